@@ -1,0 +1,36 @@
+# The README's two commands. Both install the Debian packages they need first.
+#   make demo   builds Rill (release) and runs the demo on the built-in demo world
+#   make test   builds and runs every test (release), then the unit tests under ASan + UBSan
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps build demo test test-release test-asan format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS)
+
+demo: build
+	./build/release/tools/rill demo --out build/demo
+
+test: test-release test-asan
+
+test-release: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release -j $(JOBS)
+	ctest --preset release -j $(JOBS)
+
+test-asan: deps
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build

@@ -1,0 +1,441 @@
+/* rill/base.h: the bottom layer every other module builds on.
+ *
+ * ON ERRORS
+ *   Runtime failures are returned as `rill_result` codes. Functions that can say more fill an
+ *   optional `rill_error*` (code + a message that names the file and the place). Codes and their
+ *   strings come from one X-macro list, RILL_RESULT_LIST. API misuse is validated and reported with
+ *   RILL_ERR_INVALID_ARGUMENT; internal invariants use RILL_ASSERT (no side effects inside).
+ *
+ * ON MEMORY
+ *   Every allocation in Rill goes through rill_malloc/rill_calloc/rill_realloc/rill_free, which call
+ *   the hooks installed with rill_set_allocator (default: libc). Install hooks before any other call.
+ *   Each allocation carries a tag (RILL_MEM_*) so per-subsystem live bytes can be reported.
+ *
+ * ON LOGGING
+ *   rill_logf() formats into a stack buffer and hands the line to the sink installed with
+ *   rill_log_set_sink (default: stderr). The sink is called under a lock, from any thread.
+ *
+ * ON CONTAINERS
+ *   RILL_ARRAY(T) is a growable array of T; rill_map is an open-addressing u64 -> u64 hash map;
+ *   rill_pool hands out generational 32-bit handles (0 is never valid).
+ *
+ * ON THREADS
+ *   rill_jobs is the job system: N workers run jobs; counters tell when a batch is done; workers
+ *   post completions that the main thread drains under a time budget. A deterministic mode runs
+ *   everything on the calling thread, in order.
+ *
+ * Depends on: libc, pthreads, xxhash.
+ */
+#ifndef RILL_BASE_H
+#define RILL_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RILL_PRINTF(fmt_idx, arg_idx) __attribute__((format(printf, fmt_idx, arg_idx)))
+#else
+#define RILL_PRINTF(fmt_idx, arg_idx)
+#endif
+
+/* An API that may still change shape; see CHANGELOG.md. */
+#define RILL_EXPERIMENTAL
+
+/* >>errors ------------------------------------------------------------------------------------ */
+
+/* X(NAME, "message"). Append only: the numbers are stable and tests compare them. */
+#define RILL_RESULT_LIST(X)                                                                        \
+    X(OK, "ok")                                                                                    \
+    X(ERR_INVALID_ARGUMENT, "invalid argument")                                                    \
+    X(ERR_OUT_OF_MEMORY, "out of memory")                                                          \
+    X(ERR_IO, "input/output error")                                                                \
+    X(ERR_NOT_FOUND, "not found")                                                                  \
+    X(ERR_PARSE, "parse error")                                                                    \
+    X(ERR_TRUNCATED, "data is truncated")                                                          \
+    X(ERR_CORRUPT, "data is corrupt")                                                              \
+    X(ERR_UNSUPPORTED, "unsupported")                                                              \
+    X(ERR_BUSY, "busy")                                                                            \
+    X(ERR_CANCELLED, "cancelled")                                                                  \
+    X(ERR_STALE_HANDLE, "stale or invalid handle")                                                 \
+    X(ERR_POOL_EXHAUSTED, "pool exhausted")                                                        \
+    X(ERR_CHECKSUM, "checksum mismatch")                                                           \
+    X(ERR_LIMIT, "limit exceeded")                                                                 \
+    X(ERR_VULKAN, "vulkan error")                                                                  \
+    X(ERR_NO_DEVICE, "no suitable device")                                                         \
+    X(ERR_ALREADY_EXISTS, "already exists")                                                        \
+    X(ERR_VERSION, "version mismatch")
+
+typedef enum rill_result {
+#define RILL__RESULT_ENUM(name, msg) RILL_##name,
+    RILL_RESULT_LIST(RILL__RESULT_ENUM)
+#undef RILL__RESULT_ENUM
+        RILL_RESULT_NUM,
+    RILL_RESULT_FORCE_U32 = 0x7FFFFFFF
+} rill_result;
+
+/* The stable message of a code ("unknown" for out-of-range values). Static storage. */
+const char *rill_result_str(rill_result code);
+/* The stable identifier of a code, e.g. "RILL_ERR_PARSE". Static storage. */
+const char *rill_result_name(rill_result code);
+
+#define RILL_ERROR_MSG_MAX 512
+
+/* A result code plus a human message. Zero-initialized means "no error". Callers own it. */
+typedef struct rill_error {
+    rill_result code;
+    char msg[RILL_ERROR_MSG_MAX];
+} rill_error;
+
+/* Sets *err (when err is not NULL) and returns code, so `return rill_error_set(...)` reads well.
+ * Messages name the file and the place: "scenes/a.rsn:12:5: expected '}'". */
+rill_result rill_error_set(rill_error *err, rill_result code, const char *fmt, ...)
+    RILL_PRINTF(3, 4);
+/* Clears *err to "ok". err may be NULL. */
+void rill_error_clear(rill_error *err);
+
+/* >>assert ------------------------------------------------------------------------------------ */
+
+typedef void (*rill_assert_fn)(const char *expr, const char *file, int line, void *user);
+/* Replaces the assert hook (NULL restores the default, which logs and aborts). Tests install a
+ * hook that records the failure and longjmps back, to check that misuse is caught. */
+void rill_set_assert_hook(rill_assert_fn fn, void *user);
+void rill__assert_fail(const char *expr, const char *file, int line);
+
+#ifdef NDEBUG
+#define RILL_ASSERT(cond) ((void)0)
+#else
+#define RILL_ASSERT(cond) ((cond) ? (void)0 : rill__assert_fail(#cond, __FILE__, __LINE__))
+#endif
+
+#define RILL_UNUSED(x) ((void)(x))
+#define RILL_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+#define RILL_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define RILL_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define RILL_CLAMP(v, lo, hi) ((v) < (lo) ? (lo) : ((v) > (hi) ? (hi) : (v)))
+#define RILL_ALIGN_UP(v, a) (((v) + ((a)-1)) & ~((a)-1))
+
+/* >>memory ------------------------------------------------------------------------------------ */
+
+typedef enum rill_mem_tag {
+    RILL_MEM_GENERAL = 0,
+    RILL_MEM_CONTAINER,
+    RILL_MEM_WORLD,
+    RILL_MEM_ASSET,
+    RILL_MEM_SCENE,
+    RILL_MEM_FORMATS,
+    RILL_MEM_RENDER,
+    RILL_MEM_STREAM,
+    RILL_MEM_JOBS,
+    RILL_MEM_APP,
+    RILL_MEM_TAG_NUM,
+    RILL_MEM_TAG_FORCE_U32 = 0x7FFFFFFF
+} rill_mem_tag;
+
+/* The allocator hooks. All three must be set together; a zero struct means libc. */
+typedef struct rill_allocator {
+    void *(*alloc)(size_t size, void *user);
+    void *(*realloc)(void *ptr, size_t size, void *user);
+    void (*free)(void *ptr, void *user);
+    void *user;
+} rill_allocator;
+
+/* Installs process-wide allocator hooks. Call before anything allocates. NULL restores libc. */
+void rill_set_allocator(const rill_allocator *allocator);
+
+/* Tagged allocation. Returned memory is 16-byte aligned. A size of 0 returns NULL.
+ * Free with rill_free (NULL is a no-op). */
+void *rill_malloc_tagged(size_t size, rill_mem_tag tag);
+void *rill_calloc_tagged(size_t count, size_t size, rill_mem_tag tag); /* overflow -> NULL */
+void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag);
+void rill_free(void *ptr);
+#define rill_malloc(size) rill_malloc_tagged((size), RILL_MEM_GENERAL)
+#define rill_calloc(count, size) rill_calloc_tagged((count), (size), RILL_MEM_GENERAL)
+#define rill_realloc(ptr, size) rill_realloc_tagged((ptr), (size), RILL_MEM_GENERAL)
+/* A copy of s (NUL-terminated), or of its first n bytes, owned by the caller (rill_free). */
+char *rill_strdup(const char *s);
+char *rill_strndup(const char *s, size_t n);
+
+/* Live bytes per tag and in total (thread-safe counters). */
+size_t rill_mem_live_bytes(rill_mem_tag tag);
+size_t rill_mem_live_total(void);
+
+/* >>log --------------------------------------------------------------------------------------- */
+
+typedef enum rill_log_level {
+    RILL_LOG_DEBUG = 1,
+    RILL_LOG_INFO,
+    RILL_LOG_WARN,
+    RILL_LOG_ERROR,
+    RILL_LOG_NONE, /* as a threshold: log nothing */
+    RILL_LOG_LEVEL_FORCE_U32 = 0x7FFFFFFF
+} rill_log_level;
+
+/* A log sink. `module` and `msg` are valid only during the call. */
+typedef void (*rill_log_fn)(rill_log_level level, const char *module, const char *msg, void *user);
+
+/* Installs the sink (NULL restores the default stderr sink). */
+void rill_log_set_sink(rill_log_fn fn, void *user);
+/* Messages below `level` are dropped (default RILL_LOG_INFO). */
+void rill_log_set_level(rill_log_level level);
+rill_log_level rill_log_get_level(void);
+void rill_logf(rill_log_level level, const char *module, const char *fmt, ...) RILL_PRINTF(3, 4);
+void rill_logv(rill_log_level level, const char *module, const char *fmt, va_list ap);
+const char *rill_log_level_str(rill_log_level level);
+
+#define RILL_LOG_DEBUG(module, ...) rill_logf(RILL_LOG_DEBUG, (module), __VA_ARGS__)
+#define RILL_LOG_INFO(module, ...) rill_logf(RILL_LOG_INFO, (module), __VA_ARGS__)
+#define RILL_LOG_WARN(module, ...) rill_logf(RILL_LOG_WARN, (module), __VA_ARGS__)
+#define RILL_LOG_ERROR(module, ...) rill_logf(RILL_LOG_ERROR, (module), __VA_ARGS__)
+
+/* >>array ------------------------------------------------------------------------------------- */
+
+/* A growable array of T: `RILL_ARRAY(float) xs = {0};`. Zero is an empty array. Memory is owned
+ * by the array; release with rill_array_free. Pointers into `data` are invalidated by growth. */
+#define RILL_ARRAY(T)                                                                              \
+    struct {                                                                                       \
+        T *data;                                                                                   \
+        uint32_t len;                                                                              \
+        uint32_t cap;                                                                              \
+    }
+
+/* Grows *data to hold at least `need` elements of `elem_size` bytes. Returns false on overflow or
+ * out of memory (the array is unchanged then). */
+bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_size);
+
+#define rill_array_reserve(a, n)                                                                   \
+    rill__array_reserve((void **)&(a)->data, &(a)->cap, (n), sizeof(*(a)->data))
+/* Appends v; evaluates to false when out of memory. */
+#define rill_array_push(a, v)                                                                      \
+    (rill_array_reserve((a), (a)->len + 1u) ? ((a)->data[(a)->len++] = (v), true) : false)
+/* Appends n uninitialized elements; evaluates to a pointer to the first, or NULL. */
+#define rill_array_push_n(a, n)                                                                    \
+    (rill_array_reserve((a), (a)->len + (n)) ? ((a)->len += (n), &(a)->data[(a)->len - (n)])      \
+                                              : NULL)
+#define rill_array_pop(a) ((a)->data[--(a)->len])
+#define rill_array_last(a) ((a)->data[(a)->len - 1u])
+#define rill_array_clear(a) ((a)->len = 0)
+/* Removes element i by moving the last one into its place (O(1), order not kept). */
+#define rill_array_swap_remove(a, i) ((a)->data[(i)] = (a)->data[--(a)->len])
+#define rill_array_free(a)                                                                         \
+    do {                                                                                           \
+        rill_free((a)->data);                                                                      \
+        (a)->data = NULL;                                                                          \
+        (a)->len = (a)->cap = 0;                                                                   \
+    } while (0)
+
+/* A growable byte buffer with printf-style appends; always NUL-terminated when non-empty. */
+typedef struct rill_strbuf {
+    char *data;
+    uint32_t len;
+    uint32_t cap;
+} rill_strbuf;
+bool rill_strbuf_append(rill_strbuf *sb, const char *s, size_t n);
+bool rill_strbuf_printf(rill_strbuf *sb, const char *fmt, ...) RILL_PRINTF(2, 3);
+void rill_strbuf_free(rill_strbuf *sb);
+
+/* >>map --------------------------------------------------------------------------------------- */
+
+/* An open-addressing hash map from u64 keys to u64 values (linear probing, tombstone-free
+ * backward-shift deletion). Zero-initialized is an empty map. Key hashing is done inside; any
+ * u64 is a valid key. */
+typedef struct rill_map {
+    uint64_t *keys;
+    uint64_t *values;
+    uint8_t *used;
+    uint32_t cap; /* power of two, or 0 */
+    uint32_t len;
+} rill_map;
+
+bool rill_map_get(const rill_map *map, uint64_t key, uint64_t *out_value);
+/* Inserts or overwrites. Returns false when out of memory (map unchanged). */
+bool rill_map_set(rill_map *map, uint64_t key, uint64_t value);
+/* Removes key; returns whether it was present. */
+bool rill_map_remove(rill_map *map, uint64_t key);
+/* Pre-sizes for `count` keys without growth. */
+bool rill_map_reserve(rill_map *map, uint32_t count);
+void rill_map_clear(rill_map *map);
+void rill_map_free(rill_map *map);
+/* Iteration: `for (uint32_t it = 0; rill_map_next(&m, &it, &k, &v);)`. Do not modify while
+ * iterating. */
+bool rill_map_next(const rill_map *map, uint32_t *iter, uint64_t *out_key, uint64_t *out_value);
+
+/* >>hash -------------------------------------------------------------------------------------- */
+
+/* XXH3 64-bit. */
+uint64_t rill_hash64(const void *data, size_t size);
+uint64_t rill_hash64_seed(const void *data, size_t size, uint64_t seed);
+uint64_t rill_hash64_str(const char *s);
+
+/* >>intern ------------------------------------------------------------------------------------ */
+
+/* String interning: equal strings give the same pointer, stable until rill_interner_destroy.
+ * Thread-safe. A process-wide interner is available through rill_intern(). */
+typedef struct rill_interner rill_interner;
+rill_interner *rill_interner_create(void);
+void rill_interner_destroy(rill_interner *in);
+/* Returns the interned copy of s[0..len) (NUL-terminated), or NULL when out of memory. */
+const char *rill_interner_get(rill_interner *in, const char *s, size_t len);
+/* The process-wide interner; strings live until rill_intern_shutdown(). */
+const char *rill_intern(const char *s);
+const char *rill_intern_n(const char *s, size_t len);
+void rill_intern_shutdown(void);
+
+/* >>files ------------------------------------------------------------------------------------- */
+
+/* Reads a whole file. *out_data is owned by the caller (rill_free) and has a NUL after the last
+ * byte (not counted in *out_size), so text can be parsed in place. */
+rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out_size,
+                               rill_error *err);
+/* Reads exactly `size` bytes at `offset` into dst. A short file is RILL_ERR_TRUNCATED. */
+rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size, void *dst,
+                                 rill_error *err);
+/* Writes a whole file atomically (temp file in the same folder, then rename). */
+rill_result rill_file_write_all(const char *path, const void *data, size_t size, rill_error *err);
+bool rill_file_exists(const char *path);
+bool rill_dir_exists(const char *path);
+/* Size in bytes, or -1 when the file cannot be stat'ed. */
+int64_t rill_file_size(const char *path);
+/* Modification time in nanoseconds since the epoch, or 0. */
+uint64_t rill_file_mtime_ns(const char *path);
+/* Creates the folder and its missing parents. */
+rill_result rill_dir_create_all(const char *path, rill_error *err);
+/* Removes a folder and all it holds (used by tests and tools on their own output). */
+rill_result rill_dir_remove_all(const char *path, rill_error *err);
+/* Calls fn for every regular file under root, recursively, with a path relative to root using '/'.
+ * Entries come in sorted order within each folder. Returns the first non-OK result of fn. */
+typedef rill_result (*rill_dir_visit_fn)(const char *rel_path, void *user);
+rill_result rill_dir_walk(const char *root, rill_dir_visit_fn fn, void *user, rill_error *err);
+/* Path of the running executable (may fail: returns false). */
+bool rill_exe_path(char *dst, size_t cap);
+
+/* >>paths ------------------------------------------------------------------------------------- */
+
+/* All path helpers write a NUL-terminated result into dst[cap] and return false (dst set to "")
+ * when it does not fit. */
+bool rill_path_join(char *dst, size_t cap, const char *a, const char *b);
+/* Normalizes a project-relative asset path: '\\' -> '/', collapses '//' and '.', resolves '..'.
+ * Fails for absolute paths and for '..' that would leave the root. */
+bool rill_path_normalize(char *dst, size_t cap, const char *path);
+/* Folder part without the trailing '/', "" when none. */
+bool rill_path_dirname(char *dst, size_t cap, const char *path);
+/* Pointer into path: the file name after the last '/'. */
+const char *rill_path_basename(const char *path);
+/* Pointer into path: the extension without the dot (after the last '.' of the basename), or "". */
+const char *rill_path_ext(const char *path);
+/* Splits "a/b.rmip#low" into the path and the label (label "" when none). */
+bool rill_path_split_label(const char *path, char *dst_path, size_t cap, const char **out_label);
+
+/* >>time -------------------------------------------------------------------------------------- */
+
+/* Monotonic nanoseconds. */
+uint64_t rill_time_ns(void);
+double rill_time_sec(void);
+void rill_sleep_ns(uint64_t ns);
+
+/* A clock a subsystem reads its time from, so tests can drive time by hand. A zero clock means
+ * rill_time_ns. */
+typedef struct rill_clock {
+    uint64_t (*now_ns)(void *user);
+    void *user;
+} rill_clock;
+uint64_t rill_clock_now(const rill_clock *clock);
+
+/* >>threads ----------------------------------------------------------------------------------- */
+
+typedef struct rill_mutex {
+    uint64_t opaque[8];
+} rill_mutex;
+typedef struct rill_cond {
+    uint64_t opaque[8];
+} rill_cond;
+void rill_mutex_init(rill_mutex *m);
+void rill_mutex_destroy(rill_mutex *m);
+void rill_mutex_lock(rill_mutex *m);
+void rill_mutex_unlock(rill_mutex *m);
+void rill_cond_init(rill_cond *c);
+void rill_cond_destroy(rill_cond *c);
+void rill_cond_wait(rill_cond *c, rill_mutex *m);
+/* Returns false on timeout. */
+bool rill_cond_wait_ns(rill_cond *c, rill_mutex *m, uint64_t timeout_ns);
+void rill_cond_signal(rill_cond *c);
+void rill_cond_broadcast(rill_cond *c);
+/* Number of online CPU cores (at least 1). */
+uint32_t rill_cpu_count(void);
+
+/* >>pool -------------------------------------------------------------------------------------- */
+
+/* Generational handle pool. An id packs a slot index (low RILL_POOL_INDEX_BITS bits, stored +1 so
+ * id 0 is never valid) and a generation (high bits). Capacity is fixed at init. */
+#define RILL_POOL_INDEX_BITS 20u
+#define RILL_POOL_MAX_CAPACITY ((1u << RILL_POOL_INDEX_BITS) - 2u)
+typedef struct rill_pool {
+    uint32_t capacity;
+    uint32_t live;
+    uint32_t *generations; /* per slot */
+    uint32_t *free_list;   /* stack of free slot indices */
+    uint32_t free_len;
+} rill_pool;
+
+rill_result rill_pool_init(rill_pool *pool, uint32_t capacity);
+void rill_pool_destroy(rill_pool *pool);
+/* A fresh id, or 0 when the pool is exhausted. */
+uint32_t rill_pool_alloc(rill_pool *pool);
+/* Frees id; a stale or invalid id is a no-op returning false. */
+bool rill_pool_free(rill_pool *pool, uint32_t id);
+/* Slot index of a live id, or -1 when the id is invalid or stale. */
+int32_t rill_pool_index(const rill_pool *pool, uint32_t id);
+bool rill_pool_valid(const rill_pool *pool, uint32_t id);
+
+/* >>jobs -------------------------------------------------------------------------------------- */
+
+typedef struct rill_jobs rill_jobs;
+typedef void (*rill_job_fn)(void *arg);
+
+/* Defaults: worker_count 0 = cores - 1 (at least 1); deterministic false; queue_capacity 0 = 4096.
+ * deterministic = true: no worker threads; queued jobs run on the thread that calls
+ * rill_jobs_drain or rill_jobs_wait, in submission order. */
+typedef struct rill_jobs_desc {
+    uint32_t worker_count;
+    bool deterministic;
+    uint32_t queue_capacity;
+} rill_jobs_desc;
+
+/* Counts outstanding jobs of a batch. Zero-initialized = nothing outstanding. */
+typedef struct rill_counter {
+    _Atomic int32_t value;
+} rill_counter;
+
+rill_jobs *rill_jobs_create(const rill_jobs_desc *desc);
+/* Finishes every queued job, then runs every completion still waiting for the main thread (so
+ * nothing they own leaks), then joins the workers. Call from the main thread. NULL is a no-op. */
+void rill_jobs_destroy(rill_jobs *jobs);
+uint32_t rill_jobs_worker_count(const rill_jobs *jobs);
+bool rill_jobs_is_deterministic(const rill_jobs *jobs);
+
+/* Queues fn(arg) to run on a worker. If counter is not NULL it is incremented now and decremented
+ * when fn returns. Never fails: when the queue is full the job runs inline on the caller. */
+void rill_jobs_run(rill_jobs *jobs, rill_job_fn fn, void *arg, rill_counter *counter);
+/* True when every job counted by counter has finished. */
+bool rill_counter_done(const rill_counter *counter);
+/* Blocks until the counter reaches zero; the calling thread helps by running queued jobs. */
+void rill_jobs_wait(rill_jobs *jobs, rill_counter *counter);
+
+/* Posts fn(arg) to run on the main thread at its next rill_jobs_drain. Callable from any thread. */
+void rill_jobs_post_main(rill_jobs *jobs, rill_job_fn fn, void *arg);
+/* Main thread: runs posted completions in FIFO order until the queue is empty or budget_ns has
+ * passed (checked after each completion; 0 = no limit). In deterministic mode it first runs every
+ * queued job. Returns the number of completions run. */
+uint32_t rill_jobs_drain(rill_jobs *jobs, uint64_t budget_ns);
+/* Number of completions waiting for the main thread. */
+uint32_t rill_jobs_pending_main(rill_jobs *jobs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_BASE_H */

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Rill needs to build, test and run. Idempotent: when every
+# package is already installed it does nothing. Runs as root, or through sudo otherwise.
+set -euo pipefail
+pkgs=(
+  build-essential cmake ninja-build pkg-config git
+  libcmocka-dev libzstd-dev libxxhash-dev libcjson-dev libstb-dev libcglm-dev libmeshoptimizer-dev
+  libode-dev libglfw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
+  clang libclang-rt-14-dev
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
