@@ -9,8 +9,9 @@
  *
  * ON THE VFS
  *   A rill_vfs resolves a path against its mounts. There are two kinds of mount:
- *     - generic mounts (rill_vfs_mount with a rill_vfs_mount_ops table): a table of functions plus a user pointer. Packs
- *       (.rpak, see rill/formats/rpak.h) plug in this way, so this layer knows nothing about them;
+ *     - generic mounts (rill_vfs_mount with a rill_vfs_mount_ops table): functions plus a user
+ *       pointer. Packs (.rpak, see rill/formats/rpak.h) plug in this way, so this layer knows
+ *       nothing about them;
  *     - loose roots (rill_vfs_mount_dir): a folder on disk.
  *   Lookup order: every generic mount in the order it was mounted, then every loose root in the
  *   order it was mounted. The first mount that has the file serves it. Reads are thread-safe
