@@ -1,0 +1,678 @@
+/* rsn_parse.c: the .rsn lexer and parser, text -> rsn_doc (see docs/formats/rsn.md).
+ *
+ * The parser is a single forward pass over a NUL-terminated copy of the text with one token of
+ * lookahead. It never trusts the input: every read is bounded by the terminating NUL, nesting is
+ * limited, and the first error stops the parse with a "path:line:col: message" error. Values are
+ * kept as source spans; converting them to field types is the binder's job.
+ */
+#include "rsn_doc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Tuples inside arrays inside tuples are as deep as real data goes; the limit only stops a
+ * hostile file from exhausting the stack. */
+#define RSN_MAX_VALUE_DEPTH 16
+
+typedef enum tok_kind {
+    TOK_EOF = 0,
+    TOK_IDENT,
+    TOK_NUMBER,
+    TOK_STRING,
+    TOK_LBRACE,
+    TOK_RBRACE,
+    TOK_LPAREN,
+    TOK_RPAREN,
+    TOK_LBRACKET,
+    TOK_RBRACKET,
+    TOK_COLON,
+    TOK_COMMA,
+    TOK_AT,
+    TOK_AMP,
+    TOK_ERROR,
+} tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    uint32_t off, len; /* strings: the content between the quotes */
+    uint32_t line, col;
+    bool escapes;
+} token;
+
+typedef struct parser {
+    rsn_doc *doc;
+    const char *s;
+    uint32_t pos;
+    uint32_t line, line_start;
+    token tok; /* current token */
+    rill_error *err;
+    bool failed;
+} parser;
+
+static bool fail_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...) RILL_PRINTF(4, 5);
+
+static bool fail_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...) {
+    if (p->failed) {
+        return false;
+    }
+    p->failed = true;
+    char msg[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rill_error_set(p->err, RILL_ERR_PARSE, "%s:%u:%u: %s", p->doc->path, line, col, msg);
+    return false;
+}
+
+static bool is_ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static bool is_ident_char(char c) {
+    return is_ident_start(c) || (c >= '0' && c <= '9') || c == '.';
+}
+static bool is_hex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Describes a token for messages ("'{'", "identifier 'foo'", "end of file"). */
+static const char *tok_desc(const parser *p, const token *t, char *buf, size_t cap) {
+    switch (t->kind) {
+    case TOK_EOF: return "end of file";
+    case TOK_IDENT:
+    case TOK_NUMBER:
+        snprintf(buf, cap, "'%.*s'", (int)RILL_MIN(t->len, 40u), p->s + t->off);
+        return buf;
+    case TOK_STRING: return "a string";
+    default:
+        snprintf(buf, cap, "'%c'", p->s[t->off]);
+        return buf;
+    }
+}
+
+/* Reads the next token into p->tok. Errors become TOK_ERROR with p->failed set. */
+static void next(parser *p) {
+    const char *s = p->s;
+    uint32_t i = p->pos;
+    for (;;) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            i++;
+        } else if (c == '\n') {
+            i++;
+            p->line++;
+            p->line_start = i;
+        } else if (c == '#') {
+            while (s[i] != '\n' && s[i] != '\0') {
+                i++;
+            }
+        } else {
+            break;
+        }
+    }
+    token *t = &p->tok;
+    t->off = i;
+    t->len = 1;
+    t->line = p->line;
+    t->col = i - p->line_start + 1;
+    t->escapes = false;
+    char c = s[i];
+    if (c == '\0') {
+        /* An embedded NUL before the real end is not text. */
+        if (i < p->doc->src_len) {
+            fail_at(p, t->line, t->col, "unexpected NUL byte");
+            t->kind = TOK_ERROR;
+            return;
+        }
+        t->kind = TOK_EOF;
+        t->len = 0;
+        p->pos = i;
+        return;
+    }
+    if (is_ident_start(c)) {
+        uint32_t j = i + 1;
+        while (is_ident_char(s[j])) {
+            j++;
+        }
+        t->kind = TOK_IDENT;
+        t->len = j - i;
+        p->pos = j;
+        return;
+    }
+    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
+        /* A number token is a run of number-ish characters; the binder validates its form. A sign
+         * is only part of one right after an exponent letter. */
+        uint32_t j = i + 1;
+        for (;;) {
+            char d = s[j];
+            if ((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') ||
+                d == '.' || d == '_') {
+                j++;
+            } else if ((d == '-' || d == '+') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
+                       !(j - i >= 2 && (s[i + 1] == 'x' || s[i + 1] == 'X'))) {
+                j++;
+            } else {
+                break;
+            }
+        }
+        t->kind = TOK_NUMBER;
+        t->len = j - i;
+        p->pos = j;
+        return;
+    }
+    if (c == '"') {
+        uint32_t j = i + 1;
+        for (;;) {
+            unsigned char d = (unsigned char)s[j];
+            if (d == '"') {
+                break;
+            }
+            if (d == '\0' || d == '\n') {
+                fail_at(p, t->line, t->col, "unterminated string");
+                t->kind = TOK_ERROR;
+                return;
+            }
+            if (d == '\\') {
+                t->escapes = true;
+                char e = s[j + 1];
+                if (e == '"' || e == '\\' || e == 'n' || e == 'r' || e == 't' || e == '0') {
+                    j += 2;
+                } else if (e == 'x' && is_hex(s[j + 2]) && is_hex(s[j + 3])) {
+                    j += 4;
+                } else {
+                    fail_at(p, t->line, j - p->line_start + 1, "invalid escape in string");
+                    t->kind = TOK_ERROR;
+                    return;
+                }
+                continue;
+            }
+            if (d < 0x20 && d != '\t') {
+                fail_at(p, t->line, j - p->line_start + 1, "control byte 0x%02x in string", d);
+                t->kind = TOK_ERROR;
+                return;
+            }
+            j++;
+        }
+        t->kind = TOK_STRING;
+        t->off = i + 1;
+        t->len = j - i - 1;
+        p->pos = j + 1;
+        return;
+    }
+    p->pos = i + 1;
+    switch (c) {
+    case '{': t->kind = TOK_LBRACE; return;
+    case '}': t->kind = TOK_RBRACE; return;
+    case '(': t->kind = TOK_LPAREN; return;
+    case ')': t->kind = TOK_RPAREN; return;
+    case '[': t->kind = TOK_LBRACKET; return;
+    case ']': t->kind = TOK_RBRACKET; return;
+    case ':': t->kind = TOK_COLON; return;
+    case ',': t->kind = TOK_COMMA; return;
+    case '@': t->kind = TOK_AT; return;
+    case '&': t->kind = TOK_AMP; return;
+    default: break;
+    }
+    if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) {
+        fail_at(p, t->line, t->col, "unexpected character '%c'", c);
+    } else {
+        fail_at(p, t->line, t->col, "unexpected byte 0x%02x", (unsigned char)c);
+    }
+    t->kind = TOK_ERROR;
+}
+
+static bool tok_is(const parser *p, const char *word) {
+    size_t n = strlen(word);
+    return p->tok.kind == TOK_IDENT && p->tok.len == n && memcmp(p->s + p->tok.off, word, n) == 0;
+}
+
+static bool expect(parser *p, tok_kind kind, const char *what) {
+    if (p->tok.kind == kind) {
+        next(p);
+        return !p->failed;
+    }
+    if (p->failed) {
+        return false;
+    }
+    char buf[64];
+    return fail_at(p, p->tok.line, p->tok.col, "expected %s, found %s", what,
+                   tok_desc(p, &p->tok, buf, sizeof buf));
+}
+
+/* Parses a decimal or 0x id in 1..UINT32_MAX from the current token. */
+static bool parse_id(parser *p, uint32_t *out, const char *what) {
+    char buf[64];
+    if (p->tok.kind != TOK_NUMBER) {
+        return fail_at(p, p->tok.line, p->tok.col, "expected %s, found %s", what,
+                       tok_desc(p, &p->tok, buf, sizeof buf));
+    }
+    const char *s = p->s + p->tok.off;
+    uint32_t n = p->tok.len;
+    uint64_t v = 0;
+    bool ok = n > 0 && n <= 10;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            ok = false;
+        } else {
+            v = v * 10u + (uint64_t)(s[i] - '0');
+        }
+    }
+    if (!ok || v == 0 || v > UINT32_MAX) {
+        return fail_at(p, p->tok.line, p->tok.col, "%s must be an integer from 1 to 4294967295",
+                       what);
+    }
+    *out = (uint32_t)v;
+    next(p);
+    return !p->failed;
+}
+
+static rsn_value *push_value(parser *p, uint32_t *out_index) {
+    rsn_value *v = rill_array_push_n(&p->doc->values, 1);
+    if (!v) {
+        fail_at(p, p->tok.line, p->tok.col, "out of memory");
+        return NULL;
+    }
+    memset(v, 0, sizeof *v);
+    *out_index = p->doc->values.len - 1u;
+    v->line = p->tok.line;
+    v->col = p->tok.col;
+    v->off = p->tok.off;
+    v->len = p->tok.len;
+    v->size = 1;
+    return v;
+}
+
+static bool parse_value(parser *p, uint32_t depth) {
+    char buf[64];
+    uint32_t idx;
+    if (depth > RSN_MAX_VALUE_DEPTH) {
+        return fail_at(p, p->tok.line, p->tok.col, "values nested too deeply");
+    }
+    switch (p->tok.kind) {
+    case TOK_NUMBER: {
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        v->kind = RSN_V_NUMBER;
+        next(p);
+        return !p->failed;
+    }
+    case TOK_STRING: {
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        v->kind = RSN_V_STRING;
+        v->flag = p->tok.escapes;
+        next(p);
+        return !p->failed;
+    }
+    case TOK_AT: {
+        uint32_t line = p->tok.line, col = p->tok.col;
+        next(p);
+        if (p->tok.kind != TOK_STRING) {
+            return fail_at(p, p->tok.line, p->tok.col, "expected a string after '@'");
+        }
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        v->kind = RSN_V_ASSET;
+        v->flag = p->tok.escapes;
+        v->line = line;
+        v->col = col;
+        next(p);
+        return !p->failed;
+    }
+    case TOK_AMP: {
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        v->kind = RSN_V_REF;
+        next(p);
+        if (p->failed) return false;
+        uint32_t id;
+        if (!parse_id(p, &id, "an entity id after '&'")) {
+            return false;
+        }
+        p->doc->values.data[idx].ref = id;
+        return true;
+    }
+    case TOK_IDENT: {
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        if (tok_is(p, "true") || tok_is(p, "false")) {
+            v->kind = RSN_V_BOOL;
+            v->flag = tok_is(p, "true");
+        } else if (tok_is(p, "none")) {
+            v->kind = RSN_V_NONE;
+        } else if (tok_is(p, "inf") || tok_is(p, "nan")) {
+            v->kind = RSN_V_NUMBER;
+        } else {
+            v->kind = RSN_V_IDENT;
+        }
+        next(p);
+        return !p->failed;
+    }
+    case TOK_LPAREN:
+    case TOK_LBRACKET: {
+        bool tuple = p->tok.kind == TOK_LPAREN;
+        tok_kind close = tuple ? TOK_RPAREN : TOK_RBRACKET;
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        v->kind = tuple ? RSN_V_TUPLE : RSN_V_LIST;
+        uint32_t start = p->tok.off;
+        next(p);
+        uint32_t count = 0;
+        while (!p->failed && p->tok.kind != close) {
+            if (!parse_value(p, depth + 1)) {
+                return false;
+            }
+            count++;
+            if (p->tok.kind == TOK_COMMA) {
+                next(p);
+            } else if (p->tok.kind != close) {
+                return fail_at(p, p->tok.line, p->tok.col, "expected ',' or '%c', found %s",
+                               tuple ? ')' : ']', tok_desc(p, &p->tok, buf, sizeof buf));
+            }
+        }
+        if (p->failed) return false;
+        if (tuple && count == 0) {
+            return fail_at(p, p->doc->values.data[idx].line, p->doc->values.data[idx].col,
+                           "empty tuple");
+        }
+        rsn_value *done = &p->doc->values.data[idx];
+        done->count = count;
+        done->size = p->doc->values.len - idx;
+        done->len = p->tok.off + 1u - start;
+        next(p);
+        return !p->failed;
+    }
+    default:
+        return fail_at(p, p->tok.line, p->tok.col, "expected a value, found %s",
+                       tok_desc(p, &p->tok, buf, sizeof buf));
+    }
+}
+
+static bool parse_component(parser *p) {
+    rsn_doc *d = p->doc;
+    rsn_component c = {0};
+    c.name_off = p->tok.off;
+    c.name_len = p->tok.len;
+    c.line = p->tok.line;
+    c.col = p->tok.col;
+    c.raw_off = p->tok.off;
+    c.first_field = d->fields.len;
+    next(p);
+    if (!expect(p, TOK_LBRACE, "'{' after the component name")) {
+        return false;
+    }
+    while (p->tok.kind == TOK_IDENT) {
+        rsn_field f = {0};
+        f.name_off = p->tok.off;
+        f.name_len = p->tok.len;
+        f.line = p->tok.line;
+        f.col = p->tok.col;
+        next(p);
+        if (!expect(p, TOK_COLON, "':' after the field name")) {
+            return false;
+        }
+        f.value = d->values.len;
+        if (!parse_value(p, 0)) {
+            return false;
+        }
+        if (!rill_array_push(&d->fields, f)) {
+            return fail_at(p, f.line, f.col, "out of memory");
+        }
+        c.field_count++;
+    }
+    if (p->tok.kind != TOK_RBRACE) {
+        char buf[64];
+        return fail_at(p, p->tok.line, p->tok.col, "expected a field name or '}', found %s",
+                       tok_desc(p, &p->tok, buf, sizeof buf));
+    }
+    c.raw_end = p->tok.off + 1u;
+    next(p);
+    if (p->failed) return false;
+    if (!rill_array_push(&d->comps, c)) {
+        return fail_at(p, c.line, c.col, "out of memory");
+    }
+    return true;
+}
+
+static bool parse_entity(parser *p) {
+    rsn_doc *d = p->doc;
+    rsn_entity e = {0};
+    e.line = p->tok.line;
+    e.col = p->tok.col;
+    e.name = RSN_NONE_INDEX;
+    e.parent_index = RSN_NONE_INDEX;
+    next(p);
+    if (p->failed || !parse_id(p, &e.id, "an entity id")) {
+        return false;
+    }
+    if (tok_is(p, "parent")) {
+        next(p);
+        if (p->failed || !parse_id(p, &e.parent, "a parent id")) {
+            return false;
+        }
+    }
+    if (p->tok.kind == TOK_STRING) {
+        uint32_t idx;
+        rsn_value *v = push_value(p, &idx);
+        if (!v) return false;
+        v->kind = RSN_V_STRING;
+        v->flag = p->tok.escapes;
+        e.name = idx;
+        next(p);
+        if (p->failed) return false;
+    }
+    if (!expect(p, TOK_LBRACE, "'{' to open the entity")) {
+        return false;
+    }
+    e.first_comp = d->comps.len;
+    while (p->tok.kind == TOK_IDENT) {
+        if (!parse_component(p)) {
+            return false;
+        }
+        e.comp_count++;
+    }
+    if (!expect(p, TOK_RBRACE, "a component name or '}'")) {
+        return false;
+    }
+    uint64_t prev;
+    if (rill_map_get(&d->id_to_index, e.id, &prev)) {
+        const rsn_entity *o = &d->entities.data[prev];
+        return fail_at(p, e.line, e.col, "duplicate entity id %u (first at line %u)", e.id, o->line);
+    }
+    if (!rill_map_set(&d->id_to_index, e.id, d->entities.len) ||
+        !rill_array_push(&d->entities, e)) {
+        return fail_at(p, e.line, e.col, "out of memory");
+    }
+    return true;
+}
+
+/* Resolves parent ids to indices and refuses loops (a parent chain that comes back to itself). */
+static bool link_parents(parser *p) {
+    rsn_doc *d = p->doc;
+    uint32_t n = d->entities.len;
+    for (uint32_t i = 0; i < n; i++) {
+        rsn_entity *e = &d->entities.data[i];
+        if (e->parent == 0) continue;
+        uint64_t idx;
+        if (!rill_map_get(&d->id_to_index, e->parent, &idx)) {
+            return fail_at(p, e->line, e->col, "parent %u of entity %u is not in the file",
+                           e->parent, e->id);
+        }
+        e->parent_index = (uint32_t)idx;
+    }
+    /* Colors: 0 unvisited, 1 on the current chain, 2 known to reach a root. */
+    uint8_t *mark = rill_calloc_tagged(n ? n : 1, 1, RILL_MEM_SCENE);
+    if (!mark) return fail_at(p, 1, 1, "out of memory");
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        uint32_t j = i;
+        while (j != RSN_NONE_INDEX && mark[j] == 0) {
+            mark[j] = 1;
+            j = d->entities.data[j].parent_index;
+        }
+        if (j != RSN_NONE_INDEX && mark[j] == 1) {
+            const rsn_entity *e = &d->entities.data[j];
+            ok = fail_at(p, e->line, e->col, "entity %u is its own ancestor (parent loop)", e->id);
+        }
+        for (j = i; j != RSN_NONE_INDEX && mark[j] == 1; j = d->entities.data[j].parent_index) {
+            mark[j] = 2;
+        }
+    }
+    rill_free(mark);
+    return ok;
+}
+
+rill_result rill__rsn_parse_owned(rsn_doc *doc, const char *path, char *src, size_t len,
+                                  rill_error *err) {
+    memset(doc, 0, sizeof *doc);
+    doc->path = rill_strdup(path ? path : "<memory>");
+    doc->src = src;
+    doc->src_len = len;
+    if (!doc->path) {
+        rill__rsn_doc_free(doc);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (len >= UINT32_MAX - 16u) {
+        rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large (%zu bytes)", doc->path, len);
+        rill__rsn_doc_free(doc);
+        return RILL_ERR_LIMIT;
+    }
+    parser p = {.doc = doc, .s = src, .line = 1, .err = err};
+    if (len >= 3 && (unsigned char)src[0] == 0xEF && (unsigned char)src[1] == 0xBB &&
+        (unsigned char)src[2] == 0xBF) {
+        fail_at(&p, 1, 1, "byte-order mark is not allowed");
+    } else {
+        /* Rough reservations save regrowth on big files: about 120 bytes per entity block. */
+        rill_array_reserve(&doc->values, (uint32_t)(len / 24u) + 16u);
+        rill_array_reserve(&doc->fields, (uint32_t)(len / 30u) + 16u);
+        next(&p);
+        if (!p.failed && !tok_is(&p, "rsn")) {
+            fail_at(&p, p.tok.line, p.tok.col, "expected the version line 'rsn %u'", RSN_VERSION);
+        } else if (!p.failed) {
+            next(&p);
+            uint32_t v = 0;
+            if (!p.failed && parse_id(&p, &v, "a format version")) {
+                doc->version = v;
+                if (v != RSN_VERSION) {
+                    p.failed = true;
+                    rill_error_set(err, RILL_ERR_VERSION,
+                                   "%s:1:1: format version %u is not supported (this reader: %u)",
+                                   doc->path, v, RSN_VERSION);
+                }
+            }
+        }
+        while (!p.failed && p.tok.kind != TOK_EOF) {
+            if (!tok_is(&p, "entity")) {
+                char buf[64];
+                fail_at(&p, p.tok.line, p.tok.col, "expected 'entity', found %s",
+                        tok_desc(&p, &p.tok, buf, sizeof buf));
+                break;
+            }
+            parse_entity(&p);
+        }
+        if (!p.failed) {
+            link_parents(&p);
+        }
+    }
+    if (p.failed) {
+        rill_result code = err ? err->code : RILL_ERR_PARSE;
+        rill__rsn_doc_free(doc);
+        return code == RILL_OK ? RILL_ERR_PARSE : code;
+    }
+    return RILL_OK;
+}
+
+rill_result rill__rsn_parse(rsn_doc *doc, const char *path, const char *text, size_t len,
+                            rill_error *err) {
+    char *src = rill_malloc_tagged(len + 1u, RILL_MEM_SCENE);
+    if (!src) {
+        memset(doc, 0, sizeof *doc);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    if (len) memcpy(src, text, len);
+    src[len] = '\0';
+    return rill__rsn_parse_owned(doc, path, src, len, err);
+}
+
+void rill__rsn_doc_free(rsn_doc *doc) {
+    if (!doc) return;
+    rill_free(doc->path);
+    rill_free(doc->src);
+    rill_array_free(&doc->entities);
+    rill_array_free(&doc->comps);
+    rill_array_free(&doc->fields);
+    rill_array_free(&doc->values);
+    rill_map_free(&doc->id_to_index);
+    memset(doc, 0, sizeof *doc);
+}
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return c - 'A' + 10;
+}
+
+size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t cap) {
+    size_t out = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        char c = span[i];
+        if (c == '\\' && i + 1 < len) {
+            char e = span[++i];
+            switch (e) {
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case '0': c = '\0'; break;
+            case 'x':
+                if (i + 2 < len) {
+                    c = (char)(hexval(span[i + 1]) * 16 + hexval(span[i + 2]));
+                    i += 2;
+                }
+                break;
+            default: c = e; break;
+            }
+        }
+        if (cap > 0 && out + 1 < cap) {
+            dst[out] = c;
+        }
+        out++;
+    }
+    if (cap > 0) {
+        dst[out < cap ? out : cap - 1] = '\0';
+    }
+    return out;
+}
+
+bool rill__rsn_write_string(rill_strbuf *sb, const char *s, size_t len) {
+    static const char hex[] = "0123456789abcdef";
+    char buf[256];
+    size_t n = 0;
+    bool ok = true;
+    buf[n++] = '"';
+    for (size_t i = 0; i < len; i++) {
+        if (n + 8 > sizeof buf) {
+            ok = ok && rill_strbuf_append(sb, buf, n);
+            n = 0;
+        }
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': buf[n++] = '\\'; buf[n++] = '"'; break;
+        case '\\': buf[n++] = '\\'; buf[n++] = '\\'; break;
+        case '\n': buf[n++] = '\\'; buf[n++] = 'n'; break;
+        case '\r': buf[n++] = '\\'; buf[n++] = 'r'; break;
+        case '\t': buf[n++] = '\\'; buf[n++] = 't'; break;
+        case '\0': buf[n++] = '\\'; buf[n++] = '0'; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                buf[n++] = '\\';
+                buf[n++] = 'x';
+                buf[n++] = hex[c >> 4];
+                buf[n++] = hex[c & 15];
+            } else {
+                buf[n++] = (char)c;
+            }
+        }
+    }
+    buf[n++] = '"';
+    return rill_strbuf_append(sb, buf, n) && ok;
+}
