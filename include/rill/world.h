@@ -1,0 +1,581 @@
+/* rill/world.h: entities, components, the reflection registry, queries, hierarchy, transforms,
+ * per-frame events and deferred command buffers.
+ *
+ * ON ENTITIES
+ *   A rill_entity is 64 bits: the low 32 bits are a slot index, the high 32 bits a generation that
+ *   starts at 1 and grows each time the slot is reused. RILL_ENTITY_NULL (0) is never alive. Every
+ *   call taking a stale or NULL entity is a no-op that returns NULL / false / 0; none crashes.
+ *
+ * ON COMPONENTS
+ *   A component is a plain-old-data struct described to the world by a reflection type
+ *   (rill_type_desc). Each component has its own sparse set: a sparse array indexed by entity slot
+ *   that points into a dense array of entities and a parallel dense array of data. Add, remove and
+ *   despawn are O(1) (removal swaps the last element into the hole), which matters because the
+ *   streamer spawns and despawns thousands of entities per second. A pointer returned into component
+ *   storage is valid until the next structural change (add, remove, despawn, reserve) of THAT
+ *   component; changes of other components never move it.
+ *
+ * ON REFLECTION
+ *   One registry per world describes every component, resource and any other reflected struct:
+ *   name, size, alignment, flags, fields (name, type, offset, array count, default, min/max, enum
+ *   names) and optional hooks. The scene reader/writer, effect routing, plugin settings and stats
+ *   dumps are all driven by it: register a type once, never hand-write a second (de)serializer.
+ *   Strings and asset paths are stored in components as `const char *` interned with rill_intern
+ *   (base.h): components then stay POD (copyable with memcpy, comparable by pointer) and streamed
+ *   content, which repeats the same names and paths over and over, stores each string once.
+ *
+ * ON QUERIES AND STRUCTURAL CHANGES
+ *   rill_world_query iterates the entities that have every `with` component and none of the
+ *   `without` ones, walking the smallest `with` set. Do not add, remove, spawn, despawn or reparent
+ *   while a query is iterating (the iteration would skip or repeat entities): record the changes in
+ *   a rill_commands buffer and apply it after the loop. Writing component data in place is fine.
+ *
+ * ON HIERARCHY AND TRANSFORMS
+ *   rill_world_set_parent links entities. The links live in the world-managed Parent and Children
+ *   components (an intrusive sibling list, so reparenting never allocates); do not add those two
+ *   through rill_world_add. rill_world_update_transforms recomputes GlobalTransform only for the
+ *   subtrees whose Transform was changed through rill_world_set_transform /
+ *   rill_world_transform_mut / rill_world_add, or which were reparented.
+ *
+ * ON THREADS
+ *   A world belongs to one thread (the main thread). rill_commands buffers may be recorded on any
+ *   thread (one buffer per thread) and applied on the main thread.
+ *
+ * Depends on: base.
+ */
+#ifndef RILL_WORLD_H
+#define RILL_WORLD_H
+
+#include "rill/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>entity ------------------------------------------------------------------------------------ */
+
+typedef uint64_t rill_entity;
+#define RILL_ENTITY_NULL ((rill_entity)0)
+#define RILL_ENTITY_INDEX(e) ((uint32_t)((e)&0xFFFFFFFFu))
+#define RILL_ENTITY_GENERATION(e) ((uint32_t)((e) >> 32))
+#define RILL_ENTITY_MAKE(index, generation)                                                        \
+    ((rill_entity)(((uint64_t)(generation) << 32) | (uint64_t)(uint32_t)(index)))
+
+/* A component id: 1..rill_world_component_count(), in registration order. 0 is invalid. */
+typedef uint32_t rill_component;
+#define RILL_COMPONENT_NONE ((rill_component)0)
+/* A resource (singleton) id, its own id space; 0 is invalid. */
+typedef uint32_t rill_resource;
+/* An event type id, its own id space; 0 is invalid. */
+typedef uint32_t rill_event;
+
+typedef struct rill_world rill_world;
+
+/* >>reflection -------------------------------------------------------------------------------- */
+
+/* The storage of each field type (one element; arrays repeat it `count` times):
+ *   BOOL bool | I32 int32_t | U32 uint32_t | I64 int64_t | U64 uint64_t | F32 float | F64 double
+ *   VEC2 float[2] | VEC3 float[3] | VEC4 float[4] | QUAT float[4] (x, y, z, w)
+ *   COLOR float[4] (linear r, g, b, a) | STRING, ASSET_PATH const char * (interned, may be NULL)
+ *   ENTITY rill_entity | ENUM int32_t (written and read by name through the field's enum table). */
+typedef enum rill_field_type {
+    RILL_FIELD_NONE = 0,
+    RILL_FIELD_BOOL,
+    RILL_FIELD_I32,
+    RILL_FIELD_U32,
+    RILL_FIELD_I64,
+    RILL_FIELD_U64,
+    RILL_FIELD_F32,
+    RILL_FIELD_F64,
+    RILL_FIELD_VEC2,
+    RILL_FIELD_VEC3,
+    RILL_FIELD_VEC4,
+    RILL_FIELD_QUAT,
+    RILL_FIELD_COLOR,
+    RILL_FIELD_STRING,
+    RILL_FIELD_ASSET_PATH,
+    RILL_FIELD_ENTITY,
+    RILL_FIELD_ENUM,
+    RILL_FIELD_TYPE_NUM,
+    RILL_FIELD_TYPE_FORCE_U32 = 0x7FFFFFFF
+} rill_field_type;
+
+/* Field flags. */
+enum {
+    RILL_FIELD_HAS_MIN = 1u << 0,      /* clamp numeric values (each vector lane) to >= min */
+    RILL_FIELD_HAS_MAX = 1u << 1,      /* clamp numeric values (each vector lane) to <= max */
+    RILL_FIELD_NO_SERIALIZE = 1u << 2, /* runtime-only field: scene writer and dump skip it */
+};
+
+/* Type flags. */
+enum {
+    /* Runtime-only type: never written to scene files (GlobalTransform, Parent, Children). */
+    RILL_TYPE_NO_SERIALIZE = 1u << 0,
+    /* Maintained by the world itself: rill_world_add refuses it (Parent, Children). */
+    RILL_TYPE_MANAGED = 1u << 1,
+};
+
+/* One name <-> value pair of an enum field. */
+typedef struct rill_enum_item {
+    const char *name;
+    int32_t value;
+} rill_enum_item;
+
+/* One field of a reflected struct.
+ *   name:          field name as written in text (required).
+ *   type:          storage type (see rill_field_type).
+ *   offset:        byte offset in the struct (use offsetof).
+ *   count:         number of elements for a fixed array; 0 and 1 both mean a scalar.
+ *   default_value: NULL = all zero; else points to `count` elements of the field's storage type
+ *                  (for STRING/ASSET_PATH: to `const char *` pointers, which get interned).
+ *   min, max:      clamping bounds used when flags has RILL_FIELD_HAS_MIN / HAS_MAX; they apply to
+ *                  every numeric lane (ints, floats, vector components, colors). Ignored for other
+ *                  types.
+ *   enum_items:    for RILL_FIELD_ENUM, the table of names and values (enum_count entries).
+ *   doc:           optional one-line description (shown by tools). */
+typedef struct rill_field {
+    const char *name;
+    rill_field_type type;
+    uint32_t offset;
+    uint32_t count;
+    uint32_t flags;
+    const void *default_value;
+    double min;
+    double max;
+    const rill_enum_item *enum_items;
+    uint32_t enum_count;
+    const char *doc;
+} rill_field;
+
+/* A component hook: `data` points at the component in storage. on_add runs after the data is in
+ * place (on add and on replace); on_remove runs before it goes (on remove, replace, despawn,
+ * rill_world_clear and, unless the world desc says otherwise, rill_world_destroy). A hook must not
+ * make structural changes to the same component; other structural changes are allowed. */
+typedef void (*rill_component_hook)(rill_world *world, rill_entity entity, void *data, void *user);
+
+/* The description of a reflected type. Registration copies everything (fields, default bytes, enum
+ * tables, names are interned), so the desc and what it points to may be temporaries.
+ *   name:        unique type name (required), e.g. "Transform".
+ *   size, align: sizeof / _Alignof of the C struct (size required; align 0 = 8 capped to size's
+ *                natural alignment, max 16).
+ *   flags:       RILL_TYPE_* bits.
+ *   fields:      field_count field descriptions; fields may leave padding or private bytes
+ *                undescribed (they are copied but not written to text).
+ *   defaults:    optional prototype object of `size` bytes, applied before the per-field defaults
+ *                (handy for C structs with many non-zero defaults). NULL = zero.
+ *   on_add, on_remove, hook_user: optional component hooks (components only). */
+typedef struct rill_type_desc {
+    const char *name;
+    uint32_t size;
+    uint32_t align;
+    uint32_t flags;
+    const rill_field *fields;
+    uint32_t field_count;
+    const void *defaults;
+    rill_component_hook on_add;
+    rill_component_hook on_remove;
+    void *hook_user;
+    const char *doc;
+} rill_type_desc;
+
+/* Fills a rill_field for member `member` of struct `T` with type RILL_FIELD_<TYPE>. */
+#define RILL_FIELD(T, member, TYPE)                                                                \
+    { .name = #member, .type = RILL_FIELD_##TYPE, .offset = (uint32_t)offsetof(T, member),       \
+      .count = 1 }
+/* Size and alignment of struct T for a rill_type_desc initializer. */
+#define RILL_TYPE_LAYOUT(T) .size = (uint32_t)sizeof(T), .align = (uint32_t)_Alignof(T)
+
+/* Bytes of one element of a field type (0 for NONE / out of range). */
+size_t rill_field_type_size(rill_field_type type);
+/* Lower-case name of a field type ("vec3", "asset_path", ...), "none" when out of range. */
+const char *rill_field_type_name(rill_field_type type);
+/* Inverse of rill_field_type_name; RILL_FIELD_NONE when unknown. */
+rill_field_type rill_field_type_from_name(const char *name);
+
+/* The field called `name` in type, or NULL. */
+const rill_field *rill_type_find_field(const rill_type_desc *type, const char *name);
+/* Pointer to a field's first element inside obj. */
+#define RILL_FIELD_PTR(obj, field) ((void *)((char *)(obj) + (field)->offset))
+/* Element count of a field (count 0 reads as 1). */
+uint32_t rill_field_count(const rill_field *field);
+
+/* Writes the type's defaults into obj (size bytes): zero, then `defaults`, then every field's
+ * default_value (strings interned). */
+void rill_type_apply_defaults(const rill_type_desc *type, void *obj);
+/* Clamps every field with HAS_MIN / HAS_MAX in place (NaN becomes the min, else the max, else 0).
+ * Returns the number of field elements that changed. */
+uint32_t rill_type_clamp(const rill_type_desc *type, void *obj);
+/* Copies src to dst (size bytes; memcpy: interned strings are shared, which is fine). */
+void rill_type_copy(const rill_type_desc *type, void *dst, const void *src);
+/* Compares the described fields (not padding): floats by value (so -0 == 0; NaN != NaN), strings
+ * by content. Returns true when every field is equal. */
+bool rill_type_equal(const rill_type_desc *type, const void *a, const void *b);
+
+/* The enum name of `value` for an ENUM field, or NULL when the table has none. */
+const char *rill_field_enum_name(const rill_field *field, int32_t value);
+/* The value of enum name `name` (case-sensitive); false when unknown. */
+bool rill_field_enum_value(const rill_field *field, const char *name, int32_t *out_value);
+
+/* Reads element `index` of a numeric/bool/enum field, or lane `index` of a vector field, as a
+ * double. False for strings/entities and out-of-range indices. */
+bool rill_field_get_f64(const rill_field *field, const void *obj, uint32_t index, double *out);
+/* Writes a number into element/lane `index` (converted to the storage type; no clamping). */
+bool rill_field_set_f64(const rill_field *field, void *obj, uint32_t index, double value);
+
+/* Appends the text form of one field's value to out:
+ *   bool true|false; ints and floats in shortest round-trip form ("1", "0.5", "1e+30");
+ *   vectors/quats/colors "(x, y, z)"; strings and asset paths quoted with C escapes ("" for NULL);
+ *   entities as the decimal u64 (0 for none); enums by name (the number when the table has none);
+ *   arrays "[a, b, c]". Returns false when out of memory. */
+bool rill_field_format(const rill_field *field, const void *obj, rill_strbuf *out);
+/* Parses the text form written by rill_field_format into obj's field (strings are interned;
+ * vector and array forms must have exactly the right number of elements; whitespace is skipped;
+ * an enum accepts a name or an integer). On success *out_consumed is the number of bytes used.
+ * On failure returns RILL_ERR_PARSE and the message says "offset N: ..." relative to text. */
+rill_result rill_field_parse(const rill_field *field, void *obj, const char *text, size_t len,
+                             size_t *out_consumed, rill_error *err);
+
+/* Appends "Name { field: value field: value }" (one line, RILL_FIELD_NO_SERIALIZE fields
+ * skipped) to out. A debugging and stats aid; the scene writer has its own layout. */
+bool rill_type_dump(const rill_type_desc *type, const void *obj, rill_strbuf *out);
+
+/* >>world ------------------------------------------------------------------------------------- */
+
+/* Defaults: entity_capacity 0 = 1024 (grows on demand; this only pre-sizes), run_hooks_on_destroy
+ * true unless skip_hooks_on_destroy is set (set it when the systems the hooks call, e.g. the asset
+ * server, are destroyed before the world). */
+typedef struct rill_world_desc {
+    uint32_t entity_capacity;
+    bool skip_hooks_on_destroy;
+    const char *label; /* for logs; NULL = "world" */
+} rill_world_desc;
+
+/* Creates a world and registers the built-in components (see rill_builtin_component). desc may be
+ * NULL or zero for defaults. Returns NULL when out of memory. Destroy with rill_world_destroy. */
+rill_world *rill_world_create(const rill_world_desc *desc);
+/* Despawns everything (running on_remove hooks unless skip_hooks_on_destroy) and frees the world.
+ * NULL is a no-op. */
+void rill_world_destroy(rill_world *world);
+/* Despawns every entity (hooks run), keeps registrations, resources and events. */
+void rill_world_clear(rill_world *world);
+
+/* >>entities ---------------------------------------------------------------------------------- */
+
+/* A new empty entity, or RILL_ENTITY_NULL when out of memory. */
+rill_entity rill_world_spawn(rill_world *world);
+/* Spawns `count` empty entities into out[0..count) (caller-sized). Returns count, or 0 when out of
+ * memory (nothing spawned then). */
+uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out);
+/* Pre-sizes entity storage for `entity_count` live entities in total. False when out of memory. */
+bool rill_world_reserve(rill_world *world, uint32_t entity_count);
+/* Despawns e: runs on_remove hooks, removes all its components, unlinks it from its parent's
+ * children; its own children become roots (their transforms are marked dirty). False when e is not
+ * alive. */
+bool rill_world_despawn(rill_world *world, rill_entity e);
+/* Despawns e and all its descendants. Returns the number of entities despawned (0 if stale). */
+uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e);
+bool rill_world_is_alive(const rill_world *world, rill_entity e);
+/* Number of live entities. */
+uint32_t rill_world_entity_count(const rill_world *world);
+/* Iterates live entities in slot order: `for (uint32_t it = 0; rill_world_entity_next(w, &it, &e);)`
+ * Do not spawn or despawn while iterating. */
+bool rill_world_entity_next(const rill_world *world, uint32_t *iter, rill_entity *out_entity);
+
+/* >>components -------------------------------------------------------------------------------- */
+
+/* Registers a component type; returns its id, or 0 on error (invalid desc, out of memory). A name
+ * registered again with the same size returns the existing id (the first description stays);
+ * with a different size it is an error. */
+rill_component rill_world_register_component(rill_world *world, const rill_type_desc *desc);
+/* The component registered as `name`, or 0. */
+rill_component rill_world_find_component(const rill_world *world, const char *name);
+/* The registry's copy of a component's type (valid for the world's lifetime), or NULL. */
+const rill_type_desc *rill_world_component_type(const rill_world *world, rill_component comp);
+/* Number of registered components (ids are 1..count). */
+uint32_t rill_world_component_count(const rill_world *world);
+/* Pre-sizes one component's storage for n entities in total. False when out of memory. */
+bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32_t n);
+
+/* Adds comp to e (or replaces it) and returns a pointer to the stored data. init NULL = the type's
+ * defaults, else `size` bytes copied from init (strings in init must already be interned, or use
+ * rill_intern). On replace, on_remove runs for the old value before the copy. on_add runs after.
+ * Adding Transform marks it dirty. Returns NULL for a stale entity, an unknown or MANAGED
+ * component, or out of memory. The pointer is valid until the next structural change of comp. */
+void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, const void *init);
+/* The data of comp on e, or NULL when absent / stale. Writing through it is allowed, but writing a
+ * Transform this way does not mark it dirty (use rill_world_transform_mut). */
+void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp);
+bool rill_world_has(const rill_world *world, rill_entity e, rill_component comp);
+/* Removes comp from e (on_remove runs first). Removing Parent detaches e from its parent;
+ * removing Children detaches all children. False when absent. */
+bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp);
+/* Writes the components e has, in registration order, into out[0..cap) and returns how many e has
+ * (may exceed cap: call again with a larger buffer). out may be NULL when cap is 0. */
+uint32_t rill_world_entity_components(const rill_world *world, rill_entity e, rill_component *out,
+                                      uint32_t cap);
+/* Number of entities that have comp. */
+uint32_t rill_world_component_len(const rill_world *world, rill_component comp);
+/* Raw dense storage of comp: *out_entities[i] owns element i of *out_data (stride = type size).
+ * Returns the element count. Valid until the next structural change of comp. Read-mostly: the
+ * renderer's extract and bulk systems use it to walk one component without lookups. */
+uint32_t rill_world_component_dense(const rill_world *world, rill_component comp,
+                                    const rill_entity **out_entities, void **out_data);
+
+/* >>resources --------------------------------------------------------------------------------- */
+
+/* Registers a resource (singleton) type; same rules as components (hooks are ignored). */
+rill_resource rill_world_register_resource(rill_world *world, const rill_type_desc *desc);
+rill_resource rill_world_find_resource(const rill_world *world, const char *name);
+const rill_type_desc *rill_world_resource_type(const rill_world *world, rill_resource res);
+/* Sets the resource's value (data NULL = defaults) and returns the world-owned storage (stable
+ * until rill_world_remove_resource or world destroy). NULL for an unknown id or out of memory. */
+void *rill_world_set_resource(rill_world *world, rill_resource res, const void *data);
+/* The resource's storage, or NULL when it was never set (or removed). */
+void *rill_world_get_resource(const rill_world *world, rill_resource res);
+bool rill_world_remove_resource(rill_world *world, rill_resource res);
+
+/* Registers a reflected type that is neither component nor resource (plugin settings, event
+ * payloads) so rill_world_find_type can find it. Returns the registry's copy, or NULL. */
+const rill_type_desc *rill_world_register_type(rill_world *world, const rill_type_desc *desc);
+/* Any registered type (component, resource or plain) by name, or NULL. */
+const rill_type_desc *rill_world_find_type(const rill_world *world, const char *name);
+
+/* >>builtins ---------------------------------------------------------------------------------- */
+
+/* The built-in components, registered by rill_world_create in this order, so their ids are the
+ * same in every world. Their names (used by scene files) are in quotes. */
+typedef enum rill_builtin_component {
+    RILL_COMPONENT_NAME = 1,         /* "Name" rill_name */
+    RILL_COMPONENT_TRANSFORM,        /* "Transform" rill_transform */
+    RILL_COMPONENT_GLOBAL_TRANSFORM, /* "GlobalTransform" rill_global_transform, NO_SERIALIZE */
+    RILL_COMPONENT_PARENT,           /* "Parent" rill_parent, NO_SERIALIZE | MANAGED */
+    RILL_COMPONENT_CHILDREN,         /* "Children" rill_children, NO_SERIALIZE | MANAGED */
+    RILL_COMPONENT_CAMERA,           /* "Camera" rill_camera */
+    RILL_COMPONENT_BUILTIN_NUM
+} rill_builtin_component;
+
+/* The same ids as struct fields, for code that prefers `rill_world_builtin(w)->transform`. */
+typedef struct rill_builtins {
+    rill_component name;
+    rill_component transform;
+    rill_component global_transform;
+    rill_component parent;
+    rill_component children;
+    rill_component camera;
+} rill_builtins;
+/* Pointer valid for the world's lifetime. */
+const rill_builtins *rill_world_builtin(const rill_world *world);
+
+/* "Name" { value: string } */
+typedef struct rill_name {
+    const char *value; /* interned */
+} rill_name;
+
+/* "Transform" { translation: vec3, rotation: quat, scale: vec3 = (1, 1, 1) }: local to the parent.
+ * rotation is a unit quaternion (x, y, z, w), default identity. */
+typedef struct rill_transform {
+    float translation[3];
+    float rotation[4];
+    float scale[3];
+} rill_transform;
+
+/* "GlobalTransform": the world matrix, column-major (m[12..14] is the translation). Computed by
+ * rill_world_update_transforms; identity until then. Field "matrix" f32[16]. */
+typedef struct rill_global_transform {
+    float m[16];
+} rill_global_transform;
+
+/* "Parent": set by rill_world_set_parent. prev/next are the sibling links in the parent's list. */
+typedef struct rill_parent {
+    rill_entity parent;
+    rill_entity prev_sibling;
+    rill_entity next_sibling;
+} rill_parent;
+
+/* "Children": the head of the child list, in the order children were attached. */
+typedef struct rill_children {
+    rill_entity first;
+    rill_entity last;
+    uint32_t count;
+} rill_children;
+
+typedef enum rill_camera_role {
+    RILL_CAMERA_ROLE_GAME = 0, /* "game" */
+    RILL_CAMERA_ROLE_EDITOR,   /* "editor" */
+    RILL_CAMERA_ROLE_NUM
+} rill_camera_role;
+
+typedef enum rill_projection {
+    RILL_PROJECTION_PERSPECTIVE = 0, /* "perspective" */
+    RILL_PROJECTION_ORTHOGRAPHIC,    /* "orthographic" */
+    RILL_PROJECTION_NUM
+} rill_projection;
+
+/* "Camera". Field names in text are given where they differ from the C member.
+ *   active true, is_default false, role game, projection perspective, fov_y 0.8 (radians,
+ *   vertical), near_plane "near" 0.1, far_plane "far" 1000, ortho_height 10 (world units, full
+ *   height), viewport (0, 0, 1, 1) normalized x, y, w, h, clear_color (0, 0, 0, 1), hdr true,
+ *   order 0 (lower draws first). */
+typedef struct rill_camera {
+    bool active;
+    bool is_default;
+    bool hdr;
+    int32_t role;       /* rill_camera_role */
+    int32_t projection; /* rill_projection */
+    float fov_y;
+    float near_plane;
+    float far_plane;
+    float ortho_height;
+    float viewport[4];
+    float clear_color[4];
+    int32_t order;
+} rill_camera;
+
+/* Convenience: sets the Name component (the string is interned). NULL name removes it. */
+void rill_world_set_name(rill_world *world, rill_entity e, const char *name);
+/* The entity's name, or NULL when it has none (or is stale). Interned: valid until
+ * rill_intern_shutdown. */
+const char *rill_world_get_name(const rill_world *world, rill_entity e);
+/* The first live entity (in slot order) whose Name equals name, or RILL_ENTITY_NULL. O(named). */
+rill_entity rill_world_find_by_name(const rill_world *world, const char *name);
+
+/* >>hierarchy --------------------------------------------------------------------------------- */
+
+/* Makes child a child of parent (appended last), detaching it from its old parent first.
+ * parent RILL_ENTITY_NULL detaches. Marks child's transform dirty. Refuses (returns false) stale
+ * entities, child == parent and cycles (parent being a descendant of child). */
+bool rill_world_set_parent(rill_world *world, rill_entity child, rill_entity parent);
+/* The parent of e, or RILL_ENTITY_NULL. */
+rill_entity rill_world_get_parent(const rill_world *world, rill_entity e);
+/* Children iteration: `for (c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))`.
+ * Do not reparent or despawn the children while walking them this way. */
+rill_entity rill_world_first_child(const rill_world *world, rill_entity e);
+rill_entity rill_world_next_sibling(const rill_world *world, rill_entity e);
+uint32_t rill_world_child_count(const rill_world *world, rill_entity e);
+/* Copies up to cap children (in order) into out and returns the total child count. */
+uint32_t rill_world_children(const rill_world *world, rill_entity e, rill_entity *out,
+                             uint32_t cap);
+
+/* >>transforms -------------------------------------------------------------------------------- */
+
+/* The identity transform (zero translation, identity rotation, unit scale). */
+rill_transform rill_transform_identity(void);
+/* out = T * R * S as a column-major 4x4 matrix. */
+void rill_transform_to_mat4(const rill_transform *t, float out[16]);
+/* out = a * b (column-major). out may alias a or b. */
+void rill_mat4_mul(const float a[16], const float b[16], float out[16]);
+void rill_mat4_identity(float out[16]);
+
+/* Sets (adding if missing) e's Transform and marks it dirty. False when stale. */
+bool rill_world_set_transform(rill_world *world, rill_entity e, const rill_transform *t);
+/* Pointer to e's Transform for writing, marking it dirty; NULL when it has none. */
+rill_transform *rill_world_transform_mut(rill_world *world, rill_entity e);
+/* Marks e's subtree for recomputation (after writing through rill_world_get). */
+void rill_world_mark_transform_dirty(rill_world *world, rill_entity e);
+/* Recomputes GlobalTransform for every dirty subtree: global = parent_global * local (an ancestor
+ * without Transform counts as identity). Entities with a Transform but no GlobalTransform get one
+ * added. Returns the number of GlobalTransforms written (so tests can see that clean subtrees were
+ * skipped). Call once per frame in post_update. */
+uint32_t rill_world_update_transforms(rill_world *world);
+/* e's world matrix (column-major 16 floats), or NULL when it has no GlobalTransform. */
+const float *rill_world_global_matrix(const rill_world *world, rill_entity e);
+
+/* >>queries ----------------------------------------------------------------------------------- */
+
+#define RILL_QUERY_MAX_TERMS 8
+
+/* Zero-terminated term lists: unused slots stay 0. At least one `with` term is required. */
+typedef struct rill_query_desc {
+    rill_component with[RILL_QUERY_MAX_TERMS];
+    rill_component without[RILL_QUERY_MAX_TERMS];
+} rill_query_desc;
+
+/* Iteration state; lives on the caller's stack. Read `entity` and rill_query_get after each
+ * successful rill_query_next. The other members are private. */
+typedef struct rill_query {
+    rill_entity entity;
+    rill_world *world;
+    rill_query_desc desc;
+    uint32_t with_count;
+    uint32_t without_count;
+    uint32_t driver; /* index into desc.with of the smallest set */
+    uint32_t cursor;
+    void *data[RILL_QUERY_MAX_TERMS];
+} rill_query;
+
+/* Starts a query. An invalid desc (no with term, unknown id) gives a query that yields nothing. */
+rill_query rill_world_query(rill_world *world, const rill_query_desc *desc);
+/* Advances to the next match; false when done. */
+bool rill_query_next(rill_query *q);
+/* Data of `with` term `term` for the current entity (NULL for a bad index). */
+void *rill_query_get(const rill_query *q, uint32_t term);
+/* Counts the matches (runs the query to the end on a copy). */
+uint32_t rill_query_count(const rill_query *q);
+
+/* >>events ------------------------------------------------------------------------------------ */
+
+/* Registers an event type with payloads of `size` bytes (1..65536). The same name and size
+ * returns the existing id. 0 on error. */
+rill_event rill_world_register_event(rill_world *world, const char *name, uint32_t size);
+rill_event rill_world_find_event(const rill_world *world, const char *name);
+/* Copies a payload into the current frame's buffer. False for an unknown id or out of memory. */
+bool rill_world_send_event(rill_world *world, rill_event ev, const void *data);
+/* Events live two frames: the previous and the current. Count and indexed access over both, oldest
+ * first. Pointers are valid until the next send of this event type or rill_world_update_events. */
+uint32_t rill_world_event_count(const rill_world *world, rill_event ev);
+const void *rill_world_event_at(const rill_world *world, rill_event ev, uint32_t index);
+
+/* A cursor so each reader sees each event once: zero-initialize, set `event`, then call
+ * rill_event_read each frame until it returns NULL. A reader that skips more than a frame misses
+ * the oldest events (`missed` counts them). */
+typedef struct rill_event_reader {
+    rill_event event;
+    uint64_t next_seq;
+    uint64_t missed;
+} rill_event_reader;
+/* The next unread event's payload, or NULL when the reader is up to date. */
+const void *rill_event_read(const rill_world *world, rill_event_reader *reader);
+
+/* Ends a frame for events: drops the previous frame's events, the current ones become previous.
+ * Call once per frame (the app calls it in `first`). */
+void rill_world_update_events(rill_world *world);
+
+/* >>commands ---------------------------------------------------------------------------------- */
+
+/* A deferred command buffer: records structural changes and applies them later, in order.
+ * rill_commands_spawn returns a placeholder entity (generation 0, so never alive and never equal
+ * to a real entity) that other commands of the same buffer may name; after rill_commands_apply,
+ * rill_commands_resolve maps it to the real entity. Placeholders inside component data are not
+ * rewritten. Commands naming an entity that is dead when applied are skipped. */
+typedef struct rill_commands rill_commands;
+
+/* world is used to look up component sizes while recording; recording does not touch storage, so
+ * any thread may record into its own buffer while no component is being registered. */
+rill_commands *rill_commands_create(rill_world *world);
+void rill_commands_destroy(rill_commands *cmds);
+/* Drops recorded commands and placeholder mappings (keeps the memory). */
+void rill_commands_clear(rill_commands *cmds);
+/* Number of recorded commands. */
+uint32_t rill_commands_len(const rill_commands *cmds);
+
+/* A placeholder for an entity spawned when the buffer is applied. */
+rill_entity rill_commands_spawn(rill_commands *cmds);
+void rill_commands_despawn(rill_commands *cmds, rill_entity e);
+void rill_commands_despawn_recursive(rill_commands *cmds, rill_entity e);
+/* Records an add; data (NULL = defaults) is copied into the buffer now. False on unknown
+ * component or out of memory. */
+bool rill_commands_add(rill_commands *cmds, rill_entity e, rill_component comp, const void *data);
+void rill_commands_remove(rill_commands *cmds, rill_entity e, rill_component comp);
+void rill_commands_set_parent(rill_commands *cmds, rill_entity child, rill_entity parent);
+
+/* Applies every command in order, then clears the buffer (placeholder mappings are kept until the
+ * next record or clear). Returns the number of commands that took effect. */
+uint32_t rill_commands_apply(rill_world *world, rill_commands *cmds);
+/* The real entity a placeholder of the last apply became, or e itself when e is not a placeholder;
+ * RILL_ENTITY_NULL for an unknown placeholder. */
+rill_entity rill_commands_resolve(const rill_commands *cmds, rill_entity e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_WORLD_H */
