@@ -1,0 +1,161 @@
+/* alloc.c: tagged allocation through replaceable hooks, with live-byte accounting per tag.
+ *
+ * Every block carries a 16-byte header in front of the pointer handed out: the requested size and
+ * the tag. The header keeps the user pointer 16-byte aligned (the hooks must return 16-byte
+ * aligned memory, which glibc malloc does on 64-bit targets) and lets rill_free and rill_realloc
+ * update the counters without the caller restating size or tag. */
+#include "rill/base.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct alloc_header {
+    uint64_t size;
+    uint32_t tag;
+    uint32_t magic; /* catches frees of pointers that did not come from rill_malloc */
+} alloc_header;
+
+_Static_assert(sizeof(alloc_header) == 16, "the header must keep 16-byte alignment");
+
+#define ALLOC_MAGIC 0x52494C4Cu /* "RILL" */
+#define ALLOC_FREED 0x44454144u /* "DEAD": written on free to catch double frees in debug */
+
+static _Atomic size_t live_bytes[RILL_MEM_TAG_NUM];
+static _Atomic size_t live_total;
+
+static void *libc_alloc(size_t size, void *user) {
+    RILL_UNUSED(user);
+    return malloc(size);
+}
+static void *libc_realloc(void *ptr, size_t size, void *user) {
+    RILL_UNUSED(user);
+    return realloc(ptr, size);
+}
+static void libc_free(void *ptr, void *user) {
+    RILL_UNUSED(user);
+    free(ptr);
+}
+
+static rill_allocator hooks = {libc_alloc, libc_realloc, libc_free, NULL};
+
+void rill_set_allocator(const rill_allocator *allocator) {
+    if (allocator == NULL || allocator->alloc == NULL || allocator->realloc == NULL ||
+        allocator->free == NULL) {
+        /* A partial set of hooks would mix allocators on the same block, so it means libc. */
+        hooks = (rill_allocator){libc_alloc, libc_realloc, libc_free, NULL};
+        return;
+    }
+    hooks = *allocator;
+}
+
+static uint32_t clamp_tag(rill_mem_tag tag) {
+    return (uint32_t)tag < (uint32_t)RILL_MEM_TAG_NUM ? (uint32_t)tag : (uint32_t)RILL_MEM_GENERAL;
+}
+
+static void account_add(uint32_t tag, size_t size) {
+    atomic_fetch_add_explicit(&live_bytes[tag], size, memory_order_relaxed);
+    atomic_fetch_add_explicit(&live_total, size, memory_order_relaxed);
+}
+
+static void account_sub(uint32_t tag, size_t size) {
+    atomic_fetch_sub_explicit(&live_bytes[tag], size, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&live_total, size, memory_order_relaxed);
+}
+
+void *rill_malloc_tagged(size_t size, rill_mem_tag tag) {
+    if (size == 0 || size > SIZE_MAX - sizeof(alloc_header)) {
+        return NULL;
+    }
+    alloc_header *h = hooks.alloc(sizeof(alloc_header) + size, hooks.user);
+    if (h == NULL) {
+        return NULL;
+    }
+    RILL_ASSERT(((uintptr_t)h & 15u) == 0);
+    h->size = size;
+    h->tag = clamp_tag(tag);
+    h->magic = ALLOC_MAGIC;
+    account_add(h->tag, size);
+    return h + 1;
+}
+
+void *rill_calloc_tagged(size_t count, size_t size, rill_mem_tag tag) {
+    if (count != 0 && size > SIZE_MAX / count) {
+        return NULL;
+    }
+    void *p = rill_malloc_tagged(count * size, tag);
+    if (p != NULL) {
+        memset(p, 0, count * size);
+    }
+    return p;
+}
+
+void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag) {
+    if (ptr == NULL) {
+        return rill_malloc_tagged(size, tag);
+    }
+    if (size == 0) {
+        rill_free(ptr);
+        return NULL;
+    }
+    if (size > SIZE_MAX - sizeof(alloc_header)) {
+        return NULL;
+    }
+    alloc_header *old = (alloc_header *)ptr - 1;
+    RILL_ASSERT(old->magic == ALLOC_MAGIC);
+    /* The block keeps the tag it was born with, so the per-tag counters stay balanced even when
+     * a caller reallocates with a different tag. */
+    uint32_t keep_tag = old->tag;
+    size_t old_size = (size_t)old->size;
+    alloc_header *h = hooks.realloc(old, sizeof(alloc_header) + size, hooks.user);
+    if (h == NULL) {
+        return NULL; /* the old block is untouched, as with realloc */
+    }
+    RILL_ASSERT(((uintptr_t)h & 15u) == 0);
+    h->size = size;
+    account_sub(keep_tag, old_size);
+    account_add(keep_tag, size);
+    return h + 1;
+}
+
+void rill_free(void *ptr) {
+    if (ptr == NULL) {
+        return;
+    }
+    alloc_header *h = (alloc_header *)ptr - 1;
+    RILL_ASSERT(h->magic == ALLOC_MAGIC);
+    account_sub(h->tag, (size_t)h->size);
+    h->magic = ALLOC_FREED;
+    hooks.free(h, hooks.user);
+}
+
+char *rill_strdup(const char *s) {
+    if (s == NULL) {
+        return NULL;
+    }
+    return rill_strndup(s, strlen(s));
+}
+
+char *rill_strndup(const char *s, size_t n) {
+    if (s == NULL) {
+        return NULL;
+    }
+    size_t len = strnlen(s, n);
+    char *d = rill_malloc_tagged(len + 1, RILL_MEM_GENERAL);
+    if (d != NULL) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+size_t rill_mem_live_bytes(rill_mem_tag tag) {
+    if ((uint32_t)tag >= (uint32_t)RILL_MEM_TAG_NUM) {
+        return 0;
+    }
+    return atomic_load_explicit(&live_bytes[tag], memory_order_relaxed);
+}
+
+size_t rill_mem_live_total(void) {
+    return atomic_load_explicit(&live_total, memory_order_relaxed);
+}
