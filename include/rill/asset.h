@@ -81,7 +81,8 @@ typedef struct rill_vfs_mount_ops {
     rill_result (*read_range)(void *user, const char *path, uint64_t offset, size_t size,
                               void *dst, rill_error *err);
     /* Optional (NULL: the mount lists nothing). Calls fn for every file whose path starts with
-     * `prefix` ("" = all files); stops when fn returns false. */
+     * `prefix`, which is "" (all files) or a folder ending in '/' ("textures/"); stops when fn
+     * returns false. */
     void (*list)(void *user, const char *prefix, rill_vfs_list_fn fn, void *fn_user);
     /* Optional. Called once by rill_vfs_destroy (or when mounting fails) to release `user`. */
     void (*close)(void *user);

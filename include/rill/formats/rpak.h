@@ -3,9 +3,9 @@
  *
  * ON THE FORMAT (summary)
  *   A pack is a 32-byte header, entry data, an index, and a 64-byte trailer that ends the file.
- *   Entries are stored raw or zstd-compressed; raw entries start 16-byte aligned so a byte range
- *   of an already-compressed file (.rmip, .png, .ktx2, ...) is read in place. Every entry carries
- *   a 64-bit XXH3 checksum of its content; raw entries also carry one checksum per fixed-size
+ *   Entries are stored raw or zstd-compressed; entries start 16-byte aligned so a byte range of
+ *   an already-compressed file (.rmip, .png, .ktx2, ...) is read in place. Every entry carries a
+ *   64-bit XXH3 checksum of its stored bytes, verified before anything is decoded; raw entries also carry one checksum per fixed-size
  *   chunk (64 KiB by default) so a range read verifies exactly the chunks it touches. The trailer
  *   records the pack's total size, so a pack appended to any file (an executable) is found from
  *   the end of that file.
@@ -99,7 +99,7 @@ typedef struct rill_rpak_entry_info {
     uint64_t stored_size;
     uint64_t raw_size;
     rill_rpak_compression compression;
-    uint64_t checksum; /* XXH3-64 of the raw content */
+    uint64_t checksum; /* XXH3-64 of the stored bytes (= the content for raw entries) */
 } rill_rpak_entry_info;
 
 /* I/O counters of one open pack (thread-safe snapshot); tests use them to prove that a range read

@@ -1,0 +1,1157 @@
+/* rpak.c: the .rpak pack reader (hostile input), writer, and VFS mount glue. The byte layout is
+ * in docs/formats/rpak.md; the constants below are the single source of truth for it.
+ *
+ * The reader never trusts a number from the file: each offset and size is checked against the
+ * bytes that exist before it is used, counts are capped, names must already be normalized asset
+ * paths, and stored bytes are hashed before they are returned or decoded.
+ */
+#include "rill/formats/rpak.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#define RPAK_MODULE "rpak"
+
+static const uint8_t RPAK_HEADER_MAGIC[8] = {'R', 'P', 'A', 'K', 0x0D, 0x0A, 0x1A, 0x0A};
+static const uint8_t RPAK_TRAILER_MAGIC[8] = {'R', 'P', 'A', 'K', 'E', 'N', 'D', 0x1A};
+#define RPAK_ENTRY_RECORD_SIZE 48u
+#define RPAK_MIN_CHUNK (4u * 1024u)
+#define RPAK_MAX_CHUNK (16u * 1024u * 1024u)
+
+/* >>little-endian helpers --------------------------------------------------------------------- */
+
+static uint16_t rd16(const uint8_t *p) {
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+static uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+static uint64_t rd64(const uint8_t *p) {
+    return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32);
+}
+static void wr16(uint8_t *p, uint16_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static void wr32(uint8_t *p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) {
+        p[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+static void wr64(uint8_t *p, uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+        p[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+static bool is_pow2(uint32_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+/* A name is valid when it is a normalized project-relative path without '#' or control bytes. */
+static bool name_valid(const char *name, size_t len) {
+    if (len == 0 || len > RILL_RPAK_MAX_NAME) {
+        return false;
+    }
+    for (size_t i = 0; i < len; ++i) {
+        unsigned char c = (unsigned char)name[i];
+        if (c < 0x20 || c == 0x7F || c == '#' || c == '\\') {
+            return false;
+        }
+    }
+    char norm[RILL_RPAK_MAX_NAME + 1];
+    char copy[RILL_RPAK_MAX_NAME + 1];
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    if (!rill_path_normalize(norm, sizeof(norm), copy)) {
+        return false;
+    }
+    return strcmp(norm, copy) == 0;
+}
+
+/* >>reader ------------------------------------------------------------------------------------ */
+
+typedef struct rpak_entry {
+    uint64_t offset;
+    uint64_t stored_size;
+    uint64_t raw_size;
+    uint64_t checksum;
+    uint32_t chunk_first;
+    uint32_t chunk_count;
+    uint8_t compression;
+    const char *name; /* into rill_rpak.names */
+} rpak_entry;
+
+struct rill_rpak {
+    char *name;
+    int fd;                /* -1 for a memory pack */
+    const uint8_t *memory; /* borrowed */
+    uint64_t base;         /* absolute offset of the pack start in the file or memory */
+    uint64_t pack_size;
+    uint32_t chunk_size;
+    uint32_t entry_count;
+    rpak_entry *entries;
+    uint64_t *chunk_hashes;
+    char *names; /* every name, NUL-terminated, back to back */
+    rill_map by_name; /* hash of name -> entry index */
+    _Atomic uint64_t read_calls;
+    _Atomic uint64_t bytes_read;
+    _Atomic uint64_t checksum_failures;
+};
+
+/* Reads `size` bytes at absolute offset `off` of the backing store. */
+static rill_result src_read(rill_rpak *p, uint64_t off, void *dst, size_t size, rill_error *err) {
+    atomic_fetch_add(&p->read_calls, 1);
+    atomic_fetch_add(&p->bytes_read, (uint64_t)size);
+    if (p->fd < 0) {
+        memcpy(dst, p->memory + off, size);
+        return RILL_OK;
+    }
+    uint8_t *d = dst;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pread(p->fd, d + done, size - done, (off_t)(off + done));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return rill_error_set(err, n == 0 ? RILL_ERR_TRUNCATED : RILL_ERR_IO,
+                                  "%s: offset %llu: read of %zu bytes failed (%s)", p->name,
+                                  (unsigned long long)(off + done), size - done,
+                                  n == 0 ? "end of file" : strerror(errno));
+        }
+        done += (size_t)n;
+    }
+    return RILL_OK;
+}
+
+/* Parses and validates header, trailer and index. `total` is the size of the backing store. */
+static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err) {
+    const char *nm = p->name;
+    uint8_t tr[RILL_RPAK_TRAILER_SIZE];
+    uint8_t hd[RILL_RPAK_HEADER_SIZE];
+    if (total < RILL_RPAK_HEADER_SIZE + RILL_RPAK_TRAILER_SIZE) {
+        return rill_error_set(err, RILL_ERR_TRUNCATED,
+                              "%s: offset 0: %llu bytes is too small to hold a pack", nm,
+                              (unsigned long long)total);
+    }
+    uint64_t tr_off = total - RILL_RPAK_TRAILER_SIZE;
+    rill_result r = src_read(p, tr_off, tr, sizeof(tr), err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    if (memcmp(tr + 56, RPAK_TRAILER_MAGIC, 8) != 0) {
+        return rill_error_set(err, RILL_ERR_CORRUPT,
+                              "%s: offset %llu: no pack trailer (missing RPAKEND magic)", nm,
+                              (unsigned long long)(tr_off + 56));
+    }
+    if (rd64(tr + 48) != rill_hash64(tr, 48)) {
+        return rill_error_set(err, RILL_ERR_CHECKSUM, "%s: offset %llu: trailer checksum mismatch",
+                              nm, (unsigned long long)tr_off);
+    }
+    uint64_t index_offset = rd64(tr + 0);
+    uint64_t index_size = rd64(tr + 8);
+    uint64_t pack_size = rd64(tr + 16);
+    uint64_t index_hash = rd64(tr + 24);
+    uint32_t entry_count = rd32(tr + 32);
+    uint32_t chunk_count = rd32(tr + 36);
+    uint32_t names_size = rd32(tr + 40);
+    uint32_t version = rd32(tr + 44);
+    if (version != RILL_RPAK_VERSION) {
+        return rill_error_set(err, RILL_ERR_VERSION,
+                              "%s: offset %llu: pack version %u, this reader knows %u", nm,
+                              (unsigned long long)(tr_off + 44), version, RILL_RPAK_VERSION);
+    }
+    if (pack_size < RILL_RPAK_HEADER_SIZE + RILL_RPAK_TRAILER_SIZE || pack_size > total) {
+        return rill_error_set(err, RILL_ERR_TRUNCATED,
+                              "%s: offset %llu: pack size %llu does not fit the %llu-byte file", nm,
+                              (unsigned long long)(tr_off + 16), (unsigned long long)pack_size,
+                              (unsigned long long)total);
+    }
+    p->base = total - pack_size;
+    p->pack_size = pack_size;
+    r = src_read(p, p->base, hd, sizeof(hd), err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    if (memcmp(hd, RPAK_HEADER_MAGIC, 8) != 0) {
+        return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: bad pack header magic", nm,
+                              (unsigned long long)p->base);
+    }
+    if (rd32(hd + 8) != RILL_RPAK_VERSION) {
+        return rill_error_set(err, RILL_ERR_VERSION, "%s: offset %llu: header version %u", nm,
+                              (unsigned long long)(p->base + 8), rd32(hd + 8));
+    }
+    if (rd32(hd + 12) != RILL_RPAK_HEADER_SIZE) {
+        return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: header size %u", nm,
+                              (unsigned long long)(p->base + 12), rd32(hd + 12));
+    }
+    p->chunk_size = rd32(hd + 16);
+    if (!is_pow2(p->chunk_size) || p->chunk_size < RPAK_MIN_CHUNK ||
+        p->chunk_size > RPAK_MAX_CHUNK) {
+        return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: bad chunk size %u", nm,
+                              (unsigned long long)(p->base + 16), p->chunk_size);
+    }
+    uint64_t data_end = pack_size - RILL_RPAK_TRAILER_SIZE; /* the index ends here */
+    if (entry_count > RILL_RPAK_MAX_ENTRIES) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %u entries exceed the limit of %u", nm,
+                              entry_count, RILL_RPAK_MAX_ENTRIES);
+    }
+    uint64_t expect = (uint64_t)entry_count * RPAK_ENTRY_RECORD_SIZE +
+                      (uint64_t)chunk_count * 8u + (uint64_t)names_size;
+    if (index_size != expect || index_offset < RILL_RPAK_HEADER_SIZE || index_offset > data_end ||
+        index_size != data_end - index_offset) {
+        return rill_error_set(err, RILL_ERR_CORRUPT,
+                              "%s: offset %llu: index (offset %llu, %llu bytes) does not match "
+                              "its %u entries, %u chunks and %u name bytes",
+                              nm, (unsigned long long)tr_off, (unsigned long long)index_offset,
+                              (unsigned long long)index_size, entry_count, chunk_count,
+                              names_size);
+    }
+    /* index_size <= pack_size <= total, so this allocation is bounded by the real file size. */
+    uint8_t *idx = rill_malloc_tagged(index_size ? (size_t)index_size : 1, RILL_MEM_FORMATS);
+    p->entries = rill_calloc_tagged(entry_count ? entry_count : 1, sizeof(rpak_entry),
+                                    RILL_MEM_FORMATS);
+    p->chunk_hashes = rill_calloc_tagged(chunk_count ? chunk_count : 1, 8, RILL_MEM_FORMATS);
+    p->names = rill_malloc_tagged((size_t)names_size + entry_count + 1, RILL_MEM_FORMATS);
+    if (!idx || !p->entries || !p->chunk_hashes || !p->names ||
+        !rill_map_reserve(&p->by_name, entry_count)) {
+        rill_free(idx);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory reading the index",
+                              nm);
+    }
+    r = src_read(p, p->base + index_offset, idx, (size_t)index_size, err);
+    if (r == RILL_OK && rill_hash64(idx, (size_t)index_size) != index_hash) {
+        r = rill_error_set(err, RILL_ERR_CHECKSUM, "%s: offset %llu: index checksum mismatch", nm,
+                           (unsigned long long)index_offset);
+    }
+    const uint8_t *chunks = idx + (size_t)entry_count * RPAK_ENTRY_RECORD_SIZE;
+    const uint8_t *names = chunks + (size_t)chunk_count * 8u;
+    for (uint32_t c = 0; r == RILL_OK && c < chunk_count; ++c) {
+        p->chunk_hashes[c] = rd64(chunks + (size_t)c * 8u);
+    }
+    uint32_t name_cursor = 0; /* names are packed in entry order, back to back */
+    size_t out_cursor = 0;
+    uint32_t next_chunk = 0; /* chunk runs are packed in entry order too */
+    for (uint32_t i = 0; r == RILL_OK && i < entry_count; ++i) {
+        const uint8_t *rec = idx + (size_t)i * RPAK_ENTRY_RECORD_SIZE;
+        uint64_t rec_off = index_offset + (uint64_t)i * RPAK_ENTRY_RECORD_SIZE;
+        rpak_entry *e = &p->entries[i];
+        e->offset = rd64(rec + 0);
+        e->stored_size = rd64(rec + 8);
+        e->raw_size = rd64(rec + 16);
+        e->checksum = rd64(rec + 24);
+        uint32_t name_off = rd32(rec + 32);
+        uint16_t name_len = rd16(rec + 36);
+        e->compression = rec[38];
+        uint8_t flags = rec[39];
+        e->chunk_first = rd32(rec + 40);
+        if (flags != 0 || rd32(rec + 44) != 0) {
+            r = rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: entry %u: reserved bits set",
+                               nm, (unsigned long long)rec_off, i);
+            break;
+        }
+        if (name_off != name_cursor || name_len > names_size - name_cursor ||
+            !name_valid((const char *)names + name_off, name_len)) {
+            r = rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: entry %u: invalid name", nm,
+                               (unsigned long long)rec_off, i);
+            break;
+        }
+        memcpy(p->names + out_cursor, names + name_off, name_len);
+        p->names[out_cursor + name_len] = '\0';
+        e->name = p->names + out_cursor;
+        out_cursor += (size_t)name_len + 1u;
+        name_cursor += name_len;
+        if (e->offset < RILL_RPAK_HEADER_SIZE || e->offset % RILL_RPAK_ALIGN != 0 ||
+            e->offset > index_offset || e->stored_size > index_offset - e->offset) {
+            r = rill_error_set(err, RILL_ERR_CORRUPT,
+                               "%s: offset %llu: entry '%s': data (offset %llu, %llu bytes) lies "
+                               "outside the data area",
+                               nm, (unsigned long long)rec_off, e->name,
+                               (unsigned long long)e->offset, (unsigned long long)e->stored_size);
+            break;
+        }
+        if (e->raw_size > RILL_RPAK_MAX_ENTRY_SIZE) {
+            r = rill_error_set(err, RILL_ERR_LIMIT, "%s: offset %llu: entry '%s': %llu bytes", nm,
+                               (unsigned long long)rec_off, e->name,
+                               (unsigned long long)e->raw_size);
+            break;
+        }
+        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
+            uint64_t n = (e->raw_size + p->chunk_size - 1u) / p->chunk_size;
+            if (e->raw_size != e->stored_size || e->chunk_first != next_chunk ||
+                n > chunk_count - next_chunk) {
+                r = rill_error_set(err, RILL_ERR_CORRUPT,
+                                   "%s: offset %llu: entry '%s': raw sizes or chunk table "
+                                   "inconsistent",
+                                   nm, (unsigned long long)rec_off, e->name);
+                break;
+            }
+            e->chunk_count = (uint32_t)n;
+            next_chunk += (uint32_t)n;
+        } else if (e->compression == RILL_RPAK_COMPRESSION_ZSTD) {
+            if (e->chunk_first != 0 || e->stored_size == 0) {
+                r = rill_error_set(err, RILL_ERR_CORRUPT,
+                                   "%s: offset %llu: entry '%s': bad zstd entry record", nm,
+                                   (unsigned long long)rec_off, e->name);
+                break;
+            }
+            e->chunk_count = 0;
+        } else {
+            r = rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                               "%s: offset %llu: entry '%s': unknown compression %u", nm,
+                               (unsigned long long)rec_off, e->name, e->compression);
+            break;
+        }
+        uint64_t h = rill_hash64_str(e->name);
+        uint64_t prev;
+        if (rill_map_get(&p->by_name, h, &prev)) {
+            r = rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: entry '%s' appears twice",
+                               nm, (unsigned long long)rec_off, e->name);
+            break;
+        }
+        rill_map_set(&p->by_name, h, i);
+    }
+    if (r == RILL_OK && (name_cursor != names_size || next_chunk != chunk_count)) {
+        r = rill_error_set(err, RILL_ERR_CORRUPT,
+                           "%s: offset %llu: index has unused name or chunk bytes", nm,
+                           (unsigned long long)index_offset);
+    }
+    rill_free(idx);
+    if (r == RILL_OK) {
+        p->entry_count = entry_count;
+    }
+    return r;
+}
+
+static rill_rpak *rpak_alloc(const char *name) {
+    rill_rpak *p = rill_calloc_tagged(1, sizeof(*p), RILL_MEM_FORMATS);
+    if (!p) {
+        return NULL;
+    }
+    p->fd = -1;
+    p->name = rill_strdup(name ? name : "(memory pack)");
+    if (!p->name) {
+        rill_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void rill_rpak_close(rill_rpak *pak) {
+    if (!pak) {
+        return;
+    }
+    if (pak->fd >= 0) {
+        close(pak->fd);
+    }
+    rill_map_free(&pak->by_name);
+    rill_free(pak->entries);
+    rill_free(pak->chunk_hashes);
+    rill_free(pak->names);
+    rill_free(pak->name);
+    rill_free(pak);
+}
+
+rill_result rill_rpak_open_memory(const void *data, size_t size, const char *name,
+                                  rill_rpak **out_pak, rill_error *err) {
+    if (out_pak) {
+        *out_pak = NULL;
+    }
+    if (!out_pak || (!data && size > 0)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak: open_memory: bad arguments");
+    }
+    rill_rpak *p = rpak_alloc(name);
+    if (!p) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rpak: out of memory");
+    }
+    p->memory = data;
+    rill_result r = rpak_load_index(p, size, err);
+    if (r != RILL_OK) {
+        rill_rpak_close(p);
+        return r;
+    }
+    *out_pak = p;
+    return RILL_OK;
+}
+
+rill_result rill_rpak_open_file(const char *path, rill_rpak **out_pak, rill_error *err) {
+    if (out_pak) {
+        *out_pak = NULL;
+    }
+    if (!path || !out_pak) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak: open_file: bad arguments");
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return rill_error_set(err, errno == ENOENT ? RILL_ERR_NOT_FOUND : RILL_ERR_IO,
+                              "%s: cannot open pack (%s)", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return rill_error_set(err, RILL_ERR_IO, "%s: not a regular file", path);
+    }
+    rill_rpak *p = rpak_alloc(path);
+    if (!p) {
+        close(fd);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    p->fd = fd;
+    rill_result r = rpak_load_index(p, (uint64_t)st.st_size, err);
+    if (r != RILL_OK) {
+        rill_rpak_close(p);
+        return r;
+    }
+    *out_pak = p;
+    return RILL_OK;
+}
+
+const char *rill_rpak_name(const rill_rpak *pak) {
+    return pak ? pak->name : "";
+}
+
+uint32_t rill_rpak_entry_count(const rill_rpak *pak) {
+    return pak ? pak->entry_count : 0;
+}
+
+bool rill_rpak_entry_info_get(const rill_rpak *pak, uint32_t index, rill_rpak_entry_info *out) {
+    if (!pak || !out || index >= pak->entry_count) {
+        return false;
+    }
+    const rpak_entry *e = &pak->entries[index];
+    out->path = e->name;
+    out->offset = e->offset;
+    out->stored_size = e->stored_size;
+    out->raw_size = e->raw_size;
+    out->compression = (rill_rpak_compression)e->compression;
+    out->checksum = e->checksum;
+    return true;
+}
+
+int32_t rill_rpak_find(const rill_rpak *pak, const char *path) {
+    char norm[RILL_RPAK_MAX_NAME + 1];
+    if (!pak || !path || !rill_path_normalize(norm, sizeof(norm), path) || !norm[0]) {
+        return -1;
+    }
+    uint64_t idx;
+    if (!rill_map_get(&pak->by_name, rill_hash64_str(norm), &idx) || idx >= pak->entry_count ||
+        strcmp(pak->entries[idx].name, norm) != 0) {
+        return -1;
+    }
+    return (int32_t)idx;
+}
+
+static rill_result checksum_fail(rill_rpak *p, const rpak_entry *e, const char *what,
+                                 uint64_t where, uint64_t expected, uint64_t got,
+                                 rill_error *err) {
+    atomic_fetch_add(&p->checksum_failures, 1);
+    return rill_error_set(err, RILL_ERR_CHECKSUM,
+                          "%s: entry '%s': offset %llu: %s checksum mismatch (expected %016llx, "
+                          "got %016llx)",
+                          p->name, e->name, (unsigned long long)where, what,
+                          (unsigned long long)expected, (unsigned long long)got);
+}
+
+/* Reads and checks the stored bytes of an entry into a new buffer with one spare byte. */
+static rill_result read_stored(rill_rpak *p, const rpak_entry *e, uint8_t **out,
+                               rill_error *err) {
+    *out = NULL;
+    if (e->stored_size > SIZE_MAX - 1u) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: entry '%s': too large", p->name, e->name);
+    }
+    uint8_t *buf = rill_malloc_tagged((size_t)e->stored_size + 1u, RILL_MEM_FORMATS);
+    if (!buf) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
+                              p->name, e->name);
+    }
+    rill_result r = src_read(p, p->base + e->offset, buf, (size_t)e->stored_size, err);
+    if (r == RILL_OK) {
+        uint64_t h = rill_hash64(buf, (size_t)e->stored_size);
+        if (h != e->checksum) {
+            r = checksum_fail(p, e, "entry", e->offset, e->checksum, h, err);
+        }
+    }
+    if (r != RILL_OK) {
+        rill_free(buf);
+        return r;
+    }
+    *out = buf;
+    return RILL_OK;
+}
+
+rill_result rill_rpak_read_entry(rill_rpak *pak, uint32_t index, uint8_t **out_data,
+                                 size_t *out_size, rill_error *err) {
+    if (out_data) {
+        *out_data = NULL;
+    }
+    if (out_size) {
+        *out_size = 0;
+    }
+    if (!pak || !out_data || index >= pak->entry_count) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: no entry %u",
+                              pak ? pak->name : "rpak", index);
+    }
+    const rpak_entry *e = &pak->entries[index];
+    uint8_t *stored = NULL;
+    rill_result r = read_stored(pak, e, &stored, err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
+        stored[e->stored_size] = '\0';
+        *out_data = stored;
+        if (out_size) {
+            *out_size = (size_t)e->stored_size;
+        }
+        return RILL_OK;
+    }
+    /* zstd: the stored bytes passed their checksum, so a decoding failure here means the writer
+     * was broken; it is still an error, never garbage. */
+    unsigned long long content = ZSTD_getFrameContentSize(stored, (size_t)e->stored_size);
+    if (content != e->raw_size || e->raw_size > SIZE_MAX - 1u) {
+        rill_free(stored);
+        return rill_error_set(err, RILL_ERR_CORRUPT,
+                              "%s: entry '%s': offset %llu: zstd frame size does not match the "
+                              "index (%llu bytes)",
+                              pak->name, e->name, (unsigned long long)e->offset,
+                              (unsigned long long)e->raw_size);
+    }
+    uint8_t *raw = rill_malloc_tagged((size_t)e->raw_size + 1u, RILL_MEM_FORMATS);
+    if (!raw) {
+        rill_free(stored);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
+                              pak->name, e->name);
+    }
+    size_t got = ZSTD_decompress(raw, (size_t)e->raw_size, stored, (size_t)e->stored_size);
+    rill_free(stored);
+    if (ZSTD_isError(got) || got != e->raw_size) {
+        rill_free(raw);
+        return rill_error_set(err, RILL_ERR_CORRUPT, "%s: entry '%s': offset %llu: zstd: %s",
+                              pak->name, e->name, (unsigned long long)e->offset,
+                              ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output");
+    }
+    raw[e->raw_size] = '\0';
+    *out_data = raw;
+    if (out_size) {
+        *out_size = (size_t)e->raw_size;
+    }
+    return RILL_OK;
+}
+
+rill_result rill_rpak_read_range(rill_rpak *pak, uint32_t index, uint64_t offset, size_t size,
+                                 void *dst, rill_error *err) {
+    if (!pak || index >= pak->entry_count || (!dst && size > 0)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: read_range: bad arguments",
+                              pak ? pak->name : "rpak");
+    }
+    const rpak_entry *e = &pak->entries[index];
+    if (offset > e->raw_size || (uint64_t)size > e->raw_size - offset) {
+        return rill_error_set(err, RILL_ERR_TRUNCATED,
+                              "%s: entry '%s': range at %llu of %zu bytes is past its end (%llu)",
+                              pak->name, e->name, (unsigned long long)offset, size,
+                              (unsigned long long)e->raw_size);
+    }
+    if (size == 0) {
+        return RILL_OK;
+    }
+    if (e->compression != RILL_RPAK_COMPRESSION_RAW) {
+        uint8_t *all = NULL;
+        rill_result r = rill_rpak_read_entry(pak, index, &all, NULL, err);
+        if (r == RILL_OK) {
+            memcpy(dst, all + offset, size);
+        }
+        rill_free(all);
+        return r;
+    }
+    /* Raw: read exactly the chunks the range touches, check each, copy the slice out. */
+    uint64_t cs = pak->chunk_size;
+    uint64_t c0 = offset / cs;
+    uint64_t c1 = (offset + size - 1u) / cs;
+    uint64_t start = c0 * cs;
+    uint64_t end = RILL_MIN((c1 + 1u) * cs, e->raw_size);
+    uint8_t *buf = rill_malloc_tagged((size_t)(end - start), RILL_MEM_FORMATS);
+    if (!buf) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
+                              pak->name, e->name);
+    }
+    rill_result r = src_read(pak, pak->base + e->offset + start, buf, (size_t)(end - start), err);
+    for (uint64_t c = c0; r == RILL_OK && c <= c1; ++c) {
+        uint64_t cstart = c * cs;
+        uint64_t clen = RILL_MIN(cs, e->raw_size - cstart);
+        uint64_t h = rill_hash64(buf + (cstart - start), (size_t)clen);
+        uint64_t want = pak->chunk_hashes[e->chunk_first + c];
+        if (h != want) {
+            r = checksum_fail(pak, e, "chunk", e->offset + cstart, want, h, err);
+        }
+    }
+    if (r == RILL_OK) {
+        memcpy(dst, buf + (offset - start), size);
+    }
+    rill_free(buf);
+    return r;
+}
+
+rill_result rill_rpak_verify(rill_rpak *pak, uint32_t *out_bad_entries, rill_error *err) {
+    uint32_t bad = 0;
+    rill_result first = RILL_OK;
+    if (!pak) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak: verify: no pack");
+    }
+    for (uint32_t i = 0; i < pak->entry_count; ++i) {
+        const rpak_entry *e = &pak->entries[i];
+        rill_error local = {0};
+        uint8_t *data = NULL;
+        size_t size = 0;
+        rill_result r = rill_rpak_read_entry(pak, i, &data, &size, &local);
+        /* Raw entries: the chunk checksums must agree too, or range reads would fail later. */
+        for (uint32_t c = 0; r == RILL_OK && c < e->chunk_count; ++c) {
+            uint64_t cstart = (uint64_t)c * pak->chunk_size;
+            uint64_t clen = RILL_MIN((uint64_t)pak->chunk_size, e->raw_size - cstart);
+            uint64_t h = rill_hash64(data + cstart, (size_t)clen);
+            uint64_t want = pak->chunk_hashes[e->chunk_first + c];
+            if (h != want) {
+                r = checksum_fail(pak, e, "chunk", e->offset + cstart, want, h, &local);
+            }
+        }
+        rill_free(data);
+        if (r != RILL_OK) {
+            bad++;
+            if (first == RILL_OK) {
+                first = r;
+                if (err) {
+                    *err = local;
+                }
+            }
+        }
+    }
+    if (out_bad_entries) {
+        *out_bad_entries = bad;
+    }
+    return first;
+}
+
+void rill_rpak_get_stats(const rill_rpak *pak, rill_rpak_stats *out_stats) {
+    if (!out_stats) {
+        return;
+    }
+    memset(out_stats, 0, sizeof(*out_stats));
+    if (!pak) {
+        return;
+    }
+    rill_rpak *p = (rill_rpak *)pak; /* atomics: loads do not modify */
+    out_stats->read_calls = atomic_load(&p->read_calls);
+    out_stats->bytes_read = atomic_load(&p->bytes_read);
+    out_stats->checksum_failures = atomic_load(&p->checksum_failures);
+}
+
+/* >>writer ------------------------------------------------------------------------------------ */
+
+typedef struct wr_entry {
+    char *path;
+    uint8_t *stored;
+    size_t stored_size;
+    size_t raw_size;
+    uint8_t compression;
+} wr_entry;
+
+struct rill_rpak_writer {
+    rill_rpak_writer_desc desc;
+    RILL_ARRAY(wr_entry) entries;
+    rill_map names; /* hash of path -> 1 */
+};
+
+rill_rpak_writer_desc rill_rpak_writer_query_defaults(void) {
+    rill_rpak_writer_desc d = {0};
+    d.zstd_level = 9;
+    d.chunk_size = RILL_RPAK_DEFAULT_CHUNK_SIZE;
+    d.min_gain_percent = 5;
+    return d;
+}
+
+rill_rpak_writer *rill_rpak_writer_create(const rill_rpak_writer_desc *desc) {
+    rill_rpak_writer_desc d = desc ? *desc : (rill_rpak_writer_desc){0};
+    rill_rpak_writer_desc def = rill_rpak_writer_query_defaults();
+    if (d.zstd_level == 0) {
+        d.zstd_level = def.zstd_level;
+    }
+    if (d.chunk_size == 0) {
+        d.chunk_size = def.chunk_size;
+    }
+    if (d.min_gain_percent == 0) {
+        d.min_gain_percent = def.min_gain_percent;
+    }
+    if (!is_pow2(d.chunk_size) || d.chunk_size < RPAK_MIN_CHUNK || d.chunk_size > RPAK_MAX_CHUNK ||
+        d.min_gain_percent > 100) {
+        RILL_LOG_ERROR(RPAK_MODULE, "rpak writer: chunk_size %u or min_gain_percent %u invalid",
+                       d.chunk_size, d.min_gain_percent);
+        return NULL;
+    }
+    rill_rpak_writer *w = rill_calloc_tagged(1, sizeof(*w), RILL_MEM_FORMATS);
+    if (w) {
+        w->desc = d;
+    }
+    return w;
+}
+
+void rill_rpak_writer_destroy(rill_rpak_writer *w) {
+    if (!w) {
+        return;
+    }
+    for (uint32_t i = 0; i < w->entries.len; ++i) {
+        rill_free(w->entries.data[i].path);
+        rill_free(w->entries.data[i].stored);
+    }
+    rill_array_free(&w->entries);
+    rill_map_free(&w->names);
+    rill_free(w);
+}
+
+/* Formats that are compressed already: zstd would gain nothing, and keeping them raw lets range
+ * reads (texture mip tails) read in place. */
+static bool ext_precompressed(const char *path) {
+    static const char *const exts[] = {"rmip", "png", "jpg",  "jpeg", "ktx2", "ogg", "mp3",
+                                       "webp", "zst", "gz",   "zip",  "basis", "rpak"};
+    const char *ext = rill_path_ext(path);
+    for (size_t i = 0; i < RILL_COUNTOF(exts); ++i) {
+        const char *a = ext;
+        const char *b = exts[i];
+        while (*a && *b && ((*a | 0x20) == *b)) {
+            a++;
+            b++;
+        }
+        if (*a == '\0' && *b == '\0') {
+            return true;
+        }
+    }
+    return false;
+}
+
+rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const void *data,
+                                 size_t size, rill_rpak_compression compression, rill_error *err) {
+    char norm[RILL_RPAK_MAX_NAME + 1];
+    if (!w || !path || (!data && size > 0) || (uint32_t)compression >= RILL_RPAK_COMPRESSION_NUM) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: add: bad arguments");
+    }
+    if (!rill_path_normalize(norm, sizeof(norm), path) || !name_valid(norm, strlen(norm))) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "%s: not a valid pack entry name (relative, no '#', <= %u bytes)",
+                              path, RILL_RPAK_MAX_NAME);
+    }
+    if ((uint64_t)size > RILL_RPAK_MAX_ENTRY_SIZE) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %zu bytes is too large for a pack entry",
+                              norm, size);
+    }
+    uint64_t h = rill_hash64_str(norm);
+    uint64_t dummy;
+    if (rill_map_get(&w->names, h, &dummy)) {
+        for (uint32_t i = 0; i < w->entries.len; ++i) {
+            if (strcmp(w->entries.data[i].path, norm) == 0) {
+                return rill_error_set(err, RILL_ERR_ALREADY_EXISTS, "%s: already in the pack",
+                                      norm);
+            }
+        }
+    }
+    if (w->entries.len >= RILL_RPAK_MAX_ENTRIES) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: pack entry limit (%u) reached", norm,
+                              RILL_RPAK_MAX_ENTRIES);
+    }
+    wr_entry e = {0};
+    e.raw_size = size;
+    e.compression = RILL_RPAK_COMPRESSION_RAW;
+    bool try_zstd = size > 0 && (compression == RILL_RPAK_COMPRESSION_ZSTD ||
+                                 (compression == RILL_RPAK_COMPRESSION_AUTO &&
+                                  !ext_precompressed(norm)));
+    if (try_zstd) {
+        size_t bound = ZSTD_compressBound(size);
+        uint8_t *z = rill_malloc_tagged(bound, RILL_MEM_FORMATS);
+        if (!z) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
+        }
+        size_t zn = ZSTD_compress(z, bound, data, size, w->desc.zstd_level);
+        if (ZSTD_isError(zn)) {
+            rill_free(z);
+            return rill_error_set(err, RILL_ERR_IO, "%s: zstd: %s", norm, ZSTD_getErrorName(zn));
+        }
+        bool keep = compression == RILL_RPAK_COMPRESSION_ZSTD ||
+                    (uint64_t)zn * 100u <= (uint64_t)size * (100u - w->desc.min_gain_percent);
+        if (keep) {
+            e.stored = z;
+            e.stored_size = zn;
+            e.compression = RILL_RPAK_COMPRESSION_ZSTD;
+        } else {
+            rill_free(z);
+        }
+    }
+    if (e.compression == RILL_RPAK_COMPRESSION_RAW) {
+        e.stored_size = size;
+        if (size > 0) {
+            e.stored = rill_malloc_tagged(size, RILL_MEM_FORMATS);
+            if (!e.stored) {
+                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
+            }
+            memcpy(e.stored, data, size);
+        }
+    }
+    e.path = rill_strdup(norm);
+    if (!e.path || !rill_map_set(&w->names, h, 1) || !rill_array_push(&w->entries, e)) {
+        rill_free(e.path);
+        rill_free(e.stored);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
+    }
+    return RILL_OK;
+}
+
+typedef struct add_dir_ctx {
+    rill_rpak_writer *w;
+    const char *dir;
+    rill_rpak_compression compression;
+    rill_error *err;
+} add_dir_ctx;
+
+static rill_result add_dir_visit(const char *rel_path, void *user) {
+    add_dir_ctx *ctx = user;
+    char full[4096];
+    if (!rill_path_join(full, sizeof(full), ctx->dir, rel_path)) {
+        return rill_error_set(ctx->err, RILL_ERR_INVALID_ARGUMENT, "%s: path too long", rel_path);
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_result r = rill_file_read_all(full, &data, &size, ctx->err);
+    if (r == RILL_OK) {
+        r = rill_rpak_writer_add(ctx->w, rel_path, data, size, ctx->compression, ctx->err);
+    }
+    rill_free(data);
+    return r;
+}
+
+rill_result rill_rpak_writer_add_dir(rill_rpak_writer *w, const char *dir,
+                                     rill_rpak_compression compression, rill_error *err) {
+    if (!w || !dir) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: add_dir: bad args");
+    }
+    if (!rill_dir_exists(dir)) {
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: folder not found", dir);
+    }
+    add_dir_ctx ctx = {w, dir, compression, err};
+    return rill_dir_walk(dir, add_dir_visit, &ctx, err);
+}
+
+static int wr_entry_cmp(const void *a, const void *b) {
+    return strcmp(((const wr_entry *)a)->path, ((const wr_entry *)b)->path);
+}
+
+rill_result rill_rpak_writer_finish_memory(rill_rpak_writer *w, uint8_t **out_data,
+                                           size_t *out_size, rill_error *err) {
+    if (out_data) {
+        *out_data = NULL;
+    }
+    if (out_size) {
+        *out_size = 0;
+    }
+    if (!w || !out_data || !out_size) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: finish: bad args");
+    }
+    if (w->entries.len > 1) {
+        qsort(w->entries.data, w->entries.len, sizeof(wr_entry), wr_entry_cmp);
+    }
+    const uint32_t cs = w->desc.chunk_size;
+    /* Pass 1: layout. */
+    uint64_t cursor = RILL_RPAK_HEADER_SIZE;
+    uint64_t chunk_count = 0;
+    uint64_t names_size = 0;
+    for (uint32_t i = 0; i < w->entries.len; ++i) {
+        const wr_entry *e = &w->entries.data[i];
+        cursor = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN) + e->stored_size;
+        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
+            chunk_count += (e->raw_size + cs - 1u) / cs;
+        }
+        names_size += strlen(e->path);
+    }
+    uint64_t index_offset = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN);
+    uint64_t index_size =
+        (uint64_t)w->entries.len * RPAK_ENTRY_RECORD_SIZE + chunk_count * 8u + names_size;
+    uint64_t total = index_offset + index_size + RILL_RPAK_TRAILER_SIZE;
+    if (chunk_count > UINT32_MAX || names_size > UINT32_MAX || total > SIZE_MAX) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "rpak writer: pack too large");
+    }
+    uint8_t *buf = rill_calloc_tagged(1, (size_t)total, RILL_MEM_FORMATS);
+    if (!buf) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rpak writer: out of memory (%llu B)",
+                              (unsigned long long)total);
+    }
+    /* Pass 2: bytes. */
+    memcpy(buf, RPAK_HEADER_MAGIC, 8);
+    wr32(buf + 8, RILL_RPAK_VERSION);
+    wr32(buf + 12, RILL_RPAK_HEADER_SIZE);
+    wr32(buf + 16, cs);
+    uint8_t *rec = buf + index_offset;
+    uint8_t *chunks = rec + (size_t)w->entries.len * RPAK_ENTRY_RECORD_SIZE;
+    uint8_t *names = chunks + (size_t)chunk_count * 8u;
+    cursor = RILL_RPAK_HEADER_SIZE;
+    uint32_t chunk_cursor = 0;
+    uint32_t name_cursor = 0;
+    for (uint32_t i = 0; i < w->entries.len; ++i, rec += RPAK_ENTRY_RECORD_SIZE) {
+        const wr_entry *e = &w->entries.data[i];
+        cursor = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN);
+        if (e->stored_size) {
+            memcpy(buf + cursor, e->stored, e->stored_size);
+        }
+        size_t name_len = strlen(e->path);
+        wr64(rec + 0, cursor);
+        wr64(rec + 8, e->stored_size);
+        wr64(rec + 16, e->raw_size);
+        wr64(rec + 24, rill_hash64(e->stored, e->stored_size));
+        wr32(rec + 32, name_cursor);
+        wr16(rec + 36, (uint16_t)name_len);
+        rec[38] = e->compression;
+        rec[39] = 0;
+        wr32(rec + 40, e->compression == RILL_RPAK_COMPRESSION_RAW ? chunk_cursor : 0);
+        wr32(rec + 44, 0);
+        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
+            for (size_t off = 0; off < e->raw_size; off += cs) {
+                size_t len = RILL_MIN((size_t)cs, e->raw_size - off);
+                wr64(chunks + (size_t)chunk_cursor * 8u, rill_hash64(e->stored + off, len));
+                chunk_cursor++;
+            }
+        }
+        memcpy(names + name_cursor, e->path, name_len);
+        name_cursor += (uint32_t)name_len;
+        cursor += e->stored_size;
+    }
+    uint8_t *tr = buf + index_offset + index_size;
+    wr64(tr + 0, index_offset);
+    wr64(tr + 8, index_size);
+    wr64(tr + 16, total);
+    wr64(tr + 24, rill_hash64(buf + index_offset, (size_t)index_size));
+    wr32(tr + 32, w->entries.len);
+    wr32(tr + 36, (uint32_t)chunk_count);
+    wr32(tr + 40, (uint32_t)names_size);
+    wr32(tr + 44, RILL_RPAK_VERSION);
+    wr64(tr + 48, rill_hash64(tr, 48));
+    memcpy(tr + 56, RPAK_TRAILER_MAGIC, 8);
+    *out_data = buf;
+    *out_size = (size_t)total;
+    return RILL_OK;
+}
+
+rill_result rill_rpak_writer_finish_file(rill_rpak_writer *w, const char *out_path,
+                                         rill_error *err) {
+    if (!out_path) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: no output path");
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_result r = rill_rpak_writer_finish_memory(w, &data, &size, err);
+    if (r == RILL_OK) {
+        r = rill_file_write_all(out_path, data, size, err);
+    }
+    rill_free(data);
+    return r;
+}
+
+rill_result rill_rpak_append_to_file(const char *target_path, const char *pack_path,
+                                     rill_error *err) {
+    if (!target_path || !pack_path) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak append: bad arguments");
+    }
+    uint8_t *pack = NULL;
+    size_t pack_size = 0;
+    rill_result r = rill_file_read_all(pack_path, &pack, &pack_size, err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    /* Check it is a pack before touching the target. */
+    rill_rpak *probe = NULL;
+    r = rill_rpak_open_memory(pack, pack_size, pack_path, &probe, err);
+    rill_rpak_close(probe);
+    if (r != RILL_OK) {
+        rill_free(pack);
+        return r;
+    }
+    FILE *f = fopen(target_path, "ab");
+    if (!f) {
+        rill_free(pack);
+        return rill_error_set(err, RILL_ERR_IO, "%s: cannot open for appending (%s)",
+                              target_path, strerror(errno));
+    }
+    long end = 0;
+    if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0) {
+        fclose(f);
+        rill_free(pack);
+        return rill_error_set(err, RILL_ERR_IO, "%s: cannot seek", target_path);
+    }
+    static const uint8_t zeros[RILL_RPAK_ALIGN] = {0};
+    size_t pad = (size_t)(RILL_ALIGN_UP((uint64_t)end, (uint64_t)RILL_RPAK_ALIGN) - (uint64_t)end);
+    bool ok = fwrite(zeros, 1, pad, f) == pad && fwrite(pack, 1, pack_size, f) == pack_size;
+    ok = (fclose(f) == 0) && ok;
+    rill_free(pack);
+    if (!ok) {
+        return rill_error_set(err, RILL_ERR_IO, "%s: write failed while appending %s",
+                              target_path, pack_path);
+    }
+    return RILL_OK;
+}
+
+/* >>vfs mount --------------------------------------------------------------------------------- */
+
+static bool mount_stat(void *user, const char *path, uint64_t *out_size) {
+    rill_rpak *p = user;
+    int32_t i = rill_rpak_find(p, path);
+    if (i < 0) {
+        return false;
+    }
+    *out_size = p->entries[i].raw_size;
+    return true;
+}
+
+static rill_result mount_read_all(void *user, const char *path, uint8_t **out_data,
+                                  size_t *out_size, rill_error *err) {
+    rill_rpak *p = user;
+    int32_t i = rill_rpak_find(p, path);
+    if (i < 0) {
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: not in pack %s", path, p->name);
+    }
+    return rill_rpak_read_entry(p, (uint32_t)i, out_data, out_size, err);
+}
+
+static rill_result mount_read_range(void *user, const char *path, uint64_t offset, size_t size,
+                                    void *dst, rill_error *err) {
+    rill_rpak *p = user;
+    int32_t i = rill_rpak_find(p, path);
+    if (i < 0) {
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: not in pack %s", path, p->name);
+    }
+    return rill_rpak_read_range(p, (uint32_t)i, offset, size, dst, err);
+}
+
+static void mount_list(void *user, const char *prefix, rill_vfs_list_fn fn, void *fn_user) {
+    rill_rpak *p = user;
+    size_t n = strlen(prefix);
+    for (uint32_t i = 0; i < p->entry_count; ++i) {
+        if (strncmp(p->entries[i].name, prefix, n) == 0) {
+            if (!fn(p->entries[i].name, p->entries[i].raw_size, fn_user)) {
+                return;
+            }
+        }
+    }
+}
+
+static void mount_close(void *user) {
+    rill_rpak_close(user);
+}
+
+rill_result rill_rpak_mount(rill_vfs *vfs, rill_rpak *pak, rill_error *err) {
+    if (!vfs || !pak) {
+        rill_rpak_close(pak);
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak mount: bad arguments");
+    }
+    rill_vfs_mount_ops ops = {
+        .name = pak->name,
+        .stat = mount_stat,
+        .read_all = mount_read_all,
+        .read_range = mount_read_range,
+        .list = mount_list,
+        .close = mount_close,
+        .user = pak,
+    };
+    rill_result r = rill_vfs_mount(vfs, &ops, err);
+    if (r != RILL_OK) {
+        rill_rpak_close(pak);
+    }
+    return r;
+}
+
+rill_result rill_rpak_mount_file(rill_vfs *vfs, const char *path, rill_rpak **out_pak,
+                                 rill_error *err) {
+    if (out_pak) {
+        *out_pak = NULL;
+    }
+    rill_rpak *p = NULL;
+    rill_result r = rill_rpak_open_file(path, &p, err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    r = rill_rpak_mount(vfs, p, err);
+    if (r == RILL_OK) {
+        RILL_LOG_INFO(RPAK_MODULE, "mounted pack %s (%u entries)", path, p->entry_count);
+        if (out_pak) {
+            *out_pak = p;
+        }
+    }
+    return r;
+}
+
+/* True when the file ends with a pack trailer magic (a pack may be appended to it). */
+static bool file_has_trailer(const char *path) {
+    int64_t size = rill_file_size(path);
+    uint8_t magic[8];
+    if (size < (int64_t)(RILL_RPAK_HEADER_SIZE + RILL_RPAK_TRAILER_SIZE)) {
+        return false;
+    }
+    if (rill_file_read_range(path, (uint64_t)size - 8u, 8, magic, NULL) != RILL_OK) {
+        return false;
+    }
+    return memcmp(magic, RPAK_TRAILER_MAGIC, 8) == 0;
+}
+
+rill_result rill_rpak_mount_default_exe(rill_vfs *vfs, const char *cmdline_pack,
+                                        const char *exe_path, uint32_t *out_mounted,
+                                        rill_error *err) {
+    uint32_t mounted = 0;
+    rill_result r = RILL_OK;
+    if (out_mounted) {
+        *out_mounted = 0;
+    }
+    if (!vfs) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak mount_default: no vfs");
+    }
+    /* 1. The pack named on the command line: the user asked for it, so failing is an error. */
+    if (cmdline_pack && cmdline_pack[0]) {
+        r = rill_rpak_mount_file(vfs, cmdline_pack, NULL, err);
+        if (r != RILL_OK) {
+            return r;
+        }
+        mounted++;
+    }
+    if (exe_path && exe_path[0]) {
+        /* 2. A pack appended to the executable. */
+        if (file_has_trailer(exe_path)) {
+            r = rill_rpak_mount_file(vfs, exe_path, NULL, err);
+            if (r != RILL_OK) {
+                goto done;
+            }
+            mounted++;
+        }
+        /* 3. `<exe>.rpak` beside the executable. */
+        char side[4096];
+        int n = snprintf(side, sizeof(side), "%s.rpak", exe_path);
+        if (n > 0 && (size_t)n < sizeof(side) && rill_file_exists(side)) {
+            r = rill_rpak_mount_file(vfs, side, NULL, err);
+            if (r != RILL_OK) {
+                goto done;
+            }
+            mounted++;
+        }
+    }
+done:
+    if (out_mounted) {
+        *out_mounted = mounted;
+    }
+    return r;
+}
+
+rill_result rill_rpak_mount_default(rill_vfs *vfs, const char *cmdline_pack,
+                                    uint32_t *out_mounted, rill_error *err) {
+    char exe[4096];
+    const char *exe_path = rill_exe_path(exe, sizeof(exe)) ? exe : NULL;
+    return rill_rpak_mount_default_exe(vfs, cmdline_pack, exe_path, out_mounted, err);
+}
