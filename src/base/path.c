@@ -54,6 +54,9 @@ bool rill_path_join(char *dst, size_t cap, const char *a, const char *b) {
     return true;
 }
 
+/* Longest path normalize accepts; longer input is refused rather than cut. */
+#define PATH_NORMALIZE_MAX 4096
+
 bool rill_path_normalize(char *dst, size_t cap, const char *path) {
     if (dst == NULL || cap == 0 || path == NULL) {
         return fail(dst, cap);
@@ -64,7 +67,12 @@ bool rill_path_normalize(char *dst, size_t cap, const char *path) {
         (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z') && path[1] == ':')) {
         return fail(dst, cap);
     }
-    /* The output never runs ahead of the input, so dst may equal path (in-place normalize). */
+    /* Work in a scratch buffer: "long/name/../x" may only fit dst once resolved, and dst may be
+     * path itself. The result is never longer than the input. */
+    char tmp[PATH_NORMALIZE_MAX];
+    if (strnlen(path, sizeof(tmp)) >= sizeof(tmp)) {
+        return fail(dst, cap);
+    }
     size_t out = 0;
     size_t i = 0;
     for (;;) {
@@ -86,7 +94,7 @@ bool rill_path_normalize(char *dst, size_t cap, const char *path) {
             if (out == 0) {
                 return fail(dst, cap); /* would climb above the root */
             }
-            while (out > 0 && dst[out - 1] != '/') {
+            while (out > 0 && tmp[out - 1] != '/') {
                 out--;
             }
             if (out > 0) {
@@ -94,18 +102,13 @@ bool rill_path_normalize(char *dst, size_t cap, const char *path) {
             }
             continue;
         }
-        size_t sep = out > 0 ? 1u : 0u;
-        if (out + sep + len >= cap) {
-            return fail(dst, cap);
+        if (out > 0) {
+            tmp[out++] = '/';
         }
-        if (sep) {
-            dst[out] = '/';
-        }
-        memmove(dst + out + sep, path + start, len);
-        out += sep + len;
+        memcpy(tmp + out, path + start, len);
+        out += len;
     }
-    dst[out] = '\0';
-    return true;
+    return put(dst, cap, tmp, out);
 }
 
 bool rill_path_dirname(char *dst, size_t cap, const char *path) {

@@ -1,0 +1,408 @@
+/* test_containers.c: arrays, the string buffer, the u64 map (checked against a reference),
+ * interning and the generational handle pool. */
+#include "rill_test.h"
+
+#include <pthread.h>
+
+/* >>array */
+
+static void test_array(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    RILL_ARRAY(uint32_t) a = {0};
+    for (uint32_t i = 0; i < 1000; ++i) {
+        assert_true(rill_array_push(&a, i * 3u));
+    }
+    assert_int_equal(a.len, 1000);
+    assert_true(a.cap >= 1000);
+    for (uint32_t i = 0; i < 1000; ++i) {
+        assert_int_equal(a.data[i], i * 3u);
+    }
+    assert_int_equal(rill_array_last(&a), 999u * 3u);
+    assert_int_equal(rill_array_pop(&a), 999u * 3u);
+    assert_int_equal(a.len, 999);
+    rill_array_swap_remove(&a, 0);
+    assert_int_equal(a.data[0], 998u * 3u);
+    assert_int_equal(a.len, 998);
+    uint32_t *p = rill_array_push_n(&a, 5);
+    assert_non_null(p);
+    assert_int_equal(a.len, 1003);
+    assert_ptr_equal(p, &a.data[998]);
+    uint32_t cap = a.cap;
+    rill_array_clear(&a);
+    assert_int_equal(a.len, 0);
+    assert_int_equal(a.cap, cap);
+    assert_true(rill_array_reserve(&a, 5000));
+    assert_true(a.cap >= 5000);
+    rill_array_free(&a);
+    assert_null(a.data);
+    assert_int_equal(a.cap, 0);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_array_overflow(void **state) {
+    (void)state;
+    /* Element counts whose byte size overflows are refused, leaving the array unchanged. */
+    RILL_ARRAY(uint64_t) big = {0};
+    assert_false(rill__array_reserve((void **)&big.data, &big.cap, UINT32_MAX, SIZE_MAX / 4u));
+    assert_null(big.data);
+    assert_int_equal(big.cap, 0);
+    assert_false(rill__array_reserve((void **)&big.data, &big.cap, 4, 0));
+}
+
+/* >>strbuf */
+
+static void test_strbuf(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_strbuf sb = {0};
+    assert_true(rill_strbuf_append(&sb, "abc", 3));
+    assert_string_equal(sb.data, "abc");
+    assert_true(rill_strbuf_printf(&sb, "-%d-%s", 42, "x"));
+    assert_string_equal(sb.data, "abc-42-x");
+    assert_int_equal(sb.len, 8);
+    /* Many appends cross growth boundaries, both in append and in printf. */
+    for (int i = 0; i < 500; ++i) {
+        assert_true(rill_strbuf_printf(&sb, "%04d", i));
+    }
+    assert_int_equal(sb.len, 8 + 500 * 4);
+    assert_int_equal(strlen(sb.data), sb.len);
+    assert_memory_equal(sb.data + 8, "000000010002", 12);
+    assert_memory_equal(sb.data + sb.len - 4, "0499", 4);
+    char big[3000];
+    memset(big, 'q', sizeof(big));
+    assert_true(rill_strbuf_append(&sb, big, sizeof(big)));
+    assert_int_equal(strlen(sb.data), sb.len);
+    assert_true(rill_strbuf_append(&sb, NULL, 0));
+    rill_strbuf_free(&sb);
+    assert_null(sb.data);
+    /* printf into an empty buffer, exact-fit boundaries. */
+    for (int n = 0; n < 40; ++n) {
+        rill_strbuf t = {0};
+        assert_true(rill_strbuf_printf(&t, "%.*s", n, "0123456789012345678901234567890123456789"));
+        assert_int_equal(t.len, n);
+        assert_true(rill_strbuf_printf(&t, "%s", "!"));
+        assert_int_equal(strlen(t.data), (size_t)n + 1u);
+        rill_strbuf_free(&t);
+    }
+    RILL_TEST_LEAK_END();
+}
+
+/* >>map */
+
+/* A tiny deterministic generator so the randomized test reproduces exactly. */
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void test_map_basic(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_map m = {0};
+    uint64_t v = 0;
+    assert_false(rill_map_get(&m, 1, &v));
+    assert_false(rill_map_remove(&m, 1));
+    uint32_t it = 0;
+    assert_false(rill_map_next(&m, &it, NULL, NULL));
+    /* Zero and all-ones are ordinary keys. */
+    assert_true(rill_map_set(&m, 0, 10));
+    assert_true(rill_map_set(&m, UINT64_MAX, 20));
+    assert_true(rill_map_get(&m, 0, &v));
+    assert_int_equal(v, 10);
+    assert_true(rill_map_get(&m, UINT64_MAX, &v));
+    assert_int_equal(v, 20);
+    assert_true(rill_map_set(&m, 0, 11));
+    assert_int_equal(m.len, 2);
+    assert_true(rill_map_get(&m, 0, NULL));
+    assert_true(rill_map_remove(&m, 0));
+    assert_false(rill_map_get(&m, 0, &v));
+    assert_int_equal(m.len, 1);
+    rill_map_clear(&m);
+    assert_int_equal(m.len, 0);
+    assert_false(rill_map_get(&m, UINT64_MAX, &v));
+    assert_true(rill_map_reserve(&m, 1000));
+    uint32_t cap = m.cap;
+    assert_true((cap & (cap - 1u)) == 0);
+    for (uint64_t k = 0; k < 1000; ++k) {
+        assert_true(rill_map_set(&m, k << 32, k));
+    }
+    assert_int_equal(m.cap, cap); /* reserve means no growth */
+    assert_true(m.len * 4u <= m.cap * 3u);
+    rill_map_free(&m);
+    assert_int_equal(m.cap, 0);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_map_random_vs_reference(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    /* Keys come from a small universe so inserts, overwrites and removals collide a lot; the
+     * reference is a plain array indexed by key. */
+    enum { UNIVERSE = 4096, OPS = 200000 };
+    static uint64_t ref_val[UNIVERSE];
+    static bool ref_has[UNIVERSE];
+    memset(ref_has, 0, sizeof(ref_has));
+    rill_map m = {0};
+    uint64_t seed = 12345;
+    uint32_t ref_len = 0;
+    for (int op = 0; op < OPS; ++op) {
+        uint64_t r = rng_next(&seed);
+        uint32_t k = (uint32_t)(r % UNIVERSE);
+        /* Keys that share low bits stress clustering: spread them with a multiplier. */
+        uint64_t key = (uint64_t)k * 0x100000000ull + (k & 7u);
+        uint32_t kind = (uint32_t)((r >> 32) % 10u);
+        if (kind < 5) {
+            uint64_t val = rng_next(&seed);
+            assert_true(rill_map_set(&m, key, val));
+            if (!ref_has[k]) {
+                ref_len++;
+            }
+            ref_has[k] = true;
+            ref_val[k] = val;
+        } else if (kind < 9) {
+            assert_int_equal(rill_map_remove(&m, key), ref_has[k]);
+            if (ref_has[k]) {
+                ref_len--;
+            }
+            ref_has[k] = false;
+        } else {
+            uint64_t v = 0;
+            bool has = rill_map_get(&m, key, &v);
+            assert_int_equal(has, ref_has[k]);
+            if (has) {
+                assert_int_equal(v, ref_val[k]);
+            }
+        }
+        assert_int_equal(m.len, ref_len);
+        if (op % 20000 == 0) {
+            /* Full check: every key agrees and iteration visits exactly the live keys once. */
+            for (uint32_t i = 0; i < UNIVERSE; ++i) {
+                uint64_t v = 0;
+                uint64_t kk = (uint64_t)i * 0x100000000ull + (i & 7u);
+                assert_int_equal(rill_map_get(&m, kk, &v), ref_has[i]);
+                if (ref_has[i]) {
+                    assert_int_equal(v, ref_val[i]);
+                }
+            }
+            uint32_t seen = 0;
+            uint64_t k2, v2;
+            for (uint32_t it = 0; rill_map_next(&m, &it, &k2, &v2);) {
+                uint32_t i = (uint32_t)(k2 >> 32);
+                assert_true(i < UNIVERSE && ref_has[i]);
+                assert_int_equal(v2, ref_val[i]);
+                seen++;
+            }
+            assert_int_equal(seen, ref_len);
+        }
+    }
+    rill_map_free(&m);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_map_delete_clusters(void **state) {
+    (void)state;
+    /* Sequential keys, removed in several orders: backward-shift deletion must keep every other
+     * key reachable whatever the removal order. */
+    for (int order = 0; order < 3; ++order) {
+        rill_map m = {0};
+        const uint64_t n = 3000;
+        for (uint64_t k = 0; k < n; ++k) {
+            assert_true(rill_map_set(&m, k, k + 1));
+        }
+        for (uint64_t j = 0; j < n; ++j) {
+            uint64_t k = order == 0 ? j : order == 1 ? n - 1 - j : (j * 7919u) % n;
+            assert_true(rill_map_remove(&m, k));
+            assert_false(rill_map_remove(&m, k));
+            if (j % 97 == 0) {
+                for (uint64_t q = 0; q < n; ++q) {
+                    uint64_t kk = order == 0 ? q : order == 1 ? n - 1 - q : (q * 7919u) % n;
+                    uint64_t v = 0;
+                    bool want = q > j;
+                    assert_int_equal(rill_map_get(&m, kk, &v), want);
+                    if (want) {
+                        assert_int_equal(v, kk + 1);
+                    }
+                }
+            }
+        }
+        assert_int_equal(m.len, 0);
+        rill_map_free(&m);
+    }
+}
+
+/* >>intern */
+
+typedef struct intern_thread_arg {
+    rill_interner *in;
+    const char *results[200];
+} intern_thread_arg;
+
+static void *intern_thread(void *p) {
+    intern_thread_arg *a = p;
+    char buf[32];
+    for (int i = 0; i < 200; ++i) {
+        snprintf(buf, sizeof(buf), "name_%d", i);
+        a->results[i] = rill_interner_get(a->in, buf, strlen(buf));
+    }
+    return NULL;
+}
+
+static void test_intern(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_interner *in = rill_interner_create();
+    assert_non_null(in);
+    char buf[16] = "rock";
+    const char *a = rill_interner_get(in, buf, 4);
+    strcpy(buf, "tree");
+    const char *b = rill_interner_get(in, buf, 4);
+    assert_string_equal(a, "rock");
+    assert_string_equal(b, "tree");
+    assert_ptr_equal(rill_interner_get(in, "rock", 4), a);
+    assert_ptr_equal(rill_interner_get(in, "rocky", 4), a); /* length-delimited */
+    assert_ptr_not_equal(rill_interner_get(in, "roc", 3), a);
+    const char *empty = rill_interner_get(in, "", 0);
+    assert_string_equal(empty, "");
+    assert_ptr_equal(rill_interner_get(in, NULL, 0), empty);
+    assert_null(rill_interner_get(in, NULL, 3));
+    /* Embedded NULs are part of the key. */
+    const char *z1 = rill_interner_get(in, "a\0b", 3);
+    const char *z2 = rill_interner_get(in, "a\0c", 3);
+    assert_ptr_not_equal(z1, z2);
+    /* Many strings (table growth, several chunks, one oversized): earlier pointers stay put. */
+    const char *first[5000];
+    for (int i = 0; i < 5000; ++i) {
+        snprintf(buf, sizeof(buf), "s%d", i);
+        first[i] = rill_interner_get(in, buf, strlen(buf));
+    }
+    static char huge[200000];
+    memset(huge, 'h', sizeof(huge) - 1);
+    const char *h = rill_interner_get(in, huge, sizeof(huge) - 1);
+    assert_int_equal(strlen(h), sizeof(huge) - 1);
+    for (int i = 0; i < 5000; ++i) {
+        snprintf(buf, sizeof(buf), "s%d", i);
+        assert_string_equal(first[i], buf);
+        assert_ptr_equal(rill_interner_get(in, buf, strlen(buf)), first[i]);
+    }
+    assert_ptr_equal(rill_interner_get(in, "rock", 4), a);
+    /* Threads racing on the same names all get the same pointers. */
+    intern_thread_arg args[4];
+    pthread_t th[4];
+    for (int t = 0; t < 4; ++t) {
+        args[t].in = in;
+        pthread_create(&th[t], NULL, intern_thread, &args[t]);
+    }
+    for (int t = 0; t < 4; ++t) {
+        pthread_join(th[t], NULL);
+    }
+    for (int i = 0; i < 200; ++i) {
+        for (int t = 1; t < 4; ++t) {
+            assert_ptr_equal(args[t].results[i], args[0].results[i]);
+        }
+    }
+    rill_interner_destroy(in);
+    rill_interner_destroy(NULL);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_intern_global(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    const char *a = rill_intern("chair.glb#mesh0");
+    assert_ptr_equal(rill_intern_n("chair.glb#mesh0xyz", 15), a);
+    assert_null(rill_intern(NULL));
+    rill_intern_shutdown();
+    /* After shutdown the global interner starts again on demand. */
+    const char *b = rill_intern("x");
+    assert_string_equal(b, "x");
+    rill_intern_shutdown();
+    RILL_TEST_LEAK_END();
+}
+
+/* >>pool */
+
+static void test_pool(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_pool pool;
+    assert_int_equal(rill_pool_init(&pool, 0), RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_pool_init(&pool, RILL_POOL_MAX_CAPACITY + 1u), RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_pool_init(&pool, 4), RILL_OK);
+    uint32_t ids[4];
+    for (int i = 0; i < 4; ++i) {
+        ids[i] = rill_pool_alloc(&pool);
+        assert_int_not_equal(ids[i], 0);
+        assert_int_equal(rill_pool_index(&pool, ids[i]), i);
+    }
+    assert_int_equal(pool.live, 4);
+    /* Exhausted: 0, nothing changes. */
+    assert_int_equal(rill_pool_alloc(&pool), 0);
+    assert_int_equal(pool.live, 4);
+    /* Free then reuse: the slot comes back with a new generation, the old id is stale. */
+    assert_true(rill_pool_free(&pool, ids[2]));
+    assert_false(rill_pool_valid(&pool, ids[2]));
+    assert_int_equal(rill_pool_index(&pool, ids[2]), -1);
+    assert_false(rill_pool_free(&pool, ids[2])); /* double free: no-op */
+    uint32_t again = rill_pool_alloc(&pool);
+    assert_int_not_equal(again, ids[2]);
+    assert_int_equal(rill_pool_index(&pool, again), 2);
+    assert_false(rill_pool_valid(&pool, ids[2]));
+    assert_false(rill_pool_free(&pool, ids[2]));
+    assert_true(rill_pool_valid(&pool, again));
+    /* Invalid ids: 0, index out of range, never-allocated slot, index bits zero. */
+    assert_false(rill_pool_valid(&pool, 0));
+    assert_false(rill_pool_valid(&pool, 5));
+    assert_false(rill_pool_valid(&pool, 1u << RILL_POOL_INDEX_BITS));
+    assert_false(rill_pool_valid(&pool, 0xFFFFFFFFu));
+    assert_false(rill_pool_valid(NULL, ids[0]));
+    /* Many cycles on one slot: generations keep every recent id distinct. */
+    for (int i = 0; i < 4; ++i) {
+        rill_pool_free(&pool, i == 2 ? again : ids[i]);
+    }
+    assert_int_equal(pool.live, 0);
+    uint32_t prev = rill_pool_alloc(&pool);
+    for (int i = 0; i < 1000; ++i) {
+        assert_true(rill_pool_free(&pool, prev));
+        uint32_t next = rill_pool_alloc(&pool);
+        assert_int_not_equal(next, prev);
+        assert_false(rill_pool_valid(&pool, prev));
+        prev = next;
+    }
+    rill_pool_destroy(&pool);
+    assert_int_equal(rill_pool_alloc(&pool), 0); /* destroyed pool: empty */
+    rill_pool_destroy(&pool);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_pool_large(void **state) {
+    (void)state;
+    rill_pool pool;
+    assert_int_equal(rill_pool_init(&pool, RILL_POOL_MAX_CAPACITY), RILL_OK);
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < RILL_POOL_MAX_CAPACITY; ++i) {
+        last = rill_pool_alloc(&pool);
+        assert_true(last != 0);
+    }
+    assert_int_equal(rill_pool_index(&pool, last), (int32_t)RILL_POOL_MAX_CAPACITY - 1);
+    assert_int_equal(rill_pool_alloc(&pool), 0);
+    rill_pool_destroy(&pool);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_array),
+        cmocka_unit_test(test_array_overflow),
+        cmocka_unit_test(test_strbuf),
+        cmocka_unit_test(test_map_basic),
+        cmocka_unit_test(test_map_random_vs_reference),
+        cmocka_unit_test(test_map_delete_clusters),
+        cmocka_unit_test(test_intern),
+        cmocka_unit_test(test_intern_global),
+        cmocka_unit_test(test_pool),
+        cmocka_unit_test(test_pool_large),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

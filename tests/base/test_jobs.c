@@ -1,0 +1,374 @@
+/* test_jobs.c: the job system: counters, nested waits, completion order and budget,
+ * deterministic mode, full queues and destroy with work still pending. */
+#include "rill_test.h"
+
+#include <stdatomic.h>
+
+static void add_one(void *arg) {
+    atomic_fetch_add((_Atomic int *)arg, 1);
+}
+
+static void test_defaults(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_jobs *j = rill_jobs_create(NULL);
+    assert_non_null(j);
+    uint32_t cores = rill_cpu_count();
+    assert_int_equal(rill_jobs_worker_count(j), cores > 1 ? cores - 1 : 1);
+    assert_false(rill_jobs_is_deterministic(j));
+    assert_int_equal(rill_jobs_pending_main(j), 0);
+    assert_int_equal(rill_jobs_drain(j, 0), 0);
+    rill_jobs_destroy(j);
+    rill_jobs_destroy(NULL);
+    rill_jobs *d = rill_jobs_create(&(rill_jobs_desc){.deterministic = true, .worker_count = 4});
+    assert_int_equal(rill_jobs_worker_count(d), 0);
+    assert_true(rill_jobs_is_deterministic(d));
+    rill_jobs_destroy(d);
+    assert_int_equal(rill_jobs_worker_count(NULL), 0);
+    assert_true(rill_counter_done(&(rill_counter){0}));
+    RILL_TEST_LEAK_END();
+}
+
+static void test_many_jobs(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3});
+    _Atomic int hits_a = 0, hits_b = 0;
+    rill_counter ca = {0}, cb = {0};
+    for (int i = 0; i < 20000; ++i) {
+        rill_jobs_run(j, add_one, (void *)&hits_a, &ca);
+        rill_jobs_run(j, add_one, (void *)&hits_b, (i & 1) ? &cb : NULL);
+    }
+    rill_jobs_wait(j, &ca);
+    assert_true(rill_counter_done(&ca));
+    assert_int_equal(atomic_load(&hits_a), 20000);
+    rill_jobs_wait(j, &cb);
+    rill_jobs_wait(j, NULL); /* no-op */
+    rill_jobs_destroy(j);     /* finishes the uncounted ones */
+    assert_int_equal(atomic_load(&hits_b), 20000);
+    RILL_TEST_LEAK_END();
+}
+
+/* Nested: a parent job fans out children and waits for them from inside a worker. */
+typedef struct nest_ctx {
+    rill_jobs *jobs;
+    _Atomic int leaves;
+    int depth;
+} nest_ctx;
+
+typedef struct nest_arg {
+    nest_ctx *ctx;
+    int depth;
+} nest_arg;
+
+static void nest_job(void *p) {
+    nest_arg *a = p;
+    if (a->depth == 0) {
+        atomic_fetch_add(&a->ctx->leaves, 1);
+        return;
+    }
+    nest_arg kids[4];
+    rill_counter c = {0};
+    for (int i = 0; i < 4; ++i) {
+        kids[i] = (nest_arg){a->ctx, a->depth - 1};
+        rill_jobs_run(a->ctx->jobs, nest_job, &kids[i], &c);
+    }
+    rill_jobs_wait(a->ctx->jobs, &c); /* kids live on this stack: must be done before return */
+}
+
+static void test_nested_waits(void **state) {
+    (void)state;
+    /* One worker is the hard case: progress needs waiters to help. A tiny queue forces the
+     * inline fallback inside nested jobs as well. */
+    const rill_jobs_desc descs[] = {
+        {.worker_count = 1}, {.worker_count = 4}, {.worker_count = 2, .queue_capacity = 3},
+        {.deterministic = true}, {.deterministic = true, .queue_capacity = 2}};
+    for (size_t d = 0; d < RILL_COUNTOF(descs); ++d) {
+        nest_ctx ctx = {.jobs = rill_jobs_create(&descs[d])};
+        nest_arg root = {&ctx, 5}; /* 4^5 = 1024 leaves */
+        rill_counter c = {0};
+        rill_jobs_run(ctx.jobs, nest_job, &root, &c);
+        rill_jobs_run(ctx.jobs, nest_job, &root, &c);
+        rill_jobs_wait(ctx.jobs, &c);
+        assert_int_equal(atomic_load(&ctx.leaves), 2048);
+        rill_jobs_destroy(ctx.jobs);
+    }
+}
+
+/* >>completions */
+
+typedef struct order_log {
+    int seen[4096];
+    int len;
+} order_log;
+
+typedef struct post_arg {
+    order_log *log;
+    int value;
+} post_arg;
+
+static void record(void *p) {
+    post_arg *a = p;
+    a->log->seen[a->log->len++] = a->value;
+}
+
+typedef struct poster_job {
+    rill_jobs *jobs;
+    post_arg args[600];
+} poster_job;
+
+static void poster(void *p) {
+    poster_job *pj = p;
+    for (int i = 0; i < 600; ++i) {
+        rill_jobs_post_main(pj->jobs, record, &pj->args[i]);
+    }
+}
+
+static void test_completions_fifo(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2});
+    static order_log log;
+    log.len = 0;
+    /* Two jobs post 600 completions each (past the initial ring size): each poster's own
+     * completions arrive in the order it posted them. */
+    static poster_job pa, pb;
+    pa.jobs = pb.jobs = j;
+    for (int i = 0; i < 600; ++i) {
+        pa.args[i] = (post_arg){&log, i};
+        pb.args[i] = (post_arg){&log, 1000 + i};
+    }
+    rill_counter c = {0};
+    rill_jobs_run(j, poster, &pa, &c);
+    rill_jobs_run(j, poster, &pb, &c);
+    rill_jobs_wait(j, &c);
+    assert_int_equal(rill_jobs_pending_main(j), 1200);
+    assert_int_equal(rill_jobs_drain(j, 0), 1200);
+    assert_int_equal(log.len, 1200);
+    int next_a = 0, next_b = 1000;
+    for (int i = 0; i < log.len; ++i) {
+        if (log.seen[i] < 1000) {
+            assert_int_equal(log.seen[i], next_a++);
+        } else {
+            assert_int_equal(log.seen[i], next_b++);
+        }
+    }
+    /* From the main thread itself: strict FIFO, interleaved with drains. */
+    log.len = 0;
+    post_arg args[10];
+    for (int i = 0; i < 10; ++i) {
+        args[i] = (post_arg){&log, i};
+        rill_jobs_post_main(j, record, &args[i]);
+        if (i == 4) {
+            assert_int_equal(rill_jobs_drain(j, 0), 5);
+        }
+    }
+    assert_int_equal(rill_jobs_drain(j, 0), 5);
+    for (int i = 0; i < 10; ++i) {
+        assert_int_equal(log.seen[i], i);
+    }
+    rill_jobs_destroy(j);
+    RILL_TEST_LEAK_END();
+}
+
+static void busy_2ms(void *p) {
+    uint64_t t0 = rill_time_ns();
+    while (rill_time_ns() - t0 < 2000000) {
+    }
+    (*(int *)p)++;
+}
+
+typedef struct repost {
+    rill_jobs *jobs;
+    int runs;
+} repost;
+
+static void repost_self(void *p) {
+    repost *r = p;
+    r->runs++;
+    if (r->runs < 100) {
+        rill_jobs_post_main(r->jobs, repost_self, r);
+    }
+}
+
+static void test_drain_budget(void **state) {
+    (void)state;
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1});
+    int ran = 0;
+    for (int i = 0; i < 5; ++i) {
+        rill_jobs_post_main(j, busy_2ms, &ran);
+    }
+    /* The budget is checked after each completion: one busy completion overshoots 1 ms, so
+     * exactly one runs per drain. */
+    assert_int_equal(rill_jobs_drain(j, 1000000), 1);
+    assert_int_equal(ran, 1);
+    assert_int_equal(rill_jobs_pending_main(j), 4);
+    /* Each takes at least 2 ms, so a 5 ms budget allows at most three (2+2 < 5 <= 2+2+2); fewer
+     * when this thread is preempted. */
+    uint32_t n = rill_jobs_drain(j, 5000000);
+    assert_true(n >= 1 && n <= 3);
+    assert_int_equal(rill_jobs_drain(j, 0), 4 - n);
+    assert_int_equal(ran, 5);
+    /* A completion that posts itself again runs once per drain, so drain always returns. */
+    repost r = {j, 0};
+    rill_jobs_post_main(j, repost_self, &r);
+    assert_int_equal(rill_jobs_drain(j, 0), 1);
+    assert_int_equal(rill_jobs_drain(j, 0), 1);
+    assert_int_equal(r.runs, 2);
+    rill_jobs_destroy(j); /* runs the remaining 98 */
+    assert_int_equal(r.runs, 100);
+}
+
+/* >>deterministic */
+
+typedef struct det_log {
+    rill_jobs *jobs;
+    int order[256];
+    int len;
+} det_log;
+
+typedef struct det_arg {
+    det_log *log;
+    int id;
+    int spawn; /* id of a job to queue from inside this one, or 0 */
+} det_arg;
+
+static det_arg det_args[300];
+
+static void det_job(void *p) {
+    det_arg *a = p;
+    a->log->order[a->log->len++] = a->id;
+    if (a->spawn != 0) {
+        rill_jobs_run(a->log->jobs, det_job, &det_args[a->spawn], NULL);
+    }
+}
+
+static void test_deterministic_order(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    static det_log log;
+    memset(&log, 0, sizeof(log));
+    log.jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    for (int i = 1; i <= 5; ++i) {
+        det_args[i] = (det_arg){&log, i, i == 2 ? 100 : 0};
+    }
+    det_args[100] = (det_arg){&log, 100, 0};
+    for (int i = 1; i <= 5; ++i) {
+        rill_jobs_run(log.jobs, det_job, &det_args[i], NULL);
+    }
+    assert_int_equal(log.len, 0); /* nothing runs until drain or wait */
+    assert_int_equal(rill_jobs_drain(log.jobs, 0), 0);
+    const int want[] = {1, 2, 3, 4, 5, 100}; /* the spawned job runs after those already queued */
+    assert_int_equal(log.len, 6);
+    for (int i = 0; i < 6; ++i) {
+        assert_int_equal(log.order[i], want[i]);
+    }
+    /* wait runs queued jobs in order on the calling thread. */
+    log.len = 0;
+    rill_counter c = {0};
+    for (int i = 1; i <= 3; ++i) {
+        det_args[i].spawn = 0;
+        rill_jobs_run(log.jobs, det_job, &det_args[i], &c);
+    }
+    assert_false(rill_counter_done(&c));
+    rill_jobs_wait(log.jobs, &c);
+    assert_int_equal(log.len, 3);
+    assert_int_equal(log.order[2], 3);
+    rill_jobs_destroy(log.jobs);
+
+    /* A full queue in deterministic mode keeps submission order. */
+    memset(&log, 0, sizeof(log));
+    log.jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true, .queue_capacity = 4});
+    for (int i = 1; i <= 200; ++i) {
+        det_args[i] = (det_arg){&log, i, 0};
+        rill_jobs_run(log.jobs, det_job, &det_args[i], NULL);
+    }
+    rill_jobs_drain(log.jobs, 0);
+    assert_int_equal(log.len, 200);
+    for (int i = 0; i < 200; ++i) {
+        assert_int_equal(log.order[i], i + 1);
+    }
+    rill_jobs_destroy(log.jobs);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_deterministic_self_wait_asserts(void **state) {
+    (void)state;
+    if (!RILL_TEST_HAS_ASSERTS) {
+        skip();
+    }
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    /* A counter no queued job will ever bring to zero cannot be waited on without workers. */
+    rill_counter c = {1};
+    RILL_TEST_EXPECT_ASSERT(rill_jobs_wait(j, &c));
+    atomic_store(&c.value, 0);
+    rill_jobs_destroy(j);
+}
+
+/* >>full queue and destroy */
+
+static void slow_add(void *arg) {
+    rill_sleep_ns(20000);
+    atomic_fetch_add((_Atomic int *)arg, 1);
+}
+
+static void test_full_queue_inline(void **state) {
+    (void)state;
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1, .queue_capacity = 2});
+    _Atomic int hits = 0;
+    rill_counter c = {0};
+    for (int i = 0; i < 200; ++i) {
+        rill_jobs_run(j, slow_add, (void *)&hits, &c);
+    }
+    rill_jobs_wait(j, &c);
+    assert_int_equal(atomic_load(&hits), 200);
+    rill_jobs_destroy(j);
+}
+
+typedef struct pending_ctx {
+    rill_jobs *jobs;
+    _Atomic int jobs_ran;
+    int completions_ran; /* main thread only */
+} pending_ctx;
+
+static void pending_completion(void *p) {
+    ((pending_ctx *)p)->completions_ran++;
+}
+
+static void pending_job(void *p) {
+    pending_ctx *ctx = p;
+    rill_sleep_ns(10000);
+    atomic_fetch_add(&ctx->jobs_ran, 1);
+    rill_jobs_post_main(ctx->jobs, pending_completion, ctx);
+}
+
+static void test_destroy_with_pending(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    const rill_jobs_desc descs[] = {{.worker_count = 2}, {.deterministic = true}};
+    for (size_t d = 0; d < RILL_COUNTOF(descs); ++d) {
+        pending_ctx ctx = {.jobs = rill_jobs_create(&descs[d])};
+        for (int i = 0; i < 500; ++i) {
+            rill_jobs_run(ctx.jobs, pending_job, &ctx, NULL);
+        }
+        rill_jobs_destroy(ctx.jobs); /* no wait, no drain: destroy must finish both */
+        assert_int_equal(atomic_load(&ctx.jobs_ran), 500);
+        assert_int_equal(ctx.completions_ran, 500);
+    }
+    RILL_TEST_LEAK_END();
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_many_jobs),
+        cmocka_unit_test(test_nested_waits),
+        cmocka_unit_test(test_completions_fifo),
+        cmocka_unit_test(test_drain_budget),
+        cmocka_unit_test(test_deterministic_order),
+        cmocka_unit_test(test_deterministic_self_wait_asserts),
+        cmocka_unit_test(test_full_queue_inline),
+        cmocka_unit_test(test_destroy_with_pending),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
