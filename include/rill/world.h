@@ -473,7 +473,7 @@ rill_transform *rill_world_transform_mut(rill_world *world, rill_entity e);
 /* Marks e's subtree for recomputation (after writing through rill_world_get). */
 void rill_world_mark_transform_dirty(rill_world *world, rill_entity e);
 /* Recomputes GlobalTransform for every dirty subtree: global = parent_global * local (an ancestor
- * without Transform counts as identity). Entities with a Transform but no GlobalTransform get one
+ * without Transform passes its own parent's matrix through; a root's parent matrix is identity). Entities with a Transform but no GlobalTransform get one
  * added. Returns the number of GlobalTransforms written (so tests can see that clean subtrees were
  * skipped). Call once per frame in post_update. */
 uint32_t rill_world_update_transforms(rill_world *world);

@@ -1,0 +1,367 @@
+/* hierarchy.c: parent/child links (an intrusive sibling list stored in the Parent and Children
+ * components, so reparenting never allocates per entity), recursive despawn, transform math and
+ * dirty-only GlobalTransform propagation. */
+#include "world_internal.h"
+
+#include <string.h>
+
+static rill__sparse_set *parent_set(rill_world *w) {
+    return &w->components.data[RILL_COMPONENT_PARENT - 1].set;
+}
+static rill__sparse_set *children_set(rill_world *w) {
+    return &w->components.data[RILL_COMPONENT_CHILDREN - 1].set;
+}
+static rill_parent *parent_of(rill_world *w, rill_entity e) {
+    return rill__set_get(parent_set(w), RILL_ENTITY_INDEX(e));
+}
+static rill_children *children_of(rill_world *w, rill_entity e) {
+    return rill__set_get(children_set(w), RILL_ENTITY_INDEX(e));
+}
+
+/* Removes child from its parent's list and drops its Parent component (and the parent's Children
+ * component when that was the last child). */
+static void unlink(rill_world *w, rill_entity child) {
+    rill_parent *p = parent_of(w, child);
+    if (p == NULL) {
+        return;
+    }
+    rill_entity parent = p->parent, prev = p->prev_sibling, next = p->next_sibling;
+    rill_children *ch = children_of(w, parent);
+    if (prev != RILL_ENTITY_NULL) {
+        rill_parent *pp = parent_of(w, prev);
+        if (pp) {
+            pp->next_sibling = next;
+        }
+    } else if (ch) {
+        ch->first = next;
+    }
+    if (next != RILL_ENTITY_NULL) {
+        rill_parent *np = parent_of(w, next);
+        if (np) {
+            np->prev_sibling = prev;
+        }
+    } else if (ch) {
+        ch->last = prev;
+    }
+    if (ch && --ch->count == 0) {
+        rill__set_erase(children_set(w), RILL_ENTITY_INDEX(parent));
+    }
+    rill__set_erase(parent_set(w), RILL_ENTITY_INDEX(child));
+}
+
+void rill__hierarchy_detach_all(rill_world *w, rill_entity e) {
+    unlink(w, e);
+    rill_children *ch;
+    while ((ch = children_of(w, e)) != NULL) {
+        rill_entity c = ch->first;
+        unlink(w, c);
+        rill__transform_mark_dirty(w, c);
+    }
+}
+
+bool rill_world_set_parent(rill_world *world, rill_entity child, rill_entity parent) {
+    if (world == NULL || !rill__world_alive(world, child) || child == parent) {
+        return false;
+    }
+    if (parent != RILL_ENTITY_NULL) {
+        if (!rill__world_alive(world, parent)) {
+            return false;
+        }
+        /* Refuse cycles: child must not be an ancestor of parent. */
+        for (rill_entity a = parent; a != RILL_ENTITY_NULL;) {
+            if (a == child) {
+                return false;
+            }
+            rill_parent *ap = parent_of(world, a);
+            a = ap ? ap->parent : RILL_ENTITY_NULL;
+        }
+    }
+    rill_parent *cur = parent_of(world, child);
+    if (cur != NULL && cur->parent == parent) {
+        return true;
+    }
+    if (cur == NULL && parent == RILL_ENTITY_NULL) {
+        return true;
+    }
+    unlink(world, child);
+    rill__transform_mark_dirty(world, child);
+    if (parent == RILL_ENTITY_NULL) {
+        return true;
+    }
+    bool existed;
+    rill_parent *p = rill__set_insert(parent_set(world), child, &existed);
+    if (p == NULL) {
+        RILL_LOG_ERROR("world", "set_parent: out of memory");
+        return false;
+    }
+    rill_children *ch = rill__set_insert(children_set(world), parent, &existed);
+    if (ch == NULL) {
+        rill__set_erase(parent_set(world), RILL_ENTITY_INDEX(child));
+        RILL_LOG_ERROR("world", "set_parent: out of memory");
+        return false;
+    }
+    if (!existed) {
+        memset(ch, 0, sizeof(*ch));
+    }
+    *p = (rill_parent){parent, ch->last, RILL_ENTITY_NULL};
+    if (ch->last != RILL_ENTITY_NULL) {
+        rill_parent *lp = parent_of(world, ch->last);
+        if (lp) {
+            lp->next_sibling = child;
+        }
+    } else {
+        ch->first = child;
+    }
+    ch->last = child;
+    ch->count++;
+    return true;
+}
+
+rill_entity rill_world_get_parent(const rill_world *world, rill_entity e) {
+    const rill_parent *p = rill_world_get(world, e, RILL_COMPONENT_PARENT);
+    return p ? p->parent : RILL_ENTITY_NULL;
+}
+
+rill_entity rill_world_first_child(const rill_world *world, rill_entity e) {
+    const rill_children *c = rill_world_get(world, e, RILL_COMPONENT_CHILDREN);
+    return c ? c->first : RILL_ENTITY_NULL;
+}
+
+rill_entity rill_world_next_sibling(const rill_world *world, rill_entity e) {
+    const rill_parent *p = rill_world_get(world, e, RILL_COMPONENT_PARENT);
+    return p ? p->next_sibling : RILL_ENTITY_NULL;
+}
+
+uint32_t rill_world_child_count(const rill_world *world, rill_entity e) {
+    const rill_children *c = rill_world_get(world, e, RILL_COMPONENT_CHILDREN);
+    return c ? c->count : 0;
+}
+
+uint32_t rill_world_children(const rill_world *world, rill_entity e, rill_entity *out, uint32_t cap) {
+    uint32_t n = 0;
+    for (rill_entity c = rill_world_first_child(world, e); c != RILL_ENTITY_NULL;
+         c = rill_world_next_sibling(world, c)) {
+        if (out != NULL && n < cap) {
+            out[n] = c;
+        }
+        n++;
+    }
+    return n;
+}
+
+uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e) {
+    if (world == NULL || !rill__world_alive(world, e)) {
+        return 0;
+    }
+    /* Take the scratch list so a hook that despawns recursively again gets its own. */
+    RILL_ARRAY(rill_entity) list = {world->scratch.data, 0, world->scratch.cap};
+    world->scratch.data = NULL;
+    world->scratch.cap = world->scratch.len = 0;
+    /* Pre-order walk: every descendant lands after its ancestors. */
+    bool ok = rill_array_push(&list, e);
+    for (uint32_t i = 0; ok && i < list.len; i++) {
+        for (rill_entity c = rill_world_first_child(world, list.data[i]); ok && c != RILL_ENTITY_NULL;
+             c = rill_world_next_sibling(world, c)) {
+            ok = rill_array_push(&list, c);
+        }
+    }
+    if (!ok) {
+        RILL_LOG_ERROR("world", "despawn_recursive: out of memory; despawning what was collected");
+    }
+    uint32_t n = 0;
+    /* Reverse order: children go before their parents, so nothing is orphaned on the way. */
+    for (uint32_t i = list.len; i-- > 0;) {
+        n += rill_world_despawn(world, list.data[i]) ? 1u : 0u;
+    }
+    if (world->scratch.data == NULL) {
+        world->scratch.data = list.data;
+        world->scratch.cap = list.cap;
+    } else {
+        rill_free(list.data);
+    }
+    world->scratch.len = 0;
+    return n;
+}
+
+/* >>math */
+
+void rill_mat4_identity(float out[16]) {
+    memset(out, 0, sizeof(float) * 16);
+    out[0] = out[5] = out[10] = out[15] = 1.0f;
+}
+
+void rill_mat4_mul(const float a[16], const float b[16], float out[16]) {
+    float r[16];
+    for (int c = 0; c < 4; c++) {
+        for (int row = 0; row < 4; row++) {
+            r[c * 4 + row] = a[0 * 4 + row] * b[c * 4 + 0] + a[1 * 4 + row] * b[c * 4 + 1] +
+                             a[2 * 4 + row] * b[c * 4 + 2] + a[3 * 4 + row] * b[c * 4 + 3];
+        }
+    }
+    memcpy(out, r, sizeof r);
+}
+
+rill_transform rill_transform_identity(void) {
+    return (rill_transform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+}
+
+void rill_transform_to_mat4(const rill_transform *t, float out[16]) {
+    float x = t->rotation[0], y = t->rotation[1], z = t->rotation[2], w = t->rotation[3];
+    float xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
+    float wx = w * x, wy = w * y, wz = w * z;
+    float sx = t->scale[0], sy = t->scale[1], sz = t->scale[2];
+    out[0] = (1 - 2 * (yy + zz)) * sx;
+    out[1] = 2 * (xy + wz) * sx;
+    out[2] = 2 * (xz - wy) * sx;
+    out[3] = 0;
+    out[4] = 2 * (xy - wz) * sy;
+    out[5] = (1 - 2 * (xx + zz)) * sy;
+    out[6] = 2 * (yz + wx) * sy;
+    out[7] = 0;
+    out[8] = 2 * (xz + wy) * sz;
+    out[9] = 2 * (yz - wx) * sz;
+    out[10] = (1 - 2 * (xx + yy)) * sz;
+    out[11] = 0;
+    out[12] = t->translation[0];
+    out[13] = t->translation[1];
+    out[14] = t->translation[2];
+    out[15] = 1;
+}
+
+/* >>transforms */
+
+void rill__transform_mark_dirty(rill_world *w, rill_entity e) {
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    if (!(w->flags[idx] & RILL__SLOT_DIRTY)) {
+        if (!rill_array_push(&w->dirty, e)) {
+            RILL_LOG_ERROR("world", "out of memory marking a transform dirty");
+            return;
+        }
+        w->flags[idx] |= RILL__SLOT_DIRTY;
+    }
+}
+
+void rill_world_mark_transform_dirty(rill_world *world, rill_entity e) {
+    if (world != NULL && rill__world_alive(world, e)) {
+        rill__transform_mark_dirty(world, e);
+    }
+}
+
+bool rill_world_set_transform(rill_world *world, rill_entity e, const rill_transform *t) {
+    if (world == NULL || t == NULL || !rill__world_alive(world, e)) {
+        return false;
+    }
+    rill_transform *cur = rill_world_get(world, e, RILL_COMPONENT_TRANSFORM);
+    if (cur != NULL) {
+        *cur = *t;
+        rill__transform_mark_dirty(world, e);
+        return true;
+    }
+    return rill_world_add(world, e, RILL_COMPONENT_TRANSFORM, t) != NULL;
+}
+
+rill_transform *rill_world_transform_mut(rill_world *world, rill_entity e) {
+    rill_transform *t = rill_world_get(world, e, RILL_COMPONENT_TRANSFORM);
+    if (t != NULL) {
+        rill__transform_mark_dirty(world, e);
+    }
+    return t;
+}
+
+const float *rill_world_global_matrix(const rill_world *world, rill_entity e) {
+    const rill_global_transform *g = rill_world_get(world, e, RILL_COMPONENT_GLOBAL_TRANSFORM);
+    return g ? g->m : NULL;
+}
+
+/* The matrix a node's own transform is multiplied onto: the GlobalTransform of the nearest ancestor
+ * that has a Transform (ancestors without one pass through), identity for roots. Only called for
+ * nodes whose ancestors are all clean, so those matrices are current. */
+static void parent_matrix(rill_world *w, rill_entity e, float out[16]) {
+    const rill__sparse_set *ts = &w->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
+    const rill__sparse_set *gs = &w->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
+    for (rill_parent *p = parent_of(w, e); p != NULL; p = parent_of(w, p->parent)) {
+        uint32_t a = RILL_ENTITY_INDEX(p->parent);
+        if (rill__set_get(ts, a) != NULL) {
+            const rill_global_transform *g = rill__set_get(gs, a);
+            if (g != NULL) {
+                memcpy(out, g->m, sizeof(float) * 16);
+                return;
+            }
+            break;
+        }
+    }
+    rill_mat4_identity(out);
+}
+
+static bool has_dirty_ancestor(rill_world *w, rill_entity e) {
+    for (rill_parent *p = parent_of(w, e); p != NULL; p = parent_of(w, p->parent)) {
+        if (w->flags[RILL_ENTITY_INDEX(p->parent)] & RILL__SLOT_DIRTY) {
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t rill_world_update_transforms(rill_world *world) {
+    if (world == NULL) {
+        return 0;
+    }
+    uint32_t written = 0;
+    rill__sparse_set *ts = &world->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
+    rill__sparse_set *gs = &world->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
+    for (uint32_t i = 0; i < world->dirty.len; i++) {
+        rill_entity root = world->dirty.data[i];
+        /* A dirty node under a dirty ancestor is covered by that ancestor's walk. */
+        if (!rill__world_alive(world, root) || !(world->flags[RILL_ENTITY_INDEX(root)] & RILL__SLOT_DIRTY) ||
+            has_dirty_ancestor(world, root)) {
+            continue;
+        }
+        world->xstack.len = 0;
+        struct rill__xform_item *it = rill_array_push_n(&world->xstack, 1);
+        if (it == NULL) {
+            break;
+        }
+        it->entity = root;
+        parent_matrix(world, root, it->parent);
+        while (world->xstack.len > 0) {
+            struct rill__xform_item item = rill_array_pop(&world->xstack);
+            uint32_t idx = RILL_ENTITY_INDEX(item.entity);
+            float m[16];
+            const rill_transform *t = rill__set_get(ts, idx);
+            if (t != NULL) {
+                float local[16];
+                rill_transform_to_mat4(t, local);
+                rill_mat4_mul(item.parent, local, m);
+                bool existed;
+                rill_global_transform *g = rill__set_insert(gs, item.entity, &existed);
+                if (g != NULL) {
+                    memcpy(g->m, m, sizeof m);
+                    written++;
+                }
+            } else {
+                memcpy(m, item.parent, sizeof m);
+            }
+            /* Clearing here (not at the end) keeps later dirty-list entries of this subtree from
+             * starting a second walk; the ancestor checks above already ran for this root. */
+            world->flags[idx] &= (uint8_t)~RILL__SLOT_DIRTY;
+            for (rill_entity c = rill_world_first_child(world, item.entity); c != RILL_ENTITY_NULL;
+                 c = rill_world_next_sibling(world, c)) {
+                struct rill__xform_item *ci = rill_array_push_n(&world->xstack, 1);
+                if (ci == NULL) {
+                    RILL_LOG_ERROR("world", "update_transforms: out of memory");
+                    break;
+                }
+                ci->entity = c;
+                memcpy(ci->parent, m, sizeof m);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < world->dirty.len; i++) {
+        rill_entity e = world->dirty.data[i];
+        if (rill__world_alive(world, e)) {
+            world->flags[RILL_ENTITY_INDEX(e)] &= (uint8_t)~RILL__SLOT_DIRTY;
+        }
+    }
+    rill_array_clear(&world->dirty);
+    return written;
+}

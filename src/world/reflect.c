@@ -1,0 +1,937 @@
+/* reflect.c: the reflection side of the world module: field type tables, registry copies of type
+ * descriptions, and the generic object helpers (defaults, clamp, copy, equal, numeric access, text
+ * format and parse, dump) that the scene reader/writer, effect routing and stats dumps share. */
+#include "world_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* >>field types */
+
+/* How the numeric lanes of a field type are stored. */
+typedef enum lane_kind { LANE_NONE, LANE_BOOL, LANE_I32, LANE_U32, LANE_I64, LANE_U64, LANE_F32, LANE_F64 } lane_kind;
+
+typedef struct field_info {
+    const char *name;
+    uint8_t size;  /* bytes per element */
+    uint8_t align; /* required alignment of an element */
+    uint8_t lanes; /* numeric lanes per element (0 = not numeric) */
+    uint8_t lane;  /* lane_kind */
+} field_info;
+
+static const field_info FIELD_INFO[RILL_FIELD_TYPE_NUM] = {
+    [RILL_FIELD_NONE] = {"none", 0, 1, 0, LANE_NONE},
+    [RILL_FIELD_BOOL] = {"bool", sizeof(bool), _Alignof(bool), 1, LANE_BOOL},
+    [RILL_FIELD_I32] = {"i32", 4, 4, 1, LANE_I32},
+    [RILL_FIELD_U32] = {"u32", 4, 4, 1, LANE_U32},
+    [RILL_FIELD_I64] = {"i64", 8, _Alignof(int64_t), 1, LANE_I64},
+    [RILL_FIELD_U64] = {"u64", 8, _Alignof(uint64_t), 1, LANE_U64},
+    [RILL_FIELD_F32] = {"f32", 4, 4, 1, LANE_F32},
+    [RILL_FIELD_F64] = {"f64", 8, _Alignof(double), 1, LANE_F64},
+    [RILL_FIELD_VEC2] = {"vec2", 8, 4, 2, LANE_F32},
+    [RILL_FIELD_VEC3] = {"vec3", 12, 4, 3, LANE_F32},
+    [RILL_FIELD_VEC4] = {"vec4", 16, 4, 4, LANE_F32},
+    [RILL_FIELD_QUAT] = {"quat", 16, 4, 4, LANE_F32},
+    [RILL_FIELD_COLOR] = {"color", 16, 4, 4, LANE_F32},
+    [RILL_FIELD_STRING] = {"string", sizeof(const char *), _Alignof(const char *), 0, LANE_NONE},
+    [RILL_FIELD_ASSET_PATH] = {"asset_path", sizeof(const char *), _Alignof(const char *), 0,
+                               LANE_NONE},
+    [RILL_FIELD_ENTITY] = {"entity", 8, _Alignof(rill_entity), 0, LANE_NONE},
+    [RILL_FIELD_ENUM] = {"enum", 4, 4, 1, LANE_I32},
+};
+
+static bool type_valid(rill_field_type t) { return t > RILL_FIELD_NONE && t < RILL_FIELD_TYPE_NUM; }
+
+static bool is_string_type(rill_field_type t) {
+    return t == RILL_FIELD_STRING || t == RILL_FIELD_ASSET_PATH;
+}
+
+size_t rill_field_type_size(rill_field_type type) {
+    return type_valid(type) ? FIELD_INFO[type].size : 0;
+}
+
+const char *rill_field_type_name(rill_field_type type) {
+    return type_valid(type) ? FIELD_INFO[type].name : "none";
+}
+
+rill_field_type rill_field_type_from_name(const char *name) {
+    if (name == NULL) {
+        return RILL_FIELD_NONE;
+    }
+    for (int t = 1; t < RILL_FIELD_TYPE_NUM; t++) {
+        if (strcmp(FIELD_INFO[t].name, name) == 0) {
+            return (rill_field_type)t;
+        }
+    }
+    return RILL_FIELD_NONE;
+}
+
+uint32_t rill_field_count(const rill_field *field) {
+    return field->count == 0 ? 1u : field->count;
+}
+
+const rill_field *rill_type_find_field(const rill_type_desc *type, const char *name) {
+    if (type == NULL || name == NULL) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < type->field_count; i++) {
+        if (type->fields[i].name != NULL && strcmp(type->fields[i].name, name) == 0) {
+            return &type->fields[i];
+        }
+    }
+    return NULL;
+}
+
+/* >>registry copies */
+
+static bool own(rill__type *t, void *p) {
+    void **grown = rill_realloc_tagged(t->owned, sizeof(void *) * (t->owned_len + 1u), RILL_MEM_WORLD);
+    if (grown == NULL) {
+        return false;
+    }
+    t->owned = grown;
+    t->owned[t->owned_len++] = p;
+    return true;
+}
+
+/* Interns every string element of the string fields of obj in place. */
+static void intern_strings(const rill_field *fields, uint32_t field_count, void *obj) {
+    for (uint32_t i = 0; i < field_count; i++) {
+        const rill_field *f = &fields[i];
+        if (!is_string_type(f->type)) {
+            continue;
+        }
+        const char **p = (const char **)RILL_FIELD_PTR(obj, f);
+        for (uint32_t k = 0; k < rill_field_count(f); k++) {
+            if (p[k] != NULL) {
+                p[k] = rill_intern(p[k]);
+            }
+        }
+    }
+}
+
+void rill__type_destroy(rill__type *t) {
+    if (t == NULL) {
+        return;
+    }
+    for (uint32_t i = 0; i < t->owned_len; i++) {
+        rill_free(t->owned[i]);
+    }
+    rill_free(t->owned);
+    rill_free(t->fields);
+    rill_free(t->defaults);
+    rill_free(t);
+}
+
+rill__type *rill__type_create(const rill_type_desc *desc, rill_error *err) {
+    if (desc == NULL || desc->name == NULL || desc->name[0] == '\0' || desc->size == 0) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type desc needs a name and a size");
+        return NULL;
+    }
+    uint32_t align = desc->align;
+    if (align == 0) {
+        /* Largest power of two up to 8 that divides the size: what the C struct most likely has. */
+        align = 8;
+        while (align > 1 && desc->size % align != 0) {
+            align >>= 1;
+        }
+    }
+    if (align > 16 || (align & (align - 1u)) != 0) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: alignment %u is not a power of two <= 16",
+                       desc->name, align);
+        return NULL;
+    }
+    if (desc->field_count > 0 && desc->fields == NULL) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: field_count without fields", desc->name);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < desc->field_count; i++) {
+        const rill_field *f = &desc->fields[i];
+        if (f->name == NULL || f->name[0] == '\0' || !type_valid(f->type)) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: field %u has no name or a bad type",
+                           desc->name, i);
+            return NULL;
+        }
+        uint64_t end = (uint64_t)f->offset + (uint64_t)rill_field_count(f) * FIELD_INFO[f->type].size;
+        if (end > desc->size || f->offset % FIELD_INFO[f->type].align != 0) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                           "type %s: field %s lies outside the struct or is misaligned", desc->name,
+                           f->name);
+            return NULL;
+        }
+        if (f->type == RILL_FIELD_ENUM && f->enum_count > 0 && f->enum_items == NULL) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: enum field %s has no items",
+                           desc->name, f->name);
+            return NULL;
+        }
+        for (uint32_t j = 0; j < i; j++) {
+            if (strcmp(desc->fields[j].name, f->name) == 0) {
+                rill_error_set(err, RILL_ERR_ALREADY_EXISTS, "type %s: field %s appears twice",
+                               desc->name, f->name);
+                return NULL;
+            }
+        }
+    }
+
+    rill__type *t = rill_calloc_tagged(1, sizeof(*t), RILL_MEM_WORLD);
+    if (t == NULL) {
+        goto oom;
+    }
+    t->desc = *desc;
+    t->desc.align = align;
+    t->desc.name = rill_intern(desc->name);
+    t->desc.doc = desc->doc ? rill_intern(desc->doc) : NULL;
+    if (desc->field_count > 0) {
+        t->fields = rill_calloc_tagged(desc->field_count, sizeof(rill_field), RILL_MEM_WORLD);
+        if (t->fields == NULL) {
+            goto oom;
+        }
+        memcpy(t->fields, desc->fields, sizeof(rill_field) * desc->field_count);
+    }
+    for (uint32_t i = 0; i < desc->field_count; i++) {
+        rill_field *f = &t->fields[i];
+        f->name = rill_intern(f->name);
+        f->doc = f->doc ? rill_intern(f->doc) : NULL;
+        if (f->default_value != NULL) {
+            size_t bytes = (size_t)rill_field_count(f) * FIELD_INFO[f->type].size;
+            void *copy = rill_malloc_tagged(bytes, RILL_MEM_WORLD);
+            if (copy == NULL || !own(t, copy)) {
+                rill_free(copy);
+                goto oom;
+            }
+            memcpy(copy, f->default_value, bytes);
+            if (is_string_type(f->type)) {
+                const char **s = copy;
+                for (uint32_t k = 0; k < rill_field_count(f); k++) {
+                    s[k] = s[k] ? rill_intern(s[k]) : NULL;
+                }
+            }
+            f->default_value = copy;
+        }
+        if (f->enum_count > 0) {
+            rill_enum_item *items = rill_calloc_tagged(f->enum_count, sizeof(*items), RILL_MEM_WORLD);
+            if (items == NULL || !own(t, items)) {
+                rill_free(items);
+                goto oom;
+            }
+            for (uint32_t k = 0; k < f->enum_count; k++) {
+                items[k].name = f->enum_items[k].name ? rill_intern(f->enum_items[k].name) : "";
+                items[k].value = f->enum_items[k].value;
+            }
+            f->enum_items = items;
+        } else {
+            f->enum_items = NULL;
+        }
+    }
+    t->desc.fields = t->fields;
+    /* Bake the defaults into one object so a default add is one memcpy. */
+    t->defaults = rill_calloc_tagged(1, desc->size, RILL_MEM_WORLD);
+    if (t->defaults == NULL) {
+        goto oom;
+    }
+    t->desc.defaults = NULL;
+    t->desc.fields = t->fields;
+    {
+        rill_type_desc tmp = *desc;
+        tmp.fields = t->fields;
+        rill_type_apply_defaults(&tmp, t->defaults);
+    }
+    t->desc.defaults = t->defaults;
+    return t;
+
+oom:
+    rill__type_destroy(t);
+    rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "type %s: out of memory", desc->name);
+    return NULL;
+}
+
+/* >>object helpers */
+
+void rill_type_apply_defaults(const rill_type_desc *type, void *obj) {
+    if (type == NULL || obj == NULL) {
+        return;
+    }
+    memset(obj, 0, type->size);
+    if (type->defaults != NULL) {
+        memcpy(obj, type->defaults, type->size);
+    }
+    for (uint32_t i = 0; i < type->field_count; i++) {
+        const rill_field *f = &type->fields[i];
+        if (f->default_value != NULL && type_valid(f->type)) {
+            memcpy(RILL_FIELD_PTR(obj, f), f->default_value,
+                   (size_t)rill_field_count(f) * FIELD_INFO[f->type].size);
+        }
+    }
+    intern_strings(type->fields, type->field_count, obj);
+}
+
+/* Lane address of flat lane index `i` of field f in obj. */
+static void *lane_ptr(const rill_field *f, const void *obj, uint32_t i) {
+    const field_info *fi = &FIELD_INFO[f->type];
+    uint32_t lane_size = fi->size / fi->lanes;
+    return (char *)obj + f->offset + (size_t)i * lane_size;
+}
+
+static double lane_get(lane_kind k, const void *p) {
+    switch (k) {
+    case LANE_BOOL: return *(const bool *)p ? 1.0 : 0.0;
+    case LANE_I32: return (double)*(const int32_t *)p;
+    case LANE_U32: return (double)*(const uint32_t *)p;
+    case LANE_I64: return (double)*(const int64_t *)p;
+    case LANE_U64: return (double)*(const uint64_t *)p;
+    case LANE_F32: return (double)*(const float *)p;
+    case LANE_F64: return *(const double *)p;
+    default: return 0.0;
+    }
+}
+
+/* Converts v to an integer type without undefined behaviour (NaN -> 0, saturating). */
+static int64_t sat_i64(double v, double lo, double hi) {
+    if (v != v) {
+        return 0;
+    }
+    if (v <= lo) {
+        return (int64_t)lo;
+    }
+    if (v >= hi) {
+        return v >= 9.2233720368547758e18 ? INT64_MAX : (int64_t)hi;
+    }
+    return (int64_t)v;
+}
+
+static void lane_set(lane_kind k, void *p, double v) {
+    switch (k) {
+    case LANE_BOOL: *(bool *)p = v != 0.0; break;
+    case LANE_I32: *(int32_t *)p = (int32_t)sat_i64(v, -2147483648.0, 2147483647.0); break;
+    case LANE_U32: *(uint32_t *)p = (uint32_t)sat_i64(v, 0.0, 4294967295.0); break;
+    case LANE_I64: *(int64_t *)p = sat_i64(v, -9.2233720368547758e18, 9.2233720368547758e18); break;
+    case LANE_U64:
+        if (v != v || v <= 0.0) {
+            *(uint64_t *)p = 0;
+        } else if (v >= 1.8446744073709552e19) {
+            *(uint64_t *)p = UINT64_MAX;
+        } else {
+            *(uint64_t *)p = (uint64_t)v;
+        }
+        break;
+    case LANE_F32: *(float *)p = (float)v; break;
+    case LANE_F64: *(double *)p = v; break;
+    default: break;
+    }
+}
+
+bool rill_field_get_f64(const rill_field *field, const void *obj, uint32_t index, double *out) {
+    if (field == NULL || obj == NULL || !type_valid(field->type) || FIELD_INFO[field->type].lanes == 0) {
+        return false;
+    }
+    if (index >= rill_field_count(field) * FIELD_INFO[field->type].lanes) {
+        return false;
+    }
+    if (out) {
+        *out = lane_get((lane_kind)FIELD_INFO[field->type].lane, lane_ptr(field, obj, index));
+    }
+    return true;
+}
+
+bool rill_field_set_f64(const rill_field *field, void *obj, uint32_t index, double value) {
+    if (field == NULL || obj == NULL || !type_valid(field->type) || FIELD_INFO[field->type].lanes == 0) {
+        return false;
+    }
+    if (index >= rill_field_count(field) * FIELD_INFO[field->type].lanes) {
+        return false;
+    }
+    lane_set((lane_kind)FIELD_INFO[field->type].lane, lane_ptr(field, obj, index), value);
+    return true;
+}
+
+uint32_t rill_type_clamp(const rill_type_desc *type, void *obj) {
+    if (type == NULL || obj == NULL) {
+        return 0;
+    }
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < type->field_count; i++) {
+        const rill_field *f = &type->fields[i];
+        if (!(f->flags & (RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX)) || !type_valid(f->type)) {
+            continue;
+        }
+        const field_info *fi = &FIELD_INFO[f->type];
+        if (fi->lanes == 0 || fi->lane == LANE_BOOL) {
+            continue;
+        }
+        uint32_t n = rill_field_count(f) * fi->lanes;
+        for (uint32_t k = 0; k < n; k++) {
+            void *p = lane_ptr(f, obj, k);
+            double v = lane_get((lane_kind)fi->lane, p);
+            double c = v;
+            if (v != v) {
+                c = (f->flags & RILL_FIELD_HAS_MIN) ? f->min : (f->flags & RILL_FIELD_HAS_MAX) ? f->max : 0.0;
+            } else if ((f->flags & RILL_FIELD_HAS_MIN) && v < f->min) {
+                c = f->min;
+            } else if ((f->flags & RILL_FIELD_HAS_MAX) && v > f->max) {
+                c = f->max;
+            }
+            if (c != v || v != v) {
+                lane_set((lane_kind)fi->lane, p, c);
+                changed++;
+            }
+        }
+    }
+    return changed;
+}
+
+void rill_type_copy(const rill_type_desc *type, void *dst, const void *src) {
+    if (type != NULL && dst != NULL && src != NULL && dst != src) {
+        memmove(dst, src, type->size);
+    }
+}
+
+static bool str_eq(const char *a, const char *b) {
+    if (a == b) {
+        return true;
+    }
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+bool rill_type_equal(const rill_type_desc *type, const void *a, const void *b) {
+    if (type == NULL || a == NULL || b == NULL) {
+        return a == b;
+    }
+    for (uint32_t i = 0; i < type->field_count; i++) {
+        const rill_field *f = &type->fields[i];
+        if (!type_valid(f->type)) {
+            continue;
+        }
+        const field_info *fi = &FIELD_INFO[f->type];
+        uint32_t n = rill_field_count(f);
+        if (is_string_type(f->type)) {
+            const char *const *pa = (const char *const *)((const char *)a + f->offset);
+            const char *const *pb = (const char *const *)((const char *)b + f->offset);
+            for (uint32_t k = 0; k < n; k++) {
+                if (!str_eq(pa[k], pb[k])) {
+                    return false;
+                }
+            }
+        } else if (f->type == RILL_FIELD_ENTITY || fi->lane == LANE_I64 || fi->lane == LANE_U64) {
+            /* Compared bit for bit: doubles cannot hold every 64-bit integer. */
+            if (memcmp((const char *)a + f->offset, (const char *)b + f->offset, (size_t)n * fi->size) != 0) {
+                return false;
+            }
+        } else if (fi->lane == LANE_BOOL) {
+            for (uint32_t k = 0; k < n; k++) {
+                if (((const bool *)((const char *)a + f->offset))[k] !=
+                    ((const bool *)((const char *)b + f->offset))[k]) {
+                    return false;
+                }
+            }
+        } else {
+            for (uint32_t k = 0; k < n * fi->lanes; k++) {
+                if (lane_get((lane_kind)fi->lane, lane_ptr(f, a, k)) !=
+                    lane_get((lane_kind)fi->lane, lane_ptr(f, b, k))) {
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+const char *rill_field_enum_name(const rill_field *field, int32_t value) {
+    if (field == NULL) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < field->enum_count; i++) {
+        if (field->enum_items[i].value == value) {
+            return field->enum_items[i].name;
+        }
+    }
+    return NULL;
+}
+
+static bool enum_lookup(const rill_field *field, const char *name, size_t len, int32_t *out) {
+    for (uint32_t i = 0; i < field->enum_count; i++) {
+        const char *n = field->enum_items[i].name;
+        if (n != NULL && strlen(n) == len && memcmp(n, name, len) == 0) {
+            *out = field->enum_items[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool rill_field_enum_value(const rill_field *field, const char *name, int32_t *out_value) {
+    if (field == NULL || name == NULL) {
+        return false;
+    }
+    int32_t v;
+    if (!enum_lookup(field, name, strlen(name), &v)) {
+        return false;
+    }
+    if (out_value) {
+        *out_value = v;
+    }
+    return true;
+}
+
+/* >>format */
+
+/* Shortest text that reads back to the same float: scene files stay readable ("0.8", not
+ * "0.800000012") and diffs stay small, while the value still round-trips exactly. */
+static void fmt_f32(char *buf, size_t cap, float v) {
+    if (v != v) {
+        snprintf(buf, cap, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, cap, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    for (int p = 1; p <= 9; p++) {
+        snprintf(buf, cap, "%.*g", p, (double)v);
+        if (strtof(buf, NULL) == v) {
+            return;
+        }
+    }
+}
+
+static void fmt_f64(char *buf, size_t cap, double v) {
+    if (v != v) {
+        snprintf(buf, cap, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, cap, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, cap, "%.*g", p, v);
+        if (strtod(buf, NULL) == v) {
+            return;
+        }
+    }
+}
+
+static bool fmt_string(rill_strbuf *out, const char *s) {
+    bool ok = rill_strbuf_append(out, "\"", 1);
+    for (const char *p = s ? s : ""; ok && *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        switch (c) {
+        case '"': ok = rill_strbuf_append(out, "\\\"", 2); break;
+        case '\\': ok = rill_strbuf_append(out, "\\\\", 2); break;
+        case '\n': ok = rill_strbuf_append(out, "\\n", 2); break;
+        case '\t': ok = rill_strbuf_append(out, "\\t", 2); break;
+        case '\r': ok = rill_strbuf_append(out, "\\r", 2); break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                ok = rill_strbuf_printf(out, "\\x%02x", c);
+            } else {
+                ok = rill_strbuf_append(out, (const char *)p, 1);
+            }
+        }
+    }
+    return ok && rill_strbuf_append(out, "\"", 1);
+}
+
+static bool fmt_element(const rill_field *f, const void *elem, rill_strbuf *out) {
+    char buf[64];
+    switch (f->type) {
+    case RILL_FIELD_BOOL: return rill_strbuf_printf(out, "%s", *(const bool *)elem ? "true" : "false");
+    case RILL_FIELD_I32: return rill_strbuf_printf(out, "%d", (int)*(const int32_t *)elem);
+    case RILL_FIELD_U32: return rill_strbuf_printf(out, "%u", (unsigned)*(const uint32_t *)elem);
+    case RILL_FIELD_I64: return rill_strbuf_printf(out, "%lld", (long long)*(const int64_t *)elem);
+    case RILL_FIELD_U64:
+    case RILL_FIELD_ENTITY:
+        return rill_strbuf_printf(out, "%llu", (unsigned long long)*(const uint64_t *)elem);
+    case RILL_FIELD_F32: fmt_f32(buf, sizeof buf, *(const float *)elem); return rill_strbuf_printf(out, "%s", buf);
+    case RILL_FIELD_F64: fmt_f64(buf, sizeof buf, *(const double *)elem); return rill_strbuf_printf(out, "%s", buf);
+    case RILL_FIELD_VEC2:
+    case RILL_FIELD_VEC3:
+    case RILL_FIELD_VEC4:
+    case RILL_FIELD_QUAT:
+    case RILL_FIELD_COLOR: {
+        bool ok = rill_strbuf_append(out, "(", 1);
+        for (uint32_t k = 0; ok && k < FIELD_INFO[f->type].lanes; k++) {
+            fmt_f32(buf, sizeof buf, ((const float *)elem)[k]);
+            ok = rill_strbuf_printf(out, k ? ", %s" : "%s", buf);
+        }
+        return ok && rill_strbuf_append(out, ")", 1);
+    }
+    case RILL_FIELD_STRING:
+    case RILL_FIELD_ASSET_PATH: return fmt_string(out, *(const char *const *)elem);
+    case RILL_FIELD_ENUM: {
+        int32_t v = *(const int32_t *)elem;
+        const char *name = rill_field_enum_name(f, v);
+        return name ? rill_strbuf_printf(out, "%s", name) : rill_strbuf_printf(out, "%d", (int)v);
+    }
+    default: return rill_strbuf_append(out, "?", 1);
+    }
+}
+
+bool rill_field_format(const rill_field *field, const void *obj, rill_strbuf *out) {
+    if (field == NULL || obj == NULL || out == NULL || !type_valid(field->type)) {
+        return false;
+    }
+    const char *base = (const char *)obj + field->offset;
+    size_t es = FIELD_INFO[field->type].size;
+    if (field->count <= 1) {
+        return fmt_element(field, base, out);
+    }
+    bool ok = rill_strbuf_append(out, "[", 1);
+    for (uint32_t k = 0; ok && k < field->count; k++) {
+        if (k) {
+            ok = rill_strbuf_append(out, ", ", 2);
+        }
+        ok = ok && fmt_element(field, base + k * es, out);
+    }
+    return ok && rill_strbuf_append(out, "]", 1);
+}
+
+bool rill_type_dump(const rill_type_desc *type, const void *obj, rill_strbuf *out) {
+    if (type == NULL || obj == NULL || out == NULL) {
+        return false;
+    }
+    bool ok = rill_strbuf_printf(out, "%s {", type->name);
+    for (uint32_t i = 0; ok && i < type->field_count; i++) {
+        const rill_field *f = &type->fields[i];
+        if (f->flags & RILL_FIELD_NO_SERIALIZE) {
+            continue;
+        }
+        ok = rill_strbuf_printf(out, " %s: ", f->name) && rill_field_format(f, obj, out);
+    }
+    return ok && rill_strbuf_append(out, " }", 2);
+}
+
+/* >>parse */
+
+typedef struct cursor {
+    const char *s;
+    size_t len;
+    size_t pos;
+    rill_error *err;
+} cursor;
+
+static rill_result cur_fail(cursor *c, const char *what) {
+    return rill_error_set(c->err, RILL_ERR_PARSE, "offset %zu: %s", c->pos, what);
+}
+
+static void skip_ws(cursor *c) {
+    while (c->pos < c->len && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t' || c->s[c->pos] == '\n' ||
+                               c->s[c->pos] == '\r')) {
+        c->pos++;
+    }
+}
+
+static bool expect_char(cursor *c, char ch) {
+    skip_ws(c);
+    if (c->pos < c->len && c->s[c->pos] == ch) {
+        c->pos++;
+        return true;
+    }
+    return false;
+}
+
+static bool is_ident_start(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static bool is_ident_char(char ch) { return is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+
+/* Copies the next number-ish token (alphanumerics, '+', '-', '.') into buf; false when empty or
+ * too long. */
+static bool number_token(cursor *c, char *buf, size_t cap) {
+    skip_ws(c);
+    size_t n = 0;
+    while (c->pos + n < c->len) {
+        char ch = c->s[c->pos + n];
+        if (!(is_ident_char(ch) || ch == '+' || ch == '-' || ch == '.')) {
+            break;
+        }
+        if (n + 1 >= cap) {
+            return false;
+        }
+        buf[n] = ch;
+        n++;
+    }
+    buf[n] = '\0';
+    return n > 0;
+}
+
+static rill_result parse_float(cursor *c, double *out) {
+    char buf[64];
+    if (!number_token(c, buf, sizeof buf)) {
+        return cur_fail(c, "expected a number");
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end == buf || *end != '\0') {
+        return cur_fail(c, "malformed number");
+    }
+    c->pos += strlen(buf);
+    *out = v;
+    return RILL_OK;
+}
+
+/* Integers in decimal, or hex with a 0x prefix; range-checked against [lo, hi] (signed) or
+ * [0, uhi] (unsigned). */
+static rill_result parse_int(cursor *c, bool is_signed, int64_t lo, int64_t hi, uint64_t uhi,
+                             uint64_t *out_bits) {
+    char buf[64];
+    if (!number_token(c, buf, sizeof buf)) {
+        return cur_fail(c, "expected an integer");
+    }
+    const char *p = buf;
+    bool neg = false;
+    if (*p == '-' || *p == '+') {
+        neg = *p == '-';
+        p++;
+    }
+    int base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    if (*p == '\0' || *p == '-' || *p == '+') {
+        return cur_fail(c, "malformed integer");
+    }
+    char *end = NULL;
+    errno = 0;
+    unsigned long long mag = strtoull(p, &end, base);
+    if (*end != '\0') {
+        return cur_fail(c, "malformed integer");
+    }
+    if (errno == ERANGE) {
+        return cur_fail(c, "integer out of range");
+    }
+    if (is_signed) {
+        if (neg ? mag > (uint64_t)(-(lo + 1)) + 1u : mag > (uint64_t)hi) {
+            return cur_fail(c, "integer out of range");
+        }
+        int64_t v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+        *out_bits = (uint64_t)v;
+    } else {
+        if ((neg && mag != 0) || mag > uhi) {
+            return cur_fail(c, "integer out of range");
+        }
+        *out_bits = mag;
+    }
+    c->pos += strlen(buf);
+    return RILL_OK;
+}
+
+static int hexval(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+static rill_result parse_string(cursor *c, const char **out) {
+    if (!expect_char(c, '"')) {
+        return cur_fail(c, "expected '\"'");
+    }
+    rill_strbuf sb = {0};
+    rill_result r = RILL_OK;
+    for (;;) {
+        if (c->pos >= c->len) {
+            r = cur_fail(c, "unterminated string");
+            break;
+        }
+        char ch = c->s[c->pos++];
+        if (ch == '"') {
+            break;
+        }
+        if (ch == '\\') {
+            if (c->pos >= c->len) {
+                r = cur_fail(c, "unterminated escape");
+                break;
+            }
+            char e = c->s[c->pos++];
+            switch (e) {
+            case 'n': ch = '\n'; break;
+            case 't': ch = '\t'; break;
+            case 'r': ch = '\r'; break;
+            case '"': ch = '"'; break;
+            case '\\': ch = '\\'; break;
+            case 'x': {
+                int hi = c->pos < c->len ? hexval(c->s[c->pos]) : -1;
+                int lo = c->pos + 1 < c->len ? hexval(c->s[c->pos + 1]) : -1;
+                if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+                    r = cur_fail(c, "bad \\x escape");
+                    break;
+                }
+                c->pos += 2;
+                ch = (char)(hi * 16 + lo);
+                break;
+            }
+            default: c->pos--; r = cur_fail(c, "unknown escape"); break;
+            }
+            if (r != RILL_OK) {
+                break;
+            }
+        } else if (ch == '\0') {
+            c->pos--;
+            r = cur_fail(c, "NUL byte in string");
+            break;
+        }
+        if (!rill_strbuf_append(&sb, &ch, 1)) {
+            r = rill_error_set(c->err, RILL_ERR_OUT_OF_MEMORY, "offset %zu: out of memory", c->pos);
+            break;
+        }
+    }
+    if (r == RILL_OK) {
+        *out = rill_intern_n(sb.data ? sb.data : "", sb.len);
+        if (*out == NULL) {
+            r = rill_error_set(c->err, RILL_ERR_OUT_OF_MEMORY, "offset %zu: out of memory", c->pos);
+        }
+    }
+    rill_strbuf_free(&sb);
+    return r;
+}
+
+static rill_result parse_element(cursor *c, const rill_field *f, void *elem) {
+    rill_result r = RILL_OK;
+    uint64_t bits = 0;
+    double d = 0;
+    skip_ws(c);
+    switch (f->type) {
+    case RILL_FIELD_BOOL: {
+        size_t n = 0;
+        while (c->pos + n < c->len && is_ident_char(c->s[c->pos + n])) {
+            n++;
+        }
+        if (n == 4 && memcmp(c->s + c->pos, "true", 4) == 0) {
+            *(bool *)elem = true;
+        } else if (n == 5 && memcmp(c->s + c->pos, "false", 5) == 0) {
+            *(bool *)elem = false;
+        } else {
+            return cur_fail(c, "expected true or false");
+        }
+        c->pos += n;
+        return RILL_OK;
+    }
+    case RILL_FIELD_I32:
+        r = parse_int(c, true, INT32_MIN, INT32_MAX, 0, &bits);
+        if (r == RILL_OK) *(int32_t *)elem = (int32_t)(int64_t)bits;
+        return r;
+    case RILL_FIELD_U32:
+        r = parse_int(c, false, 0, 0, UINT32_MAX, &bits);
+        if (r == RILL_OK) *(uint32_t *)elem = (uint32_t)bits;
+        return r;
+    case RILL_FIELD_I64:
+        r = parse_int(c, true, INT64_MIN, INT64_MAX, 0, &bits);
+        if (r == RILL_OK) *(int64_t *)elem = (int64_t)bits;
+        return r;
+    case RILL_FIELD_U64:
+    case RILL_FIELD_ENTITY:
+        r = parse_int(c, false, 0, 0, UINT64_MAX, &bits);
+        if (r == RILL_OK) *(uint64_t *)elem = bits;
+        return r;
+    case RILL_FIELD_F32:
+        r = parse_float(c, &d);
+        if (r == RILL_OK) *(float *)elem = (float)d;
+        return r;
+    case RILL_FIELD_F64:
+        r = parse_float(c, &d);
+        if (r == RILL_OK) *(double *)elem = d;
+        return r;
+    case RILL_FIELD_VEC2:
+    case RILL_FIELD_VEC3:
+    case RILL_FIELD_VEC4:
+    case RILL_FIELD_QUAT:
+    case RILL_FIELD_COLOR: {
+        uint32_t lanes = FIELD_INFO[f->type].lanes;
+        float tmp[4];
+        if (!expect_char(c, '(')) {
+            return cur_fail(c, "expected '('");
+        }
+        for (uint32_t k = 0; k < lanes; k++) {
+            if (k && !expect_char(c, ',')) {
+                return cur_fail(c, "expected ','");
+            }
+            r = parse_float(c, &d);
+            if (r != RILL_OK) {
+                return r;
+            }
+            tmp[k] = (float)d;
+        }
+        if (!expect_char(c, ')')) {
+            return cur_fail(c, "expected ')'");
+        }
+        memcpy(elem, tmp, sizeof(float) * lanes);
+        return RILL_OK;
+    }
+    case RILL_FIELD_STRING:
+    case RILL_FIELD_ASSET_PATH: {
+        const char *s = NULL;
+        r = parse_string(c, &s);
+        if (r == RILL_OK) *(const char **)elem = s;
+        return r;
+    }
+    case RILL_FIELD_ENUM: {
+        if (c->pos < c->len && is_ident_start(c->s[c->pos])) {
+            size_t n = 0;
+            while (c->pos + n < c->len && is_ident_char(c->s[c->pos + n])) {
+                n++;
+            }
+            int32_t v;
+            if (!enum_lookup(f, c->s + c->pos, n, &v)) {
+                return cur_fail(c, "unknown enum name");
+            }
+            c->pos += n;
+            *(int32_t *)elem = v;
+            return RILL_OK;
+        }
+        r = parse_int(c, true, INT32_MIN, INT32_MAX, 0, &bits);
+        if (r == RILL_OK) *(int32_t *)elem = (int32_t)(int64_t)bits;
+        return r;
+    }
+    default: return cur_fail(c, "field has no text form");
+    }
+}
+
+rill_result rill_field_parse(const rill_field *field, void *obj, const char *text, size_t len,
+                             size_t *out_consumed, rill_error *err) {
+    if (field == NULL || obj == NULL || (text == NULL && len > 0) || !type_valid(field->type)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_field_parse: bad arguments");
+    }
+    cursor c = {text ? text : "", len, 0, err};
+    size_t es = FIELD_INFO[field->type].size;
+    /* Parse into a scratch copy so a failure leaves the object untouched. */
+    uint8_t scratch_small[256];
+    size_t bytes = es * rill_field_count(field);
+    uint8_t *scratch = bytes <= sizeof scratch_small ? scratch_small : rill_malloc_tagged(bytes, RILL_MEM_WORLD);
+    if (scratch == NULL) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "offset 0: out of memory");
+    }
+    memcpy(scratch, (char *)obj + field->offset, bytes);
+    rill_result r = RILL_OK;
+    if (field->count <= 1) {
+        r = parse_element(&c, field, scratch);
+    } else if (!expect_char(&c, '[')) {
+        r = cur_fail(&c, "expected '['");
+    } else {
+        for (uint32_t k = 0; k < field->count && r == RILL_OK; k++) {
+            if (k && !expect_char(&c, ',')) {
+                r = cur_fail(&c, "expected ',' (array has too few elements?)");
+                break;
+            }
+            r = parse_element(&c, field, scratch + k * es);
+        }
+        if (r == RILL_OK && !expect_char(&c, ']')) {
+            r = cur_fail(&c, "expected ']' (array has too many elements?)");
+        }
+    }
+    if (r == RILL_OK) {
+        memcpy((char *)obj + field->offset, scratch, bytes);
+        if (out_consumed) {
+            *out_consumed = c.pos;
+        }
+    }
+    if (scratch != scratch_small) {
+        rill_free(scratch);
+    }
+    return r;
+}

@@ -1,0 +1,720 @@
+/* world.c: the world object, entity slots, per-component sparse sets, the type registry
+ * (components, resources, plain types), resources and the built-in components. */
+#include "world_internal.h"
+
+#include <string.h>
+
+#define WORLD_LOG "world"
+
+/* >>growth */
+
+bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, bool zero) {
+    if (need <= *cap) {
+        return true;
+    }
+    /* Doubling keeps spawn and add amortized O(1); 64 skips the tiny early steps. */
+    uint64_t new_cap = *cap < 64u ? 64u : (uint64_t)*cap * 2u;
+    if (new_cap < need) {
+        new_cap = need;
+    }
+    if (new_cap > UINT32_MAX) {
+        new_cap = UINT32_MAX;
+    }
+    if (new_cap > SIZE_MAX / elem) {
+        return false;
+    }
+    void *p = rill_realloc_tagged(*ptr, (size_t)new_cap * elem, RILL_MEM_WORLD);
+    if (p == NULL) {
+        return false;
+    }
+    if (zero) {
+        memset((char *)p + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
+    }
+    *ptr = p;
+    *cap = (uint32_t)new_cap;
+    return true;
+}
+
+/* >>sparse set */
+
+static bool set_reserve(rill__sparse_set *s, uint32_t n) {
+    if (n <= s->cap) {
+        return true;
+    }
+    uint32_t cap = s->cap;
+    if (!rill__world_grow((void **)&s->dense, &cap, n, sizeof(rill_entity), false)) {
+        return false;
+    }
+    uint32_t dcap = s->cap;
+    if (!rill__world_grow((void **)&s->data, &dcap, cap, s->stride, false)) {
+        /* dense grew but data did not: keep cap at the old value, dense is merely larger. */
+        return false;
+    }
+    s->cap = cap;
+    return true;
+}
+
+void *rill__set_insert(rill__sparse_set *s, rill_entity e, bool *out_existed) {
+    uint32_t slot = RILL_ENTITY_INDEX(e);
+    if (slot < s->sparse_cap && s->sparse[slot] != 0) {
+        uint32_t d = s->sparse[slot] - 1u;
+        s->dense[d] = e;
+        *out_existed = true;
+        return s->data + (size_t)d * s->stride;
+    }
+    *out_existed = false;
+    if (slot >= s->sparse_cap &&
+        !rill__world_grow((void **)&s->sparse, &s->sparse_cap, slot + 1u, sizeof(uint32_t), true)) {
+        return NULL;
+    }
+    if (s->len == s->cap && !set_reserve(s, s->len + 1u)) {
+        return NULL;
+    }
+    uint32_t d = s->len++;
+    s->dense[d] = e;
+    s->sparse[slot] = d + 1u;
+    return s->data + (size_t)d * s->stride;
+}
+
+void rill__set_erase(rill__sparse_set *s, uint32_t slot) {
+    uint32_t d = s->sparse[slot] - 1u;
+    uint32_t last = s->len - 1u;
+    if (d != last) {
+        rill_entity moved = s->dense[last];
+        s->dense[d] = moved;
+        memcpy(s->data + (size_t)d * s->stride, s->data + (size_t)last * s->stride, s->stride);
+        s->sparse[RILL_ENTITY_INDEX(moved)] = d + 1u;
+    }
+    s->sparse[slot] = 0;
+    s->len--;
+}
+
+static void set_free(rill__sparse_set *s) {
+    rill_free(s->sparse);
+    rill_free(s->dense);
+    rill_free(s->data);
+    memset(s, 0, sizeof(*s));
+}
+
+/* >>registry */
+
+static rill__type *find_type(const rill_world *w, const char *name) {
+    uint64_t idx;
+    if (name == NULL || !rill_map_get(&w->type_by_name, rill_hash64_str(name), &idx)) {
+        return NULL;
+    }
+    rill__type *t = w->types.data[idx];
+    return strcmp(t->desc.name, name) == 0 ? t : NULL;
+}
+
+/* Registers desc as `kind`; returns the registry entry (existing one for a compatible repeat). */
+static rill__type *register_type(rill_world *w, const rill_type_desc *desc, rill__type_kind kind) {
+    if (w == NULL || desc == NULL || desc->name == NULL) {
+        RILL_LOG_ERROR(WORLD_LOG, "register: NULL world, desc or name");
+        return NULL;
+    }
+    rill__type *existing = find_type(w, desc->name);
+    if (existing != NULL) {
+        if (existing->kind == kind && existing->desc.size == desc->size) {
+            return existing;
+        }
+        RILL_LOG_ERROR(WORLD_LOG, "register: type %s already registered with another size or kind",
+                       desc->name);
+        return NULL;
+    }
+    rill_error err = {0};
+    rill__type *t = rill__type_create(desc, &err);
+    if (t == NULL) {
+        RILL_LOG_ERROR(WORLD_LOG, "register: %s", err.msg);
+        return NULL;
+    }
+    t->kind = kind;
+    if (!rill_array_push(&w->types, t) ||
+        !rill_map_set(&w->type_by_name, rill_hash64_str(t->desc.name), w->types.len - 1u)) {
+        if (w->types.len > 0 && w->types.data[w->types.len - 1u] == t) {
+            w->types.len--;
+        }
+        rill__type_destroy(t);
+        RILL_LOG_ERROR(WORLD_LOG, "register: out of memory");
+        return NULL;
+    }
+    return t;
+}
+
+rill_component rill_world_register_component(rill_world *world, const rill_type_desc *desc) {
+    rill__type *t = register_type(world, desc, RILL__KIND_COMPONENT);
+    if (t == NULL) {
+        return 0;
+    }
+    if (t->id != 0) {
+        return t->id;
+    }
+    rill__component c = {0};
+    c.type = t;
+    c.set.stride = RILL_ALIGN_UP(t->desc.size, t->desc.align);
+    if (!rill_array_push(&world->components, c)) {
+        RILL_LOG_ERROR(WORLD_LOG, "register: out of memory");
+        return 0; /* the type stays registered as a component-to-be; a retry fills in the id */
+    }
+    t->id = world->components.len;
+    return t->id;
+}
+
+rill_component rill_world_find_component(const rill_world *world, const char *name) {
+    rill__type *t = world ? find_type(world, name) : NULL;
+    return (t && t->kind == RILL__KIND_COMPONENT) ? t->id : 0;
+}
+
+const rill_type_desc *rill_world_component_type(const rill_world *world, rill_component comp) {
+    rill__component *c = world ? rill__world_comp(world, comp) : NULL;
+    return c ? &c->type->desc : NULL;
+}
+
+uint32_t rill_world_component_count(const rill_world *world) {
+    return world ? world->components.len : 0;
+}
+
+bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32_t n) {
+    rill__component *c = world ? rill__world_comp(world, comp) : NULL;
+    if (c == NULL) {
+        return false;
+    }
+    if (n > 0 && !rill__world_grow((void **)&c->set.sparse, &c->set.sparse_cap,
+                                   RILL_MAX(n, world->slot_count), sizeof(uint32_t), true)) {
+        return false;
+    }
+    return set_reserve(&c->set, n);
+}
+
+const rill_type_desc *rill_world_register_type(rill_world *world, const rill_type_desc *desc) {
+    rill__type *t = register_type(world, desc, RILL__KIND_PLAIN);
+    return t ? &t->desc : NULL;
+}
+
+const rill_type_desc *rill_world_find_type(const rill_world *world, const char *name) {
+    rill__type *t = world ? find_type(world, name) : NULL;
+    return t ? &t->desc : NULL;
+}
+
+/* >>resources */
+
+rill_resource rill_world_register_resource(rill_world *world, const rill_type_desc *desc) {
+    rill__type *t = register_type(world, desc, RILL__KIND_RESOURCE);
+    if (t == NULL) {
+        return 0;
+    }
+    if (t->id != 0) {
+        return t->id;
+    }
+    rill__resource r = {t, NULL};
+    if (!rill_array_push(&world->resources, r)) {
+        return 0;
+    }
+    t->id = world->resources.len;
+    return t->id;
+}
+
+static rill__resource *get_res(const rill_world *w, rill_resource res) {
+    return (w && res != 0 && res <= w->resources.len) ? &w->resources.data[res - 1u] : NULL;
+}
+
+rill_resource rill_world_find_resource(const rill_world *world, const char *name) {
+    rill__type *t = world ? find_type(world, name) : NULL;
+    return (t && t->kind == RILL__KIND_RESOURCE) ? t->id : 0;
+}
+
+const rill_type_desc *rill_world_resource_type(const rill_world *world, rill_resource res) {
+    rill__resource *r = get_res(world, res);
+    return r ? &r->type->desc : NULL;
+}
+
+void *rill_world_set_resource(rill_world *world, rill_resource res, const void *data) {
+    rill__resource *r = get_res(world, res);
+    if (r == NULL) {
+        return NULL;
+    }
+    if (r->data == NULL) {
+        r->data = rill_malloc_tagged(r->type->desc.size, RILL_MEM_WORLD);
+        if (r->data == NULL) {
+            return NULL;
+        }
+    }
+    memmove(r->data, data ? data : r->type->defaults, r->type->desc.size);
+    return r->data;
+}
+
+void *rill_world_get_resource(const rill_world *world, rill_resource res) {
+    rill__resource *r = get_res(world, res);
+    return r ? r->data : NULL;
+}
+
+bool rill_world_remove_resource(rill_world *world, rill_resource res) {
+    rill__resource *r = get_res(world, res);
+    if (r == NULL || r->data == NULL) {
+        return false;
+    }
+    rill_free(r->data);
+    r->data = NULL;
+    return true;
+}
+
+/* >>builtins */
+
+static const rill_enum_item CAMERA_ROLES[] = {{"game", RILL_CAMERA_ROLE_GAME},
+                                              {"editor", RILL_CAMERA_ROLE_EDITOR}};
+static const rill_enum_item PROJECTIONS[] = {{"perspective", RILL_PROJECTION_PERSPECTIVE},
+                                             {"orthographic", RILL_PROJECTION_ORTHOGRAPHIC}};
+
+static bool register_builtins(rill_world *w) {
+    static const rill_field name_fields[] = {RILL_FIELD(rill_name, value, STRING)};
+    static const float one3[3] = {1, 1, 1};
+    static const float quat_id[4] = {0, 0, 0, 1};
+    static const rill_field transform_fields[] = {
+        RILL_FIELD(rill_transform, translation, VEC3),
+        {.name = "rotation", .type = RILL_FIELD_QUAT, .offset = offsetof(rill_transform, rotation),
+         .count = 1, .default_value = quat_id},
+        {.name = "scale", .type = RILL_FIELD_VEC3, .offset = offsetof(rill_transform, scale),
+         .count = 1, .default_value = one3},
+    };
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    static const rill_field global_fields[] = {{.name = "matrix", .type = RILL_FIELD_F32,
+                                                .offset = 0, .count = 16, .default_value = identity}};
+    static const rill_field parent_fields[] = {RILL_FIELD(rill_parent, parent, ENTITY),
+                                               RILL_FIELD(rill_parent, prev_sibling, ENTITY),
+                                               RILL_FIELD(rill_parent, next_sibling, ENTITY)};
+    static const rill_field children_fields[] = {RILL_FIELD(rill_children, first, ENTITY),
+                                                 RILL_FIELD(rill_children, last, ENTITY),
+                                                 RILL_FIELD(rill_children, count, U32)};
+    static const bool yes = true;
+    static const float fov = 0.8f, znear = 0.1f, zfar = 1000.0f, ortho = 10.0f;
+    static const float viewport[4] = {0, 0, 1, 1};
+    static const float clear[4] = {0, 0, 0, 1};
+    static const rill_field camera_fields[] = {
+        {.name = "active", .type = RILL_FIELD_BOOL, .offset = offsetof(rill_camera, active), .default_value = &yes},
+        RILL_FIELD(rill_camera, is_default, BOOL),
+        {.name = "role", .type = RILL_FIELD_ENUM, .offset = offsetof(rill_camera, role),
+         .enum_items = CAMERA_ROLES, .enum_count = 2},
+        {.name = "projection", .type = RILL_FIELD_ENUM, .offset = offsetof(rill_camera, projection),
+         .enum_items = PROJECTIONS, .enum_count = 2},
+        {.name = "fov_y", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, fov_y),
+         .default_value = &fov, .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0.001, .max = 3.14},
+        {.name = "near", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, near_plane),
+         .default_value = &znear, .flags = RILL_FIELD_HAS_MIN, .min = 1e-6},
+        {.name = "far", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, far_plane),
+         .default_value = &zfar, .flags = RILL_FIELD_HAS_MIN, .min = 1e-5},
+        {.name = "ortho_height", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, ortho_height),
+         .default_value = &ortho, .flags = RILL_FIELD_HAS_MIN, .min = 1e-6},
+        {.name = "viewport", .type = RILL_FIELD_VEC4, .offset = offsetof(rill_camera, viewport),
+         .default_value = viewport, .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = 1},
+        {.name = "clear_color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_camera, clear_color),
+         .default_value = clear},
+        {.name = "hdr", .type = RILL_FIELD_BOOL, .offset = offsetof(rill_camera, hdr), .default_value = &yes},
+        RILL_FIELD(rill_camera, order, I32),
+    };
+    const rill_type_desc descs[] = {
+        {.name = "Name", RILL_TYPE_LAYOUT(rill_name), .fields = name_fields, .field_count = 1},
+        {.name = "Transform", RILL_TYPE_LAYOUT(rill_transform), .fields = transform_fields,
+         .field_count = 3},
+        {.name = "GlobalTransform", .size = sizeof(rill_global_transform), .align = 16,
+         .flags = RILL_TYPE_NO_SERIALIZE, .fields = global_fields, .field_count = 1},
+        {.name = "Parent", RILL_TYPE_LAYOUT(rill_parent),
+         .flags = RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED, .fields = parent_fields, .field_count = 3},
+        {.name = "Children", RILL_TYPE_LAYOUT(rill_children),
+         .flags = RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED, .fields = children_fields,
+         .field_count = 3},
+        {.name = "Camera", RILL_TYPE_LAYOUT(rill_camera), .fields = camera_fields,
+         .field_count = (uint32_t)RILL_COUNTOF(camera_fields)},
+    };
+    for (uint32_t i = 0; i < RILL_COUNTOF(descs); i++) {
+        if (rill_world_register_component(w, &descs[i]) != i + 1u) {
+            return false;
+        }
+    }
+    w->builtins = (rill_builtins){RILL_COMPONENT_NAME,   RILL_COMPONENT_TRANSFORM,
+                                  RILL_COMPONENT_GLOBAL_TRANSFORM, RILL_COMPONENT_PARENT,
+                                  RILL_COMPONENT_CHILDREN, RILL_COMPONENT_CAMERA};
+    return true;
+}
+
+const rill_builtins *rill_world_builtin(const rill_world *world) {
+    return world ? &world->builtins : NULL;
+}
+
+/* >>world */
+
+rill_world *rill_world_create(const rill_world_desc *desc) {
+    rill_world_desc d = desc ? *desc : (rill_world_desc){0};
+    if (d.entity_capacity == 0) {
+        d.entity_capacity = 1024;
+    }
+    rill_world *w = rill_calloc_tagged(1, sizeof(*w), RILL_MEM_WORLD);
+    if (w == NULL) {
+        return NULL;
+    }
+    w->label = d.label ? rill_intern(d.label) : "world";
+    w->skip_hooks_on_destroy = d.skip_hooks_on_destroy;
+    if (!rill_world_reserve(w, d.entity_capacity) || !register_builtins(w)) {
+        RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory at creation", w->label);
+        w->skip_hooks_on_destroy = true;
+        rill_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void despawn_all(rill_world *w, bool hooks);
+
+void rill_world_destroy(rill_world *world) {
+    if (world == NULL) {
+        return;
+    }
+    despawn_all(world, !world->skip_hooks_on_destroy);
+    for (uint32_t i = 0; i < world->components.len; i++) {
+        set_free(&world->components.data[i].set);
+    }
+    for (uint32_t i = 0; i < world->resources.len; i++) {
+        rill_free(world->resources.data[i].data);
+    }
+    for (uint32_t i = 0; i < world->types.len; i++) {
+        rill__type_destroy(world->types.data[i]);
+    }
+    rill__events_free(world);
+    rill_array_free(&world->types);
+    rill_array_free(&world->components);
+    rill_array_free(&world->resources);
+    rill_array_free(&world->dirty);
+    rill_array_free(&world->scratch);
+    rill_array_free(&world->xstack);
+    rill_map_free(&world->type_by_name);
+    rill_free(world->gens);
+    rill_free(world->flags);
+    rill_free(world->free_slots);
+    rill_free(world);
+}
+
+/* >>entities */
+
+bool rill_world_reserve(rill_world *world, uint32_t entity_count) {
+    if (world == NULL) {
+        return false;
+    }
+    /* Slots beyond the live ones may be free already; reserve for the worst case. */
+    uint32_t cap = world->slot_cap;
+    if (!rill__world_grow((void **)&world->gens, &cap, entity_count, sizeof(uint32_t), true)) {
+        return false;
+    }
+    uint32_t fcap = world->slot_cap;
+    if (!rill__world_grow((void **)&world->flags, &fcap, cap, sizeof(uint8_t), true)) {
+        return false;
+    }
+    world->slot_cap = cap;
+    return true;
+}
+
+static inline rill_entity spawn_one(rill_world *w) {
+    uint32_t idx;
+    if (w->free_len > 0) {
+        idx = w->free_slots[--w->free_len];
+    } else {
+        idx = w->slot_count++;
+        w->gens[idx] = 1;
+    }
+    w->flags[idx] = RILL__SLOT_ALIVE;
+    w->alive++;
+    return RILL_ENTITY_MAKE(idx, w->gens[idx]);
+}
+
+rill_entity rill_world_spawn(rill_world *world) {
+    if (world == NULL) {
+        return RILL_ENTITY_NULL;
+    }
+    if (world->free_len == 0 && world->slot_count == world->slot_cap &&
+        !rill_world_reserve(world, world->slot_count + 1u)) {
+        return RILL_ENTITY_NULL;
+    }
+    return spawn_one(world);
+}
+
+uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out) {
+    if (world == NULL || (count > 0 && out == NULL)) {
+        return 0;
+    }
+    uint32_t from_free = RILL_MIN(count, world->free_len);
+    uint64_t need = (uint64_t)world->slot_count + (count - from_free);
+    if (need > UINT32_MAX || !rill_world_reserve(world, (uint32_t)need)) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        out[i] = spawn_one(world);
+    }
+    return count;
+}
+
+bool rill_world_is_alive(const rill_world *world, rill_entity e) {
+    return world != NULL && rill__world_alive(world, e);
+}
+
+uint32_t rill_world_entity_count(const rill_world *world) {
+    return world ? world->alive : 0;
+}
+
+bool rill_world_entity_next(const rill_world *world, uint32_t *iter, rill_entity *out_entity) {
+    if (world == NULL || iter == NULL) {
+        return false;
+    }
+    while (*iter < world->slot_count) {
+        uint32_t i = (*iter)++;
+        if (world->flags[i] & RILL__SLOT_ALIVE) {
+            if (out_entity) {
+                *out_entity = RILL_ENTITY_MAKE(i, world->gens[i]);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Frees e's slot after its components are gone. */
+static void release_slot(rill_world *w, uint32_t idx) {
+    w->flags[idx] = 0;
+    /* Generation 0 is reserved for command-buffer placeholders, so skip it on wrap-around. */
+    if (++w->gens[idx] == 0) {
+        w->gens[idx] = 1;
+    }
+    /* The free list can never need more entries than there are slots. */
+    if (w->free_len == w->free_cap) {
+        if (!rill__world_grow((void **)&w->free_slots, &w->free_cap, w->free_len + 1u,
+                              sizeof(uint32_t), false)) {
+            RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory; slot %u leaks", w->label, idx);
+            w->alive--;
+            return;
+        }
+    }
+    w->free_slots[w->free_len++] = idx;
+    w->alive--;
+}
+
+static void run_remove_hooks(rill_world *w, rill_entity e, uint32_t idx) {
+    for (uint32_t c = 0; c < w->components.len; c++) {
+        rill__component *comp = &w->components.data[c];
+        if (comp->type->desc.on_remove == NULL) {
+            continue;
+        }
+        void *data = rill__set_get(&comp->set, idx);
+        if (data != NULL) {
+            comp->type->desc.on_remove(w, e, data, comp->type->desc.hook_user);
+        }
+    }
+}
+
+bool rill_world_despawn(rill_world *world, rill_entity e) {
+    if (world == NULL || !rill__world_alive(world, e)) {
+        return false;
+    }
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    if (world->flags[idx] & RILL__SLOT_DESPAWNING) {
+        return false; /* a hook of this entity despawned it again */
+    }
+    world->flags[idx] |= RILL__SLOT_DESPAWNING;
+    /* Hooks first, while the entity still has every component, so a hook may read the others. */
+    run_remove_hooks(world, e, idx);
+    if (!rill__world_alive(world, e)) {
+        return false; /* cannot happen through the API, but a hook must not crash us */
+    }
+    rill__hierarchy_detach_all(world, e);
+    for (uint32_t c = 0; c < world->components.len; c++) {
+        rill__sparse_set *s = &world->components.data[c].set;
+        if (idx < s->sparse_cap && s->sparse[idx] != 0) {
+            rill__set_erase(s, idx);
+        }
+    }
+    release_slot(world, idx);
+    return true;
+}
+
+static void despawn_all(rill_world *w, bool hooks) {
+    if (hooks) {
+        for (uint32_t i = 0; i < w->slot_count; i++) {
+            if ((w->flags[i] & RILL__SLOT_ALIVE) && !(w->flags[i] & RILL__SLOT_DESPAWNING)) {
+                w->flags[i] |= RILL__SLOT_DESPAWNING;
+                run_remove_hooks(w, RILL_ENTITY_MAKE(i, w->gens[i]), i);
+            }
+        }
+    }
+    /* Everything goes at once: no need to unlink hierarchies one by one. */
+    for (uint32_t c = 0; c < w->components.len; c++) {
+        rill__sparse_set *s = &w->components.data[c].set;
+        for (uint32_t d = 0; d < s->len; d++) {
+            s->sparse[RILL_ENTITY_INDEX(s->dense[d])] = 0;
+        }
+        s->len = 0;
+    }
+    for (uint32_t i = 0; i < w->slot_count; i++) {
+        if (w->flags[i] & RILL__SLOT_ALIVE) {
+            release_slot(w, i);
+        }
+    }
+    rill_array_clear(&w->dirty);
+}
+
+void rill_world_clear(rill_world *world) {
+    if (world != NULL) {
+        despawn_all(world, true);
+    }
+}
+
+/* >>components */
+
+void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, const void *init) {
+    if (world == NULL || !rill__world_alive(world, e)) {
+        return NULL;
+    }
+    rill__component *c = rill__world_comp(world, comp);
+    if (c == NULL) {
+        RILL_LOG_WARN(WORLD_LOG, "%s: add of unknown component %u", world->label, comp);
+        return NULL;
+    }
+    const rill_type_desc *t = &c->type->desc;
+    if (t->flags & RILL_TYPE_MANAGED) {
+        RILL_LOG_WARN(WORLD_LOG, "%s: %s is managed by the world; use rill_world_set_parent",
+                      world->label, t->name);
+        return NULL;
+    }
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    void *old = rill__set_get(&c->set, idx);
+    if (old != NULL && t->on_remove != NULL) {
+        t->on_remove(world, e, old, t->hook_user);
+        if (!rill__world_alive(world, e)) {
+            return NULL;
+        }
+    }
+    bool existed;
+    void *data = rill__set_insert(&c->set, e, &existed);
+    if (data == NULL) {
+        RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory adding %s", world->label, t->name);
+        return NULL;
+    }
+    memmove(data, init ? init : c->type->defaults, t->size);
+    if (comp == RILL_COMPONENT_TRANSFORM) {
+        rill__transform_mark_dirty(world, e);
+    }
+    if (t->on_add != NULL) {
+        t->on_add(world, e, data, t->hook_user);
+        /* The hook may have changed other storage, but not this component's (documented rule). */
+    }
+    return data;
+}
+
+void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp) {
+    if (world == NULL || !rill__world_alive(world, e)) {
+        return NULL;
+    }
+    rill__component *c = rill__world_comp(world, comp);
+    return c ? rill__set_get(&c->set, RILL_ENTITY_INDEX(e)) : NULL;
+}
+
+bool rill_world_has(const rill_world *world, rill_entity e, rill_component comp) {
+    return rill_world_get(world, e, comp) != NULL;
+}
+
+bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
+    void *data = rill_world_get(world, e, comp);
+    if (data == NULL) {
+        return false;
+    }
+    if (comp == RILL_COMPONENT_PARENT) {
+        return rill_world_set_parent(world, e, RILL_ENTITY_NULL);
+    }
+    if (comp == RILL_COMPONENT_CHILDREN) {
+        rill_entity child;
+        while ((child = rill_world_first_child(world, e)) != RILL_ENTITY_NULL) {
+            rill_world_set_parent(world, child, RILL_ENTITY_NULL);
+        }
+        return true;
+    }
+    rill__component *c = rill__world_comp(world, comp);
+    if (c->type->desc.on_remove != NULL) {
+        c->type->desc.on_remove(world, e, data, c->type->desc.hook_user);
+        if (!rill__world_alive(world, e)) {
+            return true;
+        }
+    }
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    if (rill__set_get(&c->set, idx) == NULL) {
+        return true; /* the hook removed it already */
+    }
+    rill__set_erase(&c->set, idx);
+    return true;
+}
+
+uint32_t rill_world_entity_components(const rill_world *world, rill_entity e, rill_component *out,
+                                      uint32_t cap) {
+    if (world == NULL || !rill__world_alive(world, e)) {
+        return 0;
+    }
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < world->components.len; c++) {
+        const rill__sparse_set *s = &world->components.data[c].set;
+        if (idx < s->sparse_cap && s->sparse[idx] != 0) {
+            if (out != NULL && n < cap) {
+                out[n] = c + 1u;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+uint32_t rill_world_component_len(const rill_world *world, rill_component comp) {
+    rill__component *c = world ? rill__world_comp(world, comp) : NULL;
+    return c ? c->set.len : 0;
+}
+
+uint32_t rill_world_component_dense(const rill_world *world, rill_component comp,
+                                    const rill_entity **out_entities, void **out_data) {
+    rill__component *c = world ? rill__world_comp(world, comp) : NULL;
+    if (out_entities) {
+        *out_entities = c ? c->set.dense : NULL;
+    }
+    if (out_data) {
+        *out_data = c ? c->set.data : NULL;
+    }
+    return c ? c->set.len : 0;
+}
+
+/* >>names */
+
+void rill_world_set_name(rill_world *world, rill_entity e, const char *name) {
+    if (name == NULL) {
+        rill_world_remove(world, e, RILL_COMPONENT_NAME);
+        return;
+    }
+    if (!rill_world_is_alive(world, e)) {
+        return;
+    }
+    rill_name n = {rill_intern(name)};
+    rill_world_add(world, e, RILL_COMPONENT_NAME, &n);
+}
+
+const char *rill_world_get_name(const rill_world *world, rill_entity e) {
+    const rill_name *n = rill_world_get(world, e, RILL_COMPONENT_NAME);
+    return n ? n->value : NULL;
+}
+
+rill_entity rill_world_find_by_name(const rill_world *world, const char *name) {
+    if (world == NULL || name == NULL) {
+        return RILL_ENTITY_NULL;
+    }
+    const char *interned = rill_intern(name);
+    const rill__sparse_set *s = &world->components.data[RILL_COMPONENT_NAME - 1].set;
+    rill_entity best = RILL_ENTITY_NULL;
+    for (uint32_t d = 0; d < s->len; d++) {
+        const rill_name *n = (const rill_name *)(s->data + (size_t)d * s->stride);
+        if ((n->value == interned || (n->value && strcmp(n->value, name) == 0)) &&
+            (best == RILL_ENTITY_NULL || RILL_ENTITY_INDEX(s->dense[d]) < RILL_ENTITY_INDEX(best))) {
+            best = s->dense[d];
+        }
+    }
+    return best;
+}
