@@ -1,0 +1,653 @@
+/* loader.c: scene loading into a world: synchronous loads, async main-scene loads with a shared
+ * per-frame budget, and scene-instance loads/unloads for the streamer (docs/scenes.md).
+ *
+ * A load goes PARSING (a worker reads the file through the VFS, parses and binds it, expanding
+ * non-streamed instances) -> SPAWNING (the main thread spawned every entity empty in one pass,
+ * and applies components entity by entity within the budget) -> LOADED, or FAILED / CANCELLED.
+ * The worker only fills its load_job; the main thread notices `done` in rill_scene_loader_update,
+ * so the loader does not depend on who drains the job system's main-thread queue.
+ */
+#include "scene_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_BUDGET_NS 3000000ull
+#define DEFAULT_MAX_LOADS 64u
+#define DEFAULT_MAX_DEPTH 8u
+#define DEFAULT_MAX_ENTITIES (16u << 20)
+
+/* Worker-side state of one read + parse + bind. Owned by its record while the record waits for
+ * it; a cancelled record hands it to the loader's orphan list until the worker is done. */
+typedef struct load_job {
+    char *path;
+    scene_types *types;
+    bind_opts opts;
+    _Atomic bool cancel;
+    _Atomic bool done;
+    rill_counter counter;
+    rill_result result;
+    rill_error err;
+    bound_scene bound;
+} load_job;
+
+typedef struct load_rec {
+    uint32_t id; /* this record's handle id (0 when the slot is free) */
+    rill_scene_load_state state;
+    rill_result code; /* failure code */
+    bool is_main;
+    rill_entity root;
+    char *path;
+    load_job *job;
+    bound_scene bound;
+    scene_types *types;
+    rill_entity *spawned;
+    uint32_t total, applied;
+    float progress;
+    char *error;
+    uint32_t warnings;
+    uint64_t finish_seq;
+} load_rec;
+
+struct rill_scene_loader {
+    rill_world *world;
+    rill_vfs *vfs;
+    rill_jobs *jobs;
+    rill_clock clock;
+    uint64_t budget_ns;
+    rill_scene_read_desc read;
+    rill_pool pool;
+    load_rec *recs; /* indexed by pool slot */
+    RILL_ARRAY(uint32_t) active;     /* handle ids of loads in flight, oldest first */
+    RILL_ARRAY(load_job *) orphans;  /* jobs of cancelled loads whose worker still runs */
+    uint32_t main_pending;           /* handle id of the main load in flight, 0 = none */
+    RILL_ARRAY(rill_entity) main_roots; /* roots of the current main scene */
+    scene_types *types;
+    rill_event ev_loaded, ev_failed;
+    rill_scene_components comps;
+    uint64_t finish_counter;
+};
+
+static const char *const state_names[] = {"invalid", "parsing",  "spawning",
+                                          "loaded",  "failed",   "cancelled"};
+
+const char *rill_scene_load_state_str(rill_scene_load_state state) {
+    return (uint32_t)state < RILL_COUNTOF(state_names) ? state_names[state] : "invalid";
+}
+
+rill_scene_loader_desc rill_scene_loader_query_defaults(void) {
+    rill_scene_loader_desc d = {0};
+    d.budget_ns = DEFAULT_BUDGET_NS;
+    d.max_loads = DEFAULT_MAX_LOADS;
+    d.read.max_instance_depth = DEFAULT_MAX_DEPTH;
+    d.read.max_entities = DEFAULT_MAX_ENTITIES;
+    return d;
+}
+
+static load_rec *rec_get(const rill_scene_loader *ld, uint32_t id) {
+    if (!ld) return NULL;
+    int32_t idx = rill_pool_index(&ld->pool, id);
+    return idx < 0 ? NULL : &ld->recs[idx];
+}
+
+/* >>jobs -------------------------------------------------------------------------------------- */
+
+static void job_free(load_job *job) {
+    if (!job) return;
+    rill__bound_free(&job->bound);
+    rill__scene_types_release(job->types);
+    rill_free(job->path);
+    rill_free(job);
+}
+
+/* Worker: read, parse, bind. Touches only the job. */
+static void job_run(void *arg) {
+    load_job *job = arg;
+    char *text = NULL;
+    size_t len = 0;
+    rsn_doc doc;
+    job->result = RILL_OK;
+    if (atomic_load(&job->cancel)) {
+        job->result = rill_error_set(&job->err, RILL_ERR_CANCELLED, "%s: cancelled", job->path);
+    } else {
+        job->result = rill__scene_read_file(job->opts.vfs, job->path, &text, &len, &job->err);
+    }
+    if (job->result == RILL_OK) {
+        job->result = rill__rsn_parse_owned(&doc, job->path, text, len, &job->err);
+        if (job->result == RILL_OK) {
+            job->result = rill__scene_bind(job->types, &job->opts, &doc, job->path, &job->bound,
+                                           &job->err);
+            rill__rsn_doc_free(&doc);
+        }
+    }
+    atomic_store(&job->done, true);
+}
+
+static scene_types *current_types(rill_scene_loader *ld) {
+    if (!ld->types || ld->types->world_component_count != rill_world_component_count(ld->world)) {
+        scene_types *t = rill__scene_types_create(ld->world);
+        if (!t) return NULL;
+        rill__scene_types_release(ld->types);
+        ld->types = t;
+    }
+    return ld->types;
+}
+
+/* >>records ----------------------------------------------------------------------------------- */
+
+static void rec_clear(load_rec *r) {
+    rill__bound_free(&r->bound);
+    rill__scene_types_release(r->types);
+    rill_free(r->spawned);
+    rill_free(r->error);
+    rill_free(r->path);
+    memset(r, 0, sizeof *r);
+}
+
+static void active_remove(rill_scene_loader *ld, uint32_t id) {
+    for (uint32_t i = 0; i < ld->active.len; i++) {
+        if (ld->active.data[i] == id) {
+            memmove(&ld->active.data[i], &ld->active.data[i + 1],
+                    (ld->active.len - i - 1u) * sizeof(uint32_t));
+            ld->active.len--;
+            break;
+        }
+    }
+    if (ld->main_pending == id) ld->main_pending = 0;
+}
+
+/* Detaches the record's job: freed now when its worker is done, else parked as an orphan. */
+static void rec_drop_job(rill_scene_loader *ld, load_rec *r) {
+    load_job *job = r->job;
+    r->job = NULL;
+    if (!job) return;
+    atomic_store(&job->cancel, true);
+    if (atomic_load(&job->done) || !ld->jobs) {
+        job_free(job);
+    } else if (!rill_array_push(&ld->orphans, job)) {
+        rill_jobs_wait(ld->jobs, &job->counter); /* no memory to park it: wait instead */
+        job_free(job);
+    }
+}
+
+static void rec_finish(rill_scene_loader *ld, uint32_t id, load_rec *r,
+                       rill_scene_load_state state) {
+    r->state = state;
+    r->finish_seq = ++ld->finish_counter;
+    active_remove(ld, id);
+    rill__bound_free(&r->bound);
+    rill_free(r->spawned);
+    r->spawned = NULL;
+    rill__scene_types_release(r->types);
+    r->types = NULL;
+}
+
+static void send_event(rill_scene_loader *ld, rill_event ev, uint32_t id, const load_rec *r) {
+    rill_scene_event e = {.load = {id}, .root = r->root, .entity_count = r->total,
+                          .is_main = r->is_main};
+    rill_world_send_event(ld->world, ev, &e);
+}
+
+static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_result code,
+                     const char *msg) {
+    r->code = code == RILL_OK ? RILL_ERR_PARSE : code;
+    rill_free(r->error);
+    r->error = rill_strdup(msg && *msg ? msg : "scene load failed");
+    RILL_LOG_ERROR(SCENE_LOG, "%s", r->error ? r->error : "scene load failed");
+    /* Entities of a failed load never stay behind. */
+    for (uint32_t i = 0; r->spawned && i < r->total; i++) {
+        rill_world_despawn(ld->world, r->spawned[i]);
+    }
+    rec_finish(ld, id, r, RILL_SCENE_LOAD_FAILED);
+    send_event(ld, ld->ev_failed, id, r);
+}
+
+static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    rec_drop_job(ld, r);
+    for (uint32_t i = 0; r->spawned && i < r->total; i++) {
+        rill_world_despawn(ld->world, r->spawned[i]);
+    }
+    rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
+}
+
+static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    r->progress = 1.0f;
+    if (r->is_main) {
+        /* The previous main scene goes in the same update the new one completes, so there is no
+         * frame without a scene. Recursive: streamed instance contents under it go too. */
+        for (uint32_t i = 0; i < ld->main_roots.len; i++) {
+            rill_world_despawn_recursive(ld->world, ld->main_roots.data[i]);
+        }
+        rill_array_clear(&ld->main_roots);
+        for (uint32_t i = 0; i < r->total; i++) {
+            if (r->bound.ents.data[i].parent == RSN_NONE_INDEX) {
+                if (!rill_array_push(&ld->main_roots, r->spawned[i])) break;
+            }
+        }
+    }
+    rec_finish(ld, id, r, RILL_SCENE_LOAD_LOADED);
+    send_event(ld, ld->ev_loaded, id, r);
+}
+
+/* Parse finished: take the bound scene and spawn every entity empty in one pass. */
+static void rec_parsed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    load_job *job = r->job;
+    r->job = NULL;
+    if (job->result != RILL_OK) {
+        rec_fail(ld, id, r, job->result, job->err.msg);
+        job_free(job);
+        return;
+    }
+    r->bound = job->bound;
+    memset(&job->bound, 0, sizeof job->bound);
+    r->warnings = r->bound.warnings;
+    r->types = job->types;
+    job->types = NULL;
+    job_free(job);
+    r->total = r->bound.ents.len;
+    if (r->total) {
+        r->spawned = rill_malloc_tagged((size_t)r->total * sizeof(rill_entity), RILL_MEM_SCENE);
+        if (!r->spawned || rill_world_spawn_n(ld->world, r->total, r->spawned) != r->total) {
+            rill_free(r->spawned);
+            r->spawned = NULL;
+            char msg[RILL_ERROR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s: out of memory spawning %u entities", r->path, r->total);
+            rec_fail(ld, id, r, RILL_ERR_OUT_OF_MEMORY, msg);
+            return;
+        }
+    }
+    r->state = RILL_SCENE_LOAD_SPAWNING;
+    r->progress = 0.10f;
+}
+
+static uint32_t rec_alloc(rill_scene_loader *ld, rill_error *err) {
+    uint32_t id = rill_pool_alloc(&ld->pool);
+    if (!id) {
+        /* Recycle the oldest finished record. */
+        uint64_t best = UINT64_MAX;
+        uint32_t best_slot = UINT32_MAX;
+        for (uint32_t s = 0; s < ld->pool.capacity; s++) {
+            load_rec *r = &ld->recs[s];
+            bool finished = r->state == RILL_SCENE_LOAD_LOADED ||
+                            r->state == RILL_SCENE_LOAD_FAILED ||
+                            r->state == RILL_SCENE_LOAD_CANCELLED;
+            if (finished && r->finish_seq < best) {
+                best = r->finish_seq;
+                best_slot = s;
+            }
+        }
+        if (best_slot == UINT32_MAX) {
+            rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "scene loader: %u loads in flight",
+                           ld->pool.capacity);
+            return 0;
+        }
+        uint32_t old_id = ld->recs[best_slot].id;
+        rec_clear(&ld->recs[best_slot]);
+        rill_pool_free(&ld->pool, old_id);
+        id = rill_pool_alloc(&ld->pool);
+        if (!id) {
+            rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "scene loader: no free load record");
+            return 0;
+        }
+    }
+    load_rec *r = rec_get(ld, id);
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    return id;
+}
+
+/* Starts a load: a record in PARSING with its job queued (or to be run by update). */
+static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main, rill_entity root,
+                           bool queue, rill_error *err) {
+    char norm[RILL_VFS_PATH_MAX + 1];
+    if (!path || !*path) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene load: no path");
+        return 0;
+    }
+    if (ld->vfs) {
+        if (!rill_path_normalize(norm, sizeof norm, path)) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: not a valid project path", path);
+            return 0;
+        }
+    } else {
+        if (strlen(path) >= sizeof norm) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene path too long");
+            return 0;
+        }
+        strcpy(norm, path);
+    }
+    scene_types *types = current_types(ld);
+    if (!types) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene load: out of memory");
+        return 0;
+    }
+    uint32_t id = rec_alloc(ld, err);
+    if (!id) return 0;
+    load_rec *r = rec_get(ld, id);
+    load_job *job = rill_calloc_tagged(1, sizeof *job, RILL_MEM_SCENE);
+    r->path = rill_strdup(norm);
+    if (!job || !r->path || !rill_array_push(&ld->active, id)) {
+        rill_free(job);
+        rec_clear(r);
+        rill_pool_free(&ld->pool, id);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene load: out of memory");
+        return 0;
+    }
+    job->path = rill_strdup(norm);
+    rill__scene_types_retain(types);
+    job->types = types;
+    job->opts = (bind_opts){
+        .vfs = ld->vfs,
+        .check_assets = true,
+        .expand_instances = true,
+        .lossy = ld->read.lossy,
+        .max_depth = ld->read.max_instance_depth,
+        .max_entities = ld->read.max_entities,
+        .cancel = &job->cancel,
+    };
+    r->state = RILL_SCENE_LOAD_PARSING;
+    r->is_main = is_main;
+    r->root = root;
+    r->job = job;
+    if (!job->path) {
+        job->result = rill_error_set(&job->err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        atomic_store(&job->done, true);
+    } else if (queue && ld->jobs) {
+        rill_jobs_run(ld->jobs, job_run, job, &job->counter);
+    }
+    return id;
+}
+
+/* >>public ------------------------------------------------------------------------------------ */
+
+rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc) {
+    if (!desc || !desc->world) return NULL;
+    rill_scene_loader_desc d = rill_scene_loader_query_defaults();
+    rill_scene_loader *ld = rill_calloc_tagged(1, sizeof *ld, RILL_MEM_SCENE);
+    if (!ld) return NULL;
+    ld->world = desc->world;
+    ld->vfs = desc->vfs;
+    ld->jobs = desc->jobs;
+    ld->clock = desc->clock;
+    ld->budget_ns = desc->budget_ns ? desc->budget_ns : d.budget_ns;
+    ld->read = desc->read;
+    if (!ld->read.max_instance_depth) ld->read.max_instance_depth = d.read.max_instance_depth;
+    if (!ld->read.max_entities) ld->read.max_entities = d.read.max_entities;
+    uint32_t cap = desc->max_loads ? desc->max_loads : d.max_loads;
+    ld->comps = rill_scene_register(ld->world);
+    ld->ev_loaded = rill_world_register_event(ld->world, "SceneLoaded", sizeof(rill_scene_event));
+    ld->ev_failed =
+        rill_world_register_event(ld->world, "SceneLoadFailed", sizeof(rill_scene_event));
+    ld->recs = rill_calloc_tagged(cap, sizeof *ld->recs, RILL_MEM_SCENE);
+    if (!ld->recs || rill_pool_init(&ld->pool, cap) != RILL_OK || !ld->comps.instance ||
+        !ld->ev_loaded || !ld->ev_failed) {
+        rill_free(ld->recs);
+        rill_pool_destroy(&ld->pool);
+        rill_free(ld);
+        return NULL;
+    }
+    return ld;
+}
+
+void rill_scene_loader_destroy(rill_scene_loader *ld) {
+    if (!ld) return;
+    while (ld->active.len) {
+        uint32_t id = ld->active.data[0];
+        rec_cancel(ld, id, rec_get(ld, id));
+    }
+    for (uint32_t i = 0; i < ld->orphans.len; i++) {
+        if (ld->jobs) rill_jobs_wait(ld->jobs, &ld->orphans.data[i]->counter);
+        job_free(ld->orphans.data[i]);
+    }
+    for (uint32_t s = 0; s < ld->pool.capacity; s++) {
+        rec_clear(&ld->recs[s]);
+    }
+    rill_array_free(&ld->active);
+    rill_array_free(&ld->orphans);
+    rill_array_free(&ld->main_roots);
+    rill__scene_types_release(ld->types);
+    rill_pool_destroy(&ld->pool);
+    rill_free(ld->recs);
+    rill_free(ld);
+}
+
+void rill_scene_loader_set_budget(rill_scene_loader *ld, uint64_t budget_ns) {
+    if (ld) ld->budget_ns = budget_ns ? budget_ns : DEFAULT_BUDGET_NS;
+}
+
+void rill_scene_loader_events(const rill_scene_loader *ld, rill_event *out_loaded,
+                              rill_event *out_failed) {
+    if (out_loaded) *out_loaded = ld ? ld->ev_loaded : 0;
+    if (out_failed) *out_failed = ld ? ld->ev_failed : 0;
+}
+
+static void cancel_main_pending(rill_scene_loader *ld) {
+    if (ld->main_pending) {
+        uint32_t id = ld->main_pending;
+        rec_cancel(ld, id, rec_get(ld, id));
+    }
+}
+
+rill_scene_load rill_scene_load_async(rill_scene_loader *ld, const char *path, rill_error *err) {
+    rill_scene_load h = {0};
+    if (!ld) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_load_async: no loader");
+        return h;
+    }
+    cancel_main_pending(ld);
+    h.id = start_load(ld, path, true, RILL_ENTITY_NULL, true, err);
+    ld->main_pending = h.id;
+    return h;
+}
+
+/* Runs a PARSING record's job to the end on this thread (sync loads, no job system). */
+static void run_job_now(rill_scene_loader *ld, load_rec *r) {
+    load_job *job = r->job;
+    if (!job || atomic_load(&job->done)) return;
+    if (ld->jobs && atomic_load(&job->counter.value) > 0) {
+        rill_jobs_wait(ld->jobs, &job->counter);
+    } else {
+        job_run(job);
+    }
+}
+
+rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path,
+                                 rill_scene_load *out_load, rill_error *err) {
+    if (out_load) out_load->id = 0;
+    if (!ld) return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_load_sync: no loader");
+    cancel_main_pending(ld);
+    uint32_t id = start_load(ld, path, true, RILL_ENTITY_NULL, false, err);
+    if (!id) return err && err->code ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    if (out_load) out_load->id = id;
+    load_rec *r = rec_get(ld, id);
+    run_job_now(ld, r);
+    rec_parsed(ld, id, r);
+    if (r->state == RILL_SCENE_LOAD_FAILED) {
+        return rill_error_set(err, r->code, "%s", r->error ? r->error : "load failed");
+    }
+    while (r->applied < r->total) {
+        rill__scene_apply_entity(ld->world, r->types, &r->bound, r->applied, r->spawned,
+                                 RILL_ENTITY_NULL);
+        r->applied++;
+    }
+    rec_complete(ld, id, r);
+    return RILL_OK;
+}
+
+static bool find_instance_pending(const rill_scene_loader *ld, rill_entity root, uint32_t *out) {
+    for (uint32_t i = 0; i < ld->active.len; i++) {
+        const load_rec *r = rec_get(ld, ld->active.data[i]);
+        if (r && !r->is_main && r->root == root) {
+            *out = ld->active.data[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root,
+                                         rill_error *err) {
+    rill_scene_load h = {0};
+    if (!ld || !rill_world_is_alive(ld->world, root)) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene instance load: %s",
+                       ld ? "root entity is not alive" : "no loader");
+        return h;
+    }
+    const rill_scene_instance *si = rill_world_get(ld->world, root, ld->comps.instance);
+    if (!si || !si->scene) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene instance load: entity %llu has %s",
+                       (unsigned long long)root, si ? "no scene path" : "no SceneInstance");
+        return h;
+    }
+    uint32_t pending;
+    if (find_instance_pending(ld, root, &pending)) {
+        rill_error_set(err, RILL_ERR_BUSY, "scene instance load: %s is already loading",
+                       si->scene);
+        return h;
+    }
+    h.id = start_load(ld, si->scene, false, root, true, err);
+    return h;
+}
+
+uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
+    if (!ld || !rill_world_is_alive(ld->world, root)) return 0;
+    uint32_t pending;
+    if (find_instance_pending(ld, root, &pending)) {
+        rec_cancel(ld, pending, rec_get(ld, pending));
+    }
+    uint32_t n = 0;
+    rill_entity c;
+    while ((c = rill_world_first_child(ld->world, root)) != RILL_ENTITY_NULL) {
+        uint32_t k = rill_world_despawn_recursive(ld->world, c);
+        if (!k) break;
+        n += k;
+    }
+    return n;
+}
+
+rill_scene_load rill_scene_instance_pending(const rill_scene_loader *ld, rill_entity root) {
+    rill_scene_load h = {0};
+    uint32_t id;
+    if (ld && find_instance_pending(ld, root, &id)) h.id = id;
+    return h;
+}
+
+bool rill_scene_load_cancel(rill_scene_loader *ld, rill_scene_load load) {
+    load_rec *r = rec_get(ld, load.id);
+    if (!r || (r->state != RILL_SCENE_LOAD_PARSING && r->state != RILL_SCENE_LOAD_SPAWNING)) {
+        return false;
+    }
+    rec_cancel(ld, load.id, r);
+    return true;
+}
+
+void rill_scene_load_release(rill_scene_loader *ld, rill_scene_load load) {
+    load_rec *r = rec_get(ld, load.id);
+    if (!r) return;
+    if (r->state == RILL_SCENE_LOAD_PARSING || r->state == RILL_SCENE_LOAD_SPAWNING) {
+        rec_cancel(ld, load.id, r);
+    }
+    rec_clear(r);
+    rill_pool_free(&ld->pool, load.id);
+}
+
+uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
+    if (!ld) return 0;
+    uint64_t start = rill_clock_now(&ld->clock);
+    /* Parked jobs of cancelled loads: free the finished ones. */
+    for (uint32_t i = 0; i < ld->orphans.len;) {
+        if (atomic_load(&ld->orphans.data[i]->done)) {
+            job_free(ld->orphans.data[i]);
+            rill_array_swap_remove(&ld->orphans, i);
+        } else {
+            i++;
+        }
+    }
+    /* Collect finished parses; spawn their entities. Instance loads whose root died are dropped.
+     * Iterate over a copy of the id since records may leave the active list. */
+    for (uint32_t i = 0; i < ld->active.len;) {
+        uint32_t id = ld->active.data[i];
+        load_rec *r = rec_get(ld, id);
+        if (!r->is_main && !rill_world_is_alive(ld->world, r->root)) {
+            rec_cancel(ld, id, r);
+            continue;
+        }
+        if (r->state == RILL_SCENE_LOAD_PARSING) {
+            if (!ld->jobs) {
+                job_run(r->job);
+            } else if (rill_jobs_is_deterministic(ld->jobs)) {
+                rill_jobs_wait(ld->jobs, &r->job->counter);
+            }
+            if (atomic_load(&r->job->done)) {
+                rec_parsed(ld, id, r);
+                if (r->state != RILL_SCENE_LOAD_SPAWNING) continue; /* failed: left the list */
+            }
+        }
+        i++;
+    }
+    /* Apply components, oldest load first, within the budget shared by all of them. The clock
+     * is read after every entity, so a frame overshoots by at most one entity's work. */
+    uint32_t applied = 0;
+    uint64_t now = rill_clock_now(&ld->clock);
+    for (uint32_t i = 0; i < ld->active.len;) {
+        uint32_t id = ld->active.data[i];
+        load_rec *r = rec_get(ld, id);
+        if (r->state != RILL_SCENE_LOAD_SPAWNING) {
+            i++;
+            continue;
+        }
+        while (r->applied < r->total && now - start < ld->budget_ns) {
+            rill__scene_apply_entity(ld->world, r->types, &r->bound, r->applied, r->spawned,
+                                     r->is_main ? RILL_ENTITY_NULL : r->root);
+            r->applied++;
+            applied++;
+            now = rill_clock_now(&ld->clock);
+        }
+        float p = (float)(0.10 + 0.90 * (double)r->applied / (double)(r->total ? r->total : 1));
+        if (p > r->progress) r->progress = p;
+        if (r->applied == r->total) {
+            rec_complete(ld, id, r); /* leaves the active list */
+            continue;
+        }
+        if (now - start >= ld->budget_ns) break;
+        i++;
+    }
+    return applied;
+}
+
+uint32_t rill_scene_loader_pending(const rill_scene_loader *ld) {
+    return ld ? ld->active.len : 0;
+}
+
+rill_scene_load_state rill_scene_load_get_state(const rill_scene_loader *ld,
+                                                rill_scene_load load) {
+    const load_rec *r = rec_get(ld, load.id);
+    return r ? r->state : RILL_SCENE_LOAD_INVALID;
+}
+
+float rill_scene_load_progress(const rill_scene_loader *ld, rill_scene_load load) {
+    const load_rec *r = rec_get(ld, load.id);
+    return r ? r->progress : 0.0f;
+}
+
+const char *rill_scene_load_error(const rill_scene_loader *ld, rill_scene_load load) {
+    const load_rec *r = rec_get(ld, load.id);
+    return r && r->state == RILL_SCENE_LOAD_FAILED && r->error ? r->error : "";
+}
+
+uint32_t rill_scene_load_warnings(const rill_scene_loader *ld, rill_scene_load load) {
+    const load_rec *r = rec_get(ld, load.id);
+    return r ? r->warnings : 0;
+}
+
+uint32_t rill_scene_load_entity_count(const rill_scene_loader *ld, rill_scene_load load) {
+    const load_rec *r = rec_get(ld, load.id);
+    return r ? r->total : 0;
+}
+
+uint32_t rill_scene_loader_main_roots(const rill_scene_loader *ld, rill_entity *out,
+                                      uint32_t cap) {
+    if (!ld) return 0;
+    for (uint32_t i = 0; i < ld->main_roots.len && i < cap; i++) out[i] = ld->main_roots.data[i];
+    return ld->main_roots.len;
+}

@@ -1,0 +1,224 @@
+/* rsn_num.c: number tokens of .rsn files, both ways: strict parsing of integers and floats, and
+ * the shortest float text that reads back to the same bits.
+ *
+ * Parsing validates the token's form itself (so strtod's extra syntax, hex floats and locale
+ * quirks never leak into the format) and takes an exact fast path for the common short decimals:
+ * when the digits fit the float's mantissa and the power of ten is exact in that type, one
+ * multiplication or division is correctly rounded (Clinger's observation). Everything else goes
+ * to strtof/strtod, which round correctly.
+ */
+#include "rsn_num.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool rill__rsn_parse_int(const char *s, uint32_t len, bool *out_neg, uint64_t *out_mag,
+                         bool *out_overflow) {
+    uint32_t i = 0;
+    bool neg = false;
+    *out_overflow = false;
+    if (i < len && (s[i] == '-' || s[i] == '+')) {
+        neg = s[i] == '-';
+        i++;
+    }
+    if (i >= len) return false;
+    uint64_t v = 0;
+    bool over = false;
+    if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+        for (i += 2; i < len; i++) {
+            char c = s[i];
+            uint64_t d;
+            if (c >= '0' && c <= '9') d = (uint64_t)(c - '0');
+            else if (c >= 'a' && c <= 'f') d = (uint64_t)(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F') d = (uint64_t)(c - 'A' + 10);
+            else return false;
+            if (v >> 60) over = true;
+            v = (v << 4) | d;
+        }
+    } else {
+        for (; i < len; i++) {
+            char c = s[i];
+            if (c < '0' || c > '9') return false;
+            uint64_t d = (uint64_t)(c - '0');
+            if (v > (UINT64_MAX - d) / 10u) over = true;
+            v = v * 10u + d;
+        }
+    }
+    *out_neg = neg && v != 0;
+    *out_mag = over ? UINT64_MAX : v;
+    *out_overflow = over;
+    return true;
+}
+
+/* Splits a decimal float token into sign, up to 19 significant digits and a power of ten.
+ * Returns 0 = invalid, 1 = decimal (fast-path fields valid when *exact), 2 = inf, 3 = nan. */
+static int scan_float(const char *s, uint32_t len, bool *neg, uint64_t *mant, int32_t *exp10,
+                      bool *exact) {
+    uint32_t i = 0;
+    *neg = false;
+    if (i < len && (s[i] == '-' || s[i] == '+')) {
+        *neg = s[i] == '-';
+        i++;
+    }
+    if (len - i == 3 && memcmp(s + i, "inf", 3) == 0) return 2;
+    if (len - i == 3 && memcmp(s + i, "nan", 3) == 0) return 3;
+    uint64_t m = 0;
+    int32_t digits = 0, e = 0;
+    bool any = false, ok = true;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+        any = true;
+        if (m == 0 && s[i] == '0') continue; /* leading zeros are not significant */
+        if (digits < 19) {
+            m = m * 10u + (uint64_t)(s[i] - '0');
+            digits++;
+        } else {
+            e++;
+            if (s[i] != '0') ok = false;
+        }
+    }
+    if (i < len && s[i] == '.') {
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+            any = true;
+            if (m == 0 && s[i] == '0') {
+                e--;
+                continue;
+            }
+            if (digits < 19) {
+                m = m * 10u + (uint64_t)(s[i] - '0');
+                digits++;
+                e--;
+            } else if (s[i] != '0') {
+                ok = false;
+            }
+        }
+    }
+    if (!any) return 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < len && (s[i] == '-' || s[i] == '+')) {
+            eneg = s[i] == '-';
+            i++;
+        }
+        if (i >= len) return 0;
+        int32_t x = 0;
+        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+            if (x < 100000) x = x * 10 + (s[i] - '0');
+        }
+        e += eneg ? -x : x;
+    }
+    if (i != len) return 0;
+    *mant = m;
+    *exp10 = e;
+    *exact = ok;
+    return 1;
+}
+
+static bool slow_parse(const char *s, uint32_t len, bool is_f32, double *out) {
+    char buf[128];
+    char *heap = NULL;
+    char *p = buf;
+    if (len >= sizeof buf) {
+        heap = rill_malloc_tagged(len + 1u, RILL_MEM_SCENE);
+        if (!heap) return false;
+        p = heap;
+    }
+    memcpy(p, s, len);
+    p[len] = '\0';
+    if (is_f32) {
+        *out = (double)strtof(p, NULL);
+    } else {
+        *out = strtod(p, NULL);
+    }
+    rill_free(heap);
+    return true;
+}
+
+static const double pow10_d[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static const float pow10_f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                  1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+
+bool rill__rsn_parse_f32(const char *s, uint32_t len, float *out) {
+    bool neg, exact;
+    uint64_t m;
+    int32_t e;
+    int kind = scan_float(s, len, &neg, &m, &e, &exact);
+    if (kind == 0) return false;
+    if (kind == 2) {
+        *out = neg ? -INFINITY : INFINITY;
+        return true;
+    }
+    if (kind == 3) {
+        *out = NAN;
+        return true;
+    }
+    if (exact && m <= (1u << 24) && e >= -10 && e <= 10) {
+        float f = (float)m;
+        f = e >= 0 ? f * pow10_f[e] : f / pow10_f[-e];
+        *out = neg ? -f : f;
+        return true;
+    }
+    double d;
+    if (!slow_parse(s, len, true, &d)) return false;
+    *out = (float)d; /* exact: d already holds a float value */
+    return true;
+}
+
+bool rill__rsn_parse_f64(const char *s, uint32_t len, double *out) {
+    bool neg, exact;
+    uint64_t m;
+    int32_t e;
+    int kind = scan_float(s, len, &neg, &m, &e, &exact);
+    if (kind == 0) return false;
+    if (kind == 2) {
+        *out = neg ? -INFINITY : INFINITY;
+        return true;
+    }
+    if (kind == 3) {
+        *out = NAN;
+        return true;
+    }
+    if (exact && m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
+        double d = (double)m;
+        d = e >= 0 ? d * pow10_d[e] : d / pow10_d[-e];
+        *out = neg ? -d : d;
+        return true;
+    }
+    return slow_parse(s, len, false, out);
+}
+
+uint32_t rill__rsn_format_f32(float v, char *dst, size_t cap) {
+    if (isnan(v)) return (uint32_t)snprintf(dst, cap, "nan");
+    if (isinf(v)) return (uint32_t)snprintf(dst, cap, v < 0 ? "-inf" : "inf");
+    if (v == 0.0f) return (uint32_t)snprintf(dst, cap, signbit(v) ? "-0" : "0");
+    int n = 0;
+    for (int prec = 1; prec <= 9; prec++) {
+        n = snprintf(dst, cap, "%.*g", prec, (double)v);
+        float back;
+        if (n > 0 && (size_t)n < cap && rill__rsn_parse_f32(dst, (uint32_t)n, &back) &&
+            memcmp(&back, &v, sizeof v) == 0) {
+            return (uint32_t)n;
+        }
+    }
+    return (uint32_t)(n > 0 ? n : 0);
+}
+
+uint32_t rill__rsn_format_f64(double v, char *dst, size_t cap) {
+    if (isnan(v)) return (uint32_t)snprintf(dst, cap, "nan");
+    if (isinf(v)) return (uint32_t)snprintf(dst, cap, v < 0 ? "-inf" : "inf");
+    if (v == 0.0) return (uint32_t)snprintf(dst, cap, signbit(v) ? "-0" : "0");
+    int n = 0;
+    for (int prec = 1; prec <= 17; prec++) {
+        n = snprintf(dst, cap, "%.*g", prec, v);
+        double back;
+        if (n > 0 && (size_t)n < cap && rill__rsn_parse_f64(dst, (uint32_t)n, &back) &&
+            memcmp(&back, &v, sizeof v) == 0) {
+            return (uint32_t)n;
+        }
+    }
+    return (uint32_t)(n > 0 ? n : 0);
+}

@@ -1,0 +1,298 @@
+/* write.c: the canonical .rsn writer (world -> text). See docs/formats/rsn.md, "Canonical form":
+ * the reader and this writer agree so that reading and writing a canonical file gives the same
+ * bytes, which keeps scene files stable under version control.
+ */
+#include "scene_internal.h"
+#include "rsn_num.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One component of an entity, ready to be sorted by name. */
+typedef struct wcomp {
+    const char *name;
+    uint32_t name_len;
+    const rill_type_desc *type; /* NULL: a verbatim block */
+    const void *data;
+    const char *raw;
+    uint32_t raw_len;
+} wcomp;
+
+static int wcomp_cmp(const void *a, const void *b) {
+    const wcomp *x = a, *y = b;
+    uint32_t n = RILL_MIN(x->name_len, y->name_len);
+    int c = memcmp(x->name, y->name, n);
+    if (c != 0) return c;
+    return (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+typedef struct writer {
+    rill_world *world;
+    rill_strbuf *sb;
+    rill_map ids; /* entity -> file id */
+    bool ok;
+} writer;
+
+static void put(writer *w, const char *s, size_t n) {
+    w->ok = w->ok && rill_strbuf_append(w->sb, s, n);
+}
+static void puts_(writer *w, const char *s) {
+    put(w, s, strlen(s));
+}
+
+static void write_elem(writer *w, const rill_field *f, const uint8_t *p) {
+    char buf[64];
+    uint32_t n;
+    switch (f->type) {
+    case RILL_FIELD_BOOL: puts_(w, *(const bool *)p ? "true" : "false"); return;
+    case RILL_FIELD_I32: {
+        int32_t v; memcpy(&v, p, 4);
+        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRId32, v);
+        put(w, buf, n);
+        return;
+    }
+    case RILL_FIELD_U32: {
+        uint32_t v; memcpy(&v, p, 4);
+        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRIu32, v);
+        put(w, buf, n);
+        return;
+    }
+    case RILL_FIELD_I64: {
+        int64_t v; memcpy(&v, p, 8);
+        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRId64, v);
+        put(w, buf, n);
+        return;
+    }
+    case RILL_FIELD_U64: {
+        uint64_t v; memcpy(&v, p, 8);
+        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRIu64, v);
+        put(w, buf, n);
+        return;
+    }
+    case RILL_FIELD_F32: {
+        float v; memcpy(&v, p, 4);
+        put(w, buf, rill__rsn_format_f32(v, buf, sizeof buf));
+        return;
+    }
+    case RILL_FIELD_F64: {
+        double v; memcpy(&v, p, 8);
+        put(w, buf, rill__rsn_format_f64(v, buf, sizeof buf));
+        return;
+    }
+    case RILL_FIELD_VEC2:
+    case RILL_FIELD_VEC3:
+    case RILL_FIELD_VEC4:
+    case RILL_FIELD_QUAT:
+    case RILL_FIELD_COLOR: {
+        uint32_t lanes = (uint32_t)(rill_field_type_size(f->type) / sizeof(float));
+        put(w, "(", 1);
+        for (uint32_t i = 0; i < lanes; i++) {
+            float v;
+            memcpy(&v, p + 4u * i, 4);
+            if (i) put(w, ", ", 2);
+            put(w, buf, rill__rsn_format_f32(v, buf, sizeof buf));
+        }
+        put(w, ")", 1);
+        return;
+    }
+    case RILL_FIELD_STRING:
+    case RILL_FIELD_ASSET_PATH: {
+        const char *s;
+        memcpy(&s, p, sizeof s);
+        if (f->type == RILL_FIELD_ASSET_PATH) put(w, "@", 1);
+        w->ok = w->ok && rill__rsn_write_string(w->sb, s ? s : "", s ? strlen(s) : 0);
+        return;
+    }
+    case RILL_FIELD_ENTITY: {
+        rill_entity e;
+        uint64_t id;
+        memcpy(&e, p, sizeof e);
+        if (e != RILL_ENTITY_NULL && rill_map_get(&w->ids, e, &id)) {
+            n = (uint32_t)snprintf(buf, sizeof buf, "&%" PRIu64, id);
+            put(w, buf, n);
+        } else {
+            puts_(w, "none");
+        }
+        return;
+    }
+    case RILL_FIELD_ENUM: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        const char *name = rill_field_enum_name(f, v);
+        if (name) {
+            puts_(w, name);
+        } else {
+            n = (uint32_t)snprintf(buf, sizeof buf, "%" PRId32, v);
+            put(w, buf, n);
+        }
+        return;
+    }
+    default: puts_(w, "none"); return;
+    }
+}
+
+static void write_component(writer *w, const wcomp *c) {
+    if (!c->type) {
+        puts_(w, "    ");
+        put(w, c->raw, c->raw_len);
+        puts_(w, "\n");
+        return;
+    }
+    const rill_type_desc *ty = c->type;
+    puts_(w, "    ");
+    puts_(w, ty->name);
+    uint32_t written = 0;
+    for (uint32_t k = 0; k < ty->field_count; k++) {
+        const rill_field *f = &ty->fields[k];
+        if (f->flags & RILL_FIELD_NO_SERIALIZE) continue;
+        if (f->type <= RILL_FIELD_NONE || f->type >= RILL_FIELD_TYPE_NUM) continue;
+        puts_(w, written ? "        " : " {\n        ");
+        written++;
+        puts_(w, f->name);
+        puts_(w, ": ");
+        const uint8_t *base = (const uint8_t *)c->data + f->offset;
+        uint32_t count = rill_field_count(f);
+        if (count > 1) {
+            size_t es = rill_field_type_size(f->type);
+            put(w, "[", 1);
+            for (uint32_t i = 0; i < count; i++) {
+                if (i) put(w, ", ", 2);
+                write_elem(w, f, base + es * i);
+            }
+            put(w, "]", 1);
+        } else {
+            write_elem(w, f, base);
+        }
+        puts_(w, "\n");
+    }
+    puts_(w, written ? "    }\n" : " {}\n");
+}
+
+rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32_t count,
+                             const rill_scene_write_desc *desc, rill_strbuf *out,
+                             rill_error *err) {
+    if (!world || !out || (!roots && count)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_write: %s",
+                              !world ? "no world" : !out ? "no output" : "no roots");
+    }
+    rill_scene_components sc = rill_scene_register(world);
+    bool include_content = desc && desc->include_instance_content;
+    writer w = {.world = world, .sb = out, .ok = true};
+    RILL_ARRAY(rill_entity) order = {0};
+    RILL_ARRAY(rill_entity) stack = {0};
+    RILL_ARRAY(rill_component) comps = {0};
+    RILL_ARRAY(wcomp) items = {0};
+    /* Depth-first preorder: push children in reverse so the first child pops first. */
+    for (uint32_t r = 0; r < count && w.ok; r++) {
+        if (!rill_world_is_alive(world, roots[r]) || rill_map_get(&w.ids, roots[r], NULL)) {
+            continue;
+        }
+        w.ok = rill_array_push(&stack, roots[r]);
+        while (w.ok && stack.len) {
+            rill_entity e = rill_array_pop(&stack);
+            if (rill_map_get(&w.ids, e, NULL)) continue;
+            w.ok = rill_array_push(&order, e) && rill_map_set(&w.ids, e, order.len);
+            if (!include_content && sc.instance && rill_world_has(world, e, sc.instance)) {
+                continue;
+            }
+            uint32_t nc = rill_world_child_count(world, e);
+            rill_entity *slot = nc ? rill_array_push_n(&stack, nc) : NULL;
+            if (nc && !slot) {
+                w.ok = false;
+                break;
+            }
+            uint32_t i = nc;
+            for (rill_entity c = rill_world_first_child(world, e); c && i;
+                 c = rill_world_next_sibling(world, c)) {
+                slot[--i] = c;
+            }
+            /* A child list shorter than its count would leave holes: drop them. */
+            if (i) {
+                memmove(slot, slot + i, (nc - i) * sizeof *slot);
+                stack.len -= i;
+            }
+        }
+    }
+    char buf[96];
+    puts_(&w, "rsn 1\n");
+    rill_component name_comp = rill_world_builtin(world)->name;
+    for (uint32_t i = 0; i < order.len && w.ok; i++) {
+        rill_entity e = order.data[i];
+        int n = snprintf(buf, sizeof buf, "\nentity %u", i + 1u);
+        put(&w, buf, (size_t)n);
+        uint64_t pid;
+        rill_entity parent = rill_world_get_parent(world, e);
+        if (parent && rill_map_get(&w.ids, parent, &pid)) {
+            n = snprintf(buf, sizeof buf, " parent %" PRIu64, pid);
+            put(&w, buf, (size_t)n);
+        }
+        const char *name = rill_world_get_name(world, e);
+        if (name) {
+            put(&w, " ", 1);
+            w.ok = w.ok && rill__rsn_write_string(out, name, strlen(name));
+        }
+        puts_(&w, " {\n");
+        uint32_t nc = rill_world_entity_components(world, e, comps.data, comps.cap);
+        if (nc > comps.cap) {
+            if (!rill_array_reserve(&comps, nc)) {
+                w.ok = false;
+                break;
+            }
+            nc = rill_world_entity_components(world, e, comps.data, comps.cap);
+        }
+        rill_array_clear(&items);
+        for (uint32_t k = 0; k < nc && w.ok; k++) {
+            rill_component c = comps.data[k];
+            const rill_type_desc *ty = rill_world_component_type(world, c);
+            const void *data = rill_world_get(world, e, c);
+            if (!ty || !data || c == name_comp) continue;
+            if (c == sc.unknown) {
+                /* Verbatim blocks, separated by 0x01; each one's name is its first word. */
+                const char *s = ((const rill_scene_unknown *)data)->blocks;
+                while (s && *s && w.ok) {
+                    const char *end = strchr(s, '\x01');
+                    uint32_t len = end ? (uint32_t)(end - s) : (uint32_t)strlen(s);
+                    uint32_t nl = 0;
+                    while (nl < len && s[nl] != ' ' && s[nl] != '{' && s[nl] != '\t' &&
+                           s[nl] != '\n' && s[nl] != '\r' && s[nl] != '#') {
+                        nl++;
+                    }
+                    wcomp wc = {.name = s, .name_len = nl, .raw = s, .raw_len = len};
+                    w.ok = rill_array_push(&items, wc);
+                    s = end ? end + 1 : s + len;
+                }
+                continue;
+            }
+            if (ty->flags & (RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED)) continue;
+            wcomp wc = {.name = ty->name, .name_len = (uint32_t)strlen(ty->name), .type = ty,
+                        .data = data};
+            w.ok = rill_array_push(&items, wc);
+        }
+        if (items.len > 1) qsort(items.data, items.len, sizeof *items.data, wcomp_cmp);
+        for (uint32_t k = 0; k < items.len && w.ok; k++) {
+            write_component(&w, &items.data[k]);
+        }
+        puts_(&w, "}\n");
+    }
+    bool ok = w.ok;
+    rill_array_free(&order);
+    rill_array_free(&stack);
+    rill_array_free(&comps);
+    rill_array_free(&items);
+    rill_map_free(&w.ids);
+    if (!ok) return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_scene_write: out of memory");
+    return RILL_OK;
+}
+
+rill_result rill_scene_save(rill_world *world, const rill_entity *roots, uint32_t count,
+                            const rill_scene_write_desc *desc, const char *os_path,
+                            rill_error *err) {
+    if (!os_path) return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_save: no path");
+    rill_strbuf sb = {0};
+    rill_result r = rill_scene_write(world, roots, count, desc, &sb, err);
+    if (r == RILL_OK) r = rill_file_write_all(os_path, sb.data, sb.len, err);
+    rill_strbuf_free(&sb);
+    return r;
+}
