@@ -103,7 +103,8 @@ void rill_error_clear(rill_error *err);
 
 typedef void (*rill_assert_fn)(const char *expr, const char *file, int line, void *user);
 /* Replaces the assert hook (NULL restores the default, which logs and aborts). Tests install a
- * hook that records the failure and longjmps back, to check that misuse is caught. */
+ * hook that records the failure and longjmps back, to check that misuse is caught (see
+ * tests/rill_test.h). A hook that returns lets the failing code carry on. */
 void rill_set_assert_hook(rill_assert_fn fn, void *user);
 void rill__assert_fail(const char *expr, const char *file, int line);
 
@@ -145,11 +146,16 @@ typedef struct rill_allocator {
     void *user;
 } rill_allocator;
 
-/* Installs process-wide allocator hooks. Call before anything allocates. NULL restores libc. */
+/* Installs process-wide allocator hooks. Call before anything allocates (a block must be freed
+ * by the hooks that allocated it). The hooks must return 16-byte aligned memory. NULL, or a struct
+ * with any of the three functions missing, restores libc. */
 void rill_set_allocator(const rill_allocator *allocator);
 
 /* Tagged allocation. Returned memory is 16-byte aligned. A size of 0 returns NULL.
- * Free with rill_free (NULL is a no-op). */
+ * Free with rill_free (NULL is a no-op). rill_realloc_tagged(NULL, n) allocates; (p, 0) frees p
+ * and returns NULL; on failure it returns NULL and p is untouched; a block keeps the tag it was
+ * allocated with (the tag argument only applies when ptr is NULL). Tags out of range count as
+ * RILL_MEM_GENERAL. */
 void *rill_malloc_tagged(size_t size, rill_mem_tag tag);
 void *rill_calloc_tagged(size_t count, size_t size, rill_mem_tag tag); /* overflow -> NULL */
 void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag);
@@ -179,7 +185,8 @@ typedef enum rill_log_level {
 /* A log sink. `module` and `msg` are valid only during the call. */
 typedef void (*rill_log_fn)(rill_log_level level, const char *module, const char *msg, void *user);
 
-/* Installs the sink (NULL restores the default stderr sink). */
+/* Installs the sink (NULL restores the default stderr sink, which writes "[level] module: msg").
+ * The sink runs under the log lock: it must not log itself. Lines longer than 2 KiB are cut. */
 void rill_log_set_sink(rill_log_fn fn, void *user);
 /* Messages below `level` are dropped (default RILL_LOG_INFO). */
 void rill_log_set_level(rill_log_level level);
@@ -279,9 +286,11 @@ uint64_t rill_hash64_str(const char *s);
 typedef struct rill_interner rill_interner;
 rill_interner *rill_interner_create(void);
 void rill_interner_destroy(rill_interner *in);
-/* Returns the interned copy of s[0..len) (NUL-terminated), or NULL when out of memory. */
+/* Returns the interned copy of s[0..len) (NUL-terminated; s need not be), or NULL when out of
+ * memory. s may be NULL only with len 0 (the empty string). */
 const char *rill_interner_get(rill_interner *in, const char *s, size_t len);
-/* The process-wide interner; strings live until rill_intern_shutdown(). */
+/* The process-wide interner, created on first use; strings live until rill_intern_shutdown(),
+ * which must not race with other calls (a later rill_intern starts a fresh interner). */
 const char *rill_intern(const char *s);
 const char *rill_intern_n(const char *s, size_t len);
 void rill_intern_shutdown(void);
@@ -295,7 +304,9 @@ rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out
 /* Reads exactly `size` bytes at `offset` into dst. A short file is RILL_ERR_TRUNCATED. */
 rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size, void *dst,
                                  rill_error *err);
-/* Writes a whole file atomically (temp file in the same folder, then rename). */
+/* Writes a whole file atomically (temp file in the same folder, then rename): readers see the
+ * old or the new content, never a mix. No fsync: atomic against crashes of the process, not
+ * against power loss. The folder must exist (RILL_ERR_NOT_FOUND otherwise). */
 rill_result rill_file_write_all(const char *path, const void *data, size_t size, rill_error *err);
 bool rill_file_exists(const char *path);
 bool rill_dir_exists(const char *path);
@@ -305,10 +316,14 @@ int64_t rill_file_size(const char *path);
 uint64_t rill_file_mtime_ns(const char *path);
 /* Creates the folder and its missing parents. */
 rill_result rill_dir_create_all(const char *path, rill_error *err);
-/* Removes a folder and all it holds (used by tests and tools on their own output). */
+/* Removes a folder and all it holds (used by tests and tools on their own output). Symbolic links
+ * are removed, never followed. A missing folder is RILL_OK; a path that is a file is
+ * RILL_ERR_INVALID_ARGUMENT. */
 rill_result rill_dir_remove_all(const char *path, rill_error *err);
 /* Calls fn for every regular file under root, recursively, with a path relative to root using '/'.
- * Entries come in sorted order within each folder. Returns the first non-OK result of fn. */
+ * Entries come in sorted order within each folder (strcmp order; files and folders mixed, so
+ * "a/x" comes before "b"). Links to folders are not followed. rel_path is valid only during the
+ * call. Returns the first non-OK result of fn. */
 typedef rill_result (*rill_dir_visit_fn)(const char *rel_path, void *user);
 rill_result rill_dir_walk(const char *root, rill_dir_visit_fn fn, void *user, rill_error *err);
 /* Path of the running executable (may fail: returns false). */
@@ -318,17 +333,23 @@ bool rill_exe_path(char *dst, size_t cap);
 
 /* All path helpers write a NUL-terminated result into dst[cap] and return false (dst set to "")
  * when it does not fit. */
+/* a + '/' + b, with one '/' between them (leading '/' of b dropped); an empty side gives the
+ * other. dst may be a, but must not overlap b. NULL counts as "". */
 bool rill_path_join(char *dst, size_t cap, const char *a, const char *b);
-/* Normalizes a project-relative asset path: '\\' -> '/', collapses '//' and '.', resolves '..'.
- * Fails for absolute paths and for '..' that would leave the root. */
+/* Normalizes a project-relative asset path: '\\' -> '/', collapses '//' and '.', resolves '..',
+ * drops a trailing '/' ("a/.." gives ""). Fails for absolute paths ("/x", "\\x", "C:x"), for
+ * '..' that would leave the root and for input of 4 KiB or more. dst may be path (in place). */
 bool rill_path_normalize(char *dst, size_t cap, const char *path);
-/* Folder part without the trailing '/', "" when none. */
+/* Folder part without the trailing '/', "" when none ("a/b/c" -> "a/b", "a/b/" -> "a",
+ * "/x" -> "/"). */
 bool rill_path_dirname(char *dst, size_t cap, const char *path);
 /* Pointer into path: the file name after the last '/'. */
 const char *rill_path_basename(const char *path);
-/* Pointer into path: the extension without the dot (after the last '.' of the basename), or "". */
+/* Pointer into path: the extension without the dot (after the last '.' of the basename), or "".
+ * A leading dot is not an extension (".gitignore" -> ""). Split off a "#label" first. */
 const char *rill_path_ext(const char *path);
-/* Splits "a/b.rmip#low" into the path and the label (label "" when none). */
+/* Splits "a/b.rmip#low" at the first '#' into the path (copied to dst_path) and the label
+ * (*out_label points into path; "" when none). out_label may be NULL. */
 bool rill_path_split_label(const char *path, char *dst_path, size_t cap, const char **out_label);
 
 /* >>time -------------------------------------------------------------------------------------- */
@@ -361,7 +382,7 @@ void rill_mutex_unlock(rill_mutex *m);
 void rill_cond_init(rill_cond *c);
 void rill_cond_destroy(rill_cond *c);
 void rill_cond_wait(rill_cond *c, rill_mutex *m);
-/* Returns false on timeout. */
+/* Waits at most timeout_ns (monotonic clock). Returns false on timeout. */
 bool rill_cond_wait_ns(rill_cond *c, rill_mutex *m, uint64_t timeout_ns);
 void rill_cond_signal(rill_cond *c);
 void rill_cond_broadcast(rill_cond *c);
@@ -423,14 +444,19 @@ bool rill_jobs_is_deterministic(const rill_jobs *jobs);
 void rill_jobs_run(rill_jobs *jobs, rill_job_fn fn, void *arg, rill_counter *counter);
 /* True when every job counted by counter has finished. */
 bool rill_counter_done(const rill_counter *counter);
-/* Blocks until the counter reaches zero; the calling thread helps by running queued jobs. */
+/* Blocks until the counter reaches zero; the calling thread helps by running queued jobs (any
+ * batch's), so jobs may wait on sub-jobs. NULL counter returns at once. In deterministic mode a
+ * counter that no queued job can finish is a RILL_ASSERT. */
 void rill_jobs_wait(rill_jobs *jobs, rill_counter *counter);
 
-/* Posts fn(arg) to run on the main thread at its next rill_jobs_drain. Callable from any thread. */
+/* Posts fn(arg) to run on the main thread at its next rill_jobs_drain. Callable from any thread.
+ * The completion queue grows as needed (it never drops work); only if that growth fails is fn run
+ * right away on the calling thread, with an error logged. */
 void rill_jobs_post_main(rill_jobs *jobs, rill_job_fn fn, void *arg);
 /* Main thread: runs posted completions in FIFO order until the queue is empty or budget_ns has
  * passed (checked after each completion; 0 = no limit). In deterministic mode it first runs every
- * queued job. Returns the number of completions run. */
+ * queued job. Only completions already waiting when drain starts run; ones they post wait for
+ * the next drain, so drain always returns. Returns the number of completions run. */
 uint32_t rill_jobs_drain(rill_jobs *jobs, uint64_t budget_ns);
 /* Number of completions waiting for the main thread. */
 uint32_t rill_jobs_pending_main(rill_jobs *jobs);

@@ -136,22 +136,22 @@ static void test_map_basic(void **state) {
     RILL_TEST_LEAK_END();
 }
 
-static void test_map_random_vs_reference(void **state) {
-    (void)state;
-    RILL_TEST_LEAK_BEGIN();
-    /* Keys come from a small universe so inserts, overwrites and removals collide a lot; the
-     * reference is a plain array indexed by key. */
-    enum { UNIVERSE = 4096, OPS = 200000 };
-    static uint64_t ref_val[UNIVERSE];
-    static bool ref_has[UNIVERSE];
+/* Runs `ops` random operations on keys drawn from [0, universe) and checks every answer against
+ * a plain array indexed by key. A small universe keeps the table small and nearly full, so probe
+ * clusters often wrap around the end of the table (the tricky case of backward-shift deletion). */
+static void map_random_run(uint32_t universe, int ops, uint64_t seed) {
+    enum { UNIVERSE_MAX = 4096 };
+    static uint64_t ref_val[UNIVERSE_MAX];
+    static bool ref_has[UNIVERSE_MAX];
+    assert_true(universe <= UNIVERSE_MAX);
     memset(ref_has, 0, sizeof(ref_has));
     rill_map m = {0};
-    uint64_t seed = 12345;
     uint32_t ref_len = 0;
-    for (int op = 0; op < OPS; ++op) {
+    int check_every = universe < 100 ? 1 : 20000;
+    for (int op = 0; op < ops; ++op) {
         uint64_t r = rng_next(&seed);
-        uint32_t k = (uint32_t)(r % UNIVERSE);
-        /* Keys that share low bits stress clustering: spread them with a multiplier. */
+        uint32_t k = (uint32_t)(r % universe);
+        /* Keys that differ only in high bits: the map must hash, not use the low bits. */
         uint64_t key = (uint64_t)k * 0x100000000ull + (k & 7u);
         uint32_t kind = (uint32_t)((r >> 32) % 10u);
         if (kind < 5) {
@@ -177,9 +177,9 @@ static void test_map_random_vs_reference(void **state) {
             }
         }
         assert_int_equal(m.len, ref_len);
-        if (op % 20000 == 0) {
+        if (op % check_every == 0) {
             /* Full check: every key agrees and iteration visits exactly the live keys once. */
-            for (uint32_t i = 0; i < UNIVERSE; ++i) {
+            for (uint32_t i = 0; i < universe; ++i) {
                 uint64_t v = 0;
                 uint64_t kk = (uint64_t)i * 0x100000000ull + (i & 7u);
                 assert_int_equal(rill_map_get(&m, kk, &v), ref_has[i]);
@@ -191,7 +191,7 @@ static void test_map_random_vs_reference(void **state) {
             uint64_t k2, v2;
             for (uint32_t it = 0; rill_map_next(&m, &it, &k2, &v2);) {
                 uint32_t i = (uint32_t)(k2 >> 32);
-                assert_true(i < UNIVERSE && ref_has[i]);
+                assert_true(i < universe && ref_has[i]);
                 assert_int_equal(v2, ref_val[i]);
                 seen++;
             }
@@ -199,6 +199,16 @@ static void test_map_random_vs_reference(void **state) {
         }
     }
     rill_map_free(&m);
+}
+
+static void test_map_random_vs_reference(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    map_random_run(4096, 200000, 12345);
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        map_random_run(12, 5000, seed);  /* capacity 16, up to 12 keys: frequent wrap-around */
+        map_random_run(40, 5000, seed);  /* capacity 64 */
+    }
     RILL_TEST_LEAK_END();
 }
 
