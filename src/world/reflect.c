@@ -491,8 +491,13 @@ static void fmt_f32(char *buf, size_t cap, float v) {
     for (int p = 1; p <= 9; p++) {
         snprintf(buf, cap, "%.*g", p, (double)v);
         if (strtof(buf, NULL) == v) {
-            return;
+            break;
         }
+    }
+    /* %g switches to exponents once the digits run out ("1e+03"); such values are whole
+     * numbers, and below 1e16 their plain form reads better and is still exact. */
+    if (strchr(buf, 'e') != NULL && fabsf(v) >= 1.0f && fabsf(v) < 1e16f) {
+        snprintf(buf, cap, "%.0f", (double)v);
     }
 }
 
@@ -508,8 +513,11 @@ static void fmt_f64(char *buf, size_t cap, double v) {
     for (int p = 1; p <= 17; p++) {
         snprintf(buf, cap, "%.*g", p, v);
         if (strtod(buf, NULL) == v) {
-            return;
+            break;
         }
+    }
+    if (strchr(buf, 'e') != NULL && fabs(v) >= 1.0 && fabs(v) < 1e16) {
+        snprintf(buf, cap, "%.0f", v);
     }
 }
 

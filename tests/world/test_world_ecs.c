@@ -1,0 +1,710 @@
+/* test_world_ecs.c: entities, sparse-set storage, queries, hierarchy, transforms, events, command
+ * buffers, resources and component hooks of the world module. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "rill/world.h"
+
+/* A custom component that remembers which entity it was added to, so storage moves can be
+ * checked against the dense arrays. */
+typedef struct tag {
+    rill_entity owner;
+    int32_t value;
+} tag;
+
+static rill_component register_tag(rill_world *w, const char *name) {
+    static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY), RILL_FIELD(tag, value, I32)};
+    rill_type_desc d = {.name = name, RILL_TYPE_LAYOUT(tag), .fields = fields, .field_count = 2};
+    return rill_world_register_component(w, &d);
+}
+
+static void quiet_log(rill_log_level level, const char *module, const char *msg, void *user) {
+    (void)level, (void)module, (void)msg, (void)user;
+}
+
+static int setup(void **state) {
+    (void)state;
+    rill_log_set_sink(quiet_log, NULL);
+    return 0;
+}
+
+/* Checks the sparse set invariants through the public API: every dense element is alive, owns
+ * exactly the data at its dense position, and the count matches a scan. */
+static void check_set(rill_world *w, rill_component c) {
+    const rill_entity *ents;
+    void *data;
+    uint32_t n = rill_world_component_dense(w, c, &ents, &data);
+    uint32_t stride = rill_world_component_type(w, c)->size;
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(rill_world_is_alive(w, ents[i]));
+        assert_ptr_equal(rill_world_get(w, ents[i], c), (char *)data + (size_t)i * stride);
+    }
+    uint32_t scanned = 0;
+    rill_entity e;
+    for (uint32_t it = 0; rill_world_entity_next(w, &it, &e);) {
+        scanned += rill_world_has(w, e, c) ? 1u : 0u;
+    }
+    assert_int_equal(scanned, n);
+    assert_int_equal(rill_world_component_len(w, c), n);
+}
+
+static void test_generational_ids(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_component t = register_tag(w, "Tag");
+    rill_entity a = rill_world_spawn(w);
+    assert_int_not_equal(a, RILL_ENTITY_NULL);
+    assert_int_equal(RILL_ENTITY_GENERATION(a), 1);
+    assert_true(rill_world_is_alive(w, a));
+    assert_non_null(rill_world_add(w, a, t, NULL));
+    assert_true(rill_world_despawn(w, a));
+    assert_false(rill_world_is_alive(w, a));
+    assert_false(rill_world_despawn(w, a));
+    rill_entity b = rill_world_spawn(w);
+    assert_int_equal(RILL_ENTITY_INDEX(b), RILL_ENTITY_INDEX(a)); /* slot reused */
+    assert_int_equal(RILL_ENTITY_GENERATION(b), 2);
+    /* The stale handle reaches nothing of the new occupant. */
+    assert_non_null(rill_world_add(w, b, t, &(tag){b, 7}));
+    assert_null(rill_world_get(w, a, t));
+    assert_false(rill_world_has(w, a, t));
+    assert_null(rill_world_add(w, a, t, NULL));
+    assert_false(rill_world_remove(w, a, t));
+    assert_false(rill_world_set_parent(w, a, b));
+    assert_int_equal(rill_world_despawn_recursive(w, a), 0);
+    assert_int_equal(rill_world_entity_components(w, a, NULL, 0), 0);
+    assert_int_equal(((tag *)rill_world_get(w, b, t))->value, 7);
+    /* NULL and garbage entities are harmless too. */
+    assert_false(rill_world_is_alive(w, RILL_ENTITY_NULL));
+    assert_null(rill_world_get(w, RILL_ENTITY_NULL, t));
+    assert_null(rill_world_get(w, RILL_ENTITY_MAKE(123456789u, 3), t));
+    assert_null(rill_world_get(w, b, 9999));
+    assert_null(rill_world_add(w, b, 0, NULL));
+    assert_int_equal(rill_world_entity_count(w), 1);
+    rill_world_destroy(w);
+    rill_world_destroy(NULL);
+}
+
+static void test_spawn_n_and_reserve(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = 16});
+    assert_true(rill_world_reserve(w, 5000));
+    rill_entity ents[3000];
+    assert_int_equal(rill_world_spawn_n(w, 3000, ents), 3000);
+    assert_int_equal(rill_world_entity_count(w), 3000);
+    for (uint32_t i = 0; i < 3000; i += 2) {
+        rill_world_despawn(w, ents[i]);
+    }
+    rill_entity more[2000];
+    assert_int_equal(rill_world_spawn_n(w, 2000, more), 2000);
+    assert_int_equal(rill_world_entity_count(w), 3500);
+    for (uint32_t i = 0; i < 2000; i++) {
+        assert_true(rill_world_is_alive(w, more[i]));
+        for (uint32_t j = 0; j < 3000; j += 2) {
+            if (RILL_ENTITY_INDEX(ents[j]) == RILL_ENTITY_INDEX(more[i])) {
+                assert_int_not_equal(ents[j], more[i]);
+            }
+        }
+    }
+    assert_true(rill_world_component_reserve(w, RILL_COMPONENT_TRANSFORM, 10000));
+    assert_false(rill_world_component_reserve(w, 777, 10));
+    rill_world_destroy(w);
+}
+
+/* A tiny deterministic generator so the scale test is repeatable. */
+static uint32_t rng_next(uint32_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static void test_storage_at_scale(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
+    enum { N = 100000 };
+    static rill_entity ents[N];
+    assert_int_equal(rill_world_spawn_n(w, N, ents), N);
+    for (uint32_t i = 0; i < N; i++) {
+        tag v = {ents[i], (int32_t)i};
+        assert_non_null(rill_world_add(w, ents[i], ca, &v));
+        if (i % 2 == 0) {
+            assert_non_null(rill_world_add(w, ents[i], cb, &v));
+        }
+        if (i % 3 == 0) {
+            assert_non_null(rill_world_add(w, ents[i], cc, &v));
+        }
+    }
+    uint32_t seed = 12345;
+    uint32_t removed = 0, despawned = 0;
+    for (uint32_t k = 0; k < N / 2; k++) {
+        uint32_t i = rng_next(&seed) % N;
+        switch (rng_next(&seed) % 3) {
+        case 0: removed += rill_world_remove(w, ents[i], ca) ? 1u : 0u; break;
+        case 1: rill_world_remove(w, ents[i], cb); break;
+        default: despawned += rill_world_despawn(w, ents[i]) ? 1u : 0u; break;
+        }
+    }
+    assert_int_equal(rill_world_entity_count(w), N - despawned);
+    check_set(w, ca);
+    check_set(w, cb);
+    check_set(w, cc);
+    /* Every surviving component still holds its own entity's data after all the swaps. */
+    for (rill_component c = ca; c <= cc; c++) {
+        const rill_entity *de;
+        void *data;
+        uint32_t n = rill_world_component_dense(w, c, &de, &data);
+        for (uint32_t i = 0; i < n; i++) {
+            tag *t = (tag *)data + i;
+            assert_int_equal(t->owner, de[i]);
+            assert_int_equal(ents[t->value], de[i]);
+        }
+    }
+    assert_true(rill_world_component_len(w, ca) <= N - removed);
+    /* Respawn into the freed slots and keep the invariants. */
+    for (uint32_t k = 0; k < despawned; k++) {
+        rill_entity e = rill_world_spawn(w);
+        assert_non_null(rill_world_add(w, e, cc, &(tag){e, -1}));
+    }
+    check_set(w, cc);
+    assert_int_equal(rill_world_entity_count(w), N);
+    rill_world_destroy(w);
+}
+
+static void test_entity_components_and_builtins(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    const rill_builtins *b = rill_world_builtin(w);
+    assert_int_equal(b->name, RILL_COMPONENT_NAME);
+    assert_int_equal(b->transform, RILL_COMPONENT_TRANSFORM);
+    assert_int_equal(b->camera, RILL_COMPONENT_CAMERA);
+    assert_int_equal(rill_world_find_component(w, "Name"), RILL_COMPONENT_NAME);
+    assert_int_equal(rill_world_find_component(w, "Transform"), RILL_COMPONENT_TRANSFORM);
+    assert_int_equal(rill_world_find_component(w, "GlobalTransform"), RILL_COMPONENT_GLOBAL_TRANSFORM);
+    assert_int_equal(rill_world_find_component(w, "Parent"), RILL_COMPONENT_PARENT);
+    assert_int_equal(rill_world_find_component(w, "Children"), RILL_COMPONENT_CHILDREN);
+    assert_int_equal(rill_world_find_component(w, "Camera"), RILL_COMPONENT_CAMERA);
+    assert_int_equal(rill_world_find_component(w, "Nope"), 0);
+    assert_true(rill_world_component_type(w, RILL_COMPONENT_GLOBAL_TRANSFORM)->flags & RILL_TYPE_NO_SERIALIZE);
+    assert_false(rill_world_component_type(w, RILL_COMPONENT_TRANSFORM)->flags & RILL_TYPE_NO_SERIALIZE);
+
+    rill_component t = register_tag(w, "Tag");
+    assert_int_equal(t, RILL_COMPONENT_BUILTIN_NUM);
+    assert_int_equal(register_tag(w, "Tag"), t); /* same name, same size: same id */
+    rill_type_desc other = {.name = "Tag", .size = 4};
+    assert_int_equal(rill_world_register_component(w, &other), 0);
+
+    rill_entity e = rill_world_spawn(w);
+    rill_world_add(w, e, t, NULL);
+    rill_world_add(w, e, RILL_COMPONENT_CAMERA, NULL);
+    rill_world_set_name(w, e, "cam");
+    rill_component list[8];
+    uint32_t n = rill_world_entity_components(w, e, list, 8);
+    assert_int_equal(n, 3);
+    assert_int_equal(list[0], RILL_COMPONENT_NAME);
+    assert_int_equal(list[1], RILL_COMPONENT_CAMERA);
+    assert_int_equal(list[2], t);
+    assert_int_equal(rill_world_entity_components(w, e, list, 1), 3);
+
+    const rill_camera *cam = rill_world_get(w, e, RILL_COMPONENT_CAMERA);
+    assert_true(cam->active);
+    assert_false(cam->is_default);
+    assert_true(cam->hdr);
+    assert_int_equal(cam->role, RILL_CAMERA_ROLE_GAME);
+    assert_int_equal(cam->projection, RILL_PROJECTION_PERSPECTIVE);
+    assert_float_equal(cam->fov_y, 0.8f, 1e-7);
+    assert_float_equal(cam->near_plane, 0.1f, 1e-7);
+    assert_float_equal(cam->far_plane, 1000.0f, 1e-7);
+    assert_float_equal(cam->ortho_height, 10.0f, 1e-7);
+    assert_float_equal(cam->viewport[2], 1.0f, 0);
+    assert_float_equal(cam->clear_color[3], 1.0f, 0);
+
+    assert_string_equal(rill_world_get_name(w, e), "cam");
+    assert_int_equal(rill_world_find_by_name(w, "cam"), e);
+    assert_int_equal(rill_world_find_by_name(w, "other"), RILL_ENTITY_NULL);
+    rill_world_set_name(w, e, NULL);
+    assert_null(rill_world_get_name(w, e));
+
+    rill_transform *tr = rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, NULL);
+    assert_float_equal(tr->scale[0], 1.0f, 0);
+    assert_float_equal(tr->rotation[3], 1.0f, 0);
+    /* Managed components cannot be added directly. */
+    assert_null(rill_world_add(w, e, RILL_COMPONENT_PARENT, NULL));
+    assert_null(rill_world_add(w, e, RILL_COMPONENT_CHILDREN, NULL));
+    rill_world_destroy(w);
+}
+
+static void test_queries(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
+    enum { N = 1000 };
+    rill_entity ents[N];
+    rill_world_spawn_n(w, N, ents);
+    for (uint32_t i = 0; i < N; i++) {
+        rill_world_add(w, ents[i], ca, &(tag){ents[i], (int32_t)i});
+        if (i % 2 == 0) rill_world_add(w, ents[i], cb, &(tag){ents[i], (int32_t)i * 10});
+        if (i % 5 == 0) rill_world_add(w, ents[i], cc, &(tag){ents[i], 0});
+    }
+    /* with A, B: the even ones (500); B is the smaller set and drives. */
+    rill_query q = rill_world_query(w, &(rill_query_desc){.with = {ca, cb}});
+    assert_int_equal(q.driver, 1);
+    uint32_t n = 0;
+    while (rill_query_next(&q)) {
+        tag *a = rill_query_get(&q, 0), *b = rill_query_get(&q, 1);
+        assert_int_equal(a->owner, q.entity);
+        assert_int_equal(b->owner, q.entity);
+        assert_int_equal(b->value, a->value * 10);
+        assert_null(rill_query_get(&q, 2));
+        n++;
+    }
+    assert_int_equal(n, 500);
+    /* with A, B without C: even and not a multiple of 5 (400). */
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca, cb}, .without = {cc}});
+    assert_int_equal(rill_query_count(&q), 400);
+    while (rill_query_next(&q)) {
+        assert_false(rill_world_has(w, q.entity, cc));
+        assert_int_equal(((tag *)rill_query_get(&q, 0))->value % 2, 0);
+    }
+    /* with C only: 200, and writes through the pointers stick. */
+    q = rill_world_query(w, &(rill_query_desc){.with = {cc}});
+    while (rill_query_next(&q)) {
+        ((tag *)rill_query_get(&q, 0))->value = 42;
+    }
+    q = rill_world_query(w, &(rill_query_desc){.with = {cc}});
+    n = 0;
+    while (rill_query_next(&q)) {
+        assert_int_equal(((tag *)rill_query_get(&q, 0))->value, 42);
+        n++;
+    }
+    assert_int_equal(n, 200);
+    /* Invalid descs yield nothing. */
+    q = rill_world_query(w, &(rill_query_desc){0});
+    assert_false(rill_query_next(&q));
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca, 999}});
+    assert_false(rill_query_next(&q));
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca}, .without = {999}});
+    assert_false(rill_query_next(&q));
+    /* Despawning the current entity (against the rules) must still visit every other match once. */
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca}});
+    n = 0;
+    while (rill_query_next(&q)) {
+        n++;
+        if (((tag *)rill_query_get(&q, 0))->value % 3 == 0) {
+            rill_world_despawn(w, q.entity);
+        }
+    }
+    assert_int_equal(n, N);
+    rill_world_destroy(w);
+}
+
+static bool near(float a, float b) { return fabsf(a - b) < 1e-4f; }
+
+static void test_hierarchy(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_entity root = rill_world_spawn(w), a = rill_world_spawn(w), b = rill_world_spawn(w),
+                c = rill_world_spawn(w), d = rill_world_spawn(w);
+    assert_true(rill_world_set_parent(w, a, root));
+    assert_true(rill_world_set_parent(w, b, root));
+    assert_true(rill_world_set_parent(w, c, root));
+    assert_true(rill_world_set_parent(w, d, b));
+    assert_int_equal(rill_world_get_parent(w, d), b);
+    assert_int_equal(rill_world_child_count(w, root), 3);
+    rill_entity kids[4];
+    assert_int_equal(rill_world_children(w, root, kids, 4), 3);
+    assert_int_equal(kids[0], a);
+    assert_int_equal(kids[1], b);
+    assert_int_equal(kids[2], c);
+    /* Cycles and self-parenting are refused. */
+    assert_false(rill_world_set_parent(w, root, d));
+    assert_false(rill_world_set_parent(w, b, b));
+    assert_false(rill_world_set_parent(w, b, d));
+    /* Reparent the middle child: the sibling list stays linked. */
+    assert_true(rill_world_set_parent(w, b, a));
+    assert_int_equal(rill_world_children(w, root, kids, 4), 2);
+    assert_int_equal(kids[0], a);
+    assert_int_equal(kids[1], c);
+    assert_int_equal(rill_world_next_sibling(w, a), c);
+    assert_int_equal(rill_world_first_child(w, a), b);
+    /* Removing Parent detaches; the Children component goes with the last child. */
+    assert_true(rill_world_remove(w, b, RILL_COMPONENT_PARENT));
+    assert_int_equal(rill_world_get_parent(w, b), RILL_ENTITY_NULL);
+    assert_false(rill_world_has(w, a, RILL_COMPONENT_CHILDREN));
+    assert_true(rill_world_set_parent(w, b, root));
+    assert_true(rill_world_set_parent(w, b, RILL_ENTITY_NULL));
+    assert_true(rill_world_set_parent(w, b, root));
+    /* Non-recursive despawn of root: children become roots. */
+    assert_true(rill_world_despawn(w, root));
+    assert_int_equal(rill_world_get_parent(w, a), RILL_ENTITY_NULL);
+    assert_int_equal(rill_world_get_parent(w, c), RILL_ENTITY_NULL);
+    assert_int_equal(rill_world_get_parent(w, d), b);
+    /* Despawning a middle child unlinks it from its parent. */
+    rill_world_set_parent(w, a, c);
+    rill_world_set_parent(w, b, c);
+    rill_world_despawn(w, a);
+    assert_int_equal(rill_world_child_count(w, c), 1);
+    assert_int_equal(rill_world_first_child(w, c), b);
+    /* Recursive despawn takes the whole subtree and nothing else. */
+    rill_entity e = rill_world_spawn(w);
+    rill_world_set_parent(w, e, d);
+    for (int i = 0; i < 10; i++) {
+        rill_entity x = rill_world_spawn(w);
+        rill_world_set_parent(w, x, i % 2 ? e : d);
+    }
+    uint32_t before = rill_world_entity_count(w);
+    assert_int_equal(rill_world_despawn_recursive(w, b), 13); /* b, d, e, 10 more */
+    assert_int_equal(rill_world_entity_count(w), before - 13);
+    assert_true(rill_world_is_alive(w, c));
+    assert_false(rill_world_has(w, c, RILL_COMPONENT_CHILDREN));
+    assert_int_equal(rill_world_component_len(w, RILL_COMPONENT_PARENT), 0);
+    assert_int_equal(rill_world_component_len(w, RILL_COMPONENT_CHILDREN), 0);
+    rill_world_destroy(w);
+}
+
+static void test_transforms(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_entity root = rill_world_spawn(w), child = rill_world_spawn(w), grand = rill_world_spawn(w),
+                other = rill_world_spawn(w), group = rill_world_spawn(w), leaf = rill_world_spawn(w);
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = 10;
+    rill_world_set_transform(w, root, &t);
+    t = rill_transform_identity();
+    t.translation[1] = 2;
+    t.scale[0] = t.scale[1] = t.scale[2] = 2;
+    rill_world_set_transform(w, child, &t);
+    t = rill_transform_identity();
+    t.translation[2] = 1;
+    rill_world_set_transform(w, grand, &t);
+    rill_world_set_transform(w, other, &t);
+    rill_world_set_transform(w, leaf, &t);
+    rill_world_set_parent(w, child, root);
+    rill_world_set_parent(w, grand, child);
+    rill_world_set_parent(w, group, root); /* no Transform: passes root's matrix through */
+    rill_world_set_parent(w, leaf, group);
+
+    assert_int_equal(rill_world_update_transforms(w), 5);
+    const float *m = rill_world_global_matrix(w, grand);
+    assert_non_null(m);
+    /* root (10,0,0) * child (0,2,0) scale 2 * grand (0,0,1) = (10, 2, 2) */
+    assert_true(near(m[12], 10) && near(m[13], 2) && near(m[14], 2));
+    assert_true(near(m[0], 2));
+    m = rill_world_global_matrix(w, leaf);
+    assert_true(near(m[12], 10) && near(m[13], 0) && near(m[14], 1));
+    assert_null(rill_world_global_matrix(w, group));
+
+    /* Clean: nothing is recomputed. */
+    assert_int_equal(rill_world_update_transforms(w), 0);
+    /* A leaf change rewrites only the leaf. */
+    rill_world_transform_mut(w, grand)->translation[2] = 3;
+    assert_int_equal(rill_world_update_transforms(w), 1);
+    assert_true(near(rill_world_global_matrix(w, grand)[14], 6));
+    /* A root change rewrites its whole subtree (root, child, grand, leaf) but not `other`. */
+    rill_world_transform_mut(w, root)->translation[0] = 0;
+    rill_world_transform_mut(w, grand); /* dirty under a dirty ancestor: covered once */
+    assert_int_equal(rill_world_update_transforms(w), 4);
+    assert_true(near(rill_world_global_matrix(w, grand)[12], 0));
+    /* Writing through rill_world_get does not mark; marking by hand does. */
+    ((rill_transform *)rill_world_get(w, other, RILL_COMPONENT_TRANSFORM))->translation[0] = 5;
+    assert_int_equal(rill_world_update_transforms(w), 0);
+    rill_world_mark_transform_dirty(w, other);
+    assert_int_equal(rill_world_update_transforms(w), 1);
+    assert_true(near(rill_world_global_matrix(w, other)[12], 5));
+    /* Reparenting marks the moved subtree. */
+    rill_world_set_parent(w, other, child);
+    assert_int_equal(rill_world_update_transforms(w), 1);
+    assert_true(near(rill_world_global_matrix(w, other)[12], 10)); /* 0 + 2*5 */
+    /* Orphaning on despawn marks the children. */
+    rill_world_despawn(w, child);
+    assert_int_equal(rill_world_update_transforms(w), 2); /* grand and other, now roots */
+    assert_true(near(rill_world_global_matrix(w, grand)[14], 3));
+    /* A rotation: 90 degrees about Z maps x to y. */
+    t = rill_transform_identity();
+    t.rotation[2] = sinf(0.785398163f);
+    t.rotation[3] = cosf(0.785398163f);
+    rill_world_set_transform(w, root, &t);
+    rill_transform lt = rill_transform_identity();
+    lt.translation[0] = 1;
+    rill_world_set_transform(w, leaf, &lt);
+    rill_world_update_transforms(w);
+    m = rill_world_global_matrix(w, leaf);
+    assert_true(near(m[12], 0) && near(m[13], 1));
+    rill_world_destroy(w);
+}
+
+typedef struct ping {
+    int32_t n;
+} ping;
+
+static void test_events(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_event ev = rill_world_register_event(w, "Ping", sizeof(ping));
+    assert_int_not_equal(ev, 0);
+    assert_int_equal(rill_world_register_event(w, "Ping", sizeof(ping)), ev);
+    assert_int_equal(rill_world_register_event(w, "Ping", 8), 0);
+    assert_int_equal(rill_world_find_event(w, "Ping"), ev);
+    assert_false(rill_world_send_event(w, 99, &(ping){1}));
+    rill_event_reader early = {.event = ev}, late = {.event = ev};
+
+    rill_world_send_event(w, ev, &(ping){1});
+    rill_world_send_event(w, ev, &(ping){2});
+    assert_int_equal(rill_world_event_count(w, ev), 2);
+    assert_int_equal(((const ping *)rill_event_read(w, &early))->n, 1);
+    assert_int_equal(((const ping *)rill_event_read(w, &early))->n, 2);
+    assert_null(rill_event_read(w, &early));
+
+    rill_world_update_events(w); /* frame 2: 1 and 2 are previous */
+    rill_world_send_event(w, ev, &(ping){3});
+    assert_int_equal(rill_world_event_count(w, ev), 3);
+    assert_int_equal(((const ping *)rill_world_event_at(w, ev, 0))->n, 1);
+    assert_int_equal(((const ping *)rill_world_event_at(w, ev, 2))->n, 3);
+    assert_null(rill_world_event_at(w, ev, 3));
+    assert_int_equal(((const ping *)rill_event_read(w, &early))->n, 3);
+    assert_null(rill_event_read(w, &early));
+
+    rill_world_update_events(w); /* frame 3: 1 and 2 are gone */
+    assert_int_equal(rill_world_event_count(w, ev), 1);
+    /* `late` never read: it gets what is left and counts what it missed. */
+    assert_int_equal(((const ping *)rill_event_read(w, &late))->n, 3);
+    assert_int_equal(late.missed, 2);
+    assert_null(rill_event_read(w, &late));
+    rill_world_update_events(w);
+    assert_int_equal(rill_world_event_count(w, ev), 0);
+    assert_null(rill_event_read(w, &early));
+    /* Steady state reuses the buffers. */
+    for (int frame = 0; frame < 10; frame++) {
+        for (int i = 0; i < 100; i++) {
+            rill_world_send_event(w, ev, &(ping){i});
+        }
+        uint32_t seen = 0;
+        while (rill_event_read(w, &early) != NULL) {
+            seen++;
+        }
+        assert_int_equal(seen, 100);
+        rill_world_update_events(w);
+    }
+    rill_world_destroy(w);
+}
+
+static void test_commands(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A");
+    rill_commands *cmds = rill_commands_create(w);
+    assert_non_null(cmds);
+    rill_entity parent = rill_commands_spawn(cmds);
+    rill_entity child = rill_commands_spawn(cmds);
+    assert_int_not_equal(parent, RILL_ENTITY_NULL);
+    assert_false(rill_world_is_alive(w, parent)); /* placeholder */
+    assert_true(rill_commands_add(cmds, parent, ca, &(tag){0, 12}));
+    assert_true(rill_commands_add(cmds, child, ca, NULL));
+    assert_true(rill_commands_add(cmds, child, RILL_COMPONENT_TRANSFORM, NULL));
+    assert_false(rill_commands_add(cmds, child, RILL_COMPONENT_PARENT, NULL));
+    assert_false(rill_commands_add(cmds, child, 999, NULL));
+    rill_commands_set_parent(cmds, child, parent);
+    assert_int_equal(rill_commands_len(cmds), 6);
+    assert_int_equal(rill_world_entity_count(w), 0);
+    assert_int_equal(rill_commands_apply(w, cmds), 6);
+    assert_int_equal(rill_commands_len(cmds), 0);
+    rill_entity p = rill_commands_resolve(cmds, parent), c = rill_commands_resolve(cmds, child);
+    assert_true(rill_world_is_alive(w, p));
+    assert_true(rill_world_is_alive(w, c));
+    assert_int_equal(((tag *)rill_world_get(w, p, ca))->value, 12);
+    assert_non_null(rill_world_get(w, c, RILL_COMPONENT_TRANSFORM));
+    assert_int_equal(rill_world_get_parent(w, c), p);
+    assert_int_equal(rill_commands_resolve(cmds, p), p); /* real ids resolve to themselves */
+    assert_int_equal(rill_commands_resolve(cmds, RILL_ENTITY_MAKE(77, 0)), RILL_ENTITY_NULL);
+    assert_int_equal(rill_commands_apply(w, cmds), 0);
+
+    /* Structural changes from inside a query go through the buffer. */
+    for (int i = 0; i < 100; i++) {
+        rill_entity e = rill_world_spawn(w);
+        rill_world_add(w, e, ca, &(tag){e, i});
+    }
+    rill_query q = rill_world_query(w, &(rill_query_desc){.with = {ca}});
+    while (rill_query_next(&q)) {
+        tag *t = rill_query_get(&q, 0);
+        if (t->value % 2 == 1) {
+            rill_commands_despawn(cmds, q.entity);
+        } else {
+            rill_commands_remove(cmds, q.entity, ca);
+        }
+    }
+    rill_entity gone = c;
+    rill_commands_despawn_recursive(cmds, p);
+    assert_int_equal(rill_commands_apply(w, cmds), 103); /* 50 despawns, 52 removes, 1 subtree */
+    assert_false(rill_world_is_alive(w, gone));
+    assert_int_equal(rill_world_component_len(w, ca), 0);
+    assert_int_equal(rill_world_entity_count(w), 50);
+    /* Commands naming dead entities are skipped. */
+    rill_commands_despawn(cmds, gone);
+    rill_commands_add(cmds, gone, ca, NULL);
+    assert_int_equal(rill_commands_apply(w, cmds), 0);
+    rill_commands_spawn(cmds);
+    rill_commands_clear(cmds);
+    assert_int_equal(rill_commands_apply(w, cmds), 0);
+    assert_int_equal(rill_world_entity_count(w), 50);
+    rill_commands_destroy(cmds);
+    rill_commands_destroy(NULL);
+    rill_world_destroy(w);
+}
+
+/* >>hooks */
+
+typedef struct hook_log {
+    int adds;
+    int removes;
+    int32_t last_removed_value;
+    bool saw_name_on_remove;
+} hook_log;
+
+static void on_add(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e, (void)data;
+    ((hook_log *)user)->adds++;
+}
+
+static void on_remove(rill_world *w, rill_entity e, void *data, void *user) {
+    hook_log *log = user;
+    log->removes++;
+    log->last_removed_value = ((tag *)data)->value;
+    /* The entity still has its other components while the hook runs. */
+    log->saw_name_on_remove = rill_world_get_name(w, e) != NULL;
+}
+
+static void test_hooks(void **state) {
+    (void)state;
+    hook_log log = {0};
+    rill_world *w = rill_world_create(NULL);
+    static const rill_field fields[] = {RILL_FIELD(tag, value, I32)};
+    rill_type_desc d = {.name = "Handle", RILL_TYPE_LAYOUT(tag), .fields = fields, .field_count = 1,
+                        .on_add = on_add, .on_remove = on_remove, .hook_user = &log};
+    rill_component h = rill_world_register_component(w, &d);
+    rill_entity e = rill_world_spawn(w);
+    rill_world_add(w, e, h, &(tag){0, 1});
+    assert_int_equal(log.adds, 1);
+    rill_world_add(w, e, h, &(tag){0, 2}); /* replace: old released, new acquired */
+    assert_int_equal(log.removes, 1);
+    assert_int_equal(log.last_removed_value, 1);
+    assert_int_equal(log.adds, 2);
+    rill_world_remove(w, e, h);
+    assert_int_equal(log.removes, 2);
+    assert_int_equal(log.last_removed_value, 2);
+    rill_world_add(w, e, h, &(tag){0, 3});
+    rill_world_set_name(w, e, "named");
+    rill_world_despawn(w, e);
+    assert_int_equal(log.removes, 3);
+    assert_int_equal(log.last_removed_value, 3);
+    assert_true(log.saw_name_on_remove);
+    /* Recursive despawn fires for every entity of the subtree. */
+    rill_entity root = rill_world_spawn(w);
+    rill_world_add(w, root, h, &(tag){0, 4});
+    for (int i = 0; i < 5; i++) {
+        rill_entity x = rill_world_spawn(w);
+        rill_world_add(w, x, h, &(tag){0, 5});
+        rill_world_set_parent(w, x, root);
+    }
+    rill_world_despawn_recursive(w, root);
+    assert_int_equal(log.removes, 9);
+    /* Clear and destroy release what is left. */
+    for (int i = 0; i < 3; i++) {
+        rill_world_add(w, rill_world_spawn(w), h, NULL);
+    }
+    rill_world_clear(w);
+    assert_int_equal(log.removes, 12);
+    assert_int_equal(rill_world_entity_count(w), 0);
+    rill_world_add(w, rill_world_spawn(w), h, NULL);
+    rill_world_destroy(w);
+    assert_int_equal(log.removes, 13);
+    /* ... unless the desc says not to. */
+    w = rill_world_create(&(rill_world_desc){.skip_hooks_on_destroy = true});
+    h = rill_world_register_component(w, &d);
+    rill_world_add(w, rill_world_spawn(w), h, NULL);
+    rill_world_destroy(w);
+    assert_int_equal(log.removes, 13);
+}
+
+typedef struct settings {
+    float gravity;
+    int32_t steps;
+} settings;
+
+static void test_resources(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    static const float g = -9.81f;
+    static const rill_field fields[] = {
+        {.name = "gravity", .type = RILL_FIELD_F32, .offset = offsetof(settings, gravity), .default_value = &g},
+        RILL_FIELD(settings, steps, I32)};
+    rill_type_desc d = {.name = "Physics", RILL_TYPE_LAYOUT(settings), .fields = fields, .field_count = 2};
+    rill_resource r = rill_world_register_resource(w, &d);
+    assert_int_not_equal(r, 0);
+    assert_int_equal(rill_world_find_resource(w, "Physics"), r);
+    assert_int_equal(rill_world_find_component(w, "Physics"), 0);
+    assert_int_equal(rill_world_register_component(w, &d), 0); /* a name has one kind */
+    assert_null(rill_world_get_resource(w, r));
+    settings *s = rill_world_set_resource(w, r, NULL);
+    assert_float_equal(s->gravity, -9.81f, 0);
+    assert_ptr_equal(rill_world_get_resource(w, r), s);
+    rill_world_set_resource(w, r, &(settings){1, 4});
+    assert_int_equal(((settings *)rill_world_get_resource(w, r))->steps, 4);
+    assert_string_equal(rill_world_resource_type(w, r)->name, "Physics");
+    assert_true(rill_world_remove_resource(w, r));
+    assert_false(rill_world_remove_resource(w, r));
+    assert_null(rill_world_get_resource(w, r));
+    assert_null(rill_world_set_resource(w, 42, NULL));
+    /* Plain types are findable for reflection only. */
+    rill_type_desc pd = {.name = "BloomSettings", .size = 8, .fields = fields, .field_count = 2};
+    assert_non_null(rill_world_register_type(w, &pd));
+    assert_non_null(rill_world_find_type(w, "BloomSettings"));
+    assert_non_null(rill_world_find_type(w, "Transform"));
+    assert_null(rill_world_find_type(w, "Nope"));
+    rill_world_destroy(w);
+}
+
+static void test_no_leaks(void **state) {
+    (void)state;
+    size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A");
+    rill_event ev = rill_world_register_event(w, "E", 4);
+    rill_commands *cmds = rill_commands_create(w);
+    for (int i = 0; i < 1000; i++) {
+        rill_entity e = rill_world_spawn(w);
+        rill_world_add(w, e, ca, NULL);
+        rill_world_set_transform(w, e, &(rill_transform){{0}, {0, 0, 0, 1}, {1, 1, 1}});
+        rill_world_send_event(w, ev, &i);
+        rill_commands_add(cmds, rill_commands_spawn(cmds), ca, &(tag){0, i});
+    }
+    rill_commands_apply(w, cmds);
+    rill_world_update_transforms(w);
+    rill_commands_destroy(cmds);
+    rill_world_destroy(w);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_generational_ids),
+        cmocka_unit_test(test_spawn_n_and_reserve),
+        cmocka_unit_test(test_storage_at_scale),
+        cmocka_unit_test(test_entity_components_and_builtins),
+        cmocka_unit_test(test_queries),
+        cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_transforms),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_hooks),
+        cmocka_unit_test(test_resources),
+        cmocka_unit_test(test_no_leaks),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,502 @@
+/* test_world_reflect.c: the reflection registry and its generic helpers: defaults, clamping, enum
+ * names, fixed arrays, equality, numeric access, text format/parse round trips (including every
+ * truncated input) and dumps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "rill/world.h"
+
+typedef enum mode { MODE_OFF = 0, MODE_LOW = 1, MODE_HIGH = 7 } mode;
+
+/* One field of every type, plus arrays. */
+typedef struct everything {
+    bool flag;
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+    float f32;
+    double f64;
+    float v2[2];
+    float v3[3];
+    float v4[4];
+    float q[4];
+    float color[4];
+    const char *str;
+    const char *path;
+    rill_entity ent;
+    int32_t mode;
+    float weights[3];
+    int32_t modes[2];
+    const char *tags[2];
+    float points[2][3];
+} everything;
+
+static const rill_enum_item MODES[] = {{"off", MODE_OFF}, {"low", MODE_LOW}, {"high", MODE_HIGH}};
+static const float DEF_F32 = 0.5f;
+static const float DEF_V3[3] = {1, 2, 3};
+static const float DEF_WEIGHTS[3] = {0.25f, 0.5f, 0.25f};
+static const int32_t DEF_MODE = MODE_HIGH;
+static const char *const DEF_STR = "hello";
+
+static const rill_field FIELDS[] = {
+    RILL_FIELD(everything, flag, BOOL),
+    {.name = "i32", .type = RILL_FIELD_I32, .offset = offsetof(everything, i32),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = -10, .max = 10},
+    RILL_FIELD(everything, u32, U32),
+    RILL_FIELD(everything, i64, I64),
+    RILL_FIELD(everything, u64, U64),
+    {.name = "f32", .type = RILL_FIELD_F32, .offset = offsetof(everything, f32), .default_value = &DEF_F32,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = 1},
+    RILL_FIELD(everything, f64, F64),
+    RILL_FIELD(everything, v2, VEC2),
+    {.name = "v3", .type = RILL_FIELD_VEC3, .offset = offsetof(everything, v3), .default_value = DEF_V3,
+     .flags = RILL_FIELD_HAS_MAX, .max = 100},
+    RILL_FIELD(everything, v4, VEC4),
+    RILL_FIELD(everything, q, QUAT),
+    RILL_FIELD(everything, color, COLOR),
+    {.name = "str", .type = RILL_FIELD_STRING, .offset = offsetof(everything, str), .default_value = &DEF_STR},
+    RILL_FIELD(everything, path, ASSET_PATH),
+    RILL_FIELD(everything, ent, ENTITY),
+    {.name = "mode", .type = RILL_FIELD_ENUM, .offset = offsetof(everything, mode), .default_value = &DEF_MODE,
+     .enum_items = MODES, .enum_count = 3},
+    {.name = "weights", .type = RILL_FIELD_F32, .offset = offsetof(everything, weights), .count = 3,
+     .default_value = DEF_WEIGHTS, .flags = RILL_FIELD_HAS_MIN, .min = 0},
+    {.name = "modes", .type = RILL_FIELD_ENUM, .offset = offsetof(everything, modes), .count = 2,
+     .enum_items = MODES, .enum_count = 3},
+    {.name = "tags", .type = RILL_FIELD_STRING, .offset = offsetof(everything, tags), .count = 2},
+    {.name = "points", .type = RILL_FIELD_VEC3, .offset = offsetof(everything, points), .count = 2,
+     .flags = RILL_FIELD_NO_SERIALIZE},
+};
+
+static rill_type_desc everything_desc(void) {
+    return (rill_type_desc){.name = "Everything", RILL_TYPE_LAYOUT(everything), .fields = FIELDS,
+                            .field_count = (uint32_t)RILL_COUNTOF(FIELDS)};
+}
+
+static void quiet_log(rill_log_level level, const char *module, const char *msg, void *user) {
+    (void)level, (void)module, (void)msg, (void)user;
+}
+
+static int setup(void **state) {
+    (void)state;
+    rill_log_set_sink(quiet_log, NULL);
+    return 0;
+}
+
+static void test_field_types(void **state) {
+    (void)state;
+    for (int t = 1; t < RILL_FIELD_TYPE_NUM; t++) {
+        assert_int_equal(rill_field_type_from_name(rill_field_type_name((rill_field_type)t)), t);
+        assert_true(rill_field_type_size((rill_field_type)t) > 0);
+    }
+    assert_int_equal(rill_field_type_from_name("banana"), RILL_FIELD_NONE);
+    assert_int_equal(rill_field_type_size(RILL_FIELD_VEC3), 12);
+    assert_int_equal(rill_field_type_size(RILL_FIELD_TYPE_NUM), 0);
+    assert_string_equal(rill_field_type_name(RILL_FIELD_ASSET_PATH), "asset_path");
+}
+
+static void test_defaults(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_type_desc d = everything_desc();
+    rill_component c = rill_world_register_component(w, &d);
+    assert_int_not_equal(c, 0);
+    const rill_type_desc *reg = rill_world_component_type(w, c);
+    assert_ptr_not_equal(reg, &d);
+    assert_int_equal(reg->field_count, RILL_COUNTOF(FIELDS));
+
+    everything e;
+    memset(&e, 0xAB, sizeof e);
+    rill_type_apply_defaults(&d, &e);
+    assert_false(e.flag);
+    assert_int_equal(e.i32, 0);
+    assert_float_equal(e.f32, 0.5f, 0);
+    assert_float_equal(e.v3[2], 3.0f, 0);
+    assert_float_equal(e.weights[1], 0.5f, 0);
+    assert_int_equal(e.mode, MODE_HIGH);
+    assert_ptr_equal(e.str, rill_intern("hello")); /* interned */
+    assert_null(e.path);
+    assert_null(e.tags[0]);
+
+    /* Adding with NULL init gives the same object. */
+    rill_entity ent = rill_world_spawn(w);
+    everything *stored = rill_world_add(w, ent, c, NULL);
+    assert_true(rill_type_equal(reg, stored, &e));
+    assert_ptr_equal(stored->str, e.str);
+
+    /* A prototype object is applied first, field defaults on top. */
+    everything proto = {0};
+    proto.u32 = 99;
+    proto.f32 = 0.9f; /* overridden by the field default */
+    proto.path = "textures/a.rmip";
+    rill_type_desc d2 = d;
+    d2.name = "Everything2";
+    d2.defaults = &proto;
+    rill_type_apply_defaults(&d2, &e);
+    assert_int_equal(e.u32, 99);
+    assert_float_equal(e.f32, 0.5f, 0);
+    assert_ptr_equal(e.path, rill_intern("textures/a.rmip"));
+    rill_component c2 = rill_world_register_component(w, &d2);
+    everything *s2 = rill_world_add(w, ent, c2, NULL);
+    assert_int_equal(s2->u32, 99);
+    assert_ptr_equal(s2->path, rill_intern("textures/a.rmip"));
+    rill_world_destroy(w);
+}
+
+static void test_registration_validation(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_field bad_offset[] = {{.name = "x", .type = RILL_FIELD_VEC3, .offset = 8, .count = 1}};
+    rill_type_desc d = {.name = "Bad", .size = 16, .fields = bad_offset, .field_count = 1};
+    assert_int_equal(rill_world_register_component(w, &d), 0);
+    rill_field misaligned[] = {{.name = "x", .type = RILL_FIELD_F32, .offset = 2}};
+    d.fields = misaligned;
+    assert_int_equal(rill_world_register_component(w, &d), 0);
+    rill_field dup[] = {{.name = "x", .type = RILL_FIELD_F32, .offset = 0},
+                        {.name = "x", .type = RILL_FIELD_F32, .offset = 4}};
+    d.fields = dup;
+    d.field_count = 2;
+    assert_int_equal(rill_world_register_component(w, &d), 0);
+    rill_field bad_type[] = {{.name = "x", .type = (rill_field_type)99, .offset = 0}};
+    d.fields = bad_type;
+    d.field_count = 1;
+    assert_int_equal(rill_world_register_component(w, &d), 0);
+    rill_type_desc no_size = {.name = "NoSize"};
+    assert_int_equal(rill_world_register_component(w, &no_size), 0);
+    rill_type_desc bad_align = {.name = "BadAlign", .size = 8, .align = 3};
+    assert_int_equal(rill_world_register_component(w, &bad_align), 0);
+    assert_int_equal(rill_world_register_component(w, NULL), 0);
+    /* The desc may be a temporary: registration copies names, fields and defaults. */
+    char name[16] = "Temp";
+    float def = 3.0f;
+    rill_field tmp[] = {{.name = "v", .type = RILL_FIELD_F32, .offset = 0, .default_value = &def}};
+    rill_type_desc td = {.name = name, .size = 4, .fields = tmp, .field_count = 1};
+    rill_component c = rill_world_register_component(w, &td);
+    assert_int_not_equal(c, 0);
+    strcpy(name, "Changed");
+    def = 9.0f;
+    tmp[0].name = "w";
+    assert_int_equal(rill_world_find_component(w, "Temp"), c);
+    const rill_type_desc *reg = rill_world_component_type(w, c);
+    assert_non_null(rill_type_find_field(reg, "v"));
+    float out = 0;
+    rill_type_apply_defaults(reg, &out);
+    assert_float_equal(out, 3.0f, 0);
+    rill_world_destroy(w);
+}
+
+static void test_clamp(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    everything e;
+    rill_type_apply_defaults(&d, &e);
+    assert_int_equal(rill_type_clamp(&d, &e), 0);
+    e.i32 = 50;
+    e.f32 = NAN;
+    e.v3[0] = 1000;
+    e.v3[1] = -1000; /* no min: stays */
+    e.weights[2] = -1;
+    assert_int_equal(rill_type_clamp(&d, &e), 4);
+    assert_int_equal(e.i32, 10);
+    assert_float_equal(e.f32, 0.0f, 0);
+    assert_float_equal(e.v3[0], 100.0f, 0);
+    assert_float_equal(e.v3[1], -1000.0f, 0);
+    assert_float_equal(e.weights[2], 0.0f, 0);
+    e.i32 = -11;
+    e.f32 = 1.5f;
+    assert_int_equal(rill_type_clamp(&d, &e), 2);
+    assert_int_equal(e.i32, -10);
+    assert_float_equal(e.f32, 1.0f, 0);
+    assert_int_equal(rill_type_clamp(&d, &e), 0);
+    /* The built-in camera clamps its viewport to [0, 1]. */
+    rill_world *w = rill_world_create(NULL);
+    const rill_type_desc *cam_t = rill_world_component_type(w, RILL_COMPONENT_CAMERA);
+    rill_camera cam;
+    rill_type_apply_defaults(cam_t, &cam);
+    cam.viewport[2] = 2;
+    cam.near_plane = -1;
+    assert_int_equal(rill_type_clamp(cam_t, &cam), 2);
+    assert_float_equal(cam.viewport[2], 1.0f, 0);
+    assert_true(cam.near_plane > 0);
+    rill_world_destroy(w);
+}
+
+static void test_enums(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    const rill_field *f = rill_type_find_field(&d, "mode");
+    assert_non_null(f);
+    assert_string_equal(rill_field_enum_name(f, MODE_LOW), "low");
+    assert_null(rill_field_enum_name(f, 5));
+    int32_t v = -1;
+    assert_true(rill_field_enum_value(f, "high", &v));
+    assert_int_equal(v, MODE_HIGH);
+    assert_false(rill_field_enum_value(f, "HIGH", &v));
+    everything e;
+    rill_type_apply_defaults(&d, &e);
+    rill_strbuf sb = {0};
+    assert_true(rill_field_format(f, &e, &sb));
+    assert_string_equal(sb.data, "high");
+    e.mode = 5; /* no name: written as a number */
+    sb.len = 0;
+    assert_true(rill_field_format(f, &e, &sb));
+    assert_string_equal(sb.data, "5");
+    size_t used = 0;
+    assert_int_equal(rill_field_parse(f, &e, "low", 3, &used, NULL), RILL_OK);
+    assert_int_equal(e.mode, MODE_LOW);
+    assert_int_equal(used, 3);
+    assert_int_equal(rill_field_parse(f, &e, " 7 ", 3, &used, NULL), RILL_OK);
+    assert_int_equal(e.mode, MODE_HIGH);
+    rill_error err = {0};
+    assert_int_equal(rill_field_parse(f, &e, "medium", 6, NULL, &err), RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "offset 0"));
+    assert_int_equal(e.mode, MODE_HIGH); /* untouched on failure */
+    /* The camera's enums use their names. */
+    rill_world *w = rill_world_create(NULL);
+    const rill_type_desc *cam_t = rill_world_component_type(w, RILL_COMPONENT_CAMERA);
+    const rill_field *role = rill_type_find_field(cam_t, "role");
+    assert_string_equal(rill_field_enum_name(role, RILL_CAMERA_ROLE_EDITOR), "editor");
+    const rill_field *proj = rill_type_find_field(cam_t, "projection");
+    assert_true(rill_field_enum_value(proj, "orthographic", &v));
+    assert_int_equal(v, RILL_PROJECTION_ORTHOGRAPHIC);
+    assert_non_null(rill_type_find_field(cam_t, "near"));
+    assert_non_null(rill_type_find_field(cam_t, "far"));
+    rill_world_destroy(w);
+    rill_strbuf_free(&sb);
+}
+
+static void test_arrays_and_numeric_access(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    everything e;
+    rill_type_apply_defaults(&d, &e);
+    const rill_field *wf = rill_type_find_field(&d, "weights");
+    assert_int_equal(rill_field_count(wf), 3);
+    rill_strbuf sb = {0};
+    assert_true(rill_field_format(wf, &e, &sb));
+    assert_string_equal(sb.data, "[0.25, 0.5, 0.25]");
+    assert_int_equal(rill_field_parse(wf, &e, "[1, 2, 3]", 9, NULL, NULL), RILL_OK);
+    assert_float_equal(e.weights[2], 3.0f, 0);
+    assert_int_equal(rill_field_parse(wf, &e, "[1, 2]", 6, NULL, NULL), RILL_ERR_PARSE);
+    assert_int_equal(rill_field_parse(wf, &e, "[1, 2, 3, 4]", 12, NULL, NULL), RILL_ERR_PARSE);
+    assert_int_equal(rill_field_parse(wf, &e, "1", 1, NULL, NULL), RILL_ERR_PARSE);
+    assert_float_equal(e.weights[0], 1.0f, 0);
+
+    const rill_field *pf = rill_type_find_field(&d, "points");
+    e.points[1][2] = 7;
+    sb.len = 0;
+    assert_true(rill_field_format(pf, &e, &sb));
+    assert_string_equal(sb.data, "[(0, 0, 0), (0, 0, 7)]");
+    assert_int_equal(rill_field_parse(pf, &e, "[(1,2,3),(4,5,6)]", 17, NULL, NULL), RILL_OK);
+    assert_float_equal(e.points[1][0], 4.0f, 0);
+
+    /* Flat lane indices: element * lanes + lane. */
+    double v = 0;
+    assert_true(rill_field_get_f64(pf, &e, 5, &v));
+    assert_float_equal(v, 6.0, 0);
+    assert_false(rill_field_get_f64(pf, &e, 6, &v));
+    assert_true(rill_field_set_f64(pf, &e, 3, -2.5));
+    assert_float_equal(e.points[1][0], -2.5f, 0);
+    const rill_field *i32f = rill_type_find_field(&d, "i32");
+    assert_true(rill_field_set_f64(i32f, &e, 0, 1e12)); /* saturates, no UB */
+    assert_int_equal(e.i32, INT32_MAX);
+    assert_true(rill_field_set_f64(rill_type_find_field(&d, "u32"), &e, 0, -5));
+    assert_int_equal(e.u32, 0);
+    assert_true(rill_field_set_f64(rill_type_find_field(&d, "flag"), &e, 0, 1));
+    assert_true(e.flag);
+    assert_false(rill_field_get_f64(rill_type_find_field(&d, "str"), &e, 0, &v));
+    assert_false(rill_field_get_f64(rill_type_find_field(&d, "ent"), &e, 0, &v));
+    rill_strbuf_free(&sb);
+}
+
+static void test_equal_and_copy(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    everything a, b;
+    rill_type_apply_defaults(&d, &a);
+    rill_type_apply_defaults(&d, &b);
+    assert_true(rill_type_equal(&d, &a, &b));
+    char buf[8] = "hello";
+    b.str = buf; /* same content, another pointer */
+    assert_true(rill_type_equal(&d, &a, &b));
+    b.f32 = -0.0f;
+    a.f32 = 0.0f;
+    assert_true(rill_type_equal(&d, &a, &b));
+    a.tags[1] = "";
+    assert_true(rill_type_equal(&d, &a, &b)); /* NULL reads as "" */
+    b.u64 = (1ull << 60) + 1;
+    a.u64 = (1ull << 60);
+    assert_false(rill_type_equal(&d, &a, &b));
+    rill_type_copy(&d, &a, &b);
+    assert_true(rill_type_equal(&d, &a, &b));
+    a.points[0][0] = 1;
+    assert_false(rill_type_equal(&d, &a, &b));
+}
+
+static void test_format_parse_round_trip(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    everything a;
+    rill_type_apply_defaults(&d, &a);
+    a.flag = true;
+    a.i32 = -7;
+    a.u32 = 4000000000u;
+    a.i64 = INT64_MIN;
+    a.u64 = UINT64_MAX;
+    a.f32 = 0.1f;
+    a.f64 = 1.0 / 3.0;
+    a.v2[0] = 1e30f;
+    a.v2[1] = -1e-30f;
+    a.v4[3] = 0.3f;
+    a.q[3] = 1;
+    a.color[0] = 0.2f;
+    a.str = rill_intern("quote \" back\\slash\nnew\ttab \x01 end");
+    a.path = rill_intern("models/chair.glb#mesh0");
+    a.ent = RILL_ENTITY_MAKE(5, 9);
+    a.mode = MODE_LOW;
+    a.modes[1] = MODE_HIGH;
+    a.tags[0] = rill_intern("a");
+    everything b;
+    memset(&b, 0, sizeof b);
+    rill_strbuf sb = {0};
+    for (uint32_t i = 0; i < d.field_count; i++) {
+        const rill_field *f = &d.fields[i];
+        sb.len = 0;
+        assert_true(rill_field_format(f, &a, &sb));
+        size_t used = 0;
+        rill_error err = {0};
+        rill_result r = rill_field_parse(f, &b, sb.data, sb.len, &used, &err);
+        if (r != RILL_OK) {
+            print_error("field %s: '%s': %s\n", f->name, sb.data, err.msg);
+        }
+        assert_int_equal(r, RILL_OK);
+        assert_int_equal(used, sb.len);
+    }
+    assert_true(rill_type_equal(&d, &a, &b));
+    assert_ptr_equal(a.str, b.str); /* parse interns */
+    /* Short float forms keep diffs readable. */
+    sb.len = 0;
+    rill_field_format(rill_type_find_field(&d, "f32"), &a, &sb);
+    assert_string_equal(sb.data, "0.1");
+    rill_strbuf_free(&sb);
+}
+
+/* Every prefix of every valid text must parse or fail cleanly (ASan checks the reads), and
+ * garbage must fail with an offset. */
+static void test_parse_truncated_and_garbage(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    everything a;
+    rill_type_apply_defaults(&d, &a);
+    a.str = rill_intern("esc \"x\" \x7f");
+    rill_strbuf sb = {0};
+    for (uint32_t i = 0; i < d.field_count; i++) {
+        const rill_field *f = &d.fields[i];
+        sb.len = 0;
+        rill_field_format(f, &a, &sb);
+        for (size_t n = 0; n < sb.len; n++) {
+            /* A heap copy of exactly n bytes, so a read past the end is caught. */
+            char *copy = rill_malloc(n + 1);
+            memcpy(copy, sb.data, n);
+            everything b = a;
+            size_t used = 0;
+            rill_result r = rill_field_parse(f, &b, n ? copy : NULL, n, &used, NULL);
+            if (r == RILL_OK) {
+                assert_true(used <= n);
+            }
+            rill_free(copy);
+        }
+    }
+    static const struct {
+        const char *field;
+        const char *text;
+    } bad[] = {
+        {"flag", "yes"},        {"i32", "1.5"},          {"i32", "99999999999"}, {"u32", "-1"},
+        {"u64", "18446744073709551616"}, {"f32", "abc"}, {"f32", ""},            {"v3", "(1, 2)"},
+        {"v3", "(1, 2, 3, 4)"}, {"v3", "1, 2, 3"},       {"str", "\"open"},      {"str", "\"\\q\""},
+        {"str", "\"\\x0\""},    {"str", "noquote"},      {"ent", "-3"},          {"mode", "9x"},
+        {"tags", "[\"a\"]"},    {"i64", "--5"},          {"i32", "0x"},
+    };
+    for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
+        const rill_field *f = rill_type_find_field(&d, bad[i].field);
+        everything b = a;
+        rill_error err = {0};
+        rill_result r = rill_field_parse(f, &b, bad[i].text, strlen(bad[i].text), NULL, &err);
+        if (r != RILL_ERR_PARSE) {
+            print_error("'%s' for %s parsed\n", bad[i].text, bad[i].field);
+        }
+        assert_int_equal(r, RILL_ERR_PARSE);
+        assert_non_null(strstr(err.msg, "offset "));
+        assert_true(rill_type_equal(&d, &a, &b));
+    }
+    /* Valid edge cases. */
+    const rill_field *i32f = rill_type_find_field(&d, "i32");
+    assert_int_equal(rill_field_parse(i32f, &a, "-2147483648", 11, NULL, NULL), RILL_OK);
+    assert_int_equal(a.i32, INT32_MIN);
+    assert_int_equal(rill_field_parse(i32f, &a, "0x10", 4, NULL, NULL), RILL_OK);
+    assert_int_equal(a.i32, 16);
+    const rill_field *f32f = rill_type_find_field(&d, "f32");
+    assert_int_equal(rill_field_parse(f32f, &a, "inf", 3, NULL, NULL), RILL_OK);
+    assert_true(isinf(a.f32));
+    size_t used = 0;
+    assert_int_equal(rill_field_parse(f32f, &a, "  2.5 }", 7, &used, NULL), RILL_OK);
+    assert_int_equal(used, 5);
+    rill_strbuf_free(&sb);
+}
+
+static void test_dump(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_entity e = rill_world_spawn(w);
+    rill_transform *t = rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, NULL);
+    t->translation[1] = 1.5f;
+    rill_strbuf sb = {0};
+    assert_true(rill_type_dump(rill_world_component_type(w, RILL_COMPONENT_TRANSFORM), t, &sb));
+    assert_string_equal(sb.data,
+                        "Transform { translation: (0, 1.5, 0) rotation: (0, 0, 0, 1) scale: (1, 1, 1) }");
+    sb.len = 0;
+    rill_world_set_name(w, e, "Player \"one\"");
+    assert_true(rill_type_dump(rill_world_component_type(w, RILL_COMPONENT_NAME),
+                               rill_world_get(w, e, RILL_COMPONENT_NAME), &sb));
+    assert_string_equal(sb.data, "Name { value: \"Player \\\"one\\\"\" }");
+    sb.len = 0;
+    rill_camera *cam = rill_world_add(w, e, RILL_COMPONENT_CAMERA, NULL);
+    assert_true(rill_type_dump(rill_world_component_type(w, RILL_COMPONENT_CAMERA), cam, &sb));
+    assert_string_equal(sb.data,
+                        "Camera { active: true is_default: false role: game projection: perspective "
+                        "fov_y: 0.8 near: 0.1 far: 1000 ortho_height: 10 viewport: (0, 0, 1, 1) "
+                        "clear_color: (0, 0, 0, 1) hdr: true order: 0 }");
+    /* NO_SERIALIZE fields are left out. */
+    rill_type_desc d = everything_desc();
+    everything x;
+    rill_type_apply_defaults(&d, &x);
+    sb.len = 0;
+    assert_true(rill_type_dump(&d, &x, &sb));
+    assert_null(strstr(sb.data, "points"));
+    assert_non_null(strstr(sb.data, "mode: high"));
+    rill_strbuf_free(&sb);
+    rill_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_field_types),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_registration_validation),
+        cmocka_unit_test(test_clamp),
+        cmocka_unit_test(test_enums),
+        cmocka_unit_test(test_arrays_and_numeric_access),
+        cmocka_unit_test(test_equal_and_copy),
+        cmocka_unit_test(test_format_parse_round_trip),
+        cmocka_unit_test(test_parse_truncated_and_garbage),
+        cmocka_unit_test(test_dump),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
