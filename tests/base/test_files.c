@@ -70,6 +70,12 @@ static void test_path_normalize(void **state) {
     }
     strcat(longp, "z");
     expect_norm(longp, "z");
+    /* Input of 4 KiB or more is refused outright. */
+    char huge[5000];
+    memset(huge, 'a', sizeof(huge) - 1);
+    huge[sizeof(huge) - 1] = '\0';
+    char out[8];
+    assert_false(rill_path_normalize(out, sizeof(out), huge));
 }
 
 static void test_path_join(void **state) {
@@ -341,6 +347,20 @@ static void test_dir_walk(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+static void test_read_all_unknown_size(void **state) {
+    (void)state;
+    /* /proc files report size 0: read_all must read to the end anyway. */
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    assert_int_equal(rill_file_read_all("/proc/self/status", &data, &size, &err), RILL_OK);
+    assert_true(size > 0);
+    assert_int_equal(data[size], 0);
+    assert_int_equal(strlen((char *)data), size);
+    assert_non_null(strstr((char *)data, "Name:"));
+    rill_free(data);
+}
+
 static void test_exe_path(void **state) {
     (void)state;
     char buf[1024];
@@ -372,6 +392,7 @@ int main(void) {
         cmocka_unit_test(test_file_round_trip), cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_file_read_range), cmocka_unit_test(test_dir_walk),
         cmocka_unit_test(test_exe_path),        cmocka_unit_test(test_tmpdir_helper),
+        cmocka_unit_test(test_read_all_unknown_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

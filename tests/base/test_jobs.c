@@ -305,6 +305,51 @@ static void test_deterministic_self_wait_asserts(void **state) {
     rill_jobs_destroy(j);
 }
 
+/* Job A spins until job B has run. With one worker, whichever of A and B the worker takes, the
+ * waiting main thread must run the other one, or the wait never ends. */
+typedef struct gate {
+    _Atomic int open;
+} gate;
+
+static void gate_wait_job(void *p) {
+    gate *g = p;
+    while (!atomic_load(&g->open)) {
+        rill_sleep_ns(10000);
+    }
+}
+
+static void gate_open_job(void *p) {
+    atomic_store(&((gate *)p)->open, 1);
+}
+
+static void test_wait_helps(void **state) {
+    (void)state;
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1});
+    for (int round = 0; round < 20; ++round) {
+        gate g = {0};
+        rill_counter c = {0};
+        rill_jobs_run(j, gate_wait_job, &g, &c);
+        rill_jobs_run(j, gate_open_job, &g, &c);
+        rill_jobs_wait(j, &c);
+        assert_int_equal(atomic_load(&g.open), 1);
+    }
+    rill_jobs_destroy(j);
+}
+
+static void test_misuse_asserts(void **state) {
+    (void)state;
+    if (!RILL_TEST_HAS_ASSERTS) {
+        skip();
+    }
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1});
+    rill_counter c = {0};
+    RILL_TEST_EXPECT_ASSERT(rill_jobs_run(j, NULL, NULL, &c));
+    assert_true(rill_counter_done(&c)); /* nothing was counted */
+    RILL_TEST_EXPECT_ASSERT(rill_jobs_post_main(j, NULL, NULL));
+    assert_int_equal(rill_jobs_pending_main(j), 0);
+    rill_jobs_destroy(j);
+}
+
 /* >>full queue and destroy */
 
 static void slow_add(void *arg) {
@@ -368,6 +413,8 @@ int main(void) {
         cmocka_unit_test(test_deterministic_order),
         cmocka_unit_test(test_deterministic_self_wait_asserts),
         cmocka_unit_test(test_full_queue_inline),
+        cmocka_unit_test(test_wait_helps),
+        cmocka_unit_test(test_misuse_asserts),
         cmocka_unit_test(test_destroy_with_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
