@@ -202,8 +202,9 @@ uint32_t rill_field_count(const rill_field *field);
 /* Writes the type's defaults into obj (size bytes): zero, then `defaults`, then every field's
  * default_value (strings interned). */
 void rill_type_apply_defaults(const rill_type_desc *type, void *obj);
-/* Clamps every field with HAS_MIN / HAS_MAX in place (NaN becomes the min, else the max, else 0).
- * Returns the number of field elements that changed. */
+/* Clamps every field with HAS_MIN / HAS_MAX in place, lane by lane (NaN becomes the min, else the
+ * max). Bool, string and entity fields are never clamped. Returns the number of numeric lanes that
+ * changed (a vec3 whose x and z were out of range counts 2). */
 uint32_t rill_type_clamp(const rill_type_desc *type, void *obj);
 /* Copies src to dst (size bytes; memcpy: interned strings are shared, which is fine). */
 void rill_type_copy(const rill_type_desc *type, void *dst, const void *src);
@@ -216,10 +217,12 @@ const char *rill_field_enum_name(const rill_field *field, int32_t value);
 /* The value of enum name `name` (case-sensitive); false when unknown. */
 bool rill_field_enum_value(const rill_field *field, const char *name, int32_t *out_value);
 
-/* Reads element `index` of a numeric/bool/enum field, or lane `index` of a vector field, as a
- * double. False for strings/entities and out-of-range indices. */
+/* Reads numeric lane `index` of a field as a double. Lanes are numbered flat across the array:
+ * element * lanes_per_element + lane (a scalar has 1 lane, a vec3 3, a color 4). Bool and enum
+ * fields count as numeric. False for strings, entities and out-of-range indices. */
 bool rill_field_get_f64(const rill_field *field, const void *obj, uint32_t index, double *out);
-/* Writes a number into element/lane `index` (converted to the storage type; no clamping). */
+/* Writes a number into lane `index` (numbered as above), converted to the storage type with
+ * saturation (NaN -> 0 for integers); no min/max clamping. */
 bool rill_field_set_f64(const rill_field *field, void *obj, uint32_t index, double value);
 
 /* Appends the text form of one field's value to out:
