@@ -1,0 +1,146 @@
+/* test_rpak_cli.c: the `rill pack` subcommand (tools/cmd_pack.c, compiled into this test so it
+ * runs without the dispatcher): create, ls, cat, verify, append, and a non-zero exit code that
+ * names the entry when a pack is damaged. */
+#include "rill_test.h"
+
+#include "rill/formats/rpak.h"
+
+#include <fcntl.h>
+
+int rill_cmd_pack(int argc, char **argv);
+
+/* Runs `rill pack ...` with stdout and stderr sent to files; returns the exit code. */
+static int run_pack(const char *dir, char *out_text, size_t out_cap, char *err_text,
+                    size_t err_cap, int argc, ...) {
+    char *argv[16];
+    va_list ap;
+    va_start(ap, argc);
+    for (int i = 0; i < argc && i < 16; ++i) {
+        argv[i] = va_arg(ap, char *);
+    }
+    va_end(ap);
+    char out_path[1024], err_path[1024];
+    rill_test_path(out_path, sizeof(out_path), dir, "stdout.txt");
+    rill_test_path(err_path, sizeof(err_path), dir, "stderr.txt");
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(1), saved_err = dup(2);
+    int fo = open(out_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    int fe = open(err_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    int rc = rill_cmd_pack(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(fo);
+    close(fe);
+    close(saved_out);
+    close(saved_err);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_file_read_all(out_path, &data, &size, NULL), RILL_OK);
+    snprintf(out_text, out_cap, "%s", data ? (char *)data : "");
+    rill_free(data);
+    data = NULL;
+    assert_int_equal(rill_file_read_all(err_path, &data, &size, NULL), RILL_OK);
+    snprintf(err_text, err_cap, "%s", data ? (char *)data : "");
+    rill_free(data);
+    return rc;
+}
+
+static void put(const char *dir, const char *rel, const char *text) {
+    char path[1024], folder[1024];
+    rill_test_path(path, sizeof(path), dir, rel);
+    rill_path_dirname(folder, sizeof(folder), path);
+    rill_dir_create_all(folder, NULL);
+    assert_int_equal(rill_file_write_all(path, text, strlen(text), NULL), RILL_OK);
+}
+
+static void test_cli(void **state) {
+    (void)state;
+    char dir[512], src[1024], pak[1024], exe[1024];
+    static char out[65536], err[8192];
+    rill_test_tmpdir(dir, sizeof(dir), "rpak_cli");
+    rill_test_path(src, sizeof(src), dir, "assets");
+    rill_test_path(pak, sizeof(pak), dir, "game.rpak");
+    rill_test_path(exe, sizeof(exe), dir, "game");
+    put(src, "scenes/main.rsn", "entity 1 { }\n");
+    put(src, "textures/rock.png", "not really a png, stored raw");
+    char big[5000];
+    memset(big, 'z', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    put(src, "text/big.txt", big);
+
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 1, "pack"), 2);
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "create", src),
+                     2); /* --out missing */
+    assert_int_equal(
+        run_pack(dir, out, sizeof(out), err, sizeof(err), 5, "pack", "create", src, "--out", pak),
+        0);
+    assert_non_null(strstr(out, "3 entries"));
+
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "ls", pak), 0);
+    assert_non_null(strstr(out, "scenes/main.rsn"));
+    assert_non_null(strstr(out, "textures/rock.png"));
+    assert_non_null(strstr(out, "zstd")); /* big.txt compresses */
+
+    assert_int_equal(
+        run_pack(dir, out, sizeof(out), err, sizeof(err), 4, "pack", "cat", pak, "scenes/main.rsn"),
+        0);
+    assert_string_equal(out, "entity 1 { }\n");
+    assert_int_equal(
+        run_pack(dir, out, sizeof(out), err, sizeof(err), 4, "pack", "cat", pak, "text/big.txt"),
+        0);
+    assert_string_equal(out, big);
+    assert_int_equal(
+        run_pack(dir, out, sizeof(out), err, sizeof(err), 4, "pack", "cat", pak, "nope.txt"), 1);
+    assert_non_null(strstr(err, "nope.txt"));
+
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "verify", pak),
+                     0);
+    assert_non_null(strstr(out, "3 entries OK"));
+
+    /* Append to a fake executable; the pack is found through its trailer. */
+    assert_int_equal(rill_file_write_all(exe, "\x7f" "ELF fake", 9, NULL), RILL_OK);
+    assert_int_equal(
+        run_pack(dir, out, sizeof(out), err, sizeof(err), 4, "pack", "append", exe, pak), 0);
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "verify", exe),
+                     0);
+
+    /* Damage the raw .png entry: verify fails and names it. */
+    rill_rpak *p = NULL;
+    assert_int_equal(rill_rpak_open_file(pak, &p, NULL), RILL_OK);
+    rill_rpak_entry_info info;
+    rill_rpak_entry_info_get(p, (uint32_t)rill_rpak_find(p, "textures/rock.png"), &info);
+    rill_rpak_close(p);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_file_read_all(pak, &bytes, &size, NULL), RILL_OK);
+    bytes[info.offset + 3] ^= 0x10;
+    assert_int_equal(rill_file_write_all(pak, bytes, size, NULL), RILL_OK);
+    rill_free(bytes);
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "verify", pak),
+                     1);
+    assert_non_null(strstr(err, "textures/rock.png"));
+    assert_non_null(strstr(err, "checksum"));
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 4, "pack", "cat", pak,
+                              "textures/rock.png"),
+                     1);
+    assert_non_null(strstr(err, "textures/rock.png"));
+
+    /* Not a pack at all. */
+    char junk[1100];
+    rill_test_path(junk, sizeof(junk), src, "scenes/main.rsn");
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "ls", junk), 1);
+    assert_non_null(strstr(err, "main.rsn"));
+    rill_test_tmpdir_remove(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
