@@ -581,10 +581,27 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
         return NULL;
     }
     uint32_t idx = RILL_ENTITY_INDEX(e);
+    /* init may point into this very storage (copying one entity's component to another), and
+     * the insert below may move it: take a copy first. */
+    uint8_t local[256];
+    void *heap = NULL;
+    const uint8_t *base = c->set.data;
+    if (init != NULL && base != NULL && (const uint8_t *)init >= base &&
+        (const uint8_t *)init < base + (size_t)c->set.cap * c->set.stride) {
+        void *copy = t->size <= sizeof local ? (void *)local : (heap = rill_malloc_tagged(t->size, RILL_MEM_WORLD));
+        if (copy == NULL) {
+            return NULL;
+        }
+        memcpy(copy, init, t->size);
+        init = copy;
+    }
     void *old = rill__set_get(&c->set, idx);
     if (old != NULL && t->on_remove != NULL) {
         t->on_remove(world, e, old, t->hook_user);
+        /* The hook may have registered components (moving the component table) or despawned. */
+        c = rill__world_comp(world, comp);
         if (!rill__world_alive(world, e)) {
+            rill_free(heap);
             return NULL;
         }
     }
@@ -592,9 +609,11 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     void *data = rill__set_insert(&c->set, e, &existed);
     if (data == NULL) {
         RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory adding %s", world->label, t->name);
+        rill_free(heap);
         return NULL;
     }
-    memmove(data, init ? init : c->type->defaults, t->size);
+    memcpy(data, init ? init : c->type->defaults, t->size);
+    rill_free(heap);
     if (comp == RILL_COMPONENT_TRANSFORM) {
         rill__transform_mark_dirty(world, e);
     }
@@ -635,9 +654,14 @@ bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
     rill__component *c = rill__world_comp(world, comp);
     if (c->type->desc.on_remove != NULL) {
         c->type->desc.on_remove(world, e, data, c->type->desc.hook_user);
+        c = rill__world_comp(world, comp); /* a hook may have grown the component table */
         if (!rill__world_alive(world, e)) {
             return true;
         }
+    }
+    if (comp == RILL_COMPONENT_TRANSFORM) {
+        /* Its children inherit a different matrix now (pass-through). */
+        rill__transform_mark_dirty(world, e);
     }
     uint32_t idx = RILL_ENTITY_INDEX(e);
     if (rill__set_get(&c->set, idx) == NULL) {

@@ -670,6 +670,38 @@ static void test_resources(void **state) {
     rill_world_destroy(w);
 }
 
+/* Copying a component from one entity to another passes a pointer into the same storage, which
+ * the add may reallocate; the value must survive (ASan catches a stale read). */
+static void test_add_from_own_storage(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A");
+    rill_entity src = rill_world_spawn(w);
+    rill_world_add(w, src, ca, &(tag){src, 77});
+    for (int i = 0; i < 5000; i++) {
+        rill_entity e = rill_world_spawn(w);
+        tag *t = rill_world_add(w, e, ca, rill_world_get(w, src, ca));
+        assert_non_null(t);
+        assert_int_equal(t->value, 77);
+    }
+    /* Replacing a component with its own value is a no-op. */
+    tag *self = rill_world_get(w, src, ca);
+    assert_int_equal(((tag *)rill_world_add(w, src, ca, self))->value, 77);
+    /* Removing a Transform re-dirties the subtree that inherited through it. */
+    rill_entity p = rill_world_spawn(w), c = rill_world_spawn(w);
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = 4;
+    rill_world_set_transform(w, p, &t);
+    rill_world_set_transform(w, c, &t);
+    rill_world_set_parent(w, c, p);
+    rill_world_update_transforms(w);
+    assert_true(near(rill_world_global_matrix(w, c)[12], 8));
+    rill_world_remove(w, p, RILL_COMPONENT_TRANSFORM);
+    assert_int_equal(rill_world_update_transforms(w), 1);
+    assert_true(near(rill_world_global_matrix(w, c)[12], 4));
+    rill_world_destroy(w);
+}
+
 static void test_no_leaks(void **state) {
     (void)state;
     size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
@@ -704,6 +736,7 @@ int main(void) {
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_resources),
+        cmocka_unit_test(test_add_from_own_storage),
         cmocka_unit_test(test_no_leaks),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
