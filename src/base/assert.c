@@ -7,8 +7,8 @@
 
 /* The hook and its user pointer are read together on the failure path; a mutex would be overkill
  * for something set once by tests, so both live in atomics and tests set them before use. */
-static _Atomic(rill_assert_fn) assert_hook = NULL;
-static _Atomic(void *) assert_user = NULL;
+static _Atomic(rill_assert_fn) assert_hook; /* zero = no hook */
+static _Atomic(void *) assert_user;
 
 void rill_set_assert_hook(rill_assert_fn fn, void *user) {
     atomic_store(&assert_user, user);

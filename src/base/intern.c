@@ -150,7 +150,7 @@ const char *rill_interner_get(rill_interner *in, const char *s, size_t len) {
 /* >>global interner */
 
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(rill_interner *) global_interner = NULL;
+static _Atomic(rill_interner *) global_interner; /* zero = not created yet */
 
 static rill_interner *global_get(void) {
     rill_interner *in = atomic_load_explicit(&global_interner, memory_order_acquire);

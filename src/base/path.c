@@ -54,6 +54,11 @@ bool rill_path_join(char *dst, size_t cap, const char *a, const char *b) {
     return true;
 }
 
+static bool starts_with_drive(const char *p) {
+    char c = (char)(p[0] | 0x20);
+    return c >= 'a' && c <= 'z' && p[1] == ':';
+}
+
 /* Longest path normalize accepts; longer input is refused rather than cut. */
 #define PATH_NORMALIZE_MAX 4096
 
@@ -63,8 +68,7 @@ bool rill_path_normalize(char *dst, size_t cap, const char *path) {
     }
     /* Absolute paths, drive letters ("C:") and UNC names ("\\host") are refused: asset paths are
      * always relative to a project root. */
-    if (path[0] == '/' || path[0] == '\\' ||
-        (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z') && path[1] == ':')) {
+    if (path[0] == '/' || path[0] == '\\' || starts_with_drive(path)) {
         return fail(dst, cap);
     }
     /* Work in a scratch buffer: "long/name/../x" may only fit dst once resolved, and dst may be
@@ -107,6 +111,11 @@ bool rill_path_normalize(char *dst, size_t cap, const char *path) {
         }
         memcpy(tmp + out, path + start, len);
         out += len;
+    }
+    tmp[out] = '\0';
+    /* "x/../C:/y" resolves to a drive path: refused too, so normalizing is idempotent. */
+    if (starts_with_drive(tmp)) {
+        return fail(dst, cap);
     }
     return put(dst, cap, tmp, out);
 }

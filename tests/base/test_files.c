@@ -42,6 +42,8 @@ static void test_path_normalize(void **state) {
     expect_norm("\\\\server\\share", NULL);
     expect_norm("C:/Windows", NULL);
     expect_norm("c:foo", NULL);
+    expect_norm("x/../C:/y", NULL); /* resolves to a drive path */
+    expect_norm("x/C:/y", "x/C:/y");
     expect_norm("..", NULL);
     expect_norm("../a", NULL);
     expect_norm("a/../..", NULL);
