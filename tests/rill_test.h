@@ -7,6 +7,7 @@
  * What it offers:
  *   - rill_test_tmpdir(): a fresh, empty, unique temporary folder per test, under $RILL_TEST_TMP
  *     (set by rill_test() in CMake) or /tmp.
+ *   - rill_test_write_file(): writes a file under a folder, creating the folders in between.
  *   - rill_test_data_path(): a path inside the test data folder ($RILL_TEST_DATA, else
  *     "tests/data").
  *   - rill_test_log: a log sink that counts messages per level and keeps the last one, so tests
@@ -69,6 +70,22 @@ static inline void rill_test_tmpdir_remove(const char *dir) {
 /* Writes "<tmpdir>/<rel>" into dst[cap]; fails the test when it does not fit. */
 static inline void rill_test_path(char *dst, size_t cap, const char *dir, const char *rel) {
     assert_true(rill_path_join(dst, cap, dir, rel));
+}
+
+/* Writes data[size] to "<dir>/<rel>", creating the folders in between. Fails the test on error. */
+static inline void rill_test_write_file(const char *dir, const char *rel, const void *data,
+                                        size_t size) {
+    char path[1024];
+    char parent[1024];
+    rill_error err = {0};
+    assert_true(rill_path_join(path, sizeof(path), dir, rel));
+    assert_true(rill_path_dirname(parent, sizeof(parent), path));
+    if (parent[0] != '\0' && rill_dir_create_all(parent, &err) != RILL_OK) {
+        fail_msg("rill_test_write_file: %s", err.msg);
+    }
+    if (rill_file_write_all(path, data, size, &err) != RILL_OK) {
+        fail_msg("rill_test_write_file: %s", err.msg);
+    }
 }
 
 /* Writes the path of a file in the test data folder into dst[cap]: $RILL_TEST_DATA/rel, falling

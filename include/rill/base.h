@@ -427,6 +427,9 @@ typedef struct rill_jobs_desc {
     uint32_t queue_capacity;
 } rill_jobs_desc;
 
+/* The desc an all-zero desc resolves to on this machine (worker_count filled in). */
+rill_jobs_desc rill_jobs_query_defaults(void);
+
 /* Counts outstanding jobs of a batch. Zero-initialized = nothing outstanding. */
 typedef struct rill_counter {
     _Atomic int32_t value;

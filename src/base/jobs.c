@@ -129,6 +129,10 @@ static rill_jobs_desc jobs_desc_defaults(const rill_jobs_desc *desc) {
     return d;
 }
 
+rill_jobs_desc rill_jobs_query_defaults(void) {
+    return jobs_desc_defaults(NULL);
+}
+
 rill_jobs *rill_jobs_create(const rill_jobs_desc *desc) {
     rill_jobs_desc d = jobs_desc_defaults(desc);
     rill_jobs *jobs = rill_calloc_tagged(1, sizeof(*jobs), RILL_MEM_JOBS);

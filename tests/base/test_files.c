@@ -382,6 +382,11 @@ static void test_tmpdir_helper(void **state) {
     assert_true(rill_dir_exists(a) && rill_dir_exists(b));
     rill_test_tmpdir_remove(a);
     rill_test_tmpdir_remove(b);
+    rill_test_tmpdir(a, sizeof(a), "write_helper");
+    rill_test_write_file(a, "deep/er/f.txt", "abc", 3);
+    rill_test_path(b, sizeof(b), a, "deep/er/f.txt");
+    assert_int_equal(rill_file_size(b), 3);
+    rill_test_tmpdir_remove(a);
     char d[512];
     rill_test_data_path(d, sizeof(d), "x.bin");
     assert_string_equal(rill_path_basename(d), "x.bin");

@@ -15,6 +15,10 @@ static void test_defaults(void **state) {
     assert_non_null(j);
     uint32_t cores = rill_cpu_count();
     assert_int_equal(rill_jobs_worker_count(j), cores > 1 ? cores - 1 : 1);
+    rill_jobs_desc def = rill_jobs_query_defaults();
+    assert_int_equal(def.worker_count, rill_jobs_worker_count(j));
+    assert_int_equal(def.queue_capacity, 4096);
+    assert_false(def.deterministic);
     assert_false(rill_jobs_is_deterministic(j));
     assert_int_equal(rill_jobs_pending_main(j), 0);
     assert_int_equal(rill_jobs_drain(j, 0), 0);
