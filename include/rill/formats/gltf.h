@@ -1,0 +1,263 @@
+/* rill/formats/gltf.h: glTF 2.0 models on the CPU: the reader (.glb and .gltf), the .glb writer.
+ *
+ * ON THE MODEL
+ *   rill_gltf_model is a plain CPU copy of a glTF asset: meshes made of triangle primitives with
+ *   de-interleaved float attributes and 32-bit indices, materials (metallic-roughness), textures,
+ *   samplers, images, nodes (TRS or matrix), scenes, cameras and KHR_lights_punctual lights.
+ *   Every array and string in it is owned by the model and released by rill_gltf_model_free.
+ *   Indices into other arrays are int32_t with -1 meaning "none"; the reader guarantees that
+ *   every index it returns is in range, so users never re-check them.
+ *
+ * ON READING
+ *   rill_gltf_read_memory / rill_gltf_read_file parse untrusted bytes. Every index, offset,
+ *   stride and count is checked against its buffer with overflow checks; NaN or infinite
+ *   positions are rejected. On failure no model is returned and the error names the file and
+ *   the JSON path, e.g. "chair.glb: meshes[0].primitives[1].attributes.POSITION: accessor 7 out
+ *   of range". Normals are generated (area weighted, shared through the index buffer) when a
+ *   primitive has none, and normalized when present; tangents are generated per triangle from
+ *   UV0 when missing. Triangle strips and fans are converted to lists; points and lines are
+ *   skipped with a warning (counted in skipped_primitives). Unindexed primitives get 0..n-1.
+ *   External buffers and images resolve against the folder of the file (or desc.base_dir);
+ *   absolute URIs and URIs leaving that folder are refused.
+ *
+ * ON WRITING
+ *   rill_glb_write_memory / rill_glb_write_file produce a binary glTF (JSON chunk + BIN chunk,
+ *   4-byte aligned) that the Khronos validator accepts. Edge buffers (rill/formats/edges.h) are
+ *   written as the primitive extension RILL_mesh_edges (in extensionsUsed, never required) and
+ *   read back by the reader. docs/formats/gltf-extensions.md describes the extension.
+ *
+ * Depends on: base, cJSON.
+ */
+#ifndef RILL_FORMATS_GLTF_H
+#define RILL_FORMATS_GLTF_H
+
+#include "rill/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The name of Rill's edge-buffer primitive extension. */
+#define RILL_GLTF_EXT_MESH_EDGES "RILL_mesh_edges"
+
+/* >>model ------------------------------------------------------------------------------------- */
+
+/* A reference from a material to a texture. texture -1 = no texture. `scale` is the normal-map
+ * scale for the normal texture, the strength for occlusion, and 1 otherwise. */
+typedef struct rill_gltf_texref {
+    int32_t texture;
+    uint32_t texcoord;
+    float scale;
+} rill_gltf_texref;
+
+typedef enum rill_gltf_alpha_mode {
+    RILL_GLTF_ALPHA_OPAQUE = 0,
+    RILL_GLTF_ALPHA_MASK,
+    RILL_GLTF_ALPHA_BLEND,
+    RILL_GLTF_ALPHA_NUM,
+    RILL_GLTF_ALPHA_FORCE_U32 = 0x7FFFFFFF
+} rill_gltf_alpha_mode;
+
+/* The glTF standard material; defaults are those of the glTF specification. */
+typedef struct rill_gltf_material {
+    char *name; /* may be NULL */
+    float base_color_factor[4];
+    rill_gltf_texref base_color_texture;
+    float metallic_factor;
+    float roughness_factor;
+    rill_gltf_texref metallic_roughness_texture;
+    rill_gltf_texref normal_texture;
+    rill_gltf_texref occlusion_texture;
+    rill_gltf_texref emissive_texture;
+    float emissive_factor[3];
+    rill_gltf_alpha_mode alpha_mode;
+    float alpha_cutoff; /* used in MASK mode, default 0.5 */
+    bool double_sided;
+} rill_gltf_material;
+
+/* Sampler filters and wraps keep the glTF (OpenGL) enum values; 0 = not given. */
+typedef struct rill_gltf_sampler {
+    char *name;
+    uint32_t mag_filter;
+    uint32_t min_filter;
+    uint32_t wrap_s; /* default 10497 (REPEAT) */
+    uint32_t wrap_t;
+} rill_gltf_sampler;
+
+typedef struct rill_gltf_texture {
+    char *name;
+    int32_t sampler; /* -1 = default sampler */
+    int32_t image;   /* -1 = none */
+} rill_gltf_texture;
+
+/* An image is either bytes (a bufferView in the file or a data: URI; `data` set) or a path
+ * relative to the model's folder (`uri` set, bytes not loaded). */
+typedef struct rill_gltf_image {
+    char *name;
+    char *uri;       /* external reference, percent-decoded; NULL when embedded */
+    char *mime_type; /* may be NULL for external images */
+    uint8_t *data;
+    size_t size;
+} rill_gltf_image;
+
+/* One triangle list. Attribute arrays hold vertex_count elements; NULL when absent. positions,
+ * normals and tangents are always present after reading. */
+typedef struct rill_gltf_primitive {
+    uint32_t vertex_count;
+    float *positions; /* xyz */
+    float *normals;   /* xyz, unit length */
+    float *tangents;  /* xyzw, w = +-1 handedness */
+    float *uv0;       /* uv, first set */
+    float *uv1;       /* uv, second set (materials may sample it through texcoord 1) */
+    float *colors;    /* rgba (RGB sources get a = 1) */
+    uint32_t index_count; /* a multiple of 3 */
+    uint32_t *indices;
+    uint32_t edge_index_count; /* a multiple of 2; 0 = no edge buffer */
+    uint32_t *edge_indices;    /* line list into this primitive's vertices */
+    int32_t material;          /* -1 = default material */
+    float bounds_min[3];
+    float bounds_max[3];
+} rill_gltf_primitive;
+
+typedef struct rill_gltf_mesh {
+    char *name;
+    uint32_t primitive_count;
+    rill_gltf_primitive *primitives;
+} rill_gltf_mesh;
+
+typedef struct rill_gltf_node {
+    char *name;
+    int32_t parent; /* -1 = root */
+    uint32_t child_count;
+    int32_t *children;
+    int32_t mesh;   /* -1 = none */
+    int32_t camera; /* -1 = none */
+    int32_t light;  /* KHR_lights_punctual, -1 = none */
+    bool has_matrix; /* the file gave a matrix; translation/rotation/scale are then unused */
+    float translation[3];
+    float rotation[4]; /* quaternion xyzw */
+    float scale[3];
+    float matrix[16]; /* local transform, column major; always filled (from TRS when !has_matrix) */
+} rill_gltf_node;
+
+typedef struct rill_gltf_scene {
+    char *name;
+    uint32_t node_count;
+    int32_t *nodes; /* root nodes */
+} rill_gltf_scene;
+
+typedef enum rill_gltf_camera_type {
+    RILL_GLTF_CAMERA_PERSPECTIVE = 0,
+    RILL_GLTF_CAMERA_ORTHOGRAPHIC,
+    RILL_GLTF_CAMERA_NUM,
+    RILL_GLTF_CAMERA_FORCE_U32 = 0x7FFFFFFF
+} rill_gltf_camera_type;
+
+typedef struct rill_gltf_camera {
+    char *name;
+    rill_gltf_camera_type type;
+    float yfov;         /* perspective, radians */
+    float aspect_ratio; /* perspective, 0 = not given */
+    float xmag, ymag;   /* orthographic */
+    float znear;
+    float zfar; /* 0 = infinite (perspective only) */
+} rill_gltf_camera;
+
+typedef enum rill_gltf_light_type {
+    RILL_GLTF_LIGHT_DIRECTIONAL = 0,
+    RILL_GLTF_LIGHT_POINT,
+    RILL_GLTF_LIGHT_SPOT,
+    RILL_GLTF_LIGHT_NUM,
+    RILL_GLTF_LIGHT_FORCE_U32 = 0x7FFFFFFF
+} rill_gltf_light_type;
+
+typedef struct rill_gltf_light {
+    char *name;
+    rill_gltf_light_type type;
+    float color[3];
+    float intensity;
+    float range; /* 0 = infinite */
+    float inner_cone_angle;
+    float outer_cone_angle;
+} rill_gltf_light;
+
+typedef struct rill_gltf_model {
+    uint32_t mesh_count;
+    rill_gltf_mesh *meshes;
+    uint32_t node_count;
+    rill_gltf_node *nodes;
+    uint32_t scene_count;
+    rill_gltf_scene *scenes;
+    int32_t default_scene; /* -1 = none given */
+    uint32_t material_count;
+    rill_gltf_material *materials;
+    uint32_t texture_count;
+    rill_gltf_texture *textures;
+    uint32_t sampler_count;
+    rill_gltf_sampler *samplers;
+    uint32_t image_count;
+    rill_gltf_image *images;
+    uint32_t camera_count;
+    rill_gltf_camera *cameras;
+    uint32_t light_count;
+    rill_gltf_light *lights;
+    uint32_t skipped_primitives; /* points/lines primitives the reader left out */
+} rill_gltf_model;
+
+/* >>read -------------------------------------------------------------------------------------- */
+
+/* Reads a file the model refers to (an external buffer or image). `path` is the resolved path
+ * (base_dir + URI). On success *out_data is owned by the caller and freed with rill_free. */
+typedef rill_result (*rill_gltf_file_fn)(const char *path, uint8_t **out_data, size_t *out_size,
+                                         void *user, rill_error *err);
+
+/* Reader options. All zero = defaults:
+ *   name: the name used in error messages (default "<memory>", or the path for read_file);
+ *   base_dir: folder that external URIs resolve against (default: the file's folder for
+ *     read_file; for read_memory NULL means external URIs are an error);
+ *   read_file: how external files are read (default rill_file_read_all);
+ *   max_bytes: limit on any one buffer or decoded array (default 1 GiB). */
+typedef struct rill_gltf_read_desc {
+    const char *name;
+    const char *base_dir;
+    rill_gltf_file_fn read_file;
+    void *read_file_user;
+    size_t max_bytes;
+} rill_gltf_read_desc;
+
+/* Parses a .glb or .gltf held in memory (the format is detected from the "glTF" magic). The
+ * bytes are not kept. On success *out_model is a new model owned by the caller (free with
+ * rill_gltf_model_free); on failure *out_model is NULL and err says why. desc may be NULL. */
+rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf_read_desc *desc,
+                                  rill_gltf_model **out_model, rill_error *err);
+/* Reads and parses a file; desc may be NULL (name and base_dir then come from the path). */
+rill_result rill_gltf_read_file(const char *path, const rill_gltf_read_desc *desc,
+                                rill_gltf_model **out_model, rill_error *err);
+/* Releases a model and everything it owns. NULL is a no-op. */
+void rill_gltf_model_free(rill_gltf_model *model);
+
+/* Total triangle count over every primitive of every mesh. */
+uint64_t rill_gltf_model_triangle_count(const rill_gltf_model *model);
+
+/* >>write ------------------------------------------------------------------------------------- */
+
+/* Writer options. All zero = defaults: generator "rill"; edge buffers written when present. */
+typedef struct rill_glb_write_desc {
+    const char *generator;
+    bool skip_edges;
+} rill_glb_write_desc;
+
+/* Serializes a model to .glb bytes. *out_data is owned by the caller (rill_free). desc may be
+ * NULL. The model must be valid (as returned by the reader or built with the same guarantees:
+ * indices in range, index counts multiples of 3); an inconsistent model is
+ * RILL_ERR_INVALID_ARGUMENT. */
+rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_write_desc *desc,
+                                  uint8_t **out_data, size_t *out_size, rill_error *err);
+/* Same, written atomically to `path`. */
+rill_result rill_glb_write_file(const rill_gltf_model *model, const char *path,
+                                const rill_glb_write_desc *desc, rill_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_FORMATS_GLTF_H */

@@ -1,0 +1,724 @@
+/* glb_write.c: writes a rill_gltf_model as binary glTF 2.0 (.glb).
+ *
+ * Layout: one bufferView per accessor (so no byteStride is needed), every view starting on a
+ * 4-byte boundary, vertex views targeting ARRAY_BUFFER and index views ELEMENT_ARRAY_BUFFER,
+ * POSITION accessors carrying exact min/max, indices as u16 when every index fits below the
+ * u16 restart value and as u32 otherwise. The JSON chunk is padded with spaces and the BIN chunk
+ * with zeros, as the GLB container requires. The output passes the Khronos glTF validator with
+ * no errors (tests/gltf checks it when Node.js and gltf-validator are installed). */
+#include "gltf_internal.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GL_UNSIGNED_SHORT 5123
+#define GL_UNSIGNED_INT 5125
+#define GL_FLOAT 5126
+#define GL_ARRAY_BUFFER 34962
+#define GL_ELEMENT_ARRAY_BUFFER 34963
+
+typedef struct wr {
+    uint8_t *bin;
+    size_t bin_len;
+    size_t bin_cap;
+    cJSON *views;
+    cJSON *accessors;
+    int view_count;
+    int accessor_count;
+    bool oom;
+} wr;
+
+static bool bin_reserve(wr *w, size_t extra) {
+    if (w->bin_len + extra <= w->bin_cap) {
+        return true;
+    }
+    size_t cap = w->bin_cap ? w->bin_cap : 4096;
+    while (cap < w->bin_len + extra) {
+        cap *= 2;
+    }
+    uint8_t *n = rill_realloc_tagged(w->bin, cap, RILL_MEM_FORMATS);
+    if (!n) {
+        w->oom = true;
+        return false;
+    }
+    w->bin = n;
+    w->bin_cap = cap;
+    return true;
+}
+
+/* Appends bytes as a new bufferView (4-byte aligned start); returns its index or -1. */
+static int add_view(wr *w, const void *data, size_t size, int target) {
+    size_t pad = RILL_ALIGN_UP(w->bin_len, (size_t)4) - w->bin_len;
+    if (!bin_reserve(w, pad + size)) {
+        return -1;
+    }
+    memset(w->bin + w->bin_len, 0, pad);
+    w->bin_len += pad;
+    size_t offset = w->bin_len;
+    memcpy(w->bin + w->bin_len, data, size);
+    w->bin_len += size;
+    cJSON *v = cJSON_CreateObject();
+    if (!v || !cJSON_AddItemToArray(w->views, v)) {
+        cJSON_Delete(v);
+        w->oom = true;
+        return -1;
+    }
+    cJSON_AddNumberToObject(v, "buffer", 0);
+    cJSON_AddNumberToObject(v, "byteOffset", (double)offset);
+    cJSON_AddNumberToObject(v, "byteLength", (double)size);
+    if (target) {
+        cJSON_AddNumberToObject(v, "target", target);
+    }
+    return w->view_count++;
+}
+
+static cJSON *float_array(const float *v, int n) {
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++) {
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+    }
+    return a;
+}
+
+/* A float accessor of `count` elements of `comps` floats; with_bounds adds min/max. */
+static int add_float_accessor(wr *w, const float *data, uint32_t count, int comps,
+                              const char *type, bool with_bounds) {
+    int view = add_view(w, data, (size_t)count * (size_t)comps * sizeof(float), GL_ARRAY_BUFFER);
+    if (view < 0) {
+        return -1;
+    }
+    cJSON *a = cJSON_CreateObject();
+    if (!a || !cJSON_AddItemToArray(w->accessors, a)) {
+        cJSON_Delete(a);
+        w->oom = true;
+        return -1;
+    }
+    cJSON_AddNumberToObject(a, "bufferView", view);
+    cJSON_AddNumberToObject(a, "componentType", GL_FLOAT);
+    cJSON_AddNumberToObject(a, "count", count);
+    cJSON_AddStringToObject(a, "type", type);
+    if (with_bounds) {
+        float lo[4], hi[4];
+        for (int c = 0; c < comps; c++) {
+            lo[c] = hi[c] = data[c];
+        }
+        for (uint32_t e = 1; e < count; e++) {
+            for (int c = 0; c < comps; c++) {
+                float x = data[(size_t)e * comps + c];
+                lo[c] = x < lo[c] ? x : lo[c];
+                hi[c] = x > hi[c] ? x : hi[c];
+            }
+        }
+        cJSON_AddItemToObject(a, "min", float_array(lo, comps));
+        cJSON_AddItemToObject(a, "max", float_array(hi, comps));
+    }
+    return w->accessor_count++;
+}
+
+/* An index accessor (SCALAR u16 or u32) over `count` indices, all < vertex_count. */
+static int add_index_accessor(wr *w, const uint32_t *idx, uint32_t count, uint32_t vertex_count) {
+    int view;
+    int ctype;
+    if (vertex_count <= 65535u) {
+        /* Every index is < 65535, so the u16 primitive-restart value never appears. */
+        uint16_t *tmp = rill_malloc_tagged((size_t)count * 2, RILL_MEM_FORMATS);
+        if (!tmp) {
+            w->oom = true;
+            return -1;
+        }
+        for (uint32_t i = 0; i < count; i++) {
+            tmp[i] = (uint16_t)idx[i];
+        }
+        view = add_view(w, tmp, (size_t)count * 2, GL_ELEMENT_ARRAY_BUFFER);
+        rill_free(tmp);
+        ctype = GL_UNSIGNED_SHORT;
+    } else {
+        view = add_view(w, idx, (size_t)count * 4, GL_ELEMENT_ARRAY_BUFFER);
+        ctype = GL_UNSIGNED_INT;
+    }
+    if (view < 0) {
+        return -1;
+    }
+    cJSON *a = cJSON_CreateObject();
+    if (!a || !cJSON_AddItemToArray(w->accessors, a)) {
+        cJSON_Delete(a);
+        w->oom = true;
+        return -1;
+    }
+    cJSON_AddNumberToObject(a, "bufferView", view);
+    cJSON_AddNumberToObject(a, "componentType", ctype);
+    cJSON_AddNumberToObject(a, "count", count);
+    cJSON_AddStringToObject(a, "type", "SCALAR");
+    return w->accessor_count++;
+}
+
+static void add_name(cJSON *obj, const char *name) {
+    if (name) {
+        cJSON_AddStringToObject(obj, "name", name);
+    }
+}
+
+static void add_texref(cJSON *obj, const char *key, const rill_gltf_texref *t,
+                       const char *scale_key) {
+    if (t->texture < 0) {
+        return;
+    }
+    cJSON *o = cJSON_AddObjectToObject(obj, key);
+    if (!o) {
+        return;
+    }
+    cJSON_AddNumberToObject(o, "index", t->texture);
+    if (t->texcoord) {
+        cJSON_AddNumberToObject(o, "texCoord", t->texcoord);
+    }
+    if (scale_key && t->scale != 1.0f) {
+        cJSON_AddNumberToObject(o, scale_key, t->scale);
+    }
+}
+
+static bool idx_ok(int32_t i, uint32_t count) {
+    return i >= -1 && (i < 0 || (uint32_t)i < count);
+}
+
+/* The writer trusts only what it checks: a model built by hand gets the same guarantees the
+ * reader gives, so a bad index cannot make it read out of bounds. */
+static rill_result validate(const rill_gltf_model *m, rill_error *err) {
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        const rill_gltf_mesh *mesh = &m->meshes[i];
+        if (mesh->primitive_count == 0) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "meshes[%u]: no primitives", i);
+        }
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const rill_gltf_primitive *pr = &mesh->primitives[p];
+            if (pr->vertex_count == 0 || !pr->positions || pr->index_count == 0 ||
+                pr->index_count % 3 != 0 || !pr->indices || pr->edge_index_count % 2 != 0 ||
+                (pr->edge_index_count && !pr->edge_indices) ||
+                !idx_ok(pr->material, m->material_count)) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "meshes[%u].primitives[%u]: inconsistent primitive", i, p);
+            }
+            for (uint32_t k = 0; k < pr->index_count; k++) {
+                if (pr->indices[k] >= pr->vertex_count) {
+                    return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                          "meshes[%u].primitives[%u]: index %u out of range", i, p,
+                                          k);
+                }
+            }
+            for (uint32_t k = 0; k < pr->edge_index_count; k++) {
+                if (pr->edge_indices[k] >= pr->vertex_count) {
+                    return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                          "meshes[%u].primitives[%u]: edge index %u out of range",
+                                          i, p, k);
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        const rill_gltf_node *n = &m->nodes[i];
+        if (!idx_ok(n->mesh, m->mesh_count) || !idx_ok(n->camera, m->camera_count) ||
+            !idx_ok(n->light, m->light_count) || (n->child_count && !n->children)) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "nodes[%u]: index out of range",
+                                  i);
+        }
+        for (uint32_t c = 0; c < n->child_count; c++) {
+            if (n->children[c] < 0 || (uint32_t)n->children[c] >= m->node_count) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "nodes[%u].children[%u]: out of range", i, c);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m->scene_count; i++) {
+        for (uint32_t c = 0; c < m->scenes[i].node_count; c++) {
+            int32_t n = m->scenes[i].nodes[c];
+            if (n < 0 || (uint32_t)n >= m->node_count) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "scenes[%u].nodes[%u]: out of range", i, c);
+            }
+        }
+    }
+    if (!idx_ok(m->default_scene, m->scene_count)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene: out of range");
+    }
+    for (uint32_t i = 0; i < m->texture_count; i++) {
+        if (!idx_ok(m->textures[i].image, m->image_count) ||
+            !idx_ok(m->textures[i].sampler, m->sampler_count)) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "textures[%u]: index out of range", i);
+        }
+    }
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const rill_gltf_material *ma = &m->materials[i];
+        const rill_gltf_texref *t[] = {&ma->base_color_texture, &ma->metallic_roughness_texture,
+                                       &ma->normal_texture, &ma->occlusion_texture,
+                                       &ma->emissive_texture};
+        for (size_t k = 0; k < RILL_COUNTOF(t); k++) {
+            if (!idx_ok(t[k]->texture, m->texture_count)) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "materials[%u]: texture out of range", i);
+            }
+        }
+    }
+    return RILL_OK;
+}
+
+/* The MIME type of embedded image bytes, from the model or sniffed from the signature. */
+static const char *image_mime(const rill_gltf_image *im) {
+    if (im->mime_type) {
+        return im->mime_type;
+    }
+    if (im->size >= 8 && memcmp(im->data, "\x89PNG", 4) == 0) {
+        return "image/png";
+    }
+    if (im->size >= 3 && memcmp(im->data, "\xFF\xD8\xFF", 3) == 0) {
+        return "image/jpeg";
+    }
+    return "application/octet-stream";
+}
+
+static void write_materials(const rill_gltf_model *m, cJSON *root) {
+    if (!m->material_count) {
+        return;
+    }
+    cJSON *arr = cJSON_AddArrayToObject(root, "materials");
+    for (uint32_t i = 0; arr && i < m->material_count; i++) {
+        const rill_gltf_material *ma = &m->materials[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            return;
+        }
+        add_name(o, ma->name);
+        cJSON *pbr = cJSON_AddObjectToObject(o, "pbrMetallicRoughness");
+        if (pbr) {
+            cJSON_AddItemToObject(pbr, "baseColorFactor", float_array(ma->base_color_factor, 4));
+            cJSON_AddNumberToObject(pbr, "metallicFactor", ma->metallic_factor);
+            cJSON_AddNumberToObject(pbr, "roughnessFactor", ma->roughness_factor);
+            add_texref(pbr, "baseColorTexture", &ma->base_color_texture, NULL);
+            add_texref(pbr, "metallicRoughnessTexture", &ma->metallic_roughness_texture, NULL);
+        }
+        add_texref(o, "normalTexture", &ma->normal_texture, "scale");
+        add_texref(o, "occlusionTexture", &ma->occlusion_texture, "strength");
+        add_texref(o, "emissiveTexture", &ma->emissive_texture, NULL);
+        if (ma->emissive_factor[0] != 0.0f || ma->emissive_factor[1] != 0.0f ||
+            ma->emissive_factor[2] != 0.0f) {
+            cJSON_AddItemToObject(o, "emissiveFactor", float_array(ma->emissive_factor, 3));
+        }
+        if (ma->alpha_mode == RILL_GLTF_ALPHA_MASK) {
+            cJSON_AddStringToObject(o, "alphaMode", "MASK");
+            cJSON_AddNumberToObject(o, "alphaCutoff", ma->alpha_cutoff);
+        } else if (ma->alpha_mode == RILL_GLTF_ALPHA_BLEND) {
+            cJSON_AddStringToObject(o, "alphaMode", "BLEND");
+        }
+        if (ma->double_sided) {
+            cJSON_AddBoolToObject(o, "doubleSided", true);
+        }
+    }
+}
+
+static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
+    if (m->node_count) {
+        cJSON *arr = cJSON_AddArrayToObject(root, "nodes");
+        for (uint32_t i = 0; arr && i < m->node_count; i++) {
+            const rill_gltf_node *n = &m->nodes[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, n->name);
+            if (n->child_count) {
+                cJSON_AddItemToObject(o, "children", cJSON_CreateIntArray(n->children,
+                                                                          (int)n->child_count));
+            }
+            if (n->mesh >= 0) {
+                cJSON_AddNumberToObject(o, "mesh", n->mesh);
+            }
+            if (n->camera >= 0) {
+                cJSON_AddNumberToObject(o, "camera", n->camera);
+            }
+            if (n->has_matrix) {
+                cJSON_AddItemToObject(o, "matrix", float_array(n->matrix, 16));
+            } else {
+                if (n->translation[0] != 0.0f || n->translation[1] != 0.0f ||
+                    n->translation[2] != 0.0f) {
+                    cJSON_AddItemToObject(o, "translation", float_array(n->translation, 3));
+                }
+                if (n->rotation[0] != 0.0f || n->rotation[1] != 0.0f || n->rotation[2] != 0.0f ||
+                    n->rotation[3] != 1.0f) {
+                    cJSON_AddItemToObject(o, "rotation", float_array(n->rotation, 4));
+                }
+                if (n->scale[0] != 1.0f || n->scale[1] != 1.0f || n->scale[2] != 1.0f) {
+                    cJSON_AddItemToObject(o, "scale", float_array(n->scale, 3));
+                }
+            }
+            if (n->light >= 0) {
+                cJSON *ext = cJSON_AddObjectToObject(o, "extensions");
+                cJSON *lp = ext ? cJSON_AddObjectToObject(ext, "KHR_lights_punctual") : NULL;
+                if (lp) {
+                    cJSON_AddNumberToObject(lp, "light", n->light);
+                }
+            }
+        }
+    }
+    if (m->scene_count) {
+        cJSON *arr = cJSON_AddArrayToObject(root, "scenes");
+        for (uint32_t i = 0; arr && i < m->scene_count; i++) {
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, m->scenes[i].name);
+            if (m->scenes[i].node_count) {
+                cJSON_AddItemToObject(o, "nodes", cJSON_CreateIntArray(m->scenes[i].nodes,
+                                                                       (int)m->scenes[i].node_count));
+            }
+        }
+    }
+    if (m->default_scene >= 0) {
+        cJSON_AddNumberToObject(root, "scene", m->default_scene);
+    }
+}
+
+static void write_cameras_lights(const rill_gltf_model *m, cJSON *root, cJSON *root_ext) {
+    if (m->camera_count) {
+        cJSON *arr = cJSON_AddArrayToObject(root, "cameras");
+        for (uint32_t i = 0; arr && i < m->camera_count; i++) {
+            const rill_gltf_camera *c = &m->cameras[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, c->name);
+            if (c->type == RILL_GLTF_CAMERA_ORTHOGRAPHIC) {
+                cJSON_AddStringToObject(o, "type", "orthographic");
+                cJSON *p = cJSON_AddObjectToObject(o, "orthographic");
+                if (p) {
+                    cJSON_AddNumberToObject(p, "xmag", c->xmag);
+                    cJSON_AddNumberToObject(p, "ymag", c->ymag);
+                    cJSON_AddNumberToObject(p, "znear", c->znear);
+                    cJSON_AddNumberToObject(p, "zfar", c->zfar);
+                }
+            } else {
+                cJSON_AddStringToObject(o, "type", "perspective");
+                cJSON *p = cJSON_AddObjectToObject(o, "perspective");
+                if (p) {
+                    cJSON_AddNumberToObject(p, "yfov", c->yfov);
+                    if (c->aspect_ratio > 0.0f) {
+                        cJSON_AddNumberToObject(p, "aspectRatio", c->aspect_ratio);
+                    }
+                    cJSON_AddNumberToObject(p, "znear", c->znear);
+                    if (c->zfar > 0.0f) {
+                        cJSON_AddNumberToObject(p, "zfar", c->zfar);
+                    }
+                }
+            }
+        }
+    }
+    if (m->light_count && root_ext) {
+        cJSON *lp = cJSON_AddObjectToObject(root_ext, "KHR_lights_punctual");
+        cJSON *arr = lp ? cJSON_AddArrayToObject(lp, "lights") : NULL;
+        static const char *types[] = {"directional", "point", "spot"};
+        for (uint32_t i = 0; arr && i < m->light_count; i++) {
+            const rill_gltf_light *l = &m->lights[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, l->name);
+            uint32_t t = (uint32_t)l->type < 3u ? (uint32_t)l->type : 1u;
+            cJSON_AddStringToObject(o, "type", types[t]);
+            cJSON_AddItemToObject(o, "color", float_array(l->color, 3));
+            cJSON_AddNumberToObject(o, "intensity", l->intensity);
+            if (l->range > 0.0f && l->type != RILL_GLTF_LIGHT_DIRECTIONAL) {
+                cJSON_AddNumberToObject(o, "range", l->range);
+            }
+            if (l->type == RILL_GLTF_LIGHT_SPOT) {
+                cJSON *s = cJSON_AddObjectToObject(o, "spot");
+                if (s) {
+                    cJSON_AddNumberToObject(s, "innerConeAngle", l->inner_cone_angle);
+                    cJSON_AddNumberToObject(s, "outerConeAngle", l->outer_cone_angle);
+                }
+            }
+        }
+    }
+}
+
+static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
+    if (m->sampler_count) {
+        cJSON *arr = cJSON_AddArrayToObject(root, "samplers");
+        for (uint32_t i = 0; arr && i < m->sampler_count; i++) {
+            const rill_gltf_sampler *s = &m->samplers[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, s->name);
+            if (s->mag_filter) {
+                cJSON_AddNumberToObject(o, "magFilter", s->mag_filter);
+            }
+            if (s->min_filter) {
+                cJSON_AddNumberToObject(o, "minFilter", s->min_filter);
+            }
+            if (s->wrap_s && s->wrap_s != 10497) {
+                cJSON_AddNumberToObject(o, "wrapS", s->wrap_s);
+            }
+            if (s->wrap_t && s->wrap_t != 10497) {
+                cJSON_AddNumberToObject(o, "wrapT", s->wrap_t);
+            }
+        }
+    }
+    if (m->image_count) {
+        cJSON *arr = cJSON_AddArrayToObject(root, "images");
+        for (uint32_t i = 0; arr && i < m->image_count; i++) {
+            const rill_gltf_image *im = &m->images[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, im->name);
+            if (im->data && im->size) {
+                int view = add_view(w, im->data, im->size, 0);
+                if (view >= 0) {
+                    cJSON_AddNumberToObject(o, "bufferView", view);
+                }
+                cJSON_AddStringToObject(o, "mimeType", image_mime(im));
+            } else if (im->uri) {
+                cJSON_AddStringToObject(o, "uri", im->uri);
+                if (im->mime_type) {
+                    cJSON_AddStringToObject(o, "mimeType", im->mime_type);
+                }
+            }
+        }
+    }
+    if (m->texture_count) {
+        cJSON *arr = cJSON_AddArrayToObject(root, "textures");
+        for (uint32_t i = 0; arr && i < m->texture_count; i++) {
+            const rill_gltf_texture *t = &m->textures[i];
+            cJSON *o = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                return;
+            }
+            add_name(o, t->name);
+            if (t->sampler >= 0) {
+                cJSON_AddNumberToObject(o, "sampler", t->sampler);
+            }
+            if (t->image >= 0) {
+                cJSON_AddNumberToObject(o, "source", t->image);
+            }
+        }
+    }
+}
+
+static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d, cJSON *root,
+                         wr *w, bool *used_edges) {
+    if (!m->mesh_count) {
+        return true;
+    }
+    cJSON *arr = cJSON_AddArrayToObject(root, "meshes");
+    for (uint32_t i = 0; arr && i < m->mesh_count; i++) {
+        const rill_gltf_mesh *mesh = &m->meshes[i];
+        cJSON *o = cJSON_CreateObject();
+        if (!cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            return false;
+        }
+        add_name(o, mesh->name);
+        cJSON *prims = cJSON_AddArrayToObject(o, "primitives");
+        for (uint32_t p = 0; prims && p < mesh->primitive_count; p++) {
+            const rill_gltf_primitive *pr = &mesh->primitives[p];
+            cJSON *po = cJSON_CreateObject();
+            if (!cJSON_AddItemToArray(prims, po)) {
+                cJSON_Delete(po);
+                return false;
+            }
+            cJSON *attrs = cJSON_AddObjectToObject(po, "attributes");
+            if (!attrs) {
+                return false;
+            }
+            uint32_t n = pr->vertex_count;
+            int a = add_float_accessor(w, pr->positions, n, 3, "VEC3", true);
+            cJSON_AddNumberToObject(attrs, "POSITION", a);
+            if (pr->normals) {
+                a = add_float_accessor(w, pr->normals, n, 3, "VEC3", false);
+                cJSON_AddNumberToObject(attrs, "NORMAL", a);
+            }
+            if (pr->tangents) {
+                a = add_float_accessor(w, pr->tangents, n, 4, "VEC4", false);
+                cJSON_AddNumberToObject(attrs, "TANGENT", a);
+            }
+            if (pr->uv0) {
+                a = add_float_accessor(w, pr->uv0, n, 2, "VEC2", false);
+                cJSON_AddNumberToObject(attrs, "TEXCOORD_0", a);
+            }
+            if (pr->uv1) {
+                a = add_float_accessor(w, pr->uv1, n, 2, "VEC2", false);
+                cJSON_AddNumberToObject(attrs, "TEXCOORD_1", a);
+            }
+            if (pr->colors) {
+                a = add_float_accessor(w, pr->colors, n, 4, "VEC4", false);
+                cJSON_AddNumberToObject(attrs, "COLOR_0", a);
+            }
+            a = add_index_accessor(w, pr->indices, pr->index_count, n);
+            cJSON_AddNumberToObject(po, "indices", a);
+            if (pr->material >= 0) {
+                cJSON_AddNumberToObject(po, "material", pr->material);
+            }
+            cJSON_AddNumberToObject(po, "mode", 4);
+            if (pr->edge_index_count && !d->skip_edges) {
+                a = add_index_accessor(w, pr->edge_indices, pr->edge_index_count, n);
+                cJSON *ext = cJSON_AddObjectToObject(po, "extensions");
+                cJSON *e = ext ? cJSON_AddObjectToObject(ext, RILL_GLTF_EXT_MESH_EDGES) : NULL;
+                if (e) {
+                    cJSON_AddNumberToObject(e, "edges", a);
+                }
+                *used_edges = true;
+            }
+            if (w->oom) {
+                return false;
+            }
+        }
+    }
+    return !w->oom;
+}
+
+rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_write_desc *desc,
+                                  uint8_t **out_data, size_t *out_size, rill_error *err) {
+    if (out_data) {
+        *out_data = NULL;
+    }
+    if (out_size) {
+        *out_size = 0;
+    }
+    if (!model || !out_data || !out_size) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "rill_glb_write_memory: model, out_data and out_size are required");
+    }
+    rill_result res = validate(model, err);
+    if (res != RILL_OK) {
+        return res;
+    }
+    rill_glb_write_desc d = desc ? *desc : (rill_glb_write_desc){0};
+    wr w = {0};
+    cJSON *root = cJSON_CreateObject();
+    char *json = NULL;
+    res = RILL_ERR_OUT_OF_MEMORY;
+    if (!root) {
+        goto done;
+    }
+    cJSON *asset = cJSON_AddObjectToObject(root, "asset");
+    if (!asset) {
+        goto done;
+    }
+    cJSON_AddStringToObject(asset, "version", "2.0");
+    cJSON_AddStringToObject(asset, "generator", d.generator ? d.generator : "rill");
+    /* Views and accessors are filled while meshes and images are written, then attached. */
+    w.views = cJSON_CreateArray();
+    w.accessors = cJSON_CreateArray();
+    cJSON *root_ext = cJSON_CreateObject();
+    if (!w.views || !w.accessors || !root_ext) {
+        cJSON_Delete(root_ext);
+        goto done;
+    }
+    bool used_edges = false;
+    bool ok = write_meshes(model, &d, root, &w, &used_edges);
+    write_materials(model, root);
+    write_textures(model, root, &w);
+    write_nodes_scenes(model, root);
+    write_cameras_lights(model, root, root_ext);
+    if (!ok || w.oom) {
+        cJSON_Delete(root_ext);
+        goto done;
+    }
+    if (used_edges || model->light_count) {
+        cJSON *used = cJSON_AddArrayToObject(root, "extensionsUsed");
+        if (used && used_edges) {
+            cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_MESH_EDGES));
+        }
+        if (used && model->light_count) {
+            cJSON_AddItemToArray(used, cJSON_CreateString("KHR_lights_punctual"));
+        }
+    }
+    if (cJSON_GetArraySize(root_ext) > 0) {
+        cJSON_AddItemToObject(root, "extensions", root_ext);
+    } else {
+        cJSON_Delete(root_ext);
+    }
+    if (w.accessor_count) {
+        cJSON_AddItemToObject(root, "accessors", w.accessors);
+        w.accessors = NULL;
+    }
+    if (w.view_count) {
+        cJSON_AddItemToObject(root, "bufferViews", w.views);
+        w.views = NULL;
+        cJSON *bufs = cJSON_AddArrayToObject(root, "buffers");
+        cJSON *b = cJSON_CreateObject();
+        if (!bufs || !cJSON_AddItemToArray(bufs, b)) {
+            cJSON_Delete(b);
+            goto done;
+        }
+        cJSON_AddNumberToObject(b, "byteLength", (double)w.bin_len);
+    }
+    json = cJSON_PrintUnformatted(root);
+    if (!json) {
+        goto done;
+    }
+    size_t json_len = strlen(json);
+    size_t json_padded = RILL_ALIGN_UP(json_len, (size_t)4);
+    size_t bin_padded = RILL_ALIGN_UP(w.bin_len, (size_t)4);
+    size_t total = 12 + 8 + json_padded + (w.bin_len ? 8 + bin_padded : 0);
+    if (total > UINT32_MAX) {
+        res = rill_error_set(err, RILL_ERR_LIMIT, "glb larger than 4 GiB");
+        goto done;
+    }
+    uint8_t *out = rill_malloc_tagged(total, RILL_MEM_FORMATS);
+    if (!out) {
+        goto done;
+    }
+    uint32_t hdr[5] = {0x46546C67u, 2u, (uint32_t)total, (uint32_t)json_padded, 0x4E4F534Au};
+    memcpy(out, hdr, 20);
+    memcpy(out + 20, json, json_len);
+    memset(out + 20 + json_len, ' ', json_padded - json_len);
+    if (w.bin_len) {
+        uint8_t *p = out + 20 + json_padded;
+        uint32_t ch[2] = {(uint32_t)bin_padded, 0x004E4942u};
+        memcpy(p, ch, 8);
+        memcpy(p + 8, w.bin, w.bin_len);
+        memset(p + 8 + w.bin_len, 0, bin_padded - w.bin_len);
+    }
+    *out_data = out;
+    *out_size = total;
+    res = RILL_OK;
+done:
+    if (res == RILL_ERR_OUT_OF_MEMORY) {
+        rill_error_set(err, res, "glb writer: out of memory");
+    }
+    cJSON_free(json);
+    cJSON_Delete(root);
+    cJSON_Delete(w.views);
+    cJSON_Delete(w.accessors);
+    rill_free(w.bin);
+    return res;
+}
+
+rill_result rill_glb_write_file(const rill_gltf_model *model, const char *path,
+                                const rill_glb_write_desc *desc, rill_error *err) {
+    if (!path) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_glb_write_file: no path");
+    }
+    uint8_t *data;
+    size_t size;
+    rill_result res = rill_glb_write_memory(model, desc, &data, &size, err);
+    if (res != RILL_OK) {
+        return res;
+    }
+    res = rill_file_write_all(path, data, size, err);
+    rill_free(data);
+    return res;
+}

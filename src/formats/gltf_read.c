@@ -1,0 +1,1736 @@
+/* gltf_read.c: the glTF 2.0 reader (.glb and .gltf, external buffers and images, data: URIs).
+ *
+ * Everything in a glTF file is untrusted: every index is checked against the array it names,
+ * every byte range against its buffer (in 64-bit arithmetic, so no sum can wrap), and every
+ * number's type and range before use. A failure stops the read at once with an error naming the
+ * file and the JSON path; the half-built model is freed and never returned. */
+#include "gltf_internal.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GLB_MAGIC 0x46546C67u      /* "glTF" */
+#define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
+#define GLB_CHUNK_BIN 0x004E4942u  /* "BIN\0" */
+
+#define GL_BYTE 5120
+#define GL_UNSIGNED_BYTE 5121
+#define GL_SHORT 5122
+#define GL_UNSIGNED_SHORT 5123
+#define GL_UNSIGNED_INT 5125
+#define GL_FLOAT 5126
+
+/* The glTF spec caps arrays only by memory; Rill caps each at 2^24 entries so that a short file
+ * cannot ask for a huge allocation before its data is even looked at. */
+#define MAX_JSON_ARRAY (1u << 24)
+
+typedef struct rd_buffer {
+    uint8_t *data;
+    size_t size;
+    bool owned;
+} rd_buffer;
+
+typedef struct rd_view {
+    uint32_t buffer;
+    size_t offset;
+    size_t length;
+    uint32_t stride; /* 0 = tightly packed */
+} rd_view;
+
+typedef struct rd {
+    const char *name;
+    const char *base_dir;
+    rill_gltf_file_fn read_file;
+    void *read_file_user;
+    size_t max_bytes;
+    rill_error *err;
+    const cJSON *root;
+    const uint8_t *bin; /* GLB BIN chunk, or NULL */
+    size_t bin_size;
+    uint32_t buffer_count;
+    rd_buffer *buffers;
+    uint32_t view_count;
+    rd_view *views;
+    const cJSON *accessors;
+    uint32_t accessor_count;
+    rill_gltf_model *m;
+} rd;
+
+/* >>errors ------------------------------------------------------------------------------------ */
+
+static rill_result rd_fail(rd *r, rill_result code, const char *fmt, ...) RILL_PRINTF(3, 4);
+static rill_result rd_fail(rd *r, rill_result code, const char *fmt, ...) {
+    char msg[RILL_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return rill_error_set(r->err, code, "%s: %s", r->name, msg);
+}
+
+#define RD_TRY(expr)                                                                               \
+    do {                                                                                           \
+        rill_result rd_try_res_ = (expr);                                                          \
+        if (rd_try_res_ != RILL_OK) {                                                              \
+            return rd_try_res_;                                                                    \
+        }                                                                                          \
+    } while (0)
+
+/* >>json helpers ------------------------------------------------------------------------------ */
+
+/* ">" separator for JSON paths: top-level keys have no leading dot. */
+static const char *sep(const char *where) {
+    return where[0] ? "." : "";
+}
+
+/* An optional non-negative integer no larger than max. Absent -> *out = def. */
+static rill_result js_uint(rd *r, const cJSON *obj, const char *key, const char *where,
+                           uint64_t def, uint64_t max, uint64_t *out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!it) {
+        *out = def;
+        return RILL_OK;
+    }
+    double v = it->valuedouble;
+    if (!cJSON_IsNumber(it) || !isfinite(v) || v < 0.0 || v != floor(v) || v > (double)max) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an integer in [0, %llu]", where, sep(where), key,
+                       (unsigned long long)max);
+    }
+    *out = (uint64_t)v;
+    return RILL_OK;
+}
+
+/* An optional index into an array of `count` items; absent -> -1. */
+static rill_result js_index(rd *r, const cJSON *obj, const char *key, const char *where,
+                            uint32_t count, const char *what, int32_t *out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = -1;
+    if (!it) {
+        return RILL_OK;
+    }
+    double v = it->valuedouble;
+    if (!cJSON_IsNumber(it) || !isfinite(v) || v != floor(v)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an index", where, sep(where), key);
+    }
+    if (v < 0.0 || v >= (double)count) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s%s: %s %.0f out of range (%u)", where, sep(where), key, what,
+                       v, count);
+    }
+    *out = (int32_t)v;
+    return RILL_OK;
+}
+
+static rill_result js_float(rd *r, const cJSON *obj, const char *key, const char *where,
+                            float def, float *out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!it) {
+        *out = def;
+        return RILL_OK;
+    }
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.0e38) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a finite number", where, sep(where), key);
+    }
+    *out = (float)it->valuedouble;
+    return RILL_OK;
+}
+
+static rill_result js_floats(rd *r, const cJSON *obj, const char *key, const char *where, int n,
+                             float *out, bool *present) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (present) {
+        *present = it != NULL;
+    }
+    if (!it) {
+        return RILL_OK;
+    }
+    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != n) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an array of %d numbers", where, sep(where), key, n);
+    }
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, it) {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 3.0e38) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s%s%s[%d]: expected a finite number", where, sep(where), key, i);
+        }
+        out[i++] = (float)e->valuedouble;
+    }
+    return RILL_OK;
+}
+
+static rill_result js_bool(rd *r, const cJSON *obj, const char *key, const char *where,
+                           bool *out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!it) {
+        *out = false;
+        return RILL_OK;
+    }
+    if (!cJSON_IsBool(it)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected true or false", where, sep(where), key);
+    }
+    *out = cJSON_IsTrue(it);
+    return RILL_OK;
+}
+
+/* An optional string; *out points into the JSON tree (NULL when absent). */
+static rill_result js_str(rd *r, const cJSON *obj, const char *key, const char *where,
+                          const char **out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!it) {
+        return RILL_OK;
+    }
+    if (!cJSON_IsString(it) || !it->valuestring) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a string", where, sep(where), key);
+    }
+    *out = it->valuestring;
+    return RILL_OK;
+}
+
+static rill_result js_name(rd *r, const cJSON *obj, const char *where, char **out) {
+    const char *s;
+    RD_TRY(js_str(r, obj, "name", where, &s));
+    *out = NULL;
+    if (s) {
+        *out = rill__gltf_strdup(s);
+        if (!*out) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s.name: out of memory", where);
+        }
+    }
+    return RILL_OK;
+}
+
+/* A top-level or nested optional array; *out_count = 0 when absent. */
+static rill_result js_array(rd *r, const cJSON *obj, const char *key, const char *where,
+                            const cJSON **out, uint32_t *out_count) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    *out_count = 0;
+    if (!it) {
+        return RILL_OK;
+    }
+    if (!cJSON_IsArray(it)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an array", where, sep(where), key);
+    }
+    int n = cJSON_GetArraySize(it);
+    if (n < 0 || (uint32_t)n > MAX_JSON_ARRAY) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s%s%s: too many entries", where, sep(where), key);
+    }
+    *out = it;
+    *out_count = (uint32_t)n;
+    return RILL_OK;
+}
+
+static rill_result js_object(rd *r, const cJSON *it, const char *where) {
+    if (!cJSON_IsObject(it)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s: expected an object", where);
+    }
+    return RILL_OK;
+}
+
+/* An optional object member; *out = NULL when absent. */
+static rill_result js_member_object(rd *r, const cJSON *obj, const char *key, const char *where,
+                                   const cJSON **out) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!it) {
+        return RILL_OK;
+    }
+    if (!cJSON_IsObject(it)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an object", where, sep(where), key);
+    }
+    *out = it;
+    return RILL_OK;
+}
+
+/* glTF requires every "extensions" value to be an object of objects, also for extensions the
+ * reader does not use; checking them keeps malformed files from passing as valid. */
+static rill_result check_extensions(rd *r, const cJSON *obj, const char *where) {
+    const cJSON *ext;
+    RD_TRY(js_member_object(r, obj, "extensions", where, &ext));
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ext) {
+        if (!cJSON_IsObject(e)) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s%sextensions.%s: expected an object", where,
+                           sep(where), e->string ? e->string : "?");
+        }
+    }
+    return RILL_OK;
+}
+
+/* >>uris -------------------------------------------------------------------------------------- */
+
+static int b64_value(unsigned char c) {
+    if (c >= 'A' && c <= 'Z') {
+        return c - 'A';
+    }
+    if (c >= 'a' && c <= 'z') {
+        return c - 'a' + 26;
+    }
+    if (c >= '0' && c <= '9') {
+        return c - '0' + 52;
+    }
+    if (c == '+' || c == '-') {
+        return 62;
+    }
+    if (c == '/' || c == '_') {
+        return 63;
+    }
+    return -1;
+}
+
+/* Decodes a data: URI ("data:[mime][;base64],payload"). Only base64 payloads are accepted, as
+ * glTF requires. *out_mime points into uri (not NUL-terminated; length in *out_mime_len). */
+static rill_result decode_data_uri(rd *r, const char *uri, const char *where, uint8_t **out,
+                                   size_t *out_size, const char **out_mime, size_t *out_mime_len) {
+    const char *comma = strchr(uri, ',');
+    if (!comma) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s: data URI without ','", where);
+    }
+    const char *meta = uri + 5;
+    size_t meta_len = (size_t)(comma - meta);
+    if (meta_len < 7 || memcmp(comma - 7, ";base64", 7) != 0) {
+        return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: only base64 data URIs are supported", where);
+    }
+    *out_mime = meta;
+    *out_mime_len = meta_len - 7;
+    const char *p = comma + 1;
+    size_t len = strlen(p);
+    while (len > 0 && p[len - 1] == '=') {
+        len--;
+    }
+    size_t cap = len / 4 * 3 + 3;
+    if (cap > r->max_bytes) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s: data URI too large", where);
+    }
+    uint8_t *dst = rill_malloc_tagged(cap, RILL_MEM_FORMATS);
+    if (!dst) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        int v = b64_value((unsigned char)p[i]);
+        if (v < 0) {
+            rill_free(dst);
+            return rd_fail(r, RILL_ERR_PARSE, "%s: invalid base64 at character %zu", where, i);
+        }
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            dst[n++] = (uint8_t)(acc >> bits);
+        }
+    }
+    *out = dst;
+    *out_size = n;
+    return RILL_OK;
+}
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+/* Percent-decodes a relative URI and normalizes it into dst. Absolute paths, other schemes and
+ * paths that climb out of the model's folder are refused, so a hostile file cannot make the
+ * reader open arbitrary files. */
+static rill_result resolve_relative_uri(rd *r, const char *uri, const char *where, char *dst,
+                                        size_t cap) {
+    char dec[1024];
+    size_t n = 0;
+    for (size_t i = 0; uri[i]; i++) {
+        char c = uri[i];
+        if (c == '%' && hex_value(uri[i + 1]) >= 0 && hex_value(uri[i + 2]) >= 0) {
+            c = (char)(hex_value(uri[i + 1]) * 16 + hex_value(uri[i + 2]));
+            i += 2;
+        }
+        if (c == '\0' || n + 1 >= sizeof(dec)) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s: invalid or too long URI", where);
+        }
+        dec[n++] = c;
+    }
+    dec[n] = '\0';
+    if (n == 0 || strstr(dec, "://") || dec[0] == '/' || dec[0] == '\\' ||
+        (n >= 2 && dec[1] == ':')) {
+        return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: URI \"%s\" is not a relative path", where,
+                       dec);
+    }
+    if (!rill_path_normalize(dst, cap, dec)) {
+        return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: URI \"%s\" leaves the model's folder", where,
+                       dec);
+    }
+    return RILL_OK;
+}
+
+static rill_result default_read_file(const char *path, uint8_t **out_data, size_t *out_size,
+                                     void *user, rill_error *err) {
+    RILL_UNUSED(user);
+    return rill_file_read_all(path, out_data, out_size, err);
+}
+
+/* >>buffers ----------------------------------------------------------------------------------- */
+
+static rill_result read_buffers(rd *r) {
+    const cJSON *arr;
+    RD_TRY(js_array(r, r->root, "buffers", "", &arr, &r->buffer_count));
+    if (r->buffer_count) {
+        r->buffers = rill__gltf_alloc(r->buffer_count, sizeof(rd_buffer));
+        if (!r->buffers) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "buffers: out of memory");
+        }
+    }
+    uint32_t i = 0;
+    const cJSON *b;
+    cJSON_ArrayForEach(b, arr) {
+        char where[64];
+        snprintf(where, sizeof(where), "buffers[%u]", i);
+        RD_TRY(js_object(r, b, where));
+        uint64_t byte_length;
+        if (!cJSON_GetObjectItemCaseSensitive(b, "byteLength")) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
+        }
+        RD_TRY(js_uint(r, b, "byteLength", where, 0, r->max_bytes, &byte_length));
+        const char *uri;
+        RD_TRY(js_str(r, b, "uri", where, &uri));
+        rd_buffer *buf = &r->buffers[i];
+        char uwhere[80];
+        snprintf(uwhere, sizeof(uwhere), "%s.uri", where);
+        if (!uri) {
+            /* The GLB-stored buffer: only the first buffer may use the BIN chunk. */
+            if (i != 0 || !r->bin) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s: no uri and no GLB BIN chunk", where);
+            }
+            if (byte_length > r->bin_size) {
+                return rd_fail(r, RILL_ERR_TRUNCATED,
+                               "%s.byteLength: %llu larger than the BIN chunk (%zu bytes)", where,
+                               (unsigned long long)byte_length, r->bin_size);
+            }
+            buf->data = (uint8_t *)r->bin;
+            buf->size = (size_t)byte_length;
+            buf->owned = false;
+        } else if (strncmp(uri, "data:", 5) == 0) {
+            const char *mime;
+            size_t mime_len;
+            RD_TRY(decode_data_uri(r, uri, uwhere, &buf->data, &buf->size, &mime, &mime_len));
+            buf->owned = true;
+            if (buf->size < byte_length) {
+                return rd_fail(r, RILL_ERR_TRUNCATED, "%s: %zu bytes, byteLength says %llu", uwhere,
+                               buf->size, (unsigned long long)byte_length);
+            }
+            buf->size = (size_t)byte_length;
+        } else {
+            char rel[1024], full[2048];
+            RD_TRY(resolve_relative_uri(r, uri, uwhere, rel, sizeof(rel)));
+            if (!r->base_dir) {
+                return rd_fail(r, RILL_ERR_UNSUPPORTED,
+                               "%s: external buffer \"%s\" but no folder to resolve it", uwhere,
+                               rel);
+            }
+            if (!rill_path_join(full, sizeof(full), r->base_dir, rel)) {
+                return rd_fail(r, RILL_ERR_LIMIT, "%s: path too long", uwhere);
+            }
+            rill_error ferr;
+            rill_error_clear(&ferr);
+            uint8_t *data = NULL;
+            size_t size = 0;
+            rill_result res = r->read_file(full, &data, &size, r->read_file_user, &ferr);
+            if (res != RILL_OK) {
+                return rd_fail(r, res, "%s: cannot read \"%s\": %s", uwhere, full, ferr.msg);
+            }
+            buf->data = data;
+            buf->owned = true;
+            if (size < byte_length) {
+                return rd_fail(r, RILL_ERR_TRUNCATED, "%s: \"%s\" has %zu bytes, byteLength says %llu",
+                               uwhere, full, size, (unsigned long long)byte_length);
+            }
+            buf->size = (size_t)byte_length;
+        }
+        i++;
+    }
+    return RILL_OK;
+}
+
+static rill_result read_views(rd *r) {
+    const cJSON *arr;
+    RD_TRY(js_array(r, r->root, "bufferViews", "", &arr, &r->view_count));
+    if (r->view_count) {
+        r->views = rill__gltf_alloc(r->view_count, sizeof(rd_view));
+        if (!r->views) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "bufferViews: out of memory");
+        }
+    }
+    uint32_t i = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, arr) {
+        char where[64];
+        snprintf(where, sizeof(where), "bufferViews[%u]", i);
+        RD_TRY(js_object(r, v, where));
+        int32_t buffer;
+        RD_TRY(js_index(r, v, "buffer", where, r->buffer_count, "buffer", &buffer));
+        if (buffer < 0) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.buffer: missing", where);
+        }
+        uint64_t offset, length, stride;
+        RD_TRY(js_uint(r, v, "byteOffset", where, 0, UINT64_MAX >> 1, &offset));
+        if (!cJSON_GetObjectItemCaseSensitive(v, "byteLength")) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
+        }
+        RD_TRY(js_uint(r, v, "byteLength", where, 0, UINT64_MAX >> 1, &length));
+        RD_TRY(js_uint(r, v, "byteStride", where, 0, 252, &stride));
+        if (stride != 0 && stride < 4) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s.byteStride: %llu below 4", where,
+                           (unsigned long long)stride);
+        }
+        size_t bsize = r->buffers[buffer].size;
+        if (offset > bsize || length > bsize - offset) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s: bytes [%llu, +%llu) outside buffer %d (%zu bytes)", where,
+                           (unsigned long long)offset, (unsigned long long)length, buffer, bsize);
+        }
+        r->views[i] = (rd_view){(uint32_t)buffer, (size_t)offset, (size_t)length, (uint32_t)stride};
+        i++;
+    }
+    return RILL_OK;
+}
+
+/* >>accessors --------------------------------------------------------------------------------- */
+
+typedef struct rd_accessor {
+    uint32_t comps;         /* 1..4, 9, 16 */
+    uint32_t component;     /* GL component type */
+    uint32_t comp_size;     /* bytes */
+    bool normalized;
+    uint32_t count;
+} rd_accessor;
+
+static uint32_t component_size(uint32_t ct) {
+    switch (ct) {
+    case GL_BYTE:
+    case GL_UNSIGNED_BYTE:
+        return 1;
+    case GL_SHORT:
+    case GL_UNSIGNED_SHORT:
+        return 2;
+    case GL_UNSIGNED_INT:
+    case GL_FLOAT:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static uint32_t type_comps(const char *type) {
+    static const struct {
+        const char *name;
+        uint32_t n;
+    } types[] = {{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4},
+                 {"MAT2", 4},   {"MAT3", 9}, {"MAT4", 16}};
+    for (size_t i = 0; i < RILL_COUNTOF(types); i++) {
+        if (strcmp(type, types[i].name) == 0) {
+            return types[i].n;
+        }
+    }
+    return 0;
+}
+
+/* Reads one component as float, applying glTF's normalization rules for integer types. */
+static float read_component(const uint8_t *p, uint32_t ct, bool normalized) {
+    switch (ct) {
+    case GL_BYTE: {
+        int8_t v;
+        memcpy(&v, p, 1);
+        return normalized ? fmaxf((float)v / 127.0f, -1.0f) : (float)v;
+    }
+    case GL_UNSIGNED_BYTE:
+        return normalized ? (float)p[0] / 255.0f : (float)p[0];
+    case GL_SHORT: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return normalized ? fmaxf((float)v / 32767.0f, -1.0f) : (float)v;
+    }
+    case GL_UNSIGNED_SHORT: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return normalized ? (float)v / 65535.0f : (float)v;
+    }
+    case GL_UNSIGNED_INT: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return normalized ? (float)((double)v / 4294967295.0) : (float)v;
+    }
+    default: {
+        float v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
+}
+
+static uint32_t read_uint(const uint8_t *p, uint32_t ct) {
+    if (ct == GL_UNSIGNED_BYTE) {
+        return p[0];
+    }
+    if (ct == GL_UNSIGNED_SHORT) {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* A checked byte range of a view: `count` elements of `elem` bytes, `stride` apart, starting at
+ * `offset` inside the view. */
+static rill_result view_range(rd *r, int32_t view, uint64_t offset, uint32_t count, uint32_t elem,
+                              uint32_t stride, const char *where, const uint8_t **out) {
+    const rd_view *v = &r->views[view];
+    uint64_t need = offset + (uint64_t)stride * (count - 1u) + elem; /* count >= 1, no wrap */
+    if (offset > v->length || need > v->length) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s: needs %llu bytes of bufferView %d which has %zu", where,
+                       (unsigned long long)need, view, v->length);
+    }
+    *out = r->buffers[v->buffer].data + v->offset + offset;
+    return RILL_OK;
+}
+
+/* Parses accessor `index` and decodes it to floats (count * comps), applying sparse
+ * substitution. `where` names the referencing JSON path for messages. */
+static rill_result accessor_floats(rd *r, int32_t index, const char *where, rd_accessor *info,
+                                   float **out) {
+    *out = NULL;
+    char aw[64];
+    snprintf(aw, sizeof(aw), "accessors[%d]", index);
+    const cJSON *a = cJSON_GetArrayItem(r->accessors, index);
+    RD_TRY(js_object(r, a, aw));
+    const char *type;
+    RD_TRY(js_str(r, a, "type", aw, &type));
+    uint32_t comps = type ? type_comps(type) : 0;
+    if (!comps) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.type: missing or unknown (used by %s)", aw, where);
+    }
+    uint64_t ct, count, offset;
+    RD_TRY(js_uint(r, a, "componentType", aw, 0, UINT32_MAX, &ct));
+    uint32_t csize = component_size((uint32_t)ct);
+    if (!csize) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.componentType: missing or unknown", aw);
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(a, "count")) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.count: missing", aw);
+    }
+    RD_TRY(js_uint(r, a, "count", aw, 0, UINT32_MAX, &count));
+    if (count == 0) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s.count: zero", aw);
+    }
+    RD_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
+    bool normalized;
+    RD_TRY(js_bool(r, a, "normalized", aw, &normalized));
+    uint64_t total = count * comps;
+    if (total * sizeof(float) > r->max_bytes) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s: %llu elements over the size limit", aw,
+                       (unsigned long long)count);
+    }
+    int32_t view;
+    RD_TRY(js_index(r, a, "bufferView", aw, r->view_count, "bufferView", &view));
+    float *dst = rill__gltf_alloc((size_t)total, sizeof(float));
+    if (!dst) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", aw);
+    }
+    uint32_t elem = comps * csize;
+    /* Matrices of 1- and 2-byte components have column padding; Rill's attributes never use
+     * matrices, so they are read as plain packed vectors only when unpadded. */
+    if (view >= 0) {
+        uint32_t stride = r->views[view].stride ? r->views[view].stride : elem;
+        if (stride < elem) {
+            rill_free(dst);
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: byteStride %u smaller than the element (%u)",
+                           aw, stride, elem);
+        }
+        const uint8_t *src;
+        rill_result res = view_range(r, view, offset, (uint32_t)count, elem, stride, aw, &src);
+        if (res != RILL_OK) {
+            rill_free(dst);
+            return res;
+        }
+        for (uint64_t e = 0; e < count; e++) {
+            const uint8_t *p = src + e * stride;
+            for (uint32_t c = 0; c < comps; c++) {
+                dst[e * comps + c] = read_component(p + c * csize, (uint32_t)ct, normalized);
+            }
+        }
+    }
+    const cJSON *sparse;
+    rill_result res = js_member_object(r, a, "sparse", aw, &sparse);
+    if (res == RILL_OK && sparse) {
+        char sw[96];
+        snprintf(sw, sizeof(sw), "%s.sparse", aw);
+        uint64_t scount;
+        const cJSON *si = NULL, *sv = NULL;
+        res = js_uint(r, sparse, "count", sw, 0, count, &scount);
+        if (res == RILL_OK) {
+            res = js_member_object(r, sparse, "indices", sw, &si);
+        }
+        if (res == RILL_OK) {
+            res = js_member_object(r, sparse, "values", sw, &sv);
+        }
+        if (res == RILL_OK && (!si || !sv || scount == 0)) {
+            res = rd_fail(r, RILL_ERR_PARSE, "%s: needs count >= 1, indices and values", sw);
+        }
+        int32_t iview = -1, vview = -1;
+        uint64_t ioff = 0, voff = 0, ict = 0;
+        char iw[112], vw[112];
+        snprintf(iw, sizeof(iw), "%s.indices", sw);
+        snprintf(vw, sizeof(vw), "%s.values", sw);
+        if (res == RILL_OK) {
+            res = js_index(r, si, "bufferView", iw, r->view_count, "bufferView", &iview);
+        }
+        if (res == RILL_OK) {
+            res = js_index(r, sv, "bufferView", vw, r->view_count, "bufferView", &vview);
+        }
+        if (res == RILL_OK && (iview < 0 || vview < 0)) {
+            res = rd_fail(r, RILL_ERR_PARSE, "%s: indices and values need a bufferView", sw);
+        }
+        if (res == RILL_OK) {
+            res = js_uint(r, si, "byteOffset", iw, 0, UINT64_MAX >> 1, &ioff);
+        }
+        if (res == RILL_OK) {
+            res = js_uint(r, sv, "byteOffset", vw, 0, UINT64_MAX >> 1, &voff);
+        }
+        if (res == RILL_OK) {
+            res = js_uint(r, si, "componentType", iw, 0, UINT32_MAX, &ict);
+        }
+        if (res == RILL_OK && ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT &&
+            ict != GL_UNSIGNED_INT) {
+            res = rd_fail(r, RILL_ERR_PARSE, "%s.componentType: must be an unsigned integer", iw);
+        }
+        const uint8_t *ip = NULL, *vp = NULL;
+        uint32_t isize = component_size((uint32_t)ict);
+        if (res == RILL_OK) {
+            res = view_range(r, iview, ioff, (uint32_t)scount, isize, isize, iw, &ip);
+        }
+        if (res == RILL_OK) {
+            res = view_range(r, vview, voff, (uint32_t)scount, elem, elem, vw, &vp);
+        }
+        for (uint64_t k = 0; res == RILL_OK && k < scount; k++) {
+            uint32_t target = read_uint(ip + k * isize, (uint32_t)ict);
+            if (target >= count) {
+                res = rd_fail(r, RILL_ERR_CORRUPT, "%s: index %u out of range (%llu)", iw, target,
+                              (unsigned long long)count);
+                break;
+            }
+            for (uint32_t c = 0; c < comps; c++) {
+                dst[(uint64_t)target * comps + c] =
+                    read_component(vp + k * elem + c * csize, (uint32_t)ct, normalized);
+            }
+        }
+    } else if (res == RILL_OK && view < 0) {
+        /* No bufferView and no sparse: all zeros, as the spec says (calloc gave them). */
+    }
+    if (res != RILL_OK) {
+        rill_free(dst);
+        return res;
+    }
+    info->comps = comps;
+    info->component = (uint32_t)ct;
+    info->comp_size = csize;
+    info->normalized = normalized;
+    info->count = (uint32_t)count;
+    *out = dst;
+    return RILL_OK;
+}
+
+/* Reads an index-like accessor (SCALAR, unsigned integer, not normalized) into u32 values each
+ * checked to be < limit. */
+static rill_result accessor_indices(rd *r, int32_t index, const char *where, uint32_t limit,
+                                    uint32_t **out, uint32_t *out_count) {
+    *out = NULL;
+    rd_accessor info;
+    float *f;
+    RD_TRY(accessor_floats(r, index, where, &info, &f));
+    if (info.comps != 1 || info.normalized ||
+        (info.component != GL_UNSIGNED_BYTE && info.component != GL_UNSIGNED_SHORT &&
+         info.component != GL_UNSIGNED_INT)) {
+        rill_free(f);
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s: accessor %d must be SCALAR unsigned byte/short/int, not normalized",
+                       where, index);
+    }
+    uint32_t *u = rill__gltf_alloc(info.count, sizeof(uint32_t));
+    if (!u) {
+        rill_free(f);
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    /* Floats hold integers exactly only below 2^24; re-read 32-bit values from their source would
+     * be exact, but vertex counts above 2^24 are refused anyway (see read_primitive), so the
+     * float path is exact for every index that can pass the range check. */
+    for (uint32_t i = 0; i < info.count; i++) {
+        double v = f[i];
+        if (!(v >= 0.0) || v >= (double)limit) {
+            rill_free(f);
+            rill_free(u);
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: accessor %d: value %.0f at %u out of range (%u)",
+                           where, index, v, i, limit);
+        }
+        u[i] = (uint32_t)v;
+    }
+    rill_free(f);
+    *out = u;
+    *out_count = info.count;
+    return RILL_OK;
+}
+
+/* >>meshes ------------------------------------------------------------------------------------ */
+
+static rill_result attribute(rd *r, const cJSON *attrs, const char *key, const char *where,
+                             uint32_t *comps_allowed, int n_allowed, uint32_t want_count,
+                             float **out, rd_accessor *info) {
+    char aw[192];
+    snprintf(aw, sizeof(aw), "%s.attributes", where);
+    int32_t idx;
+    RD_TRY(js_index(r, attrs, key, aw, r->accessor_count, "accessor", &idx));
+    *out = NULL;
+    if (idx < 0) {
+        return RILL_OK;
+    }
+    char kw[224];
+    snprintf(kw, sizeof(kw), "%s.%s", aw, key);
+    RD_TRY(accessor_floats(r, idx, kw, info, out));
+    bool ok = false;
+    for (int i = 0; i < n_allowed; i++) {
+        ok = ok || info->comps == comps_allowed[i];
+    }
+    if (!ok) {
+        rill_free(*out);
+        *out = NULL;
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s: accessor %d has the wrong type", kw, idx);
+    }
+    if (want_count && info->count != want_count) {
+        rill_free(*out);
+        *out = NULL;
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s: accessor %d has %u elements, POSITION has %u", kw,
+                       idx, info->count, want_count);
+    }
+    return RILL_OK;
+}
+
+/* Turns strips (mode 5) and fans (mode 6) into lists, in place of *idx. */
+static rill_result to_triangle_list(rd *r, int mode, const char *where, uint32_t **idx,
+                                    uint32_t *count) {
+    uint32_t n = *count;
+    if (mode == 4) {
+        if (n % 3 != 0) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: %u indices is not a multiple of 3", where, n);
+        }
+        return RILL_OK;
+    }
+    uint32_t tris = n >= 3 ? n - 2 : 0;
+    uint32_t *dst = tris ? rill__gltf_alloc((size_t)tris * 3, sizeof(uint32_t)) : NULL;
+    if (tris && !dst) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    const uint32_t *s = *idx;
+    for (uint32_t t = 0; t < tris; t++) {
+        uint32_t *d = &dst[(size_t)t * 3];
+        if (mode == 5) {
+            /* Every other strip triangle flips its winding back to the strip's order. */
+            d[0] = s[t + (t & 1u)];
+            d[1] = s[t + 1 - (t & 1u)];
+            d[2] = s[t + 2];
+        } else {
+            d[0] = s[t + 1];
+            d[1] = s[t + 2];
+            d[2] = s[0];
+        }
+    }
+    rill_free(*idx);
+    *idx = dst;
+    *count = tris * 3;
+    return RILL_OK;
+}
+
+static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool *out_skip,
+                                  rill_gltf_primitive *prim) {
+    *out_skip = false;
+    RD_TRY(js_object(r, p, where));
+    uint64_t mode;
+    RD_TRY(js_uint(r, p, "mode", where, 4, 6, &mode));
+    if (mode < 4) {
+        RILL_LOG_WARN("formats", "%s: %s: mode %d (points/lines) is not supported; skipped",
+                      r->name, where, (int)mode);
+        *out_skip = true;
+        return RILL_OK;
+    }
+    const cJSON *attrs;
+    RD_TRY(js_member_object(r, p, "attributes", where, &attrs));
+    if (!attrs) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.attributes: missing", where);
+    }
+    RD_TRY(js_index(r, p, "material", where, r->m->material_count, "material", &prim->material));
+
+    rd_accessor info;
+    uint32_t c3[] = {3}, c4[] = {4}, c2[] = {2}, c34[] = {3, 4};
+    RD_TRY(attribute(r, attrs, "POSITION", where, c3, 1, 0, &prim->positions, &info));
+    if (!prim->positions) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s.attributes.POSITION: missing", where);
+    }
+    uint32_t n = info.count;
+    if (n > (1u << 24)) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s.attributes.POSITION: %u vertices (limit 2^24)",
+                       where, n);
+    }
+    prim->vertex_count = n;
+    for (size_t i = 0; i < (size_t)n * 3; i++) {
+        if (!isfinite(prim->positions[i])) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s.attributes.POSITION: vertex %zu is not finite (NaN or infinite)",
+                           where, i / 3);
+        }
+    }
+    RD_TRY(attribute(r, attrs, "NORMAL", where, c3, 1, n, &prim->normals, &info));
+    RD_TRY(attribute(r, attrs, "TANGENT", where, c4, 1, n, &prim->tangents, &info));
+    RD_TRY(attribute(r, attrs, "TEXCOORD_0", where, c2, 1, n, &prim->uv0, &info));
+    RD_TRY(attribute(r, attrs, "TEXCOORD_1", where, c2, 1, n, &prim->uv1, &info));
+    float *col = NULL;
+    RD_TRY(attribute(r, attrs, "COLOR_0", where, c34, 2, n, &col, &info));
+    if (col && info.comps == 3) {
+        prim->colors = rill__gltf_alloc((size_t)n * 4, sizeof(float));
+        if (!prim->colors) {
+            rill_free(col);
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+        }
+        for (uint32_t v = 0; v < n; v++) {
+            memcpy(&prim->colors[(size_t)v * 4], &col[(size_t)v * 3], 3 * sizeof(float));
+            prim->colors[(size_t)v * 4 + 3] = 1.0f;
+        }
+        rill_free(col);
+    } else {
+        prim->colors = col;
+    }
+    /* Non-position attributes are sanitized rather than refused: a NaN UV or color is a
+     * cosmetic defect, while a NaN position would poison bounds, culling and physics. */
+    float *san[] = {prim->uv0, prim->uv1, prim->colors};
+    size_t sn[] = {(size_t)n * 2, (size_t)n * 2, (size_t)n * 4};
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; san[k] && i < sn[k]; i++) {
+            if (!isfinite(san[k][i])) {
+                san[k][i] = 0.0f;
+            }
+        }
+    }
+
+    int32_t iacc;
+    RD_TRY(js_index(r, p, "indices", where, r->accessor_count, "accessor", &iacc));
+    char iw[192];
+    snprintf(iw, sizeof(iw), "%s.indices", where);
+    if (iacc >= 0) {
+        RD_TRY(accessor_indices(r, iacc, iw, n, &prim->indices, &prim->index_count));
+    } else {
+        prim->indices = rill__gltf_alloc(n, sizeof(uint32_t));
+        if (!prim->indices) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+        }
+        for (uint32_t v = 0; v < n; v++) {
+            prim->indices[v] = v;
+        }
+        prim->index_count = n;
+    }
+    RD_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
+
+    const cJSON *ext, *edges;
+    RD_TRY(check_extensions(r, p, where));
+    RD_TRY(js_member_object(r, p, "extensions", where, &ext));
+    char ew[192];
+    snprintf(ew, sizeof(ew), "%s.extensions", where);
+    edges = NULL;
+    if (ext) {
+        RD_TRY(js_member_object(r, ext, RILL_GLTF_EXT_MESH_EDGES, ew, &edges));
+    }
+    if (edges) {
+        char xw[256];
+        snprintf(xw, sizeof(xw), "%s.%s", ew, RILL_GLTF_EXT_MESH_EDGES);
+        int32_t eacc;
+        RD_TRY(js_index(r, edges, "edges", xw, r->accessor_count, "accessor", &eacc));
+        if (eacc >= 0) {
+            char xe[272];
+            snprintf(xe, sizeof(xe), "%s.edges", xw);
+            RD_TRY(accessor_indices(r, eacc, xe, n, &prim->edge_indices, &prim->edge_index_count));
+            if (prim->edge_index_count % 2 != 0) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s: odd number of line indices (%u)", xe,
+                               prim->edge_index_count);
+            }
+        }
+    }
+
+    if (!rill__gltf_primitive_fix_normals(prim, false) ||
+        !rill__gltf_primitive_fix_tangents(prim, false)) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    rill__gltf_primitive_bounds(prim);
+    return RILL_OK;
+}
+
+static rill_result read_meshes(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "meshes", "", &arr, &count));
+    if (count) {
+        r->m->meshes = rill__gltf_alloc(count, sizeof(rill_gltf_mesh));
+        if (!r->m->meshes) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "meshes: out of memory");
+        }
+    }
+    const cJSON *me;
+    cJSON_ArrayForEach(me, arr) {
+        uint32_t i = r->m->mesh_count;
+        rill_gltf_mesh *mesh = &r->m->meshes[i];
+        r->m->mesh_count++; /* counted first so a failure below frees what it holds */
+        char where[64];
+        snprintf(where, sizeof(where), "meshes[%u]", i);
+        RD_TRY(js_object(r, me, where));
+        RD_TRY(js_name(r, me, where, &mesh->name));
+        const cJSON *prims;
+        uint32_t pc;
+        RD_TRY(js_array(r, me, "primitives", where, &prims, &pc));
+        if (pc == 0) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.primitives: missing or empty", where);
+        }
+        mesh->primitives = rill__gltf_alloc(pc, sizeof(rill_gltf_primitive));
+        if (!mesh->primitives) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+        }
+        uint32_t pi = 0;
+        const cJSON *p;
+        cJSON_ArrayForEach(p, prims) {
+            char pw[128];
+            snprintf(pw, sizeof(pw), "%s.primitives[%u]", where, pi);
+            rill_gltf_primitive *prim = &mesh->primitives[mesh->primitive_count];
+            prim->material = -1;
+            bool skip;
+            rill_result res = read_primitive(r, p, pw, &skip, prim);
+            if (res != RILL_OK || skip) {
+                rill__gltf_primitive_release(prim);
+                if (res != RILL_OK) {
+                    return res;
+                }
+                r->m->skipped_primitives++;
+            } else {
+                mesh->primitive_count++;
+            }
+            pi++;
+        }
+    }
+    return RILL_OK;
+}
+
+/* >>materials, textures, images --------------------------------------------------------------- */
+
+static rill_result texref(rd *r, const cJSON *obj, const char *key, const char *where,
+                          const char *scale_key, rill_gltf_texref *out) {
+    out->texture = -1;
+    out->texcoord = 0;
+    out->scale = 1.0f;
+    const cJSON *t;
+    RD_TRY(js_member_object(r, obj, key, where, &t));
+    if (!t) {
+        return RILL_OK;
+    }
+    char tw[160];
+    snprintf(tw, sizeof(tw), "%s.%s", where, key);
+    RD_TRY(check_extensions(r, t, tw));
+    RD_TRY(js_index(r, t, "index", tw, r->m->texture_count, "texture", &out->texture));
+    if (out->texture < 0) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.index: missing", tw);
+    }
+    uint64_t tc;
+    RD_TRY(js_uint(r, t, "texCoord", tw, 0, 255, &tc));
+    out->texcoord = (uint32_t)tc;
+    if (scale_key) {
+        RD_TRY(js_float(r, t, scale_key, tw, 1.0f, &out->scale));
+    }
+    return RILL_OK;
+}
+
+static rill_result read_materials(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "materials", "", &arr, &count));
+    if (count) {
+        r->m->materials = rill__gltf_alloc(count, sizeof(rill_gltf_material));
+        if (!r->m->materials) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "materials: out of memory");
+        }
+    }
+    const cJSON *ma;
+    cJSON_ArrayForEach(ma, arr) {
+        uint32_t i = r->m->material_count;
+        rill_gltf_material *mat = &r->m->materials[i];
+        r->m->material_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "materials[%u]", i);
+        RD_TRY(js_object(r, ma, where));
+        RD_TRY(js_name(r, ma, where, &mat->name));
+        RD_TRY(check_extensions(r, ma, where));
+        const cJSON *pbr;
+        RD_TRY(js_member_object(r, ma, "pbrMetallicRoughness", where, &pbr));
+        char pw[96];
+        snprintf(pw, sizeof(pw), "%s.pbrMetallicRoughness", where);
+        static const cJSON empty = {0};
+        const cJSON *pb = pbr ? pbr : &empty;
+        mat->base_color_factor[0] = mat->base_color_factor[1] = mat->base_color_factor[2] = 1.0f;
+        mat->base_color_factor[3] = 1.0f;
+        RD_TRY(js_floats(r, pb, "baseColorFactor", pw, 4, mat->base_color_factor, NULL));
+        RD_TRY(js_float(r, pb, "metallicFactor", pw, 1.0f, &mat->metallic_factor));
+        RD_TRY(js_float(r, pb, "roughnessFactor", pw, 1.0f, &mat->roughness_factor));
+        RD_TRY(texref(r, pb, "baseColorTexture", pw, NULL, &mat->base_color_texture));
+        RD_TRY(texref(r, pb, "metallicRoughnessTexture", pw, NULL,
+                      &mat->metallic_roughness_texture));
+        RD_TRY(texref(r, ma, "normalTexture", where, "scale", &mat->normal_texture));
+        RD_TRY(texref(r, ma, "occlusionTexture", where, "strength", &mat->occlusion_texture));
+        RD_TRY(texref(r, ma, "emissiveTexture", where, NULL, &mat->emissive_texture));
+        RD_TRY(js_floats(r, ma, "emissiveFactor", where, 3, mat->emissive_factor, NULL));
+        const char *mode;
+        RD_TRY(js_str(r, ma, "alphaMode", where, &mode));
+        mat->alpha_mode = RILL_GLTF_ALPHA_OPAQUE;
+        if (mode && strcmp(mode, "MASK") == 0) {
+            mat->alpha_mode = RILL_GLTF_ALPHA_MASK;
+        } else if (mode && strcmp(mode, "BLEND") == 0) {
+            mat->alpha_mode = RILL_GLTF_ALPHA_BLEND;
+        } else if (mode && strcmp(mode, "OPAQUE") != 0) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.alphaMode: unknown \"%s\"", where, mode);
+        }
+        RD_TRY(js_float(r, ma, "alphaCutoff", where, 0.5f, &mat->alpha_cutoff));
+        if (mat->alpha_cutoff < 0.0f) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s.alphaCutoff: negative", where);
+        }
+        RD_TRY(js_bool(r, ma, "doubleSided", where, &mat->double_sided));
+    }
+    return RILL_OK;
+}
+
+static rill_result read_samplers_textures(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "samplers", "", &arr, &count));
+    if (count) {
+        r->m->samplers = rill__gltf_alloc(count, sizeof(rill_gltf_sampler));
+        if (!r->m->samplers) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "samplers: out of memory");
+        }
+    }
+    const cJSON *s;
+    cJSON_ArrayForEach(s, arr) {
+        uint32_t i = r->m->sampler_count;
+        rill_gltf_sampler *smp = &r->m->samplers[i];
+        r->m->sampler_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "samplers[%u]", i);
+        RD_TRY(js_object(r, s, where));
+        RD_TRY(js_name(r, s, where, &smp->name));
+        uint64_t v;
+        RD_TRY(js_uint(r, s, "magFilter", where, 0, 65535, &v));
+        smp->mag_filter = (uint32_t)v;
+        RD_TRY(js_uint(r, s, "minFilter", where, 0, 65535, &v));
+        smp->min_filter = (uint32_t)v;
+        RD_TRY(js_uint(r, s, "wrapS", where, 10497, 65535, &v));
+        smp->wrap_s = (uint32_t)v;
+        RD_TRY(js_uint(r, s, "wrapT", where, 10497, 65535, &v));
+        smp->wrap_t = (uint32_t)v;
+    }
+    RD_TRY(js_array(r, r->root, "images", "", &arr, &count));
+    uint32_t image_count = count;
+    RD_TRY(js_array(r, r->root, "textures", "", &arr, &count));
+    if (count) {
+        r->m->textures = rill__gltf_alloc(count, sizeof(rill_gltf_texture));
+        if (!r->m->textures) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "textures: out of memory");
+        }
+    }
+    const cJSON *t;
+    cJSON_ArrayForEach(t, arr) {
+        uint32_t i = r->m->texture_count;
+        rill_gltf_texture *tex = &r->m->textures[i];
+        r->m->texture_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "textures[%u]", i);
+        RD_TRY(js_object(r, t, where));
+        RD_TRY(js_name(r, t, where, &tex->name));
+        RD_TRY(js_index(r, t, "sampler", where, r->m->sampler_count, "sampler", &tex->sampler));
+        RD_TRY(js_index(r, t, "source", where, image_count, "image", &tex->image));
+    }
+    return RILL_OK;
+}
+
+static rill_result read_images(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "images", "", &arr, &count));
+    if (count) {
+        r->m->images = rill__gltf_alloc(count, sizeof(rill_gltf_image));
+        if (!r->m->images) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "images: out of memory");
+        }
+    }
+    const cJSON *im;
+    cJSON_ArrayForEach(im, arr) {
+        uint32_t i = r->m->image_count;
+        rill_gltf_image *img = &r->m->images[i];
+        r->m->image_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "images[%u]", i);
+        RD_TRY(js_object(r, im, where));
+        RD_TRY(js_name(r, im, where, &img->name));
+        const char *uri, *mime;
+        RD_TRY(js_str(r, im, "uri", where, &uri));
+        RD_TRY(js_str(r, im, "mimeType", where, &mime));
+        int32_t view;
+        RD_TRY(js_index(r, im, "bufferView", where, r->view_count, "bufferView", &view));
+        if ((uri != NULL) == (view >= 0)) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s: needs exactly one of uri and bufferView", where);
+        }
+        if (mime) {
+            img->mime_type = rill__gltf_strdup(mime);
+        }
+        char uw[80];
+        snprintf(uw, sizeof(uw), "%s.uri", where);
+        if (view >= 0) {
+            const rd_view *v = &r->views[view];
+            if (v->length) {
+                img->data = rill_malloc_tagged(v->length, RILL_MEM_FORMATS);
+                if (!img->data) {
+                    return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+                }
+                memcpy(img->data, r->buffers[v->buffer].data + v->offset, v->length);
+                img->size = v->length;
+            }
+        } else if (strncmp(uri, "data:", 5) == 0) {
+            const char *dmime;
+            size_t dmime_len;
+            RD_TRY(decode_data_uri(r, uri, uw, &img->data, &img->size, &dmime, &dmime_len));
+            if (!img->mime_type && dmime_len) {
+                img->mime_type = rill_malloc_tagged(dmime_len + 1, RILL_MEM_FORMATS);
+                if (img->mime_type) {
+                    memcpy(img->mime_type, dmime, dmime_len);
+                    img->mime_type[dmime_len] = '\0';
+                }
+            }
+        } else {
+            char rel[1024];
+            RD_TRY(resolve_relative_uri(r, uri, uw, rel, sizeof(rel)));
+            img->uri = rill__gltf_strdup(rel);
+            if (!img->uri) {
+                return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+            }
+        }
+    }
+    return RILL_OK;
+}
+
+/* >>nodes, scenes, cameras, lights ------------------------------------------------------------ */
+
+static rill_result read_cameras_lights(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "cameras", "", &arr, &count));
+    if (count) {
+        r->m->cameras = rill__gltf_alloc(count, sizeof(rill_gltf_camera));
+        if (!r->m->cameras) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "cameras: out of memory");
+        }
+    }
+    const cJSON *c;
+    cJSON_ArrayForEach(c, arr) {
+        uint32_t i = r->m->camera_count;
+        rill_gltf_camera *cam = &r->m->cameras[i];
+        r->m->camera_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "cameras[%u]", i);
+        RD_TRY(js_object(r, c, where));
+        RD_TRY(js_name(r, c, where, &cam->name));
+        const char *type;
+        RD_TRY(js_str(r, c, "type", where, &type));
+        const cJSON *sub;
+        char sw[96];
+        if (type && strcmp(type, "perspective") == 0) {
+            cam->type = RILL_GLTF_CAMERA_PERSPECTIVE;
+            RD_TRY(js_member_object(r, c, "perspective", where, &sub));
+            snprintf(sw, sizeof(sw), "%s.perspective", where);
+            if (!sub) {
+                return rd_fail(r, RILL_ERR_PARSE, "%s: missing", sw);
+            }
+            RD_TRY(js_float(r, sub, "yfov", sw, 0.0f, &cam->yfov));
+            RD_TRY(js_float(r, sub, "aspectRatio", sw, 0.0f, &cam->aspect_ratio));
+            RD_TRY(js_float(r, sub, "znear", sw, 0.0f, &cam->znear));
+            RD_TRY(js_float(r, sub, "zfar", sw, 0.0f, &cam->zfar));
+            if (!(cam->yfov > 0.0f) || !(cam->znear > 0.0f) || cam->aspect_ratio < 0.0f ||
+                (cam->zfar != 0.0f && !(cam->zfar > cam->znear))) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s: invalid projection values", sw);
+            }
+        } else if (type && strcmp(type, "orthographic") == 0) {
+            cam->type = RILL_GLTF_CAMERA_ORTHOGRAPHIC;
+            RD_TRY(js_member_object(r, c, "orthographic", where, &sub));
+            snprintf(sw, sizeof(sw), "%s.orthographic", where);
+            if (!sub) {
+                return rd_fail(r, RILL_ERR_PARSE, "%s: missing", sw);
+            }
+            RD_TRY(js_float(r, sub, "xmag", sw, 0.0f, &cam->xmag));
+            RD_TRY(js_float(r, sub, "ymag", sw, 0.0f, &cam->ymag));
+            RD_TRY(js_float(r, sub, "znear", sw, -1.0f, &cam->znear));
+            RD_TRY(js_float(r, sub, "zfar", sw, 0.0f, &cam->zfar));
+            if (cam->xmag == 0.0f || cam->ymag == 0.0f || cam->znear < 0.0f ||
+                !(cam->zfar > cam->znear)) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s: invalid projection values", sw);
+            }
+        } else {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.type: expected perspective or orthographic",
+                           where);
+        }
+    }
+
+    const cJSON *ext, *lp;
+    RD_TRY(js_member_object(r, r->root, "extensions", "", &ext));
+    lp = NULL;
+    if (ext) {
+        RD_TRY(js_member_object(r, ext, "KHR_lights_punctual", "extensions", &lp));
+    }
+    if (!lp) {
+        return RILL_OK;
+    }
+    const char *lw = "extensions.KHR_lights_punctual";
+    RD_TRY(js_array(r, lp, "lights", lw, &arr, &count));
+    if (count) {
+        r->m->lights = rill__gltf_alloc(count, sizeof(rill_gltf_light));
+        if (!r->m->lights) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "lights: out of memory");
+        }
+    }
+    const cJSON *l;
+    cJSON_ArrayForEach(l, arr) {
+        uint32_t i = r->m->light_count;
+        rill_gltf_light *light = &r->m->lights[i];
+        r->m->light_count++;
+        char where[96];
+        snprintf(where, sizeof(where), "%s.lights[%u]", lw, i);
+        RD_TRY(js_object(r, l, where));
+        RD_TRY(js_name(r, l, where, &light->name));
+        const char *type;
+        RD_TRY(js_str(r, l, "type", where, &type));
+        if (type && strcmp(type, "directional") == 0) {
+            light->type = RILL_GLTF_LIGHT_DIRECTIONAL;
+        } else if (type && strcmp(type, "point") == 0) {
+            light->type = RILL_GLTF_LIGHT_POINT;
+        } else if (type && strcmp(type, "spot") == 0) {
+            light->type = RILL_GLTF_LIGHT_SPOT;
+        } else {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.type: expected directional, point or spot",
+                           where);
+        }
+        light->color[0] = light->color[1] = light->color[2] = 1.0f;
+        RD_TRY(js_floats(r, l, "color", where, 3, light->color, NULL));
+        RD_TRY(js_float(r, l, "intensity", where, 1.0f, &light->intensity));
+        RD_TRY(js_float(r, l, "range", where, 0.0f, &light->range));
+        if (light->range < 0.0f || light->intensity < 0.0f) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: negative range or intensity", where);
+        }
+        light->inner_cone_angle = 0.0f;
+        light->outer_cone_angle = 0.78539816f;
+        if (light->type == RILL_GLTF_LIGHT_SPOT) {
+            const cJSON *spot;
+            RD_TRY(js_member_object(r, l, "spot", where, &spot));
+            if (spot) {
+                char sw[128];
+                snprintf(sw, sizeof(sw), "%s.spot", where);
+                RD_TRY(js_float(r, spot, "innerConeAngle", sw, 0.0f, &light->inner_cone_angle));
+                RD_TRY(js_float(r, spot, "outerConeAngle", sw, 0.78539816f,
+                                &light->outer_cone_angle));
+                if (light->inner_cone_angle < 0.0f ||
+                    light->inner_cone_angle >= light->outer_cone_angle ||
+                    light->outer_cone_angle > 1.5707964f) {
+                    return rd_fail(r, RILL_ERR_CORRUPT, "%s: invalid cone angles", sw);
+                }
+            }
+        }
+    }
+    return RILL_OK;
+}
+
+static rill_result read_nodes(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "nodes", "", &arr, &count));
+    if (count) {
+        r->m->nodes = rill__gltf_alloc(count, sizeof(rill_gltf_node));
+        if (!r->m->nodes) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "nodes: out of memory");
+        }
+        for (uint32_t i = 0; i < count; i++) {
+            r->m->nodes[i].parent = -1;
+        }
+    }
+    const cJSON *no;
+    cJSON_ArrayForEach(no, arr) {
+        uint32_t i = r->m->node_count;
+        rill_gltf_node *node = &r->m->nodes[i];
+        r->m->node_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "nodes[%u]", i);
+        RD_TRY(js_object(r, no, where));
+        RD_TRY(js_name(r, no, where, &node->name));
+        RD_TRY(js_index(r, no, "mesh", where, r->m->mesh_count, "mesh", &node->mesh));
+        RD_TRY(js_index(r, no, "camera", where, r->m->camera_count, "camera", &node->camera));
+        node->light = -1;
+        const cJSON *ext, *lp;
+        RD_TRY(check_extensions(r, no, where));
+        RD_TRY(js_member_object(r, no, "extensions", where, &ext));
+        if (ext) {
+            char ew[96];
+            snprintf(ew, sizeof(ew), "%s.extensions", where);
+            RD_TRY(js_member_object(r, ext, "KHR_lights_punctual", ew, &lp));
+            if (lp) {
+                char lw[128];
+                snprintf(lw, sizeof(lw), "%s.KHR_lights_punctual", ew);
+                RD_TRY(js_index(r, lp, "light", lw, r->m->light_count, "light", &node->light));
+            }
+        }
+        node->rotation[3] = 1.0f;
+        node->scale[0] = node->scale[1] = node->scale[2] = 1.0f;
+        bool has_t, has_r, has_s;
+        RD_TRY(js_floats(r, no, "translation", where, 3, node->translation, &has_t));
+        RD_TRY(js_floats(r, no, "rotation", where, 4, node->rotation, &has_r));
+        RD_TRY(js_floats(r, no, "scale", where, 3, node->scale, &has_s));
+        RD_TRY(js_floats(r, no, "matrix", where, 16, node->matrix, &node->has_matrix));
+        if (node->has_matrix && (has_t || has_r || has_s)) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: both matrix and TRS given", where);
+        }
+        if (!node->has_matrix) {
+            float *q = node->rotation;
+            float ql = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (!(ql > 1e-6f) || !isfinite(ql)) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s.rotation: not a unit quaternion", where);
+            }
+            /* Rescaled only when visibly off, so a re-read file keeps identical bits. */
+            for (int k = 0; k < 4 && fabsf(ql - 1.0f) > 1e-6f; k++) {
+                q[k] /= ql;
+            }
+            rill__gltf_trs_to_matrix(node->translation, node->rotation, node->scale, node->matrix);
+        }
+        const cJSON *children;
+        uint32_t cc;
+        RD_TRY(js_array(r, no, "children", where, &children, &cc));
+        if (cc) {
+            node->children = rill__gltf_alloc(cc, sizeof(int32_t));
+            if (!node->children) {
+                return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+            }
+        }
+        const cJSON *ch;
+        cJSON_ArrayForEach(ch, children) {
+            double v = ch->valuedouble;
+            uint32_t k = node->child_count;
+            if (!cJSON_IsNumber(ch) || v != floor(v) || v < 0.0 || v >= (double)count) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s.children[%u]: node index out of range",
+                               where, k);
+            }
+            int32_t c = (int32_t)v;
+            if ((uint32_t)c == i || r->m->nodes[c].parent >= 0) {
+                return rd_fail(r, RILL_ERR_CORRUPT,
+                               "%s.children[%u]: node %d already has a parent (or is itself)",
+                               where, k, c);
+            }
+            r->m->nodes[c].parent = (int32_t)i;
+            node->children[node->child_count++] = c;
+        }
+    }
+    /* Every node has at most one parent now, so the hierarchy is a forest unless some parent
+     * chain loops; walking up at most node_count steps finds every loop. */
+    for (uint32_t i = 0; i < r->m->node_count; i++) {
+        int32_t p = r->m->nodes[i].parent;
+        uint32_t steps = 0;
+        while (p >= 0 && steps <= r->m->node_count) {
+            p = r->m->nodes[p].parent;
+            steps++;
+        }
+        if (p >= 0) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "nodes[%u]: the node hierarchy has a cycle", i);
+        }
+    }
+    return RILL_OK;
+}
+
+static rill_result read_scenes(rd *r) {
+    const cJSON *arr;
+    uint32_t count;
+    RD_TRY(js_array(r, r->root, "scenes", "", &arr, &count));
+    if (count) {
+        r->m->scenes = rill__gltf_alloc(count, sizeof(rill_gltf_scene));
+        if (!r->m->scenes) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "scenes: out of memory");
+        }
+    }
+    const cJSON *sc;
+    cJSON_ArrayForEach(sc, arr) {
+        uint32_t i = r->m->scene_count;
+        rill_gltf_scene *scene = &r->m->scenes[i];
+        r->m->scene_count++;
+        char where[64];
+        snprintf(where, sizeof(where), "scenes[%u]", i);
+        RD_TRY(js_object(r, sc, where));
+        RD_TRY(js_name(r, sc, where, &scene->name));
+        const cJSON *nodes;
+        uint32_t nc;
+        RD_TRY(js_array(r, sc, "nodes", where, &nodes, &nc));
+        if (nc) {
+            scene->nodes = rill__gltf_alloc(nc, sizeof(int32_t));
+            if (!scene->nodes) {
+                return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+            }
+        }
+        const cJSON *n;
+        cJSON_ArrayForEach(n, nodes) {
+            double v = n->valuedouble;
+            uint32_t k = scene->node_count;
+            if (!cJSON_IsNumber(n) || v != floor(v) || v < 0.0 || v >= (double)r->m->node_count) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s.nodes[%u]: node index out of range", where,
+                               k);
+            }
+            if (r->m->nodes[(int32_t)v].parent >= 0) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s.nodes[%u]: node %.0f is not a root", where,
+                               k, v);
+            }
+            scene->nodes[scene->node_count++] = (int32_t)v;
+        }
+    }
+    RD_TRY(js_index(r, r->root, "scene", "", r->m->scene_count, "scene", &r->m->default_scene));
+    return RILL_OK;
+}
+
+/* >>top level --------------------------------------------------------------------------------- */
+
+static rill_result check_asset(rd *r) {
+    const cJSON *asset;
+    RD_TRY(js_member_object(r, r->root, "asset", "", &asset));
+    if (!asset) {
+        return rd_fail(r, RILL_ERR_PARSE, "asset: missing");
+    }
+    const char *version, *min_version;
+    RD_TRY(js_str(r, asset, "version", "asset", &version));
+    RD_TRY(js_str(r, asset, "minVersion", "asset", &min_version));
+    if (!version) {
+        return rd_fail(r, RILL_ERR_PARSE, "asset.version: missing");
+    }
+    if (strncmp(version, "2.", 2) != 0 || (min_version && strcmp(min_version, "2.0") != 0)) {
+        return rd_fail(r, RILL_ERR_VERSION, "asset.version: glTF %s is not supported (2.0 only)",
+                       version);
+    }
+    const cJSON *req;
+    uint32_t rc;
+    RD_TRY(js_array(r, r->root, "extensionsRequired", "", &req, &rc));
+    const cJSON *e;
+    uint32_t i = 0;
+    cJSON_ArrayForEach(e, req) {
+        if (!cJSON_IsString(e)) {
+            return rd_fail(r, RILL_ERR_PARSE, "extensionsRequired[%u]: expected a string", i);
+        }
+        if (strcmp(e->valuestring, "KHR_lights_punctual") != 0 &&
+            strcmp(e->valuestring, RILL_GLTF_EXT_MESH_EDGES) != 0) {
+            return rd_fail(r, RILL_ERR_UNSUPPORTED, "extensionsRequired[%u]: %s is not supported",
+                           i, e->valuestring);
+        }
+        i++;
+    }
+    return RILL_OK;
+}
+
+static rill_result parse(rd *r, const uint8_t *data, size_t size) {
+    const char *json = (const char *)data;
+    size_t json_size = size;
+    uint32_t magic = 0;
+    if (size >= 4) {
+        memcpy(&magic, data, 4);
+    }
+    if (magic == GLB_MAGIC) {
+        uint32_t hdr[3], chunk[2];
+        if (size < 20) {
+            return rd_fail(r, RILL_ERR_TRUNCATED, "offset %zu: GLB header truncated", size);
+        }
+        memcpy(hdr, data, 12);
+        if (hdr[1] != 2) {
+            return rd_fail(r, RILL_ERR_VERSION, "offset 4: GLB version %u (2 only)", hdr[1]);
+        }
+        if (hdr[2] > size) {
+            return rd_fail(r, RILL_ERR_TRUNCATED, "offset 8: GLB length %u but %zu bytes", hdr[2],
+                           size);
+        }
+        size = hdr[2];
+        memcpy(chunk, data + 12, 8);
+        if (chunk[1] != GLB_CHUNK_JSON) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "offset 16: first chunk is not JSON");
+        }
+        if (chunk[0] > size - 20) {
+            return rd_fail(r, RILL_ERR_TRUNCATED, "offset 12: JSON chunk of %u bytes overruns the file",
+                           chunk[0]);
+        }
+        json = (const char *)data + 20;
+        json_size = chunk[0];
+        size_t off = 20 + (size_t)chunk[0];
+        /* Chunks after JSON: the first BIN is the GLB buffer; unknown chunks are skipped, as the
+         * spec asks, so future chunk types do not break old readers. */
+        while (off + 8 <= size) {
+            memcpy(chunk, data + off, 8);
+            if (chunk[0] > size - off - 8) {
+                return rd_fail(r, RILL_ERR_TRUNCATED, "offset %zu: chunk of %u bytes overruns the file",
+                               off, chunk[0]);
+            }
+            if (chunk[1] == GLB_CHUNK_BIN && !r->bin) {
+                r->bin = data + off + 8;
+                r->bin_size = chunk[0];
+            }
+            off += 8 + (size_t)chunk[0];
+        }
+    }
+    if (json_size == 0) {
+        return rd_fail(r, RILL_ERR_TRUNCATED, "empty JSON");
+    }
+    cJSON *root = cJSON_ParseWithLength(json, json_size);
+    if (!root) {
+        const char *ep = cJSON_GetErrorPtr();
+        size_t at = (ep && ep >= json && ep <= json + json_size) ? (size_t)(ep - json) : 0;
+        /* Count lines and columns up to the failure for a text-style position. */
+        uint32_t line = 1, col = 1;
+        for (size_t i = 0; i < at; i++) {
+            if (json[i] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        return rd_fail(r, RILL_ERR_PARSE, "%u:%u: invalid JSON", line, col);
+    }
+    r->root = root;
+    rill_result res = RILL_OK;
+    if (!cJSON_IsObject(root)) {
+        res = rd_fail(r, RILL_ERR_PARSE, "the JSON root is not an object");
+    }
+    if (res == RILL_OK) {
+        res = check_asset(r);
+    }
+    if (res == RILL_OK) {
+        res = read_buffers(r);
+    }
+    if (res == RILL_OK) {
+        res = read_views(r);
+    }
+    if (res == RILL_OK) {
+        res = js_array(r, root, "accessors", "", &r->accessors, &r->accessor_count);
+    }
+    if (res == RILL_OK) {
+        res = read_samplers_textures(r);
+    }
+    if (res == RILL_OK) {
+        res = read_images(r);
+    }
+    if (res == RILL_OK) {
+        res = read_materials(r);
+    }
+    if (res == RILL_OK) {
+        res = read_meshes(r);
+    }
+    if (res == RILL_OK) {
+        res = read_cameras_lights(r);
+    }
+    if (res == RILL_OK) {
+        res = read_nodes(r);
+    }
+    if (res == RILL_OK) {
+        res = read_scenes(r);
+    }
+    cJSON_Delete(root);
+    r->root = NULL;
+    return res;
+}
+
+rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf_read_desc *desc,
+                                  rill_gltf_model **out_model, rill_error *err) {
+    if (out_model) {
+        *out_model = NULL;
+    }
+    if ((!data && size) || !out_model) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "rill_gltf_read_memory: data and out_model are required");
+    }
+    rill_gltf_read_desc d = desc ? *desc : (rill_gltf_read_desc){0};
+    rd r = {0};
+    r.name = d.name ? d.name : "<memory>";
+    r.base_dir = d.base_dir;
+    r.read_file = d.read_file ? d.read_file : default_read_file;
+    r.read_file_user = d.read_file_user;
+    r.max_bytes = d.max_bytes ? d.max_bytes : ((size_t)1 << 30);
+    r.err = err;
+    r.m = rill__gltf_alloc(1, sizeof(rill_gltf_model));
+    if (!r.m) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", r.name);
+    }
+    r.m->default_scene = -1;
+    rill_result res = parse(&r, data, size);
+    for (uint32_t i = 0; i < r.buffer_count; i++) {
+        if (r.buffers[i].owned) {
+            rill_free(r.buffers[i].data);
+        }
+    }
+    rill_free(r.buffers);
+    rill_free(r.views);
+    if (res != RILL_OK) {
+        rill_gltf_model_free(r.m);
+        return res;
+    }
+    *out_model = r.m;
+    return RILL_OK;
+}
+
+rill_result rill_gltf_read_file(const char *path, const rill_gltf_read_desc *desc,
+                                rill_gltf_model **out_model, rill_error *err) {
+    if (out_model) {
+        *out_model = NULL;
+    }
+    if (!path || !out_model) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "rill_gltf_read_file: path and out_model are required");
+    }
+    rill_gltf_read_desc d = desc ? *desc : (rill_gltf_read_desc){0};
+    char dir[1024];
+    if (!d.base_dir) {
+        if (!rill_path_dirname(dir, sizeof(dir), path)) {
+            return rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", path);
+        }
+        d.base_dir = dir[0] ? dir : ".";
+    }
+    if (!d.name) {
+        d.name = path;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_result res;
+    if (d.read_file) {
+        res = d.read_file(path, &data, &size, d.read_file_user, err);
+    } else {
+        res = rill_file_read_all(path, &data, &size, err);
+    }
+    if (res != RILL_OK) {
+        return res;
+    }
+    res = rill_gltf_read_memory(data, size, &d, out_model, err);
+    rill_free(data);
+    return res;
+}

@@ -1,0 +1,568 @@
+/* test_gltf_read.c: the glTF reader and .glb writer: Debian's assimp test models (good ones load,
+ * broken ones fail with a message naming the file), hand-made hostile files (each error names the
+ * JSON path), every truncation length and random byte flips (errors, never crashes; run under
+ * ASan in the asan preset), and the write -> read round trip. */
+#include "rill_test.h"
+
+#include "gltf_test_models.h"
+#include "rill/formats/edges.h"
+#include "rill/formats/gltf.h"
+
+#define ASSIMP_DIR "/usr/share/assimp/models/"
+
+static bool have_assimp(void) {
+    return rill_dir_exists(ASSIMP_DIR "glTF2");
+}
+
+/* >>assimp models ----------------------------------------------------------------------------- */
+
+static void test_assimp_good(void **state) {
+    (void)state;
+    if (!have_assimp()) {
+        print_message("assimp-testmodels not installed (" ASSIMP_DIR "); skipping\n");
+        skip();
+    }
+    static const struct {
+        const char *path;
+        uint64_t triangles;
+    } good[] = {
+        {"glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb", 75730},
+        {"glTF2/BoxBadNormals-glTF-Binary/BoxBadNormals.glb", 12},
+        {"glTF2/BoxTexcoords-glTF/boxTexcoords.gltf", 12},
+        {"glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", 12},
+        {"glTF2/BoxTextured-glTF-Embedded/BoxTextured.gltf", 12},
+        {"glTF2/BoxTextured-glTF/BoxTextured.gltf", 12},
+        {"glTF2/BoxTextured-glTF-pbrSpecularGlossiness/BoxTextured.gltf", 12},
+        {"glTF2/ClearCoat-glTF/ClearCoatTest.gltf", 37116},
+        {"glTF2/cameras/Cameras.gltf", 2},
+        {"glTF2/simple_skin/simple_skin.gltf", 8},
+        {"glTF2/textureTransform/TextureTransformTest.gltf", 18},
+        {"glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf", 12},
+        {"glTF2/TestNoRootNode/SceneWithoutNodes.gltf", 0},
+        {"glTF2/issue_3269/texcoord_crash.gltf", 10},
+        /* Strip, fan and list variants of the same quad: all become 2 triangles. */
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_04.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_05.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_06.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_11.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_12.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_13.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_14.gltf", 2},
+        {"glTF2/glTF-Asset-Generator/Mesh_PrimitiveMode/Mesh_PrimitiveMode_15.gltf", 2},
+    };
+    for (size_t i = 0; i < RILL_COUNTOF(good); i++) {
+        char path[512];
+        snprintf(path, sizeof(path), ASSIMP_DIR "%s", good[i].path);
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        rill_result r = rill_gltf_read_file(path, NULL, &m, &err);
+        if (r != RILL_OK) {
+            fail_msg("%s: %s", good[i].path, err.msg);
+        }
+        assert_int_equal(rill_gltf_model_triangle_count(m), good[i].triangles);
+        /* Every primitive the reader returns has normals and tangents of unit length. */
+        for (uint32_t k = 0; k < m->mesh_count; k++) {
+            for (uint32_t p = 0; p < m->meshes[k].primitive_count; p++) {
+                const rill_gltf_primitive *pr = &m->meshes[k].primitives[p];
+                assert_non_null(pr->normals);
+                assert_non_null(pr->tangents);
+                for (uint32_t v = 0; v < pr->vertex_count; v++) {
+                    const float *n = &pr->normals[v * 3];
+                    float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                    assert_true(fabsf(l - 1.0f) < 1e-4f);
+                }
+            }
+        }
+        rill_gltf_model_free(m);
+    }
+}
+
+static void test_assimp_details(void **state) {
+    (void)state;
+    if (!have_assimp()) {
+        skip();
+    }
+    rill_gltf_model *m;
+    rill_error err = {0};
+    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR "glTF2/BoxTextured-glTF/BoxTextured.gltf",
+                                         NULL, &m, &err),
+                     RILL_OK);
+    /* External image: kept as a path relative to the model; texture, sampler, material links. */
+    assert_int_equal(m->image_count, 1);
+    assert_string_equal(m->images[0].uri, "CesiumLogoFlat.png");
+    assert_null(m->images[0].data);
+    assert_int_equal(m->texture_count, 1);
+    assert_int_equal(m->textures[0].image, 0);
+    assert_int_equal(m->materials[0].base_color_texture.texture, 0);
+    assert_int_equal(m->samplers[0].mag_filter, 9729);
+    assert_non_null(m->meshes[0].primitives[0].uv0);
+    rill_gltf_model_free(m);
+
+    /* Embedded image (GLB bufferView) comes with its bytes and MIME type. */
+    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR
+                                         "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb",
+                                         NULL, &m, &err),
+                     RILL_OK);
+    assert_int_equal(m->image_count, 1);
+    assert_non_null(m->images[0].data);
+    assert_true(m->images[0].size > 8);
+    assert_memory_equal(m->images[0].data, "\x89PNG", 4);
+    assert_string_equal(m->images[0].mime_type, "image/png");
+    rill_gltf_model_free(m);
+
+    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR "glTF2/cameras/Cameras.gltf", NULL, &m, &err),
+                     RILL_OK);
+    assert_int_equal(m->camera_count, 2);
+    assert_int_equal(m->cameras[0].type, RILL_GLTF_CAMERA_PERSPECTIVE);
+    assert_int_equal(m->cameras[1].type, RILL_GLTF_CAMERA_ORTHOGRAPHIC);
+    rill_gltf_model_free(m);
+}
+
+static void test_assimp_broken(void **state) {
+    (void)state;
+    if (!have_assimp()) {
+        skip();
+    }
+    static const struct {
+        const char *path;
+        rill_result code;
+        const char *needle; /* part of the expected message */
+    } bad[] = {
+        {"glTF/BoxTextured-glTF-Binary/BoxTextured.glb", RILL_ERR_VERSION, "GLB version 1"},
+        {"glTF/BoxTextured-glTF/BoxTextured.gltf", RILL_ERR_VERSION, "asset.version"},
+        {"glTF/CesiumMilkTruck/CesiumMilkTruck.gltf", RILL_ERR_PARSE, "asset.version"},
+        {"glTF/TwoBoxes/TwoBoxes.gltf", RILL_ERR_VERSION, "asset.version"},
+        {"glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", RILL_ERR_CORRUPT,
+         "meshes[0].primitives[0].attributes.POSITION: vertex 0 is not finite"},
+        {"glTF2/IncorrectVertexArrays/Cube.gltf", RILL_ERR_CORRUPT, "bufferViews[2]"},
+        {"glTF2/IndexOutOfRange/IndexOutOfRange.gltf", RILL_ERR_CORRUPT,
+         "meshes[0].primitives[0].indices"},
+        {"glTF2/IndexOutOfRange/AllIndicesOutOfRange.gltf", RILL_ERR_CORRUPT,
+         "meshes[0].primitives[0].indices"},
+        {"glTF2/MissingBin/BoxTextured.gltf", RILL_ERR_NOT_FOUND, "buffers[0].uri"},
+        {"glTF2/RecursiveNodes/RecursiveNodes.gltf", RILL_ERR_CORRUPT, "cycle"},
+        {"glTF2/TestNoRootNode/NoScene.gltf", RILL_ERR_CORRUPT, "scene: scene 0 out of range"},
+        {"glTF2/draco/2CylinderEngine.gltf", RILL_ERR_UNSUPPORTED, "KHR_draco_mesh_compression"},
+        {"glTF2/BoxTextured-glTF-techniqueWebGL/BoxTextured.gltf", RILL_ERR_UNSUPPORTED,
+         "extensionsRequired[0]"},
+        {"glTF2/wrongTypes/badArray.gltf", RILL_ERR_PARSE, "meshes[0].primitives"},
+        {"glTF2/wrongTypes/badExtension.gltf", RILL_ERR_PARSE, "KHR_texture_transform"},
+        {"glTF2/wrongTypes/badNumber.gltf", RILL_ERR_PARSE, "materials[0].normalTexture"},
+        {"glTF2/wrongTypes/badObject.gltf", RILL_ERR_PARSE, "materials[0].pbrMetallicRoughness"},
+        {"glTF2/wrongTypes/badString.gltf", RILL_ERR_PARSE, "scenes[0].name"},
+        {"glTF2/wrongTypes/badUint.gltf", RILL_ERR_CORRUPT, "baseColorTexture.index"},
+    };
+    for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
+        char path[512];
+        snprintf(path, sizeof(path), ASSIMP_DIR "%s", bad[i].path);
+        rill_gltf_model *m = (rill_gltf_model *)&m; /* must be reset to NULL on failure */
+        rill_error err = {0};
+        rill_result r = rill_gltf_read_file(path, NULL, &m, &err);
+        if (r != bad[i].code || !strstr(err.msg, bad[i].needle) || !strstr(err.msg, path)) {
+            fail_msg("%s: got %s \"%s\"", bad[i].path, rill_result_name(r), err.msg);
+        }
+        assert_null(m);
+    }
+}
+
+/* >>hand-made files --------------------------------------------------------------------------- */
+
+static void b64(const uint8_t *src, size_t n, char *dst) {
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)src[i] << 16;
+        if (i + 1 < n) {
+            v |= (uint32_t)src[i + 1] << 8;
+        }
+        if (i + 2 < n) {
+            v |= src[i + 2];
+        }
+        dst[o++] = t[(v >> 18) & 63];
+        dst[o++] = t[(v >> 12) & 63];
+        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
+        dst[o++] = i + 2 < n ? t[v & 63] : '=';
+    }
+    dst[o] = '\0';
+}
+
+/* A one-triangle .gltf with a data: URI buffer (36 bytes of positions + 6 bytes of u16 indices),
+ * with parts that tests replace to inject faults. */
+static void tri_gltf(char *dst, size_t cap, const float pos[9], const char *pos_accessor,
+                     const char *position_attr, const char *extra) {
+    uint8_t bin[44] = {0};
+    memcpy(bin, pos, 36);
+    uint16_t idx[3] = {0, 1, 2};
+    memcpy(bin + 36, idx, 6);
+    char enc[80];
+    b64(bin, sizeof(bin), enc);
+    snprintf(dst, cap,
+             "{\"asset\":{\"version\":\"2.0\"},%s"
+             "\"buffers\":[{\"byteLength\":44,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+             "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":6}],"
+             "\"accessors\":[%s,"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%s},\"indices\":1}]}],"
+             "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0}",
+             extra, enc, pos_accessor, position_attr);
+}
+
+static const float k_tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+static const char *k_pos_acc =
+    "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}";
+
+static rill_result read_text(const char *text, const char *name, rill_gltf_model **m,
+                             rill_error *err) {
+    rill_gltf_read_desc d = {.name = name};
+    return rill_gltf_read_memory(text, strlen(text), &d, m, err);
+}
+
+static void expect_fail(const char *text, rill_result code, const char *needle) {
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    rill_result r = read_text(text, "chair.gltf", &m, &err);
+    if (r != code || !strstr(err.msg, needle)) {
+        fail_msg("expected %s with \"%s\", got %s \"%s\"", rill_result_name(code), needle,
+                 rill_result_name(r), err.msg);
+    }
+    assert_null(m);
+}
+
+static void test_hostile_json(void **state) {
+    (void)state;
+    char text[4096];
+    RILL_TEST_LEAK_BEGIN();
+    /* The reference case loads. */
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    rill_gltf_model *m;
+    rill_error err = {0};
+    assert_int_equal(read_text(text, "chair.gltf", &m, &err), RILL_OK);
+    assert_int_equal(rill_gltf_model_triangle_count(m), 1);
+    /* Generated normal: +Z for this counter-clockwise triangle. */
+    assert_true(fabsf(m->meshes[0].primitives[0].normals[2] - 1.0f) < 1e-6f);
+    rill_gltf_model_free(m);
+
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "7", "");
+    expect_fail(text, RILL_ERR_CORRUPT,
+                "chair.gltf: meshes[0].primitives[0].attributes.POSITION: accessor 7 out of range");
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "-1", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "attributes.POSITION: accessor -1 out of range");
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "\"zero\"", "");
+    expect_fail(text, RILL_ERR_PARSE, "attributes.POSITION: expected an index");
+    /* Counts, offsets and strides that reach past the data. */
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"}", "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "accessors[0]: needs 48 bytes of bufferView 0");
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"byteOffset\":4294967296,\"componentType\":5126,\"count\":3,"
+             "\"type\":\"VEC3\"}",
+             "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "accessors[0]");
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"byteOffset\":1e300,\"componentType\":5126,\"count\":3,"
+             "\"type\":\"VEC3\"}",
+             "0", "");
+    expect_fail(text, RILL_ERR_PARSE, "accessors[0].byteOffset");
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":4294967295,\"type\":\"VEC3\"}",
+             "0", "");
+    expect_fail(text, RILL_ERR_LIMIT, "accessors[0]");
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}", "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "attributes.POSITION: accessor 0 has the wrong type");
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5127,\"count\":3,\"type\":\"VEC3\"}", "0", "");
+    expect_fail(text, RILL_ERR_PARSE, "accessors[0].componentType");
+    /* NaN and infinite positions. */
+    float nan_tri[9] = {0, 0, 0, 1, 0, 0, 0, NAN, 0};
+    tri_gltf(text, sizeof(text), nan_tri, k_pos_acc, "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "attributes.POSITION: vertex 2 is not finite");
+    float inf_tri[9] = {INFINITY, 0, 0, 1, 0, 0, 0, 1, 0};
+    tri_gltf(text, sizeof(text), inf_tri, k_pos_acc, "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "attributes.POSITION: vertex 0 is not finite");
+    /* Version, required extensions, syntax. */
+    expect_fail("{\"asset\":{\"version\":\"1.0\"}}", RILL_ERR_VERSION, "asset.version");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"KHR_draco_mesh_"
+                "compression\"]}",
+                RILL_ERR_UNSUPPORTED, "KHR_draco_mesh_compression is not supported");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\n \"nodes\":[{]}", RILL_ERR_PARSE,
+                "chair.gltf: 2:");
+    expect_fail("", RILL_ERR_TRUNCATED, "chair.gltf");
+    /* Node graph: self-parenting, two parents, scene root that is a child. */
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}", RILL_ERR_CORRUPT,
+                "nodes[0].children[0]");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2]},{\"children\":[2]},"
+                "{}]}",
+                RILL_ERR_CORRUPT, "nodes[1].children[0]: node 2 already has a parent");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[1]},{}],"
+                "\"scenes\":[{\"nodes\":[1]}]}",
+                RILL_ERR_CORRUPT, "scenes[0].nodes[0]: node 1 is not a root");
+    /* URIs that would leave the model's folder or name another scheme. */
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":"
+                "\"../../etc/passwd\"}]}",
+                RILL_ERR_UNSUPPORTED, "buffers[0].uri");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":"
+                "\"/etc/passwd\"}]}",
+                RILL_ERR_UNSUPPORTED, "is not a relative path");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":"
+                "\"http://example.com/a.bin\"}]}",
+                RILL_ERR_UNSUPPORTED, "is not a relative path");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":"
+                "\"data:application/octet-stream;base64,A$==\"}]}",
+                RILL_ERR_PARSE, "invalid base64");
+    /* Sparse substitution: vertex 0 takes the values stored at byte 24 (vertex 2's). */
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+             "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
+             "\"values\":{\"bufferView\":0,\"byteOffset\":24}}}",
+             "0", "");
+    assert_int_equal(read_text(text, "chair.gltf", &m, &err), RILL_OK);
+    assert_true(m->meshes[0].primitives[0].positions[0] == 0.0f &&
+                m->meshes[0].primitives[0].positions[1] == 1.0f);
+    rill_gltf_model_free(m);
+    /* Sparse index read from the bytes of a float (0x3F80 = 16256): past the count. */
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+             "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":0,\"byteOffset\":14,"
+             "\"componentType\":5123},\"values\":{\"bufferView\":0}}}",
+             "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "accessors[0].sparse.indices: index 16256 out of range");
+    RILL_TEST_LEAK_END();
+}
+
+/* A glb of a cube with edges and a light, the sample for the truncation and flip tests. */
+static void sample_glb(uint8_t **data, size_t *size) {
+    rill_gltf_model *m = tm_cube();
+    rill_error err = {0};
+    assert_int_equal(rill_gltf_model_build_edges(m, NULL, &err), RILL_OK);
+    assert_int_equal(rill_glb_write_memory(m, NULL, data, size, &err), RILL_OK);
+    rill_gltf_model_free(m);
+}
+
+/* After a successful read of damaged bytes, the model must still keep the reader's promises. */
+static void check_consistent(const rill_gltf_model *m) {
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {
+            const rill_gltf_primitive *pr = &m->meshes[i].primitives[p];
+            assert_int_equal(pr->index_count % 3, 0);
+            for (uint32_t k = 0; k < pr->index_count; k++) {
+                assert_true(pr->indices[k] < pr->vertex_count);
+            }
+            for (uint32_t k = 0; k < pr->edge_index_count; k++) {
+                assert_true(pr->edge_indices[k] < pr->vertex_count);
+            }
+            assert_true(pr->material < (int32_t)m->material_count);
+        }
+    }
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        assert_true(m->nodes[i].mesh < (int32_t)m->mesh_count);
+    }
+}
+
+static void test_truncation(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    uint8_t *glb;
+    size_t size;
+    sample_glb(&glb, &size);
+    uint8_t *copy = rill_malloc(size);
+    for (size_t len = 0; len < size; len++) {
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        /* As stored: the header's length no longer matches. */
+        memcpy(copy, glb, len);
+        assert_int_not_equal(rill_gltf_read_memory(copy, len, NULL, &m, &err), RILL_OK);
+        assert_null(m);
+        /* With the header length patched, so the chunk walk itself meets the cut. */
+        if (len >= 12) {
+            uint32_t l32 = (uint32_t)len;
+            memcpy(copy + 8, &l32, 4);
+            assert_int_not_equal(rill_gltf_read_memory(copy, len, NULL, &m, &err), RILL_OK);
+            assert_null(m);
+        }
+    }
+    rill_free(copy);
+    rill_free(glb);
+
+    /* Every prefix of a .gltf text is invalid JSON or misses data. */
+    char text[4096];
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    size_t tl = strlen(text);
+    for (size_t len = 0; len < tl; len++) {
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        assert_int_not_equal(rill_gltf_read_memory(text, len, NULL, &m, &err), RILL_OK);
+        assert_null(m);
+    }
+    RILL_TEST_LEAK_END();
+}
+
+static uint64_t rng_next(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void flip_run(const uint8_t *src, size_t size, uint32_t iterations, uint64_t seed,
+                     uint32_t *ok_count) {
+    uint8_t *copy = rill_malloc(size);
+    uint64_t s = seed;
+    for (uint32_t it = 0; it < iterations; it++) {
+        memcpy(copy, src, size);
+        uint32_t flips = 1 + (uint32_t)(rng_next(&s) % 4);
+        for (uint32_t f = 0; f < flips; f++) {
+            size_t at = (size_t)(rng_next(&s) % size);
+            copy[at] ^= (uint8_t)(1u << (rng_next(&s) % 8));
+        }
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        rill_gltf_read_desc d = {.max_bytes = 1u << 24};
+        if (rill_gltf_read_memory(copy, size, &d, &m, &err) == RILL_OK) {
+            check_consistent(m);
+            uint8_t *out;
+            size_t out_size;
+            if (rill_glb_write_memory(m, NULL, &out, &out_size, &err) == RILL_OK) {
+                rill_free(out);
+            }
+            rill_gltf_model_free(m);
+            (*ok_count)++;
+        } else {
+            assert_null(m);
+            assert_true(err.msg[0] != '\0');
+        }
+    }
+    rill_free(copy);
+}
+
+static void test_byte_flips(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_log_set_level(RILL_LOG_ERROR); /* damaged modes log warnings; keep the output short */
+    uint8_t *glb;
+    size_t size;
+    sample_glb(&glb, &size);
+    uint32_t ok = 0;
+    flip_run(glb, size, 20000, 0x9E3779B97F4A7C15ull, &ok);
+    rill_free(glb);
+    char text[4096];
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    flip_run((const uint8_t *)text, strlen(text), 10000, 0xD1B54A32D192ED03ull, &ok);
+    rill_log_set_level(RILL_LOG_INFO);
+    /* Flips inside float data leave a valid file; the test must have exercised both outcomes. */
+    assert_true(ok > 0);
+    RILL_TEST_LEAK_END();
+}
+
+/* >>round trip -------------------------------------------------------------------------------- */
+
+static void round_trip(rill_gltf_model *a, const char *what) {
+    rill_error err = {0};
+    uint8_t *bytes1, *bytes2;
+    size_t size1, size2;
+    assert_int_equal(rill_glb_write_memory(a, NULL, &bytes1, &size1, &err), RILL_OK);
+    assert_int_equal(size1 % 4, 0);
+    rill_gltf_model *b;
+    if (rill_gltf_read_memory(bytes1, size1, NULL, &b, &err) != RILL_OK) {
+        fail_msg("%s: re-read failed: %s", what, err.msg);
+    }
+    const char *why = "";
+    if (!tm_models_equal(a, b, &why)) {
+        fail_msg("%s: round trip differs in %s", what, why);
+    }
+    /* Writing the re-read model gives the same bytes: the writer is deterministic and the
+     * reader loses nothing it wrote. */
+    assert_int_equal(rill_glb_write_memory(b, NULL, &bytes2, &size2, &err), RILL_OK);
+    assert_int_equal(size1, size2);
+    assert_memory_equal(bytes1, bytes2, size1);
+    rill_free(bytes1);
+    rill_free(bytes2);
+    rill_gltf_model_free(b);
+}
+
+static void test_round_trip(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_gltf_model *cube = tm_cube();
+    rill_error err = {0};
+    assert_int_equal(rill_gltf_model_build_edges(cube, NULL, &err), RILL_OK);
+    round_trip(cube, "cube");
+    rill_gltf_model_free(cube);
+    if (have_assimp()) {
+        static const char *files[] = {
+            "glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb",
+            "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb",
+            "glTF2/BoxTextured-glTF/BoxTextured.gltf",
+            "glTF2/cameras/Cameras.gltf",
+            "glTF2/ClearCoat-glTF/ClearCoatTest.gltf",
+            "glTF2/textureTransform/TextureTransformTest.gltf",
+        };
+        for (size_t i = 0; i < RILL_COUNTOF(files); i++) {
+            char path[512];
+            snprintf(path, sizeof(path), ASSIMP_DIR "%s", files[i]);
+            rill_gltf_model *m;
+            assert_int_equal(rill_gltf_read_file(path, NULL, &m, &err), RILL_OK);
+            round_trip(m, files[i]);
+            rill_gltf_model_free(m);
+        }
+    } else {
+        print_message("assimp-testmodels not installed: round trip of the cube only\n");
+    }
+    RILL_TEST_LEAK_END();
+}
+
+/* Lights and node TRS written and read back through KHR_lights_punctual. */
+static void test_lights_round_trip(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_gltf_model *m = tm_cube();
+    m->light_count = 2;
+    m->lights = tm_alloc(2, sizeof(rill_gltf_light));
+    m->lights[0] = (rill_gltf_light){tm_strdup("sun"), RILL_GLTF_LIGHT_DIRECTIONAL, {1, 0.9f, 0.8f},
+                                     3.0f, 0.0f, 0.0f, 0.78539816f};
+    m->lights[1] = (rill_gltf_light){NULL, RILL_GLTF_LIGHT_SPOT, {1, 1, 1}, 50.0f, 12.0f, 0.2f, 0.6f};
+    m->nodes[0].light = 1;
+    round_trip(m, "lights");
+    uint8_t *bytes;
+    size_t size;
+    rill_error err = {0};
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err), RILL_OK);
+    rill_gltf_model *b;
+    assert_int_equal(rill_gltf_read_memory(bytes, size, NULL, &b, &err), RILL_OK);
+    assert_int_equal(b->light_count, 2);
+    assert_string_equal(b->lights[0].name, "sun");
+    assert_int_equal(b->lights[1].type, RILL_GLTF_LIGHT_SPOT);
+    assert_true(b->lights[1].range == 12.0f && b->lights[1].outer_cone_angle == 0.6f);
+    assert_int_equal(b->nodes[0].light, 1);
+    rill_gltf_model_free(b);
+    rill_free(bytes);
+    rill_gltf_model_free(m);
+    RILL_TEST_LEAK_END();
+}
+
+static void test_writer_rejects_bad_model(void **state) {
+    (void)state;
+    rill_gltf_model *m = tm_cube();
+    m->meshes[0].primitives[0].indices[5] = 999;
+    uint8_t *bytes = (uint8_t *)&bytes;
+    size_t size;
+    rill_error err = {0};
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_null(bytes);
+    m->meshes[0].primitives[0].indices[5] = 0;
+    m->nodes[0].mesh = 3;
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err), RILL_ERR_INVALID_ARGUMENT);
+    rill_gltf_model_free(m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_assimp_good),       cmocka_unit_test(test_assimp_details),
+        cmocka_unit_test(test_assimp_broken),     cmocka_unit_test(test_hostile_json),
+        cmocka_unit_test(test_truncation),        cmocka_unit_test(test_byte_flips),
+        cmocka_unit_test(test_round_trip),        cmocka_unit_test(test_lights_round_trip),
+        cmocka_unit_test(test_writer_rejects_bad_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
