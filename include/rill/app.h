@@ -22,12 +22,43 @@
  *   app calls its "streaming off" listeners exactly once, so the streamers can bring every piece
  *   of content back to full residency.
  *
+ *   The streaming camera is chosen by rill_streaming_camera_pick: the active camera marked default,
+ *   else the first active game camera, else (in SIMULATE only) the active editor camera. When no
+ *   camera qualifies it returns RILL_ENTITY_NULL, and the contract for every streamer is then
+ *   "residency stays as it is": nothing loads, nothing unloads, until a camera appears.
+ *
+ * ON THE FRAME LOOP
+ *   A rill_app owns a world, a job system, a VFS (with the project folder as its loose root), an
+ *   asset server and a scene loader. rill_app_frame() runs one frame through fixed stages:
+ *
+ *       first        world events swap (built in), then user systems
+ *       pre_update   job completions drained under a budget, asset server update, scene loader
+ *                    update (all built in, in that order), then user systems
+ *       fixed_update 0..max_fixed_steps times per frame, each with time.fixed_dt
+ *       update       gameplay
+ *       post_update  transform propagation (built in), then streaming decisions and the like
+ *       extract      copy what the renderer needs out of the world
+ *       render       user systems, then the render hook (none = headless)
+ *
+ *   Within a stage systems run by ascending `order`, ties in registration order. Built-in work
+ *   runs at order RILL_SYSTEM_ORDER_BUILTIN, before every user system of that stage unless a
+ *   system asks for an even lower order. Systems may add and remove systems (also themselves)
+ *   while a stage runs; the change takes effect after the stage.
+ *
+ *   Time: game time advances by the frame's measured delta (clamped to max_frame_dt) in PLAY,
+ *   SIMULATE, GAME and SERVER; in EDIT and PAUSED it stands still (dt = 0, no fixed steps) while
+ *   real time keeps counting. The deterministic mode (desc.deterministic) runs with no worker
+ *   threads and a frame delta of exactly fixed_dt, so a test sees the same frames every run.
+ *
  * Depends on: base, world, asset, scene.
  */
 #ifndef RILL_APP_H
 #define RILL_APP_H
 
+#include "rill/asset.h"
 #include "rill/base.h"
+#include "rill/scene.h"
+#include "rill/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -176,6 +207,201 @@ rill_result rill_project_load(const char *path, rill_project *out, rill_error *e
 const char *rill_graphics_quality_name(rill_graphics_quality q);
 /* Parses "Low"/"Medium"/"High" (case-insensitive); returns DEFAULT for anything else. */
 rill_graphics_quality rill_graphics_quality_parse(const char *s);
+
+/* >>run modes -------------------------------------------------------------------------------- */
+
+typedef enum rill_run_mode {
+    RILL_RUN_MODE_DEFAULT = 0, /* in a desc: GAME */
+    RILL_RUN_MODE_EDIT,        /* editor, editing: the whole world stays resident */
+    RILL_RUN_MODE_PLAY,        /* editor, playing in the game camera */
+    RILL_RUN_MODE_PAUSED,      /* editor, play paused (streaming keeps its state and stays on) */
+    RILL_RUN_MODE_SIMULATE,    /* editor, simulating seen through the editor camera */
+    RILL_RUN_MODE_GAME,        /* a shipped runtime */
+    RILL_RUN_MODE_SERVER,      /* a dedicated server: no camera, full world */
+    RILL_RUN_MODE_NUM,
+    RILL_RUN_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_run_mode;
+
+/* "edit", "play", "paused", "simulate", "game", "server" ("invalid" otherwise). Static storage. */
+const char *rill_run_mode_name(rill_run_mode mode);
+/* The streaming gate as a pure function: true for GAME, PLAY, PAUSED and SIMULATE; false for
+ * EDIT, SERVER and anything invalid. */
+bool rill_run_mode_streams(rill_run_mode mode);
+/* Whether game time advances in a mode (PLAY, SIMULATE, GAME, SERVER). */
+bool rill_run_mode_ticks(rill_run_mode mode);
+
+/* Picks the camera that streaming measures distances from, for `mode`, among the world's entities
+ * with a Camera component whose `active` is true:
+ *   1. while the gate is closed (EDIT, SERVER): none;
+ *   2. a game camera marked is_default (in SIMULATE an editor camera marked is_default counts
+ *      too, after game cameras);
+ *   3. the first game camera;
+ *   4. in SIMULATE only: the first editor camera.
+ * "First" is entity slot order, which is stable for a given world history. Returns
+ * RILL_ENTITY_NULL when no camera qualifies; streamers then leave residency as it is (nothing
+ * loads and nothing unloads) until one does. world may be NULL (none). */
+rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mode);
+
+/* >>app --------------------------------------------------------------------------------------- */
+
+typedef struct rill_app rill_app;
+
+typedef enum rill_stage {
+    RILL_STAGE_FIRST = 0,
+    RILL_STAGE_PRE_UPDATE,
+    RILL_STAGE_FIXED_UPDATE,
+    RILL_STAGE_UPDATE,
+    RILL_STAGE_POST_UPDATE,
+    RILL_STAGE_EXTRACT,
+    RILL_STAGE_RENDER,
+    RILL_STAGE_NUM,
+    RILL_STAGE_FORCE_U32 = 0x7FFFFFFF
+} rill_stage;
+
+/* "first", "pre_update", "fixed_update", "update", "post_update", "extract", "render". */
+const char *rill_stage_name(rill_stage stage);
+
+/* The order of the app's built-in work inside its stage. */
+#define RILL_SYSTEM_ORDER_BUILTIN (-1000000)
+
+/* Time as systems see it, read with rill_app_get_time. Seconds unless said otherwise. */
+typedef struct rill_app_time {
+    uint64_t frame;                  /* index of the frame being run (0 for the first) */
+    double dt;                       /* game-time step of this frame (0 in EDIT and PAUSED) */
+    double real_dt;                  /* measured step, clamped to max_frame_dt */
+    double elapsed;                  /* game time: sum of dt */
+    double real_elapsed;             /* sum of real_dt */
+    double fixed_dt;                 /* the fixed step */
+    uint64_t fixed_steps;            /* fixed steps run since creation */
+    uint32_t fixed_steps_this_frame; /* fixed steps this frame (valid from fixed_update on) */
+    uint32_t fixed_step_index;       /* inside fixed_update: 0..fixed_steps_this_frame-1 */
+    double alpha;           /* leftover accumulator / fixed_dt, in [0, 1), to interpolate */
+    uint64_t dropped_steps; /* fixed steps skipped by the max_fixed_steps cap, in total */
+} rill_app_time;
+
+/* A system: called once per frame in its stage (fixed_update systems once per fixed step). */
+typedef void (*rill_system_fn)(rill_app *app, void *user);
+
+/* name: for stats and logs (copied; NULL = "system"). stage: where it runs. order: ascending
+ * within the stage, ties in registration order. fn: required. user: passed back. */
+typedef struct rill_system_desc {
+    const char *name;
+    rill_stage stage;
+    int32_t order;
+    rill_system_fn fn;
+    void *user;
+} rill_system_desc;
+
+/* A registered system. 0 = none. */
+typedef struct rill_system {
+    uint32_t id;
+} rill_system;
+
+/* The render stage hook: called last in the render stage of every frame. The renderer module
+ * installs one; an app without it is headless. */
+typedef void (*rill_render_fn)(rill_app *app, void *user);
+
+/* Called with the old and new mode after a change (only when the mode really changes). */
+typedef void (*rill_run_mode_fn)(rill_app *app, rill_run_mode old_mode, rill_run_mode new_mode,
+                                 void *user);
+/* Called when streaming turns off (the gate goes from open to closed: back to EDIT, or to
+ * SERVER), exactly once per such transition, before the mode-change listeners. Streamers bring
+ * every piece of content back to full residency from here. */
+typedef void (*rill_streaming_off_fn)(rill_app *app, void *user);
+
+/* Defaults (resolved by rill_app_query_defaults / rill_app_create):
+ *   project NULL = rill_project_defaults (the struct is copied);
+ *   root NULL = "." (the project folder, mounted as the VFS's loose root); "" = mount nothing;
+ *   run_mode DEFAULT = GAME;
+ *   deterministic false; worker_count 0 = cores - 1 (at least 1; ignored when deterministic);
+ *   fixed_dt 0 = 1/60 s; max_fixed_steps 0 = 8; max_frame_dt 0 = 0.25 s;
+ *   drain_budget_ns 0 = 2 ms (job completions drained per frame);
+ *   scene_budget_ns 0 = project.scene.load_budget_ms;
+ *   entity_capacity 0 = the world's default;
+ *   clock zero = rill_time_ns (frame deltas and the scene budget read it);
+ *   render NULL = headless. */
+typedef struct rill_app_desc {
+    uint32_t start_canary; /* must be 0 */
+    const rill_project *project;
+    const char *root;
+    rill_run_mode run_mode;
+    bool deterministic;
+    uint32_t worker_count;
+    double fixed_dt;
+    uint32_t max_fixed_steps;
+    double max_frame_dt;
+    uint64_t drain_budget_ns;
+    uint64_t scene_budget_ns;
+    uint32_t entity_capacity;
+    rill_clock clock;
+    rill_render_fn render;
+    void *render_user;
+    uint32_t end_canary; /* must be 0 */
+} rill_app_desc;
+
+/* The desc with every default filled in (project and root stay NULL). */
+rill_app_desc rill_app_query_defaults(void);
+
+/* Creates an app: world, jobs, VFS (root mounted), asset server, scene loader. desc may be NULL.
+ * Returns NULL and fills err (may be NULL) when the desc is invalid, the root folder does not
+ * exist, or memory runs out. Destroy with rill_app_destroy. */
+rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err);
+/* Destroys the scene loader (cancelling loads), the asset server, the world, the VFS and the
+ * jobs, in that order. NULL is a no-op. Must not be called from a system. */
+void rill_app_destroy(rill_app *app);
+
+/* The parts the app owns; valid until rill_app_destroy. */
+rill_world *rill_app_world(const rill_app *app);
+rill_jobs *rill_app_jobs(const rill_app *app);
+rill_vfs *rill_app_vfs(const rill_app *app);
+rill_asset_server *rill_app_assets(const rill_app *app);
+rill_scene_loader *rill_app_scenes(const rill_app *app);
+/* The project settings the app was created with (its own copy). */
+const rill_project *rill_app_project(const rill_app *app);
+/* The current time (valid until the next frame). */
+const rill_app_time *rill_app_get_time(const rill_app *app);
+
+/* Registers a system. Returns {0} (and logs) for a NULL fn or an invalid stage. */
+rill_system rill_app_add_system(rill_app *app, const rill_system_desc *desc);
+/* Removes a system; false for a stale handle. Safe from inside a system (even itself). */
+bool rill_app_remove_system(rill_app *app, rill_system system);
+/* Replaces the render hook (NULL = headless). */
+void rill_app_set_render_hook(rill_app *app, rill_render_fn fn, void *user);
+
+/* Runs one frame. The step is measured on the app's clock since the previous frame (the first
+ * frame uses fixed_dt), or is exactly fixed_dt in deterministic mode. */
+void rill_app_frame(rill_app *app);
+/* Runs one frame with an explicit step in seconds (negative and NaN read as 0; clamped to
+ * max_frame_dt). For tools and tests that drive time by hand. */
+void rill_app_frame_dt(rill_app *app, double dt);
+/* Runs frames until rill_app_request_exit is called or max_frames have run (0 = no limit).
+ * Returns the number of frames run. */
+uint64_t rill_app_run(rill_app *app, uint64_t max_frames);
+void rill_app_request_exit(rill_app *app);
+bool rill_app_exit_requested(const rill_app *app);
+
+/* Main-thread time of the last complete frame in nanoseconds, and per stage. */
+uint64_t rill_app_last_frame_ns(const rill_app *app);
+uint64_t rill_app_last_stage_ns(const rill_app *app, rill_stage stage);
+
+/* >>gate -------------------------------------------------------------------------------------- */
+
+rill_run_mode rill_app_get_run_mode(const rill_app *app);
+/* Switches the run mode. When the streaming gate closes (a streaming mode -> EDIT or SERVER), the
+ * streaming-off listeners run once, now; then the mode listeners run. Setting the current mode
+ * again does nothing. RILL_ERR_INVALID_ARGUMENT for DEFAULT or out-of-range values. */
+rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode);
+/* The streaming gate of the app's current mode (rill_run_mode_streams). app NULL = false. */
+bool rill_streaming_active(const rill_app *app);
+/* rill_streaming_camera_pick on the app's world and mode. When out_position is not NULL and a
+ * camera is returned, it receives the camera's world position (from GlobalTransform, else its
+ * Transform translation, else the origin). */
+rill_entity rill_app_streaming_camera(const rill_app *app, float out_position[3]);
+/* Listener registration; at most 32 of each kind. False when full or fn is NULL. */
+bool rill_app_on_streaming_off(rill_app *app, rill_streaming_off_fn fn, void *user);
+bool rill_app_on_run_mode(rill_app *app, rill_run_mode_fn fn, void *user);
+/* How many times streaming has turned off since the app was created. */
+uint32_t rill_app_streaming_off_count(const rill_app *app);
 
 #ifdef __cplusplus
 }

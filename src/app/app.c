@@ -1,0 +1,607 @@
+/* app.c: rill_app, the frame loop. It owns the world, the job system, the VFS, the asset server
+ * and the scene loader, runs registered systems stage by stage with a fixed-step accumulator,
+ * and carries the run mode with its streaming gate and listeners.
+ *
+ * The loop allocates nothing per frame: systems live in per-stage arrays that change only when a
+ * system is added or removed.
+ */
+#include "rill/app.h"
+
+#include <math.h>
+#include <string.h>
+
+#define APP_MAX_LISTENERS 32u
+#define APP_MAX_SYSTEMS 4096u
+
+typedef struct app_system {
+    uint32_t id;
+    int32_t order;
+    uint32_t seq; /* registration sequence: ties in order run in registration order */
+    rill_stage stage;
+    rill_system_fn fn;
+    void *user;
+    char *name;
+    bool removed;
+} app_system;
+
+typedef struct off_listener {
+    rill_streaming_off_fn fn;
+    void *user;
+} off_listener;
+
+typedef struct mode_listener {
+    rill_run_mode_fn fn;
+    void *user;
+} mode_listener;
+
+struct rill_app {
+    rill_app_desc desc;
+    rill_project project;
+    char *root;
+    rill_world *world;
+    rill_jobs *jobs;
+    rill_vfs *vfs;
+    rill_asset_server *assets;
+    rill_scene_loader *scenes;
+
+    RILL_ARRAY(app_system) stages[RILL_STAGE_NUM];
+    RILL_ARRAY(app_system) pending_add; /* systems added while a stage runs */
+    rill_pool system_ids;
+    uint32_t next_seq;
+    int running_stage; /* -1 when no stage is running */
+    bool stage_dirty[RILL_STAGE_NUM];
+
+    rill_app_time time;
+    double accumulator;
+    uint64_t last_frame_start_ns;
+    bool has_last_frame;
+    uint64_t last_frame_ns;
+    uint64_t last_stage_ns[RILL_STAGE_NUM];
+    bool exit_requested;
+    bool in_frame;
+
+    rill_run_mode mode;
+    off_listener off_listeners[APP_MAX_LISTENERS];
+    uint32_t off_listener_count;
+    mode_listener mode_listeners[APP_MAX_LISTENERS];
+    uint32_t mode_listener_count;
+    uint32_t streaming_off_count;
+};
+
+static const char *const STAGE_NAMES[RILL_STAGE_NUM] = {
+    "first", "pre_update", "fixed_update", "update", "post_update", "extract", "render",
+};
+
+const char *rill_stage_name(rill_stage stage) {
+    return (unsigned)stage < RILL_STAGE_NUM ? STAGE_NAMES[stage] : "invalid";
+}
+
+rill_app_desc rill_app_query_defaults(void) {
+    rill_app_desc d = {0};
+    d.run_mode = RILL_RUN_MODE_GAME;
+    d.fixed_dt = 1.0 / 60.0;
+    d.max_fixed_steps = 8;
+    d.max_frame_dt = 0.25;
+    d.drain_budget_ns = 2000000u;
+    return d;
+}
+
+/* The one place where a desc's zeros become defaults. */
+static rill_app_desc desc_defaults(const rill_app_desc *in) {
+    rill_app_desc def = rill_app_query_defaults();
+    rill_app_desc d = in ? *in : def;
+    if (d.run_mode == RILL_RUN_MODE_DEFAULT) {
+        d.run_mode = def.run_mode;
+    }
+    if (!(d.fixed_dt > 0.0) || !isfinite(d.fixed_dt)) {
+        d.fixed_dt = def.fixed_dt;
+    }
+    if (d.max_fixed_steps == 0) {
+        d.max_fixed_steps = def.max_fixed_steps;
+    }
+    if (!(d.max_frame_dt > 0.0) || !isfinite(d.max_frame_dt)) {
+        d.max_frame_dt = def.max_frame_dt;
+    }
+    if (d.drain_budget_ns == 0) {
+        d.drain_budget_ns = def.drain_budget_ns;
+    }
+    return d;
+}
+
+/* >>built-in systems -------------------------------------------------------------------------- */
+
+static void sys_events(rill_app *app, void *user) {
+    (void)user;
+    rill_world_update_events(app->world);
+}
+
+static void sys_drain_jobs(rill_app *app, void *user) {
+    (void)user;
+    rill_jobs_drain(app->jobs, app->desc.drain_budget_ns);
+}
+
+static void sys_assets(rill_app *app, void *user) {
+    (void)user;
+    rill_asset_server_update(app->assets);
+}
+
+static void sys_scenes(rill_app *app, void *user) {
+    (void)user;
+    rill_scene_loader_update(app->scenes);
+}
+
+static void sys_transforms(rill_app *app, void *user) {
+    (void)user;
+    rill_world_update_transforms(app->world);
+}
+
+/* >>systems ----------------------------------------------------------------------------------- */
+
+static int system_cmp(const app_system *a, const app_system *b) {
+    if (a->order != b->order) {
+        return a->order < b->order ? -1 : 1;
+    }
+    return a->seq < b->seq ? -1 : (a->seq > b->seq ? 1 : 0);
+}
+
+/* Inserts s into its stage keeping the order (insertion sort step: registration is rare). */
+static bool stage_insert(rill_app *app, const app_system *s) {
+    if (!rill_array_push(&app->stages[s->stage], *s)) {
+        return false;
+    }
+    app_system *data = app->stages[s->stage].data;
+    uint32_t i = app->stages[s->stage].len - 1u;
+    while (i > 0 && system_cmp(&data[i], &data[i - 1u]) < 0) {
+        app_system t = data[i];
+        data[i] = data[i - 1u];
+        data[i - 1u] = t;
+        i--;
+    }
+    return true;
+}
+
+/* Drops removed systems from a stage (after it ran) and merges systems added meanwhile. */
+static void stage_settle(rill_app *app) {
+    for (int st = 0; st < RILL_STAGE_NUM; st++) {
+        if (!app->stage_dirty[st]) {
+            continue;
+        }
+        app->stage_dirty[st] = false;
+        uint32_t w = 0;
+        for (uint32_t r = 0; r < app->stages[st].len; r++) {
+            app_system *s = &app->stages[st].data[r];
+            if (s->removed) {
+                rill_free(s->name);
+                continue;
+            }
+            app->stages[st].data[w++] = *s;
+        }
+        app->stages[st].len = w;
+    }
+    for (uint32_t i = 0; i < app->pending_add.len; i++) {
+        app_system *s = &app->pending_add.data[i];
+        if (s->removed || !stage_insert(app, s)) {
+            if (!s->removed) {
+                RILL_LOG_ERROR("app", "out of memory adding system '%s'", s->name);
+                rill_pool_free(&app->system_ids, s->id);
+            }
+            rill_free(s->name);
+        }
+    }
+    rill_array_clear(&app->pending_add);
+}
+
+rill_system rill_app_add_system(rill_app *app, const rill_system_desc *desc) {
+    rill_system none = {0};
+    if (!app || !desc || !desc->fn || (unsigned)desc->stage >= RILL_STAGE_NUM) {
+        RILL_LOG_ERROR("app", "rill_app_add_system: %s",
+                       !app || !desc ? "NULL argument"
+                       : !desc->fn   ? "fn is NULL"
+                                     : "invalid stage");
+        return none;
+    }
+    uint32_t id = rill_pool_alloc(&app->system_ids);
+    if (!id) {
+        RILL_LOG_ERROR("app", "rill_app_add_system: more than %u systems", APP_MAX_SYSTEMS);
+        return none;
+    }
+    app_system s = {0};
+    s.id = id;
+    s.order = desc->order;
+    s.seq = app->next_seq++;
+    s.stage = desc->stage;
+    s.fn = desc->fn;
+    s.user = desc->user;
+    s.name = rill_strdup(desc->name ? desc->name : "system");
+    bool ok;
+    if (app->running_stage >= 0) {
+        ok = rill_array_push(&app->pending_add, s);
+    } else {
+        ok = stage_insert(app, &s);
+    }
+    if (!ok) {
+        rill_free(s.name);
+        rill_pool_free(&app->system_ids, id);
+        return none;
+    }
+    return (rill_system){id};
+}
+
+bool rill_app_remove_system(rill_app *app, rill_system system) {
+    if (!app || !rill_pool_valid(&app->system_ids, system.id)) {
+        return false;
+    }
+    rill_pool_free(&app->system_ids, system.id);
+    for (uint32_t i = 0; i < app->pending_add.len; i++) {
+        if (app->pending_add.data[i].id == system.id) {
+            app->pending_add.data[i].removed = true;
+            return true;
+        }
+    }
+    for (int st = 0; st < RILL_STAGE_NUM; st++) {
+        for (uint32_t i = 0; i < app->stages[st].len; i++) {
+            app_system *s = &app->stages[st].data[i];
+            if (s->id == system.id && !s->removed) {
+                s->removed = true;
+                app->stage_dirty[st] = true;
+                if (app->running_stage < 0) {
+                    stage_settle(app);
+                }
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void rill_app_set_render_hook(rill_app *app, rill_render_fn fn, void *user) {
+    if (app) {
+        app->desc.render = fn;
+        app->desc.render_user = user;
+    }
+}
+
+/* >>lifetime ---------------------------------------------------------------------------------- */
+
+static bool add_builtin(rill_app *app, rill_stage stage, int32_t order, const char *name,
+                        rill_system_fn fn) {
+    return rill_app_add_system(
+               app, &(rill_system_desc){.name = name, .stage = stage, .order = order, .fn = fn})
+               .id != 0;
+}
+
+rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
+    if (desc && (desc->start_canary || desc->end_canary)) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "rill_app_create: desc canaries are not zero (uninitialized desc?)");
+        return NULL;
+    }
+    rill_app_desc d = desc_defaults(desc);
+    if ((unsigned)d.run_mode >= RILL_RUN_MODE_NUM) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_app_create: invalid run mode %d",
+                       (int)d.run_mode);
+        return NULL;
+    }
+    rill_app *app = rill_calloc_tagged(1, sizeof(*app), RILL_MEM_APP);
+    if (!app) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+        return NULL;
+    }
+    app->desc = d;
+    app->running_stage = -1;
+    app->mode = d.run_mode;
+    if (d.project) {
+        app->project = *d.project;
+    } else {
+        rill_project_defaults(&app->project);
+    }
+    app->desc.project = &app->project;
+    app->root = rill_strdup(d.root ? d.root : ".");
+    app->desc.root = app->root;
+    app->time.fixed_dt = d.fixed_dt;
+    if (!app->root || rill_pool_init(&app->system_ids, APP_MAX_SYSTEMS) != RILL_OK) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+        goto fail;
+    }
+
+    app->jobs = rill_jobs_create(
+        &(rill_jobs_desc){.worker_count = d.worker_count, .deterministic = d.deterministic});
+    app->world = rill_world_create(&(rill_world_desc){
+        .entity_capacity = d.entity_capacity, .skip_hooks_on_destroy = true, .label = "app"});
+    app->vfs = rill_vfs_create(NULL);
+    if (!app->jobs || !app->world || !app->vfs) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+        goto fail;
+    }
+    if (app->root[0] && rill_vfs_mount_dir(app->vfs, app->root, err) != RILL_OK) {
+        goto fail;
+    }
+    app->assets =
+        rill_asset_server_create(&(rill_asset_server_desc){.vfs = app->vfs, .jobs = app->jobs});
+    uint64_t scene_budget = d.scene_budget_ns;
+    if (scene_budget == 0) {
+        scene_budget = (uint64_t)((double)app->project.scene.load_budget_ms * 1e6);
+    }
+    app->scenes = rill_scene_loader_create(&(rill_scene_loader_desc){.world = app->world,
+                                                                     .vfs = app->vfs,
+                                                                     .jobs = app->jobs,
+                                                                     .clock = d.clock,
+                                                                     .budget_ns = scene_budget});
+    if (!app->assets || !app->scenes) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+        goto fail;
+    }
+    if (!add_builtin(app, RILL_STAGE_FIRST, RILL_SYSTEM_ORDER_BUILTIN, "rill.events", sys_events) ||
+        !add_builtin(app, RILL_STAGE_PRE_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.jobs",
+                     sys_drain_jobs) ||
+        !add_builtin(app, RILL_STAGE_PRE_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.assets",
+                     sys_assets) ||
+        !add_builtin(app, RILL_STAGE_PRE_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.scenes",
+                     sys_scenes) ||
+        !add_builtin(app, RILL_STAGE_POST_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.transforms",
+                     sys_transforms)) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+        goto fail;
+    }
+    return app;
+fail:
+    rill_app_destroy(app);
+    return NULL;
+}
+
+void rill_app_destroy(rill_app *app) {
+    if (!app) {
+        return;
+    }
+    /* The loader and the asset server hand work to the jobs and read through the VFS, so they go
+     * first; the world outlives the loader because cancelling a load despawns its entities. */
+    rill_scene_loader_destroy(app->scenes);
+    rill_asset_server_destroy(app->assets);
+    rill_jobs_destroy(app->jobs);
+    rill_world_destroy(app->world);
+    rill_vfs_destroy(app->vfs);
+    for (int st = 0; st < RILL_STAGE_NUM; st++) {
+        for (uint32_t i = 0; i < app->stages[st].len; i++) {
+            rill_free(app->stages[st].data[i].name);
+        }
+        rill_array_free(&app->stages[st]);
+    }
+    for (uint32_t i = 0; i < app->pending_add.len; i++) {
+        rill_free(app->pending_add.data[i].name);
+    }
+    rill_array_free(&app->pending_add);
+    rill_pool_destroy(&app->system_ids);
+    rill_free(app->root);
+    rill_free(app);
+}
+
+rill_world *rill_app_world(const rill_app *app) {
+    return app ? app->world : NULL;
+}
+
+rill_jobs *rill_app_jobs(const rill_app *app) {
+    return app ? app->jobs : NULL;
+}
+
+rill_vfs *rill_app_vfs(const rill_app *app) {
+    return app ? app->vfs : NULL;
+}
+
+rill_asset_server *rill_app_assets(const rill_app *app) {
+    return app ? app->assets : NULL;
+}
+
+rill_scene_loader *rill_app_scenes(const rill_app *app) {
+    return app ? app->scenes : NULL;
+}
+
+const rill_project *rill_app_project(const rill_app *app) {
+    return app ? &app->project : NULL;
+}
+
+const rill_app_time *rill_app_get_time(const rill_app *app) {
+    return app ? &app->time : NULL;
+}
+
+/* >>frame ------------------------------------------------------------------------------------- */
+
+static void run_stage(rill_app *app, rill_stage stage) {
+    app->running_stage = (int)stage;
+    /* Index loop: systems added meanwhile wait in pending_add, removed ones are only flagged, so
+     * the array does not move under us. */
+    for (uint32_t i = 0; i < app->stages[stage].len; i++) {
+        app_system *s = &app->stages[stage].data[i];
+        if (!s->removed) {
+            s->fn(app, s->user);
+        }
+    }
+    if (stage == RILL_STAGE_RENDER && app->desc.render) {
+        app->desc.render(app, app->desc.render_user);
+    }
+    app->running_stage = -1;
+    stage_settle(app);
+}
+
+void rill_app_frame_dt(rill_app *app, double dt) {
+    if (!app) {
+        return;
+    }
+    if (app->in_frame) {
+        RILL_LOG_ERROR("app", "rill_app_frame called from inside a frame; ignored");
+        return;
+    }
+    app->in_frame = true;
+    uint64_t frame_start = rill_time_ns();
+    if (!(dt > 0.0)) {
+        dt = 0.0; /* negative and NaN */
+    }
+    if (dt > app->desc.max_frame_dt) {
+        dt = app->desc.max_frame_dt;
+    }
+    rill_app_time *t = &app->time;
+    bool ticks = rill_run_mode_ticks(app->mode);
+    t->real_dt = dt;
+    t->real_elapsed += dt;
+    t->dt = ticks ? dt : 0.0;
+    t->elapsed += t->dt;
+    t->fixed_steps_this_frame = 0;
+    t->fixed_step_index = 0;
+
+    uint64_t s0 = rill_time_ns();
+    run_stage(app, RILL_STAGE_FIRST);
+    uint64_t s1 = rill_time_ns();
+    app->last_stage_ns[RILL_STAGE_FIRST] = s1 - s0;
+    run_stage(app, RILL_STAGE_PRE_UPDATE);
+    uint64_t s2 = rill_time_ns();
+    app->last_stage_ns[RILL_STAGE_PRE_UPDATE] = s2 - s1;
+
+    /* Fixed steps: the accumulator collects game time; each step consumes fixed_dt. A frame that
+     * would need more than max_fixed_steps (a long stall) drops the excess instead of spiralling
+     * into ever longer frames. */
+    app->accumulator += t->dt;
+    uint32_t steps = 0;
+    while (app->accumulator >= t->fixed_dt && steps < app->desc.max_fixed_steps) {
+        t->fixed_step_index = steps;
+        t->fixed_steps_this_frame = steps + 1u;
+        run_stage(app, RILL_STAGE_FIXED_UPDATE);
+        app->accumulator -= t->fixed_dt;
+        t->fixed_steps++;
+        steps++;
+    }
+    if (app->accumulator >= t->fixed_dt) {
+        uint64_t drop = (uint64_t)(app->accumulator / t->fixed_dt);
+        t->dropped_steps += drop;
+        app->accumulator -= (double)drop * t->fixed_dt;
+    }
+    t->fixed_steps_this_frame = steps;
+    t->alpha = app->accumulator / t->fixed_dt;
+    if (t->alpha < 0.0) {
+        t->alpha = 0.0;
+    }
+    uint64_t s3 = rill_time_ns();
+    app->last_stage_ns[RILL_STAGE_FIXED_UPDATE] = s3 - s2;
+
+    uint64_t prev = s3;
+    for (int st = RILL_STAGE_UPDATE; st < RILL_STAGE_NUM; st++) {
+        run_stage(app, (rill_stage)st);
+        uint64_t now = rill_time_ns();
+        app->last_stage_ns[st] = now - prev;
+        prev = now;
+    }
+    app->last_frame_ns = prev - frame_start;
+    t->frame++;
+    app->in_frame = false;
+}
+
+void rill_app_frame(rill_app *app) {
+    if (!app) {
+        return;
+    }
+    double dt;
+    if (app->desc.deterministic) {
+        dt = app->desc.fixed_dt;
+    } else {
+        uint64_t now = rill_clock_now(&app->desc.clock);
+        dt = app->has_last_frame ? (double)(now - app->last_frame_start_ns) * 1e-9
+                                 : app->desc.fixed_dt;
+        app->last_frame_start_ns = now;
+        app->has_last_frame = true;
+    }
+    rill_app_frame_dt(app, dt);
+}
+
+uint64_t rill_app_run(rill_app *app, uint64_t max_frames) {
+    uint64_t n = 0;
+    while (app && !app->exit_requested && (max_frames == 0 || n < max_frames)) {
+        rill_app_frame(app);
+        n++;
+    }
+    return n;
+}
+
+void rill_app_request_exit(rill_app *app) {
+    if (app) {
+        app->exit_requested = true;
+    }
+}
+
+bool rill_app_exit_requested(const rill_app *app) {
+    return app && app->exit_requested;
+}
+
+uint64_t rill_app_last_frame_ns(const rill_app *app) {
+    return app ? app->last_frame_ns : 0u;
+}
+
+uint64_t rill_app_last_stage_ns(const rill_app *app, rill_stage stage) {
+    return app && (unsigned)stage < RILL_STAGE_NUM ? app->last_stage_ns[stage] : 0u;
+}
+
+/* >>gate -------------------------------------------------------------------------------------- */
+
+rill_run_mode rill_app_get_run_mode(const rill_app *app) {
+    return app ? app->mode : RILL_RUN_MODE_DEFAULT;
+}
+
+rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode) {
+    if (!app || mode <= RILL_RUN_MODE_DEFAULT || mode >= RILL_RUN_MODE_NUM) {
+        RILL_LOG_ERROR("app", "rill_app_set_run_mode: invalid mode %d", (int)mode);
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
+    rill_run_mode old = app->mode;
+    if (old == mode) {
+        return RILL_OK;
+    }
+    app->mode = mode;
+    RILL_LOG_DEBUG("app", "run mode %s -> %s", rill_run_mode_name(old), rill_run_mode_name(mode));
+    if (rill_run_mode_streams(old) && !rill_run_mode_streams(mode)) {
+        app->streaming_off_count++;
+        for (uint32_t i = 0; i < app->off_listener_count; i++) {
+            app->off_listeners[i].fn(app, app->off_listeners[i].user);
+        }
+    }
+    for (uint32_t i = 0; i < app->mode_listener_count; i++) {
+        app->mode_listeners[i].fn(app, old, mode, app->mode_listeners[i].user);
+    }
+    return RILL_OK;
+}
+
+bool rill_streaming_active(const rill_app *app) {
+    return app && rill_run_mode_streams(app->mode);
+}
+
+rill_entity rill_app_streaming_camera(const rill_app *app, float out_position[3]) {
+    if (!app) {
+        return RILL_ENTITY_NULL;
+    }
+    rill_entity cam = rill_streaming_camera_pick(app->world, app->mode);
+    if (cam && out_position) {
+        const float *m = rill_world_global_matrix(app->world, cam);
+        const rill_transform *tr =
+            rill_world_get(app->world, cam, rill_world_builtin(app->world)->transform);
+        for (int i = 0; i < 3; i++) {
+            out_position[i] = m ? m[12 + i] : tr ? tr->translation[i] : 0.0f;
+        }
+    }
+    return cam;
+}
+
+bool rill_app_on_streaming_off(rill_app *app, rill_streaming_off_fn fn, void *user) {
+    if (!app || !fn || app->off_listener_count >= APP_MAX_LISTENERS) {
+        return false;
+    }
+    app->off_listeners[app->off_listener_count++] = (off_listener){fn, user};
+    return true;
+}
+
+bool rill_app_on_run_mode(rill_app *app, rill_run_mode_fn fn, void *user) {
+    if (!app || !fn || app->mode_listener_count >= APP_MAX_LISTENERS) {
+        return false;
+    }
+    app->mode_listeners[app->mode_listener_count++] = (mode_listener){fn, user};
+    return true;
+}
+
+uint32_t rill_app_streaming_off_count(const rill_app *app) {
+    return app ? app->streaming_off_count : 0u;
+}

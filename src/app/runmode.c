@@ -1,0 +1,80 @@
+/* runmode.c: run modes, the streaming gate and the choice of the streaming camera. These are pure
+ * functions of a mode and a world, kept apart from the frame loop so the rules can be tested (and
+ * read) on their own.
+ */
+#include "rill/app.h"
+
+const char *rill_run_mode_name(rill_run_mode mode) {
+    switch (mode) {
+    case RILL_RUN_MODE_EDIT:
+        return "edit";
+    case RILL_RUN_MODE_PLAY:
+        return "play";
+    case RILL_RUN_MODE_PAUSED:
+        return "paused";
+    case RILL_RUN_MODE_SIMULATE:
+        return "simulate";
+    case RILL_RUN_MODE_GAME:
+        return "game";
+    case RILL_RUN_MODE_SERVER:
+        return "server";
+    default:
+        return "invalid";
+    }
+}
+
+bool rill_run_mode_streams(rill_run_mode mode) {
+    /* Edit mode keeps the whole world resident for authoring; a dedicated server has no camera
+     * and its gameplay needs the full world. Paused keeps streaming on so that resuming does not
+     * reload what was just unloaded. */
+    return mode == RILL_RUN_MODE_GAME || mode == RILL_RUN_MODE_PLAY ||
+           mode == RILL_RUN_MODE_PAUSED || mode == RILL_RUN_MODE_SIMULATE;
+}
+
+bool rill_run_mode_ticks(rill_run_mode mode) {
+    return mode == RILL_RUN_MODE_PLAY || mode == RILL_RUN_MODE_SIMULATE ||
+           mode == RILL_RUN_MODE_GAME || mode == RILL_RUN_MODE_SERVER;
+}
+
+rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mode) {
+    if (!world || !rill_run_mode_streams(mode)) {
+        return RILL_ENTITY_NULL;
+    }
+    const bool editor_ok = mode == RILL_RUN_MODE_SIMULATE;
+    const rill_entity *entities = NULL;
+    void *data = NULL;
+    uint32_t n =
+        rill_world_component_dense(world, rill_world_builtin(world)->camera, &entities, &data);
+    /* Dense storage order changes with removals, so "first" is decided by entity slot index,
+     * which depends only on the world's history and not on the storage layout. */
+    rill_entity best[4] = {0}; /* default game, first game, default editor, first editor */
+    for (uint32_t i = 0; i < n; i++) {
+        const rill_camera *cam = (const rill_camera *)data + i;
+        if (!cam->active) {
+            continue;
+        }
+        int slot;
+        if (cam->role == RILL_CAMERA_ROLE_GAME) {
+            slot = cam->is_default ? 0 : 1;
+        } else if (cam->role == RILL_CAMERA_ROLE_EDITOR && editor_ok) {
+            slot = cam->is_default ? 2 : 3;
+        } else {
+            continue;
+        }
+        rill_entity e = entities[i];
+        if (!best[slot] || RILL_ENTITY_INDEX(e) < RILL_ENTITY_INDEX(best[slot])) {
+            best[slot] = e;
+        }
+        /* A default camera is also a candidate as "first" of its role. */
+        if ((slot == 0 || slot == 2) &&
+            (!best[slot + 1] || RILL_ENTITY_INDEX(e) < RILL_ENTITY_INDEX(best[slot + 1]))) {
+            best[slot + 1] = e;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        if (best[i]) {
+            return best[i];
+        }
+    }
+    return RILL_ENTITY_NULL;
+}

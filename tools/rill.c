@@ -1,0 +1,127 @@
+/* rill.c: the `rill` command-line program. It parses nothing itself beyond the subcommand name,
+ * `help` and `--version`: each subcommand lives in its own tools/cmd_<name>.c. This file also
+ * holds the log sink the subcommands share.
+ */
+#include "cmds.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The project version, kept equal to `project(rill VERSION ...)` in CMakeLists.txt. */
+#define RILL_CLI_VERSION "0.1.0"
+
+/* `rill pack` is written in tools/cmd_pack.c by the asset module's owner. A weak declaration
+ * lets this program build and run (with a clear message) in a tree where that file is absent. */
+__attribute__((weak)) int rill_cmd_pack(int argc, char **argv);
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static int cmd_help(int argc, char **argv);
+
+static const command COMMANDS[] = {
+    {"scene", rill_cmd_scene, "check or load .rsn scene files"},
+    {"demo", rill_cmd_demo, "generate the demo world and load it"},
+    {"pack", NULL /* resolved at run time: weak */, "build and inspect .rpak packs"},
+    {"help", cmd_help, "show this help, or a command's help"},
+};
+
+static void print_usage(FILE *f) {
+    fprintf(f, "usage: rill <command> [options]\n"
+               "       rill --version\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {
+        fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    }
+    fprintf(f, "\nRun `rill help <command>` or `rill <command> --help` for a command's options.\n");
+}
+
+static int (*command_fn(const command *c))(int, char **) {
+    if (strcmp(c->name, "pack") == 0) {
+        return rill_cmd_pack; /* NULL when cmd_pack.c is not linked */
+    }
+    return c->fn;
+}
+
+static int cmd_help(int argc, char **argv) {
+    if (argc < 2) {
+        print_usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {
+        if (strcmp(argv[1], COMMANDS[i].name) == 0 && COMMANDS[i].fn != cmd_help) {
+            int (*fn)(int, char **) = command_fn(&COMMANDS[i]);
+            if (!fn) {
+                fprintf(stderr, "rill: '%s' is not part of this build\n", argv[1]);
+                return 1;
+            }
+            char help_flag[] = "--help";
+            char *sub_argv[] = {argv[1], help_flag, NULL};
+            return fn(2, sub_argv);
+        }
+    }
+    fprintf(stderr, "rill: unknown command '%s'\n", argv[1]);
+    return 2;
+}
+
+/* >>log --------------------------------------------------------------------------------------- */
+
+static _Atomic uint32_t log_counts[RILL_LOG_NONE + 1];
+static bool log_verbose;
+
+static void cli_sink(rill_log_level level, const char *module, const char *msg, void *user) {
+    (void)user;
+    if ((unsigned)level <= RILL_LOG_NONE) {
+        atomic_fetch_add(&log_counts[level], 1u);
+    }
+    if (level >= RILL_LOG_ERROR) {
+        fprintf(stderr, "error: %s\n", msg);
+    } else if (level == RILL_LOG_WARN) {
+        fprintf(stderr, "warning: %s\n", msg);
+    } else if (log_verbose) {
+        fprintf(stderr, "[%s] %s: %s\n", rill_log_level_str(level), module, msg);
+    }
+}
+
+void rill_cli_install_log(bool verbose) {
+    log_verbose = verbose;
+    rill_log_set_sink(cli_sink, NULL);
+    rill_log_set_level(verbose ? RILL_LOG_DEBUG : RILL_LOG_WARN);
+}
+
+uint32_t rill_cli_log_count(rill_log_level level) {
+    return (unsigned)level <= RILL_LOG_NONE ? atomic_load(&log_counts[level]) : 0u;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("rill %s\n", RILL_CLI_VERSION);
+        return 0;
+    }
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    rill_cli_install_log(false);
+    for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {
+        if (strcmp(name, COMMANDS[i].name) == 0) {
+            int (*fn)(int, char **) = command_fn(&COMMANDS[i]);
+            if (!fn) {
+                fprintf(stderr, "rill: '%s' is not part of this build\n", name);
+                return 1;
+            }
+            return fn(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "rill: unknown command '%s'\n\n", name);
+    print_usage(stderr);
+    return 2;
+}
