@@ -443,7 +443,10 @@ uint32_t rill_jobs_worker_count(const rill_jobs *jobs);
 bool rill_jobs_is_deterministic(const rill_jobs *jobs);
 
 /* Queues fn(arg) to run on a worker. If counter is not NULL it is incremented now and decremented
- * when fn returns. Never fails: when the queue is full the job runs inline on the caller. */
+ * when fn returns. Never fails: when the queue is full the job runs inline on the caller.
+ * The counter must stay valid until rill_counter_done() says true (or rill_jobs_wait returns):
+ * the decrement comes after fn returns, so a "done" flag set inside fn does not make it safe to
+ * free memory holding the counter. */
 void rill_jobs_run(rill_jobs *jobs, rill_job_fn fn, void *arg, rill_counter *counter);
 /* True when every job counted by counter has finished. */
 bool rill_counter_done(const rill_counter *counter);
