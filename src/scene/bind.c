@@ -578,7 +578,8 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
         const char *path = si->scene;
         const rsn_entity *de = &doc->entities.data[i - first];
         place pl = {.doc = doc, .comp = "SceneInstance", .comp_len = 13};
-        if (b->depth >= b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack)) {
+        /* The stack holds the top file too, so depth - 1 levels of nesting are open. */
+        if (b->depth > b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack)) {
             bind_warn(b, &pl, de->line, de->col,
                       "scene instance \"%s\" not expanded: nesting deeper than %u", path,
                       b->opts->max_depth);

@@ -47,6 +47,7 @@ typedef struct load_rec {
     char *error;
     uint32_t warnings;
     uint64_t finish_seq;
+    uint64_t spawned_in; /* the update that spawned the entities (no applying in that one) */
 } load_rec;
 
 struct rill_scene_loader {
@@ -66,6 +67,7 @@ struct rill_scene_loader {
     rill_event ev_loaded, ev_failed;
     rill_scene_components comps;
     uint64_t finish_counter;
+    uint64_t update_count;
 };
 
 static const char *const state_names[] = {"invalid", "parsing",  "spawning",
@@ -258,6 +260,7 @@ static void rec_parsed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     }
     r->state = RILL_SCENE_LOAD_SPAWNING;
     r->progress = 0.10f;
+    r->spawned_in = ld->update_count;
 }
 
 static uint32_t rec_alloc(rill_scene_loader *ld, rill_error *err) {
@@ -554,6 +557,7 @@ void rill_scene_load_release(rill_scene_loader *ld, rill_scene_load load) {
 uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
     if (!ld) return 0;
     uint64_t start = rill_clock_now(&ld->clock);
+    ld->update_count++;
     /* Parked jobs of cancelled loads: free the finished ones. */
     for (uint32_t i = 0; i < ld->orphans.len;) {
         if (atomic_load(&ld->orphans.data[i]->done)) {
@@ -586,13 +590,16 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
         i++;
     }
     /* Apply components, oldest load first, within the budget shared by all of them. The clock
-     * is read after every entity, so a frame overshoots by at most one entity's work. */
+     * is read after every entity, so a frame overshoots by at most one entity's work. A load
+     * whose entities were spawned in this update starts applying in the next one: spawning a
+     * large scene is itself a frame's worth of work, and the loading bar shows 0.10 for a frame. */
     uint32_t applied = 0;
     uint64_t now = rill_clock_now(&ld->clock);
     for (uint32_t i = 0; i < ld->active.len;) {
         uint32_t id = ld->active.data[i];
         load_rec *r = rec_get(ld, id);
-        if (r->state != RILL_SCENE_LOAD_SPAWNING) {
+        if (r->state != RILL_SCENE_LOAD_SPAWNING ||
+            (r->spawned_in == ld->update_count && r->total > 0)) {
             i++;
             continue;
         }

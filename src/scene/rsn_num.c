@@ -191,34 +191,78 @@ bool rill__rsn_parse_f64(const char *s, uint32_t len, double *out) {
     return slow_parse(s, len, false, out);
 }
 
+/* Lays out the shortest digits (from "%.{p-1}e") in the canonical form: plain decimal when the
+ * exponent is in [-5, 15], else "d.ddde+XX" as %g would. The value is the same decimal, so it
+ * reads back to the same bits. */
+static uint32_t layout(const char *e_form, char *dst, size_t cap) {
+    char digits[40];
+    uint32_t nd = 0;
+    bool neg = false;
+    const char *s = e_form;
+    if (*s == '-') {
+        neg = true;
+        s++;
+    }
+    while (*s && *s != 'e' && nd < sizeof digits - 1) {
+        if (*s != '.') digits[nd++] = *s;
+        s++;
+    }
+    while (nd > 1 && digits[nd - 1] == '0') nd--; /* "%.{p-1}e" may pad with zeros */
+    int x = (*s == 'e') ? atoi(s + 1) : 0;
+    char out[64];
+    uint32_t n = 0;
+    if (neg) out[n++] = '-';
+    if (x < -5 || x > 15) {
+        out[n++] = digits[0];
+        if (nd > 1) {
+            out[n++] = '.';
+            for (uint32_t i = 1; i < nd; i++) out[n++] = digits[i];
+        }
+        n += (uint32_t)snprintf(out + n, sizeof out - n, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+    } else if (x < 0) {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -x - 1; i++) out[n++] = '0';
+        for (uint32_t i = 0; i < nd; i++) out[n++] = digits[i];
+    } else {
+        for (int i = 0; i <= x; i++) out[n++] = (uint32_t)i < nd ? digits[i] : '0';
+        if (nd > (uint32_t)x + 1u) {
+            out[n++] = '.';
+            for (uint32_t i = (uint32_t)x + 1u; i < nd; i++) out[n++] = digits[i];
+        }
+    }
+    out[n] = '\0';
+    return (uint32_t)snprintf(dst, cap, "%s", out);
+}
+
 uint32_t rill__rsn_format_f32(float v, char *dst, size_t cap) {
     if (isnan(v)) return (uint32_t)snprintf(dst, cap, "nan");
     if (isinf(v)) return (uint32_t)snprintf(dst, cap, v < 0 ? "-inf" : "inf");
     if (v == 0.0f) return (uint32_t)snprintf(dst, cap, signbit(v) ? "-0" : "0");
-    int n = 0;
+    char e_form[48];
     for (int prec = 1; prec <= 9; prec++) {
-        n = snprintf(dst, cap, "%.*g", prec, (double)v);
+        int n = snprintf(e_form, sizeof e_form, "%.*e", prec - 1, (double)v);
         float back;
-        if (n > 0 && (size_t)n < cap && rill__rsn_parse_f32(dst, (uint32_t)n, &back) &&
+        if (n > 0 && rill__rsn_parse_f32(e_form, (uint32_t)n, &back) &&
             memcmp(&back, &v, sizeof v) == 0) {
-            return (uint32_t)n;
+            break;
         }
     }
-    return (uint32_t)(n > 0 ? n : 0);
+    return layout(e_form, dst, cap);
 }
 
 uint32_t rill__rsn_format_f64(double v, char *dst, size_t cap) {
     if (isnan(v)) return (uint32_t)snprintf(dst, cap, "nan");
     if (isinf(v)) return (uint32_t)snprintf(dst, cap, v < 0 ? "-inf" : "inf");
     if (v == 0.0) return (uint32_t)snprintf(dst, cap, signbit(v) ? "-0" : "0");
-    int n = 0;
+    char e_form[48];
     for (int prec = 1; prec <= 17; prec++) {
-        n = snprintf(dst, cap, "%.*g", prec, v);
+        int n = snprintf(e_form, sizeof e_form, "%.*e", prec - 1, v);
         double back;
-        if (n > 0 && (size_t)n < cap && rill__rsn_parse_f64(dst, (uint32_t)n, &back) &&
+        if (n > 0 && rill__rsn_parse_f64(e_form, (uint32_t)n, &back) &&
             memcmp(&back, &v, sizeof v) == 0) {
-            return (uint32_t)n;
+            break;
         }
     }
-    return (uint32_t)(n > 0 ? n : 0);
+    return layout(e_form, dst, cap);
 }

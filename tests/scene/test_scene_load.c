@@ -1,0 +1,420 @@
+/* test_scene_load.c: scene loading: progress (0.10 after the spawn pass, then the formula), the
+ * shared per-frame budget measured with a fake clock, loaded/failed events exactly once, main
+ * scene replacement (cancel in flight, old scene despawned on completion), nested non-streamed
+ * instances (with cycle and depth guards), the instance load/unload API, missing-asset warnings,
+ * and a run with real worker threads. */
+#include "scene_test_common.h"
+
+typedef struct lfx {
+    rill_world *world;
+    rill_vfs *vfs;
+    rill_jobs *jobs;
+    rill_scene_loader *loader;
+    rill_test_clock clock;
+    test_tick_state tick;
+    test_ids ids;
+    rill_event ev_loaded, ev_failed;
+    rill_event_reader rd_loaded, rd_failed;
+    char dir[512];
+} lfx;
+
+/* workers: 0 = no job system (parse inside update), >0 = that many worker threads. */
+static void lfx_init(lfx *fx, uint32_t workers, uint64_t budget_ns, uint64_t cost_ns) {
+    memset(fx, 0, sizeof *fx);
+    fx->world = rill_world_create(NULL);
+    fx->tick.clock = &fx->clock;
+    fx->tick.cost_ns = cost_ns;
+    fx->clock.now = 1000000000ull;
+    fx->ids = test_register(fx->world, &fx->tick);
+    rill_test_tmpdir(fx->dir, sizeof fx->dir, "scene_load");
+    fx->vfs = rill_vfs_create(NULL);
+    rill_error err = {0};
+    assert_int_equal(rill_vfs_mount_dir(fx->vfs, fx->dir, &err), RILL_OK);
+    if (workers) {
+        rill_jobs_desc jd = {.worker_count = workers};
+        fx->jobs = rill_jobs_create(&jd);
+    }
+    rill_scene_loader_desc d = {.world = fx->world, .vfs = fx->vfs, .jobs = fx->jobs,
+                                .clock = rill_test_clock_make(&fx->clock), .budget_ns = budget_ns};
+    fx->loader = rill_scene_loader_create(&d);
+    assert_non_null(fx->loader);
+    rill_scene_loader_events(fx->loader, &fx->ev_loaded, &fx->ev_failed);
+    assert_true(fx->ev_loaded && fx->ev_failed);
+    fx->rd_loaded.event = fx->ev_loaded;
+    fx->rd_failed.event = fx->ev_failed;
+}
+
+static void lfx_done(lfx *fx) {
+    rill_scene_loader_destroy(fx->loader);
+    rill_jobs_destroy(fx->jobs);
+    rill_vfs_destroy(fx->vfs);
+    rill_world_destroy(fx->world);
+    rill_test_tmpdir_remove(fx->dir);
+}
+
+/* A scene of n entities named <prefix>_<i>, each with a Tick (the hook advances the fake clock
+ * by the per-entity cost); every 10th is parented to the one before it. */
+static void make_scene(lfx *fx, const char *rel, const char *prefix, uint32_t n) {
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "rsn 1\n");
+    for (uint32_t i = 1; i <= n; i++) {
+        if (i % 10 == 0) {
+            rill_strbuf_printf(&sb, "entity %u parent %u \"%s_%u\" { Tick { n: %u } }\n", i, i - 1,
+                               prefix, i, i);
+        } else {
+            rill_strbuf_printf(&sb, "entity %u \"%s_%u\" { Tick { n: %u } }\n", i, prefix, i, i);
+        }
+    }
+    test_write_file(fx->dir, rel, sb.data);
+    rill_strbuf_free(&sb);
+}
+
+/* Events of one type seen by a reader for load h since the last call. */
+static uint32_t events_for(lfx *fx, rill_event_reader *rd, rill_scene_load h) {
+    uint32_t n = 0;
+    const rill_scene_event *e;
+    while ((e = rill_event_read(fx->world, rd)) != NULL) {
+        if (e->load.id == h.id) n++;
+    }
+    return n;
+}
+
+/* One frame: the loader's update, then the event frame flip. Returns the entities applied. */
+static uint32_t frame(lfx *fx, uint32_t *loaded_events, uint32_t *failed_events,
+                      rill_scene_load h) {
+    uint32_t applied = rill_scene_loader_update(fx->loader);
+    if (loaded_events) *loaded_events += events_for(fx, &fx->rd_loaded, h);
+    if (failed_events) *failed_events += events_for(fx, &fx->rd_failed, h);
+    rill_world_update_events(fx->world);
+    return applied;
+}
+
+static void test_progress_budget_and_loaded_event(void **state) {
+    (void)state;
+    const uint64_t budget = 1000000, cost = 70000; /* 1 ms budget, 70 us per entity */
+    lfx fx;
+    lfx_init(&fx, 0, budget, cost);
+    const uint32_t n = 200;
+    make_scene(&fx, "scenes/a.rsn", "a", n);
+    rill_error err = {0};
+    rill_scene_load h = rill_scene_load_async(fx.loader, "scenes/a.rsn", &err);
+    assert_true(h.id != 0);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_PARSING);
+    assert_true(rill_scene_load_progress(fx.loader, h) == 0.0f);
+
+    uint32_t loaded = 0, failed = 0, applied_total = 0, frames = 0;
+    float last = 0.0f;
+    bool saw_tenth = false;
+    while (rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED) {
+        assert_true(frames++ < 1000);
+        uint64_t t0 = fx.clock.now;
+        uint32_t applied = frame(&fx, &loaded, &failed, h);
+        uint64_t spent = fx.clock.now - t0;
+        applied_total += applied;
+        /* No frame's applied work exceeds the budget by more than one entity's cost. */
+        assert_true(spent <= budget + cost);
+        assert_true(applied * cost <= budget + cost);
+        float p = rill_scene_load_progress(fx.loader, h);
+        assert_true(p >= last); /* monotonic */
+        last = p;
+        rill_scene_load_state st = rill_scene_load_get_state(fx.loader, h);
+        if (st == RILL_SCENE_LOAD_SPAWNING) {
+            /* All entities exist from the spawn pass on; progress follows the formula. */
+            assert_int_equal(rill_scene_load_entity_count(fx.loader, h), n);
+            float want = (float)(0.10 + 0.90 * (double)applied_total / (double)n);
+            assert_float_equal(p, want, 1e-6);
+            if (applied_total == 0) {
+                assert_float_equal(p, 0.10f, 1e-7);
+                assert_int_equal(rill_world_entity_count(fx.world), n);
+                saw_tenth = true;
+            } else {
+                /* A busy frame applies as much as the budget allows: ceil(budget / cost). */
+                assert_true(applied == (budget + cost - 1) / cost ||
+                            applied_total == n);
+            }
+        }
+        if (st != RILL_SCENE_LOAD_LOADED) assert_int_equal(loaded, 0);
+    }
+    assert_true(saw_tenth);
+    assert_true(rill_scene_load_progress(fx.loader, h) == 1.0f);
+    assert_int_equal(applied_total, n);
+    assert_int_equal(fx.tick.added, n);
+    assert_int_equal(loaded, 1);
+    assert_int_equal(failed, 0);
+    /* More frames: no second event. */
+    for (int i = 0; i < 5; i++) frame(&fx, &loaded, &failed, h);
+    assert_int_equal(loaded, 1);
+    assert_int_equal(rill_scene_loader_pending(fx.loader), 0);
+    /* Hierarchy and data came through. */
+    rill_entity e10 = rill_world_find_by_name(fx.world, "a_10");
+    assert_true(rill_world_get_parent(fx.world, e10) == rill_world_find_by_name(fx.world, "a_9"));
+    const test_tick *t = rill_world_get(fx.world, e10, fx.ids.tick);
+    assert_int_equal(t->n, 10);
+    lfx_done(&fx);
+}
+
+static void test_failed_event_once(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 0, 0, 0);
+    test_write_file(fx.dir, "bad.rsn", "rsn 1\nentity 1 {\n  Tick { n: \"x\" }\n}\n");
+    rill_log_set_level(RILL_LOG_NONE);
+    const char *paths[] = {"bad.rsn", "missing.rsn"};
+    const char *want[] = {"bad.rsn:3:13: Tick.n: expected an integer", "missing.rsn"};
+    for (int k = 0; k < 2; k++) {
+        rill_error err = {0};
+        rill_scene_load h = rill_scene_load_async(fx.loader, paths[k], &err);
+        assert_true(h.id != 0);
+        uint32_t loaded = 0, failed = 0;
+        for (int i = 0; i < 6; i++) frame(&fx, &loaded, &failed, h);
+        assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_FAILED);
+        assert_int_equal(failed, 1);
+        assert_int_equal(loaded, 0);
+        const char *msg = rill_scene_load_error(fx.loader, h);
+        if (!strstr(msg, want[k])) fail_msg("error \"%s\" lacks \"%s\"", msg, want[k]);
+        assert_int_equal(rill_world_entity_count(fx.world), 0);
+    }
+    /* The synchronous path reports the same way. */
+    rill_error err = {0};
+    assert_int_not_equal(rill_scene_load_sync(fx.loader, "bad.rsn", NULL, &err), RILL_OK);
+    assert_non_null(strstr(err.msg, "bad.rsn:3:13"));
+    rill_log_set_level(RILL_LOG_INFO);
+    lfx_done(&fx);
+}
+
+static void test_new_main_load_cancels_and_replaces(void **state) {
+    (void)state;
+    const uint64_t budget = 1000000, cost = 100000;
+    lfx fx;
+    lfx_init(&fx, 0, budget, cost);
+    make_scene(&fx, "old.rsn", "old", 30);
+    make_scene(&fx, "a.rsn", "a", 100);
+    make_scene(&fx, "b.rsn", "b", 40);
+    rill_error err = {0};
+    assert_int_equal(rill_scene_load_sync(fx.loader, "old.rsn", NULL, &err), RILL_OK);
+    assert_int_equal(rill_world_entity_count(fx.world), 30);
+
+    /* A is partly applied when B starts: A is cancelled and none of its entities stay. */
+    rill_scene_load a = rill_scene_load_async(fx.loader, "a.rsn", &err);
+    uint32_t la = 0, fa = 0;
+    for (int i = 0; i < 3; i++) frame(&fx, &la, &fa, a);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_SPAWNING);
+    assert_int_equal(rill_world_entity_count(fx.world), 130);
+    rill_scene_load b = rill_scene_load_async(fx.loader, "b.rsn", &err);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
+    assert_int_equal(rill_world_entity_count(fx.world), 30);
+    assert_true(rill_world_find_by_name(fx.world, "a_1") == RILL_ENTITY_NULL);
+    assert_true(rill_world_find_by_name(fx.world, "a_5") == RILL_ENTITY_NULL);
+
+    /* The old scene stays until B completes, and goes in the very update B completes. */
+    uint32_t lb = 0, fb = 0;
+    while (rill_scene_load_get_state(fx.loader, b) != RILL_SCENE_LOAD_LOADED) {
+        assert_true(rill_world_find_by_name(fx.world, "old_3") != RILL_ENTITY_NULL);
+        frame(&fx, &lb, &fb, b);
+    }
+    assert_true(rill_world_find_by_name(fx.world, "old_3") == RILL_ENTITY_NULL);
+    assert_true(rill_world_find_by_name(fx.world, "b_40") != RILL_ENTITY_NULL);
+    assert_int_equal(rill_world_entity_count(fx.world), 40);
+    assert_int_equal(lb, 1);
+    /* The cancelled load never sent an event. */
+    uint32_t more_a = events_for(&fx, &fx.rd_loaded, a) + events_for(&fx, &fx.rd_failed, a);
+    assert_int_equal(la + fa + more_a, 0);
+    lfx_done(&fx);
+}
+
+static void test_cancel_while_parsing(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 0, 0, 0);
+    make_scene(&fx, "a.rsn", "a", 10);
+    rill_error err = {0};
+    rill_scene_load a = rill_scene_load_async(fx.loader, "a.rsn", &err);
+    assert_true(rill_scene_load_cancel(fx.loader, a));
+    assert_false(rill_scene_load_cancel(fx.loader, a));
+    assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
+    for (int i = 0; i < 3; i++) frame(&fx, NULL, NULL, a);
+    assert_int_equal(rill_world_entity_count(fx.world), 0);
+    rill_scene_load_release(fx.loader, a);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_INVALID);
+    lfx_done(&fx);
+}
+
+static uint32_t count_descendants(rill_world *w, rill_entity e) {
+    uint32_t n = 0;
+    for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
+        n += 1 + count_descendants(w, c);
+    }
+    return n;
+}
+
+static void test_nested_instances_expand(void **state) {
+    (void)state;
+    const uint64_t budget = 500000, cost = 100000;
+    lfx fx;
+    lfx_init(&fx, 0, budget, cost);
+    test_write_file(fx.dir, "main.rsn",
+                    "rsn 1\n"
+                    "entity 1 \"house\" { SceneInstance { scene: @\"sub/room.rsn\" } Tick {} }\n"
+                    "entity 2 \"house2\" { SceneInstance { scene: @\"sub/room.rsn\" } }\n"
+                    "entity 3 \"far\" { SceneInstance { scene: @\"sub/room.rsn\" streamed: true } }\n"
+                    "entity 4 \"loop\" { SceneInstance { scene: @\"main.rsn\" } }\n"
+                    "entity 5 \"gone\" { SceneInstance { scene: @\"nope.rsn\" } }\n");
+    test_write_file(fx.dir, "sub/room.rsn",
+                    "rsn 1\n"
+                    "entity 1 \"room\" { Tick {} TestAll { ref: &2 } }\n"
+                    "entity 2 parent 1 \"chair\" { Tick {} }\n"
+                    "entity 3 \"lamp\" { SceneInstance { scene: @\"sub/lamp.rsn\" } }\n");
+    test_write_file(fx.dir, "sub/lamp.rsn",
+                    "rsn 1\nentity 1 \"bulb\" { Tick {} }\nentity 2 \"back\" { SceneInstance { scene: @\"sub/room.rsn\" } }\n");
+    test_logbuf lb;
+    test_log_begin(&lb);
+    rill_error err = {0};
+    rill_scene_load h = rill_scene_load_async(fx.loader, "main.rsn", &err);
+    uint32_t loaded = 0, failed = 0;
+    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED; i++) {
+        uint64_t t0 = fx.clock.now;
+        frame(&fx, &loaded, &failed, h);
+        assert_true(fx.clock.now - t0 <= budget + cost); /* nested content shares the budget */
+    }
+    assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
+    assert_int_equal(loaded, 1);
+    /* main: 5; each room: room, chair, lamp + bulb, back (back -> room is a cycle) = 5, twice. */
+    assert_int_equal(rill_scene_load_entity_count(fx.loader, h), 5 + 2 * 5);
+    assert_int_equal(rill_world_entity_count(fx.world), 15);
+    rill_entity house = rill_world_find_by_name(fx.world, "house");
+    assert_int_equal(count_descendants(fx.world, house), 5);
+    assert_int_equal(rill_world_child_count(fx.world, house), 2); /* room, lamp */
+    rill_entity room = rill_world_first_child(fx.world, house);
+    assert_string_equal(rill_world_get_name(fx.world, room), "room");
+    /* The reference inside the instanced file points at that instance's own chair. */
+    const test_all *ta = rill_world_get(fx.world, room, fx.ids.all);
+    assert_true(ta->ref == rill_world_first_child(fx.world, room));
+    rill_entity far = rill_world_find_by_name(fx.world, "far");
+    assert_int_equal(rill_world_child_count(fx.world, far), 0); /* streamed: left for later */
+    assert_int_equal(rill_world_child_count(fx.world, rill_world_find_by_name(fx.world, "loop")), 0);
+    if (getenv("SCENE_TEST_PRINT")) fprintf(stderr, "%s", lb.text.data);
+    assert_true(test_log_has(&lb, "it instances itself (cycle)"));
+    assert_true(test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: asset \"nope.rsn\" is missing"));
+    assert_true(test_log_has(&lb, "scene instance \"nope.rsn\" not expanded"));
+    test_log_end(&lb);
+
+    /* The streamer's API: load the streamed instance under its root, then unload it. */
+    rill_transform tf = rill_transform_identity();
+    tf.translation[0] = 42.0f;
+    rill_world_set_transform(fx.world, far, &tf);
+    rill_scene_load ih = rill_scene_instance_load(fx.loader, far, &err);
+    assert_true(ih.id != 0);
+    assert_true(rill_scene_instance_pending(fx.loader, far).id == ih.id);
+    assert_int_equal(rill_scene_instance_load(fx.loader, far, &err).id, 0); /* one at a time */
+    uint32_t il = 0;
+    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, ih) != RILL_SCENE_LOAD_LOADED; i++) {
+        frame(&fx, &il, NULL, ih);
+    }
+    assert_int_equal(il, 1);
+    assert_int_equal(count_descendants(fx.world, far), 5);
+    assert_int_equal(rill_scene_instance_unload(fx.loader, far), 5);
+    assert_true(rill_world_is_alive(fx.world, far));
+    assert_int_equal(rill_world_child_count(fx.world, far), 0);
+    const rill_transform *kept = rill_world_get(fx.world, far, RILL_COMPONENT_TRANSFORM);
+    assert_true(kept && kept->translation[0] == 42.0f);
+
+    /* Unloading while the instance load is in flight cancels it; nothing stays behind. */
+    uint32_t before = rill_world_entity_count(fx.world);
+    rill_scene_loader_set_budget(fx.loader, 1); /* one Tick entity per frame */
+    ih = rill_scene_instance_load(fx.loader, far, &err);
+    frame(&fx, NULL, NULL, ih); /* parsed + spawned */
+    frame(&fx, NULL, NULL, ih); /* partly applied */
+    assert_int_equal(rill_scene_load_get_state(fx.loader, ih), RILL_SCENE_LOAD_SPAWNING);
+    assert_true(rill_world_entity_count(fx.world) > before);
+    rill_scene_instance_unload(fx.loader, far);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, ih), RILL_SCENE_LOAD_CANCELLED);
+    assert_int_equal(rill_world_entity_count(fx.world), before);
+    lfx_done(&fx);
+}
+
+static void test_instance_depth_limit(void **state) {
+    (void)state;
+    lfx fx;
+    memset(&fx, 0, sizeof fx);
+    lfx_init(&fx, 0, 0, 0);
+    rill_scene_loader_destroy(fx.loader);
+    rill_scene_loader_desc d = {.world = fx.world, .vfs = fx.vfs, .read.max_instance_depth = 2};
+    fx.loader = rill_scene_loader_create(&d);
+    /* d0 -> d1 -> d2 -> d3: with depth 2, d0's load expands d1 and d2 but not d3. */
+    for (int i = 0; i < 4; i++) {
+        char rel[32], text[256];
+        snprintf(rel, sizeof rel, "d%d.rsn", i);
+        snprintf(text, sizeof text,
+                 "rsn 1\nentity 1 \"n%d\" { SceneInstance { scene: @\"d%d.rsn\" } }\n", i, i + 1);
+        test_write_file(fx.dir, rel, text);
+    }
+    test_logbuf lb;
+    test_log_begin(&lb);
+    rill_error err = {0};
+    rill_scene_load h;
+    assert_int_equal(rill_scene_load_sync(fx.loader, "d0.rsn", &h, &err), RILL_OK);
+    assert_int_equal(rill_world_entity_count(fx.world), 3);
+    assert_true(test_log_has(&lb, "nesting deeper than 2"));
+    test_log_end(&lb);
+    lfx_done(&fx);
+}
+
+/* With real workers the parse happens on another thread; the result is the same. */
+static void test_worker_threads(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 2, 0, 0);
+    fx.tick.clock = NULL;
+    make_scene(&fx, "a.rsn", "a", 2000);
+    make_scene(&fx, "b.rsn", "b", 500);
+    rill_error err = {0};
+    rill_scene_load a = rill_scene_load_async(fx.loader, "a.rsn", &err);
+    rill_scene_load b = rill_scene_load_async(fx.loader, "b.rsn", &err); /* cancels a */
+    assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
+    uint32_t loaded = 0;
+    for (int i = 0; i < 100000 && rill_scene_load_get_state(fx.loader, b) != RILL_SCENE_LOAD_LOADED; i++) {
+        frame(&fx, &loaded, NULL, b);
+        rill_sleep_ns(100000);
+    }
+    assert_int_equal(rill_scene_load_get_state(fx.loader, b), RILL_SCENE_LOAD_LOADED);
+    assert_int_equal(loaded, 1);
+    assert_int_equal(rill_world_entity_count(fx.world), 500);
+    /* Destroying with a load in flight cancels it cleanly. */
+    rill_scene_load_async(fx.loader, "a.rsn", &err);
+    frame(&fx, NULL, NULL, b);
+    lfx_done(&fx);
+}
+
+static void test_records_recycle(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 0, 0, 0);
+    rill_scene_loader_destroy(fx.loader);
+    rill_scene_loader_desc d = {.world = fx.world, .vfs = fx.vfs, .max_loads = 2};
+    fx.loader = rill_scene_loader_create(&d);
+    make_scene(&fx, "a.rsn", "a", 3);
+    rill_error err = {0};
+    rill_scene_load first = {0};
+    for (int i = 0; i < 5; i++) {
+        rill_scene_load h;
+        assert_int_equal(rill_scene_load_sync(fx.loader, "a.rsn", &h, &err), RILL_OK);
+        if (i == 0) first = h;
+    }
+    assert_int_equal(rill_scene_load_get_state(fx.loader, first), RILL_SCENE_LOAD_INVALID);
+    assert_int_equal(rill_world_entity_count(fx.world), 3);
+    lfx_done(&fx);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress_budget_and_loaded_event),
+        cmocka_unit_test(test_failed_event_once),
+        cmocka_unit_test(test_new_main_load_cancels_and_replaces),
+        cmocka_unit_test(test_cancel_while_parsing),
+        cmocka_unit_test(test_nested_instances_expand),
+        cmocka_unit_test(test_instance_depth_limit),
+        cmocka_unit_test(test_worker_threads),
+        cmocka_unit_test(test_records_recycle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
