@@ -15,8 +15,10 @@ typedef struct velocity {
 } velocity;
 
 static rill_component register_velocity(rill_world *w) {
-    static const rill_field fields[] = {RILL_FIELD(velocity, v, VEC3), RILL_FIELD(velocity, flags, U32)};
-    rill_type_desc d = {.name = "Velocity", RILL_TYPE_LAYOUT(velocity), .fields = fields, .field_count = 2};
+    static const rill_field fields[] = {RILL_FIELD(velocity, v, VEC3),
+                                        RILL_FIELD(velocity, flags, U32)};
+    rill_type_desc d = {
+        .name = "Velocity", RILL_TYPE_LAYOUT(velocity), .fields = fields, .field_count = 2};
     return rill_world_register_component(w, &d);
 }
 
@@ -34,7 +36,8 @@ static void report(const char *name, uint32_t n, uint64_t ns) {
         uint64_t t0_ = rill_time_ns();                                                             \
         expr;                                                                                      \
         uint64_t dt_ = rill_time_ns() - t0_;                                                       \
-        if (dt_ < (var)) (var) = dt_;                                                              \
+        if (dt_ < (var))                                                                           \
+            (var) = dt_;                                                                           \
     } while (0)
 
 static void run_size(uint32_t n, rill_entity *ents) {
@@ -42,7 +45,8 @@ static void run_size(uint32_t n, rill_entity *ents) {
     char buf[32];
     for (int i = 0; i < 64; i++) {
         snprintf(buf, sizeof buf, "rock_%02d", i);
-        names[i] = rill_intern(buf); /* the scene reader interns while parsing, off the main thread */
+        names[i] =
+            rill_intern(buf); /* the scene reader interns while parsing, off the main thread */
     }
     uint64_t t_spawn = UINT64_MAX, t_spawn4 = UINT64_MAX, t_add = UINT64_MAX, t_remove = UINT64_MAX,
              t_query = UINT64_MAX, t_update = UINT64_MAX, t_despawn = UINT64_MAX;
@@ -69,7 +73,8 @@ static void run_size(uint32_t n, rill_entity *ents) {
         });
         BEST(t_update, rill_world_update_transforms(w));
         BEST(t_query, {
-            rill_query q = rill_world_query(w, &(rill_query_desc){.with = {RILL_COMPONENT_TRANSFORM, vel}});
+            rill_query q =
+                rill_world_query(w, &(rill_query_desc){.with = {RILL_COMPONENT_TRANSFORM, vel}});
             float acc = 0;
             while (rill_query_next(&q)) {
                 const rill_transform *t = rill_query_get(&q, 0);

@@ -30,16 +30,34 @@ typedef struct all {
 
 static const rill_enum_item ITEMS[] = {{"alpha", 0}, {"beta", 1}, {"gamma", -5}};
 static const rill_field FIELDS[] = {
-    RILL_FIELD(all, b, BOOL),   RILL_FIELD(all, i32, I32),  RILL_FIELD(all, u32, U32),
-    RILL_FIELD(all, i64, I64),  RILL_FIELD(all, u64, U64),  RILL_FIELD(all, f32, F32),
-    RILL_FIELD(all, f64, F64),  RILL_FIELD(all, v2, VEC2),  RILL_FIELD(all, v3, VEC3),
-    RILL_FIELD(all, v4, VEC4),  RILL_FIELD(all, q, QUAT),   RILL_FIELD(all, c, COLOR),
-    RILL_FIELD(all, s, STRING), RILL_FIELD(all, p, ASSET_PATH), RILL_FIELD(all, e, ENTITY),
-    {.name = "en", .type = RILL_FIELD_ENUM, .offset = offsetof(all, en), .enum_items = ITEMS, .enum_count = 3},
+    RILL_FIELD(all, b, BOOL),
+    RILL_FIELD(all, i32, I32),
+    RILL_FIELD(all, u32, U32),
+    RILL_FIELD(all, i64, I64),
+    RILL_FIELD(all, u64, U64),
+    RILL_FIELD(all, f32, F32),
+    RILL_FIELD(all, f64, F64),
+    RILL_FIELD(all, v2, VEC2),
+    RILL_FIELD(all, v3, VEC3),
+    RILL_FIELD(all, v4, VEC4),
+    RILL_FIELD(all, q, QUAT),
+    RILL_FIELD(all, c, COLOR),
+    RILL_FIELD(all, s, STRING),
+    RILL_FIELD(all, p, ASSET_PATH),
+    RILL_FIELD(all, e, ENTITY),
+    {.name = "en",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(all, en),
+     .enum_items = ITEMS,
+     .enum_count = 3},
     {.name = "arr", .type = RILL_FIELD_F32, .offset = offsetof(all, arr), .count = 3},
     {.name = "sarr", .type = RILL_FIELD_STRING, .offset = offsetof(all, sarr), .count = 2},
-    {.name = "earr", .type = RILL_FIELD_ENUM, .offset = offsetof(all, earr), .count = 2,
-     .enum_items = ITEMS, .enum_count = 3},
+    {.name = "earr",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(all, earr),
+     .count = 2,
+     .enum_items = ITEMS,
+     .enum_count = 3},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -48,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) {
         return 0;
     }
-    const rill_type_desc type = {.name = "All", RILL_TYPE_LAYOUT(all), .fields = FIELDS,
+    const rill_type_desc type = {.name = "All",
+                                 RILL_TYPE_LAYOUT(all),
+                                 .fields = FIELDS,
                                  .field_count = (uint32_t)RILL_COUNTOF(FIELDS)};
     const rill_field *f = &FIELDS[data[0] % RILL_COUNTOF(FIELDS)];
     all a, b;

@@ -11,9 +11,9 @@
  *   (rill_type_desc). Each component has its own sparse set: a sparse array indexed by entity slot
  *   that points into a dense array of entities and a parallel dense array of data. Add, remove and
  *   despawn are O(1) (removal swaps the last element into the hole), which matters because the
- *   streamer spawns and despawns thousands of entities per second. A pointer returned into component
- *   storage is valid until the next structural change (add, remove, despawn, reserve) of THAT
- *   component; changes of other components never move it.
+ *   streamer spawns and despawns thousands of entities per second. A pointer returned into
+ * component storage is valid until the next structural change (add, remove, despawn, reserve) of
+ * THAT component; changes of other components never move it.
  *
  * ON REFLECTION
  *   One registry per world describes every component, resource and any other reflected struct:
@@ -180,10 +180,12 @@ typedef struct rill_type_desc {
 
 /* Fills a rill_field for member `member` of struct `T` with type RILL_FIELD_<TYPE>. */
 #define RILL_FIELD(T, member, TYPE)                                                                \
-    { .name = #member, .type = RILL_FIELD_##TYPE, .offset = (uint32_t)offsetof(T, member),       \
-      .count = 1 }
+    {                                                                                              \
+        .name = #member, .type = RILL_FIELD_##TYPE, .offset = (uint32_t)offsetof(T, member),       \
+        .count = 1                                                                                 \
+    }
 /* Size and alignment of struct T for a rill_type_desc initializer. */
-#define RILL_TYPE_LAYOUT(T) .size = (uint32_t)sizeof(T), .align = (uint32_t)_Alignof(T)
+#define RILL_TYPE_LAYOUT(T) .size = (uint32_t)sizeof(T), .align = (uint32_t) _Alignof(T)
 
 /* Bytes of one element of a field type (0 for NONE / out of range). */
 size_t rill_field_type_size(rill_field_type type);
@@ -280,8 +282,8 @@ uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e);
 bool rill_world_is_alive(const rill_world *world, rill_entity e);
 /* Number of live entities. */
 uint32_t rill_world_entity_count(const rill_world *world);
-/* Iterates live entities in slot order: `for (uint32_t it = 0; rill_world_entity_next(w, &it, &e);)`
- * Do not spawn or despawn while iterating. */
+/* Iterates live entities in slot order: `for (uint32_t it = 0; rill_world_entity_next(w, &it,
+ * &e);)` Do not spawn or despawn while iterating. */
 bool rill_world_entity_next(const rill_world *world, uint32_t *iter, rill_entity *out_entity);
 
 /* >>components -------------------------------------------------------------------------------- */
@@ -450,8 +452,8 @@ rill_entity rill_world_find_by_name(const rill_world *world, const char *name);
 bool rill_world_set_parent(rill_world *world, rill_entity child, rill_entity parent);
 /* The parent of e, or RILL_ENTITY_NULL. */
 rill_entity rill_world_get_parent(const rill_world *world, rill_entity e);
-/* Children iteration: `for (c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))`.
- * Do not reparent or despawn the children while walking them this way. */
+/* Children iteration: `for (c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w,
+ * c))`. Do not reparent or despawn the children while walking them this way. */
 rill_entity rill_world_first_child(const rill_world *world, rill_entity e);
 rill_entity rill_world_next_sibling(const rill_world *world, rill_entity e);
 uint32_t rill_world_child_count(const rill_world *world, rill_entity e);
@@ -476,9 +478,10 @@ rill_transform *rill_world_transform_mut(rill_world *world, rill_entity e);
 /* Marks e's subtree for recomputation (after writing through rill_world_get). */
 void rill_world_mark_transform_dirty(rill_world *world, rill_entity e);
 /* Recomputes GlobalTransform for every dirty subtree: global = parent_global * local (an ancestor
- * without Transform passes its own parent's matrix through; a root's parent matrix is identity). Entities with a Transform but no GlobalTransform get one
- * added. Returns the number of GlobalTransforms written (so tests can see that clean subtrees were
- * skipped). Call once per frame in post_update. */
+ * without Transform passes its own parent's matrix through; a root's parent matrix is identity).
+ * Entities with a Transform but no GlobalTransform get one added. Returns the number of
+ * GlobalTransforms written (so tests can see that clean subtrees were skipped). Call once per frame
+ * in post_update. */
 uint32_t rill_world_update_transforms(rill_world *world);
 /* e's world matrix (column-major 16 floats), or NULL when it has no GlobalTransform. */
 const float *rill_world_global_matrix(const rill_world *world, rill_entity e);

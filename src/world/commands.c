@@ -28,10 +28,10 @@ typedef struct cmd {
 struct rill_commands {
     rill_world *world;
     RILL_ARRAY(cmd) cmds;
-    RILL_ARRAY(uint8_t) bytes;         /* component payloads, 16-byte aligned */
-    RILL_ARRAY(rill_entity) resolved;  /* placeholder n -> entity, after apply */
-    uint32_t spawned;                  /* placeholders handed out since the last clear */
-    bool applied;                      /* resolved holds the last apply's mapping */
+    RILL_ARRAY(uint8_t) bytes;        /* component payloads, 16-byte aligned */
+    RILL_ARRAY(rill_entity) resolved; /* placeholder n -> entity, after apply */
+    uint32_t spawned;                 /* placeholders handed out since the last clear */
+    bool applied;                     /* resolved holds the last apply's mapping */
 };
 
 rill_commands *rill_commands_create(rill_world *world) {
@@ -192,15 +192,27 @@ uint32_t rill_commands_apply(rill_world *world, rill_commands *cmds) {
                 ok = cmds->resolved.data[c.placeholder - 1u] != RILL_ENTITY_NULL;
             }
             break;
-        case CMD_DESPAWN: ok = rill_world_despawn(world, a); break;
-        case CMD_DESPAWN_RECURSIVE: ok = rill_world_despawn_recursive(world, a) > 0; break;
-        case CMD_ADD: ok = rill_world_add(world, a, c.comp, cmds->bytes.data + c.data_offset) != NULL; break;
-        case CMD_ADD_DEFAULT: ok = rill_world_add(world, a, c.comp, NULL) != NULL; break;
-        case CMD_REMOVE: ok = rill_world_remove(world, a, c.comp); break;
-        case CMD_SET_PARENT:
-            ok = (c.b == RILL_ENTITY_NULL || b != RILL_ENTITY_NULL) && rill_world_set_parent(world, a, b);
+        case CMD_DESPAWN:
+            ok = rill_world_despawn(world, a);
             break;
-        default: break;
+        case CMD_DESPAWN_RECURSIVE:
+            ok = rill_world_despawn_recursive(world, a) > 0;
+            break;
+        case CMD_ADD:
+            ok = rill_world_add(world, a, c.comp, cmds->bytes.data + c.data_offset) != NULL;
+            break;
+        case CMD_ADD_DEFAULT:
+            ok = rill_world_add(world, a, c.comp, NULL) != NULL;
+            break;
+        case CMD_REMOVE:
+            ok = rill_world_remove(world, a, c.comp);
+            break;
+        case CMD_SET_PARENT:
+            ok = (c.b == RILL_ENTITY_NULL || b != RILL_ENTITY_NULL) &&
+                 rill_world_set_parent(world, a, b);
+            break;
+        default:
+            break;
         }
         done += ok ? 1u : 0u;
     }

@@ -50,7 +50,8 @@ bool rill_world_send_event(rill_world *world, rill_event ev, const void *data) {
     }
     uint32_t cap_bytes = q->cap[1];
     uint64_t need = (uint64_t)(q->count[1] + 1u) * q->size;
-    if (need > UINT32_MAX || !rill__world_grow((void **)&q->buf[1], &cap_bytes, (uint32_t)need, 1, false)) {
+    if (need > UINT32_MAX ||
+        !rill__world_grow((void **)&q->buf[1], &cap_bytes, (uint32_t)need, 1, false)) {
         return false;
     }
     q->cap[1] = cap_bytes;

@@ -137,7 +137,8 @@ uint32_t rill_world_child_count(const rill_world *world, rill_entity e) {
     return c ? c->count : 0;
 }
 
-uint32_t rill_world_children(const rill_world *world, rill_entity e, rill_entity *out, uint32_t cap) {
+uint32_t rill_world_children(const rill_world *world, rill_entity e, rill_entity *out,
+                             uint32_t cap) {
     uint32_t n = 0;
     for (rill_entity c = rill_world_first_child(world, e); c != RILL_ENTITY_NULL;
          c = rill_world_next_sibling(world, c)) {
@@ -160,8 +161,8 @@ uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e) {
     /* Pre-order walk: every descendant lands after its ancestors. */
     bool ok = rill_array_push(&list, e);
     for (uint32_t i = 0; ok && i < list.len; i++) {
-        for (rill_entity c = rill_world_first_child(world, list.data[i]); ok && c != RILL_ENTITY_NULL;
-             c = rill_world_next_sibling(world, c)) {
+        for (rill_entity c = rill_world_first_child(world, list.data[i]);
+             ok && c != RILL_ENTITY_NULL; c = rill_world_next_sibling(world, c)) {
             ok = rill_array_push(&list, c);
         }
     }
@@ -312,7 +313,8 @@ uint32_t rill_world_update_transforms(rill_world *world) {
     for (uint32_t i = 0; i < world->dirty.len; i++) {
         rill_entity root = world->dirty.data[i];
         /* A dirty node under a dirty ancestor is covered by that ancestor's walk. */
-        if (!rill__world_alive(world, root) || !(world->flags[RILL_ENTITY_INDEX(root)] & RILL__SLOT_DIRTY) ||
+        if (!rill__world_alive(world, root) ||
+            !(world->flags[RILL_ENTITY_INDEX(root)] & RILL__SLOT_DIRTY) ||
             has_dirty_ancestor(world, root)) {
             continue;
         }

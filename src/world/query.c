@@ -75,7 +75,8 @@ bool rill_query_next(rill_query *q) {
 }
 
 void *rill_query_get(const rill_query *q, uint32_t term) {
-    return (q != NULL && term < q->with_count && q->entity != RILL_ENTITY_NULL) ? q->data[term] : NULL;
+    return (q != NULL && term < q->with_count && q->entity != RILL_ENTITY_NULL) ? q->data[term]
+                                                                                : NULL;
 }
 
 uint32_t rill_query_count(const rill_query *q) {

@@ -12,7 +12,16 @@
 /* >>field types */
 
 /* How the numeric lanes of a field type are stored. */
-typedef enum lane_kind { LANE_NONE, LANE_BOOL, LANE_I32, LANE_U32, LANE_I64, LANE_U64, LANE_F32, LANE_F64 } lane_kind;
+typedef enum lane_kind {
+    LANE_NONE,
+    LANE_BOOL,
+    LANE_I32,
+    LANE_U32,
+    LANE_I64,
+    LANE_U64,
+    LANE_F32,
+    LANE_F64
+} lane_kind;
 
 typedef struct field_info {
     const char *name;
@@ -43,7 +52,9 @@ static const field_info FIELD_INFO[RILL_FIELD_TYPE_NUM] = {
     [RILL_FIELD_ENUM] = {"enum", 4, 4, 1, LANE_I32},
 };
 
-static bool type_valid(rill_field_type t) { return t > RILL_FIELD_NONE && t < RILL_FIELD_TYPE_NUM; }
+static bool type_valid(rill_field_type t) {
+    return t > RILL_FIELD_NONE && t < RILL_FIELD_TYPE_NUM;
+}
 
 static bool is_string_type(rill_field_type t) {
     return t == RILL_FIELD_STRING || t == RILL_FIELD_ASSET_PATH;
@@ -88,7 +99,8 @@ const rill_field *rill_type_find_field(const rill_type_desc *type, const char *n
 /* >>registry copies */
 
 static bool own(rill__type *t, void *p) {
-    void **grown = rill_realloc_tagged(t->owned, sizeof(void *) * (t->owned_len + 1u), RILL_MEM_WORLD);
+    void **grown =
+        rill_realloc_tagged(t->owned, sizeof(void *) * (t->owned_len + 1u), RILL_MEM_WORLD);
     if (grown == NULL) {
         return false;
     }
@@ -140,22 +152,24 @@ rill__type *rill__type_create(const rill_type_desc *desc, rill_error *err) {
         }
     }
     if (align > 16 || (align & (align - 1u)) != 0) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: alignment %u is not a power of two <= 16",
-                       desc->name, align);
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "type %s: alignment %u is not a power of two <= 16", desc->name, align);
         return NULL;
     }
     if (desc->field_count > 0 && desc->fields == NULL) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: field_count without fields", desc->name);
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: field_count without fields",
+                       desc->name);
         return NULL;
     }
     for (uint32_t i = 0; i < desc->field_count; i++) {
         const rill_field *f = &desc->fields[i];
         if (f->name == NULL || f->name[0] == '\0' || !type_valid(f->type)) {
-            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "type %s: field %u has no name or a bad type",
-                           desc->name, i);
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                           "type %s: field %u has no name or a bad type", desc->name, i);
             return NULL;
         }
-        uint64_t end = (uint64_t)f->offset + (uint64_t)rill_field_count(f) * FIELD_INFO[f->type].size;
+        uint64_t end =
+            (uint64_t)f->offset + (uint64_t)rill_field_count(f) * FIELD_INFO[f->type].size;
         if (end > desc->size || f->offset % FIELD_INFO[f->type].align != 0) {
             rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                            "type %s: field %s lies outside the struct or is misaligned", desc->name,
@@ -212,7 +226,8 @@ rill__type *rill__type_create(const rill_type_desc *desc, rill_error *err) {
             f->default_value = copy;
         }
         if (f->enum_count > 0) {
-            rill_enum_item *items = rill_calloc_tagged(f->enum_count, sizeof(*items), RILL_MEM_WORLD);
+            rill_enum_item *items =
+                rill_calloc_tagged(f->enum_count, sizeof(*items), RILL_MEM_WORLD);
             if (items == NULL || !own(t, items)) {
                 rill_free(items);
                 goto oom;
@@ -277,14 +292,22 @@ static void *lane_ptr(const rill_field *f, const void *obj, uint32_t i) {
 
 static double lane_get(lane_kind k, const void *p) {
     switch (k) {
-    case LANE_BOOL: return *(const bool *)p ? 1.0 : 0.0;
-    case LANE_I32: return (double)*(const int32_t *)p;
-    case LANE_U32: return (double)*(const uint32_t *)p;
-    case LANE_I64: return (double)*(const int64_t *)p;
-    case LANE_U64: return (double)*(const uint64_t *)p;
-    case LANE_F32: return (double)*(const float *)p;
-    case LANE_F64: return *(const double *)p;
-    default: return 0.0;
+    case LANE_BOOL:
+        return *(const bool *)p ? 1.0 : 0.0;
+    case LANE_I32:
+        return (double)*(const int32_t *)p;
+    case LANE_U32:
+        return (double)*(const uint32_t *)p;
+    case LANE_I64:
+        return (double)*(const int64_t *)p;
+    case LANE_U64:
+        return (double)*(const uint64_t *)p;
+    case LANE_F32:
+        return (double)*(const float *)p;
+    case LANE_F64:
+        return *(const double *)p;
+    default:
+        return 0.0;
     }
 }
 
@@ -304,10 +327,18 @@ static int64_t sat_i64(double v, double lo, double hi) {
 
 static void lane_set(lane_kind k, void *p, double v) {
     switch (k) {
-    case LANE_BOOL: *(bool *)p = v != 0.0; break;
-    case LANE_I32: *(int32_t *)p = (int32_t)sat_i64(v, -2147483648.0, 2147483647.0); break;
-    case LANE_U32: *(uint32_t *)p = (uint32_t)sat_i64(v, 0.0, 4294967295.0); break;
-    case LANE_I64: *(int64_t *)p = sat_i64(v, -9.2233720368547758e18, 9.2233720368547758e18); break;
+    case LANE_BOOL:
+        *(bool *)p = v != 0.0;
+        break;
+    case LANE_I32:
+        *(int32_t *)p = (int32_t)sat_i64(v, -2147483648.0, 2147483647.0);
+        break;
+    case LANE_U32:
+        *(uint32_t *)p = (uint32_t)sat_i64(v, 0.0, 4294967295.0);
+        break;
+    case LANE_I64:
+        *(int64_t *)p = sat_i64(v, -9.2233720368547758e18, 9.2233720368547758e18);
+        break;
     case LANE_U64:
         if (v != v || v <= 0.0) {
             *(uint64_t *)p = 0;
@@ -317,14 +348,20 @@ static void lane_set(lane_kind k, void *p, double v) {
             *(uint64_t *)p = (uint64_t)v;
         }
         break;
-    case LANE_F32: *(float *)p = (float)v; break;
-    case LANE_F64: *(double *)p = v; break;
-    default: break;
+    case LANE_F32:
+        *(float *)p = (float)v;
+        break;
+    case LANE_F64:
+        *(double *)p = v;
+        break;
+    default:
+        break;
     }
 }
 
 bool rill_field_get_f64(const rill_field *field, const void *obj, uint32_t index, double *out) {
-    if (field == NULL || obj == NULL || !type_valid(field->type) || FIELD_INFO[field->type].lanes == 0) {
+    if (field == NULL || obj == NULL || !type_valid(field->type) ||
+        FIELD_INFO[field->type].lanes == 0) {
         return false;
     }
     if (index >= rill_field_count(field) * FIELD_INFO[field->type].lanes) {
@@ -337,7 +374,8 @@ bool rill_field_get_f64(const rill_field *field, const void *obj, uint32_t index
 }
 
 bool rill_field_set_f64(const rill_field *field, void *obj, uint32_t index, double value) {
-    if (field == NULL || obj == NULL || !type_valid(field->type) || FIELD_INFO[field->type].lanes == 0) {
+    if (field == NULL || obj == NULL || !type_valid(field->type) ||
+        FIELD_INFO[field->type].lanes == 0) {
         return false;
     }
     if (index >= rill_field_count(field) * FIELD_INFO[field->type].lanes) {
@@ -367,7 +405,9 @@ uint32_t rill_type_clamp(const rill_type_desc *type, void *obj) {
             double v = lane_get((lane_kind)fi->lane, p);
             double c = v;
             if (v != v) {
-                c = (f->flags & RILL_FIELD_HAS_MIN) ? f->min : (f->flags & RILL_FIELD_HAS_MAX) ? f->max : 0.0;
+                c = (f->flags & RILL_FIELD_HAS_MIN)   ? f->min
+                    : (f->flags & RILL_FIELD_HAS_MAX) ? f->max
+                                                      : 0.0;
             } else if ((f->flags & RILL_FIELD_HAS_MIN) && v < f->min) {
                 c = f->min;
             } else if ((f->flags & RILL_FIELD_HAS_MAX) && v > f->max) {
@@ -416,7 +456,8 @@ bool rill_type_equal(const rill_type_desc *type, const void *a, const void *b) {
             }
         } else if (f->type == RILL_FIELD_ENTITY || fi->lane == LANE_I64 || fi->lane == LANE_U64) {
             /* Compared bit for bit: doubles cannot hold every 64-bit integer. */
-            if (memcmp((const char *)a + f->offset, (const char *)b + f->offset, (size_t)n * fi->size) != 0) {
+            if (memcmp((const char *)a + f->offset, (const char *)b + f->offset,
+                       (size_t)n * fi->size) != 0) {
                 return false;
             }
         } else if (fi->lane == LANE_BOOL) {
@@ -526,11 +567,21 @@ static bool fmt_string(rill_strbuf *out, const char *s) {
     for (const char *p = s ? s : ""; ok && *p; p++) {
         unsigned char c = (unsigned char)*p;
         switch (c) {
-        case '"': ok = rill_strbuf_append(out, "\\\"", 2); break;
-        case '\\': ok = rill_strbuf_append(out, "\\\\", 2); break;
-        case '\n': ok = rill_strbuf_append(out, "\\n", 2); break;
-        case '\t': ok = rill_strbuf_append(out, "\\t", 2); break;
-        case '\r': ok = rill_strbuf_append(out, "\\r", 2); break;
+        case '"':
+            ok = rill_strbuf_append(out, "\\\"", 2);
+            break;
+        case '\\':
+            ok = rill_strbuf_append(out, "\\\\", 2);
+            break;
+        case '\n':
+            ok = rill_strbuf_append(out, "\\n", 2);
+            break;
+        case '\t':
+            ok = rill_strbuf_append(out, "\\t", 2);
+            break;
+        case '\r':
+            ok = rill_strbuf_append(out, "\\r", 2);
+            break;
         default:
             if (c < 0x20 || c == 0x7f) {
                 ok = rill_strbuf_printf(out, "\\x%02x", c);
@@ -545,15 +596,23 @@ static bool fmt_string(rill_strbuf *out, const char *s) {
 static bool fmt_element(const rill_field *f, const void *elem, rill_strbuf *out) {
     char buf[64];
     switch (f->type) {
-    case RILL_FIELD_BOOL: return rill_strbuf_printf(out, "%s", *(const bool *)elem ? "true" : "false");
-    case RILL_FIELD_I32: return rill_strbuf_printf(out, "%d", (int)*(const int32_t *)elem);
-    case RILL_FIELD_U32: return rill_strbuf_printf(out, "%u", (unsigned)*(const uint32_t *)elem);
-    case RILL_FIELD_I64: return rill_strbuf_printf(out, "%lld", (long long)*(const int64_t *)elem);
+    case RILL_FIELD_BOOL:
+        return rill_strbuf_printf(out, "%s", *(const bool *)elem ? "true" : "false");
+    case RILL_FIELD_I32:
+        return rill_strbuf_printf(out, "%d", (int)*(const int32_t *)elem);
+    case RILL_FIELD_U32:
+        return rill_strbuf_printf(out, "%u", (unsigned)*(const uint32_t *)elem);
+    case RILL_FIELD_I64:
+        return rill_strbuf_printf(out, "%lld", (long long)*(const int64_t *)elem);
     case RILL_FIELD_U64:
     case RILL_FIELD_ENTITY:
         return rill_strbuf_printf(out, "%llu", (unsigned long long)*(const uint64_t *)elem);
-    case RILL_FIELD_F32: fmt_f32(buf, sizeof buf, *(const float *)elem); return rill_strbuf_printf(out, "%s", buf);
-    case RILL_FIELD_F64: fmt_f64(buf, sizeof buf, *(const double *)elem); return rill_strbuf_printf(out, "%s", buf);
+    case RILL_FIELD_F32:
+        fmt_f32(buf, sizeof buf, *(const float *)elem);
+        return rill_strbuf_printf(out, "%s", buf);
+    case RILL_FIELD_F64:
+        fmt_f64(buf, sizeof buf, *(const double *)elem);
+        return rill_strbuf_printf(out, "%s", buf);
     case RILL_FIELD_VEC2:
     case RILL_FIELD_VEC3:
     case RILL_FIELD_VEC4:
@@ -567,13 +626,15 @@ static bool fmt_element(const rill_field *f, const void *elem, rill_strbuf *out)
         return ok && rill_strbuf_append(out, ")", 1);
     }
     case RILL_FIELD_STRING:
-    case RILL_FIELD_ASSET_PATH: return fmt_string(out, *(const char *const *)elem);
+    case RILL_FIELD_ASSET_PATH:
+        return fmt_string(out, *(const char *const *)elem);
     case RILL_FIELD_ENUM: {
         int32_t v = *(const int32_t *)elem;
         const char *name = rill_field_enum_name(f, v);
         return name ? rill_strbuf_printf(out, "%s", name) : rill_strbuf_printf(out, "%d", (int)v);
     }
-    default: return rill_strbuf_append(out, "?", 1);
+    default:
+        return rill_strbuf_append(out, "?", 1);
     }
 }
 
@@ -625,8 +686,8 @@ static rill_result cur_fail(cursor *c, const char *what) {
 }
 
 static void skip_ws(cursor *c) {
-    while (c->pos < c->len && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t' || c->s[c->pos] == '\n' ||
-                               c->s[c->pos] == '\r')) {
+    while (c->pos < c->len && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t' ||
+                               c->s[c->pos] == '\n' || c->s[c->pos] == '\r')) {
         c->pos++;
     }
 }
@@ -644,7 +705,9 @@ static bool is_ident_start(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
 }
 
-static bool is_ident_char(char ch) { return is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+static bool is_ident_char(char ch) {
+    return is_ident_start(ch) || (ch >= '0' && ch <= '9');
+}
 
 /* Copies the next number-ish token (alphanumerics, '+', '-', '.') into buf; false when empty or
  * too long. */
@@ -730,9 +793,12 @@ static rill_result parse_int(cursor *c, bool is_signed, int64_t lo, int64_t hi, 
 }
 
 static int hexval(char ch) {
-    if (ch >= '0' && ch <= '9') return ch - '0';
-    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
     return -1;
 }
 
@@ -758,11 +824,21 @@ static rill_result parse_string(cursor *c, const char **out) {
             }
             char e = c->s[c->pos++];
             switch (e) {
-            case 'n': ch = '\n'; break;
-            case 't': ch = '\t'; break;
-            case 'r': ch = '\r'; break;
-            case '"': ch = '"'; break;
-            case '\\': ch = '\\'; break;
+            case 'n':
+                ch = '\n';
+                break;
+            case 't':
+                ch = '\t';
+                break;
+            case 'r':
+                ch = '\r';
+                break;
+            case '"':
+                ch = '"';
+                break;
+            case '\\':
+                ch = '\\';
+                break;
             case 'x': {
                 int hi = c->pos < c->len ? hexval(c->s[c->pos]) : -1;
                 int lo = c->pos + 1 < c->len ? hexval(c->s[c->pos + 1]) : -1;
@@ -774,7 +850,10 @@ static rill_result parse_string(cursor *c, const char **out) {
                 ch = (char)(hi * 16 + lo);
                 break;
             }
-            default: c->pos--; r = cur_fail(c, "unknown escape"); break;
+            default:
+                c->pos--;
+                r = cur_fail(c, "unknown escape");
+                break;
             }
             if (r != RILL_OK) {
                 break;
@@ -822,28 +901,34 @@ static rill_result parse_element(cursor *c, const rill_field *f, void *elem) {
     }
     case RILL_FIELD_I32:
         r = parse_int(c, true, INT32_MIN, INT32_MAX, 0, &bits);
-        if (r == RILL_OK) *(int32_t *)elem = (int32_t)(int64_t)bits;
+        if (r == RILL_OK)
+            *(int32_t *)elem = (int32_t)(int64_t)bits;
         return r;
     case RILL_FIELD_U32:
         r = parse_int(c, false, 0, 0, UINT32_MAX, &bits);
-        if (r == RILL_OK) *(uint32_t *)elem = (uint32_t)bits;
+        if (r == RILL_OK)
+            *(uint32_t *)elem = (uint32_t)bits;
         return r;
     case RILL_FIELD_I64:
         r = parse_int(c, true, INT64_MIN, INT64_MAX, 0, &bits);
-        if (r == RILL_OK) *(int64_t *)elem = (int64_t)bits;
+        if (r == RILL_OK)
+            *(int64_t *)elem = (int64_t)bits;
         return r;
     case RILL_FIELD_U64:
     case RILL_FIELD_ENTITY:
         r = parse_int(c, false, 0, 0, UINT64_MAX, &bits);
-        if (r == RILL_OK) *(uint64_t *)elem = bits;
+        if (r == RILL_OK)
+            *(uint64_t *)elem = bits;
         return r;
     case RILL_FIELD_F32:
         r = parse_float(c, &d);
-        if (r == RILL_OK) *(float *)elem = (float)d;
+        if (r == RILL_OK)
+            *(float *)elem = (float)d;
         return r;
     case RILL_FIELD_F64:
         r = parse_float(c, &d);
-        if (r == RILL_OK) *(double *)elem = d;
+        if (r == RILL_OK)
+            *(double *)elem = d;
         return r;
     case RILL_FIELD_VEC2:
     case RILL_FIELD_VEC3:
@@ -875,7 +960,8 @@ static rill_result parse_element(cursor *c, const rill_field *f, void *elem) {
     case RILL_FIELD_ASSET_PATH: {
         const char *s = NULL;
         r = parse_string(c, &s);
-        if (r == RILL_OK) *(const char **)elem = s;
+        if (r == RILL_OK)
+            *(const char **)elem = s;
         return r;
     }
     case RILL_FIELD_ENUM: {
@@ -893,10 +979,12 @@ static rill_result parse_element(cursor *c, const rill_field *f, void *elem) {
             return RILL_OK;
         }
         r = parse_int(c, true, INT32_MIN, INT32_MAX, 0, &bits);
-        if (r == RILL_OK) *(int32_t *)elem = (int32_t)(int64_t)bits;
+        if (r == RILL_OK)
+            *(int32_t *)elem = (int32_t)(int64_t)bits;
         return r;
     }
-    default: return cur_fail(c, "field has no text form");
+    default:
+        return cur_fail(c, "field has no text form");
     }
 }
 
@@ -910,7 +998,8 @@ rill_result rill_field_parse(const rill_field *field, void *obj, const char *tex
     /* Parse into a scratch copy so a failure leaves the object untouched. */
     uint8_t scratch_small[256];
     size_t bytes = es * rill_field_count(field);
-    uint8_t *scratch = bytes <= sizeof scratch_small ? scratch_small : rill_malloc_tagged(bytes, RILL_MEM_WORLD);
+    uint8_t *scratch =
+        bytes <= sizeof scratch_small ? scratch_small : rill_malloc_tagged(bytes, RILL_MEM_WORLD);
     if (scratch == NULL) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "offset 0: out of memory");
     }

@@ -271,14 +271,23 @@ static bool register_builtins(rill_world *w) {
     static const float quat_id[4] = {0, 0, 0, 1};
     static const rill_field transform_fields[] = {
         RILL_FIELD(rill_transform, translation, VEC3),
-        {.name = "rotation", .type = RILL_FIELD_QUAT, .offset = offsetof(rill_transform, rotation),
-         .count = 1, .default_value = quat_id},
-        {.name = "scale", .type = RILL_FIELD_VEC3, .offset = offsetof(rill_transform, scale),
-         .count = 1, .default_value = one3},
+        {.name = "rotation",
+         .type = RILL_FIELD_QUAT,
+         .offset = offsetof(rill_transform, rotation),
+         .count = 1,
+         .default_value = quat_id},
+        {.name = "scale",
+         .type = RILL_FIELD_VEC3,
+         .offset = offsetof(rill_transform, scale),
+         .count = 1,
+         .default_value = one3},
     };
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    static const rill_field global_fields[] = {{.name = "matrix", .type = RILL_FIELD_F32,
-                                                .offset = 0, .count = 16, .default_value = identity}};
+    static const rill_field global_fields[] = {{.name = "matrix",
+                                                .type = RILL_FIELD_F32,
+                                                .offset = 0,
+                                                .count = 16,
+                                                .default_value = identity}};
     static const rill_field parent_fields[] = {RILL_FIELD(rill_parent, parent, ENTITY),
                                                RILL_FIELD(rill_parent, prev_sibling, ENTITY),
                                                RILL_FIELD(rill_parent, next_sibling, ENTITY)};
@@ -290,39 +299,88 @@ static bool register_builtins(rill_world *w) {
     static const float viewport[4] = {0, 0, 1, 1};
     static const float clear[4] = {0, 0, 0, 1};
     static const rill_field camera_fields[] = {
-        {.name = "active", .type = RILL_FIELD_BOOL, .offset = offsetof(rill_camera, active), .default_value = &yes},
+        {.name = "active",
+         .type = RILL_FIELD_BOOL,
+         .offset = offsetof(rill_camera, active),
+         .default_value = &yes},
         RILL_FIELD(rill_camera, is_default, BOOL),
-        {.name = "role", .type = RILL_FIELD_ENUM, .offset = offsetof(rill_camera, role),
-         .enum_items = CAMERA_ROLES, .enum_count = 2},
-        {.name = "projection", .type = RILL_FIELD_ENUM, .offset = offsetof(rill_camera, projection),
-         .enum_items = PROJECTIONS, .enum_count = 2},
-        {.name = "fov_y", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, fov_y),
-         .default_value = &fov, .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0.001, .max = 3.14},
-        {.name = "near", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, near_plane),
-         .default_value = &znear, .flags = RILL_FIELD_HAS_MIN, .min = 1e-6},
-        {.name = "far", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, far_plane),
-         .default_value = &zfar, .flags = RILL_FIELD_HAS_MIN, .min = 1e-5},
-        {.name = "ortho_height", .type = RILL_FIELD_F32, .offset = offsetof(rill_camera, ortho_height),
-         .default_value = &ortho, .flags = RILL_FIELD_HAS_MIN, .min = 1e-6},
-        {.name = "viewport", .type = RILL_FIELD_VEC4, .offset = offsetof(rill_camera, viewport),
-         .default_value = viewport, .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = 1},
-        {.name = "clear_color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_camera, clear_color),
+        {.name = "role",
+         .type = RILL_FIELD_ENUM,
+         .offset = offsetof(rill_camera, role),
+         .enum_items = CAMERA_ROLES,
+         .enum_count = 2},
+        {.name = "projection",
+         .type = RILL_FIELD_ENUM,
+         .offset = offsetof(rill_camera, projection),
+         .enum_items = PROJECTIONS,
+         .enum_count = 2},
+        {.name = "fov_y",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(rill_camera, fov_y),
+         .default_value = &fov,
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0.001,
+         .max = 3.14},
+        {.name = "near",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(rill_camera, near_plane),
+         .default_value = &znear,
+         .flags = RILL_FIELD_HAS_MIN,
+         .min = 1e-6},
+        {.name = "far",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(rill_camera, far_plane),
+         .default_value = &zfar,
+         .flags = RILL_FIELD_HAS_MIN,
+         .min = 1e-5},
+        {.name = "ortho_height",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(rill_camera, ortho_height),
+         .default_value = &ortho,
+         .flags = RILL_FIELD_HAS_MIN,
+         .min = 1e-6},
+        {.name = "viewport",
+         .type = RILL_FIELD_VEC4,
+         .offset = offsetof(rill_camera, viewport),
+         .default_value = viewport,
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0,
+         .max = 1},
+        {.name = "clear_color",
+         .type = RILL_FIELD_COLOR,
+         .offset = offsetof(rill_camera, clear_color),
          .default_value = clear},
-        {.name = "hdr", .type = RILL_FIELD_BOOL, .offset = offsetof(rill_camera, hdr), .default_value = &yes},
+        {.name = "hdr",
+         .type = RILL_FIELD_BOOL,
+         .offset = offsetof(rill_camera, hdr),
+         .default_value = &yes},
         RILL_FIELD(rill_camera, order, I32),
     };
     const rill_type_desc descs[] = {
         {.name = "Name", RILL_TYPE_LAYOUT(rill_name), .fields = name_fields, .field_count = 1},
-        {.name = "Transform", RILL_TYPE_LAYOUT(rill_transform), .fields = transform_fields,
+        {.name = "Transform",
+         RILL_TYPE_LAYOUT(rill_transform),
+         .fields = transform_fields,
          .field_count = 3},
-        {.name = "GlobalTransform", .size = sizeof(rill_global_transform), .align = 16,
-         .flags = RILL_TYPE_NO_SERIALIZE, .fields = global_fields, .field_count = 1},
-        {.name = "Parent", RILL_TYPE_LAYOUT(rill_parent),
-         .flags = RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED, .fields = parent_fields, .field_count = 3},
-        {.name = "Children", RILL_TYPE_LAYOUT(rill_children),
-         .flags = RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED, .fields = children_fields,
+        {.name = "GlobalTransform",
+         .size = sizeof(rill_global_transform),
+         .align = 16,
+         .flags = RILL_TYPE_NO_SERIALIZE,
+         .fields = global_fields,
+         .field_count = 1},
+        {.name = "Parent",
+         RILL_TYPE_LAYOUT(rill_parent),
+         .flags = RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED,
+         .fields = parent_fields,
          .field_count = 3},
-        {.name = "Camera", RILL_TYPE_LAYOUT(rill_camera), .fields = camera_fields,
+        {.name = "Children",
+         RILL_TYPE_LAYOUT(rill_children),
+         .flags = RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED,
+         .fields = children_fields,
+         .field_count = 3},
+        {.name = "Camera",
+         RILL_TYPE_LAYOUT(rill_camera),
+         .fields = camera_fields,
          .field_count = (uint32_t)RILL_COUNTOF(camera_fields)},
     };
     for (uint32_t i = 0; i < RILL_COUNTOF(descs); i++) {
@@ -330,9 +388,9 @@ static bool register_builtins(rill_world *w) {
             return false;
         }
     }
-    w->builtins = (rill_builtins){RILL_COMPONENT_NAME,   RILL_COMPONENT_TRANSFORM,
-                                  RILL_COMPONENT_GLOBAL_TRANSFORM, RILL_COMPONENT_PARENT,
-                                  RILL_COMPONENT_CHILDREN, RILL_COMPONENT_CAMERA};
+    w->builtins = (rill_builtins){
+        RILL_COMPONENT_NAME,   RILL_COMPONENT_TRANSFORM, RILL_COMPONENT_GLOBAL_TRANSFORM,
+        RILL_COMPONENT_PARENT, RILL_COMPONENT_CHILDREN,  RILL_COMPONENT_CAMERA};
     return true;
 }
 
@@ -588,7 +646,8 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     const uint8_t *base = c->set.data;
     if (init != NULL && base != NULL && (const uint8_t *)init >= base &&
         (const uint8_t *)init < base + (size_t)c->set.cap * c->set.stride) {
-        void *copy = t->size <= sizeof local ? (void *)local : (heap = rill_malloc_tagged(t->size, RILL_MEM_WORLD));
+        void *copy = t->size <= sizeof local ? (void *)local
+                                             : (heap = rill_malloc_tagged(t->size, RILL_MEM_WORLD));
         if (copy == NULL) {
             return NULL;
         }
@@ -736,7 +795,8 @@ rill_entity rill_world_find_by_name(const rill_world *world, const char *name) {
     for (uint32_t d = 0; d < s->len; d++) {
         const rill_name *n = (const rill_name *)(s->data + (size_t)d * s->stride);
         if ((n->value == interned || (n->value && strcmp(n->value, name) == 0)) &&
-            (best == RILL_ENTITY_NULL || RILL_ENTITY_INDEX(s->dense[d]) < RILL_ENTITY_INDEX(best))) {
+            (best == RILL_ENTITY_NULL ||
+             RILL_ENTITY_INDEX(s->dense[d]) < RILL_ENTITY_INDEX(best))) {
             best = s->dense[d];
         }
     }

@@ -27,7 +27,7 @@ typedef struct rill__type {
     rill_type_desc desc;
     rill_field *fields;
     void *defaults;
-    void **owned;        /* allocations made for field defaults and enum tables */
+    void **owned; /* allocations made for field defaults and enum tables */
     uint32_t owned_len;
     rill__type_kind kind;
     uint32_t id; /* component or resource id; 0 for plain types */
@@ -88,7 +88,7 @@ struct rill_world {
 
     /* >>registry */
     RILL_ARRAY(rill__type *) types;
-    rill_map type_by_name; /* hash64(name) -> index into types */
+    rill_map type_by_name;                  /* hash64(name) -> index into types */
     RILL_ARRAY(rill__component) components; /* index = id - 1 */
     RILL_ARRAY(rill__resource) resources;   /* index = id - 1 */
     rill_builtins builtins;

@@ -1,10 +1,13 @@
 /* test_world_ecs.c: entities, sparse-set storage, queries, hierarchy, transforms, events, command
  * buffers, resources and component hooks of the world module. */
+/* cmocka needs these before it, in this order. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <string.h>
@@ -19,7 +22,8 @@ typedef struct tag {
 } tag;
 
 static rill_component register_tag(rill_world *w, const char *name) {
-    static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY), RILL_FIELD(tag, value, I32)};
+    static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY),
+                                        RILL_FIELD(tag, value, I32)};
     rill_type_desc d = {.name = name, RILL_TYPE_LAYOUT(tag), .fields = fields, .field_count = 2};
     return rill_world_register_component(w, &d);
 }
@@ -147,9 +151,15 @@ static void test_storage_at_scale(void **state) {
     for (uint32_t k = 0; k < N / 2; k++) {
         uint32_t i = rng_next(&seed) % N;
         switch (rng_next(&seed) % 3) {
-        case 0: removed += rill_world_remove(w, ents[i], ca) ? 1u : 0u; break;
-        case 1: rill_world_remove(w, ents[i], cb); break;
-        default: despawned += rill_world_despawn(w, ents[i]) ? 1u : 0u; break;
+        case 0:
+            removed += rill_world_remove(w, ents[i], ca) ? 1u : 0u;
+            break;
+        case 1:
+            rill_world_remove(w, ents[i], cb);
+            break;
+        default:
+            despawned += rill_world_despawn(w, ents[i]) ? 1u : 0u;
+            break;
         }
     }
     assert_int_equal(rill_world_entity_count(w), N - despawned);
@@ -187,13 +197,16 @@ static void test_entity_components_and_builtins(void **state) {
     assert_int_equal(b->camera, RILL_COMPONENT_CAMERA);
     assert_int_equal(rill_world_find_component(w, "Name"), RILL_COMPONENT_NAME);
     assert_int_equal(rill_world_find_component(w, "Transform"), RILL_COMPONENT_TRANSFORM);
-    assert_int_equal(rill_world_find_component(w, "GlobalTransform"), RILL_COMPONENT_GLOBAL_TRANSFORM);
+    assert_int_equal(rill_world_find_component(w, "GlobalTransform"),
+                     RILL_COMPONENT_GLOBAL_TRANSFORM);
     assert_int_equal(rill_world_find_component(w, "Parent"), RILL_COMPONENT_PARENT);
     assert_int_equal(rill_world_find_component(w, "Children"), RILL_COMPONENT_CHILDREN);
     assert_int_equal(rill_world_find_component(w, "Camera"), RILL_COMPONENT_CAMERA);
     assert_int_equal(rill_world_find_component(w, "Nope"), 0);
-    assert_true(rill_world_component_type(w, RILL_COMPONENT_GLOBAL_TRANSFORM)->flags & RILL_TYPE_NO_SERIALIZE);
-    assert_false(rill_world_component_type(w, RILL_COMPONENT_TRANSFORM)->flags & RILL_TYPE_NO_SERIALIZE);
+    assert_true(rill_world_component_type(w, RILL_COMPONENT_GLOBAL_TRANSFORM)->flags &
+                RILL_TYPE_NO_SERIALIZE);
+    assert_false(rill_world_component_type(w, RILL_COMPONENT_TRANSFORM)->flags &
+                 RILL_TYPE_NO_SERIALIZE);
 
     rill_component t = register_tag(w, "Tag");
     assert_int_equal(t, RILL_COMPONENT_BUILTIN_NUM);
@@ -250,8 +263,10 @@ static void test_queries(void **state) {
     rill_world_spawn_n(w, N, ents);
     for (uint32_t i = 0; i < N; i++) {
         rill_world_add(w, ents[i], ca, &(tag){ents[i], (int32_t)i});
-        if (i % 2 == 0) rill_world_add(w, ents[i], cb, &(tag){ents[i], (int32_t)i * 10});
-        if (i % 5 == 0) rill_world_add(w, ents[i], cc, &(tag){ents[i], 0});
+        if (i % 2 == 0)
+            rill_world_add(w, ents[i], cb, &(tag){ents[i], (int32_t)i * 10});
+        if (i % 5 == 0)
+            rill_world_add(w, ents[i], cc, &(tag){ents[i], 0});
     }
     /* with A, B: the even ones (500); B is the smaller set and drives. */
     rill_query q = rill_world_query(w, &(rill_query_desc){.with = {ca, cb}});
@@ -305,7 +320,9 @@ static void test_queries(void **state) {
     rill_world_destroy(w);
 }
 
-static bool near(float a, float b) { return fabsf(a - b) < 1e-4f; }
+static bool near(float a, float b) {
+    return fabsf(a - b) < 1e-4f;
+}
 
 static void test_hierarchy(void **state) {
     (void)state;
@@ -372,8 +389,9 @@ static void test_hierarchy(void **state) {
 static void test_transforms(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL);
-    rill_entity root = rill_world_spawn(w), child = rill_world_spawn(w), grand = rill_world_spawn(w),
-                other = rill_world_spawn(w), group = rill_world_spawn(w), leaf = rill_world_spawn(w);
+    rill_entity root = rill_world_spawn(w), child = rill_world_spawn(w),
+                grand = rill_world_spawn(w), other = rill_world_spawn(w),
+                group = rill_world_spawn(w), leaf = rill_world_spawn(w);
     rill_transform t = rill_transform_identity();
     t.translation[0] = 10;
     rill_world_set_transform(w, root, &t);
@@ -585,8 +603,13 @@ static void test_hooks(void **state) {
     hook_log log = {0};
     rill_world *w = rill_world_create(NULL);
     static const rill_field fields[] = {RILL_FIELD(tag, value, I32)};
-    rill_type_desc d = {.name = "Handle", RILL_TYPE_LAYOUT(tag), .fields = fields, .field_count = 1,
-                        .on_add = on_add, .on_remove = on_remove, .hook_user = &log};
+    rill_type_desc d = {.name = "Handle",
+                        RILL_TYPE_LAYOUT(tag),
+                        .fields = fields,
+                        .field_count = 1,
+                        .on_add = on_add,
+                        .on_remove = on_remove,
+                        .hook_user = &log};
     rill_component h = rill_world_register_component(w, &d);
     rill_entity e = rill_world_spawn(w);
     rill_world_add(w, e, h, &(tag){0, 1});
@@ -641,10 +664,13 @@ static void test_resources(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL);
     static const float g = -9.81f;
-    static const rill_field fields[] = {
-        {.name = "gravity", .type = RILL_FIELD_F32, .offset = offsetof(settings, gravity), .default_value = &g},
-        RILL_FIELD(settings, steps, I32)};
-    rill_type_desc d = {.name = "Physics", RILL_TYPE_LAYOUT(settings), .fields = fields, .field_count = 2};
+    static const rill_field fields[] = {{.name = "gravity",
+                                         .type = RILL_FIELD_F32,
+                                         .offset = offsetof(settings, gravity),
+                                         .default_value = &g},
+                                        RILL_FIELD(settings, steps, I32)};
+    rill_type_desc d = {
+        .name = "Physics", RILL_TYPE_LAYOUT(settings), .fields = fields, .field_count = 2};
     rill_resource r = rill_world_register_resource(w, &d);
     assert_int_not_equal(r, 0);
     assert_int_equal(rill_world_find_resource(w, "Physics"), r);

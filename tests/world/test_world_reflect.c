@@ -1,11 +1,14 @@
 /* test_world_reflect.c: the reflection registry and its generic helpers: defaults, clamping, enum
  * names, fixed arrays, equality, numeric access, text format/parse round trips (including every
  * truncated input) and dumps. */
+/* cmocka needs these before it, in this order. */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <string.h>
@@ -47,36 +50,70 @@ static const char *const DEF_STR = "hello";
 
 static const rill_field FIELDS[] = {
     RILL_FIELD(everything, flag, BOOL),
-    {.name = "i32", .type = RILL_FIELD_I32, .offset = offsetof(everything, i32),
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = -10, .max = 10},
+    {.name = "i32",
+     .type = RILL_FIELD_I32,
+     .offset = offsetof(everything, i32),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = -10,
+     .max = 10},
     RILL_FIELD(everything, u32, U32),
     RILL_FIELD(everything, i64, I64),
     RILL_FIELD(everything, u64, U64),
-    {.name = "f32", .type = RILL_FIELD_F32, .offset = offsetof(everything, f32), .default_value = &DEF_F32,
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = 1},
+    {.name = "f32",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(everything, f32),
+     .default_value = &DEF_F32,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 1},
     RILL_FIELD(everything, f64, F64),
     RILL_FIELD(everything, v2, VEC2),
-    {.name = "v3", .type = RILL_FIELD_VEC3, .offset = offsetof(everything, v3), .default_value = DEF_V3,
-     .flags = RILL_FIELD_HAS_MAX, .max = 100},
+    {.name = "v3",
+     .type = RILL_FIELD_VEC3,
+     .offset = offsetof(everything, v3),
+     .default_value = DEF_V3,
+     .flags = RILL_FIELD_HAS_MAX,
+     .max = 100},
     RILL_FIELD(everything, v4, VEC4),
     RILL_FIELD(everything, q, QUAT),
     RILL_FIELD(everything, color, COLOR),
-    {.name = "str", .type = RILL_FIELD_STRING, .offset = offsetof(everything, str), .default_value = &DEF_STR},
+    {.name = "str",
+     .type = RILL_FIELD_STRING,
+     .offset = offsetof(everything, str),
+     .default_value = &DEF_STR},
     RILL_FIELD(everything, path, ASSET_PATH),
     RILL_FIELD(everything, ent, ENTITY),
-    {.name = "mode", .type = RILL_FIELD_ENUM, .offset = offsetof(everything, mode), .default_value = &DEF_MODE,
-     .enum_items = MODES, .enum_count = 3},
-    {.name = "weights", .type = RILL_FIELD_F32, .offset = offsetof(everything, weights), .count = 3,
-     .default_value = DEF_WEIGHTS, .flags = RILL_FIELD_HAS_MIN, .min = 0},
-    {.name = "modes", .type = RILL_FIELD_ENUM, .offset = offsetof(everything, modes), .count = 2,
-     .enum_items = MODES, .enum_count = 3},
+    {.name = "mode",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(everything, mode),
+     .default_value = &DEF_MODE,
+     .enum_items = MODES,
+     .enum_count = 3},
+    {.name = "weights",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(everything, weights),
+     .count = 3,
+     .default_value = DEF_WEIGHTS,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0},
+    {.name = "modes",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(everything, modes),
+     .count = 2,
+     .enum_items = MODES,
+     .enum_count = 3},
     {.name = "tags", .type = RILL_FIELD_STRING, .offset = offsetof(everything, tags), .count = 2},
-    {.name = "points", .type = RILL_FIELD_VEC3, .offset = offsetof(everything, points), .count = 2,
+    {.name = "points",
+     .type = RILL_FIELD_VEC3,
+     .offset = offsetof(everything, points),
+     .count = 2,
      .flags = RILL_FIELD_NO_SERIALIZE},
 };
 
 static rill_type_desc everything_desc(void) {
-    return (rill_type_desc){.name = "Everything", RILL_TYPE_LAYOUT(everything), .fields = FIELDS,
+    return (rill_type_desc){.name = "Everything",
+                            RILL_TYPE_LAYOUT(everything),
+                            .fields = FIELDS,
                             .field_count = (uint32_t)RILL_COUNTOF(FIELDS)};
 }
 
@@ -418,11 +455,25 @@ static void test_parse_truncated_and_garbage(void **state) {
         const char *field;
         const char *text;
     } bad[] = {
-        {"flag", "yes"},        {"i32", "1.5"},          {"i32", "99999999999"}, {"u32", "-1"},
-        {"u64", "18446744073709551616"}, {"f32", "abc"}, {"f32", ""},            {"v3", "(1, 2)"},
-        {"v3", "(1, 2, 3, 4)"}, {"v3", "1, 2, 3"},       {"str", "\"open"},      {"str", "\"\\q\""},
-        {"str", "\"\\x0\""},    {"str", "noquote"},      {"ent", "-3"},          {"mode", "9x"},
-        {"tags", "[\"a\"]"},    {"i64", "--5"},          {"i32", "0x"},
+        {"flag", "yes"},
+        {"i32", "1.5"},
+        {"i32", "99999999999"},
+        {"u32", "-1"},
+        {"u64", "18446744073709551616"},
+        {"f32", "abc"},
+        {"f32", ""},
+        {"v3", "(1, 2)"},
+        {"v3", "(1, 2, 3, 4)"},
+        {"v3", "1, 2, 3"},
+        {"str", "\"open"},
+        {"str", "\"\\q\""},
+        {"str", "\"\\x0\""},
+        {"str", "noquote"},
+        {"ent", "-3"},
+        {"mode", "9x"},
+        {"tags", "[\"a\"]"},
+        {"i64", "--5"},
+        {"i32", "0x"},
     };
     for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
         const rill_field *f = rill_type_find_field(&d, bad[i].field);
@@ -459,8 +510,8 @@ static void test_dump(void **state) {
     t->translation[1] = 1.5f;
     rill_strbuf sb = {0};
     assert_true(rill_type_dump(rill_world_component_type(w, RILL_COMPONENT_TRANSFORM), t, &sb));
-    assert_string_equal(sb.data,
-                        "Transform { translation: (0, 1.5, 0) rotation: (0, 0, 0, 1) scale: (1, 1, 1) }");
+    assert_string_equal(
+        sb.data, "Transform { translation: (0, 1.5, 0) rotation: (0, 0, 0, 1) scale: (1, 1, 1) }");
     sb.len = 0;
     rill_world_set_name(w, e, "Player \"one\"");
     assert_true(rill_type_dump(rill_world_component_type(w, RILL_COMPONENT_NAME),
@@ -469,10 +520,10 @@ static void test_dump(void **state) {
     sb.len = 0;
     rill_camera *cam = rill_world_add(w, e, RILL_COMPONENT_CAMERA, NULL);
     assert_true(rill_type_dump(rill_world_component_type(w, RILL_COMPONENT_CAMERA), cam, &sb));
-    assert_string_equal(sb.data,
-                        "Camera { active: true is_default: false role: game projection: perspective "
-                        "fov_y: 0.8 near: 0.1 far: 1000 ortho_height: 10 viewport: (0, 0, 1, 1) "
-                        "clear_color: (0, 0, 0, 1) hdr: true order: 0 }");
+    assert_string_equal(
+        sb.data, "Camera { active: true is_default: false role: game projection: perspective "
+                 "fov_y: 0.8 near: 0.1 far: 1000 ortho_height: 10 viewport: (0, 0, 1, 1) "
+                 "clear_color: (0, 0, 0, 1) hdr: true order: 0 }");
     /* NO_SERIALIZE fields are left out. */
     rill_type_desc d = everything_desc();
     everything x;
