@@ -574,7 +574,8 @@ bool rill_commands_add(rill_commands *cmds, rill_entity e, rill_component comp, 
 void rill_commands_remove(rill_commands *cmds, rill_entity e, rill_component comp);
 void rill_commands_set_parent(rill_commands *cmds, rill_entity child, rill_entity parent);
 
-/* Applies every command in order, then clears the buffer (placeholder mappings are kept until the
+/* Applies every command in order (hooks run as usual but must not record into this same buffer;
+ * such records are refused), then clears the buffer (placeholder mappings are kept until the
  * next record or clear). Returns the number of commands that took effect. */
 uint32_t rill_commands_apply(rill_world *world, rill_commands *cmds);
 /* The real entity a placeholder of the last apply became, or e itself when e is not a placeholder;

@@ -32,6 +32,7 @@ struct rill_commands {
     RILL_ARRAY(rill_entity) resolved; /* placeholder n -> entity, after apply */
     uint32_t spawned;                 /* placeholders handed out since the last clear */
     bool applied;                     /* resolved holds the last apply's mapping */
+    bool applying;                    /* inside rill_commands_apply: recording is refused */
 };
 
 rill_commands *rill_commands_create(rill_world *world) {
@@ -80,6 +81,12 @@ static void begin_batch(rill_commands *cmds) {
 }
 
 static bool record(rill_commands *cmds, cmd c) {
+    if (cmds->applying) {
+        /* A hook recording into the buffer being applied would move the payloads under the add in
+         * progress; refuse it loudly instead. */
+        RILL_LOG_ERROR("world", "commands: cannot record into a buffer while it is being applied");
+        return false;
+    }
     begin_batch(cmds);
     if (!rill_array_push(&cmds->cmds, c)) {
         RILL_LOG_ERROR("world", "commands: out of memory");
@@ -93,7 +100,7 @@ static bool is_placeholder(rill_entity e) {
 }
 
 rill_entity rill_commands_spawn(rill_commands *cmds) {
-    if (cmds == NULL) {
+    if (cmds == NULL || cmds->applying) {
         return RILL_ENTITY_NULL;
     }
     begin_batch(cmds);
@@ -127,6 +134,9 @@ bool rill_commands_add(rill_commands *cmds, rill_entity e, rill_component comp, 
     }
     if (data == NULL) {
         return record(cmds, (cmd){.op = CMD_ADD_DEFAULT, .comp = comp, .a = e});
+    }
+    if (cmds->applying) {
+        return record(cmds, (cmd){0}); /* logs and refuses */
     }
     uint32_t off = RILL_ALIGN_UP(cmds->bytes.len, 16u);
     uint64_t end = (uint64_t)off + t->size;
@@ -168,8 +178,8 @@ uint32_t rill_commands_apply(rill_world *world, rill_commands *cmds) {
     if (world == NULL || cmds == NULL || world != cmds->world) {
         return 0;
     }
-    if (cmds->applied) {
-        return 0; /* nothing recorded since the last apply */
+    if (cmds->applied || cmds->applying) {
+        return 0; /* nothing recorded since the last apply, or a hook re-entering apply */
     }
     rill_array_clear(&cmds->resolved);
     if (!rill_array_reserve(&cmds->resolved, cmds->spawned)) {
@@ -179,7 +189,7 @@ uint32_t rill_commands_apply(rill_world *world, rill_commands *cmds) {
     memset(cmds->resolved.data, 0, sizeof(rill_entity) * cmds->spawned);
     cmds->resolved.len = cmds->spawned;
     uint32_t done = 0;
-    /* Commands may record into this same buffer from hooks; index, don't hold pointers. */
+    cmds->applying = true;
     for (uint32_t i = 0; i < cmds->cmds.len; i++) {
         cmd c = cmds->cmds.data[i];
         rill_entity a = rill_commands_resolve(cmds, c.a);
@@ -216,6 +226,7 @@ uint32_t rill_commands_apply(rill_world *world, rill_commands *cmds) {
         }
         done += ok ? 1u : 0u;
     }
+    cmds->applying = false;
     rill_array_clear(&cmds->cmds);
     rill_array_clear(&cmds->bytes);
     cmds->applied = true;

@@ -728,6 +728,31 @@ static void test_add_from_own_storage(void **state) {
     rill_world_destroy(w);
 }
 
+/* A hook that tries to record into (or re-apply) the buffer being applied is refused. */
+static void recording_hook(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)data;
+    rill_commands *cmds = user;
+    rill_commands_despawn(cmds, e);
+    assert_false(rill_commands_add(cmds, e, RILL_COMPONENT_NAME, NULL));
+    assert_int_equal(rill_commands_spawn(cmds), RILL_ENTITY_NULL);
+    assert_int_equal(rill_commands_apply(w, cmds), 0);
+}
+
+static void test_commands_reentrancy(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_commands *cmds = rill_commands_create(w);
+    rill_type_desc d = {.name = "Hooked", .size = 4, .on_add = recording_hook, .hook_user = cmds};
+    rill_component h = rill_world_register_component(w, &d);
+    rill_entity e = rill_commands_spawn(cmds);
+    rill_commands_add(cmds, e, h, NULL);
+    assert_int_equal(rill_commands_apply(w, cmds), 2);
+    assert_true(rill_world_is_alive(w, rill_commands_resolve(cmds, e)));
+    assert_int_equal(rill_commands_len(cmds), 0);
+    rill_commands_destroy(cmds);
+    rill_world_destroy(w);
+}
+
 static void test_no_leaks(void **state) {
     (void)state;
     size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
@@ -763,6 +788,7 @@ int main(void) {
         cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_resources),
         cmocka_unit_test(test_add_from_own_storage),
+        cmocka_unit_test(test_commands_reentrancy),
         cmocka_unit_test(test_no_leaks),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
