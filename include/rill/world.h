@@ -279,6 +279,7 @@ bool rill_world_reserve(rill_world *world, uint32_t entity_count);
 bool rill_world_despawn(rill_world *world, rill_entity e);
 /* Despawns e and all its descendants. Returns the number of entities despawned (0 if stale). */
 uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e);
+/* True when e is a live entity of this world (false for NULL, stale or foreign ids). */
 bool rill_world_is_alive(const rill_world *world, rill_entity e);
 /* Number of live entities. */
 uint32_t rill_world_entity_count(const rill_world *world);
@@ -310,6 +311,7 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
 /* The data of comp on e, or NULL when absent / stale. Writing through it is allowed, but writing a
  * Transform this way does not mark it dirty (use rill_world_transform_mut). */
 void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp);
+/* True when e is alive and has comp. */
 bool rill_world_has(const rill_world *world, rill_entity e, rill_component comp);
 /* Removes comp from e (on_remove runs first). Removing Parent detaches e from its parent;
  * removing Children detaches all children. False when absent. */
@@ -330,13 +332,16 @@ uint32_t rill_world_component_dense(const rill_world *world, rill_component comp
 
 /* Registers a resource (singleton) type; same rules as components (hooks are ignored). */
 rill_resource rill_world_register_resource(rill_world *world, const rill_type_desc *desc);
+/* The resource registered as `name`, or 0. */
 rill_resource rill_world_find_resource(const rill_world *world, const char *name);
+/* The registry's copy of a resource's type (valid for the world's lifetime), or NULL. */
 const rill_type_desc *rill_world_resource_type(const rill_world *world, rill_resource res);
 /* Sets the resource's value (data NULL = defaults) and returns the world-owned storage (stable
  * until rill_world_remove_resource or world destroy). NULL for an unknown id or out of memory. */
 void *rill_world_set_resource(rill_world *world, rill_resource res, const void *data);
 /* The resource's storage, or NULL when it was never set (or removed). */
 void *rill_world_get_resource(const rill_world *world, rill_resource res);
+/* Frees the resource's storage (it reads as unset again). False when it was not set. */
 bool rill_world_remove_resource(rill_world *world, rill_resource res);
 
 /* Registers a reflected type that is neither component nor resource (plugin settings, event
@@ -455,7 +460,9 @@ rill_entity rill_world_get_parent(const rill_world *world, rill_entity e);
 /* Children iteration: `for (c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w,
  * c))`. Do not reparent or despawn the children while walking them this way. */
 rill_entity rill_world_first_child(const rill_world *world, rill_entity e);
+/* The sibling after e in its parent's list, or RILL_ENTITY_NULL (last child, root, stale). */
 rill_entity rill_world_next_sibling(const rill_world *world, rill_entity e);
+/* Number of direct children of e (0 for a stale entity). */
 uint32_t rill_world_child_count(const rill_world *world, rill_entity e);
 /* Copies up to cap children (in order) into out and returns the total child count. */
 uint32_t rill_world_children(const rill_world *world, rill_entity e, rill_entity *out,
@@ -469,6 +476,7 @@ rill_transform rill_transform_identity(void);
 void rill_transform_to_mat4(const rill_transform *t, float out[16]);
 /* out = a * b (column-major). out may alias a or b. */
 void rill_mat4_mul(const float a[16], const float b[16], float out[16]);
+/* Writes the 4x4 identity matrix. */
 void rill_mat4_identity(float out[16]);
 
 /* Sets (adding if missing) e's Transform and marks it dirty. False when stale. */
@@ -523,6 +531,7 @@ uint32_t rill_query_count(const rill_query *q);
 /* Registers an event type with payloads of `size` bytes (1..65536). The same name and size
  * returns the existing id. 0 on error. */
 rill_event rill_world_register_event(rill_world *world, const char *name, uint32_t size);
+/* The event type registered as `name`, or 0. */
 rill_event rill_world_find_event(const rill_world *world, const char *name);
 /* Copies a payload into the current frame's buffer. False for an unknown id or out of memory. */
 bool rill_world_send_event(rill_world *world, rill_event ev, const void *data);
@@ -558,6 +567,7 @@ typedef struct rill_commands rill_commands;
 /* world is used to look up component sizes while recording; recording does not touch storage, so
  * any thread may record into its own buffer while no component is being registered. */
 rill_commands *rill_commands_create(rill_world *world);
+/* Frees the buffer without applying it (placeholders are simply forgotten). NULL is a no-op. */
 void rill_commands_destroy(rill_commands *cmds);
 /* Drops recorded commands and placeholder mappings (keeps the memory). */
 void rill_commands_clear(rill_commands *cmds);
@@ -566,12 +576,15 @@ uint32_t rill_commands_len(const rill_commands *cmds);
 
 /* A placeholder for an entity spawned when the buffer is applied. */
 rill_entity rill_commands_spawn(rill_commands *cmds);
+/* Records rill_world_despawn / rill_world_despawn_recursive of e (a real id or a placeholder). */
 void rill_commands_despawn(rill_commands *cmds, rill_entity e);
 void rill_commands_despawn_recursive(rill_commands *cmds, rill_entity e);
 /* Records an add; data (NULL = defaults) is copied into the buffer now. False on unknown
  * component or out of memory. */
 bool rill_commands_add(rill_commands *cmds, rill_entity e, rill_component comp, const void *data);
+/* Records rill_world_remove of comp from e. */
 void rill_commands_remove(rill_commands *cmds, rill_entity e, rill_component comp);
+/* Records rill_world_set_parent; either side may be a placeholder, parent NULL detaches. */
 void rill_commands_set_parent(rill_commands *cmds, rill_entity child, rill_entity parent);
 
 /* Applies every command in order (hooks run as usual but must not record into this same buffer;
