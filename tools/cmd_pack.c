@@ -17,12 +17,11 @@
 int rill_cmd_pack(int argc, char **argv);
 
 static int pack_usage(void) {
-    fprintf(stderr,
-            "usage: rill pack create DIR --out X.rpak [--chunk BYTES] [--level N] [--raw]\n"
-            "       rill pack ls X.rpak\n"
-            "       rill pack cat X.rpak PATH\n"
-            "       rill pack verify X.rpak\n"
-            "       rill pack append TARGET X.rpak   (append a pack to an executable)\n");
+    fprintf(stderr, "usage: rill pack create DIR --out X.rpak [--chunk BYTES] [--level N] [--raw]\n"
+                    "       rill pack ls X.rpak\n"
+                    "       rill pack cat X.rpak PATH\n"
+                    "       rill pack verify X.rpak\n"
+                    "       rill pack append TARGET X.rpak   (append a pack to an executable)\n");
     return 2;
 }
 
@@ -55,7 +54,8 @@ static int pack_create(int argc, char **argv) {
     }
     rill_rpak_writer *w = rill_rpak_writer_create(&desc);
     if (!w) {
-        fprintf(stderr, "rill pack: invalid options (chunk must be a power of two, 4 KiB..16 MiB)\n");
+        fprintf(stderr,
+                "rill pack: invalid options (chunk must be a power of two, 4 KiB..16 MiB)\n");
         return 2;
     }
     rill_error err = {0};

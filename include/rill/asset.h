@@ -78,8 +78,8 @@ typedef struct rill_vfs_mount_ops {
                             rill_error *err);
     /* Required. Reads exactly `size` bytes at `offset` of the file into dst. A range past the end
      * is RILL_ERR_TRUNCATED. It should read no more of the backing store than it needs. */
-    rill_result (*read_range)(void *user, const char *path, uint64_t offset, size_t size,
-                              void *dst, rill_error *err);
+    rill_result (*read_range)(void *user, const char *path, uint64_t offset, size_t size, void *dst,
+                              rill_error *err);
     /* Optional (NULL: the mount lists nothing). Calls fn for every file whose path starts with
      * `prefix`, which is "" (all files) or a folder ending in '/' ("textures/"); stops when fn
      * returns false. */
@@ -121,8 +121,8 @@ int64_t rill_vfs_size(rill_vfs *vfs, const char *path);
  * byte (not counted in *out_size), so text parses in place. out_size may be NULL. Errors name the
  * path: RILL_ERR_NOT_FOUND, RILL_ERR_INVALID_ARGUMENT (path escapes the root), RILL_ERR_IO,
  * RILL_ERR_CHECKSUM (a pack entry failed its checksum), ... */
-rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_data,
-                              size_t *out_size, rill_error *err);
+rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_data, size_t *out_size,
+                              rill_error *err);
 /* Reads exactly `size` bytes at `offset` of `path` into dst (caller memory of at least `size`
  * bytes), reading only that part of the file (a pack may read the whole checksum chunks the range
  * touches). A range past the end of the file is RILL_ERR_TRUNCATED. size 0 is OK. */
@@ -159,11 +159,11 @@ const char *rill_asset_state_str(rill_asset_state state);
 
 /* What a loader's `load` receives. Everything is valid only during the call. */
 typedef struct rill_asset_load_ctx {
-    rill_vfs *vfs;       /* read the file (or only a range of it) through this */
-    const char *path;    /* normalized file path, no label: "textures/rock.rmip" */
-    const char *label;   /* the sub-asset label, "" when none: "low" for "rock.rmip#low" */
-    rill_asset handle;   /* the asset being loaded (for messages; do not call the server) */
-    void *loader_user;   /* rill_asset_loader.user */
+    rill_vfs *vfs;     /* read the file (or only a range of it) through this */
+    const char *path;  /* normalized file path, no label: "textures/rock.rmip" */
+    const char *label; /* the sub-asset label, "" when none: "low" for "rock.rmip#low" */
+    rill_asset handle; /* the asset being loaded (for messages; do not call the server) */
+    void *loader_user; /* rill_asset_loader.user */
 } rill_asset_load_ctx;
 
 /* Runs on a worker thread (or on the main thread for rill_asset_load_sync and in deterministic
@@ -183,9 +183,9 @@ typedef void (*rill_asset_unload_fn)(void *payload, size_t bytes, void *loader_u
  * and match case-insensitively ("rmip", "png"). A later registration of the same extension
  * replaces the earlier one for that extension. */
 typedef struct rill_asset_loader {
-    const char *name;                                          /* required, e.g. "rmip" */
+    const char *name;                                         /* required, e.g. "rmip" */
     const char *extensions[RILL_ASSET_LOADER_MAX_EXTENSIONS]; /* unused entries NULL */
-    rill_asset_load_fn load;                                   /* required */
+    rill_asset_load_fn load;                                  /* required */
     rill_asset_unload_fn unload; /* NULL: payload is freed with rill_free */
     void *user;
 } rill_asset_loader;
@@ -207,10 +207,10 @@ typedef struct rill_asset_server_desc {
 
 /* Per-server counters (rill_asset_server_get_stats). */
 typedef struct rill_asset_server_stats {
-    uint32_t live;                          /* assets with a handle (any state) */
+    uint32_t live;                           /* assets with a handle (any state) */
     uint32_t by_state[RILL_ASSET_STATE_NUM]; /* live assets per state */
-    uint32_t pending_release;               /* refcount 0, freed at a coming update */
-    uint64_t loaded_bytes;                  /* sum of the bytes of LOADED assets */
+    uint32_t pending_release;                /* refcount 0, freed at a coming update */
+    uint64_t loaded_bytes;                   /* sum of the bytes of LOADED assets */
     uint64_t peak_loaded_bytes;
     uint64_t loads_started;
     uint64_t loads_completed; /* LOADED */
@@ -227,8 +227,8 @@ typedef struct rill_asset_info {
     const char *loader; /* the loader's name, "" when none was found */
     rill_asset_state state;
     uint32_t refcount;
-    uint64_t bytes;    /* as reported by the loader; 0 unless LOADED */
-    double load_ms;    /* worker time spent in load (LOADED or FAILED) */
+    uint64_t bytes; /* as reported by the loader; 0 unless LOADED */
+    double load_ms; /* worker time spent in load (LOADED or FAILED) */
 } rill_asset_info;
 
 /* Called once per live asset by rill_asset_server_each; return false to stop. The server's lock

@@ -63,16 +63,16 @@ struct rill_asset_server {
     rill_asset_server_desc desc;
     rill_mutex lock;
     rill_pool pool;
-    asset_slot *slots;       /* [desc.capacity] */
-    asset_loader *loaders;   /* [desc.max_loaders] */
+    asset_slot *slots;     /* [desc.capacity] */
+    asset_loader *loaders; /* [desc.max_loaders] */
     uint32_t loader_count;
-    rill_map by_key;         /* hash of key -> id */
+    rill_map by_key;          /* hash of key -> id */
     id_array pending_release; /* ids whose refcount reached 0 since the last update */
     load_req *inline_head;    /* loads waiting to run on the main thread (no worker threads) */
     load_req *inline_tail;
-    load_req *done_head;      /* finished loads waiting for update */
+    load_req *done_head; /* finished loads waiting for update */
     load_req *done_tail;
-    rill_counter in_flight;   /* jobs submitted to rill_jobs and not yet finished */
+    rill_counter in_flight; /* jobs submitted to rill_jobs and not yet finished */
     rill_asset_server_stats stats;
 };
 
@@ -205,7 +205,6 @@ static void free_slot_strings(asset_slot *slot) {
     memset(slot, 0, sizeof(*slot));
 }
 
-
 void rill_asset_server_destroy(rill_asset_server *server) {
     if (!server) {
         return;
@@ -243,8 +242,7 @@ void rill_asset_server_destroy(rill_asset_server *server) {
         free_slot_strings(slot);
     }
     if (leaked) {
-        RILL_LOG_DEBUG(SERVER_MODULE, "asset server destroyed with %u referenced asset(s)",
-                       leaked);
+        RILL_LOG_DEBUG(SERVER_MODULE, "asset server destroyed with %u referenced asset(s)", leaked);
     }
     for (uint32_t i = 0; i < s->loader_count; ++i) {
         rill_free(s->loaders[i].name);

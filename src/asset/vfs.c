@@ -239,8 +239,8 @@ const char *rill_vfs_which(rill_vfs *vfs, const char *path) {
     return hit.pack ? hit.pack->name : hit.dir->name;
 }
 
-rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_data,
-                              size_t *out_size, rill_error *err) {
+rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_data, size_t *out_size,
+                              rill_error *err) {
     if (out_data) {
         *out_data = NULL;
     }
@@ -284,8 +284,8 @@ rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_dat
 rill_result rill_vfs_read_range(rill_vfs *vfs, const char *path, uint64_t offset, size_t size,
                                 void *dst, rill_error *err) {
     if (!vfs || !path || (!dst && size > 0)) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "%s: vfs read_range: bad arguments", path ? path : "(null)");
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: vfs read_range: bad arguments",
+                              path ? path : "(null)");
     }
     char norm[RILL_VFS_PATH_MAX + 1];
     if (!vfs_normalize(path, norm, sizeof(norm))) {
@@ -299,8 +299,7 @@ rill_result rill_vfs_read_range(rill_vfs *vfs, const char *path, uint64_t offset
     if (offset > hit.size || (uint64_t)size > hit.size - offset) {
         return rill_error_set(err, RILL_ERR_TRUNCATED,
                               "%s: offset %llu: range of %zu bytes is past the end (%llu bytes)",
-                              norm, (unsigned long long)offset, size,
-                              (unsigned long long)hit.size);
+                              norm, (unsigned long long)offset, size, (unsigned long long)hit.size);
     }
     if (size == 0) {
         return RILL_OK;

@@ -31,8 +31,7 @@ static uint16_t rd16(const uint8_t *p) {
     return (uint16_t)(p[0] | (p[1] << 8));
 }
 static uint32_t rd32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 static uint64_t rd64(const uint8_t *p) {
     return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32);
@@ -100,7 +99,7 @@ struct rill_rpak {
     uint32_t entry_count;
     rpak_entry *entries;
     uint64_t *chunk_hashes;
-    char *names; /* every name, NUL-terminated, back to back */
+    char *names;      /* every name, NUL-terminated, back to back */
     rill_map by_name; /* hash of name -> entry index */
     _Atomic uint64_t read_calls;
     _Atomic uint64_t bytes_read;
@@ -205,21 +204,20 @@ static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: %u entries exceed the limit of %u", nm,
                               entry_count, RILL_RPAK_MAX_ENTRIES);
     }
-    uint64_t expect = (uint64_t)entry_count * RPAK_ENTRY_RECORD_SIZE +
-                      (uint64_t)chunk_count * 8u + (uint64_t)names_size;
+    uint64_t expect = (uint64_t)entry_count * RPAK_ENTRY_RECORD_SIZE + (uint64_t)chunk_count * 8u +
+                      (uint64_t)names_size;
     if (index_size != expect || index_offset < RILL_RPAK_HEADER_SIZE || index_offset > data_end ||
         index_size != data_end - index_offset) {
         return rill_error_set(err, RILL_ERR_CORRUPT,
                               "%s: offset %llu: index (offset %llu, %llu bytes) does not match "
                               "its %u entries, %u chunks and %u name bytes",
                               nm, (unsigned long long)tr_off, (unsigned long long)index_offset,
-                              (unsigned long long)index_size, entry_count, chunk_count,
-                              names_size);
+                              (unsigned long long)index_size, entry_count, chunk_count, names_size);
     }
     /* index_size <= pack_size <= total, so this allocation is bounded by the real file size. */
     uint8_t *idx = rill_malloc_tagged(index_size ? (size_t)index_size : 1, RILL_MEM_FORMATS);
-    p->entries = rill_calloc_tagged(entry_count ? entry_count : 1, sizeof(rpak_entry),
-                                    RILL_MEM_FORMATS);
+    p->entries =
+        rill_calloc_tagged(entry_count ? entry_count : 1, sizeof(rpak_entry), RILL_MEM_FORMATS);
     p->chunk_hashes = rill_calloc_tagged(chunk_count ? chunk_count : 1, 8, RILL_MEM_FORMATS);
     p->names = rill_malloc_tagged((size_t)names_size + entry_count + 1, RILL_MEM_FORMATS);
     if (!idx || !p->entries || !p->chunk_hashes || !p->names ||
@@ -255,8 +253,9 @@ static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err
         uint8_t flags = rec[39];
         e->chunk_first = rd32(rec + 40);
         if (flags != 0 || rd32(rec + 44) != 0) {
-            r = rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset %llu: entry %u: reserved bits set",
-                               nm, (unsigned long long)rec_off, i);
+            r = rill_error_set(err, RILL_ERR_CORRUPT,
+                               "%s: offset %llu: entry %u: reserved bits set", nm,
+                               (unsigned long long)rec_off, i);
             break;
         }
         if (name_off != name_cursor || name_len > names_size - name_cursor ||
@@ -451,8 +450,7 @@ int32_t rill_rpak_find(const rill_rpak *pak, const char *path) {
 }
 
 static rill_result checksum_fail(rill_rpak *p, const rpak_entry *e, const char *what,
-                                 uint64_t where, uint64_t expected, uint64_t got,
-                                 rill_error *err) {
+                                 uint64_t where, uint64_t expected, uint64_t got, rill_error *err) {
     atomic_fetch_add(&p->checksum_failures, 1);
     return rill_error_set(err, RILL_ERR_CHECKSUM,
                           "%s: entry '%s': offset %llu: %s checksum mismatch (expected %016llx, "
@@ -462,16 +460,15 @@ static rill_result checksum_fail(rill_rpak *p, const rpak_entry *e, const char *
 }
 
 /* Reads and checks the stored bytes of an entry into a new buffer with one spare byte. */
-static rill_result read_stored(rill_rpak *p, const rpak_entry *e, uint8_t **out,
-                               rill_error *err) {
+static rill_result read_stored(rill_rpak *p, const rpak_entry *e, uint8_t **out, rill_error *err) {
     *out = NULL;
     if (e->stored_size > SIZE_MAX - 1u) {
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: entry '%s': too large", p->name, e->name);
     }
     uint8_t *buf = rill_malloc_tagged((size_t)e->stored_size + 1u, RILL_MEM_FORMATS);
     if (!buf) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
-                              p->name, e->name);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory", p->name,
+                              e->name);
     }
     rill_result r = src_read(p, p->base + e->offset, buf, (size_t)e->stored_size, err);
     if (r == RILL_OK) {
@@ -572,31 +569,46 @@ rill_result rill_rpak_read_range(rill_rpak *pak, uint32_t index, uint64_t offset
         rill_free(all);
         return r;
     }
-    /* Raw: read exactly the chunks the range touches, check each, copy the slice out. */
+    /* Raw: read exactly the chunks the range touches and check each before its bytes are used.
+     * Chunks the range covers whole are read straight into dst and checked in place; only the
+     * partly covered first and last chunks go through a bounce buffer. */
     uint64_t cs = pak->chunk_size;
     uint64_t c0 = offset / cs;
     uint64_t c1 = (offset + size - 1u) / cs;
-    uint64_t start = c0 * cs;
-    uint64_t end = RILL_MIN((c1 + 1u) * cs, e->raw_size);
-    uint8_t *buf = rill_malloc_tagged((size_t)(end - start), RILL_MEM_FORMATS);
-    if (!buf) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
-                              pak->name, e->name);
-    }
-    rill_result r = src_read(pak, pak->base + e->offset + start, buf, (size_t)(end - start), err);
+    uint64_t range_end = offset + size;
+    uint8_t *bounce = NULL;
+    rill_result r = RILL_OK;
     for (uint64_t c = c0; r == RILL_OK && c <= c1; ++c) {
         uint64_t cstart = c * cs;
         uint64_t clen = RILL_MIN(cs, e->raw_size - cstart);
-        uint64_t h = rill_hash64(buf + (cstart - start), (size_t)clen);
+        bool whole = offset <= cstart && range_end >= cstart + clen;
+        uint8_t *target = whole ? (uint8_t *)dst + (cstart - offset) : bounce;
+        if (!target) {
+            bounce = rill_malloc_tagged((size_t)cs, RILL_MEM_FORMATS);
+            if (!bounce) {
+                r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
+                                   pak->name, e->name);
+                break;
+            }
+            target = bounce;
+        }
+        r = src_read(pak, pak->base + e->offset + cstart, target, (size_t)clen, err);
+        if (r != RILL_OK) {
+            break;
+        }
+        uint64_t h = rill_hash64(target, (size_t)clen);
         uint64_t want = pak->chunk_hashes[e->chunk_first + c];
         if (h != want) {
             r = checksum_fail(pak, e, "chunk", e->offset + cstart, want, h, err);
+            break;
+        }
+        if (!whole) {
+            uint64_t from = RILL_MAX(offset, cstart);
+            uint64_t to = RILL_MIN(range_end, cstart + clen);
+            memcpy((uint8_t *)dst + (from - offset), target + (from - cstart), (size_t)(to - from));
         }
     }
-    if (r == RILL_OK) {
-        memcpy(dst, buf + (offset - start), size);
-    }
-    rill_free(buf);
+    rill_free(bounce);
     return r;
 }
 
@@ -718,8 +730,8 @@ void rill_rpak_writer_destroy(rill_rpak_writer *w) {
 /* Formats that are compressed already: zstd would gain nothing, and keeping them raw lets range
  * reads (texture mip tails) read in place. */
 static bool ext_precompressed(const char *path) {
-    static const char *const exts[] = {"rmip", "png", "jpg",  "jpeg", "ktx2", "ogg", "mp3",
-                                       "webp", "zst", "gz",   "zip",  "basis", "rpak"};
+    static const char *const exts[] = {"rmip", "png", "jpg", "jpeg", "ktx2",  "ogg", "mp3",
+                                       "webp", "zst", "gz",  "zip",  "basis", "rpak"};
     const char *ext = rill_path_ext(path);
     for (size_t i = 0; i < RILL_COUNTOF(exts); ++i) {
         const char *a = ext;
@@ -767,9 +779,9 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
     wr_entry e = {0};
     e.raw_size = size;
     e.compression = RILL_RPAK_COMPRESSION_RAW;
-    bool try_zstd = size > 0 && (compression == RILL_RPAK_COMPRESSION_ZSTD ||
-                                 (compression == RILL_RPAK_COMPRESSION_AUTO &&
-                                  !ext_precompressed(norm)));
+    bool try_zstd =
+        size > 0 && (compression == RILL_RPAK_COMPRESSION_ZSTD ||
+                     (compression == RILL_RPAK_COMPRESSION_AUTO && !ext_precompressed(norm)));
     if (try_zstd) {
         size_t bound = ZSTD_compressBound(size);
         uint8_t *z = rill_malloc_tagged(bound, RILL_MEM_FORMATS);
@@ -980,8 +992,8 @@ rill_result rill_rpak_append_to_file(const char *target_path, const char *pack_p
     FILE *f = fopen(target_path, "ab");
     if (!f) {
         rill_free(pack);
-        return rill_error_set(err, RILL_ERR_IO, "%s: cannot open for appending (%s)",
-                              target_path, strerror(errno));
+        return rill_error_set(err, RILL_ERR_IO, "%s: cannot open for appending (%s)", target_path,
+                              strerror(errno));
     }
     long end = 0;
     if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0) {
@@ -995,8 +1007,8 @@ rill_result rill_rpak_append_to_file(const char *target_path, const char *pack_p
     ok = (fclose(f) == 0) && ok;
     rill_free(pack);
     if (!ok) {
-        return rill_error_set(err, RILL_ERR_IO, "%s: write failed while appending %s",
-                              target_path, pack_path);
+        return rill_error_set(err, RILL_ERR_IO, "%s: write failed while appending %s", target_path,
+                              pack_path);
     }
     return RILL_OK;
 }
@@ -1149,8 +1161,8 @@ done:
     return r;
 }
 
-rill_result rill_rpak_mount_default(rill_vfs *vfs, const char *cmdline_pack,
-                                    uint32_t *out_mounted, rill_error *err) {
+rill_result rill_rpak_mount_default(rill_vfs *vfs, const char *cmdline_pack, uint32_t *out_mounted,
+                                    rill_error *err) {
     char exe[4096];
     const char *exe_path = rill_exe_path(exe, sizeof(exe)) ? exe : NULL;
     return rill_rpak_mount_default_exe(vfs, cmdline_pack, exe_path, out_mounted, err);

@@ -246,7 +246,7 @@ static void test_dedup_and_labels(void **state) {
     pump_until_done(f, hs, 2);
     assert_string_equal(payload_str(f, a1), "file 01|");
     assert_string_equal(payload_str(f, low), "file|head"); /* the loader got the label */
-    assert_int_equal(atomic_load(&f->st.loads), 2);          /* one load per distinct asset */
+    assert_int_equal(atomic_load(&f->st.loads), 2);        /* one load per distinct asset */
     rill_asset_info info;
     assert_true(rill_asset_get_info(f->server, low, &info));
     assert_string_equal(info.key, "f01.txt#head");
@@ -512,10 +512,14 @@ static void test_concurrent_requests(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults_and_misuse), cmocka_unit_test(test_async_workers),
-        cmocka_unit_test(test_dedup_and_labels),    cmocka_unit_test(test_deferred_release),
-        cmocka_unit_test(test_failures),            cmocka_unit_test(test_stale_handles),
-        cmocka_unit_test(test_deterministic_order), cmocka_unit_test(test_each_and_pool_limit),
+        cmocka_unit_test(test_defaults_and_misuse),
+        cmocka_unit_test(test_async_workers),
+        cmocka_unit_test(test_dedup_and_labels),
+        cmocka_unit_test(test_deferred_release),
+        cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_stale_handles),
+        cmocka_unit_test(test_deterministic_order),
+        cmocka_unit_test(test_each_and_pool_limit),
         cmocka_unit_test(test_concurrent_requests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,8 +48,8 @@ static bool mem_stat(void *user, const char *path, uint64_t *out_size) {
     return f != NULL;
 }
 
-static rill_result mem_read_all(void *user, const char *path, uint8_t **out_data,
-                                size_t *out_size, rill_error *err) {
+static rill_result mem_read_all(void *user, const char *path, uint8_t **out_data, size_t *out_size,
+                                rill_error *err) {
     const mem_file *f = mem_find(user, path);
     if (!f) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: not here", path);
@@ -162,7 +162,7 @@ static void test_order(void **state) {
     rill_vfs_mount_ops o2 = mem_ops(&p2, "two.rpak");
     assert_int_equal(rill_vfs_mount(vfs, &o1, &err), RILL_OK);
     assert_int_equal(rill_vfs_mount(vfs, &o2, &err), RILL_OK);
-    expect_text(vfs, "both_pack.txt", "pack one");   /* packs: mount order */
+    expect_text(vfs, "both_pack.txt", "pack one");     /* packs: mount order */
     expect_text(vfs, "shared.txt", "pack two shared"); /* any pack before any loose root */
     expect_text(vfs, "sub/deep.txt", "deep a");
     assert_string_equal(rill_vfs_which(vfs, "both_pack.txt"), "one.rpak");
@@ -208,8 +208,8 @@ static void test_normalization(void **state) {
     expect_text(vfs, "textures/../textures/./rock.png", "rock");
     expect_text(vfs, "textures\\rock.png", "rock");
 
-    const char *bad[] = {"../vfs_secret.txt", "/etc/passwd", "textures/../../vfs_secret.txt",
-                         "", ".", "C:/x"};
+    const char *bad[] = {
+        "../vfs_secret.txt", "/etc/passwd", "textures/../../vfs_secret.txt", "", ".", "C:/x"};
     for (size_t i = 0; i < RILL_COUNTOF(bad); ++i) {
         uint8_t *data = NULL;
         rill_error_clear(&err);
@@ -223,8 +223,7 @@ static void test_normalization(void **state) {
                          RILL_ERR_INVALID_ARGUMENT);
     }
     /* Mounting a folder that does not exist names it. */
-    assert_int_equal(rill_vfs_mount_dir(vfs, "/nonexistent/rill/folder", &err),
-                     RILL_ERR_NOT_FOUND);
+    assert_int_equal(rill_vfs_mount_dir(vfs, "/nonexistent/rill/folder", &err), RILL_ERR_NOT_FOUND);
     assert_non_null(strstr(err.msg, "/nonexistent/rill/folder"));
     rill_vfs_destroy(vfs);
     remove(outside);

@@ -51,12 +51,12 @@ static void make_samples(sample s[SAMPLE_COUNT]) {
     s[2] = (sample){"empty.bin", NULL, 0, RILL_RPAK_COMPRESSION_AUTO, RILL_RPAK_COMPRESSION_RAW};
     s[3] = (sample){"data/table.bin", random_bytes(300, 9), 300, RILL_RPAK_COMPRESSION_ZSTD,
                     RILL_RPAK_COMPRESSION_ZSTD};
-    s[4] = (sample){"raw/forced.txt", NULL, 200, RILL_RPAK_COMPRESSION_RAW,
-                    RILL_RPAK_COMPRESSION_RAW};
+    s[4] =
+        (sample){"raw/forced.txt", NULL, 200, RILL_RPAK_COMPRESSION_RAW, RILL_RPAK_COMPRESSION_RAW};
     s[4].data = rill_malloc(200);
     memcpy(s[4].data, text, 200);
-    s[5] = (sample){"textures/tail.rmip", random_bytes(5000, 11), 5000,
-                    RILL_RPAK_COMPRESSION_AUTO, RILL_RPAK_COMPRESSION_RAW};
+    s[5] = (sample){"textures/tail.rmip", random_bytes(5000, 11), 5000, RILL_RPAK_COMPRESSION_AUTO,
+                    RILL_RPAK_COMPRESSION_RAW};
 }
 
 static void free_samples(sample s[SAMPLE_COUNT]) {
@@ -215,9 +215,8 @@ static void test_writer_validation(void **state) {
         assert_int_equal(rill_rpak_writer_add(w, bad[i], "x", 1, RILL_RPAK_COMPRESSION_AUTO, &err),
                          RILL_ERR_INVALID_ARGUMENT);
     }
-    assert_int_equal(
-        rill_rpak_writer_add(w, "b.txt", "x", 1, (rill_rpak_compression)42, &err),
-        RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_rpak_writer_add(w, "b.txt", "x", 1, (rill_rpak_compression)42, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
     rill_rpak_writer_destroy(w);
     RILL_TEST_LEAK_END();
 }
@@ -467,7 +466,8 @@ static void test_corrupt_entry_detected(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_rpak_open_memory(pack, size, "good.rpak", &p, &err), RILL_OK);
     rill_rpak_entry_info png, txt, tail;
-    assert_true(rill_rpak_entry_info_get(p, (uint32_t)rill_rpak_find(p, "textures/rock.png"), &png));
+    assert_true(
+        rill_rpak_entry_info_get(p, (uint32_t)rill_rpak_find(p, "textures/rock.png"), &png));
     assert_true(rill_rpak_entry_info_get(p, (uint32_t)rill_rpak_find(p, "docs/readme.txt"), &txt));
     assert_true(
         rill_rpak_entry_info_get(p, (uint32_t)rill_rpak_find(p, "textures/tail.rmip"), &tail));
@@ -477,8 +477,8 @@ static void test_corrupt_entry_detected(void **state) {
     char dir[512], path[1024];
     rill_test_tmpdir(dir, sizeof(dir), "rpak_corrupt");
     rill_test_path(path, sizeof(path), dir, "bad.rpak");
-    pack[png_off + 100] ^= 0x01;  /* raw entry */
-    pack[txt_off + 5] ^= 0x80;    /* zstd entry */
+    pack[png_off + 100] ^= 0x01;        /* raw entry */
+    pack[txt_off + 5] ^= 0x80;          /* zstd entry */
     pack[tail_off + 4096 + 10] ^= 0x20; /* second 4 KiB chunk of a raw entry */
     write_bytes(path, pack, size);
 
@@ -536,12 +536,12 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
     }
     rill_rpak_writer *w = rill_rpak_writer_create(NULL); /* default 64 KiB chunks */
     rill_error err = {0};
-    assert_int_equal(rill_rpak_writer_add(w, "tex/big.rmip", mips, big,
-                                          RILL_RPAK_COMPRESSION_AUTO, &err),
-                     RILL_OK);
-    assert_int_equal(rill_rpak_writer_add(w, "text/long.txt", text, 200000,
-                                          RILL_RPAK_COMPRESSION_AUTO, &err),
-                     RILL_OK);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "tex/big.rmip", mips, big, RILL_RPAK_COMPRESSION_AUTO, &err),
+        RILL_OK);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "text/long.txt", text, 200000, RILL_RPAK_COMPRESSION_AUTO, &err),
+        RILL_OK);
     char dir[512], path[1024];
     rill_test_tmpdir(dir, sizeof(dir), "rpak_range");
     rill_test_path(path, sizeof(path), dir, "range.rpak");
@@ -557,18 +557,18 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
         size_t size;
         uint64_t expect_read;
     } cases[] = {
-        {200000, 1000, 65536},               /* inside chunk 3 */
-        {3 * 65536 - 10, 20, 2 * 65536},     /* straddles chunks 2 and 3 */
-        {0, 1, 65536},                       /* first byte */
-        {big - 100, 100, 1000},              /* inside the short last chunk */
-        {big - 1000 - 5, 10, 65536 + 1000},  /* last full chunk and the tail */
-        {65536, 65536, 65536},               /* exactly one chunk */
+        {200000, 1000, 65536},                 /* inside chunk 3 */
+        {3 * 65536 - 10, 20, 2 * 65536},       /* straddles chunks 2 and 3 */
+        {0, 1, 65536},                         /* first byte */
+        {big - 100, 100, 1000},                /* inside the short last chunk */
+        {big - 1000 - 5, 10, 65536 + 1000},    /* last full chunk and the tail */
+        {65536, 65536, 65536},                 /* exactly one chunk */
         {5 * 65536 + 1, 3 * 65536, 4 * 65536}, /* a long range: 4 chunks */
     };
     for (size_t i = 0; i < RILL_COUNTOF(cases); ++i) {
         uint64_t before = bytes_read(p);
-        rill_result r = rill_vfs_read_range(vfs, "tex/big.rmip", cases[i].offset, cases[i].size,
-                                            buf, &err);
+        rill_result r =
+            rill_vfs_read_range(vfs, "tex/big.rmip", cases[i].offset, cases[i].size, buf, &err);
         if (r != RILL_OK) {
             fail_msg("case %zu: %s", i, err.msg);
         }
@@ -581,9 +581,9 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
         /* The same through the pack API directly. */
         before = bytes_read(p);
         int32_t e = rill_rpak_find(p, "tex/big.rmip");
-        assert_int_equal(rill_rpak_read_range(p, (uint32_t)e, cases[i].offset, cases[i].size,
-                                              buf, &err),
-                         RILL_OK);
+        assert_int_equal(
+            rill_rpak_read_range(p, (uint32_t)e, cases[i].offset, cases[i].size, buf, &err),
+            RILL_OK);
         assert_int_equal(bytes_read(p) - before, cases[i].expect_read);
     }
     /* Past the end is an error and reads nothing. */
@@ -722,8 +722,9 @@ static void test_mount_default_order(void **state) {
     rill_vfs_destroy(vfs);
 
     /* A damaged side pack is an error, not silently skipped. */
-    write_bytes(side, "RPAK but not really a pack at all, just text that is long enough to "
-                      "pass the size check of a pack reader for sure......",
+    write_bytes(side,
+                "RPAK but not really a pack at all, just text that is long enough to "
+                "pass the size check of a pack reader for sure......",
                 120);
     vfs = rill_vfs_create(NULL);
     assert_int_not_equal(rill_rpak_mount_default_exe(vfs, NULL, exe, &mounted, &err), RILL_OK);

@@ -10,8 +10,8 @@
 int rill_cmd_pack(int argc, char **argv);
 
 /* Runs `rill pack ...` with stdout and stderr sent to files; returns the exit code. */
-static int run_pack(const char *dir, char *out_text, size_t out_cap, char *err_text,
-                    size_t err_cap, int argc, ...) {
+static int run_pack(const char *dir, char *out_text, size_t out_cap, char *err_text, size_t err_cap,
+                    int argc, ...) {
     char *argv[16];
     va_list ap;
     va_start(ap, argc);
@@ -103,7 +103,11 @@ static void test_cli(void **state) {
     assert_non_null(strstr(out, "3 entries OK"));
 
     /* Append to a fake executable; the pack is found through its trailer. */
-    assert_int_equal(rill_file_write_all(exe, "\x7f" "ELF fake", 9, NULL), RILL_OK);
+    assert_int_equal(rill_file_write_all(exe,
+                                         "\x7f"
+                                         "ELF fake",
+                                         9, NULL),
+                     RILL_OK);
     assert_int_equal(
         run_pack(dir, out, sizeof(out), err, sizeof(err), 4, "pack", "append", exe, pak), 0);
     assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 3, "pack", "verify", exe),

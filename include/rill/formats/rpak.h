@@ -5,10 +5,10 @@
  *   A pack is a 32-byte header, entry data, an index, and a 64-byte trailer that ends the file.
  *   Entries are stored raw or zstd-compressed; entries start 16-byte aligned so a byte range of
  *   an already-compressed file (.rmip, .png, .ktx2, ...) is read in place. Every entry carries a
- *   64-bit XXH3 checksum of its stored bytes, verified before anything is decoded; raw entries also carry one checksum per fixed-size
- *   chunk (64 KiB by default) so a range read verifies exactly the chunks it touches. The trailer
- *   records the pack's total size, so a pack appended to any file (an executable) is found from
- *   the end of that file.
+ *   64-bit XXH3 checksum of its stored bytes, verified before anything is decoded; raw entries also
+ * carry one checksum per fixed-size chunk (64 KiB by default) so a range read verifies exactly the
+ * chunks it touches. The trailer records the pack's total size, so a pack appended to any file (an
+ * executable) is found from the end of that file.
  *
  * ON TRUST
  *   The reader treats a pack as hostile: every offset and size is bounds-checked, entry counts
@@ -44,7 +44,8 @@ extern "C" {
 #define RILL_RPAK_DEFAULT_CHUNK_SIZE (64u * 1024u)
 
 typedef enum rill_rpak_compression {
-    RILL_RPAK_COMPRESSION_AUTO = 0, /* writer only: raw for compressed formats, else zstd if smaller */
+    RILL_RPAK_COMPRESSION_AUTO =
+        0, /* writer only: raw for compressed formats, else zstd if smaller */
     RILL_RPAK_COMPRESSION_RAW = 1,
     RILL_RPAK_COMPRESSION_ZSTD = 2,
     RILL_RPAK_COMPRESSION_NUM,
@@ -105,15 +106,16 @@ typedef struct rill_rpak_entry_info {
 /* I/O counters of one open pack (thread-safe snapshot); tests use them to prove that a range read
  * touched only the chunks it needed. */
 typedef struct rill_rpak_stats {
-    uint64_t read_calls;  /* reads issued to the backing file or memory */
-    uint64_t bytes_read;  /* bytes fetched from the backing file or memory */
+    uint64_t read_calls; /* reads issued to the backing file or memory */
+    uint64_t bytes_read; /* bytes fetched from the backing file or memory */
     uint64_t checksum_failures;
 } rill_rpak_stats;
 
 /* Opens a pack file: either a plain .rpak or any file with a pack appended (found through the
  * trailer at its very end). `name` for messages is the file path. *out_pak is owned by the caller
- * (rill_rpak_close). Errors: RILL_ERR_IO / RILL_ERR_NOT_FOUND, RILL_ERR_TRUNCATED, RILL_ERR_CORRUPT,
- * RILL_ERR_VERSION, RILL_ERR_LIMIT, RILL_ERR_CHECKSUM (index), each naming the file and offset. */
+ * (rill_rpak_close). Errors: RILL_ERR_IO / RILL_ERR_NOT_FOUND, RILL_ERR_TRUNCATED,
+ * RILL_ERR_CORRUPT, RILL_ERR_VERSION, RILL_ERR_LIMIT, RILL_ERR_CHECKSUM (index), each naming the
+ * file and offset. */
 rill_result rill_rpak_open_file(const char *path, rill_rpak **out_pak, rill_error *err);
 /* Opens a pack held in memory; `data` is borrowed and must outlive the pack. `name` (may be NULL)
  * is used in messages. */
@@ -136,7 +138,8 @@ rill_result rill_rpak_read_entry(rill_rpak *pak, uint32_t index, uint8_t **out_d
                                  size_t *out_size, rill_error *err);
 /* Reads `size` content bytes at `offset` of entry `index` into dst. A raw entry reads and verifies
  * only the chunks the range touches; a zstd entry is decompressed whole (then verified). A range
- * past the end is RILL_ERR_TRUNCATED. Thread-safe. */
+ * past the end is RILL_ERR_TRUNCATED. On an error the contents of dst are unspecified.
+ * Thread-safe. */
 rill_result rill_rpak_read_range(rill_rpak *pak, uint32_t index, uint64_t offset, size_t size,
                                  void *dst, rill_error *err);
 /* Verifies every entry (all chunk checksums and content checksums). Returns the first failure,
@@ -157,8 +160,8 @@ rill_result rill_rpak_mount_file(rill_vfs *vfs, const char *path, rill_rpak **ou
  * error), then a pack appended to the running executable, then `<exe>.rpak`; the last two are
  * skipped silently when absent but a damaged one is an error. out_mounted (may be NULL) receives
  * how many packs were mounted. Mount loose roots after this call. */
-rill_result rill_rpak_mount_default(rill_vfs *vfs, const char *cmdline_pack,
-                                    uint32_t *out_mounted, rill_error *err);
+rill_result rill_rpak_mount_default(rill_vfs *vfs, const char *cmdline_pack, uint32_t *out_mounted,
+                                    rill_error *err);
 /* Like rill_rpak_mount_default with an explicit executable path (tests use a fake one). */
 rill_result rill_rpak_mount_default_exe(rill_vfs *vfs, const char *cmdline_pack,
                                         const char *exe_path, uint32_t *out_mounted,
