@@ -1,0 +1,296 @@
+/* rill/render.h: the Vulkan 1.3 renderer.
+ *
+ * ON USE
+ *   rill_renderer_create opens a device (headless, or on a GLFW window) and builds the pipelines.
+ *   Create meshes, textures and materials (handles; the data is copied and uploaded through a
+ *   staging ring with a per-frame byte budget, so a resource may take a frame or more to become
+ *   drawable; until then it draws nothing). Each frame, fill a rill_render_snapshot (by hand, or
+ *   from a world with rill_render_extract) and call rill_renderer_render. Headless renderers read
+ *   the result back with rill_renderer_read_pixels or rill_renderer_write_png.
+ *
+ * ON THE FRAME
+ *   shadows (directional light, cascaded) -> prepass (depth, normals, motion vectors) -> opaque
+ *   (Cook-Torrance metallic-roughness, 16-bit float HDR) -> transparent (sorted back to front,
+ *   alpha blended) -> end_main_pass -> tonemapping (compute; ACES fitted or AgX, with exposure,
+ *   sRGB-encoded 8-bit output) -> end_main_pass_post_processing -> readback or present.
+ *   rill_renderer_desc.setup_graph lets a caller add passes between the anchors every frame
+ *   (see rill/render/graph.h).
+ *
+ * ON ERRORS
+ *   Every Vulkan result is checked; failures come back as rill_result with a message in the
+ *   rill_error. With validation on (debug builds, RILL_VALIDATION=1, or desc.validation = 1)
+ *   every validation warning or error is logged and counted (rill_render_stats.validation_messages).
+ *
+ * ON DEVICES
+ *   The device is chosen discrete > integrated > virtual > CPU among those with Vulkan 1.3,
+ *   dynamicRendering, synchronization2 and timelineSemaphore. desc.device_name or the environment
+ *   variable RILL_DEVICE (a case-insensitive substring of the device name) overrides the choice.
+ */
+#ifndef RILL_RENDER_H
+#define RILL_RENDER_H
+
+#include "rill/base.h"
+#include "rill/render/graph.h"
+#include "rill/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rill_renderer rill_renderer;
+
+/* Handles: 0 is invalid; a stale handle draws nothing and destroying it is a no-op. */
+typedef struct rill_mesh { uint32_t id; } rill_mesh;
+typedef struct rill_texture { uint32_t id; } rill_texture;
+typedef struct rill_material { uint32_t id; } rill_material;
+
+typedef enum rill_tonemapper {
+    RILL_TONEMAP_DEFAULT = 0, /* = ACES fitted */
+    RILL_TONEMAP_ACES,
+    RILL_TONEMAP_AGX,
+    RILL_TONEMAP_NONE,        /* clamp only */
+    RILL_TONEMAP_NUM,
+    RILL_TONEMAP_FORCE_U32 = 0x7FFFFFFF
+} rill_tonemapper;
+
+/* Called while the frame graph is built, after the engine's passes and anchors exist; add passes
+ * and edges here. The graph is rebuilt every frame. */
+typedef rill_result (*rill_render_setup_graph_fn)(rill_rg *graph, void *user, rill_error *err);
+
+/* Renderer description. All zero = defaults:
+ *   width, height 0 = 1280x720 (headless target size; windowed uses the surface size);
+ *   glfw_window NULL = headless; vsync (windowed) false = MAILBOX, else IMMEDIATE; true = FIFO;
+ *   device_name NULL = automatic (or RILL_DEVICE);
+ *   validation 0 = on in debug builds or when RILL_VALIDATION=1; 1 = on; -1 = off;
+ *   frames_in_flight 0 = 2 (max 3); upload_budget_bytes 0 = 32 MiB per frame;
+ *   shadow_map_size 0 = 1024 per cascade (the Medium tier); shadow_cascades 0 = 4 (max 4);
+ *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache. */
+typedef struct rill_renderer_desc {
+    uint32_t width, height;
+    void *glfw_window;
+    bool vsync;
+    const char *device_name;
+    int validation;
+    bool sync_validation;
+    uint32_t frames_in_flight;
+    uint64_t upload_budget_bytes;
+    uint32_t shadow_map_size;
+    uint32_t shadow_cascades;
+    float shadow_distance;
+    const char *pipeline_cache_path;
+    rill_render_setup_graph_fn setup_graph;
+    void *setup_graph_user;
+} rill_renderer_desc;
+
+/* The defaults applied to a zero desc (for tests and tools). */
+rill_renderer_desc rill_renderer_desc_defaults(void);
+
+/* Opens the device and builds pipelines. On failure *out is NULL and err says why (no Vulkan
+ * driver is RILL_ERR_NO_DEVICE). Destroy with rill_renderer_destroy. */
+rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out, rill_error *err);
+/* Waits for the GPU and frees everything, including meshes, textures and materials still alive.
+ * NULL is a no-op. */
+void rill_renderer_destroy(rill_renderer *r);
+/* Resizes the headless target (windowed renderers follow the surface). */
+rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height, rill_error *err);
+
+/* >>resources -------------------------------------------------------------------------------- */
+
+/* The vertex layout meshes use: 48 bytes. tangent.w is the bitangent sign; a zero tangent makes
+ * the shader derive one from screen-space derivatives. */
+typedef struct rill_vertex {
+    float position[3];
+    float normal[3];
+    float uv[2];
+    float tangent[4];
+} rill_vertex;
+
+/* Mesh description: vertices and 32-bit indices (copied; the caller keeps ownership). */
+typedef struct rill_mesh_desc {
+    const rill_vertex *vertices;
+    uint32_t vertex_count;
+    const uint32_t *indices;
+    uint32_t index_count; /* a multiple of 3 */
+    const char *label;
+} rill_mesh_desc;
+
+rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
+void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh);
+/* Procedural meshes (through the same upload path): unit cube (-0.5..0.5), UV sphere of radius
+ * 0.5 (segments 0 = 32), plane of size 1 in XZ facing +Y. */
+rill_mesh rill_render_mesh_cube(rill_renderer *r, rill_error *err);
+rill_mesh rill_render_mesh_sphere(rill_renderer *r, uint32_t segments, rill_error *err);
+rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err);
+
+/* RGBA8 texture, tightly packed (copied). srgb: color data (base color, emissive) vs linear data
+ * (normal, metallic-roughness, occlusion). A full mip chain is generated. */
+typedef struct rill_texture_desc {
+    const uint8_t *pixels;
+    uint32_t width, height;
+    bool srgb;
+    const char *label;
+} rill_texture_desc;
+rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc, rill_error *err);
+void rill_render_texture_destroy(rill_renderer *r, rill_texture tex);
+
+typedef enum rill_alpha_mode {
+    RILL_ALPHA_OPAQUE = 0,
+    RILL_ALPHA_MASK,
+    RILL_ALPHA_BLEND,
+    RILL_ALPHA_NUM,
+    RILL_ALPHA_FORCE_U32 = 0x7FFFFFFF
+} rill_alpha_mode;
+
+/* Metallic-roughness material. Zero desc = defaults (glTF's): base_color (1,1,1,1) when all four
+ * are 0, metallic 0 (set metallic_set to use 0 explicitly is not needed: 0 is the default),
+ * roughness 0 -> 1 unless roughness_set, emissive (0,0,0), normal_scale 0 -> 1, occlusion_strength
+ * 0 -> 1, alpha_cutoff 0 -> 0.5. Textures 0 = none (white / flat normal). */
+typedef struct rill_material_desc {
+    float base_color[4];
+    float metallic;
+    float roughness;
+    bool roughness_set; /* take roughness as given even when 0 */
+    float emissive[3];
+    float normal_scale;
+    float occlusion_strength;
+    float alpha_cutoff;
+    rill_alpha_mode alpha_mode;
+    bool double_sided;
+    rill_texture base_color_texture, normal_texture, metallic_roughness_texture, occlusion_texture,
+        emissive_texture;
+    const char *label;
+} rill_material_desc;
+rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc, rill_error *err);
+void rill_render_material_destroy(rill_renderer *r, rill_material mat);
+
+/* >>frame ------------------------------------------------------------------------------------ */
+
+/* The view. world_from_view is the camera's world matrix (column-major; looks down -Z, +Y up).
+ * Defaults (zero): fov_y 0.8 rad, near 0.1, far 1000, tonemapper ACES, exposure 0 EV,
+ * clear color black unless given (alpha is ignored). */
+typedef struct rill_render_view {
+    float world_from_view[16];
+    float fov_y, near_plane, far_plane;
+    bool orthographic;
+    float ortho_height;
+    float clear_color[4];
+    rill_tonemapper tonemapper;
+    float exposure_ev; /* exposure compensation: the HDR color is scaled by 2^exposure_ev */
+} rill_render_view;
+
+/* One drawn mesh. id identifies the instance across frames (for motion vectors); 0 = no
+ * history (no motion). */
+typedef struct rill_render_instance {
+    uint64_t id;
+    rill_mesh mesh;
+    rill_material material;
+    float transform[16];
+} rill_render_instance;
+
+/* Directional light: direction is where the light travels (world), color linear, illuminance a
+ * plain multiplier (1 = a white diffuse surface facing the light reflects 1/pi... of it). */
+typedef struct rill_render_dir_light {
+    float direction[3];
+    float color[3];
+    float illuminance;
+    bool shadows;
+} rill_render_dir_light;
+
+typedef enum rill_light_kind { RILL_LIGHT_POINT = 0, RILL_LIGHT_SPOT, RILL_LIGHT_KIND_FORCE_U32 = 0x7FFFFFFF } rill_light_kind;
+
+/* Point or spot light: intensity / distance^2 falloff, windowed to 0 at range (0 = 20).
+ * Spot cones in radians (outer 0 = pi/4; inner 0 = 0). */
+typedef struct rill_render_light {
+    rill_light_kind kind;
+    float position[3];
+    float direction[3];
+    float color[3];
+    float intensity;
+    float range;
+    float inner_angle, outer_angle;
+} rill_render_light;
+
+/* What to draw this frame. Arrays are read during rill_renderer_render only. */
+typedef struct rill_render_snapshot {
+    rill_render_view view;
+    const rill_render_instance *instances;
+    uint32_t instance_count;
+    bool has_sun;
+    rill_render_dir_light sun;
+    const rill_render_light *lights;
+    uint32_t light_count;
+    float ambient[3]; /* constant ambient light (linear) */
+} rill_render_snapshot;
+
+/* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
+ * rill_renderer_read_pixels waits for it. */
+rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
+/* Headless: waits for the last frame and copies its RGBA8 pixels (sRGB-encoded, row-major, top row
+ * first) into dst, which must hold width * height * 4 bytes. */
+rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size, rill_error *err);
+/* Headless: read_pixels + PNG file. */
+rill_result rill_renderer_write_png(rill_renderer *r, const char *path, rill_error *err);
+void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h);
+/* Waits until the GPU is idle. */
+rill_result rill_renderer_wait_idle(rill_renderer *r, rill_error *err);
+
+/* >>stats ------------------------------------------------------------------------------------ */
+
+#define RILL_RENDER_MAX_PASS_TIMINGS 32
+typedef struct rill_render_stats {
+    uint64_t frame_index;
+    double cpu_record_ms;           /* last rill_renderer_render: extract-to-submit CPU time */
+    uint32_t pass_count;            /* GPU timings of the last completed frame */
+    const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
+    double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
+    uint32_t instances_submitted, instances_visible, draw_calls;
+    uint32_t validation_messages;   /* validation warnings + errors since creation */
+    uint64_t uploaded_bytes_last_frame;
+    uint64_t gpu_memory_block_bytes, gpu_memory_used_bytes;
+    uint32_t gpu_memory_blocks;
+    char device_name[256];
+    bool fill_mode_non_solid;       /* wireframe (polygon mode line) is available */
+    bool validation;                /* validation layers are on */
+} rill_render_stats;
+void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
+/* Appends the last frame's compiled graph listing to sb. */
+void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
+
+/* >>world ------------------------------------------------------------------------------------ */
+
+/* Render components, registered in a world by rill_render_register_components:
+ *   "MeshInstance" { mesh: u32, material: u32 } (handles; runtime-only)
+ *   "DirectionalLight" { color: color = (1,1,1,1), illuminance: f32 = 3, shadows: bool = true }
+ *     (direction = the entity's -Z axis)
+ *   "PointLight" { color, intensity: f32 = 10, range: f32 = 20 }
+ *   "SpotLight" { color, intensity = 10, range = 20, inner_angle = 0, outer_angle = 0.785 }
+ *     (direction = -Z) */
+typedef struct rill_mesh_instance { uint32_t mesh, material; } rill_mesh_instance;
+typedef struct rill_directional_light { float color[4]; float illuminance; bool shadows; } rill_directional_light;
+typedef struct rill_point_light { float color[4]; float intensity, range; } rill_point_light;
+typedef struct rill_spot_light { float color[4]; float intensity, range, inner_angle, outer_angle; } rill_spot_light;
+
+typedef struct rill_render_components {
+    rill_component mesh_instance, directional_light, point_light, spot_light;
+} rill_render_components;
+/* Registers (or finds, when already registered) the render components. */
+rill_result rill_render_register_components(rill_world *world, rill_render_components *out, rill_error *err);
+
+/* Snapshot storage owned by the caller, reused across frames (no allocation once grown). */
+typedef struct rill_render_extract_buf {
+    RILL_ARRAY(rill_render_instance) instances;
+    RILL_ARRAY(rill_render_light) lights;
+} rill_render_extract_buf;
+void rill_render_extract_buf_free(rill_render_extract_buf *buf);
+/* Builds a snapshot from the world: the active camera (is_default first, then lowest order) with
+ * a GlobalTransform, every MeshInstance with a GlobalTransform, the first DirectionalLight, every
+ * point and spot light. Returns RILL_ERR_NOT_FOUND when there is no active camera. The snapshot
+ * points into buf (valid until buf changes). */
+rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
+                                rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
+                                rill_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_RENDER_H */

@@ -1,0 +1,197 @@
+/* extract.c: the render components (MeshInstance and the three light kinds) and the extract step
+ * that turns a world into a rill_render_snapshot. The snapshot holds copies (matrices, handles,
+ * light values), never pointers into component storage, so the world may change while the frame
+ * is recorded. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static const rill_field mesh_instance_fields[] = {
+    RILL_FIELD(rill_mesh_instance, mesh, U32),
+    RILL_FIELD(rill_mesh_instance, material, U32),
+};
+
+static const float white4[4] = {1, 1, 1, 1};
+static const float f_three = 3.0f, f_ten = 10.0f, f_twenty = 20.0f, f_quarter_pi = 0.785398f;
+static const bool b_true = true;
+
+static const rill_field dir_fields[] = {
+    {.name = "color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_directional_light, color), .count = 1, .default_value = white4},
+    {.name = "illuminance", .type = RILL_FIELD_F32, .offset = offsetof(rill_directional_light, illuminance), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_three},
+    {.name = "shadows", .type = RILL_FIELD_BOOL, .offset = offsetof(rill_directional_light, shadows), .count = 1, .default_value = &b_true},
+};
+static const rill_directional_light dir_default = {{1, 1, 1, 1}, 3.0f, true};
+
+static const rill_field point_fields[] = {
+    {.name = "color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_point_light, color), .count = 1, .default_value = white4},
+    {.name = "intensity", .type = RILL_FIELD_F32, .offset = offsetof(rill_point_light, intensity), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_ten},
+    {.name = "range", .type = RILL_FIELD_F32, .offset = offsetof(rill_point_light, range), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_twenty},
+};
+static const rill_point_light point_default = {{1, 1, 1, 1}, 10.0f, 20.0f};
+
+static const rill_field spot_fields[] = {
+    {.name = "color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_spot_light, color), .count = 1, .default_value = white4},
+    {.name = "intensity", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, intensity), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_ten},
+    {.name = "range", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, range), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_twenty},
+    {.name = "inner_angle", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, inner_angle), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0.0, .max = 1.5707},
+    {.name = "outer_angle", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, outer_angle), .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0.0, .max = 1.5707, .default_value = &f_quarter_pi},
+};
+static const rill_spot_light spot_default = {{1, 1, 1, 1}, 10.0f, 20.0f, 0.0f, 0.785398f};
+
+static rill_component reg(rill_world *w, const rill_type_desc *d) {
+    rill_component c = rill_world_find_component(w, d->name);
+    return c ? c : rill_world_register_component(w, d);
+}
+
+rill_result rill_render_register_components(rill_world *world, rill_render_components *out, rill_error *err) {
+    if (!world || !out)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL world or out");
+    rill_type_desc mi = {.name = "MeshInstance", RILL_TYPE_LAYOUT(rill_mesh_instance),
+                         .flags = RILL_TYPE_NO_SERIALIZE, .fields = mesh_instance_fields, .field_count = 2,
+                         .doc = "renderer mesh + material handles"};
+    rill_type_desc dl = {.name = "DirectionalLight", RILL_TYPE_LAYOUT(rill_directional_light),
+                         .fields = dir_fields, .field_count = 3, .defaults = &dir_default,
+                         .doc = "sun-like light along the entity's -Z axis"};
+    rill_type_desc pl = {.name = "PointLight", RILL_TYPE_LAYOUT(rill_point_light), .fields = point_fields,
+                         .field_count = 3, .defaults = &point_default, .doc = "omni light"};
+    rill_type_desc sl = {.name = "SpotLight", RILL_TYPE_LAYOUT(rill_spot_light), .fields = spot_fields,
+                         .field_count = 5, .defaults = &spot_default, .doc = "cone light along -Z"};
+    out->mesh_instance = reg(world, &mi);
+    out->directional_light = reg(world, &dl);
+    out->point_light = reg(world, &pl);
+    out->spot_light = reg(world, &sl);
+    if (!out->mesh_instance || !out->directional_light || !out->point_light || !out->spot_light)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: could not register render components");
+    return RILL_OK;
+}
+
+void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
+    if (!buf)
+        return;
+    rill_array_free(&buf->instances);
+    rill_array_free(&buf->lights);
+}
+
+static void neg_z(const float m[16], float out[3]) {
+    float n = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
+    if (n < 1e-12f)
+        n = 1.0f;
+    out[0] = -m[8] / n;
+    out[1] = -m[9] / n;
+    out[2] = -m[10] / n;
+}
+
+rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
+                                rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
+                                rill_error *err) {
+    if (!world || !comps || !buf || !out_snap)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: extract needs world, components, buffer, snapshot");
+    const rill_builtins *b = rill_world_builtin(world);
+    memset(out_snap, 0, sizeof(*out_snap));
+    rill_array_clear(&buf->instances);
+    rill_array_clear(&buf->lights);
+
+    /* Camera: active; the one marked default wins, then the lowest order. */
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = b->camera;
+    qd.with[1] = b->global_transform;
+    rill_query q = rill_world_query(world, &qd);
+    const rill_camera *best = NULL;
+    const rill_global_transform *best_xf = NULL;
+    while (rill_query_next(&q)) {
+        const rill_camera *cam = rill_query_get(&q, 0);
+        if (!cam->active)
+            continue;
+        if (!best || (cam->is_default && !best->is_default) ||
+            (cam->is_default == best->is_default && cam->order < best->order)) {
+            best = cam;
+            best_xf = rill_query_get(&q, 1);
+        }
+    }
+    if (!best)
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render: no active camera with a GlobalTransform");
+    rill_render_view *v = &out_snap->view;
+    memcpy(v->world_from_view, best_xf->m, sizeof(v->world_from_view));
+    v->fov_y = best->fov_y;
+    v->near_plane = best->near_plane;
+    v->far_plane = best->far_plane;
+    v->orthographic = best->projection == RILL_PROJECTION_ORTHOGRAPHIC;
+    v->ortho_height = best->ortho_height;
+    memcpy(v->clear_color, best->clear_color, sizeof(v->clear_color));
+
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = comps->mesh_instance;
+    qd.with[1] = b->global_transform;
+    q = rill_world_query(world, &qd);
+    while (rill_query_next(&q)) {
+        const rill_mesh_instance *mi = rill_query_get(&q, 0);
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        rill_render_instance in;
+        in.id = q.entity;
+        in.mesh.id = mi->mesh;
+        in.material.id = mi->material;
+        memcpy(in.transform, xf->m, sizeof(in.transform));
+        if (!rill_array_push(&buf->instances, in))
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = comps->directional_light;
+    qd.with[1] = b->global_transform;
+    q = rill_world_query(world, &qd);
+    if (rill_query_next(&q)) {
+        const rill_directional_light *dl = rill_query_get(&q, 0);
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        out_snap->has_sun = true;
+        neg_z(xf->m, out_snap->sun.direction);
+        memcpy(out_snap->sun.color, dl->color, sizeof(float) * 3);
+        out_snap->sun.illuminance = dl->illuminance;
+        out_snap->sun.shadows = dl->shadows;
+    }
+
+    for (int kind = 0; kind < 2; kind++) {
+        memset(&qd, 0, sizeof(qd));
+        qd.with[0] = kind ? comps->spot_light : comps->point_light;
+        qd.with[1] = b->global_transform;
+        q = rill_world_query(world, &qd);
+        while (rill_query_next(&q)) {
+            const rill_global_transform *xf = rill_query_get(&q, 1);
+            rill_render_light L;
+            memset(&L, 0, sizeof(L));
+            L.kind = kind ? RILL_LIGHT_SPOT : RILL_LIGHT_POINT;
+            memcpy(L.position, &xf->m[12], sizeof(float) * 3);
+            neg_z(xf->m, L.direction);
+            if (kind) {
+                const rill_spot_light *s = rill_query_get(&q, 0);
+                memcpy(L.color, s->color, sizeof(float) * 3);
+                L.intensity = s->intensity;
+                L.range = s->range;
+                L.inner_angle = s->inner_angle;
+                L.outer_angle = s->outer_angle;
+            } else {
+                const rill_point_light *p = rill_query_get(&q, 0);
+                memcpy(L.color, p->color, sizeof(float) * 3);
+                L.intensity = p->intensity;
+                L.range = p->range;
+            }
+            if (!rill_array_push(&buf->lights, L))
+                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+        }
+    }
+    out_snap->instances = buf->instances.data;
+    out_snap->instance_count = buf->instances.len;
+    out_snap->lights = buf->lights.data;
+    out_snap->light_count = buf->lights.len;
+    out_snap->ambient[0] = out_snap->ambient[1] = out_snap->ambient[2] = 0.03f;
+    return RILL_OK;
+}

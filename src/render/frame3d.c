@@ -1,0 +1,710 @@
+/* frame3d.c: the 3D frame. From a snapshot it computes the camera and shadow cascade matrices,
+ * culls instances against the view frustum (and shadow casters against the shadow volume), sorts
+ * draws (opaque by pipeline/material/mesh so equal neighbours become one instanced draw,
+ * transparent back to front), fills the per-frame buffers, builds the frame graph with the
+ * engine's passes and anchors, lets the user add passes, compiles and executes it. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+#include <cglm/clipspace/ortho_rh_zo.h>
+#include <cglm/clipspace/persp_rh_zo.h>
+
+#include "render_shaders.h"
+
+#define MAX_LIGHTS 1024u
+
+/* Must match `Frame` in shaders/common.glsl (std140). */
+typedef struct gpu_frame {
+    float view[16], proj[16], view_proj[16], prev_view_proj[16];
+    float cascade_vp[4][16];
+    float cascade_far[4];
+    float cascade_texel[4];
+    float camera_pos[4];
+    float sun_dir[4];
+    float sun_color[4];
+    float ambient[4];
+    float shadow_params[4];
+    uint32_t counts[4];
+} gpu_frame;
+
+typedef struct gpu_instance {
+    float model[16];
+    float prev_model[16];
+} gpu_instance;
+
+typedef struct gpu_light {
+    float pos_range[4];
+    float color[4];
+    float dir_kind[4];
+    float cone[4];
+} gpu_light;
+
+/* >>pipelines ------------------------------------------------------------------------------- */
+
+static const rill__set_layout frame_set_full = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE, RILL__BIND_STORAGE, RILL__BIND_TEXTURE}};
+static const rill__set_layout frame_set_min = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE}};
+static const rill__set_layout material_set = {{RILL__BIND_UNIFORM, RILL__BIND_TEXTURE, RILL__BIND_TEXTURE,
+                                               RILL__BIND_TEXTURE, RILL__BIND_TEXTURE, RILL__BIND_TEXTURE}};
+
+rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
+    for (int ds = 0; ds < 2; ds++) {
+        rill__pipe_desc d;
+        memset(&d, 0, sizeof(d));
+        d.vs = rill__spv_mesh_vert;
+        d.vs_size = rill__spv_mesh_vert_size;
+        d.mesh_vertex_input = true;
+        d.cull = ds ? RILL__CULL_NONE : RILL__CULL_BACK;
+        d.set_count = 2;
+        d.sets[1] = material_set;
+
+        d.label = ds ? "prepass (double-sided)" : "prepass";
+        d.fs = rill__spv_prepass_frag;
+        d.fs_size = rill__spv_prepass_frag_size;
+        d.color_formats[0] = RILL_RG_FORMAT_RGBA16F;
+        d.color_formats[1] = RILL_RG_FORMAT_RG16F;
+        d.color_count = 2;
+        d.depth_format = RILL_RG_FORMAT_D32F;
+        d.depth_test = d.depth_write = true;
+        d.depth_cmp = RILL__CMP_LESS;
+        d.sets[0] = frame_set_min;
+        if (!(r->prepass_pipe[ds] = rill__pipe_create(r->gpu, &d, err)))
+            return err ? err->code : RILL_ERR_VULKAN;
+
+        d.label = ds ? "opaque (double-sided)" : "opaque";
+        d.fs = rill__spv_pbr_frag;
+        d.fs_size = rill__spv_pbr_frag_size;
+        d.color_formats[0] = RILL_RG_FORMAT_RGBA16F;
+        d.color_count = 1;
+        d.depth_write = false;
+        d.depth_cmp = RILL__CMP_LESS_EQUAL;
+        d.sets[0] = frame_set_full;
+        if (!(r->opaque_pipe[ds] = rill__pipe_create(r->gpu, &d, err)))
+            return err ? err->code : RILL_ERR_VULKAN;
+
+        d.label = ds ? "transparent (double-sided)" : "transparent";
+        d.blend = RILL__BLEND_ALPHA;
+        if (!(r->transparent_pipe[ds] = rill__pipe_create(r->gpu, &d, err)))
+            return err ? err->code : RILL_ERR_VULKAN;
+    }
+    rill__pipe_desc s;
+    memset(&s, 0, sizeof(s));
+    s.label = "shadow";
+    s.vs = rill__spv_shadow_vert;
+    s.vs_size = rill__spv_shadow_vert_size;
+    s.mesh_vertex_input = true;
+    s.cull = RILL__CULL_NONE; /* thin and open meshes cast shadows from both sides */
+    s.depth_format = RILL_RG_FORMAT_D32F;
+    s.depth_test = s.depth_write = true;
+    s.depth_cmp = RILL__CMP_LESS;
+    s.depth_bias = true;
+    s.set_count = 1;
+    s.sets[0] = frame_set_min;
+    s.push_size = 16;
+    if (!(r->shadow_pipe = rill__pipe_create(r->gpu, &s, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
+    rill__pipe_desc t;
+    memset(&t, 0, sizeof(t));
+    t.label = "tonemapping";
+    t.cs = rill__spv_tonemap_comp;
+    t.cs_size = rill__spv_tonemap_comp_size;
+    t.set_count = 1;
+    t.sets[0].bindings[0] = RILL__BIND_TEXTURE;
+    t.sets[0].bindings[1] = RILL__BIND_STORAGE_IMAGE;
+    t.push_size = 16;
+    if (!(r->tonemap_pipe = rill__pipe_create(r->gpu, &t, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
+    return RILL_OK;
+}
+
+void rill__frame3d_destroy_pipelines(rill_renderer *r) {
+    for (int i = 0; i < 2; i++) {
+        rill__pipe_destroy(r->gpu, r->prepass_pipe[i]);
+        rill__pipe_destroy(r->gpu, r->opaque_pipe[i]);
+        rill__pipe_destroy(r->gpu, r->transparent_pipe[i]);
+    }
+    rill__pipe_destroy(r->gpu, r->shadow_pipe);
+    rill__pipe_destroy(r->gpu, r->tonemap_pipe);
+}
+
+/* >>math ------------------------------------------------------------------------------------ */
+
+typedef struct sphere {
+    vec3 c;
+    float r;
+} sphere;
+
+static sphere world_sphere(const float m[16], const mesh_slot *ms) {
+    sphere s;
+    for (int k = 0; k < 3; k++)
+        s.c[k] = m[k] * ms->center[0] + m[4 + k] * ms->center[1] + m[8 + k] * ms->center[2] + m[12 + k];
+    float sx = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+    float sy = sqrtf(m[4] * m[4] + m[5] * m[5] + m[6] * m[6]);
+    float sz = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
+    s.r = ms->radius * fmaxf(sx, fmaxf(sy, sz));
+    return s;
+}
+
+/* Frustum planes (a, b, c, d with ax + by + cz + d >= 0 inside) of a zero-to-one clip space. */
+static void frustum_planes(mat4 vp, vec4 out[6]) {
+    for (int i = 0; i < 4; i++) {
+        float r0 = vp[i][0], r1 = vp[i][1], r2 = vp[i][2], r3 = vp[i][3];
+        out[0][i] = r3 + r0;
+        out[1][i] = r3 - r0;
+        out[2][i] = r3 + r1;
+        out[3][i] = r3 - r1;
+        out[4][i] = r2;
+        out[5][i] = r3 - r2;
+    }
+    for (int p = 0; p < 6; p++) {
+        float len = sqrtf(out[p][0] * out[p][0] + out[p][1] * out[p][1] + out[p][2] * out[p][2]);
+        if (len > 0.0f)
+            glm_vec4_scale(out[p], 1.0f / len, out[p]);
+    }
+}
+
+static bool sphere_visible(vec4 planes[6], const sphere *s) {
+    for (int p = 0; p < 6; p++)
+        if (planes[p][0] * s->c[0] + planes[p][1] * s->c[1] + planes[p][2] * s->c[2] + planes[p][3] < -s->r)
+            return false;
+    return true;
+}
+
+static int cmp_items(const void *a, const void *b) {
+    const draw_item *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
+/* The bounding sphere of the view frustum between view distances a and b. */
+static sphere slice_sphere(mat4 world_from_view, float tan_y, float aspect, float a, float b, bool ortho,
+                           float half_h) {
+    vec3 corners[8];
+    int k = 0;
+    for (int zi = 0; zi < 2; zi++) {
+        float z = zi ? b : a;
+        float hy = ortho ? half_h : z * tan_y, hx = hy * aspect;
+        for (int yi = -1; yi <= 1; yi += 2)
+            for (int xi = -1; xi <= 1; xi += 2) {
+                vec3 v = {hx * (float)xi, hy * (float)yi, -z};
+                glm_mat4_mulv3(world_from_view, v, 1.0f, corners[k++]);
+            }
+    }
+    sphere s;
+    glm_vec3_zero(s.c);
+    for (int i = 0; i < 8; i++)
+        glm_vec3_add(s.c, corners[i], s.c);
+    glm_vec3_scale(s.c, 1.0f / 8.0f, s.c);
+    float r = 0.0f;
+    for (int i = 0; i < 8; i++)
+        r = fmaxf(r, glm_vec3_distance(s.c, corners[i]));
+    s.r = ceilf(r * 16.0f) / 16.0f; /* quantized so the cascade size does not shimmer */
+    return s;
+}
+
+static void light_matrices(const sphere *s, vec3 dir, float map_size, mat4 out_vp, mat4 out_view,
+                           float *out_far) {
+    float back = 4.0f * s->r + 10.0f; /* room for casters between the light and the slice */
+    vec3 eye, up = {0.0f, 1.0f, 0.0f};
+    if (fabsf(dir[1]) > 0.99f)
+        glm_vec3_copy((vec3){0.0f, 0.0f, 1.0f}, up);
+    glm_vec3_scale(dir, -(s->r + back), eye);
+    glm_vec3_add(eye, (float *)s->c, eye);
+    glm_lookat(eye, (float *)s->c, up, out_view);
+    float far = 2.0f * s->r + back;
+    mat4 proj;
+    glm_ortho_rh_zo(-s->r, s->r, -s->r, s->r, 0.0f, far, proj);
+    glm_mat4_mul(proj, out_view, out_vp);
+    /* Snap the projection to whole texels so a moving camera does not make shadow edges crawl. */
+    vec4 origin = {0, 0, 0, 1}, o;
+    glm_mat4_mulv(out_vp, origin, o);
+    float half = map_size * 0.5f;
+    float ox = o[0] * half, oy = o[1] * half;
+    proj[3][0] += (roundf(ox) - ox) / half;
+    proj[3][1] += (roundf(oy) - oy) / half;
+    glm_mat4_mul(proj, out_view, out_vp);
+    *out_far = far;
+}
+
+/* >>passes ---------------------------------------------------------------------------------- */
+
+static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__img *shadow) {
+    rill__binding b[4];
+    memset(b, 0, sizeof(b));
+    b[0].buf = r->frame_buf;
+    b[0].offset = r->frame_off;
+    b[0].range = sizeof(gpu_frame);
+    b[1].buf = r->inst_buf;
+    b[1].offset = r->inst_off;
+    b[1].range = r->inst_size;
+    b[2].buf = r->light_buf;
+    b[2].offset = r->light_off;
+    b[2].range = r->light_size;
+    b[3].img = shadow;
+    b[3].layer = -1;
+    b[3].sampler = RILL__SAMPLER_SHADOW;
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 4 : 2);
+}
+
+/* Draws items[0..n) whose instance data starts at `first` in the instance buffer. Neighbours with
+ * the same mesh and material become one instanced draw. pipes[ds] chooses by double-sidedness;
+ * when pipes is NULL the bound pipeline is used and materials are not bound (shadows). */
+static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, uint32_t n, uint32_t first,
+                      rill__pipe *const *pipes, bool full_set, rill__img *shadow, bool batch) {
+    const rill_render_instance *inst = r->snap->instances;
+    rill__pipe *bound = NULL;
+    uint32_t cur_mesh = 0, cur_mat = 0;
+    for (uint32_t i = 0; i < n;) {
+        const rill_render_instance *a = &inst[items[i].inst];
+        const mesh_slot *ms = rill__mesh_get(r, a->mesh);
+        const mat_slot *mt = rill__material_get(r, a->material);
+        uint32_t run = 1;
+        if (batch)
+            while (i + run < n && inst[items[i + run].inst].mesh.id == a->mesh.id &&
+                   (!pipes || inst[items[i + run].inst].material.id == a->material.id))
+                run++;
+        if (pipes) {
+            rill__pipe *p = pipes[mt->double_sided ? 1 : 0];
+            if (p != bound) {
+                rill__cmd_bind_pipe(cmd, p);
+                bind_frame_set(r, cmd, full_set, shadow);
+                bound = p;
+                cur_mat = 0;
+            }
+            if (a->material.id != cur_mat) {
+                rill__cmd_bind_set(cmd, 1, mt->set);
+                cur_mat = a->material.id;
+            }
+        }
+        if (a->mesh.id != cur_mesh) {
+            rill__cmd_bind_mesh(cmd, ms->vb, ms->ib);
+            cur_mesh = a->mesh.id;
+        }
+        rill__cmd_draw_indexed(cmd, ms->index_count, run, 0, first + i);
+        r->draw_calls++;
+        i += run;
+    }
+}
+
+static void exec_shadows(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__img *map = rill__ctx_image(ctx, "shadow_map");
+    const rill__img_desc *d = rill__img_get_desc(map);
+    uint32_t first = r->opaque.len + r->transparent.len;
+    for (uint32_t c = 0; c < d->layers; c++) {
+        rill__attachment depth = {map, (int32_t)c, true, false, {1.0f, 0, 0, 0}};
+        rill__cmd_begin_rendering(ctx->cmd, NULL, 0, &depth, d->width, d->height);
+        if (c < r->cascades && r->casters.len) {
+            rill__cmd_bind_pipe(ctx->cmd, r->shadow_pipe);
+            bind_frame_set(r, ctx->cmd, false, NULL);
+            uint32_t push[4] = {c, 0, 0, 0};
+            rill__cmd_push(ctx->cmd, push, sizeof(push));
+            rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
+            draw_list(r, ctx->cmd, r->casters.data, r->casters.len, first, NULL, false, NULL, true);
+        }
+        rill__cmd_end_rendering(ctx->cmd);
+    }
+}
+
+static void exec_prepass(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__attachment col[2] = {{rill__ctx_image(ctx, "normal"), -1, true, false, {0, 0, 0, 0}},
+                               {rill__ctx_image(ctx, "motion"), -1, true, false, {0, 0, 0, 0}}};
+    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, true, false, {1.0f, 0, 0, 0}};
+    rill__cmd_begin_rendering(ctx->cmd, col, 2, &depth, r->width, r->height);
+    draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->prepass_pipe, false, NULL, true);
+    rill__cmd_end_rendering(ctx->cmd);
+}
+
+static void exec_opaque(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    const float *cc = r->snap->view.clear_color;
+    rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
+    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, r->width, r->height);
+    draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->opaque_pipe, true,
+              rill__ctx_image(ctx, "shadow_map"), true);
+    rill__cmd_end_rendering(ctx->cmd);
+}
+
+static void exec_transparent(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, r->width, r->height);
+    draw_list(r, ctx->cmd, r->transparent.data, r->transparent.len, r->opaque.len, r->transparent_pipe,
+              true, rill__ctx_image(ctx, "shadow_map"), false);
+    rill__cmd_end_rendering(ctx->cmd);
+}
+
+static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__cmd_bind_pipe(ctx->cmd, r->tonemap_pipe);
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_image(ctx, "hdr");
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[1].img = rill__ctx_image(ctx, "ldr");
+    b[1].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    rill_tonemapper op = r->snap->view.tonemapper;
+    if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
+        op = RILL_TONEMAP_ACES;
+    float exposure = exp2f(RILL_CLAMP(r->snap->view.exposure_ev, -20.0f, 20.0f));
+    struct {
+        uint32_t w, h;
+        float exposure;
+        uint32_t op;
+    } push = {r->width, r->height, exposure, (uint32_t)op};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (r->width + 7) / 8, (r->height + 7) / 8, 1);
+}
+
+static void exec_readback(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    uint32_t slot = rill__gpu_frame_slot(r->gpu);
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_image(ctx, "ldr"), r->readback[slot]);
+    rill__cmd_host_read_barrier(ctx->cmd);
+    r->readback_slot = slot;
+}
+
+static void exec_present(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill__cmd_blit(ctx->cmd, rill__ctx_image(ctx, "ldr"), rill__ctx_image(ctx, "swapchain"));
+}
+
+/* >>graph ----------------------------------------------------------------------------------- */
+
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        rill_result try_r_ = (x);                                                                  \
+        if (try_r_ != RILL_OK)                                                                     \
+            return try_r_;                                                                         \
+    } while (0)
+
+static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, bool side, rill_error *err) {
+    rill_rg_pass_desc d = {label, fn, NULL, side};
+    return rill_rg_add_pass(g, &d, err);
+}
+
+static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) {
+    rill_rg *g = r->graph;
+    rill_rg_reset(g);
+    rill_rg_set_view_size(g, r->width, r->height);
+    rill_rg_image_desc d;
+    memset(&d, 0, sizeof(d));
+    d.format = RILL_RG_FORMAT_D32F;
+    TRY(rill_rg_declare_image(g, "depth", &d, err));
+    d.format = RILL_RG_FORMAT_RGBA16F;
+    TRY(rill_rg_declare_image(g, "normal", &d, err));
+    TRY(rill_rg_declare_image(g, "hdr", &d, err));
+    d.format = RILL_RG_FORMAT_RG16F;
+    TRY(rill_rg_declare_image(g, "motion", &d, err));
+    d.format = RILL_RG_FORMAT_RGBA8_UNORM;
+    TRY(rill_rg_declare_image(g, "ldr", &d, err));
+    d.format = RILL_RG_FORMAT_D32F;
+    d.size_mode = RILL_RG_SIZE_ABSOLUTE;
+    d.width = d.height = shadows ? r->desc.shadow_map_size : 1;
+    d.layers = shadows ? r->cascades : 1;
+    d.array_view = true;
+    TRY(rill_rg_declare_image(g, "shadow_map", &d, err));
+
+    TRY(pass(g, "shadows", exec_shadows, false, err));
+    TRY(rill_rg_access(g, "shadows", "shadow_map", RILL_RG_USAGE_DEPTH_WRITE, err));
+    TRY(pass(g, "prepass", exec_prepass, false, err));
+    TRY(rill_rg_access(g, "prepass", "depth", RILL_RG_USAGE_DEPTH_WRITE, err));
+    TRY(rill_rg_access(g, "prepass", "normal", RILL_RG_USAGE_COLOR_WRITE, err));
+    TRY(rill_rg_access(g, "prepass", "motion", RILL_RG_USAGE_COLOR_WRITE, err));
+    TRY(pass(g, "opaque", exec_opaque, false, err));
+    TRY(rill_rg_access(g, "opaque", "depth", RILL_RG_USAGE_DEPTH_READ, err));
+    TRY(rill_rg_access(g, "opaque", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+    TRY(rill_rg_access(g, "opaque", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
+    TRY(pass(g, "transparent", exec_transparent, false, err));
+    TRY(rill_rg_access(g, "transparent", "depth", RILL_RG_USAGE_DEPTH_READ, err));
+    TRY(rill_rg_access(g, "transparent", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+    TRY(rill_rg_access(g, "transparent", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
+    TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, false, err));
+    TRY(pass(g, RILL_RG_TONEMAPPING, exec_tonemap, false, err));
+    TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
+    TRY(pass(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, NULL, false, err));
+    const char *out_pass;
+    rill__img *swap = rill__frame_swapchain_image(r->gpu);
+    if (r->desc.glfw_window) {
+        rill_rg_image_desc sd;
+        memset(&sd, 0, sizeof(sd));
+        sd.format = swap ? rill__img_get_desc(swap)->format : RILL_RG_FORMAT_BGRA8_UNORM;
+        TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE, RILL_RG_USAGE_PRESENT, err));
+        out_pass = "present";
+        TRY(pass(g, out_pass, exec_present, true, err));
+        TRY(rill_rg_access(g, out_pass, "swapchain", RILL_RG_USAGE_TRANSFER_DST, err));
+    } else {
+        TRY(rill_rg_import_buffer(g, "readback", r->readback[rill__gpu_frame_slot(r->gpu)],
+                                  RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err));
+        out_pass = "readback";
+        TRY(pass(g, out_pass, exec_readback, true, err));
+        TRY(rill_rg_access(g, out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
+    }
+    TRY(rill_rg_access(g, out_pass, "ldr", RILL_RG_USAGE_TRANSFER_SRC, err));
+    const char *chain[] = {"transparent", RILL_RG_END_MAIN_PASS, RILL_RG_TONEMAPPING,
+                           RILL_RG_END_MAIN_PASS_POST_PROCESSING, out_pass};
+    TRY(rill_rg_add_edges(g, chain, 5, err));
+    if (r->desc.setup_graph)
+        TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
+    return rill_rg_compile(g, err);
+}
+
+/* >>frame ----------------------------------------------------------------------------------- */
+
+static rill_result push_item(void *arr, uint64_t key, uint32_t inst, rill_error *err) {
+    RILL_ARRAY(draw_item) *a = arr;
+    draw_item it = {key, inst};
+    if (!rill_array_push(a, it))
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
+    return RILL_OK;
+}
+
+static void prev_model(rill_renderer *r, const rill_render_instance *in, float out[16]) {
+    uint64_t idx;
+    if (in->id && rill_map_get(&r->prev_index, in->id, &idx) &&
+        r->prev.data[idx].frame + 1 == r->frame_counter) {
+        memcpy(out, r->prev.data[idx].m, sizeof(float) * 16);
+        return;
+    }
+    memcpy(out, in->transform, sizeof(float) * 16);
+}
+
+static void remember_transforms(rill_renderer *r, const rill_render_snapshot *snap) {
+    for (uint32_t i = 0; i < snap->instance_count; i++) {
+        const rill_render_instance *in = &snap->instances[i];
+        if (!in->id)
+            continue;
+        uint64_t idx;
+        if (!rill_map_get(&r->prev_index, in->id, &idx)) {
+            prev_xform px;
+            memset(&px, 0, sizeof(px));
+            if (!rill_array_push(&r->prev, px) || !rill_map_set(&r->prev_index, in->id, r->prev.len - 1))
+                continue; /* out of memory: this instance just has no motion next frame */
+            idx = r->prev.len - 1;
+        }
+        memcpy(r->prev.data[idx].m, in->transform, sizeof(float) * 16);
+        r->prev.data[idx].frame = r->frame_counter;
+    }
+}
+
+static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                                mat4 out_vp, rill_error *err);
+
+rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err) {
+    uint64_t t0 = rill_time_ns();
+    /* Begin first: pending uploads are recorded at the start of the frame, so resources created
+     * before this call can already be drawn by it. */
+    rill__cmd *cmd;
+    TRY(rill__frame_begin(r->gpu, &cmd, err));
+    mat4 vp;
+    glm_mat4_identity(vp);
+    rill_result res = record_frame(r, cmd, snap, vp, err);
+    /* The frame is submitted even after an error so the command buffer and frame slot stay in a
+     * consistent state; the first error is the one reported. */
+    rill_result end = rill__frame_end(r->gpu, cmd, res == RILL_OK ? err : NULL);
+    if (res == RILL_OK)
+        res = end;
+    if (res == RILL_OK && !r->desc.glfw_window)
+        r->have_frame = true;
+    memcpy(r->prev_view_proj, vp, sizeof(mat4));
+    r->have_prev_view_proj = true;
+    remember_transforms(r, snap);
+    rill__transients_release_unused(r, false);
+    r->snap = NULL;
+    r->cpu_record_ms = (double)(rill_time_ns() - t0) * 1e-6;
+    return res;
+}
+
+static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                                mat4 vp, rill_error *err) {
+    r->snap = snap;
+    r->frame_counter++;
+    r->draw_calls = 0;
+    if (r->desc.glfw_window)
+        rill__gpu_surface_size(r->gpu, &r->width, &r->height);
+    const rill_render_view *v = &snap->view;
+    float fov = v->fov_y > 0.0f ? v->fov_y : 0.8f;
+    float znear = v->near_plane > 0.0f ? v->near_plane : 0.1f;
+    float zfar = v->far_plane > znear ? v->far_plane : 1000.0f;
+    float aspect = (float)r->width / (float)r->height;
+    float half_h = (v->ortho_height > 0.0f ? v->ortho_height : 10.0f) * 0.5f;
+    mat4 world_from_view, view, proj;
+    bool ident_zero = true;
+    for (int i = 0; i < 16; i++)
+        ident_zero &= v->world_from_view[i] == 0.0f;
+    if (ident_zero)
+        glm_mat4_identity(world_from_view);
+    else
+        memcpy(world_from_view, v->world_from_view, sizeof(mat4));
+    glm_mat4_inv(world_from_view, view);
+    if (v->orthographic)
+        glm_ortho_rh_zo(-half_h * aspect, half_h * aspect, -half_h, half_h, znear, zfar, proj);
+    else
+        glm_perspective_rh_zo(fov, aspect, znear, zfar, proj);
+    glm_mat4_mul(proj, view, vp);
+    vec4 planes[6];
+    frustum_planes(vp, planes);
+
+    /* Sun and cascades. */
+    bool sun = snap->has_sun;
+    bool shadows = sun && snap->sun.shadows;
+    vec3 sun_dir = {0.0f, -1.0f, 0.0f};
+    if (sun) {
+        glm_vec3_copy((float *)snap->sun.direction, sun_dir);
+        if (glm_vec3_norm(sun_dir) < 1e-6f)
+            glm_vec3_copy((vec3){0.0f, -1.0f, 0.0f}, sun_dir);
+        glm_vec3_normalize(sun_dir);
+    }
+    r->cascades = shadows ? r->desc.shadow_cascades : 0;
+    float dist = fminf(r->desc.shadow_distance, zfar);
+    float cascade_far[4] = {0}, cascade_texel[4] = {0};
+    sphere whole = {{0, 0, 0}, 0};
+    float tan_y = tanf(fov * 0.5f);
+    if (shadows) {
+        float prev_split = znear;
+        for (uint32_t c = 0; c < r->cascades; c++) {
+            float t = (float)(c + 1) / (float)r->cascades;
+            float lin = znear + (dist - znear) * t, lg = znear * powf(dist / znear, t);
+            float split = c + 1 == r->cascades ? dist : 0.75f * lg + 0.25f * lin;
+            sphere s = slice_sphere(world_from_view, tan_y, aspect, prev_split, split, v->orthographic, half_h);
+            mat4 lvp, lview;
+            float lfar;
+            light_matrices(&s, sun_dir, (float)r->desc.shadow_map_size, lvp, lview, &lfar);
+            memcpy(r->cascade_vp[c], lvp, sizeof(mat4));
+            cascade_far[c] = split;
+            cascade_texel[c] = 2.0f * s.r / (float)r->desc.shadow_map_size;
+            prev_split = split;
+        }
+        whole = slice_sphere(world_from_view, tan_y, aspect, znear, dist, v->orthographic, half_h);
+    }
+
+    /* Cull and sort. */
+    rill_array_clear(&r->opaque);
+    rill_array_clear(&r->transparent);
+    rill_array_clear(&r->casters);
+    r->instances_submitted = snap->instance_count;
+    vec3 cam_pos = {world_from_view[3][0], world_from_view[3][1], world_from_view[3][2]};
+    vec3 cam_fwd = {-world_from_view[2][0], -world_from_view[2][1], -world_from_view[2][2]};
+    for (uint32_t i = 0; i < snap->instance_count; i++) {
+        const rill_render_instance *in = &snap->instances[i];
+        const mesh_slot *ms = rill__mesh_get(r, in->mesh);
+        const mat_slot *mt = rill__material_get(r, in->material);
+        if (!ms || !mt)
+            continue; /* not uploaded yet, or stale: draws nothing */
+        sphere s = world_sphere(in->transform, ms);
+        int32_t mi = rill_pool_index(&r->mesh_pool, in->mesh.id);
+        int32_t ti = rill_pool_index(&r->mat_pool, in->material.id);
+        if (sphere_visible(planes, &s)) {
+            if (mt->alpha_mode == RILL_ALPHA_BLEND) {
+                vec3 d;
+                glm_vec3_sub(s.c, cam_pos, d);
+                float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
+                uint32_t bits;
+                memcpy(&bits, &depth, sizeof(bits));
+                TRY(push_item(&r->transparent, (uint64_t)(UINT32_MAX - bits), i, err));
+            } else {
+                uint64_t key = ((uint64_t)mt->double_sided << 40) | ((uint64_t)ti << 20) | (uint64_t)mi;
+                TRY(push_item(&r->opaque, key, i, err));
+            }
+        }
+        if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND) {
+            vec3 d;
+            glm_vec3_sub(s.c, whole.c, d);
+            float along = glm_vec3_dot(d, sun_dir);
+            vec3 perp;
+            glm_vec3_scale(sun_dir, along, perp);
+            glm_vec3_sub(d, perp, perp);
+            if (along < whole.r + s.r && glm_vec3_norm(perp) < whole.r + s.r)
+                TRY(push_item(&r->casters, (uint64_t)mi, i, err));
+        }
+    }
+    qsort(r->opaque.data, r->opaque.len, sizeof(draw_item), cmp_items);
+    qsort(r->transparent.data, r->transparent.len, sizeof(draw_item), cmp_items);
+    qsort(r->casters.data, r->casters.len, sizeof(draw_item), cmp_items);
+    r->instances_visible = r->opaque.len + r->transparent.len;
+
+    rill_result res = RILL_OK;
+
+    /* Per-frame buffers. */
+    gpu_frame *fr = rill__frame_alloc(cmd, sizeof(gpu_frame), 256, &r->frame_buf, &r->frame_off);
+    uint32_t ninst = r->opaque.len + r->transparent.len + r->casters.len;
+    r->inst_size = (uint64_t)RILL_MAX(ninst, 1u) * sizeof(gpu_instance);
+    gpu_instance *gi = rill__frame_alloc(cmd, r->inst_size, 256, &r->inst_buf, &r->inst_off);
+    uint32_t nlights = RILL_MIN(snap->light_count, MAX_LIGHTS);
+    r->light_size = (uint64_t)RILL_MAX(nlights, 1u) * sizeof(gpu_light);
+    gpu_light *gl = rill__frame_alloc(cmd, r->light_size, 256, &r->light_buf, &r->light_off);
+    if (!fr || !gi || !gl) {
+        res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: frame scratch allocation failed");
+    } else {
+        memset(fr, 0, sizeof(*fr));
+        memcpy(fr->view, view, sizeof(mat4));
+        memcpy(fr->proj, proj, sizeof(mat4));
+        memcpy(fr->view_proj, vp, sizeof(mat4));
+        memcpy(fr->prev_view_proj, r->have_prev_view_proj ? r->prev_view_proj : (float *)vp, sizeof(mat4));
+        for (uint32_t c = 0; c < r->cascades; c++)
+            memcpy(fr->cascade_vp[c], r->cascade_vp[c], sizeof(mat4));
+        memcpy(fr->cascade_far, cascade_far, sizeof(cascade_far));
+        memcpy(fr->cascade_texel, cascade_texel, sizeof(cascade_texel));
+        glm_vec3_copy(cam_pos, fr->camera_pos);
+        fr->sun_dir[0] = -sun_dir[0], fr->sun_dir[1] = -sun_dir[1], fr->sun_dir[2] = -sun_dir[2];
+        fr->sun_dir[3] = shadows ? 1.0f : 0.0f;
+        if (sun)
+            for (int k = 0; k < 3; k++)
+                fr->sun_color[k] = snap->sun.color[k] * snap->sun.illuminance;
+        fr->sun_color[3] = sun ? 1.0f : 0.0f;
+        for (int k = 0; k < 3; k++)
+            fr->ambient[k] = snap->ambient[k];
+        fr->shadow_params[0] = 1.0f / (float)r->desc.shadow_map_size;
+        fr->shadow_params[2] = (float)r->cascades;
+        fr->counts[0] = nlights;
+        const draw_item *lists[3] = {r->opaque.data, r->transparent.data, r->casters.data};
+        uint32_t lens[3] = {r->opaque.len, r->transparent.len, r->casters.len};
+        uint32_t k = 0;
+        for (int l = 0; l < 3; l++)
+            for (uint32_t i = 0; i < lens[l]; i++, k++) {
+                const rill_render_instance *in = &snap->instances[lists[l][i].inst];
+                memcpy(gi[k].model, in->transform, sizeof(float) * 16);
+                prev_model(r, in, gi[k].prev_model);
+            }
+        memset(gl, 0, r->light_size);
+        for (uint32_t i = 0; i < nlights; i++) {
+            const rill_render_light *L = &snap->lights[i];
+            float range = L->range > 0.0f ? L->range : 20.0f;
+            memcpy(gl[i].pos_range, L->position, sizeof(float) * 3);
+            gl[i].pos_range[3] = range;
+            for (int c = 0; c < 3; c++)
+                gl[i].color[c] = L->color[c] * L->intensity;
+            vec3 dir;
+            glm_vec3_copy((float *)L->direction, dir);
+            if (glm_vec3_norm(dir) < 1e-6f)
+                glm_vec3_copy((vec3){0.0f, -1.0f, 0.0f}, dir);
+            glm_vec3_normalize(dir);
+            memcpy(gl[i].dir_kind, dir, sizeof(float) * 3);
+            gl[i].dir_kind[3] = L->kind == RILL_LIGHT_SPOT ? 1.0f : 0.0f;
+            float outer = L->outer_angle > 0.0f ? L->outer_angle : 0.785398f;
+            float inner = RILL_MIN(L->inner_angle, outer * 0.999f);
+            gl[i].cone[0] = cosf(inner);
+            gl[i].cone[1] = cosf(outer);
+        }
+        res = build_graph(r, shadows, err);
+        if (res == RILL_OK)
+            res = rill__graph_execute(r, cmd, err);
+    }
+    return res;
+}

@@ -1,0 +1,244 @@
+/* gpu.h: the renderer's private GPU interface. Everything above src/render/vk (the render graph
+ * executor, the 3D frame, meshes, materials) records work through these functions; only the files
+ * under src/render/vk implement them and call Vulkan. The interface is deliberately small: buffers,
+ * images, samplers, pipelines, descriptor sets, a frame loop with deferred deletion, a staging
+ * upload ring, GPU timestamps and debug labels.
+ *
+ * Objects are plain pointers here because this header never leaves the render module; the public
+ * API (rill/render.h) hands out generational handles instead.
+ */
+#ifndef RILL_RENDER_GPU_H
+#define RILL_RENDER_GPU_H
+
+#include "rill/base.h"
+#include "rill/render/graph.h"
+
+typedef struct rill__gpu rill__gpu;
+typedef struct rill__buf rill__buf;
+typedef struct rill__img rill__img;
+typedef struct rill__pipe rill__pipe;
+typedef struct rill__dset rill__dset;
+
+/* Formats the renderer uses; mapped to VkFormat inside the backend. The graph's format enum is
+ * reused so graph transients and backend images speak the same language. */
+typedef rill_rg_format rill__fmt;
+
+enum {
+    RILL__BUF_VERTEX = 1u << 0,
+    RILL__BUF_INDEX = 1u << 1,
+    RILL__BUF_UNIFORM = 1u << 2,
+    RILL__BUF_STORAGE = 1u << 3,
+    RILL__BUF_TRANSFER_SRC = 1u << 4,
+    RILL__BUF_TRANSFER_DST = 1u << 5,
+};
+
+enum {
+    RILL__IMG_SAMPLED = 1u << 0,
+    RILL__IMG_STORAGE = 1u << 1,
+    RILL__IMG_COLOR = 1u << 2,
+    RILL__IMG_DEPTH = 1u << 3,
+    RILL__IMG_TRANSFER_SRC = 1u << 4,
+    RILL__IMG_TRANSFER_DST = 1u << 5,
+    RILL__IMG_ARRAY = 1u << 6, /* not a Vulkan usage: the default view is an array view */
+};
+
+typedef struct rill__gpu_desc {
+    const char *app_name;
+    const char *device_name; /* substring match, overrides the automatic choice; NULL = auto */
+    int validation;          /* 1 on, 0 off, -1 = default (debug build or RILL_VALIDATION=1) */
+    bool sync_validation;    /* also enable synchronization validation (slower) */
+    uint32_t frames_in_flight;
+    uint64_t upload_budget_bytes; /* per frame */
+    uint64_t block_size_bytes;    /* sub-allocator block size */
+    const char *pipeline_cache_path; /* NULL = in-memory only */
+    void *glfw_window;               /* NULL = headless */
+    bool vsync;
+} rill__gpu_desc;
+
+typedef struct rill__gpu_caps {
+    char device_name[256];
+    int device_type; /* 0 other, 1 integrated, 2 discrete, 3 virtual, 4 cpu */
+    bool fill_mode_non_solid;
+    bool timestamps;
+    bool validation;
+    float timestamp_period_ns;
+} rill__gpu_caps;
+
+rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_error *err);
+/* Waits for the device, destroys everything still alive (reporting leaks) and frees gpu. */
+void rill__gpu_destroy(rill__gpu *gpu);
+const rill__gpu_caps *rill__gpu_get_caps(const rill__gpu *gpu);
+uint32_t rill__gpu_validation_messages(const rill__gpu *gpu);
+rill_result rill__gpu_wait_idle(rill__gpu *gpu, rill_error *err);
+
+/* Memory statistics of the sub-allocator. */
+typedef struct rill__gpu_mem_stats {
+    uint32_t blocks;
+    uint64_t block_bytes;
+    uint64_t used_bytes;
+    uint32_t allocations;
+} rill__gpu_mem_stats;
+void rill__gpu_mem_stats_get(const rill__gpu *gpu, rill__gpu_mem_stats *out);
+
+/* >>resources ------------------------------------------------------------------------------- */
+
+/* host_visible buffers are persistently mapped (rill__buf_map). */
+rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool host_visible,
+                            const char *label, rill_error *err);
+void *rill__buf_map(rill__buf *buf);
+uint64_t rill__buf_size(const rill__buf *buf);
+/* Deferred: destroyed once every frame that may use it has finished. NULL is a no-op. */
+void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf);
+
+typedef struct rill__img_desc {
+    uint32_t width, height, layers, mips;
+    rill__fmt format;
+    uint32_t usage;
+    const char *label;
+} rill__img_desc;
+rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err);
+void rill__img_destroy(rill__gpu *gpu, rill__img *img);
+const rill__img_desc *rill__img_get_desc(const rill__img *img);
+
+/* Copies data now into the frame's staging ring (or keeps a copy until the next frame with budget
+ * left) and records the GPU copy at the start of a frame. The resource is usable by any pass of
+ * the frame in which the upload is recorded; rill__buf_ready / rill__img_ready say when. */
+rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, const void *data,
+                             uint64_t size, rill_error *err);
+/* Uploads mip 0 of layer 0 (tightly packed) and generates the rest of the mip chain. */
+rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
+                             rill_error *err);
+bool rill__buf_ready(const rill__buf *buf);
+bool rill__img_ready(const rill__img *img);
+
+typedef enum rill__sampler_kind {
+    RILL__SAMPLER_LINEAR_REPEAT = 0,
+    RILL__SAMPLER_LINEAR_CLAMP,
+    RILL__SAMPLER_NEAREST_CLAMP,
+    RILL__SAMPLER_SHADOW, /* compare LESS_OR_EQUAL, linear, clamp to border (white) */
+    RILL__SAMPLER_NUM
+} rill__sampler_kind;
+
+/* >>pipelines ------------------------------------------------------------------------------- */
+
+typedef enum rill__bind_kind {
+    RILL__BIND_NONE = 0,
+    RILL__BIND_UNIFORM,
+    RILL__BIND_STORAGE,
+    RILL__BIND_TEXTURE, /* combined image sampler */
+    RILL__BIND_STORAGE_IMAGE,
+} rill__bind_kind;
+
+#define RILL__MAX_SETS 3
+#define RILL__MAX_BINDINGS 8
+#define RILL__MAX_COLOR 4
+
+typedef struct rill__set_layout {
+    rill__bind_kind bindings[RILL__MAX_BINDINGS]; /* binding i; NONE ends the list */
+} rill__set_layout;
+
+typedef enum rill__blend { RILL__BLEND_NONE = 0, RILL__BLEND_ALPHA } rill__blend;
+typedef enum rill__cull { RILL__CULL_BACK = 0, RILL__CULL_NONE, RILL__CULL_FRONT } rill__cull;
+typedef enum rill__cmp { RILL__CMP_LESS = 0, RILL__CMP_LESS_EQUAL, RILL__CMP_EQUAL, RILL__CMP_ALWAYS } rill__cmp;
+
+typedef struct rill__pipe_desc {
+    const char *label;
+    const uint32_t *vs, *fs, *cs; /* SPIR-V; cs alone = compute pipeline */
+    size_t vs_size, fs_size, cs_size;
+    bool mesh_vertex_input; /* the standard 48-byte mesh vertex (pos, normal, uv, tangent) */
+    rill__fmt color_formats[RILL__MAX_COLOR];
+    uint32_t color_count;
+    rill__fmt depth_format; /* RILL_RG_FORMAT_NONE = no depth */
+    rill__blend blend;
+    rill__cull cull;
+    bool depth_test, depth_write;
+    rill__cmp depth_cmp;
+    bool depth_bias;  /* dynamic depth bias enabled */
+    bool wireframe;   /* polygon mode line; needs caps.fill_mode_non_solid */
+    rill__set_layout sets[RILL__MAX_SETS];
+    uint32_t set_count;
+    uint32_t push_size; /* bytes, visible to every stage */
+} rill__pipe_desc;
+
+rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_error *err);
+void rill__pipe_destroy(rill__gpu *gpu, rill__pipe *pipe);
+
+/* One binding value for a descriptor set write. */
+typedef struct rill__binding {
+    rill__buf *buf;
+    uint64_t offset, range; /* range 0 = whole buffer */
+    rill__img *img;
+    int32_t layer;          /* -1 = all layers (array view), else one layer */
+    rill__sampler_kind sampler;
+} rill__binding;
+
+/* A persistent descriptor set (for materials) laid out as `pipe`'s set `set_index`. */
+rill__dset *rill__dset_create(rill__gpu *gpu, const rill__pipe *pipe, uint32_t set_index,
+                              const rill__binding *bindings, uint32_t count, rill_error *err);
+void rill__dset_destroy(rill__gpu *gpu, rill__dset *set);
+
+/* >>frames ---------------------------------------------------------------------------------- */
+
+typedef struct rill__cmd rill__cmd;
+
+/* Starts a frame: waits until the frame slot is free (its deletion queue is drained then), resets
+ * its pools, acquires a swapchain image when windowed, and records pending uploads. */
+rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *err);
+/* Submits the frame (and presents when windowed). */
+rill_result rill__frame_end(rill__gpu *gpu, rill__cmd *cmd, rill_error *err);
+/* The swapchain image for this frame (windowed), else NULL; and the surface size. */
+rill__img *rill__frame_swapchain_image(rill__gpu *gpu);
+void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out_h);
+uint64_t rill__gpu_frame_index(const rill__gpu *gpu);
+uint32_t rill__gpu_frame_slot(const rill__gpu *gpu);
+uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu);
+uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu);
+
+/* Timestamps of the most recently completed frame: count pairs (name, milliseconds). */
+uint32_t rill__gpu_timings(const rill__gpu *gpu, const char *const **out_names, const double **out_ms);
+
+/* >>commands -------------------------------------------------------------------------------- */
+
+void rill__cmd_barriers(rill__cmd *cmd, const rill_rg_barrier *barriers, uint32_t count,
+                        rill__img *const *images, rill__buf *const *buffers);
+void rill__cmd_label_begin(rill__cmd *cmd, const char *label);
+void rill__cmd_label_end(rill__cmd *cmd);
+/* Paired GPU timestamps around a pass; name must live until the frame completes (static or
+ * interned). */
+void rill__cmd_timestamp_begin(rill__cmd *cmd, const char *name);
+void rill__cmd_timestamp_end(rill__cmd *cmd);
+
+typedef struct rill__attachment {
+    rill__img *img;
+    int32_t layer; /* -1 = the default view */
+    bool clear;
+    bool read_only;       /* depth: test only, in the read-only layout */
+    float clear_color[4]; /* depth uses clear_color[0] */
+} rill__attachment;
+
+void rill__cmd_begin_rendering(rill__cmd *cmd, const rill__attachment *colors, uint32_t color_count,
+                               const rill__attachment *depth, uint32_t width, uint32_t height);
+void rill__cmd_end_rendering(rill__cmd *cmd);
+void rill__cmd_bind_pipe(rill__cmd *cmd, rill__pipe *pipe);
+void rill__cmd_bind_set(rill__cmd *cmd, uint32_t set_index, rill__dset *set);
+/* Allocates a set from the frame's pool, writes it and binds it to the bound pipeline. */
+rill_result rill__cmd_bind_transient_set(rill__cmd *cmd, uint32_t set_index,
+                                         const rill__binding *bindings, uint32_t count);
+void rill__cmd_push(rill__cmd *cmd, const void *data, uint32_t size);
+void rill__cmd_depth_bias(rill__cmd *cmd, float constant, float slope);
+void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices);
+void rill__cmd_draw_indexed(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
+                            uint32_t first_index, uint32_t first_instance);
+void rill__cmd_dispatch(rill__cmd *cmd, uint32_t x, uint32_t y, uint32_t z);
+void rill__cmd_copy_image_to_buffer(rill__cmd *cmd, rill__img *img, rill__buf *buf);
+/* Makes transfer writes visible to the host (before reading a readback buffer on the CPU). */
+void rill__cmd_host_read_barrier(rill__cmd *cmd);
+/* Blits src (whole) onto dst (whole), converting formats; both in transfer layouts. */
+void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst);
+
+/* A frame-lifetime host-visible scratch allocation (instance data, per-frame uniforms). Memory is
+ * valid until the frame slot comes around again. Returns NULL when the frame arena is full. */
+void *rill__frame_alloc(rill__cmd *cmd, uint64_t size, uint64_t align, rill__buf **out_buf,
+                        uint64_t *out_offset);
+
+#endif /* RILL_RENDER_GPU_H */

@@ -1,0 +1,111 @@
+/* render_internal.h: the renderer object shared by renderer.c (lifetime, resources, readback),
+ * frame3d.c (the 3D frame graph and its passes) and exec.c (graph execution). */
+#ifndef RILL_RENDER_INTERNAL_H
+#define RILL_RENDER_INTERNAL_H
+
+#include "rill/render.h"
+
+#include "gpu.h"
+
+#define RILL__MAX_CASCADES 4
+
+typedef struct mesh_slot {
+    rill__buf *vb, *ib;
+    uint32_t index_count;
+    float center[3], radius; /* local bounding sphere */
+} mesh_slot;
+
+typedef struct tex_slot {
+    rill__img *img;
+} tex_slot;
+
+typedef struct mat_slot {
+    rill__buf *ubo;
+    rill__dset *set;
+    rill_alpha_mode alpha_mode;
+    bool double_sided;
+} mat_slot;
+
+/* A physical image backing graph transients, reused across frames by description. */
+typedef struct transient_img {
+    rill_rg_image_desc desc;
+    rill__img *img;
+    uint64_t last_frame;
+    bool used;
+} transient_img;
+
+/* One entry of the per-frame draw list. */
+typedef struct draw_item {
+    uint64_t key;  /* sort key */
+    uint32_t inst; /* index into the snapshot's instances */
+} draw_item;
+
+typedef struct prev_xform {
+    float m[16];
+    uint64_t frame;
+} prev_xform;
+
+struct rill_rg_ctx {
+    rill_renderer *r;
+    rill__cmd *cmd;
+    const rill_rg *g;
+};
+
+struct rill_renderer {
+    rill_renderer_desc desc;
+    rill__gpu *gpu;
+    uint32_t width, height;
+    rill_pool mesh_pool, tex_pool, mat_pool;
+    mesh_slot *meshes;
+    tex_slot *textures;
+    mat_slot *materials;
+    rill__img *white, *flat_normal;
+    rill__pipe *prepass_pipe[2], *opaque_pipe[2], *transparent_pipe[2], *shadow_pipe, *tonemap_pipe;
+    rill_rg *graph;
+    RILL_ARRAY(transient_img) transients;
+    RILL_ARRAY(rill__img *) slot_images; /* per graph slot, this frame */
+    rill__buf *readback[3];
+    uint32_t readback_slot; /* slot of the last frame's readback */
+    bool have_frame;
+    /* per frame, rebuilt each render */
+    const rill_render_snapshot *snap;
+    RILL_ARRAY(draw_item) opaque, transparent, casters;
+    rill__buf *frame_buf;   /* uniform */
+    uint64_t frame_off;
+    rill__buf *inst_buf;
+    uint64_t inst_off, inst_size;
+    rill__buf *light_buf;
+    uint64_t light_off, light_size;
+    uint32_t cascades;
+    float cascade_vp[RILL__MAX_CASCADES][16];
+    float prev_view_proj[16];
+    bool have_prev_view_proj;
+    rill_map prev_index; /* instance id -> index into prev */
+    RILL_ARRAY(prev_xform) prev;
+    uint64_t frame_counter;
+    /* stats */
+    double cpu_record_ms;
+    uint32_t instances_submitted, instances_visible, draw_calls;
+};
+
+/* frame3d.c */
+rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
+rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err);
+void rill__frame3d_destroy_pipelines(rill_renderer *r);
+
+/* exec.c */
+rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *err);
+rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name);
+void rill__transients_release_unused(rill_renderer *r, bool all);
+
+/* procmesh.c: builds vertex/index arrays owned by the caller (rill_free both). */
+bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i, uint32_t *out_in);
+bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
+                           uint32_t *out_in);
+bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i, uint32_t *out_in);
+
+/* Lookups that return NULL for stale handles or resources not yet uploaded. */
+const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
+const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
+
+#endif

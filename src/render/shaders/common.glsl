@@ -1,0 +1,45 @@
+// common.glsl: declarations shared by the mesh shaders: the per-frame uniform block, the instance
+// and light buffers (set 0) and the material (set 1). Must match struct gpu_frame in frame3d.c.
+struct Instance {
+    mat4 model;
+    mat4 prev_model;
+};
+
+struct Light {
+    vec4 pos_range;      // xyz position, w range
+    vec4 color;          // rgb color * intensity
+    vec4 dir_kind;       // xyz direction (spot), w 0 point / 1 spot
+    vec4 cone;           // x cos(inner), y cos(outer)
+};
+
+layout(set = 0, binding = 0) uniform Frame {
+    mat4 view;
+    mat4 proj;
+    mat4 view_proj;
+    mat4 prev_view_proj;
+    mat4 cascade_view_proj[4];
+    vec4 cascade_far;    // view-space distance where each cascade ends
+    vec4 cascade_texel;  // world size of one shadow texel per cascade (normal offset)
+    vec4 camera_pos;     // xyz
+    vec4 sun_dir;        // xyz toward the light, w 1 when shadows are on
+    vec4 sun_color;      // rgb color * illuminance, w 1 when there is a sun
+    vec4 ambient;        // rgb
+    vec4 shadow_params;  // x texel size in uv, z cascade count
+    uvec4 counts;        // x light count
+} frame;
+
+layout(set = 0, binding = 1) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = 2) readonly buffer Lights { Light lights[]; };
+layout(set = 0, binding = 3) uniform sampler2DArrayShadow shadow_map;
+
+layout(set = 1, binding = 0) uniform Material {
+    vec4 base_color;
+    vec4 emissive;       // rgb
+    vec4 params;         // x metallic, y roughness, z occlusion strength, w alpha cutoff
+    vec4 params2;        // x normal scale, y alpha mode (0 opaque, 1 mask, 2 blend)
+} material;
+layout(set = 1, binding = 1) uniform sampler2D base_color_tex;
+layout(set = 1, binding = 2) uniform sampler2D normal_tex;
+layout(set = 1, binding = 3) uniform sampler2D mr_tex;
+layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;
+layout(set = 1, binding = 5) uniform sampler2D emissive_tex;

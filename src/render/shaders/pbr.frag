@@ -1,0 +1,133 @@
+#version 450
+// pbr.frag: Cook-Torrance metallic-roughness shading (GGX distribution, height-correlated Smith
+// visibility, Schlick Fresnel, Lambert diffuse) for the sun with cascaded shadows and a list of
+// point and spot lights. Used by the opaque and transparent passes; output is linear HDR.
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_world;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in vec2 in_uv;
+layout(location = 3) in vec4 in_tangent;
+layout(location = 4) in vec4 in_clip;
+layout(location = 5) in vec4 in_prev_clip;
+layout(location = 6) in float in_view_depth;
+
+layout(location = 0) out vec4 out_color;
+
+const float PI = 3.14159265359;
+
+float d_ggx(float noh, float a) {
+    float a2 = a * a;
+    float f = noh * noh * (a2 - 1.0) + 1.0;
+    return a2 / (PI * f * f);
+}
+
+float v_smith(float nov, float nol, float a) {
+    float a2 = a * a;
+    float gv = nol * sqrt(nov * nov * (1.0 - a2) + a2);
+    float gl = nov * sqrt(nol * nol * (1.0 - a2) + a2);
+    return 0.5 / max(gv + gl, 1e-5);
+}
+
+vec3 f_schlick(float voh, vec3 f0) {
+    return f0 + (1.0 - f0) * pow(1.0 - voh, 5.0);
+}
+
+vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
+    vec3 h = normalize(v + l);
+    float nol = clamp(dot(n, l), 0.0, 1.0);
+    float nov = clamp(abs(dot(n, v)), 1e-4, 1.0);
+    float noh = clamp(dot(n, h), 0.0, 1.0);
+    float voh = clamp(dot(v, h), 0.0, 1.0);
+    float a = rough * rough;
+    vec3 f0 = mix(vec3(0.04), albedo, metallic);
+    vec3 f = f_schlick(voh, f0);
+    vec3 spec = d_ggx(noh, a) * v_smith(nov, nol, a) * f;
+    vec3 diff = (1.0 - f) * (1.0 - metallic) * albedo / PI;
+    return (diff + spec) * nol;
+}
+
+float shadow_factor(vec3 world, vec3 n) {
+    if (frame.sun_dir.w == 0.0)
+        return 1.0;
+    int count = int(frame.shadow_params.z);
+    int c = 0;
+    while (c < count - 1 && in_view_depth > frame.cascade_far[c])
+        c++;
+    if (in_view_depth > frame.cascade_far[count - 1])
+        return 1.0;
+    // Normal offset: push the lookup along the normal by about a texel of this cascade.
+    vec3 p = world + n * frame.cascade_texel[c] * 1.5;
+    vec4 lc = frame.cascade_view_proj[c] * vec4(p, 1.0);
+    vec3 uvz = lc.xyz / lc.w;
+    vec2 uv = vec2(uvz.x * 0.5 + 0.5, 0.5 - uvz.y * 0.5); // viewports are y-flipped
+    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || uvz.z > 1.0)
+        return 1.0;
+    float ts = frame.shadow_params.x;
+    float sum = 0.0;
+    for (int y = -1; y <= 1; y++)
+        for (int x = -1; x <= 1; x++)
+            sum += texture(shadow_map, vec4(uv + vec2(x, y) * ts, float(c), uvz.z));
+    return sum / 9.0;
+}
+
+vec3 shading_normal(vec3 n) {
+    vec3 tn = texture(normal_tex, in_uv).xyz * 2.0 - 1.0;
+    tn.xy *= material.params2.x;
+    vec3 t = in_tangent.xyz;
+    vec3 b;
+    if (dot(t, t) < 1e-6) {
+        // No tangents: derive a frame from screen-space derivatives of position and UV.
+        vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
+        vec2 du1 = dFdx(in_uv), du2 = dFdy(in_uv);
+        vec3 dp2perp = cross(dp2, n), dp1perp = cross(n, dp1);
+        t = dp2perp * du1.x + dp1perp * du2.x;
+        b = dp2perp * du1.y + dp1perp * du2.y;
+        float inv = inversesqrt(max(max(dot(t, t), dot(b, b)), 1e-12));
+        t *= inv;
+        b *= inv;
+    } else {
+        t = normalize(t - n * dot(n, t));
+        b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
+    }
+    return normalize(mat3(t, b, n) * tn);
+}
+
+void main() {
+    vec4 base = material.base_color * texture(base_color_tex, in_uv);
+    if (material.params2.y == 1.0 && base.a < material.params.w)
+        discard;
+    vec3 n = normalize(in_normal);
+    if (!gl_FrontFacing)
+        n = -n;
+    vec3 geo_n = n;
+    n = shading_normal(n);
+    vec4 mr = texture(mr_tex, in_uv);
+    float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
+    float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
+    float ao = mix(1.0, texture(occlusion_tex, in_uv).r, material.params.z);
+    vec3 v = normalize(frame.camera_pos.xyz - in_world);
+    vec3 color = vec3(0.0);
+    if (frame.sun_color.w > 0.0) {
+        vec3 l = normalize(frame.sun_dir.xyz);
+        color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * shadow_factor(in_world, geo_n);
+    }
+    for (uint i = 0u; i < frame.counts.x; i++) {
+        Light lt = lights[i];
+        vec3 to = lt.pos_range.xyz - in_world;
+        float d2 = max(dot(to, to), 1e-4);
+        vec3 l = to * inversesqrt(d2);
+        float r = lt.pos_range.w;
+        float win = clamp(1.0 - (d2 * d2) / (r * r * r * r), 0.0, 1.0);
+        float atten = win * win / d2;
+        if (lt.dir_kind.w > 0.5) {
+            float cd = dot(-l, normalize(lt.dir_kind.xyz));
+            atten *= smoothstep(lt.cone.y, lt.cone.x, cd);
+        }
+        color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
+    }
+    color += frame.ambient.rgb * base.rgb * ao;
+    color += material.emissive.rgb * texture(emissive_tex, in_uv).rgb;
+    float alpha = material.params2.y == 2.0 ? base.a : 1.0;
+    out_color = vec4(color, alpha);
+}

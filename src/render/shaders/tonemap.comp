@@ -1,0 +1,58 @@
+#version 450
+// tonemap.comp: HDR -> display. Exposure, then ACES (Hill's fitted RRT+ODT) or AgX (log2 encoding
+// with a polynomial sigmoid), then the sRGB transfer function into an 8-bit storage image.
+layout(local_size_x = 8, local_size_y = 8) in;
+
+layout(set = 0, binding = 0) uniform sampler2D hdr;
+layout(set = 0, binding = 1, rgba8) uniform writeonly image2D ldr;
+layout(push_constant) uniform Push {
+    uvec2 size;
+    float exposure; // linear multiplier (2^ev)
+    uint op;        // 1 ACES, 2 AgX, 3 none
+} pc;
+
+vec3 aces_fitted(vec3 c) {
+    const mat3 in_m = mat3(0.59719, 0.07600, 0.02840, 0.35458, 0.90834, 0.13383, 0.04823, 0.01566, 0.83777);
+    const mat3 out_m = mat3(1.60475, -0.10208, -0.00327, -0.53108, 1.10813, -0.07276, -0.07367, -0.00605, 1.07602);
+    c = in_m * c;
+    vec3 a = c * (c + 0.0245786) - 0.000090537;
+    vec3 b = c * (0.983729 * c + 0.4329510) + 0.238081;
+    return clamp(out_m * (a / b), 0.0, 1.0);
+}
+
+vec3 agx(vec3 c) {
+    const mat3 inset = mat3(0.842479062253094, 0.0423282422610123, 0.0423756549057051,
+                            0.0784335999999992, 0.878468636469772, 0.0784336,
+                            0.0792237451477643, 0.0791661274605434, 0.879142973793104);
+    const mat3 outset = mat3(1.19687900512017, -0.0528968517574562, -0.0529716355144438,
+                             -0.0980208811401368, 1.15190312990417, -0.0980434501171241,
+                             -0.0990297440797205, -0.0989611768448433, 1.15107367264116);
+    const float min_ev = -12.47393, max_ev = 4.026069;
+    c = inset * max(c, vec3(1e-10));
+    c = clamp(log2(c), min_ev, max_ev);
+    c = (c - min_ev) / (max_ev - min_ev);
+    vec3 x2 = c * c, x4 = x2 * x2;
+    c = 15.5 * x4 * x2 - 40.14 * x4 * c + 31.96 * x4 - 6.868 * x2 * c + 0.4298 * x2 + 0.1191 * c - 0.00232;
+    c = outset * c;
+    return clamp(pow(max(c, vec3(0.0)), vec3(2.2)), 0.0, 1.0);
+}
+
+vec3 srgb_encode(vec3 c) {
+    vec3 lo = c * 12.92;
+    vec3 hi = 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055;
+    return mix(hi, lo, lessThanEqual(c, vec3(0.0031308)));
+}
+
+void main() {
+    uvec2 p = gl_GlobalInvocationID.xy;
+    if (p.x >= pc.size.x || p.y >= pc.size.y)
+        return;
+    vec3 c = texelFetch(hdr, ivec2(p), 0).rgb * pc.exposure;
+    if (pc.op == 2u)
+        c = agx(c);
+    else if (pc.op == 3u)
+        c = clamp(c, 0.0, 1.0);
+    else
+        c = aces_fitted(c);
+    imageStore(ldr, ivec2(p), vec4(srgb_encode(c), 1.0));
+}

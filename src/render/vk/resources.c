@@ -1,0 +1,440 @@
+/* resources.c: buffers, images and their views, deferred destruction, and the staging upload path
+ * (copies queued on the CPU, then recorded at the start of a frame under the per-frame byte
+ * budget; images get their mip chain generated with blits). */
+#include "vk_internal.h"
+
+#include <string.h>
+
+VkFormat rill__vk_format(rill__fmt fmt) {
+    switch (fmt) {
+    case RILL_RG_FORMAT_RGBA8_UNORM: return VK_FORMAT_R8G8B8A8_UNORM;
+    case RILL_RG_FORMAT_RGBA8_SRGB: return VK_FORMAT_R8G8B8A8_SRGB;
+    case RILL_RG_FORMAT_BGRA8_UNORM: return VK_FORMAT_B8G8R8A8_UNORM;
+    case RILL_RG_FORMAT_BGRA8_SRGB: return VK_FORMAT_B8G8R8A8_SRGB;
+    case RILL_RG_FORMAT_RGBA16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
+    case RILL_RG_FORMAT_RG16F: return VK_FORMAT_R16G16_SFLOAT;
+    case RILL_RG_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
+    case RILL_RG_FORMAT_D32F: return VK_FORMAT_D32_SFLOAT;
+    default: return VK_FORMAT_UNDEFINED;
+    }
+}
+
+bool rill__vk_format_is_depth(rill__fmt fmt) { return fmt == RILL_RG_FORMAT_D32F; }
+
+static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
+    vk_del d = {kind, gpu->frame_index, obj};
+    if (!rill_array_push(&gpu->dels, d)) {
+        /* Out of memory for the queue: the only safe choice left is to wait for the GPU. */
+        vkDeviceWaitIdle(gpu->dev);
+        rill__vk_destroy_now(gpu, &d);
+    }
+}
+
+/* >>buffers --------------------------------------------------------------------------------- */
+
+rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool host_visible,
+                            const char *label, rill_error *err) {
+    if (size == 0) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: buffer '%s' of size 0",
+                       label ? label : "?");
+        return NULL;
+    }
+    rill__buf *b = rill_calloc_tagged(1, sizeof(*b), RILL_MEM_RENDER);
+    if (!b) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+        return NULL;
+    }
+    b->alloc.block = -1;
+    b->size = size;
+    VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    ci.size = size;
+    if (usage & RILL__BUF_VERTEX) ci.usage |= VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+    if (usage & RILL__BUF_INDEX) ci.usage |= VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+    if (usage & RILL__BUF_UNIFORM) ci.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+    if (usage & RILL__BUF_STORAGE) ci.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (usage & RILL__BUF_TRANSFER_SRC) ci.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    if (usage & RILL__BUF_TRANSFER_DST) ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (!host_visible)
+        ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT; /* filled through the staging ring */
+    ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkResult res = vkCreateBuffer(gpu->dev, &ci, NULL, &b->buf);
+    if (res != VK_SUCCESS) {
+        rill__vk_fail(err, res, "vkCreateBuffer", __FILE__, __LINE__);
+        rill_free(b);
+        return NULL;
+    }
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(gpu->dev, b->buf, &req);
+    if (rill__vk_mem_alloc(gpu, &req, host_visible, &b->alloc, err) != RILL_OK)
+        goto fail;
+    res = vkBindBufferMemory(gpu->dev, b->buf, rill__vk_mem_memory(gpu, &b->alloc), b->alloc.offset);
+    if (res != VK_SUCCESS) {
+        rill__vk_fail(err, res, "vkBindBufferMemory", __FILE__, __LINE__);
+        goto fail;
+    }
+    b->mapped = host_visible ? rill__vk_mem_mapped(gpu, &b->alloc) : NULL;
+    b->ready = host_visible;
+    rill__vk_name(gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buf, label);
+    return b;
+fail:
+    rill__vk_mem_free(gpu, &b->alloc);
+    vkDestroyBuffer(gpu->dev, b->buf, NULL);
+    rill_free(b);
+    return NULL;
+}
+
+void *rill__buf_map(rill__buf *buf) { return buf ? buf->mapped : NULL; }
+uint64_t rill__buf_size(const rill__buf *buf) { return buf ? buf->size : 0; }
+bool rill__buf_ready(const rill__buf *buf) { return buf && buf->ready; }
+
+void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
+    if (!buf)
+        return;
+    rill__vk_drop_uploads_for(gpu, buf);
+    defer(gpu, VK_DEL_BUF, buf);
+}
+
+/* >>images ---------------------------------------------------------------------------------- */
+
+static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, rill_error *err) {
+    VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    ci.image = img->img;
+    ci.format = img->vkfmt;
+    ci.viewType = (layer < 0 && (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY))) ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+    ci.subresourceRange.aspectMask = rill__vk_format_is_depth(img->desc.format)
+                                         ? VK_IMAGE_ASPECT_DEPTH_BIT
+                                         : VK_IMAGE_ASPECT_COLOR_BIT;
+    ci.subresourceRange.baseMipLevel = 0;
+    ci.subresourceRange.levelCount = img->desc.mips;
+    ci.subresourceRange.baseArrayLayer = layer < 0 ? 0 : (uint32_t)layer;
+    ci.subresourceRange.layerCount = layer < 0 ? img->desc.layers : 1;
+    VkImageView view = VK_NULL_HANDLE;
+    VkResult res = vkCreateImageView(gpu->dev, &ci, NULL, &view);
+    if (res != VK_SUCCESS) {
+        rill__vk_fail(err, res, "vkCreateImageView", __FILE__, __LINE__);
+        return VK_NULL_HANDLE;
+    }
+    rill__vk_name(gpu, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)view, img->desc.label);
+    return view;
+}
+
+static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
+    if (img->layer_views) {
+        for (uint32_t i = 0; i < img->desc.layers; i++)
+            if (img->layer_views[i])
+                vkDestroyImageView(gpu->dev, img->layer_views[i], NULL);
+        rill_free(img->layer_views);
+    }
+    if (img->view)
+        vkDestroyImageView(gpu->dev, img->view, NULL);
+    if (!img->swapchain && img->img)
+        vkDestroyImage(gpu->dev, img->img, NULL);
+    rill__vk_mem_free(gpu, &img->alloc);
+    rill_free((char *)img->desc.label);
+    rill_free(img);
+}
+
+rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err) {
+    rill__img *img = rill_calloc_tagged(1, sizeof(*img), RILL_MEM_RENDER);
+    if (!img) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+        return NULL;
+    }
+    img->alloc.block = -1;
+    img->desc = *desc;
+    img->desc.label = rill_strdup(desc->label ? desc->label : "image");
+    if (img->desc.layers == 0)
+        img->desc.layers = 1;
+    if (img->desc.mips == 0)
+        img->desc.mips = 1;
+    img->vkfmt = rill__vk_format(desc->format);
+    if (img->vkfmt == VK_FORMAT_UNDEFINED || desc->width == 0 || desc->height == 0) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: image '%s': bad format or size",
+                       img->desc.label ? img->desc.label : "?");
+        destroy_img_now(gpu, img);
+        return NULL;
+    }
+    VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ci.imageType = VK_IMAGE_TYPE_2D;
+    ci.format = img->vkfmt;
+    ci.extent.width = desc->width;
+    ci.extent.height = desc->height;
+    ci.extent.depth = 1;
+    ci.mipLevels = img->desc.mips;
+    ci.arrayLayers = img->desc.layers;
+    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+    uint32_t u = desc->usage;
+    if (u & RILL__IMG_SAMPLED) ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (u & RILL__IMG_STORAGE) ci.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    if (u & RILL__IMG_COLOR) ci.usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    if (u & RILL__IMG_DEPTH) ci.usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    if (u & RILL__IMG_TRANSFER_SRC) ci.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (u & RILL__IMG_TRANSFER_DST) ci.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkResult res = vkCreateImage(gpu->dev, &ci, NULL, &img->img);
+    if (res != VK_SUCCESS) {
+        rill__vk_fail(err, res, "vkCreateImage", __FILE__, __LINE__);
+        img->img = VK_NULL_HANDLE;
+        destroy_img_now(gpu, img);
+        return NULL;
+    }
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(gpu->dev, img->img, &req);
+    if (rill__vk_mem_alloc(gpu, &req, false, &img->alloc, err) != RILL_OK) {
+        destroy_img_now(gpu, img);
+        return NULL;
+    }
+    res = vkBindImageMemory(gpu->dev, img->img, rill__vk_mem_memory(gpu, &img->alloc), img->alloc.offset);
+    if (res != VK_SUCCESS) {
+        rill__vk_fail(err, res, "vkBindImageMemory", __FILE__, __LINE__);
+        destroy_img_now(gpu, img);
+        return NULL;
+    }
+    rill__vk_name(gpu, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->img, img->desc.label);
+    img->view = make_view(gpu, img, -1, err);
+    if (!img->view) {
+        destroy_img_now(gpu, img);
+        return NULL;
+    }
+    if (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY)) {
+        img->layer_views = rill_calloc_tagged(img->desc.layers, sizeof(VkImageView), RILL_MEM_RENDER);
+        if (!img->layer_views) {
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+            destroy_img_now(gpu, img);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < img->desc.layers; i++) {
+            img->layer_views[i] = make_view(gpu, img, (int32_t)i, err);
+            if (!img->layer_views[i]) {
+                destroy_img_now(gpu, img);
+                return NULL;
+            }
+        }
+    }
+    return img;
+}
+
+void rill__img_destroy(rill__gpu *gpu, rill__img *img) {
+    if (!img)
+        return;
+    rill__vk_drop_uploads_for(gpu, img);
+    defer(gpu, VK_DEL_IMG, img);
+}
+
+const rill__img_desc *rill__img_get_desc(const rill__img *img) { return &img->desc; }
+bool rill__img_ready(const rill__img *img) { return img && img->ready; }
+
+void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d) {
+    switch (d->kind) {
+    case VK_DEL_BUF: {
+        rill__buf *b = d->obj;
+        vkDestroyBuffer(gpu->dev, b->buf, NULL);
+        rill__vk_mem_free(gpu, &b->alloc);
+        rill_free(b);
+        break;
+    }
+    case VK_DEL_IMG:
+        destroy_img_now(gpu, d->obj);
+        break;
+    case VK_DEL_PIPE: {
+        rill__pipe *p = d->obj;
+        vkDestroyPipeline(gpu->dev, p->pipe, NULL);
+        vkDestroyPipelineLayout(gpu->dev, p->layout, NULL);
+        for (uint32_t i = 0; i < p->set_count; i++)
+            vkDestroyDescriptorSetLayout(gpu->dev, p->set_layouts[i], NULL);
+        rill_free(p);
+        break;
+    }
+    case VK_DEL_DSET: {
+        rill__dset *s = d->obj;
+        vkFreeDescriptorSets(gpu->dev, s->pool, 1, &s->set);
+        rill_free(s);
+        break;
+    }
+    }
+}
+
+void rill__pipe_destroy(rill__gpu *gpu, rill__pipe *pipe) {
+    if (pipe)
+        defer(gpu, VK_DEL_PIPE, pipe);
+}
+
+void rill__dset_destroy(rill__gpu *gpu, rill__dset *set) {
+    if (set)
+        defer(gpu, VK_DEL_DSET, set);
+}
+
+/* >>uploads --------------------------------------------------------------------------------- */
+
+static rill_result queue_upload(rill__gpu *gpu, bool is_image, void *target, uint64_t offset,
+                                const void *data, uint64_t size, rill_error *err) {
+    vk_upload u = {is_image, target, offset, size, rill_malloc_tagged(size, RILL_MEM_RENDER)};
+    if (!u.data)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    memcpy(u.data, data, size);
+    if (!rill_array_push(&gpu->uploads, u)) {
+        rill_free(u.data);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    }
+    return RILL_OK;
+}
+
+rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, const void *data,
+                             uint64_t size, rill_error *err) {
+    if (!buf || !data || size == 0 || offset + size > buf->size)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: upload out of buffer range");
+    if (buf->mapped) {
+        memcpy((uint8_t *)buf->mapped + offset, data, size);
+        return RILL_OK;
+    }
+    return queue_upload(gpu, false, buf, offset, data, size, err);
+}
+
+rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
+                             rill_error *err) {
+    if (!img || !data || size == 0)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: empty image upload");
+    return queue_upload(gpu, true, img, 0, data, size, err);
+}
+
+void rill__vk_drop_uploads_for(rill__gpu *gpu, const void *target) {
+    for (uint32_t i = 0; i < gpu->uploads.len;) {
+        if (gpu->uploads.data[i].target == target) {
+            rill_free(gpu->uploads.data[i].data);
+            memmove(&gpu->uploads.data[i], &gpu->uploads.data[i + 1],
+                    (gpu->uploads.len - i - 1) * sizeof(vk_upload));
+            gpu->uploads.len--;
+        } else {
+            i++;
+        }
+    }
+}
+
+static void img_barrier(VkCommandBuffer cb, VkImage image, uint32_t mip, uint32_t mips,
+                        VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 src_stage,
+                        VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                        VkAccessFlags2 dst_access) {
+    VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = src_stage;
+    b.srcAccessMask = src_access;
+    b.dstStageMask = dst_stage;
+    b.dstAccessMask = dst_access;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    b.subresourceRange.baseMipLevel = mip;
+    b.subresourceRange.levelCount = mips;
+    b.subresourceRange.layerCount = VK_REMAINING_ARRAY_LAYERS;
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cb, &dep);
+}
+
+static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src, uint64_t src_off) {
+    VkImage image = img->img;
+    uint32_t mips = img->desc.mips;
+    img_barrier(cb, image, 0, mips, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy copy = {0};
+    copy.bufferOffset = src_off;
+    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    copy.imageSubresource.layerCount = 1;
+    copy.imageExtent.width = img->desc.width;
+    copy.imageExtent.height = img->desc.height;
+    copy.imageExtent.depth = 1;
+    vkCmdCopyBufferToImage(cb, src, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+    int32_t w = (int32_t)img->desc.width, h = (int32_t)img->desc.height;
+    for (uint32_t m = 1; m < mips; m++) {
+        img_barrier(cb, image, m - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                    VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                    VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                    VK_ACCESS_2_TRANSFER_READ_BIT);
+        VkImageBlit blit = {0};
+        blit.srcSubresource.aspectMask = blit.dstSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        blit.srcSubresource.mipLevel = m - 1;
+        blit.dstSubresource.mipLevel = m;
+        blit.srcSubresource.layerCount = blit.dstSubresource.layerCount = 1;
+        blit.srcOffsets[1].x = w;
+        blit.srcOffsets[1].y = h;
+        blit.srcOffsets[1].z = 1;
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+        blit.dstOffsets[1].x = w;
+        blit.dstOffsets[1].y = h;
+        blit.dstOffsets[1].z = 1;
+        vkCmdBlitImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
+    }
+    if (mips > 1)
+        img_barrier(cb, image, 0, mips - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                    VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                    VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                    VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    img_barrier(cb, image, mips - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+}
+
+/* Records queued uploads in FIFO order until the frame's byte budget is spent. The first upload
+ * of a frame always goes (through a temporary staging buffer when it exceeds the budget), so a
+ * single huge resource cannot stall the queue forever. */
+void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
+    uint64_t budget = gpu->desc.upload_budget_bytes;
+    uint32_t done = 0;
+    bool any_buffer = false;
+    gpu->uploaded_last_frame = 0;
+    for (; done < gpu->uploads.len; done++) {
+        vk_upload *u = &gpu->uploads.data[done];
+        uint64_t need = RILL_ALIGN_UP(u->size, (uint64_t)16);
+        rill__buf *src = f->staging;
+        uint64_t src_off = RILL_ALIGN_UP(f->staging_used, (uint64_t)16);
+        if (src_off + need > budget) {
+            if (done > 0)
+                break;
+            src = rill__buf_create(gpu, need, RILL__BUF_TRANSFER_SRC, true, "oversized staging", NULL);
+            if (!src)
+                break;
+            src_off = 0;
+        }
+        memcpy((uint8_t *)src->mapped + src_off, u->data, u->size);
+        if (src == f->staging)
+            f->staging_used = src_off + need;
+        if (u->is_image) {
+            record_image_upload(cb, u->target, src->buf, src_off);
+            ((rill__img *)u->target)->ready = true;
+        } else {
+            rill__buf *dst = u->target;
+            VkBufferCopy c = {src_off, u->offset, u->size};
+            vkCmdCopyBuffer(cb, src->buf, dst->buf, 1, &c);
+            dst->ready = true;
+            any_buffer = true;
+        }
+        if (src != f->staging)
+            rill__buf_destroy(gpu, src); /* deferred until this frame completes */
+        gpu->uploaded_last_frame += u->size;
+        rill_free(u->data);
+    }
+    if (any_buffer) {
+        VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+        mb.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+        mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        mb.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        mb.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT;
+        VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dep.memoryBarrierCount = 1;
+        dep.pMemoryBarriers = &mb;
+        vkCmdPipelineBarrier2(cb, &dep);
+    }
+    if (done) {
+        memmove(gpu->uploads.data, gpu->uploads.data + done, (gpu->uploads.len - done) * sizeof(vk_upload));
+        gpu->uploads.len -= done;
+    }
+}
+
+uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu) { return gpu->uploaded_last_frame; }

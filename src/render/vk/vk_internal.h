@@ -1,0 +1,176 @@
+/* vk_internal.h: the Vulkan backend's private structures, shared by the files of src/render/vk.
+ * Nothing outside this folder includes it: the rest of the renderer sees only ../gpu.h. */
+#ifndef RILL_RENDER_VK_INTERNAL_H
+#define RILL_RENDER_VK_INTERNAL_H
+
+#include <vulkan/vulkan.h>
+
+#include "../gpu.h"
+#include "../range_alloc.h"
+
+#define RILL__VK_MAX_FRAMES 3
+#define RILL__VK_MAX_QUERIES 128
+
+/* Checks a VkResult and turns a failure into a rill_error naming the call; evaluates `call` in
+ * every build (never inside an assert). */
+#define RILL__VK_TRY(err, call)                                                                    \
+    do {                                                                                           \
+        VkResult vk_try_res_ = (call);                                                             \
+        if (vk_try_res_ != VK_SUCCESS)                                                             \
+            return rill__vk_fail((err), vk_try_res_, #call, __FILE__, __LINE__);                   \
+    } while (0)
+
+rill_result rill__vk_fail(rill_error *err, VkResult res, const char *what, const char *file, int line);
+const char *rill__vk_result_str(VkResult res);
+
+/* >>memory */
+typedef struct vk_block {
+    VkDeviceMemory mem;
+    uint32_t type;
+    uint64_t size;
+    void *mapped;
+    bool dedicated;
+    uint32_t live; /* allocations in it */
+    rill__range_alloc ra;
+} vk_block;
+
+typedef struct vk_alloc {
+    int32_t block; /* -1 = none */
+    uint64_t offset, size;
+} vk_alloc;
+
+rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, bool host_visible,
+                               vk_alloc *out, rill_error *err);
+void rill__vk_mem_free(rill__gpu *gpu, vk_alloc *alloc);
+void *rill__vk_mem_mapped(rill__gpu *gpu, const vk_alloc *alloc);
+VkDeviceMemory rill__vk_mem_memory(rill__gpu *gpu, const vk_alloc *alloc);
+void rill__vk_mem_shutdown(rill__gpu *gpu);
+
+/* >>objects */
+struct rill__buf {
+    VkBuffer buf;
+    vk_alloc alloc;
+    uint64_t size;
+    void *mapped;
+    bool ready;
+};
+
+struct rill__img {
+    VkImage img;
+    VkImageView view;        /* 2D, or 2D array when layers > 1 */
+    VkImageView *layer_views; /* one per layer when layers > 1 */
+    VkFormat vkfmt;
+    vk_alloc alloc;
+    rill__img_desc desc;
+    bool ready;
+    bool swapchain; /* not owned */
+};
+
+struct rill__pipe {
+    VkPipeline pipe;
+    VkPipelineLayout layout;
+    VkDescriptorSetLayout set_layouts[RILL__MAX_SETS];
+    rill__set_layout sets[RILL__MAX_SETS];
+    uint32_t set_count;
+    uint32_t push_size;
+    bool compute;
+};
+
+struct rill__dset {
+    VkDescriptorSet set;
+    VkDescriptorPool pool;
+};
+
+typedef enum vk_del_kind { VK_DEL_BUF, VK_DEL_IMG, VK_DEL_PIPE, VK_DEL_DSET } vk_del_kind;
+typedef struct vk_del {
+    vk_del_kind kind;
+    uint64_t after; /* destroy once the timeline reaches this frame */
+    void *obj;
+} vk_del;
+
+typedef struct vk_upload {
+    bool is_image;
+    void *target; /* rill__buf* or rill__img* */
+    uint64_t offset, size;
+    void *data; /* owned copy */
+} vk_upload;
+
+typedef struct vk_frame {
+    VkCommandPool pool;
+    VkCommandBuffer cb;
+    uint64_t value; /* timeline value signalled when this slot's last frame finished */
+    RILL_ARRAY(VkDescriptorPool) dpools;
+    uint32_t dpool_cur;
+    rill__buf *staging;
+    uint64_t staging_used;
+    rill__buf *scratch;
+    uint64_t scratch_used;
+    VkQueryPool queries;
+    uint32_t query_count;
+    const char *ts_names[RILL__VK_MAX_QUERIES / 2];
+    uint32_t ts_count;
+    VkSemaphore acquire; /* windowed: image acquired */
+} vk_frame;
+
+struct rill__cmd {
+    rill__gpu *gpu;
+    VkCommandBuffer cb;
+    vk_frame *f;
+    rill__pipe *bound;
+    uint32_t ts_stack[8];
+    uint32_t ts_depth;
+};
+
+struct rill__gpu {
+    rill__gpu_desc desc;
+    rill__gpu_caps caps;
+    VkInstance inst;
+    VkDebugUtilsMessengerEXT messenger;
+    bool debug_utils;
+    PFN_vkSetDebugUtilsObjectNameEXT set_name;
+    PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
+    PFN_vkCmdEndDebugUtilsLabelEXT label_end;
+    _Atomic uint32_t validation_messages;
+    VkPhysicalDevice pd;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties memprops;
+    VkDevice dev;
+    VkQueue queue;
+    uint32_t qfam;
+    VkPipelineCache pcache;
+    VkSampler samplers[RILL__SAMPLER_NUM];
+    RILL_ARRAY(vk_block) blocks;
+    RILL_ARRAY(vk_del) dels;
+    RILL_ARRAY(vk_upload) uploads;
+    RILL_ARRAY(VkDescriptorPool) persistent_pools;
+    VkSemaphore timeline;
+    uint64_t frame_index; /* last frame begun (1-based); 0 = none */
+    bool in_frame;
+    vk_frame frames[RILL__VK_MAX_FRAMES];
+    rill__cmd cmd;
+    uint64_t uploaded_last_frame;
+    /* timings of the last completed frame */
+    const char *timing_names[RILL__VK_MAX_QUERIES / 2];
+    double timing_ms[RILL__VK_MAX_QUERIES / 2];
+    uint32_t timing_count;
+    /* windowed */
+    VkSurfaceKHR surface;
+    VkSwapchainKHR swapchain;
+    VkFormat swap_format;
+    uint32_t swap_w, swap_h;
+    RILL_ARRAY(rill__img *) swap_images;
+    RILL_ARRAY(VkSemaphore) swap_done;
+    uint32_t swap_index;
+    bool swap_acquired;
+};
+
+VkFormat rill__vk_format(rill__fmt fmt);
+bool rill__vk_format_is_depth(rill__fmt fmt);
+void rill__vk_name(rill__gpu *gpu, VkObjectType type, uint64_t handle, const char *name);
+void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d);
+rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err);
+void rill__vk_swapchain_destroy(rill__gpu *gpu);
+void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f);
+void rill__vk_drop_uploads_for(rill__gpu *gpu, const void *target);
+
+#endif

@@ -1,0 +1,377 @@
+/* test_render_gpu.c: GPU tests on lavapipe with validation on. Each test renders one scene at
+ * 192x192 and compares it against a committed golden PNG (tolerance in golden.h); any validation
+ * message fails the test. No Vulkan device is a failure, never a skip: CI installs lavapipe. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#include "golden.h"
+#include "rill/render.h"
+
+#define W 192
+#define H 192
+
+typedef struct fixture {
+    rill_renderer *r;
+    rill_mesh cube, sphere, plane;
+    rill_render_instance inst[64];
+    uint32_t n;
+    rill_render_light lights[8];
+    uint32_t nl;
+    rill_render_snapshot snap;
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = rill_calloc(1, sizeof(*f));
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = W;
+    d.height = H;
+    d.validation = 1;
+    d.shadow_map_size = 512;
+    rill_error err = {0};
+    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+        print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
+        rill_free(f);
+        return -1; /* cmocka reports a failed setup as a failure */
+    }
+    f->cube = rill_render_mesh_cube(f->r, &err);
+    f->sphere = rill_render_mesh_sphere(f->r, 48, &err);
+    f->plane = rill_render_mesh_plane(f->r, &err);
+    assert_true(f->cube.id && f->sphere.id && f->plane.id);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    rill_renderer_destroy(f->r);
+    rill_free(f);
+    assert_int_equal(st.validation_messages, 0);
+    return 0;
+}
+
+static void trs(float out[16], float x, float y, float z, float sx, float sy, float sz, float rot_y) {
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){x, y, z});
+    glm_rotate_y(m, rot_y, m);
+    glm_scale(m, (vec3){sx, sy, sz});
+    memcpy(out, m, sizeof(mat4));
+}
+
+static void add(fixture *f, rill_mesh mesh, rill_material mat, float x, float y, float z, float s) {
+    rill_render_instance *in = &f->inst[f->n];
+    memset(in, 0, sizeof(*in));
+    in->id = f->n + 1;
+    in->mesh = mesh;
+    in->material = mat;
+    trs(in->transform, x, y, z, s, s, s, 0.0f);
+    f->n++;
+}
+
+static void camera(fixture *f, float ex, float ey, float ez, float tx, float ty, float tz) {
+    mat4 view, inv;
+    glm_lookat((vec3){ex, ey, ez}, (vec3){tx, ty, tz}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    memset(&f->snap, 0, sizeof(f->snap));
+    memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
+    f->snap.view.fov_y = 0.9f;
+    f->snap.view.clear_color[0] = 0.05f;
+    f->snap.view.clear_color[1] = 0.07f;
+    f->snap.view.clear_color[2] = 0.12f;
+    f->n = 0;
+    f->nl = 0;
+}
+
+static void sun(fixture *f, float dx, float dy, float dz, float illum, bool shadows) {
+    f->snap.has_sun = true;
+    float l = sqrtf(dx * dx + dy * dy + dz * dz);
+    f->snap.sun.direction[0] = dx / l;
+    f->snap.sun.direction[1] = dy / l;
+    f->snap.sun.direction[2] = dz / l;
+    f->snap.sun.color[0] = 1.0f;
+    f->snap.sun.color[1] = 0.96f;
+    f->snap.sun.color[2] = 0.9f;
+    f->snap.sun.illuminance = illum;
+    f->snap.sun.shadows = shadows;
+}
+
+static rill_material mat(fixture *f, float r, float g, float b, float a, float metal, float rough,
+                         rill_alpha_mode mode) {
+    rill_material_desc d;
+    memset(&d, 0, sizeof(d));
+    d.base_color[0] = r, d.base_color[1] = g, d.base_color[2] = b, d.base_color[3] = a;
+    d.metallic = metal;
+    d.roughness = rough;
+    d.roughness_set = true;
+    d.alpha_mode = mode;
+    rill_error err = {0};
+    rill_material m = rill_render_material_create(f->r, &d, &err);
+    assert_true(m.id != 0);
+    return m;
+}
+
+static void render_and_check(fixture *f, const char *golden) {
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    f->snap.lights = f->lights;
+    f->snap.light_count = f->nl;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    static uint8_t px[W * H * 4];
+    if (rill_renderer_read_pixels(f->r, px, sizeof(px), &err) != RILL_OK)
+        fail_msg("read_pixels: %s", err.msg);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    char msg[1024];
+    if (!golden_check(golden, px, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+}
+
+static void ground(fixture *f) {
+    add(f, f->plane, mat(f, 0.6f, 0.6f, 0.6f, 1, 0, 0.8f, RILL_ALPHA_OPAQUE), 0, 0, 0, 20.0f);
+}
+
+static void test_pbr_lit(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 3.2f, 6.5f, 0, 0.6f, 0);
+    sun(f, -0.4f, -1.0f, -0.5f, 2.5f, true);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.04f;
+    ground(f);
+    for (int i = 0; i < 5; i++) {
+        float rough = 0.1f + 0.2f * (float)i;
+        add(f, f->sphere, mat(f, 1.0f, 0.78f, 0.34f, 1, 1.0f, rough, RILL_ALPHA_OPAQUE), -2.4f + 1.2f * (float)i, 1.6f, -0.6f, 1.0f);
+        add(f, f->sphere, mat(f, 0.8f, 0.1f, 0.1f, 1, 0.0f, rough, RILL_ALPHA_OPAQUE), -2.4f + 1.2f * (float)i, 0.5f, 0.6f, 1.0f);
+    }
+    rill_render_light *pl = &f->lights[f->nl++];
+    memset(pl, 0, sizeof(*pl));
+    pl->kind = RILL_LIGHT_POINT;
+    pl->position[0] = 2.0f, pl->position[1] = 1.0f, pl->position[2] = 1.8f;
+    pl->color[0] = 0.3f, pl->color[1] = 0.5f, pl->color[2] = 1.0f;
+    pl->intensity = 6.0f;
+    pl->range = 8.0f;
+    rill_render_light *sl = &f->lights[f->nl++];
+    memset(sl, 0, sizeof(*sl));
+    sl->kind = RILL_LIGHT_SPOT;
+    sl->position[0] = -2.0f, sl->position[1] = 3.0f, sl->position[2] = 2.0f;
+    sl->direction[0] = 0.3f, sl->direction[1] = -1.0f, sl->direction[2] = -0.2f;
+    sl->color[0] = 1.0f, sl->color[1] = 0.6f, sl->color[2] = 0.2f;
+    sl->intensity = 20.0f;
+    sl->range = 10.0f;
+    sl->inner_angle = 0.3f;
+    sl->outer_angle = 0.5f;
+    render_and_check(f, "pbr_lit");
+}
+
+static void test_shadows(void **state) {
+    fixture *f = *state;
+    camera(f, 4.0f, 5.0f, 6.0f, 0, 0.5f, 0);
+    sun(f, -1.0f, -0.8f, -0.3f, 3.0f, true);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.06f;
+    ground(f);
+    rill_material white = mat(f, 0.9f, 0.9f, 0.9f, 1, 0, 0.6f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, white, 0, 0.5f, 0, 1.0f);
+    rill_render_instance *tall = &f->inst[f->n];
+    add(f, f->cube, white, 1.5f, 1.0f, -1.5f, 1.0f);
+    trs(tall->transform, 1.5f, 1.0f, -1.5f, 0.5f, 2.0f, 0.5f, 0.5f);
+    add(f, f->sphere, white, -1.5f, 0.8f, 1.0f, 1.2f);
+    render_and_check(f, "shadows");
+}
+
+static void tonemap_scene(fixture *f, rill_tonemapper op, float ev) {
+    camera(f, 0, 2.0f, 5.0f, 0, 0.6f, 0);
+    sun(f, -0.3f, -1.0f, -0.6f, 8.0f, false);
+    f->snap.view.tonemapper = op;
+    f->snap.view.exposure_ev = ev;
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.2f;
+    ground(f);
+    const float cols[4][3] = {{1, 0.2f, 0.1f}, {0.2f, 1, 0.3f}, {0.2f, 0.4f, 1}, {1, 1, 1}};
+    for (int i = 0; i < 4; i++)
+        add(f, f->sphere, mat(f, cols[i][0], cols[i][1], cols[i][2], 1, 0, 0.35f, RILL_ALPHA_OPAQUE),
+            -1.8f + 1.2f * (float)i, 0.6f, 0, 1.0f);
+}
+
+static void test_tonemap_aces(void **state) {
+    tonemap_scene(*state, RILL_TONEMAP_ACES, 0.0f);
+    render_and_check(*state, "tonemap_aces");
+}
+
+static void test_tonemap_agx(void **state) {
+    tonemap_scene(*state, RILL_TONEMAP_AGX, 0.0f);
+    render_and_check(*state, "tonemap_agx");
+}
+
+static void test_tonemap_none_exposure(void **state) {
+    tonemap_scene(*state, RILL_TONEMAP_NONE, -1.5f);
+    render_and_check(*state, "tonemap_none_ev-1.5");
+}
+
+static void test_transparency(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 1.5f, 5.0f, 0, 0.8f, 0);
+    sun(f, -0.3f, -1.0f, -0.8f, 3.0f, true);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.1f;
+    ground(f);
+    add(f, f->cube, mat(f, 0.9f, 0.9f, 0.2f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE), 0, 0.75f, -2.0f, 1.5f);
+    /* Added front to back on purpose: the renderer must sort them back to front. */
+    add(f, f->sphere, mat(f, 0.1f, 0.3f, 1.0f, 0.4f, 0, 0.2f, RILL_ALPHA_BLEND), 0.5f, 0.8f, 1.0f, 1.0f);
+    add(f, f->sphere, mat(f, 0.1f, 1.0f, 0.2f, 0.5f, 0, 0.2f, RILL_ALPHA_BLEND), 0.0f, 0.8f, 0.0f, 1.2f);
+    add(f, f->sphere, mat(f, 1.0f, 0.1f, 0.1f, 0.6f, 0, 0.2f, RILL_ALPHA_BLEND), -0.6f, 0.9f, -1.0f, 1.4f);
+    render_and_check(f, "transparency");
+}
+
+static void test_textured(void **state) {
+    fixture *f = *state;
+    camera(f, 2.2f, 2.0f, 3.0f, 0, 0.4f, 0);
+    sun(f, -0.5f, -1.0f, -0.4f, 3.0f, true);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.08f;
+    ground(f);
+    static uint8_t checker[64 * 64 * 4], bumps[64 * 64 * 4];
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t *p = &checker[(y * 64 + x) * 4];
+            bool on = ((x / 8) + (y / 8)) % 2 == 0;
+            p[0] = on ? 230 : 30, p[1] = on ? 200 : 60, p[2] = on ? 40 : 160, p[3] = 255;
+            /* A normal map of horizontal ridges: the normal tilts up and down along v. */
+            float s = sinf((float)y * 0.6f) * 0.5f;
+            uint8_t *n = &bumps[(y * 64 + x) * 4];
+            n[0] = 128, n[1] = (uint8_t)(128 + 127 * s), n[2] = (uint8_t)(255 * sqrtf(1 - s * s)), n[3] = 255;
+        }
+    rill_error err = {0};
+    rill_texture_desc td = {checker, 64, 64, true, "checker"};
+    rill_texture tex = rill_render_texture_create(f->r, &td, &err);
+    rill_texture_desc nd = {bumps, 64, 64, false, "ridges"};
+    rill_texture nrm = rill_render_texture_create(f->r, &nd, &err);
+    assert_true(tex.id && nrm.id);
+    rill_material_desc md;
+    memset(&md, 0, sizeof(md));
+    md.base_color_texture = tex;
+    md.normal_texture = nrm;
+    md.roughness = 0.5f;
+    rill_material m = rill_render_material_create(f->r, &md, &err);
+    assert_true(m.id != 0);
+    add(f, f->cube, m, 0, 0.6f, 0, 1.2f);
+    render_and_check(f, "textured");
+    rill_render_material_destroy(f->r, m);
+    rill_render_texture_destroy(f->r, tex);
+    rill_render_texture_destroy(f->r, nrm);
+}
+
+/* A user pass slotted between two anchors runs between them; an edge to an unknown label fails
+ * the frame with a message naming it. */
+static int user_runs;
+static void user_exec(rill_rg_ctx *ctx, void *user) {
+    (void)ctx;
+    (void)user;
+    user_runs++;
+}
+static rill_result setup_user_graph(rill_rg *g, void *user, rill_error *err) {
+    rill_rg_pass_desc d = {"my_effect", user_exec, NULL, true};
+    rill_result r = rill_rg_add_pass(g, &d, err);
+    if (r != RILL_OK)
+        return r;
+    const char *chain[] = {RILL_RG_END_MAIN_PASS, "my_effect", RILL_RG_TONEMAPPING};
+    r = rill_rg_add_edges(g, chain, 3, err);
+    if (r == RILL_OK && user)
+        r = rill_rg_add_edge(g, "my_effect", "no_such_pass", err);
+    return r;
+}
+
+static void test_user_pass_between_anchors(void **state) {
+    (void)state;
+    for (int bad = 0; bad < 2; bad++) {
+        rill_renderer_desc d;
+        memset(&d, 0, sizeof(d));
+        d.width = 64;
+        d.height = 64;
+        d.validation = 1;
+        d.setup_graph = setup_user_graph;
+        d.setup_graph_user = bad ? (void *)1 : NULL;
+        rill_renderer *r = NULL;
+        rill_error err = {0};
+        assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+        rill_render_snapshot snap;
+        memset(&snap, 0, sizeof(snap));
+        user_runs = 0;
+        rill_result res = rill_renderer_render(r, &snap, &err);
+        if (bad) {
+            assert_int_equal(res, RILL_ERR_NOT_FOUND);
+            assert_non_null(strstr(err.msg, "no_such_pass"));
+        } else {
+            assert_int_equal(res, RILL_OK);
+            assert_int_equal(user_runs, 1);
+            rill_strbuf sb = {0};
+            rill_renderer_dump_graph(r, &sb);
+            const char *a = strstr(sb.data, RILL_RG_END_MAIN_PASS);
+            const char *m = strstr(sb.data, "my_effect");
+            const char *t = strstr(sb.data, " tonemapping");
+            assert_true(a && m && t && a < m && m < t);
+            rill_strbuf_free(&sb);
+        }
+        rill_render_stats st;
+        rill_renderer_stats(r, &st);
+        assert_int_equal(st.validation_messages, 0);
+        rill_renderer_destroy(r);
+    }
+}
+
+/* Several frames in flight: timestamps come back per pass, uploads are budgeted, stale handles
+ * draw nothing. */
+static void test_frames_and_stats(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 2, 5, 0, 0, 0);
+    sun(f, 0, -1, -0.2f, 2.0f, true);
+    ground(f);
+    rill_material m = mat(f, 1, 1, 1, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, m, 0, 0.5f, 0, 1);
+    rill_mesh gone = rill_render_mesh_cube(f->r, NULL);
+    rill_render_mesh_destroy(f->r, gone);
+    add(f, gone, m, 1, 0.5f, 0, 1); /* stale: skipped */
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    rill_error err = {0};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(f->r, &err), RILL_OK);
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    assert_int_equal(st.instances_submitted, 3);
+    assert_int_equal(st.instances_visible, 2);
+    assert_true(st.pass_count >= 5);
+    bool saw_opaque = false;
+    for (uint32_t i = 0; i < st.pass_count; i++) {
+        assert_true(st.pass_gpu_ms[i] >= 0.0);
+        saw_opaque |= strcmp(st.pass_names[i], "opaque") == 0;
+    }
+    assert_true(saw_opaque);
+    assert_true(st.validation);
+    assert_true(st.gpu_memory_blocks >= 1);
+    assert_int_equal(st.validation_messages, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_pbr_lit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shadows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tonemap_aces, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tonemap_agx, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tonemap_none_exposure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_transparency, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_textured, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frames_and_stats, setup, teardown),
+        cmocka_unit_test(test_user_pass_between_anchors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
