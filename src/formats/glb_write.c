@@ -262,6 +262,32 @@ static rill_result validate(const rill_gltf_model *m, rill_error *err) {
     return RILL_OK;
 }
 
+/* Percent-encodes a relative path for a glTF "uri" (the reader decodes it again), so names with
+ * spaces, '%' or non-ASCII bytes survive a write/read cycle unchanged. NULL when out of memory. */
+static char *encode_uri(const char *path) {
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = strlen(path);
+    char *out = rill_malloc_tagged(n * 3 + 1, RILL_MEM_FORMATS);
+    if (!out) {
+        return NULL;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                     c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+        if (plain) {
+            out[o++] = (char)c;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
 /* The MIME type of embedded image bytes, from the model or sniffed from the signature. */
 static const char *image_mime(const rill_gltf_image *im) {
     if (im->mime_type) {
@@ -489,7 +515,13 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
                 }
                 cJSON_AddStringToObject(o, "mimeType", image_mime(im));
             } else if (im->uri) {
-                cJSON_AddStringToObject(o, "uri", im->uri);
+                char *uri = encode_uri(im->uri);
+                if (!uri) {
+                    w->oom = true;
+                    return;
+                }
+                cJSON_AddStringToObject(o, "uri", uri);
+                rill_free(uri);
                 if (im->mime_type) {
                     cJSON_AddStringToObject(o, "mimeType", im->mime_type);
                 }
