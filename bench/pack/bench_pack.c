@@ -1,11 +1,13 @@
 /* bench_pack.c: read throughput of assets from a .rpak pack versus the same files loose, through
  * the VFS. Prints JSON lines, one per (mode, source):
- *   mode      sequential (every file in path order), random (every file in a shuffled order),
- *             range4k (random 4 KiB ranges of the raw .rmip files, like mip-tail reads)
- *   source    loose (a folder), pack_raw (every entry stored raw), pack_auto (text zstd, rest raw)
+ *   mode    sequential (every file in path order), random (every file in a shuffled order),
+ *           range4k (random 4 KiB ranges of the raw .rmip files, like mip-tail reads)
+ *   source  loose (a folder); pack_raw (every entry raw, 64 KiB checksum chunks); pack_auto
+ *           (text zstd, the rest raw, default 16 KiB chunks); pack_raw_16k (every entry raw,
+ *           16 KiB chunks)
  * The working set is generated: half incompressible ".rmip" files, half compressible ".txt"
- * files, sizes log-uniform between 1 KiB and 256 KiB. Every pass runs once to warm the page
- * cache and is then timed (best of `reps`), so the figures compare the code paths, not the disk.
+ * files, sizes log-uniform between 1 KiB and 256 KiB. Every pass runs once to warm the page cache
+ * and is then timed (best of `reps`), so the figures compare the code paths, not the disk.
  *
  * usage: bench_pack [files=1000] [reps=3] [tmpdir=/tmp]
  */
@@ -77,11 +79,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_pack [files] [reps] [tmpdir]\n");
         return 2;
     }
-    char root[512], loose[600], pack_raw[600], pack_auto[600];
+    char root[512], loose[600], pack_raw[600], pack_auto[600], pack_16k[600];
     snprintf(root, sizeof(root), "%s/rill_bench_pack_%ld", tmp, (long)getpid());
     snprintf(loose, sizeof(loose), "%s/loose", root);
     snprintf(pack_raw, sizeof(pack_raw), "%s/raw.rpak", root);
     snprintf(pack_auto, sizeof(pack_auto), "%s/auto.rpak", root);
+    snprintf(pack_16k, sizeof(pack_16k), "%s/raw16k.rpak", root);
     rill_error err = {0};
     rill_dir_remove_all(root, NULL);
     if (rill_dir_create_all(loose, &err) != RILL_OK) {
@@ -95,8 +98,11 @@ int main(int argc, char **argv) {
     uint8_t *scratch = rill_malloc(256 * 1024);
     uint32_t seed = 42;
     uint64_t total = 0;
-    rill_rpak_writer *w_raw = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w_raw =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536});
     rill_rpak_writer *w_auto = rill_rpak_writer_create(&(rill_rpak_writer_desc){.zstd_level = 3});
+    rill_rpak_writer *w_16k =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 16384});
     for (uint32_t i = 0; i < count; ++i) {
         bench_file *f = &files[i];
         f->raw_kind = (i & 1) == 0;
@@ -116,6 +122,8 @@ int main(int argc, char **argv) {
             rill_rpak_writer_add(w_raw, f->path, scratch, f->size, RILL_RPAK_COMPRESSION_RAW,
                                  &err) != RILL_OK ||
             rill_rpak_writer_add(w_auto, f->path, scratch, f->size, RILL_RPAK_COMPRESSION_AUTO,
+                                 &err) != RILL_OK ||
+            rill_rpak_writer_add(w_16k, f->path, scratch, f->size, RILL_RPAK_COMPRESSION_RAW,
                                  &err) != RILL_OK) {
             fprintf(stderr, "bench_pack: %s\n", err.msg);
             return 1;
@@ -124,24 +132,26 @@ int main(int argc, char **argv) {
         order[i] = i;
     }
     if (rill_rpak_writer_finish_file(w_raw, pack_raw, &err) != RILL_OK ||
-        rill_rpak_writer_finish_file(w_auto, pack_auto, &err) != RILL_OK) {
+        rill_rpak_writer_finish_file(w_auto, pack_auto, &err) != RILL_OK ||
+        rill_rpak_writer_finish_file(w_16k, pack_16k, &err) != RILL_OK) {
         fprintf(stderr, "bench_pack: %s\n", err.msg);
         return 1;
     }
     rill_rpak_writer_destroy(w_raw);
     rill_rpak_writer_destroy(w_auto);
+    rill_rpak_writer_destroy(w_16k);
     rill_free(scratch);
     printf("{\"bench\":\"pack_setup\",\"files\":%u,\"content_bytes\":%llu,"
            "\"pack_raw_bytes\":%lld,\"pack_auto_bytes\":%lld}\n",
            count, (unsigned long long)total, (long long)rill_file_size(pack_raw),
            (long long)rill_file_size(pack_auto));
 
-    const char *sources[] = {"loose", "pack_raw", "pack_auto"};
-    for (int src = 0; src < 3; ++src) {
+    const char *sources[] = {"loose", "pack_raw", "pack_auto", "pack_raw_16k"};
+    const char *pack_paths[] = {NULL, pack_raw, pack_auto, pack_16k};
+    for (int src = 0; src < 4; ++src) {
         rill_vfs *vfs = rill_vfs_create(NULL);
-        rill_result r = src == 0   ? rill_vfs_mount_dir(vfs, loose, &err)
-                        : src == 1 ? rill_rpak_mount_file(vfs, pack_raw, NULL, &err)
-                                   : rill_rpak_mount_file(vfs, pack_auto, NULL, &err);
+        rill_result r = src == 0 ? rill_vfs_mount_dir(vfs, loose, &err)
+                                 : rill_rpak_mount_file(vfs, pack_paths[src], NULL, &err);
         if (r != RILL_OK) {
             fprintf(stderr, "bench_pack: %s\n", err.msg);
             return 1;

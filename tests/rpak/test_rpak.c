@@ -202,7 +202,7 @@ static void test_writer_validation(void **state) {
     assert_null(rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 1000}));
     assert_null(rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 1024}));
     rill_rpak_writer_desc d = rill_rpak_writer_query_defaults();
-    assert_int_equal(d.chunk_size, 65536);
+    assert_int_equal(d.chunk_size, 16384);
     rill_rpak_writer *w = rill_rpak_writer_create(NULL);
     rill_error err = {0};
     assert_int_equal(rill_rpak_writer_add(w, "a.txt", "x", 1, RILL_RPAK_COMPRESSION_AUTO, &err),
@@ -534,7 +534,7 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
     for (size_t i = 0; i < 200000; ++i) {
         text[i] = (uint8_t)('a' + (i / 7) % 26);
     }
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL); /* default 64 KiB chunks */
+    rill_rpak_writer *w = rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536});
     rill_error err = {0};
     assert_int_equal(
         rill_rpak_writer_add(w, "tex/big.rmip", mips, big, RILL_RPAK_COMPRESSION_AUTO, &err),

@@ -6,7 +6,7 @@
  *   Entries are stored raw or zstd-compressed; entries start 16-byte aligned so a byte range of
  *   an already-compressed file (.rmip, .png, .ktx2, ...) is read in place. Every entry carries a
  *   64-bit XXH3 checksum of its stored bytes, verified before anything is decoded; raw entries also
- * carry one checksum per fixed-size chunk (64 KiB by default) so a range read verifies exactly the
+ * carry one checksum per fixed-size chunk (16 KiB by default) so a range read verifies exactly the
  * chunks it touches. The trailer records the pack's total size, so a pack appended to any file (an
  * executable) is found from the end of that file.
  *
@@ -41,7 +41,9 @@ extern "C" {
 #define RILL_RPAK_MAX_ENTRIES (1u << 20)
 #define RILL_RPAK_MAX_NAME 1024u
 #define RILL_RPAK_MAX_ENTRY_SIZE ((uint64_t)1 << 32) /* 4 GiB of content per entry */
-#define RILL_RPAK_DEFAULT_CHUNK_SIZE (64u * 1024u)
+/* 16 KiB: bench/pack measured 4 KiB range reads at ~2.8 us with 16 KiB chunks against ~6-12 us
+ * with 64 KiB chunks (loose files: ~2.4 us); the chunk table costs 8 bytes per chunk (0.05%). */
+#define RILL_RPAK_DEFAULT_CHUNK_SIZE (16u * 1024u)
 
 typedef enum rill_rpak_compression {
     RILL_RPAK_COMPRESSION_AUTO =
@@ -56,7 +58,7 @@ typedef enum rill_rpak_compression {
 
 typedef struct rill_rpak_writer rill_rpak_writer;
 
-/* Defaults: zstd_level 0 = 9; chunk_size 0 = 64 KiB (must be a power of two in [4 KiB, 16 MiB]);
+/* Defaults: zstd_level 0 = 9; chunk_size 0 = 16 KiB (must be a power of two in [4 KiB, 16 MiB]);
  * min_gain_percent 0 = 5 (AUTO keeps zstd only when it saves at least this much). */
 typedef struct rill_rpak_writer_desc {
     int zstd_level;
