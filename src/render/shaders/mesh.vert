@@ -1,6 +1,6 @@
 #version 450
-// mesh.vert: the vertex shader of the prepass, opaque and transparent passes. The same code in
-// every pass keeps depth bit-identical, so the opaque pass can test LESS_EQUAL against the prepass.
+// mesh.vert: the vertex shader of the prepass, opaque and transparent passes. The same SPIR-V in
+// every pass gives bit-identical depth, so the opaque pass can test LESS_EQUAL against the prepass.
 #include "common.glsl"
 
 layout(location = 0) in vec3 in_pos;
@@ -15,8 +15,6 @@ layout(location = 3) out vec4 out_tangent;
 layout(location = 4) out vec4 out_clip;
 layout(location = 5) out vec4 out_prev_clip;
 layout(location = 6) out float out_view_depth;
-
-invariant gl_Position;
 
 void main() {
     Instance inst = instances[gl_InstanceIndex];

@@ -303,6 +303,8 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     f13.dynamicRendering = VK_TRUE;
     f13.synchronization2 = VK_TRUE;
+    /* Core in 1.3 and always present: glslc's vulkan1.3 target relies on it (LocalSizeId). */
+    f13.maintenance4 = VK_TRUE;
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     f12.timelineSemaphore = VK_TRUE;
     f12.pNext = &f13;
