@@ -60,8 +60,8 @@ typedef struct edge_rec {
 
 rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size_t stride,
                              const uint32_t *indices, uint32_t index_count,
-                             const rill_edges_desc *desc, uint32_t **out_lines,
-                             uint32_t *out_count, rill_error *err) {
+                             const rill_edges_desc *desc, uint32_t **out_lines, uint32_t *out_count,
+                             rill_error *err) {
     if (out_lines) {
         *out_lines = NULL;
     }
@@ -76,8 +76,8 @@ rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size
     for (uint32_t i = 0; i < index_count; i++) {
         if (indices[i] >= vertex_count) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "rill_edges_build: index %u at %u out of range (%u)",
-                                  indices[i], i, vertex_count);
+                                  "rill_edges_build: index %u at %u out of range (%u)", indices[i],
+                                  i, vertex_count);
         }
     }
     if (index_count == 0) {
@@ -175,8 +175,8 @@ rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size
             if (!rill_map_get(&emap, key, &ri)) {
                 if (rec_count == rec_cap) {
                     uint32_t cap = rec_cap ? rec_cap * 2 : 256;
-                    edge_rec *nr = rill_realloc_tagged(recs, (size_t)cap * sizeof(edge_rec),
-                                                       RILL_MEM_FORMATS);
+                    edge_rec *nr =
+                        rill_realloc_tagged(recs, (size_t)cap * sizeof(edge_rec), RILL_MEM_FORMATS);
                     if (!nr) {
                         goto done;
                     }

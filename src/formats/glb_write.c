@@ -82,8 +82,8 @@ static cJSON *float_array(const float *v, int n) {
 }
 
 /* A float accessor of `count` elements of `comps` floats; with_bounds adds min/max. */
-static int add_float_accessor(wr *w, const float *data, uint32_t count, int comps,
-                              const char *type, bool with_bounds) {
+static int add_float_accessor(wr *w, const float *data, uint32_t count, int comps, const char *type,
+                              bool with_bounds) {
     int view = add_view(w, data, (size_t)count * (size_t)comps * sizeof(float), GL_ARRAY_BUFFER);
     if (view < 0) {
         return -1;
@@ -354,8 +354,8 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
             }
             add_name(o, n->name);
             if (n->child_count) {
-                cJSON_AddItemToObject(o, "children", cJSON_CreateIntArray(n->children,
-                                                                          (int)n->child_count));
+                cJSON_AddItemToObject(o, "children",
+                                      cJSON_CreateIntArray(n->children, (int)n->child_count));
             }
             if (n->mesh >= 0) {
                 cJSON_AddNumberToObject(o, "mesh", n->mesh);
@@ -397,8 +397,9 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
             }
             add_name(o, m->scenes[i].name);
             if (m->scenes[i].node_count) {
-                cJSON_AddItemToObject(o, "nodes", cJSON_CreateIntArray(m->scenes[i].nodes,
-                                                                       (int)m->scenes[i].node_count));
+                cJSON_AddItemToObject(
+                    o, "nodes",
+                    cJSON_CreateIntArray(m->scenes[i].nodes, (int)m->scenes[i].node_count));
             }
         }
     }
@@ -548,8 +549,8 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
     }
 }
 
-static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d, cJSON *root,
-                         wr *w, bool *used_edges) {
+static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d, cJSON *root, wr *w,
+                         bool *used_edges) {
     if (!m->mesh_count) {
         return true;
     }

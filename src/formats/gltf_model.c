@@ -464,7 +464,8 @@ rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src) {
             ok = dup_floats(&d->positions, s->positions, n * 3) &&
                  dup_floats(&d->normals, s->normals, n * 3) &&
                  dup_floats(&d->tangents, s->tangents, n * 4) &&
-                 dup_floats(&d->uv0, s->uv0, n * 2) && dup_floats(&d->uv1, s->uv1, n * 2) && dup_floats(&d->colors, s->colors, n * 4) &&
+                 dup_floats(&d->uv0, s->uv0, n * 2) && dup_floats(&d->uv1, s->uv1, n * 2) &&
+                 dup_floats(&d->colors, s->colors, n * 4) &&
                  dup_u32(&d->indices, s->indices, s->index_count) &&
                  dup_u32(&d->edge_indices, s->edge_indices, s->edge_index_count);
         }

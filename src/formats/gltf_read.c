@@ -95,8 +95,8 @@ static rill_result js_uint(rd *r, const cJSON *obj, const char *key, const char 
     }
     double v = it->valuedouble;
     if (!cJSON_IsNumber(it) || !isfinite(v) || v < 0.0 || v != floor(v) || v > (double)max) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an integer in [0, %llu]", where, sep(where), key,
-                       (unsigned long long)max);
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an integer in [0, %llu]", where,
+                       sep(where), key, (unsigned long long)max);
     }
     *out = (uint64_t)v;
     return RILL_OK;
@@ -115,22 +115,23 @@ static rill_result js_index(rd *r, const cJSON *obj, const char *key, const char
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an index", where, sep(where), key);
     }
     if (v < 0.0 || v >= (double)count) {
-        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s%s: %s %.0f out of range (%u)", where, sep(where), key, what,
-                       v, count);
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s%s: %s %.0f out of range (%u)", where, sep(where),
+                       key, what, v, count);
     }
     *out = (int32_t)v;
     return RILL_OK;
 }
 
-static rill_result js_float(rd *r, const cJSON *obj, const char *key, const char *where,
-                            float def, float *out) {
+static rill_result js_float(rd *r, const cJSON *obj, const char *key, const char *where, float def,
+                            float *out) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it) {
         *out = def;
         return RILL_OK;
     }
     if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.0e38) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a finite number", where, sep(where), key);
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a finite number", where, sep(where),
+                       key);
     }
     *out = (float)it->valuedouble;
     return RILL_OK;
@@ -146,21 +147,22 @@ static rill_result js_floats(rd *r, const cJSON *obj, const char *key, const cha
         return RILL_OK;
     }
     if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != n) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an array of %d numbers", where, sep(where), key, n);
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an array of %d numbers", where,
+                       sep(where), key, n);
     }
     int i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, it) {
         if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 3.0e38) {
-            return rd_fail(r, RILL_ERR_PARSE, "%s%s%s[%d]: expected a finite number", where, sep(where), key, i);
+            return rd_fail(r, RILL_ERR_PARSE, "%s%s%s[%d]: expected a finite number", where,
+                           sep(where), key, i);
         }
         out[i++] = (float)e->valuedouble;
     }
     return RILL_OK;
 }
 
-static rill_result js_bool(rd *r, const cJSON *obj, const char *key, const char *where,
-                           bool *out) {
+static rill_result js_bool(rd *r, const cJSON *obj, const char *key, const char *where, bool *out) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it) {
         *out = false;
@@ -231,7 +233,7 @@ static rill_result js_object(rd *r, const cJSON *it, const char *where) {
 
 /* An optional object member; *out = NULL when absent. */
 static rill_result js_member_object(rd *r, const cJSON *obj, const char *key, const char *where,
-                                   const cJSON **out) {
+                                    const cJSON **out) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     *out = NULL;
     if (!it) {
@@ -451,8 +453,9 @@ static rill_result read_buffers(rd *r) {
             buf->data = data;
             buf->owned = true;
             if (size < byte_length) {
-                return rd_fail(r, RILL_ERR_TRUNCATED, "%s: \"%s\" has %zu bytes, byteLength says %llu",
-                               uwhere, full, size, (unsigned long long)byte_length);
+                return rd_fail(r, RILL_ERR_TRUNCATED,
+                               "%s: \"%s\" has %zu bytes, byteLength says %llu", uwhere, full, size,
+                               (unsigned long long)byte_length);
             }
             buf->size = (size_t)byte_length;
         }
@@ -507,9 +510,9 @@ static rill_result read_views(rd *r) {
 /* >>accessors --------------------------------------------------------------------------------- */
 
 typedef struct rd_accessor {
-    uint32_t comps;         /* 1..4, 9, 16 */
-    uint32_t component;     /* GL component type */
-    uint32_t comp_size;     /* bytes */
+    uint32_t comps;     /* 1..4, 9, 16 */
+    uint32_t component; /* GL component type */
+    uint32_t comp_size; /* bytes */
     bool normalized;
     uint32_t count;
 } rd_accessor;
@@ -598,9 +601,8 @@ static rill_result view_range(rd *r, int32_t view, uint64_t offset, uint32_t cou
     const rd_view *v = &r->views[view];
     uint64_t need = offset + (uint64_t)stride * (count - 1u) + elem; /* count >= 1, no wrap */
     if (offset > v->length || need > v->length) {
-        return rd_fail(r, RILL_ERR_CORRUPT,
-                       "%s: needs %llu bytes of bufferView %d which has %zu", where,
-                       (unsigned long long)need, view, v->length);
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s: needs %llu bytes of bufferView %d which has %zu",
+                       where, (unsigned long long)need, view, v->length);
     }
     *out = r->buffers[v->buffer].data + v->offset + offset;
     return RILL_OK;
@@ -780,8 +782,9 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, uin
         if (!(v >= 0.0) || v >= (double)limit) {
             rill_free(f);
             rill_free(u);
-            return rd_fail(r, RILL_ERR_CORRUPT, "%s: accessor %d: value %.0f at %u out of range (%u)",
-                           where, index, v, i, limit);
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s: accessor %d: value %.0f at %u out of range (%u)", where, index, v,
+                           i, limit);
         }
         u[i] = (uint32_t)v;
     }
@@ -887,8 +890,8 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
     }
     uint32_t n = info.count;
     if (n > (1u << 24)) {
-        return rd_fail(r, RILL_ERR_LIMIT, "%s.attributes.POSITION: %u vertices (limit 2^24)",
-                       where, n);
+        return rd_fail(r, RILL_ERR_LIMIT, "%s.attributes.POSITION: %u vertices (limit 2^24)", where,
+                       n);
     }
     prim->vertex_count = n;
     for (size_t i = 0; i < (size_t)n * 3; i++) {
@@ -1094,8 +1097,8 @@ static rill_result read_materials(rd *r) {
         RD_TRY(js_float(r, pb, "metallicFactor", pw, 1.0f, &mat->metallic_factor));
         RD_TRY(js_float(r, pb, "roughnessFactor", pw, 1.0f, &mat->roughness_factor));
         RD_TRY(texref(r, pb, "baseColorTexture", pw, NULL, &mat->base_color_texture));
-        RD_TRY(texref(r, pb, "metallicRoughnessTexture", pw, NULL,
-                      &mat->metallic_roughness_texture));
+        RD_TRY(
+            texref(r, pb, "metallicRoughnessTexture", pw, NULL, &mat->metallic_roughness_texture));
         RD_TRY(texref(r, ma, "normalTexture", where, "scale", &mat->normal_texture));
         RD_TRY(texref(r, ma, "occlusionTexture", where, "strength", &mat->occlusion_texture));
         RD_TRY(texref(r, ma, "emissiveTexture", where, NULL, &mat->emissive_texture));
@@ -1352,8 +1355,8 @@ static rill_result read_cameras_lights(rd *r) {
                 char sw[128];
                 snprintf(sw, sizeof(sw), "%s.spot", where);
                 RD_TRY(js_float(r, spot, "innerConeAngle", sw, 0.0f, &light->inner_cone_angle));
-                RD_TRY(js_float(r, spot, "outerConeAngle", sw, 0.78539816f,
-                                &light->outer_cone_angle));
+                RD_TRY(
+                    js_float(r, spot, "outerConeAngle", sw, 0.78539816f, &light->outer_cone_angle));
                 if (light->inner_cone_angle < 0.0f ||
                     light->inner_cone_angle >= light->outer_cone_angle ||
                     light->outer_cone_angle > 1.5707964f) {
@@ -1578,8 +1581,8 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
             return rd_fail(r, RILL_ERR_CORRUPT, "offset 16: first chunk is not JSON");
         }
         if (chunk[0] > size - 20) {
-            return rd_fail(r, RILL_ERR_TRUNCATED, "offset 12: JSON chunk of %u bytes overruns the file",
-                           chunk[0]);
+            return rd_fail(r, RILL_ERR_TRUNCATED,
+                           "offset 12: JSON chunk of %u bytes overruns the file", chunk[0]);
         }
         json = (const char *)data + 20;
         json_size = chunk[0];
@@ -1589,8 +1592,8 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
         while (off + 8 <= size) {
             memcpy(chunk, data + off, 8);
             if (chunk[0] > size - off - 8) {
-                return rd_fail(r, RILL_ERR_TRUNCATED, "offset %zu: chunk of %u bytes overruns the file",
-                               off, chunk[0]);
+                return rd_fail(r, RILL_ERR_TRUNCATED,
+                               "offset %zu: chunk of %u bytes overruns the file", off, chunk[0]);
             }
             if (chunk[1] == GLB_CHUNK_BIN && !r->bin) {
                 r->bin = data + off + 8;

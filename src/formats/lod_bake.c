@@ -63,8 +63,8 @@ static bool compact(rill_gltf_primitive *pr, uint32_t *idx, uint32_t count) {
         }
         idx[i] = remap[idx[i]];
     }
-    float **arrays[] = {&pr->positions, &pr->normals, &pr->tangents, &pr->uv0, &pr->uv1,
-                        &pr->colors};
+    float **arrays[] = {&pr->positions, &pr->normals, &pr->tangents,
+                        &pr->uv0,       &pr->uv1,     &pr->colors};
     const uint32_t comps[] = {3, 3, 4, 2, 2, 4};
     bool ok = true;
     for (size_t a = 0; a < RILL_COUNTOF(arrays); a++) {
@@ -126,9 +126,9 @@ static bool simplify_primitive(rill_gltf_primitive *pr, size_t target_index_coun
             rill_free(dst);
             return false;
         }
-        size_t sgot = meshopt_simplifySloppy(alt, pr->indices, count, pr->positions,
-                                             pr->vertex_count, 3 * sizeof(float),
-                                             target_index_count, 1.0f, &result_error);
+        size_t sgot =
+            meshopt_simplifySloppy(alt, pr->indices, count, pr->positions, pr->vertex_count,
+                                   3 * sizeof(float), target_index_count, 1.0f, &result_error);
         if (sgot >= 3 && sgot < got) {
             rill_free(dst);
             dst = alt;
@@ -238,8 +238,8 @@ bool rill_lod_path(char *dst, size_t cap, const char *model_path, uint32_t level
     return true;
 }
 
-rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc,
-                               uint32_t *out_count, rill_error *err) {
+rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc, uint32_t *out_count,
+                               rill_error *err) {
     if (out_count) {
         *out_count = 0;
     }

@@ -21,8 +21,7 @@ static inline char *tm_strdup(const char *s) {
 /* A model with one mesh of one primitive (arrays given, ownership taken), one node named
  * `name`, one scene, one material. */
 static inline rill_gltf_model *tm_wrap(const char *name, uint32_t vertex_count, float *pos,
-                                       float *nrm, float *uv, uint32_t index_count,
-                                       uint32_t *idx) {
+                                       float *nrm, float *uv, uint32_t index_count, uint32_t *idx) {
     rill_gltf_model *m = tm_alloc(1, sizeof(*m));
     m->mesh_count = 1;
     m->meshes = tm_alloc(1, sizeof(rill_gltf_mesh));
@@ -295,7 +294,8 @@ static inline bool tm_models_equal(const rill_gltf_model *a, const rill_gltf_mod
                  a->image_count == b->image_count,
              "texture/sampler/image counts");
     for (uint32_t i = 0; i < a->image_count; i++) {
-        TM_CHECK(a->images[i].size == b->images[i].size && tm_str_eq(a->images[i].uri, b->images[i].uri),
+        TM_CHECK(a->images[i].size == b->images[i].size &&
+                     tm_str_eq(a->images[i].uri, b->images[i].uri),
                  "image");
         TM_CHECK(a->images[i].size == 0 ||
                      memcmp(a->images[i].data, b->images[i].data, a->images[i].size) == 0,
@@ -304,8 +304,10 @@ static inline bool tm_models_equal(const rill_gltf_model *a, const rill_gltf_mod
     TM_CHECK(a->camera_count == b->camera_count && a->light_count == b->light_count,
              "camera/light counts");
     for (uint32_t i = 0; i < a->camera_count; i++) {
-        TM_CHECK(a->cameras[i].type == b->cameras[i].type && a->cameras[i].yfov == b->cameras[i].yfov &&
-                     a->cameras[i].znear == b->cameras[i].znear && a->cameras[i].zfar == b->cameras[i].zfar,
+        TM_CHECK(a->cameras[i].type == b->cameras[i].type &&
+                     a->cameras[i].yfov == b->cameras[i].yfov &&
+                     a->cameras[i].znear == b->cameras[i].znear &&
+                     a->cameras[i].zfar == b->cameras[i].zfar,
                  "camera");
     }
     for (uint32_t i = 0; i < a->light_count; i++) {

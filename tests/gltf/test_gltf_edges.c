@@ -85,9 +85,9 @@ static void test_weld_and_angle(void **state) {
      * duplicated and offset by less than (or more than) the weld tolerance. */
     for (int variant = 0; variant < 4; variant++) {
         float off = (variant & 1) ? 5e-5f : 5e-6f; /* beyond / within tolerance */
-        float deg = (variant & 2) ? 40.0f : 20.0f;  /* kept / dropped when welded */
+        float deg = (variant & 2) ? 40.0f : 20.0f; /* kept / dropped when welded */
         float rad = deg * 3.14159265f / 180.0f;
-        float pos[] = {0, 0, 0, 1, 0, 0, 0.5f, 1, 0,
+        float pos[] = {0,       0, 0, 1,       0, 0, 0.5f, 1,          0,
                        0 + off, 0, 0, 1 + off, 0, 0, 0.5f, -cosf(rad), sinf(rad)};
         uint32_t idx[] = {0, 1, 2, 4, 3, 5};
         uint32_t *lines;
@@ -166,8 +166,10 @@ static void test_edges_in_glb(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cube_edges),       cmocka_unit_test(test_plane_boundary_only),
-        cmocka_unit_test(test_sphere_no_interior_edges), cmocka_unit_test(test_weld_and_angle),
+        cmocka_unit_test(test_cube_edges),
+        cmocka_unit_test(test_plane_boundary_only),
+        cmocka_unit_test(test_sphere_no_interior_edges),
+        cmocka_unit_test(test_weld_and_angle),
         cmocka_unit_test(test_edges_in_glb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,7 +138,8 @@ static void test_bake_file(void **state) {
 
 static void test_real_model(void **state) {
     (void)state;
-    const char *path = "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb";
+    const char *path =
+        "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb";
     if (!rill_file_exists(path)) {
         print_message("assimp-testmodels not installed; skipping\n");
         skip();

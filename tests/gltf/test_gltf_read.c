@@ -84,9 +84,9 @@ static void test_assimp_details(void **state) {
     }
     rill_gltf_model *m;
     rill_error err = {0};
-    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR "glTF2/BoxTextured-glTF/BoxTextured.gltf",
-                                         NULL, &m, &err),
-                     RILL_OK);
+    assert_int_equal(
+        rill_gltf_read_file(ASSIMP_DIR "glTF2/BoxTextured-glTF/BoxTextured.gltf", NULL, &m, &err),
+        RILL_OK);
     /* External image: kept as a path relative to the model; texture, sampler, material links. */
     assert_int_equal(m->image_count, 1);
     assert_string_equal(m->images[0].uri, "CesiumLogoFlat.png");
@@ -99,8 +99,7 @@ static void test_assimp_details(void **state) {
     rill_gltf_model_free(m);
 
     /* Embedded image (GLB bufferView) comes with its bytes and MIME type. */
-    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR
-                                         "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb",
+    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb",
                                          NULL, &m, &err),
                      RILL_OK);
     assert_int_equal(m->image_count, 1);
@@ -196,16 +195,17 @@ static void tri_gltf(char *dst, size_t cap, const float pos[9], const char *pos_
     memcpy(bin + 36, idx, 6);
     char enc[80];
     b64(bin, sizeof(bin), enc);
-    snprintf(dst, cap,
-             "{\"asset\":{\"version\":\"2.0\"},%s"
-             "\"buffers\":[{\"byteLength\":44,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
-             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
-             "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":6}],"
-             "\"accessors\":[%s,"
-             "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],"
-             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%s},\"indices\":1}]}],"
-             "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0}",
-             extra, enc, pos_accessor, position_attr);
+    snprintf(
+        dst, cap,
+        "{\"asset\":{\"version\":\"2.0\"},%s"
+        "\"buffers\":[{\"byteLength\":44,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+        "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":6}],"
+        "\"accessors\":[%s,"
+        "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%s},\"indices\":1}]}],"
+        "\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0}",
+        extra, enc, pos_accessor, position_attr);
 }
 
 static const float k_tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
@@ -290,8 +290,8 @@ static void test_hostile_json(void **state) {
                 "chair.gltf: 2:");
     expect_fail("", RILL_ERR_TRUNCATED, "chair.gltf");
     /* Node graph: self-parenting, two parents, scene root that is a child. */
-    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}", RILL_ERR_CORRUPT,
-                "nodes[0].children[0]");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}",
+                RILL_ERR_CORRUPT, "nodes[0].children[0]");
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2]},{\"children\":[2]},"
                 "{}]}",
                 RILL_ERR_CORRUPT, "nodes[1].children[0]: node 2 already has a parent");
@@ -519,9 +519,11 @@ static void test_lights_round_trip(void **state) {
     rill_gltf_model *m = tm_cube();
     m->light_count = 2;
     m->lights = tm_alloc(2, sizeof(rill_gltf_light));
-    m->lights[0] = (rill_gltf_light){tm_strdup("sun"), RILL_GLTF_LIGHT_DIRECTIONAL, {1, 0.9f, 0.8f},
-                                     3.0f, 0.0f, 0.0f, 0.78539816f};
-    m->lights[1] = (rill_gltf_light){NULL, RILL_GLTF_LIGHT_SPOT, {1, 1, 1}, 50.0f, 12.0f, 0.2f, 0.6f};
+    m->lights[0] = (rill_gltf_light){
+        tm_strdup("sun"), RILL_GLTF_LIGHT_DIRECTIONAL, {1, 0.9f, 0.8f}, 3.0f, 0.0f, 0.0f,
+        0.78539816f};
+    m->lights[1] =
+        (rill_gltf_light){NULL, RILL_GLTF_LIGHT_SPOT, {1, 1, 1}, 50.0f, 12.0f, 0.2f, 0.6f};
     m->nodes[0].light = 1;
     round_trip(m, "lights");
     uint8_t *bytes;
@@ -548,20 +550,26 @@ static void test_writer_rejects_bad_model(void **state) {
     uint8_t *bytes = (uint8_t *)&bytes;
     size_t size;
     rill_error err = {0};
-    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
     assert_null(bytes);
     m->meshes[0].primitives[0].indices[5] = 0;
     m->nodes[0].mesh = 3;
-    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
     rill_gltf_model_free(m);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_assimp_good),       cmocka_unit_test(test_assimp_details),
-        cmocka_unit_test(test_assimp_broken),     cmocka_unit_test(test_hostile_json),
-        cmocka_unit_test(test_truncation),        cmocka_unit_test(test_byte_flips),
-        cmocka_unit_test(test_round_trip),        cmocka_unit_test(test_lights_round_trip),
+        cmocka_unit_test(test_assimp_good),
+        cmocka_unit_test(test_assimp_details),
+        cmocka_unit_test(test_assimp_broken),
+        cmocka_unit_test(test_hostile_json),
+        cmocka_unit_test(test_truncation),
+        cmocka_unit_test(test_byte_flips),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_lights_round_trip),
         cmocka_unit_test(test_writer_rejects_bad_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

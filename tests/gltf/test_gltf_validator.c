@@ -62,8 +62,8 @@ static void test_validator_accepts(void **state) {
     assert_int_equal(rill_gltf_model_build_edges(m, NULL, &err), RILL_OK);
     m->light_count = 1;
     m->lights = tm_alloc(1, sizeof(rill_gltf_light));
-    m->lights[0] = (rill_gltf_light){rill_strdup("lamp"), RILL_GLTF_LIGHT_SPOT, {1, 1, 1}, 20.0f,
-                                     10.0f, 0.1f, 0.5f};
+    m->lights[0] = (rill_gltf_light){
+        rill_strdup("lamp"), RILL_GLTF_LIGHT_SPOT, {1, 1, 1}, 20.0f, 10.0f, 0.1f, 0.5f};
     m->nodes[0].light = 0;
     write_model(m, dir, "cube.glb", cmd, sizeof(cmd));
     rill_gltf_model_free(m);

@@ -35,8 +35,8 @@ void rill_edges_query_defaults(rill_edges_desc *out);
  * there are no edges) and holds *out_count indices (2 per edge). desc may be NULL. */
 rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size_t stride,
                              const uint32_t *indices, uint32_t index_count,
-                             const rill_edges_desc *desc, uint32_t **out_lines,
-                             uint32_t *out_count, rill_error *err);
+                             const rill_edges_desc *desc, uint32_t **out_lines, uint32_t *out_count,
+                             rill_error *err);
 
 /* Rebuilds the edge buffer of every primitive of the model (replacing any it had). */
 rill_result rill_gltf_model_build_edges(rill_gltf_model *model, const rill_edges_desc *desc,

@@ -104,12 +104,12 @@ typedef struct rill_gltf_image {
  * normals and tangents are always present after reading. */
 typedef struct rill_gltf_primitive {
     uint32_t vertex_count;
-    float *positions; /* xyz */
-    float *normals;   /* xyz, unit length */
-    float *tangents;  /* xyzw, w = +-1 handedness */
-    float *uv0;       /* uv, first set */
-    float *uv1;       /* uv, second set (materials may sample it through texcoord 1) */
-    float *colors;    /* rgba (RGB sources get a = 1) */
+    float *positions;     /* xyz */
+    float *normals;       /* xyz, unit length */
+    float *tangents;      /* xyzw, w = +-1 handedness */
+    float *uv0;           /* uv, first set */
+    float *uv1;           /* uv, second set (materials may sample it through texcoord 1) */
+    float *colors;        /* rgba (RGB sources get a = 1) */
     uint32_t index_count; /* a multiple of 3 */
     uint32_t *indices;
     uint32_t edge_index_count; /* a multiple of 2; 0 = no edge buffer */
@@ -130,9 +130,9 @@ typedef struct rill_gltf_node {
     int32_t parent; /* -1 = root */
     uint32_t child_count;
     int32_t *children;
-    int32_t mesh;   /* -1 = none */
-    int32_t camera; /* -1 = none */
-    int32_t light;  /* KHR_lights_punctual, -1 = none */
+    int32_t mesh;    /* -1 = none */
+    int32_t camera;  /* -1 = none */
+    int32_t light;   /* KHR_lights_punctual, -1 = none */
     bool has_matrix; /* the file gave a matrix; translation/rotation/scale are then unused */
     float translation[3];
     float rotation[4]; /* quaternion xyzw */

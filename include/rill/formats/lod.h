@@ -54,8 +54,8 @@ rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc
 
 /* Reads `glb_path`, bakes, and writes name_lod1.glb ... beside it. Existing files of higher
  * levels are left alone. *out_count (may be NULL) = levels written. */
-rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc,
-                               uint32_t *out_count, rill_error *err);
+rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc, uint32_t *out_count,
+                               rill_error *err);
 
 /* The path of level `level` (1-based) of a model path: "a/chair.glb" -> "a/chair_lod2.glb".
  * Returns false when it does not fit in dst[cap]. */
