@@ -11,16 +11,19 @@
 #include <unistd.h>
 
 static void scene_usage(FILE *f) {
-    fprintf(f, "usage: rill scene check FILE [--lossy]\n"
-               "       rill scene load FILE [--budget-ms N] [--root DIR] [--verbose]\n"
-               "\n"
-               "check  parse FILE and bind it to the component registry; print every problem as\n"
-               "       FILE:LINE:COL and exit 1 when there is an error\n"
-               "load   load FILE asynchronously in a headless frame loop (nested scene instances\n"
-               "       included) and print entities, frames, time and main-thread frame times.\n"
-               "       --root DIR    project folder that scene paths are relative to\n"
-               "                     (default: the folder holding FILE)\n"
-               "       --budget-ms N wall-clock spawn budget per frame (default: project, 3 ms)\n");
+    fprintf(
+        f, "usage: rill scene check FILE [--lossy]\n"
+           "       rill scene load FILE [--budget-ms N] [--root DIR] [--verbose] [--trace-frames]\n"
+           "\n"
+           "check  parse FILE and bind it to the component registry; print every problem as\n"
+           "       FILE:LINE:COL and exit 1 when there is an error\n"
+           "load   load FILE asynchronously in a headless frame loop (nested scene instances\n"
+           "       included) and print entities, frames, time and main-thread frame times.\n"
+           "       --root DIR    project folder that scene paths are relative to\n"
+           "                     (default: the folder holding FILE)\n"
+           "       --budget-ms N wall-clock spawn budget per frame (default: project, 3 ms)\n"
+           "       --verbose     show debug and info log lines\n"
+           "       --trace-frames print every frame's main-thread time\n");
 }
 
 /* >>check ------------------------------------------------------------------------------------- */
@@ -144,6 +147,12 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
         uint64_t f1 = rill_time_ns();
         rill_array_push(&frame_ns, f1 - f0);
         res.frames++;
+        if (opts->trace_frames) {
+            printf("frame %llu: %.3f ms (pre_update %.3f ms) progress %.3f\n",
+                   (unsigned long long)res.frames, (double)(f1 - f0) * 1e-6,
+                   (double)rill_app_last_stage_ns(app, RILL_STAGE_PRE_UPDATE) * 1e-6,
+                   (double)rill_scene_load_progress(scenes, h));
+        }
         st = rill_scene_load_get_state(scenes, h);
         float p = rill_scene_load_progress(scenes, h);
         uint32_t ents = rill_world_entity_count(world);
@@ -230,6 +239,7 @@ static int scene_load(int argc, char **argv) {
     const char *root = NULL;
     double budget_ms = 0.0;
     bool verbose = false;
+    bool trace = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
             root = argv[++i];
@@ -243,6 +253,8 @@ static int scene_load(int argc, char **argv) {
             }
         } else if (strcmp(argv[i], "--verbose") == 0) {
             verbose = true;
+        } else if (strcmp(argv[i], "--trace-frames") == 0) {
+            trace = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             scene_usage(stdout);
             return 0;
@@ -276,8 +288,11 @@ static int scene_load(int argc, char **argv) {
             rel = file + n + 1;
         }
     }
-    rill_cli_load_opts opts = {
-        .root = root, .scene = rel, .budget_ms = budget_ms, .progress = isatty(STDOUT_FILENO) != 0};
+    rill_cli_load_opts opts = {.root = root,
+                               .scene = rel,
+                               .budget_ms = budget_ms,
+                               .progress = !trace && isatty(STDOUT_FILENO) != 0,
+                               .trace_frames = trace};
     return rill_cli_load_scene(&opts, NULL);
 }
 

@@ -30,6 +30,7 @@ typedef struct rill_cli_load_opts {
     double budget_ms;    /* per-frame spawn budget; 0 = the project's (3 ms) */
     bool progress;       /* draw a live bar (stdout is a terminal) instead of periodic lines */
     uint64_t max_frames; /* give up after this many frames; 0 = 1,000,000 */
+    bool trace_frames;   /* print one line per frame with its main-thread time */
 } rill_cli_load_opts;
 
 /* What a load did, for the summary and for tests. */
