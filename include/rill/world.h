@@ -491,6 +491,11 @@ void rill_world_mark_transform_dirty(rill_world *world, rill_entity e);
  * GlobalTransforms written (so tests can see that clean subtrees were skipped). Call once per frame
  * in post_update. */
 uint32_t rill_world_update_transforms(rill_world *world);
+/* The entities whose GlobalTransform the last rill_world_update_transforms wrote (in walk order;
+ * *out_count of them), so systems that cache world-space data (bounds for streaming distances,
+ * static batches) can refresh only those. Valid until the next update; entities may have been
+ * despawned since. */
+const rill_entity *rill_world_changed_transforms(const rill_world *world, uint32_t *out_count);
 /* e's world matrix (column-major 16 floats), or NULL when it has no GlobalTransform. */
 const float *rill_world_global_matrix(const rill_world *world, rill_entity e);
 

@@ -269,6 +269,13 @@ rill_transform *rill_world_transform_mut(rill_world *world, rill_entity e) {
     return t;
 }
 
+const rill_entity *rill_world_changed_transforms(const rill_world *world, uint32_t *out_count) {
+    if (out_count) {
+        *out_count = world ? world->changed.len : 0;
+    }
+    return world ? world->changed.data : NULL;
+}
+
 const float *rill_world_global_matrix(const rill_world *world, rill_entity e) {
     const rill_global_transform *g = rill_world_get(world, e, RILL_COMPONENT_GLOBAL_TRANSFORM);
     return g ? g->m : NULL;
@@ -308,6 +315,7 @@ uint32_t rill_world_update_transforms(rill_world *world) {
         return 0;
     }
     uint32_t written = 0;
+    rill_array_clear(&world->changed);
     rill__sparse_set *ts = &world->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
     rill__sparse_set *gs = &world->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
     for (uint32_t i = 0; i < world->dirty.len; i++) {
@@ -339,6 +347,9 @@ uint32_t rill_world_update_transforms(rill_world *world) {
                 if (g != NULL) {
                     memcpy(g->m, m, sizeof m);
                     written++;
+                    if (!rill_array_push(&world->changed, item.entity)) {
+                        RILL_LOG_ERROR("world", "update_transforms: out of memory (changed list)");
+                    }
                 }
             } else {
                 memcpy(m, item.parent, sizeof m);

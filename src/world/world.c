@@ -443,6 +443,7 @@ void rill_world_destroy(rill_world *world) {
     rill_array_free(&world->dirty);
     rill_array_free(&world->scratch);
     rill_array_free(&world->xstack);
+    rill_array_free(&world->changed);
     rill_map_free(&world->type_by_name);
     rill_free(world->gens);
     rill_free(world->flags);

@@ -424,6 +424,10 @@ static void test_transforms(void **state) {
     /* A leaf change rewrites only the leaf. */
     rill_world_transform_mut(w, grand)->translation[2] = 3;
     assert_int_equal(rill_world_update_transforms(w), 1);
+    uint32_t nchanged = 0;
+    const rill_entity *changed = rill_world_changed_transforms(w, &nchanged);
+    assert_int_equal(nchanged, 1);
+    assert_int_equal(changed[0], grand);
     assert_true(near(rill_world_global_matrix(w, grand)[14], 6));
     /* A root change rewrites its whole subtree (root, child, grand, leaf) but not `other`. */
     rill_world_transform_mut(w, root)->translation[0] = 0;
