@@ -1,0 +1,424 @@
+/* image.c: image decoding through stb_image (from memory, with Rill's allocator), and mip chain
+ * generation in linear light with a separable Lanczos-2 filter.
+ *
+ * stb_image is compiled here (STB_IMAGE_IMPLEMENTATION is defined in this file only); its own
+ * warnings are silenced locally so the rest of the module keeps -Werror. */
+#include "rill/formats/image.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+/* >>stb --------------------------------------------------------------------------------------- */
+
+#define STBI_MALLOC(sz) rill_malloc_tagged((sz), RILL_MEM_FORMATS)
+#define STBI_REALLOC(p, newsz) rill_realloc_tagged((p), (newsz), RILL_MEM_FORMATS)
+#define STBI_FREE(p) rill_free(p)
+#define STBI_NO_STDIO
+#define STBI_ASSERT(x) ((void)0)
+#define STB_IMAGE_IMPLEMENTATION
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wall"
+#pragma GCC diagnostic ignored "-Wextra"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/* >>basics ------------------------------------------------------------------------------------ */
+
+uint32_t rill_pixel_type_bytes(rill_pixel_type type) {
+    return type == RILL_PIXEL_RGBA8 ? 4u : (type == RILL_PIXEL_RGBA32F ? 16u : 0u);
+}
+
+rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height,
+                             rill_pixel_type type, rill_error *err) {
+    memset(out, 0, sizeof(*out));
+    uint32_t bpp = rill_pixel_type_bytes(type);
+    if (width == 0 || height == 0 || bpp == 0)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "image: bad size %ux%u or type",
+                              width, height);
+    if (width > RILL_IMAGE_MAX_DIM || height > RILL_IMAGE_MAX_DIM)
+        return rill_error_set(err, RILL_ERR_LIMIT, "image: %ux%u exceeds the %u px limit", width,
+                              height, RILL_IMAGE_MAX_DIM);
+    size_t size = (size_t)width * height * bpp;
+    out->pixels = rill_calloc_tagged(1, size, RILL_MEM_FORMATS);
+    if (!out->pixels) return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "image: out of memory");
+    out->width = width;
+    out->height = height;
+    out->type = type;
+    out->size = size;
+    out->source_channels = 4;
+    return RILL_OK;
+}
+
+void rill_image_free(rill_image *img) {
+    if (!img) return;
+    rill_free(img->pixels);
+    memset(img, 0, sizeof(*img));
+}
+
+uint32_t rill_image_mip_count(uint32_t width, uint32_t height) {
+    uint32_t m = RILL_MAX(width, height), n = 1;
+    while (m > 1) {
+        m >>= 1;
+        n++;
+    }
+    return n;
+}
+
+float rill_srgb_to_linear(float v) {
+    if (v <= 0.04045f) return v / 12.92f;
+    return powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+float rill_linear_to_srgb(float v) {
+    if (v <= 0.0031308f) return v * 12.92f;
+    return 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+uint16_t rill_f32_to_f16(float v) {
+    uint32_t x;
+    memcpy(&x, &v, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t exp = (x >> 23) & 0xffu;
+    uint32_t man = x & 0x7fffffu;
+    if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+    int e = (int)exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        /* Subnormal half: shift the mantissa (with its implicit bit) into place, round to even. */
+        man |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t h = man >> shift;
+        uint32_t rem = man & ((1u << shift) - 1u), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1u))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13);
+    uint32_t rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++; /* may carry into the exponent: ok */
+    return (uint16_t)(sign | h);
+}
+
+float rill_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    uint32_t x;
+    if (exp == 0) {
+        if (man == 0) {
+            x = sign;
+        } else {
+            /* Subnormal: normalize. */
+            int e = -1;
+            do {
+                e++;
+                man <<= 1;
+            } while (!(man & 0x400u));
+            x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ffu) << 13);
+        }
+    } else if (exp == 31) {
+        x = sign | 0x7f800000u | (man << 13);
+    } else {
+        x = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    }
+    float v;
+    memcpy(&v, &x, 4);
+    return v;
+}
+
+/* >>load -------------------------------------------------------------------------------------- */
+
+rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,
+                            rill_image *out, rill_error *err) {
+    memset(out, 0, sizeof(*out));
+    if (!name) name = "<memory>";
+    if (!data || size == 0) return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
+    if (size > (size_t)INT_MAX)
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
+    const stbi_uc *buf = (const stbi_uc *)data;
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info_from_memory(buf, (int)size, &w, &h, &n))
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
+                              stbi_failure_reason());
+    if (w <= 0 || h <= 0 || (uint32_t)w > RILL_IMAGE_MAX_DIM || (uint32_t)h > RILL_IMAGE_MAX_DIM)
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, w,
+                              h, RILL_IMAGE_MAX_DIM);
+    bool hdr = stbi_is_hdr_from_memory(buf, (int)size) != 0;
+    if (want == RILL_PIXEL_NONE) want = hdr ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8;
+    if (want != RILL_PIXEL_RGBA8 && want != RILL_PIXEL_RGBA32F)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad pixel type", name);
+    rill_result res = rill_image_alloc(out, (uint32_t)w, (uint32_t)h, want, err);
+    if (res != RILL_OK) return res;
+    out->source_channels = (uint32_t)n;
+    out->source_hdr = hdr;
+    size_t count = (size_t)w * (size_t)h;
+    int w2 = 0, h2 = 0, n2 = 0;
+    if (hdr) {
+        float *f = stbi_loadf_from_memory(buf, (int)size, &w2, &h2, &n2, 4);
+        if (!f || w2 != w || h2 != h) {
+            rill_free(f);
+            rill_image_free(out);
+            return rill_error_set(err, RILL_ERR_PARSE, "%s: %s", name, stbi_failure_reason());
+        }
+        if (want == RILL_PIXEL_RGBA32F) {
+            memcpy(out->pixels, f, count * 16);
+        } else {
+            uint8_t *d = out->pixels;
+            for (size_t i = 0; i < count * 4; i++) {
+                float v = f[i];
+                v = v != v ? 0.0f : RILL_CLAMP(v, 0.0f, 1.0f);
+                d[i] = (uint8_t)(v * 255.0f + 0.5f);
+            }
+        }
+        rill_free(f);
+    } else {
+        stbi_uc *p = stbi_load_from_memory(buf, (int)size, &w2, &h2, &n2, 4);
+        if (!p || w2 != w || h2 != h) {
+            rill_free(p);
+            rill_image_free(out);
+            return rill_error_set(err, RILL_ERR_PARSE, "%s: %s", name, stbi_failure_reason());
+        }
+        if (want == RILL_PIXEL_RGBA8) {
+            memcpy(out->pixels, p, count * 4);
+        } else {
+            float *d = out->pixels;
+            for (size_t i = 0; i < count * 4; i++) d[i] = (float)p[i] / 255.0f;
+        }
+        rill_free(p);
+    }
+    return RILL_OK;
+}
+
+/* >>mips -------------------------------------------------------------------------------------- */
+
+/* One destination sample of the 1-D resampler: the first source index and the normalized weights
+ * of the taps that follow it. The downscale factor is at most 3 (3 -> 1) and the Lanczos-2 window
+ * spans 2 source pixels per unit of factor each side, so 16 taps always suffice. */
+#define MIP_MAX_TAPS 16
+typedef struct mip_tap {
+    int first, count;
+    float w[MIP_MAX_TAPS];
+} mip_tap;
+
+static float lanczos2(float x) {
+    if (x < 0) x = -x;
+    if (x < 1e-6f) return 1.0f;
+    if (x >= 2.0f) return 0.0f;
+    const float pi = 3.14159265358979f;
+    return 2.0f * sinf(pi * x) * sinf(pi * x * 0.5f) / (pi * pi * x * x);
+}
+
+/* Weights for resampling n_src samples to n_dst (n_dst < n_src) over each destination pixel's
+ * exact footprint; edges clamp (taps past the border fold onto the border pixel). */
+static void mip_taps(int n_src, int n_dst, mip_tap *taps) {
+    float s = (float)n_src / (float)n_dst;
+    float radius = 2.0f * s;
+    for (int i = 0; i < n_dst; i++) {
+        float c = ((float)i + 0.5f) * s;
+        int j0 = (int)floorf(c - radius), j1 = (int)ceilf(c + radius);
+        mip_tap *t = &taps[i];
+        int lo = RILL_MAX(j0, 0), hi = RILL_MIN(j1, n_src - 1);
+        t->first = lo;
+        t->count = hi - lo + 1;
+        if (t->count > MIP_MAX_TAPS) t->count = MIP_MAX_TAPS;
+        for (int k = 0; k < MIP_MAX_TAPS; k++) t->w[k] = 0;
+        float sum = 0;
+        for (int j = j0; j <= j1; j++) {
+            float w = lanczos2(((float)j + 0.5f - c) / s);
+            int jc = RILL_CLAMP(j, lo, hi);
+            int k = jc - lo;
+            if (k >= t->count) k = t->count - 1;
+            t->w[k] += w;
+            sum += w;
+        }
+        if (sum != 0)
+            for (int k = 0; k < t->count; k++) t->w[k] /= sum;
+    }
+}
+
+/* Downsamples a float RGBA plane (sw x sh) to (dw x dh), dw <= sw, dh <= sh, separably. tmp
+ * holds dw * sh * 4 floats. An axis that keeps its size is copied. */
+static void mip_downsample(const float *src, int sw, int sh, float *dst, int dw, int dh,
+                           float *tmp, mip_tap *taps) {
+    if (dw == sw) {
+        memcpy(tmp, src, (size_t)sw * sh * 16);
+    } else {
+        mip_taps(sw, dw, taps);
+        for (int y = 0; y < sh; y++) {
+            const float *row = src + (size_t)y * sw * 4;
+            float *o = tmp + (size_t)y * dw * 4;
+            for (int x = 0; x < dw; x++) {
+                const mip_tap *t = &taps[x];
+                float acc[4] = {0, 0, 0, 0};
+                for (int k = 0; k < t->count; k++) {
+                    const float *p = row + (size_t)(t->first + k) * 4;
+                    for (int c = 0; c < 4; c++) acc[c] += t->w[k] * p[c];
+                }
+                memcpy(o + (size_t)x * 4, acc, 16);
+            }
+        }
+    }
+    if (dh == sh) {
+        memcpy(dst, tmp, (size_t)dw * dh * 16);
+        return;
+    }
+    mip_taps(sh, dh, taps);
+    for (int y = 0; y < dh; y++) {
+        const mip_tap *t = &taps[y];
+        float *o = dst + (size_t)y * dw * 4;
+        for (int x = 0; x < dw * 4; x++) o[x] = 0;
+        for (int k = 0; k < t->count; k++) {
+            const float *row = tmp + (size_t)(t->first + k) * dw * 4;
+            float w = t->w[k];
+            for (int x = 0; x < dw * 4; x++) o[x] += w * row[x];
+        }
+    }
+}
+
+/* Unpacks a level into the working space: linear premultiplied colour, or unit normals. */
+static void mip_to_work(const rill_image *img, rill_mip_usage usage, float *w,
+                        const float *srgb_lut) {
+    size_t count = (size_t)img->width * img->height;
+    for (size_t i = 0; i < count; i++) {
+        float v[4];
+        if (img->type == RILL_PIXEL_RGBA8) {
+            const uint8_t *p = (const uint8_t *)img->pixels + i * 4;
+            for (int c = 0; c < 4; c++) v[c] = (float)p[c] / 255.0f;
+            if (usage == RILL_MIP_COLOR)
+                for (int c = 0; c < 3; c++) v[c] = srgb_lut[p[c]];
+        } else {
+            memcpy(v, (const float *)img->pixels + i * 4, 16);
+            if (usage == RILL_MIP_COLOR)
+                for (int c = 0; c < 3; c++) v[c] = rill_srgb_to_linear(RILL_CLAMP(v[c], 0.0f, 1.0f));
+        }
+        if (usage == RILL_MIP_COLOR) {
+            for (int c = 0; c < 3; c++) v[c] *= v[3];
+        } else if (usage == RILL_MIP_NORMAL) {
+            for (int c = 0; c < 3; c++) v[c] = v[c] * 2.0f - 1.0f;
+        }
+        memcpy(w + i * 4, v, 16);
+    }
+}
+
+/* Packs a working-space level back into the image's pixel type. */
+static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img) {
+    size_t count = (size_t)img->width * img->height;
+    for (size_t i = 0; i < count; i++) {
+        float v[4];
+        memcpy(v, w + i * 4, 16);
+        if (usage == RILL_MIP_COLOR) {
+            float a = RILL_CLAMP(v[3], 0.0f, 1.0f);
+            for (int c = 0; c < 3; c++) {
+                float lin = a > 1e-6f ? v[c] / a : 0.0f;
+                v[c] = rill_linear_to_srgb(RILL_CLAMP(lin, 0.0f, 1.0f));
+            }
+            v[3] = a;
+        } else if (usage == RILL_MIP_NORMAL) {
+            float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            if (len > 1e-6f) {
+                for (int c = 0; c < 3; c++) v[c] /= len;
+            } else {
+                v[0] = v[1] = 0.0f;
+                v[2] = 1.0f;
+            }
+            for (int c = 0; c < 3; c++) v[c] = v[c] * 0.5f + 0.5f;
+            v[3] = RILL_CLAMP(v[3], 0.0f, 1.0f);
+        } else if (img->type == RILL_PIXEL_RGBA8) {
+            for (int c = 0; c < 4; c++) v[c] = RILL_CLAMP(v[c], 0.0f, 1.0f);
+        } else {
+            /* HDR data: the filter's small negative lobes must not make values negative. */
+            for (int c = 0; c < 4; c++) v[c] = v[c] < 0.0f ? 0.0f : v[c];
+        }
+        if (img->type == RILL_PIXEL_RGBA8) {
+            uint8_t *p = (uint8_t *)img->pixels + i * 4;
+            for (int c = 0; c < 4; c++) p[c] = (uint8_t)(RILL_CLAMP(v[c], 0.0f, 1.0f) * 255.0f + 0.5f);
+        } else {
+            memcpy((float *)img->pixels + i * 4, v, 16);
+        }
+    }
+}
+
+void rill_mip_chain_free(rill_mip_chain *chain) {
+    if (!chain) return;
+    for (uint32_t i = 0; i < chain->count && i < RILL_IMAGE_MAX_LEVELS; i++)
+        rill_image_free(&chain->levels[i]);
+    chain->count = 0;
+}
+
+rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *desc,
+                                  rill_mip_chain *out, rill_error *err) {
+    memset(out, 0, sizeof(*out));
+    rill_mip_desc d = desc ? *desc : (rill_mip_desc){0};
+    if (!base || !base->pixels || base->width == 0 || base->height == 0 ||
+        rill_pixel_type_bytes(base->type) == 0 || d.usage >= RILL_MIP_USAGE_NUM)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "mips: bad base image or desc");
+    if (base->width > RILL_IMAGE_MAX_DIM || base->height > RILL_IMAGE_MAX_DIM)
+        return rill_error_set(err, RILL_ERR_LIMIT, "mips: %ux%u exceeds the %u px limit",
+                              base->width, base->height, RILL_IMAGE_MAX_DIM);
+    uint32_t levels = rill_image_mip_count(base->width, base->height);
+    if (d.max_levels && d.max_levels < levels) levels = d.max_levels;
+
+    size_t base_count = (size_t)base->width * base->height;
+    float *work = rill_malloc_tagged(base_count * 16, RILL_MEM_FORMATS);
+    /* Level 1 is the largest level `next` ever holds (later levels alternate with `work` and
+     * shrink); the horizontal pass of level 1 is the largest `tmp` ever holds. */
+    size_t half_w = RILL_MAX(1u, base->width / 2), half_h = RILL_MAX(1u, base->height / 2);
+    float *next = rill_malloc_tagged(half_w * half_h * 16, RILL_MEM_FORMATS);
+    float *tmp = rill_malloc_tagged(half_w * base->height * 16, RILL_MEM_FORMATS);
+    mip_tap *taps = rill_malloc_tagged(sizeof(mip_tap) * RILL_IMAGE_MAX_DIM, RILL_MEM_FORMATS);
+    rill_result res = RILL_OK;
+    if (!work || !next || !tmp || !taps) {
+        res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "mips: out of memory");
+        goto fail;
+    }
+    float srgb_lut[256];
+    for (int i = 0; i < 256; i++) srgb_lut[i] = rill_srgb_to_linear((float)i / 255.0f);
+
+    mip_to_work(base, d.usage, work, srgb_lut);
+    uint32_t w = base->width, h = base->height;
+    for (uint32_t lv = 0; lv < levels; lv++) {
+        if (lv > 0) {
+            uint32_t nw = RILL_MAX(1u, w / 2), nh = RILL_MAX(1u, h / 2);
+            mip_downsample(work, (int)w, (int)h, next, (int)nw, (int)nh, tmp, taps);
+            /* The new level becomes the source of the next one; the old buffer is reused. */
+            float *t = work;
+            work = next;
+            next = t;
+            w = nw;
+            h = nh;
+        }
+        res = rill_image_alloc(&out->levels[lv], w, h, base->type, err);
+        if (res != RILL_OK) goto fail;
+        out->count = lv + 1;
+        if (lv == 0 && d.usage != RILL_MIP_NORMAL) {
+            /* Level 0 is the base itself (no round trip through the working space). */
+            memcpy(out->levels[0].pixels, base->pixels, base->size);
+        } else {
+            mip_from_work(work, d.usage, &out->levels[lv]);
+        }
+        out->levels[lv].source_channels = base->source_channels;
+        out->levels[lv].source_hdr = base->source_hdr;
+    }
+    rill_free(work);
+    rill_free(next);
+    rill_free(tmp);
+    rill_free(taps);
+    return RILL_OK;
+fail:
+    rill_free(work);
+    rill_free(next);
+    rill_free(tmp);
+    rill_free(taps);
+    rill_mip_chain_free(out);
+    return res;
+}
