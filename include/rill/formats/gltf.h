@@ -31,6 +31,7 @@
 #ifndef RILL_FORMATS_GLTF_H
 #define RILL_FORMATS_GLTF_H
 
+#include "rill/asset.h"
 #include "rill/base.h"
 
 #ifdef __cplusplus
@@ -256,6 +257,19 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
 /* Same, written atomically to `path`. */
 rill_result rill_glb_write_file(const rill_gltf_model *model, const char *path,
                                 const rill_glb_write_desc *desc, rill_error *err);
+
+/* >>asset loader ------------------------------------------------------------------------------ */
+
+/* The loader name under which glTF payloads are registered (rill_asset_get_payload_as). */
+#define RILL_GLTF_ASSET_LOADER "gltf"
+
+/* Registers the asset-server loader for "glb" and "gltf" files. The payload of a loaded asset is
+ * a rill_gltf_model (read-only for users; freed by the server). External buffers are read
+ * through the server's VFS relative to the model's folder; external images stay references
+ * (rill_gltf_image.uri, relative to the model's folder). Labels: "model.glb#meshN" loads a
+ * model holding only mesh N (materials, textures, samplers and images kept; no nodes, scenes,
+ * cameras or lights); any other label fails the load with RILL_ERR_NOT_FOUND. */
+rill_result rill_gltf_register_asset_loader(rill_asset_server *server, rill_error *err);
 
 #ifdef __cplusplus
 }
