@@ -8,6 +8,14 @@ pkgs=(
   libode-dev libglfw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
   clang libclang-rt-14-dev
 )
+# The Khronos glTF validator (npm package) for tests/gltf: optional, never fatal; without it the
+# validator test skips. It goes under build/ (ignored by git).
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if command -v npm >/dev/null 2>&1 && [ ! -d "$root/build/node_modules/gltf-validator" ]; then
+  mkdir -p "$root/build"
+  npm install --prefix "$root/build" --no-audit --no-fund --silent gltf-validator >/dev/null 2>&1 ||
+    echo "install-deps: gltf-validator not installed (the glTF validator test will skip)"
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
