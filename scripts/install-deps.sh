@@ -13,7 +13,8 @@ pkgs=(
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if command -v npm >/dev/null 2>&1 && [ ! -d "$root/build/node_modules/gltf-validator" ]; then
   mkdir -p "$root/build"
-  npm install --prefix "$root/build" --no-audit --no-fund --silent gltf-validator >/dev/null 2>&1 ||
+  timeout 90 npm install --prefix "$root/build" --no-audit --no-fund --silent --fetch-retries=1 \
+    gltf-validator >/dev/null 2>&1 ||
     echo "install-deps: gltf-validator not installed (the glTF validator test will skip)"
 fi
 missing=()
