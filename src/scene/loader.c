@@ -24,7 +24,8 @@ typedef struct load_job {
     scene_types *types;
     bind_opts opts;
     _Atomic bool cancel;
-    _Atomic bool done;
+    _Atomic bool done;    /* set at the end of job_run; enough only when it ran inline */
+    bool queued;          /* handed to rill_jobs_run: then only `counter` says it is over */
     rill_counter counter;
     rill_result result;
     rill_error err;
@@ -125,6 +126,12 @@ static void job_run(void *arg) {
     atomic_store(&job->done, true);
 }
 
+/* True when the job's worker is completely finished with it (its memory may be freed). The
+ * counter is decremented after job_run returns, so for queued jobs `done` alone is not enough. */
+static bool job_finished(load_job *job) {
+    return job->queued ? rill_counter_done(&job->counter) : atomic_load(&job->done);
+}
+
 static scene_types *current_types(rill_scene_loader *ld) {
     if (!ld->types || ld->types->world_component_count != rill_world_component_count(ld->world)) {
         scene_types *t = rill__scene_types_create(ld->world);
@@ -164,7 +171,7 @@ static void rec_drop_job(rill_scene_loader *ld, load_rec *r) {
     r->job = NULL;
     if (!job) return;
     atomic_store(&job->cancel, true);
-    if (atomic_load(&job->done) || !ld->jobs) {
+    if (!job->queued || job_finished(job)) {
         job_free(job);
     } else if (!rill_array_push(&ld->orphans, job)) {
         rill_jobs_wait(ld->jobs, &job->counter); /* no memory to park it: wait instead */
@@ -294,6 +301,7 @@ static uint32_t rec_alloc(rill_scene_loader *ld, rill_error *err) {
         }
     }
     load_rec *r = rec_get(ld, id);
+    if (!r) return 0;
     memset(r, 0, sizeof *r);
     r->id = id;
     return id;
@@ -356,6 +364,7 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
         job->result = rill_error_set(&job->err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
         atomic_store(&job->done, true);
     } else if (queue && ld->jobs) {
+        job->queued = true;
         rill_jobs_run(ld->jobs, job_run, job, &job->counter);
     }
     return id;
@@ -446,10 +455,10 @@ rill_scene_load rill_scene_load_async(rill_scene_loader *ld, const char *path, r
 /* Runs a PARSING record's job to the end on this thread (sync loads, no job system). */
 static void run_job_now(rill_scene_loader *ld, load_rec *r) {
     load_job *job = r->job;
-    if (!job || atomic_load(&job->done)) return;
-    if (ld->jobs && atomic_load(&job->counter.value) > 0) {
+    if (!job) return;
+    if (job->queued) {
         rill_jobs_wait(ld->jobs, &job->counter);
-    } else {
+    } else if (!atomic_load(&job->done)) {
         job_run(job);
     }
 }
@@ -560,7 +569,7 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
     ld->update_count++;
     /* Parked jobs of cancelled loads: free the finished ones. */
     for (uint32_t i = 0; i < ld->orphans.len;) {
-        if (atomic_load(&ld->orphans.data[i]->done)) {
+        if (job_finished(ld->orphans.data[i])) {
             job_free(ld->orphans.data[i]);
             rill_array_swap_remove(&ld->orphans, i);
         } else {
@@ -577,12 +586,12 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
             continue;
         }
         if (r->state == RILL_SCENE_LOAD_PARSING) {
-            if (!ld->jobs) {
-                job_run(r->job);
+            if (!r->job->queued) {
+                if (!atomic_load(&r->job->done)) job_run(r->job);
             } else if (rill_jobs_is_deterministic(ld->jobs)) {
                 rill_jobs_wait(ld->jobs, &r->job->counter);
             }
-            if (atomic_load(&r->job->done)) {
+            if (job_finished(r->job)) {
                 rec_parsed(ld, id, r);
                 if (r->state != RILL_SCENE_LOAD_SPAWNING) continue; /* failed: left the list */
             }
