@@ -142,27 +142,18 @@ static int pack_verify(const char *path) {
     if (open_or_fail(path, &p)) {
         return 1;
     }
-    int bad = 0;
-    uint32_t bad_entries = 0;
-    rill_error err = {0};
-    rill_result r = rill_rpak_verify(p, &bad_entries, &err);
-    if (r != RILL_OK) {
-        /* Name every damaged entry, not only the first. */
-        for (uint32_t i = 0; i < rill_rpak_entry_count(p); ++i) {
-            uint8_t *data = NULL;
-            rill_error e = {0};
-            rill_rpak_entry_info info;
-            rill_rpak_entry_info_get(p, i, &info);
-            if (rill_rpak_read_entry(p, i, &data, NULL, &e) != RILL_OK) {
-                fprintf(stderr, "BAD %s: %s\n", info.path, e.msg);
-                bad++;
-            }
-            rill_free(data);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < rill_rpak_entry_count(p); ++i) {
+        rill_error e = {0};
+        rill_rpak_entry_info info;
+        rill_rpak_entry_info_get(p, i, &info);
+        if (rill_rpak_verify_entry(p, i, &e) != RILL_OK) {
+            fprintf(stderr, "BAD %s: %s\n", info.path, e.msg);
+            bad++;
         }
-        if (bad == 0) {
-            fprintf(stderr, "BAD %s\n", err.msg); /* only a chunk table disagreed */
-        }
-        fprintf(stderr, "%s: %u of %u entries failed verification\n", path, bad_entries,
+    }
+    if (bad > 0) {
+        fprintf(stderr, "%s: %u of %u entries failed verification\n", path, bad,
                 rill_rpak_entry_count(p));
         rill_rpak_close(p);
         return 1;

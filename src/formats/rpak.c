@@ -612,6 +612,36 @@ rill_result rill_rpak_read_range(rill_rpak *pak, uint32_t index, uint64_t offset
     return r;
 }
 
+rill_result rill_rpak_verify_entry(rill_rpak *pak, uint32_t index, rill_error *err) {
+    if (!pak || index >= pak->entry_count) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: no entry %u",
+                              pak ? pak->name : "rpak", index);
+    }
+    const rpak_entry *e = &pak->entries[index];
+    if (e->compression != RILL_RPAK_COMPRESSION_RAW || e->raw_size == 0) {
+        uint8_t *data = NULL;
+        rill_result r = rill_rpak_read_entry(pak, index, &data, NULL, err);
+        rill_free(data);
+        return r;
+    }
+    /* Raw: check chunk by chunk first (a failure then names the damaged chunk's offset, and range
+     * reads depend on these checksums), then the whole-entry checksum. */
+    uint8_t *buf = rill_malloc_tagged((size_t)e->raw_size, RILL_MEM_FORMATS);
+    if (!buf) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
+                              pak->name, e->name);
+    }
+    rill_result r = rill_rpak_read_range(pak, index, 0, (size_t)e->raw_size, buf, err);
+    if (r == RILL_OK) {
+        uint64_t h = rill_hash64(buf, (size_t)e->raw_size);
+        if (h != e->checksum) {
+            r = checksum_fail(pak, e, "entry", e->offset, e->checksum, h, err);
+        }
+    }
+    rill_free(buf);
+    return r;
+}
+
 rill_result rill_rpak_verify(rill_rpak *pak, uint32_t *out_bad_entries, rill_error *err) {
     uint32_t bad = 0;
     rill_result first = RILL_OK;
@@ -619,22 +649,8 @@ rill_result rill_rpak_verify(rill_rpak *pak, uint32_t *out_bad_entries, rill_err
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak: verify: no pack");
     }
     for (uint32_t i = 0; i < pak->entry_count; ++i) {
-        const rpak_entry *e = &pak->entries[i];
         rill_error local = {0};
-        uint8_t *data = NULL;
-        size_t size = 0;
-        rill_result r = rill_rpak_read_entry(pak, i, &data, &size, &local);
-        /* Raw entries: the chunk checksums must agree too, or range reads would fail later. */
-        for (uint32_t c = 0; r == RILL_OK && c < e->chunk_count; ++c) {
-            uint64_t cstart = (uint64_t)c * pak->chunk_size;
-            uint64_t clen = RILL_MIN((uint64_t)pak->chunk_size, e->raw_size - cstart);
-            uint64_t h = rill_hash64(data + cstart, (size_t)clen);
-            uint64_t want = pak->chunk_hashes[e->chunk_first + c];
-            if (h != want) {
-                r = checksum_fail(pak, e, "chunk", e->offset + cstart, want, h, &local);
-            }
-        }
-        rill_free(data);
+        rill_result r = rill_rpak_verify_entry(pak, i, &local);
         if (r != RILL_OK) {
             bad++;
             if (first == RILL_OK) {

@@ -507,6 +507,15 @@ static void test_corrupt_entry_detected(void **state) {
     uint32_t bad = 0;
     assert_int_equal(rill_rpak_verify(mounted, &bad, &err), RILL_ERR_CHECKSUM);
     assert_int_equal(bad, 3);
+    /* Per entry: a damaged raw chunk is reported with the chunk's offset in the pack. */
+    int32_t ti = rill_rpak_find(mounted, "textures/tail.rmip");
+    assert_int_equal(rill_rpak_verify_entry(mounted, (uint32_t)ti, &err), RILL_ERR_CHECKSUM);
+    char where[64];
+    snprintf(where, sizeof(where), "offset %llu: chunk", (unsigned long long)(tail_off + 4096));
+    assert_non_null(strstr(err.msg, where));
+    assert_int_equal(
+        rill_rpak_verify_entry(mounted, (uint32_t)rill_rpak_find(mounted, "empty.bin"), &err),
+        RILL_OK);
     rill_rpak_stats st;
     rill_rpak_get_stats(mounted, &st);
     assert_true(st.checksum_failures >= 3);

@@ -144,6 +144,9 @@ rill_result rill_rpak_read_entry(rill_rpak *pak, uint32_t index, uint8_t **out_d
  * Thread-safe. */
 rill_result rill_rpak_read_range(rill_rpak *pak, uint32_t index, uint64_t offset, size_t size,
                                  void *dst, rill_error *err);
+/* Verifies one entry: for raw entries every chunk checksum (a failure names the damaged chunk's
+ * offset) and the entry checksum; for zstd entries the checksum and the decode. */
+rill_result rill_rpak_verify_entry(rill_rpak *pak, uint32_t index, rill_error *err);
 /* Verifies every entry (all chunk checksums and content checksums). Returns the first failure,
  * naming the entry; out_bad_entries (may be NULL) counts the entries that failed. */
 rill_result rill_rpak_verify(rill_rpak *pak, uint32_t *out_bad_entries, rill_error *err);
