@@ -14,6 +14,8 @@
 /* `rill pack` is written in tools/cmd_pack.c by the asset module's owner. A weak declaration
  * lets this program build and run (with a clear message) in a tree where that file is absent. */
 __attribute__((weak)) int rill_cmd_pack(int argc, char **argv);
+/* `rill render` (tools/cmd_render.c, render module owner), weak for builds without the renderer. */
+__attribute__((weak)) int rill_cmd_render(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -27,6 +29,7 @@ static const command COMMANDS[] = {
     {"scene", rill_cmd_scene, "check or load .rsn scene files"},
     {"demo", rill_cmd_demo, "generate the demo world and load it"},
     {"pack", NULL /* resolved at run time: weak */, "build and inspect .rpak packs"},
+    {"render", NULL /* resolved at run time: weak */, "render a model or scene to a PNG (headless)"},
     {"help", cmd_help, "show this help, or a command's help"},
 };
 
@@ -42,6 +45,9 @@ static void print_usage(FILE *f) {
 static int (*command_fn(const command *c))(int, char **) {
     if (strcmp(c->name, "pack") == 0) {
         return rill_cmd_pack; /* NULL when cmd_pack.c is not linked */
+    }
+    if (strcmp(c->name, "render") == 0) {
+        return rill_cmd_render; /* NULL when the renderer is not linked */
     }
     return c->fn;
 }

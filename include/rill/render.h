@@ -30,6 +30,7 @@
 #define RILL_RENDER_H
 
 #include "rill/base.h"
+#include "rill/formats/gltf.h"
 #include "rill/render/graph.h"
 #include "rill/world.h"
 
@@ -234,6 +235,30 @@ void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h
 /* Waits until the GPU is idle. */
 rill_result rill_renderer_wait_idle(rill_renderer *r, rill_error *err);
 
+/* >>models ----------------------------------------------------------------------------------- */
+
+/* A glTF model turned into renderer resources: one mesh per primitive, one material per glTF
+ * material (plus a default), one texture per glTF texture that a material uses, and one instance
+ * per (node, primitive) of the default scene with its world matrix. All arrays are owned by the
+ * model and released (with the GPU resources) by rill_render_model_destroy. */
+typedef struct rill_render_model {
+    rill_mesh *meshes;
+    uint32_t mesh_count;
+    rill_material *materials;
+    uint32_t material_count;
+    rill_texture *textures;
+    uint32_t texture_count;
+    rill_render_instance *instances;
+    uint32_t instance_count;
+    float bounds_min[3], bounds_max[3]; /* world-space bounds of all instances */
+} rill_render_model;
+
+/* Uploads `model`. base_dir resolves external image URIs (NULL = embedded images only; others are
+ * skipped with a warning and draw untextured). Images that fail to decode are warnings too. */
+rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *model, const char *base_dir,
+                                     rill_render_model *out, rill_error *err);
+void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
+
 /* >>stats ------------------------------------------------------------------------------------ */
 
 #define RILL_RENDER_MAX_PASS_TIMINGS 32
@@ -264,14 +289,17 @@ void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
  *     (direction = the entity's -Z axis)
  *   "PointLight" { color, intensity: f32 = 10, range: f32 = 20 }
  *   "SpotLight" { color, intensity = 10, range = 20, inner_angle = 0, outer_angle = 0.785 }
- *     (direction = -Z) */
+ *     (direction = -Z)
+ *   "Model" { path: asset_path } (a glTF model drawn at the entity; resolved by the caller, e.g.
+ *     `rill render`, with rill_render_model_create) */
 typedef struct rill_mesh_instance { uint32_t mesh, material; } rill_mesh_instance;
 typedef struct rill_directional_light { float color[4]; float illuminance; bool shadows; } rill_directional_light;
 typedef struct rill_point_light { float color[4]; float intensity, range; } rill_point_light;
 typedef struct rill_spot_light { float color[4]; float intensity, range, inner_angle, outer_angle; } rill_spot_light;
+typedef struct rill_model_ref { const char *path; } rill_model_ref;
 
 typedef struct rill_render_components {
-    rill_component mesh_instance, directional_light, point_light, spot_light;
+    rill_component mesh_instance, directional_light, point_light, spot_light, model;
 } rill_render_components;
 /* Registers (or finds, when already registered) the render components. */
 rill_result rill_render_register_components(rill_world *world, rill_render_components *out, rill_error *err);

@@ -47,6 +47,10 @@ static const rill_field spot_fields[] = {
 };
 static const rill_spot_light spot_default = {{1, 1, 1, 1}, 10.0f, 20.0f, 0.0f, 0.785398f};
 
+static const rill_field model_fields[] = {
+    {.name = "path", .type = RILL_FIELD_ASSET_PATH, .offset = offsetof(rill_model_ref, path), .count = 1},
+};
+
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
     return c ? c : rill_world_register_component(w, d);
@@ -65,11 +69,14 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
                          .field_count = 3, .defaults = &point_default, .doc = "omni light"};
     rill_type_desc sl = {.name = "SpotLight", RILL_TYPE_LAYOUT(rill_spot_light), .fields = spot_fields,
                          .field_count = 5, .defaults = &spot_default, .doc = "cone light along -Z"};
+    rill_type_desc md = {.name = "Model", RILL_TYPE_LAYOUT(rill_model_ref), .fields = model_fields,
+                         .field_count = 1, .doc = "a glTF model drawn at this entity"};
     out->mesh_instance = reg(world, &mi);
+    out->model = reg(world, &md);
     out->directional_light = reg(world, &dl);
     out->point_light = reg(world, &pl);
     out->spot_light = reg(world, &sl);
-    if (!out->mesh_instance || !out->directional_light || !out->point_light || !out->spot_light)
+    if (!out->mesh_instance || !out->directional_light || !out->point_light || !out->spot_light || !out->model)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: could not register render components");
     return RILL_OK;
 }

@@ -195,7 +195,7 @@ uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu);
 uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu);
 
 /* Timestamps of the most recently completed frame: count pairs (name, milliseconds). */
-uint32_t rill__gpu_timings(const rill__gpu *gpu, const char *const **out_names, const double **out_ms);
+uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms);
 
 /* >>commands -------------------------------------------------------------------------------- */
 

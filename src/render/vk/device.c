@@ -63,9 +63,13 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL debug_cb(VkDebugUtilsMessageSeverityFlagBi
         gpu->validation_messages++;
         RILL_LOG_ERROR(LOGM, "vulkan validation: %s", msg);
     } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        if (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)
+        if (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) {
             gpu->validation_messages++;
-        RILL_LOG_WARN(LOGM, "vulkan: %s", msg);
+            RILL_LOG_WARN(LOGM, "vulkan validation: %s", msg);
+        } else {
+            /* Performance hints (unused shader outputs and the like) are advice, not errors. */
+            RILL_LOG_DEBUG(LOGM, "vulkan: %s", msg);
+        }
     }
     return VK_FALSE;
 }

@@ -296,7 +296,16 @@ uint32_t rill__gpu_frame_slot(const rill__gpu *gpu) {
 }
 uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu) { return gpu->desc.frames_in_flight; }
 
-uint32_t rill__gpu_timings(const rill__gpu *gpu, const char *const **out_names, const double **out_ms) {
+uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms) {
+    /* Pick up the newest frame if it has finished, so stats are fresh without waiting for its
+     * slot to come around again. */
+    if (gpu->frame_index && !gpu->in_frame) {
+        vk_frame *f = &gpu->frames[gpu->frame_index % gpu->desc.frames_in_flight];
+        uint64_t done = 0;
+        if (f->value && vkGetSemaphoreCounterValue(gpu->dev, gpu->timeline, &done) == VK_SUCCESS &&
+            done >= f->value)
+            collect_timings(gpu, f);
+    }
     *out_names = gpu->timing_names;
     *out_ms = gpu->timing_ms;
     return gpu->timing_count;

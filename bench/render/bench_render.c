@@ -1,0 +1,163 @@
+/* bench_render.c: renders a grid of N mesh instances (cubes and spheres, 8 materials, sun with 4
+ * shadow cascades) at 1920x1080 and prints one JSON line per N with the CPU time to record a frame
+ * (culling, sorting, instance upload, graph build/compile, command recording; measured with the GPU
+ * idle so it excludes waiting) and the GPU time of each pass (timestamps).
+ *
+ * usage: bench_render [--counts 1000,10000,100000] [--frames 5] [--size 1920x1080] [--device NAME]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#include "rill/render.h"
+
+typedef struct acc {
+    const char *name;
+    double sum;
+    uint32_t n;
+} acc;
+
+static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const char *device) {
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = w;
+    d.height = h;
+    d.validation = -1;
+    d.device_name = device;
+    rill_renderer *r = NULL;
+    rill_error err = {0};
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+        fprintf(stderr, "bench_render: %s\n", err.msg);
+        return 1;
+    }
+    rill_mesh cube = rill_render_mesh_cube(r, &err), sphere = rill_render_mesh_sphere(r, 24, &err);
+    rill_mesh plane = rill_render_mesh_plane(r, &err);
+    rill_material mats[8];
+    for (int i = 0; i < 8; i++) {
+        rill_material_desc md;
+        memset(&md, 0, sizeof(md));
+        md.base_color[0] = 0.3f + 0.08f * (float)i, md.base_color[1] = 0.5f, md.base_color[2] = 0.9f - 0.08f * (float)i;
+        md.base_color[3] = 1.0f;
+        md.roughness = 0.3f + 0.08f * (float)i;
+        md.metallic = (i & 1) ? 1.0f : 0.0f;
+        mats[i] = rill_render_material_create(r, &md, &err);
+    }
+    rill_render_instance *inst = rill_calloc_tagged(count + 1, sizeof(*inst), RILL_MEM_RENDER);
+    if (!inst)
+        return 1;
+    uint32_t side = (uint32_t)ceil(sqrt((double)count));
+    float spacing = 1.6f, extent = (float)side * spacing;
+    for (uint32_t i = 0; i < count; i++) {
+        mat4 m;
+        glm_mat4_identity(m);
+        glm_translate(m, (vec3){((float)(i % side) - (float)side * 0.5f) * spacing, 0.5f,
+                                ((float)(i / side) - (float)side * 0.5f) * spacing});
+        inst[i].id = i + 1;
+        inst[i].mesh = (i % 4 == 3) ? sphere : cube;
+        inst[i].material = mats[(i * 7) % 8];
+        memcpy(inst[i].transform, m, sizeof(mat4));
+    }
+    mat4 g;
+    glm_mat4_identity(g);
+    glm_scale_uni(g, extent * 1.5f);
+    inst[count].mesh = plane;
+    inst[count].material = mats[0];
+    memcpy(inst[count].transform, g, sizeof(mat4));
+    rill_render_snapshot s;
+    memset(&s, 0, sizeof(s));
+    mat4 view, inv;
+    /* A high three-quarter view that keeps most of the grid in the frustum. */
+    glm_lookat((vec3){0, extent * 0.55f + 3.0f, extent * 0.75f + 3.0f}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    memcpy(s.view.world_from_view, inv, sizeof(mat4));
+    s.view.far_plane = extent * 4.0f + 50.0f;
+    s.has_sun = true;
+    s.sun.direction[0] = -0.4f, s.sun.direction[1] = -1.0f, s.sun.direction[2] = -0.3f;
+    s.sun.color[0] = s.sun.color[1] = s.sun.color[2] = 1.0f;
+    s.sun.illuminance = 3.0f;
+    s.sun.shadows = true;
+    s.ambient[0] = s.ambient[1] = s.ambient[2] = 0.05f;
+    s.instances = inst;
+    s.instance_count = count + 1;
+    /* Warm-up: uploads, pipeline first use, transient images. */
+    for (int i = 0; i < 2; i++)
+        if (rill_renderer_render(r, &s, &err) != RILL_OK) {
+            fprintf(stderr, "bench_render: %s\n", err.msg);
+            return 1;
+        }
+    double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0;
+    acc passes[32];
+    uint32_t np = 0;
+    rill_render_stats st;
+    memset(&st, 0, sizeof(st));
+    for (uint32_t f = 0; f < frames; f++) {
+        rill_renderer_wait_idle(r, NULL);
+        if (rill_renderer_render(r, &s, &err) != RILL_OK) {
+            fprintf(stderr, "bench_render: %s\n", err.msg);
+            return 1;
+        }
+        rill_renderer_wait_idle(r, NULL);
+        rill_renderer_stats(r, &st);
+        cpu_sum += st.cpu_record_ms;
+        cpu_min = fmin(cpu_min, st.cpu_record_ms);
+        cpu_max = fmax(cpu_max, st.cpu_record_ms);
+        for (uint32_t p = 0; p < st.pass_count; p++) {
+            uint32_t k = 0;
+            while (k < np && strcmp(passes[k].name, st.pass_names[p]) != 0)
+                k++;
+            if (k == np && np < 32)
+                passes[np++] = (acc){st.pass_names[p], 0, 0};
+            if (k < np) {
+                passes[k].sum += st.pass_gpu_ms[p];
+                passes[k].n++;
+            }
+        }
+    }
+    double gpu_total = 0;
+    printf("{\"bench\":\"render_frame\",\"instances\":%u,\"width\":%u,\"height\":%u,\"frames\":%u,"
+           "\"device\":\"%s\",\"visible\":%u,\"draw_calls\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"gpu_ms\":{",
+           count, w, h, frames, st.device_name, st.instances_visible, st.draw_calls, cpu_sum / frames, cpu_min, cpu_max);
+    for (uint32_t k = 0; k < np; k++) {
+        double ms = passes[k].n ? passes[k].sum / passes[k].n : 0.0;
+        gpu_total += ms;
+        printf("%s\"%s\":%.3f", k ? "," : "", passes[k].name, ms);
+    }
+    printf("},\"gpu_total_ms\":%.3f}\n", gpu_total);
+    fflush(stdout);
+    rill_free(inst);
+    rill_renderer_destroy(r);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *counts = "1000,10000,100000", *device = NULL;
+    uint32_t frames = 5, w = 1920, h = 1080;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--counts") == 0)
+            counts = argv[i + 1];
+        else if (strcmp(argv[i], "--frames") == 0)
+            frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--size") == 0)
+            sscanf(argv[i + 1], "%ux%u", &w, &h);
+        else if (strcmp(argv[i], "--device") == 0)
+            device = argv[i + 1];
+    }
+    if (!frames)
+        frames = 1;
+    rill_log_set_level(RILL_LOG_WARN);
+    const char *p = counts;
+    while (*p) {
+        uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
+        if (n && run(n, frames, w, h, device))
+            return 1;
+        while (*p == ',')
+            p++;
+        if (*p && (*p < '0' || *p > '9'))
+            break;
+    }
+    return 0;
+}

@@ -1,0 +1,243 @@
+/* model.c: glTF model -> renderer resources (see rill_render_model in rill/render.h). Images are
+ * decoded with the formats module; textures used as base color or emissive are sRGB, others
+ * linear. Instances come from the default scene's node hierarchy. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#include "rill/formats/image.h"
+
+#define LOGM "render"
+
+static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int32_t ti, bool srgb,
+                                 const char *base_dir) {
+    rill_texture none = {0};
+    const rill_gltf_texture *t = &m->textures[ti];
+    if (t->image < 0)
+        return none;
+    const rill_gltf_image *im = &m->images[t->image];
+    const uint8_t *bytes = im->data;
+    size_t size = im->size;
+    uint8_t *file = NULL;
+    char path[1024];
+    if (!bytes && im->uri) {
+        if (!base_dir) {
+            RILL_LOG_WARN(LOGM, "texture %d: external image '%s' without a base folder; skipped", ti, im->uri);
+            return none;
+        }
+        rill_error e = {0};
+        if (!rill_path_join(path, sizeof(path), base_dir, im->uri) ||
+            rill_file_read_all(path, &file, &size, &e) != RILL_OK) {
+            RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg[0] ? e.msg : "path too long");
+            return none;
+        }
+        bytes = file;
+    }
+    if (!bytes)
+        return none;
+    rill_image img;
+    rill_error e = {0};
+    rill_texture out = none;
+    if (rill_image_load(bytes, size, im->uri ? im->uri : im->name, RILL_PIXEL_RGBA8, &img, &e) == RILL_OK) {
+        rill_texture_desc td = {img.pixels, img.width, img.height, srgb, im->name ? im->name : im->uri};
+        out = rill_render_texture_create(r, &td, &e);
+        if (!out.id)
+            RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
+        rill_image_free(&img);
+    } else {
+        RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
+    }
+    rill_free(file);
+    return out;
+}
+
+static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
+    rill_texture none = {0};
+    return ref->texture >= 0 && (uint32_t)ref->texture < out->texture_count ? out->textures[ref->texture] : none;
+}
+
+static void walk(const rill_gltf_model *m, int32_t node, const float parent[16], rill_render_model *out,
+                 const uint32_t *prim_base, uint32_t depth) {
+    if (depth > 256)
+        return; /* the reader guarantees a tree; this only bounds the recursion */
+    const rill_gltf_node *n = &m->nodes[node];
+    mat4 world;
+    glm_mat4_mul((vec4 *)parent, (vec4 *)n->matrix, world);
+    if (n->mesh >= 0) {
+        const rill_gltf_mesh *mesh = &m->meshes[n->mesh];
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            rill_render_instance *in = &out->instances[out->instance_count++];
+            memset(in, 0, sizeof(*in));
+            in->id = ((uint64_t)(uint32_t)node << 20) | (uint64_t)(prim_base[n->mesh] + p + 1);
+            in->mesh = out->meshes[prim_base[n->mesh] + p];
+            int32_t mi = mesh->primitives[p].material;
+            in->material = out->materials[mi >= 0 ? (uint32_t)mi : m->material_count];
+            memcpy(in->transform, world, sizeof(world));
+            const rill_gltf_primitive *pr = &mesh->primitives[p];
+            for (int c = 0; c < 8; c++) {
+                vec3 corner = {(c & 1) ? pr->bounds_max[0] : pr->bounds_min[0],
+                               (c & 2) ? pr->bounds_max[1] : pr->bounds_min[1],
+                               (c & 4) ? pr->bounds_max[2] : pr->bounds_min[2]};
+                vec3 w;
+                glm_mat4_mulv3(world, corner, 1.0f, w);
+                for (int k = 0; k < 3; k++) {
+                    out->bounds_min[k] = fminf(out->bounds_min[k], w[k]);
+                    out->bounds_max[k] = fmaxf(out->bounds_max[k], w[k]);
+                }
+            }
+        }
+    }
+    for (uint32_t c = 0; c < n->child_count; c++)
+        walk(m, n->children[c], (const float *)world, out, prim_base, depth + 1);
+}
+
+rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m, const char *base_dir,
+                                     rill_render_model *out, rill_error *err) {
+    if (!r || !m || !out)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
+    memset(out, 0, sizeof(*out));
+    uint32_t prims = 0;
+    uint32_t *prim_base = rill_calloc_tagged(m->mesh_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
+    if (!prim_base)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        prim_base[i] = prims;
+        prims += m->meshes[i].primitive_count;
+    }
+    /* Instances: count (node, primitive) pairs over the whole node list (an upper bound). */
+    uint32_t max_inst = 0;
+    for (uint32_t i = 0; i < m->node_count; i++)
+        if (m->nodes[i].mesh >= 0)
+            max_inst += m->meshes[m->nodes[i].mesh].primitive_count;
+    out->meshes = rill_calloc_tagged(prims ? prims : 1, sizeof(rill_mesh), RILL_MEM_RENDER);
+    out->materials = rill_calloc_tagged(m->material_count + 1, sizeof(rill_material), RILL_MEM_RENDER);
+    out->textures = rill_calloc_tagged(m->texture_count ? m->texture_count : 1, sizeof(rill_texture), RILL_MEM_RENDER);
+    out->instances = rill_calloc_tagged(max_inst ? max_inst : 1, sizeof(rill_render_instance), RILL_MEM_RENDER);
+    rill_vertex *verts = NULL;
+    rill_result res = RILL_OK;
+    if (!out->meshes || !out->materials || !out->textures || !out->instances) {
+        res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+        goto done;
+    }
+    out->mesh_count = prims;
+    out->material_count = m->material_count + 1;
+    out->texture_count = m->texture_count;
+    /* Textures: sRGB when any material uses them for color. */
+    for (uint32_t t = 0; t < m->texture_count; t++) {
+        bool used = false, srgb = false;
+        for (uint32_t i = 0; i < m->material_count; i++) {
+            const rill_gltf_material *mt = &m->materials[i];
+            srgb |= mt->base_color_texture.texture == (int32_t)t || mt->emissive_texture.texture == (int32_t)t;
+            used |= srgb || mt->normal_texture.texture == (int32_t)t ||
+                    mt->metallic_roughness_texture.texture == (int32_t)t ||
+                    mt->occlusion_texture.texture == (int32_t)t;
+        }
+        if (used)
+            out->textures[t] = load_texture(r, m, (int32_t)t, srgb, base_dir);
+    }
+    for (uint32_t i = 0; i <= m->material_count; i++) {
+        rill_material_desc d;
+        memset(&d, 0, sizeof(d));
+        if (i < m->material_count) {
+            const rill_gltf_material *mt = &m->materials[i];
+            memcpy(d.base_color, mt->base_color_factor, sizeof(d.base_color));
+            if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 && d.base_color[3] == 0)
+                d.base_color[3] = 1e-6f; /* a genuinely black, invisible material: not "default" */
+            d.metallic = mt->metallic_factor;
+            d.roughness = mt->roughness_factor;
+            d.roughness_set = true;
+            memcpy(d.emissive, mt->emissive_factor, sizeof(d.emissive));
+            d.normal_scale = mt->normal_texture.scale;
+            d.occlusion_strength = mt->occlusion_texture.texture >= 0 ? mt->occlusion_texture.scale : 1.0f;
+            d.alpha_cutoff = mt->alpha_cutoff;
+            d.alpha_mode = mt->alpha_mode == RILL_GLTF_ALPHA_BLEND ? RILL_ALPHA_BLEND
+                           : mt->alpha_mode == RILL_GLTF_ALPHA_MASK ? RILL_ALPHA_MASK
+                                                                    : RILL_ALPHA_OPAQUE;
+            d.double_sided = mt->double_sided;
+            d.base_color_texture = tex_ref(out, &mt->base_color_texture);
+            d.normal_texture = tex_ref(out, &mt->normal_texture);
+            d.metallic_roughness_texture = tex_ref(out, &mt->metallic_roughness_texture);
+            d.occlusion_texture = tex_ref(out, &mt->occlusion_texture);
+            d.emissive_texture = tex_ref(out, &mt->emissive_texture);
+            d.label = mt->name;
+        }
+        out->materials[i] = rill_render_material_create(r, &d, err);
+        if (!out->materials[i].id) {
+            res = err ? err->code : RILL_ERR_VULKAN;
+            goto done;
+        }
+    }
+    for (uint32_t mi = 0; mi < m->mesh_count; mi++) {
+        const rill_gltf_mesh *mesh = &m->meshes[mi];
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const rill_gltf_primitive *pr = &mesh->primitives[p];
+            rill_free(verts);
+            verts = rill_calloc_tagged(pr->vertex_count ? pr->vertex_count : 1, sizeof(rill_vertex), RILL_MEM_RENDER);
+            if (!verts) {
+                res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+                goto done;
+            }
+            for (uint32_t v = 0; v < pr->vertex_count; v++) {
+                memcpy(verts[v].position, pr->positions + 3 * v, sizeof(float) * 3);
+                if (pr->normals)
+                    memcpy(verts[v].normal, pr->normals + 3 * v, sizeof(float) * 3);
+                if (pr->uv0)
+                    memcpy(verts[v].uv, pr->uv0 + 2 * v, sizeof(float) * 2);
+                if (pr->tangents)
+                    memcpy(verts[v].tangent, pr->tangents + 4 * v, sizeof(float) * 4);
+            }
+            char label[96];
+            snprintf(label, sizeof(label), "%s#%u", mesh->name ? mesh->name : "mesh", p);
+            rill_mesh_desc md = {verts, pr->vertex_count, pr->indices, pr->index_count, label};
+            out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
+            if (!out->meshes[prim_base[mi] + p].id) {
+                res = err ? err->code : RILL_ERR_VULKAN;
+                goto done;
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        out->bounds_min[k] = INFINITY;
+        out->bounds_max[k] = -INFINITY;
+    }
+    mat4 ident;
+    glm_mat4_identity(ident);
+    int32_t scene = m->default_scene >= 0 ? m->default_scene : (m->scene_count ? 0 : -1);
+    if (scene >= 0) {
+        for (uint32_t i = 0; i < m->scenes[scene].node_count; i++)
+            walk(m, m->scenes[scene].nodes[i], (float *)ident, out, prim_base, 0);
+    } else {
+        for (uint32_t i = 0; i < m->node_count; i++)
+            if (m->nodes[i].parent < 0)
+                walk(m, (int32_t)i, (float *)ident, out, prim_base, 0);
+    }
+    if (out->instance_count == 0)
+        for (int k = 0; k < 3; k++)
+            out->bounds_min[k] = out->bounds_max[k] = 0.0f;
+done:
+    rill_free(verts);
+    rill_free(prim_base);
+    if (res != RILL_OK)
+        rill_render_model_destroy(r, out);
+    return res;
+}
+
+void rill_render_model_destroy(rill_renderer *r, rill_render_model *model) {
+    if (!model)
+        return;
+    for (uint32_t i = 0; model->meshes && i < model->mesh_count; i++)
+        rill_render_mesh_destroy(r, model->meshes[i]);
+    for (uint32_t i = 0; model->materials && i < model->material_count; i++)
+        rill_render_material_destroy(r, model->materials[i]);
+    for (uint32_t i = 0; model->textures && i < model->texture_count; i++)
+        rill_render_texture_destroy(r, model->textures[i]);
+    rill_free(model->meshes);
+    rill_free(model->materials);
+    rill_free(model->textures);
+    rill_free(model->instances);
+    memset(model, 0, sizeof(*model));
+}
