@@ -410,6 +410,52 @@ static void test_deterministic_order(void **state) {
     fixture_free(f);
 }
 
+/* With a tiny budget each update publishes exactly one finished load (at least one always goes). */
+static void test_update_budget(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    loader_stats st;
+    memset(&st, 0, sizeof(st));
+    char dir[512];
+    rill_test_tmpdir(dir, sizeof(dir), "asset_budget");
+    for (int i = 0; i < 5; ++i) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "b%d.txt", i);
+        write_file(dir, rel, "budget");
+    }
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs_mount_dir(vfs, dir, NULL);
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    rill_asset_server *s = rill_asset_server_create(
+        &(rill_asset_server_desc){.vfs = vfs, .jobs = jobs, .update_budget_ns = 1});
+    rill_asset_loader l = txt_loader(&st);
+    rill_asset_server_register_loader(s, &l, NULL);
+    rill_asset hs[5];
+    for (int i = 0; i < 5; ++i) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "b%d.txt", i);
+        hs[i] = rill_asset_load(s, rel, NULL);
+    }
+    for (int u = 1; u <= 5; ++u) {
+        assert_int_equal(rill_asset_server_update(s), 1);
+        rill_asset_server_stats stats;
+        rill_asset_server_get_stats(s, &stats);
+        assert_int_equal(stats.by_state[RILL_ASSET_STATE_LOADED], u);
+        /* The loads ran already; the rest wait in the completion list, still LOADING. */
+        assert_int_equal(stats.by_state[RILL_ASSET_STATE_LOADING], 5 - u);
+    }
+    assert_int_equal(rill_asset_server_update(s), 0);
+    for (int i = 0; i < 5; ++i) {
+        rill_asset_release(s, hs[i]);
+    }
+    rill_asset_server_destroy(s);
+    rill_jobs_destroy(jobs);
+    rill_vfs_destroy(vfs);
+    assert_int_equal(atomic_load(&st.unloads), 5);
+    rill_test_tmpdir_remove(dir);
+    RILL_TEST_LEAK_END();
+}
+
 typedef struct each_acc {
     int count;
     int loaded;
@@ -521,6 +567,7 @@ int main(void) {
         cmocka_unit_test(test_deterministic_order),
         cmocka_unit_test(test_each_and_pool_limit),
         cmocka_unit_test(test_concurrent_requests),
+        cmocka_unit_test(test_update_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
