@@ -10,6 +10,8 @@
 
 #include "rpak_test_util.h"
 
+#include <stdatomic.h>
+
 /* >>sample data */
 
 static uint32_t lcg_next(uint32_t *s) {
@@ -750,6 +752,70 @@ static void test_mount_default_order(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* >>concurrent reads */
+
+typedef struct pack_reader {
+    rill_vfs *vfs;
+    const sample *s;
+    _Atomic int *failures;
+    int seed;
+} pack_reader;
+
+static void pack_reader_job(void *p) {
+    pack_reader *r = p;
+    uint32_t seed = (uint32_t)r->seed;
+    for (int k = 0; k < 200; ++k) {
+        const sample *sm = &r->s[lcg_next(&seed) % SAMPLE_COUNT];
+        uint8_t *data = NULL;
+        size_t size = 0;
+        if (rill_vfs_read_all(r->vfs, sm->path, &data, &size, NULL) != RILL_OK ||
+            size != sm->size || (size && memcmp(data, sm->data, size) != 0)) {
+            atomic_fetch_add(r->failures, 1);
+        }
+        rill_free(data);
+        if (sm->size > 16) {
+            uint8_t buf[16];
+            uint64_t off = lcg_next(&seed) % (sm->size - 16);
+            if (rill_vfs_read_range(r->vfs, sm->path, off, 16, buf, NULL) != RILL_OK ||
+                memcmp(buf, sm->data + off, 16) != 0) {
+                atomic_fetch_add(r->failures, 1);
+            }
+        }
+    }
+}
+
+static void test_concurrent_pack_reads(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    sample s[SAMPLE_COUNT];
+    make_samples(s);
+    uint8_t *pack = NULL;
+    size_t size = 0;
+    build_pack(s, 4096, &pack, &size);
+    char dir[512], path[1024];
+    rill_test_tmpdir(dir, sizeof(dir), "rpak_threads");
+    rill_test_path(path, sizeof(path), dir, "t.rpak");
+    write_bytes(path, pack, size);
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    assert_int_equal(rill_rpak_mount_file(vfs, path, NULL, NULL), RILL_OK);
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 4});
+    _Atomic int failures = 0;
+    pack_reader readers[8];
+    rill_counter c = {0};
+    for (int i = 0; i < 8; ++i) {
+        readers[i] = (pack_reader){vfs, s, &failures, i + 1};
+        rill_jobs_run(jobs, pack_reader_job, &readers[i], &c);
+    }
+    rill_jobs_wait(jobs, &c);
+    assert_int_equal(atomic_load(&failures), 0);
+    rill_jobs_destroy(jobs);
+    rill_vfs_destroy(vfs);
+    rill_free(pack);
+    free_samples(s);
+    rill_test_tmpdir_remove(dir);
+    RILL_TEST_LEAK_END();
+}
+
 typedef struct count_acc {
     int n;
 } count_acc;
@@ -805,6 +871,7 @@ int main(void) {
         cmocka_unit_test(test_range_reads_read_only_touched_chunks),
         cmocka_unit_test(test_mount_default_order),
         cmocka_unit_test(test_add_dir_and_list),
+        cmocka_unit_test(test_concurrent_pack_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
