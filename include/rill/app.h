@@ -361,6 +361,11 @@ const rill_project *rill_app_project(const rill_app *app);
 /* The current time (valid until the next frame). */
 const rill_app_time *rill_app_get_time(const rill_app *app);
 
+/* The initial boot load: loads project.main_scene synchronously (the world is complete when it
+ * returns), as NOTES asks for the boot and editor opens. Does nothing and returns RILL_OK when the
+ * project names no main scene. Errors name the file and the place. */
+rill_result rill_app_load_main_scene(rill_app *app, rill_error *err);
+
 /* Registers a system. Returns {0} (and logs) for a NULL fn or an invalid stage. */
 rill_system rill_app_add_system(rill_app *app, const rill_system_desc *desc);
 /* Removes a system; false for a stale handle. Safe from inside a system (even itself). */

@@ -403,6 +403,16 @@ const rill_app_time *rill_app_get_time(const rill_app *app) {
     return app ? &app->time : NULL;
 }
 
+rill_result rill_app_load_main_scene(rill_app *app, rill_error *err) {
+    if (!app) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_app_load_main_scene: NULL app");
+    }
+    if (!app->project.main_scene[0]) {
+        return RILL_OK;
+    }
+    return rill_scene_load_sync(app->scenes, app->project.main_scene, NULL, err);
+}
+
 /* >>frame ------------------------------------------------------------------------------------- */
 
 static void run_stage(rill_app *app, rill_stage stage) {

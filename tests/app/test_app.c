@@ -594,6 +594,21 @@ static void test_async_scene_load_in_loop(void **state) {
     assert_non_null(m);
     assert_true(fabsf(m[12] - 8.0f) < 1e-4f); /* 1 (parent) + 7 */
 
+    /* The boot load is synchronous: the world is complete when it returns. */
+    rill_project proj;
+    rill_project_defaults(&proj);
+    snprintf(proj.main_scene, sizeof(proj.main_scene), "main.rsn");
+    rill_app *boot = rill_app_create(
+        &(rill_app_desc){.root = dir, .deterministic = true, .project = &proj}, &err);
+    assert_non_null(boot);
+    assert_int_equal(rill_app_load_main_scene(boot, &err), RILL_OK);
+    assert_int_equal(rill_world_entity_count(rill_app_world(boot)), 500);
+    rill_app_destroy(boot);
+    rill_app *empty = make_app();
+    assert_int_equal(rill_app_load_main_scene(empty, &err), RILL_OK); /* no main scene: no-op */
+    assert_int_equal(rill_world_entity_count(rill_app_world(empty)), 0);
+    rill_app_destroy(empty);
+
     /* A missing file fails through the failed-event, once. */
     rill_log_set_level(RILL_LOG_NONE);
     h = rill_scene_load_async(rill_app_scenes(app), "missing.rsn", &err);
