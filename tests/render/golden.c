@@ -87,3 +87,12 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
     stbi_image_free(gold);
     return pass;
 }
+
+uint8_t *golden_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t *out_size) {
+    int len = 0;
+    unsigned char *png = stbi_write_png_to_mem(rgba, (int)w * 4, (int)w, (int)h, 4, &len);
+    *out_size = png ? (size_t)len : 0;
+    return png;
+}
+
+void golden_png_free(uint8_t *png) { STBIW_FREE(png); }

@@ -268,6 +268,212 @@ static void test_textured(void **state) {
     rill_render_texture_destroy(f->r, nrm);
 }
 
+/* A textured glTF model, written to .glb bytes, read back by the glTF reader and uploaded
+ * through rill_render_model_create: the whole model path from file bytes to pixels. */
+static void test_gltf_model(void **state) {
+    fixture *f = *state;
+    /* Cube geometry, 4 vertices per face, with normals, tangents and UVs. */
+    static float pos[24 * 3], nrm[24 * 3], tan4[24 * 4], uv[24 * 2];
+    static uint32_t idx[36];
+    static const float faces[6][9] = {
+        {1, 0, 0, 0, 0, -1, 0, 1, 0},  {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
+        {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 1, 1, 0, 0, 0, 1, 0},  {0, 0, -1, -1, 0, 0, 0, 1, 0},
+    };
+    static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int fc = 0; fc < 6; fc++) {
+        for (int c = 0; c < 4; c++) {
+            int v = fc * 4 + c;
+            for (int k = 0; k < 3; k++) {
+                pos[v * 3 + k] = 0.5f * (faces[fc][k] + corners[c][0] * faces[fc][3 + k] + corners[c][1] * faces[fc][6 + k]);
+                nrm[v * 3 + k] = faces[fc][k];
+                tan4[v * 4 + k] = faces[fc][3 + k];
+            }
+            tan4[v * 4 + 3] = 1.0f;
+            uv[v * 2] = (corners[c][0] + 1) * 0.5f;
+            uv[v * 2 + 1] = 1.0f - (corners[c][1] + 1) * 0.5f;
+        }
+        uint32_t b = (uint32_t)fc * 4, *ix = idx + fc * 6;
+        ix[0] = b, ix[1] = b + 1, ix[2] = b + 2, ix[3] = b, ix[4] = b + 2, ix[5] = b + 3;
+    }
+    static uint8_t pixels[32 * 32 * 4];
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) {
+            uint8_t *p = &pixels[(y * 32 + x) * 4];
+            bool stripe = ((x + y) / 4) % 2 == 0;
+            p[0] = stripe ? 240 : 20, p[1] = stripe ? 90 : 140, p[2] = stripe ? 30 : 200, p[3] = 255;
+        }
+    size_t png_size = 0;
+    uint8_t *png = golden_png_encode(pixels, 32, 32, &png_size);
+    assert_non_null(png);
+
+    rill_gltf_primitive prim;
+    memset(&prim, 0, sizeof(prim));
+    prim.vertex_count = 24;
+    prim.positions = pos;
+    prim.normals = nrm;
+    prim.tangents = tan4;
+    prim.uv0 = uv;
+    prim.index_count = 36;
+    prim.indices = idx;
+    prim.material = 0;
+    prim.bounds_min[0] = prim.bounds_min[1] = prim.bounds_min[2] = -0.5f;
+    prim.bounds_max[0] = prim.bounds_max[1] = prim.bounds_max[2] = 0.5f;
+    rill_gltf_mesh mesh = {"cube", 1, &prim};
+    rill_gltf_material mt;
+    memset(&mt, 0, sizeof(mt));
+    mt.base_color_factor[0] = mt.base_color_factor[1] = mt.base_color_factor[2] = mt.base_color_factor[3] = 1.0f;
+    mt.base_color_texture = (rill_gltf_texref){0, 0, 1.0f};
+    mt.metallic_factor = 0.0f;
+    mt.roughness_factor = 0.45f;
+    mt.metallic_roughness_texture = mt.normal_texture = mt.occlusion_texture = mt.emissive_texture =
+        (rill_gltf_texref){-1, 0, 1.0f};
+    mt.alpha_cutoff = 0.5f;
+    rill_gltf_texture tex = {NULL, -1, 0};
+    rill_gltf_image img = {"stripes", NULL, "image/png", png, png_size};
+    rill_gltf_node node;
+    memset(&node, 0, sizeof(node));
+    node.name = "cube";
+    node.parent = -1;
+    node.mesh = 0;
+    node.camera = node.light = -1;
+    /* 35 degrees about +Y, lifted so it rests on the ground. */
+    float half = 0.5f * 0.6108652f;
+    node.rotation[1] = sinf(half);
+    node.rotation[3] = cosf(half);
+    node.translation[1] = 0.6f;
+    node.scale[0] = node.scale[1] = node.scale[2] = 1.2f;
+    mat4 nm;
+    glm_mat4_identity(nm);
+    glm_translate(nm, node.translation);
+    glm_rotate_y(nm, 0.6108652f, nm);
+    glm_scale(nm, node.scale);
+    memcpy(node.matrix, nm, sizeof(nm));
+    int32_t roots[1] = {0};
+    rill_gltf_scene scene = {"scene", 1, roots};
+    rill_gltf_model model;
+    memset(&model, 0, sizeof(model));
+    model.mesh_count = 1, model.meshes = &mesh;
+    model.node_count = 1, model.nodes = &node;
+    model.scene_count = 1, model.scenes = &scene, model.default_scene = 0;
+    model.material_count = 1, model.materials = &mt;
+    model.texture_count = 1, model.textures = &tex;
+    model.image_count = 1, model.images = &img;
+
+    rill_error err = {0};
+    uint8_t *glb = NULL;
+    size_t glb_size = 0;
+    if (rill_glb_write_memory(&model, NULL, &glb, &glb_size, &err) != RILL_OK)
+        fail_msg("glb write: %s", err.msg);
+    golden_png_free(png);
+    rill_gltf_model *back = NULL;
+    if (rill_gltf_read_memory(glb, glb_size, NULL, &back, &err) != RILL_OK)
+        fail_msg("glb read: %s", err.msg);
+    rill_free(glb);
+    rill_render_model rm;
+    if (rill_render_model_create(f->r, back, NULL, &rm, &err) != RILL_OK)
+        fail_msg("model: %s", err.msg);
+    rill_gltf_model_free(back);
+    assert_int_equal(rm.instance_count, 1);
+    assert_int_equal(rm.texture_count, 1);
+    assert_true(rm.textures[0].id != 0);
+    assert_float_equal(rm.bounds_max[1], 0.6f + 0.6f, 1e-4);
+
+    camera(f, 2.0f, 2.2f, 2.8f, 0, 0.5f, 0);
+    sun(f, -0.6f, -1.0f, -0.3f, 3.0f, true);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.08f;
+    ground(f);
+    f->inst[f->n++] = rm.instances[0];
+    render_and_check(f, "gltf_model");
+    rill_render_model_destroy(f->r, &rm);
+}
+
+/* The extract step: a world with a camera, a MeshInstance, a sun and a point light renders the
+ * same way a hand-built snapshot would. */
+static void test_world_extract(void **state) {
+    fixture *f = *state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_render_components rc;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+
+    rill_entity cam = rill_world_spawn(w);
+    rill_camera *c = rill_world_add(w, cam, b->camera, NULL);
+    assert_non_null(c);
+    assert_true(c->active);
+    c->clear_color[0] = 0.1f, c->clear_color[1] = 0.1f, c->clear_color[2] = 0.15f;
+    mat4 view, inv;
+    glm_lookat((vec3){0, 2.5f, 4.5f}, (vec3){0, 0.5f, 0}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    rill_transform t = rill_transform_identity();
+    memcpy(t.translation, inv[3], sizeof(float) * 3);
+    versor q;
+    glm_mat4_quat(inv, q);
+    memcpy(t.rotation, q, sizeof(float) * 4);
+    assert_true(rill_world_set_transform(w, cam, &t));
+
+    rill_entity cube = rill_world_spawn(w);
+    rill_mesh_instance mi = {f->cube.id, mat(f, 0.2f, 0.7f, 0.3f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE).id};
+    assert_non_null(rill_world_add(w, cube, rc.mesh_instance, &mi));
+    t = rill_transform_identity();
+    t.translation[1] = 0.5f;
+    assert_true(rill_world_set_transform(w, cube, &t));
+
+    rill_entity floor = rill_world_spawn(w);
+    rill_mesh_instance fi = {f->plane.id, mat(f, 0.6f, 0.6f, 0.6f, 1, 0, 0.8f, RILL_ALPHA_OPAQUE).id};
+    assert_non_null(rill_world_add(w, floor, rc.mesh_instance, &fi));
+    t = rill_transform_identity();
+    t.scale[0] = t.scale[1] = t.scale[2] = 10.0f;
+    assert_true(rill_world_set_transform(w, floor, &t));
+
+    rill_entity sun_e = rill_world_spawn(w);
+    rill_directional_light *dl = rill_world_add(w, sun_e, rc.directional_light, NULL);
+    assert_non_null(dl);
+    assert_float_equal(dl->illuminance, 3.0f, 1e-6); /* the registered default */
+    t = rill_transform_identity();
+    /* Rotate -Z (the light direction) down and to the side: -60 degrees about X, then 30 about Y. */
+    versor qx, qy, qs;
+    glm_quatv(qx, -1.0471976f, (vec3){1, 0, 0});
+    glm_quatv(qy, 0.5235988f, (vec3){0, 1, 0});
+    glm_quat_mul(qy, qx, qs);
+    memcpy(t.rotation, qs, sizeof(float) * 4);
+    assert_true(rill_world_set_transform(w, sun_e, &t));
+
+    rill_entity lamp = rill_world_spawn(w);
+    rill_point_light *pl = rill_world_add(w, lamp, rc.point_light, NULL);
+    assert_non_null(pl);
+    pl->color[0] = 1.0f, pl->color[1] = 0.3f, pl->color[2] = 0.2f;
+    pl->intensity = 4.0f;
+    t = rill_transform_identity();
+    t.translation[0] = 1.2f, t.translation[1] = 0.6f, t.translation[2] = 0.8f;
+    assert_true(rill_world_set_transform(w, lamp, &t));
+
+    rill_world_update_transforms(w);
+    rill_render_extract_buf xb = {0};
+    rill_render_snapshot snap;
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        fail_msg("extract: %s", err.msg);
+    assert_int_equal(snap.instance_count, 2);
+    assert_int_equal(snap.light_count, 1);
+    assert_true(snap.has_sun);
+    assert_true(snap.sun.direction[1] < -0.5f);
+    f->snap = snap;
+    f->n = 0;
+    for (uint32_t i = 0; i < snap.instance_count; i++)
+        f->inst[f->n++] = snap.instances[i];
+    f->nl = 0;
+    for (uint32_t i = 0; i < snap.light_count; i++)
+        f->lights[f->nl++] = snap.lights[i];
+    render_and_check(f, "world_extract");
+    /* No active camera: a clear error, no frame. */
+    c = rill_world_get(w, cam, b->camera);
+    c->active = false;
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_ERR_NOT_FOUND);
+    rill_render_extract_buf_free(&xb);
+    rill_world_destroy(w);
+}
+
 /* A user pass slotted between two anchors runs between them; an edge to an unknown label fails
  * the frame with a message naming it. */
 static int user_runs;
@@ -371,6 +577,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_transparency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_textured, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frames_and_stats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gltf_model, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
