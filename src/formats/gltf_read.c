@@ -950,6 +950,13 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
         prim->index_count = n;
     }
     RD_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
+    if (prim->index_count == 0) {
+        /* A strip or fan of fewer than three indices draws nothing; like points and lines it is
+         * left out, so every primitive in the model has at least one triangle. */
+        RILL_LOG_WARN("formats", "%s: %s: no triangles; skipped", r->name, where);
+        *out_skip = true;
+        return RILL_OK;
+    }
 
     const cJSON *ext, *edges;
     RD_TRY(check_extensions(r, p, where));
@@ -1619,7 +1626,7 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
                 col++;
             }
         }
-        return rd_fail(r, RILL_ERR_PARSE, "%u:%u: invalid JSON", line, col);
+        return rill_error_set(r->err, RILL_ERR_PARSE, "%s:%u:%u: invalid JSON", r->name, line, col);
     }
     r->root = root;
     rill_result res = RILL_OK;

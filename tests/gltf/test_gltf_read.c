@@ -287,7 +287,7 @@ static void test_hostile_json(void **state) {
                 "compression\"]}",
                 RILL_ERR_UNSUPPORTED, "KHR_draco_mesh_compression is not supported");
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\n \"nodes\":[{]}", RILL_ERR_PARSE,
-                "chair.gltf: 2:");
+                "chair.gltf:2:");
     expect_fail("", RILL_ERR_TRUNCATED, "chair.gltf");
     /* Node graph: self-parenting, two parents, scene root that is a child. */
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}",
@@ -328,6 +328,56 @@ static void test_hostile_json(void **state) {
              "\"componentType\":5123},\"values\":{\"bufferView\":0}}}",
              "0", "");
     expect_fail(text, RILL_ERR_CORRUPT, "accessors[0].sparse.indices: index 16256 out of range");
+    RILL_TEST_LEAK_END();
+}
+
+/* Replaces the first `from` in text by `to` (the result must fit in cap). */
+static void replace(char *text, size_t cap, const char *from, const char *to) {
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    size_t fl = strlen(from), tl = strlen(to), rest = strlen(at + fl);
+    assert_true(strlen(text) - fl + tl < cap);
+    memmove(at + tl, at + fl, rest + 1);
+    memcpy(at, to, tl);
+}
+
+static void test_primitive_modes(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    char text[4096];
+    rill_gltf_model *m;
+    rill_error err = {0};
+    rill_test_log cap = {0};
+    /* Points: skipped with a warning; the model still loads. */
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    replace(text, sizeof(text), "\"indices\":1}", "\"indices\":1,\"mode\":0}");
+    rill_test_log_begin(&cap);
+    assert_int_equal(read_text(text, "pts.gltf", &m, &err), RILL_OK);
+    rill_test_log_end(&cap);
+    assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
+    assert_true(rill_test_log_last_has(&cap, "pts.gltf: meshes[0].primitives[0]: mode 0"));
+    assert_int_equal(m->skipped_primitives, 1);
+    assert_int_equal(m->meshes[0].primitive_count, 0);
+    rill_gltf_model_free(m);
+    /* Strip and fan of three indices: one triangle each, winding kept. */
+    for (int mode = 5; mode <= 6; mode++) {
+        char repl[64];
+        snprintf(repl, sizeof(repl), "\"indices\":1,\"mode\":%d}", mode);
+        tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+        replace(text, sizeof(text), "\"indices\":1}", repl);
+        assert_int_equal(read_text(text, "strip.gltf", &m, &err), RILL_OK);
+        assert_int_equal(rill_gltf_model_triangle_count(m), 1);
+        assert_true(m->meshes[0].primitives[0].normals[2] > 0.99f);
+        rill_gltf_model_free(m);
+    }
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    replace(text, sizeof(text), "\"indices\":1}", "\"indices\":1,\"mode\":7}");
+    expect_fail(text, RILL_ERR_PARSE, "meshes[0].primitives[0].mode");
+    /* Two indices in a list: not a multiple of three. */
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    replace(text, sizeof(text), "\"count\":3,\"type\":\"SCALAR\"",
+            "\"count\":2,\"type\":\"SCALAR\"");
+    expect_fail(text, RILL_ERR_CORRUPT, "indices: 2 indices is not a multiple of 3");
     RILL_TEST_LEAK_END();
 }
 
@@ -571,6 +621,7 @@ int main(void) {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_lights_round_trip),
         cmocka_unit_test(test_writer_rejects_bad_model),
+        cmocka_unit_test(test_primitive_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
