@@ -242,6 +242,29 @@ bool rill_run_mode_ticks(rill_run_mode mode);
  * loads and nothing unloads) until one does. world may be NULL (none). */
 rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mode);
 
+/* The streaming gate published as world data. Modules below the app (the streamers) cannot include
+ * this header, so the app keeps a world resource named "StreamingState" (reflected: read it with
+ * rill_world_find_resource + rill_world_get_resource, and its fields by name through
+ * rill_world_resource_type if the struct is not visible) and sends the world event
+ * "StreamingTurnedOff" (payload rill_streaming_off_event) once per gate closing. The resource is
+ * refreshed on every run-mode change and every frame in post_update, right after transform
+ * propagation (order RILL_SYSTEM_ORDER_BUILTIN + 1), so systems after it see this frame's camera.
+ * Fields: active bool, run_mode enum (edit, play, paused, simulate, game, server), camera entity
+ * (0 = none: leave residency as it is), camera_position vec3, off_count u32. */
+typedef struct rill_streaming_state {
+    bool active;
+    int32_t run_mode; /* rill_run_mode */
+    rill_entity camera;
+    float camera_position[3];
+    uint32_t off_count;
+} rill_streaming_state;
+
+/* Payload of the "StreamingTurnedOff" world event. */
+typedef struct rill_streaming_off_event {
+    uint32_t off_count; /* rill_app_streaming_off_count after this transition */
+    int32_t new_mode;   /* rill_run_mode now in force */
+} rill_streaming_off_event;
+
 /* >>app --------------------------------------------------------------------------------------- */
 
 typedef struct rill_app rill_app;
@@ -405,6 +428,10 @@ rill_entity rill_app_streaming_camera(const rill_app *app, float out_position[3]
 /* Listener registration; at most 32 of each kind. False when full or fn is NULL. */
 bool rill_app_on_streaming_off(rill_app *app, rill_streaming_off_fn fn, void *user);
 bool rill_app_on_run_mode(rill_app *app, rill_run_mode_fn fn, void *user);
+/* The app's "StreamingState" resource (see rill_streaming_state); valid until rill_app_destroy. */
+const rill_streaming_state *rill_app_streaming_state(const rill_app *app);
+/* The id of the "StreamingTurnedOff" world event. */
+rill_event rill_app_streaming_off_event(const rill_app *app);
 /* How many times streaming has turned off since the app was created. */
 uint32_t rill_app_streaming_off_count(const rill_app *app);
 

@@ -66,6 +66,8 @@ struct rill_app {
     mode_listener mode_listeners[APP_MAX_LISTENERS];
     uint32_t mode_listener_count;
     uint32_t streaming_off_count;
+    rill_resource state_res;
+    rill_event off_event;
 };
 
 static const char *const STAGE_NAMES[RILL_STAGE_NUM] = {
@@ -133,6 +135,64 @@ static void sys_scenes(rill_app *app, void *user) {
 static void sys_transforms(rill_app *app, void *user) {
     (void)user;
     rill_world_update_transforms(app->world);
+}
+
+/* Writes the gate, the chosen camera and its position into the StreamingState resource. */
+static void publish_streaming_state(rill_app *app) {
+    rill_streaming_state *st = rill_world_get_resource(app->world, app->state_res);
+    if (!st) {
+        return;
+    }
+    st->active = rill_run_mode_streams(app->mode);
+    st->run_mode = (int32_t)app->mode;
+    st->off_count = app->streaming_off_count;
+    float pos[3] = {0.0f, 0.0f, 0.0f};
+    st->camera = rill_app_streaming_camera(app, pos);
+    st->camera_position[0] = pos[0];
+    st->camera_position[1] = pos[1];
+    st->camera_position[2] = pos[2];
+}
+
+static void sys_streaming_state(rill_app *app, void *user) {
+    (void)user;
+    publish_streaming_state(app);
+}
+
+static const rill_enum_item RUN_MODE_ITEMS[] = {
+    {"edit", RILL_RUN_MODE_EDIT},     {"play", RILL_RUN_MODE_PLAY},
+    {"paused", RILL_RUN_MODE_PAUSED}, {"simulate", RILL_RUN_MODE_SIMULATE},
+    {"game", RILL_RUN_MODE_GAME},     {"server", RILL_RUN_MODE_SERVER},
+};
+
+/* Registers the StreamingState resource and the StreamingTurnedOff event. */
+static bool register_gate_data(rill_app *app) {
+    rill_field fields[] = {
+        RILL_FIELD(rill_streaming_state, active, BOOL),
+        {.name = "run_mode",
+         .type = RILL_FIELD_ENUM,
+         .offset = (uint32_t)offsetof(rill_streaming_state, run_mode),
+         .count = 1,
+         .enum_items = RUN_MODE_ITEMS,
+         .enum_count = RILL_COUNTOF(RUN_MODE_ITEMS)},
+        RILL_FIELD(rill_streaming_state, camera, ENTITY),
+        RILL_FIELD(rill_streaming_state, camera_position, VEC3),
+        RILL_FIELD(rill_streaming_state, off_count, U32),
+    };
+    app->state_res = rill_world_register_resource(
+        app->world, &(rill_type_desc){.name = "StreamingState",
+                                      RILL_TYPE_LAYOUT(rill_streaming_state),
+                                      .flags = RILL_TYPE_NO_SERIALIZE,
+                                      .fields = fields,
+                                      .field_count = RILL_COUNTOF(fields),
+                                      .doc = "the streaming gate and camera, set by the app"});
+    app->off_event = rill_world_register_event(app->world, "StreamingTurnedOff",
+                                               sizeof(rill_streaming_off_event));
+    if (!app->state_res || !app->off_event ||
+        !rill_world_set_resource(app->world, app->state_res, NULL)) {
+        return false;
+    }
+    publish_streaming_state(app);
+    return true;
 }
 
 /* >>systems ----------------------------------------------------------------------------------- */
@@ -339,7 +399,10 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
         !add_builtin(app, RILL_STAGE_PRE_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.scenes",
                      sys_scenes) ||
         !add_builtin(app, RILL_STAGE_POST_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.transforms",
-                     sys_transforms)) {
+                     sys_transforms) ||
+        !add_builtin(app, RILL_STAGE_POST_UPDATE, RILL_SYSTEM_ORDER_BUILTIN + 1,
+                     "rill.streaming_state", sys_streaming_state) ||
+        !register_gate_data(app)) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
         goto fail;
     }
@@ -564,8 +627,15 @@ rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode) {
     }
     app->mode = mode;
     RILL_LOG_DEBUG("app", "run mode %s -> %s", rill_run_mode_name(old), rill_run_mode_name(mode));
-    if (rill_run_mode_streams(old) && !rill_run_mode_streams(mode)) {
+    bool turned_off = rill_run_mode_streams(old) && !rill_run_mode_streams(mode);
+    if (turned_off) {
         app->streaming_off_count++;
+        rill_streaming_off_event ev = {.off_count = app->streaming_off_count,
+                                       .new_mode = (int32_t)mode};
+        rill_world_send_event(app->world, app->off_event, &ev);
+    }
+    publish_streaming_state(app);
+    if (turned_off) {
         for (uint32_t i = 0; i < app->off_listener_count; i++) {
             app->off_listeners[i].fn(app, app->off_listeners[i].user);
         }
@@ -610,6 +680,14 @@ bool rill_app_on_run_mode(rill_app *app, rill_run_mode_fn fn, void *user) {
     }
     app->mode_listeners[app->mode_listener_count++] = (mode_listener){fn, user};
     return true;
+}
+
+const rill_streaming_state *rill_app_streaming_state(const rill_app *app) {
+    return app ? rill_world_get_resource(app->world, app->state_res) : NULL;
+}
+
+rill_event rill_app_streaming_off_event(const rill_app *app) {
+    return app ? app->off_event : 0u;
 }
 
 uint32_t rill_app_streaming_off_count(const rill_app *app) {

@@ -109,6 +109,24 @@ static void test_streaming_off_fires_once(void **state) {
     rill_app_set_run_mode(app, RILL_RUN_MODE_EDIT);
     assert_int_equal(t.off_calls, 3);
     assert_int_equal(rill_app_streaming_off_count(app), 3);
+    /* The same transitions as world events and resource, for modules below the app. */
+    rill_event_reader rd = {.event = rill_app_streaming_off_event(app)};
+    assert_int_not_equal(rd.event, 0);
+    assert_int_equal(rd.event, rill_world_find_event(rill_app_world(app), "StreamingTurnedOff"));
+    /* Events live two frames: the first transition was sent before two frames ran and is gone;
+     * the second and third were sent since the last frame. */
+    const rill_streaming_off_event *ev = rill_event_read(rill_app_world(app), &rd);
+    assert_non_null(ev);
+    assert_int_equal(ev->off_count, 2);
+    ev = rill_event_read(rill_app_world(app), &rd);
+    assert_non_null(ev);
+    assert_int_equal(ev->off_count, 3);
+    assert_int_equal(ev->new_mode, RILL_RUN_MODE_EDIT);
+    assert_null(rill_event_read(rill_app_world(app), &rd));
+    const rill_streaming_state *st = rill_app_streaming_state(app);
+    assert_false(st->active);
+    assert_int_equal(st->run_mode, RILL_RUN_MODE_EDIT);
+    assert_int_equal(st->off_count, 3);
     assert_string_equal(t.log, "OFF game>edit edit>play play>paused paused>play play>paused OFF "
                                "paused>edit edit>server server>simulate OFF simulate>edit ");
     rill_app_frame(app);
@@ -201,8 +219,31 @@ static void test_app_streaming_camera_position(void **state) {
     assert_int_equal(rill_app_streaming_camera(app, pos), cam);
     assert_true(fabsf(pos[0] - 105.0f) < 1e-4f);
     assert_true(fabsf(pos[2] + 3.0f) < 1e-4f);
+    /* The StreamingState resource carries the same, readable by field name through reflection
+     * (as the stream module does, which cannot include app.h). */
+    rill_resource res = rill_world_find_resource(w, "StreamingState");
+    assert_int_not_equal(res, 0);
+    const void *data = rill_world_get_resource(w, res);
+    const rill_type_desc *type = rill_world_resource_type(w, res);
+    const rill_field *f_cam = rill_type_find_field(type, "camera");
+    const rill_field *f_pos = rill_type_find_field(type, "camera_position");
+    const rill_field *f_active = rill_type_find_field(type, "active");
+    assert_non_null(f_cam);
+    assert_non_null(f_pos);
+    assert_int_equal(*(const rill_entity *)RILL_FIELD_PTR(data, f_cam), cam);
+    double x;
+    assert_true(rill_field_get_f64(f_pos, data, 0, &x));
+    assert_true(fabs(x - 105.0) < 1e-4);
+    assert_true(*(const bool *)RILL_FIELD_PTR(data, f_active));
+    /* Moving the camera shows up after the next frame's post_update. */
+    rill_world_transform_mut(w, cam)->translation[0] = 6.0f;
+    rill_app_frame(app);
+    assert_true(fabsf(rill_app_streaming_state(app)->camera_position[0] - 106.0f) < 1e-4f);
     rill_app_set_run_mode(app, RILL_RUN_MODE_EDIT);
     assert_int_equal(rill_app_streaming_camera(app, pos), RILL_ENTITY_NULL);
+    /* The resource follows the mode change at once. */
+    assert_int_equal(rill_app_streaming_state(app)->camera, RILL_ENTITY_NULL);
+    assert_false(rill_app_streaming_state(app)->active);
     rill_app_destroy(app);
 }
 
