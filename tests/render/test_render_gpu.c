@@ -8,6 +8,8 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cglm/cglm.h>
@@ -365,6 +367,14 @@ static void test_gltf_model(void **state) {
     if (rill_glb_write_memory(&model, NULL, &glb, &glb_size, &err) != RILL_OK)
         fail_msg("glb write: %s", err.msg);
     golden_png_free(png);
+    /* The same bytes are the committed tests/render/data/cube_striped.glb used by the CLI test. */
+    const char *tmp = getenv("RILL_TEST_TMP");
+    if (tmp) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/cube_striped.glb", tmp);
+        rill_dir_create_all(tmp, NULL);
+        rill_file_write_all(path, glb, glb_size, NULL);
+    }
     rill_gltf_model *back = NULL;
     if (rill_gltf_read_memory(glb, glb_size, NULL, &back, &err) != RILL_OK)
         fail_msg("glb read: %s", err.msg);
