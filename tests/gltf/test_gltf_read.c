@@ -370,6 +370,17 @@ static void test_primitive_modes(void **state) {
         assert_true(m->meshes[0].primitives[0].normals[2] > 0.99f);
         rill_gltf_model_free(m);
     }
+    /* byteStride: equal to the element is fine, smaller is refused, 2 is below the minimum. */
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    replace(text, sizeof(text), "\"byteLength\":36}", "\"byteLength\":36,\"byteStride\":12}");
+    assert_int_equal(read_text(text, "stride.gltf", &m, &err), RILL_OK);
+    rill_gltf_model_free(m);
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    replace(text, sizeof(text), "\"byteLength\":36}", "\"byteLength\":36,\"byteStride\":4}");
+    expect_fail(text, RILL_ERR_CORRUPT, "accessors[0]: byteStride 4 smaller than the element (12)");
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    replace(text, sizeof(text), "\"byteLength\":36}", "\"byteLength\":36,\"byteStride\":2}");
+    expect_fail(text, RILL_ERR_CORRUPT, "bufferViews[0].byteStride: 2 below 4");
     tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
     replace(text, sizeof(text), "\"indices\":1}", "\"indices\":1,\"mode\":7}");
     expect_fail(text, RILL_ERR_PARSE, "meshes[0].primitives[0].mode");
