@@ -11,19 +11,21 @@
 #include <unistd.h>
 
 static void scene_usage(FILE *f) {
-    fprintf(
-        f, "usage: rill scene check FILE [--lossy]\n"
-           "       rill scene load FILE [--budget-ms N] [--root DIR] [--verbose] [--trace-frames]\n"
-           "\n"
-           "check  parse FILE and bind it to the component registry; print every problem as\n"
-           "       FILE:LINE:COL and exit 1 when there is an error\n"
-           "load   load FILE asynchronously in a headless frame loop (nested scene instances\n"
-           "       included) and print entities, frames, time and main-thread frame times.\n"
-           "       --root DIR    project folder that scene paths are relative to\n"
-           "                     (default: the folder holding FILE)\n"
-           "       --budget-ms N wall-clock spawn budget per frame (default: project, 3 ms)\n"
-           "       --verbose     show debug and info log lines\n"
-           "       --trace-frames print every frame's main-thread time\n");
+    fprintf(f,
+            "usage: rill scene check FILE [--lossy]\n"
+            "       rill scene load FILE [--root DIR] [--pack X.rpak] [--budget-ms N] [--verbose]\n"
+            "                            [--trace-frames]\n"
+            "\n"
+            "check  parse FILE and bind it to the component registry; print every problem as\n"
+            "       FILE:LINE:COL and exit 1 when there is an error\n"
+            "load   load FILE asynchronously in a headless frame loop (nested scene instances\n"
+            "       included) and print entities, frames, time and main-thread frame times.\n"
+            "       --root DIR    project folder that scene paths are relative to\n"
+            "                     (default: the folder holding FILE)\n"
+            "       --pack X.rpak mount a pack before the root (its files win)\n"
+            "       --budget-ms N wall-clock spawn budget per frame (default: project, 3 ms)\n"
+            "       --verbose     show debug and info log lines\n"
+            "       --trace-frames print every frame's main-thread time\n");
 }
 
 /* >>check ------------------------------------------------------------------------------------- */
@@ -115,9 +117,11 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
         rill_project_defaults(&project);
     }
     uint64_t budget_ns = opts->budget_ms > 0.0 ? (uint64_t)(opts->budget_ms * 1e6) : 0u;
-    rill_app *app = rill_app_create(
-        &(rill_app_desc){.project = &project, .root = opts->root, .scene_budget_ns = budget_ns},
-        &err);
+    rill_app *app = rill_app_create(&(rill_app_desc){.project = &project,
+                                                     .root = opts->root,
+                                                     .pack = opts->pack,
+                                                     .scene_budget_ns = budget_ns},
+                                    &err);
     if (!app) {
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
@@ -237,12 +241,15 @@ static void split_root(const char *file, char *root, size_t cap, const char **ou
 static int scene_load(int argc, char **argv) {
     const char *file = NULL;
     const char *root = NULL;
+    const char *pack = NULL;
     double budget_ms = 0.0;
     bool verbose = false;
     bool trace = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
             root = argv[++i];
+        } else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc) {
+            pack = argv[++i];
         } else if (strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc) {
             char *end = NULL;
             budget_ms = strtod(argv[++i], &end);
@@ -289,6 +296,7 @@ static int scene_load(int argc, char **argv) {
         }
     }
     rill_cli_load_opts opts = {.root = root,
+                               .pack = pack,
                                .scene = rel,
                                .budget_ms = budget_ms,
                                .progress = !trace && isatty(STDOUT_FILENO) != 0,

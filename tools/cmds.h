@@ -26,6 +26,7 @@ void rill_demo_register_components(rill_world *world);
  * `rill demo`). */
 typedef struct rill_cli_load_opts {
     const char *root;    /* project folder (the VFS loose root) */
+    const char *pack;    /* a .rpak mounted before the root (NULL = none) */
     const char *scene;   /* VFS path of the scene inside root */
     double budget_ms;    /* per-frame spawn budget; 0 = the project's (3 ms) */
     bool progress;       /* draw a live bar (stdout is a terminal) instead of periodic lines */

@@ -335,6 +335,9 @@ typedef void (*rill_streaming_off_fn)(rill_app *app, void *user);
 /* Defaults (resolved by rill_app_query_defaults / rill_app_create):
  *   project NULL = rill_project_defaults (the struct is copied);
  *   root NULL = "." (the project folder, mounted as the VFS's loose root); "" = mount nothing;
+ *   pack NULL = none: a .rpak given on the command line, mounted before everything else;
+ *   mount_packs false: when true, also mount a pack appended to the executable and
+ *     `<exe>.rpak` (rill_rpak_mount_default). Packs are always searched before the loose root;
  *   run_mode DEFAULT = GAME;
  *   deterministic false; worker_count 0 = cores - 1 (at least 1; ignored when deterministic);
  *   fixed_dt 0 = 1/60 s; max_fixed_steps 0 = 8; max_frame_dt 0 = 0.25 s;
@@ -347,6 +350,8 @@ typedef struct rill_app_desc {
     uint32_t start_canary; /* must be 0 */
     const rill_project *project;
     const char *root;
+    const char *pack;
+    bool mount_packs;
     rill_run_mode run_mode;
     bool deterministic;
     uint32_t worker_count;
@@ -367,7 +372,8 @@ rill_app_desc rill_app_query_defaults(void);
 
 /* Creates an app: world, jobs, VFS (root mounted), asset server, scene loader. desc may be NULL.
  * Returns NULL and fills err (may be NULL) when the desc is invalid, the root folder does not
- * exist, or memory runs out. Destroy with rill_app_destroy. */
+ * exist, a pack cannot be mounted (the message names it), or memory runs out. Destroy with
+ * rill_app_destroy. */
 rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err);
 /* Destroys the scene loader (cancelling loads), the asset server, the world, the VFS and the
  * jobs, in that order. NULL is a no-op. Must not be called from a system. */

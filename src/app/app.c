@@ -6,6 +6,7 @@
  * system is added or removed.
  */
 #include "rill/app.h"
+#include "rill/formats/rpak.h"
 
 #include <math.h>
 #include <string.h>
@@ -372,6 +373,15 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
     if (!app->jobs || !app->world || !app->vfs) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
         goto fail;
+    }
+    /* Packs first: the VFS searches generic mounts before loose roots anyway, and mounting them
+     * first keeps the command-line pack ahead of the appended one. */
+    if (d.pack || d.mount_packs) {
+        rill_result r = d.mount_packs ? rill_rpak_mount_default(app->vfs, d.pack, NULL, err)
+                                      : rill_rpak_mount_file(app->vfs, d.pack, NULL, err);
+        if (r != RILL_OK) {
+            goto fail;
+        }
     }
     if (app->root[0] && rill_vfs_mount_dir(app->vfs, app->root, err) != RILL_OK) {
         goto fail;

@@ -667,6 +667,8 @@ static void test_create_errors(void **state) {
     rill_error err = {0};
     assert_null(rill_app_create(&(rill_app_desc){.root = "/nonexistent/rill/folder"}, &err));
     assert_int_not_equal(err.code, RILL_OK);
+    assert_null(rill_app_create(&(rill_app_desc){.root = "", .pack = "/nonexistent/x.rpak"}, &err));
+    assert_non_null(strstr(err.msg, "x.rpak"));
     assert_null(rill_app_create(&(rill_app_desc){.start_canary = 1}, &err));
     assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
     assert_null(rill_app_create(&(rill_app_desc){.run_mode = (rill_run_mode)77}, &err));

@@ -124,6 +124,18 @@ scene_load_bad)
     run 1 scene load nothere.rsn
     expect_err "nothere.rsn"
     ;;
+scene_load_pack)
+    # The demo packed into a .rpak loads with an empty loose root: everything comes from the pack.
+    run 0 demo --out demo --entities 1500 --no-load
+    run 0 pack create demo --out demo.rpak
+    mkdir -p empty
+    run 0 scene load main.rsn --root empty --pack demo.rpak
+    expect_out "loaded main.rsn: 1[0-9][0-9][0-9] entities"
+    run 1 scene load main.rsn --root empty
+    expect_err "main.rsn"
+    run 1 scene load main.rsn --root empty --pack nothere.rpak
+    expect_err "nothere.rpak"
+    ;;
 demo_small)
     run 0 demo --out demo --entities 3000
     expect_out "generated demo: 3[0-9][0-9][0-9] entities"
