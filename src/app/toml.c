@@ -982,6 +982,7 @@ static rill_toml_value *parse_value(parser *p) {
 
 /* `key = value` into `table` (the cursor is on the key). Dotted keys create sub-tables. */
 static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k) {
+    skip_ws(p); /* so errors point at the key, not at the space before it */
     size_t key_pos = p->pos;
     uint32_t key_line = p->line;
     if (parse_key(p, k)) {

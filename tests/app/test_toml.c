@@ -168,6 +168,53 @@ static void test_multiline_strings(void **state) {
     rill_toml_destroy(doc);
 }
 
+static void test_structure_rules(void **state) {
+    (void)state;
+    rill_toml *doc = parse_ok("\xEF\xBB\xBF# BOM and CRLF\r\n"
+                              "[a.b]\r\n"
+                              "x = 1\r\n"
+                              "[a]\r\n" /* defining a table after its sub-table is fine */
+                              "y = 2\r\n"
+                              "[[list]]\r\n"
+                              "n = 1\r\n"
+                              "[list.sub]\r\n" /* a sub-table of the last list element */
+                              "z = 3\r\n"
+                              "[[list]]\r\n"
+                              "n = 2\r\n"
+                              "[c]\r\n"
+                              "d . e = 'spaced dots'\r\n"
+                              "\"\" = 'empty key'\r\n"
+                              "esc = \"\\e\\t\"\r\n"
+                              "nest = { a = { b = [ { c = 1 } ] } }\r\n");
+    assert_int_equal(rill_toml_get_int(doc, "a.b.x", 0), 1);
+    assert_int_equal(rill_toml_get_int(doc, "a.y", 0), 2);
+    assert_int_equal(rill_toml_value_len(rill_toml_find(doc, "list")), 2);
+    assert_int_equal(rill_toml_get_int(doc, "list[0].sub.z", 0), 3);
+    assert_null(rill_toml_find(doc, "list[1].sub"));
+    assert_int_equal(rill_toml_get_int(doc, "list[1].n", 0), 2);
+    assert_string_equal(rill_toml_get_string(doc, "c.d.e", NULL), "spaced dots");
+    assert_string_equal(rill_toml_get_string(doc, "c.\"\"", NULL), "empty key");
+    assert_string_equal(rill_toml_get_string(doc, "c.esc", NULL), "\x1b\t");
+    assert_int_equal(rill_toml_get_int(doc, "c.nest.a.b[0].c", 0), 1);
+    /* The header of [a] is where the table is reported. */
+    assert_int_equal(rill_toml_value_key_line(rill_toml_find(doc, "a")), 4);
+    assert_int_equal(rill_toml_value_key_line(rill_toml_find(doc, "c.esc")), 15);
+    assert_int_equal(rill_toml_value_key_col(rill_toml_find(doc, "c.d.e")), 5);
+    rill_toml_destroy(doc);
+    /* Defining a table twice, directly or through dotted keys, is an error. */
+    parse_fails("[a]\nb.c = 1\n[a.b]\n", "t.toml:3:1:", "twice");
+    parse_fails("[[x]]\n[x]\n", "t.toml:2:1:", "twice");
+    parse_fails("a = {b = 1, b = 2}\n", "t.toml:1:13:", "duplicate");
+    parse_fails("a = {b = 1\n}\n", "t.toml:1:11:", NULL);
+    parse_fails("k = '''never closed\n", "t.toml:1:5:", "unterminated");
+    parse_fails("\"\"\"k\"\"\" = 1\n", "t.toml:1:1:", "multi-line");
+    parse_fails("a = +0x10\n", "t.toml:1:5:", "sign");
+    parse_fails("a = 0b102\n", "t.toml:1:5:", "digit");
+    parse_fails("a = tru\n", "t.toml:1:5:", NULL);
+    parse_fails("[]\n", "t.toml:1:2:", "key");
+    parse_fails("[a]]\n", "t.toml:1:4:", NULL);
+}
+
 static void test_errors_name_the_place(void **state) {
     (void)state;
     parse_fails("a = 1\nb 2\n", "t.toml:2:3:", "'='");
@@ -440,6 +487,7 @@ int main(void) {
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_tables_and_arrays),
         cmocka_unit_test(test_multiline_strings),
+        cmocka_unit_test(test_structure_rules),
         cmocka_unit_test(test_errors_name_the_place),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_truncation),
