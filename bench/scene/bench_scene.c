@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,14 @@ static char *make_scene(uint32_t n, size_t *out_len) {
     return sb.data;
 }
 
+/* CPU time of the calling thread: unlike wall time it leaves out the time the scheduler gives to
+ * other processes, which on a shared machine dominates any single frame. */
+static uint64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
@@ -104,22 +113,26 @@ static void bench_size(uint32_t n, const char *dir) {
     double mb = (double)len / 1e6;
 
     /* parse: best of a few runs for the small sizes */
-    int reps = n <= 10000 ? 5 : n <= 100000 ? 3 : 1;
-    double best = 1e30;
+    int reps = n <= 10000 ? 5 : n <= 100000 ? 3 : 2;
+    double best = 1e30, best_cpu = 1e30;
     for (int r = 0; r < reps; r++) {
         rsn_doc doc;
         rill_error err = {0};
+        uint64_t c0 = thread_cpu_ns();
         uint64_t t0 = rill_time_ns();
         if (rill__rsn_parse(&doc, "bench.rsn", text, len, &err) != RILL_OK) {
             fprintf(stderr, "parse failed: %s\n", err.msg);
             exit(1);
         }
         double sec = (double)(rill_time_ns() - t0) * 1e-9;
+        double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
         if (sec < best) best = sec;
+        if (csec < best_cpu) best_cpu = csec;
         rill__rsn_doc_free(&doc);
     }
     printf("{\"bench\":\"scene_parse\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
-           "\"mb_per_s\":%.1f}\n", n, len, best, mb / best);
+           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n", n, len, best,
+           mb / best, best_cpu, mb / best_cpu);
 
     /* parse + bind, and spawn from the bound scene */
     rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = n});
@@ -128,11 +141,13 @@ static void bench_size(uint32_t n, const char *dir) {
     scene_types *types = rill__scene_types_create(w);
     bind_opts opts = {.max_depth = 8, .max_entities = 1u << 30};
     best = 1e30;
+    best_cpu = 1e30;
     bound_scene keep = {0};
     for (int r = 0; r < reps; r++) {
         rsn_doc doc;
         bound_scene b = {0};
         rill_error err = {0};
+        uint64_t c0 = thread_cpu_ns();
         uint64_t t0 = rill_time_ns();
         rill__rsn_parse(&doc, "bench.rsn", text, len, &err);
         if (rill__scene_bind(types, &opts, &doc, NULL, &b, &err) != RILL_OK) {
@@ -141,14 +156,18 @@ static void bench_size(uint32_t n, const char *dir) {
         }
         rill__rsn_doc_free(&doc);
         double sec = (double)(rill_time_ns() - t0) * 1e-9;
+        double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
         if (sec < best) best = sec;
+        if (csec < best_cpu) best_cpu = csec;
         if (r == reps - 1) keep = b;
         else rill__bound_free(&b);
     }
     printf("{\"bench\":\"scene_parse_bind\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
-           "\"mb_per_s\":%.1f}\n", n, len, best, mb / best);
+           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n", n, len, best,
+           mb / best, best_cpu, mb / best_cpu);
 
     rill_entity *spawned = malloc(sizeof(rill_entity) * n);
+    uint64_t c0 = thread_cpu_ns();
     uint64_t t0 = rill_time_ns();
     rill_world_spawn_n(w, n, spawned);
     uint64_t t1 = rill_time_ns();
@@ -156,10 +175,12 @@ static void bench_size(uint32_t n, const char *dir) {
         rill__scene_apply_entity(w, types, &keep, i, spawned, RILL_ENTITY_NULL);
     }
     uint64_t t2 = rill_time_ns();
+    double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
     double sec = (double)(t2 - t0) * 1e-9;
     printf("{\"bench\":\"scene_spawn\",\"entities\":%u,\"components_per_entity\":4,"
-           "\"spawn_n_seconds\":%.6f,\"seconds\":%.6f,\"entities_per_s\":%.0f}\n", n,
-           (double)(t1 - t0) * 1e-9, sec, (double)n / sec);
+           "\"spawn_n_seconds\":%.6f,\"seconds\":%.6f,\"entities_per_s\":%.0f,"
+           "\"cpu_seconds\":%.6f,\"entities_per_cpu_s\":%.0f}\n", n,
+           (double)(t1 - t0) * 1e-9, sec, (double)n / sec, csec, (double)n / csec);
     free(spawned);
     rill__bound_free(&keep);
     rill__scene_types_release(types);
@@ -200,30 +221,50 @@ static void bench_size(uint32_t n, const char *dir) {
             &(rill_scene_loader_desc){.world = w, .vfs = vfs, .jobs = jobs, .budget_ns = budget});
         uint32_t cap = 1u << 16, frames = 0;
         uint64_t *ft = malloc(sizeof(uint64_t) * cap);
+        uint64_t *fc = malloc(sizeof(uint64_t) * cap);
         t0 = rill_time_ns();
         rill_scene_load h = rill_scene_load_async(ld, rel, &err);
-        uint64_t busy = 0;
+        uint64_t busy = 0, busy_cpu = 0;
         while (rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING ||
                rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_SPAWNING) {
-            uint64_t a = rill_time_ns();
-            rill_scene_loader_update(ld);
-            uint64_t d = rill_time_ns() - a;
-            /* Frames spent waiting for the worker do nothing; count frames that did work. */
-            if (d > 20000 && frames < cap) ft[frames++] = d;
+            bool parsing = rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING;
+            uint64_t c = thread_cpu_ns(), a = rill_time_ns();
+            uint32_t applied = rill_scene_loader_update(ld);
+            uint64_t d = rill_time_ns() - a, dc = thread_cpu_ns() - c;
+            /* Frames that only polled the worker do nothing; record the frames that did work
+             * (the spawn pass, applying, completion). */
+            if (getenv("BENCH_SCENE_FRAMES") && (applied > 0 || !parsing)) {
+                fprintf(stderr, "frame: parsing=%d applied=%u wall=%.3f cpu=%.3f ms\n", parsing,
+                        applied, (double)d * 1e-6, (double)dc * 1e-6);
+            }
+            if ((applied > 0 || !parsing || d > 200000) && frames < cap) {
+                ft[frames] = d;
+                fc[frames++] = dc;
+            }
             busy += d;
+            busy_cpu += dc;
             rill_world_update_events(w);
+            /* A game does other work between updates; while the worker parses, do not compete
+             * with it for the CPU. */
+            if (parsing) rill_sleep_ns(200000);
         }
         double async_sec = (double)(rill_time_ns() - t0) * 1e-9;
         qsort(ft, frames, sizeof *ft, cmp_u64);
+        qsort(fc, frames, sizeof *fc, cmp_u64);
         uint64_t mx = frames ? ft[frames - 1] : 0;
         uint64_t p99 = frames ? ft[(uint32_t)((double)(frames - 1) * 0.99)] : 0;
+        uint64_t cmx = frames ? fc[frames - 1] : 0;
+        uint64_t cp99 = frames ? fc[(uint32_t)((double)(frames - 1) * 0.99)] : 0;
         printf("{\"bench\":\"scene_load_async\",\"entities\":%u,\"budget_ms\":%.1f,"
                "\"state\":\"%s\",\"work_frames\":%u,\"frame_max_ms\":%.3f,\"frame_p99_ms\":%.3f,"
-               "\"main_thread_ms\":%.3f,\"total_seconds\":%.6f,\"sync_seconds\":%.6f,"
-               "\"total_vs_sync\":%.3f}\n",
+               "\"frame_cpu_max_ms\":%.3f,\"frame_cpu_p99_ms\":%.3f,"
+               "\"main_thread_ms\":%.3f,\"main_thread_cpu_ms\":%.3f,\"total_seconds\":%.6f,"
+               "\"sync_seconds\":%.6f,\"total_vs_sync\":%.3f}\n",
                n, (double)budget * 1e-6, rill_scene_load_state_str(rill_scene_load_get_state(ld, h)),
-               frames, (double)mx * 1e-6, (double)p99 * 1e-6, (double)busy * 1e-6, async_sec,
+               frames, (double)mx * 1e-6, (double)p99 * 1e-6, (double)cmx * 1e-6,
+               (double)cp99 * 1e-6, (double)busy * 1e-6, (double)busy_cpu * 1e-6, async_sec,
                sync_sec, async_sec / sync_sec);
+        free(fc);
         free(ft);
         rill_scene_loader_destroy(ld);
         rill_world_destroy(w);

@@ -31,7 +31,12 @@ scene_types *rill__scene_types_create(rill_world *world) {
         st->id = c;
         st->skip = (ty->flags & (RILL_TYPE_NO_SERIALIZE | RILL_TYPE_MANAGED)) != 0;
         st->proto = rill_malloc_tagged(ty->size ? ty->size : 1, RILL_MEM_SCENE);
-        if (!st->proto) goto fail;
+        st->name_len = rill_calloc_tagged(ty->field_count ? ty->field_count : 1, sizeof(uint32_t),
+                                          RILL_MEM_SCENE);
+        if (!st->proto || !st->name_len) goto fail;
+        for (uint32_t k = 0; k < ty->field_count; k++) {
+            st->name_len[k] = ty->fields[k].name ? (uint32_t)strlen(ty->fields[k].name) : 0;
+        }
         rill_type_apply_defaults(ty, st->proto);
         if (!rill_map_set(&t->by_name, rill_hash64_str(ty->name), t->count)) goto fail;
         t->count++;
@@ -53,6 +58,7 @@ void rill__scene_types_release(scene_types *t) {
     if (!t || atomic_fetch_sub(&t->refs, 1) != 1) return;
     for (uint32_t i = 0; i < t->count; i++) {
         rill_free(t->items[i].proto);
+        rill_free(t->items[i].name_len);
     }
     rill_free(t->items);
     rill_map_free(&t->by_name);
@@ -281,18 +287,49 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
     return true;
 }
 
-static bool asset_exists(binder *b, const char *path) {
-    uint64_t key = (uint64_t)(uintptr_t)path, state;
-    if (rill_map_get(&b->asset_seen, key, &state)) return state == 1;
-    char file[RILL_VFS_PATH_MAX + 1];
-    const char *label;
-    bool ok = rill_path_split_label(path, file, sizeof file, &label);
-    bool exists = false;
-    if (ok) {
-        exists = b->opts->vfs ? rill_vfs_exists(b->opts->vfs, file) : rill_file_exists(file);
+/* Normalizes an interned asset path and, when asked, checks that the VFS has it; warns about
+ * invalid or missing paths at every use. Files repeat the same paths many times, so the result is
+ * cached per interned spelling: the map holds the normalized interned pointer, with bit 0 set when
+ * the path is invalid and bit 1 set when it is missing (interned strings are at least 2-aligned
+ * in practice, but the low bits are masked only after checking the stored flag bits). */
+static const char *asset_check(binder *b, const place *pl, const rsn_value *v, const char *s) {
+    uint64_t key = (uint64_t)(uintptr_t)s, val;
+    const char *norm_s;
+    bool invalid = false, missing = false;
+    if (rill_map_get(&b->asset_seen, key, &val)) {
+        norm_s = (const char *)(uintptr_t)(val & ~UINT64_C(3));
+        invalid = (val & 1u) != 0;
+        missing = (val & 2u) != 0;
+    } else {
+        char norm[RILL_VFS_PATH_MAX + 1];
+        norm_s = s;
+        if (!rill_path_normalize(norm, sizeof norm, s)) {
+            invalid = true;
+        } else {
+            if (strcmp(norm, s) != 0) norm_s = rill_intern(norm);
+            if (!norm_s) norm_s = s;
+            if (b->opts->check_assets) {
+                char file[RILL_VFS_PATH_MAX + 1];
+                const char *label;
+                bool exists = false;
+                if (rill_path_split_label(norm_s, file, sizeof file, &label)) {
+                    exists = b->opts->vfs ? rill_vfs_exists(b->opts->vfs, file)
+                                          : rill_file_exists(file);
+                }
+                missing = !exists;
+            }
+        }
+        if (((uintptr_t)norm_s & 3u) == 0) {
+            rill_map_set(&b->asset_seen, key,
+                         (uint64_t)(uintptr_t)norm_s | (invalid ? 1u : 0u) | (missing ? 2u : 0u));
+        }
     }
-    rill_map_set(&b->asset_seen, key, exists ? 1 : 2);
-    return exists;
+    if (invalid) {
+        bind_warn(b, pl, v->line, v->col, "asset path \"%s\" is not a valid project path", s);
+    } else if (missing) {
+        bind_warn(b, pl, v->line, v->col, "asset \"%s\" is missing", norm_s);
+    }
+    return norm_s;
 }
 
 /* Binds one element (not an array) of field f from value index vi into dst. `fix_base` is the
@@ -347,16 +384,7 @@ static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_fiel
             return bind_fail(b, pl, v->line, v->col, "out of memory");
         }
         if (f->type == RILL_FIELD_ASSET_PATH && s) {
-            char norm[RILL_VFS_PATH_MAX + 1];
-            if (!rill_path_normalize(norm, sizeof norm, s)) {
-                bind_warn(b, pl, v->line, v->col, "asset path \"%s\" is not a valid project path",
-                          s);
-            } else {
-                if (strcmp(norm, s) != 0) s = rill_intern(norm);
-                if (b->opts->check_assets && !asset_exists(b, s)) {
-                    bind_warn(b, pl, v->line, v->col, "asset \"%s\" is missing", s);
-                }
-            }
+            s = asset_check(b, pl, v, s);
         }
         memcpy(dst, &s, sizeof s);
         return true;
@@ -462,17 +490,22 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
     memcpy(o->blob + off, st->proto, ty->size);
     /* Fields given twice: the last wins, with a warning (a bitset over the first 64 fields). */
     uint64_t seen = 0;
+    uint32_t hint = 0;
     for (uint32_t fi = 0; fi < c->field_count && !b->failed; fi++) {
         const rsn_field *fd = &doc->fields.data[c->first_field + fi];
         const char *fname = doc->src + fd->name_off;
         pl.field = fname;
         pl.field_len = fd->name_len;
+        /* Files list fields in registry order, so start looking after the last match. */
         const rill_field *f = NULL;
         uint32_t k = 0;
-        for (; k < ty->field_count; k++) {
-            const rill_field *cand = &ty->fields[k];
-            if (strlen(cand->name) == fd->name_len && memcmp(cand->name, fname, fd->name_len) == 0) {
-                f = cand;
+        for (uint32_t probe = 0; probe < ty->field_count; probe++) {
+            uint32_t j = hint + probe < ty->field_count ? hint + probe : hint + probe - ty->field_count;
+            if (st->name_len[j] == fd->name_len &&
+                memcmp(ty->fields[j].name, fname, fd->name_len) == 0) {
+                f = &ty->fields[j];
+                k = j;
+                hint = j + 1u < ty->field_count ? j + 1u : 0;
                 break;
             }
         }

@@ -205,16 +205,18 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
     RILL_LOG_ERROR(SCENE_LOG, "%s", r->error ? r->error : "scene load failed");
     /* Entities of a failed load never stay behind. */
     for (uint32_t i = 0; r->spawned && i < r->total; i++) {
-        rill_world_despawn(ld->world, r->spawned[i]);
+        rill_world_despawn_recursive(ld->world, r->spawned[i]);
     }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_FAILED);
     send_event(ld, ld->ev_failed, id, r);
 }
 
+/* Recursive despawns: whatever got attached under a cancelled load's entities (a streamed
+ * instance's contents, say) goes with them instead of being left as orphaned roots. */
 static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     rec_drop_job(ld, r);
     for (uint32_t i = 0; r->spawned && i < r->total; i++) {
-        rill_world_despawn(ld->world, r->spawned[i]);
+        rill_world_despawn_recursive(ld->world, r->spawned[i]);
     }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
@@ -236,6 +238,35 @@ static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_LOADED);
     send_event(ld, ld->ev_loaded, id, r);
+}
+
+/* Grows the storage of every component the load will add, once, in the spawn pass. Otherwise a
+ * component's dense arrays double in the middle of some budgeted frame, and that one entity's
+ * copy of a large array would overshoot the budget by far more than an entity's usual cost. */
+static void reserve_storage(rill_scene_loader *ld, const load_rec *r) {
+    uint32_t nc = rill_world_component_count(ld->world);
+    uint32_t *counts = rill_calloc_tagged(nc + 1u, sizeof(uint32_t), RILL_MEM_SCENE);
+    if (!counts) return; /* only an optimization */
+    const rill_builtins *bi = rill_world_builtin(ld->world);
+    for (uint32_t i = 0; i < r->bound.comps.len; i++) {
+        rill_component c = r->bound.comps.data[i].comp;
+        if (c <= nc) counts[c]++;
+    }
+    for (uint32_t i = 0; i < r->total; i++) {
+        const bound_entity *be = &r->bound.ents.data[i];
+        if (be->name && bi->name <= nc) counts[bi->name]++;
+        if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent <= nc) {
+            counts[bi->parent]++;
+            counts[bi->children]++; /* an upper bound on new parents */
+        }
+    }
+    for (rill_component c = 1; c <= nc; c++) {
+        if (counts[c]) {
+            rill_world_component_reserve(ld->world, c,
+                                         rill_world_component_len(ld->world, c) + counts[c]);
+        }
+    }
+    rill_free(counts);
 }
 
 /* Parse finished: take the bound scene and spawn every entity empty in one pass. */
@@ -265,6 +296,7 @@ static void rec_parsed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
             return;
         }
     }
+    reserve_storage(ld, r);
     r->state = RILL_SCENE_LOAD_SPAWNING;
     r->progress = 0.10f;
     r->spawned_in = ld->update_count;

@@ -267,11 +267,13 @@ static bool parse_id(parser *p, uint32_t *out, const char *what) {
 }
 
 static rsn_value *push_value(parser *p, uint32_t *out_index) {
-    rsn_value *v = rill_array_push_n(&p->doc->values, 1);
-    if (!v) {
+    rsn_doc *d = p->doc;
+    /* The common case has room already; only growth goes through the array helper. */
+    if (d->values.len >= d->values.cap && !rill_array_reserve(&d->values, d->values.len + 1u)) {
         fail_at(p, p->tok.line, p->tok.col, "out of memory");
         return NULL;
     }
+    rsn_value *v = &d->values.data[d->values.len++];
     memset(v, 0, sizeof *v);
     *out_index = p->doc->values.len - 1u;
     v->line = p->tok.line;
@@ -415,9 +417,10 @@ static bool parse_component(parser *p) {
         if (!parse_value(p, 0)) {
             return false;
         }
-        if (!rill_array_push(&d->fields, f)) {
+        if (d->fields.len >= d->fields.cap && !rill_array_reserve(&d->fields, d->fields.len + 1u)) {
             return fail_at(p, f.line, f.col, "out of memory");
         }
+        d->fields.data[d->fields.len++] = f;
         c.field_count++;
     }
     if (p->tok.kind != TOK_RBRACE) {

@@ -20,6 +20,7 @@ typedef struct scene_type {
     const rill_type_desc *type;
     rill_component id;
     uint8_t *proto; /* type->size bytes of defaults */
+    uint32_t *name_len; /* strlen of each field name, for quick matching */
     bool skip;      /* runtime-only (NO_SERIALIZE or MANAGED): ignored in files with a warning */
 } scene_type;
 
