@@ -863,6 +863,70 @@ static rill_result to_triangle_list(rd *r, int mode, const char *where, uint32_t
     return RILL_OK;
 }
 
+/* glTF asks for flat shading when a primitive has no normals. Every triangle gets its own three
+ * vertices (attributes copied), so the normal generator, which accumulates over shared
+ * vertices, yields exactly the face normal. An edge buffer read from the file is remapped to the
+ * first copy of each vertex (the weld in the edge builder makes copies equivalent). */
+static bool unweld_for_flat_normals(rill_gltf_primitive *prim) {
+    uint32_t n = prim->index_count;
+    uint32_t *first = rill__gltf_alloc(prim->vertex_count, sizeof(uint32_t));
+    uint32_t *idx = rill__gltf_alloc(n, sizeof(uint32_t));
+    if (!first || !idx) {
+        rill_free(first);
+        rill_free(idx);
+        return false;
+    }
+    memset(first, 0xFF, (size_t)prim->vertex_count * sizeof(uint32_t));
+    float **arrays[] = {&prim->positions, &prim->tangents, &prim->uv0, &prim->uv1, &prim->colors};
+    const uint32_t comps[] = {3, 4, 2, 2, 4};
+    bool ok = true;
+    for (size_t a = 0; a < RILL_COUNTOF(arrays) && ok; a++) {
+        float *src = *arrays[a];
+        if (!src) {
+            continue;
+        }
+        float *dst = rill__gltf_alloc((size_t)n * comps[a], sizeof(float));
+        if (!dst) {
+            ok = false;
+            break;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(&dst[(size_t)i * comps[a]], &src[(size_t)prim->indices[i] * comps[a]],
+                   comps[a] * sizeof(float));
+        }
+        rill_free(src);
+        *arrays[a] = dst;
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (first[prim->indices[i]] == UINT32_MAX) {
+                first[prim->indices[i]] = i;
+            }
+            idx[i] = i;
+        }
+        bool edges_ok = true;
+        for (uint32_t k = 0; k < prim->edge_index_count; k++) {
+            uint32_t v = first[prim->edge_indices[k]];
+            edges_ok = edges_ok && v != UINT32_MAX;
+            prim->edge_indices[k] = v;
+        }
+        if (!edges_ok) {
+            /* An edge on a vertex no triangle uses cannot be kept; the buffer is dropped and the
+             * renderer falls back to triangle lines. */
+            rill_free(prim->edge_indices);
+            prim->edge_indices = NULL;
+            prim->edge_index_count = 0;
+        }
+        rill_free(prim->indices);
+        prim->indices = idx;
+        prim->vertex_count = n;
+        idx = NULL;
+    }
+    rill_free(first);
+    rill_free(idx);
+    return ok;
+}
+
 static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool *out_skip,
                                   rill_gltf_primitive *prim) {
     *out_skip = false;
@@ -983,6 +1047,13 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
         }
     }
 
+    if (!prim->normals && prim->index_count > (1u << 24)) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s: %u corners to unweld for flat normals (limit 2^24)",
+                       where, prim->index_count);
+    }
+    if (!prim->normals && !unweld_for_flat_normals(prim)) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
     if (!rill__gltf_primitive_fix_normals(prim, false) ||
         !rill__gltf_primitive_fix_tangents(prim, false)) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);

@@ -392,6 +392,45 @@ static void test_primitive_modes(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* No NORMAL: glTF asks for flat shading, so two triangles folded along a shared edge get
+ * separate vertices with their own face normals. */
+static void test_flat_normals(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    float pos[12] = {0, 0, 0, 1, 0, 0, 0.5f, 1, 0, 0.5f, -1, 1};
+    uint16_t idx[6] = {0, 1, 2, 1, 0, 3};
+    uint8_t bin[60];
+    memcpy(bin, pos, 48);
+    memcpy(bin + 48, idx, 12);
+    char enc[96], text[2048];
+    b64(bin, sizeof(bin), enc);
+    snprintf(text, sizeof(text),
+             "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":60,\"uri\":"
+             "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"
+             "\"byteLength\":48},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":12}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":"
+             "\"VEC3\"},{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":"
+             "\"SCALAR\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},"
+             "\"indices\":1}]}]}",
+             enc);
+    rill_gltf_model *m;
+    rill_error err = {0};
+    assert_int_equal(read_text(text, "fold.gltf", &m, &err), RILL_OK);
+    const rill_gltf_primitive *p = &m->meshes[0].primitives[0];
+    assert_int_equal(p->vertex_count, 6);
+    assert_int_equal(p->index_count, 6);
+    for (int v = 0; v < 3; v++) {
+        assert_true(fabsf(p->normals[v * 3 + 2] - 1.0f) < 1e-6f); /* first face: +Z */
+    }
+    for (int v = 3; v < 6; v++) {
+        /* second face: (0, -1, 1) x ... = normalized (0, 0.707, 0.707) */
+        assert_true(fabsf(p->normals[v * 3 + 1] - 0.70710677f) < 1e-5f);
+        assert_true(fabsf(p->normals[v * 3 + 2] - 0.70710677f) < 1e-5f);
+    }
+    rill_gltf_model_free(m);
+    RILL_TEST_LEAK_END();
+}
+
 /* A glb of a cube with edges and a light, the sample for the truncation and flip tests. */
 static void sample_glb(uint8_t **data, size_t *size) {
     rill_gltf_model *m = tm_cube();
@@ -633,6 +672,7 @@ int main(void) {
         cmocka_unit_test(test_lights_round_trip),
         cmocka_unit_test(test_writer_rejects_bad_model),
         cmocka_unit_test(test_primitive_modes),
+        cmocka_unit_test(test_flat_normals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

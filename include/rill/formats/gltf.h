@@ -13,11 +13,11 @@
  *   stride and count is checked against its buffer with overflow checks; NaN or infinite
  *   positions are rejected. On failure no model is returned and the error names the file and
  *   the JSON path, e.g. "chair.glb: meshes[0].primitives[1].attributes.POSITION: accessor 7 out
- *   of range". Normals are generated (area weighted, shared through the index buffer) when a
- *   primitive has none, and normalized when present; tangents are generated per triangle from
- *   UV0 when missing. Triangle strips and fans are converted to lists; points and lines are
- *   skipped with a warning (counted in skipped_primitives). Unindexed primitives get 0..n-1.
- *   External buffers and images resolve against the folder of the file (or desc.base_dir);
+ *   of range". A primitive without normals is made flat (vertices unwelded per triangle, face
+ *   normals), as glTF specifies; given normals are normalized; tangents are generated per
+ *   triangle from UV0 when missing. Triangle strips and fans are converted to lists; points and
+ * lines are skipped with a warning (counted in skipped_primitives). Unindexed primitives get
+ * 0..n-1. External buffers and images resolve against the folder of the file (or desc.base_dir);
  *   absolute URIs and URIs leaving that folder are refused.
  *
  * ON WRITING
