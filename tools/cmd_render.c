@@ -34,16 +34,18 @@ typedef struct scene_state {
 } scene_state;
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: rill render SCENE_OR_MODEL --size WxH --out frame.png [options]\n"
-               "  SCENE_OR_MODEL  a .glb/.gltf model, a .rsn scene, builtin:spheres or builtin:cubes:N\n"
-               "  --size WxH      output size (default 1280x720)\n"
-               "  --out PATH      PNG to write (required)\n"
-               "  --frames N      frames to render before writing (default 1)\n"
-               "  --tonemap aces|agx|none, --exposure EV\n"
-               "  --device NAME   pick a Vulkan device by name (also RILL_DEVICE)\n"
-               "  --validation    enable the Vulkan validation layers (also RILL_VALIDATION=1)\n"
-               "  --dump-graph    print the compiled render graph\n"
-               "  --stats         print per-pass GPU times and counters\n");
+    fprintf(
+        f,
+        "usage: rill render SCENE_OR_MODEL --size WxH --out frame.png [options]\n"
+        "  SCENE_OR_MODEL  a .glb/.gltf model, a .rsn scene, builtin:spheres or builtin:cubes:N\n"
+        "  --size WxH      output size (default 1280x720)\n"
+        "  --out PATH      PNG to write (required)\n"
+        "  --frames N      frames to render before writing (default 1)\n"
+        "  --tonemap aces|agx|none, --exposure EV\n"
+        "  --device NAME   pick a Vulkan device by name (also RILL_DEVICE)\n"
+        "  --validation    enable the Vulkan validation layers (also RILL_VALIDATION=1)\n"
+        "  --dump-graph    print the compiled render graph\n"
+        "  --stats         print per-pass GPU times and counters\n");
 }
 
 static void look_at(rill_render_view *v, const float eye[3], const float target[3]) {
@@ -103,7 +105,8 @@ static int build_builtin(rill_renderer *r, const char *name, scene_state *st, ri
                 if (!mat.id || !rill_array_push(&st->mats, mat))
                     return 1;
                 glm_mat4_identity(m);
-                glm_translate(m, (vec3){-2.4f + 1.2f * (float)i, row ? 0.5f : 1.6f, row ? 0.6f : -0.6f});
+                glm_translate(
+                    m, (vec3){-2.4f + 1.2f * (float)i, row ? 0.5f : 1.6f, row ? 0.6f : -0.6f});
                 push_instance(st, st->meshes[1], mat, (float *)m);
             }
         look_at(&st->snap.view, (float[3]){0, 3.2f, 6.5f}, (float[3]){0, 0.6f, 0});
@@ -118,7 +121,8 @@ static int build_builtin(rill_renderer *r, const char *name, scene_state *st, ri
         push_instance(st, st->meshes[2], ground, (float *)m);
         for (uint32_t i = 0; i < 8; i++) {
             memset(&md, 0, sizeof(md));
-            md.base_color[0] = 0.3f + 0.1f * (float)i, md.base_color[1] = 0.5f, md.base_color[2] = 1.0f - 0.1f * (float)i;
+            md.base_color[0] = 0.3f + 0.1f * (float)i, md.base_color[1] = 0.5f,
+            md.base_color[2] = 1.0f - 0.1f * (float)i;
             md.base_color[3] = 1.0f;
             md.roughness = 0.5f;
             rill_material mat = rill_render_material_create(r, &md, err);
@@ -129,10 +133,12 @@ static int build_builtin(rill_renderer *r, const char *name, scene_state *st, ri
             glm_mat4_identity(m);
             glm_translate(m, (vec3){((float)(i % side) - (float)side * 0.5f) * 1.5f, 0.5f,
                                     ((float)(i / side) - (float)side * 0.5f) * 1.5f});
-            if (!push_instance(st, st->meshes[i % 3 == 2 ? 1 : 0], st->mats.data[1 + i % 8], (float *)m))
+            if (!push_instance(st, st->meshes[i % 3 == 2 ? 1 : 0], st->mats.data[1 + i % 8],
+                               (float *)m))
                 return 1;
         }
-        look_at(&st->snap.view, (float[3]){0, extent * 0.5f + 2.0f, extent * 0.6f + 3.0f}, (float[3]){0, 0, 0});
+        look_at(&st->snap.view, (float[3]){0, extent * 0.5f + 2.0f, extent * 0.6f + 3.0f},
+                (float[3]){0, 0, 0});
         st->snap.view.far_plane = extent * 4.0f + 100.0f;
         return 0;
     }
@@ -140,7 +146,8 @@ static int build_builtin(rill_renderer *r, const char *name, scene_state *st, ri
     return 1;
 }
 
-static bool add_model_instances(scene_state *st, const rill_render_model *rm, const float parent[16]) {
+static bool add_model_instances(scene_state *st, const rill_render_model *rm,
+                                const float parent[16]) {
     for (uint32_t i = 0; i < rm->instance_count; i++) {
         mat4 m;
         glm_mat4_mul((vec4 *)parent, (vec4 *)rm->instances[i].transform, m);
@@ -150,7 +157,8 @@ static bool add_model_instances(scene_state *st, const rill_render_model *rm, co
     return true;
 }
 
-static int load_model(rill_renderer *r, const char *path, scene_state *st, rill_render_model *out, rill_error *err) {
+static int load_model(rill_renderer *r, const char *path, scene_state *st, rill_render_model *out,
+                      rill_error *err) {
     rill_gltf_model *gm = NULL;
     if (rill_gltf_read_file(path, NULL, &gm, err) != RILL_OK)
         return 1;
@@ -245,8 +253,8 @@ static int build_scene(rill_renderer *r, const char *path, scene_state *st, rill
             continue;
         char full[2048];
         rill_render_model rm;
-        if (!rill_path_join(full, sizeof(full), dir, mr->path) || load_model(r, full, st, &rm, err) ||
-            !add_model_instances(st, &rm, xf->m))
+        if (!rill_path_join(full, sizeof(full), dir, mr->path) ||
+            load_model(r, full, st, &rm, err) || !add_model_instances(st, &rm, xf->m))
             goto done;
     }
     rc = 0;
@@ -274,7 +282,8 @@ static int parse(int argc, char **argv, render_opts *o) {
             usage(stdout);
             return -1;
         } else if (strcmp(a, "--size") == 0 && v) {
-            if (sscanf(v, "%ux%u", &o->w, &o->h) != 2 || !o->w || !o->h || o->w > 16384 || o->h > 16384) {
+            if (sscanf(v, "%ux%u", &o->w, &o->h) != 2 || !o->w || !o->h || o->w > 16384 ||
+                o->h > 16384) {
                 fprintf(stderr, "rill render: bad --size '%s' (want WxH)\n", v);
                 return 2;
             }
@@ -286,7 +295,9 @@ static int parse(int argc, char **argv, render_opts *o) {
             if (!o->frames)
                 o->frames = 1;
         } else if (strcmp(a, "--tonemap") == 0 && v) {
-            o->tonemap = strcmp(v, "agx") == 0 ? RILL_TONEMAP_AGX : strcmp(v, "none") == 0 ? RILL_TONEMAP_NONE : RILL_TONEMAP_ACES;
+            o->tonemap = strcmp(v, "agx") == 0    ? RILL_TONEMAP_AGX
+                         : strcmp(v, "none") == 0 ? RILL_TONEMAP_NONE
+                                                  : RILL_TONEMAP_ACES;
             i++;
         } else if (strcmp(a, "--exposure") == 0 && v) {
             o->exposure = strtof(v, NULL), i++;
@@ -340,7 +351,9 @@ int rill_cmd_render(int argc, char **argv) {
     else if (ends_with(o.input, ".rsn"))
         rc = build_scene(r, o.input, &st, &err);
     else
-        rc = (rill_error_set(&err, RILL_ERR_UNSUPPORTED, "%s: not a .glb, .gltf, .rsn or builtin: input", o.input), 1);
+        rc = (rill_error_set(&err, RILL_ERR_UNSUPPORTED,
+                             "%s: not a .glb, .gltf, .rsn or builtin: input", o.input),
+              1);
     if (rc == 0) {
         st.snap.instances = st.inst.data;
         st.snap.instance_count = st.inst.len;
@@ -361,8 +374,9 @@ int rill_cmd_render(int argc, char **argv) {
     if (rc == 0) {
         rill_render_stats s;
         rill_renderer_stats(r, &s);
-        printf("rendered %s -> %s (%ux%u, %u frames, %u/%u instances visible, %u draws) on %s\n", o.input,
-               o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, s.draw_calls, s.device_name);
+        printf("rendered %s -> %s (%ux%u, %u frames, %u/%u instances visible, %u draws) on %s\n",
+               o.input, o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted,
+               s.draw_calls, s.device_name);
         if (o.stats) {
             printf("cpu record %.3f ms\n", s.cpu_record_ms);
             for (uint32_t i = 0; i < s.pass_count; i++)

@@ -39,7 +39,8 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     for (int i = 0; i < 8; i++) {
         rill_material_desc md;
         memset(&md, 0, sizeof(md));
-        md.base_color[0] = 0.3f + 0.08f * (float)i, md.base_color[1] = 0.5f, md.base_color[2] = 0.9f - 0.08f * (float)i;
+        md.base_color[0] = 0.3f + 0.08f * (float)i, md.base_color[1] = 0.5f,
+        md.base_color[2] = 0.9f - 0.08f * (float)i;
         md.base_color[3] = 1.0f;
         md.roughness = 0.3f + 0.08f * (float)i;
         md.metallic = (i & 1) ? 1.0f : 0.0f;
@@ -70,7 +71,8 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     memset(&s, 0, sizeof(s));
     mat4 view, inv;
     /* A high three-quarter view that keeps most of the grid in the frustum. */
-    glm_lookat((vec3){0, extent * 0.55f + 3.0f, extent * 0.75f + 3.0f}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_lookat((vec3){0, extent * 0.55f + 3.0f, extent * 0.75f + 3.0f}, (vec3){0, 0, 0},
+               (vec3){0, 1, 0}, view);
     glm_mat4_inv(view, inv);
     memcpy(s.view.world_from_view, inv, sizeof(mat4));
     s.view.far_plane = extent * 4.0f + 50.0f;
@@ -118,9 +120,11 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     }
     double gpu_total = 0;
     printf("{\"bench\":\"render_frame\",\"instances\":%u,\"width\":%u,\"height\":%u,\"frames\":%u,"
-           "\"device\":\"%s\",\"visible\":%u,\"draw_calls\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,\"max\":%.3f},"
+           "\"device\":\"%s\",\"visible\":%u,\"draw_calls\":%u,\"cpu_record_ms\":{\"mean\":%.3f,"
+           "\"min\":%.3f,\"max\":%.3f},"
            "\"gpu_ms\":{",
-           count, w, h, frames, st.device_name, st.instances_visible, st.draw_calls, cpu_sum / frames, cpu_min, cpu_max);
+           count, w, h, frames, st.device_name, st.instances_visible, st.draw_calls,
+           cpu_sum / frames, cpu_min, cpu_max);
     for (uint32_t k = 0; k < np; k++) {
         double ms = passes[k].n ? passes[k].sum / passes[k].n : 0.0;
         gpu_total += ms;

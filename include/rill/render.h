@@ -19,7 +19,8 @@
  * ON ERRORS
  *   Every Vulkan result is checked; failures come back as rill_result with a message in the
  *   rill_error. With validation on (debug builds, RILL_VALIDATION=1, or desc.validation = 1)
- *   every validation warning or error is logged and counted (rill_render_stats.validation_messages).
+ *   every validation warning or error is logged and counted
+ * (rill_render_stats.validation_messages).
  *
  * ON DEVICES
  *   The device is chosen discrete > integrated > virtual > CPU among those with Vulkan 1.3,
@@ -41,15 +42,21 @@ extern "C" {
 typedef struct rill_renderer rill_renderer;
 
 /* Handles: 0 is invalid; a stale handle draws nothing and destroying it is a no-op. */
-typedef struct rill_mesh { uint32_t id; } rill_mesh;
-typedef struct rill_texture { uint32_t id; } rill_texture;
-typedef struct rill_material { uint32_t id; } rill_material;
+typedef struct rill_mesh {
+    uint32_t id;
+} rill_mesh;
+typedef struct rill_texture {
+    uint32_t id;
+} rill_texture;
+typedef struct rill_material {
+    uint32_t id;
+} rill_material;
 
 typedef enum rill_tonemapper {
     RILL_TONEMAP_DEFAULT = 0, /* = ACES fitted */
     RILL_TONEMAP_ACES,
     RILL_TONEMAP_AGX,
-    RILL_TONEMAP_NONE,        /* clamp only */
+    RILL_TONEMAP_NONE, /* clamp only */
     RILL_TONEMAP_NUM,
     RILL_TONEMAP_FORCE_U32 = 0x7FFFFFFF
 } rill_tonemapper;
@@ -88,12 +95,14 @@ rill_renderer_desc rill_renderer_desc_defaults(void);
 
 /* Opens the device and builds pipelines. On failure *out is NULL and err says why (no Vulkan
  * driver is RILL_ERR_NO_DEVICE). Destroy with rill_renderer_destroy. */
-rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out, rill_error *err);
+rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
+                                 rill_error *err);
 /* Waits for the GPU and frees everything, including meshes, textures and materials still alive.
  * NULL is a no-op. */
 void rill_renderer_destroy(rill_renderer *r);
 /* Resizes the headless target (windowed renderers follow the surface). */
-rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height, rill_error *err);
+rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height,
+                                 rill_error *err);
 
 /* >>resources -------------------------------------------------------------------------------- */
 
@@ -131,7 +140,8 @@ typedef struct rill_texture_desc {
     bool srgb;
     const char *label;
 } rill_texture_desc;
-rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc, rill_error *err);
+rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
+                                        rill_error *err);
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex);
 
 typedef enum rill_alpha_mode {
@@ -161,7 +171,8 @@ typedef struct rill_material_desc {
         emissive_texture;
     const char *label;
 } rill_material_desc;
-rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc, rill_error *err);
+rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
+                                          rill_error *err);
 void rill_render_material_destroy(rill_renderer *r, rill_material mat);
 
 /* >>frame ------------------------------------------------------------------------------------ */
@@ -197,7 +208,11 @@ typedef struct rill_render_dir_light {
     bool shadows;
 } rill_render_dir_light;
 
-typedef enum rill_light_kind { RILL_LIGHT_POINT = 0, RILL_LIGHT_SPOT, RILL_LIGHT_KIND_FORCE_U32 = 0x7FFFFFFF } rill_light_kind;
+typedef enum rill_light_kind {
+    RILL_LIGHT_POINT = 0,
+    RILL_LIGHT_SPOT,
+    RILL_LIGHT_KIND_FORCE_U32 = 0x7FFFFFFF
+} rill_light_kind;
 
 /* Point or spot light: intensity / distance^2 falloff, windowed to 0 at range (0 = 20).
  * Spot cones in radians (outer 0 = pi/4; inner 0 = 0). */
@@ -225,10 +240,12 @@ typedef struct rill_render_snapshot {
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
  * rill_renderer_read_pixels waits for it. */
-rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
+rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *snap,
+                                 rill_error *err);
 /* Headless: waits for the last frame and copies its RGBA8 pixels (sRGB-encoded, row-major, top row
  * first) into dst, which must hold width * height * 4 bytes. */
-rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size, rill_error *err);
+rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size,
+                                      rill_error *err);
 /* Headless: read_pixels + PNG file. */
 rill_result rill_renderer_write_png(rill_renderer *r, const char *path, rill_error *err);
 void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h);
@@ -255,8 +272,8 @@ typedef struct rill_render_model {
 
 /* Uploads `model`. base_dir resolves external image URIs (NULL = embedded images only; others are
  * skipped with a warning and draw untextured). Images that fail to decode are warnings too. */
-rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *model, const char *base_dir,
-                                     rill_render_model *out, rill_error *err);
+rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *model,
+                                     const char *base_dir, rill_render_model *out, rill_error *err);
 void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
 
 /* >>stats ------------------------------------------------------------------------------------ */
@@ -264,18 +281,18 @@ void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
 #define RILL_RENDER_MAX_PASS_TIMINGS 32
 typedef struct rill_render_stats {
     uint64_t frame_index;
-    double cpu_record_ms;           /* last rill_renderer_render: extract-to-submit CPU time */
-    uint32_t pass_count;            /* GPU timings of the last completed frame */
+    double cpu_record_ms; /* last rill_renderer_render: extract-to-submit CPU time */
+    uint32_t pass_count;  /* GPU timings of the last completed frame */
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
     uint32_t instances_submitted, instances_visible, draw_calls;
-    uint32_t validation_messages;   /* validation warnings + errors since creation */
+    uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;
     uint64_t gpu_memory_block_bytes, gpu_memory_used_bytes;
     uint32_t gpu_memory_blocks;
     char device_name[256];
-    bool fill_mode_non_solid;       /* wireframe (polygon mode line) is available */
-    bool validation;                /* validation layers are on */
+    bool fill_mode_non_solid; /* wireframe (polygon mode line) is available */
+    bool validation;          /* validation layers are on */
 } rill_render_stats;
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
 /* Appends the last frame's compiled graph listing to sb. */
@@ -292,17 +309,32 @@ void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
  *     (direction = -Z)
  *   "Model" { path: asset_path } (a glTF model drawn at the entity; resolved by the caller, e.g.
  *     `rill render`, with rill_render_model_create) */
-typedef struct rill_mesh_instance { uint32_t mesh, material; } rill_mesh_instance;
-typedef struct rill_directional_light { float color[4]; float illuminance; bool shadows; } rill_directional_light;
-typedef struct rill_point_light { float color[4]; float intensity, range; } rill_point_light;
-typedef struct rill_spot_light { float color[4]; float intensity, range, inner_angle, outer_angle; } rill_spot_light;
-typedef struct rill_model_ref { const char *path; } rill_model_ref;
+typedef struct rill_mesh_instance {
+    uint32_t mesh, material;
+} rill_mesh_instance;
+typedef struct rill_directional_light {
+    float color[4];
+    float illuminance;
+    bool shadows;
+} rill_directional_light;
+typedef struct rill_point_light {
+    float color[4];
+    float intensity, range;
+} rill_point_light;
+typedef struct rill_spot_light {
+    float color[4];
+    float intensity, range, inner_angle, outer_angle;
+} rill_spot_light;
+typedef struct rill_model_ref {
+    const char *path;
+} rill_model_ref;
 
 typedef struct rill_render_components {
     rill_component mesh_instance, directional_light, point_light, spot_light, model;
 } rill_render_components;
 /* Registers (or finds, when already registered) the render components. */
-rill_result rill_render_register_components(rill_world *world, rill_render_components *out, rill_error *err);
+rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
+                                            rill_error *err);
 
 /* Snapshot storage owned by the caller, reused across frames (no allocation once grown). */
 typedef struct rill_render_extract_buf {

@@ -48,7 +48,8 @@ static rill__img *acquire_transient(rill_renderer *r, const rill_rg_image_desc *
     char label[64];
     snprintf(label, sizeof(label), "transient %u (%s %ux%u)", slot, rill_rg_format_name(d->format),
              d->width, d->height);
-    rill__img_desc id = {d->width, d->height, d->layers, d->mips, d->format, transient_usage(d), label};
+    rill__img_desc id = {d->width,  d->height,          d->layers, d->mips,
+                         d->format, transient_usage(d), label};
     rill__img *img = rill__img_create(r->gpu, &id, err);
     if (!img)
         return NULL;
@@ -85,8 +86,8 @@ rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name) {
     return rill_rg_resource_external(ctx->g, (uint32_t)res);
 }
 
-static void issue_barriers(rill_renderer *r, rill__cmd *cmd, const rill_rg *g, const rill_rg_barrier *b,
-                           uint32_t n) {
+static void issue_barriers(rill_renderer *r, rill__cmd *cmd, const rill_rg *g,
+                           const rill_rg_barrier *b, uint32_t n) {
     rill__img *imgs[32];
     rill__buf *bufs[32];
     for (uint32_t start = 0; start < n; start += 32) {
@@ -130,7 +131,8 @@ rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *er
         rill_rg_exec_fn fn = rill_rg_ordered_exec(g, i, &user);
         if (!fn)
             continue; /* anchors record nothing */
-        const char *label = rill_rg_ordered_label(g, i); /* interned: lives as long as the process */
+        const char *label =
+            rill_rg_ordered_label(g, i); /* interned: lives as long as the process */
         rill__cmd_label_begin(cmd, label);
         rill__cmd_timestamp_begin(cmd, label);
         fn(&ctx, user);

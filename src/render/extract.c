@@ -18,37 +18,92 @@ static const float f_three = 3.0f, f_ten = 10.0f, f_twenty = 20.0f, f_quarter_pi
 static const bool b_true = true;
 
 static const rill_field dir_fields[] = {
-    {.name = "color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_directional_light, color), .count = 1, .default_value = white4},
-    {.name = "illuminance", .type = RILL_FIELD_F32, .offset = offsetof(rill_directional_light, illuminance), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_three},
-    {.name = "shadows", .type = RILL_FIELD_BOOL, .offset = offsetof(rill_directional_light, shadows), .count = 1, .default_value = &b_true},
+    {.name = "color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_directional_light, color),
+     .count = 1,
+     .default_value = white4},
+    {.name = "illuminance",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_directional_light, illuminance),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_three},
+    {.name = "shadows",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_directional_light, shadows),
+     .count = 1,
+     .default_value = &b_true},
 };
 static const rill_directional_light dir_default = {{1, 1, 1, 1}, 3.0f, true};
 
 static const rill_field point_fields[] = {
-    {.name = "color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_point_light, color), .count = 1, .default_value = white4},
-    {.name = "intensity", .type = RILL_FIELD_F32, .offset = offsetof(rill_point_light, intensity), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_ten},
-    {.name = "range", .type = RILL_FIELD_F32, .offset = offsetof(rill_point_light, range), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_twenty},
+    {.name = "color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_point_light, color),
+     .count = 1,
+     .default_value = white4},
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_point_light, intensity),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_ten},
+    {.name = "range",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_point_light, range),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_twenty},
 };
 static const rill_point_light point_default = {{1, 1, 1, 1}, 10.0f, 20.0f};
 
 static const rill_field spot_fields[] = {
-    {.name = "color", .type = RILL_FIELD_COLOR, .offset = offsetof(rill_spot_light, color), .count = 1, .default_value = white4},
-    {.name = "intensity", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, intensity), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_ten},
-    {.name = "range", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, range), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &f_twenty},
-    {.name = "inner_angle", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, inner_angle), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0.0, .max = 1.5707},
-    {.name = "outer_angle", .type = RILL_FIELD_F32, .offset = offsetof(rill_spot_light, outer_angle), .count = 1,
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0.0, .max = 1.5707, .default_value = &f_quarter_pi},
+    {.name = "color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_spot_light, color),
+     .count = 1,
+     .default_value = white4},
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, intensity),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_ten},
+    {.name = "range",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, range),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_twenty},
+    {.name = "inner_angle",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, inner_angle),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0.0,
+     .max = 1.5707},
+    {.name = "outer_angle",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, outer_angle),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0.0,
+     .max = 1.5707,
+     .default_value = &f_quarter_pi},
 };
 static const rill_spot_light spot_default = {{1, 1, 1, 1}, 10.0f, 20.0f, 0.0f, 0.785398f};
 
 static const rill_field model_fields[] = {
-    {.name = "path", .type = RILL_FIELD_ASSET_PATH, .offset = offsetof(rill_model_ref, path), .count = 1},
+    {.name = "path",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_model_ref, path),
+     .count = 1},
 };
 
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
@@ -56,28 +111,48 @@ static rill_component reg(rill_world *w, const rill_type_desc *d) {
     return c ? c : rill_world_register_component(w, d);
 }
 
-rill_result rill_render_register_components(rill_world *world, rill_render_components *out, rill_error *err) {
+rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
+                                            rill_error *err) {
     if (!world || !out)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL world or out");
-    rill_type_desc mi = {.name = "MeshInstance", RILL_TYPE_LAYOUT(rill_mesh_instance),
-                         .flags = RILL_TYPE_NO_SERIALIZE, .fields = mesh_instance_fields, .field_count = 2,
+    rill_type_desc mi = {.name = "MeshInstance",
+                         RILL_TYPE_LAYOUT(rill_mesh_instance),
+                         .flags = RILL_TYPE_NO_SERIALIZE,
+                         .fields = mesh_instance_fields,
+                         .field_count = 2,
                          .doc = "renderer mesh + material handles"};
-    rill_type_desc dl = {.name = "DirectionalLight", RILL_TYPE_LAYOUT(rill_directional_light),
-                         .fields = dir_fields, .field_count = 3, .defaults = &dir_default,
+    rill_type_desc dl = {.name = "DirectionalLight",
+                         RILL_TYPE_LAYOUT(rill_directional_light),
+                         .fields = dir_fields,
+                         .field_count = 3,
+                         .defaults = &dir_default,
                          .doc = "sun-like light along the entity's -Z axis"};
-    rill_type_desc pl = {.name = "PointLight", RILL_TYPE_LAYOUT(rill_point_light), .fields = point_fields,
-                         .field_count = 3, .defaults = &point_default, .doc = "omni light"};
-    rill_type_desc sl = {.name = "SpotLight", RILL_TYPE_LAYOUT(rill_spot_light), .fields = spot_fields,
-                         .field_count = 5, .defaults = &spot_default, .doc = "cone light along -Z"};
-    rill_type_desc md = {.name = "Model", RILL_TYPE_LAYOUT(rill_model_ref), .fields = model_fields,
-                         .field_count = 1, .doc = "a glTF model drawn at this entity"};
+    rill_type_desc pl = {.name = "PointLight",
+                         RILL_TYPE_LAYOUT(rill_point_light),
+                         .fields = point_fields,
+                         .field_count = 3,
+                         .defaults = &point_default,
+                         .doc = "omni light"};
+    rill_type_desc sl = {.name = "SpotLight",
+                         RILL_TYPE_LAYOUT(rill_spot_light),
+                         .fields = spot_fields,
+                         .field_count = 5,
+                         .defaults = &spot_default,
+                         .doc = "cone light along -Z"};
+    rill_type_desc md = {.name = "Model",
+                         RILL_TYPE_LAYOUT(rill_model_ref),
+                         .fields = model_fields,
+                         .field_count = 1,
+                         .doc = "a glTF model drawn at this entity"};
     out->mesh_instance = reg(world, &mi);
     out->model = reg(world, &md);
     out->directional_light = reg(world, &dl);
     out->point_light = reg(world, &pl);
     out->spot_light = reg(world, &sl);
-    if (!out->mesh_instance || !out->directional_light || !out->point_light || !out->spot_light || !out->model)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: could not register render components");
+    if (!out->mesh_instance || !out->directional_light || !out->point_light || !out->spot_light ||
+        !out->model)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: could not register render components");
     return RILL_OK;
 }
 
@@ -101,7 +176,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err) {
     if (!world || !comps || !buf || !out_snap)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: extract needs world, components, buffer, snapshot");
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: extract needs world, components, buffer, snapshot");
     const rill_builtins *b = rill_world_builtin(world);
     memset(out_snap, 0, sizeof(*out_snap));
     rill_array_clear(&buf->instances);
@@ -126,7 +202,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         }
     }
     if (!best)
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render: no active camera with a GlobalTransform");
+        return rill_error_set(err, RILL_ERR_NOT_FOUND,
+                              "render: no active camera with a GlobalTransform");
     rill_render_view *v = &out_snap->view;
     memcpy(v->world_from_view, best_xf->m, sizeof(v->world_from_view));
     v->fov_y = best->fov_y;
@@ -192,7 +269,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
                 L.range = p->range;
             }
             if (!rill_array_push(&buf->lights, L))
-                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                                      "render: out of memory in extract");
         }
     }
     out_snap->instances = buf->instances.data;

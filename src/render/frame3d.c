@@ -45,10 +45,12 @@ typedef struct gpu_light {
 
 /* >>pipelines ------------------------------------------------------------------------------- */
 
-static const rill__set_layout frame_set_full = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE, RILL__BIND_STORAGE, RILL__BIND_TEXTURE}};
+static const rill__set_layout frame_set_full = {
+    {RILL__BIND_UNIFORM, RILL__BIND_STORAGE, RILL__BIND_STORAGE, RILL__BIND_TEXTURE}};
 static const rill__set_layout frame_set_min = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE}};
-static const rill__set_layout material_set = {{RILL__BIND_UNIFORM, RILL__BIND_TEXTURE, RILL__BIND_TEXTURE,
-                                               RILL__BIND_TEXTURE, RILL__BIND_TEXTURE, RILL__BIND_TEXTURE}};
+static const rill__set_layout material_set = {{RILL__BIND_UNIFORM, RILL__BIND_TEXTURE,
+                                               RILL__BIND_TEXTURE, RILL__BIND_TEXTURE,
+                                               RILL__BIND_TEXTURE, RILL__BIND_TEXTURE}};
 
 rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     for (int ds = 0; ds < 2; ds++) {
@@ -140,7 +142,8 @@ typedef struct sphere {
 static sphere world_sphere(const float m[16], const mesh_slot *ms) {
     sphere s;
     for (int k = 0; k < 3; k++)
-        s.c[k] = m[k] * ms->center[0] + m[4 + k] * ms->center[1] + m[8 + k] * ms->center[2] + m[12 + k];
+        s.c[k] =
+            m[k] * ms->center[0] + m[4 + k] * ms->center[1] + m[8 + k] * ms->center[2] + m[12 + k];
     float sx = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
     float sy = sqrtf(m[4] * m[4] + m[5] * m[5] + m[6] * m[6]);
     float sz = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
@@ -168,7 +171,9 @@ static void frustum_planes(mat4 vp, vec4 out[6]) {
 
 static bool sphere_visible(vec4 planes[6], const sphere *s) {
     for (int p = 0; p < 6; p++)
-        if (planes[p][0] * s->c[0] + planes[p][1] * s->c[1] + planes[p][2] * s->c[2] + planes[p][3] < -s->r)
+        if (planes[p][0] * s->c[0] + planes[p][1] * s->c[1] + planes[p][2] * s->c[2] +
+                planes[p][3] <
+            -s->r)
             return false;
     return true;
 }
@@ -181,8 +186,8 @@ static int cmp_items(const void *a, const void *b) {
 }
 
 /* The bounding sphere of the view frustum between view distances a and b. */
-static sphere slice_sphere(mat4 world_from_view, float tan_y, float aspect, float a, float b, bool ortho,
-                           float half_h) {
+static sphere slice_sphere(mat4 world_from_view, float tan_y, float aspect, float a, float b,
+                           bool ortho, float half_h) {
     vec3 corners[8];
     int k = 0;
     for (int zi = 0; zi < 2; zi++) {
@@ -253,8 +258,9 @@ static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__im
 /* Draws items[0..n) whose instance data starts at `first` in the instance buffer. Neighbours with
  * the same mesh and material become one instanced draw. pipes[ds] chooses by double-sidedness;
  * when pipes is NULL the bound pipeline is used and materials are not bound (shadows). */
-static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, uint32_t n, uint32_t first,
-                      rill__pipe *const *pipes, bool full_set, rill__img *shadow, bool batch) {
+static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, uint32_t n,
+                      uint32_t first, rill__pipe *const *pipes, bool full_set, rill__img *shadow,
+                      bool batch) {
     const rill_render_instance *inst = r->snap->instances;
     rill__pipe *bound = NULL;
     uint32_t cur_mesh = 0, cur_mat = 0;
@@ -326,7 +332,8 @@ static void exec_opaque(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
     const float *cc = r->snap->view.clear_color;
-    rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
+    rill__attachment col = {
+        rill__ctx_image(ctx, "hdr"), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, r->width, r->height);
     draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->opaque_pipe, true,
@@ -340,8 +347,8 @@ static void exec_transparent(rill_rg_ctx *ctx, void *user) {
     rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, r->width, r->height);
-    draw_list(r, ctx->cmd, r->transparent.data, r->transparent.len, r->opaque.len, r->transparent_pipe,
-              true, rill__ctx_image(ctx, "shadow_map"), false);
+    draw_list(r, ctx->cmd, r->transparent.data, r->transparent.len, r->opaque.len,
+              r->transparent_pipe, true, rill__ctx_image(ctx, "shadow_map"), false);
     rill__cmd_end_rendering(ctx->cmd);
 }
 
@@ -393,7 +400,8 @@ static void exec_present(rill_rg_ctx *ctx, void *user) {
             return try_r_;                                                                         \
     } while (0)
 
-static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, bool side, rill_error *err) {
+static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, bool side,
+                        rill_error *err) {
     rill_rg_pass_desc d = {label, fn, NULL, side};
     return rill_rg_add_pass(g, &d, err);
 }
@@ -445,7 +453,8 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
         rill_rg_image_desc sd;
         memset(&sd, 0, sizeof(sd));
         sd.format = swap ? rill__img_get_desc(swap)->format : RILL_RG_FORMAT_BGRA8_UNORM;
-        TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE, RILL_RG_USAGE_PRESENT, err));
+        TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE,
+                                 RILL_RG_USAGE_PRESENT, err));
         out_pass = "present";
         TRY(pass(g, out_pass, exec_present, true, err));
         TRY(rill_rg_access(g, out_pass, "swapchain", RILL_RG_USAGE_TRANSFER_DST, err));
@@ -494,7 +503,8 @@ static void remember_transforms(rill_renderer *r, const rill_render_snapshot *sn
         if (!rill_map_get(&r->prev_index, in->id, &idx)) {
             prev_xform px;
             memset(&px, 0, sizeof(px));
-            if (!rill_array_push(&r->prev, px) || !rill_map_set(&r->prev_index, in->id, r->prev.len - 1))
+            if (!rill_array_push(&r->prev, px) ||
+                !rill_map_set(&r->prev_index, in->id, r->prev.len - 1))
                 continue; /* out of memory: this instance just has no motion next frame */
             idx = r->prev.len - 1;
         }
@@ -506,7 +516,8 @@ static void remember_transforms(rill_renderer *r, const rill_render_snapshot *sn
 static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                                 mat4 out_vp, rill_error *err);
 
-rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err) {
+rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap,
+                                 rill_error *err) {
     uint64_t t0 = rill_time_ns();
     /* Begin first: pending uploads are recorded at the start of the frame, so resources created
      * before this call can already be drawn by it. */
@@ -582,7 +593,8 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             float t = (float)(c + 1) / (float)r->cascades;
             float lin = znear + (dist - znear) * t, lg = znear * powf(dist / znear, t);
             float split = c + 1 == r->cascades ? dist : 0.75f * lg + 0.25f * lin;
-            sphere s = slice_sphere(world_from_view, tan_y, aspect, prev_split, split, v->orthographic, half_h);
+            sphere s = slice_sphere(world_from_view, tan_y, aspect, prev_split, split,
+                                    v->orthographic, half_h);
             mat4 lvp, lview;
             float lfar;
             light_matrices(&s, sun_dir, (float)r->desc.shadow_map_size, lvp, lview, &lfar);
@@ -619,7 +631,8 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                 memcpy(&bits, &depth, sizeof(bits));
                 TRY(push_item(&r->transparent, (uint64_t)(UINT32_MAX - bits), i, err));
             } else {
-                uint64_t key = ((uint64_t)mt->double_sided << 40) | ((uint64_t)ti << 20) | (uint64_t)mi;
+                uint64_t key =
+                    ((uint64_t)mt->double_sided << 40) | ((uint64_t)ti << 20) | (uint64_t)mi;
                 TRY(push_item(&r->opaque, key, i, err));
             }
         }
@@ -650,13 +663,15 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->light_size = (uint64_t)RILL_MAX(nlights, 1u) * sizeof(gpu_light);
     gpu_light *gl = rill__frame_alloc(cmd, r->light_size, 256, &r->light_buf, &r->light_off);
     if (!fr || !gi || !gl) {
-        res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: frame scratch allocation failed");
+        res =
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: frame scratch allocation failed");
     } else {
         memset(fr, 0, sizeof(*fr));
         memcpy(fr->view, view, sizeof(mat4));
         memcpy(fr->proj, proj, sizeof(mat4));
         memcpy(fr->view_proj, vp, sizeof(mat4));
-        memcpy(fr->prev_view_proj, r->have_prev_view_proj ? r->prev_view_proj : (float *)vp, sizeof(mat4));
+        memcpy(fr->prev_view_proj, r->have_prev_view_proj ? r->prev_view_proj : (float *)vp,
+               sizeof(mat4));
         for (uint32_t c = 0; c < r->cascades; c++)
             memcpy(fr->cascade_vp[c], r->cascade_vp[c], sizeof(mat4));
         memcpy(fr->cascade_far, cascade_far, sizeof(cascade_far));

@@ -48,8 +48,8 @@ typedef struct rill__gpu_desc {
     int validation;          /* 1 on, 0 off, -1 = default (debug build or RILL_VALIDATION=1) */
     bool sync_validation;    /* also enable synchronization validation (slower) */
     uint32_t frames_in_flight;
-    uint64_t upload_budget_bytes; /* per frame */
-    uint64_t block_size_bytes;    /* sub-allocator block size */
+    uint64_t upload_budget_bytes;    /* per frame */
+    uint64_t block_size_bytes;       /* sub-allocator block size */
     const char *pipeline_cache_path; /* NULL = in-memory only */
     void *glfw_window;               /* NULL = headless */
     bool vsync;
@@ -139,7 +139,12 @@ typedef struct rill__set_layout {
 
 typedef enum rill__blend { RILL__BLEND_NONE = 0, RILL__BLEND_ALPHA } rill__blend;
 typedef enum rill__cull { RILL__CULL_BACK = 0, RILL__CULL_NONE, RILL__CULL_FRONT } rill__cull;
-typedef enum rill__cmp { RILL__CMP_LESS = 0, RILL__CMP_LESS_EQUAL, RILL__CMP_EQUAL, RILL__CMP_ALWAYS } rill__cmp;
+typedef enum rill__cmp {
+    RILL__CMP_LESS = 0,
+    RILL__CMP_LESS_EQUAL,
+    RILL__CMP_EQUAL,
+    RILL__CMP_ALWAYS
+} rill__cmp;
 
 typedef struct rill__pipe_desc {
     const char *label;
@@ -153,8 +158,8 @@ typedef struct rill__pipe_desc {
     rill__cull cull;
     bool depth_test, depth_write;
     rill__cmp depth_cmp;
-    bool depth_bias;  /* dynamic depth bias enabled */
-    bool wireframe;   /* polygon mode line; needs caps.fill_mode_non_solid */
+    bool depth_bias; /* dynamic depth bias enabled */
+    bool wireframe;  /* polygon mode line; needs caps.fill_mode_non_solid */
     rill__set_layout sets[RILL__MAX_SETS];
     uint32_t set_count;
     uint32_t push_size; /* bytes, visible to every stage */
@@ -168,7 +173,7 @@ typedef struct rill__binding {
     rill__buf *buf;
     uint64_t offset, range; /* range 0 = whole buffer */
     rill__img *img;
-    int32_t layer;          /* -1 = all layers (array view), else one layer */
+    int32_t layer; /* -1 = all layers (array view), else one layer */
     rill__sampler_kind sampler;
 } rill__binding;
 

@@ -53,15 +53,15 @@ struct rill_rg {
     RILL_ARRAY(rg_edge) edges;
     /* results */
     bool compiled;
-    RILL_ARRAY(uint32_t) order;    /* pass indices in execution order (kept passes only) */
+    RILL_ARRAY(uint32_t) order; /* pass indices in execution order (kept passes only) */
     RILL_ARRAY(rill_rg_barrier) barriers;
     RILL_ARRAY(uint32_t) barrier_start; /* per ordered pass, plus one for the final barriers */
     RILL_ARRAY(rg_slot) slots;
     /* scratch, reused between compiles */
-    RILL_ARRAY(uint8_t) dep;       /* n x n: dep[a*n+b] = a must run before b */
-    RILL_ARRAY(uint8_t) reach;     /* n x n explicit-edge reachability */
+    RILL_ARRAY(uint8_t) dep;   /* n x n: dep[a*n+b] = a must run before b */
+    RILL_ARRAY(uint8_t) reach; /* n x n explicit-edge reachability */
     RILL_ARRAY(uint32_t) indeg;
-    RILL_ARRAY(uint32_t) seq;      /* every pass in topological order, culled ones included */
+    RILL_ARRAY(uint32_t) seq; /* every pass in topological order, culled ones included */
     RILL_ARRAY(uint8_t) flags;
     RILL_ARRAY(rill_rg_usage) state;
 };
@@ -69,14 +69,16 @@ struct rill_rg {
 /* >>names ----------------------------------------------------------------------------------- */
 
 static const char *const usage_names[RILL_RG_USAGE_NUM] = {
-    "none",          "color_write",   "depth_write",  "depth_read",   "sampled_fragment",
-    "sampled_compute", "storage_read", "storage_write", "transfer_src", "transfer_dst",
-    "present",       "shader_read",   "vertex_input",
+    "none",         "color_write",      "depth_write",
+    "depth_read",   "sampled_fragment", "sampled_compute",
+    "storage_read", "storage_write",    "transfer_src",
+    "transfer_dst", "present",          "shader_read",
+    "vertex_input",
 };
 
 static const char *const format_names[RILL_RG_FORMAT_NUM] = {
-    "none", "rgba8_unorm", "rgba8_srgb", "bgra8_unorm", "bgra8_srgb",
-    "rgba16f", "rg16f", "r32f", "d32f",
+    "none",    "rgba8_unorm", "rgba8_srgb", "bgra8_unorm", "bgra8_srgb",
+    "rgba16f", "rg16f",       "r32f",       "d32f",
 };
 
 bool rill_rg_usage_is_write(rill_rg_usage usage) {
@@ -182,7 +184,8 @@ static rill_result add_res(rill_rg *g, const char *name, bool is_image, bool imp
                            const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
                            rill_rg_usage final, rill_error *err) {
     if (!g || !name || !name[0])
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: resource needs a name");
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render graph: resource needs a name");
     const char *n = rill_intern(name);
     if (!n)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
@@ -229,8 +232,8 @@ rill_result rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_err
     if (!label)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
     if (find_pass(g, label) >= 0)
-        return rill_error_set(err, RILL_ERR_ALREADY_EXISTS,
-                              "render graph: pass '%s' added twice", desc->label);
+        return rill_error_set(err, RILL_ERR_ALREADY_EXISTS, "render graph: pass '%s' added twice",
+                              desc->label);
     rg_pass p;
     memset(&p, 0, sizeof(p));
     p.label = label;
@@ -268,7 +271,8 @@ rill_result rill_rg_access(rill_rg *g, const char *pass, const char *name, rill_
 
 rill_result rill_rg_add_edge(rill_rg *g, const char *from, const char *to, rill_error *err) {
     if (!g || !from || !to)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: edge needs two labels");
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render graph: edge needs two labels");
     int32_t a = find_pass(g, rill_intern(from));
     if (a < 0)
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
@@ -302,7 +306,8 @@ rill_result rill_rg_mark_output(rill_rg *g, const char *name, rill_error *err) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: output needs a name");
     int32_t r = find_res(g, rill_intern(name));
     if (r < 0)
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render graph: no resource named '%s'", name);
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render graph: no resource named '%s'",
+                              name);
     g->res.data[r].output = true;
     g->compiled = false;
     return RILL_OK;
@@ -346,7 +351,8 @@ static rill_result phase_validate(rill_rg *g, rill_error *err) {
         const char *pl = g->passes.data[a->pass].label;
         if (a->res < 0)
             return rill_error_set(err, RILL_ERR_NOT_FOUND,
-                                  "render graph: pass '%s' uses unknown resource '%s'", pl, a->name);
+                                  "render graph: pass '%s' uses unknown resource '%s'", pl,
+                                  a->name);
         const rg_res *r = &g->res.data[a->res];
         if (r->is_image && usage_is_buffer_only(a->usage))
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
@@ -367,9 +373,10 @@ static rill_result phase_validate(rill_rg *g, rill_error *err) {
         for (uint32_t j = 0; j < g->acc.len && !written; j++)
             written = g->acc.data[j].res == a->res && rill_rg_usage_is_write(g->acc.data[j].usage);
         if (!written)
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render graph: pass '%s' reads transient '%s' that no pass writes",
-                                  g->passes.data[a->pass].label, r->name);
+            return rill_error_set(
+                err, RILL_ERR_INVALID_ARGUMENT,
+                "render graph: pass '%s' reads transient '%s' that no pass writes",
+                g->passes.data[a->pass].label, r->name);
     }
     return RILL_OK;
 }
@@ -425,8 +432,9 @@ static rill_result phase_order(rill_rg *g, rill_error *err) {
     size_t nn = (size_t)n * n;
     if (nn > UINT32_MAX)
         return rill_error_set(err, RILL_ERR_LIMIT, "render graph: too many passes");
-    if (!rill_array_reserve(&g->dep, (uint32_t)nn) || !rill_array_reserve(&g->reach, (uint32_t)nn) ||
-        !rill_array_reserve(&g->indeg, n) || !rill_array_reserve(&g->order, n))
+    if (!rill_array_reserve(&g->dep, (uint32_t)nn) ||
+        !rill_array_reserve(&g->reach, (uint32_t)nn) || !rill_array_reserve(&g->indeg, n) ||
+        !rill_array_reserve(&g->order, n))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
     uint8_t *dep = g->dep.data, *reach = g->reach.data;
     memset(dep, 0, nn);
@@ -515,8 +523,7 @@ static rill_result phase_order(rill_rg *g, rill_error *err) {
 
 static bool desc_equal(const rill_rg_image_desc *a, const rill_rg_image_desc *b) {
     return a->format == b->format && a->width == b->width && a->height == b->height &&
-           a->layers == b->layers && a->mips == b->mips &&
-           a->array_view == b->array_view;
+           a->layers == b->layers && a->mips == b->mips && a->array_view == b->array_view;
 }
 
 static rill_result phase_allocate(rill_rg *g, rill_error *err) {
@@ -548,7 +555,8 @@ static rill_result phase_allocate(rill_rg *g, rill_error *err) {
             if (pick < 0) {
                 rg_slot s = {r->desc, -1};
                 if (!rill_array_push(&g->slots, s))
-                    return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+                    return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                                          "render graph: out of memory");
                 pick = (int32_t)g->slots.len - 1;
             }
             g->slots.data[pick].last = r->last;
@@ -583,7 +591,8 @@ static rill_result phase_barriers(rill_rg *g, rill_error *err) {
             if (need) {
                 rill_rg_barrier b = {(uint32_t)a->res, r->is_image, prev, a->usage};
                 if (!rill_array_push(&g->barriers, b))
-                    return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+                    return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                                          "render graph: out of memory");
             }
             g->state.data[a->res] = a->usage;
         }
@@ -624,8 +633,12 @@ rill_result rill_rg_compile(rill_rg *g, rill_error *err) {
 
 /* >>results --------------------------------------------------------------------------------- */
 
-uint32_t rill_rg_pass_count(const rill_rg *g) { return g ? g->passes.len : 0; }
-uint32_t rill_rg_ordered_count(const rill_rg *g) { return g && g->compiled ? g->order.len : 0; }
+uint32_t rill_rg_pass_count(const rill_rg *g) {
+    return g ? g->passes.len : 0;
+}
+uint32_t rill_rg_ordered_count(const rill_rg *g) {
+    return g && g->compiled ? g->order.len : 0;
+}
 
 const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i) {
     if (!g || !g->compiled || i >= g->order.len)
@@ -664,7 +677,9 @@ const rill_rg_barrier *rill_rg_final_barriers(const rill_rg *g, uint32_t *out_co
     return g->barriers.data + g->barrier_start.data[n];
 }
 
-uint32_t rill_rg_resource_count(const rill_rg *g) { return g ? g->res.len : 0; }
+uint32_t rill_rg_resource_count(const rill_rg *g) {
+    return g ? g->res.len : 0;
+}
 
 const char *rill_rg_resource_name(const rill_rg *g, uint32_t resource) {
     return g && resource < g->res.len ? g->res.data[resource].name : NULL;
@@ -678,7 +693,9 @@ int32_t rill_rg_resource_slot(const rill_rg *g, uint32_t resource) {
     return g && resource < g->res.len ? g->res.data[resource].slot : -1;
 }
 
-uint32_t rill_rg_slot_count(const rill_rg *g) { return g ? g->slots.len : 0; }
+uint32_t rill_rg_slot_count(const rill_rg *g) {
+    return g ? g->slots.len : 0;
+}
 
 void rill_rg_resource_image_desc(const rill_rg *g, uint32_t resource, rill_rg_image_desc *out) {
     memset(out, 0, sizeof(*out));
@@ -714,7 +731,8 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
         return;
     }
     uint32_t culled = g->passes.len - g->order.len;
-    rill_strbuf_printf(sb, "render graph: %u passes (%u culled), %u resources, %u slots, view %ux%u\n",
+    rill_strbuf_printf(sb,
+                       "render graph: %u passes (%u culled), %u resources, %u slots, view %ux%u\n",
                        g->order.len, culled, g->res.len, g->slots.len, g->view_w, g->view_h);
     for (uint32_t o = 0; o < g->order.len; o++) {
         uint32_t p = g->order.data[o];
@@ -730,8 +748,8 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
             if (a->pass != p)
                 continue;
             rill_strbuf_printf(sb, "     %s %s (%s)\n",
-                               rill_rg_usage_is_write(a->usage) ? "write" : "read ",
-                               a->name, rill_rg_usage_name(a->usage));
+                               rill_rg_usage_is_write(a->usage) ? "write" : "read ", a->name,
+                               rill_rg_usage_name(a->usage));
         }
     }
     uint32_t n = g->order.len;
@@ -749,7 +767,8 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
             rill_strbuf_printf(sb, "image %s: %s %s %ux%u x%u, slot %d, passes %d..%d\n", res->name,
                                res->imported ? "imported" : "transient",
                                rill_rg_format_name(res->desc.format), res->desc.width,
-                               res->desc.height, res->desc.layers, res->slot, res->first, res->last);
+                               res->desc.height, res->desc.layers, res->slot, res->first,
+                               res->last);
         else
             rill_strbuf_printf(sb, "buffer %s: imported, passes %d..%d\n", res->name, res->first,
                                res->last);

@@ -26,7 +26,8 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     char path[1024];
     if (!bytes && im->uri) {
         if (!base_dir) {
-            RILL_LOG_WARN(LOGM, "texture %d: external image '%s' without a base folder; skipped", ti, im->uri);
+            RILL_LOG_WARN(LOGM, "texture %d: external image '%s' without a base folder; skipped",
+                          ti, im->uri);
             return none;
         }
         rill_error e = {0};
@@ -42,8 +43,10 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     rill_image img;
     rill_error e = {0};
     rill_texture out = none;
-    if (rill_image_load(bytes, size, im->uri ? im->uri : im->name, RILL_PIXEL_RGBA8, &img, &e) == RILL_OK) {
-        rill_texture_desc td = {img.pixels, img.width, img.height, srgb, im->name ? im->name : im->uri};
+    if (rill_image_load(bytes, size, im->uri ? im->uri : im->name, RILL_PIXEL_RGBA8, &img, &e) ==
+        RILL_OK) {
+        rill_texture_desc td = {img.pixels, img.width, img.height, srgb,
+                                im->name ? im->name : im->uri};
         out = rill_render_texture_create(r, &td, &e);
         if (!out.id)
             RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
@@ -57,11 +60,13 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
 
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
     rill_texture none = {0};
-    return ref->texture >= 0 && (uint32_t)ref->texture < out->texture_count ? out->textures[ref->texture] : none;
+    return ref->texture >= 0 && (uint32_t)ref->texture < out->texture_count
+               ? out->textures[ref->texture]
+               : none;
 }
 
-static void walk(const rill_gltf_model *m, int32_t node, const float parent[16], rill_render_model *out,
-                 const uint32_t *prim_base, uint32_t depth) {
+static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
+                 rill_render_model *out, const uint32_t *prim_base, uint32_t depth) {
     if (depth > 256)
         return; /* the reader guarantees a tree; this only bounds the recursion */
     const rill_gltf_node *n = &m->nodes[node];
@@ -95,8 +100,9 @@ static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
         walk(m, n->children[c], (const float *)world, out, prim_base, depth + 1);
 }
 
-rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m, const char *base_dir,
-                                     rill_render_model *out, rill_error *err) {
+rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
+                                     const char *base_dir, rill_render_model *out,
+                                     rill_error *err) {
     if (!r || !m || !out)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
     memset(out, 0, sizeof(*out));
@@ -114,9 +120,12 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
         if (m->nodes[i].mesh >= 0)
             max_inst += m->meshes[m->nodes[i].mesh].primitive_count;
     out->meshes = rill_calloc_tagged(prims ? prims : 1, sizeof(rill_mesh), RILL_MEM_RENDER);
-    out->materials = rill_calloc_tagged(m->material_count + 1, sizeof(rill_material), RILL_MEM_RENDER);
-    out->textures = rill_calloc_tagged(m->texture_count ? m->texture_count : 1, sizeof(rill_texture), RILL_MEM_RENDER);
-    out->instances = rill_calloc_tagged(max_inst ? max_inst : 1, sizeof(rill_render_instance), RILL_MEM_RENDER);
+    out->materials =
+        rill_calloc_tagged(m->material_count + 1, sizeof(rill_material), RILL_MEM_RENDER);
+    out->textures = rill_calloc_tagged(m->texture_count ? m->texture_count : 1,
+                                       sizeof(rill_texture), RILL_MEM_RENDER);
+    out->instances =
+        rill_calloc_tagged(max_inst ? max_inst : 1, sizeof(rill_render_instance), RILL_MEM_RENDER);
     rill_vertex *verts = NULL;
     rill_result res = RILL_OK;
     if (!out->meshes || !out->materials || !out->textures || !out->instances) {
@@ -131,7 +140,8 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
         bool used = false, srgb = false;
         for (uint32_t i = 0; i < m->material_count; i++) {
             const rill_gltf_material *mt = &m->materials[i];
-            srgb |= mt->base_color_texture.texture == (int32_t)t || mt->emissive_texture.texture == (int32_t)t;
+            srgb |= mt->base_color_texture.texture == (int32_t)t ||
+                    mt->emissive_texture.texture == (int32_t)t;
             used |= srgb || mt->normal_texture.texture == (int32_t)t ||
                     mt->metallic_roughness_texture.texture == (int32_t)t ||
                     mt->occlusion_texture.texture == (int32_t)t;
@@ -145,16 +155,18 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
         if (i < m->material_count) {
             const rill_gltf_material *mt = &m->materials[i];
             memcpy(d.base_color, mt->base_color_factor, sizeof(d.base_color));
-            if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 && d.base_color[3] == 0)
+            if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 &&
+                d.base_color[3] == 0)
                 d.base_color[3] = 1e-6f; /* a genuinely black, invisible material: not "default" */
             d.metallic = mt->metallic_factor;
             d.roughness = mt->roughness_factor;
             d.roughness_set = true;
             memcpy(d.emissive, mt->emissive_factor, sizeof(d.emissive));
             d.normal_scale = mt->normal_texture.scale;
-            d.occlusion_strength = mt->occlusion_texture.texture >= 0 ? mt->occlusion_texture.scale : 1.0f;
+            d.occlusion_strength =
+                mt->occlusion_texture.texture >= 0 ? mt->occlusion_texture.scale : 1.0f;
             d.alpha_cutoff = mt->alpha_cutoff;
-            d.alpha_mode = mt->alpha_mode == RILL_GLTF_ALPHA_BLEND ? RILL_ALPHA_BLEND
+            d.alpha_mode = mt->alpha_mode == RILL_GLTF_ALPHA_BLEND  ? RILL_ALPHA_BLEND
                            : mt->alpha_mode == RILL_GLTF_ALPHA_MASK ? RILL_ALPHA_MASK
                                                                     : RILL_ALPHA_OPAQUE;
             d.double_sided = mt->double_sided;
@@ -176,7 +188,8 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
             const rill_gltf_primitive *pr = &mesh->primitives[p];
             rill_free(verts);
-            verts = rill_calloc_tagged(pr->vertex_count ? pr->vertex_count : 1, sizeof(rill_vertex), RILL_MEM_RENDER);
+            verts = rill_calloc_tagged(pr->vertex_count ? pr->vertex_count : 1, sizeof(rill_vertex),
+                                       RILL_MEM_RENDER);
             if (!verts) {
                 res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
                 goto done;

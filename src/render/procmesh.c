@@ -19,20 +19,21 @@ static bool alloc_mesh(uint32_t vn, uint32_t in, rill_vertex **out_v, uint32_t *
     return true;
 }
 
-static void set_v(rill_vertex *v, float px, float py, float pz, float nx, float ny, float nz, float u,
-                  float t, float tx, float ty, float tz) {
+static void set_v(rill_vertex *v, float px, float py, float pz, float nx, float ny, float nz,
+                  float u, float t, float tx, float ty, float tz) {
     v->position[0] = px, v->position[1] = py, v->position[2] = pz;
     v->normal[0] = nx, v->normal[1] = ny, v->normal[2] = nz;
     v->uv[0] = u, v->uv[1] = t;
     v->tangent[0] = tx, v->tangent[1] = ty, v->tangent[2] = tz, v->tangent[3] = 1.0f;
 }
 
-bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i, uint32_t *out_in) {
+bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
+                         uint32_t *out_in) {
     if (!alloc_mesh(24, 36, out_v, out_i))
         return false;
     /* Per face: normal n, tangent t (the +u direction), bitangent b = n x t (the +v direction). */
     static const float faces[6][9] = {
-        {1, 0, 0, 0, 0, -1, 0, 1, 0},  {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
+        {1, 0, 0, 0, 0, -1, 0, 1, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
         {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 1, 1, 0, 0, 0, 1, 0},  {0, 0, -1, -1, 0, 0, 0, 1, 0},
     };
     static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
@@ -55,8 +56,8 @@ bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i
     return true;
 }
 
-bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
-                           uint32_t *out_in) {
+bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out_vn,
+                           uint32_t **out_i, uint32_t *out_in) {
     uint32_t seg = RILL_CLAMP(segments, 3u, 512u), rings = RILL_MAX(seg / 2, 2u);
     uint32_t vn = (seg + 1) * (rings + 1), in = seg * rings * 6;
     if (!alloc_mesh(vn, in, out_v, out_i))
@@ -83,7 +84,8 @@ bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out
     return true;
 }
 
-bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i, uint32_t *out_in) {
+bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
+                          uint32_t *out_in) {
     if (!alloc_mesh(4, 6, out_v, out_i))
         return false;
     set_v(&(*out_v)[0], -0.5f, 0, 0.5f, 0, 1, 0, 0, 1, 1, 0, 0);

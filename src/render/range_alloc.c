@@ -26,11 +26,13 @@ static bool insert_at(rill__range_alloc *ra, uint32_t at, rill__range r) {
 }
 
 static void remove_at(rill__range_alloc *ra, uint32_t at) {
-    memmove(&ra->free.data[at], &ra->free.data[at + 1], (ra->free.len - at - 1) * sizeof(rill__range));
+    memmove(&ra->free.data[at], &ra->free.data[at + 1],
+            (ra->free.len - at - 1) * sizeof(rill__range));
     ra->free.len--;
 }
 
-bool rill__range_alloc_bytes(rill__range_alloc *ra, uint64_t size, uint64_t align, uint64_t *out_offset) {
+bool rill__range_alloc_bytes(rill__range_alloc *ra, uint64_t size, uint64_t align,
+                             uint64_t *out_offset) {
     if (size == 0 || align == 0 || (align & (align - 1)) != 0)
         return false;
     for (uint32_t i = 0; i < ra->free.len; i++) {

@@ -18,7 +18,8 @@ typedef struct rill__range_alloc {
 bool rill__range_init(rill__range_alloc *ra, uint64_t size);
 void rill__range_destroy(rill__range_alloc *ra);
 /* Returns true and the offset of `size` bytes aligned to `align` (a power of two). */
-bool rill__range_alloc_bytes(rill__range_alloc *ra, uint64_t size, uint64_t align, uint64_t *out_offset);
+bool rill__range_alloc_bytes(rill__range_alloc *ra, uint64_t size, uint64_t align,
+                             uint64_t *out_offset);
 /* Frees a range returned by rill__range_alloc_bytes (same size). False when out of memory. */
 bool rill__range_free(rill__range_alloc *ra, uint64_t offset, uint64_t size);
 /* The largest free range, for fragmentation reports. */

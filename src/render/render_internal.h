@@ -70,7 +70,7 @@ struct rill_renderer {
     /* per frame, rebuilt each render */
     const rill_render_snapshot *snap;
     RILL_ARRAY(draw_item) opaque, transparent, casters;
-    rill__buf *frame_buf;   /* uniform */
+    rill__buf *frame_buf; /* uniform */
     uint64_t frame_off;
     rill__buf *inst_buf;
     uint64_t inst_off, inst_size;
@@ -89,7 +89,8 @@ struct rill_renderer {
 };
 
 /* frame3d.c */
-rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
+rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap,
+                                 rill_error *err);
 rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err);
 void rill__frame3d_destroy_pipelines(rill_renderer *r);
 
@@ -100,9 +101,10 @@ void rill__transients_release_unused(rill_renderer *r, bool all);
 
 /* procmesh.c: builds vertex/index arrays owned by the caller (rill_free both). */
 bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i, uint32_t *out_in);
-bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
-                           uint32_t *out_in);
-bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i, uint32_t *out_in);
+bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out_vn,
+                           uint32_t **out_i, uint32_t *out_in);
+bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
+                          uint32_t *out_in);
 
 /* Lookups that return NULL for stale handles or resources not yet uploaded. */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);

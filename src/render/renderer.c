@@ -57,10 +57,15 @@ static void desc_defaults(rill_renderer_desc *d) {
         d->shadow_distance = def.shadow_distance;
 }
 
-static rill__img *solid_texture(rill_renderer *r, const uint8_t rgba[4], bool srgb, const char *label,
-                                rill_error *err) {
-    rill__img_desc d = {1, 1, 1, 1, srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
-                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST, label};
+static rill__img *solid_texture(rill_renderer *r, const uint8_t rgba[4], bool srgb,
+                                const char *label, rill_error *err) {
+    rill__img_desc d = {1,
+                        1,
+                        1,
+                        1,
+                        srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
+                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                        label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
     if (img && rill__img_upload(r->gpu, img, rgba, 4, err) != RILL_OK) {
         rill__img_destroy(r->gpu, img);
@@ -83,7 +88,8 @@ static rill_result create_readback(rill_renderer *r, rill_error *err) {
     return RILL_OK;
 }
 
-rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out, rill_error *err) {
+rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
+                                 rill_error *err) {
     if (!out)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: out is NULL");
     *out = NULL;
@@ -179,9 +185,11 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_free(r);
 }
 
-rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height, rill_error *err) {
+rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height,
+                                 rill_error *err) {
     if (!r || !width || !height || width > 16384 || height > 16384)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: bad size %ux%u", width, height);
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: bad size %ux%u", width,
+                              height);
     if (r->desc.glfw_window)
         return RILL_OK;
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
@@ -232,7 +240,8 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     }
     for (uint32_t i = 0; i < desc->index_count; i++)
         if (desc->indices[i] >= desc->vertex_count) {
-            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': index %u out of range",
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                           "render: mesh '%s': index %u out of range",
                            desc->label ? desc->label : "?", i);
             return h;
         }
@@ -246,7 +255,8 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
     uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
     m->vb = rill__buf_create(r->gpu, vbytes, RILL__BUF_VERTEX, false, desc->label, err);
-    m->ib = m->vb ? rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err) : NULL;
+    m->ib =
+        m->vb ? rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err) : NULL;
     if (!m->ib || rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
         rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) {
         rill__buf_destroy(r->gpu, m->vb);
@@ -329,11 +339,13 @@ rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err) {
 
 /* >>textures -------------------------------------------------------------------------------- */
 
-rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc, rill_error *err) {
+rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
+                                        rill_error *err) {
     rill_texture h = {0};
     if (!r || !desc || !desc->pixels || !desc->width || !desc->height || desc->width > 16384 ||
         desc->height > 16384) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: texture '%s': bad size or no pixels",
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: texture '%s': bad size or no pixels",
                        desc && desc->label ? desc->label : "?");
         return h;
     }
@@ -347,12 +359,16 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
         m >>= 1;
         mips++;
     }
-    rill__img_desc d = {desc->width, desc->height, 1, mips,
+    rill__img_desc d = {desc->width,
+                        desc->height,
+                        1,
+                        mips,
                         desc->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
-                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC, desc->label};
+                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC,
+                        desc->label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
-    if (!img || rill__img_upload(r->gpu, img, desc->pixels, (uint64_t)desc->width * desc->height * 4,
-                                 err) != RILL_OK) {
+    if (!img || rill__img_upload(r->gpu, img, desc->pixels,
+                                 (uint64_t)desc->width * desc->height * 4, err) != RILL_OK) {
         rill__img_destroy(r->gpu, img);
         rill_pool_free(&r->tex_pool, id);
         return h;
@@ -389,7 +405,8 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     memset(&d, 0, sizeof(d));
     if (desc)
         d = *desc;
-    if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 && d.base_color[3] == 0)
+    if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 &&
+        d.base_color[3] == 0)
         d.base_color[0] = d.base_color[1] = d.base_color[2] = d.base_color[3] = 1.0f;
     if (d.roughness == 0.0f && !d.roughness_set)
         d.roughness = 1.0f;
@@ -409,23 +426,36 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     mat_slot *m = &r->materials[rill_pool_index(&r->mat_pool, id)];
     memset(m, 0, sizeof(*m));
     float ubo[16] = {
-        d.base_color[0], d.base_color[1], d.base_color[2], d.base_color[3],
-        d.emissive[0], d.emissive[1], d.emissive[2], 0.0f,
-        RILL_CLAMP(d.metallic, 0.0f, 1.0f), RILL_CLAMP(d.roughness, 0.0f, 1.0f),
-        RILL_CLAMP(d.occlusion_strength, 0.0f, 1.0f), d.alpha_cutoff,
-        d.normal_scale, (float)d.alpha_mode, 0.0f, 0.0f,
+        d.base_color[0],
+        d.base_color[1],
+        d.base_color[2],
+        d.base_color[3],
+        d.emissive[0],
+        d.emissive[1],
+        d.emissive[2],
+        0.0f,
+        RILL_CLAMP(d.metallic, 0.0f, 1.0f),
+        RILL_CLAMP(d.roughness, 0.0f, 1.0f),
+        RILL_CLAMP(d.occlusion_strength, 0.0f, 1.0f),
+        d.alpha_cutoff,
+        d.normal_scale,
+        (float)d.alpha_mode,
+        0.0f,
+        0.0f,
     };
     m->alpha_mode = d.alpha_mode;
     m->double_sided = d.double_sided;
-    m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false, d.label ? d.label : "material", err);
+    m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
+                              d.label ? d.label : "material", err);
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK)
         goto fail;
     rill__binding b[6];
     memset(b, 0, sizeof(b));
     b[0].buf = m->ubo;
-    rill__img *imgs[5] = {tex_or(r, d.base_color_texture, r->white), tex_or(r, d.normal_texture, r->flat_normal),
-                          tex_or(r, d.metallic_roughness_texture, r->white),
-                          tex_or(r, d.occlusion_texture, r->white), tex_or(r, d.emissive_texture, r->white)};
+    rill__img *imgs[5] = {
+        tex_or(r, d.base_color_texture, r->white), tex_or(r, d.normal_texture, r->flat_normal),
+        tex_or(r, d.metallic_roughness_texture, r->white), tex_or(r, d.occlusion_texture, r->white),
+        tex_or(r, d.emissive_texture, r->white)};
     for (int i = 0; i < 5; i++) {
         b[i + 1].img = imgs[i];
         b[i + 1].layer = -1;
@@ -457,26 +487,32 @@ void rill_render_material_destroy(rill_renderer *r, rill_material mat) {
 
 /* >>frames ---------------------------------------------------------------------------------- */
 
-rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err) {
+rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *snap,
+                                 rill_error *err) {
     if (!r || !snap)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer or snapshot");
     if (snap->instance_count && !snap->instances)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: instance_count without instances");
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: instance_count without instances");
     if (snap->light_count && !snap->lights)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: light_count without lights");
     return rill__frame3d_render(r, snap, err);
 }
 
-rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size, rill_error *err) {
+rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size,
+                                      rill_error *err) {
     if (!r || !dst)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
     if (r->desc.glfw_window)
-        return rill_error_set(err, RILL_ERR_UNSUPPORTED, "render: read_pixels needs a headless renderer");
+        return rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                              "render: read_pixels needs a headless renderer");
     size_t need = (size_t)r->width * r->height * 4;
     if (dst_size < need)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: read_pixels needs %zu bytes", need);
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: read_pixels needs %zu bytes",
+                              need);
     if (!r->have_frame)
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render: no frame rendered at this size yet");
+        return rill_error_set(err, RILL_ERR_NOT_FOUND,
+                              "render: no frame rendered at this size yet");
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
     if (res != RILL_OK)
         return res;
@@ -492,7 +528,8 @@ rill_result rill_renderer_write_png(rill_renderer *r, const char *path, rill_err
     if (!px)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
     rill_result res = rill_renderer_read_pixels(r, px, n, err);
-    if (res == RILL_OK && !stbi_write_png(path, (int)r->width, (int)r->height, 4, px, (int)r->width * 4))
+    if (res == RILL_OK &&
+        !stbi_write_png(path, (int)r->width, (int)r->height, 4, px, (int)r->width * 4))
         res = rill_error_set(err, RILL_ERR_IO, "%s: cannot write PNG", path);
     rill_free(px);
     return res;

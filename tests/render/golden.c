@@ -26,7 +26,8 @@
 #error "RILL_GOLDEN_DIR must be defined by the build"
 #endif
 
-bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h, char *msg, size_t cap) {
+bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h, char *msg,
+                  size_t cap) {
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s.png", RILL_GOLDEN_DIR, name);
     const char *update = getenv("RILL_UPDATE_GOLDEN");
@@ -40,7 +41,9 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
     int gw = 0, gh = 0, gc = 0;
     uint8_t *gold = stbi_load(path, &gw, &gh, &gc, 4);
     if (!gold) {
-        snprintf(msg, cap, "%s: golden missing or unreadable (run with RILL_UPDATE_GOLDEN=1 to create)", path);
+        snprintf(msg, cap,
+                 "%s: golden missing or unreadable (run with RILL_UPDATE_GOLDEN=1 to create)",
+                 path);
         return false;
     }
     if ((uint32_t)gw != w || (uint32_t)gh != h) {
@@ -80,8 +83,10 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
             if (diff)
                 stbi_write_png(out, (int)w, (int)h, 4, diff, (int)w * 4);
         }
-        snprintf(msg, cap, "%s: %.3f%% of pixels within +-%d (need %.1f%%), worst channel diff %d; diff: %s",
-                 name, match * 100.0, RILL_GOLDEN_TOLERANCE, RILL_GOLDEN_MIN_MATCH * 100.0, worst, out);
+        snprintf(msg, cap,
+                 "%s: %.3f%% of pixels within +-%d (need %.1f%%), worst channel diff %d; diff: %s",
+                 name, match * 100.0, RILL_GOLDEN_TOLERANCE, RILL_GOLDEN_MIN_MATCH * 100.0, worst,
+                 out);
     }
     rill_free(diff);
     stbi_image_free(gold);
@@ -95,4 +100,6 @@ uint8_t *golden_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t *
     return png;
 }
 
-void golden_png_free(uint8_t *png) { STBIW_FREE(png); }
+void golden_png_free(uint8_t *png) {
+    STBIW_FREE(png);
+}

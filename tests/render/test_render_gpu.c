@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <math.h>
@@ -62,7 +63,8 @@ static int teardown(void **state) {
     return 0;
 }
 
-static void trs(float out[16], float x, float y, float z, float sx, float sy, float sz, float rot_y) {
+static void trs(float out[16], float x, float y, float z, float sx, float sy, float sz,
+                float rot_y) {
     mat4 m;
     glm_mat4_identity(m);
     glm_translate(m, (vec3){x, y, z});
@@ -153,8 +155,10 @@ static void test_pbr_lit(void **state) {
     ground(f);
     for (int i = 0; i < 5; i++) {
         float rough = 0.1f + 0.2f * (float)i;
-        add(f, f->sphere, mat(f, 1.0f, 0.78f, 0.34f, 1, 1.0f, rough, RILL_ALPHA_OPAQUE), -2.4f + 1.2f * (float)i, 1.6f, -0.6f, 1.0f);
-        add(f, f->sphere, mat(f, 0.8f, 0.1f, 0.1f, 1, 0.0f, rough, RILL_ALPHA_OPAQUE), -2.4f + 1.2f * (float)i, 0.5f, 0.6f, 1.0f);
+        add(f, f->sphere, mat(f, 1.0f, 0.78f, 0.34f, 1, 1.0f, rough, RILL_ALPHA_OPAQUE),
+            -2.4f + 1.2f * (float)i, 1.6f, -0.6f, 1.0f);
+        add(f, f->sphere, mat(f, 0.8f, 0.1f, 0.1f, 1, 0.0f, rough, RILL_ALPHA_OPAQUE),
+            -2.4f + 1.2f * (float)i, 0.5f, 0.6f, 1.0f);
     }
     rill_render_light *pl = &f->lights[f->nl++];
     memset(pl, 0, sizeof(*pl));
@@ -200,7 +204,8 @@ static void tonemap_scene(fixture *f, rill_tonemapper op, float ev) {
     ground(f);
     const float cols[4][3] = {{1, 0.2f, 0.1f}, {0.2f, 1, 0.3f}, {0.2f, 0.4f, 1}, {1, 1, 1}};
     for (int i = 0; i < 4; i++)
-        add(f, f->sphere, mat(f, cols[i][0], cols[i][1], cols[i][2], 1, 0, 0.35f, RILL_ALPHA_OPAQUE),
+        add(f, f->sphere,
+            mat(f, cols[i][0], cols[i][1], cols[i][2], 1, 0, 0.35f, RILL_ALPHA_OPAQUE),
             -1.8f + 1.2f * (float)i, 0.6f, 0, 1.0f);
 }
 
@@ -227,9 +232,12 @@ static void test_transparency(void **state) {
     ground(f);
     add(f, f->cube, mat(f, 0.9f, 0.9f, 0.2f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE), 0, 0.75f, -2.0f, 1.5f);
     /* Added front to back on purpose: the renderer must sort them back to front. */
-    add(f, f->sphere, mat(f, 0.1f, 0.3f, 1.0f, 0.4f, 0, 0.2f, RILL_ALPHA_BLEND), 0.5f, 0.8f, 1.0f, 1.0f);
-    add(f, f->sphere, mat(f, 0.1f, 1.0f, 0.2f, 0.5f, 0, 0.2f, RILL_ALPHA_BLEND), 0.0f, 0.8f, 0.0f, 1.2f);
-    add(f, f->sphere, mat(f, 1.0f, 0.1f, 0.1f, 0.6f, 0, 0.2f, RILL_ALPHA_BLEND), -0.6f, 0.9f, -1.0f, 1.4f);
+    add(f, f->sphere, mat(f, 0.1f, 0.3f, 1.0f, 0.4f, 0, 0.2f, RILL_ALPHA_BLEND), 0.5f, 0.8f, 1.0f,
+        1.0f);
+    add(f, f->sphere, mat(f, 0.1f, 1.0f, 0.2f, 0.5f, 0, 0.2f, RILL_ALPHA_BLEND), 0.0f, 0.8f, 0.0f,
+        1.2f);
+    add(f, f->sphere, mat(f, 1.0f, 0.1f, 0.1f, 0.6f, 0, 0.2f, RILL_ALPHA_BLEND), -0.6f, 0.9f, -1.0f,
+        1.4f);
     render_and_check(f, "transparency");
 }
 
@@ -248,7 +256,8 @@ static void test_textured(void **state) {
             /* A normal map of horizontal ridges: the normal tilts up and down along v. */
             float s = sinf((float)y * 0.6f) * 0.5f;
             uint8_t *n = &bumps[(y * 64 + x) * 4];
-            n[0] = 128, n[1] = (uint8_t)(128 + 127 * s), n[2] = (uint8_t)(255 * sqrtf(1 - s * s)), n[3] = 255;
+            n[0] = 128, n[1] = (uint8_t)(128 + 127 * s), n[2] = (uint8_t)(255 * sqrtf(1 - s * s)),
+            n[3] = 255;
         }
     rill_error err = {0};
     rill_texture_desc td = {checker, 64, 64, true, "checker"};
@@ -278,7 +287,7 @@ static void test_gltf_model(void **state) {
     static float pos[24 * 3], nrm[24 * 3], tan4[24 * 4], uv[24 * 2];
     static uint32_t idx[36];
     static const float faces[6][9] = {
-        {1, 0, 0, 0, 0, -1, 0, 1, 0},  {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
+        {1, 0, 0, 0, 0, -1, 0, 1, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
         {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 1, 1, 0, 0, 0, 1, 0},  {0, 0, -1, -1, 0, 0, 0, 1, 0},
     };
     static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
@@ -286,7 +295,8 @@ static void test_gltf_model(void **state) {
         for (int c = 0; c < 4; c++) {
             int v = fc * 4 + c;
             for (int k = 0; k < 3; k++) {
-                pos[v * 3 + k] = 0.5f * (faces[fc][k] + corners[c][0] * faces[fc][3 + k] + corners[c][1] * faces[fc][6 + k]);
+                pos[v * 3 + k] = 0.5f * (faces[fc][k] + corners[c][0] * faces[fc][3 + k] +
+                                         corners[c][1] * faces[fc][6 + k]);
                 nrm[v * 3 + k] = faces[fc][k];
                 tan4[v * 4 + k] = faces[fc][3 + k];
             }
@@ -302,7 +312,8 @@ static void test_gltf_model(void **state) {
         for (int x = 0; x < 32; x++) {
             uint8_t *p = &pixels[(y * 32 + x) * 4];
             bool stripe = ((x + y) / 4) % 2 == 0;
-            p[0] = stripe ? 240 : 20, p[1] = stripe ? 90 : 140, p[2] = stripe ? 30 : 200, p[3] = 255;
+            p[0] = stripe ? 240 : 20, p[1] = stripe ? 90 : 140, p[2] = stripe ? 30 : 200,
+            p[3] = 255;
         }
     size_t png_size = 0;
     uint8_t *png = golden_png_encode(pixels, 32, 32, &png_size);
@@ -323,7 +334,8 @@ static void test_gltf_model(void **state) {
     rill_gltf_mesh mesh = {"cube", 1, &prim};
     rill_gltf_material mt;
     memset(&mt, 0, sizeof(mt));
-    mt.base_color_factor[0] = mt.base_color_factor[1] = mt.base_color_factor[2] = mt.base_color_factor[3] = 1.0f;
+    mt.base_color_factor[0] = mt.base_color_factor[1] = mt.base_color_factor[2] =
+        mt.base_color_factor[3] = 1.0f;
     mt.base_color_texture = (rill_gltf_texref){0, 0, 1.0f};
     mt.metallic_factor = 0.0f;
     mt.roughness_factor = 0.45f;
@@ -424,14 +436,16 @@ static void test_world_extract(void **state) {
     assert_true(rill_world_set_transform(w, cam, &t));
 
     rill_entity cube = rill_world_spawn(w);
-    rill_mesh_instance mi = {f->cube.id, mat(f, 0.2f, 0.7f, 0.3f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE).id};
+    rill_mesh_instance mi = {f->cube.id,
+                             mat(f, 0.2f, 0.7f, 0.3f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE).id};
     assert_non_null(rill_world_add(w, cube, rc.mesh_instance, &mi));
     t = rill_transform_identity();
     t.translation[1] = 0.5f;
     assert_true(rill_world_set_transform(w, cube, &t));
 
     rill_entity floor = rill_world_spawn(w);
-    rill_mesh_instance fi = {f->plane.id, mat(f, 0.6f, 0.6f, 0.6f, 1, 0, 0.8f, RILL_ALPHA_OPAQUE).id};
+    rill_mesh_instance fi = {f->plane.id,
+                             mat(f, 0.6f, 0.6f, 0.6f, 1, 0, 0.8f, RILL_ALPHA_OPAQUE).id};
     assert_non_null(rill_world_add(w, floor, rc.mesh_instance, &fi));
     t = rill_transform_identity();
     t.scale[0] = t.scale[1] = t.scale[2] = 10.0f;
@@ -442,7 +456,8 @@ static void test_world_extract(void **state) {
     assert_non_null(dl);
     assert_float_equal(dl->illuminance, 3.0f, 1e-6); /* the registered default */
     t = rill_transform_identity();
-    /* Rotate -Z (the light direction) down and to the side: -60 degrees about X, then 30 about Y. */
+    /* Rotate -Z (the light direction) down and to the side: -60 degrees about X, then 30 about Y.
+     */
     versor qx, qy, qs;
     glm_quatv(qx, -1.0471976f, (vec3){1, 0, 0});
     glm_quatv(qy, 0.5235988f, (vec3){0, 1, 0});

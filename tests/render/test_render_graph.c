@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <string.h>
@@ -41,7 +42,8 @@ static rill_rg *frame_graph(void) {
     rill_rg_image_desc od = {RILL_RG_FORMAT_RGBA8_UNORM};
     int external = 42;
     assert_int_equal(rill_rg_import_image(g, "out", &od, &external, RILL_RG_USAGE_NONE,
-                                          RILL_RG_USAGE_TRANSFER_SRC, NULL), RILL_OK);
+                                          RILL_RG_USAGE_TRANSFER_SRC, NULL),
+                     RILL_OK);
     pass(g, "debug_view", false);
     acc(g, "debug_view", "depth", RILL_RG_USAGE_SAMPLED_FRAGMENT);
     acc(g, "debug_view", "debug", RILL_RG_USAGE_COLOR_WRITE);
@@ -77,8 +79,14 @@ static void test_order_is_stable_topological(void **state) {
     rill_error err = {0};
     if (rill_rg_compile(g, &err) != RILL_OK)
         fail_msg("%s", err.msg);
-    const char *want[] = {"prepass", "shadows", "opaque", "transparent", RILL_RG_END_MAIN_PASS,
-                          RILL_RG_TONEMAPPING, RILL_RG_END_MAIN_PASS_POST_PROCESSING, "output"};
+    const char *want[] = {"prepass",
+                          "shadows",
+                          "opaque",
+                          "transparent",
+                          RILL_RG_END_MAIN_PASS,
+                          RILL_RG_TONEMAPPING,
+                          RILL_RG_END_MAIN_PASS_POST_PROCESSING,
+                          "output"};
     assert_int_equal(rill_rg_ordered_count(g), 8);
     for (uint32_t i = 0; i < 8; i++)
         assert_string_equal(rill_rg_ordered_label(g, i), want[i]);
@@ -124,7 +132,8 @@ static void test_unknown_label_is_an_error_at_once(void **state) {
     (void)state;
     rill_rg *g = frame_graph();
     rill_error err = {0};
-    assert_int_equal(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "lumen_trace", &err), RILL_ERR_NOT_FOUND);
+    assert_int_equal(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "lumen_trace", &err),
+                     RILL_ERR_NOT_FOUND);
     assert_non_null(strstr(err.msg, "lumen_trace"));
     assert_int_equal(rill_rg_add_edge(g, "nope", RILL_RG_TONEMAPPING, &err), RILL_ERR_NOT_FOUND);
     assert_non_null(strstr(err.msg, "'nope'"));
@@ -133,7 +142,8 @@ static void test_unknown_label_is_an_error_at_once(void **state) {
     /* Duplicates and unknown resources. */
     rill_rg_pass_desc d = {"opaque", NULL, NULL, false};
     assert_int_equal(rill_rg_add_pass(g, &d, &err), RILL_ERR_ALREADY_EXISTS);
-    assert_int_equal(rill_rg_access(g, "opaque", "hdr", RILL_RG_USAGE_COLOR_WRITE, &err), RILL_ERR_ALREADY_EXISTS);
+    assert_int_equal(rill_rg_access(g, "opaque", "hdr", RILL_RG_USAGE_COLOR_WRITE, &err),
+                     RILL_ERR_ALREADY_EXISTS);
     acc(g, "opaque", "ghost", RILL_RG_USAGE_SAMPLED_FRAGMENT);
     assert_int_equal(rill_rg_compile(g, &err), RILL_ERR_NOT_FOUND);
     assert_non_null(strstr(err.msg, "ghost"));
@@ -201,7 +211,9 @@ static void test_transients_alias(void **state) {
     assert_int_equal(rill_rg_declare_image(g, "a", &d, NULL), RILL_OK);
     assert_int_equal(rill_rg_declare_image(g, "b", &d, NULL), RILL_OK);
     assert_int_equal(rill_rg_declare_image(g, "c", &d, NULL), RILL_OK);
-    assert_int_equal(rill_rg_import_buffer(g, "sink", NULL, RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, NULL), RILL_OK);
+    assert_int_equal(
+        rill_rg_import_buffer(g, "sink", NULL, RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, NULL),
+        RILL_OK);
     pass(g, "p1", false);
     acc(g, "p1", "a", RILL_RG_USAGE_COLOR_WRITE);
     pass(g, "p2", false);

@@ -57,19 +57,19 @@ typedef enum rill_rg_format {
 
 /* How a pass touches a resource. Each maps to one pipeline stage, access mask and image layout. */
 typedef enum rill_rg_usage {
-    RILL_RG_USAGE_NONE = 0,          /* undefined contents (initial state of transients) */
-    RILL_RG_USAGE_COLOR_WRITE,       /* color attachment */
-    RILL_RG_USAGE_DEPTH_WRITE,       /* depth attachment, test + write */
-    RILL_RG_USAGE_DEPTH_READ,        /* depth attachment, test only */
-    RILL_RG_USAGE_SAMPLED_FRAGMENT,  /* sampled in a fragment shader */
-    RILL_RG_USAGE_SAMPLED_COMPUTE,   /* sampled in a compute shader */
-    RILL_RG_USAGE_STORAGE_READ,      /* storage image/buffer read by compute */
-    RILL_RG_USAGE_STORAGE_WRITE,     /* storage image/buffer written by compute */
+    RILL_RG_USAGE_NONE = 0,         /* undefined contents (initial state of transients) */
+    RILL_RG_USAGE_COLOR_WRITE,      /* color attachment */
+    RILL_RG_USAGE_DEPTH_WRITE,      /* depth attachment, test + write */
+    RILL_RG_USAGE_DEPTH_READ,       /* depth attachment, test only */
+    RILL_RG_USAGE_SAMPLED_FRAGMENT, /* sampled in a fragment shader */
+    RILL_RG_USAGE_SAMPLED_COMPUTE,  /* sampled in a compute shader */
+    RILL_RG_USAGE_STORAGE_READ,     /* storage image/buffer read by compute */
+    RILL_RG_USAGE_STORAGE_WRITE,    /* storage image/buffer written by compute */
     RILL_RG_USAGE_TRANSFER_SRC,
     RILL_RG_USAGE_TRANSFER_DST,
     RILL_RG_USAGE_PRESENT,
-    RILL_RG_USAGE_SHADER_READ,       /* buffer read by any shader stage (uniform or storage) */
-    RILL_RG_USAGE_VERTEX_INPUT,      /* vertex/index buffer */
+    RILL_RG_USAGE_SHADER_READ,  /* buffer read by any shader stage (uniform or storage) */
+    RILL_RG_USAGE_VERTEX_INPUT, /* vertex/index buffer */
     RILL_RG_USAGE_NUM,
     RILL_RG_USAGE_FORCE_U32 = 0x7FFFFFFF
 } rill_rg_usage;
@@ -111,9 +111,9 @@ typedef struct rill_rg_pass_desc {
 } rill_rg_pass_desc;
 
 typedef struct rill_rg_barrier {
-    uint32_t resource;        /* index into the graph's resources */
+    uint32_t resource; /* index into the graph's resources */
     bool is_image;
-    rill_rg_usage src, dst;   /* src NONE = contents discarded */
+    rill_rg_usage src, dst; /* src NONE = contents discarded */
 } rill_rg_barrier;
 
 /* Creates an empty graph (view size 1x1 until set). Free with rill_rg_destroy. */
@@ -156,8 +156,8 @@ rill_result rill_rg_compile(rill_rg *g, rill_error *err);
 void rill_rg_dump(const rill_rg *g, rill_strbuf *sb);
 
 /* >>results (valid after a successful compile, until the next reset) */
-uint32_t rill_rg_pass_count(const rill_rg *g);       /* passes added */
-uint32_t rill_rg_ordered_count(const rill_rg *g);    /* passes that survive culling */
+uint32_t rill_rg_pass_count(const rill_rg *g);    /* passes added */
+uint32_t rill_rg_ordered_count(const rill_rg *g); /* passes that survive culling */
 /* The i-th pass to run: its label (owned by the graph). */
 const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i);
 /* Index in execution order of the pass with this label, or -1 when culled or unknown. */

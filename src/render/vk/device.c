@@ -17,21 +17,23 @@ const char *rill__vk_result_str(VkResult res) {
 #define R(x)                                                                                       \
     case x:                                                                                        \
         return #x;
-        R(VK_SUCCESS) R(VK_NOT_READY) R(VK_TIMEOUT) R(VK_INCOMPLETE)
-        R(VK_ERROR_OUT_OF_HOST_MEMORY) R(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        R(VK_ERROR_INITIALIZATION_FAILED) R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED)
-        R(VK_ERROR_LAYER_NOT_PRESENT) R(VK_ERROR_EXTENSION_NOT_PRESENT)
-        R(VK_ERROR_FEATURE_NOT_PRESENT) R(VK_ERROR_INCOMPATIBLE_DRIVER)
-        R(VK_ERROR_TOO_MANY_OBJECTS) R(VK_ERROR_FORMAT_NOT_SUPPORTED) R(VK_ERROR_FRAGMENTED_POOL)
-        R(VK_ERROR_OUT_OF_POOL_MEMORY) R(VK_ERROR_SURFACE_LOST_KHR)
-        R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR) R(VK_SUBOPTIMAL_KHR) R(VK_ERROR_OUT_OF_DATE_KHR)
+        R(VK_SUCCESS)
+        R(VK_NOT_READY) R(VK_TIMEOUT) R(VK_INCOMPLETE) R(VK_ERROR_OUT_OF_HOST_MEMORY)
+            R(VK_ERROR_OUT_OF_DEVICE_MEMORY) R(VK_ERROR_INITIALIZATION_FAILED)
+                R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED) R(VK_ERROR_LAYER_NOT_PRESENT)
+                    R(VK_ERROR_EXTENSION_NOT_PRESENT) R(VK_ERROR_FEATURE_NOT_PRESENT)
+                        R(VK_ERROR_INCOMPATIBLE_DRIVER) R(VK_ERROR_TOO_MANY_OBJECTS)
+                            R(VK_ERROR_FORMAT_NOT_SUPPORTED) R(VK_ERROR_FRAGMENTED_POOL)
+                                R(VK_ERROR_OUT_OF_POOL_MEMORY) R(VK_ERROR_SURFACE_LOST_KHR)
+                                    R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR) R(VK_SUBOPTIMAL_KHR)
+                                        R(VK_ERROR_OUT_OF_DATE_KHR)
 #undef R
-    default:
-        return "VK_ERROR_UNKNOWN";
+                                            default : return "VK_ERROR_UNKNOWN";
     }
 }
 
-rill_result rill__vk_fail(rill_error *err, VkResult res, const char *what, const char *file, int line) {
+rill_result rill__vk_fail(rill_error *err, VkResult res, const char *what, const char *file,
+                          int line) {
     const char *base = strrchr(file, '/');
     RILL_LOG_ERROR(LOGM, "%s:%d: %s failed: %s", base ? base + 1 : file, line, what,
                    rill__vk_result_str(res));
@@ -173,8 +175,9 @@ static rill_result pick_device(rill__gpu *gpu, rill_error *err) {
     uint32_t n = 0;
     RILL__VK_TRY(err, vkEnumeratePhysicalDevices(gpu->inst, &n, NULL));
     if (n == 0)
-        return rill_error_set(err, RILL_ERR_NO_DEVICE, "vulkan: no physical device (is a driver "
-                                                       "such as mesa-vulkan-drivers installed?)");
+        return rill_error_set(err, RILL_ERR_NO_DEVICE,
+                              "vulkan: no physical device (is a driver "
+                              "such as mesa-vulkan-drivers installed?)");
     VkPhysicalDevice pds[16];
     if (n > 16)
         n = 16;
@@ -223,7 +226,8 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
         uint32_t n = 0;
         const char **req = glfwGetRequiredInstanceExtensions(&n);
         if (!req)
-            return rill_error_set(err, RILL_ERR_UNSUPPORTED, "vulkan: GLFW reports no Vulkan support");
+            return rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                                  "vulkan: GLFW reports no Vulkan support");
         for (uint32_t i = 0; i < n && next < 12; i++)
             exts[next++] = req[i];
     }
@@ -260,7 +264,8 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
     ci.enabledExtensionCount = next;
     ci.ppEnabledExtensionNames = exts;
 
-    VkDebugUtilsMessengerCreateInfoEXT mci = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    VkDebugUtilsMessengerCreateInfoEXT mci = {
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
@@ -268,7 +273,8 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     mci.pfnUserCallback = debug_cb;
     mci.pUserData = gpu;
-    VkValidationFeatureEnableEXT sync_feature = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeatureEnableEXT sync_feature =
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
     VkValidationFeaturesEXT vf = {VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
     vf.enabledValidationFeatureCount = 1;
     vf.pEnabledValidationFeatures = &sync_feature;
@@ -291,8 +297,9 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
         gpu->label_end = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(
             gpu->inst, "vkCmdEndDebugUtilsLabelEXT");
         if (gpu->caps.validation) {
-            PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
-                vkGetInstanceProcAddr(gpu->inst, "vkCreateDebugUtilsMessengerEXT");
+            PFN_vkCreateDebugUtilsMessengerEXT create =
+                (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+                    gpu->inst, "vkCreateDebugUtilsMessengerEXT");
             mci.pNext = NULL;
             if (create)
                 RILL__VK_TRY(err, create(gpu->inst, &mci, NULL, &gpu->messenger));
@@ -344,30 +351,42 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     if (nq > 16)
         nq = 16;
     vkGetPhysicalDeviceQueueFamilyProperties(gpu->pd, &nq, qp);
-    gpu->caps.timestamps = gpu->props.limits.timestampComputeAndGraphics &&
-                           qp[gpu->qfam].timestampValidBits > 0;
+    gpu->caps.timestamps =
+        gpu->props.limits.timestampComputeAndGraphics && qp[gpu->qfam].timestampValidBits > 0;
     gpu->caps.timestamp_period_ns = gpu->props.limits.timestampPeriod;
     snprintf(gpu->caps.device_name, sizeof(gpu->caps.device_name), "%s", gpu->props.deviceName);
     switch (gpu->props.deviceType) {
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: gpu->caps.device_type = 1; break;
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: gpu->caps.device_type = 2; break;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: gpu->caps.device_type = 3; break;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: gpu->caps.device_type = 4; break;
-    default: gpu->caps.device_type = 0; break;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        gpu->caps.device_type = 1;
+        break;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        gpu->caps.device_type = 2;
+        break;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        gpu->caps.device_type = 3;
+        break;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        gpu->caps.device_type = 4;
+        break;
+    default:
+        gpu->caps.device_type = 0;
+        break;
     }
     return RILL_OK;
 }
 
 static rill_result create_samplers(rill__gpu *gpu, rill_error *err) {
-    static const char *const names[RILL__SAMPLER_NUM] = {"sampler.linear_repeat", "sampler.linear_clamp",
-                                                         "sampler.nearest_clamp", "sampler.shadow"};
+    static const char *const names[RILL__SAMPLER_NUM] = {
+        "sampler.linear_repeat", "sampler.linear_clamp", "sampler.nearest_clamp", "sampler.shadow"};
     for (int i = 0; i < RILL__SAMPLER_NUM; i++) {
         VkSamplerCreateInfo ci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        ci.magFilter = ci.minFilter = i == RILL__SAMPLER_NEAREST_CLAMP ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+        ci.magFilter = ci.minFilter =
+            i == RILL__SAMPLER_NEAREST_CLAMP ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
         ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-        VkSamplerAddressMode mode = i == RILL__SAMPLER_LINEAR_REPEAT ? VK_SAMPLER_ADDRESS_MODE_REPEAT
-                                    : i == RILL__SAMPLER_SHADOW ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER
-                                                                : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        VkSamplerAddressMode mode =
+            i == RILL__SAMPLER_LINEAR_REPEAT ? VK_SAMPLER_ADDRESS_MODE_REPEAT
+            : i == RILL__SAMPLER_SHADOW      ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER
+                                             : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
         ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
         ci.maxLod = VK_LOD_CLAMP_NONE;
         ci.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
@@ -512,7 +531,8 @@ rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_e
     }
     RILL_LOG_INFO(LOGM, "vulkan: using %s (validation %s, wireframe %s, timestamps %s)",
                   gpu->caps.device_name, gpu->caps.validation ? "on" : "off",
-                  gpu->caps.fill_mode_non_solid ? "yes" : "no", gpu->caps.timestamps ? "yes" : "no");
+                  gpu->caps.fill_mode_non_solid ? "yes" : "no",
+                  gpu->caps.timestamps ? "yes" : "no");
     *out = gpu;
     return RILL_OK;
 }
@@ -563,8 +583,9 @@ void rill__gpu_destroy(rill__gpu *gpu) {
     if (gpu->surface)
         vkDestroySurfaceKHR(gpu->inst, gpu->surface, NULL);
     if (gpu->messenger) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
-            vkGetInstanceProcAddr(gpu->inst, "vkDestroyDebugUtilsMessengerEXT");
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+                gpu->inst, "vkDestroyDebugUtilsMessengerEXT");
         if (destroy)
             destroy(gpu->inst, gpu->messenger, NULL);
     }
@@ -573,9 +594,13 @@ void rill__gpu_destroy(rill__gpu *gpu) {
     rill_free(gpu);
 }
 
-const rill__gpu_caps *rill__gpu_get_caps(const rill__gpu *gpu) { return &gpu->caps; }
+const rill__gpu_caps *rill__gpu_get_caps(const rill__gpu *gpu) {
+    return &gpu->caps;
+}
 
-uint32_t rill__gpu_validation_messages(const rill__gpu *gpu) { return gpu->validation_messages; }
+uint32_t rill__gpu_validation_messages(const rill__gpu *gpu) {
+    return gpu->validation_messages;
+}
 
 rill_result rill__gpu_wait_idle(rill__gpu *gpu, rill_error *err) {
     RILL__VK_TRY(err, vkDeviceWaitIdle(gpu->dev));

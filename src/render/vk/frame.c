@@ -30,12 +30,15 @@ static usage_info usage_map(rill_rg_usage u) {
         i.layout = VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL;
         break;
     case RILL_RG_USAGE_DEPTH_WRITE:
-        i.stage = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
-        i.access = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+        i.stage = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                  VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+        i.access = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                   VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
         i.layout = VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL;
         break;
     case RILL_RG_USAGE_DEPTH_READ:
-        i.stage = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+        i.stage = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                  VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
         i.access = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
         i.layout = VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL;
         break;
@@ -80,7 +83,8 @@ static usage_info usage_map(rill_rg_usage u) {
         i.access = VK_ACCESS_2_SHADER_READ_BIT;
         break;
     case RILL_RG_USAGE_VERTEX_INPUT:
-        i.stage = VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT;
+        i.stage =
+            VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT;
         i.access = VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT;
         break;
     default:
@@ -290,11 +294,15 @@ void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out
     *out_h = gpu->swap_h;
 }
 
-uint64_t rill__gpu_frame_index(const rill__gpu *gpu) { return gpu->frame_index; }
+uint64_t rill__gpu_frame_index(const rill__gpu *gpu) {
+    return gpu->frame_index;
+}
 uint32_t rill__gpu_frame_slot(const rill__gpu *gpu) {
     return (uint32_t)(gpu->frame_index % gpu->desc.frames_in_flight);
 }
-uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu) { return gpu->desc.frames_in_flight; }
+uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu) {
+    return gpu->desc.frames_in_flight;
+}
 
 uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const double **out_ms) {
     /* Pick up the newest frame if it has finished, so stats are fresh without waiting for its
@@ -399,8 +407,9 @@ void rill__cmd_begin_rendering(rill__cmd *cmd, const rill__attachment *colors, u
         da.imageLayout = depth->read_only ? VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL
                                           : VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL;
         da.loadOp = depth->clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
-        da.storeOp = da.imageLayout == VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL ? VK_ATTACHMENT_STORE_OP_NONE
-                                                                         : VK_ATTACHMENT_STORE_OP_STORE;
+        da.storeOp = da.imageLayout == VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL
+                         ? VK_ATTACHMENT_STORE_OP_NONE
+                         : VK_ATTACHMENT_STORE_OP_STORE;
         da.clearValue.depthStencil.depth = depth->clear_color[0];
         ri.pDepthAttachment = &da;
     }
@@ -412,28 +421,33 @@ void rill__cmd_begin_rendering(rill__cmd *cmd, const rill__attachment *colors, u
     vkCmdSetScissor(cmd->cb, 0, 1, &sc);
 }
 
-void rill__cmd_end_rendering(rill__cmd *cmd) { vkCmdEndRendering(cmd->cb); }
+void rill__cmd_end_rendering(rill__cmd *cmd) {
+    vkCmdEndRendering(cmd->cb);
+}
 
 void rill__cmd_bind_pipe(rill__cmd *cmd, rill__pipe *pipe) {
     cmd->bound = pipe;
-    vkCmdBindPipeline(cmd->cb, pipe->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
-                      pipe->pipe);
+    vkCmdBindPipeline(
+        cmd->cb, pipe->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+        pipe->pipe);
 }
 
 void rill__cmd_bind_set(rill__cmd *cmd, uint32_t set_index, rill__dset *set) {
     rill__pipe *p = cmd->bound;
     if (!p || !set || set_index >= p->set_count)
         return;
-    vkCmdBindDescriptorSets(cmd->cb, p->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
-                            p->layout, set_index, 1, &set->set, 0, NULL);
+    vkCmdBindDescriptorSets(
+        cmd->cb, p->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+        p->layout, set_index, 1, &set->set, 0, NULL);
 }
 
 void rill__cmd_push(rill__cmd *cmd, const void *data, uint32_t size) {
     rill__pipe *p = cmd->bound;
     if (!p || size > p->push_size)
         return;
-    vkCmdPushConstants(cmd->cb, p->layout, p->compute ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS,
-                       0, size, data);
+    vkCmdPushConstants(cmd->cb, p->layout,
+                       p->compute ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS, 0,
+                       size, data);
 }
 
 void rill__cmd_depth_bias(rill__cmd *cmd, float constant, float slope) {
@@ -462,7 +476,8 @@ void rill__cmd_copy_image_to_buffer(rill__cmd *cmd, rill__img *img, rill__buf *b
     c.imageExtent.width = img->desc.width;
     c.imageExtent.height = img->desc.height;
     c.imageExtent.depth = 1;
-    vkCmdCopyImageToBuffer(cmd->cb, img->img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->buf, 1, &c);
+    vkCmdCopyImageToBuffer(cmd->cb, img->img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->buf, 1,
+                           &c);
 }
 
 void rill__cmd_host_read_barrier(rill__cmd *cmd) {
@@ -506,7 +521,8 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
      * they are; an _SRGB one would encode twice. */
     VkSurfaceFormatKHR pick = fmts[0];
     for (uint32_t i = 0; i < nf; i++)
-        if (fmts[i].format == VK_FORMAT_B8G8R8A8_UNORM || fmts[i].format == VK_FORMAT_R8G8B8A8_UNORM) {
+        if (fmts[i].format == VK_FORMAT_B8G8R8A8_UNORM ||
+            fmts[i].format == VK_FORMAT_R8G8B8A8_UNORM) {
             pick = fmts[i];
             break;
         }
@@ -523,14 +539,17 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
             mailbox |= modes[i] == VK_PRESENT_MODE_MAILBOX_KHR;
             immediate |= modes[i] == VK_PRESENT_MODE_IMMEDIATE_KHR;
         }
-        mode = mailbox ? VK_PRESENT_MODE_MAILBOX_KHR : immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR : mode;
+        mode = mailbox     ? VK_PRESENT_MODE_MAILBOX_KHR
+               : immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR
+                           : mode;
     }
     VkExtent2D ext = caps.currentExtent;
     if (ext.width == UINT32_MAX) {
         int w = 0, h = 0;
         glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, &w, &h);
         ext.width = RILL_CLAMP((uint32_t)w, caps.minImageExtent.width, caps.maxImageExtent.width);
-        ext.height = RILL_CLAMP((uint32_t)h, caps.minImageExtent.height, caps.maxImageExtent.height);
+        ext.height =
+            RILL_CLAMP((uint32_t)h, caps.minImageExtent.height, caps.maxImageExtent.height);
     }
     if (ext.width == 0 || ext.height == 0)
         ext.width = ext.height = 1;
@@ -585,7 +604,8 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
         }
     }
-    RILL_LOG_INFO("render", "swapchain %ux%u, %u images, present mode %d", ext.width, ext.height, n, (int)mode);
+    RILL_LOG_INFO("render", "swapchain %ux%u, %u images, present mode %d", ext.width, ext.height, n,
+                  (int)mode);
     return RILL_OK;
 }
 

@@ -55,9 +55,9 @@ static rill_result new_block(rill__gpu *gpu, uint32_t type, uint64_t size, bool 
 rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, bool host_visible,
                                vk_alloc *out, rill_error *err) {
     out->block = -1;
-    VkMemoryPropertyFlags want = host_visible ? (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                 VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
-                                              : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    VkMemoryPropertyFlags want =
+        host_visible ? (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+                     : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     int32_t type = find_type(gpu, req->memoryTypeBits, want);
     if (type < 0 && !host_visible)
         type = find_type(gpu, req->memoryTypeBits, 0);
@@ -104,7 +104,8 @@ rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, 
     vk_block *b = &gpu->blocks.data[bi];
     uint64_t off;
     if (!rill__range_alloc_bytes(&b->ra, size, align, &off))
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: allocation does not fit a block");
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "render: allocation does not fit a block");
     b->live++;
     out->block = bi;
     out->offset = off;
@@ -161,7 +162,8 @@ void rill__vk_mem_shutdown(rill__gpu *gpu) {
         if (!b->mem)
             continue;
         if (b->live)
-            RILL_LOG_WARN("render", "memory block %u still holds %u allocations at shutdown", i, b->live);
+            RILL_LOG_WARN("render", "memory block %u still holds %u allocations at shutdown", i,
+                          b->live);
         release_block(gpu, b);
     }
     rill_array_free(&gpu->blocks);

@@ -8,15 +8,21 @@
 
 static VkDescriptorType desc_type(rill__bind_kind k) {
     switch (k) {
-    case RILL__BIND_UNIFORM: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    case RILL__BIND_STORAGE: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    case RILL__BIND_TEXTURE: return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    case RILL__BIND_STORAGE_IMAGE: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    default: return VK_DESCRIPTOR_TYPE_MAX_ENUM;
+    case RILL__BIND_UNIFORM:
+        return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case RILL__BIND_STORAGE:
+        return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    case RILL__BIND_TEXTURE:
+        return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    case RILL__BIND_STORAGE_IMAGE:
+        return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    default:
+        return VK_DESCRIPTOR_TYPE_MAX_ENUM;
     }
 }
 
-static VkShaderModule make_module(rill__gpu *gpu, const uint32_t *code, size_t size, rill_error *err) {
+static VkShaderModule make_module(rill__gpu *gpu, const uint32_t *code, size_t size,
+                                  rill_error *err) {
     VkShaderModuleCreateInfo ci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     ci.codeSize = size;
     ci.pCode = code;
@@ -31,20 +37,26 @@ static VkShaderModule make_module(rill__gpu *gpu, const uint32_t *code, size_t s
 
 static VkCompareOp cmp_op(rill__cmp c) {
     switch (c) {
-    case RILL__CMP_LESS_EQUAL: return VK_COMPARE_OP_LESS_OR_EQUAL;
-    case RILL__CMP_EQUAL: return VK_COMPARE_OP_EQUAL;
-    case RILL__CMP_ALWAYS: return VK_COMPARE_OP_ALWAYS;
-    default: return VK_COMPARE_OP_LESS;
+    case RILL__CMP_LESS_EQUAL:
+        return VK_COMPARE_OP_LESS_OR_EQUAL;
+    case RILL__CMP_EQUAL:
+        return VK_COMPARE_OP_EQUAL;
+    case RILL__CMP_ALWAYS:
+        return VK_COMPARE_OP_ALWAYS;
+    default:
+        return VK_COMPARE_OP_LESS;
     }
 }
 
-static rill_result make_layouts(rill__gpu *gpu, rill__pipe *p, const rill__pipe_desc *d, rill_error *err) {
+static rill_result make_layouts(rill__gpu *gpu, rill__pipe *p, const rill__pipe_desc *d,
+                                rill_error *err) {
     p->set_count = d->set_count;
     for (uint32_t s = 0; s < d->set_count; s++) {
         p->sets[s] = d->sets[s];
         VkDescriptorSetLayoutBinding b[RILL__MAX_BINDINGS];
         uint32_t n = 0;
-        for (uint32_t i = 0; i < RILL__MAX_BINDINGS && d->sets[s].bindings[i] != RILL__BIND_NONE; i++) {
+        for (uint32_t i = 0; i < RILL__MAX_BINDINGS && d->sets[s].bindings[i] != RILL__BIND_NONE;
+             i++) {
             memset(&b[n], 0, sizeof(b[n]));
             b[n].binding = i;
             b[n].descriptorType = desc_type(d->sets[s].bindings[i]);
@@ -86,30 +98,36 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
         {2, 0, VK_FORMAT_R32G32_SFLOAT, 24},
         {3, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 32},
     };
-    VkPipelineVertexInputStateCreateInfo vi = {VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineVertexInputStateCreateInfo vi = {
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     if (d->mesh_vertex_input) {
         vi.vertexBindingDescriptionCount = 1;
         vi.pVertexBindingDescriptions = &vb;
         vi.vertexAttributeDescriptionCount = 4;
         vi.pVertexAttributeDescriptions = va;
     }
-    VkPipelineInputAssemblyStateCreateInfo ia = {VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     VkPipelineViewportStateCreateInfo vp = {VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
     vp.viewportCount = 1;
     vp.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo rs = {VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    rs.polygonMode = d->wireframe && gpu->caps.fill_mode_non_solid ? VK_POLYGON_MODE_LINE : VK_POLYGON_MODE_FILL;
-    rs.cullMode = d->cull == RILL__CULL_NONE ? VK_CULL_MODE_NONE
+    VkPipelineRasterizationStateCreateInfo rs = {
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    rs.polygonMode =
+        d->wireframe && gpu->caps.fill_mode_non_solid ? VK_POLYGON_MODE_LINE : VK_POLYGON_MODE_FILL;
+    rs.cullMode = d->cull == RILL__CULL_NONE    ? VK_CULL_MODE_NONE
                   : d->cull == RILL__CULL_FRONT ? VK_CULL_MODE_FRONT_BIT
                                                 : VK_CULL_MODE_BACK_BIT;
     /* Viewports are flipped (negative height), so counter-clockwise stays front-facing. */
     rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     rs.depthBiasEnable = d->depth_bias;
     rs.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo ms = {VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    VkPipelineMultisampleStateCreateInfo ms = {
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineDepthStencilStateCreateInfo ds = {VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     ds.depthTestEnable = d->depth_test;
     ds.depthWriteEnable = d->depth_write;
     ds.depthCompareOp = cmp_op(d->depth_cmp);
@@ -128,10 +146,12 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
             cba[i].alphaBlendOp = VK_BLEND_OP_ADD;
         }
     }
-    VkPipelineColorBlendStateCreateInfo cb = {VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     cb.attachmentCount = d->color_count;
     cb.pAttachments = cba;
-    VkDynamicState dyn[3] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_DEPTH_BIAS};
+    VkDynamicState dyn[3] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                             VK_DYNAMIC_STATE_DEPTH_BIAS};
     VkPipelineDynamicStateCreateInfo dy = {VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
     dy.dynamicStateCount = d->depth_bias ? 3 : 2;
     dy.pDynamicStates = dyn;
@@ -141,7 +161,8 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     VkPipelineRenderingCreateInfo ri = {VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
     ri.colorAttachmentCount = d->color_count;
     ri.pColorAttachmentFormats = cf;
-    ri.depthAttachmentFormat = d->depth_format ? rill__vk_format(d->depth_format) : VK_FORMAT_UNDEFINED;
+    ri.depthAttachmentFormat =
+        d->depth_format ? rill__vk_format(d->depth_format) : VK_FORMAT_UNDEFINED;
     VkGraphicsPipelineCreateInfo ci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
     ci.pNext = &ri;
     ci.stageCount = fs ? 2 : 1;
@@ -175,7 +196,8 @@ rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_
     VkShaderModule m0 = VK_NULL_HANDLE, m1 = VK_NULL_HANDLE;
     rill_result r = make_layouts(gpu, p, desc, err);
     if (r == RILL_OK) {
-        m0 = make_module(gpu, desc->cs ? desc->cs : desc->vs, desc->cs ? desc->cs_size : desc->vs_size, err);
+        m0 = make_module(gpu, desc->cs ? desc->cs : desc->vs,
+                         desc->cs ? desc->cs_size : desc->vs_size, err);
         if (!m0)
             r = RILL_ERR_VULKAN;
     }
@@ -285,7 +307,8 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
             w[n].pBufferInfo = &bi[n];
         } else {
             const rill__img *img = b->img;
-            ii[n].imageView = b->layer >= 0 && img->layer_views ? img->layer_views[b->layer] : img->view;
+            ii[n].imageView =
+                b->layer >= 0 && img->layer_views ? img->layer_views[b->layer] : img->view;
             ii[n].sampler = k == RILL__BIND_TEXTURE ? gpu->samplers[b->sampler] : VK_NULL_HANDLE;
             ii[n].imageLayout = k == RILL__BIND_STORAGE_IMAGE ? VK_IMAGE_LAYOUT_GENERAL
                                                               : VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL;
@@ -332,7 +355,8 @@ rill_result rill__cmd_bind_transient_set(rill__cmd *cmd, uint32_t set_index,
         return r;
     }
     write_set(cmd->gpu, set, &p->sets[set_index], bindings, count);
-    vkCmdBindDescriptorSets(cmd->cb, p->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
-                            p->layout, set_index, 1, &set, 0, NULL);
+    vkCmdBindDescriptorSets(
+        cmd->cb, p->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+        p->layout, set_index, 1, &set, 0, NULL);
     return RILL_OK;
 }

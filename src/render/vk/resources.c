@@ -7,19 +7,30 @@
 
 VkFormat rill__vk_format(rill__fmt fmt) {
     switch (fmt) {
-    case RILL_RG_FORMAT_RGBA8_UNORM: return VK_FORMAT_R8G8B8A8_UNORM;
-    case RILL_RG_FORMAT_RGBA8_SRGB: return VK_FORMAT_R8G8B8A8_SRGB;
-    case RILL_RG_FORMAT_BGRA8_UNORM: return VK_FORMAT_B8G8R8A8_UNORM;
-    case RILL_RG_FORMAT_BGRA8_SRGB: return VK_FORMAT_B8G8R8A8_SRGB;
-    case RILL_RG_FORMAT_RGBA16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
-    case RILL_RG_FORMAT_RG16F: return VK_FORMAT_R16G16_SFLOAT;
-    case RILL_RG_FORMAT_R32F: return VK_FORMAT_R32_SFLOAT;
-    case RILL_RG_FORMAT_D32F: return VK_FORMAT_D32_SFLOAT;
-    default: return VK_FORMAT_UNDEFINED;
+    case RILL_RG_FORMAT_RGBA8_UNORM:
+        return VK_FORMAT_R8G8B8A8_UNORM;
+    case RILL_RG_FORMAT_RGBA8_SRGB:
+        return VK_FORMAT_R8G8B8A8_SRGB;
+    case RILL_RG_FORMAT_BGRA8_UNORM:
+        return VK_FORMAT_B8G8R8A8_UNORM;
+    case RILL_RG_FORMAT_BGRA8_SRGB:
+        return VK_FORMAT_B8G8R8A8_SRGB;
+    case RILL_RG_FORMAT_RGBA16F:
+        return VK_FORMAT_R16G16B16A16_SFLOAT;
+    case RILL_RG_FORMAT_RG16F:
+        return VK_FORMAT_R16G16_SFLOAT;
+    case RILL_RG_FORMAT_R32F:
+        return VK_FORMAT_R32_SFLOAT;
+    case RILL_RG_FORMAT_D32F:
+        return VK_FORMAT_D32_SFLOAT;
+    default:
+        return VK_FORMAT_UNDEFINED;
     }
 }
 
-bool rill__vk_format_is_depth(rill__fmt fmt) { return fmt == RILL_RG_FORMAT_D32F; }
+bool rill__vk_format_is_depth(rill__fmt fmt) {
+    return fmt == RILL_RG_FORMAT_D32F;
+}
 
 static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
     vk_del d = {kind, gpu->frame_index, obj};
@@ -48,12 +59,18 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
     b->size = size;
     VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     ci.size = size;
-    if (usage & RILL__BUF_VERTEX) ci.usage |= VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
-    if (usage & RILL__BUF_INDEX) ci.usage |= VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
-    if (usage & RILL__BUF_UNIFORM) ci.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
-    if (usage & RILL__BUF_STORAGE) ci.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    if (usage & RILL__BUF_TRANSFER_SRC) ci.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    if (usage & RILL__BUF_TRANSFER_DST) ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (usage & RILL__BUF_VERTEX)
+        ci.usage |= VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
+    if (usage & RILL__BUF_INDEX)
+        ci.usage |= VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+    if (usage & RILL__BUF_UNIFORM)
+        ci.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+    if (usage & RILL__BUF_STORAGE)
+        ci.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (usage & RILL__BUF_TRANSFER_SRC)
+        ci.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    if (usage & RILL__BUF_TRANSFER_DST)
+        ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     if (!host_visible)
         ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT; /* filled through the staging ring */
     ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -67,7 +84,8 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
     vkGetBufferMemoryRequirements(gpu->dev, b->buf, &req);
     if (rill__vk_mem_alloc(gpu, &req, host_visible, &b->alloc, err) != RILL_OK)
         goto fail;
-    res = vkBindBufferMemory(gpu->dev, b->buf, rill__vk_mem_memory(gpu, &b->alloc), b->alloc.offset);
+    res =
+        vkBindBufferMemory(gpu->dev, b->buf, rill__vk_mem_memory(gpu, &b->alloc), b->alloc.offset);
     if (res != VK_SUCCESS) {
         rill__vk_fail(err, res, "vkBindBufferMemory", __FILE__, __LINE__);
         goto fail;
@@ -83,9 +101,15 @@ fail:
     return NULL;
 }
 
-void *rill__buf_map(rill__buf *buf) { return buf ? buf->mapped : NULL; }
-uint64_t rill__buf_size(const rill__buf *buf) { return buf ? buf->size : 0; }
-bool rill__buf_ready(const rill__buf *buf) { return buf && buf->ready; }
+void *rill__buf_map(rill__buf *buf) {
+    return buf ? buf->mapped : NULL;
+}
+uint64_t rill__buf_size(const rill__buf *buf) {
+    return buf ? buf->size : 0;
+}
+bool rill__buf_ready(const rill__buf *buf) {
+    return buf && buf->ready;
+}
 
 void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
     if (!buf)
@@ -100,7 +124,9 @@ static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, rill
     VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     ci.image = img->img;
     ci.format = img->vkfmt;
-    ci.viewType = (layer < 0 && (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY))) ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+    ci.viewType = (layer < 0 && (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY)))
+                      ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+                      : VK_IMAGE_VIEW_TYPE_2D;
     ci.subresourceRange.aspectMask = rill__vk_format_is_depth(img->desc.format)
                                          ? VK_IMAGE_ASPECT_DEPTH_BIT
                                          : VK_IMAGE_ASPECT_COLOR_BIT;
@@ -165,12 +191,18 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     ci.samples = VK_SAMPLE_COUNT_1_BIT;
     ci.tiling = VK_IMAGE_TILING_OPTIMAL;
     uint32_t u = desc->usage;
-    if (u & RILL__IMG_SAMPLED) ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
-    if (u & RILL__IMG_STORAGE) ci.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
-    if (u & RILL__IMG_COLOR) ci.usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-    if (u & RILL__IMG_DEPTH) ci.usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-    if (u & RILL__IMG_TRANSFER_SRC) ci.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    if (u & RILL__IMG_TRANSFER_DST) ci.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (u & RILL__IMG_SAMPLED)
+        ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (u & RILL__IMG_STORAGE)
+        ci.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    if (u & RILL__IMG_COLOR)
+        ci.usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    if (u & RILL__IMG_DEPTH)
+        ci.usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+    if (u & RILL__IMG_TRANSFER_SRC)
+        ci.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (u & RILL__IMG_TRANSFER_DST)
+        ci.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkResult res = vkCreateImage(gpu->dev, &ci, NULL, &img->img);
     if (res != VK_SUCCESS) {
@@ -185,7 +217,8 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
         destroy_img_now(gpu, img);
         return NULL;
     }
-    res = vkBindImageMemory(gpu->dev, img->img, rill__vk_mem_memory(gpu, &img->alloc), img->alloc.offset);
+    res = vkBindImageMemory(gpu->dev, img->img, rill__vk_mem_memory(gpu, &img->alloc),
+                            img->alloc.offset);
     if (res != VK_SUCCESS) {
         rill__vk_fail(err, res, "vkBindImageMemory", __FILE__, __LINE__);
         destroy_img_now(gpu, img);
@@ -198,7 +231,8 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
         return NULL;
     }
     if (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY)) {
-        img->layer_views = rill_calloc_tagged(img->desc.layers, sizeof(VkImageView), RILL_MEM_RENDER);
+        img->layer_views =
+            rill_calloc_tagged(img->desc.layers, sizeof(VkImageView), RILL_MEM_RENDER);
         if (!img->layer_views) {
             rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
             destroy_img_now(gpu, img);
@@ -222,8 +256,12 @@ void rill__img_destroy(rill__gpu *gpu, rill__img *img) {
     defer(gpu, VK_DEL_IMG, img);
 }
 
-const rill__img_desc *rill__img_get_desc(const rill__img *img) { return &img->desc; }
-bool rill__img_ready(const rill__img *img) { return img && img->ready; }
+const rill__img_desc *rill__img_get_desc(const rill__img *img) {
+    return &img->desc;
+}
+bool rill__img_ready(const rill__img *img) {
+    return img && img->ready;
+}
 
 void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d) {
     switch (d->kind) {
@@ -334,7 +372,8 @@ static void img_barrier(VkCommandBuffer cb, VkImage image, uint32_t mip, uint32_
     vkCmdPipelineBarrier2(cb, &dep);
 }
 
-static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src, uint64_t src_off) {
+static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src,
+                                uint64_t src_off) {
     VkImage image = img->img;
     uint32_t mips = img->desc.mips;
     img_barrier(cb, image, 0, mips, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -397,7 +436,8 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
         if (src_off + need > budget) {
             if (done > 0)
                 break;
-            src = rill__buf_create(gpu, need, RILL__BUF_TRANSFER_SRC, true, "oversized staging", NULL);
+            src = rill__buf_create(gpu, need, RILL__BUF_TRANSFER_SRC, true, "oversized staging",
+                                   NULL);
             if (!src)
                 break;
             src_off = 0;
@@ -432,9 +472,12 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
         vkCmdPipelineBarrier2(cb, &dep);
     }
     if (done) {
-        memmove(gpu->uploads.data, gpu->uploads.data + done, (gpu->uploads.len - done) * sizeof(vk_upload));
+        memmove(gpu->uploads.data, gpu->uploads.data + done,
+                (gpu->uploads.len - done) * sizeof(vk_upload));
         gpu->uploads.len -= done;
     }
 }
 
-uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu) { return gpu->uploaded_last_frame; }
+uint64_t rill__gpu_uploaded_last_frame(const rill__gpu *gpu) {
+    return gpu->uploaded_last_frame;
+}

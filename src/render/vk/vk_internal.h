@@ -20,7 +20,8 @@
             return rill__vk_fail((err), vk_try_res_, #call, __FILE__, __LINE__);                   \
     } while (0)
 
-rill_result rill__vk_fail(rill_error *err, VkResult res, const char *what, const char *file, int line);
+rill_result rill__vk_fail(rill_error *err, VkResult res, const char *what, const char *file,
+                          int line);
 const char *rill__vk_result_str(VkResult res);
 
 /* >>memory */
@@ -57,7 +58,7 @@ struct rill__buf {
 
 struct rill__img {
     VkImage img;
-    VkImageView view;        /* 2D, or 2D array when layers > 1 */
+    VkImageView view;         /* 2D, or 2D array when layers > 1 */
     VkImageView *layer_views; /* one per layer when layers > 1 */
     VkFormat vkfmt;
     vk_alloc alloc;
