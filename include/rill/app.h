@@ -20,7 +20,9 @@
  *   (a shipped runtime) or SERVER (a dedicated server). Streaming is active in GAME, PLAY, PAUSED
  *   and SIMULATE and never in EDIT or SERVER. When streaming goes from active to inactive the
  *   app calls its "streaming off" listeners exactly once, so the streamers can bring every piece
- *   of content back to full residency.
+ *   of content back to full residency. Modules below the app, which cannot include this header,
+ *   read the same facts from the world: the "StreamingState" resource and the
+ *   "StreamingTurnedOff" event (see rill_streaming_state).
  *
  *   The streaming camera is chosen by rill_streaming_camera_pick: the active camera marked default,
  *   else the first active game camera, else (in SIMULATE only) the active editor camera. When no
@@ -28,8 +30,8 @@
  *   "residency stays as it is": nothing loads, nothing unloads, until a camera appears.
  *
  * ON THE FRAME LOOP
- *   A rill_app owns a world, a job system, a VFS (with the project folder as its loose root), an
- *   asset server and a scene loader. rill_app_frame() runs one frame through fixed stages:
+ *   A rill_app owns a world, a job system, a VFS (packs first, then the project folder as its
+ *   loose root), an asset server and a scene loader. rill_app_frame() runs one frame through fixed stages:
  *
  *       first        world events swap (built in), then user systems
  *       pre_update   job completions drained under a budget, asset server update, scene loader
@@ -50,7 +52,7 @@
  *   real time keeps counting. The deterministic mode (desc.deterministic) runs with no worker
  *   threads and a frame delta of exactly fixed_dt, so a test sees the same frames every run.
  *
- * Depends on: base, world, asset, scene.
+ * Depends on: base, world, asset, formats (pack mounting), scene.
  */
 #ifndef RILL_APP_H
 #define RILL_APP_H
