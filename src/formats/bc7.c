@@ -154,6 +154,7 @@ typedef struct bc7_fit {
     int ib;
     int iters;
     int all_pbits; /* evaluate every p-bit combination instead of picking by endpoint error */
+    int force_p;   /* >= 0: both endpoints use this p-bit (opaque blocks in mode 6 need 1) */
 } bc7_fit;
 
 /* One fitted subset: stored endpoint values, p-bits, indices (for member pixels) and its error. */
@@ -271,7 +272,10 @@ BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, co
     const int(*combos)[2] = combos_none;
     int nc = 1;
     int pick[1][2];
-    if (f->pmode != PM_NONE && !f->all_pbits) {
+    int forced[1][2] = {{f->force_p, f->force_p}};
+    if (f->pmode != PM_NONE && f->force_p >= 0) {
+        combos = (const int(*)[2])forced;
+    } else if (f->pmode != PM_NONE && !f->all_pbits) {
         /* Fast path: pick each endpoint's p-bit by its own quantization error, one evaluation. */
         int perr[2][2] = {{0, 0}, {0, 0}};
         for (int p = 0; p < 2; p++)
@@ -539,10 +543,10 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
 }
 
 /* Modes 6 (RGBA, 4-bit indices) and 7 or the RGB-only modes 0-3 for partitioned blocks share
- * this: fit each subset of the partition with the mode's parameters. alpha_err is the error the
- * mode's implied alpha of 255 costs (0 for modes that carry alpha). */
+ * this: fit each subset of the partition with the mode's parameters. The RGB-only modes are
+ * only tried for opaque blocks, whose implied alpha of 255 is then exact. */
 static void encode_partitioned(const int px[16][4], int mode, int part, int iters, int all_pbits,
-                               uint32_t alpha_err, bc7_cand *best) {
+                               bool opaque, bc7_cand *best) {
     const rill__bc7_mode *m = &RILL__BC7_MODES[mode];
     bc7_fit f;
     f.ch0 = 0;
@@ -552,6 +556,9 @@ static void encode_partitioned(const int px[16][4], int mode, int part, int iter
     f.ib = m->ibits;
     f.iters = iters;
     f.all_pbits = all_pbits;
+    /* An opaque block must decode to alpha 255 exactly, which in mode 6 takes stored alpha 127
+     * with p-bit 1 on both endpoints; the colour channels share those p-bits. */
+    f.force_p = (opaque && m->abits) ? 1 : -1;
     uint8_t mem[3][16];
     int cnt[3] = {0, 0, 0};
     for (int i = 0; i < 16; i++) {
@@ -562,7 +569,7 @@ static void encode_partitioned(const int px[16][4], int mode, int part, int iter
     memset(&c, 0, sizeof(c));
     c.mode = mode;
     c.part = part;
-    c.err = alpha_err;
+    c.err = 0;
     for (int s = 0; s < m->subsets; s++) {
         bc7_sub sub;
         fit_subset(px, mem[s], cnt[s], &f, &sub);
@@ -593,8 +600,8 @@ static void encode_split(const int src[16][4], int mode, int rot, int isel, int 
     static const uint8_t all[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     int ib_col = isel ? m->ibits2 : m->ibits;
     int ib_alp = isel ? m->ibits : m->ibits2;
-    bc7_fit fc = {0, 3, m->cbits, PM_NONE, ib_col, iters, 0};
-    bc7_fit fa = {3, 1, m->abits, PM_NONE, ib_alp, iters, 0};
+    bc7_fit fc = {0, 3, m->cbits, PM_NONE, ib_col, iters, 0, -1};
+    bc7_fit fa = {3, 1, m->abits, PM_NONE, ib_alp, iters, 0, -1};
     bc7_sub sc, sa;
     fit_subset(px, all, 16, &fc, &sc);
     if (sc.err >= best->err) return;
@@ -775,7 +782,7 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
     best.err = UINT32_MAX;
 
     /* Mode 6: one subset, RGBA, 4-bit indices; the workhorse for smooth blocks. */
-    encode_partitioned(px, 6, 0, L->iters + 1, L->all_pbits, 0, &best);
+    encode_partitioned(px, 6, 0, L->iters + 1, L->all_pbits, opaque, &best);
     if (best.err <= L->skip) goto done;
     /* Modes 5 and 4 with rotations: a channel that does not follow the others gets its own
      * indices. For opaque blocks rotation 0 would only waste precision on a constant alpha. */
@@ -802,17 +809,17 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
             bc7_cand c;
             memset(&c, 0, sizeof(c));
             c.err = UINT32_MAX;
-            encode_partitioned(px, quick_mode, r2.part[k], 0, 0, 0, &c);
+            encode_partitioned(px, quick_mode, r2.part[k], 0, 0, opaque, &c);
             rank_add(&fine, r2.part[k], (float)c.err);
         }
         for (int k = 0; k < fine.n; k++) {
             if (opaque) {
-                encode_partitioned(px, 1, fine.part[k], L->iters, L->all_pbits, 0, &best);
+                encode_partitioned(px, 1, fine.part[k], L->iters, L->all_pbits, opaque, &best);
                 /* Mode 3 (finer endpoints, coarser indices) rarely wins on photographs. */
                 if (L->mode3)
-                    encode_partitioned(px, 3, fine.part[k], L->iters, L->all_pbits, 0, &best);
+                    encode_partitioned(px, 3, fine.part[k], L->iters, L->all_pbits, opaque, &best);
             } else {
-                encode_partitioned(px, 7, fine.part[k], L->iters, L->all_pbits, 0, &best);
+                encode_partitioned(px, 7, fine.part[k], L->iters, L->all_pbits, opaque, &best);
             }
         }
     }
@@ -822,8 +829,8 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
         rank_partitions(px, 3, 3, &r3);
         for (int k = 0; k < r3.n; k++) {
             if (r3.part[k] < 16)
-                encode_partitioned(px, 0, r3.part[k], L->iters, L->all_pbits, 0, &best);
-            encode_partitioned(px, 2, r3.part[k], L->iters, L->all_pbits, 0, &best);
+                encode_partitioned(px, 0, r3.part[k], L->iters, L->all_pbits, opaque, &best);
+            encode_partitioned(px, 2, r3.part[k], L->iters, L->all_pbits, opaque, &best);
         }
     }
 done:
