@@ -14,6 +14,8 @@
 /* `rill pack` is written in tools/cmd_pack.c by the asset module's owner. A weak declaration
  * lets this program build and run (with a clear message) in a tree where that file is absent. */
 __attribute__((weak)) int rill_cmd_pack(int argc, char **argv);
+/* `rill export` lives in tools/cmd_export.c (rill/formats/export.h does the work). */
+int rill_cmd_export(int argc, char **argv);
 /* `rill render` (tools/cmd_render.c, render module owner), weak for builds without the renderer. */
 __attribute__((weak)) int rill_cmd_render(int argc, char **argv);
 
@@ -29,6 +31,7 @@ static const command COMMANDS[] = {
     {"scene", rill_cmd_scene, "check or load .rsn scene files"},
     {"demo", rill_cmd_demo, "generate the demo world and load it"},
     {"pack", NULL /* resolved at run time: weak */, "build and inspect .rpak packs"},
+    {"export", rill_cmd_export, "export a project to a .rpak (textures, models, LODs)"},
     {"render", NULL /* resolved at run time: weak */, "render a model or scene to a PNG (headless)"},
     {"help", cmd_help, "show this help, or a command's help"},
 };

@@ -1,0 +1,68 @@
+/* export_internal.h: what the exporter's two halves share: the per-input record the planner fills
+ * and the worker jobs complete (export_work.c), and the glTF JSON helpers both use. */
+#ifndef RILL_FORMATS_EXPORT_INTERNAL_H
+#define RILL_FORMATS_EXPORT_INTERNAL_H
+
+#include "rill/formats/export.h"
+#include "rill/formats/lod.h"
+#include "rill/formats/rmip.h"
+
+#include <cjson/cJSON.h>
+
+#define EXPORT_PATH_MAX 4096
+
+/* One file an input produced. `data` is owned (rill_free). */
+typedef struct rill__export_output {
+    char *path; /* project-relative */
+    uint8_t *data;
+    size_t size;
+} rill__export_output;
+
+/* Settings every job reads (immutable while jobs run). */
+typedef struct rill__export_settings {
+    const char *project_dir;
+    const char *cache_dir; /* NULL when the cache is off */
+    bool force;
+    rill_lod_desc lod;
+    bool no_lods;
+    uint32_t bc7_quality;
+} rill__export_settings;
+
+/* One input: planned on the calling thread, processed by one job, then handed back. */
+typedef struct rill__export_input {
+    char *path;    /* project-relative, '/' separated */
+    char *os_path; /* project_dir joined with path */
+    char *out_path; /* the main output's path (rill_export_output_path) */
+    rill_export_kind kind;
+    uint64_t size;
+    rill_tex_usage usage; /* textures: the usage the planner chose */
+    bool bake_lods;       /* models: bake levels (false for authored LODs and their bases) */
+    const rill__export_settings *settings;
+    void *run; /* the run that owns this input (export.c) */
+    /* Filled by the job. */
+    rill_export_status status;
+    rill_result code;
+    char *message; /* FAILED: owned */
+    uint32_t output_count;
+    rill__export_output *outputs; /* owned */
+} rill__export_input;
+
+/* The job body: processes one input (rill__export_input*), fills its result fields. Runs on a
+ * worker; touches nothing but the input and the cache folder. */
+void rill__export_process(rill__export_input *in);
+
+/* Releases what an input's outputs own (the input itself stays). */
+void rill__export_free_outputs(rill__export_input *in);
+
+/* Parses the JSON of a .gltf or the JSON chunk of a .glb held in data[size]. Returns NULL when it
+ * is neither (the caller then reports nothing: the real reader gives the precise error). */
+cJSON *rill__export_gltf_json(const uint8_t *data, size_t size);
+
+/* Decodes %XX escapes of a glTF URI into dst[cap]. False when it does not fit or is not a
+ * relative path reference (a scheme such as data: or http:). */
+bool rill__export_decode_uri(char *dst, size_t cap, const char *uri);
+
+/* True when the name's extension is one of the texture extensions the exporter converts. */
+bool rill__export_is_texture_ext(const char *path);
+
+#endif /* RILL_FORMATS_EXPORT_INTERNAL_H */

@@ -1,0 +1,440 @@
+/* export_work.c: what one export job does with one input: read it, compute its cache key, take
+ * its outputs from the cache or build them (texture -> .rmip, model -> .glb + edges + LODs, other
+ * -> a copy), and store fresh outputs in the cache. Also the glTF JSON helpers the planner shares.
+ *
+ * A cache entry (<cache>/<key as 16 hex digits>.rxc) is:
+ *     0  "RXC1"   4 u32 output count   8 u64 XXH3 of every byte after offset 16   16 reserved u64
+ *    then per output: u32 path length, path bytes, u64 size, data bytes.
+ * Anything that does not parse or whose checksum differs counts as a miss and is rebuilt. */
+#include "export_internal.h"
+
+#include "rill/formats/edges.h"
+#include "rill/formats/gltf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CACHE_MAGIC "RXC1"
+#define CACHE_HEADER 24u
+#define CACHE_MAX_OUTPUTS 64u
+
+/* >>helpers ----------------------------------------------------------------------------------- */
+
+static char *dup_str(const char *s) { return rill_strdup(s); }
+
+/* Sets the input's failure: the message always starts with the project-relative path, and a
+ * message that already names the file (by its relative or OS path) is not prefixed twice. */
+static void fail_input(rill__export_input *in, rill_result code, const char *msg) {
+    const char *rest = msg ? msg : "failed";
+    size_t rl = strlen(in->path), ol = strlen(in->os_path);
+    if (strncmp(rest, in->os_path, ol) == 0 && rest[ol] == ':') {
+        rest += ol + 1;
+    } else if (strncmp(rest, in->path, rl) == 0 && rest[rl] == ':') {
+        rest += rl + 1;
+    }
+    while (*rest == ' ') {
+        rest++;
+    }
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "%s: %s", in->path, rest);
+    rill__export_free_outputs(in);
+    rill_free(in->message);
+    in->message = sb.data; /* NULL only when out of memory */
+    in->status = RILL_EXPORT_STATUS_FAILED;
+    in->code = code == RILL_OK ? RILL_ERR_CORRUPT : code;
+}
+
+static bool add_output(rill__export_input *in, const char *path, uint8_t *data, size_t size) {
+    rill__export_output *o =
+        rill_realloc_tagged(in->outputs, sizeof(*o) * (in->output_count + 1u), RILL_MEM_FORMATS);
+    if (!o) {
+        rill_free(data);
+        return false;
+    }
+    in->outputs = o;
+    o[in->output_count].path = dup_str(path);
+    o[in->output_count].data = data;
+    o[in->output_count].size = size;
+    if (!o[in->output_count].path) {
+        rill_free(data);
+        return false;
+    }
+    in->output_count++;
+    return true;
+}
+
+void rill__export_free_outputs(rill__export_input *in) {
+    for (uint32_t i = 0; i < in->output_count; i++) {
+        rill_free(in->outputs[i].path);
+        rill_free(in->outputs[i].data);
+    }
+    rill_free(in->outputs);
+    in->outputs = NULL;
+    in->output_count = 0;
+}
+
+static bool ext_is(const char *path, const char *ext) {
+    const char *e = rill_path_ext(path);
+    size_t n = strlen(ext);
+    if (strlen(e) != n) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = e[i];
+        if (c >= 'A' && c <= 'Z') {
+            c = (char)(c - 'A' + 'a');
+        }
+        if (c != ext[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool rill__export_is_texture_ext(const char *path) {
+    return ext_is(path, "png") || ext_is(path, "jpg") || ext_is(path, "jpeg") ||
+           ext_is(path, "tga") || ext_is(path, "hdr");
+}
+
+/* >>gltf json --------------------------------------------------------------------------------- */
+
+static uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+cJSON *rill__export_gltf_json(const uint8_t *data, size_t size) {
+    if (!data) {
+        return NULL;
+    }
+    if (size >= 20 && memcmp(data, "glTF", 4) == 0) {
+        uint32_t len = rd32(data + 12);
+        if (rd32(data + 16) != 0x4E4F534Au || len > size - 20) { /* "JSON" */
+            return NULL;
+        }
+        return cJSON_ParseWithLength((const char *)data + 20, len);
+    }
+    return cJSON_ParseWithLength((const char *)data, size);
+}
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+bool rill__export_decode_uri(char *dst, size_t cap, const char *uri) {
+    if (!uri || !cap) {
+        return false;
+    }
+    /* A scheme ("data:", "http:") is letters followed by ':' before any '/'. */
+    for (const char *p = uri; *p && *p != '/'; p++) {
+        if (*p == ':') {
+            return false;
+        }
+    }
+    size_t n = 0;
+    for (const char *p = uri; *p; p++) {
+        char c = *p;
+        if (c == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
+            c = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+            p += 2;
+        }
+        if (c == '\0' || n + 1 >= cap) {
+            return false;
+        }
+        dst[n++] = c;
+    }
+    dst[n] = '\0';
+    return n > 0;
+}
+
+/* >>cache ------------------------------------------------------------------------------------- */
+
+static bool cache_path(char *dst, size_t cap, const rill__export_settings *s, uint64_t key) {
+    char name[32];
+    snprintf(name, sizeof(name), "%016llx.rxc", (unsigned long long)key);
+    return rill_path_join(dst, cap, s->cache_dir, name);
+}
+
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+
+/* Loads the outputs of `key` into in; false on a miss (absent, damaged, or out of memory). */
+static bool cache_load(rill__export_input *in, uint64_t key) {
+    char path[EXPORT_PATH_MAX];
+    if (!in->settings->cache_dir || !cache_path(path, sizeof(path), in->settings, key) ||
+        !rill_file_exists(path)) {
+        return false;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (rill_file_read_all(path, &data, &size, NULL) != RILL_OK) {
+        return false;
+    }
+    bool ok = size >= CACHE_HEADER && memcmp(data, CACHE_MAGIC, 4) == 0 &&
+              rd64(data + 8) == rill_hash64(data + 16, size - 16);
+    uint32_t count = ok ? rd32(data + 4) : 0;
+    ok = ok && count >= 1 && count <= CACHE_MAX_OUTPUTS;
+    size_t at = CACHE_HEADER;
+    for (uint32_t i = 0; ok && i < count; i++) {
+        if (size - at < 4) {
+            ok = false;
+            break;
+        }
+        uint32_t plen = rd32(data + at);
+        at += 4;
+        if (plen == 0 || plen >= EXPORT_PATH_MAX || size - at < (size_t)plen + 8) {
+            ok = false;
+            break;
+        }
+        char opath[EXPORT_PATH_MAX];
+        memcpy(opath, data + at, plen);
+        opath[plen] = '\0';
+        at += plen;
+        uint64_t osize = rd64(data + at);
+        at += 8;
+        if (osize > size - at) {
+            ok = false;
+            break;
+        }
+        uint8_t *copy = NULL;
+        if (osize > 0) {
+            copy = rill_malloc_tagged((size_t)osize, RILL_MEM_FORMATS);
+            if (!copy) {
+                ok = false;
+                break;
+            }
+            memcpy(copy, data + at, (size_t)osize);
+        }
+        at += (size_t)osize;
+        ok = add_output(in, opath, copy, (size_t)osize);
+    }
+    ok = ok && at == size;
+    rill_free(data);
+    if (!ok) {
+        rill__export_free_outputs(in);
+        RILL_LOG_WARN("export", "%s: cache entry %s is damaged; rebuilding", in->path, path);
+    }
+    return ok;
+}
+
+static void put32(rill_strbuf *sb, uint32_t v) {
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    rill_strbuf_append(sb, (const char *)b, 4);
+}
+
+static void put64(rill_strbuf *sb, uint64_t v) {
+    put32(sb, (uint32_t)v);
+    put32(sb, (uint32_t)(v >> 32));
+}
+
+/* Stores the input's outputs under key. A failure only costs a rebuild next time: warn. */
+static void cache_store(const rill__export_input *in, uint64_t key) {
+    char path[EXPORT_PATH_MAX];
+    if (!in->settings->cache_dir || !cache_path(path, sizeof(path), in->settings, key)) {
+        return;
+    }
+    rill_strbuf sb = {0};
+    rill_strbuf_append(&sb, CACHE_MAGIC, 4);
+    put32(&sb, in->output_count);
+    put64(&sb, 0);
+    put64(&sb, 0);
+    for (uint32_t i = 0; i < in->output_count; i++) {
+        uint32_t plen = (uint32_t)strlen(in->outputs[i].path);
+        put32(&sb, plen);
+        rill_strbuf_append(&sb, in->outputs[i].path, plen);
+        put64(&sb, in->outputs[i].size);
+        if (in->outputs[i].size) {
+            rill_strbuf_append(&sb, (const char *)in->outputs[i].data, in->outputs[i].size);
+        }
+    }
+    uint64_t expect = CACHE_HEADER;
+    for (uint32_t i = 0; i < in->output_count; i++) {
+        expect += 12u + strlen(in->outputs[i].path) + in->outputs[i].size;
+    }
+    rill_error err = {0};
+    if (!sb.data || sb.len != expect) {
+        RILL_LOG_WARN("export", "%s: out of memory while caching", in->path);
+    } else {
+        uint64_t h = rill_hash64(sb.data + 16, sb.len - 16);
+        for (int k = 0; k < 8; k++) {
+            sb.data[8 + k] = (char)(uint8_t)(h >> (8 * k));
+        }
+        if (rill_file_write_all(path, sb.data, sb.len, &err) != RILL_OK) {
+            RILL_LOG_WARN("export", "%s: cannot write cache entry: %s", in->path, err.msg);
+        }
+    }
+    rill_strbuf_free(&sb);
+}
+
+/* The cache key: the tool version, kind, path, options and content hash, hashed together. */
+static uint64_t make_key(const rill__export_input *in, const char *options, uint64_t content) {
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "%s\n%d\n%s\n%s\n%016llx", RILL_EXPORT_TOOL_VERSION, (int)in->kind,
+                       in->path, options, (unsigned long long)content);
+    uint64_t key = sb.data ? rill_hash64(sb.data, sb.len) : content;
+    rill_strbuf_free(&sb);
+    return key;
+}
+
+/* >>textures ---------------------------------------------------------------------------------- */
+
+static void process_texture(rill__export_input *in, uint8_t *data, size_t size) {
+    rill_rmip_convert_desc cd = {0};
+    cd.usage = in->usage;
+    cd.bc7.quality = in->settings->bc7_quality;
+    char options[128];
+    snprintf(options, sizeof(options), "usage=%d;format=%d;mips=1;bc7q=%u;rmip=%u", (int)cd.usage,
+             (int)cd.format, cd.bc7.quality, RILL_RMIP_VERSION);
+    uint64_t key = make_key(in, options, rill_hash64(data, size));
+    if (!in->settings->force && cache_load(in, key)) {
+        in->status = RILL_EXPORT_STATUS_CACHED;
+        return;
+    }
+    uint8_t *out = NULL;
+    size_t out_size = 0;
+    rill_error err = {0};
+    rill_result r = rill_rmip_convert(data, size, in->path, &cd, &out, &out_size, NULL, &err);
+    if (r != RILL_OK) {
+        fail_input(in, r, err.msg);
+        return;
+    }
+    if (!add_output(in, in->out_path, out, out_size)) {
+        fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
+    in->status = RILL_EXPORT_STATUS_REBUILT;
+    cache_store(in, key);
+}
+
+/* >>models ------------------------------------------------------------------------------------ */
+
+/* Folds the bytes of every external buffer of a .gltf into *hash, so editing a .bin rebuilds the
+ * model. Buffers that cannot be read are left to the reader, which reports them precisely. */
+static void hash_gltf_buffers(const rill__export_input *in, const uint8_t *data, size_t size,
+                              uint64_t *hash) {
+    cJSON *root = rill__export_gltf_json(data, size);
+    const cJSON *buffers = root ? cJSON_GetObjectItemCaseSensitive(root, "buffers") : NULL;
+    char dir[EXPORT_PATH_MAX];
+    rill_path_dirname(dir, sizeof(dir), in->os_path);
+    const cJSON *b = NULL;
+    const cJSON *list = cJSON_IsArray(buffers) ? buffers : NULL;
+    cJSON_ArrayForEach(b, list) {
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
+        char rel[EXPORT_PATH_MAX], full[EXPORT_PATH_MAX];
+        if (!cJSON_IsString(uri) || !rill__export_decode_uri(rel, sizeof(rel), uri->valuestring) ||
+            !rill_path_join(full, sizeof(full), dir, rel)) {
+            continue;
+        }
+        uint8_t *bytes = NULL;
+        size_t n = 0;
+        if (rill_file_read_all(full, &bytes, &n, NULL) == RILL_OK) {
+            *hash = rill_hash64_seed(bytes, n, *hash);
+        }
+        rill_free(bytes);
+    }
+    cJSON_Delete(root);
+}
+
+static bool write_glb(rill__export_input *in, const rill_gltf_model *m, const char *path,
+                      rill_error *err) {
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (rill_glb_write_memory(m, NULL, &bytes, &n, err) != RILL_OK) {
+        return false;
+    }
+    if (!add_output(in, path, bytes, n)) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
+    uint64_t content = rill_hash64(data, size);
+    if (!(size >= 4 && memcmp(data, "glTF", 4) == 0)) {
+        hash_gltf_buffers(in, data, size, &content);
+    }
+    char options[160];
+    snprintf(options, sizeof(options), "lods=%u;bake=%d;err=%g;sloppy=%g;min=%g;edges=1",
+             in->settings->no_lods ? 0u : in->settings->lod.levels, in->bake_lods ? 1 : 0,
+             (double)in->settings->lod.target_error, (double)in->settings->lod.sloppy_threshold,
+             (double)in->settings->lod.min_reduction);
+    uint64_t key = make_key(in, options, content);
+    if (!in->settings->force && cache_load(in, key)) {
+        in->status = RILL_EXPORT_STATUS_CACHED;
+        return;
+    }
+    char dir[EXPORT_PATH_MAX];
+    rill_path_dirname(dir, sizeof(dir), in->os_path);
+    rill_gltf_read_desc rd = {0};
+    rd.name = in->path;
+    rd.base_dir = dir[0] ? dir : ".";
+    rill_gltf_model *model = NULL;
+    rill_error err = {0};
+    rill_result r = rill_gltf_read_memory(data, size, &rd, &model, &err);
+    if (r == RILL_OK) {
+        r = rill_gltf_model_build_edges(model, NULL, &err);
+    }
+    if (r == RILL_OK && !write_glb(in, model, in->out_path, &err)) {
+        r = err.code;
+    }
+    if (r == RILL_OK && in->bake_lods && !in->settings->no_lods) {
+        rill_gltf_model *levels[RILL_LOD_MAX_LEVELS] = {0};
+        uint32_t count = 0;
+        r = rill_lod_bake(model, &in->settings->lod, levels, NULL, &count, &err);
+        for (uint32_t i = 0; i < count; i++) {
+            char lod_path[EXPORT_PATH_MAX];
+            if (r == RILL_OK && !rill_lod_path(lod_path, sizeof(lod_path), in->out_path, i + 1)) {
+                r = rill_error_set(&err, RILL_ERR_LIMIT, "LOD path too long");
+            }
+            if (r == RILL_OK && !write_glb(in, levels[i], lod_path, &err)) {
+                r = err.code;
+            }
+            rill_gltf_model_free(levels[i]);
+        }
+    }
+    rill_gltf_model_free(model);
+    if (r != RILL_OK) {
+        fail_input(in, r, err.msg);
+        return;
+    }
+    in->status = RILL_EXPORT_STATUS_REBUILT;
+    cache_store(in, key);
+}
+
+/* >>job --------------------------------------------------------------------------------------- */
+
+void rill__export_process(rill__export_input *in) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    rill_result r = rill_file_read_all(in->os_path, &data, &size, &err);
+    if (r != RILL_OK) {
+        fail_input(in, r, err.msg);
+        return;
+    }
+    switch (in->kind) {
+    case RILL_EXPORT_KIND_TEXTURE:
+        process_texture(in, data, size);
+        break;
+    case RILL_EXPORT_KIND_MODEL:
+        process_model(in, data, size);
+        break;
+    default:
+        /* The copy keeps the bytes as read; ownership moves to the output. */
+        if (add_output(in, in->out_path, data, size)) {
+            in->status = RILL_EXPORT_STATUS_COPIED;
+        } else {
+            fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+        return;
+    }
+    rill_free(data);
+}

@@ -1,0 +1,196 @@
+/* cmd_export.c: the `rill export` subcommand, a thin wrapper around rill_export_run
+ * (rill/formats/export.h): parses options, draws progress, prints failures and the summary.
+ *
+ *   rill export PROJECT_DIR --out game.rpak [--loose-out DIR] [--lod-levels N] [--jobs N]
+ *                           [--cache DIR] [--no-cache] [--force] [--quiet]
+ *
+ * Progress: on a terminal, one live line (bar, done/total, rebuilt/cached/failed, current file);
+ * otherwise a plain line at most once a second. Failures are "error: path: reason" lines on
+ * stderr. Exit codes: 0 every input exported, 1 some input failed or the output could not be
+ * written (everything else is still exported), 2 usage error.
+ */
+#include "rill/formats/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int rill_cmd_export(int argc, char **argv);
+
+static int export_usage(FILE *f, int code) {
+    fprintf(f,
+            "usage: rill export PROJECT_DIR --out game.rpak [options]\n"
+            "       rill export PROJECT_DIR --loose-out DIR [options]\n\n"
+            "Converts textures to .rmip, adds edge buffers and LOD levels to models, copies the\n"
+            "rest, and writes a pack and/or loose files. Unchanged inputs come from the cache.\n\n"
+            "options:\n"
+            "  --out FILE        the .rpak to write (atomically)\n"
+            "  --loose-out DIR   also (or instead) write the outputs as loose files into DIR\n"
+            "  --lod-levels N    LOD levels to bake per model, 0..4 (default 3; 0 = none)\n"
+            "  --jobs N          worker threads (default: cores - 1)\n"
+            "  --cache DIR       cache folder (default PROJECT_DIR/.rill-cache)\n"
+            "  --no-cache        neither read nor write the cache\n"
+            "  --force           rebuild every input\n"
+            "  --quiet           no progress output (failures and the summary still print)\n");
+    return code;
+}
+
+typedef struct progress_state {
+    bool tty;
+    bool quiet;
+    bool line_open; /* a live line is on screen and must be cleared before other output */
+    double last_print;
+} progress_state;
+
+static void human_bytes(char *dst, size_t cap, uint64_t n) {
+    if (n >= (1u << 20)) {
+        snprintf(dst, cap, "%.2f MiB", (double)n / (1024.0 * 1024.0));
+    } else if (n >= 1024u) {
+        snprintf(dst, cap, "%.1f KiB", (double)n / 1024.0);
+    } else {
+        snprintf(dst, cap, "%llu B", (unsigned long long)n);
+    }
+}
+
+static void clear_line(progress_state *ps) {
+    if (ps->line_open) {
+        fputs("\r\033[K", stdout);
+        fflush(stdout);
+        ps->line_open = false;
+    }
+}
+
+static void on_event(const rill_export_event *ev, void *user) {
+    progress_state *ps = user;
+    const rill_export_counts *c = &ev->counts;
+    if (ev->type == RILL_EXPORT_EVENT_INPUT_DONE && ev->status == RILL_EXPORT_STATUS_FAILED) {
+        clear_line(ps);
+        fprintf(stderr, "error: %s\n", ev->message ? ev->message : ev->path);
+        fflush(stderr);
+    }
+    if (ps->quiet) {
+        return;
+    }
+    if (ev->type == RILL_EXPORT_EVENT_BEGIN && !ps->tty) {
+        printf("export: %u inputs\n", c->inputs);
+        fflush(stdout);
+    } else if (ev->type == RILL_EXPORT_EVENT_INPUT_DONE) {
+        if (ps->tty) {
+            enum { BAR = 24 };
+            char bar[BAR + 1];
+            uint32_t fill = c->inputs ? (uint32_t)((uint64_t)c->done * BAR / c->inputs) : BAR;
+            for (uint32_t i = 0; i < BAR; i++) {
+                bar[i] = i < fill ? '#' : '.';
+            }
+            bar[BAR] = '\0';
+            printf("\r\033[K[%s] %u/%u  rebuilt %u  cached %u  copied %u  failed %u  %.40s", bar,
+                   c->done, c->inputs, c->rebuilt, c->cached, c->copied, c->failed,
+                   ev->path ? ev->path : "");
+            fflush(stdout);
+            ps->line_open = true;
+        } else if (ev->elapsed_sec - ps->last_print >= 1.0 || c->done == c->inputs) {
+            ps->last_print = ev->elapsed_sec;
+            printf("export: %u/%u done (rebuilt %u, cached %u, copied %u, failed %u)\n", c->done,
+                   c->inputs, c->rebuilt, c->cached, c->copied, c->failed);
+            fflush(stdout);
+        }
+    } else if (ev->type == RILL_EXPORT_EVENT_WRITING) {
+        clear_line(ps);
+        if (!ps->tty) {
+            printf("export: writing %s\n", ev->path ? ev->path : "the pack");
+            fflush(stdout);
+        }
+    } else if (ev->type == RILL_EXPORT_EVENT_END) {
+        clear_line(ps);
+    }
+}
+
+static bool parse_u32(const char *s, uint32_t max, uint32_t *out) {
+    char *end = NULL;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!s[0] || *end || v > max) {
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+int rill_cmd_export(int argc, char **argv) {
+    rill_export_desc desc = {0};
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            return export_usage(stdout, 0);
+        } else if (strcmp(a, "--out") == 0 && has_value) {
+            desc.out_pack = argv[++i];
+        } else if (strcmp(a, "--loose-out") == 0 && has_value) {
+            desc.loose_out = argv[++i];
+        } else if (strcmp(a, "--cache") == 0 && has_value) {
+            desc.cache_dir = argv[++i];
+        } else if (strcmp(a, "--lod-levels") == 0 && has_value) {
+            uint32_t n = 0;
+            if (!parse_u32(argv[++i], 4, &n)) {
+                fprintf(stderr, "rill export: --lod-levels takes 0..4\n");
+                return 2;
+            }
+            desc.lod_levels = n;
+            desc.no_lods = n == 0;
+        } else if (strcmp(a, "--jobs") == 0 && has_value) {
+            if (!parse_u32(argv[++i], 1024, &desc.jobs) || desc.jobs == 0) {
+                fprintf(stderr, "rill export: --jobs takes 1..1024\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--no-cache") == 0) {
+            desc.no_cache = true;
+        } else if (strcmp(a, "--force") == 0) {
+            desc.force = true;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            quiet = true;
+        } else if (a[0] != '-' && !desc.project_dir) {
+            desc.project_dir = a;
+        } else {
+            fprintf(stderr, "rill export: unknown or incomplete option '%s'\n\n", a);
+            return export_usage(stderr, 2);
+        }
+    }
+    if (!desc.project_dir || (!desc.out_pack && !desc.loose_out)) {
+        return export_usage(stderr, 2);
+    }
+    progress_state ps = {0};
+    ps.tty = isatty(fileno(stdout)) != 0;
+    ps.quiet = quiet;
+    ps.last_print = -1.0;
+    desc.progress = on_event;
+    desc.progress_user = &ps;
+
+    rill_export_result res = {0};
+    rill_error err = {0};
+    rill_result r = rill_export_run(&desc, &res, &err);
+    const rill_export_counts *c = &res.counts;
+    char in_b[32], out_b[32];
+    human_bytes(in_b, sizeof(in_b), c->bytes_in);
+    human_bytes(out_b, sizeof(out_b), c->bytes_out);
+    printf("export: %u inputs, %u outputs: rebuilt %u, from cache %u, copied %u, failed %u\n",
+           c->inputs, c->outputs, c->rebuilt, c->cached, c->copied, c->failed);
+    char where[1100] = "";
+    if (desc.out_pack) {
+        snprintf(where, sizeof(where), " (%s)", desc.out_pack);
+    }
+    printf("export: %s in -> %s out%s; %.2f s on %u worker%s\n", in_b, out_b, where,
+           res.seconds, res.worker_count, res.worker_count == 1 ? "" : "s");
+    int code = 0;
+    if (r != RILL_OK) {
+        if (res.failure_count == 0 || c->failed == 0) {
+            fprintf(stderr, "error: %s\n", err.msg);
+        } else {
+            fprintf(stderr, "error: %u input%s failed (listed above); the rest was exported\n",
+                    c->failed, c->failed == 1 ? "" : "s");
+        }
+        code = 1;
+    }
+    rill_export_result_free(&res);
+    return code;
+}
