@@ -877,6 +877,102 @@ static int wr_entry_cmp(const void *a, const void *b) {
     return strcmp(((const wr_entry *)a)->path, ((const wr_entry *)b)->path);
 }
 
+/* Where everything goes, computed once from the sorted entries. */
+typedef struct wr_layout {
+    uint64_t *offsets; /* per entry, from the pack start */
+    uint64_t index_offset;
+    uint64_t index_size;
+    uint64_t total;
+    uint64_t chunk_count;
+    uint64_t names_size;
+} wr_layout;
+
+static rill_result wr_layout_make(rill_rpak_writer *w, wr_layout *L, rill_error *err) {
+    memset(L, 0, sizeof(*L));
+    if (w->entries.len > 1) {
+        qsort(w->entries.data, w->entries.len, sizeof(wr_entry), wr_entry_cmp);
+    }
+    const uint32_t cs = w->desc.chunk_size;
+    L->offsets =
+        rill_calloc_tagged(w->entries.len ? w->entries.len : 1, sizeof(uint64_t), RILL_MEM_FORMATS);
+    if (!L->offsets) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rpak writer: out of memory");
+    }
+    uint64_t cursor = RILL_RPAK_HEADER_SIZE;
+    for (uint32_t i = 0; i < w->entries.len; ++i) {
+        const wr_entry *e = &w->entries.data[i];
+        cursor = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN);
+        L->offsets[i] = cursor;
+        cursor += e->stored_size;
+        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
+            L->chunk_count += (e->raw_size + cs - 1u) / cs;
+        }
+        L->names_size += strlen(e->path);
+    }
+    L->index_offset = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN);
+    L->index_size =
+        (uint64_t)w->entries.len * RPAK_ENTRY_RECORD_SIZE + L->chunk_count * 8u + L->names_size;
+    L->total = L->index_offset + L->index_size + RILL_RPAK_TRAILER_SIZE;
+    if (L->chunk_count > UINT32_MAX || L->names_size > UINT32_MAX || L->total > SIZE_MAX) {
+        rill_free(L->offsets);
+        L->offsets = NULL;
+        return rill_error_set(err, RILL_ERR_LIMIT, "rpak writer: pack too large");
+    }
+    return RILL_OK;
+}
+
+static void wr_header(const rill_rpak_writer *w, uint8_t hd[RILL_RPAK_HEADER_SIZE]) {
+    memset(hd, 0, RILL_RPAK_HEADER_SIZE);
+    memcpy(hd, RPAK_HEADER_MAGIC, 8);
+    wr32(hd + 8, RILL_RPAK_VERSION);
+    wr32(hd + 12, RILL_RPAK_HEADER_SIZE);
+    wr32(hd + 16, w->desc.chunk_size);
+}
+
+/* Writes the index into idx[L->index_size] and the trailer into tr[64]. */
+static void wr_index_and_trailer(const rill_rpak_writer *w, const wr_layout *L, uint8_t *idx,
+                                 uint8_t tr[RILL_RPAK_TRAILER_SIZE]) {
+    const uint32_t cs = w->desc.chunk_size;
+    uint8_t *rec = idx;
+    uint8_t *chunks = idx + (size_t)w->entries.len * RPAK_ENTRY_RECORD_SIZE;
+    uint8_t *names = chunks + (size_t)L->chunk_count * 8u;
+    uint32_t chunk_cursor = 0;
+    uint32_t name_cursor = 0;
+    for (uint32_t i = 0; i < w->entries.len; ++i, rec += RPAK_ENTRY_RECORD_SIZE) {
+        const wr_entry *e = &w->entries.data[i];
+        size_t name_len = strlen(e->path);
+        memset(rec, 0, RPAK_ENTRY_RECORD_SIZE);
+        wr64(rec + 0, L->offsets[i]);
+        wr64(rec + 8, e->stored_size);
+        wr64(rec + 16, e->raw_size);
+        wr64(rec + 24, rill_hash64(e->stored, e->stored_size));
+        wr32(rec + 32, name_cursor);
+        wr16(rec + 36, (uint16_t)name_len);
+        rec[38] = e->compression;
+        wr32(rec + 40, e->compression == RILL_RPAK_COMPRESSION_RAW ? chunk_cursor : 0);
+        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
+            for (size_t off = 0; off < e->raw_size; off += cs) {
+                size_t len = RILL_MIN((size_t)cs, e->raw_size - off);
+                wr64(chunks + (size_t)chunk_cursor * 8u, rill_hash64(e->stored + off, len));
+                chunk_cursor++;
+            }
+        }
+        memcpy(names + name_cursor, e->path, name_len);
+        name_cursor += (uint32_t)name_len;
+    }
+    memset(tr, 0, RILL_RPAK_TRAILER_SIZE);
+    wr64(tr + 0, L->index_offset);
+    wr64(tr + 8, L->index_size);
+    wr64(tr + 16, L->total);
+    wr64(tr + 24, rill_hash64(idx, (size_t)L->index_size));
+    wr32(tr + 32, w->entries.len);
+    wr32(tr + 36, (uint32_t)L->chunk_count);
+    wr32(tr + 40, (uint32_t)L->names_size);
+    wr32(tr + 44, RILL_RPAK_VERSION);
+    wr64(tr + 48, rill_hash64(tr, 48));
+    memcpy(tr + 56, RPAK_TRAILER_MAGIC, 8);
+}
+
 rill_result rill_rpak_writer_finish_memory(rill_rpak_writer *w, uint8_t **out_data,
                                            size_t *out_size, rill_error *err) {
     if (out_data) {
@@ -888,102 +984,92 @@ rill_result rill_rpak_writer_finish_memory(rill_rpak_writer *w, uint8_t **out_da
     if (!w || !out_data || !out_size) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: finish: bad args");
     }
-    if (w->entries.len > 1) {
-        qsort(w->entries.data, w->entries.len, sizeof(wr_entry), wr_entry_cmp);
+    wr_layout L;
+    rill_result r = wr_layout_make(w, &L, err);
+    if (r != RILL_OK) {
+        return r;
     }
-    const uint32_t cs = w->desc.chunk_size;
-    /* Pass 1: layout. */
-    uint64_t cursor = RILL_RPAK_HEADER_SIZE;
-    uint64_t chunk_count = 0;
-    uint64_t names_size = 0;
+    uint8_t *buf = rill_calloc_tagged(1, (size_t)L.total, RILL_MEM_FORMATS);
+    if (!buf) {
+        rill_free(L.offsets);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rpak writer: out of memory (%llu B)",
+                              (unsigned long long)L.total);
+    }
+    wr_header(w, buf);
     for (uint32_t i = 0; i < w->entries.len; ++i) {
         const wr_entry *e = &w->entries.data[i];
-        cursor = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN) + e->stored_size;
-        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
-            chunk_count += (e->raw_size + cs - 1u) / cs;
-        }
-        names_size += strlen(e->path);
-    }
-    uint64_t index_offset = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN);
-    uint64_t index_size =
-        (uint64_t)w->entries.len * RPAK_ENTRY_RECORD_SIZE + chunk_count * 8u + names_size;
-    uint64_t total = index_offset + index_size + RILL_RPAK_TRAILER_SIZE;
-    if (chunk_count > UINT32_MAX || names_size > UINT32_MAX || total > SIZE_MAX) {
-        return rill_error_set(err, RILL_ERR_LIMIT, "rpak writer: pack too large");
-    }
-    uint8_t *buf = rill_calloc_tagged(1, (size_t)total, RILL_MEM_FORMATS);
-    if (!buf) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rpak writer: out of memory (%llu B)",
-                              (unsigned long long)total);
-    }
-    /* Pass 2: bytes. */
-    memcpy(buf, RPAK_HEADER_MAGIC, 8);
-    wr32(buf + 8, RILL_RPAK_VERSION);
-    wr32(buf + 12, RILL_RPAK_HEADER_SIZE);
-    wr32(buf + 16, cs);
-    uint8_t *rec = buf + index_offset;
-    uint8_t *chunks = rec + (size_t)w->entries.len * RPAK_ENTRY_RECORD_SIZE;
-    uint8_t *names = chunks + (size_t)chunk_count * 8u;
-    cursor = RILL_RPAK_HEADER_SIZE;
-    uint32_t chunk_cursor = 0;
-    uint32_t name_cursor = 0;
-    for (uint32_t i = 0; i < w->entries.len; ++i, rec += RPAK_ENTRY_RECORD_SIZE) {
-        const wr_entry *e = &w->entries.data[i];
-        cursor = RILL_ALIGN_UP(cursor, (uint64_t)RILL_RPAK_ALIGN);
         if (e->stored_size) {
-            memcpy(buf + cursor, e->stored, e->stored_size);
+            memcpy(buf + L.offsets[i], e->stored, e->stored_size);
         }
-        size_t name_len = strlen(e->path);
-        wr64(rec + 0, cursor);
-        wr64(rec + 8, e->stored_size);
-        wr64(rec + 16, e->raw_size);
-        wr64(rec + 24, rill_hash64(e->stored, e->stored_size));
-        wr32(rec + 32, name_cursor);
-        wr16(rec + 36, (uint16_t)name_len);
-        rec[38] = e->compression;
-        rec[39] = 0;
-        wr32(rec + 40, e->compression == RILL_RPAK_COMPRESSION_RAW ? chunk_cursor : 0);
-        wr32(rec + 44, 0);
-        if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
-            for (size_t off = 0; off < e->raw_size; off += cs) {
-                size_t len = RILL_MIN((size_t)cs, e->raw_size - off);
-                wr64(chunks + (size_t)chunk_cursor * 8u, rill_hash64(e->stored + off, len));
-                chunk_cursor++;
-            }
-        }
-        memcpy(names + name_cursor, e->path, name_len);
-        name_cursor += (uint32_t)name_len;
-        cursor += e->stored_size;
     }
-    uint8_t *tr = buf + index_offset + index_size;
-    wr64(tr + 0, index_offset);
-    wr64(tr + 8, index_size);
-    wr64(tr + 16, total);
-    wr64(tr + 24, rill_hash64(buf + index_offset, (size_t)index_size));
-    wr32(tr + 32, w->entries.len);
-    wr32(tr + 36, (uint32_t)chunk_count);
-    wr32(tr + 40, (uint32_t)names_size);
-    wr32(tr + 44, RILL_RPAK_VERSION);
-    wr64(tr + 48, rill_hash64(tr, 48));
-    memcpy(tr + 56, RPAK_TRAILER_MAGIC, 8);
+    wr_index_and_trailer(w, &L, buf + L.index_offset, buf + L.index_offset + L.index_size);
+    rill_free(L.offsets);
     *out_data = buf;
-    *out_size = (size_t)total;
+    *out_size = (size_t)L.total;
     return RILL_OK;
+}
+
+/* Writes n bytes, or zero padding when data is NULL. */
+static bool wr_put(FILE *f, const void *data, size_t n) {
+    static const uint8_t zeros[RILL_RPAK_ALIGN] = {0};
+    if (data) {
+        return n == 0 || fwrite(data, 1, n, f) == n;
+    }
+    RILL_ASSERT(n <= sizeof(zeros));
+    return n == 0 || fwrite(zeros, 1, n, f) == n;
 }
 
 rill_result rill_rpak_writer_finish_file(rill_rpak_writer *w, const char *out_path,
                                          rill_error *err) {
-    if (!out_path) {
+    if (!w || !out_path) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak writer: no output path");
     }
-    uint8_t *data = NULL;
-    size_t size = 0;
-    rill_result r = rill_rpak_writer_finish_memory(w, &data, &size, err);
-    if (r == RILL_OK) {
-        r = rill_file_write_all(out_path, data, size, err);
+    /* Streamed to a temporary file beside the target and renamed into place, so a failed or
+     * interrupted write never leaves a half pack under the final name, and the pack is never
+     * held twice in memory. */
+    wr_layout L;
+    rill_result r = wr_layout_make(w, &L, err);
+    if (r != RILL_OK) {
+        return r;
     }
-    rill_free(data);
-    return r;
+    uint8_t *idx = rill_malloc_tagged(L.index_size ? (size_t)L.index_size : 1, RILL_MEM_FORMATS);
+    char tmp[4200];
+    int n = snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out_path, (long)getpid());
+    if (!idx || n < 0 || (size_t)n >= sizeof(tmp)) {
+        rill_free(idx);
+        rill_free(L.offsets);
+        return rill_error_set(err, idx ? RILL_ERR_INVALID_ARGUMENT : RILL_ERR_OUT_OF_MEMORY,
+                              "%s: cannot prepare the pack", out_path);
+    }
+    uint8_t hd[RILL_RPAK_HEADER_SIZE];
+    uint8_t tr[RILL_RPAK_TRAILER_SIZE];
+    wr_header(w, hd);
+    wr_index_and_trailer(w, &L, idx, tr);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f != NULL;
+    uint64_t cursor = RILL_RPAK_HEADER_SIZE;
+    ok = ok && wr_put(f, hd, sizeof(hd));
+    for (uint32_t i = 0; ok && i < w->entries.len; ++i) {
+        const wr_entry *e = &w->entries.data[i];
+        ok = wr_put(f, NULL, (size_t)(L.offsets[i] - cursor)) &&
+             wr_put(f, e->stored, e->stored_size);
+        cursor = L.offsets[i] + e->stored_size;
+    }
+    ok = ok && wr_put(f, NULL, (size_t)(L.index_offset - cursor)) &&
+         wr_put(f, idx, (size_t)L.index_size) && wr_put(f, tr, sizeof(tr));
+    if (f) {
+        ok = (fflush(f) == 0) && ok;
+        ok = (fclose(f) == 0) && ok;
+    }
+    rill_free(idx);
+    rill_free(L.offsets);
+    if (!ok || rename(tmp, out_path) != 0) {
+        int saved = errno;
+        remove(tmp);
+        return rill_error_set(err, RILL_ERR_IO, "%s: cannot write the pack (%s)", out_path,
+                              strerror(saved));
+    }
+    return RILL_OK;
 }
 
 rill_result rill_rpak_append_to_file(const char *target_path, const char *pack_path,
