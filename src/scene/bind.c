@@ -596,6 +596,26 @@ static bool cancelled(const binder *b) {
     return b->opts->cancel && atomic_load(b->opts->cancel);
 }
 
+/* The place of an entity's SceneInstance.scene value (else of the entity) for messages. */
+static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *line,
+                           uint32_t *col) {
+    *line = de->line;
+    *col = de->col;
+    for (uint32_t k = 0; k < de->comp_count; k++) {
+        const rsn_component *c = &doc->comps.data[de->first_comp + k];
+        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0) continue;
+        *line = c->line;
+        *col = c->col;
+        for (uint32_t f = 0; f < c->field_count; f++) {
+            const rsn_field *fd = &doc->fields.data[c->first_field + f];
+            if (fd->name_len == 5 && memcmp(doc->src + fd->name_off, "scene", 5) == 0) {
+                *line = doc->values.data[fd->value].line;
+                *col = doc->values.data[fd->value].col;
+            }
+        }
+    }
+}
+
 /* Expands the non-streamed instances among bound entities [first, last). */
 static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t first, uint32_t last) {
     rill_component ic = b->types->instance_comp;
@@ -610,10 +630,13 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
         if (!si || si->streamed || !si->scene) continue;
         const char *path = si->scene;
         const rsn_entity *de = &doc->entities.data[i - first];
-        place pl = {.doc = doc, .comp = "SceneInstance", .comp_len = 13};
+        place pl = {.doc = doc, .comp = "SceneInstance", .comp_len = 13, .field = "scene",
+                    .field_len = 5};
+        uint32_t line, col;
+        instance_place(doc, de, &line, &col);
         /* The stack holds the top file too, so depth - 1 levels of nesting are open. */
         if (b->depth > b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack)) {
-            bind_warn(b, &pl, de->line, de->col,
+            bind_warn(b, &pl, line, col,
                       "scene instance \"%s\" not expanded: nesting deeper than %u", path,
                       b->opts->max_depth);
             continue;
@@ -623,11 +646,11 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
             if (b->stack[d] == path) cycle = true;
         }
         if (cycle) {
-            bind_warn(b, &pl, de->line, de->col,
+            bind_warn(b, &pl, line, col,
                       "scene instance \"%s\" not expanded: it instances itself (cycle)", path);
             continue;
         }
-        const rsn_doc *sub = get_doc(b, path, &pl, de->line, de->col);
+        const rsn_doc *sub = get_doc(b, path, &pl, line, col);
         if (!sub) continue;
         b->stack[b->depth++] = path;
         rill_result r = bind_doc(b, sub, i, false);

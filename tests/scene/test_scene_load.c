@@ -295,7 +295,8 @@ static void test_nested_instances_expand(void **state) {
     if (getenv("SCENE_TEST_PRINT")) fprintf(stderr, "%s", lb.text.data);
     assert_true(test_log_has(&lb, "it instances itself (cycle)"));
     assert_true(test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: asset \"nope.rsn\" is missing"));
-    assert_true(test_log_has(&lb, "scene instance \"nope.rsn\" not expanded"));
+    assert_true(test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: scene instance \"nope.rsn\" not expanded"));
+    assert_true(test_log_has(&lb, "main.rsn:5:42: SceneInstance.scene: scene instance \"main.rsn\" not expanded: it instances itself"));
     test_log_end(&lb);
 
     /* The streamer's API: load the streamed instance under its root, then unload it. */
