@@ -499,6 +499,56 @@ static void test_world_extract(void **state) {
     rill_world_destroy(w);
 }
 
+/* The staging ring spends at most the per-frame budget, except that the first upload of a frame
+ * always goes; resources become drawable as their uploads land, never before. */
+static void test_upload_budget(void **state) {
+    (void)state;
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = d.height = 32;
+    d.validation = 1;
+    d.upload_budget_bytes = 4096;
+    rill_renderer *r = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+    rill_material_desc md;
+    memset(&md, 0, sizeof(md));
+    rill_material m = rill_render_material_create(r, &md, &err);
+    rill_render_instance inst[12];
+    memset(inst, 0, sizeof(inst));
+    for (int i = 0; i < 12; i++) {
+        inst[i].mesh = rill_render_mesh_cube(r, &err); /* 1296 bytes each */
+        inst[i].material = m;
+        trs(inst[i].transform, (float)(i % 4) - 1.5f, (float)(i / 4) - 1.0f, -6.0f, 0.5f, 0.5f,
+            0.5f, 0);
+    }
+    static uint8_t big[64 * 64 * 4]; /* 16 KiB: larger than the whole budget */
+    rill_texture_desc td = {big, 64, 64, true, "big"};
+    assert_true(rill_render_texture_create(r, &td, &err).id != 0);
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    snap.instances = inst;
+    snap.instance_count = 12;
+    uint32_t visible_prev = 0;
+    bool saw_partial = false;
+    for (int f = 0; f < 12; f++) {
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+        rill_render_stats st;
+        rill_renderer_stats(r, &st);
+        assert_true(st.uploaded_bytes_last_frame <= 4096 ||
+                    st.uploaded_bytes_last_frame == sizeof(big));
+        assert_true(st.instances_visible >= visible_prev);
+        saw_partial |= st.instances_visible > 0 && st.instances_visible < 12;
+        visible_prev = st.instances_visible;
+    }
+    assert_true(saw_partial);
+    assert_int_equal(visible_prev, 12);
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_renderer_destroy(r);
+}
+
 /* A user pass slotted between two anchors runs between them; an edge to an unknown label fails
  * the frame with a message naming it. */
 static int user_runs;
@@ -568,7 +618,8 @@ static void test_frames_and_stats(void **state) {
     add(f, f->cube, m, 0, 0.5f, 0, 1);
     rill_mesh gone = rill_render_mesh_cube(f->r, NULL);
     rill_render_mesh_destroy(f->r, gone);
-    add(f, gone, m, 1, 0.5f, 0, 1); /* stale: skipped */
+    add(f, gone, m, 1, 0.5f, 0, 1);        /* stale: skipped */
+    add(f, f->cube, m, 0, 0.5f, 40.0f, 1); /* behind the camera: culled */
     f->snap.instances = f->inst;
     f->snap.instance_count = f->n;
     rill_error err = {0};
@@ -578,7 +629,7 @@ static void test_frames_and_stats(void **state) {
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
     rill_render_stats st;
     rill_renderer_stats(f->r, &st);
-    assert_int_equal(st.instances_submitted, 3);
+    assert_int_equal(st.instances_submitted, 4);
     assert_int_equal(st.instances_visible, 2);
     assert_true(st.pass_count >= 5);
     bool saw_opaque = false;
@@ -605,6 +656,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gltf_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
+        cmocka_unit_test(test_upload_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
