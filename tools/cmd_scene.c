@@ -152,9 +152,10 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
         rill_array_push(&frame_ns, f1 - f0);
         res.frames++;
         if (opts->trace_frames) {
-            printf("frame %llu: %.3f ms (pre_update %.3f ms) progress %.3f\n",
+            printf("frame %llu: %.3f ms (pre_update %.3f, post_update %.3f) progress %.3f\n",
                    (unsigned long long)res.frames, (double)(f1 - f0) * 1e-6,
                    (double)rill_app_last_stage_ns(app, RILL_STAGE_PRE_UPDATE) * 1e-6,
+                   (double)rill_app_last_stage_ns(app, RILL_STAGE_POST_UPDATE) * 1e-6,
                    (double)rill_scene_load_progress(scenes, h));
         }
         st = rill_scene_load_get_state(scenes, h);
