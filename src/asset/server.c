@@ -49,6 +49,7 @@ typedef struct load_req {
     char *path;
     char *label;
     /* Result, written by whoever ran the loader. */
+    bool cancelled; /* the asset was freed before the loader ran */
     rill_result result;
     void *payload;
     size_t bytes;
@@ -221,7 +222,7 @@ void rill_asset_server_destroy(rill_asset_server *server) {
     }
     for (load_req *r = s->done_head; r;) {
         load_req *next = r->next;
-        if (r->result == RILL_OK) {
+        if (!r->cancelled && r->result == RILL_OK) {
             unload_payload(s, r->loader, r->payload, r->bytes);
         }
         free_req(r);
@@ -346,7 +347,7 @@ static void execute_req(load_req *r) {
 
     if (!run) {
         /* The asset was freed before its turn came: skip the work. */
-        r->result = RILL_ERR_CANCELLED;
+        r->cancelled = true;
     } else {
         rill_asset_load_ctx ctx = {
             .vfs = s->desc.vfs,
@@ -388,9 +389,10 @@ static void load_job(void *arg) {
 /* Publishes one finished load (main thread). */
 static void apply_req(rill_asset_server *s, load_req *r) {
     bool drop = false;
+    bool failed = false;
     rill_mutex_lock(&s->lock);
     asset_slot *slot = slot_of(s, r->id);
-    if (r->result == RILL_ERR_CANCELLED) {
+    if (r->cancelled) {
         /* Nothing was loaded. */
     } else if (!slot || slot->state != RILL_ASSET_STATE_LOADING) {
         drop = r->result == RILL_OK;
@@ -410,9 +412,12 @@ static void apply_req(rill_asset_server *s, load_req *r) {
         slot->error_code = r->result;
         slot->load_ms = r->load_ms;
         s->stats.loads_failed++;
-        RILL_LOG_WARN(SERVER_MODULE, "load failed: %s", r->err.msg);
+        failed = true;
     }
     rill_mutex_unlock(&s->lock);
+    if (failed) {
+        RILL_LOG_WARN(SERVER_MODULE, "load failed: %s", r->err.msg);
+    }
     if (drop) {
         unload_payload(s, r->loader, r->payload, r->bytes);
     }
