@@ -71,10 +71,23 @@ typedef rill_result (*rill_render_setup_graph_fn)(rill_rg *graph, void *user, ri
  *   device_name NULL = automatic (or RILL_DEVICE);
  *   validation 0 = on in debug builds or when RILL_VALIDATION=1; 1 = on; -1 = off;
  *   frames_in_flight 0 = 2 (max 3); upload_budget_bytes 0 = 32 MiB per frame;
- *   shadow_map_size 0 = 1024 per cascade (the Medium tier); shadow_cascades 0 = 4 (max 4);
+ *   quality DEFAULT = MEDIUM; shadow_map_size 0 = the tier's size per cascade (Low 512, Medium
+ *   1024, High 2048); shadow_cascades 0 = 4 (max 4);
  *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache. */
+/* Quality tiers. Today they pick the shadow map size; on an integrated GPU a tier other than LOW
+ * logs one hint at creation (it changes nothing). */
+typedef enum rill_render_quality {
+    RILL_RENDER_QUALITY_DEFAULT = 0, /* = MEDIUM */
+    RILL_RENDER_QUALITY_LOW,
+    RILL_RENDER_QUALITY_MEDIUM,
+    RILL_RENDER_QUALITY_HIGH,
+    RILL_RENDER_QUALITY_NUM,
+    RILL_RENDER_QUALITY_FORCE_U32 = 0x7FFFFFFF
+} rill_render_quality;
+
 typedef struct rill_renderer_desc {
     uint32_t width, height;
+    rill_render_quality quality;
     void *glfw_window;
     bool vsync;
     const char *device_name;
@@ -152,10 +165,11 @@ typedef enum rill_alpha_mode {
     RILL_ALPHA_FORCE_U32 = 0x7FFFFFFF
 } rill_alpha_mode;
 
-/* Metallic-roughness material. Zero desc = defaults (glTF's): base_color (1,1,1,1) when all four
- * are 0, metallic 0 (set metallic_set to use 0 explicitly is not needed: 0 is the default),
- * roughness 0 -> 1 unless roughness_set, emissive (0,0,0), normal_scale 0 -> 1, occlusion_strength
- * 0 -> 1, alpha_cutoff 0 -> 0.5. Textures 0 = none (white / flat normal). */
+/* Metallic-roughness material. A zero desc gives glTF's defaults: base_color (1,1,1,1) (used when
+ * all four components are 0), metallic 0, roughness 1 (a 0 roughness means "default" unless
+ * roughness_set is true), emissive (0,0,0), normal_scale 1, occlusion_strength 1 (0 means
+ * default for both), alpha_cutoff 0.5, opaque, single-sided. A texture handle of 0 means none
+ * (white, or a flat normal). Textures are referenced, not owned: destroy materials first. */
 typedef struct rill_material_desc {
     float base_color[4];
     float metallic;

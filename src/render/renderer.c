@@ -29,6 +29,7 @@ rill_renderer_desc rill_renderer_desc_defaults(void) {
     d.height = 720;
     d.frames_in_flight = 2;
     d.upload_budget_bytes = 32u << 20;
+    d.quality = RILL_RENDER_QUALITY_MEDIUM;
     d.shadow_map_size = 1024;
     d.shadow_cascades = 4;
     d.shadow_distance = 60.0f;
@@ -47,8 +48,15 @@ static void desc_defaults(rill_renderer_desc *d) {
         d->frames_in_flight = 3;
     if (!d->upload_budget_bytes)
         d->upload_budget_bytes = def.upload_budget_bytes;
+    if (d->quality == RILL_RENDER_QUALITY_DEFAULT ||
+        (unsigned)d->quality >= RILL_RENDER_QUALITY_NUM)
+        d->quality = RILL_RENDER_QUALITY_MEDIUM;
     if (!d->shadow_map_size)
-        d->shadow_map_size = def.shadow_map_size;
+        d->shadow_map_size = d->quality == RILL_RENDER_QUALITY_LOW    ? 512u
+                             : d->quality == RILL_RENDER_QUALITY_HIGH ? 2048u
+                                                                      : 1024u;
+    if (d->shadow_map_size > 8192)
+        d->shadow_map_size = 8192;
     if (!d->shadow_cascades)
         d->shadow_cascades = def.shadow_cascades;
     if (d->shadow_cascades > RILL__MAX_CASCADES)
@@ -119,6 +127,9 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
     }
     if (r->desc.glfw_window)
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
+    if (rill__gpu_get_caps(r->gpu)->device_type == 1 && r->desc.quality != RILL_RENDER_QUALITY_LOW)
+        RILL_LOG_INFO(LOGM, "hint: %s is an integrated GPU; the Low quality tier may run faster",
+                      rill__gpu_get_caps(r->gpu)->device_name);
     r->graph = rill_rg_create();
     r->meshes = rill_calloc_tagged(POOL_SIZE, sizeof(mesh_slot), RILL_MEM_RENDER);
     r->textures = rill_calloc_tagged(POOL_SIZE, sizeof(tex_slot), RILL_MEM_RENDER);
