@@ -410,6 +410,32 @@ static void test_deterministic_order(void **state) {
     fixture_free(f);
 }
 
+/* Released while workers are still loading: every payload a loader produced is unloaded exactly
+ * once, whatever the timing (fixture_free checks unloads == successful loads). */
+static void test_release_while_loading(void **state) {
+    (void)state;
+    for (int round = 0; round < 20; ++round) {
+        fixture *f = fixture_make(0);
+        rill_asset hs[16];
+        for (int i = 0; i < 16; ++i) {
+            char path[32];
+            snprintf(path, sizeof(path), "f%02d.txt", i);
+            hs[i] = rill_asset_load(f->server, path, NULL);
+        }
+        for (int i = 0; i < 16; ++i) {
+            rill_asset_release(f->server, hs[i]);
+        }
+        rill_asset_server_update(f->server); /* frees the slots, loads may still run */
+        if (round % 2 == 0) {
+            rill_asset_server_update(f->server);
+        }
+        rill_asset_server_stats st;
+        rill_asset_server_get_stats(f->server, &st);
+        assert_int_equal(st.live, 0);
+        fixture_free(f); /* destroy waits for the workers and drops what they produced */
+    }
+}
+
 /* With a tiny budget each update publishes exactly one finished load (at least one always goes). */
 static void test_update_budget(void **state) {
     (void)state;
@@ -568,6 +594,7 @@ int main(void) {
         cmocka_unit_test(test_each_and_pool_limit),
         cmocka_unit_test(test_concurrent_requests),
         cmocka_unit_test(test_update_budget),
+        cmocka_unit_test(test_release_while_loading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
