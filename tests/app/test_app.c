@@ -662,6 +662,29 @@ static void test_async_scene_load_in_loop(void **state) {
     rill_app_destroy(app);
 }
 
+static void exit_at_five(rill_app *app, void *user) {
+    (void)user;
+    if (rill_app_get_time(app)->frame == 4) {
+        rill_app_request_exit(app);
+    }
+}
+
+static void test_run_until_exit(void **state) {
+    (void)state;
+    rill_app *app = make_app();
+    assert_int_equal(rill_app_run(app, 3), 3);
+    assert_false(rill_app_exit_requested(app));
+    rill_app_add_system(app, &(rill_system_desc){.stage = RILL_STAGE_UPDATE, .fn = exit_at_five});
+    /* Frames 3 and 4 run; the request made in frame 4 stops the loop. */
+    assert_int_equal(rill_app_run(app, 0), 2);
+    assert_true(rill_app_exit_requested(app));
+    assert_int_equal(rill_app_run(app, 0), 0);
+    assert_true(rill_app_last_frame_ns(app) > 0);
+    assert_true(rill_app_last_frame_ns(app) >= rill_app_last_stage_ns(app, RILL_STAGE_UPDATE));
+    assert_string_equal(rill_stage_name(RILL_STAGE_POST_UPDATE), "post_update");
+    rill_app_destroy(app);
+}
+
 static void test_create_errors(void **state) {
     (void)state;
     rill_error err = {0};
@@ -702,6 +725,7 @@ int main(void) {
         cmocka_unit_test(test_events_swap_per_frame),
         cmocka_unit_test(test_job_completions_drained),
         cmocka_unit_test(test_async_scene_load_in_loop),
+        cmocka_unit_test(test_run_until_exit),
         cmocka_unit_test(test_create_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
