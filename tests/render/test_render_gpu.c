@@ -499,6 +499,92 @@ static void test_world_extract(void **state) {
     rill_world_destroy(w);
 }
 
+/* User compute effects slotted between anchors: inverting the tonemapped image between
+ * tonemapping and end_main_pass_post_processing inverts every pixel; scaling the HDR image by 0
+ * between end_main_pass and tonemapping gives black. */
+extern const uint32_t test_spv_invert_ldr[], test_spv_scale_hdr[];
+extern const size_t test_spv_invert_ldr_size, test_spv_scale_hdr_size;
+
+typedef struct fx_setup {
+    rill_render_fx *invert, *scale;
+    bool use_invert, use_scale;
+} fx_setup;
+
+static rill_result add_fx(rill_rg *g, void *user, rill_error *err) {
+    fx_setup *s = user;
+    rill_result r = RILL_OK;
+    if (s->use_invert) {
+        r = rill_render_fx_add(g, s->invert, "invert", "ldr", NULL, 0, err);
+        const char *chain[] = {RILL_RG_TONEMAPPING, "invert",
+                               RILL_RG_END_MAIN_PASS_POST_PROCESSING};
+        if (r == RILL_OK)
+            r = rill_rg_add_edges(g, chain, 3, err);
+    }
+    if (r == RILL_OK && s->use_scale) {
+        float params[6] = {0, 0, 0.0f, 0, 0, 0}; /* pad, then scale.x = 0 */
+        r = rill_render_fx_add(g, s->scale, "scale_hdr", "hdr", params, sizeof(params), err);
+        const char *chain[] = {RILL_RG_END_MAIN_PASS, "scale_hdr", RILL_RG_TONEMAPPING};
+        if (r == RILL_OK)
+            r = rill_rg_add_edges(g, chain, 3, err);
+    }
+    return r;
+}
+
+static void test_compute_effects(void **state) {
+    (void)state;
+    fx_setup fs;
+    memset(&fs, 0, sizeof(fs));
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = 96;
+    d.height = 64;
+    d.validation = 1;
+    d.setup_graph = add_fx;
+    d.setup_graph_user = &fs;
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_create(&d, &f.r, &err), RILL_OK);
+    fs.invert = rill_render_fx_create(f.r, test_spv_invert_ldr, test_spv_invert_ldr_size, "invert",
+                                      8, &err);
+    fs.scale =
+        rill_render_fx_create(f.r, test_spv_scale_hdr, test_spv_scale_hdr_size, "scale", 8, &err);
+    assert_non_null(fs.invert);
+    assert_non_null(fs.scale);
+    f.cube = rill_render_mesh_cube(f.r, &err);
+    f.sphere = rill_render_mesh_sphere(f.r, 24, &err);
+    f.plane = rill_render_mesh_plane(f.r, &err);
+    tonemap_scene(&f, RILL_TONEMAP_ACES, 0.0f);
+    f.snap.instances = f.inst;
+    f.snap.instance_count = f.n;
+    static uint8_t plain[96 * 64 * 4], inverted[96 * 64 * 4], black[96 * 64 * 4];
+    for (int pass = 0; pass < 3; pass++) {
+        fs.use_invert = pass == 1;
+        fs.use_scale = pass == 2;
+        assert_int_equal(rill_renderer_render(f.r, &f.snap, &err), RILL_OK);
+        uint8_t *dst = pass == 0 ? plain : pass == 1 ? inverted : black;
+        assert_int_equal(rill_renderer_read_pixels(f.r, dst, sizeof(plain), &err), RILL_OK);
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof(plain); i++) {
+        if (i % 4 == 3)
+            continue;
+        bad += abs((int)inverted[i] - (255 - (int)plain[i])) > 1;
+        assert_int_equal(black[i], 0);
+    }
+    assert_int_equal(bad, 0);
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f.r, &sb);
+    assert_non_null(strstr(sb.data, "scale_hdr"));
+    rill_strbuf_free(&sb);
+    rill_render_stats st;
+    rill_renderer_stats(f.r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_render_fx_destroy(f.r, fs.invert);
+    rill_render_fx_destroy(f.r, fs.scale);
+    rill_renderer_destroy(f.r);
+}
+
 /* The staging ring spends at most the per-frame budget, except that the first upload of a frame
  * always goes; resources become drawable as their uploads land, never before. */
 static void test_upload_budget(void **state) {
@@ -657,6 +743,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
+        cmocka_unit_test(test_compute_effects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
