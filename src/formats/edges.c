@@ -1,9 +1,9 @@
 /* edges.c: edge-buffer extraction (boundary, hard and non-manifold edges) for wireframe drawing.
  *
  * Two passes, both hash based so the cost is linear in the mesh size:
- *   1. weld: vertices are bucketed on a grid whose cell is the weld tolerance; a vertex joins the
- *      first earlier representative within tolerance in its own or a neighbouring cell (27 cells,
- *      so two points within tolerance are always found however the grid cuts them);
+ *   1. weld: vertices are bucketed on a grid whose cell is twice the weld tolerance; a vertex
+ *      joins the first earlier representative within tolerance in its own cell or the 7
+ *      neighbours on its nearer sides (a point within tolerance cannot be anywhere else);
  *   2. edges: every non-degenerate triangle adds its three welded edges to a map keyed by the
  *      sorted pair; the first face stores its normal, the second decides whether the edge is
  *      hard, a third makes it non-manifold (always kept). */
@@ -35,9 +35,12 @@ static const float *pos_at(const float *positions, size_t stride, uint32_t i) {
     return (const float *)((const uint8_t *)positions + (size_t)i * stride);
 }
 
-/* Grid cell coordinate, clamped so huge coordinates cannot overflow the integer. */
-static int64_t cell_of(float v, float inv_cell) {
-    double c = floor((double)v * (double)inv_cell);
+/* Grid cell coordinate, clamped so huge coordinates cannot overflow the integer; *side is the
+ * neighbouring cell (-1 or +1) nearer to v. */
+static int64_t cell_of(float v, float inv_cell, int *side) {
+    double x = (double)v * (double)inv_cell;
+    double c = floor(x);
+    *side = (x - c) < 0.5 ? -1 : 1;
     if (c > 4.0e18) {
         c = 4.0e18;
     } else if (c < -4.0e18) {
@@ -88,7 +91,7 @@ rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size
     }
     rill_edges_desc d = resolve(desc);
     float tol = d.weld_tolerance;
-    float inv_cell = 1.0f / tol;
+    float inv_cell = 0.5f / tol;
     /* Inclusive "at least angle": a tiny slack so an exact 30-degree crease is kept despite
      * rounding in the normals. */
     float cos_limit = cosf(d.angle_deg * 3.14159265f / 180.0f) + 1e-6f;
@@ -107,24 +110,28 @@ rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size
     /* >>weld */
     for (uint32_t v = 0; v < vertex_count; v++) {
         const float *p = pos_at(positions, stride, v);
-        int64_t cx = cell_of(p[0], inv_cell), cy = cell_of(p[1], inv_cell),
-                cz = cell_of(p[2], inv_cell);
+        int64_t c[3];
+        int side[3];
+        for (int k = 0; k < 3; k++) {
+            c[k] = cell_of(p[k], inv_cell, &side[k]);
+        }
         uint32_t found = UINT32_MAX;
-        for (int dz = -1; dz <= 1 && found == UINT32_MAX; dz++) {
-            for (int dy = -1; dy <= 1 && found == UINT32_MAX; dy++) {
-                for (int dx = -1; dx <= 1 && found == UINT32_MAX; dx++) {
-                    uint64_t head;
-                    if (!rill_map_get(&cells, cell_key(cx + dx, cy + dy, cz + dz), &head)) {
-                        continue;
-                    }
-                    for (uint32_t r = (uint32_t)head; r != 0; r = next[r - 1]) {
-                        const float *q = pos_at(positions, stride, r - 1);
-                        float ex = q[0] - p[0], ey = q[1] - p[1], ez = q[2] - p[2];
-                        if (ex * ex + ey * ey + ez * ez <= tol * tol) {
-                            found = r - 1;
-                            break;
-                        }
-                    }
+        /* Cells are twice the tolerance wide, so a point within tolerance lies in this cell or
+         * in the neighbour on the side this point is closer to: 8 cells, not 27. */
+        for (int probe = 0; probe < 8 && found == UINT32_MAX; probe++) {
+            int64_t x = c[0] + ((probe & 1) ? side[0] : 0);
+            int64_t y = c[1] + ((probe & 2) ? side[1] : 0);
+            int64_t z = c[2] + ((probe & 4) ? side[2] : 0);
+            uint64_t head;
+            if (!rill_map_get(&cells, cell_key(x, y, z), &head)) {
+                continue;
+            }
+            for (uint32_t r = (uint32_t)head; r != 0; r = next[r - 1]) {
+                const float *q = pos_at(positions, stride, r - 1);
+                float ex = q[0] - p[0], ey = q[1] - p[1], ez = q[2] - p[2];
+                if (ex * ex + ey * ey + ez * ez <= tol * tol) {
+                    found = r - 1;
+                    break;
                 }
             }
         }
@@ -133,7 +140,7 @@ rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size
             continue;
         }
         weld[v] = v;
-        uint64_t key = cell_key(cx, cy, cz), head = 0;
+        uint64_t key = cell_key(c[0], c[1], c[2]), head = 0;
         rill_map_get(&cells, key, &head);
         next[v] = (uint32_t)head;
         if (!rill_map_set(&cells, key, (uint64_t)v + 1u)) {
