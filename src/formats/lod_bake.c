@@ -267,6 +267,15 @@ rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc, 
         }
         rill_gltf_model_free(levels[i]);
     }
+    /* Files of levels this bake did not produce are stale (an earlier bake of a different
+     * model); the runtime probe takes every contiguous level it finds, so they must go. */
+    for (uint32_t level = written + 1; res == RILL_OK && level <= RILL_LOD_MAX_LEVELS; level++) {
+        char path[2048];
+        if (rill_lod_path(path, sizeof(path), glb_path, level) && rill_file_exists(path) &&
+            remove(path) != 0) {
+            res = rill_error_set(err, RILL_ERR_IO, "%s: cannot remove the stale level", path);
+        }
+    }
     if (out_count) {
         *out_count = written;
     }

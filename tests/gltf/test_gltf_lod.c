@@ -109,6 +109,9 @@ static void test_bake_file(void **state) {
     rill_test_path(path, sizeof(path), dir, "ball.glb");
     rill_gltf_model *base = tm_sphere(64, 32);
     rill_error err = {0};
+    /* A stale level 4 from an earlier bake must not survive a bake that makes 3. */
+    assert_true(rill_lod_path(lod, sizeof(lod), path, 4));
+    assert_int_equal(rill_file_write_all(lod, "old", 3, &err), RILL_OK);
     assert_int_equal(rill_glb_write_file(base, path, NULL, &err), RILL_OK);
     uint32_t written = 0;
     assert_int_equal(rill_lod_bake_file(path, NULL, &written, &err), RILL_OK);

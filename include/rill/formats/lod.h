@@ -52,8 +52,9 @@ rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc
                           rill_gltf_model **out_levels, rill_lod_level_info *out_info,
                           uint32_t *out_count, rill_error *err);
 
-/* Reads `glb_path`, bakes, and writes name_lod1.glb ... beside it. Existing files of higher
- * levels are left alone. *out_count (may be NULL) = levels written. */
+/* Reads `glb_path`, bakes, and writes name_lod1.glb ... beside it. Level files left from an
+ * earlier bake beyond the levels produced now are deleted, so the set on disk is always
+ * contiguous and current. *out_count (may be NULL) = levels written. */
 rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc, uint32_t *out_count,
                                rill_error *err);
 
