@@ -1680,6 +1680,11 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
             off += 8 + (size_t)chunk[0];
         }
     }
+    /* A UTF-8 byte order mark is not allowed by glTF but some tools write one; skip it. */
+    if (json_size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) {
+        json += 3;
+        json_size -= 3;
+    }
     if (json_size == 0) {
         return rd_fail(r, RILL_ERR_TRUNCATED, "empty JSON");
     }

@@ -289,6 +289,10 @@ static void test_hostile_json(void **state) {
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\n \"nodes\":[{]}", RILL_ERR_PARSE,
                 "chair.gltf:2:");
     expect_fail("", RILL_ERR_TRUNCATED, "chair.gltf");
+    /* A byte order mark before the JSON is tolerated. */
+    assert_int_equal(
+        read_text("\xEF\xBB\xBF{\"asset\":{\"version\":\"2.0\"}}", "bom.gltf", &m, &err), RILL_OK);
+    rill_gltf_model_free(m);
     /* Node graph: self-parenting, two parents, scene root that is a child. */
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}",
                 RILL_ERR_CORRUPT, "nodes[0].children[0]");
