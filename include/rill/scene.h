@@ -46,8 +46,8 @@
  *   streamer calls rill_scene_instance_load / rill_scene_instance_unload on them.
  *
  * ON THREADS
- *   Every function here belongs to the main thread (the thread that owns the world), except the
- *   pure text functions rill_scene_check_text and the SceneInstance defaults.
+ *   Every function here belongs to the main thread (the thread that owns the world). Workers of
+ *   the job system read and parse files for async loads; they touch no world state.
  *
  * Depends on: base, world, asset.
  */
@@ -116,8 +116,9 @@ typedef struct rill_scene_check_info {
 /* Parses text[0..len) and binds every value to the registry of `world` (which must have the
  * components registered; the world's entities are not touched). `path` names the file in
  * messages. Warnings go to the log (module "scene"); the first error goes to err as
- * "path:line:col: message". out_info may be NULL. desc may be NULL. Thread-safe as long as no
- * component is being registered meanwhile. This is what `rill scene check` runs. */
+ * "path:line:col: message". out_info may be NULL. desc may be NULL. Registers the scene
+ * components first (main thread). Asset paths are not checked against a VFS and instances are not
+ * expanded. This is what `rill scene check` runs. */
 rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text,
                                   size_t len, const rill_scene_read_desc *desc,
                                   rill_scene_check_info *out_info, rill_error *err);
