@@ -24,6 +24,8 @@ static const uint8_t RPAK_TRAILER_MAGIC[8] = {'R', 'P', 'A', 'K', 'E', 'N', 'D',
 #define RPAK_ENTRY_RECORD_SIZE 48u
 #define RPAK_MIN_CHUNK (4u * 1024u)
 #define RPAK_MAX_CHUNK (16u * 1024u * 1024u)
+/* The most a zstd frame can expand: 128 KiB of output per block of at least 4 bytes. */
+#define RPAK_ZSTD_MAX_RATIO ((uint64_t)128u * 1024u / 4u)
 
 /* >>little-endian helpers --------------------------------------------------------------------- */
 
@@ -301,6 +303,19 @@ static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err
                 r = rill_error_set(err, RILL_ERR_CORRUPT,
                                    "%s: offset %llu: entry '%s': bad zstd entry record", nm,
                                    (unsigned long long)rec_off, e->name);
+                break;
+            }
+            /* Every zstd block that yields bytes costs at least 4 stored bytes (a 3-byte header
+             * and one RLE byte) and yields at most 128 KiB, so no frame expands more than
+             * RPAK_ZSTD_MAX_RATIO-fold. A larger declared size cannot be real; refusing it here
+             * keeps a tiny hostile entry from making the reader allocate gigabytes. */
+            if ((e->raw_size + RPAK_ZSTD_MAX_RATIO - 1u) / RPAK_ZSTD_MAX_RATIO > e->stored_size) {
+                r = rill_error_set(err, RILL_ERR_CORRUPT,
+                                   "%s: offset %llu: entry '%s': %llu zstd bytes cannot hold "
+                                   "%llu bytes of content",
+                                   nm, (unsigned long long)rec_off, e->name,
+                                   (unsigned long long)e->stored_size,
+                                   (unsigned long long)e->raw_size);
                 break;
             }
             e->chunk_count = 0;

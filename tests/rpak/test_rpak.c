@@ -454,6 +454,48 @@ static void test_hostile_index(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* A zstd entry whose index claims more content than its stored bytes could ever expand to is
+ * refused at open, so a tiny hostile pack cannot make the reader allocate gigabytes. Zeros
+ * compress at close to zstd's ceiling (one 4-byte RLE block per 128 KiB), and still open. */
+static void test_zstd_declared_size_bounded(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    size_t zn = 8u << 20;
+    uint8_t *zeros = rill_calloc(1, zn);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "zeros.bin", zeros, zn, RILL_RPAK_COMPRESSION_ZSTD, NULL), RILL_OK);
+    uint8_t *pack = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_rpak_writer_finish_memory(w, &pack, &size, NULL), RILL_OK);
+    rill_rpak_writer_destroy(w);
+    rill_rpak *p = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_rpak_open_memory(pack, size, "zeros.rpak", &p, &err), RILL_OK);
+    rill_rpak_entry_info info;
+    assert_true(rill_rpak_entry_info_get(p, 0, &info));
+    assert_int_equal(info.compression, RILL_RPAK_COMPRESSION_ZSTD);
+    assert_true(info.stored_size * 1000u < zn); /* really near the ceiling */
+    uint8_t *out = NULL;
+    size_t out_size = 0;
+    assert_int_equal(rill_rpak_read_entry(p, 0, &out, &out_size, &err), RILL_OK);
+    assert_int_equal(out_size, zn);
+    assert_memory_equal(out, zeros, zn);
+    rill_free(out);
+    rill_rpak_close(p);
+    /* The same entry claiming 3 GiB (within the 4 GiB entry limit) behind a valid index. */
+    size_t idx = rpak_test_index_offset(pack, size);
+    uint8_t b8[8];
+    rpak_test_wr64(b8, (uint64_t)3 << 30);
+    expect_edit(pack, size, idx + 16, b8, 8, RILL_ERR_CORRUPT, "cannot hold");
+    /* One byte over the ceiling is refused too; exactly at it is left to the decoder. */
+    rpak_test_wr64(b8, info.stored_size * 32768u + 1u);
+    expect_edit(pack, size, idx + 16, b8, 8, RILL_ERR_CORRUPT, "cannot hold");
+    rill_free(pack);
+    rill_free(zeros);
+    RILL_TEST_LEAK_END();
+}
+
 /* >>checksums on entries */
 
 static void test_corrupt_entry_detected(void **state) {
@@ -867,6 +909,7 @@ int main(void) {
         cmocka_unit_test(test_every_truncation),
         cmocka_unit_test(test_random_flips),
         cmocka_unit_test(test_hostile_index),
+        cmocka_unit_test(test_zstd_declared_size_bounded),
         cmocka_unit_test(test_corrupt_entry_detected),
         cmocka_unit_test(test_range_reads_read_only_touched_chunks),
         cmocka_unit_test(test_mount_default_order),
