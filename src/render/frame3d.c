@@ -178,11 +178,29 @@ static bool sphere_visible(vec4 planes[6], const sphere *s) {
     return true;
 }
 
-static int cmp_items(const void *a, const void *b) {
-    const draw_item *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->inst < y->inst ? -1 : x->inst > y->inst;
+/* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
+ * instance order, so equal keys stay in instance order and the result is deterministic. */
+static void radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t key_bits) {
+    uint32_t count[2048];
+    draw_item *src = items, *dst = tmp;
+    for (uint32_t shift = 0; shift < key_bits; shift += 11) {
+        memset(count, 0, sizeof(count));
+        for (uint32_t i = 0; i < n; i++)
+            count[(src[i].key >> shift) & 2047u]++;
+        uint32_t sum = 0;
+        for (uint32_t b = 0; b < 2048; b++) {
+            uint32_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            dst[count[(src[i].key >> shift) & 2047u]++] = src[i];
+        draw_item *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != items)
+        memcpy(items, src, (size_t)n * sizeof(draw_item));
 }
 
 /* The bounding sphere of the view frustum between view distances a and b. */
@@ -476,41 +494,44 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
 
 /* >>frame ----------------------------------------------------------------------------------- */
 
-static rill_result push_item(void *arr, uint64_t key, uint32_t inst, rill_error *err) {
+static rill_result push_item(void *arr, uint64_t key, uint32_t inst, uint32_t prev,
+                             rill_error *err) {
     RILL_ARRAY(draw_item) *a = arr;
-    draw_item it = {key, inst};
+    draw_item it = {key, inst, prev};
     if (!rill_array_push(a, it))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     return RILL_OK;
 }
 
-static void prev_model(rill_renderer *r, const rill_render_instance *in, float out[16]) {
+/* Records this frame's matrix of an instance and returns the slot holding last frame's, or
+ * UINT32_MAX when the instance was not drawn last frame (or has no id). */
+static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in) {
+    if (!in->id)
+        return UINT32_MAX;
     uint64_t idx;
-    if (in->id && rill_map_get(&r->prev_index, in->id, &idx) &&
-        r->prev.data[idx].frame + 1 == r->frame_counter) {
-        memcpy(out, r->prev.data[idx].m, sizeof(float) * 16);
-        return;
+    if (!rill_map_get(&r->prev_index, in->id, &idx)) {
+        prev_xform px;
+        memset(&px, 0, sizeof(px));
+        if (!rill_array_push(&r->prev, px))
+            return UINT32_MAX; /* out of memory: this instance just has no motion */
+        idx = r->prev.len - 1;
+        if (!rill_map_set(&r->prev_index, in->id, idx)) {
+            r->prev.len--;
+            return UINT32_MAX;
+        }
     }
-    memcpy(out, in->transform, sizeof(float) * 16);
+    prev_xform *p = &r->prev.data[idx];
+    bool had = p->frame + 1 == r->frame_counter;
+    memcpy(p->m[r->frame_counter & 1], in->transform, sizeof(float) * 16);
+    p->frame = r->frame_counter;
+    return had ? (uint32_t)idx : UINT32_MAX;
 }
 
-static void remember_transforms(rill_renderer *r, const rill_render_snapshot *snap) {
-    for (uint32_t i = 0; i < snap->instance_count; i++) {
-        const rill_render_instance *in = &snap->instances[i];
-        if (!in->id)
-            continue;
-        uint64_t idx;
-        if (!rill_map_get(&r->prev_index, in->id, &idx)) {
-            prev_xform px;
-            memset(&px, 0, sizeof(px));
-            if (!rill_array_push(&r->prev, px) ||
-                !rill_map_set(&r->prev_index, in->id, r->prev.len - 1))
-                continue; /* out of memory: this instance just has no motion next frame */
-            idx = r->prev.len - 1;
-        }
-        memcpy(r->prev.data[idx].m, in->transform, sizeof(float) * 16);
-        r->prev.data[idx].frame = r->frame_counter;
-    }
+static const float *prev_model(const rill_renderer *r, const rill_render_instance *in,
+                               uint32_t prev) {
+    if (prev == UINT32_MAX)
+        return in->transform;
+    return r->prev.data[prev].m[(r->frame_counter - 1) & 1];
 }
 
 static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
@@ -535,7 +556,6 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
         r->have_frame = true;
     memcpy(r->prev_view_proj, vp, sizeof(mat4));
     r->have_prev_view_proj = true;
-    remember_transforms(r, snap);
     rill__transients_release_unused(r, false);
     r->snap = NULL;
     r->cpu_record_ms = (double)(rill_time_ns() - t0) * 1e-6;
@@ -619,6 +639,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         const mat_slot *mt = rill__material_get(r, in->material);
         if (!ms || !mt)
             continue; /* not uploaded yet, or stale: draws nothing */
+        uint32_t prev = track_instance(r, in);
         sphere s = world_sphere(in->transform, ms);
         int32_t mi = rill_pool_index(&r->mesh_pool, in->mesh.id);
         int32_t ti = rill_pool_index(&r->mat_pool, in->material.id);
@@ -629,11 +650,11 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                 float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
                 uint32_t bits;
                 memcpy(&bits, &depth, sizeof(bits));
-                TRY(push_item(&r->transparent, (uint64_t)(UINT32_MAX - bits), i, err));
+                TRY(push_item(&r->transparent, (uint64_t)(UINT32_MAX - bits), i, prev, err));
             } else {
                 uint64_t key =
                     ((uint64_t)mt->double_sided << 40) | ((uint64_t)ti << 20) | (uint64_t)mi;
-                TRY(push_item(&r->opaque, key, i, err));
+                TRY(push_item(&r->opaque, key, i, prev, err));
             }
         }
         if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND) {
@@ -644,12 +665,15 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             glm_vec3_scale(sun_dir, along, perp);
             glm_vec3_sub(d, perp, perp);
             if (along < whole.r + s.r && glm_vec3_norm(perp) < whole.r + s.r)
-                TRY(push_item(&r->casters, (uint64_t)mi, i, err));
+                TRY(push_item(&r->casters, (uint64_t)mi, i, prev, err));
         }
     }
-    qsort(r->opaque.data, r->opaque.len, sizeof(draw_item), cmp_items);
-    qsort(r->transparent.data, r->transparent.len, sizeof(draw_item), cmp_items);
-    qsort(r->casters.data, r->casters.len, sizeof(draw_item), cmp_items);
+    uint32_t most = RILL_MAX(r->opaque.len, RILL_MAX(r->transparent.len, r->casters.len));
+    if (!rill_array_reserve(&r->sort_tmp, most ? most : 1))
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
+    radix_sort(r->opaque.data, r->sort_tmp.data, r->opaque.len, 41);
+    radix_sort(r->transparent.data, r->sort_tmp.data, r->transparent.len, 32);
+    radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 20);
     r->instances_visible = r->opaque.len + r->transparent.len;
 
     rill_result res = RILL_OK;
@@ -695,7 +719,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             for (uint32_t i = 0; i < lens[l]; i++, k++) {
                 const rill_render_instance *in = &snap->instances[lists[l][i].inst];
                 memcpy(gi[k].model, in->transform, sizeof(float) * 16);
-                prev_model(r, in, gi[k].prev_model);
+                memcpy(gi[k].prev_model, prev_model(r, in, lists[l][i].prev), sizeof(float) * 16);
             }
         memset(gl, 0, r->light_size);
         for (uint32_t i = 0; i < nlights; i++) {

@@ -38,11 +38,14 @@ typedef struct transient_img {
 typedef struct draw_item {
     uint64_t key;  /* sort key */
     uint32_t inst; /* index into the snapshot's instances */
+    uint32_t prev; /* slot in rill_renderer.prev holding last frame's matrix, or UINT32_MAX */
 } draw_item;
 
+/* An instance's world matrix for the two most recent frames it was seen in (by frame parity), so
+ * motion vectors cost one hash lookup per instance and frame. */
 typedef struct prev_xform {
-    float m[16];
-    uint64_t frame;
+    float m[2][16];
+    uint64_t frame; /* last frame that wrote m[frame & 1] */
 } prev_xform;
 
 struct rill_rg_ctx {
@@ -69,7 +72,7 @@ struct rill_renderer {
     bool have_frame;
     /* per frame, rebuilt each render */
     const rill_render_snapshot *snap;
-    RILL_ARRAY(draw_item) opaque, transparent, casters;
+    RILL_ARRAY(draw_item) opaque, transparent, casters, sort_tmp;
     rill__buf *frame_buf; /* uniform */
     uint64_t frame_off;
     rill__buf *inst_buf;

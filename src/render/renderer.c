@@ -184,6 +184,7 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->opaque);
     rill_array_free(&r->transparent);
     rill_array_free(&r->casters);
+    rill_array_free(&r->sort_tmp);
     rill_array_free(&r->prev);
     rill_map_free(&r->prev_index);
     rill_rg_destroy(r->graph);
