@@ -2,7 +2,7 @@
  * (rill/formats/export.h): parses options, draws progress, prints failures and the summary.
  *
  *   rill export PROJECT_DIR --out game.rpak [--loose-out DIR] [--lod-levels N] [--jobs N]
- *                           [--cache DIR] [--no-cache] [--force] [--quiet]
+ *                           [--cache DIR] [--no-cache] [--force] [--quiet] [--verbose]
  *
  * Progress: on a terminal, one live line (bar, done/total, rebuilt/cached/failed, current file);
  * otherwise a plain line at most once a second. Failures are "error: path: reason" lines on
@@ -28,17 +28,19 @@ static int export_usage(FILE *f, int code) {
             "  --out FILE        the .rpak to write (atomically)\n"
             "  --loose-out DIR   also (or instead) write the outputs as loose files into DIR\n"
             "  --lod-levels N    LOD levels to bake per model, 0..4 (default 3; 0 = none)\n"
-            "  --jobs N          worker threads (default: cores - 1)\n"
+            "  --jobs N          worker threads (default: one per core)\n"
             "  --cache DIR       cache folder (default PROJECT_DIR/.rill-cache)\n"
             "  --no-cache        neither read nor write the cache\n"
             "  --force           rebuild every input\n"
-            "  --quiet           no progress output (failures and the summary still print)\n");
+            "  --quiet           no progress output (failures and the summary still print)\n"
+            "  --verbose         one line per input with its status and time\n");
     return code;
 }
 
 typedef struct progress_state {
     bool tty;
     bool quiet;
+    bool verbose;
     bool line_open; /* a live line is on screen and must be cleared before other output */
     double last_print;
 } progress_state;
@@ -71,6 +73,11 @@ static void on_event(const rill_export_event *ev, void *user) {
     }
     if (ps->quiet) {
         return;
+    }
+    if (ev->type == RILL_EXPORT_EVENT_INPUT_DONE && ps->verbose) {
+        clear_line(ps);
+        printf("  %-8s %7.3f s  %s (%u output%s)\n", rill_export_status_name(ev->status),
+               ev->input_sec, ev->path, ev->output_count, ev->output_count == 1 ? "" : "s");
     }
     if (ev->type == RILL_EXPORT_EVENT_BEGIN && !ps->tty) {
         printf("export: %u inputs\n", c->inputs);
@@ -119,6 +126,7 @@ static bool parse_u32(const char *s, uint32_t max, uint32_t *out) {
 int rill_cmd_export(int argc, char **argv) {
     rill_export_desc desc = {0};
     bool quiet = false;
+    bool verbose = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -149,6 +157,8 @@ int rill_cmd_export(int argc, char **argv) {
             desc.force = true;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = true;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            verbose = true;
         } else if (a[0] != '-' && !desc.project_dir) {
             desc.project_dir = a;
         } else {
@@ -162,6 +172,7 @@ int rill_cmd_export(int argc, char **argv) {
     progress_state ps = {0};
     ps.tty = isatty(fileno(stdout)) != 0;
     ps.quiet = quiet;
+    ps.verbose = verbose;
     ps.last_print = -1.0;
     desc.progress = on_event;
     desc.progress_user = &ps;

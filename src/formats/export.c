@@ -143,6 +143,7 @@ typedef struct export_run {
     rill_jobs *jobs;
     rill_export_counts counts;
     uint32_t in_flight;
+    uint32_t workers; /* of the job system, kept for the result after it is destroyed */
     uint64_t start_ns;
 } export_run;
 
@@ -688,6 +689,7 @@ static void on_done(void *arg) {
                      ? (in->message ? in->message : "failed (out of memory)")
                      : NULL;
     ev.output_count = produced;
+    ev.input_sec = in->seconds;
     emit(run, &ev);
     rill__export_free_outputs(in);
 }
@@ -695,11 +697,32 @@ static void on_done(void *arg) {
 static void job_main(void *arg) {
     rill__export_input *in = arg;
     export_run *run = in->run;
+    uint64_t t0 = rill_time_ns();
     rill__export_process(in);
+    in->seconds = (double)(rill_time_ns() - t0) * 1e-9;
     rill_jobs_post_main(run->jobs, on_done, in);
 }
 
 /* >>run --------------------------------------------------------------------------------------- */
+
+/* Dispatch order entry: conversions before copies, larger before smaller, then path order
+ * (inputs are already in path order, so the index breaks ties). */
+typedef struct cost_key {
+    uint32_t copy; /* 0 = converted, 1 = copied */
+    uint64_t size;
+    uint32_t index;
+} cost_key;
+
+static int cmp_cost(const void *a, const void *b) {
+    const cost_key *x = a, *y = b;
+    if (x->copy != y->copy) {
+        return x->copy < y->copy ? -1 : 1;
+    }
+    if (x->size != y->size) {
+        return x->size > y->size ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
 
 static void run_free(export_run *run) {
     for (uint32_t i = 0; i < run->inputs.len; i++) {
@@ -727,7 +750,7 @@ static rill_result fill_result(export_run *run, rill_export_result *out, rill_er
     if (out) {
         out->counts = run->counts;
         out->seconds = (double)(rill_time_ns() - run->start_ns) * 1e-9;
-        out->worker_count = run->jobs ? rill_jobs_worker_count(run->jobs) : 0;
+        out->worker_count = run->workers;
     }
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         rill__export_input *in = &run->inputs.data[i];
@@ -830,7 +853,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     run->jobs = run->desc.job_system;
     if (!run->jobs) {
         rill_jobs_desc jd = {0};
-        jd.worker_count = run->desc.jobs;
+        jd.worker_count = run->desc.jobs ? run->desc.jobs : rill_cpu_count();
         run->jobs = rill_jobs_create(&jd);
         own_jobs = true;
         if (!run->jobs) {
@@ -838,6 +861,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
             goto done;
         }
     }
+    run->workers = rill_jobs_worker_count(run->jobs);
     {
         rill_export_event ev = {0};
         ev.type = RILL_EXPORT_EVENT_BEGIN;
@@ -852,11 +876,25 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     }
     /* Bounded in flight: enough to keep every worker busy while the main thread packs, few
      * enough that finished outputs do not pile up in memory before they are packed. */
-    uint32_t max_flight = RILL_MAX(4u, rill_jobs_worker_count(run->jobs) * 2u);
+    uint32_t max_flight = RILL_MAX(4u, run->workers * 2u);
+    cost_key *order = rill_malloc_tagged(sizeof(cost_key) * (run->inputs.len + 1u),
+                                         RILL_MEM_FORMATS);
+    if (!order) {
+        r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "export: out of memory");
+        goto done;
+    }
+    /* Longest first, so one large texture does not start last and leave every other worker
+     * idle while it finishes. File size stands in for the cost. */
+    for (uint32_t i = 0; i < run->inputs.len; i++) {
+        order[i].copy = run->inputs.data[i].kind == RILL_EXPORT_KIND_COPY;
+        order[i].size = run->inputs.data[i].size;
+        order[i].index = i;
+    }
+    qsort(order, run->inputs.len, sizeof(cost_key), cmp_cost);
     uint32_t next = 0;
     while (run->counts.done < run->inputs.len) {
         while (next < run->inputs.len && run->in_flight < max_flight) {
-            rill__export_input *in = &run->inputs.data[next++];
+            rill__export_input *in = &run->inputs.data[order[next++].index];
             if (in->status == RILL_EXPORT_STATUS_FAILED) {
                 continue;
             }
@@ -867,6 +905,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
             rill_sleep_ns(500000);
         }
     }
+    rill_free(order);
     if (run->writer) {
         rill_export_event ev = {0};
         ev.type = RILL_EXPORT_EVENT_WRITING;
@@ -884,6 +923,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
 done:
     if (own_jobs) {
         rill_jobs_destroy(run->jobs);
+        run->jobs = NULL;
     }
     if (r == RILL_OK) {
         r = fill_result(run, out_result, err);

@@ -45,6 +45,7 @@ typedef struct rill__export_input {
     char *message; /* FAILED: owned */
     uint32_t output_count;
     rill__export_output *outputs; /* owned */
+    double seconds;               /* time spent in the job */
 } rill__export_input;
 
 /* The job body: processes one input (rill__export_input*), fills its result fields. Runs on a

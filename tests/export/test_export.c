@@ -62,6 +62,7 @@ static rill_result run_export(const char *proj, const char *pack, const char *lo
     d.out_pack = pack;
     d.loose_out = loose;
     d.force = force;
+    d.bc7_quality = 1; /* the fast encoder keeps the test quick (under sanitizers too) */
     d.jobs = jobs;
     rill_error err = {0};
     rill_result r = rill_export_run(&d, res, &err);
@@ -81,6 +82,7 @@ static void test_pack_contents_and_cache(void **state) {
     ep_make_project(proj);
 
     rill_export_result res = {0};
+    RILL_TEST_LEAK_BEGIN();
     assert_int_equal(run_export(proj, pack, NULL, false, 3, &res), RILL_OK);
     assert_int_equal(res.counts.inputs, EP_INPUTS);
     assert_int_equal(res.counts.rebuilt, EP_CONVERTED);
@@ -91,6 +93,7 @@ static void test_pack_contents_and_cache(void **state) {
     assert_true(res.counts.bytes_out > 0 && res.counts.bytes_in > 0);
     uint32_t outputs = res.counts.outputs;
     rill_export_result_free(&res);
+    RILL_TEST_LEAK_END();
 
     rill_rpak *p = NULL;
     rill_error err = {0};
@@ -217,6 +220,7 @@ static void test_broken_and_conflicting_inputs(void **state) {
     rill_export_desc d = {0};
     d.project_dir = proj;
     d.out_pack = pack;
+    d.bc7_quality = 1;
     d.progress = count_events;
     d.progress_user = &seen;
     rill_export_result res = {0};
@@ -401,6 +405,7 @@ static void test_paths_and_options(void **state) {
     d.out_pack = pack;
     d.lod_levels = 1;
     d.no_cache = true;
+    d.bc7_quality = 1;
     d.job_system = jobs;
     rill_export_result res = {0};
     rill_error err = {0};

@@ -103,6 +103,7 @@ typedef struct rill_export_event {
     rill_export_status status;
     const char *message;   /* INPUT_DONE with FAILED: the reason (names the file) */
     uint32_t output_count; /* INPUT_DONE: files this input produced */
+    double input_sec;      /* INPUT_DONE: time the job spent on this input */
     rill_export_counts counts;
     double elapsed_sec;
 } rill_export_event;
@@ -121,7 +122,8 @@ typedef void (*rill_export_progress_fn)(const rill_export_event *event, void *us
  *   no_cache: neither read nor write the cache.
  *   force: rebuild every input (the cache is still refreshed).
  *   lod_levels: 0 = 3; clamped to RILL_LOD_MAX_LEVELS (4). no_lods: bake none.
- *   jobs: worker threads of the job system the export creates; 0 = the job system's default.
+ *   jobs: worker threads of the job system the export creates; 0 = one per core (the calling
+ *     thread only gathers results, so it does not need a core of its own).
  *   job_system: an existing job system to use instead (borrowed; may be deterministic).
  *   bc7_quality: 0 = the converter's default.
  *   progress / progress_user: optional callback. */
