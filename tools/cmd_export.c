@@ -63,6 +63,27 @@ static void clear_line(progress_state *ps) {
     }
 }
 
+/* The live line: bar, counts, and what happened last (or what is taking long). */
+static void draw_bar(progress_state *ps, const rill_export_counts *c, const char *what,
+                     const char *path, double secs) {
+    enum { BAR = 24 };
+    char bar[BAR + 1];
+    uint32_t fill = c->inputs ? (uint32_t)((uint64_t)c->done * BAR / c->inputs) : BAR;
+    for (uint32_t i = 0; i < BAR; i++) {
+        bar[i] = i < fill ? '#' : '.';
+    }
+    bar[BAR] = '\0';
+    char t[32] = "";
+    if (secs >= 0.0) {
+        snprintf(t, sizeof(t), " (%.0f s)", secs);
+    }
+    printf("\r\033[K[%s] %u/%u  rebuilt %u  cached %u  copied %u  failed %u  %s: %.40s%s", bar,
+           c->done, c->inputs, c->rebuilt, c->cached, c->copied, c->failed, what,
+           path ? path : "", t);
+    fflush(stdout);
+    ps->line_open = true;
+}
+
 static void on_event(const rill_export_event *ev, void *user) {
     progress_state *ps = user;
     const rill_export_counts *c = &ev->counts;
@@ -84,24 +105,17 @@ static void on_event(const rill_export_event *ev, void *user) {
         fflush(stdout);
     } else if (ev->type == RILL_EXPORT_EVENT_INPUT_DONE) {
         if (ps->tty) {
-            enum { BAR = 24 };
-            char bar[BAR + 1];
-            uint32_t fill = c->inputs ? (uint32_t)((uint64_t)c->done * BAR / c->inputs) : BAR;
-            for (uint32_t i = 0; i < BAR; i++) {
-                bar[i] = i < fill ? '#' : '.';
-            }
-            bar[BAR] = '\0';
-            printf("\r\033[K[%s] %u/%u  rebuilt %u  cached %u  copied %u  failed %u  %.40s", bar,
-                   c->done, c->inputs, c->rebuilt, c->cached, c->copied, c->failed,
-                   ev->path ? ev->path : "");
-            fflush(stdout);
-            ps->line_open = true;
+            draw_bar(ps, c, "done", ev->path, -1.0);
         } else if (ev->elapsed_sec - ps->last_print >= 1.0 || c->done == c->inputs) {
             ps->last_print = ev->elapsed_sec;
             printf("export: %u/%u done (rebuilt %u, cached %u, copied %u, failed %u)\n", c->done,
                    c->inputs, c->rebuilt, c->cached, c->copied, c->failed);
             fflush(stdout);
         }
+    } else if (ev->type == RILL_EXPORT_EVENT_TICK && ps->tty && ev->input_sec >= 1.0) {
+        /* A long input: say what is being worked on, so a slow texture does not look like a
+         * hang. */
+        draw_bar(ps, c, "working on", ev->path, ev->input_sec);
     } else if (ev->type == RILL_EXPORT_EVENT_WRITING) {
         clear_line(ps);
         if (!ps->tty) {

@@ -123,6 +123,14 @@ void rill_export_result_free(rill_export_result *result) {
     memset(result, 0, sizeof(*result));
 }
 
+/* Dispatch order entry: conversions before copies, larger before smaller, then path order
+ * (inputs are already in path order, so the index breaks ties). */
+typedef struct cost_key {
+    uint32_t copy; /* 0 = converted, 1 = copied */
+    uint64_t size;
+    uint32_t index;
+} cost_key;
+
 /* >>run state --------------------------------------------------------------------------------- */
 
 typedef struct export_run {
@@ -694,24 +702,40 @@ static void on_done(void *arg) {
     rill__export_free_outputs(in);
 }
 
+/* Reports the input that has been in work the longest (dispatched ones are order[0..next)). */
+static void tick(export_run *run, const cost_key *order, uint32_t next, uint64_t now) {
+    const rill__export_input *oldest = NULL;
+    uint64_t oldest_ns = 0;
+    for (uint32_t i = 0; i < next; i++) {
+        const rill__export_input *in = &run->inputs.data[order[i].index];
+        uint64_t t = atomic_load(&in->started_ns);
+        if (t && !atomic_load(&in->finished) && (!oldest || t < oldest_ns)) {
+            oldest = in;
+            oldest_ns = t;
+        }
+    }
+    if (oldest) {
+        rill_export_event ev = {0};
+        ev.type = RILL_EXPORT_EVENT_TICK;
+        ev.path = oldest->path;
+        ev.kind = oldest->kind;
+        ev.input_sec = (double)(now - oldest_ns) * 1e-9;
+        emit(run, &ev);
+    }
+}
+
 static void job_main(void *arg) {
     rill__export_input *in = arg;
     export_run *run = in->run;
     uint64_t t0 = rill_time_ns();
+    atomic_store(&in->started_ns, t0);
     rill__export_process(in);
     in->seconds = (double)(rill_time_ns() - t0) * 1e-9;
+    atomic_store(&in->finished, 1u);
     rill_jobs_post_main(run->jobs, on_done, in);
 }
 
 /* >>run --------------------------------------------------------------------------------------- */
-
-/* Dispatch order entry: conversions before copies, larger before smaller, then path order
- * (inputs are already in path order, so the index breaks ties). */
-typedef struct cost_key {
-    uint32_t copy; /* 0 = converted, 1 = copied */
-    uint64_t size;
-    uint32_t index;
-} cost_key;
 
 static int cmp_cost(const void *a, const void *b) {
     const cost_key *x = a, *y = b;
@@ -892,6 +916,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     }
     qsort(order, run->inputs.len, sizeof(cost_key), cmp_cost);
     uint32_t next = 0;
+    uint64_t last_tick = rill_time_ns();
     while (run->counts.done < run->inputs.len) {
         while (next < run->inputs.len && run->in_flight < max_flight) {
             rill__export_input *in = &run->inputs.data[order[next++].index];
@@ -903,6 +928,11 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
         }
         if (rill_jobs_drain(run->jobs, 0) == 0) {
             rill_sleep_ns(500000);
+        }
+        uint64_t now = rill_time_ns();
+        if (run->desc.progress && now - last_tick >= 200000000u) {
+            last_tick = now;
+            tick(run, order, next, now);
         }
     }
     rill_free(order);

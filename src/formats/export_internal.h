@@ -8,6 +8,7 @@
 #include "rill/formats/rmip.h"
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 
 #define EXPORT_PATH_MAX 4096
 
@@ -46,6 +47,8 @@ typedef struct rill__export_input {
     uint32_t output_count;
     rill__export_output *outputs; /* owned */
     double seconds;               /* time spent in the job */
+    _Atomic uint64_t started_ns;  /* set by the worker when the job starts (0 = not yet) */
+    _Atomic uint32_t finished;    /* set by the worker when the job ends */
 } rill__export_input;
 
 /* The job body: processes one input (rill__export_input*), fills its result fields. Runs on a

@@ -91,6 +91,8 @@ typedef enum rill_export_event_type {
     RILL_EXPORT_EVENT_INPUT_DONE, /* one input finished: path, kind, status, message */
     RILL_EXPORT_EVENT_WRITING,    /* all inputs done; the pack is being written */
     RILL_EXPORT_EVENT_END,        /* finished; counts are final */
+    RILL_EXPORT_EVENT_TICK,       /* about 5 times a second while inputs are in work: path is the
+                                     input that has been in work the longest, input_sec its time */
     RILL_EXPORT_EVENT_NUM,
     RILL_EXPORT_EVENT_FORCE_U32 = 0x7FFFFFFF
 } rill_export_event_type;
@@ -103,7 +105,7 @@ typedef struct rill_export_event {
     rill_export_status status;
     const char *message;   /* INPUT_DONE with FAILED: the reason (names the file) */
     uint32_t output_count; /* INPUT_DONE: files this input produced */
-    double input_sec;      /* INPUT_DONE: time the job spent on this input */
+    double input_sec;      /* INPUT_DONE: time the job spent on this input; TICK: so far */
     rill_export_counts counts;
     double elapsed_sec;
 } rill_export_event;
