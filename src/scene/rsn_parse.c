@@ -65,11 +65,11 @@ static bool fail_at(parser *p, uint32_t line, uint32_t col, const char *fmt, ...
     return false;
 }
 
-static bool is_ident_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+static inline bool is_ident_start(char c) {
+    return (unsigned)((c | 0x20) - 'a') < 26u || c == '_';
 }
-static bool is_ident_char(char c) {
-    return is_ident_start(c) || (c >= '0' && c <= '9') || c == '.';
+static inline bool is_ident_char(char c) {
+    return (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u || c == '_' || c == '.';
 }
 static bool is_hex(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -94,7 +94,16 @@ static const char *tok_desc(const parser *p, const token *t, char *buf, size_t c
 static void next(parser *p) {
     const char *s = p->s;
     uint32_t i = p->pos;
+    const size_t len = p->doc->src_len;
     for (;;) {
+        /* Canonical files indent with runs of spaces: skip them 8 bytes at a time while the
+         * 8 bytes lie inside the text. */
+        while (i + 8u <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w != UINT64_C(0x2020202020202020)) break;
+            i += 8u;
+        }
         char c = s[i];
         if (c == ' ' || c == '\t' || c == '\r') {
             i++;
@@ -221,10 +230,11 @@ static void next(parser *p) {
     t->kind = TOK_ERROR;
 }
 
-static bool tok_is(const parser *p, const char *word) {
-    size_t n = strlen(word);
+static inline bool tok_is_n(const parser *p, const char *word, size_t n) {
     return p->tok.kind == TOK_IDENT && p->tok.len == n && memcmp(p->s + p->tok.off, word, n) == 0;
 }
+/* word must be a string literal (its length is taken at compile time). */
+#define tok_is(p, word) tok_is_n((p), (word), sizeof(word) - 1u)
 
 static bool expect(parser *p, tok_kind kind, const char *what) {
     if (p->tok.kind == kind) {
@@ -546,8 +556,12 @@ rill_result rill__rsn_parse_owned(rsn_doc *doc, const char *path, char *src, siz
         fail_at(&p, 1, 1, "byte-order mark is not allowed");
     } else {
         /* Rough reservations save regrowth on big files: about 120 bytes per entity block. */
-        rill_array_reserve(&doc->values, (uint32_t)(len / 24u) + 16u);
-        rill_array_reserve(&doc->fields, (uint32_t)(len / 30u) + 16u);
+        /* Canonical text spends ~17 bytes per value and ~30 per field; reserving a little more
+         * costs only address space (pages are touched when written), while regrowth copies. */
+        if (len / 14u < UINT32_MAX - 16u) {
+            rill_array_reserve(&doc->values, (uint32_t)(len / 14u) + 16u);
+            rill_array_reserve(&doc->fields, (uint32_t)(len / 24u) + 16u);
+        }
         next(&p);
         if (!p.failed && !tok_is(&p, "rsn")) {
             fail_at(&p, p.tok.line, p.tok.col, "expected the version line 'rsn %u'", RSN_VERSION);
