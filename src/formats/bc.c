@@ -275,7 +275,8 @@ void rill_bc4_encode_block(const uint8_t values[16], uint8_t out_block[8]) {
     if (mx > mn) {
         /* 8-value mode (r0 > r1): search a small neighbourhood of the extremes; the best pair is
          * often slightly inside the range. */
-        int span = RILL_MAX(1, (mx - mn) / 14);
+        /* The neighbourhood grows with the range but is capped: 8 x 8 pairs at most. */
+        int span = RILL_CLAMP((mx - mn) / 14, 1, 3);
         for (int r0 = mx - 2 * span; r0 <= mx + 1 && best; r0++) {
             for (int r1 = mn - 1; r1 <= mn + 2 * span && best; r1++) {
                 if (r0 > 255 || r1 < 0 || r0 <= r1) continue;
