@@ -217,8 +217,10 @@ rill_result rill_scene_load_sync(rill_scene_loader *loader, const char *path,
 
 /* Loads the scene named by root's SceneInstance.scene asynchronously under root (the sub-scene's
  * root entities become children of root). Streamed or not. Instance loads do not replace the main
- * scene and are not cancelled by main loads. {0} with err set when root is dead, has no
- * SceneInstance or no scene path, already has a load in flight, or no record is free. */
+ * scene and are not cancelled by main loads (a load whose root dies is cancelled). Children root
+ * already has are left alone: call rill_scene_instance_unload first to reload. {0} with err set
+ * when root is dead, has no SceneInstance or no scene path, already has a load in flight, or no
+ * record is free. */
 rill_scene_load rill_scene_instance_load(rill_scene_loader *loader, rill_entity root,
                                          rill_error *err);
 /* Cancels root's instance load in flight, if any, then despawns every descendant of root. root

@@ -406,6 +406,55 @@ static void test_records_recycle(void **state) {
     lfx_done(&fx);
 }
 
+/* Sync loads send the event too; rill_scene_save writes a file that loads back the same; the
+ * instance API refuses bad roots. */
+static void test_sync_event_save_and_misuse(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 0, 0, 0);
+    make_scene(&fx, "a.rsn", "a", 25);
+    rill_error err = {0};
+    rill_scene_load h;
+    assert_int_equal(rill_scene_load_sync(fx.loader, "a.rsn", &h, &err), RILL_OK);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
+    assert_int_equal(events_for(&fx, &fx.rd_loaded, h), 1);
+    assert_int_equal(rill_scene_load_entity_count(fx.loader, h), 25);
+    assert_int_equal(rill_scene_loader_pending(fx.loader), 0);
+
+    rill_entity roots[64];
+    uint32_t n = rill_scene_loader_main_roots(fx.loader, roots, 64);
+    assert_int_equal(n, 23); /* 25 entities, 2 of them children */
+    char path[1024];
+    rill_test_path(path, sizeof path, fx.dir, "saved.rsn");
+    assert_int_equal(rill_scene_save(fx.world, roots, n, NULL, path, &err), RILL_OK);
+    rill_strbuf first = {0};
+    assert_int_equal(rill_scene_write(fx.world, roots, n, NULL, &first, &err), RILL_OK);
+    assert_int_equal(rill_scene_load_sync(fx.loader, "saved.rsn", NULL, &err), RILL_OK);
+    assert_int_equal(rill_world_entity_count(fx.world), 25);
+    n = rill_scene_loader_main_roots(fx.loader, roots, 64);
+    rill_strbuf second = {0};
+    assert_int_equal(rill_scene_write(fx.world, roots, n, NULL, &second, &err), RILL_OK);
+    assert_string_equal(first.data, second.data);
+    rill_strbuf_free(&first);
+    rill_strbuf_free(&second);
+
+    /* Misuse: dead root, root without SceneInstance, stale handles. */
+    rill_entity plain = rill_world_spawn(fx.world);
+    assert_int_equal(rill_scene_instance_load(fx.loader, plain, &err).id, 0);
+    assert_non_null(strstr(err.msg, "no SceneInstance"));
+    rill_world_despawn(fx.world, plain);
+    assert_int_equal(rill_scene_instance_load(fx.loader, plain, &err).id, 0);
+    assert_int_equal(rill_scene_instance_unload(fx.loader, plain), 0);
+    rill_scene_load stale = {12345};
+    assert_int_equal(rill_scene_load_get_state(fx.loader, stale), RILL_SCENE_LOAD_INVALID);
+    assert_false(rill_scene_load_cancel(fx.loader, stale));
+    assert_string_equal(rill_scene_load_error(fx.loader, stale), "");
+    rill_scene_load_release(fx.loader, stale);
+    assert_int_equal(rill_scene_load_async(fx.loader, "", &err).id, 0);
+    assert_int_equal(rill_scene_load_async(fx.loader, "../outside.rsn", &err).id, 0);
+    lfx_done(&fx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_budget_and_loaded_event),
@@ -416,6 +465,7 @@ int main(void) {
         cmocka_unit_test(test_instance_depth_limit),
         cmocka_unit_test(test_worker_threads),
         cmocka_unit_test(test_records_recycle),
+        cmocka_unit_test(test_sync_event_save_and_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
