@@ -46,6 +46,60 @@ static rill_result convert_type(rill_image *img, rill_pixel_type to, rill_error 
     return RILL_OK;
 }
 
+/* One band of block rows of a level, encoded as a job. */
+typedef struct encode_band {
+    rill_tex_format format;
+    const uint8_t *rgba; /* first pixel row of the band */
+    uint32_t width, rows;
+    const rill_bc7_params *bc7;
+    uint8_t *dst;
+    size_t dst_size;
+    rill_result res;
+} encode_band;
+
+static void encode_band_job(void *arg) {
+    encode_band *b = arg;
+    b->res = rill_bc_encode_image(b->format, b->rgba, b->width, b->rows, 0, b->bc7, b->dst,
+                                  b->dst_size, NULL);
+}
+
+/* Block-compresses a level, in bands of 16 block rows on the job system when there is one. The
+ * bands are independent (each block reads only its own 4 x 4 pixels, and a band's last rows are
+ * clamped exactly as the whole level's would be, since only the level's last band is partial). */
+static rill_result encode_level(rill_tex_format format, const rill_image *L,
+                                const rill_bc7_params *bc7, rill_jobs *jobs, uint8_t *dst,
+                                size_t size, rill_error *err) {
+    const uint32_t band_blocks = 16;
+    uint32_t block_rows = (L->height + 3) / 4;
+    if (!jobs || block_rows <= band_blocks)
+        return rill_bc_encode_image(format, L->pixels, L->width, L->height, 0, bc7, dst, size, err);
+    uint32_t bands = (block_rows + band_blocks - 1) / band_blocks;
+    encode_band *b = rill_calloc_tagged(bands, sizeof(*b), RILL_MEM_FORMATS);
+    if (!b) return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "encode: out of memory");
+    uint64_t row_bytes = 0;
+    rill_tex_level_size(format, L->width, 4, &row_bytes); /* one row of blocks */
+    rill_counter counter = {0};
+    for (uint32_t i = 0; i < bands; i++) {
+        uint32_t y0 = i * band_blocks * 4;
+        uint32_t rows = RILL_MIN(band_blocks * 4, L->height - y0);
+        b[i].format = format;
+        b[i].rgba = (const uint8_t *)L->pixels + (size_t)y0 * L->width * 4;
+        b[i].width = L->width;
+        b[i].rows = rows;
+        b[i].bc7 = bc7;
+        b[i].dst = dst + (size_t)row_bytes * i * band_blocks;
+        b[i].dst_size = size - (size_t)row_bytes * i * band_blocks;
+        rill_jobs_run(jobs, encode_band_job, &b[i], &counter);
+    }
+    rill_jobs_wait(jobs, &counter);
+    rill_result res = RILL_OK;
+    for (uint32_t i = 0; i < bands && res == RILL_OK; i++)
+        if (b[i].res != RILL_OK)
+            res = rill_error_set(err, b[i].res, "encode: band %u failed", i);
+    rill_free(b);
+    return res;
+}
+
 static bool usage_allows(rill_tex_usage usage, rill_tex_format format) {
     if (usage == RILL_TEX_USAGE_HDR) return format == RILL_TEX_FORMAT_RGBA16F;
     return format == RILL_TEX_FORMAT_RGBA8 || format == RILL_TEX_FORMAT_BC1 ||
@@ -138,8 +192,7 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
             uint16_t *h = (uint16_t *)encoded[lv];
             for (size_t i = 0; i < (size_t)L->width * L->height * 4; i++) h[i] = rill_f32_to_f16(f[i]);
         } else {
-            res = rill_bc_encode_image(format, L->pixels, L->width, L->height, 0, &d.bc7,
-                                       encoded[lv], (size_t)size, err);
+            res = encode_level(format, L, &d.bc7, d.jobs, encoded[lv], (size_t)size, err);
             if (res != RILL_OK) goto done;
         }
         wd.level_data[lv] = encoded[lv];

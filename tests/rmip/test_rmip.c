@@ -608,6 +608,40 @@ static void test_convert(void **state) {
     rill_free(hdr);
 }
 
+/* Encoding on the job system (bands of block rows) gives the very same bytes as one thread. */
+static void test_convert_with_jobs(void **state) {
+    (void)state;
+    const int w = 150, h = 300;
+    uint8_t *rgba = rill_malloc((size_t)w * h * 4);
+    uint32_t seed = 3;
+    for (int i = 0; i < w * h; i++) {
+        rgba[i * 4] = (uint8_t)(i % w + (lcg(&seed) & 7));
+        rgba[i * 4 + 1] = (uint8_t)(i / w);
+        rgba[i * 4 + 2] = (uint8_t)(lcg(&seed) & 63);
+        rgba[i * 4 + 3] = (uint8_t)(i % 7 == 0 ? 128 : 255);
+    }
+    membuf png = {0};
+    assert_true(stbi_write_png_to_func(mem_write, &png, w, h, 4, rgba, w * 4));
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2});
+    uint8_t *a = NULL, *b = NULL;
+    size_t as = 0, bs = 0;
+    rill_error err = {0};
+    rill_rmip_convert_desc d = {0};
+    d.bc7.quality = 1;
+    assert_int_equal(rill_rmip_convert(png.data, png.size, "c.png", &d, &a, &as, NULL, &err),
+                     RILL_OK);
+    d.jobs = jobs;
+    assert_int_equal(rill_rmip_convert(png.data, png.size, "c.png", &d, &b, &bs, NULL, &err),
+                     RILL_OK);
+    assert_int_equal(as, bs);
+    assert_memory_equal(a, b, as);
+    rill_jobs_destroy(jobs);
+    rill_free(a);
+    rill_free(b);
+    rill_free(png.data);
+    rill_free(rgba);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_every_format),
@@ -619,6 +653,7 @@ int main(void) {
         cmocka_unit_test(test_hostile_headers),
         cmocka_unit_test(test_loader_full_and_low),
         cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_convert_with_jobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

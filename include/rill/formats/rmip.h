@@ -161,19 +161,22 @@ typedef enum rill_tex_usage {
     RILL_TEX_USAGE_FORCE_U32 = 0x7FFFFFFF
 } rill_tex_usage;
 
-/* Converter settings; all-zero = defaults: usage AUTO, format by usage, mips on, BC7 quality 2.
- * format: NONE = by usage; RGBA8 forces uncompressed (sRGB for colour usage). */
+/* Converter settings; all-zero = defaults: usage AUTO, format by usage, mips on, BC7 quality 2,
+ * encoding on the calling thread.
+ * format: NONE = by usage; RGBA8 forces uncompressed (sRGB for colour usage).
+ * jobs: borrowed; when not NULL, block compression is split into bands of block rows run as jobs
+ *       (the calling thread helps and waits); the output is identical either way. */
 typedef struct rill_rmip_convert_desc {
     rill_tex_usage usage;
     rill_tex_format format;
     bool no_mips;
     rill_bc7_params bc7;
+    rill_jobs *jobs;
 } rill_rmip_convert_desc;
 
 /* Decodes an image file (PNG, JPEG, TGA, HDR, ...) held in memory and encodes it as a .rmip.
  * name is used in messages and by AUTO usage. *out_data is owned by the caller (rill_free).
- * out_usage (may be NULL) receives the usage that was applied. Encoding runs on the calling
- * thread. */
+ * out_usage (may be NULL) receives the usage that was applied. */
 rill_result rill_rmip_convert(const void *image_data, size_t image_size, const char *name,
                               const rill_rmip_convert_desc *desc, uint8_t **out_data,
                               size_t *out_size, rill_tex_usage *out_usage, rill_error *err);
