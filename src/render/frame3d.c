@@ -503,15 +503,21 @@ static rill_result push_item(void *arr, uint64_t key, uint32_t inst, uint32_t pr
     return RILL_OK;
 }
 
-/* Records this frame's matrix of an instance and returns the slot holding last frame's, or
- * UINT32_MAX when the instance was not drawn last frame (or has no id). */
-static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in) {
+/* Records this frame's matrix of instance `pos` and returns the slot holding last frame's, or
+ * UINT32_MAX when the instance was not drawn last frame (or has no id). Snapshots usually list
+ * instances in the same order every frame, so the slot used at the same position last time is
+ * tried first and the hash map is only consulted when the order changed. */
+static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in, uint32_t pos) {
     if (!in->id)
         return UINT32_MAX;
-    uint64_t idx;
-    if (!rill_map_get(&r->prev_index, in->id, &idx)) {
+    uint64_t idx = UINT64_MAX;
+    if (pos < r->pos_slot.len && r->pos_slot.data[pos] < r->prev.len &&
+        r->prev.data[r->pos_slot.data[pos]].id == in->id) {
+        idx = r->pos_slot.data[pos];
+    } else if (!rill_map_get(&r->prev_index, in->id, &idx)) {
         prev_xform px;
         memset(&px, 0, sizeof(px));
+        px.id = in->id;
         if (!rill_array_push(&r->prev, px))
             return UINT32_MAX; /* out of memory: this instance just has no motion */
         idx = r->prev.len - 1;
@@ -520,6 +526,11 @@ static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in)
             return UINT32_MAX;
         }
     }
+    while (r->pos_slot.len <= pos)
+        if (!rill_array_push(&r->pos_slot, UINT32_MAX))
+            break;
+    if (pos < r->pos_slot.len)
+        r->pos_slot.data[pos] = (uint32_t)idx;
     prev_xform *p = &r->prev.data[idx];
     bool had = p->frame + 1 == r->frame_counter;
     memcpy(p->m[r->frame_counter & 1], in->transform, sizeof(float) * 16);
@@ -639,7 +650,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         const mat_slot *mt = rill__material_get(r, in->material);
         if (!ms || !mt)
             continue; /* not uploaded yet, or stale: draws nothing */
-        uint32_t prev = track_instance(r, in);
+        uint32_t prev = track_instance(r, in, i);
         sphere s = world_sphere(in->transform, ms);
         int32_t mi = rill_pool_index(&r->mesh_pool, in->mesh.id);
         int32_t ti = rill_pool_index(&r->mat_pool, in->material.id);

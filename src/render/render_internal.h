@@ -46,6 +46,7 @@ typedef struct draw_item {
 typedef struct prev_xform {
     float m[2][16];
     uint64_t frame; /* last frame that wrote m[frame & 1] */
+    uint64_t id;
 } prev_xform;
 
 struct rill_rg_ctx {
@@ -85,6 +86,7 @@ struct rill_renderer {
     bool have_prev_view_proj;
     rill_map prev_index; /* instance id -> index into prev */
     RILL_ARRAY(prev_xform) prev;
+    RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> prev slot used there last time */
     uint64_t frame_counter;
     /* stats */
     double cpu_record_ms;

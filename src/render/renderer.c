@@ -186,6 +186,7 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->casters);
     rill_array_free(&r->sort_tmp);
     rill_array_free(&r->prev);
+    rill_array_free(&r->pos_slot);
     rill_map_free(&r->prev_index);
     rill_rg_destroy(r->graph);
     rill_pool_destroy(&r->mesh_pool);
