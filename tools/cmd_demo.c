@@ -226,6 +226,19 @@ static void add_instance(gen *g, rill_entity e, const char *scene) {
     rill_world_add(g->w, e, g->ids.instance, &si);
 }
 
+/* Writes "out/rel" into path. A path that does not fit is an error, never a silently cut one: a
+ * cut "OUT/districts" can name OUT itself or a folder above it, which generate then empties. */
+static rill_result out_path(char *path, size_t cap, const char *out, const char *rel,
+                            rill_error *err) {
+    int n = snprintf(path, cap, "%s/%s", out, rel);
+    if (n < 0 || (size_t)n >= cap) {
+        /* The reason goes first: the path itself may not fit the message. */
+        return rill_error_set(err, RILL_ERR_LIMIT, "path too long (%zu bytes): %s/%s",
+                              strlen(out) + 1u + strlen(rel), out, rel);
+    }
+    return RILL_OK;
+}
+
 /* Writes every root entity of the scratch world into out/rel, then empties the world. */
 static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
     RILL_ARRAY(rill_entity) roots = {0};
@@ -237,9 +250,11 @@ static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
         }
     }
     char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", g->out, rel);
     rill_strbuf text = {0};
-    rill_result r = rill_scene_write(g->w, roots.data, roots.len, NULL, &text, err);
+    rill_result r = out_path(path, sizeof(path), g->out, rel, err);
+    if (r == RILL_OK) {
+        r = rill_scene_write(g->w, roots.data, roots.len, NULL, &text, err);
+    }
     if (r == RILL_OK) {
         r = rill_file_write_all(path, text.data, text.len, err);
         g->bytes_written += text.len;
@@ -383,18 +398,22 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
                             uint32_t *out_districts, gen *g, rill_error *err) {
     char path[1024];
     rill_result r;
-    snprintf(path, sizeof(path), "%s/districts", out);
+    if ((r = out_path(path, sizeof(path), out, "districts", err)) != RILL_OK) {
+        return r;
+    }
     rill_dir_remove_all(path, NULL);
     if ((r = rill_dir_create_all(path, err)) != RILL_OK) {
         return r;
     }
-    snprintf(path, sizeof(path), "%s/buildings", out);
+    if ((r = out_path(path, sizeof(path), out, "buildings", err)) != RILL_OK) {
+        return r;
+    }
     rill_dir_remove_all(path, NULL);
     if ((r = rill_dir_create_all(path, err)) != RILL_OK) {
         return r;
     }
-    snprintf(path, sizeof(path), "%s/project.toml", out);
-    if ((r = rill_file_write_all(path, PROJECT_TOML, strlen(PROJECT_TOML), err)) != RILL_OK) {
+    if ((r = out_path(path, sizeof(path), out, "project.toml", err)) != RILL_OK ||
+        (r = rill_file_write_all(path, PROJECT_TOML, strlen(PROJECT_TOML), err)) != RILL_OK) {
         return r;
     }
     uint32_t sizes[DEMO_BUILDING_VARIANTS];

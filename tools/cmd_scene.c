@@ -107,7 +107,12 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
     rill_project project;
     rill_error err = {0};
     char toml_path[1024];
-    snprintf(toml_path, sizeof(toml_path), "%s/project.toml", opts->root);
+    int tn = snprintf(toml_path, sizeof(toml_path), "%s/project.toml", opts->root);
+    if (tn < 0 || (size_t)tn >= sizeof(toml_path)) {
+        /* A cut path would read some other file, or none, without a word. */
+        fprintf(stderr, "error: path too long: %s/project.toml\n", opts->root);
+        return 1;
+    }
     if (rill_file_exists(toml_path)) {
         if (rill_project_load(toml_path, &project, &err) != RILL_OK) {
             fprintf(stderr, "error: %s\n", err.msg);
@@ -227,16 +232,23 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
     return rc;
 }
 
-/* Splits an OS path into the folder and the file name (the file then is the VFS path). */
-static void split_root(const char *file, char *root, size_t cap, const char **out_rel) {
+/* Splits an OS path into the folder and the file name (the file then is the VFS path). False
+ * when the folder does not fit root[cap]. */
+static bool split_root(const char *file, char *root, size_t cap, const char **out_rel) {
     const char *slash = strrchr(file, '/');
     if (!slash) {
         snprintf(root, cap, ".");
         *out_rel = file;
-        return;
+        return true;
     }
-    snprintf(root, cap, "%.*s", (int)(slash - file) ? (int)(slash - file) : 1, file);
+    size_t len = slash > file ? (size_t)(slash - file) : 1u; /* "/x.rsn" lives in "/" */
+    if (len >= cap) {
+        return false;
+    }
+    memcpy(root, file, len);
+    root[len] = '\0';
     *out_rel = slash + 1;
+    return true;
 }
 
 static int scene_load(int argc, char **argv) {
@@ -284,7 +296,10 @@ static int scene_load(int argc, char **argv) {
     char root_buf[1024];
     const char *rel = file;
     if (!root) {
-        split_root(file, root_buf, sizeof(root_buf), &rel);
+        if (!split_root(file, root_buf, sizeof(root_buf), &rel)) {
+            fprintf(stderr, "rill scene load: path too long: %s\n", file);
+            return 1;
+        }
         root = root_buf;
     } else {
         /* FILE may be given as ROOT/x.rsn or as x.rsn relative to ROOT. */

@@ -152,6 +152,15 @@ demo_small)
     run 0 demo --out demo --entities 3000 --no-load
     diff -r first demo >/dev/null || fail "demo output differs between runs"
     ;;
+demo_long_out)
+    # An --out whose derived paths do not fit is refused; before, the cut "OUT/districts" named
+    # keep/ itself (the slashes pad it), and the generator emptied it.
+    mkdir keep && echo precious > keep/file.txt
+    pad=$(printf '%1030s' '' | tr ' ' '/')
+    run 1 demo --out "keep${pad}demo" --entities 100 --no-load
+    expect_err "path too long"
+    [ -f keep/file.txt ] || fail "keep/file.txt was deleted"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
