@@ -455,6 +455,54 @@ static void test_sync_event_save_and_misuse(void **state) {
     lfx_done(&fx);
 }
 
+/* Two loads in flight (the main scene and an instance) share one budget per frame: the frame's
+ * total stays within budget + one entity, and the older load goes first. */
+static void test_budget_shared_by_loads(void **state) {
+    (void)state;
+    const uint64_t budget = 1000000, cost = 100000;
+    lfx fx;
+    lfx_init(&fx, 0, budget, cost);
+    make_scene(&fx, "main.rsn", "m", 60);
+    make_scene(&fx, "inst.rsn", "i", 40);
+    rill_error err = {0};
+    /* An instance root outside the main scene, loaded alongside. */
+    rill_entity root = rill_world_spawn(fx.world);
+    rill_scene_components sc = rill_scene_register(fx.world);
+    rill_scene_instance *si = rill_world_add(fx.world, root, sc.instance, NULL);
+    si->scene = rill_intern("inst.rsn");
+    si->streamed = true;
+    rill_scene_load m = rill_scene_load_async(fx.loader, "main.rsn", &err);
+    rill_scene_load in = rill_scene_instance_load(fx.loader, root, &err);
+    assert_true(m.id && in.id);
+    uint32_t frames = 0, lm = 0, li = 0;
+    bool instance_waited = false;
+    while (rill_scene_loader_pending(fx.loader) > 0) {
+        assert_true(frames++ < 200);
+        uint64_t t0 = fx.clock.now;
+        uint32_t applied = rill_scene_loader_update(fx.loader);
+        lm += events_for(&fx, &fx.rd_loaded, m);
+        rill_world_update_events(fx.world);
+        assert_true(fx.clock.now - t0 <= budget + cost);
+        assert_true(applied * cost <= budget + cost);
+        /* While the main load still has work, a full frame goes to it first. */
+        if (rill_scene_load_get_state(fx.loader, m) == RILL_SCENE_LOAD_SPAWNING &&
+            rill_scene_load_progress(fx.loader, in) == 0.10f && applied > 0) {
+            instance_waited = true;
+        }
+    }
+    li = rill_scene_load_get_state(fx.loader, in) == RILL_SCENE_LOAD_LOADED;
+    assert_int_equal(rill_scene_load_get_state(fx.loader, m), RILL_SCENE_LOAD_LOADED);
+    assert_int_equal(li, 1);
+    assert_int_equal(lm, 1);
+    assert_true(instance_waited);
+    assert_int_equal(count_descendants(fx.world, root), 40);
+    assert_int_equal(fx.tick.added, 100);
+    /* 100 entities at 10 per frame plus the spawn frame: the budget left by a finished load
+     * goes to the next one in the same frame. */
+    assert_true(frames <= 12);
+    lfx_done(&fx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_budget_and_loaded_event),
@@ -466,6 +514,7 @@ int main(void) {
         cmocka_unit_test(test_worker_threads),
         cmocka_unit_test(test_records_recycle),
         cmocka_unit_test(test_sync_event_save_and_misuse),
+        cmocka_unit_test(test_budget_shared_by_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
