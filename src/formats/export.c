@@ -886,6 +886,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
         }
     }
     run->workers = rill_jobs_worker_count(run->jobs);
+    run->settings.jobs = run->jobs;
     {
         rill_export_event ev = {0};
         ev.type = RILL_EXPORT_EVENT_BEGIN;

@@ -27,6 +27,7 @@ typedef struct rill__export_settings {
     rill_lod_desc lod;
     bool no_lods;
     uint32_t bc7_quality;
+    rill_jobs *jobs; /* the run's job system: a large texture's blocks are encoded in bands on it */
 } rill__export_settings;
 
 /* One input: planned on the calling thread, processed by one job, then handed back. */

@@ -289,6 +289,9 @@ static void process_texture(rill__export_input *in, uint8_t *data, size_t size) 
     rill_rmip_convert_desc cd = {0};
     cd.usage = in->usage;
     cd.bc7.quality = in->settings->bc7_quality;
+    /* Bands of one texture run beside other inputs' jobs, so a single large texture does not
+     * leave the other workers idle at the end of an export. The bytes are the same either way. */
+    cd.jobs = in->settings->jobs;
     char options[128];
     snprintf(options, sizeof(options), "usage=%d;format=%d;mips=1;bc7q=%u;rmip=%u", (int)cd.usage,
              (int)cd.format, cd.bc7.quality, RILL_RMIP_VERSION);
