@@ -20,7 +20,7 @@ typedef struct render_opts {
     const char *input, *out, *device;
     uint32_t w, h, frames;
     rill_tonemapper tonemap;
-    float exposure;
+    float exposure, render_scale;
     bool dump_graph, stats, validation;
 } render_opts;
 
@@ -301,6 +301,8 @@ static int parse(int argc, char **argv, render_opts *o) {
             i++;
         } else if (strcmp(a, "--exposure") == 0 && v) {
             o->exposure = strtof(v, NULL), i++;
+        } else if (strcmp(a, "--render-scale") == 0 && v) {
+            o->render_scale = strtof(v, NULL), i++;
         } else if (strcmp(a, "--device") == 0 && v) {
             o->device = v, i++;
         } else if (strcmp(a, "--validation") == 0) {
@@ -334,6 +336,7 @@ int rill_cmd_render(int argc, char **argv) {
     d.width = o.w;
     d.height = o.h;
     d.device_name = o.device;
+    d.render_scale = o.render_scale;
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
     rill_error err = {0};

@@ -73,7 +73,9 @@ typedef rill_result (*rill_render_setup_graph_fn)(rill_rg *graph, void *user, ri
  *   frames_in_flight 0 = 2 (max 3); upload_budget_bytes 0 = 32 MiB per frame;
  *   quality DEFAULT = MEDIUM; shadow_map_size 0 = the tier's size per cascade (Low 512, Medium
  *   1024, High 2048); shadow_cascades 0 = 4 (max 4);
- *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache. */
+ *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache;
+ *   render_scale 0 = 1.0: the 3D passes render at this fraction of the output size (clamped to
+ *   [0.1, 1]; never supersampled) and tonemapping upscales bilinearly to the full output. */
 /* Quality tiers. Today they pick the shadow map size; on an integrated GPU a tier other than LOW
  * logs one hint at creation (it changes nothing). */
 typedef enum rill_render_quality {
@@ -99,6 +101,7 @@ typedef struct rill_renderer_desc {
     uint32_t shadow_cascades;
     float shadow_distance;
     const char *pipeline_cache_path;
+    float render_scale;
     rill_render_setup_graph_fn setup_graph;
     void *setup_graph_user;
 } rill_renderer_desc;
@@ -113,6 +116,8 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
 /* Waits for the GPU and frees everything, including meshes, textures and materials still alive.
  * NULL is a no-op. */
 void rill_renderer_destroy(rill_renderer *r);
+/* Changes render_scale from the next frame on (clamped to [0.1, 1]). */
+void rill_renderer_set_render_scale(rill_renderer *r, float scale);
 /* Resizes the headless target (windowed renderers follow the surface). */
 rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height,
                                  rill_error *err);

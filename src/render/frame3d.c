@@ -116,7 +116,7 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     t.set_count = 1;
     t.sets[0].bindings[0] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[1] = RILL__BIND_STORAGE_IMAGE;
-    t.push_size = 16;
+    t.push_size = 24;
     if (!(r->tonemap_pipe = rill__pipe_create(r->gpu, &t, err)))
         return err ? err->code : RILL_ERR_VULKAN;
     return RILL_OK;
@@ -341,7 +341,8 @@ static void exec_prepass(rill_rg_ctx *ctx, void *user) {
     rill__attachment col[2] = {{rill__ctx_image(ctx, "normal"), -1, true, false, {0, 0, 0, 0}},
                                {rill__ctx_image(ctx, "motion"), -1, true, false, {0, 0, 0, 0}}};
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, true, false, {1.0f, 0, 0, 0}};
-    rill__cmd_begin_rendering(ctx->cmd, col, 2, &depth, r->width, r->height);
+    const rill__img_desc *dd = rill__img_get_desc(depth.img);
+    rill__cmd_begin_rendering(ctx->cmd, col, 2, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->prepass_pipe, false, NULL, true);
     rill__cmd_end_rendering(ctx->cmd);
 }
@@ -353,7 +354,8 @@ static void exec_opaque(rill_rg_ctx *ctx, void *user) {
     rill__attachment col = {
         rill__ctx_image(ctx, "hdr"), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
-    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, r->width, r->height);
+    const rill__img_desc *dd = rill__img_get_desc(depth.img);
+    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->opaque_pipe, true,
               rill__ctx_image(ctx, "shadow_map"), true);
     rill__cmd_end_rendering(ctx->cmd);
@@ -364,7 +366,8 @@ static void exec_transparent(rill_rg_ctx *ctx, void *user) {
     rill_renderer *r = ctx->r;
     rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
-    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, r->width, r->height);
+    const rill__img_desc *dd = rill__img_get_desc(depth.img);
+    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->transparent.data, r->transparent.len, r->opaque.len,
               r->transparent_pipe, true, rill__ctx_image(ctx, "shadow_map"), false);
     rill__cmd_end_rendering(ctx->cmd);
@@ -378,7 +381,7 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     memset(b, 0, sizeof(b));
     b[0].img = rill__ctx_image(ctx, "hdr");
     b[0].layer = -1;
-    b[0].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP; /* upscales when render_scale < 1 */
     b[1].img = rill__ctx_image(ctx, "ldr");
     b[1].layer = -1;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
@@ -386,11 +389,13 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
         op = RILL_TONEMAP_ACES;
     float exposure = exp2f(RILL_CLAMP(r->snap->view.exposure_ev, -20.0f, 20.0f));
+    const rill__img_desc *src = rill__img_get_desc(b[0].img);
     struct {
         uint32_t w, h;
         float exposure;
         uint32_t op;
-    } push = {r->width, r->height, exposure, (uint32_t)op};
+        uint32_t src_w, src_h;
+    } push = {r->width, r->height, exposure, (uint32_t)op, src->width, src->height};
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (r->width + 7) / 8, (r->height + 7) / 8, 1);
 }
@@ -430,6 +435,8 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     rill_rg_set_view_size(g, r->width, r->height);
     rill_rg_image_desc d;
     memset(&d, 0, sizeof(d));
+    /* The 3D images follow render_scale; the tonemapped output is always at full size. */
+    d.scale = r->render_scale;
     d.format = RILL_RG_FORMAT_D32F;
     TRY(rill_rg_declare_image(g, "depth", &d, err));
     d.format = RILL_RG_FORMAT_RGBA16F;
@@ -437,6 +444,7 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_declare_image(g, "hdr", &d, err));
     d.format = RILL_RG_FORMAT_RG16F;
     TRY(rill_rg_declare_image(g, "motion", &d, err));
+    d.scale = 1.0f;
     d.format = RILL_RG_FORMAT_RGBA8_UNORM;
     TRY(rill_rg_declare_image(g, "ldr", &d, err));
     d.format = RILL_RG_FORMAT_D32F;

@@ -59,6 +59,7 @@ struct rill_renderer {
     rill_renderer_desc desc;
     rill__gpu *gpu;
     uint32_t width, height;
+    float render_scale; /* of the 3D images, in [0.1, 1] */
     rill_pool mesh_pool, tex_pool, mat_pool;
     mesh_slot *meshes;
     tex_slot *textures;

@@ -109,6 +109,7 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
     desc_defaults(&r->desc);
     r->width = r->desc.width;
     r->height = r->desc.height;
+    rill_renderer_set_render_scale(r, r->desc.render_scale);
     rill__gpu_desc gd;
     memset(&gd, 0, sizeof(gd));
     gd.app_name = "rill";
@@ -212,6 +213,14 @@ rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t heig
     r->height = height;
     r->have_frame = false;
     return create_readback(r, err);
+}
+
+void rill_renderer_set_render_scale(rill_renderer *r, float scale) {
+    if (!r)
+        return;
+    if (!(scale > 0.0f)) /* 0 and NaN mean the default */
+        scale = 1.0f;
+    r->render_scale = RILL_CLAMP(scale, 0.1f, 1.0f);
 }
 
 void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h) {

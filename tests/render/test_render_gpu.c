@@ -585,6 +585,34 @@ static void test_compute_effects(void **state) {
     rill_renderer_destroy(f.r);
 }
 
+/* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
+ * size and looks like the full-resolution frame, only softer. */
+static void test_render_scale(void **state) {
+    fixture *f = *state;
+    tonemap_scene(f, RILL_TONEMAP_ACES, 0.0f);
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    static uint8_t full[W * H * 4], half[W * H * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, full, sizeof(full), &err), RILL_OK);
+    rill_renderer_set_render_scale(f->r, 0.5f);
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, half, sizeof(half), &err), RILL_OK);
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    assert_non_null(strstr(sb.data, "image hdr: transient rgba16f 96x96"));
+    assert_non_null(strstr(sb.data, "image ldr: transient rgba8_unorm 192x192"));
+    rill_strbuf_free(&sb);
+    double sum = 0.0;
+    for (size_t i = 0; i < sizeof(full); i++)
+        sum += abs((int)full[i] - (int)half[i]);
+    double mean = sum / (double)sizeof(full);
+    assert_true(mean > 0.0);                    /* it did change */
+    assert_true(mean < 6.0);                    /* but only by resampling */
+    rill_renderer_set_render_scale(f->r, 0.0f); /* back to the default */
+}
+
 /* The staging ring spends at most the per-frame budget, except that the first upload of a frame
  * always goes; resources become drawable as their uploads land, never before. */
 static void test_upload_budget(void **state) {
@@ -741,6 +769,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_frames_and_stats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gltf_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_render_scale, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
         cmocka_unit_test(test_compute_effects),

@@ -9,6 +9,7 @@ layout(push_constant) uniform Push {
     uvec2 size;
     float exposure; // linear multiplier (2^ev)
     uint op;        // 1 ACES, 2 AgX, 3 none
+    uvec2 src_size; // size of hdr: smaller than size when render_scale < 1
 } pc;
 
 vec3 aces_fitted(vec3 c) {
@@ -47,7 +48,12 @@ void main() {
     uvec2 p = gl_GlobalInvocationID.xy;
     if (p.x >= pc.size.x || p.y >= pc.size.y)
         return;
-    vec3 c = texelFetch(hdr, ivec2(p), 0).rgb * pc.exposure;
+    vec3 c;
+    if (pc.src_size == pc.size)
+        c = texelFetch(hdr, ivec2(p), 0).rgb;
+    else
+        c = texture(hdr, (vec2(p) + 0.5) / vec2(pc.size)).rgb; // bilinear upscale
+    c *= pc.exposure;
     if (pc.op == 2u)
         c = agx(c);
     else if (pc.op == 3u)
