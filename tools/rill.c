@@ -32,7 +32,8 @@ static const command COMMANDS[] = {
     {"demo", rill_cmd_demo, "generate the demo world and load it"},
     {"pack", NULL /* resolved at run time: weak */, "build and inspect .rpak packs"},
     {"export", rill_cmd_export, "export a project to a .rpak (textures, models, LODs)"},
-    {"render", NULL /* resolved at run time: weak */, "render a model or scene to a PNG (headless)"},
+    {"render", NULL /* resolved at run time: weak */,
+     "render a model or scene to a PNG (headless)"},
     {"help", cmd_help, "show this help, or a command's help"},
 };
 

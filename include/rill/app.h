@@ -31,7 +31,8 @@
  *
  * ON THE FRAME LOOP
  *   A rill_app owns a world, a job system, a VFS (packs first, then the project folder as its
- *   loose root), an asset server and a scene loader. rill_app_frame() runs one frame through fixed stages:
+ *   loose root), an asset server and a scene loader. rill_app_frame() runs one frame through
+ *   fixed stages:
  *
  *       first        world events swap (built in), then user systems
  *       pre_update   job completions drained under a budget, asset server update, scene loader

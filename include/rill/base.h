@@ -7,9 +7,10 @@
  *   RILL_ERR_INVALID_ARGUMENT; internal invariants use RILL_ASSERT (no side effects inside).
  *
  * ON MEMORY
- *   Every allocation in Rill goes through rill_malloc/rill_calloc/rill_realloc/rill_free, which call
- *   the hooks installed with rill_set_allocator (default: libc). Install hooks before any other call.
- *   Each allocation carries a tag (RILL_MEM_*) so per-subsystem live bytes can be reported.
+ *   Every allocation in Rill goes through rill_malloc/rill_calloc/rill_realloc/rill_free, which
+ *   call the hooks installed with rill_set_allocator (default: libc). Install hooks before any
+ *   other call. Each allocation carries a tag (RILL_MEM_*) so per-subsystem live bytes can be
+ *   reported.
  *
  * ON LOGGING
  *   rill_logf() formats into a stack buffer and hands the line to the sink installed with
@@ -222,8 +223,7 @@ bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_
     (rill_array_reserve((a), (a)->len + 1u) ? ((a)->data[(a)->len++] = (v), true) : false)
 /* Appends n uninitialized elements; evaluates to a pointer to the first, or NULL. */
 #define rill_array_push_n(a, n)                                                                    \
-    (rill_array_reserve((a), (a)->len + (n)) ? ((a)->len += (n), &(a)->data[(a)->len - (n)])      \
-                                              : NULL)
+    (rill_array_reserve((a), (a)->len + (n)) ? ((a)->len += (n), &(a)->data[(a)->len - (n)]) : NULL)
 #define rill_array_pop(a) ((a)->data[--(a)->len])
 #define rill_array_last(a) ((a)->data[(a)->len - 1u])
 #define rill_array_clear(a) ((a)->len = 0)

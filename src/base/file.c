@@ -65,7 +65,8 @@ rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out
     for (;;) {
         if (len + 1u >= cap) {
             size_t new_cap = cap * 2u;
-            uint8_t *nb = new_cap > cap ? rill_realloc_tagged(buf, new_cap, RILL_MEM_GENERAL) : NULL;
+            uint8_t *nb =
+                new_cap > cap ? rill_realloc_tagged(buf, new_cap, RILL_MEM_GENERAL) : NULL;
             if (nb == NULL) {
                 rill_free(buf);
                 close(fd);

@@ -29,10 +29,10 @@ typedef struct job_item {
 } job_item;
 
 struct rill_jobs {
-    rill_mutex lock;      /* guards the job queue, stopping and helpers_waiting */
-    rill_cond work_cond;  /* workers: a job arrived or the system is stopping */
-    rill_cond done_cond;  /* waiters: a counter reached zero or a job arrived */
-    job_item *queue;      /* ring of queue_cap items */
+    rill_mutex lock;     /* guards the job queue, stopping and helpers_waiting */
+    rill_cond work_cond; /* workers: a job arrived or the system is stopping */
+    rill_cond done_cond; /* waiters: a counter reached zero or a job arrived */
+    job_item *queue;     /* ring of queue_cap items */
     uint32_t queue_cap;
     uint32_t queue_head;
     uint32_t queue_len;
@@ -302,7 +302,8 @@ void rill_jobs_post_main(rill_jobs *jobs, rill_job_fn fn, void *arg) {
         if (q == NULL) {
             rill_mutex_unlock(&jobs->main_lock);
             /* Losing a completion would leak what it owns; running it here is the lesser harm. */
-            RILL_LOG_ERROR("jobs", "out of memory for a completion; running it off the main thread");
+            RILL_LOG_ERROR("jobs",
+                           "out of memory for a completion; running it off the main thread");
             fn(arg);
             return;
         }

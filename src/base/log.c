@@ -35,12 +35,18 @@ rill_log_level rill_log_get_level(void) {
 
 const char *rill_log_level_str(rill_log_level level) {
     switch (level) {
-    case RILL_LOG_DEBUG: return "debug";
-    case RILL_LOG_INFO: return "info";
-    case RILL_LOG_WARN: return "warn";
-    case RILL_LOG_ERROR: return "error";
-    case RILL_LOG_NONE: return "none";
-    default: return "unknown";
+    case RILL_LOG_DEBUG:
+        return "debug";
+    case RILL_LOG_INFO:
+        return "info";
+    case RILL_LOG_WARN:
+        return "warn";
+    case RILL_LOG_ERROR:
+        return "error";
+    case RILL_LOG_NONE:
+        return "none";
+    default:
+        return "unknown";
     }
 }
 

@@ -206,8 +206,8 @@ static void test_map_random_vs_reference(void **state) {
     RILL_TEST_LEAK_BEGIN();
     map_random_run(4096, 200000, 12345);
     for (uint64_t seed = 1; seed <= 20; ++seed) {
-        map_random_run(12, 5000, seed);  /* capacity 16, up to 12 keys: frequent wrap-around */
-        map_random_run(40, 5000, seed);  /* capacity 64 */
+        map_random_run(12, 5000, seed); /* capacity 16, up to 12 keys: frequent wrap-around */
+        map_random_run(40, 5000, seed); /* capacity 64 */
     }
     RILL_TEST_LEAK_END();
 }

@@ -327,7 +327,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_result_strings),  cmocka_unit_test(test_error_set),
         cmocka_unit_test(test_assert_hook),     cmocka_unit_test(test_alloc_accounting),
-        cmocka_unit_test(test_calloc_zero),          cmocka_unit_test(test_strdup),
+        cmocka_unit_test(test_calloc_zero),     cmocka_unit_test(test_strdup),
         cmocka_unit_test(test_allocator_hooks), cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_log_capture),     cmocka_unit_test(test_hash),
         cmocka_unit_test(test_time_and_clock),  cmocka_unit_test(test_mutex_cond),

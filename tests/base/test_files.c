@@ -394,11 +394,16 @@ static void test_tmpdir_helper(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_path_normalize),  cmocka_unit_test(test_path_join),
-        cmocka_unit_test(test_path_parts),      cmocka_unit_test(test_path_split_label),
-        cmocka_unit_test(test_file_round_trip), cmocka_unit_test(test_file_errors),
-        cmocka_unit_test(test_file_read_range), cmocka_unit_test(test_dir_walk),
-        cmocka_unit_test(test_exe_path),        cmocka_unit_test(test_tmpdir_helper),
+        cmocka_unit_test(test_path_normalize),
+        cmocka_unit_test(test_path_join),
+        cmocka_unit_test(test_path_parts),
+        cmocka_unit_test(test_path_split_label),
+        cmocka_unit_test(test_file_round_trip),
+        cmocka_unit_test(test_file_errors),
+        cmocka_unit_test(test_file_read_range),
+        cmocka_unit_test(test_dir_walk),
+        cmocka_unit_test(test_exe_path),
+        cmocka_unit_test(test_tmpdir_helper),
         cmocka_unit_test(test_read_all_unknown_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

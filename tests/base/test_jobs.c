@@ -48,7 +48,7 @@ static void test_many_jobs(void **state) {
     assert_int_equal(atomic_load(&hits_a), 20000);
     rill_jobs_wait(j, &cb);
     rill_jobs_wait(j, NULL); /* no-op */
-    rill_jobs_destroy(j);     /* finishes the uncounted ones */
+    rill_jobs_destroy(j);    /* finishes the uncounted ones */
     assert_int_equal(atomic_load(&hits_b), 20000);
     RILL_TEST_LEAK_END();
 }
@@ -84,9 +84,11 @@ static void test_nested_waits(void **state) {
     (void)state;
     /* One worker is the hard case: progress needs waiters to help. A tiny queue forces the
      * inline fallback inside nested jobs as well. */
-    const rill_jobs_desc descs[] = {
-        {.worker_count = 1}, {.worker_count = 4}, {.worker_count = 2, .queue_capacity = 3},
-        {.deterministic = true}, {.deterministic = true, .queue_capacity = 2}};
+    const rill_jobs_desc descs[] = {{.worker_count = 1},
+                                    {.worker_count = 4},
+                                    {.worker_count = 2, .queue_capacity = 3},
+                                    {.deterministic = true},
+                                    {.deterministic = true, .queue_capacity = 2}};
     for (size_t d = 0; d < RILL_COUNTOF(descs); ++d) {
         nest_ctx ctx = {.jobs = rill_jobs_create(&descs[d])};
         nest_arg root = {&ctx, 5}; /* 4^5 = 1024 leaves */
