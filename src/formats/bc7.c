@@ -24,22 +24,26 @@ typedef struct bc7_bits {
     uint32_t pos;
 } bc7_bits;
 
+/* Reads n <= 8 bits at the cursor (bits past 128 read as 0). */
 static uint32_t bits_get(bc7_bits *b, uint32_t n) {
-    uint32_t v = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = b->pos + i;
-        if (p < 128) v |= (uint32_t)((b->w[p >> 6] >> (p & 63)) & 1u) << i;
-    }
+    uint32_t p = b->pos;
     b->pos += n;
-    return v;
+    if (n == 0 || p >= 128) return 0;
+    uint32_t word = p >> 6, sh = p & 63;
+    uint64_t v = b->w[word] >> sh;
+    if (sh + n > 64 && word == 0) v |= b->w[1] << (64 - sh);
+    return (uint32_t)(v & ((1ull << n) - 1u));
 }
 
+/* Writes the low n <= 8 bits of v at the cursor (bits past 128 are dropped). */
 static void bits_put(bc7_bits *b, uint32_t v, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = b->pos + i;
-        if (p < 128 && ((v >> i) & 1u)) b->w[p >> 6] |= 1ull << (p & 63);
-    }
+    uint32_t p = b->pos;
     b->pos += n;
+    if (n == 0 || p >= 128) return;
+    uint64_t x = (uint64_t)v & ((1ull << n) - 1u);
+    uint32_t word = p >> 6, sh = p & 63;
+    b->w[word] |= x << sh;
+    if (sh + n > 64 && word == 0) b->w[1] |= x >> (64 - sh);
 }
 
 /* Expands an n-bit endpoint value (5 <= n <= 8) to 8 bits by replicating its high bits. */
@@ -230,7 +234,19 @@ static uint8_t g_quant_q[5][3][256];
 static uint8_t g_quant_dec[5][3][256];
 static pthread_once_t g_quant_once = PTHREAD_ONCE_INIT;
 
+/* Partition membership rows as 0/1 floats: [partition][subset - 1][pixel], for the ranking. */
+static float g_member2[64][2][16];
+static float g_member3[64][2][16];
+
 static void quant_tables_build(void) {
+    for (int part = 0; part < 64; part++)
+        for (int i = 0; i < 16; i++) {
+            g_member2[part][0][i] = (float)((RILL__BC7_PART2[part] >> i) & 1u);
+            g_member2[part][1][i] = 0.0f;
+            uint32_t sub3 = (RILL__BC7_PART3[part] >> (2 * i)) & 3u;
+            g_member3[part][0][i] = sub3 == 1 ? 1.0f : 0.0f;
+            g_member3[part][1][i] = sub3 == 2 ? 1.0f : 0.0f;
+        }
     for (int bits = 4; bits <= 8; bits++) {
         for (int p = -1; p <= 1; p++) {
             int n = p < 0 ? bits : bits + 1;
@@ -646,7 +662,7 @@ static void rank_add(bc7_rank *r, int part, float est) {
 /* Scatter left over after removing the principal axis: sum of squared distances of the subset's
  * pixels to its best-fit line. s holds the subset's sums of values, m its sums of products in the
  * packed order (00 01 02 03 11 12 13 22 23 33), n its pixel count. */
-BC7_INLINE float residual(const int s[4], const int m[10], int n, int nch) {
+BC7_INLINE float residual(const float s[4], const float m[10], int n, int nch) {
     /* Packed upper-triangle positions: 4 channels (00 01 02 03 11 12 13 22 23 33) or 3. */
     static const int pk4[4][4] = {{0, 1, 2, 3}, {1, 4, 5, 6}, {2, 5, 7, 8}, {3, 6, 8, 9}};
     static const int pk3[4][4] = {{0, 1, 2, 0}, {1, 3, 4, 0}, {2, 4, 5, 0}, {0, 0, 0, 0}};
@@ -658,7 +674,7 @@ BC7_INLINE float residual(const int s[4], const int m[10], int n, int nch) {
     int big = 0;
     for (int i = 0; i < nch; i++) {
         for (int k = 0; k < nch; k++)
-            sc[i][k] = (float)m[pk[i][k]] - (float)s[i] * (float)s[k] * inv;
+            sc[i][k] = m[pk[i][k]] - s[i] * s[k] * inv;
         tr += sc[i][i];
         if (sc[i][i] > sc[big][big]) big = i;
     }
@@ -667,18 +683,15 @@ BC7_INLINE float residual(const int s[4], const int m[10], int n, int nch) {
      * it underestimates the largest eigenvalue slightly, which only ranks a bit pessimistically. */
     float v[4];
     for (int i = 0; i < nch; i++) v[i] = sc[big][i];
+    /* No normalization between steps: entries are below 2^21, so two products stay far inside
+     * float range, and the quotient below is scale-free. */
     for (int it = 0; it < 2; it++) {
         float w[4];
         for (int i = 0; i < nch; i++) {
             w[i] = 0;
             for (int k = 0; k < nch; k++) w[i] += sc[i][k] * v[k];
         }
-        float mx = 1e-20f;
-        for (int i = 0; i < nch; i++) {
-            float aw = w[i] < 0 ? -w[i] : w[i];
-            mx = aw > mx ? aw : mx;
-        }
-        for (int i = 0; i < nch; i++) v[i] = w[i] / mx;
+        for (int i = 0; i < nch; i++) v[i] = w[i];
     }
     float num = 0, den = 1e-20f;
     for (int i = 0; i < nch; i++) {
@@ -694,16 +707,17 @@ BC7_INLINE float residual(const int s[4], const int m[10], int n, int nch) {
 /* Ranks the 64 partitions of `subsets` (2 or 3) by the estimate above, keeping the best r->cap.
  * Sums are integers, accumulated branch-free per pixel, so the loop stays cheap. */
 BC7_INLINE void rank_partitions_n(const int px[16][4], int nch, int subsets, bc7_rank *r) {
-    /* Structure of arrays: val[a][i] and prod[j][i] per pixel i, so each subset sum is a dot
-     * product of a row with the partition's 0/1 membership vector. */
-    int val[4][16], prod[10][16];
-    int ts[4] = {0, 0, 0, 0}, tm[10] = {0};
+    /* Structure of arrays in float (every sum here is an integer below 2^24, so exact): val[a][i]
+     * and prod[j][i] per pixel i, and each subset sum is a dot product of a row with the
+     * partition's 0/1 membership row from g_member, which the compiler turns into vector code. */
+    float val[4][16], prod[10][16];
+    float ts[4] = {0, 0, 0, 0}, tm[10] = {0};
     int np = nch * (nch + 1) / 2;
     for (int i = 0; i < 16; i++) {
         int k = 0;
         for (int a = 0; a < nch; a++) {
-            val[a][i] = px[i][a];
-            for (int b = a; b < nch; b++) prod[k++][i] = px[i][a] * px[i][b];
+            val[a][i] = (float)px[i][a];
+            for (int b = a; b < nch; b++) prod[k++][i] = (float)(px[i][a] * px[i][b]);
         }
     }
     for (int a = 0; a < nch; a++)
@@ -711,22 +725,28 @@ BC7_INLINE void rank_partitions_n(const int px[16][4], int nch, int subsets, bc7
     for (int j = 0; j < np; j++)
         for (int i = 0; i < 16; i++) tm[j] += prod[j][i];
     r->n = 0;
+    const float(*member)[2][16] = subsets == 2 ? g_member2 : g_member3;
     for (int part = 0; part < 64; part++) {
-        int s[3][4] = {{0}}, m[3][10] = {{0}}, n[3] = {0, 0, 0};
+        float s[3][4] = {{0}}, m[3][10] = {{0}}, n[3] = {0, 0, 0};
         for (int sub = 1; sub < subsets; sub++) {
-            int bit[16];
-            for (int i = 0; i < 16; i++) bit[i] = bc7_subset_of(subsets, part, i) == sub;
+            const float *bit = member[part][sub - 1];
             for (int i = 0; i < 16; i++) n[sub] += bit[i];
-            for (int a = 0; a < nch; a++)
-                for (int i = 0; i < 16; i++) s[sub][a] += val[a][i] * bit[i];
-            for (int j = 0; j < np; j++)
-                for (int i = 0; i < 16; i++) m[sub][j] += prod[j][i] * bit[i];
+            for (int a = 0; a < nch; a++) {
+                float acc = 0;
+                for (int i = 0; i < 16; i++) acc += val[a][i] * bit[i];
+                s[sub][a] = acc;
+            }
+            for (int j = 0; j < np; j++) {
+                float acc = 0;
+                for (int i = 0; i < 16; i++) acc += prod[j][i] * bit[i];
+                m[sub][j] = acc;
+            }
         }
         n[0] = 16 - n[1] - n[2];
         for (int a = 0; a < nch; a++) s[0][a] = ts[a] - s[1][a] - s[2][a];
         for (int j = 0; j < np; j++) m[0][j] = tm[j] - m[1][j] - m[2][j];
         float est = 0;
-        for (int sub = 0; sub < subsets; sub++) est += residual(s[sub], m[sub], n[sub], nch);
+        for (int sub = 0; sub < subsets; sub++) est += residual(s[sub], m[sub], (int)n[sub], nch);
         rank_add(r, part, est);
     }
 }
