@@ -76,6 +76,13 @@ typedef rill_result (*rill_render_setup_graph_fn)(rill_rg *graph, void *user, ri
  *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache;
  *   render_scale 0 = 1.0: the 3D passes render at this fraction of the output size (clamped to
  *   [0.1, 1]; never supersampled) and tonemapping upscales bilinearly to the full output. */
+/* Debug switches (rill_renderer_desc.debug_flags). */
+enum {
+    /* Shade every point/spot light at every pixel instead of using the clustered light lists
+     * (reference output for testing the clustering). */
+    RILL_RENDER_DEBUG_FLAT_LIGHT_LIST = 1u << 0,
+};
+
 /* Quality tiers. Today they pick the shadow map size; on an integrated GPU a tier other than LOW
  * logs one hint at creation (it changes nothing). */
 typedef enum rill_render_quality {
@@ -102,6 +109,7 @@ typedef struct rill_renderer_desc {
     float shadow_distance;
     const char *pipeline_cache_path;
     float render_scale;
+    uint32_t debug_flags; /* RILL_RENDER_DEBUG_* bits */
     rill_render_setup_graph_fn setup_graph;
     void *setup_graph_user;
 } rill_renderer_desc;
@@ -325,6 +333,7 @@ typedef struct rill_render_stats {
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
     uint32_t instances_submitted, instances_visible, draw_calls;
+    uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;
     uint64_t gpu_memory_block_bytes, gpu_memory_used_bytes;

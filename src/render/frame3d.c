@@ -29,6 +29,7 @@ typedef struct gpu_frame {
     float ambient[4];
     float shadow_params[4];
     uint32_t counts[4];
+    float cluster_params[4];
 } gpu_frame;
 
 typedef struct gpu_instance {
@@ -45,8 +46,9 @@ typedef struct gpu_light {
 
 /* >>pipelines ------------------------------------------------------------------------------- */
 
-static const rill__set_layout frame_set_full = {
-    {RILL__BIND_UNIFORM, RILL__BIND_STORAGE, RILL__BIND_STORAGE, RILL__BIND_TEXTURE}};
+static const rill__set_layout frame_set_full = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE,
+                                                 RILL__BIND_STORAGE, RILL__BIND_TEXTURE,
+                                                 RILL__BIND_STORAGE, RILL__BIND_STORAGE}};
 static const rill__set_layout frame_set_min = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE}};
 static const rill__set_layout material_set = {{RILL__BIND_UNIFORM, RILL__BIND_TEXTURE,
                                                RILL__BIND_TEXTURE, RILL__BIND_TEXTURE,
@@ -256,7 +258,7 @@ static void light_matrices(const sphere *s, vec3 dir, float map_size, mat4 out_v
 /* >>passes ---------------------------------------------------------------------------------- */
 
 static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__img *shadow) {
-    rill__binding b[4];
+    rill__binding b[6];
     memset(b, 0, sizeof(b));
     b[0].buf = r->frame_buf;
     b[0].offset = r->frame_off;
@@ -270,7 +272,13 @@ static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__im
     b[3].img = shadow;
     b[3].layer = -1;
     b[3].sampler = RILL__SAMPLER_SHADOW;
-    rill__cmd_bind_transient_set(cmd, 0, b, full ? 4 : 2);
+    b[4].buf = r->cluster_buf;
+    b[4].offset = r->cluster_off;
+    b[4].range = r->cluster_size;
+    b[5].buf = r->cluster_idx_buf;
+    b[5].offset = r->cluster_idx_off;
+    b[5].range = r->cluster_idx_size;
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 6 : 2);
 }
 
 /* Draws items[0..n) whose instance data starts at `first` in the instance buffer. Neighbours with
@@ -581,6 +589,132 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
     return res;
 }
 
+/* >>clustered lights ------------------------------------------------------------------------ */
+
+#define CLUSTER_X 16u
+#define CLUSTER_Y 9u
+#define CLUSTER_Z 24u
+#define CLUSTER_COUNT (CLUSTER_X * CLUSTER_Y * CLUSTER_Z)
+#define CLUSTER_MAX_REFS (1u << 20)
+
+typedef struct cluster_range {
+    uint32_t x0, x1, y0, y1, z0, z1; /* inclusive; x0 > x1 = light touches nothing */
+} cluster_range;
+
+static uint32_t slice_of(float z, float log_near, float scale) {
+    float s = (logf(fmaxf(z, 1e-4f)) - log_near) * scale;
+    return (uint32_t)RILL_CLAMP(s, 0.0f, (float)(CLUSTER_Z - 1));
+}
+
+/* Conservative cluster bounds of a light's range sphere: depth slices from its view-space depth
+ * interval, tiles from the screen rectangle of its view-space bounding box (the whole screen when
+ * the box reaches the near plane). */
+static cluster_range light_clusters(mat4 view, mat4 proj, const float pos[3], float radius,
+                                    float znear, float log_near, float scale) {
+    cluster_range c = {1, 0, 0, 0, 0, 0};
+    vec3 cv;
+    glm_mat4_mulv3(view, (float *)pos, 1.0f, cv);
+    float zc = -cv[2];
+    if (zc + radius < znear)
+        return c; /* entirely behind the camera */
+    c.z0 = slice_of(fmaxf(zc - radius, znear), log_near, scale);
+    c.z1 = slice_of(zc + radius, log_near, scale);
+    float nx0 = -1, nx1 = 1, ny0 = -1, ny1 = 1;
+    if (zc - radius > znear) {
+        nx0 = ny0 = 1e30f;
+        nx1 = ny1 = -1e30f;
+        for (int k = 0; k < 8; k++) {
+            vec4 p = {cv[0] + ((k & 1) ? radius : -radius), cv[1] + ((k & 2) ? radius : -radius),
+                      cv[2] + ((k & 4) ? radius : -radius), 1.0f};
+            vec4 q;
+            glm_mat4_mulv(proj, p, q);
+            float x = q[0] / q[3], y = q[1] / q[3];
+            nx0 = fminf(nx0, x), nx1 = fmaxf(nx1, x);
+            ny0 = fminf(ny0, y), ny1 = fmaxf(ny1, y);
+        }
+        if (nx0 > 1 || nx1 < -1 || ny0 > 1 || ny1 < -1)
+            return c; /* off screen */
+    }
+    /* Tiles count from the top-left (viewports are y-flipped: NDC +y is the top row). */
+    float fx0 = (RILL_CLAMP(nx0, -1.0f, 1.0f) * 0.5f + 0.5f) * CLUSTER_X;
+    float fx1 = (RILL_CLAMP(nx1, -1.0f, 1.0f) * 0.5f + 0.5f) * CLUSTER_X;
+    float fy0 = (0.5f - RILL_CLAMP(ny1, -1.0f, 1.0f) * 0.5f) * CLUSTER_Y;
+    float fy1 = (0.5f - RILL_CLAMP(ny0, -1.0f, 1.0f) * 0.5f) * CLUSTER_Y;
+    c.x0 = (uint32_t)RILL_MIN(fx0, (float)(CLUSTER_X - 1));
+    c.x1 = (uint32_t)RILL_MIN(fx1, (float)(CLUSTER_X - 1));
+    c.y0 = (uint32_t)RILL_MIN(fy0, (float)(CLUSTER_Y - 1));
+    c.y1 = (uint32_t)RILL_MIN(fy1, (float)(CLUSTER_Y - 1));
+    return c;
+}
+
+/* Bins the lights into the cluster grid (two passes: count, then fill) and uploads grid and index
+ * list into the frame's scratch memory. */
+static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd,
+                                  const rill_render_snapshot *snap, uint32_t nlights, mat4 view,
+                                  mat4 proj, float znear, float zfar, float *out_params,
+                                  rill_error *err) {
+    float cfar = fmaxf(fminf(zfar, 1000.0f), znear * 2.0f);
+    float log_near = logf(znear), scale = (float)CLUSTER_Z / logf(cfar / znear);
+    out_params[0] = scale;
+    out_params[1] = log_near;
+    if (!rill_array_reserve(&r->light_ranges, nlights ? nlights : 1) ||
+        !rill_array_reserve(&r->cluster_counts, CLUSTER_COUNT))
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "render: out of memory for light clusters");
+    uint32_t *counts = r->cluster_counts.data;
+    memset(counts, 0, CLUSTER_COUNT * sizeof(uint32_t));
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nlights; i++) {
+        const rill_render_light *L = &snap->lights[i];
+        float range = L->range > 0.0f ? L->range : 20.0f;
+        cluster_range c = light_clusters(view, proj, L->position, range, znear, log_near, scale);
+        r->light_ranges.data[i] = c;
+        if (c.x0 > c.x1)
+            continue;
+        for (uint32_t z = c.z0; z <= c.z1; z++)
+            for (uint32_t y = c.y0; y <= c.y1; y++)
+                for (uint32_t x = c.x0; x <= c.x1; x++) {
+                    counts[(z * CLUSTER_Y + y) * CLUSTER_X + x]++;
+                    total++;
+                }
+    }
+    if (total > CLUSTER_MAX_REFS)
+        RILL_LOG_WARN("render", "%llu light-cluster references; lights beyond %u are dropped",
+                      (unsigned long long)total, CLUSTER_MAX_REFS);
+    uint32_t refs = (uint32_t)RILL_MIN(total, (uint64_t)CLUSTER_MAX_REFS);
+    r->light_cluster_refs = refs;
+    r->cluster_size = CLUSTER_COUNT * 2 * sizeof(uint32_t);
+    r->cluster_idx_size = (uint64_t)RILL_MAX(refs, 1u) * sizeof(uint32_t);
+    uint32_t *grid = rill__frame_alloc(cmd, r->cluster_size, 256, &r->cluster_buf, &r->cluster_off);
+    uint32_t *idx =
+        rill__frame_alloc(cmd, r->cluster_idx_size, 256, &r->cluster_idx_buf, &r->cluster_idx_off);
+    if (!grid || !idx)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "render: frame scratch allocation failed");
+    /* Offsets; counts become write cursors. */
+    uint32_t off = 0;
+    for (uint32_t c = 0; c < CLUSTER_COUNT; c++) {
+        uint32_t n = RILL_MIN(counts[c], refs - off);
+        grid[2 * c] = off;
+        grid[2 * c + 1] = 0;
+        counts[c] = n;
+        off += n;
+    }
+    for (uint32_t i = 0; i < nlights; i++) {
+        cluster_range c = r->light_ranges.data[i];
+        if (c.x0 > c.x1)
+            continue;
+        for (uint32_t z = c.z0; z <= c.z1; z++)
+            for (uint32_t y = c.y0; y <= c.y1; y++)
+                for (uint32_t x = c.x0; x <= c.x1; x++) {
+                    uint32_t cell = (z * CLUSTER_Y + y) * CLUSTER_X + x;
+                    if (grid[2 * cell + 1] < counts[cell])
+                        idx[grid[2 * cell] + grid[2 * cell + 1]++] = i;
+                }
+    }
+    return RILL_OK;
+}
+
 static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                                 mat4 vp, rill_error *err) {
     r->snap = snap;
@@ -760,7 +894,17 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             gl[i].cone[0] = cosf(inner);
             gl[i].cone[1] = cosf(outer);
         }
-        res = build_graph(r, shadows, err);
+        float cp[2] = {0, 0};
+        bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
+        res =
+            build_clusters(r, cmd, snap, clustered ? nlights : 0, view, proj, znear, zfar, cp, err);
+        fr->counts[1] = clustered ? 1u : 0u;
+        fr->cluster_params[0] = cp[0];
+        fr->cluster_params[1] = cp[1];
+        fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);
+        fr->cluster_params[3] = (float)(uint32_t)((float)r->height * r->render_scale + 0.5f);
+        if (res == RILL_OK)
+            res = build_graph(r, shadows, err);
         if (res == RILL_OK)
             res = rill__graph_execute(r, cmd, err);
     }

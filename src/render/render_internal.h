@@ -81,6 +81,10 @@ struct rill_renderer {
     uint64_t inst_off, inst_size;
     rill__buf *light_buf;
     uint64_t light_off, light_size;
+    rill__buf *cluster_buf, *cluster_idx_buf;
+    uint64_t cluster_off, cluster_size, cluster_idx_off, cluster_idx_size;
+    RILL_ARRAY(uint32_t) cluster_counts;
+    RILL_ARRAY(struct cluster_range) light_ranges;
     uint32_t cascades;
     float cascade_vp[RILL__MAX_CASCADES][16];
     float prev_view_proj[16];
@@ -92,6 +96,7 @@ struct rill_renderer {
     /* stats */
     double cpu_record_ms;
     uint32_t instances_submitted, instances_visible, draw_calls;
+    uint32_t light_cluster_refs;
 };
 
 /* frame3d.c */

@@ -186,6 +186,8 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->transparent);
     rill_array_free(&r->casters);
     rill_array_free(&r->sort_tmp);
+    rill_array_free(&r->cluster_counts);
+    rill_array_free(&r->light_ranges);
     rill_array_free(&r->prev);
     rill_array_free(&r->pos_slot);
     rill_map_free(&r->prev_index);
@@ -575,6 +577,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->instances_submitted = r->instances_submitted;
     out->instances_visible = r->instances_visible;
     out->draw_calls = r->draw_calls;
+    out->light_cluster_refs = r->light_cluster_refs;
     out->validation_messages = rill__gpu_validation_messages(r->gpu);
     out->uploaded_bytes_last_frame = rill__gpu_uploaded_last_frame(r->gpu);
     rill__gpu_mem_stats ms2;

@@ -585,6 +585,84 @@ static void test_compute_effects(void **state) {
     rill_renderer_destroy(f.r);
 }
 
+/* Clustered lighting: 96 small point lights over a floor give the same image through the cluster
+ * grid as with every light shaded at every pixel, and match the golden. */
+static void many_lights_scene(fixture *f, rill_render_light *lights, uint32_t *out_n) {
+    camera(f, 0, 6.0f, 9.0f, 0, 0, -1.0f);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.02f;
+    ground(f);
+    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE);
+    for (int i = 0; i < 5; i++)
+        add(f, f->sphere, m, -4.0f + 2.0f * (float)i, 0.5f, -1.0f, 1.0f);
+    uint32_t n = 0;
+    for (int z = 0; z < 8; z++)
+        for (int x = 0; x < 12; x++) {
+            rill_render_light *L = &lights[n++];
+            memset(L, 0, sizeof(*L));
+            L->kind = RILL_LIGHT_POINT;
+            L->position[0] = -8.25f + 1.5f * (float)x;
+            L->position[1] = 0.4f;
+            L->position[2] = -9.0f + 1.5f * (float)z;
+            L->color[0] = (float)((x + z) % 3 == 0), L->color[1] = (float)((x + z) % 3 == 1);
+            L->color[2] = (float)((x + z) % 3 == 2);
+            L->intensity = 1.5f;
+            L->range = 1.6f;
+        }
+    *out_n = n;
+}
+
+static void test_clustered_lights(void **state) {
+    fixture *f = *state;
+    static rill_render_light lights[96];
+    uint32_t n = 0;
+    many_lights_scene(f, lights, &n);
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    f->snap.lights = lights;
+    f->snap.light_count = n;
+    rill_error err = {0};
+    static uint8_t clustered[W * H * 4], flat[W * H * 4];
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, clustered, sizeof(clustered), &err), RILL_OK);
+    rill_render_stats cs;
+    rill_renderer_stats(f->r, &cs);
+    /* Each small light lands in a handful of the 3456 clusters, not in all of them. */
+    assert_true(cs.light_cluster_refs > 0);
+    assert_true(cs.light_cluster_refs < n * 60);
+    char msg[1024];
+    if (!golden_check("many_lights", clustered, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+    /* The reference: a second renderer that loops over every light. */
+    fixture g;
+    memset(&g, 0, sizeof(g));
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = W;
+    d.height = H;
+    d.validation = 1;
+    d.shadow_map_size = 512;
+    d.debug_flags = RILL_RENDER_DEBUG_FLAT_LIGHT_LIST;
+    assert_int_equal(rill_renderer_create(&d, &g.r, &err), RILL_OK);
+    g.cube = rill_render_mesh_cube(g.r, &err);
+    g.sphere = rill_render_mesh_sphere(g.r, 48, &err);
+    g.plane = rill_render_mesh_plane(g.r, &err);
+    many_lights_scene(&g, lights, &n);
+    g.snap.instances = g.inst;
+    g.snap.instance_count = g.n;
+    g.snap.lights = lights;
+    g.snap.light_count = n;
+    assert_int_equal(rill_renderer_render(g.r, &g.snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(g.r, flat, sizeof(flat), &err), RILL_OK);
+    size_t off = 0;
+    for (size_t i = 0; i < sizeof(flat); i++)
+        off += abs((int)flat[i] - (int)clustered[i]) > 1;
+    assert_int_equal(off, 0);
+    rill_render_stats st;
+    rill_renderer_stats(g.r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_renderer_destroy(g.r);
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -770,6 +848,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gltf_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_scale, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
         cmocka_unit_test(test_compute_effects),

@@ -25,12 +25,17 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 sun_color;      // rgb color * illuminance, w 1 when there is a sun
     vec4 ambient;        // rgb
     vec4 shadow_params;  // x texel size in uv, z cascade count
-    uvec4 counts;        // x light count
+    uvec4 counts;        // x light count, y 1 = clustered light lists
+    vec4 cluster_params; // x slices / log(far / near), y log(near), zw render target size
 } frame;
 
 layout(set = 0, binding = 1) readonly buffer Instances { Instance instances[]; };
 layout(set = 0, binding = 2) readonly buffer Lights { Light lights[]; };
 layout(set = 0, binding = 3) uniform sampler2DArrayShadow shadow_map;
+// Clustered lights: a 16 x 9 x 24 grid of (offset, count) into a list of light indices.
+layout(set = 0, binding = 4) readonly buffer ClusterGrid { uvec2 clusters[]; };
+layout(set = 0, binding = 5) readonly buffer ClusterLights { uint cluster_lights[]; };
+const uint CLUSTER_X = 16u, CLUSTER_Y = 9u, CLUSTER_Z = 24u;
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;

@@ -112,7 +112,20 @@ void main() {
         vec3 l = normalize(frame.sun_dir.xyz);
         color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * shadow_factor(in_world, geo_n);
     }
-    for (uint i = 0u; i < frame.counts.x; i++) {
+    uint first = 0u, count = frame.counts.x;
+    bool clustered = frame.counts.y == 1u;
+    if (clustered) {
+        vec2 uv = gl_FragCoord.xy / frame.cluster_params.zw;
+        uint tx = min(uint(uv.x * float(CLUSTER_X)), CLUSTER_X - 1u);
+        uint ty = min(uint(uv.y * float(CLUSTER_Y)), CLUSTER_Y - 1u);
+        float sl = (log(max(in_view_depth, 1e-4)) - frame.cluster_params.y) * frame.cluster_params.x;
+        uint tz = uint(clamp(sl, 0.0, float(CLUSTER_Z - 1u)));
+        uvec2 cell = clusters[(tz * CLUSTER_Y + ty) * CLUSTER_X + tx];
+        first = cell.x;
+        count = cell.y;
+    }
+    for (uint k = 0u; k < count; k++) {
+        uint i = clustered ? cluster_lights[first + k] : k;
         Light lt = lights[i];
         vec3 to = lt.pos_range.xyz - in_world;
         float d2 = max(dot(to, to), 1e-4);
