@@ -47,6 +47,21 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     return (diff + spec) * nol;
 }
 
+// The ambient light is a hemisphere: the snapshot's ambient color above, a third of it below.
+vec3 hemisphere(vec3 d) {
+    vec3 sky = frame.ambient.rgb;
+    return mix(sky * 0.35, sky, clamp(d.y * 0.5 + 0.5, 0.0, 1.0));
+}
+
+// Split-sum environment BRDF scale and bias, analytic fit (no lookup texture).
+vec2 env_brdf(float nov, float rough) {
+    const vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    const vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 r = rough * c0 + c1;
+    float a004 = min(r.x * r.x, exp2(-9.28 * nov)) * r.x + r.y;
+    return vec2(-1.04, 1.04) * a004 + r.zw;
+}
+
 float shadow_factor(vec3 world, vec3 n) {
     if (frame.sun_dir.w == 0.0)
         return 1.0;
@@ -139,7 +154,14 @@ void main() {
         }
         color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
     }
-    color += frame.ambient.rgb * base.rgb * ao;
+    // Ambient: diffuse from the hemisphere for dielectrics, a hemisphere reflection for the
+    // specular part (so metals are not black where no light reaches them).
+    float nov = clamp(abs(dot(n, v)), 1e-4, 1.0);
+    vec3 f0 = mix(vec3(0.04), base.rgb, metallic);
+    vec2 ab = env_brdf(nov, rough);
+    vec3 amb_diffuse = hemisphere(n) * base.rgb * (1.0 - metallic);
+    vec3 amb_specular = hemisphere(reflect(-v, n)) * (f0 * ab.x + ab.y);
+    color += (amb_diffuse + amb_specular) * ao;
     color += material.emissive.rgb * texture(emissive_tex, in_uv).rgb;
     float alpha = material.params2.y == 2.0 ? base.a : 1.0;
     out_color = vec4(color, alpha);
