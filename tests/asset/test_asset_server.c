@@ -582,6 +582,62 @@ static void test_concurrent_requests(void **state) {
     fixture_free(f);
 }
 
+/* Loads and releases from two threads while a third worker runs the loaders and the main thread
+ * keeps updating, so releases, re-requests of assets about to be freed and completions for freed
+ * slots interleave. A payload read under a reference must stay intact, every slot must be freed
+ * in the end, and every payload unloaded exactly once (fixture_free checks that). */
+typedef struct churner {
+    fixture *f;
+    uint32_t seed;
+    _Atomic int *bad;
+} churner;
+
+static void churn_job(void *p) {
+    churner *c = p;
+    for (int i = 0; i < 300; ++i) {
+        c->seed = c->seed * 1664525u + 1013904223u;
+        char path[32];
+        snprintf(path, sizeof(path), "f%02u.txt", (unsigned)((c->seed >> 16) % 6u));
+        rill_asset h = rill_asset_load(c->f->server, path, NULL);
+        const char *text = rill_asset_get_payload(c->f->server, h, NULL);
+        /* "f03.txt" holds "file 03"; the payload is "file 03|". */
+        if (h.id == 0 || (text != NULL && (strncmp(text, "file ", 5) != 0 ||
+                                           strncmp(text + 5, path + 1, 2) != 0))) {
+            atomic_fetch_add(c->bad, 1);
+        }
+        rill_asset_release(c->f->server, h);
+    }
+}
+
+static void test_churn_from_threads(void **state) {
+    (void)state;
+    fixture *f = fixture_make(0);
+    _Atomic int bad = 0;
+    churner cs[2];
+    rill_counter c = {0};
+    for (uint32_t i = 0; i < 2; ++i) {
+        cs[i] = (churner){f, 77u + i, &bad};
+        rill_jobs_run(f->jobs, churn_job, &cs[i], &c);
+    }
+    while (!rill_counter_done(&c)) {
+        rill_asset_server_update(f->server);
+    }
+    rill_jobs_wait(f->jobs, &c);
+    rill_asset_server_stats st = {0};
+    for (int spin = 0; spin < 100000; ++spin) {
+        rill_asset_server_update(f->server);
+        rill_asset_server_get_stats(f->server, &st);
+        if (st.live == 0) {
+            break;
+        }
+        rill_sleep_ns(100000);
+    }
+    assert_int_equal(st.live, 0);
+    assert_int_equal(atomic_load(&bad), 0);
+    assert_true(atomic_load(&f->st.loads) > 0);
+    fixture_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_misuse),
@@ -595,6 +651,7 @@ int main(void) {
         cmocka_unit_test(test_concurrent_requests),
         cmocka_unit_test(test_update_budget),
         cmocka_unit_test(test_release_while_loading),
+        cmocka_unit_test(test_churn_from_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
