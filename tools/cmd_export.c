@@ -78,8 +78,8 @@ static void draw_bar(progress_state *ps, const rill_export_counts *c, const char
         snprintf(t, sizeof(t), " (%.0f s)", secs);
     }
     printf("\r\033[K[%s] %u/%u  rebuilt %u  cached %u  copied %u  failed %u  %s: %.40s%s", bar,
-           c->done, c->inputs, c->rebuilt, c->cached, c->copied, c->failed, what,
-           path ? path : "", t);
+           c->done, c->inputs, c->rebuilt, c->cached, c->copied, c->failed, what, path ? path : "",
+           t);
     fflush(stdout);
     ps->line_open = true;
 }
@@ -204,8 +204,8 @@ int rill_cmd_export(int argc, char **argv) {
     if (desc.out_pack) {
         snprintf(where, sizeof(where), " (%s)", desc.out_pack);
     }
-    printf("export: %s in -> %s out%s; %.2f s on %u worker%s\n", in_b, out_b, where,
-           res.seconds, res.worker_count, res.worker_count == 1 ? "" : "s");
+    printf("export: %s in -> %s out%s; %.2f s on %u worker%s\n", in_b, out_b, where, res.seconds,
+           res.worker_count, res.worker_count == 1 ? "" : "s");
     int code = 0;
     if (r != RILL_OK) {
         if (res.failure_count == 0 || c->failed == 0) {

@@ -362,8 +362,8 @@ static void manifest_write(export_run *run) {
             if (nl) {
                 *nl = '\0';
             }
-            if (strlen(line) > 17 && !rill_map_get(&run->new_manifest,
-                                                   rill_hash64_str(line + 17), NULL)) {
+            if (strlen(line) > 17 &&
+                !rill_map_get(&run->new_manifest, rill_hash64_str(line + 17), NULL)) {
                 rill_strbuf_printf(&sb, "%s\n", line);
             }
             line = nl ? nl + 1 : NULL;
@@ -414,7 +414,8 @@ static void note_texture(const cJSON *root, const cJSON *ref, rill_tex_usage usa
     uint64_t key = rill_hash64_str(joined), prev = 0;
     if (rill_map_get(usages, key, &prev)) {
         if (prev != (uint64_t)usage) {
-            RILL_LOG_WARN(MODULE, "%s: image %s is used with two different meanings; keeping the %s",
+            RILL_LOG_WARN(MODULE,
+                          "%s: image %s is used with two different meanings; keeping the %s",
                           model_path, joined,
                           usage_rank(usage) > usage_rank((rill_tex_usage)prev) ? "later" : "first");
         }
@@ -436,8 +437,8 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
             memcmp(head, "glTF", 4) != 0) {
             return;
         }
-        uint32_t len = (uint32_t)head[12] | ((uint32_t)head[13] << 8) |
-                       ((uint32_t)head[14] << 16) | ((uint32_t)head[15] << 24);
+        uint32_t len = (uint32_t)head[12] | ((uint32_t)head[13] << 8) | ((uint32_t)head[14] << 16) |
+                       ((uint32_t)head[15] << 24);
         if ((uint64_t)len + 20 > in->size || len > (64u << 20)) {
             return;
         }
@@ -629,8 +630,7 @@ static rill_result write_loose(export_run *run, const rill__export_output *o, ri
     if (rill_file_size(path) == (int64_t)o->size) {
         uint8_t *old = NULL;
         size_t n = 0;
-        bool same = rill_file_read_all(path, &old, &n, NULL) == RILL_OK &&
-                    rill_hash64(old, n) == h;
+        bool same = rill_file_read_all(path, &old, &n, NULL) == RILL_OK && rill_hash64(old, n) == h;
         rill_free(old);
         if (same) {
             return RILL_OK;
@@ -902,8 +902,8 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     /* Bounded in flight: enough to keep every worker busy while the main thread packs, few
      * enough that finished outputs do not pile up in memory before they are packed. */
     uint32_t max_flight = RILL_MAX(4u, run->workers * 2u);
-    cost_key *order = rill_malloc_tagged(sizeof(cost_key) * (run->inputs.len + 1u),
-                                         RILL_MEM_FORMATS);
+    cost_key *order =
+        rill_malloc_tagged(sizeof(cost_key) * (run->inputs.len + 1u), RILL_MEM_FORMATS);
     if (!order) {
         r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "export: out of memory");
         goto done;

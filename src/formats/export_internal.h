@@ -32,8 +32,8 @@ typedef struct rill__export_settings {
 
 /* One input: planned on the calling thread, processed by one job, then handed back. */
 typedef struct rill__export_input {
-    char *path;    /* project-relative, '/' separated */
-    char *os_path; /* project_dir joined with path */
+    char *path;     /* project-relative, '/' separated */
+    char *os_path;  /* project_dir joined with path */
     char *out_path; /* the main output's path (rill_export_output_path) */
     rill_export_kind kind;
     uint64_t size;

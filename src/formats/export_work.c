@@ -20,7 +20,9 @@
 
 /* >>helpers ----------------------------------------------------------------------------------- */
 
-static char *dup_str(const char *s) { return rill_strdup(s); }
+static char *dup_str(const char *s) {
+    return rill_strdup(s);
+}
 
 /* Sets the input's failure: the message always starts with the project-relative path, and a
  * message that already names the file (by its relative or OS path) is not prefixed twice. */
@@ -163,7 +165,9 @@ static bool cache_path(char *dst, size_t cap, const rill__export_settings *s, ui
     return rill_path_join(dst, cap, s->cache_dir, name);
 }
 
-static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+static uint64_t rd64(const uint8_t *p) {
+    return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32);
+}
 
 /* Loads the outputs of `key` into in; false on a miss (absent, damaged, or out of memory). */
 static bool cache_load(rill__export_input *in, uint64_t key) {
