@@ -4,6 +4,7 @@
  * idle so it excludes waiting) and the GPU time of each pass (timestamps).
  *
  * usage: bench_render [--counts 1000,10000,100000] [--frames 5] [--size 1920x1080] [--device NAME]
+ *                     [--lights N]   (N point lights scattered over the grid; default 0)
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,8 @@ typedef struct acc {
     uint32_t n;
 } acc;
 
-static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const char *device) {
+static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const char *device,
+               uint32_t nlights) {
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     d.width = w;
@@ -84,6 +86,24 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     s.ambient[0] = s.ambient[1] = s.ambient[2] = 0.05f;
     s.instances = inst;
     s.instance_count = count + 1;
+    rill_render_light *lights =
+        rill_calloc_tagged(nlights ? nlights : 1, sizeof(*lights), RILL_MEM_RENDER);
+    if (!lights)
+        return 1;
+    for (uint32_t i = 0; i < nlights; i++) {
+        /* A fixed pseudo-random scatter (LCG) so runs are comparable. */
+        uint32_t a = i * 1664525u + 1013904223u, b = a * 1664525u + 1013904223u;
+        lights[i].kind = RILL_LIGHT_POINT;
+        lights[i].position[0] = ((float)(a >> 8) / 16777216.0f - 0.5f) * extent;
+        lights[i].position[1] = 1.0f;
+        lights[i].position[2] = ((float)(b >> 8) / 16777216.0f - 0.5f) * extent;
+        lights[i].color[0] = (float)(i % 3 == 0), lights[i].color[1] = (float)(i % 3 == 1);
+        lights[i].color[2] = (float)(i % 3 == 2);
+        lights[i].intensity = 4.0f;
+        lights[i].range = 4.0f;
+    }
+    s.lights = lights;
+    s.light_count = nlights;
     /* Warm-up: uploads, pipeline first use, transient images. */
     for (int i = 0; i < 2; i++)
         if (rill_renderer_render(r, &s, &err) != RILL_OK) {
@@ -119,11 +139,12 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
         }
     }
     double gpu_total = 0;
-    printf("{\"bench\":\"render_frame\",\"instances\":%u,\"width\":%u,\"height\":%u,\"frames\":%u,"
+    printf("{\"bench\":\"render_frame\",\"instances\":%u,\"lights\":%u,\"width\":%u,\"height\":%u,"
+           "\"frames\":%u,"
            "\"device\":\"%s\",\"visible\":%u,\"draw_calls\":%u,\"cpu_record_ms\":{\"mean\":%.3f,"
            "\"min\":%.3f,\"max\":%.3f},"
            "\"gpu_ms\":{",
-           count, w, h, frames, st.device_name, st.instances_visible, st.draw_calls,
+           count, nlights, w, h, frames, st.device_name, st.instances_visible, st.draw_calls,
            cpu_sum / frames, cpu_min, cpu_max);
     for (uint32_t k = 0; k < np; k++) {
         double ms = passes[k].n ? passes[k].sum / passes[k].n : 0.0;
@@ -133,13 +154,14 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     printf("},\"gpu_total_ms\":%.3f}\n", gpu_total);
     fflush(stdout);
     rill_free(inst);
+    rill_free(lights);
     rill_renderer_destroy(r);
     return 0;
 }
 
 int main(int argc, char **argv) {
     const char *counts = "1000,10000,100000", *device = NULL;
-    uint32_t frames = 5, w = 1920, h = 1080;
+    uint32_t frames = 5, w = 1920, h = 1080, nlights = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--counts") == 0)
             counts = argv[i + 1];
@@ -147,6 +169,8 @@ int main(int argc, char **argv) {
             frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--size") == 0)
             sscanf(argv[i + 1], "%ux%u", &w, &h);
+        else if (strcmp(argv[i], "--lights") == 0)
+            nlights = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--device") == 0)
             device = argv[i + 1];
     }
@@ -156,7 +180,7 @@ int main(int argc, char **argv) {
     const char *p = counts;
     while (*p) {
         uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (n && run(n, frames, w, h, device))
+        if (n && run(n, frames, w, h, device, nlights))
             return 1;
         while (*p == ',')
             p++;
