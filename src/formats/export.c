@@ -288,6 +288,12 @@ static rill_result walk(export_run *run, const char *dir, const char *rel, rill_
             }
             r = walk(run, os_path, child, err);
         } else if (S_ISREG(st.st_mode)) {
+            if (ext_eq(child, "rpak")) {
+                /* Usually an earlier export's output left in the project: packing it into the
+                 * new pack would nest every asset twice. Said out loud, so nothing vanishes. */
+                RILL_LOG_WARN(MODULE, "%s: a pack is never packed into a pack; skipped", child);
+                continue;
+            }
             if (!add_input(run, child, os_path, (uint64_t)st.st_size)) {
                 r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", child);
             }

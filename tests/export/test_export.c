@@ -343,6 +343,15 @@ static void test_loose_into_project(void **state) {
 
     /* A loose folder elsewhere inside the project is not walked; one left by an earlier run
      * (it holds a manifest) is skipped too. */
+    /* A pack inside the project, as output or left over, is never an input. */
+    char inner[1100];
+    rill_test_path(inner, sizeof(inner), proj, "game.rpak");
+    assert_int_equal(run_export(proj, inner, NULL, false, 2, &res), RILL_OK);
+    assert_int_equal(res.counts.inputs, EP_INPUTS);
+    rill_export_result_free(&res);
+    assert_int_equal(run_export(proj, pack, NULL, false, 2, &res), RILL_OK);
+    assert_int_equal(res.counts.inputs, EP_INPUTS);
+    rill_export_result_free(&res);
     char preview[1100];
     rill_test_path(preview, sizeof(preview), proj, "preview");
     assert_int_equal(run_export(proj, NULL, preview, false, 2, &res), RILL_OK);

@@ -5,7 +5,7 @@
  *   The project folder is walked (sorted, so runs are reproducible). Skipped: dot-files and
  *   dot-folders (which includes the default cache folder `.rill-cache/`), a top-level `build/`
  *   folder, the output pack, the loose output folder and the cache folder when they lie inside the
- *   project. Every other file is one input:
+ *   project, and `.rpak` files (with a warning). Every other file is one input:
  *     - textures (.png .jpg .jpeg .tga .hdr) become `.rmip` (same folder, same stem: the rule is
  *       rill_export_output_path). The usage, and so the format, comes from glTF materials that
  *       reference the image by URI (normal -> BC5; base colour / emissive -> BC7 sRGB;
