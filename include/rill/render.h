@@ -219,12 +219,36 @@ typedef struct rill_render_view {
 
 /* One drawn mesh. id identifies the instance across frames (for motion vectors); 0 = no
  * history (no motion). */
+/* How an instance draws (scene channels resolve to one of these per entity). */
+typedef enum rill_render_mode {
+    RILL_RENDER_MODE_NORMAL = 0,
+    RILL_RENDER_MODE_HIDDEN,    /* skipped by every pass, shadows included */
+    RILL_RENDER_MODE_WIREFRAME, /* skipped by prepass, opaque and shadows; drawn as lines */
+    RILL_RENDER_MODE_GHOST, /* draws like NORMAL (its opacity only matters for passthrough output)
+                             */
+    RILL_RENDER_MODE_NUM,
+    RILL_RENDER_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_render_mode;
+
 typedef struct rill_render_instance {
     uint64_t id;
     rill_mesh mesh;
     rill_material material;
     float transform[16];
+    rill_render_mode mode;
+    float ghost_opacity;
 } rill_render_instance;
+
+/* Wireframe look. Zero = defaults: color (0.2, 0.85, 1.0, 0.65), fade off, fade_start 8,
+ * fade_end 40, min_alpha 0.08. With fade on, alpha = color.a * mix(min_alpha, 1, 1 -
+ * smoothstep(fade_start, fade_end, distance)), and an instance whose bounds lie wholly beyond
+ * fade_end is skipped. Wireframes need polygon-mode lines (rill_render_stats.fill_mode_non_solid);
+ * without them wireframe instances draw nothing. */
+typedef struct rill_render_wireframe {
+    float color[4];
+    bool fade;
+    float fade_start, fade_end, min_alpha;
+} rill_render_wireframe;
 
 /* Directional light: direction is where the light travels (world), color linear, illuminance a
  * plain multiplier (1 = a white diffuse surface facing the light reflects 1/pi... of it). */
@@ -263,6 +287,7 @@ typedef struct rill_render_snapshot {
     const rill_render_light *lights;
     uint32_t light_count;
     float ambient[3]; /* constant ambient light (linear) */
+    rill_render_wireframe wireframe;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;

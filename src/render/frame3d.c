@@ -94,6 +94,29 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
         if (!(r->transparent_pipe[ds] = rill__pipe_create(r->gpu, &d, err)))
             return err ? err->code : RILL_ERR_VULKAN;
     }
+    if (rill__gpu_get_caps(r->gpu)->fill_mode_non_solid) {
+        rill__pipe_desc w;
+        memset(&w, 0, sizeof(w));
+        w.label = "wireframe";
+        w.vs = rill__spv_mesh_vert;
+        w.vs_size = rill__spv_mesh_vert_size;
+        w.fs = rill__spv_wire_frag;
+        w.fs_size = rill__spv_wire_frag_size;
+        w.mesh_vertex_input = true;
+        w.wireframe = true;
+        w.cull = RILL__CULL_NONE;
+        w.blend = RILL__BLEND_ALPHA;
+        w.color_formats[0] = RILL_RG_FORMAT_RGBA16F;
+        w.color_count = 1;
+        w.depth_format = RILL_RG_FORMAT_D32F;
+        w.depth_test = true;
+        w.depth_cmp = RILL__CMP_LESS_EQUAL;
+        w.set_count = 1;
+        w.sets[0] = frame_set_min;
+        w.push_size = 32;
+        if (!(r->wire_pipe = rill__pipe_create(r->gpu, &w, err)))
+            return err ? err->code : RILL_ERR_VULKAN;
+    }
     rill__pipe_desc s;
     memset(&s, 0, sizeof(s));
     s.label = "shadow";
@@ -131,6 +154,7 @@ void rill__frame3d_destroy_pipelines(rill_renderer *r) {
         rill__pipe_destroy(r->gpu, r->transparent_pipe[i]);
     }
     rill__pipe_destroy(r->gpu, r->shadow_pipe);
+    rill__pipe_destroy(r->gpu, r->wire_pipe);
     rill__pipe_destroy(r->gpu, r->tonemap_pipe);
 }
 
@@ -381,6 +405,26 @@ static void exec_transparent(rill_rg_ctx *ctx, void *user) {
     rill__cmd_end_rendering(ctx->cmd);
 }
 
+static void exec_wireframe(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
+    const rill__img_desc *dd = rill__img_get_desc(depth.img);
+    rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
+    if (r->wire_pipe && r->wires.len) {
+        rill__cmd_bind_pipe(ctx->cmd, r->wire_pipe);
+        bind_frame_set(r, ctx->cmd, false, NULL);
+        float push[8];
+        memcpy(push, r->wire_color, sizeof(float) * 4);
+        memcpy(push + 4, r->wire_fade, sizeof(float) * 4);
+        rill__cmd_push(ctx->cmd, push, sizeof(push));
+        uint32_t first = r->opaque.len + r->transparent.len + r->casters.len;
+        draw_list(r, ctx->cmd, r->wires.data, r->wires.len, first, NULL, false, NULL, true);
+    }
+    rill__cmd_end_rendering(ctx->cmd);
+}
+
 static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
@@ -476,6 +520,9 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_access(g, "transparent", "depth", RILL_RG_USAGE_DEPTH_READ, err));
     TRY(rill_rg_access(g, "transparent", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     TRY(rill_rg_access(g, "transparent", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
+    TRY(pass(g, "wireframe", exec_wireframe, false, err));
+    TRY(rill_rg_access(g, "wireframe", "depth", RILL_RG_USAGE_DEPTH_READ, err));
+    TRY(rill_rg_access(g, "wireframe", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, false, err));
     TRY(pass(g, RILL_RG_TONEMAPPING, exec_tonemap, false, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
@@ -500,9 +547,13 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
         TRY(rill_rg_access(g, out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
     }
     TRY(rill_rg_access(g, out_pass, "ldr", RILL_RG_USAGE_TRANSFER_SRC, err));
-    const char *chain[] = {"transparent", RILL_RG_END_MAIN_PASS, RILL_RG_TONEMAPPING,
-                           RILL_RG_END_MAIN_PASS_POST_PROCESSING, out_pass};
-    TRY(rill_rg_add_edges(g, chain, 5, err));
+    const char *chain[] = {"transparent",
+                           "wireframe",
+                           RILL_RG_END_MAIN_PASS,
+                           RILL_RG_TONEMAPPING,
+                           RILL_RG_END_MAIN_PASS_POST_PROCESSING,
+                           out_pass};
+    TRY(rill_rg_add_edges(g, chain, 6, err));
     if (r->desc.setup_graph)
         TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
     return rill_rg_compile(g, err);
@@ -783,11 +834,24 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     rill_array_clear(&r->opaque);
     rill_array_clear(&r->transparent);
     rill_array_clear(&r->casters);
+    rill_array_clear(&r->wires);
+    const rill_render_wireframe *wf = &snap->wireframe;
+    bool wf_default_color =
+        wf->color[0] == 0 && wf->color[1] == 0 && wf->color[2] == 0 && wf->color[3] == 0;
+    static const float wf_color[4] = {0.2f, 0.85f, 1.0f, 0.65f};
+    memcpy(r->wire_color, wf_default_color ? wf_color : wf->color, sizeof(r->wire_color));
+    r->wire_fade[0] = wf->fade_start > 0.0f ? wf->fade_start : 8.0f;
+    r->wire_fade[1] =
+        wf->fade_end > r->wire_fade[0] ? wf->fade_end : RILL_MAX(40.0f, r->wire_fade[0] + 1.0f);
+    r->wire_fade[2] = wf->min_alpha > 0.0f ? wf->min_alpha : 0.08f;
+    r->wire_fade[3] = wf->fade ? 1.0f : 0.0f;
     r->instances_submitted = snap->instance_count;
     vec3 cam_pos = {world_from_view[3][0], world_from_view[3][1], world_from_view[3][2]};
     vec3 cam_fwd = {-world_from_view[2][0], -world_from_view[2][1], -world_from_view[2][2]};
     for (uint32_t i = 0; i < snap->instance_count; i++) {
         const rill_render_instance *in = &snap->instances[i];
+        if (in->mode == RILL_RENDER_MODE_HIDDEN)
+            continue; /* hidden: no pass sees it */
         const mesh_slot *ms = rill__mesh_get(r, in->mesh);
         const mat_slot *mt = rill__material_get(r, in->material);
         if (!ms || !mt)
@@ -796,6 +860,14 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         sphere s = world_sphere(in->transform, ms);
         int32_t mi = rill_pool_index(&r->mesh_pool, in->mesh.id);
         int32_t ti = rill_pool_index(&r->mat_pool, in->material.id);
+        if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
+            /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end nothing.
+             */
+            bool too_far = wf->fade && glm_vec3_distance(s.c, cam_pos) - s.r > r->wire_fade[1];
+            if (r->wire_pipe && !too_far && sphere_visible(planes, &s))
+                TRY(push_item(&r->wires, (uint64_t)mi, i, prev, err));
+            continue;
+        }
         if (sphere_visible(planes, &s)) {
             if (mt->alpha_mode == RILL_ALPHA_BLEND) {
                 vec3 d;
@@ -821,19 +893,21 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                 TRY(push_item(&r->casters, (uint64_t)mi, i, prev, err));
         }
     }
-    uint32_t most = RILL_MAX(r->opaque.len, RILL_MAX(r->transparent.len, r->casters.len));
+    uint32_t most = RILL_MAX(RILL_MAX(r->opaque.len, r->wires.len),
+                             RILL_MAX(r->transparent.len, r->casters.len));
     if (!rill_array_reserve(&r->sort_tmp, most ? most : 1))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     radix_sort(r->opaque.data, r->sort_tmp.data, r->opaque.len, 41);
     radix_sort(r->transparent.data, r->sort_tmp.data, r->transparent.len, 32);
     radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 20);
-    r->instances_visible = r->opaque.len + r->transparent.len;
+    radix_sort(r->wires.data, r->sort_tmp.data, r->wires.len, 20);
+    r->instances_visible = r->opaque.len + r->transparent.len + r->wires.len;
 
     rill_result res = RILL_OK;
 
     /* Per-frame buffers. */
     gpu_frame *fr = rill__frame_alloc(cmd, sizeof(gpu_frame), 256, &r->frame_buf, &r->frame_off);
-    uint32_t ninst = r->opaque.len + r->transparent.len + r->casters.len;
+    uint32_t ninst = r->opaque.len + r->transparent.len + r->casters.len + r->wires.len;
     r->inst_size = (uint64_t)RILL_MAX(ninst, 1u) * sizeof(gpu_instance);
     gpu_instance *gi = rill__frame_alloc(cmd, r->inst_size, 256, &r->inst_buf, &r->inst_off);
     uint32_t nlights = RILL_MIN(snap->light_count, MAX_LIGHTS);
@@ -865,10 +939,11 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         fr->shadow_params[0] = 1.0f / (float)r->desc.shadow_map_size;
         fr->shadow_params[2] = (float)r->cascades;
         fr->counts[0] = nlights;
-        const draw_item *lists[3] = {r->opaque.data, r->transparent.data, r->casters.data};
-        uint32_t lens[3] = {r->opaque.len, r->transparent.len, r->casters.len};
+        const draw_item *lists[4] = {r->opaque.data, r->transparent.data, r->casters.data,
+                                     r->wires.data};
+        uint32_t lens[4] = {r->opaque.len, r->transparent.len, r->casters.len, r->wires.len};
         uint32_t k = 0;
-        for (int l = 0; l < 3; l++)
+        for (int l = 0; l < 4; l++)
             for (uint32_t i = 0; i < lens[l]; i++, k++) {
                 const rill_render_instance *in = &snap->instances[lists[l][i].inst];
                 memcpy(gi[k].model, in->transform, sizeof(float) * 16);

@@ -66,6 +66,7 @@ struct rill_renderer {
     mat_slot *materials;
     rill__img *white, *flat_normal;
     rill__pipe *prepass_pipe[2], *opaque_pipe[2], *transparent_pipe[2], *shadow_pipe, *tonemap_pipe;
+    rill__pipe *wire_pipe; /* NULL when the device has no polygon-mode lines */
     rill_rg *graph;
     RILL_ARRAY(transient_img) transients;
     RILL_ARRAY(rill__img *) slot_images; /* per graph slot, this frame */
@@ -74,8 +75,9 @@ struct rill_renderer {
     bool have_frame;
     /* per frame, rebuilt each render */
     const rill_render_snapshot *snap;
-    RILL_ARRAY(draw_item) opaque, transparent, casters, sort_tmp;
-    rill__buf *frame_buf; /* uniform */
+    RILL_ARRAY(draw_item) opaque, transparent, casters, wires, sort_tmp;
+    float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe, this frame */
+    rill__buf *frame_buf;              /* uniform */
     uint64_t frame_off;
     rill__buf *inst_buf;
     uint64_t inst_off, inst_size;

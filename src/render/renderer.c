@@ -185,6 +185,7 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->opaque);
     rill_array_free(&r->transparent);
     rill_array_free(&r->casters);
+    rill_array_free(&r->wires);
     rill_array_free(&r->sort_tmp);
     rill_array_free(&r->cluster_counts);
     rill_array_free(&r->light_ranges);

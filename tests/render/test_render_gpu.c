@@ -663,6 +663,30 @@ static void test_clustered_lights(void **state) {
     rill_renderer_destroy(g.r);
 }
 
+/* Render modes from scene channels: a wireframe sphere and cube (lines, no shadow, no depth), a
+ * hidden cube (nothing at all, not even its shadow), next to a normal cube. */
+static void test_render_modes(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 2.5f, 5.5f, 0, 0.5f, 0);
+    sun(f, -0.5f, -1.0f, -0.3f, 3.0f, true);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.08f;
+    ground(f);
+    rill_material m = mat(f, 0.9f, 0.5f, 0.2f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, m, -1.6f, 0.5f, 0, 1.0f);
+    rill_mesh coarse = rill_render_mesh_sphere(f->r, 12, NULL);
+    add(f, coarse, m, 0.0f, 0.7f, 0, 1.4f);
+    f->inst[f->n - 1].mode = RILL_RENDER_MODE_WIREFRAME;
+    add(f, f->cube, m, 1.6f, 0.5f, 0, 1.0f);
+    f->inst[f->n - 1].mode = RILL_RENDER_MODE_WIREFRAME;
+    add(f, f->cube, m, 0.0f, 0.5f, 1.8f, 0.8f);
+    f->inst[f->n - 1].mode = RILL_RENDER_MODE_HIDDEN;
+    render_and_check(f, "render_modes");
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    assert_true(st.fill_mode_non_solid);       /* lavapipe has it, so the lines above were drawn */
+    assert_int_equal(st.instances_visible, 4); /* ground, normal cube, two wireframes */
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -848,6 +872,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gltf_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_scale, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_render_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
