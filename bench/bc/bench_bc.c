@@ -20,10 +20,18 @@
 
 static const char *SKIMAGE_SET[] = {
     /* photographs */
-    "astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "motorcycle_left.png",
-    "hubble_deep_field.jpg", "retina.jpg", "ihc.png",
+    "astronaut.png",
+    "chelsea.png",
+    "coffee.png",
+    "rocket.jpg",
+    "motorcycle_left.png",
+    "hubble_deep_field.jpg",
+    "retina.jpg",
+    "ihc.png",
     /* textures (greyscale in the package) */
-    "brick.png", "grass.png", "gravel.png",
+    "brick.png",
+    "grass.png",
+    "gravel.png",
 };
 
 static double thread_seconds(void) {
@@ -39,7 +47,8 @@ static double psnr(const uint8_t *a, const uint8_t *b, size_t pixels, int first,
             double d = (double)a[i * 4 + c] - (double)b[i * 4 + c];
             se += d * d;
         }
-    if (se == 0) return 99.0;
+    if (se == 0)
+        return 99.0;
     return 10.0 * log10(255.0 * 255.0 * (double)pixels * channels / se);
 }
 
@@ -50,8 +59,8 @@ typedef struct acc {
 } acc;
 
 /* Encodes, decodes, measures. Returns seconds of thread CPU time; psnr over (first, channels). */
-static double run(rill_tex_format f, const rill_image *img, const rill_bc7_params *p,
-                  uint8_t *enc, size_t enc_size, uint8_t *dec) {
+static double run(rill_tex_format f, const rill_image *img, const rill_bc7_params *p, uint8_t *enc,
+                  size_t enc_size, uint8_t *dec) {
     rill_error err;
     double t0 = thread_seconds();
     if (rill_bc_encode_image(f, img->pixels, img->width, img->height, 0, p, enc, enc_size, &err) !=
@@ -65,8 +74,8 @@ static double run(rill_tex_format f, const rill_image *img, const rill_bc7_param
     return t1 - t0;
 }
 
-static void bench_image(const char *path, const uint32_t *qualities, int nq, acc *bc7,
-                        acc *bc1, acc *bc5, acc *bc4) {
+static void bench_image(const char *path, const uint32_t *qualities, int nq, acc *bc7, acc *bc1,
+                        acc *bc5, acc *bc4) {
     uint8_t *file = NULL;
     size_t size = 0;
     rill_error err;

@@ -10,14 +10,22 @@
 
 const char *rill_tex_format_name(rill_tex_format format) {
     switch (format) {
-    case RILL_TEX_FORMAT_RGBA8: return "rgba8";
-    case RILL_TEX_FORMAT_RGBA16F: return "rgba16f";
-    case RILL_TEX_FORMAT_BC1: return "bc1";
-    case RILL_TEX_FORMAT_BC3: return "bc3";
-    case RILL_TEX_FORMAT_BC4: return "bc4";
-    case RILL_TEX_FORMAT_BC5: return "bc5";
-    case RILL_TEX_FORMAT_BC7: return "bc7";
-    default: return "none";
+    case RILL_TEX_FORMAT_RGBA8:
+        return "rgba8";
+    case RILL_TEX_FORMAT_RGBA16F:
+        return "rgba16f";
+    case RILL_TEX_FORMAT_BC1:
+        return "bc1";
+    case RILL_TEX_FORMAT_BC3:
+        return "bc3";
+    case RILL_TEX_FORMAT_BC4:
+        return "bc4";
+    case RILL_TEX_FORMAT_BC5:
+        return "bc5";
+    case RILL_TEX_FORMAT_BC7:
+        return "bc7";
+    default:
+        return "none";
     }
 }
 
@@ -29,14 +37,19 @@ bool rill_tex_format_is_block(rill_tex_format format) {
 
 uint32_t rill_tex_format_unit_bytes(rill_tex_format format) {
     switch (format) {
-    case RILL_TEX_FORMAT_RGBA8: return 4;
-    case RILL_TEX_FORMAT_RGBA16F: return 8;
+    case RILL_TEX_FORMAT_RGBA8:
+        return 4;
+    case RILL_TEX_FORMAT_RGBA16F:
+        return 8;
     case RILL_TEX_FORMAT_BC1:
-    case RILL_TEX_FORMAT_BC4: return 8;
+    case RILL_TEX_FORMAT_BC4:
+        return 8;
     case RILL_TEX_FORMAT_BC3:
     case RILL_TEX_FORMAT_BC5:
-    case RILL_TEX_FORMAT_BC7: return 16;
-    default: return 0;
+    case RILL_TEX_FORMAT_BC7:
+        return 16;
+    default:
+        return 0;
     }
 }
 
@@ -44,7 +57,8 @@ bool rill_tex_level_size(rill_tex_format format, uint32_t width, uint32_t height
                          uint64_t *out_size) {
     *out_size = 0;
     uint32_t unit = rill_tex_format_unit_bytes(format);
-    if (unit == 0 || width == 0 || height == 0) return false;
+    if (unit == 0 || width == 0 || height == 0)
+        return false;
     uint64_t w = width, h = height;
     if (rill_tex_format_is_block(format)) {
         w = (w + 3) / 4;
@@ -58,8 +72,12 @@ bool rill_tex_level_size(rill_tex_format format, uint32_t width, uint32_t height
 
 /* >>bc1 --------------------------------------------------------------------------------------- */
 
-static inline int expand5(int v) { return (v << 3) | (v >> 2); }
-static inline int expand6(int v) { return (v << 2) | (v >> 4); }
+static inline int expand5(int v) {
+    return (v << 3) | (v >> 2);
+}
+static inline int expand6(int v) {
+    return (v << 2) | (v >> 4);
+}
 
 static void bc1_palette(uint16_t c0, uint16_t c1, bool force4, int pal[4][4]) {
     int a[3] = {expand5(c0 >> 11), expand6((c0 >> 5) & 63), expand5(c0 & 31)};
@@ -88,7 +106,8 @@ static void bc1_decode_color(const uint8_t block[8], bool force4, uint8_t out_rg
     bc1_palette(c0, c1, force4, pal);
     for (int i = 0; i < 16; i++) {
         int k = (int)((bits >> (2 * i)) & 3u);
-        for (int c = 0; c < 4; c++) out_rgba[4 * i + c] = (uint8_t)pal[k][c];
+        for (int c = 0; c < 4; c++)
+            out_rgba[4 * i + c] = (uint8_t)pal[k][c];
     }
 }
 
@@ -151,15 +170,19 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
                       cov[1] * axis[0] + cov[3] * axis[1] + cov[4] * axis[2],
                       cov[2] * axis[0] + cov[4] * axis[1] + cov[5] * axis[2]};
         float mx = fmaxf(fabsf(r[0]), fmaxf(fabsf(r[1]), fabsf(r[2])));
-        if (mx < 1e-9f) break;
-        for (int c = 0; c < 3; c++) axis[c] = r[c] / mx;
+        if (mx < 1e-9f)
+            break;
+        for (int c = 0; c < 3; c++)
+            axis[c] = r[c] / mx;
     }
     float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    for (int c = 0; c < 3; c++) axis[c] /= len;
+    for (int c = 0; c < 3; c++)
+        axis[c] /= len;
     float tmin = 0, tmax = 0;
     for (int i = 0; i < 16; i++) {
         float t = 0;
-        for (int c = 0; c < 3; c++) t += ((float)px[i][c] - mean[c]) * axis[c];
+        for (int c = 0; c < 3; c++)
+            t += ((float)px[i][c] - mean[c]) * axis[c];
         tmin = fminf(tmin, t);
         tmax = fmaxf(tmax, t);
     }
@@ -186,7 +209,8 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
             }
         }
         float det = a * cc - b * b;
-        if (fabsf(det) < 1e-6f) break;
+        if (fabsf(det) < 1e-6f)
+            break;
         for (int c = 0; c < 3; c++) {
             e0[c] = (cc * x0[c] - b * x1[c]) / det;
             e1[c] = (a * x1[c] - b * x0[c]) / det;
@@ -194,7 +218,8 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
         uint16_t c0 = pack565(e0), c1 = pack565(e1);
         uint8_t idx[16];
         uint32_t err = bc1_eval(px, c0, c1, idx);
-        if (err >= best_err) break;
+        if (err >= best_err)
+            break;
         best_err = err;
         best0 = c0;
         best1 = c1;
@@ -206,16 +231,19 @@ void rill_bc1_encode_block(const uint8_t rgba[64], uint8_t out_block[8]) {
         best0 = best1;
         best1 = t;
         static const uint8_t swap[4] = {1, 0, 3, 2};
-        for (int i = 0; i < 16; i++) best_idx[i] = swap[best_idx[i]];
+        for (int i = 0; i < 16; i++)
+            best_idx[i] = swap[best_idx[i]];
     }
     uint32_t bits = 0;
     if (best0 != best1)
-        for (int i = 0; i < 16; i++) bits |= (uint32_t)best_idx[i] << (2 * i);
+        for (int i = 0; i < 16; i++)
+            bits |= (uint32_t)best_idx[i] << (2 * i);
     out_block[0] = (uint8_t)best0;
     out_block[1] = (uint8_t)(best0 >> 8);
     out_block[2] = (uint8_t)best1;
     out_block[3] = (uint8_t)(best1 >> 8);
-    for (int i = 0; i < 4; i++) out_block[4 + i] = (uint8_t)(bits >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        out_block[4 + i] = (uint8_t)(bits >> (8 * i));
 }
 
 /* >>bc4 --------------------------------------------------------------------------------------- */
@@ -224,9 +252,11 @@ static void bc4_palette(int r0, int r1, int pal[8]) {
     pal[0] = r0;
     pal[1] = r1;
     if (r0 > r1) {
-        for (int i = 2; i < 8; i++) pal[i] = ((8 - i) * r0 + (i - 1) * r1 + 3) / 7;
+        for (int i = 2; i < 8; i++)
+            pal[i] = ((8 - i) * r0 + (i - 1) * r1 + 3) / 7;
     } else {
-        for (int i = 2; i < 6; i++) pal[i] = ((6 - i) * r0 + (i - 1) * r1 + 2) / 5;
+        for (int i = 2; i < 6; i++)
+            pal[i] = ((6 - i) * r0 + (i - 1) * r1 + 2) / 5;
         pal[6] = 0;
         pal[7] = 255;
     }
@@ -236,8 +266,10 @@ void rill_bc4_decode_block(const uint8_t block[8], uint8_t out_values[16]) {
     int pal[8];
     bc4_palette(block[0], block[1], pal);
     uint64_t bits = 0;
-    for (int i = 0; i < 6; i++) bits |= (uint64_t)block[2 + i] << (8 * i);
-    for (int i = 0; i < 16; i++) out_values[i] = (uint8_t)pal[(bits >> (3 * i)) & 7u];
+    for (int i = 0; i < 6; i++)
+        bits |= (uint64_t)block[2 + i] << (8 * i);
+    for (int i = 0; i < 16; i++)
+        out_values[i] = (uint8_t)pal[(bits >> (3 * i)) & 7u];
 }
 
 static uint32_t bc4_eval(const uint8_t v[16], int r0, int r1, uint8_t idx[16]) {
@@ -279,7 +311,8 @@ void rill_bc4_encode_block(const uint8_t values[16], uint8_t out_block[8]) {
         int span = RILL_CLAMP((mx - mn) / 14, 1, 3);
         for (int r0 = mx - 2 * span; r0 <= mx + 1 && best; r0++) {
             for (int r1 = mn - 1; r1 <= mn + 2 * span && best; r1++) {
-                if (r0 > 255 || r1 < 0 || r0 <= r1) continue;
+                if (r0 > 255 || r1 < 0 || r0 <= r1)
+                    continue;
                 uint8_t idx[16];
                 uint32_t e = bc4_eval(values, r0, r1, idx);
                 if (e < best) {
@@ -305,8 +338,10 @@ void rill_bc4_encode_block(const uint8_t values[16], uint8_t out_block[8]) {
     out_block[0] = (uint8_t)b0;
     out_block[1] = (uint8_t)b1;
     uint64_t bits = 0;
-    for (int i = 0; i < 16; i++) bits |= (uint64_t)best_idx[i] << (3 * i);
-    for (int i = 0; i < 6; i++) out_block[2 + i] = (uint8_t)(bits >> (8 * i));
+    for (int i = 0; i < 16; i++)
+        bits |= (uint64_t)best_idx[i] << (3 * i);
+    for (int i = 0; i < 6; i++)
+        out_block[2 + i] = (uint8_t)(bits >> (8 * i));
 }
 
 /* >>bc5, bc3 ---------------------------------------------------------------------------------- */
@@ -337,7 +372,8 @@ void rill_bc3_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
     uint8_t a[16];
     rill_bc4_decode_block(block, a);
     bc1_decode_color(block + 8, true, out_rgba);
-    for (int i = 0; i < 16; i++) out_rgba[4 * i + 3] = a[i];
+    for (int i = 0; i < 16; i++)
+        out_rgba[4 * i + 3] = a[i];
 }
 
 /* >>images ------------------------------------------------------------------------------------ */
@@ -356,7 +392,8 @@ rill_result rill_bc_encode_image(rill_tex_format format, const uint8_t *rgba, ui
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "bc encode: destination holds %zu bytes, %llu needed", dst_size,
                               (unsigned long long)need);
-    if (stride == 0) stride = (size_t)width * 4;
+    if (stride == 0)
+        stride = (size_t)width * 4;
     uint32_t unit = rill_tex_format_unit_bytes(format);
     uint32_t bw = (width + 3) / 4, bh = (height + 3) / 4;
     uint8_t *out = dst;
@@ -372,15 +409,22 @@ rill_result rill_bc_encode_image(rill_tex_format format, const uint8_t *rgba, ui
                 }
             }
             switch (format) {
-            case RILL_TEX_FORMAT_BC1: rill_bc1_encode_block(blk, out); break;
+            case RILL_TEX_FORMAT_BC1:
+                rill_bc1_encode_block(blk, out);
+                break;
             case RILL_TEX_FORMAT_BC4: {
                 uint8_t v[16];
-                for (int i = 0; i < 16; i++) v[i] = blk[4 * i];
+                for (int i = 0; i < 16; i++)
+                    v[i] = blk[4 * i];
                 rill_bc4_encode_block(v, out);
                 break;
             }
-            case RILL_TEX_FORMAT_BC5: rill_bc5_encode_block(blk, out); break;
-            default: rill_bc7_encode_block(blk, bc7, out); break;
+            case RILL_TEX_FORMAT_BC5:
+                rill_bc5_encode_block(blk, out);
+                break;
+            default:
+                rill_bc7_encode_block(blk, bc7, out);
+                break;
             }
             out += unit;
         }
@@ -407,8 +451,12 @@ rill_result rill_bc_decode_image(rill_tex_format format, const uint8_t *src, siz
         for (uint32_t bx = 0; bx < bw; bx++) {
             uint8_t blk[64];
             switch (format) {
-            case RILL_TEX_FORMAT_BC1: rill_bc1_decode_block(in, blk); break;
-            case RILL_TEX_FORMAT_BC3: rill_bc3_decode_block(in, blk); break;
+            case RILL_TEX_FORMAT_BC1:
+                rill_bc1_decode_block(in, blk);
+                break;
+            case RILL_TEX_FORMAT_BC3:
+                rill_bc3_decode_block(in, blk);
+                break;
             case RILL_TEX_FORMAT_BC4: {
                 uint8_t v[16];
                 rill_bc4_decode_block(in, v);
@@ -418,8 +466,12 @@ rill_result rill_bc_decode_image(rill_tex_format format, const uint8_t *src, siz
                 }
                 break;
             }
-            case RILL_TEX_FORMAT_BC5: rill_bc5_decode_block(in, blk); break;
-            default: rill_bc7_decode_block(in, blk); break;
+            case RILL_TEX_FORMAT_BC5:
+                rill_bc5_decode_block(in, blk);
+                break;
+            default:
+                rill_bc7_decode_block(in, blk);
+                break;
             }
             for (uint32_t y = 0; y < 4 && by * 4 + y < height; y++)
                 for (uint32_t x = 0; x < 4 && bx * 4 + x < width; x++)

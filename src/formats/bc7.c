@@ -28,10 +28,12 @@ typedef struct bc7_bits {
 static uint32_t bits_get(bc7_bits *b, uint32_t n) {
     uint32_t p = b->pos;
     b->pos += n;
-    if (n == 0 || p >= 128) return 0;
+    if (n == 0 || p >= 128)
+        return 0;
     uint32_t word = p >> 6, sh = p & 63;
     uint64_t v = b->w[word] >> sh;
-    if (sh + n > 64 && word == 0) v |= b->w[1] << (64 - sh);
+    if (sh + n > 64 && word == 0)
+        v |= b->w[1] << (64 - sh);
     return (uint32_t)(v & ((1ull << n) - 1u));
 }
 
@@ -39,11 +41,13 @@ static uint32_t bits_get(bc7_bits *b, uint32_t n) {
 static void bits_put(bc7_bits *b, uint32_t v, uint32_t n) {
     uint32_t p = b->pos;
     b->pos += n;
-    if (n == 0 || p >= 128) return;
+    if (n == 0 || p >= 128)
+        return;
     uint64_t x = (uint64_t)v & ((1ull << n) - 1u);
     uint32_t word = p >> 6, sh = p & 63;
     b->w[word] |= x << sh;
-    if (sh + n > 64 && word == 0) b->w[1] |= x >> (64 - sh);
+    if (sh + n > 64 && word == 0)
+        b->w[1] |= x >> (64 - sh);
 }
 
 /* Expands an n-bit endpoint value (5 <= n <= 8) to 8 bits by replicating its high bits. */
@@ -52,15 +56,20 @@ static inline int expand_bits(int v, int n) {
 }
 
 static inline int bc7_subset_of(int subsets, int part, int pixel) {
-    if (subsets == 2) return (RILL__BC7_PART2[part] >> pixel) & 1;
-    if (subsets == 3) return (int)((RILL__BC7_PART3[part] >> (2 * pixel)) & 3u);
+    if (subsets == 2)
+        return (RILL__BC7_PART2[part] >> pixel) & 1;
+    if (subsets == 3)
+        return (int)((RILL__BC7_PART3[part] >> (2 * pixel)) & 3u);
     return 0;
 }
 
 static inline int bc7_is_anchor(int subsets, int part, int pixel) {
-    if (pixel == 0) return 1;
-    if (subsets == 2) return pixel == RILL__BC7_ANCHOR2[part];
-    if (subsets == 3) return pixel == RILL__BC7_ANCHOR3A[part] || pixel == RILL__BC7_ANCHOR3B[part];
+    if (pixel == 0)
+        return 1;
+    if (subsets == 2)
+        return pixel == RILL__BC7_ANCHOR2[part];
+    if (subsets == 3)
+        return pixel == RILL__BC7_ANCHOR3A[part] || pixel == RILL__BC7_ANCHOR3B[part];
     return 0;
 }
 
@@ -73,7 +82,8 @@ void rill_bc7_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
         b.w[1] |= (uint64_t)block[8 + i] << (8 * i);
     }
     int mode = 0;
-    while (mode < 8 && !((block[0] >> mode) & 1)) mode++;
+    while (mode < 8 && !((block[0] >> mode) & 1))
+        mode++;
     if (mode == 8) {
         memset(out_rgba, 0, 64);
         return;
@@ -86,26 +96,35 @@ void rill_bc7_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
     int nep = m->subsets * 2;
     int ep[6][4];
     for (int c = 0; c < 3; c++)
-        for (int e = 0; e < nep; e++) ep[e][c] = (int)bits_get(&b, m->cbits);
-    for (int e = 0; e < nep; e++) ep[e][3] = m->abits ? (int)bits_get(&b, m->abits) : 255;
+        for (int e = 0; e < nep; e++)
+            ep[e][c] = (int)bits_get(&b, m->cbits);
+    for (int e = 0; e < nep; e++)
+        ep[e][3] = m->abits ? (int)bits_get(&b, m->abits) : 255;
     int cb = m->cbits, ab = m->abits;
     if (m->ep_pbit || m->sh_pbit) {
         int pb[6];
         if (m->ep_pbit) {
-            for (int e = 0; e < nep; e++) pb[e] = (int)bits_get(&b, 1);
+            for (int e = 0; e < nep; e++)
+                pb[e] = (int)bits_get(&b, 1);
         } else {
-            for (int s = 0; s < m->subsets; s++) pb[2 * s] = pb[2 * s + 1] = (int)bits_get(&b, 1);
+            for (int s = 0; s < m->subsets; s++)
+                pb[2 * s] = pb[2 * s + 1] = (int)bits_get(&b, 1);
         }
         for (int e = 0; e < nep; e++) {
-            for (int c = 0; c < 3; c++) ep[e][c] = (ep[e][c] << 1) | pb[e];
-            if (ab) ep[e][3] = (ep[e][3] << 1) | pb[e];
+            for (int c = 0; c < 3; c++)
+                ep[e][c] = (ep[e][c] << 1) | pb[e];
+            if (ab)
+                ep[e][3] = (ep[e][3] << 1) | pb[e];
         }
         cb++;
-        if (ab) ab++;
+        if (ab)
+            ab++;
     }
     for (int e = 0; e < nep; e++) {
-        for (int c = 0; c < 3; c++) ep[e][c] = expand_bits(ep[e][c], cb);
-        if (ab) ep[e][3] = expand_bits(ep[e][3], ab);
+        for (int c = 0; c < 3; c++)
+            ep[e][c] = expand_bits(ep[e][c], cb);
+        if (ab)
+            ep[e][3] = expand_bits(ep[e][3], ab);
     }
     const uint8_t *wc = RILL__BC7_WEIGHTS[m->ibits - 2];
     const uint8_t *wa = m->ibits2 ? RILL__BC7_WEIGHTS[m->ibits2 - 2] : wc;
@@ -141,7 +160,8 @@ void rill_bc7_decode_block(const uint8_t block[16], uint8_t out_rgba[64]) {
             px[3] = px[rot - 1];
             px[rot - 1] = t;
         }
-        for (int c = 0; c < 4; c++) out_rgba[4 * i + c] = (uint8_t)px[c];
+        for (int c = 0; c < 4; c++)
+            out_rgba[4 * i + c] = (uint8_t)px[c];
     }
 }
 
@@ -202,7 +222,8 @@ BC7_INLINE uint32_t eval_sub(const int px[16][4], const uint8_t *mem, int n, con
         int k = 0, k2 = 0;
         if (dd > 0) {
             int t = 0;
-            for (int c = ch0; c < ch0 + nch; c++) t += (p[c] - e0[c]) * d[c];
+            for (int c = ch0; c < ch0 + nch; c++)
+                t += (p[c] - e0[c]) * d[c];
             float f = (float)t * scale;
             f = RILL_CLAMP(f, 0.0f, (float)(levels - 1));
             k = (int)(f + 0.5f);
@@ -222,7 +243,8 @@ BC7_INLINE uint32_t eval_sub(const int px[16][4], const uint8_t *mem, int n, con
         }
         idx[mem[j]] = (uint8_t)bk;
         err += best;
-        if (err >= limit) return err;
+        if (err >= limit)
+            return err;
     }
     return err;
 }
@@ -250,7 +272,8 @@ static void quant_tables_build(void) {
     for (int bits = 4; bits <= 8; bits++) {
         for (int p = -1; p <= 1; p++) {
             int n = p < 0 ? bits : bits + 1;
-            if (n > 8) continue;
+            if (n > 8)
+                continue;
             int maxq = (1 << bits) - 1;
             for (int v = 0; v < 256; v++) {
                 int bq = 0, bd = 0, be = 1 << 30;
@@ -281,7 +304,7 @@ static inline int quant_channel(float v, int bits, int p, int *out_dec) {
 /* Quantizes a pair of float endpoints under every p-bit choice the fit allows, evaluates each,
  * and keeps the best in *best (only when it beats best->err). */
 BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, const bc7_fit *f,
-                          const float E0[4], const float E1[4], bc7_sub *best) {
+                              const float E0[4], const float E1[4], bc7_sub *best) {
     static const int combos_none[1][2] = {{-1, -1}};
     static const int combos_shared[2][2] = {{0, 0}, {1, 1}};
     static const int combos_each[4][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
@@ -332,7 +355,8 @@ BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, co
             memcpy(best->q[1], q1, 4);
             best->p[0] = (uint8_t)(combos[ci][0] < 0 ? 0 : combos[ci][0]);
             best->p[1] = (uint8_t)(combos[ci][1] < 0 ? 0 : combos[ci][1]);
-            for (int j = 0; j < n; j++) best->idx[mem[j]] = idx[mem[j]];
+            for (int j = 0; j < n; j++)
+                best->idx[mem[j]] = idx[mem[j]];
         }
     }
 }
@@ -340,7 +364,7 @@ BC7_INLINE void try_endpoints(const int px[16][4], const uint8_t *mem, int n, co
 /* Least-squares endpoints for fixed indices: minimizes sum |(1-w) E0 + w E1 - p|^2. Returns false
  * when the system is degenerate (every pixel on the same index). */
 BC7_INLINE bool ls_endpoints(const int px[16][4], const uint8_t *mem, int n, const uint8_t *idx,
-                         const bc7_fit *f, float E0[4], float E1[4]) {
+                             const bc7_fit *f, float E0[4], float E1[4]) {
     const uint8_t *w = RILL__BC7_WEIGHTS[f->ib - 2];
     float a = 0, b = 0, c2 = 0;
     float x0[4] = {0, 0, 0, 0}, x1[4] = {0, 0, 0, 0};
@@ -356,7 +380,8 @@ BC7_INLINE bool ls_endpoints(const int px[16][4], const uint8_t *mem, int n, con
         }
     }
     float det = a * c2 - b * b;
-    if (fabsf(det) < 1e-6f) return false;
+    if (fabsf(det) < 1e-6f)
+        return false;
     float inv = 1.0f / det;
     for (int c = f->ch0; c < f->ch0 + f->nch; c++) {
         float v0 = (c2 * x0[c] - b * x1[c]) * inv;
@@ -372,64 +397,86 @@ BC7_INLINE bool ls_endpoints(const int px[16][4], const uint8_t *mem, int n, con
 BC7_INLINE float principal_axis(float s[4][4], int nch, int iters, float axis[4]) {
     int big = 0;
     for (int c = 1; c < nch; c++)
-        if (s[c][c] > s[big][big]) big = c;
+        if (s[c][c] > s[big][big])
+            big = c;
     float v[4] = {0, 0, 0, 0};
-    for (int c = 0; c < nch; c++) v[c] = s[big][c];
+    for (int c = 0; c < nch; c++)
+        v[c] = s[big][c];
     float len = 0;
-    for (int c = 0; c < nch; c++) len += v[c] * v[c];
+    for (int c = 0; c < nch; c++)
+        len += v[c] * v[c];
     if (len < 1e-12f) {
-        for (int c = 0; c < nch; c++) axis[c] = 1.0f / sqrtf((float)nch);
-        for (int c = nch; c < 4; c++) axis[c] = 0;
+        for (int c = 0; c < nch; c++)
+            axis[c] = 1.0f / sqrtf((float)nch);
+        for (int c = nch; c < 4; c++)
+            axis[c] = 0;
         return 0.0f;
     }
     for (int it = 0; it < iters; it++) {
         float r[4] = {0, 0, 0, 0};
         float mx = 0;
         for (int i = 0; i < nch; i++) {
-            for (int k = 0; k < nch; k++) r[i] += s[i][k] * v[k];
-            if (fabsf(r[i]) > mx) mx = fabsf(r[i]);
+            for (int k = 0; k < nch; k++)
+                r[i] += s[i][k] * v[k];
+            if (fabsf(r[i]) > mx)
+                mx = fabsf(r[i]);
         }
-        if (mx < 1e-12f) break;
-        for (int i = 0; i < nch; i++) v[i] = r[i] / mx;
+        if (mx < 1e-12f)
+            break;
+        for (int i = 0; i < nch; i++)
+            v[i] = r[i] / mx;
     }
     len = 0;
-    for (int c = 0; c < nch; c++) len += v[c] * v[c];
+    for (int c = 0; c < nch; c++)
+        len += v[c] * v[c];
     len = sqrtf(len);
     float lam = 0;
-    for (int c = 0; c < nch; c++) axis[c] = v[c] / len;
-    for (int c = nch; c < 4; c++) axis[c] = 0;
+    for (int c = 0; c < nch; c++)
+        axis[c] = v[c] / len;
+    for (int c = nch; c < 4; c++)
+        axis[c] = 0;
     for (int i = 0; i < nch; i++)
-        for (int k = 0; k < nch; k++) lam += axis[i] * s[i][k] * axis[k];
+        for (int k = 0; k < nch; k++)
+            lam += axis[i] * s[i][k] * axis[k];
     return lam;
 }
 
 /* Fits one subset (member pixels mem[0..n)) under the given mode parameters. */
 BC7_INLINE void fit_subset_n(const int px[16][4], const uint8_t *mem, int n, const bc7_fit *f,
-                         bc7_sub *out) {
+                             bc7_sub *out) {
     memset(out, 0, sizeof(*out));
-    if (n == 0) return;
+    if (n == 0)
+        return;
     out->err = UINT32_MAX;
     float mean[4] = {0, 0, 0, 0};
     for (int j = 0; j < n; j++)
-        for (int c = 0; c < f->nch; c++) mean[c] += (float)px[mem[j]][f->ch0 + c];
-    for (int c = 0; c < f->nch; c++) mean[c] /= (float)n;
+        for (int c = 0; c < f->nch; c++)
+            mean[c] += (float)px[mem[j]][f->ch0 + c];
+    for (int c = 0; c < f->nch; c++)
+        mean[c] /= (float)n;
     float s[4][4] = {{0}};
     for (int j = 0; j < n; j++) {
         float d[4];
-        for (int c = 0; c < f->nch; c++) d[c] = (float)px[mem[j]][f->ch0 + c] - mean[c];
+        for (int c = 0; c < f->nch; c++)
+            d[c] = (float)px[mem[j]][f->ch0 + c] - mean[c];
         for (int i = 0; i < f->nch; i++)
-            for (int k = i; k < f->nch; k++) s[i][k] += d[i] * d[k];
+            for (int k = i; k < f->nch; k++)
+                s[i][k] += d[i] * d[k];
     }
     for (int i = 0; i < f->nch; i++)
-        for (int k = 0; k < i; k++) s[i][k] = s[k][i];
+        for (int k = 0; k < i; k++)
+            s[i][k] = s[k][i];
     float axis[4];
     principal_axis(s, f->nch, 6, axis);
     float tmin = 0, tmax = 0;
     for (int j = 0; j < n; j++) {
         float t = 0;
-        for (int c = 0; c < f->nch; c++) t += ((float)px[mem[j]][f->ch0 + c] - mean[c]) * axis[c];
-        if (t < tmin) tmin = t;
-        if (t > tmax) tmax = t;
+        for (int c = 0; c < f->nch; c++)
+            t += ((float)px[mem[j]][f->ch0 + c] - mean[c]) * axis[c];
+        if (t < tmin)
+            tmin = t;
+        if (t > tmax)
+            tmax = t;
     }
     float E0[4] = {0, 0, 0, 0}, E1[4] = {0, 0, 0, 0};
     for (int c = 0; c < f->nch; c++) {
@@ -440,9 +487,11 @@ BC7_INLINE void fit_subset_n(const int px[16][4], const uint8_t *mem, int n, con
     try_endpoints(px, mem, n, f, E0, E1, out);
     for (int it = 0; it < f->iters && out->err > 0; it++) {
         uint32_t prev = out->err;
-        if (!ls_endpoints(px, mem, n, out->idx, f, E0, E1)) break;
+        if (!ls_endpoints(px, mem, n, out->idx, f, E0, E1))
+            break;
         try_endpoints(px, mem, n, f, E0, E1, out);
-        if (out->err >= prev) break;
+        if (out->err >= prev)
+            break;
     }
     if (out->err > 0 && tmax - tmin < 1.0f) {
         /* A flat subset: endpoints that straddle the colour let the interpolated entries hit
@@ -452,7 +501,8 @@ BC7_INLINE void fit_subset_n(const int px[16][4], const uint8_t *mem, int n, con
             E1[c] = RILL_CLAMP(mean[c - f->ch0] + 3.0f, 0.0f, 255.0f);
         }
         try_endpoints(px, mem, n, f, E0, E1, out);
-        if (ls_endpoints(px, mem, n, out->idx, f, E0, E1)) try_endpoints(px, mem, n, f, E0, E1, out);
+        if (ls_endpoints(px, mem, n, out->idx, f, E0, E1))
+            try_endpoints(px, mem, n, f, E0, E1, out);
     }
 }
 
@@ -497,8 +547,10 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
      * where they do not. */
     for (int s = 0; s < ns; s++) {
         int anchor = 0;
-        if (s == 1) anchor = ns == 2 ? RILL__BC7_ANCHOR2[c.part] : RILL__BC7_ANCHOR3A[c.part];
-        if (s == 2) anchor = RILL__BC7_ANCHOR3B[c.part];
+        if (s == 1)
+            anchor = ns == 2 ? RILL__BC7_ANCHOR2[c.part] : RILL__BC7_ANCHOR3A[c.part];
+        if (s == 2)
+            anchor = RILL__BC7_ANCHOR3B[c.part];
         if (c.idx[anchor] > (i1max >> 1)) {
             int ch_end = m->ibits2 ? 3 : 4;
             /* With two index sets the first set drives colour when isel = 0, alpha when 1. */
@@ -516,7 +568,8 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
             c.p[s][0] = c.p[s][1];
             c.p[s][1] = tp;
             for (int i = 0; i < 16; i++)
-                if (bc7_subset_of(ns, c.part, i) == s) c.idx[i] = (uint8_t)(i1max - c.idx[i]);
+                if (bc7_subset_of(ns, c.part, i) == s)
+                    c.idx[i] = (uint8_t)(i1max - c.idx[i]);
         }
     }
     if (m->ibits2) {
@@ -528,7 +581,8 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
                 c.q[0][0][ch] = c.q[0][1][ch];
                 c.q[0][1][ch] = t;
             }
-            for (int i = 0; i < 16; i++) c.idx2[i] = (uint8_t)(i2max - c.idx2[i]);
+            for (int i = 0; i < 16; i++)
+                c.idx2[i] = (uint8_t)(i2max - c.idx2[i]);
         }
     }
     bc7_bits b = {{0, 0}, 0};
@@ -538,19 +592,24 @@ static void pack_cand(const bc7_cand *cin, uint8_t out[16]) {
     bits_put(&b, (uint32_t)c.isel, m->isel_bits);
     for (int ch = 0; ch < 3; ch++)
         for (int s = 0; s < ns; s++)
-            for (int e = 0; e < 2; e++) bits_put(&b, c.q[s][e][ch], m->cbits);
+            for (int e = 0; e < 2; e++)
+                bits_put(&b, c.q[s][e][ch], m->cbits);
     if (m->abits)
         for (int s = 0; s < ns; s++)
-            for (int e = 0; e < 2; e++) bits_put(&b, c.q[s][e][3], m->abits);
+            for (int e = 0; e < 2; e++)
+                bits_put(&b, c.q[s][e][3], m->abits);
     if (m->ep_pbit)
         for (int s = 0; s < ns; s++)
-            for (int e = 0; e < 2; e++) bits_put(&b, c.p[s][e], 1);
+            for (int e = 0; e < 2; e++)
+                bits_put(&b, c.p[s][e], 1);
     if (m->sh_pbit)
-        for (int s = 0; s < ns; s++) bits_put(&b, c.p[s][0], 1);
+        for (int s = 0; s < ns; s++)
+            bits_put(&b, c.p[s][0], 1);
     for (int i = 0; i < 16; i++)
         bits_put(&b, c.idx[i], (uint32_t)(m->ibits - (bc7_is_anchor(ns, c.part, i) ? 1 : 0)));
     if (m->ibits2)
-        for (int i = 0; i < 16; i++) bits_put(&b, c.idx2[i], (uint32_t)(m->ibits2 - (i == 0)));
+        for (int i = 0; i < 16; i++)
+            bits_put(&b, c.idx2[i], (uint32_t)(m->ibits2 - (i == 0)));
     RILL_ASSERT(b.pos == 128);
     for (int i = 0; i < 8; i++) {
         out[i] = (uint8_t)(b.w[0] >> (8 * i));
@@ -590,13 +649,16 @@ static void encode_partitioned(const int px[16][4], int mode, int part, int iter
         bc7_sub sub;
         fit_subset(px, mem[s], cnt[s], &f, &sub);
         c.err += sub.err;
-        if (c.err >= best->err) return;
+        if (c.err >= best->err)
+            return;
         memcpy(c.q[s], sub.q, sizeof(sub.q));
         c.p[s][0] = sub.p[0];
         c.p[s][1] = sub.p[1];
-        for (int j = 0; j < cnt[s]; j++) c.idx[mem[s][j]] = sub.idx[mem[s][j]];
+        for (int j = 0; j < cnt[s]; j++)
+            c.idx[mem[s][j]] = sub.idx[mem[s][j]];
     }
-    if (c.err < best->err) *best = c;
+    if (c.err < best->err)
+        *best = c;
 }
 
 /* Modes 4 and 5: colour and alpha fitted separately (after an optional rotation that swaps a
@@ -620,9 +682,11 @@ static void encode_split(const int src[16][4], int mode, int rot, int isel, int 
     bc7_fit fa = {3, 1, m->abits, PM_NONE, ib_alp, iters, 0, -1};
     bc7_sub sc, sa;
     fit_subset(px, all, 16, &fc, &sc);
-    if (sc.err >= best->err) return;
+    if (sc.err >= best->err)
+        return;
     fit_subset(px, all, 16, &fa, &sa);
-    if (sc.err + sa.err >= best->err) return;
+    if (sc.err + sa.err >= best->err)
+        return;
     bc7_cand c;
     memset(&c, 0, sizeof(c));
     c.mode = mode;
@@ -630,7 +694,8 @@ static void encode_split(const int src[16][4], int mode, int rot, int isel, int 
     c.isel = isel;
     c.err = sc.err + sa.err;
     for (int e = 0; e < 2; e++) {
-        for (int ch = 0; ch < 3; ch++) c.q[0][e][ch] = sc.q[e][ch];
+        for (int ch = 0; ch < 3; ch++)
+            c.q[0][e][ch] = sc.q[e][ch];
         c.q[0][e][3] = sa.q[e][3];
     }
     /* The first index set (ibits wide) is colour when isel = 0, alpha when isel = 1. */
@@ -648,7 +713,8 @@ typedef struct bc7_rank {
 } bc7_rank;
 
 static void rank_add(bc7_rank *r, int part, float est) {
-    if (r->n == r->cap && est >= r->est[r->n - 1]) return;
+    if (r->n == r->cap && est >= r->est[r->n - 1])
+        return;
     int i = r->n < r->cap ? r->n++ : r->n - 1;
     while (i > 0 && r->est[i - 1] > est) {
         r->est[i] = r->est[i - 1];
@@ -667,7 +733,8 @@ BC7_INLINE float residual(const float s[4], const float m[10], int n, int nch) {
     static const int pk4[4][4] = {{0, 1, 2, 3}, {1, 4, 5, 6}, {2, 5, 7, 8}, {3, 6, 8, 9}};
     static const int pk3[4][4] = {{0, 1, 2, 0}, {1, 3, 4, 0}, {2, 4, 5, 0}, {0, 0, 0, 0}};
     const int(*pk)[4] = nch == 4 ? pk4 : pk3;
-    if (n <= 1) return 0.0f;
+    if (n <= 1)
+        return 0.0f;
     float inv = 1.0f / (float)n;
     float sc[4][4];
     float tr = 0;
@@ -676,27 +743,33 @@ BC7_INLINE float residual(const float s[4], const float m[10], int n, int nch) {
         for (int k = 0; k < nch; k++)
             sc[i][k] = m[pk[i][k]] - s[i] * s[k] * inv;
         tr += sc[i][i];
-        if (sc[i][i] > sc[big][big]) big = i;
+        if (sc[i][i] > sc[big][big])
+            big = i;
     }
-    if (tr <= 0.0f) return 0.0f;
+    if (tr <= 0.0f)
+        return 0.0f;
     /* Two power iterations from the row of the largest diagonal, then the Rayleigh quotient:
      * it underestimates the largest eigenvalue slightly, which only ranks a bit pessimistically. */
     float v[4];
-    for (int i = 0; i < nch; i++) v[i] = sc[big][i];
+    for (int i = 0; i < nch; i++)
+        v[i] = sc[big][i];
     /* No normalization between steps: entries are below 2^21, so two products stay far inside
      * float range, and the quotient below is scale-free. */
     for (int it = 0; it < 2; it++) {
         float w[4];
         for (int i = 0; i < nch; i++) {
             w[i] = 0;
-            for (int k = 0; k < nch; k++) w[i] += sc[i][k] * v[k];
+            for (int k = 0; k < nch; k++)
+                w[i] += sc[i][k] * v[k];
         }
-        for (int i = 0; i < nch; i++) v[i] = w[i];
+        for (int i = 0; i < nch; i++)
+            v[i] = w[i];
     }
     float num = 0, den = 1e-20f;
     for (int i = 0; i < nch; i++) {
         float w = 0;
-        for (int k = 0; k < nch; k++) w += sc[i][k] * v[k];
+        for (int k = 0; k < nch; k++)
+            w += sc[i][k] * v[k];
         num += v[i] * w;
         den += v[i] * v[i];
     }
@@ -717,36 +790,45 @@ BC7_INLINE void rank_partitions_n(const int px[16][4], int nch, int subsets, bc7
         int k = 0;
         for (int a = 0; a < nch; a++) {
             val[a][i] = (float)px[i][a];
-            for (int b = a; b < nch; b++) prod[k++][i] = (float)(px[i][a] * px[i][b]);
+            for (int b = a; b < nch; b++)
+                prod[k++][i] = (float)(px[i][a] * px[i][b]);
         }
     }
     for (int a = 0; a < nch; a++)
-        for (int i = 0; i < 16; i++) ts[a] += val[a][i];
+        for (int i = 0; i < 16; i++)
+            ts[a] += val[a][i];
     for (int j = 0; j < np; j++)
-        for (int i = 0; i < 16; i++) tm[j] += prod[j][i];
+        for (int i = 0; i < 16; i++)
+            tm[j] += prod[j][i];
     r->n = 0;
     const float(*member)[2][16] = subsets == 2 ? g_member2 : g_member3;
     for (int part = 0; part < 64; part++) {
         float s[3][4] = {{0}}, m[3][10] = {{0}}, n[3] = {0, 0, 0};
         for (int sub = 1; sub < subsets; sub++) {
             const float *bit = member[part][sub - 1];
-            for (int i = 0; i < 16; i++) n[sub] += bit[i];
+            for (int i = 0; i < 16; i++)
+                n[sub] += bit[i];
             for (int a = 0; a < nch; a++) {
                 float acc = 0;
-                for (int i = 0; i < 16; i++) acc += val[a][i] * bit[i];
+                for (int i = 0; i < 16; i++)
+                    acc += val[a][i] * bit[i];
                 s[sub][a] = acc;
             }
             for (int j = 0; j < np; j++) {
                 float acc = 0;
-                for (int i = 0; i < 16; i++) acc += prod[j][i] * bit[i];
+                for (int i = 0; i < 16; i++)
+                    acc += prod[j][i] * bit[i];
                 m[sub][j] = acc;
             }
         }
         n[0] = 16 - n[1] - n[2];
-        for (int a = 0; a < nch; a++) s[0][a] = ts[a] - s[1][a] - s[2][a];
-        for (int j = 0; j < np; j++) m[0][j] = tm[j] - m[1][j] - m[2][j];
+        for (int a = 0; a < nch; a++)
+            s[0][a] = ts[a] - s[1][a] - s[2][a];
+        for (int j = 0; j < np; j++)
+            m[0][j] = tm[j] - m[1][j] - m[2][j];
         float est = 0;
-        for (int sub = 0; sub < subsets; sub++) est += residual(s[sub], m[sub], (int)n[sub], nch);
+        for (int sub = 0; sub < subsets; sub++)
+            est += residual(s[sub], m[sub], (int)n[sub], nch);
         rank_add(r, part, est);
     }
 }
@@ -768,34 +850,37 @@ static void rank_partitions(const int px[16][4], int nch, int subsets, bc7_rank 
  * motorcycle and gravel): the skip threshold is the summed squared error of the one-subset
  * candidates below which the partition search is not run, since it rarely pays there. */
 typedef struct bc7_level {
-    int iters;        /* least-squares passes per subset fit */
-    int all_pbits;    /* evaluate every p-bit combination (otherwise pick per endpoint) */
-    int parts2;       /* two-subset partitions given a quick fit after ranking */
-    int finals;       /* partitions refined in full */
-    int mode3;        /* also try mode 3 on the final partitions */
-    int mode4;        /* also try mode 4 on opaque blocks */
-    int three;        /* three-subset modes 0 and 2 */
+    int iters;     /* least-squares passes per subset fit */
+    int all_pbits; /* evaluate every p-bit combination (otherwise pick per endpoint) */
+    int parts2;    /* two-subset partitions given a quick fit after ranking */
+    int finals;    /* partitions refined in full */
+    int mode3;     /* also try mode 3 on the final partitions */
+    int mode4;     /* also try mode 4 on opaque blocks */
+    int three;     /* three-subset modes 0 and 2 */
     uint32_t skip;
 } bc7_level;
 
 static const bc7_level BC7_LEVELS[4] = {
-    {1, 0, 4, 1, 0, 0, 0, 300},  /* unused: quality 0 means "default" */
-    {1, 0, 6, 1, 0, 0, 0, 300},  /* fast */
-    {2, 0, 6, 1, 0, 0, 0, 150},  /* default */
-    {3, 1, 16, 4, 1, 1, 1, 0},   /* slow */
+    {1, 0, 4, 1, 0, 0, 0, 300}, /* unused: quality 0 means "default" */
+    {1, 0, 6, 1, 0, 0, 0, 300}, /* fast */
+    {2, 0, 6, 1, 0, 0, 0, 150}, /* default */
+    {3, 1, 16, 4, 1, 1, 1, 0},  /* slow */
 };
 
 void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params,
                            uint8_t out_block[16]) {
     uint32_t quality = params && params->quality ? params->quality : 2;
-    if (quality > 3) quality = 3;
+    if (quality > 3)
+        quality = 3;
     const bc7_level *L = &BC7_LEVELS[quality];
     pthread_once(&g_quant_once, quant_tables_build);
     int px[16][4];
     bool opaque = true;
     for (int i = 0; i < 16; i++) {
-        for (int c = 0; c < 4; c++) px[i][c] = rgba[4 * i + c];
-        if (rgba[4 * i + 3] != 255) opaque = false;
+        for (int c = 0; c < 4; c++)
+            px[i][c] = rgba[4 * i + c];
+        if (rgba[4 * i + 3] != 255)
+            opaque = false;
     }
     bc7_cand best;
     memset(&best, 0, sizeof(best));
@@ -803,17 +888,20 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
 
     /* Mode 6: one subset, RGBA, 4-bit indices; the workhorse for smooth blocks. */
     encode_partitioned(px, 6, 0, L->iters + 1, L->all_pbits, opaque, &best);
-    if (best.err <= L->skip) goto done;
+    if (best.err <= L->skip)
+        goto done;
     /* Modes 5 and 4 with rotations: a channel that does not follow the others gets its own
      * indices. For opaque blocks rotation 0 would only waste precision on a constant alpha. */
-    for (int rot = opaque ? 1 : 0; rot < 4; rot++) encode_split(px, 5, rot, 0, L->iters, &best);
+    for (int rot = opaque ? 1 : 0; rot < 4; rot++)
+        encode_split(px, 5, rot, 0, L->iters, &best);
     if (!opaque || L->mode4) {
         for (int rot = opaque ? 1 : 0; rot < 4; rot++) {
             encode_split(px, 4, rot, 0, L->iters, &best);
             encode_split(px, 4, rot, 1, L->iters, &best);
         }
     }
-    if (best.err <= L->skip) goto done;
+    if (best.err <= L->skip)
+        goto done;
 
     {
         /* Rank the partitions by the cheap estimate, fit the best few quickly (no refinement),

@@ -39,8 +39,8 @@ uint32_t rill_pixel_type_bytes(rill_pixel_type type) {
     return type == RILL_PIXEL_RGBA8 ? 4u : (type == RILL_PIXEL_RGBA32F ? 16u : 0u);
 }
 
-rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height,
-                             rill_pixel_type type, rill_error *err) {
+rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height, rill_pixel_type type,
+                             rill_error *err) {
     memset(out, 0, sizeof(*out));
     uint32_t bpp = rill_pixel_type_bytes(type);
     if (width == 0 || height == 0 || bpp == 0)
@@ -51,7 +51,8 @@ rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height,
                               height, RILL_IMAGE_MAX_DIM);
     size_t size = (size_t)width * height * bpp;
     out->pixels = rill_calloc_tagged(1, size, RILL_MEM_FORMATS);
-    if (!out->pixels) return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "image: out of memory");
+    if (!out->pixels)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "image: out of memory");
     out->width = width;
     out->height = height;
     out->type = type;
@@ -61,7 +62,8 @@ rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height,
 }
 
 void rill_image_free(rill_image *img) {
-    if (!img) return;
+    if (!img)
+        return;
     rill_free(img->pixels);
     memset(img, 0, sizeof(*img));
 }
@@ -76,12 +78,14 @@ uint32_t rill_image_mip_count(uint32_t width, uint32_t height) {
 }
 
 float rill_srgb_to_linear(float v) {
-    if (v <= 0.04045f) return v / 12.92f;
+    if (v <= 0.04045f)
+        return v / 12.92f;
     return powf((v + 0.055f) / 1.055f, 2.4f);
 }
 
 float rill_linear_to_srgb(float v) {
-    if (v <= 0.0031308f) return v * 12.92f;
+    if (v <= 0.0031308f)
+        return v * 12.92f;
     return 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
 }
 
@@ -91,22 +95,27 @@ uint16_t rill_f32_to_f16(float v) {
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xffu;
     uint32_t man = x & 0x7fffffu;
-    if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+    if (exp == 0xff)
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
     int e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00u);
     if (e <= 0) {
-        if (e < -10) return (uint16_t)sign;
+        if (e < -10)
+            return (uint16_t)sign;
         /* Subnormal half: shift the mantissa (with its implicit bit) into place, round to even. */
         man |= 0x800000u;
         uint32_t shift = (uint32_t)(14 - e);
         uint32_t h = man >> shift;
         uint32_t rem = man & ((1u << shift) - 1u), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u))) h++;
+        if (rem > half || (rem == half && (h & 1u)))
+            h++;
         return (uint16_t)(sign | h);
     }
     uint32_t h = ((uint32_t)e << 10) | (man >> 13);
     uint32_t rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++; /* may carry into the exponent: ok */
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+        h++; /* may carry into the exponent: ok */
     return (uint16_t)(sign | h);
 }
 
@@ -141,8 +150,10 @@ float rill_f16_to_f32(uint16_t h) {
 rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,
                             rill_image *out, rill_error *err) {
     memset(out, 0, sizeof(*out));
-    if (!name) name = "<memory>";
-    if (!data || size == 0) return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
+    if (!name)
+        name = "<memory>";
+    if (!data || size == 0)
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
     if (size > (size_t)INT_MAX)
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
     const stbi_uc *buf = (const stbi_uc *)data;
@@ -151,14 +162,16 @@ rill_result rill_image_load(const void *data, size_t size, const char *name, ril
         return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
                               stbi_failure_reason());
     if (w <= 0 || h <= 0 || (uint32_t)w > RILL_IMAGE_MAX_DIM || (uint32_t)h > RILL_IMAGE_MAX_DIM)
-        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, w,
-                              h, RILL_IMAGE_MAX_DIM);
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, w, h,
+                              RILL_IMAGE_MAX_DIM);
     bool hdr = stbi_is_hdr_from_memory(buf, (int)size) != 0;
-    if (want == RILL_PIXEL_NONE) want = hdr ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8;
+    if (want == RILL_PIXEL_NONE)
+        want = hdr ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8;
     if (want != RILL_PIXEL_RGBA8 && want != RILL_PIXEL_RGBA32F)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad pixel type", name);
     rill_result res = rill_image_alloc(out, (uint32_t)w, (uint32_t)h, want, err);
-    if (res != RILL_OK) return res;
+    if (res != RILL_OK)
+        return res;
     out->source_channels = (uint32_t)n;
     out->source_hdr = hdr;
     size_t count = (size_t)w * (size_t)h;
@@ -192,7 +205,8 @@ rill_result rill_image_load(const void *data, size_t size, const char *name, ril
             memcpy(out->pixels, p, count * 4);
         } else {
             float *d = out->pixels;
-            for (size_t i = 0; i < count * 4; i++) d[i] = (float)p[i] / 255.0f;
+            for (size_t i = 0; i < count * 4; i++)
+                d[i] = (float)p[i] / 255.0f;
         }
         rill_free(p);
     }
@@ -211,9 +225,12 @@ typedef struct mip_tap {
 } mip_tap;
 
 static float lanczos2(float x) {
-    if (x < 0) x = -x;
-    if (x < 1e-6f) return 1.0f;
-    if (x >= 2.0f) return 0.0f;
+    if (x < 0)
+        x = -x;
+    if (x < 1e-6f)
+        return 1.0f;
+    if (x >= 2.0f)
+        return 0.0f;
     const float pi = 3.14159265358979f;
     return 2.0f * sinf(pi * x) * sinf(pi * x * 0.5f) / (pi * pi * x * x);
 }
@@ -230,26 +247,30 @@ static void mip_taps(int n_src, int n_dst, mip_tap *taps) {
         int lo = RILL_MAX(j0, 0), hi = RILL_MIN(j1, n_src - 1);
         t->first = lo;
         t->count = hi - lo + 1;
-        if (t->count > MIP_MAX_TAPS) t->count = MIP_MAX_TAPS;
-        for (int k = 0; k < MIP_MAX_TAPS; k++) t->w[k] = 0;
+        if (t->count > MIP_MAX_TAPS)
+            t->count = MIP_MAX_TAPS;
+        for (int k = 0; k < MIP_MAX_TAPS; k++)
+            t->w[k] = 0;
         float sum = 0;
         for (int j = j0; j <= j1; j++) {
             float w = lanczos2(((float)j + 0.5f - c) / s);
             int jc = RILL_CLAMP(j, lo, hi);
             int k = jc - lo;
-            if (k >= t->count) k = t->count - 1;
+            if (k >= t->count)
+                k = t->count - 1;
             t->w[k] += w;
             sum += w;
         }
         if (sum != 0)
-            for (int k = 0; k < t->count; k++) t->w[k] /= sum;
+            for (int k = 0; k < t->count; k++)
+                t->w[k] /= sum;
     }
 }
 
 /* Downsamples a float RGBA plane (sw x sh) to (dw x dh), dw <= sw, dh <= sh, separably. tmp
  * holds dw * sh * 4 floats. An axis that keeps its size is copied. */
-static void mip_downsample(const float *src, int sw, int sh, float *dst, int dw, int dh,
-                           float *tmp, mip_tap *taps) {
+static void mip_downsample(const float *src, int sw, int sh, float *dst, int dw, int dh, float *tmp,
+                           mip_tap *taps) {
     if (dw == sw) {
         memcpy(tmp, src, (size_t)sw * sh * 16);
     } else {
@@ -262,7 +283,8 @@ static void mip_downsample(const float *src, int sw, int sh, float *dst, int dw,
                 float acc[4] = {0, 0, 0, 0};
                 for (int k = 0; k < t->count; k++) {
                     const float *p = row + (size_t)(t->first + k) * 4;
-                    for (int c = 0; c < 4; c++) acc[c] += t->w[k] * p[c];
+                    for (int c = 0; c < 4; c++)
+                        acc[c] += t->w[k] * p[c];
                 }
                 memcpy(o + (size_t)x * 4, acc, 16);
             }
@@ -276,11 +298,13 @@ static void mip_downsample(const float *src, int sw, int sh, float *dst, int dw,
     for (int y = 0; y < dh; y++) {
         const mip_tap *t = &taps[y];
         float *o = dst + (size_t)y * dw * 4;
-        for (int x = 0; x < dw * 4; x++) o[x] = 0;
+        for (int x = 0; x < dw * 4; x++)
+            o[x] = 0;
         for (int k = 0; k < t->count; k++) {
             const float *row = tmp + (size_t)(t->first + k) * dw * 4;
             float w = t->w[k];
-            for (int x = 0; x < dw * 4; x++) o[x] += w * row[x];
+            for (int x = 0; x < dw * 4; x++)
+                o[x] += w * row[x];
         }
     }
 }
@@ -293,18 +317,23 @@ static void mip_to_work(const rill_image *img, rill_mip_usage usage, float *w,
         float v[4];
         if (img->type == RILL_PIXEL_RGBA8) {
             const uint8_t *p = (const uint8_t *)img->pixels + i * 4;
-            for (int c = 0; c < 4; c++) v[c] = (float)p[c] / 255.0f;
+            for (int c = 0; c < 4; c++)
+                v[c] = (float)p[c] / 255.0f;
             if (usage == RILL_MIP_COLOR)
-                for (int c = 0; c < 3; c++) v[c] = srgb_lut[p[c]];
+                for (int c = 0; c < 3; c++)
+                    v[c] = srgb_lut[p[c]];
         } else {
             memcpy(v, (const float *)img->pixels + i * 4, 16);
             if (usage == RILL_MIP_COLOR)
-                for (int c = 0; c < 3; c++) v[c] = rill_srgb_to_linear(RILL_CLAMP(v[c], 0.0f, 1.0f));
+                for (int c = 0; c < 3; c++)
+                    v[c] = rill_srgb_to_linear(RILL_CLAMP(v[c], 0.0f, 1.0f));
         }
         if (usage == RILL_MIP_COLOR) {
-            for (int c = 0; c < 3; c++) v[c] *= v[3];
+            for (int c = 0; c < 3; c++)
+                v[c] *= v[3];
         } else if (usage == RILL_MIP_NORMAL) {
-            for (int c = 0; c < 3; c++) v[c] = v[c] * 2.0f - 1.0f;
+            for (int c = 0; c < 3; c++)
+                v[c] = v[c] * 2.0f - 1.0f;
         }
         memcpy(w + i * 4, v, 16);
     }
@@ -326,22 +355,27 @@ static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img)
         } else if (usage == RILL_MIP_NORMAL) {
             float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             if (len > 1e-6f) {
-                for (int c = 0; c < 3; c++) v[c] /= len;
+                for (int c = 0; c < 3; c++)
+                    v[c] /= len;
             } else {
                 v[0] = v[1] = 0.0f;
                 v[2] = 1.0f;
             }
-            for (int c = 0; c < 3; c++) v[c] = v[c] * 0.5f + 0.5f;
+            for (int c = 0; c < 3; c++)
+                v[c] = v[c] * 0.5f + 0.5f;
             v[3] = RILL_CLAMP(v[3], 0.0f, 1.0f);
         } else if (img->type == RILL_PIXEL_RGBA8) {
-            for (int c = 0; c < 4; c++) v[c] = RILL_CLAMP(v[c], 0.0f, 1.0f);
+            for (int c = 0; c < 4; c++)
+                v[c] = RILL_CLAMP(v[c], 0.0f, 1.0f);
         } else {
             /* HDR data: the filter's small negative lobes must not make values negative. */
-            for (int c = 0; c < 4; c++) v[c] = v[c] < 0.0f ? 0.0f : v[c];
+            for (int c = 0; c < 4; c++)
+                v[c] = v[c] < 0.0f ? 0.0f : v[c];
         }
         if (img->type == RILL_PIXEL_RGBA8) {
             uint8_t *p = (uint8_t *)img->pixels + i * 4;
-            for (int c = 0; c < 4; c++) p[c] = (uint8_t)(RILL_CLAMP(v[c], 0.0f, 1.0f) * 255.0f + 0.5f);
+            for (int c = 0; c < 4; c++)
+                p[c] = (uint8_t)(RILL_CLAMP(v[c], 0.0f, 1.0f) * 255.0f + 0.5f);
         } else {
             memcpy((float *)img->pixels + i * 4, v, 16);
         }
@@ -349,7 +383,8 @@ static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img)
 }
 
 void rill_mip_chain_free(rill_mip_chain *chain) {
-    if (!chain) return;
+    if (!chain)
+        return;
     for (uint32_t i = 0; i < chain->count && i < RILL_IMAGE_MAX_LEVELS; i++)
         rill_image_free(&chain->levels[i]);
     chain->count = 0;
@@ -366,7 +401,8 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
         return rill_error_set(err, RILL_ERR_LIMIT, "mips: %ux%u exceeds the %u px limit",
                               base->width, base->height, RILL_IMAGE_MAX_DIM);
     uint32_t levels = rill_image_mip_count(base->width, base->height);
-    if (d.max_levels && d.max_levels < levels) levels = d.max_levels;
+    if (d.max_levels && d.max_levels < levels)
+        levels = d.max_levels;
 
     size_t base_count = (size_t)base->width * base->height;
     float *work = rill_malloc_tagged(base_count * 16, RILL_MEM_FORMATS);
@@ -382,7 +418,8 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
         goto fail;
     }
     float srgb_lut[256];
-    for (int i = 0; i < 256; i++) srgb_lut[i] = rill_srgb_to_linear((float)i / 255.0f);
+    for (int i = 0; i < 256; i++)
+        srgb_lut[i] = rill_srgb_to_linear((float)i / 255.0f);
 
     mip_to_work(base, d.usage, work, srgb_lut);
     uint32_t w = base->width, h = base->height;
@@ -398,7 +435,8 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
             h = nh;
         }
         res = rill_image_alloc(&out->levels[lv], w, h, base->type, err);
-        if (res != RILL_OK) goto fail;
+        if (res != RILL_OK)
+            goto fail;
         out->count = lv + 1;
         if (lv == 0 && d.usage != RILL_MIP_NORMAL) {
             /* Level 0 is the base itself (no round trip through the working space). */

@@ -9,10 +9,13 @@ static uint32_t rd32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32); }
+static uint64_t rd64(const uint8_t *p) {
+    return (uint64_t)rd32(p) | ((uint64_t)rd32(p + 4) << 32);
+}
 
 static void wr32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static void wr64(uint8_t *p, uint64_t v) {
@@ -20,10 +23,14 @@ static void wr64(uint8_t *p, uint64_t v) {
     wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint64_t align16(uint64_t v) { return (v + 15u) & ~(uint64_t)15u; }
+static uint64_t align16(uint64_t v) {
+    return (v + 15u) & ~(uint64_t)15u;
+}
 
 /* The formats a version-3 file may name (every rill_tex_format but NONE). */
-static bool format_known(uint32_t f) { return f > RILL_TEX_FORMAT_NONE && f < RILL_TEX_FORMAT_NUM; }
+static bool format_known(uint32_t f) {
+    return f > RILL_TEX_FORMAT_NONE && f < RILL_TEX_FORMAT_NUM;
+}
 
 /* Legacy format codes 0-9 of the reference engine. */
 static bool legacy_format(uint32_t code, rill_tex_format *out_format, bool *out_srgb) {
@@ -31,13 +38,13 @@ static bool legacy_format(uint32_t code, rill_tex_format *out_format, bool *out_
         rill_tex_format format;
         bool srgb;
     } table[10] = {
-        {RILL_TEX_FORMAT_RGBA8, true}, {RILL_TEX_FORMAT_RGBA8, false},
-        {RILL_TEX_FORMAT_BC7, true},   {RILL_TEX_FORMAT_BC7, false},
-        {RILL_TEX_FORMAT_BC5, false},  {RILL_TEX_FORMAT_BC1, true},
-        {RILL_TEX_FORMAT_BC1, false},  {RILL_TEX_FORMAT_BC3, true},
-        {RILL_TEX_FORMAT_BC3, false},  {RILL_TEX_FORMAT_BC4, false},
+        {RILL_TEX_FORMAT_RGBA8, true}, {RILL_TEX_FORMAT_RGBA8, false}, {RILL_TEX_FORMAT_BC7, true},
+        {RILL_TEX_FORMAT_BC7, false},  {RILL_TEX_FORMAT_BC5, false},   {RILL_TEX_FORMAT_BC1, true},
+        {RILL_TEX_FORMAT_BC1, false},  {RILL_TEX_FORMAT_BC3, true},    {RILL_TEX_FORMAT_BC3, false},
+        {RILL_TEX_FORMAT_BC4, false},
     };
-    if (code >= 10) return false;
+    if (code >= 10)
+        return false;
     *out_format = table[code].format;
     *out_srgb = table[code].srgb;
     return true;
@@ -67,7 +74,8 @@ static rill_result check_dims(rill_rmip_info *info, const char *name, rill_error
 rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t file_size,
                             const char *name, rill_rmip_info *out, rill_error *err) {
     memset(out, 0, sizeof(*out));
-    if (!name) name = "<memory>";
+    if (!name)
+        name = "<memory>";
     if (!prefix || prefix_size > file_size)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad prefix", name);
     const uint8_t *p = prefix;
@@ -80,18 +88,20 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
     out->version = rd32(p + 4);
     if (out->version == 1 || out->version == 2) {
         if (prefix_size < RILL_RMIP_LEGACY_HEADER_SIZE)
-            return rill_error_set(err, RILL_ERR_TRUNCATED, "%s: offset %zu: header truncated",
-                                  name, prefix_size);
+            return rill_error_set(err, RILL_ERR_TRUNCATED, "%s: offset %zu: header truncated", name,
+                                  prefix_size);
         out->width = rd32(p + 8);
         out->height = rd32(p + 12);
         out->level_count = rd32(p + 16);
         uint32_t code = rd32(p + 20);
         if (!legacy_format(code, &out->format, &out->srgb))
-            return rill_error_set(err, RILL_ERR_UNSUPPORTED, "%s: offset 20: format code %u",
-                                  name, code);
-        if (out->format == RILL_TEX_FORMAT_BC5) out->flags = RILL_RMIP_FLAG_NORMAL_MAP;
+            return rill_error_set(err, RILL_ERR_UNSUPPORTED, "%s: offset 20: format code %u", name,
+                                  code);
+        if (out->format == RILL_TEX_FORMAT_BC5)
+            out->flags = RILL_RMIP_FLAG_NORMAL_MAP;
         rill_result res = check_dims(out, name, err);
-        if (res != RILL_OK) return res;
+        if (res != RILL_OK)
+            return res;
         out->header_bytes = RILL_RMIP_LEGACY_HEADER_SIZE;
         /* Legacy levels follow the header back to back, largest first. */
         uint64_t off = RILL_RMIP_LEGACY_HEADER_SIZE;
@@ -103,8 +113,7 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
                                       "%s: offset %llu: level %u (%llu bytes) past the end of "
                                       "the file (%llu bytes)",
                                       name, (unsigned long long)off, i,
-                                      (unsigned long long)lv->size,
-                                      (unsigned long long)file_size);
+                                      (unsigned long long)lv->size, (unsigned long long)file_size);
             off += lv->size;
         }
         return RILL_OK;
@@ -123,12 +132,12 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
     if (!format_known(format))
         return rill_error_set(err, RILL_ERR_UNSUPPORTED, "%s: offset 20: format %u", name, format);
     if (space > 1)
-        return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset 24: colour space %u", name,
-                              space);
+        return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset 24: colour space %u", name, space);
     out->format = (rill_tex_format)format;
     out->srgb = space == 1;
     rill_result res = check_dims(out, name, err);
-    if (res != RILL_OK) return res;
+    if (res != RILL_OK)
+        return res;
     out->header_bytes =
         RILL_RMIP_HEADER_SIZE + (uint64_t)RILL_RMIP_INDEX_ENTRY_SIZE * out->level_count;
     if (out->header_bytes > prefix_size)
@@ -143,9 +152,8 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
         if (size != lv->size)
             return rill_error_set(err, RILL_ERR_CORRUPT,
                                   "%s: offset %zu: level %u is %llu bytes, %ux%u %s needs %llu",
-                                  name, at + 8, i, (unsigned long long)size, lv->width,
-                                  lv->height, rill_tex_format_name(out->format),
-                                  (unsigned long long)lv->size);
+                                  name, at + 8, i, (unsigned long long)size, lv->width, lv->height,
+                                  rill_tex_format_name(out->format), (unsigned long long)lv->size);
         if (off < out->header_bytes)
             return rill_error_set(err, RILL_ERR_CORRUPT,
                                   "%s: offset %zu: level %u starts inside the header (%llu)", name,
@@ -163,7 +171,8 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
 
 static void range_of(const rill_rmip_info *info, uint32_t first, rill_rmip_range *out) {
     memset(out, 0, sizeof(*out));
-    if (info->level_count == 0 || first >= info->level_count) return;
+    if (info->level_count == 0 || first >= info->level_count)
+        return;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (uint32_t i = first; i < info->level_count; i++) {
         const rill_rmip_level *lv = &info->levels[i];
@@ -196,7 +205,8 @@ rill_result rill_rmip_texture_from_range(const rill_rmip_info *info, const rill_
                                          const void *bytes, size_t size, const char *name,
                                          rill_texture *out, rill_error *err) {
     memset(out, 0, sizeof(*out));
-    if (!name) name = "<memory>";
+    if (!name)
+        name = "<memory>";
     if (!info || !range || !bytes || range->level_count == 0 || size != range->size ||
         range->first_level >= info->level_count ||
         range->level_count > info->level_count - range->first_level)
@@ -245,7 +255,8 @@ rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill
     memset(out, 0, sizeof(*out));
     rill_rmip_info info;
     rill_result res = rill_rmip_parse(data, size, size, name, &info, err);
-    if (res != RILL_OK) return res;
+    if (res != RILL_OK)
+        return res;
     rill_rmip_range range;
     rill_rmip_full_range(&info, &range);
     return rill_rmip_texture_from_range(&info, &range, (const uint8_t *)data + range.offset,
@@ -253,7 +264,8 @@ rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill
 }
 
 void rill_texture_free(rill_texture *tex) {
-    if (!tex) return;
+    if (!tex)
+        return;
     rill_free(tex->storage);
     memset(tex, 0, sizeof(*tex));
 }
@@ -271,8 +283,10 @@ rill_result rill_rmip_write(const rill_rmip_write_desc *desc, uint8_t **out_data
     info.height = desc->height;
     info.level_count = desc->level_count;
     rill_result res = check_dims(&info, "rmip write", err);
-    if (res != RILL_OK) return res;
-    uint64_t header = RILL_RMIP_HEADER_SIZE + (uint64_t)RILL_RMIP_INDEX_ENTRY_SIZE * info.level_count;
+    if (res != RILL_OK)
+        return res;
+    uint64_t header =
+        RILL_RMIP_HEADER_SIZE + (uint64_t)RILL_RMIP_INDEX_ENTRY_SIZE * info.level_count;
     uint64_t cur = align16(header);
     /* Smallest level first, so every tail of the chain is one contiguous range. */
     for (uint32_t k = info.level_count; k-- > 0;) {
@@ -286,9 +300,11 @@ rill_result rill_rmip_write(const rill_rmip_write_desc *desc, uint8_t **out_data
         lv->offset = cur;
         cur += lv->size;
     }
-    if (cur > SIZE_MAX) return rill_error_set(err, RILL_ERR_LIMIT, "rmip write: too large");
+    if (cur > SIZE_MAX)
+        return rill_error_set(err, RILL_ERR_LIMIT, "rmip write: too large");
     uint8_t *buf = rill_calloc_tagged(1, (size_t)cur, RILL_MEM_FORMATS);
-    if (!buf) return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rmip write: out of memory");
+    if (!buf)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rmip write: out of memory");
     memcpy(buf, "RMIP", 4);
     wr32(buf + 4, RILL_RMIP_VERSION);
     wr32(buf + 8, info.width);

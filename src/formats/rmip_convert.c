@@ -7,30 +7,37 @@
 
 /* AUTO usage from the file name: "*normal*", "*_n", "*_nrm" (before the extension) are normals. */
 static bool name_says_normal(const char *name) {
-    if (!name) return false;
+    if (!name)
+        return false;
     const char *base = rill_path_basename(name);
     char low[256];
     size_t n = 0;
-    for (; base[n] && n < sizeof(low) - 1; n++) low[n] = (char)tolower((unsigned char)base[n]);
+    for (; base[n] && n < sizeof(low) - 1; n++)
+        low[n] = (char)tolower((unsigned char)base[n]);
     low[n] = 0;
-    if (strstr(low, "normal")) return true;
+    if (strstr(low, "normal"))
+        return true;
     char *dot = strrchr(low, '.');
-    if (dot) *dot = 0;
+    if (dot)
+        *dot = 0;
     size_t len = strlen(low);
     return (len > 2 && strcmp(low + len - 2, "_n") == 0) ||
            (len > 4 && strcmp(low + len - 4, "_nrm") == 0);
 }
 
 static rill_result convert_type(rill_image *img, rill_pixel_type to, rill_error *err) {
-    if (img->type == to) return RILL_OK;
+    if (img->type == to)
+        return RILL_OK;
     rill_image out;
     rill_result res = rill_image_alloc(&out, img->width, img->height, to, err);
-    if (res != RILL_OK) return res;
+    if (res != RILL_OK)
+        return res;
     size_t n = (size_t)img->width * img->height * 4;
     if (to == RILL_PIXEL_RGBA32F) {
         const uint8_t *s = img->pixels;
         float *d = out.pixels;
-        for (size_t i = 0; i < n; i++) d[i] = (float)s[i] / 255.0f;
+        for (size_t i = 0; i < n; i++)
+            d[i] = (float)s[i] / 255.0f;
     } else {
         const float *s = img->pixels;
         uint8_t *d = out.pixels;
@@ -75,7 +82,8 @@ static rill_result encode_level(rill_tex_format format, const rill_image *L,
         return rill_bc_encode_image(format, L->pixels, L->width, L->height, 0, bc7, dst, size, err);
     uint32_t bands = (block_rows + band_blocks - 1) / band_blocks;
     encode_band *b = rill_calloc_tagged(bands, sizeof(*b), RILL_MEM_FORMATS);
-    if (!b) return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "encode: out of memory");
+    if (!b)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "encode: out of memory");
     uint64_t row_bytes = 0;
     rill_tex_level_size(format, L->width, 4, &row_bytes); /* one row of blocks */
     rill_counter counter = {0};
@@ -101,7 +109,8 @@ static rill_result encode_level(rill_tex_format format, const rill_image *L,
 }
 
 static bool usage_allows(rill_tex_usage usage, rill_tex_format format) {
-    if (usage == RILL_TEX_USAGE_HDR) return format == RILL_TEX_FORMAT_RGBA16F;
+    if (usage == RILL_TEX_USAGE_HDR)
+        return format == RILL_TEX_FORMAT_RGBA16F;
     return format == RILL_TEX_FORMAT_RGBA8 || format == RILL_TEX_FORMAT_BC1 ||
            format == RILL_TEX_FORMAT_BC4 || format == RILL_TEX_FORMAT_BC5 ||
            format == RILL_TEX_FORMAT_BC7;
@@ -112,13 +121,15 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
                               size_t *out_size, rill_tex_usage *out_usage, rill_error *err) {
     *out_data = NULL;
     *out_size = 0;
-    if (!name) name = "<memory>";
+    if (!name)
+        name = "<memory>";
     rill_rmip_convert_desc d = desc ? *desc : (rill_rmip_convert_desc){0};
     if (d.usage >= RILL_TEX_USAGE_NUM)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad usage", name);
     rill_image img;
     rill_result res = rill_image_load(image_data, image_size, name, RILL_PIXEL_NONE, &img, err);
-    if (res != RILL_OK) return res;
+    if (res != RILL_OK)
+        return res;
     rill_mip_chain chain;
     memset(&chain, 0, sizeof(chain));
     uint8_t *encoded[RILL_RMIP_MAX_LEVELS] = {0};
@@ -149,7 +160,8 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
     }
     res = convert_type(&img, usage == RILL_TEX_USAGE_HDR ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8,
                        err);
-    if (res != RILL_OK) goto done;
+    if (res != RILL_OK)
+        goto done;
 
     rill_mip_desc md = {0};
     md.usage = usage == RILL_TEX_USAGE_COLOR    ? RILL_MIP_COLOR
@@ -157,7 +169,8 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
                                                 : RILL_MIP_LINEAR;
     md.max_levels = d.no_mips ? 1 : 0;
     res = rill_image_build_mips(&img, &md, &chain, err);
-    if (res != RILL_OK) goto done;
+    if (res != RILL_OK)
+        goto done;
 
     rill_rmip_write_desc wd;
     memset(&wd, 0, sizeof(wd));
@@ -166,8 +179,10 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
     wd.width = img.width;
     wd.height = img.height;
     wd.level_count = chain.count;
-    if (usage == RILL_TEX_USAGE_NORMAL) wd.flags |= RILL_RMIP_FLAG_NORMAL_MAP;
-    if (usage == RILL_TEX_USAGE_HDR) wd.flags |= RILL_RMIP_FLAG_HDR;
+    if (usage == RILL_TEX_USAGE_NORMAL)
+        wd.flags |= RILL_RMIP_FLAG_NORMAL_MAP;
+    if (usage == RILL_TEX_USAGE_HDR)
+        wd.flags |= RILL_RMIP_FLAG_HDR;
     if (img.type == RILL_PIXEL_RGBA8) {
         const uint8_t *p = img.pixels;
         for (size_t i = 0; i < (size_t)img.width * img.height; i++)
@@ -190,18 +205,22 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
         } else if (format == RILL_TEX_FORMAT_RGBA16F) {
             const float *f = L->pixels;
             uint16_t *h = (uint16_t *)encoded[lv];
-            for (size_t i = 0; i < (size_t)L->width * L->height * 4; i++) h[i] = rill_f32_to_f16(f[i]);
+            for (size_t i = 0; i < (size_t)L->width * L->height * 4; i++)
+                h[i] = rill_f32_to_f16(f[i]);
         } else {
             res = encode_level(format, L, &d.bc7, d.jobs, encoded[lv], (size_t)size, err);
-            if (res != RILL_OK) goto done;
+            if (res != RILL_OK)
+                goto done;
         }
         wd.level_data[lv] = encoded[lv];
         wd.level_size[lv] = (size_t)size;
     }
     res = rill_rmip_write(&wd, out_data, out_size, err);
-    if (res == RILL_OK && out_usage) *out_usage = usage;
+    if (res == RILL_OK && out_usage)
+        *out_usage = usage;
 done:
-    for (uint32_t lv = 0; lv < RILL_RMIP_MAX_LEVELS; lv++) rill_free(encoded[lv]);
+    for (uint32_t lv = 0; lv < RILL_RMIP_MAX_LEVELS; lv++)
+        rill_free(encoded[lv]);
     rill_mip_chain_free(&chain);
     rill_image_free(&img);
     return res;

@@ -40,7 +40,8 @@ static void test_checkerboard_srgb(void **state) {
             for (uint32_t x = 0; x < w; x++) {
                 const uint8_t *px = q + (y * w + x) * 4;
                 bool interior = x >= margin && y >= margin && x + margin < w && y + margin < w;
-                if (interior) assert_true(abs((int)px[0] - 188) <= 1);
+                if (interior)
+                    assert_true(abs((int)px[0] - 188) <= 1);
                 assert_true(abs((int)px[0] - 188) <= 24);
                 assert_int_equal(px[3], 255);
             }
@@ -114,7 +115,8 @@ static void test_normals_renormalized(void **state) {
                 float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
                 assert_true(fabsf(len - 1.0f) < 0.02f); /* unit length everywhere */
                 bool interior = x >= 3 && y >= 3 && x + 3 < w && y + 3 < w;
-                if (lv > 0 && interior) assert_true(v[2] > 0.98f);
+                if (lv > 0 && interior)
+                    assert_true(v[2] > 0.98f);
             }
     }
     rill_mip_chain_free(&chain);
@@ -130,7 +132,8 @@ static void test_odd_sizes_and_hdr(void **state) {
         assert_int_equal(rill_image_alloc(&img, dims[k][0], dims[k][1], RILL_PIXEL_RGBA32F, &err),
                          RILL_OK);
         float *f = img.pixels;
-        for (size_t i = 0; i < (size_t)dims[k][0] * dims[k][1] * 4; i++) f[i] = 4.0f;
+        for (size_t i = 0; i < (size_t)dims[k][0] * dims[k][1] * 4; i++)
+            f[i] = 4.0f;
         rill_mip_desc d = {RILL_MIP_LINEAR, 0};
         rill_mip_chain chain;
         assert_int_equal(rill_image_build_mips(&img, &d, &chain, &err), RILL_OK);
@@ -142,7 +145,8 @@ static void test_odd_sizes_and_hdr(void **state) {
             assert_int_equal(chain.levels[lv].height, h);
             const float *q = chain.levels[lv].pixels;
             /* A constant survives filtering exactly (weights sum to 1), above 1.0 too. */
-            for (size_t i = 0; i < (size_t)w * h * 4; i++) assert_true(fabsf(q[i] - 4.0f) < 1e-4f);
+            for (size_t i = 0; i < (size_t)w * h * 4; i++)
+                assert_true(fabsf(q[i] - 4.0f) < 1e-4f);
             w = RILL_MAX(1u, w / 2);
             h = RILL_MAX(1u, h / 2);
         }
@@ -156,8 +160,9 @@ static void test_load_errors(void **state) {
     rill_image img;
     rill_error err = {0};
     const uint8_t junk[] = {0x89, 'P', 'N', 'G', 1, 2, 3};
-    assert_int_equal(rill_image_load(junk, sizeof(junk), "tex/junk.png", RILL_PIXEL_NONE, &img, &err),
-                     RILL_ERR_PARSE);
+    assert_int_equal(
+        rill_image_load(junk, sizeof(junk), "tex/junk.png", RILL_PIXEL_NONE, &img, &err),
+        RILL_ERR_PARSE);
     assert_non_null(strstr(err.msg, "tex/junk.png"));
     assert_null(img.pixels);
     assert_int_equal(rill_image_load(junk, 0, "tex/empty.png", RILL_PIXEL_NONE, &img, &err),
@@ -169,9 +174,10 @@ static void test_load_errors(void **state) {
                      RILL_ERR_LIMIT);
     assert_non_null(strstr(err.msg, "huge.tga"));
     /* A real 2 x 1 TGA (uncompressed BGRA) loads, and as float it is divided by 255. */
-    uint8_t ok[18 + 8] = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 8,
-                          10, 20, 30, 255, 40, 50, 60, 128};
-    assert_int_equal(rill_image_load(ok, sizeof(ok), "ok.tga", RILL_PIXEL_NONE, &img, &err), RILL_OK);
+    uint8_t ok[18 + 8] = {0, 0, 2, 0,  0, 0,  0,  0,  0,   0,  0,  0,  2,
+                          0, 1, 0, 32, 8, 10, 20, 30, 255, 40, 50, 60, 128};
+    assert_int_equal(rill_image_load(ok, sizeof(ok), "ok.tga", RILL_PIXEL_NONE, &img, &err),
+                     RILL_OK);
     assert_int_equal(img.type, RILL_PIXEL_RGBA8);
     assert_int_equal(img.width, 2);
     const uint8_t *p = img.pixels;
@@ -205,9 +211,9 @@ static void test_half_floats(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_checkerboard_srgb),  cmocka_unit_test(test_alpha_premultiplied),
+        cmocka_unit_test(test_checkerboard_srgb),    cmocka_unit_test(test_alpha_premultiplied),
         cmocka_unit_test(test_normals_renormalized), cmocka_unit_test(test_odd_sizes_and_hdr),
-        cmocka_unit_test(test_load_errors),         cmocka_unit_test(test_half_floats),
+        cmocka_unit_test(test_load_errors),          cmocka_unit_test(test_half_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

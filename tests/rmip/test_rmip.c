@@ -51,18 +51,21 @@ static void chain_make(chain *c, rill_tex_format format, bool srgb, uint32_t w, 
         uint64_t size = 0;
         assert_true(rill_tex_level_size(format, RILL_MAX(1u, w >> i), RILL_MAX(1u, h >> i), &size));
         c->data[i] = rill_malloc((size_t)size);
-        for (uint64_t b = 0; b < size; b++) c->data[i][b] = (uint8_t)(b * 7 + i * 31 + 1);
+        for (uint64_t b = 0; b < size; b++)
+            c->data[i][b] = (uint8_t)(b * 7 + i * 31 + 1);
         c->desc.level_data[i] = c->data[i];
         c->desc.level_size[i] = (size_t)size;
     }
 }
 
 static void chain_free(chain *c) {
-    for (uint32_t i = 0; i < RILL_RMIP_MAX_LEVELS; i++) rill_free(c->data[i]);
+    for (uint32_t i = 0; i < RILL_RMIP_MAX_LEVELS; i++)
+        rill_free(c->data[i]);
 }
 
 static void put32(uint8_t *p, uint32_t v) {
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static void put64(uint8_t *p, uint64_t v) {
@@ -86,7 +89,8 @@ static uint8_t *legacy_make(uint32_t version, uint32_t code, rill_tex_format for
     put32(f + 12, h);
     put32(f + 16, levels);
     put32(f + 20, code);
-    for (size_t i = 24; i < total; i++) f[i] = (uint8_t)(i * 13);
+    for (size_t i = 24; i < total; i++)
+        f[i] = (uint8_t)(i * 13);
     *out_size = total;
     return f;
 }
@@ -99,10 +103,11 @@ static void test_round_trip_every_format(void **state) {
         rill_tex_format f;
         bool srgb;
     } fmts[] = {
-        {RILL_TEX_FORMAT_RGBA8, true}, {RILL_TEX_FORMAT_RGBA8, false}, {RILL_TEX_FORMAT_RGBA16F, false},
-        {RILL_TEX_FORMAT_BC1, true},   {RILL_TEX_FORMAT_BC1, false},   {RILL_TEX_FORMAT_BC3, true},
-        {RILL_TEX_FORMAT_BC4, false},  {RILL_TEX_FORMAT_BC5, false},   {RILL_TEX_FORMAT_BC7, true},
-        {RILL_TEX_FORMAT_BC7, false},
+        {RILL_TEX_FORMAT_RGBA8, true},    {RILL_TEX_FORMAT_RGBA8, false},
+        {RILL_TEX_FORMAT_RGBA16F, false}, {RILL_TEX_FORMAT_BC1, true},
+        {RILL_TEX_FORMAT_BC1, false},     {RILL_TEX_FORMAT_BC3, true},
+        {RILL_TEX_FORMAT_BC4, false},     {RILL_TEX_FORMAT_BC5, false},
+        {RILL_TEX_FORMAT_BC7, true},      {RILL_TEX_FORMAT_BC7, false},
     };
     const uint32_t dims[][3] = {{37, 20, 6}, {1, 1, 1}, {300, 7, 9}, {512, 512, 3}};
     for (size_t k = 0; k < RILL_COUNTOF(fmts); k++) {
@@ -147,7 +152,8 @@ static void test_sizes_2048_bc7(void **state) {
     assert_int_equal(rill_rmip_parse(file, RILL_RMIP_PREFIX_MAX, size, "big.rmip", &info, &err),
                      RILL_OK);
     uint64_t levels_total = 0;
-    for (uint32_t i = 0; i < info.level_count; i++) levels_total += info.levels[i].size;
+    for (uint32_t i = 0; i < info.level_count; i++)
+        levels_total += info.levels[i].size;
     /* 4194304 + 1048576 + 262144 + 65536 + 16384 + 4096 + 1024 + 256 + 64 + 3 * 16 */
     assert_int_equal(levels_total, 5592432u);
     /* Header 32 + index 12 * 16 = 224 (already 16-aligned); BC7 levels need no padding. */
@@ -339,8 +345,8 @@ static void test_random_flips(void **state) {
             /* Whatever was accepted is self-consistent. */
             for (uint32_t i = 0; i < tex.level_count; i++) {
                 uint64_t s = 0;
-                assert_true(rill_tex_level_size(tex.format, tex.levels[i].width,
-                                                tex.levels[i].height, &s));
+                assert_true(
+                    rill_tex_level_size(tex.format, tex.levels[i].width, tex.levels[i].height, &s));
                 assert_int_equal(s, tex.levels[i].size);
             }
             rill_texture_free(&tex);
@@ -367,11 +373,11 @@ static void test_hostile_headers(void **state) {
     assert_int_equal(rill_rmip_write(&c.desc, &file, &size, &err), RILL_OK);
     uint8_t *b = rill_malloc(size);
     rill_texture tex;
-#define EDIT(stmt, code)                                                                          \
+#define EDIT(stmt, code)                                                                           \
     do {                                                                                           \
         memcpy(b, file, size);                                                                     \
         stmt;                                                                                      \
-        assert_int_equal(rill_rmip_read(b, size, "h.rmip", &tex, &err), (code));                  \
+        assert_int_equal(rill_rmip_read(b, size, "h.rmip", &tex, &err), (code));                   \
     } while (0)
     EDIT(b[0] = 'X', RILL_ERR_CORRUPT);
     EDIT(put32(b + 4, 4), RILL_ERR_VERSION);
@@ -380,16 +386,16 @@ static void test_hostile_headers(void **state) {
     EDIT(put32(b + 8, 100000), RILL_ERR_LIMIT);
     EDIT(put32(b + 12, 0xffffffffu), RILL_ERR_LIMIT);
     EDIT(put32(b + 16, 0), RILL_ERR_CORRUPT);
-    EDIT(put32(b + 16, 5), RILL_ERR_CORRUPT);   /* 8x8 has 4 levels */
+    EDIT(put32(b + 16, 5), RILL_ERR_CORRUPT); /* 8x8 has 4 levels */
     EDIT(put32(b + 16, 1000), RILL_ERR_CORRUPT);
     EDIT(put32(b + 20, 0), RILL_ERR_UNSUPPORTED);
     EDIT(put32(b + 20, 77), RILL_ERR_UNSUPPORTED);
     EDIT(put32(b + 24, 2), RILL_ERR_CORRUPT);
-    EDIT(put64(b + 32 + 8, 9), RILL_ERR_CORRUPT);                      /* level 0 size */
-    EDIT(put64(b + 32, 8), RILL_ERR_CORRUPT);                          /* inside the header */
-    EDIT(put64(b + 32, size), RILL_ERR_TRUNCATED);                     /* past the end */
-    EDIT(put64(b + 32, UINT64_MAX - 4), RILL_ERR_TRUNCATED);           /* offset + size wraps */
-    EDIT(put64(b + 48 + 8, UINT64_MAX), RILL_ERR_CORRUPT);             /* level 1 size */
+    EDIT(put64(b + 32 + 8, 9), RILL_ERR_CORRUPT);            /* level 0 size */
+    EDIT(put64(b + 32, 8), RILL_ERR_CORRUPT);                /* inside the header */
+    EDIT(put64(b + 32, size), RILL_ERR_TRUNCATED);           /* past the end */
+    EDIT(put64(b + 32, UINT64_MAX - 4), RILL_ERR_TRUNCATED); /* offset + size wraps */
+    EDIT(put64(b + 48 + 8, UINT64_MAX), RILL_ERR_CORRUPT);   /* level 1 size */
     /* Header claims the maximum size with a tiny file: rejected before any allocation. */
     EDIT((put32(b + 8, 16384), put32(b + 12, 16384), put32(b + 16, 4)), RILL_ERR_CORRUPT);
     /* Legacy: a huge chain in a tiny file. */
@@ -513,7 +519,8 @@ static void test_convert(void **state) {
             rgb[i * 3 + 1] = (uint8_t)(y * 5);
             rgb[i * 3 + 2] = (uint8_t)(128 + 100 * sinf((float)x * 0.1f));
             grey[i] = (uint8_t)((x + y) * 2);
-            for (int c = 0; c < 3; c++) hdr[i * 3 + c] = (float)(x + c) * 0.05f;
+            for (int c = 0; c < 3; c++)
+                hdr[i * 3 + c] = (float)(x + c) * 0.05f;
         }
     membuf png = {0}, gpng = {0}, hdrf = {0};
     assert_true(stbi_write_png_to_func(mem_write, &png, w, h, 3, rgb, w * 3));
@@ -555,8 +562,8 @@ static void test_convert(void **state) {
         if (cases[k].format == RILL_TEX_FORMAT_BC7) {
             uint8_t *dec = rill_malloc((size_t)w * h * 4);
             assert_int_equal(rill_bc_decode_image(RILL_TEX_FORMAT_BC7, tex.levels[0].data,
-                                                  tex.levels[0].size, w, h, dec,
-                                                  (size_t)w * h * 4, &err),
+                                                  tex.levels[0].size, w, h, dec, (size_t)w * h * 4,
+                                                  &err),
                              RILL_OK);
             double se = 0;
             for (size_t i = 0; i < (size_t)w * h; i++)

@@ -2,9 +2,10 @@
  * the size arithmetic every texture path shares.
  *
  * ON BLOCKS
- *   Every BC format stores 4x4 pixel blocks: 8 bytes (BC1, BC4) or 16 bytes (BC3, BC5, BC7). A level
- *   of w x h pixels holds ceil(w/4) * ceil(h/4) blocks, so a level smaller than 4 px is one block.
- *   The image-level encoders pad partial edge blocks by clamping (repeating the last row/column).
+ *   Every BC format stores 4x4 pixel blocks: 8 bytes (BC1, BC4) or 16 bytes (BC3, BC5, BC7). A
+ * level of w x h pixels holds ceil(w/4) * ceil(h/4) blocks, so a level smaller than 4 px is one
+ * block. The image-level encoders pad partial edge blocks by clamping (repeating the last
+ * row/column).
  *
  * ON THE BLOCK FUNCTIONS
  *   The *_block functions are pure: they read 16 RGBA8 pixels (row-major, 4 bytes each, 64 bytes)
@@ -12,8 +13,8 @@
  *   threads may call them at once.
  *
  * ON BC7
- *   The encoder searches modes 6, 5, 4 (single subset, with rotations), 1, 3 and 7 (two subsets over
- *   the 64 partitions: a cheap estimate ranks them, the best few get a full fit), and 0 and 2
+ *   The encoder searches modes 6, 5, 4 (single subset, with rotations), 1, 3 and 7 (two subsets
+ * over the 64 partitions: a cheap estimate ranks them, the best few get a full fit), and 0 and 2
  *   (three subsets) at the higher quality levels. Endpoints come from a principal-axis fit refined
  *   by least squares, with p-bits searched, indices chosen against the real quantized palette.
  *
@@ -87,7 +88,8 @@ void rill_bc4_encode_block(const uint8_t values[16], uint8_t out_block[8]);
 void rill_bc4_decode_block(const uint8_t block[8], uint8_t out_values[16]);
 /* Encodes the R and G of 16 RGBA8 pixels as a BC5 block (two BC4 halves: R then G). */
 void rill_bc5_encode_block(const uint8_t rgba[64], uint8_t out_block[16]);
-/* Decodes a BC5 block: R and G from the two halves, B = 0, A = 255. (Normal-map users rebuild Z.) */
+/* Decodes a BC5 block: R and G from the two halves, B = 0, A = 255. (Normal-map users rebuild Z.)
+ */
 void rill_bc5_decode_block(const uint8_t block[16], uint8_t out_rgba[64]);
 /* Decodes a BC3 block (BC4-style alpha, then BC1-style colour always in 4-colour mode). */
 void rill_bc3_decode_block(const uint8_t block[16], uint8_t out_rgba[64]);

@@ -54,8 +54,8 @@ uint32_t rill_pixel_type_bytes(rill_pixel_type type);
 /* Allocates a zero-filled width x height image of `type` into *out (any previous content is not
  * freed). Fails with RILL_ERR_LIMIT above RILL_IMAGE_MAX_DIM, RILL_ERR_INVALID_ARGUMENT for a
  * zero size or a NONE type. */
-rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height,
-                             rill_pixel_type type, rill_error *err);
+rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height, rill_pixel_type type,
+                             rill_error *err);
 
 /* Decodes an image file held in memory. `name` is used only in error messages ("path: reason")
  * and may be NULL ("<memory>"). want: RGBA8, RGBA32F, or NONE (float for HDR sources, 8-bit

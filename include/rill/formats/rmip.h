@@ -47,7 +47,8 @@ extern "C" {
 #define RILL_RMIP_MAX_LEVELS RILL_IMAGE_MAX_LEVELS
 /* Bytes that always hold the header and the whole index of a valid file (read this much, or the
  * whole file when it is shorter, to parse any .rmip). */
-#define RILL_RMIP_PREFIX_MAX (RILL_RMIP_HEADER_SIZE + RILL_RMIP_INDEX_ENTRY_SIZE * RILL_RMIP_MAX_LEVELS)
+#define RILL_RMIP_PREFIX_MAX                                                                       \
+    (RILL_RMIP_HEADER_SIZE + RILL_RMIP_INDEX_ENTRY_SIZE * RILL_RMIP_MAX_LEVELS)
 /* The "#low" tail holds the levels whose longer side is at most this many pixels. */
 #define RILL_RMIP_LOW_MAX_SIDE 256u
 
@@ -109,10 +110,10 @@ typedef struct rill_texture_level {
 typedef struct rill_texture {
     rill_tex_format format;
     bool srgb;
-    uint32_t flags;                 /* RILL_RMIP_FLAG_* */
-    uint32_t width, height;         /* of levels[0] */
+    uint32_t flags;         /* RILL_RMIP_FLAG_* */
+    uint32_t width, height; /* of levels[0] */
     uint32_t level_count;
-    uint32_t first_level;           /* index in the file's full chain of levels[0] */
+    uint32_t first_level;             /* index in the file's full chain of levels[0] */
     uint32_t full_width, full_height; /* the full chain's base size */
     rill_texture_level levels[RILL_RMIP_MAX_LEVELS];
     void *storage;
