@@ -133,6 +133,13 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     s.push_size = 16;
     if (!(r->shadow_pipe = rill__pipe_create(r->gpu, &s, err)))
         return err ? err->code : RILL_ERR_VULKAN;
+    s.label = "shadow (alpha mask)";
+    s.fs = rill__spv_shadow_mask_frag;
+    s.fs_size = rill__spv_shadow_mask_frag_size;
+    s.set_count = 2;
+    s.sets[1] = material_set;
+    if (!(r->shadow_mask_pipe = rill__pipe_create(r->gpu, &s, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
     rill__pipe_desc t;
     memset(&t, 0, sizeof(t));
     t.label = "tonemapping";
@@ -154,6 +161,7 @@ void rill__frame3d_destroy_pipelines(rill_renderer *r) {
         rill__pipe_destroy(r->gpu, r->transparent_pipe[i]);
     }
     rill__pipe_destroy(r->gpu, r->shadow_pipe);
+    rill__pipe_destroy(r->gpu, r->shadow_mask_pipe);
     rill__pipe_destroy(r->gpu, r->wire_pipe);
     rill__pipe_destroy(r->gpu, r->tonemap_pipe);
 }
@@ -310,7 +318,7 @@ static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__im
  * when pipes is NULL the bound pipeline is used and materials are not bound (shadows). */
 static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, uint32_t n,
                       uint32_t first, rill__pipe *const *pipes, bool full_set, rill__img *shadow,
-                      bool batch) {
+                      bool batch, const void *push, uint32_t push_size) {
     const rill_render_instance *inst = r->snap->instances;
     rill__pipe *bound = NULL;
     uint32_t cur_mesh = 0, cur_mat = 0;
@@ -328,6 +336,8 @@ static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, 
             if (p != bound) {
                 rill__cmd_bind_pipe(cmd, p);
                 bind_frame_set(r, cmd, full_set, shadow);
+                if (push_size)
+                    rill__cmd_push(cmd, push, push_size);
                 bound = p;
                 cur_mat = 0;
             }
@@ -361,7 +371,14 @@ static void exec_shadows(rill_rg_ctx *ctx, void *user) {
             uint32_t push[4] = {c, 0, 0, 0};
             rill__cmd_push(ctx->cmd, push, sizeof(push));
             rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
-            draw_list(r, ctx->cmd, r->casters.data, r->casters.len, first, NULL, false, NULL, true);
+            /* Opaque casters first (sorted ahead), then alpha-masked ones with their material. */
+            uint32_t plain = r->casters_plain;
+            draw_list(r, ctx->cmd, r->casters.data, plain, first, NULL, false, NULL, true, NULL, 0);
+            if (plain < r->casters.len) {
+                rill__pipe *mask[2] = {r->shadow_mask_pipe, r->shadow_mask_pipe};
+                draw_list(r, ctx->cmd, r->casters.data + plain, r->casters.len - plain,
+                          first + plain, mask, false, NULL, true, push, sizeof(push));
+            }
         }
         rill__cmd_end_rendering(ctx->cmd);
     }
@@ -375,7 +392,8 @@ static void exec_prepass(rill_rg_ctx *ctx, void *user) {
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, true, false, {1.0f, 0, 0, 0}};
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, col, 2, &depth, dd->width, dd->height);
-    draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->prepass_pipe, false, NULL, true);
+    draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->prepass_pipe, false, NULL, true,
+              NULL, 0);
     rill__cmd_end_rendering(ctx->cmd);
 }
 
@@ -389,7 +407,7 @@ static void exec_opaque(rill_rg_ctx *ctx, void *user) {
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->opaque_pipe, true,
-              rill__ctx_image(ctx, "shadow_map"), true);
+              rill__ctx_image(ctx, "shadow_map"), true, NULL, 0);
     rill__cmd_end_rendering(ctx->cmd);
 }
 
@@ -401,7 +419,7 @@ static void exec_transparent(rill_rg_ctx *ctx, void *user) {
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->transparent.data, r->transparent.len, r->opaque.len,
-              r->transparent_pipe, true, rill__ctx_image(ctx, "shadow_map"), false);
+              r->transparent_pipe, true, rill__ctx_image(ctx, "shadow_map"), false, NULL, 0);
     rill__cmd_end_rendering(ctx->cmd);
 }
 
@@ -420,7 +438,8 @@ static void exec_wireframe(rill_rg_ctx *ctx, void *user) {
         memcpy(push + 4, r->wire_fade, sizeof(float) * 4);
         rill__cmd_push(ctx->cmd, push, sizeof(push));
         uint32_t first = r->opaque.len + r->transparent.len + r->casters.len;
-        draw_list(r, ctx->cmd, r->wires.data, r->wires.len, first, NULL, false, NULL, true);
+        draw_list(r, ctx->cmd, r->wires.data, r->wires.len, first, NULL, false, NULL, true, NULL,
+                  0);
     }
     rill__cmd_end_rendering(ctx->cmd);
 }
@@ -835,6 +854,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     rill_array_clear(&r->transparent);
     rill_array_clear(&r->casters);
     rill_array_clear(&r->wires);
+    r->casters_plain = 0;
     const rill_render_wireframe *wf = &snap->wireframe;
     bool wf_default_color =
         wf->color[0] == 0 && wf->color[1] == 0 && wf->color[2] == 0 && wf->color[3] == 0;
@@ -889,8 +909,14 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             vec3 perp;
             glm_vec3_scale(sun_dir, along, perp);
             glm_vec3_sub(d, perp, perp);
-            if (along < whole.r + s.r && glm_vec3_norm(perp) < whole.r + s.r)
-                TRY(push_item(&r->casters, (uint64_t)mi, i, prev, err));
+            if (along < whole.r + s.r && glm_vec3_norm(perp) < whole.r + s.r) {
+                /* Masked casters sort after opaque ones and by material, which they bind. */
+                uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
+                                   ? (1ull << 40) | ((uint64_t)ti << 20) | (uint64_t)mi
+                                   : (uint64_t)mi;
+                TRY(push_item(&r->casters, key, i, prev, err));
+                r->casters_plain += mt->alpha_mode != RILL_ALPHA_MASK;
+            }
         }
     }
     uint32_t most = RILL_MAX(RILL_MAX(r->opaque.len, r->wires.len),
@@ -899,7 +925,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     radix_sort(r->opaque.data, r->sort_tmp.data, r->opaque.len, 41);
     radix_sort(r->transparent.data, r->sort_tmp.data, r->transparent.len, 32);
-    radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 20);
+    radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 41);
     radix_sort(r->wires.data, r->sort_tmp.data, r->wires.len, 20);
     r->instances_visible = r->opaque.len + r->transparent.len + r->wires.len;
 

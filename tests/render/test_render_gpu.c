@@ -687,6 +687,43 @@ static void test_render_modes(void **state) {
     assert_int_equal(st.instances_visible, 4); /* ground, normal cube, two wireframes */
 }
 
+/* Alpha-masked materials: a cut-out panel shows its holes and casts a shadow with the same holes.
+ */
+static void test_alpha_mask(void **state) {
+    fixture *f = *state;
+    camera(f, 0.5f, 2.2f, 4.5f, 0, 0.8f, 0);
+    sun(f, 0.3f, -1.0f, 0.9f, 3.0f, true); /* from behind the panel, shadow falls towards us */
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.08f;
+    ground(f);
+    static uint8_t holes[32 * 32 * 4];
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) {
+            uint8_t *p = &holes[(y * 32 + x) * 4];
+            bool solid = ((x / 8) + (y / 8)) % 2 == 0;
+            p[0] = 60, p[1] = 200, p[2] = 90, p[3] = solid ? 255 : 0;
+        }
+    rill_error err = {0};
+    rill_texture_desc td = {holes, 32, 32, true, "holes"};
+    rill_texture tex = rill_render_texture_create(f->r, &td, &err);
+    rill_material_desc md;
+    memset(&md, 0, sizeof(md));
+    md.base_color_texture = tex;
+    md.alpha_mode = RILL_ALPHA_MASK;
+    md.double_sided = true;
+    md.roughness = 0.6f;
+    rill_material m = rill_render_material_create(f->r, &md, &err);
+    assert_true(tex.id && m.id);
+    rill_render_instance *panel = &f->inst[f->n];
+    add(f, f->plane, m, 0, 0, 0, 1);
+    mat4 t;
+    glm_mat4_identity(t);
+    glm_translate(t, (vec3){0, 1.1f, 0});
+    glm_rotate_x(t, 1.5707963f, t);
+    glm_scale(t, (vec3){2.0f, 1.0f, 2.0f});
+    memcpy(panel->transform, t, sizeof(mat4));
+    render_and_check(f, "alpha_mask");
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -873,6 +910,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_world_extract, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_scale, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_modes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
