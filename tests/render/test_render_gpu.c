@@ -752,6 +752,67 @@ static void test_render_scale(void **state) {
     rill_renderer_set_render_scale(f->r, 0.0f); /* back to the default */
 }
 
+/* Lifetime details: resizing a headless renderer, the on-disk pipeline cache, idempotent destroy
+ * of stale handles, and argument checks. */
+static void test_lifecycle(void **state) {
+    (void)state;
+    const char *tmp = getenv("RILL_TEST_TMP");
+    char cache[1024];
+    snprintf(cache, sizeof(cache), "%s/pipelines.bin", tmp ? tmp : ".");
+    if (tmp)
+        rill_dir_create_all(tmp, NULL);
+    remove(cache);
+    for (int round = 0; round < 2; round++) {
+        rill_renderer_desc d;
+        memset(&d, 0, sizeof(d));
+        d.width = 64;
+        d.height = 64;
+        d.validation = 1;
+        d.pipeline_cache_path = cache;
+        rill_renderer *r = NULL;
+        rill_error err = {0};
+        assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+        rill_render_snapshot snap;
+        memset(&snap, 0, sizeof(snap));
+        snap.view.clear_color[1] = 1.0f;
+        snap.view.tonemapper = RILL_TONEMAP_NONE;
+        uint8_t px[64 * 64 * 4]; /* big enough for 64x64 and 80x48 */
+        /* No frame yet: nothing to read. */
+        assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_ERR_NOT_FOUND);
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+        assert_int_equal(rill_renderer_resize(r, 80, 48, &err), RILL_OK);
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+        uint32_t w, h;
+        rill_renderer_size(r, &w, &h);
+        assert_int_equal(w, 80);
+        assert_int_equal(h, 48);
+        assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+        assert_int_equal(px[(47 * 80 + 79) * 4 + 1], 255); /* the green clear reaches the corner */
+        assert_int_equal(rill_renderer_read_pixels(r, px, 16, &err), RILL_ERR_INVALID_ARGUMENT);
+        assert_int_equal(rill_renderer_resize(r, 0, 10, &err), RILL_ERR_INVALID_ARGUMENT);
+        rill_mesh m = rill_render_mesh_cube(r, &err);
+        rill_render_mesh_destroy(r, m);
+        rill_render_mesh_destroy(r, m); /* stale: no-op */
+        rill_mesh none = {0};
+        rill_render_mesh_destroy(r, none);
+        rill_mesh_desc bad;
+        memset(&bad, 0, sizeof(bad));
+        assert_int_equal(rill_render_mesh_create(r, &bad, &err).id, 0);
+        assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+        rill_vertex v[3];
+        memset(v, 0, sizeof(v));
+        uint32_t idx[3] = {0, 1, 7};
+        rill_mesh_desc oob = {v, 3, idx, 3, "oob"};
+        assert_int_equal(rill_render_mesh_create(r, &oob, &err).id, 0); /* index out of range */
+        rill_render_stats st;
+        rill_renderer_stats(r, &st);
+        assert_int_equal(st.validation_messages, 0);
+        rill_renderer_destroy(r);
+        assert_true(rill_file_exists(cache)); /* written at destroy, read back in round 2 */
+    }
+    rill_renderer_destroy(NULL);
+}
+
 /* The staging ring spends at most the per-frame budget, except that the first upload of a frame
  * always goes; resources become drawable as their uploads land, never before. */
 static void test_upload_budget(void **state) {
@@ -914,6 +975,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
+        cmocka_unit_test(test_lifecycle),
         cmocka_unit_test(test_compute_effects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
