@@ -150,7 +150,10 @@ typedef struct rill_mesh_desc {
     const char *label;
 } rill_mesh_desc;
 
+/* Creates a mesh: validates the indices, copies the data and queues the upload (drawable once
+ * uploaded). Returns {0} with err set on bad input or when the pool (65536) is full. */
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
+/* Releases a mesh once the frames using it are done. Stale or zero handles are a no-op. */
 void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh);
 /* Procedural meshes (through the same upload path): unit cube (-0.5..0.5), UV sphere of radius
  * 0.5 (segments 0 = 32), plane of size 1 in XZ facing +Y. */
@@ -166,8 +169,10 @@ typedef struct rill_texture_desc {
     bool srgb;
     const char *label;
 } rill_texture_desc;
+/* Creates a texture (pixels copied, upload queued). Returns {0} with err set on bad input. */
 rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
                                         rill_error *err);
+/* Releases a texture (deferred). Destroy the materials that use it first. Stale handles: no-op. */
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex);
 
 typedef enum rill_alpha_mode {
@@ -198,8 +203,10 @@ typedef struct rill_material_desc {
         emissive_texture;
     const char *label;
 } rill_material_desc;
+/* Creates a material; desc may be NULL (all defaults). Returns {0} with err set on failure. */
 rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
                                           rill_error *err);
+/* Releases a material (deferred). Stale handles are a no-op. */
 void rill_render_material_destroy(rill_renderer *r, rill_material mat);
 
 /* >>frame ------------------------------------------------------------------------------------ */
@@ -317,6 +324,7 @@ typedef struct rill_render_fx rill_render_fx;
  */
 rill_render_fx *rill_render_fx_create(rill_renderer *r, const uint32_t *spirv, size_t spirv_size,
                                       const char *label, uint32_t group_size, rill_error *err);
+/* Releases the effect (deferred on the GPU). NULL is a no-op. */
 void rill_render_fx_destroy(rill_renderer *r, rill_render_fx *fx);
 /* From a setup_graph callback: adds a pass labelled `label` that reads and writes `target` in place
  * with `params` (copied). Order it with rill_rg_add_edges between two anchors. */
@@ -346,6 +354,7 @@ typedef struct rill_render_model {
  * skipped with a warning and draw untextured). Images that fail to decode are warnings too. */
 rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *model,
                                      const char *base_dir, rill_render_model *out, rill_error *err);
+/* Destroys the model's meshes, materials and textures and frees its arrays; *model is zeroed. */
 void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
 
 /* >>stats ------------------------------------------------------------------------------------ */
@@ -367,6 +376,7 @@ typedef struct rill_render_stats {
     bool fill_mode_non_solid; /* wireframe (polygon mode line) is available */
     bool validation;          /* validation layers are on */
 } rill_render_stats;
+/* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
 /* Appends the last frame's compiled graph listing to sb. */
 void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
@@ -414,6 +424,7 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_render_instance) instances;
     RILL_ARRAY(rill_render_light) lights;
 } rill_render_extract_buf;
+/* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);
 /* Builds a snapshot from the world: the active camera (is_default first, then lowest order) with
  * a GlobalTransform, every MeshInstance with a GlobalTransform, the first DirectionalLight, every
