@@ -199,6 +199,15 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
         }
     }
     if (gpu->surface) {
+        /* Not every platform reports a resized window as an out-of-date swapchain, so compare
+         * the framebuffer size too (a minimized window, 0 x 0, keeps the old swapchain). */
+        int fw = 0, fh = 0;
+        glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, &fw, &fh);
+        if (fw > 0 && fh > 0 && ((uint32_t)fw != gpu->swap_w || (uint32_t)fh != gpu->swap_h)) {
+            rill_result r = recreate_swapchain(gpu, err);
+            if (r != RILL_OK)
+                return r;
+        }
         for (int attempt = 0; attempt < 2; attempt++) {
             VkResult res = vkAcquireNextImageKHR(gpu->dev, gpu->swapchain, UINT64_MAX, f->acquire,
                                                  VK_NULL_HANDLE, &gpu->swap_index);
