@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int rill_cmd_pack(int argc, char **argv);
 
@@ -27,6 +28,38 @@ static int pack_usage(void) {
 
 static const char *compression_name(rill_rpak_compression c) {
     return c == RILL_RPAK_COMPRESSION_ZSTD ? "zstd" : "raw";
+}
+
+typedef struct create_ctx {
+    rill_rpak_writer *w;
+    const char *dir;
+    rill_rpak_compression mode;
+    bool skip_out; /* the output exists: skip the file with its device and inode */
+    dev_t out_dev;
+    ino_t out_ino;
+    rill_error *err;
+} create_ctx;
+
+/* Adds one file of the folder, except the pack being written: a pack written into the folder it
+ * packs would otherwise take the previous run's pack in, and grow on every run. */
+static rill_result create_visit(const char *rel_path, void *user) {
+    create_ctx *c = user;
+    char full[4096];
+    if (!rill_path_join(full, sizeof(full), c->dir, rel_path)) {
+        return rill_error_set(c->err, RILL_ERR_LIMIT, "path too long: %s/%s", c->dir, rel_path);
+    }
+    struct stat st;
+    if (c->skip_out && stat(full, &st) == 0 && st.st_dev == c->out_dev && st.st_ino == c->out_ino) {
+        return RILL_OK;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_result r = rill_file_read_all(full, &data, &size, c->err);
+    if (r == RILL_OK) {
+        r = rill_rpak_writer_add(c->w, rel_path, data, size, c->mode, c->err);
+    }
+    rill_free(data);
+    return r;
 }
 
 static int pack_create(int argc, char **argv) {
@@ -59,7 +92,16 @@ static int pack_create(int argc, char **argv) {
         return 2;
     }
     rill_error err = {0};
-    rill_result r = rill_rpak_writer_add_dir(w, dir, mode, &err);
+    create_ctx ctx = {.w = w, .dir = dir, .mode = mode, .err = &err};
+    struct stat out_st;
+    if (stat(out, &out_st) == 0) {
+        ctx.skip_out = true;
+        ctx.out_dev = out_st.st_dev;
+        ctx.out_ino = out_st.st_ino;
+    }
+    rill_result r = rill_dir_exists(dir)
+                        ? rill_dir_walk(dir, create_visit, &ctx, &err)
+                        : rill_error_set(&err, RILL_ERR_NOT_FOUND, "%s: folder not found", dir);
     if (r == RILL_OK) {
         r = rill_rpak_writer_finish_file(w, out, &err);
     }

@@ -142,9 +142,42 @@ static void test_cli(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* A pack written into the folder it packs leaves itself out, so running the same command again
+ * gives the same pack instead of one that holds the previous one. */
+static void test_create_into_own_folder(void **state) {
+    (void)state;
+    char dir[512], src[1024], pak[1024];
+    static char out[8192], err[8192];
+    rill_test_tmpdir(dir, sizeof(dir), "rpak_cli_self");
+    rill_test_path(src, sizeof(src), dir, "assets");
+    rill_test_path(pak, sizeof(pak), src, "game.rpak");
+    put(src, "a.txt", "alpha");
+    put(src, "sub/b.txt", "beta");
+    for (int run = 0; run < 2; ++run) {
+        assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 5, "pack", "create", src,
+                                  "--out", pak),
+                         0);
+        assert_non_null(strstr(out, "2 entries"));
+    }
+    rill_rpak *p = NULL;
+    assert_int_equal(rill_rpak_open_file(pak, &p, NULL), RILL_OK);
+    assert_int_equal(rill_rpak_entry_count(p), 2);
+    assert_true(rill_rpak_find(p, "game.rpak") < 0);
+    rill_rpak_close(p);
+    /* A missing folder is an error that names it. */
+    char missing[1100];
+    rill_test_path(missing, sizeof(missing), dir, "nope");
+    assert_int_equal(run_pack(dir, out, sizeof(out), err, sizeof(err), 5, "pack", "create", missing,
+                              "--out", pak),
+                     1);
+    assert_non_null(strstr(err, "nope"));
+    rill_test_tmpdir_remove(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_create_into_own_folder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
