@@ -60,6 +60,8 @@ static int teardown(void **state) {
     rill_renderer_destroy(f->r);
     rill_free(f);
     assert_int_equal(st.validation_messages, 0);
+    /* Clean teardown: everything the renderer allocated is back. */
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
 }
 
