@@ -149,8 +149,11 @@ static int build_builtin(rill_renderer *r, const char *name, scene_state *st, ri
 static bool add_model_instances(scene_state *st, const rill_render_model *rm,
                                 const float parent[16]) {
     for (uint32_t i = 0; i < rm->instance_count; i++) {
-        mat4 m;
-        glm_mat4_mul((vec4 *)parent, (vec4 *)rm->instances[i].transform, m);
+        /* Aligned copies: cglm's SIMD matrix product needs 16-byte alignment. */
+        mat4 pm, im, m;
+        memcpy(pm, parent, sizeof(mat4));
+        memcpy(im, rm->instances[i].transform, sizeof(mat4));
+        glm_mat4_mul(pm, im, m);
         if (!push_instance(st, rm->instances[i].mesh, rm->instances[i].material, (float *)m))
             return false;
     }

@@ -70,8 +70,11 @@ static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
     if (depth > 256)
         return; /* the reader guarantees a tree; this only bounds the recursion */
     const rill_gltf_node *n = &m->nodes[node];
-    mat4 world;
-    glm_mat4_mul((vec4 *)parent, (vec4 *)n->matrix, world);
+    /* cglm's SIMD paths need 16-byte aligned matrices; model and caller arrays may not be. */
+    mat4 pm, local, world;
+    memcpy(pm, parent, sizeof(mat4));
+    memcpy(local, n->matrix, sizeof(mat4));
+    glm_mat4_mul(pm, local, world);
     if (n->mesh >= 0) {
         const rill_gltf_mesh *mesh = &m->meshes[n->mesh];
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
