@@ -486,6 +486,33 @@ static void test_loader_full_and_low(void **state) {
     assert_int_not_equal(rill_rmip_load(&ctx, &payload, &bytes, &err), RILL_OK);
     assert_null(payload);
 
+    /* Through a real asset server: "rock.rmip" and "rock.rmip#low" are two assets, each with its
+     * own payload and accounted bytes. */
+    rill_asset_server *server = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    assert_non_null(server);
+    assert_int_equal(rill_asset_server_register_loader(server, &loader, &err), RILL_OK);
+    rill_asset full = rill_asset_load_sync(server, "tex/rock.rmip", &err);
+    rill_asset tail = rill_asset_load_sync(server, "tex/rock.rmip#low", &err);
+    assert_int_equal(rill_asset_get_state(server, full), RILL_ASSET_STATE_LOADED);
+    assert_int_equal(rill_asset_get_state(server, tail), RILL_ASSET_STATE_LOADED);
+    size_t full_bytes = 0, tail_bytes = 0;
+    rill_texture *tf = rill_asset_get_payload(server, full, &full_bytes);
+    rill_texture *tt = rill_asset_get_payload_as(server, tail, "rmip");
+    assert_non_null(tf);
+    assert_non_null(tt);
+    rill_asset_get_payload(server, tail, &tail_bytes);
+    assert_int_equal(tf->level_count, 11);
+    assert_int_equal(tt->level_count, 9);
+    assert_int_equal(tail_bytes, 43728u);
+    assert_int_equal(full_bytes, 524288u + 131072u + 43728u);
+    rill_asset bad = rill_asset_load_sync(server, "tex/bad.rmip", &err);
+    assert_int_equal(rill_asset_get_state(server, bad), RILL_ASSET_STATE_FAILED);
+    rill_asset_release(server, full);
+    rill_asset_release(server, tail);
+    rill_asset_release(server, bad);
+    rill_asset_server_update(server);
+    rill_asset_server_destroy(server);
+
     rill_vfs_destroy(vfs);
     rill_free(file);
     chain_free(&c);
