@@ -21,6 +21,7 @@ typedef struct render_opts {
     uint32_t w, h, frames;
     rill_tonemapper tonemap;
     float exposure, render_scale;
+    uint32_t debug_flags;
     bool dump_graph, stats, validation;
 } render_opts;
 
@@ -304,6 +305,10 @@ static int parse(int argc, char **argv, render_opts *o) {
             i++;
         } else if (strcmp(a, "--exposure") == 0 && v) {
             o->exposure = strtof(v, NULL), i++;
+        } else if (strcmp(a, "--debug-view") == 0 && v) {
+            o->debug_flags = strcmp(v, "motion") == 0 ? RILL_RENDER_DEBUG_VIEW_MOTION
+                                                      : RILL_RENDER_DEBUG_VIEW_NORMALS;
+            i++;
         } else if (strcmp(a, "--render-scale") == 0 && v) {
             o->render_scale = strtof(v, NULL), i++;
         } else if (strcmp(a, "--device") == 0 && v) {
@@ -340,6 +345,7 @@ int rill_cmd_render(int argc, char **argv) {
     d.height = o.h;
     d.device_name = o.device;
     d.render_scale = o.render_scale;
+    d.debug_flags = o.debug_flags;
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
     rill_error err = {0};

@@ -81,6 +81,10 @@ enum {
     /* Shade every point/spot light at every pixel instead of using the clustered light lists
      * (reference output for testing the clustering). */
     RILL_RENDER_DEBUG_FLAT_LIGHT_LIST = 1u << 0,
+    /* Show the prepass outputs instead of the shaded image: world normals as n * 0.5 + 0.5, or
+     * motion vectors as (0.5 + 100 * motion in UV units, 0.5 + 100 * ..., 0.5). */
+    RILL_RENDER_DEBUG_VIEW_NORMALS = 1u << 1,
+    RILL_RENDER_DEBUG_VIEW_MOTION = 1u << 2,
 };
 
 /* Quality tiers. Today they pick the shadow map size; on an integrated GPU a tier other than LOW
@@ -124,6 +128,8 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
 /* Waits for the GPU and frees everything, including meshes, textures and materials still alive.
  * NULL is a no-op. */
 void rill_renderer_destroy(rill_renderer *r);
+/* Replaces desc.debug_flags from the next frame on. */
+void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags);
 /* Changes render_scale from the next frame on (clamped to [0.1, 1]). */
 void rill_renderer_set_render_scale(rill_renderer *r, float scale);
 /* Resizes the headless target (windowed renderers follow the surface). */

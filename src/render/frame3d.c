@@ -148,7 +148,9 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     t.set_count = 1;
     t.sets[0].bindings[0] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[1] = RILL__BIND_STORAGE_IMAGE;
-    t.push_size = 24;
+    t.sets[0].bindings[2] = RILL__BIND_TEXTURE;
+    t.sets[0].bindings[3] = RILL__BIND_TEXTURE;
+    t.push_size = 28;
     if (!(r->tonemap_pipe = rill__pipe_create(r->gpu, &t, err)))
         return err ? err->code : RILL_ERR_VULKAN;
     return RILL_OK;
@@ -448,14 +450,20 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
     rill__cmd_bind_pipe(ctx->cmd, r->tonemap_pipe);
-    rill__binding b[2];
+    rill__binding b[4];
     memset(b, 0, sizeof(b));
     b[0].img = rill__ctx_image(ctx, "hdr");
     b[0].layer = -1;
     b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP; /* upscales when render_scale < 1 */
     b[1].img = rill__ctx_image(ctx, "ldr");
     b[1].layer = -1;
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    b[2].img = rill__ctx_image(ctx, "normal");
+    b[2].layer = -1;
+    b[2].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[3].img = rill__ctx_image(ctx, "motion");
+    b[3].layer = -1;
+    b[3].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
     rill_tonemapper op = r->snap->view.tonemapper;
     if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
         op = RILL_TONEMAP_ACES;
@@ -466,7 +474,16 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
         float exposure;
         uint32_t op;
         uint32_t src_w, src_h;
-    } push = {r->width, r->height, exposure, (uint32_t)op, src->width, src->height};
+        uint32_t view;
+    } push = {r->width,
+              r->height,
+              exposure,
+              (uint32_t)op,
+              src->width,
+              src->height,
+              (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_NORMALS)  ? 1u
+              : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
+                                                                      : 0u};
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (r->width + 7) / 8, (r->height + 7) / 8, 1);
 }
@@ -546,6 +563,8 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(pass(g, RILL_RG_TONEMAPPING, exec_tonemap, false, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
+    TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     TRY(pass(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, NULL, false, err));
     const char *out_pass;
     rill__img *swap = rill__frame_swapchain_image(r->gpu);

@@ -226,6 +226,11 @@ void rill_renderer_set_render_scale(rill_renderer *r, float scale) {
     r->render_scale = RILL_CLAMP(scale, 0.1f, 1.0f);
 }
 
+void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags) {
+    if (r)
+        r->desc.debug_flags = flags;
+}
+
 void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h) {
     *out_w = r ? r->width : 0;
     *out_h = r ? r->height : 0;

@@ -726,6 +726,37 @@ static void test_alpha_mask(void **state) {
     render_and_check(f, "alpha_mask");
 }
 
+/* The prepass outputs, through the debug views: a cube moving right has positive horizontal
+ * motion and no vertical motion while the static floor has none; the floor's normal is +Y. */
+static void test_prepass_outputs(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
+    sun(f, -0.3f, -1.0f, -0.4f, 3.0f, false);
+    ground(f);
+    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, m, -0.1f, 0.5f, 0, 1.0f);
+    rill_render_instance *cube = &f->inst[f->n - 1];
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    rill_error err = {0};
+    static uint8_t px[W * H * 4];
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    trs(cube->transform, 0.1f, 0.5f, 0, 1, 1, 1, 0); /* moves 0.2 to the right */
+    rill_renderer_set_debug_flags(f->r, RILL_RENDER_DEBUG_VIEW_MOTION);
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+    const uint8_t *c = &px[((H / 2) * W + W / 2) * 4];  /* the cube */
+    const uint8_t *fl = &px[((H - 8) * W + W / 2) * 4]; /* the floor near the bottom */
+    assert_true(c[0] > 128 + 20);                       /* moving right */
+    assert_true(abs((int)c[1] - 128) <= 2);             /* not up or down */
+    assert_true(abs((int)fl[0] - 128) <= 1 && abs((int)fl[1] - 128) <= 1); /* static */
+    rill_renderer_set_debug_flags(f->r, RILL_RENDER_DEBUG_VIEW_NORMALS);
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+    assert_true(abs((int)fl[0] - 128) <= 1 && fl[1] >= 254 && abs((int)fl[2] - 128) <= 1);
+    rill_renderer_set_debug_flags(f->r, 0);
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -974,6 +1005,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_render_scale, setup, teardown),
         cmocka_unit_test_setup_teardown(test_render_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),

@@ -5,11 +5,14 @@ layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(set = 0, binding = 0) uniform sampler2D hdr;
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D ldr;
+layout(set = 0, binding = 2) uniform sampler2D normals; // prepass outputs, for debug views
+layout(set = 0, binding = 3) uniform sampler2D motion;
 layout(push_constant) uniform Push {
     uvec2 size;
     float exposure; // linear multiplier (2^ev)
     uint op;        // 1 ACES, 2 AgX, 3 none
     uvec2 src_size; // size of hdr: smaller than size when render_scale < 1
+    uint view;      // 0 shaded, 1 world normals, 2 motion vectors (x100, 0.5 = still)
 } pc;
 
 vec3 aces_fitted(vec3 c) {
@@ -60,5 +63,14 @@ void main() {
         c = clamp(c, 0.0, 1.0);
     else
         c = aces_fitted(c);
+    if (pc.view != 0u) {
+        vec2 uv = (vec2(p) + 0.5) / vec2(pc.size);
+        if (pc.view == 1u)
+            c = texture(normals, uv).xyz * 0.5 + 0.5;
+        else
+            c = vec3(clamp(texture(motion, uv).xy * 100.0 + 0.5, 0.0, 1.0), 0.5);
+        imageStore(ldr, ivec2(p), vec4(c, 1.0)); // raw values, no transfer function
+        return;
+    }
     imageStore(ldr, ivec2(p), vec4(srgb_encode(c), 1.0));
 }
