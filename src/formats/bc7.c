@@ -888,12 +888,19 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
 
     /* Mode 6: one subset, RGBA, 4-bit indices; the workhorse for smooth blocks. */
     encode_partitioned(px, 6, 0, L->iters + 1, L->all_pbits, opaque, &best);
+    /* Opaque mode 6 must use p-bit 1 (for alpha 255), so its colours are odd values: black, for
+     * one, comes out as 1. Mode 5 without rotation has 7-bit colour endpoints with no p-bit and
+     * an exact 8-bit alpha, and recovers those blocks. */
+    if (opaque && best.err > 0)
+        encode_split(px, 5, 0, 0, L->iters, &best);
     if (best.err <= L->skip)
         goto done;
     /* Modes 5 and 4 with rotations: a channel that does not follow the others gets its own
-     * indices. For opaque blocks rotation 0 would only waste precision on a constant alpha. */
-    for (int rot = opaque ? 1 : 0; rot < 4; rot++)
+     * indices. */
+    for (int rot = 1; rot < 4; rot++)
         encode_split(px, 5, rot, 0, L->iters, &best);
+    if (!opaque)
+        encode_split(px, 5, 0, 0, L->iters, &best);
     if (!opaque || L->mode4) {
         for (int rot = opaque ? 1 : 0; rot < 4; rot++) {
             encode_split(px, 4, rot, 0, L->iters, &best);
