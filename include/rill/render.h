@@ -194,6 +194,15 @@ typedef enum rill_alpha_mode {
  * roughness_set is true), emissive (0,0,0), normal_scale 1, occlusion_strength 1 (0 means
  * default for both), alpha_cutoff 0.5, opaque, single-sided. A texture handle of 0 means none
  * (white, or a flat normal). Textures are referenced, not owned: destroy materials first. */
+/* How a material's textures are addressed outside [0, 1] (one mode for all of its textures). */
+typedef enum rill_texture_wrap {
+    RILL_TEXTURE_WRAP_REPEAT = 0,
+    RILL_TEXTURE_WRAP_CLAMP,
+    RILL_TEXTURE_WRAP_MIRROR,
+    RILL_TEXTURE_WRAP_NUM,
+    RILL_TEXTURE_WRAP_FORCE_U32 = 0x7FFFFFFF
+} rill_texture_wrap;
+
 typedef struct rill_material_desc {
     float base_color[4];
     float metallic;
@@ -205,6 +214,8 @@ typedef struct rill_material_desc {
     float alpha_cutoff;
     rill_alpha_mode alpha_mode;
     bool double_sided;
+    rill_texture_wrap wrap; /* default repeat */
+    bool nearest;           /* magnify with nearest texels (pixel art); default linear */
     rill_texture base_color_texture, normal_texture, metallic_roughness_texture, occlusion_texture,
         emissive_texture;
     const char *label;

@@ -116,6 +116,9 @@ typedef enum rill__sampler_kind {
     RILL__SAMPLER_LINEAR_CLAMP,
     RILL__SAMPLER_NEAREST_CLAMP,
     RILL__SAMPLER_SHADOW, /* compare LESS_OR_EQUAL, linear, clamp to border (white) */
+    RILL__SAMPLER_LINEAR_MIRROR,
+    RILL__SAMPLER_NEAREST_REPEAT,
+    RILL__SAMPLER_NEAREST_MIRROR,
     RILL__SAMPLER_NUM
 } rill__sampler_kind;
 

@@ -173,6 +173,18 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
                            : mt->alpha_mode == RILL_GLTF_ALPHA_MASK ? RILL_ALPHA_MASK
                                                                     : RILL_ALPHA_OPAQUE;
             d.double_sided = mt->double_sided;
+            /* glTF samplers are per texture; Rill takes the base color texture's for the whole
+             * material (GL enums: 33071 clamp, 33648 mirrored repeat, 9728 nearest). */
+            int32_t bt = mt->base_color_texture.texture;
+            int32_t si = bt >= 0 ? m->textures[bt].sampler : -1;
+            if (si >= 0) {
+                const rill_gltf_sampler *gs = &m->samplers[si];
+                uint32_t wrap = gs->wrap_s ? gs->wrap_s : gs->wrap_t;
+                d.wrap = wrap == 33071u   ? RILL_TEXTURE_WRAP_CLAMP
+                         : wrap == 33648u ? RILL_TEXTURE_WRAP_MIRROR
+                                          : RILL_TEXTURE_WRAP_REPEAT;
+                d.nearest = gs->mag_filter == 9728u;
+            }
             d.base_color_texture = tex_ref(out, &mt->base_color_texture);
             d.normal_texture = tex_ref(out, &mt->normal_texture);
             d.metallic_roughness_texture = tex_ref(out, &mt->metallic_roughness_texture);

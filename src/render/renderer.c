@@ -479,6 +479,12 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
                               d.label ? d.label : "material", err);
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK)
         goto fail;
+    rill__sampler_kind sampler =
+        d.wrap == RILL_TEXTURE_WRAP_CLAMP
+            ? (d.nearest ? RILL__SAMPLER_NEAREST_CLAMP : RILL__SAMPLER_LINEAR_CLAMP)
+        : d.wrap == RILL_TEXTURE_WRAP_MIRROR
+            ? (d.nearest ? RILL__SAMPLER_NEAREST_MIRROR : RILL__SAMPLER_LINEAR_MIRROR)
+            : (d.nearest ? RILL__SAMPLER_NEAREST_REPEAT : RILL__SAMPLER_LINEAR_REPEAT);
     rill__binding b[6];
     memset(b, 0, sizeof(b));
     b[0].buf = m->ubo;
@@ -489,7 +495,7 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     for (int i = 0; i < 5; i++) {
         b[i + 1].img = imgs[i];
         b[i + 1].layer = -1;
-        b[i + 1].sampler = RILL__SAMPLER_LINEAR_REPEAT;
+        b[i + 1].sampler = sampler;
     }
     m->set = rill__dset_create(r->gpu, r->opaque_pipe[0], 1, b, 6, err);
     if (!m->set)

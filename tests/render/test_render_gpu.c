@@ -837,6 +837,28 @@ static void test_lifecycle(void **state) {
         uint32_t idx[3] = {0, 1, 7};
         rill_mesh_desc oob = {v, 3, idx, 3, "oob"};
         assert_int_equal(rill_render_mesh_create(r, &oob, &err).id, 0); /* index out of range */
+        /* Every wrap mode and filter makes a usable material (one sampler each). */
+        for (int wrap = 0; wrap < RILL_TEXTURE_WRAP_NUM; wrap++)
+            for (int nearest = 0; nearest < 2; nearest++) {
+                rill_material_desc md;
+                memset(&md, 0, sizeof(md));
+                md.wrap = (rill_texture_wrap)wrap;
+                md.nearest = nearest;
+                rill_material mm = rill_render_material_create(r, &md, &err);
+                assert_true(mm.id != 0);
+                rill_render_instance in;
+                memset(&in, 0, sizeof(in));
+                in.mesh = rill_render_mesh_cube(r, &err);
+                in.material = mm;
+                for (int k = 0; k < 16; k++)
+                    in.transform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
+                in.transform[14] = -3.0f;
+                snap.instances = &in;
+                snap.instance_count = 1;
+                assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+                snap.instances = NULL;
+                snap.instance_count = 0;
+            }
         rill_render_stats st;
         rill_renderer_stats(r, &st);
         assert_int_equal(st.validation_messages, 0);

@@ -18,7 +18,8 @@ const char *rill__vk_result_str(VkResult res) {
     case x:                                                                                        \
         return #x;
         R(VK_SUCCESS)
-        R(VK_NOT_READY) R(VK_TIMEOUT) R(VK_INCOMPLETE) R(VK_ERROR_OUT_OF_HOST_MEMORY)
+        R(VK_NOT_READY)
+        R(VK_TIMEOUT) R(VK_INCOMPLETE) R(VK_ERROR_OUT_OF_HOST_MEMORY)
             R(VK_ERROR_OUT_OF_DEVICE_MEMORY) R(VK_ERROR_INITIALIZATION_FAILED)
                 R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED) R(VK_ERROR_LAYER_NOT_PRESENT)
                     R(VK_ERROR_EXTENSION_NOT_PRESENT) R(VK_ERROR_FEATURE_NOT_PRESENT)
@@ -377,16 +378,24 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
 
 static rill_result create_samplers(rill__gpu *gpu, rill_error *err) {
     static const char *const names[RILL__SAMPLER_NUM] = {
-        "sampler.linear_repeat", "sampler.linear_clamp", "sampler.nearest_clamp", "sampler.shadow"};
+        "sampler.linear_repeat", "sampler.linear_clamp",  "sampler.nearest_clamp",
+        "sampler.shadow",        "sampler.linear_mirror", "sampler.nearest_repeat",
+        "sampler.nearest_mirror"};
     for (int i = 0; i < RILL__SAMPLER_NUM; i++) {
+        bool nearest = i == RILL__SAMPLER_NEAREST_CLAMP || i == RILL__SAMPLER_NEAREST_REPEAT ||
+                       i == RILL__SAMPLER_NEAREST_MIRROR;
         VkSamplerCreateInfo ci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        ci.magFilter = ci.minFilter =
-            i == RILL__SAMPLER_NEAREST_CLAMP ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+        /* Nearest applies to magnification only: minified texels still filter through mips. */
+        ci.magFilter = nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+        ci.minFilter = i == RILL__SAMPLER_NEAREST_CLAMP ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
         ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-        VkSamplerAddressMode mode =
-            i == RILL__SAMPLER_LINEAR_REPEAT ? VK_SAMPLER_ADDRESS_MODE_REPEAT
-            : i == RILL__SAMPLER_SHADOW      ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER
-                                             : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        VkSamplerAddressMode mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        if (i == RILL__SAMPLER_LINEAR_REPEAT || i == RILL__SAMPLER_NEAREST_REPEAT)
+            mode = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+        else if (i == RILL__SAMPLER_LINEAR_MIRROR || i == RILL__SAMPLER_NEAREST_MIRROR)
+            mode = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+        else if (i == RILL__SAMPLER_SHADOW)
+            mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
         ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
         ci.maxLod = VK_LOD_CLAMP_NONE;
         ci.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
