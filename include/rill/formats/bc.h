@@ -13,10 +13,14 @@
  *   threads may call them at once.
  *
  * ON BC7
- *   The encoder searches modes 6, 5, 4 (single subset, with rotations), 1, 3 and 7 (two subsets
- * over the 64 partitions: a cheap estimate ranks them, the best few get a full fit), and 0 and 2
- *   (three subsets) at the higher quality levels. Endpoints come from a principal-axis fit refined
- *   by least squares, with p-bits searched, indices chosen against the real quantized palette.
+ *   The encoder minimizes the summed squared RGBA error. It always tries mode 6 (one subset,
+ *   4-bit indices) and mode 5 (separate colour and alpha indices, with channel rotations), and
+ *   mode 4 for blocks with alpha; unless those are already within a small error it ranks the 64
+ *   two-subset partitions by a cheap estimate, fits the best few quickly and refines the winner
+ *   with mode 1 (opaque) or mode 7 (alpha). Quality 3 adds mode 3, mode 4 for opaque blocks,
+ *   every p-bit combination and the three-subset modes 0 and 2. Endpoints come from a principal-
+ *   axis fit refined by least squares, indices are chosen against the real quantized palette.
+ *   Opaque input always decodes to alpha 255.
  *
  * Depends on: rill/base.h.
  */
@@ -58,13 +62,11 @@ bool rill_tex_level_size(rill_tex_format format, uint32_t width, uint32_t height
 /* >>bc7 --------------------------------------------------------------------------------------- */
 
 /* BC7 encoder settings. All-zero = defaults (quality 2).
- * quality: 1 = fast (modes 6, 5/4, 1/3/7 with 4 partitions refined), 2 = default (8 partitions,
- *          two refinement passes), 3 = slow (16 partitions, three-subset modes 0 and 2 too),
- *          values above 3 behave as 3.
- * perceptual: reserved, must be false (errors are plain RGBA squared differences). */
+ * quality: 0 = default (2); 1 = fast (one least-squares pass, partition search only for blocks
+ *          above a larger error); 2 = default (two passes); 3 = slow (exhaustive over the modes
+ *          above, every block); values above 3 behave as 3. Measured figures: docs/textures.md. */
 typedef struct rill_bc7_params {
     uint32_t quality;
-    bool perceptual;
 } rill_bc7_params;
 
 /* Encodes one 4x4 block of RGBA8 pixels (64 bytes, row-major) to 16 bytes. params may be NULL
