@@ -217,6 +217,8 @@ static bool sphere_visible(vec4 planes[6], const sphere *s) {
 /* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
  * instance order, so equal keys stay in instance order and the result is deterministic. */
 static void radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t key_bits) {
+    if (n < 2)
+        return; /* also keeps NULL (empty) arrays away from memcpy */
     uint32_t count[2048];
     draw_item *src = items, *dst = tmp;
     for (uint32_t shift = 0; shift < key_bits; shift += 11) {
