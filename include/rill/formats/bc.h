@@ -33,6 +33,10 @@
 extern "C" {
 #endif
 
+/* Changes whenever an encoder here produces different bytes for the same input (a better search,
+ * a fixed rounding), so build caches can put it in their keys. */
+#define RILL_BC_ENCODER_VERSION 1u
+
 /* Pixel formats a texture level can be stored in. The colour space (sRGB or linear) is a separate
  * flag; it changes how the GPU samples, not how the bytes are laid out. */
 typedef enum rill_tex_format {
