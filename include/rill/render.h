@@ -10,17 +10,23 @@
  *
  * ON THE FRAME
  *   shadows (directional light, cascaded) -> prepass (depth, normals, motion vectors) -> opaque
- *   (Cook-Torrance metallic-roughness, 16-bit float HDR) -> transparent (sorted back to front,
- *   alpha blended) -> end_main_pass -> tonemapping (compute; ACES fitted or AgX, with exposure,
- *   sRGB-encoded 8-bit output) -> end_main_pass_post_processing -> readback or present.
+ *   (Cook-Torrance metallic-roughness, clustered point/spot lights, 16-bit float HDR) ->
+ *   transparent (sorted back to front, alpha blended) -> wireframe (polygon-mode lines) ->
+ *   end_main_pass -> tonemapping (compute; ACES fitted or AgX, with exposure, sRGB-encoded 8-bit
+ *   output) -> end_main_pass_post_processing -> readback or present.
  *   rill_renderer_desc.setup_graph lets a caller add passes between the anchors every frame
- *   (see rill/render/graph.h).
+ *   (see rill/render/graph.h); rill_render_fx runs user compute shaders there.
+ *
+ * ON WINDOWS
+ *   Pass a GLFW window created with GLFW_CLIENT_API = GLFW_NO_API after glfwInit (the caller owns
+ *   GLFW); the swapchain follows the framebuffer size. vsync true = FIFO, false = MAILBOX, else
+ *   IMMEDIATE.
  *
  * ON ERRORS
  *   Every Vulkan result is checked; failures come back as rill_result with a message in the
  *   rill_error. With validation on (debug builds, RILL_VALIDATION=1, or desc.validation = 1)
  *   every validation warning or error is logged and counted
- * (rill_render_stats.validation_messages).
+ *   (rill_render_stats.validation_messages). RILL_SYNC_VALIDATION=1 adds synchronization checks.
  *
  * ON DEVICES
  *   The device is chosen discrete > integrated > virtual > CPU among those with Vulkan 1.3,
