@@ -48,6 +48,12 @@ bool rill_world_send_event(rill_world *world, rill_event ev, const void *data) {
     if (q == NULL || data == NULL) {
         return false;
     }
+    /* Forwarding an event read this frame passes a pointer into the buffer the growth below may
+     * move; remember where it lies so the copy reads the moved bytes, not freed memory. */
+    const uint8_t *src = data;
+    size_t used = (size_t)q->count[1] * q->size;
+    bool inside = q->buf[1] != NULL && src >= q->buf[1] && src < q->buf[1] + used;
+    size_t inside_at = inside ? (size_t)(src - q->buf[1]) : 0;
     uint32_t cap_bytes = q->cap[1];
     uint64_t need = (uint64_t)(q->count[1] + 1u) * q->size;
     if (need > UINT32_MAX ||
@@ -55,7 +61,10 @@ bool rill_world_send_event(rill_world *world, rill_event ev, const void *data) {
         return false;
     }
     q->cap[1] = cap_bytes;
-    memcpy(q->buf[1] + (size_t)q->count[1] * q->size, data, q->size);
+    if (inside) {
+        src = q->buf[1] + inside_at;
+    }
+    memcpy(q->buf[1] + used, src, q->size);
     q->count[1]++;
     return true;
 }

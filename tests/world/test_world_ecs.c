@@ -732,6 +732,24 @@ static void test_add_from_own_storage(void **state) {
     rill_world_destroy(w);
 }
 
+/* Forwarding an event read this frame sends a pointer into the very buffer that the send may
+ * grow; the event must be copied from where it lies after the growth, not from freed memory. */
+static void test_forward_event_from_own_buffer(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_event ev = rill_world_register_event(w, "Ping", sizeof(ping));
+    rill_world_send_event(w, ev, &(ping){42});
+    for (int i = 0; i < 1000; i++) {
+        const ping *first = rill_world_event_at(w, ev, 0);
+        assert_true(rill_world_send_event(w, ev, first));
+    }
+    assert_int_equal(rill_world_event_count(w, ev), 1001);
+    for (uint32_t i = 0; i < 1001; i++) {
+        assert_int_equal(((const ping *)rill_world_event_at(w, ev, i))->n, 42);
+    }
+    rill_world_destroy(w);
+}
+
 /* A hook that tries to record into (or re-apply) the buffer being applied is refused. */
 static void recording_hook(rill_world *w, rill_entity e, void *data, void *user) {
     (void)data;
@@ -792,6 +810,7 @@ int main(void) {
         cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_resources),
         cmocka_unit_test(test_add_from_own_storage),
+        cmocka_unit_test(test_forward_event_from_own_buffer),
         cmocka_unit_test(test_commands_reentrancy),
         cmocka_unit_test(test_no_leaks),
     };
