@@ -42,8 +42,15 @@ static bool strbuf_grow(rill_strbuf *sb, size_t extra) {
 }
 
 bool rill_strbuf_append(rill_strbuf *sb, const char *s, size_t n) {
+    /* s may lie inside the buffer (appending its own text), and growing may move the buffer:
+     * remember the offset so the copy reads the moved bytes, not freed memory. */
+    bool inside = sb->data != NULL && s >= sb->data && s < sb->data + sb->len;
+    size_t inside_at = inside ? (size_t)(s - sb->data) : 0;
     if (!strbuf_grow(sb, n)) {
         return false;
+    }
+    if (inside) {
+        s = sb->data + inside_at;
     }
     if (n > 0) {
         memcpy(sb->data + sb->len, s, n);

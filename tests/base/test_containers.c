@@ -76,6 +76,16 @@ static void test_strbuf(void **state) {
     assert_true(rill_strbuf_append(&sb, NULL, 0));
     rill_strbuf_free(&sb);
     assert_null(sb.data);
+    /* Appending the buffer's own bytes: the growth may move them, the copy must follow. */
+    assert_true(rill_strbuf_append(&sb, "ab", 2));
+    for (int i = 0; i < 12; ++i) {
+        assert_true(rill_strbuf_append(&sb, sb.data, sb.len));
+    }
+    assert_int_equal(sb.len, 2u << 12);
+    for (uint32_t i = 0; i < sb.len; i += 2) {
+        assert_memory_equal(sb.data + i, "ab", 2);
+    }
+    rill_strbuf_free(&sb);
     /* printf into an empty buffer, exact-fit boundaries. */
     for (int n = 0; n < 40; ++n) {
         rill_strbuf t = {0};
