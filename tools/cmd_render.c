@@ -22,6 +22,7 @@ typedef struct render_opts {
     rill_tonemapper tonemap;
     float exposure, render_scale;
     uint32_t debug_flags;
+    int ssao; /* -1 off, else rill_ssao_quality */
     bool dump_graph, stats, validation;
 } render_opts;
 
@@ -279,6 +280,7 @@ static bool ends_with(const char *s, const char *suffix) {
 static int parse(int argc, char **argv, render_opts *o) {
     memset(o, 0, sizeof(*o));
     o->w = 1280, o->h = 720, o->frames = 1;
+    o->ssao = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -305,6 +307,12 @@ static int parse(int argc, char **argv, render_opts *o) {
             i++;
         } else if (strcmp(a, "--exposure") == 0 && v) {
             o->exposure = strtof(v, NULL), i++;
+        } else if (strcmp(a, "--ssao") == 0 && v) {
+            o->ssao = strcmp(v, "low") == 0      ? RILL_SSAO_LOW
+                      : strcmp(v, "medium") == 0 ? RILL_SSAO_MEDIUM
+                      : strcmp(v, "ultra") == 0  ? RILL_SSAO_ULTRA
+                                                 : RILL_SSAO_HIGH;
+            i++;
         } else if (strcmp(a, "--debug-view") == 0 && v) {
             o->debug_flags = strcmp(v, "motion") == 0 ? RILL_RENDER_DEBUG_VIEW_MOTION
                                                       : RILL_RENDER_DEBUG_VIEW_NORMALS;
@@ -375,6 +383,10 @@ int rill_cmd_render(int argc, char **argv) {
             st.snap.view.tonemapper = o.tonemap;
         if (o.exposure != 0.0f)
             st.snap.view.exposure_ev = o.exposure;
+        if (o.ssao >= 0) {
+            st.snap.view.ssao.enabled = true;
+            st.snap.view.ssao.quality = (rill_ssao_quality)o.ssao;
+        }
         for (uint32_t f = 0; f < o.frames && rc == 0; f++)
             if (rill_renderer_render(r, &st.snap, &err) != RILL_OK)
                 rc = 1;

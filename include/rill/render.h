@@ -237,7 +237,36 @@ void rill_render_material_destroy(rill_renderer *r, rill_material mat);
 /* The view. world_from_view is the camera's world matrix (column-major; looks down -Z, +Y up).
  * Defaults (zero): fov_y 0.8 rad, near 0.1, far 1000, tonemapper ACES, exposure 0 EV,
  * clear color black unless given (alpha is ignored). */
+/* Screen-space ambient occlusion presets: samples per pixel = slices x samples per side x 2. */
+typedef enum rill_ssao_quality {
+    RILL_SSAO_HIGH = 0, /* 18 samples (3 slices x 3 per side), the default */
+    RILL_SSAO_LOW,      /* 4 (1 x 2) */
+    RILL_SSAO_MEDIUM,   /* 8 (2 x 2) */
+    RILL_SSAO_ULTRA,    /* 54 (9 x 3) */
+    RILL_SSAO_CUSTOM,   /* slice_count and samples_per_slice_side as given */
+    RILL_SSAO_QUALITY_NUM,
+    RILL_SSAO_QUALITY_FORCE_U32 = 0x7FFFFFFF
+} rill_ssao_quality;
+
+/* SSAO settings of a view. Off (enabled false) means no pass at all. Zero values are defaults:
+ * quality High, thickness 0 -> 0.25 (set thickness_set for an explicit 0), radius 0 -> 0.5 world
+ * units. Clamped when used: slice_count 1..16, samples_per_slice_side 1..8, thickness >= 0. */
+typedef struct rill_render_ssao {
+    bool enabled;
+    rill_ssao_quality quality;
+    uint32_t slice_count, samples_per_slice_side;
+    float thickness;
+    bool thickness_set;
+    float radius;
+} rill_render_ssao;
+
+/* Resolves settings to what runs: slices, samples per side and thickness after presets, defaults
+ * and clamps. */
+void rill_render_ssao_resolve(const rill_render_ssao *s, uint32_t *out_slices,
+                              uint32_t *out_per_side, float *out_thickness);
+
 typedef struct rill_render_view {
+    rill_render_ssao ssao;
     float world_from_view[16];
     float fov_y, near_plane, far_plane;
     bool orthographic;

@@ -46,9 +46,9 @@ typedef struct gpu_light {
 
 /* >>pipelines ------------------------------------------------------------------------------- */
 
-static const rill__set_layout frame_set_full = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE,
-                                                 RILL__BIND_STORAGE, RILL__BIND_TEXTURE,
-                                                 RILL__BIND_STORAGE, RILL__BIND_STORAGE}};
+static const rill__set_layout frame_set_full = {
+    {RILL__BIND_UNIFORM, RILL__BIND_STORAGE, RILL__BIND_STORAGE, RILL__BIND_TEXTURE,
+     RILL__BIND_STORAGE, RILL__BIND_STORAGE, RILL__BIND_TEXTURE}};
 static const rill__set_layout frame_set_min = {{RILL__BIND_UNIFORM, RILL__BIND_STORAGE}};
 static const rill__set_layout material_set = {{RILL__BIND_UNIFORM, RILL__BIND_TEXTURE,
                                                RILL__BIND_TEXTURE, RILL__BIND_TEXTURE,
@@ -140,6 +140,29 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     s.sets[1] = material_set;
     if (!(r->shadow_mask_pipe = rill__pipe_create(r->gpu, &s, err)))
         return err ? err->code : RILL_ERR_VULKAN;
+    rill__pipe_desc a;
+    memset(&a, 0, sizeof(a));
+    a.label = "ssao";
+    a.cs = rill__spv_ssao_comp;
+    a.cs_size = rill__spv_ssao_comp_size;
+    a.set_count = 1;
+    a.sets[0].bindings[0] = RILL__BIND_UNIFORM;
+    a.sets[0].bindings[1] = RILL__BIND_TEXTURE;
+    a.sets[0].bindings[2] = RILL__BIND_TEXTURE;
+    a.sets[0].bindings[3] = RILL__BIND_STORAGE_IMAGE;
+    a.push_size = 24;
+    if (!(r->ssao_pipe = rill__pipe_create(r->gpu, &a, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
+    a.label = "ssao blur";
+    a.cs = rill__spv_ssao_blur_comp;
+    a.cs_size = rill__spv_ssao_blur_comp_size;
+    a.sets[0].bindings[0] = RILL__BIND_TEXTURE;
+    a.sets[0].bindings[1] = RILL__BIND_TEXTURE;
+    a.sets[0].bindings[2] = RILL__BIND_STORAGE_IMAGE;
+    a.sets[0].bindings[3] = RILL__BIND_NONE;
+    a.push_size = 8;
+    if (!(r->ssao_blur_pipe = rill__pipe_create(r->gpu, &a, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
     rill__pipe_desc t;
     memset(&t, 0, sizeof(t));
     t.label = "tonemapping";
@@ -164,6 +187,8 @@ void rill__frame3d_destroy_pipelines(rill_renderer *r) {
     }
     rill__pipe_destroy(r->gpu, r->shadow_pipe);
     rill__pipe_destroy(r->gpu, r->shadow_mask_pipe);
+    rill__pipe_destroy(r->gpu, r->ssao_pipe);
+    rill__pipe_destroy(r->gpu, r->ssao_blur_pipe);
     rill__pipe_destroy(r->gpu, r->wire_pipe);
     rill__pipe_destroy(r->gpu, r->tonemap_pipe);
 }
@@ -294,7 +319,7 @@ static void light_matrices(const sphere *s, vec3 dir, float map_size, mat4 out_v
 /* >>passes ---------------------------------------------------------------------------------- */
 
 static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__img *shadow) {
-    rill__binding b[6];
+    rill__binding b[7];
     memset(b, 0, sizeof(b));
     b[0].buf = r->frame_buf;
     b[0].offset = r->frame_off;
@@ -314,7 +339,10 @@ static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__im
     b[5].buf = r->cluster_idx_buf;
     b[5].offset = r->cluster_idx_off;
     b[5].range = r->cluster_idx_size;
-    rill__cmd_bind_transient_set(cmd, 0, b, full ? 6 : 2);
+    b[6].img = r->frame_ao ? r->frame_ao : r->white;
+    b[6].layer = -1;
+    b[6].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 7 : 2);
 }
 
 /* Draws items[0..n) whose instance data starts at `first` in the instance buffer. Neighbours with
@@ -404,6 +432,7 @@ static void exec_prepass(rill_rg_ctx *ctx, void *user) {
 static void exec_opaque(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
+    r->frame_ao = rill__ctx_image(ctx, "ao"); /* NULL when SSAO is off */
     const float *cc = r->snap->view.clear_color;
     rill__attachment col = {
         rill__ctx_image(ctx, "hdr"), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
@@ -418,6 +447,7 @@ static void exec_opaque(rill_rg_ctx *ctx, void *user) {
 static void exec_transparent(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
+    r->frame_ao = rill__ctx_image(ctx, "ao");
     rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
     rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
@@ -446,6 +476,77 @@ static void exec_wireframe(rill_rg_ctx *ctx, void *user) {
                   0);
     }
     rill__cmd_end_rendering(ctx->cmd);
+}
+
+static void exec_ssao(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__img *ao = rill__ctx_image(ctx, "ao_raw");
+    const rill__img_desc *d = rill__img_get_desc(ao);
+    rill__cmd_bind_pipe(ctx->cmd, r->ssao_pipe);
+    rill__binding b[4];
+    memset(b, 0, sizeof(b));
+    b[0].buf = r->frame_buf;
+    b[0].offset = r->frame_off;
+    b[0].range = sizeof(gpu_frame);
+    b[1].img = rill__ctx_image(ctx, "depth");
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[2].img = rill__ctx_image(ctx, "normal");
+    b[2].layer = -1;
+    b[2].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[3].img = ao;
+    b[3].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
+    uint32_t slices, per_side;
+    float thickness;
+    rill_render_ssao_resolve(&r->snap->view.ssao, &slices, &per_side, &thickness);
+    float radius = r->snap->view.ssao.radius > 0.0f ? r->snap->view.ssao.radius : 0.5f;
+    struct {
+        uint32_t w, h, slices, per_side;
+        float thickness, radius;
+    } push = {d->width, d->height, slices, per_side, thickness, radius};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+static void exec_ssao_blur(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__img *ao = rill__ctx_image(ctx, "ao");
+    const rill__img_desc *d = rill__img_get_desc(ao);
+    rill__cmd_bind_pipe(ctx->cmd, r->ssao_blur_pipe);
+    rill__binding b[3];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_image(ctx, "ao_raw");
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[1].img = rill__ctx_image(ctx, "depth");
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[2].img = ao;
+    b[2].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
+    uint32_t push[2] = {d->width, d->height};
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+void rill_render_ssao_resolve(const rill_render_ssao *s, uint32_t *out_slices,
+                              uint32_t *out_per_side, float *out_thickness) {
+    static const uint32_t preset[RILL_SSAO_QUALITY_NUM][2] = {
+        {3, 3}, {1, 2}, {2, 2}, {9, 3}, {0, 0}};
+    rill_ssao_quality q =
+        s && (unsigned)s->quality < RILL_SSAO_QUALITY_NUM ? s->quality : RILL_SSAO_HIGH;
+    uint32_t slices = preset[q][0], per_side = preset[q][1];
+    if (q == RILL_SSAO_CUSTOM) {
+        slices = s->slice_count;
+        per_side = s->samples_per_slice_side;
+    }
+    *out_slices = RILL_CLAMP(slices, 1u, 16u);
+    *out_per_side = RILL_CLAMP(per_side, 1u, 8u);
+    float t = s && (s->thickness != 0.0f || s->thickness_set) ? s->thickness : 0.25f;
+    *out_thickness = t >= 0.0f ? t : 0.0f; /* NaN fails the test and becomes 0 too */
 }
 
 static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
@@ -550,11 +651,32 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_access(g, "prepass", "depth", RILL_RG_USAGE_DEPTH_WRITE, err));
     TRY(rill_rg_access(g, "prepass", "normal", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(rill_rg_access(g, "prepass", "motion", RILL_RG_USAGE_COLOR_WRITE, err));
+    bool ssao = r->snap->view.ssao.enabled;
+    if (ssao) {
+        rill_rg_image_desc ad;
+        memset(&ad, 0, sizeof(ad));
+        ad.format = RILL_RG_FORMAT_R32F;
+        ad.scale = r->render_scale;
+        TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
+        TRY(rill_rg_declare_image(g, "ao", &ad, err));
+        TRY(pass(g, "ssao", exec_ssao, false, err));
+        TRY(rill_rg_access(g, "ssao", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        TRY(rill_rg_access(g, "ssao", "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
+        TRY(pass(g, "ssao_blur", exec_ssao_blur, false, err));
+        TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        TRY(rill_rg_access(g, "ssao_blur", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        TRY(rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err));
+    }
     TRY(pass(g, "opaque", exec_opaque, false, err));
+    if (ssao)
+        TRY(rill_rg_access(g, "opaque", "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     TRY(rill_rg_access(g, "opaque", "depth", RILL_RG_USAGE_DEPTH_READ, err));
     TRY(rill_rg_access(g, "opaque", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     TRY(rill_rg_access(g, "opaque", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(pass(g, "transparent", exec_transparent, false, err));
+    if (ssao)
+        TRY(rill_rg_access(g, "transparent", "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     TRY(rill_rg_access(g, "transparent", "depth", RILL_RG_USAGE_DEPTH_READ, err));
     TRY(rill_rg_access(g, "transparent", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     TRY(rill_rg_access(g, "transparent", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
@@ -1021,6 +1143,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         res =
             build_clusters(r, cmd, snap, clustered ? nlights : 0, view, proj, znear, zfar, cp, err);
         fr->counts[1] = clustered ? 1u : 0u;
+        fr->counts[2] = snap->view.ssao.enabled ? 1u : 0u;
         fr->cluster_params[0] = cp[0];
         fr->cluster_params[1] = cp[1];
         fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);

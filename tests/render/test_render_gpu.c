@@ -757,6 +757,67 @@ static void test_prepass_outputs(void **state) {
     rill_renderer_set_debug_flags(f->r, 0);
 }
 
+/* SSAO: presets and clamps resolve as specified; off means no pass; on darkens the ambient light
+ * where objects meet the floor (golden). */
+static void test_ssao(void **state) {
+    fixture *f = *state;
+    uint32_t sl, ps;
+    float th;
+    rill_render_ssao s;
+    memset(&s, 0, sizeof(s));
+    rill_render_ssao_resolve(&s, &sl, &ps, &th);
+    assert_int_equal(sl * ps * 2, 18); /* High is the default */
+    assert_float_equal(th, 0.25f, 1e-6);
+    s.quality = RILL_SSAO_LOW;
+    rill_render_ssao_resolve(&s, &sl, &ps, &th);
+    assert_int_equal(sl * ps * 2, 4);
+    s.quality = RILL_SSAO_MEDIUM;
+    rill_render_ssao_resolve(&s, &sl, &ps, &th);
+    assert_int_equal(sl * ps * 2, 8);
+    s.quality = RILL_SSAO_ULTRA;
+    rill_render_ssao_resolve(&s, &sl, &ps, &th);
+    assert_int_equal(sl * ps * 2, 54);
+    s.quality = RILL_SSAO_CUSTOM;
+    s.slice_count = 40;
+    s.samples_per_slice_side = 0;
+    s.thickness = -3.0f;
+    rill_render_ssao_resolve(&s, &sl, &ps, &th);
+    assert_int_equal(sl, 16);
+    assert_int_equal(ps, 1);
+    assert_float_equal(th, 0.0f, 1e-6);
+
+    camera(f, 0, 2.4f, 4.5f, 0, 0.4f, 0);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.8f;
+    ground(f);
+    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.8f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, m, -1.2f, 0.5f, 0, 1.0f);
+    add(f, f->sphere, m, 0.3f, 0.5f, 0.2f, 1.0f);
+    add(f, f->cube, m, 1.5f, 0.4f, -0.4f, 0.8f);
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    assert_null(strstr(sb.data, "ssao")); /* off: no pass at all */
+    sb.len = 0;
+    static uint8_t off[W * H * 4], on[W * H * 4];
+    assert_int_equal(rill_renderer_read_pixels(f->r, off, sizeof(off), &err), RILL_OK);
+    f->snap.view.ssao.enabled = true;
+    render_and_check(f, "ssao");
+    assert_int_equal(rill_renderer_read_pixels(f->r, on, sizeof(on), &err), RILL_OK);
+    uint32_t darker = 0, lighter = 0;
+    for (size_t i = 0; i < sizeof(on); i += 4) {
+        darker += on[i] + 3 < off[i];
+        lighter += on[i] > off[i] + 1;
+    }
+    assert_true(darker > 200);    /* contact shadows where objects meet the floor */
+    assert_int_equal(lighter, 0); /* occlusion only ever removes light */
+    rill_renderer_dump_graph(f->r, &sb);
+    assert_non_null(strstr(sb.data, " ssao\n"));
+    rill_strbuf_free(&sb);
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -1028,6 +1089,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_render_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ssao, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),

@@ -25,7 +25,7 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 sun_color;      // rgb color * illuminance, w 1 when there is a sun
     vec4 ambient;        // rgb
     vec4 shadow_params;  // x texel size in uv, z cascade count
-    uvec4 counts;        // x light count, y 1 = clustered light lists
+    uvec4 counts;        // x light count, y 1 = clustered light lists, z 1 = SSAO on
     vec4 cluster_params; // x slices / log(far / near), y log(near), zw render target size
 } frame;
 
@@ -36,6 +36,8 @@ layout(set = 0, binding = 3) uniform sampler2DArrayShadow shadow_map;
 layout(set = 0, binding = 4) readonly buffer ClusterGrid { uvec2 clusters[]; };
 layout(set = 0, binding = 5) readonly buffer ClusterLights { uint cluster_lights[]; };
 const uint CLUSTER_X = 16u, CLUSTER_Y = 9u, CLUSTER_Z = 24u;
+// Screen-space ambient occlusion of this frame (white when SSAO is off).
+layout(set = 0, binding = 6) uniform sampler2D ssao_tex;
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;

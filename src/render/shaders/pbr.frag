@@ -121,6 +121,8 @@ void main() {
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
     float ao = mix(1.0, texture(occlusion_tex, in_uv).r, material.params.z);
+    if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
+        ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 color = vec3(0.0);
     if (frame.sun_color.w > 0.0) {

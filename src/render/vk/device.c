@@ -388,7 +388,9 @@ static rill_result create_samplers(rill__gpu *gpu, rill_error *err) {
         /* Nearest applies to magnification only: minified texels still filter through mips. */
         ci.magFilter = nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
         ci.minFilter = i == RILL__SAMPLER_NEAREST_CLAMP ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
-        ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+        /* Point sampling of single-level images (depth included, which has no linear filter). */
+        ci.mipmapMode = i == RILL__SAMPLER_NEAREST_CLAMP ? VK_SAMPLER_MIPMAP_MODE_NEAREST
+                                                         : VK_SAMPLER_MIPMAP_MODE_LINEAR;
         VkSamplerAddressMode mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
         if (i == RILL__SAMPLER_LINEAR_REPEAT || i == RILL__SAMPLER_NEAREST_REPEAT)
             mode = VK_SAMPLER_ADDRESS_MODE_REPEAT;
