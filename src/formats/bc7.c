@@ -875,12 +875,14 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
     const bc7_level *L = &BC7_LEVELS[quality];
     pthread_once(&g_quant_once, quant_tables_build);
     int px[16][4];
-    bool opaque = true;
+    bool opaque = true, dark = false;
     for (int i = 0; i < 16; i++) {
         for (int c = 0; c < 4; c++)
             px[i][c] = rgba[4 * i + c];
         if (rgba[4 * i + 3] != 255)
             opaque = false;
+        if (rgba[4 * i] < 2 || rgba[4 * i + 1] < 2 || rgba[4 * i + 2] < 2)
+            dark = true;
     }
     bc7_cand best;
     memset(&best, 0, sizeof(best));
@@ -888,10 +890,11 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
 
     /* Mode 6: one subset, RGBA, 4-bit indices; the workhorse for smooth blocks. */
     encode_partitioned(px, 6, 0, L->iters + 1, L->all_pbits, opaque, &best);
-    /* Opaque mode 6 must use p-bit 1 (for alpha 255), so its colours are odd values: black, for
-     * one, comes out as 1. Mode 5 without rotation has 7-bit colour endpoints with no p-bit and
-     * an exact 8-bit alpha, and recovers those blocks. */
-    if (opaque && best.err > 0)
+    /* Opaque mode 6 must use p-bit 1 (for alpha 255), so its endpoints are odd values and a
+     * channel at 0 comes out as 1 (every other value is reachable by interpolation). Mode 5
+     * without rotation has 7-bit colour endpoints with no p-bit and an exact 8-bit alpha, and
+     * recovers those blocks; it is tried only where a channel is that dark. */
+    if (opaque && best.err > 0 && dark)
         encode_split(px, 5, 0, 0, L->iters, &best);
     if (best.err <= L->skip)
         goto done;
