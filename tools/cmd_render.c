@@ -354,6 +354,8 @@ int rill_cmd_render(int argc, char **argv) {
     d.device_name = o.device;
     d.render_scale = o.render_scale;
     d.debug_flags = o.debug_flags;
+    if (o.ssao >= 0)
+        d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
     rill_error err = {0};

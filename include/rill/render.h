@@ -93,8 +93,8 @@ enum {
     RILL_RENDER_DEBUG_VIEW_MOTION = 1u << 2,
 };
 
-/* Quality tiers. Today they pick the shadow map size; on an integrated GPU a tier other than LOW
- * logs one hint at creation (it changes nothing). */
+/* Quality tiers. They pick the shadow map size and switch effects off, never on: SSAO runs only
+ * at HIGH. On an integrated GPU a tier other than LOW logs one hint at creation. */
 typedef enum rill_render_quality {
     RILL_RENDER_QUALITY_DEFAULT = 0, /* = MEDIUM */
     RILL_RENDER_QUALITY_LOW,
@@ -248,9 +248,10 @@ typedef enum rill_ssao_quality {
     RILL_SSAO_QUALITY_FORCE_U32 = 0x7FFFFFFF
 } rill_ssao_quality;
 
-/* SSAO settings of a view. Off (enabled false) means no pass at all. Zero values are defaults:
- * quality High, thickness 0 -> 0.25 (set thickness_set for an explicit 0), radius 0 -> 0.5 world
- * units. Clamped when used: slice_count 1..16, samples_per_slice_side 1..8, thickness >= 0. */
+/* SSAO settings of a view (it also needs the HIGH quality tier). Off means no pass at all. Zero
+ * values are defaults: quality High, thickness 0 -> 0.25 (set thickness_set for an explicit 0),
+ * radius 0 -> 0.5 world units. Clamped when used: slice_count 1..16, samples_per_slice_side 1..8,
+ * thickness >= 0. */
 typedef struct rill_render_ssao {
     bool enabled;
     rill_ssao_quality quality;

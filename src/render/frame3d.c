@@ -651,7 +651,7 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_access(g, "prepass", "depth", RILL_RG_USAGE_DEPTH_WRITE, err));
     TRY(rill_rg_access(g, "prepass", "normal", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(rill_rg_access(g, "prepass", "motion", RILL_RG_USAGE_COLOR_WRITE, err));
-    bool ssao = r->snap->view.ssao.enabled;
+    bool ssao = r->ssao_on;
     if (ssao) {
         rill_rg_image_desc ad;
         memset(&ad, 0, sizeof(ad));
@@ -931,6 +931,8 @@ static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd,
 static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                                 mat4 vp, rill_error *err) {
     r->snap = snap;
+    /* Quality tiers only ever switch effects off: SSAO runs at High. */
+    r->ssao_on = snap->view.ssao.enabled && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
     r->frame_counter++;
     r->draw_calls = 0;
     if (r->desc.glfw_window)
@@ -1143,7 +1145,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         res =
             build_clusters(r, cmd, snap, clustered ? nlights : 0, view, proj, znear, zfar, cp, err);
         fr->counts[1] = clustered ? 1u : 0u;
-        fr->counts[2] = snap->view.ssao.enabled ? 1u : 0u;
+        fr->counts[2] = r->ssao_on ? 1u : 0u;
         fr->cluster_params[0] = cp[0];
         fr->cluster_params[1] = cp[1];
         fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);

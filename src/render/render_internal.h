@@ -69,6 +69,7 @@ struct rill_renderer {
     rill__pipe *wire_pipe; /* NULL when the device has no polygon-mode lines */
     rill__pipe *shadow_mask_pipe, *ssao_pipe, *ssao_blur_pipe;
     rill__img *frame_ao;    /* this frame's SSAO image while recording opaque/transparent */
+    bool ssao_on;           /* requested by the view and allowed by the quality tier */
     uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
     rill_rg *graph;
     RILL_ARRAY(transient_img) transients;

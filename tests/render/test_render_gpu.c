@@ -39,6 +39,7 @@ static int setup(void **state) {
     d.height = H;
     d.validation = 1;
     d.shadow_map_size = 512;
+    d.quality = RILL_RENDER_QUALITY_HIGH; /* everything on; shadow size given above */
     rill_error err = {0};
     if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
         print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
@@ -873,7 +874,12 @@ static void test_lifecycle(void **state) {
         uint8_t px[64 * 64 * 4]; /* big enough for 64x64 and 80x48 */
         /* No frame yet: nothing to read. */
         assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_ERR_NOT_FOUND);
+        snap.view.ssao.enabled = true; /* requested, but the default Medium tier switches it off */
         assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+        rill_strbuf sb = {0};
+        rill_renderer_dump_graph(r, &sb);
+        assert_null(strstr(sb.data, "ssao"));
+        rill_strbuf_free(&sb);
         assert_int_equal(rill_renderer_resize(r, 80, 48, &err), RILL_OK);
         assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
         uint32_t w, h;
