@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Bundles release binaries and the shared libraries they need (except libc, libm, libdl,
+# libpthread, the Vulkan loader and libstdc++) into .devbin/, so they can run on a GPU machine
+# that has a Vulkan driver but none of Rill's build dependencies. Usage, from the repo root:
+#   cmake --preset release && cmake --build --preset release && scripts/gpu-bundle.sh
+# then, there: LD_LIBRARY_PATH=.devbin .devbin/bench_render --counts 1000,10000,100000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.devbin
+rm -rf "$out" && mkdir -p "$out"
+bins=(build/release/bench/render/bench_render build/release/tools/rill)
+for b in "${bins[@]}"; do cp "$b" "$out/"; done
+for b in "${bins[@]}"; do
+  ldd "$b" | awk '/=> \//{print $3}'
+done | sort -u | grep -vE 'lib(c|m|dl|pthread|rt|vulkan|stdc\+\+|gcc_s)\.so' | while read -r lib; do
+  cp -L "$lib" "$out/"
+done
+ls "$out"
