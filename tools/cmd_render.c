@@ -22,7 +22,8 @@ typedef struct render_opts {
     rill_tonemapper tonemap;
     float exposure, render_scale;
     uint32_t debug_flags;
-    int ssao; /* -1 off, else rill_ssao_quality */
+    int ssao;    /* -1 off, else rill_ssao_quality */
+    float bloom; /* intensity; 0 = off */
     bool dump_graph, stats, validation;
 } render_opts;
 
@@ -307,6 +308,8 @@ static int parse(int argc, char **argv, render_opts *o) {
             i++;
         } else if (strcmp(a, "--exposure") == 0 && v) {
             o->exposure = strtof(v, NULL), i++;
+        } else if (strcmp(a, "--bloom") == 0 && v) {
+            o->bloom = strtof(v, NULL), i++;
         } else if (strcmp(a, "--ssao") == 0 && v) {
             o->ssao = strcmp(v, "low") == 0      ? RILL_SSAO_LOW
                       : strcmp(v, "medium") == 0 ? RILL_SSAO_MEDIUM
@@ -385,6 +388,10 @@ int rill_cmd_render(int argc, char **argv) {
             st.snap.view.tonemapper = o.tonemap;
         if (o.exposure != 0.0f)
             st.snap.view.exposure_ev = o.exposure;
+        if (o.bloom > 0.0f) {
+            st.snap.view.bloom.enabled = true;
+            st.snap.view.bloom.intensity = o.bloom;
+        }
         if (o.ssao >= 0) {
             st.snap.view.ssao.enabled = true;
             st.snap.view.ssao.quality = (rill_ssao_quality)o.ssao;

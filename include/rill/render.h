@@ -94,7 +94,8 @@ enum {
 };
 
 /* Quality tiers. They pick the shadow map size and switch effects off, never on: SSAO runs only
- * at HIGH. On an integrated GPU a tier other than LOW logs one hint at creation. */
+ * at HIGH, bloom at MEDIUM and HIGH. On an integrated GPU a tier other than LOW logs one hint at
+ * creation. */
 typedef enum rill_render_quality {
     RILL_RENDER_QUALITY_DEFAULT = 0, /* = MEDIUM */
     RILL_RENDER_QUALITY_LOW,
@@ -266,8 +267,19 @@ typedef struct rill_render_ssao {
 void rill_render_ssao_resolve(const rill_render_ssao *s, uint32_t *out_slices,
                               uint32_t *out_per_side, float *out_thickness);
 
+/* Bloom settings of a view (runs at the Medium and High tiers). Zero values are defaults:
+ * intensity 0.15 (how much of the blurred light is added), threshold 1.0 (linear HDR brightness
+ * where light starts to bloom; set threshold_set for an explicit 0). */
+typedef struct rill_render_bloom {
+    bool enabled;
+    float intensity;
+    float threshold;
+    bool threshold_set;
+} rill_render_bloom;
+
 typedef struct rill_render_view {
     rill_render_ssao ssao;
+    rill_render_bloom bloom;
     float world_from_view[16];
     float fov_y, near_plane, far_plane;
     bool orthographic;

@@ -6,6 +6,7 @@
 #include "render_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,25 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     a.push_size = 8;
     if (!(r->ssao_blur_pipe = rill__pipe_create(r->gpu, &a, err)))
         return err ? err->code : RILL_ERR_VULKAN;
+    rill__pipe_desc bl;
+    memset(&bl, 0, sizeof(bl));
+    bl.label = "bloom down";
+    bl.cs = rill__spv_bloom_down_comp;
+    bl.cs_size = rill__spv_bloom_down_comp_size;
+    bl.set_count = 1;
+    bl.sets[0].bindings[0] = RILL__BIND_TEXTURE;
+    bl.sets[0].bindings[1] = RILL__BIND_STORAGE_IMAGE;
+    bl.push_size = 16;
+    if (!(r->bloom_down_pipe = rill__pipe_create(r->gpu, &bl, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
+    bl.label = "bloom up";
+    bl.cs = rill__spv_bloom_up_comp;
+    bl.cs_size = rill__spv_bloom_up_comp_size;
+    bl.sets[0].bindings[1] = RILL__BIND_TEXTURE;
+    bl.sets[0].bindings[2] = RILL__BIND_STORAGE_IMAGE;
+    bl.push_size = 8;
+    if (!(r->bloom_up_pipe = rill__pipe_create(r->gpu, &bl, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
     rill__pipe_desc t;
     memset(&t, 0, sizeof(t));
     t.label = "tonemapping";
@@ -173,7 +193,8 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     t.sets[0].bindings[1] = RILL__BIND_STORAGE_IMAGE;
     t.sets[0].bindings[2] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[3] = RILL__BIND_TEXTURE;
-    t.push_size = 28;
+    t.sets[0].bindings[4] = RILL__BIND_TEXTURE;
+    t.push_size = 32;
     if (!(r->tonemap_pipe = rill__pipe_create(r->gpu, &t, err)))
         return err ? err->code : RILL_ERR_VULKAN;
     return RILL_OK;
@@ -189,6 +210,8 @@ void rill__frame3d_destroy_pipelines(rill_renderer *r) {
     rill__pipe_destroy(r->gpu, r->shadow_mask_pipe);
     rill__pipe_destroy(r->gpu, r->ssao_pipe);
     rill__pipe_destroy(r->gpu, r->ssao_blur_pipe);
+    rill__pipe_destroy(r->gpu, r->bloom_down_pipe);
+    rill__pipe_destroy(r->gpu, r->bloom_up_pipe);
     rill__pipe_destroy(r->gpu, r->wire_pipe);
     rill__pipe_destroy(r->gpu, r->tonemap_pipe);
 }
@@ -553,7 +576,7 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
     rill__cmd_bind_pipe(ctx->cmd, r->tonemap_pipe);
-    rill__binding b[4];
+    rill__binding b[5];
     memset(b, 0, sizeof(b));
     b[0].img = rill__ctx_image(ctx, "hdr");
     b[0].layer = -1;
@@ -566,7 +589,11 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     b[3].img = rill__ctx_image(ctx, "motion");
     b[3].layer = -1;
     b[3].sampler = RILL__SAMPLER_NEAREST_CLAMP;
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
+    rill__img *bloom = r->bloom_on ? rill__ctx_image(ctx, "bloom_u0") : NULL;
+    b[4].img = bloom ? bloom : r->white;
+    b[4].layer = -1;
+    b[4].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
     rill_tonemapper op = r->snap->view.tonemapper;
     if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
         op = RILL_TONEMAP_ACES;
@@ -578,6 +605,7 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
         uint32_t op;
         uint32_t src_w, src_h;
         uint32_t view;
+        float bloom;
     } push = {r->width,
               r->height,
               exposure,
@@ -586,7 +614,9 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
               src->height,
               (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_NORMALS)  ? 1u
               : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
-                                                                      : 0u};
+                                                                      : 0u,
+              bloom ? (r->snap->view.bloom.intensity > 0.0f ? r->snap->view.bloom.intensity : 0.15f)
+                    : 0.0f};
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (r->width + 7) / 8, (r->height + 7) / 8, 1);
 }
@@ -618,6 +648,112 @@ static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, bool 
                         rill_error *err) {
     rill_rg_pass_desc d = {label, fn, NULL, side};
     return rill_rg_add_pass(g, &d, err);
+}
+
+#define BLOOM_LEVELS 5
+
+static void bloom_name(char *dst, size_t cap, char kind, uint32_t level) {
+    snprintf(dst, cap, "bloom_%c%u", kind, level);
+}
+
+static void exec_bloom_down(rill_rg_ctx *ctx, void *user) {
+    rill_renderer *r = ctx->r;
+    uint32_t level = (uint32_t)(uintptr_t)user;
+    char src[32], dst[32];
+    if (level == 0)
+        snprintf(src, sizeof(src), "hdr");
+    else
+        bloom_name(src, sizeof(src), 'd', level - 1);
+    bloom_name(dst, sizeof(dst), 'd', level);
+    rill__img *out = rill__ctx_image(ctx, dst);
+    const rill__img_desc *d = rill__img_get_desc(out);
+    rill__cmd_bind_pipe(ctx->cmd, r->bloom_down_pipe);
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_image(ctx, src);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[1].img = out;
+    b[1].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    const rill_render_bloom *bs = &r->snap->view.bloom;
+    float threshold =
+        bs->threshold != 0.0f || bs->threshold_set ? RILL_MAX(bs->threshold, 0.0f) : 1.0f;
+    struct {
+        uint32_t w, h;
+        float threshold;
+        uint32_t first;
+    } push = {d->width, d->height, threshold, level == 0};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+static void exec_bloom_up(rill_rg_ctx *ctx, void *user) {
+    rill_renderer *r = ctx->r;
+    uint32_t level = (uint32_t)(uintptr_t)user;
+    char lower[32], cur[32], dst[32];
+    bloom_name(lower, sizeof(lower), level + 1 == BLOOM_LEVELS - 1 ? 'd' : 'u', level + 1);
+    bloom_name(cur, sizeof(cur), 'd', level);
+    bloom_name(dst, sizeof(dst), 'u', level);
+    rill__img *out = rill__ctx_image(ctx, dst);
+    const rill__img_desc *d = rill__img_get_desc(out);
+    rill__cmd_bind_pipe(ctx->cmd, r->bloom_up_pipe);
+    rill__binding b[3];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_image(ctx, lower);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[1].img = rill__ctx_image(ctx, cur);
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[2].img = out;
+    b[2].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
+    uint32_t push[2] = {d->width, d->height};
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+/* Adds the bloom pyramid: BLOOM_LEVELS downsampling passes from "hdr", then upsampling passes
+ * accumulating back to bloom_u0, which tonemapping adds. Every level is its own image (the graph
+ * aliases their memory): a read-then-write of one image would order its reader after itself. */
+static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
+    char name[32], label[32], prev[32];
+    float scale = r->render_scale;
+    for (uint32_t i = 0; i < BLOOM_LEVELS; i++) {
+        scale *= 0.5f;
+        rill_rg_image_desc d;
+        memset(&d, 0, sizeof(d));
+        d.format = RILL_RG_FORMAT_RGBA16F;
+        d.scale = scale;
+        bloom_name(name, sizeof(name), 'd', i);
+        TRY(rill_rg_declare_image(g, name, &d, err));
+        if (i + 1 < BLOOM_LEVELS) {
+            bloom_name(label, sizeof(label), 'u', i);
+            TRY(rill_rg_declare_image(g, label, &d, err));
+        }
+        snprintf(label, sizeof(label), "bloom_down%u", i);
+        rill_rg_pass_desc pd = {label, exec_bloom_down, (void *)(uintptr_t)i, false};
+        TRY(rill_rg_add_pass(g, &pd, err));
+        if (i == 0)
+            snprintf(prev, sizeof(prev), "hdr");
+        else
+            bloom_name(prev, sizeof(prev), 'd', i - 1);
+        TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+    }
+    for (int i = BLOOM_LEVELS - 2; i >= 0; i--) {
+        snprintf(label, sizeof(label), "bloom_up%d", i);
+        rill_rg_pass_desc pd = {label, exec_bloom_up, (void *)(uintptr_t)i, false};
+        TRY(rill_rg_add_pass(g, &pd, err));
+        bloom_name(prev, sizeof(prev), i + 1 == BLOOM_LEVELS - 1 ? 'd' : 'u', (uint32_t)i + 1);
+        TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        bloom_name(name, sizeof(name), 'd', (uint32_t)i);
+        TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        bloom_name(name, sizeof(name), 'u', (uint32_t)i);
+        TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+    }
+    return rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "bloom_down0", err);
 }
 
 static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) {
@@ -684,7 +820,11 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_access(g, "wireframe", "depth", RILL_RG_USAGE_DEPTH_READ, err));
     TRY(rill_rg_access(g, "wireframe", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, false, err));
+    if (r->bloom_on)
+        TRY(add_bloom(r, g, err));
     TRY(pass(g, RILL_RG_TONEMAPPING, exec_tonemap, false, err));
+    if (r->bloom_on)
+        TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "bloom_u0", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
@@ -933,6 +1073,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->snap = snap;
     /* Quality tiers only ever switch effects off: SSAO runs at High. */
     r->ssao_on = snap->view.ssao.enabled && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
+    r->bloom_on = snap->view.bloom.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
     r->frame_counter++;
     r->draw_calls = 0;
     if (r->desc.glfw_window)

@@ -819,6 +819,49 @@ static void test_ssao(void **state) {
     rill_strbuf_free(&sb);
 }
 
+/* Bloom: bright emissive spheres glow into their surroundings; light below the threshold does
+ * not bloom, and no pixel gets darker. */
+static void test_bloom(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 0.5f, 5.0f, 0, 0.5f, 0);
+    f->snap.view.clear_color[0] = f->snap.view.clear_color[1] = f->snap.view.clear_color[2] = 0.01f;
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.05f;
+    const float em[3][3] = {{12, 2, 1}, {1, 10, 2}, {2, 3, 14}};
+    for (int i = 0; i < 3; i++) {
+        rill_material_desc md;
+        memset(&md, 0, sizeof(md));
+        md.base_color[0] = md.base_color[1] = md.base_color[2] = 0.1f, md.base_color[3] = 1;
+        memcpy(md.emissive, em[i], sizeof(em[i]));
+        rill_error e = {0};
+        rill_material m = rill_render_material_create(f->r, &md, &e);
+        assert_true(m.id != 0);
+        add(f, f->sphere, m, -1.5f + 1.5f * (float)i, 0.5f, 0, 0.8f);
+    }
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    rill_error err = {0};
+    static uint8_t off[W * H * 4], on[W * H * 4];
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, off, sizeof(off), &err), RILL_OK);
+    f->snap.view.bloom.enabled = true;
+    f->snap.view.bloom.intensity = 0.3f;
+    render_and_check(f, "bloom");
+    assert_int_equal(rill_renderer_read_pixels(f->r, on, sizeof(on), &err), RILL_OK);
+    uint32_t brighter = 0, darker = 0;
+    for (size_t i = 0; i < sizeof(on); i++) {
+        if (i % 4 == 3)
+            continue;
+        brighter += on[i] > off[i] + 8;
+        darker += on[i] + 1 < off[i];
+    }
+    assert_true(brighter > 1000); /* halos */
+    assert_int_equal(darker, 0);
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    assert_non_null(strstr(sb.data, "bloom_up0"));
+    rill_strbuf_free(&sb);
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -1096,6 +1139,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ssao, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),

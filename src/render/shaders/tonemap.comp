@@ -7,12 +7,14 @@ layout(set = 0, binding = 0) uniform sampler2D hdr;
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D ldr;
 layout(set = 0, binding = 2) uniform sampler2D normals; // prepass outputs, for debug views
 layout(set = 0, binding = 3) uniform sampler2D motion;
+layout(set = 0, binding = 4) uniform sampler2D bloom; // top of the bloom pyramid (black when off)
 layout(push_constant) uniform Push {
     uvec2 size;
     float exposure; // linear multiplier (2^ev)
     uint op;        // 1 ACES, 2 AgX, 3 none
     uvec2 src_size; // size of hdr: smaller than size when render_scale < 1
     uint view;      // 0 shaded, 1 world normals, 2 motion vectors (x100, 0.5 = still)
+    float bloom_intensity;
 } pc;
 
 vec3 aces_fitted(vec3 c) {
@@ -56,6 +58,8 @@ void main() {
         c = texelFetch(hdr, ivec2(p), 0).rgb;
     else
         c = texture(hdr, (vec2(p) + 0.5) / vec2(pc.size)).rgb; // bilinear upscale
+    if (pc.bloom_intensity > 0.0)
+        c += pc.bloom_intensity * texture(bloom, (vec2(p) + 0.5) / vec2(pc.size)).rgb;
     c *= pc.exposure;
     if (pc.op == 2u)
         c = agx(c);
