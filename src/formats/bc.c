@@ -64,8 +64,9 @@ bool rill_tex_level_size(rill_tex_format format, uint32_t width, uint32_t height
         w = (w + 3) / 4;
         h = (h + 3) / 4;
     }
-    /* w, h < 2^32 and unit <= 16: the product of w and h fits, times 16 fits in 64 bits only
-     * while w * h < 2^60, which always holds here. */
+    /* w * h fits in 64 bits (both are below 2^32); the factor of up to 16 may not. */
+    if (w * h > UINT64_MAX / unit)
+        return false;
     *out_size = w * h * unit;
     return true;
 }

@@ -176,8 +176,12 @@ static void test_sizes(void **state) {
     assert_int_equal(s, 120);
     assert_false(rill_tex_level_size(RILL_TEX_FORMAT_BC7, 0, 4, &s));
     assert_false(rill_tex_level_size(RILL_TEX_FORMAT_NONE, 4, 4, &s));
-    assert_true(rill_tex_level_size(RILL_TEX_FORMAT_RGBA16F, UINT32_MAX, UINT32_MAX, &s));
-    assert_true(s > 0); /* 2^67 would not fit; the function must not wrap silently below 2^64 */
+    /* (2^32 - 1)^2 pixels * 8 bytes does not fit in 64 bits: refused, not wrapped. */
+    assert_false(rill_tex_level_size(RILL_TEX_FORMAT_RGBA16F, UINT32_MAX, UINT32_MAX, &s));
+    assert_int_equal(s, 0);
+    assert_false(rill_tex_level_size(RILL_TEX_FORMAT_BC7, UINT32_MAX, UINT32_MAX, &s)); /* 2^64 */
+    assert_true(rill_tex_level_size(RILL_TEX_FORMAT_BC7, 1u << 31, 1u << 31, &s));
+    assert_int_equal(s, (uint64_t)1 << 62);
     assert_string_equal(rill_tex_format_name(RILL_TEX_FORMAT_BC7), "bc7");
 }
 
