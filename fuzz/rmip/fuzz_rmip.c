@@ -12,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rill_error err;
-    rill_texture tex;
+    rill_tex_data tex;
     if (rill_rmip_read(data, size, "fuzz.rmip", &tex, &err) == RILL_OK) {
-        const rill_texture_level *l0 = &tex.levels[0];
+        const rill_tex_level *l0 = &tex.levels[0];
         /* Keep decode work bounded: small levels only. */
         if (rill_tex_format_is_block(tex.format) && (uint64_t)l0->width * l0->height <= 65536) {
             uint8_t *rgba = rill_malloc((size_t)l0->width * l0->height * 4);
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 rill_free(rgba);
             }
         }
-        rill_texture_free(&tex);
+        rill_tex_data_free(&tex);
     }
     size_t prefix = size < RILL_RMIP_PREFIX_MAX ? size : RILL_RMIP_PREFIX_MAX;
     rill_rmip_info info;
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (low.offset <= size && low.size <= size - low.offset &&
             rill_rmip_texture_from_range(&info, &low, data + low.offset, (size_t)low.size,
                                          "fuzz.rmip#low", &tex, &err) == RILL_OK)
-            rill_texture_free(&tex);
+            rill_tex_data_free(&tex);
     }
     return 0;
 }

@@ -203,7 +203,7 @@ void rill_rmip_full_range(const rill_rmip_info *info, rill_rmip_range *out) {
 
 rill_result rill_rmip_texture_from_range(const rill_rmip_info *info, const rill_rmip_range *range,
                                          const void *bytes, size_t size, const char *name,
-                                         rill_texture *out, rill_error *err) {
+                                         rill_tex_data *out, rill_error *err) {
     memset(out, 0, sizeof(*out));
     if (!name)
         name = "<memory>";
@@ -250,7 +250,7 @@ rill_result rill_rmip_texture_from_range(const rill_rmip_info *info, const rill_
     return RILL_OK;
 }
 
-rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill_texture *out,
+rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill_tex_data *out,
                            rill_error *err) {
     memset(out, 0, sizeof(*out));
     rill_rmip_info info;
@@ -263,7 +263,7 @@ rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill
                                         (size_t)range.size, name, out, err);
 }
 
-void rill_texture_free(rill_texture *tex) {
+void rill_tex_data_free(rill_tex_data *tex) {
     if (!tex)
         return;
     rill_free(tex->storage);

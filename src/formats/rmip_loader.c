@@ -9,8 +9,8 @@
 static void rmip_unload(void *payload, size_t bytes, void *user) {
     RILL_UNUSED(bytes);
     RILL_UNUSED(user);
-    rill_texture *tex = payload;
-    rill_texture_free(tex);
+    rill_tex_data *tex = payload;
+    rill_tex_data_free(tex);
     rill_free(tex);
 }
 
@@ -24,7 +24,7 @@ rill_result rill_rmip_load(const rill_asset_load_ctx *ctx, void **out_payload, s
     snprintf(name, sizeof(name), "%s%s%s", ctx->path, label[0] ? "#" : "", label);
     if (label[0] && !low)
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: unknown sub-asset (only #low)", name);
-    rill_texture *tex = rill_calloc_tagged(1, sizeof(*tex), RILL_MEM_FORMATS);
+    rill_tex_data *tex = rill_calloc_tagged(1, sizeof(*tex), RILL_MEM_FORMATS);
     if (!tex)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
     rill_result res;
@@ -66,7 +66,7 @@ rill_result rill_rmip_load(const rill_asset_load_ctx *ctx, void **out_payload, s
 done:
     rill_free(buf);
     if (res != RILL_OK) {
-        rill_texture_free(tex);
+        rill_tex_data_free(tex);
         rill_free(tex);
         return res;
     }

@@ -118,7 +118,7 @@ static void test_round_trip_every_format(void **state) {
             size_t size = 0;
             rill_error err = {0};
             assert_int_equal(rill_rmip_write(&c.desc, &file, &size, &err), RILL_OK);
-            rill_texture tex;
+            rill_tex_data tex;
             assert_int_equal(rill_rmip_read(file, size, "t.rmip", &tex, &err), RILL_OK);
             assert_int_equal(tex.format, fmts[k].f);
             assert_int_equal(tex.srgb, fmts[k].srgb);
@@ -132,7 +132,7 @@ static void test_round_trip_every_format(void **state) {
                 assert_int_equal(tex.levels[i].size, c.desc.level_size[i]);
                 assert_memory_equal(tex.levels[i].data, c.data[i], c.desc.level_size[i]);
             }
-            rill_texture_free(&tex);
+            rill_tex_data_free(&tex);
             rill_free(file);
             chain_free(&c);
         }
@@ -177,7 +177,7 @@ static void test_sizes_2048_bc7(void **state) {
         at += c.desc.level_size[i];
     }
     assert_int_equal(at, low.size);
-    rill_texture tex;
+    rill_tex_data tex;
     assert_int_equal(rill_rmip_texture_from_range(&info, &low, file + low.offset, (size_t)low.size,
                                                   "big.rmip#low", &tex, &err),
                      RILL_OK);
@@ -185,7 +185,7 @@ static void test_sizes_2048_bc7(void **state) {
     assert_int_equal(tex.first_level, 3);
     assert_int_equal(tex.full_width, 2048);
     assert_int_equal(tex.storage_size, 87408u);
-    rill_texture_free(&tex);
+    rill_tex_data_free(&tex);
     rill_free(file);
     chain_free(&c);
 }
@@ -249,7 +249,7 @@ static void test_legacy_v1_v2(void **state) {
         for (size_t k = 0; k < RILL_COUNTOF(codes); k++) {
             size_t size = 0;
             uint8_t *f = legacy_make(version, codes[k].code, codes[k].f, 300, 40, 9, &size);
-            rill_texture tex;
+            rill_tex_data tex;
             rill_error err = {0};
             assert_int_equal(rill_rmip_read(f, size, "old.rmip", &tex, &err), RILL_OK);
             assert_int_equal(tex.format, codes[k].f);
@@ -269,14 +269,14 @@ static void test_legacy_v1_v2(void **state) {
             rill_rmip_low_range(&info, &low);
             assert_int_equal(low.first_level, 1);
             assert_int_equal(low.offset + low.size, size);
-            rill_texture_free(&tex);
+            rill_tex_data_free(&tex);
             rill_free(f);
         }
     }
     /* An unknown legacy format code names the offset. */
     size_t size = 0;
     uint8_t *f = legacy_make(2, 10, RILL_TEX_FORMAT_BC7, 4, 4, 1, &size);
-    rill_texture tex;
+    rill_tex_data tex;
     rill_error err = {0};
     assert_int_equal(rill_rmip_read(f, size, "old.rmip", &tex, &err), RILL_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "old.rmip: offset 20"));
@@ -286,7 +286,7 @@ static void test_legacy_v1_v2(void **state) {
 /* >>hostile input */
 
 static void expect_fail(const uint8_t *data, size_t size) {
-    rill_texture tex;
+    rill_tex_data tex;
     rill_error err = {0};
     rill_result r = rill_rmip_read(data, size, "bad.rmip", &tex, &err);
     assert_int_not_equal(r, RILL_OK);
@@ -340,7 +340,7 @@ static void test_random_flips(void **state) {
             size_t at = (lcg(&seed) % 4) ? lcg(&seed) % 112 : lcg(&seed) % size;
             copy[at] ^= (uint8_t)(1u << (lcg(&seed) % 8));
         }
-        rill_texture tex;
+        rill_tex_data tex;
         if (rill_rmip_read(copy, size, "flip.rmip", &tex, &err) == RILL_OK) {
             /* Whatever was accepted is self-consistent. */
             for (uint32_t i = 0; i < tex.level_count; i++) {
@@ -349,7 +349,7 @@ static void test_random_flips(void **state) {
                     rill_tex_level_size(tex.format, tex.levels[i].width, tex.levels[i].height, &s));
                 assert_int_equal(s, tex.levels[i].size);
             }
-            rill_texture_free(&tex);
+            rill_tex_data_free(&tex);
             ok++;
         } else {
             assert_true(err.msg[0] != 0);
@@ -372,7 +372,7 @@ static void test_hostile_headers(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_rmip_write(&c.desc, &file, &size, &err), RILL_OK);
     uint8_t *b = rill_malloc(size);
-    rill_texture tex;
+    rill_tex_data tex;
 #define EDIT(stmt, code)                                                                           \
     do {                                                                                           \
         memcpy(b, file, size);                                                                     \
@@ -447,7 +447,7 @@ static void test_loader_full_and_low(void **state) {
     assert_int_equal(rill_rmip_load(&ctx, &payload, &bytes, &err), RILL_OK);
     rill_vfs_get_stats(vfs, &after);
     assert_int_equal(after.bytes_returned - before.bytes_returned, size);
-    rill_texture *tex = payload;
+    rill_tex_data *tex = payload;
     assert_int_equal(tex->level_count, 11);
     assert_int_equal(tex->width, 1024);
     assert_int_equal(bytes, tex->storage_size);
@@ -496,8 +496,8 @@ static void test_loader_full_and_low(void **state) {
     assert_int_equal(rill_asset_get_state(server, full), RILL_ASSET_STATE_LOADED);
     assert_int_equal(rill_asset_get_state(server, tail), RILL_ASSET_STATE_LOADED);
     size_t full_bytes = 0, tail_bytes = 0;
-    rill_texture *tf = rill_asset_get_payload(server, full, &full_bytes);
-    rill_texture *tt = rill_asset_get_payload_as(server, tail, "rmip");
+    rill_tex_data *tf = rill_asset_get_payload(server, full, &full_bytes);
+    rill_tex_data *tt = rill_asset_get_payload_as(server, tail, "rmip");
     assert_non_null(tf);
     assert_non_null(tt);
     rill_asset_get_payload(server, tail, &tail_bytes);
@@ -579,7 +579,7 @@ static void test_convert(void **state) {
                                            NULL, &out, &size, &used, &err),
                          RILL_OK);
         assert_int_equal(used, cases[k].usage);
-        rill_texture tex;
+        rill_tex_data tex;
         assert_int_equal(rill_rmip_read(out, size, cases[k].name, &tex, &err), RILL_OK);
         assert_int_equal(tex.format, cases[k].format);
         assert_int_equal(tex.srgb, cases[k].srgb);
@@ -607,7 +607,7 @@ static void test_convert(void **state) {
             /* Pixel (50, 0), red: 50 * 0.05 = 2.5 (HDR's shared exponent keeps it within 1%). */
             assert_true(fabsf(rill_f16_to_f32(hp[50 * 4]) - 2.5f) < 0.03f);
         }
-        rill_texture_free(&tex);
+        rill_tex_data_free(&tex);
         rill_free(out);
     }
     /* Forced options: no mips, uncompressed; a format that does not fit the usage; garbage. */
@@ -619,12 +619,12 @@ static void test_convert(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_rmip_convert(png.data, png.size, "a.png", &d, &out, &size, NULL, &err),
                      RILL_OK);
-    rill_texture tex;
+    rill_tex_data tex;
     assert_int_equal(rill_rmip_read(out, size, "a.rmip", &tex, &err), RILL_OK);
     assert_int_equal(tex.level_count, 1);
     assert_int_equal(tex.format, RILL_TEX_FORMAT_RGBA8);
     assert_int_equal(tex.levels[0].data[4 * 5], rgb[3 * 5]);
-    rill_texture_free(&tex);
+    rill_tex_data_free(&tex);
     rill_free(out);
     d.format = RILL_TEX_FORMAT_RGBA16F;
     assert_int_equal(rill_rmip_convert(png.data, png.size, "a.png", &d, &out, &size, NULL, &err),

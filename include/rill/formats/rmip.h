@@ -99,15 +99,16 @@ void rill_rmip_full_range(const rill_rmip_info *info, rill_rmip_range *out);
 
 /* >>texture payload --------------------------------------------------------------------------- */
 
-typedef struct rill_texture_level {
+typedef struct rill_tex_level {
     uint32_t width, height;
-    const uint8_t *data; /* points into rill_texture.storage */
+    const uint8_t *data; /* points into rill_tex_data.storage */
     size_t size;
-} rill_texture_level;
+} rill_tex_level;
 
-/* A CPU-side texture ready to upload: level 0 is the largest level present (for a "#low" load,
- * the first tail level, so width/height are that level's). Owns one block of storage. */
-typedef struct rill_texture {
+/* CPU-side texture data ready to upload (the renderer turns it into its GPU handle,
+ * rill_texture): level 0 is the largest level present (for a "#low" load, the first tail level,
+ * so width/height are that level's). Owns one block of storage. */
+typedef struct rill_tex_data {
     rill_tex_format format;
     bool srgb;
     uint32_t flags;         /* RILL_RMIP_FLAG_* */
@@ -115,21 +116,21 @@ typedef struct rill_texture {
     uint32_t level_count;
     uint32_t first_level;             /* index in the file's full chain of levels[0] */
     uint32_t full_width, full_height; /* the full chain's base size */
-    rill_texture_level levels[RILL_RMIP_MAX_LEVELS];
+    rill_tex_level levels[RILL_RMIP_MAX_LEVELS];
     void *storage;
     size_t storage_size;
-} rill_texture;
+} rill_tex_data;
 
 /* Builds a texture from bytes of `range` (bytes[0] is file offset range->offset, size must be
  * range->size) of a file described by info. The texture copies what it needs. */
 rill_result rill_rmip_texture_from_range(const rill_rmip_info *info, const rill_rmip_range *range,
                                          const void *bytes, size_t size, const char *name,
-                                         rill_texture *out, rill_error *err);
+                                         rill_tex_data *out, rill_error *err);
 /* Parses a whole file into a texture (every level). */
-rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill_texture *out,
+rill_result rill_rmip_read(const void *data, size_t size, const char *name, rill_tex_data *out,
                            rill_error *err);
 /* Releases the storage and zeroes the texture; NULL is fine. */
-void rill_texture_free(rill_texture *tex);
+void rill_tex_data_free(rill_tex_data *tex);
 
 /* >>writer ------------------------------------------------------------------------------------ */
 
@@ -186,7 +187,7 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
 
 /* The asset-server loader for "rmip" files: "path" loads the whole chain (one read), "path#low"
  * reads the header and index, then exactly the tail's byte range (rill_vfs_read_range). Any
- * other label fails. The payload is a rill_texture* (free: the loader's unload); its accounted
+ * other label fails. The payload is a rill_tex_data* (free: the loader's unload); its accounted
  * bytes are the level bytes. Name "rmip". */
 rill_asset_loader rill_rmip_loader(void);
 /* The load function itself (exposed for tests and tools that drive a VFS directly). */
