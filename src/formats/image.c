@@ -267,53 +267,12 @@ static void mip_taps(int n_src, int n_dst, mip_tap *taps) {
     }
 }
 
-/* Downsamples a float RGBA plane (sw x sh) to (dw x dh), dw <= sw, dh <= sh, separably. tmp
- * holds dw * sh * 4 floats. An axis that keeps its size is copied. */
-static void mip_downsample(const float *src, int sw, int sh, float *dst, int dw, int dh, float *tmp,
-                           mip_tap *taps) {
-    if (dw == sw) {
-        memcpy(tmp, src, (size_t)sw * sh * 16);
-    } else {
-        mip_taps(sw, dw, taps);
-        for (int y = 0; y < sh; y++) {
-            const float *row = src + (size_t)y * sw * 4;
-            float *o = tmp + (size_t)y * dw * 4;
-            for (int x = 0; x < dw; x++) {
-                const mip_tap *t = &taps[x];
-                float acc[4] = {0, 0, 0, 0};
-                for (int k = 0; k < t->count; k++) {
-                    const float *p = row + (size_t)(t->first + k) * 4;
-                    for (int c = 0; c < 4; c++)
-                        acc[c] += t->w[k] * p[c];
-                }
-                memcpy(o + (size_t)x * 4, acc, 16);
-            }
-        }
-    }
-    if (dh == sh) {
-        memcpy(dst, tmp, (size_t)dw * dh * 16);
-        return;
-    }
-    mip_taps(sh, dh, taps);
-    for (int y = 0; y < dh; y++) {
-        const mip_tap *t = &taps[y];
-        float *o = dst + (size_t)y * dw * 4;
-        for (int x = 0; x < dw * 4; x++)
-            o[x] = 0;
-        for (int k = 0; k < t->count; k++) {
-            const float *row = tmp + (size_t)(t->first + k) * dw * 4;
-            float w = t->w[k];
-            for (int x = 0; x < dw * 4; x++)
-                o[x] += w * row[x];
-        }
-    }
-}
-
-/* Unpacks a level into the working space: linear premultiplied colour, or unit normals. */
-static void mip_to_work(const rill_image *img, rill_mip_usage usage, float *w,
-                        const float *srgb_lut) {
-    size_t count = (size_t)img->width * img->height;
-    for (size_t i = 0; i < count; i++) {
+/* Unpacks `count` pixels of an image, from pixel `first` on, into the working space: linear
+ * premultiplied colour, or vectors for normal maps. */
+static void mip_to_work(const rill_image *img, rill_mip_usage usage, size_t first, size_t count,
+                        float *w, const float *srgb_lut) {
+    for (size_t j = 0; j < count; j++) {
+        size_t i = first + j;
         float v[4];
         if (img->type == RILL_PIXEL_RGBA8) {
             const uint8_t *p = (const uint8_t *)img->pixels + i * 4;
@@ -335,16 +294,17 @@ static void mip_to_work(const rill_image *img, rill_mip_usage usage, float *w,
             for (int c = 0; c < 3; c++)
                 v[c] = v[c] * 2.0f - 1.0f;
         }
-        memcpy(w + i * 4, v, 16);
+        memcpy(w + j * 4, v, 16);
     }
 }
 
-/* Packs a working-space level back into the image's pixel type. */
-static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img) {
-    size_t count = (size_t)img->width * img->height;
-    for (size_t i = 0; i < count; i++) {
+/* Packs `count` working-space pixels back into the image's pixel type, from pixel `first` on. */
+static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img, size_t first,
+                          size_t count) {
+    for (size_t j = 0; j < count; j++) {
+        size_t i = first + j;
         float v[4];
-        memcpy(v, w + i * 4, 16);
+        memcpy(v, w + j * 4, 16);
         if (usage == RILL_MIP_COLOR) {
             float a = RILL_CLAMP(v[3], 0.0f, 1.0f);
             for (int c = 0; c < 3; c++) {
@@ -382,6 +342,67 @@ static void mip_from_work(const float *w, rill_mip_usage usage, rill_image *img)
     }
 }
 
+/* Where a downsample reads its source rows: a float working-space level, or (for level 1) the
+ * base image itself, unpacked one row at a time into `row` so the full-size base never needs a
+ * float copy (a 4096^2 base would take 256 MiB). */
+typedef struct mip_source {
+    const float *level; /* NULL: read from base */
+    const rill_image *base;
+    rill_mip_usage usage;
+    const float *srgb_lut;
+    float *row; /* base->width pixels */
+} mip_source;
+
+static const float *mip_source_row(const mip_source *src, int sw, int y) {
+    if (src->level)
+        return src->level + (size_t)y * sw * 4;
+    mip_to_work(src->base, src->usage, (size_t)y * sw, (size_t)sw, src->row, src->srgb_lut);
+    return src->row;
+}
+
+/* Downsamples (sw x sh) to (dw x dh), dw <= sw, dh <= sh, separably: rows into tmp (dw * sh
+ * pixels), then columns into dst. An axis that keeps its size is copied. */
+static void mip_downsample(const mip_source *src, int sw, int sh, float *dst, int dw, int dh,
+                           float *tmp, mip_tap *taps) {
+    if (dw < sw)
+        mip_taps(sw, dw, taps);
+    for (int y = 0; y < sh; y++) {
+        const float *row = mip_source_row(src, sw, y);
+        float *o = tmp + (size_t)y * dw * 4;
+        if (dw == sw) {
+            memcpy(o, row, (size_t)sw * 16);
+            continue;
+        }
+        for (int x = 0; x < dw; x++) {
+            const mip_tap *t = &taps[x];
+            float acc[4] = {0, 0, 0, 0};
+            for (int k = 0; k < t->count; k++) {
+                const float *p = row + (size_t)(t->first + k) * 4;
+                for (int c = 0; c < 4; c++)
+                    acc[c] += t->w[k] * p[c];
+            }
+            memcpy(o + (size_t)x * 4, acc, 16);
+        }
+    }
+    if (dh == sh) {
+        memcpy(dst, tmp, (size_t)dw * dh * 16);
+        return;
+    }
+    mip_taps(sh, dh, taps);
+    for (int y = 0; y < dh; y++) {
+        const mip_tap *t = &taps[y];
+        float *o = dst + (size_t)y * dw * 4;
+        for (int x = 0; x < dw * 4; x++)
+            o[x] = 0;
+        for (int k = 0; k < t->count; k++) {
+            const float *row = tmp + (size_t)(t->first + k) * dw * 4;
+            float w = t->w[k];
+            for (int x = 0; x < dw * 4; x++)
+                o[x] += w * row[x];
+        }
+    }
+}
+
 void rill_mip_chain_free(rill_mip_chain *chain) {
     if (!chain)
         return;
@@ -404,16 +425,18 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
     if (d.max_levels && d.max_levels < levels)
         levels = d.max_levels;
 
-    size_t base_count = (size_t)base->width * base->height;
-    float *work = rill_malloc_tagged(base_count * 16, RILL_MEM_FORMATS);
-    /* Level 1 is the largest level `next` ever holds (later levels alternate with `work` and
-     * shrink); the horizontal pass of level 1 is the largest `tmp` ever holds. */
-    size_t half_w = RILL_MAX(1u, base->width / 2), half_h = RILL_MAX(1u, base->height / 2);
-    float *next = rill_malloc_tagged(half_w * half_h * 16, RILL_MEM_FORMATS);
-    float *tmp = rill_malloc_tagged(half_w * base->height * 16, RILL_MEM_FORMATS);
-    mip_tap *taps = rill_malloc_tagged(sizeof(mip_tap) * RILL_IMAGE_MAX_DIM, RILL_MEM_FORMATS);
+    /* Working space: level 1 and level 2 in float (they alternate for the levels below), the
+     * horizontal pass of a level (at most level 1's width times the base height), one base row. */
+    size_t w1 = RILL_MAX(1u, base->width / 2), h1 = RILL_MAX(1u, base->height / 2);
+    size_t w2 = RILL_MAX(1u, (uint32_t)w1 / 2), h2 = RILL_MAX(1u, (uint32_t)h1 / 2);
+    float *buf[2] = {rill_malloc_tagged(w1 * h1 * 16, RILL_MEM_FORMATS),
+                     rill_malloc_tagged(w2 * h2 * 16, RILL_MEM_FORMATS)};
+    float *tmp = rill_malloc_tagged(w1 * base->height * 16, RILL_MEM_FORMATS);
+    float *row = rill_malloc_tagged((size_t)base->width * 16, RILL_MEM_FORMATS);
+    mip_tap *taps =
+        rill_malloc_tagged(sizeof(mip_tap) * RILL_MAX(base->width, base->height), RILL_MEM_FORMATS);
     rill_result res = RILL_OK;
-    if (!work || !next || !tmp || !taps) {
+    if (!buf[0] || !buf[1] || !tmp || !row || !taps) {
         res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "mips: out of memory");
         goto fail;
     }
@@ -421,41 +444,52 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
     for (int i = 0; i < 256; i++)
         srgb_lut[i] = rill_srgb_to_linear((float)i / 255.0f);
 
-    mip_to_work(base, d.usage, work, srgb_lut);
-    uint32_t w = base->width, h = base->height;
-    for (uint32_t lv = 0; lv < levels; lv++) {
-        if (lv > 0) {
-            uint32_t nw = RILL_MAX(1u, w / 2), nh = RILL_MAX(1u, h / 2);
-            mip_downsample(work, (int)w, (int)h, next, (int)nw, (int)nh, tmp, taps);
-            /* The new level becomes the source of the next one; the old buffer is reused. */
-            float *t = work;
-            work = next;
-            next = t;
-            w = nw;
-            h = nh;
+    res = rill_image_alloc(&out->levels[0], base->width, base->height, base->type, err);
+    if (res != RILL_OK)
+        goto fail;
+    out->count = 1;
+    if (d.usage == RILL_MIP_NORMAL) {
+        /* Normal maps are renormalized on level 0 too, row by row. */
+        for (uint32_t y = 0; y < base->height; y++) {
+            size_t first = (size_t)y * base->width;
+            mip_to_work(base, d.usage, first, base->width, row, srgb_lut);
+            mip_from_work(row, d.usage, &out->levels[0], first, base->width);
         }
+    } else {
+        /* Level 0 is the base itself (no round trip through the working space). */
+        memcpy(out->levels[0].pixels, base->pixels, base->size);
+    }
+    mip_source src = {NULL, base, d.usage, srgb_lut, row};
+    uint32_t w = base->width, h = base->height;
+    for (uint32_t lv = 1; lv < levels; lv++) {
+        uint32_t nw = RILL_MAX(1u, w / 2), nh = RILL_MAX(1u, h / 2);
+        /* Odd levels go to buf[0] (level 1 is the largest), even ones to buf[1]. */
+        float *dst = buf[(lv - 1) & 1u];
+        mip_downsample(&src, (int)w, (int)h, dst, (int)nw, (int)nh, tmp, taps);
+        src.level = dst;
+        w = nw;
+        h = nh;
         res = rill_image_alloc(&out->levels[lv], w, h, base->type, err);
         if (res != RILL_OK)
             goto fail;
         out->count = lv + 1;
-        if (lv == 0 && d.usage != RILL_MIP_NORMAL) {
-            /* Level 0 is the base itself (no round trip through the working space). */
-            memcpy(out->levels[0].pixels, base->pixels, base->size);
-        } else {
-            mip_from_work(work, d.usage, &out->levels[lv]);
-        }
+        mip_from_work(dst, d.usage, &out->levels[lv], 0, (size_t)w * h);
+    }
+    for (uint32_t lv = 0; lv < out->count; lv++) {
         out->levels[lv].source_channels = base->source_channels;
         out->levels[lv].source_hdr = base->source_hdr;
     }
-    rill_free(work);
-    rill_free(next);
+    rill_free(buf[0]);
+    rill_free(buf[1]);
     rill_free(tmp);
+    rill_free(row);
     rill_free(taps);
     return RILL_OK;
 fail:
-    rill_free(work);
-    rill_free(next);
+    rill_free(buf[0]);
+    rill_free(buf[1]);
     rill_free(tmp);
+    rill_free(row);
     rill_free(taps);
     rill_mip_chain_free(out);
     return res;
