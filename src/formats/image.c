@@ -403,6 +403,43 @@ static void mip_downsample(const mip_source *src, int sw, int sh, float *dst, in
     }
 }
 
+static float mip_alpha_at(const rill_image *img, size_t i) {
+    if (img->type == RILL_PIXEL_RGBA8)
+        return (float)((const uint8_t *)img->pixels)[i * 4 + 3] / 255.0f;
+    return ((const float *)img->pixels)[i * 4 + 3];
+}
+
+/* Fraction of texels whose alpha, scaled by `scale`, passes the cutoff. */
+static float mip_coverage(const rill_image *img, float cutoff, float scale) {
+    size_t n = (size_t)img->width * img->height, pass = 0;
+    for (size_t i = 0; i < n; i++)
+        pass += mip_alpha_at(img, i) * scale >= cutoff;
+    return (float)pass / (float)n;
+}
+
+/* Scales a level's alpha so its coverage at `cutoff` matches `target` (bisection on the scale;
+ * coverage only grows with it). */
+static void mip_keep_coverage(rill_image *img, float cutoff, float target) {
+    float lo = 0.0f, hi = 4.0f;
+    while (hi < 256.0f && mip_coverage(img, cutoff, hi) < target)
+        hi *= 2.0f;
+    for (int it = 0; it < 20; it++) {
+        float mid = 0.5f * (lo + hi);
+        if (mip_coverage(img, cutoff, mid) < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    size_t n = (size_t)img->width * img->height;
+    for (size_t i = 0; i < n; i++) {
+        float a = RILL_CLAMP(mip_alpha_at(img, i) * hi, 0.0f, 1.0f);
+        if (img->type == RILL_PIXEL_RGBA8)
+            ((uint8_t *)img->pixels)[i * 4 + 3] = (uint8_t)(a * 255.0f + 0.5f);
+        else
+            ((float *)img->pixels)[i * 4 + 3] = a;
+    }
+}
+
 void rill_mip_chain_free(rill_mip_chain *chain) {
     if (!chain)
         return;
@@ -459,6 +496,10 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
         /* Level 0 is the base itself (no round trip through the working space). */
         memcpy(out->levels[0].pixels, base->pixels, base->size);
     }
+    /* Alpha-test coverage of level 0, kept on every level when asked for (-1: off). */
+    float coverage = -1.0f;
+    if (d.alpha_cutoff > 0.0f && d.alpha_cutoff < 1.0f && d.usage != RILL_MIP_NORMAL)
+        coverage = mip_coverage(&out->levels[0], d.alpha_cutoff, 1.0f);
     mip_source src = {NULL, base, d.usage, srgb_lut, row};
     uint32_t w = base->width, h = base->height;
     for (uint32_t lv = 1; lv < levels; lv++) {
@@ -474,6 +515,8 @@ rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *d
             goto fail;
         out->count = lv + 1;
         mip_from_work(dst, d.usage, &out->levels[lv], 0, (size_t)w * h);
+        if (coverage >= 0.0f)
+            mip_keep_coverage(&out->levels[lv], d.alpha_cutoff, coverage);
     }
     for (uint32_t lv = 0; lv < out->count; lv++) {
         out->levels[lv].source_channels = base->source_channels;

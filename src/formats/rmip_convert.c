@@ -168,6 +168,7 @@ rill_result rill_rmip_convert(const void *image_data, size_t image_size, const c
                : usage == RILL_TEX_USAGE_NORMAL ? RILL_MIP_NORMAL
                                                 : RILL_MIP_LINEAR;
     md.max_levels = d.no_mips ? 1 : 0;
+    md.alpha_cutoff = d.alpha_cutoff;
     res = rill_image_build_mips(&img, &md, &chain, err);
     if (res != RILL_OK)
         goto done;

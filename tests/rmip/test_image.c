@@ -123,6 +123,54 @@ static void test_normals_renormalized(void **state) {
     rill_image_free(&img);
 }
 
+/* Fraction of texels of a level whose alpha passes a 0.5 alpha test. */
+static float coverage_of(const rill_image *img) {
+    size_t n = (size_t)img->width * img->height, pass = 0;
+    for (size_t i = 0; i < n; i++)
+        pass += ((const uint8_t *)img->pixels)[i * 4 + 3] >= 128;
+    return (float)pass / (float)n;
+}
+
+static void test_alpha_coverage(void **state) {
+    (void)state;
+    /* Foliage-like cutout: thin irregular opaque strands over transparency. Plain filtering
+     * averages the strands below the alpha test's threshold so the lower levels lose most of
+     * them; with the cutoff given, every level keeps level 0's share of passing texels. */
+    const uint32_t n = 96;
+    rill_image img = make_rgba8(n, n);
+    uint8_t *p = img.pixels;
+    for (uint32_t y = 0; y < n; y++)
+        for (uint32_t x = 0; x < n; x++) {
+            uint8_t *q = p + (y * n + x) * 4;
+            q[0] = 90;
+            q[1] = 140;
+            q[2] = 40;
+            float v = sinf((float)x * 0.9f) + sinf((float)y * 1.3f) + sinf((float)(x + y) * 0.37f);
+            q[3] = v > 1.2f ? 255 : 0;
+        }
+    rill_mip_chain plain, kept;
+    rill_error err = {0};
+    assert_int_equal(rill_image_build_mips(&img, NULL, &plain, &err), RILL_OK);
+    rill_mip_desc d = {RILL_MIP_COLOR, 0, 0.5f};
+    assert_int_equal(rill_image_build_mips(&img, &d, &kept, &err), RILL_OK);
+    float c0 = coverage_of(&kept.levels[0]);
+    assert_true(c0 > 0.1f && c0 < 0.4f);
+    assert_true(coverage_of(&plain.levels[3]) < 0.5f * c0); /* strands thinned away */
+    for (uint32_t lv = 1; lv < kept.count; lv++) {
+        if ((size_t)kept.levels[lv].width * kept.levels[lv].height < 64)
+            break;
+        float c = coverage_of(&kept.levels[lv]);
+        print_message("level %u coverage %.3f (plain %.3f)\n", lv, c,
+                      coverage_of(&plain.levels[lv]));
+        assert_true(fabsf(c - c0) < 0.05f);
+        /* Colour is untouched by the alpha scaling. */
+        assert_true(abs((int)((uint8_t *)kept.levels[lv].pixels)[1] - 140) <= 2);
+    }
+    rill_mip_chain_free(&plain);
+    rill_mip_chain_free(&kept);
+    rill_image_free(&img);
+}
+
 static void test_odd_sizes_and_hdr(void **state) {
     (void)state;
     const uint32_t dims[][3] = {{5, 3, 3}, {1, 9, 4}, {9, 1, 4}, {1, 1, 1}, {7, 7, 3}};
@@ -212,8 +260,9 @@ static void test_half_floats(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checkerboard_srgb),    cmocka_unit_test(test_alpha_premultiplied),
-        cmocka_unit_test(test_normals_renormalized), cmocka_unit_test(test_odd_sizes_and_hdr),
-        cmocka_unit_test(test_load_errors),          cmocka_unit_test(test_half_floats),
+        cmocka_unit_test(test_normals_renormalized), cmocka_unit_test(test_alpha_coverage),
+        cmocka_unit_test(test_odd_sizes_and_hdr),    cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_half_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,10 +80,15 @@ typedef enum rill_mip_usage {
     RILL_MIP_USAGE_FORCE_U32 = 0x7FFFFFFF
 } rill_mip_usage;
 
-/* Mip settings; all-zero = defaults: COLOR usage, full chain. */
+/* Mip settings; all-zero = defaults: COLOR usage, full chain, no alpha coverage preservation.
+ * alpha_cutoff: for alpha-tested (cutout) textures, the test's threshold in (0, 1). Each level's
+ *   alpha is then scaled so the fraction of texels passing the test matches level 0's, instead of
+ *   shrinking as filtering averages thin features away (foliage, fences). 0 = off. Ignored for
+ *   NORMAL usage. */
 typedef struct rill_mip_desc {
     rill_mip_usage usage;
     uint32_t max_levels; /* 0 = full chain; otherwise at most this many levels (>= 1) */
+    float alpha_cutoff;
 } rill_mip_desc;
 
 /* A chain of levels, level 0 the largest. Each level owns its pixels. */

@@ -174,6 +174,7 @@ typedef struct rill_rmip_convert_desc {
     bool no_mips;
     rill_bc7_params bc7;
     rill_jobs *jobs;
+    float alpha_cutoff; /* > 0: keep alpha-test coverage in the mips (rill_mip_desc) */
 } rill_rmip_convert_desc;
 
 /* Decodes an image file (PNG, JPEG, TGA, HDR, ...) held in memory and encodes it as a .rmip.
