@@ -8,6 +8,7 @@
  * Anything that does not parse or whose checksum differs counts as a miss and is rebuilt. */
 #include "export_internal.h"
 
+#include "rill/formats/bc.h"
 #include "rill/formats/edges.h"
 #include "rill/formats/gltf.h"
 
@@ -277,11 +278,13 @@ static void cache_store(const rill__export_input *in, uint64_t key) {
     rill_strbuf_free(&sb);
 }
 
-/* The cache key: the tool version, kind, path, options and content hash, hashed together. */
+/* The cache key: the tool and block-encoder versions, kind, path, options and content hash,
+ * hashed together. The encoder version is part of it so a change in BC output rebuilds textures. */
 static uint64_t make_key(const rill__export_input *in, const char *options, uint64_t content) {
     rill_strbuf sb = {0};
-    rill_strbuf_printf(&sb, "%s\n%d\n%s\n%s\n%016llx", RILL_EXPORT_TOOL_VERSION, (int)in->kind,
-                       in->path, options, (unsigned long long)content);
+    rill_strbuf_printf(&sb, "%s\nbc%u\n%d\n%s\n%s\n%016llx", RILL_EXPORT_TOOL_VERSION,
+                       (unsigned)RILL_BC_ENCODER_VERSION, (int)in->kind, in->path, options,
+                       (unsigned long long)content);
     uint64_t key = sb.data ? rill_hash64(sb.data, sb.len) : content;
     rill_strbuf_free(&sb);
     return key;
