@@ -94,8 +94,8 @@ enum {
 };
 
 /* Quality tiers. They pick the shadow map size and switch effects off, never on: SSAO runs only
- * at HIGH, bloom at MEDIUM and HIGH. On an integrated GPU a tier other than LOW logs one hint at
- * creation. */
+ * at HIGH, bloom and auto exposure at MEDIUM and HIGH. On an integrated GPU a tier other than LOW
+ * logs one hint at creation. */
 typedef enum rill_render_quality {
     RILL_RENDER_QUALITY_DEFAULT = 0, /* = MEDIUM */
     RILL_RENDER_QUALITY_LOW,
@@ -277,9 +277,20 @@ typedef struct rill_render_bloom {
     bool threshold_set;
 } rill_render_bloom;
 
+/* Auto exposure (Medium and High tiers): the average log luminance of the HDR image is brought
+ * towards middle grey. Zero values are defaults: rate 0.05 (fraction of the remaining difference
+ * closed each frame; the first measured frame jumps straight to the target), min_ev -10, max_ev
+ * 10. The result adds to exposure_ev. */
+typedef struct rill_render_auto_exposure {
+    bool enabled;
+    float rate;
+    float min_ev, max_ev;
+} rill_render_auto_exposure;
+
 typedef struct rill_render_view {
     rill_render_ssao ssao;
     rill_render_bloom bloom;
+    rill_render_auto_exposure auto_exposure;
     float world_from_view[16];
     float fov_y, near_plane, far_plane;
     bool orthographic;

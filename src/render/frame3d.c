@@ -183,6 +183,23 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     bl.push_size = 8;
     if (!(r->bloom_up_pipe = rill__pipe_create(r->gpu, &bl, err)))
         return err ? err->code : RILL_ERR_VULKAN;
+    rill__pipe_desc ae;
+    memset(&ae, 0, sizeof(ae));
+    ae.label = "auto exposure";
+    ae.cs = rill__spv_auto_exposure_comp;
+    ae.cs_size = rill__spv_auto_exposure_comp_size;
+    ae.set_count = 1;
+    ae.sets[0].bindings[0] = RILL__BIND_TEXTURE;
+    ae.sets[0].bindings[1] = RILL__BIND_STORAGE;
+    ae.push_size = 16;
+    if (!(r->auto_exposure_pipe = rill__pipe_create(r->gpu, &ae, err)))
+        return err ? err->code : RILL_ERR_VULKAN;
+    static const float zero_state[4] = {0, 0, 0, 0};
+    r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
+                                       "auto exposure state", err);
+    if (!r->exposure_buf || rill__buf_upload(r->gpu, r->exposure_buf, 0, zero_state,
+                                             sizeof(zero_state), err) != RILL_OK)
+        return err ? err->code : RILL_ERR_VULKAN;
     rill__pipe_desc t;
     memset(&t, 0, sizeof(t));
     t.label = "tonemapping";
@@ -194,7 +211,8 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     t.sets[0].bindings[2] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[3] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[4] = RILL__BIND_TEXTURE;
-    t.push_size = 32;
+    t.sets[0].bindings[5] = RILL__BIND_STORAGE;
+    t.push_size = 36;
     if (!(r->tonemap_pipe = rill__pipe_create(r->gpu, &t, err)))
         return err ? err->code : RILL_ERR_VULKAN;
     return RILL_OK;
@@ -212,6 +230,8 @@ void rill__frame3d_destroy_pipelines(rill_renderer *r) {
     rill__pipe_destroy(r->gpu, r->ssao_blur_pipe);
     rill__pipe_destroy(r->gpu, r->bloom_down_pipe);
     rill__pipe_destroy(r->gpu, r->bloom_up_pipe);
+    rill__pipe_destroy(r->gpu, r->auto_exposure_pipe);
+    rill__buf_destroy(r->gpu, r->exposure_buf);
     rill__pipe_destroy(r->gpu, r->wire_pipe);
     rill__pipe_destroy(r->gpu, r->tonemap_pipe);
 }
@@ -576,7 +596,7 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
     rill__cmd_bind_pipe(ctx->cmd, r->tonemap_pipe);
-    rill__binding b[5];
+    rill__binding b[6];
     memset(b, 0, sizeof(b));
     b[0].img = rill__ctx_image(ctx, "hdr");
     b[0].layer = -1;
@@ -593,7 +613,8 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     b[4].img = bloom ? bloom : r->white;
     b[4].layer = -1;
     b[4].sampler = RILL__SAMPLER_LINEAR_CLAMP;
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
+    b[5].buf = r->exposure_buf;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
     rill_tonemapper op = r->snap->view.tonemapper;
     if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
         op = RILL_TONEMAP_ACES;
@@ -606,6 +627,7 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
         uint32_t src_w, src_h;
         uint32_t view;
         float bloom;
+        uint32_t auto_exposure;
     } push = {r->width,
               r->height,
               exposure,
@@ -616,7 +638,8 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
               : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
                                                                       : 0u,
               bloom ? (r->snap->view.bloom.intensity > 0.0f ? r->snap->view.bloom.intensity : 0.15f)
-                    : 0.0f};
+                    : 0.0f,
+              r->auto_exposure_on ? 1u : 0u};
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (r->width + 7) / 8, (r->height + 7) / 8, 1);
 }
@@ -648,6 +671,25 @@ static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, bool 
                         rill_error *err) {
     rill_rg_pass_desc d = {label, fn, NULL, side};
     return rill_rg_add_pass(g, &d, err);
+}
+
+static void exec_auto_exposure(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__cmd_bind_pipe(ctx->cmd, r->auto_exposure_pipe);
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_image(ctx, "hdr");
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[1].buf = r->exposure_buf;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    const rill_render_auto_exposure *a = &r->snap->view.auto_exposure;
+    float push[4] = {a->rate > 0.0f ? RILL_MIN(a->rate, 1.0f) : 0.05f,
+                     a->min_ev != 0.0f ? a->min_ev : -10.0f, a->max_ev != 0.0f ? a->max_ev : 10.0f,
+                     0};
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, 1, 1, 1);
 }
 
 #define BLOOM_LEVELS 5
@@ -820,11 +862,22 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_access(g, "wireframe", "depth", RILL_RG_USAGE_DEPTH_READ, err));
     TRY(rill_rg_access(g, "wireframe", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, false, err));
+    TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
+                              RILL_RG_USAGE_NONE, err));
+    if (r->auto_exposure_on) {
+        TRY(pass(g, "auto_exposure", exec_auto_exposure, false, err));
+        TRY(rill_rg_access(g, "auto_exposure", "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
+        TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
+    }
     if (r->bloom_on)
         TRY(add_bloom(r, g, err));
     TRY(pass(g, RILL_RG_TONEMAPPING, exec_tonemap, false, err));
     if (r->bloom_on)
         TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "bloom_u0", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    /* Always read, so the state written by earlier frames is made visible even on frames that
+     * do not use it. */
+    TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "exposure", RILL_RG_USAGE_STORAGE_READ, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
     TRY(rill_rg_access(g, RILL_RG_TONEMAPPING, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
@@ -1074,6 +1127,8 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     /* Quality tiers only ever switch effects off: SSAO runs at High. */
     r->ssao_on = snap->view.ssao.enabled && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
     r->bloom_on = snap->view.bloom.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
+    r->auto_exposure_on =
+        snap->view.auto_exposure.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
     r->frame_counter++;
     r->draw_calls = 0;
     if (r->desc.glfw_window)

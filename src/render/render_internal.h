@@ -67,10 +67,12 @@ struct rill_renderer {
     rill__img *white, *flat_normal;
     rill__pipe *prepass_pipe[2], *opaque_pipe[2], *transparent_pipe[2], *shadow_pipe, *tonemap_pipe;
     rill__pipe *wire_pipe; /* NULL when the device has no polygon-mode lines */
-    rill__pipe *shadow_mask_pipe, *ssao_pipe, *ssao_blur_pipe, *bloom_down_pipe, *bloom_up_pipe;
-    rill__img *frame_ao; /* this frame's SSAO image while recording opaque/transparent */
-    bool ssao_on;        /* requested by the view and allowed by the quality tier */
-    bool bloom_on;
+    rill__pipe *shadow_mask_pipe, *ssao_pipe, *ssao_blur_pipe, *bloom_down_pipe, *bloom_up_pipe,
+        *auto_exposure_pipe;
+    rill__buf *exposure_buf; /* persistent auto-exposure state (16 bytes) */
+    rill__img *frame_ao;     /* this frame's SSAO image while recording opaque/transparent */
+    bool ssao_on;            /* requested by the view and allowed by the quality tier */
+    bool bloom_on, auto_exposure_on;
     uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
     rill_rg *graph;
     RILL_ARRAY(transient_img) transients;

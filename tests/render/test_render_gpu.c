@@ -862,6 +862,48 @@ static void test_bloom(void **state) {
     rill_strbuf_free(&sb);
 }
 
+/* Auto exposure: a dim and a bright version of the same scene end up at similar brightness, which
+ * a fixed exposure cannot do; the first frame jumps straight to its target. */
+static double mean_of(const uint8_t *px, size_t n) {
+    double sum = 0;
+    for (size_t i = 0; i < n; i += 4)
+        sum += px[i] + px[i + 1] + px[i + 2];
+    return sum / (double)(n / 4 * 3);
+}
+
+static void test_auto_exposure(void **state) {
+    fixture *f = *state;
+    static uint8_t px[W * H * 4];
+    double fixed[2], autox[2];
+    rill_error err = {0};
+    for (int bright = 0; bright < 2; bright++) {
+        tonemap_scene(f, RILL_TONEMAP_ACES, 0.0f);
+        f->snap.sun.illuminance = bright ? 40.0f : 0.6f;
+        f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = bright ? 1.0f : 0.015f;
+        f->snap.view.clear_color[0] = f->snap.view.clear_color[1] = f->snap.view.clear_color[2] =
+            bright ? 1.0f : 0.015f;
+        f->snap.instances = f->inst;
+        f->snap.instance_count = f->n;
+        assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+        assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+        fixed[bright] = mean_of(px, sizeof(px));
+        f->snap.view.auto_exposure.enabled = true;
+        f->snap.view.auto_exposure.rate = 1.0f;
+        for (int i = 0; i < 3; i++)
+            assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+        assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+        autox[bright] = mean_of(px, sizeof(px));
+    }
+    /* Fixed exposure: the bright scene is far brighter. Auto: both land near mid grey. */
+    assert_true(fixed[1] - fixed[0] > 100.0);
+    assert_true(fabs(autox[1] - autox[0]) < 30.0);
+    assert_true(autox[0] > 60.0 && autox[0] < 200.0);
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    assert_non_null(strstr(sb.data, "auto_exposure"));
+    rill_strbuf_free(&sb);
+}
+
 /* render_scale renders the 3D images smaller and upscales in the tonemapper: the output keeps its
  * size and looks like the full-resolution frame, only softer. */
 static void test_render_scale(void **state) {
@@ -1140,6 +1182,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ssao, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_auto_exposure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),

@@ -8,6 +8,7 @@ layout(set = 0, binding = 1, rgba8) uniform writeonly image2D ldr;
 layout(set = 0, binding = 2) uniform sampler2D normals; // prepass outputs, for debug views
 layout(set = 0, binding = 3) uniform sampler2D motion;
 layout(set = 0, binding = 4) uniform sampler2D bloom; // top of the bloom pyramid (black when off)
+layout(set = 0, binding = 5) readonly buffer Exposure { float ev; float initialized; } auto_exposure;
 layout(push_constant) uniform Push {
     uvec2 size;
     float exposure; // linear multiplier (2^ev)
@@ -15,6 +16,7 @@ layout(push_constant) uniform Push {
     uvec2 src_size; // size of hdr: smaller than size when render_scale < 1
     uint view;      // 0 shaded, 1 world normals, 2 motion vectors (x100, 0.5 = still)
     float bloom_intensity;
+    uint use_auto_exposure;
 } pc;
 
 vec3 aces_fitted(vec3 c) {
@@ -61,6 +63,8 @@ void main() {
     if (pc.bloom_intensity > 0.0)
         c += pc.bloom_intensity * texture(bloom, (vec2(p) + 0.5) / vec2(pc.size)).rgb;
     c *= pc.exposure;
+    if (pc.use_auto_exposure == 1u)
+        c *= exp2(auto_exposure.ev);
     if (pc.op == 2u)
         c = agx(c);
     else if (pc.op == 3u)
