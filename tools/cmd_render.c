@@ -24,7 +24,7 @@ typedef struct render_opts {
     uint32_t debug_flags;
     int ssao;    /* -1 off, else rill_ssao_quality */
     float bloom; /* intensity; 0 = off */
-    bool dump_graph, stats, validation;
+    bool dump_graph, stats, validation, auto_exposure;
 } render_opts;
 
 typedef struct scene_state {
@@ -324,6 +324,8 @@ static int parse(int argc, char **argv, render_opts *o) {
             o->render_scale = strtof(v, NULL), i++;
         } else if (strcmp(a, "--device") == 0 && v) {
             o->device = v, i++;
+        } else if (strcmp(a, "--auto-exposure") == 0) {
+            o->auto_exposure = true;
         } else if (strcmp(a, "--validation") == 0) {
             o->validation = true;
         } else if (strcmp(a, "--dump-graph") == 0) {
@@ -388,6 +390,7 @@ int rill_cmd_render(int argc, char **argv) {
             st.snap.view.tonemapper = o.tonemap;
         if (o.exposure != 0.0f)
             st.snap.view.exposure_ev = o.exposure;
+        st.snap.view.auto_exposure.enabled = o.auto_exposure;
         if (o.bloom > 0.0f) {
             st.snap.view.bloom.enabled = true;
             st.snap.view.bloom.intensity = o.bloom;
@@ -411,7 +414,8 @@ int rill_cmd_render(int argc, char **argv) {
                o.input, o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted,
                s.draw_calls, s.device_name);
         if (o.stats) {
-            printf("cpu record %.3f ms\n", s.cpu_record_ms);
+            printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)\n", s.cpu_record_ms,
+                   s.cpu_wait_ms);
             for (uint32_t i = 0; i < s.pass_count; i++)
                 printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
             if (s.validation)

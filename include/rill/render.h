@@ -438,7 +438,8 @@ void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
 #define RILL_RENDER_MAX_PASS_TIMINGS 32
 typedef struct rill_render_stats {
     uint64_t frame_index;
-    double cpu_record_ms; /* last rill_renderer_render: extract-to-submit CPU time */
+    double cpu_record_ms; /* last rill_renderer_render: CPU time from frame start to submit */
+    double cpu_wait_ms;   /* ... and time spent before that waiting for a free frame slot */
     uint32_t pass_count;  /* GPU timings of the last completed frame */
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];

@@ -977,6 +977,7 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
      * before this call can already be drawn by it. */
     rill__cmd *cmd;
     TRY(rill__frame_begin(r->gpu, &cmd, err));
+    uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
     mat4 vp;
     glm_mat4_identity(vp);
     rill_result res = record_frame(r, cmd, snap, vp, err);
@@ -991,7 +992,8 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
     r->have_prev_view_proj = true;
     rill__transients_release_unused(r, false);
     r->snap = NULL;
-    r->cpu_record_ms = (double)(rill_time_ns() - t0) * 1e-6;
+    r->cpu_wait_ms = (double)(t_begun - t0) * 1e-6;
+    r->cpu_record_ms = (double)(rill_time_ns() - t_begun) * 1e-6;
     return res;
 }
 

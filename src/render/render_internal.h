@@ -103,7 +103,7 @@ struct rill_renderer {
     RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> prev slot used there last time */
     uint64_t frame_counter;
     /* stats */
-    double cpu_record_ms;
+    double cpu_record_ms, cpu_wait_ms;
     uint32_t instances_submitted, instances_visible, draw_calls;
     uint32_t light_cluster_refs;
 };

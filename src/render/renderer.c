@@ -578,6 +578,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     const rill__gpu_caps *caps = rill__gpu_get_caps(r->gpu);
     out->frame_index = rill__gpu_frame_index(r->gpu);
     out->cpu_record_ms = r->cpu_record_ms;
+    out->cpu_wait_ms = r->cpu_wait_ms;
     const char *const *names;
     const double *ms;
     uint32_t n = rill__gpu_timings(r->gpu, &names, &ms);
