@@ -7,7 +7,7 @@ pkgs=(
   libcmocka-dev libzstd-dev libxxhash-dev libcjson-dev libstb-dev libcglm-dev libmeshoptimizer-dev
   libode-dev libglfw3-dev libvulkan-dev glslc mesa-vulkan-drivers vulkan-validationlayers
   clang libclang-rt-14-dev
-  assimp-testmodels
+  assimp-testmodels xvfb xauth
 )
 # The Khronos glTF validator (npm package) for tests/gltf: optional, never fatal; without it the
 # validator test skips. It goes under build/ (ignored by git).

@@ -484,7 +484,7 @@ static rill_result read_views(rd *r) {
         if (buffer < 0) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.buffer: missing", where);
         }
-        uint64_t offset, length, stride;
+        uint64_t offset = 0, length = 0, stride = 0;
         RD_TRY(js_uint(r, v, "byteOffset", where, 0, UINT64_MAX >> 1, &offset));
         if (!cJSON_GetObjectItemCaseSensitive(v, "byteLength")) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
@@ -623,7 +623,7 @@ static rill_result accessor_floats(rd *r, int32_t index, const char *where, rd_a
     if (!comps) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.type: missing or unknown (used by %s)", aw, where);
     }
-    uint64_t ct, count, offset;
+    uint64_t ct = 0, count = 0, offset = 0;
     RD_TRY(js_uint(r, a, "componentType", aw, 0, UINT32_MAX, &ct));
     uint32_t csize = component_size((uint32_t)ct);
     if (!csize) {
@@ -637,7 +637,7 @@ static rill_result accessor_floats(rd *r, int32_t index, const char *where, rd_a
         return rd_fail(r, RILL_ERR_CORRUPT, "%s.count: zero", aw);
     }
     RD_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
-    bool normalized;
+    bool normalized = false;
     RD_TRY(js_bool(r, a, "normalized", aw, &normalized));
     uint64_t total = count * comps;
     if (total * sizeof(float) > r->max_bytes) {
@@ -660,7 +660,7 @@ static rill_result accessor_floats(rd *r, int32_t index, const char *where, rd_a
             return rd_fail(r, RILL_ERR_CORRUPT, "%s: byteStride %u smaller than the element (%u)",
                            aw, stride, elem);
         }
-        const uint8_t *src;
+        const uint8_t *src = NULL;
         rill_result res = view_range(r, view, offset, (uint32_t)count, elem, stride, aw, &src);
         if (res != RILL_OK) {
             rill_free(dst);
@@ -931,7 +931,7 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
                                   rill_gltf_primitive *prim) {
     *out_skip = false;
     RD_TRY(js_object(r, p, where));
-    uint64_t mode;
+    uint64_t mode = 0;
     RD_TRY(js_uint(r, p, "mode", where, 4, 6, &mode));
     if (mode < 4) {
         RILL_LOG_WARN("formats", "%s: %s: mode %d (points/lines) is not supported; skipped",
@@ -1134,7 +1134,7 @@ static rill_result texref(rd *r, const cJSON *obj, const char *key, const char *
     if (out->texture < 0) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.index: missing", tw);
     }
-    uint64_t tc;
+    uint64_t tc = 0;
     RD_TRY(js_uint(r, t, "texCoord", tw, 0, 255, &tc));
     out->texcoord = (uint32_t)tc;
     if (scale_key) {
@@ -1219,7 +1219,7 @@ static rill_result read_samplers_textures(rd *r) {
         snprintf(where, sizeof(where), "samplers[%u]", i);
         RD_TRY(js_object(r, s, where));
         RD_TRY(js_name(r, s, where, &smp->name));
-        uint64_t v;
+        uint64_t v = 0;
         RD_TRY(js_uint(r, s, "magFilter", where, 0, 65535, &v));
         smp->mag_filter = (uint32_t)v;
         RD_TRY(js_uint(r, s, "minFilter", where, 0, 65535, &v));
