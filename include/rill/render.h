@@ -452,11 +452,29 @@ typedef struct rill_render_stats {
     char device_name[256];
     bool fill_mode_non_solid; /* wireframe (polygon mode line) is available */
     bool validation;          /* validation layers are on */
+    uint64_t triangles;       /* triangles drawn by the last frame, all passes (shadows too) */
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
 /* Appends the last frame's compiled graph listing to sb. */
 void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
+
+/* >>overlay ---------------------------------------------------------------------------------- */
+
+/* Longest overlay text kept (bytes, the terminating NUL included); longer text is cut. */
+#define RILL_RENDER_OVERLAY_MAX_TEXT 4096
+/* Sets the text drawn over every following frame, in the top-left corner on a dark backdrop, after
+ * tonemapping (at end_main_pass_post_processing, before readback or present). '\n' breaks lines;
+ * the glyphs are stb_easy_font's (about 6 x 12 pixels, doubled on outputs 600 pixels tall or
+ * more). text is copied; NULL or "" hides the overlay (no pass is added then). The first call
+ * builds the overlay's pipeline; failures are logged and leave the overlay off. */
+void rill_renderer_set_overlay_text(rill_renderer *r, const char *text);
+/* Formats stats for an overlay or a log: frame time (frame_ms: the caller's measured CPU frame
+ * time; <= 0 leaves it out), CPU record time, draw calls, triangles, visible instances and the GPU
+ * time of each pass, one item per line. Writes at most cap bytes (always NUL-terminated when cap >
+ * 0) and returns the length written. */
+size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf,
+                                size_t cap);
 
 /* >>world ------------------------------------------------------------------------------------ */
 

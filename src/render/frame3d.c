@@ -427,6 +427,7 @@ static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, 
         }
         rill__cmd_draw_indexed(cmd, ms->index_count, run, 0, first + i);
         r->draw_calls++;
+        r->triangles += (uint64_t)(ms->index_count / 3u) * run;
         i += run;
     }
 }
@@ -911,6 +912,7 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     TRY(rill_rg_add_edges(g, chain, 6, err));
     if (r->desc.setup_graph)
         TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
+    TRY(rill__overlay_add_pass(r, g, out_pass, err));
     return rill_rg_compile(g, err);
 }
 
@@ -1133,6 +1135,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         snap->view.auto_exposure.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
     r->frame_counter++;
     r->draw_calls = 0;
+    r->triangles = 0;
     if (r->desc.glfw_window)
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
     const rill_render_view *v = &snap->view;

@@ -174,6 +174,7 @@ void rill_renderer_destroy(rill_renderer *r) {
         rill__img_destroy(r->gpu, r->white);
         rill__img_destroy(r->gpu, r->flat_normal);
         rill__transients_release_unused(r, true);
+        rill__overlay_destroy(r);
         rill__frame3d_destroy_pipelines(r);
         uint32_t vm = rill__gpu_validation_messages(r->gpu);
         if (vm)
@@ -590,6 +591,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->instances_submitted = r->instances_submitted;
     out->instances_visible = r->instances_visible;
     out->draw_calls = r->draw_calls;
+    out->triangles = r->triangles;
     out->light_cluster_refs = r->light_cluster_refs;
     out->validation_messages = rill__gpu_validation_messages(r->gpu);
     out->uploaded_bytes_last_frame = rill__gpu_uploaded_last_frame(r->gpu);

@@ -1,0 +1,215 @@
+/* overlay.c: the text overlay (frame statistics and the like) drawn over the finished frame.
+ *
+ * The caller sets a string (rill_renderer_set_overlay_text); every frame the overlay pass turns it
+ * into quads on the CPU with stb_easy_font, writing them straight into the frame's scratch arena
+ * (no heap allocation per frame), and draws them with a tiny alpha-blended pipeline onto the
+ * display-encoded "ldr" image, after end_main_pass_post_processing and before readback/present.
+ * A dark backdrop quad keeps the text readable over any scene.
+ */
+#include "render_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "render_shaders.h"
+
+/* stb_easy_font is a header-only library with a few static helpers this file does not call. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wshadow"
+#include <stb/stb_easy_font.h>
+#pragma GCC diagnostic pop
+
+#define LOGM "render"
+/* Quads one frame may draw (the backdrop included): 64 bytes of vertices each. stb_easy_font
+ * stops writing when the buffer is full, so longer text is cut, never overflows. */
+#define OVERLAY_MAX_QUADS 16384u
+#define OVERLAY_QUAD_BYTES 64u
+#define OVERLAY_MARGIN 6.0f /* pixels between the image corner and the backdrop */
+#define OVERLAY_PAD 4.0f    /* font units between the backdrop edge and the text */
+
+typedef struct rill__overlay {
+    rill__pipe *pipe;
+    rill__buf *indices; /* 6 indices per quad: 4q + {0, 1, 2, 0, 2, 3}; also bound as vertices */
+    char text[RILL_RENDER_OVERLAY_MAX_TEXT];
+    uint32_t len;
+} rill__overlay;
+
+static bool overlay_init(rill_renderer *r, rill__overlay *o, rill_error *err) {
+    rill__pipe_desc d;
+    memset(&d, 0, sizeof(d));
+    d.label = "overlay";
+    d.vs = rill__spv_overlay_vert;
+    d.vs_size = rill__spv_overlay_vert_size;
+    d.fs = rill__spv_overlay_frag;
+    d.fs_size = rill__spv_overlay_frag_size;
+    d.color_formats[0] = RILL_RG_FORMAT_RGBA8_UNORM;
+    d.color_count = 1;
+    d.depth_format = RILL_RG_FORMAT_NONE;
+    d.blend = RILL__BLEND_ALPHA;
+    d.cull = RILL__CULL_NONE;
+    d.set_count = 1;
+    d.sets[0].bindings[0] = RILL__BIND_STORAGE;
+    d.push_size = 32;
+    if (!(o->pipe = rill__pipe_create(r->gpu, &d, err)))
+        return false;
+    uint32_t n = OVERLAY_MAX_QUADS * 6u;
+    uint32_t *idx = rill_malloc_tagged(sizeof(uint32_t) * n, RILL_MEM_RENDER);
+    if (!idx) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for the overlay");
+        return false;
+    }
+    static const uint32_t corner[6] = {0, 1, 2, 0, 2, 3};
+    for (uint32_t i = 0; i < n; i++)
+        idx[i] = (i / 6u) * 4u + corner[i % 6u];
+    /* The pipeline takes no vertex input, but binding goes through rill__cmd_bind_mesh, which
+     * binds a vertex buffer too: the index buffer doubles as that (it is never read as such). */
+    o->indices = rill__buf_create(r->gpu, sizeof(uint32_t) * n, RILL__BUF_INDEX | RILL__BUF_VERTEX,
+                                  false, "overlay indices", err);
+    bool ok = o->indices &&
+              rill__buf_upload(r->gpu, o->indices, 0, idx, sizeof(uint32_t) * n, err) == RILL_OK;
+    rill_free(idx);
+    return ok;
+}
+
+void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
+    if (!r)
+        return;
+    if (!text || !text[0]) {
+        if (r->overlay)
+            r->overlay->len = 0;
+        return;
+    }
+    if (!r->overlay) {
+        rill__overlay *o = rill_calloc_tagged(1, sizeof(*o), RILL_MEM_RENDER);
+        rill_error err = {0};
+        if (!o || !overlay_init(r, o, &err)) {
+            RILL_LOG_ERROR(LOGM, "overlay: %s", o ? err.msg : "out of memory");
+            if (o) {
+                rill__pipe_destroy(r->gpu, o->pipe);
+                rill__buf_destroy(r->gpu, o->indices);
+                rill_free(o);
+            }
+            return;
+        }
+        r->overlay = o;
+    }
+    size_t n = strlen(text);
+    if (n >= sizeof(r->overlay->text))
+        n = sizeof(r->overlay->text) - 1u;
+    memcpy(r->overlay->text, text, n);
+    r->overlay->text[n] = 0;
+    r->overlay->len = (uint32_t)n;
+}
+
+void rill__overlay_destroy(rill_renderer *r) {
+    if (!r->overlay)
+        return;
+    rill__pipe_destroy(r->gpu, r->overlay->pipe);
+    rill__buf_destroy(r->gpu, r->overlay->indices);
+    rill_free(r->overlay);
+    r->overlay = NULL;
+}
+
+/* Writes one axis-aligned quad in stb_easy_font's vertex layout. */
+static void put_quad(float *v, float x0, float y0, float x1, float y1, const uint8_t rgba[4]) {
+    const float xs[4] = {x0, x1, x1, x0}, ys[4] = {y0, y0, y1, y1};
+    for (int i = 0; i < 4; i++) {
+        v[i * 4 + 0] = xs[i];
+        v[i * 4 + 1] = ys[i];
+        v[i * 4 + 2] = 0.0f;
+        memcpy(&v[i * 4 + 3], rgba, 4);
+    }
+}
+
+static void exec_overlay(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill_renderer *r = ctx->r;
+    rill__overlay *o = r->overlay;
+    rill__attachment col = {rill__ctx_image(ctx, "ldr"), -1, false, false, {0, 0, 0, 0}};
+    rill__cmd_begin_rendering(ctx->cmd, &col, 1, NULL, r->width, r->height);
+    rill__buf *buf = NULL;
+    uint64_t off = 0;
+    float *verts = NULL;
+    if (o && o->len && rill__buf_ready(o->indices))
+        verts = rill__frame_alloc(ctx->cmd, (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES, 16,
+                                  &buf, &off);
+    if (verts) {
+        /* Quad 0 is the backdrop; the text follows, offset by the padding. */
+        int quads = stb_easy_font_print(OVERLAY_PAD, OVERLAY_PAD, o->text,
+                                        (unsigned char[4]){255, 255, 255, 255},
+                                        verts + 16, (int)((OVERLAY_MAX_QUADS - 1u) * 64u));
+        float w = (float)stb_easy_font_width(o->text) + 2.0f * OVERLAY_PAD;
+        float h = (float)stb_easy_font_height(o->text) + 2.0f * OVERLAY_PAD;
+        put_quad(verts, 0.0f, 0.0f, w, h, (const uint8_t[4]){0, 0, 0, 170});
+        /* Twice the font size on larger outputs (stb_easy_font glyphs are about 6 x 12 pixels). */
+        float scale = r->height >= 600 ? 2.0f : 1.0f;
+        struct {
+            float size[2], origin[2], scale, pad[3];
+        } push = {{(float)r->width, (float)r->height},
+                  {OVERLAY_MARGIN, OVERLAY_MARGIN},
+                  scale,
+                  {0, 0, 0}};
+        rill__cmd_bind_pipe(ctx->cmd, o->pipe);
+        rill__binding b;
+        memset(&b, 0, sizeof(b));
+        b.buf = buf;
+        b.offset = off;
+        b.range = (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES;
+        b.layer = -1;
+        if (rill__cmd_bind_transient_set(ctx->cmd, 0, &b, 1) == RILL_OK) {
+            rill__cmd_push(ctx->cmd, &push, sizeof(push));
+            rill__cmd_bind_mesh(ctx->cmd, o->indices, o->indices);
+            rill__cmd_draw_indexed(ctx->cmd, (uint32_t)(quads + 1) * 6u, 1, 0, 0);
+        }
+    }
+    rill__cmd_end_rendering(ctx->cmd);
+}
+
+rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out_pass,
+                                   rill_error *err) {
+    if (!r->overlay || !r->overlay->len)
+        return RILL_OK; /* no text: no pass at all */
+    rill_rg_pass_desc d = {"overlay", exec_overlay, NULL, false};
+    rill_result res = rill_rg_add_pass(g, &d, err);
+    if (res == RILL_OK)
+        res = rill_rg_access(g, "overlay", "ldr", RILL_RG_USAGE_COLOR_WRITE, err);
+    const char *chain[] = {RILL_RG_END_MAIN_PASS_POST_PROCESSING, "overlay", out_pass};
+    if (res == RILL_OK)
+        res = rill_rg_add_edges(g, chain, 3, err);
+    return res;
+}
+
+size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf,
+                                size_t cap) {
+    if (!buf || !cap)
+        return 0;
+    buf[0] = 0;
+    if (!s)
+        return 0;
+    size_t n = 0;
+#define APPEND(...)                                                                                \
+    do {                                                                                           \
+        if (n < cap) {                                                                             \
+            int k_ = snprintf(buf + n, cap - n, __VA_ARGS__);                                      \
+            if (k_ > 0)                                                                            \
+                n += (size_t)k_;                                                                   \
+        }                                                                                          \
+    } while (0)
+    double gpu_total = 0.0;
+    for (uint32_t i = 0; i < s->pass_count; i++)
+        gpu_total += s->pass_gpu_ms[i];
+    if (frame_ms > 0.0)
+        APPEND("frame %.2f ms (%.0f fps)  cpu record %.2f ms\n", frame_ms, 1000.0 / frame_ms,
+               s->cpu_record_ms);
+    else
+        APPEND("cpu record %.2f ms\n", s->cpu_record_ms);
+    APPEND("draws %u  triangles %llu  instances %u / %u visible\n", s->draw_calls,
+           (unsigned long long)s->triangles, s->instances_visible, s->instances_submitted);
+    APPEND("gpu %.2f ms total\n", gpu_total);
+    for (uint32_t i = 0; i < s->pass_count; i++)
+        APPEND("  %-14s %7.2f ms\n", s->pass_names[i] ? s->pass_names[i] : "?", s->pass_gpu_ms[i]);
+#undef APPEND
+    return n < cap ? n : cap - 1u;
+}
