@@ -444,6 +444,84 @@ rill_event rill_app_streaming_off_event(const rill_app *app);
 /* How many times streaming has turned off since the app was created. */
 uint32_t rill_app_streaming_off_count(const rill_app *app);
 
+/* >>windows ---------------------------------------------------------------------------------- */
+
+/* ON WINDOWS
+ *   rill_window is a thin layer over GLFW for tools and games that show the renderer's output: it
+ *   initializes GLFW, creates a window with no client API (the renderer brings its own Vulkan
+ *   surface: pass rill_window_glfw() as rill_renderer_desc.glfw_window), and keeps the input state
+ *   (keys, mouse buttons, cursor motion, scroll) up to date on every rill_window_poll. One window
+ *   at a time per process; GLFW is terminated when it is destroyed. Main thread only.
+ */
+typedef struct rill_window rill_window;
+
+/* Key codes: the same numbers as GLFW's printable keys (ASCII upper case letters and digits) and
+ * the named keys below. */
+#define RILL_KEY_SPACE 32
+#define RILL_KEY_ESCAPE 256
+#define RILL_KEY_ENTER 257
+#define RILL_KEY_TAB 258
+#define RILL_KEY_RIGHT 262
+#define RILL_KEY_LEFT 263
+#define RILL_KEY_DOWN 264
+#define RILL_KEY_UP 265
+#define RILL_KEY_F1 290 /* F2 = 291, ..., F12 = 301 */
+#define RILL_KEY_LEFT_SHIFT 340
+#define RILL_KEY_LEFT_CONTROL 341
+#define RILL_KEY_RIGHT_SHIFT 344
+#define RILL_KEY_RIGHT_CONTROL 345
+#define RILL_KEY_COUNT 349
+
+#define RILL_MOUSE_LEFT 0
+#define RILL_MOUSE_RIGHT 1
+#define RILL_MOUSE_MIDDLE 2
+#define RILL_MOUSE_BUTTON_COUNT 8
+
+/* The input state after the last rill_window_poll. "pressed" is true only in the poll that saw
+ * the key go down (edges between polls are not lost: a key pressed and released within one poll
+ * still reads pressed once). Cursor motion and scroll are summed since the previous poll. */
+typedef struct rill_input {
+    bool key_down[RILL_KEY_COUNT];
+    bool key_pressed[RILL_KEY_COUNT];
+    bool mouse_down[RILL_MOUSE_BUTTON_COUNT];
+    bool mouse_pressed[RILL_MOUSE_BUTTON_COUNT];
+    double mouse_x, mouse_y;   /* cursor position in window coordinates */
+    double mouse_dx, mouse_dy; /* motion since the previous poll */
+    double scroll_y;           /* vertical scroll since the previous poll (+ = away from user) */
+} rill_input;
+
+/* Window description. Zero = defaults: title "Rill", 1280x720 (screen coordinates), resizable,
+ * visible. */
+typedef struct rill_window_desc {
+    const char *title;
+    uint32_t width, height;
+    bool fixed_size; /* not resizable */
+    bool hidden;
+} rill_window_desc;
+
+/* Whether a display looks reachable (DISPLAY or WAYLAND_DISPLAY is set). A cheap check before
+ * rill_window_create, which also fails cleanly without one. */
+bool rill_window_display_available(void);
+/* Initializes GLFW and opens a window. desc may be NULL (defaults). Fails with RILL_ERR_NO_DEVICE
+ * and a message saying why when there is no display or GLFW cannot start, RILL_ERR_BUSY when a
+ * window is already open. *out is NULL on failure. */
+rill_result rill_window_create(const rill_window_desc *desc, rill_window **out, rill_error *err);
+/* Closes the window and terminates GLFW. Destroy the renderer that uses it first. NULL: no-op. */
+void rill_window_destroy(rill_window *w);
+/* The GLFWwindow pointer (for rill_renderer_desc.glfw_window). */
+void *rill_window_glfw(const rill_window *w);
+/* Processes pending events and refreshes the input state. */
+void rill_window_poll(rill_window *w);
+/* The input state (valid until rill_window_destroy; updated by each poll). */
+const rill_input *rill_window_input(const rill_window *w);
+/* True once the user asked to close the window (or rill_window_request_close was called). */
+bool rill_window_should_close(const rill_window *w);
+void rill_window_request_close(rill_window *w);
+/* The framebuffer size in pixels (0 x 0 while minimized). */
+void rill_window_framebuffer_size(const rill_window *w, uint32_t *out_w, uint32_t *out_h);
+/* Replaces the title (copied). */
+void rill_window_set_title(rill_window *w, const char *title);
+
 #ifdef __cplusplus
 }
 #endif

@@ -476,6 +476,17 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text);
 size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf,
                                 size_t cap);
 
+/* Frame capture, for screenshots of windowed renderers (headless ones work too): the next
+ * rill_renderer_render copies its final image (overlay included, as displayed) into a buffer the
+ * renderer keeps; read it with rill_renderer_read_capture (waits for the GPU; dst NULL = only
+ * report the size in *out_w x *out_h; RGBA8 sRGB-encoded, top row first, w * h * 4 bytes) or
+ * write it with rill_renderer_write_capture_png. Reading before a captured frame is
+ * RILL_ERR_NOT_FOUND. The capture stays readable until the next one. */
+void rill_renderer_request_capture(rill_renderer *r);
+rill_result rill_renderer_read_capture(rill_renderer *r, uint8_t *dst, size_t dst_size,
+                                       uint32_t *out_w, uint32_t *out_h, rill_error *err);
+rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, rill_error *err);
+
 /* >>world ------------------------------------------------------------------------------------ */
 
 /* Render components, registered in a world by rill_render_register_components:

@@ -1,10 +1,15 @@
-/* overlay.c: the text overlay (frame statistics and the like) drawn over the finished frame.
+/* overlay.c: the text overlay (frame statistics and the like) drawn over the finished frame, and
+ * frame capture (a copy of the displayed image, for screenshots of windowed renderers).
  *
  * The caller sets a string (rill_renderer_set_overlay_text); every frame the overlay pass turns it
  * into quads on the CPU with stb_easy_font, writing them straight into the frame's scratch arena
  * (no heap allocation per frame), and draws them with a tiny alpha-blended pipeline onto the
  * display-encoded "ldr" image, after end_main_pass_post_processing and before readback/present.
  * A dark backdrop quad keeps the text readable over any scene.
+ *
+ * A capture adds a "capture" pass after the overlay that copies "ldr" into a host-visible buffer
+ * owned here, so it works the same for headless and windowed renderers (a windowed frame otherwise
+ * ends in a blit to the swapchain that the CPU cannot read).
  */
 #include "render_internal.h"
 
@@ -19,6 +24,11 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wshadow"
 #include <stb/stb_easy_font.h>
+/* renderer.c keeps its copy of stb_image_write static, so this file has its own. */
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <stb/stb_image_write.h>
 #pragma GCC diagnostic pop
 
 #define LOGM "render"
@@ -30,11 +40,26 @@
 #define OVERLAY_PAD 4.0f    /* font units between the backdrop edge and the text */
 
 typedef struct rill__overlay {
-    rill__pipe *pipe;
+    rill__pipe *pipe;   /* built when text is first set */
     rill__buf *indices; /* 6 indices per quad: 4q + {0, 1, 2, 0, 2, 3}; also bound as vertices */
     char text[RILL_RENDER_OVERLAY_MAX_TEXT];
     uint32_t len;
+    /* capture */
+    bool capture_requested; /* the next frame copies its image into capture_buf */
+    bool have_capture;      /* capture_buf holds a finished frame's copy of cap_w x cap_h */
+    rill__buf *capture_buf;
+    uint32_t cap_w, cap_h;
 } rill__overlay;
+
+/* The overlay state, created on first use. NULL when out of memory (logged). */
+static rill__overlay *overlay_get(rill_renderer *r) {
+    if (!r->overlay) {
+        r->overlay = rill_calloc_tagged(1, sizeof(rill__overlay), RILL_MEM_RENDER);
+        if (!r->overlay)
+            RILL_LOG_ERROR(LOGM, "overlay: out of memory");
+    }
+    return r->overlay;
+}
 
 static bool overlay_init(rill_renderer *r, rill__overlay *o, rill_error *err) {
     rill__pipe_desc d;
@@ -81,19 +106,19 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
             r->overlay->len = 0;
         return;
     }
-    if (!r->overlay) {
-        rill__overlay *o = rill_calloc_tagged(1, sizeof(*o), RILL_MEM_RENDER);
+    rill__overlay *o = overlay_get(r);
+    if (!o)
+        return;
+    if (!o->pipe) {
         rill_error err = {0};
-        if (!o || !overlay_init(r, o, &err)) {
-            RILL_LOG_ERROR(LOGM, "overlay: %s", o ? err.msg : "out of memory");
-            if (o) {
-                rill__pipe_destroy(r->gpu, o->pipe);
-                rill__buf_destroy(r->gpu, o->indices);
-                rill_free(o);
-            }
+        if (!overlay_init(r, o, &err)) {
+            RILL_LOG_ERROR(LOGM, "overlay: %s", err.msg);
+            rill__pipe_destroy(r->gpu, o->pipe);
+            rill__buf_destroy(r->gpu, o->indices);
+            o->pipe = NULL;
+            o->indices = NULL;
             return;
         }
-        r->overlay = o;
     }
     size_t n = strlen(text);
     if (n >= sizeof(r->overlay->text))
@@ -108,6 +133,7 @@ void rill__overlay_destroy(rill_renderer *r) {
         return;
     rill__pipe_destroy(r->gpu, r->overlay->pipe);
     rill__buf_destroy(r->gpu, r->overlay->indices);
+    rill__buf_destroy(r->gpu, r->overlay->capture_buf);
     rill_free(r->overlay);
     r->overlay = NULL;
 }
@@ -132,7 +158,7 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     rill__buf *buf = NULL;
     uint64_t off = 0;
     float *verts = NULL;
-    if (o && o->len && rill__buf_ready(o->indices))
+    if (o && o->len && o->pipe && rill__buf_ready(o->indices))
         verts = rill__frame_alloc(ctx->cmd, (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES, 16,
                                   &buf, &off);
     if (verts) {
@@ -167,17 +193,113 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     rill__cmd_end_rendering(ctx->cmd);
 }
 
+static void exec_capture(rill_rg_ctx *ctx, void *user) {
+    (void)user;
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_image(ctx, "ldr"),
+                                   ctx->r->overlay->capture_buf);
+    rill__cmd_host_read_barrier(ctx->cmd);
+}
+
+/* Makes sure the capture buffer fits this frame's output size. */
+static rill_result capture_prepare(rill_renderer *r, rill__overlay *o, rill_error *err) {
+    uint64_t need = (uint64_t)r->width * r->height * 4u;
+    if (o->capture_buf && rill__buf_size(o->capture_buf) == need)
+        return RILL_OK;
+    rill__buf_destroy(r->gpu, o->capture_buf); /* deferred past the frames that may use it */
+    o->capture_buf =
+        rill__buf_create(r->gpu, need, RILL__BUF_TRANSFER_DST, true, "frame capture", err);
+    return o->capture_buf ? RILL_OK : (err && err->code ? err->code : RILL_ERR_VULKAN);
+}
+
 rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out_pass,
                                    rill_error *err) {
-    if (!r->overlay || !r->overlay->len)
-        return RILL_OK; /* no text: no pass at all */
-    rill_rg_pass_desc d = {"overlay", exec_overlay, NULL, false};
-    rill_result res = rill_rg_add_pass(g, &d, err);
+    rill__overlay *o = r->overlay;
+    if (!o)
+        return RILL_OK;
+    rill_result res = RILL_OK;
+    const char *before = RILL_RG_END_MAIN_PASS_POST_PROCESSING;
+    if (o->len && o->pipe) {
+        rill_rg_pass_desc d = {"overlay", exec_overlay, NULL, false};
+        res = rill_rg_add_pass(g, &d, err);
+        if (res == RILL_OK)
+            res = rill_rg_access(g, "overlay", "ldr", RILL_RG_USAGE_COLOR_WRITE, err);
+        const char *chain[] = {before, "overlay", out_pass};
+        if (res == RILL_OK)
+            res = rill_rg_add_edges(g, chain, 3, err);
+        before = "overlay";
+    }
+    if (res == RILL_OK && o->capture_requested) {
+        o->capture_requested = false;
+        o->have_capture = false;
+        res = capture_prepare(r, o, err);
+        rill_rg_pass_desc d = {"capture", exec_capture, NULL, true};
+        if (res == RILL_OK)
+            res = rill_rg_import_buffer(g, "capture", o->capture_buf, RILL_RG_USAGE_NONE,
+                                        RILL_RG_USAGE_NONE, err);
+        if (res == RILL_OK)
+            res = rill_rg_add_pass(g, &d, err);
+        if (res == RILL_OK)
+            res = rill_rg_access(g, "capture", "ldr", RILL_RG_USAGE_TRANSFER_SRC, err);
+        if (res == RILL_OK)
+            res = rill_rg_access(g, "capture", "capture", RILL_RG_USAGE_TRANSFER_DST, err);
+        const char *chain[] = {before, "capture", out_pass};
+        if (res == RILL_OK)
+            res = rill_rg_add_edges(g, chain, 3, err);
+        if (res == RILL_OK) {
+            o->have_capture = true;
+            o->cap_w = r->width;
+            o->cap_h = r->height;
+        }
+    }
+    return res;
+}
+
+void rill_renderer_request_capture(rill_renderer *r) {
+    rill__overlay *o = r ? overlay_get(r) : NULL;
+    if (o)
+        o->capture_requested = true;
+}
+
+rill_result rill_renderer_read_capture(rill_renderer *r, uint8_t *dst, size_t dst_size,
+                                       uint32_t *out_w, uint32_t *out_h, rill_error *err) {
+    if (!r)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer");
+    rill__overlay *o = r->overlay;
+    if (!o || !o->have_capture)
+        return rill_error_set(err, RILL_ERR_NOT_FOUND,
+                              "render: no captured frame (call rill_renderer_request_capture "
+                              "before rill_renderer_render)");
+    size_t need = (size_t)o->cap_w * o->cap_h * 4u;
+    if (out_w)
+        *out_w = o->cap_w;
+    if (out_h)
+        *out_h = o->cap_h;
+    if (!dst)
+        return RILL_OK;
+    if (dst_size < need)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: the capture needs %zu bytes", need);
+    rill_result res = rill__gpu_wait_idle(r->gpu, err);
     if (res == RILL_OK)
-        res = rill_rg_access(g, "overlay", "ldr", RILL_RG_USAGE_COLOR_WRITE, err);
-    const char *chain[] = {RILL_RG_END_MAIN_PASS_POST_PROCESSING, "overlay", out_pass};
-    if (res == RILL_OK)
-        res = rill_rg_add_edges(g, chain, 3, err);
+        memcpy(dst, rill__buf_map(o->capture_buf), need);
+    return res;
+}
+
+rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, rill_error *err) {
+    uint32_t w = 0, h = 0;
+    if (!path)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL path");
+    rill_result res = rill_renderer_read_capture(r, NULL, 0, &w, &h, err);
+    if (res != RILL_OK)
+        return res;
+    size_t n = (size_t)w * h * 4u;
+    uint8_t *px = rill_malloc_tagged(n, RILL_MEM_RENDER);
+    if (!px)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    res = rill_renderer_read_capture(r, px, n, NULL, NULL, err);
+    if (res == RILL_OK && !stbi_write_png(path, (int)w, (int)h, 4, px, (int)w * 4))
+        res = rill_error_set(err, RILL_ERR_IO, "%s: cannot write PNG", path);
+    rill_free(px);
     return res;
 }
 

@@ -107,7 +107,7 @@ struct rill_renderer {
     uint32_t instances_submitted, instances_visible, draw_calls;
     uint32_t light_cluster_refs;
     uint64_t triangles;
-    struct rill__overlay *overlay; /* overlay.c; NULL until text is first set */
+    struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
 };
 
 /* frame3d.c */
@@ -116,8 +116,8 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
 rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err);
 void rill__frame3d_destroy_pipelines(rill_renderer *r);
 
-/* overlay.c: adds the overlay pass (when there is text) between end_main_pass_post_processing and
- * out_pass; frees the overlay. */
+/* overlay.c: adds the overlay pass (when there is text) and the capture pass (when one was asked
+ * for) between end_main_pass_post_processing and out_pass; frees the overlay state. */
 rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out_pass,
                                    rill_error *err);
 void rill__overlay_destroy(rill_renderer *r);

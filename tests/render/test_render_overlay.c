@@ -1,7 +1,7 @@
 /* test_render_overlay.c: the stats overlay on lavapipe with validation on. The text must change
  * the pixels of the top-left corner (white glyphs on a dark backdrop) and nothing else, the
- * overlay must vanish again when the text is cleared, and the stats formatter must report the
- * counters the overlay shows. */
+ * overlay must vanish again when the text is cleared, a frame capture must hold the displayed
+ * bytes, and the stats formatter must report the counters the overlay shows. */
 #include "rill_test.h"
 
 #include "rill/render.h"
@@ -87,6 +87,18 @@ static void test_overlay_draws_text_in_its_corner_only(void **state) {
     assert_true(changed_in > 500u);
     assert_true(white_in > 50u);
     assert_int_equal(changed_out, 0);
+
+    /* A capture copies the frame as displayed: the same bytes as the headless readback. */
+    uint32_t cw = 0, ch = 0;
+    assert_int_equal(rill_renderer_read_capture(s.r, NULL, 0, &cw, &ch, &err), RILL_ERR_NOT_FOUND);
+    rill_renderer_request_capture(s.r);
+    render_frame(&s, text);
+    assert_int_equal(rill_renderer_read_capture(s.r, NULL, 0, &cw, &ch, &err), RILL_OK);
+    assert_int_equal(cw, W);
+    assert_int_equal(ch, H);
+    assert_int_equal(rill_renderer_read_capture(s.r, cleared, W * H * 4u, NULL, NULL, &err),
+                     RILL_OK);
+    assert_memory_equal(text, cleared, W * H * 4u);
 
     rill_renderer_set_overlay_text(s.r, "");
     render_frame(&s, cleared);
