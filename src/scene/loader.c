@@ -49,7 +49,23 @@ typedef struct load_rec {
     uint32_t warnings;
     uint64_t finish_seq;
     uint64_t spawned_in; /* the update that spawned the entities (no applying in that one) */
+    /* Storage reservation, done in budgeted steps before the first entity is applied: counts[c]
+     * = components c the load adds (NULL until counted), next_reserve = the next id to reserve. */
+    uint32_t *counts;
+    uint32_t count_len;
+    uint32_t next_reserve;
+    bool reserved;
+    bool complete_next; /* all applied; completes at the start of the next update */
+    RILL_ARRAY(rill_entity) roots; /* roots applied so far (main loads), the next main_roots */
 } load_rec;
+
+/* Memory of a finished load handed to a worker to free: releasing tens of megabytes returns
+ * pages to the OS, which costs milliseconds that no frame should pay. */
+typedef struct load_trash {
+    bound_scene bound;
+    rill_entity *spawned;
+    rill_counter counter;
+} load_trash;
 
 struct rill_scene_loader {
     rill_world *world;
@@ -62,6 +78,7 @@ struct rill_scene_loader {
     load_rec *recs; /* indexed by pool slot */
     RILL_ARRAY(uint32_t) active;     /* handle ids of loads in flight, oldest first */
     RILL_ARRAY(load_job *) orphans;  /* jobs of cancelled loads whose worker still runs */
+    RILL_ARRAY(load_trash *) trash;  /* memory being freed by a worker */
     uint32_t main_pending;           /* handle id of the main load in flight, 0 = none */
     RILL_ARRAY(rill_entity) main_roots; /* roots of the current main scene */
     scene_types *types;
@@ -148,6 +165,8 @@ static void rec_clear(load_rec *r) {
     rill__bound_free(&r->bound);
     rill__scene_types_release(r->types);
     rill_free(r->spawned);
+    rill_free(r->counts);
+    rill_array_free(&r->roots);
     rill_free(r->error);
     rill_free(r->path);
     memset(r, 0, sizeof *r);
@@ -179,14 +198,46 @@ static void rec_drop_job(rill_scene_loader *ld, load_rec *r) {
     }
 }
 
+static void trash_run(void *arg) {
+    load_trash *t = arg;
+    rill__bound_free(&t->bound);
+    rill_free(t->spawned);
+    t->spawned = NULL;
+}
+
+/* Frees the record's bound scene and entity list: on a worker when there is a threaded job
+ * system (the trash record itself is freed by a later update), else right here. */
+static void rec_free_bulk(rill_scene_loader *ld, load_rec *r) {
+    load_trash *t = NULL;
+    if (ld->jobs && !rill_jobs_is_deterministic(ld->jobs) && r->total >= 1024u) {
+        t = rill_calloc_tagged(1, sizeof *t, RILL_MEM_SCENE);
+        if (t && !rill_array_push(&ld->trash, t)) {
+            rill_free(t);
+            t = NULL;
+        }
+    }
+    if (t) {
+        t->bound = r->bound;
+        t->spawned = r->spawned;
+        memset(&r->bound, 0, sizeof r->bound);
+        r->spawned = NULL;
+        rill_jobs_run(ld->jobs, trash_run, t, &t->counter);
+        return;
+    }
+    rill__bound_free(&r->bound);
+    rill_free(r->spawned);
+    r->spawned = NULL;
+}
+
 static void rec_finish(rill_scene_loader *ld, uint32_t id, load_rec *r,
                        rill_scene_load_state state) {
     r->state = state;
     r->finish_seq = ++ld->finish_counter;
     active_remove(ld, id);
-    rill__bound_free(&r->bound);
-    rill_free(r->spawned);
-    r->spawned = NULL;
+    rec_free_bulk(ld, r);
+    rill_free(r->counts);
+    r->counts = NULL;
+    rill_array_free(&r->roots);
     rill__scene_types_release(r->types);
     r->types = NULL;
 }
@@ -203,10 +254,8 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
     rill_free(r->error);
     r->error = rill_strdup(msg && *msg ? msg : "scene load failed");
     RILL_LOG_ERROR(SCENE_LOG, "%s", r->error ? r->error : "scene load failed");
-    /* Entities of a failed load never stay behind. */
-    for (uint32_t i = 0; r->spawned && i < r->total; i++) {
-        rill_world_despawn_recursive(ld->world, r->spawned[i]);
-    }
+    /* Entities of a failed load never stay behind (one batch: see rill_world_despawn_recursive). */
+    if (r->spawned) rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
     rec_finish(ld, id, r, RILL_SCENE_LOAD_FAILED);
     send_event(ld, ld->ev_failed, id, r);
 }
@@ -215,9 +264,7 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
  * instance's contents, say) goes with them instead of being left as orphaned roots. */
 static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     rec_drop_job(ld, r);
-    for (uint32_t i = 0; r->spawned && i < r->total; i++) {
-        rill_world_despawn_recursive(ld->world, r->spawned[i]);
-    }
+    if (r->spawned) rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
     rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
 
@@ -225,48 +272,80 @@ static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     r->progress = 1.0f;
     if (r->is_main) {
         /* The previous main scene goes in the same update the new one completes, so there is no
-         * frame without a scene. Recursive: streamed instance contents under it go too. */
-        for (uint32_t i = 0; i < ld->main_roots.len; i++) {
-            rill_world_despawn_recursive(ld->world, ld->main_roots.data[i]);
-        }
-        rill_array_clear(&ld->main_roots);
-        for (uint32_t i = 0; i < r->total; i++) {
-            if (r->bound.ents.data[i].parent == RSN_NONE_INDEX) {
-                if (!rill_array_push(&ld->main_roots, r->spawned[i])) break;
-            }
-        }
+         * frame without a scene. Recursive, as one batch: streamed instance contents under it go
+         * too. The new roots were collected while applying. */
+        rill_world_despawn_recursive_n(ld->world, ld->main_roots.data, ld->main_roots.len);
+        rill_array_free(&ld->main_roots);
+        ld->main_roots.data = r->roots.data;
+        ld->main_roots.len = r->roots.len;
+        ld->main_roots.cap = r->roots.cap;
+        memset(&r->roots, 0, sizeof r->roots);
     }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_LOADED);
     send_event(ld, ld->ev_loaded, id, r);
 }
 
-/* Grows the storage of every component the load will add, once, in the spawn pass. Otherwise a
- * component's dense arrays double in the middle of some budgeted frame, and that one entity's
- * copy of a large array would overshoot the budget by far more than an entity's usual cost. */
-static void reserve_storage(rill_scene_loader *ld, const load_rec *r) {
-    uint32_t nc = rill_world_component_count(ld->world);
-    uint32_t *counts = rill_calloc_tagged(nc + 1u, sizeof(uint32_t), RILL_MEM_SCENE);
-    if (!counts) return; /* only an optimization */
-    const rill_builtins *bi = rill_world_builtin(ld->world);
-    for (uint32_t i = 0; i < r->bound.comps.len; i++) {
-        rill_component c = r->bound.comps.data[i].comp;
-        if (c <= nc) counts[c]++;
+/* One step of growing the storage of every component the load will add, before its first entity
+ * is applied. Otherwise a component's dense arrays double in the middle of some budgeted frame,
+ * and that one entity's copy of a large array overshoots the budget by far more than an entity's
+ * usual cost. The first step counts; each later step reserves one component (a large world's
+ * sparse arrays take a fraction of a millisecond each to grow), so the steps fit in the budget
+ * instead of adding to the spawn frame. Returns false once everything is reserved. */
+static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
+    if (r->reserved) return false;
+    if (!r->counts) {
+        uint32_t nc = rill_world_component_count(ld->world);
+        r->counts = rill_calloc_tagged(nc + 1u, sizeof(uint32_t), RILL_MEM_SCENE);
+        if (!r->counts) { /* only an optimization */
+            r->reserved = true;
+            return false;
+        }
+        r->count_len = nc + 1u;
+        const rill_builtins *bi = rill_world_builtin(ld->world);
+        uint32_t *counts = r->counts;
+        for (uint32_t i = 0; i < r->bound.comps.len; i++) {
+            rill_component c = r->bound.comps.data[i].comp;
+            if (c <= nc) counts[c]++;
+        }
+        for (uint32_t i = 0; i < r->total; i++) {
+            const bound_entity *be = &r->bound.ents.data[i];
+            if (be->name && bi->name <= nc) counts[bi->name]++;
+            if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent <= nc) {
+                counts[bi->parent]++;
+                counts[bi->children]++; /* an upper bound on new parents */
+            }
+        }
+        /* Transform propagation adds a GlobalTransform to each new Transform. */
+        if (bi->transform <= nc && bi->global_transform <= nc) {
+            counts[bi->global_transform] += counts[bi->transform];
+        }
+        r->next_reserve = 1;
+        return true;
     }
-    for (uint32_t i = 0; i < r->total; i++) {
-        const bound_entity *be = &r->bound.ents.data[i];
-        if (be->name && bi->name <= nc) counts[bi->name]++;
-        if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent <= nc) {
-            counts[bi->parent]++;
-            counts[bi->children]++; /* an upper bound on new parents */
+    while (r->next_reserve < r->count_len && !r->counts[r->next_reserve]) r->next_reserve++;
+    if (r->next_reserve >= r->count_len) {
+        rill_free(r->counts);
+        r->counts = NULL;
+        r->reserved = true;
+        return false;
+    }
+    rill_component c = r->next_reserve++;
+    rill_world_component_reserve(ld->world, c, rill_world_component_len(ld->world, c) + r->counts[c]);
+    return true;
+}
+
+/* Applies entity r->applied; a main load also records the new scene's roots as it goes, so the
+ * completing update does not walk every entity again. */
+static void apply_next(rill_scene_loader *ld, load_rec *r) {
+    uint32_t i = r->applied;
+    rill__scene_apply_entity(ld->world, r->types, &r->bound, i, r->spawned,
+                             r->is_main ? RILL_ENTITY_NULL : r->root);
+    if (r->is_main && r->bound.ents.data[i].parent == RSN_NONE_INDEX) {
+        if (!rill_array_push(&r->roots, r->spawned[i])) {
+            RILL_LOG_ERROR(SCENE_LOG, "%s: out of memory listing the scene's roots", r->path);
         }
     }
-    for (rill_component c = 1; c <= nc; c++) {
-        if (counts[c]) {
-            rill_world_component_reserve(ld->world, c,
-                                         rill_world_component_len(ld->world, c) + counts[c]);
-        }
-    }
-    rill_free(counts);
+    r->applied++;
 }
 
 /* Parse finished: take the bound scene and spawn every entity empty in one pass. */
@@ -296,7 +375,6 @@ static void rec_parsed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
             return;
         }
     }
-    reserve_storage(ld, r);
     r->state = RILL_SCENE_LOAD_SPAWNING;
     r->progress = 0.10f;
     r->spawned_in = ld->update_count;
@@ -443,11 +521,16 @@ void rill_scene_loader_destroy(rill_scene_loader *ld) {
         if (ld->jobs) rill_jobs_wait(ld->jobs, &ld->orphans.data[i]->counter);
         job_free(ld->orphans.data[i]);
     }
+    for (uint32_t i = 0; i < ld->trash.len; i++) {
+        rill_jobs_wait(ld->jobs, &ld->trash.data[i]->counter);
+        rill_free(ld->trash.data[i]);
+    }
     for (uint32_t s = 0; s < ld->pool.capacity; s++) {
         rec_clear(&ld->recs[s]);
     }
     rill_array_free(&ld->active);
     rill_array_free(&ld->orphans);
+    rill_array_free(&ld->trash);
     rill_array_free(&ld->main_roots);
     rill__scene_types_release(ld->types);
     rill_pool_destroy(&ld->pool);
@@ -509,11 +592,9 @@ rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path,
     if (r->state == RILL_SCENE_LOAD_FAILED) {
         return rill_error_set(err, r->code, "%s", r->error ? r->error : "load failed");
     }
-    while (r->applied < r->total) {
-        rill__scene_apply_entity(ld->world, r->types, &r->bound, r->applied, r->spawned,
-                                 RILL_ENTITY_NULL);
-        r->applied++;
+    while (reserve_step(ld, r)) {
     }
+    while (r->applied < r->total) apply_next(ld, r);
     rec_complete(ld, id, r);
     return RILL_OK;
 }
@@ -599,6 +680,26 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
     if (!ld) return 0;
     uint64_t start = rill_clock_now(&ld->clock);
     ld->update_count++;
+    for (uint32_t i = 0; i < ld->trash.len;) {
+        if (rill_counter_done(&ld->trash.data[i]->counter)) {
+            rill_free(ld->trash.data[i]);
+            rill_array_swap_remove(&ld->trash, i);
+        } else {
+            i++;
+        }
+    }
+    /* Main loads whose last entity was applied in the previous update complete first, before any
+     * other work: completing despawns the previous main scene, and that frame should not also
+     * carry a full budget of applying. */
+    for (uint32_t i = 0; i < ld->active.len;) {
+        uint32_t id = ld->active.data[i];
+        load_rec *r = rec_get(ld, id);
+        if (r->complete_next) {
+            rec_complete(ld, id, r); /* leaves the active list */
+            continue;
+        }
+        i++;
+    }
     /* Parked jobs of cancelled loads: free the finished ones. */
     for (uint32_t i = 0; i < ld->orphans.len;) {
         if (job_finished(ld->orphans.data[i])) {
@@ -639,21 +740,30 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
     for (uint32_t i = 0; i < ld->active.len;) {
         uint32_t id = ld->active.data[i];
         load_rec *r = rec_get(ld, id);
-        if (r->state != RILL_SCENE_LOAD_SPAWNING ||
+        if (r->state != RILL_SCENE_LOAD_SPAWNING || r->complete_next ||
             (r->spawned_in == ld->update_count && r->total > 0)) {
             i++;
             continue;
         }
-        while (r->applied < r->total && now - start < ld->budget_ns) {
-            rill__scene_apply_entity(ld->world, r->types, &r->bound, r->applied, r->spawned,
-                                     r->is_main ? RILL_ENTITY_NULL : r->root);
-            r->applied++;
+        while (now - start < ld->budget_ns && reserve_step(ld, r)) {
+            now = rill_clock_now(&ld->clock);
+        }
+        uint32_t before = r->applied;
+        while (r->applied < r->total && r->reserved && now - start < ld->budget_ns) {
+            apply_next(ld, r);
             applied++;
             now = rill_clock_now(&ld->clock);
         }
         float p = (float)(0.10 + 0.90 * (double)r->applied / (double)(r->total ? r->total : 1));
         if (p > r->progress) r->progress = p;
-        if (r->applied == r->total) {
+        if (r->applied == r->total && r->reserved) {
+            /* A main load that replaces a scene and applied entities in this update completes at
+             * the start of the next one (see above); others complete now. */
+            if (r->is_main && ld->main_roots.len > 0 && r->applied > before) {
+                r->complete_next = true;
+                i++;
+                continue;
+            }
             rec_complete(ld, id, r); /* leaves the active list */
             continue;
         }

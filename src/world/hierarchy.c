@@ -150,29 +150,69 @@ uint32_t rill_world_children(const rill_world *world, rill_entity e, rill_entity
     return n;
 }
 
-uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e) {
-    if (world == NULL || !rill__world_alive(world, e)) {
+void rill__hierarchy_unlink(rill_world *w, rill_entity e) {
+    unlink(w, e);
+}
+
+/* Below this many entities a recursive despawn goes entity by entity: the batch path walks whole
+ * component arrays, which only pays off for large subtrees. */
+#define BATCH_MIN 64u
+
+uint32_t rill_world_despawn_recursive_n(rill_world *world, const rill_entity *roots,
+                                        uint32_t count) {
+    if (world == NULL || roots == NULL || count == 0) {
         return 0;
     }
     /* Take the scratch list so a hook that despawns recursively again gets its own. */
     RILL_ARRAY(rill_entity) list = {world->scratch.data, 0, world->scratch.cap};
     world->scratch.data = NULL;
     world->scratch.cap = world->scratch.len = 0;
-    /* Pre-order walk: every descendant lands after its ancestors. */
-    bool ok = rill_array_push(&list, e);
-    for (uint32_t i = 0; ok && i < list.len; i++) {
-        for (rill_entity c = rill_world_first_child(world, list.data[i]);
-             ok && c != RILL_ENTITY_NULL; c = rill_world_next_sibling(world, c)) {
-            ok = rill_array_push(&list, c);
+    /* Pre-order walk: every descendant lands after its ancestors. The BATCH flag marks listed
+     * entities, so a root that is a descendant of another root (or listed twice) is taken once. */
+    bool ok = true;
+    bool hooks_running = false; /* some listed entity is already being despawned by a caller */
+    for (uint32_t r = 0; ok && r < count; r++) {
+        rill_entity e = roots[r];
+        if (!rill__world_alive(world, e) || (world->flags[RILL_ENTITY_INDEX(e)] & RILL__SLOT_BATCH)) {
+            continue;
+        }
+        uint32_t from = list.len;
+        ok = rill_array_push(&list, e);
+        if (ok) {
+            world->flags[RILL_ENTITY_INDEX(e)] |= RILL__SLOT_BATCH;
+        }
+        for (uint32_t i = from; ok && i < list.len; i++) {
+            uint8_t f = world->flags[RILL_ENTITY_INDEX(list.data[i])];
+            hooks_running = hooks_running || (f & RILL__SLOT_DESPAWNING);
+            rill_children *ch = children_of(world, list.data[i]);
+            for (rill_entity c = ch ? ch->first : RILL_ENTITY_NULL; ok && c != RILL_ENTITY_NULL;) {
+                rill_parent *cp = parent_of(world, c);
+                if (!(world->flags[RILL_ENTITY_INDEX(c)] & RILL__SLOT_BATCH)) {
+                    ok = rill_array_push(&list, c);
+                    if (ok) {
+                        world->flags[RILL_ENTITY_INDEX(c)] |= RILL__SLOT_BATCH;
+                    }
+                }
+                c = cp ? cp->next_sibling : RILL_ENTITY_NULL;
+            }
         }
     }
     if (!ok) {
         RILL_LOG_ERROR("world", "despawn_recursive: out of memory; despawning what was collected");
     }
     uint32_t n = 0;
-    /* Reverse order: children go before their parents, so nothing is orphaned on the way. */
-    for (uint32_t i = list.len; i-- > 0;) {
-        n += rill_world_despawn(world, list.data[i]) ? 1u : 0u;
+    if (ok && !hooks_running && list.len >= BATCH_MIN) {
+        n = rill__world_despawn_batch(world, list.data, list.len);
+    } else {
+        /* Entity by entity (small lists, re-entrant calls from hooks, or a partial list after
+         * running out of memory). Reverse order: children go before their parents, so nothing is
+         * orphaned on the way. */
+        for (uint32_t i = 0; i < list.len; i++) {
+            world->flags[RILL_ENTITY_INDEX(list.data[i])] &= (uint8_t)~RILL__SLOT_BATCH;
+        }
+        for (uint32_t i = list.len; i-- > 0;) {
+            n += rill_world_despawn(world, list.data[i]) ? 1u : 0u;
+        }
     }
     if (world->scratch.data == NULL) {
         world->scratch.data = list.data;
@@ -182,6 +222,10 @@ uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e) {
     }
     world->scratch.len = 0;
     return n;
+}
+
+uint32_t rill_world_despawn_recursive(rill_world *world, rill_entity e) {
+    return rill_world_despawn_recursive_n(world, &e, 1);
 }
 
 /* >>math */

@@ -591,6 +591,108 @@ bool rill_world_despawn(rill_world *world, rill_entity e) {
     return true;
 }
 
+uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint32_t n) {
+    /* Hooks first, in reverse order (children before parents, as one by one), while every listed
+     * entity still has all its components. DESPAWNING makes a hook's despawn of a listed entity
+     * a no-op: the batch removes it anyway. */
+    for (uint32_t i = 0; i < n; i++) {
+        w->flags[RILL_ENTITY_INDEX(list[i])] |= RILL__SLOT_DESPAWNING;
+    }
+    bool any_hook = false;
+    for (uint32_t c = 0; c < w->components.len && !any_hook; c++) {
+        any_hook = w->components.data[c].type->desc.on_remove != NULL;
+    }
+    if (any_hook) {
+        for (uint32_t i = n; i-- > 0;) {
+            if (rill__world_alive(w, list[i])) {
+                run_remove_hooks(w, list[i], RILL_ENTITY_INDEX(list[i]));
+            }
+        }
+    }
+    /* Links that cross the edge of the batch: a listed entity under a parent that stays (the
+     * roots), or a child that a hook attached to a listed entity. Links inside the batch simply
+     * vanish with the Parent and Children components below. */
+    const rill__sparse_set *ps = &w->components.data[RILL_COMPONENT_PARENT - 1].set;
+    const rill__sparse_set *cs = &w->components.data[RILL_COMPONENT_CHILDREN - 1].set;
+    for (uint32_t i = 0; i < n; i++) {
+        rill_entity e = list[i];
+        if (!rill__world_alive(w, e)) {
+            continue;
+        }
+        const rill_parent *p = rill__set_get(ps, RILL_ENTITY_INDEX(e));
+        if (p != NULL && !(w->flags[RILL_ENTITY_INDEX(p->parent)] & RILL__SLOT_BATCH)) {
+            rill__hierarchy_unlink(w, e);
+        }
+        const rill_children *ch = rill__set_get(cs, RILL_ENTITY_INDEX(e));
+        for (rill_entity c = ch ? ch->first : RILL_ENTITY_NULL; c != RILL_ENTITY_NULL;) {
+            const rill_parent *cp = rill__set_get(ps, RILL_ENTITY_INDEX(c));
+            rill_entity next = cp ? cp->next_sibling : RILL_ENTITY_NULL;
+            if (!(w->flags[RILL_ENTITY_INDEX(c)] & RILL__SLOT_BATCH)) {
+                rill__hierarchy_unlink(w, c);
+                rill__transform_mark_dirty(w, c);
+                /* The unlink may have dropped e's Children component and moved others. */
+                ch = rill__set_get(cs, RILL_ENTITY_INDEX(e));
+                if (ch == NULL) {
+                    break;
+                }
+            }
+            c = next;
+        }
+    }
+    /* Component storage: a set holding few listed entities erases them one by one; a set where
+     * they are a large share is compacted in one sequential pass, which is far cheaper than
+     * scattered swap-removes. */
+    for (uint32_t c = 0; c < w->components.len; c++) {
+        rill__sparse_set *s = &w->components.data[c].set;
+        if (s->len == 0) {
+            continue;
+        }
+        if ((uint64_t)n * 4u < s->len) {
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t idx = RILL_ENTITY_INDEX(list[i]);
+                if (rill__world_alive(w, list[i]) && idx < s->sparse_cap && s->sparse[idx] != 0) {
+                    rill__set_erase(s, idx);
+                }
+            }
+            continue;
+        }
+        /* Runs of kept entries move with one memmove each (a scene's entities sit together in
+         * the dense arrays, so there are few runs). */
+        uint32_t kept = 0;
+        for (uint32_t d = 0; d < s->len;) {
+            uint32_t idx = RILL_ENTITY_INDEX(s->dense[d]);
+            if (w->flags[idx] & RILL__SLOT_BATCH) {
+                s->sparse[idx] = 0;
+                d++;
+                continue;
+            }
+            uint32_t end = d + 1u;
+            while (end < s->len && !(w->flags[RILL_ENTITY_INDEX(s->dense[end])] & RILL__SLOT_BATCH)) {
+                end++;
+            }
+            if (kept != d) {
+                memmove(&s->dense[kept], &s->dense[d], (size_t)(end - d) * sizeof(rill_entity));
+                memmove(s->data + (size_t)kept * s->stride, s->data + (size_t)d * s->stride,
+                        (size_t)(end - d) * s->stride);
+                for (uint32_t k = kept; k < kept + (end - d); k++) {
+                    s->sparse[RILL_ENTITY_INDEX(s->dense[k])] = k + 1u;
+                }
+            }
+            kept += end - d;
+            d = end;
+        }
+        s->len = kept;
+    }
+    uint32_t gone = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (rill__world_alive(w, list[i])) {
+            release_slot(w, RILL_ENTITY_INDEX(list[i]));
+            gone++;
+        }
+    }
+    return gone;
+}
+
 static void despawn_all(rill_world *w, bool hooks) {
     if (hooks) {
         for (uint32_t i = 0; i < w->slot_count; i++) {

@@ -11,6 +11,7 @@ enum {
     RILL__SLOT_ALIVE = 1u << 0,
     RILL__SLOT_DIRTY = 1u << 1,      /* transform must be recomputed (in world->dirty) */
     RILL__SLOT_DESPAWNING = 1u << 2, /* on_remove hooks are running for it */
+    RILL__SLOT_BATCH = 1u << 3,      /* listed by the batch despawn in progress */
 };
 
 /* What a registry entry describes. */
@@ -136,6 +137,11 @@ void rill__type_destroy(rill__type *t);
 
 /* Hierarchy (hierarchy.c): unlinks e from its parent and orphans its children. */
 void rill__hierarchy_detach_all(rill_world *w, rill_entity e);
+/* Unlinks e from its parent only (its Parent component goes; its children stay). */
+void rill__hierarchy_unlink(rill_world *w, rill_entity e);
+/* Despawns list[0..n): alive entities, each flagged RILL__SLOT_BATCH, closed under children (every
+ * child of a listed entity is listed), parents before children. Returns how many went (world.c). */
+uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint32_t n);
 void rill__transform_mark_dirty(rill_world *w, rill_entity e);
 
 /* Events (events.c). */
