@@ -503,6 +503,91 @@ static void test_budget_shared_by_loads(void **state) {
     lfx_done(&fx);
 }
 
+/* Replacing a main scene: the update that applies the new scene's last entity leaves the old
+ * scene in place; the next update completes the load before applying anything else, despawning
+ * the old scene (as one batch) in that same update, so no frame is empty and the swap's despawn
+ * does not pile on top of a full budget of applying. */
+static void test_swap_completes_in_own_update(void **state) {
+    (void)state;
+    const uint64_t budget = 1000000, cost = 100000;
+    lfx fx;
+    lfx_init(&fx, 0, budget, cost);
+    make_scene(&fx, "old.rsn", "old", 200);
+    make_scene(&fx, "new.rsn", "new", 95);
+    rill_error err = {0};
+    assert_int_equal(rill_scene_load_sync(fx.loader, "old.rsn", NULL, &err), RILL_OK);
+    rill_entity roots[256];
+    assert_int_equal(rill_scene_loader_main_roots(fx.loader, roots, 256), 180);
+    rill_scene_load h = rill_scene_load_async(fx.loader, "new.rsn", &err);
+    uint32_t loaded = 0, frames = 0, applied_total = 0;
+    bool saw_all_applied = false;
+    while (rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED) {
+        assert_true(frames++ < 100);
+        bool was_all_applied = applied_total == 95;
+        uint32_t applied = frame(&fx, &loaded, NULL, h);
+        applied_total += applied;
+        rill_scene_load_state st = rill_scene_load_get_state(fx.loader, h);
+        if (st == RILL_SCENE_LOAD_SPAWNING) {
+            /* Old scene still whole, no event yet. */
+            assert_int_equal(rill_world_entity_count(fx.world), 200 + 95);
+            assert_int_equal(loaded, 0);
+            if (applied_total == 95) saw_all_applied = true;
+        } else {
+            assert_int_equal(st, RILL_SCENE_LOAD_LOADED);
+            /* Completed at the start of the update after the last entity, applying nothing. */
+            assert_true(was_all_applied);
+            assert_int_equal(applied, 0);
+        }
+    }
+    assert_true(saw_all_applied);
+    assert_int_equal(loaded, 1);
+    assert_int_equal(rill_world_entity_count(fx.world), 95);
+    assert_true(rill_world_find_by_name(fx.world, "old_7") == RILL_ENTITY_NULL);
+    assert_true(rill_world_find_by_name(fx.world, "new_95") != RILL_ENTITY_NULL);
+    /* The new main roots were collected while applying: file order, roots only. */
+    uint32_t nr = rill_scene_loader_main_roots(fx.loader, roots, 256);
+    assert_int_equal(nr, 86);
+    assert_true(roots[0] == rill_world_find_by_name(fx.world, "new_1"));
+    assert_true(roots[nr - 1] == rill_world_find_by_name(fx.world, "new_95"));
+    for (uint32_t i = 0; i < nr; i++) {
+        assert_true(rill_world_get_parent(fx.world, roots[i]) == RILL_ENTITY_NULL);
+    }
+    /* A first main scene (nothing to replace) completes in the update of its last entity. */
+    lfx_done(&fx);
+    lfx_init(&fx, 0, budget, cost);
+    make_scene(&fx, "new.rsn", "new", 15);
+    h = rill_scene_load_async(fx.loader, "new.rsn", &err);
+    frame(&fx, NULL, NULL, h); /* parse + spawn */
+    frame(&fx, NULL, NULL, h); /* 10 */
+    assert_int_equal(frame(&fx, NULL, NULL, h), 5);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
+    lfx_done(&fx);
+}
+
+/* A large load with real workers: the bound scene is freed by a worker after completion, and a
+ * replacing load of the same size swaps it out completely. */
+static void test_large_swap_with_workers(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 2, 0, 0);
+    make_scene(&fx, "big.rsn", "big", 3000);
+    rill_error err = {0};
+    for (int k = 0; k < 2; k++) {
+        rill_scene_load h = rill_scene_load_async(fx.loader, "big.rsn", &err);
+        uint32_t loaded = 0;
+        for (int i = 0; i < 100000 && rill_scene_load_get_state(fx.loader, h) !=
+                                            RILL_SCENE_LOAD_LOADED; i++) {
+            frame(&fx, &loaded, NULL, h);
+            rill_sleep_ns(100000);
+        }
+        assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
+        assert_int_equal(loaded, 1);
+        assert_int_equal(rill_world_entity_count(fx.world), 3000);
+        assert_int_equal(rill_world_component_len(fx.world, fx.ids.tick), 3000);
+    }
+    lfx_done(&fx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_budget_and_loaded_event),
@@ -515,6 +600,8 @@ int main(void) {
         cmocka_unit_test(test_records_recycle),
         cmocka_unit_test(test_sync_event_save_and_misuse),
         cmocka_unit_test(test_budget_shared_by_loads),
+        cmocka_unit_test(test_swap_completes_in_own_update),
+        cmocka_unit_test(test_large_swap_with_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
