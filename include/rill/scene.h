@@ -29,11 +29,14 @@
  *
  *   The file is read (packs first, then loose files, through the VFS) and parsed on a worker.
  *   When parsing ends, every entity of the scene (nested non-streamed instances included) is
- *   spawned empty in one pass (progress 0.10), then components are applied entity by entity under
- *   a wall-clock budget per frame (default 3 ms) that all loads in flight share; progress is
+ *   spawned empty in one pass (progress 0.10), then, under a wall-clock budget per frame (default
+ *   3 ms) that all loads in flight share, the world's storage is grown for the load (one component
+ *   per step) and components are applied entity by entity; progress is
  *   0.10 + 0.90 * applied / total. One main scene at a time: a new main load cancels the one in
  *   flight (its partial entities are despawned); the previous main scene is despawned in the same
- *   update in which the new one completes, so no frame is empty.
+ *   update in which the new one completes, so no frame is empty. A main load that replaces a
+ *   scene completes at the start of the update after the one that applied its last entity, so
+ *   the old scene's despawn (one batch) does not share a frame with a full budget of applying.
  *
  *   Completion is reported twice, pick either: world events "SceneLoaded" and "SceneLoadFailed"
  *   (payload rill_scene_event; ids from rill_scene_loader_events), each sent exactly once per load,
@@ -235,10 +238,11 @@ bool rill_scene_load_cancel(rill_scene_loader *loader, rill_scene_load load);
 /* Forgets a finished load's record (the entities stay). A load in flight is cancelled first. */
 void rill_scene_load_release(rill_scene_loader *loader, rill_scene_load load);
 
-/* Main thread, once per frame: collects finished parses, spawns their entities, applies
- * components within the budget (shared by every load in flight, oldest first), completes loads
- * (sending events, despawning a replaced main scene). Returns the number of entities whose
- * components were applied in this call. */
+/* Main thread, once per frame: completes main loads that finished applying in the previous call
+ * and replace a scene (sending events, despawning the replaced scene), collects finished parses,
+ * spawns their entities, then grows storage and applies components within the budget (shared by
+ * every load in flight, oldest first), completing the other loads that finish. Returns the
+ * number of entities whose components were applied in this call. */
 uint32_t rill_scene_loader_update(rill_scene_loader *loader);
 /* Number of loads in flight (parsing or spawning). */
 uint32_t rill_scene_loader_pending(const rill_scene_loader *loader);
