@@ -640,7 +640,17 @@ uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
     if (find_instance_pending(ld, root, &pending)) {
         rec_cancel(ld, pending, rec_get(ld, pending));
     }
+    /* All children's subtrees as one batch (see rill_world_despawn_recursive_n); child by child
+     * only when there is no memory for the list. */
     uint32_t n = 0;
+    uint32_t count = rill_world_child_count(ld->world, root);
+    rill_entity *kids = count ? rill_malloc_tagged((size_t)count * sizeof(rill_entity), RILL_MEM_SCENE)
+                              : NULL;
+    if (kids) {
+        count = rill_world_children(ld->world, root, kids, count);
+        n = rill_world_despawn_recursive_n(ld->world, kids, count);
+        rill_free(kids);
+    }
     rill_entity c;
     while ((c = rill_world_first_child(ld->world, root)) != RILL_ENTITY_NULL) {
         uint32_t k = rill_world_despawn_recursive(ld->world, c);
