@@ -1,5 +1,7 @@
-/* cmd_demo.c: `rill demo` writes a deterministic demo world as .rsn scene files and loads it
- * asynchronously through the frame loop with the same progress display as `rill scene load`.
+/* cmd_demo.c: `rill demo` writes a deterministic demo world as .rsn scene files, loads it
+ * asynchronously through the frame loop with the same progress display as `rill scene load`, and
+ * renders it: the demo components become drawables (rill_demo_make_drawables) and a few views are
+ * written as PNGs headless, or the world opens in `rill run`'s viewer with --window.
  *
  * The world is three levels of nested scene instances:
  *   main.rsn                     a camera, a sun, and one SceneInstance per district
@@ -12,6 +14,10 @@
 #include "cmds.h"
 
 #include <math.h>
+
+#include <cglm/cglm.h>
+
+#include "rill/render.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,13 +464,415 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
     return r;
 }
 
+/* >>drawables -------------------------------------------------------------------------------- */
+
+/* Materials of the demo city, by role. */
+enum {
+    MAT_BRICK,
+    MAT_GLASS,
+    MAT_CONCRETE,
+    MAT_TIMBER,
+    MAT_WINDOW,
+    MAT_ROOF,
+    MAT_GROUND,
+    MAT_STREET,
+    MAT_TREE,
+    MAT_WOOD,
+    MAT_METAL,
+    MAT_RED,
+    MAT_COUNT
+};
+
+typedef struct demo_mat_def {
+    float color[3];
+    float metallic, roughness;
+    float emissive[3];
+} demo_mat_def;
+
+static const demo_mat_def DEMO_MATS[MAT_COUNT] = {
+    [MAT_BRICK] = {{0.50f, 0.22f, 0.15f}, 0.0f, 0.85f, {0, 0, 0}},
+    [MAT_GLASS] = {{0.30f, 0.42f, 0.52f}, 0.6f, 0.25f, {0, 0, 0}},
+    [MAT_CONCRETE] = {{0.58f, 0.57f, 0.54f}, 0.0f, 0.9f, {0, 0, 0}},
+    [MAT_TIMBER] = {{0.55f, 0.42f, 0.28f}, 0.0f, 0.8f, {0, 0, 0}},
+    [MAT_WINDOW] = {{0.10f, 0.14f, 0.20f}, 0.2f, 0.15f, {0.25f, 0.20f, 0.10f}},
+    [MAT_ROOF] = {{0.22f, 0.22f, 0.24f}, 0.0f, 0.7f, {0, 0, 0}},
+    [MAT_GROUND] = {{0.30f, 0.40f, 0.22f}, 0.0f, 1.0f, {0, 0, 0}},
+    [MAT_STREET] = {{0.09f, 0.09f, 0.10f}, 0.0f, 0.9f, {0, 0, 0}},
+    [MAT_TREE] = {{0.16f, 0.38f, 0.12f}, 0.0f, 0.9f, {0, 0, 0}},
+    [MAT_WOOD] = {{0.40f, 0.27f, 0.15f}, 0.0f, 0.8f, {0, 0, 0}},
+    [MAT_METAL] = {{0.35f, 0.36f, 0.38f}, 0.8f, 0.4f, {0, 0, 0}},
+    [MAT_RED] = {{0.70f, 0.08f, 0.06f}, 0.0f, 0.5f, {0, 0, 0}},
+};
+
+/* Demo light intensities are in the generator's own units; this brings them to the renderer's
+ * (intensity / d^2 next to a sun of illuminance 3). */
+#define DEMO_LIGHT_SCALE 0.02f
+
+typedef struct demo_item {
+    rill_entity e;
+    union {
+        demo_building b;
+        demo_prop p;
+        demo_light l;
+    } u;
+} demo_item;
+
+/* Whether e lies inside a building (an ancestor within three levels has DemoBuilding). */
+static bool inside_building(rill_world *w, rill_component building, rill_entity e) {
+    for (int i = 0; i < 3 && e; i++) {
+        e = rill_world_get_parent(w, e);
+        if (e && rill_world_has(w, e, building))
+            return true;
+    }
+    return false;
+}
+
+/* Quaternion (x, y, z, w) of yaw about +Y then pitch about +X, as the viewer's camera. */
+static void yaw_pitch_quat(float yaw, float pitch, float q[4]) {
+    float sy = sinf(yaw * 0.5f), cy = cosf(yaw * 0.5f), sx = sinf(pitch * 0.5f),
+          cx = cosf(pitch * 0.5f);
+    q[0] = cy * sx, q[1] = sy * cx, q[2] = -sy * sx, q[3] = cy * cx;
+}
+
+int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *err) {
+    rill_demo_register_components(w);
+    rill_component cb = rill_world_find_component(w, "DemoBuilding"),
+                   cp = rill_world_find_component(w, "DemoProp"),
+                   cl = rill_world_find_component(w, "DemoLight");
+    rill_render_components rc;
+    if (rill_render_register_components(w, &rc, err) != RILL_OK)
+        return -1;
+    rill_mesh cube = rill_render_mesh_cube(r, err);
+    rill_mesh sphere = cube.id ? rill_render_mesh_sphere(r, 12, err) : (rill_mesh){0};
+    if (!sphere.id)
+        return -1;
+    rill_material mats[MAT_COUNT];
+    for (int i = 0; i < MAT_COUNT; i++) {
+        rill_material_desc md;
+        memset(&md, 0, sizeof(md));
+        memcpy(md.base_color, DEMO_MATS[i].color, sizeof(float) * 3);
+        md.base_color[3] = 1.0f;
+        md.metallic = DEMO_MATS[i].metallic;
+        md.roughness = DEMO_MATS[i].roughness;
+        memcpy(md.emissive, DEMO_MATS[i].emissive, sizeof(float) * 3);
+        md.label = "demo";
+        if (!(mats[i] = rill_render_material_create(r, &md, err)).id)
+            return -1;
+    }
+    /* Collect first: the world must not change under a running query. */
+    RILL_ARRAY(demo_item) items[3] = {{0}};
+    rill_component comps[3] = {cb, cp, cl};
+    for (int k = 0; k < 3; k++) {
+        rill_query_desc qd;
+        memset(&qd, 0, sizeof(qd));
+        qd.with[0] = comps[k];
+        rill_query q = rill_world_query(w, &qd);
+        size_t sz = k == 0 ? sizeof(demo_building) : k == 1 ? sizeof(demo_prop) : sizeof(demo_light);
+        while (rill_query_next(&q)) {
+            demo_item it;
+            memset(&it, 0, sizeof(it));
+            it.e = q.entity;
+            memcpy(&it.u, rill_query_get(&q, 0), sz);
+            if (!rill_array_push(&items[k], it)) {
+                for (int j = 0; j < 3; j++)
+                    rill_array_free(&items[j]);
+                rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+                return -1;
+            }
+        }
+    }
+    int64_t drawn = 0;
+    /* Buildings: a body box under the root (the root's children are the floors; scaling the root
+     * would scale them too). */
+    for (uint32_t i = 0; i < items[0].len; i++) {
+        const demo_building *b = &items[0].data[i].u.b;
+        float h = 3.5f * (float)b->floors;
+        rill_entity body = rill_world_spawn(w);
+        rill_transform t = rill_transform_identity();
+        t.translation[1] = h * 0.5f;
+        t.scale[0] = b->footprint[0], t.scale[1] = h, t.scale[2] = b->footprint[1];
+        rill_world_set_transform(w, body, &t);
+        rill_world_set_parent(w, body, items[0].data[i].e);
+        int style = b->style >= 0 && b->style <= DEMO_STYLE_TIMBER ? b->style : 0;
+        rill_mesh_instance mi = {cube.id, mats[MAT_BRICK + style].id};
+        rill_world_add(w, body, rc.mesh_instance, &mi);
+        drawn++;
+    }
+    /* Props have no children: their own Transform takes the size. Boxes rest on their origin. */
+    for (uint32_t i = 0; i < items[1].len; i++) {
+        rill_entity e = items[1].data[i].e;
+        const demo_prop *p = &items[1].data[i].u.p;
+        rill_transform *t = rill_world_transform_mut(w, e);
+        if (!t)
+            continue;
+        float sx = p->size[0], sy = p->size[1], sz = p->size[2];
+        rill_mesh mesh = cube;
+        int mat = MAT_CONCRETE;
+        float lift = sy * 0.5f;
+        switch (p->kind) {
+        case DEMO_PROP_WINDOW: mat = MAT_WINDOW, lift = 0.0f; break;
+        case DEMO_PROP_ROOF: mat = MAT_ROOF; break;
+        case DEMO_PROP_GROUND: mat = MAT_GROUND, lift = -sy * 0.5f; break;
+        case DEMO_PROP_STREET: mat = MAT_STREET, lift = 0.0f; break;
+        case DEMO_PROP_TREE:
+            mesh = sphere, mat = MAT_TREE, sx *= 0.6f, sz *= 0.6f;
+            break;
+        case DEMO_PROP_LAMP: mat = MAT_METAL, sx = sz = 0.2f, sy *= 3.0f, lift = sy * 0.5f; break;
+        case DEMO_PROP_BENCH: mat = MAT_WOOD, sy *= 0.4f, sz *= 0.4f, lift = sy * 0.5f; break;
+        case DEMO_PROP_CRATE: mat = MAT_TIMBER; break;
+        case DEMO_PROP_BIN: mat = MAT_METAL; break;
+        case DEMO_PROP_HYDRANT: mat = MAT_RED, sx *= 0.4f, sz *= 0.4f; break;
+        default: break;
+        }
+        t->scale[0] = sx, t->scale[1] = sy, t->scale[2] = sz;
+        t->translation[1] += lift;
+        rill_mesh_instance mi = {mesh.id, mats[mat].id};
+        rill_world_add(w, e, rc.mesh_instance, &mi);
+        drawn++;
+    }
+    /* Lights: the one without a range is the sun; lights inside buildings would light only the
+     * inside of a closed box, so they stay out of the renderer's light budget. */
+    for (uint32_t i = 0; i < items[2].len; i++) {
+        rill_entity e = items[2].data[i].e;
+        const demo_light *l = &items[2].data[i].u.l;
+        if (l->range <= 0.0f) {
+            rill_directional_light dl = {
+                {l->color[0], l->color[1], l->color[2], 1.0f}, 3.0f, true};
+            rill_world_add(w, e, rc.directional_light, &dl);
+            rill_transform *t = rill_world_transform_mut(w, e);
+            if (t) /* late afternoon: from the south-east, 55 degrees up */
+                yaw_pitch_quat(0.67f, -0.96f, t->rotation);
+        } else if (!inside_building(w, cb, e)) {
+            rill_point_light pl = {{l->color[0], l->color[1], l->color[2], 1.0f},
+                                   l->intensity * DEMO_LIGHT_SCALE, l->range};
+            rill_world_add(w, e, rc.point_light, &pl);
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        rill_array_free(&items[j]);
+    rill_world_update_transforms(w);
+    return drawn;
+}
+
+/* >>views ------------------------------------------------------------------------------------- */
+
+typedef struct demo_render_opts {
+    const char *out;
+    uint32_t width, height;
+    bool render, window;
+} demo_render_opts;
+
+/* The city's size: districts on a square grid (see gen_main), read back from the world. */
+static float demo_extent(rill_world *w) {
+    rill_component inst = rill_world_find_component(w, "SceneInstance");
+    uint32_t districts = 0;
+    rill_entity e;
+    for (uint32_t it = 0; rill_world_entity_next(w, &it, &e);)
+        if (!rill_world_get_parent(w, e) && rill_world_has(w, e, inst))
+            districts++;
+    uint32_t side = (uint32_t)ceil(sqrt((double)RILL_MAX(districts, 1u)));
+    return (float)side * DEMO_DISTRICT_SIZE;
+}
+
+typedef struct demo_view {
+    const char *name;
+    float eye[3], target[3];
+    float fov_y;
+} demo_view;
+
+static void demo_views(float extent, demo_view out[2]) {
+    /* Aerial: over the middle of the city, far enough back to see a few districts. */
+    float d = RILL_CLAMP(extent * 0.8f, 260.0f, 520.0f);
+    out[0] = (demo_view){"overview", {-0.45f * d, 0.62f * d, 0.64f * d}, {0, 0, 0}, 0.8f};
+    /* Street level: down the open lane between two rows of buildings in the middle district
+     * (rows stand at z = 0 and z = -36, each building at most 13 m from its row). */
+    out[1] = (demo_view){"street", {-96.0f, 1.8f, -18.0f}, {60.0f, 14.0f, -18.0f}, 1.1f};
+}
+
+typedef struct light_dist {
+    float d2;
+    uint32_t i;
+} light_dist;
+
+static int cmp_light_dist(const void *a, const void *b) {
+    float x = ((const light_dist *)a)->d2, y = ((const light_dist *)b)->d2;
+    return (x > y) - (x < y);
+}
+
+/* The renderer shades at most 1024 point and spot lights: keep those nearest to eye. */
+static uint32_t nearest_lights(rill_render_extract_buf *xb, const float eye[3]) {
+    uint32_t n = xb->lights.len;
+    if (n <= 1024u)
+        return n;
+    light_dist *ld = rill_malloc(sizeof(light_dist) * n);
+    rill_render_light *tmp = rill_malloc(sizeof(rill_render_light) * 1024u);
+    if (!ld || !tmp) {
+        rill_free(ld);
+        rill_free(tmp);
+        return 1024u;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = xb->lights.data[i].position;
+        ld[i].d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) +
+                   (p[2] - eye[2]) * (p[2] - eye[2]);
+        ld[i].i = i;
+    }
+    qsort(ld, n, sizeof(light_dist), cmp_light_dist);
+    for (uint32_t i = 0; i < 1024u; i++)
+        tmp[i] = xb->lights.data[ld[i].i];
+    memcpy(xb->lights.data, tmp, sizeof(rill_render_light) * 1024u);
+    rill_free(ld);
+    rill_free(tmp);
+    return 1024u;
+}
+
+static void look_at_matrix(const float eye[3], const float target[3], float out[16]) {
+    mat4 view, inv;
+    glm_lookat((float *)eye, (float *)target, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    memcpy(out, inv, sizeof(mat4));
+}
+
+static void demo_sky(rill_render_snapshot *s) {
+    s->view.clear_color[0] = 0.42f, s->view.clear_color[1] = 0.58f, s->view.clear_color[2] = 0.80f;
+    s->ambient[0] = 0.16f, s->ambient[1] = 0.18f, s->ambient[2] = 0.22f;
+}
+
+static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
+    rill_world *w = rill_app_world(app);
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = o->width, d.height = o->height;
+    d.shadow_distance = 700.0f; /* the aerial view reaches a few hundred metres */
+    rill_renderer *r = NULL;
+    rill_error err = {0};
+    uint64_t t0 = rill_time_ns();
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+        fprintf(stderr, "error: rill demo: %s\n", err.msg);
+        return 1;
+    }
+    int rc = 1;
+    rill_render_extract_buf xb = {0};
+    int64_t drawn = rill_demo_make_drawables(r, w, &err);
+    rill_render_components comps;
+    if (drawn < 0 || rill_render_register_components(w, &comps, &err) != RILL_OK) {
+        fprintf(stderr, "error: rill demo: %s\n", err.msg);
+        goto done;
+    }
+    printf("drawables: %lld instances (%.2f s)\n", (long long)drawn,
+           (double)(rill_time_ns() - t0) * 1e-9);
+    demo_view views[2];
+    demo_views(demo_extent(w), views);
+    for (int v = 0; v < 2; v++) {
+        uint64_t v0 = rill_time_ns();
+        rill_render_snapshot snap;
+        if (rill_render_extract(w, &comps, &xb, &snap, &err) != RILL_OK) {
+            fprintf(stderr, "error: rill demo: %s\n", err.msg);
+            goto done;
+        }
+        snap.light_count = nearest_lights(&xb, views[v].eye);
+        snap.lights = xb.lights.data;
+        look_at_matrix(views[v].eye, views[v].target, snap.view.world_from_view);
+        snap.view.fov_y = views[v].fov_y;
+        snap.view.near_plane = 0.5f;
+        snap.view.far_plane = 6000.0f;
+        snap.view.orthographic = false;
+        demo_sky(&snap);
+        char path[1024];
+        if (out_path(path, sizeof(path), o->out, views[v].name, &err) != RILL_OK ||
+            strlen(path) + 5 > sizeof(path)) {
+            fprintf(stderr, "error: rill demo: path too long\n");
+            goto done;
+        }
+        strcat(path, ".png");
+        /* Meshes and materials become drawable a frame or two after they are created: tiny
+         * first frames get them resident without paying for full-size renders. */
+        if (v == 0) {
+            rill_result wr = rill_renderer_resize(r, 32, 18, &err);
+            for (int f = 0; f < 8 && wr == RILL_OK; f++) {
+                rill_render_stats ws;
+                if ((wr = rill_renderer_render(r, &snap, &err)) != RILL_OK ||
+                    (wr = rill_renderer_wait_idle(r, &err)) != RILL_OK)
+                    break;
+                rill_renderer_stats(r, &ws);
+                if (ws.instances_visible)
+                    break;
+            }
+            if (wr != RILL_OK || rill_renderer_resize(r, o->width, o->height, &err) != RILL_OK) {
+                fprintf(stderr, "error: rill demo: %s\n", err.msg);
+                goto done;
+            }
+        }
+        if (rill_renderer_render(r, &snap, &err) != RILL_OK ||
+            rill_renderer_write_png(r, path, &err) != RILL_OK) {
+            fprintf(stderr, "error: rill demo: %s\n", err.msg);
+            goto done;
+        }
+        rill_render_stats st;
+        rill_renderer_stats(r, &st);
+        printf("wrote %s (%ux%u): %u/%u instances visible, %u draws, %llu triangles, %u lights, "
+               "%.2f s\n",
+               path, o->width, o->height, st.instances_visible, st.instances_submitted,
+               st.draw_calls, (unsigned long long)st.triangles, snap.light_count,
+               (double)(rill_time_ns() - v0) * 1e-9);
+        printf("  gpu ms:");
+        for (uint32_t i = 0; i < st.pass_count; i++)
+            printf(" %s %.1f", st.pass_names[i], st.pass_gpu_ms[i]);
+        printf("\n");
+        if (st.validation_messages) {
+            fprintf(stderr, "error: rill demo: %u validation messages\n", st.validation_messages);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    rill_render_extract_buf_free(&xb);
+    rill_renderer_destroy(r);
+    return rc;
+}
+
+static int demo_window_setup(rill_renderer *r, rill_cli_view *v, void *user, rill_error *err) {
+    (void)user;
+    rill_world *w = rill_app_world(v->app);
+    if (rill_demo_make_drawables(r, w, err) < 0)
+        return 1;
+    demo_view views[2];
+    demo_views(demo_extent(w), views);
+    v->use_world = true;
+    memcpy(v->eye, views[0].eye, sizeof(v->eye));
+    float f[3] = {views[0].target[0] - v->eye[0], views[0].target[1] - v->eye[1],
+                  views[0].target[2] - v->eye[2]};
+    float len = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    v->pitch = asinf(f[1] / len);
+    v->yaw = atan2f(-f[0], -f[2]);
+    v->clear_color[0] = 0.42f, v->clear_color[1] = 0.58f, v->clear_color[2] = 0.80f;
+    v->ambient[0] = 0.16f, v->ambient[1] = 0.18f, v->ambient[2] = 0.22f;
+    v->near_plane = 0.5f;
+    v->far_plane = 6000.0f;
+    v->speed = 40.0f;
+    return 0;
+}
+
+static int demo_on_loaded(rill_app *app, void *user) {
+    const demo_render_opts *o = user;
+    if (o->window) {
+        rill_cli_viewer_opts vo = {.title = "rill demo", .vsync = true, .shadow_distance = 700.0f};
+        return rill_cli_viewer_run(&vo, app, demo_window_setup, NULL);
+    }
+    return demo_render_headless(app, o);
+}
+
 static void demo_usage(FILE *f) {
     fprintf(f,
             "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--no-load]\n"
+            "                 [--size WxH] [--no-render] [--window]\n"
             "\n"
             "Writes the demo world (main.rsn, districts/, buildings/, project.toml) into DIR\n"
             "(default: rill-demo), with about N entities in total (default %u) spread over\n"
-            "nested scene instances, then loads it asynchronously and prints the summary.\n",
+            "nested scene instances, then loads it asynchronously and prints the summary.\n"
+            "Then it renders the world headless to DIR/overview.png and DIR/street.png\n"
+            "(--size, default 1280x720; --no-render skips this), or with --window opens it\n"
+            "in the `rill run` viewer (needs a display).\n",
             DEMO_DEFAULT_ENTITIES);
 }
 
@@ -473,6 +881,7 @@ int rill_cmd_demo(int argc, char **argv) {
     uint32_t target = DEMO_DEFAULT_ENTITIES;
     double budget_ms = 0.0;
     bool load = true;
+    demo_render_opts ro = {.width = 1280, .height = 720, .render = true};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
@@ -493,6 +902,16 @@ int rill_cmd_demo(int argc, char **argv) {
             }
         } else if (strcmp(argv[i], "--no-load") == 0) {
             load = false;
+        } else if (strcmp(argv[i], "--no-render") == 0) {
+            ro.render = false;
+        } else if (strcmp(argv[i], "--window") == 0) {
+            ro.window = true;
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%ux%u", &ro.width, &ro.height) != 2 || !ro.width ||
+                !ro.height || ro.width > 16384 || ro.height > 16384) {
+                fprintf(stderr, "rill demo: bad --size '%s' (want WxH)\n", argv[i]);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--help") == 0) {
             demo_usage(stdout);
             return 0;
@@ -533,10 +952,13 @@ int rill_cmd_demo(int argc, char **argv) {
     if (!load) {
         return 0;
     }
+    ro.out = out;
     rill_cli_load_opts opts = {.root = out,
                                .scene = "main.rsn",
                                .budget_ms = budget_ms,
-                               .progress = isatty(STDOUT_FILENO) != 0};
+                               .progress = isatty(STDOUT_FILENO) != 0,
+                               .on_loaded = (ro.render || ro.window) ? demo_on_loaded : NULL,
+                               .on_loaded_user = &ro};
     rill_cli_load_result res;
     int rc = rill_cli_load_scene(&opts, &res);
     if (rc == 0 && res.entities != expected) {

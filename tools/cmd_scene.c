@@ -216,6 +216,9 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
                "(spawn budget %.2f ms)\n",
                res.max_frame_ms, res.p99_frame_ms, res.mean_frame_ms,
                budget_ns ? (double)budget_ns * 1e-6 : (double)project.scene.load_budget_ms);
+        if (opts->on_loaded) {
+            rc = opts->on_loaded(app, opts->on_loaded_user);
+        }
     } else if (st == RILL_SCENE_LOAD_FAILED) {
         fprintf(stderr, "error: loading %s failed: %s\n", opts->scene,
                 rill_scene_load_error(scenes, h));

@@ -13,6 +13,8 @@ int rill_cmd_scene(int argc, char **argv); /* cmd_scene.c: check, load */
 int rill_cmd_demo(int argc, char **argv);  /* cmd_demo.c: generate and load the demo world */
 int rill_cmd_pack(int argc, char **argv);  /* cmd_pack.c (asset helper): .rpak packing */
 
+int rill_cmd_run(int argc, char **argv);  /* cmd_run.c: the windowed viewer */
+
 /* Installs a log sink that prints "warning: ..." / "error: ..." lines on stderr, and counts them
  * (rill_cli_log_count). Debug and info messages are shown only when verbose. */
 void rill_cli_install_log(bool verbose);
@@ -32,6 +34,10 @@ typedef struct rill_cli_load_opts {
     bool progress;       /* draw a live bar (stdout is a terminal) instead of periodic lines */
     uint64_t max_frames; /* give up after this many frames; 0 = 1,000,000 */
     bool trace_frames;   /* print one line per frame with its main-thread time */
+    /* Called once the scene has loaded, before the app is destroyed (NULL = none); a non-zero
+     * return becomes rill_cli_load_scene's result. `rill demo` renders the world from here. */
+    int (*on_loaded)(rill_app *app, void *user);
+    void *on_loaded_user;
 } rill_cli_load_opts;
 
 /* What a load did, for the summary and for tests. */
@@ -49,5 +55,57 @@ typedef struct rill_cli_load_result {
  * completes or fails, prints progress and a summary on stdout (errors on stderr). Returns 0 when
  * the scene loaded, 1 otherwise. out may be NULL. */
 int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *out);
+
+/* >>viewer (cmd_run.c) and demo drawables (cmd_demo.c) ------------------------------------- */
+
+struct rill_renderer;
+struct rill_render_instance;
+
+/* What the viewer draws: the world of `app` through rill_render_extract (when use_world), plus
+ * `extra` instances, lit by `base` when the world brings no lights of its own. */
+typedef struct rill_cli_view {
+    rill_app *app;
+    bool use_world;
+    struct rill_render_instance *extra;
+    uint32_t extra_count;
+    bool has_sun;          /* base lighting: used when use_world is false or the world has no sun */
+    float sun_dir[3];      /* where the sunlight travels */
+    float sun_illuminance; /* 0 = 3 */
+    float ambient[3];
+    float clear_color[3];
+    float eye[3];          /* initial camera position */
+    float yaw, pitch;      /* radians: yaw about +Y (0 looks down -Z), pitch up from level */
+    float fov_y, near_plane, far_plane; /* 0 = the renderer's defaults */
+    float speed;           /* fly speed in units per second (0 = 5) */
+    /* Called before the renderer is destroyed, to release what setup made (NULL = none). */
+    void (*release)(struct rill_renderer *r, void *user);
+} rill_cli_view;
+
+/* Viewer options (`rill run`). */
+typedef struct rill_cli_viewer_opts {
+    const char *title;
+    uint32_t width, height; /* 0 = 1280 x 720 */
+    bool vsync;
+    uint64_t frames;        /* quit after this many frames; 0 = run until closed */
+    const char *screenshot; /* PNG of the last frame; NULL = none */
+    float shadow_distance;  /* 0 = the renderer's default */
+} rill_cli_viewer_opts;
+
+/* Fills *view for the renderer: creates meshes and materials and sets the camera. Returns 0 or
+ * 1 with err set. */
+typedef int (*rill_cli_view_setup_fn)(struct rill_renderer *r, rill_cli_view *view, void *user,
+                                      rill_error *err);
+
+/* Opens the window and a renderer on it, calls setup once, then runs app's frame loop with a fly
+ * camera and the stats overlay until the window closes, Esc is pressed or opts->frames have run.
+ * Prints why and returns 1 when there is no display; 0 on success. app must stay alive. */
+int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_app *app,
+                        rill_cli_view_setup_fn setup, void *user);
+
+/* Maps the demo components of a loaded world to drawables: DemoBuilding -> a box the size of its
+ * footprint and floors, DemoProp -> a box or sphere of its size, DemoLight -> PointLight (the one
+ * with range 0 becomes the DirectionalLight sun). Creates the meshes and materials in r. Returns
+ * the number of drawable instances added, or -1 with err set. */
+int64_t rill_demo_make_drawables(struct rill_renderer *r, rill_world *world, rill_error *err);
 
 #endif /* RILL_TOOLS_CMDS_H */

@@ -18,6 +18,8 @@ __attribute__((weak)) int rill_cmd_pack(int argc, char **argv);
 int rill_cmd_export(int argc, char **argv);
 /* `rill render` (tools/cmd_render.c, render module owner), weak for builds without the renderer. */
 __attribute__((weak)) int rill_cmd_render(int argc, char **argv);
+/* `rill run` (tools/cmd_run.c), weak for the same reason. */
+__attribute__((weak)) int rill_cmd_run(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -34,6 +36,7 @@ static const command COMMANDS[] = {
     {"export", rill_cmd_export, "export a project to a .rpak (textures, models, LODs)"},
     {"render", NULL /* resolved at run time: weak */,
      "render a model or scene to a PNG (headless)"},
+    {"run", NULL /* resolved at run time: weak */, "open a model or scene in a window"},
     {"help", cmd_help, "show this help, or a command's help"},
 };
 
@@ -52,6 +55,9 @@ static int (*command_fn(const command *c))(int, char **) {
     }
     if (strcmp(c->name, "render") == 0) {
         return rill_cmd_render; /* NULL when the renderer is not linked */
+    }
+    if (strcmp(c->name, "run") == 0) {
+        return rill_cmd_run; /* NULL when cmd_run.c is not linked */
     }
     return c->fn;
 }

@@ -221,6 +221,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         const rill_mesh_instance *mi = rill_query_get(&q, 0);
         const rill_global_transform *xf = rill_query_get(&q, 1);
         rill_render_instance in;
+        memset(&in, 0, sizeof(in)); /* mode NORMAL; no stack garbage in the unset fields */
         in.id = q.entity;
         in.mesh.id = mi->mesh;
         in.material.id = mi->material;
