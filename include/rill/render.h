@@ -440,6 +440,11 @@ typedef struct rill_render_stats {
     uint64_t frame_index;
     double cpu_record_ms; /* last rill_renderer_render: CPU time from frame start to submit */
     double cpu_wait_ms;   /* ... and time spent before that waiting for a free frame slot */
+    /* Where cpu_record_ms went (ms): camera/cascade setup, culling and draw lists (with motion
+     * history), sorting, filling per-frame buffers (instances, lights, light clusters), building
+     * and compiling the graph, recording its commands, and ending + submitting. */
+    double cpu_setup_ms, cpu_cull_ms, cpu_sort_ms, cpu_upload_ms, cpu_graph_ms, cpu_commands_ms,
+        cpu_submit_ms;
     uint32_t pass_count;  /* GPU timings of the last completed frame */
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];

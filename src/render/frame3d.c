@@ -243,15 +243,22 @@ typedef struct sphere {
     float r;
 } sphere;
 
+/* fmaxf without the library call: a NaN argument loses to a number, as in fmaxf. */
+static inline float max_num(float a, float b) {
+    return (a > b || b != b) ? a : b;
+}
+
 static sphere world_sphere(const float m[16], const mesh_slot *ms) {
     sphere s;
     for (int k = 0; k < 3; k++)
         s.c[k] =
             m[k] * ms->center[0] + m[4 + k] * ms->center[1] + m[8 + k] * ms->center[2] + m[12 + k];
-    float sx = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
-    float sy = sqrtf(m[4] * m[4] + m[5] * m[5] + m[6] * m[6]);
-    float sz = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
-    s.r = ms->radius * fmaxf(sx, fmaxf(sy, sz));
+    /* sqrtf is correctly rounded and monotonic, so the root of the largest squared axis length
+     * equals the largest of the three roots: one square root instead of three, same bits. */
+    float sx = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+    float sy = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
+    float sz = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+    s.r = ms->radius * sqrtf(max_num(sx, max_num(sy, sz)));
     return s;
 }
 
@@ -282,25 +289,68 @@ static bool sphere_visible(vec4 planes[6], const sphere *s) {
     return true;
 }
 
+/* Bits of the keys that are not the same in every key, gathered into a dense number: a key
+ * keeps its order among the others when the bits that every key shares are dropped. Contiguous
+ * runs of varying bits move as one shift and mask. */
+typedef struct key_pack {
+    uint32_t count, bits;
+    uint8_t shift[64], dest[64];
+    uint64_t mask[64];
+} key_pack;
+
+static void key_pack_init(key_pack *kp, uint64_t varying) {
+    kp->count = kp->bits = 0;
+    while (varying) {
+        uint32_t shift = (uint32_t)__builtin_ctzll(varying);
+        uint64_t rest = varying >> shift;
+        uint32_t len = rest == ~0ull ? 64u - shift : (uint32_t)__builtin_ctzll(~rest);
+        uint64_t mask = len >= 64 ? ~0ull : (1ull << len) - 1ull;
+        kp->shift[kp->count] = (uint8_t)shift;
+        kp->dest[kp->count] = (uint8_t)kp->bits;
+        kp->mask[kp->count] = mask;
+        kp->count++;
+        kp->bits += len;
+        varying &= ~(mask << shift);
+    }
+}
+
+static inline uint64_t key_pack_apply(const key_pack *kp, uint64_t key) {
+    uint64_t out = 0;
+    for (uint32_t k = 0; k < kp->count; k++)
+        out |= ((key >> kp->shift[k]) & kp->mask[k]) << kp->dest[k];
+    return out;
+}
+
 /* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
- * instance order, so equal keys stay in instance order and the result is deterministic. */
+ * instance order, so equal keys stay in instance order and the result is deterministic. Only the
+ * bits that differ between keys are sorted on (see key_pack): a scene whose meshes and materials
+ * occupy a few pool slots sorts its opaque list in one pass, whatever key_bits says. */
 static void radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t key_bits) {
     if (n < 2)
         return; /* also keeps NULL (empty) arrays away from memcpy */
+    uint64_t all_or = 0, all_and = ~0ull;
+    for (uint32_t i = 0; i < n; i++) {
+        all_or |= items[i].key;
+        all_and &= items[i].key;
+    }
+    uint64_t used = key_bits >= 64 ? ~0ull : (1ull << key_bits) - 1ull;
+    key_pack kp;
+    key_pack_init(&kp, (all_or ^ all_and) & used);
     uint32_t count[2048];
     draw_item *src = items, *dst = tmp;
-    for (uint32_t shift = 0; shift < key_bits; shift += 11) {
-        memset(count, 0, sizeof(count));
+    for (uint32_t shift = 0; shift < kp.bits; shift += 11) {
+        uint32_t buckets = 1u << RILL_MIN(kp.bits - shift, 11u);
+        memset(count, 0, buckets * sizeof(uint32_t));
         for (uint32_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & 2047u]++;
+            count[(key_pack_apply(&kp, src[i].key) >> shift) & 2047u]++;
         uint32_t sum = 0;
-        for (uint32_t b = 0; b < 2048; b++) {
+        for (uint32_t b = 0; b < buckets; b++) {
             uint32_t c = count[b];
             count[b] = sum;
             sum += c;
         }
         for (uint32_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & 2047u]++] = src[i];
+            dst[count[(key_pack_apply(&kp, src[i].key) >> shift) & 2047u]++] = src[i];
         draw_item *t = src;
         src = dst;
         dst = t;
@@ -388,6 +438,35 @@ static void bind_frame_set(rill_renderer *r, rill__cmd *cmd, bool full, rill__im
     rill__cmd_bind_transient_set(cmd, 0, b, full ? 7 : 2);
 }
 
+/* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
+ * list's key says exactly what batches (opaque: double-sided, material, mesh; alpha-masked
+ * casters: material, mesh; plain casters and wireframes: mesh; pool slots of live handles are
+ * unique within a frame), so runs are found on the sorted keys by galloping and then bisecting
+ * instead of visiting every instance: the cost is per draw, not per instance. */
+static uint32_t key_run(const draw_item *items, uint32_t i, uint32_t n) {
+    uint64_t key = items[i].key;
+    /* Equal keys are contiguous: items[k].key == key holds for k in [i, end) and fails after.
+     * Invariant: it holds at lo - 1, and fails at hi unless hi == n. */
+    uint32_t lo = i + 1, hi = n, step = 1;
+    while (lo < hi) {
+        uint32_t probe = step - 1 < hi - lo ? lo + step - 1 : hi - 1;
+        if (items[probe].key != key) {
+            hi = probe;
+            break;
+        }
+        lo = probe + 1;
+        step *= 2;
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (items[mid].key == key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - i;
+}
+
 /* Draws items[0..n) whose instance data starts at `first` in the instance buffer. Neighbours with
  * the same mesh and material become one instanced draw. pipes[ds] chooses by double-sidedness;
  * when pipes is NULL the bound pipeline is used and materials are not bound (shadows). */
@@ -403,9 +482,7 @@ static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, 
         const mat_slot *mt = rill__material_get(r, a->material);
         uint32_t run = 1;
         if (batch)
-            while (i + run < n && inst[items[i + run].inst].mesh.id == a->mesh.id &&
-                   (!pipes || inst[items[i + run].inst].material.id == a->material.id))
-                run++;
+            run = key_run(items, i, n);
         if (pipes) {
             rill__pipe *p = pipes[mt->double_sided ? 1 : 0];
             if (p != bound) {
@@ -918,13 +995,45 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
 
 /* >>frame ----------------------------------------------------------------------------------- */
 
-static rill_result push_item(void *arr, uint64_t key, uint32_t inst, uint32_t prev,
-                             rill_error *err) {
-    RILL_ARRAY(draw_item) *a = arr;
-    draw_item it = {key, inst, prev};
-    if (!rill_array_push(a, it))
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
-    return RILL_OK;
+/* A per-frame, direct-mapped cache of handle -> pool slot (-1: stale or not uploaded yet).
+ * Snapshots reuse a few meshes and materials across many instances, so nearly every lookup is one
+ * compare instead of a pool lookup plus readiness checks in another file. Readiness cannot change
+ * while a frame is recorded (uploads are recorded when the frame begins). */
+#define HANDLE_CACHE_SIZE 256u
+
+typedef struct handle_cache {
+    uint32_t id[HANDLE_CACHE_SIZE];
+    int32_t slot[HANDLE_CACHE_SIZE];
+} handle_cache;
+
+static void handle_cache_reset(handle_cache *c) {
+    /* Id 0 is never a valid handle, and its answer (-1) is the right one for an id of 0. */
+    memset(c->id, 0, sizeof(c->id));
+    for (uint32_t k = 0; k < HANDLE_CACHE_SIZE; k++)
+        c->slot[k] = -1;
+}
+
+static inline int32_t cached_mesh_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
+    uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
+    if (c->id[k] == id)
+        return c->slot[k];
+    rill_mesh h = {id};
+    int32_t slot = rill__mesh_get(r, h) ? rill_pool_index(&r->mesh_pool, id) : -1;
+    c->id[k] = id;
+    c->slot[k] = slot;
+    return slot;
+}
+
+static inline int32_t cached_material_index(const rill_renderer *r, handle_cache *c,
+                                            uint32_t id) {
+    uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
+    if (c->id[k] == id)
+        return c->slot[k];
+    rill_material h = {id};
+    int32_t slot = rill__material_get(r, h) ? rill_pool_index(&r->mat_pool, id) : -1;
+    c->id[k] = id;
+    c->slot[k] = slot;
+    return slot;
 }
 
 /* Records this frame's matrix of instance `pos` and returns the slot holding last frame's, or
@@ -972,6 +1081,13 @@ static const float *prev_model(const rill_renderer *r, const rill_render_instanc
 static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                                 mat4 out_vp, rill_error *err);
 
+/* Adds the time since the previous mark to `phase`. */
+static void phase_mark(rill_renderer *r, enum rill__cpu_phase phase) {
+    uint64_t now = rill_time_ns();
+    r->cpu_phase_ms[phase] += (double)(now - r->phase_t) * 1e-6;
+    r->phase_t = now;
+}
+
 rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap,
                                  rill_error *err) {
     uint64_t t0 = rill_time_ns();
@@ -980,12 +1096,15 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
     rill__cmd *cmd;
     TRY(rill__frame_begin(r->gpu, &cmd, err));
     uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
+    memset(r->cpu_phase_ms, 0, sizeof(r->cpu_phase_ms));
+    r->phase_t = t_begun;
     mat4 vp;
     glm_mat4_identity(vp);
     rill_result res = record_frame(r, cmd, snap, vp, err);
     /* The frame is submitted even after an error so the command buffer and frame slot stay in a
      * consistent state; the first error is the one reported. */
     rill_result end = rill__frame_end(r->gpu, cmd, res == RILL_OK ? err : NULL);
+    phase_mark(r, RILL__CPU_SUBMIT);
     if (res == RILL_OK)
         res = end;
     if (res == RILL_OK && !r->desc.glfw_window)
@@ -1068,7 +1187,7 @@ static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd,
     out_params[0] = scale;
     out_params[1] = log_near;
     if (!rill_array_reserve(&r->light_ranges, nlights ? nlights : 1) ||
-        !rill_array_reserve(&r->cluster_counts, CLUSTER_COUNT))
+        !rill_array_reserve(&r->cluster_counts, 3 * CLUSTER_COUNT))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: out of memory for light clusters");
     uint32_t *counts = r->cluster_counts.data;
@@ -1101,12 +1220,14 @@ static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd,
     if (!grid || !idx)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: frame scratch allocation failed");
-    /* Offsets; counts become write cursors. */
+    /* Offsets; counts become the room left in each cell. The write cursors live in ordinary
+     * memory: the grid is mapped GPU memory, often write-combined, where reads are very slow. */
+    uint32_t *cursor = counts + CLUSTER_COUNT, *start = counts + 2 * CLUSTER_COUNT;
     uint32_t off = 0;
     for (uint32_t c = 0; c < CLUSTER_COUNT; c++) {
         uint32_t n = RILL_MIN(counts[c], refs - off);
         grid[2 * c] = off;
-        grid[2 * c + 1] = 0;
+        cursor[c] = start[c] = off;
         counts[c] = n;
         off += n;
     }
@@ -1118,10 +1239,14 @@ static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd,
             for (uint32_t y = c.y0; y <= c.y1; y++)
                 for (uint32_t x = c.x0; x <= c.x1; x++) {
                     uint32_t cell = (z * CLUSTER_Y + y) * CLUSTER_X + x;
-                    if (grid[2 * cell + 1] < counts[cell])
-                        idx[grid[2 * cell] + grid[2 * cell + 1]++] = i;
+                    if (counts[cell]) {
+                        counts[cell]--;
+                        idx[cursor[cell]++] = i;
+                    }
                 }
     }
+    for (uint32_t c = 0; c < CLUSTER_COUNT; c++)
+        grid[2 * c + 1] = cursor[c] - start[c];
     return RILL_OK;
 }
 
@@ -1195,6 +1320,8 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         whole = slice_sphere(world_from_view, tan_y, aspect, znear, dist, v->orthographic, half_h);
     }
 
+    phase_mark(r, RILL__CPU_SETUP);
+
     /* Cull and sort. */
     rill_array_clear(&r->opaque);
     rill_array_clear(&r->transparent);
@@ -1214,24 +1341,38 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->instances_submitted = snap->instance_count;
     vec3 cam_pos = {world_from_view[3][0], world_from_view[3][1], world_from_view[3][2]};
     vec3 cam_fwd = {-world_from_view[2][0], -world_from_view[2][1], -world_from_view[2][2]};
+    /* Every list holds at most one item per instance: reserve once so the loop below writes
+     * items without a capacity check (the arrays keep their memory across frames). */
+    uint32_t ninst_in = snap->instance_count;
+    if (!rill_array_reserve(&r->opaque, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&r->transparent, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&r->casters, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&r->wires, ninst_in ? ninst_in : 1))
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
+    draw_item *opaque = r->opaque.data, *transparent = r->transparent.data,
+              *casters = r->casters.data, *wires = r->wires.data;
+    uint32_t n_opaque = 0, n_transparent = 0, n_casters = 0, n_wires = 0, n_plain = 0;
+    handle_cache mesh_cache, mat_cache;
+    handle_cache_reset(&mesh_cache);
+    handle_cache_reset(&mat_cache);
     for (uint32_t i = 0; i < snap->instance_count; i++) {
         const rill_render_instance *in = &snap->instances[i];
         if (in->mode == RILL_RENDER_MODE_HIDDEN)
             continue; /* hidden: no pass sees it */
-        const mesh_slot *ms = rill__mesh_get(r, in->mesh);
-        const mat_slot *mt = rill__material_get(r, in->material);
-        if (!ms || !mt)
+        int32_t mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
+        int32_t ti = cached_material_index(r, &mat_cache, in->material.id);
+        if (mi < 0 || ti < 0)
             continue; /* not uploaded yet, or stale: draws nothing */
+        const mesh_slot *ms = &r->meshes[mi];
+        const mat_slot *mt = &r->materials[ti];
         uint32_t prev = track_instance(r, in, i);
         sphere s = world_sphere(in->transform, ms);
-        int32_t mi = rill_pool_index(&r->mesh_pool, in->mesh.id);
-        int32_t ti = rill_pool_index(&r->mat_pool, in->material.id);
         if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
             /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end nothing.
              */
             bool too_far = wf->fade && glm_vec3_distance(s.c, cam_pos) - s.r > r->wire_fade[1];
             if (r->wire_pipe && !too_far && sphere_visible(planes, &s))
-                TRY(push_item(&r->wires, (uint64_t)mi, i, prev, err));
+                wires[n_wires++] = (draw_item){(uint64_t)mi, i, prev};
             continue;
         }
         if (sphere_visible(planes, &s)) {
@@ -1241,11 +1382,13 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                 float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
                 uint32_t bits;
                 memcpy(&bits, &depth, sizeof(bits));
-                TRY(push_item(&r->transparent, (uint64_t)(UINT32_MAX - bits), i, prev, err));
+                transparent[n_transparent++] = (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
             } else {
+                /* Pool slots are below 65536, so 16 bits each keep the (double-sided, material,
+                 * mesh) order and the key fits in 33 bits. */
                 uint64_t key =
-                    ((uint64_t)mt->double_sided << 40) | ((uint64_t)ti << 20) | (uint64_t)mi;
-                TRY(push_item(&r->opaque, key, i, prev, err));
+                    ((uint64_t)mt->double_sided << 32) | ((uint64_t)ti << 16) | (uint64_t)mi;
+                opaque[n_opaque++] = (draw_item){key, i, prev};
             }
         }
         if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND) {
@@ -1258,24 +1401,32 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             if (along < whole.r + s.r && glm_vec3_norm(perp) < whole.r + s.r) {
                 /* Masked casters sort after opaque ones and by material, which they bind. */
                 uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
-                                   ? (1ull << 40) | ((uint64_t)ti << 20) | (uint64_t)mi
+                                   ? (1ull << 32) | ((uint64_t)ti << 16) | (uint64_t)mi
                                    : (uint64_t)mi;
-                TRY(push_item(&r->casters, key, i, prev, err));
-                r->casters_plain += mt->alpha_mode != RILL_ALPHA_MASK;
+                casters[n_casters++] = (draw_item){key, i, prev};
+                n_plain += mt->alpha_mode != RILL_ALPHA_MASK;
             }
         }
     }
+    r->opaque.len = n_opaque;
+    r->transparent.len = n_transparent;
+    r->casters.len = n_casters;
+    r->wires.len = n_wires;
+    r->casters_plain = n_plain;
+    phase_mark(r, RILL__CPU_CULL);
     uint32_t most = RILL_MAX(RILL_MAX(r->opaque.len, r->wires.len),
                              RILL_MAX(r->transparent.len, r->casters.len));
     if (!rill_array_reserve(&r->sort_tmp, most ? most : 1))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
-    radix_sort(r->opaque.data, r->sort_tmp.data, r->opaque.len, 41);
+    radix_sort(r->opaque.data, r->sort_tmp.data, r->opaque.len, 33);
     radix_sort(r->transparent.data, r->sort_tmp.data, r->transparent.len, 32);
-    radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 41);
-    radix_sort(r->wires.data, r->sort_tmp.data, r->wires.len, 20);
+    radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 33);
+    radix_sort(r->wires.data, r->sort_tmp.data, r->wires.len, 16);
     r->instances_visible = r->opaque.len + r->transparent.len + r->wires.len;
 
     rill_result res = RILL_OK;
+
+    phase_mark(r, RILL__CPU_SORT);
 
     /* Per-frame buffers. */
     gpu_frame *fr = rill__frame_alloc(cmd, sizeof(gpu_frame), 256, &r->frame_buf, &r->frame_off);
@@ -1315,12 +1466,19 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                                      r->wires.data};
         uint32_t lens[4] = {r->opaque.len, r->transparent.len, r->casters.len, r->wires.len};
         uint32_t k = 0;
-        for (int l = 0; l < 4; l++)
+        for (int l = 0; l < 4; l++) {
+            const draw_item *items = lists[l];
+            /* The shadow vertex shader reads only the model matrix, so casters skip the previous
+             * one: a quarter less to write into (possibly write-combined) GPU memory. */
+            bool with_prev = l != 2;
             for (uint32_t i = 0; i < lens[l]; i++, k++) {
-                const rill_render_instance *in = &snap->instances[lists[l][i].inst];
+                const rill_render_instance *in = &snap->instances[items[i].inst];
                 memcpy(gi[k].model, in->transform, sizeof(float) * 16);
-                memcpy(gi[k].prev_model, prev_model(r, in, lists[l][i].prev), sizeof(float) * 16);
+                if (with_prev)
+                    memcpy(gi[k].prev_model, prev_model(r, in, items[i].prev),
+                           sizeof(float) * 16);
             }
+        }
         memset(gl, 0, r->light_size);
         for (uint32_t i = 0; i < nlights; i++) {
             const rill_render_light *L = &snap->lights[i];
@@ -1351,10 +1509,13 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         fr->cluster_params[1] = cp[1];
         fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);
         fr->cluster_params[3] = (float)(uint32_t)((float)r->height * r->render_scale + 0.5f);
+        phase_mark(r, RILL__CPU_UPLOAD);
         if (res == RILL_OK)
             res = build_graph(r, shadows, err);
+        phase_mark(r, RILL__CPU_GRAPH);
         if (res == RILL_OK)
             res = rill__graph_execute(r, cmd, err);
+        phase_mark(r, RILL__CPU_COMMANDS);
     }
     return res;
 }

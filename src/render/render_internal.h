@@ -9,6 +9,18 @@
 
 #define RILL__MAX_CASCADES 4
 
+/* Phases of recording a frame on the CPU, timed for rill_render_stats. */
+enum rill__cpu_phase {
+    RILL__CPU_SETUP,    /* camera and cascade matrices */
+    RILL__CPU_CULL,     /* frustum and shadow culling, draw lists, motion history */
+    RILL__CPU_SORT,     /* sorting the draw lists */
+    RILL__CPU_UPLOAD,   /* per-frame buffers: frame uniforms, instances, lights, clusters */
+    RILL__CPU_GRAPH,    /* building and compiling the frame graph */
+    RILL__CPU_COMMANDS, /* executing the graph: barriers, passes, draws */
+    RILL__CPU_SUBMIT,   /* ending and submitting the command buffer */
+    RILL__CPU_PHASES
+};
+
 typedef struct mesh_slot {
     rill__buf *vb, *ib;
     uint32_t index_count;
@@ -104,6 +116,8 @@ struct rill_renderer {
     uint64_t frame_counter;
     /* stats */
     double cpu_record_ms, cpu_wait_ms;
+    double cpu_phase_ms[RILL__CPU_PHASES]; /* last frame, by rill__cpu_phase */
+    uint64_t phase_t;                      /* time of the last phase mark (ns) */
     uint32_t instances_submitted, instances_visible, draw_calls;
     uint32_t light_cluster_refs;
     uint64_t triangles;

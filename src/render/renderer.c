@@ -580,6 +580,13 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->frame_index = rill__gpu_frame_index(r->gpu);
     out->cpu_record_ms = r->cpu_record_ms;
     out->cpu_wait_ms = r->cpu_wait_ms;
+    out->cpu_setup_ms = r->cpu_phase_ms[RILL__CPU_SETUP];
+    out->cpu_cull_ms = r->cpu_phase_ms[RILL__CPU_CULL];
+    out->cpu_sort_ms = r->cpu_phase_ms[RILL__CPU_SORT];
+    out->cpu_upload_ms = r->cpu_phase_ms[RILL__CPU_UPLOAD];
+    out->cpu_graph_ms = r->cpu_phase_ms[RILL__CPU_GRAPH];
+    out->cpu_commands_ms = r->cpu_phase_ms[RILL__CPU_COMMANDS];
+    out->cpu_submit_ms = r->cpu_phase_ms[RILL__CPU_SUBMIT];
     const char *const *names;
     const double *ms;
     uint32_t n = rill__gpu_timings(r->gpu, &names, &ms);
