@@ -5,6 +5,11 @@
  *
  * usage: bench_render [--counts 1000,10000,100000] [--frames 5] [--size 1920x1080] [--device NAME]
  *                     [--lights N]   (N point lights scattered over the grid; default 0)
+ *                     [--profile-cpu] (adds "cpu_phase_ms": the mean CPU time of each recording
+ *                                      phase: setup, cull, sort, upload, graph, commands, submit)
+ *                     [--png PATH]    (writes the last frame of each count to PATH with the count
+ *                                      appended, e.g. out.png -> out.png.10000.png: lets two builds
+ *                                      be compared byte for byte)
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,8 +26,12 @@ typedef struct acc {
     uint32_t n;
 } acc;
 
+enum { PHASES = 7 };
+static const char *const phase_names[PHASES] = {"setup", "cull",     "sort",  "upload",
+                                                "graph", "commands", "submit"};
+
 static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const char *device,
-               uint32_t nlights) {
+               uint32_t nlights, bool profile_cpu, const char *png) {
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     d.width = w;
@@ -110,7 +119,7 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
             fprintf(stderr, "bench_render: %s\n", err.msg);
             return 1;
         }
-    double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0;
+    double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0, phase_sum[PHASES] = {0};
     acc passes[32];
     uint32_t np = 0;
     rill_render_stats st;
@@ -126,6 +135,11 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
         cpu_sum += st.cpu_record_ms;
         cpu_min = fmin(cpu_min, st.cpu_record_ms);
         cpu_max = fmax(cpu_max, st.cpu_record_ms);
+        const double phase[PHASES] = {st.cpu_setup_ms,  st.cpu_cull_ms,     st.cpu_sort_ms,
+                                      st.cpu_upload_ms, st.cpu_graph_ms,    st.cpu_commands_ms,
+                                      st.cpu_submit_ms};
+        for (int k = 0; k < PHASES; k++)
+            phase_sum[k] += phase[k];
         for (uint32_t p = 0; p < st.pass_count; p++) {
             uint32_t k = 0;
             while (k < np && strcmp(passes[k].name, st.pass_names[p]) != 0)
@@ -142,10 +156,16 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     printf("{\"bench\":\"render_frame\",\"instances\":%u,\"lights\":%u,\"width\":%u,\"height\":%u,"
            "\"frames\":%u,"
            "\"device\":\"%s\",\"visible\":%u,\"draw_calls\":%u,\"cpu_record_ms\":{\"mean\":%.3f,"
-           "\"min\":%.3f,\"max\":%.3f},"
-           "\"gpu_ms\":{",
+           "\"min\":%.3f,\"max\":%.3f},",
            count, nlights, w, h, frames, st.device_name, st.instances_visible, st.draw_calls,
            cpu_sum / frames, cpu_min, cpu_max);
+    if (profile_cpu) {
+        printf("\"cpu_phase_ms\":{");
+        for (int k = 0; k < PHASES; k++)
+            printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / frames);
+        printf("},");
+    }
+    printf("\"gpu_ms\":{");
     for (uint32_t k = 0; k < np; k++) {
         double ms = passes[k].n ? passes[k].sum / passes[k].n : 0.0;
         gpu_total += ms;
@@ -153,6 +173,12 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     }
     printf("},\"gpu_total_ms\":%.3f}\n", gpu_total);
     fflush(stdout);
+    if (png) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s.%u.png", png, count);
+        if (rill_renderer_write_png(r, path, &err) != RILL_OK)
+            fprintf(stderr, "bench_render: %s\n", err.msg);
+    }
     rill_free(inst);
     rill_free(lights);
     rill_renderer_destroy(r);
@@ -160,9 +186,17 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
 }
 
 int main(int argc, char **argv) {
-    const char *counts = "1000,10000,100000", *device = NULL;
+    const char *counts = "1000,10000,100000", *device = NULL, *png = NULL;
     uint32_t frames = 5, w = 1920, h = 1080, nlights = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool profile_cpu = false;
+    for (int i = 1; i < argc; i += 2) {
+        if (strcmp(argv[i], "--profile-cpu") == 0) {
+            profile_cpu = true;
+            i--; /* a flag without a value */
+            continue;
+        }
+        if (i + 1 >= argc)
+            break;
         if (strcmp(argv[i], "--counts") == 0)
             counts = argv[i + 1];
         else if (strcmp(argv[i], "--frames") == 0)
@@ -173,6 +207,8 @@ int main(int argc, char **argv) {
             nlights = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--device") == 0)
             device = argv[i + 1];
+        else if (strcmp(argv[i], "--png") == 0)
+            png = argv[i + 1];
     }
     if (!frames)
         frames = 1;
@@ -180,7 +216,7 @@ int main(int argc, char **argv) {
     const char *p = counts;
     while (*p) {
         uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (n && run(n, frames, w, h, device, nlights))
+        if (n && run(n, frames, w, h, device, nlights, profile_cpu, png))
             return 1;
         while (*p == ',')
             p++;
