@@ -28,6 +28,14 @@ run() {
 
 expect_out() { grep -q -- "$1" out.txt || fail "stdout lacks: $1"; }
 expect_err() { grep -q -- "$1" err.txt || fail "stderr lacks: $1"; }
+# expect_png FILE MIN_BYTES: FILE is a PNG of at least MIN_BYTES (a frame of one flat color
+# compresses to far less than a rendered scene).
+expect_png() {
+    [ -f "$1" ] || fail "$1 missing"
+    [ "$(od -An -c -N4 "$1" | tr -d ' ')" = "211PNG" ] || fail "$1 is not a PNG"
+    size=$(wc -c <"$1")
+    [ "$size" -ge "$2" ] || fail "$1 is only $size bytes: a uniform image?"
+}
 
 write_good() {
     cat >good.rsn <<'RSN'
@@ -137,9 +145,16 @@ scene_load_pack)
     expect_err "nothere.rpak"
     ;;
 demo_small)
-    run 0 demo --out demo --entities 3000
+    run 0 demo --out demo --entities 3000 --size 160x90
     expect_out "generated demo: 3[0-9][0-9][0-9] entities"
     expect_out "loaded main.rsn: 3[0-9][0-9][0-9] entities"
+    # The rendered views: written, real PNGs, and not one flat color.
+    expect_out "wrote demo/overview.png (160x90)"
+    expect_out "wrote demo/street.png (160x90)"
+    expect_out "gpu ms: shadows"
+    for v in overview street; do
+        expect_png "demo/$v.png" 3000
+    done
     [ -f demo/main.rsn ] || fail "demo/main.rsn missing"
     [ -f demo/project.toml ] || fail "demo/project.toml missing"
     [ -f demo/buildings/building_0.rsn ] || fail "building scene missing"
@@ -151,6 +166,44 @@ demo_small)
     cp -r demo first
     run 0 demo --out demo --entities 3000 --no-load
     diff -r first demo >/dev/null || fail "demo output differs between runs"
+    ;;
+demo_no_display)
+    # --window without a display says so and fails; the files are still written first.
+    env -u DISPLAY -u WAYLAND_DISPLAY "$rill" demo --out demo --entities 200 --window \
+        >out.txt 2>err.txt && fail "demo --window without a display succeeded"
+    expect_err "no display"
+    [ -f demo/main.rsn ] || fail "demo/main.rsn missing"
+    ;;
+run_usage)
+    run 2 run
+    expect_err "usage: rill run"
+    run 2 run builtin:spheres --size 0x5
+    run 2 run builtin:spheres --vsync maybe
+    run 2 run builtin:spheres --frames 0
+    run 0 run --help
+    expect_out "usage: rill run"
+    run 0 help run
+    expect_out "screenshot"
+    ;;
+run_no_display)
+    env -u DISPLAY -u WAYLAND_DISPLAY "$rill" run builtin:spheres --frames 1 \
+        >out.txt 2>err.txt && fail "run without a display succeeded"
+    expect_err "no display"
+    ;;
+run_window)
+    # On a virtual X display: five frames, the last saved as a screenshot (overlay included).
+    xvfb-run -a "$rill" run builtin:spheres --size 320x240 --vsync off --frames 5 \
+        --screenshot shot.png >out.txt 2>err.txt || fail "rill run under xvfb-run failed"
+    expect_out "screenshot shot.png"
+    expect_out "5 frames"
+    expect_png shot.png 5000
+    # A scene file and a missing one.
+    write_good
+    xvfb-run -a "$rill" run good.rsn --size 96x64 --frames 2 >out.txt 2>err.txt ||
+        fail "rill run good.rsn failed"
+    xvfb-run -a "$rill" run nothere.rsn --frames 2 >out.txt 2>err.txt &&
+        fail "rill run nothere.rsn succeeded"
+    expect_err "nothere.rsn"
     ;;
 demo_long_out)
     # An --out whose derived paths do not fit is refused; before, the cut "OUT/districts" named
