@@ -662,8 +662,9 @@ typedef struct demo_render_opts {
     bool render, window;
 } demo_render_opts;
 
-/* The city's size: districts on a square grid (see gen_main), read back from the world. */
-static float demo_extent(rill_world *w) {
+/* The city's size and a district near its middle, from the district instances of main.rsn (laid
+ * out on a square grid as gen_main does). */
+static float demo_layout(rill_world *w, float center[2]) {
     rill_component inst = rill_world_find_component(w, "SceneInstance");
     uint32_t districts = 0;
     rill_entity e;
@@ -671,6 +672,11 @@ static float demo_extent(rill_world *w) {
         if (!rill_world_get_parent(w, e) && rill_world_has(w, e, inst))
             districts++;
     uint32_t side = (uint32_t)ceil(sqrt((double)RILL_MAX(districts, 1u)));
+    uint32_t mid = (side / 2u) * side + side / 2u;
+    if (mid >= districts)
+        mid = 0;
+    center[0] = ((float)(mid % side) - (float)(side - 1u) * 0.5f) * DEMO_DISTRICT_SIZE;
+    center[1] = ((float)(mid / side) - (float)(side - 1u) * 0.5f) * DEMO_DISTRICT_SIZE;
     return (float)side * DEMO_DISTRICT_SIZE;
 }
 
@@ -680,13 +686,20 @@ typedef struct demo_view {
     float fov_y;
 } demo_view;
 
-static void demo_views(float extent, demo_view out[2]) {
-    /* Aerial: over the middle of the city, far enough back to see a few districts. */
+static void demo_views(rill_world *w, demo_view out[2]) {
+    float c[2];
+    float extent = demo_layout(w, c);
+    /* Aerial: over the middle district, far enough back to see a few of its neighbours. */
     float d = RILL_CLAMP(extent * 0.8f, 260.0f, 520.0f);
-    out[0] = (demo_view){"overview", {-0.45f * d, 0.62f * d, 0.64f * d}, {0, 0, 0}, 0.8f};
-    /* Street level: down the open lane between two rows of buildings in the middle district
-     * (rows stand at z = 0 and z = -36, each building at most 13 m from its row). */
-    out[1] = (demo_view){"street", {-96.0f, 1.8f, -18.0f}, {60.0f, 14.0f, -18.0f}, 1.1f};
+    out[0] = (demo_view){
+        "overview", {c[0] - 0.45f * d, 0.62f * d, c[1] + 0.64f * d}, {c[0], 0, c[1]}, 0.8f};
+    /* Street level: down the open lane between two rows of buildings of the middle district
+     * (rows stand at z = 0 and z = -36 from its centre, each building at most 13 m from its
+     * row). */
+    out[1] = (demo_view){"street",
+                         {c[0] - 96.0f, 1.8f, c[1] - 18.0f},
+                         {c[0] + 60.0f, 14.0f, c[1] - 18.0f},
+                         1.1f};
 }
 
 typedef struct light_dist {
@@ -762,7 +775,7 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
     printf("drawables: %lld instances (%.2f s)\n", (long long)drawn,
            (double)(rill_time_ns() - t0) * 1e-9);
     demo_view views[2];
-    demo_views(demo_extent(w), views);
+    demo_views(w, views);
     for (int v = 0; v < 2; v++) {
         uint64_t v0 = rill_time_ns();
         rill_render_snapshot snap;
@@ -837,7 +850,7 @@ static int demo_window_setup(rill_renderer *r, rill_cli_view *v, void *user, ril
     if (rill_demo_make_drawables(r, w, err) < 0)
         return 1;
     demo_view views[2];
-    demo_views(demo_extent(w), views);
+    demo_views(w, views);
     v->use_world = true;
     memcpy(v->eye, views[0].eye, sizeof(v->eye));
     float f[3] = {views[0].target[0] - v->eye[0], views[0].target[1] - v->eye[1],
