@@ -660,6 +660,7 @@ typedef struct demo_render_opts {
     const char *out;
     uint32_t width, height;
     bool render, window;
+    uint64_t frames; /* --window: quit after this many frames (0 = when closed) */
 } demo_render_opts;
 
 /* The city's size and a district near its middle, from the district instances of main.rsn (laid
@@ -869,7 +870,8 @@ static int demo_window_setup(rill_renderer *r, rill_cli_view *v, void *user, ril
 static int demo_on_loaded(rill_app *app, void *user) {
     const demo_render_opts *o = user;
     if (o->window) {
-        rill_cli_viewer_opts vo = {.title = "rill demo", .vsync = true, .shadow_distance = 700.0f};
+        rill_cli_viewer_opts vo = {
+            .title = "rill demo", .vsync = true, .frames = o->frames, .shadow_distance = 700.0f};
         return rill_cli_viewer_run(&vo, app, demo_window_setup, NULL);
     }
     return demo_render_headless(app, o);
@@ -878,14 +880,14 @@ static int demo_on_loaded(rill_app *app, void *user) {
 static void demo_usage(FILE *f) {
     fprintf(f,
             "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--no-load]\n"
-            "                 [--size WxH] [--no-render] [--window]\n"
+            "                 [--size WxH] [--no-render] [--window [--frames N]]\n"
             "\n"
             "Writes the demo world (main.rsn, districts/, buildings/, project.toml) into DIR\n"
             "(default: rill-demo), with about N entities in total (default %u) spread over\n"
             "nested scene instances, then loads it asynchronously and prints the summary.\n"
             "Then it renders the world headless to DIR/overview.png and DIR/street.png\n"
             "(--size, default 1280x720; --no-render skips this), or with --window opens it\n"
-            "in the `rill run` viewer (needs a display).\n",
+            "in the `rill run` viewer (needs a display; --frames N quits after N frames).\n",
             DEMO_DEFAULT_ENTITIES);
 }
 
@@ -919,6 +921,13 @@ int rill_cmd_demo(int argc, char **argv) {
             ro.render = false;
         } else if (strcmp(argv[i], "--window") == 0) {
             ro.window = true;
+        } else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            ro.frames = strtoull(argv[++i], &end, 10);
+            if (!end || *end || !ro.frames) {
+                fprintf(stderr, "rill demo: --frames needs a count >= 1\n");
+                return 2;
+            }
         } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             if (sscanf(argv[++i], "%ux%u", &ro.width, &ro.height) != 2 || !ro.width ||
                 !ro.height || ro.width > 16384 || ro.height > 16384) {
