@@ -567,7 +567,9 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
         memset(&qd, 0, sizeof(qd));
         qd.with[0] = comps[k];
         rill_query q = rill_world_query(w, &qd);
-        size_t sz = k == 0 ? sizeof(demo_building) : k == 1 ? sizeof(demo_prop) : sizeof(demo_light);
+        size_t sz = k == 0   ? sizeof(demo_building)
+                    : k == 1 ? sizeof(demo_prop)
+                             : sizeof(demo_light);
         while (rill_query_next(&q)) {
             demo_item it;
             memset(&it, 0, sizeof(it));
@@ -610,19 +612,38 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
         int mat = MAT_CONCRETE;
         float lift = sy * 0.5f;
         switch (p->kind) {
-        case DEMO_PROP_WINDOW: mat = MAT_WINDOW, lift = 0.0f; break;
-        case DEMO_PROP_ROOF: mat = MAT_ROOF; break;
-        case DEMO_PROP_GROUND: mat = MAT_GROUND, lift = -sy * 0.5f; break;
-        case DEMO_PROP_STREET: mat = MAT_STREET, lift = 0.0f; break;
+        case DEMO_PROP_WINDOW:
+            mat = MAT_WINDOW, lift = 0.0f;
+            break;
+        case DEMO_PROP_ROOF:
+            mat = MAT_ROOF;
+            break;
+        case DEMO_PROP_GROUND:
+            mat = MAT_GROUND, lift = -sy * 0.5f;
+            break;
+        case DEMO_PROP_STREET:
+            mat = MAT_STREET, lift = 0.0f;
+            break;
         case DEMO_PROP_TREE:
             mesh = sphere, mat = MAT_TREE, sx *= 0.6f, sz *= 0.6f;
             break;
-        case DEMO_PROP_LAMP: mat = MAT_METAL, sx = sz = 0.2f, sy *= 3.0f, lift = sy * 0.5f; break;
-        case DEMO_PROP_BENCH: mat = MAT_WOOD, sy *= 0.4f, sz *= 0.4f, lift = sy * 0.5f; break;
-        case DEMO_PROP_CRATE: mat = MAT_TIMBER; break;
-        case DEMO_PROP_BIN: mat = MAT_METAL; break;
-        case DEMO_PROP_HYDRANT: mat = MAT_RED, sx *= 0.4f, sz *= 0.4f; break;
-        default: break;
+        case DEMO_PROP_LAMP:
+            mat = MAT_METAL, sx = sz = 0.2f, sy *= 3.0f, lift = sy * 0.5f;
+            break;
+        case DEMO_PROP_BENCH:
+            mat = MAT_WOOD, sy *= 0.4f, sz *= 0.4f, lift = sy * 0.5f;
+            break;
+        case DEMO_PROP_CRATE:
+            mat = MAT_TIMBER;
+            break;
+        case DEMO_PROP_BIN:
+            mat = MAT_METAL;
+            break;
+        case DEMO_PROP_HYDRANT:
+            mat = MAT_RED, sx *= 0.4f, sz *= 0.4f;
+            break;
+        default:
+            break;
         }
         t->scale[0] = sx, t->scale[1] = sy, t->scale[2] = sz;
         t->translation[1] += lift;
@@ -636,15 +657,15 @@ int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *w, rill_error *er
         rill_entity e = items[2].data[i].e;
         const demo_light *l = &items[2].data[i].u.l;
         if (l->range <= 0.0f) {
-            rill_directional_light dl = {
-                {l->color[0], l->color[1], l->color[2], 1.0f}, 3.0f, true};
+            rill_directional_light dl = {{l->color[0], l->color[1], l->color[2], 1.0f}, 3.0f, true};
             rill_world_add(w, e, rc.directional_light, &dl);
             rill_transform *t = rill_world_transform_mut(w, e);
             if (t) /* late afternoon: from the south-east, 55 degrees up */
                 yaw_pitch_quat(0.67f, -0.96f, t->rotation);
         } else if (!inside_building(w, cb, e)) {
             rill_point_light pl = {{l->color[0], l->color[1], l->color[2], 1.0f},
-                                   l->intensity * DEMO_LIGHT_SCALE, l->range};
+                                   l->intensity * DEMO_LIGHT_SCALE,
+                                   l->range};
             rill_world_add(w, e, rc.point_light, &pl);
         }
     }
@@ -697,10 +718,8 @@ static void demo_views(rill_world *w, demo_view out[2]) {
     /* Street level: down the open lane between two rows of buildings of the middle district
      * (rows stand at z = 0 and z = -36 from its centre, each building at most 13 m from its
      * row). */
-    out[1] = (demo_view){"street",
-                         {c[0] - 96.0f, 1.8f, c[1] - 18.0f},
-                         {c[0] + 60.0f, 14.0f, c[1] - 18.0f},
-                         1.1f};
+    out[1] = (demo_view){
+        "street", {c[0] - 96.0f, 1.8f, c[1] - 18.0f}, {c[0] + 60.0f, 14.0f, c[1] - 18.0f}, 1.1f};
 }
 
 typedef struct light_dist {
@@ -929,8 +948,8 @@ int rill_cmd_demo(int argc, char **argv) {
                 return 2;
             }
         } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            if (sscanf(argv[++i], "%ux%u", &ro.width, &ro.height) != 2 || !ro.width ||
-                !ro.height || ro.width > 16384 || ro.height > 16384) {
+            if (sscanf(argv[++i], "%ux%u", &ro.width, &ro.height) != 2 || !ro.width || !ro.height ||
+                ro.width > 16384 || ro.height > 16384) {
                 fprintf(stderr, "rill demo: bad --size '%s' (want WxH)\n", argv[i]);
                 return 2;
             }

@@ -73,9 +73,9 @@ static void camera_update(fly_camera *c, const rill_input *in, float dt) {
     for (int k = 0; k < 3; k++)
         move[k] = f[k] * fwd + right[k] * side;
     move[1] += up;
-    float step = c->speed * dt *
-                 (in->key_down[RILL_KEY_LEFT_SHIFT] || in->key_down[RILL_KEY_RIGHT_SHIFT] ? 4.0f
-                                                                                         : 1.0f);
+    float step =
+        c->speed * dt *
+        (in->key_down[RILL_KEY_LEFT_SHIFT] || in->key_down[RILL_KEY_RIGHT_SHIFT] ? 4.0f : 1.0f);
     for (int k = 0; k < 3; k++)
         c->eye[k] += move[k] * step;
 }
@@ -143,8 +143,8 @@ static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *er
     bool world_sun = false;
     if (v->view.use_world) {
         rill_render_snapshot ws;
-        rill_result res = rill_render_extract(rill_app_world(v->view.app), &v->comps, &v->xb, &ws,
-                                              err);
+        rill_result res =
+            rill_render_extract(rill_app_world(v->view.app), &v->comps, &v->xb, &ws, err);
         if (res == RILL_OK) {
             snap->view = ws.view;
             world_sun = ws.has_sun;
@@ -567,17 +567,18 @@ static int run_setup(rill_renderer *r, rill_cli_view *v, void *user, rill_error 
 }
 
 static void usage(FILE *f) {
-    fprintf(f,
-            "usage: rill run PATH [--size WxH] [--vsync on|off] [--frames N] [--screenshot out.png]\n"
-            "  PATH              a .rsn scene, a .glb/.gltf model, builtin:spheres or "
-            "builtin:cubes:N\n"
-            "  --size WxH        window size (default 1280x720)\n"
-            "  --vsync on|off    wait for the display (default on)\n"
-            "  --frames N        quit after N frames (default: run until closed)\n"
-            "  --screenshot PNG  save the last frame\n"
-            "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
-            "speed,\n"
-            "          F1 overlay, Esc quit. Needs a display (DISPLAY or WAYLAND_DISPLAY).\n");
+    fprintf(
+        f,
+        "usage: rill run PATH [--size WxH] [--vsync on|off] [--frames N] [--screenshot out.png]\n"
+        "  PATH              a .rsn scene, a .glb/.gltf model, builtin:spheres or "
+        "builtin:cubes:N\n"
+        "  --size WxH        window size (default 1280x720)\n"
+        "  --vsync on|off    wait for the display (default on)\n"
+        "  --frames N        quit after N frames (default: run until closed)\n"
+        "  --screenshot PNG  save the last frame\n"
+        "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
+        "speed,\n"
+        "          F1 overlay, Esc quit. Needs a display (DISPLAY or WAYLAND_DISPLAY).\n");
 }
 
 int rill_cmd_run(int argc, char **argv) {

@@ -13,7 +13,7 @@ int rill_cmd_scene(int argc, char **argv); /* cmd_scene.c: check, load */
 int rill_cmd_demo(int argc, char **argv);  /* cmd_demo.c: generate and load the demo world */
 int rill_cmd_pack(int argc, char **argv);  /* cmd_pack.c (asset helper): .rpak packing */
 
-int rill_cmd_run(int argc, char **argv);  /* cmd_run.c: the windowed viewer */
+int rill_cmd_run(int argc, char **argv); /* cmd_run.c: the windowed viewer */
 
 /* Installs a log sink that prints "warning: ..." / "error: ..." lines on stderr, and counts them
  * (rill_cli_log_count). Debug and info messages are shown only when verbose. */
@@ -73,10 +73,10 @@ typedef struct rill_cli_view {
     float sun_illuminance; /* 0 = 3 */
     float ambient[3];
     float clear_color[3];
-    float eye[3];          /* initial camera position */
-    float yaw, pitch;      /* radians: yaw about +Y (0 looks down -Z), pitch up from level */
+    float eye[3];     /* initial camera position */
+    float yaw, pitch; /* radians: yaw about +Y (0 looks down -Z), pitch up from level */
     float fov_y, near_plane, far_plane; /* 0 = the renderer's defaults */
-    float speed;           /* fly speed in units per second (0 = 5) */
+    float speed;                        /* fly speed in units per second (0 = 5) */
     /* Called before the renderer is destroyed, to release what setup made (NULL = none). */
     void (*release)(struct rill_renderer *r, void *user);
 } rill_cli_view;

@@ -445,7 +445,7 @@ typedef struct rill_render_stats {
      * and compiling the graph, recording its commands, and ending + submitting. */
     double cpu_setup_ms, cpu_cull_ms, cpu_sort_ms, cpu_upload_ms, cpu_graph_ms, cpu_commands_ms,
         cpu_submit_ms;
-    uint32_t pass_count;  /* GPU timings of the last completed frame */
+    uint32_t pass_count; /* GPU timings of the last completed frame */
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
     uint32_t instances_submitted, instances_visible, draw_calls;
@@ -478,8 +478,7 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text);
  * time; <= 0 leaves it out), CPU record time, draw calls, triangles, visible instances and the GPU
  * time of each pass, one item per line. Writes at most cap bytes (always NUL-terminated when cap >
  * 0) and returns the length written. */
-size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf,
-                                size_t cap);
+size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf, size_t cap);
 
 /* Frame capture, for screenshots of windowed renderers (headless ones work too): the next
  * rill_renderer_render copies its final image (overlay included, as displayed) into a buffer the

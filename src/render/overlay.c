@@ -164,8 +164,8 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     if (verts) {
         /* Quad 0 is the backdrop; the text follows, offset by the padding. */
         int quads = stb_easy_font_print(OVERLAY_PAD, OVERLAY_PAD, o->text,
-                                        (unsigned char[4]){255, 255, 255, 255},
-                                        verts + 16, (int)((OVERLAY_MAX_QUADS - 1u) * 64u));
+                                        (unsigned char[4]){255, 255, 255, 255}, verts + 16,
+                                        (int)((OVERLAY_MAX_QUADS - 1u) * 64u));
         float w = (float)stb_easy_font_width(o->text) + 2.0f * OVERLAY_PAD;
         float h = (float)stb_easy_font_height(o->text) + 2.0f * OVERLAY_PAD;
         put_quad(verts, 0.0f, 0.0f, w, h, (const uint8_t[4]){0, 0, 0, 170});
@@ -277,8 +277,8 @@ rill_result rill_renderer_read_capture(rill_renderer *r, uint8_t *dst, size_t ds
     if (!dst)
         return RILL_OK;
     if (dst_size < need)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: the capture needs %zu bytes", need);
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: the capture needs %zu bytes",
+                              need);
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
     if (res == RILL_OK)
         memcpy(dst, rill__buf_map(o->capture_buf), need);
