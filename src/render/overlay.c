@@ -123,7 +123,13 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
     size_t n = strlen(text);
     if (n >= sizeof(r->overlay->text))
         n = sizeof(r->overlay->text) - 1u;
-    memcpy(r->overlay->text, text, n);
+    /* stb_easy_font indexes its glyph table with (c - 32) and knows only printable ASCII: any
+     * other byte (tabs, UTF-8, control characters) would read outside the table, so it becomes
+     * '?'. */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        r->overlay->text[i] = (c == '\n' || (c >= 32u && c <= 126u)) ? (char)c : '?';
+    }
     r->overlay->text[n] = 0;
     r->overlay->len = (uint32_t)n;
 }

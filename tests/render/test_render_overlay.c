@@ -66,6 +66,10 @@ static void test_overlay_draws_text_in_its_corner_only(void **state) {
     char tiny[8];
     assert_true(rill_render_stats_format(&st, 1.0, tiny, sizeof(tiny)) < sizeof(tiny));
 
+    /* Bytes outside printable ASCII (a tab, UTF-8, DEL) draw as '?' instead of reading outside
+     * the font's glyph table (ASan would see it). */
+    rill_renderer_set_overlay_text(s.r, "A\t\xc3\xa9\x7f\x01");
+    render_frame(&s, text);
     rill_renderer_set_overlay_text(s.r, "FRAME 16.6 MS\nDRAWS 3");
     render_frame(&s, text);
     render_frame(&s, text); /* the overlay's index buffer uploads with the first frame */
