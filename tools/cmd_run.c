@@ -301,6 +301,11 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_app *app,
     }
     rill_app_set_render_hook(app, NULL, NULL);
     rc = v->rc;
+    if (opts->screenshot && !v->captured && rc == 0) {
+        /* Only a window that stayed minimized to the end gets here. */
+        fprintf(stderr, "rill run: no frame was drawn to save as %s\n", opts->screenshot);
+        rc = 1;
+    }
     rill_render_stats st;
     rill_renderer_stats(v->r, &st);
     printf("rill run: %llu frames on %s\n", (unsigned long long)v->frames, st.device_name);
