@@ -323,11 +323,13 @@ static inline uint64_t key_pack_apply(const key_pack *kp, uint64_t key) {
 
 /* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
  * instance order, so equal keys stay in instance order and the result is deterministic. Only the
- * bits that differ between keys are sorted on (see key_pack): a scene whose meshes and materials
- * occupy a few pool slots sorts its opaque list in one pass, whatever key_bits says. */
-static void radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t key_bits) {
+ * bits that differ between keys are sorted on: the keys are first rewritten to those bits alone
+ * (see key_pack; order and equality between keys stay as they were, which is all draw_list needs
+ * of them), so a scene whose meshes and materials occupy a few pool slots sorts its opaque list in
+ * one pass, whatever key_bits says. Returns the buffer holding the result: items or tmp. */
+static draw_item *radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t key_bits) {
     if (n < 2)
-        return; /* also keeps NULL (empty) arrays away from memcpy */
+        return items;
     uint64_t all_or = 0, all_and = ~0ull;
     for (uint32_t i = 0; i < n; i++) {
         all_or |= items[i].key;
@@ -336,13 +338,16 @@ static void radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t ke
     uint64_t used = key_bits >= 64 ? ~0ull : (1ull << key_bits) - 1ull;
     key_pack kp;
     key_pack_init(&kp, (all_or ^ all_and) & used);
+    if (kp.count > 1 || (kp.count == 1 && kp.shift[0] != 0) || (all_and & used) != 0)
+        for (uint32_t i = 0; i < n; i++)
+            items[i].key = key_pack_apply(&kp, items[i].key);
     uint32_t count[2048];
     draw_item *src = items, *dst = tmp;
     for (uint32_t shift = 0; shift < kp.bits; shift += 11) {
         uint32_t buckets = 1u << RILL_MIN(kp.bits - shift, 11u);
         memset(count, 0, buckets * sizeof(uint32_t));
         for (uint32_t i = 0; i < n; i++)
-            count[(key_pack_apply(&kp, src[i].key) >> shift) & 2047u]++;
+            count[(src[i].key >> shift) & (buckets - 1)]++;
         uint32_t sum = 0;
         for (uint32_t b = 0; b < buckets; b++) {
             uint32_t c = count[b];
@@ -350,13 +355,12 @@ static void radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t ke
             sum += c;
         }
         for (uint32_t i = 0; i < n; i++)
-            dst[count[(key_pack_apply(&kp, src[i].key) >> shift) & 2047u]++] = src[i];
+            dst[count[(src[i].key >> shift) & (buckets - 1)]++] = src[i];
         draw_item *t = src;
         src = dst;
         dst = t;
     }
-    if (src != items)
-        memcpy(items, src, (size_t)n * sizeof(draw_item));
+    return src; /* the caller swaps buffers instead of copying back */
 }
 
 /* The bounding sphere of the view frustum between view distances a and b. */
@@ -1414,14 +1418,26 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->wires.len = n_wires;
     r->casters_plain = n_plain;
     phase_mark(r, RILL__CPU_CULL);
-    uint32_t most = RILL_MAX(RILL_MAX(r->opaque.len, r->wires.len),
-                             RILL_MAX(r->transparent.len, r->casters.len));
-    if (!rill_array_reserve(&r->sort_tmp, most ? most : 1))
+    /* The same capacity as the lists, so swapping buffers with them below never makes the next
+     * frame's reserve grow an array. */
+    if (!rill_array_reserve(&r->sort_tmp, ninst_in ? ninst_in : 1))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
-    radix_sort(r->opaque.data, r->sort_tmp.data, r->opaque.len, 33);
-    radix_sort(r->transparent.data, r->sort_tmp.data, r->transparent.len, 32);
-    radix_sort(r->casters.data, r->sort_tmp.data, r->casters.len, 33);
-    radix_sort(r->wires.data, r->sort_tmp.data, r->wires.len, 16);
+#define SORT_LIST(list, bits)                                                                      \
+    do {                                                                                           \
+        if (radix_sort(r->list.data, r->sort_tmp.data, r->list.len, (bits)) != r->list.data) {    \
+            draw_item *d_ = r->list.data;                                                          \
+            uint32_t c_ = r->list.cap;                                                             \
+            r->list.data = r->sort_tmp.data;                                                       \
+            r->list.cap = r->sort_tmp.cap;                                                         \
+            r->sort_tmp.data = d_;                                                                 \
+            r->sort_tmp.cap = c_;                                                                  \
+        }                                                                                          \
+    } while (0)
+    SORT_LIST(opaque, 33);
+    SORT_LIST(transparent, 32);
+    SORT_LIST(casters, 33);
+    SORT_LIST(wires, 16);
+#undef SORT_LIST
     r->instances_visible = r->opaque.len + r->transparent.len + r->wires.len;
 
     rill_result res = RILL_OK;
