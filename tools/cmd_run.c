@@ -169,7 +169,8 @@ static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *er
         snap->sun.illuminance = v->view.sun_illuminance > 0.0f ? v->view.sun_illuminance : 3.0f;
         snap->sun.shadows = true;
     }
-    if (snap->ambient[0] + snap->ambient[1] + snap->ambient[2] <= 0.0f)
+    /* The view's ambient light, when it names one, wins over the extract's fixed default. */
+    if (v->view.ambient[0] + v->view.ambient[1] + v->view.ambient[2] > 0.0f)
         memcpy(snap->ambient, v->view.ambient, sizeof(snap->ambient));
     memcpy(snap->view.clear_color, v->view.clear_color, sizeof(float) * 3);
     camera_matrix(&v->cam, snap->view.world_from_view);
@@ -500,7 +501,8 @@ static int setup_scene(run_content *c, rill_cli_view *v, rill_error *err) {
     if (rill_scene_load_sync(rill_app_scenes(app), file, NULL, err) != RILL_OK)
         return 1;
     rill_world_update_transforms(world);
-    if (rill_demo_make_drawables(c->r, world, err) < 0)
+    int64_t demo = rill_demo_make_drawables(c->r, world, err);
+    if (demo < 0)
         return 1;
     rill_world_update_transforms(world);
     rill_render_components comps;
@@ -525,6 +527,10 @@ static int setup_scene(run_content *c, rill_cli_view *v, rill_error *err) {
     }
     v->use_world = true;
     default_look(v);
+    if (demo > 0) { /* the demo city: daylight as `rill demo` renders it */
+        v->clear_color[0] = 0.42f, v->clear_color[1] = 0.58f, v->clear_color[2] = 0.80f;
+        v->ambient[0] = 0.16f, v->ambient[1] = 0.18f, v->ambient[2] = 0.22f;
+    }
     /* Start where the scene's camera is, if it has one. */
     rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;
