@@ -310,6 +310,13 @@ const rill_type_desc *rill_world_component_type(const rill_world *world, rill_co
 uint32_t rill_world_component_count(const rill_world *world);
 /* Pre-sizes one component's storage for n entities in total. False when out of memory. */
 bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32_t n);
+/* Writes zeros over the reserved, unused storage of elements [first, first + count) of comp
+ * (clamped to [len, capacity)), so the OS maps those pages now rather than at the first add that
+ * lands on them. A load uses it, in budgeted steps, for storage that an unbudgeted pass fills
+ * later (GlobalTransforms written by rill_world_update_transforms). Returns the elements touched.
+ * Changes no component data. */
+uint32_t rill_world_component_prefault(rill_world *world, rill_component comp, uint32_t first,
+                                       uint32_t count);
 
 /* Adds comp to e (or replaces it) and returns a pointer to the stored data. init NULL = the type's
  * defaults, else `size` bytes copied from init (strings in init must already be interned, or use

@@ -16,6 +16,7 @@
 #define DEFAULT_MAX_LOADS 64u
 #define DEFAULT_MAX_DEPTH 8u
 #define DEFAULT_MAX_ENTITIES (16u << 20)
+#define PREFAULT_STEP 8192u /* GlobalTransforms (64 bytes each) mapped per budgeted step */
 
 /* Worker-side state of one read + parse + bind. Owned by its record while the record waits for
  * it; a cancelled record hands it to the loader's orphan list until the worker is done. */
@@ -55,6 +56,8 @@ typedef struct load_rec {
     uint32_t count_len;
     uint32_t next_reserve;
     bool reserved;
+    bool prefault_started;
+    uint32_t prefault_pos, prefault_left; /* GlobalTransform elements still to prefault */
     bool complete_next; /* all applied; completes at the start of the next update */
     RILL_ARRAY(rill_entity) roots; /* roots applied so far (main loads), the next main_roots */
 } load_rec;
@@ -318,11 +321,27 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
         /* Transform propagation adds a GlobalTransform to each new Transform. */
         if (bi->transform <= nc && bi->global_transform <= nc) {
             counts[bi->global_transform] += counts[bi->transform];
+            r->prefault_left = counts[bi->transform];
         }
         r->next_reserve = 1;
         return true;
     }
     while (r->next_reserve < r->count_len && !r->counts[r->next_reserve]) r->next_reserve++;
+    if (r->next_reserve >= r->count_len && r->prefault_left > 0) {
+        /* GlobalTransforms are written by the world's transform pass, outside this budget: map
+         * their pages here, a slice per step, so that pass does not pay the page faults of the
+         * whole load's new storage (on the development machine they were half its cost). */
+        rill_component gt = rill_world_builtin(ld->world)->global_transform;
+        if (!r->prefault_started) {
+            r->prefault_pos = rill_world_component_len(ld->world, gt);
+            r->prefault_started = true;
+        }
+        uint32_t n = RILL_MIN(r->prefault_left, PREFAULT_STEP);
+        rill_world_component_prefault(ld->world, gt, r->prefault_pos, n);
+        r->prefault_pos += n;
+        r->prefault_left -= n;
+        return true;
+    }
     if (r->next_reserve >= r->count_len) {
         rill_free(r->counts);
         r->counts = NULL;

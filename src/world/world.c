@@ -186,6 +186,23 @@ bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32
     return set_reserve(&c->set, n);
 }
 
+uint32_t rill_world_component_prefault(rill_world *world, rill_component comp, uint32_t first,
+                                       uint32_t count) {
+    rill__component *c = world ? rill__world_comp(world, comp) : NULL;
+    if (c == NULL) {
+        return 0;
+    }
+    rill__sparse_set *s = &c->set;
+    uint64_t from = RILL_MAX(first, s->len);
+    uint64_t end = RILL_MIN((uint64_t)first + count, (uint64_t)s->cap);
+    if (from >= end) {
+        return 0;
+    }
+    memset(&s->dense[from], 0, (size_t)(end - from) * sizeof(rill_entity));
+    memset(s->data + (size_t)from * s->stride, 0, (size_t)(end - from) * s->stride);
+    return (uint32_t)(end - from);
+}
+
 const rill_type_desc *rill_world_register_type(rill_world *world, const rill_type_desc *desc) {
     rill__type *t = register_type(world, desc, RILL__KIND_PLAIN);
     return t ? &t->desc : NULL;

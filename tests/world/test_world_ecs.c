@@ -659,6 +659,33 @@ static void test_hooks(void **state) {
     assert_int_equal(log.removes, 13);
 }
 
+/* Prefaulting reserved storage touches only [len, capacity) and changes no component data. */
+static void test_component_prefault(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component c = register_tag(w, "Pf");
+    rill_entity e[10];
+    for (int i = 0; i < 10; i++) {
+        e[i] = rill_world_spawn(w);
+        rill_world_add(w, e[i], c, &(tag){e[i], i});
+    }
+    assert_true(rill_world_component_reserve(w, c, 1000));
+    assert_int_equal(rill_world_component_prefault(w, c, 0, 5), 0);   /* all below len */
+    assert_int_equal(rill_world_component_prefault(w, c, 5, 10), 5);  /* clamped to len */
+    assert_int_equal(rill_world_component_prefault(w, c, 10, 990), 990);
+    assert_int_equal(rill_world_component_prefault(w, c, 990, 100000) <= 10, true);
+    assert_int_equal(rill_world_component_prefault(w, 0, 0, 10), 0);
+    assert_int_equal(rill_world_component_prefault(NULL, c, 0, 10), 0);
+    assert_int_equal(rill_world_component_len(w, c), 10);
+    for (int i = 0; i < 10; i++) {
+        const tag *t = rill_world_get(w, e[i], c);
+        assert_true(t->owner == e[i]);
+        assert_int_equal(t->value, i);
+    }
+    check_set(w, c);
+    rill_world_destroy(w);
+}
+
 /* >>batch despawn */
 
 typedef struct batch_log {
@@ -955,6 +982,7 @@ int main(void) {
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_hooks),
         cmocka_unit_test(test_batch_despawn),
+        cmocka_unit_test(test_component_prefault),
         cmocka_unit_test(test_resources),
         cmocka_unit_test(test_add_from_own_storage),
         cmocka_unit_test(test_forward_event_from_own_buffer),
