@@ -280,15 +280,6 @@ static void frustum_planes(mat4 vp, vec4 out[6]) {
     }
 }
 
-static bool sphere_visible(vec4 planes[6], const sphere *s) {
-    for (int p = 0; p < 6; p++)
-        if (planes[p][0] * s->c[0] + planes[p][1] * s->c[1] + planes[p][2] * s->c[2] +
-                planes[p][3] <
-            -s->r)
-            return false;
-    return true;
-}
-
 /* Bits of the keys that are not the same in every key, gathered into a dense number: a key
  * keeps its order among the others when the bits that every key shares are dropped. Contiguous
  * runs of varying bits move as one shift and mask. */
@@ -319,6 +310,46 @@ static inline uint64_t key_pack_apply(const key_pack *kp, uint64_t key) {
     for (uint32_t k = 0; k < kp->count; k++)
         out |= ((key >> kp->shift[k]) & kp->mask[k]) << kp->dest[k];
     return out;
+}
+
+/* One chunk of instances being culled: world bounding spheres as flat arrays, the results of the
+ * tests, and what the draw lists need of each instance. */
+#define CULL_CHUNK 256u
+
+typedef struct cull_chunk {
+    float x[CULL_CHUNK], y[CULL_CHUNK], z[CULL_CHUNK], r[CULL_CHUNK];
+    uint32_t visible[CULL_CHUNK], caster[CULL_CHUNK];
+    uint32_t inst[CULL_CHUNK], prev[CULL_CHUNK];
+    uint16_t mesh[CULL_CHUNK], mat[CULL_CHUNK];
+} cull_chunk;
+
+/* The frustum test of a chunk of spheres: outside when the centre lies further than the radius
+ * behind any plane. No early exits, so it vectorizes. */
+static void cull_frustum(cull_chunk *restrict ch, uint32_t n, vec4 planes[6]) {
+    float p[6][4];
+    memcpy(p, planes, sizeof(p));
+    for (uint32_t j = 0; j < n; j++) {
+        float x = ch->x[j], y = ch->y[j], z = ch->z[j], nr = -ch->r[j];
+        uint32_t v = 1;
+        for (int k = 0; k < 6; k++)
+            v &= !(p[k][0] * x + p[k][1] * y + p[k][2] * z + p[k][3] < nr);
+        ch->visible[j] = v;
+    }
+}
+
+/* Whether each sphere can cast a shadow into the view: it lies in the infinite cylinder around the
+ * cascades' bounding sphere (centre wc, radius wr) along the light, not beyond it away from the
+ * light. Same expressions as the cglm calls it replaces, in the same order. */
+static void cull_shadow(cull_chunk *restrict ch, uint32_t n, const float wc[3], float wr,
+                        const float sun[3]) {
+    float c0 = wc[0], c1 = wc[1], c2 = wc[2], s0 = sun[0], s1 = sun[1], s2 = sun[2];
+    for (uint32_t j = 0; j < n; j++) {
+        float d0 = ch->x[j] - c0, d1 = ch->y[j] - c1, d2 = ch->z[j] - c2;
+        float along = d0 * s0 + d1 * s1 + d2 * s2;
+        float p0 = d0 - s0 * along, p1 = d1 - s1 * along, p2 = d2 - s2 * along;
+        float lim = wr + ch->r[j];
+        ch->caster[j] = (along < lim) & (sqrtf(p0 * p0 + p1 * p1 + p2 * p2) < lim);
+    }
 }
 
 /* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
@@ -1359,50 +1390,66 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     handle_cache mesh_cache, mat_cache;
     handle_cache_reset(&mesh_cache);
     handle_cache_reset(&mat_cache);
-    for (uint32_t i = 0; i < snap->instance_count; i++) {
-        const rill_render_instance *in = &snap->instances[i];
-        if (in->mode == RILL_RENDER_MODE_HIDDEN)
-            continue; /* hidden: no pass sees it */
-        int32_t mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
-        int32_t ti = cached_material_index(r, &mat_cache, in->material.id);
-        if (mi < 0 || ti < 0)
-            continue; /* not uploaded yet, or stale: draws nothing */
-        const mesh_slot *ms = &r->meshes[mi];
-        const mat_slot *mt = &r->materials[ti];
-        uint32_t prev = track_instance(r, in, i);
-        sphere s = world_sphere(in->transform, ms);
-        if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
-            /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end nothing.
-             */
-            bool too_far = wf->fade && glm_vec3_distance(s.c, cam_pos) - s.r > r->wire_fade[1];
-            if (r->wire_pipe && !too_far && sphere_visible(planes, &s))
-                wires[n_wires++] = (draw_item){(uint64_t)mi, i, prev};
-            continue;
+    /* Instances go through in chunks: a scalar loop resolves handles, records motion history and
+     * writes world bounding spheres into flat arrays; branch-free loops over those arrays test
+     * the view frustum and the shadow volume (the compiler vectorizes them); a last loop sorts
+     * the results into the draw lists. */
+    cull_chunk ch;
+    for (uint32_t base = 0; base < snap->instance_count;) {
+        uint32_t m = 0;
+        for (; base < snap->instance_count && m < CULL_CHUNK; base++) {
+            const rill_render_instance *in = &snap->instances[base];
+            if (in->mode == RILL_RENDER_MODE_HIDDEN)
+                continue; /* hidden: no pass sees it */
+            int32_t mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
+            int32_t ti = cached_material_index(r, &mat_cache, in->material.id);
+            if (mi < 0 || ti < 0)
+                continue; /* not uploaded yet, or stale: draws nothing */
+            sphere s = world_sphere(in->transform, &r->meshes[mi]);
+            ch.x[m] = s.c[0];
+            ch.y[m] = s.c[1];
+            ch.z[m] = s.c[2];
+            ch.r[m] = s.r;
+            ch.inst[m] = base;
+            ch.prev[m] = track_instance(r, in, base);
+            ch.mesh[m] = (uint16_t)mi;
+            ch.mat[m] = (uint16_t)ti;
+            m++;
         }
-        if (sphere_visible(planes, &s)) {
-            if (mt->alpha_mode == RILL_ALPHA_BLEND) {
-                vec3 d;
-                glm_vec3_sub(s.c, cam_pos, d);
-                float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
-                uint32_t bits;
-                memcpy(&bits, &depth, sizeof(bits));
-                transparent[n_transparent++] = (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
-            } else {
-                /* Pool slots are below 65536, so 16 bits each keep the (double-sided, material,
-                 * mesh) order and the key fits in 33 bits. */
-                uint64_t key =
-                    ((uint64_t)mt->double_sided << 32) | ((uint64_t)ti << 16) | (uint64_t)mi;
-                opaque[n_opaque++] = (draw_item){key, i, prev};
+        cull_frustum(&ch, m, planes);
+        if (shadows)
+            cull_shadow(&ch, m, whole.c, whole.r, sun_dir);
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t i = ch.inst[j], prev = ch.prev[j], mi = ch.mesh[j], ti = ch.mat[j];
+            const rill_render_instance *in = &snap->instances[i];
+            const mat_slot *mt = &r->materials[ti];
+            if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
+                /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
+                 * nothing. */
+                vec3 c = {ch.x[j], ch.y[j], ch.z[j]};
+                bool too_far = wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > r->wire_fade[1];
+                if (r->wire_pipe && !too_far && ch.visible[j])
+                    wires[n_wires++] = (draw_item){(uint64_t)mi, i, prev};
+                continue;
             }
-        }
-        if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND) {
-            vec3 d;
-            glm_vec3_sub(s.c, whole.c, d);
-            float along = glm_vec3_dot(d, sun_dir);
-            vec3 perp;
-            glm_vec3_scale(sun_dir, along, perp);
-            glm_vec3_sub(d, perp, perp);
-            if (along < whole.r + s.r && glm_vec3_norm(perp) < whole.r + s.r) {
+            if (ch.visible[j]) {
+                if (mt->alpha_mode == RILL_ALPHA_BLEND) {
+                    vec3 c = {ch.x[j], ch.y[j], ch.z[j]}, d;
+                    glm_vec3_sub(c, cam_pos, d);
+                    float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
+                    uint32_t bits;
+                    memcpy(&bits, &depth, sizeof(bits));
+                    transparent[n_transparent++] =
+                        (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
+                } else {
+                    /* Pool slots are below 65536, so 16 bits each keep the (double-sided,
+                     * material, mesh) order and the key fits in 33 bits. */
+                    uint64_t key =
+                        ((uint64_t)mt->double_sided << 32) | ((uint64_t)ti << 16) | (uint64_t)mi;
+                    opaque[n_opaque++] = (draw_item){key, i, prev};
+                }
+            }
+            if (shadows && ch.caster[j] && mt->alpha_mode != RILL_ALPHA_BLEND) {
                 /* Masked casters sort after opaque ones and by material, which they bind. */
                 uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
                                    ? (1ull << 32) | ((uint64_t)ti << 16) | (uint64_t)mi
