@@ -673,30 +673,35 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
             }
             continue;
         }
-        /* Runs of kept entries move with one memmove each (a scene's entities sit together in
-         * the dense arrays, so there are few runs). */
-        uint32_t kept = 0;
-        for (uint32_t d = 0; d < s->len;) {
-            uint32_t idx = RILL_ENTITY_INDEX(s->dense[d]);
-            if (w->flags[idx] & RILL__SLOT_BATCH) {
-                s->sparse[idx] = 0;
-                d++;
+        /* One pass: ids and sparse entries move one by one, the component bytes of each run of
+         * kept entries with one memmove (a scene's entities sit together in the dense arrays, so
+         * runs are long). */
+        uint32_t kept = 0, run_from = 0, run_to = 0, run_len = 0;
+        for (uint32_t d = 0; d <= s->len; d++) {
+            bool drop = d < s->len && (w->flags[RILL_ENTITY_INDEX(s->dense[d])] & RILL__SLOT_BATCH);
+            if ((d == s->len || drop) && run_len > 0) {
+                memmove(s->data + (size_t)run_to * s->stride, s->data + (size_t)run_from * s->stride,
+                        (size_t)run_len * s->stride);
+                run_len = 0;
+            }
+            if (d == s->len) {
+                break;
+            }
+            rill_entity owner = s->dense[d];
+            if (drop) {
+                s->sparse[RILL_ENTITY_INDEX(owner)] = 0;
                 continue;
             }
-            uint32_t end = d + 1u;
-            while (end < s->len && !(w->flags[RILL_ENTITY_INDEX(s->dense[end])] & RILL__SLOT_BATCH)) {
-                end++;
-            }
             if (kept != d) {
-                memmove(&s->dense[kept], &s->dense[d], (size_t)(end - d) * sizeof(rill_entity));
-                memmove(s->data + (size_t)kept * s->stride, s->data + (size_t)d * s->stride,
-                        (size_t)(end - d) * s->stride);
-                for (uint32_t k = kept; k < kept + (end - d); k++) {
-                    s->sparse[RILL_ENTITY_INDEX(s->dense[k])] = k + 1u;
+                if (run_len == 0) {
+                    run_from = d;
+                    run_to = kept;
                 }
+                run_len++;
+                s->dense[kept] = owner;
+                s->sparse[RILL_ENTITY_INDEX(owner)] = kept + 1u;
             }
-            kept += end - d;
-            d = end;
+            kept++;
         }
         s->len = kept;
     }
