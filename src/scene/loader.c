@@ -349,7 +349,8 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
         return false;
     }
     rill_component c = r->next_reserve++;
-    rill_world_component_reserve(ld->world, c, rill_world_component_len(ld->world, c) + r->counts[c]);
+    uint32_t want = rill_world_component_len(ld->world, c) + r->counts[c];
+    rill_world_component_reserve(ld->world, c, want);
     return true;
 }
 
@@ -663,8 +664,8 @@ uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
      * only when there is no memory for the list. */
     uint32_t n = 0;
     uint32_t count = rill_world_child_count(ld->world, root);
-    rill_entity *kids = count ? rill_malloc_tagged((size_t)count * sizeof(rill_entity), RILL_MEM_SCENE)
-                              : NULL;
+    rill_entity *kids =
+        count ? rill_malloc_tagged((size_t)count * sizeof(rill_entity), RILL_MEM_SCENE) : NULL;
     if (kids) {
         count = rill_world_children(ld->world, root, kids, count);
         n = rill_world_despawn_recursive_n(ld->world, kids, count);

@@ -173,7 +173,8 @@ uint32_t rill_world_despawn_recursive_n(rill_world *world, const rill_entity *ro
     bool hooks_running = false; /* some listed entity is already being despawned by a caller */
     for (uint32_t r = 0; ok && r < count; r++) {
         rill_entity e = roots[r];
-        if (!rill__world_alive(world, e) || (world->flags[RILL_ENTITY_INDEX(e)] & RILL__SLOT_BATCH)) {
+        if (!rill__world_alive(world, e) ||
+            (world->flags[RILL_ENTITY_INDEX(e)] & RILL__SLOT_BATCH)) {
             continue;
         }
         uint32_t from = list.len;

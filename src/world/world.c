@@ -680,8 +680,8 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
         for (uint32_t d = 0; d <= s->len; d++) {
             bool drop = d < s->len && (w->flags[RILL_ENTITY_INDEX(s->dense[d])] & RILL__SLOT_BATCH);
             if ((d == s->len || drop) && run_len > 0) {
-                memmove(s->data + (size_t)run_to * s->stride, s->data + (size_t)run_from * s->stride,
-                        (size_t)run_len * s->stride);
+                memmove(s->data + (size_t)run_to * s->stride,
+                        s->data + (size_t)run_from * s->stride, (size_t)run_len * s->stride);
                 run_len = 0;
             }
             if (d == s->len) {

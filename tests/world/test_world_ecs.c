@@ -722,7 +722,8 @@ static void check_hierarchy(rill_world *w) {
         if (p != RILL_ENTITY_NULL) {
             assert_true(rill_world_is_alive(w, p));
             uint32_t seen = 0;
-            for (rill_entity c = rill_world_first_child(w, p); c; c = rill_world_next_sibling(w, c)) {
+            for (rill_entity c = rill_world_first_child(w, p); c;
+                 c = rill_world_next_sibling(w, c)) {
                 seen += c == e ? 1u : 0u;
             }
             assert_int_equal(seen, 1);
@@ -743,7 +744,8 @@ static void test_batch_despawn(void **state) {
     (void)state;
     batch_log log = {0};
     rill_world *w = rill_world_create(NULL);
-    static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY), RILL_FIELD(tag, value, I32)};
+    static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY),
+                                        RILL_FIELD(tag, value, I32)};
     rill_type_desc d = {.name = "BatchTag", RILL_TYPE_LAYOUT(tag), .fields = fields,
                         .field_count = 2, .on_remove = batch_on_remove, .hook_user = &log};
     log.tag = rill_world_register_component(w, &d);
@@ -765,7 +767,9 @@ static void test_batch_despawn(void **state) {
         if (i % 2 == 0) {
             survivors[ns] = rill_world_spawn(w);
             rill_world_add(w, survivors[ns], plain, &(tag){survivors[ns], (int32_t)ns});
-            rill_world_set_transform(w, survivors[ns], &(rill_transform){{(float)ns, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}});
+            rill_transform st = rill_transform_identity();
+            st.translation[0] = (float)ns;
+            rill_world_set_transform(w, survivors[ns], &st);
             rill_world_set_name(w, survivors[ns], "survivor");
             ns++;
         }
@@ -775,7 +779,8 @@ static void test_batch_despawn(void **state) {
         rill_world_add(w, members[i], log.tag, &(tag){members[i], v});
         rill_world_add(w, members[i], plain, &(tag){members[i], -1});
         rill_world_set_name(w, members[i], "member");
-        rill_world_set_transform(w, members[i], &(rill_transform){{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}});
+        rill_transform id = rill_transform_identity();
+        rill_world_set_transform(w, members[i], &id);
     }
     rill_world_update_transforms(w);
     uint32_t before = rill_world_entity_count(w);
