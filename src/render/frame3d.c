@@ -306,6 +306,20 @@ static void key_pack_init(key_pack *kp, uint64_t varying) {
 }
 
 static inline uint64_t key_pack_apply(const key_pack *kp, uint64_t key) {
+    /* Draw keys have a few runs (mesh, material, double-sided): unrolled for up to three. */
+    switch (kp->count) {
+    case 1:
+        return (key >> kp->shift[0]) & kp->mask[0];
+    case 2:
+        return ((key >> kp->shift[0]) & kp->mask[0]) |
+               (((key >> kp->shift[1]) & kp->mask[1]) << kp->dest[1]);
+    case 3:
+        return ((key >> kp->shift[0]) & kp->mask[0]) |
+               (((key >> kp->shift[1]) & kp->mask[1]) << kp->dest[1]) |
+               (((key >> kp->shift[2]) & kp->mask[2]) << kp->dest[2]);
+    default:
+        break;
+    }
     uint64_t out = 0;
     for (uint32_t k = 0; k < kp->count; k++)
         out |= ((key >> kp->shift[k]) & kp->mask[k]) << kp->dest[k];
@@ -318,7 +332,9 @@ static inline uint64_t key_pack_apply(const key_pack *kp, uint64_t key) {
 
 typedef struct cull_chunk {
     float x[CULL_CHUNK], y[CULL_CHUNK], z[CULL_CHUNK], r[CULL_CHUNK];
-    uint32_t visible[CULL_CHUNK], caster[CULL_CHUNK];
+    uint32_t visible[CULL_CHUNK];
+    uint32_t shadow_near[CULL_CHUNK]; /* not beyond the shadow volume, away from the light */
+    float shadow_q[CULL_CHUNK];       /* squared distance from the light axis */
     uint32_t inst[CULL_CHUNK], prev[CULL_CHUNK];
     uint16_t mesh[CULL_CHUNK], mat[CULL_CHUNK];
 } cull_chunk;
@@ -337,9 +353,11 @@ static void cull_frustum(cull_chunk *restrict ch, uint32_t n, vec4 planes[6]) {
     }
 }
 
-/* Whether each sphere can cast a shadow into the view: it lies in the infinite cylinder around the
- * cascades' bounding sphere (centre wc, radius wr) along the light, not beyond it away from the
- * light. Same expressions as the cglm calls it replaces, in the same order. */
+/* The first half of the shadow caster test (see is_caster): the sphere must not lie beyond the
+ * cascades' bounding sphere (centre wc, radius wr) away from the light, and its squared distance
+ * from the cylinder's axis is kept for the second half. Same expressions as the cglm calls they
+ * replace, in the same order. The square root waits for is_caster so that this loop vectorizes
+ * (sqrtf may set errno, which keeps compilers from vectorizing it). */
 static void cull_shadow(cull_chunk *restrict ch, uint32_t n, const float wc[3], float wr,
                         const float sun[3]) {
     float c0 = wc[0], c1 = wc[1], c2 = wc[2], s0 = sun[0], s1 = sun[1], s2 = sun[2];
@@ -347,9 +365,16 @@ static void cull_shadow(cull_chunk *restrict ch, uint32_t n, const float wc[3], 
         float d0 = ch->x[j] - c0, d1 = ch->y[j] - c1, d2 = ch->z[j] - c2;
         float along = d0 * s0 + d1 * s1 + d2 * s2;
         float p0 = d0 - s0 * along, p1 = d1 - s1 * along, p2 = d2 - s2 * along;
-        float lim = wr + ch->r[j];
-        ch->caster[j] = (along < lim) & (sqrtf(p0 * p0 + p1 * p1 + p2 * p2) < lim);
+        float q = p0 * p0 + p1 * p1 + p2 * p2;
+        ch->shadow_near[j] = along < wr + ch->r[j];
+        ch->shadow_q[j] = q;
     }
+}
+
+/* Whether chunk entry j can cast a shadow into the view: inside the infinite cylinder around the
+ * cascades' bounding sphere along the light, and not beyond it (cull_shadow). A NaN fails both. */
+static inline bool is_caster(const cull_chunk *ch, uint32_t j, float wr) {
+    return ch->shadow_near[j] && sqrtf(ch->shadow_q[j]) < wr + ch->r[j];
 }
 
 /* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
@@ -369,16 +394,23 @@ static draw_item *radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint3
     uint64_t used = key_bits >= 64 ? ~0ull : (1ull << key_bits) - 1ull;
     key_pack kp;
     key_pack_init(&kp, (all_or ^ all_and) & used);
-    if (kp.count > 1 || (kp.count == 1 && kp.shift[0] != 0) || (all_and & used) != 0)
-        for (uint32_t i = 0; i < n; i++)
-            items[i].key = key_pack_apply(&kp, items[i].key);
+    bool repack = kp.count > 1 || (kp.count == 1 && kp.shift[0] != 0) || (all_and & used) != 0;
     uint32_t count[2048];
     draw_item *src = items, *dst = tmp;
     for (uint32_t shift = 0; shift < kp.bits; shift += 11) {
         uint32_t buckets = 1u << RILL_MIN(kp.bits - shift, 11u);
         memset(count, 0, buckets * sizeof(uint32_t));
-        for (uint32_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & (buckets - 1)]++;
+        if (shift == 0 && repack) {
+            /* The first pass rewrites the keys while it counts. */
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t k = key_pack_apply(&kp, src[i].key);
+                src[i].key = k;
+                count[k & (buckets - 1)]++;
+            }
+        } else {
+            for (uint32_t i = 0; i < n; i++)
+                count[(src[i].key >> shift) & (buckets - 1)]++;
+        }
         uint32_t sum = 0;
         for (uint32_t b = 0; b < buckets; b++) {
             uint32_t c = count[b];
@@ -1449,7 +1481,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                     opaque[n_opaque++] = (draw_item){key, i, prev};
                 }
             }
-            if (shadows && ch.caster[j] && mt->alpha_mode != RILL_ALPHA_BLEND) {
+            if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND && is_caster(&ch, j, whole.r)) {
                 /* Masked casters sort after opaque ones and by material, which they bind. */
                 uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
                                    ? (1ull << 32) | ((uint64_t)ti << 16) | (uint64_t)mi
