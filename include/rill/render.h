@@ -544,6 +544,35 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err);
 
+/* >>model spawning --------------------------------------------------------------------------- */
+
+/* Spawns the default scene of `model` (scene 0 when none is marked; every root node when the file
+ * has no scenes) as entities, using the GPU resources of `uploaded` (made from the same model by
+ * rill_render_model_create; its instances array is not used). One root entity per call, named
+ * after the scene ("model" when unnamed), with an identity Transform, made a child of `parent`
+ * (RILL_ENTITY_NULL = a world root). Below it:
+ *   - each node: an entity with Name (the node's name, "nodeN" when unnamed), Transform (from its
+ *     TRS, or its matrix decomposed) and Parent;
+ *   - each primitive of a node's mesh: an unnamed child entity of the node with an identity
+ *     Transform and a MeshInstance naming the primitive's GPU mesh and material;
+ *   - a node's KHR_lights_punctual light: DirectionalLight (illuminance = intensity, shadows on),
+ *     PointLight or SpotLight (color, intensity, range, cone angles) on the node entity; glTF's
+ *     infinite range becomes sqrt(intensity * 256) (where intensity / d^2 falls to 1/256, at
+ *     least 1);
+ *   - a node's camera: an active Camera on the node entity (perspective fov_y = yfov; orthographic
+ *     ortho_height = 2 * ymag; near = znear; far = zfar, or the Camera default 1000 when
+ *     infinite).
+ * All entities come from one rill_world_spawn_n. Ownership: the entities hold plain handle ids;
+ * the caller keeps `uploaded` alive while they exist and destroys it (rill_render_model_destroy)
+ * after despawning them. Destroying it first is safe (stale handles draw nothing). The app's
+ * model system (rill_app_enable_models in rill/app.h) does this bookkeeping with refcounts.
+ * GlobalTransforms appear at the next rill_world_update_transforms. *out_root (may be NULL) gets
+ * the root entity, RILL_ENTITY_NULL on failure. */
+rill_result rill_render_model_spawn(rill_world *world, const rill_render_components *comps,
+                                    const rill_render_model *uploaded,
+                                    const rill_gltf_model *model, rill_entity parent,
+                                    rill_entity *out_root, rill_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,213 @@
+/* model_spawn.c: a glTF model's default scene turned into world entities (see
+ * rill_render_model_spawn in rill/render.h). Nodes become entities with Name, Transform and
+ * Parent; each primitive of a node's mesh becomes a child entity with a MeshInstance that names
+ * the uploaded model's GPU mesh and material; KHR_lights_punctual lights and glTF cameras become
+ * the renderer's light components and the world's Camera on the node entity. All entities of one
+ * call are spawned with one rill_world_spawn_n, so a large model costs one temporary array, not
+ * one allocation per entity. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+/* Deeper hierarchies than this are cut (the reader guarantees a tree; this bounds the walk). */
+#define SPAWN_MAX_DEPTH 256
+
+typedef struct spawn_ctx {
+    rill_world *world;
+    const rill_render_components *comps;
+    const rill_render_model *up;
+    const rill_gltf_model *m;
+    const uint32_t *prim_base;
+    uint8_t *visited;
+    const rill_entity *ents;
+    uint32_t next; /* next unused entity of ents */
+    uint32_t cap;
+    uint32_t mesh_instances;
+} spawn_ctx;
+
+/* Splits a node's local matrix into the world's translation / rotation / scale. A matrix with
+ * shear cannot be represented exactly; the decomposition keeps its scale and rotation parts. */
+static void node_transform(const rill_gltf_node *n, rill_transform *t) {
+    if (!n->has_matrix) {
+        memcpy(t->translation, n->translation, sizeof(t->translation));
+        memcpy(t->rotation, n->rotation, sizeof(t->rotation));
+        memcpy(t->scale, n->scale, sizeof(t->scale));
+        return;
+    }
+    mat4 m, rot;
+    vec4 tr;
+    vec3 s;
+    versor q;
+    memcpy(m, n->matrix, sizeof(mat4));
+    glm_decompose(m, tr, rot, s);
+    glm_mat4_quat(rot, q);
+    for (int k = 0; k < 3; k++) {
+        t->translation[k] = tr[k];
+        t->scale[k] = s[k];
+    }
+    for (int k = 0; k < 4; k++)
+        t->rotation[k] = q[k];
+}
+
+/* Counts the entities a node's subtree needs (node + one per primitive), marking visited nodes
+ * so a malformed graph can never be walked twice. */
+static uint32_t count_subtree(const rill_gltf_model *m, int32_t node, uint8_t *visited,
+                              uint32_t depth) {
+    if (depth > SPAWN_MAX_DEPTH || visited[node])
+        return 0;
+    visited[node] = 1;
+    const rill_gltf_node *n = &m->nodes[node];
+    uint32_t c = 1;
+    if (n->mesh >= 0)
+        c += m->meshes[n->mesh].primitive_count;
+    for (uint32_t i = 0; i < n->child_count; i++)
+        c += count_subtree(m, n->children[i], visited, depth + 1);
+    return c;
+}
+
+static void add_light(spawn_ctx *c, rill_entity e, const rill_gltf_light *L) {
+    if (L->type == RILL_GLTF_LIGHT_DIRECTIONAL) {
+        rill_directional_light d = {{L->color[0], L->color[1], L->color[2], 1.0f},
+                                    L->intensity,
+                                    true};
+        rill_world_add(c->world, e, c->comps->directional_light, &d);
+        return;
+    }
+    /* glTF's infinite range (0) becomes the distance where intensity / d^2 falls to 1/256. */
+    float range = L->range > 0.0f ? L->range : fmaxf(1.0f, sqrtf(fmaxf(L->intensity, 0.0f) * 256.0f));
+    if (L->type == RILL_GLTF_LIGHT_POINT) {
+        rill_point_light p = {{L->color[0], L->color[1], L->color[2], 1.0f}, L->intensity, range};
+        rill_world_add(c->world, e, c->comps->point_light, &p);
+    } else {
+        rill_spot_light s = {{L->color[0], L->color[1], L->color[2], 1.0f},
+                             L->intensity,
+                             range,
+                             L->inner_cone_angle,
+                             L->outer_cone_angle};
+        rill_world_add(c->world, e, c->comps->spot_light, &s);
+    }
+}
+
+static void add_camera(spawn_ctx *c, rill_entity e, const rill_gltf_camera *gc) {
+    rill_camera cam;
+    rill_type_apply_defaults(rill_world_component_type(c->world, RILL_COMPONENT_CAMERA), &cam);
+    cam.active = true;
+    if (gc->type == RILL_GLTF_CAMERA_ORTHOGRAPHIC) {
+        cam.projection = RILL_PROJECTION_ORTHOGRAPHIC;
+        cam.ortho_height = 2.0f * gc->ymag; /* ymag is half the height */
+    } else {
+        cam.projection = RILL_PROJECTION_PERSPECTIVE;
+        cam.fov_y = gc->yfov;
+    }
+    cam.near_plane = gc->znear;
+    if (gc->zfar > 0.0f)
+        cam.far_plane = gc->zfar; /* an infinite far plane keeps the Camera default */
+    rill_world_add(c->world, e, RILL_COMPONENT_CAMERA, &cam);
+}
+
+static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t depth) {
+    if (depth > SPAWN_MAX_DEPTH || c->visited[node] != 1 || c->next >= c->cap)
+        return;
+    c->visited[node] = 2;
+    const rill_gltf_node *n = &c->m->nodes[node];
+    rill_entity e = c->ents[c->next++];
+    char fallback[32];
+    if (!n->name || !n->name[0])
+        snprintf(fallback, sizeof(fallback), "node%d", (int)node);
+    rill_world_set_name(c->world, e, n->name && n->name[0] ? n->name : fallback);
+    rill_transform t;
+    node_transform(n, &t);
+    rill_world_set_transform(c->world, e, &t);
+    rill_world_set_parent(c->world, e, parent);
+    if (n->mesh >= 0) {
+        const rill_gltf_mesh *mesh = &c->m->meshes[n->mesh];
+        rill_transform ident = rill_transform_identity();
+        for (uint32_t p = 0; p < mesh->primitive_count && c->next < c->cap; p++) {
+            uint32_t mi = c->prim_base[n->mesh] + p;
+            int32_t mat = mesh->primitives[p].material;
+            uint32_t mat_index = mat >= 0 ? (uint32_t)mat : c->m->material_count;
+            rill_mesh_instance inst = {0, 0};
+            if (mi < c->up->mesh_count)
+                inst.mesh = c->up->meshes[mi].id;
+            if (mat_index < c->up->material_count)
+                inst.material = c->up->materials[mat_index].id;
+            rill_entity pe = c->ents[c->next++];
+            rill_world_set_transform(c->world, pe, &ident);
+            rill_world_add(c->world, pe, c->comps->mesh_instance, &inst);
+            rill_world_set_parent(c->world, pe, e);
+            c->mesh_instances++;
+        }
+    }
+    if (n->light >= 0)
+        add_light(c, e, &c->m->lights[n->light]);
+    if (n->camera >= 0)
+        add_camera(c, e, &c->m->cameras[n->camera]);
+    for (uint32_t i = 0; i < n->child_count; i++)
+        spawn_node(c, n->children[i], e, depth + 1);
+}
+
+rill_result rill_render_model_spawn(rill_world *world, const rill_render_components *comps,
+                                    const rill_render_model *uploaded,
+                                    const rill_gltf_model *model, rill_entity parent,
+                                    rill_entity *out_root, rill_error *err) {
+    if (out_root)
+        *out_root = RILL_ENTITY_NULL;
+    if (!world || !comps || !uploaded || !model)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: model spawn: NULL argument");
+    if (parent != RILL_ENTITY_NULL && !rill_world_is_alive(world, parent))
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: model spawn: the parent entity is not alive");
+    /* The uploaded model has one mesh per primitive in (mesh, primitive) order, the layout
+     * rill_render_model_create produces; prim_base maps a glTF mesh to its first GPU mesh. */
+    size_t tmp_bytes = sizeof(uint32_t) * ((size_t)model->mesh_count + 1) + model->node_count + 1;
+    uint8_t *tmp = rill_calloc_tagged(1, tmp_bytes, RILL_MEM_RENDER);
+    if (!tmp)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: model spawn: out of memory");
+    uint32_t *prim_base = (uint32_t *)tmp;
+    uint8_t *visited = tmp + sizeof(uint32_t) * ((size_t)model->mesh_count + 1);
+    uint32_t prims = 0;
+    for (uint32_t i = 0; i < model->mesh_count; i++) {
+        prim_base[i] = prims;
+        prims += model->meshes[i].primitive_count;
+    }
+    int32_t scene = model->default_scene >= 0 ? model->default_scene
+                                               : (model->scene_count ? 0 : -1);
+    uint32_t root_count = scene >= 0 ? model->scenes[scene].node_count : model->node_count;
+    uint32_t total = 1;
+    for (uint32_t i = 0; i < root_count; i++) {
+        int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
+        if (scene < 0 && model->nodes[node].parent >= 0)
+            continue;
+        total += count_subtree(model, node, visited, 0);
+    }
+    rill_entity *ents = rill_malloc_tagged(sizeof(rill_entity) * total, RILL_MEM_RENDER);
+    if (!ents || rill_world_spawn_n(world, total, ents) != total) {
+        rill_free(ents);
+        rill_free(tmp);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: model spawn: out of memory");
+    }
+    rill_entity root = ents[0];
+    const char *root_name = scene >= 0 && model->scenes[scene].name ? model->scenes[scene].name
+                                                                     : "model";
+    rill_world_set_name(world, root, root_name);
+    rill_transform ident = rill_transform_identity();
+    rill_world_set_transform(world, root, &ident);
+    if (parent != RILL_ENTITY_NULL)
+        rill_world_set_parent(world, root, parent);
+    spawn_ctx c = {world, comps, uploaded, model, prim_base, visited, ents, 1, total, 0};
+    for (uint32_t i = 0; i < root_count; i++) {
+        int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
+        if (scene < 0 && model->nodes[node].parent >= 0)
+            continue;
+        spawn_node(&c, node, root, 0);
+    }
+    rill_free(ents);
+    rill_free(tmp);
+    if (out_root)
+        *out_root = root;
+    return RILL_OK;
+}
