@@ -1,0 +1,366 @@
+/* model_system.c: the app's model system (rill_app_enable_models in rill/app.h). It watches the
+ * world's "Model" { path } components, requests each file once through the asset server (the glTF
+ * loader reads it on a worker), uploads a loaded model to the renderer once per path, and spawns
+ * the model's node tree as children of every entity that names it (rill_render_model_spawn).
+ * Entities naming the same file share one upload; a per-path user count decides when the upload
+ * is destroyed and the asset released. It runs in post_update before transform propagation, so a
+ * tree spawned in a frame has its GlobalTransforms in that same frame. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rill/app.h"
+#include "rill/formats/gltf.h"
+
+#if RILL_APP_HAS_RENDER
+#include "rill/render.h"
+
+#define LOGM "models"
+
+typedef enum entry_state {
+    ENTRY_LOADING = 0, /* the asset is QUEUED or LOADING */
+    ENTRY_READY,       /* uploaded: spawnable */
+    ENTRY_FAILED,      /* load or upload failed: entities naming it draw nothing */
+} entry_state;
+
+/* One model file, shared by every entity that names it. */
+typedef struct model_entry {
+    const char *path; /* interned: the cache key */
+    rill_asset asset; /* one reference, held while the entry exists */
+    entry_state state;
+    rill_render_model gpu;
+    bool has_gpu;
+    char error[1024]; /* the failure message (it names the file) */
+    uint32_t users;      /* tracked entities naming this path */
+    uint64_t idle_since; /* frame at which users reached 0 */
+} model_entry;
+
+typedef enum track_state {
+    TRACK_PENDING = 0, /* waiting for its entry */
+    TRACK_SPAWNED,
+    TRACK_FAILED, /* warned once; draws nothing */
+    TRACK_NONE,   /* the component names no file */
+} track_state;
+
+/* One entity with a Model component. */
+typedef struct model_track {
+    rill_entity entity;
+    const char *path;
+    model_entry *entry; /* NULL for TRACK_NONE */
+    rill_entity root;   /* the spawned tree, RILL_ENTITY_NULL until spawned */
+    track_state state;
+} model_track;
+
+struct rill_app_models {
+    rill_app *app;
+    rill_renderer *renderer;
+    rill_render_components comps;
+    rill_system system;
+    char *image_dir;
+    uint32_t release_delay;
+    uint64_t frame;
+    RILL_ARRAY(model_track) tracks;
+    rill_map track_of; /* entity -> index in tracks */
+    RILL_ARRAY(model_entry *) entries;
+    rill_map entry_of; /* interned path pointer -> model_entry * */
+    RILL_ARRAY(rill_entity) doomed; /* spawned roots to despawn this frame (kept, no churn) */
+    uint32_t pending;               /* tracks in TRACK_PENDING */
+    rill_app_models_stats stats;
+};
+
+static void release_user(rill_app_models *m, model_entry *e) {
+    if (e && e->users && --e->users == 0)
+        e->idle_since = m->frame;
+}
+
+/* Drops track i (swap-remove), queueing its spawned tree for despawn. */
+static void drop_track(rill_app_models *m, uint32_t i) {
+    model_track *t = &m->tracks.data[i];
+    rill_world *w = rill_app_world(m->app);
+    if (t->root && rill_world_is_alive(w, t->root))
+        rill_array_push(&m->doomed, t->root); /* on OOM the tree stays: never a crash */
+    if (t->state == TRACK_PENDING)
+        m->pending--;
+    release_user(m, t->entry);
+    rill_map_remove(&m->track_of, t->entity);
+    uint32_t last = m->tracks.len - 1;
+    if (i != last) {
+        m->tracks.data[i] = m->tracks.data[last];
+        rill_map_set(&m->track_of, m->tracks.data[i].entity, i);
+    }
+    m->tracks.len--;
+}
+
+static model_entry *find_or_request(rill_app_models *m, const char *path) {
+    uint64_t v = 0;
+    if (rill_map_get(&m->entry_of, (uint64_t)(uintptr_t)path, &v))
+        return (model_entry *)(uintptr_t)v;
+    model_entry *e = rill_calloc_tagged(1, sizeof(*e), RILL_MEM_APP);
+    if (!e)
+        return NULL;
+    if (!rill_array_push(&m->entries, e) ||
+        !rill_map_set(&m->entry_of, (uint64_t)(uintptr_t)path, (uint64_t)(uintptr_t)e)) {
+        if (m->entries.len && m->entries.data[m->entries.len - 1] == e)
+            m->entries.len--;
+        rill_free(e);
+        return NULL;
+    }
+    e->path = path;
+    rill_error err = {0};
+    e->asset = rill_asset_load(rill_app_assets(m->app), path, &err);
+    if (!e->asset.id) {
+        e->state = ENTRY_FAILED;
+        snprintf(e->error, sizeof(e->error), "%s", err.msg[0] ? err.msg : "cannot be requested");
+    }
+    return e;
+}
+
+/* LOADING entries whose asset finished: upload (LOADED) or remember the message (FAILED). */
+static void advance_entries(rill_app_models *m) {
+    rill_asset_server *as = rill_app_assets(m->app);
+    for (uint32_t i = 0; i < m->entries.len; i++) {
+        model_entry *e = m->entries.data[i];
+        if (e->state != ENTRY_LOADING)
+            continue;
+        rill_asset_state st = rill_asset_get_state(as, e->asset);
+        if (st == RILL_ASSET_STATE_LOADED) {
+            const rill_gltf_model *gm = rill_asset_get_payload_as(as, e->asset, RILL_GLTF_ASSET_LOADER);
+            rill_error err = {0};
+            if (!gm) {
+                e->state = ENTRY_FAILED;
+                snprintf(e->error, sizeof(e->error), "%.400s: not a glTF model", e->path);
+            } else if (rill_render_model_create(m->renderer, gm, m->image_dir, &e->gpu, &err) !=
+                       RILL_OK) {
+                e->state = ENTRY_FAILED;
+                snprintf(e->error, sizeof(e->error), "%.400s: upload: %.511s", e->path, err.msg);
+            } else {
+                e->has_gpu = true;
+                e->state = ENTRY_READY;
+                m->stats.uploads++;
+            }
+        } else if (st == RILL_ASSET_STATE_FAILED || st == RILL_ASSET_STATE_INVALID) {
+            e->state = ENTRY_FAILED;
+            snprintf(e->error, sizeof(e->error), "%s", rill_asset_error(as, e->asset));
+        }
+    }
+}
+
+static void free_entry(rill_app_models *m, model_entry *e) {
+    if (e->has_gpu) {
+        /* The renderer defers the GPU frees until the frames in flight that may use them are
+         * done, so destroying here (after the entities are gone) is safe. */
+        rill_render_model_destroy(m->renderer, &e->gpu);
+        m->stats.unloads++;
+    }
+    rill_asset_release(rill_app_assets(m->app), e->asset);
+    rill_map_remove(&m->entry_of, (uint64_t)(uintptr_t)e->path);
+    rill_free(e);
+}
+
+static void sys_models(rill_app *app, void *user) {
+    rill_app_models *m = user;
+    rill_world *w = rill_app_world(app);
+    m->frame++;
+
+    /* 1. Entities that died, lost their Model or changed its path. */
+    for (uint32_t i = 0; i < m->tracks.len;) {
+        model_track *t = &m->tracks.data[i];
+        const rill_model_ref *ref = rill_world_get(w, t->entity, m->comps.model);
+        if (!ref || ref->path != t->path)
+            drop_track(m, i);
+        else
+            i++;
+    }
+
+    /* 2. New Model entities (every remaining track has a Model, so equal counts mean none). */
+    if (rill_world_component_len(w, m->comps.model) != m->tracks.len) {
+        const rill_entity *ents = NULL;
+        void *data = NULL;
+        uint32_t n = rill_world_component_dense(w, m->comps.model, &ents, &data);
+        const rill_model_ref *refs = data;
+        for (uint32_t i = 0; i < n; i++) {
+            if (rill_map_get(&m->track_of, ents[i], NULL))
+                continue;
+            model_track t = {ents[i], refs[i].path, NULL, RILL_ENTITY_NULL, TRACK_NONE};
+            if (t.path && t.path[0]) {
+                t.entry = find_or_request(m, t.path);
+                if (!t.entry)
+                    continue; /* out of memory: tried again next frame */
+                t.entry->users++;
+                t.state = TRACK_PENDING;
+            }
+            if (!rill_array_push(&m->tracks, t) ||
+                !rill_map_set(&m->track_of, t.entity, m->tracks.len - 1)) {
+                if (m->tracks.len && m->tracks.data[m->tracks.len - 1].entity == t.entity)
+                    m->tracks.len--;
+                release_user(m, t.entry);
+                continue;
+            }
+            if (t.state == TRACK_PENDING)
+                m->pending++;
+        }
+    }
+
+    /* 3. Loads that finished, then the entities waiting for them. */
+    advance_entries(m);
+    for (uint32_t i = 0; m->pending && i < m->tracks.len; i++) {
+        model_track *t = &m->tracks.data[i];
+        if (t->state != TRACK_PENDING || t->entry->state == ENTRY_LOADING)
+            continue;
+        m->pending--;
+        if (t->entry->state == ENTRY_FAILED) {
+            const char *name = rill_world_get_name(w, t->entity);
+            RILL_LOG_WARN(LOGM, "entity %llu%s%s%s: model '%s' failed, nothing is drawn: %s",
+                          (unsigned long long)t->entity, name ? " (" : "", name ? name : "",
+                          name ? ")" : "", t->path, t->entry->error);
+            t->state = TRACK_FAILED;
+            m->stats.warnings++;
+            continue;
+        }
+        rill_asset_server *as = rill_app_assets(app);
+        const rill_gltf_model *gm =
+            rill_asset_get_payload_as(as, t->entry->asset, RILL_GLTF_ASSET_LOADER);
+        rill_error err = {0};
+        if (!gm || rill_render_model_spawn(w, &m->comps, &t->entry->gpu, gm, t->entity, &t->root,
+                                           &err) != RILL_OK) {
+            RILL_LOG_WARN(LOGM, "entity %llu: model '%s': spawn failed: %s",
+                          (unsigned long long)t->entity, t->path, err.msg);
+            t->state = TRACK_FAILED;
+            m->stats.warnings++;
+            continue;
+        }
+        t->state = TRACK_SPAWNED;
+        m->stats.spawns++;
+    }
+
+    /* 4. Despawn dropped trees in one batch, then free files nobody used for release_delay
+     * frames (a file dropped and named again soon after is not loaded twice). */
+    if (m->doomed.len) {
+        rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
+        rill_array_clear(&m->doomed);
+    }
+    for (uint32_t i = 0; i < m->entries.len;) {
+        model_entry *e = m->entries.data[i];
+        if (e->users == 0 && m->frame - e->idle_since >= m->release_delay) {
+            free_entry(m, e);
+            rill_array_swap_remove(&m->entries, i);
+        } else {
+            i++;
+        }
+    }
+}
+
+rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
+                                        const rill_app_models_desc *desc, rill_error *err) {
+    if (!app || !renderer) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_app_enable_models: NULL app or renderer");
+        return NULL;
+    }
+    rill_app_models *m = rill_calloc_tagged(1, sizeof(*m), RILL_MEM_APP);
+    if (!m) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: out of memory");
+        return NULL;
+    }
+    m->app = app;
+    m->renderer = renderer;
+    m->release_delay = desc && desc->release_delay_frames ? desc->release_delay_frames : 2;
+    if (desc && desc->image_dir) {
+        m->image_dir = rill_strdup(desc->image_dir);
+        if (!m->image_dir) {
+            rill_free(m);
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: out of memory");
+            return NULL;
+        }
+    }
+    if (rill_render_register_components(rill_app_world(app), &m->comps, err) != RILL_OK ||
+        rill_gltf_register_asset_loader(rill_app_assets(app), err) != RILL_OK) {
+        rill_free(m->image_dir);
+        rill_free(m);
+        return NULL;
+    }
+    /* Before the built-in transform propagation of post_update: trees spawned this frame get
+     * their GlobalTransforms in this frame. */
+    m->system = rill_app_add_system(app, &(rill_system_desc){.name = "rill.models",
+                                                             .stage = RILL_STAGE_POST_UPDATE,
+                                                             .order = RILL_SYSTEM_ORDER_BUILTIN - 1,
+                                                             .fn = sys_models,
+                                                             .user = m});
+    if (!m->system.id) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: cannot add the system");
+        rill_free(m->image_dir);
+        rill_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void rill_app_disable_models(rill_app_models *m) {
+    if (!m)
+        return;
+    rill_app_remove_system(m->app, m->system);
+    rill_world *w = rill_app_world(m->app);
+    for (uint32_t i = 0; i < m->tracks.len; i++) {
+        rill_entity r = m->tracks.data[i].root;
+        if (r && rill_world_is_alive(w, r))
+            rill_array_push(&m->doomed, r);
+    }
+    if (m->doomed.len)
+        rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
+    for (uint32_t i = 0; i < m->entries.len; i++)
+        free_entry(m, m->entries.data[i]);
+    rill_array_free(&m->entries);
+    rill_array_free(&m->tracks);
+    rill_array_free(&m->doomed);
+    rill_map_free(&m->track_of);
+    rill_map_free(&m->entry_of);
+    rill_free(m->image_dir);
+    rill_free(m);
+}
+
+void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
+    if (!out)
+        return;
+    memset(out, 0, sizeof(*out));
+    if (!m)
+        return;
+    *out = m->stats;
+    out->tracked = m->tracks.len;
+    out->pending = m->pending;
+    out->models = m->entries.len;
+    for (uint32_t i = 0; i < m->tracks.len; i++) {
+        out->spawned += m->tracks.data[i].state == TRACK_SPAWNED;
+        out->failed += m->tracks.data[i].state == TRACK_FAILED;
+    }
+}
+
+rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
+    uint64_t i = 0;
+    if (!m || !rill_map_get(&m->track_of, e, &i))
+        return RILL_ENTITY_NULL;
+    return m->tracks.data[i].root;
+}
+
+#else /* built without the renderer */
+
+rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
+                                        const rill_app_models_desc *desc, rill_error *err) {
+    (void)app, (void)renderer, (void)desc;
+    rill_error_set(err, RILL_ERR_UNSUPPORTED, "rill_app_enable_models: built without the renderer");
+    return NULL;
+}
+
+void rill_app_disable_models(rill_app_models *m) {
+    (void)m;
+}
+
+void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
+    (void)m;
+    if (out)
+        memset(out, 0, sizeof(*out));
+}
+
+rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
+    (void)m, (void)e;
+    return RILL_ENTITY_NULL;
+}
+
+#endif

@@ -1,0 +1,197 @@
+/* test_model_system.c: the app's model system (rill_app_enable_models) driven over frames with the
+ * deterministic job system on a headless renderer (lavapipe, validation on): asset states
+ * QUEUED -> LOADED, one upload shared by two entities naming the same file, spawned trees with
+ * their GlobalTransforms, a failed file that warns (naming the entity and the file) and draws
+ * nothing, despawn and component removal releasing the trees, the upload and the asset. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/model_gen.h"
+#include "rill/app.h"
+#include "rill/render.h"
+
+typedef struct log_capture {
+    char last_warn[1024];
+    uint32_t warns;
+} log_capture;
+
+static void capture_sink(rill_log_level level, const char *module, const char *msg, void *user) {
+    log_capture *c = user;
+    if (level == RILL_LOG_WARN && strcmp(module, "models") == 0) {
+        snprintf(c->last_warn, sizeof(c->last_warn), "%s", msg);
+        c->warns++;
+    }
+}
+
+static rill_entity spawn_model(rill_world *w, const rill_render_components *rc, const char *path,
+                               float x, const char *name) {
+    rill_entity e = rill_world_spawn(w);
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = x;
+    rill_world_set_transform(w, e, &t);
+    rill_world_set_name(w, e, name);
+    rill_model_ref ref = {rill_intern(path)};
+    assert_non_null(rill_world_add(w, e, rc->model, &ref));
+    return e;
+}
+
+static uint32_t mesh_instances(rill_world *w, const rill_render_components *rc) {
+    return rill_world_component_len(w, rc->mesh_instance);
+}
+
+static void test_model_system_async(void **state) {
+    (void)state;
+    /* The project folder: a good model, and a .glb that is not one. */
+    const char *tmp_env = getenv("RILL_TEST_TMP");
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof(dir), "%s/models_project", tmp_env ? tmp_env : "/tmp/rill_test_models");
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    rill_error err = {0};
+    uint8_t *glb = NULL;
+    size_t glb_size = 0;
+    assert_int_equal(model_gen_glb(&glb, &glb_size, &err), RILL_OK);
+    snprintf(path, sizeof(path), "%s/robot.glb", dir);
+    assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
+    rill_free(glb);
+    snprintf(path, sizeof(path), "%s/broken.glb", dir);
+    assert_int_equal(rill_file_write_all(path, "not a glb at all", 16, NULL), RILL_OK);
+
+    rill_app *app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = dir}, &err);
+    assert_non_null(app);
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = 64, d.height = 48, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
+    rill_renderer *r = NULL;
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+        fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+
+    assert_null(rill_app_enable_models(NULL, r, NULL, &err));
+    assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+    rill_app_models *models = rill_app_enable_models(app, r, NULL, &err);
+    assert_non_null(models);
+    rill_world *w = rill_app_world(app);
+    rill_asset_server *as = rill_app_assets(app);
+    rill_render_components rc;
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+
+    log_capture cap;
+    memset(&cap, 0, sizeof(cap));
+    rill_log_set_sink(capture_sink, &cap);
+
+    rill_entity a = spawn_model(w, &rc, "robot.glb", 0.0f, "left");
+    rill_entity b = spawn_model(w, &rc, "robot.glb", 5.0f, "right");
+    rill_entity bad = spawn_model(w, &rc, "broken.glb", 0.0f, "wreck");
+
+    /* Frame 1: the requests go out; nothing is loaded yet. */
+    rill_app_frame(app);
+    rill_asset robot = rill_asset_find(as, "robot.glb");
+    assert_true(robot.id != 0);
+    assert_int_equal(rill_asset_get_state(as, robot), RILL_ASSET_STATE_QUEUED);
+    assert_int_equal(rill_asset_refcount(as, robot), 1); /* one reference for both entities */
+    rill_app_models_stats st;
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.tracked, 3);
+    assert_int_equal(st.pending, 3);
+    assert_int_equal(st.models, 2);
+    assert_int_equal(mesh_instances(w, &rc), 0);
+
+    /* The loads finish within a few frames; the trees appear in the frame they do. */
+    int frames = 0;
+    while (rill_asset_get_state(as, robot) != RILL_ASSET_STATE_LOADED && frames < 10) {
+        rill_app_frame(app);
+        frames++;
+    }
+    assert_int_equal(rill_asset_get_state(as, robot), RILL_ASSET_STATE_LOADED);
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.spawned, 2);
+    assert_int_equal(st.failed, 1);
+    assert_int_equal(st.pending, 0);
+    assert_int_equal(st.uploads, 1); /* shared by both entities */
+    assert_int_equal(mesh_instances(w, &rc), 6);
+    rill_entity ra = rill_app_models_root(models, a), rb = rill_app_models_root(models, b);
+    assert_true(ra && rb && ra != rb);
+    assert_int_equal(rill_world_get_parent(w, ra), a);
+    assert_int_equal(rill_app_models_root(models, bad), RILL_ENTITY_NULL);
+    assert_int_equal(rill_world_child_count(w, bad), 0);
+    /* GlobalTransforms were propagated in the same frame: b's "base" node sits at x = 5. */
+    rill_entity base_b = rill_world_first_child(w, rb);
+    assert_string_equal(rill_world_get_name(w, base_b), "base");
+    const float *gm = rill_world_global_matrix(w, base_b);
+    assert_non_null(gm);
+    assert_float_equal(gm[12], 5.0f, 1e-5);
+    assert_float_equal(gm[13], 0.5f, 1e-5);
+    /* The failure warned once, naming the entity and the file. */
+    assert_int_equal(cap.warns, 1);
+    assert_non_null(strstr(cap.last_warn, "wreck"));
+    assert_non_null(strstr(cap.last_warn, "broken.glb"));
+
+    /* The spawned world renders (the models' cameras are in it) without validation messages. */
+    rill_render_extract_buf xb = {0};
+    rill_render_snapshot snap;
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
+    assert_int_equal(snap.instance_count, 6);
+    assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    rill_render_extract_buf_free(&xb);
+
+    /* Despawning one user keeps the shared upload. */
+    rill_world_despawn_recursive(w, a);
+    rill_app_frame(app);
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.tracked, 2);
+    assert_int_equal(mesh_instances(w, &rc), 3);
+    assert_int_equal(st.unloads, 0);
+    assert_int_equal(rill_asset_refcount(as, robot), 1);
+
+    /* Removing the last user's Model despawns its tree (the entity stays), then the upload and
+     * the asset go after the release delay (2 frames). */
+    assert_true(rill_world_remove(w, b, rc.model));
+    rill_app_frame(app);
+    assert_int_equal(mesh_instances(w, &rc), 0);
+    assert_false(rill_world_is_alive(w, rb));
+    assert_true(rill_world_is_alive(w, b));
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.unloads, 0);
+    for (int i = 0; i < 3; i++)
+        rill_app_frame(app);
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.unloads, 1);
+    assert_int_equal(st.models, 1); /* broken.glb is still named by "wreck" */
+    rill_app_frame(app);            /* the server frees the released asset at its next update */
+    assert_int_equal(rill_asset_get_state(as, robot), RILL_ASSET_STATE_INVALID);
+
+    /* Naming the file again loads and uploads it again. */
+    rill_entity c = spawn_model(w, &rc, "robot.glb", 0.0f, "again");
+    for (int i = 0; i < 4; i++)
+        rill_app_frame(app);
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.uploads, 2);
+    assert_true(rill_app_models_root(models, c) != RILL_ENTITY_NULL);
+    assert_int_equal(mesh_instances(w, &rc), 3);
+    assert_int_equal(cap.warns, 1); /* the failed entity warned only once */
+
+    rill_log_set_sink(NULL, NULL);
+    rill_app_disable_models(models);
+    assert_int_equal(mesh_instances(w, &rc), 0);
+    rill_render_stats rs;
+    rill_renderer_stats(r, &rs);
+    rill_renderer_destroy(r);
+    assert_int_equal(rs.validation_messages, 0);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
+    rill_app_destroy(app);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model_system_async),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
