@@ -1,6 +1,7 @@
 /* cmd_render.c: `rill render SCENE_OR_MODEL --size WxH --out frame.png [--frames N]`, a headless
  * render to PNG. The input is a glTF model (.glb/.gltf, framed automatically with a default sun),
- * a scene (.rsn: loaded into a world; its camera, lights and "Model" entities are extracted), or a
+ * a scene (.rsn: loaded into an app's world; "Model" entities spawn their glTF node trees through
+ * the app's model system; the camera, lights and meshes are extracted), or a
  * built-in test scene (builtin:spheres, builtin:cubes:N). */
 #include "cmds.h"
 
@@ -11,6 +12,7 @@
 
 #include <cglm/cglm.h>
 
+#include "rill/app.h"
 #include "rill/asset.h"
 #include "rill/render.h"
 #include "rill/scene.h"
@@ -34,6 +36,8 @@ typedef struct scene_state {
     rill_mesh meshes[3];
     RILL_ARRAY(rill_material) mats;
     rill_render_snapshot snap;
+    rill_app *app;               /* scenes only: the world and its model system */
+    rill_app_models *models_sys; /* owns the uploads of the scene's Model files */
 } scene_state;
 
 static void usage(FILE *f) {
@@ -209,34 +213,37 @@ static int build_model(rill_renderer *r, const char *path, scene_state *st, rill
     return 0;
 }
 
+/* A scene goes through an app (deterministic: no worker threads) with the shared model system:
+ * Model entities load their glTF files through the asset server and spawn their node trees. The
+ * app lives in st until the frames are rendered (the uploads belong to its model system). */
 static int build_scene(rill_renderer *r, const char *path, scene_state *st, rill_error *err) {
-    int rc = 1;
-    rill_world *world = rill_world_create(NULL);
-    rill_vfs *vfs = rill_vfs_create(NULL);
-    rill_jobs_desc jd = {0, true, 0};
-    rill_jobs *jobs = rill_jobs_create(&jd);
-    rill_scene_loader *ld = NULL;
-    rill_render_extract_buf xb = {0};
     char dir[1024];
-    if (!world || !vfs || !jobs) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
-        goto done;
-    }
     if (!rill_path_dirname(dir, sizeof(dir), path) || !dir[0])
         snprintf(dir, sizeof(dir), ".");
+    st->app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = dir}, err);
+    if (!st->app)
+        return 1;
+    rill_world *world = rill_app_world(st->app);
     rill_render_components comps;
-    if (rill_render_register_components(world, &comps, err) != RILL_OK ||
-        rill_vfs_mount_dir(vfs, dir, err) != RILL_OK)
-        goto done;
-    rill_scene_loader_desc ldd = rill_scene_loader_query_defaults();
-    ldd.world = world;
-    ldd.vfs = vfs;
-    ldd.jobs = jobs;
-    ld = rill_scene_loader_create(&ldd);
-    if (!ld || rill_scene_load_sync(ld, rill_path_basename(path), NULL, err) != RILL_OK)
-        goto done;
+    if (rill_render_register_components(world, &comps, err) != RILL_OK)
+        return 1;
+    st->models_sys = rill_app_enable_models(st->app, r, &(rill_app_models_desc){.image_dir = dir},
+                                            err);
+    if (!st->models_sys ||
+        rill_scene_load_sync(rill_app_scenes(st->app), rill_path_basename(path), NULL, err) !=
+            RILL_OK)
+        return 1;
     rill_world_update_transforms(world);
+    rill_app_models_flush(st->models_sys);
+    rill_app_models_stats ms;
+    rill_app_models_get_stats(st->models_sys, &ms);
+    if (ms.failed) /* each failure was logged with its entity and file */
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Model entities failed to load",
+                              path, ms.failed),
+               1;
+    rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;
+    int rc = 1;
     if (rill_render_extract(world, &comps, &xb, &snap, err) != RILL_OK)
         goto done;
     st->snap = snap;
@@ -246,30 +253,9 @@ static int build_scene(rill_renderer *r, const char *path, scene_state *st, rill
     for (uint32_t i = 0; i < xb.lights.len; i++)
         if (!rill_array_push(&st->lights, xb.lights.data[i]))
             goto done;
-    /* Each Model entity draws its glTF file at the entity's world matrix. */
-    rill_query_desc qd;
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = comps.model;
-    qd.with[1] = rill_world_builtin(world)->global_transform;
-    rill_query q = rill_world_query(world, &qd);
-    while (rill_query_next(&q)) {
-        const rill_model_ref *mr = rill_query_get(&q, 0);
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        if (!mr->path)
-            continue;
-        char full[2048];
-        rill_render_model rm;
-        if (!rill_path_join(full, sizeof(full), dir, mr->path) ||
-            load_model(r, full, st, &rm, err) || !add_model_instances(st, &rm, xf->m))
-            goto done;
-    }
     rc = 0;
 done:
     rill_render_extract_buf_free(&xb);
-    rill_scene_loader_destroy(ld);
-    rill_jobs_destroy(jobs);
-    rill_vfs_destroy(vfs);
-    rill_world_destroy(world);
     return rc;
 }
 
@@ -434,6 +420,8 @@ int rill_cmd_render(int argc, char **argv) {
     for (uint32_t i = 0; i < st.models.len; i++)
         rill_render_model_destroy(r, &st.models.data[i]);
     rill_array_free(&st.models);
+    rill_app_disable_models(st.models_sys);
+    rill_app_destroy(st.app);
     rill_array_free(&st.inst);
     rill_array_free(&st.lights);
     rill_array_free(&st.mats);

@@ -1,7 +1,7 @@
 /* cmd_run.c: `rill run PATH`, the windowed viewer. It opens a GLFW window (rill_window), a
  * renderer on it and an app whose render hook draws the content with a fly camera and the stats
- * overlay. PATH is a .rsn scene (loaded into the app's world; Model entities draw their glTF
- * files, demo components become boxes and lights), a .glb/.gltf model (framed automatically) or
+ * overlay. PATH is a .rsn scene (loaded into the app's world; Model entities spawn their glTF
+ * node trees through the app's model system, demo components become boxes and lights), a .glb/.gltf model (framed automatically) or
  * a built-in scene (builtin:spheres, builtin:cubes:N). The viewer loop itself
  * (rill_cli_viewer_run) is shared with `rill demo --window`.
  *
@@ -336,6 +336,7 @@ typedef struct run_content {
     RILL_ARRAY(rill_render_instance) extra;
     RILL_ARRAY(rill_render_model) models;
     rill_renderer *r;
+    rill_app_models *models_sys; /* scenes: the app's model system (owns the Model uploads) */
 } run_content;
 
 static bool push_extra(run_content *c, rill_mesh mesh, rill_material mat, const float m[16]) {
@@ -508,23 +509,19 @@ static int setup_scene(run_content *c, rill_cli_view *v, rill_error *err) {
     rill_render_components comps;
     if (rill_render_register_components(world, &comps, err) != RILL_OK)
         return 1;
-    /* Each Model entity draws its glTF file at the entity's world matrix (static). */
-    rill_query_desc qd;
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = comps.model;
-    qd.with[1] = rill_world_builtin(world)->global_transform;
-    rill_query q = rill_world_query(world, &qd);
-    while (rill_query_next(&q)) {
-        const rill_model_ref *mr = rill_query_get(&q, 0);
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        char full[2048];
-        if (!mr->path)
-            continue;
-        if (!rill_path_join(full, sizeof(full), c->dir, mr->path))
-            return rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", mr->path), 1;
-        if (add_model(c, full, xf->m, NULL, NULL, err))
-            return 1;
-    }
+    /* Model entities load through the app's model system (asset server, one upload per file,
+     * node trees spawned under the entities); flushed here so the first frame has them. */
+    c->models_sys = rill_app_enable_models(app, c->r, &(rill_app_models_desc){.image_dir = c->dir},
+                                           err);
+    if (!c->models_sys)
+        return 1;
+    rill_app_models_flush(c->models_sys);
+    rill_app_models_stats ms;
+    rill_app_models_get_stats(c->models_sys, &ms);
+    if (ms.failed) /* each failure was logged with its entity and file */
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Model entities failed to load",
+                              c->input, ms.failed),
+               1;
     v->use_world = true;
     default_look(v);
     if (demo > 0) { /* the demo city: daylight as `rill demo` renders it */
@@ -556,6 +553,8 @@ static bool ends_with(const char *s, const char *suffix) {
 
 static void run_release(rill_renderer *r, void *user) {
     run_content *c = user;
+    rill_app_disable_models(c->models_sys);
+    c->models_sys = NULL;
     for (uint32_t i = 0; i < c->models.len; i++)
         rill_render_model_destroy(r, &c->models.data[i]);
     c->models.len = 0;

@@ -573,6 +573,11 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
 /* Removes the system, despawns every tree it spawned, destroys the uploads and releases the
  * assets. NULL is a no-op. Not from inside a system of the same app's post_update stage. */
 void rill_app_disable_models(rill_app_models *models);
+/* Main thread, outside the frame: runs the model system once, blocks until every file it has
+ * requested is LOADED or FAILED (rill_asset_wait), runs it again so their trees are spawned (or
+ * their failures warned), then propagates transforms. For tools and boot loads that want the
+ * models in their first frame; the frame loop does the same work without blocking. NULL: no-op. */
+void rill_app_models_flush(rill_app_models *models);
 /* Fills *out (zero for NULL models). */
 void rill_app_models_get_stats(const rill_app_models *models, rill_app_models_stats *out);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL (not spawned yet, failed, or e

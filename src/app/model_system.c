@@ -293,6 +293,18 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
     return m;
 }
 
+void rill_app_models_flush(rill_app_models *m) {
+    if (!m)
+        return;
+    rill_asset_server *as = rill_app_assets(m->app);
+    sys_models(m->app, m); /* picks up new Model entities and requests their files */
+    for (uint32_t i = 0; i < m->entries.len; i++)
+        if (m->entries.data[i]->state == ENTRY_LOADING)
+            rill_asset_wait(as, m->entries.data[i]->asset);
+    sys_models(m->app, m); /* uploads and spawns */
+    rill_world_update_transforms(rill_app_world(m->app));
+}
+
 void rill_app_disable_models(rill_app_models *m) {
     if (!m)
         return;
@@ -349,6 +361,10 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
 }
 
 void rill_app_disable_models(rill_app_models *m) {
+    (void)m;
+}
+
+void rill_app_models_flush(rill_app_models *m) {
     (void)m;
 }
 

@@ -189,9 +189,60 @@ static void test_model_system_async(void **state) {
     rill_app_destroy(app);
 }
 
+/* rill_app_models_flush: the trees exist (with GlobalTransforms) when it returns; a Model with no
+ * path is tracked but spawns nothing and does not warn. */
+static void test_model_system_flush(void **state) {
+    (void)state;
+    const char *tmp_env = getenv("RILL_TEST_TMP");
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof(dir), "%s/models_flush", tmp_env ? tmp_env : "/tmp/rill_test_models");
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    rill_error err = {0};
+    uint8_t *glb = NULL;
+    size_t glb_size = 0;
+    assert_int_equal(model_gen_glb(&glb, &glb_size, &err), RILL_OK);
+    snprintf(path, sizeof(path), "%s/robot.glb", dir);
+    assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
+    rill_free(glb);
+    rill_app *app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = dir}, &err);
+    assert_non_null(app);
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = 32, d.height = 32, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
+    rill_renderer *r = NULL;
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+        fail_msg("no Vulkan renderer: %s", err.msg);
+    rill_app_models *models = rill_app_enable_models(app, r, NULL, &err);
+    assert_non_null(models);
+    rill_world *w = rill_app_world(app);
+    rill_render_components rc;
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    rill_entity e = spawn_model(w, &rc, "robot.glb", 2.0f, "one");
+    rill_entity none = rill_world_spawn(w);
+    rill_model_ref empty = {NULL};
+    assert_non_null(rill_world_add(w, none, rc.model, &empty));
+    rill_app_models_flush(models);
+    rill_app_models_stats st;
+    rill_app_models_get_stats(models, &st);
+    assert_int_equal(st.tracked, 2);
+    assert_int_equal(st.spawned, 1);
+    assert_int_equal(st.failed, 0);
+    assert_int_equal(st.warnings, 0);
+    rill_entity root = rill_app_models_root(models, e);
+    assert_true(root != RILL_ENTITY_NULL);
+    const float *gm = rill_world_global_matrix(w, rill_world_first_child(w, root));
+    assert_non_null(gm);
+    assert_float_equal(gm[12], 2.0f, 1e-5);
+    assert_int_equal(rill_world_child_count(w, none), 0);
+    rill_app_disable_models(models);
+    rill_renderer_destroy(r);
+    rill_app_destroy(app);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_system_async),
+        cmocka_unit_test(test_model_system_flush),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
