@@ -500,8 +500,9 @@ rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, 
  *   "PointLight" { color, intensity: f32 = 10, range: f32 = 20 }
  *   "SpotLight" { color, intensity = 10, range = 20, inner_angle = 0, outer_angle = 0.785 }
  *     (direction = -Z)
- *   "Model" { path: asset_path } (a glTF model drawn at the entity; resolved by the caller, e.g.
- *     `rill render`, with rill_render_model_create) */
+ *   "Model" { path: asset_path } (a glTF model drawn at the entity; the app's model system,
+ *     rill_app_enable_models in rill/app.h, loads it and spawns its node tree under the entity
+ *     with rill_render_model_spawn) */
 typedef struct rill_mesh_instance {
     uint32_t mesh, material;
 } rill_mesh_instance;
