@@ -227,19 +227,18 @@ static int build_scene(rill_renderer *r, const char *path, scene_state *st, rill
     rill_render_components comps;
     if (rill_render_register_components(world, &comps, err) != RILL_OK)
         return 1;
-    st->models_sys = rill_app_enable_models(st->app, r, &(rill_app_models_desc){.image_dir = dir},
-                                            err);
-    if (!st->models_sys ||
-        rill_scene_load_sync(rill_app_scenes(st->app), rill_path_basename(path), NULL, err) !=
-            RILL_OK)
+    st->models_sys =
+        rill_app_enable_models(st->app, r, &(rill_app_models_desc){.image_dir = dir}, err);
+    if (!st->models_sys || rill_scene_load_sync(rill_app_scenes(st->app), rill_path_basename(path),
+                                                NULL, err) != RILL_OK)
         return 1;
     rill_world_update_transforms(world);
     rill_app_models_flush(st->models_sys);
     rill_app_models_stats ms;
     rill_app_models_get_stats(st->models_sys, &ms);
     if (ms.failed) /* each failure was logged with its entity and file */
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Model entities failed to load",
-                              path, ms.failed),
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Model entities failed to load", path,
+                              ms.failed),
                1;
     rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;

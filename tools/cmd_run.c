@@ -1,9 +1,9 @@
 /* cmd_run.c: `rill run PATH`, the windowed viewer. It opens a GLFW window (rill_window), a
  * renderer on it and an app whose render hook draws the content with a fly camera and the stats
  * overlay. PATH is a .rsn scene (loaded into the app's world; Model entities spawn their glTF
- * node trees through the app's model system, demo components become boxes and lights), a .glb/.gltf model (framed automatically) or
- * a built-in scene (builtin:spheres, builtin:cubes:N). The viewer loop itself
- * (rill_cli_viewer_run) is shared with `rill demo --window`.
+ * node trees through the app's model system, demo components become boxes and lights), a .glb/.gltf
+ * model (framed automatically) or a built-in scene (builtin:spheres, builtin:cubes:N). The viewer
+ * loop itself (rill_cli_viewer_run) is shared with `rill demo --window`.
  *
  * Controls: WASD move, Q/E down/up, right mouse drag looks around, Shift is 4x faster, the scroll
  * wheel changes the speed, F1 toggles the overlay, Esc quits.
@@ -511,8 +511,8 @@ static int setup_scene(run_content *c, rill_cli_view *v, rill_error *err) {
         return 1;
     /* Model entities load through the app's model system (asset server, one upload per file,
      * node trees spawned under the entities); flushed here so the first frame has them. */
-    c->models_sys = rill_app_enable_models(app, c->r, &(rill_app_models_desc){.image_dir = c->dir},
-                                           err);
+    c->models_sys =
+        rill_app_enable_models(app, c->r, &(rill_app_models_desc){.image_dir = c->dir}, err);
     if (!c->models_sys)
         return 1;
     rill_app_models_flush(c->models_sys);

@@ -29,7 +29,7 @@ typedef struct model_entry {
     entry_state state;
     rill_render_model gpu;
     bool has_gpu;
-    char error[1024]; /* the failure message (it names the file) */
+    char error[1024];    /* the failure message (it names the file) */
     uint32_t users;      /* tracked entities naming this path */
     uint64_t idle_since; /* frame at which users reached 0 */
 } model_entry;
@@ -61,7 +61,7 @@ struct rill_app_models {
     RILL_ARRAY(model_track) tracks;
     rill_map track_of; /* entity -> index in tracks */
     RILL_ARRAY(model_entry *) entries;
-    rill_map entry_of; /* interned path pointer -> model_entry * */
+    rill_map entry_of;              /* interned path pointer -> model_entry * */
     RILL_ARRAY(rill_entity) doomed; /* spawned roots to despawn this frame (kept, no churn) */
     uint32_t pending;               /* tracks in TRACK_PENDING */
     rill_app_models_stats stats;
@@ -123,7 +123,8 @@ static void advance_entries(rill_app_models *m) {
             continue;
         rill_asset_state st = rill_asset_get_state(as, e->asset);
         if (st == RILL_ASSET_STATE_LOADED) {
-            const rill_gltf_model *gm = rill_asset_get_payload_as(as, e->asset, RILL_GLTF_ASSET_LOADER);
+            const rill_gltf_model *gm =
+                rill_asset_get_payload_as(as, e->asset, RILL_GLTF_ASSET_LOADER);
             rill_error err = {0};
             if (!gm) {
                 e->state = ENTRY_FAILED;
@@ -252,7 +253,8 @@ static void sys_models(rill_app *app, void *user) {
 rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                         const rill_app_models_desc *desc, rill_error *err) {
     if (!app || !renderer) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_app_enable_models: NULL app or renderer");
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "rill_app_enable_models: NULL app or renderer");
         return NULL;
     }
     rill_app_models *m = rill_calloc_tagged(1, sizeof(*m), RILL_MEM_APP);
@@ -285,7 +287,8 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                                              .fn = sys_models,
                                                              .user = m});
     if (!m->system.id) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: cannot add the system");
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                       "rill_app_enable_models: cannot add the system");
         rill_free(m->image_dir);
         rill_free(m);
         return NULL;

@@ -71,14 +71,14 @@ static uint32_t count_subtree(const rill_gltf_model *m, int32_t node, uint8_t *v
 
 static void add_light(spawn_ctx *c, rill_entity e, const rill_gltf_light *L) {
     if (L->type == RILL_GLTF_LIGHT_DIRECTIONAL) {
-        rill_directional_light d = {{L->color[0], L->color[1], L->color[2], 1.0f},
-                                    L->intensity,
-                                    true};
+        rill_directional_light d = {
+            {L->color[0], L->color[1], L->color[2], 1.0f}, L->intensity, true};
         rill_world_add(c->world, e, c->comps->directional_light, &d);
         return;
     }
     /* glTF's infinite range (0) becomes the distance where intensity / d^2 falls to 1/256. */
-    float range = L->range > 0.0f ? L->range : fmaxf(1.0f, sqrtf(fmaxf(L->intensity, 0.0f) * 256.0f));
+    float range =
+        L->range > 0.0f ? L->range : fmaxf(1.0f, sqrtf(fmaxf(L->intensity, 0.0f) * 256.0f));
     if (L->type == RILL_GLTF_LIGHT_POINT) {
         rill_point_light p = {{L->color[0], L->color[1], L->color[2], 1.0f}, L->intensity, range};
         rill_world_add(c->world, e, c->comps->point_light, &p);
@@ -151,9 +151,8 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
 }
 
 rill_result rill_render_model_spawn(rill_world *world, const rill_render_components *comps,
-                                    const rill_render_model *uploaded,
-                                    const rill_gltf_model *model, rill_entity parent,
-                                    rill_entity *out_root, rill_error *err) {
+                                    const rill_render_model *uploaded, const rill_gltf_model *model,
+                                    rill_entity parent, rill_entity *out_root, rill_error *err) {
     if (out_root)
         *out_root = RILL_ENTITY_NULL;
     if (!world || !comps || !uploaded || !model)
@@ -174,8 +173,8 @@ rill_result rill_render_model_spawn(rill_world *world, const rill_render_compone
         prim_base[i] = prims;
         prims += model->meshes[i].primitive_count;
     }
-    int32_t scene = model->default_scene >= 0 ? model->default_scene
-                                               : (model->scene_count ? 0 : -1);
+    int32_t scene =
+        model->default_scene >= 0 ? model->default_scene : (model->scene_count ? 0 : -1);
     uint32_t root_count = scene >= 0 ? model->scenes[scene].node_count : model->node_count;
     uint32_t total = 1;
     for (uint32_t i = 0; i < root_count; i++) {
@@ -191,8 +190,8 @@ rill_result rill_render_model_spawn(rill_world *world, const rill_render_compone
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: model spawn: out of memory");
     }
     rill_entity root = ents[0];
-    const char *root_name = scene >= 0 && model->scenes[scene].name ? model->scenes[scene].name
-                                                                     : "model";
+    const char *root_name =
+        scene >= 0 && model->scenes[scene].name ? model->scenes[scene].name : "model";
     rill_world_set_name(world, root, root_name);
     rill_transform ident = rill_transform_identity();
     rill_world_set_transform(world, root, &ident);
