@@ -570,9 +570,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
  * GlobalTransforms appear at the next rill_world_update_transforms. *out_root (may be NULL) gets
  * the root entity, RILL_ENTITY_NULL on failure. */
 rill_result rill_render_model_spawn(rill_world *world, const rill_render_components *comps,
-                                    const rill_render_model *uploaded,
-                                    const rill_gltf_model *model, rill_entity parent,
-                                    rill_entity *out_root, rill_error *err);
+                                    const rill_render_model *uploaded, const rill_gltf_model *model,
+                                    rill_entity parent, rill_entity *out_root, rill_error *err);
 
 #ifdef __cplusplus
 }
