@@ -135,8 +135,8 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
         cpu_sum += st.cpu_record_ms;
         cpu_min = fmin(cpu_min, st.cpu_record_ms);
         cpu_max = fmax(cpu_max, st.cpu_record_ms);
-        const double phase[PHASES] = {st.cpu_setup_ms,  st.cpu_cull_ms,     st.cpu_sort_ms,
-                                      st.cpu_upload_ms, st.cpu_graph_ms,    st.cpu_commands_ms,
+        const double phase[PHASES] = {st.cpu_setup_ms,  st.cpu_cull_ms,  st.cpu_sort_ms,
+                                      st.cpu_upload_ms, st.cpu_graph_ms, st.cpu_commands_ms,
                                       st.cpu_submit_ms};
         for (int k = 0; k < PHASES; k++)
             phase_sum[k] += phase[k];

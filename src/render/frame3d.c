@@ -1091,8 +1091,7 @@ static inline int32_t cached_mesh_index(const rill_renderer *r, handle_cache *c,
     return slot;
 }
 
-static inline int32_t cached_material_index(const rill_renderer *r, handle_cache *c,
-                                            uint32_t id) {
+static inline int32_t cached_material_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
     uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
     if (c->id[k] == id)
         return c->slot[k];
@@ -1459,7 +1458,8 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                 /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
                  * nothing. */
                 vec3 c = {ch.x[j], ch.y[j], ch.z[j]};
-                bool too_far = wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > r->wire_fade[1];
+                bool too_far =
+                    wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > r->wire_fade[1];
                 if (r->wire_pipe && !too_far && ch.visible[j])
                     wires[n_wires++] = (draw_item){(uint64_t)mi, i, prev};
                 continue;
@@ -1503,7 +1503,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
 #define SORT_LIST(list, bits)                                                                      \
     do {                                                                                           \
-        if (radix_sort(r->list.data, r->sort_tmp.data, r->list.len, (bits)) != r->list.data) {    \
+        if (radix_sort(r->list.data, r->sort_tmp.data, r->list.len, (bits)) != r->list.data) {     \
             draw_item *d_ = r->list.data;                                                          \
             uint32_t c_ = r->list.cap;                                                             \
             r->list.data = r->sort_tmp.data;                                                       \
@@ -1570,8 +1570,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                 const rill_render_instance *in = &snap->instances[items[i].inst];
                 memcpy(gi[k].model, in->transform, sizeof(float) * 16);
                 if (with_prev)
-                    memcpy(gi[k].prev_model, prev_model(r, in, items[i].prev),
-                           sizeof(float) * 16);
+                    memcpy(gi[k].prev_model, prev_model(r, in, items[i].prev), sizeof(float) * 16);
             }
         }
         memset(gl, 0, r->light_size);
