@@ -131,10 +131,6 @@ scene_load_bad)
     expect_err "bad.rsn:5:"
     run 1 scene load nothere.rsn
     expect_err "nothere.rsn"
-    # The demo world in the viewer.
-    xvfb-run -a "$rill" demo --out demo --entities 300 --window --frames 2 >out.txt 2>err.txt ||
-        fail "rill demo --window failed"
-    expect_out "2 frames"
     ;;
 scene_load_pack)
     # The demo packed into a .rpak loads with an empty loose root: everything comes from the pack.
