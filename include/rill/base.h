@@ -245,6 +245,8 @@ typedef struct rill_strbuf {
 bool rill_strbuf_append(rill_strbuf *sb, const char *s, size_t n);
 bool rill_strbuf_printf(rill_strbuf *sb, const char *fmt, ...) RILL_PRINTF(2, 3);
 void rill_strbuf_free(rill_strbuf *sb);
+/* True when a and b are equal ignoring ASCII case. */
+bool rill_str_ieq(const char *a, const char *b);
 
 /* >>map --------------------------------------------------------------------------------------- */
 
@@ -348,6 +350,8 @@ const char *rill_path_basename(const char *path);
 /* Pointer into path: the extension without the dot (after the last '.' of the basename), or "".
  * A leading dot is not an extension (".gitignore" -> ""). Split off a "#label" first. */
 const char *rill_path_ext(const char *path);
+/* True when the extension of path (rill_path_ext) equals ext, ignoring ASCII case ("PNG" = "png"). */
+bool rill_path_ext_is(const char *path, const char *ext);
 /* Splits "a/b.rmip#low" at the first '#' into the path (copied to dst_path) and the label
  * (*out_label points into path; "" when none). out_label may be NULL. */
 bool rill_path_split_label(const char *path, char *dst_path, size_t cap, const char **out_label);

@@ -41,28 +41,17 @@ const char *rill_graphics_quality_name(rill_graphics_quality q) {
     }
 }
 
-static bool str_ieq(const char *a, const char *b) {
-    while (*a && *b) {
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
-            return false;
-        }
-        a++;
-        b++;
-    }
-    return *a == *b;
-}
-
 rill_graphics_quality rill_graphics_quality_parse(const char *s) {
     if (!s) {
         return RILL_QUALITY_DEFAULT;
     }
-    if (str_ieq(s, "low")) {
+    if (rill_str_ieq(s, "low")) {
         return RILL_QUALITY_LOW;
     }
-    if (str_ieq(s, "medium")) {
+    if (rill_str_ieq(s, "medium")) {
         return RILL_QUALITY_MEDIUM;
     }
-    if (str_ieq(s, "high")) {
+    if (rill_str_ieq(s, "high")) {
         return RILL_QUALITY_HIGH;
     }
     return RILL_QUALITY_DEFAULT;

@@ -94,15 +94,6 @@ const char *rill_asset_state_str(rill_asset_state state) {
     }
 }
 
-static bool ext_equal(const char *a, const char *b) {
-    for (; *a && *b; ++a, ++b) {
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
-            return false;
-        }
-    }
-    return *a == *b;
-}
-
 /* The slot of a live id, or NULL. Call with the lock held. */
 static asset_slot *slot_of(rill_asset_server *s, uint32_t id) {
     int32_t idx = rill_pool_index(&s->pool, id);
@@ -322,7 +313,7 @@ static uint32_t find_loader(const rill_asset_server *s, const char *path) {
     for (uint32_t i = s->loader_count; i-- > 0;) {
         for (uint32_t e = 0; e < RILL_ASSET_LOADER_MAX_EXTENSIONS && s->loaders[i].extensions[e];
              ++e) {
-            if (ext_equal(ext, s->loaders[i].extensions[e])) {
+            if (rill_str_ieq(ext, s->loaders[i].extensions[e])) {
                 return i;
             }
         }

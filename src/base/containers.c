@@ -1,5 +1,6 @@
 /* containers.c: growable arrays (rill__array_reserve), the string buffer and the u64 -> u64 map. */
 #include "rill/base.h"
+#include <ctype.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -252,4 +253,13 @@ bool rill_map_next(const rill_map *map, uint32_t *iter, uint64_t *out_key, uint6
     }
     *iter = map->cap;
     return false;
+}
+
+bool rill_str_ieq(const char *a, const char *b) {
+    for (; *a && *b; ++a, ++b) {
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) {
+            return false;
+        }
+    }
+    return *a == *b;
 }

@@ -158,6 +158,10 @@ const char *rill_path_ext(const char *path) {
     return dot + 1;
 }
 
+bool rill_path_ext_is(const char *path, const char *ext) {
+    return rill_str_ieq(rill_path_ext(path), ext);
+}
+
 bool rill_path_split_label(const char *path, char *dst_path, size_t cap, const char **out_label) {
     if (out_label != NULL) {
         *out_label = "";

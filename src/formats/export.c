@@ -36,24 +36,6 @@ const char *rill_export_status_name(rill_export_status status) {
     }
 }
 
-static bool ext_eq(const char *path, const char *ext) {
-    const char *e = rill_path_ext(path);
-    size_t n = strlen(ext);
-    if (strlen(e) != n) {
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        char c = e[i];
-        if (c >= 'A' && c <= 'Z') {
-            c = (char)(c - 'A' + 'a');
-        }
-        if (c != ext[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 rill_export_kind rill_export_kind_of(const char *path) {
     if (!path) {
         return RILL_EXPORT_KIND_COPY;
@@ -61,7 +43,7 @@ rill_export_kind rill_export_kind_of(const char *path) {
     if (rill__export_is_texture_ext(path)) {
         return RILL_EXPORT_KIND_TEXTURE;
     }
-    if (ext_eq(path, "glb") || ext_eq(path, "gltf")) {
+    if (rill_path_ext_is(path, "glb") || rill_path_ext_is(path, "gltf")) {
         return RILL_EXPORT_KIND_MODEL;
     }
     return RILL_EXPORT_KIND_COPY;
@@ -288,7 +270,7 @@ static rill_result walk(export_run *run, const char *dir, const char *rel, rill_
             }
             r = walk(run, os_path, child, err);
         } else if (S_ISREG(st.st_mode)) {
-            if (ext_eq(child, "rpak")) {
+            if (rill_path_ext_is(child, "rpak")) {
                 /* Usually an earlier export's output left in the project: packing it into the
                  * new pack would nest every asset twice. Said out loud, so nothing vanishes. */
                 RILL_LOG_WARN(MODULE, "%s: a pack is never packed into a pack; skipped", child);
@@ -438,7 +420,7 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
     uint8_t *data = NULL;
     size_t size = 0;
     uint8_t head[20];
-    if (ext_eq(in->path, "glb")) {
+    if (rill_path_ext_is(in->path, "glb")) {
         if (in->size < 20 || rill_file_read_range(in->os_path, 0, 20, head, NULL) != RILL_OK ||
             memcmp(head, "glTF", 4) != 0) {
             return;
@@ -484,7 +466,7 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
 
 /* The usage a texture gets from its name alone: the suffix of the stem, case-insensitive. */
 static rill_tex_usage usage_from_name(const char *path) {
-    if (ext_eq(path, "hdr")) {
+    if (rill_path_ext_is(path, "hdr")) {
         return RILL_TEX_USAGE_HDR;
     }
     const char *base = rill_path_basename(path);
@@ -520,7 +502,7 @@ static rill_tex_usage usage_from_name(const char *path) {
  * ("a/chair.glb") into dst and returns true. */
 static bool lod_base_of(const char *out_path, char *dst, size_t cap) {
     const char *ext = rill_path_ext(out_path);
-    if (!ext_eq(out_path, "glb")) {
+    if (!rill_path_ext_is(out_path, "glb")) {
         return false;
     }
     size_t stem = (size_t)(ext - out_path) - 1u; /* without the dot */

@@ -76,27 +76,10 @@ void rill__export_free_outputs(rill__export_input *in) {
     in->output_count = 0;
 }
 
-static bool ext_is(const char *path, const char *ext) {
-    const char *e = rill_path_ext(path);
-    size_t n = strlen(ext);
-    if (strlen(e) != n) {
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        char c = e[i];
-        if (c >= 'A' && c <= 'Z') {
-            c = (char)(c - 'A' + 'a');
-        }
-        if (c != ext[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool rill__export_is_texture_ext(const char *path) {
-    return ext_is(path, "png") || ext_is(path, "jpg") || ext_is(path, "jpeg") ||
-           ext_is(path, "tga") || ext_is(path, "hdr");
+    return rill_path_ext_is(path, "png") || rill_path_ext_is(path, "jpg") ||
+           rill_path_ext_is(path, "jpeg") || rill_path_ext_is(path, "tga") ||
+           rill_path_ext_is(path, "hdr");
 }
 
 /* >>gltf json --------------------------------------------------------------------------------- */

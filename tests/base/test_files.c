@@ -131,6 +131,13 @@ static void test_path_parts(void **state) {
     assert_string_equal(rill_path_ext("a/b/c.png"), "png");
     assert_string_equal(rill_path_ext("a.tar.gz"), "gz");
     assert_string_equal(rill_path_ext("a.b/c"), "");
+    assert_true(rill_path_ext_is("tex/Rock.PNG", "png"));
+    assert_true(rill_path_ext_is("a.tar.gz", "GZ"));
+    assert_false(rill_path_ext_is("a.png.bak", "png"));
+    assert_false(rill_path_ext_is("a.pn", "png"));
+    assert_false(rill_path_ext_is(".png", "png"));
+    assert_true(rill_str_ieq("Medium", "mEDIUM"));
+    assert_false(rill_str_ieq("Med", "Medium"));
     assert_string_equal(rill_path_ext("noext"), "");
     assert_string_equal(rill_path_ext(".gitignore"), "");
     assert_string_equal(rill_path_ext("dir/.hidden"), "");
