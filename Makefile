@@ -1,5 +1,6 @@
 # The README's two commands. Both install the Debian packages they need first.
-#   make demo   builds Rill (release) and runs the demo on the built-in demo world
+#   make demo   builds Rill (release), generates and loads the demo world, renders it to PNGs
+#               (build/demo/*.png) and, when a display exists, opens it in a window
 #   make test   builds and runs every test (release), then the unit tests under ASan + UBSan
 JOBS ?= $(shell nproc)
 
@@ -14,8 +15,11 @@ build: deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
+# With a display (DISPLAY or WAYLAND_DISPLAY set) the demo also opens the world in a window.
+DEMO_WINDOW := $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--window,)
+
 demo: build
-	./build/release/tools/rill demo --out build/demo
+	./build/release/tools/rill demo --out build/demo $(DEMO_WINDOW)
 
 test: test-release test-asan
 

@@ -1,7 +1,7 @@
 /* cmd_demo.c: `rill demo` writes a deterministic demo world as .rsn scene files, loads it
  * asynchronously through the frame loop with the same progress display as `rill scene load`, and
  * renders it: the demo components become drawables (rill_demo_make_drawables) and a few views are
- * written as PNGs headless, or the world opens in `rill run`'s viewer with --window.
+ * written as PNGs headless, then, with --window, the world opens in `rill run`'s viewer.
  *
  * The world is three levels of nested scene instances:
  *   main.rsn                     a camera, a sun, and one SceneInstance per district
@@ -886,14 +886,22 @@ static int demo_window_setup(rill_renderer *r, rill_cli_view *v, void *user, ril
     return 0;
 }
 
+/* The PNGs come first (unless --no-render), then, with --window, the viewer: `make demo` on a
+ * desktop writes the pictures and opens the world. */
 static int demo_on_loaded(rill_app *app, void *user) {
     const demo_render_opts *o = user;
+    if (o->render) {
+        int rc = demo_render_headless(app, o);
+        if (rc != 0 || !o->window) {
+            return rc;
+        }
+    }
     if (o->window) {
         rill_cli_viewer_opts vo = {
             .title = "rill demo", .vsync = true, .frames = o->frames, .shadow_distance = 700.0f};
         return rill_cli_viewer_run(&vo, app, demo_window_setup, NULL);
     }
-    return demo_render_headless(app, o);
+    return 0;
 }
 
 static void demo_usage(FILE *f) {
@@ -905,8 +913,9 @@ static void demo_usage(FILE *f) {
             "(default: rill-demo), with about N entities in total (default %u) spread over\n"
             "nested scene instances, then loads it asynchronously and prints the summary.\n"
             "Then it renders the world headless to DIR/overview.png and DIR/street.png\n"
-            "(--size, default 1280x720; --no-render skips this), or with --window opens it\n"
-            "in the `rill run` viewer (needs a display; --frames N quits after N frames).\n",
+            "(--size, default 1280x720; --no-render skips this); with --window it then opens\n"
+            "the world in the `rill run` viewer (needs a display; --frames N quits after N\n"
+            "frames).\n",
             DEMO_DEFAULT_ENTITIES);
 }
 
