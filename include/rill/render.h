@@ -298,7 +298,18 @@ typedef struct rill_render_view {
     float clear_color[4];
     rill_tonemapper tonemapper;
     float exposure_ev; /* exposure compensation: the HDR color is scaled by 2^exposure_ev */
+    /* Where the view lands on the output: normalized x, y, w, h (top-left origin). All zero =
+     * the whole output (0, 0, 1, 1). Carried from the Camera component by rill_render_extract;
+     * the renderer draws snapshot.view over the whole output today (see docs/renderer.md,
+     * Cameras). */
+    float viewport[4];
+    /* Drawing order among the snapshot's views (Camera.order; lower draws first). */
+    int32_t order;
 } rill_render_view;
+
+/* Most views one snapshot carries (rill_render_extract drops the rest, highest order first, with
+ * a warning once per extract buffer). */
+#define RILL_RENDER_MAX_VIEWS 8u
 
 /* One drawn mesh. id identifies the instance across frames (for motion vectors); 0 = no
  * history (no motion). */
@@ -371,6 +382,11 @@ typedef struct rill_render_snapshot {
     uint32_t light_count;
     float ambient[3]; /* constant ambient light (linear) */
     rill_render_wireframe wireframe;
+    /* Every view of the frame in drawing order (order, then entity id), at most
+     * RILL_RENDER_MAX_VIEWS; NULL/0 when the caller fills only `view`. `view` stays the primary
+     * view (a copy of one of these: the default camera first), which single-view code reads. */
+    const rill_render_view *views;
+    uint32_t view_count;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -534,13 +550,20 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
 typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_render_instance) instances;
     RILL_ARRAY(rill_render_light) lights;
+    rill_render_view views[RILL_RENDER_MAX_VIEWS];
+    bool warned_views; /* the "too many cameras" warning was logged */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);
-/* Builds a snapshot from the world: the active camera (is_default first, then lowest order) with
- * a GlobalTransform, every MeshInstance with a GlobalTransform, the first DirectionalLight, every
- * point and spot light. Returns RILL_ERR_NOT_FOUND when there is no active camera. The snapshot
- * points into buf (valid until buf changes). */
+/* Builds a snapshot from the world: every active camera with a GlobalTransform becomes a view
+ * (snapshot views, sorted by order then entity id, at most RILL_RENDER_MAX_VIEWS: the lowest
+ * orders are kept and a warning is logged once per buf), and snapshot.view is the primary one
+ * (is_default first, then lowest order, then lowest entity id); every MeshInstance with a
+ * GlobalTransform, the first DirectionalLight, every point and spot light. A camera's viewport is
+ * clamped to [0,1] (w, h to what is left of the output). hdr = false means the view is rendered
+ * without tonemapping or exposure: tonemapper NONE, so linear values clamp to [0,1]. Returns
+ * RILL_ERR_NOT_FOUND when there is no active camera. The snapshot points into buf (valid until
+ * buf changes). */
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err);

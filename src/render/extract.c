@@ -172,6 +172,46 @@ static void neg_z(const float m[16], float out[3]) {
     out[2] = -m[10] / n;
 }
 
+/* A camera found by extract, with what it is sorted by. */
+typedef struct view_key {
+    const rill_camera *cam;
+    const rill_global_transform *xf;
+    rill_entity entity;
+} view_key;
+
+/* Drawing order: Camera.order, ties broken by entity id so the order is stable. */
+static bool key_less(const view_key *a, const view_key *b) {
+    if (a->cam->order != b->cam->order)
+        return a->cam->order < b->cam->order;
+    return a->entity < b->entity;
+}
+
+/* Clamps one normalized coordinate; NaN becomes lo. */
+static float clamp01(float x, float lo, float hi) {
+    return x >= lo ? (x <= hi ? x : hi) : lo;
+}
+
+/* Fills a view from a camera. The viewport is clamped to the output: x, y to [0,1], w, h to what
+ * is left right of x and below y. hdr off selects the clamp-only tonemapper. */
+static void view_from_camera(const rill_camera *cam, const rill_global_transform *xf,
+                             rill_render_view *v) {
+    memset(v, 0, sizeof(*v));
+    memcpy(v->world_from_view, xf->m, sizeof(v->world_from_view));
+    v->fov_y = cam->fov_y;
+    v->near_plane = cam->near_plane;
+    v->far_plane = cam->far_plane;
+    v->orthographic = cam->projection == RILL_PROJECTION_ORTHOGRAPHIC;
+    v->ortho_height = cam->ortho_height;
+    memcpy(v->clear_color, cam->clear_color, sizeof(v->clear_color));
+    float x = clamp01(cam->viewport[0], 0.0f, 1.0f), y = clamp01(cam->viewport[1], 0.0f, 1.0f);
+    v->viewport[0] = x;
+    v->viewport[1] = y;
+    v->viewport[2] = clamp01(cam->viewport[2], 0.0f, 1.0f - x);
+    v->viewport[3] = clamp01(cam->viewport[3], 0.0f, 1.0f - y);
+    v->tonemapper = cam->hdr ? RILL_TONEMAP_DEFAULT : RILL_TONEMAP_NONE;
+    v->order = cam->order;
+}
+
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err) {
@@ -183,35 +223,58 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     rill_array_clear(&buf->instances);
     rill_array_clear(&buf->lights);
 
-    /* Camera: active; the one marked default wins, then the lowest order. */
+    /* Cameras: every active one becomes a view. The lowest RILL_RENDER_MAX_VIEWS by (order,
+     * entity id) are kept in a sorted array (insertion: cameras are few); the primary view is the
+     * one marked default, then the lowest order, then the lowest entity id. */
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = b->camera;
     qd.with[1] = b->global_transform;
     rill_query q = rill_world_query(world, &qd);
-    const rill_camera *best = NULL;
-    const rill_global_transform *best_xf = NULL;
+    view_key keys[RILL_RENDER_MAX_VIEWS];
+    uint32_t nviews = 0, dropped = 0;
+    view_key best = {0};
+    bool have_best = false;
     while (rill_query_next(&q)) {
         const rill_camera *cam = rill_query_get(&q, 0);
         if (!cam->active)
             continue;
-        if (!best || (cam->is_default && !best->is_default) ||
-            (cam->is_default == best->is_default && cam->order < best->order)) {
-            best = cam;
-            best_xf = rill_query_get(&q, 1);
+        view_key k = {cam, rill_query_get(&q, 1), q.entity};
+        if (!have_best || (cam->is_default && !best.cam->is_default) ||
+            (cam->is_default == best.cam->is_default && key_less(&k, &best))) {
+            best = k;
+            have_best = true;
         }
+        if (nviews == RILL_RENDER_MAX_VIEWS) {
+            dropped++;
+            if (!key_less(&k, &keys[nviews - 1]))
+                continue;
+            nviews--; /* the highest key falls out */
+        }
+        uint32_t at = nviews;
+        while (at > 0 && key_less(&k, &keys[at - 1])) {
+            keys[at] = keys[at - 1];
+            at--;
+        }
+        keys[at] = k;
+        nviews++;
     }
-    if (!best)
+    if (!have_best)
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render: no active camera with a GlobalTransform");
-    rill_render_view *v = &out_snap->view;
-    memcpy(v->world_from_view, best_xf->m, sizeof(v->world_from_view));
-    v->fov_y = best->fov_y;
-    v->near_plane = best->near_plane;
-    v->far_plane = best->far_plane;
-    v->orthographic = best->projection == RILL_PROJECTION_ORTHOGRAPHIC;
-    v->ortho_height = best->ortho_height;
-    memcpy(v->clear_color, best->clear_color, sizeof(v->clear_color));
+    if (dropped && !buf->warned_views) {
+        buf->warned_views = true;
+        RILL_LOG_WARN(
+            "render",
+            "extract: %u active cameras, only %u views per frame; the %u with the highest "
+            "order are dropped",
+            nviews + dropped, RILL_RENDER_MAX_VIEWS, dropped);
+    }
+    for (uint32_t i = 0; i < nviews; i++)
+        view_from_camera(keys[i].cam, keys[i].xf, &buf->views[i]);
+    view_from_camera(best.cam, best.xf, &out_snap->view);
+    out_snap->views = buf->views;
+    out_snap->view_count = nviews;
 
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = comps->mesh_instance;

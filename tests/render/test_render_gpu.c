@@ -1128,6 +1128,223 @@ static void test_user_pass_between_anchors(void **state) {
     }
 }
 
+/* >>cameras: Camera components through rill_render_extract. */
+
+/* Counts warnings from the render module. */
+static void count_warn_sink(rill_log_level level, const char *module, const char *msg, void *user) {
+    (void)msg;
+    if (level == RILL_LOG_WARN && strcmp(module, "render") == 0)
+        (*(int *)user)++;
+}
+
+/* Spawns a camera looking from eye at target. */
+static rill_camera *spawn_camera(rill_world *w, rill_entity *out, const float eye[3],
+                                 const float target[3]) {
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity e = rill_world_spawn(w);
+    rill_camera *c = rill_world_add(w, e, b->camera, NULL);
+    assert_non_null(c);
+    mat4 view, inv;
+    glm_lookat((vec3){eye[0], eye[1], eye[2]}, (vec3){target[0], target[1], target[2]},
+               (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    rill_transform t = rill_transform_identity();
+    memcpy(t.translation, inv[3], sizeof(float) * 3);
+    versor q;
+    glm_mat4_quat(inv, q);
+    memcpy(t.rotation, q, sizeof(float) * 4);
+    assert_true(rill_world_set_transform(w, e, &t));
+    if (out)
+        *out = e;
+    return rill_world_get(w, e, b->camera);
+}
+
+/* A cube on a floor lit by a sun of the given illuminance. */
+static void camera_scene(fixture *f, rill_world *w, const rill_render_components *rc,
+                         float illuminance) {
+    rill_entity cube = rill_world_spawn(w);
+    rill_mesh_instance mi = {f->cube.id,
+                             mat(f, 0.9f, 0.5f, 0.2f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE).id};
+    assert_non_null(rill_world_add(w, cube, rc->mesh_instance, &mi));
+    rill_transform t = rill_transform_identity();
+    t.translation[1] = 0.5f;
+    t.rotation[1] = 0.3826834f, t.rotation[3] = 0.9238795f; /* 45 degrees about Y */
+    assert_true(rill_world_set_transform(w, cube, &t));
+    rill_entity floor = rill_world_spawn(w);
+    rill_mesh_instance fi = {f->plane.id,
+                             mat(f, 0.7f, 0.7f, 0.7f, 1, 0, 0.8f, RILL_ALPHA_OPAQUE).id};
+    assert_non_null(rill_world_add(w, floor, rc->mesh_instance, &fi));
+    t = rill_transform_identity();
+    t.scale[0] = t.scale[1] = t.scale[2] = 10.0f;
+    assert_true(rill_world_set_transform(w, floor, &t));
+    rill_entity sun_e = rill_world_spawn(w);
+    rill_directional_light *dl = rill_world_add(w, sun_e, rc->directional_light, NULL);
+    assert_non_null(dl);
+    dl->illuminance = illuminance;
+    t = rill_transform_identity();
+    versor qx, qy, qs;
+    glm_quatv(qx, -1.0471976f, (vec3){1, 0, 0});
+    glm_quatv(qy, 0.5235988f, (vec3){0, 1, 0});
+    glm_quat_mul(qy, qx, qs);
+    memcpy(t.rotation, qs, sizeof(float) * 4);
+    assert_true(rill_world_set_transform(w, sun_e, &t));
+}
+
+/* Extracts and renders the world; the pixels land in px. */
+static void render_world(fixture *f, rill_world *w, const rill_render_components *rc,
+                         rill_render_extract_buf *xb, uint8_t *px) {
+    rill_world_update_transforms(w);
+    rill_render_snapshot snap;
+    rill_error err = {0};
+    if (rill_render_extract(w, rc, xb, &snap, &err) != RILL_OK)
+        fail_msg("extract: %s", err.msg);
+    assert_int_equal(rill_renderer_render(f->r, &snap, &err), RILL_OK);
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+        fail_msg("read_pixels: %s", err.msg);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    assert_int_equal(st.validation_messages, 0);
+}
+
+/* Views: every active camera, sorted by order then entity id, at most RILL_RENDER_MAX_VIEWS (the
+ * lowest orders kept, one warning per buffer); the primary view is the default camera; viewports
+ * are clamped; hdr off selects the clamp-only tonemapper. No rendering here. */
+static void test_camera_views_extract(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_render_components rc;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    static const float eye[3] = {0, 2, 5}, target[3] = {0, 0, 0};
+    /* Orders 9, 8, ..., 0 plus an inactive one and a second camera with order 3. */
+    rill_entity ents[12];
+    for (int i = 0; i < 10; i++) {
+        rill_camera *c = spawn_camera(w, &ents[i], eye, target);
+        c->order = 9 - i;
+        c->clear_color[0] = (float)(9 - i) / 10.0f;
+    }
+    rill_camera *off = spawn_camera(w, &ents[10], eye, target);
+    off->order = -5;
+    off->active = false;
+    rill_camera *dup = spawn_camera(w, &ents[11], eye, target);
+    dup->order = 3;
+    dup->is_default = true;
+    dup->hdr = false;
+    dup->projection = RILL_PROJECTION_ORTHOGRAPHIC;
+    dup->viewport[0] = -0.5f, dup->viewport[1] = 0.75f, dup->viewport[2] = 2.0f,
+    dup->viewport[3] = 0.5f;
+    rill_world_update_transforms(w);
+
+    int warnings = 0;
+    rill_log_set_sink(count_warn_sink, &warnings);
+    rill_render_extract_buf xb = {0};
+    rill_render_snapshot snap;
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
+    rill_log_set_sink(NULL, NULL);
+    assert_int_equal(warnings, 1); /* once per buffer, not per frame */
+    assert_int_equal(snap.view_count, RILL_RENDER_MAX_VIEWS);
+    /* Orders 0, 1, 2, 3 (the earlier entity first), 3 (dup), 4, 5, 6; 7..9 dropped. */
+    int32_t want[RILL_RENDER_MAX_VIEWS] = {0, 1, 2, 3, 3, 4, 5, 6};
+    for (uint32_t i = 0; i < snap.view_count; i++)
+        assert_int_equal(snap.views[i].order, want[i]);
+    assert_float_equal(snap.views[3].clear_color[0], 0.3f, 1e-6);
+    assert_true(snap.views[3].tonemapper == RILL_TONEMAP_DEFAULT); /* hdr on */
+    assert_false(snap.views[3].orthographic);
+    const rill_render_view *d = &snap.views[4];
+    assert_true(d->tonemapper == RILL_TONEMAP_NONE); /* hdr off */
+    assert_true(d->orthographic);
+    assert_float_equal(d->ortho_height, 10.0f, 1e-6);
+    assert_float_equal(d->viewport[0], 0.0f, 1e-6);
+    assert_float_equal(d->viewport[1], 0.75f, 1e-6);
+    assert_float_equal(d->viewport[2], 1.0f, 1e-6);
+    assert_float_equal(d->viewport[3], 0.25f, 1e-6);
+    /* Default camera first for single-view readers. */
+    assert_true(snap.view.orthographic);
+    assert_int_equal(snap.view.order, 3);
+    assert_true(snap.view.tonemapper == RILL_TONEMAP_NONE);
+    /* Camera defaults: the whole output, hdr on. */
+    assert_float_equal(snap.views[0].viewport[2], 1.0f, 1e-6);
+    assert_float_equal(snap.views[0].viewport[3], 1.0f, 1e-6);
+
+    /* Without a default camera the lowest order wins; a new buffer warns again. */
+    rill_camera *c = rill_world_get(w, ents[11], rill_world_builtin(w)->camera);
+    c->is_default = false;
+    for (int i = 0; i < 10; i++)
+        rill_world_despawn(w, ents[i]);
+    rill_render_extract_buf xb2 = {0};
+    warnings = 0;
+    rill_log_set_sink(count_warn_sink, &warnings);
+    assert_int_equal(rill_render_extract(w, &rc, &xb2, &snap, &err), RILL_OK);
+    rill_log_set_sink(NULL, NULL);
+    assert_int_equal(warnings, 0);
+    assert_int_equal(snap.view_count, 1);
+    assert_int_equal(snap.view.order, 3);
+    rill_render_extract_buf_free(&xb);
+    rill_render_extract_buf_free(&xb2);
+    rill_world_destroy(w);
+}
+
+/* An orthographic Camera end to end: extract, render, golden. The cube keeps its size with
+ * distance (checked through the golden) and the frame is clean under validation. */
+static void test_camera_orthographic(void **state) {
+    fixture *f = *state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_render_components rc;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    camera_scene(f, w, &rc, 3.0f);
+    static const float eye[3] = {4, 4, 4}, target[3] = {0, 0.5f, 0};
+    rill_camera *c = spawn_camera(w, NULL, eye, target);
+    c->projection = RILL_PROJECTION_ORTHOGRAPHIC;
+    c->ortho_height = 4.0f;
+    c->clear_color[0] = 0.1f, c->clear_color[1] = 0.1f, c->clear_color[2] = 0.15f;
+    rill_render_extract_buf xb = {0};
+    static uint8_t px[W * H * 4];
+    render_world(f, w, &rc, &xb, px);
+    char msg[1024];
+    if (!golden_check("camera_ortho", px, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+    rill_render_extract_buf_free(&xb);
+    rill_world_destroy(w);
+}
+
+/* hdr off on a bright scene: linear values clamp at 1 (more saturated pixels than ACES, which
+ * rolls highlights off), and both match their goldens. */
+static void test_camera_hdr(void **state) {
+    fixture *f = *state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_render_components rc;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    camera_scene(f, w, &rc, 12.0f);
+    static const float eye[3] = {0, 2.5f, 4.5f}, target[3] = {0, 0.5f, 0};
+    rill_entity ce;
+    spawn_camera(w, &ce, eye, target);
+    rill_render_extract_buf xb = {0};
+    static uint8_t on[W * H * 4], off[W * H * 4];
+    render_world(f, w, &rc, &xb, on);
+    rill_camera *c = rill_world_get(w, ce, rill_world_builtin(w)->camera);
+    c->hdr = false;
+    render_world(f, w, &rc, &xb, off);
+    uint32_t sat_on = 0, sat_off = 0;
+    for (uint32_t i = 0; i < W * H; i++) {
+        sat_on += on[i * 4] == 255;
+        sat_off += off[i * 4] == 255;
+    }
+    assert_true(sat_off > sat_on + W * H / 20);
+    char msg[1024];
+    if (!golden_check("camera_hdr_on", on, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+    if (!golden_check("camera_hdr_off", off, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+    rill_render_extract_buf_free(&xb);
+    rill_world_destroy(w);
+}
+
 /* Several frames in flight: timestamps come back per pass, uploads are budgeted, stale handles
  * draw nothing. */
 static void test_frames_and_stats(void **state) {
@@ -1184,6 +1401,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_exposure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
+        cmocka_unit_test(test_camera_views_extract),
+        cmocka_unit_test_setup_teardown(test_camera_orthographic, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_camera_hdr, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
         cmocka_unit_test(test_lifecycle),
