@@ -1164,6 +1164,18 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
     uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
     memset(r->cpu_phase_ms, 0, sizeof(r->cpu_phase_ms));
     r->phase_t = t_begun;
+    /* Only snapshot.view is drawn, over the whole output: say so once when a snapshot carries
+     * more views or a smaller viewport, so a split screen that shows one camera is explained. */
+    const float *vr = snap->view.viewport;
+    bool partial = (vr[2] > 0.0f || vr[3] > 0.0f) &&
+                   (vr[0] != 0.0f || vr[1] != 0.0f || vr[2] != 1.0f || vr[3] != 1.0f);
+    if ((snap->view_count > 1 || partial) && !r->warned_views) {
+        r->warned_views = true;
+        RILL_LOG_WARN("render",
+                      "snapshot has %u views (primary viewport %.2f %.2f %.2f %.2f); only the "
+                      "primary view is drawn, over the whole output",
+                      snap->view_count, (double)vr[0], (double)vr[1], (double)vr[2], (double)vr[3]);
+    }
     mat4 vp;
     glm_mat4_identity(vp);
     rill_result res = record_frame(r, cmd, snap, vp, err);

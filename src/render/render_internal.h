@@ -110,6 +110,7 @@ struct rill_renderer {
     float cascade_vp[RILL__MAX_CASCADES][16];
     float prev_view_proj[16];
     bool have_prev_view_proj;
+    bool warned_views; /* logged once: a snapshot asked for views the frame does not draw */
     rill_map prev_index; /* instance id -> index into prev */
     RILL_ARRAY(prev_xform) prev;
     RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> prev slot used there last time */
