@@ -212,7 +212,7 @@ rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err) {
     t.sets[0].bindings[3] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[4] = RILL__BIND_TEXTURE;
     t.sets[0].bindings[5] = RILL__BIND_STORAGE;
-    t.push_size = 36;
+    t.push_size = 52;
     if (!(r->tonemap_pipe = rill__pipe_create(r->gpu, &t, err)))
         return err ? err->code : RILL_ERR_VULKAN;
     return RILL_OK;
@@ -234,6 +234,12 @@ void rill__frame3d_destroy_pipelines(rill_renderer *r) {
     rill__buf_destroy(r->gpu, r->exposure_buf);
     rill__pipe_destroy(r->gpu, r->wire_pipe);
     rill__pipe_destroy(r->gpu, r->tonemap_pipe);
+    for (uint32_t i = 0; i < RILL_RENDER_MAX_VIEWS; i++) {
+        rill_array_free(&r->views[i].opaque);
+        rill_array_free(&r->views[i].transparent);
+        rill_array_free(&r->views[i].casters);
+        rill_array_free(&r->views[i].wires);
+    }
 }
 
 /* >>math ------------------------------------------------------------------------------------ */
@@ -576,10 +582,26 @@ static void draw_list(rill_renderer *r, rill__cmd *cmd, const draw_item *items, 
     }
 }
 
-static void exec_shadows(rill_rg_ctx *ctx, void *user) {
-    (void)user;
+/* The pass or image name of a view: base for the first, "base.N" for view N. */
+static void view_name(char dst[32], const char *base, uint32_t view) {
+    if (view == 0)
+        snprintf(dst, 32, "%s", base);
+    else
+        snprintf(dst, 32, "%s.%u", base, view);
+}
+
+/* An image of the view whose pass is recording: depth, normals, motion and shadow maps are per
+ * view (the graph orders a resource's readers after all its writers, so views cannot share them);
+ * hdr is shared. */
+static rill__img *view_image(rill_rg_ctx *ctx, const char *base) {
+    char name[32];
+    view_name(name, base, ctx->r->view_index);
+    return rill__ctx_image(ctx, name);
+}
+
+static void exec_shadows_view(rill_rg_ctx *ctx) {
     rill_renderer *r = ctx->r;
-    rill__img *map = rill__ctx_image(ctx, "shadow_map");
+    rill__img *map = view_image(ctx, "shadow_map");
     const rill__img_desc *d = rill__img_get_desc(map);
     uint32_t first = r->opaque.len + r->transparent.len;
     for (uint32_t c = 0; c < d->layers; c++) {
@@ -604,12 +626,11 @@ static void exec_shadows(rill_rg_ctx *ctx, void *user) {
     }
 }
 
-static void exec_prepass(rill_rg_ctx *ctx, void *user) {
-    (void)user;
+static void exec_prepass_view(rill_rg_ctx *ctx) {
     rill_renderer *r = ctx->r;
-    rill__attachment col[2] = {{rill__ctx_image(ctx, "normal"), -1, true, false, {0, 0, 0, 0}},
-                               {rill__ctx_image(ctx, "motion"), -1, true, false, {0, 0, 0, 0}}};
-    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, true, false, {1.0f, 0, 0, 0}};
+    rill__attachment col[2] = {{view_image(ctx, "normal"), -1, true, false, {0, 0, 0, 0}},
+                               {view_image(ctx, "motion"), -1, true, false, {0, 0, 0, 0}}};
+    rill__attachment depth = {view_image(ctx, "depth"), -1, true, false, {1.0f, 0, 0, 0}};
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, col, 2, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->prepass_pipe, false, NULL, true,
@@ -617,39 +638,36 @@ static void exec_prepass(rill_rg_ctx *ctx, void *user) {
     rill__cmd_end_rendering(ctx->cmd);
 }
 
-static void exec_opaque(rill_rg_ctx *ctx, void *user) {
-    (void)user;
+static void exec_opaque_view(rill_rg_ctx *ctx) {
     rill_renderer *r = ctx->r;
     r->frame_ao = rill__ctx_image(ctx, "ao"); /* NULL when SSAO is off */
-    const float *cc = r->snap->view.clear_color;
+    const float *cc = r->view->clear_color;
     rill__attachment col = {
         rill__ctx_image(ctx, "hdr"), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
-    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment depth = {view_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->opaque.data, r->opaque.len, 0, r->opaque_pipe, true,
-              rill__ctx_image(ctx, "shadow_map"), true, NULL, 0);
+              view_image(ctx, "shadow_map"), true, NULL, 0);
     rill__cmd_end_rendering(ctx->cmd);
 }
 
-static void exec_transparent(rill_rg_ctx *ctx, void *user) {
-    (void)user;
+static void exec_transparent_view(rill_rg_ctx *ctx) {
     rill_renderer *r = ctx->r;
     r->frame_ao = rill__ctx_image(ctx, "ao");
     rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
-    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment depth = {view_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     draw_list(r, ctx->cmd, r->transparent.data, r->transparent.len, r->opaque.len,
-              r->transparent_pipe, true, rill__ctx_image(ctx, "shadow_map"), false, NULL, 0);
+              r->transparent_pipe, true, view_image(ctx, "shadow_map"), false, NULL, 0);
     rill__cmd_end_rendering(ctx->cmd);
 }
 
-static void exec_wireframe(rill_rg_ctx *ctx, void *user) {
-    (void)user;
+static void exec_wireframe_view(rill_rg_ctx *ctx) {
     rill_renderer *r = ctx->r;
     rill__attachment col = {rill__ctx_image(ctx, "hdr"), -1, false, false, {0, 0, 0, 0}};
-    rill__attachment depth = {rill__ctx_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment depth = {view_image(ctx, "depth"), -1, false, true, {1.0f, 0, 0, 0}};
     const rill__img_desc *dd = rill__img_get_desc(depth.img);
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, &depth, dd->width, dd->height);
     if (r->wire_pipe && r->wires.len) {
@@ -665,6 +683,73 @@ static void exec_wireframe(rill_rg_ctx *ctx, void *user) {
     }
     rill__cmd_end_rendering(ctx->cmd);
 }
+
+#define SWAPT(T, a, b)                                                                             \
+    do {                                                                                           \
+        T t_ = (a);                                                                                \
+        (a) = (b);                                                                                 \
+        (b) = t_;                                                                                  \
+    } while (0)
+#define SWAP_LIST(a, b)                                                                            \
+    do {                                                                                           \
+        SWAPT(draw_item *, (a).data, (b).data);                                                    \
+        SWAPT(uint32_t, (a).len, (b).len);                                                         \
+        SWAPT(uint32_t, (a).cap, (b).cap);                                                         \
+    } while (0)
+
+/* Exchanges what one view's passes read (draw lists, frame constants, instance, light and cluster
+ * buffers, cascades) between the renderer and a view slot. Calling it twice restores both. */
+static void swap_view(rill_renderer *r, rill__view_slot *vs) {
+    SWAPT(const rill_render_view *, r->view, vs->view);
+    SWAP_LIST(r->opaque, vs->opaque);
+    SWAP_LIST(r->transparent, vs->transparent);
+    SWAP_LIST(r->casters, vs->casters);
+    SWAP_LIST(r->wires, vs->wires);
+    SWAPT(uint32_t, r->casters_plain, vs->casters_plain);
+    SWAPT(rill__buf *, r->frame_buf, vs->frame_buf);
+    SWAPT(rill__buf *, r->inst_buf, vs->inst_buf);
+    SWAPT(rill__buf *, r->light_buf, vs->light_buf);
+    SWAPT(rill__buf *, r->cluster_buf, vs->cluster_buf);
+    SWAPT(rill__buf *, r->cluster_idx_buf, vs->cluster_idx_buf);
+    SWAPT(uint64_t, r->frame_off, vs->frame_off);
+    SWAPT(uint64_t, r->inst_off, vs->inst_off);
+    SWAPT(uint64_t, r->inst_size, vs->inst_size);
+    SWAPT(uint64_t, r->light_off, vs->light_off);
+    SWAPT(uint64_t, r->light_size, vs->light_size);
+    SWAPT(uint64_t, r->cluster_off, vs->cluster_off);
+    SWAPT(uint64_t, r->cluster_size, vs->cluster_size);
+    SWAPT(uint64_t, r->cluster_idx_off, vs->cluster_idx_off);
+    SWAPT(uint64_t, r->cluster_idx_size, vs->cluster_idx_size);
+    SWAPT(uint32_t, r->cascades, vs->cascades);
+    float tmp[RILL__MAX_CASCADES][16];
+    memcpy(tmp, r->cascade_vp, sizeof(tmp));
+    memcpy(r->cascade_vp, vs->cascade_vp, sizeof(tmp));
+    memcpy(vs->cascade_vp, tmp, sizeof(tmp));
+}
+
+/* The per-view passes: user is the view slot (NULL for a single whole-output view). The slot is
+ * swapped in while the pass records; raster passes keep to the view's rectangle (shadow maps do
+ * not). */
+#define VIEW_PASS(name, in_rect)                                                                   \
+    static void name(rill_rg_ctx *ctx, void *user) {                                               \
+        rill__view_slot *vs = user;                                                                \
+        if (vs) {                                                                                  \
+            ctx->r->view_index = (uint32_t)(vs - ctx->r->views);                                   \
+            swap_view(ctx->r, vs);                                                                 \
+            rill__cmd_set_render_rect(ctx->cmd, (in_rect) ? vs->rect : NULL);                      \
+        }                                                                                          \
+        name##_view(ctx);                                                                          \
+        if (vs) {                                                                                  \
+            rill__cmd_set_render_rect(ctx->cmd, NULL);                                             \
+            swap_view(ctx->r, vs);                                                                 \
+            ctx->r->view_index = 0;                                                                \
+        }                                                                                          \
+    }
+VIEW_PASS(exec_shadows, false)
+VIEW_PASS(exec_prepass, true)
+VIEW_PASS(exec_opaque, true)
+VIEW_PASS(exec_transparent, true)
+VIEW_PASS(exec_wireframe, true)
 
 static void exec_ssao(rill_rg_ctx *ctx, void *user) {
     (void)user;
@@ -688,8 +773,8 @@ static void exec_ssao(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
     uint32_t slices, per_side;
     float thickness;
-    rill_render_ssao_resolve(&r->snap->view.ssao, &slices, &per_side, &thickness);
-    float radius = r->snap->view.ssao.radius > 0.0f ? r->snap->view.ssao.radius : 0.5f;
+    rill_render_ssao_resolve(&r->view->ssao, &slices, &per_side, &thickness);
+    float radius = r->view->ssao.radius > 0.0f ? r->view->ssao.radius : 0.5f;
     struct {
         uint32_t w, h, slices, per_side;
         float thickness, radius;
@@ -737,6 +822,46 @@ void rill_render_ssao_resolve(const rill_render_ssao *s, uint32_t *out_slices,
     *out_thickness = t >= 0.0f ? t : 0.0f; /* NaN fails the test and becomes 0 too */
 }
 
+/* One tonemapping dispatch over rect of the output (clamped to it) with view's tonemapper and
+ * exposure; view NULL fills the rectangle with black. */
+static void tonemap_dispatch(rill_renderer *r, rill__cmd *cmd, const rill_render_view *view,
+                             const uint32_t rect[4], const rill__img_desc *src, rill__img *bloom) {
+    uint32_t x = RILL_MIN(rect[0], r->width), y = RILL_MIN(rect[1], r->height);
+    uint32_t w = RILL_MIN(rect[2], r->width - x), h = RILL_MIN(rect[3], r->height - y);
+    if (!w || !h)
+        return;
+    rill_tonemapper op = view ? view->tonemapper : RILL_TONEMAP_DEFAULT;
+    if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
+        op = RILL_TONEMAP_ACES;
+    float exposure = view ? exp2f(RILL_CLAMP(view->exposure_ev, -20.0f, 20.0f)) : 1.0f;
+    struct {
+        uint32_t w, h;
+        float exposure;
+        uint32_t op;
+        uint32_t src_w, src_h;
+        uint32_t view;
+        float bloom;
+        uint32_t auto_exposure;
+        uint32_t off_x, off_y, ext_w, ext_h;
+    } push = {r->width,
+              r->height,
+              exposure,
+              view ? (uint32_t)op : 0u,
+              src->width,
+              src->height,
+              (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_NORMALS)  ? 1u
+              : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
+                                                                      : 0u,
+              bloom && view ? (view->bloom.intensity > 0.0f ? view->bloom.intensity : 0.15f) : 0.0f,
+              r->auto_exposure_on ? 1u : 0u,
+              x,
+              y,
+              w,
+              h};
+    rill__cmd_push(cmd, &push, sizeof(push));
+    rill__cmd_dispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
+}
+
 static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
@@ -760,33 +885,20 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     b[4].sampler = RILL__SAMPLER_LINEAR_CLAMP;
     b[5].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
-    rill_tonemapper op = r->snap->view.tonemapper;
-    if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM)
-        op = RILL_TONEMAP_ACES;
-    float exposure = exp2f(RILL_CLAMP(r->snap->view.exposure_ev, -20.0f, 20.0f));
     const rill__img_desc *src = rill__img_get_desc(b[0].img);
-    struct {
-        uint32_t w, h;
-        float exposure;
-        uint32_t op;
-        uint32_t src_w, src_h;
-        uint32_t view;
-        float bloom;
-        uint32_t auto_exposure;
-    } push = {r->width,
-              r->height,
-              exposure,
-              (uint32_t)op,
-              src->width,
-              src->height,
-              (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_NORMALS)  ? 1u
-              : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
-                                                                      : 0u,
-              bloom ? (r->snap->view.bloom.intensity > 0.0f ? r->snap->view.bloom.intensity : 0.15f)
-                    : 0.0f,
-              r->auto_exposure_on ? 1u : 0u};
-    rill__cmd_push(ctx->cmd, &push, sizeof(push));
-    rill__cmd_dispatch(ctx->cmd, (r->width + 7) / 8, (r->height + 7) / 8, 1);
+    if (!r->view_count) {
+        static const uint32_t whole[4] = {0, 0, UINT32_MAX, UINT32_MAX};
+        tonemap_dispatch(r, ctx->cmd, r->view, whole, src, bloom);
+        return;
+    }
+    /* Several views: black where none lands, then each view's rectangle in drawing order with
+     * its own tonemapper (a barrier between dispatches, as rectangles may overlap). */
+    static const uint32_t whole[4] = {0, 0, UINT32_MAX, UINT32_MAX};
+    tonemap_dispatch(r, ctx->cmd, NULL, whole, src, NULL);
+    for (uint32_t i = 0; i < r->view_count; i++) {
+        rill__cmd_compute_barrier(ctx->cmd);
+        tonemap_dispatch(r, ctx->cmd, r->views[i].view, r->views[i].out_rect, src, NULL);
+    }
 }
 
 static void exec_readback(rill_rg_ctx *ctx, void *user) {
@@ -829,7 +941,7 @@ static void exec_auto_exposure(rill_rg_ctx *ctx, void *user) {
     b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
     b[1].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
-    const rill_render_auto_exposure *a = &r->snap->view.auto_exposure;
+    const rill_render_auto_exposure *a = &r->view->auto_exposure;
     float push[4] = {a->rate > 0.0f ? RILL_MIN(a->rate, 1.0f) : 0.05f,
                      a->min_ev != 0.0f ? a->min_ev : -10.0f, a->max_ev != 0.0f ? a->max_ev : 10.0f,
                      0};
@@ -863,7 +975,7 @@ static void exec_bloom_down(rill_rg_ctx *ctx, void *user) {
     b[1].img = out;
     b[1].layer = -1;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
-    const rill_render_bloom *bs = &r->snap->view.bloom;
+    const rill_render_bloom *bs = &r->view->bloom;
     float threshold =
         bs->threshold != 0.0f || bs->threshold_set ? RILL_MAX(bs->threshold, 0.0f) : 1.0f;
     struct {
@@ -943,6 +1055,13 @@ static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
     return rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "bloom_down0", err);
 }
 
+/* A view pass: label, recording function and the view slot it draws (NULL: the single view). */
+static rill_result view_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
+                             rill_error *err) {
+    rill_rg_pass_desc d = {label, fn, user, false};
+    return rill_rg_add_pass(g, &d, err);
+}
+
 static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) {
     rill_rg *g = r->graph;
     rill_rg_reset(g);
@@ -968,45 +1087,81 @@ static rill_result build_graph(rill_renderer *r, bool shadows, rill_error *err) 
     d.array_view = true;
     TRY(rill_rg_declare_image(g, "shadow_map", &d, err));
 
-    TRY(pass(g, "shadows", exec_shadows, false, err));
-    TRY(rill_rg_access(g, "shadows", "shadow_map", RILL_RG_USAGE_DEPTH_WRITE, err));
-    TRY(pass(g, "prepass", exec_prepass, false, err));
-    TRY(rill_rg_access(g, "prepass", "depth", RILL_RG_USAGE_DEPTH_WRITE, err));
-    TRY(rill_rg_access(g, "prepass", "normal", RILL_RG_USAGE_COLOR_WRITE, err));
-    TRY(rill_rg_access(g, "prepass", "motion", RILL_RG_USAGE_COLOR_WRITE, err));
-    bool ssao = r->ssao_on;
-    if (ssao) {
-        rill_rg_image_desc ad;
-        memset(&ad, 0, sizeof(ad));
-        ad.format = RILL_RG_FORMAT_R32F;
-        ad.scale = r->render_scale;
-        TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
-        TRY(rill_rg_declare_image(g, "ao", &ad, err));
-        TRY(pass(g, "ssao", exec_ssao, false, err));
-        TRY(rill_rg_access(g, "ssao", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, "ssao", "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
-        TRY(pass(g, "ssao_blur", exec_ssao_blur, false, err));
-        TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, "ssao_blur", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err));
+    /* The per-view passes: once for a single view (the names the anchors and user passes know),
+     * else once per view in drawing order, later views' names suffixed ".N". */
+    uint32_t nviews = r->view_count ? r->view_count : 1u;
+    char prev_wf[32] = "";
+    for (uint32_t vi = 0; vi < nviews; vi++) {
+        void *user = r->view_count ? &r->views[vi] : NULL;
+        char sh[32], pp[32], op[32], tr[32], wf[32];
+        view_name(sh, "shadows", vi);
+        view_name(pp, "prepass", vi);
+        view_name(op, "opaque", vi);
+        view_name(tr, "transparent", vi);
+        view_name(wf, "wireframe", vi);
+        char dn[32], nn[32], mn[32], smn[32];
+        view_name(dn, "depth", vi);
+        view_name(nn, "normal", vi);
+        view_name(mn, "motion", vi);
+        view_name(smn, "shadow_map", vi);
+        if (vi > 0) {
+            rill_rg_image_desc vd;
+            rill_rg_resource_image_desc(g, (uint32_t)rill_rg_resource_find(g, "depth"), &vd);
+            TRY(rill_rg_declare_image(g, dn, &vd, err));
+            rill_rg_resource_image_desc(g, (uint32_t)rill_rg_resource_find(g, "normal"), &vd);
+            TRY(rill_rg_declare_image(g, nn, &vd, err));
+            rill_rg_resource_image_desc(g, (uint32_t)rill_rg_resource_find(g, "motion"), &vd);
+            TRY(rill_rg_declare_image(g, mn, &vd, err));
+            rill_rg_resource_image_desc(g, (uint32_t)rill_rg_resource_find(g, "shadow_map"), &vd);
+            TRY(rill_rg_declare_image(g, smn, &vd, err));
+        }
+        TRY(view_pass(g, sh, exec_shadows, user, err));
+        TRY(rill_rg_access(g, sh, smn, RILL_RG_USAGE_DEPTH_WRITE, err));
+        TRY(view_pass(g, pp, exec_prepass, user, err));
+        TRY(rill_rg_access(g, pp, dn, RILL_RG_USAGE_DEPTH_WRITE, err));
+        TRY(rill_rg_access(g, pp, nn, RILL_RG_USAGE_COLOR_WRITE, err));
+        TRY(rill_rg_access(g, pp, mn, RILL_RG_USAGE_COLOR_WRITE, err));
+        bool ssao = r->ssao_on;
+        if (ssao) {
+            rill_rg_image_desc ad;
+            memset(&ad, 0, sizeof(ad));
+            ad.format = RILL_RG_FORMAT_R32F;
+            ad.scale = r->render_scale;
+            TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
+            TRY(rill_rg_declare_image(g, "ao", &ad, err));
+            TRY(pass(g, "ssao", exec_ssao, false, err));
+            TRY(rill_rg_access(g, "ssao", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+            TRY(rill_rg_access(g, "ssao", nn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+            TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
+            TRY(pass(g, "ssao_blur", exec_ssao_blur, false, err));
+            TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+            TRY(rill_rg_access(g, "ssao_blur", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+            TRY(rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err));
+        }
+        TRY(view_pass(g, op, exec_opaque, user, err));
+        if (ssao)
+            TRY(rill_rg_access(g, op, "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        TRY(rill_rg_access(g, op, dn, RILL_RG_USAGE_DEPTH_READ, err));
+        TRY(rill_rg_access(g, op, smn, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        TRY(rill_rg_access(g, op, "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
+        TRY(view_pass(g, tr, exec_transparent, user, err));
+        if (ssao)
+            TRY(rill_rg_access(g, tr, "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        TRY(rill_rg_access(g, tr, dn, RILL_RG_USAGE_DEPTH_READ, err));
+        TRY(rill_rg_access(g, tr, smn, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        TRY(rill_rg_access(g, tr, "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
+        TRY(view_pass(g, wf, exec_wireframe, user, err));
+        TRY(rill_rg_access(g, wf, dn, RILL_RG_USAGE_DEPTH_READ, err));
+        TRY(rill_rg_access(g, wf, "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
+        if (vi > 0) {
+            const char *order[] = {prev_wf, sh, pp, op, tr, wf};
+            TRY(rill_rg_add_edges(g, order, 6, err));
+        }
+        memcpy(prev_wf, wf, sizeof(prev_wf));
     }
-    TRY(pass(g, "opaque", exec_opaque, false, err));
-    if (ssao)
-        TRY(rill_rg_access(g, "opaque", "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
-    TRY(rill_rg_access(g, "opaque", "depth", RILL_RG_USAGE_DEPTH_READ, err));
-    TRY(rill_rg_access(g, "opaque", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
-    TRY(rill_rg_access(g, "opaque", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
-    TRY(pass(g, "transparent", exec_transparent, false, err));
-    if (ssao)
-        TRY(rill_rg_access(g, "transparent", "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
-    TRY(rill_rg_access(g, "transparent", "depth", RILL_RG_USAGE_DEPTH_READ, err));
-    TRY(rill_rg_access(g, "transparent", "shadow_map", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
-    TRY(rill_rg_access(g, "transparent", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
-    TRY(pass(g, "wireframe", exec_wireframe, false, err));
-    TRY(rill_rg_access(g, "wireframe", "depth", RILL_RG_USAGE_DEPTH_READ, err));
-    TRY(rill_rg_access(g, "wireframe", "hdr", RILL_RG_USAGE_COLOR_WRITE, err));
     TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, false, err));
+    if (nviews > 1)
+        TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
     TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
                               RILL_RG_USAGE_NONE, err));
     if (r->auto_exposure_on) {
@@ -1164,18 +1319,6 @@ rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *s
     uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
     memset(r->cpu_phase_ms, 0, sizeof(r->cpu_phase_ms));
     r->phase_t = t_begun;
-    /* Only snapshot.view is drawn, over the whole output: say so once when a snapshot carries
-     * more views or a smaller viewport, so a split screen that shows one camera is explained. */
-    const float *vr = snap->view.viewport;
-    bool partial = (vr[2] > 0.0f || vr[3] > 0.0f) &&
-                   (vr[0] != 0.0f || vr[1] != 0.0f || vr[2] != 1.0f || vr[3] != 1.0f);
-    if ((snap->view_count > 1 || partial) && !r->warned_views) {
-        r->warned_views = true;
-        RILL_LOG_WARN("render",
-                      "snapshot has %u views (primary viewport %.2f %.2f %.2f %.2f); only the "
-                      "primary view is drawn, over the whole output",
-                      snap->view_count, (double)vr[0], (double)vr[1], (double)vr[2], (double)vr[3]);
-    }
     mat4 vp;
     glm_mat4_identity(vp);
     rill_result res = record_frame(r, cmd, snap, vp, err);
@@ -1328,24 +1471,19 @@ static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd,
     return RILL_OK;
 }
 
-static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
-                                mat4 vp, rill_error *err) {
-    r->snap = snap;
-    /* Quality tiers only ever switch effects off: SSAO runs at High. */
-    r->ssao_on = snap->view.ssao.enabled && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
-    r->bloom_on = snap->view.bloom.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
-    r->auto_exposure_on =
-        snap->view.auto_exposure.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
-    r->frame_counter++;
-    r->draw_calls = 0;
-    r->triangles = 0;
-    if (r->desc.glfw_window)
-        rill__gpu_surface_size(r->gpu, &r->width, &r->height);
-    const rill_render_view *v = &snap->view;
+/* Records one view: camera matrices, cascades, culling and sorting into the draw lists, the frame
+ * constants, instance, light and cluster buffers. rect_w x rect_h (output pixels) gives the
+ * aspect ratio; clustered selects the clustered light list (else every light at every pixel);
+ * motion uses last frame's view-projection for camera motion. *out_shadows says whether the sun
+ * casts shadows. */
+static rill_result record_view(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                               const rill_render_view *v, uint32_t rect_w, uint32_t rect_h,
+                               bool clustered, bool motion, mat4 vp, bool *out_shadows,
+                               rill_error *err) {
     float fov = v->fov_y > 0.0f ? v->fov_y : 0.8f;
     float znear = v->near_plane > 0.0f ? v->near_plane : 0.1f;
     float zfar = v->far_plane > znear ? v->far_plane : 1000.0f;
-    float aspect = (float)r->width / (float)r->height;
+    float aspect = (float)rect_w / (float)rect_h;
     float half_h = (v->ortho_height > 0.0f ? v->ortho_height : 10.0f) * 0.5f;
     mat4 world_from_view, view, proj;
     bool ident_zero = true;
@@ -1367,6 +1505,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     /* Sun and cascades. */
     bool sun = snap->has_sun;
     bool shadows = sun && snap->sun.shadows;
+    *out_shadows = shadows;
     vec3 sun_dir = {0.0f, -1.0f, 0.0f};
     if (sun) {
         glm_vec3_copy((float *)snap->sun.direction, sun_dir);
@@ -1529,7 +1668,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     SORT_LIST(casters, 33);
     SORT_LIST(wires, 16);
 #undef SORT_LIST
-    r->instances_visible = r->opaque.len + r->transparent.len + r->wires.len;
+    r->instances_visible += r->opaque.len + r->transparent.len + r->wires.len;
 
     rill_result res = RILL_OK;
 
@@ -1551,8 +1690,8 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         memcpy(fr->view, view, sizeof(mat4));
         memcpy(fr->proj, proj, sizeof(mat4));
         memcpy(fr->view_proj, vp, sizeof(mat4));
-        memcpy(fr->prev_view_proj, r->have_prev_view_proj ? r->prev_view_proj : (float *)vp,
-               sizeof(mat4));
+        memcpy(fr->prev_view_proj,
+               r->have_prev_view_proj && motion ? r->prev_view_proj : (float *)vp, sizeof(mat4));
         for (uint32_t c = 0; c < r->cascades; c++)
             memcpy(fr->cascade_vp[c], r->cascade_vp[c], sizeof(mat4));
         memcpy(fr->cascade_far, cascade_far, sizeof(cascade_far));
@@ -1606,7 +1745,6 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
             gl[i].cone[1] = cosf(outer);
         }
         float cp[2] = {0, 0};
-        bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
         res =
             build_clusters(r, cmd, snap, clustered ? nlights : 0, view, proj, znear, zfar, cp, err);
         fr->counts[1] = clustered ? 1u : 0u;
@@ -1616,12 +1754,95 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);
         fr->cluster_params[3] = (float)(uint32_t)((float)r->height * r->render_scale + 0.5f);
         phase_mark(r, RILL__CPU_UPLOAD);
-        if (res == RILL_OK)
-            res = build_graph(r, shadows, err);
-        phase_mark(r, RILL__CPU_GRAPH);
-        if (res == RILL_OK)
-            res = rill__graph_execute(r, cmd, err);
-        phase_mark(r, RILL__CPU_COMMANDS);
     }
+    return res;
+}
+
+/* Pixel span [a, a + len) of a normalized span [x, x + w) over size pixels (rounded, clamped). */
+static void pixel_span(float x, float w, uint32_t size, uint32_t *a, uint32_t *len) {
+    float x0 = RILL_CLAMP(x, 0.0f, 1.0f), x1 = RILL_CLAMP(x + w, x0, 1.0f);
+    uint32_t p0 = (uint32_t)(x0 * (float)size + 0.5f), p1 = (uint32_t)(x1 * (float)size + 0.5f);
+    *a = RILL_MIN(p0, size);
+    *len = RILL_MIN(p1, size) - *a;
+}
+
+/* Whether a view covers the whole output (an all-zero viewport means it does). */
+static bool view_whole(const rill_render_view *v) {
+    const float *vr = v->viewport;
+    if (vr[0] == 0.0f && vr[1] == 0.0f && vr[2] == 0.0f && vr[3] == 0.0f)
+        return true;
+    return vr[0] <= 0.0f && vr[1] <= 0.0f && vr[2] >= 1.0f && vr[3] >= 1.0f;
+}
+
+static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                                mat4 vp, rill_error *err) {
+    r->snap = snap;
+    r->frame_counter++;
+    r->draw_calls = 0;
+    r->triangles = 0;
+    r->instances_visible = 0;
+    if (r->desc.glfw_window)
+        rill__gpu_surface_size(r->gpu, &r->width, &r->height);
+    /* The views: the snapshot's list when it has one, else its single view. One view over the
+     * whole output records exactly as before; anything else goes view by view. */
+    const rill_render_view *list = snap->views && snap->view_count ? snap->views : &snap->view;
+    uint32_t count = snap->views && snap->view_count
+                         ? RILL_MIN(snap->view_count, (uint32_t)RILL_RENDER_MAX_VIEWS)
+                         : 1u;
+    bool multi = count > 1 || !view_whole(&list[0]);
+    const rill_render_view *primary = multi ? &list[0] : &snap->view;
+    /* Quality tiers only ever switch effects off: SSAO runs at High. SSAO, bloom and auto
+     * exposure work on the whole image, so they run for a single whole-output view only. */
+    r->ssao_on = !multi && primary->ssao.enabled && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
+    r->bloom_on = !multi && primary->bloom.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
+    r->auto_exposure_on =
+        !multi && primary->auto_exposure.enabled && r->desc.quality != RILL_RENDER_QUALITY_LOW;
+    bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
+    bool shadows = false;
+    rill_result res = RILL_OK;
+    r->view_count = 0;
+    if (!multi) {
+        r->view = primary;
+        res = record_view(r, cmd, snap, primary, r->width, r->height, clustered, true, vp, &shadows,
+                          err);
+    } else {
+        /* The light clusters tile the whole output, so views in rectangles take every light at
+         * every pixel. */
+        uint32_t w3 = (uint32_t)((float)r->width * r->render_scale + 0.5f);
+        uint32_t h3 = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+        for (uint32_t i = 0; i < count && res == RILL_OK; i++) {
+            const rill_render_view *v = &list[i];
+            rill__view_slot *vs = &r->views[r->view_count];
+            bool whole = view_whole(v);
+            float vx = whole ? 0.0f : v->viewport[0], vy = whole ? 0.0f : v->viewport[1];
+            float vw = whole ? 1.0f : v->viewport[2], vh = whole ? 1.0f : v->viewport[3];
+            pixel_span(vx, vw, r->width, &vs->out_rect[0], &vs->out_rect[2]);
+            pixel_span(vy, vh, r->height, &vs->out_rect[1], &vs->out_rect[3]);
+            pixel_span(vx, vw, w3, &vs->rect[0], &vs->rect[2]);
+            pixel_span(vy, vh, h3, &vs->rect[1], &vs->rect[3]);
+            if (!vs->out_rect[2] || !vs->out_rect[3] || !vs->rect[2] || !vs->rect[3])
+                continue; /* zero area: nothing to draw */
+            vs->view = v;
+            mat4 vvp;
+            bool sh = false;
+            swap_view(r, vs);
+            res = record_view(r, cmd, snap, v, vs->out_rect[2], vs->out_rect[3], false,
+                              r->view_count == 0, vvp, &sh, err);
+            swap_view(r, vs);
+            if (r->view_count == 0)
+                glm_mat4_copy(vvp, vp);
+            shadows |= sh;
+            r->view_count++;
+        }
+        r->view = primary;
+        /* The shadow map holds one view's cascades at a time; every view has the same count. */
+        r->cascades = shadows ? r->desc.shadow_cascades : 0;
+    }
+    if (res == RILL_OK)
+        res = build_graph(r, shadows, err);
+    phase_mark(r, RILL__CPU_GRAPH);
+    if (res == RILL_OK)
+        res = rill__graph_execute(r, cmd, err);
+    phase_mark(r, RILL__CPU_COMMANDS);
     return res;
 }

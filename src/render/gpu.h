@@ -241,6 +241,13 @@ void rill__cmd_dispatch(rill__cmd *cmd, uint32_t x, uint32_t y, uint32_t z);
 void rill__cmd_copy_image_to_buffer(rill__cmd *cmd, rill__img *img, rill__buf *buf);
 /* Makes transfer writes visible to the host (before reading a readback buffer on the CPU). */
 void rill__cmd_host_read_barrier(rill__cmd *cmd);
+/* Limits the following begin_rendering calls to a rectangle of their attachments (pixels x, y, w,
+ * h, top-left origin): render area, viewport and scissor; loads that clear clear only it. NULL
+ * (or w or h 0) restores the whole attachment. */
+void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]);
+/* Orders compute shader writes before later compute reads and writes (between dispatches of one
+ * pass that touch the same image). */
+void rill__cmd_compute_barrier(rill__cmd *cmd);
 /* Blits src (whole) onto dst (whole), converting formats; both in transfer layouts. */
 void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst);
 

@@ -61,6 +61,21 @@ typedef struct prev_xform {
     uint64_t id;
 } prev_xform;
 
+/* One camera view of a frame that draws several (or one into part of the output): what its
+ * passes need, swapped into the renderer while they record. */
+typedef struct rill__view_slot {
+    const rill_render_view *view;
+    uint32_t rect[4];     /* pixels of the 3D images (x, y, w, h; top-left origin) */
+    uint32_t out_rect[4]; /* pixels of the output */
+    RILL_ARRAY(draw_item) opaque, transparent, casters, wires;
+    uint32_t casters_plain;
+    rill__buf *frame_buf, *inst_buf, *light_buf, *cluster_buf, *cluster_idx_buf;
+    uint64_t frame_off, inst_off, inst_size, light_off, light_size;
+    uint64_t cluster_off, cluster_size, cluster_idx_off, cluster_idx_size;
+    uint32_t cascades;
+    float cascade_vp[RILL__MAX_CASCADES][16];
+} rill__view_slot;
+
 struct rill_rg_ctx {
     rill_renderer *r;
     rill__cmd *cmd;
@@ -94,6 +109,12 @@ struct rill_renderer {
     bool have_frame;
     /* per frame, rebuilt each render */
     const rill_render_snapshot *snap;
+    const rill_render_view *view; /* the view being recorded (or drawn, in a view's pass) */
+    /* Several views (or one not covering the output): view_count > 0 and each view's passes run
+     * with its slot swapped in. 0: one view over the whole output, no swapping. */
+    rill__view_slot views[RILL_RENDER_MAX_VIEWS];
+    uint32_t view_count;
+    uint32_t view_index; /* the view whose pass is recording: its images are "name.N" (N > 0) */
     RILL_ARRAY(draw_item) opaque, transparent, casters, wires, sort_tmp;
     float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe, this frame */
     rill__buf *frame_buf;              /* uniform */
@@ -110,7 +131,6 @@ struct rill_renderer {
     float cascade_vp[RILL__MAX_CASCADES][16];
     float prev_view_proj[16];
     bool have_prev_view_proj;
-    bool warned_views; /* logged once: a snapshot asked for views the frame does not draw */
     rill_map prev_index; /* instance id -> index into prev */
     RILL_ARRAY(prev_xform) prev;
     RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> prev slot used there last time */

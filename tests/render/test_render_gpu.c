@@ -1198,7 +1198,8 @@ static void render_world(fixture *f, rill_world *w, const rill_render_components
     rill_error err = {0};
     if (rill_render_extract(w, rc, xb, &snap, &err) != RILL_OK)
         fail_msg("extract: %s", err.msg);
-    assert_int_equal(rill_renderer_render(f->r, &snap, &err), RILL_OK);
+    if (rill_renderer_render(f->r, &snap, &err) != RILL_OK)
+        fail_msg("render: %s", err.msg);
     if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
         fail_msg("read_pixels: %s", err.msg);
     rill_render_stats st;
@@ -1345,6 +1346,80 @@ static void test_camera_hdr(void **state) {
     rill_world_destroy(w);
 }
 
+/* Pixel at (x, y) of an RGBA8 image W wide. */
+static const uint8_t *pixel_at(const uint8_t *px, uint32_t x, uint32_t y) {
+    return px + ((size_t)y * W + x) * 4;
+}
+
+/* Split screen: two cameras side by side (different angles and clear colors); the right one
+ * stops at 80% of the height, so the strip below it, which no view covers, is black. */
+static void test_camera_split_screen(void **state) {
+    fixture *f = *state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_render_components rc;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    camera_scene(f, w, &rc, 3.0f);
+    static const float eye_l[3] = {0, 2.5f, 4.5f}, eye_r[3] = {4.0f, 1.5f, 1.0f},
+                       target[3] = {0, 0.5f, 0};
+    rill_camera *l = spawn_camera(w, NULL, eye_l, target);
+    l->viewport[0] = 0.0f, l->viewport[1] = 0.0f, l->viewport[2] = 0.5f, l->viewport[3] = 1.0f;
+    l->clear_color[0] = 0.6f, l->clear_color[1] = 0.05f, l->clear_color[2] = 0.05f;
+    rill_camera *rcam = spawn_camera(w, NULL, eye_r, target);
+    rcam->viewport[0] = 0.5f, rcam->viewport[1] = 0.0f, rcam->viewport[2] = 0.5f,
+    rcam->viewport[3] = 0.8f;
+    rcam->clear_color[0] = 0.05f, rcam->clear_color[1] = 0.05f, rcam->clear_color[2] = 0.6f;
+    rcam->order = 1;
+    rill_render_extract_buf xb = {0};
+    static uint8_t px[W * H * 4];
+    render_world(f, w, &rc, &xb, px);
+    const uint8_t *tl = pixel_at(px, 4, 4), *tr = pixel_at(px, W - 5, 4),
+                  *br = pixel_at(px, W - 5, H - 5);
+    assert_true(tl[0] > tl[2] + 60);                     /* red sky on the left */
+    assert_true(tr[2] > tr[0] + 60);                     /* blue sky on the right */
+    assert_true(br[0] == 0 && br[1] == 0 && br[2] == 0); /* covered by no view */
+    char msg[1024];
+    if (!golden_check("camera_split", px, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+    rill_render_extract_buf_free(&xb);
+    rill_world_destroy(w);
+}
+
+/* Picture in picture: a small view with a higher order (orthographic, from above, hdr off) drawn
+ * over a full-screen one. */
+static void test_camera_picture_in_picture(void **state) {
+    fixture *f = *state;
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_render_components rc;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    camera_scene(f, w, &rc, 3.0f);
+    static const float eye[3] = {0, 2.5f, 4.5f}, target[3] = {0, 0.5f, 0};
+    static const float eye_top[3] = {0.01f, 8.0f, 0.0f}, target_top[3] = {0, 0, 0};
+    rill_camera *main_cam = spawn_camera(w, NULL, eye, target);
+    main_cam->clear_color[0] = 0.1f, main_cam->clear_color[1] = 0.1f,
+    main_cam->clear_color[2] = 0.15f;
+    /* Spawned first with the higher order: drawing follows order, not spawn order. */
+    rill_camera *pip = spawn_camera(w, NULL, eye_top, target_top);
+    pip->order = 5;
+    pip->projection = RILL_PROJECTION_ORTHOGRAPHIC;
+    pip->ortho_height = 3.0f;
+    pip->hdr = false;
+    pip->viewport[0] = 0.6f, pip->viewport[1] = 0.05f, pip->viewport[2] = 0.35f,
+    pip->viewport[3] = 0.35f;
+    pip->clear_color[0] = 0.1f, pip->clear_color[1] = 0.6f, pip->clear_color[2] = 0.1f;
+    rill_render_extract_buf xb = {0};
+    static uint8_t px[W * H * 4];
+    render_world(f, w, &rc, &xb, px);
+    char msg[1024];
+    if (!golden_check("camera_pip", px, W, H, msg, sizeof(msg)))
+        fail_msg("%s", msg);
+    rill_render_extract_buf_free(&xb);
+    rill_world_destroy(w);
+}
+
 /* Several frames in flight: timestamps come back per pass, uploads are budgeted, stale handles
  * draw nothing. */
 static void test_frames_and_stats(void **state) {
@@ -1404,6 +1479,8 @@ int main(void) {
         cmocka_unit_test(test_camera_views_extract),
         cmocka_unit_test_setup_teardown(test_camera_orthographic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_camera_hdr, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_camera_split_screen, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_camera_picture_in_picture, setup, teardown),
         cmocka_unit_test(test_user_pass_between_anchors),
         cmocka_unit_test(test_upload_budget),
         cmocka_unit_test(test_lifecycle),

@@ -17,6 +17,8 @@ layout(push_constant) uniform Push {
     uint view;      // 0 shaded, 1 world normals, 2 motion vectors (x100, 0.5 = still)
     float bloom_intensity;
     uint use_auto_exposure;
+    uint off_x, off_y; // the output rectangle written: one camera view (offset + extent)
+    uint ext_w, ext_h;
 } pc;
 
 vec3 aces_fitted(vec3 c) {
@@ -52,9 +54,15 @@ vec3 srgb_encode(vec3 c) {
 }
 
 void main() {
-    uvec2 p = gl_GlobalInvocationID.xy;
+    if (gl_GlobalInvocationID.x >= pc.ext_w || gl_GlobalInvocationID.y >= pc.ext_h)
+        return;
+    uvec2 p = gl_GlobalInvocationID.xy + uvec2(pc.off_x, pc.off_y);
     if (p.x >= pc.size.x || p.y >= pc.size.y)
         return;
+    if (pc.op == 0u) { // fill: pixels no camera view covers
+        imageStore(ldr, ivec2(p), vec4(0.0, 0.0, 0.0, 1.0));
+        return;
+    }
     vec3 c;
     if (pc.src_size == pc.size)
         c = texelFetch(hdr, ivec2(p), 0).rgb;

@@ -404,8 +404,16 @@ void rill__cmd_begin_rendering(rill__cmd *cmd, const rill__attachment *colors, u
         memcpy(ca[i].clearValue.color.float32, colors[i].clear_color, sizeof(float) * 4);
     }
     VkRenderingInfo ri = {VK_STRUCTURE_TYPE_RENDERING_INFO};
-    ri.renderArea.extent.width = width;
-    ri.renderArea.extent.height = height;
+    /* A render rectangle (one camera view) keeps clears, viewport and scissor inside it. */
+    uint32_t rx = 0, ry = 0, rw = width, rh = height;
+    if (cmd->rect[2] && cmd->rect[3] && cmd->rect[0] < width && cmd->rect[1] < height) {
+        rx = cmd->rect[0], ry = cmd->rect[1];
+        rw = RILL_MIN(cmd->rect[2], width - rx), rh = RILL_MIN(cmd->rect[3], height - ry);
+    }
+    ri.renderArea.offset.x = (int32_t)rx;
+    ri.renderArea.offset.y = (int32_t)ry;
+    ri.renderArea.extent.width = rw;
+    ri.renderArea.extent.height = rh;
     ri.layerCount = 1;
     ri.colorAttachmentCount = color_count;
     ri.pColorAttachments = ca;
@@ -424,8 +432,8 @@ void rill__cmd_begin_rendering(rill__cmd *cmd, const rill__attachment *colors, u
     }
     vkCmdBeginRendering(cmd->cb, &ri);
     /* Negative height flips Y so that clip space is y-up like the math library assumes. */
-    VkViewport vp = {0.0f, (float)height, (float)width, -(float)height, 0.0f, 1.0f};
-    VkRect2D sc = {{0, 0}, {width, height}};
+    VkViewport vp = {(float)rx, (float)(ry + rh), (float)rw, -(float)rh, 0.0f, 1.0f};
+    VkRect2D sc = {{(int32_t)rx, (int32_t)ry}, {rw, rh}};
     vkCmdSetViewport(cmd->cb, 0, 1, &vp);
     vkCmdSetScissor(cmd->cb, 0, 1, &sc);
 }
@@ -495,6 +503,23 @@ void rill__cmd_host_read_barrier(rill__cmd *cmd) {
     mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
     mb.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
     mb.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &mb;
+    vkCmdPipelineBarrier2(cmd->cb, &dep);
+}
+
+void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]) {
+    for (int i = 0; i < 4; i++)
+        cmd->rect[i] = rect ? rect[i] : 0;
+}
+
+void rill__cmd_compute_barrier(rill__cmd *cmd) {
+    VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    mb.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    mb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.memoryBarrierCount = 1;
     dep.pMemoryBarriers = &mb;

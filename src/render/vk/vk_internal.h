@@ -120,6 +120,7 @@ struct rill__cmd {
     rill__pipe *bound;
     uint32_t ts_stack[8];
     uint32_t ts_depth;
+    uint32_t rect[4]; /* render area of the next begin_rendering (x, y, w, h); w = 0: whole */
 };
 
 struct rill__gpu {
