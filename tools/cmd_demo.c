@@ -805,6 +805,8 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
         }
         snap.light_count = nearest_lights(&xb, views[v].eye);
         snap.lights = xb.lights.data;
+        snap.views = NULL; /* the demo's own camera replaces the world's views */
+        snap.view_count = 0;
         look_at_matrix(views[v].eye, views[v].target, snap.view.world_from_view);
         snap.view.fov_y = views[v].fov_y;
         snap.view.near_plane = 0.5f;

@@ -246,6 +246,9 @@ static int build_scene(rill_renderer *r, const char *path, scene_state *st, rill
     if (rill_render_extract(world, &comps, &xb, &snap, err) != RILL_OK)
         goto done;
     st->snap = snap;
+    /* The command line's view options apply to the primary camera view: draw that one alone. */
+    st->snap.views = NULL;
+    st->snap.view_count = 0;
     for (uint32_t i = 0; i < xb.instances.len; i++)
         if (!rill_array_push(&st->inst, xb.instances.data[i]))
             goto done;

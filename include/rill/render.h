@@ -299,9 +299,9 @@ typedef struct rill_render_view {
     rill_tonemapper tonemapper;
     float exposure_ev; /* exposure compensation: the HDR color is scaled by 2^exposure_ev */
     /* Where the view lands on the output: normalized x, y, w, h (top-left origin). All zero =
-     * the whole output (0, 0, 1, 1). Carried from the Camera component by rill_render_extract;
-     * the renderer draws snapshot.view over the whole output today (see docs/renderer.md,
-     * Cameras). */
+     * the whole output (0, 0, 1, 1). The view clears and draws only its rectangle, with the
+     * aspect ratio of the rectangle's pixel size; zero width or height = not drawn. See
+     * rill_render_snapshot.views for several views. */
     float viewport[4];
     /* Drawing order among the snapshot's views (Camera.order; lower draws first). */
     int32_t order;
@@ -382,9 +382,12 @@ typedef struct rill_render_snapshot {
     uint32_t light_count;
     float ambient[3]; /* constant ambient light (linear) */
     rill_render_wireframe wireframe;
-    /* Every view of the frame in drawing order (order, then entity id), at most
-     * RILL_RENDER_MAX_VIEWS; NULL/0 when the caller fills only `view`. `view` stays the primary
-     * view (a copy of one of these: the default camera first), which single-view code reads. */
+    /* Every view of the frame in drawing order (rill_render_extract sorts them by order, then
+     * entity id), at most RILL_RENDER_MAX_VIEWS (more are ignored). NULL/0: only `view` is drawn.
+     * `view` stays the primary view (rill_render_extract: a copy of the default camera's), which
+     * single-view code reads; when views is set the renderer draws views and ignores `view`.
+     * Several views, or one not covering the output, turn off SSAO, bloom, auto exposure and
+     * clustered lights (docs/renderer.md, Cameras). */
     const rill_render_view *views;
     uint32_t view_count;
 } rill_render_snapshot;
