@@ -888,7 +888,7 @@ static void exec_tonemap(rill_rg_ctx *ctx, void *user) {
     const rill__img_desc *src = rill__img_get_desc(b[0].img);
     if (!r->view_count) {
         static const uint32_t whole[4] = {0, 0, UINT32_MAX, UINT32_MAX};
-        tonemap_dispatch(r, ctx->cmd, r->view, whole, src, bloom);
+        tonemap_dispatch(r, ctx->cmd, r->no_view ? NULL : r->view, whole, src, bloom);
         return;
     }
     /* Several views: black where none lands, then each view's rectangle in drawing order with
@@ -1801,6 +1801,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     bool shadows = false;
     rill_result res = RILL_OK;
     r->view_count = 0;
+    r->no_view = false;
     if (!multi) {
         r->view = primary;
         res = record_view(r, cmd, snap, primary, r->width, r->height, clustered, true, vp, &shadows,
@@ -1837,6 +1838,14 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         r->view = primary;
         /* The shadow map holds one view's cascades at a time; every view has the same count. */
         r->cascades = shadows ? r->desc.shadow_cascades : 0;
+        if (res == RILL_OK && r->view_count == 0) {
+            /* Nothing to draw: the passes still need valid state, so the first view records
+             * as usual and tonemapping writes black. */
+            res = record_view(r, cmd, snap, primary, r->width, r->height, false, true, vp, &shadows,
+                              err);
+            r->instances_visible = 0;
+            r->no_view = true;
+        }
     }
     if (res == RILL_OK)
         res = build_graph(r, shadows, err);

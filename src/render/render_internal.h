@@ -114,6 +114,7 @@ struct rill_renderer {
      * with its slot swapped in. 0: one view over the whole output, no swapping. */
     rill__view_slot views[RILL_RENDER_MAX_VIEWS];
     uint32_t view_count;
+    bool no_view; /* every view had zero area: the output is black */
     uint32_t view_index; /* the view whose pass is recording: its images are "name.N" (N > 0) */
     RILL_ARRAY(draw_item) opaque, transparent, casters, wires, sort_tmp;
     float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe, this frame */

@@ -1366,7 +1366,8 @@ static void test_camera_split_screen(void **state) {
     rill_camera *l = spawn_camera(w, NULL, eye_l, target);
     l->viewport[0] = 0.0f, l->viewport[1] = 0.0f, l->viewport[2] = 0.5f, l->viewport[3] = 1.0f;
     l->clear_color[0] = 0.6f, l->clear_color[1] = 0.05f, l->clear_color[2] = 0.05f;
-    rill_camera *rcam = spawn_camera(w, NULL, eye_r, target);
+    rill_entity right;
+    rill_camera *rcam = spawn_camera(w, &right, eye_r, target);
     rcam->viewport[0] = 0.5f, rcam->viewport[1] = 0.0f, rcam->viewport[2] = 0.5f,
     rcam->viewport[3] = 0.8f;
     rcam->clear_color[0] = 0.05f, rcam->clear_color[1] = 0.05f, rcam->clear_color[2] = 0.6f;
@@ -1382,6 +1383,13 @@ static void test_camera_split_screen(void **state) {
     char msg[1024];
     if (!golden_check("camera_split", px, W, H, msg, sizeof(msg)))
         fail_msg("%s", msg);
+    /* Zero-area views are skipped; with none left the output is black. */
+    l->viewport[2] = 0.0f;
+    rill_world_despawn(w, right);
+    render_world(f, w, &rc, &xb, px);
+    for (uint32_t i = 0; i < W * H; i++)
+        if (px[i * 4] || px[i * 4 + 1] || px[i * 4 + 2])
+            fail_msg("pixel %u is not black", i);
     rill_render_extract_buf_free(&xb);
     rill_world_destroy(w);
 }
