@@ -1383,6 +1383,14 @@ static void test_camera_split_screen(void **state) {
     char msg[1024];
     if (!golden_check("camera_split", px, W, H, msg, sizeof(msg)))
         fail_msg("%s", msg);
+    /* At half render scale the rectangles shrink with the 3D images and land in the same place
+     * of the output. */
+    rill_renderer_set_render_scale(f->r, 0.5f);
+    render_world(f, w, &rc, &xb, px);
+    tl = pixel_at(px, 4, 4), tr = pixel_at(px, W - 5, 4), br = pixel_at(px, W - 5, H - 5);
+    assert_true(tl[0] > tl[2] + 60 && tr[2] > tr[0] + 60);
+    assert_true(br[0] == 0 && br[1] == 0 && br[2] == 0);
+    rill_renderer_set_render_scale(f->r, 1.0f);
     /* Zero-area views are skipped; with none left the output is black. */
     l->viewport[2] = 0.0f;
     rill_world_despawn(w, right);
