@@ -953,9 +953,13 @@ int rill_cmd_demo(int argc, char **argv) {
             ro.window = true;
         } else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
             char *end = NULL;
-            ro.frames = strtoull(argv[++i], &end, 10);
-            if (!end || *end || !ro.frames) {
-                fprintf(stderr, "rill demo: --frames needs a count >= 1\n");
+            const char *val = argv[++i];
+            ro.frames = strtoull(val, &end, 10);
+            /* strtoull takes "-1" (as ULLONG_MAX) and saturates on overflow: refused, not run
+             * forever. */
+            if (!end || *end || val[0] < '0' || val[0] > '9' || !ro.frames ||
+                ro.frames > 1000000000ull) {
+                fprintf(stderr, "rill demo: --frames needs a count in [1, 1000000000]\n");
                 return 2;
             }
         } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {

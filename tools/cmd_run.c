@@ -19,7 +19,8 @@
 
 #include "rill/render.h"
 
-#define RUN_MAX_LIGHTS 1024u /* what the renderer shades; the nearest ones are kept */
+#define RUN_MAX_LIGHTS 1024u         /* what the renderer shades; the nearest ones are kept */
+#define RUN_MAX_FRAMES 1000000000ull /* --frames upper bound (a typo, not a wish) */
 
 /* >>camera ------------------------------------------------------------------------------------ */
 
@@ -616,8 +617,10 @@ int rill_cmd_run(int argc, char **argv) {
         } else if (strcmp(a, "--frames") == 0 && val) {
             char *end = NULL;
             unsigned long long n = strtoull(val, &end, 10);
-            if (!end || *end || n < 1) {
-                fprintf(stderr, "rill run: --frames needs a count >= 1\n");
+            /* strtoull takes "-1" (as ULLONG_MAX) and saturates on overflow: both would mean
+             * "run forever" instead of the usage error. */
+            if (!end || *end || val[0] < '0' || val[0] > '9' || n < 1 || n > RUN_MAX_FRAMES) {
+                fprintf(stderr, "rill run: --frames needs a count in [1, %llu]\n", RUN_MAX_FRAMES);
                 return 2;
             }
             o.frames = n;

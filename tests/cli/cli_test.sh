@@ -180,6 +180,10 @@ run_usage)
     run 2 run builtin:spheres --size 0x5
     run 2 run builtin:spheres --vsync maybe
     run 2 run builtin:spheres --frames 0
+    # strtoull reads "-1" as ULLONG_MAX and saturates on overflow: usage errors, not endless runs.
+    run 2 run builtin:spheres --frames -1
+    run 2 run builtin:spheres --frames 99999999999999999999
+    run 2 demo --out demo --frames -1
     run 0 run --help
     expect_out "usage: rill run"
     run 0 help run
