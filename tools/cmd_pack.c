@@ -8,6 +8,7 @@
  *
  * Exit codes: 0 success, 1 failure (the message names the pack and the entry), 2 usage error.
  */
+#include "cli_args.h"
 #include "rill/formats/rpak.h"
 
 #include <stdio.h>
@@ -71,9 +72,21 @@ static int pack_create(int argc, char **argv) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) {
-            desc.chunk_size = (uint32_t)strtoul(argv[++i], NULL, 10);
+            long long n = 0;
+            if (!rill_cli_parse_int(argv[++i], 4096, 16 * 1024 * 1024, &n)) {
+                fprintf(stderr, "rill pack create: bad --chunk '%s' (bytes, 4096..16777216)\n",
+                        argv[i]);
+                return 2;
+            }
+            desc.chunk_size = (uint32_t)n;
         } else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
-            desc.zstd_level = atoi(argv[++i]);
+            long long n = 0;
+            if (!rill_cli_parse_int(argv[++i], -7, 22, &n)) {
+                fprintf(stderr, "rill pack create: bad --level '%s' (zstd level, -7..22)\n",
+                        argv[i]);
+                return 2;
+            }
+            desc.zstd_level = (int)n;
         } else if (strcmp(argv[i], "--raw") == 0) {
             mode = RILL_RPAK_COMPRESSION_RAW;
         } else if (argv[i][0] != '-' && !dir) {

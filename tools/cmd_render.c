@@ -3,6 +3,7 @@
  * a scene (.rsn: loaded into an app's world; "Model" entities spawn their glTF node trees through
  * the app's model system; the camera, lights and meshes are extracted), or a
  * built-in test scene (builtin:spheres, builtin:cubes:N). */
+#include "cli_args.h"
 #include "cmds.h"
 
 #include <math.h>
@@ -286,9 +287,13 @@ static int parse(int argc, char **argv, render_opts *o) {
         } else if (strcmp(a, "--out") == 0 && v) {
             o->out = v, i++;
         } else if (strcmp(a, "--frames") == 0 && v) {
-            o->frames = (uint32_t)strtoul(v, NULL, 10), i++;
-            if (!o->frames)
-                o->frames = 1;
+            long long n = 0;
+            if (!rill_cli_parse_int(v, 1, 1000000, &n)) {
+                fprintf(stderr, "rill render: bad --frames '%s' (want a count in [1, 1000000])\n",
+                        v);
+                return 2;
+            }
+            o->frames = (uint32_t)n, i++;
         } else if (strcmp(a, "--tonemap") == 0 && v) {
             o->tonemap = strcmp(v, "agx") == 0    ? RILL_TONEMAP_AGX
                          : strcmp(v, "none") == 0 ? RILL_TONEMAP_NONE
