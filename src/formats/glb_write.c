@@ -153,6 +153,16 @@ static int add_index_accessor(wr *w, const uint32_t *idx, uint32_t count, uint32
     return w->accessor_count++;
 }
 
+/* Appends a new empty object to arr; NULL when out of memory (arr unchanged). */
+static cJSON *push_object(cJSON *arr) {
+    cJSON *o = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 static void add_name(cJSON *obj, const char *name) {
     if (name) {
         cJSON_AddStringToObject(obj, "name", name);
@@ -309,9 +319,8 @@ static void write_materials(const rill_gltf_model *m, cJSON *root) {
     cJSON *arr = cJSON_AddArrayToObject(root, "materials");
     for (uint32_t i = 0; arr && i < m->material_count; i++) {
         const rill_gltf_material *ma = &m->materials[i];
-        cJSON *o = cJSON_CreateObject();
-        if (!cJSON_AddItemToArray(arr, o)) {
-            cJSON_Delete(o);
+        cJSON *o = push_object(arr);
+        if (!o) {
             return;
         }
         add_name(o, ma->name);
@@ -347,9 +356,8 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
         cJSON *arr = cJSON_AddArrayToObject(root, "nodes");
         for (uint32_t i = 0; arr && i < m->node_count; i++) {
             const rill_gltf_node *n = &m->nodes[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, n->name);
@@ -390,9 +398,8 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
     if (m->scene_count) {
         cJSON *arr = cJSON_AddArrayToObject(root, "scenes");
         for (uint32_t i = 0; arr && i < m->scene_count; i++) {
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, m->scenes[i].name);
@@ -413,9 +420,8 @@ static void write_cameras_lights(const rill_gltf_model *m, cJSON *root, cJSON *r
         cJSON *arr = cJSON_AddArrayToObject(root, "cameras");
         for (uint32_t i = 0; arr && i < m->camera_count; i++) {
             const rill_gltf_camera *c = &m->cameras[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, c->name);
@@ -450,9 +456,8 @@ static void write_cameras_lights(const rill_gltf_model *m, cJSON *root, cJSON *r
         static const char *types[] = {"directional", "point", "spot"};
         for (uint32_t i = 0; arr && i < m->light_count; i++) {
             const rill_gltf_light *l = &m->lights[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, l->name);
@@ -479,9 +484,8 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
         cJSON *arr = cJSON_AddArrayToObject(root, "samplers");
         for (uint32_t i = 0; arr && i < m->sampler_count; i++) {
             const rill_gltf_sampler *s = &m->samplers[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, s->name);
@@ -503,9 +507,8 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
         cJSON *arr = cJSON_AddArrayToObject(root, "images");
         for (uint32_t i = 0; arr && i < m->image_count; i++) {
             const rill_gltf_image *im = &m->images[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, im->name);
@@ -533,9 +536,8 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
         cJSON *arr = cJSON_AddArrayToObject(root, "textures");
         for (uint32_t i = 0; arr && i < m->texture_count; i++) {
             const rill_gltf_texture *t = &m->textures[i];
-            cJSON *o = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            cJSON *o = push_object(arr);
+            if (!o) {
                 return;
             }
             add_name(o, t->name);
@@ -557,9 +559,8 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
     cJSON *arr = cJSON_AddArrayToObject(root, "meshes");
     for (uint32_t i = 0; arr && i < m->mesh_count; i++) {
         const rill_gltf_mesh *mesh = &m->meshes[i];
-        cJSON *o = cJSON_CreateObject();
-        if (!cJSON_AddItemToArray(arr, o)) {
-            cJSON_Delete(o);
+        cJSON *o = push_object(arr);
+        if (!o) {
             return false;
         }
         add_name(o, mesh->name);
