@@ -41,12 +41,14 @@ static const command COMMANDS[] = {
 };
 
 static void print_usage(FILE *f) {
-    fprintf(f, "usage: rill <command> [options]\n"
+    fprintf(f, "usage: rill [--limit name=value]... <command> [options]\n"
                "       rill --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {
         fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     }
-    fprintf(f, "\nRun `rill help <command>` or `rill <command> --help` for a command's options.\n");
+    fprintf(
+        f, "\nRun `rill help <command>` or `rill <command> --help` for a command's options.\n"
+           "Resource limits (docs/limits.md): --limit name=value, or RILL_LIMITS=name=value,...\n");
 }
 
 static int (*command_fn(const command *c))(int, char **) {
@@ -112,7 +114,49 @@ uint32_t rill_cli_log_count(rill_log_level level) {
     return (unsigned)level <= RILL_LOG_NONE ? atomic_load(&log_counts[level]) : 0u;
 }
 
+/* >>limits ------------------------------------------------------------------------------------ */
+
+/* Applies RILL_LIMITS, then each leading `--limit name=value` (or `--limit=name=value`) option,
+ * removing the options from argv. Returns false (after printing why) on a bad value. */
+static bool apply_limits(int *argc, char **argv) {
+    rill_error err = {0};
+    if (rill_limits_from_env(&err) != RILL_OK) {
+        fprintf(stderr, "rill: %s\n", err.msg);
+        return false;
+    }
+    rill_limits l;
+    rill_limits_get(&l);
+    int i = 1;
+    while (i < *argc) {
+        const char *spec = NULL;
+        int used = 1;
+        if (strcmp(argv[i], "--limit") == 0 && i + 1 < *argc) {
+            spec = argv[i + 1];
+            used = 2;
+        } else if (strncmp(argv[i], "--limit=", 8) == 0) {
+            spec = argv[i] + 8;
+        } else {
+            break;
+        }
+        if (rill_limits_parse(spec, &l, &err) != RILL_OK) {
+            fprintf(stderr, "rill: --limit: %s\n", err.msg);
+            return false;
+        }
+        i += used;
+    }
+    rill_limits_set(&l);
+    int removed = i - 1;
+    for (int k = 1; k + removed <= *argc; ++k) {
+        argv[k] = argv[k + removed]; /* argv[argc] is NULL and moves too */
+    }
+    *argc -= removed;
+    return true;
+}
+
 int main(int argc, char **argv) {
+    if (!apply_limits(&argc, argv)) {
+        return 2;
+    }
     if (argc < 2) {
         print_usage(stderr);
         return 2;

@@ -297,13 +297,113 @@ const char *rill_intern(const char *s);
 const char *rill_intern_n(const char *s, size_t len);
 void rill_intern_shutdown(void);
 
+/* >>limits ------------------------------------------------------------------------------------ */
+
+/* ON LIMITS
+ *   Every file is hostile, so each decoder checks what a file asks for against one process-wide
+ *   set of limits before it commits memory or time. The list below is the only place the limits
+ *   and their defaults are written (docs/limits.md explains each); a zero field of rill_limits
+ *   means "the default". Embedders set them with rill_limits_set() before loading; programs built
+ *   on Rill read the RILL_LIMITS environment variable with rill_limits_from_env() (the `rill`
+ *   CLI does, and also takes `--limit name=value`). A failed check is RILL_ERR_LIMIT with a message
+ *   that names the file, the limit, the value asked for and how to raise it.
+ *
+ * X(ID, field, default, unit, what it bounds). Append only. */
+#define RILL_LIMIT_LIST(X)                                                                         \
+    X(FILE_BYTES, file_bytes, (uint64_t)1 << 30, "bytes", "bytes of one file read whole")          \
+    X(MODEL_BYTES, model_bytes, (uint64_t)1 << 30, "bytes", "decoded bytes of one model")          \
+    X(IMAGE_PIXELS, image_pixels, (uint64_t)1 << 26, "pixels", "pixels of one image")              \
+    X(IMAGE_BYTES, image_bytes, (uint64_t)1 << 30, "bytes", "decoded bytes of one image")          \
+    X(ENTRY_BYTES, entry_bytes, (uint64_t)1 << 30, "bytes", "decoded bytes of one pack entry")     \
+    X(DECOMPRESSED_BYTES, decompressed_bytes, (uint64_t)16 << 30, "bytes",                         \
+      "decompressed bytes all compressed entries of one pack declare")                             \
+    X(COMPRESSION_RATIO, compression_ratio, 1024, "to 1",                                          \
+      "decoded bytes per stored byte of one compressed entry")                                     \
+    X(SCENE_ENTITIES, scene_entities, (uint64_t)1 << 20, "entities",                               \
+      "entities one scene load may create, counted from declared counts before expansion")         \
+    X(SCENE_DEPTH, scene_depth, 8, "levels", "nesting of scene instances in one load")
+
+typedef enum rill_limit {
+#define RILL__LIMIT_ENUM(id, field, def, unit, what) RILL_LIMIT_##id,
+    RILL_LIMIT_LIST(RILL__LIMIT_ENUM)
+#undef RILL__LIMIT_ENUM
+        RILL_LIMIT_NUM,
+    RILL_LIMIT_FORCE_U32 = 0x7FFFFFFF
+} rill_limit;
+
+/* The limits as a struct (one uint64_t field per RILL_LIMIT_LIST entry, same names), plus the
+ * symbolic-link rule of rill_file_open: links_inside_root false (the default) refuses every link
+ * met below a root; true follows links whose target stays inside the root. Links that leave the
+ * root are always refused. */
+typedef struct rill_limits {
+#define RILL__LIMIT_FIELD(id, field, def, unit, what) uint64_t field;
+    RILL_LIMIT_LIST(RILL__LIMIT_FIELD)
+#undef RILL__LIMIT_FIELD
+    bool links_inside_root;
+} rill_limits;
+
+/* Every field at its default. */
+rill_limits rill_limits_query_defaults(void);
+/* Copies the limits in force into *out. */
+void rill_limits_get(rill_limits *out);
+/* Sets every limit from *limits (zero fields mean their defaults; NULL restores all defaults).
+ * Readers on other threads see each value atomically, but set the limits before loads start so a
+ * load never mixes old and new values. */
+void rill_limits_set(const rill_limits *limits);
+/* One limit in force. Cheap (an atomic load): read it where the check happens. */
+uint64_t rill_limit_get(rill_limit id);
+/* The links_inside_root rule in force (false by default). */
+bool rill_limits_links_inside_root(void);
+/* The field name of a limit ("image_pixels"), as RILL_LIMITS and --limit spell it. Static. */
+const char *rill_limit_name(rill_limit id);
+/* RILL_OK when value <= the limit in force; otherwise RILL_ERR_LIMIT with the message
+ * "<where>: <value> <unit> exceeds the <name> limit of <limit> (raise it: RILL_LIMITS=<name>=N,
+ * rill --limit <name>=N, or rill_limits_set)". `where` names the file and place; never file bytes.
+ */
+rill_result rill_limit_check(rill_limit id, uint64_t value, const char *where, rill_error *err);
+/* Applies "name=value[,name=value...]" to *inout. Values are decimal with an optional K, M, G or
+ * T suffix (powers of 1024); "links_inside_root" takes 0 or 1. Unknown names are an error. */
+rill_result rill_limits_parse(const char *spec, rill_limits *inout, rill_error *err);
+/* Sets the limits from the RILL_LIMITS environment variable on top of the defaults (nothing to
+ * do when it is unset). For programs; libraries leave the environment to their embedder. */
+rill_result rill_limits_from_env(rill_error *err);
+
 /* >>files ------------------------------------------------------------------------------------- */
 
-/* Reads a whole file. *out_data is owned by the caller (rill_free) and has a NUL after the last
- * byte (not counted in *out_size), so text can be parsed in place. */
+/* ON FILES
+ *   Every engine read opens its file through rill_file_open, which treats the file system as
+ *   hostile: only regular files are read (a FIFO, device, socket or folder is refused before a
+ *   byte is read, and the open never blocks), the size is known before memory is committed, and a
+ *   read confined to a root (a project folder, a folder being packed) cannot leave it through
+ *   '..' or symbolic links (see rill_limits.links_inside_root). */
+
+/* An open, checked regular file. fd is a POSIX descriptor; size is its size when opened. */
+typedef struct rill_file {
+    int fd;
+    uint64_t size;
+} rill_file;
+
+/* Opens path for reading. root NULL: the path is trusted (the user named it). root set: path must
+ * be root + '/' + a relative rest; a '..' component or a symbolic link anywhere below root is
+ * refused, unless links_inside_root is set and the link's target stays inside root. Errors name
+ * the path and why (RILL_ERR_NOT_FOUND; RILL_ERR_IO, also for a file that is not a regular file;
+ * RILL_ERR_LIMIT for a link or an escape). Close *out with rill_file_close. */
+rill_result rill_file_open(const char *path, const char *root, rill_file *out, rill_error *err);
+/* Closes f (a zeroed or already closed rill_file is fine). */
+void rill_file_close(rill_file *f);
+/* Reads a whole file opened through rill_file_open(path, root). A file larger than max_bytes
+ * (0: the file_bytes limit) is refused before any byte is read. *out_data is owned by the caller
+ * (rill_free) and has a NUL after the last byte (not counted in *out_size). */
+rill_result rill_file_read_all_in(const char *root, const char *path, uint64_t max_bytes,
+                                  uint8_t **out_data, size_t *out_size, rill_error *err);
+/* Reads exactly `size` bytes at `offset` of a file opened through rill_file_open(path, root). A
+ * short file is RILL_ERR_TRUNCATED. */
+rill_result rill_file_read_range_in(const char *root, const char *path, uint64_t offset,
+                                    size_t size, void *dst, rill_error *err);
+/* rill_file_read_all_in(NULL, path, 0, ...): a trusted path, capped by the file_bytes limit. */
 rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out_size,
                                rill_error *err);
-/* Reads exactly `size` bytes at `offset` into dst. A short file is RILL_ERR_TRUNCATED. */
+/* rill_file_read_range_in(NULL, path, ...). */
 rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size, void *dst,
                                  rill_error *err);
 /* Writes a whole file atomically (temp file in the same folder, then rename): readers see the
@@ -350,7 +450,8 @@ const char *rill_path_basename(const char *path);
 /* Pointer into path: the extension without the dot (after the last '.' of the basename), or "".
  * A leading dot is not an extension (".gitignore" -> ""). Split off a "#label" first. */
 const char *rill_path_ext(const char *path);
-/* True when the extension of path (rill_path_ext) equals ext, ignoring ASCII case ("PNG" = "png"). */
+/* True when the extension of path (rill_path_ext) equals ext, ignoring ASCII case ("PNG" = "png").
+ */
 bool rill_path_ext_is(const char *path, const char *ext);
 /* Splits "a/b.rmip#low" at the first '#' into the path (copied to dst_path) and the label
  * (*out_label points into path; "" when none). out_label may be NULL. */

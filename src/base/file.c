@@ -31,58 +31,196 @@ static rill_result check_path(const char *path, rill_error *err) {
     return RILL_OK;
 }
 
-rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out_size,
-                               rill_error *err) {
-    if (out_data == NULL || out_size == NULL) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_file_read_all: NULL output");
+/* The kind of a non-regular file, for messages. */
+static const char *kind_name(mode_t m) {
+    return S_ISDIR(m)    ? "a folder"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+           : S_ISLNK(m)  ? "a symbolic link"
+                         : "not a regular file";
+}
+
+/* Length of root without trailing '/' (but "/" stays 1). */
+static size_t root_len(const char *root) {
+    size_t n = strlen(root);
+    while (n > 1 && root[n - 1] == '/') {
+        n--;
     }
-    *out_data = NULL;
-    *out_size = 0;
+    return n;
+}
+
+/* True when the real path `real` lies strictly inside the real folder `real_root`. */
+static bool real_inside(const char *real, const char *real_root) {
+    size_t n = root_len(real_root);
+    if (n == 1 && real_root[0] == '/') {
+        return real[0] == '/' && real[1] != '\0';
+    }
+    return strncmp(real, real_root, n) == 0 && real[n] == '/' && real[n + 1] != '\0';
+}
+
+/* Checks that path = root + '/' + rest stays under root: no '..' component, and no symbolic link
+ * below root unless links_inside_root allows it and its target stays inside. On success
+ * *out_follow is true when a link was met (the caller then opens the resolved path, written to
+ * resolved[FILE_PATH_MAX]). */
+static rill_result confine(const char *path, const char *root, bool *out_follow, char *resolved,
+                           rill_error *err) {
+    *out_follow = false;
+    size_t rl = root_len(root);
+    bool slash_root = rl == 1 && root[0] == '/';
+    size_t rest_at = slash_root ? 1u : rl + 1u;
+    if (strncmp(path, root, rl) != 0 || (!slash_root && path[rl] != '/') || path[rest_at] == '\0') {
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: lies outside %s", path, root);
+    }
+    size_t len = strlen(path);
+    if (len >= FILE_PATH_MAX) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", path);
+    }
+    char buf[FILE_PATH_MAX];
+    memcpy(buf, path, len + 1u);
+    bool link = false;
+    /* Each component after root: lstat the prefix ending there. */
+    for (size_t i = rest_at; i <= len; ++i) {
+        if (buf[i] != '/' && buf[i] != '\0') {
+            continue;
+        }
+        size_t c0 = i;
+        while (c0 > rest_at && buf[c0 - 1] != '/') {
+            c0--;
+        }
+        if (i - c0 == 2 && buf[c0] == '.' && buf[c0 + 1] == '.') {
+            return rill_error_set(err, RILL_ERR_LIMIT, "%s: '..' may not leave %s", path, root);
+        }
+        char saved = buf[i];
+        buf[i] = '\0';
+        struct stat lst;
+        if (lstat(buf, &lst) != 0) {
+            int e = errno;
+            return rill_error_set(err, errno_result(e), "%s: cannot open: %s", path, strerror(e));
+        }
+        if (S_ISLNK(lst.st_mode)) {
+            if (!rill_limits_links_inside_root()) {
+                return rill_error_set(err, RILL_ERR_LIMIT,
+                                      "%s: %s is a symbolic link; links below %s are refused "
+                                      "(RILL_LIMITS=links_inside_root=1 follows links that stay "
+                                      "inside it)",
+                                      path, buf, root);
+            }
+            link = true;
+        }
+        buf[i] = saved;
+    }
+    if (!link) {
+        return RILL_OK;
+    }
+    char real_root[FILE_PATH_MAX];
+    if (realpath(path, resolved) == NULL || realpath(root, real_root) == NULL) {
+        int e = errno;
+        return rill_error_set(err, errno_result(e), "%s: cannot resolve: %s", path, strerror(e));
+    }
+    if (!real_inside(resolved, real_root)) {
+        return rill_error_set(err, RILL_ERR_LIMIT,
+                              "%s: a symbolic link leads outside %s; links may not leave it", path,
+                              root);
+    }
+    *out_follow = true;
+    return RILL_OK;
+}
+
+rill_result rill_file_open(const char *path, const char *root, rill_file *out, rill_error *err) {
+    if (out == NULL) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_file_open: NULL output");
+    }
+    out->fd = -1;
+    out->size = 0;
     rill_result r = check_path(path, err);
     if (r != RILL_OK) {
         return r;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    char resolved[FILE_PATH_MAX];
+    bool follow = false;
+    if (root != NULL && root[0] != '\0') {
+        r = confine(path, root, &follow, resolved, err);
+        if (r != RILL_OK) {
+            return r;
+        }
+    }
+    const char *open_path = follow ? resolved : path;
+    /* stat first so a device is never opened (opening some has effects), then O_NONBLOCK so a
+     * FIFO swapped in meanwhile cannot block the open, then fstat the descriptor itself: that
+     * check is the one that cannot race. */
+    struct stat st;
+    if (stat(open_path, &st) != 0) {
         int e = errno;
         return rill_error_set(err, errno_result(e), "%s: cannot open: %s", path, strerror(e));
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        close(fd);
-        return rill_error_set(err, RILL_ERR_IO, "%s: not a readable file", path);
+    if (!S_ISREG(st.st_mode)) {
+        return rill_error_set(err, RILL_ERR_IO, "%s: is %s, not a regular file", path,
+                              kind_name(st.st_mode));
     }
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (root != NULL ? O_NOFOLLOW : 0);
+    int fd = open(open_path, flags);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ELOOP) {
+            return rill_error_set(err, RILL_ERR_LIMIT, "%s: became a symbolic link while opened",
+                                  path);
+        }
+        return rill_error_set(err, errno_result(e), "%s: cannot open: %s", path, strerror(e));
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return rill_error_set(err, RILL_ERR_IO, "%s: is %s, not a regular file", path,
+                              kind_name(st.st_mode));
+    }
+    out->fd = fd;
+    out->size = st.st_size > 0 ? (uint64_t)st.st_size : 0u;
+    return RILL_OK;
+}
+
+void rill_file_close(rill_file *f) {
+    if (f != NULL && f->fd >= 0) {
+        close(f->fd);
+        f->fd = -1;
+    }
+}
+
+/* Reads the open file f until its end or until more than max bytes came (then RILL_ERR_LIMIT). */
+static rill_result read_whole(rill_file *f, const char *path, uint64_t max, bool named_limit,
+                              uint8_t **out_data, size_t *out_size, rill_error *err) {
     /* st_size is only a hint (files in /proc report 0, and files can grow while read), so the
-     * loop reads until end of file and grows the buffer when needed. */
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1u : 4096u;
+     * loop reads until end of file and grows the buffer when needed, never past max. */
+    uint64_t want = f->size + 1u;
+    size_t cap = want > 4096u ? (size_t)want : 4096u;
     size_t len = 0;
     uint8_t *buf = rill_malloc_tagged(cap, RILL_MEM_GENERAL);
     if (buf == NULL) {
-        close(fd);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes", path,
                               cap);
     }
     for (;;) {
         if (len + 1u >= cap) {
+            if ((uint64_t)len > max) {
+                break; /* reported below */
+            }
             size_t new_cap = cap * 2u;
             uint8_t *nb =
                 new_cap > cap ? rill_realloc_tagged(buf, new_cap, RILL_MEM_GENERAL) : NULL;
             if (nb == NULL) {
                 rill_free(buf);
-                close(fd);
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
             }
             buf = nb;
             cap = new_cap;
         }
-        ssize_t n = read(fd, buf + len, cap - 1u - len);
+        ssize_t n = read(f->fd, buf + len, cap - 1u - len);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
             int e = errno;
             rill_free(buf);
-            close(fd);
             return rill_error_set(err, RILL_ERR_IO, "%s: offset %zu: read failed: %s", path, len,
                                   strerror(e));
         }
@@ -91,15 +229,57 @@ rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out
         }
         len += (size_t)n;
     }
-    close(fd);
+    if ((uint64_t)len > max) {
+        rill_free(buf);
+        return named_limit
+                   ? rill_limit_check(RILL_LIMIT_FILE_BYTES, len, path, err)
+                   : rill_error_set(err, RILL_ERR_LIMIT, "%s: grew past %llu bytes while read",
+                                    path, (unsigned long long)max);
+    }
     buf[len] = '\0';
     *out_data = buf;
     *out_size = len;
     return RILL_OK;
 }
 
-rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size, void *dst,
-                                 rill_error *err) {
+rill_result rill_file_read_all_in(const char *root, const char *path, uint64_t max_bytes,
+                                  uint8_t **out_data, size_t *out_size, rill_error *err) {
+    if (out_data == NULL || out_size == NULL) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_file_read_all: NULL output");
+    }
+    *out_data = NULL;
+    *out_size = 0;
+    rill_file f;
+    rill_result r = rill_file_open(path, root, &f, err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    uint64_t limit = rill_limit_get(RILL_LIMIT_FILE_BYTES);
+    bool named = max_bytes == 0 || max_bytes >= limit;
+    uint64_t max = named ? limit : max_bytes;
+    if (max > (uint64_t)SIZE_MAX / 4u) {
+        max = (uint64_t)SIZE_MAX / 4u;
+    }
+    if (f.size > max) {
+        rill_file_close(&f);
+        return named ? rill_limit_check(RILL_LIMIT_FILE_BYTES, f.size, path, err)
+                     : rill_error_set(err, RILL_ERR_LIMIT,
+                                      "%s: %llu bytes exceeds the limit of %llu bytes for this "
+                                      "kind of file",
+                                      path, (unsigned long long)f.size, (unsigned long long)max);
+    }
+    r = read_whole(&f, path, max, named, out_data, out_size, err);
+    rill_file_close(&f);
+    return r;
+}
+
+rill_result rill_file_read_all(const char *path, uint8_t **out_data, size_t *out_size,
+                               rill_error *err) {
+    return rill_file_read_all_in(NULL, path, 0, out_data, out_size, err);
+}
+
+rill_result rill_file_read_range_in(const char *root, const char *path, uint64_t offset,
+                                    size_t size, void *dst, rill_error *err) {
     rill_result r = check_path(path, err);
     if (r != RILL_OK) {
         return r;
@@ -112,11 +292,12 @@ rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size,
                               "%s: offset %llu: range of %zu bytes overflows", path,
                               (unsigned long long)offset, size);
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        return rill_error_set(err, errno_result(e), "%s: cannot open: %s", path, strerror(e));
+    rill_file f;
+    r = rill_file_open(path, root, &f, err);
+    if (r != RILL_OK) {
+        return r;
     }
+    int fd = f.fd;
     size_t done = 0;
     while (done < size) {
         ssize_t n = pread(fd, (uint8_t *)dst + done, size - done, (off_t)(offset + done));
@@ -139,6 +320,11 @@ rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size,
     }
     close(fd);
     return RILL_OK;
+}
+
+rill_result rill_file_read_range(const char *path, uint64_t offset, size_t size, void *dst,
+                                 rill_error *err) {
+    return rill_file_read_range_in(NULL, path, offset, size, dst, err);
 }
 
 rill_result rill_file_write_all(const char *path, const void *data, size_t size, rill_error *err) {

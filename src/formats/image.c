@@ -145,6 +145,17 @@ float rill_f16_to_f32(uint16_t h) {
     return v;
 }
 
+rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_type type,
+                                    const char *name, rill_error *err) {
+    uint64_t pixels = (uint64_t)width * height;
+    rill_result r = rill_limit_check(RILL_LIMIT_IMAGE_PIXELS, pixels, name, err);
+    if (r == RILL_OK) {
+        uint64_t bytes = pixels * RILL_MAX(rill_pixel_type_bytes(type), 4u);
+        r = rill_limit_check(RILL_LIMIT_IMAGE_BYTES, bytes, name, err);
+    }
+    return r;
+}
+
 /* >>load -------------------------------------------------------------------------------------- */
 
 rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,
@@ -169,6 +180,11 @@ rill_result rill_image_load(const void *data, size_t size, const char *name, ril
         want = hdr ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8;
     if (want != RILL_PIXEL_RGBA8 && want != RILL_PIXEL_RGBA32F)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "%s: bad pixel type", name);
+    /* The header's dimensions are all a few bytes of a hostile file need to claim gigabytes, so
+     * they are checked against the limits before stb allocates anything. */
+    rill_result lim = rill_image_check_limits((uint32_t)w, (uint32_t)h, want, name, err);
+    if (lim != RILL_OK)
+        return lim;
     rill_result res = rill_image_alloc(out, (uint32_t)w, (uint32_t)h, want, err);
     if (res != RILL_OK)
         return res;

@@ -57,6 +57,12 @@ uint32_t rill_pixel_type_bytes(rill_pixel_type type);
 rill_result rill_image_alloc(rill_image *out, uint32_t width, uint32_t height, rill_pixel_type type,
                              rill_error *err);
 
+/* Checks a width x height image of `type` (NONE counts as 4 bytes per pixel) against the
+ * image_pixels and image_bytes limits (rill/base.h); RILL_ERR_LIMIT names `name` and the limit.
+ * Every reader calls it with a file's declared dimensions before decoding. */
+rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_type type,
+                                    const char *name, rill_error *err);
+
 /* Decodes an image file held in memory. `name` is used only in error messages ("path: reason")
  * and may be NULL ("<memory>"). want: RGBA8, RGBA32F, or NONE (float for HDR sources, 8-bit
  * otherwise). An 8-bit source asked for as float is divided by 255 (no gamma change); an HDR
