@@ -228,8 +228,7 @@ static int build_scene(rill_renderer *r, const char *path, scene_state *st, rill
     rill_render_components comps;
     if (rill_render_register_components(world, &comps, err) != RILL_OK)
         return 1;
-    st->models_sys =
-        rill_app_enable_models(st->app, r, &(rill_app_models_desc){.image_dir = dir}, err);
+    st->models_sys = rill_app_enable_models(st->app, r, NULL, err);
     if (!st->models_sys || rill_scene_load_sync(rill_app_scenes(st->app), rill_path_basename(path),
                                                 NULL, err) != RILL_OK)
         return 1;

@@ -512,8 +512,7 @@ static int setup_scene(run_content *c, rill_cli_view *v, rill_error *err) {
         return 1;
     /* Model entities load through the app's model system (asset server, one upload per file,
      * node trees spawned under the entities); flushed here so the first frame has them. */
-    c->models_sys =
-        rill_app_enable_models(app, c->r, &(rill_app_models_desc){.image_dir = c->dir}, err);
+    c->models_sys = rill_app_enable_models(app, c->r, NULL, err);
     if (!c->models_sys)
         return 1;
     rill_app_models_flush(c->models_sys);

@@ -526,34 +526,28 @@ void rill_window_set_title(rill_window *w, const char *title);
 /* >>models ----------------------------------------------------------------------------------- */
 
 /* ON MODELS
- *   rill_app_enable_models turns the world's "Model" { path } components (registered by the
- *   renderer, rill/render.h) into drawn glTF models through the asset server. Each frame, in
- *   post_update before transform propagation, its system:
- *     - requests the file of every new Model entity with rill_asset_load (once per path; the glTF
- *       loader, which enable registers, reads it on a worker: QUEUED -> LOADING -> LOADED |
- *       FAILED);
- *     - uploads a LOADED model to the renderer once per path (rill_render_model_create); every
- *       entity naming the same path shares the upload;
- *     - spawns the model's default scene under each such entity (rill_render_model_spawn: one
- *       root child per entity, with nodes, MeshInstances, lights and cameras below it);
- *     - on FAILED logs one warning naming the entity (id and Name) and the file, and spawns
- *       nothing (the entity draws nothing);
- *     - when an entity is despawned, loses its Model or names another path, despawns the tree it
- *       spawned (in one batch) and drops its use of the file. A file nobody has used for
- *       release_delay_frames frames has its upload destroyed (the renderer frees the GPU memory
- *       once the frames in flight are done) and its asset reference released (the server
- *       unloads it at its next update).
+ *   rill_app_enable_models runs two systems over the world's "Model" { path } components
+ *   (rill/scene/model.h):
+ *     - in post_update, before transform propagation, the scene module's model system
+ *       (rill_scene_models): it requests the file of every new Model entity with rill_asset_load
+ *       (once per path; the glTF loader, which enable registers, reads it on a worker), spawns the
+ *       model's default scene under each such entity once it is LOADED (nodes, ModelMesh
+ *       primitives naming the asset, lights and cameras), warns once per entity on FAILED (naming
+ *       the entity and the file), despawns the tree of an entity that is despawned, loses its
+ *       Model or names another path, and releases a file nobody has used for
+ *       release_delay_frames frames;
+ *     - in the extract stage, the renderer's asset cache (rill_render_assets_update): one GPU
+ *       upload per model asset, shared by every entity naming it, destroyed release_delay_frames
+ *       frames after no ModelMesh names it. Images resolve relative to the model through the VFS.
  *   Model paths are asset paths (VFS-relative). The spawned trees are runtime entities of the
  *   world; they are not meant to be saved with it. Built without the renderer, enable fails with
  *   RILL_ERR_UNSUPPORTED. */
 typedef struct rill_renderer rill_renderer;
+typedef struct rill_render_assets rill_render_assets;
 typedef struct rill_app_models rill_app_models;
 
-/* Options; all zero = defaults: image_dir NULL = only embedded glTF images (external image URIs
- * are then skipped with a warning; give the OS folder that model paths are relative to, copied,
- * to load them); release_delay_frames 0 = 2. */
+/* Options; all zero = defaults: release_delay_frames 0 = 2. */
 typedef struct rill_app_models_desc {
-    const char *image_dir;
     uint32_t release_delay_frames;
 } rill_app_models_desc;
 
@@ -565,8 +559,9 @@ typedef struct rill_app_models_stats {
     uint64_t uploads, unloads, spawns, warnings;
 } rill_app_models_stats;
 
-/* Registers the render components and the glTF asset loader in the app and adds the model system
- * (post_update, order RILL_SYSTEM_ORDER_BUILTIN - 1). renderer is borrowed. desc may be NULL.
+/* Registers the model components and the glTF asset loader in the app, attaches a
+ * rill_render_assets to its world and adds the two systems (post_update and extract, order
+ * RILL_SYSTEM_ORDER_BUILTIN - 1). renderer is borrowed. desc may be NULL.
  * Returns NULL and fills err on failure. Call rill_app_disable_models before rill_app_destroy and
  * before rill_renderer_destroy. */
 rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
@@ -584,6 +579,8 @@ void rill_app_models_get_stats(const rill_app_models *models, rill_app_models_st
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL (not spawned yet, failed, or e
  * has no Model). */
 rill_entity rill_app_models_root(const rill_app_models *models, rill_entity e);
+/* The renderer's asset cache the models use (attached to the app's world), or NULL. */
+rill_render_assets *rill_app_models_render_assets(const rill_app_models *models);
 
 #ifdef __cplusplus
 }

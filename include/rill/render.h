@@ -39,6 +39,7 @@
 #include "rill/base.h"
 #include "rill/formats/gltf.h"
 #include "rill/render/graph.h"
+#include "rill/scene/model.h"
 #include "rill/world.h"
 
 #ifdef __cplusplus
@@ -313,17 +314,7 @@ typedef struct rill_render_view {
 
 /* One drawn mesh. id identifies the instance across frames (for motion vectors); 0 = no
  * history (no motion). */
-/* How an instance draws (scene channels resolve to one of these per entity). */
-typedef enum rill_render_mode {
-    RILL_RENDER_MODE_NORMAL = 0,
-    RILL_RENDER_MODE_HIDDEN,    /* skipped by every pass, shadows included */
-    RILL_RENDER_MODE_WIREFRAME, /* skipped by prepass, opaque and shadows; drawn as lines */
-    RILL_RENDER_MODE_GHOST, /* draws like NORMAL (its opacity only matters for passthrough output)
-                             */
-    RILL_RENDER_MODE_NUM,
-    RILL_RENDER_MODE_FORCE_U32 = 0x7FFFFFFF
-} rill_render_mode;
-
+/* How an instance draws: rill_render_mode (rill/scene/model.h, the RenderMode component). */
 typedef struct rill_render_instance {
     uint64_t id;
     rill_mesh mesh;
@@ -449,6 +440,13 @@ typedef struct rill_render_model {
  * skipped with a warning and draw untextured). Images that fail to decode are warnings too. */
 rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *model,
                                      const char *base_dir, rill_render_model *out, rill_error *err);
+/* Same, with external image URIs resolved relative to model_path (a VFS path: the folder part of
+ * it) and read through vfs, so a model inside a pack finds its images in the pack. A missing or
+ * undecodable image is a warning naming the model and the image, and its texture draws as the
+ * placeholder (white for color and occlusion data, a flat normal for normal maps). */
+rill_result rill_render_model_create_vfs(rill_renderer *r, const rill_gltf_model *model,
+                                         rill_vfs *vfs, const char *model_path,
+                                         rill_render_model *out, rill_error *err);
 /* Destroys the model's meshes, materials and textures and frees its arrays; *model is zeroed. */
 void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
 
@@ -512,42 +510,55 @@ rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, 
 
 /* >>world ------------------------------------------------------------------------------------ */
 
-/* Render components, registered in a world by rill_render_register_components:
- *   "MeshInstance" { mesh: u32, material: u32 } (handles; runtime-only)
- *   "DirectionalLight" { color: color = (1,1,1,1), illuminance: f32 = 3, shadows: bool = true }
- *     (direction = the entity's -Z axis)
- *   "PointLight" { color, intensity: f32 = 10, range: f32 = 20 }
- *   "SpotLight" { color, intensity = 10, range = 20, inner_angle = 0, outer_angle = 0.785 }
- *     (direction = -Z)
- *   "Model" { path: asset_path } (a glTF model drawn at the entity; the app's model system,
- *     rill_app_enable_models in rill/app.h, loads it and spawns its node tree under the entity
- *     with rill_render_model_spawn) */
+/* Render components. rill_render_register_components registers "MeshInstance" { mesh: u32,
+ * material: u32 } (renderer handles; runtime-only, for meshes a program creates itself) and, via
+ * rill_scene_model_register (rill/scene/model.h), the asset-naming components the renderer draws:
+ * Model, ModelMesh, RenderMode, DirectionalLight, PointLight and SpotLight. */
 typedef struct rill_mesh_instance {
     uint32_t mesh, material;
 } rill_mesh_instance;
-typedef struct rill_directional_light {
-    float color[4];
-    float illuminance;
-    bool shadows;
-} rill_directional_light;
-typedef struct rill_point_light {
-    float color[4];
-    float intensity, range;
-} rill_point_light;
-typedef struct rill_spot_light {
-    float color[4];
-    float intensity, range, inner_angle, outer_angle;
-} rill_spot_light;
-typedef struct rill_model_ref {
-    const char *path;
-} rill_model_ref;
 
 typedef struct rill_render_components {
-    rill_component mesh_instance, directional_light, point_light, spot_light, model;
+    rill_component mesh_instance, directional_light, point_light, spot_light, model, model_mesh,
+        render_mode;
 } rill_render_components;
 /* Registers (or finds, when already registered) the render components. */
 rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
                                             rill_error *err);
+
+/* ON RENDER ASSETS
+ *   A rill_render_assets turns the asset handles that ModelMesh components name into GPU meshes,
+ *   textures and materials: one upload per glTF asset (rill_render_model_create), shared by every
+ *   entity that names it. Created with a world, it attaches itself to that world (the resource
+ *   "RenderAssets"), and rill_render_extract resolves every ModelMesh through it: a LOADED asset
+ *   not uploaded yet is uploaded there and then; one still loading draws nothing; one whose
+ *   upload fails warns once (module "render") and draws nothing. Images of a model resolve
+ *   relative to the model's path through the asset server's VFS (packs and loose roots alike).
+ *   The cache holds its own reference on each uploaded asset. rill_render_assets_update (once per
+ *   frame; rill_app_enable_models runs it in the extract stage) uploads every asset a ModelMesh
+ *   names, and destroys the uploads (and drops the references) of assets no ModelMesh named for
+ *   release_delay_frames updates; the renderer frees the GPU memory once the frames in flight
+ *   are done. Without updates, uploads live until rill_render_assets_destroy. */
+typedef struct rill_render_assets rill_render_assets;
+/* renderer, assets and world are borrowed; release_delay_frames 0 = 2. */
+typedef struct rill_render_assets_desc {
+    rill_renderer *renderer;
+    rill_asset_server *assets;
+    rill_world *world;
+    uint32_t release_delay_frames;
+} rill_render_assets_desc;
+typedef struct rill_render_assets_stats {
+    uint32_t models;                     /* uploads alive */
+    uint64_t uploads, unloads, failures; /* totals since create */
+} rill_render_assets_stats;
+/* NULL + err when an argument is missing or another cache is attached to the world. */
+rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *desc, rill_error *err);
+/* Detaches from the world, destroys every upload and releases the references. NULL: no-op. */
+void rill_render_assets_destroy(rill_render_assets *ra);
+void rill_render_assets_update(rill_render_assets *ra);
+/* The upload of a glTF asset (uploading it when LOADED and not uploaded yet), or NULL. */
+const rill_render_model *rill_render_assets_model(rill_render_assets *ra, rill_asset asset);
+void rill_render_assets_get_stats(const rill_render_assets *ra, rill_render_assets_stats *out);
 
 /* Snapshot storage owned by the caller, reused across frames (no allocation once grown). */
 typedef struct rill_render_extract_buf {
@@ -562,7 +573,9 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf);
  * (snapshot views, sorted by order then entity id, at most RILL_RENDER_MAX_VIEWS: the lowest
  * orders are kept and a warning is logged once per buf), and snapshot.view is the primary one
  * (is_default first, then lowest order, then lowest entity id); every MeshInstance with a
- * GlobalTransform, the first DirectionalLight, every point and spot light. A camera's viewport is
+ * GlobalTransform, every ModelMesh with a GlobalTransform that the world's rill_render_assets
+ * resolves (see ON RENDER ASSETS), each with its RenderMode, the first DirectionalLight, every
+ * point and spot light. A camera's viewport is
  * clamped to [0,1] (w, h to what is left of the output). hdr = false means the view is rendered
  * without tonemapping or exposure: tonemapper NONE, so linear values clamp to [0,1]. Returns
  * RILL_ERR_NOT_FOUND when there is no active camera. The snapshot points into buf (valid until
@@ -570,34 +583,6 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf);
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err);
-
-/* >>model spawning --------------------------------------------------------------------------- */
-
-/* Spawns the default scene of `model` (scene 0 when none is marked; every root node when the file
- * has no scenes) as entities, using the GPU resources of `uploaded` (made from the same model by
- * rill_render_model_create; its instances array is not used). One root entity per call, named
- * after the scene ("model" when unnamed), with an identity Transform, made a child of `parent`
- * (RILL_ENTITY_NULL = a world root). Below it:
- *   - each node: an entity with Name (the node's name, "nodeN" when unnamed), Transform (from its
- *     TRS, or its matrix decomposed) and Parent;
- *   - each primitive of a node's mesh: an unnamed child entity of the node with an identity
- *     Transform and a MeshInstance naming the primitive's GPU mesh and material;
- *   - a node's KHR_lights_punctual light: DirectionalLight (illuminance = intensity, shadows on),
- *     PointLight or SpotLight (color, intensity, range, cone angles) on the node entity; glTF's
- *     infinite range becomes sqrt(intensity * 256) (where intensity / d^2 falls to 1/256, at
- *     least 1);
- *   - a node's camera: an active Camera on the node entity (perspective fov_y = yfov; orthographic
- *     ortho_height = 2 * ymag; near = znear; far = zfar, or the Camera default 1000 when
- *     infinite).
- * All entities come from one rill_world_spawn_n. Ownership: the entities hold plain handle ids;
- * the caller keeps `uploaded` alive while they exist and destroys it (rill_render_model_destroy)
- * after despawning them. Destroying it first is safe (stale handles draw nothing). The app's
- * model system (rill_app_enable_models in rill/app.h) does this bookkeeping with refcounts.
- * GlobalTransforms appear at the next rill_world_update_transforms. *out_root (may be NULL) gets
- * the root entity, RILL_ENTITY_NULL on failure. */
-rill_result rill_render_model_spawn(rill_world *world, const rill_render_components *comps,
-                                    const rill_render_model *uploaded, const rill_gltf_model *model,
-                                    rill_entity parent, rill_entity *out_root, rill_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
-/* extract.c: the render components (MeshInstance and the three light kinds) and the extract step
- * that turns a world into a rill_render_snapshot. The snapshot holds copies (matrices, handles,
- * light values), never pointers into component storage, so the world may change while the frame
- * is recorded. */
+/* extract.c: the MeshInstance component and the extract step that turns a world into a
+ * rill_render_snapshot: MeshInstances draw their GPU handles, ModelMeshes (rill/scene/model.h)
+ * are resolved through the world's rill_render_assets to the uploaded model's mesh and material,
+ * RenderMode picks how each draws. The snapshot holds copies (matrices, handles, light values),
+ * never pointers into component storage, so the world may change while the frame is recorded. */
+#include "model_assets.h"
 #include "render_internal.h"
 
 #include <math.h>
@@ -11,99 +13,6 @@
 static const rill_field mesh_instance_fields[] = {
     RILL_FIELD(rill_mesh_instance, mesh, U32),
     RILL_FIELD(rill_mesh_instance, material, U32),
-};
-
-static const float white4[4] = {1, 1, 1, 1};
-static const float f_three = 3.0f, f_ten = 10.0f, f_twenty = 20.0f, f_quarter_pi = 0.785398f;
-static const bool b_true = true;
-
-static const rill_field dir_fields[] = {
-    {.name = "color",
-     .type = RILL_FIELD_COLOR,
-     .offset = offsetof(rill_directional_light, color),
-     .count = 1,
-     .default_value = white4},
-    {.name = "illuminance",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_directional_light, illuminance),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN,
-     .min = 0.0,
-     .default_value = &f_three},
-    {.name = "shadows",
-     .type = RILL_FIELD_BOOL,
-     .offset = offsetof(rill_directional_light, shadows),
-     .count = 1,
-     .default_value = &b_true},
-};
-static const rill_directional_light dir_default = {{1, 1, 1, 1}, 3.0f, true};
-
-static const rill_field point_fields[] = {
-    {.name = "color",
-     .type = RILL_FIELD_COLOR,
-     .offset = offsetof(rill_point_light, color),
-     .count = 1,
-     .default_value = white4},
-    {.name = "intensity",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_point_light, intensity),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN,
-     .min = 0.0,
-     .default_value = &f_ten},
-    {.name = "range",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_point_light, range),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN,
-     .min = 0.0,
-     .default_value = &f_twenty},
-};
-static const rill_point_light point_default = {{1, 1, 1, 1}, 10.0f, 20.0f};
-
-static const rill_field spot_fields[] = {
-    {.name = "color",
-     .type = RILL_FIELD_COLOR,
-     .offset = offsetof(rill_spot_light, color),
-     .count = 1,
-     .default_value = white4},
-    {.name = "intensity",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_spot_light, intensity),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN,
-     .min = 0.0,
-     .default_value = &f_ten},
-    {.name = "range",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_spot_light, range),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN,
-     .min = 0.0,
-     .default_value = &f_twenty},
-    {.name = "inner_angle",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_spot_light, inner_angle),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
-     .min = 0.0,
-     .max = 1.5707},
-    {.name = "outer_angle",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(rill_spot_light, outer_angle),
-     .count = 1,
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
-     .min = 0.0,
-     .max = 1.5707,
-     .default_value = &f_quarter_pi},
-};
-static const rill_spot_light spot_default = {{1, 1, 1, 1}, 10.0f, 20.0f, 0.0f, 0.785398f};
-
-static const rill_field model_fields[] = {
-    {.name = "path",
-     .type = RILL_FIELD_ASSET_PATH,
-     .offset = offsetof(rill_model_ref, path),
-     .count = 1},
 };
 
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
@@ -121,38 +30,19 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
                          .fields = mesh_instance_fields,
                          .field_count = 2,
                          .doc = "renderer mesh + material handles"};
-    rill_type_desc dl = {.name = "DirectionalLight",
-                         RILL_TYPE_LAYOUT(rill_directional_light),
-                         .fields = dir_fields,
-                         .field_count = 3,
-                         .defaults = &dir_default,
-                         .doc = "sun-like light along the entity's -Z axis"};
-    rill_type_desc pl = {.name = "PointLight",
-                         RILL_TYPE_LAYOUT(rill_point_light),
-                         .fields = point_fields,
-                         .field_count = 3,
-                         .defaults = &point_default,
-                         .doc = "omni light"};
-    rill_type_desc sl = {.name = "SpotLight",
-                         RILL_TYPE_LAYOUT(rill_spot_light),
-                         .fields = spot_fields,
-                         .field_count = 5,
-                         .defaults = &spot_default,
-                         .doc = "cone light along -Z"};
-    rill_type_desc md = {.name = "Model",
-                         RILL_TYPE_LAYOUT(rill_model_ref),
-                         .fields = model_fields,
-                         .field_count = 1,
-                         .doc = "a glTF model drawn at this entity"};
+    rill_model_components mc;
+    if (rill_scene_model_register(world, &mc, err) != RILL_OK)
+        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
     out->mesh_instance = reg(world, &mi);
-    out->model = reg(world, &md);
-    out->directional_light = reg(world, &dl);
-    out->point_light = reg(world, &pl);
-    out->spot_light = reg(world, &sl);
-    if (!out->mesh_instance || !out->directional_light || !out->point_light || !out->spot_light ||
-        !out->model)
+    out->model = mc.model;
+    out->model_mesh = mc.model_mesh;
+    out->render_mode = mc.render_mode;
+    out->directional_light = mc.directional_light;
+    out->point_light = mc.point_light;
+    out->spot_light = mc.spot_light;
+    if (!out->mesh_instance)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: could not register render components");
+                              "render: could not register the MeshInstance component");
     return RILL_OK;
 }
 
@@ -170,6 +60,25 @@ static void neg_z(const float m[16], float out[3]) {
     out[0] = -m[8] / n;
     out[1] = -m[9] / n;
     out[2] = -m[10] / n;
+}
+
+/* Appends one drawn instance; its RenderMode (when the entity has one) says how it draws. */
+static bool push_instance(rill_world *world, const rill_render_components *comps,
+                          rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
+                          rill_material mat, const rill_global_transform *xf) {
+    rill_render_instance in;
+    memset(&in, 0, sizeof(in)); /* mode NORMAL; no stack garbage in the unset fields */
+    in.id = e;
+    in.mesh = mesh;
+    in.material = mat;
+    memcpy(in.transform, xf->m, sizeof(in.transform));
+    const rill_render_mode_component *rm =
+        comps->render_mode ? rill_world_get(world, e, comps->render_mode) : NULL;
+    if (rm) {
+        in.mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
+        in.ghost_opacity = rm->ghost_opacity;
+    }
+    return rill_array_push(&buf->instances, in);
 }
 
 /* A camera found by extract, with what it is sorted by. */
@@ -282,15 +191,26 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     q = rill_world_query(world, &qd);
     while (rill_query_next(&q)) {
         const rill_mesh_instance *mi = rill_query_get(&q, 0);
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        rill_render_instance in;
-        memset(&in, 0, sizeof(in)); /* mode NORMAL; no stack garbage in the unset fields */
-        in.id = q.entity;
-        in.mesh.id = mi->mesh;
-        in.material.id = mi->material;
-        memcpy(in.transform, xf->m, sizeof(in.transform));
-        if (!rill_array_push(&buf->instances, in))
+        rill_mesh mesh = {mi->mesh};
+        rill_material mat = {mi->material};
+        if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1)))
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+    if (comps->model_mesh && rill_world_component_len(world, comps->model_mesh)) {
+        rill_render_assets *ra = rill__render_assets_of(world);
+        memset(&qd, 0, sizeof(qd));
+        qd.with[0] = comps->model_mesh;
+        qd.with[1] = b->global_transform;
+        q = rill_world_query(world, &qd);
+        while (ra && rill_query_next(&q)) {
+            rill_mesh mesh;
+            rill_material mat;
+            if (!rill__render_assets_resolve(ra, rill_query_get(&q, 0), &mesh, &mat))
+                continue; /* not loaded or not uploaded yet, or failed (warned once) */
+            if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1)))
+                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                                      "render: out of memory in extract");
+        }
     }
 
     memset(&qd, 0, sizeof(qd));

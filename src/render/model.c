@@ -13,8 +13,51 @@
 
 #define LOGM "render"
 
+/* Where external image URIs are read from: a disk folder, or a VFS and the model's VFS path. */
+typedef struct image_source {
+    const char *base_dir;
+    rill_vfs *vfs;
+    const char *model_path;
+} image_source;
+
+/* Reads an external image (URI relative to the model's folder). NULL + a warning on failure. */
+static uint8_t *read_external(const image_source *src, int32_t ti, const char *uri,
+                              size_t *out_size) {
+    char path[1024];
+    uint8_t *file = NULL;
+    rill_error e = {0};
+    const char *model = src->model_path ? src->model_path : "model";
+    if (src->vfs) {
+        char dir[1024];
+        rill_path_dirname(dir, sizeof(dir), src->model_path ? src->model_path : "");
+        if (!rill_path_join(path, sizeof(path), dir, uri) ||
+            !rill_path_normalize(path, sizeof(path), path)) {
+            RILL_LOG_WARN(LOGM, "%s: texture %d: image '%s': bad path; placeholder used", model, ti,
+                          uri);
+            return NULL;
+        }
+        if (rill_vfs_read_all(src->vfs, path, &file, out_size, &e) != RILL_OK) {
+            RILL_LOG_WARN(LOGM, "%s: texture %d: %s; placeholder used", model, ti, e.msg);
+            return NULL;
+        }
+        return file;
+    }
+    if (!src->base_dir) {
+        RILL_LOG_WARN(LOGM, "texture %d: external image '%s' without a base folder; skipped", ti,
+                      uri);
+        return NULL;
+    }
+    if (!rill_path_join(path, sizeof(path), src->base_dir, uri) ||
+        rill_file_read_all(path, &file, out_size, &e) != RILL_OK) {
+        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti,
+                      e.msg[0] ? e.msg : "path too long");
+        return NULL;
+    }
+    return file;
+}
+
 static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int32_t ti, bool srgb,
-                                 const char *base_dir) {
+                                 const image_source *src) {
     rill_texture none = {0};
     const rill_gltf_texture *t = &m->textures[ti];
     if (t->image < 0)
@@ -23,19 +66,8 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     const uint8_t *bytes = im->data;
     size_t size = im->size;
     uint8_t *file = NULL;
-    char path[1024];
     if (!bytes && im->uri) {
-        if (!base_dir) {
-            RILL_LOG_WARN(LOGM, "texture %d: external image '%s' without a base folder; skipped",
-                          ti, im->uri);
-            return none;
-        }
-        rill_error e = {0};
-        if (!rill_path_join(path, sizeof(path), base_dir, im->uri) ||
-            rill_file_read_all(path, &file, &size, &e) != RILL_OK) {
-            RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg[0] ? e.msg : "path too long");
-            return none;
-        }
+        file = read_external(src, ti, im->uri, &size);
         bytes = file;
     }
     if (!bytes)
@@ -103,9 +135,8 @@ static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
         walk(m, n->children[c], (const float *)world, out, prim_base, depth + 1);
 }
 
-rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
-                                     const char *base_dir, rill_render_model *out,
-                                     rill_error *err) {
+static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, const image_source *src,
+                                rill_render_model *out, rill_error *err) {
     if (!r || !m || !out)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
     memset(out, 0, sizeof(*out));
@@ -150,7 +181,7 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
                     mt->occlusion_texture.texture == (int32_t)t;
         }
         if (used)
-            out->textures[t] = load_texture(r, m, (int32_t)t, srgb, base_dir);
+            out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src);
     }
     for (uint32_t i = 0; i <= m->material_count; i++) {
         rill_material_desc d;
@@ -252,6 +283,22 @@ done:
     if (res != RILL_OK)
         rill_render_model_destroy(r, out);
     return res;
+}
+
+rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
+                                     const char *base_dir, rill_render_model *out,
+                                     rill_error *err) {
+    image_source src = {base_dir, NULL, NULL};
+    return model_create(r, m, &src, out, err);
+}
+
+rill_result rill_render_model_create_vfs(rill_renderer *r, const rill_gltf_model *m, rill_vfs *vfs,
+                                         const char *model_path, rill_render_model *out,
+                                         rill_error *err) {
+    if (!vfs)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL vfs");
+    image_source src = {NULL, vfs, model_path};
+    return model_create(r, m, &src, out, err);
 }
 
 void rill_render_model_destroy(rill_renderer *r, rill_render_model *model) {

@@ -44,8 +44,9 @@ static rill_entity spawn_model(rill_world *w, const rill_render_components *rc, 
     return e;
 }
 
+/* The primitives the spawned trees draw (ModelMesh entities naming the model asset). */
 static uint32_t mesh_instances(rill_world *w, const rill_render_components *rc) {
-    return rill_world_component_len(w, rc->mesh_instance);
+    return rill_world_component_len(w, rc->model_mesh);
 }
 
 static void test_model_system_async(void **state) {
@@ -149,7 +150,8 @@ static void test_model_system_async(void **state) {
     assert_int_equal(st.tracked, 2);
     assert_int_equal(mesh_instances(w, &rc), 3);
     assert_int_equal(st.unloads, 0);
-    assert_int_equal(rill_asset_refcount(as, robot), 1);
+    /* One reference for the model system (both entities), one for the renderer's upload. */
+    assert_int_equal(rill_asset_refcount(as, robot), 2);
 
     /* Removing the last user's Model despawns its tree (the entity stays), then the upload and
      * the asset go after the release delay (2 frames). */

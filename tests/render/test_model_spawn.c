@@ -1,7 +1,9 @@
-/* test_model_spawn.c: rill_render_model_spawn on a generated glTF model (node hierarchy with TRS
- * and matrix transforms, two meshes, a point light, a camera): the entity tree it builds (names,
- * parents, GlobalTransforms, MeshInstances, light and camera values), then a headless frame on
- * lavapipe with validation on, seen through the model's own camera, which must not be empty. */
+/* test_model_spawn.c: rill_scene_model_spawn on a generated glTF model loaded through the asset
+ * server (node hierarchy with TRS and matrix transforms, two meshes, a point light, a camera): the
+ * entity tree it builds (names, parents, GlobalTransforms, ModelMeshes naming the asset, light and
+ * camera values), then rill_render_extract resolving the ModelMeshes through rill_render_assets
+ * (one upload for the asset) and a headless frame on lavapipe with validation on, seen through
+ * the model's own camera, which must not be empty; RenderMode hidden removes a tree from it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,19 +32,16 @@ static rill_entity find_child(rill_world *w, rill_entity parent, const char *nam
 }
 
 static uint32_t count_mesh_children(rill_world *w, const rill_render_components *rc, rill_entity e,
-                                    const rill_render_model *rm, uint32_t *out_valid) {
+                                    rill_asset asset, const rill_gltf_model *gm,
+                                    uint32_t *out_valid) {
     uint32_t n = 0;
     for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
-        const rill_mesh_instance *mi = rill_world_get(w, c, rc->mesh_instance);
-        if (!mi)
+        const rill_model_mesh *mm = rill_world_get(w, c, rc->model_mesh);
+        if (!mm)
             continue;
         n++;
-        bool mesh_ok = false, mat_ok = false;
-        for (uint32_t i = 0; i < rm->mesh_count; i++)
-            mesh_ok |= rm->meshes[i].id == mi->mesh;
-        for (uint32_t i = 0; i < rm->material_count; i++)
-            mat_ok |= rm->materials[i].id == mi->material;
-        if (mesh_ok && mat_ok && mi->mesh && mi->material)
+        if (mm->asset == asset.id && mm->mesh < gm->mesh_count &&
+            mm->primitive < gm->meshes[mm->mesh].primitive_count)
             (*out_valid)++;
     }
     return n;
@@ -55,10 +54,24 @@ static void test_spawn_tree_and_render(void **state) {
     size_t glb_size = 0;
     if (model_gen_glb(&glb, &glb_size, &err) != RILL_OK)
         fail_msg("glb write: %s", err.msg);
-    rill_gltf_model *gm = NULL;
-    if (rill_gltf_read_memory(glb, glb_size, NULL, &gm, &err) != RILL_OK)
-        fail_msg("glb read: %s", err.msg);
+    const char *tmp_env = getenv("RILL_TEST_TMP");
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof(dir), "%s/model_spawn", tmp_env ? tmp_env : "/tmp/rill_test_spawn");
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    snprintf(path, sizeof(path), "%s/models", dir);
+    assert_int_equal(rill_dir_create_all(path, NULL), RILL_OK);
+    snprintf(path, sizeof(path), "%s/models/robot.glb", dir);
+    assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
     rill_free(glb);
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    assert_non_null(as);
+    assert_int_equal(rill_gltf_register_asset_loader(as, &err), RILL_OK);
+    rill_asset asset = rill_asset_load_sync(as, "models/robot.glb", &err);
+    assert_int_equal(rill_asset_get_state(as, asset), RILL_ASSET_STATE_LOADED);
+    const rill_gltf_model *gm = rill_asset_get_payload_as(as, asset, RILL_GLTF_ASSET_LOADER);
+    assert_non_null(gm);
 
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
@@ -67,13 +80,12 @@ static void test_spawn_tree_and_render(void **state) {
     rill_renderer *r = NULL;
     if (rill_renderer_create(&d, &r, &err) != RILL_OK)
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
-    rill_render_model rm;
-    assert_int_equal(rill_render_model_create(r, gm, NULL, &rm, &err), RILL_OK);
-    assert_int_equal(rm.mesh_count, 3);
-
     rill_world *w = rill_world_create(NULL);
     rill_render_components rc;
     assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    rill_model_components mc;
+    assert_int_equal(rill_scene_model_register(w, &mc, &err), RILL_OK);
+    assert_int_equal(mc.model_mesh, rc.model_mesh);
     rill_entity holder = rill_world_spawn(w);
     rill_transform ht = rill_transform_identity();
     ht.translation[0] = 10.0f; /* the model follows its holder */
@@ -81,14 +93,15 @@ static void test_spawn_tree_and_render(void **state) {
 
     /* Argument checks. */
     rill_entity root = 1;
-    assert_int_equal(rill_render_model_spawn(NULL, &rc, &rm, gm, holder, &root, NULL),
+    assert_int_equal(rill_scene_model_spawn(NULL, &mc, asset, gm, holder, &root, NULL),
                      RILL_ERR_INVALID_ARGUMENT);
     assert_int_equal(root, RILL_ENTITY_NULL);
-    assert_int_equal(rill_render_model_spawn(w, &rc, &rm, gm, RILL_ENTITY_MAKE(77, 3), &root, NULL),
-                     RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(
+        rill_scene_model_spawn(w, &mc, asset, gm, RILL_ENTITY_MAKE(77, 3), &root, NULL),
+        RILL_ERR_INVALID_ARGUMENT);
 
     uint32_t before = rill_world_entity_count(w);
-    assert_int_equal(rill_render_model_spawn(w, &rc, &rm, gm, holder, &root, &err), RILL_OK);
+    assert_int_equal(rill_scene_model_spawn(w, &mc, asset, gm, holder, &root, &err), RILL_OK);
     /* root + 4 nodes + 3 primitive entities */
     assert_int_equal(rill_world_entity_count(w) - before, 8);
     assert_int_equal(rill_world_get_parent(w, root), holder);
@@ -100,12 +113,13 @@ static void test_spawn_tree_and_render(void **state) {
     assert_int_equal(rill_world_child_count(w, root), 2);
     assert_int_equal(rill_world_child_count(w, base), 3); /* arm, lamp, its primitive */
 
-    /* MeshInstances: one under base, two under arm, all naming the uploaded GPU resources. */
+    /* ModelMeshes: one under base, two under arm, all naming the asset and a real primitive. */
     uint32_t valid = 0;
-    assert_int_equal(count_mesh_children(w, &rc, base, &rm, &valid), 1);
-    assert_int_equal(count_mesh_children(w, &rc, arm, &rm, &valid), 2);
+    assert_int_equal(count_mesh_children(w, &rc, base, asset, gm, &valid), 1);
+    assert_int_equal(count_mesh_children(w, &rc, arm, asset, gm, &valid), 2);
     assert_int_equal(valid, 3);
-    assert_int_equal(rill_world_component_len(w, rc.mesh_instance), 3);
+    assert_int_equal(rill_world_component_len(w, rc.model_mesh), 3);
+    assert_int_equal(rill_world_component_len(w, rc.mesh_instance), 0);
 
     /* Transforms. */
     rill_world_update_transforms(w);
@@ -145,13 +159,34 @@ static void test_spawn_tree_and_render(void **state) {
     assert_float_equal(cam->near_plane, MODEL_GEN_CAM_ZNEAR, 1e-6);
     assert_float_equal(cam->far_plane, MODEL_GEN_CAM_ZFAR, 1e-4);
 
-    /* Render through the model's camera: the boxes fill part of the frame. */
+    /* Without render assets attached to the world, ModelMeshes cannot be drawn. */
     rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
+    assert_int_equal(snap.instance_count, 0);
+    rill_render_assets *ra = rill_render_assets_create(
+        &(rill_render_assets_desc){.renderer = r, .assets = as, .world = w}, &err);
+    assert_non_null(ra);
+    assert_null(rill_render_assets_create(
+        &(rill_render_assets_desc){.renderer = r, .assets = as, .world = w}, &err));
+
+    /* Render through the model's camera: the boxes fill part of the frame. Extract uploads the
+     * asset once and resolves every ModelMesh to the upload's meshes and materials. */
     static uint8_t px[W * H * 4];
     for (int frame = 0; frame < 3; frame++) {
         assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
         assert_int_equal(snap.instance_count, 3);
+        const rill_render_model *rm = rill_render_assets_model(ra, asset);
+        assert_non_null(rm);
+        assert_int_equal(rm->mesh_count, 3);
+        for (uint32_t i = 0; i < snap.instance_count; i++) {
+            bool mesh_ok = false, mat_ok = false;
+            for (uint32_t k = 0; k < rm->mesh_count; k++)
+                mesh_ok |= rm->meshes[k].id == snap.instances[i].mesh.id;
+            for (uint32_t k = 0; k < rm->material_count; k++)
+                mat_ok |= rm->materials[k].id == snap.instances[i].material.id;
+            assert_true(mesh_ok && mat_ok);
+        }
         assert_int_equal(snap.light_count, 1);
         assert_float_equal(snap.view.fov_y, MODEL_GEN_CAM_YFOV, 1e-6);
         snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.2f;
@@ -163,24 +198,48 @@ static void test_spawn_tree_and_render(void **state) {
         if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8)
             lit++;
     print_message("model spawn frame: %u of %u pixels lit\n", lit, W * H);
-    const char *tmp = getenv("RILL_TEST_TMP");
-    if (tmp) { /* for a look by hand */
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/model_spawn.png", tmp);
-        rill_dir_create_all(tmp, NULL);
+    if (tmp_env) { /* for a look by hand */
+        snprintf(path, sizeof(path), "%s/model_spawn.png", tmp_env);
         rill_renderer_write_png(r, path, NULL);
     }
     assert_true(lit > W * H / 50);
     assert_true(lit < W * H); /* the background stays clear */
+    rill_render_assets_stats ras;
+    rill_render_assets_get_stats(ra, &ras);
+    assert_int_equal(ras.uploads, 1);
+    assert_int_equal(ras.models, 1);
+
+    /* RenderMode hidden on the tree: every instance is still extracted, marked hidden, and the
+     * frame is empty. */
+    assert_int_equal(rill_scene_model_set_mode(w, &mc, root, RILL_RENDER_MODE_HIDDEN, 0.5f), 3);
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
+    assert_int_equal(snap.instance_count, 3);
+    for (uint32_t i = 0; i < snap.instance_count; i++)
+        assert_int_equal(snap.instances[i].mode, RILL_RENDER_MODE_HIDDEN);
+    assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+    uint32_t lit_hidden = 0;
+    for (uint32_t i = 0; i < W * H; i++)
+        if (px[i * 4] > 8 || px[i * 4 + 1] > 8 || px[i * 4 + 2] > 8)
+            lit_hidden++;
+    assert_int_equal(lit_hidden, 0);
 
     /* Despawning the holder's subtree removes every spawned entity. */
     assert_int_equal(rill_world_despawn_recursive(w, holder), 9);
-    assert_int_equal(rill_world_component_len(w, rc.mesh_instance), 0);
+    assert_int_equal(rill_world_component_len(w, rc.model_mesh), 0);
 
+    /* With nothing naming the asset, updates destroy the upload after the release delay (2). */
+    for (int i = 0; i < 3; i++)
+        rill_render_assets_update(ra);
+    rill_render_assets_get_stats(ra, &ras);
+    assert_int_equal(ras.models, 0);
+    assert_int_equal(ras.unloads, 1);
+    rill_render_assets_destroy(ra);
     rill_render_extract_buf_free(&xb);
     rill_world_destroy(w);
-    rill_render_model_destroy(r, &rm);
-    rill_gltf_model_free(gm);
+    rill_asset_release(as, asset);
+    rill_asset_server_destroy(as);
+    rill_vfs_destroy(vfs);
     rill_render_stats st;
     rill_renderer_stats(r, &st);
     rill_renderer_destroy(r);
@@ -206,14 +265,13 @@ static void test_spawn_no_scene(void **state) {
     rill_gltf_model m;
     memset(&m, 0, sizeof(m));
     m.node_count = 2, m.nodes = nodes, m.default_scene = -1;
-    rill_render_model empty;
-    memset(&empty, 0, sizeof(empty));
     rill_world *w = rill_world_create(NULL);
-    rill_render_components rc;
+    rill_model_components mc;
     rill_error err = {0};
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    assert_int_equal(rill_scene_model_register(w, &mc, &err), RILL_OK);
     rill_entity root = 0;
-    assert_int_equal(rill_render_model_spawn(w, &rc, &empty, &m, RILL_ENTITY_NULL, &root, &err),
+    rill_asset none = {0};
+    assert_int_equal(rill_scene_model_spawn(w, &mc, none, &m, RILL_ENTITY_NULL, &root, &err),
                      RILL_OK);
     assert_string_equal(rill_world_get_name(w, root), "model");
     assert_int_equal(rill_world_get_parent(w, root), RILL_ENTITY_NULL);

@@ -1,11 +1,12 @@
 /* model_spawn.c: a glTF model's default scene turned into world entities (see
- * rill_render_model_spawn in rill/render.h). Nodes become entities with Name, Transform and
- * Parent; each primitive of a node's mesh becomes a child entity with a MeshInstance that names
- * the uploaded model's GPU mesh and material; KHR_lights_punctual lights and glTF cameras become
- * the renderer's light components and the world's Camera on the node entity. All entities of one
+ * rill_scene_model_spawn in rill/scene/model.h). Nodes become entities with Name, Transform and
+ * Parent; each primitive of a node's mesh becomes a child entity with a ModelMesh that names the
+ * model asset, the mesh and the primitive (the renderer resolves it to GPU objects at extract);
+ * KHR_lights_punctual lights and glTF cameras become light components and the world's Camera on
+ * the node entity. All entities of one
  * call are spawned with one rill_world_spawn_n, so a large model costs one temporary array, not
  * one allocation per entity. */
-#include "render_internal.h"
+#include "rill/scene/model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,10 +19,9 @@
 
 typedef struct spawn_ctx {
     rill_world *world;
-    const rill_render_components *comps;
-    const rill_render_model *up;
+    const rill_model_components *comps;
+    uint32_t asset;
     const rill_gltf_model *m;
-    const uint32_t *prim_base;
     uint8_t *visited;
     const rill_entity *ents;
     uint32_t next; /* next unused entity of ents */
@@ -127,17 +127,10 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
         const rill_gltf_mesh *mesh = &c->m->meshes[n->mesh];
         rill_transform ident = rill_transform_identity();
         for (uint32_t p = 0; p < mesh->primitive_count && c->next < c->cap; p++) {
-            uint32_t mi = c->prim_base[n->mesh] + p;
-            int32_t mat = mesh->primitives[p].material;
-            uint32_t mat_index = mat >= 0 ? (uint32_t)mat : c->m->material_count;
-            rill_mesh_instance inst = {0, 0};
-            if (mi < c->up->mesh_count)
-                inst.mesh = c->up->meshes[mi].id;
-            if (mat_index < c->up->material_count)
-                inst.material = c->up->materials[mat_index].id;
+            rill_model_mesh mm = {c->asset, (uint32_t)n->mesh, p};
             rill_entity pe = c->ents[c->next++];
             rill_world_set_transform(c->world, pe, &ident);
-            rill_world_add(c->world, pe, c->comps->mesh_instance, &inst);
+            rill_world_add(c->world, pe, c->comps->model_mesh, &mm);
             rill_world_set_parent(c->world, pe, e);
             c->mesh_instances++;
         }
@@ -150,29 +143,19 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
         spawn_node(c, n->children[i], e, depth + 1);
 }
 
-rill_result rill_render_model_spawn(rill_world *world, const rill_render_components *comps,
-                                    const rill_render_model *uploaded, const rill_gltf_model *model,
-                                    rill_entity parent, rill_entity *out_root, rill_error *err) {
+rill_result rill_scene_model_spawn(rill_world *world, const rill_model_components *comps,
+                                   rill_asset asset, const rill_gltf_model *model,
+                                   rill_entity parent, rill_entity *out_root, rill_error *err) {
     if (out_root)
         *out_root = RILL_ENTITY_NULL;
-    if (!world || !comps || !uploaded || !model)
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: model spawn: NULL argument");
+    if (!world || !comps || !model)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene: model spawn: NULL argument");
     if (parent != RILL_ENTITY_NULL && !rill_world_is_alive(world, parent))
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: model spawn: the parent entity is not alive");
-    /* The uploaded model has one mesh per primitive in (mesh, primitive) order, the layout
-     * rill_render_model_create produces; prim_base maps a glTF mesh to its first GPU mesh. */
-    size_t tmp_bytes = sizeof(uint32_t) * ((size_t)model->mesh_count + 1) + model->node_count + 1;
-    uint8_t *tmp = rill_calloc_tagged(1, tmp_bytes, RILL_MEM_RENDER);
-    if (!tmp)
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: model spawn: out of memory");
-    uint32_t *prim_base = (uint32_t *)tmp;
-    uint8_t *visited = tmp + sizeof(uint32_t) * ((size_t)model->mesh_count + 1);
-    uint32_t prims = 0;
-    for (uint32_t i = 0; i < model->mesh_count; i++) {
-        prim_base[i] = prims;
-        prims += model->meshes[i].primitive_count;
-    }
+                              "scene: model spawn: the parent entity is not alive");
+    uint8_t *visited = rill_calloc_tagged(1, (size_t)model->node_count + 1, RILL_MEM_SCENE);
+    if (!visited)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene: model spawn: out of memory");
     int32_t scene =
         model->default_scene >= 0 ? model->default_scene : (model->scene_count ? 0 : -1);
     uint32_t root_count = scene >= 0 ? model->scenes[scene].node_count : model->node_count;
@@ -183,11 +166,11 @@ rill_result rill_render_model_spawn(rill_world *world, const rill_render_compone
             continue;
         total += count_subtree(model, node, visited, 0);
     }
-    rill_entity *ents = rill_malloc_tagged(sizeof(rill_entity) * total, RILL_MEM_RENDER);
+    rill_entity *ents = rill_malloc_tagged(sizeof(rill_entity) * total, RILL_MEM_SCENE);
     if (!ents || rill_world_spawn_n(world, total, ents) != total) {
         rill_free(ents);
-        rill_free(tmp);
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: model spawn: out of memory");
+        rill_free(visited);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene: model spawn: out of memory");
     }
     rill_entity root = ents[0];
     const char *root_name =
@@ -197,7 +180,7 @@ rill_result rill_render_model_spawn(rill_world *world, const rill_render_compone
     rill_world_set_transform(world, root, &ident);
     if (parent != RILL_ENTITY_NULL)
         rill_world_set_parent(world, root, parent);
-    spawn_ctx c = {world, comps, uploaded, model, prim_base, visited, ents, 1, total, 0};
+    spawn_ctx c = {world, comps, asset.id, model, visited, ents, 1, total, 0};
     for (uint32_t i = 0; i < root_count; i++) {
         int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
         if (scene < 0 && model->nodes[node].parent >= 0)
@@ -205,7 +188,7 @@ rill_result rill_render_model_spawn(rill_world *world, const rill_render_compone
         spawn_node(&c, node, root, 0);
     }
     rill_free(ents);
-    rill_free(tmp);
+    rill_free(visited);
     if (out_root)
         *out_root = root;
     return RILL_OK;

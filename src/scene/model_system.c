@@ -1,25 +1,22 @@
-/* model_system.c: the app's model system (rill_app_enable_models in rill/app.h). It watches the
+/* model_system.c: the model system (rill_scene_models in rill/scene/model.h). It watches the
  * world's "Model" { path } components, requests each file once through the asset server (the glTF
- * loader reads it on a worker), uploads a loaded model to the renderer once per path, and spawns
- * the model's node tree as children of every entity that names it (rill_render_model_spawn).
- * Entities naming the same file share one upload; a per-path user count decides when the upload
- * is destroyed and the asset released. It runs in post_update before transform propagation, so a
- * tree spawned in a frame has its GlobalTransforms in that same frame. */
+ * loader reads it on a worker) and spawns the model's node tree as children of every entity that
+ * names it (rill_scene_model_spawn). Entities naming the same file share one asset; a per-path
+ * user count decides when the asset is released. GPU uploads are the renderer's business: it
+ * resolves the ModelMesh components at extract, one upload per asset. An app runs the update in
+ * post_update before transform propagation, so a tree spawned in a frame has its
+ * GlobalTransforms in that same frame. */
 #include <stdio.h>
 #include <string.h>
 
-#include "rill/app.h"
-#include "rill/formats/gltf.h"
-
-#if RILL_APP_HAS_RENDER
-#include "rill/render.h"
+#include "rill/scene/model.h"
 
 #define LOGM "models"
 
 typedef enum entry_state {
     ENTRY_LOADING = 0, /* the asset is QUEUED or LOADING */
-    ENTRY_READY,       /* uploaded: spawnable */
-    ENTRY_FAILED,      /* load or upload failed: entities naming it draw nothing */
+    ENTRY_READY,       /* loaded: spawnable */
+    ENTRY_FAILED,      /* the load failed: entities naming it draw nothing */
 } entry_state;
 
 /* One model file, shared by every entity that names it. */
@@ -27,8 +24,6 @@ typedef struct model_entry {
     const char *path; /* interned: the cache key */
     rill_asset asset; /* one reference, held while the entry exists */
     entry_state state;
-    rill_render_model gpu;
-    bool has_gpu;
     char error[1024];    /* the failure message (it names the file) */
     uint32_t users;      /* tracked entities naming this path */
     uint64_t idle_since; /* frame at which users reached 0 */
@@ -50,12 +45,10 @@ typedef struct model_track {
     track_state state;
 } model_track;
 
-struct rill_app_models {
-    rill_app *app;
-    rill_renderer *renderer;
-    rill_render_components comps;
-    rill_system system;
-    char *image_dir;
+struct rill_scene_models {
+    rill_world *world;
+    rill_asset_server *assets;
+    rill_model_components comps;
     uint32_t release_delay;
     uint64_t frame;
     RILL_ARRAY(model_track) tracks;
@@ -64,18 +57,18 @@ struct rill_app_models {
     rill_map entry_of;              /* interned path pointer -> model_entry * */
     RILL_ARRAY(rill_entity) doomed; /* spawned roots to despawn this frame (kept, no churn) */
     uint32_t pending;               /* tracks in TRACK_PENDING */
-    rill_app_models_stats stats;
+    rill_scene_models_stats stats;
 };
 
-static void release_user(rill_app_models *m, model_entry *e) {
+static void release_user(rill_scene_models *m, model_entry *e) {
     if (e && e->users && --e->users == 0)
         e->idle_since = m->frame;
 }
 
 /* Drops track i (swap-remove), queueing its spawned tree for despawn. */
-static void drop_track(rill_app_models *m, uint32_t i) {
+static void drop_track(rill_scene_models *m, uint32_t i) {
     model_track *t = &m->tracks.data[i];
-    rill_world *w = rill_app_world(m->app);
+    rill_world *w = m->world;
     if (t->root && rill_world_is_alive(w, t->root))
         rill_array_push(&m->doomed, t->root); /* on OOM the tree stays: never a crash */
     if (t->state == TRACK_PENDING)
@@ -90,11 +83,11 @@ static void drop_track(rill_app_models *m, uint32_t i) {
     m->tracks.len--;
 }
 
-static model_entry *find_or_request(rill_app_models *m, const char *path) {
+static model_entry *find_or_request(rill_scene_models *m, const char *path) {
     uint64_t v = 0;
     if (rill_map_get(&m->entry_of, (uint64_t)(uintptr_t)path, &v))
         return (model_entry *)(uintptr_t)v;
-    model_entry *e = rill_calloc_tagged(1, sizeof(*e), RILL_MEM_APP);
+    model_entry *e = rill_calloc_tagged(1, sizeof(*e), RILL_MEM_SCENE);
     if (!e)
         return NULL;
     if (!rill_array_push(&m->entries, e) ||
@@ -106,7 +99,7 @@ static model_entry *find_or_request(rill_app_models *m, const char *path) {
     }
     e->path = path;
     rill_error err = {0};
-    e->asset = rill_asset_load(rill_app_assets(m->app), path, &err);
+    e->asset = rill_asset_load(m->assets, path, &err);
     if (!e->asset.id) {
         e->state = ENTRY_FAILED;
         snprintf(e->error, sizeof(e->error), "%s", err.msg[0] ? err.msg : "cannot be requested");
@@ -114,29 +107,20 @@ static model_entry *find_or_request(rill_app_models *m, const char *path) {
     return e;
 }
 
-/* LOADING entries whose asset finished: upload (LOADED) or remember the message (FAILED). */
-static void advance_entries(rill_app_models *m) {
-    rill_asset_server *as = rill_app_assets(m->app);
+/* LOADING entries whose asset finished: spawnable (LOADED) or remember the message (FAILED). */
+static void advance_entries(rill_scene_models *m) {
+    rill_asset_server *as = m->assets;
     for (uint32_t i = 0; i < m->entries.len; i++) {
         model_entry *e = m->entries.data[i];
         if (e->state != ENTRY_LOADING)
             continue;
         rill_asset_state st = rill_asset_get_state(as, e->asset);
         if (st == RILL_ASSET_STATE_LOADED) {
-            const rill_gltf_model *gm =
-                rill_asset_get_payload_as(as, e->asset, RILL_GLTF_ASSET_LOADER);
-            rill_error err = {0};
-            if (!gm) {
+            if (!rill_asset_get_payload_as(as, e->asset, RILL_GLTF_ASSET_LOADER)) {
                 e->state = ENTRY_FAILED;
                 snprintf(e->error, sizeof(e->error), "%.400s: not a glTF model", e->path);
-            } else if (rill_render_model_create(m->renderer, gm, m->image_dir, &e->gpu, &err) !=
-                       RILL_OK) {
-                e->state = ENTRY_FAILED;
-                snprintf(e->error, sizeof(e->error), "%.400s: upload: %.511s", e->path, err.msg);
             } else {
-                e->has_gpu = true;
                 e->state = ENTRY_READY;
-                m->stats.uploads++;
             }
         } else if (st == RILL_ASSET_STATE_FAILED || st == RILL_ASSET_STATE_INVALID) {
             e->state = ENTRY_FAILED;
@@ -145,21 +129,17 @@ static void advance_entries(rill_app_models *m) {
     }
 }
 
-static void free_entry(rill_app_models *m, model_entry *e) {
-    if (e->has_gpu) {
-        /* The renderer defers the GPU frees until the frames in flight that may use them are
-         * done, so destroying here (after the entities are gone) is safe. */
-        rill_render_model_destroy(m->renderer, &e->gpu);
-        m->stats.unloads++;
-    }
-    rill_asset_release(rill_app_assets(m->app), e->asset);
+static void free_entry(rill_scene_models *m, model_entry *e) {
+    rill_asset_release(m->assets, e->asset);
+    m->stats.releases++;
     rill_map_remove(&m->entry_of, (uint64_t)(uintptr_t)e->path);
     rill_free(e);
 }
 
-static void sys_models(rill_app *app, void *user) {
-    rill_app_models *m = user;
-    rill_world *w = rill_app_world(app);
+void rill_scene_models_update(rill_scene_models *m) {
+    if (!m)
+        return;
+    rill_world *w = m->world;
     m->frame++;
 
     /* 1. Entities that died, lost their Model or changed its path. */
@@ -217,12 +197,12 @@ static void sys_models(rill_app *app, void *user) {
             m->stats.warnings++;
             continue;
         }
-        rill_asset_server *as = rill_app_assets(app);
+        rill_asset_server *as = m->assets;
         const rill_gltf_model *gm =
             rill_asset_get_payload_as(as, t->entry->asset, RILL_GLTF_ASSET_LOADER);
         rill_error err = {0};
-        if (!gm || rill_render_model_spawn(w, &m->comps, &t->entry->gpu, gm, t->entity, &t->root,
-                                           &err) != RILL_OK) {
+        if (!gm || rill_scene_model_spawn(w, &m->comps, t->entry->asset, gm, t->entity, &t->root,
+                                          &err) != RILL_OK) {
             RILL_LOG_WARN(LOGM, "entity %llu: model '%s': spawn failed: %s",
                           (unsigned long long)t->entity, t->path, err.msg);
             t->state = TRACK_FAILED;
@@ -250,69 +230,44 @@ static void sys_models(rill_app *app, void *user) {
     }
 }
 
-rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
-                                        const rill_app_models_desc *desc, rill_error *err) {
-    if (!app || !renderer) {
+rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, rill_error *err) {
+    if (!desc || !desc->world || !desc->assets) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                       "rill_app_enable_models: NULL app or renderer");
+                       "rill_scene_models_create: NULL world or asset server");
         return NULL;
     }
-    rill_app_models *m = rill_calloc_tagged(1, sizeof(*m), RILL_MEM_APP);
+    rill_scene_models *m = rill_calloc_tagged(1, sizeof(*m), RILL_MEM_SCENE);
     if (!m) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: out of memory");
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_scene_models_create: out of memory");
         return NULL;
     }
-    m->app = app;
-    m->renderer = renderer;
-    m->release_delay = desc && desc->release_delay_frames ? desc->release_delay_frames : 2;
-    if (desc && desc->image_dir) {
-        m->image_dir = rill_strdup(desc->image_dir);
-        if (!m->image_dir) {
-            rill_free(m);
-            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: out of memory");
-            return NULL;
-        }
-    }
-    if (rill_render_register_components(rill_app_world(app), &m->comps, err) != RILL_OK ||
-        rill_gltf_register_asset_loader(rill_app_assets(app), err) != RILL_OK) {
-        rill_free(m->image_dir);
-        rill_free(m);
-        return NULL;
-    }
-    /* Before the built-in transform propagation of post_update: trees spawned this frame get
-     * their GlobalTransforms in this frame. */
-    m->system = rill_app_add_system(app, &(rill_system_desc){.name = "rill.models",
-                                                             .stage = RILL_STAGE_POST_UPDATE,
-                                                             .order = RILL_SYSTEM_ORDER_BUILTIN - 1,
-                                                             .fn = sys_models,
-                                                             .user = m});
-    if (!m->system.id) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
-                       "rill_app_enable_models: cannot add the system");
-        rill_free(m->image_dir);
+    m->world = desc->world;
+    m->assets = desc->assets;
+    m->release_delay = desc->release_delay_frames ? desc->release_delay_frames : 2;
+    if (rill_scene_model_register(m->world, &m->comps, err) != RILL_OK ||
+        rill_gltf_register_asset_loader(m->assets, err) != RILL_OK) {
         rill_free(m);
         return NULL;
     }
     return m;
 }
 
-void rill_app_models_flush(rill_app_models *m) {
+void rill_scene_models_flush(rill_scene_models *m) {
     if (!m)
         return;
-    rill_asset_server *as = rill_app_assets(m->app);
-    sys_models(m->app, m); /* picks up new Model entities and requests their files */
+    rill_asset_server *as = m->assets;
+    rill_scene_models_update(m); /* picks up new Model entities and requests their files */
     for (uint32_t i = 0; i < m->entries.len; i++)
         if (m->entries.data[i]->state == ENTRY_LOADING)
             rill_asset_wait(as, m->entries.data[i]->asset);
-    sys_models(m->app, m); /* uploads and spawns */
-    rill_world_update_transforms(rill_app_world(m->app));
+    rill_scene_models_update(m); /* spawns */
+    rill_world_update_transforms(m->world);
 }
 
-void rill_app_disable_models(rill_app_models *m) {
+void rill_scene_models_destroy(rill_scene_models *m) {
     if (!m)
         return;
-    rill_app_remove_system(m->app, m->system);
-    rill_world *w = rill_app_world(m->app);
+    rill_world *w = m->world;
     for (uint32_t i = 0; i < m->tracks.len; i++) {
         rill_entity r = m->tracks.data[i].root;
         if (r && rill_world_is_alive(w, r))
@@ -327,11 +282,10 @@ void rill_app_disable_models(rill_app_models *m) {
     rill_array_free(&m->doomed);
     rill_map_free(&m->track_of);
     rill_map_free(&m->entry_of);
-    rill_free(m->image_dir);
     rill_free(m);
 }
 
-void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
+void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out) {
     if (!out)
         return;
     memset(out, 0, sizeof(*out));
@@ -347,39 +301,13 @@ void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *
     }
 }
 
-rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
+rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e) {
     uint64_t i = 0;
     if (!m || !rill_map_get(&m->track_of, e, &i))
         return RILL_ENTITY_NULL;
     return m->tracks.data[i].root;
 }
 
-#else /* built without the renderer */
-
-rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
-                                        const rill_app_models_desc *desc, rill_error *err) {
-    (void)app, (void)renderer, (void)desc;
-    rill_error_set(err, RILL_ERR_UNSUPPORTED, "rill_app_enable_models: built without the renderer");
-    return NULL;
+const rill_model_components *rill_scene_models_components(const rill_scene_models *m) {
+    return m ? &m->comps : NULL;
 }
-
-void rill_app_disable_models(rill_app_models *m) {
-    (void)m;
-}
-
-void rill_app_models_flush(rill_app_models *m) {
-    (void)m;
-}
-
-void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
-    (void)m;
-    if (out)
-        memset(out, 0, sizeof(*out));
-}
-
-rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
-    (void)m, (void)e;
-    return RILL_ENTITY_NULL;
-}
-
-#endif

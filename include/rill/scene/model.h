@@ -1,0 +1,168 @@
+/* rill/scene/model.h: models, lights and render modes as world components, and the glTF scene ->
+ * entities step. Components name assets (paths or asset handles), never GPU objects: the
+ * renderer (rill/render.h) turns the asset handles into GPU meshes, textures and materials when
+ * it extracts a frame, one upload per asset.
+ *
+ * ON THE COMPONENTS (rill_scene_model_register)
+ *   "Model" { path: asset_path }: a glTF model (.glb/.gltf) drawn at this entity. The model
+ *     system (rill_scene_models below; rill_app_enable_models drives it in an app) loads the file
+ *     through the asset server and spawns its node tree under the entity.
+ *   "ModelMesh" { asset: u32, mesh: u32, primitive: u32 } (runtime only, not saved): one glTF
+ *     primitive to draw: the asset handle id of the loaded glTF model, the mesh index in it and
+ *     the primitive index in that mesh; the material is the primitive's own.
+ *   "RenderMode" { mode: enum normal|hidden|wireframe|ghost, ghost_opacity: f32 = 0.5 }: how the
+ *     entity's own mesh draws (no component = normal). It applies to the entity only, not to its
+ *     children (rill_scene_model_set_mode sets a whole spawned tree). Scene channels produce it.
+ *   "DirectionalLight" { color: color = (1,1,1,1), illuminance: f32 = 3, shadows: bool = true }
+ *     (direction = the entity's -Z axis)
+ *   "PointLight" { color, intensity: f32 = 10, range: f32 = 20 }
+ *   "SpotLight" { color, intensity = 10, range = 20, inner_angle = 0, outer_angle = 0.785 }
+ *     (direction = -Z)
+ *
+ * ON SPAWNING
+ *   rill_scene_model_spawn turns a loaded glTF model into entities: nodes with Name, Transform and
+ *   Parent, a ModelMesh child per primitive, KHR_lights_punctual lights and cameras on the node
+ *   entities. Another module that wants a model in the world without a Model component (a LOD
+ *   streamer spawning `name_lod1.glb` as a hidden sibling) loads the file with rill_asset_load,
+ *   waits for LOADED, calls rill_scene_model_spawn with the handle and the payload
+ *   (rill_asset_get_payload_as(server, h, RILL_GLTF_ASSET_LOADER)), then
+ *   rill_scene_model_set_mode(..., RILL_RENDER_MODE_HIDDEN) on the root; it keeps its asset
+ *   reference while the tree lives and despawns the tree (rill_world_despawn_recursive) before
+ *   releasing it.
+ *
+ * Depends on: base, world, asset, formats (glTF).
+ */
+#ifndef RILL_SCENE_MODEL_H
+#define RILL_SCENE_MODEL_H
+
+#include "rill/asset.h"
+#include "rill/base.h"
+#include "rill/formats/gltf.h"
+#include "rill/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How an entity's mesh draws (the RenderMode component; scene channels resolve to one of these
+ * per entity). */
+typedef enum rill_render_mode {
+    RILL_RENDER_MODE_NORMAL = 0,
+    RILL_RENDER_MODE_HIDDEN,    /* skipped by every pass, shadows included */
+    RILL_RENDER_MODE_WIREFRAME, /* skipped by prepass, opaque and shadows; drawn as lines */
+    RILL_RENDER_MODE_GHOST,     /* draws like NORMAL (its opacity matters for passthrough output) */
+    RILL_RENDER_MODE_NUM,
+    RILL_RENDER_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_render_mode;
+
+typedef struct rill_model_ref {
+    const char *path; /* interned asset path, NULL = none */
+} rill_model_ref;
+typedef struct rill_model_mesh {
+    uint32_t asset; /* rill_asset.id of the glTF model */
+    uint32_t mesh, primitive;
+} rill_model_mesh;
+typedef struct rill_render_mode_component {
+    rill_render_mode mode;
+    float ghost_opacity;
+} rill_render_mode_component;
+typedef struct rill_directional_light {
+    float color[4];
+    float illuminance;
+    bool shadows;
+} rill_directional_light;
+typedef struct rill_point_light {
+    float color[4];
+    float intensity, range;
+} rill_point_light;
+typedef struct rill_spot_light {
+    float color[4];
+    float intensity, range, inner_angle, outer_angle;
+} rill_spot_light;
+
+typedef struct rill_model_components {
+    rill_component model, model_mesh, render_mode, directional_light, point_light, spot_light;
+} rill_model_components;
+
+/* Registers (or finds, when already registered) the components above. */
+rill_result rill_scene_model_register(rill_world *world, rill_model_components *out,
+                                      rill_error *err);
+
+/* Spawns the default scene of `model` (scene 0 when none is marked; every root node when the file
+ * has no scenes) as entities; `asset` is the handle whose payload `model` is (its id goes into
+ * every ModelMesh). One root entity per call, named after the scene ("model" when unnamed), with
+ * an identity Transform, made a child of `parent` (RILL_ENTITY_NULL = a world root). Below it:
+ *   - each node: an entity with Name (the node's name, "nodeN" when unnamed), Transform (from its
+ *     TRS, or its matrix decomposed) and Parent;
+ *   - each primitive of a node's mesh: an unnamed child entity of the node with an identity
+ *     Transform and a ModelMesh;
+ *   - a node's KHR_lights_punctual light: DirectionalLight (illuminance = intensity, shadows on),
+ *     PointLight or SpotLight (color, intensity, range, cone angles) on the node entity; glTF's
+ *     infinite range becomes sqrt(intensity * 256) (where intensity / d^2 falls to 1/256, at
+ *     least 1);
+ *   - a node's camera: an active Camera on the node entity (perspective fov_y = yfov; orthographic
+ *     ortho_height = 2 * ymag; near = znear; far = zfar, or the Camera default 1000 when
+ *     infinite).
+ * All entities come from one rill_world_spawn_n. The caller keeps its asset reference while the
+ * entities exist (a released asset draws nothing). GlobalTransforms appear at the next
+ * rill_world_update_transforms. *out_root (may be NULL) gets the root entity, RILL_ENTITY_NULL on
+ * failure. */
+rill_result rill_scene_model_spawn(rill_world *world, const rill_model_components *comps,
+                                   rill_asset asset, const rill_gltf_model *model,
+                                   rill_entity parent, rill_entity *out_root, rill_error *err);
+
+/* Sets RenderMode { mode, ghost_opacity } on every ModelMesh entity in the subtree of root (root
+ * included). Returns how many entities it set. */
+uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
+                                   rill_entity root, rill_render_mode mode, float ghost_opacity);
+
+/* >>model system ----------------------------------------------------------------------------- */
+
+/* ON THE MODEL SYSTEM
+ *   rill_scene_models watches the world's Model components. Each rill_scene_models_update (main
+ *   thread, once per frame, before transform propagation):
+ *     - requests the file of every new Model entity with rill_asset_load (once per path; the glTF
+ *       loader, which create registers, reads it on a worker);
+ *     - spawns the model's default scene under each such entity once it is LOADED
+ *       (rill_scene_model_spawn: one root child per entity);
+ *     - on FAILED logs one warning (module "models") naming the entity (id and Name) and the
+ *       file, and spawns nothing;
+ *     - when an entity is despawned, loses its Model or names another path, despawns the tree it
+ *       spawned (in one batch) and drops its use of the file; a file nobody has used for
+ *       release_delay_frames updates has its asset reference released.
+ *   The spawned trees are runtime entities; they are not meant to be saved with the world. */
+typedef struct rill_scene_models rill_scene_models;
+
+/* world and assets are borrowed. release_delay_frames 0 = 2. */
+typedef struct rill_scene_models_desc {
+    rill_world *world;
+    rill_asset_server *assets;
+    uint32_t release_delay_frames;
+} rill_scene_models_desc;
+
+/* Counters: tracked entities (with a Model), spawned, pending (waiting for their file), failed
+ * (warned, drawing nothing), models (files held, loading or loaded), and totals since create:
+ * spawns, warnings, releases (files released). */
+typedef struct rill_scene_models_stats {
+    uint32_t tracked, spawned, pending, failed, models;
+    uint64_t spawns, warnings, releases;
+} rill_scene_models_stats;
+
+/* Registers the model components and the glTF asset loader. NULL + err on failure. */
+rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, rill_error *err);
+/* Despawns every tree it spawned and releases its assets. NULL is a no-op. */
+void rill_scene_models_destroy(rill_scene_models *m);
+/* One step of the system (see above). */
+void rill_scene_models_update(rill_scene_models *m);
+/* Runs update, blocks until every requested file is LOADED or FAILED, runs update again and
+ * propagates transforms: the models exist when it returns. */
+void rill_scene_models_flush(rill_scene_models *m);
+void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out);
+/* The root of the tree spawned for entity e, or RILL_ENTITY_NULL. */
+rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e);
+const rill_model_components *rill_scene_models_components(const rill_scene_models *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_SCENE_MODEL_H */

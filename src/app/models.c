@@ -1,0 +1,162 @@
+/* models.c: rill_app_enable_models (rill/app.h): the scene module's model system (Model ->
+ * spawned entities, rill/scene/model.h) run in post_update, and the renderer's asset cache
+ * (ModelMesh -> GPU uploads, rill_render_assets in rill/render.h) updated in the extract stage. */
+#include <string.h>
+
+#include "rill/app.h"
+#include "rill/scene/model.h"
+
+#if RILL_APP_HAS_RENDER
+#include "rill/render.h"
+
+struct rill_app_models {
+    rill_app *app;
+    rill_scene_models *scene;
+    rill_render_assets *gpu;
+    rill_system spawn_system, upload_system;
+};
+
+static void sys_spawn(rill_app *app, void *user) {
+    (void)app;
+    rill_scene_models_update(((rill_app_models *)user)->scene);
+}
+
+static void sys_upload(rill_app *app, void *user) {
+    (void)app;
+    rill_render_assets_update(((rill_app_models *)user)->gpu);
+}
+
+rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
+                                        const rill_app_models_desc *desc, rill_error *err) {
+    if (!app || !renderer) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "rill_app_enable_models: NULL app or renderer");
+        return NULL;
+    }
+    rill_app_models *m = rill_calloc_tagged(1, sizeof(*m), RILL_MEM_APP);
+    if (!m) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_enable_models: out of memory");
+        return NULL;
+    }
+    m->app = app;
+    uint32_t delay = desc ? desc->release_delay_frames : 0;
+    rill_world *w = rill_app_world(app);
+    m->scene = rill_scene_models_create(&(rill_scene_models_desc){.world = w,
+                                                                  .assets = rill_app_assets(app),
+                                                                  .release_delay_frames = delay},
+                                        err);
+    if (m->scene)
+        m->gpu =
+            rill_render_assets_create(&(rill_render_assets_desc){.renderer = renderer,
+                                                                 .assets = rill_app_assets(app),
+                                                                 .world = w,
+                                                                 .release_delay_frames = delay},
+                                      err);
+    /* Spawning runs before the built-in transform propagation of post_update: trees spawned this
+     * frame get their GlobalTransforms in this frame. */
+    if (m->gpu) {
+        m->spawn_system =
+            rill_app_add_system(app, &(rill_system_desc){.name = "rill.models",
+                                                         .stage = RILL_STAGE_POST_UPDATE,
+                                                         .order = RILL_SYSTEM_ORDER_BUILTIN - 1,
+                                                         .fn = sys_spawn,
+                                                         .user = m});
+        m->upload_system =
+            rill_app_add_system(app, &(rill_system_desc){.name = "rill.model_uploads",
+                                                         .stage = RILL_STAGE_EXTRACT,
+                                                         .order = RILL_SYSTEM_ORDER_BUILTIN - 1,
+                                                         .fn = sys_upload,
+                                                         .user = m});
+        if (!m->spawn_system.id || !m->upload_system.id)
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                           "rill_app_enable_models: cannot add the systems");
+    }
+    if (!m->gpu || !m->spawn_system.id || !m->upload_system.id) {
+        rill_app_disable_models(m);
+        return NULL;
+    }
+    return m;
+}
+
+void rill_app_disable_models(rill_app_models *m) {
+    if (!m)
+        return;
+    if (m->spawn_system.id)
+        rill_app_remove_system(m->app, m->spawn_system);
+    if (m->upload_system.id)
+        rill_app_remove_system(m->app, m->upload_system);
+    rill_scene_models_destroy(m->scene); /* despawns the trees first */
+    rill_render_assets_destroy(m->gpu);
+    rill_free(m);
+}
+
+void rill_app_models_flush(rill_app_models *m) {
+    if (!m)
+        return;
+    rill_scene_models_flush(m->scene);
+    rill_render_assets_update(m->gpu);
+}
+
+void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
+    if (!out)
+        return;
+    memset(out, 0, sizeof(*out));
+    if (!m)
+        return;
+    rill_scene_models_stats s;
+    rill_render_assets_stats g;
+    rill_scene_models_get_stats(m->scene, &s);
+    rill_render_assets_get_stats(m->gpu, &g);
+    out->tracked = s.tracked;
+    out->spawned = s.spawned;
+    out->pending = s.pending;
+    out->failed = s.failed;
+    out->models = s.models;
+    out->spawns = s.spawns;
+    out->warnings = s.warnings;
+    out->uploads = g.uploads;
+    out->unloads = g.unloads;
+}
+
+rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
+    return m ? rill_scene_models_root(m->scene, e) : RILL_ENTITY_NULL;
+}
+
+rill_render_assets *rill_app_models_render_assets(const rill_app_models *m) {
+    return m ? m->gpu : NULL;
+}
+
+#else /* built without the renderer */
+
+rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
+                                        const rill_app_models_desc *desc, rill_error *err) {
+    (void)app, (void)renderer, (void)desc;
+    rill_error_set(err, RILL_ERR_UNSUPPORTED, "rill_app_enable_models: built without the renderer");
+    return NULL;
+}
+
+void rill_app_disable_models(rill_app_models *m) {
+    (void)m;
+}
+
+void rill_app_models_flush(rill_app_models *m) {
+    (void)m;
+}
+
+void rill_app_models_get_stats(const rill_app_models *m, rill_app_models_stats *out) {
+    (void)m;
+    if (out)
+        memset(out, 0, sizeof(*out));
+}
+
+rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
+    (void)m, (void)e;
+    return RILL_ENTITY_NULL;
+}
+
+rill_render_assets *rill_app_models_render_assets(const rill_app_models *m) {
+    (void)m;
+    return NULL;
+}
+
+#endif

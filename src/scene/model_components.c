@@ -1,0 +1,214 @@
+/* model_components.c: the components of rill/scene/model.h (Model, ModelMesh, RenderMode and the
+ * three light kinds): plain data that names assets, registered here so every module from scene up
+ * (channels, stream, render, tools) sees the same types. */
+#include <stddef.h>
+#include <string.h>
+
+#include "rill/scene/model.h"
+
+static const float white4[4] = {1, 1, 1, 1};
+static const float f_three = 3.0f, f_ten = 10.0f, f_twenty = 20.0f, f_quarter_pi = 0.785398f;
+static const bool b_true = true;
+
+static const rill_field dir_fields[] = {
+    {.name = "color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_directional_light, color),
+     .count = 1,
+     .default_value = white4},
+    {.name = "illuminance",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_directional_light, illuminance),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_three},
+    {.name = "shadows",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_directional_light, shadows),
+     .count = 1,
+     .default_value = &b_true},
+};
+static const rill_directional_light dir_default = {{1, 1, 1, 1}, 3.0f, true};
+
+static const rill_field point_fields[] = {
+    {.name = "color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_point_light, color),
+     .count = 1,
+     .default_value = white4},
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_point_light, intensity),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_ten},
+    {.name = "range",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_point_light, range),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_twenty},
+};
+static const rill_point_light point_default = {{1, 1, 1, 1}, 10.0f, 20.0f};
+
+static const rill_field spot_fields[] = {
+    {.name = "color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_spot_light, color),
+     .count = 1,
+     .default_value = white4},
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, intensity),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_ten},
+    {.name = "range",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, range),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .default_value = &f_twenty},
+    {.name = "inner_angle",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, inner_angle),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0.0,
+     .max = 1.5707},
+    {.name = "outer_angle",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_spot_light, outer_angle),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0.0,
+     .max = 1.5707,
+     .default_value = &f_quarter_pi},
+};
+static const rill_spot_light spot_default = {{1, 1, 1, 1}, 10.0f, 20.0f, 0.0f, 0.785398f};
+
+static const rill_field model_fields[] = {
+    {.name = "path",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_model_ref, path),
+     .count = 1},
+};
+
+static const rill_field model_mesh_fields[] = {
+    RILL_FIELD(rill_model_mesh, asset, U32),
+    RILL_FIELD(rill_model_mesh, mesh, U32),
+    RILL_FIELD(rill_model_mesh, primitive, U32),
+};
+
+static const rill_enum_item mode_items[] = {
+    {"normal", RILL_RENDER_MODE_NORMAL},
+    {"hidden", RILL_RENDER_MODE_HIDDEN},
+    {"wireframe", RILL_RENDER_MODE_WIREFRAME},
+    {"ghost", RILL_RENDER_MODE_GHOST},
+};
+static const float f_half = 0.5f;
+static const rill_field mode_fields[] = {
+    {.name = "mode",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_mode_component, mode),
+     .count = 1,
+     .enum_items = mode_items,
+     .enum_count = 4,
+     .doc = "normal, hidden (no pass draws it), wireframe (lines only) or ghost"},
+    {.name = "ghost_opacity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_mode_component, ghost_opacity),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0.0,
+     .max = 1.0,
+     .default_value = &f_half},
+};
+static const rill_render_mode_component mode_default = {RILL_RENDER_MODE_NORMAL, 0.5f};
+
+static rill_component reg(rill_world *w, const rill_type_desc *d) {
+    rill_component c = rill_world_find_component(w, d->name);
+    return c ? c : rill_world_register_component(w, d);
+}
+
+rill_result rill_scene_model_register(rill_world *world, rill_model_components *out,
+                                      rill_error *err) {
+    if (!world || !out)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene: NULL world or out");
+    rill_type_desc mm = {
+        .name = "ModelMesh",
+        RILL_TYPE_LAYOUT(rill_model_mesh),
+        .flags = RILL_TYPE_NO_SERIALIZE,
+        .fields = model_mesh_fields,
+        .field_count = 3,
+        .doc = "one primitive of a loaded glTF model (asset handle, mesh, primitive)"};
+    rill_type_desc rm = {.name = "RenderMode",
+                         RILL_TYPE_LAYOUT(rill_render_mode_component),
+                         .fields = mode_fields,
+                         .field_count = 2,
+                         .defaults = &mode_default,
+                         .doc = "how this entity's mesh draws"};
+    rill_type_desc dl = {.name = "DirectionalLight",
+                         RILL_TYPE_LAYOUT(rill_directional_light),
+                         .fields = dir_fields,
+                         .field_count = 3,
+                         .defaults = &dir_default,
+                         .doc = "sun-like light along the entity's -Z axis"};
+    rill_type_desc pl = {.name = "PointLight",
+                         RILL_TYPE_LAYOUT(rill_point_light),
+                         .fields = point_fields,
+                         .field_count = 3,
+                         .defaults = &point_default,
+                         .doc = "omni light"};
+    rill_type_desc sl = {.name = "SpotLight",
+                         RILL_TYPE_LAYOUT(rill_spot_light),
+                         .fields = spot_fields,
+                         .field_count = 5,
+                         .defaults = &spot_default,
+                         .doc = "cone light along -Z"};
+    rill_type_desc md = {.name = "Model",
+                         RILL_TYPE_LAYOUT(rill_model_ref),
+                         .fields = model_fields,
+                         .field_count = 1,
+                         .doc = "a glTF model drawn at this entity"};
+    out->model = reg(world, &md);
+    out->model_mesh = reg(world, &mm);
+    out->render_mode = reg(world, &rm);
+    out->directional_light = reg(world, &dl);
+    out->point_light = reg(world, &pl);
+    out->spot_light = reg(world, &sl);
+    if (!out->model || !out->model_mesh || !out->render_mode || !out->directional_light ||
+        !out->point_light || !out->spot_light)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "scene: could not register the model components");
+    return RILL_OK;
+}
+
+/* Depth-first over the subtree with an explicit stack (hierarchies can be deep). */
+uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
+                                   rill_entity root, rill_render_mode mode, float ghost_opacity) {
+    if (!world || !comps || !rill_world_is_alive(world, root))
+        return 0;
+    rill_render_mode_component rmc = {mode, ghost_opacity};
+    RILL_ARRAY(rill_entity) stack = {0};
+    uint32_t set = 0;
+    if (!rill_array_push(&stack, root))
+        return 0;
+    while (stack.len) {
+        rill_entity e = stack.data[--stack.len];
+        if (rill_world_has(world, e, comps->model_mesh) &&
+            rill_world_add(world, e, comps->render_mode, &rmc))
+            set++;
+        for (rill_entity c = rill_world_first_child(world, e); c;
+             c = rill_world_next_sibling(world, c))
+            if (!rill_array_push(&stack, c))
+                break;
+    }
+    rill_array_free(&stack);
+    return set;
+}
