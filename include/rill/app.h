@@ -61,6 +61,7 @@
 
 #include "rill/asset.h"
 #include "rill/base.h"
+#include "rill/physics.h"
 #include "rill/scene.h"
 #include "rill/world.h"
 
@@ -581,6 +582,24 @@ void rill_app_models_get_stats(const rill_app_models *models, rill_app_models_st
 rill_entity rill_app_models_root(const rill_app_models *models, rill_entity e);
 /* The renderer's asset cache the models use (attached to the app's world), or NULL. */
 rill_render_assets *rill_app_models_render_assets(const rill_app_models *models);
+
+/* >>physics ---------------------------------------------------------------------------------- */
+
+/* ON PHYSICS
+ *   rill_app_enable_physics creates a rill_physics world (rill/physics.h) bound to the app's
+ *   world and steps it once per fixed step, in fixed_update at order RILL_SYSTEM_ORDER_BUILTIN
+ *   (before user fixed_update systems), with time.fixed_dt. Dynamic bodies' Transforms are written
+ *   there, and transform propagation in post_update carries them to their GlobalTransforms. */
+typedef struct rill_app_physics rill_app_physics;
+
+/* desc may be NULL (defaults); its world is ignored (the app's world is used). Returns NULL and
+ * fills err on failure. Call rill_app_disable_physics before rill_app_destroy. */
+rill_app_physics *rill_app_enable_physics(rill_app *app, const rill_physics_desc *desc,
+                                          rill_error *err);
+/* The physics world, for queries and shapes (valid until disable). NULL for NULL. */
+rill_physics *rill_app_physics_world(const rill_app_physics *p);
+/* Removes the system and destroys the physics world. NULL is a no-op. Not from inside a system. */
+void rill_app_disable_physics(rill_app_physics *p);
 
 #ifdef __cplusplus
 }
