@@ -72,17 +72,6 @@ typedef enum rill_tonemapper {
  * and edges here. The graph is rebuilt every frame. */
 typedef rill_result (*rill_render_setup_graph_fn)(rill_rg *graph, void *user, rill_error *err);
 
-/* Renderer description. All zero = defaults:
- *   width, height 0 = 1280x720 (headless target size; windowed uses the surface size);
- *   glfw_window NULL = headless; vsync (windowed) false = MAILBOX, else IMMEDIATE; true = FIFO;
- *   device_name NULL = automatic (or RILL_DEVICE);
- *   validation 0 = on in debug builds or when RILL_VALIDATION=1; 1 = on; -1 = off;
- *   frames_in_flight 0 = 2 (max 3); upload_budget_bytes 0 = 32 MiB per frame;
- *   quality DEFAULT = MEDIUM; shadow_map_size 0 = the tier's size per cascade (Low 512, Medium
- *   1024, High 2048); shadow_cascades 0 = 4 (max 4);
- *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache;
- *   render_scale 0 = 1.0: the 3D passes render at this fraction of the output size (clamped to
- *   [0.1, 1]; never supersampled) and tonemapping upscales bilinearly to the full output. */
 /* Debug switches (rill_renderer_desc.debug_flags). */
 enum {
     /* Shade every point/spot light at every pixel instead of using the clustered light lists
@@ -106,6 +95,17 @@ typedef enum rill_render_quality {
     RILL_RENDER_QUALITY_FORCE_U32 = 0x7FFFFFFF
 } rill_render_quality;
 
+/* Renderer description. All zero = defaults:
+ *   width, height 0 = 1280x720 (headless target size; windowed uses the surface size);
+ *   glfw_window NULL = headless; vsync (windowed) false = MAILBOX, else IMMEDIATE; true = FIFO;
+ *   device_name NULL = automatic (or RILL_DEVICE);
+ *   validation 0 = on in debug builds or when RILL_VALIDATION=1; 1 = on; -1 = off;
+ *   frames_in_flight 0 = 2 (max 3); upload_budget_bytes 0 = 32 MiB per frame;
+ *   quality DEFAULT = MEDIUM; shadow_map_size 0 = the tier's size per cascade (Low 512, Medium
+ *   1024, High 2048); shadow_cascades 0 = 4 (max 4);
+ *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache;
+ *   render_scale 0 = 1.0: the 3D passes render at this fraction of the output size (clamped to
+ *   [0.1, 1]; never supersampled) and tonemapping upscales bilinearly to the full output. */
 typedef struct rill_renderer_desc {
     uint32_t width, height;
     rill_render_quality quality;
@@ -197,11 +197,6 @@ typedef enum rill_alpha_mode {
     RILL_ALPHA_FORCE_U32 = 0x7FFFFFFF
 } rill_alpha_mode;
 
-/* Metallic-roughness material. A zero desc gives glTF's defaults: base_color (1,1,1,1) (used when
- * all four components are 0), metallic 0, roughness 1 (a 0 roughness means "default" unless
- * roughness_set is true), emissive (0,0,0), normal_scale 1, occlusion_strength 1 (0 means
- * default for both), alpha_cutoff 0.5, opaque, single-sided. A texture handle of 0 means none
- * (white, or a flat normal). Textures are referenced, not owned: destroy materials first. */
 /* How a material's textures are addressed outside [0, 1] (one mode for all of its textures). */
 typedef enum rill_texture_wrap {
     RILL_TEXTURE_WRAP_REPEAT = 0,
@@ -211,6 +206,11 @@ typedef enum rill_texture_wrap {
     RILL_TEXTURE_WRAP_FORCE_U32 = 0x7FFFFFFF
 } rill_texture_wrap;
 
+/* Metallic-roughness material. A zero desc gives glTF's defaults: base_color (1,1,1,1) (used when
+ * all four components are 0), metallic 0, roughness 1 (a 0 roughness means "default" unless
+ * roughness_set is true), emissive (0,0,0), normal_scale 1, occlusion_strength 1 (0 means
+ * default for both), alpha_cutoff 0.5, opaque, single-sided. A texture handle of 0 means none
+ * (white, or a flat normal). Textures are referenced, not owned: destroy materials first. */
 typedef struct rill_material_desc {
     float base_color[4];
     float metallic;
@@ -236,9 +236,6 @@ void rill_render_material_destroy(rill_renderer *r, rill_material mat);
 
 /* >>frame ------------------------------------------------------------------------------------ */
 
-/* The view. world_from_view is the camera's world matrix (column-major; looks down -Z, +Y up).
- * Defaults (zero): fov_y 0.8 rad, near 0.1, far 1000, tonemapper ACES, exposure 0 EV,
- * clear color black unless given (alpha is ignored). */
 /* Screen-space ambient occlusion presets: samples per pixel = slices x samples per side x 2. */
 typedef enum rill_ssao_quality {
     RILL_SSAO_HIGH = 0, /* 18 samples (3 slices x 3 per side), the default */
@@ -288,6 +285,9 @@ typedef struct rill_render_auto_exposure {
     float min_ev, max_ev;
 } rill_render_auto_exposure;
 
+/* The view. world_from_view is the camera's world matrix (column-major; looks down -Z, +Y up).
+ * Defaults (zero): fov_y 0.8 rad, near 0.1, far 1000, tonemapper ACES, exposure 0 EV,
+ * clear color black unless given (alpha is ignored). */
 typedef struct rill_render_view {
     rill_render_ssao ssao;
     rill_render_bloom bloom;
@@ -312,9 +312,9 @@ typedef struct rill_render_view {
  * a warning once per extract buffer). */
 #define RILL_RENDER_MAX_VIEWS 8u
 
+/* How an instance draws: rill_render_mode (rill/scene/model.h, the RenderMode component). */
 /* One drawn mesh. id identifies the instance across frames (for motion vectors); 0 = no
  * history (no motion). */
-/* How an instance draws: rill_render_mode (rill/scene/model.h, the RenderMode component). */
 typedef struct rill_render_instance {
     uint64_t id;
     rill_mesh mesh;

@@ -29,8 +29,9 @@ static uint32_t transient_usage(const rill_rg_image_desc *d) {
         u |= RILL__IMG_COLOR | RILL__IMG_TRANSFER_SRC | RILL__IMG_TRANSFER_DST;
         break;
     }
-    if (d->array_view)
+    if (d->array_view) {
         u |= RILL__IMG_ARRAY;
+    }
     return u;
 }
 
@@ -51,8 +52,9 @@ static rill__img *acquire_transient(rill_renderer *r, const rill_rg_image_desc *
     rill__img_desc id = {d->width,  d->height,          d->layers, d->mips,
                          d->format, transient_usage(d), label};
     rill__img *img = rill__img_create(r->gpu, &id, err);
-    if (!img)
+    if (!img) {
         return NULL;
+    }
     transient_img t = {*d, img, frame, true};
     if (!rill_array_push(&r->transients, t)) {
         rill__img_destroy(r->gpu, img);
@@ -76,14 +78,20 @@ void rill__transients_release_unused(rill_renderer *r, bool all) {
     }
 }
 
-rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name) {
-    int32_t res = rill_rg_resource_find(ctx->g, name);
-    if (res < 0)
+rill__img *rill__ctx_res(rill_rg_ctx *ctx, rill__res res) {
+    if (res.i < 0) {
         return NULL;
-    int32_t slot = rill_rg_resource_slot(ctx->g, (uint32_t)res);
-    if (slot >= 0)
+    }
+    int32_t slot = rill_rg_resource_slot(ctx->g, (uint32_t)res.i);
+    if (slot >= 0) {
         return (uint32_t)slot < ctx->r->slot_images.len ? ctx->r->slot_images.data[slot] : NULL;
-    return rill_rg_resource_external(ctx->g, (uint32_t)res);
+    }
+    return rill_rg_resource_external(ctx->g, (uint32_t)res.i);
+}
+
+rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name) {
+    rill__res res = {rill_rg_resource_find(ctx->g, name)};
+    return rill__ctx_res(ctx, res);
 }
 
 static void issue_barriers(rill_renderer *r, rill__cmd *cmd, const rill_rg *g,
@@ -107,20 +115,24 @@ rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *er
     const rill_rg *g = r->graph;
     uint32_t nslots = rill_rg_slot_count(g);
     rill_array_clear(&r->slot_images);
-    if (!rill_array_reserve(&r->slot_images, nslots ? nslots : 1))
+    if (!rill_array_reserve(&r->slot_images, nslots ? nslots : 1)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    }
     r->slot_images.len = nslots;
-    for (uint32_t s = 0; s < nslots; s++)
+    for (uint32_t s = 0; s < nslots; s++) {
         r->slot_images.data[s] = NULL;
+    }
     for (uint32_t res = 0; res < rill_rg_resource_count(g); res++) {
         int32_t slot = rill_rg_resource_slot(g, res);
-        if (slot < 0 || r->slot_images.data[slot])
+        if (slot < 0 || r->slot_images.data[slot]) {
             continue;
+        }
         rill_rg_image_desc d;
         rill_rg_resource_image_desc(g, res, &d);
         r->slot_images.data[slot] = acquire_transient(r, &d, (uint32_t)slot, err);
-        if (!r->slot_images.data[slot])
+        if (!r->slot_images.data[slot]) {
             return err ? err->code : RILL_ERR_VULKAN;
+        }
     }
     rill_rg_ctx ctx = {r, cmd, g};
     for (uint32_t i = 0; i < rill_rg_ordered_count(g); i++) {
@@ -129,8 +141,9 @@ rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *er
         issue_barriers(r, cmd, g, b, nb);
         void *user;
         rill_rg_exec_fn fn = rill_rg_ordered_exec(g, i, &user);
-        if (!fn)
+        if (!fn) {
             continue; /* anchors record nothing */
+        }
         const char *label =
             rill_rg_ordered_label(g, i); /* interned: lives as long as the process */
         rill__cmd_label_begin(cmd, label);

@@ -47,8 +47,9 @@ rill_render_fx *rill_render_fx_create(rill_renderer *r, const uint32_t *spirv, s
 }
 
 void rill_render_fx_destroy(rill_renderer *r, rill_render_fx *fx) {
-    if (!r || !fx)
+    if (!r || !fx) {
         return;
+    }
     rill__pipe_destroy(r->gpu, fx->pipe);
     rill_free(fx);
 }
@@ -56,8 +57,9 @@ void rill_render_fx_destroy(rill_renderer *r, rill_render_fx *fx) {
 static void exec_fx(rill_rg_ctx *ctx, void *user) {
     rill_render_fx *fx = user;
     rill__img *img = rill__ctx_image(ctx, fx->target);
-    if (!img)
+    if (!img) {
         return;
+    }
     const rill__img_desc *d = rill__img_get_desc(img);
     rill__cmd_bind_pipe(ctx->cmd, fx->pipe);
     rill__binding b;
@@ -78,20 +80,23 @@ rill_result rill_render_fx_add(rill_rg *graph, rill_render_fx *fx, const char *l
                                const char *target, const void *params, uint32_t params_size,
                                rill_error *err) {
     if (!graph || !fx || !label || !target || params_size > FX_MAX_PARAMS ||
-        (params_size && !params))
+        (params_size && !params)) {
         return rill_error_set(
             err, RILL_ERR_INVALID_ARGUMENT,
             "render: effect pass needs a graph, an effect, a label, a target and at "
             "most %u bytes of parameters",
             FX_MAX_PARAMS);
+    }
     fx->target = rill_intern(target);
     memset(fx->params, 0, sizeof(fx->params));
-    if (params_size)
+    if (params_size) {
         memcpy(fx->params, params, params_size);
+    }
     fx->params_size = params_size;
     rill_rg_pass_desc d = {label, exec_fx, fx, false};
     rill_result r = rill_rg_add_pass(graph, &d, err);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = rill_rg_access(graph, label, target, RILL_RG_USAGE_STORAGE_WRITE, err);
+    }
     return r;
 }

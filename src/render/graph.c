@@ -123,8 +123,9 @@ rill_rg *rill_rg_create(void) {
 }
 
 void rill_rg_destroy(rill_rg *g) {
-    if (!g)
+    if (!g) {
         return;
+    }
     rill_array_free(&g->res);
     rill_array_free(&g->passes);
     rill_array_free(&g->acc);
@@ -143,8 +144,9 @@ void rill_rg_destroy(rill_rg *g) {
 }
 
 void rill_rg_reset(rill_rg *g) {
-    if (!g)
+    if (!g) {
         return;
+    }
     rill_array_clear(&g->res);
     rill_array_clear(&g->passes);
     rill_array_clear(&g->acc);
@@ -157,8 +159,9 @@ void rill_rg_reset(rill_rg *g) {
 }
 
 void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height) {
-    if (!g)
+    if (!g) {
         return;
+    }
     g->view_w = width ? width : 1;
     g->view_h = height ? height : 1;
     g->compiled = false;
@@ -167,44 +170,53 @@ void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height) {
 /* >>building -------------------------------------------------------------------------------- */
 
 static int32_t find_pass(const rill_rg *g, const char *interned) {
-    for (uint32_t i = 0; i < g->passes.len; i++)
-        if (g->passes.data[i].label == interned)
+    for (uint32_t i = 0; i < g->passes.len; i++) {
+        if (g->passes.data[i].label == interned) {
             return (int32_t)i;
+        }
+    }
     return -1;
 }
 
 static int32_t find_res(const rill_rg *g, const char *interned) {
-    for (uint32_t i = 0; i < g->res.len; i++)
-        if (g->res.data[i].name == interned)
+    for (uint32_t i = 0; i < g->res.len; i++) {
+        if (g->res.data[i].name == interned) {
             return (int32_t)i;
+        }
+    }
     return -1;
 }
 
 static rill_result add_res(rill_rg *g, const char *name, bool is_image, bool imported,
                            const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
                            rill_rg_usage final, rill_error *err) {
-    if (!g || !name || !name[0])
+    if (!g || !name || !name[0]) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render graph: resource needs a name");
+    }
     const char *n = rill_intern(name);
-    if (!n)
+    if (!n) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
-    if (find_res(g, n) >= 0)
+    }
+    if (find_res(g, n) >= 0) {
         return rill_error_set(err, RILL_ERR_ALREADY_EXISTS,
                               "render graph: resource '%s' declared twice", name);
+    }
     rg_res r;
     memset(&r, 0, sizeof(r));
     r.name = n;
     r.is_image = is_image;
     r.imported = imported;
-    if (desc)
+    if (desc) {
         r.desc = *desc;
+    }
     r.external = external;
     r.initial = initial;
     r.final = final;
     r.slot = -1;
-    if (!rill_array_push(&g->res, r))
+    if (!rill_array_push(&g->res, r)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     g->compiled = false;
     return RILL_OK;
 }
@@ -226,14 +238,17 @@ rill_result rill_rg_import_buffer(rill_rg *g, const char *name, void *external,
 }
 
 rill_result rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_error *err) {
-    if (!g || !desc || !desc->label || !desc->label[0])
+    if (!g || !desc || !desc->label || !desc->label[0]) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: pass needs a label");
+    }
     const char *label = rill_intern(desc->label);
-    if (!label)
+    if (!label) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
-    if (find_pass(g, label) >= 0)
+    }
+    if (find_pass(g, label) >= 0) {
         return rill_error_set(err, RILL_ERR_ALREADY_EXISTS, "render graph: pass '%s' added twice",
                               desc->label);
+    }
     rg_pass p;
     memset(&p, 0, sizeof(p));
     p.label = label;
@@ -241,52 +256,65 @@ rill_result rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_err
     p.user = desc->user;
     p.side_effect = desc->side_effect;
     p.order = -1;
-    if (!rill_array_push(&g->passes, p))
+    if (!rill_array_push(&g->passes, p)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     g->compiled = false;
     return RILL_OK;
 }
 
 rill_result rill_rg_access(rill_rg *g, const char *pass, const char *name, rill_rg_usage usage,
                            rill_error *err) {
-    if (!g || !pass || !name || usage == RILL_RG_USAGE_NONE || (unsigned)usage >= RILL_RG_USAGE_NUM)
+    if (!g || !pass || !name || usage == RILL_RG_USAGE_NONE ||
+        (unsigned)usage >= RILL_RG_USAGE_NUM) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: bad access");
+    }
     const char *label = rill_intern(pass);
     const char *n = rill_intern(name);
-    if (!label || !n)
+    if (!label || !n) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     int32_t p = find_pass(g, label);
-    if (p < 0)
+    if (p < 0) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "render graph: no pass labelled '%s'", pass);
-    for (uint32_t i = 0; i < g->acc.len; i++)
-        if (g->acc.data[i].pass == (uint32_t)p && g->acc.data[i].name == n)
+    }
+    for (uint32_t i = 0; i < g->acc.len; i++) {
+        if (g->acc.data[i].pass == (uint32_t)p && g->acc.data[i].name == n) {
             return rill_error_set(err, RILL_ERR_ALREADY_EXISTS,
                                   "render graph: pass '%s' accesses '%s' twice", pass, name);
+        }
+    }
     rg_access a = {(uint32_t)p, n, -1, usage};
-    if (!rill_array_push(&g->acc, a))
+    if (!rill_array_push(&g->acc, a)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     g->compiled = false;
     return RILL_OK;
 }
 
 rill_result rill_rg_add_edge(rill_rg *g, const char *from, const char *to, rill_error *err) {
-    if (!g || !from || !to)
+    if (!g || !from || !to) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render graph: edge needs two labels");
+    }
     int32_t a = find_pass(g, rill_intern(from));
-    if (a < 0)
+    if (a < 0) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render graph: edge %s -> %s: no pass labelled '%s'", from, to, from);
+    }
     int32_t b = find_pass(g, rill_intern(to));
-    if (b < 0)
+    if (b < 0) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render graph: edge %s -> %s: no pass labelled '%s'", from, to, to);
-    if (a == b)
+    }
+    if (a == b) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render graph: edge from '%s' to itself", from);
+    }
     rg_edge e = {(uint32_t)a, (uint32_t)b};
-    if (!rill_array_push(&g->edges, e))
+    if (!rill_array_push(&g->edges, e)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     g->compiled = false;
     return RILL_OK;
 }
@@ -295,19 +323,22 @@ rill_result rill_rg_add_edges(rill_rg *g, const char *const *labels, uint32_t co
                               rill_error *err) {
     for (uint32_t i = 0; i + 1 < count; i++) {
         rill_result r = rill_rg_add_edge(g, labels[i], labels[i + 1], err);
-        if (r != RILL_OK)
+        if (r != RILL_OK) {
             return r;
+        }
     }
     return RILL_OK;
 }
 
 rill_result rill_rg_mark_output(rill_rg *g, const char *name, rill_error *err) {
-    if (!g || !name)
+    if (!g || !name) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: output needs a name");
+    }
     int32_t r = find_res(g, rill_intern(name));
-    if (r < 0)
+    if (r < 0) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "render graph: no resource named '%s'",
                               name);
+    }
     g->res.data[r].output = true;
     g->compiled = false;
     return RILL_OK;
@@ -316,12 +347,15 @@ rill_result rill_rg_mark_output(rill_rg *g, const char *name, rill_error *err) {
 /* >>compile: validate ------------------------------------------------------------------------ */
 
 static void resolve_desc(const rill_rg *g, rill_rg_image_desc *d) {
-    if (d->format == RILL_RG_FORMAT_NONE)
+    if (d->format == RILL_RG_FORMAT_NONE) {
         d->format = RILL_RG_FORMAT_RGBA16F;
-    if (d->layers == 0)
+    }
+    if (d->layers == 0) {
         d->layers = 1;
-    if (d->mips == 0)
+    }
+    if (d->mips == 0) {
         d->mips = 1;
+    }
     if (d->size_mode == RILL_RG_SIZE_VIEW_RELATIVE) {
         float s = d->scale > 0.0f ? d->scale : 1.0f;
         uint32_t w = (uint32_t)((float)g->view_w * s + 0.5f);
@@ -330,18 +364,21 @@ static void resolve_desc(const rill_rg *g, rill_rg_image_desc *d) {
         d->width = w ? w : 1;
         d->height = h ? h : 1;
     } else {
-        if (d->width == 0)
+        if (d->width == 0) {
             d->width = 1;
-        if (d->height == 0)
+        }
+        if (d->height == 0) {
             d->height = 1;
+        }
     }
 }
 
 static rill_result phase_validate(rill_rg *g, rill_error *err) {
     for (uint32_t i = 0; i < g->res.len; i++) {
         rg_res *r = &g->res.data[i];
-        if (r->is_image)
+        if (r->is_image) {
             resolve_desc(g, &r->desc);
+        }
         r->slot = -1;
         r->first = r->last = -1;
     }
@@ -349,34 +386,40 @@ static rill_result phase_validate(rill_rg *g, rill_error *err) {
         rg_access *a = &g->acc.data[i];
         a->res = find_res(g, a->name);
         const char *pl = g->passes.data[a->pass].label;
-        if (a->res < 0)
+        if (a->res < 0) {
             return rill_error_set(err, RILL_ERR_NOT_FOUND,
                                   "render graph: pass '%s' uses unknown resource '%s'", pl,
                                   a->name);
+        }
         const rg_res *r = &g->res.data[a->res];
-        if (r->is_image && usage_is_buffer_only(a->usage))
+        if (r->is_image && usage_is_buffer_only(a->usage)) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                   "render graph: pass '%s' uses image '%s' as %s", pl, a->name,
                                   rill_rg_usage_name(a->usage));
-        if (!r->is_image && usage_is_image_only(a->usage))
+        }
+        if (!r->is_image && usage_is_image_only(a->usage)) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                   "render graph: pass '%s' uses buffer '%s' as %s", pl, a->name,
                                   rill_rg_usage_name(a->usage));
+        }
     }
     /* A transient that some pass reads must be written by some pass. */
     for (uint32_t i = 0; i < g->acc.len; i++) {
         const rg_access *a = &g->acc.data[i];
         const rg_res *r = &g->res.data[a->res];
-        if (r->imported || rill_rg_usage_is_write(a->usage))
+        if (r->imported || rill_rg_usage_is_write(a->usage)) {
             continue;
+        }
         bool written = false;
-        for (uint32_t j = 0; j < g->acc.len && !written; j++)
+        for (uint32_t j = 0; j < g->acc.len && !written; j++) {
             written = g->acc.data[j].res == a->res && rill_rg_usage_is_write(g->acc.data[j].usage);
-        if (!written)
+        }
+        if (!written) {
             return rill_error_set(
                 err, RILL_ERR_INVALID_ARGUMENT,
                 "render graph: pass '%s' reads transient '%s' that no pass writes",
                 g->passes.data[a->pass].label, r->name);
+        }
     }
     return RILL_OK;
 }
@@ -384,25 +427,29 @@ static rill_result phase_validate(rill_rg *g, rill_error *err) {
 /* >>compile: cull --------------------------------------------------------------------------- */
 
 static bool pass_writes_anything(const rill_rg *g, uint32_t p) {
-    for (uint32_t i = 0; i < g->acc.len; i++)
-        if (g->acc.data[i].pass == p && rill_rg_usage_is_write(g->acc.data[i].usage))
+    for (uint32_t i = 0; i < g->acc.len; i++) {
+        if (g->acc.data[i].pass == p && rill_rg_usage_is_write(g->acc.data[i].usage)) {
             return true;
+        }
+    }
     return false;
 }
 
 static rill_result phase_cull(rill_rg *g, rill_error *err) {
     uint32_t np = g->passes.len, nr = g->res.len;
     /* flags: [0, np) pass needed, [np, np + nr) resource needed. */
-    if (!rill_array_reserve(&g->flags, np + nr))
+    if (!rill_array_reserve(&g->flags, np + nr)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     uint8_t *need_pass = g->flags.data, *need_res = g->flags.data + np;
     memset(g->flags.data, 0, np + nr);
     for (uint32_t r = 0; r < nr; r++) {
         const rg_res *res = &g->res.data[r];
         need_res[r] = res->output || (res->imported && res->final != RILL_RG_USAGE_NONE);
     }
-    for (uint32_t p = 0; p < np; p++)
+    for (uint32_t p = 0; p < np; p++) {
         need_pass[p] = g->passes.data[p].side_effect || !pass_writes_anything(g, p);
+    }
     /* Fixed point: a needed pass needs what it reads; a needed resource needs its writers. */
     bool changed = true;
     while (changed) {
@@ -420,8 +467,9 @@ static rill_result phase_cull(rill_rg *g, rill_error *err) {
             }
         }
     }
-    for (uint32_t p = 0; p < np; p++)
+    for (uint32_t p = 0; p < np; p++) {
         g->passes.data[p].culled = !need_pass[p];
+    }
     return RILL_OK;
 }
 
@@ -430,12 +478,14 @@ static rill_result phase_cull(rill_rg *g, rill_error *err) {
 static rill_result phase_order(rill_rg *g, rill_error *err) {
     uint32_t n = g->passes.len;
     size_t nn = (size_t)n * n;
-    if (nn > UINT32_MAX)
+    if (nn > UINT32_MAX) {
         return rill_error_set(err, RILL_ERR_LIMIT, "render graph: too many passes");
+    }
     if (!rill_array_reserve(&g->dep, (uint32_t)nn) ||
         !rill_array_reserve(&g->reach, (uint32_t)nn) || !rill_array_reserve(&g->indeg, n) ||
-        !rill_array_reserve(&g->order, n))
+        !rill_array_reserve(&g->order, n)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     uint8_t *dep = g->dep.data, *reach = g->reach.data;
     memset(dep, 0, nn);
     memset(reach, 0, nn);
@@ -444,20 +494,27 @@ static rill_result phase_order(rill_rg *g, rill_error *err) {
         reach[g->edges.data[i].from * n + g->edges.data[i].to] = 1;
     }
     /* Transitive closure of the explicit edges, so implicit writer order never fights them. */
-    for (uint32_t k = 0; k < n; k++)
-        for (uint32_t i = 0; i < n; i++)
-            if (reach[i * n + k])
-                for (uint32_t j = 0; j < n; j++)
-                    if (reach[k * n + j])
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (reach[i * n + k]) {
+                for (uint32_t j = 0; j < n; j++) {
+                    if (reach[k * n + j]) {
                         reach[i * n + j] = 1;
+                    }
+                }
+            }
+        }
+    }
     for (uint32_t i = 0; i < g->acc.len; i++) {
         const rg_access *a = &g->acc.data[i];
-        if (!rill_rg_usage_is_write(a->usage))
+        if (!rill_rg_usage_is_write(a->usage)) {
             continue;
+        }
         for (uint32_t j = 0; j < g->acc.len; j++) {
             const rg_access *b = &g->acc.data[j];
-            if (b->res != a->res || b->pass == a->pass)
+            if (b->res != a->res || b->pass == a->pass) {
                 continue;
+            }
             if (!rill_rg_usage_is_write(b->usage)) {
                 dep[a->pass * n + b->pass] = 1; /* readers wait for every writer */
             } else if (a->pass < b->pass && !reach[b->pass * n + a->pass]) {
@@ -468,42 +525,50 @@ static rill_result phase_order(rill_rg *g, rill_error *err) {
     uint32_t *indeg = g->indeg.data;
     for (uint32_t j = 0; j < n; j++) {
         indeg[j] = 0;
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             indeg[j] += dep[i * n + j];
+        }
     }
     /* Kahn's algorithm, always taking the earliest-added ready pass: stable. */
     uint32_t done = 0;
     uint32_t *full = g->indeg.data; /* a taken pass is marked UINT32_MAX */
     rill_array_clear(&g->order);
     rill_array_clear(&g->seq);
-    if (!rill_array_reserve(&g->seq, n ? n : 1))
+    if (!rill_array_reserve(&g->seq, n ? n : 1)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    }
     while (done < n) {
         uint32_t pick = UINT32_MAX;
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             if (full[i] == 0) {
                 pick = i;
                 break;
             }
-        if (pick == UINT32_MAX)
+        }
+        if (pick == UINT32_MAX) {
             break;
+        }
         full[pick] = UINT32_MAX;
         g->seq.data[g->seq.len++] = pick;
         done++;
-        for (uint32_t j = 0; j < n; j++)
-            if (dep[pick * n + j] && full[j] != UINT32_MAX)
+        for (uint32_t j = 0; j < n; j++) {
+            if (dep[pick * n + j] && full[j] != UINT32_MAX) {
                 full[j]--;
+            }
+        }
     }
     if (done < n) {
         char names[256] = "";
         size_t used = 0;
         for (uint32_t i = 0; i < n; i++) {
-            if (full[i] == UINT32_MAX)
+            if (full[i] == UINT32_MAX) {
                 continue;
+            }
             int w = snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "",
                              g->passes.data[i].label);
-            if (w < 0 || (size_t)w >= sizeof(names) - used)
+            if (w < 0 || (size_t)w >= sizeof(names) - used) {
                 break;
+            }
             used += (size_t)w;
         }
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
@@ -511,8 +576,9 @@ static rill_result phase_order(rill_rg *g, rill_error *err) {
     }
     for (uint32_t i = 0; i < g->seq.len; i++) {
         rg_pass *p = &g->passes.data[g->seq.data[i]];
-        if (p->culled)
+        if (p->culled) {
             continue;
+        }
         p->order = (int32_t)g->order.len;
         g->order.data[g->order.len++] = g->seq.data[i];
     }
@@ -530,13 +596,16 @@ static rill_result phase_allocate(rill_rg *g, rill_error *err) {
     for (uint32_t i = 0; i < g->acc.len; i++) {
         const rg_access *a = &g->acc.data[i];
         int32_t o = g->passes.data[a->pass].order;
-        if (o < 0)
+        if (o < 0) {
             continue;
+        }
         rg_res *r = &g->res.data[a->res];
-        if (r->first < 0 || o < r->first)
+        if (r->first < 0 || o < r->first) {
             r->first = o;
-        if (o > r->last)
+        }
+        if (o > r->last) {
             r->last = o;
+        }
     }
     rill_array_clear(&g->slots);
     /* Greedy in order of first use: reuse a slot with the same description whose previous user is
@@ -544,19 +613,22 @@ static rill_result phase_allocate(rill_rg *g, rill_error *err) {
     for (int32_t o = 0; o < (int32_t)g->order.len; o++) {
         for (uint32_t i = 0; i < g->res.len; i++) {
             rg_res *r = &g->res.data[i];
-            if (r->imported || !r->is_image || r->first != o)
+            if (r->imported || !r->is_image || r->first != o) {
                 continue;
+            }
             int32_t pick = -1;
-            for (uint32_t s = 0; s < g->slots.len; s++)
+            for (uint32_t s = 0; s < g->slots.len; s++) {
                 if (g->slots.data[s].last < o && desc_equal(&g->slots.data[s].desc, &r->desc)) {
                     pick = (int32_t)s;
                     break;
                 }
+            }
             if (pick < 0) {
                 rg_slot s = {r->desc, -1};
-                if (!rill_array_push(&g->slots, s))
+                if (!rill_array_push(&g->slots, s)) {
                     return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                           "render graph: out of memory");
+                }
                 pick = (int32_t)g->slots.len - 1;
             }
             g->slots.data[pick].last = r->last;
@@ -570,10 +642,12 @@ static rill_result phase_allocate(rill_rg *g, rill_error *err) {
 
 static rill_result phase_barriers(rill_rg *g, rill_error *err) {
     if (!rill_array_reserve(&g->state, g->res.len ? g->res.len : 1) ||
-        !rill_array_reserve(&g->barrier_start, g->order.len + 2))
+        !rill_array_reserve(&g->barrier_start, g->order.len + 2)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
-    for (uint32_t r = 0; r < g->res.len; r++)
+    }
+    for (uint32_t r = 0; r < g->res.len; r++) {
         g->state.data[r] = g->res.data[r].imported ? g->res.data[r].initial : RILL_RG_USAGE_NONE;
+    }
     rill_array_clear(&g->barriers);
     rill_array_clear(&g->barrier_start);
     for (uint32_t o = 0; o < g->order.len; o++) {
@@ -581,18 +655,21 @@ static rill_result phase_barriers(rill_rg *g, rill_error *err) {
         uint32_t p = g->order.data[o];
         for (uint32_t i = 0; i < g->acc.len; i++) {
             const rg_access *a = &g->acc.data[i];
-            if (a->pass != p)
+            if (a->pass != p) {
                 continue;
+            }
             const rg_res *r = &g->res.data[a->res];
             rill_rg_usage prev = g->state.data[a->res];
             bool need = prev != a->usage || rill_rg_usage_is_write(a->usage);
-            if (!r->is_image && prev == RILL_RG_USAGE_NONE)
+            if (!r->is_image && prev == RILL_RG_USAGE_NONE) {
                 need = false; /* host writes are made visible by the queue submission */
+            }
             if (need) {
                 rill_rg_barrier b = {(uint32_t)a->res, r->is_image, prev, a->usage};
-                if (!rill_array_push(&g->barriers, b))
+                if (!rill_array_push(&g->barriers, b)) {
                     return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                           "render graph: out of memory");
+                }
             }
             g->state.data[a->res] = a->usage;
         }
@@ -602,8 +679,9 @@ static rill_result phase_barriers(rill_rg *g, rill_error *err) {
         const rg_res *res = &g->res.data[r];
         if (res->imported && res->final != RILL_RG_USAGE_NONE && g->state.data[r] != res->final) {
             rill_rg_barrier b = {r, res->is_image, g->state.data[r], res->final};
-            if (!rill_array_push(&g->barriers, b))
+            if (!rill_array_push(&g->barriers, b)) {
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+            }
         }
     }
     g->barrier_start.data[g->barrier_start.len++] = g->barriers.len;
@@ -611,22 +689,27 @@ static rill_result phase_barriers(rill_rg *g, rill_error *err) {
 }
 
 rill_result rill_rg_compile(rill_rg *g, rill_error *err) {
-    if (!g)
+    if (!g) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL graph");
+    }
     g->compiled = false;
     for (uint32_t p = 0; p < g->passes.len; p++) {
         g->passes.data[p].order = -1;
         g->passes.data[p].culled = false;
     }
     rill_result r = phase_validate(g, err);
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = phase_cull(g, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = phase_order(g, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = phase_allocate(g, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = phase_barriers(g, err);
+    }
     g->compiled = r == RILL_OK;
     return r;
 }
@@ -641,37 +724,42 @@ uint32_t rill_rg_ordered_count(const rill_rg *g) {
 }
 
 const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i) {
-    if (!g || !g->compiled || i >= g->order.len)
+    if (!g || !g->compiled || i >= g->order.len) {
         return NULL;
+    }
     return g->passes.data[g->order.data[i]].label;
 }
 
 int32_t rill_rg_order_of(const rill_rg *g, const char *label) {
-    if (!g || !g->compiled || !label)
+    if (!g || !g->compiled || !label) {
         return -1;
+    }
     int32_t p = find_pass(g, rill_intern(label));
     return p < 0 ? -1 : g->passes.data[p].order;
 }
 
 bool rill_rg_is_culled(const rill_rg *g, const char *label) {
-    if (!g || !g->compiled || !label)
+    if (!g || !g->compiled || !label) {
         return false;
+    }
     int32_t p = find_pass(g, rill_intern(label));
     return p >= 0 && g->passes.data[p].culled;
 }
 
 const rill_rg_barrier *rill_rg_barriers(const rill_rg *g, uint32_t i, uint32_t *out_count) {
     *out_count = 0;
-    if (!g || !g->compiled || i >= g->order.len)
+    if (!g || !g->compiled || i >= g->order.len) {
         return NULL;
+    }
     *out_count = g->barrier_start.data[i + 1] - g->barrier_start.data[i];
     return g->barriers.data + g->barrier_start.data[i];
 }
 
 const rill_rg_barrier *rill_rg_final_barriers(const rill_rg *g, uint32_t *out_count) {
     *out_count = 0;
-    if (!g || !g->compiled)
+    if (!g || !g->compiled) {
         return NULL;
+    }
     uint32_t n = g->order.len;
     *out_count = g->barrier_start.data[n + 1] - g->barrier_start.data[n];
     return g->barriers.data + g->barrier_start.data[n];
@@ -699,8 +787,9 @@ uint32_t rill_rg_slot_count(const rill_rg *g) {
 
 void rill_rg_resource_image_desc(const rill_rg *g, uint32_t resource, rill_rg_image_desc *out) {
     memset(out, 0, sizeof(*out));
-    if (g && resource < g->res.len)
+    if (g && resource < g->res.len) {
         *out = g->res.data[resource].desc;
+    }
 }
 
 void *rill_rg_resource_external(const rill_rg *g, uint32_t resource) {
@@ -708,14 +797,16 @@ void *rill_rg_resource_external(const rill_rg *g, uint32_t resource) {
 }
 
 void rill_rg_set_resource_external(rill_rg *g, uint32_t resource, void *external) {
-    if (g && resource < g->res.len)
+    if (g && resource < g->res.len) {
         g->res.data[resource].external = external;
+    }
 }
 
 rill_rg_exec_fn rill_rg_ordered_exec(const rill_rg *g, uint32_t i, void **out_user) {
     *out_user = NULL;
-    if (!g || !g->compiled || i >= g->order.len)
+    if (!g || !g->compiled || i >= g->order.len) {
         return NULL;
+    }
     const rg_pass *p = &g->passes.data[g->order.data[i]];
     *out_user = p->user;
     return p->exec;
@@ -724,8 +815,9 @@ rill_rg_exec_fn rill_rg_ordered_exec(const rill_rg *g, uint32_t i, void **out_us
 /* >>dump ------------------------------------------------------------------------------------ */
 
 void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
-    if (!g || !sb)
+    if (!g || !sb) {
         return;
+    }
     if (!g->compiled) {
         rill_strbuf_printf(sb, "render graph: not compiled (%u passes)\n", g->passes.len);
         return;
@@ -745,8 +837,9 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
         }
         for (uint32_t i = 0; i < g->acc.len; i++) {
             const rg_access *a = &g->acc.data[i];
-            if (a->pass != p)
+            if (a->pass != p) {
                 continue;
+            }
             rill_strbuf_printf(sb, "     %s %s (%s)\n",
                                rill_rg_usage_is_write(a->usage) ? "write" : "read ", a->name,
                                rill_rg_usage_name(a->usage));
@@ -758,19 +851,22 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
         rill_strbuf_printf(sb, "final barrier %s: %s -> %s\n", g->res.data[br->resource].name,
                            rill_rg_usage_name(br->src), rill_rg_usage_name(br->dst));
     }
-    for (uint32_t p = 0; p < g->passes.len; p++)
-        if (g->passes.data[p].culled)
+    for (uint32_t p = 0; p < g->passes.len; p++) {
+        if (g->passes.data[p].culled) {
             rill_strbuf_printf(sb, "culled %s\n", g->passes.data[p].label);
+        }
+    }
     for (uint32_t r = 0; r < g->res.len; r++) {
         const rg_res *res = &g->res.data[r];
-        if (res->is_image)
+        if (res->is_image) {
             rill_strbuf_printf(sb, "image %s: %s %s %ux%u x%u, slot %d, passes %d..%d\n", res->name,
                                res->imported ? "imported" : "transient",
                                rill_rg_format_name(res->desc.format), res->desc.width,
                                res->desc.height, res->desc.layers, res->slot, res->first,
                                res->last);
-        else
+        } else {
             rill_strbuf_printf(sb, "buffer %s: imported, passes %d..%d\n", res->name, res->first,
                                res->last);
+        }
     }
 }

@@ -55,8 +55,9 @@ typedef struct rill__overlay {
 static rill__overlay *overlay_get(rill_renderer *r) {
     if (!r->overlay) {
         r->overlay = rill_calloc_tagged(1, sizeof(rill__overlay), RILL_MEM_RENDER);
-        if (!r->overlay)
+        if (!r->overlay) {
             RILL_LOG_ERROR(LOGM, "overlay: out of memory");
+        }
     }
     return r->overlay;
 }
@@ -77,8 +78,9 @@ static bool overlay_init(rill_renderer *r, rill__overlay *o, rill_error *err) {
     d.set_count = 1;
     d.sets[0].bindings[0] = RILL__BIND_STORAGE;
     d.push_size = 32;
-    if (!(o->pipe = rill__pipe_create(r->gpu, &d, err)))
+    if (!(o->pipe = rill__pipe_create(r->gpu, &d, err))) {
         return false;
+    }
     uint32_t n = OVERLAY_MAX_QUADS * 6u;
     uint32_t *idx = rill_malloc_tagged(sizeof(uint32_t) * n, RILL_MEM_RENDER);
     if (!idx) {
@@ -86,8 +88,9 @@ static bool overlay_init(rill_renderer *r, rill__overlay *o, rill_error *err) {
         return false;
     }
     static const uint32_t corner[6] = {0, 1, 2, 0, 2, 3};
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         idx[i] = (i / 6u) * 4u + corner[i % 6u];
+    }
     /* The pipeline takes no vertex input, but binding goes through rill__cmd_bind_mesh, which
      * binds a vertex buffer too: the index buffer doubles as that (it is never read as such). */
     o->indices = rill__buf_create(r->gpu, sizeof(uint32_t) * n, RILL__BUF_INDEX | RILL__BUF_VERTEX,
@@ -99,16 +102,19 @@ static bool overlay_init(rill_renderer *r, rill__overlay *o, rill_error *err) {
 }
 
 void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
-    if (!r)
+    if (!r) {
         return;
+    }
     if (!text || !text[0]) {
-        if (r->overlay)
+        if (r->overlay) {
             r->overlay->len = 0;
+        }
         return;
     }
     rill__overlay *o = overlay_get(r);
-    if (!o)
+    if (!o) {
         return;
+    }
     if (!o->pipe) {
         rill_error err = {0};
         if (!overlay_init(r, o, &err)) {
@@ -121,8 +127,9 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
         }
     }
     size_t n = strlen(text);
-    if (n >= sizeof(r->overlay->text))
+    if (n >= sizeof(r->overlay->text)) {
         n = sizeof(r->overlay->text) - 1u;
+    }
     /* stb_easy_font indexes its glyph table with (c - 32) and knows only printable ASCII: any
      * other byte (tabs, UTF-8, control characters) would read outside the table, so it becomes
      * '?'. */
@@ -135,8 +142,9 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
 }
 
 void rill__overlay_destroy(rill_renderer *r) {
-    if (!r->overlay)
+    if (!r->overlay) {
         return;
+    }
     rill__pipe_destroy(r->gpu, r->overlay->pipe);
     rill__buf_destroy(r->gpu, r->overlay->indices);
     rill__buf_destroy(r->gpu, r->overlay->capture_buf);
@@ -164,9 +172,10 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     rill__buf *buf = NULL;
     uint64_t off = 0;
     float *verts = NULL;
-    if (o && o->len && o->pipe && rill__buf_ready(o->indices))
+    if (o && o->len && o->pipe && rill__buf_ready(o->indices)) {
         verts = rill__frame_alloc(ctx->cmd, (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES, 16,
                                   &buf, &off);
+    }
     if (verts) {
         /* Quad 0 is the backdrop; the text follows, offset by the padding. */
         int quads = stb_easy_font_print(OVERLAY_PAD, OVERLAY_PAD, o->text,
@@ -209,8 +218,9 @@ static void exec_capture(rill_rg_ctx *ctx, void *user) {
 /* Makes sure the capture buffer fits this frame's output size. */
 static rill_result capture_prepare(rill_renderer *r, rill__overlay *o, rill_error *err) {
     uint64_t need = (uint64_t)r->width * r->height * 4u;
-    if (o->capture_buf && rill__buf_size(o->capture_buf) == need)
+    if (o->capture_buf && rill__buf_size(o->capture_buf) == need) {
         return RILL_OK;
+    }
     rill__buf_destroy(r->gpu, o->capture_buf); /* deferred past the frames that may use it */
     o->capture_buf =
         rill__buf_create(r->gpu, need, RILL__BUF_TRANSFER_DST, true, "frame capture", err);
@@ -220,18 +230,21 @@ static rill_result capture_prepare(rill_renderer *r, rill__overlay *o, rill_erro
 rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out_pass,
                                    rill_error *err) {
     rill__overlay *o = r->overlay;
-    if (!o)
+    if (!o) {
         return RILL_OK;
+    }
     rill_result res = RILL_OK;
     const char *before = RILL_RG_END_MAIN_PASS_POST_PROCESSING;
     if (o->len && o->pipe) {
         rill_rg_pass_desc d = {"overlay", exec_overlay, NULL, false};
         res = rill_rg_add_pass(g, &d, err);
-        if (res == RILL_OK)
+        if (res == RILL_OK) {
             res = rill_rg_access(g, "overlay", "ldr", RILL_RG_USAGE_COLOR_WRITE, err);
+        }
         const char *chain[] = {before, "overlay", out_pass};
-        if (res == RILL_OK)
+        if (res == RILL_OK) {
             res = rill_rg_add_edges(g, chain, 3, err);
+        }
         before = "overlay";
     }
     if (res == RILL_OK && o->capture_requested) {
@@ -239,18 +252,23 @@ rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out
         o->have_capture = false;
         res = capture_prepare(r, o, err);
         rill_rg_pass_desc d = {"capture", exec_capture, NULL, true};
-        if (res == RILL_OK)
+        if (res == RILL_OK) {
             res = rill_rg_import_buffer(g, "capture", o->capture_buf, RILL_RG_USAGE_NONE,
                                         RILL_RG_USAGE_NONE, err);
-        if (res == RILL_OK)
+        }
+        if (res == RILL_OK) {
             res = rill_rg_add_pass(g, &d, err);
-        if (res == RILL_OK)
+        }
+        if (res == RILL_OK) {
             res = rill_rg_access(g, "capture", "ldr", RILL_RG_USAGE_TRANSFER_SRC, err);
-        if (res == RILL_OK)
+        }
+        if (res == RILL_OK) {
             res = rill_rg_access(g, "capture", "capture", RILL_RG_USAGE_TRANSFER_DST, err);
+        }
         const char *chain[] = {before, "capture", out_pass};
-        if (res == RILL_OK)
+        if (res == RILL_OK) {
             res = rill_rg_add_edges(g, chain, 3, err);
+        }
         if (res == RILL_OK) {
             o->have_capture = true;
             o->cap_w = r->width;
@@ -262,60 +280,74 @@ rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out
 
 void rill_renderer_request_capture(rill_renderer *r) {
     rill__overlay *o = r ? overlay_get(r) : NULL;
-    if (o)
+    if (o) {
         o->capture_requested = true;
+    }
 }
 
 rill_result rill_renderer_read_capture(rill_renderer *r, uint8_t *dst, size_t dst_size,
                                        uint32_t *out_w, uint32_t *out_h, rill_error *err) {
-    if (!r)
+    if (!r) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer");
+    }
     rill__overlay *o = r->overlay;
-    if (!o || !o->have_capture)
+    if (!o || !o->have_capture) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render: no captured frame (call rill_renderer_request_capture "
                               "before rill_renderer_render)");
+    }
     size_t need = (size_t)o->cap_w * o->cap_h * 4u;
-    if (out_w)
+    if (out_w) {
         *out_w = o->cap_w;
-    if (out_h)
+    }
+    if (out_h) {
         *out_h = o->cap_h;
-    if (!dst)
+    }
+    if (!dst) {
         return RILL_OK;
-    if (dst_size < need)
+    }
+    if (dst_size < need) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: the capture needs %zu bytes",
                               need);
+    }
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         memcpy(dst, rill__buf_map(o->capture_buf), need);
+    }
     return res;
 }
 
 rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, rill_error *err) {
     uint32_t w = 0, h = 0;
-    if (!path)
+    if (!path) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL path");
+    }
     rill_result res = rill_renderer_read_capture(r, NULL, 0, &w, &h, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     size_t n = (size_t)w * h * 4u;
     uint8_t *px = rill_malloc_tagged(n, RILL_MEM_RENDER);
-    if (!px)
+    if (!px) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    }
     res = rill_renderer_read_capture(r, px, n, NULL, NULL, err);
-    if (res == RILL_OK && !stbi_write_png(path, (int)w, (int)h, 4, px, (int)w * 4))
+    if (res == RILL_OK && !stbi_write_png(path, (int)w, (int)h, 4, px, (int)w * 4)) {
         res = rill_error_set(err, RILL_ERR_IO, "%s: cannot write PNG", path);
+    }
     rill_free(px);
     return res;
 }
 
 size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf,
                                 size_t cap) {
-    if (!buf || !cap)
+    if (!buf || !cap) {
         return 0;
+    }
     buf[0] = 0;
-    if (!s)
+    if (!s) {
         return 0;
+    }
     size_t n = 0;
 #define APPEND(...)                                                                                \
     do {                                                                                           \
@@ -326,18 +358,21 @@ size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, cha
         }                                                                                          \
     } while (0)
     double gpu_total = 0.0;
-    for (uint32_t i = 0; i < s->pass_count; i++)
+    for (uint32_t i = 0; i < s->pass_count; i++) {
         gpu_total += s->pass_gpu_ms[i];
-    if (frame_ms > 0.0)
+    }
+    if (frame_ms > 0.0) {
         APPEND("frame %.2f ms (%.0f fps)  cpu record %.2f ms\n", frame_ms, 1000.0 / frame_ms,
                s->cpu_record_ms);
-    else
+    } else {
         APPEND("cpu record %.2f ms\n", s->cpu_record_ms);
+    }
     APPEND("draws %u  triangles %llu  instances %u / %u visible\n", s->draw_calls,
            (unsigned long long)s->triangles, s->instances_visible, s->instances_submitted);
     APPEND("gpu %.2f ms total\n", gpu_total);
-    for (uint32_t i = 0; i < s->pass_count; i++)
+    for (uint32_t i = 0; i < s->pass_count; i++) {
         APPEND("  %-14s %7.2f ms\n", s->pass_names[i] ? s->pass_names[i] : "?", s->pass_gpu_ms[i]);
+    }
 #undef APPEND
     return n < cap ? n : cap - 1u;
 }

@@ -29,8 +29,9 @@ static void set_v(rill_vertex *v, float px, float py, float pz, float nx, float 
 
 bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
                          uint32_t *out_in) {
-    if (!alloc_mesh(24, 36, out_v, out_i))
+    if (!alloc_mesh(24, 36, out_v, out_i)) {
         return false;
+    }
     /* Per face: normal n, tangent t (the +u direction), bitangent b = n x t (the +v direction). */
     static const float faces[6][9] = {
         {1, 0, 0, 0, 0, -1, 0, 1, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
@@ -42,8 +43,9 @@ bool rill__procmesh_cube(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i
         for (uint32_t c = 0; c < 4; c++) {
             float su = corners[c][0], sv = corners[c][1];
             float p[3];
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
                 p[k] = 0.5f * (n[k] + su * t[k] + sv * b[k]);
+            }
             set_v(&(*out_v)[f * 4 + c], p[0], p[1], p[2], n[0], n[1], n[2], (su + 1) * 0.5f,
                   1.0f - (sv + 1) * 0.5f, t[0], t[1], t[2]);
         }
@@ -60,8 +62,9 @@ bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out
                            uint32_t **out_i, uint32_t *out_in) {
     uint32_t seg = RILL_CLAMP(segments, 3u, 512u), rings = RILL_MAX(seg / 2, 2u);
     uint32_t vn = (seg + 1) * (rings + 1), in = seg * rings * 6;
-    if (!alloc_mesh(vn, in, out_v, out_i))
+    if (!alloc_mesh(vn, in, out_v, out_i)) {
         return false;
+    }
     const float pi = 3.14159265358979f;
     for (uint32_t y = 0; y <= rings; y++) {
         float v = (float)y / (float)rings, th = v * pi;
@@ -73,12 +76,13 @@ bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out
         }
     }
     uint32_t k = 0;
-    for (uint32_t y = 0; y < rings; y++)
+    for (uint32_t y = 0; y < rings; y++) {
         for (uint32_t x = 0; x < seg; x++) {
             uint32_t a = y * (seg + 1) + x, b = a + seg + 1;
             (*out_i)[k++] = a, (*out_i)[k++] = b, (*out_i)[k++] = a + 1;
             (*out_i)[k++] = a + 1, (*out_i)[k++] = b, (*out_i)[k++] = b + 1;
         }
+    }
     *out_vn = vn;
     *out_in = in;
     return true;
@@ -86,8 +90,9 @@ bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out
 
 bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
                           uint32_t *out_in) {
-    if (!alloc_mesh(4, 6, out_v, out_i))
+    if (!alloc_mesh(4, 6, out_v, out_i)) {
         return false;
+    }
     set_v(&(*out_v)[0], -0.5f, 0, 0.5f, 0, 1, 0, 0, 1, 1, 0, 0);
     set_v(&(*out_v)[1], 0.5f, 0, 0.5f, 0, 1, 0, 1, 1, 1, 0, 0);
     set_v(&(*out_v)[2], 0.5f, 0, -0.5f, 0, 1, 0, 1, 0, 1, 0, 0);

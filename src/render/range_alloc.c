@@ -17,8 +17,9 @@ void rill__range_destroy(rill__range_alloc *ra) {
 }
 
 static bool insert_at(rill__range_alloc *ra, uint32_t at, rill__range r) {
-    if (!rill_array_reserve(&ra->free, ra->free.len + 1))
+    if (!rill_array_reserve(&ra->free, ra->free.len + 1)) {
         return false;
+    }
     memmove(&ra->free.data[at + 1], &ra->free.data[at], (ra->free.len - at) * sizeof(rill__range));
     ra->free.data[at] = r;
     ra->free.len++;
@@ -33,18 +34,21 @@ static void remove_at(rill__range_alloc *ra, uint32_t at) {
 
 bool rill__range_alloc_bytes(rill__range_alloc *ra, uint64_t size, uint64_t align,
                              uint64_t *out_offset) {
-    if (size == 0 || align == 0 || (align & (align - 1)) != 0)
+    if (size == 0 || align == 0 || (align & (align - 1)) != 0) {
         return false;
+    }
     for (uint32_t i = 0; i < ra->free.len; i++) {
         rill__range f = ra->free.data[i];
         uint64_t start = RILL_ALIGN_UP(f.offset, align);
-        if (start < f.offset || start - f.offset > f.size || f.size - (start - f.offset) < size)
+        if (start < f.offset || start - f.offset > f.size || f.size - (start - f.offset) < size) {
             continue;
+        }
         uint64_t front = start - f.offset;
         uint64_t back = f.size - front - size;
         /* Reserve room first so a failed insert leaves the list untouched. */
-        if (front && back && !rill_array_reserve(&ra->free, ra->free.len + 1))
+        if (front && back && !rill_array_reserve(&ra->free, ra->free.len + 1)) {
             return false;
+        }
         if (front) {
             ra->free.data[i].size = front;
             if (back) {
@@ -66,8 +70,9 @@ bool rill__range_alloc_bytes(rill__range_alloc *ra, uint64_t size, uint64_t alig
 
 bool rill__range_free(rill__range_alloc *ra, uint64_t offset, uint64_t size) {
     uint32_t at = 0;
-    while (at < ra->free.len && ra->free.data[at].offset < offset)
+    while (at < ra->free.len && ra->free.data[at].offset < offset) {
         at++;
+    }
     bool merge_prev = at > 0 && ra->free.data[at - 1].offset + ra->free.data[at - 1].size == offset;
     bool merge_next = at < ra->free.len && offset + size == ra->free.data[at].offset;
     if (merge_prev && merge_next) {
@@ -80,8 +85,9 @@ bool rill__range_free(rill__range_alloc *ra, uint64_t offset, uint64_t size) {
         ra->free.data[at].size += size;
     } else {
         rill__range r = {offset, size};
-        if (!insert_at(ra, at, r))
+        if (!insert_at(ra, at, r)) {
             return false;
+        }
     }
     ra->used -= size;
     return true;
@@ -89,7 +95,8 @@ bool rill__range_free(rill__range_alloc *ra, uint64_t offset, uint64_t size) {
 
 uint64_t rill__range_largest_free(const rill__range_alloc *ra) {
     uint64_t best = 0;
-    for (uint32_t i = 0; i < ra->free.len; i++)
+    for (uint32_t i = 0; i < ra->free.len; i++) {
         best = RILL_MAX(best, ra->free.data[i].size);
+    }
     return best;
 }

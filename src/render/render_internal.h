@@ -1,5 +1,6 @@
-/* render_internal.h: the renderer object shared by renderer.c (lifetime, resources, readback),
- * frame3d.c (the 3D frame graph and its passes) and exec.c (graph execution). */
+/* render_internal.h: the renderer object shared by renderer.c (lifetime, readback, stats),
+ * render_pools.c (meshes, textures, materials), the frame_*.c files (the 3D frame: views, graph,
+ * passes, pipelines; their own declarations are in frame.h) and exec.c (graph execution). */
 #ifndef RILL_RENDER_INTERNAL_H
 #define RILL_RENDER_INTERNAL_H
 
@@ -61,26 +62,96 @@ typedef struct prev_xform {
     uint64_t id;
 } prev_xform;
 
-/* One camera view of a frame that draws several (or one into part of the output): what its
- * passes need, swapped into the renderer while they record. */
-typedef struct rill__view_slot {
-    const rill_render_view *view;
+/* A frame graph resource, found by name once when the graph is built (frame_graph.c) so that
+ * passes reach their images without a string lookup. i < 0: not in this frame's graph. */
+typedef struct rill__res {
+    int32_t i;
+} rill__res;
+
+/* The graph resources one view's passes read and write. depth, normal, motion and shadow_map are
+ * the view's own ("name" for view 0, "name.N" for view N: the graph orders a resource's readers
+ * after all its writers, so views cannot share them); hdr is shared; ao and ao_raw are none without
+ * SSAO. */
+typedef struct rill__view_res {
+    rill__res depth, normal, motion, shadow_map, hdr, ao, ao_raw;
+} rill__view_res;
+
+/* A view's settings with every default resolved (rill__view_defaults in frame_views.c): the one
+ * place that says what a zero field of rill_render_view means. */
+typedef struct rill__view_settings {
+    float world_from_view[16];
+    float fov_y, znear, zfar, half_h; /* half_h: half the orthographic height */
+    bool orthographic;
+    rill_tonemapper tonemapper; /* never DEFAULT */
+    float exposure;             /* linear scale, 2^exposure_ev */
+    uint32_t ssao_slices, ssao_per_side;
+    float ssao_thickness, ssao_radius;
+    float bloom_intensity, bloom_threshold;
+    float ae_rate, ae_min_ev, ae_max_ev; /* auto exposure */
+} rill__view_settings;
+
+/* One camera view of the frame: everything its passes read, filled by rill__view_fill
+ * (frame_views.c) and handed to each of its passes as the pass's user pointer. A frame with a
+ * single view uses views[0]. */
+typedef struct rill__view {
+    const rill_render_snapshot *snap;
+    const rill_render_view *view; /* as given; NULL on a frame with nothing to draw */
+    rill__view_settings set;
+    uint32_t index;       /* in the frame: passes and images of view N > 0 are "name.N" */
+    bool in_rect;         /* raster passes keep to rect (several views, or one in part) */
     uint32_t rect[4];     /* pixels of the 3D images (x, y, w, h; top-left origin) */
     uint32_t out_rect[4]; /* pixels of the output */
+    float view_proj[16];
     RILL_ARRAY(draw_item) opaque, transparent, casters, wires;
-    uint32_t casters_plain;
+    uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
+    float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe */
     rill__buf *frame_buf, *inst_buf, *light_buf, *cluster_buf, *cluster_idx_buf;
     uint64_t frame_off, inst_off, inst_size, light_off, light_size;
     uint64_t cluster_off, cluster_size, cluster_idx_off, cluster_idx_size;
     uint32_t cascades;
     float cascade_vp[RILL__MAX_CASCADES][16];
-} rill__view_slot;
+    rill__view_res res;
+} rill__view;
+
+/* One level of the bloom pyramid as a pass sees it (frame_graph.c fills the handles). */
+typedef struct rill__bloom_step {
+    const rill__view *view;
+    uint32_t level;
+    rill__res src, cur, out; /* down: src -> out; up: src (the level below) + cur -> out */
+} rill__bloom_step;
+
+#define RILL__BLOOM_LEVELS 5
+
+/* The frame being recorded: its views, which effects run, and the frame-wide graph resources.
+ * Views are filled by frame_views.c, handles by frame_graph.c; passes get the part they need
+ * through their user pointer. Kept on the renderer only so the draw lists keep their memory. */
+typedef struct rill__frame {
+    rill__view views[RILL_RENDER_MAX_VIEWS];
+    uint32_t view_count;   /* >= 1 once planned */
+    bool per_view_tonemap; /* several views (or one in part): black, then each rectangle */
+    bool no_view;          /* every view had zero area: the output is black */
+    bool shadows;          /* the sun casts shadows */
+    uint32_t cascades;
+    bool ssao, bloom, auto_exposure; /* asked for and allowed by the quality tier */
+    rill__res ldr, exposure, bloom_out, out;
+    rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
+} rill__frame;
 
 struct rill_rg_ctx {
     rill_renderer *r;
     rill__cmd *cmd;
     const rill_rg *g;
 };
+
+/* The engine's pipelines, created from one table (frame_pipelines.c). A pair (X, X_DS) is
+ * single- and double-sided: draw code indexes it as &pipes[X] + double_sided. */
+#define RILL__PIPES(X)                                                                             \
+    X(PREPASS)                                                                                     \
+    X(PREPASS_DS) X(OPAQUE) X(OPAQUE_DS) X(TRANSPARENT) X(TRANSPARENT_DS) X(WIRE) X(SHADOW)        \
+        X(SHADOW_MASK) X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)
+#define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
+typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
+#undef RILL__PIPE_ENUM
 
 struct rill_renderer {
     rill_renderer_desc desc;
@@ -92,44 +163,20 @@ struct rill_renderer {
     tex_slot *textures;
     mat_slot *materials;
     rill__img *white, *flat_normal;
-    rill__pipe *prepass_pipe[2], *opaque_pipe[2], *transparent_pipe[2], *shadow_pipe, *tonemap_pipe;
-    rill__pipe *wire_pipe; /* NULL when the device has no polygon-mode lines */
-    rill__pipe *shadow_mask_pipe, *ssao_pipe, *ssao_blur_pipe, *bloom_down_pipe, *bloom_up_pipe,
-        *auto_exposure_pipe;
-    rill__buf *exposure_buf; /* persistent auto-exposure state (16 bytes) */
-    rill__img *frame_ao;     /* this frame's SSAO image while recording opaque/transparent */
-    bool ssao_on;            /* requested by the view and allowed by the quality tier */
-    bool bloom_on, auto_exposure_on;
-    uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
+    rill__pipe *pipes[RILL__PIPE_NUM]; /* pipes[RILL__PIPE_WIRE] is NULL without line fill */
+    rill__buf *exposure_buf;           /* persistent auto-exposure state (16 bytes) */
     rill_rg *graph;
     RILL_ARRAY(transient_img) transients;
     RILL_ARRAY(rill__img *) slot_images; /* per graph slot, this frame */
     rill__buf *readback[3];
     uint32_t readback_slot; /* slot of the last frame's readback */
     bool have_frame;
-    /* per frame, rebuilt each render */
-    const rill_render_snapshot *snap;
-    const rill_render_view *view; /* the view being recorded (or drawn, in a view's pass) */
-    /* Several views (or one not covering the output): view_count > 0 and each view's passes run
-     * with its slot swapped in. 0: one view over the whole output, no swapping. */
-    rill__view_slot views[RILL_RENDER_MAX_VIEWS];
-    uint32_t view_count;
-    bool no_view; /* every view had zero area: the output is black */
-    uint32_t view_index; /* the view whose pass is recording: its images are "name.N" (N > 0) */
-    RILL_ARRAY(draw_item) opaque, transparent, casters, wires, sort_tmp;
-    float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe, this frame */
-    rill__buf *frame_buf;              /* uniform */
-    uint64_t frame_off;
-    rill__buf *inst_buf;
-    uint64_t inst_off, inst_size;
-    rill__buf *light_buf;
-    uint64_t light_off, light_size;
-    rill__buf *cluster_buf, *cluster_idx_buf;
-    uint64_t cluster_off, cluster_size, cluster_idx_off, cluster_idx_size;
+    rill__frame frame; /* the frame being recorded (its draw lists keep their memory) */
+    /* scratch kept across frames so recording allocates nothing once warm */
+    RILL_ARRAY(draw_item) sort_tmp;
     RILL_ARRAY(uint32_t) cluster_counts;
     RILL_ARRAY(struct cluster_range) light_ranges;
-    uint32_t cascades;
-    float cascade_vp[RILL__MAX_CASCADES][16];
+    /* history */
     float prev_view_proj[16];
     bool have_prev_view_proj;
     rill_map prev_index; /* instance id -> index into prev */
@@ -146,11 +193,10 @@ struct rill_renderer {
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
 };
 
-/* frame3d.c */
-rill_result rill__frame3d_render(rill_renderer *r, const rill_render_snapshot *snap,
-                                 rill_error *err);
-rill_result rill__frame3d_create_pipelines(rill_renderer *r, rill_error *err);
-void rill__frame3d_destroy_pipelines(rill_renderer *r);
+/* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */
+rill_result rill__frame_create(rill_renderer *r, rill_error *err);
+void rill__frame_destroy(rill_renderer *r);
+rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
 
 /* overlay.c: adds the overlay pass (when there is text) and the capture pass (when one was asked
  * for) between end_main_pass_post_processing and out_pass; frees the overlay state. */
@@ -161,6 +207,8 @@ void rill__overlay_destroy(rill_renderer *r);
 /* exec.c */
 rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *err);
 rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name);
+/* The image of a resource found at graph build; NULL when res is none. */
+rill__img *rill__ctx_res(rill_rg_ctx *ctx, rill__res res);
 void rill__transients_release_unused(rill_renderer *r, bool all);
 
 /* procmesh.c: builds vertex/index arrays owned by the caller (rill_free both). */
@@ -170,7 +218,11 @@ bool rill__procmesh_sphere(uint32_t segments, rill_vertex **out_v, uint32_t *out
 bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
                           uint32_t *out_in);
 
-/* Lookups that return NULL for stale handles or resources not yet uploaded. */
+/* render_pools.c: the mesh, texture and material pools. Lookups return NULL for stale handles or
+ * resources not yet uploaded. */
+rill_result rill__pools_create(rill_renderer *r, rill_error *err);
+void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
+void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
 

@@ -1,9 +1,8 @@
-/* renderer.c: the public renderer object: creation and defaults, meshes, textures and materials
- * behind generational handles, headless readback and PNG output, and statistics. The frame itself
- * is built in frame3d.c and executed by exec.c. */
+/* renderer.c: the public renderer object: creation and defaults, headless readback and PNG
+ * output, and statistics. Meshes, textures and materials live in render_pools.c; the frame is
+ * recorded by frame_render.c and the frame_*.c files beside it, and executed by exec.c. */
 #include "render_internal.h"
 
-#include <math.h>
 #include <string.h>
 
 #define STB_IMAGE_WRITE_STATIC
@@ -20,7 +19,6 @@
 #endif
 
 #define LOGM "render"
-#define POOL_SIZE 65536u
 
 rill_renderer_desc rill_renderer_desc_defaults(void) {
     rill_renderer_desc d;
@@ -42,27 +40,36 @@ static void desc_defaults(rill_renderer_desc *d) {
         d->width = def.width;
         d->height = def.height;
     }
-    if (!d->frames_in_flight)
+    if (!d->frames_in_flight) {
         d->frames_in_flight = def.frames_in_flight;
-    if (d->frames_in_flight > 3)
+    }
+    if (d->frames_in_flight > 3) {
         d->frames_in_flight = 3;
-    if (!d->upload_budget_bytes)
+    }
+    if (!d->upload_budget_bytes) {
         d->upload_budget_bytes = def.upload_budget_bytes;
+    }
     if (d->quality == RILL_RENDER_QUALITY_DEFAULT ||
-        (unsigned)d->quality >= RILL_RENDER_QUALITY_NUM)
+        (unsigned)d->quality >= RILL_RENDER_QUALITY_NUM) {
         d->quality = RILL_RENDER_QUALITY_MEDIUM;
-    if (!d->shadow_map_size)
+    }
+    if (!d->shadow_map_size) {
         d->shadow_map_size = d->quality == RILL_RENDER_QUALITY_LOW    ? 512u
                              : d->quality == RILL_RENDER_QUALITY_HIGH ? 2048u
                                                                       : 1024u;
-    if (d->shadow_map_size > 8192)
+    }
+    if (d->shadow_map_size > 8192) {
         d->shadow_map_size = 8192;
-    if (!d->shadow_cascades)
+    }
+    if (!d->shadow_cascades) {
         d->shadow_cascades = def.shadow_cascades;
-    if (d->shadow_cascades > RILL__MAX_CASCADES)
+    }
+    if (d->shadow_cascades > RILL__MAX_CASCADES) {
         d->shadow_cascades = RILL__MAX_CASCADES;
-    if (!(d->shadow_distance > 0.0f))
+    }
+    if (!(d->shadow_distance > 0.0f)) {
         d->shadow_distance = def.shadow_distance;
+    }
 }
 
 static rill__img *solid_texture(rill_renderer *r, const uint8_t rgba[4], bool srgb,
@@ -86,26 +93,31 @@ static rill_result create_readback(rill_renderer *r, rill_error *err) {
     for (uint32_t i = 0; i < r->desc.frames_in_flight; i++) {
         rill__buf_destroy(r->gpu, r->readback[i]);
         r->readback[i] = NULL;
-        if (r->desc.glfw_window)
+        if (r->desc.glfw_window) {
             continue;
+        }
         r->readback[i] = rill__buf_create(r->gpu, (uint64_t)r->width * r->height * 4,
                                           RILL__BUF_TRANSFER_DST, true, "readback", err);
-        if (!r->readback[i])
+        if (!r->readback[i]) {
             return err ? err->code : RILL_ERR_VULKAN;
+        }
     }
     return RILL_OK;
 }
 
 rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
                                  rill_error *err) {
-    if (!out)
+    if (!out) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: out is NULL");
+    }
     *out = NULL;
     rill_renderer *r = rill_calloc_tagged(1, sizeof(*r), RILL_MEM_RENDER);
-    if (!r)
+    if (!r) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
-    if (desc)
+    }
+    if (desc) {
         r->desc = *desc;
+    }
     desc_defaults(&r->desc);
     r->width = r->desc.width;
     r->height = r->desc.height;
@@ -126,26 +138,23 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
         rill_free(r);
         return res;
     }
-    if (r->desc.glfw_window)
+    if (r->desc.glfw_window) {
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
-    if (rill__gpu_get_caps(r->gpu)->device_type == 1 && r->desc.quality != RILL_RENDER_QUALITY_LOW)
+    }
+    if (rill__gpu_get_caps(r->gpu)->device_type == 1 &&
+        r->desc.quality != RILL_RENDER_QUALITY_LOW) {
         RILL_LOG_INFO(LOGM, "hint: %s is an integrated GPU; the Low quality tier may run faster",
                       rill__gpu_get_caps(r->gpu)->device_name);
+    }
     r->graph = rill_rg_create();
-    r->meshes = rill_calloc_tagged(POOL_SIZE, sizeof(mesh_slot), RILL_MEM_RENDER);
-    r->textures = rill_calloc_tagged(POOL_SIZE, sizeof(tex_slot), RILL_MEM_RENDER);
-    r->materials = rill_calloc_tagged(POOL_SIZE, sizeof(mat_slot), RILL_MEM_RENDER);
-    if (!r->graph || !r->meshes || !r->textures || !r->materials ||
-        rill_pool_init(&r->mesh_pool, POOL_SIZE) != RILL_OK ||
-        rill_pool_init(&r->tex_pool, POOL_SIZE) != RILL_OK ||
-        rill_pool_init(&r->mat_pool, POOL_SIZE) != RILL_OK) {
+    if (!r->graph || rill__pools_create(r, err) != RILL_OK) {
         rill_renderer_destroy(r);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
     }
     static const uint8_t white[4] = {255, 255, 255, 255}, flat[4] = {128, 128, 255, 255};
     r->white = solid_texture(r, white, false, "default white", err);
     r->flat_normal = r->white ? solid_texture(r, flat, false, "default flat normal", err) : NULL;
-    if (!r->flat_normal || (res = rill__frame3d_create_pipelines(r, err)) != RILL_OK ||
+    if (!r->flat_normal || (res = rill__frame_create(r, err)) != RILL_OK ||
         (res = create_readback(r, err)) != RILL_OK) {
         rill_renderer_destroy(r);
         return err && err->code ? err->code : RILL_ERR_VULKAN;
@@ -155,38 +164,28 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
 }
 
 void rill_renderer_destroy(rill_renderer *r) {
-    if (!r)
+    if (!r) {
         return;
+    }
     if (r->gpu) {
         rill__gpu_wait_idle(r->gpu, NULL);
-        for (uint32_t i = 0; r->meshes && i < POOL_SIZE; i++) {
-            rill__buf_destroy(r->gpu, r->meshes[i].vb);
-            rill__buf_destroy(r->gpu, r->meshes[i].ib);
-        }
-        for (uint32_t i = 0; r->textures && i < POOL_SIZE; i++)
-            rill__img_destroy(r->gpu, r->textures[i].img);
-        for (uint32_t i = 0; r->materials && i < POOL_SIZE; i++) {
-            rill__buf_destroy(r->gpu, r->materials[i].ubo);
-            rill__dset_destroy(r->gpu, r->materials[i].set);
-        }
-        for (uint32_t i = 0; i < 3; i++)
+        rill__pools_destroy(r);
+        for (uint32_t i = 0; i < 3; i++) {
             rill__buf_destroy(r->gpu, r->readback[i]);
+        }
         rill__img_destroy(r->gpu, r->white);
         rill__img_destroy(r->gpu, r->flat_normal);
         rill__transients_release_unused(r, true);
         rill__overlay_destroy(r);
-        rill__frame3d_destroy_pipelines(r);
+        rill__frame_destroy(r);
         uint32_t vm = rill__gpu_validation_messages(r->gpu);
-        if (vm)
+        if (vm) {
             RILL_LOG_WARN(LOGM, "renderer destroyed after %u validation messages", vm);
+        }
         rill__gpu_destroy(r->gpu);
     }
     rill_array_free(&r->transients);
     rill_array_free(&r->slot_images);
-    rill_array_free(&r->opaque);
-    rill_array_free(&r->transparent);
-    rill_array_free(&r->casters);
-    rill_array_free(&r->wires);
     rill_array_free(&r->sort_tmp);
     rill_array_free(&r->cluster_counts);
     rill_array_free(&r->light_ranges);
@@ -194,25 +193,23 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->pos_slot);
     rill_map_free(&r->prev_index);
     rill_rg_destroy(r->graph);
-    rill_pool_destroy(&r->mesh_pool);
-    rill_pool_destroy(&r->tex_pool);
-    rill_pool_destroy(&r->mat_pool);
-    rill_free(r->meshes);
-    rill_free(r->textures);
-    rill_free(r->materials);
+    rill__pools_release(r);
     rill_free(r);
 }
 
 rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height,
                                  rill_error *err) {
-    if (!r || !width || !height || width > 16384 || height > 16384)
+    if (!r || !width || !height || width > 16384 || height > 16384) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: bad size %ux%u", width,
                               height);
-    if (r->desc.glfw_window)
+    }
+    if (r->desc.glfw_window) {
         return RILL_OK;
+    }
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     r->width = width;
     r->height = height;
     r->have_frame = false;
@@ -220,16 +217,19 @@ rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t heig
 }
 
 void rill_renderer_set_render_scale(rill_renderer *r, float scale) {
-    if (!r)
+    if (!r) {
         return;
-    if (!(scale > 0.0f)) /* 0 and NaN mean the default */
+    }
+    if (!(scale > 0.0f)) { /* 0 and NaN mean the default */
         scale = 1.0f;
+    }
     r->render_scale = RILL_CLAMP(scale, 0.1f, 1.0f);
 }
 
 void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags) {
-    if (r)
+    if (r) {
         r->desc.debug_flags = flags;
+    }
 }
 
 void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h) {
@@ -238,344 +238,78 @@ void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h
 }
 
 rill_result rill_renderer_wait_idle(rill_renderer *r, rill_error *err) {
-    if (!r)
+    if (!r) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer");
+    }
     return rill__gpu_wait_idle(r->gpu, err);
-}
-
-/* >>meshes ---------------------------------------------------------------------------------- */
-
-const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
-    int32_t i = rill_pool_index(&r->mesh_pool, mesh.id);
-    if (i < 0)
-        return NULL;
-    const mesh_slot *m = &r->meshes[i];
-    return rill__buf_ready(m->vb) && rill__buf_ready(m->ib) ? m : NULL;
-}
-
-const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat) {
-    int32_t i = rill_pool_index(&r->mat_pool, mat.id);
-    if (i < 0)
-        return NULL;
-    const mat_slot *m = &r->materials[i];
-    return rill__buf_ready(m->ubo) ? m : NULL;
-}
-
-rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
-    rill_mesh h = {0};
-    if (!r || !desc || !desc->vertices || !desc->indices || desc->vertex_count == 0 ||
-        desc->index_count == 0 || desc->index_count % 3 != 0) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': empty or not triangles",
-                       desc && desc->label ? desc->label : "?");
-        return h;
-    }
-    for (uint32_t i = 0; i < desc->index_count; i++)
-        if (desc->indices[i] >= desc->vertex_count) {
-            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                           "render: mesh '%s': index %u out of range",
-                           desc->label ? desc->label : "?", i);
-            return h;
-        }
-    uint32_t id = rill_pool_alloc(&r->mesh_pool);
-    if (!id) {
-        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: mesh pool exhausted");
-        return h;
-    }
-    mesh_slot *m = &r->meshes[rill_pool_index(&r->mesh_pool, id)];
-    memset(m, 0, sizeof(*m));
-    uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
-    uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
-    m->vb = rill__buf_create(r->gpu, vbytes, RILL__BUF_VERTEX, false, desc->label, err);
-    m->ib =
-        m->vb ? rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err) : NULL;
-    if (!m->ib || rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
-        rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) {
-        rill__buf_destroy(r->gpu, m->vb);
-        rill__buf_destroy(r->gpu, m->ib);
-        memset(m, 0, sizeof(*m));
-        rill_pool_free(&r->mesh_pool, id);
-        return h;
-    }
-    m->index_count = desc->index_count;
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = 0; i < desc->vertex_count; i++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fminf(lo[k], desc->vertices[i].position[k]);
-            hi[k] = fmaxf(hi[k], desc->vertices[i].position[k]);
-        }
-    float r2 = 0.0f;
-    for (int k = 0; k < 3; k++)
-        m->center[k] = 0.5f * (lo[k] + hi[k]);
-    for (uint32_t i = 0; i < desc->vertex_count; i++) {
-        float d2 = 0.0f;
-        for (int k = 0; k < 3; k++) {
-            float d = desc->vertices[i].position[k] - m->center[k];
-            d2 += d * d;
-        }
-        r2 = fmaxf(r2, d2);
-    }
-    m->radius = sqrtf(r2);
-    h.id = id;
-    return h;
-}
-
-void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
-    if (!r)
-        return;
-    int32_t i = rill_pool_index(&r->mesh_pool, mesh.id);
-    if (i < 0)
-        return;
-    rill__buf_destroy(r->gpu, r->meshes[i].vb);
-    rill__buf_destroy(r->gpu, r->meshes[i].ib);
-    memset(&r->meshes[i], 0, sizeof(mesh_slot));
-    rill_pool_free(&r->mesh_pool, mesh.id);
-}
-
-typedef bool (*procmesh_fn)(rill_vertex **, uint32_t *, uint32_t **, uint32_t *);
-
-static rill_mesh proc_mesh(rill_renderer *r, bool ok, rill_vertex *v, uint32_t vn, uint32_t *idx,
-                           uint32_t in, const char *label, rill_error *err) {
-    rill_mesh h = {0};
-    if (!ok) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory building %s", label);
-    } else {
-        rill_mesh_desc d = {v, vn, idx, in, label};
-        h = rill_render_mesh_create(r, &d, err);
-    }
-    rill_free(v);
-    rill_free(idx);
-    return h;
-}
-
-rill_mesh rill_render_mesh_cube(rill_renderer *r, rill_error *err) {
-    rill_vertex *v = NULL;
-    uint32_t *i = NULL, vn = 0, in = 0;
-    bool ok = rill__procmesh_cube(&v, &vn, &i, &in);
-    return proc_mesh(r, ok, v, vn, i, in, "cube", err);
-}
-
-rill_mesh rill_render_mesh_sphere(rill_renderer *r, uint32_t segments, rill_error *err) {
-    rill_vertex *v = NULL;
-    uint32_t *i = NULL, vn = 0, in = 0;
-    bool ok = rill__procmesh_sphere(segments ? segments : 32, &v, &vn, &i, &in);
-    return proc_mesh(r, ok, v, vn, i, in, "sphere", err);
-}
-
-rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err) {
-    rill_vertex *v = NULL;
-    uint32_t *i = NULL, vn = 0, in = 0;
-    bool ok = rill__procmesh_plane(&v, &vn, &i, &in);
-    return proc_mesh(r, ok, v, vn, i, in, "plane", err);
-}
-
-/* >>textures -------------------------------------------------------------------------------- */
-
-rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
-                                        rill_error *err) {
-    rill_texture h = {0};
-    if (!r || !desc || !desc->pixels || !desc->width || !desc->height || desc->width > 16384 ||
-        desc->height > 16384) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                       "render: texture '%s': bad size or no pixels",
-                       desc && desc->label ? desc->label : "?");
-        return h;
-    }
-    uint32_t id = rill_pool_alloc(&r->tex_pool);
-    if (!id) {
-        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: texture pool exhausted");
-        return h;
-    }
-    uint32_t mips = 1, m = RILL_MAX(desc->width, desc->height);
-    while (m > 1) {
-        m >>= 1;
-        mips++;
-    }
-    rill__img_desc d = {desc->width,
-                        desc->height,
-                        1,
-                        mips,
-                        desc->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
-                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC,
-                        desc->label};
-    rill__img *img = rill__img_create(r->gpu, &d, err);
-    if (!img || rill__img_upload(r->gpu, img, desc->pixels,
-                                 (uint64_t)desc->width * desc->height * 4, err) != RILL_OK) {
-        rill__img_destroy(r->gpu, img);
-        rill_pool_free(&r->tex_pool, id);
-        return h;
-    }
-    r->textures[rill_pool_index(&r->tex_pool, id)].img = img;
-    h.id = id;
-    return h;
-}
-
-void rill_render_texture_destroy(rill_renderer *r, rill_texture tex) {
-    if (!r)
-        return;
-    int32_t i = rill_pool_index(&r->tex_pool, tex.id);
-    if (i < 0)
-        return;
-    rill__img_destroy(r->gpu, r->textures[i].img);
-    r->textures[i].img = NULL;
-    rill_pool_free(&r->tex_pool, tex.id);
-}
-
-/* >>materials ------------------------------------------------------------------------------- */
-
-static rill__img *tex_or(rill_renderer *r, rill_texture t, rill__img *fallback) {
-    int32_t i = rill_pool_index(&r->tex_pool, t.id);
-    return i >= 0 && r->textures[i].img ? r->textures[i].img : fallback;
-}
-
-rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
-                                          rill_error *err) {
-    rill_material h = {0};
-    if (!r)
-        return h;
-    rill_material_desc d;
-    memset(&d, 0, sizeof(d));
-    if (desc)
-        d = *desc;
-    if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 &&
-        d.base_color[3] == 0)
-        d.base_color[0] = d.base_color[1] = d.base_color[2] = d.base_color[3] = 1.0f;
-    if (d.roughness == 0.0f && !d.roughness_set)
-        d.roughness = 1.0f;
-    if (d.normal_scale == 0.0f)
-        d.normal_scale = 1.0f;
-    if (d.occlusion_strength == 0.0f)
-        d.occlusion_strength = 1.0f;
-    if (d.alpha_cutoff == 0.0f)
-        d.alpha_cutoff = 0.5f;
-    if ((unsigned)d.alpha_mode >= RILL_ALPHA_NUM)
-        d.alpha_mode = RILL_ALPHA_OPAQUE;
-    uint32_t id = rill_pool_alloc(&r->mat_pool);
-    if (!id) {
-        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: material pool exhausted");
-        return h;
-    }
-    mat_slot *m = &r->materials[rill_pool_index(&r->mat_pool, id)];
-    memset(m, 0, sizeof(*m));
-    float ubo[16] = {
-        d.base_color[0],
-        d.base_color[1],
-        d.base_color[2],
-        d.base_color[3],
-        d.emissive[0],
-        d.emissive[1],
-        d.emissive[2],
-        0.0f,
-        RILL_CLAMP(d.metallic, 0.0f, 1.0f),
-        RILL_CLAMP(d.roughness, 0.0f, 1.0f),
-        RILL_CLAMP(d.occlusion_strength, 0.0f, 1.0f),
-        d.alpha_cutoff,
-        d.normal_scale,
-        (float)d.alpha_mode,
-        0.0f,
-        0.0f,
-    };
-    m->alpha_mode = d.alpha_mode;
-    m->double_sided = d.double_sided;
-    m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
-                              d.label ? d.label : "material", err);
-    if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK)
-        goto fail;
-    rill__sampler_kind sampler =
-        d.wrap == RILL_TEXTURE_WRAP_CLAMP
-            ? (d.nearest ? RILL__SAMPLER_NEAREST_CLAMP : RILL__SAMPLER_LINEAR_CLAMP)
-        : d.wrap == RILL_TEXTURE_WRAP_MIRROR
-            ? (d.nearest ? RILL__SAMPLER_NEAREST_MIRROR : RILL__SAMPLER_LINEAR_MIRROR)
-            : (d.nearest ? RILL__SAMPLER_NEAREST_REPEAT : RILL__SAMPLER_LINEAR_REPEAT);
-    rill__binding b[6];
-    memset(b, 0, sizeof(b));
-    b[0].buf = m->ubo;
-    rill__img *imgs[5] = {
-        tex_or(r, d.base_color_texture, r->white), tex_or(r, d.normal_texture, r->flat_normal),
-        tex_or(r, d.metallic_roughness_texture, r->white), tex_or(r, d.occlusion_texture, r->white),
-        tex_or(r, d.emissive_texture, r->white)};
-    for (int i = 0; i < 5; i++) {
-        b[i + 1].img = imgs[i];
-        b[i + 1].layer = -1;
-        b[i + 1].sampler = sampler;
-    }
-    m->set = rill__dset_create(r->gpu, r->opaque_pipe[0], 1, b, 6, err);
-    if (!m->set)
-        goto fail;
-    h.id = id;
-    return h;
-fail:
-    rill__buf_destroy(r->gpu, m->ubo);
-    memset(m, 0, sizeof(*m));
-    rill_pool_free(&r->mat_pool, id);
-    return h;
-}
-
-void rill_render_material_destroy(rill_renderer *r, rill_material mat) {
-    if (!r)
-        return;
-    int32_t i = rill_pool_index(&r->mat_pool, mat.id);
-    if (i < 0)
-        return;
-    rill__buf_destroy(r->gpu, r->materials[i].ubo);
-    rill__dset_destroy(r->gpu, r->materials[i].set);
-    memset(&r->materials[i], 0, sizeof(mat_slot));
-    rill_pool_free(&r->mat_pool, mat.id);
 }
 
 /* >>frames ---------------------------------------------------------------------------------- */
 
 rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *snap,
                                  rill_error *err) {
-    if (!r || !snap)
+    if (!r || !snap) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer or snapshot");
-    if (snap->instance_count && !snap->instances)
+    }
+    if (snap->instance_count && !snap->instances) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: instance_count without instances");
-    if (snap->light_count && !snap->lights)
+    }
+    if (snap->light_count && !snap->lights) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: light_count without lights");
-    return rill__frame3d_render(r, snap, err);
+    }
+    return rill__frame_render(r, snap, err);
 }
 
 rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size,
                                       rill_error *err) {
-    if (!r || !dst)
+    if (!r || !dst) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
-    if (r->desc.glfw_window)
+    }
+    if (r->desc.glfw_window) {
         return rill_error_set(err, RILL_ERR_UNSUPPORTED,
                               "render: read_pixels needs a headless renderer");
+    }
     size_t need = (size_t)r->width * r->height * 4;
-    if (dst_size < need)
+    if (dst_size < need) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: read_pixels needs %zu bytes",
                               need);
-    if (!r->have_frame)
+    }
+    if (!r->have_frame) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render: no frame rendered at this size yet");
+    }
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         return res;
+    }
     memcpy(dst, rill__buf_map(r->readback[r->readback_slot]), need);
     return RILL_OK;
 }
 
 rill_result rill_renderer_write_png(rill_renderer *r, const char *path, rill_error *err) {
-    if (!r || !path)
+    if (!r || !path) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
+    }
     size_t n = (size_t)r->width * r->height * 4;
     uint8_t *px = rill_malloc_tagged(n, RILL_MEM_RENDER);
-    if (!px)
+    if (!px) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    }
     rill_result res = rill_renderer_read_pixels(r, px, n, err);
     if (res == RILL_OK &&
-        !stbi_write_png(path, (int)r->width, (int)r->height, 4, px, (int)r->width * 4))
+        !stbi_write_png(path, (int)r->width, (int)r->height, 4, px, (int)r->width * 4)) {
         res = rill_error_set(err, RILL_ERR_IO, "%s: cannot write PNG", path);
+    }
     rill_free(px);
     return res;
 }
 
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     memset(out, 0, sizeof(*out));
-    if (!r)
+    if (!r) {
         return;
+    }
     const rill__gpu_caps *caps = rill__gpu_get_caps(r->gpu);
     out->frame_index = rill__gpu_frame_index(r->gpu);
     out->cpu_record_ms = r->cpu_record_ms;
@@ -613,6 +347,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
 }
 
 void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb) {
-    if (r)
+    if (r) {
         rill_rg_dump(r->graph, sb);
+    }
 }

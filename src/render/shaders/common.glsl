@@ -1,5 +1,5 @@
 // common.glsl: declarations shared by the mesh shaders: the per-frame uniform block, the instance
-// and light buffers (set 0) and the material (set 1). Must match struct gpu_frame in frame3d.c.
+// and light buffers (set 0) and the material (set 1). Must match rill__gpu_frame in frame.h.
 struct Instance {
     mat4 model;
     mat4 prev_model;

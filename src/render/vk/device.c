@@ -19,17 +19,17 @@ const char *rill__vk_result_str(VkResult res) {
         return #x;
         R(VK_SUCCESS)
         R(VK_NOT_READY)
-        R(VK_TIMEOUT) R(VK_INCOMPLETE) R(VK_ERROR_OUT_OF_HOST_MEMORY)
-            R(VK_ERROR_OUT_OF_DEVICE_MEMORY) R(VK_ERROR_INITIALIZATION_FAILED)
-                R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED) R(VK_ERROR_LAYER_NOT_PRESENT)
-                    R(VK_ERROR_EXTENSION_NOT_PRESENT) R(VK_ERROR_FEATURE_NOT_PRESENT)
-                        R(VK_ERROR_INCOMPATIBLE_DRIVER) R(VK_ERROR_TOO_MANY_OBJECTS)
-                            R(VK_ERROR_FORMAT_NOT_SUPPORTED) R(VK_ERROR_FRAGMENTED_POOL)
-                                R(VK_ERROR_OUT_OF_POOL_MEMORY) R(VK_ERROR_SURFACE_LOST_KHR)
-                                    R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR) R(VK_SUBOPTIMAL_KHR)
-                                        R(VK_ERROR_OUT_OF_DATE_KHR)
+        R(VK_TIMEOUT)
+        R(VK_INCOMPLETE) R(VK_ERROR_OUT_OF_HOST_MEMORY) R(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+            R(VK_ERROR_INITIALIZATION_FAILED) R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED)
+                R(VK_ERROR_LAYER_NOT_PRESENT) R(VK_ERROR_EXTENSION_NOT_PRESENT)
+                    R(VK_ERROR_FEATURE_NOT_PRESENT) R(VK_ERROR_INCOMPATIBLE_DRIVER)
+                        R(VK_ERROR_TOO_MANY_OBJECTS) R(VK_ERROR_FORMAT_NOT_SUPPORTED)
+                            R(VK_ERROR_FRAGMENTED_POOL) R(VK_ERROR_OUT_OF_POOL_MEMORY)
+                                R(VK_ERROR_SURFACE_LOST_KHR) R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+                                    R(VK_SUBOPTIMAL_KHR) R(VK_ERROR_OUT_OF_DATE_KHR)
 #undef R
-                                            default : return "VK_ERROR_UNKNOWN";
+                                        default : return "VK_ERROR_UNKNOWN";
     }
 }
 
@@ -46,8 +46,9 @@ rill_result rill__vk_fail(rill_error *err, VkResult res, const char *what, const
 }
 
 void rill__vk_name(rill__gpu *gpu, VkObjectType type, uint64_t handle, const char *name) {
-    if (!gpu->set_name || !name || !handle)
+    if (!gpu->set_name || !name || !handle) {
         return;
+    }
     VkDebugUtilsObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
     info.objectType = type;
     info.objectHandle = handle;
@@ -84,26 +85,32 @@ static bool env_true(const char *name) {
 
 static bool has_layer(const char *name) {
     uint32_t n = 0;
-    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0)
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0) {
         return false;
+    }
     VkLayerProperties *props = rill_malloc_tagged(sizeof(*props) * n, RILL_MEM_RENDER);
     bool found = false;
-    if (props && vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n && !found; i++)
+    if (props && vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n && !found; i++) {
             found = strcmp(props[i].layerName, name) == 0;
+        }
+    }
     rill_free(props);
     return found;
 }
 
 static bool has_instance_ext(const char *name) {
     uint32_t n = 0;
-    if (vkEnumerateInstanceExtensionProperties(NULL, &n, NULL) != VK_SUCCESS || n == 0)
+    if (vkEnumerateInstanceExtensionProperties(NULL, &n, NULL) != VK_SUCCESS || n == 0) {
         return false;
+    }
     VkExtensionProperties *props = rill_malloc_tagged(sizeof(*props) * n, RILL_MEM_RENDER);
     bool found = false;
-    if (props && vkEnumerateInstanceExtensionProperties(NULL, &n, props) == VK_SUCCESS)
-        for (uint32_t i = 0; i < n && !found; i++)
+    if (props && vkEnumerateInstanceExtensionProperties(NULL, &n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n && !found; i++) {
             found = strcmp(props[i].extensionName, name) == 0;
+        }
+    }
     rill_free(props);
     return found;
 }
@@ -112,10 +119,13 @@ static bool icontains(const char *hay, const char *needle) {
     size_t nl = strlen(needle);
     for (const char *h = hay; *h; h++) {
         size_t i = 0;
-        while (i < nl && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
+        while (i < nl && h[i] &&
+               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i])) {
             i++;
-        if (i == nl)
+        }
+        if (i == nl) {
             return true;
+        }
     }
     return nl == 0;
 }
@@ -140,31 +150,36 @@ static int type_score(VkPhysicalDeviceType t) {
 static bool device_suitable(rill__gpu *gpu, VkPhysicalDevice pd, uint32_t *out_qfam) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
-    if (props.apiVersion < VK_API_VERSION_1_3)
+    if (props.apiVersion < VK_API_VERSION_1_3) {
         return false;
+    }
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     f12.pNext = &f13;
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &f12;
     vkGetPhysicalDeviceFeatures2(pd, &f2);
-    if (!f13.dynamicRendering || !f13.synchronization2 || !f12.timelineSemaphore)
+    if (!f13.dynamicRendering || !f13.synchronization2 || !f12.timelineSemaphore) {
         return false;
+    }
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
     VkQueueFamilyProperties qp[16];
-    if (nq > 16)
+    if (nq > 16) {
         nq = 16;
+    }
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qp);
     for (uint32_t i = 0; i < nq; i++) {
         VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-        if ((qp[i].queueFlags & need) != need)
+        if ((qp[i].queueFlags & need) != need) {
             continue;
+        }
         if (gpu->surface) {
             VkBool32 present = VK_FALSE;
             if (vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, gpu->surface, &present) != VK_SUCCESS ||
-                !present)
+                !present) {
                 continue;
+            }
         }
         *out_qfam = i;
         return true;
@@ -175,17 +190,20 @@ static bool device_suitable(rill__gpu *gpu, VkPhysicalDevice pd, uint32_t *out_q
 static rill_result pick_device(rill__gpu *gpu, rill_error *err) {
     uint32_t n = 0;
     RILL__VK_TRY(err, vkEnumeratePhysicalDevices(gpu->inst, &n, NULL));
-    if (n == 0)
+    if (n == 0) {
         return rill_error_set(err, RILL_ERR_NO_DEVICE,
                               "vulkan: no physical device (is a driver "
                               "such as mesa-vulkan-drivers installed?)");
+    }
     VkPhysicalDevice pds[16];
-    if (n > 16)
+    if (n > 16) {
         n = 16;
+    }
     RILL__VK_TRY(err, vkEnumeratePhysicalDevices(gpu->inst, &n, pds));
     const char *want = gpu->desc.device_name;
-    if (!want || !want[0])
+    if (!want || !want[0]) {
         want = getenv("RILL_DEVICE");
+    }
     int best = -1, best_score = -1;
     uint32_t best_q = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -196,23 +214,27 @@ static rill_result pick_device(rill__gpu *gpu, rill_error *err) {
         RILL_LOG_INFO(LOGM, "vulkan device %u: %s (type %d, api %u.%u)%s", i, props.deviceName,
                       (int)props.deviceType, VK_API_VERSION_MAJOR(props.apiVersion),
                       VK_API_VERSION_MINOR(props.apiVersion), ok ? "" : " - not suitable");
-        if (!ok)
+        if (!ok) {
             continue;
+        }
         int score = type_score(props.deviceType);
-        if (want && want[0] && icontains(props.deviceName, want))
+        if (want && want[0] && icontains(props.deviceName, want)) {
             score += 100;
+        }
         if (score > best_score) {
             best = (int)i;
             best_score = score;
             best_q = q;
         }
     }
-    if (best < 0)
+    if (best < 0) {
         return rill_error_set(err, RILL_ERR_NO_DEVICE,
                               "vulkan: no device supports Vulkan 1.3 with dynamicRendering, "
                               "synchronization2 and timelineSemaphore");
-    if (want && want[0] && best_score < 100)
+    }
+    if (want && want[0] && best_score < 100) {
         RILL_LOG_WARN(LOGM, "no device matches '%s'; using the automatic choice", want);
+    }
     gpu->pd = pds[best];
     gpu->qfam = best_q;
     vkGetPhysicalDeviceProperties(gpu->pd, &gpu->props);
@@ -226,19 +248,22 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
     if (gpu->desc.glfw_window) {
         uint32_t n = 0;
         const char **req = glfwGetRequiredInstanceExtensions(&n);
-        if (!req)
+        if (!req) {
             return rill_error_set(err, RILL_ERR_UNSUPPORTED,
                                   "vulkan: GLFW reports no Vulkan support");
-        for (uint32_t i = 0; i < n && next < 12; i++)
+        }
+        for (uint32_t i = 0; i < n && next < 12; i++) {
             exts[next++] = req[i];
+        }
     }
     bool want_validation = gpu->desc.validation > 0;
     if (gpu->desc.validation < 0) {
 #ifndef NDEBUG
         want_validation = true;
 #endif
-        if (env_true("RILL_VALIDATION"))
+        if (env_true("RILL_VALIDATION")) {
             want_validation = true;
+        }
     }
     const char *layers[1];
     uint32_t nlayers = 0;
@@ -251,8 +276,9 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
         }
     }
     gpu->debug_utils = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-    if (gpu->debug_utils)
+    if (gpu->debug_utils) {
         exts[next++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    }
 
     VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = gpu->desc.app_name ? gpu->desc.app_name : "rill";
@@ -281,14 +307,16 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
     vf.pEnabledValidationFeatures = &sync_feature;
     if (gpu->caps.validation && gpu->debug_utils) {
         ci.pNext = &mci; /* also catches messages from vkCreateInstance itself */
-        if (gpu->desc.sync_validation || env_true("RILL_SYNC_VALIDATION"))
+        if (gpu->desc.sync_validation || env_true("RILL_SYNC_VALIDATION")) {
             mci.pNext = &vf;
+        }
     }
     VkResult res = vkCreateInstance(&ci, NULL, &gpu->inst);
-    if (res == VK_ERROR_INCOMPATIBLE_DRIVER)
+    if (res == VK_ERROR_INCOMPATIBLE_DRIVER) {
         return rill_error_set(err, RILL_ERR_NO_DEVICE,
                               "vulkan: no Vulkan 1.3 driver found (install mesa-vulkan-drivers for "
                               "lavapipe, or a GPU driver)");
+    }
     RILL__VK_TRY(err, res);
     if (gpu->debug_utils) {
         gpu->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(
@@ -302,8 +330,9 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
                 (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
                     gpu->inst, "vkCreateDebugUtilsMessengerEXT");
             mci.pNext = NULL;
-            if (create)
+            if (create) {
                 RILL__VK_TRY(err, create(gpu->inst, &mci, NULL, &gpu->messenger));
+            }
         }
     }
     return RILL_OK;
@@ -335,8 +364,9 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     qci.pQueuePriorities = &prio;
     const char *exts[1];
     uint32_t next = 0;
-    if (gpu->surface)
+    if (gpu->surface) {
         exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    }
     VkDeviceCreateInfo ci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     ci.pNext = &f2;
     ci.queueCreateInfoCount = 1;
@@ -349,8 +379,9 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     uint32_t nq = 0;
     VkQueueFamilyProperties qp[16];
     vkGetPhysicalDeviceQueueFamilyProperties(gpu->pd, &nq, NULL);
-    if (nq > 16)
+    if (nq > 16) {
         nq = 16;
+    }
     vkGetPhysicalDeviceQueueFamilyProperties(gpu->pd, &nq, qp);
     gpu->caps.timestamps =
         gpu->props.limits.timestampComputeAndGraphics && qp[gpu->qfam].timestampValidBits > 0;
@@ -392,12 +423,13 @@ static rill_result create_samplers(rill__gpu *gpu, rill_error *err) {
         ci.mipmapMode = i == RILL__SAMPLER_NEAREST_CLAMP ? VK_SAMPLER_MIPMAP_MODE_NEAREST
                                                          : VK_SAMPLER_MIPMAP_MODE_LINEAR;
         VkSamplerAddressMode mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        if (i == RILL__SAMPLER_LINEAR_REPEAT || i == RILL__SAMPLER_NEAREST_REPEAT)
+        if (i == RILL__SAMPLER_LINEAR_REPEAT || i == RILL__SAMPLER_NEAREST_REPEAT) {
             mode = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-        else if (i == RILL__SAMPLER_LINEAR_MIRROR || i == RILL__SAMPLER_NEAREST_MIRROR)
+        } else if (i == RILL__SAMPLER_LINEAR_MIRROR || i == RILL__SAMPLER_NEAREST_MIRROR) {
             mode = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
-        else if (i == RILL__SAMPLER_SHADOW)
+        } else if (i == RILL__SAMPLER_SHADOW) {
             mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+        }
         ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
         ci.maxLod = VK_LOD_CLAMP_NONE;
         ci.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
@@ -440,16 +472,19 @@ static rill_result create_pipeline_cache(rill__gpu *gpu, rill_error *err) {
 }
 
 static void save_pipeline_cache(rill__gpu *gpu) {
-    if (!gpu->pcache || !gpu->desc.pipeline_cache_path)
+    if (!gpu->pcache || !gpu->desc.pipeline_cache_path) {
         return;
+    }
     size_t size = 0;
-    if (vkGetPipelineCacheData(gpu->dev, gpu->pcache, &size, NULL) != VK_SUCCESS || size == 0)
+    if (vkGetPipelineCacheData(gpu->dev, gpu->pcache, &size, NULL) != VK_SUCCESS || size == 0) {
         return;
+    }
     void *data = rill_malloc_tagged(size, RILL_MEM_RENDER);
     if (data && vkGetPipelineCacheData(gpu->dev, gpu->pcache, &size, data) == VK_SUCCESS) {
         rill_error e = {0};
-        if (rill_file_write_all(gpu->desc.pipeline_cache_path, data, size, &e) != RILL_OK)
+        if (rill_file_write_all(gpu->desc.pipeline_cache_path, data, size, &e) != RILL_OK) {
             RILL_LOG_WARN(LOGM, "pipeline cache not saved: %s", e.msg);
+        }
     }
     rill_free(data);
 }
@@ -483,13 +518,15 @@ static rill_result create_frames(rill__gpu *gpu, rill_error *err) {
         snprintf(label, sizeof(label), "frame %u staging", i);
         f->staging = rill__buf_create(gpu, gpu->desc.upload_budget_bytes, RILL__BUF_TRANSFER_SRC,
                                       true, label, err);
-        if (!f->staging)
+        if (!f->staging) {
             return err ? err->code : RILL_ERR_VULKAN;
+        }
         snprintf(label, sizeof(label), "frame %u scratch", i);
         f->scratch = rill__buf_create(gpu, 4u << 20, RILL__BUF_STORAGE | RILL__BUF_UNIFORM, true,
                                       label, err);
-        if (!f->scratch)
+        if (!f->scratch) {
             return err ? err->code : RILL_ERR_VULKAN;
+        }
         if (gpu->surface) {
             VkSemaphoreCreateInfo bci = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
             RILL__VK_TRY(err, vkCreateSemaphore(gpu->dev, &bci, NULL, &f->acquire));
@@ -499,43 +536,56 @@ static rill_result create_frames(rill__gpu *gpu, rill_error *err) {
 }
 
 static void desc_defaults(rill__gpu_desc *d) {
-    if (d->frames_in_flight == 0)
+    if (d->frames_in_flight == 0) {
         d->frames_in_flight = 2;
-    if (d->frames_in_flight > RILL__VK_MAX_FRAMES)
+    }
+    if (d->frames_in_flight > RILL__VK_MAX_FRAMES) {
         d->frames_in_flight = RILL__VK_MAX_FRAMES;
-    if (d->upload_budget_bytes == 0)
+    }
+    if (d->upload_budget_bytes == 0) {
         d->upload_budget_bytes = 32u << 20;
-    if (d->block_size_bytes == 0)
+    }
+    if (d->block_size_bytes == 0) {
         d->block_size_bytes = 64u << 20;
+    }
 }
 
 rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_error *err) {
     *out = NULL;
     rill__gpu *gpu = rill_calloc_tagged(1, sizeof(*gpu), RILL_MEM_RENDER);
-    if (!gpu)
+    if (!gpu) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
-    if (desc)
+    }
+    if (desc) {
         gpu->desc = *desc;
+    }
     desc_defaults(&gpu->desc);
     rill_result r = create_instance(gpu, err);
     if (r == RILL_OK && gpu->desc.glfw_window) {
         VkResult vr = glfwCreateWindowSurface(gpu->inst, (GLFWwindow *)gpu->desc.glfw_window, NULL,
                                               &gpu->surface);
-        if (vr != VK_SUCCESS)
+        if (vr != VK_SUCCESS) {
             r = rill__vk_fail(err, vr, "glfwCreateWindowSurface", __FILE__, __LINE__);
+        }
     }
-    if (r == RILL_OK)
+    if (r == RILL_OK) {
         r = pick_device(gpu, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = create_device(gpu, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = create_samplers(gpu, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = create_pipeline_cache(gpu, err);
-    if (r == RILL_OK)
+    }
+    if (r == RILL_OK) {
         r = create_frames(gpu, err);
-    if (r == RILL_OK && gpu->surface)
+    }
+    if (r == RILL_OK && gpu->surface) {
         r = rill__vk_swapchain_create(gpu, err);
+    }
     if (r != RILL_OK) {
         rill__gpu_destroy(gpu);
         return r;
@@ -549,59 +599,74 @@ rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_e
 }
 
 void rill__gpu_destroy(rill__gpu *gpu) {
-    if (!gpu)
+    if (!gpu) {
         return;
+    }
     if (gpu->dev) {
         vkDeviceWaitIdle(gpu->dev);
-        for (uint32_t i = 0; i < gpu->uploads.len; i++)
+        for (uint32_t i = 0; i < gpu->uploads.len; i++) {
             rill_free(gpu->uploads.data[i].data);
+        }
         rill_array_free(&gpu->uploads);
         for (uint32_t i = 0; i < gpu->desc.frames_in_flight; i++) {
             vk_frame *f = &gpu->frames[i];
             rill__buf_destroy(gpu, f->staging);
             rill__buf_destroy(gpu, f->scratch);
         }
-        for (uint32_t i = 0; i < gpu->dels.len; i++)
+        for (uint32_t i = 0; i < gpu->dels.len; i++) {
             rill__vk_destroy_now(gpu, &gpu->dels.data[i]);
+        }
         rill_array_free(&gpu->dels);
         rill__vk_swapchain_destroy(gpu);
         for (uint32_t i = 0; i < gpu->desc.frames_in_flight; i++) {
             vk_frame *f = &gpu->frames[i];
-            for (uint32_t p = 0; p < f->dpools.len; p++)
+            for (uint32_t p = 0; p < f->dpools.len; p++) {
                 vkDestroyDescriptorPool(gpu->dev, f->dpools.data[p], NULL);
+            }
             rill_array_free(&f->dpools);
-            if (f->queries)
+            if (f->queries) {
                 vkDestroyQueryPool(gpu->dev, f->queries, NULL);
-            if (f->pool)
+            }
+            if (f->pool) {
                 vkDestroyCommandPool(gpu->dev, f->pool, NULL);
-            if (f->acquire)
+            }
+            if (f->acquire) {
                 vkDestroySemaphore(gpu->dev, f->acquire, NULL);
+            }
         }
-        for (uint32_t p = 0; p < gpu->persistent_pools.len; p++)
+        for (uint32_t p = 0; p < gpu->persistent_pools.len; p++) {
             vkDestroyDescriptorPool(gpu->dev, gpu->persistent_pools.data[p], NULL);
+        }
         rill_array_free(&gpu->persistent_pools);
-        if (gpu->timeline)
+        if (gpu->timeline) {
             vkDestroySemaphore(gpu->dev, gpu->timeline, NULL);
-        for (int i = 0; i < RILL__SAMPLER_NUM; i++)
-            if (gpu->samplers[i])
+        }
+        for (int i = 0; i < RILL__SAMPLER_NUM; i++) {
+            if (gpu->samplers[i]) {
                 vkDestroySampler(gpu->dev, gpu->samplers[i], NULL);
+            }
+        }
         save_pipeline_cache(gpu);
-        if (gpu->pcache)
+        if (gpu->pcache) {
             vkDestroyPipelineCache(gpu->dev, gpu->pcache, NULL);
+        }
         rill__vk_mem_shutdown(gpu);
         vkDestroyDevice(gpu->dev, NULL);
     }
-    if (gpu->surface)
+    if (gpu->surface) {
         vkDestroySurfaceKHR(gpu->inst, gpu->surface, NULL);
+    }
     if (gpu->messenger) {
         PFN_vkDestroyDebugUtilsMessengerEXT destroy =
             (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
                 gpu->inst, "vkDestroyDebugUtilsMessengerEXT");
-        if (destroy)
+        if (destroy) {
             destroy(gpu->inst, gpu->messenger, NULL);
+        }
     }
-    if (gpu->inst)
+    if (gpu->inst) {
         vkDestroyInstance(gpu->inst, NULL);
+    }
     rill_free(gpu);
 }
 

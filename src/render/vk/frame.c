@@ -101,12 +101,14 @@ void rill__cmd_barriers(rill__cmd *cmd, const rill_rg_barrier *barriers, uint32_
     for (uint32_t i = 0; i < count; i++) {
         const rill_rg_barrier *b = &barriers[i];
         usage_info s = usage_map(b->src), d = usage_map(b->dst);
-        if (b->dst == RILL_RG_USAGE_PRESENT)
+        if (b->dst == RILL_RG_USAGE_PRESENT) {
             d.stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+        }
         if (b->is_image) {
             rill__img *img = images[i];
-            if (!img || ni == 32)
+            if (!img || ni == 32) {
                 continue;
+            }
             VkImageMemoryBarrier2 *m = &ib[ni++];
             memset(m, 0, sizeof(*m));
             m->sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2;
@@ -125,8 +127,9 @@ void rill__cmd_barriers(rill__cmd *cmd, const rill_rg_barrier *barriers, uint32_
             m->subresourceRange.layerCount = VK_REMAINING_ARRAY_LAYERS;
         } else {
             rill__buf *buf = buffers[i];
-            if (!buf || nb == 32)
+            if (!buf || nb == 32) {
                 continue;
+            }
             VkBufferMemoryBarrier2 *m = &bb[nb++];
             memset(m, 0, sizeof(*m));
             m->sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2;
@@ -139,8 +142,9 @@ void rill__cmd_barriers(rill__cmd *cmd, const rill_rg_barrier *barriers, uint32_
             m->size = VK_WHOLE_SIZE;
         }
     }
-    if (ni + nb == 0)
+    if (ni + nb == 0) {
         return;
+    }
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = ni;
     dep.pImageMemoryBarriers = ib;
@@ -152,13 +156,15 @@ void rill__cmd_barriers(rill__cmd *cmd, const rill_rg_barrier *barriers, uint32_
 /* >>frames ---------------------------------------------------------------------------------- */
 
 static void collect_timings(rill__gpu *gpu, vk_frame *f) {
-    if (!f->queries || f->query_count == 0)
+    if (!f->queries || f->query_count == 0) {
         return;
+    }
     uint64_t ts[RILL__VK_MAX_QUERIES];
     VkResult res = vkGetQueryPoolResults(gpu->dev, f->queries, 0, f->query_count, sizeof(ts), ts,
                                          sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
-    if (res != VK_SUCCESS)
+    if (res != VK_SUCCESS) {
         return;
+    }
     uint32_t n = f->query_count / 2;
     for (uint32_t i = 0; i < n; i++) {
         gpu->timing_names[i] = f->ts_names[i];
@@ -176,8 +182,9 @@ static rill_result recreate_swapchain(rill__gpu *gpu, rill_error *err) {
 
 rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *err) {
     *out_cmd = NULL;
-    if (gpu->in_frame)
+    if (gpu->in_frame) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: frame already begun");
+    }
     uint64_t index = gpu->frame_index + 1;
     vk_frame *f = &gpu->frames[index % gpu->desc.frames_in_flight];
     if (f->value) {
@@ -205,27 +212,31 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
         glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, &fw, &fh);
         if (fw > 0 && fh > 0 && ((uint32_t)fw != gpu->swap_w || (uint32_t)fh != gpu->swap_h)) {
             rill_result r = recreate_swapchain(gpu, err);
-            if (r != RILL_OK)
+            if (r != RILL_OK) {
                 return r;
+            }
         }
         for (int attempt = 0; attempt < 2; attempt++) {
             VkResult res = vkAcquireNextImageKHR(gpu->dev, gpu->swapchain, UINT64_MAX, f->acquire,
                                                  VK_NULL_HANDLE, &gpu->swap_index);
             if (res == VK_ERROR_OUT_OF_DATE_KHR && attempt == 0) {
                 rill_result r = recreate_swapchain(gpu, err);
-                if (r != RILL_OK)
+                if (r != RILL_OK) {
                     return r;
+                }
                 continue;
             }
-            if (res != VK_SUCCESS && res != VK_SUBOPTIMAL_KHR)
+            if (res != VK_SUCCESS && res != VK_SUBOPTIMAL_KHR) {
                 return rill__vk_fail(err, res, "vkAcquireNextImageKHR", __FILE__, __LINE__);
+            }
             break;
         }
         gpu->swap_acquired = true;
     }
     RILL__VK_TRY(err, vkResetCommandPool(gpu->dev, f->pool, 0));
-    for (uint32_t i = 0; i < f->dpools.len; i++)
+    for (uint32_t i = 0; i < f->dpools.len; i++) {
         RILL__VK_TRY(err, vkResetDescriptorPool(gpu->dev, f->dpools.data[i], 0));
+    }
     f->dpool_cur = 0;
     f->staging_used = 0;
     f->scratch_used = 0;
@@ -236,8 +247,9 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
     RILL__VK_TRY(err, vkBeginCommandBuffer(f->cb, &bi));
     gpu->frame_index = index;
     gpu->in_frame = true;
-    if (f->queries)
+    if (f->queries) {
         vkCmdResetQueryPool(f->cb, f->queries, 0, RILL__VK_MAX_QUERIES);
+    }
     rill__vk_record_uploads(gpu, f->cb, f);
     memset(&gpu->cmd, 0, sizeof(gpu->cmd));
     gpu->cmd.gpu = gpu;
@@ -248,8 +260,9 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
 }
 
 rill_result rill__frame_end(rill__gpu *gpu, rill__cmd *cmd, rill_error *err) {
-    if (!gpu->in_frame || cmd != &gpu->cmd)
+    if (!gpu->in_frame || cmd != &gpu->cmd) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: no frame to end");
+    }
     vk_frame *f = cmd->f;
     gpu->in_frame = false;
     RILL__VK_TRY(err, vkEndCommandBuffer(f->cb));
@@ -287,8 +300,9 @@ rill_result rill__frame_end(rill__gpu *gpu, rill__cmd *cmd, rill_error *err) {
         pi.pSwapchains = &gpu->swapchain;
         pi.pImageIndices = &gpu->swap_index;
         VkResult res = vkQueuePresentKHR(gpu->queue, &pi);
-        if (res == VK_ERROR_OUT_OF_DATE_KHR || res == VK_SUBOPTIMAL_KHR)
+        if (res == VK_ERROR_OUT_OF_DATE_KHR || res == VK_SUBOPTIMAL_KHR) {
             return recreate_swapchain(gpu, err);
+        }
         RILL__VK_TRY(err, res);
     }
     return RILL_OK;
@@ -320,8 +334,9 @@ uint32_t rill__gpu_timings(rill__gpu *gpu, const char *const **out_names, const 
         vk_frame *f = &gpu->frames[gpu->frame_index % gpu->desc.frames_in_flight];
         uint64_t done = 0;
         if (f->value && vkGetSemaphoreCounterValue(gpu->dev, gpu->timeline, &done) == VK_SUCCESS &&
-            done >= f->value)
+            done >= f->value) {
             collect_timings(gpu, f);
+        }
     }
     *out_names = gpu->timing_names;
     *out_ms = gpu->timing_ms;
@@ -340,8 +355,9 @@ void *rill__frame_alloc(rill__cmd *cmd, uint64_t size, uint64_t align, rill__buf
         uint64_t want = RILL_MAX(f->scratch->size * 2, size + align);
         rill__buf *nb = rill__buf_create(gpu, want, RILL__BUF_STORAGE | RILL__BUF_UNIFORM, true,
                                          "frame scratch", NULL);
-        if (!nb)
+        if (!nb) {
             return NULL;
+        }
         rill__buf_destroy(gpu, f->scratch);
         f->scratch = nb;
         off = 0;
@@ -355,22 +371,25 @@ void *rill__frame_alloc(rill__cmd *cmd, uint64_t size, uint64_t align, rill__buf
 /* >>commands -------------------------------------------------------------------------------- */
 
 void rill__cmd_label_begin(rill__cmd *cmd, const char *label) {
-    if (!cmd->gpu->label_begin)
+    if (!cmd->gpu->label_begin) {
         return;
+    }
     VkDebugUtilsLabelEXT l = {VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
     l.pLabelName = label;
     cmd->gpu->label_begin(cmd->cb, &l);
 }
 
 void rill__cmd_label_end(rill__cmd *cmd) {
-    if (cmd->gpu->label_end)
+    if (cmd->gpu->label_end) {
         cmd->gpu->label_end(cmd->cb);
+    }
 }
 
 void rill__cmd_timestamp_begin(rill__cmd *cmd, const char *name) {
     vk_frame *f = cmd->f;
-    if (!f->queries || f->query_count + 2 > RILL__VK_MAX_QUERIES || cmd->ts_depth >= 8)
+    if (!f->queries || f->query_count + 2 > RILL__VK_MAX_QUERIES || cmd->ts_depth >= 8) {
         return;
+    }
     uint32_t q = f->query_count;
     f->query_count += 2;
     f->ts_names[q / 2] = name;
@@ -380,8 +399,9 @@ void rill__cmd_timestamp_begin(rill__cmd *cmd, const char *name) {
 
 void rill__cmd_timestamp_end(rill__cmd *cmd) {
     vk_frame *f = cmd->f;
-    if (!f->queries || cmd->ts_depth == 0)
+    if (!f->queries || cmd->ts_depth == 0) {
         return;
+    }
     uint32_t q = cmd->ts_stack[--cmd->ts_depth];
     vkCmdWriteTimestamp2(cmd->cb, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, f->queries, q + 1);
 }
@@ -451,8 +471,9 @@ void rill__cmd_bind_pipe(rill__cmd *cmd, rill__pipe *pipe) {
 
 void rill__cmd_bind_set(rill__cmd *cmd, uint32_t set_index, rill__dset *set) {
     rill__pipe *p = cmd->bound;
-    if (!p || !set || set_index >= p->set_count)
+    if (!p || !set || set_index >= p->set_count) {
         return;
+    }
     vkCmdBindDescriptorSets(
         cmd->cb, p->compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
         p->layout, set_index, 1, &set->set, 0, NULL);
@@ -460,8 +481,9 @@ void rill__cmd_bind_set(rill__cmd *cmd, uint32_t set_index, rill__dset *set) {
 
 void rill__cmd_push(rill__cmd *cmd, const void *data, uint32_t size) {
     rill__pipe *p = cmd->bound;
-    if (!p || size > p->push_size)
+    if (!p || size > p->push_size) {
         return;
+    }
     vkCmdPushConstants(cmd->cb, p->layout,
                        p->compute ? VK_SHADER_STAGE_COMPUTE_BIT : VK_SHADER_STAGE_ALL_GRAPHICS, 0,
                        size, data);
@@ -510,8 +532,9 @@ void rill__cmd_host_read_barrier(rill__cmd *cmd) {
 }
 
 void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]) {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         cmd->rect[i] = rect ? rect[i] : 0;
+    }
 }
 
 void rill__cmd_compute_barrier(rill__cmd *cmd) {
@@ -548,23 +571,26 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
     uint32_t nf = 0;
     RILL__VK_TRY(err, vkGetPhysicalDeviceSurfaceFormatsKHR(gpu->pd, gpu->surface, &nf, NULL));
     VkSurfaceFormatKHR fmts[64];
-    if (nf > 64)
+    if (nf > 64) {
         nf = 64;
+    }
     RILL__VK_TRY(err, vkGetPhysicalDeviceSurfaceFormatsKHR(gpu->pd, gpu->surface, &nf, fmts));
     /* The tonemapper already writes sRGB-encoded values, so a UNORM swapchain receives them as
      * they are; an _SRGB one would encode twice. */
     VkSurfaceFormatKHR pick = fmts[0];
-    for (uint32_t i = 0; i < nf; i++)
+    for (uint32_t i = 0; i < nf; i++) {
         if (fmts[i].format == VK_FORMAT_B8G8R8A8_UNORM ||
             fmts[i].format == VK_FORMAT_R8G8B8A8_UNORM) {
             pick = fmts[i];
             break;
         }
+    }
     uint32_t np = 0;
     RILL__VK_TRY(err, vkGetPhysicalDeviceSurfacePresentModesKHR(gpu->pd, gpu->surface, &np, NULL));
     VkPresentModeKHR modes[16];
-    if (np > 16)
+    if (np > 16) {
         np = 16;
+    }
     RILL__VK_TRY(err, vkGetPhysicalDeviceSurfacePresentModesKHR(gpu->pd, gpu->surface, &np, modes));
     VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR; /* vsync on; always supported */
     if (!gpu->desc.vsync) {
@@ -585,11 +611,13 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
         ext.height =
             RILL_CLAMP((uint32_t)h, caps.minImageExtent.height, caps.maxImageExtent.height);
     }
-    if (ext.width == 0 || ext.height == 0)
+    if (ext.width == 0 || ext.height == 0) {
         ext.width = ext.height = 1;
+    }
     uint32_t count = caps.minImageCount + 1;
-    if (caps.maxImageCount && count > caps.maxImageCount)
+    if (caps.maxImageCount && count > caps.maxImageCount) {
         count = caps.maxImageCount;
+    }
     VkSwapchainCreateInfoKHR ci = {VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     ci.surface = gpu->surface;
     ci.minImageCount = count;
@@ -610,8 +638,9 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
     uint32_t n = 0;
     RILL__VK_TRY(err, vkGetSwapchainImagesKHR(gpu->dev, gpu->swapchain, &n, NULL));
     VkImage imgs[16];
-    if (n > 16)
+    if (n > 16) {
         n = 16;
+    }
     RILL__VK_TRY(err, vkGetSwapchainImagesKHR(gpu->dev, gpu->swapchain, &n, imgs));
     for (uint32_t i = 0; i < n; i++) {
         rill__img *img = rill_calloc_tagged(1, sizeof(*img), RILL_MEM_RENDER);
@@ -650,10 +679,12 @@ void rill__vk_swapchain_destroy(rill__gpu *gpu) {
         rill_free(img);
     }
     rill_array_free(&gpu->swap_images);
-    for (uint32_t i = 0; i < gpu->swap_done.len; i++)
+    for (uint32_t i = 0; i < gpu->swap_done.len; i++) {
         vkDestroySemaphore(gpu->dev, gpu->swap_done.data[i], NULL);
+    }
     rill_array_free(&gpu->swap_done);
-    if (gpu->swapchain)
+    if (gpu->swapchain) {
         vkDestroySwapchainKHR(gpu->dev, gpu->swapchain, NULL);
+    }
     gpu->swapchain = VK_NULL_HANDLE;
 }

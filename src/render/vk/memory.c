@@ -8,9 +8,11 @@
 #include <string.h>
 
 static int32_t find_type(const rill__gpu *gpu, uint32_t bits, VkMemoryPropertyFlags want) {
-    for (uint32_t i = 0; i < gpu->memprops.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (gpu->memprops.memoryTypes[i].propertyFlags & want) == want)
+    for (uint32_t i = 0; i < gpu->memprops.memoryTypeCount; i++) {
+        if ((bits & (1u << i)) && (gpu->memprops.memoryTypes[i].propertyFlags & want) == want) {
             return (int32_t)i;
+        }
+    }
     return -1;
 }
 
@@ -37,12 +39,13 @@ static rill_result new_block(rill__gpu *gpu, uint32_t type, uint64_t size, bool 
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
     }
     /* Reuse a released slot so block indices held by live allocations stay valid. */
-    for (uint32_t i = 0; i < gpu->blocks.len; i++)
+    for (uint32_t i = 0; i < gpu->blocks.len; i++) {
         if (!gpu->blocks.data[i].mem) {
             gpu->blocks.data[i] = b;
             *out_index = (int32_t)i;
             return RILL_OK;
         }
+    }
     if (!rill_array_push(&gpu->blocks, b)) {
         rill__range_destroy(&b.ra);
         vkFreeMemory(gpu->dev, b.mem, NULL);
@@ -59,11 +62,13 @@ rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, 
         host_visible ? (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     int32_t type = find_type(gpu, req->memoryTypeBits, want);
-    if (type < 0 && !host_visible)
+    if (type < 0 && !host_visible) {
         type = find_type(gpu, req->memoryTypeBits, 0);
-    if (type < 0)
+    }
+    if (type < 0) {
         return rill_error_set(err, RILL_ERR_UNSUPPORTED, "render: no memory type for a %s resource",
                               host_visible ? "host-visible" : "device-local");
+    }
     /* Aligning every range to bufferImageGranularity keeps linear and optimal resources from ever
      * sharing a granularity page, at the cost of a little padding. */
     uint64_t align = RILL_MAX(req->alignment, gpu->props.limits.bufferImageGranularity);
@@ -73,8 +78,9 @@ rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, 
     if (size > block_size / 2) {
         int32_t bi;
         rill_result r = new_block(gpu, (uint32_t)type, size, true, &bi, err);
-        if (r != RILL_OK)
+        if (r != RILL_OK) {
             return r;
+        }
         vk_block *b = &gpu->blocks.data[bi];
         uint64_t off = 0;
         rill__range_alloc_bytes(&b->ra, size, 1, &off);
@@ -86,8 +92,9 @@ rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, 
     }
     for (uint32_t i = 0; i < gpu->blocks.len; i++) {
         vk_block *b = &gpu->blocks.data[i];
-        if (!b->mem || b->dedicated || b->type != (uint32_t)type)
+        if (!b->mem || b->dedicated || b->type != (uint32_t)type) {
             continue;
+        }
         uint64_t off;
         if (rill__range_alloc_bytes(&b->ra, size, align, &off)) {
             b->live++;
@@ -99,13 +106,15 @@ rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, 
     }
     int32_t bi;
     rill_result r = new_block(gpu, (uint32_t)type, block_size, false, &bi, err);
-    if (r != RILL_OK)
+    if (r != RILL_OK) {
         return r;
+    }
     vk_block *b = &gpu->blocks.data[bi];
     uint64_t off;
-    if (!rill__range_alloc_bytes(&b->ra, size, align, &off))
+    if (!rill__range_alloc_bytes(&b->ra, size, align, &off)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: allocation does not fit a block");
+    }
     b->live++;
     out->block = bi;
     out->offset = off;
@@ -114,20 +123,23 @@ rill_result rill__vk_mem_alloc(rill__gpu *gpu, const VkMemoryRequirements *req, 
 }
 
 static void release_block(rill__gpu *gpu, vk_block *b) {
-    if (b->mapped)
+    if (b->mapped) {
         vkUnmapMemory(gpu->dev, b->mem);
+    }
     vkFreeMemory(gpu->dev, b->mem, NULL);
     rill__range_destroy(&b->ra);
     memset(b, 0, sizeof(*b));
 }
 
 void rill__vk_mem_free(rill__gpu *gpu, vk_alloc *alloc) {
-    if (!alloc || alloc->block < 0 || (uint32_t)alloc->block >= gpu->blocks.len)
+    if (!alloc || alloc->block < 0 || (uint32_t)alloc->block >= gpu->blocks.len) {
         return;
+    }
     vk_block *b = &gpu->blocks.data[alloc->block];
-    if (!rill__range_free(&b->ra, alloc->offset, alloc->size))
+    if (!rill__range_free(&b->ra, alloc->offset, alloc->size)) {
         RILL_LOG_WARN("render", "memory free list could not grow; %llu bytes leak until shutdown",
                       (unsigned long long)alloc->size);
+    }
     b->live--;
     if (b->live == 0) {
         bool keep = false;
@@ -136,13 +148,15 @@ void rill__vk_mem_free(rill__gpu *gpu, vk_alloc *alloc) {
             uint32_t others = 0;
             for (uint32_t i = 0; i < gpu->blocks.len; i++) {
                 const vk_block *o = &gpu->blocks.data[i];
-                if (o != b && o->mem && !o->dedicated && o->type == b->type)
+                if (o != b && o->mem && !o->dedicated && o->type == b->type) {
                     others++;
+                }
             }
             keep = others == 0;
         }
-        if (!keep)
+        if (!keep) {
             release_block(gpu, b);
+        }
     }
     alloc->block = -1;
 }
@@ -159,11 +173,13 @@ VkDeviceMemory rill__vk_mem_memory(rill__gpu *gpu, const vk_alloc *alloc) {
 void rill__vk_mem_shutdown(rill__gpu *gpu) {
     for (uint32_t i = 0; i < gpu->blocks.len; i++) {
         vk_block *b = &gpu->blocks.data[i];
-        if (!b->mem)
+        if (!b->mem) {
             continue;
-        if (b->live)
+        }
+        if (b->live) {
             RILL_LOG_WARN("render", "memory block %u still holds %u allocations at shutdown", i,
                           b->live);
+        }
         release_block(gpu, b);
     }
     rill_array_free(&gpu->blocks);
@@ -173,8 +189,9 @@ void rill__gpu_mem_stats_get(const rill__gpu *gpu, rill__gpu_mem_stats *out) {
     memset(out, 0, sizeof(*out));
     for (uint32_t i = 0; i < gpu->blocks.len; i++) {
         const vk_block *b = &gpu->blocks.data[i];
-        if (!b->mem)
+        if (!b->mem) {
             continue;
+        }
         out->blocks++;
         out->block_bytes += b->size;
         out->used_bytes += b->ra.used;

@@ -156,8 +156,9 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     dy.dynamicStateCount = d->depth_bias ? 3 : 2;
     dy.pDynamicStates = dyn;
     VkFormat cf[RILL__MAX_COLOR];
-    for (uint32_t i = 0; i < d->color_count; i++)
+    for (uint32_t i = 0; i < d->color_count; i++) {
         cf[i] = rill__vk_format(d->color_formats[i]);
+    }
     VkPipelineRenderingCreateInfo ri = {VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
     ri.colorAttachmentCount = d->color_count;
     ri.pColorAttachmentFormats = cf;
@@ -198,13 +199,15 @@ rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_
     if (r == RILL_OK) {
         m0 = make_module(gpu, desc->cs ? desc->cs : desc->vs,
                          desc->cs ? desc->cs_size : desc->vs_size, err);
-        if (!m0)
+        if (!m0) {
             r = RILL_ERR_VULKAN;
+        }
     }
     if (r == RILL_OK && !desc->cs && desc->fs) {
         m1 = make_module(gpu, desc->fs, desc->fs_size, err);
-        if (!m1)
+        if (!m1) {
             r = RILL_ERR_VULKAN;
+        }
     }
     if (r == RILL_OK) {
         if (desc->cs) {
@@ -215,16 +218,19 @@ rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_
             ci.stage.pName = "main";
             ci.layout = p->layout;
             VkResult res = vkCreateComputePipelines(gpu->dev, gpu->pcache, 1, &ci, NULL, &p->pipe);
-            if (res != VK_SUCCESS)
+            if (res != VK_SUCCESS) {
                 r = rill__vk_fail(err, res, "vkCreateComputePipelines", __FILE__, __LINE__);
+            }
         } else {
             r = make_graphics(gpu, p, desc, m0, m1, err);
         }
     }
-    if (m0)
+    if (m0) {
         vkDestroyShaderModule(gpu->dev, m0, NULL);
-    if (m1)
+    }
+    if (m1) {
         vkDestroyShaderModule(gpu->dev, m1, NULL);
+    }
     if (r != RILL_OK) {
         /* Partially built: destroy what exists (Vulkan ignores null handles). */
         vk_del d = {VK_DEL_PIPE, 0, p};
@@ -266,12 +272,14 @@ static rill_result alloc_set(rill__gpu *gpu, void *pools_arr, uint32_t *cur, boo
             VkResult res = vkAllocateDescriptorSets(gpu->dev, &ai, out_set);
             if (res == VK_SUCCESS) {
                 *out_pool = pools->data[i];
-                if (!freeable)
+                if (!freeable) {
                     *cur = i;
+                }
                 return RILL_OK;
             }
-            if (res != VK_ERROR_OUT_OF_POOL_MEMORY && res != VK_ERROR_FRAGMENTED_POOL)
+            if (res != VK_ERROR_OUT_OF_POOL_MEMORY && res != VK_ERROR_FRAGMENTED_POOL) {
                 return rill__vk_fail(err, res, "vkAllocateDescriptorSets", __FILE__, __LINE__);
+            }
         }
         VkDescriptorPool pool;
         RILL__VK_TRY(err, new_pool(gpu, freeable, &pool));
@@ -291,8 +299,9 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
     uint32_t n = 0;
     for (uint32_t i = 0; i < count && i < RILL__MAX_BINDINGS; i++) {
         rill__bind_kind k = layout->bindings[i];
-        if (k == RILL__BIND_NONE)
+        if (k == RILL__BIND_NONE) {
             break;
+        }
         const rill__binding *b = &bindings[i];
         memset(&w[n], 0, sizeof(w[n]));
         w[n].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -343,8 +352,9 @@ rill__dset *rill__dset_create(rill__gpu *gpu, const rill__pipe *pipe, uint32_t s
 rill_result rill__cmd_bind_transient_set(rill__cmd *cmd, uint32_t set_index,
                                          const rill__binding *bindings, uint32_t count) {
     rill__pipe *p = cmd->bound;
-    if (!p || set_index >= p->set_count)
+    if (!p || set_index >= p->set_count) {
         return RILL_ERR_INVALID_ARGUMENT;
+    }
     VkDescriptorSet set;
     VkDescriptorPool pool;
     rill_error err = {0};

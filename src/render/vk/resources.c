@@ -59,20 +59,27 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
     b->size = size;
     VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     ci.size = size;
-    if (usage & RILL__BUF_VERTEX)
+    if (usage & RILL__BUF_VERTEX) {
         ci.usage |= VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
-    if (usage & RILL__BUF_INDEX)
+    }
+    if (usage & RILL__BUF_INDEX) {
         ci.usage |= VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
-    if (usage & RILL__BUF_UNIFORM)
+    }
+    if (usage & RILL__BUF_UNIFORM) {
         ci.usage |= VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
-    if (usage & RILL__BUF_STORAGE)
+    }
+    if (usage & RILL__BUF_STORAGE) {
         ci.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    if (usage & RILL__BUF_TRANSFER_SRC)
+    }
+    if (usage & RILL__BUF_TRANSFER_SRC) {
         ci.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    if (usage & RILL__BUF_TRANSFER_DST)
+    }
+    if (usage & RILL__BUF_TRANSFER_DST) {
         ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    if (!host_visible)
+    }
+    if (!host_visible) {
         ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT; /* filled through the staging ring */
+    }
     ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VkResult res = vkCreateBuffer(gpu->dev, &ci, NULL, &b->buf);
     if (res != VK_SUCCESS) {
@@ -82,8 +89,9 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
     }
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(gpu->dev, b->buf, &req);
-    if (rill__vk_mem_alloc(gpu, &req, host_visible, &b->alloc, err) != RILL_OK)
+    if (rill__vk_mem_alloc(gpu, &req, host_visible, &b->alloc, err) != RILL_OK) {
         goto fail;
+    }
     res =
         vkBindBufferMemory(gpu->dev, b->buf, rill__vk_mem_memory(gpu, &b->alloc), b->alloc.offset);
     if (res != VK_SUCCESS) {
@@ -112,8 +120,9 @@ bool rill__buf_ready(const rill__buf *buf) {
 }
 
 void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
-    if (!buf)
+    if (!buf) {
         return;
+    }
     rill__vk_drop_uploads_for(gpu, buf);
     defer(gpu, VK_DEL_BUF, buf);
 }
@@ -146,15 +155,19 @@ static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, rill
 
 static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
     if (img->layer_views) {
-        for (uint32_t i = 0; i < img->desc.layers; i++)
-            if (img->layer_views[i])
+        for (uint32_t i = 0; i < img->desc.layers; i++) {
+            if (img->layer_views[i]) {
                 vkDestroyImageView(gpu->dev, img->layer_views[i], NULL);
+            }
+        }
         rill_free(img->layer_views);
     }
-    if (img->view)
+    if (img->view) {
         vkDestroyImageView(gpu->dev, img->view, NULL);
-    if (!img->swapchain && img->img)
+    }
+    if (!img->swapchain && img->img) {
         vkDestroyImage(gpu->dev, img->img, NULL);
+    }
     rill__vk_mem_free(gpu, &img->alloc);
     rill_free((char *)img->desc.label);
     rill_free(img);
@@ -169,10 +182,12 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     img->alloc.block = -1;
     img->desc = *desc;
     img->desc.label = rill_strdup(desc->label ? desc->label : "image");
-    if (img->desc.layers == 0)
+    if (img->desc.layers == 0) {
         img->desc.layers = 1;
-    if (img->desc.mips == 0)
+    }
+    if (img->desc.mips == 0) {
         img->desc.mips = 1;
+    }
     img->vkfmt = rill__vk_format(desc->format);
     if (img->vkfmt == VK_FORMAT_UNDEFINED || desc->width == 0 || desc->height == 0) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: image '%s': bad format or size",
@@ -191,18 +206,24 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     ci.samples = VK_SAMPLE_COUNT_1_BIT;
     ci.tiling = VK_IMAGE_TILING_OPTIMAL;
     uint32_t u = desc->usage;
-    if (u & RILL__IMG_SAMPLED)
+    if (u & RILL__IMG_SAMPLED) {
         ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
-    if (u & RILL__IMG_STORAGE)
+    }
+    if (u & RILL__IMG_STORAGE) {
         ci.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
-    if (u & RILL__IMG_COLOR)
+    }
+    if (u & RILL__IMG_COLOR) {
         ci.usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-    if (u & RILL__IMG_DEPTH)
+    }
+    if (u & RILL__IMG_DEPTH) {
         ci.usage |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
-    if (u & RILL__IMG_TRANSFER_SRC)
+    }
+    if (u & RILL__IMG_TRANSFER_SRC) {
         ci.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    if (u & RILL__IMG_TRANSFER_DST)
+    }
+    if (u & RILL__IMG_TRANSFER_DST) {
         ci.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    }
     ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkResult res = vkCreateImage(gpu->dev, &ci, NULL, &img->img);
     if (res != VK_SUCCESS) {
@@ -250,8 +271,9 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
 }
 
 void rill__img_destroy(rill__gpu *gpu, rill__img *img) {
-    if (!img)
+    if (!img) {
         return;
+    }
     rill__vk_drop_uploads_for(gpu, img);
     defer(gpu, VK_DEL_IMG, img);
 }
@@ -279,8 +301,9 @@ void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d) {
         rill__pipe *p = d->obj;
         vkDestroyPipeline(gpu->dev, p->pipe, NULL);
         vkDestroyPipelineLayout(gpu->dev, p->layout, NULL);
-        for (uint32_t i = 0; i < p->set_count; i++)
+        for (uint32_t i = 0; i < p->set_count; i++) {
             vkDestroyDescriptorSetLayout(gpu->dev, p->set_layouts[i], NULL);
+        }
         rill_free(p);
         break;
     }
@@ -294,13 +317,15 @@ void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d) {
 }
 
 void rill__pipe_destroy(rill__gpu *gpu, rill__pipe *pipe) {
-    if (pipe)
+    if (pipe) {
         defer(gpu, VK_DEL_PIPE, pipe);
+    }
 }
 
 void rill__dset_destroy(rill__gpu *gpu, rill__dset *set) {
-    if (set)
+    if (set) {
         defer(gpu, VK_DEL_DSET, set);
+    }
 }
 
 /* >>uploads --------------------------------------------------------------------------------- */
@@ -308,8 +333,9 @@ void rill__dset_destroy(rill__gpu *gpu, rill__dset *set) {
 static rill_result queue_upload(rill__gpu *gpu, bool is_image, void *target, uint64_t offset,
                                 const void *data, uint64_t size, rill_error *err) {
     vk_upload u = {is_image, target, offset, size, rill_malloc_tagged(size, RILL_MEM_RENDER)};
-    if (!u.data)
+    if (!u.data) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    }
     memcpy(u.data, data, size);
     if (!rill_array_push(&gpu->uploads, u)) {
         rill_free(u.data);
@@ -320,8 +346,9 @@ static rill_result queue_upload(rill__gpu *gpu, bool is_image, void *target, uin
 
 rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, const void *data,
                              uint64_t size, rill_error *err) {
-    if (!buf || !data || size == 0 || offset + size > buf->size)
+    if (!buf || !data || size == 0 || offset + size > buf->size) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: upload out of buffer range");
+    }
     if (buf->mapped) {
         memcpy((uint8_t *)buf->mapped + offset, data, size);
         return RILL_OK;
@@ -331,8 +358,9 @@ rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, co
 
 rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
                              rill_error *err) {
-    if (!img || !data || size == 0)
+    if (!img || !data || size == 0) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: empty image upload");
+    }
     return queue_upload(gpu, true, img, 0, data, size, err);
 }
 
@@ -409,11 +437,12 @@ static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src
         vkCmdBlitImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image,
                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
     }
-    if (mips > 1)
+    if (mips > 1) {
         img_barrier(cb, image, 0, mips - 1, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                     VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                     VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    }
     img_barrier(cb, image, mips - 1, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                 VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
                 VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
@@ -434,17 +463,20 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
         rill__buf *src = f->staging;
         uint64_t src_off = RILL_ALIGN_UP(f->staging_used, (uint64_t)16);
         if (src_off + need > budget) {
-            if (done > 0)
+            if (done > 0) {
                 break;
+            }
             src = rill__buf_create(gpu, need, RILL__BUF_TRANSFER_SRC, true, "oversized staging",
                                    NULL);
-            if (!src)
+            if (!src) {
                 break;
+            }
             src_off = 0;
         }
         memcpy((uint8_t *)src->mapped + src_off, u->data, u->size);
-        if (src == f->staging)
+        if (src == f->staging) {
             f->staging_used = src_off + need;
+        }
         if (u->is_image) {
             record_image_upload(cb, u->target, src->buf, src_off);
             ((rill__img *)u->target)->ready = true;
@@ -455,8 +487,9 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
             dst->ready = true;
             any_buffer = true;
         }
-        if (src != f->staging)
+        if (src != f->staging) {
             rill__buf_destroy(gpu, src); /* deferred until this frame completes */
+        }
         gpu->uploaded_last_frame += u->size;
         rill_free(u->data);
     }

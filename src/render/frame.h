@@ -1,0 +1,104 @@
+/* frame.h: what the files of the 3D frame share. A frame is recorded in this order:
+ *
+ *   frame_render.c     rill__frame_render: begin the GPU frame, plan the views, build the graph,
+ *                      execute it, submit. Also creates and destroys the frame's GPU state.
+ *   frame_views.c      rill__frame_plan_views: which views the snapshot draws and where, each
+ *                      filled into a view slot by rill__view_fill (matrices, cascades, draw lists,
+ *                      frame constants, instance/light/cluster buffers). One view = views[0].
+ *   frame_cull.c       culling and sorting one view's draw lists (and motion history).
+ *   frame_lights.c     the light buffer and the clustered light grid of one view.
+ *   frame_graph.c      rill__frame_build_graph: the engine's images, passes and anchors; every
+ *                      resource a pass uses is found once here and stored as a rill__res.
+ *   frame_passes.c     the passes' recording functions: each gets its view (or bloom step, or
+ *                      the frame) as its user pointer and reads nothing else per frame.
+ *   frame_pipelines.c  the table of pipeline descriptions behind rill_renderer.pipes.
+ *
+ * Adding a pass: write `void rill__pass_x(rill_rg_ctx *ctx, void *user)` in frame_passes.c
+ * (user: the rill__view it draws), add its rill__res fields to rill__view_res (or rill__frame)
+ * and declare it in frame_graph.c, where the handles are found. Adding a pipeline: a name in
+ * RILL__PIPES (render_internal.h) and a row in frame_pipelines.c's table. */
+#ifndef RILL_RENDER_FRAME_H
+#define RILL_RENDER_FRAME_H
+
+#include "render_internal.h"
+
+#include <cglm/cglm.h>
+
+#define RILL__MAX_LIGHTS 1024u
+
+/* Must match `Frame` in shaders/common.glsl (std140). */
+typedef struct rill__gpu_frame {
+    float view[16], proj[16], view_proj[16], prev_view_proj[16];
+    float cascade_vp[4][16];
+    float cascade_far[4];
+    float cascade_texel[4];
+    float camera_pos[4];
+    float sun_dir[4];
+    float sun_color[4];
+    float ambient[4];
+    float shadow_params[4];
+    uint32_t counts[4];
+    float cluster_params[4];
+} rill__gpu_frame;
+
+/* A bounding sphere. */
+typedef struct rill__sphere {
+    float c[3];
+    float r;
+} rill__sphere;
+
+/* frame_render.c: adds the time since the previous mark to `phase`. */
+void rill__phase_mark(rill_renderer *r, enum rill__cpu_phase phase);
+
+/* frame_pipelines.c */
+rill_result rill__pipelines_create(rill_renderer *r, rill_error *err);
+void rill__pipelines_destroy(rill_renderer *r);
+
+/* frame_views.c: fills r->frame.views for the snapshot (view_count >= 1 on success) and sets
+ * the frame's effects, shadows and cascades. out_vp gets the first view's view-projection (the
+ * camera motion reference of the next frame), also on failure once it is known. */
+rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
+                                   const rill_render_snapshot *snap, float out_vp[16],
+                                   rill_error *err);
+/* The settings of v with every default resolved. */
+void rill__view_defaults(const rill_render_view *v, rill__view_settings *out);
+
+/* frame_cull.c: culls the snapshot's instances against the view (planes: its frustum) and the
+ * shadow volume (when shadows: sphere wc/wr swept along sun), fills and sorts the view's draw
+ * lists and updates the motion history. */
+typedef struct rill__cull_params {
+    float planes[6][4];
+    bool shadows;
+    float shadow_center[3], shadow_radius, sun_dir[3];
+    float cam_pos[3], cam_fwd[3];
+} rill__cull_params;
+rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
+                            rill_error *err);
+/* This instance's world matrix last frame (prev: its history slot, or UINT32_MAX). */
+const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,
+                              uint32_t prev);
+
+/* frame_lights.c: writes the view's light buffer and (clustered) its light grid; fr gets the
+ * light count and cluster parameters. */
+rill_result rill__view_lights(rill_renderer *r, rill__cmd *cmd, rill__view *vs, mat4 view,
+                              mat4 proj, bool clustered, rill__gpu_frame *fr, rill_error *err);
+
+/* frame_graph.c: rebuilds and compiles r->graph for the planned frame. */
+rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err);
+
+/* frame_passes.c: recording functions; user is what each comment names. */
+void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */
+void rill__pass_prepass(rill_rg_ctx *ctx, void *user);       /* rill__view */
+void rill__pass_opaque(rill_rg_ctx *ctx, void *user);        /* rill__view */
+void rill__pass_transparent(rill_rg_ctx *ctx, void *user);   /* rill__view */
+void rill__pass_wireframe(rill_rg_ctx *ctx, void *user);     /* rill__view */
+void rill__pass_ssao(rill_rg_ctx *ctx, void *user);          /* rill__view */
+void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user);     /* rill__view */
+void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user); /* rill__frame */
+void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user);    /* rill__bloom_step */
+void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user);      /* rill__bloom_step */
+void rill__pass_tonemap(rill_rg_ctx *ctx, void *user);       /* rill__frame */
+void rill__pass_readback(rill_rg_ctx *ctx, void *user);      /* rill__frame */
+void rill__pass_present(rill_rg_ctx *ctx, void *user);       /* rill__frame */
+
+#endif

@@ -1,0 +1,418 @@
+/* frame_cull.c: one view's draw lists. Instances are culled against the view frustum (and, for
+ * the sun's shadows, against the volume the cascades can receive from), sorted into the opaque,
+ * transparent, shadow caster and wireframe lists (opaque by pipeline/material/mesh so equal
+ * neighbours become one instanced draw, transparent back to front), and each instance's world
+ * matrix is kept for next frame's motion vectors. */
+#include "frame.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+/* fmaxf without the library call: a NaN argument loses to a number, as in fmaxf. */
+static inline float max_num(float a, float b) {
+    return (a > b || b != b) ? a : b;
+}
+
+static rill__sphere world_sphere(const float m[16], const mesh_slot *ms) {
+    rill__sphere s;
+    for (int k = 0; k < 3; k++) {
+        s.c[k] =
+            m[k] * ms->center[0] + m[4 + k] * ms->center[1] + m[8 + k] * ms->center[2] + m[12 + k];
+    }
+    /* sqrtf is correctly rounded and monotonic, so the root of the largest squared axis length
+     * equals the largest of the three roots: one square root instead of three, same bits. */
+    float sx = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+    float sy = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
+    float sz = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+    s.r = ms->radius * sqrtf(max_num(sx, max_num(sy, sz)));
+    return s;
+}
+
+/* >>sorting --------------------------------------------------------------------------------- */
+
+/* Bits of the keys that are not the same in every key, gathered into a dense number: a key
+ * keeps its order among the others when the bits that every key shares are dropped. Contiguous
+ * runs of varying bits move as one shift and mask. */
+typedef struct key_pack {
+    uint32_t count, bits;
+    uint8_t shift[64], dest[64];
+    uint64_t mask[64];
+} key_pack;
+
+static void key_pack_init(key_pack *kp, uint64_t varying) {
+    kp->count = kp->bits = 0;
+    while (varying) {
+        uint32_t shift = (uint32_t)__builtin_ctzll(varying);
+        uint64_t rest = varying >> shift;
+        uint32_t len = rest == ~0ull ? 64u - shift : (uint32_t)__builtin_ctzll(~rest);
+        uint64_t mask = len >= 64 ? ~0ull : (1ull << len) - 1ull;
+        kp->shift[kp->count] = (uint8_t)shift;
+        kp->dest[kp->count] = (uint8_t)kp->bits;
+        kp->mask[kp->count] = mask;
+        kp->count++;
+        kp->bits += len;
+        varying &= ~(mask << shift);
+    }
+}
+
+static inline uint64_t key_pack_apply(const key_pack *kp, uint64_t key) {
+    /* Draw keys have a few runs (mesh, material, double-sided): unrolled for up to three. */
+    switch (kp->count) {
+    case 1:
+        return (key >> kp->shift[0]) & kp->mask[0];
+    case 2:
+        return ((key >> kp->shift[0]) & kp->mask[0]) |
+               (((key >> kp->shift[1]) & kp->mask[1]) << kp->dest[1]);
+    case 3:
+        return ((key >> kp->shift[0]) & kp->mask[0]) |
+               (((key >> kp->shift[1]) & kp->mask[1]) << kp->dest[1]) |
+               (((key >> kp->shift[2]) & kp->mask[2]) << kp->dest[2]);
+    default:
+        break;
+    }
+    uint64_t out = 0;
+    for (uint32_t k = 0; k < kp->count; k++) {
+        out |= ((key >> kp->shift[k]) & kp->mask[k]) << kp->dest[k];
+    }
+    return out;
+}
+
+/* Stable LSD radix sort on the low key_bits of the keys, 11 bits a pass. Items are pushed in
+ * instance order, so equal keys stay in instance order and the result is deterministic. Only the
+ * bits that differ between keys are sorted on: the keys are first rewritten to those bits alone
+ * (see key_pack; order and equality between keys stay as they were, which is all draw_list needs
+ * of them), so a scene whose meshes and materials occupy a few pool slots sorts its opaque list in
+ * one pass, whatever key_bits says. Returns the buffer holding the result: items or tmp. */
+static draw_item *radix_sort(draw_item *items, draw_item *tmp, uint32_t n, uint32_t key_bits) {
+    if (n < 2) {
+        return items;
+    }
+    uint64_t all_or = 0, all_and = ~0ull;
+    for (uint32_t i = 0; i < n; i++) {
+        all_or |= items[i].key;
+        all_and &= items[i].key;
+    }
+    uint64_t used = key_bits >= 64 ? ~0ull : (1ull << key_bits) - 1ull;
+    key_pack kp;
+    key_pack_init(&kp, (all_or ^ all_and) & used);
+    bool repack = kp.count > 1 || (kp.count == 1 && kp.shift[0] != 0) || (all_and & used) != 0;
+    uint32_t count[2048];
+    draw_item *src = items, *dst = tmp;
+    for (uint32_t shift = 0; shift < kp.bits; shift += 11) {
+        uint32_t buckets = 1u << RILL_MIN(kp.bits - shift, 11u);
+        memset(count, 0, buckets * sizeof(uint32_t));
+        if (shift == 0 && repack) {
+            /* The first pass rewrites the keys while it counts. */
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t k = key_pack_apply(&kp, src[i].key);
+                src[i].key = k;
+                count[k & (buckets - 1)]++;
+            }
+        } else {
+            for (uint32_t i = 0; i < n; i++) {
+                count[(src[i].key >> shift) & (buckets - 1)]++;
+            }
+        }
+        uint32_t sum = 0;
+        for (uint32_t b = 0; b < buckets; b++) {
+            uint32_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            dst[count[(src[i].key >> shift) & (buckets - 1)]++] = src[i];
+        }
+        draw_item *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src; /* the caller swaps buffers instead of copying back */
+}
+
+/* Sorts one draw list on its low key_bits, leaving the result in the list: when it lands in the
+ * scratch buffer the two exchange memory (same capacity, so neither grows next frame). */
+static void sort_list(rill_renderer *r, draw_item **data, uint32_t len, uint32_t *cap,
+                      uint32_t key_bits) {
+    if (radix_sort(*data, r->sort_tmp.data, len, key_bits) != *data) {
+        draw_item *d = *data;
+        uint32_t c = *cap;
+        *data = r->sort_tmp.data;
+        *cap = r->sort_tmp.cap;
+        r->sort_tmp.data = d;
+        r->sort_tmp.cap = c;
+    }
+}
+
+/* >>culling --------------------------------------------------------------------------------- */
+
+/* One chunk of instances being culled: world bounding spheres as flat arrays, the results of the
+ * tests, and what the draw lists need of each instance. */
+#define CULL_CHUNK 256u
+
+typedef struct cull_chunk {
+    float x[CULL_CHUNK], y[CULL_CHUNK], z[CULL_CHUNK], r[CULL_CHUNK];
+    uint32_t visible[CULL_CHUNK];
+    uint32_t shadow_near[CULL_CHUNK]; /* not beyond the shadow volume, away from the light */
+    float shadow_q[CULL_CHUNK];       /* squared distance from the light axis */
+    uint32_t inst[CULL_CHUNK], prev[CULL_CHUNK];
+    uint16_t mesh[CULL_CHUNK], mat[CULL_CHUNK];
+} cull_chunk;
+
+/* The frustum test of a chunk of spheres: outside when the centre lies further than the radius
+ * behind any plane. No early exits, so it vectorizes. */
+static void cull_frustum(cull_chunk *restrict ch, uint32_t n, const float planes[6][4]) {
+    float p[6][4];
+    memcpy(p, planes, sizeof(p));
+    for (uint32_t j = 0; j < n; j++) {
+        float x = ch->x[j], y = ch->y[j], z = ch->z[j], nr = -ch->r[j];
+        uint32_t v = 1;
+        for (int k = 0; k < 6; k++) {
+            v &= !(p[k][0] * x + p[k][1] * y + p[k][2] * z + p[k][3] < nr);
+        }
+        ch->visible[j] = v;
+    }
+}
+
+/* The first half of the shadow caster test (see is_caster): the sphere must not lie beyond the
+ * cascades' bounding sphere (centre wc, radius wr) away from the light, and its squared distance
+ * from the cylinder's axis is kept for the second half. Same expressions as the cglm calls they
+ * replace, in the same order. The square root waits for is_caster so that this loop vectorizes
+ * (sqrtf may set errno, which keeps compilers from vectorizing it). */
+static void cull_shadow(cull_chunk *restrict ch, uint32_t n, const float wc[3], float wr,
+                        const float sun[3]) {
+    float c0 = wc[0], c1 = wc[1], c2 = wc[2], s0 = sun[0], s1 = sun[1], s2 = sun[2];
+    for (uint32_t j = 0; j < n; j++) {
+        float d0 = ch->x[j] - c0, d1 = ch->y[j] - c1, d2 = ch->z[j] - c2;
+        float along = d0 * s0 + d1 * s1 + d2 * s2;
+        float p0 = d0 - s0 * along, p1 = d1 - s1 * along, p2 = d2 - s2 * along;
+        float q = p0 * p0 + p1 * p1 + p2 * p2;
+        ch->shadow_near[j] = along < wr + ch->r[j];
+        ch->shadow_q[j] = q;
+    }
+}
+
+/* Whether chunk entry j can cast a shadow into the view: inside the infinite cylinder around the
+ * cascades' bounding sphere along the light, and not beyond it (cull_shadow). A NaN fails both. */
+static inline bool is_caster(const cull_chunk *ch, uint32_t j, float wr) {
+    return ch->shadow_near[j] && sqrtf(ch->shadow_q[j]) < wr + ch->r[j];
+}
+
+/* A per-frame, direct-mapped cache of handle -> pool slot (-1: stale or not uploaded yet).
+ * Snapshots reuse a few meshes and materials across many instances, so nearly every lookup is one
+ * compare instead of a pool lookup plus readiness checks in another file. Readiness cannot change
+ * while a frame is recorded (uploads are recorded when the frame begins). */
+#define HANDLE_CACHE_SIZE 256u
+
+typedef struct handle_cache {
+    uint32_t id[HANDLE_CACHE_SIZE];
+    int32_t slot[HANDLE_CACHE_SIZE];
+} handle_cache;
+
+static void handle_cache_reset(handle_cache *c) {
+    /* Id 0 is never a valid handle, and its answer (-1) is the right one for an id of 0. */
+    memset(c->id, 0, sizeof(c->id));
+    for (uint32_t k = 0; k < HANDLE_CACHE_SIZE; k++) {
+        c->slot[k] = -1;
+    }
+}
+
+static inline int32_t cached_mesh_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
+    uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
+    if (c->id[k] == id) {
+        return c->slot[k];
+    }
+    rill_mesh h = {id};
+    int32_t slot = rill__mesh_get(r, h) ? rill_pool_index(&r->mesh_pool, id) : -1;
+    c->id[k] = id;
+    c->slot[k] = slot;
+    return slot;
+}
+
+static inline int32_t cached_material_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
+    uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
+    if (c->id[k] == id) {
+        return c->slot[k];
+    }
+    rill_material h = {id};
+    int32_t slot = rill__material_get(r, h) ? rill_pool_index(&r->mat_pool, id) : -1;
+    c->id[k] = id;
+    c->slot[k] = slot;
+    return slot;
+}
+
+/* >>motion history -------------------------------------------------------------------------- */
+
+/* Records this frame's matrix of instance `pos` and returns the slot holding last frame's, or
+ * UINT32_MAX when the instance was not drawn last frame (or has no id). Snapshots usually list
+ * instances in the same order every frame, so the slot used at the same position last time is
+ * tried first and the hash map is only consulted when the order changed. */
+static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in, uint32_t pos) {
+    if (!in->id) {
+        return UINT32_MAX;
+    }
+    uint64_t idx = UINT64_MAX;
+    if (pos < r->pos_slot.len && r->pos_slot.data[pos] < r->prev.len &&
+        r->prev.data[r->pos_slot.data[pos]].id == in->id) {
+        idx = r->pos_slot.data[pos];
+    } else if (!rill_map_get(&r->prev_index, in->id, &idx)) {
+        prev_xform px;
+        memset(&px, 0, sizeof(px));
+        px.id = in->id;
+        if (!rill_array_push(&r->prev, px)) {
+            return UINT32_MAX; /* out of memory: this instance just has no motion */
+        }
+        idx = r->prev.len - 1;
+        if (!rill_map_set(&r->prev_index, in->id, idx)) {
+            r->prev.len--;
+            return UINT32_MAX;
+        }
+    }
+    while (r->pos_slot.len <= pos) {
+        if (!rill_array_push(&r->pos_slot, UINT32_MAX)) {
+            break;
+        }
+    }
+    if (pos < r->pos_slot.len) {
+        r->pos_slot.data[pos] = (uint32_t)idx;
+    }
+    prev_xform *p = &r->prev.data[idx];
+    bool had = p->frame + 1 == r->frame_counter;
+    memcpy(p->m[r->frame_counter & 1], in->transform, sizeof(float) * 16);
+    p->frame = r->frame_counter;
+    return had ? (uint32_t)idx : UINT32_MAX;
+}
+
+const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,
+                              uint32_t prev) {
+    if (prev == UINT32_MAX) {
+        return in->transform;
+    }
+    return r->prev.data[prev].m[(r->frame_counter - 1) & 1];
+}
+
+/* >>the view's lists ------------------------------------------------------------------------ */
+
+rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
+                            rill_error *err) {
+    const rill_render_snapshot *snap = vs->snap;
+    rill_array_clear(&vs->opaque);
+    rill_array_clear(&vs->transparent);
+    rill_array_clear(&vs->casters);
+    rill_array_clear(&vs->wires);
+    vs->casters_plain = 0;
+    const rill_render_wireframe *wf = &snap->wireframe;
+    bool shadows = p->shadows;
+    /* Every list holds at most one item per instance: reserve once so the loop below writes
+     * items without a capacity check (the arrays keep their memory across frames). */
+    uint32_t ninst_in = snap->instance_count;
+    if (!rill_array_reserve(&vs->opaque, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&vs->transparent, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&vs->casters, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&vs->wires, ninst_in ? ninst_in : 1)) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
+    }
+    draw_item *opaque = vs->opaque.data, *transparent = vs->transparent.data,
+              *casters = vs->casters.data, *wires = vs->wires.data;
+    uint32_t n_opaque = 0, n_transparent = 0, n_casters = 0, n_wires = 0, n_plain = 0;
+    handle_cache mesh_cache, mat_cache;
+    handle_cache_reset(&mesh_cache);
+    handle_cache_reset(&mat_cache);
+    vec3 cam_pos = {p->cam_pos[0], p->cam_pos[1], p->cam_pos[2]};
+    vec3 cam_fwd = {p->cam_fwd[0], p->cam_fwd[1], p->cam_fwd[2]};
+    bool wire_pipe = r->pipes[RILL__PIPE_WIRE] != NULL;
+    /* Instances go through in chunks: a scalar loop resolves handles, records motion history and
+     * writes world bounding spheres into flat arrays; branch-free loops over those arrays test
+     * the view frustum and the shadow volume (the compiler vectorizes them); a last loop sorts
+     * the results into the draw lists. */
+    cull_chunk ch;
+    for (uint32_t base = 0; base < snap->instance_count;) {
+        uint32_t m = 0;
+        for (; base < snap->instance_count && m < CULL_CHUNK; base++) {
+            const rill_render_instance *in = &snap->instances[base];
+            if (in->mode == RILL_RENDER_MODE_HIDDEN) {
+                continue; /* hidden: no pass sees it */
+            }
+            int32_t mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
+            int32_t ti = cached_material_index(r, &mat_cache, in->material.id);
+            if (mi < 0 || ti < 0) {
+                continue; /* not uploaded yet, or stale: draws nothing */
+            }
+            rill__sphere s = world_sphere(in->transform, &r->meshes[mi]);
+            ch.x[m] = s.c[0];
+            ch.y[m] = s.c[1];
+            ch.z[m] = s.c[2];
+            ch.r[m] = s.r;
+            ch.inst[m] = base;
+            ch.prev[m] = track_instance(r, in, base);
+            ch.mesh[m] = (uint16_t)mi;
+            ch.mat[m] = (uint16_t)ti;
+            m++;
+        }
+        cull_frustum(&ch, m, p->planes);
+        if (shadows) {
+            cull_shadow(&ch, m, p->shadow_center, p->shadow_radius, p->sun_dir);
+        }
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t i = ch.inst[j], prev = ch.prev[j], mi = ch.mesh[j], ti = ch.mat[j];
+            const rill_render_instance *in = &snap->instances[i];
+            const mat_slot *mt = &r->materials[ti];
+            if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
+                /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
+                 * nothing. */
+                vec3 c = {ch.x[j], ch.y[j], ch.z[j]};
+                bool too_far =
+                    wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > vs->wire_fade[1];
+                if (wire_pipe && !too_far && ch.visible[j]) {
+                    wires[n_wires++] = (draw_item){(uint64_t)mi, i, prev};
+                }
+                continue;
+            }
+            if (ch.visible[j]) {
+                if (mt->alpha_mode == RILL_ALPHA_BLEND) {
+                    vec3 c = {ch.x[j], ch.y[j], ch.z[j]}, d;
+                    glm_vec3_sub(c, cam_pos, d);
+                    float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
+                    uint32_t bits;
+                    memcpy(&bits, &depth, sizeof(bits));
+                    transparent[n_transparent++] =
+                        (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
+                } else {
+                    /* Pool slots are below 65536, so 16 bits each keep the (double-sided,
+                     * material, mesh) order and the key fits in 33 bits. */
+                    uint64_t key =
+                        ((uint64_t)mt->double_sided << 32) | ((uint64_t)ti << 16) | (uint64_t)mi;
+                    opaque[n_opaque++] = (draw_item){key, i, prev};
+                }
+            }
+            if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND &&
+                is_caster(&ch, j, p->shadow_radius)) {
+                /* Masked casters sort after opaque ones and by material, which they bind. */
+                uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
+                                   ? (1ull << 32) | ((uint64_t)ti << 16) | (uint64_t)mi
+                                   : (uint64_t)mi;
+                casters[n_casters++] = (draw_item){key, i, prev};
+                n_plain += mt->alpha_mode != RILL_ALPHA_MASK;
+            }
+        }
+    }
+    vs->opaque.len = n_opaque;
+    vs->transparent.len = n_transparent;
+    vs->casters.len = n_casters;
+    vs->wires.len = n_wires;
+    vs->casters_plain = n_plain;
+    rill__phase_mark(r, RILL__CPU_CULL);
+    /* The same capacity as the lists, so exchanging buffers with them never makes the next
+     * frame's reserve grow an array. */
+    if (!rill_array_reserve(&r->sort_tmp, ninst_in ? ninst_in : 1)) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
+    }
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 33);
+    sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
+    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 33);
+    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 16);
+    r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;
+    rill__phase_mark(r, RILL__CPU_SORT);
+    return RILL_OK;
+}

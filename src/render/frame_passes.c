@@ -1,0 +1,436 @@
+/* frame_passes.c: what the engine's passes record. Each pass gets, as its user pointer, the view
+ * it draws (rill__view), the bloom level it works on (rill__bloom_step) or the frame
+ * (rill__frame), and reaches its images through the rill__res handles frame_graph.c found when
+ * it built the graph. Raster passes of a view in a rectangle keep to it (shadow maps do not). */
+#include "frame.h"
+
+#include <string.h>
+
+/* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
+ * light clusters, ambient occlusion, white without SSAO). */
+static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
+                           rill__img *shadow, rill__img *ao) {
+    rill__binding b[7];
+    memset(b, 0, sizeof(b));
+    b[0].buf = vs->frame_buf;
+    b[0].offset = vs->frame_off;
+    b[0].range = sizeof(rill__gpu_frame);
+    b[1].buf = vs->inst_buf;
+    b[1].offset = vs->inst_off;
+    b[1].range = vs->inst_size;
+    b[2].buf = vs->light_buf;
+    b[2].offset = vs->light_off;
+    b[2].range = vs->light_size;
+    b[3].img = shadow;
+    b[3].layer = -1;
+    b[3].sampler = RILL__SAMPLER_SHADOW;
+    b[4].buf = vs->cluster_buf;
+    b[4].offset = vs->cluster_off;
+    b[4].range = vs->cluster_size;
+    b[5].buf = vs->cluster_idx_buf;
+    b[5].offset = vs->cluster_idx_off;
+    b[5].range = vs->cluster_idx_size;
+    b[6].img = ao ? ao : r->white;
+    b[6].layer = -1;
+    b[6].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 7 : 2);
+}
+
+/* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
+ * list's key says exactly what batches (opaque: double-sided, material, mesh; alpha-masked
+ * casters: material, mesh; plain casters and wireframes: mesh; pool slots of live handles are
+ * unique within a frame), so runs are found on the sorted keys by galloping and then bisecting
+ * instead of visiting every instance: the cost is per draw, not per instance. */
+static uint32_t key_run(const draw_item *items, uint32_t i, uint32_t n) {
+    uint64_t key = items[i].key;
+    /* Equal keys are contiguous: items[k].key == key holds for k in [i, end) and fails after.
+     * Invariant: it holds at lo - 1, and fails at hi unless hi == n. */
+    uint32_t lo = i + 1, hi = n, step = 1;
+    while (lo < hi) {
+        uint32_t probe = step - 1 < hi - lo ? lo + step - 1 : hi - 1;
+        if (items[probe].key != key) {
+            hi = probe;
+            break;
+        }
+        lo = probe + 1;
+        step *= 2;
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (items[mid].key == key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo - i;
+}
+
+/* How draw_list binds: pipes[double_sided] with set 0 (full or not, with the shadow map and ambient
+ * occlusion) and the push constants; pipes NULL keeps the bound pipeline and binds no materials
+ * (shadows, wireframes). */
+typedef struct draw_binding {
+    rill__pipe *const *pipes;
+    bool full_set;
+    rill__img *shadow, *ao;
+    const void *push;
+    uint32_t push_size;
+} draw_binding;
+
+/* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
+ * batch, neighbours with the same key (mesh and material) become one instanced draw. */
+static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items, uint32_t n,
+                      uint32_t first, const draw_binding *db, bool batch) {
+    rill_renderer *r = ctx->r;
+    rill__cmd *cmd = ctx->cmd;
+    const rill_render_instance *inst = vs->snap->instances;
+    rill__pipe *bound = NULL;
+    uint32_t cur_mesh = 0, cur_mat = 0;
+    for (uint32_t i = 0; i < n;) {
+        const rill_render_instance *a = &inst[items[i].inst];
+        const mesh_slot *ms = rill__mesh_get(r, a->mesh);
+        const mat_slot *mt = rill__material_get(r, a->material);
+        uint32_t run = batch ? key_run(items, i, n) : 1;
+        if (db && db->pipes) {
+            rill__pipe *p = db->pipes[mt->double_sided ? 1 : 0];
+            if (p != bound) {
+                rill__cmd_bind_pipe(cmd, p);
+                bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao);
+                if (db->push_size) {
+                    rill__cmd_push(cmd, db->push, db->push_size);
+                }
+                bound = p;
+                cur_mat = 0;
+            }
+            if (a->material.id != cur_mat) {
+                rill__cmd_bind_set(cmd, 1, mt->set);
+                cur_mat = a->material.id;
+            }
+        }
+        if (a->mesh.id != cur_mesh) {
+            rill__cmd_bind_mesh(cmd, ms->vb, ms->ib);
+            cur_mesh = a->mesh.id;
+        }
+        rill__cmd_draw_indexed(cmd, ms->index_count, run, 0, first + i);
+        r->draw_calls++;
+        r->triangles += (uint64_t)(ms->index_count / 3u) * run;
+        i += run;
+    }
+}
+
+/* Starts and ends a raster pass over the view's depth image (and its rectangle, if it has one). */
+static void view_begin(rill_rg_ctx *ctx, const rill__view *vs, const rill__attachment *col,
+                       uint32_t ncol, const rill__attachment *depth) {
+    if (vs->in_rect) {
+        rill__cmd_set_render_rect(ctx->cmd, vs->rect);
+    }
+    const rill__img_desc *dd = rill__img_get_desc(depth->img);
+    rill__cmd_begin_rendering(ctx->cmd, col, ncol, depth, dd->width, dd->height);
+}
+
+static void view_end(rill_rg_ctx *ctx, const rill__view *vs) {
+    rill__cmd_end_rendering(ctx->cmd);
+    if (vs->in_rect) {
+        rill__cmd_set_render_rect(ctx->cmd, NULL);
+    }
+}
+
+/* >>view passes ----------------------------------------------------------------------------- */
+
+void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill_renderer *r = ctx->r;
+    rill__img *map = rill__ctx_res(ctx, vs->res.shadow_map);
+    const rill__img_desc *d = rill__img_get_desc(map);
+    uint32_t first = vs->opaque.len + vs->transparent.len;
+    uint32_t plain = vs->casters_plain, ncast = vs->casters.len;
+    for (uint32_t c = 0; c < d->layers; c++) {
+        rill__attachment depth = {map, (int32_t)c, true, false, {1.0f, 0, 0, 0}};
+        rill__cmd_begin_rendering(ctx->cmd, NULL, 0, &depth, d->width, d->height);
+        if (c < vs->cascades && ncast) {
+            rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SHADOW]);
+            bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+            uint32_t push[4] = {c, 0, 0, 0};
+            rill__cmd_push(ctx->cmd, push, sizeof(push));
+            rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
+            /* Opaque casters first (sorted ahead), then alpha-masked ones with their material. */
+            draw_list(ctx, vs, vs->casters.data, plain, first, NULL, true);
+            if (plain < ncast) {
+                rill__pipe *mask[2] = {r->pipes[RILL__PIPE_SHADOW_MASK],
+                                       r->pipes[RILL__PIPE_SHADOW_MASK]};
+                draw_binding db = {mask, false, NULL, NULL, push, sizeof(push)};
+                draw_list(ctx, vs, vs->casters.data + plain, ncast - plain, first + plain, &db,
+                          true);
+            }
+        }
+        rill__cmd_end_rendering(ctx->cmd);
+    }
+}
+
+void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__attachment col[2] = {{rill__ctx_res(ctx, vs->res.normal), -1, true, false, {0, 0, 0, 0}},
+                               {rill__ctx_res(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
+    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
+    view_begin(ctx, vs, col, 2, &depth);
+    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS], false, NULL, NULL, NULL, 0};
+    draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
+    view_end(ctx, vs);
+}
+
+void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    const float *cc = vs->view->clear_color;
+    rill__attachment col = {
+        rill__ctx_res(ctx, vs->res.hdr), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
+    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    view_begin(ctx, vs, &col, 1, &depth);
+    draw_binding db = {
+        &ctx->r->pipes[RILL__PIPE_OPAQUE], true, rill__ctx_res(ctx, vs->res.shadow_map),
+        rill__ctx_res(ctx, vs->res.ao),    NULL, 0};
+    draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
+    view_end(ctx, vs);
+}
+
+void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__attachment col = {rill__ctx_res(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    view_begin(ctx, vs, &col, 1, &depth);
+    draw_binding db = {
+        &ctx->r->pipes[RILL__PIPE_TRANSPARENT], true, rill__ctx_res(ctx, vs->res.shadow_map),
+        rill__ctx_res(ctx, vs->res.ao),         NULL, 0};
+    draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
+    view_end(ctx, vs);
+}
+
+void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill_renderer *r = ctx->r;
+    rill__attachment col = {rill__ctx_res(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    view_begin(ctx, vs, &col, 1, &depth);
+    if (r->pipes[RILL__PIPE_WIRE] && vs->wires.len) {
+        rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_WIRE]);
+        bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+        float push[8];
+        memcpy(push, vs->wire_color, sizeof(float) * 4);
+        memcpy(push + 4, vs->wire_fade, sizeof(float) * 4);
+        rill__cmd_push(ctx->cmd, push, sizeof(push));
+        uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len;
+        draw_list(ctx, vs, vs->wires.data, vs->wires.len, first, NULL, true);
+    }
+    view_end(ctx, vs);
+}
+
+/* >>ambient occlusion ----------------------------------------------------------------------- */
+
+static void dispatch_8x8(rill__cmd *cmd, const rill__img_desc *d) {
+    rill__cmd_dispatch(cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+void rill__pass_ssao(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__img *ao = rill__ctx_res(ctx, vs->res.ao_raw);
+    const rill__img_desc *d = rill__img_get_desc(ao);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSAO]);
+    rill__binding b[4];
+    memset(b, 0, sizeof(b));
+    b[0].buf = vs->frame_buf;
+    b[0].offset = vs->frame_off;
+    b[0].range = sizeof(rill__gpu_frame);
+    b[1].img = rill__ctx_res(ctx, vs->res.depth);
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[2].img = rill__ctx_res(ctx, vs->res.normal);
+    b[2].layer = -1;
+    b[2].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[3].img = ao;
+    b[3].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
+    const rill__view_settings *st = &vs->set;
+    struct {
+        uint32_t w, h, slices, per_side;
+        float thickness, radius;
+    } push = {d->width,          d->height,          st->ssao_slices,
+              st->ssao_per_side, st->ssao_thickness, st->ssao_radius};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__img *ao = rill__ctx_res(ctx, vs->res.ao);
+    const rill__img_desc *d = rill__img_get_desc(ao);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSAO_BLUR]);
+    rill__binding b[3];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_res(ctx, vs->res.ao_raw);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[1].img = rill__ctx_res(ctx, vs->res.depth);
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[2].img = ao;
+    b[2].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
+    uint32_t push[2] = {d->width, d->height};
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+/* >>exposure and bloom ---------------------------------------------------------------------- */
+
+void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    const rill__view *vs = &f->views[0];
+    rill_renderer *r = ctx->r;
+    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_AUTO_EXPOSURE]);
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_res(ctx, vs->res.hdr);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[1].buf = r->exposure_buf;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    float push[4] = {vs->set.ae_rate, vs->set.ae_min_ev, vs->set.ae_max_ev, 0};
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, 1, 1, 1);
+}
+
+void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user) {
+    const rill__bloom_step *st = user;
+    rill__img *out = rill__ctx_res(ctx, st->out);
+    const rill__img_desc *d = rill__img_get_desc(out);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_BLOOM_DOWN]);
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_res(ctx, st->src);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[1].img = out;
+    b[1].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    struct {
+        uint32_t w, h;
+        float threshold;
+        uint32_t first;
+    } push = {d->width, d->height, st->view->set.bloom_threshold, st->level == 0};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user) {
+    const rill__bloom_step *st = user;
+    rill__img *out = rill__ctx_res(ctx, st->out);
+    const rill__img_desc *d = rill__img_get_desc(out);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_BLOOM_UP]);
+    rill__binding b[3];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_res(ctx, st->src);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[1].img = rill__ctx_res(ctx, st->cur);
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[2].img = out;
+    b[2].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
+    uint32_t push[2] = {d->width, d->height};
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+/* >>output ---------------------------------------------------------------------------------- */
+
+/* One tonemapping dispatch over rect of the output (clamped to it) with the view's tonemapper
+ * and exposure; vs NULL fills the rectangle with black. */
+static void tonemap_dispatch(const rill_renderer *r, const rill__frame *f, rill__cmd *cmd,
+                             const rill__view *vs, const uint32_t rect[4],
+                             const rill__img_desc *src, rill__img *bloom) {
+    uint32_t x = RILL_MIN(rect[0], r->width), y = RILL_MIN(rect[1], r->height);
+    uint32_t w = RILL_MIN(rect[2], r->width - x), h = RILL_MIN(rect[3], r->height - y);
+    if (!w || !h) {
+        return;
+    }
+    uint32_t debug_view = (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_NORMALS)  ? 1u
+                          : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
+                                                                                  : 0u;
+    struct {
+        uint32_t w, h;
+        float exposure;
+        uint32_t op;
+        uint32_t src_w, src_h;
+        uint32_t view;
+        float bloom;
+        uint32_t auto_exposure;
+        uint32_t off_x, off_y, ext_w, ext_h;
+    } push = {r->width,
+              r->height,
+              vs ? vs->set.exposure : 1.0f,
+              vs ? (uint32_t)vs->set.tonemapper : 0u,
+              src->width,
+              src->height,
+              debug_view,
+              bloom && vs ? vs->set.bloom_intensity : 0.0f,
+              f->auto_exposure ? 1u : 0u,
+              x,
+              y,
+              w,
+              h};
+    rill__cmd_push(cmd, &push, sizeof(push));
+    rill__cmd_dispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
+}
+
+void rill__pass_tonemap(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    const rill__view *v0 = &f->views[0];
+    rill_renderer *r = ctx->r;
+    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_TONEMAP]);
+    rill__binding b[6];
+    memset(b, 0, sizeof(b));
+    b[0].img = rill__ctx_res(ctx, v0->res.hdr);
+    b[0].layer = -1;
+    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP; /* upscales when render_scale < 1 */
+    b[1].img = rill__ctx_res(ctx, f->ldr);
+    b[1].layer = -1;
+    b[2].img = rill__ctx_res(ctx, v0->res.normal);
+    b[2].layer = -1;
+    b[2].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    b[3].img = rill__ctx_res(ctx, v0->res.motion);
+    b[3].layer = -1;
+    b[3].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    rill__img *bloom = f->bloom ? rill__ctx_res(ctx, f->bloom_out) : NULL;
+    b[4].img = bloom ? bloom : r->white;
+    b[4].layer = -1;
+    b[4].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[5].buf = r->exposure_buf;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
+    const rill__img_desc *src = rill__img_get_desc(b[0].img);
+    static const uint32_t whole[4] = {0, 0, UINT32_MAX, UINT32_MAX};
+    if (!f->per_view_tonemap) {
+        tonemap_dispatch(r, f, ctx->cmd, f->no_view ? NULL : v0, whole, src, bloom);
+        return;
+    }
+    /* Several views: black where none lands, then each view's rectangle in drawing order with
+     * its own tonemapper (a barrier between dispatches, as rectangles may overlap). */
+    tonemap_dispatch(r, f, ctx->cmd, NULL, whole, src, NULL);
+    for (uint32_t i = 0; i < f->view_count; i++) {
+        rill__cmd_compute_barrier(ctx->cmd);
+        tonemap_dispatch(r, f, ctx->cmd, &f->views[i], f->views[i].out_rect, src, NULL);
+    }
+}
+
+void rill__pass_readback(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    rill_renderer *r = ctx->r;
+    uint32_t slot = rill__gpu_frame_slot(r->gpu);
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_res(ctx, f->ldr), r->readback[slot]);
+    rill__cmd_host_read_barrier(ctx->cmd);
+    r->readback_slot = slot;
+}
+
+void rill__pass_present(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    rill__cmd_blit(ctx->cmd, rill__ctx_res(ctx, f->ldr), rill__ctx_res(ctx, f->out));
+}

@@ -1,0 +1,101 @@
+/* frame_render.c: one 3D frame from a snapshot. It begins the GPU frame (recording pending
+ * uploads), plans and fills the views (frame_views.c), builds and compiles the frame graph
+ * (frame_graph.c), executes it (exec.c, calling the passes in frame_passes.c) and submits, timing
+ * each phase for rill_render_stats. It also owns the frame's GPU state: the pipelines
+ * (frame_pipelines.c) and the auto-exposure state buffer. */
+#include "frame.h"
+
+#include <string.h>
+
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        rill_result try_r_ = (x);                                                                  \
+        if (try_r_ != RILL_OK) {                                                                   \
+            return try_r_;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
+    TRY(rill__pipelines_create(r, err));
+    static const float zero_state[4] = {0, 0, 0, 0};
+    r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
+                                       "auto exposure state", err);
+    if (!r->exposure_buf || rill__buf_upload(r->gpu, r->exposure_buf, 0, zero_state,
+                                             sizeof(zero_state), err) != RILL_OK) {
+        return err ? err->code : RILL_ERR_VULKAN;
+    }
+    return RILL_OK;
+}
+
+void rill__frame_destroy(rill_renderer *r) {
+    rill__pipelines_destroy(r);
+    rill__buf_destroy(r->gpu, r->exposure_buf);
+    r->exposure_buf = NULL;
+    for (uint32_t i = 0; i < RILL_RENDER_MAX_VIEWS; i++) {
+        rill__view *vs = &r->frame.views[i];
+        rill_array_free(&vs->opaque);
+        rill_array_free(&vs->transparent);
+        rill_array_free(&vs->casters);
+        rill_array_free(&vs->wires);
+    }
+}
+
+void rill__phase_mark(rill_renderer *r, enum rill__cpu_phase phase) {
+    uint64_t now = rill_time_ns();
+    r->cpu_phase_ms[phase] += (double)(now - r->phase_t) * 1e-6;
+    r->phase_t = now;
+}
+
+/* Everything recorded between the frame's begin and end; vp gets the first view's
+ * view-projection. */
+static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                                float vp[16], rill_error *err) {
+    r->frame_counter++;
+    r->draw_calls = 0;
+    r->triangles = 0;
+    r->instances_visible = 0;
+    if (r->desc.glfw_window) {
+        rill__gpu_surface_size(r->gpu, &r->width, &r->height);
+    }
+    rill_result res = rill__frame_plan_views(r, cmd, snap, vp, err);
+    if (res == RILL_OK) {
+        res = rill__frame_build_graph(r, err);
+    }
+    rill__phase_mark(r, RILL__CPU_GRAPH);
+    if (res == RILL_OK) {
+        res = rill__graph_execute(r, cmd, err);
+    }
+    rill__phase_mark(r, RILL__CPU_COMMANDS);
+    return res;
+}
+
+rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *snap,
+                               rill_error *err) {
+    uint64_t t0 = rill_time_ns();
+    /* Begin first: pending uploads are recorded at the start of the frame, so resources created
+     * before this call can already be drawn by it. */
+    rill__cmd *cmd;
+    TRY(rill__frame_begin(r->gpu, &cmd, err));
+    uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
+    memset(r->cpu_phase_ms, 0, sizeof(r->cpu_phase_ms));
+    r->phase_t = t_begun;
+    mat4 vp;
+    glm_mat4_identity(vp);
+    rill_result res = record_frame(r, cmd, snap, (float *)vp, err);
+    /* The frame is submitted even after an error so the command buffer and frame slot stay in a
+     * consistent state; the first error is the one reported. */
+    rill_result end = rill__frame_end(r->gpu, cmd, res == RILL_OK ? err : NULL);
+    rill__phase_mark(r, RILL__CPU_SUBMIT);
+    if (res == RILL_OK) {
+        res = end;
+    }
+    if (res == RILL_OK && !r->desc.glfw_window) {
+        r->have_frame = true;
+    }
+    memcpy(r->prev_view_proj, vp, sizeof(mat4));
+    r->have_prev_view_proj = true;
+    rill__transients_release_unused(r, false);
+    r->cpu_wait_ms = (double)(t_begun - t0) * 1e-6;
+    r->cpu_record_ms = (double)(rill_time_ns() - t_begun) * 1e-6;
+    return res;
+}

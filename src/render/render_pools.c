@@ -1,0 +1,345 @@
+/* render_pools.c: the renderer's meshes, textures and materials behind generational handles:
+ * creation (uploads are deferred to the next frame's start), destruction (deferred until the GPU
+ * is done) and the lookups the frame uses, which skip stale handles and unfinished uploads. */
+#include "render_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define POOL_SIZE 65536u
+
+rill_result rill__pools_create(rill_renderer *r, rill_error *err) {
+    r->meshes = rill_calloc_tagged(POOL_SIZE, sizeof(mesh_slot), RILL_MEM_RENDER);
+    r->textures = rill_calloc_tagged(POOL_SIZE, sizeof(tex_slot), RILL_MEM_RENDER);
+    r->materials = rill_calloc_tagged(POOL_SIZE, sizeof(mat_slot), RILL_MEM_RENDER);
+    if (!r->meshes || !r->textures || !r->materials ||
+        rill_pool_init(&r->mesh_pool, POOL_SIZE) != RILL_OK ||
+        rill_pool_init(&r->tex_pool, POOL_SIZE) != RILL_OK ||
+        rill_pool_init(&r->mat_pool, POOL_SIZE) != RILL_OK) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    }
+    return RILL_OK;
+}
+
+void rill__pools_destroy(rill_renderer *r) {
+    for (uint32_t i = 0; r->meshes && i < POOL_SIZE; i++) {
+        rill__buf_destroy(r->gpu, r->meshes[i].vb);
+        rill__buf_destroy(r->gpu, r->meshes[i].ib);
+    }
+    for (uint32_t i = 0; r->textures && i < POOL_SIZE; i++) {
+        rill__img_destroy(r->gpu, r->textures[i].img);
+    }
+    for (uint32_t i = 0; r->materials && i < POOL_SIZE; i++) {
+        rill__buf_destroy(r->gpu, r->materials[i].ubo);
+        rill__dset_destroy(r->gpu, r->materials[i].set);
+    }
+}
+
+void rill__pools_release(rill_renderer *r) {
+    rill_pool_destroy(&r->mesh_pool);
+    rill_pool_destroy(&r->tex_pool);
+    rill_pool_destroy(&r->mat_pool);
+    rill_free(r->meshes);
+    rill_free(r->textures);
+    rill_free(r->materials);
+}
+
+/* >>meshes ---------------------------------------------------------------------------------- */
+
+const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
+    int32_t i = rill_pool_index(&r->mesh_pool, mesh.id);
+    if (i < 0) {
+        return NULL;
+    }
+    const mesh_slot *m = &r->meshes[i];
+    return rill__buf_ready(m->vb) && rill__buf_ready(m->ib) ? m : NULL;
+}
+
+const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat) {
+    int32_t i = rill_pool_index(&r->mat_pool, mat.id);
+    if (i < 0) {
+        return NULL;
+    }
+    const mat_slot *m = &r->materials[i];
+    return rill__buf_ready(m->ubo) ? m : NULL;
+}
+
+rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+    rill_mesh h = {0};
+    if (!r || !desc || !desc->vertices || !desc->indices || desc->vertex_count == 0 ||
+        desc->index_count == 0 || desc->index_count % 3 != 0) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': empty or not triangles",
+                       desc && desc->label ? desc->label : "?");
+        return h;
+    }
+    for (uint32_t i = 0; i < desc->index_count; i++) {
+        if (desc->indices[i] >= desc->vertex_count) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                           "render: mesh '%s': index %u out of range",
+                           desc->label ? desc->label : "?", i);
+            return h;
+        }
+    }
+    uint32_t id = rill_pool_alloc(&r->mesh_pool);
+    if (!id) {
+        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: mesh pool exhausted");
+        return h;
+    }
+    mesh_slot *m = &r->meshes[rill_pool_index(&r->mesh_pool, id)];
+    memset(m, 0, sizeof(*m));
+    uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
+    uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
+    m->vb = rill__buf_create(r->gpu, vbytes, RILL__BUF_VERTEX, false, desc->label, err);
+    m->ib =
+        m->vb ? rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err) : NULL;
+    if (!m->ib || rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
+        rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) {
+        rill__buf_destroy(r->gpu, m->vb);
+        rill__buf_destroy(r->gpu, m->ib);
+        memset(m, 0, sizeof(*m));
+        rill_pool_free(&r->mesh_pool, id);
+        return h;
+    }
+    m->index_count = desc->index_count;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < desc->vertex_count; i++) {
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], desc->vertices[i].position[k]);
+            hi[k] = fmaxf(hi[k], desc->vertices[i].position[k]);
+        }
+    }
+    float r2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        m->center[k] = 0.5f * (lo[k] + hi[k]);
+    }
+    for (uint32_t i = 0; i < desc->vertex_count; i++) {
+        float d2 = 0.0f;
+        for (int k = 0; k < 3; k++) {
+            float d = desc->vertices[i].position[k] - m->center[k];
+            d2 += d * d;
+        }
+        r2 = fmaxf(r2, d2);
+    }
+    m->radius = sqrtf(r2);
+    h.id = id;
+    return h;
+}
+
+void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
+    if (!r) {
+        return;
+    }
+    int32_t i = rill_pool_index(&r->mesh_pool, mesh.id);
+    if (i < 0) {
+        return;
+    }
+    rill__buf_destroy(r->gpu, r->meshes[i].vb);
+    rill__buf_destroy(r->gpu, r->meshes[i].ib);
+    memset(&r->meshes[i], 0, sizeof(mesh_slot));
+    rill_pool_free(&r->mesh_pool, mesh.id);
+}
+
+typedef bool (*procmesh_fn)(rill_vertex **, uint32_t *, uint32_t **, uint32_t *);
+
+static rill_mesh proc_mesh(rill_renderer *r, bool ok, rill_vertex *v, uint32_t vn, uint32_t *idx,
+                           uint32_t in, const char *label, rill_error *err) {
+    rill_mesh h = {0};
+    if (!ok) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory building %s", label);
+    } else {
+        rill_mesh_desc d = {v, vn, idx, in, label};
+        h = rill_render_mesh_create(r, &d, err);
+    }
+    rill_free(v);
+    rill_free(idx);
+    return h;
+}
+
+rill_mesh rill_render_mesh_cube(rill_renderer *r, rill_error *err) {
+    rill_vertex *v = NULL;
+    uint32_t *i = NULL, vn = 0, in = 0;
+    bool ok = rill__procmesh_cube(&v, &vn, &i, &in);
+    return proc_mesh(r, ok, v, vn, i, in, "cube", err);
+}
+
+rill_mesh rill_render_mesh_sphere(rill_renderer *r, uint32_t segments, rill_error *err) {
+    rill_vertex *v = NULL;
+    uint32_t *i = NULL, vn = 0, in = 0;
+    bool ok = rill__procmesh_sphere(segments ? segments : 32, &v, &vn, &i, &in);
+    return proc_mesh(r, ok, v, vn, i, in, "sphere", err);
+}
+
+rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err) {
+    rill_vertex *v = NULL;
+    uint32_t *i = NULL, vn = 0, in = 0;
+    bool ok = rill__procmesh_plane(&v, &vn, &i, &in);
+    return proc_mesh(r, ok, v, vn, i, in, "plane", err);
+}
+
+/* >>textures -------------------------------------------------------------------------------- */
+
+rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
+                                        rill_error *err) {
+    rill_texture h = {0};
+    if (!r || !desc || !desc->pixels || !desc->width || !desc->height || desc->width > 16384 ||
+        desc->height > 16384) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: texture '%s': bad size or no pixels",
+                       desc && desc->label ? desc->label : "?");
+        return h;
+    }
+    uint32_t id = rill_pool_alloc(&r->tex_pool);
+    if (!id) {
+        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: texture pool exhausted");
+        return h;
+    }
+    uint32_t mips = 1, m = RILL_MAX(desc->width, desc->height);
+    while (m > 1) {
+        m >>= 1;
+        mips++;
+    }
+    rill__img_desc d = {desc->width,
+                        desc->height,
+                        1,
+                        mips,
+                        desc->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
+                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC,
+                        desc->label};
+    rill__img *img = rill__img_create(r->gpu, &d, err);
+    if (!img || rill__img_upload(r->gpu, img, desc->pixels,
+                                 (uint64_t)desc->width * desc->height * 4, err) != RILL_OK) {
+        rill__img_destroy(r->gpu, img);
+        rill_pool_free(&r->tex_pool, id);
+        return h;
+    }
+    r->textures[rill_pool_index(&r->tex_pool, id)].img = img;
+    h.id = id;
+    return h;
+}
+
+void rill_render_texture_destroy(rill_renderer *r, rill_texture tex) {
+    if (!r) {
+        return;
+    }
+    int32_t i = rill_pool_index(&r->tex_pool, tex.id);
+    if (i < 0) {
+        return;
+    }
+    rill__img_destroy(r->gpu, r->textures[i].img);
+    r->textures[i].img = NULL;
+    rill_pool_free(&r->tex_pool, tex.id);
+}
+
+/* >>materials ------------------------------------------------------------------------------- */
+
+static rill__img *tex_or(rill_renderer *r, rill_texture t, rill__img *fallback) {
+    int32_t i = rill_pool_index(&r->tex_pool, t.id);
+    return i >= 0 && r->textures[i].img ? r->textures[i].img : fallback;
+}
+
+rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
+                                          rill_error *err) {
+    rill_material h = {0};
+    if (!r) {
+        return h;
+    }
+    rill_material_desc d;
+    memset(&d, 0, sizeof(d));
+    if (desc) {
+        d = *desc;
+    }
+    if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 &&
+        d.base_color[3] == 0) {
+        d.base_color[0] = d.base_color[1] = d.base_color[2] = d.base_color[3] = 1.0f;
+    }
+    if (d.roughness == 0.0f && !d.roughness_set) {
+        d.roughness = 1.0f;
+    }
+    if (d.normal_scale == 0.0f) {
+        d.normal_scale = 1.0f;
+    }
+    if (d.occlusion_strength == 0.0f) {
+        d.occlusion_strength = 1.0f;
+    }
+    if (d.alpha_cutoff == 0.0f) {
+        d.alpha_cutoff = 0.5f;
+    }
+    if ((unsigned)d.alpha_mode >= RILL_ALPHA_NUM) {
+        d.alpha_mode = RILL_ALPHA_OPAQUE;
+    }
+    uint32_t id = rill_pool_alloc(&r->mat_pool);
+    if (!id) {
+        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: material pool exhausted");
+        return h;
+    }
+    mat_slot *m = &r->materials[rill_pool_index(&r->mat_pool, id)];
+    memset(m, 0, sizeof(*m));
+    float ubo[16] = {
+        d.base_color[0],
+        d.base_color[1],
+        d.base_color[2],
+        d.base_color[3],
+        d.emissive[0],
+        d.emissive[1],
+        d.emissive[2],
+        0.0f,
+        RILL_CLAMP(d.metallic, 0.0f, 1.0f),
+        RILL_CLAMP(d.roughness, 0.0f, 1.0f),
+        RILL_CLAMP(d.occlusion_strength, 0.0f, 1.0f),
+        d.alpha_cutoff,
+        d.normal_scale,
+        (float)d.alpha_mode,
+        0.0f,
+        0.0f,
+    };
+    m->alpha_mode = d.alpha_mode;
+    m->double_sided = d.double_sided;
+    m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
+                              d.label ? d.label : "material", err);
+    if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK) {
+        goto fail;
+    }
+    rill__sampler_kind sampler =
+        d.wrap == RILL_TEXTURE_WRAP_CLAMP
+            ? (d.nearest ? RILL__SAMPLER_NEAREST_CLAMP : RILL__SAMPLER_LINEAR_CLAMP)
+        : d.wrap == RILL_TEXTURE_WRAP_MIRROR
+            ? (d.nearest ? RILL__SAMPLER_NEAREST_MIRROR : RILL__SAMPLER_LINEAR_MIRROR)
+            : (d.nearest ? RILL__SAMPLER_NEAREST_REPEAT : RILL__SAMPLER_LINEAR_REPEAT);
+    rill__binding b[6];
+    memset(b, 0, sizeof(b));
+    b[0].buf = m->ubo;
+    rill__img *imgs[5] = {
+        tex_or(r, d.base_color_texture, r->white), tex_or(r, d.normal_texture, r->flat_normal),
+        tex_or(r, d.metallic_roughness_texture, r->white), tex_or(r, d.occlusion_texture, r->white),
+        tex_or(r, d.emissive_texture, r->white)};
+    for (int i = 0; i < 5; i++) {
+        b[i + 1].img = imgs[i];
+        b[i + 1].layer = -1;
+        b[i + 1].sampler = sampler;
+    }
+    m->set = rill__dset_create(r->gpu, r->pipes[RILL__PIPE_OPAQUE], 1, b, 6, err);
+    if (!m->set) {
+        goto fail;
+    }
+    h.id = id;
+    return h;
+fail:
+    rill__buf_destroy(r->gpu, m->ubo);
+    memset(m, 0, sizeof(*m));
+    rill_pool_free(&r->mat_pool, id);
+    return h;
+}
+
+void rill_render_material_destroy(rill_renderer *r, rill_material mat) {
+    if (!r) {
+        return;
+    }
+    int32_t i = rill_pool_index(&r->mat_pool, mat.id);
+    if (i < 0) {
+        return;
+    }
+    rill__buf_destroy(r->gpu, r->materials[i].ubo);
+    rill__dset_destroy(r->gpu, r->materials[i].set);
+    memset(&r->materials[i], 0, sizeof(mat_slot));
+    rill_pool_free(&r->mat_pool, mat.id);
+}
