@@ -22,8 +22,9 @@ static rill_component reg(rill_world *w, const rill_type_desc *d) {
 
 rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
                                             rill_error *err) {
-    if (!world || !out)
+    if (!world || !out) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL world or out");
+    }
     rill_type_desc mi = {.name = "MeshInstance",
                          RILL_TYPE_LAYOUT(rill_mesh_instance),
                          .flags = RILL_TYPE_NO_SERIALIZE,
@@ -31,8 +32,9 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
                          .field_count = 2,
                          .doc = "renderer mesh + material handles"};
     rill_model_components mc;
-    if (rill_scene_model_register(world, &mc, err) != RILL_OK)
+    if (rill_scene_model_register(world, &mc, err) != RILL_OK) {
         return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    }
     out->mesh_instance = reg(world, &mi);
     out->model = mc.model;
     out->model_mesh = mc.model_mesh;
@@ -40,23 +42,26 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
     out->directional_light = mc.directional_light;
     out->point_light = mc.point_light;
     out->spot_light = mc.spot_light;
-    if (!out->mesh_instance)
+    if (!out->mesh_instance) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: could not register the MeshInstance component");
+    }
     return RILL_OK;
 }
 
 void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
-    if (!buf)
+    if (!buf) {
         return;
+    }
     rill_array_free(&buf->instances);
     rill_array_free(&buf->lights);
 }
 
 static void neg_z(const float m[16], float out[3]) {
     float n = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
-    if (n < 1e-12f)
+    if (n < 1e-12f) {
         n = 1.0f;
+    }
     out[0] = -m[8] / n;
     out[1] = -m[9] / n;
     out[2] = -m[10] / n;
@@ -90,8 +95,9 @@ typedef struct view_key {
 
 /* Drawing order: Camera.order, ties broken by entity id so the order is stable. */
 static bool key_less(const view_key *a, const view_key *b) {
-    if (a->cam->order != b->cam->order)
+    if (a->cam->order != b->cam->order) {
         return a->cam->order < b->cam->order;
+    }
     return a->entity < b->entity;
 }
 
@@ -124,9 +130,10 @@ static void view_from_camera(const rill_camera *cam, const rill_global_transform
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err) {
-    if (!world || !comps || !buf || !out_snap)
+    if (!world || !comps || !buf || !out_snap) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: extract needs world, components, buffer, snapshot");
+    }
     const rill_builtins *b = rill_world_builtin(world);
     memset(out_snap, 0, sizeof(*out_snap));
     rill_array_clear(&buf->instances);
@@ -146,8 +153,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     bool have_best = false;
     while (rill_query_next(&q)) {
         const rill_camera *cam = rill_query_get(&q, 0);
-        if (!cam->active)
+        if (!cam->active) {
             continue;
+        }
         view_key k = {cam, rill_query_get(&q, 1), q.entity};
         if (!have_best || (cam->is_default && !best.cam->is_default) ||
             (cam->is_default == best.cam->is_default && key_less(&k, &best))) {
@@ -156,8 +164,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         }
         if (nviews == RILL_RENDER_MAX_VIEWS) {
             dropped++;
-            if (!key_less(&k, &keys[nviews - 1]))
+            if (!key_less(&k, &keys[nviews - 1])) {
                 continue;
+            }
             nviews--; /* the highest key falls out */
         }
         uint32_t at = nviews;
@@ -168,9 +177,10 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         keys[at] = k;
         nviews++;
     }
-    if (!have_best)
+    if (!have_best) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render: no active camera with a GlobalTransform");
+    }
     if (dropped && !buf->warned_views) {
         buf->warned_views = true;
         RILL_LOG_WARN(
@@ -179,8 +189,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
             "order are dropped",
             nviews + dropped, RILL_RENDER_MAX_VIEWS, dropped);
     }
-    for (uint32_t i = 0; i < nviews; i++)
+    for (uint32_t i = 0; i < nviews; i++) {
         view_from_camera(keys[i].cam, keys[i].xf, &buf->views[i]);
+    }
     view_from_camera(best.cam, best.xf, &out_snap->view);
     out_snap->views = buf->views;
     out_snap->view_count = nviews;
@@ -193,8 +204,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         const rill_mesh_instance *mi = rill_query_get(&q, 0);
         rill_mesh mesh = {mi->mesh};
         rill_material mat = {mi->material};
-        if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1)))
+        if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1))) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+        }
     }
     if (comps->model_mesh && rill_world_component_len(world, comps->model_mesh)) {
         rill_render_assets *ra = rill__render_assets_of(world);
@@ -205,11 +217,13 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         while (ra && rill_query_next(&q)) {
             rill_mesh mesh;
             rill_material mat;
-            if (!rill__render_assets_resolve(ra, rill_query_get(&q, 0), &mesh, &mat))
+            if (!rill__render_assets_resolve(ra, rill_query_get(&q, 0), &mesh, &mat)) {
                 continue; /* not loaded or not uploaded yet, or failed (warned once) */
-            if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1)))
+            }
+            if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1))) {
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                       "render: out of memory in extract");
+            }
         }
     }
 
@@ -252,9 +266,10 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
                 L.intensity = p->intensity;
                 L.range = p->range;
             }
-            if (!rill_array_push(&buf->lights, L))
+            if (!rill_array_push(&buf->lights, L)) {
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                       "render: out of memory in extract");
+            }
         }
     }
     out_snap->instances = buf->instances.data;

@@ -60,8 +60,9 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
                                  const image_source *src) {
     rill_texture none = {0};
     const rill_gltf_texture *t = &m->textures[ti];
-    if (t->image < 0)
+    if (t->image < 0) {
         return none;
+    }
     const rill_gltf_image *im = &m->images[t->image];
     const uint8_t *bytes = im->data;
     size_t size = im->size;
@@ -70,8 +71,9 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
         file = read_external(src, ti, im->uri, &size);
         bytes = file;
     }
-    if (!bytes)
+    if (!bytes) {
         return none;
+    }
     rill_image img;
     rill_error e = {0};
     rill_texture out = none;
@@ -80,8 +82,9 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
         rill_texture_desc td = {img.pixels, img.width, img.height, srgb,
                                 im->name ? im->name : im->uri};
         out = rill_render_texture_create(r, &td, &e);
-        if (!out.id)
+        if (!out.id) {
             RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
+        }
         rill_image_free(&img);
     } else {
         RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
@@ -99,8 +102,9 @@ static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref
 
 static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
                  rill_render_model *out, const uint32_t *prim_base, uint32_t depth) {
-    if (depth > 256)
+    if (depth > 256) {
         return; /* the reader guarantees a tree; this only bounds the recursion */
+    }
     const rill_gltf_node *n = &m->nodes[node];
     /* cglm's SIMD paths need 16-byte aligned matrices; model and caller arrays may not be. */
     mat4 pm, local, world;
@@ -131,28 +135,33 @@ static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
             }
         }
     }
-    for (uint32_t c = 0; c < n->child_count; c++)
+    for (uint32_t c = 0; c < n->child_count; c++) {
         walk(m, n->children[c], (const float *)world, out, prim_base, depth + 1);
+    }
 }
 
 static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, const image_source *src,
                                 rill_render_model *out, rill_error *err) {
-    if (!r || !m || !out)
+    if (!r || !m || !out) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL argument");
+    }
     memset(out, 0, sizeof(*out));
     uint32_t prims = 0;
     uint32_t *prim_base = rill_calloc_tagged(m->mesh_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
-    if (!prim_base)
+    if (!prim_base) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    }
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         prim_base[i] = prims;
         prims += m->meshes[i].primitive_count;
     }
     /* Instances: count (node, primitive) pairs over the whole node list (an upper bound). */
     uint32_t max_inst = 0;
-    for (uint32_t i = 0; i < m->node_count; i++)
-        if (m->nodes[i].mesh >= 0)
+    for (uint32_t i = 0; i < m->node_count; i++) {
+        if (m->nodes[i].mesh >= 0) {
             max_inst += m->meshes[m->nodes[i].mesh].primitive_count;
+        }
+    }
     out->meshes = rill_calloc_tagged(prims ? prims : 1, sizeof(rill_mesh), RILL_MEM_RENDER);
     out->materials =
         rill_calloc_tagged(m->material_count + 1, sizeof(rill_material), RILL_MEM_RENDER);
@@ -180,8 +189,9 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                     mt->metallic_roughness_texture.texture == (int32_t)t ||
                     mt->occlusion_texture.texture == (int32_t)t;
         }
-        if (used)
+        if (used) {
             out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src);
+        }
     }
     for (uint32_t i = 0; i <= m->material_count; i++) {
         rill_material_desc d;
@@ -190,8 +200,9 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             const rill_gltf_material *mt = &m->materials[i];
             memcpy(d.base_color, mt->base_color_factor, sizeof(d.base_color));
             if (d.base_color[0] == 0 && d.base_color[1] == 0 && d.base_color[2] == 0 &&
-                d.base_color[3] == 0)
+                d.base_color[3] == 0) {
                 d.base_color[3] = 1e-6f; /* a genuinely black, invisible material: not "default" */
+            }
             d.metallic = mt->metallic_factor;
             d.roughness = mt->roughness_factor;
             d.roughness_set = true;
@@ -242,12 +253,15 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             }
             for (uint32_t v = 0; v < pr->vertex_count; v++) {
                 memcpy(verts[v].position, pr->positions + 3 * v, sizeof(float) * 3);
-                if (pr->normals)
+                if (pr->normals) {
                     memcpy(verts[v].normal, pr->normals + 3 * v, sizeof(float) * 3);
-                if (pr->uv0)
+                }
+                if (pr->uv0) {
                     memcpy(verts[v].uv, pr->uv0 + 2 * v, sizeof(float) * 2);
-                if (pr->tangents)
+                }
+                if (pr->tangents) {
                     memcpy(verts[v].tangent, pr->tangents + 4 * v, sizeof(float) * 4);
+                }
             }
             char label[96];
             snprintf(label, sizeof(label), "%s#%u", mesh->name ? mesh->name : "mesh", p);
@@ -267,21 +281,27 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
     glm_mat4_identity(ident);
     int32_t scene = m->default_scene >= 0 ? m->default_scene : (m->scene_count ? 0 : -1);
     if (scene >= 0) {
-        for (uint32_t i = 0; i < m->scenes[scene].node_count; i++)
+        for (uint32_t i = 0; i < m->scenes[scene].node_count; i++) {
             walk(m, m->scenes[scene].nodes[i], (float *)ident, out, prim_base, 0);
+        }
     } else {
-        for (uint32_t i = 0; i < m->node_count; i++)
-            if (m->nodes[i].parent < 0)
+        for (uint32_t i = 0; i < m->node_count; i++) {
+            if (m->nodes[i].parent < 0) {
                 walk(m, (int32_t)i, (float *)ident, out, prim_base, 0);
+            }
+        }
     }
-    if (out->instance_count == 0)
-        for (int k = 0; k < 3; k++)
+    if (out->instance_count == 0) {
+        for (int k = 0; k < 3; k++) {
             out->bounds_min[k] = out->bounds_max[k] = 0.0f;
+        }
+    }
 done:
     rill_free(verts);
     rill_free(prim_base);
-    if (res != RILL_OK)
+    if (res != RILL_OK) {
         rill_render_model_destroy(r, out);
+    }
     return res;
 }
 
@@ -295,21 +315,26 @@ rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
 rill_result rill_render_model_create_vfs(rill_renderer *r, const rill_gltf_model *m, rill_vfs *vfs,
                                          const char *model_path, rill_render_model *out,
                                          rill_error *err) {
-    if (!vfs)
+    if (!vfs) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL vfs");
+    }
     image_source src = {NULL, vfs, model_path};
     return model_create(r, m, &src, out, err);
 }
 
 void rill_render_model_destroy(rill_renderer *r, rill_render_model *model) {
-    if (!model)
+    if (!model) {
         return;
-    for (uint32_t i = 0; model->meshes && i < model->mesh_count; i++)
+    }
+    for (uint32_t i = 0; model->meshes && i < model->mesh_count; i++) {
         rill_render_mesh_destroy(r, model->meshes[i]);
-    for (uint32_t i = 0; model->materials && i < model->material_count; i++)
+    }
+    for (uint32_t i = 0; model->materials && i < model->material_count; i++) {
         rill_render_material_destroy(r, model->materials[i]);
-    for (uint32_t i = 0; model->textures && i < model->texture_count; i++)
+    }
+    for (uint32_t i = 0; model->textures && i < model->texture_count; i++) {
         rill_render_texture_destroy(r, model->textures[i]);
+    }
     rill_free(model->meshes);
     rill_free(model->materials);
     rill_free(model->textures);

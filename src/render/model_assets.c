@@ -61,8 +61,9 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
                          .flags = RILL_TYPE_NO_SERIALIZE,
                          .doc = "the renderer's cache of uploaded model assets (runtime only)"};
     rill_model_components mc;
-    if (rill_scene_model_register(desc->world, &mc, err) != RILL_OK)
+    if (rill_scene_model_register(desc->world, &mc, err) != RILL_OK) {
         return NULL;
+    }
     rill_resource res = rill_world_register_resource(desc->world, &td);
     rill_render_assets *ra = res ? rill_calloc_tagged(1, sizeof(*ra), RILL_MEM_RENDER) : NULL;
     if (!ra) {
@@ -97,10 +98,12 @@ static void free_entry(rill_render_assets *ra, asset_entry *e) {
 }
 
 void rill_render_assets_destroy(rill_render_assets *ra) {
-    if (!ra)
+    if (!ra) {
         return;
-    for (uint32_t i = 0; i < ra->entries.len; i++)
+    }
+    for (uint32_t i = 0; i < ra->entries.len; i++) {
         free_entry(ra, ra->entries.data[i]);
+    }
     rill_array_free(&ra->entries);
     rill_map_free(&ra->entry_of);
     rill_world_remove_resource(ra->world, ra->resource);
@@ -109,11 +112,13 @@ void rill_render_assets_destroy(rill_render_assets *ra) {
 
 /* Uploads a LOADED glTF asset into a new entry. NULL while it is not loaded (or out of memory). */
 static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
-    if (rill_asset_get_state(ra->assets, asset) != RILL_ASSET_STATE_LOADED)
+    if (rill_asset_get_state(ra->assets, asset) != RILL_ASSET_STATE_LOADED) {
         return NULL;
+    }
     asset_entry *e = rill_calloc_tagged(1, sizeof(*e), RILL_MEM_RENDER);
-    if (!e)
+    if (!e) {
         return NULL;
+    }
     if (!rill_array_push(&ra->entries, e)) {
         rill_free(e);
         return NULL;
@@ -176,21 +181,24 @@ bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *
                                  rill_mesh *out_mesh, rill_material *out_material) {
     asset_entry *e = lookup(ra, mm->asset);
     if (!e || e->failed || mm->mesh >= e->model->mesh_count ||
-        mm->primitive >= e->model->meshes[mm->mesh].primitive_count)
+        mm->primitive >= e->model->meshes[mm->mesh].primitive_count) {
         return false;
+    }
     uint32_t gi = e->mesh_first[mm->mesh] + mm->primitive;
     int32_t mat = e->model->meshes[mm->mesh].primitives[mm->primitive].material;
     uint32_t mi = mat >= 0 ? (uint32_t)mat : e->model->material_count;
-    if (gi >= e->gpu.mesh_count || mi >= e->gpu.material_count)
+    if (gi >= e->gpu.mesh_count || mi >= e->gpu.material_count) {
         return false;
+    }
     *out_mesh = e->gpu.meshes[gi];
     *out_material = e->gpu.materials[mi];
     return true;
 }
 
 void rill_render_assets_update(rill_render_assets *ra) {
-    if (!ra)
+    if (!ra) {
         return;
+    }
     {
         const rill_entity *ents = NULL;
         void *data = NULL;
@@ -198,8 +206,9 @@ void rill_render_assets_update(rill_render_assets *ra) {
         const rill_model_mesh *mms = data;
         uint32_t last = 0;
         for (uint32_t i = 0; i < n; i++) {
-            if (mms[i].asset == last)
+            if (mms[i].asset == last) {
                 continue; /* siblings of one model come in runs */
+            }
             last = mms[i].asset;
             lookup(ra, last);
         }
@@ -217,11 +226,13 @@ void rill_render_assets_update(rill_render_assets *ra) {
 }
 
 void rill_render_assets_get_stats(const rill_render_assets *ra, rill_render_assets_stats *out) {
-    if (!out)
+    if (!out) {
         return;
+    }
     memset(out, 0, sizeof(*out));
-    if (!ra)
+    if (!ra) {
         return;
+    }
     *out = ra->stats;
     out->models = ra->entries.len;
 }

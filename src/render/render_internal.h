@@ -145,10 +145,14 @@ struct rill_rg_ctx {
 
 /* The engine's pipelines, created from one table (frame_pipelines.c). A pair (X, X_DS) is
  * single- and double-sided: draw code indexes it as &pipes[X] + double_sided. */
+/* clang-format off */
 #define RILL__PIPES(X)                                                                             \
-    X(PREPASS)                                                                                     \
-    X(PREPASS_DS) X(OPAQUE) X(OPAQUE_DS) X(TRANSPARENT) X(TRANSPARENT_DS) X(WIRE) X(SHADOW)        \
-        X(SHADOW_MASK) X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)
+    X(PREPASS) X(PREPASS_DS)                                                                       \
+    X(OPAQUE) X(OPAQUE_DS)                                                                         \
+    X(TRANSPARENT) X(TRANSPARENT_DS)                                                               \
+    X(WIRE) X(SHADOW) X(SHADOW_MASK)                                                               \
+    X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)
+/* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
 #undef RILL__PIPE_ENUM

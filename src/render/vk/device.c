@@ -16,20 +16,31 @@ const char *rill__vk_result_str(VkResult res) {
     switch (res) {
 #define R(x)                                                                                       \
     case x:                                                                                        \
-        return #x;
-        R(VK_SUCCESS)
-        R(VK_NOT_READY)
-        R(VK_TIMEOUT)
-        R(VK_INCOMPLETE) R(VK_ERROR_OUT_OF_HOST_MEMORY) R(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-            R(VK_ERROR_INITIALIZATION_FAILED) R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED)
-                R(VK_ERROR_LAYER_NOT_PRESENT) R(VK_ERROR_EXTENSION_NOT_PRESENT)
-                    R(VK_ERROR_FEATURE_NOT_PRESENT) R(VK_ERROR_INCOMPATIBLE_DRIVER)
-                        R(VK_ERROR_TOO_MANY_OBJECTS) R(VK_ERROR_FORMAT_NOT_SUPPORTED)
-                            R(VK_ERROR_FRAGMENTED_POOL) R(VK_ERROR_OUT_OF_POOL_MEMORY)
-                                R(VK_ERROR_SURFACE_LOST_KHR) R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
-                                    R(VK_SUBOPTIMAL_KHR) R(VK_ERROR_OUT_OF_DATE_KHR)
+        return #x
+        R(VK_SUCCESS);
+        R(VK_NOT_READY);
+        R(VK_TIMEOUT);
+        R(VK_INCOMPLETE);
+        R(VK_ERROR_OUT_OF_HOST_MEMORY);
+        R(VK_ERROR_OUT_OF_DEVICE_MEMORY);
+        R(VK_ERROR_INITIALIZATION_FAILED);
+        R(VK_ERROR_DEVICE_LOST);
+        R(VK_ERROR_MEMORY_MAP_FAILED);
+        R(VK_ERROR_LAYER_NOT_PRESENT);
+        R(VK_ERROR_EXTENSION_NOT_PRESENT);
+        R(VK_ERROR_FEATURE_NOT_PRESENT);
+        R(VK_ERROR_INCOMPATIBLE_DRIVER);
+        R(VK_ERROR_TOO_MANY_OBJECTS);
+        R(VK_ERROR_FORMAT_NOT_SUPPORTED);
+        R(VK_ERROR_FRAGMENTED_POOL);
+        R(VK_ERROR_OUT_OF_POOL_MEMORY);
+        R(VK_ERROR_SURFACE_LOST_KHR);
+        R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR);
+        R(VK_SUBOPTIMAL_KHR);
+        R(VK_ERROR_OUT_OF_DATE_KHR);
 #undef R
-                                        default : return "VK_ERROR_UNKNOWN";
+    default:
+        return "VK_ERROR_UNKNOWN";
     }
 }
 
