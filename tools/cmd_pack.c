@@ -55,7 +55,9 @@ static rill_result create_visit(const char *rel_path, void *user) {
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    rill_result r = rill_file_read_all(full, &data, &size, c->err);
+    /* Confined to the folder being packed: a symbolic link in it that leads out (to
+     * /etc/passwd, say) is refused, so it never comes back out of `rill pack cat`. */
+    rill_result r = rill_file_read_all_in(c->dir, full, 0, &data, &size, c->err);
     if (r == RILL_OK) {
         r = rill_rpak_writer_add(c->w, rel_path, data, size, c->mode, c->err);
     }

@@ -105,9 +105,10 @@ void rill_vfs_destroy(rill_vfs *vfs);
 /* The defaults rill_vfs_create applies to a zero desc (for tests). */
 rill_vfs_desc rill_vfs_query_defaults(void);
 
-/* Adds a loose root: files are read from `dir`/`path`. `dir` is an OS path (absolute or relative
- * to the working directory), copied. A folder that does not exist is RILL_ERR_NOT_FOUND; a full
- * mount table is RILL_ERR_LIMIT. */
+/* Adds a loose root: files are read from `dir`/`path` through rill_file_open confined to `dir`
+ * (no '..', no symbolic links below it unless links_inside_root allows them). `dir` is an OS
+ * path (absolute or relative to the working directory), copied. A folder that does not exist is
+ * RILL_ERR_NOT_FOUND; a full mount table is RILL_ERR_LIMIT. */
 rill_result rill_vfs_mount_dir(rill_vfs *vfs, const char *dir, rill_error *err);
 /* Adds a generic mount; *ops is copied. It is searched after the generic mounts made before it
  * and before every loose root. On failure ops->close is NOT called (the caller still owns user). */
@@ -120,7 +121,9 @@ int64_t rill_vfs_size(rill_vfs *vfs, const char *path);
 /* Reads the whole file. *out_data is owned by the caller (rill_free) and has a NUL after the last
  * byte (not counted in *out_size), so text parses in place. out_size may be NULL. Errors name the
  * path: RILL_ERR_NOT_FOUND, RILL_ERR_INVALID_ARGUMENT (path escapes the root), RILL_ERR_IO,
- * RILL_ERR_CHECKSUM (a pack entry failed its checksum), ... */
+ * RILL_ERR_CHECKSUM (a pack entry failed its checksum), RILL_ERR_LIMIT (the size the mount
+ * reports passes the file_bytes limit, checked before a pack entry is read or decompressed; or a
+ * loose file reached through a symbolic link, see rill_file_open), ... */
 rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_data, size_t *out_size,
                               rill_error *err);
 /* Reads exactly `size` bytes at `offset` of `path` into dst (caller memory of at least `size`

@@ -101,11 +101,15 @@ rill_scene_components rill_scene_register(rill_world *world);
 /* >>text ------------------------------------------------------------------------------------- */
 
 /* Options shared by reading functions. Zero = defaults: keep unknown components verbatim,
- * instance depth 8. */
+ * instance depth and entity count from the scene_depth and scene_entities limits (rill/base.h,
+ * docs/limits.md; 8 and 1 Mi unless raised). */
 typedef struct rill_scene_read_desc {
-    bool lossy;              /* skip unknown components (with a warning) instead of keeping them */
-    uint32_t max_instance_depth; /* nested non-streamed instances deeper than this are not expanded */
-    uint32_t max_entities;   /* 0 = 16M: a load that would expand to more fails with ERR_LIMIT */
+    bool lossy; /* skip unknown components (with a warning) instead of keeping them */
+    uint32_t
+        max_instance_depth; /* nested non-streamed instances deeper than this are not expanded */
+    /* 0 = scene_entities. A load whose files declare more entities once their instances expand
+     * fails with ERR_LIMIT before anything is expanded. */
+    uint32_t max_entities;
 } rill_scene_read_desc;
 
 /* What rill_scene_check_text found. */
@@ -122,9 +126,9 @@ typedef struct rill_scene_check_info {
  * "path:line:col: message". out_info may be NULL. desc may be NULL. Registers the scene
  * components first (main thread). Asset paths are not checked against a VFS and instances are not
  * expanded. This is what `rill scene check` runs. */
-rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text,
-                                  size_t len, const rill_scene_read_desc *desc,
-                                  rill_scene_check_info *out_info, rill_error *err);
+rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text, size_t len,
+                                  const rill_scene_read_desc *desc, rill_scene_check_info *out_info,
+                                  rill_error *err);
 
 /* Writer options. Zero = defaults. */
 typedef struct rill_scene_write_desc {
@@ -139,8 +143,7 @@ typedef struct rill_scene_write_desc {
  * component becomes the block's name; NO_SERIALIZE types and fields are skipped; SceneUnknown
  * blocks are written back verbatim. desc may be NULL. Dead roots are skipped. */
 rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32_t count,
-                             const rill_scene_write_desc *desc, rill_strbuf *out,
-                             rill_error *err);
+                             const rill_scene_write_desc *desc, rill_strbuf *out, rill_error *err);
 /* rill_scene_write into a file at OS path `os_path` (written atomically). */
 rill_result rill_scene_save(rill_world *world, const rill_entity *roots, uint32_t count,
                             const rill_scene_write_desc *desc, const char *os_path,
@@ -173,7 +176,7 @@ const char *rill_scene_load_state_str(rill_scene_load_state state);
 /* Payload of the world events "SceneLoaded" and "SceneLoadFailed". */
 typedef struct rill_scene_event {
     rill_scene_load load;
-    rill_entity root;    /* the instance root for instance loads, RILL_ENTITY_NULL for main */
+    rill_entity root;      /* the instance root for instance loads, RILL_ENTITY_NULL for main */
     uint32_t entity_count; /* entities the load created */
     bool is_main;
 } rill_scene_event;
@@ -209,8 +212,7 @@ void rill_scene_loader_events(const rill_scene_loader *loader, rill_event *out_l
 /* Starts loading `path` (VFS path) as the main scene. Cancels a main load in flight. Returns the
  * handle, or {0} with err set when no record is free. A file that cannot be read or parsed is
  * not an error here: the load becomes FAILED in a later update (with its event). */
-rill_scene_load rill_scene_load_async(rill_scene_loader *loader, const char *path,
-                                      rill_error *err);
+rill_scene_load rill_scene_load_async(rill_scene_loader *loader, const char *path, rill_error *err);
 /* Loads `path` as the main scene right now: read, parse, spawn, apply, expand instances. Cancels
  * a main load in flight, then despawns the previous main scene. On failure the world keeps the
  * previous main scene. Sends SceneLoaded/SceneLoadFailed too. out_load (may be NULL) receives the

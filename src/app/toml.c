@@ -1212,7 +1212,8 @@ rill_result rill_toml_load(const char *path, rill_toml **out_doc, rill_error *er
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    rill_result r = rill_file_read_all(path, &data, &size, err);
+    /* The format's own cap is applied from the file's size, before a byte is read. */
+    rill_result r = rill_file_read_all_in(NULL, path, RILL_TOML_MAX_INPUT, &data, &size, err);
     if (r != RILL_OK) {
         return r;
     }

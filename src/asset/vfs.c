@@ -260,13 +260,19 @@ rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_dat
     if (!vfs_resolve(vfs, norm, &hit)) {
         return vfs_not_found(vfs, norm, err);
     }
+    /* The size a mount reports (a pack entry's declared size) is checked before the mount
+     * reads or decompresses anything. */
+    rill_result r = rill_limit_check(RILL_LIMIT_FILE_BYTES, hit.size, norm, err);
+    if (r != RILL_OK) {
+        return r;
+    }
     uint8_t *data = NULL;
     size_t size = 0;
-    rill_result r;
     if (hit.pack) {
         r = hit.pack->ops.read_all(hit.pack->ops.user, norm, &data, &size, err);
     } else {
-        r = rill_file_read_all(hit.full, &data, &size, err);
+        /* Confined to the loose root: a link or '..' cannot lead the project out of it. */
+        r = rill_file_read_all_in(hit.dir->name, hit.full, 0, &data, &size, err);
     }
     if (r != RILL_OK) {
         rill_free(data);
@@ -308,7 +314,7 @@ rill_result rill_vfs_read_range(rill_vfs *vfs, const char *path, uint64_t offset
     if (hit.pack) {
         r = hit.pack->ops.read_range(hit.pack->ops.user, norm, offset, size, dst, err);
     } else {
-        r = rill_file_read_range(hit.full, offset, size, dst, err);
+        r = rill_file_read_range_in(hit.dir->name, hit.full, offset, size, dst, err);
     }
     if (r == RILL_OK) {
         atomic_fetch_add(&vfs->read_calls, 1);

@@ -101,11 +101,12 @@ static rill_result confine(const char *path, const char *root, bool *out_follow,
         }
         if (S_ISLNK(lst.st_mode)) {
             if (!rill_limits_links_inside_root()) {
+                bool last = saved == '\0';
                 return rill_error_set(err, RILL_ERR_LIMIT,
-                                      "%s: %s is a symbolic link; links below %s are refused "
+                                      "%s: %s%sis a symbolic link; links below %s are refused "
                                       "(RILL_LIMITS=links_inside_root=1 follows links that stay "
                                       "inside it)",
-                                      path, buf, root);
+                                      path, last ? "" : buf, last ? "" : " ", root);
             }
             link = true;
         }

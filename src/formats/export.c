@@ -256,6 +256,17 @@ static rill_result walk(export_run *run, const char *dir, const char *rel, rill_
             RILL_LOG_WARN(MODULE, "%s: broken link; skipped", child);
             continue;
         }
+        if (is_link && S_ISREG(st.st_mode)) {
+            /* The same rule as every engine read (rill_file_open): a link is refused unless
+             * links_inside_root allows it and it stays in the project, so a link to
+             * /etc/passwd fails the export instead of landing in the pack. */
+            rill_file f;
+            r = rill_file_open(os_path, run->desc.project_dir, &f, err);
+            rill_file_close(&f);
+            if (r != RILL_OK) {
+                break;
+            }
+        }
         if (S_ISDIR(st.st_mode)) {
             if (is_link) {
                 continue;
@@ -323,7 +334,8 @@ static bool is_generated(const export_run *run, const rill__export_input *in) {
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    if (rill_file_read_all(in->os_path, &data, &size, NULL) != RILL_OK) {
+    if (rill_file_read_all_in(run->desc.project_dir, in->os_path, 0, &data, &size, NULL) !=
+        RILL_OK) {
         return false;
     }
     bool same = rill_hash64(data, size) == want;
@@ -417,11 +429,13 @@ static void note_texture(const cJSON *root, const cJSON *ref, rill_tex_usage usa
 /* Reads the JSON of a model input (only the JSON chunk of a .glb) and notes each material slot's
  * image usage. Problems are left for the model's own job to report. */
 static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
+    const char *proj = in->settings->project_dir;
     uint8_t *data = NULL;
     size_t size = 0;
     uint8_t head[20];
     if (rill_path_ext_is(in->path, "glb")) {
-        if (in->size < 20 || rill_file_read_range(in->os_path, 0, 20, head, NULL) != RILL_OK ||
+        if (in->size < 20 ||
+            rill_file_read_range_in(proj, in->os_path, 0, 20, head, NULL) != RILL_OK ||
             memcmp(head, "glTF", 4) != 0) {
             return;
         }
@@ -432,11 +446,11 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
         }
         size = 20u + len;
         data = rill_malloc_tagged(size + 1, RILL_MEM_FORMATS);
-        if (!data || rill_file_read_range(in->os_path, 0, size, data, NULL) != RILL_OK) {
+        if (!data || rill_file_read_range_in(proj, in->os_path, 0, size, data, NULL) != RILL_OK) {
             rill_free(data);
             return;
         }
-    } else if (rill_file_read_all(in->os_path, &data, &size, NULL) != RILL_OK) {
+    } else if (rill_file_read_all_in(proj, in->os_path, 0, &data, &size, NULL) != RILL_OK) {
         return;
     }
     cJSON *root = rill__export_gltf_json(data, size);

@@ -327,7 +327,8 @@ static void hash_gltf_buffers(const rill__export_input *in, const uint8_t *data,
         }
         uint8_t *bytes = NULL;
         size_t n = 0;
-        if (rill_file_read_all(full, &bytes, &n, NULL) == RILL_OK) {
+        if (rill_file_read_all_in(in->settings->project_dir, full, 0, &bytes, &n, NULL) ==
+            RILL_OK) {
             *hash = rill_hash64_seed(bytes, n, *hash);
         }
         rill_free(bytes);
@@ -347,6 +348,12 @@ static bool write_glb(rill__export_input *in, const rill_gltf_model *m, const ch
         return false;
     }
     return true;
+}
+
+/* glTF external files (buffers, images) are read confined to the project folder. */
+static rill_result read_in_project(const char *path, uint8_t **out_data, size_t *out_size,
+                                   void *user, rill_error *err) {
+    return rill_file_read_all_in((const char *)user, path, 0, out_data, out_size, err);
 }
 
 static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
@@ -369,6 +376,8 @@ static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
     rill_gltf_read_desc rd = {0};
     rd.name = in->path;
     rd.base_dir = dir[0] ? dir : ".";
+    rd.read_file = read_in_project; /* external buffers stay inside the project */
+    rd.read_file_user = (void *)in->settings->project_dir;
     rill_gltf_model *model = NULL;
     rill_error err = {0};
     rill_result r = rill_gltf_read_memory(data, size, &rd, &model, &err);
@@ -408,7 +417,8 @@ void rill__export_process(rill__export_input *in) {
     uint8_t *data = NULL;
     size_t size = 0;
     rill_error err = {0};
-    rill_result r = rill_file_read_all(in->os_path, &data, &size, &err);
+    rill_result r =
+        rill_file_read_all_in(in->settings->project_dir, in->os_path, 0, &data, &size, &err);
     if (r != RILL_OK) {
         fail_input(in, r, err.msg);
         return;

@@ -135,6 +135,29 @@ static rill_result src_read(rill_rpak *p, uint64_t off, void *dst, size_t size, 
 }
 
 /* Parses and validates header, trailer and index. `total` is the size of the backing store. */
+/* Checks an entry's declared sizes against the limits (rill/base.h) when the pack opens, so no
+ * later read or verify inflates more than they allow: entry_bytes for any entry; for zstd
+ * entries compression_ratio (real assets compress 2-20x, a zstd bomb about 32000x, so a bomb
+ * kept under entry_bytes still fails it) and decompressed_bytes for the sum over the pack. */
+static rill_result entry_check_limits(const rill_rpak *p, const rpak_entry *e, uint64_t rec_off,
+                                      uint64_t *declared_zstd, rill_error *err) {
+    char where[RILL_RPAK_MAX_NAME + 320];
+    snprintf(where, sizeof(where), "%s: offset %llu: entry '%s'", p->name,
+             (unsigned long long)rec_off, e->name);
+    rill_result r = rill_limit_check(RILL_LIMIT_ENTRY_BYTES, e->raw_size, where, err);
+    if (r != RILL_OK || e->compression != RILL_RPAK_COMPRESSION_ZSTD || e->stored_size == 0) {
+        return r;
+    }
+    uint64_t ratio = (e->raw_size + e->stored_size - 1u) / e->stored_size; /* rounded up */
+    r = rill_limit_check(RILL_LIMIT_COMPRESSION_RATIO, ratio, where, err);
+    if (r != RILL_OK) {
+        return r;
+    }
+    *declared_zstd += e->raw_size; /* each term <= 4 GiB, at most 2^20 entries: no overflow */
+    snprintf(where, sizeof(where), "%s: compressed entries up to '%s'", p->name, e->name);
+    return rill_limit_check(RILL_LIMIT_DECOMPRESSED_BYTES, *declared_zstd, where, err);
+}
+
 static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err) {
     const char *nm = p->name;
     uint8_t tr[RILL_RPAK_TRAILER_SIZE];
@@ -240,7 +263,8 @@ static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err
     }
     uint32_t name_cursor = 0; /* names are packed in entry order, back to back */
     size_t out_cursor = 0;
-    uint32_t next_chunk = 0; /* chunk runs are packed in entry order too */
+    uint32_t next_chunk = 0;    /* chunk runs are packed in entry order too */
+    uint64_t declared_zstd = 0; /* decompressed bytes the zstd entries declare so far */
     for (uint32_t i = 0; r == RILL_OK && i < entry_count; ++i) {
         const uint8_t *rec = idx + (size_t)i * RPAK_ENTRY_RECORD_SIZE;
         uint64_t rec_off = index_offset + (uint64_t)i * RPAK_ENTRY_RECORD_SIZE;
@@ -286,6 +310,7 @@ static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err
                                (unsigned long long)e->raw_size);
             break;
         }
+
         if (e->compression == RILL_RPAK_COMPRESSION_RAW) {
             uint64_t n = (e->raw_size + p->chunk_size - 1u) / p->chunk_size;
             if (e->raw_size != e->stored_size || e->chunk_first != next_chunk ||
@@ -323,6 +348,10 @@ static rill_result rpak_load_index(rill_rpak *p, uint64_t total, rill_error *err
             r = rill_error_set(err, RILL_ERR_UNSUPPORTED,
                                "%s: offset %llu: entry '%s': unknown compression %u", nm,
                                (unsigned long long)rec_off, e->name, e->compression);
+            break;
+        }
+        r = entry_check_limits(p, e, rec_off, &declared_zstd, err);
+        if (r != RILL_OK) {
             break;
         }
         uint64_t h = rill_hash64_str(e->name);
@@ -404,23 +433,19 @@ rill_result rill_rpak_open_file(const char *path, rill_rpak **out_pak, rill_erro
     if (!path || !out_pak) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rpak: open_file: bad arguments");
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return rill_error_set(err, errno == ENOENT ? RILL_ERR_NOT_FOUND : RILL_ERR_IO,
-                              "%s: cannot open pack (%s)", path, strerror(errno));
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return rill_error_set(err, RILL_ERR_IO, "%s: not a regular file", path);
+    /* rill_file_open refuses FIFOs and devices without blocking or reading them. */
+    rill_file f;
+    rill_result r = rill_file_open(path, NULL, &f, err);
+    if (r != RILL_OK) {
+        return r;
     }
     rill_rpak *p = rpak_alloc(path);
     if (!p) {
-        close(fd);
+        rill_file_close(&f);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
-    p->fd = fd;
-    rill_result r = rpak_load_index(p, (uint64_t)st.st_size, err);
+    p->fd = f.fd;
+    r = rpak_load_index(p, f.size, err);
     if (r != RILL_OK) {
         rill_rpak_close(p);
         return r;
@@ -793,6 +818,10 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: %zu bytes is too large for a pack entry",
                               norm, size);
     }
+    rill_result lim = rill_limit_check(RILL_LIMIT_ENTRY_BYTES, size, norm, err);
+    if (lim != RILL_OK) {
+        return lim; /* readers would refuse the entry */
+    }
     uint64_t h = rill_hash64_str(norm);
     uint64_t dummy;
     if (rill_map_get(&w->names, h, &dummy)) {
@@ -824,8 +853,13 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
             rill_free(z);
             return rill_error_set(err, RILL_ERR_IO, "%s: zstd: %s", norm, ZSTD_getErrorName(zn));
         }
-        bool keep = compression == RILL_RPAK_COMPRESSION_ZSTD ||
-                    (uint64_t)zn * 100u <= (uint64_t)size * (100u - w->desc.min_gain_percent);
+        /* Readers refuse a zstd entry that expands more than compression_ratio-fold (the
+         * decompression-bomb check), so such content is stored raw: the pack stays readable. */
+        bool bomb_like =
+            (uint64_t)size > (uint64_t)zn * rill_limit_get(RILL_LIMIT_COMPRESSION_RATIO);
+        bool keep = !bomb_like &&
+                    (compression == RILL_RPAK_COMPRESSION_ZSTD ||
+                     (uint64_t)zn * 100u <= (uint64_t)size * (100u - w->desc.min_gain_percent));
         if (keep) {
             e.stored = z;
             e.stored_size = zn;
@@ -868,7 +902,8 @@ static rill_result add_dir_visit(const char *rel_path, void *user) {
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    rill_result r = rill_file_read_all(full, &data, &size, ctx->err);
+    /* Confined to the folder: a link in it to /etc/passwd must not end up in the pack. */
+    rill_result r = rill_file_read_all_in(ctx->dir, full, 0, &data, &size, ctx->err);
     if (r == RILL_OK) {
         r = rill_rpak_writer_add(ctx->w, rel_path, data, size, ctx->compression, ctx->err);
     }

@@ -6,8 +6,8 @@
  * VFS (thread-safe). It collects everything the main thread needs into a bound_scene: one byte
  * blob with every component's data, and the entity fields to patch once world entities exist.
  */
-#include "scene_internal.h"
 #include "rsn_num.h"
+#include "scene_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,15 +17,18 @@
 
 scene_types *rill__scene_types_create(rill_world *world) {
     scene_types *t = rill_calloc_tagged(1, sizeof *t, RILL_MEM_SCENE);
-    if (!t) return NULL;
+    if (!t)
+        return NULL;
     atomic_store(&t->refs, 1);
     uint32_t n = rill_world_component_count(world);
     t->world_component_count = n;
     t->items = rill_calloc_tagged(n ? n : 1, sizeof *t->items, RILL_MEM_SCENE);
-    if (!t->items) goto fail;
+    if (!t->items)
+        goto fail;
     for (rill_component c = 1; c <= n; c++) {
         const rill_type_desc *ty = rill_world_component_type(world, c);
-        if (!ty || !ty->name) continue;
+        if (!ty || !ty->name)
+            continue;
         scene_type *st = &t->items[t->count];
         st->type = ty;
         st->id = c;
@@ -33,12 +36,14 @@ scene_types *rill__scene_types_create(rill_world *world) {
         st->proto = rill_malloc_tagged(ty->size ? ty->size : 1, RILL_MEM_SCENE);
         st->name_len = rill_calloc_tagged(ty->field_count ? ty->field_count : 1, sizeof(uint32_t),
                                           RILL_MEM_SCENE);
-        if (!st->proto || !st->name_len) goto fail;
+        if (!st->proto || !st->name_len)
+            goto fail;
         for (uint32_t k = 0; k < ty->field_count; k++) {
             st->name_len[k] = ty->fields[k].name ? (uint32_t)strlen(ty->fields[k].name) : 0;
         }
         rill_type_apply_defaults(ty, st->proto);
-        if (!rill_map_set(&t->by_name, rill_hash64_str(ty->name), t->count)) goto fail;
+        if (!rill_map_set(&t->by_name, rill_hash64_str(ty->name), t->count))
+            goto fail;
         t->count++;
     }
     t->name_comp = rill_world_builtin(world)->name;
@@ -51,11 +56,13 @@ fail:
 }
 
 void rill__scene_types_retain(scene_types *t) {
-    if (t) atomic_fetch_add(&t->refs, 1);
+    if (t)
+        atomic_fetch_add(&t->refs, 1);
 }
 
 void rill__scene_types_release(scene_types *t) {
-    if (!t || atomic_fetch_sub(&t->refs, 1) != 1) return;
+    if (!t || atomic_fetch_sub(&t->refs, 1) != 1)
+        return;
     for (uint32_t i = 0; i < t->count; i++) {
         rill_free(t->items[i].proto);
         rill_free(t->items[i].name_len);
@@ -67,9 +74,11 @@ void rill__scene_types_release(scene_types *t) {
 
 int32_t rill__scene_types_find(const scene_types *t, const char *name, size_t len) {
     uint64_t idx;
-    if (!rill_map_get(&t->by_name, rill_hash64(name, len), &idx)) return -1;
+    if (!rill_map_get(&t->by_name, rill_hash64(name, len), &idx))
+        return -1;
     const char *n = t->items[idx].type->name;
-    if (strlen(n) != len || memcmp(n, name, len) != 0) return -1;
+    if (strlen(n) != len || memcmp(n, name, len) != 0)
+        return -1;
     return (int32_t)idx;
 }
 
@@ -90,7 +99,8 @@ rill_result rill__scene_read_file(rill_vfs *vfs, const char *path, char **out, s
     size_t size = 0;
     rill_result r = vfs ? rill_vfs_read_all(vfs, path, &data, &size, err)
                         : rill_file_read_all(path, &data, &size, err);
-    if (r != RILL_OK) return r;
+    if (r != RILL_OK)
+        return r;
     *out = (char *)data;
     *out_len = size;
     return RILL_OK;
@@ -127,11 +137,12 @@ typedef struct place {
     uint32_t field_len;
 } place;
 
-static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt,
-                      ...) RILL_PRINTF(5, 6);
+static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt, ...)
+    RILL_PRINTF(5, 6);
 static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt,
                       ...) {
-    if (b->failed) return false;
+    if (b->failed)
+        return false;
     b->failed = true;
     char msg[320];
     va_list ap;
@@ -143,8 +154,8 @@ static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, c
     return false;
 }
 
-static void bind_warn(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt,
-                      ...) RILL_PRINTF(5, 6);
+static void bind_warn(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt, ...)
+    RILL_PRINTF(5, 6);
 static void bind_warn(binder *b, const place *pl, uint32_t line, uint32_t col, const char *fmt,
                       ...) {
     char msg[320];
@@ -163,16 +174,26 @@ static void bind_warn(binder *b, const place *pl, uint32_t line, uint32_t col, c
 
 static const char *value_kind_name(uint8_t kind) {
     switch (kind) {
-    case RSN_V_BOOL: return "a bool";
-    case RSN_V_NUMBER: return "a number";
-    case RSN_V_STRING: return "a string";
-    case RSN_V_ASSET: return "an asset path";
-    case RSN_V_REF: return "an entity reference";
-    case RSN_V_NONE: return "'none'";
-    case RSN_V_IDENT: return "a name";
-    case RSN_V_TUPLE: return "a tuple";
-    case RSN_V_LIST: return "an array";
-    default: return "a value";
+    case RSN_V_BOOL:
+        return "a bool";
+    case RSN_V_NUMBER:
+        return "a number";
+    case RSN_V_STRING:
+        return "a string";
+    case RSN_V_ASSET:
+        return "an asset path";
+    case RSN_V_REF:
+        return "an entity reference";
+    case RSN_V_NONE:
+        return "'none'";
+    case RSN_V_IDENT:
+        return "a name";
+    case RSN_V_TUPLE:
+        return "a tuple";
+    case RSN_V_LIST:
+        return "an array";
+    default:
+        return "a value";
     }
 }
 
@@ -184,7 +205,8 @@ static const char *intern_value(binder *b, const rsn_doc *doc, const rsn_value *
     }
     if (b->scratch_cap < (size_t)v->len + 1u) {
         char *s = rill_realloc_tagged(b->scratch, (size_t)v->len + 1u, RILL_MEM_SCENE);
-        if (!s) return NULL;
+        if (!s)
+            return NULL;
         b->scratch = s;
         b->scratch_cap = (size_t)v->len + 1u;
     }
@@ -196,8 +218,10 @@ static const char *intern_value(binder *b, const rsn_doc *doc, const rsn_value *
 static double clamp_lane(binder *b, const place *pl, const rsn_value *v, const rill_field *f,
                          double x) {
     double y = x;
-    if ((f->flags & RILL_FIELD_HAS_MIN) && !(y >= f->min)) y = f->min;
-    if ((f->flags & RILL_FIELD_HAS_MAX) && y > f->max) y = f->max;
+    if ((f->flags & RILL_FIELD_HAS_MIN) && !(y >= f->min))
+        y = f->min;
+    if ((f->flags & RILL_FIELD_HAS_MAX) && y > f->max)
+        y = f->max;
     if (y != x || (isnan(x) && !isnan(y))) {
         bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %g", (int)v->len,
                   pl->doc->src + v->off, y);
@@ -220,17 +244,37 @@ static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_
     /* Range of the storage type, then the field's own bounds. */
     long double lo, hi;
     switch (f->type) {
-    case RILL_FIELD_I32: lo = INT32_MIN; hi = INT32_MAX; break;
-    case RILL_FIELD_U32: lo = 0; hi = UINT32_MAX; break;
-    case RILL_FIELD_I64: lo = (long double)INT64_MIN; hi = (long double)INT64_MAX; break;
-    default: lo = 0; hi = (long double)UINT64_MAX; break;
+    case RILL_FIELD_I32:
+        lo = INT32_MIN;
+        hi = INT32_MAX;
+        break;
+    case RILL_FIELD_U32:
+        lo = 0;
+        hi = UINT32_MAX;
+        break;
+    case RILL_FIELD_I64:
+        lo = (long double)INT64_MIN;
+        hi = (long double)INT64_MAX;
+        break;
+    default:
+        lo = 0;
+        hi = (long double)UINT64_MAX;
+        break;
     }
-    if (f->flags & RILL_FIELD_HAS_MIN && (long double)f->min > lo) lo = ceill(f->min);
-    if (f->flags & RILL_FIELD_HAS_MAX && (long double)f->max < hi) hi = floorl(f->max);
+    if (f->flags & RILL_FIELD_HAS_MIN && (long double)f->min > lo)
+        lo = ceill(f->min);
+    if (f->flags & RILL_FIELD_HAS_MAX && (long double)f->max < hi)
+        hi = floorl(f->max);
     long double x = neg ? -(long double)mag : (long double)mag;
     bool clamped = over;
-    if (x < lo) { x = lo; clamped = true; }
-    if (x > hi) { x = hi; clamped = true; }
+    if (x < lo) {
+        x = lo;
+        clamped = true;
+    }
+    if (x > hi) {
+        x = hi;
+        clamped = true;
+    }
     if (clamped) {
         bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %.0Lf", (int)v->len,
                   pl->doc->src + v->off, x);
@@ -238,13 +282,26 @@ static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_
     /* Exact conversions: x is integral and inside the type's range here. For 64-bit types rebuild
      * from the magnitude when not clamped, since long double may not hold every u64. */
     switch (f->type) {
-    case RILL_FIELD_I32: { int32_t y = (int32_t)x; memcpy(dst, &y, 4); break; }
-    case RILL_FIELD_U32: { uint32_t y = (uint32_t)x; memcpy(dst, &y, 4); break; }
+    case RILL_FIELD_I32: {
+        int32_t y = (int32_t)x;
+        memcpy(dst, &y, 4);
+        break;
+    }
+    case RILL_FIELD_U32: {
+        uint32_t y = (uint32_t)x;
+        memcpy(dst, &y, 4);
+        break;
+    }
     case RILL_FIELD_I64: {
         int64_t y;
-        if (!clamped && !neg) y = (int64_t)mag;
-        else if (!clamped && neg) y = (int64_t)(0u - mag);
-        else y = x <= (long double)INT64_MIN ? INT64_MIN : x >= (long double)INT64_MAX ? INT64_MAX : (int64_t)x;
+        if (!clamped && !neg)
+            y = (int64_t)mag;
+        else if (!clamped && neg)
+            y = (int64_t)(0u - mag);
+        else
+            y = x <= (long double)INT64_MIN   ? INT64_MIN
+                : x >= (long double)INT64_MAX ? INT64_MAX
+                                              : (int64_t)x;
         memcpy(dst, &y, 8);
         break;
     }
@@ -255,6 +312,18 @@ static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_
     }
     }
     return true;
+}
+
+/* True when a number token that parsed to infinity was written as a finite decimal: "1e999" (or
+ * "1e39" for a 32-bit float) overflowed. Only the tokens inf/+inf/-inf mean infinity. */
+static bool overflowed(const char *s, uint32_t len, double x) {
+    if (!isinf(x))
+        return false;
+    if (len > 0 && (s[0] == '-' || s[0] == '+')) {
+        s++;
+        len--;
+    }
+    return !(len == 3 && memcmp(s, "inf", 3) == 0);
 }
 
 static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, const rill_field *f,
@@ -270,7 +339,12 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
         if (!rill__rsn_parse_f64(s, v->len, &d)) {
             return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number", (int)v->len, s);
         }
-        if (has_bounds) d = clamp_lane(b, pl, v, f, d);
+        if (overflowed(s, v->len, d)) {
+            return bind_fail(b, pl, v->line, v->col,
+                             "number too large for a 64-bit float (write inf for infinity)");
+        }
+        if (has_bounds)
+            d = clamp_lane(b, pl, v, f, d);
         memcpy(dst, &d, 8);
     } else {
         float x;
@@ -278,9 +352,14 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
             /* An integer token in hex is a valid integer but not a float. */
             return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number", (int)v->len, s);
         }
+        if (overflowed(s, v->len, (double)x)) {
+            return bind_fail(b, pl, v->line, v->col,
+                             "number too large for a 32-bit float (write inf for infinity)");
+        }
         if (has_bounds) {
             double y = clamp_lane(b, pl, v, f, (double)x);
-            if (y != (double)x && !(isnan(y) && isnan(x))) x = (float)y;
+            if (y != (double)x && !(isnan(y) && isnan(x)))
+                x = (float)y;
         }
         memcpy(dst, &x, 4);
     }
@@ -306,15 +385,17 @@ static const char *asset_check(binder *b, const place *pl, const rsn_value *v, c
         if (!rill_path_normalize(norm, sizeof norm, s)) {
             invalid = true;
         } else {
-            if (strcmp(norm, s) != 0) norm_s = rill_intern(norm);
-            if (!norm_s) norm_s = s;
+            if (strcmp(norm, s) != 0)
+                norm_s = rill_intern(norm);
+            if (!norm_s)
+                norm_s = s;
             if (b->opts->check_assets) {
                 char file[RILL_VFS_PATH_MAX + 1];
                 const char *label;
                 bool exists = false;
                 if (rill_path_split_label(norm_s, file, sizeof file, &label)) {
-                    exists = b->opts->vfs ? rill_vfs_exists(b->opts->vfs, file)
-                                          : rill_file_exists(file);
+                    exists =
+                        b->opts->vfs ? rill_vfs_exists(b->opts->vfs, file) : rill_file_exists(file);
                 }
                 missing = !exists;
             }
@@ -349,9 +430,12 @@ static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_fiel
     case RILL_FIELD_I32:
     case RILL_FIELD_U32:
     case RILL_FIELD_I64:
-    case RILL_FIELD_U64: return bind_int(b, pl, v, f, dst);
-    case RILL_FIELD_F32: return bind_float_lane(b, pl, v, f, false, dst);
-    case RILL_FIELD_F64: return bind_float_lane(b, pl, v, f, true, dst);
+    case RILL_FIELD_U64:
+        return bind_int(b, pl, v, f, dst);
+    case RILL_FIELD_F32:
+        return bind_float_lane(b, pl, v, f, false, dst);
+    case RILL_FIELD_F64:
+        return bind_float_lane(b, pl, v, f, true, dst);
     case RILL_FIELD_VEC2:
     case RILL_FIELD_VEC3:
     case RILL_FIELD_VEC4:
@@ -359,9 +443,9 @@ static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_fiel
     case RILL_FIELD_COLOR: {
         uint32_t lanes = (uint32_t)(rill_field_type_size(f->type) / sizeof(float));
         if (v->kind != RSN_V_TUPLE || v->count != lanes) {
-            return bind_fail(b, pl, v->line, v->col, "expected a tuple of %u numbers, found %s",
-                             lanes, v->kind == RSN_V_TUPLE ? "a tuple of another size"
-                                                            : value_kind_name(v->kind));
+            return bind_fail(
+                b, pl, v->line, v->col, "expected a tuple of %u numbers, found %s", lanes,
+                v->kind == RSN_V_TUPLE ? "a tuple of another size" : value_kind_name(v->kind));
         }
         uint32_t c = vi + 1;
         for (uint32_t i = 0; i < lanes; i++) {
@@ -392,7 +476,8 @@ static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_fiel
     case RILL_FIELD_ENTITY: {
         rill_entity none = RILL_ENTITY_NULL;
         memcpy(dst, &none, sizeof none);
-        if (v->kind == RSN_V_NONE) return true;
+        if (v->kind == RSN_V_NONE)
+            return true;
         if (v->kind != RSN_V_REF) {
             return bind_fail(b, pl, v->line, v->col, "expected &id or none, found %s",
                              value_kind_name(v->kind));
@@ -447,12 +532,15 @@ static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_fiel
 static uint32_t blob_alloc(bound_scene *o, size_t size) {
     size_t off = RILL_ALIGN_UP(o->blob_len, (size_t)16);
     size_t need = off + size;
-    if (need > UINT32_MAX - 64u) return UINT32_MAX;
+    if (need > UINT32_MAX - 64u)
+        return UINT32_MAX;
     if (need > o->blob_cap) {
         size_t cap = o->blob_cap ? o->blob_cap * 2u : 4096u;
-        while (cap < need) cap *= 2u;
+        while (cap < need)
+            cap *= 2u;
         uint8_t *nb = rill_realloc_tagged(o->blob, cap, RILL_MEM_SCENE);
-        if (!nb) return UINT32_MAX;
+        if (!nb)
+            return UINT32_MAX;
         o->blob = nb;
         o->blob_cap = cap;
     }
@@ -464,16 +552,19 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
                            uint32_t entity_index, uint32_t fix_base, bool top) {
     place pl = {.doc = doc, .comp = doc->src + c->name_off, .comp_len = c->name_len};
     bound_scene *o = b->out;
-    if (top) o->file_components++;
+    if (top)
+        o->file_components++;
     int32_t ti = rill__scene_types_find(b->types, pl.comp, c->name_len);
     if (ti < 0 || b->types->items[ti].id == b->types->unknown_comp) {
-        if (top) o->unknown_components++;
+        if (top)
+            o->unknown_components++;
         if (b->opts->lossy) {
             bind_warn(b, &pl, c->line, c->col, "unknown component '%.*s' skipped", (int)c->name_len,
                       pl.comp);
             return true;
         }
-        if (b->unknown.len && !rill_strbuf_append(&b->unknown, "\x01", 1)) return false;
+        if (b->unknown.len && !rill_strbuf_append(&b->unknown, "\x01", 1))
+            return false;
         return rill_strbuf_append(&b->unknown, doc->src + c->raw_off, c->raw_end - c->raw_off);
     }
     const scene_type *st = &b->types->items[ti];
@@ -500,7 +591,8 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
         const rill_field *f = NULL;
         uint32_t k = 0;
         for (uint32_t probe = 0; probe < ty->field_count; probe++) {
-            uint32_t j = hint + probe < ty->field_count ? hint + probe : hint + probe - ty->field_count;
+            uint32_t j =
+                hint + probe < ty->field_count ? hint + probe : hint + probe - ty->field_count;
             if (st->name_len[j] == fd->name_len &&
                 memcmp(ty->fields[j].name, fname, fd->name_len) == 0) {
                 f = &ty->fields[j];
@@ -541,14 +633,16 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
             uint32_t ci = fd->value + 1;
             for (uint32_t i = 0; i < v->count; i++) {
                 /* The blob may not move while binding one component: blob_alloc ran before. */
-                if (!bind_scalar(b, &pl, ci, f, base + esize * i, fix_base)) return false;
+                if (!bind_scalar(b, &pl, ci, f, base + esize * i, fix_base))
+                    return false;
                 ci += doc->values.data[ci].size;
             }
         } else if (!bind_scalar(b, &pl, fd->value, f, base, fix_base)) {
             return false;
         }
     }
-    if (b->failed) return false;
+    if (b->failed)
+        return false;
     bound_comp bc = {.comp = st->id, .off = off};
     if (!rill_array_push(&o->comps, bc)) {
         return bind_fail(b, &pl, c->line, c->col, "out of memory");
@@ -564,7 +658,8 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
 static const rsn_doc *get_doc(binder *b, const char *path, const place *pl, uint32_t line,
                               uint32_t col) {
     for (uint32_t i = 0; i < b->docs.len; i++) {
-        if (b->docs.data[i].path == path) return b->docs.data[i].doc;
+        if (b->docs.data[i].path == path)
+            return b->docs.data[i].doc;
     }
     doc_cache_entry ce = {.path = path, .doc = NULL};
     char *text = NULL;
@@ -575,7 +670,8 @@ static const rsn_doc *get_doc(binder *b, const char *path, const place *pl, uint
         if (d && rill__rsn_parse_owned(d, path, text, len, &e) == RILL_OK) {
             ce.doc = d;
         } else {
-            if (!d) rill_free(text);
+            if (!d)
+                rill_free(text);
             rill_free(d);
         }
     }
@@ -603,7 +699,8 @@ static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *l
     *col = de->col;
     for (uint32_t k = 0; k < de->comp_count; k++) {
         const rsn_component *c = &doc->comps.data[de->first_comp + k];
-        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0) continue;
+        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0)
+            continue;
         *line = c->line;
         *col = c->col;
         for (uint32_t f = 0; f < c->field_count; f++) {
@@ -619,19 +716,22 @@ static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *l
 /* Expands the non-streamed instances among bound entities [first, last). */
 static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t first, uint32_t last) {
     rill_component ic = b->types->instance_comp;
-    if (!ic) return RILL_OK;
+    if (!ic)
+        return RILL_OK;
     for (uint32_t i = first; i < last && !b->failed; i++) {
         const bound_entity *be = &b->out->ents.data[i];
         const rill_scene_instance *si = NULL;
         for (uint32_t k = 0; k < be->comp_count; k++) {
             const bound_comp *bc = &b->out->comps.data[be->first_comp + k];
-            if (bc->comp == ic) si = (const rill_scene_instance *)(b->out->blob + bc->off);
+            if (bc->comp == ic)
+                si = (const rill_scene_instance *)(b->out->blob + bc->off);
         }
-        if (!si || si->streamed || !si->scene) continue;
+        if (!si || si->streamed || !si->scene)
+            continue;
         const char *path = si->scene;
         const rsn_entity *de = &doc->entities.data[i - first];
-        place pl = {.doc = doc, .comp = "SceneInstance", .comp_len = 13, .field = "scene",
-                    .field_len = 5};
+        place pl = {
+            .doc = doc, .comp = "SceneInstance", .comp_len = 13, .field = "scene", .field_len = 5};
         uint32_t line, col;
         instance_place(doc, de, &line, &col);
         /* The stack holds the top file too, so depth - 1 levels of nesting are open. */
@@ -643,7 +743,8 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
         }
         bool cycle = false;
         for (uint32_t d = 0; d < b->depth; d++) {
-            if (b->stack[d] == path) cycle = true;
+            if (b->stack[d] == path)
+                cycle = true;
         }
         if (cycle) {
             bind_warn(b, &pl, line, col,
@@ -651,11 +752,13 @@ static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t firs
             continue;
         }
         const rsn_doc *sub = get_doc(b, path, &pl, line, col);
-        if (!sub) continue;
+        if (!sub)
+            continue;
         b->stack[b->depth++] = path;
         rill_result r = bind_doc(b, sub, i, false);
         b->depth--;
-        if (r != RILL_OK) return r;
+        if (r != RILL_OK)
+            return r;
     }
     return b->failed ? (b->err && b->err->code ? b->err->code : RILL_ERR_PARSE) : RILL_OK;
 }
@@ -673,7 +776,8 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         b->failed = true;
         return rill_error_set(b->err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", doc->path);
     }
-    if (top) o->file_entities += n;
+    if (top)
+        o->file_entities += n;
     for (uint32_t i = 0; i < n && !b->failed; i++) {
         if ((i & 4095u) == 4095u && cancelled(b)) {
             b->failed = true;
@@ -682,7 +786,8 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         const rsn_entity *de = &doc->entities.data[i];
         bound_entity be = {0};
         be.parent = de->parent_index == RSN_NONE_INDEX ? root_parent : base + de->parent_index;
-        if (be.parent == RSN_NONE_INDEX) o->roots++;
+        if (be.parent == RSN_NONE_INDEX)
+            o->roots++;
         if (de->name != RSN_NONE_INDEX) {
             be.name = intern_value(b, doc, &doc->values.data[de->name]);
         }
@@ -695,8 +800,7 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
             if (!bind_component(b, doc, &doc->comps.data[de->first_comp + k], ei, base, top)) {
                 if (!b->failed) {
                     b->failed = true;
-                    rill_error_set(b->err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory",
-                                   doc->path);
+                    rill_error_set(b->err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", doc->path);
                 }
                 break;
             }
@@ -716,18 +820,111 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         }
         o->ents.data[ei].fix_count = o->fixes.len - o->ents.data[ei].first_fix;
     }
-    if (b->failed) return b->err && b->err->code ? b->err->code : RILL_ERR_PARSE;
+    if (b->failed)
+        return b->err && b->err->code ? b->err->code : RILL_ERR_PARSE;
     if (b->opts->expand_instances) {
         return expand_instances(b, doc, base, base + n);
     }
     return RILL_OK;
 }
 
+/* >>expansion count --------------------------------------------------------------------------- */
+
+/* The normalized, interned sub-scene path of a raw entity's non-streamed SceneInstance, read
+ * straight from the document (before binding), or NULL. It matches what binding resolves, so the
+ * count below and the expansion share get_doc's cache. */
+static const char *raw_instance_path(binder *b, const rsn_doc *doc, const rsn_entity *de) {
+    for (uint32_t k = 0; k < de->comp_count; k++) {
+        const rsn_component *c = &doc->comps.data[de->first_comp + k];
+        if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0)
+            continue;
+        const char *scene = NULL;
+        bool streamed = false;
+        for (uint32_t f = 0; f < c->field_count; f++) {
+            const rsn_field *fd = &doc->fields.data[c->first_field + f];
+            const rsn_value *v = &doc->values.data[fd->value];
+            const char *name = doc->src + fd->name_off;
+            if (fd->name_len == 5 && memcmp(name, "scene", 5) == 0 && v->len > 0 &&
+                (v->kind == RSN_V_STRING || v->kind == RSN_V_ASSET)) {
+                const char *raw = intern_value(b, doc, v);
+                char norm[RILL_VFS_PATH_MAX + 1];
+                if (raw && rill_path_normalize(norm, sizeof norm, raw) && norm[0]) {
+                    scene = strcmp(norm, raw) == 0 ? raw : rill_intern(norm);
+                }
+            } else if (fd->name_len == 8 && memcmp(name, "streamed", 8) == 0 &&
+                       v->kind == RSN_V_BOOL) {
+                streamed = v->flag != 0;
+            }
+        }
+        return streamed ? NULL : scene;
+    }
+    return NULL;
+}
+
+/* Entities a load of doc would create once its non-streamed instances expand (same depth and
+ * cycle rules as expand_instances), counted from the files' entity blocks before anything is
+ * bound. Saturates: it returns as soon as the count passes cap. Counts are memoized per
+ * (document, depth), so files that instance each other many times are still read and counted
+ * once per level, and 16 instances nested 9 deep cost 9 small parses, not 16^8 expansions. */
+static uint64_t count_expanded(binder *b, const rsn_doc *doc, uint64_t cap, rill_map *memo) {
+    uint64_t total = doc->entities.len;
+    for (uint32_t i = 0; i < doc->entities.len && total <= cap; i++) {
+        const rsn_entity *de = &doc->entities.data[i];
+        const char *path = raw_instance_path(b, doc, de);
+        if (!path || b->depth > b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack))
+            continue;
+        bool cycle = false;
+        for (uint32_t d = 0; d < b->depth; d++) {
+            if (b->stack[d] == path)
+                cycle = true;
+        }
+        if (cycle)
+            continue;
+        place pl = {
+            .doc = doc, .comp = "SceneInstance", .comp_len = 13, .field = "scene", .field_len = 5};
+        uint32_t line, col;
+        instance_place(doc, de, &line, &col);
+        const rsn_doc *sub = get_doc(b, path, &pl, line, col);
+        if (!sub)
+            continue;
+        uint64_t key = ((uint64_t)(uintptr_t)sub << 6) | b->depth, sub_count;
+        if (!rill_map_get(memo, key, &sub_count)) {
+            b->stack[b->depth++] = path;
+            sub_count = count_expanded(b, sub, cap, memo);
+            b->depth--;
+            rill_map_set(memo, key, sub_count);
+        }
+        total = sub_count > cap ? cap + 1u : total + sub_count;
+    }
+    return total;
+}
+
+/* Fails the load before any expansion when the count of what it would create passes the
+ * limit. */
+static rill_result check_expanded_count(binder *b, const rsn_doc *doc) {
+    rill_map memo = {0};
+    uint64_t cap = b->opts->max_entities;
+    uint64_t total = count_expanded(b, doc, cap, &memo);
+    rill_map_free(&memo);
+    if (total <= cap)
+        return RILL_OK;
+    b->failed = true;
+    return rill_error_set(b->err, RILL_ERR_LIMIT,
+                          "%s: with its scene instances expanded the load would create more than "
+                          "%llu entities, the scene_entities limit (raise it: "
+                          "RILL_LIMITS=scene_entities=N, rill --limit scene_entities=N, "
+                          "rill_limits_set, or rill_scene_read_desc.max_entities)",
+                          doc->path, (unsigned long long)cap);
+}
+
 rill_result rill__scene_bind(const scene_types *types, const bind_opts *opts, const rsn_doc *doc,
                              const char *top_path, bound_scene *out, rill_error *err) {
     binder b = {.types = types, .opts = opts, .out = out, .err = err};
-    if (top_path) b.stack[b.depth++] = rill_intern(top_path);
-    rill_result r = bind_doc(&b, doc, RSN_NONE_INDEX, true);
+    if (top_path)
+        b.stack[b.depth++] = rill_intern(top_path);
+    rill_result r = opts->expand_instances ? check_expanded_count(&b, doc) : RILL_OK;
+    if (r == RILL_OK)
+        r = bind_doc(&b, doc, RSN_NONE_INDEX, true);
     for (uint32_t i = 0; i < b.docs.len; i++) {
         if (b.docs.data[i].doc) {
             rill__rsn_doc_free(b.docs.data[i].doc);

@@ -8,22 +8,35 @@
 
 rill_scene_components rill_scene_register(rill_world *world) {
     rill_scene_components out = {0};
-    if (!world) return out;
+    if (!world)
+        return out;
     static const float load_radius = 150.0f, unload_radius = 200.0f;
     const rill_field inst_fields[] = {
-        {.name = "scene", .type = RILL_FIELD_ASSET_PATH,
-         .offset = (uint32_t)offsetof(rill_scene_instance, scene), .count = 1,
+        {.name = "scene",
+         .type = RILL_FIELD_ASSET_PATH,
+         .offset = (uint32_t)offsetof(rill_scene_instance, scene),
+         .count = 1,
          .doc = "the .rsn file this entity stands for"},
-        {.name = "streamed", .type = RILL_FIELD_BOOL,
-         .offset = (uint32_t)offsetof(rill_scene_instance, streamed), .count = 1,
+        {.name = "streamed",
+         .type = RILL_FIELD_BOOL,
+         .offset = (uint32_t)offsetof(rill_scene_instance, streamed),
+         .count = 1,
          .doc = "contents load and unload with camera distance (else: loaded with the parent)"},
-        {.name = "load_radius", .type = RILL_FIELD_F32,
-         .offset = (uint32_t)offsetof(rill_scene_instance, load_radius), .count = 1,
-         .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &load_radius,
+        {.name = "load_radius",
+         .type = RILL_FIELD_F32,
+         .offset = (uint32_t)offsetof(rill_scene_instance, load_radius),
+         .count = 1,
+         .flags = RILL_FIELD_HAS_MIN,
+         .min = 0.0,
+         .default_value = &load_radius,
          .doc = "streamed: contents load within this distance of the camera"},
-        {.name = "unload_radius", .type = RILL_FIELD_F32,
-         .offset = (uint32_t)offsetof(rill_scene_instance, unload_radius), .count = 1,
-         .flags = RILL_FIELD_HAS_MIN, .min = 0.0, .default_value = &unload_radius,
+        {.name = "unload_radius",
+         .type = RILL_FIELD_F32,
+         .offset = (uint32_t)offsetof(rill_scene_instance, unload_radius),
+         .count = 1,
+         .flags = RILL_FIELD_HAS_MIN,
+         .min = 0.0,
+         .default_value = &unload_radius,
          .doc = "streamed: contents unload beyond this distance"},
     };
     rill_type_desc inst = {
@@ -34,8 +47,10 @@ rill_scene_components rill_scene_register(rill_world *world) {
         .doc = "an entity standing for the contents of another scene file",
     };
     const rill_field unk_fields[] = {
-        {.name = "blocks", .type = RILL_FIELD_STRING,
-         .offset = (uint32_t)offsetof(rill_scene_unknown, blocks), .count = 1},
+        {.name = "blocks",
+         .type = RILL_FIELD_STRING,
+         .offset = (uint32_t)offsetof(rill_scene_unknown, blocks),
+         .count = 1},
     };
     rill_type_desc unk = {
         .name = "SceneUnknown",
@@ -50,10 +65,11 @@ rill_scene_components rill_scene_register(rill_world *world) {
     return out;
 }
 
-rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text,
-                                  size_t len, const rill_scene_read_desc *desc,
-                                  rill_scene_check_info *out_info, rill_error *err) {
-    if (out_info) memset(out_info, 0, sizeof *out_info);
+rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text, size_t len,
+                                  const rill_scene_read_desc *desc, rill_scene_check_info *out_info,
+                                  rill_error *err) {
+    if (out_info)
+        memset(out_info, 0, sizeof *out_info);
     if (!world || (!text && len)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_check_text: no %s",
                               world ? "text" : "world");
@@ -61,7 +77,8 @@ rill_result rill_scene_check_text(rill_world *world, const char *path, const cha
     rill_scene_register(world);
     rsn_doc doc;
     rill_result r = rill__rsn_parse(&doc, path ? path : "<memory>", text ? text : "", len, err);
-    if (r != RILL_OK) return r;
+    if (r != RILL_OK)
+        return r;
     scene_types *types = rill__scene_types_create(world);
     if (!types) {
         rill__rsn_doc_free(&doc);
@@ -69,8 +86,11 @@ rill_result rill_scene_check_text(rill_world *world, const char *path, const cha
     }
     bind_opts opts = {
         .lossy = desc && desc->lossy,
-        .max_depth = 8,
-        .max_entities = desc && desc->max_entities ? desc->max_entities : (16u << 20),
+        .max_depth = (uint32_t)RILL_MIN(rill_limit_get(RILL_LIMIT_SCENE_DEPTH), 63u),
+        .max_entities = desc && desc->max_entities
+                            ? desc->max_entities
+                            : (uint32_t)RILL_MIN(rill_limit_get(RILL_LIMIT_SCENE_ENTITIES),
+                                                 (uint64_t)UINT32_MAX),
     };
     bound_scene b = {0};
     r = rill__scene_bind(types, &opts, &doc, NULL, &b, err);

@@ -14,8 +14,6 @@
 
 #define DEFAULT_BUDGET_NS 3000000ull
 #define DEFAULT_MAX_LOADS 64u
-#define DEFAULT_MAX_DEPTH 8u
-#define DEFAULT_MAX_ENTITIES (16u << 20)
 #define PREFAULT_STEP 8192u /* GlobalTransforms (64 bytes each) mapped per budgeted step */
 
 /* Worker-side state of one read + parse + bind. Owned by its record while the record waits for
@@ -25,8 +23,8 @@ typedef struct load_job {
     scene_types *types;
     bind_opts opts;
     _Atomic bool cancel;
-    _Atomic bool done;    /* set at the end of job_run; enough only when it ran inline */
-    bool queued;          /* handed to rill_jobs_run: then only `counter` says it is over */
+    _Atomic bool done; /* set at the end of job_run; enough only when it ran inline */
+    bool queued;       /* handed to rill_jobs_run: then only `counter` says it is over */
     rill_counter counter;
     rill_result result;
     rill_error err;
@@ -58,7 +56,7 @@ typedef struct load_rec {
     bool reserved;
     bool prefault_started;
     uint32_t prefault_pos, prefault_left; /* GlobalTransform elements still to prefault */
-    bool complete_next; /* all applied; completes at the start of the next update */
+    bool complete_next;            /* all applied; completes at the start of the next update */
     RILL_ARRAY(rill_entity) roots; /* roots applied so far (main loads), the next main_roots */
 } load_rec;
 
@@ -78,11 +76,11 @@ struct rill_scene_loader {
     uint64_t budget_ns;
     rill_scene_read_desc read;
     rill_pool pool;
-    load_rec *recs; /* indexed by pool slot */
-    RILL_ARRAY(uint32_t) active;     /* handle ids of loads in flight, oldest first */
-    RILL_ARRAY(load_job *) orphans;  /* jobs of cancelled loads whose worker still runs */
-    RILL_ARRAY(load_trash *) trash;  /* memory being freed by a worker */
-    uint32_t main_pending;           /* handle id of the main load in flight, 0 = none */
+    load_rec *recs;                     /* indexed by pool slot */
+    RILL_ARRAY(uint32_t) active;        /* handle ids of loads in flight, oldest first */
+    RILL_ARRAY(load_job *) orphans;     /* jobs of cancelled loads whose worker still runs */
+    RILL_ARRAY(load_trash *) trash;     /* memory being freed by a worker */
+    uint32_t main_pending;              /* handle id of the main load in flight, 0 = none */
     RILL_ARRAY(rill_entity) main_roots; /* roots of the current main scene */
     scene_types *types;
     rill_event ev_loaded, ev_failed;
@@ -91,8 +89,8 @@ struct rill_scene_loader {
     uint64_t update_count;
 };
 
-static const char *const state_names[] = {"invalid", "parsing",  "spawning",
-                                          "loaded",  "failed",   "cancelled"};
+static const char *const state_names[] = {"invalid", "parsing", "spawning",
+                                          "loaded",  "failed",  "cancelled"};
 
 const char *rill_scene_load_state_str(rill_scene_load_state state) {
     return (uint32_t)state < RILL_COUNTOF(state_names) ? state_names[state] : "invalid";
@@ -102,13 +100,15 @@ rill_scene_loader_desc rill_scene_loader_query_defaults(void) {
     rill_scene_loader_desc d = {0};
     d.budget_ns = DEFAULT_BUDGET_NS;
     d.max_loads = DEFAULT_MAX_LOADS;
-    d.read.max_instance_depth = DEFAULT_MAX_DEPTH;
-    d.read.max_entities = DEFAULT_MAX_ENTITIES;
+    d.read.max_instance_depth = (uint32_t)RILL_MIN(rill_limit_get(RILL_LIMIT_SCENE_DEPTH), 63u);
+    d.read.max_entities =
+        (uint32_t)RILL_MIN(rill_limit_get(RILL_LIMIT_SCENE_ENTITIES), (uint64_t)UINT32_MAX);
     return d;
 }
 
 static load_rec *rec_get(const rill_scene_loader *ld, uint32_t id) {
-    if (!ld) return NULL;
+    if (!ld)
+        return NULL;
     int32_t idx = rill_pool_index(&ld->pool, id);
     return idx < 0 ? NULL : &ld->recs[idx];
 }
@@ -116,7 +116,8 @@ static load_rec *rec_get(const rill_scene_loader *ld, uint32_t id) {
 /* >>jobs -------------------------------------------------------------------------------------- */
 
 static void job_free(load_job *job) {
-    if (!job) return;
+    if (!job)
+        return;
     rill__bound_free(&job->bound);
     rill__scene_types_release(job->types);
     rill_free(job->path);
@@ -138,8 +139,8 @@ static void job_run(void *arg) {
     if (job->result == RILL_OK) {
         job->result = rill__rsn_parse_owned(&doc, job->path, text, len, &job->err);
         if (job->result == RILL_OK) {
-            job->result = rill__scene_bind(job->types, &job->opts, &doc, job->path, &job->bound,
-                                           &job->err);
+            job->result =
+                rill__scene_bind(job->types, &job->opts, &doc, job->path, &job->bound, &job->err);
             rill__rsn_doc_free(&doc);
         }
     }
@@ -155,7 +156,8 @@ static bool job_finished(load_job *job) {
 static scene_types *current_types(rill_scene_loader *ld) {
     if (!ld->types || ld->types->world_component_count != rill_world_component_count(ld->world)) {
         scene_types *t = rill__scene_types_create(ld->world);
-        if (!t) return NULL;
+        if (!t)
+            return NULL;
         rill__scene_types_release(ld->types);
         ld->types = t;
     }
@@ -184,14 +186,16 @@ static void active_remove(rill_scene_loader *ld, uint32_t id) {
             break;
         }
     }
-    if (ld->main_pending == id) ld->main_pending = 0;
+    if (ld->main_pending == id)
+        ld->main_pending = 0;
 }
 
 /* Detaches the record's job: freed now when its worker is done, else parked as an orphan. */
 static void rec_drop_job(rill_scene_loader *ld, load_rec *r) {
     load_job *job = r->job;
     r->job = NULL;
-    if (!job) return;
+    if (!job)
+        return;
     atomic_store(&job->cancel, true);
     if (!job->queued || job_finished(job)) {
         job_free(job);
@@ -246,8 +250,8 @@ static void rec_finish(rill_scene_loader *ld, uint32_t id, load_rec *r,
 }
 
 static void send_event(rill_scene_loader *ld, rill_event ev, uint32_t id, const load_rec *r) {
-    rill_scene_event e = {.load = {id}, .root = r->root, .entity_count = r->total,
-                          .is_main = r->is_main};
+    rill_scene_event e = {
+        .load = {id}, .root = r->root, .entity_count = r->total, .is_main = r->is_main};
     rill_world_send_event(ld->world, ev, &e);
 }
 
@@ -258,7 +262,8 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
     r->error = rill_strdup(msg && *msg ? msg : "scene load failed");
     RILL_LOG_ERROR(SCENE_LOG, "%s", r->error ? r->error : "scene load failed");
     /* Entities of a failed load never stay behind (one batch: see rill_world_despawn_recursive). */
-    if (r->spawned) rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
+    if (r->spawned)
+        rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
     rec_finish(ld, id, r, RILL_SCENE_LOAD_FAILED);
     send_event(ld, ld->ev_failed, id, r);
 }
@@ -267,7 +272,8 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
  * instance's contents, say) goes with them instead of being left as orphaned roots. */
 static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     rec_drop_job(ld, r);
-    if (r->spawned) rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
+    if (r->spawned)
+        rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
     rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
 
@@ -295,7 +301,8 @@ static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
  * sparse arrays take a fraction of a millisecond each to grow), so the steps fit in the budget
  * instead of adding to the spawn frame. Returns false once everything is reserved. */
 static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
-    if (r->reserved) return false;
+    if (r->reserved)
+        return false;
     if (!r->counts) {
         uint32_t nc = rill_world_component_count(ld->world);
         r->counts = rill_calloc_tagged(nc + 1u, sizeof(uint32_t), RILL_MEM_SCENE);
@@ -308,11 +315,13 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
         uint32_t *counts = r->counts;
         for (uint32_t i = 0; i < r->bound.comps.len; i++) {
             rill_component c = r->bound.comps.data[i].comp;
-            if (c <= nc) counts[c]++;
+            if (c <= nc)
+                counts[c]++;
         }
         for (uint32_t i = 0; i < r->total; i++) {
             const bound_entity *be = &r->bound.ents.data[i];
-            if (be->name && bi->name <= nc) counts[bi->name]++;
+            if (be->name && bi->name <= nc)
+                counts[bi->name]++;
             if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent <= nc) {
                 counts[bi->parent]++;
                 counts[bi->children]++; /* an upper bound on new parents */
@@ -326,7 +335,8 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
         r->next_reserve = 1;
         return true;
     }
-    while (r->next_reserve < r->count_len && !r->counts[r->next_reserve]) r->next_reserve++;
+    while (r->next_reserve < r->count_len && !r->counts[r->next_reserve])
+        r->next_reserve++;
     if (r->next_reserve >= r->count_len && r->prefault_left > 0) {
         /* GlobalTransforms are written by the world's transform pass, outside this budget: map
          * their pages here, a slice per step, so that pass does not pay the page faults of the
@@ -431,7 +441,8 @@ static uint32_t rec_alloc(rill_scene_loader *ld, rill_error *err) {
         }
     }
     load_rec *r = rec_get(ld, id);
-    if (!r) return 0;
+    if (!r)
+        return 0;
     memset(r, 0, sizeof *r);
     r->id = id;
     return id;
@@ -463,7 +474,8 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
         return 0;
     }
     uint32_t id = rec_alloc(ld, err);
-    if (!id) return 0;
+    if (!id)
+        return 0;
     load_rec *r = rec_get(ld, id);
     load_job *job = rill_calloc_tagged(1, sizeof *job, RILL_MEM_SCENE);
     r->path = rill_strdup(norm);
@@ -503,18 +515,22 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
 /* >>public ------------------------------------------------------------------------------------ */
 
 rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc) {
-    if (!desc || !desc->world) return NULL;
+    if (!desc || !desc->world)
+        return NULL;
     rill_scene_loader_desc d = rill_scene_loader_query_defaults();
     rill_scene_loader *ld = rill_calloc_tagged(1, sizeof *ld, RILL_MEM_SCENE);
-    if (!ld) return NULL;
+    if (!ld)
+        return NULL;
     ld->world = desc->world;
     ld->vfs = desc->vfs;
     ld->jobs = desc->jobs;
     ld->clock = desc->clock;
     ld->budget_ns = desc->budget_ns ? desc->budget_ns : d.budget_ns;
     ld->read = desc->read;
-    if (!ld->read.max_instance_depth) ld->read.max_instance_depth = d.read.max_instance_depth;
-    if (!ld->read.max_entities) ld->read.max_entities = d.read.max_entities;
+    if (!ld->read.max_instance_depth)
+        ld->read.max_instance_depth = d.read.max_instance_depth;
+    if (!ld->read.max_entities)
+        ld->read.max_entities = d.read.max_entities;
     uint32_t cap = desc->max_loads ? desc->max_loads : d.max_loads;
     ld->comps = rill_scene_register(ld->world);
     ld->ev_loaded = rill_world_register_event(ld->world, "SceneLoaded", sizeof(rill_scene_event));
@@ -532,13 +548,15 @@ rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc) 
 }
 
 void rill_scene_loader_destroy(rill_scene_loader *ld) {
-    if (!ld) return;
+    if (!ld)
+        return;
     while (ld->active.len) {
         uint32_t id = ld->active.data[0];
         rec_cancel(ld, id, rec_get(ld, id));
     }
     for (uint32_t i = 0; i < ld->orphans.len; i++) {
-        if (ld->jobs) rill_jobs_wait(ld->jobs, &ld->orphans.data[i]->counter);
+        if (ld->jobs)
+            rill_jobs_wait(ld->jobs, &ld->orphans.data[i]->counter);
         job_free(ld->orphans.data[i]);
     }
     for (uint32_t i = 0; i < ld->trash.len; i++) {
@@ -559,13 +577,16 @@ void rill_scene_loader_destroy(rill_scene_loader *ld) {
 }
 
 void rill_scene_loader_set_budget(rill_scene_loader *ld, uint64_t budget_ns) {
-    if (ld) ld->budget_ns = budget_ns ? budget_ns : DEFAULT_BUDGET_NS;
+    if (ld)
+        ld->budget_ns = budget_ns ? budget_ns : DEFAULT_BUDGET_NS;
 }
 
 void rill_scene_loader_events(const rill_scene_loader *ld, rill_event *out_loaded,
                               rill_event *out_failed) {
-    if (out_loaded) *out_loaded = ld ? ld->ev_loaded : 0;
-    if (out_failed) *out_failed = ld ? ld->ev_failed : 0;
+    if (out_loaded)
+        *out_loaded = ld ? ld->ev_loaded : 0;
+    if (out_failed)
+        *out_failed = ld ? ld->ev_failed : 0;
 }
 
 static void cancel_main_pending(rill_scene_loader *ld) {
@@ -590,7 +611,8 @@ rill_scene_load rill_scene_load_async(rill_scene_loader *ld, const char *path, r
 /* Runs a PARSING record's job to the end on this thread (sync loads, no job system). */
 static void run_job_now(rill_scene_loader *ld, load_rec *r) {
     load_job *job = r->job;
-    if (!job) return;
+    if (!job)
+        return;
     if (job->queued) {
         rill_jobs_wait(ld->jobs, &job->counter);
     } else if (!atomic_load(&job->done)) {
@@ -598,14 +620,18 @@ static void run_job_now(rill_scene_loader *ld, load_rec *r) {
     }
 }
 
-rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path,
-                                 rill_scene_load *out_load, rill_error *err) {
-    if (out_load) out_load->id = 0;
-    if (!ld) return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_load_sync: no loader");
+rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path, rill_scene_load *out_load,
+                                 rill_error *err) {
+    if (out_load)
+        out_load->id = 0;
+    if (!ld)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_load_sync: no loader");
     cancel_main_pending(ld);
     uint32_t id = start_load(ld, path, true, RILL_ENTITY_NULL, false, err);
-    if (!id) return err && err->code ? err->code : RILL_ERR_INVALID_ARGUMENT;
-    if (out_load) out_load->id = id;
+    if (!id)
+        return err && err->code ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    if (out_load)
+        out_load->id = id;
     load_rec *r = rec_get(ld, id);
     run_job_now(ld, r);
     rec_parsed(ld, id, r);
@@ -614,7 +640,8 @@ rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path,
     }
     while (reserve_step(ld, r)) {
     }
-    while (r->applied < r->total) apply_next(ld, r);
+    while (r->applied < r->total)
+        apply_next(ld, r);
     rec_complete(ld, id, r);
     return RILL_OK;
 }
@@ -630,8 +657,7 @@ static bool find_instance_pending(const rill_scene_loader *ld, rill_entity root,
     return false;
 }
 
-rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root,
-                                         rill_error *err) {
+rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root, rill_error *err) {
     rill_scene_load h = {0};
     if (!ld || !rill_world_is_alive(ld->world, root)) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene instance load: %s",
@@ -646,8 +672,7 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root
     }
     uint32_t pending;
     if (find_instance_pending(ld, root, &pending)) {
-        rill_error_set(err, RILL_ERR_BUSY, "scene instance load: %s is already loading",
-                       si->scene);
+        rill_error_set(err, RILL_ERR_BUSY, "scene instance load: %s is already loading", si->scene);
         return h;
     }
     h.id = start_load(ld, si->scene, false, root, true, err);
@@ -655,7 +680,8 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root
 }
 
 uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
-    if (!ld || !rill_world_is_alive(ld->world, root)) return 0;
+    if (!ld || !rill_world_is_alive(ld->world, root))
+        return 0;
     uint32_t pending;
     if (find_instance_pending(ld, root, &pending)) {
         rec_cancel(ld, pending, rec_get(ld, pending));
@@ -674,7 +700,8 @@ uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
     rill_entity c;
     while ((c = rill_world_first_child(ld->world, root)) != RILL_ENTITY_NULL) {
         uint32_t k = rill_world_despawn_recursive(ld->world, c);
-        if (!k) break;
+        if (!k)
+            break;
         n += k;
     }
     return n;
@@ -683,7 +710,8 @@ uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
 rill_scene_load rill_scene_instance_pending(const rill_scene_loader *ld, rill_entity root) {
     rill_scene_load h = {0};
     uint32_t id;
-    if (ld && find_instance_pending(ld, root, &id)) h.id = id;
+    if (ld && find_instance_pending(ld, root, &id))
+        h.id = id;
     return h;
 }
 
@@ -698,7 +726,8 @@ bool rill_scene_load_cancel(rill_scene_loader *ld, rill_scene_load load) {
 
 void rill_scene_load_release(rill_scene_loader *ld, rill_scene_load load) {
     load_rec *r = rec_get(ld, load.id);
-    if (!r) return;
+    if (!r)
+        return;
     if (r->state == RILL_SCENE_LOAD_PARSING || r->state == RILL_SCENE_LOAD_SPAWNING) {
         rec_cancel(ld, load.id, r);
     }
@@ -707,7 +736,8 @@ void rill_scene_load_release(rill_scene_loader *ld, rill_scene_load load) {
 }
 
 uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
-    if (!ld) return 0;
+    if (!ld)
+        return 0;
     uint64_t start = rill_clock_now(&ld->clock);
     ld->update_count++;
     for (uint32_t i = 0; i < ld->trash.len;) {
@@ -750,13 +780,15 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
         }
         if (r->state == RILL_SCENE_LOAD_PARSING) {
             if (!r->job->queued) {
-                if (!atomic_load(&r->job->done)) job_run(r->job);
+                if (!atomic_load(&r->job->done))
+                    job_run(r->job);
             } else if (rill_jobs_is_deterministic(ld->jobs)) {
                 rill_jobs_wait(ld->jobs, &r->job->counter);
             }
             if (job_finished(r->job)) {
                 rec_parsed(ld, id, r);
-                if (r->state != RILL_SCENE_LOAD_SPAWNING) continue; /* failed: left the list */
+                if (r->state != RILL_SCENE_LOAD_SPAWNING)
+                    continue; /* failed: left the list */
             }
         }
         i++;
@@ -785,7 +817,8 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
             now = rill_clock_now(&ld->clock);
         }
         float p = (float)(0.10 + 0.90 * (double)r->applied / (double)(r->total ? r->total : 1));
-        if (p > r->progress) r->progress = p;
+        if (p > r->progress)
+            r->progress = p;
         if (r->applied == r->total && r->reserved) {
             /* A main load that replaces a scene and applied entities in this update completes at
              * the start of the next one (see above); others complete now. */
@@ -797,7 +830,8 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
             rec_complete(ld, id, r); /* leaves the active list */
             continue;
         }
-        if (now - start >= ld->budget_ns) break;
+        if (now - start >= ld->budget_ns)
+            break;
         i++;
     }
     return applied;
@@ -807,8 +841,7 @@ uint32_t rill_scene_loader_pending(const rill_scene_loader *ld) {
     return ld ? ld->active.len : 0;
 }
 
-rill_scene_load_state rill_scene_load_get_state(const rill_scene_loader *ld,
-                                                rill_scene_load load) {
+rill_scene_load_state rill_scene_load_get_state(const rill_scene_loader *ld, rill_scene_load load) {
     const load_rec *r = rec_get(ld, load.id);
     return r ? r->state : RILL_SCENE_LOAD_INVALID;
 }
@@ -833,9 +866,10 @@ uint32_t rill_scene_load_entity_count(const rill_scene_loader *ld, rill_scene_lo
     return r ? r->total : 0;
 }
 
-uint32_t rill_scene_loader_main_roots(const rill_scene_loader *ld, rill_entity *out,
-                                      uint32_t cap) {
-    if (!ld) return 0;
-    for (uint32_t i = 0; i < ld->main_roots.len && i < cap; i++) out[i] = ld->main_roots.data[i];
+uint32_t rill_scene_loader_main_roots(const rill_scene_loader *ld, rill_entity *out, uint32_t cap) {
+    if (!ld)
+        return 0;
+    for (uint32_t i = 0; i < ld->main_roots.len && i < cap; i++)
+        out[i] = ld->main_roots.data[i];
     return ld->main_roots.len;
 }

@@ -460,6 +460,11 @@ static void test_hostile_index(void **state) {
 static void test_zstd_declared_size_bounded(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
+    /* This test is about the physical ceiling, so the compression_ratio limit (which refuses
+     * such entries long before it, see test_zstd_ratio_limit) is raised past it. */
+    rill_limits lim = {0};
+    lim.compression_ratio = 1u << 20;
+    rill_limits_set(&lim);
     size_t zn = 8u << 20;
     uint8_t *zeros = rill_calloc(1, zn);
     rill_rpak_writer *w = rill_rpak_writer_create(NULL);
@@ -491,8 +496,87 @@ static void test_zstd_declared_size_bounded(void **state) {
     /* One byte over the ceiling is refused too; exactly at it is left to the decoder. */
     rpak_test_wr64(b8, info.stored_size * 32768u + 1u);
     expect_edit(pack, size, idx + 16, b8, 8, RILL_ERR_CORRUPT, "cannot hold");
+    /* With the default limits the same pack is refused when it opens: 8 MiB from a few hundred
+     * bytes is far past compression_ratio, so nothing is inflated. */
+    rill_limits_set(NULL);
+    assert_int_equal(rill_rpak_open_memory(pack, size, "zeros.rpak", &p, &err), RILL_ERR_LIMIT);
+    assert_null(p);
+    assert_non_null(strstr(err.msg, "zeros.rpak: offset "));
+    assert_non_null(strstr(err.msg, "entry 'zeros.bin'"));
+    assert_non_null(strstr(err.msg, "compression_ratio limit of 1024"));
     rill_free(pack);
     rill_free(zeros);
+    RILL_TEST_LEAK_END();
+}
+
+/* The writer never makes what readers refuse: content zstd would shrink past compression_ratio
+ * is stored raw, even when zstd was asked for; entries over entry_bytes are refused. */
+static void test_writer_stores_bomb_like_content_raw(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    size_t zn = 4u << 20;
+    uint8_t *zeros = rill_calloc(1, zn);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_error err = {0};
+    assert_int_equal(
+        rill_rpak_writer_add(w, "zeros.bin", zeros, zn, RILL_RPAK_COMPRESSION_ZSTD, &err), RILL_OK);
+    rill_limits lim = {0};
+    lim.entry_bytes = 1000;
+    rill_limits_set(&lim);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "big.bin", zeros, 1001, RILL_RPAK_COMPRESSION_RAW, &err),
+        RILL_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "big.bin: 1001 bytes exceeds the entry_bytes limit"));
+    rill_limits_set(NULL);
+    uint8_t *pack = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_rpak_writer_finish_memory(w, &pack, &size, NULL), RILL_OK);
+    rill_rpak_writer_destroy(w);
+    rill_rpak *p = NULL;
+    assert_int_equal(rill_rpak_open_memory(pack, size, "zeros.rpak", &p, &err), RILL_OK);
+    rill_rpak_entry_info info;
+    assert_true(rill_rpak_entry_info_get(p, 0, &info));
+    assert_int_equal(info.compression, RILL_RPAK_COMPRESSION_RAW);
+    assert_int_equal(rill_rpak_verify(p, NULL, &err), RILL_OK);
+    rill_rpak_close(p);
+    rill_free(pack);
+    rill_free(zeros);
+    RILL_TEST_LEAK_END();
+}
+
+/* decompressed_bytes caps what all zstd entries of one pack declare together, checked at open:
+ * many entries each under entry_bytes cannot add up to a bomb. */
+static void test_zstd_total_limit(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    uint8_t *text = rill_malloc(100000);
+    uint32_t seed = 7u;
+    for (size_t i = 0; i < 100000; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        text[i] = (uint8_t)('a' + (seed >> 24) % 26u);
+    }
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "a.txt", text, 100000, RILL_RPAK_COMPRESSION_ZSTD, NULL), RILL_OK);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "b.txt", text, 100000, RILL_RPAK_COMPRESSION_ZSTD, NULL), RILL_OK);
+    uint8_t *pack = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_rpak_writer_finish_memory(w, &pack, &size, NULL), RILL_OK);
+    rill_rpak_writer_destroy(w);
+    rill_limits lim = {0};
+    lim.decompressed_bytes = 150000;
+    rill_limits_set(&lim);
+    rill_rpak *p = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_rpak_open_memory(pack, size, "two.rpak", &p, &err), RILL_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "two.rpak: compressed entries up to 'b.txt': 200000 bytes"));
+    assert_non_null(strstr(err.msg, "decompressed_bytes limit of 150000"));
+    rill_limits_set(NULL);
+    assert_int_equal(rill_rpak_open_memory(pack, size, "two.rpak", &p, &err), RILL_OK);
+    rill_rpak_close(p);
+    rill_free(pack);
+    rill_free(text);
     RILL_TEST_LEAK_END();
 }
 
@@ -584,8 +668,13 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
     const size_t big = 16u * 65536u + 1000u; /* 16 full 64 KiB chunks and a 1000-byte tail */
     uint8_t *mips = random_bytes(big, 3);
     uint8_t *text = rill_malloc(200000);
+    /* Letters from a small generator: zstd keeps them (about 1.7x smaller), and the ratio stays
+     * far below compression_ratio, which a periodic text would pass (the writer then stores it
+     * raw, see test_writer_stores_bomb_like_content_raw). */
+    uint32_t seed = 12345u;
     for (size_t i = 0; i < 200000; ++i) {
-        text[i] = (uint8_t)('a' + (i / 7) % 26);
+        seed = seed * 1664525u + 1013904223u;
+        text[i] = (uint8_t)('a' + (seed >> 24) % 26u);
     }
     rill_rpak_writer *w = rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536});
     rill_error err = {0};
@@ -910,6 +999,8 @@ int main(void) {
         cmocka_unit_test(test_random_flips),
         cmocka_unit_test(test_hostile_index),
         cmocka_unit_test(test_zstd_declared_size_bounded),
+        cmocka_unit_test(test_writer_stores_bomb_like_content_raw),
+        cmocka_unit_test(test_zstd_total_limit),
         cmocka_unit_test(test_corrupt_entry_detected),
         cmocka_unit_test(test_range_reads_read_only_touched_chunks),
         cmocka_unit_test(test_mount_default_order),

@@ -9,105 +9,104 @@
 #include <math.h>
 
 /* A canonical file: what the writer produces for it is these exact bytes. */
-static const char CANONICAL[] =
-    "rsn 1\n"
-    "\n"
-    "entity 1 \"House \\\"A\\\"\" {\n"
-    "    Alpha {\n"
-    "        x: (1, 2)  # kept verbatim, comment included\n"
-    "        nested: [Foo, &3, @\"a.png\"]\n"
-    "    }\n"
-    "    TestAll {\n"
-    "        b: true\n"
-    "        i: -42\n"
-    "        u: 4000000000\n"
-    "        i64: -9000000000\n"
-    "        u64: 18446744073709551615\n"
-    "        f: 0.1\n"
-    "        d: 0.1\n"
-    "        v2: (1, -2)\n"
-    "        v3: (1.5, 2.25, -0.00003)\n"
-    "        v4: (1, 2, 3, 4)\n"
-    "        q: (0, 0.5, 0, 0.5)\n"
-    "        col: (1, 0.5, 0.25, 1)\n"
-    "        s: \"he said \\\"hi\\\"\\n\\ttab \\\\ \\x01\"\n"
-    "        asset: @\"models/door.glb\"\n"
-    "        ref: &3\n"
-    "        hinge: Right\n"
-    "        arr: [1, 2, 3]\n"
-    "        iarr: [-1, 7]\n"
-    "        unit: 0.75\n"
-    "        small: -5\n"
-    "    }\n"
-    "    Transform {\n"
-    "        translation: (10, 0, -4.5)\n"
-    "        rotation: (0, 0, 0, 1)\n"
-    "        scale: (1, 1, 1)\n"
-    "    }\n"
-    "    Zeta {}\n"
-    "}\n"
-    "\n"
-    "entity 2 parent 1 \"Door\" {\n"
-    "    Transform {\n"
-    "        translation: (1, 0, 0)\n"
-    "        rotation: (0, 0, 0, 1)\n"
-    "        scale: (1, 1, 1)\n"
-    "    }\n"
-    "}\n"
-    "\n"
-    "entity 3 parent 2 {\n"
-    "}\n"
-    "\n"
-    "entity 4 parent 1 \"\" {\n"
-    "    TestAll {\n"
-    "        b: false\n"
-    "        i: 0\n"
-    "        u: 0\n"
-    "        i64: 0\n"
-    "        u64: 0\n"
-    "        f: inf\n"
-    "        d: -inf\n"
-    "        v2: (0, 0)\n"
-    "        v3: (1e+30, -0, 1.1754944e-38)\n"
-    "        v4: (0, 0, 0, 0)\n"
-    "        q: (0, 0, 0, 0)\n"
-    "        col: (0, 0, 0, 0)\n"
-    "        s: \"\"\n"
-    "        asset: @\"\"\n"
-    "        ref: none\n"
-    "        hinge: Top\n"
-    "        arr: [0, 0, 0]\n"
-    "        iarr: [0, 0]\n"
-    "        unit: 0\n"
-    "        small: 5\n"
-    "    }\n"
-    "}\n"
-    "\n"
-    "entity 5 \"Village\" {\n"
-    "    SceneInstance {\n"
-    "        scene: @\"scenes/village.rsn\"\n"
-    "        streamed: true\n"
-    "        load_radius: 150\n"
-    "        unload_radius: 200\n"
-    "    }\n"
-    "}\n"
-    "\n"
-    "entity 6 {\n"
-    "    Camera {\n"
-    "        active: true\n"
-    "        is_default: false\n"
-    "        role: game\n"
-    "        projection: perspective\n"
-    "        fov_y: 0.8\n"
-    "        near: 0.1\n"
-    "        far: 1000\n"
-    "        ortho_height: 10\n"
-    "        viewport: (0, 0, 1, 1)\n"
-    "        clear_color: (0, 0, 0, 1)\n"
-    "        hdr: true\n"
-    "        order: 0\n"
-    "    }\n"
-    "}\n";
+static const char CANONICAL[] = "rsn 1\n"
+                                "\n"
+                                "entity 1 \"House \\\"A\\\"\" {\n"
+                                "    Alpha {\n"
+                                "        x: (1, 2)  # kept verbatim, comment included\n"
+                                "        nested: [Foo, &3, @\"a.png\"]\n"
+                                "    }\n"
+                                "    TestAll {\n"
+                                "        b: true\n"
+                                "        i: -42\n"
+                                "        u: 4000000000\n"
+                                "        i64: -9000000000\n"
+                                "        u64: 18446744073709551615\n"
+                                "        f: 0.1\n"
+                                "        d: 0.1\n"
+                                "        v2: (1, -2)\n"
+                                "        v3: (1.5, 2.25, -0.00003)\n"
+                                "        v4: (1, 2, 3, 4)\n"
+                                "        q: (0, 0.5, 0, 0.5)\n"
+                                "        col: (1, 0.5, 0.25, 1)\n"
+                                "        s: \"he said \\\"hi\\\"\\n\\ttab \\\\ \\x01\"\n"
+                                "        asset: @\"models/door.glb\"\n"
+                                "        ref: &3\n"
+                                "        hinge: Right\n"
+                                "        arr: [1, 2, 3]\n"
+                                "        iarr: [-1, 7]\n"
+                                "        unit: 0.75\n"
+                                "        small: -5\n"
+                                "    }\n"
+                                "    Transform {\n"
+                                "        translation: (10, 0, -4.5)\n"
+                                "        rotation: (0, 0, 0, 1)\n"
+                                "        scale: (1, 1, 1)\n"
+                                "    }\n"
+                                "    Zeta {}\n"
+                                "}\n"
+                                "\n"
+                                "entity 2 parent 1 \"Door\" {\n"
+                                "    Transform {\n"
+                                "        translation: (1, 0, 0)\n"
+                                "        rotation: (0, 0, 0, 1)\n"
+                                "        scale: (1, 1, 1)\n"
+                                "    }\n"
+                                "}\n"
+                                "\n"
+                                "entity 3 parent 2 {\n"
+                                "}\n"
+                                "\n"
+                                "entity 4 parent 1 \"\" {\n"
+                                "    TestAll {\n"
+                                "        b: false\n"
+                                "        i: 0\n"
+                                "        u: 0\n"
+                                "        i64: 0\n"
+                                "        u64: 0\n"
+                                "        f: inf\n"
+                                "        d: -inf\n"
+                                "        v2: (0, 0)\n"
+                                "        v3: (1e+30, -0, 1.1754944e-38)\n"
+                                "        v4: (0, 0, 0, 0)\n"
+                                "        q: (0, 0, 0, 0)\n"
+                                "        col: (0, 0, 0, 0)\n"
+                                "        s: \"\"\n"
+                                "        asset: @\"\"\n"
+                                "        ref: none\n"
+                                "        hinge: Top\n"
+                                "        arr: [0, 0, 0]\n"
+                                "        iarr: [0, 0]\n"
+                                "        unit: 0\n"
+                                "        small: 5\n"
+                                "    }\n"
+                                "}\n"
+                                "\n"
+                                "entity 5 \"Village\" {\n"
+                                "    SceneInstance {\n"
+                                "        scene: @\"scenes/village.rsn\"\n"
+                                "        streamed: true\n"
+                                "        load_radius: 150\n"
+                                "        unload_radius: 200\n"
+                                "    }\n"
+                                "}\n"
+                                "\n"
+                                "entity 6 {\n"
+                                "    Camera {\n"
+                                "        active: true\n"
+                                "        is_default: false\n"
+                                "        role: game\n"
+                                "        projection: perspective\n"
+                                "        fov_y: 0.8\n"
+                                "        near: 0.1\n"
+                                "        far: 1000\n"
+                                "        ortho_height: 10\n"
+                                "        viewport: (0, 0, 1, 1)\n"
+                                "        clear_color: (0, 0, 0, 1)\n"
+                                "        hdr: true\n"
+                                "        order: 0\n"
+                                "    }\n"
+                                "}\n";
 
 typedef struct fixture {
     rill_world *world;
@@ -149,7 +148,8 @@ static void write_main(fixture *fx, rill_strbuf *out) {
 
 static void print_diff(const char *a, const char *b) {
     size_t i = 0;
-    while (a[i] && a[i] == b[i]) i++;
+    while (a[i] && a[i] == b[i])
+        i++;
     fprintf(stderr, "first difference at byte %zu:\n--- expected\n%.200s\n--- got\n%.200s\n", i,
             a + (i > 40 ? i - 40 : 0), b + (i > 40 ? i - 40 : 0));
 }
@@ -164,9 +164,12 @@ static void test_canonical_round_trip(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_scene_load_sync(fx.loader, "scenes/canon.rsn", NULL, &err), RILL_OK);
     /* The only warnings: the two asset paths that do not exist in the VFS. */
-    assert_true(test_log_has(&lb, "canon.rsn:22:16: TestAll.asset: asset \"models/door.glb\" is missing"));
-    assert_true(test_log_has(&lb, "canon.rsn:76:16: SceneInstance.scene: asset \"scenes/village.rsn\" is missing"));
-    if (lb.warns != 2) fprintf(stderr, "%s", lb.text.data);
+    assert_true(
+        test_log_has(&lb, "canon.rsn:22:16: TestAll.asset: asset \"models/door.glb\" is missing"));
+    assert_true(test_log_has(
+        &lb, "canon.rsn:76:16: SceneInstance.scene: asset \"scenes/village.rsn\" is missing"));
+    if (lb.warns != 2)
+        fprintf(stderr, "%s", lb.text.data);
     assert_int_equal(lb.warns, 2);
     test_log_end(&lb);
     assert_int_equal(rill_world_entity_count(fx.world), 6);
@@ -196,7 +199,8 @@ static void test_canonical_round_trip(void **state) {
 
     rill_strbuf out = {0};
     write_main(&fx, &out);
-    if (strcmp(out.data, CANONICAL) != 0) print_diff(CANONICAL, out.data);
+    if (strcmp(out.data, CANONICAL) != 0)
+        print_diff(CANONICAL, out.data);
     assert_string_equal(out.data, CANONICAL);
 
     /* And the writer's output, read again, gives the same bytes again. */
@@ -227,8 +231,8 @@ static void test_defaults_and_noncanonical(void **state) {
     assert_true(c != RILL_ENTITY_NULL);
     const test_all *a = rill_world_get(fx.world, c, fx.ids.all);
     assert_int_equal(a->i, 16);
-    assert_true(a->f == 0.5f);                      /* field default */
-    assert_true(a->v3[0] == 1 && a->v3[2] == 3);    /* field default */
+    assert_true(a->f == 0.5f);                   /* field default */
+    assert_true(a->v3[0] == 1 && a->v3[2] == 3); /* field default */
     assert_string_equal(a->s, "default");
     const rill_transform *t = rill_world_get(fx.world, p, RILL_COMPONENT_TRANSFORM);
     assert_true(t->scale[0] == 1.0f && t->rotation[3] == 1.0f && t->translation[1] == 2.0f);
@@ -256,11 +260,13 @@ static void test_clamps_and_unknown_fields_warn(void **state) {
                                "}\n";
     rill_scene_check_info info;
     rill_error err = {0};
-    assert_int_equal(rill_scene_check_text(fx.world, "w.rsn", text, strlen(text), NULL, &info, &err),
-                     RILL_OK);
+    assert_int_equal(
+        rill_scene_check_text(fx.world, "w.rsn", text, strlen(text), NULL, &info, &err), RILL_OK);
     assert_int_equal(info.warnings, 5);
-    assert_true(test_log_has(&lb, "w.rsn:4:15: TestAll.unit: value 1.5 out of range, clamped to 1"));
-    assert_true(test_log_has(&lb, "w.rsn:5:16: TestAll.small: value -100 out of range, clamped to -5"));
+    assert_true(
+        test_log_has(&lb, "w.rsn:4:15: TestAll.unit: value 1.5 out of range, clamped to 1"));
+    assert_true(
+        test_log_has(&lb, "w.rsn:5:16: TestAll.small: value -100 out of range, clamped to -5"));
     assert_true(test_log_has(&lb, "w.rsn:6:12: TestAll.i: value 99999999999 out of range"));
     assert_true(test_log_has(&lb, "w.rsn:7:12: TestAll.u: value -3 out of range, clamped to 0"));
     assert_true(test_log_has(&lb, "w.rsn:8:9: component 'TestAll' has no field 'bogus'"));
@@ -336,10 +342,14 @@ static void test_errors_name_the_place(void **state) {
         {"rsn 1\nentity 0 {}\n", "e.rsn:2:8: an entity id must be"},
         {"rsn 1\nentity 1 {\n  T {\n", "e.rsn:4:1: expected a field name or '}'"},
         {"rsn 1\nentity 1 { TestAll { i: \"x\" } }", "e.rsn:2:25: TestAll.i: expected an integer"},
-        {"rsn 1\nentity 1 { TestAll { v3: (1, 2) } }", "e.rsn:2:26: TestAll.v3: expected a tuple of 3"},
-        {"rsn 1\nentity 1 { TestAll { hinge: Down } }", "e.rsn:2:29: TestAll.hinge: 'Down' is not a value"},
-        {"rsn 1\nentity 1 { TestAll { arr: [1, 2, 3, 4] } }", "e.rsn:2:27: TestAll.arr: array has 4 values"},
-        {"rsn 1\nentity 1 { TestAll { f: 1.2.3 } }", "e.rsn:2:25: TestAll.f: '1.2.3' is not a number"},
+        {"rsn 1\nentity 1 { TestAll { v3: (1, 2) } }",
+         "e.rsn:2:26: TestAll.v3: expected a tuple of 3"},
+        {"rsn 1\nentity 1 { TestAll { hinge: Down } }",
+         "e.rsn:2:29: TestAll.hinge: 'Down' is not a value"},
+        {"rsn 1\nentity 1 { TestAll { arr: [1, 2, 3, 4] } }",
+         "e.rsn:2:27: TestAll.arr: array has 4 values"},
+        {"rsn 1\nentity 1 { TestAll { f: 1.2.3 } }",
+         "e.rsn:2:25: TestAll.f: '1.2.3' is not a number"},
         {"rsn 1\nentity 1 { TestAll { s: \"abc } }", "e.rsn:2:25: unterminated string"},
         {"rsn 1\nentity 1 { TestAll { s: \"a\\q\" } }", "e.rsn:2:27: invalid escape"},
         {"rsn 1\nentity 1 {}\nentity 1 {}\n", "e.rsn:3:1: duplicate entity id 1 (first at line 2)"},
@@ -348,6 +358,13 @@ static void test_errors_name_the_place(void **state) {
         {"rsn 1\nentity 1 { T { x: } }", "e.rsn:2:19: expected a value, found '}'"},
         {"rsn 1\nentity 1 { T { x: 1 } } $", "e.rsn:2:25: unexpected character '$'"},
         {"rsn 1\nentity 1 { TestAll { ref: 3 } }", "e.rsn:2:27: TestAll.ref: expected &id or none"},
+        /* A finite decimal that overflows is an error, never a silent infinity. */
+        {"rsn 1\nentity 1 { TestAll { f: 1e999 } }",
+         "e.rsn:2:25: TestAll.f: number too large for a 32-bit float"},
+        {"rsn 1\nentity 1 { TestAll { f: -1e39 } }",
+         "e.rsn:2:25: TestAll.f: number too large for a 32-bit float"},
+        {"rsn 1\nentity 1 { TestAll { arr: [1, 1e999, 3] } }",
+         "e.rsn:2:31: TestAll.arr: number too large"},
     };
     rill_world *w = rill_world_create(NULL);
     test_register(w, NULL);
@@ -355,10 +372,12 @@ static void test_errors_name_the_place(void **state) {
         rill_error err = {0};
         rill_result r = rill_scene_check_text(w, "e.rsn", cases[i].text, strlen(cases[i].text),
                                               NULL, NULL, &err);
-        if (getenv("SCENE_TEST_PRINT")) fprintf(stderr, "%zu: %s\n", i, err.msg);
+        if (getenv("SCENE_TEST_PRINT"))
+            fprintf(stderr, "%zu: %s\n", i, err.msg);
         if (r == RILL_OK || !strstr(err.msg, cases[i].where)) {
-            if (!getenv("SCENE_TEST_PRINT")) fail_msg("case %zu: wanted \"%s\", got %s \"%s\"", i, cases[i].where,
-                     rill_result_name(r), err.msg);
+            if (!getenv("SCENE_TEST_PRINT"))
+                fail_msg("case %zu: wanted \"%s\", got %s \"%s\"", i, cases[i].where,
+                         rill_result_name(r), err.msg);
         }
     }
     rill_world_destroy(w);
@@ -367,8 +386,10 @@ static void test_errors_name_the_place(void **state) {
 /* True when text[0..len) ends, after trailing whitespace, right after an entity's closing brace
  * at the start of a line: such a prefix is a complete, valid smaller file. */
 static bool ends_at_entity_boundary(const char *text, size_t len) {
-    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ')) len--;
-    if (len == 5 && memcmp(text, "rsn 1", 5) == 0) return true; /* a scene with no entity */
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        len--;
+    if (len == 5 && memcmp(text, "rsn 1", 5) == 0)
+        return true; /* a scene with no entity */
     return len >= 2 && text[len - 1] == '}' && text[len - 2] == '\n';
 }
 
@@ -431,7 +452,8 @@ static void test_random_byte_flips(void **state) {
         }
         rill_error err = {0};
         rill_result r = rill_scene_check_text(w, "f.rsn", copy, n, NULL, NULL, &err);
-        if (r == RILL_OK) ok++;
+        if (r == RILL_OK)
+            ok++;
         else {
             assert_true(strncmp(err.msg, "f.rsn", 5) == 0);
             bad++;
@@ -452,19 +474,24 @@ static void test_float_shortest_round_trip(void **state) {
         uint32_t bits = rng_next(&seed) ^ (rng_next(&seed) << 21);
         float f;
         memcpy(&f, &bits, 4);
-        if (isnan(f)) continue;
+        if (isnan(f))
+            continue;
         uint32_t n = rill__rsn_format_f32(f, buf, sizeof buf);
         float back;
         assert_true(rill__rsn_parse_f32(buf, n, &back));
-        if (memcmp(&back, &f, 4) != 0) fail_msg("f32 %08x -> %s -> different bits", bits, buf);
-        uint64_t dbits = ((uint64_t)rng_next(&seed) << 32) ^ rng_next(&seed) ^ ((uint64_t)rng_next(&seed) << 45);
+        if (memcmp(&back, &f, 4) != 0)
+            fail_msg("f32 %08x -> %s -> different bits", bits, buf);
+        uint64_t dbits =
+            ((uint64_t)rng_next(&seed) << 32) ^ rng_next(&seed) ^ ((uint64_t)rng_next(&seed) << 45);
         double d;
         memcpy(&d, &dbits, 8);
-        if (isnan(d)) continue;
+        if (isnan(d))
+            continue;
         n = rill__rsn_format_f64(d, buf, sizeof buf);
         double dback;
         assert_true(rill__rsn_parse_f64(buf, n, &dback));
-        if (memcmp(&dback, &d, 8) != 0) fail_msg("f64 -> %s -> different bits", buf);
+        if (memcmp(&dback, &d, 8) != 0)
+            fail_msg("f64 -> %s -> different bits", buf);
     }
     /* Short values print short. */
     assert_int_equal(rill__rsn_format_f32(0.1f, buf, sizeof buf), 3);
@@ -472,9 +499,15 @@ static void test_float_shortest_round_trip(void **state) {
     static const struct {
         float v;
         const char *text;
-    } forms[] = {{16777216.0f, "16777216"}, {10.0f, "10"}, {1e15f, "1000000000000000"},
-                 {1e16f, "1e+16"}, {-3e-05f, "-0.00003"}, {1e-06f, "1e-06"},
-                 {1.1754944e-38f, "1.1754944e-38"}, {123.25f, "123.25"}, {-0.0f, "-0"}};
+    } forms[] = {{16777216.0f, "16777216"},
+                 {10.0f, "10"},
+                 {1e15f, "1000000000000000"},
+                 {1e16f, "1e+16"},
+                 {-3e-05f, "-0.00003"},
+                 {1e-06f, "1e-06"},
+                 {1.1754944e-38f, "1.1754944e-38"},
+                 {123.25f, "123.25"},
+                 {-0.0f, "-0"}};
     for (size_t i = 0; i < RILL_COUNTOF(forms); i++) {
         rill__rsn_format_f32(forms[i].v, buf, sizeof buf);
         assert_string_equal(buf, forms[i].text);
