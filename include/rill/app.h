@@ -63,6 +63,7 @@
 #include "rill/base.h"
 #include "rill/physics.h"
 #include "rill/scene.h"
+#include "rill/terrain.h"
 #include "rill/world.h"
 
 #ifdef __cplusplus
@@ -600,6 +601,29 @@ rill_app_physics *rill_app_enable_physics(rill_app *app, const rill_physics_desc
 rill_physics *rill_app_physics_world(const rill_app_physics *p);
 /* Removes the system and destroys the physics world. NULL is a no-op. Not from inside a system. */
 void rill_app_disable_physics(rill_app_physics *p);
+
+/* >>terrain ---------------------------------------------------------------------------------- */
+
+/* ON TERRAIN
+ *   rill_app_enable_terrain creates a rill_terrain_system (rill/terrain.h) on the app's world,
+ *   jobs and VFS, and runs it once per frame in post_update at order RILL_SYSTEM_ORDER_BUILTIN + 2,
+ *   after transform propagation and the streaming-gate refresh, with the gate's state as its view
+ *   (rill_app_terrain_view). Chunk builds complete through the job completions the app drains in
+ *   pre_update. */
+typedef struct rill_app_terrain rill_app_terrain;
+
+/* physics may be NULL (no colliders); it must outlive the terrain. NULL + err on failure. Call
+ * rill_app_disable_terrain before disabling physics and before rill_app_destroy. */
+rill_app_terrain *rill_app_enable_terrain(rill_app *app, rill_physics *physics, rill_error *err);
+rill_terrain_system *rill_app_terrain_system(const rill_app_terrain *t);
+/* The view the terrain system gets this frame: the gate (streaming), whether a streaming camera
+ * exists, and its position. */
+rill_terrain_view rill_app_terrain_view(const rill_app *app);
+/* Main thread, outside the frame: loads every terrain and builds every chunk the current view
+ * wants, ignoring the per-frame limit (boot loads, tools). NULL: no-op. */
+void rill_app_terrain_flush(rill_app_terrain *t);
+/* Removes the system and destroys the terrain system. NULL is a no-op. */
+void rill_app_disable_terrain(rill_app_terrain *t);
 
 #ifdef __cplusplus
 }

@@ -156,6 +156,43 @@ rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_
     return r;
 }
 
+/* >>load 16-bit ------------------------------------------------------------------------------- */
+
+rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
+                                uint32_t *out_width, uint32_t *out_height, uint16_t **out_samples,
+                                rill_error *err) {
+    *out_width = *out_height = 0;
+    *out_samples = NULL;
+    if (!name)
+        name = "<memory>";
+    if (!data || size == 0)
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
+    if (size > (size_t)INT_MAX)
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
+    const stbi_uc *buf = (const stbi_uc *)data;
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info_from_memory(buf, (int)size, &w, &h, &n))
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
+                              stbi_failure_reason());
+    if (w <= 0 || h <= 0 || (uint32_t)w > RILL_IMAGE_MAX_DIM || (uint32_t)h > RILL_IMAGE_MAX_DIM)
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, w, h,
+                              RILL_IMAGE_MAX_DIM);
+    rill_result lim = rill_image_check_limits((uint32_t)w, (uint32_t)h, RILL_PIXEL_NONE, name, err);
+    if (lim != RILL_OK)
+        return lim;
+    int w2 = 0, h2 = 0, n2 = 0;
+    stbi_us *p = stbi_load_16_from_memory(buf, (int)size, &w2, &h2, &n2, 1);
+    if (!p || w2 != w || h2 != h) {
+        rill_free(p);
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: %s", name,
+                              p ? "size changed while decoding" : stbi_failure_reason());
+    }
+    *out_width = (uint32_t)w;
+    *out_height = (uint32_t)h;
+    *out_samples = p;
+    return RILL_OK;
+}
+
 /* >>load -------------------------------------------------------------------------------------- */
 
 rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,

@@ -155,6 +155,9 @@ void rill__phys_collider_free(rill_physics *phys, uint32_t id) {
         return;
     if (c->geom)
         dGeomDestroy(c->geom);
+    phys_shape *s = c->shape_id ? rill__phys_shape_get(phys, c->shape_id) : NULL;
+    if (s && s->users > 0)
+        s->users--;
     if (c->body) {
         dBodyDestroy(c->body);
         phys->body_count--;

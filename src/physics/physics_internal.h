@@ -21,6 +21,7 @@ typedef struct phys_shape {
     dTriMeshDataID tri;
     dHeightfieldDataID hf;
     size_t bytes;
+    uint32_t users; /* colliders reading it: destroy scans for them only when non-zero */
 } phys_shape;
 
 /* One collision shape in the simulation, static or attached to a body. */

@@ -7,8 +7,9 @@
 #include <string.h>
 
 #define HF_MAX_SAMPLES 4097u
-#define HF_THICKNESS 8.0 /* metres of solid below the lowest sample, so fast bodies do not tunnel  \
-                          */
+#define HF_THICKNESS                                                                               \
+    8.0 /* metres of solid below the lowest sample, so fast bodies do not tunnel                   \
+         */
 
 static const char *shape_name(int32_t shape) {
     static const char *names[] = {"box", "sphere", "capsule", "mesh", "heightfield"};
@@ -353,7 +354,7 @@ void rill_physics_shape_destroy(rill_physics *phys, rill_physics_shape shape) {
     if (!s)
         return;
     /* Geoms read the shape's arrays in place: none may outlive them. */
-    for (uint32_t slot = 0; slot < phys->desc.max_colliders; slot++) {
+    for (uint32_t slot = 0; s->users > 0 && slot < phys->desc.max_colliders; slot++) {
         phys_collider *c = &phys->colliders[slot];
         if (c->geom && c->shape_id == shape.id) {
             /* The collider's id is kept in its geom's data (set at creation). */
@@ -421,6 +422,7 @@ rill_result rill_physics_collider_add(rill_physics *phys, const rill_physics_col
     if (desc->collider.shape == RILL_COLLIDER_MESH ||
         desc->collider.shape == RILL_COLLIDER_HEIGHTFIELD) {
         c->shape_id = desc->collider.shape_data;
+        rill__phys_shape_get(phys, c->shape_id)->users++;
     }
     dGeomSetData(g, (void *)(uintptr_t)id);
     rill__phys_place_static(phys, g, &desc->collider, desc->position, rot);

@@ -110,6 +110,7 @@ static uint32_t build_component(rill_physics *phys, rill_entity e, const rill_co
     c->restitution = col->restitution;
     if (col->shape == RILL_COLLIDER_MESH || col->shape == RILL_COLLIDER_HEIGHTFIELD) {
         c->shape_id = col->shape_data;
+        rill__phys_shape_get(phys, c->shape_id)->users++;
     }
     memcpy(c->matrix, m, sizeof c->matrix);
     memcpy(c->last_pos, pos, sizeof pos);

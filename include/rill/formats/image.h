@@ -72,6 +72,14 @@ rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_
 rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,
                             rill_image *out, rill_error *err);
 
+/* Decodes a single-channel image as 16-bit samples (heightmaps): a 16-bit PNG keeps its values; an
+ * 8-bit image is widened (v * 257); a colour image keeps its first channel. *out_samples is
+ * width * height values, row-major, owned by the caller (rill_free). The same limits and errors as
+ * rill_image_load; on failure *out_samples is NULL and the sizes are 0. */
+rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
+                                uint32_t *out_width, uint32_t *out_height, uint16_t **out_samples,
+                                rill_error *err);
+
 /* Releases the pixels and zeroes the image. NULL and empty images are fine. */
 void rill_image_free(rill_image *img);
 
