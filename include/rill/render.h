@@ -38,6 +38,7 @@
 
 #include "rill/base.h"
 #include "rill/formats/gltf.h"
+#include "rill/formats/rmip.h"
 #include "rill/render/graph.h"
 #include "rill/scene/model.h"
 #include "rill/world.h"
@@ -186,6 +187,16 @@ typedef struct rill_texture_desc {
 /* Creates a texture (pixels copied, upload queued). Returns {0} with err set on bad input. */
 rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
                                         rill_error *err);
+/* A texture from prepared levels in their own format (a .rmip payload: rill_rmip_read, or the
+ * rmip asset loader): BC1, BC4, BC5 and BC7 stay block-compressed on the GPU (sRGB or linear as
+ * tex->srgb says; BC4 samples as (r, 0, 0, 1), BC5 as (r, g, 0, 1)); RGBA8 and RGBA16F upload as
+ * they are. Every level of tex is uploaded as given and none is generated: levels[0] is the
+ * image's base (tex->width x tex->height, any size, odd and non-multiple-of-4 included) and level
+ * i must be max(1, width >> i) x max(1, height >> i) with exactly rill_tex_level_size bytes. A
+ * device without textureCompressionBC gets the BC levels decoded to RGBA8 here (BC3 from legacy
+ * files always is). {0} with err set on a broken chain or an unknown format. */
+rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_data *tex,
+                                             const char *label, rill_error *err);
 /* Releases a texture (deferred). Destroy the materials that use it first. Stale handles: no-op. */
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex);
 

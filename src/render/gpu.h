@@ -59,6 +59,8 @@ typedef struct rill__gpu_caps {
     char device_name[256];
     int device_type; /* 0 other, 1 integrated, 2 discrete, 3 virtual, 4 cpu */
     bool fill_mode_non_solid;
+    bool texture_bc; /* BC1-BC7 sampled images (else the renderer decodes them to RGBA8) */
+    bool anisotropy; /* samplerAnisotropy */
     bool timestamps;
     bool validation;
     float timestamp_period_ns;
@@ -108,6 +110,17 @@ rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, co
 /* Uploads mip 0 of layer 0 (tightly packed) and generates the rest of the mip chain. */
 rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
                              rill_error *err);
+/* Uploads levels [first_level, first_level + level_count) as given (no generation): level_data[i]
+ * must hold exactly the level's bytes (tightly packed rows of pixels, or of 4x4 blocks for block
+ * formats; partial edge blocks count whole). The levels' previous contents are replaced in place
+ * by a later frame's copy, ordered after every earlier frame's use of the image. */
+#define RILL__MAX_MIPS 16
+rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t first_level,
+                                    uint32_t level_count, const void *const *level_data,
+                                    const uint64_t *level_size, rill_error *err);
+/* Block formats (BC*) and bytes per block (BC) or per pixel (others); 0 = unknown. */
+bool rill__fmt_is_block(rill__fmt fmt);
+uint32_t rill__fmt_unit_bytes(rill__fmt fmt);
 bool rill__buf_ready(const rill__buf *buf);
 bool rill__img_ready(const rill__img *img);
 

@@ -77,8 +77,9 @@ static const char *const usage_names[RILL_RG_USAGE_NUM] = {
 };
 
 static const char *const format_names[RILL_RG_FORMAT_NUM] = {
-    "none",    "rgba8_unorm", "rgba8_srgb", "bgra8_unorm", "bgra8_srgb",
-    "rgba16f", "rg16f",       "r32f",       "d32f",
+    "none",     "rgba8_unorm", "rgba8_srgb", "bgra8_unorm", "bgra8_srgb",
+    "rgba16f",  "rg16f",       "r32f",       "d32f",        "bc1_unorm",
+    "bc1_srgb", "bc4_unorm",   "bc5_unorm",  "bc7_unorm",   "bc7_srgb",
 };
 
 bool rill_rg_usage_is_write(rill_rg_usage usage) {

@@ -9,7 +9,9 @@
 
 #include <cglm/cglm.h>
 
+#include "rill/formats/export.h"
 #include "rill/formats/image.h"
+#include "rill/formats/rmip.h"
 
 #define LOGM "render"
 
@@ -20,15 +22,19 @@ typedef struct image_source {
     const char *model_path;
 } image_source;
 
-/* Reads an external image (URI relative to the model's folder). NULL + a warning on failure. */
+/* Reads an external image (URI relative to the model's folder). Through a VFS, the exported
+ * texture (the path rule of rill_export_output_path: "rock.png" -> "rock.rmip") is preferred when
+ * it exists, so an exported model finds its .rmip in the pack or the loose output; *out_path gets
+ * the path read. NULL + a warning on failure. */
 static uint8_t *read_external(const image_source *src, int32_t ti, const char *uri,
-                              size_t *out_size) {
+                              size_t *out_size, char *out_path, size_t path_cap) {
     char path[1024];
     uint8_t *file = NULL;
     rill_error e = {0};
     const char *model = src->model_path ? src->model_path : "model";
+    snprintf(out_path, path_cap, "%s", uri);
     if (src->vfs) {
-        char dir[1024];
+        char dir[1024], rmip[1024];
         rill_path_dirname(dir, sizeof(dir), src->model_path ? src->model_path : "");
         if (!rill_path_join(path, sizeof(path), dir, uri) ||
             !rill_path_normalize(path, sizeof(path), path)) {
@@ -36,10 +42,16 @@ static uint8_t *read_external(const image_source *src, int32_t ti, const char *u
                           uri);
             return NULL;
         }
-        if (rill_vfs_read_all(src->vfs, path, &file, out_size, &e) != RILL_OK) {
+        const char *pick = path;
+        if (rill_export_output_path(rmip, sizeof(rmip), path) && strcmp(rmip, path) != 0 &&
+            rill_vfs_exists(src->vfs, rmip)) {
+            pick = rmip;
+        }
+        if (rill_vfs_read_all(src->vfs, pick, &file, out_size, &e) != RILL_OK) {
             RILL_LOG_WARN(LOGM, "%s: texture %d: %s; placeholder used", model, ti, e.msg);
             return NULL;
         }
+        snprintf(out_path, path_cap, "%s", pick);
         return file;
     }
     if (!src->base_dir) {
@@ -56,6 +68,33 @@ static uint8_t *read_external(const image_source *src, int32_t ti, const char *u
     return file;
 }
 
+/* A .rmip image: uploaded in its own format with its own mip chain. The color space is the
+ * material slot's (the exporter picks it the same way). */
+static rill_texture load_rmip(rill_renderer *r, const uint8_t *bytes, size_t size, const char *name,
+                              bool srgb, int32_t ti) {
+    rill_texture out = {0};
+    rill_tex_data tex;
+    rill_error e = {0};
+    if (rill_rmip_read(bytes, size, name, &tex, &e) != RILL_OK) {
+        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        return out;
+    }
+    if (tex.format == RILL_TEX_FORMAT_BC1 || tex.format == RILL_TEX_FORMAT_BC7 ||
+        tex.format == RILL_TEX_FORMAT_RGBA8) {
+        tex.srgb = srgb;
+    }
+    out = rill_render_texture_create_data(r, &tex, name, &e);
+    if (!out.id) {
+        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+    }
+    rill_tex_data_free(&tex);
+    return out;
+}
+
+static bool is_rmip(const uint8_t *bytes, size_t size) {
+    return size >= 4 && memcmp(bytes, "RMIP", 4) == 0;
+}
+
 static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int32_t ti, bool srgb,
                                  const image_source *src) {
     rill_texture none = {0};
@@ -67,27 +106,33 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     const uint8_t *bytes = im->data;
     size_t size = im->size;
     uint8_t *file = NULL;
+    char read_path[1024];
+    const char *name = im->uri ? im->uri : im->name ? im->name : "image";
     if (!bytes && im->uri) {
-        file = read_external(src, ti, im->uri, &size);
+        file = read_external(src, ti, im->uri, &size, read_path, sizeof(read_path));
         bytes = file;
+        name = read_path;
     }
     if (!bytes) {
         return none;
     }
+    if (is_rmip(bytes, size)) {
+        rill_texture out = load_rmip(r, bytes, size, name, srgb, ti);
+        rill_free(file);
+        return out;
+    }
     rill_image img;
     rill_error e = {0};
     rill_texture out = none;
-    if (rill_image_load(bytes, size, im->uri ? im->uri : im->name, RILL_PIXEL_RGBA8, &img, &e) ==
-        RILL_OK) {
-        rill_texture_desc td = {img.pixels, img.width, img.height, srgb,
-                                im->name ? im->name : im->uri};
+    if (rill_image_load(bytes, size, name, RILL_PIXEL_RGBA8, &img, &e) == RILL_OK) {
+        rill_texture_desc td = {img.pixels, img.width, img.height, srgb, name};
         out = rill_render_texture_create(r, &td, &e);
         if (!out.id) {
-            RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
+            RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
         }
         rill_image_free(&img);
     } else {
-        RILL_LOG_WARN(LOGM, "texture %d: %s", ti, e.msg);
+        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
     }
     rill_free(file);
     return out;

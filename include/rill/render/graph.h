@@ -51,6 +51,13 @@ typedef enum rill_rg_format {
     RILL_RG_FORMAT_RG16F,
     RILL_RG_FORMAT_R32F,
     RILL_RG_FORMAT_D32F,
+    /* Sampled-texture formats (not for graph images): block-compressed, 4x4 texel blocks. */
+    RILL_RG_FORMAT_BC1_UNORM,
+    RILL_RG_FORMAT_BC1_SRGB,
+    RILL_RG_FORMAT_BC4_UNORM,
+    RILL_RG_FORMAT_BC5_UNORM,
+    RILL_RG_FORMAT_BC7_UNORM,
+    RILL_RG_FORMAT_BC7_SRGB,
     RILL_RG_FORMAT_NUM,
     RILL_RG_FORMAT_FORCE_U32 = 0x7FFFFFFF
 } rill_rg_format;

@@ -366,7 +366,10 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     f2.features.fillModeNonSolid = avail.fillModeNonSolid;
     f2.features.samplerAnisotropy = avail.samplerAnisotropy;
     f2.features.depthClamp = avail.depthClamp;
+    f2.features.textureCompressionBC = avail.textureCompressionBC;
     gpu->caps.fill_mode_non_solid = avail.fillModeNonSolid == VK_TRUE;
+    gpu->caps.texture_bc = avail.textureCompressionBC == VK_TRUE;
+    gpu->caps.anisotropy = avail.samplerAnisotropy == VK_TRUE;
 
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -443,6 +446,15 @@ static rill_result create_samplers(rill__gpu *gpu, rill_error *err) {
         }
         ci.addressModeU = ci.addressModeV = ci.addressModeW = mode;
         ci.maxLod = VK_LOD_CLAMP_NONE;
+        /* Material samplers filter anisotropically (up to 16x): without it a surface seen at an
+         * angle takes its mip level from the longer axis of its footprint and looks up to a level
+         * blurrier than in viewers that use it (docs/renderer.md, Textures). Not on CPU devices:
+         * llvmpipe's anisotropic path blurs even texel-exact 1:1 sampling (test_texture_gpu). */
+        if (gpu->caps.anisotropy && gpu->caps.device_type != 4 && i != RILL__SAMPLER_SHADOW &&
+            i != RILL__SAMPLER_NEAREST_CLAMP) {
+            ci.anisotropyEnable = VK_TRUE;
+            ci.maxAnisotropy = RILL_MIN(16.0f, gpu->props.limits.maxSamplerAnisotropy);
+        }
         ci.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
         if (i == RILL__SAMPLER_SHADOW) {
             ci.compareEnable = VK_TRUE;

@@ -23,6 +23,18 @@ VkFormat rill__vk_format(rill__fmt fmt) {
         return VK_FORMAT_R32_SFLOAT;
     case RILL_RG_FORMAT_D32F:
         return VK_FORMAT_D32_SFLOAT;
+    case RILL_RG_FORMAT_BC1_UNORM:
+        return VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+    case RILL_RG_FORMAT_BC1_SRGB:
+        return VK_FORMAT_BC1_RGBA_SRGB_BLOCK;
+    case RILL_RG_FORMAT_BC4_UNORM:
+        return VK_FORMAT_BC4_UNORM_BLOCK;
+    case RILL_RG_FORMAT_BC5_UNORM:
+        return VK_FORMAT_BC5_UNORM_BLOCK;
+    case RILL_RG_FORMAT_BC7_UNORM:
+        return VK_FORMAT_BC7_UNORM_BLOCK;
+    case RILL_RG_FORMAT_BC7_SRGB:
+        return VK_FORMAT_BC7_SRGB_BLOCK;
     default:
         return VK_FORMAT_UNDEFINED;
     }
@@ -30,6 +42,34 @@ VkFormat rill__vk_format(rill__fmt fmt) {
 
 bool rill__vk_format_is_depth(rill__fmt fmt) {
     return fmt == RILL_RG_FORMAT_D32F;
+}
+
+bool rill__fmt_is_block(rill__fmt fmt) {
+    return fmt >= RILL_RG_FORMAT_BC1_UNORM && fmt <= RILL_RG_FORMAT_BC7_SRGB;
+}
+
+uint32_t rill__fmt_unit_bytes(rill__fmt fmt) {
+    switch (fmt) {
+    case RILL_RG_FORMAT_RGBA8_UNORM:
+    case RILL_RG_FORMAT_RGBA8_SRGB:
+    case RILL_RG_FORMAT_BGRA8_UNORM:
+    case RILL_RG_FORMAT_BGRA8_SRGB:
+    case RILL_RG_FORMAT_RG16F:
+    case RILL_RG_FORMAT_R32F:
+    case RILL_RG_FORMAT_D32F:
+        return 4;
+    case RILL_RG_FORMAT_RGBA16F:
+    case RILL_RG_FORMAT_BC1_UNORM:
+    case RILL_RG_FORMAT_BC1_SRGB:
+    case RILL_RG_FORMAT_BC4_UNORM:
+        return 8;
+    case RILL_RG_FORMAT_BC5_UNORM:
+    case RILL_RG_FORMAT_BC7_UNORM:
+    case RILL_RG_FORMAT_BC7_SRGB:
+        return 16;
+    default:
+        return 0;
+    }
 }
 
 static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
@@ -337,6 +377,8 @@ static rill_result queue_upload(rill__gpu *gpu, bool is_image, void *target, uin
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
     }
     memcpy(u.data, data, size);
+    u.gen_mips = is_image;
+    u.level_count = 1;
     if (!rill_array_push(&gpu->uploads, u)) {
         rill_free(u.data);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
@@ -362,6 +404,54 @@ rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, u
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: empty image upload");
     }
     return queue_upload(gpu, true, img, 0, data, size, err);
+}
+
+/* The first byte of level i of a packed upload: levels follow each other, each 16-byte aligned
+ * (a multiple of every texel block size, as vkCmdCopyBufferToImage needs). */
+static uint64_t level_bytes(const rill__img *img, uint32_t level) {
+    uint32_t w = RILL_MAX(img->desc.width >> level, 1u),
+             h = RILL_MAX(img->desc.height >> level, 1u);
+    uint32_t unit = rill__fmt_unit_bytes(img->desc.format);
+    if (rill__fmt_is_block(img->desc.format))
+        return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * unit;
+    return (uint64_t)w * h * unit;
+}
+
+rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t first_level,
+                                    uint32_t level_count, const void *const *level_data,
+                                    const uint64_t *level_size, rill_error *err) {
+    if (!img || level_count == 0 || first_level + level_count > img->desc.mips ||
+        rill__fmt_unit_bytes(img->desc.format) == 0)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: image '%s': levels %u..%u out of its %u",
+                              img ? img->desc.label : "?", first_level, first_level + level_count,
+                              img ? img->desc.mips : 0);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < level_count; i++) {
+        if (!level_data[i] || level_size[i] != level_bytes(img, first_level + i))
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "render: image '%s': level %u holds %llu bytes, expected %llu",
+                                  img->desc.label, first_level + i,
+                                  (unsigned long long)level_size[i],
+                                  (unsigned long long)level_bytes(img, first_level + i));
+        total += RILL_ALIGN_UP(level_size[i], (uint64_t)16);
+    }
+    vk_upload u = {true, img, 0, total, rill_malloc_tagged(total, RILL_MEM_RENDER)};
+    if (!u.data)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < level_count; i++) {
+        memcpy((uint8_t *)u.data + at, level_data[i], level_size[i]);
+        at += RILL_ALIGN_UP(level_size[i], (uint64_t)16);
+    }
+    u.first_level = first_level;
+    u.level_count = level_count;
+    u.gen_mips = false;
+    if (!rill_array_push(&gpu->uploads, u)) {
+        rill_free(u.data);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    }
+    return RILL_OK;
 }
 
 void rill__vk_drop_uploads_for(rill__gpu *gpu, const void *target) {
@@ -398,6 +488,37 @@ static void img_barrier(VkCommandBuffer cb, VkImage image, uint32_t mip, uint32_
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &b;
     vkCmdPipelineBarrier2(cb, &dep);
+}
+
+/* Levels given as data (no generation). The previous contents of those levels are discarded; the
+ * barrier waits for every earlier command (a replacement may follow frames that sampled them). */
+static void record_level_upload(VkCommandBuffer cb, rill__img *img, const vk_upload *u,
+                                VkBuffer src, uint64_t src_off) {
+    VkImage image = img->img;
+    img_barrier(cb, image, u->first_level, u->level_count, VK_IMAGE_LAYOUT_UNDEFINED,
+                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
+                VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy copies[RILL__MAX_MIPS];
+    uint64_t at = src_off;
+    uint32_t n = RILL_MIN(u->level_count, (uint32_t)RILL__MAX_MIPS);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t level = u->first_level + i;
+        VkBufferImageCopy *c = &copies[i];
+        memset(c, 0, sizeof(*c));
+        c->bufferOffset = at;
+        c->imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        c->imageSubresource.mipLevel = level;
+        c->imageSubresource.layerCount = 1;
+        c->imageExtent.width = RILL_MAX(img->desc.width >> level, 1u);
+        c->imageExtent.height = RILL_MAX(img->desc.height >> level, 1u);
+        c->imageExtent.depth = 1;
+        at += RILL_ALIGN_UP(level_bytes(img, level), (uint64_t)16);
+    }
+    vkCmdCopyBufferToImage(cb, src, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, copies);
+    img_barrier(cb, image, u->first_level, u->level_count, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
 static void record_image_upload(VkCommandBuffer cb, rill__img *img, VkBuffer src,
@@ -477,7 +598,10 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
         if (src == f->staging) {
             f->staging_used = src_off + need;
         }
-        if (u->is_image) {
+        if (u->is_image && !u->gen_mips) {
+            record_level_upload(cb, u->target, u, src->buf, src_off);
+            ((rill__img *)u->target)->ready = true;
+        } else if (u->is_image) {
             record_image_upload(cb, u->target, src->buf, src_off);
             ((rill__img *)u->target)->ready = true;
         } else {

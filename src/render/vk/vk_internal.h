@@ -94,6 +94,10 @@ typedef struct vk_upload {
     void *target; /* rill__buf* or rill__img* */
     uint64_t offset, size;
     void *data; /* owned copy */
+    /* Images: gen_mips = data is level 0, the rest of the chain is generated with blits; else
+     * data holds levels [first_level, first_level + level_count), each 16-byte aligned. */
+    bool gen_mips;
+    uint32_t first_level, level_count;
 } vk_upload;
 
 typedef struct vk_frame {

@@ -1,0 +1,127 @@
+/* texture.c: textures from CPU texture data (rill_tex_data: a .rmip payload or any prepared mip
+ * chain) in their own format: BC1, BC4, BC5 and BC7 stay block-compressed on the GPU (decoded to
+ * RGBA8 here only when the device lacks textureCompressionBC; BC3 from legacy files always is),
+ * RGBA8 and RGBA16F are uploaded as they are. Every level given is uploaded; none is generated. */
+#include "render_internal.h"
+
+#include <string.h>
+
+#include "rill/formats/rmip.h"
+
+/* The GPU format of tex, or NONE when it must be decoded to RGBA8 first. */
+static rill__fmt gpu_format(const rill__gpu_caps *caps, const rill_tex_data *tex) {
+    switch (tex->format) {
+    case RILL_TEX_FORMAT_RGBA8:
+        return tex->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM;
+    case RILL_TEX_FORMAT_RGBA16F:
+        return RILL_RG_FORMAT_RGBA16F;
+    case RILL_TEX_FORMAT_BC1:
+        return !caps->texture_bc ? RILL_RG_FORMAT_NONE
+               : tex->srgb       ? RILL_RG_FORMAT_BC1_SRGB
+                                 : RILL_RG_FORMAT_BC1_UNORM;
+    case RILL_TEX_FORMAT_BC4:
+        return caps->texture_bc ? RILL_RG_FORMAT_BC4_UNORM : RILL_RG_FORMAT_NONE;
+    case RILL_TEX_FORMAT_BC5:
+        return caps->texture_bc ? RILL_RG_FORMAT_BC5_UNORM : RILL_RG_FORMAT_NONE;
+    case RILL_TEX_FORMAT_BC7:
+        return !caps->texture_bc ? RILL_RG_FORMAT_NONE
+               : tex->srgb       ? RILL_RG_FORMAT_BC7_SRGB
+                                 : RILL_RG_FORMAT_BC7_UNORM;
+    default:
+        return RILL_RG_FORMAT_NONE;
+    }
+}
+
+/* Uploads tex's levels into img, decoding block formats to RGBA8 when decode is set. */
+static rill_result upload_levels(rill_renderer *r, rill__img *img, const rill_tex_data *tex,
+                                 bool decode, const char *label, rill_error *err) {
+    const void *data[RILL__MAX_MIPS];
+    uint64_t size[RILL__MAX_MIPS];
+    uint8_t *decoded = NULL;
+    uint64_t total = 0;
+    uint32_t n = tex->level_count;
+    if (decode) {
+        for (uint32_t i = 0; i < n; i++)
+            total += (uint64_t)tex->levels[i].width * tex->levels[i].height * 4;
+        decoded = rill_malloc_tagged(total ? total : 1, RILL_MEM_RENDER);
+        if (!decoded)
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                                  "render: texture '%s': out of memory", label);
+    }
+    uint64_t at = 0;
+    rill_result res = RILL_OK;
+    for (uint32_t i = 0; i < n && res == RILL_OK; i++) {
+        const rill_tex_level *lv = &tex->levels[i];
+        data[i] = lv->data;
+        size[i] = lv->size;
+        if (decode) {
+            uint64_t bytes = (uint64_t)lv->width * lv->height * 4;
+            res = rill_bc_decode_image(tex->format, lv->data, lv->size, lv->width, lv->height,
+                                       decoded + at, (size_t)bytes, err);
+            data[i] = decoded + at;
+            size[i] = bytes;
+            at += bytes;
+        }
+    }
+    if (res == RILL_OK)
+        res = rill__img_upload_levels(r->gpu, img, 0, n, data, size, err);
+    rill_free(decoded);
+    return res;
+}
+
+/* Checks that tex is a whole, consistent chain: level i is max(1, w >> i) x max(1, h >> i). */
+static bool chain_ok(const rill_tex_data *tex) {
+    if (!tex->width || !tex->height || tex->width > 16384 || tex->height > 16384 ||
+        !tex->level_count || tex->level_count > RILL__MAX_MIPS)
+        return false;
+    for (uint32_t i = 0; i < tex->level_count; i++) {
+        const rill_tex_level *lv = &tex->levels[i];
+        uint64_t need = 0;
+        if (!lv->data || lv->width != RILL_MAX(tex->width >> i, 1u) ||
+            lv->height != RILL_MAX(tex->height >> i, 1u) ||
+            !rill_tex_level_size(tex->format, lv->width, lv->height, &need) || need != lv->size)
+            return false;
+    }
+    return true;
+}
+
+rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_data *tex,
+                                             const char *label, rill_error *err) {
+    rill_texture h = {0};
+    label = label ? label : "texture";
+    if (!r || !tex || !chain_ok(tex)) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: texture '%s': not a whole mip chain (bad size, level count or "
+                       "level bytes)",
+                       label);
+        return h;
+    }
+    rill__fmt fmt = gpu_format(rill__gpu_get_caps(r->gpu), tex);
+    bool decode = fmt == RILL_RG_FORMAT_NONE;
+    if (decode) {
+        if (!rill_tex_format_is_block(tex->format)) {
+            rill_error_set(err, RILL_ERR_UNSUPPORTED, "render: texture '%s': format %s", label,
+                           rill_tex_format_name(tex->format));
+            return h;
+        }
+        fmt = tex->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM;
+    }
+    uint32_t id = rill_pool_alloc(&r->tex_pool);
+    if (!id) {
+        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: texture pool exhausted");
+        return h;
+    }
+    rill__img_desc d = {tex->width, tex->height,
+                        1,          tex->level_count,
+                        fmt,        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                        label};
+    rill__img *img = rill__img_create(r->gpu, &d, err);
+    if (!img || upload_levels(r, img, tex, decode, label, err) != RILL_OK) {
+        rill__img_destroy(r->gpu, img);
+        rill_pool_free(&r->tex_pool, id);
+        return h;
+    }
+    r->textures[rill_pool_index(&r->tex_pool, id)].img = img;
+    h.id = id;
+    return h;
+}

@@ -1,0 +1,308 @@
+/* test_texture_gpu.c: textures in their own formats on lavapipe with validation on.
+ *   - every format rill_render_texture_create_data takes (RGBA8 sRGB and linear, RGBA16F, BC1 sRGB,
+ *     BC4, BC5, BC7 sRGB and linear) at odd sizes (37 x 23, 211 x 211, 5 x 3) with whole mip
+ *     chains: a quad drawn so each pixel lands on one texel centre of level 0 must reproduce the
+ *     texture as the formats module decodes it (the reference image), within 3 levels per channel
+ *     (BC endpoint interpolation and sRGB conversions may round differently);
+ *   - mip selection on a non-power-of-two texture: a 211 x 211 chain whose levels are solid,
+ *     distinct colours, drawn at 211, 105.5 and 52.75 pixels, samples levels 0, 1 and 2 (the
+ *     BoxTextured question of docs/renderer.md, Textures).
+ * The quad is lit only by its emissive texture (no lights, no ambient, no tonemapping), so the
+ * output is the sampled texel, sRGB-encoded. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rill/formats/bc.h"
+#include "rill/formats/rmip.h"
+#include "rill/render.h"
+
+#define TOLERANCE 3
+
+typedef struct fixture {
+    rill_renderer *r;
+    rill_mesh plane;
+    uint32_t w, h;
+} fixture;
+
+static void make_renderer(fixture *f, uint32_t w, uint32_t h) {
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = w, d.height = h, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
+    rill_error err = {0};
+    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK)
+        fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    f->plane = rill_render_mesh_plane(f->r, &err);
+    assert_true(f->plane.id);
+    f->w = w, f->h = h;
+}
+
+static void free_renderer(fixture *f) {
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    rill_renderer_destroy(f->r);
+    assert_int_equal(st.validation_messages, 0);
+}
+
+/* Draws the unit plane (uv (0,0) top-left) seen from above, filling a size x size square in the
+ * middle of the output, emissive-only; reads the output into px. */
+static void draw(fixture *f, rill_texture tex, float size_x_px, float size_px, uint8_t *px) {
+    rill_error err = {0};
+    rill_material_desc md;
+    memset(&md, 0, sizeof(md));
+    md.base_color[3] = 1.0f; /* black albedo */
+    md.emissive[0] = md.emissive[1] = md.emissive[2] = 1.0f;
+    md.emissive_texture = tex;
+    md.wrap = RILL_TEXTURE_WRAP_CLAMP;
+    rill_material mat = rill_render_material_create(f->r, &md, &err);
+    assert_true(mat.id);
+    rill_render_instance in;
+    memset(&in, 0, sizeof(in));
+    in.mesh = f->plane;
+    in.material = mat;
+    /* The view is 1 unit tall: h pixels per unit. */
+    memset(in.transform, 0, sizeof(in.transform));
+    in.transform[0] = size_x_px / (float)f->h, in.transform[5] = 1.0f;
+    in.transform[10] = size_px / (float)f->h, in.transform[15] = 1.0f;
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    /* Camera at y = 5 looking down -Y, screen up = world -Z. */
+    float v[16] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 5, 0, 1};
+    memcpy(snap.view.world_from_view, v, sizeof(v));
+    snap.view.orthographic = true;
+    snap.view.ortho_height = 1.0f;
+    snap.view.tonemapper = RILL_TONEMAP_NONE;
+    snap.instances = &in;
+    snap.instance_count = 1;
+    for (int i = 0; i < 3; i++) /* uploads land in the first frame; later frames are steady */
+        assert_int_equal(rill_renderer_render(f->r, &snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)f->w * f->h * 4, &err), RILL_OK);
+    rill_render_material_destroy(f->r, mat);
+}
+
+static uint8_t srgb_encode(float x) {
+    x = x < 0 ? 0 : x > 1 ? 1 : x;
+    float s = x <= 0.0031308f ? 12.92f * x : 1.055f * powf(x, 1.0f / 2.4f) - 0.055f;
+    return (uint8_t)lrintf(s * 255.0f);
+}
+
+/* The source image: smooth gradients plus a hard checker, so a shifted or blurred fetch shows. */
+static void pattern(uint8_t *rgba, uint32_t w, uint32_t h) {
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = rgba + 4 * ((size_t)y * w + x);
+            bool check = ((x / 4) + (y / 4)) & 1;
+            p[0] = (uint8_t)(255 * x / (w > 1 ? w - 1 : 1));
+            p[1] = (uint8_t)(255 * y / (h > 1 ? h - 1 : 1));
+            p[2] = check ? 230 : 20;
+            p[3] = 255;
+        }
+}
+
+/* Halves an RGBA8 level with a box filter (edge texels clamp): the test's own mip chain. */
+static void halve(const uint8_t *src, uint32_t w, uint32_t h, uint8_t *dst, uint32_t dw,
+                  uint32_t dh) {
+    for (uint32_t y = 0; y < dh; y++)
+        for (uint32_t x = 0; x < dw; x++)
+            for (int c = 0; c < 4; c++) {
+                uint32_t x0 = RILL_MIN(2 * x, w - 1), x1 = RILL_MIN(2 * x + 1, w - 1);
+                uint32_t y0 = RILL_MIN(2 * y, h - 1), y1 = RILL_MIN(2 * y + 1, h - 1);
+                uint32_t sum = src[4 * (y0 * w + x0) + c] + src[4 * (y0 * w + x1) + c] +
+                               src[4 * (y1 * w + x0) + c] + src[4 * (y1 * w + x1) + c];
+                dst[4 * (y * dw + x) + c] = (uint8_t)((sum + 2) / 4);
+            }
+}
+
+/* Builds a whole chain of `format` from the pattern; ref gets level 0 as RGBA8 as the formats
+ * module decodes it (for RGBA16F: the 8-bit source). */
+static void build(rill_tex_format format, bool srgb, uint32_t w, uint32_t h, rill_tex_data *tex,
+                  uint8_t **ref) {
+    memset(tex, 0, sizeof(*tex));
+    tex->format = format, tex->srgb = srgb, tex->width = w, tex->height = h;
+    uint32_t levels = 1, m = RILL_MAX(w, h);
+    while (m > 1)
+        m >>= 1, levels++;
+    tex->level_count = levels;
+    tex->full_width = w, tex->full_height = h;
+    uint8_t *rgba = rill_malloc((size_t)w * h * 4);
+    pattern(rgba, w, h);
+    *ref = rill_malloc((size_t)w * h * 4);
+    rill_error err = {0};
+    for (uint32_t i = 0; i < levels; i++) {
+        uint32_t lw = RILL_MAX(w >> i, 1u), lh = RILL_MAX(h >> i, 1u);
+        uint64_t size = 0;
+        assert_true(rill_tex_level_size(format, lw, lh, &size));
+        uint8_t *data = rill_malloc((size_t)size);
+        if (format == RILL_TEX_FORMAT_RGBA8) {
+            memcpy(data, rgba, (size_t)size);
+        } else if (format == RILL_TEX_FORMAT_RGBA16F) {
+            uint16_t *hp = (uint16_t *)data;
+            for (size_t k = 0; k < (size_t)lw * lh * 4; k++)
+                hp[k] = rill_f32_to_f16(rgba[k] / 255.0f);
+        } else {
+            assert_int_equal(
+                rill_bc_encode_image(format, rgba, lw, lh, 0, NULL, data, (size_t)size, &err),
+                RILL_OK);
+        }
+        if (i == 0) {
+            if (rill_tex_format_is_block(format))
+                assert_int_equal(rill_bc_decode_image(format, data, (size_t)size, w, h, *ref,
+                                                      (size_t)w * h * 4, &err),
+                                 RILL_OK);
+            else
+                memcpy(*ref, rgba, (size_t)w * h * 4);
+        }
+        tex->levels[i] = (rill_tex_level){lw, lh, data, (size_t)size};
+        if (i + 1 < levels) {
+            uint32_t nw = RILL_MAX(lw >> 1, 1u), nh = RILL_MAX(lh >> 1, 1u);
+            uint8_t *next = rill_malloc((size_t)nw * nh * 4);
+            halve(rgba, lw, lh, next, nw, nh);
+            rill_free(rgba);
+            rgba = next;
+        }
+    }
+    rill_free(rgba);
+}
+
+static void free_levels(rill_tex_data *tex) {
+    for (uint32_t i = 0; i < tex->level_count; i++)
+        rill_free((void *)tex->levels[i].data);
+}
+
+static void test_formats_odd_sizes(void **state) {
+    (void)state;
+    static const struct {
+        rill_tex_format format;
+        bool srgb;
+        int channels; /* compared: BC4 has only R, BC5 R and G */
+    } cases[] = {
+        {RILL_TEX_FORMAT_RGBA8, true, 3},    {RILL_TEX_FORMAT_RGBA8, false, 3},
+        {RILL_TEX_FORMAT_RGBA16F, false, 3}, {RILL_TEX_FORMAT_BC1, true, 3},
+        {RILL_TEX_FORMAT_BC4, false, 1},     {RILL_TEX_FORMAT_BC5, false, 2},
+        {RILL_TEX_FORMAT_BC7, true, 3},      {RILL_TEX_FORMAT_BC7, false, 3},
+    };
+    static const uint32_t sizes[][2] = {{37, 23}, {211, 211}, {5, 3}};
+    for (size_t si = 0; si < RILL_COUNTOF(sizes); si++) {
+        uint32_t w = sizes[si][0], h = sizes[si][1];
+        fixture f;
+        memset(&f, 0, sizeof(f));
+        make_renderer(&f, w, h);
+        uint8_t *px = rill_malloc((size_t)w * h * 4);
+        for (size_t ci = 0; ci < RILL_COUNTOF(cases); ci++) {
+            rill_tex_data tex;
+            uint8_t *ref = NULL;
+            build(cases[ci].format, cases[ci].srgb, w, h, &tex, &ref);
+            rill_error err = {0};
+            rill_texture t = rill_render_texture_create_data(f.r, &tex, "test", &err);
+            if (!t.id)
+                fail_msg("%s %ux%u: %s", rill_tex_format_name(cases[ci].format), w, h, err.msg);
+            /* The quad is exactly w x h pixels when w == h; otherwise the view's aspect maps one
+             * unit to h pixels, so stretch the plane's x by w / h through the size argument. */
+            draw(&f, t, (float)w, (float)h, px);
+            int worst = 0;
+            for (uint32_t y = 0; y < h; y++) {
+                for (uint32_t x = 0; x < w; x++) {
+                    const uint8_t *rp = ref + 4 * ((size_t)y * w + x);
+                    const uint8_t *pp = px + 4 * ((size_t)y * w + x);
+                    for (int c = 0; c < cases[ci].channels; c++) {
+                        uint8_t want = cases[ci].srgb ? rp[c] : srgb_encode(rp[c] / 255.0f);
+                        int d = abs((int)pp[c] - (int)want);
+                        worst = d > worst ? d : worst;
+                    }
+                }
+            }
+            if (worst > TOLERANCE) {
+                fail_msg("%s%s %ux%u: worst channel difference %d > %d",
+                         rill_tex_format_name(cases[ci].format), cases[ci].srgb ? " sRGB" : "", w,
+                         h, worst, TOLERANCE);
+            }
+            print_message("%-8s %-6s %3ux%-3u worst difference %d\n",
+                          rill_tex_format_name(cases[ci].format),
+                          cases[ci].srgb ? "sRGB" : "linear", w, h, worst);
+            rill_render_texture_destroy(f.r, t);
+            free_levels(&tex);
+            rill_free(ref);
+        }
+        rill_free(px);
+        free_renderer(&f);
+    }
+}
+
+/* A chain whose level i is solid colours[i]: which level the sampler picks at a given size. */
+static void test_mip_selection_npot(void **state) {
+    (void)state;
+    static const uint8_t colours[8][3] = {{255, 0, 0},     {0, 255, 0},    {0, 0, 255},
+                                          {255, 255, 0},   {255, 0, 255},  {0, 255, 255},
+                                          {255, 255, 255}, {128, 128, 128}};
+    rill_tex_data tex;
+    memset(&tex, 0, sizeof(tex));
+    tex.format = RILL_TEX_FORMAT_RGBA8, tex.srgb = true, tex.width = tex.height = 211;
+    tex.level_count = 8;
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t s = RILL_MAX(211u >> i, 1u);
+        uint8_t *d = rill_malloc((size_t)s * s * 4);
+        for (uint32_t k = 0; k < s * s; k++)
+            memcpy(d + 4 * k, colours[i], 3), d[4 * k + 3] = 255;
+        tex.levels[i] = (rill_tex_level){s, s, d, (size_t)s * s * 4};
+    }
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    make_renderer(&f, 211, 211);
+    rill_error err = {0};
+    rill_texture t = rill_render_texture_create_data(f.r, &tex, "levels", &err);
+    assert_true(t.id);
+    uint8_t *px = rill_malloc(211 * 211 * 4);
+    /* 211 / 2^k pixels: the footprint of one pixel is 2^k texels of level 0, so LOD k exactly. */
+    static const float sizes[3] = {211.0f, 105.5f, 52.75f};
+    for (int lvl = 0; lvl < 3; lvl++) {
+        draw(&f, t, sizes[lvl], sizes[lvl], px);
+        const uint8_t *c = px + 4 * (105 * 211 + 105);
+        print_message("211^2 texture drawn at %.0f px: centre (%u, %u, %u)\n", (double)sizes[lvl],
+                      c[0], c[1], c[2]);
+        for (int k = 0; k < 3; k++)
+            assert_true(abs((int)c[k] - (int)colours[lvl][k]) <= TOLERANCE);
+    }
+    rill_free(px);
+    rill_render_texture_destroy(f.r, t);
+    free_levels(&tex);
+    free_renderer(&f);
+}
+
+/* Bad chains are refused with a message, never uploaded. */
+static void test_bad_chain(void **state) {
+    (void)state;
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    make_renderer(&f, 8, 8);
+    rill_tex_data tex;
+    uint8_t *ref = NULL;
+    build(RILL_TEX_FORMAT_BC7, true, 37, 23, &tex, &ref);
+    rill_error err = {0};
+    tex.levels[2].size -= 16; /* level bytes that do not match the level's size */
+    assert_int_equal(rill_render_texture_create_data(f.r, &tex, "bad", &err).id, 0);
+    assert_non_null(strstr(err.msg, "bad"));
+    tex.levels[2].size += 16;
+    tex.levels[1].width++; /* a level of the wrong size */
+    assert_int_equal(rill_render_texture_create_data(f.r, &tex, "bad", &err).id, 0);
+    tex.levels[1].width--;
+    free_levels(&tex);
+    rill_free(ref);
+    free_renderer(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_formats_odd_sizes),
+        cmocka_unit_test(test_mip_selection_npot),
+        cmocka_unit_test(test_bad_chain),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
