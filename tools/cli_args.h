@@ -1,11 +1,19 @@
-/* cli_args.h: strict number parsing for the `rill` subcommands. Header-only (static inline) so a
- * test can link one cmd_<name>.c without the dispatcher. */
+/* cli_args.h: strict argument parsing shared by the `rill` subcommands: integers, floats, sizes,
+ * enum names, and the check that an output path can be written before any work starts.
+ * Header-only (static inline) so a test can link one cmd_<name>.c without the dispatcher. */
 #ifndef RILL_TOOLS_CLI_ARGS_H
 #define RILL_TOOLS_CLI_ARGS_H
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
 
 /* Parses all of s as a decimal integer in [min, max]. A sign is accepted only when min < 0, so
  * "-1" is refused for counts instead of wrapping to a huge value as strtoul would. */
@@ -18,6 +26,85 @@ static inline bool rill_cli_parse_int(const char *s, long long min, long long ma
     if (errno != 0 || !end || *end != '\0' || v < min || v > max)
         return false;
     *out = v;
+    return true;
+}
+
+/* Parses all of s as a finite number in [min, max]. */
+static inline bool rill_cli_parse_float(const char *s, double min, double max, float *out) {
+    if (!s || !*s || *s == ' ')
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno != 0 || !end || *end != '\0' || !isfinite(v) || v < min || v > max)
+        return false;
+    *out = (float)v;
+    return true;
+}
+
+/* Parses "WxH" with both in [1, 16384]. */
+static inline bool rill_cli_parse_size(const char *s, uint32_t *w, uint32_t *h) {
+    unsigned a = 0, b = 0;
+    char tail = 0;
+    if (!s || sscanf(s, "%ux%u%c", &a, &b, &tail) != 2 || !a || !b || a > 16384 || b > 16384 ||
+        s[0] < '0' || s[0] > '9')
+        return false;
+    *w = a, *h = b;
+    return true;
+}
+
+/* Looks s up in the NULL-terminated `names`; returns its index, or -1. */
+static inline int rill_cli_enum(const char *s, const char *const *names) {
+    for (int i = 0; s && names[i]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Prints "rill CMD: bad OPTION 'VALUE' (one of a, b, c)" for an enum flag. */
+static inline void rill_cli_bad_enum(const char *cmd, const char *opt, const char *value,
+                                     const char *const *names) {
+    fprintf(stderr, "rill %s: bad %s '%s' (one of", cmd, opt, value);
+    for (int i = 0; names[i]; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    fprintf(stderr, ")\n");
+}
+
+/* Whether a file can be written at path: its folder exists and is writable, and the path is not
+ * a folder or a read-only file. On false, why (cap bytes) says which. Nothing is created. */
+static inline bool rill_cli_writable(const char *path, char *why, size_t cap) {
+    struct stat st;
+    if (!path || !*path) {
+        snprintf(why, cap, "empty path");
+        return false;
+    }
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(why, cap, "%.400s is a folder", path);
+            return false;
+        }
+        if (access(path, W_OK) != 0) {
+            snprintf(why, cap, "%.400s: %s", path, strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == path)
+        snprintf(dir, sizeof(dir), "/");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, cap, "%.400s: the folder %.400s does not exist", path, dir);
+        return false;
+    }
+    if (access(dir, W_OK) != 0) {
+        snprintf(why, cap, "%.400s: cannot write in %.400s: %s", path, dir, strerror(errno));
+        return false;
+    }
     return true;
 }
 

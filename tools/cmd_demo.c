@@ -722,43 +722,6 @@ static void demo_views(rill_world *w, demo_view out[2]) {
         "street", {c[0] - 96.0f, 1.8f, c[1] - 18.0f}, {c[0] + 60.0f, 14.0f, c[1] - 18.0f}, 1.1f};
 }
 
-typedef struct light_dist {
-    float d2;
-    uint32_t i;
-} light_dist;
-
-static int cmp_light_dist(const void *a, const void *b) {
-    float x = ((const light_dist *)a)->d2, y = ((const light_dist *)b)->d2;
-    return (x > y) - (x < y);
-}
-
-/* The renderer shades at most 1024 point and spot lights: keep those nearest to eye. */
-static uint32_t nearest_lights(rill_render_extract_buf *xb, const float eye[3]) {
-    uint32_t n = xb->lights.len;
-    if (n <= 1024u)
-        return n;
-    light_dist *ld = rill_malloc(sizeof(light_dist) * n);
-    rill_render_light *tmp = rill_malloc(sizeof(rill_render_light) * 1024u);
-    if (!ld || !tmp) {
-        rill_free(ld);
-        rill_free(tmp);
-        return 1024u;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        const float *p = xb->lights.data[i].position;
-        ld[i].d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) +
-                   (p[2] - eye[2]) * (p[2] - eye[2]);
-        ld[i].i = i;
-    }
-    qsort(ld, n, sizeof(light_dist), cmp_light_dist);
-    for (uint32_t i = 0; i < 1024u; i++)
-        tmp[i] = xb->lights.data[ld[i].i];
-    memcpy(xb->lights.data, tmp, sizeof(rill_render_light) * 1024u);
-    rill_free(ld);
-    rill_free(tmp);
-    return 1024u;
-}
-
 static void look_at_matrix(const float eye[3], const float target[3], float out[16]) {
     mat4 view, inv;
     glm_lookat((float *)eye, (float *)target, (vec3){0, 1, 0}, view);
@@ -766,11 +729,8 @@ static void look_at_matrix(const float eye[3], const float target[3], float out[
     memcpy(out, inv, sizeof(mat4));
 }
 
-static void demo_sky(rill_render_snapshot *s) {
-    s->view.clear_color[0] = 0.42f, s->view.clear_color[1] = 0.58f, s->view.clear_color[2] = 0.80f;
-    s->ambient[0] = 0.16f, s->ambient[1] = 0.18f, s->ambient[2] = 0.22f;
-}
-
+/* The world's set-up (drawables, models, defaults, the daylight look) is rill_content's, as in
+ * `rill render` and `rill run`; only the two camera placements are the demo's own. */
 static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
     rill_world *w = rill_app_world(app);
     rill_renderer_desc d;
@@ -780,31 +740,30 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
     rill_renderer *r = NULL;
     rill_error err = {0};
     uint64_t t0 = rill_time_ns();
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    rill_content_desc cd = {.app = app};
+    rill_cli_content_hooks(&cd);
+    cd.on_world = NULL; /* the components were registered before the load */
+    rill_content *c = rill_content_open(&cd, &err);
+    if (!c || rill_renderer_create(&d, &r, &err) != RILL_OK) {
         fprintf(stderr, "error: rill demo: %s\n", err.msg);
+        rill_content_destroy(c);
         return 1;
     }
     int rc = 1;
-    rill_render_extract_buf xb = {0};
-    int64_t drawn = rill_demo_make_drawables(r, w, &err);
-    rill_render_components comps;
-    if (drawn < 0 || rill_render_register_components(w, &comps, &err) != RILL_OK) {
+    if (rill_content_load(c, r, &err) != RILL_OK) {
         fprintf(stderr, "error: rill demo: %s\n", err.msg);
         goto done;
     }
-    printf("drawables: %lld instances (%.2f s)\n", (long long)drawn,
-           (double)(rill_time_ns() - t0) * 1e-9);
+    printf("set up for drawing in %.2f s\n", (double)(rill_time_ns() - t0) * 1e-9);
     demo_view views[2];
     demo_views(w, views);
     for (int v = 0; v < 2; v++) {
         uint64_t v0 = rill_time_ns();
         rill_render_snapshot snap;
-        if (rill_render_extract(w, &comps, &xb, &snap, &err) != RILL_OK) {
+        if (rill_content_snapshot(c, views[v].eye, &snap, &err) != RILL_OK) {
             fprintf(stderr, "error: rill demo: %s\n", err.msg);
             goto done;
         }
-        snap.light_count = nearest_lights(&xb, views[v].eye);
-        snap.lights = xb.lights.data;
         snap.views = NULL; /* the demo's own camera replaces the world's views */
         snap.view_count = 0;
         look_at_matrix(views[v].eye, views[v].target, snap.view.world_from_view);
@@ -812,7 +771,6 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
         snap.view.near_plane = 0.5f;
         snap.view.far_plane = 6000.0f;
         snap.view.orthographic = false;
-        demo_sky(&snap);
         char path[1024];
         if (out_path(path, sizeof(path), o->out, views[v].name, &err) != RILL_OK ||
             strlen(path) + 5 > sizeof(path)) {
@@ -861,31 +819,38 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
     }
     rc = 0;
 done:
-    rill_render_extract_buf_free(&xb);
+    rill_content_release(c);
     rill_renderer_destroy(r);
+    rill_content_destroy(c);
     return rc;
 }
 
-static int demo_window_setup(rill_renderer *r, rill_cli_view *v, void *user, rill_error *err) {
-    (void)user;
-    rill_world *w = rill_app_world(v->app);
-    if (rill_demo_make_drawables(r, w, err) < 0)
-        return 1;
+/* The viewer starts over the middle district, as the overview picture does. */
+static int demo_window(rill_app *app, const demo_render_opts *o) {
     demo_view views[2];
-    demo_views(w, views);
-    v->use_world = true;
-    memcpy(v->eye, views[0].eye, sizeof(v->eye));
-    float f[3] = {views[0].target[0] - v->eye[0], views[0].target[1] - v->eye[1],
-                  views[0].target[2] - v->eye[2]};
-    float len = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    v->pitch = asinf(f[1] / len);
-    v->yaw = atan2f(-f[0], -f[2]);
-    v->clear_color[0] = 0.42f, v->clear_color[1] = 0.58f, v->clear_color[2] = 0.80f;
-    v->ambient[0] = 0.16f, v->ambient[1] = 0.18f, v->ambient[2] = 0.22f;
-    v->near_plane = 0.5f;
-    v->far_plane = 6000.0f;
-    v->speed = 40.0f;
-    return 0;
+    demo_views(rill_app_world(app), views);
+    rill_cli_viewer_opts vo = {.title = "rill demo",
+                               .vsync = 1,
+                               .frames = o->frames,
+                               .shadow_distance = 700.0f,
+                               .has_start = true,
+                               .near_plane = 0.5f,
+                               .far_plane = 6000.0f,
+                               .speed = 40.0f};
+    memcpy(vo.eye, views[0].eye, sizeof(vo.eye));
+    memcpy(vo.target, views[0].target, sizeof(vo.target));
+    rill_error err = {0};
+    rill_content_desc cd = {.app = app};
+    rill_cli_content_hooks(&cd);
+    cd.on_world = NULL;
+    rill_content *c = rill_content_open(&cd, &err);
+    if (!c) {
+        fprintf(stderr, "error: rill demo: %s\n", err.msg);
+        return 1;
+    }
+    int rc = rill_cli_viewer_run(&vo, c);
+    rill_content_destroy(c);
+    return rc;
 }
 
 /* The PNGs come first (unless --no-render), then, with --window, the viewer: `make demo` on a
@@ -898,11 +863,8 @@ static int demo_on_loaded(rill_app *app, void *user) {
             return rc;
         }
     }
-    if (o->window) {
-        rill_cli_viewer_opts vo = {
-            .title = "rill demo", .vsync = true, .frames = o->frames, .shadow_distance = 700.0f};
-        return rill_cli_viewer_run(&vo, app, demo_window_setup, NULL);
-    }
+    if (o->window)
+        return demo_window(app, o);
     return 0;
 }
 

@@ -20,6 +20,14 @@ int rill_cmd_run(int argc, char **argv); /* cmd_run.c: the windowed viewer */
 void rill_cli_install_log(bool verbose);
 uint32_t rill_cli_log_count(rill_log_level level);
 
+/* Sets desc's hooks for the tools' content (rill_content in rill/app.h): the demo components are
+ * registered before loading and turned into drawables after (rill_demo_make_drawables), and packs
+ * appended to this program (or `<exe>.rpak`) are mounted. `render`, `run` and `demo` share it. */
+void rill_cli_content_hooks(rill_content_desc *desc);
+/* Whether this program carries an appended pack (`rill pack append`) or has `<exe>.rpak` beside
+ * it: then INPUT may be left out of `rill run` and `rill render`. */
+bool rill_cli_has_appended_pack(void);
+
 /* Registers the components the demo world uses (DemoBuilding, DemoProp, DemoLight) in world, so
  * that `rill scene check/load` know them as well as `rill demo` does. Idempotent. */
 void rill_demo_register_components(rill_world *world);
@@ -59,48 +67,28 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
 /* >>viewer (cmd_run.c) and demo drawables (cmd_demo.c) ------------------------------------- */
 
 struct rill_renderer;
-struct rill_render_instance;
 
-/* What the viewer draws: the world of `app` through rill_render_extract (when use_world), plus
- * `extra` instances, lit by `base` when the world brings no lights of its own. */
-typedef struct rill_cli_view {
-    rill_app *app;
-    bool use_world;
-    struct rill_render_instance *extra;
-    uint32_t extra_count;
-    bool has_sun;          /* base lighting: used when use_world is false or the world has no sun */
-    float sun_dir[3];      /* where the sunlight travels */
-    float sun_illuminance; /* 0 = 3 */
-    float ambient[3];
-    float clear_color[3];
-    float eye[3];     /* initial camera position */
-    float yaw, pitch; /* radians: yaw about +Y (0 looks down -Z), pitch up from level */
-    float fov_y, near_plane, far_plane; /* 0 = the renderer's defaults */
-    float speed;                        /* fly speed in units per second (0 = 5) */
-    /* Called before the renderer is destroyed, to release what setup made (NULL = none). */
-    void (*release)(struct rill_renderer *r, void *user);
-} rill_cli_view;
-
-/* Viewer options (`rill run`). */
+/* Viewer options (`rill run`, `rill demo --window`). Zero = defaults. */
 typedef struct rill_cli_viewer_opts {
-    const char *title;
-    uint32_t width, height; /* 0 = 1280 x 720 */
-    bool vsync;
+    const char *title;      /* NULL = the project's [window] title */
+    uint32_t width, height; /* 0 = the project's [window] size */
+    int vsync;              /* -1 = the project's [window] vsync; 0 off; 1 on */
     uint64_t frames;        /* quit after this many frames; 0 = run until closed */
     const char *screenshot; /* PNG of the last frame; NULL = none */
     float shadow_distance;  /* 0 = the renderer's default */
+    bool has_start;         /* start the fly camera at eye looking at target (else: the world's
+                               primary camera, or the stated default one) */
+    float eye[3], target[3];
+    float near_plane, far_plane; /* 0 = the world camera's */
+    float speed;                 /* fly speed in units per second; 0 = from the far plane */
 } rill_cli_viewer_opts;
 
-/* Fills *view for the renderer: creates meshes and materials and sets the camera. Returns 0 or
- * 1 with err set. */
-typedef int (*rill_cli_view_setup_fn)(struct rill_renderer *r, rill_cli_view *view, void *user,
-                                      rill_error *err);
-
-/* Opens the window and a renderer on it, calls setup once, then runs app's frame loop with a fly
- * camera and the stats overlay until the window closes, Esc is pressed or opts->frames have run.
- * Prints why and returns 1 when there is no display; 0 on success. app must stay alive. */
-int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_app *app,
-                        rill_cli_view_setup_fn setup, void *user);
+/* Opens the window and a renderer on it (sized and tuned by the content's project), loads the
+ * content (rill_content_load), then runs its app's frame loop with a fly camera and the stats
+ * overlay until the window closes, Esc is pressed or opts->frames have run. Releases what the
+ * load made before returning; the caller destroys the content. Prints why and returns 1 when
+ * there is no display; 0 on success. */
+int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content);
 
 /* Maps the demo components of a loaded world to drawables: DemoBuilding -> a box the size of its
  * footprint and floors, DemoProp -> a box or sphere of its size, DemoLight -> PointLight (the one

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rill/formats/rpak.h"
+#include "rill/render.h"
+
 /* The project version, kept equal to `project(rill VERSION ...)` in CMakeLists.txt. */
 #define RILL_CLI_VERSION "0.1.0"
 
@@ -150,6 +153,49 @@ static bool apply_limits(int *argc, char **argv) {
         argv[k] = argv[k + removed]; /* argv[argc] is NULL and moves too */
     }
     *argc -= removed;
+    return true;
+}
+
+/* >>content hooks --------------------------------------------------------------------------- */
+
+static void hook_world(rill_world *world, void *user) {
+    (void)user;
+    rill_demo_register_components(world);
+}
+
+/* The demo's own components become drawables; a world with any gets the demo's daylight look. */
+static int hook_loaded(rill_content *c, rill_renderer *r, void *user, rill_error *err) {
+    (void)user;
+    int64_t n = rill_demo_make_drawables(r, rill_content_world(c), err);
+    if (n < 0)
+        return 1;
+    if (n > 0) {
+        rill_content_look *look = rill_content_get_look(c);
+        look->set_clear_color = true;
+        look->clear_color[0] = 0.42f, look->clear_color[1] = 0.58f, look->clear_color[2] = 0.80f;
+        look->ambient[0] = 0.16f, look->ambient[1] = 0.18f, look->ambient[2] = 0.22f;
+    }
+    return 0;
+}
+
+void rill_cli_content_hooks(rill_content_desc *desc) {
+    desc->on_world = hook_world;
+    desc->on_loaded = hook_loaded;
+    desc->mount_packs = true;
+}
+
+bool rill_cli_has_appended_pack(void) {
+    char exe[4096], side[4112];
+    if (!rill_exe_path(exe, sizeof(exe)))
+        return false;
+    snprintf(side, sizeof(side), "%s.rpak", exe);
+    if (rill_file_exists(side))
+        return true;
+    rill_rpak *pak = NULL;
+    rill_error err = {0};
+    if (rill_rpak_open_file(exe, &pak, &err) != RILL_OK)
+        return false;
+    rill_rpak_close(pak);
     return true;
 }
 

@@ -625,6 +625,142 @@ void rill_app_terrain_flush(rill_app_terrain *t);
 /* Removes the system and destroys the terrain system. NULL is a no-op. */
 void rill_app_disable_terrain(rill_app_terrain *t);
 
+/* >>content ---------------------------------------------------------------------------------- */
+
+/* ON PLAYING CONTENT
+ *   rill_content is the one path from what a user points the engine at to frames: `rill render`,
+ *   `rill run`, `rill demo` and the examples all set their scenes up through it.
+ *
+ *       rill_content *c = rill_content_open(&(rill_content_desc){.input = "mygame"}, &err);
+ *       const rill_project *p = rill_content_project(c);   // window size, quality, ...
+ *       ... create a renderer from p ...
+ *       rill_content_load(c, renderer, &err);               // the world, its models, defaults
+ *       for (;;) {
+ *           rill_app_frame(rill_content_app(c));
+ *           rill_render_snapshot snap;
+ *           rill_content_snapshot(c, NULL, &snap, &err);
+ *           rill_renderer_render(renderer, &snap, &err);
+ *       }
+ *       rill_content_release(c);   // before the renderer goes
+ *       rill_content_destroy(c);
+ *
+ *   The input (desc.input) is one of:
+ *     - a project folder, or its project.toml: the project's settings and its main_scene;
+ *     - a .rsn scene: the nearest project.toml in its folder or up to three folders above it
+ *       makes that folder the project (root) and supplies the settings; else the scene's folder
+ *       is the root and the settings are the defaults;
+ *     - a glTF model (.glb/.gltf): a world holding one "Model" entity that names it;
+ *     - "builtin:spheres" or "builtin:cubes:N": test scenes made of procedural meshes;
+ *     - NULL with a pack (desc.pack, or desc.mount_packs finding one appended to the program):
+ *       the pack's own project.toml and main scene.
+ *   With a pack, an input that is not a file on disk is a path inside the pack.
+ *
+ *   Stated defaults. After loading (models spawned), a world with no light at all (no
+ *   DirectionalLight, PointLight or SpotLight) gets a default sun entity ("Default Sun":
+ *   DirectionalLight illuminance 3, colour (1, 0.96, 0.9), travelling along (-0.4, -1, -0.5));
+ *   a world with no active camera gets a camera entity ("Default Camera", fov_y 0.8) framing the
+ *   bounds of what it draws from the front-right-above. Each default is logged at INFO (module
+ *   "content") and listed in rill_content_notes, so tools say so on stderr. */
+typedef struct rill_content rill_content;
+struct rill_render_snapshot;
+struct rill_renderer_desc;
+
+typedef enum rill_content_kind {
+    RILL_CONTENT_KIND_NONE = 0,
+    RILL_CONTENT_KIND_PROJECT, /* a project folder, project.toml, or a pack's project */
+    RILL_CONTENT_KIND_SCENE,   /* a .rsn */
+    RILL_CONTENT_KIND_MODEL,   /* a .glb/.gltf */
+    RILL_CONTENT_KIND_BUILTIN, /* builtin:... */
+    RILL_CONTENT_KIND_APP,     /* desc.app: a world loaded by the caller */
+    RILL_CONTENT_KIND_NUM,
+    RILL_CONTENT_KIND_FORCE_U32 = 0x7FFFFFFF
+} rill_content_kind;
+
+/* Defaults used by rill_content_load (bit set, rill_content_defaults_used). */
+#define RILL_CONTENT_DEFAULT_LIGHT 1u
+#define RILL_CONTENT_DEFAULT_CAMERA 2u
+
+/* Options; all zero = defaults (no input: needs a pack). Strings are copied.
+ *   input: see ON PLAYING CONTENT.
+ *   pack: a .rpak mounted before the project folder (the command line's --pack).
+ *   mount_packs: also mount a pack appended to the running program and `<exe>.rpak`.
+ *   app: borrowed; play the world this app already holds (input, pack, project ignored; nothing
+ *     is loaded, the models and defaults are still set up). The caller destroys it after
+ *     rill_content_destroy.
+ *   deterministic, worker_count: passed to the app rill_content_open creates.
+ *   on_world: called once the world exists, before anything is loaded (to register components).
+ *   on_loaded: called by rill_content_load after the scene is in the world and before its
+ *     models are flushed and the defaults decided; non-zero fails the load (set err).
+ *   user: passed back to both. */
+typedef struct rill_content_desc {
+    uint32_t start_canary; /* must be 0 */
+    const char *input;
+    const char *pack;
+    bool mount_packs;
+    rill_app *app;
+    bool deterministic;
+    uint32_t worker_count;
+    void (*on_world)(rill_world *world, void *user);
+    int (*on_loaded)(rill_content *content, rill_renderer *renderer, void *user, rill_error *err);
+    void *user;
+    uint32_t end_canary; /* must be 0 */
+} rill_content_desc;
+
+/* Resolves desc->input, reads the project settings and creates the app (root folder and packs
+ * mounted). Loads nothing yet. Returns NULL and fills err (naming the input) when the input does
+ * not exist, is of an unknown kind, its project.toml is invalid, or a pack cannot be mounted. */
+rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err);
+/* Loads the content into the world with `renderer` (borrowed until rill_content_release):
+ * the scene (synchronously), the Model entities (rill_app_enable_models + flush, so the first
+ * frame has them), the built-in meshes, then the stated defaults. A Model that fails to load
+ * fails the call (each failure is also logged with its entity and file). */
+rill_result rill_content_load(rill_content *content, rill_renderer *renderer, rill_error *err);
+/* Builds this frame's snapshot from the world (rill_render_extract) plus the built-in instances.
+ * When the world has more point and spot lights than the renderer shades (1024), the nearest to
+ * `eye` (NULL = the primary view's position) are kept. The snapshot points into storage the
+ * content owns: valid until the next call or rill_content_release. */
+rill_result rill_content_snapshot(rill_content *content, const float eye[3],
+                                  struct rill_render_snapshot *out, rill_error *err);
+/* Releases what rill_content_load made with the renderer (models, built-in meshes). Call before
+ * rill_renderer_destroy. Idempotent; NULL is a no-op. */
+void rill_content_release(rill_content *content);
+/* Releases, then destroys the app it created (not a borrowed one). NULL is a no-op. */
+void rill_content_destroy(rill_content *content);
+
+/* Fills the parts of a renderer desc the project decides: size ([window] width x height), vsync,
+ * quality ([rendering] graphics_quality) and render_scale (the renderer never supersamples: a
+ * scale above 1 is noted and drawn at 1). Other fields are left as they are. */
+void rill_content_renderer_desc(rill_content *content, struct rill_renderer_desc *inout);
+
+/* Accessors; valid until rill_content_destroy. */
+rill_app *rill_content_app(const rill_content *content);
+rill_world *rill_content_world(const rill_content *content);
+rill_content_kind rill_content_get_kind(const rill_content *content);
+/* The settings (from project.toml, or the defaults). */
+const rill_project *rill_content_project(const rill_content *content);
+/* The project folder (the VFS loose root; "" when only packs are mounted). */
+const char *rill_content_root(const rill_content *content);
+/* The VFS path of the scene or model that rill_content_load loads ("" = none). */
+const char *rill_content_scene(const rill_content *content);
+/* How many packs were mounted. */
+uint32_t rill_content_pack_count(const rill_content *content);
+/* The model system (NULL before rill_content_load). */
+rill_app_models *rill_content_models(const rill_content *content);
+/* RILL_CONTENT_DEFAULT_* bits for the defaults rill_content_load added. */
+uint32_t rill_content_defaults_used(const rill_content *content);
+/* One line per stated default or setting not applied, '\n'-separated ("" = none). */
+const char *rill_content_notes(const rill_content *content);
+/* Appends a line to the notes (and logs it at INFO), for tools that apply their own defaults. */
+void rill_content_note(rill_content *content, const char *fmt, ...) RILL_PRINTF(2, 3);
+/* Background colour and ambient light applied to every snapshot when set (a zero ambient keeps
+ * the extract's). Mutable; for tools with their own look (the demo's sky). */
+typedef struct rill_content_look {
+    bool set_clear_color;
+    float clear_color[3];
+    float ambient[3];
+} rill_content_look;
+rill_content_look *rill_content_get_look(rill_content *content);
+
 #ifdef __cplusplus
 }
 #endif

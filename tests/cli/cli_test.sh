@@ -189,6 +189,32 @@ run_usage)
     run 0 help run
     expect_out "screenshot"
     ;;
+render_demo_main)
+    # `rill render` of the demo's main.rsn (and of its project folder) draws the city through the
+    # shared set-up path, the same as `rill demo` does: many instances visible, not a flat frame.
+    run 0 demo --out demo --entities 3000 --no-render
+    run 0 render demo/main.rsn --size 160x90 --validation --out main.png
+    grep -q "instances visible" out.txt || fail "no render summary"
+    grep -q " [1-9][0-9]*/[0-9]* instances visible" out.txt || fail "no instance visible"
+    expect_png main.png 3000
+    run 0 render demo --size 160x90 --validation --out project.png
+    expect_png project.png 3000
+    ;;
+render_defaults)
+    # A scene with no light and no camera: stated defaults on stderr, and a picture.
+    cat >empty.rsn <<'RSN'
+rsn 1
+entity 1 "Box" {
+    Transform {
+        scale: (2, 1, 1)
+    }
+}
+RSN
+    run 0 render empty.rsn --size 64x48 --validation --out empty.png
+    expect_err "note: empty.rsn has no light: added the default sun"
+    expect_err "note: empty.rsn has no active camera: added a default camera"
+    expect_png empty.png 60
+    ;;
 run_no_display)
     env -u DISPLAY -u WAYLAND_DISPLAY "$rill" run builtin:spheres --frames 1 \
         >out.txt 2>err.txt && fail "run without a display succeeded"

@@ -1,0 +1,238 @@
+/* test_content.c: rill_content, the one set-up path of the tools (rill/app.h, ON PLAYING
+ * CONTENT), on a headless lavapipe renderer with validation: a project folder (project.toml: main
+ * scene, window size) whose scene names a model in a subfolder and has no light and no camera
+ * gets the stated defaults and draws a lit model, not a black frame; the same scene opened as a
+ * .rsn finds its project above it; a model with its own light and camera gets no defaults;
+ * built-in scenes; settings read but not applied are noted; bad inputs fail naming the input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render/model_gen.h"
+#include "rill/app.h"
+#include "rill/render.h"
+#include "rill_test.h"
+
+static rill_renderer *make_renderer(rill_content *c) {
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    if (c)
+        rill_content_renderer_desc(c, &d);
+    d.validation = 1;
+    d.quality = RILL_RENDER_QUALITY_LOW;
+    rill_renderer *r = NULL;
+    rill_error err = {0};
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+        fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    return r;
+}
+
+static void copy_file(const char *from, const char *dir, const char *rel) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK)
+        fail_msg("%s", err.msg);
+    rill_test_write_file(dir, rel, data, size);
+    rill_free(data);
+}
+
+static const char SCENE_NO_LIGHT[] = "rsn 1\n"
+                                     "entity 1 \"Box\" {\n"
+                                     "    Transform { translation: (0, 0, 0) }\n"
+                                     "    Model { path: \"models/cube.glb\" }\n"
+                                     "}\n";
+
+/* A project: project.toml (64 x 48 window), scenes/world.rsn naming models/cube.glb. */
+static void write_project(const char *dir, const char *extra_toml) {
+    char toml[512];
+    snprintf(toml, sizeof(toml),
+             "[project]\nname = \"t\"\nmain_scene = \"scenes/world.rsn\"\n"
+             "[window]\nwidth = 64\nheight = 48\n%s",
+             extra_toml);
+    rill_test_write_file(dir, "project.toml", toml, strlen(toml));
+    rill_test_write_file(dir, "scenes/world.rsn", SCENE_NO_LIGHT, strlen(SCENE_NO_LIGHT));
+    copy_file(RILL_TEST_CUBE_GLB, dir, "models/cube.glb");
+}
+
+/* Fraction of pixels that differ clearly from the top-left one (the background). */
+static double drawn_fraction(rill_renderer *r) {
+    uint32_t w = 0, h = 0;
+    rill_renderer_size(r, &w, &h);
+    uint8_t *px = malloc((size_t)w * h * 4);
+    assert_non_null(px);
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(r, px, (size_t)w * h * 4, &err), RILL_OK);
+    uint32_t differ = 0, bright = 0;
+    for (uint32_t i = 0; i < w * h; i++) {
+        int d = abs(px[i * 4] - px[0]) + abs(px[i * 4 + 1] - px[1]) + abs(px[i * 4 + 2] - px[2]);
+        differ += d > 24;
+        bright += px[i * 4] + px[i * 4 + 1] + px[i * 4 + 2] > 120;
+    }
+    free(px);
+    assert_true(bright > 0); /* lit, not black */
+    return (double)differ / (double)(w * h);
+}
+
+static void render_one(rill_content *c, rill_renderer *r) {
+    rill_error err = {0};
+    rill_render_snapshot snap;
+    for (int f = 0; f < 2; f++) {
+        rill_app_frame(rill_content_app(c));
+        assert_int_equal(rill_content_snapshot(c, NULL, &snap, &err), RILL_OK);
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    }
+}
+
+static void test_project_defaults(void **state) {
+    (void)state;
+    char dir[512];
+    rill_test_tmpdir(dir, sizeof(dir), "content_project");
+    write_project(dir, "");
+    rill_error err = {0};
+    rill_content *c =
+        rill_content_open(&(rill_content_desc){.input = dir, .deterministic = true}, &err);
+    assert_non_null(c);
+    assert_int_equal(rill_content_get_kind(c), RILL_CONTENT_KIND_PROJECT);
+    assert_string_equal(rill_content_scene(c), "scenes/world.rsn");
+    assert_int_equal(rill_content_project(c)->window.width, 64);
+    assert_string_equal(rill_content_notes(c), "");
+    rill_renderer *r = make_renderer(c);
+    uint32_t w = 0, h = 0;
+    rill_renderer_size(r, &w, &h);
+    assert_int_equal(w, 64);
+    assert_int_equal(h, 48);
+    assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
+    assert_int_equal(rill_content_defaults_used(c),
+                     RILL_CONTENT_DEFAULT_LIGHT | RILL_CONTENT_DEFAULT_CAMERA);
+    assert_non_null(strstr(rill_content_notes(c), "no light"));
+    assert_non_null(strstr(rill_content_notes(c), "no active camera"));
+    rill_world *world = rill_content_world(c);
+    assert_true(rill_world_find_by_name(world, "Default Sun") != RILL_ENTITY_NULL);
+    assert_true(rill_world_find_by_name(world, "Default Camera") != RILL_ENTITY_NULL);
+    render_one(c, r);
+    double drawn = drawn_fraction(r);
+    assert_true(drawn > 0.05 && drawn < 0.95); /* the framed cube fills part of the frame */
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_content_release(c);
+    rill_renderer_destroy(r);
+    rill_content_destroy(c);
+
+    /* The scene file itself: its project is found one folder up. */
+    char scene[600];
+    rill_test_path(scene, sizeof(scene), dir, "scenes/world.rsn");
+    c = rill_content_open(&(rill_content_desc){.input = scene, .deterministic = true}, &err);
+    assert_non_null(c);
+    assert_int_equal(rill_content_get_kind(c), RILL_CONTENT_KIND_SCENE);
+    assert_string_equal(rill_content_scene(c), "scenes/world.rsn");
+    assert_int_equal(rill_content_project(c)->window.height, 48);
+    rill_content_destroy(c);
+    rill_test_tmpdir_remove(dir);
+}
+
+static void test_model_with_light_and_camera(void **state) {
+    (void)state;
+    char dir[512], path[600];
+    rill_test_tmpdir(dir, sizeof(dir), "content_model");
+    rill_error err = {0};
+    uint8_t *glb = NULL;
+    size_t glb_size = 0;
+    assert_int_equal(model_gen_glb(&glb, &glb_size, &err), RILL_OK);
+    rill_test_write_file(dir, "robot.glb", glb, glb_size);
+    rill_free(glb);
+    rill_test_path(path, sizeof(path), dir, "robot.glb");
+    rill_content *c =
+        rill_content_open(&(rill_content_desc){.input = path, .deterministic = true}, &err);
+    assert_non_null(c);
+    assert_int_equal(rill_content_get_kind(c), RILL_CONTENT_KIND_MODEL);
+    rill_renderer *r = make_renderer(NULL);
+    assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
+    assert_int_equal(rill_content_defaults_used(c), 0); /* its own point light and camera */
+    render_one(c, r);
+    rill_content_release(c);
+    rill_content_release(c); /* idempotent */
+    rill_renderer_destroy(r);
+    rill_content_destroy(c);
+    rill_test_tmpdir_remove(dir);
+}
+
+static void test_builtin(void **state) {
+    (void)state;
+    rill_error err = {0};
+    rill_content *c = rill_content_open(
+        &(rill_content_desc){.input = "builtin:cubes:4", .deterministic = true}, &err);
+    assert_non_null(c);
+    rill_renderer *r = make_renderer(NULL);
+    assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
+    assert_int_equal(rill_content_defaults_used(c), 0);
+    rill_render_snapshot snap;
+    assert_int_equal(rill_content_snapshot(c, NULL, &snap, &err), RILL_OK);
+    assert_int_equal(snap.instance_count, 5); /* four cubes and the ground */
+    assert_true(snap.has_sun);
+    rill_content_release(c);
+    rill_renderer_destroy(r);
+    rill_content_destroy(c);
+
+    c = rill_content_open(&(rill_content_desc){.input = "builtin:cubes:0"}, &err);
+    assert_non_null(c);
+    r = make_renderer(NULL);
+    assert_int_not_equal(rill_content_load(c, r, &err), RILL_OK);
+    assert_non_null(strstr(err.msg, "cubes:0"));
+    rill_content_release(c);
+    rill_renderer_destroy(r);
+    rill_content_destroy(c);
+}
+
+static void test_unapplied_and_bad_inputs(void **state) {
+    (void)state;
+    char dir[512], path[600];
+    rill_test_tmpdir(dir, sizeof(dir), "content_bad");
+    write_project(dir, "[streaming.texture]\nfull_distance = 30\n");
+    rill_error err = {0};
+    rill_content *c = rill_content_open(&(rill_content_desc){.input = dir}, &err);
+    assert_non_null(c);
+    assert_non_null(strstr(rill_content_notes(c), "not applied"));
+    rill_content_destroy(c);
+
+    /* A folder without project.toml, a missing file, an unknown kind, no main scene. */
+    rill_test_path(path, sizeof(path), dir, "models");
+    assert_null(rill_content_open(&(rill_content_desc){.input = path}, &err));
+    assert_int_equal(err.code, RILL_ERR_NOT_FOUND);
+    assert_non_null(strstr(err.msg, "project.toml"));
+    rill_test_path(path, sizeof(path), dir, "nope.rsn");
+    assert_null(rill_content_open(&(rill_content_desc){.input = path}, &err));
+    assert_non_null(strstr(err.msg, "nope.rsn"));
+    rill_test_path(path, sizeof(path), dir, "project.toml");
+    rill_test_write_file(dir, "notes.txt", "x", 1);
+    rill_test_path(path, sizeof(path), dir, "notes.txt");
+    assert_null(rill_content_open(&(rill_content_desc){.input = path}, &err));
+    assert_int_equal(err.code, RILL_ERR_UNSUPPORTED);
+    rill_test_write_file(dir, "project.toml", "[project]\nname = \"x\"\n", 21);
+    assert_null(rill_content_open(&(rill_content_desc){.input = dir}, &err));
+    assert_non_null(strstr(err.msg, "main scene"));
+    /* Nothing at all (no input, no pack): refused, not a crash. */
+    assert_null(rill_content_open(NULL, &err));
+    assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+    rill_test_tmpdir_remove(dir);
+}
+
+int main(void) {
+    rill_log_set_level(RILL_LOG_WARN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_project_defaults),
+        cmocka_unit_test(test_model_with_light_and_camera),
+        cmocka_unit_test(test_builtin),
+        cmocka_unit_test(test_unapplied_and_bad_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
