@@ -204,6 +204,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (argc < 2) {
+        /* A copy of rill carrying a pack (`rill pack append`) is a game: it plays its pack. */
+        if (rill_cli_has_appended_pack()) {
+            rill_cli_install_log(false);
+            char run_name[] = "run";
+            char *run_argv[] = {run_name, NULL};
+            return rill_cmd_run ? rill_cmd_run(1, run_argv) : 1;
+        }
         print_usage(stderr);
         return 2;
     }

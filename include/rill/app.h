@@ -729,7 +729,7 @@ void rill_content_destroy(rill_content *content);
 
 /* Fills the parts of a renderer desc the project decides: size ([window] width x height), vsync,
  * quality ([rendering] graphics_quality) and render_scale (the renderer never supersamples: a
- * scale above 1 is noted and drawn at 1). Other fields are left as they are. */
+ * scale above 1 is a warning and draws at 1). Other fields are left as they are. */
 void rill_content_renderer_desc(rill_content *content, struct rill_renderer_desc *inout);
 
 /* Accessors; valid until rill_content_destroy. */
@@ -748,7 +748,8 @@ uint32_t rill_content_pack_count(const rill_content *content);
 rill_app_models *rill_content_models(const rill_content *content);
 /* RILL_CONTENT_DEFAULT_* bits for the defaults rill_content_load added. */
 uint32_t rill_content_defaults_used(const rill_content *content);
-/* One line per stated default or setting not applied, '\n'-separated ("" = none). */
+/* One line per stated default, '\n'-separated ("" = none). Settings read but not applied
+ * yet are logged as warnings instead. */
 const char *rill_content_notes(const rill_content *content);
 /* Appends a line to the notes (and logs it at INFO), for tools that apply their own defaults. */
 void rill_content_note(rill_content *content, const char *fmt, ...) RILL_PRINTF(2, 3);

@@ -234,8 +234,8 @@ static void note_unapplied(rill_content *c) {
     rill_project def;
     rill_project_defaults(&def);
     if (memcmp(&p->streaming, &def.streaming, sizeof(def.streaming)) != 0)
-        rill_content_note(c, "project.toml [streaming.texture] is read but not applied yet: "
-                             "texture streaming is not part of this build");
+        RILL_LOG_WARN(LOGC, "project.toml [streaming.texture] is read but not applied yet: "
+                            "texture streaming is not part of this build");
 }
 
 rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) {
@@ -382,10 +382,10 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
     d->render_scale = p->rendering.render_scale;
     if (p->rendering.render_scale > 1.0f) {
         d->render_scale = 1.0f;
-        rill_content_note(c,
-                          "project.toml [rendering] render_scale %.2f is not applied: the renderer "
-                          "never supersamples, drawing at 1.0",
-                          (double)p->rendering.render_scale);
+        RILL_LOG_WARN(LOGC,
+                      "project.toml [rendering] render_scale %.2f is not applied: the renderer "
+                      "never supersamples, drawing at 1.0",
+                      (double)p->rendering.render_scale);
     }
 }
 
