@@ -271,6 +271,24 @@ rill_entity rill_world_spawn(rill_world *world);
 /* Spawns `count` empty entities into out[0..count) (caller-sized). Returns count, or 0 when out of
  * memory (nothing spawned then). */
 uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out);
+/* A bulk spawn: `count` entities that each get the same set of components.
+ *   components: zero-terminated list of distinct, non-MANAGED component ids.
+ *   data:       per component, NULL = the type's defaults for every entity, else `count` values
+ *               back to back (sizeof the type each; strings already interned).
+ * An all-zero desc spawns nothing. */
+#define RILL_SPAWN_MAX_COMPONENTS 16
+typedef struct rill_spawn_desc {
+    uint32_t count;
+    rill_component components[RILL_SPAWN_MAX_COMPONENTS];
+    const void *data[RILL_SPAWN_MAX_COMPONENTS];
+} rill_spawn_desc;
+/* Spawns desc->count entities with their components in one pass: every storage grows once and is
+ * filled with block copies, instead of one add per component per entity. out (NULL, or desc->count
+ * entries) receives the entities, in the order of the data arrays. Transforms are marked dirty;
+ * on_add hooks run after every entity is complete, component by component. Returns the count, or
+ * 0 when the desc is invalid (unknown, MANAGED or repeated component; logged) or memory ran out;
+ * nothing is spawned then. The entities also form long runs for rill_query_next_run. */
+uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, rill_entity *out);
 /* Pre-sizes entity storage for `entity_count` live entities in total. False when out of memory. */
 bool rill_world_reserve(rill_world *world, uint32_t entity_count);
 /* Despawns e: runs on_remove hooks, removes all its components, unlinks it from its parent's
@@ -525,27 +543,80 @@ typedef struct rill_query_desc {
     rill_component without[RILL_QUERY_MAX_TERMS];
 } rill_query_desc;
 
-/* Iteration state; lives on the caller's stack. Read `entity` and rill_query_get after each
- * successful rill_query_next. The other members are private. */
+/* Iteration state; lives on the caller's stack. Two ways to walk it, not to be mixed on one query:
+ *   - entity by entity: read `entity` and rill_query_get after each successful rill_query_next;
+ *   - run by run (the fast path): after each successful rill_query_next_run, entities[0..count)
+ *     match and columns[t] points at term t's data of entities[0], the others following it
+ *     contiguously (element k at (char *)columns[t] + k * stride of the term's type, which is
+ *     sizeof(T) for a C struct registered with RILL_TYPE_LAYOUT), so a loop over a run is a plain
+ *     array loop the compiler can vectorise.
+ * The members after `columns` are private. */
 typedef struct rill_query {
     rill_entity entity;
+    uint32_t count;
+    const rill_entity *entities;
+    void *columns[RILL_QUERY_MAX_TERMS];
     rill_world *world;
     rill_query_desc desc;
     uint32_t with_count;
     uint32_t without_count;
-    uint32_t driver; /* index into desc.with of the smallest set */
-    uint32_t cursor;
+    uint32_t driver;   /* index into desc.with of the smallest set */
+    uint32_t cursor;   /* driver dense index: everything at or above it has been handed out */
+    uint32_t run_left; /* entity-by-entity mode: elements of the buffered run not yet visited */
+    uint32_t epoch;    /* the world's structural epoch when the run was found */
+    const uint32_t *world_epoch;
+    uint32_t strides[RILL_QUERY_MAX_TERMS];
     void *data[RILL_QUERY_MAX_TERMS];
+    struct rill_query_cache *cache; /* NULL, or the cache this iteration replays or records */
+    uint32_t replay;                /* next run record of the cache */
+    bool replaying;
 } rill_query;
 
 /* Starts a query. An invalid desc (no with term, unknown id) gives a query that yields nothing. */
 rill_query rill_world_query(rill_world *world, const rill_query_desc *desc);
-/* Advances to the next match; false when done. */
-bool rill_query_next(rill_query *q);
+/* Internal: buffers the next run for rill_query_next; false when done. */
+bool rill__query_refill(rill_query *q);
+/* Advances to the next match; false when done. Inline: stepping through a buffered run costs a
+ * few instructions, and a run is refilled out of line. */
+static inline bool rill_query_next(rill_query *q) {
+    if (q == NULL) {
+        return false;
+    }
+    if ((q->run_left == 0 || q->world_epoch == NULL || q->epoch != *q->world_epoch) &&
+        !rill__query_refill(q)) {
+        return false;
+    }
+    uint32_t k = --q->run_left;
+    q->entity = q->entities[k];
+    for (uint32_t t = 0; t < q->with_count; t++) {
+        q->data[t] = (char *)q->columns[t] + (size_t)k * q->strides[t];
+    }
+    return true;
+}
+/* Advances to the next run of matches (see rill_query above): count >= 1 entities whose `with`
+ * components sit at the same relative positions in every term's storage. Entities spawned together
+ * (rill_world_spawn_bulk, a scene load) form long runs; entities whose components were added in
+ * different orders, or moved by swap-removes, form shorter ones, down to one entity per run.
+ * False when done (count is 0 then). The pointers are valid until the next structural change. */
+bool rill_query_next_run(rill_query *q);
 /* Data of `with` term `term` for the current entity (NULL for a bad index). */
 void *rill_query_get(const rill_query *q, uint32_t term);
 /* Counts the matches (runs the query to the end on a copy). */
 uint32_t rill_query_count(const rill_query *q);
+
+/* A cached query: a query that remembers where its runs lie. Finding a run compares the entity ids
+ * of the term storages (an eighth of a 2-component loop's memory traffic); a cached query records
+ * the runs of an iteration and replays them in later iterations for as long as none of its term
+ * storages (with or without) changed structurally, so a system that runs every frame over a
+ * settled world walks only the component data. Owned by the caller; destroy it before the world.
+ * NULL when out of memory. An invalid desc gives a cache whose iterations yield nothing. */
+typedef struct rill_query_cache rill_query_cache;
+rill_query_cache *rill_world_query_cache(rill_world *world, const rill_query_desc *desc);
+/* Frees the cache (NULL is a no-op). */
+void rill_query_cache_destroy(rill_query_cache *cache);
+/* Starts an iteration of the cached query; walk it with rill_query_next_run or rill_query_next
+ * exactly like a rill_world_query. Only one iteration of a cache may be in progress at a time. */
+rill_query rill_query_cache_iter(rill_query_cache *cache);
 
 /* >>events ------------------------------------------------------------------------------------ */
 

@@ -44,9 +44,9 @@ static void unlink(rill_world *w, rill_entity child) {
         ch->last = prev;
     }
     if (ch && --ch->count == 0) {
-        rill__set_erase(children_set(w), RILL_ENTITY_INDEX(parent));
+        rill__set_erase(w, children_set(w), RILL_ENTITY_INDEX(parent));
     }
-    rill__set_erase(parent_set(w), RILL_ENTITY_INDEX(child));
+    rill__set_erase(w, parent_set(w), RILL_ENTITY_INDEX(child));
 }
 
 void rill__hierarchy_detach_all(rill_world *w, rill_entity e) {
@@ -89,14 +89,14 @@ bool rill_world_set_parent(rill_world *world, rill_entity child, rill_entity par
         return true;
     }
     bool existed;
-    rill_parent *p = rill__set_insert(parent_set(world), child, &existed);
+    rill_parent *p = rill__set_insert(world, parent_set(world), child, &existed);
     if (p == NULL) {
         RILL_LOG_ERROR("world", "set_parent: out of memory");
         return false;
     }
-    rill_children *ch = rill__set_insert(children_set(world), parent, &existed);
+    rill_children *ch = rill__set_insert(world, children_set(world), parent, &existed);
     if (ch == NULL) {
-        rill__set_erase(parent_set(world), RILL_ENTITY_INDEX(child));
+        rill__set_erase(world, parent_set(world), RILL_ENTITY_INDEX(child));
         RILL_LOG_ERROR("world", "set_parent: out of memory");
         return false;
     }
@@ -388,7 +388,7 @@ uint32_t rill_world_update_transforms(rill_world *world) {
                 rill_transform_to_mat4(t, local);
                 rill_mat4_mul(item.parent, local, m);
                 bool existed;
-                rill_global_transform *g = rill__set_insert(gs, item.entity, &existed);
+                rill_global_transform *g = rill__set_insert(world, gs, item.entity, &existed);
                 if (g != NULL) {
                     memcpy(g->m, m, sizeof m);
                     written++;

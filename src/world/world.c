@@ -37,10 +37,12 @@ bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, boo
 
 /* >>sparse set */
 
-static bool set_reserve(rill__sparse_set *s, uint32_t n) {
+static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
     if (n <= s->cap) {
         return true;
     }
+    w->epoch++;
+    s->version++;
     uint32_t cap = s->cap;
     if (!rill__world_grow((void **)&s->dense, &cap, n, sizeof(rill_entity), false)) {
         return false;
@@ -54,7 +56,7 @@ static bool set_reserve(rill__sparse_set *s, uint32_t n) {
     return true;
 }
 
-void *rill__set_insert(rill__sparse_set *s, rill_entity e, bool *out_existed) {
+void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *out_existed) {
     uint32_t slot = RILL_ENTITY_INDEX(e);
     if (slot < s->sparse_cap && s->sparse[slot] != 0) {
         uint32_t d = s->sparse[slot] - 1u;
@@ -67,16 +69,20 @@ void *rill__set_insert(rill__sparse_set *s, rill_entity e, bool *out_existed) {
         !rill__world_grow((void **)&s->sparse, &s->sparse_cap, slot + 1u, sizeof(uint32_t), true)) {
         return NULL;
     }
-    if (s->len == s->cap && !set_reserve(s, s->len + 1u)) {
+    if (s->len == s->cap && !set_reserve(w, s, s->len + 1u)) {
         return NULL;
     }
+    w->epoch++;
+    s->version++;
     uint32_t d = s->len++;
     s->dense[d] = e;
     s->sparse[slot] = d + 1u;
     return s->data + (size_t)d * s->stride;
 }
 
-void rill__set_erase(rill__sparse_set *s, uint32_t slot) {
+void rill__set_erase(rill_world *w, rill__sparse_set *s, uint32_t slot) {
+    w->epoch++;
+    s->version++;
     uint32_t d = s->sparse[slot] - 1u;
     uint32_t last = s->len - 1u;
     if (d != last) {
@@ -183,7 +189,7 @@ bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32
                                    RILL_MAX(n, world->slot_count), sizeof(uint32_t), true)) {
         return false;
     }
-    return set_reserve(&c->set, n);
+    return set_reserve(world, &c->set, n);
 }
 
 uint32_t rill_world_component_prefault(rill_world *world, rill_component comp, uint32_t first,
@@ -526,6 +532,159 @@ uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out)
     return count;
 }
 
+/* >>bulk spawn */
+
+/* The components of a bulk spawn, checked: known, not MANAGED, not repeated. 0 on a bad desc. */
+static uint32_t bulk_components(rill_world *w, const rill_spawn_desc *d, rill__component **out) {
+    uint32_t n = 0;
+    for (; n < RILL_SPAWN_MAX_COMPONENTS && d->components[n] != 0; n++) {
+        rill_component id = d->components[n];
+        rill__component *c = rill__world_comp(w, id);
+        if (c == NULL || (c->type->desc.flags & RILL_TYPE_MANAGED)) {
+            RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: component %u is %s", w->label, id,
+                          c ? "managed by the world" : "unknown");
+            return UINT32_MAX;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            if (d->components[k] == id) {
+                RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: %s listed twice", w->label,
+                              c->type->desc.name);
+                return UINT32_MAX;
+            }
+        }
+        out[n] = c;
+    }
+    return n;
+}
+
+/* Grows every storage the spawn writes, so that nothing after it can fail. */
+static bool bulk_reserve(rill_world *w, rill__component **comps, uint32_t nc, uint32_t count,
+                         bool dirty) {
+    uint32_t from_free = RILL_MIN(count, w->free_len);
+    uint64_t slots = (uint64_t)w->slot_count + (count - from_free);
+    if (slots > UINT32_MAX || !rill_world_reserve(w, (uint32_t)slots)) {
+        return false;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        rill__sparse_set *s = &comps[c]->set;
+        if ((uint64_t)s->len + count > UINT32_MAX ||
+            !rill__world_grow((void **)&s->sparse, &s->sparse_cap, (uint32_t)slots,
+                              sizeof(uint32_t), true) ||
+            !set_reserve(w, s, s->len + count)) {
+            return false;
+        }
+    }
+    return !dirty || rill_array_reserve(&w->dirty, w->dirty.len + count);
+}
+
+/* Writes n copies of the size-byte value at src, stride bytes apart, doubling the copied block
+ * when the elements are packed. */
+static void fill_repeat(uint8_t *dst, const void *src, uint32_t n, uint32_t size, uint32_t stride) {
+    if (n == 0) {
+        return;
+    }
+    if (size != stride) {
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(dst + (size_t)i * stride, src, size);
+        }
+        return;
+    }
+    memcpy(dst, src, size);
+    for (size_t done = 1; done < n;) {
+        size_t k = RILL_MIN(done, (size_t)n - done);
+        memcpy(dst + done * size, dst, k * size);
+        done += k;
+    }
+}
+
+/* Appends ids[0..n) with their data (or defaults) to one component's storage. */
+static void bulk_fill(rill__component *c, const rill_entity *ids, uint32_t n, const void *src) {
+    rill__sparse_set *s = &c->set;
+    uint32_t base = s->len;
+    if (s->dense + base != ids) {
+        memcpy(s->dense + base, ids, (size_t)n * sizeof(rill_entity));
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        s->sparse[RILL_ENTITY_INDEX(ids[i])] = base + i + 1u;
+    }
+    uint32_t size = c->type->desc.size;
+    uint8_t *dst = s->data + (size_t)base * s->stride;
+    if (src == NULL) {
+        fill_repeat(dst, c->type->defaults, n, size, s->stride);
+    } else if (size == s->stride) {
+        memcpy(dst, src, (size_t)n * size);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            memcpy(dst + (size_t)i * s->stride, (const uint8_t *)src + (size_t)i * size, size);
+        }
+    }
+    s->len = base + n;
+    s->version++;
+}
+
+uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, rill_entity *out) {
+    if (world == NULL || desc == NULL || desc->count == 0) {
+        return 0;
+    }
+    rill__component *comps[RILL_SPAWN_MAX_COMPONENTS];
+    uint32_t nc = bulk_components(world, desc, comps);
+    if (nc == UINT32_MAX) {
+        return 0;
+    }
+    uint32_t n = desc->count;
+    bool has_transform = false, has_hook = false;
+    for (uint32_t c = 0; c < nc; c++) {
+        has_transform = has_transform || desc->components[c] == RILL_COMPONENT_TRANSFORM;
+        has_hook = has_hook || comps[c]->type->desc.on_add != NULL;
+    }
+    /* Hooks may move storage, so they walk a list of their own when the caller gave none. */
+    rill_entity *list = out;
+    if (list == NULL && (has_hook || nc == 0)) {
+        list = rill_malloc_tagged((size_t)n * sizeof(rill_entity), RILL_MEM_WORLD);
+    }
+    if ((list == NULL && nc == 0) || (has_hook && list == NULL) ||
+        !bulk_reserve(world, comps, nc, n, has_transform)) {
+        RILL_LOG_ERROR(WORLD_LOG, "%s: spawn_bulk of %u: out of memory", world->label, n);
+        if (list != out) {
+            rill_free(list);
+        }
+        return 0;
+    }
+    /* The ids go straight into the first storage's dense array (or the caller's list), and every
+     * other storage copies them from there. */
+    rill_entity *ids = nc > 0 ? comps[0]->set.dense + comps[0]->set.len : list;
+    for (uint32_t i = 0; i < n; i++) {
+        ids[i] = spawn_one(world);
+    }
+    if (list != NULL && list != ids) {
+        memcpy(list, ids, (size_t)n * sizeof(rill_entity));
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        bulk_fill(comps[c], ids, n, desc->data[c]);
+    }
+    world->epoch++;
+    if (has_transform) {
+        for (uint32_t i = 0; i < n; i++) {
+            world->flags[RILL_ENTITY_INDEX(ids[i])] |= RILL__SLOT_DIRTY;
+            world->dirty.data[world->dirty.len++] = ids[i];
+        }
+    }
+    for (uint32_t c = 0; c < nc && has_hook; c++) {
+        const rill_type_desc *t = &rill__world_comp(world, desc->components[c])->type->desc;
+        for (uint32_t i = 0; i < n && t->on_add != NULL; i++) {
+            /* Earlier hooks may have despawned entities or moved storage: look each one up. */
+            void *data = rill_world_get(world, list[i], desc->components[c]);
+            if (data != NULL) {
+                t->on_add(world, list[i], data, t->hook_user);
+            }
+        }
+    }
+    if (list != out) {
+        rill_free(list);
+    }
+    return n;
+}
+
 bool rill_world_is_alive(const rill_world *world, rill_entity e) {
     return world != NULL && rill__world_alive(world, e);
 }
@@ -601,7 +760,7 @@ bool rill_world_despawn(rill_world *world, rill_entity e) {
     for (uint32_t c = 0; c < world->components.len; c++) {
         rill__sparse_set *s = &world->components.data[c].set;
         if (idx < s->sparse_cap && s->sparse[idx] != 0) {
-            rill__set_erase(s, idx);
+            rill__set_erase(world, s, idx);
         }
     }
     release_slot(world, idx);
@@ -668,7 +827,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t idx = RILL_ENTITY_INDEX(list[i]);
                 if (rill__world_alive(w, list[i]) && idx < s->sparse_cap && s->sparse[idx] != 0) {
-                    rill__set_erase(s, idx);
+                    rill__set_erase(w, s, idx);
                 }
             }
             continue;
@@ -704,6 +863,8 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
             kept++;
         }
         s->len = kept;
+        s->version++;
+        w->epoch++;
     }
     uint32_t gone = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -731,7 +892,9 @@ static void despawn_all(rill_world *w, bool hooks) {
             s->sparse[RILL_ENTITY_INDEX(s->dense[d])] = 0;
         }
         s->len = 0;
+        s->version++;
     }
+    w->epoch++;
     for (uint32_t i = 0; i < w->slot_count; i++) {
         if (w->flags[i] & RILL__SLOT_ALIVE) {
             release_slot(w, i);
@@ -790,7 +953,7 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
         }
     }
     bool existed;
-    void *data = rill__set_insert(&c->set, e, &existed);
+    void *data = rill__set_insert(world, &c->set, e, &existed);
     if (data == NULL) {
         RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory adding %s", world->label, t->name);
         rill_free(heap);
@@ -851,7 +1014,7 @@ bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
     if (rill__set_get(&c->set, idx) == NULL) {
         return true; /* the hook removed it already */
     }
-    rill__set_erase(&c->set, idx);
+    rill__set_erase(world, &c->set, idx);
     return true;
 }
 

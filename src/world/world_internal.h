@@ -44,6 +44,7 @@ typedef struct rill__sparse_set {
     uint32_t len;
     uint32_t cap;
     uint32_t stride;
+    uint32_t version; /* bumped by every change that moves or adds elements (query caches) */
 } rill__sparse_set;
 
 typedef struct rill__component {
@@ -86,6 +87,9 @@ struct rill_world {
     uint32_t free_len;
     uint32_t free_cap;
     uint32_t alive;
+    /* Bumped by every change that can move component data (insert, erase, growth, compaction),
+     * so an entity-by-entity query notices that its buffered run went stale. */
+    uint32_t epoch;
 
     /* >>registry */
     RILL_ARRAY(rill__type *) types;
@@ -128,8 +132,8 @@ static inline rill__component *rill__world_comp(const rill_world *w, rill_compon
 }
 
 /* Internal component storage operations (world.c). Add does not run hooks or dirty marking. */
-void *rill__set_insert(rill__sparse_set *s, rill_entity e, bool *out_existed);
-void rill__set_erase(rill__sparse_set *s, uint32_t slot);
+void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *out_existed);
+void rill__set_erase(rill_world *w, rill__sparse_set *s, uint32_t slot);
 
 /* Registry (reflect.c). */
 rill__type *rill__type_create(const rill_type_desc *desc, rill_error *err);

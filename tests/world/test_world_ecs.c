@@ -670,8 +670,8 @@ static void test_component_prefault(void **state) {
         rill_world_add(w, e[i], c, &(tag){e[i], i});
     }
     assert_true(rill_world_component_reserve(w, c, 1000));
-    assert_int_equal(rill_world_component_prefault(w, c, 0, 5), 0);   /* all below len */
-    assert_int_equal(rill_world_component_prefault(w, c, 5, 10), 5);  /* clamped to len */
+    assert_int_equal(rill_world_component_prefault(w, c, 0, 5), 0);  /* all below len */
+    assert_int_equal(rill_world_component_prefault(w, c, 5, 10), 5); /* clamped to len */
     assert_int_equal(rill_world_component_prefault(w, c, 10, 990), 990);
     assert_int_equal(rill_world_component_prefault(w, c, 990, 100000) <= 10, true);
     assert_int_equal(rill_world_component_prefault(w, 0, 0, 10), 0);
@@ -691,9 +691,9 @@ static void test_component_prefault(void **state) {
 typedef struct batch_log {
     rill_component tag;
     int removes;
-    int missing_name; /* hooks that ran after the entity's Name was gone */
-    rill_entity adopt;  /* an outside entity the hook of value 7 attaches to the dying entity */
-    uint32_t refused;   /* despawns of batch members from hooks that were (correctly) no-ops */
+    int missing_name;  /* hooks that ran after the entity's Name was gone */
+    rill_entity adopt; /* an outside entity the hook of value 7 attaches to the dying entity */
+    uint32_t refused;  /* despawns of batch members from hooks that were (correctly) no-ops */
 } batch_log;
 
 static void batch_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
@@ -746,8 +746,12 @@ static void test_batch_despawn(void **state) {
     rill_world *w = rill_world_create(NULL);
     static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY),
                                         RILL_FIELD(tag, value, I32)};
-    rill_type_desc d = {.name = "BatchTag", RILL_TYPE_LAYOUT(tag), .fields = fields,
-                        .field_count = 2, .on_remove = batch_on_remove, .hook_user = &log};
+    rill_type_desc d = {.name = "BatchTag",
+                        RILL_TYPE_LAYOUT(tag),
+                        .fields = fields,
+                        .field_count = 2,
+                        .on_remove = batch_on_remove,
+                        .hook_user = &log};
     log.tag = rill_world_register_component(w, &d);
     rill_component plain = register_tag(w, "Plain");
     rill_entity keep_parent = rill_world_spawn(w);
@@ -808,7 +812,7 @@ static void test_batch_despawn(void **state) {
         assert_string_equal(rill_world_get_name(w, survivors[i]), "survivor");
     }
     const rill_builtins *bi = rill_world_builtin(w);
-    rill_component all[] = {log.tag, plain, bi->name, bi->transform, bi->global_transform,
+    rill_component all[] = {log.tag,    plain,       bi->name, bi->transform, bi->global_transform,
                             bi->parent, bi->children};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
         check_set(w, all[k]);
@@ -823,7 +827,8 @@ static void test_batch_despawn(void **state) {
     for (uint32_t i = 0; i < 100; i++) {
         rill_entity x = rill_world_spawn(w);
         rill_world_set_parent(w, x, i < 50 ? a : b);
-        if (i == 49) b = x;
+        if (i == 49)
+            b = x;
         rill_world_add(w, x, plain, &(tag){x, 1});
     }
     rill_entity roots[] = {b, a, a, members[3], RILL_ENTITY_NULL, b};
@@ -953,6 +958,298 @@ static void test_commands_reentrancy(void **state) {
     rill_world_destroy(w);
 }
 
+/* Every match of a query, seen through runs, in a 0/1 array indexed by entity slot; checks that
+ * each run's columns line up with its entities. Returns the number of matches. */
+static uint32_t collect_runs(rill_world *w, const rill_query_desc *d, uint8_t *seen, uint32_t cap,
+                             uint32_t *out_runs) {
+    rill_query q = rill_world_query(w, d);
+    uint32_t n = 0, runs = 0, terms = 0;
+    while (terms < RILL_QUERY_MAX_TERMS && d->with[terms] != 0) {
+        terms++;
+    }
+    while (rill_query_next_run(&q)) {
+        assert_true(q.count > 0);
+        runs++;
+        for (uint32_t k = 0; k < q.count; k++) {
+            rill_entity e = q.entities[k];
+            uint32_t slot = RILL_ENTITY_INDEX(e);
+            assert_true(slot < cap);
+            assert_int_equal(seen[slot], 0);
+            seen[slot] = 1;
+            for (uint32_t t = 0; t < terms; t++) {
+                assert_ptr_equal((tag *)q.columns[t] + k, rill_world_get(w, e, d->with[t]));
+            }
+            for (uint32_t t = 0; t < RILL_QUERY_MAX_TERMS && d->without[t] != 0; t++) {
+                assert_false(rill_world_has(w, e, d->without[t]));
+            }
+            n++;
+        }
+    }
+    assert_int_equal(q.count, 0);
+    *out_runs = runs;
+    return n;
+}
+
+/* Runs hand out exactly the matches of the entity-by-entity walk, long runs where entities got
+ * their components together, and stay right when churn scrambles the dense orders. */
+static void test_query_runs(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
+    enum { N = 4000 };
+    static rill_entity ents[N];
+    static uint8_t seen[N];
+    rill_world_spawn_n(w, N, ents);
+    for (uint32_t i = 0; i < N; i++) {
+        rill_world_add(w, ents[i], ca, &(tag){ents[i], (int32_t)i});
+        rill_world_add(w, ents[i], cb, &(tag){ents[i], (int32_t)i});
+    }
+    rill_query_desc ab = {.with = {ca, cb}};
+    uint32_t runs;
+    assert_int_equal(collect_runs(w, &ab, seen, N, &runs), N);
+    assert_int_equal(runs, 1); /* added together: one run */
+    /* A column loop over runs writes what the per-entity walk reads back. */
+    rill_query q = rill_world_query(w, &ab);
+    while (rill_query_next_run(&q)) {
+        tag *a = q.columns[0], *b = q.columns[1];
+        for (uint32_t k = 0; k < q.count; k++) {
+            b[k].value = a[k].value * 3;
+        }
+    }
+    q = rill_world_query(w, &ab);
+    uint32_t n = 0;
+    while (rill_query_next(&q)) {
+        tag *a = rill_query_get(&q, 0), *b = rill_query_get(&q, 1);
+        assert_int_equal(a->owner, q.entity);
+        assert_int_equal(b->owner, q.entity);
+        assert_int_equal(b->value, a->value * 3);
+        n++;
+    }
+    assert_int_equal(n, N);
+    /* Churn: swap-removes and re-adds in another order scramble B's dense order against A's. */
+    for (uint32_t i = 0; i < N; i += 7) {
+        rill_world_remove(w, ents[i], cb);
+    }
+    for (uint32_t i = 0; i < N; i += 14) {
+        rill_world_add(w, ents[i], cb, &(tag){ents[i], 0});
+    }
+    for (uint32_t i = 0; i < N; i += 11) {
+        rill_world_add(w, ents[i], cc, &(tag){ents[i], 0});
+    }
+    rill_world_despawn(w, ents[17]);
+    uint32_t expect_ab = 0, expect_abc = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        bool b = rill_world_has(w, ents[i], cb), c = rill_world_has(w, ents[i], cc);
+        expect_ab += b ? 1u : 0u;
+        expect_abc += (b && !c) ? 1u : 0u;
+    }
+    memset(seen, 0, sizeof seen);
+    assert_int_equal(collect_runs(w, &ab, seen, N, &runs), expect_ab);
+    assert_true(runs > 1);
+    q = rill_world_query(w, &ab);
+    assert_int_equal(rill_query_count(&q), expect_ab);
+    rill_query_desc ab_not_c = {.with = {ca, cb}, .without = {cc}};
+    memset(seen, 0, sizeof seen);
+    assert_int_equal(collect_runs(w, &ab_not_c, seen, N, &runs), expect_abc);
+    rill_query_desc three = {.with = {cc, ca, cb}};
+    memset(seen, 0, sizeof seen);
+    uint32_t expect3 = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        expect3 += rill_world_has(w, ents[i], cb) && rill_world_has(w, ents[i], cc) ? 1u : 0u;
+    }
+    assert_int_equal(collect_runs(w, &three, seen, N, &runs), expect3);
+    /* An invalid query has no runs. */
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca, 999}});
+    assert_false(rill_query_next_run(&q));
+    /* The per-entity walk survives a structural change in the middle of a run (against the
+     * rules): every other match is still visited exactly once. */
+    memset(seen, 0, sizeof seen);
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca}});
+    n = 0;
+    uint32_t alive_a = rill_world_component_len(w, ca);
+    while (rill_query_next(&q)) {
+        uint32_t slot = RILL_ENTITY_INDEX(q.entity);
+        assert_int_equal(seen[slot], 0);
+        seen[slot] = 1;
+        n++;
+        if (slot % 5 == 0) {
+            rill_world_remove(w, q.entity, cb);
+        }
+        if (slot % 9 == 0) {
+            rill_world_add(w, q.entity, cc, NULL);
+        }
+    }
+    assert_int_equal(n, alive_a);
+    rill_world_destroy(w);
+}
+
+/* Sums entity slots over a cached iteration, run by run or entity by entity. */
+static uint64_t cached_sum(rill_query_cache *c, bool by_entity, uint32_t *out_n) {
+    rill_query q = rill_query_cache_iter(c);
+    uint64_t sum = 0;
+    uint32_t n = 0;
+    if (by_entity) {
+        while (rill_query_next(&q)) {
+            assert_int_equal(((tag *)rill_query_get(&q, 0))->owner, q.entity);
+            sum += RILL_ENTITY_INDEX(q.entity);
+            n++;
+        }
+    } else {
+        while (rill_query_next_run(&q)) {
+            for (uint32_t k = 0; k < q.count; k++) {
+                assert_int_equal(((tag *)q.columns[0])[k].owner, q.entities[k]);
+                assert_int_equal(((tag *)q.columns[1])[k].owner, q.entities[k]);
+                sum += RILL_ENTITY_INDEX(q.entities[k]);
+                n++;
+            }
+        }
+    }
+    *out_n = n;
+    return sum;
+}
+
+/* A cached query replays its runs while its storages are unchanged and re-finds them after any
+ * structural change of a term, including one in the middle of an iteration. */
+static void test_query_cache(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
+    enum { N = 2000 };
+    static rill_entity ents[N];
+    rill_world_spawn_n(w, N, ents);
+    uint64_t expect = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        rill_world_add(w, ents[i], ca, &(tag){ents[i], 0});
+        rill_world_add(w, ents[i], cb, &(tag){ents[i], 0});
+        expect += RILL_ENTITY_INDEX(ents[i]);
+    }
+    rill_query_cache *c =
+        rill_world_query_cache(w, &(rill_query_desc){.with = {ca, cb}, .without = {cc}});
+    assert_non_null(c);
+    uint32_t n;
+    for (int round = 0; round < 3; round++) { /* record, then replay twice */
+        assert_int_equal(cached_sum(c, round == 2, &n), expect);
+        assert_int_equal(n, N);
+    }
+    assert_true(rill_query_cache_iter(c).replaying); /* private member: the records are used */
+    /* Changes to a term storage (here the without term) are seen by the next iteration. */
+    rill_world_add(w, ents[5], cc, &(tag){ents[5], 0});
+    expect -= RILL_ENTITY_INDEX(ents[5]);
+    assert_int_equal(cached_sum(c, false, &n), expect);
+    assert_int_equal(n, N - 1);
+    rill_world_remove(w, ents[9], cb);
+    expect -= RILL_ENTITY_INDEX(ents[9]);
+    assert_int_equal(cached_sum(c, true, &n), expect);
+    assert_int_equal(cached_sum(c, false, &n), expect);
+    /* A change in the middle of a replayed iteration (against the rules) neither crashes nor
+     * visits an entity twice. */
+    rill_query q = rill_query_cache_iter(c);
+    static uint8_t seen[N + 16];
+    memset(seen, 0, sizeof seen);
+    uint32_t visited = 0;
+    while (rill_query_next(&q)) {
+        uint32_t slot = RILL_ENTITY_INDEX(q.entity);
+        assert_int_equal(seen[slot], 0);
+        seen[slot] = 1;
+        if (visited++ == 10) {
+            rill_world_remove(w, ents[1000], ca);
+        }
+    }
+    assert_true(visited >= N - 3);
+    /* An iteration abandoned halfway leaves the cache to record again. */
+    q = rill_query_cache_iter(c);
+    assert_true(rill_query_next_run(&q));
+    expect -= RILL_ENTITY_INDEX(ents[1000]);
+    assert_int_equal(cached_sum(c, false, &n), expect);
+    assert_int_equal(cached_sum(c, false, &n), expect);
+    rill_query_cache_destroy(c);
+    /* An invalid desc caches nothing and yields nothing. */
+    c = rill_world_query_cache(w, &(rill_query_desc){.with = {ca, 999}});
+    q = rill_query_cache_iter(c);
+    assert_false(rill_query_next_run(&q));
+    rill_query_cache_destroy(c);
+    rill_query_cache_destroy(NULL);
+    rill_world_destroy(w);
+}
+
+static uint32_t bulk_hook_calls;
+static rill_component bulk_hooked;
+static void count_add_hook(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)user;
+    assert_ptr_equal(rill_world_get(w, e, bulk_hooked), data);
+    assert_non_null(rill_world_get(w, e, RILL_COMPONENT_TRANSFORM)); /* entity is complete */
+    bulk_hook_calls++;
+}
+
+/* A bulk spawn stores each entity's own data (or defaults), marks transforms dirty, runs hooks on
+ * complete entities, reuses free slots, forms one run, and refuses bad descs whole. */
+static void test_spawn_bulk(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_component ca = register_tag(w, "A");
+    rill_type_desc hd = *rill_world_component_type(w, ca);
+    hd.name = "Hooked";
+    hd.on_add = count_add_hook;
+    rill_component ch = rill_world_register_component(w, &hd);
+    /* Free slots to reuse. */
+    rill_entity old[10];
+    rill_world_spawn_n(w, 10, old);
+    for (uint32_t i = 0; i < 10; i += 2) {
+        rill_world_despawn(w, old[i]);
+    }
+    enum { N = 3000 };
+    static tag tags[N];
+    static rill_transform trs[N];
+    static rill_entity out[N];
+    for (uint32_t i = 0; i < N; i++) {
+        tags[i] = (tag){0, (int32_t)i};
+        trs[i] = rill_transform_identity();
+        trs[i].translation[1] = (float)i;
+    }
+    rill_spawn_desc d = {
+        .count = N,
+        .components = {RILL_COMPONENT_TRANSFORM, ca, RILL_COMPONENT_GLOBAL_TRANSFORM},
+        .data = {trs, tags, NULL}};
+    assert_int_equal(rill_world_spawn_bulk(w, &d, out), N);
+    assert_int_equal(rill_world_entity_count(w), 5 + N);
+    for (uint32_t i = 0; i < N; i++) {
+        assert_true(rill_world_is_alive(w, out[i]));
+        assert_int_equal(((tag *)rill_world_get(w, out[i], ca))->value, (int32_t)i);
+        const rill_transform *t = rill_world_get(w, out[i], RILL_COMPONENT_TRANSFORM);
+        assert_true(t->translation[1] == (float)i);
+        const float *m = rill_world_global_matrix(w, out[i]);
+        assert_true(m[0] == 1.0f && m[13] == 0.0f); /* defaults until the update */
+    }
+    check_set(w, ca);
+    assert_int_equal(rill_world_update_transforms(w), N);
+    assert_true(rill_world_global_matrix(w, out[N - 1])[13] == (float)(N - 1));
+    /* One run over Transform + A. */
+    rill_query q = rill_world_query(w, &(rill_query_desc){.with = {RILL_COMPONENT_TRANSFORM, ca}});
+    assert_true(rill_query_next_run(&q));
+    assert_int_equal(q.count, N);
+    /* Hooks see complete entities; out may be NULL. */
+    bulk_hook_calls = 0;
+    bulk_hooked = ch;
+    d = (rill_spawn_desc){.count = 5, .components = {ch, RILL_COMPONENT_TRANSFORM}};
+    assert_int_equal(rill_world_spawn_bulk(w, &d, NULL), 5);
+    assert_int_equal(bulk_hook_calls, 5);
+    assert_int_equal(rill_world_component_len(w, ch), 5);
+    /* Bad descs spawn nothing. */
+    uint32_t before = rill_world_entity_count(w);
+    d = (rill_spawn_desc){.count = 3, .components = {ca, ca}};
+    assert_int_equal(rill_world_spawn_bulk(w, &d, out), 0);
+    d = (rill_spawn_desc){.count = 3, .components = {ca, 999}};
+    assert_int_equal(rill_world_spawn_bulk(w, &d, out), 0);
+    d = (rill_spawn_desc){.count = 3, .components = {RILL_COMPONENT_PARENT}};
+    assert_int_equal(rill_world_spawn_bulk(w, &d, out), 0);
+    assert_int_equal(rill_world_spawn_bulk(w, &(rill_spawn_desc){0}, out), 0);
+    assert_int_equal(rill_world_entity_count(w), before);
+    /* No components: plain entities. */
+    assert_int_equal(rill_world_spawn_bulk(w, &(rill_spawn_desc){.count = 4}, out), 4);
+    assert_int_equal(rill_world_entity_components(w, out[3], NULL, 0), 0);
+    rill_world_destroy(w);
+}
+
 static void test_no_leaks(void **state) {
     (void)state;
     size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
@@ -992,6 +1289,9 @@ int main(void) {
         cmocka_unit_test(test_add_from_own_storage),
         cmocka_unit_test(test_forward_event_from_own_buffer),
         cmocka_unit_test(test_commands_reentrancy),
+        cmocka_unit_test(test_query_runs),
+        cmocka_unit_test(test_spawn_bulk),
+        cmocka_unit_test(test_query_cache),
         cmocka_unit_test(test_no_leaks),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
