@@ -197,6 +197,18 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
  * files always is). {0} with err set on a broken chain or an unknown format. */
 rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_data *tex,
                                              const char *label, rill_error *err);
+/* Replaces the contents of tex with another mip range of the same image (texture streaming swaps
+ * a full chain and its "#low" tail both ways): tex must have been made from a rill_tex_data of the
+ * same format, colour space and full size (full_width x full_height; 0 = width x height). A new
+ * GPU image is made for data's levels and uploaded; the swap is atomic: every frame draws either
+ * the old image or the new one, never a partial upload. At the start of the first frame whose
+ * upload holds the new image, the texture switches to it, the materials that use the texture get
+ * new descriptor sets, and the old image (and sets) are freed once the frames using them are done.
+ * GPU memory follows the levels present. rill_render_texture_pending says whether a replacement
+ * is still waiting. {err} on a different image or a broken chain (the texture is unchanged). */
+rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
+                                        const rill_tex_data *data, rill_error *err);
+bool rill_render_texture_pending(const rill_renderer *r, rill_texture tex);
 /* Releases a texture (deferred). Destroy the materials that use it first. Stale handles: no-op. */
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex);
 
@@ -208,7 +220,7 @@ typedef enum rill_alpha_mode {
     RILL_ALPHA_FORCE_U32 = 0x7FFFFFFF
 } rill_alpha_mode;
 
-/* How a material's textures are addressed outside [0, 1] (one mode for all of its textures). */
+/* How a texture is addressed outside [0, 1]. */
 typedef enum rill_texture_wrap {
     RILL_TEXTURE_WRAP_REPEAT = 0,
     RILL_TEXTURE_WRAP_CLAMP,
@@ -216,6 +228,46 @@ typedef enum rill_texture_wrap {
     RILL_TEXTURE_WRAP_NUM,
     RILL_TEXTURE_WRAP_FORCE_U32 = 0x7FFFFFFF
 } rill_texture_wrap;
+
+/* A material's texture slots (index of rill_material_desc.samplers and .transforms). */
+enum {
+    RILL_MATERIAL_TEX_BASE_COLOR = 0,
+    RILL_MATERIAL_TEX_NORMAL,
+    RILL_MATERIAL_TEX_METALLIC_ROUGHNESS,
+    RILL_MATERIAL_TEX_OCCLUSION,
+    RILL_MATERIAL_TEX_EMISSIVE,
+    RILL_MATERIAL_TEX_NUM
+};
+
+typedef enum rill_texture_filter {
+    RILL_TEXTURE_FILTER_LINEAR = 0,
+    RILL_TEXTURE_FILTER_NEAREST,
+    RILL_TEXTURE_FILTER_FORCE_U32 = 0x7FFFFFFF
+} rill_texture_filter;
+typedef enum rill_texture_mip_filter {
+    RILL_TEXTURE_MIP_LINEAR = 0, /* trilinear (anisotropic on GPUs when min is linear) */
+    RILL_TEXTURE_MIP_NEAREST,
+    RILL_TEXTURE_MIP_NONE, /* the base level only */
+    RILL_TEXTURE_MIP_FORCE_U32 = 0x7FFFFFFF
+} rill_texture_mip_filter;
+
+/* One texture slot's sampler. set false = the material-wide wrap (both axes) and nearest
+ * (magnification) apply, with linear minification and mips. */
+typedef struct rill_texture_sampler {
+    bool set;
+    rill_texture_wrap wrap_u, wrap_v;
+    rill_texture_filter mag_filter, min_filter;
+    rill_texture_mip_filter mip_filter;
+} rill_texture_sampler;
+
+/* One texture slot's UV transform (glTF KHR_texture_transform): uv' = T(offset) * R(rotation) *
+ * S(scale) * uv, rotation in radians counter-clockwise in UV space. set false = identity. */
+typedef struct rill_texture_transform {
+    bool set;
+    float offset[2];
+    float rotation;
+    float scale[2];
+} rill_texture_transform;
 
 /* Metallic-roughness material. A zero desc gives glTF's defaults: base_color (1,1,1,1) (used when
  * all four components are 0), metallic 0, roughness 1 (a 0 roughness means "default" unless
@@ -233,10 +285,12 @@ typedef struct rill_material_desc {
     float alpha_cutoff;
     rill_alpha_mode alpha_mode;
     bool double_sided;
-    rill_texture_wrap wrap; /* default repeat */
+    rill_texture_wrap wrap; /* default repeat (both axes, slots without their own sampler) */
     bool nearest;           /* magnify with nearest texels (pixel art); default linear */
     rill_texture base_color_texture, normal_texture, metallic_roughness_texture, occlusion_texture,
         emissive_texture;
+    rill_texture_sampler samplers[RILL_MATERIAL_TEX_NUM];     /* per slot (RILL_MATERIAL_TEX_*) */
+    rill_texture_transform transforms[RILL_MATERIAL_TEX_NUM]; /* per slot */
     const char *label;
 } rill_material_desc;
 /* Creates a material; desc may be NULL (all defaults). Returns {0} with err set on failure. */

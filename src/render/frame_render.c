@@ -76,6 +76,8 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
      * before this call can already be drawn by it. */
     rill__cmd *cmd;
     TRY(rill__frame_begin(r->gpu, &cmd, err));
+    /* Replaced textures whose new image was just uploaded switch over before any draw. */
+    rill__pools_commit_replacements(r);
     uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
     memset(r->cpu_phase_ms, 0, sizeof(r->cpu_phase_ms));
     r->phase_t = t_begun;

@@ -133,7 +133,21 @@ typedef enum rill__sampler_kind {
     RILL__SAMPLER_NEAREST_REPEAT,
     RILL__SAMPLER_NEAREST_MIRROR,
     RILL__SAMPLER_NUM
+    /* values >= RILL__SAMPLER_NUM are material samplers from rill__sampler_material */
 } rill__sampler_kind;
+
+/* A material texture's sampler: wrap per axis (0 repeat, 1 clamp to edge, 2 mirrored repeat),
+ * nearest or linear magnification and minification, mip filter (0 linear, 1 nearest, 2 none: only
+ * the base level). Linear-mip samplers are anisotropic where the device does it well. */
+typedef struct rill__sampler_desc {
+    uint8_t wrap_u, wrap_v;
+    bool mag_nearest, min_nearest;
+    uint8_t mip;
+} rill__sampler_desc;
+/* The sampler for d (created once per distinct desc, kept until the device goes), as a kind to
+ * put in rill__binding.sampler; RILL__SAMPLER_LINEAR_REPEAT with err set when it cannot be made. */
+rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_desc *d,
+                                          rill_error *err);
 
 /* >>pipelines ------------------------------------------------------------------------------- */
 

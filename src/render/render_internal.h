@@ -30,6 +30,11 @@ typedef struct mesh_slot {
 
 typedef struct tex_slot {
     rill__img *img;
+    rill__img *pending; /* a replacement waiting for its upload (rill_render_texture_replace) */
+    /* The image it holds levels of: format, colour space and full-chain size (for replace). */
+    rill_tex_format format;
+    bool srgb;
+    uint32_t full_width, full_height;
 } tex_slot;
 
 typedef struct mat_slot {
@@ -37,6 +42,9 @@ typedef struct mat_slot {
     rill__dset *set;
     rill_alpha_mode alpha_mode;
     bool double_sided;
+    /* What the descriptor set binds, kept so it can be rebuilt when a texture is replaced. */
+    rill_texture tex[RILL_MATERIAL_TEX_NUM];
+    rill__sampler_kind samplers[RILL_MATERIAL_TEX_NUM];
 } mat_slot;
 
 /* A physical image backing graph transients, reused across frames by description. */
@@ -165,6 +173,7 @@ struct rill_renderer {
     rill_pool mesh_pool, tex_pool, mat_pool;
     mesh_slot *meshes;
     tex_slot *textures;
+    RILL_ARRAY(uint32_t) tex_replacing; /* texture ids with a pending replacement */
     mat_slot *materials;
     rill__img *white, *flat_normal;
     rill__pipe *pipes[RILL__PIPE_NUM]; /* pipes[RILL__PIPE_WIRE] is NULL without line fill */
@@ -225,6 +234,9 @@ bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_
 /* render_pools.c: the mesh, texture and material pools. Lookups return NULL for stale handles or
  * resources not yet uploaded. */
 rill_result rill__pools_create(rill_renderer *r, rill_error *err);
+/* At frame start, after the frame's uploads are recorded: textures whose replacement is uploaded
+ * switch to it, and the materials using them get new descriptor sets. */
+void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);

@@ -28,6 +28,7 @@ void rill__pools_destroy(rill_renderer *r) {
     }
     for (uint32_t i = 0; r->textures && i < POOL_SIZE; i++) {
         rill__img_destroy(r->gpu, r->textures[i].img);
+        rill__img_destroy(r->gpu, r->textures[i].pending);
     }
     for (uint32_t i = 0; r->materials && i < POOL_SIZE; i++) {
         rill__buf_destroy(r->gpu, r->materials[i].ubo);
@@ -42,6 +43,7 @@ void rill__pools_release(rill_renderer *r) {
     rill_free(r->meshes);
     rill_free(r->textures);
     rill_free(r->materials);
+    rill_array_free(&r->tex_replacing);
 }
 
 /* >>meshes ---------------------------------------------------------------------------------- */
@@ -212,7 +214,13 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
         rill_pool_free(&r->tex_pool, id);
         return h;
     }
-    r->textures[rill_pool_index(&r->tex_pool, id)].img = img;
+    tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, id)];
+    memset(t, 0, sizeof(*t));
+    t->img = img;
+    t->format = RILL_TEX_FORMAT_RGBA8;
+    t->srgb = desc->srgb;
+    t->full_width = desc->width;
+    t->full_height = desc->height;
     h.id = id;
     return h;
 }
@@ -226,15 +234,127 @@ void rill_render_texture_destroy(rill_renderer *r, rill_texture tex) {
         return;
     }
     rill__img_destroy(r->gpu, r->textures[i].img);
-    r->textures[i].img = NULL;
+    rill__img_destroy(r->gpu, r->textures[i].pending);
+    memset(&r->textures[i], 0, sizeof(tex_slot));
     rill_pool_free(&r->tex_pool, tex.id);
 }
 
 /* >>materials ------------------------------------------------------------------------------- */
 
+/* The sampler of texture slot i: its own when given, else the material-wide wrap and nearest. */
+static rill__sampler_desc slot_sampler(const rill_material_desc *d, int i) {
+    rill__sampler_desc sd;
+    memset(&sd, 0, sizeof(sd));
+    const rill_texture_sampler *ts = &d->samplers[i];
+    if (ts->set) {
+        sd.wrap_u = (uint8_t)((unsigned)ts->wrap_u < RILL_TEXTURE_WRAP_NUM ? ts->wrap_u : 0);
+        sd.wrap_v = (uint8_t)((unsigned)ts->wrap_v < RILL_TEXTURE_WRAP_NUM ? ts->wrap_v : 0);
+        sd.mag_nearest = ts->mag_filter == RILL_TEXTURE_FILTER_NEAREST;
+        sd.min_nearest = ts->min_filter == RILL_TEXTURE_FILTER_NEAREST;
+        sd.mip = (uint8_t)(ts->mip_filter == RILL_TEXTURE_MIP_NEAREST ? 1
+                           : ts->mip_filter == RILL_TEXTURE_MIP_NONE  ? 2
+                                                                      : 0);
+    } else {
+        uint8_t wrap = (uint8_t)((unsigned)d->wrap < RILL_TEXTURE_WRAP_NUM ? d->wrap : 0);
+        sd.wrap_u = sd.wrap_v = wrap;
+        sd.mag_nearest = d->nearest;
+    }
+    return sd;
+}
+
+/* Rows of slot i's UV transform into ubo (two vec4 per slot). */
+static void slot_transform(const rill_texture_transform *t, float *rows) {
+    float c = 1.0f, s = 0.0f, sx = 1.0f, sy = 1.0f, ox = 0.0f, oy = 0.0f;
+    if (t->set) {
+        c = cosf(t->rotation);
+        s = sinf(t->rotation);
+        sx = t->scale[0];
+        sy = t->scale[1];
+        ox = t->offset[0];
+        oy = t->offset[1];
+    }
+    /* KHR_texture_transform: T * R * S with R = [[c, s], [-s, c]]. */
+    float m[8] = {c * sx, s * sy, ox, 0.0f, -s * sx, c * sy, oy, 0.0f};
+    memcpy(rows, m, sizeof(m));
+}
+
 static rill__img *tex_or(rill_renderer *r, rill_texture t, rill__img *fallback) {
     int32_t i = rill_pool_index(&r->tex_pool, t.id);
     return i >= 0 && r->textures[i].img ? r->textures[i].img : fallback;
+}
+
+/* The material's descriptor set from its current textures (placeholders for none). */
+static rill__dset *material_set(rill_renderer *r, const mat_slot *m, rill_error *err) {
+    rill__binding b[1 + RILL_MATERIAL_TEX_NUM];
+    memset(b, 0, sizeof(b));
+    b[0].buf = m->ubo;
+    for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
+        rill__img *fallback = i == RILL_MATERIAL_TEX_NORMAL ? r->flat_normal : r->white;
+        b[i + 1].img = tex_or(r, m->tex[i], fallback);
+        b[i + 1].layer = -1;
+        b[i + 1].sampler = m->samplers[i];
+    }
+    return rill__dset_create(r->gpu, r->pipes[RILL__PIPE_OPAQUE], 1, b, 1 + RILL_MATERIAL_TEX_NUM,
+                             err);
+}
+
+/* Texture id -> switch to its uploaded replacement; true when it switched. */
+static bool commit_texture(rill_renderer *r, uint32_t id) {
+    int32_t i = rill_pool_index(&r->tex_pool, id);
+    if (i < 0 || !r->textures[i].pending || !rill__img_ready(r->textures[i].pending)) {
+        return false;
+    }
+    rill__img_destroy(r->gpu, r->textures[i].img); /* deferred past the frames using it */
+    r->textures[i].img = r->textures[i].pending;
+    r->textures[i].pending = NULL;
+    return true;
+}
+
+void rill__pools_commit_replacements(rill_renderer *r) {
+    if (!r->tex_replacing.len) {
+        return;
+    }
+    RILL_ARRAY(uint32_t) done = {0};
+    for (uint32_t k = 0; k < r->tex_replacing.len;) {
+        uint32_t id = r->tex_replacing.data[k];
+        int32_t ti = rill_pool_index(&r->tex_pool, id);
+        if (ti >= 0 && r->textures[ti].pending && !rill__img_ready(r->textures[ti].pending)) {
+            k++; /* still waiting for upload budget */
+            continue;
+        }
+        if (commit_texture(r, id) && !rill_array_push(&done, id)) {
+            k++; /* out of memory: the sets are rebuilt at a later frame */
+            continue;
+        }
+        rill_array_swap_remove(&r->tex_replacing, k);
+    }
+    /* Every live material naming a switched texture gets a new set (the old one is freed once the
+     * frames in flight are done). Replacements are rare; one pass over the pool per frame that has
+     * any. */
+    for (uint32_t mi = 0; done.len && mi < POOL_SIZE; mi++) {
+        mat_slot *m = &r->materials[mi];
+        if (!m->set) {
+            continue;
+        }
+        bool uses = false;
+        for (int s = 0; s < RILL_MATERIAL_TEX_NUM && !uses; s++) {
+            for (uint32_t k = 0; k < done.len && !uses; k++) {
+                uses = m->tex[s].id == done.data[k];
+            }
+        }
+        if (!uses) {
+            continue;
+        }
+        rill_error err = {0};
+        rill__dset *set = material_set(r, m, &err);
+        if (set) {
+            rill__dset_destroy(r->gpu, m->set);
+            m->set = set;
+        } else {
+            RILL_LOG_WARN("render", "texture replace: material keeps its old set: %s", err.msg);
+        }
+    }
+    rill_array_free(&done);
 }
 
 rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
@@ -274,7 +394,7 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     }
     mat_slot *m = &r->materials[rill_pool_index(&r->mat_pool, id)];
     memset(m, 0, sizeof(*m));
-    float ubo[16] = {
+    float ubo[16 + 8 * RILL_MATERIAL_TEX_NUM] = {
         d.base_color[0],
         d.base_color[1],
         d.base_color[2],
@@ -292,6 +412,9 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         0.0f,
         0.0f,
     };
+    for (int t = 0; t < RILL_MATERIAL_TEX_NUM; t++) {
+        slot_transform(&d.transforms[t], &ubo[16 + 8 * t]);
+    }
     m->alpha_mode = d.alpha_mode;
     m->double_sided = d.double_sided;
     m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
@@ -299,25 +422,15 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK) {
         goto fail;
     }
-    rill__sampler_kind sampler =
-        d.wrap == RILL_TEXTURE_WRAP_CLAMP
-            ? (d.nearest ? RILL__SAMPLER_NEAREST_CLAMP : RILL__SAMPLER_LINEAR_CLAMP)
-        : d.wrap == RILL_TEXTURE_WRAP_MIRROR
-            ? (d.nearest ? RILL__SAMPLER_NEAREST_MIRROR : RILL__SAMPLER_LINEAR_MIRROR)
-            : (d.nearest ? RILL__SAMPLER_NEAREST_REPEAT : RILL__SAMPLER_LINEAR_REPEAT);
-    rill__binding b[6];
-    memset(b, 0, sizeof(b));
-    b[0].buf = m->ubo;
-    rill__img *imgs[5] = {
-        tex_or(r, d.base_color_texture, r->white), tex_or(r, d.normal_texture, r->flat_normal),
-        tex_or(r, d.metallic_roughness_texture, r->white), tex_or(r, d.occlusion_texture, r->white),
-        tex_or(r, d.emissive_texture, r->white)};
-    for (int i = 0; i < 5; i++) {
-        b[i + 1].img = imgs[i];
-        b[i + 1].layer = -1;
-        b[i + 1].sampler = sampler;
+    rill_texture texs[RILL_MATERIAL_TEX_NUM] = {d.base_color_texture, d.normal_texture,
+                                                d.metallic_roughness_texture, d.occlusion_texture,
+                                                d.emissive_texture};
+    for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
+        m->tex[i] = texs[i];
+        rill__sampler_desc sd = slot_sampler(&d, i);
+        m->samplers[i] = rill__sampler_material(r->gpu, &sd, err);
     }
-    m->set = rill__dset_create(r->gpu, r->pipes[RILL__PIPE_OPAQUE], 1, b, 6, err);
+    m->set = material_set(r, m, err);
     if (!m->set) {
         goto fail;
     }

@@ -121,7 +121,82 @@ rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_da
         rill_pool_free(&r->tex_pool, id);
         return h;
     }
-    r->textures[rill_pool_index(&r->tex_pool, id)].img = img;
+    tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, id)];
+    memset(t, 0, sizeof(*t));
+    t->img = img;
+    t->format = tex->format;
+    t->srgb = tex->srgb;
+    t->full_width = tex->full_width ? tex->full_width : tex->width;
+    t->full_height = tex->full_height ? tex->full_height : tex->height;
     h.id = id;
     return h;
+}
+
+/* A new image holding data's levels (its base = data's first level), upload queued. */
+static rill__img *make_image(rill_renderer *r, const rill_tex_data *data, const char *label,
+                             rill_error *err) {
+    rill__fmt fmt = gpu_format(rill__gpu_get_caps(r->gpu), data);
+    bool decode = fmt == RILL_RG_FORMAT_NONE;
+    if (decode) {
+        if (!rill_tex_format_is_block(data->format)) {
+            rill_error_set(err, RILL_ERR_UNSUPPORTED, "render: texture '%s': format %s", label,
+                           rill_tex_format_name(data->format));
+            return NULL;
+        }
+        fmt = data->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM;
+    }
+    rill__img_desc d = {data->width, data->height,
+                        1,           data->level_count,
+                        fmt,         RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                        label};
+    rill__img *img = rill__img_create(r->gpu, &d, err);
+    if (img && upload_levels(r, img, data, decode, label, err) != RILL_OK) {
+        rill__img_destroy(r->gpu, img);
+        img = NULL;
+    }
+    return img;
+}
+
+rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
+                                        const rill_tex_data *data, rill_error *err) {
+    int32_t i = r ? rill_pool_index(&r->tex_pool, tex.id) : -1;
+    if (i < 0 || !data) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: texture replace: stale texture or no data");
+    }
+    tex_slot *t = &r->textures[i];
+    uint32_t fw = data->full_width ? data->full_width : data->width;
+    uint32_t fh = data->full_height ? data->full_height : data->height;
+    if (!chain_ok(data)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: texture replace: not a whole mip chain (bad size, level "
+                              "count or level bytes)");
+    }
+    if (data->format != t->format || data->srgb != t->srgb || fw != t->full_width ||
+        fh != t->full_height) {
+        return rill_error_set(
+            err, RILL_ERR_INVALID_ARGUMENT,
+            "render: texture replace: %s%s %ux%u is not the texture's image (%s%s %ux%u)",
+            rill_tex_format_name(data->format), data->srgb ? " sRGB" : "", fw, fh,
+            rill_tex_format_name(t->format), t->srgb ? " sRGB" : "", t->full_width, t->full_height);
+    }
+    rill__img *img = make_image(r, data, "texture replacement", err);
+    if (!img) {
+        return err ? err->code : RILL_ERR_VULKAN;
+    }
+    bool queued = t->pending != NULL; /* a second replace before the first landed wins */
+    rill__img_destroy(r->gpu, t->pending);
+    t->pending = img;
+    if (!queued && !rill_array_push(&r->tex_replacing, tex.id)) {
+        rill__img_destroy(r->gpu, img);
+        t->pending = NULL;
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "render: texture replace: out of memory");
+    }
+    return RILL_OK;
+}
+
+bool rill_render_texture_pending(const rill_renderer *r, rill_texture tex) {
+    int32_t i = r ? rill_pool_index(&r->tex_pool, tex.id) : -1;
+    return i >= 0 && r->textures[i].pending != NULL;
 }

@@ -7,6 +7,10 @@
  *   - mip selection on a non-power-of-two texture: a 211 x 211 chain whose levels are solid,
  *     distinct colours, drawn at 211, 105.5 and 52.75 pixels, samples levels 0, 1 and 2 (the
  *     BoxTextured question of docs/renderer.md, Textures).
+ *   - texture streaming's swap: a "#low" tail replaced by the full chain and back under a live
+ *     material (rill_render_texture_replace), GPU memory following the levels present;
+ *   - samplers per axis (mirror / clamp / repeat on u and v separately) and KHR_texture_transform
+ *     (scale, offset, rotation) on a 2 x 2 nearest-filtered texture.
  * The quad is lit only by its emissive texture (no lights, no ambient, no tonemapping), so the
  * output is the sampled texel, sRGB-encoded. */
 #include <setjmp.h>
@@ -54,16 +58,8 @@ static void free_renderer(fixture *f) {
 
 /* Draws the unit plane (uv (0,0) top-left) seen from above, filling a size x size square in the
  * middle of the output, emissive-only; reads the output into px. */
-static void draw(fixture *f, rill_texture tex, float size_x_px, float size_px, uint8_t *px) {
+static void draw_mat(fixture *f, rill_material mat, float size_x_px, float size_px, uint8_t *px) {
     rill_error err = {0};
-    rill_material_desc md;
-    memset(&md, 0, sizeof(md));
-    md.base_color[3] = 1.0f; /* black albedo */
-    md.emissive[0] = md.emissive[1] = md.emissive[2] = 1.0f;
-    md.emissive_texture = tex;
-    md.wrap = RILL_TEXTURE_WRAP_CLAMP;
-    rill_material mat = rill_render_material_create(f->r, &md, &err);
-    assert_true(mat.id);
     rill_render_instance in;
     memset(&in, 0, sizeof(in));
     in.mesh = f->plane;
@@ -85,6 +81,33 @@ static void draw(fixture *f, rill_texture tex, float size_x_px, float size_px, u
     for (int i = 0; i < 3; i++) /* uploads land in the first frame; later frames are steady */
         assert_int_equal(rill_renderer_render(f->r, &snap, &err), RILL_OK);
     assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)f->w * f->h * 4, &err), RILL_OK);
+}
+
+/* An emissive-only material showing tex; sampler and transform of the emissive slot optional. */
+static rill_material emissive_material(fixture *f, rill_texture tex,
+                                       const rill_texture_sampler *sampler,
+                                       const rill_texture_transform *xf) {
+    rill_error err = {0};
+    rill_material_desc md;
+    memset(&md, 0, sizeof(md));
+    md.base_color[3] = 1.0f; /* black albedo */
+    md.emissive[0] = md.emissive[1] = md.emissive[2] = 1.0f;
+    md.emissive_texture = tex;
+    md.wrap = RILL_TEXTURE_WRAP_CLAMP;
+    if (sampler) {
+        md.samplers[RILL_MATERIAL_TEX_EMISSIVE] = *sampler;
+    }
+    if (xf) {
+        md.transforms[RILL_MATERIAL_TEX_EMISSIVE] = *xf;
+    }
+    rill_material mat = rill_render_material_create(f->r, &md, &err);
+    assert_true(mat.id);
+    return mat;
+}
+
+static void draw(fixture *f, rill_texture tex, float size_x_px, float size_px, uint8_t *px) {
+    rill_material mat = emissive_material(f, tex, NULL, NULL);
+    draw_mat(f, mat, size_x_px, size_px, px);
     rill_render_material_destroy(f->r, mat);
 }
 
@@ -236,23 +259,188 @@ static void test_formats_odd_sizes(void **state) {
     }
 }
 
-/* A chain whose level i is solid colours[i]: which level the sampler picks at a given size. */
-static void test_mip_selection_npot(void **state) {
-    (void)state;
-    static const uint8_t colours[8][3] = {{255, 0, 0},     {0, 255, 0},    {0, 0, 255},
-                                          {255, 255, 0},   {255, 0, 255},  {0, 255, 255},
-                                          {255, 255, 255}, {128, 128, 128}};
-    rill_tex_data tex;
-    memset(&tex, 0, sizeof(tex));
-    tex.format = RILL_TEX_FORMAT_RGBA8, tex.srgb = true, tex.width = tex.height = 211;
-    tex.level_count = 8;
+static const uint8_t colours[8][3] = {{255, 0, 0},     {0, 255, 0},    {0, 0, 255},
+                                      {255, 255, 0},   {255, 0, 255},  {0, 255, 255},
+                                      {255, 255, 255}, {128, 128, 128}};
+
+/* The 211 x 211 RGBA8 sRGB chain whose level i is solid colours[i]. */
+static void coloured_levels(rill_tex_data *tex) {
+    memset(tex, 0, sizeof(*tex));
+    tex->format = RILL_TEX_FORMAT_RGBA8, tex->srgb = true, tex->width = tex->height = 211;
+    tex->full_width = tex->full_height = 211;
+    tex->level_count = 8;
     for (uint32_t i = 0; i < 8; i++) {
         uint32_t s = RILL_MAX(211u >> i, 1u);
         uint8_t *d = rill_malloc((size_t)s * s * 4);
-        for (uint32_t k = 0; k < s * s; k++)
-            memcpy(d + 4 * k, colours[i], 3), d[4 * k + 3] = 255;
-        tex.levels[i] = (rill_tex_level){s, s, d, (size_t)s * s * 4};
+        for (uint32_t k = 0; k < s * s; k++) {
+            memcpy(d + 4 * k, colours[i], 3);
+            d[4 * k + 3] = 255;
+        }
+        tex->levels[i] = (rill_tex_level){s, s, d, (size_t)s * s * 4};
     }
+}
+
+/* The tail of a chain from level `first` on, as a "#low" load gives it (sharing the storage). */
+static rill_tex_data tail(const rill_tex_data *full, uint32_t first) {
+    rill_tex_data t = *full;
+    t.first_level = first;
+    t.level_count = full->level_count - first;
+    t.width = full->levels[first].width;
+    t.height = full->levels[first].height;
+    for (uint32_t i = 0; i < t.level_count; i++) {
+        t.levels[i] = full->levels[first + i];
+    }
+    return t;
+}
+
+static void expect_colour(const uint8_t *px, uint32_t w, uint32_t x, uint32_t y,
+                          const uint8_t want[3], const char *what) {
+    const uint8_t *c = px + 4 * ((size_t)y * w + x);
+    for (int k = 0; k < 3; k++) {
+        if (abs((int)c[k] - (int)want[k]) > TOLERANCE) {
+            fail_msg("%s: pixel (%u, %u) is (%u, %u, %u), expected (%u, %u, %u)", what, x, y, c[0],
+                     c[1], c[2], want[0], want[1], want[2]);
+        }
+    }
+}
+
+/* Texture streaming's swap: a texture made from the "#low" tail (levels 3..7 of the chain) is
+ * replaced by the full chain and back, under a material created before the swaps. Each frame
+ * shows one whole image: the tail's base (level 3's colour) or the full base (level 0's). */
+static void test_replace_mip_range(void **state) {
+    (void)state;
+    rill_tex_data full;
+    coloured_levels(&full);
+    rill_tex_data low = tail(&full, 3);
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    make_renderer(&f, 211, 211);
+    rill_error err = {0};
+    rill_texture t = rill_render_texture_create_data(f.r, &low, "streamed", &err);
+    assert_true(t.id);
+    rill_material mat = emissive_material(&f, t, NULL, NULL);
+    uint8_t *px = rill_malloc(211 * 211 * 4);
+    rill_render_stats st;
+    draw_mat(&f, mat, 211, 211, px);
+    expect_colour(px, 211, 105, 105, colours[3], "low");
+    rill_renderer_stats(f.r, &st);
+    uint64_t mem_low = st.gpu_memory_used_bytes;
+
+    assert_int_equal(rill_render_texture_replace(f.r, t, &full, &err), RILL_OK);
+    assert_true(rill_render_texture_pending(f.r, t));
+    draw_mat(&f, mat, 211, 211, px);
+    assert_false(rill_render_texture_pending(f.r, t));
+    expect_colour(px, 211, 105, 105, colours[0], "full");
+    rill_renderer_stats(f.r, &st);
+    uint64_t mem_full = st.gpu_memory_used_bytes;
+
+    assert_int_equal(rill_render_texture_replace(f.r, t, &low, &err), RILL_OK);
+    draw_mat(&f, mat, 211, 211, px);
+    expect_colour(px, 211, 105, 105, colours[3], "low again");
+    draw_mat(&f, mat, 211, 211, px); /* the full image is freed once its frames are done */
+    rill_renderer_stats(f.r, &st);
+    print_message("GPU memory used: low %llu, full %llu, low again %llu bytes\n",
+                  (unsigned long long)mem_low, (unsigned long long)mem_full,
+                  (unsigned long long)st.gpu_memory_used_bytes);
+    assert_true(mem_full > mem_low);
+    assert_true(st.gpu_memory_used_bytes < mem_full);
+
+    /* Another image is refused and changes nothing. */
+    rill_tex_data other = full;
+    other.srgb = false;
+    assert_int_equal(rill_render_texture_replace(f.r, t, &other, &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.msg, "not the texture's image"));
+    assert_false(rill_render_texture_pending(f.r, t));
+    rill_texture stale = {t.id + 1};
+    assert_int_not_equal(rill_render_texture_replace(f.r, stale, &full, &err), RILL_OK);
+
+    rill_render_material_destroy(f.r, mat);
+    rill_render_texture_destroy(f.r, t);
+    rill_free(px);
+    free_levels(&full);
+    free_renderer(&f);
+}
+
+/* A 2 x 2 texture A B / C D (nearest filtering): checks the centre of each 16 x 16 cell of a
+ * 64 x 64 output against the expected texel. */
+static void expect_cells(const uint8_t *px, const char *layout, const uint8_t quad[4][3],
+                         const char *what) {
+    for (int cy = 0; cy < 4; cy++) {
+        for (int cx = 0; cx < 4; cx++) {
+            int q = layout[cy * 4 + cx] - 'A';
+            expect_colour(px, 64, (uint32_t)(cx * 16 + 8), (uint32_t)(cy * 16 + 8), quad[q], what);
+        }
+    }
+}
+
+/* Samplers per axis and KHR_texture_transform: wrap u mirror / v clamp on UVs scaled to [0, 2],
+ * the axes swapped, an offset of half the texture, and a quarter turn. */
+static void test_sampler_axes_and_transform(void **state) {
+    (void)state;
+    static const uint8_t quad[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
+    uint8_t texels[16];
+    for (int i = 0; i < 4; i++) {
+        memcpy(texels + 4 * i, quad[i], 3);
+        texels[4 * i + 3] = 255;
+    }
+    rill_tex_data tex;
+    memset(&tex, 0, sizeof(tex));
+    tex.format = RILL_TEX_FORMAT_RGBA8, tex.srgb = true, tex.width = tex.height = 2;
+    tex.level_count = 1;
+    tex.levels[0] = (rill_tex_level){2, 2, texels, sizeof(texels)};
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    make_renderer(&f, 64, 64);
+    rill_error err = {0};
+    rill_texture t = rill_render_texture_create_data(f.r, &tex, "quad", &err);
+    assert_true(t.id);
+    uint8_t *px = rill_malloc(64 * 64 * 4);
+    rill_texture_sampler near = {.set = true,
+                                 .mag_filter = RILL_TEXTURE_FILTER_NEAREST,
+                                 .min_filter = RILL_TEXTURE_FILTER_NEAREST,
+                                 .mip_filter = RILL_TEXTURE_MIP_NONE};
+
+    /* uv * 2; u mirrored (A B | B A), v clamped (row 1 from v = 0.5 on). */
+    rill_texture_sampler s1 = near;
+    s1.wrap_u = RILL_TEXTURE_WRAP_MIRROR, s1.wrap_v = RILL_TEXTURE_WRAP_CLAMP;
+    rill_texture_transform x1 = {.set = true, .scale = {2, 2}};
+    rill_material m = emissive_material(&f, t, &s1, &x1);
+    draw_mat(&f, m, 64, 64, px);
+    expect_cells(px, "ABBACDDCCDDCCDDC", quad, "mirror u, clamp v, scale 2");
+    rill_render_material_destroy(f.r, m);
+
+    /* u repeated and v mirrored: the axes are independent. */
+    rill_texture_sampler s2 = near;
+    s2.wrap_u = RILL_TEXTURE_WRAP_REPEAT, s2.wrap_v = RILL_TEXTURE_WRAP_MIRROR;
+    m = emissive_material(&f, t, &s2, &x1);
+    draw_mat(&f, m, 64, 64, px);
+    expect_cells(px, "ABABCDCDCDCDABAB", quad, "repeat u, mirror v, scale 2");
+    rill_render_material_destroy(f.r, m);
+
+    /* Offset (0.5, 0), repeat: the columns swap. */
+    rill_texture_transform x3 = {.set = true, .offset = {0.5f, 0.0f}, .scale = {1, 1}};
+    m = emissive_material(&f, t, &near, &x3);
+    draw_mat(&f, m, 64, 64, px);
+    expect_cells(px, "BBAABBAADDCCDDCC", quad, "offset 0.5");
+    rill_render_material_destroy(f.r, m);
+
+    /* A quarter turn: u' = v, v' = -u (repeat). */
+    rill_texture_transform x4 = {.set = true, .rotation = 1.5707963f, .scale = {1, 1}};
+    m = emissive_material(&f, t, &near, &x4);
+    draw_mat(&f, m, 64, 64, px);
+    expect_cells(px, "CCAACCAADDBBDDBB", quad, "rotation pi/2");
+    rill_render_material_destroy(f.r, m);
+
+    rill_render_texture_destroy(f.r, t);
+    rill_free(px);
+    free_renderer(&f);
+}
+
+/* A chain whose level i is solid colours[i]: which level the sampler picks at a given size. */
+static void test_mip_selection_npot(void **state) {
+    (void)state;
+    rill_tex_data tex;
+    coloured_levels(&tex);
     fixture f;
     memset(&f, 0, sizeof(f));
     make_renderer(&f, 211, 211);
@@ -300,8 +488,8 @@ static void test_bad_chain(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_formats_odd_sizes),
-        cmocka_unit_test(test_mip_selection_npot),
+        cmocka_unit_test(test_formats_odd_sizes), cmocka_unit_test(test_mip_selection_npot),
+        cmocka_unit_test(test_replace_mip_range), cmocka_unit_test(test_sampler_axes_and_transform),
         cmocka_unit_test(test_bad_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

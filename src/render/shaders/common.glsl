@@ -44,7 +44,15 @@ layout(set = 1, binding = 0) uniform Material {
     vec4 emissive;       // rgb
     vec4 params;         // x metallic, y roughness, z occlusion strength, w alpha cutoff
     vec4 params2;        // x normal scale, y alpha mode (0 opaque, 1 mask, 2 blend)
+    // Per texture slot (base color, normal, metallic-roughness, occlusion, emissive) the two rows
+    // of its 2x3 UV transform (KHR_texture_transform): uv' = (dot(r0.xyz, (uv, 1)), dot(r1...)).
+    vec4 uv_xform[10];
 } material;
+const int SLOT_BASE = 0, SLOT_NORMAL = 1, SLOT_MR = 2, SLOT_OCCLUSION = 3, SLOT_EMISSIVE = 4;
+vec2 slot_uv(int slot, vec2 uv) {
+    vec3 h = vec3(uv, 1.0);
+    return vec2(dot(material.uv_xform[2 * slot].xyz, h), dot(material.uv_xform[2 * slot + 1].xyz, h));
+}
 layout(set = 1, binding = 1) uniform sampler2D base_color_tex;
 layout(set = 1, binding = 2) uniform sampler2D normal_tex;
 layout(set = 1, binding = 3) uniform sampler2D mr_tex;

@@ -87,14 +87,15 @@ float shadow_factor(vec3 world, vec3 n) {
 }
 
 vec3 shading_normal(vec3 n) {
-    vec3 tn = texture(normal_tex, in_uv).xyz * 2.0 - 1.0;
+    vec2 nuv = slot_uv(SLOT_NORMAL, in_uv);
+    vec3 tn = texture(normal_tex, nuv).xyz * 2.0 - 1.0;
     tn.xy *= material.params2.x;
     vec3 t = in_tangent.xyz;
     vec3 b;
     if (dot(t, t) < 1e-6) {
         // No tangents: derive a frame from screen-space derivatives of position and UV.
         vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
-        vec2 du1 = dFdx(in_uv), du2 = dFdy(in_uv);
+        vec2 du1 = dFdx(nuv), du2 = dFdy(nuv);
         vec3 dp2perp = cross(dp2, n), dp1perp = cross(n, dp1);
         t = dp2perp * du1.x + dp1perp * du2.x;
         b = dp2perp * du1.y + dp1perp * du2.y;
@@ -109,7 +110,7 @@ vec3 shading_normal(vec3 n) {
 }
 
 void main() {
-    vec4 base = material.base_color * texture(base_color_tex, in_uv);
+    vec4 base = material.base_color * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv));
     if (material.params2.y == 1.0 && base.a < material.params.w)
         discard;
     vec3 n = normalize(in_normal);
@@ -117,10 +118,10 @@ void main() {
         n = -n;
     vec3 geo_n = n;
     n = shading_normal(n);
-    vec4 mr = texture(mr_tex, in_uv);
+    vec4 mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv));
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
-    float ao = mix(1.0, texture(occlusion_tex, in_uv).r, material.params.z);
+    float ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv)).r, material.params.z);
     if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
@@ -164,7 +165,7 @@ void main() {
     vec3 amb_diffuse = hemisphere(n) * base.rgb * (1.0 - metallic);
     vec3 amb_specular = hemisphere(reflect(-v, n)) * (f0 * ab.x + ab.y);
     color += (amb_diffuse + amb_specular) * ao;
-    color += material.emissive.rgb * texture(emissive_tex, in_uv).rgb;
+    color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv)).rgb;
     float alpha = material.params2.y == 2.0 ? base.a : 1.0;
     out_color = vec4(color, alpha);
 }

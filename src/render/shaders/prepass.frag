@@ -15,7 +15,7 @@ layout(location = 1) out vec2 out_motion;
 
 void main() {
     if (material.params2.y == 1.0) {
-        float a = material.base_color.a * texture(base_color_tex, in_uv).a;
+        float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
         if (a < material.params.w)
             discard;
     }

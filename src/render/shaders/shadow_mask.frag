@@ -5,7 +5,7 @@
 layout(location = 0) in vec2 in_uv;
 
 void main() {
-    float a = material.base_color.a * texture(base_color_tex, in_uv).a;
+    float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
     if (a < material.params.w)
         discard;
 }

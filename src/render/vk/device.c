@@ -467,6 +467,63 @@ static rill_result create_samplers(rill__gpu *gpu, rill_error *err) {
     return RILL_OK;
 }
 
+VkSampler rill__vk_sampler(const rill__gpu *gpu, rill__sampler_kind kind) {
+    if ((uint32_t)kind < RILL__SAMPLER_NUM) {
+        return gpu->samplers[kind];
+    }
+    uint32_t i = (uint32_t)kind - RILL__SAMPLER_NUM;
+    return i < gpu->material_samplers.len ? gpu->material_samplers.data[i]
+                                          : gpu->samplers[RILL__SAMPLER_LINEAR_REPEAT];
+}
+
+static VkSamplerAddressMode address_mode(uint8_t wrap) {
+    return wrap == 1   ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE
+           : wrap == 2 ? VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT
+                       : VK_SAMPLER_ADDRESS_MODE_REPEAT;
+}
+
+rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_desc *d,
+                                          rill_error *err) {
+    for (uint32_t i = 0; i < gpu->material_sampler_descs.len; i++) {
+        const rill__sampler_desc *o = &gpu->material_sampler_descs.data[i];
+        if (o->wrap_u == d->wrap_u && o->wrap_v == d->wrap_v && o->mag_nearest == d->mag_nearest &&
+            o->min_nearest == d->min_nearest && o->mip == d->mip) {
+            return (rill__sampler_kind)(RILL__SAMPLER_NUM + i);
+        }
+    }
+    VkSamplerCreateInfo ci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    ci.magFilter = d->mag_nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+    ci.minFilter = d->min_nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+    ci.mipmapMode = d->mip == 1 ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    ci.addressModeU = address_mode(d->wrap_u);
+    ci.addressModeV = address_mode(d->wrap_v);
+    ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    ci.maxLod = d->mip == 2 ? 0.0f : VK_LOD_CLAMP_NONE; /* no mip filter: the base level only */
+    /* As the built-in material samplers: anisotropic for linear, mipmapped filtering on GPUs. */
+    if (gpu->caps.anisotropy && gpu->caps.device_type != 4 && d->mip == 0 && !d->min_nearest) {
+        ci.anisotropyEnable = VK_TRUE;
+        ci.maxAnisotropy = RILL_MIN(16.0f, gpu->props.limits.maxSamplerAnisotropy);
+    }
+    VkSampler s = VK_NULL_HANDLE;
+    VkResult res = vkCreateSampler(gpu->dev, &ci, NULL, &s);
+    if (res != VK_SUCCESS) {
+        rill__vk_fail(err, res, "vkCreateSampler", __FILE__, __LINE__);
+        return RILL__SAMPLER_LINEAR_REPEAT;
+    }
+    if (!rill_array_push(&gpu->material_samplers, s)) {
+        vkDestroySampler(gpu->dev, s, NULL);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for a sampler");
+        return RILL__SAMPLER_LINEAR_REPEAT;
+    }
+    if (!rill_array_push(&gpu->material_sampler_descs, *d)) {
+        gpu->material_samplers.len--;
+        vkDestroySampler(gpu->dev, s, NULL);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for a sampler");
+        return RILL__SAMPLER_LINEAR_REPEAT;
+    }
+    return (rill__sampler_kind)(RILL__SAMPLER_NUM + gpu->material_samplers.len - 1);
+}
+
 static rill_result create_pipeline_cache(rill__gpu *gpu, rill_error *err) {
     uint8_t *data = NULL;
     size_t size = 0;
@@ -669,6 +726,11 @@ void rill__gpu_destroy(rill__gpu *gpu) {
                 vkDestroySampler(gpu->dev, gpu->samplers[i], NULL);
             }
         }
+        for (uint32_t i = 0; i < gpu->material_samplers.len; i++) {
+            vkDestroySampler(gpu->dev, gpu->material_samplers.data[i], NULL);
+        }
+        rill_array_free(&gpu->material_samplers);
+        rill_array_free(&gpu->material_sampler_descs);
         save_pipeline_cache(gpu);
         if (gpu->pcache) {
             vkDestroyPipelineCache(gpu->dev, gpu->pcache, NULL);

@@ -318,7 +318,8 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
             const rill__img *img = b->img;
             ii[n].imageView =
                 b->layer >= 0 && img->layer_views ? img->layer_views[b->layer] : img->view;
-            ii[n].sampler = k == RILL__BIND_TEXTURE ? gpu->samplers[b->sampler] : VK_NULL_HANDLE;
+            ii[n].sampler =
+                k == RILL__BIND_TEXTURE ? rill__vk_sampler(gpu, b->sampler) : VK_NULL_HANDLE;
             ii[n].imageLayout = k == RILL__BIND_STORAGE_IMAGE ? VK_IMAGE_LAYOUT_GENERAL
                                                               : VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL;
             w[n].pImageInfo = &ii[n];

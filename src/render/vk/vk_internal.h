@@ -145,6 +145,9 @@ struct rill__gpu {
     uint32_t qfam;
     VkPipelineCache pcache;
     VkSampler samplers[RILL__SAMPLER_NUM];
+    /* Material samplers (rill__sampler_material): kind RILL__SAMPLER_NUM + i. */
+    RILL_ARRAY(rill__sampler_desc) material_sampler_descs;
+    RILL_ARRAY(VkSampler) material_samplers;
     RILL_ARRAY(vk_block) blocks;
     RILL_ARRAY(vk_del) dels;
     RILL_ARRAY(vk_upload) uploads;
@@ -172,6 +175,8 @@ struct rill__gpu {
 
 VkFormat rill__vk_format(rill__fmt fmt);
 bool rill__vk_format_is_depth(rill__fmt fmt);
+/* The VkSampler of a kind (built-in or material). */
+VkSampler rill__vk_sampler(const rill__gpu *gpu, rill__sampler_kind kind);
 void rill__vk_name(rill__gpu *gpu, VkObjectType type, uint64_t handle, const char *name);
 void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d);
 rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err);
