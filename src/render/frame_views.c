@@ -4,6 +4,7 @@
  * and cluster buffers (frame_lights.c). A frame with a single view over the whole output uses
  * views[0] and draws without a rectangle. */
 #include "frame.h"
+#include "view_projection.h"
 
 #include <math.h>
 #include <string.h>
@@ -49,10 +50,14 @@ void rill__view_defaults(const rill_render_view *v, rill__view_settings *out) {
     } else {
         memcpy(out->world_from_view, v->world_from_view, sizeof(out->world_from_view));
     }
-    out->fov_y = v->fov_y > 0.0f ? v->fov_y : 0.8f;
-    out->znear = v->near_plane > 0.0f ? v->near_plane : 0.1f;
-    out->zfar = v->far_plane > out->znear ? v->far_plane : 1000.0f;
-    out->half_h = (v->ortho_height > 0.0f ? v->ortho_height : 10.0f) * 0.5f;
+    /* Degenerate cameras (near >= far, negative fov, NaN, inf) are clamped with a warning. */
+    const float in[4] = {v->fov_y, v->near_plane, v->far_plane, v->ortho_height};
+    rill__projection pr;
+    rill__projection_resolve(in, &pr);
+    out->fov_y = pr.fov_y;
+    out->znear = pr.znear;
+    out->zfar = pr.zfar;
+    out->half_h = pr.half_h;
     out->orthographic = v->orthographic;
     rill_tonemapper op = v->tonemapper;
     if (op == RILL_TONEMAP_DEFAULT || (unsigned)op >= RILL_TONEMAP_NUM) {
