@@ -1,10 +1,15 @@
 # The README's two commands. Both install the Debian packages they need first.
 #   make demo   builds Rill (release), generates and loads the demo world, renders it to PNGs
 #               (build/demo/*.png) and, when a display exists, opens it in a window
-#   make test   builds and runs every test (release), then the unit tests under ASan + UBSan
+#   make test   builds and runs every test (release), then the unit tests under ASan + UBSan,
+#               then every fuzz target on its corpus plus CI_FUZZ_SECONDS of new inputs
+#   make fuzz   builds the fuzz targets (clang + libFuzzer, ASan + UBSan) and runs each one for
+#               FUZZ_SECONDS (scripts/fuzz.sh; findings land in build/fuzz/artifacts/)
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 300
+CI_FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build demo test test-release test-asan format clean
+.PHONY: all deps build demo test test-release test-asan test-fuzz fuzz fuzz-build format clean
 
 all: build
 
@@ -21,7 +26,7 @@ DEMO_WINDOW := $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--window,)
 demo: build
 	./build/release/tools/rill demo --out build/demo $(DEMO_WINDOW)
 
-test: test-release test-asan
+test: test-release test-asan test-fuzz
 
 test-release: deps
 	cmake --preset release >/dev/null
@@ -32,6 +37,17 @@ test-asan: deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan -j $(JOBS)
+
+fuzz-build: deps
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS)
+
+# CI: each target replays its corpus (seeds + regression inputs) and mutates for a few seconds.
+test-fuzz: fuzz-build
+	FUZZ_SEED=1 scripts/fuzz.sh $(CI_FUZZ_SECONDS)
+
+fuzz: fuzz-build
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -1649,7 +1649,9 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
         if (hdr[1] != 2) {
             return rd_fail(r, RILL_ERR_VERSION, "offset 4: GLB version %u (2 only)", hdr[1]);
         }
-        if (hdr[2] > size) {
+        if (hdr[2] > size || hdr[2] < 20) {
+            /* Below 20 the header and the JSON chunk header do not fit, and size - 20 below
+             * would wrap (found by fuzz_gltf; fuzz/gltf/corpus/regress-glb-length-*). */
             return rd_fail(r, RILL_ERR_TRUNCATED, "offset 8: GLB length %u but %zu bytes", hdr[2],
                            size);
         }
