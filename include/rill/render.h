@@ -269,6 +269,13 @@ typedef struct rill_texture_transform {
     float scale[2];
 } rill_texture_transform;
 
+typedef enum rill_material_kind {
+    RILL_MATERIAL_PBR = 0, /* glTF metallic-roughness */
+    RILL_MATERIAL_TERRAIN, /* splat layers blended by a weight map (see rill_material_desc) */
+    RILL_MATERIAL_KIND_NUM,
+    RILL_MATERIAL_KIND_FORCE_U32 = 0x7FFFFFFF
+} rill_material_kind;
+
 /* Metallic-roughness material. A zero desc gives glTF's defaults: base_color (1,1,1,1) (used when
  * all four components are 0), metallic 0, roughness 1 (a 0 roughness means "default" unless
  * roughness_set is true), emissive (0,0,0), normal_scale 1, occlusion_strength 1 (0 means
@@ -292,6 +299,18 @@ typedef struct rill_material_desc {
     rill_texture_sampler samplers[RILL_MATERIAL_TEX_NUM];     /* per slot (RILL_MATERIAL_TEX_*) */
     rill_texture_transform transforms[RILL_MATERIAL_TEX_NUM]; /* per slot */
     const char *label;
+    /* kind TERRAIN: the terrain splat material (rill_render_terrain makes these). Up to 4 layers
+     * blended by splat_weights (RGBA, one channel per layer, sampled with the mesh uv; linear, not
+     * sRGB), each layer its layer_color times its quadrant of layer_albedo_atlas (sRGB) with the
+     * normal of its quadrant of layer_normal_atlas, tiled every layer_tile metres in world XZ
+     * (quadrant of layer i: column i % 2, row i / 2). Missing textures: white albedo, flat normals,
+     * equal weights for the layer_count layers. The PBR texture fields, emissive and alpha are ignored; metallic,
+     * roughness and normal_scale apply. Opaque only. */
+    rill_material_kind kind;
+    rill_texture splat_weights, layer_albedo_atlas, layer_normal_atlas;
+    uint32_t layer_count; /* 0 = 1; at most 4 */
+    float layer_color[4][4];
+    float layer_tile[4]; /* metres; 0 = 8 */
 } rill_material_desc;
 /* Creates a material; desc may be NULL (all defaults). Returns {0} with err set on failure. */
 rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
@@ -648,6 +667,42 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf);
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err);
+
+/* >>terrain ----------------------------------------------------------------------------------- */
+
+/* ON TERRAIN
+ *   rill_render_terrain draws the chunks of a rill_terrain_system (rill/terrain.h). It attaches to
+ *   the world (resource "RenderTerrain", at most one per world) and rill_render_extract calls its
+ *   update and adds one opaque instance per resident chunk, so chunks are culled, lit, shadowed and
+ *   cast shadows like any mesh, with a splat material per terrain (RILL_MATERIAL_TERRAIN: the
+ *   terrain's weight map, and 2 x 2 atlases of its layers' albedo and normal textures, read
+ *   through vfs; a missing or broken layer texture is a warning and draws as its layer colour).
+ *   A chunk gets a GPU mesh when it becomes resident (again on every rebuild) and loses it when it
+ *   streams out; the renderer frees that memory once the frames in flight are done. Layer
+ *   textures never stream. */
+typedef struct rill_render_terrain rill_render_terrain;
+/* renderer, world and terrain are required and borrowed; vfs may be NULL (no layer textures). */
+typedef struct rill_render_terrain_desc {
+    rill_renderer *renderer;
+    rill_world *world;
+    const struct rill_terrain_system *terrain;
+    rill_vfs *vfs;
+} rill_render_terrain_desc;
+/* terrains drawn, chunk meshes alive on the GPU, and totals of uploads and releases. */
+typedef struct rill_render_terrain_stats {
+    uint32_t terrains, meshes;
+    uint64_t uploads, releases;
+} rill_render_terrain_stats;
+/* NULL + err when an argument is missing or the world already has one. Destroy it before the
+ * renderer and the terrain system. */
+rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *desc,
+                                                rill_error *err);
+/* Destroys every chunk mesh, material and texture and detaches from the world. NULL: no-op. */
+void rill_render_terrain_destroy(rill_render_terrain *rt);
+/* Uploads chunks that became resident or were rebuilt, releases those that went out. Called by
+ * rill_render_extract; call it yourself when building snapshots by hand. */
+void rill_render_terrain_update(rill_render_terrain *rt);
+void rill_render_terrain_get_stats(const rill_render_terrain *rt, rill_render_terrain_stats *out);
 
 #ifdef __cplusplus
 }

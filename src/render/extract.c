@@ -227,6 +227,11 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         }
     }
 
+    rill_render_terrain *rt = rill__render_terrain_of(world);
+    if (rt && !rill__render_terrain_extract(rt, buf)) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = comps->directional_light;
     qd.with[1] = b->global_transform;

@@ -242,4 +242,9 @@ void rill__pools_release(rill_renderer *r); /* the pools' memory (after the devi
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
 
+/* terrain_draw.c: the world's terrain renderer (NULL when none), and its part of extract: sync the
+ * chunk meshes, then push one instance per chunk mesh. False when out of memory. */
+rill_render_terrain *rill__render_terrain_of(const rill_world *world);
+bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_buf *buf);
+
 #endif

@@ -394,7 +394,9 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     }
     mat_slot *m = &r->materials[rill_pool_index(&r->mat_pool, id)];
     memset(m, 0, sizeof(*m));
-    float ubo[16 + 8 * RILL_MATERIAL_TEX_NUM] = {
+    /* Must match `Material` in shaders/common.glsl (std140): 4 vec4, the UV transforms of the
+     * texture slots, then the terrain splat fields (zero for PBR materials). */
+    float ubo[16 + 8 * RILL_MATERIAL_TEX_NUM + 20] = {
         d.base_color[0],
         d.base_color[1],
         d.base_color[2],
@@ -414,6 +416,29 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     };
     for (int t = 0; t < RILL_MATERIAL_TEX_NUM; t++) {
         slot_transform(&d.transforms[t], &ubo[16 + 8 * t]);
+    }
+    bool terrain = d.kind == RILL_MATERIAL_TERRAIN;
+    if (terrain) {
+        float *splat = &ubo[16 + 8 * RILL_MATERIAL_TEX_NUM];
+        uint32_t layers = d.layer_count == 0 ? 1u : RILL_MIN(d.layer_count, 4u);
+        ubo[13] = (float)RILL_ALPHA_OPAQUE;
+        ubo[14] = 1.0f;
+        ubo[15] = (float)layers;
+        for (uint32_t i = 0; i < 4; i++) {
+            splat[i] = d.layer_tile[i] > 0.0f ? d.layer_tile[i] : 8.0f;
+            memcpy(&splat[4 + i * 4], d.layer_color[i], sizeof(float) * 4);
+        }
+        d.alpha_mode = RILL_ALPHA_OPAQUE;
+        /* The weights cover the terrain once and the atlases are sampled inside their quadrants:
+         * clamp, linear, no per-slot samplers or transforms. */
+        d.wrap = RILL_TEXTURE_WRAP_CLAMP;
+        d.nearest = false;
+        memset(d.samplers, 0, sizeof d.samplers);
+        /* No weight map: the white image, every drawn layer weighed the same. */
+        d.base_color_texture = d.splat_weights;
+        d.normal_texture = d.layer_normal_atlas;
+        d.metallic_roughness_texture = d.layer_albedo_atlas;
+        d.occlusion_texture.id = d.emissive_texture.id = 0;
     }
     m->alpha_mode = d.alpha_mode;
     m->double_sided = d.double_sided;

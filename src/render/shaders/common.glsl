@@ -43,10 +43,17 @@ layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;
     vec4 emissive;       // rgb
     vec4 params;         // x metallic, y roughness, z occlusion strength, w alpha cutoff
-    vec4 params2;        // x normal scale, y alpha mode (0 opaque, 1 mask, 2 blend)
+    vec4 params2;        // x normal scale, y alpha mode (0 opaque, 1 mask, 2 blend),
+                         // z 1 = terrain splat material, w its layer count
     // Per texture slot (base color, normal, metallic-roughness, occlusion, emissive) the two rows
     // of its 2x3 UV transform (KHR_texture_transform): uv' = (dot(r0.xyz, (uv, 1)), dot(r1...)).
     vec4 uv_xform[10];
+    // Terrain splat material only (zero otherwise): metres per texture repeat of each layer, and
+    // each layer's base colour. Its textures: base_color_tex = the RGBA layer weights over the
+    // terrain (mesh uv), normal_tex and mr_tex = 2 x 2 atlases of the layers' normal maps and
+    // albedos (layer i in quadrant (i % 2, i / 2)).
+    vec4 layer_tile;
+    vec4 layer_color[4];
 } material;
 const int SLOT_BASE = 0, SLOT_NORMAL = 1, SLOT_MR = 2, SLOT_OCCLUSION = 3, SLOT_EMISSIVE = 4;
 vec2 slot_uv(int slot, vec2 uv) {

@@ -109,19 +109,64 @@ vec3 shading_normal(vec3 n) {
     return normalize(mat3(t, b, n) * tn);
 }
 
+// Samples layer `i` of a 2 x 2 atlas at tiling coordinate t. The explicit gradients come from t
+// itself, so the wrap at each tile edge does not make the hardware pick the smallest mip, and the
+// quadrant is inset by a margin so bilinear filtering never reaches the neighbour's texels.
+vec4 atlas_sample(sampler2D atlas, int i, vec2 t) {
+    vec2 q = vec2(float(i % 2), float(i / 2)) * 0.5;
+    vec2 uv = q + 0.25 / 64.0 + fract(t) * (0.5 - 0.5 / 64.0);
+    return textureGrad(atlas, uv, dFdx(t) * 0.5, dFdy(t) * 0.5);
+}
+
+// The terrain splat material: the layers' colours and normals blended by the weight map. The
+// layer normals are in a tangent frame along world +X and +Z (the terrain's tiling axes).
+void terrain_surface(vec3 n, out vec3 albedo, out vec3 shading_n) {
+    int count = clamp(int(material.params2.w), 1, 4);
+    vec4 w = texture(base_color_tex, in_uv);
+    if (count < 4) w.a = 0.0;
+    if (count < 3) w.b = 0.0;
+    if (count < 2) w.g = 0.0;
+    float sum = w.r + w.g + w.b + w.a;
+    w = sum > 1e-4 ? w / sum : vec4(1.0, 0.0, 0.0, 0.0);
+    vec3 t = normalize(vec3(1.0, 0.0, 0.0) - n * n.x);
+    vec3 b = normalize(vec3(0.0, 0.0, 1.0) - n * n.z);
+    albedo = vec3(0.0);
+    vec3 tn = vec3(0.0);
+    for (int i = 0; i < count; i++) {
+        float wi = w[i];
+        if (wi <= 0.0)
+            continue;
+        vec2 tc = in_world.xz / max(material.layer_tile[i], 1e-3);
+        albedo += wi * material.layer_color[i].rgb * atlas_sample(mr_tex, i, tc).rgb;
+        tn += wi * (atlas_sample(normal_tex, i, tc).xyz * 2.0 - 1.0);
+    }
+    tn.xy *= material.params2.x;
+    shading_n = normalize(t * tn.x + b * tn.y + n * max(tn.z, 1e-3));
+}
+
 void main() {
+    bool terrain = material.params2.z == 1.0;
     vec4 base = material.base_color * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv));
-    if (material.params2.y == 1.0 && base.a < material.params.w)
+    if (!terrain && material.params2.y == 1.0 && base.a < material.params.w)
         discard;
     vec3 n = normalize(in_normal);
     if (!gl_FrontFacing)
         n = -n;
     vec3 geo_n = n;
-    n = shading_normal(n);
-    vec4 mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv));
+    vec4 mr;
+    float ao;
+    if (terrain) {
+        base = vec4(0.0, 0.0, 0.0, 1.0);
+        terrain_surface(geo_n, base.rgb, n);
+        mr = vec4(1.0);
+        ao = 1.0;
+    } else {
+        n = shading_normal(n);
+        mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv));
+        ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv)).r, material.params.z);
+    }
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
-    float ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv)).r, material.params.z);
     if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
@@ -165,7 +210,8 @@ void main() {
     vec3 amb_diffuse = hemisphere(n) * base.rgb * (1.0 - metallic);
     vec3 amb_specular = hemisphere(reflect(-v, n)) * (f0 * ab.x + ab.y);
     color += (amb_diffuse + amb_specular) * ao;
-    color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv)).rgb;
+    if (!terrain)
+        color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv)).rgb;
     float alpha = material.params2.y == 2.0 ? base.a : 1.0;
     out_color = vec4(color, alpha);
 }

@@ -1,0 +1,227 @@
+/* The terrain through the user's path on lavapipe: a Terrain entity with four splat layers (a
+ * weight map, albedo textures and a normal map read through the VFS), its chunks built by the
+ * terrain system, drawn by rill_render_terrain via rill_render_extract, lit by a sun with shadows
+ * and shadowed by a cube; compared with a golden. Then the chunks stream out and their GPU meshes
+ * go. */
+#include "rill_test.h"
+
+#include "golden.h"
+#include "rill/render.h"
+#include "rill/terrain.h"
+
+#include <cglm/cglm.h>
+#include <math.h>
+
+#define W 192
+#define H 144
+
+static void write_png(const char *dir, const char *name, const uint8_t *rgba, uint32_t w,
+                      uint32_t h) {
+    size_t size = 0;
+    uint8_t *png = golden_png_encode(rgba, w, h, &size);
+    assert_non_null(png);
+    rill_test_write_file(dir, name, png, size);
+    golden_png_free(png);
+}
+
+/* Test textures: weights that put each layer in its own region, two patterned albedos and a
+ * bumpy normal map. */
+static void write_layers(const char *dir) {
+    static uint8_t weights[64 * 64 * 4], albedo0[32 * 32 * 4], albedo2[32 * 32 * 4],
+        normal2[32 * 32 * 4];
+    for (uint32_t y = 0; y < 64; y++) {
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t *p = &weights[(y * 64 + x) * 4];
+            float fx = (float)x / 63.0f, fy = (float)y / 63.0f;
+            float snow = fx > 0.7f && fy < 0.3f ? 1.0f : 0.0f;
+            float rock = fabsf(fx - fy) < 0.15f ? 1.0f : 0.0f;
+            float dirt = fy > 0.65f ? 1.0f : 0.0f;
+            float grass = snow + rock + dirt > 0.0f ? 0.0f : 1.0f;
+            p[0] = (uint8_t)(grass * 255.0f);
+            p[1] = (uint8_t)(dirt * 255.0f);
+            p[2] = (uint8_t)(rock * 255.0f);
+            p[3] = (uint8_t)(snow * 255.0f);
+        }
+    }
+    for (uint32_t y = 0; y < 32; y++) {
+        for (uint32_t x = 0; x < 32; x++) {
+            uint8_t *a = &albedo0[(y * 32 + x) * 4], *b = &albedo2[(y * 32 + x) * 4],
+                    *n = &normal2[(y * 32 + x) * 4];
+            bool check = ((x / 8) + (y / 8)) % 2 == 0;
+            a[0] = check ? 200 : 150, a[1] = check ? 230 : 190, a[2] = check ? 200 : 150;
+            a[3] = 255;
+            uint8_t stripe = (uint8_t)(y % 8 < 4 ? 230 : 120);
+            b[0] = b[1] = b[2] = stripe, b[3] = 255;
+            float s = sinf((float)x / 32.0f * 6.2831853f * 2.0f);
+            n[0] = (uint8_t)(128.0f + 100.0f * s), n[1] = 128, n[2] = 230, n[3] = 255;
+        }
+    }
+    write_png(dir, "splat.png", weights, 64, 64);
+    write_png(dir, "grass.png", albedo0, 32, 32);
+    write_png(dir, "rock.png", albedo2, 32, 32);
+    write_png(dir, "rock_n.png", normal2, 32, 32);
+}
+
+static void set_look_at(rill_world *w, rill_entity e, vec3 eye, vec3 at) {
+    mat4 view, inv;
+    glm_lookat(eye, at, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    rill_transform t = rill_transform_identity();
+    memcpy(t.translation, inv[3], sizeof(float) * 3);
+    versor q;
+    glm_mat4_quat(inv, q);
+    memcpy(t.rotation, q, sizeof(float) * 4);
+    assert_true(rill_world_set_transform(w, e, &t));
+}
+
+static void test_terrain_golden_and_stream_out(void **state) {
+    (void)state;
+    char dir[512];
+    rill_test_tmpdir(dir, sizeof dir, "terrain_render");
+    write_layers(dir);
+    rill_error err = {0};
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof d);
+    d.width = W;
+    d.height = H;
+    d.validation = 1;
+    d.shadow_map_size = 512;
+    d.quality = RILL_RENDER_QUALITY_HIGH;
+    rill_renderer *r = NULL;
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+        fail_msg("renderer: %s", err.msg);
+    rill_world *w = rill_world_create(NULL);
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
+    rill_terrain_system *ts = rill_terrain_system_create(
+        &(rill_terrain_system_desc){.world = w, .jobs = jobs, .vfs = vfs}, &err);
+    assert_non_null(ts);
+    rill_render_terrain *rt = rill_render_terrain_create(
+        &(rill_render_terrain_desc){.renderer = r, .world = w, .terrain = ts, .vfs = vfs}, &err);
+    assert_non_null(rt);
+    rill_render_components rc;
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+
+    /* A 64 m terrain of 2 x 2 chunks centred on the origin. */
+    rill_terrain t;
+    rill_terrain_defaults(&t);
+    t.chunks_x = t.chunks_z = 2;
+    t.chunk_size = 32.0f;
+    t.resolution = 33;
+    t.height_scale = 14.0f;
+    t.height_offset = -7.0f;
+    t.noise_scale = 48.0f;
+    t.seed = 7;
+    t.stream = true;
+    t.stream_radius = 32.0f;
+    t.splat_map = rill_intern("splat.png");
+    t.layer_count = 4;
+    t.layer_albedo[0] = rill_intern("grass.png");
+    t.layer_albedo[2] = rill_intern("rock.png");
+    t.layer_normal[2] = rill_intern("rock_n.png");
+    t.layer_tile[0] = 4.0f;
+    t.layer_tile[2] = 6.0f;
+    rill_entity te = rill_world_spawn(w);
+    rill_transform tr = rill_transform_identity();
+    tr.translation[0] = -32.0f;
+    tr.translation[2] = -32.0f;
+    rill_world_set_transform(w, te, &tr);
+    rill_world_add(w, te, rill_terrain_register(w), &t);
+    rill_terrain_view edit = {0};
+    rill_terrain_system_flush(ts, &edit);
+    rill_terrain_info info;
+    assert_true(rill_terrain_get_info(ts, te, &info));
+    assert_int_equal(info.status, RILL_TERRAIN_STATUS_READY);
+    assert_int_equal(info.resident, 4);
+
+    /* A cube hovering over the middle casts a shadow on the terrain. */
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    rill_material red = rill_render_material_create(
+        r, &(rill_material_desc){.base_color = {0.8f, 0.15f, 0.1f, 1}, .roughness = 0.5f}, &err);
+    rill_entity box = rill_world_spawn(w);
+    rill_mesh_instance mi = {cube.id, red.id};
+    rill_world_add(w, box, rc.mesh_instance, &mi);
+    float ground = 0;
+    assert_true(rill_terrain_height_at(ts, te, 0, 0, &ground, NULL));
+    tr = rill_transform_identity();
+    tr.translation[1] = ground + 4.0f;
+    tr.scale[0] = tr.scale[1] = tr.scale[2] = 4.0f;
+    rill_world_set_transform(w, box, &tr);
+
+    rill_entity sun = rill_world_spawn(w);
+    rill_directional_light *dl = rill_world_add(w, sun, rc.directional_light, NULL);
+    dl->shadows = true;
+    set_look_at(w, sun, (vec3){0, 0, 0}, (vec3){0.5f, -1.0f, 0.35f});
+    rill_entity cam = rill_world_spawn(w);
+    rill_camera *c = rill_world_add(w, cam, b->camera, NULL);
+    c->clear_color[0] = 0.35f, c->clear_color[1] = 0.5f, c->clear_color[2] = 0.7f;
+    c->far_plane = 400.0f;
+    set_look_at(w, cam, (vec3){-30, 28, 42}, (vec3){2, -4, -4});
+    rill_world_update_transforms(w);
+
+    rill_render_extract_buf xb = {0};
+    rill_render_snapshot snap;
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        fail_msg("extract: %s", err.msg);
+    assert_int_equal(snap.instance_count, 5); /* four chunks and the cube */
+    rill_render_terrain_stats rs;
+    rill_render_terrain_get_stats(rt, &rs);
+    assert_int_equal(rs.terrains, 1);
+    assert_int_equal(rs.meshes, 4);
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.08f;
+    assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    static uint8_t px[W * H * 4];
+    if (rill_renderer_read_pixels(r, px, sizeof px, &err) != RILL_OK)
+        fail_msg("%s", err.msg);
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    uint64_t used_resident = st.gpu_memory_used_bytes;
+    char msg[1024];
+    if (!golden_check("terrain_splat", px, W, H, msg, sizeof msg))
+        fail_msg("%s", msg);
+
+    /* Streaming on with the camera far away: every chunk goes out, and with it its GPU mesh. */
+    rill_terrain_view away = {
+        .streaming = true, .has_camera = true, .camera_position = {900, 0, 0}};
+    rill_terrain_system_update(ts, &away);
+    assert_true(rill_terrain_get_info(ts, te, &info));
+    assert_int_equal(info.resident, 0);
+    for (int frame = 0; frame < 4; frame++) {
+        if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+            fail_msg("%s", err.msg);
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    }
+    assert_int_equal(snap.instance_count, 1);
+    rill_render_terrain_get_stats(rt, &rs);
+    assert_int_equal(rs.meshes, 0);
+    assert_int_equal(rs.releases, 4);
+    assert_int_equal(rill_renderer_wait_idle(r, &err), RILL_OK);
+    rill_renderer_stats(r, &st);
+    /* Each chunk mesh held 33 * 33 vertices of 48 bytes and 32 * 32 * 6 indices. */
+    uint64_t chunk_bytes = 33u * 33u * 48u + 32u * 32u * 6u * 4u;
+    assert_true(st.gpu_memory_used_bytes + 4u * chunk_bytes <= used_resident);
+
+    rill_render_extract_buf_free(&xb);
+    rill_render_terrain_destroy(rt);
+    rill_render_mesh_destroy(r, cube);
+    rill_render_material_destroy(r, red);
+    rill_terrain_system_destroy(ts);
+    rill_world_destroy(w);
+    rill_jobs_destroy(jobs);
+    rill_vfs_destroy(vfs);
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_renderer_destroy(r);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
+    rill_test_tmpdir_remove(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_terrain_golden_and_stream_out),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
