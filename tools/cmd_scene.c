@@ -64,7 +64,14 @@ static int scene_check(int argc, char **argv) {
         fprintf(stderr, "error: out of memory\n");
         return 1;
     }
-    rill_scene_register(world);
+    /* Every component the engine registers (the renderer's, physics' and terrain's included),
+     * so their names and values are checked, plus the demo's. */
+    if (rill_app_register_components(world, NULL, NULL, &err) != RILL_OK) {
+        rill_free(data);
+        rill_world_destroy(world);
+        fprintf(stderr, "error: %s\n", err.msg);
+        return 1;
+    }
     rill_demo_register_components(world);
     rill_scene_check_info info = {0};
     rill_result r = rill_scene_check_text(world, file, (const char *)data, size,

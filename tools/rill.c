@@ -34,12 +34,14 @@ static int cmd_help(int argc, char **argv);
 
 static const command COMMANDS[] = {
     {"scene", rill_cmd_scene, "check or load .rsn scene files"},
+    {"components", rill_cmd_components, "list every component with its fields and defaults"},
     {"demo", rill_cmd_demo, "generate the demo world and load it"},
     {"pack", NULL /* resolved at run time: weak */, "build and inspect .rpak packs"},
     {"export", rill_cmd_export, "export a project to a .rpak (textures, models, LODs)"},
     {"render", NULL /* resolved at run time: weak */,
-     "render a model or scene to a PNG (headless)"},
-    {"run", NULL /* resolved at run time: weak */, "open a model or scene in a window"},
+     "render a project, scene, model or pack to a PNG (headless)"},
+    {"run", NULL /* resolved at run time: weak */,
+     "play a project, scene, model or pack in a window"},
     {"help", cmd_help, "show this help, or a command's help"},
 };
 
@@ -47,7 +49,7 @@ static void print_usage(FILE *f) {
     fprintf(f, "usage: rill [--limit name=value]... <command> [options]\n"
                "       rill --version\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {
-        fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     }
     fprintf(
         f, "\nRun `rill help <command>` or `rill <command> --help` for a command's options.\n"

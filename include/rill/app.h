@@ -625,6 +625,23 @@ void rill_app_terrain_flush(rill_app_terrain *t);
 /* Removes the system and destroys the terrain system. NULL is a no-op. */
 void rill_app_disable_terrain(rill_app_terrain *t);
 
+/* >>components ------------------------------------------------------------------------------- */
+
+/* The components one module registered: ids first .. first + count - 1. */
+typedef struct rill_app_component_group {
+    const char *module; /* "world", "scene", "scene/model", "render", "physics", "terrain" */
+    rill_component first;
+    uint32_t count;
+} rill_app_component_group;
+#define RILL_APP_COMPONENT_GROUPS 8u
+
+/* Registers every component the engine's modules define (world built-ins, scene, scene/model,
+ * render when built with it, physics, terrain) in world. Registering is idempotent; in a fresh
+ * world (rill_world_create) groups (may be NULL; RILL_APP_COMPONENT_GROUPS entries) receive which
+ * module registered which ids and *out_count (may be NULL) how many groups were filled. */
+rill_result rill_app_register_components(rill_world *world, rill_app_component_group *groups,
+                                         uint32_t *out_count, rill_error *err);
+
 /* >>content ---------------------------------------------------------------------------------- */
 
 /* ON PLAYING CONTENT

@@ -265,6 +265,68 @@ RSN
     run 2 render --out x.png
     expect_err "missing INPUT"
     ;;
+components_doc)
+    # docs/components.md is the program's own output: regenerate it when a component changes.
+    run 0 components --markdown
+    cmp -s out.txt "$RILL_SOURCE_DIR/docs/components.md" ||
+        fail "docs/components.md differs from rill components --markdown (regenerate it)"
+    run 0 components
+    for c in Transform Camera SceneInstance Model ModelMesh RenderMode DirectionalLight \
+        PointLight SpotLight Collider RigidBody Terrain; do
+        grep -q "^$c (" out.txt || fail "rill components does not list $c"
+    done
+    run 0 components PointLight
+    expect_out "intensity  *f32  *= 10  >= 0"
+    run 1 components NoSuchThing
+    expect_err "no component 'NoSuchThing'"
+    ;;
+scene_check_engine)
+    # scene check knows every engine component (the renderer's, physics', terrain's) and checks
+    # their values against the registry's ranges.
+    cat >all.rsn <<'RSN'
+rsn 1
+entity 1 "Sun" {
+    Transform {
+        rotation: (-0.45, 0.38, 0.21, 0.77)
+    }
+    DirectionalLight {
+        illuminance: 3
+    }
+}
+entity 2 "Lamp" {
+    PointLight {
+        intensity: -5
+    }
+    SpotLight {
+        outer_angle: 0.5
+    }
+}
+entity 3 "Box" {
+    Model {
+        path: "box.glb"
+    }
+    RenderMode {
+        mode: wireframe
+    }
+    Collider {
+        shape: sphere
+    }
+    RigidBody {
+        mass: 2
+    }
+}
+entity 4 "Ground" {
+    Terrain {
+    }
+}
+RSN
+    run 0 scene check all.rsn
+    expect_out "all.rsn: ok: 4 entities, 9 components (0 unknown), 1 warnings"
+    expect_err "all.rsn:12:20: PointLight.intensity: value -5 out of range, clamped to 0"
+    sed 's/mode: wireframe/mode: sideways/' all.rsn >bad.rsn
+    run 1 scene check bad.rsn
+    expect_err "bad.rsn:23:15: RenderMode.mode: .sideways. is not a value"
+    ;;
 render_demo_main)
     # `rill render` of the demo's main.rsn (and of its project folder) draws the city through the
     # shared set-up path, the same as `rill demo` does: many instances visible, not a flat frame.
