@@ -459,6 +459,36 @@ bool rill_path_ext_is(const char *path, const char *ext);
  * (*out_label points into path; "" when none). out_label may be NULL. */
 bool rill_path_split_label(const char *path, char *dst_path, size_t cap, const char **out_label);
 
+/* >>text -------------------------------------------------------------------------------------- */
+
+/* One syntax for numbers in every text format (.rsn, reflection's text form, settings):
+ * integers are decimal or 0x hex with an optional sign; floats are decimal with optional
+ * fraction and exponent, or inf, -inf, nan. No locale, no hex floats, no surrounding spaces: the
+ * whole of s[0, len) must be the token (it need not be NUL-terminated). */
+
+/* An integer token. *out_mag gets the magnitude (UINT64_MAX with *out_overflow set when it does
+ * not fit 64 bits), *out_neg whether it is negative (never for 0). False = not an integer. */
+bool rill_num_parse_int(const char *s, size_t len, bool *out_neg, uint64_t *out_mag,
+                        bool *out_overflow);
+/* A float token, correctly rounded to the type (never through the other type). False = bad
+ * form. */
+bool rill_num_parse_f32(const char *s, size_t len, float *out);
+bool rill_num_parse_f64(const char *s, size_t len, double *out);
+/* Writes the shortest text that rill_num_parse_* reads back to exactly v (plain decimal for
+ * exponents -5..15, else d.ddde+XX; "-0", "inf", "nan"); returns its length. cap >= 32. */
+uint32_t rill_num_format_f32(float v, char *dst, size_t cap);
+uint32_t rill_num_format_f64(double v, char *dst, size_t cap);
+/* The value of a hex digit, or -1. */
+int rill_hex_digit(char c);
+/* Percent-decodes a URI into dst (NUL-terminated). False when the result contains a NUL (%00)
+ * or does not fit cap. A '%' not followed by two hex digits stays as it is. */
+bool rill_uri_decode(char *dst, size_t cap, const char *uri);
+/* Whether a decoded URI names a path relative to the referring file: not empty, not absolute
+ * ('/' or '\\' first), no scheme or drive (a ':' before the first separator, or "://"). It may
+ * still hold ".." segments: join it to the referring file's folder and normalize it under the
+ * root reads are confined to (rill_path_normalize, rill_file_open). */
+bool rill_uri_is_relative_path(const char *path);
+
 /* >>time -------------------------------------------------------------------------------------- */
 
 /* Monotonic nanoseconds. */

@@ -102,43 +102,8 @@ cJSON *rill__export_gltf_json(const uint8_t *data, size_t size) {
     return cJSON_ParseWithLength((const char *)data, size);
 }
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 bool rill__export_decode_uri(char *dst, size_t cap, const char *uri) {
-    if (!uri || !cap) {
-        return false;
-    }
-    /* A scheme ("data:", "http:") is letters followed by ':' before any '/'. */
-    for (const char *p = uri; *p && *p != '/'; p++) {
-        if (*p == ':') {
-            return false;
-        }
-    }
-    size_t n = 0;
-    for (const char *p = uri; *p; p++) {
-        char c = *p;
-        if (c == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
-            c = (char)(hexval(p[1]) * 16 + hexval(p[2]));
-            p += 2;
-        }
-        if (c == '\0' || n + 1 >= cap) {
-            return false;
-        }
-        dst[n++] = c;
-    }
-    dst[n] = '\0';
-    return n > 0;
+    return rill_uri_decode(dst, cap, uri) && rill_uri_is_relative_path(dst);
 }
 
 /* >>cache ------------------------------------------------------------------------------------- */

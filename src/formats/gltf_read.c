@@ -331,40 +331,16 @@ static rill_result decode_data_uri(rd *r, const char *uri, const char *where, ui
     return RILL_OK;
 }
 
-static int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 /* Percent-decodes a relative URI and normalizes it into dst. Absolute paths, other schemes and
  * paths that climb out of the model's folder are refused, so a hostile file cannot make the
  * reader open arbitrary files. */
 static rill_result resolve_relative_uri(rd *r, const char *uri, const char *where, char *dst,
                                         size_t cap) {
     char dec[1024];
-    size_t n = 0;
-    for (size_t i = 0; uri[i]; i++) {
-        char c = uri[i];
-        if (c == '%' && hex_value(uri[i + 1]) >= 0 && hex_value(uri[i + 2]) >= 0) {
-            c = (char)(hex_value(uri[i + 1]) * 16 + hex_value(uri[i + 2]));
-            i += 2;
-        }
-        if (c == '\0' || n + 1 >= sizeof(dec)) {
-            return rd_fail(r, RILL_ERR_PARSE, "%s: invalid or too long URI", where);
-        }
-        dec[n++] = c;
+    if (!rill_uri_decode(dec, sizeof(dec), uri)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s: invalid or too long URI", where);
     }
-    dec[n] = '\0';
-    if (n == 0 || strstr(dec, "://") || dec[0] == '/' || dec[0] == '\\' ||
-        (n >= 2 && dec[1] == ':')) {
+    if (!rill_uri_is_relative_path(dec)) {
         return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: URI \"%s\" is not a relative path", where,
                        dec);
     }

@@ -6,7 +6,6 @@
  * VFS (thread-safe). It collects everything the main thread needs into a bound_scene: one byte
  * blob with every component's data, and the entity fields to patch once world entities exist.
  */
-#include "rsn_num.h"
 #include "scene_internal.h"
 
 #include <math.h>
@@ -237,7 +236,7 @@ static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_
     }
     bool neg, over;
     uint64_t mag;
-    if (!rill__rsn_parse_int(pl->doc->src + v->off, v->len, &neg, &mag, &over)) {
+    if (!rill_num_parse_int(pl->doc->src + v->off, v->len, &neg, &mag, &over)) {
         return bind_fail(b, pl, v->line, v->col, "'%.*s' is not an integer", (int)v->len,
                          pl->doc->src + v->off);
     }
@@ -336,7 +335,7 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
     bool has_bounds = (f->flags & (RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX)) != 0;
     if (f64) {
         double d;
-        if (!rill__rsn_parse_f64(s, v->len, &d)) {
+        if (!rill_num_parse_f64(s, v->len, &d)) {
             return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number", (int)v->len, s);
         }
         if (overflowed(s, v->len, d)) {
@@ -348,7 +347,7 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
         memcpy(dst, &d, 8);
     } else {
         float x;
-        if (!rill__rsn_parse_f32(s, v->len, &x)) {
+        if (!rill_num_parse_f32(s, v->len, &x)) {
             /* An integer token in hex is a valid integer but not a float. */
             return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number", (int)v->len, s);
         }
@@ -509,7 +508,7 @@ static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_fiel
         } else if (v->kind == RSN_V_NUMBER) {
             bool neg, over;
             uint64_t mag;
-            if (!rill__rsn_parse_int(doc->src + v->off, v->len, &neg, &mag, &over) || over ||
+            if (!rill_num_parse_int(doc->src + v->off, v->len, &neg, &mag, &over) || over ||
                 mag > (neg ? 2147483648u : 2147483647u)) {
                 return bind_fail(b, pl, v->line, v->col, "expected an enum name");
             }

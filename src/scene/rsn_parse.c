@@ -623,12 +623,6 @@ void rill__rsn_doc_free(rsn_doc *doc) {
     memset(doc, 0, sizeof *doc);
 }
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return c - 'A' + 10;
-}
-
 size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t cap) {
     size_t out = 0;
     for (uint32_t i = 0; i < len; i++) {
@@ -642,7 +636,7 @@ size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t
             case '0': c = '\0'; break;
             case 'x':
                 if (i + 2 < len) {
-                    c = (char)(hexval(span[i + 1]) * 16 + hexval(span[i + 2]));
+                    c = (char)(rill_hex_digit(span[i + 1]) * 16 + rill_hex_digit(span[i + 2])); /* lexed */
                     i += 2;
                 }
                 break;

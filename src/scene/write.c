@@ -3,7 +3,6 @@
  * bytes, which keeps scene files stable under version control.
  */
 #include "scene_internal.h"
-#include "rsn_num.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -73,12 +72,12 @@ static void write_elem(writer *w, const rill_field *f, const uint8_t *p) {
     }
     case RILL_FIELD_F32: {
         float v; memcpy(&v, p, 4);
-        put(w, buf, rill__rsn_format_f32(v, buf, sizeof buf));
+        put(w, buf, rill_num_format_f32(v, buf, sizeof buf));
         return;
     }
     case RILL_FIELD_F64: {
         double v; memcpy(&v, p, 8);
-        put(w, buf, rill__rsn_format_f64(v, buf, sizeof buf));
+        put(w, buf, rill_num_format_f64(v, buf, sizeof buf));
         return;
     }
     case RILL_FIELD_VEC2:
@@ -92,7 +91,7 @@ static void write_elem(writer *w, const rill_field *f, const uint8_t *p) {
             float v;
             memcpy(&v, p + 4u * i, 4);
             if (i) put(w, ", ", 2);
-            put(w, buf, rill__rsn_format_f32(v, buf, sizeof buf));
+            put(w, buf, rill_num_format_f32(v, buf, sizeof buf));
         }
         put(w, ")", 1);
         return;

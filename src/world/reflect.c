@@ -3,7 +3,6 @@
  * format and parse, dump) that the scene reader/writer, effect routing and stats dumps share. */
 #include "world_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -518,50 +517,6 @@ bool rill_field_enum_value(const rill_field *field, const char *name, int32_t *o
 
 /* >>format */
 
-/* Shortest text that reads back to the same float: scene files stay readable ("0.8", not
- * "0.800000012") and diffs stay small, while the value still round-trips exactly. */
-static void fmt_f32(char *buf, size_t cap, float v) {
-    if (v != v) {
-        snprintf(buf, cap, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, cap, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    for (int p = 1; p <= 9; p++) {
-        snprintf(buf, cap, "%.*g", p, (double)v);
-        if (strtof(buf, NULL) == v) {
-            break;
-        }
-    }
-    /* %g switches to exponents once the digits run out ("1e+03"); such values are whole
-     * numbers, and below 1e16 their plain form reads better and is still exact. */
-    if (strchr(buf, 'e') != NULL && fabsf(v) >= 1.0f && fabsf(v) < 1e16f) {
-        snprintf(buf, cap, "%.0f", (double)v);
-    }
-}
-
-static void fmt_f64(char *buf, size_t cap, double v) {
-    if (v != v) {
-        snprintf(buf, cap, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        snprintf(buf, cap, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, cap, "%.*g", p, v);
-        if (strtod(buf, NULL) == v) {
-            break;
-        }
-    }
-    if (strchr(buf, 'e') != NULL && fabs(v) >= 1.0 && fabs(v) < 1e16) {
-        snprintf(buf, cap, "%.0f", v);
-    }
-}
-
 static bool fmt_string(rill_strbuf *out, const char *s) {
     bool ok = rill_strbuf_append(out, "\"", 1);
     for (const char *p = s ? s : ""; ok && *p; p++) {
@@ -608,10 +563,10 @@ static bool fmt_element(const rill_field *f, const void *elem, rill_strbuf *out)
     case RILL_FIELD_ENTITY:
         return rill_strbuf_printf(out, "%llu", (unsigned long long)*(const uint64_t *)elem);
     case RILL_FIELD_F32:
-        fmt_f32(buf, sizeof buf, *(const float *)elem);
+        rill_num_format_f32(*(const float *)elem, buf, sizeof buf);
         return rill_strbuf_printf(out, "%s", buf);
     case RILL_FIELD_F64:
-        fmt_f64(buf, sizeof buf, *(const double *)elem);
+        rill_num_format_f64(*(const double *)elem, buf, sizeof buf);
         return rill_strbuf_printf(out, "%s", buf);
     case RILL_FIELD_VEC2:
     case RILL_FIELD_VEC3:
@@ -620,7 +575,7 @@ static bool fmt_element(const rill_field *f, const void *elem, rill_strbuf *out)
     case RILL_FIELD_COLOR: {
         bool ok = rill_strbuf_append(out, "(", 1);
         for (uint32_t k = 0; ok && k < FIELD_INFO[f->type].lanes; k++) {
-            fmt_f32(buf, sizeof buf, ((const float *)elem)[k]);
+            rill_num_format_f32(((const float *)elem)[k], buf, sizeof buf);
             ok = rill_strbuf_printf(out, k ? ", %s" : "%s", buf);
         }
         return ok && rill_strbuf_append(out, ")", 1);
@@ -729,19 +684,23 @@ static bool number_token(cursor *c, char *buf, size_t cap) {
     return n > 0;
 }
 
-static rill_result parse_float(cursor *c, double *out) {
+/* A float token in the one number syntax (rill_num_parse_*), rounded once to the field's type. */
+static rill_result parse_float(cursor *c, bool f32, double *out) {
     char buf[64];
     if (!number_token(c, buf, sizeof buf)) {
         return cur_fail(c, "expected a number");
     }
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end != '\0') {
+    size_t n = strlen(buf);
+    if (f32) {
+        float f;
+        if (!rill_num_parse_f32(buf, n, &f)) {
+            return cur_fail(c, "malformed number");
+        }
+        *out = f;
+    } else if (!rill_num_parse_f64(buf, n, out)) {
         return cur_fail(c, "malformed number");
     }
-    c->pos += strlen(buf);
-    *out = v;
+    c->pos += n;
     return RILL_OK;
 }
 
@@ -753,27 +712,12 @@ static rill_result parse_int(cursor *c, bool is_signed, int64_t lo, int64_t hi, 
     if (!number_token(c, buf, sizeof buf)) {
         return cur_fail(c, "expected an integer");
     }
-    const char *p = buf;
-    bool neg = false;
-    if (*p == '-' || *p == '+') {
-        neg = *p == '-';
-        p++;
-    }
-    int base = 10;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    }
-    if (*p == '\0' || *p == '-' || *p == '+') {
+    bool neg = false, over = false;
+    uint64_t mag = 0;
+    if (!rill_num_parse_int(buf, strlen(buf), &neg, &mag, &over)) {
         return cur_fail(c, "malformed integer");
     }
-    char *end = NULL;
-    errno = 0;
-    unsigned long long mag = strtoull(p, &end, base);
-    if (*end != '\0') {
-        return cur_fail(c, "malformed integer");
-    }
-    if (errno == ERANGE) {
+    if (over) {
         return cur_fail(c, "integer out of range");
     }
     if (is_signed) {
@@ -790,16 +734,6 @@ static rill_result parse_int(cursor *c, bool is_signed, int64_t lo, int64_t hi, 
     }
     c->pos += strlen(buf);
     return RILL_OK;
-}
-
-static int hexval(char ch) {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
 }
 
 static rill_result parse_string(cursor *c, const char **out) {
@@ -840,8 +774,8 @@ static rill_result parse_string(cursor *c, const char **out) {
                 ch = '\\';
                 break;
             case 'x': {
-                int hi = c->pos < c->len ? hexval(c->s[c->pos]) : -1;
-                int lo = c->pos + 1 < c->len ? hexval(c->s[c->pos + 1]) : -1;
+                int hi = c->pos < c->len ? rill_hex_digit(c->s[c->pos]) : -1;
+                int lo = c->pos + 1 < c->len ? rill_hex_digit(c->s[c->pos + 1]) : -1;
                 if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
                     r = cur_fail(c, "bad \\x escape");
                     break;
@@ -921,12 +855,12 @@ static rill_result parse_element(cursor *c, const rill_field *f, void *elem) {
             *(uint64_t *)elem = bits;
         return r;
     case RILL_FIELD_F32:
-        r = parse_float(c, &d);
+        r = parse_float(c, true, &d);
         if (r == RILL_OK)
             *(float *)elem = (float)d;
         return r;
     case RILL_FIELD_F64:
-        r = parse_float(c, &d);
+        r = parse_float(c, false, &d);
         if (r == RILL_OK)
             *(double *)elem = d;
         return r;
@@ -944,7 +878,7 @@ static rill_result parse_element(cursor *c, const rill_field *f, void *elem) {
             if (k && !expect_char(c, ',')) {
                 return cur_fail(c, "expected ','");
             }
-            r = parse_float(c, &d);
+            r = parse_float(c, true, &d);
             if (r != RILL_OK) {
                 return r;
             }

@@ -4,7 +4,6 @@
  * truncation, random byte flips). */
 #include "scene_test_common.h"
 
-#include "../../src/scene/rsn_num.h"
 
 #include <math.h>
 
@@ -476,9 +475,9 @@ static void test_float_shortest_round_trip(void **state) {
         memcpy(&f, &bits, 4);
         if (isnan(f))
             continue;
-        uint32_t n = rill__rsn_format_f32(f, buf, sizeof buf);
+        uint32_t n = rill_num_format_f32(f, buf, sizeof buf);
         float back;
-        assert_true(rill__rsn_parse_f32(buf, n, &back));
+        assert_true(rill_num_parse_f32(buf, n, &back));
         if (memcmp(&back, &f, 4) != 0)
             fail_msg("f32 %08x -> %s -> different bits", bits, buf);
         uint64_t dbits =
@@ -487,14 +486,14 @@ static void test_float_shortest_round_trip(void **state) {
         memcpy(&d, &dbits, 8);
         if (isnan(d))
             continue;
-        n = rill__rsn_format_f64(d, buf, sizeof buf);
+        n = rill_num_format_f64(d, buf, sizeof buf);
         double dback;
-        assert_true(rill__rsn_parse_f64(buf, n, &dback));
+        assert_true(rill_num_parse_f64(buf, n, &dback));
         if (memcmp(&dback, &d, 8) != 0)
             fail_msg("f64 -> %s -> different bits", buf);
     }
     /* Short values print short. */
-    assert_int_equal(rill__rsn_format_f32(0.1f, buf, sizeof buf), 3);
+    assert_int_equal(rill_num_format_f32(0.1f, buf, sizeof buf), 3);
     assert_string_equal(buf, "0.1");
     static const struct {
         float v;
@@ -509,13 +508,13 @@ static void test_float_shortest_round_trip(void **state) {
                  {123.25f, "123.25"},
                  {-0.0f, "-0"}};
     for (size_t i = 0; i < RILL_COUNTOF(forms); i++) {
-        rill__rsn_format_f32(forms[i].v, buf, sizeof buf);
+        rill_num_format_f32(forms[i].v, buf, sizeof buf);
         assert_string_equal(buf, forms[i].text);
     }
     float x;
-    assert_false(rill__rsn_parse_f32("1e", 2, &x));
-    assert_false(rill__rsn_parse_f32("0x10", 4, &x));
-    assert_false(rill__rsn_parse_f32(".", 1, &x));
+    assert_false(rill_num_parse_f32("1e", 2, &x));
+    assert_false(rill_num_parse_f32("0x10", 4, &x));
+    assert_false(rill_num_parse_f32(".", 1, &x));
 }
 
 /* The writer names entities in depth-first order and drops references to entities outside the

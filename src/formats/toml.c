@@ -1,12 +1,13 @@
-/* toml.c: the project.toml reader, a recursive-descent parser for the TOML subset that Rill's
- * configuration files use, and the path lookup and typed getters on the resulting tree.
+/* toml.c: the TOML reader for settings files (project.toml and others), a recursive-descent parser
+ * for the TOML subset that Rill's configuration files use, and the path lookup and typed getters on
+ * the resulting tree.
  *
  * The input is untrusted: every read is bounds-checked against the length (the text need not be
  * NUL-terminated), nesting depth is capped (RILL_TOML_MAX_DEPTH) so a file of ten thousand '['
  * cannot overflow the stack, and large tables get a hash index so a file with many keys cannot
  * make parsing quadratic.
  */
-#include "rill/app.h"
+#include "rill/formats/toml.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ struct rill_toml {
 };
 
 static rill_toml_value *value_new(rill_toml_type type, uint32_t line, uint32_t col) {
-    rill_toml_value *v = rill_calloc_tagged(1, sizeof(*v), RILL_MEM_APP);
+    rill_toml_value *v = rill_calloc_tagged(1, sizeof(*v), RILL_MEM_FORMATS);
     if (v) {
         v->type = type;
         v->line = line;
@@ -589,7 +590,7 @@ static rill_toml_value *new_member(parser *p, rill_toml_value *table, rill_toml_
     }
     if (!m->key) {
         /* The empty key "" is legal TOML; rill_strndup may return NULL for size 0. */
-        m->key = rill_malloc_tagged(1, RILL_MEM_APP);
+        m->key = rill_malloc_tagged(1, RILL_MEM_FORMATS);
         if (!m->key) {
             value_free(m);
             fail_oom(p);
@@ -784,7 +785,13 @@ static rill_toml_value *parse_number(parser *p) {
         return NULL;
     }
     if (is_float) {
-        v->as.f = strtod(clean, NULL);
+        /* The form was checked above; the one number parser rounds it (inf and nan come
+         * through their own branch). */
+        if (!rill_num_parse_f64(clean, cn, &v->as.f)) {
+            value_free(v);
+            fail_at(p, start, "malformed float");
+            return NULL;
+        }
     } else {
         /* Accumulate as a negative number so INT64_MIN parses. */
         int64_t acc = 0;
@@ -933,7 +940,7 @@ static rill_toml_value *parse_value(parser *p) {
             fail_oom(p);
             return NULL;
         }
-        v->as.s.data = rill_malloc_tagged(p->buf.len + 1u, RILL_MEM_APP);
+        v->as.s.data = rill_malloc_tagged(p->buf.len + 1u, RILL_MEM_FORMATS);
         if (!v->as.s.data) {
             value_free(v);
             fail_oom(p);
@@ -1027,7 +1034,7 @@ static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k) 
     }
     v->key = name;
     if (!v->key) {
-        v->key = rill_malloc_tagged(1, RILL_MEM_APP);
+        v->key = rill_malloc_tagged(1, RILL_MEM_FORMATS);
         if (!v->key) {
             value_free(v);
             return fail_oom(p);
@@ -1137,7 +1144,7 @@ rill_result rill_toml_parse(const char *text, size_t len, const char *name, rill
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: file is larger than %u bytes", name,
                               (unsigned)RILL_TOML_MAX_INPUT);
     }
-    rill_toml *doc = rill_calloc_tagged(1, sizeof(*doc), RILL_MEM_APP);
+    rill_toml *doc = rill_calloc_tagged(1, sizeof(*doc), RILL_MEM_FORMATS);
     parser p = {0};
     p.src = text ? text : "";
     p.len = len;
