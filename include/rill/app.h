@@ -10,18 +10,13 @@
  *   with a value of the wrong type is an error.
  *
  * ON RUN MODES AND THE STREAMING GATE
- *   An app is in one run mode at a time: EDIT, PLAY, PAUSED, SIMULATE (the editor's modes), GAME
- *   (a shipped runtime) or SERVER (a dedicated server). Streaming is active in GAME, PLAY, PAUSED
- *   and SIMULATE and never in EDIT or SERVER. When streaming goes from active to inactive the
- *   app calls its "streaming off" listeners exactly once, so the streamers can bring every piece
- *   of content back to full residency. Modules below the app, which cannot include this header,
- *   read the same facts from the world: the "StreamingState" resource and the
- *   "StreamingTurnedOff" event (see rill_streaming_state).
- *
- *   The streaming camera is chosen by rill_streaming_camera_pick: the active camera marked default,
- *   else the first active game camera, else (in SIMULATE only) the active editor camera. When no
- *   camera qualifies it returns RILL_ENTITY_NULL, and the contract for every streamer is then
- *   "residency stays as it is": nothing loads, nothing unloads, until a camera appears.
+ *   The gate, the streaming camera and the streamers live in the stream module (rill/stream.h).
+ *   The app owns one rill_stream (rill_app_stream) with the scene loader attached, so streamed
+ *   scene instances stream in every app; it forwards run-mode changes to it and runs
+ *   rill_stream_update in post_update right after transform propagation. When streaming goes
+ *   from active to inactive the streamers' restore runs once, then the app's "streaming off"
+ *   listeners, exactly once. Modules below the app read the same facts from the world: the
+ *   "StreamingState" resource and the "StreamingTurnedOff" event (see rill_streaming_state).
  *
  * ON THE FRAME LOOP
  *   A rill_app owns a world, a job system, a VFS (packs first, then the project folder as its
@@ -33,7 +28,8 @@
  *                    update (all built in, in that order), then user systems
  *       fixed_update 0..max_fixed_steps times per frame, each with time.fixed_dt
  *       update       gameplay
- *       post_update  transform propagation (built in), then streaming decisions and the like
+ *       post_update  transform propagation, then the stream update (gate, camera, streamers;
+ *                    both built in), then user systems
  *       extract      copy what the renderer needs out of the world
  *       render       user systems, then the render hook (none = headless)
  *
@@ -47,7 +43,7 @@
  *   real time keeps counting. The deterministic mode (desc.deterministic) runs with no worker
  *   threads and a frame delta of exactly fixed_dt, so a test sees the same frames every run.
  *
- * Depends on: base, world, asset, formats (pack mounting, glTF), scene, render (the model system;
+ * Depends on: base, world, asset, formats (pack mounting, glTF), scene, stream, render (the model system;
  * without the renderer rill_app_enable_models fails).
  */
 #ifndef RILL_APP_H
@@ -58,6 +54,7 @@
 #include "rill/formats/toml.h"
 #include "rill/physics.h"
 #include "rill/scene.h"
+#include "rill/stream.h"
 #include "rill/terrain.h"
 #include "rill/world.h"
 
@@ -131,60 +128,11 @@ rill_graphics_quality rill_graphics_quality_parse(const char *s);
 
 /* >>run modes -------------------------------------------------------------------------------- */
 
-typedef enum rill_run_mode {
-    RILL_RUN_MODE_DEFAULT = 0, /* in a desc: GAME */
-    RILL_RUN_MODE_EDIT,        /* editor, editing: the whole world stays resident */
-    RILL_RUN_MODE_PLAY,        /* editor, playing in the game camera */
-    RILL_RUN_MODE_PAUSED,      /* editor, play paused (streaming keeps its state and stays on) */
-    RILL_RUN_MODE_SIMULATE,    /* editor, simulating seen through the editor camera */
-    RILL_RUN_MODE_GAME,        /* a shipped runtime */
-    RILL_RUN_MODE_SERVER,      /* a dedicated server: no camera, full world */
-    RILL_RUN_MODE_NUM,
-    RILL_RUN_MODE_FORCE_U32 = 0x7FFFFFFF
-} rill_run_mode;
+/* rill_run_mode, the gate (rill_run_mode_streams), the camera pick and the StreamingState /
+ * StreamingTurnedOff world data live in rill/stream.h, which this header includes. */
 
-/* "edit", "play", "paused", "simulate", "game", "server" ("invalid" otherwise). Static storage. */
-const char *rill_run_mode_name(rill_run_mode mode);
-/* The streaming gate as a pure function: true for GAME, PLAY, PAUSED and SIMULATE; false for
- * EDIT, SERVER and anything invalid. */
-bool rill_run_mode_streams(rill_run_mode mode);
 /* Whether game time advances in a mode (PLAY, SIMULATE, GAME, SERVER). */
 bool rill_run_mode_ticks(rill_run_mode mode);
-
-/* Picks the camera that streaming measures distances from, for `mode`, among the world's entities
- * with a Camera component whose `active` is true:
- *   1. while the gate is closed (EDIT, SERVER): none;
- *   2. a game camera marked is_default (in SIMULATE an editor camera marked is_default counts
- *      too, after game cameras);
- *   3. the first game camera;
- *   4. in SIMULATE only: the first editor camera.
- * "First" is entity slot order, which is stable for a given world history. Returns
- * RILL_ENTITY_NULL when no camera qualifies; streamers then leave residency as it is (nothing
- * loads and nothing unloads) until one does. world may be NULL (none). */
-rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mode);
-
-/* The streaming gate published as world data. Modules below the app (the streamers) cannot include
- * this header, so the app keeps a world resource named "StreamingState" (reflected: read it with
- * rill_world_find_resource + rill_world_get_resource, and its fields by name through
- * rill_world_resource_type if the struct is not visible) and sends the world event
- * "StreamingTurnedOff" (payload rill_streaming_off_event) once per gate closing. The resource is
- * refreshed on every run-mode change and every frame in post_update, right after transform
- * propagation (order RILL_SYSTEM_ORDER_BUILTIN + 1), so systems after it see this frame's camera.
- * Fields: active bool, run_mode enum (edit, play, paused, simulate, game, server), camera entity
- * (0 = none: leave residency as it is), camera_position vec3, off_count u32. */
-typedef struct rill_streaming_state {
-    bool active;
-    int32_t run_mode; /* rill_run_mode */
-    rill_entity camera;
-    float camera_position[3];
-    uint32_t off_count;
-} rill_streaming_state;
-
-/* Payload of the "StreamingTurnedOff" world event. */
-typedef struct rill_streaming_off_event {
-    uint32_t off_count; /* rill_app_streaming_off_count after this transition */
-    int32_t new_mode;   /* rill_run_mode now in force */
-} rill_streaming_off_event;
 
 /* >>app --------------------------------------------------------------------------------------- */
 
@@ -348,6 +296,11 @@ rill_run_mode rill_app_get_run_mode(const rill_app *app);
 rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode);
 /* The streaming gate of the app's current mode (rill_run_mode_streams). app NULL = false. */
 bool rill_streaming_active(const rill_app *app);
+/* The app's stream (gate, camera, streamers: rill/stream.h); valid until rill_app_destroy. */
+rill_stream *rill_app_stream(const rill_app *app);
+/* Main-thread time of the last frame's streaming work: the scene loader's budgeted update plus
+ * rill_stream_update, in nanoseconds. */
+uint64_t rill_app_last_streaming_ns(const rill_app *app);
 /* rill_streaming_camera_pick on the app's world and mode. When out_position is not NULL and a
  * camera is returned, it receives the camera's world position (from GlobalTransform, else its
  * Transform translation, else the origin). */

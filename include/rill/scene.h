@@ -71,12 +71,17 @@ extern "C" {
 /* >>components -------------------------------------------------------------------------------- */
 
 /* "SceneInstance" { scene: asset_path, streamed: bool = false, load_radius: f32 = 150,
- * unload_radius: f32 = 200 } (radii clamped to >= 0). */
+ * unload_radius: f32 = 200, bounds_min: vec3 = 0, bounds_max: vec3 = 0 } (radii clamped to
+ * >= 0). bounds_min/max: the contents' box in the root's local space, which streaming measures
+ * distances to; an empty box (max <= min on every axis) means "not known yet" (see rill/stream.h:
+ * the streamer computes and stores it at the first load). */
 typedef struct rill_scene_instance {
     const char *scene; /* interned asset path of the .rsn, NULL = none */
     bool streamed;
     float load_radius;
     float unload_radius;
+    float bounds_min[3];
+    float bounds_max[3];
 } rill_scene_instance;
 
 /* "SceneUnknown" { blocks: string }: the verbatim text of the components of this entity that

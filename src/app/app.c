@@ -61,14 +61,13 @@ struct rill_app {
     bool exit_requested;
     bool in_frame;
 
-    rill_run_mode mode;
     off_listener off_listeners[APP_MAX_LISTENERS];
     uint32_t off_listener_count;
     mode_listener mode_listeners[APP_MAX_LISTENERS];
     uint32_t mode_listener_count;
-    uint32_t streaming_off_count;
-    rill_resource state_res;
-    rill_event off_event;
+    rill_stream *stream;
+    uint64_t scenes_ns; /* the last scene loader update */
+    uint64_t streaming_ns;
 };
 
 static const char *const STAGE_NAMES[RILL_STAGE_NUM] = {
@@ -130,7 +129,9 @@ static void sys_assets(rill_app *app, void *user) {
 
 static void sys_scenes(rill_app *app, void *user) {
     (void)user;
+    uint64_t t0 = rill_time_ns();
     rill_scene_loader_update(app->scenes);
+    app->scenes_ns = rill_time_ns() - t0;
 }
 
 static void sys_transforms(rill_app *app, void *user) {
@@ -138,62 +139,18 @@ static void sys_transforms(rill_app *app, void *user) {
     rill_world_update_transforms(app->world);
 }
 
-/* Writes the gate, the chosen camera and its position into the StreamingState resource. */
-static void publish_streaming_state(rill_app *app) {
-    rill_streaming_state *st = rill_world_get_resource(app->world, app->state_res);
-    if (!st) {
-        return;
-    }
-    st->active = rill_run_mode_streams(app->mode);
-    st->run_mode = (int32_t)app->mode;
-    st->off_count = app->streaming_off_count;
-    float pos[3] = {0.0f, 0.0f, 0.0f};
-    st->camera = rill_app_streaming_camera(app, pos);
-    st->camera_position[0] = pos[0];
-    st->camera_position[1] = pos[1];
-    st->camera_position[2] = pos[2];
-}
-
-static void sys_streaming_state(rill_app *app, void *user) {
+/* The gate, the camera and the streamers: the stream module does the work after transforms. */
+static void sys_stream(rill_app *app, void *user) {
     (void)user;
-    publish_streaming_state(app);
+    rill_stream_update(app->stream);
+    rill_stream_stats st;
+    rill_stream_get_stats(app->stream, &st);
+    app->streaming_ns = app->scenes_ns + st.update_ns;
 }
 
-static const rill_enum_item RUN_MODE_ITEMS[] = {
-    {"edit", RILL_RUN_MODE_EDIT},     {"play", RILL_RUN_MODE_PLAY},
-    {"paused", RILL_RUN_MODE_PAUSED}, {"simulate", RILL_RUN_MODE_SIMULATE},
-    {"game", RILL_RUN_MODE_GAME},     {"server", RILL_RUN_MODE_SERVER},
-};
-
-/* Registers the StreamingState resource and the StreamingTurnedOff event. */
-static bool register_gate_data(rill_app *app) {
-    rill_field fields[] = {
-        RILL_FIELD(rill_streaming_state, active, BOOL),
-        {.name = "run_mode",
-         .type = RILL_FIELD_ENUM,
-         .offset = (uint32_t)offsetof(rill_streaming_state, run_mode),
-         .count = 1,
-         .enum_items = RUN_MODE_ITEMS,
-         .enum_count = RILL_COUNTOF(RUN_MODE_ITEMS)},
-        RILL_FIELD(rill_streaming_state, camera, ENTITY),
-        RILL_FIELD(rill_streaming_state, camera_position, VEC3),
-        RILL_FIELD(rill_streaming_state, off_count, U32),
-    };
-    app->state_res = rill_world_register_resource(
-        app->world, &(rill_type_desc){.name = "StreamingState",
-                                      RILL_TYPE_LAYOUT(rill_streaming_state),
-                                      .flags = RILL_TYPE_NO_SERIALIZE,
-                                      .fields = fields,
-                                      .field_count = RILL_COUNTOF(fields),
-                                      .doc = "the streaming gate and camera, set by the app"});
-    app->off_event = rill_world_register_event(app->world, "StreamingTurnedOff",
-                                               sizeof(rill_streaming_off_event));
-    if (!app->state_res || !app->off_event ||
-        !rill_world_set_resource(app->world, app->state_res, NULL)) {
-        return false;
-    }
-    publish_streaming_state(app);
-    return true;
+bool rill_run_mode_ticks(rill_run_mode mode) {
+    return mode == RILL_RUN_MODE_PLAY || mode == RILL_RUN_MODE_SIMULATE ||
+           mode == RILL_RUN_MODE_GAME || mode == RILL_RUN_MODE_SERVER;
 }
 
 /* >>systems ----------------------------------------------------------------------------------- */
@@ -350,7 +307,6 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
     }
     app->desc = d;
     app->running_stage = -1;
-    app->mode = d.run_mode;
     if (d.project) {
         app->project = *d.project;
     } else {
@@ -401,6 +357,12 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
         goto fail;
     }
+    app->stream = rill_stream_create(
+        &(rill_stream_desc){.world = app->world, .scenes = app->scenes, .run_mode = d.run_mode},
+        err);
+    if (!app->stream) {
+        goto fail;
+    }
     if (!add_builtin(app, RILL_STAGE_FIRST, RILL_SYSTEM_ORDER_BUILTIN, "rill.events", sys_events) ||
         !add_builtin(app, RILL_STAGE_PRE_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.jobs",
                      sys_drain_jobs) ||
@@ -410,9 +372,8 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
                      sys_scenes) ||
         !add_builtin(app, RILL_STAGE_POST_UPDATE, RILL_SYSTEM_ORDER_BUILTIN, "rill.transforms",
                      sys_transforms) ||
-        !add_builtin(app, RILL_STAGE_POST_UPDATE, RILL_SYSTEM_ORDER_BUILTIN + 1,
-                     "rill.streaming_state", sys_streaming_state) ||
-        !register_gate_data(app)) {
+        !add_builtin(app, RILL_STAGE_POST_UPDATE, RILL_SYSTEM_ORDER_BUILTIN + 1, "rill.stream",
+                     sys_stream)) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
         goto fail;
     }
@@ -428,6 +389,7 @@ void rill_app_destroy(rill_app *app) {
     }
     /* The loader and the asset server hand work to the jobs and read through the VFS, so they go
      * first; the world outlives the loader because cancelling a load despawns its entities. */
+    rill_stream_destroy(app->stream);
     rill_scene_loader_destroy(app->scenes);
     rill_asset_server_destroy(app->assets);
     rill_jobs_destroy(app->jobs);
@@ -522,7 +484,7 @@ void rill_app_frame_dt(rill_app *app, double dt) {
         dt = app->desc.max_frame_dt;
     }
     rill_app_time *t = &app->time;
-    bool ticks = rill_run_mode_ticks(app->mode);
+    bool ticks = rill_run_mode_ticks(rill_stream_get_mode(app->stream));
     t->real_dt = dt;
     t->real_elapsed += dt;
     t->dt = ticks ? dt : 0.0;
@@ -623,7 +585,7 @@ uint64_t rill_app_last_stage_ns(const rill_app *app, rill_stage stage) {
 /* >>gate -------------------------------------------------------------------------------------- */
 
 rill_run_mode rill_app_get_run_mode(const rill_app *app) {
-    return app ? app->mode : RILL_RUN_MODE_DEFAULT;
+    return app ? rill_stream_get_mode(app->stream) : RILL_RUN_MODE_DEFAULT;
 }
 
 rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode) {
@@ -631,21 +593,14 @@ rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode) {
         RILL_LOG_ERROR("app", "rill_app_set_run_mode: invalid mode %d", (int)mode);
         return RILL_ERR_INVALID_ARGUMENT;
     }
-    rill_run_mode old = app->mode;
-    if (old == mode) {
+    rill_run_mode old = rill_stream_get_mode(app->stream);
+    uint32_t offs = rill_stream_off_count(app->stream);
+    /* The stream sends the event, republishes the state and restores its streamers. */
+    if (!rill_stream_set_mode(app->stream, mode)) {
         return RILL_OK;
     }
-    app->mode = mode;
     RILL_LOG_DEBUG("app", "run mode %s -> %s", rill_run_mode_name(old), rill_run_mode_name(mode));
-    bool turned_off = rill_run_mode_streams(old) && !rill_run_mode_streams(mode);
-    if (turned_off) {
-        app->streaming_off_count++;
-        rill_streaming_off_event ev = {.off_count = app->streaming_off_count,
-                                       .new_mode = (int32_t)mode};
-        rill_world_send_event(app->world, app->off_event, &ev);
-    }
-    publish_streaming_state(app);
-    if (turned_off) {
+    if (rill_stream_off_count(app->stream) != offs) {
         for (uint32_t i = 0; i < app->off_listener_count; i++) {
             app->off_listeners[i].fn(app, app->off_listeners[i].user);
         }
@@ -657,23 +612,19 @@ rill_result rill_app_set_run_mode(rill_app *app, rill_run_mode mode) {
 }
 
 bool rill_streaming_active(const rill_app *app) {
-    return app && rill_run_mode_streams(app->mode);
+    return app && rill_stream_active(app->stream);
+}
+
+rill_stream *rill_app_stream(const rill_app *app) {
+    return app ? app->stream : NULL;
+}
+
+uint64_t rill_app_last_streaming_ns(const rill_app *app) {
+    return app ? app->streaming_ns : 0u;
 }
 
 rill_entity rill_app_streaming_camera(const rill_app *app, float out_position[3]) {
-    if (!app) {
-        return RILL_ENTITY_NULL;
-    }
-    rill_entity cam = rill_streaming_camera_pick(app->world, app->mode);
-    if (cam && out_position) {
-        const float *m = rill_world_global_matrix(app->world, cam);
-        const rill_transform *tr =
-            rill_world_get(app->world, cam, rill_world_builtin(app->world)->transform);
-        for (int i = 0; i < 3; i++) {
-            out_position[i] = m ? m[12 + i] : tr ? tr->translation[i] : 0.0f;
-        }
-    }
-    return cam;
+    return app ? rill_stream_camera(app->stream, out_position) : RILL_ENTITY_NULL;
 }
 
 bool rill_app_on_streaming_off(rill_app *app, rill_streaming_off_fn fn, void *user) {
@@ -693,13 +644,13 @@ bool rill_app_on_run_mode(rill_app *app, rill_run_mode_fn fn, void *user) {
 }
 
 const rill_streaming_state *rill_app_streaming_state(const rill_app *app) {
-    return app ? rill_world_get_resource(app->world, app->state_res) : NULL;
+    return app ? rill_stream_state(app->stream) : NULL;
 }
 
 rill_event rill_app_streaming_off_event(const rill_app *app) {
-    return app ? app->off_event : 0u;
+    return app ? rill_stream_off_event(app->stream) : 0u;
 }
 
 uint32_t rill_app_streaming_off_count(const rill_app *app) {
-    return app ? app->streaming_off_count : 0u;
+    return app ? rill_stream_off_count(app->stream) : 0u;
 }

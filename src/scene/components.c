@@ -38,6 +38,16 @@ rill_scene_components rill_scene_register(rill_world *world) {
          .min = 0.0,
          .default_value = &unload_radius,
          .doc = "streamed: contents unload beyond this distance"},
+        {.name = "bounds_min",
+         .type = RILL_FIELD_VEC3,
+         .offset = (uint32_t)offsetof(rill_scene_instance, bounds_min),
+         .count = 1,
+         .doc = "streamed: low corner of the contents' box, root-local (empty box = unknown)"},
+        {.name = "bounds_max",
+         .type = RILL_FIELD_VEC3,
+         .offset = (uint32_t)offsetof(rill_scene_instance, bounds_max),
+         .count = 1,
+         .doc = "streamed: high corner of the contents' box, root-local"},
     };
     rill_type_desc inst = {
         .name = "SceneInstance",

@@ -1,8 +1,10 @@
-/* runmode.c: run modes, the streaming gate and the choice of the streaming camera. These are pure
- * functions of a mode and a world, kept apart from the frame loop so the rules can be tested (and
- * read) on their own.
+/* gate.c: run modes, the streaming gate and the choice of the streaming camera, plus the distance
+ * helpers every streamer measures with. These are pure functions of a mode, a world and a few
+ * points, kept apart from the stream object so the rules can be tested (and read) on their own.
  */
-#include "rill/app.h"
+#include "rill/stream.h"
+
+#include <math.h>
 
 const char *rill_run_mode_name(rill_run_mode mode) {
     switch (mode) {
@@ -29,11 +31,6 @@ bool rill_run_mode_streams(rill_run_mode mode) {
      * reload what was just unloaded. */
     return mode == RILL_RUN_MODE_GAME || mode == RILL_RUN_MODE_PLAY ||
            mode == RILL_RUN_MODE_PAUSED || mode == RILL_RUN_MODE_SIMULATE;
-}
-
-bool rill_run_mode_ticks(rill_run_mode mode) {
-    return mode == RILL_RUN_MODE_PLAY || mode == RILL_RUN_MODE_SIMULATE ||
-           mode == RILL_RUN_MODE_GAME || mode == RILL_RUN_MODE_SERVER;
 }
 
 rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mode) {
@@ -77,4 +74,31 @@ rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mo
         }
     }
     return RILL_ENTITY_NULL;
+}
+
+float rill_stream_distance_to_box(const float p[3], const float mn[3], const float mx[3]) {
+    float d2 = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        float lo = mn[i] < mx[i] ? mn[i] : mx[i];
+        float hi = mn[i] < mx[i] ? mx[i] : mn[i];
+        float d = p[i] < lo ? lo - p[i] : p[i] > hi ? p[i] - hi : 0.0f;
+        d2 += d * d;
+    }
+    return sqrtf(d2);
+}
+
+void rill_stream_box_transform(const float m[16], const float lmin[3], const float lmax[3],
+                               float out_min[3], float out_max[3]) {
+    /* Each output axis is the translation plus, per input axis, the smaller (for min) or larger
+     * (for max) of the two corner products: the same box the 8 transformed corners span. */
+    for (int r = 0; r < 3; r++) {
+        float lo = m[12 + r], hi = m[12 + r];
+        for (int c = 0; c < 3; c++) {
+            float a = m[c * 4 + r] * lmin[c], b = m[c * 4 + r] * lmax[c];
+            lo += a < b ? a : b;
+            hi += a < b ? b : a;
+        }
+        out_min[r] = lo;
+        out_max[r] = hi;
+    }
 }

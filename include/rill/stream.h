@@ -1,0 +1,235 @@
+/* rill/stream.h: streaming: the gate (which run modes stream), the streaming camera, distances to
+ * world bounds, the streamer registry, and the streamed scene instances.
+ *
+ * ON THE GATE
+ *   An app is in one run mode at a time: EDIT, PLAY, PAUSED, SIMULATE (the editor's modes), GAME
+ *   (a shipped runtime) or SERVER (a dedicated server). Streaming is active in GAME, PLAY, PAUSED
+ *   and SIMULATE and never in EDIT or SERVER: edit mode keeps the whole world resident for
+ *   authoring, and a server has no camera and needs the full world. A rill_stream holds the mode
+ *   (rill_stream_set_mode). When the gate goes from open to closed, every registered streamer's
+ *   `restore` runs exactly once, on that transition, and the world event "StreamingTurnedOff" is
+ *   sent once. Mesh-LOD bands are draw cost, not memory, so they are not gated.
+ *
+ * ON THE STREAMING CAMERA
+ *   rill_streaming_camera_pick chooses it: the active game camera marked is_default, else the
+ *   first active game camera, else (in SIMULATE only) the active editor camera (default first).
+ *   With no camera, the contract for every streamer is "residency stays as it is": nothing loads
+ *   and nothing unloads until a camera appears. rill_stream_update publishes the gate and camera
+ *   once per frame (after transform propagation) into the world resource "StreamingState", then
+ *   runs each streamer's `update` with that state.
+ *
+ * ON DISTANCES
+ *   Every streaming distance is measured from the camera position to the nearest point of the
+ *   thing's world-space bounding box (0 inside it), never to its origin, so a large instance is
+ *   not unloaded while the camera stands inside it (rill_stream_distance_to_box).
+ *
+ * ON STREAMED SCENE INSTANCES
+ *   The instance streamer (built in; rill_stream_create installs it when given a scene loader)
+ *   watches every entity whose SceneInstance has `streamed: true`:
+ *     - gate open, camera present: an UNLOADED instance within load_radius becomes LOADING
+ *       (rill_scene_instance_load: the loader's budgeted async spawner, the same path as scene
+ *       swaps); at most max_loads_in_flight (default 4) at once, nearest first. A LOADING or
+ *       LOADED instance beyond the unload radius is unloaded (a load in flight is cancelled and
+ *       its partial entities despawned). The unload radius used is max(unload_radius,
+ *       load_radius + min_gap) (min_gap default 10 m), so a boundary instance cannot thrash.
+ *     - gate closed (EDIT, SERVER): every streamed instance is brought in (still through the
+ *       budgeted spawner, at most max_loads_in_flight at once).
+ *   The root entity and its components (its Transform) always stay; only its descendants are
+ *   the streamed content. Assets only that content used are released by their owners when the
+ *   entities go (the model system drops a model nobody uses).
+ *
+ *   Bounds: SceneInstance.bounds_min/bounds_max, in the root's local space. An instance whose
+ *   box is empty (max <= min on every axis) has no authored bounds: its distance is measured to
+ *   the root's origin until its first load completes; the streamer then computes the box from the
+ *   world positions of every loaded descendant, writes it into bounds_min/bounds_max (so a saved
+ *   scene keeps it) and measures to that box from then on. Exporters and generators that know the
+ *   content's extent (rill demo does) author the box so that the first load is decided right.
+ *
+ * ON THREADS
+ *   Main thread only.
+ *
+ * Depends on: base, world, asset, scene.
+ */
+#ifndef RILL_STREAM_H
+#define RILL_STREAM_H
+
+#include "rill/base.h"
+#include "rill/scene.h"
+#include "rill/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>run modes --------------------------------------------------------------------------------- */
+
+typedef enum rill_run_mode {
+    RILL_RUN_MODE_DEFAULT = 0, /* in a desc: GAME */
+    RILL_RUN_MODE_EDIT,        /* editor, editing: the whole world stays resident */
+    RILL_RUN_MODE_PLAY,        /* editor, playing in the game camera */
+    RILL_RUN_MODE_PAUSED,      /* editor, play paused (streaming keeps its state and stays on) */
+    RILL_RUN_MODE_SIMULATE,    /* editor, simulating seen through the editor camera */
+    RILL_RUN_MODE_GAME,        /* a shipped runtime */
+    RILL_RUN_MODE_SERVER,      /* a dedicated server: no camera, full world */
+    RILL_RUN_MODE_NUM,
+    RILL_RUN_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_run_mode;
+
+/* "edit", "play", "paused", "simulate", "game", "server" ("invalid" otherwise). Static storage. */
+const char *rill_run_mode_name(rill_run_mode mode);
+/* The streaming gate as a pure function: true for GAME, PLAY, PAUSED and SIMULATE; false for
+ * EDIT, SERVER and anything invalid. */
+bool rill_run_mode_streams(rill_run_mode mode);
+
+/* Picks the camera that streaming measures distances from, for `mode`, among the world's entities
+ * with a Camera component whose `active` is true:
+ *   1. while the gate is closed (EDIT, SERVER): none;
+ *   2. a game camera marked is_default (in SIMULATE an editor camera marked is_default counts
+ *      too, after game cameras);
+ *   3. the first game camera;
+ *   4. in SIMULATE only: the first editor camera.
+ * "First" is entity slot order, which is stable for a given world history. Returns
+ * RILL_ENTITY_NULL when no camera qualifies. world may be NULL (none). */
+rill_entity rill_streaming_camera_pick(const rill_world *world, rill_run_mode mode);
+
+/* The gate as world data, in the resource "StreamingState" (reflected, so code that does not see
+ * this struct reads its fields by name). Fields: active bool, run_mode enum (edit, play, paused,
+ * simulate, game, server), camera entity (0 = none: leave residency as it is), camera_position
+ * vec3 (world space), off_count u32 (gate closings so far). */
+typedef struct rill_streaming_state {
+    bool active;
+    int32_t run_mode; /* rill_run_mode */
+    rill_entity camera;
+    float camera_position[3];
+    uint32_t off_count;
+} rill_streaming_state;
+
+/* Payload of the "StreamingTurnedOff" world event (sent once per gate closing). */
+typedef struct rill_streaming_off_event {
+    uint32_t off_count; /* gate closings so far, this one included */
+    int32_t new_mode;   /* rill_run_mode now in force */
+} rill_streaming_off_event;
+
+/* >>distance ---------------------------------------------------------------------------------- */
+
+/* Distance from p to the nearest point of the box [mn, mx] (0 when p is inside). */
+float rill_stream_distance_to_box(const float p[3], const float mn[3], const float mx[3]);
+/* The world-space box that holds the local box [lmin, lmax] under the column-major affine
+ * matrix m (the 8 corners transformed). out_min/out_max may not alias the inputs. */
+void rill_stream_box_transform(const float m[16], const float lmin[3], const float lmax[3],
+                               float out_min[3], float out_max[3]);
+
+/* >>stream ------------------------------------------------------------------------------------ */
+
+typedef struct rill_stream rill_stream;
+
+/* A streamer: the instance streamer is built in; the terrain-chunk and texture streamers register
+ * the same way. update runs every rill_stream_update (gate open or closed: it reads st->active)
+ * and must keep its work bounded per frame; restore runs once when the gate closes and must
+ * bring all of its content back to full residency (it may do so over the following updates). */
+typedef struct rill_streamer_desc {
+    const char *name; /* for logs (borrowed; must outlive the stream) */
+    void (*update)(rill_stream *stream, const rill_streaming_state *st, void *user);
+    void (*restore)(rill_stream *stream, void *user);
+    void *user;
+} rill_streamer_desc;
+
+/* Defaults (resolved in one place by rill_stream_query_defaults):
+ *   world: required, borrowed. scenes: borrowed; NULL = no instance streamer.
+ *   run_mode DEFAULT = GAME. max_loads_in_flight 0 = 4. min_gap 0 = 10 m (a negative value is
+ *   read as 0 = default; the gap is never below 0). */
+typedef struct rill_stream_desc {
+    uint32_t start_canary; /* must be 0 */
+    rill_world *world;
+    rill_scene_loader *scenes;
+    rill_run_mode run_mode;
+    uint32_t max_loads_in_flight;
+    float min_gap;
+    uint32_t end_canary; /* must be 0 */
+} rill_stream_desc;
+
+rill_stream_desc rill_stream_query_defaults(void);
+/* Creates a stream: registers the StreamingState resource, the StreamingTurnedOff event and (with
+ * scenes) the instance streamer, and publishes the state once. NULL with err set when the desc is
+ * invalid or memory runs out. */
+rill_stream *rill_stream_create(const rill_stream_desc *desc, rill_error *err);
+/* Frees the stream. Entities stay as they are (loads in flight belong to the scene loader and are
+ * cancelled by its destruction). NULL: no-op. */
+void rill_stream_destroy(rill_stream *stream);
+
+/* Changes the run mode. When the gate closes, sends "StreamingTurnedOff", republishes the state
+ * and runs every streamer's restore, once. Setting the current mode again does nothing and
+ * returns false; returns true when the mode changed. RILL_RUN_MODE_DEFAULT or out-of-range: false
+ * and an error log (nothing changes). */
+bool rill_stream_set_mode(rill_stream *stream, rill_run_mode mode);
+rill_run_mode rill_stream_get_mode(const rill_stream *stream);
+/* rill_run_mode_streams(current mode); NULL = false. */
+bool rill_stream_active(const rill_stream *stream);
+/* Gate closings since creation. */
+uint32_t rill_stream_off_count(const rill_stream *stream);
+/* The camera pick for the current mode, now (not as of the last update), with its world position
+ * (GlobalTransform, else Transform translation, else the origin) when out_position is not NULL. */
+rill_entity rill_stream_camera(const rill_stream *stream, float out_position[3]);
+/* The published state (the world resource); valid until the stream is destroyed. */
+const rill_streaming_state *rill_stream_state(const rill_stream *stream);
+rill_event rill_stream_off_event(const rill_stream *stream);
+rill_world *rill_stream_world(const rill_stream *stream);
+
+/* Once per frame, main thread, after transform propagation: publishes the state, then runs every
+ * streamer's update. */
+void rill_stream_update(rill_stream *stream);
+/* Publishes the state only (the app does this on mode changes). */
+void rill_stream_publish(rill_stream *stream);
+
+/* Adds a streamer (copied); at most 16. False when full or update is NULL. */
+bool rill_stream_add_streamer(rill_stream *stream, const rill_streamer_desc *desc);
+
+/* >>instances --------------------------------------------------------------------------------- */
+
+typedef enum rill_instance_state {
+    RILL_INSTANCE_UNLOADED = 0,
+    RILL_INSTANCE_LOADING, /* the loader is reading, parsing or spawning its contents */
+    RILL_INSTANCE_LOADED,
+    RILL_INSTANCE_FAILED, /* the last load failed; retried after the camera leaves and returns */
+    RILL_INSTANCE_STATE_NUM,
+    RILL_INSTANCE_STATE_FORCE_U32 = 0x7FFFFFFF
+} rill_instance_state;
+
+/* "unloaded", "loading", "loaded", "failed". Static storage. */
+const char *rill_instance_state_name(rill_instance_state state);
+
+/* Counters of the instance streamer (zeros without one). Current: instances (streamed roots
+ * seen), per state; totals since creation: loads started, completed, cancelled, failed, unloads,
+ * entities despawned by unloads. update_ns / update_ns_max: time of the last / worst
+ * rill_stream_update (all streamers). */
+typedef struct rill_stream_stats {
+    uint32_t instances, loaded, loading, unloaded, failed;
+    uint64_t loads_started, loads_completed, loads_cancelled, loads_failed, unloads;
+    uint64_t entities_unloaded;
+    uint64_t update_ns, update_ns_max;
+} rill_stream_stats;
+
+void rill_stream_get_stats(const rill_stream *stream, rill_stream_stats *out);
+
+/* One streamed instance as the streamer sees it, for tools (the fly-through map) and tests. */
+typedef struct rill_stream_instance_info {
+    rill_entity root;
+    rill_instance_state state;
+    bool bounds_known;   /* authored or computed; else the box is the root's origin */
+    float bounds_min[3]; /* world space */
+    float bounds_max[3];
+    float distance; /* camera -> box at the last update (FLT_MAX without a camera) */
+    float load_radius;
+    float unload_radius; /* with the gap enforced */
+} rill_stream_instance_info;
+
+/* Copies up to cap instances (in no particular order) into out; returns how many there are. */
+uint32_t rill_stream_instances(const rill_stream *stream, rill_stream_instance_info *out,
+                               uint32_t cap);
+/* The state of the instance rooted at root (UNLOADED for unknown roots). */
+rill_instance_state rill_stream_instance_state(const rill_stream *stream, rill_entity root);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_STREAM_H */

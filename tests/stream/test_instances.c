@@ -1,0 +1,255 @@
+/* test_instances.c: the instance streamer's decisions under a fake clock and a scripted camera:
+ * entering and leaving the radii with the enforced gap, oscillating 1 m around a boundary, a load
+ * cancelled mid-way, at most 4 loads in flight nearest first, the edit/play/server modes and the
+ * restore on turning streaming off, distances to bounds rather than origins (authored and
+ * computed), and 1000 load/unload cycles returning entities and live bytes to their start. */
+#include "stream_fixture.h"
+
+/* 1 ms budget, 100 us per entity: 10 entities per frame. */
+#define BUDGET 1000000ull
+#define COST 100000ull
+
+static rill_instance_state st_of(sfx *fx, rill_entity root) {
+    return rill_stream_instance_state(fx->stream, root);
+}
+
+static void frames_until(sfx *fx, rill_entity root, rill_instance_state want, uint32_t max) {
+    for (uint32_t i = 0; i < max && st_of(fx, root) != want; i++)
+        sfx_frame(fx);
+    assert_int_equal(st_of(fx, root), want);
+}
+
+static void test_radii_and_gap(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "small.rsn", 5, 1.0f);
+    rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 55, 10); /* unload forced to 60 */
+    sfx_camera(&fx, 100, 0);
+    sfx_frames(&fx, 3);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADED);
+    rill_stream_instance_info info;
+    assert_int_equal(rill_stream_instances(fx.stream, &info, 1), 1);
+    assert_true(info.unload_radius == 60.0f && info.load_radius == 50.0f);
+    assert_true(info.distance == 90.0f); /* to the box's face at x = 10, not the origin */
+
+    sfx_camera(&fx, 59, 0); /* 49 m from the box */
+    sfx_frame(&fx);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADING);
+    frames_until(&fx, a, RILL_INSTANCE_LOADED, 10);
+    assert_int_equal(rill_world_child_count(fx.world, a), 5);
+
+    sfx_camera(&fx, 69, 0); /* 59 m: inside the gap, stays */
+    sfx_frames(&fx, 3);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
+
+    sfx_camera(&fx, 71, 0); /* 61 m: beyond the forced unload radius */
+    sfx_frame(&fx);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADED);
+    assert_int_equal(rill_world_child_count(fx.world, a), 0);
+    assert_true(rill_world_is_alive(fx.world, a)); /* the root and its transform stay */
+    assert_true(rill_world_has(fx.world, a, rill_world_builtin(fx.world)->transform));
+    rill_stream_stats s = sfx_stats(&fx);
+    assert_int_equal(s.unloads, 1);
+    assert_int_equal(s.entities_unloaded, 5);
+    sfx_done(&fx);
+}
+
+static void test_oscillation_no_reload(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "small.rsn", 5, 1.0f);
+    rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 200, 10);
+    for (int i = 0; i < 200; i++) { /* +-1 m around the load radius */
+        sfx_camera(&fx, (i & 1) ? 61.0f : 59.0f, 0);
+        sfx_frame(&fx);
+    }
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
+    for (int i = 0; i < 200; i++) { /* +-1 m around the unload radius */
+        sfx_camera(&fx, (i & 1) ? 209.0f : 211.0f, 0);
+        sfx_frame(&fx);
+    }
+    rill_stream_stats s = sfx_stats(&fx);
+    assert_int_equal(s.loads_started, 1); /* no reload after the first */
+    assert_int_equal(s.unloads, 1);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADED);
+    sfx_done(&fx);
+}
+
+static void test_cancel_mid_load(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "big.rsn", 200, 0.1f); /* 20 frames of budget */
+    rill_entity a = sfx_instance(&fx, "big.rsn", 0, 0, 50, 100, 10);
+    sfx_camera(&fx, 30, 0);
+    uint32_t before = rill_world_entity_count(fx.world);
+    sfx_frames(&fx, 5);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADING);
+    assert_true(rill_world_entity_count(fx.world) > before); /* partial entities exist */
+    sfx_camera(&fx, 500, 0);
+    sfx_frame(&fx);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADED);
+    assert_int_equal(rill_world_entity_count(fx.world), before);
+    assert_int_equal(rill_scene_loader_pending(fx.loader), 0);
+    rill_stream_stats s = sfx_stats(&fx);
+    assert_int_equal(s.loads_cancelled, 1);
+    sfx_camera(&fx, 30, 0); /* back: loads again, to the end */
+    frames_until(&fx, a, RILL_INSTANCE_LOADED, 40);
+    assert_int_equal(rill_world_child_count(fx.world, a), 200);
+    s = sfx_stats(&fx);
+    assert_int_equal(s.loads_started, 2);
+    assert_int_equal(s.loads_completed, 1);
+    sfx_done(&fx);
+}
+
+static void test_four_in_flight_nearest_first(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "big.rsn", 50, 0.1f);
+    rill_entity roots[8];
+    const float xs[8] = {70, 10, 50, 30, 80, 20, 60, 40}; /* shuffled distances */
+    for (int i = 0; i < 8; i++)
+        roots[i] = sfx_instance(&fx, "big.rsn", xs[i], 0, 200, 300, 1);
+    sfx_camera(&fx, 0, 0);
+    sfx_frame(&fx);
+    for (int i = 0; i < 8; i++) {
+        rill_instance_state want = xs[i] <= 40.0f ? RILL_INSTANCE_LOADING : RILL_INSTANCE_UNLOADED;
+        assert_int_equal(st_of(&fx, roots[i]), want);
+    }
+    for (int f = 0; f < 200 && sfx_stats(&fx).loaded < 8; f++) {
+        sfx_frame(&fx);
+        assert_true(sfx_stats(&fx).loading <= 4);
+    }
+    assert_int_equal(sfx_stats(&fx).loaded, 8);
+    sfx_done(&fx);
+}
+
+static void test_modes_and_restore(void **state) {
+    (void)state;
+    /* Edit and server: everything resident whatever the distance; no unloads. */
+    const rill_run_mode closed[2] = {RILL_RUN_MODE_EDIT, RILL_RUN_MODE_SERVER};
+    for (int m = 0; m < 2; m++) {
+        sfx fx;
+        sfx_init(&fx, closed[m], BUDGET, COST);
+        sfx_scene(&fx, "small.rsn", 5, 1.0f);
+        for (int i = 0; i < 6; i++)
+            sfx_instance(&fx, "small.rsn", 1000.0f * (float)i, 0, 50, 60, 1);
+        sfx_camera(&fx, -5000, 0);
+        sfx_frames(&fx, 20);
+        assert_int_equal(sfx_stats(&fx).loaded, 6);
+        assert_int_equal(sfx_stats(&fx).unloads, 0);
+        sfx_done(&fx);
+    }
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_PLAY, BUDGET, COST);
+    sfx_scene(&fx, "small.rsn", 5, 1.0f);
+    rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 60, 1);
+    rill_entity b = sfx_instance(&fx, "small.rsn", 1000, 0, 50, 60, 1);
+    sfx_frames(&fx, 5); /* play without a camera: nothing loads */
+    assert_int_equal(sfx_stats(&fx).loads_started, 0);
+    sfx_camera(&fx, 0, 0);
+    frames_until(&fx, a, RILL_INSTANCE_LOADED, 10);
+    assert_int_equal(st_of(&fx, b), RILL_INSTANCE_UNLOADED);
+    /* The camera goes away: residency stays as it is. */
+    rill_world_despawn(fx.world, fx.camera);
+    fx.camera = RILL_ENTITY_NULL;
+    sfx_frames(&fx, 5);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
+    sfx_camera(&fx, 0, 0);
+    /* Streaming turns off: b starts loading on the transition itself, then everything is in. */
+    rill_stream_set_mode(fx.stream, RILL_RUN_MODE_EDIT);
+    assert_int_equal(st_of(&fx, b), RILL_INSTANCE_LOADING);
+    frames_until(&fx, b, RILL_INSTANCE_LOADED, 10);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
+    assert_int_equal(sfx_stats(&fx).loads_started, 2);
+    /* Play again: b is far from the camera and goes. */
+    rill_stream_set_mode(fx.stream, RILL_RUN_MODE_PLAY);
+    sfx_frame(&fx);
+    assert_int_equal(st_of(&fx, b), RILL_INSTANCE_UNLOADED);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
+    sfx_done(&fx);
+}
+
+static void test_bounds_not_origins(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "small.rsn", 5, 100.0f); /* entities at x = 0, 100, ..., 400 */
+    rill_entity big = sfx_instance(&fx, "small.rsn", 0, 0, 50, 60, 500);
+    sfx_camera(&fx, 400, 0); /* 400 m from the origin, inside the box */
+    frames_until(&fx, big, RILL_INSTANCE_LOADED, 10);
+    sfx_camera(&fx, 480, 0);
+    sfx_frames(&fx, 3);
+    assert_int_equal(st_of(&fx, big), RILL_INSTANCE_LOADED);
+    sfx_done(&fx);
+
+    /* No authored box: computed from the loaded content at the first load, written back. */
+    sfx_init(&fx, RILL_RUN_MODE_EDIT, BUDGET, COST);
+    sfx_scene(&fx, "small.rsn", 5, 100.0f);
+    rill_entity e = sfx_instance(&fx, "small.rsn", 10, 0, 50, 60, 0);
+    sfx_camera(&fx, 360, 0);
+    frames_until(&fx, e, RILL_INSTANCE_LOADED, 10);
+    const rill_scene_instance *si = rill_world_get(fx.world, e, fx.inst);
+    assert_true(si->bounds_min[0] == 0.0f && si->bounds_max[0] == 400.0f);
+    rill_stream_set_mode(fx.stream, RILL_RUN_MODE_PLAY);
+    sfx_frames(&fx, 3); /* 350 m from the origin but inside the computed box: stays */
+    assert_int_equal(st_of(&fx, e), RILL_INSTANCE_LOADED);
+    rill_stream_instance_info info;
+    rill_stream_instances(fx.stream, &info, 1);
+    assert_true(info.bounds_known && info.distance == 0.0f);
+    assert_true(info.bounds_min[0] == 10.0f && info.bounds_max[0] == 410.0f);
+    sfx_camera(&fx, 480, 0); /* 70 m past the box: goes */
+    sfx_frame(&fx);
+    assert_int_equal(st_of(&fx, e), RILL_INSTANCE_UNLOADED);
+    sfx_done(&fx);
+}
+
+static void cycle(sfx *fx, rill_entity a) {
+    sfx_camera(fx, 0, 0);
+    frames_until(fx, a, RILL_INSTANCE_LOADED, 10);
+    sfx_camera(fx, 1000, 0);
+    sfx_frame(fx);
+    assert_int_equal(st_of(fx, a), RILL_INSTANCE_UNLOADED);
+}
+
+static void test_thousand_cycles_return_to_start(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "small.rsn", 20, 1.0f);
+    rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 60, 10);
+    /* The first cycles size storage, arrays, free lists and event buffers once. */
+    for (int i = 0; i < 3; i++)
+        cycle(&fx, a);
+    uint32_t entities = rill_world_entity_count(fx.world);
+    size_t live[RILL_MEM_TAG_NUM];
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++)
+        live[t] = rill_mem_live_bytes((rill_mem_tag)t);
+    for (int i = 0; i < 1000; i++)
+        cycle(&fx, a);
+    assert_int_equal(rill_world_entity_count(fx.world), entities);
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
+        assert_int_equal(rill_mem_live_bytes((rill_mem_tag)t), live[t]);
+    }
+    rill_stream_stats s = sfx_stats(&fx);
+    assert_int_equal(s.loads_completed, 1003);
+    assert_int_equal(s.unloads, 1003);
+    assert_int_equal(s.entities_unloaded, 1003u * 20u);
+    sfx_done(&fx);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_radii_and_gap),
+        cmocka_unit_test(test_oscillation_no_reload),
+        cmocka_unit_test(test_cancel_mid_load),
+        cmocka_unit_test(test_four_in_flight_nearest_first),
+        cmocka_unit_test(test_modes_and_restore),
+        cmocka_unit_test(test_bounds_not_origins),
+        cmocka_unit_test(test_thousand_cycles_return_to_start),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
