@@ -43,8 +43,8 @@
  *   real time keeps counting. The deterministic mode (desc.deterministic) runs with no worker
  *   threads and a frame delta of exactly fixed_dt, so a test sees the same frames every run.
  *
- * Depends on: base, world, asset, formats (pack mounting, glTF), scene, stream, render (the model system;
- * without the renderer rill_app_enable_models fails).
+ * Depends on: base, world, asset, formats (pack mounting, glTF), scene, stream, render (the model
+ * system; without the renderer rill_app_enable_models fails).
  */
 #ifndef RILL_APP_H
 #define RILL_APP_H
