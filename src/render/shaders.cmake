@@ -1,8 +1,8 @@
 # shaders.cmake: compiles src/render/shaders/*.{vert,frag,comp} with glslc at build time and embeds
 # the SPIR-V in rill_render as C arrays (rill__spv_<name>_<stage>, with a _size). The generated
 # header <render_shaders.h> in the build tree declares them all.
-set(RILL_SHADER_DIR ${CMAKE_SOURCE_DIR}/src/render/shaders)
-set(RILL_SHADER_OUT ${CMAKE_BINARY_DIR}/render_shaders)
+set(RILL_SHADER_DIR ${PROJECT_SOURCE_DIR}/src/render/shaders)
+set(RILL_SHADER_OUT ${PROJECT_BINARY_DIR}/render_shaders)
 file(MAKE_DIRECTORY ${RILL_SHADER_OUT})
 file(GLOB RILL_SHADER_SRCS CONFIGURE_DEPENDS ${RILL_SHADER_DIR}/*.vert ${RILL_SHADER_DIR}/*.frag
      ${RILL_SHADER_DIR}/*.comp)
@@ -20,8 +20,8 @@ foreach(src ${RILL_SHADER_SRCS})
     OUTPUT ${cfile}
     COMMAND ${GLSLC} --target-env=vulkan1.3 -O -I ${RILL_SHADER_DIR} -o ${spv} ${src}
     COMMAND ${CMAKE_COMMAND} -DSPV=${spv} -DOUT=${cfile} -DSYM=rill__spv_${sym}
-            -P ${CMAKE_SOURCE_DIR}/src/render/embed_spirv.cmake
-    DEPENDS ${src} ${RILL_SHADER_INCS} ${CMAKE_SOURCE_DIR}/src/render/embed_spirv.cmake
+            -P ${PROJECT_SOURCE_DIR}/src/render/embed_spirv.cmake
+    DEPENDS ${src} ${RILL_SHADER_INCS} ${PROJECT_SOURCE_DIR}/src/render/embed_spirv.cmake
     COMMENT "glslc ${fname}"
     VERBATIM)
   list(APPEND shader_c_files ${cfile})
