@@ -7,6 +7,7 @@
  *    then per output: u32 path length, path bytes, u64 size, data bytes.
  * Anything that does not parse or whose checksum differs counts as a miss and is rebuilt. */
 #include "export_internal.h"
+#include "lib_hooks.h"
 
 #include "rill/formats/bc.h"
 #include "rill/formats/edges.h"
@@ -89,6 +90,7 @@ static uint32_t rd32(const uint8_t *p) {
 }
 
 cJSON *rill__export_gltf_json(const uint8_t *data, size_t size) {
+    rill__formats_lib_hooks();
     if (!data) {
         return NULL;
     }

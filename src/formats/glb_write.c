@@ -7,6 +7,7 @@
  * with zeros, as the GLB container requires. The output passes the Khronos glTF validator with
  * no errors (tests/gltf checks it when Node.js and gltf-validator are installed). */
 #include "gltf_internal.h"
+#include "lib_hooks.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -624,6 +625,7 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
 
 rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_write_desc *desc,
                                   uint8_t **out_data, size_t *out_size, rill_error *err) {
+    rill__formats_lib_hooks();
     if (out_data) {
         *out_data = NULL;
     }

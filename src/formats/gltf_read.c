@@ -5,6 +5,7 @@
  * number's type and range before use. A failure stops the read at once with an error naming the
  * file and the JSON path; the half-built model is freed and never returned. */
 #include "gltf_internal.h"
+#include "lib_hooks.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -1666,6 +1667,7 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     if (json_size == 0) {
         return rd_fail(r, RILL_ERR_TRUNCATED, "empty JSON");
     }
+    rill__formats_lib_hooks(); /* cJSON allocates through rill */
     cJSON *root = cJSON_ParseWithLength(json, json_size);
     if (!root) {
         const char *ep = cJSON_GetErrorPtr();

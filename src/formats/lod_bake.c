@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "lib_hooks.h"
 #include "rill/formats/edges.h"
 
 void rill_lod_query_defaults(rill_lod_desc *out) {
@@ -153,6 +154,7 @@ static bool simplify_primitive(rill_gltf_primitive *pr, size_t target_index_coun
 rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc,
                           rill_gltf_model **out_levels, rill_lod_level_info *out_info,
                           uint32_t *out_count, rill_error *err) {
+    rill__formats_lib_hooks(); /* meshoptimizer allocates through rill */
     if (out_count) {
         *out_count = 0;
     }

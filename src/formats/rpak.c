@@ -7,6 +7,8 @@
  */
 #include "rill/formats/rpak.h"
 
+#include "lib_hooks.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -15,7 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #define RPAK_MODULE "rpak"
 
@@ -568,7 +569,16 @@ rill_result rill_rpak_read_entry(rill_rpak *pak, uint32_t index, uint8_t **out_d
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
                               pak->name, e->name);
     }
-    size_t got = ZSTD_decompress(raw, (size_t)e->raw_size, stored, (size_t)e->stored_size);
+    ZSTD_DCtx *dctx = ZSTD_createDCtx_advanced(rill__zstd_mem);
+    if (!dctx) {
+        rill_free(stored);
+        rill_free(raw);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: entry '%s': out of memory",
+                              pak->name, e->name);
+    }
+    size_t got =
+        ZSTD_decompressDCtx(dctx, raw, (size_t)e->raw_size, stored, (size_t)e->stored_size);
+    ZSTD_freeDCtx(dctx);
     rill_free(stored);
     if (ZSTD_isError(got) || got != e->raw_size) {
         rill_free(raw);
@@ -848,7 +858,13 @@ rill_result rill_rpak_writer_add(rill_rpak_writer *w, const char *path, const vo
         if (!z) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
         }
-        size_t zn = ZSTD_compress(z, bound, data, size, w->desc.zstd_level);
+        ZSTD_CCtx *cctx = ZSTD_createCCtx_advanced(rill__zstd_mem);
+        if (!cctx) {
+            rill_free(z);
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", norm);
+        }
+        size_t zn = ZSTD_compressCCtx(cctx, z, bound, data, size, w->desc.zstd_level);
+        ZSTD_freeCCtx(cctx);
         if (ZSTD_isError(zn)) {
             rill_free(z);
             return rill_error_set(err, RILL_ERR_IO, "%s: zstd: %s", norm, ZSTD_getErrorName(zn));
