@@ -9,6 +9,7 @@
  * stderr. Exit codes: 0 every input exported, 1 some input failed or the output could not be
  * written (everything else is still exported), 2 usage error.
  */
+#include "cli_args.h"
 #include "rill/formats/export.h"
 
 #include <stdio.h>
@@ -181,7 +182,24 @@ int rill_cmd_export(int argc, char **argv) {
         }
     }
     if (!desc.project_dir || (!desc.out_pack && !desc.loose_out)) {
+        fprintf(stderr, "rill export: missing %s\n\n",
+                !desc.project_dir ? "PROJECT_DIR" : "--out FILE or --loose-out DIR");
         return export_usage(stderr, 2);
+    }
+    /* An output that cannot be written fails now, not after the whole export. The pack's folder
+     * is created as the export would create it. */
+    if (desc.out_pack) {
+        char dir[4096], why[1024];
+        rill_error derr = {0};
+        if (rill_path_dirname(dir, sizeof(dir), desc.out_pack) && dir[0] &&
+            rill_dir_create_all(dir, &derr) != RILL_OK) {
+            fprintf(stderr, "rill export: cannot write --out: %s\n", derr.msg);
+            return 1;
+        }
+        if (!rill_cli_writable(desc.out_pack, why, sizeof(why))) {
+            fprintf(stderr, "rill export: cannot write --out: %s\n", why);
+            return 1;
+        }
     }
     progress_state ps = {0};
     ps.tty = isatty(fileno(stdout)) != 0;

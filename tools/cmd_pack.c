@@ -18,14 +18,39 @@
 
 int rill_cmd_pack(int argc, char **argv);
 
+static void pack_help(FILE *f) {
+    fprintf(f,
+            "usage: rill pack create DIR --out X.rpak [--chunk BYTES] [--level N] [--raw]\n"
+            "       rill pack ls X.rpak\n"
+            "       rill pack cat X.rpak PATH\n"
+            "       rill pack verify X.rpak\n"
+            "       rill pack append TARGET X.rpak\n"
+            "\n"
+            "create  pack every file of DIR (paths relative to it) into X.rpak; the export cache\n"
+            "        folder (.rill-cache) and the output itself are left out\n"
+            "        --out X.rpak     the pack to write (required)\n"
+            "        --chunk BYTES    compression chunk size, a power of two in [4096, 16777216]\n"
+            "        --level N        zstd level in [-7, 22]\n"
+            "        --raw            store every entry uncompressed\n"
+            "ls      list the entries with their sizes, compression and checksums\n"
+            "cat     write one entry to standard output\n"
+            "verify  check every entry's checksum\n"
+            "append  append X.rpak to the existing file TARGET (a copy of `rill` then plays it)\n");
+}
+
 static int pack_usage(void) {
-    fprintf(stderr, "usage: rill pack create DIR --out X.rpak [--chunk BYTES] [--level N] [--raw]\n"
-                    "       rill pack ls X.rpak\n"
-                    "       rill pack cat X.rpak PATH\n"
-                    "       rill pack verify X.rpak\n"
-                    "       rill pack append TARGET X.rpak   (append a pack to an executable)\n");
+    pack_help(stderr);
     return 2;
 }
+
+/* Names what is missing, then the usage. */
+static int pack_missing(const char *action, const char *what) {
+    fprintf(stderr, "rill pack%s%s: missing %s\n", action[0] ? " " : "", action, what);
+    return pack_usage();
+}
+
+/* export's cache folder (rill export --cache default): build state, not content. */
+#define PACK_SKIP_DIR ".rill-cache"
 
 static const char *compression_name(rill_rpak_compression c) {
     return c == RILL_RPAK_COMPRESSION_ZSTD ? "zstd" : "raw";
@@ -53,6 +78,10 @@ static rill_result create_visit(const char *rel_path, void *user) {
     if (c->skip_out && stat(full, &st) == 0 && st.st_dev == c->out_dev && st.st_ino == c->out_ino) {
         return RILL_OK;
     }
+    size_t skip_len = strlen(PACK_SKIP_DIR);
+    if (strncmp(rel_path, PACK_SKIP_DIR, skip_len) == 0 && rel_path[skip_len] == '/') {
+        return RILL_OK;
+    }
     uint8_t *data = NULL;
     size_t size = 0;
     /* Confined to the folder being packed: a symbolic link in it that leads out (to
@@ -71,6 +100,16 @@ static int pack_create(int argc, char **argv) {
     rill_rpak_writer_desc desc = {0};
     rill_rpak_compression mode = RILL_RPAK_COMPRESSION_AUTO;
     for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            pack_help(stdout);
+            return 0;
+        }
+        bool takes_value =
+            !strcmp(argv[i], "--out") || !strcmp(argv[i], "--chunk") || !strcmp(argv[i], "--level");
+        if (takes_value && i + 1 >= argc) {
+            fprintf(stderr, "rill pack create: %s needs a value\n", argv[i]);
+            return 2;
+        }
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) {
@@ -94,11 +133,20 @@ static int pack_create(int argc, char **argv) {
         } else if (argv[i][0] != '-' && !dir) {
             dir = argv[i];
         } else {
+            fprintf(stderr, "rill pack create: unexpected argument '%s'\n", argv[i]);
             return pack_usage();
         }
     }
-    if (!dir || !out) {
-        return pack_usage();
+    if (!dir) {
+        return pack_missing("create", "DIR (the folder to pack)");
+    }
+    if (!out) {
+        return pack_missing("create", "--out X.rpak");
+    }
+    char why[1024];
+    if (!rill_cli_writable(out, why, sizeof(why))) {
+        fprintf(stderr, "rill pack create: cannot write --out: %s\n", why);
+        return 1;
     }
     rill_rpak_writer *w = rill_rpak_writer_create(&desc);
     if (!w) {
@@ -220,6 +268,34 @@ static int pack_verify(const char *path) {
     return 0;
 }
 
+/* `rill pack append TARGET X.rpak`: TARGET must be an existing regular file (appending to a
+ * missing one would make a file holding only the pack) and X.rpak a readable pack. */
+static int pack_append(const char *target, const char *pack) {
+    struct stat st;
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "rill pack append: %s: %s\n", target,
+                stat(target, &st) != 0 ? "no such file (TARGET must exist: a copy of rill)"
+                                       : "not a regular file");
+        return 1;
+    }
+    if (!rill_file_exists(pack)) {
+        fprintf(stderr, "rill pack append: %s: no such pack\n", pack);
+        return 1;
+    }
+    char why[1024];
+    if (!rill_cli_writable(target, why, sizeof(why))) {
+        fprintf(stderr, "rill pack append: cannot write TARGET: %s\n", why);
+        return 1;
+    }
+    rill_error err = {0};
+    if (rill_rpak_append_to_file(target, pack, &err) != RILL_OK) {
+        fprintf(stderr, "rill pack append: %s\n", err.msg);
+        return 1;
+    }
+    printf("appended %s to %s\n", pack, target);
+    return 0;
+}
+
 int rill_cmd_pack(int argc, char **argv) {
     /* argv[0] is "pack", argv[1] the action. A dispatcher that passes its whole argv
      * ("rill pack ...") is accepted too. */
@@ -228,28 +304,45 @@ int rill_cmd_pack(int argc, char **argv) {
         argv++;
     }
     if (argc < 2) {
-        return pack_usage();
+        return pack_missing("", "an action (create, ls, cat, verify, append)");
     }
     const char *action = argv[1];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            pack_help(stdout);
+            return 0;
+        }
+    }
     if (strcmp(action, "create") == 0) {
         return pack_create(argc - 2, argv + 2);
     }
-    if (strcmp(action, "ls") == 0 && argc == 3) {
-        return pack_ls(argv[2]);
-    }
-    if (strcmp(action, "cat") == 0 && argc == 4) {
-        return pack_cat(argv[2], argv[3]);
-    }
-    if (strcmp(action, "verify") == 0 && argc == 3) {
-        return pack_verify(argv[2]);
-    }
-    if (strcmp(action, "append") == 0 && argc == 4) {
-        rill_error err = {0};
-        if (rill_rpak_append_to_file(argv[2], argv[3], &err) != RILL_OK) {
-            fprintf(stderr, "rill pack append: %s\n", err.msg);
-            return 1;
+    static const char *const needs[][3] = {{"ls", "X.rpak", NULL},
+                                           {"cat", "X.rpak", "PATH"},
+                                           {"verify", "X.rpak", NULL},
+                                           {"append", "TARGET", "X.rpak"}};
+    for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+        if (strcmp(action, needs[k][0]) != 0) {
+            continue;
         }
-        return 0;
+        int want = needs[k][2] ? 2 : 1;
+        if (argc - 2 < want) {
+            return pack_missing(action, needs[k][argc - 2 + 1]);
+        }
+        if (argc - 2 > want) {
+            fprintf(stderr, "rill pack %s: unexpected argument '%s'\n", action, argv[2 + want]);
+            return pack_usage();
+        }
+        if (k == 0) {
+            return pack_ls(argv[2]);
+        }
+        if (k == 1) {
+            return pack_cat(argv[2], argv[3]);
+        }
+        if (k == 2) {
+            return pack_verify(argv[2]);
+        }
+        return pack_append(argv[2], argv[3]);
     }
+    fprintf(stderr, "rill pack: unknown action '%s'\n", action);
     return pack_usage();
 }

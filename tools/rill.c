@@ -70,7 +70,7 @@ static int (*command_fn(const command *c))(int, char **) {
 }
 
 static int cmd_help(int argc, char **argv) {
-    if (argc < 2) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_usage(stdout);
         return 0;
     }

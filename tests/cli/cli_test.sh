@@ -327,6 +327,81 @@ RSN
     run 1 scene check bad.rsn
     expect_err "bad.rsn:23:15: RenderMode.mode: .sideways. is not a value"
     ;;
+cli_consistency)
+    # --help on every command and subcommand: stdout, exit 0, nothing on stderr.
+    "$rill" --help >help.txt 2>err.txt || fail "rill --help failed"
+    cmds=$(sed -n '/^commands:/,/^$/p' help.txt | awk 'NF > 1 {print $1}')
+    [ -n "$cmds" ] || fail "rill --help lists no commands"
+    for c in $cmds "scene check" "scene load" "pack create" "pack ls" "pack cat" "pack verify" \
+        "pack append"; do
+        # shellcheck disable=SC2086
+        "$rill" $c --help >out.txt 2>err.txt || fail "rill $c --help exited $?"
+        [ -s out.txt ] || fail "rill $c --help printed nothing on stdout"
+        [ -s err.txt ] && fail "rill $c --help wrote to stderr"
+    done
+    # Every option a command's source parses appears in its help.
+    for f in "$RILL_SOURCE_DIR"/tools/cmd_*.c; do
+        c=$(basename "$f" .c)
+        c=${c#cmd_}
+        "$rill" "$c" --help >out.txt 2>&1
+        for o in $(grep -o '"--[a-z0-9-]*' "$f" | tr -d '"' | sort -u); do
+            [ "$o" = "--help" ] && continue
+            grep -q -- "$o" out.txt || fail "rill $c --help does not mention $o"
+        done
+    done
+    # Enum flags refuse unknown values and say which are accepted.
+    run 2 render builtin:spheres --out x.png --tonemap filmic
+    expect_err "bad --tonemap 'filmic' (one of aces, agx, none)"
+    run 2 render builtin:spheres --out x.png --ssao extreme
+    expect_err "one of low, medium, high, ultra"
+    run 2 render builtin:spheres --out x.png --debug-view depth
+    expect_err "one of normals, motion"
+    run 2 run builtin:spheres --vsync maybe
+    expect_err "one of on, off"
+    # A missing required option is named.
+    run 2 render builtin:spheres
+    expect_err "missing --out"
+    run 2 scene check
+    expect_err "missing FILE"
+    run 2 pack create .
+    expect_err "missing --out"
+    run 2 pack cat x.rpak
+    expect_err "missing PATH"
+    run 2 pack append x
+    expect_err "missing X.rpak"
+    run 2 export .
+    expect_err "missing --out FILE or --loose-out DIR"
+    # An unwritable output fails before the work, with the reason.
+    mkdir proj && echo hello >proj/a.txt && echo file >afile
+    run 1 render builtin:spheres --out no/such/dir/x.png
+    expect_err "cannot write --out: no/such/dir/x.png: the folder no/such/dir does not exist"
+    grep -q rendered out.txt && fail "rendered before refusing the output"
+    run 1 render builtin:spheres --out proj
+    expect_err "proj is a folder"
+    run 1 run builtin:spheres --screenshot no/such/x.png
+    expect_err "cannot write --screenshot"
+    run 1 pack create proj --out no/such/x.rpak
+    expect_err "cannot write --out"
+    run 1 export proj --out afile/x.rpak --quiet
+    expect_err "cannot write --out"
+    grep -q "export:" out.txt && fail "export worked before refusing the output"
+    # pack append refuses a missing input and creates nothing.
+    run 0 pack create proj --out p.rpak
+    run 1 pack append missing_target p.rpak
+    expect_err "missing_target: no such file"
+    [ -e missing_target ] && fail "pack append created its missing TARGET"
+    cp "$rill" target
+    run 1 pack append target missing.rpak
+    expect_err "missing.rpak: no such pack"
+    cmp -s "$rill" target || fail "a failed append changed TARGET"
+    run 0 pack append target p.rpak
+    # pack create leaves export's cache folder out.
+    mkdir -p proj/.rill-cache && echo cached >proj/.rill-cache/entry.bin
+    run 0 pack create proj --out q.rpak
+    run 0 pack ls q.rpak
+    expect_out "a.txt"
+    grep -q "rill-cache" out.txt && fail "pack create packed .rill-cache"
+    ;;
 render_demo_main)
     # `rill render` of the demo's main.rsn (and of its project folder) draws the city through the
     # shared set-up path, the same as `rill demo` does: many instances visible, not a flat frame.
