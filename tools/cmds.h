@@ -58,6 +58,8 @@ typedef struct rill_cli_load_result {
     double max_frame_ms; /* main-thread time of the slowest frame */
     double p99_frame_ms; /* 99th percentile of main-thread frame time */
     double mean_frame_ms;
+    double max_frame_cpu_ms; /* the same two on the main thread's CPU clock (preemption left out) */
+    double p99_frame_cpu_ms;
 } rill_cli_load_result;
 
 /* Creates an app on opts->root, loads opts->scene asynchronously, runs frames until the load

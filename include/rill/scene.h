@@ -253,6 +253,9 @@ void rill_scene_load_release(rill_scene_loader *loader, rill_scene_load load);
 uint32_t rill_scene_loader_update(rill_scene_loader *loader);
 /* Number of loads in flight (parsing or spawning). */
 uint32_t rill_scene_loader_pending(const rill_scene_loader *loader);
+/* True while a replaced main scene is still being despawned in budgeted steps (from the update
+ * its replacement completed; see docs/scenes.md). */
+bool rill_scene_loader_retiring(const rill_scene_loader *loader);
 
 /* Poll API. All are safe on stale handles (INVALID / 0 / ""). */
 rill_scene_load_state rill_scene_load_get_state(const rill_scene_loader *loader,

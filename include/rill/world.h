@@ -525,7 +525,14 @@ void rill_world_mark_transform_dirty(rill_world *world, rill_entity e);
  * GlobalTransforms written (so tests can see that clean subtrees were skipped). Call once per frame
  * in post_update. */
 uint32_t rill_world_update_transforms(rill_world *world);
-/* The entities whose GlobalTransform the last rill_world_update_transforms wrote (in walk order;
+/* Recomputes the dirty subtrees rooted at entities[0..count) only (an entry that is clean, or
+ * under a dirty ancestor, is skipped: the next full update covers it). A budgeted producer of many
+ * transforms, the scene loader, propagates what it added this way within its own budget, so the
+ * frame's full update finds them clean. Returns the number of GlobalTransforms written. */
+uint32_t rill_world_update_transforms_of(rill_world *world, const rill_entity *entities,
+                                         uint32_t count);
+/* The entities whose GlobalTransform the last rill_world_update_transforms wrote, together with
+ * those rill_world_update_transforms_of wrote since the full update before it (in walk order;
  * *out_count of them), so systems that cache world-space data (bounds for streaming distances,
  * static batches) can refresh only those. Valid until the next update; entities may have been
  * despawned since. */

@@ -15,6 +15,11 @@
 #define DEFAULT_BUDGET_NS 3000000ull
 #define DEFAULT_MAX_LOADS 64u
 #define PREFAULT_STEP 8192u /* GlobalTransforms (64 bytes each) mapped per budgeted step */
+/* Work per budget check in the steps that are not one entity: each slice costs well under a
+ * tenth of a millisecond on the development machine, so no step overshoots the budget by more. */
+#define SPAWN_STEP 16384u /* entities spawned empty */
+#define COUNT_STEP 65536u /* bound components or entities counted for the reservation */
+#define RETIRE_CHUNK 512u /* entities of a replaced main scene despawned together */
 
 /* Worker-side state of one read + parse + bind. Owned by its record while the record waits for
  * it; a cancelled record hands it to the loader's orphan list until the worker is done. */
@@ -31,6 +36,11 @@ typedef struct load_job {
     bound_scene bound;
 } load_job;
 
+/* One entity of the walk over a replaced scene: `next` is the child to visit next. */
+typedef struct retire_node {
+    rill_entity e, next;
+} retire_node;
+
 typedef struct load_rec {
     uint32_t id; /* this record's handle id (0 when the slot is free) */
     rill_scene_load_state state;
@@ -41,8 +51,8 @@ typedef struct load_rec {
     load_job *job;
     bound_scene bound;
     scene_types *types;
-    rill_entity *spawned;
-    uint32_t total, applied;
+    rill_entity *spawned; /* total entries; the first spawn_pos are spawned, the rest 0 */
+    uint32_t total, applied, spawn_pos;
     float progress;
     char *error;
     uint32_t warnings;
@@ -52,6 +62,8 @@ typedef struct load_rec {
      * = components c the load adds (NULL until counted), next_reserve = the next id to reserve. */
     uint32_t *counts;
     uint32_t count_len;
+    uint32_t count_comp_pos, count_ent_pos; /* counting, a slice per step */
+    bool counted;
     uint32_t next_reserve;
     bool reserved;
     bool prefault_started;
@@ -82,6 +94,12 @@ struct rill_scene_loader {
     RILL_ARRAY(load_trash *) trash;     /* memory being freed by a worker */
     uint32_t main_pending;              /* handle id of the main load in flight, 0 = none */
     RILL_ARRAY(rill_entity) main_roots; /* roots of the current main scene */
+    /* Replaced main scenes on their way out: their roots, the next one to take, and the walk
+     * that lists their entities leaves first (see retire_step). */
+    RILL_ARRAY(rill_entity) retiring;
+    uint32_t retire_pos;
+    RILL_ARRAY(retire_node) retire_stack;
+    RILL_ARRAY(rill_entity) retire_chunk;
     scene_types *types;
     rill_event ev_loaded, ev_failed;
     rill_scene_components comps;
@@ -277,13 +295,78 @@ static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
 
+/* Queues a replaced scene's roots for retire_step. Without memory for the queue they go at once,
+ * as one batch. */
+static void retire_roots(rill_scene_loader *ld, const rill_entity *roots, uint32_t n) {
+    if (n == 0)
+        return;
+    rill_entity *slot = rill_array_push_n(&ld->retiring, n);
+    if (!slot) {
+        rill_world_despawn_recursive_n(ld->world, roots, n);
+        return;
+    }
+    memcpy(slot, roots, (size_t)n * sizeof(rill_entity));
+}
+
+/* Lists up to RETIRE_CHUNK entities of the scenes being retired, leaves first (every entity after
+ * all its children), and despawns them as one batch. The walk keeps a stack of the ancestors it is
+ * inside; each step restarts their child cursors from their first child, since the children
+ * listed by earlier steps are gone. A small batch erases entity by entity in each storage (no
+ * compaction pass over whole storages), so a step costs about the same whatever the world's size.
+ * Returns true while entities remain. */
+static bool retire_step(rill_scene_loader *ld) {
+    rill_world *w = ld->world;
+    /* Drop ancestors that died meanwhile (with whatever is above them on the stack). */
+    for (uint32_t k = 0; k < ld->retire_stack.len; k++) {
+        if (!rill_world_is_alive(w, ld->retire_stack.data[k].e)) {
+            ld->retire_stack.len = k;
+            break;
+        }
+        ld->retire_stack.data[k].next = rill_world_first_child(w, ld->retire_stack.data[k].e);
+    }
+    ld->retire_chunk.len = 0;
+    while (ld->retire_chunk.len < RETIRE_CHUNK) {
+        if (ld->retire_stack.len == 0) {
+            if (ld->retire_pos >= ld->retiring.len)
+                break;
+            rill_entity root = ld->retiring.data[ld->retire_pos++];
+            if (!rill_world_is_alive(w, root))
+                continue;
+            retire_node n = {root, rill_world_first_child(w, root)};
+            if (!rill_array_push(&ld->retire_stack, n))
+                rill_world_despawn_recursive(w, root); /* no memory to walk it: all at once */
+            continue;
+        }
+        retire_node *top = &ld->retire_stack.data[ld->retire_stack.len - 1u];
+        if (top->next != RILL_ENTITY_NULL) {
+            rill_entity c = top->next;
+            top->next = rill_world_next_sibling(w, c);
+            retire_node n = {c, rill_world_first_child(w, c)};
+            if (!rill_array_push(&ld->retire_stack, n))
+                break; /* the next step walks it again */
+            continue;
+        }
+        if (!rill_array_push(&ld->retire_chunk, top->e))
+            break;
+        ld->retire_stack.len--;
+    }
+    rill_world_despawn_recursive_n(w, ld->retire_chunk.data, ld->retire_chunk.len);
+    bool more = ld->retire_stack.len > 0 || ld->retire_pos < ld->retiring.len;
+    if (!more) {
+        ld->retiring.len = 0;
+        ld->retire_pos = 0;
+    }
+    return more;
+}
+
 static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     r->progress = 1.0f;
     if (r->is_main) {
-        /* The previous main scene goes in the same update the new one completes, so there is no
-         * frame without a scene. Recursive, as one batch: streamed instance contents under it go
-         * too. The new roots were collected while applying. */
-        rill_world_despawn_recursive_n(ld->world, ld->main_roots.data, ld->main_roots.len);
+        /* The previous main scene starts to go in the update the new one completes, so there is
+         * no frame without a scene: in budgeted slices from then on (retire_step), all of it in
+         * that same update when it fits. Streamed instance contents under it go too. The new
+         * roots were collected while applying. */
+        retire_roots(ld, ld->main_roots.data, ld->main_roots.len);
         rill_array_free(&ld->main_roots);
         ld->main_roots.data = r->roots.data;
         ld->main_roots.len = r->roots.len;
@@ -294,31 +377,34 @@ static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     send_event(ld, ld->ev_loaded, id, r);
 }
 
-/* One step of growing the storage of every component the load will add, before its first entity
- * is applied. Otherwise a component's dense arrays double in the middle of some budgeted frame,
- * and that one entity's copy of a large array overshoots the budget by far more than an entity's
- * usual cost. The first step counts; each later step reserves one component (a large world's
- * sparse arrays take a fraction of a millisecond each to grow), so the steps fit in the budget
- * instead of adding to the spawn frame. Returns false once everything is reserved. */
-static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
-    if (r->reserved)
-        return false;
+/* One slice of counting the components the load adds (bound components, then names and parent
+ * links per entity); the last slice turns the counts into what the reservation needs. */
+static bool count_step(rill_scene_loader *ld, load_rec *r) {
     if (!r->counts) {
-        uint32_t nc = rill_world_component_count(ld->world);
-        r->counts = rill_calloc_tagged(nc + 1u, sizeof(uint32_t), RILL_MEM_SCENE);
+        uint32_t n = rill_world_component_count(ld->world);
+        r->counts = rill_calloc_tagged(n + 1u, sizeof(uint32_t), RILL_MEM_SCENE);
         if (!r->counts) { /* only an optimization */
             r->reserved = true;
             return false;
         }
-        r->count_len = nc + 1u;
-        const rill_builtins *bi = rill_world_builtin(ld->world);
-        uint32_t *counts = r->counts;
-        for (uint32_t i = 0; i < r->bound.comps.len; i++) {
+        r->count_len = n + 1u;
+    }
+    uint32_t nc = r->count_len - 1u;
+    const rill_builtins *bi = rill_world_builtin(ld->world);
+    uint32_t *counts = r->counts;
+    if (r->count_comp_pos < r->bound.comps.len) {
+        uint32_t end = RILL_MIN(r->bound.comps.len, r->count_comp_pos + COUNT_STEP);
+        for (uint32_t i = r->count_comp_pos; i < end; i++) {
             rill_component c = r->bound.comps.data[i].comp;
             if (c <= nc)
                 counts[c]++;
         }
-        for (uint32_t i = 0; i < r->total; i++) {
+        r->count_comp_pos = end;
+        return true;
+    }
+    if (r->count_ent_pos < r->total) {
+        uint32_t end = RILL_MIN(r->total, r->count_ent_pos + COUNT_STEP);
+        for (uint32_t i = r->count_ent_pos; i < end; i++) {
             const bound_entity *be = &r->bound.ents.data[i];
             if (be->name && bi->name <= nc)
                 counts[bi->name]++;
@@ -327,20 +413,37 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
                 counts[bi->children]++; /* an upper bound on new parents */
             }
         }
-        /* Transform propagation adds a GlobalTransform to each new Transform. */
-        if (bi->transform <= nc && bi->global_transform <= nc) {
-            counts[bi->global_transform] += counts[bi->transform];
-            r->prefault_left = counts[bi->transform];
-        }
-        r->next_reserve = 1;
+        r->count_ent_pos = end;
         return true;
     }
+    /* Transform propagation adds a GlobalTransform to each new Transform. */
+    if (bi->transform <= nc && bi->global_transform <= nc) {
+        counts[bi->global_transform] += counts[bi->transform];
+        r->prefault_left = counts[bi->transform];
+    }
+    r->next_reserve = 1;
+    r->counted = true;
+    return true;
+}
+
+/* One step of growing the storage of every component the load will add, before its first entity
+ * is applied. Otherwise a component's dense arrays double in the middle of some budgeted frame,
+ * and that one entity's copy of a large array overshoots the budget by far more than an entity's
+ * usual cost. The first steps count; each later step reserves one component (a large world's
+ * sparse arrays take a fraction of a millisecond each to grow), so the steps fit in the budget
+ * instead of adding to the spawn frame. Returns false once everything is reserved. */
+static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
+    if (r->reserved)
+        return false;
+    if (!r->counted)
+        return count_step(ld, r);
     while (r->next_reserve < r->count_len && !r->counts[r->next_reserve])
         r->next_reserve++;
     if (r->next_reserve >= r->count_len && r->prefault_left > 0) {
-        /* GlobalTransforms are written by the world's transform pass, outside this budget: map
-         * their pages here, a slice per step, so that pass does not pay the page faults of the
-         * whole load's new storage (on the development machine they were half its cost). */
+        /* GlobalTransforms are written as each entity is applied (apply_next): map their pages
+         * here, a slice per step, so the applying frames do not pay the page faults of the whole
+         * load's new storage on top of their entities (on the development machine they were half
+         * the cost of computing the matrices). */
         rill_component gt = rill_world_builtin(ld->world)->global_transform;
         if (!r->prefault_started) {
             r->prefault_pos = rill_world_component_len(ld->world, gt);
@@ -370,6 +473,9 @@ static void apply_next(rill_scene_loader *ld, load_rec *r) {
     uint32_t i = r->applied;
     rill__scene_apply_entity(ld->world, r->types, &r->bound, i, r->spawned,
                              r->is_main ? RILL_ENTITY_NULL : r->root);
+    /* Its GlobalTransform now, inside the budget, rather than in the frame's transform pass,
+     * which would otherwise compute a whole frame's worth of new entities on top of it. */
+    rill_world_update_transforms_of(ld->world, &r->spawned[i], 1);
     if (r->is_main && r->bound.ents.data[i].parent == RSN_NONE_INDEX) {
         if (!rill_array_push(&r->roots, r->spawned[i])) {
             RILL_LOG_ERROR(SCENE_LOG, "%s: out of memory listing the scene's roots", r->path);
@@ -378,7 +484,14 @@ static void apply_next(rill_scene_loader *ld, load_rec *r) {
     r->applied++;
 }
 
-/* Parse finished: take the bound scene and spawn every entity empty in one pass. */
+/* Parse finished: take the bound scene; its entities are then spawned empty, in budgeted slices
+ * (spawn_step), before any component is applied. */
+static void spawn_failed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    char msg[RILL_ERROR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s: out of memory spawning %u entities", r->path, r->total);
+    rec_fail(ld, id, r, RILL_ERR_OUT_OF_MEMORY, msg);
+}
+
 static void rec_parsed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     load_job *job = r->job;
     r->job = NULL;
@@ -395,19 +508,30 @@ static void rec_parsed(rill_scene_loader *ld, uint32_t id, load_rec *r) {
     job_free(job);
     r->total = r->bound.ents.len;
     if (r->total) {
-        r->spawned = rill_malloc_tagged((size_t)r->total * sizeof(rill_entity), RILL_MEM_SCENE);
-        if (!r->spawned || rill_world_spawn_n(ld->world, r->total, r->spawned) != r->total) {
-            rill_free(r->spawned);
-            r->spawned = NULL;
-            char msg[RILL_ERROR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s: out of memory spawning %u entities", r->path, r->total);
-            rec_fail(ld, id, r, RILL_ERR_OUT_OF_MEMORY, msg);
+        /* Zeroed: entries not spawned yet read as RILL_ENTITY_NULL to a cancel or failure. */
+        r->spawned = rill_calloc_tagged(r->total, sizeof(rill_entity), RILL_MEM_SCENE);
+        if (!r->spawned) {
+            spawn_failed(ld, id, r);
             return;
         }
     }
     r->state = RILL_SCENE_LOAD_SPAWNING;
     r->progress = 0.10f;
     r->spawned_in = ld->update_count;
+}
+
+/* Spawns the next slice of the load's entities, empty. Returns false when the record failed (out
+ * of memory; it has left the active list then). The update that spawns the last slice applies
+ * nothing of this load, as before. */
+static bool spawn_step(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    uint32_t n = RILL_MIN(SPAWN_STEP, r->total - r->spawn_pos);
+    if (rill_world_spawn_n(ld->world, n, r->spawned + r->spawn_pos) != n) {
+        spawn_failed(ld, id, r);
+        return false;
+    }
+    r->spawn_pos += n;
+    r->spawned_in = ld->update_count;
+    return true;
 }
 
 static uint32_t rec_alloc(rill_scene_loader *ld, rill_error *err) {
@@ -569,7 +693,12 @@ void rill_scene_loader_destroy(rill_scene_loader *ld) {
     rill_array_free(&ld->active);
     rill_array_free(&ld->orphans);
     rill_array_free(&ld->trash);
+    while (retire_step(ld)) { /* replaced scenes still on their way out go now */
+    }
     rill_array_free(&ld->main_roots);
+    rill_array_free(&ld->retiring);
+    rill_array_free(&ld->retire_stack);
+    rill_array_free(&ld->retire_chunk);
     rill__scene_types_release(ld->types);
     rill_pool_destroy(&ld->pool);
     rill_free(ld->recs);
@@ -638,11 +767,17 @@ rill_result rill_scene_load_sync(rill_scene_loader *ld, const char *path, rill_s
     if (r->state == RILL_SCENE_LOAD_FAILED) {
         return rill_error_set(err, r->code, "%s", r->error ? r->error : "load failed");
     }
+    while (r->spawn_pos < r->total) {
+        if (!spawn_step(ld, id, r))
+            return rill_error_set(err, r->code, "%s", r->error ? r->error : "load failed");
+    }
     while (reserve_step(ld, r)) {
     }
     while (r->applied < r->total)
         apply_next(ld, r);
     rec_complete(ld, id, r);
+    while (retire_step(ld)) { /* a synchronous load replaces the old scene at once */
+    }
     return RILL_OK;
 }
 
@@ -749,8 +884,8 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
         }
     }
     /* Main loads whose last entity was applied in the previous update complete first, before any
-     * other work: completing despawns the previous main scene, and that frame should not also
-     * carry a full budget of applying. */
+     * other work: completing starts retiring the previous main scene, which then has the whole
+     * budget of this update. */
     for (uint32_t i = 0; i < ld->active.len;) {
         uint32_t id = ld->active.data[i];
         load_rec *r = rec_get(ld, id);
@@ -793,17 +928,34 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
         }
         i++;
     }
-    /* Apply components, oldest load first, within the budget shared by all of them. The clock
-     * is read after every entity, so a frame overshoots by at most one entity's work. A load
-     * whose entities were spawned in this update starts applying in the next one: spawning a
-     * large scene is itself a frame's worth of work, and the loading bar shows 0.10 for a frame. */
+    /* Within the budget shared by all loads: first the replaced main scenes on their way out,
+     * then the loads, oldest first: spawning their entities empty, reserving storage, applying
+     * components (with the transforms they imply). The clock is read after every entity and
+     * every slice of the other steps, so a frame overshoots by at most one such piece of work. A
+     * load whose last entities were spawned in this update starts applying in the next one, and
+     * the loading bar shows 0.10 meanwhile. */
     uint32_t applied = 0;
     uint64_t now = rill_clock_now(&ld->clock);
+    while (now - start < ld->budget_ns && retire_step(ld)) {
+        now = rill_clock_now(&ld->clock);
+    }
     for (uint32_t i = 0; i < ld->active.len;) {
         uint32_t id = ld->active.data[i];
         load_rec *r = rec_get(ld, id);
-        if (r->state != RILL_SCENE_LOAD_SPAWNING || r->complete_next ||
-            (r->spawned_in == ld->update_count && r->total > 0)) {
+        if (r->state != RILL_SCENE_LOAD_SPAWNING || r->complete_next) {
+            i++;
+            continue;
+        }
+        bool failed = false;
+        while (!failed && r->spawn_pos < r->total && now - start < ld->budget_ns) {
+            failed = !spawn_step(ld, id, r);
+            now = rill_clock_now(&ld->clock);
+        }
+        if (failed)
+            continue; /* left the active list */
+        if (r->spawn_pos < r->total || (r->spawned_in == ld->update_count && r->total > 0)) {
+            if (now - start >= ld->budget_ns)
+                break;
             i++;
             continue;
         }
@@ -835,6 +987,10 @@ uint32_t rill_scene_loader_update(rill_scene_loader *ld) {
         i++;
     }
     return applied;
+}
+
+bool rill_scene_loader_retiring(const rill_scene_loader *ld) {
+    return ld && (ld->retire_stack.len > 0 || ld->retire_pos < ld->retiring.len);
 }
 
 uint32_t rill_scene_loader_pending(const rill_scene_loader *ld) {

@@ -355,63 +355,84 @@ static bool has_dirty_ancestor(rill_world *w, rill_entity e) {
     return false;
 }
 
+/* Starts writing the changed list: a full update that finished empties it for the next round, so
+ * the list holds what the last full update and the partial updates before it wrote. */
+static void changed_begin(rill_world *w) {
+    if (w->changed_stale) {
+        rill_array_clear(&w->changed);
+        w->changed_stale = false;
+    }
+}
+
+/* Recomputes GlobalTransform for root's subtree (root dirty, no dirty ancestor). Returns the
+ * number written. */
+static uint32_t walk_subtree(rill_world *world, rill_entity root) {
+    rill__sparse_set *ts = &world->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
+    rill__sparse_set *gs = &world->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
+    uint32_t written = 0;
+    world->xstack.len = 0;
+    struct rill__xform_item *it = rill_array_push_n(&world->xstack, 1);
+    if (it == NULL) {
+        RILL_LOG_ERROR("world", "update_transforms: out of memory");
+        return 0;
+    }
+    it->entity = root;
+    parent_matrix(world, root, it->parent);
+    while (world->xstack.len > 0) {
+        struct rill__xform_item item = rill_array_pop(&world->xstack);
+        uint32_t idx = RILL_ENTITY_INDEX(item.entity);
+        float m[16];
+        const rill_transform *t = rill__set_get(ts, idx);
+        if (t != NULL) {
+            float local[16];
+            rill_transform_to_mat4(t, local);
+            rill_mat4_mul(item.parent, local, m);
+            bool existed;
+            rill_global_transform *g = rill__set_insert(world, gs, item.entity, &existed);
+            if (g != NULL) {
+                memcpy(g->m, m, sizeof m);
+                written++;
+                if (!rill_array_push(&world->changed, item.entity)) {
+                    RILL_LOG_ERROR("world", "update_transforms: out of memory (changed list)");
+                }
+            }
+        } else {
+            memcpy(m, item.parent, sizeof m);
+        }
+        /* Clearing here (not at the end) keeps later dirty-list entries of this subtree from
+         * starting a second walk; the ancestor checks already ran for this root. */
+        world->flags[idx] &= (uint8_t)~RILL__SLOT_DIRTY;
+        for (rill_entity c = rill_world_first_child(world, item.entity); c != RILL_ENTITY_NULL;
+             c = rill_world_next_sibling(world, c)) {
+            struct rill__xform_item *ci = rill_array_push_n(&world->xstack, 1);
+            if (ci == NULL) {
+                RILL_LOG_ERROR("world", "update_transforms: out of memory");
+                break;
+            }
+            ci->entity = c;
+            memcpy(ci->parent, m, sizeof m);
+        }
+    }
+    return written;
+}
+
+/* True when e's subtree is due and no dirty ancestor's walk covers it. */
+static bool walk_root(rill_world *w, rill_entity e) {
+    return rill__world_alive(w, e) && (w->flags[RILL_ENTITY_INDEX(e)] & RILL__SLOT_DIRTY) &&
+           !has_dirty_ancestor(w, e);
+}
+
 uint32_t rill_world_update_transforms(rill_world *world) {
     if (world == NULL) {
         return 0;
     }
     uint32_t written = 0;
-    rill_array_clear(&world->changed);
-    rill__sparse_set *ts = &world->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
-    rill__sparse_set *gs = &world->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
+    changed_begin(world);
     for (uint32_t i = 0; i < world->dirty.len; i++) {
         rill_entity root = world->dirty.data[i];
         /* A dirty node under a dirty ancestor is covered by that ancestor's walk. */
-        if (!rill__world_alive(world, root) ||
-            !(world->flags[RILL_ENTITY_INDEX(root)] & RILL__SLOT_DIRTY) ||
-            has_dirty_ancestor(world, root)) {
-            continue;
-        }
-        world->xstack.len = 0;
-        struct rill__xform_item *it = rill_array_push_n(&world->xstack, 1);
-        if (it == NULL) {
-            break;
-        }
-        it->entity = root;
-        parent_matrix(world, root, it->parent);
-        while (world->xstack.len > 0) {
-            struct rill__xform_item item = rill_array_pop(&world->xstack);
-            uint32_t idx = RILL_ENTITY_INDEX(item.entity);
-            float m[16];
-            const rill_transform *t = rill__set_get(ts, idx);
-            if (t != NULL) {
-                float local[16];
-                rill_transform_to_mat4(t, local);
-                rill_mat4_mul(item.parent, local, m);
-                bool existed;
-                rill_global_transform *g = rill__set_insert(world, gs, item.entity, &existed);
-                if (g != NULL) {
-                    memcpy(g->m, m, sizeof m);
-                    written++;
-                    if (!rill_array_push(&world->changed, item.entity)) {
-                        RILL_LOG_ERROR("world", "update_transforms: out of memory (changed list)");
-                    }
-                }
-            } else {
-                memcpy(m, item.parent, sizeof m);
-            }
-            /* Clearing here (not at the end) keeps later dirty-list entries of this subtree from
-             * starting a second walk; the ancestor checks above already ran for this root. */
-            world->flags[idx] &= (uint8_t)~RILL__SLOT_DIRTY;
-            for (rill_entity c = rill_world_first_child(world, item.entity); c != RILL_ENTITY_NULL;
-                 c = rill_world_next_sibling(world, c)) {
-                struct rill__xform_item *ci = rill_array_push_n(&world->xstack, 1);
-                if (ci == NULL) {
-                    RILL_LOG_ERROR("world", "update_transforms: out of memory");
-                    break;
-                }
-                ci->entity = c;
-                memcpy(ci->parent, m, sizeof m);
-            }
+        if (walk_root(world, root)) {
+            written += walk_subtree(world, root);
         }
     }
     for (uint32_t i = 0; i < world->dirty.len; i++) {
@@ -421,5 +442,21 @@ uint32_t rill_world_update_transforms(rill_world *world) {
         }
     }
     rill_array_clear(&world->dirty);
+    world->changed_stale = true;
+    return written;
+}
+
+uint32_t rill_world_update_transforms_of(rill_world *world, const rill_entity *entities,
+                                         uint32_t count) {
+    if (world == NULL || entities == NULL) {
+        return 0;
+    }
+    changed_begin(world);
+    uint32_t written = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (walk_root(world, entities[i])) {
+            written += walk_subtree(world, entities[i]);
+        }
+    }
     return written;
 }

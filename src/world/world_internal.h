@@ -103,7 +103,8 @@ struct rill_world {
     RILL_ARRAY(rill_entity) dirty;
     RILL_ARRAY(rill_entity) scratch; /* reused by despawn_recursive (taken while in use) */
     RILL_ARRAY(struct rill__xform_item) xstack; /* update_transforms work stack */
-    RILL_ARRAY(rill_entity) changed;            /* GlobalTransforms written by the last update */
+    RILL_ARRAY(rill_entity) changed; /* GlobalTransforms written by the last update (and before) */
+    bool changed_stale; /* a full update finished: the next write starts the list afresh */
 
     /* >>events */
     RILL_ARRAY(rill__event_queue) events; /* index = id - 1 */

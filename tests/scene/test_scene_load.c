@@ -588,6 +588,114 @@ static void test_large_swap_with_workers(void **state) {
     lfx_done(&fx);
 }
 
+/* The fake clock advanced by every removed Tock: what a replaced scene's despawn costs. */
+static rill_test_clock *g_tock_clock;
+static uint64_t g_tock_cost;
+static void tock_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e, (void)data, (void)user;
+    rill_test_clock_advance(g_tock_clock, g_tock_cost);
+}
+
+/* Replacing a large main scene: the old scene goes in budgeted slices from the update the new one
+ * completes (as much as fits there), every update stays within the budget plus one slice, the
+ * old scene never disappears before the new one is complete, and in the end nothing of it is
+ * left. */
+static void test_swap_retires_old_scene_in_budget(void **state) {
+    (void)state;
+    const uint64_t budget = 1000000, tock_cost = 1000; /* 1 ms; 1 us per despawned entity */
+    lfx fx;
+    lfx_init(&fx, 0, budget, 0);
+    g_tock_clock = &fx.clock;
+    g_tock_cost = tock_cost;
+    typedef struct tock {
+        uint32_t n;
+    } tock;
+    static const rill_field tf[] = {RILL_FIELD(tock, n, U32)};
+    rill_type_desc td = {.name = "Tock",
+                         RILL_TYPE_LAYOUT(tock),
+                         .fields = tf,
+                         .field_count = 1,
+                         .on_remove = tock_on_remove};
+    assert_true(rill_world_register_component(fx.world, &td) != 0);
+    enum { OLD = 5000, NEW = 50 };
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "rsn 1\n");
+    for (uint32_t i = 1; i <= OLD; i++) {
+        if (i % 4 != 1)
+            rill_strbuf_printf(&sb, "entity %u parent %u \"old_%u\" { Tock { n: %u } }\n", i, i - 1,
+                               i, i);
+        else
+            rill_strbuf_printf(&sb, "entity %u \"old_%u\" { Tock { n: %u } }\n", i, i, i);
+    }
+    test_write_file(fx.dir, "old.rsn", sb.data);
+    rill_strbuf_free(&sb);
+    make_scene(&fx, "new.rsn", "new", NEW);
+    rill_error err = {0};
+    assert_int_equal(rill_scene_load_sync(fx.loader, "old.rsn", NULL, &err), RILL_OK);
+    assert_int_equal(rill_world_entity_count(fx.world), OLD);
+    rill_scene_load h = rill_scene_load_async(fx.loader, "new.rsn", &err);
+    uint32_t loaded = 0, frames = 0, retire_frames = 0, prev = OLD + NEW;
+    bool was_loaded = false;
+    while (rill_world_entity_count(fx.world) > NEW || !was_loaded) {
+        assert_true(frames++ < 100);
+        uint64_t t0 = fx.clock.now;
+        frame(&fx, &loaded, NULL, h);
+        /* No update exceeds the budget by more than one slice of despawns. */
+        assert_true(fx.clock.now - t0 <= budget + 512u * tock_cost);
+        uint32_t count = rill_world_entity_count(fx.world);
+        bool is_loaded = rill_scene_load_get_state(fx.loader, h) == RILL_SCENE_LOAD_LOADED;
+        if (!is_loaded) {
+            /* The old scene stays whole until the new one completes. */
+            assert_true(rill_world_find_by_name(fx.world, "old_1") != RILL_ENTITY_NULL);
+            assert_true(count >= OLD);
+        } else {
+            /* The new scene is complete from then on; the old one shrinks. */
+            assert_true(rill_world_find_by_name(fx.world, "new_50") != RILL_ENTITY_NULL);
+            assert_true(count >= NEW && count <= prev);
+            if (count < prev)
+                retire_frames++;
+            assert_true(rill_scene_loader_retiring(fx.loader) == (count > NEW));
+        }
+        was_loaded = is_loaded;
+        prev = count;
+    }
+    assert_false(rill_scene_loader_retiring(fx.loader));
+    assert_int_equal(loaded, 1);
+    /* 5000 despawns at 1 us each in 1 ms budgets: spread over several updates. */
+    assert_true(retire_frames >= 4);
+    assert_int_equal(rill_world_entity_count(fx.world), NEW);
+    assert_true(rill_world_find_by_name(fx.world, "old_4999") == RILL_ENTITY_NULL);
+    assert_int_equal(
+        rill_world_component_len(fx.world, rill_world_find_component(fx.world, "Tock")), 0);
+    lfx_done(&fx);
+}
+
+/* A load computes the GlobalTransforms of what it applies within its own budget: after an
+ * update, applied entities have their world matrix (children composed with their parents)
+ * before any transform pass runs. */
+static void test_load_propagates_transforms(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 0, 1000000, 100000);
+    test_write_file(fx.dir, "t.rsn",
+                    "rsn 1\n"
+                    "entity 1 \"p\" { Tick { n: 1 } Transform { translation: (1, 2, 3) } }\n"
+                    "entity 2 parent 1 \"c\" { Tick { n: 2 } Transform { translation: (10, 0, "
+                    "0) } }\n");
+    rill_error err = {0};
+    rill_scene_load h = rill_scene_load_async(fx.loader, "t.rsn", &err);
+    for (int i = 0; i < 10 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED;
+         i++)
+        frame(&fx, NULL, NULL, h);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
+    const float *m = rill_world_global_matrix(fx.world, rill_world_find_by_name(fx.world, "c"));
+    assert_non_null(m);
+    assert_true(m[12] == 11.0f && m[13] == 2.0f && m[14] == 3.0f);
+    /* Nothing is left for the frame's transform pass. */
+    assert_int_equal(rill_world_update_transforms(fx.world), 0);
+    lfx_done(&fx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_budget_and_loaded_event),
@@ -602,6 +710,8 @@ int main(void) {
         cmocka_unit_test(test_budget_shared_by_loads),
         cmocka_unit_test(test_swap_completes_in_own_update),
         cmocka_unit_test(test_large_swap_with_workers),
+        cmocka_unit_test(test_swap_retires_old_scene_in_budget),
+        cmocka_unit_test(test_load_propagates_transforms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1250,6 +1250,46 @@ static void test_spawn_bulk(void **state) {
     rill_world_destroy(w);
 }
 
+/* A partial transform update computes only the listed dirty subtrees, skips entries under a
+ * dirty ancestor, and what it wrote stays listed as changed after the next full update. */
+static void test_update_transforms_of(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL);
+    rill_transform t = rill_transform_identity();
+    rill_entity a = rill_world_spawn(w), b = rill_world_spawn(w), c = rill_world_spawn(w);
+    t.translation[0] = 1;
+    rill_world_set_transform(w, a, &t);
+    t.translation[0] = 2;
+    rill_world_set_transform(w, b, &t);
+    rill_world_set_transform(w, c, &t);
+    rill_world_set_parent(w, c, b);
+    rill_world_update_transforms(w);
+    /* Move a and b; update only c (under dirty b: skipped) and a. */
+    rill_world_transform_mut(w, a)->translation[0] = 10;
+    rill_world_transform_mut(w, b)->translation[0] = 20;
+    rill_entity list[2] = {c, a};
+    assert_int_equal(rill_world_update_transforms_of(w, list, 2), 1);
+    assert_true(rill_world_global_matrix(w, a)[12] == 10.0f);
+    assert_true(rill_world_global_matrix(w, c)[12] == 4.0f); /* still the old parent matrix */
+    assert_int_equal(rill_world_update_transforms_of(w, NULL, 0), 0);
+    /* The full update does b's subtree only, and lists a too. */
+    assert_int_equal(rill_world_update_transforms(w), 2);
+    assert_true(rill_world_global_matrix(w, c)[12] == 22.0f);
+    uint32_t n = 0;
+    const rill_entity *changed = rill_world_changed_transforms(w, &n);
+    assert_int_equal(n, 3);
+    bool saw_a = false;
+    for (uint32_t i = 0; i < n; i++)
+        saw_a = saw_a || changed[i] == a;
+    assert_true(saw_a);
+    /* A later full update starts a fresh list. */
+    rill_world_transform_mut(w, c)->translation[0] = 1;
+    assert_int_equal(rill_world_update_transforms(w), 1);
+    rill_world_changed_transforms(w, &n);
+    assert_int_equal(n, 1);
+    rill_world_destroy(w);
+}
+
 static void test_no_leaks(void **state) {
     (void)state;
     size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
@@ -1292,6 +1332,7 @@ int main(void) {
         cmocka_unit_test(test_query_runs),
         cmocka_unit_test(test_spawn_bulk),
         cmocka_unit_test(test_query_cache),
+        cmocka_unit_test(test_update_transforms_of),
         cmocka_unit_test(test_no_leaks),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
