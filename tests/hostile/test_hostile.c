@@ -85,6 +85,72 @@ static void test_links_out_of_project(void **state) {
     assert_false(rill_file_exists(out));
 }
 
+/* Runs rill with args and expects success. */
+static void expect_ok(const char *const *args) {
+    char *argv[16];
+    int n = 0;
+    argv[n++] = (char *)rill_bin;
+    for (; args[n - 1] && n < 15; ++n) {
+        argv[n] = (char *)args[n - 1];
+    }
+    argv[n] = NULL;
+    hostile_run r;
+    assert_true(hostile_exec(argv, HOSTILE_TIME_CAP_S, HOSTILE_AS_MIB, &r));
+    if (r.exit_code != 0) {
+        fail_msg("rill %s %s: exit %d; stderr: %s", args[0], args[1] ? args[1] : "", r.exit_code,
+                 r.err);
+    }
+}
+
+/* links_inside_root=1 follows a link that stays in the folder being packed; one that leaves it
+ * is still refused. */
+static void test_links_inside_root_allowed(void **state) {
+    (void)state;
+    char proj[600], lnk[700], out[700];
+    path_in(proj, sizeof(proj), "inside_proj");
+    rill_test_write_file(proj, "real/a.txt", "inside", 6);
+    rill_test_path(lnk, sizeof(lnk), proj, "alias.txt");
+    assert_int_equal(symlink("real/a.txt", lnk), 0);
+    path_in(out, sizeof(out), "inside.rpak");
+    const char *strict[] = {"pack", "create", proj, "--out", out, NULL};
+    expect_refused(strict, "alias.txt", "is a symbolic link");
+    const char *allowed[] = {"--limit", "links_inside_root=1", "pack", "create", proj,
+                             "--out",   out,                   NULL};
+    expect_ok(allowed);
+    assert_true(rill_file_exists(out));
+    rill_test_path(lnk, sizeof(lnk), proj, "escape.txt");
+    assert_int_equal(symlink("/etc/passwd", lnk), 0);
+    expect_refused(allowed, "escape.txt", "leads outside");
+}
+
+/* A scene inside a pack is checked against file_bytes from the pack index, before the entry is
+ * read or decompressed. */
+static void test_pack_scene_size_before_decompression(void **state) {
+    (void)state;
+    char src[600], pack[600], root[600];
+    path_in(src, sizeof(src), "pack_scene_src");
+    char text[400] = "rsn 1\n";
+    for (int i = 1; i <= 12; i++) {
+        char line[40];
+        snprintf(line, sizeof(line), "entity %d { Transform {} }\n", i);
+        strcat(text, line);
+    }
+    rill_test_write_file(src, "main.rsn", text, strlen(text));
+    path_in(pack, sizeof(pack), "pack_scene.rpak");
+    const char *create[] = {"pack", "create", src, "--out", pack, NULL};
+    expect_ok(create);
+    path_in(root, sizeof(root), "pack_scene_root");
+    assert_int_equal(rill_dir_create_all(root, NULL), RILL_OK);
+    char want[80];
+    snprintf(want, sizeof(want), "main.rsn: %zu bytes exceeds the file_bytes limit of 100",
+             strlen(text));
+    const char *load[] = {"--limit", "file_bytes=100", "scene", "load", "main.rsn", "--root",
+                          root,      "--pack",         pack,    NULL};
+    expect_refused(load, want, NULL);
+    const char *fine[] = {"scene", "load", "main.rsn", "--root", root, "--pack", pack, NULL};
+    expect_ok(fine);
+}
+
 /* A scene given as a link out of the project root is refused by the VFS (loose root). */
 static void test_scene_link_out_of_root(void **state) {
     (void)state;
@@ -190,6 +256,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_special_files),
         cmocka_unit_test(test_huge_project_toml),
         cmocka_unit_test(test_limit_options),
+        cmocka_unit_test(test_links_inside_root_allowed),
+        cmocka_unit_test(test_pack_scene_size_before_decompression),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (failed == 0) {
