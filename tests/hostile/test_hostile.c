@@ -158,7 +158,8 @@ static void test_scene_link_out_of_root(void **state) {
     path_in(root, sizeof(root), "scene_root");
     assert_int_equal(rill_dir_create_all(root, NULL), RILL_OK);
     path_in(outside, sizeof(outside), "outside.rsn");
-    assert_true(hostile_write(outside, "rsn 1\nentity 1 \"SECRET\" {}\n", 28));
+    const char *text = "rsn 1\nentity 1 \"SECRET\" {}\n";
+    assert_true(hostile_write(outside, text, strlen(text)));
     rill_test_path(lnk, sizeof(lnk), root, "main.rsn");
     assert_int_equal(symlink(outside, lnk), 0);
     const char *args[] = {"scene", "load", "main.rsn", "--root", root, NULL};
