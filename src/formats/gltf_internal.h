@@ -7,7 +7,27 @@
 
 /* Allocation helpers for the model: tagged RILL_MEM_FORMATS, count * size overflow-checked. */
 void *rill__gltf_alloc(size_t count, size_t size);
+/* Same without zeroing, for arrays the caller writes in full (the reader's decoded attributes:
+ * zeroing hundreds of MB only to overwrite them cost as much as the decoding). */
+void *rill__gltf_alloc_raw(size_t count, size_t size);
 char *rill__gltf_strdup(const char *s); /* NULL stays NULL */
+
+/* Accessor kernels (gltf_decode.c). The caller has checked the byte range: `count` elements,
+ * `stride` bytes apart, each `comps` components of GL component type `ct`. decode_floats applies
+ * glTF's normalization when `normalized`; decode_indices widens unsigned 8/16/32-bit values and
+ * returns the position of the first value >= limit (count when every value is in range). */
+void rill__gltf_decode_floats(float *dst, const uint8_t *src, size_t count, uint32_t comps,
+                              size_t stride, uint32_t ct, bool normalized);
+size_t rill__gltf_decode_indices(uint32_t *dst, const uint8_t *src, size_t count, size_t stride,
+                                 uint32_t ct, uint32_t limit);
+/* One pass over count xyz positions: returns the first vertex with a NaN or infinite coordinate,
+ * or count when all are finite, in which case lo/hi receive the bounds. */
+size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], float hi[3]);
+/* The first NaN or infinite value of v[0..n), or n. */
+size_t rill__gltf_first_non_finite(const float *v, size_t n);
+/* True when every one of `count` xyz normals has |length - 1| <= 1e-5 (NaN fails): the normals
+ * then need no fix-up at all. */
+bool rill__gltf_normals_unit(const float *nrm, size_t count);
 
 /* Frees the arrays a primitive owns (not the struct). */
 void rill__gltf_primitive_release(rill_gltf_primitive *prim);
@@ -19,9 +39,12 @@ void rill__gltf_primitive_bounds(rill_gltf_primitive *prim);
  * degenerate. Returns false when out of memory. */
 bool rill__gltf_primitive_fix_normals(rill_gltf_primitive *prim, bool generate_all);
 
-/* Generates tangents (from UV0 when present, else any unit vector perpendicular to the normal)
- * where missing or degenerate. Returns false when out of memory. */
-bool rill__gltf_primitive_fix_tangents(rill_gltf_primitive *prim, bool generate_all);
+/* Tangents (gltf_tangents.c). Given tangents are made unit length (degenerate ones replaced).
+ * With generate_missing, a primitive without tangents (or with some broken) gets a full set
+ * generated with MikkTSpace semantics from UV0 (any perpendicular frame without UV0); this may
+ * split vertices (at most doubling vertex_count) and rewrite indices. Returns false when out of
+ * memory. */
+bool rill__gltf_primitive_fix_tangents(rill_gltf_primitive *prim, bool generate_missing);
 
 /* Deep copy of a model; NULL when out of memory. */
 rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src);

@@ -13,6 +13,13 @@ void *rill__gltf_alloc(size_t count, size_t size) {
     return rill_calloc_tagged(count, size, RILL_MEM_FORMATS);
 }
 
+void *rill__gltf_alloc_raw(size_t count, size_t size) {
+    if (count == 0 || size == 0 || count > SIZE_MAX / size) {
+        return NULL;
+    }
+    return rill_malloc_tagged(count * size, RILL_MEM_FORMATS);
+}
+
 char *rill__gltf_strdup(const char *s) {
     if (!s) {
         return NULL;
@@ -106,15 +113,15 @@ uint64_t rill_gltf_model_triangle_count(const rill_gltf_model *m) {
 
 void rill__gltf_primitive_bounds(rill_gltf_primitive *prim) {
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    for (uint32_t v = 0; v < prim->vertex_count; v++) {
+    if (prim->vertex_count) {
+        memcpy(lo, prim->positions, sizeof(lo));
+        memcpy(hi, prim->positions, sizeof(hi));
+    }
+    for (uint32_t v = 1; v < prim->vertex_count; v++) {
         const float *p = &prim->positions[(size_t)v * 3];
         for (int k = 0; k < 3; k++) {
-            if (v == 0 || p[k] < lo[k]) {
-                lo[k] = p[k];
-            }
-            if (v == 0 || p[k] > hi[k]) {
-                hi[k] = p[k];
-            }
+            lo[k] = p[k] < lo[k] ? p[k] : lo[k];
+            hi[k] = p[k] > hi[k] ? p[k] : hi[k];
         }
     }
     memcpy(prim->bounds_min, lo, sizeof(lo));
@@ -145,6 +152,11 @@ bool rill__gltf_primitive_fix_normals(rill_gltf_primitive *prim, bool generate_a
     }
     bool need = generate_all || !prim->normals;
     if (!need) {
+        /* The common case: every normal already unit length within the tolerance of the
+         * rescale below, so there is nothing to do. */
+        if (rill__gltf_normals_unit(prim->normals, n)) {
+            return true;
+        }
         for (uint32_t v = 0; v < n && !need; v++) {
             need = !usable3(&prim->normals[(size_t)v * 3]);
         }
@@ -202,133 +214,6 @@ bool rill__gltf_primitive_fix_normals(rill_gltf_primitive *prim, bool generate_a
             d[1] /= l;
             d[2] /= l;
         }
-    }
-    return true;
-}
-
-/* Any unit vector perpendicular to n (n is unit length). */
-static void any_perpendicular(const float *n, float *out) {
-    float a[3] = {1.0f, 0.0f, 0.0f};
-    if (fabsf(n[0]) > 0.9f) {
-        a[0] = 0.0f;
-        a[1] = 1.0f;
-    }
-    float c[3];
-    cross3(n, a, c);
-    float l = len3(c);
-    out[0] = c[0] / l;
-    out[1] = c[1] / l;
-    out[2] = c[2] / l;
-}
-
-bool rill__gltf_primitive_fix_tangents(rill_gltf_primitive *prim, bool generate_all) {
-    uint32_t n = prim->vertex_count;
-    if (n == 0) {
-        return true;
-    }
-    bool need = generate_all || !prim->tangents;
-    if (!need) {
-        for (uint32_t v = 0; v < n && !need; v++) {
-            const float *t = &prim->tangents[(size_t)v * 4];
-            need = !usable3(t) || !isfinite(t[3]);
-        }
-    }
-    if (!need) {
-        goto normalize;
-    }
-    /* Per-triangle tangent frames from the UV gradients, accumulated per vertex (the usual
-     * approach of MikkTSpace-like generators without its vertex splitting), then orthogonalized
-     * against the normal with Gram-Schmidt. */
-    float *tan = rill__gltf_alloc((size_t)n * 3, sizeof(float));
-    float *bit = rill__gltf_alloc((size_t)n * 3, sizeof(float));
-    if (!tan || !bit) {
-        rill_free(tan);
-        rill_free(bit);
-        return false;
-    }
-    if (prim->uv0) {
-        for (uint32_t t = 0; t + 2 < prim->index_count; t += 3) {
-            uint32_t i[3] = {prim->indices[t], prim->indices[t + 1], prim->indices[t + 2]};
-            const float *p0 = &prim->positions[(size_t)i[0] * 3];
-            const float *p1 = &prim->positions[(size_t)i[1] * 3];
-            const float *p2 = &prim->positions[(size_t)i[2] * 3];
-            const float *w0 = &prim->uv0[(size_t)i[0] * 2];
-            const float *w1 = &prim->uv0[(size_t)i[1] * 2];
-            const float *w2 = &prim->uv0[(size_t)i[2] * 2];
-            float e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-            float e2[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
-            float s1 = w1[0] - w0[0], t1 = w1[1] - w0[1];
-            float s2 = w2[0] - w0[0], t2 = w2[1] - w0[1];
-            float det = s1 * t2 - s2 * t1;
-            if (!isfinite(det) || fabsf(det) < 1e-20f) {
-                continue;
-            }
-            float r = 1.0f / det;
-            float sd[3], td[3];
-            for (int k = 0; k < 3; k++) {
-                sd[k] = (e1[k] * t2 - e2[k] * t1) * r;
-                td[k] = (e2[k] * s1 - e1[k] * s2) * r;
-            }
-            if (!isfinite(sd[0] + sd[1] + sd[2] + td[0] + td[1] + td[2])) {
-                continue;
-            }
-            for (int c = 0; c < 3; c++) {
-                for (int k = 0; k < 3; k++) {
-                    tan[(size_t)i[c] * 3 + k] += sd[k];
-                    bit[(size_t)i[c] * 3 + k] += td[k];
-                }
-            }
-        }
-    }
-    if (!prim->tangents) {
-        prim->tangents = rill__gltf_alloc((size_t)n * 4, sizeof(float));
-        if (!prim->tangents) {
-            rill_free(tan);
-            rill_free(bit);
-            return false;
-        }
-        generate_all = true;
-    }
-    for (uint32_t v = 0; v < n; v++) {
-        float *dst = &prim->tangents[(size_t)v * 4];
-        if (!generate_all && usable3(dst) && isfinite(dst[3])) {
-            continue;
-        }
-        const float *nn = &prim->normals[(size_t)v * 3];
-        float *tv = &tan[(size_t)v * 3];
-        float d = nn[0] * tv[0] + nn[1] * tv[1] + nn[2] * tv[2];
-        float o[3] = {tv[0] - nn[0] * d, tv[1] - nn[1] * d, tv[2] - nn[2] * d};
-        float l = len3(o);
-        if (!isfinite(l) || l < 1e-12f) {
-            any_perpendicular(nn, o);
-        } else {
-            o[0] /= l;
-            o[1] /= l;
-            o[2] /= l;
-        }
-        float c[3];
-        cross3(nn, o, c);
-        const float *bv = &bit[(size_t)v * 3];
-        float w = (c[0] * bv[0] + c[1] * bv[1] + c[2] * bv[2]) < 0.0f ? -1.0f : 1.0f;
-        dst[0] = o[0];
-        dst[1] = o[1];
-        dst[2] = o[2];
-        dst[3] = w;
-    }
-    rill_free(tan);
-    rill_free(bit);
-normalize:
-    for (uint32_t v = 0; v < n; v++) {
-        float *d = &prim->tangents[(size_t)v * 4];
-        float l = len3(d);
-        if (!isfinite(l) || l < 1e-12f) {
-            any_perpendicular(&prim->normals[(size_t)v * 3], d);
-        } else if (fabsf(l - 1.0f) > 1e-5f) {
-            d[0] /= l;
-            d[1] /= l;
-            d[2] /= l;
-        }
-        d[3] = d[3] < 0.0f ? -1.0f : 1.0f;
     }
     return true;
 }

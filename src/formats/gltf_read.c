@@ -5,9 +5,8 @@
  * number's type and range before use. A failure stops the read at once with an error naming the
  * file and the JSON path; the half-built model is freed and never returned. */
 #include "gltf_internal.h"
-#include "lib_hooks.h"
 
-#include <cjson/cJSON.h>
+#include "gltf_json.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,15 +46,18 @@ typedef struct rd {
     void *read_file_user;
     size_t max_bytes;
     rill_error *err;
-    const cJSON *root;
+    const rill__gj *root;
     const uint8_t *bin; /* GLB BIN chunk, or NULL */
     size_t bin_size;
     uint32_t buffer_count;
     rd_buffer *buffers;
     uint32_t view_count;
     rd_view *views;
-    const cJSON *accessors;
     uint32_t accessor_count;
+    const rill__gj **acc_nodes; /* the accessors array indexed once, so lookups are O(1) */
+    struct rd_accessor *acc_info;
+    uint8_t *acc_state; /* 1 = acc_info[i] checked */
+    uint64_t decoded;   /* bytes decoded so far, charged against max_bytes */
     rill_gltf_model *m;
 } rd;
 
@@ -79,7 +81,54 @@ static rill_result rd_fail(rd *r, rill_result code, const char *fmt, ...) {
         }                                                                                          \
     } while (0)
 
+/* Counts `bytes` of decoded data against the model's limit before they are allocated, so a small
+ * file cannot make the reader commit memory without bound (many accessors, accessors without a
+ * buffer view that decode to zeros, many primitives naming one huge accessor). */
+static rill_result rd_charge(rd *r, uint64_t bytes, const char *where, const char *what) {
+    if (bytes > r->max_bytes || r->decoded > r->max_bytes - bytes) {
+        return rd_fail(r, RILL_ERR_LIMIT,
+                       "%s%s: decoding %llu more bytes would pass the model limit of %llu bytes "
+                       "(%llu decoded so far; raise it with rill_gltf_read_desc.max_bytes)",
+                       where, what, (unsigned long long)bytes, (unsigned long long)r->max_bytes,
+                       (unsigned long long)r->decoded);
+    }
+    r->decoded += bytes;
+    return RILL_OK;
+}
+
 /* >>json helpers ------------------------------------------------------------------------------ */
+
+/* dst = a + b, truncated to cap (for JSON paths in messages). */
+static void join_path(char *dst, size_t cap, const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    la = la < cap - 1 ? la : cap - 1;
+    lb = lb < cap - 1 - la ? lb : cap - 1 - la;
+    memcpy(dst, a, la);
+    memcpy(dst + la, b, lb);
+    dst[la + lb] = '\0';
+}
+
+/* dst = prefix "[" i "]" (for JSON paths such as "meshes[12]"), without snprintf's cost. */
+static void index_path(char *dst, size_t cap, const char *prefix, uint32_t i) {
+    char num[16];
+    int n = 0;
+    do {
+        num[n++] = (char)('0' + i % 10u);
+        i /= 10u;
+    } while (i);
+    size_t lp = strlen(prefix);
+    if (lp + (size_t)n + 3 > cap) {
+        dst[0] = '\0';
+        return;
+    }
+    memcpy(dst, prefix, lp);
+    dst[lp] = '[';
+    for (int k = 0; k < n; k++) {
+        dst[lp + 1 + k] = num[n - 1 - k];
+    }
+    dst[lp + 1 + n] = ']';
+    dst[lp + 2 + n] = '\0';
+}
 
 /* ">" separator for JSON paths: top-level keys have no leading dot. */
 static const char *sep(const char *where) {
@@ -87,15 +136,15 @@ static const char *sep(const char *where) {
 }
 
 /* An optional non-negative integer no larger than max. Absent -> *out = def. */
-static rill_result js_uint(rd *r, const cJSON *obj, const char *key, const char *where,
+static rill_result js_uint(rd *r, const rill__gj *obj, const char *key, const char *where,
                            uint64_t def, uint64_t max, uint64_t *out) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const rill__gj *it = rill__gj_get(obj, key);
     if (!it) {
         *out = def;
         return RILL_OK;
     }
-    double v = it->valuedouble;
-    if (!cJSON_IsNumber(it) || !isfinite(v) || v < 0.0 || v != floor(v) || v > (double)max) {
+    double v = rill__gj_num(it);
+    if (!rill__gj_is_number(it) || !isfinite(v) || v < 0.0 || v != floor(v) || v > (double)max) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an integer in [0, %llu]", where,
                        sep(where), key, (unsigned long long)max);
     }
@@ -104,15 +153,15 @@ static rill_result js_uint(rd *r, const cJSON *obj, const char *key, const char 
 }
 
 /* An optional index into an array of `count` items; absent -> -1. */
-static rill_result js_index(rd *r, const cJSON *obj, const char *key, const char *where,
+static rill_result js_index(rd *r, const rill__gj *obj, const char *key, const char *where,
                             uint32_t count, const char *what, int32_t *out) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const rill__gj *it = rill__gj_get(obj, key);
     *out = -1;
     if (!it) {
         return RILL_OK;
     }
-    double v = it->valuedouble;
-    if (!cJSON_IsNumber(it) || !isfinite(v) || v != floor(v)) {
+    double v = rill__gj_num(it);
+    if (!rill__gj_is_number(it) || !isfinite(v) || v != floor(v)) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an index", where, sep(where), key);
     }
     if (v < 0.0 || v >= (double)count) {
@@ -123,75 +172,89 @@ static rill_result js_index(rd *r, const cJSON *obj, const char *key, const char
     return RILL_OK;
 }
 
-static rill_result js_float(rd *r, const cJSON *obj, const char *key, const char *where, float def,
-                            float *out) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+static rill_result js_float(rd *r, const rill__gj *obj, const char *key, const char *where,
+                            float def, float *out) {
+    const rill__gj *it = rill__gj_get(obj, key);
     if (!it) {
         *out = def;
         return RILL_OK;
     }
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || fabs(it->valuedouble) > 3.0e38) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a finite number", where, sep(where),
-                       key);
+    double num = rill__gj_num(it);
+    if (!rill__gj_is_number(it)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a number", where, sep(where), key);
     }
-    *out = (float)it->valuedouble;
+    if (!isfinite(num) || fabs(num) > 3.0e38) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s%s%s: not a finite number (NaN, infinite or "
+                       "beyond the float range)",
+                       where, sep(where), key);
+    }
+    *out = (float)num;
     return RILL_OK;
 }
 
-static rill_result js_floats(rd *r, const cJSON *obj, const char *key, const char *where, int n,
+static rill_result js_floats(rd *r, const rill__gj *obj, const char *key, const char *where, int n,
                              float *out, bool *present) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const rill__gj *it = rill__gj_get(obj, key);
     if (present) {
         *present = it != NULL;
     }
     if (!it) {
         return RILL_OK;
     }
-    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != n) {
+    if (!rill__gj_is_array(it) || (int)it->count != n) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an array of %d numbers", where,
                        sep(where), key, n);
     }
     int i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, it) {
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 3.0e38) {
-            return rd_fail(r, RILL_ERR_PARSE, "%s%s%s[%d]: expected a finite number", where,
-                           sep(where), key, i);
+    const rill__gj *e;
+    RILL__GJ_FOR(e, it) {
+        double num = rill__gj_num(e);
+        if (!rill__gj_is_number(e)) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s%s%s[%d]: expected a number", where, sep(where),
+                           key, i);
         }
-        out[i++] = (float)e->valuedouble;
+        if (!isfinite(num) || fabs(num) > 3.0e38) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s%s%s[%d]: not a finite number (NaN, infinite "
+                           "or beyond the float range)",
+                           where, sep(where), key, i);
+        }
+        out[i++] = (float)num;
     }
     return RILL_OK;
 }
 
-static rill_result js_bool(rd *r, const cJSON *obj, const char *key, const char *where, bool *out) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+static rill_result js_bool(rd *r, const rill__gj *obj, const char *key, const char *where,
+                           bool *out) {
+    const rill__gj *it = rill__gj_get(obj, key);
     if (!it) {
         *out = false;
         return RILL_OK;
     }
-    if (!cJSON_IsBool(it)) {
+    if (!rill__gj_is_bool(it)) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected true or false", where, sep(where), key);
     }
-    *out = cJSON_IsTrue(it);
+    *out = (it->type == RILL__GJ_TRUE);
     return RILL_OK;
 }
 
 /* An optional string; *out points into the JSON tree (NULL when absent). */
-static rill_result js_str(rd *r, const cJSON *obj, const char *key, const char *where,
+static rill_result js_str(rd *r, const rill__gj *obj, const char *key, const char *where,
                           const char **out) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const rill__gj *it = rill__gj_get(obj, key);
     *out = NULL;
     if (!it) {
         return RILL_OK;
     }
-    if (!cJSON_IsString(it) || !it->valuestring) {
+    if (!rill__gj_is_string(it) || !it->u.str) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected a string", where, sep(where), key);
     }
-    *out = it->valuestring;
+    *out = it->u.str;
     return RILL_OK;
 }
 
-static rill_result js_name(rd *r, const cJSON *obj, const char *where, char **out) {
+static rill_result js_name(rd *r, const rill__gj *obj, const char *where, char **out) {
     const char *s;
     RD_TRY(js_str(r, obj, "name", where, &s));
     *out = NULL;
@@ -205,18 +268,18 @@ static rill_result js_name(rd *r, const cJSON *obj, const char *where, char **ou
 }
 
 /* A top-level or nested optional array; *out_count = 0 when absent. */
-static rill_result js_array(rd *r, const cJSON *obj, const char *key, const char *where,
-                            const cJSON **out, uint32_t *out_count) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+static rill_result js_array(rd *r, const rill__gj *obj, const char *key, const char *where,
+                            const rill__gj **out, uint32_t *out_count) {
+    const rill__gj *it = rill__gj_get(obj, key);
     *out = NULL;
     *out_count = 0;
     if (!it) {
         return RILL_OK;
     }
-    if (!cJSON_IsArray(it)) {
+    if (!rill__gj_is_array(it)) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an array", where, sep(where), key);
     }
-    int n = cJSON_GetArraySize(it);
+    int n = (int)it->count;
     if (n < 0 || (uint32_t)n > MAX_JSON_ARRAY) {
         return rd_fail(r, RILL_ERR_LIMIT, "%s%s%s: too many entries", where, sep(where), key);
     }
@@ -225,22 +288,22 @@ static rill_result js_array(rd *r, const cJSON *obj, const char *key, const char
     return RILL_OK;
 }
 
-static rill_result js_object(rd *r, const cJSON *it, const char *where) {
-    if (!cJSON_IsObject(it)) {
+static rill_result js_object(rd *r, const rill__gj *it, const char *where) {
+    if (!rill__gj_is_object(it)) {
         return rd_fail(r, RILL_ERR_PARSE, "%s: expected an object", where);
     }
     return RILL_OK;
 }
 
 /* An optional object member; *out = NULL when absent. */
-static rill_result js_member_object(rd *r, const cJSON *obj, const char *key, const char *where,
-                                    const cJSON **out) {
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+static rill_result js_member_object(rd *r, const rill__gj *obj, const char *key, const char *where,
+                                    const rill__gj **out) {
+    const rill__gj *it = rill__gj_get(obj, key);
     *out = NULL;
     if (!it) {
         return RILL_OK;
     }
-    if (!cJSON_IsObject(it)) {
+    if (!rill__gj_is_object(it)) {
         return rd_fail(r, RILL_ERR_PARSE, "%s%s%s: expected an object", where, sep(where), key);
     }
     *out = it;
@@ -249,14 +312,14 @@ static rill_result js_member_object(rd *r, const cJSON *obj, const char *key, co
 
 /* glTF requires every "extensions" value to be an object of objects, also for extensions the
  * reader does not use; checking them keeps malformed files from passing as valid. */
-static rill_result check_extensions(rd *r, const cJSON *obj, const char *where) {
-    const cJSON *ext;
+static rill_result check_extensions(rd *r, const rill__gj *obj, const char *where) {
+    const rill__gj *ext;
     RD_TRY(js_member_object(r, obj, "extensions", where, &ext));
-    const cJSON *e;
-    cJSON_ArrayForEach(e, ext) {
-        if (!cJSON_IsObject(e)) {
+    const rill__gj *e;
+    RILL__GJ_FOR(e, ext) {
+        if (!rill__gj_is_object(e)) {
             return rd_fail(r, RILL_ERR_PARSE, "%s%sextensions.%s: expected an object", where,
-                           sep(where), e->string ? e->string : "?");
+                           sep(where), e->key ? e->key : "?");
         }
     }
     return RILL_OK;
@@ -304,9 +367,7 @@ static rill_result decode_data_uri(rd *r, const char *uri, const char *where, ui
         len--;
     }
     size_t cap = len / 4 * 3 + 3;
-    if (cap > r->max_bytes) {
-        return rd_fail(r, RILL_ERR_LIMIT, "%s: data URI too large", where);
-    }
+    RD_TRY(rd_charge(r, cap, where, ": data URI"));
     uint8_t *dst = rill_malloc_tagged(cap, RILL_MEM_FORMATS);
     if (!dst) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -361,7 +422,7 @@ static rill_result default_read_file(const char *path, uint8_t **out_data, size_
 /* >>buffers ----------------------------------------------------------------------------------- */
 
 static rill_result read_buffers(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     RD_TRY(js_array(r, r->root, "buffers", "", &arr, &r->buffer_count));
     if (r->buffer_count) {
         r->buffers = rill__gltf_alloc(r->buffer_count, sizeof(rd_buffer));
@@ -370,13 +431,13 @@ static rill_result read_buffers(rd *r) {
         }
     }
     uint32_t i = 0;
-    const cJSON *b;
-    cJSON_ArrayForEach(b, arr) {
+    const rill__gj *b;
+    RILL__GJ_FOR(b, arr) {
         char where[64];
-        snprintf(where, sizeof(where), "buffers[%u]", i);
+        index_path(where, sizeof(where), "buffers", i);
         RD_TRY(js_object(r, b, where));
         uint64_t byte_length;
-        if (!cJSON_GetObjectItemCaseSensitive(b, "byteLength")) {
+        if (!rill__gj_get(b, "byteLength")) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
         }
         RD_TRY(js_uint(r, b, "byteLength", where, 0, r->max_bytes, &byte_length));
@@ -429,6 +490,7 @@ static rill_result read_buffers(rd *r) {
             }
             buf->data = data;
             buf->owned = true;
+            RD_TRY(rd_charge(r, size, uwhere, ""));
             if (size < byte_length) {
                 return rd_fail(r, RILL_ERR_TRUNCATED,
                                "%s: \"%s\" has %zu bytes, byteLength says %llu", uwhere, full, size,
@@ -442,7 +504,7 @@ static rill_result read_buffers(rd *r) {
 }
 
 static rill_result read_views(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     RD_TRY(js_array(r, r->root, "bufferViews", "", &arr, &r->view_count));
     if (r->view_count) {
         r->views = rill__gltf_alloc(r->view_count, sizeof(rd_view));
@@ -451,10 +513,10 @@ static rill_result read_views(rd *r) {
         }
     }
     uint32_t i = 0;
-    const cJSON *v;
-    cJSON_ArrayForEach(v, arr) {
+    const rill__gj *v;
+    RILL__GJ_FOR(v, arr) {
         char where[64];
-        snprintf(where, sizeof(where), "bufferViews[%u]", i);
+        index_path(where, sizeof(where), "bufferViews", i);
         RD_TRY(js_object(r, v, where));
         int32_t buffer;
         RD_TRY(js_index(r, v, "buffer", where, r->buffer_count, "buffer", &buffer));
@@ -463,7 +525,7 @@ static rill_result read_views(rd *r) {
         }
         uint64_t offset = 0, length = 0, stride = 0;
         RD_TRY(js_uint(r, v, "byteOffset", where, 0, UINT64_MAX >> 1, &offset));
-        if (!cJSON_GetObjectItemCaseSensitive(v, "byteLength")) {
+        if (!rill__gj_get(v, "byteLength")) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
         }
         RD_TRY(js_uint(r, v, "byteLength", where, 0, UINT64_MAX >> 1, &length));
@@ -486,12 +548,17 @@ static rill_result read_views(rd *r) {
 
 /* >>accessors --------------------------------------------------------------------------------- */
 
+/* An accessor's JSON, checked once and cached (a primitive's attributes and several primitives
+ * may name the same accessor). */
 typedef struct rd_accessor {
     uint32_t comps;     /* 1..4, 9, 16 */
     uint32_t component; /* GL component type */
     uint32_t comp_size; /* bytes */
-    bool normalized;
     uint32_t count;
+    bool normalized;
+    int32_t view;    /* -1 = none (zeros, or sparse values only) */
+    uint64_t offset; /* byteOffset inside the view */
+    const rill__gj *sparse;
 } rd_accessor;
 
 static uint32_t component_size(uint32_t ct) {
@@ -524,39 +591,6 @@ static uint32_t type_comps(const char *type) {
     return 0;
 }
 
-/* Reads one component as float, applying glTF's normalization rules for integer types. */
-static float read_component(const uint8_t *p, uint32_t ct, bool normalized) {
-    switch (ct) {
-    case GL_BYTE: {
-        int8_t v;
-        memcpy(&v, p, 1);
-        return normalized ? fmaxf((float)v / 127.0f, -1.0f) : (float)v;
-    }
-    case GL_UNSIGNED_BYTE:
-        return normalized ? (float)p[0] / 255.0f : (float)p[0];
-    case GL_SHORT: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return normalized ? fmaxf((float)v / 32767.0f, -1.0f) : (float)v;
-    }
-    case GL_UNSIGNED_SHORT: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return normalized ? (float)v / 65535.0f : (float)v;
-    }
-    case GL_UNSIGNED_INT: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return normalized ? (float)((double)v / 4294967295.0) : (float)v;
-    }
-    default: {
-        float v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    }
-}
-
 static uint32_t read_uint(const uint8_t *p, uint32_t ct) {
     if (ct == GL_UNSIGNED_BYTE) {
         return p[0];
@@ -569,6 +603,98 @@ static uint32_t read_uint(const uint8_t *p, uint32_t ct) {
     uint32_t v;
     memcpy(&v, p, 4);
     return v;
+}
+
+/* Every number of an accessor's optional min/max must be finite: NaN or infinity there means a
+ * broken exporter, and tools trust these bounds for culling. */
+static rill_result check_min_max(rd *r, const rill__gj *a, const char *aw, uint32_t comps) {
+    static const char *keys[2] = {"min", "max"};
+    for (int k = 0; k < 2; k++) {
+        const rill__gj *arr = rill__gj_get(a, keys[k]);
+        if (!arr) {
+            continue;
+        }
+        if (!rill__gj_is_array(arr) || arr->count != comps) {
+            return rd_fail(r, RILL_ERR_PARSE, "%s.%s: expected an array of %u numbers", aw, keys[k],
+                           comps);
+        }
+        uint32_t i = 0;
+        const rill__gj *e;
+        RILL__GJ_FOR(e, arr) {
+            if (!rill__gj_num_finite(e)) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s.%s[%u]: not a finite number", aw, keys[k],
+                               i);
+            }
+            i++;
+        }
+    }
+    return RILL_OK;
+}
+
+/* Checks accessor `index` (its JSON once; later calls hit the cache). */
+static rill_result accessor_info(rd *r, int32_t index, const rd_accessor **out) {
+    rd_accessor *info = &r->acc_info[index];
+    *out = info;
+    if (r->acc_state[index]) {
+        return RILL_OK;
+    }
+    char aw[40];
+    snprintf(aw, sizeof(aw), "accessors[%d]", index);
+    const rill__gj *a = r->acc_nodes[index];
+    RD_TRY(js_object(r, a, aw));
+    const char *type;
+    RD_TRY(js_str(r, a, "type", aw, &type));
+    uint32_t comps = type ? type_comps(type) : 0;
+    if (!comps) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.type: missing or unknown", aw);
+    }
+    uint64_t ct = 0, count = 0, offset = 0;
+    RD_TRY(js_uint(r, a, "componentType", aw, 0, UINT32_MAX, &ct));
+    uint32_t csize = component_size((uint32_t)ct);
+    if (!csize) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.componentType: missing or unknown", aw);
+    }
+    if (!rill__gj_get(a, "count")) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.count: missing", aw);
+    }
+    RD_TRY(js_uint(r, a, "count", aw, 0, UINT32_MAX, &count));
+    if (count == 0) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s.count: zero", aw);
+    }
+    if (count * comps * sizeof(float) > r->max_bytes) {
+        return rd_fail(r, RILL_ERR_LIMIT,
+                       "%s: %llu elements would decode to more than the model limit of %zu bytes",
+                       aw, (unsigned long long)count, r->max_bytes);
+    }
+    RD_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
+    bool normalized = false;
+    RD_TRY(js_bool(r, a, "normalized", aw, &normalized));
+    int32_t view;
+    RD_TRY(js_index(r, a, "bufferView", aw, r->view_count, "bufferView", &view));
+    RD_TRY(check_min_max(r, a, aw, comps));
+    const rill__gj *sparse;
+    RD_TRY(js_member_object(r, a, "sparse", aw, &sparse));
+    uint32_t elem = comps * csize;
+    if (view >= 0) {
+        /* Matrices of 1- and 2-byte components have column padding; Rill's attributes never use
+         * matrices, so they are read as plain packed vectors only when unpadded. */
+        uint32_t stride = r->views[view].stride ? r->views[view].stride : elem;
+        if (stride < elem) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: byteStride %u smaller than the element (%u)",
+                           aw, stride, elem);
+        }
+        const rd_view *v = &r->views[view];
+        uint64_t need = offset + (uint64_t)stride * (count - 1u) + elem; /* no wrap: see limits */
+        if (offset > v->length || need > v->length) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s: needs %llu bytes of bufferView %d which has %zu", aw,
+                           (unsigned long long)need, view, v->length);
+        }
+    }
+    *info = (rd_accessor){comps,      (uint32_t)ct, csize,  (uint32_t)count,
+                          normalized, view,         offset, sparse};
+    r->acc_state[index] = 1;
+    return RILL_OK;
 }
 
 /* A checked byte range of a view: `count` elements of `elem` bytes, `stride` apart, starting at
@@ -585,224 +711,186 @@ static rill_result view_range(rd *r, int32_t view, uint64_t offset, uint32_t cou
     return RILL_OK;
 }
 
-/* Parses accessor `index` and decodes it to floats (count * comps), applying sparse
- * substitution. `where` names the referencing JSON path for messages. */
-static rill_result accessor_floats(rd *r, int32_t index, const char *where, rd_accessor *info,
-                                   float **out) {
-    *out = NULL;
-    char aw[64];
-    snprintf(aw, sizeof(aw), "accessors[%d]", index);
-    const cJSON *a = cJSON_GetArrayItem(r->accessors, index);
-    RD_TRY(js_object(r, a, aw));
-    const char *type;
-    RD_TRY(js_str(r, a, "type", aw, &type));
-    uint32_t comps = type ? type_comps(type) : 0;
-    if (!comps) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s.type: missing or unknown (used by %s)", aw, where);
+static const uint8_t *accessor_src(rd *r, const rd_accessor *a, uint32_t *stride) {
+    const rd_view *v = &r->views[a->view];
+    *stride = v->stride ? v->stride : a->comps * a->comp_size;
+    return r->buffers[v->buffer].data + v->offset + a->offset;
+}
+
+/* Applies an accessor's sparse substitution to dst (count * comps floats). */
+static rill_result apply_sparse(rd *r, int32_t index, const rd_accessor *a, float *dst) {
+    char sw[64];
+    snprintf(sw, sizeof(sw), "accessors[%d].sparse", index);
+    const rill__gj *sparse = a->sparse;
+    uint64_t scount;
+    const rill__gj *si = NULL, *sv = NULL;
+    RD_TRY(js_uint(r, sparse, "count", sw, 0, a->count, &scount));
+    RD_TRY(js_member_object(r, sparse, "indices", sw, &si));
+    RD_TRY(js_member_object(r, sparse, "values", sw, &sv));
+    if (!si || !sv || scount == 0) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s: needs count >= 1, indices and values", sw);
     }
-    uint64_t ct = 0, count = 0, offset = 0;
-    RD_TRY(js_uint(r, a, "componentType", aw, 0, UINT32_MAX, &ct));
-    uint32_t csize = component_size((uint32_t)ct);
-    if (!csize) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s.componentType: missing or unknown", aw);
+    int32_t iview = -1, vview = -1;
+    uint64_t ioff = 0, voff = 0, ict = 0;
+    char iw[80], vw[80];
+    snprintf(iw, sizeof(iw), "%s.indices", sw);
+    snprintf(vw, sizeof(vw), "%s.values", sw);
+    RD_TRY(js_index(r, si, "bufferView", iw, r->view_count, "bufferView", &iview));
+    RD_TRY(js_index(r, sv, "bufferView", vw, r->view_count, "bufferView", &vview));
+    if (iview < 0 || vview < 0) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s: indices and values need a bufferView", sw);
     }
-    if (!cJSON_GetObjectItemCaseSensitive(a, "count")) {
-        return rd_fail(r, RILL_ERR_PARSE, "%s.count: missing", aw);
+    RD_TRY(js_uint(r, si, "byteOffset", iw, 0, UINT64_MAX >> 1, &ioff));
+    RD_TRY(js_uint(r, sv, "byteOffset", vw, 0, UINT64_MAX >> 1, &voff));
+    RD_TRY(js_uint(r, si, "componentType", iw, 0, UINT32_MAX, &ict));
+    if (ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT && ict != GL_UNSIGNED_INT) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s.componentType: must be an unsigned integer", iw);
     }
-    RD_TRY(js_uint(r, a, "count", aw, 0, UINT32_MAX, &count));
-    if (count == 0) {
-        return rd_fail(r, RILL_ERR_CORRUPT, "%s.count: zero", aw);
-    }
-    RD_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
-    bool normalized = false;
-    RD_TRY(js_bool(r, a, "normalized", aw, &normalized));
-    uint64_t total = count * comps;
-    if (total * sizeof(float) > r->max_bytes) {
-        return rd_fail(r, RILL_ERR_LIMIT, "%s: %llu elements over the size limit", aw,
-                       (unsigned long long)count);
-    }
-    int32_t view;
-    RD_TRY(js_index(r, a, "bufferView", aw, r->view_count, "bufferView", &view));
-    float *dst = rill__gltf_alloc((size_t)total, sizeof(float));
-    if (!dst) {
-        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", aw);
-    }
-    uint32_t elem = comps * csize;
-    /* Matrices of 1- and 2-byte components have column padding; Rill's attributes never use
-     * matrices, so they are read as plain packed vectors only when unpadded. */
-    if (view >= 0) {
-        uint32_t stride = r->views[view].stride ? r->views[view].stride : elem;
-        if (stride < elem) {
-            rill_free(dst);
-            return rd_fail(r, RILL_ERR_CORRUPT, "%s: byteStride %u smaller than the element (%u)",
-                           aw, stride, elem);
+    uint32_t elem = a->comps * a->comp_size;
+    const uint8_t *ip = NULL, *vp = NULL;
+    uint32_t isize = component_size((uint32_t)ict);
+    RD_TRY(view_range(r, iview, ioff, (uint32_t)scount, isize, isize, iw, &ip));
+    RD_TRY(view_range(r, vview, voff, (uint32_t)scount, elem, elem, vw, &vp));
+    for (uint64_t k = 0; k < scount; k++) {
+        uint32_t target = read_uint(ip + k * isize, (uint32_t)ict);
+        if (target >= a->count) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s: index %u out of range (%u)", iw, target,
+                           a->count);
         }
-        const uint8_t *src = NULL;
-        rill_result res = view_range(r, view, offset, (uint32_t)count, elem, stride, aw, &src);
+        rill__gltf_decode_floats(dst + (size_t)target * a->comps, vp + k * elem, 1, a->comps, elem,
+                                 a->component, a->normalized);
+    }
+    return RILL_OK;
+}
+
+/* Decodes accessor `index` (already checked by accessor_info) to count * comps floats. `where` and
+ * `key` name the referencing JSON path for messages. */
+static rill_result accessor_floats(rd *r, int32_t index, const rd_accessor *a, const char *where,
+                                   const char *key, float **out) {
+    *out = NULL;
+    uint64_t total = (uint64_t)a->count * a->comps;
+    RD_TRY(rd_charge(r, total * sizeof(float), where, key));
+    float *dst = rill__gltf_alloc_raw((size_t)total, sizeof(float));
+    if (!dst) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s%s: out of memory", where, key);
+    }
+    if (a->view >= 0) {
+        uint32_t stride;
+        const uint8_t *src = accessor_src(r, a, &stride);
+        rill__gltf_decode_floats(dst, src, a->count, a->comps, stride, a->component, a->normalized);
+    } else {
+        /* No bufferView: zeros, as the spec says (then the sparse values, if any). */
+        memset(dst, 0, (size_t)total * sizeof(float));
+    }
+    if (a->sparse) {
+        rill_result res = apply_sparse(r, index, a, dst);
         if (res != RILL_OK) {
             rill_free(dst);
             return res;
         }
-        for (uint64_t e = 0; e < count; e++) {
-            const uint8_t *p = src + e * stride;
-            for (uint32_t c = 0; c < comps; c++) {
-                dst[e * comps + c] = read_component(p + c * csize, (uint32_t)ct, normalized);
-            }
-        }
     }
-    const cJSON *sparse;
-    rill_result res = js_member_object(r, a, "sparse", aw, &sparse);
-    if (res == RILL_OK && sparse) {
-        char sw[96];
-        snprintf(sw, sizeof(sw), "%s.sparse", aw);
-        uint64_t scount;
-        const cJSON *si = NULL, *sv = NULL;
-        res = js_uint(r, sparse, "count", sw, 0, count, &scount);
-        if (res == RILL_OK) {
-            res = js_member_object(r, sparse, "indices", sw, &si);
-        }
-        if (res == RILL_OK) {
-            res = js_member_object(r, sparse, "values", sw, &sv);
-        }
-        if (res == RILL_OK && (!si || !sv || scount == 0)) {
-            res = rd_fail(r, RILL_ERR_PARSE, "%s: needs count >= 1, indices and values", sw);
-        }
-        int32_t iview = -1, vview = -1;
-        uint64_t ioff = 0, voff = 0, ict = 0;
-        char iw[112], vw[112];
-        snprintf(iw, sizeof(iw), "%s.indices", sw);
-        snprintf(vw, sizeof(vw), "%s.values", sw);
-        if (res == RILL_OK) {
-            res = js_index(r, si, "bufferView", iw, r->view_count, "bufferView", &iview);
-        }
-        if (res == RILL_OK) {
-            res = js_index(r, sv, "bufferView", vw, r->view_count, "bufferView", &vview);
-        }
-        if (res == RILL_OK && (iview < 0 || vview < 0)) {
-            res = rd_fail(r, RILL_ERR_PARSE, "%s: indices and values need a bufferView", sw);
-        }
-        if (res == RILL_OK) {
-            res = js_uint(r, si, "byteOffset", iw, 0, UINT64_MAX >> 1, &ioff);
-        }
-        if (res == RILL_OK) {
-            res = js_uint(r, sv, "byteOffset", vw, 0, UINT64_MAX >> 1, &voff);
-        }
-        if (res == RILL_OK) {
-            res = js_uint(r, si, "componentType", iw, 0, UINT32_MAX, &ict);
-        }
-        if (res == RILL_OK && ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT &&
-            ict != GL_UNSIGNED_INT) {
-            res = rd_fail(r, RILL_ERR_PARSE, "%s.componentType: must be an unsigned integer", iw);
-        }
-        const uint8_t *ip = NULL, *vp = NULL;
-        uint32_t isize = component_size((uint32_t)ict);
-        if (res == RILL_OK) {
-            res = view_range(r, iview, ioff, (uint32_t)scount, isize, isize, iw, &ip);
-        }
-        if (res == RILL_OK) {
-            res = view_range(r, vview, voff, (uint32_t)scount, elem, elem, vw, &vp);
-        }
-        for (uint64_t k = 0; res == RILL_OK && k < scount; k++) {
-            uint32_t target = read_uint(ip + k * isize, (uint32_t)ict);
-            if (target >= count) {
-                res = rd_fail(r, RILL_ERR_CORRUPT, "%s: index %u out of range (%llu)", iw, target,
-                              (unsigned long long)count);
-                break;
-            }
-            for (uint32_t c = 0; c < comps; c++) {
-                dst[(uint64_t)target * comps + c] =
-                    read_component(vp + k * elem + c * csize, (uint32_t)ct, normalized);
-            }
-        }
-    } else if (res == RILL_OK && view < 0) {
-        /* No bufferView and no sparse: all zeros, as the spec says (calloc gave them). */
-    }
-    if (res != RILL_OK) {
-        rill_free(dst);
-        return res;
-    }
-    info->comps = comps;
-    info->component = (uint32_t)ct;
-    info->comp_size = csize;
-    info->normalized = normalized;
-    info->count = (uint32_t)count;
     *out = dst;
     return RILL_OK;
 }
 
-/* Reads an index-like accessor (SCALAR, unsigned integer, not normalized) into u32 values each
- * checked to be < limit. */
-static rill_result accessor_indices(rd *r, int32_t index, const char *where, uint32_t limit,
-                                    uint32_t **out, uint32_t *out_count) {
+/* Reads an index-like accessor (SCALAR, unsigned integer, not normalized) straight into u32
+ * values, each checked to be < limit. */
+static rill_result accessor_indices(rd *r, int32_t index, const char *where, const char *key,
+                                    uint32_t limit, uint32_t **out, uint32_t *out_count) {
     *out = NULL;
-    rd_accessor info;
-    float *f;
-    RD_TRY(accessor_floats(r, index, where, &info, &f));
-    if (info.comps != 1 || info.normalized ||
-        (info.component != GL_UNSIGNED_BYTE && info.component != GL_UNSIGNED_SHORT &&
-         info.component != GL_UNSIGNED_INT)) {
-        rill_free(f);
+    const rd_accessor *a;
+    RD_TRY(accessor_info(r, index, &a));
+    if (a->comps != 1 || a->normalized ||
+        (a->component != GL_UNSIGNED_BYTE && a->component != GL_UNSIGNED_SHORT &&
+         a->component != GL_UNSIGNED_INT)) {
         return rd_fail(r, RILL_ERR_CORRUPT,
-                       "%s: accessor %d must be SCALAR unsigned byte/short/int, not normalized",
-                       where, index);
+                       "%s%s: accessor %d must be SCALAR unsigned byte/short/int, not normalized",
+                       where, key, index);
     }
-    uint32_t *u = rill__gltf_alloc(info.count, sizeof(uint32_t));
-    if (!u) {
-        rill_free(f);
-        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
-    }
-    /* Floats hold integers exactly only below 2^24; re-read 32-bit values from their source would
-     * be exact, but vertex counts above 2^24 are refused anyway (see read_primitive), so the
-     * float path is exact for every index that can pass the range check. */
-    for (uint32_t i = 0; i < info.count; i++) {
-        double v = f[i];
-        if (!(v >= 0.0) || v >= (double)limit) {
-            rill_free(f);
-            rill_free(u);
-            return rd_fail(r, RILL_ERR_CORRUPT,
-                           "%s: accessor %d: value %.0f at %u out of range (%u)", where, index, v,
-                           i, limit);
+    if (a->view < 0 || a->sparse) {
+        /* Rare in index data; the float path handles zeros and sparse substitution, and every
+         * value it yields is an integer below 2^32, exact in a float only below 2^24, which the
+         * vertex limit (2^24) guarantees for every value that passes the range check. */
+        float *f;
+        RD_TRY(accessor_floats(r, index, a, where, key, &f));
+        uint32_t *u = rill__gltf_alloc_raw(a->count, sizeof(uint32_t));
+        for (uint32_t i = 0; u && i < a->count; i++) {
+            if (!(f[i] >= 0.0f) || (double)f[i] >= (double)limit) {
+                double v = f[i];
+                rill_free(f);
+                rill_free(u);
+                return rd_fail(r, RILL_ERR_CORRUPT,
+                               "%s%s: accessor %d: value %.0f at %u out of range (%u)", where, key,
+                               index, v, i, limit);
+            }
+            u[i] = (uint32_t)f[i];
         }
-        u[i] = (uint32_t)v;
+        rill_free(f);
+        if (!u) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s%s: out of memory", where, key);
+        }
+        *out = u;
+        *out_count = a->count;
+        return RILL_OK;
     }
-    rill_free(f);
+    RD_TRY(rd_charge(r, (uint64_t)a->count * sizeof(uint32_t), where, key));
+    uint32_t *u = rill__gltf_alloc_raw(a->count, sizeof(uint32_t));
+    if (!u) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s%s: out of memory", where, key);
+    }
+    uint32_t stride;
+    const uint8_t *src = accessor_src(r, a, &stride);
+    size_t bad = rill__gltf_decode_indices(u, src, a->count, stride, a->component, limit);
+    if (bad != a->count) {
+        uint32_t v = u[bad];
+        rill_free(u);
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s: accessor %d: value %u at %zu out of range (%u)",
+                       where, key, index, v, bad, limit);
+    }
     *out = u;
-    *out_count = info.count;
+    *out_count = a->count;
     return RILL_OK;
 }
 
 /* >>meshes ------------------------------------------------------------------------------------ */
 
-static rill_result attribute(rd *r, const cJSON *attrs, const char *key, const char *where,
-                             uint32_t *comps_allowed, int n_allowed, uint32_t want_count,
-                             float **out, rd_accessor *info) {
-    char aw[192];
-    snprintf(aw, sizeof(aw), "%s.attributes", where);
-    int32_t idx;
-    RD_TRY(js_index(r, attrs, key, aw, r->accessor_count, "accessor", &idx));
+/* Reads attribute `key` of a primitive, checking its type (comps_a or comps_b components) and,
+ * when want_count != 0, its element count. Absent -> *out = NULL. */
+static rill_result attribute(rd *r, const rill__gj *attrs, const char *key, const char *where,
+                             uint32_t comps_a, uint32_t comps_b, uint32_t want_count, float **out,
+                             const rd_accessor **info) {
     *out = NULL;
-    if (idx < 0) {
+    const rill__gj *it = rill__gj_get(attrs, key);
+    if (!it) {
         return RILL_OK;
     }
-    char kw[224];
-    snprintf(kw, sizeof(kw), "%s.%s", aw, key);
-    RD_TRY(accessor_floats(r, idx, kw, info, out));
-    bool ok = false;
-    for (int i = 0; i < n_allowed; i++) {
-        ok = ok || info->comps == comps_allowed[i];
+    /* The JSON path is built with plain copies: this runs for every attribute of every
+     * primitive, and formatting it cost more than decoding a small mesh. */
+    char kw[160];
+    join_path(kw, sizeof(kw), where, ".attributes.");
+    double v = rill__gj_num(it);
+    if (!rill__gj_is_number(it) || !isfinite(v) || v != floor(v)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s%s: expected an index", kw, key);
     }
-    if (!ok) {
-        rill_free(*out);
-        *out = NULL;
-        return rd_fail(r, RILL_ERR_CORRUPT, "%s: accessor %d has the wrong type", kw, idx);
+    if (v < 0.0 || v >= (double)r->accessor_count) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s: accessor %.0f out of range (%u)", kw, key, v,
+                       r->accessor_count);
     }
-    if (want_count && info->count != want_count) {
-        rill_free(*out);
-        *out = NULL;
-        return rd_fail(r, RILL_ERR_CORRUPT, "%s: accessor %d has %u elements, POSITION has %u", kw,
-                       idx, info->count, want_count);
+    int32_t idx = (int32_t)v;
+    const rd_accessor *a;
+    RD_TRY(accessor_info(r, idx, &a));
+    if (a->comps != comps_a && a->comps != comps_b) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s: accessor %d has the wrong type", kw, key, idx);
     }
-    return RILL_OK;
+    if (want_count && a->count != want_count) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s%s: accessor %d has %u elements, POSITION has %u",
+                       kw, key, idx, a->count, want_count);
+    }
+    if (!want_count && a->count > (1u << 24)) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s%s: %u vertices (limit 2^24)", kw, key, a->count);
+    }
+    *info = a;
+    return accessor_floats(r, idx, a, kw, key, out);
 }
 
 /* Turns strips (mode 5) and fans (mode 6) into lists, in place of *idx. */
@@ -816,6 +904,7 @@ static rill_result to_triangle_list(rd *r, int mode, const char *where, uint32_t
         return RILL_OK;
     }
     uint32_t tris = n >= 3 ? n - 2 : 0;
+    RD_TRY(rd_charge(r, (uint64_t)tris * 12u, where, ": strip or fan"));
     uint32_t *dst = tris ? rill__gltf_alloc((size_t)tris * 3, sizeof(uint32_t)) : NULL;
     if (tris && !dst) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -904,7 +993,95 @@ static bool unweld_for_flat_normals(rill_gltf_primitive *prim) {
     return ok;
 }
 
-static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool *out_skip,
+/* Non-position attributes are sanitized rather than refused: a NaN UV or color is a cosmetic
+ * defect, while a NaN position would poison bounds, culling and physics. */
+static void sanitize(float *v, size_t n) {
+    if (!v || rill__gltf_first_non_finite(v, n) == n) {
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i])) {
+            v[i] = 0.0f;
+        }
+    }
+}
+
+/* True when the primitive's material samples a normal texture, the only case that needs
+ * tangents (glTF: generate them where the file has none). */
+static bool needs_tangents(const rd *r, const rill_gltf_primitive *prim) {
+    return prim->material >= 0 && r->m->materials[prim->material].normal_texture.texture >= 0;
+}
+
+static rill_result read_edges_ext(rd *r, const rill__gj *p, const char *where,
+                                  rill_gltf_primitive *prim) {
+    const rill__gj *ext, *edges = NULL;
+    RD_TRY(check_extensions(r, p, where));
+    RD_TRY(js_member_object(r, p, "extensions", where, &ext));
+    if (!ext) {
+        return RILL_OK;
+    }
+    char ew[192];
+    snprintf(ew, sizeof(ew), "%s.extensions", where);
+    RD_TRY(js_member_object(r, ext, RILL_GLTF_EXT_MESH_EDGES, ew, &edges));
+    if (!edges) {
+        return RILL_OK;
+    }
+    char xw[256];
+    snprintf(xw, sizeof(xw), "%s.%s", ew, RILL_GLTF_EXT_MESH_EDGES);
+    int32_t eacc;
+    RD_TRY(js_index(r, edges, "edges", xw, r->accessor_count, "accessor", &eacc));
+    if (eacc >= 0) {
+        RD_TRY(accessor_indices(r, eacc, xw, ".edges", prim->vertex_count, &prim->edge_indices,
+                                &prim->edge_index_count));
+        if (prim->edge_index_count % 2 != 0) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s.edges: odd number of line indices (%u)", xw,
+                           prim->edge_index_count);
+        }
+    }
+    return RILL_OK;
+}
+
+/* Bytes one vertex of the primitive takes across its attribute arrays. */
+static uint64_t vertex_bytes(const rill_gltf_primitive *prim) {
+    return sizeof(float) * (3u + 3u + (prim->tangents ? 4u : 0u) + (prim->uv0 ? 2u : 0u) +
+                            (prim->uv1 ? 2u : 0u) + (prim->colors ? 4u : 0u));
+}
+
+/* Normals, tangents and bounds after the arrays are read: flat shading where normals are missing,
+ * unit normals, tangents where the material needs them. */
+static rill_result finish_primitive(rd *r, const char *where, rill_gltf_primitive *prim) {
+    if (!prim->normals) {
+        if (prim->index_count > (1u << 24)) {
+            return rd_fail(r, RILL_ERR_LIMIT,
+                           "%s: %u corners to unweld for flat normals (limit 2^24)", where,
+                           prim->index_count);
+        }
+        RD_TRY(rd_charge(r, (uint64_t)prim->index_count * (vertex_bytes(prim) + 4u), where,
+                         ": flat normals"));
+        if (!unweld_for_flat_normals(prim)) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+        }
+        /* Vertices no triangle used are gone: the bounds may have shrunk. */
+        rill__gltf_primitive_bounds(prim);
+    }
+    if (!rill__gltf_primitive_fix_normals(prim, false)) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    bool gen = needs_tangents(r, prim);
+    if (gen || prim->tangents) {
+        /* Generation may split vertices whose corners disagree (at most doubling them). */
+        uint64_t worst = (uint64_t)prim->vertex_count * (vertex_bytes(prim) + 16u);
+        RD_TRY(rd_charge(r, gen ? worst : 0, where, ": tangents"));
+        if (!rill__gltf_primitive_fix_tangents(prim, gen)) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+        }
+    }
+    /* Bounds were taken while the positions were checked; tangent generation only copies
+     * vertices, which keeps them. */
+    return RILL_OK;
+}
+
+static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, bool *out_skip,
                                   rill_gltf_primitive *prim) {
     *out_skip = false;
     RD_TRY(js_object(r, p, where));
@@ -916,40 +1093,35 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
         *out_skip = true;
         return RILL_OK;
     }
-    const cJSON *attrs;
+    const rill__gj *attrs;
     RD_TRY(js_member_object(r, p, "attributes", where, &attrs));
     if (!attrs) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.attributes: missing", where);
     }
     RD_TRY(js_index(r, p, "material", where, r->m->material_count, "material", &prim->material));
 
-    rd_accessor info;
-    uint32_t c3[] = {3}, c4[] = {4}, c2[] = {2}, c34[] = {3, 4};
-    RD_TRY(attribute(r, attrs, "POSITION", where, c3, 1, 0, &prim->positions, &info));
+    const rd_accessor *info = NULL;
+    RD_TRY(attribute(r, attrs, "POSITION", where, 3, 3, 0, &prim->positions, &info));
     if (!prim->positions) {
         return rd_fail(r, RILL_ERR_CORRUPT, "%s.attributes.POSITION: missing", where);
     }
-    uint32_t n = info.count;
-    if (n > (1u << 24)) {
-        return rd_fail(r, RILL_ERR_LIMIT, "%s.attributes.POSITION: %u vertices (limit 2^24)", where,
-                       n);
-    }
+    uint32_t n = info->count;
     prim->vertex_count = n;
-    for (size_t i = 0; i < (size_t)n * 3; i++) {
-        if (!isfinite(prim->positions[i])) {
-            return rd_fail(r, RILL_ERR_CORRUPT,
-                           "%s.attributes.POSITION: vertex %zu is not finite (NaN or infinite)",
-                           where, i / 3);
-        }
+    size_t bad = rill__gltf_check_positions(prim->positions, n, prim->bounds_min, prim->bounds_max);
+    if (bad != n) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s.attributes.POSITION: vertex %zu is not finite (NaN or infinite)", where,
+                       bad);
     }
-    RD_TRY(attribute(r, attrs, "NORMAL", where, c3, 1, n, &prim->normals, &info));
-    RD_TRY(attribute(r, attrs, "TANGENT", where, c4, 1, n, &prim->tangents, &info));
-    RD_TRY(attribute(r, attrs, "TEXCOORD_0", where, c2, 1, n, &prim->uv0, &info));
-    RD_TRY(attribute(r, attrs, "TEXCOORD_1", where, c2, 1, n, &prim->uv1, &info));
+    RD_TRY(attribute(r, attrs, "NORMAL", where, 3, 3, n, &prim->normals, &info));
+    RD_TRY(attribute(r, attrs, "TANGENT", where, 4, 4, n, &prim->tangents, &info));
+    RD_TRY(attribute(r, attrs, "TEXCOORD_0", where, 2, 2, n, &prim->uv0, &info));
+    RD_TRY(attribute(r, attrs, "TEXCOORD_1", where, 2, 2, n, &prim->uv1, &info));
     float *col = NULL;
-    RD_TRY(attribute(r, attrs, "COLOR_0", where, c34, 2, n, &col, &info));
-    if (col && info.comps == 3) {
-        prim->colors = rill__gltf_alloc((size_t)n * 4, sizeof(float));
+    RD_TRY(attribute(r, attrs, "COLOR_0", where, 3, 4, n, &col, &info));
+    if (col && info->comps == 3) {
+        RD_TRY(rd_charge(r, (uint64_t)n * 16u, where, ".attributes.COLOR_0"));
+        prim->colors = rill__gltf_alloc_raw((size_t)n * 4, sizeof(float));
         if (!prim->colors) {
             rill_free(col);
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -962,26 +1134,17 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
     } else {
         prim->colors = col;
     }
-    /* Non-position attributes are sanitized rather than refused: a NaN UV or color is a
-     * cosmetic defect, while a NaN position would poison bounds, culling and physics. */
-    float *san[] = {prim->uv0, prim->uv1, prim->colors};
-    size_t sn[] = {(size_t)n * 2, (size_t)n * 2, (size_t)n * 4};
-    for (int k = 0; k < 3; k++) {
-        for (size_t i = 0; san[k] && i < sn[k]; i++) {
-            if (!isfinite(san[k][i])) {
-                san[k][i] = 0.0f;
-            }
-        }
-    }
+    sanitize(prim->uv0, (size_t)n * 2);
+    sanitize(prim->uv1, (size_t)n * 2);
+    sanitize(prim->colors, (size_t)n * 4);
 
     int32_t iacc;
     RD_TRY(js_index(r, p, "indices", where, r->accessor_count, "accessor", &iacc));
-    char iw[192];
-    snprintf(iw, sizeof(iw), "%s.indices", where);
     if (iacc >= 0) {
-        RD_TRY(accessor_indices(r, iacc, iw, n, &prim->indices, &prim->index_count));
+        RD_TRY(accessor_indices(r, iacc, where, ".indices", n, &prim->indices, &prim->index_count));
     } else {
-        prim->indices = rill__gltf_alloc(n, sizeof(uint32_t));
+        RD_TRY(rd_charge(r, (uint64_t)n * 4u, where, ".indices"));
+        prim->indices = rill__gltf_alloc_raw(n, sizeof(uint32_t));
         if (!prim->indices) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
         }
@@ -990,6 +1153,8 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
         }
         prim->index_count = n;
     }
+    char iw[192];
+    join_path(iw, sizeof(iw), where, ".indices");
     RD_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
     if (prim->index_count == 0) {
         /* A strip or fan of fewer than three indices draws nothing; like points and lines it is
@@ -998,49 +1163,12 @@ static rill_result read_primitive(rd *r, const cJSON *p, const char *where, bool
         *out_skip = true;
         return RILL_OK;
     }
-
-    const cJSON *ext, *edges;
-    RD_TRY(check_extensions(r, p, where));
-    RD_TRY(js_member_object(r, p, "extensions", where, &ext));
-    char ew[192];
-    snprintf(ew, sizeof(ew), "%s.extensions", where);
-    edges = NULL;
-    if (ext) {
-        RD_TRY(js_member_object(r, ext, RILL_GLTF_EXT_MESH_EDGES, ew, &edges));
-    }
-    if (edges) {
-        char xw[256];
-        snprintf(xw, sizeof(xw), "%s.%s", ew, RILL_GLTF_EXT_MESH_EDGES);
-        int32_t eacc;
-        RD_TRY(js_index(r, edges, "edges", xw, r->accessor_count, "accessor", &eacc));
-        if (eacc >= 0) {
-            char xe[272];
-            snprintf(xe, sizeof(xe), "%s.edges", xw);
-            RD_TRY(accessor_indices(r, eacc, xe, n, &prim->edge_indices, &prim->edge_index_count));
-            if (prim->edge_index_count % 2 != 0) {
-                return rd_fail(r, RILL_ERR_CORRUPT, "%s: odd number of line indices (%u)", xe,
-                               prim->edge_index_count);
-            }
-        }
-    }
-
-    if (!prim->normals && prim->index_count > (1u << 24)) {
-        return rd_fail(r, RILL_ERR_LIMIT, "%s: %u corners to unweld for flat normals (limit 2^24)",
-                       where, prim->index_count);
-    }
-    if (!prim->normals && !unweld_for_flat_normals(prim)) {
-        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
-    }
-    if (!rill__gltf_primitive_fix_normals(prim, false) ||
-        !rill__gltf_primitive_fix_tangents(prim, false)) {
-        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
-    }
-    rill__gltf_primitive_bounds(prim);
-    return RILL_OK;
+    RD_TRY(read_edges_ext(r, p, where, prim));
+    return finish_primitive(r, where, prim);
 }
 
 static rill_result read_meshes(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "meshes", "", &arr, &count));
     if (count) {
@@ -1049,16 +1177,16 @@ static rill_result read_meshes(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "meshes: out of memory");
         }
     }
-    const cJSON *me;
-    cJSON_ArrayForEach(me, arr) {
+    const rill__gj *me;
+    RILL__GJ_FOR(me, arr) {
         uint32_t i = r->m->mesh_count;
         rill_gltf_mesh *mesh = &r->m->meshes[i];
         r->m->mesh_count++; /* counted first so a failure below frees what it holds */
         char where[64];
-        snprintf(where, sizeof(where), "meshes[%u]", i);
+        index_path(where, sizeof(where), "meshes", i);
         RD_TRY(js_object(r, me, where));
         RD_TRY(js_name(r, me, where, &mesh->name));
-        const cJSON *prims;
+        const rill__gj *prims;
         uint32_t pc;
         RD_TRY(js_array(r, me, "primitives", where, &prims, &pc));
         if (pc == 0) {
@@ -1069,10 +1197,12 @@ static rill_result read_meshes(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
         }
         uint32_t pi = 0;
-        const cJSON *p;
-        cJSON_ArrayForEach(p, prims) {
+        const rill__gj *p;
+        RILL__GJ_FOR(p, prims) {
             char pw[128];
-            snprintf(pw, sizeof(pw), "%s.primitives[%u]", where, pi);
+            char pfx[80];
+            join_path(pfx, sizeof(pfx), where, ".primitives");
+            index_path(pw, sizeof(pw), pfx, pi);
             rill_gltf_primitive *prim = &mesh->primitives[mesh->primitive_count];
             prim->material = -1;
             bool skip;
@@ -1094,12 +1224,12 @@ static rill_result read_meshes(rd *r) {
 
 /* >>materials, textures, images --------------------------------------------------------------- */
 
-static rill_result texref(rd *r, const cJSON *obj, const char *key, const char *where,
+static rill_result texref(rd *r, const rill__gj *obj, const char *key, const char *where,
                           const char *scale_key, rill_gltf_texref *out) {
     out->texture = -1;
     out->texcoord = 0;
     out->scale = 1.0f;
-    const cJSON *t;
+    const rill__gj *t;
     RD_TRY(js_member_object(r, obj, key, where, &t));
     if (!t) {
         return RILL_OK;
@@ -1121,7 +1251,7 @@ static rill_result texref(rd *r, const cJSON *obj, const char *key, const char *
 }
 
 static rill_result read_materials(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "materials", "", &arr, &count));
     if (count) {
@@ -1130,22 +1260,22 @@ static rill_result read_materials(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "materials: out of memory");
         }
     }
-    const cJSON *ma;
-    cJSON_ArrayForEach(ma, arr) {
+    const rill__gj *ma;
+    RILL__GJ_FOR(ma, arr) {
         uint32_t i = r->m->material_count;
         rill_gltf_material *mat = &r->m->materials[i];
         r->m->material_count++;
         char where[64];
-        snprintf(where, sizeof(where), "materials[%u]", i);
+        index_path(where, sizeof(where), "materials", i);
         RD_TRY(js_object(r, ma, where));
         RD_TRY(js_name(r, ma, where, &mat->name));
         RD_TRY(check_extensions(r, ma, where));
-        const cJSON *pbr;
+        const rill__gj *pbr;
         RD_TRY(js_member_object(r, ma, "pbrMetallicRoughness", where, &pbr));
         char pw[96];
         snprintf(pw, sizeof(pw), "%s.pbrMetallicRoughness", where);
-        static const cJSON empty = {0};
-        const cJSON *pb = pbr ? pbr : &empty;
+        static const rill__gj empty = {.type = RILL__GJ_OBJECT};
+        const rill__gj *pb = pbr ? pbr : &empty;
         mat->base_color_factor[0] = mat->base_color_factor[1] = mat->base_color_factor[2] = 1.0f;
         mat->base_color_factor[3] = 1.0f;
         RD_TRY(js_floats(r, pb, "baseColorFactor", pw, 4, mat->base_color_factor, NULL));
@@ -1178,7 +1308,7 @@ static rill_result read_materials(rd *r) {
 }
 
 static rill_result read_samplers_textures(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "samplers", "", &arr, &count));
     if (count) {
@@ -1187,13 +1317,13 @@ static rill_result read_samplers_textures(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "samplers: out of memory");
         }
     }
-    const cJSON *s;
-    cJSON_ArrayForEach(s, arr) {
+    const rill__gj *s;
+    RILL__GJ_FOR(s, arr) {
         uint32_t i = r->m->sampler_count;
         rill_gltf_sampler *smp = &r->m->samplers[i];
         r->m->sampler_count++;
         char where[64];
-        snprintf(where, sizeof(where), "samplers[%u]", i);
+        index_path(where, sizeof(where), "samplers", i);
         RD_TRY(js_object(r, s, where));
         RD_TRY(js_name(r, s, where, &smp->name));
         uint64_t v = 0;
@@ -1215,13 +1345,13 @@ static rill_result read_samplers_textures(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "textures: out of memory");
         }
     }
-    const cJSON *t;
-    cJSON_ArrayForEach(t, arr) {
+    const rill__gj *t;
+    RILL__GJ_FOR(t, arr) {
         uint32_t i = r->m->texture_count;
         rill_gltf_texture *tex = &r->m->textures[i];
         r->m->texture_count++;
         char where[64];
-        snprintf(where, sizeof(where), "textures[%u]", i);
+        index_path(where, sizeof(where), "textures", i);
         RD_TRY(js_object(r, t, where));
         RD_TRY(js_name(r, t, where, &tex->name));
         RD_TRY(js_index(r, t, "sampler", where, r->m->sampler_count, "sampler", &tex->sampler));
@@ -1231,7 +1361,7 @@ static rill_result read_samplers_textures(rd *r) {
 }
 
 static rill_result read_images(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "images", "", &arr, &count));
     if (count) {
@@ -1240,13 +1370,13 @@ static rill_result read_images(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "images: out of memory");
         }
     }
-    const cJSON *im;
-    cJSON_ArrayForEach(im, arr) {
+    const rill__gj *im;
+    RILL__GJ_FOR(im, arr) {
         uint32_t i = r->m->image_count;
         rill_gltf_image *img = &r->m->images[i];
         r->m->image_count++;
         char where[64];
-        snprintf(where, sizeof(where), "images[%u]", i);
+        index_path(where, sizeof(where), "images", i);
         RD_TRY(js_object(r, im, where));
         RD_TRY(js_name(r, im, where, &img->name));
         const char *uri, *mime;
@@ -1265,6 +1395,7 @@ static rill_result read_images(rd *r) {
         if (view >= 0) {
             const rd_view *v = &r->views[view];
             if (v->length) {
+                RD_TRY(rd_charge(r, v->length, where, ""));
                 img->data = rill_malloc_tagged(v->length, RILL_MEM_FORMATS);
                 if (!img->data) {
                     return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -1298,7 +1429,7 @@ static rill_result read_images(rd *r) {
 /* >>nodes, scenes, cameras, lights ------------------------------------------------------------ */
 
 static rill_result read_cameras_lights(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "cameras", "", &arr, &count));
     if (count) {
@@ -1307,18 +1438,18 @@ static rill_result read_cameras_lights(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "cameras: out of memory");
         }
     }
-    const cJSON *c;
-    cJSON_ArrayForEach(c, arr) {
+    const rill__gj *c;
+    RILL__GJ_FOR(c, arr) {
         uint32_t i = r->m->camera_count;
         rill_gltf_camera *cam = &r->m->cameras[i];
         r->m->camera_count++;
         char where[64];
-        snprintf(where, sizeof(where), "cameras[%u]", i);
+        index_path(where, sizeof(where), "cameras", i);
         RD_TRY(js_object(r, c, where));
         RD_TRY(js_name(r, c, where, &cam->name));
         const char *type;
         RD_TRY(js_str(r, c, "type", where, &type));
-        const cJSON *sub;
+        const rill__gj *sub;
         char sw[96];
         if (type && strcmp(type, "perspective") == 0) {
             cam->type = RILL_GLTF_CAMERA_PERSPECTIVE;
@@ -1356,7 +1487,7 @@ static rill_result read_cameras_lights(rd *r) {
         }
     }
 
-    const cJSON *ext, *lp;
+    const rill__gj *ext, *lp;
     RD_TRY(js_member_object(r, r->root, "extensions", "", &ext));
     lp = NULL;
     if (ext) {
@@ -1373,8 +1504,8 @@ static rill_result read_cameras_lights(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "lights: out of memory");
         }
     }
-    const cJSON *l;
-    cJSON_ArrayForEach(l, arr) {
+    const rill__gj *l;
+    RILL__GJ_FOR(l, arr) {
         uint32_t i = r->m->light_count;
         rill_gltf_light *light = &r->m->lights[i];
         r->m->light_count++;
@@ -1404,7 +1535,7 @@ static rill_result read_cameras_lights(rd *r) {
         light->inner_cone_angle = 0.0f;
         light->outer_cone_angle = 0.78539816f;
         if (light->type == RILL_GLTF_LIGHT_SPOT) {
-            const cJSON *spot;
+            const rill__gj *spot;
             RD_TRY(js_member_object(r, l, "spot", where, &spot));
             if (spot) {
                 char sw[128];
@@ -1424,7 +1555,7 @@ static rill_result read_cameras_lights(rd *r) {
 }
 
 static rill_result read_nodes(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "nodes", "", &arr, &count));
     if (count) {
@@ -1436,19 +1567,19 @@ static rill_result read_nodes(rd *r) {
             r->m->nodes[i].parent = -1;
         }
     }
-    const cJSON *no;
-    cJSON_ArrayForEach(no, arr) {
+    const rill__gj *no;
+    RILL__GJ_FOR(no, arr) {
         uint32_t i = r->m->node_count;
         rill_gltf_node *node = &r->m->nodes[i];
         r->m->node_count++;
         char where[64];
-        snprintf(where, sizeof(where), "nodes[%u]", i);
+        index_path(where, sizeof(where), "nodes", i);
         RD_TRY(js_object(r, no, where));
         RD_TRY(js_name(r, no, where, &node->name));
         RD_TRY(js_index(r, no, "mesh", where, r->m->mesh_count, "mesh", &node->mesh));
         RD_TRY(js_index(r, no, "camera", where, r->m->camera_count, "camera", &node->camera));
         node->light = -1;
-        const cJSON *ext, *lp;
+        const rill__gj *ext, *lp;
         RD_TRY(check_extensions(r, no, where));
         RD_TRY(js_member_object(r, no, "extensions", where, &ext));
         if (ext) {
@@ -1483,7 +1614,7 @@ static rill_result read_nodes(rd *r) {
             }
             rill__gltf_trs_to_matrix(node->translation, node->rotation, node->scale, node->matrix);
         }
-        const cJSON *children;
+        const rill__gj *children;
         uint32_t cc;
         RD_TRY(js_array(r, no, "children", where, &children, &cc));
         if (cc) {
@@ -1492,11 +1623,11 @@ static rill_result read_nodes(rd *r) {
                 return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
             }
         }
-        const cJSON *ch;
-        cJSON_ArrayForEach(ch, children) {
-            double v = ch->valuedouble;
+        const rill__gj *ch;
+        RILL__GJ_FOR(ch, children) {
+            double v = rill__gj_num(ch);
             uint32_t k = node->child_count;
-            if (!cJSON_IsNumber(ch) || v != floor(v) || v < 0.0 || v >= (double)count) {
+            if (!rill__gj_is_number(ch) || v != floor(v) || v < 0.0 || v >= (double)count) {
                 return rd_fail(r, RILL_ERR_CORRUPT, "%s.children[%u]: node index out of range",
                                where, k);
             }
@@ -1527,7 +1658,7 @@ static rill_result read_nodes(rd *r) {
 }
 
 static rill_result read_scenes(rd *r) {
-    const cJSON *arr;
+    const rill__gj *arr;
     uint32_t count;
     RD_TRY(js_array(r, r->root, "scenes", "", &arr, &count));
     if (count) {
@@ -1536,16 +1667,16 @@ static rill_result read_scenes(rd *r) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "scenes: out of memory");
         }
     }
-    const cJSON *sc;
-    cJSON_ArrayForEach(sc, arr) {
+    const rill__gj *sc;
+    RILL__GJ_FOR(sc, arr) {
         uint32_t i = r->m->scene_count;
         rill_gltf_scene *scene = &r->m->scenes[i];
         r->m->scene_count++;
         char where[64];
-        snprintf(where, sizeof(where), "scenes[%u]", i);
+        index_path(where, sizeof(where), "scenes", i);
         RD_TRY(js_object(r, sc, where));
         RD_TRY(js_name(r, sc, where, &scene->name));
-        const cJSON *nodes;
+        const rill__gj *nodes;
         uint32_t nc;
         RD_TRY(js_array(r, sc, "nodes", where, &nodes, &nc));
         if (nc) {
@@ -1554,11 +1685,12 @@ static rill_result read_scenes(rd *r) {
                 return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
             }
         }
-        const cJSON *n;
-        cJSON_ArrayForEach(n, nodes) {
-            double v = n->valuedouble;
+        const rill__gj *n;
+        RILL__GJ_FOR(n, nodes) {
+            double v = rill__gj_num(n);
             uint32_t k = scene->node_count;
-            if (!cJSON_IsNumber(n) || v != floor(v) || v < 0.0 || v >= (double)r->m->node_count) {
+            if (!rill__gj_is_number(n) || v != floor(v) || v < 0.0 ||
+                v >= (double)r->m->node_count) {
                 return rd_fail(r, RILL_ERR_CORRUPT, "%s.nodes[%u]: node index out of range", where,
                                k);
             }
@@ -1576,7 +1708,7 @@ static rill_result read_scenes(rd *r) {
 /* >>top level --------------------------------------------------------------------------------- */
 
 static rill_result check_asset(rd *r) {
-    const cJSON *asset;
+    const rill__gj *asset;
     RD_TRY(js_member_object(r, r->root, "asset", "", &asset));
     if (!asset) {
         return rd_fail(r, RILL_ERR_PARSE, "asset: missing");
@@ -1591,21 +1723,46 @@ static rill_result check_asset(rd *r) {
         return rd_fail(r, RILL_ERR_VERSION, "asset.version: glTF %s is not supported (2.0 only)",
                        version);
     }
-    const cJSON *req;
+    const rill__gj *req;
     uint32_t rc;
     RD_TRY(js_array(r, r->root, "extensionsRequired", "", &req, &rc));
-    const cJSON *e;
+    const rill__gj *e;
     uint32_t i = 0;
-    cJSON_ArrayForEach(e, req) {
-        if (!cJSON_IsString(e)) {
+    RILL__GJ_FOR(e, req) {
+        if (!rill__gj_is_string(e)) {
             return rd_fail(r, RILL_ERR_PARSE, "extensionsRequired[%u]: expected a string", i);
         }
-        if (strcmp(e->valuestring, "KHR_lights_punctual") != 0 &&
-            strcmp(e->valuestring, RILL_GLTF_EXT_MESH_EDGES) != 0) {
+        if (strcmp(e->u.str, "KHR_lights_punctual") != 0 &&
+            strcmp(e->u.str, RILL_GLTF_EXT_MESH_EDGES) != 0) {
             return rd_fail(r, RILL_ERR_UNSUPPORTED, "extensionsRequired[%u]: %s is not supported",
-                           i, e->valuestring);
+                           i, e->u.str);
         }
         i++;
+    }
+    return RILL_OK;
+}
+
+/* Indexes the accessors array once into C arrays: accessors are looked up by number from every
+ * primitive, and walking the JSON list for each lookup made large files quadratic. */
+static rill_result index_accessors(rd *r) {
+    const rill__gj *arr;
+    RD_TRY(js_array(r, r->root, "accessors", "", &arr, &r->accessor_count));
+    if (!r->accessor_count) {
+        return RILL_OK;
+    }
+    uint64_t bytes = (uint64_t)r->accessor_count *
+                     (sizeof(*r->acc_nodes) + sizeof(*r->acc_info) + sizeof(*r->acc_state));
+    RD_TRY(rd_charge(r, bytes, "accessors", ""));
+    r->acc_nodes = rill__gltf_alloc_raw(r->accessor_count, sizeof(*r->acc_nodes));
+    r->acc_info = rill__gltf_alloc_raw(r->accessor_count, sizeof(*r->acc_info));
+    r->acc_state = rill__gltf_alloc(r->accessor_count, sizeof(*r->acc_state));
+    if (!r->acc_nodes || !r->acc_info || !r->acc_state) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "accessors: out of memory");
+    }
+    uint32_t i = 0;
+    const rill__gj *a;
+    RILL__GJ_FOR(a, arr) {
+        r->acc_nodes[i++] = a;
     }
     return RILL_OK;
 }
@@ -1667,14 +1824,19 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     if (json_size == 0) {
         return rd_fail(r, RILL_ERR_TRUNCATED, "empty JSON");
     }
-    rill__formats_lib_hooks(); /* cJSON allocates through rill */
-    cJSON *root = cJSON_ParseWithLength(json, json_size);
-    if (!root) {
-        const char *ep = cJSON_GetErrorPtr();
-        size_t at = (ep && ep >= json && ep <= json + json_size) ? (size_t)(ep - json) : 0;
+    rill__gj_doc doc;
+    size_t at = 0;
+    bool over = false;
+    if (!rill__gj_parse(json, json_size, r->max_bytes, &doc, &at, &over)) {
+        if (over) {
+            return rd_fail(r, RILL_ERR_LIMIT,
+                           "the JSON chunk (%zu bytes) needs more than the model limit of %zu "
+                           "bytes (raise it with rill_gltf_read_desc.max_bytes)",
+                           json_size, r->max_bytes);
+        }
         /* Count lines and columns up to the failure for a text-style position. */
         uint32_t line = 1, col = 1;
-        for (size_t i = 0; i < at; i++) {
+        for (size_t i = 0; i < at && i < json_size; i++) {
             if (json[i] == '\n') {
                 line++;
                 col = 1;
@@ -1684,9 +1846,11 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
         }
         return rill_error_set(r->err, RILL_ERR_PARSE, "%s:%u:%u: invalid JSON", r->name, line, col);
     }
+    r->decoded += doc.bytes;
+    const rill__gj *root = doc.root;
     r->root = root;
     rill_result res = RILL_OK;
-    if (!cJSON_IsObject(root)) {
+    if (!rill__gj_is_object(root)) {
         res = rd_fail(r, RILL_ERR_PARSE, "the JSON root is not an object");
     }
     if (res == RILL_OK) {
@@ -1699,7 +1863,7 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
         res = read_views(r);
     }
     if (res == RILL_OK) {
-        res = js_array(r, root, "accessors", "", &r->accessors, &r->accessor_count);
+        res = index_accessors(r);
     }
     if (res == RILL_OK) {
         res = read_samplers_textures(r);
@@ -1722,9 +1886,14 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     if (res == RILL_OK) {
         res = read_scenes(r);
     }
-    cJSON_Delete(root);
+    rill__gj_free(&doc);
     r->root = NULL;
     return res;
+}
+
+/* The decoded-bytes limit of one model when the desc gives none. */
+static size_t default_model_limit(void) {
+    return (size_t)1 << 30;
 }
 
 rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf_read_desc *desc,
@@ -1742,7 +1911,7 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
     r.base_dir = d.base_dir;
     r.read_file = d.read_file ? d.read_file : default_read_file;
     r.read_file_user = d.read_file_user;
-    r.max_bytes = d.max_bytes ? d.max_bytes : ((size_t)1 << 30);
+    r.max_bytes = d.max_bytes ? d.max_bytes : default_model_limit();
     r.err = err;
     r.m = rill__gltf_alloc(1, sizeof(rill_gltf_model));
     if (!r.m) {
@@ -1757,6 +1926,9 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
     }
     rill_free(r.buffers);
     rill_free(r.views);
+    rill_free(r.acc_nodes);
+    rill_free(r.acc_info);
+    rill_free(r.acc_state);
     if (res != RILL_OK) {
         rill_gltf_model_free(r.m);
         return res;

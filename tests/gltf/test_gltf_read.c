@@ -4,6 +4,8 @@
  * ASan in the asan preset), and the write -> read round trip. */
 #include "rill_test.h"
 
+#include <sys/resource.h>
+
 #include "gltf_test_models.h"
 #include "rill/formats/edges.h"
 #include "rill/formats/gltf.h"
@@ -60,12 +62,20 @@ static void test_assimp_good(void **state) {
             fail_msg("%s: %s", good[i].path, err.msg);
         }
         assert_int_equal(rill_gltf_model_triangle_count(m), good[i].triangles);
-        /* Every primitive the reader returns has normals and tangents of unit length. */
+        /* Every primitive the reader returns has unit normals, and tangents wherever its
+         * material samples a normal texture. */
         for (uint32_t k = 0; k < m->mesh_count; k++) {
             for (uint32_t p = 0; p < m->meshes[k].primitive_count; p++) {
                 const rill_gltf_primitive *pr = &m->meshes[k].primitives[p];
                 assert_non_null(pr->normals);
-                assert_non_null(pr->tangents);
+                if (pr->material >= 0 && m->materials[pr->material].normal_texture.texture >= 0) {
+                    assert_non_null(pr->tangents);
+                }
+                for (uint32_t v = 0; pr->tangents && v < pr->vertex_count; v++) {
+                    const float *t = &pr->tangents[v * 4];
+                    float l = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+                    assert_true(fabsf(l - 1.0f) < 1e-4f && (t[3] == 1.0f || t[3] == -1.0f));
+                }
                 for (uint32_t v = 0; v < pr->vertex_count; v++) {
                     const float *n = &pr->normals[v * 3];
                     float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
@@ -335,6 +345,97 @@ static void test_hostile_json(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* Non-finite numbers (JSON has no NaN or infinity literal, but 1e999 overflows to infinity) are
+ * errors naming the place: accessor bounds, node transforms, material factors. */
+static void test_non_finite_numbers(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    char text[4096];
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+             "\"min\":[0,-1e999,0],\"max\":[1,1,0]}",
+             "0", "");
+    expect_fail(text, RILL_ERR_CORRUPT, "chair.gltf: accessors[0].min[1]: not a finite number");
+    tri_gltf(text, sizeof(text), k_tri,
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+             "\"min\":[0,0,0],\"max\":[1,1]}",
+             "0", "");
+    expect_fail(text, RILL_ERR_PARSE, "accessors[0].max: expected an array of 3 numbers");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"translation\":[0,1e999,0]}]}",
+                RILL_ERR_CORRUPT, "nodes[0].translation[1]: not a finite number");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{\"scale\":[1,1,-2e400]}]}",
+                RILL_ERR_CORRUPT, "nodes[1].scale[2]: not a finite number");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"materials\":[{\"pbrMetallicRoughness\":"
+                "{\"baseColorFactor\":[1,1,1,1e39]}}]}",
+                RILL_ERR_CORRUPT,
+                "materials[0].pbrMetallicRoughness.baseColorFactor[3]: not a finite number");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"materials\":[{\"pbrMetallicRoughness\":"
+                "{\"roughnessFactor\":1e999}}]}",
+                RILL_ERR_CORRUPT,
+                "materials[0].pbrMetallicRoughness.roughnessFactor: not a finite");
+    expect_fail("{\"asset\":{\"version\":\"2.0\"},\"materials\":[{\"emissiveFactor\":"
+                "[0,0,\"x\"]}]}",
+                RILL_ERR_PARSE, "materials[0].emissiveFactor[2]: expected a number");
+    RILL_TEST_LEAK_END();
+}
+
+/* The peak resident memory of this process so far, in bytes. */
+static uint64_t peak_rss(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (uint64_t)ru.ru_maxrss * 1024u;
+}
+
+/* A file of about 1 KB whose 30 primitives all name one accessor of a million vertices without a
+ * buffer view (zeros, as glTF says): decoded per primitive it would grow to gigabytes. The
+ * model's decoded bytes are counted before anything is allocated, so the read ends at the limit
+ * with an error naming it, quickly and without the memory. */
+static void test_model_limit(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    char prims[4096] = "";
+    size_t o = 0;
+    for (int i = 0; i < 30; i++) {
+        o += (size_t)snprintf(prims + o, sizeof(prims) - o, "%s{\"attributes\":{\"POSITION\":0}}",
+                              i ? "," : "");
+    }
+    char text[8192];
+    snprintf(text, sizeof(text),
+             "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,"
+             "\"count\":999999,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[%s]}]}",
+             prims);
+    assert_true(strlen(text) < 1200); /* about 1.5 GB decoded without the limit */
+    uint64_t t0 = rill_time_ns();
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    rill_gltf_read_desc d = {.name = "bomb.gltf", .max_bytes = 64u << 20};
+    rill_result res = rill_gltf_read_memory(text, strlen(text), &d, &m, &err);
+    if (res != RILL_ERR_LIMIT) {
+        fail_msg("got %s: %s", rill_result_name(res), err.msg);
+    }
+    assert_null(m);
+    assert_non_null(strstr(err.msg, "bomb.gltf: meshes[0].primitives["));
+    assert_non_null(strstr(err.msg, "model limit of 67108864 bytes"));
+    assert_non_null(strstr(err.msg, "max_bytes"));
+    /* Measured: well under a second and the limit's worth of memory (the test process itself
+     * stays below 256 MiB even with the default 1 GiB limit never reached). */
+    assert_true(rill_time_ns() - t0 < 5000000000ull);
+    assert_true(peak_rss() < (256u << 20));
+    /* The JSON tree counts too: a limit below it fails before any accessor is read. */
+    d.max_bytes = 4096;
+    assert_int_equal(rill_gltf_read_memory(text, strlen(text), &d, &m, &err), RILL_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "JSON"));
+    /* A within-limit version of the same file loads: one primitive, 1000 zero vertices. */
+    snprintf(text, sizeof(text),
+             "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,"
+             "\"count\":999,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+             "{\"POSITION\":0}}]}]}");
+    assert_int_equal(rill_gltf_read_memory(text, strlen(text), NULL, &m, &err), RILL_OK);
+    assert_int_equal(rill_gltf_model_triangle_count(m), 333);
+    rill_gltf_model_free(m);
+    RILL_TEST_LEAK_END();
+}
+
 /* Replaces the first `from` in text by `to` (the result must fit in cap). */
 static void replace(char *text, size_t cap, const char *from, const char *to) {
     char *at = strstr(text, from);
@@ -464,12 +565,59 @@ static void check_consistent(const rill_gltf_model *m) {
     }
 }
 
+/* The cube without tangents and with a normal-mapped material: the reader must generate them,
+ * so truncations and flips also run through tangent generation. */
+static void sample_glb_normal_mapped(uint8_t **data, size_t *size) {
+    rill_gltf_model *m = tm_cube();
+    rill_error err = {0};
+    for (uint32_t p = 0; p < m->meshes[0].primitive_count; p++) {
+        rill_free(m->meshes[0].primitives[p].tangents);
+        m->meshes[0].primitives[p].tangents = NULL;
+    }
+    m->image_count = m->texture_count = 1;
+    m->images = tm_alloc(1, sizeof(rill_gltf_image));
+    m->images[0].uri = tm_strdup("cube_n.png");
+    m->textures = tm_alloc(1, sizeof(rill_gltf_texture));
+    m->textures[0].sampler = -1;
+    m->materials[0].normal_texture.texture = 0;
+    assert_int_equal(rill_glb_write_memory(m, NULL, data, size, &err), RILL_OK);
+    rill_gltf_model_free(m);
+}
+
+static void truncate_all(const uint8_t *glb, size_t size);
+
 static void test_truncation(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
     uint8_t *glb;
     size_t size;
+    sample_glb_normal_mapped(&glb, &size);
+    rill_gltf_model *nm = NULL;
+    rill_error nerr = {0};
+    assert_int_equal(rill_gltf_read_memory(glb, size, NULL, &nm, &nerr), RILL_OK);
+    assert_non_null(nm->meshes[0].primitives[0].tangents);
+    rill_gltf_model_free(nm);
+    truncate_all(glb, size);
+    rill_free(glb);
     sample_glb(&glb, &size);
+    truncate_all(glb, size);
+    rill_free(glb);
+
+    /* Every prefix of a .gltf text is invalid JSON or misses data. */
+    char text[4096];
+    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
+    size_t tl = strlen(text);
+    for (size_t len = 0; len < tl; len++) {
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        assert_int_not_equal(rill_gltf_read_memory(text, len, NULL, &m, &err), RILL_OK);
+        assert_null(m);
+    }
+    RILL_TEST_LEAK_END();
+}
+
+/* Every truncation length of a .glb fails cleanly. */
+static void truncate_all(const uint8_t *glb, size_t size) {
     uint8_t *copy = rill_malloc(size);
     for (size_t len = 0; len < size; len++) {
         rill_gltf_model *m = NULL;
@@ -487,19 +635,6 @@ static void test_truncation(void **state) {
         }
     }
     rill_free(copy);
-    rill_free(glb);
-
-    /* Every prefix of a .gltf text is invalid JSON or misses data. */
-    char text[4096];
-    tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
-    size_t tl = strlen(text);
-    for (size_t len = 0; len < tl; len++) {
-        rill_gltf_model *m = NULL;
-        rill_error err = {0};
-        assert_int_not_equal(rill_gltf_read_memory(text, len, NULL, &m, &err), RILL_OK);
-        assert_null(m);
-    }
-    RILL_TEST_LEAK_END();
 }
 
 static uint64_t rng_next(uint64_t *s) {
@@ -549,6 +684,9 @@ static void test_byte_flips(void **state) {
     sample_glb(&glb, &size);
     uint32_t ok = 0;
     flip_run(glb, size, 20000, 0x9E3779B97F4A7C15ull, &ok);
+    rill_free(glb);
+    sample_glb_normal_mapped(&glb, &size);
+    flip_run(glb, size, 5000, 0x2545F4914F6CDD1Dull, &ok);
     rill_free(glb);
     char text[4096];
     tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
@@ -670,6 +808,8 @@ int main(void) {
         cmocka_unit_test(test_assimp_details),
         cmocka_unit_test(test_assimp_broken),
         cmocka_unit_test(test_hostile_json),
+        cmocka_unit_test(test_non_finite_numbers),
+        cmocka_unit_test(test_model_limit),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_byte_flips),
         cmocka_unit_test(test_round_trip),

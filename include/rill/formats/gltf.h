@@ -13,12 +13,18 @@
  *   stride and count is checked against its buffer with overflow checks; NaN or infinite
  *   positions are rejected. On failure no model is returned and the error names the file and
  *   the JSON path, e.g. "chair.glb: meshes[0].primitives[1].attributes.POSITION: accessor 7 out
- *   of range". A primitive without normals is made flat (vertices unwelded per triangle, face
- *   normals), as glTF specifies; given normals are normalized; tangents are generated per
- *   triangle from UV0 when missing. Triangle strips and fans are converted to lists; points and
- * lines are skipped with a warning (counted in skipped_primitives). Unindexed primitives get
- * 0..n-1. External buffers and images resolve against the folder of the file (or desc.base_dir);
- *   absolute URIs and URIs leaving that folder are refused.
+ *   of range". Every decoded byte (the JSON tree, buffers, attribute and index arrays, generated
+ *   normals and tangents) is counted against one per-model limit (desc.max_bytes) before it is
+ *   allocated. Non-finite numbers in accessor min/max, node transforms, material factors, cameras
+ *   and lights are errors naming the place. A primitive without normals is made flat (vertices
+ *   unwelded per triangle, face normals), as glTF specifies; given normals are normalized.
+ *   Tangents are kept when the file has them; when it has none and the primitive's material
+ *   samples a normal texture, they are generated with MikkTSpace semantics from UV0 (which may
+ *   split vertices on mirrored UV seams); otherwise tangents stays NULL. Triangle strips and fans
+ *   are converted to lists; points and lines are skipped with a warning (counted in
+ *   skipped_primitives). Unindexed primitives get 0..n-1. External buffers and images resolve
+ *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
+ *   folder are refused.
  *
  * ON WRITING
  *   rill_glb_write_memory / rill_glb_write_file produce a binary glTF (JSON chunk + BIN chunk,
@@ -26,7 +32,7 @@
  *   written as the primitive extension RILL_mesh_edges (in extensionsUsed, never required) and
  *   read back by the reader. docs/formats/gltf-extensions.md describes the extension.
  *
- * Depends on: base, cJSON.
+ * Depends on: base (its own JSON parser, gltf_json.c; the writer uses cJSON).
  */
 #ifndef RILL_FORMATS_GLTF_H
 #define RILL_FORMATS_GLTF_H
@@ -101,8 +107,9 @@ typedef struct rill_gltf_image {
     size_t size;
 } rill_gltf_image;
 
-/* One triangle list. Attribute arrays hold vertex_count elements; NULL when absent. positions,
- * normals and tangents are always present after reading. */
+/* One triangle list. Attribute arrays hold vertex_count elements; NULL when absent. positions and
+ * normals are always present after reading; tangents whenever the file gave them or the material
+ * samples a normal texture. */
 typedef struct rill_gltf_primitive {
     uint32_t vertex_count;
     float *positions;     /* xyz */
@@ -217,7 +224,8 @@ typedef rill_result (*rill_gltf_file_fn)(const char *path, uint8_t **out_data, s
  *   base_dir: folder that external URIs resolve against (default: the file's folder for
  *     read_file; for read_memory NULL means external URIs are an error);
  *   read_file: how external files are read (default rill_file_read_all);
- *   max_bytes: limit on any one buffer or decoded array (default 1 GiB). */
+ *   max_bytes: limit on the decoded bytes of the whole model, the JSON tree and buffers included
+ *     (default 1 GiB); a file that needs more fails with RILL_ERR_LIMIT naming the place. */
 typedef struct rill_gltf_read_desc {
     const char *name;
     const char *base_dir;
