@@ -176,12 +176,21 @@ size_t rill__gltf_decode_indices(uint32_t *dst, const uint8_t *src, size_t count
 
 #undef RILL__DECODE_IDX
 
-size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], float hi[3]) {
+/* The three check kernels below read `src` (any alignment) and, when `dst` is not NULL, copy it
+ * there in the same pass: a load pays for both the copy and the check. */
+
+static inline float load_f(const uint8_t *p) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+}
+
+static size_t positions_impl(const uint8_t *src, float *dst, size_t count, float lo[3],
+                             float hi[3]) {
     float l[3] = {0, 0, 0}, h[3] = {0, 0, 0};
     uint32_t nan = 0;
-    if (count) {
-        memcpy(l, pos, sizeof(l));
-        memcpy(h, pos, sizeof(h));
+    for (int k = 0; count && k < 3; k++) {
+        l[k] = h[k] = load_f(src + k * 4);
     }
     size_t v0 = 0;
 #if RILL__GLTF_SSE2
@@ -190,11 +199,15 @@ size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], f
     if (count >= 4) {
         __m128 mn[3], mx[3], un = _mm_setzero_ps();
         for (int p = 0; p < 3; p++) {
-            mn[p] = mx[p] = _mm_loadu_ps(pos + p * 4);
+            mn[p] = mx[p] = _mm_loadu_ps((const float *)(const void *)(src + p * 16));
         }
         for (; v0 + 4 <= count; v0 += 4) {
             for (int p = 0; p < 3; p++) {
-                __m128 x = _mm_loadu_ps(pos + v0 * 3 + (size_t)p * 4);
+                size_t off = v0 * 12 + (size_t)p * 16;
+                __m128 x = _mm_loadu_ps((const float *)(const void *)(src + off));
+                if (dst) {
+                    _mm_storeu_ps(dst + off / 4, x);
+                }
                 mn[p] = _mm_min_ps(x, mn[p]);
                 mx[p] = _mm_max_ps(x, mx[p]);
                 un = _mm_or_ps(un, _mm_cmpunord_ps(x, x));
@@ -216,7 +229,10 @@ size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], f
      * bounds, so one pass finds both the bounds and whether any value is not finite. */
     for (size_t v = v0; v < count; v++) {
         for (int k = 0; k < 3; k++) {
-            float x = pos[v * 3 + k];
+            float x = load_f(src + (v * 3 + (size_t)k) * 4);
+            if (dst) {
+                dst[v * 3 + (size_t)k] = x;
+            }
             l[k] = x < l[k] ? x : l[k];
             h[k] = x > h[k] ? x : h[k];
             nan |= (uint32_t)(x != x);
@@ -228,7 +244,7 @@ size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], f
     }
     if (!finite) {
         size_t i = 0;
-        while (i < count * 3 && isfinite(pos[i])) {
+        while (i < count * 3 && isfinite(load_f(src + i * 4))) {
             i++;
         }
         return i / 3;
@@ -238,34 +254,40 @@ size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], f
     return count;
 }
 
-size_t rill__gltf_first_non_finite(const float *v, size_t n) {
+static size_t finite_impl(const uint8_t *src, float *dst, size_t n) {
     uint32_t bad = 0;
     size_t i0 = 0;
 #if RILL__GLTF_SSE2
     const __m128i exp = _mm_set1_epi32(0x7F800000);
     __m128i acc = _mm_setzero_si128();
     for (; i0 + 4 <= n; i0 += 4) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(v + i0));
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(src + i0 * 4));
+        if (dst) {
+            _mm_storeu_si128((__m128i *)(void *)(dst + i0), x);
+        }
         acc = _mm_or_si128(acc, _mm_cmpeq_epi32(_mm_and_si128(x, exp), exp));
     }
     bad = (uint32_t)(_mm_movemask_epi8(acc) != 0);
 #endif
     for (size_t i = i0; i < n; i++) {
         uint32_t b;
-        memcpy(&b, &v[i], 4);
+        memcpy(&b, src + i * 4, 4);
+        if (dst) {
+            memcpy(dst + i, &b, 4);
+        }
         bad |= (uint32_t)((b & 0x7F800000u) == 0x7F800000u);
     }
     if (!bad) {
         return n;
     }
     size_t i = 0;
-    while (i < n && isfinite(v[i])) {
+    while (i < n && isfinite(load_f(src + i * 4))) {
         i++;
     }
     return i;
 }
 
-bool rill__gltf_normals_unit(const float *nrm, size_t count) {
+static bool unit_impl(const uint8_t *src, float *dst, size_t count) {
     uint32_t off = 0;
     size_t v0 = 0;
 #if RILL__GLTF_SSE2
@@ -275,8 +297,13 @@ bool rill__gltf_normals_unit(const float *nrm, size_t count) {
     const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
     __m128 good = _mm_castsi128_ps(_mm_set1_epi32(-1));
     for (; v0 + 4 <= count; v0 += 4) {
-        const float *p = nrm + v0 * 3;
+        const float *p = (const float *)(const void *)(src + v0 * 12);
         __m128 q0 = _mm_loadu_ps(p), q1 = _mm_loadu_ps(p + 4), q2 = _mm_loadu_ps(p + 8);
+        if (dst) {
+            _mm_storeu_ps(dst + v0 * 3, q0);
+            _mm_storeu_ps(dst + v0 * 3 + 4, q1);
+            _mm_storeu_ps(dst + v0 * 3 + 8, q2);
+        }
         q0 = _mm_mul_ps(q0, q0);
         q1 = _mm_mul_ps(q1, q1);
         q2 = _mm_mul_ps(q2, q2);
@@ -295,9 +322,38 @@ bool rill__gltf_normals_unit(const float *nrm, size_t count) {
     off |= (uint32_t)(_mm_movemask_ps(good) != 0xF);
 #endif
     for (size_t v = v0; v < count; v++) {
-        const float *d = &nrm[v * 3];
+        float d[3];
+        memcpy(d, src + v * 12, 12);
+        if (dst) {
+            memcpy(dst + v * 3, d, 12);
+        }
         float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         off |= (uint32_t) !(fabsf(l - 1.0f) <= 1e-5f);
     }
     return !off;
+}
+
+size_t rill__gltf_check_positions(const float *pos, size_t count, float lo[3], float hi[3]) {
+    return positions_impl((const uint8_t *)pos, NULL, count, lo, hi);
+}
+
+size_t rill__gltf_first_non_finite(const float *v, size_t n) {
+    return finite_impl((const uint8_t *)v, NULL, n);
+}
+
+bool rill__gltf_normals_unit(const float *nrm, size_t count) {
+    return unit_impl((const uint8_t *)nrm, NULL, count);
+}
+
+size_t rill__gltf_copy_positions(float *dst, const uint8_t *src, size_t count, float lo[3],
+                                 float hi[3]) {
+    return positions_impl(src, dst, count, lo, hi);
+}
+
+size_t rill__gltf_copy_finite(float *dst, const uint8_t *src, size_t n) {
+    return finite_impl(src, dst, n);
+}
+
+bool rill__gltf_copy_normals(float *dst, const uint8_t *src, size_t count) {
+    return unit_impl(src, dst, count);
 }

@@ -28,6 +28,12 @@ size_t rill__gltf_first_non_finite(const float *v, size_t n);
 /* True when every one of `count` xyz normals has |length - 1| <= 1e-5 (NaN fails): the normals
  * then need no fix-up at all. */
 bool rill__gltf_normals_unit(const float *nrm, size_t count);
+/* The same three checks made while copying tightly packed floats from src (any alignment) to dst,
+ * so a load pays for both: copy_finite checks n floats. */
+size_t rill__gltf_copy_positions(float *dst, const uint8_t *src, size_t count, float lo[3],
+                                 float hi[3]);
+size_t rill__gltf_copy_finite(float *dst, const uint8_t *src, size_t n);
+bool rill__gltf_copy_normals(float *dst, const uint8_t *src, size_t count);
 
 /* Frees the arrays a primitive owns (not the struct). */
 void rill__gltf_primitive_release(rill_gltf_primitive *prim);

@@ -763,10 +763,56 @@ static rill_result apply_sparse(rd *r, int32_t index, const rd_accessor *a, floa
     return RILL_OK;
 }
 
-/* Decodes accessor `index` (already checked by accessor_info) to count * comps floats. `where` and
- * `key` name the referencing JSON path for messages. */
+/* What a decode also checks. Tightly packed float data (nearly every file) is checked while it is
+ * copied; anything else is decoded first and checked after. */
+typedef enum rd_check_kind {
+    CHECK_NONE,
+    CHECK_POSITIONS,
+    CHECK_NORMALS,
+    CHECK_FINITE
+} rd_check_kind;
+
+typedef struct rd_check {
+    rd_check_kind kind;
+    size_t bad;         /* POSITIONS: first non-finite vertex; FINITE: first non-finite float */
+    bool unit;          /* NORMALS: every normal already unit length */
+    float lo[3], hi[3]; /* POSITIONS: bounds */
+} rd_check;
+
+static void run_check(rd_check *c, float *dst, const uint8_t *src, size_t count, uint32_t comps) {
+    if (src) {
+        switch (c->kind) {
+        case CHECK_POSITIONS:
+            c->bad = rill__gltf_copy_positions(dst, src, count, c->lo, c->hi);
+            break;
+        case CHECK_NORMALS:
+            c->unit = rill__gltf_copy_normals(dst, src, count);
+            break;
+        default:
+            c->bad = rill__gltf_copy_finite(dst, src, count * comps);
+            break;
+        }
+        return;
+    }
+    switch (c->kind) {
+    case CHECK_POSITIONS:
+        c->bad = rill__gltf_check_positions(dst, count, c->lo, c->hi);
+        break;
+    case CHECK_NORMALS:
+        c->unit = rill__gltf_normals_unit(dst, count);
+        break;
+    case CHECK_FINITE:
+        c->bad = rill__gltf_first_non_finite(dst, count * comps);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Decodes accessor `index` (already checked by accessor_info) to count * comps floats, making
+ * the check `chk` asks for (may be NULL). `where` and `key` name the referencing JSON path. */
 static rill_result accessor_floats(rd *r, int32_t index, const rd_accessor *a, const char *where,
-                                   const char *key, float **out) {
+                                   const char *key, rd_check *chk, float **out) {
     *out = NULL;
     uint64_t total = (uint64_t)a->count * a->comps;
     RD_TRY(rd_charge(r, total * sizeof(float), where, key));
@@ -774,10 +820,18 @@ static rill_result accessor_floats(rd *r, int32_t index, const rd_accessor *a, c
     if (!dst) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s%s: out of memory", where, key);
     }
+    bool checked = false;
     if (a->view >= 0) {
         uint32_t stride;
         const uint8_t *src = accessor_src(r, a, &stride);
-        rill__gltf_decode_floats(dst, src, a->count, a->comps, stride, a->component, a->normalized);
+        if (chk && chk->kind != CHECK_NONE && a->component == GL_FLOAT && stride == a->comps * 4u &&
+            !a->sparse) {
+            run_check(chk, dst, src, a->count, a->comps);
+            checked = true;
+        } else {
+            rill__gltf_decode_floats(dst, src, a->count, a->comps, stride, a->component,
+                                     a->normalized);
+        }
     } else {
         /* No bufferView: zeros, as the spec says (then the sparse values, if any). */
         memset(dst, 0, (size_t)total * sizeof(float));
@@ -788,6 +842,9 @@ static rill_result accessor_floats(rd *r, int32_t index, const rd_accessor *a, c
             rill_free(dst);
             return res;
         }
+    }
+    if (chk && !checked) {
+        run_check(chk, dst, NULL, a->count, a->comps);
     }
     *out = dst;
     return RILL_OK;
@@ -812,7 +869,7 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, con
          * value it yields is an integer below 2^32, exact in a float only below 2^24, which the
          * vertex limit (2^24) guarantees for every value that passes the range check. */
         float *f;
-        RD_TRY(accessor_floats(r, index, a, where, key, &f));
+        RD_TRY(accessor_floats(r, index, a, where, key, NULL, &f));
         uint32_t *u = rill__gltf_alloc_raw(a->count, sizeof(uint32_t));
         for (uint32_t i = 0; u && i < a->count; i++) {
             if (!(f[i] >= 0.0f) || (double)f[i] >= (double)limit) {
@@ -857,8 +914,8 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, con
 /* Reads attribute `key` of a primitive, checking its type (comps_a or comps_b components) and,
  * when want_count != 0, its element count. Absent -> *out = NULL. */
 static rill_result attribute(rd *r, const rill__gj *attrs, const char *key, const char *where,
-                             uint32_t comps_a, uint32_t comps_b, uint32_t want_count, float **out,
-                             const rd_accessor **info) {
+                             uint32_t comps_a, uint32_t comps_b, uint32_t want_count, rd_check *chk,
+                             float **out, const rd_accessor **info) {
     *out = NULL;
     const rill__gj *it = rill__gj_get(attrs, key);
     if (!it) {
@@ -890,7 +947,7 @@ static rill_result attribute(rd *r, const rill__gj *attrs, const char *key, cons
         return rd_fail(r, RILL_ERR_LIMIT, "%s%s: %u vertices (limit 2^24)", kw, key, a->count);
     }
     *info = a;
-    return accessor_floats(r, idx, a, kw, key, out);
+    return accessor_floats(r, idx, a, kw, key, chk, out);
 }
 
 /* Turns strips (mode 5) and fans (mode 6) into lists, in place of *idx. */
@@ -1049,7 +1106,8 @@ static uint64_t vertex_bytes(const rill_gltf_primitive *prim) {
 
 /* Normals, tangents and bounds after the arrays are read: flat shading where normals are missing,
  * unit normals, tangents where the material needs them. */
-static rill_result finish_primitive(rd *r, const char *where, rill_gltf_primitive *prim) {
+static rill_result finish_primitive(rd *r, const char *where, bool normals_unit,
+                                    rill_gltf_primitive *prim) {
     if (!prim->normals) {
         if (prim->index_count > (1u << 24)) {
             return rd_fail(r, RILL_ERR_LIMIT,
@@ -1064,7 +1122,8 @@ static rill_result finish_primitive(rd *r, const char *where, rill_gltf_primitiv
         /* Vertices no triangle used are gone: the bounds may have shrunk. */
         rill__gltf_primitive_bounds(prim);
     }
-    if (!rill__gltf_primitive_fix_normals(prim, false)) {
+    /* Normals the decode already found unit length need no second look. */
+    if (!normals_unit && !rill__gltf_primitive_fix_normals(prim, false)) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
     }
     bool gen = needs_tangents(r, prim);
@@ -1101,24 +1160,28 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     RD_TRY(js_index(r, p, "material", where, r->m->material_count, "material", &prim->material));
 
     const rd_accessor *info = NULL;
-    RD_TRY(attribute(r, attrs, "POSITION", where, 3, 3, 0, &prim->positions, &info));
+    rd_check pc = {.kind = CHECK_POSITIONS};
+    RD_TRY(attribute(r, attrs, "POSITION", where, 3, 3, 0, &pc, &prim->positions, &info));
     if (!prim->positions) {
         return rd_fail(r, RILL_ERR_CORRUPT, "%s.attributes.POSITION: missing", where);
     }
     uint32_t n = info->count;
     prim->vertex_count = n;
-    size_t bad = rill__gltf_check_positions(prim->positions, n, prim->bounds_min, prim->bounds_max);
-    if (bad != n) {
+    if (pc.bad != n) {
         return rd_fail(r, RILL_ERR_CORRUPT,
                        "%s.attributes.POSITION: vertex %zu is not finite (NaN or infinite)", where,
-                       bad);
+                       pc.bad);
     }
-    RD_TRY(attribute(r, attrs, "NORMAL", where, 3, 3, n, &prim->normals, &info));
-    RD_TRY(attribute(r, attrs, "TANGENT", where, 4, 4, n, &prim->tangents, &info));
-    RD_TRY(attribute(r, attrs, "TEXCOORD_0", where, 2, 2, n, &prim->uv0, &info));
-    RD_TRY(attribute(r, attrs, "TEXCOORD_1", where, 2, 2, n, &prim->uv1, &info));
+    memcpy(prim->bounds_min, pc.lo, sizeof(pc.lo));
+    memcpy(prim->bounds_max, pc.hi, sizeof(pc.hi));
+    rd_check nc = {.kind = CHECK_NORMALS};
+    rd_check uc0 = {.kind = CHECK_FINITE}, uc1 = {.kind = CHECK_FINITE};
+    RD_TRY(attribute(r, attrs, "NORMAL", where, 3, 3, n, &nc, &prim->normals, &info));
+    RD_TRY(attribute(r, attrs, "TANGENT", where, 4, 4, n, NULL, &prim->tangents, &info));
+    RD_TRY(attribute(r, attrs, "TEXCOORD_0", where, 2, 2, n, &uc0, &prim->uv0, &info));
+    RD_TRY(attribute(r, attrs, "TEXCOORD_1", where, 2, 2, n, &uc1, &prim->uv1, &info));
     float *col = NULL;
-    RD_TRY(attribute(r, attrs, "COLOR_0", where, 3, 4, n, &col, &info));
+    RD_TRY(attribute(r, attrs, "COLOR_0", where, 3, 4, n, NULL, &col, &info));
     if (col && info->comps == 3) {
         RD_TRY(rd_charge(r, (uint64_t)n * 16u, where, ".attributes.COLOR_0"));
         prim->colors = rill__gltf_alloc_raw((size_t)n * 4, sizeof(float));
@@ -1134,8 +1197,12 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     } else {
         prim->colors = col;
     }
-    sanitize(prim->uv0, (size_t)n * 2);
-    sanitize(prim->uv1, (size_t)n * 2);
+    if (prim->uv0 && uc0.bad != (size_t)n * 2) {
+        sanitize(prim->uv0, (size_t)n * 2);
+    }
+    if (prim->uv1 && uc1.bad != (size_t)n * 2) {
+        sanitize(prim->uv1, (size_t)n * 2);
+    }
     sanitize(prim->colors, (size_t)n * 4);
 
     int32_t iacc;
@@ -1164,7 +1231,7 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
         return RILL_OK;
     }
     RD_TRY(read_edges_ext(r, p, where, prim));
-    return finish_primitive(r, where, prim);
+    return finish_primitive(r, where, prim->normals && nc.unit, prim);
 }
 
 static rill_result read_meshes(rd *r) {

@@ -76,18 +76,19 @@ static bool same_vertex(const rill_gltf_primitive *p, uint32_t a, uint32_t b) {
 }
 
 /* weld[v] = the first vertex with the same position, normal and UV as v. An open-addressing
- * table of vertex numbers (no allocation per vertex). */
+ * table of (hash tag, vertex) pairs: the tag settles nearly every probe without touching the
+ * other vertex's attributes, which would be a cache miss per collision on a large mesh. */
 static bool weld_vertices(const rill_gltf_primitive *p, uint32_t *weld) {
     uint32_t n = p->vertex_count;
     size_t cap = 16;
     while (cap < (size_t)n * 2) {
         cap *= 2;
     }
-    uint32_t *table = rill__gltf_alloc_raw(cap, sizeof(uint32_t));
+    uint64_t *table = rill__gltf_alloc_raw(cap, sizeof(uint64_t));
     if (!table) {
         return false;
     }
-    memset(table, 0xFF, cap * sizeof(uint32_t));
+    memset(table, 0xFF, cap * sizeof(uint64_t));
     for (uint32_t v = 0; v < n; v++) {
         uint32_t bits[8];
         for (int k = 0; k < 3; k++) {
@@ -96,8 +97,7 @@ static bool weld_vertices(const rill_gltf_primitive *p, uint32_t *weld) {
         }
         bits[6] = key_bits(p->uv0[(size_t)v * 2]);
         bits[7] = key_bits(p->uv0[(size_t)v * 2 + 1]);
-        /* A multiply-xor mix inline: a library hash call per vertex cost more than the
-         * table probe it feeds. */
+        /* A multiply-xor mix inline: a library hash call per vertex cost more than the probe. */
         uint64_t hv = 0x9E3779B97F4A7C15ull;
         for (int k = 0; k < 8; k++) {
             hv = (hv ^ bits[k]) * 0xFF51AFD7ED558CCDull;
@@ -106,15 +106,16 @@ static bool weld_vertices(const rill_gltf_primitive *p, uint32_t *weld) {
         hv *= 0xC4CEB9FE1A85EC53ull;
         hv ^= hv >> 29;
         size_t h = (size_t)hv & (cap - 1);
+        uint64_t tag = (hv >> 32) & 0x7FFFFFFFu; /* never all ones: that marks an empty slot */
         for (;;) {
-            uint32_t o = table[h];
-            if (o == UINT32_MAX) {
-                table[h] = v;
+            uint64_t e = table[h];
+            if (e == UINT64_MAX) {
+                table[h] = (tag << 32) | v;
                 weld[v] = v;
                 break;
             }
-            if (same_vertex(p, o, v)) {
-                weld[v] = o;
+            if ((e >> 32) == tag && same_vertex(p, (uint32_t)e, v)) {
+                weld[v] = (uint32_t)e;
                 break;
             }
             h = (h + 1) & (cap - 1);
