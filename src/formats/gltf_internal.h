@@ -54,6 +54,30 @@ bool rill__gltf_primitive_fix_tangents(rill_gltf_primitive *prim, bool generate_
 
 /* Deep copy of a model; NULL when out of memory. */
 rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src);
+/* The same without primitive geometry: every primitive struct is copied (counts, material,
+ * bounds) with its arrays NULL, for a caller that fills them (the LOD bake). */
+rill_gltf_model *rill__gltf_model_clone_shell(const rill_gltf_model *src);
+
+/* A reusable scratch block for temporary arrays of a loop over many primitives (one allocation
+ * that grows, instead of several per primitive). rill__scratch_get returns `bytes` bytes (old
+ * contents not kept; 16-byte aligned) or NULL when out of memory. */
+typedef struct rill__scratch {
+    void *buf;
+    size_t cap;
+} rill__scratch;
+void *rill__scratch_get(rill__scratch *s, size_t bytes);
+void rill__scratch_free(rill__scratch *s);
+
+/* Edge extraction in two steps (edges.c), so the LOD bake can carry a weld from level to level.
+ * weld[v] = the first vertex within `tol` of v (see edges.h); false when out of memory. */
+bool rill__edges_weld(const float *positions, uint32_t vertex_count, size_t stride, float tol,
+                      uint32_t *weld);
+/* The edge lines of an indexed triangle list from a weld (every index checked by the caller).
+ * Returns RILL_OK or RILL_ERR_OUT_OF_MEMORY; *out_lines as rill_edges_build. */
+rill_result rill__edges_from_weld(const float *positions, size_t stride, uint32_t vertex_count,
+                                  const uint32_t *weld, const uint32_t *indices,
+                                  uint32_t index_count, float angle_deg, rill__scratch *scratch,
+                                  uint32_t **out_lines, uint32_t *out_count);
 
 /* Fills matrix[16] (column major) from translation/rotation/scale. */
 void rill__gltf_trs_to_matrix(const float t[3], const float r[4], const float s[3], float m[16]);

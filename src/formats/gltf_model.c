@@ -20,6 +20,32 @@ void *rill__gltf_alloc_raw(size_t count, size_t size) {
     return rill_malloc_tagged(count * size, RILL_MEM_FORMATS);
 }
 
+void *rill__scratch_get(rill__scratch *s, size_t bytes) {
+    if (bytes > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < bytes && cap <= SIZE_MAX / 2) {
+            cap *= 2;
+        }
+        if (cap < bytes) {
+            return NULL;
+        }
+        void *nb = rill_malloc_tagged(cap, RILL_MEM_FORMATS);
+        if (!nb) {
+            return NULL;
+        }
+        rill_free(s->buf);
+        s->buf = nb;
+        s->cap = cap;
+    }
+    return s->buf;
+}
+
+void rill__scratch_free(rill__scratch *s) {
+    rill_free(s->buf);
+    s->buf = NULL;
+    s->cap = 0;
+}
+
 char *rill__gltf_strdup(const char *s) {
     if (!s) {
         return NULL;
@@ -306,7 +332,7 @@ static bool dup_str(char **dst, const char *src) {
 
 /* Every array is first copied shallowly, then every pointer in it is cleared before being deep
  * copied from the source, so a failure halfway leaves a model that frees only its own memory. */
-rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src) {
+static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
     rill_gltf_model *m = rill__gltf_alloc(1, sizeof(*m));
     if (!m) {
         return NULL;
@@ -342,7 +368,7 @@ rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src) {
             d->positions = d->normals = d->tangents = d->uv0 = d->uv1 = d->colors = NULL;
             d->indices = d->edge_indices = NULL;
         }
-        for (uint32_t p = 0; ok && p < mesh->primitive_count; p++) {
+        for (uint32_t p = 0; ok && geometry && p < mesh->primitive_count; p++) {
             rill_gltf_primitive *d = &mesh->primitives[p];
             const rill_gltf_primitive *s = &sm->primitives[p];
             size_t n = s->vertex_count;
@@ -413,4 +439,12 @@ rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src) {
         return NULL;
     }
     return m;
+}
+
+rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src) {
+    return clone_impl(src, true);
+}
+
+rill_gltf_model *rill__gltf_model_clone_shell(const rill_gltf_model *src) {
+    return clone_impl(src, false);
 }

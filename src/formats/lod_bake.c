@@ -1,10 +1,12 @@
 /* lod_bake.c: bakes simplified LOD levels of a glTF model with meshoptimizer.
  *
- * Each level starts from a deep copy of the previous one (so node structure, names, materials,
- * images, cameras and lights carry over untouched) and replaces every primitive's geometry by a
- * simplified version whose target is the base primitive's triangle count / 2^level. Simplifying
- * the previous level rather than the base costs less and compounds little error, since every
- * step is bounded by the same relative target error. */
+ * Each level copies the previous one's structure (node structure, names, materials, images,
+ * cameras and lights carry over untouched) and writes every primitive's geometry straight from
+ * the previous level's, simplified towards the base primitive's triangle count / 2^level.
+ * Simplifying the previous level rather than the base costs less and compounds little error,
+ * since every step is bounded by the same relative target error. Edge buffers are rebuilt per
+ * level from a weld carried down from level 1, so only the edge pass itself runs per level;
+ * together the copies and edges cost a small fraction of the simplification. */
 #include "rill/formats/lod.h"
 
 #include <float.h>
@@ -49,90 +51,133 @@ static rill_lod_desc resolve(const rill_lod_desc *desc) {
     return d;
 }
 
-/* Keeps only the vertices `idx` uses, in first-use order (good for vertex fetch), rewriting idx. */
-static bool compact(rill_gltf_primitive *pr, uint32_t *idx, uint32_t count) {
-    uint32_t n = pr->vertex_count;
-    uint32_t *remap = rill__gltf_alloc(n, sizeof(uint32_t));
-    if (!remap) {
-        return false;
+/* Per-primitive state carried from one level to the next: the weld of the level's vertices (a
+ * simplified level's vertices are a subset of its parent's, so welding is done once, on level 1,
+ * and carried down instead of redone per level). */
+typedef struct lod_prim {
+    uint32_t *weld; /* weld[v] for the current level's vertices; NULL until edges need it */
+} lod_prim;
+
+static bool dup_array(float **dst, const float *src, size_t n) {
+    *dst = NULL;
+    if (!src) {
+        return true;
     }
+    *dst = rill__gltf_alloc_raw(n, sizeof(float));
+    if (*dst) {
+        memcpy(*dst, src, n * sizeof(float));
+    }
+    return *dst != NULL;
+}
+
+/* dst (a shell primitive: counts copied, arrays NULL) gets the vertices of `from` that idx uses,
+ * in first-use order (good for vertex fetch), and idx rewritten to them (taking ownership).
+ * origin[new vertex] = its vertex in `from`. */
+static bool compact_from(rill_gltf_primitive *dst, const rill_gltf_primitive *from, uint32_t *idx,
+                         uint32_t count, uint32_t *remap, uint32_t *origin) {
+    uint32_t n = from->vertex_count;
     memset(remap, 0xFF, (size_t)n * sizeof(uint32_t));
     uint32_t used = 0;
     for (uint32_t i = 0; i < count; i++) {
-        if (remap[idx[i]] == UINT32_MAX) {
-            remap[idx[i]] = used++;
+        uint32_t v = idx[i];
+        if (remap[v] == UINT32_MAX) {
+            origin[used] = v;
+            remap[v] = used++;
         }
-        idx[i] = remap[idx[i]];
+        idx[i] = remap[v];
     }
-    float **arrays[] = {&pr->positions, &pr->normals, &pr->tangents,
-                        &pr->uv0,       &pr->uv1,     &pr->colors};
+    const float *srcs[] = {from->positions, from->normals, from->tangents,
+                           from->uv0,       from->uv1,     from->colors};
+    float **dsts[] = {&dst->positions, &dst->normals, &dst->tangents,
+                      &dst->uv0,       &dst->uv1,     &dst->colors};
     const uint32_t comps[] = {3, 3, 4, 2, 2, 4};
-    bool ok = true;
-    for (size_t a = 0; a < RILL_COUNTOF(arrays); a++) {
-        float *src = *arrays[a];
-        if (!src) {
+    for (size_t a = 0; a < RILL_COUNTOF(srcs); a++) {
+        if (!srcs[a]) {
             continue;
         }
-        float *dst = rill__gltf_alloc((size_t)used * comps[a], sizeof(float));
-        if (!dst) {
-            ok = false;
-            break;
+        size_t c = comps[a];
+        float *d = rill__gltf_alloc_raw((size_t)used * c, sizeof(float));
+        if (!d) {
+            rill_free(idx);
+            return false;
         }
-        for (uint32_t v = 0; v < n; v++) {
-            if (remap[v] != UINT32_MAX) {
-                memcpy(&dst[(size_t)remap[v] * comps[a]], &src[(size_t)v * comps[a]],
-                       comps[a] * sizeof(float));
+        /* Gathered in the new order: sequential writes, reads that follow the index buffer. The
+         * element size is fixed per loop so each copy is a load and a store, not a call. */
+        const float *sa = srcs[a];
+        if (c == 2) {
+            for (uint32_t v = 0; v < used; v++) {
+                memcpy(&d[(size_t)v * 2], &sa[(size_t)origin[v] * 2], 8);
+            }
+        } else if (c == 3) {
+            for (uint32_t v = 0; v < used; v++) {
+                memcpy(&d[(size_t)v * 3], &sa[(size_t)origin[v] * 3], 12);
+            }
+        } else {
+            for (uint32_t v = 0; v < used; v++) {
+                memcpy(&d[(size_t)v * 4], &sa[(size_t)origin[v] * 4], 16);
             }
         }
-        rill_free(src);
-        *arrays[a] = dst;
+        *dsts[a] = d;
     }
-    rill_free(remap);
-    if (!ok) {
-        return false;
-    }
-    rill_free(pr->indices);
-    pr->indices = idx;
-    pr->index_count = count;
-    pr->vertex_count = used;
-    rill_free(pr->edge_indices);
-    pr->edge_indices = NULL;
-    pr->edge_index_count = 0;
-    rill__gltf_primitive_bounds(pr);
+    dst->indices = idx;
+    dst->index_count = count;
+    dst->vertex_count = used;
+    rill__gltf_primitive_bounds(dst);
     return true;
 }
 
-/* Simplifies one primitive towards target_index_count. Returns false when out of memory. */
-static bool simplify_primitive(rill_gltf_primitive *pr, size_t target_index_count,
-                               const rill_lod_desc *d, uint32_t *sloppy_count) {
-    size_t count = pr->index_count;
-    if (target_index_count >= count) {
-        return true;
+/* dst (a shell primitive) becomes a full copy of `from` (a primitive that could not be
+ * simplified further). */
+static bool copy_from(rill_gltf_primitive *dst, const rill_gltf_primitive *from) {
+    size_t n = from->vertex_count;
+    bool ok = dup_array(&dst->positions, from->positions, n * 3) &&
+              dup_array(&dst->normals, from->normals, n * 3) &&
+              dup_array(&dst->tangents, from->tangents, n * 4) &&
+              dup_array(&dst->uv0, from->uv0, n * 2) && dup_array(&dst->uv1, from->uv1, n * 2) &&
+              dup_array(&dst->colors, from->colors, n * 4);
+    dst->indices = ok ? rill__gltf_alloc_raw(from->index_count, sizeof(uint32_t)) : NULL;
+    if (!dst->indices) {
+        return false;
     }
-    uint32_t *dst = rill__gltf_alloc(count, sizeof(uint32_t));
-    if (!dst) {
+    memcpy(dst->indices, from->indices, (size_t)from->index_count * sizeof(uint32_t));
+    return true;
+}
+
+/* Simplifies `from` towards target_index_count into the shell primitive dst. *origin_out gets
+ * the origin map (NULL when dst is an unchanged copy). Returns false when out of memory. */
+static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primitive *from,
+                               size_t target_index_count, const rill_lod_desc *d,
+                               uint32_t *sloppy_count, rill__scratch *scratch,
+                               uint32_t **origin_out) {
+    *origin_out = NULL;
+    size_t count = from->index_count;
+    if (target_index_count >= count) {
+        return copy_from(dst, from);
+    }
+    uint32_t *out = rill__gltf_alloc_raw(count, sizeof(uint32_t));
+    if (!out) {
         return false;
     }
     unsigned int options = d->lock_border ? meshopt_SimplifyLockBorder : 0u;
     float result_error = 0.0f;
-    size_t got = meshopt_simplify(dst, pr->indices, count, pr->positions, pr->vertex_count,
+    size_t got = meshopt_simplify(out, from->indices, count, from->positions, from->vertex_count,
                                   3 * sizeof(float), target_index_count, d->target_error, options,
                                   &result_error);
     if ((double)got > (double)d->sloppy_threshold * (double)target_index_count) {
         /* The error bound stopped the standard simplifier well short of the target (flat,
          * boxy or very coarse parts do this); the sloppy one clusters vertices on a grid and
          * reaches the count. It is used only when it produced something and did better. */
-        uint32_t *alt = rill__gltf_alloc(count, sizeof(uint32_t));
+        uint32_t *alt = rill__gltf_alloc_raw(count, sizeof(uint32_t));
         if (!alt) {
-            rill_free(dst);
+            rill_free(out);
             return false;
         }
         size_t sgot =
-            meshopt_simplifySloppy(alt, pr->indices, count, pr->positions, pr->vertex_count,
+            meshopt_simplifySloppy(alt, from->indices, count, from->positions, from->vertex_count,
                                    3 * sizeof(float), target_index_count, 1.0f, &result_error);
         if (sgot >= 3 && sgot < got) {
-            rill_free(dst);
-            dst = alt;
+            rill_free(out);
+            out = alt;
             got = sgot;
             (*sloppy_count)++;
         } else {
@@ -141,14 +186,67 @@ static bool simplify_primitive(rill_gltf_primitive *pr, size_t target_index_coun
     }
     if (got < 3 || got >= count) {
         /* Nothing left, or nothing gained: keep the primitive as it was. */
-        rill_free(dst);
-        return true;
+        rill_free(out);
+        return copy_from(dst, from);
     }
-    if (!compact(pr, dst, (uint32_t)got)) {
-        rill_free(dst);
+    uint32_t *remap = rill__scratch_get(scratch, (size_t)from->vertex_count * 8u);
+    if (!remap) {
+        rill_free(out);
         return false;
     }
+    uint32_t *origin = remap + from->vertex_count;
+    if (!compact_from(dst, from, out, (uint32_t)got, remap, origin)) {
+        return false;
+    }
+    *origin_out = origin;
     return true;
+}
+
+/* The weld of a level's primitive: carried from the parent's through the origin map when there
+ * is one (the representative of each group is the group's first vertex in the new order, as a
+ * fresh weld would pick), welded afresh otherwise. */
+static bool level_weld(const rill_gltf_primitive *pr, const rill_gltf_primitive *parent,
+                       const uint32_t *origin, rill__scratch *scratch, lod_prim *state) {
+    uint32_t n = pr->vertex_count;
+    uint32_t *weld = rill__gltf_alloc_raw(n ? n : 1, sizeof(uint32_t));
+    if (!weld) {
+        return false;
+    }
+    bool ok = true;
+    if (state->weld && origin) {
+        uint32_t *first = rill__scratch_get(scratch, (size_t)parent->vertex_count * 4u);
+        ok = first != NULL;
+        if (ok) {
+            memset(first, 0xFF, (size_t)parent->vertex_count * sizeof(uint32_t));
+            for (uint32_t v = 0; v < n; v++) {
+                uint32_t rep = state->weld[origin[v]];
+                if (first[rep] == UINT32_MAX) {
+                    first[rep] = v;
+                }
+                weld[v] = first[rep];
+            }
+        }
+    } else if (state->weld && !origin) {
+        memcpy(weld, state->weld, (size_t)n * sizeof(uint32_t)); /* an unchanged copy */
+    } else {
+        rill_edges_desc ed;
+        rill_edges_query_defaults(&ed);
+        ok = rill__edges_weld(pr->positions, n, 0, ed.weld_tolerance, weld);
+    }
+    if (!ok) {
+        rill_free(weld);
+        return false;
+    }
+    rill_free(state->weld);
+    state->weld = weld;
+    return true;
+}
+
+static void free_levels(rill_gltf_model **levels, uint32_t made) {
+    for (uint32_t k = 0; k < made; k++) {
+        rill_gltf_model_free(levels[k]);
+        levels[k] = NULL;
+    }
 }
 
 rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc,
@@ -166,29 +264,62 @@ rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc
         out_levels[i] = NULL;
     }
     rill_lod_desc d = resolve(desc);
+    uint32_t prim_total = 0;
+    for (uint32_t i = 0; i < base->mesh_count; i++) {
+        prim_total += base->meshes[i].primitive_count;
+    }
+    lod_prim *state = prim_total ? rill__gltf_alloc(prim_total, sizeof(lod_prim)) : NULL;
+    if (prim_total && !state) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_lod_bake: out of memory");
+    }
+    rill_edges_desc ed;
+    rill_edges_query_defaults(&ed);
+    /* Temporary arrays live in three scratch blocks reused by every primitive of every level. */
+    rill__scratch s_compact = {0}, s_weld = {0}, s_edges = {0};
     const rill_gltf_model *parent = base;
     uint64_t parent_tris = rill_gltf_model_triangle_count(base);
     uint32_t made = 0;
-    for (uint32_t level = 1; level <= d.levels; level++) {
-        rill_gltf_model *m = rill__gltf_model_clone(parent);
+    bool oom = false;
+    for (uint32_t level = 1; level <= d.levels && !oom; level++) {
+        /* Everything but geometry is copied once per level; geometry is written straight from
+         * the parent's (never copied and then replaced). */
+        rill_gltf_model *m = rill__gltf_model_clone_shell(parent);
         if (!m) {
-            goto oom;
+            oom = true;
+            break;
         }
         rill_lod_level_info info = {0};
-        for (uint32_t i = 0; i < m->mesh_count; i++) {
-            for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {
+        uint32_t pi = 0;
+        for (uint32_t i = 0; i < m->mesh_count && !oom; i++) {
+            for (uint32_t p = 0; p < m->meshes[i].primitive_count && !oom; p++, pi++) {
                 const rill_gltf_primitive *bp = &base->meshes[i].primitives[p];
+                const rill_gltf_primitive *pp = &parent->meshes[i].primitives[p];
+                rill_gltf_primitive *np = &m->meshes[i].primitives[p];
                 size_t target = ((size_t)bp->index_count / 3u >> level) * 3u;
                 if (target < 3) {
                     target = 3;
                 }
                 info.target_triangles += target / 3u;
-                if (!simplify_primitive(&m->meshes[i].primitives[p], target, &d,
-                                        &info.sloppy_primitives)) {
-                    rill_gltf_model_free(m);
-                    goto oom;
+                uint32_t *origin = NULL;
+                oom = !simplify_primitive(np, pp, target, &d, &info.sloppy_primitives, &s_compact,
+                                          &origin);
+                /* Edges come from the level's weld, carried from the parent's. */
+                if (!oom && !d.skip_edges) {
+                    oom = !level_weld(np, pp, origin, &s_weld, &state[pi]);
+                    uint32_t *lines = NULL, lc = 0;
+                    if (!oom) {
+                        oom = rill__edges_from_weld(np->positions, 0, np->vertex_count,
+                                                    state[pi].weld, np->indices, np->index_count,
+                                                    ed.angle_deg, &s_edges, &lines, &lc) != RILL_OK;
+                    }
+                    np->edge_indices = lines;
+                    np->edge_index_count = lc;
                 }
             }
+        }
+        if (oom) {
+            rill_gltf_model_free(m);
+            break;
         }
         info.triangles = rill_gltf_model_triangle_count(m);
         /* The 10% rule: a level that barely simplifies costs memory for no drawing gain, and
@@ -196,17 +327,6 @@ rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc
         if ((double)info.triangles > (1.0 - (double)d.min_reduction) * (double)parent_tris) {
             rill_gltf_model_free(m);
             break;
-        }
-        if (!d.skip_edges) {
-            rill_result res = rill_gltf_model_build_edges(m, NULL, err);
-            if (res != RILL_OK) {
-                rill_gltf_model_free(m);
-                for (uint32_t k = 0; k < made; k++) {
-                    rill_gltf_model_free(out_levels[k]);
-                    out_levels[k] = NULL;
-                }
-                return res;
-            }
         }
         out_levels[made] = m;
         if (out_info) {
@@ -216,14 +336,19 @@ rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc
         parent = m;
         parent_tris = info.triangles;
     }
+    for (uint32_t k = 0; k < prim_total; k++) {
+        rill_free(state[k].weld);
+    }
+    rill__scratch_free(&s_compact);
+    rill__scratch_free(&s_weld);
+    rill__scratch_free(&s_edges);
+    rill_free(state);
+    if (oom) {
+        free_levels(out_levels, made);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_lod_bake: out of memory");
+    }
     *out_count = made;
     return RILL_OK;
-oom:
-    for (uint32_t k = 0; k < made; k++) {
-        rill_gltf_model_free(out_levels[k]);
-        out_levels[k] = NULL;
-    }
-    return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_lod_bake: out of memory");
 }
 
 bool rill_lod_path(char *dst, size_t cap, const char *model_path, uint32_t level) {
