@@ -616,6 +616,20 @@ static void test_truncation(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* A GLB whose header declares a length below its own 20-byte header (fuzz_gltf found it: the
+ * chunk bound check wrapped and the JSON chunk was read past the buffer). */
+static void test_glb_short_length(void **state) {
+    (void)state;
+    static const uint8_t k_bytes[22] = {'g', 'l',  'T', 'F', 2,    0,   0,   0,   0,   0,   0,
+                                        0,   0xB8, 0,   0,   0x17, 'J', 'S', 'O', 'N', ';', 0x1C};
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_gltf_read_memory(k_bytes, sizeof(k_bytes), NULL, &m, &err),
+                     RILL_ERR_TRUNCATED);
+    assert_null(m);
+    assert_non_null(strstr(err.msg, "offset 8: GLB length 0"));
+}
+
 /* Every truncation length of a .glb fails cleanly. */
 static void truncate_all(const uint8_t *glb, size_t size) {
     uint8_t *copy = rill_malloc(size);
@@ -804,19 +818,13 @@ static void test_writer_rejects_bad_model(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_assimp_good),
-        cmocka_unit_test(test_assimp_details),
-        cmocka_unit_test(test_assimp_broken),
-        cmocka_unit_test(test_hostile_json),
-        cmocka_unit_test(test_non_finite_numbers),
-        cmocka_unit_test(test_model_limit),
-        cmocka_unit_test(test_truncation),
-        cmocka_unit_test(test_byte_flips),
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_lights_round_trip),
-        cmocka_unit_test(test_writer_rejects_bad_model),
-        cmocka_unit_test(test_primitive_modes),
-        cmocka_unit_test(test_flat_normals),
+        cmocka_unit_test(test_assimp_good),        cmocka_unit_test(test_assimp_details),
+        cmocka_unit_test(test_assimp_broken),      cmocka_unit_test(test_hostile_json),
+        cmocka_unit_test(test_non_finite_numbers), cmocka_unit_test(test_model_limit),
+        cmocka_unit_test(test_truncation),         cmocka_unit_test(test_glb_short_length),
+        cmocka_unit_test(test_byte_flips),         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_lights_round_trip),  cmocka_unit_test(test_writer_rejects_bad_model),
+        cmocka_unit_test(test_primitive_modes),    cmocka_unit_test(test_flat_normals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
