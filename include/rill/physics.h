@@ -128,7 +128,7 @@ rill_physics_components rill_physics_register(rill_world *world);
 /* >>world ------------------------------------------------------------------------------------- */
 
 /* Defaults: gravity (0, -9.81, 0); solver_iterations 0 = 20; max_colliders 0 = 65536 (pool of
- * collider and shape handles, sized once); max_contacts 0 = 8 per touching pair; sleep true
+ * collider and shape handles, sized once); max_contacts 0 = 4 per touching pair; sleep true
  * (resting bodies stop being simulated until touched). world is required. */
 typedef struct rill_physics_desc {
     uint32_t start_canary; /* must be 0 */

@@ -167,6 +167,8 @@ typedef struct rill_terrain_info {
     uint32_t colliders;
     uint32_t rebuilds_last_update; /* builds applied by the last update */
     uint64_t rebuilds_total;
+    uint64_t build_ns_total; /* worker time of the applied builds (mesh + collider samples) */
+    uint64_t apply_ns_total; /* main-thread time applying them (collider creation, hand-over) */
     size_t height_bytes;   /* heights + splat map: always held */
     size_t resident_bytes; /* meshes of resident chunks */
     rill_error error;      /* FAILED: why, naming the file */
@@ -175,10 +177,10 @@ typedef struct rill_terrain_info {
 /* Fills *out for terrain entity e; false (status NONE) when e is not a terrain the system knows. */
 bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_terrain_info *out);
 /* Totals over every terrain: chunks, resident, building, colliders, rebuilds applied by the last
- * update, and CPU bytes. */
+ * update and in total with their worker and main-thread times, and CPU bytes. */
 typedef struct rill_terrain_stats {
     uint32_t terrains, chunks, resident, building, colliders, rebuilds_last_update;
-    uint64_t rebuilds_total;
+    uint64_t rebuilds_total, build_ns_total, apply_ns_total;
     size_t height_bytes, resident_bytes;
 } rill_terrain_stats;
 void rill_terrain_get_stats(const rill_terrain_system *sys, rill_terrain_stats *out);

@@ -181,7 +181,7 @@ rill_physics_desc rill_physics_query_defaults(void) {
     d.gravity_set = true;
     d.solver_iterations = 20;
     d.max_colliders = 65536;
-    d.max_contacts = 8;
+    d.max_contacts = 4;
     return d;
 }
 

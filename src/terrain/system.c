@@ -303,6 +303,7 @@ static bool queue_build(rill_terrain_system *sys, terrain_rec *t, uint32_t i) {
 
 /* Makes a finished build the chunk's resident mesh and collider. */
 static void apply_chunk(rill_terrain_system *sys, terrain_rec *t, uint32_t i) {
+    uint64_t t0 = rill_time_ns();
     terrain_chunk *c = &t->chunks[i];
     chunk_result *r = c->ready;
     c->ready = NULL;
@@ -349,7 +350,9 @@ static void apply_chunk(rill_terrain_system *sys, terrain_rec *t, uint32_t i) {
             c->shape.id = 0;
         }
     }
+    t->build_ns_total += r->build_ns;
     rill__terrain_chunk_result_free(r);
+    t->apply_ns_total += rill_time_ns() - t0;
 }
 
 static void apply_ready(rill_terrain_system *sys, terrain_rec *t) {
@@ -623,6 +626,8 @@ bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_t
     out->colliders = t->colliders;
     out->rebuilds_last_update = t->rebuilds_last;
     out->rebuilds_total = t->rebuilds_total;
+    out->build_ns_total = t->build_ns_total;
+    out->apply_ns_total = t->apply_ns_total;
     out->height_bytes = (size_t)t->samples_x * t->samples_z * sizeof(float) +
                         (size_t)t->splat_w * t->splat_h * 4u +
                         (size_t)t->index_count * sizeof(uint32_t) +
@@ -654,6 +659,8 @@ void rill_terrain_get_stats(const rill_terrain_system *sys, rill_terrain_stats *
         out->colliders += info.colliders;
         out->rebuilds_last_update += info.rebuilds_last_update;
         out->rebuilds_total += info.rebuilds_total;
+        out->build_ns_total += info.build_ns_total;
+        out->apply_ns_total += info.apply_ns_total;
         out->height_bytes += info.height_bytes;
         out->resident_bytes += info.resident_bytes;
     }

@@ -43,7 +43,7 @@ typedef struct terrain_rec {
     terrain_chunk *chunks;      /* chunks_x * chunks_z, row-major by z */
     RILL_ARRAY(uint32_t) ready; /* chunk indices with a finished build, in arrival order */
     uint32_t resident, building, colliders, rebuilds_last;
-    uint64_t rebuilds_total;
+    uint64_t rebuilds_total, build_ns_total, apply_ns_total;
     uint32_t stamp;
 } terrain_rec;
 
