@@ -59,8 +59,9 @@ static uint8_t *read_external(const image_source *src, int32_t ti, const char *u
                       uri);
         return NULL;
     }
+    /* Confined to the model's folder: a URI with '..' or a symbolic link cannot read outside. */
     if (!rill_path_join(path, sizeof(path), src->base_dir, uri) ||
-        rill_file_read_all(path, &file, out_size, &e) != RILL_OK) {
+        rill_file_read_all_in(src->base_dir, path, 0, &file, out_size, &e) != RILL_OK) {
         RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti,
                       e.msg[0] ? e.msg : "path too long");
         return NULL;

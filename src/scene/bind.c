@@ -222,8 +222,8 @@ static double clamp_lane(binder *b, const place *pl, const rsn_value *v, const r
     if ((f->flags & RILL_FIELD_HAS_MAX) && y > f->max)
         y = f->max;
     if (y != x || (isnan(x) && !isnan(y))) {
-        bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %g", (int)v->len,
-                  pl->doc->src + v->off, y);
+        bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %g",
+                  (int)RILL_MIN(v->len, 40u), pl->doc->src + v->off, y);
     }
     return y;
 }
@@ -237,8 +237,8 @@ static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_
     bool neg, over;
     uint64_t mag;
     if (!rill_num_parse_int(pl->doc->src + v->off, v->len, &neg, &mag, &over)) {
-        return bind_fail(b, pl, v->line, v->col, "'%.*s' is not an integer", (int)v->len,
-                         pl->doc->src + v->off);
+        return bind_fail(b, pl, v->line, v->col, "'%.*s' is not an integer",
+                         (int)RILL_MIN(v->len, 40u), pl->doc->src + v->off);
     }
     /* Range of the storage type, then the field's own bounds. */
     long double lo, hi;
@@ -275,8 +275,8 @@ static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_
         clamped = true;
     }
     if (clamped) {
-        bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %.0Lf", (int)v->len,
-                  pl->doc->src + v->off, x);
+        bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %.0Lf",
+                  (int)RILL_MIN(v->len, 40u), pl->doc->src + v->off, x);
     }
     /* Exact conversions: x is integral and inside the type's range here. For 64-bit types rebuild
      * from the magnitude when not clamped, since long double may not hold every u64. */
@@ -336,7 +336,8 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
     if (f64) {
         double d;
         if (!rill_num_parse_f64(s, v->len, &d)) {
-            return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number", (int)v->len, s);
+            return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number",
+                             (int)RILL_MIN(v->len, 40u), s);
         }
         if (overflowed(s, v->len, d)) {
             return bind_fail(b, pl, v->line, v->col,
@@ -349,7 +350,8 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
         float x;
         if (!rill_num_parse_f32(s, v->len, &x)) {
             /* An integer token in hex is a valid integer but not a float. */
-            return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number", (int)v->len, s);
+            return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number",
+                             (int)RILL_MIN(v->len, 40u), s);
         }
         if (overflowed(s, v->len, (double)x)) {
             return bind_fail(b, pl, v->line, v->col,
