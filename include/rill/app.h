@@ -597,8 +597,10 @@ typedef struct rill_content_desc {
 rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err);
 /* Loads the content into the world with `renderer` (borrowed until rill_content_release):
  * the scene (synchronously), the Model entities (rill_app_enable_models + flush, so the first
- * frame has them), the built-in meshes, then the stated defaults. A Model that fails to load
- * fails the call (each failure is also logged with its entity and file). */
+ * frame has them), the built-in meshes, then the stated defaults; then physics and terrain
+ * (rill_content_physics, rill_content_terrain), with the chunks the streaming camera wants built.
+ * A Model that fails to load fails the call (each failure is also logged with its entity and
+ * file); a terrain whose heightmap fails is logged and drawn empty. */
 rill_result rill_content_load(rill_content *content, rill_renderer *renderer, rill_error *err);
 /* Builds this frame's snapshot from the world (rill_render_extract) plus the built-in instances.
  * When the world has more point and spot lights than the renderer shades (1024), the nearest to
@@ -631,6 +633,11 @@ const char *rill_content_scene(const rill_content *content);
 uint32_t rill_content_pack_count(const rill_content *content);
 /* The model system (NULL before rill_content_load). */
 rill_app_models *rill_content_models(const rill_content *content);
+/* The physics world and terrain system rill_content_load turns on for every content (Collider /
+ * RigidBody entities simulate; Terrain entities load, stream with the gate and camera, and draw
+ * through rill_render_terrain). NULL before load, after release, or built without the renderer. */
+rill_app_physics *rill_content_physics(const rill_content *c);
+rill_app_terrain *rill_content_terrain(const rill_content *c);
 /* RILL_CONTENT_DEFAULT_* bits for the defaults rill_content_load added. */
 uint32_t rill_content_defaults_used(const rill_content *content);
 /* One line per stated default, '\n'-separated ("" = none). Settings read but not applied

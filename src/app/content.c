@@ -39,6 +39,9 @@ struct rill_content {
 #if RILL_APP_HAS_RENDER
     rill_renderer *renderer;
     rill_app_models *models;
+    rill_app_physics *physics;
+    rill_app_terrain *terrain;
+    rill_render_terrain *render_terrain;
     rill_render_components comps;
     rill_render_extract_buf xb;
     RILL_ARRAY(rill_render_instance) extra; /* built-in scenes: procedural instances */
@@ -734,6 +737,8 @@ static rill_result spawn_model_entity(rill_content *c, rill_error *err) {
     return RILL_OK;
 }
 
+static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill_error *err);
+
 rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_error *err) {
     if (!c || !renderer)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: NULL argument");
@@ -741,7 +746,11 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: loaded already");
     c->renderer = renderer;
     rill_world *w = rill_app_world(c->app);
-    rill_result r = RILL_OK;
+    /* Every component the engine knows, before the scene binds its blocks (a Terrain or Collider
+     * read before its registration would be kept as unknown text). */
+    rill_result r = rill_app_register_components(w, NULL, NULL, err);
+    if (r != RILL_OK)
+        return r;
     switch (c->kind) {
     case RILL_CONTENT_KIND_BUILTIN:
         r = load_builtin(c, err);
@@ -771,7 +780,36 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
         return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Model entities failed to load",
                               c->scene[0] ? c->scene : c->input, ms.failed);
     apply_defaults(c);
+    return enable_terrain(c, renderer, err);
+}
+
+/* Physics and terrain for every content: Collider / RigidBody components simulate, Terrain
+ * components load, stream and draw. The terrain's first chunks are built before the first frame
+ * (those the streaming camera wants, or all of them in edit mode). */
+static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill_error *err) {
+    c->physics = rill_app_enable_physics(c->app, NULL, err);
+    c->terrain = c->physics
+                     ? rill_app_enable_terrain(c->app, rill_app_physics_world(c->physics), err)
+                     : NULL;
+    if (!c->terrain)
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    rill_render_terrain_desc rd = {.renderer = renderer,
+                                   .world = rill_app_world(c->app),
+                                   .terrain = rill_app_terrain_system(c->terrain),
+                                   .vfs = rill_app_vfs(c->app)};
+    c->render_terrain = rill_render_terrain_create(&rd, err);
+    if (!c->render_terrain)
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    rill_app_terrain_flush(c->terrain);
     return RILL_OK;
+}
+
+rill_app_physics *rill_content_physics(const rill_content *c) {
+    return c ? c->physics : NULL;
+}
+
+rill_app_terrain *rill_content_terrain(const rill_content *c) {
+    return c ? c->terrain : NULL;
 }
 
 /* >>snapshot ---------------------------------------------------------------------------------- */
@@ -857,6 +895,12 @@ void rill_content_release(rill_content *c) {
         return;
     rill_app_disable_models(c->models);
     c->models = NULL;
+    rill_render_terrain_destroy(c->render_terrain);
+    rill_app_disable_terrain(c->terrain);
+    rill_app_disable_physics(c->physics);
+    c->render_terrain = NULL;
+    c->terrain = NULL;
+    c->physics = NULL;
     if (c->renderer) {
         for (uint32_t i = 0; i < c->materials.len; i++)
             rill_render_material_destroy(c->renderer, c->materials.data[i]);
@@ -885,6 +929,16 @@ void rill_content_renderer_desc(rill_content *c, struct rill_renderer_desc *d) {
 }
 
 rill_app_models *rill_content_models(const rill_content *c) {
+    (void)c;
+    return NULL;
+}
+
+rill_app_physics *rill_content_physics(const rill_content *c) {
+    (void)c;
+    return NULL;
+}
+
+rill_app_terrain *rill_content_terrain(const rill_content *c) {
     (void)c;
     return NULL;
 }

@@ -13,12 +13,12 @@ struct rill_app_terrain {
 
 rill_terrain_view rill_app_terrain_view(const rill_app *app) {
     rill_terrain_view v = {0};
-    const rill_streaming_state *s = rill_app_streaming_state(app);
-    if (!s)
+    if (!app)
         return v;
-    v.streaming = s->active;
-    v.has_camera = s->camera != RILL_ENTITY_NULL;
-    memcpy(v.camera_position, s->camera_position, sizeof v.camera_position);
+    /* Picked now rather than read from StreamingState, so a flush outside the frame (boot, tools)
+     * sees the camera the world has at that moment. */
+    v.streaming = rill_streaming_active(app);
+    v.has_camera = rill_app_streaming_camera(app, v.camera_position) != RILL_ENTITY_NULL;
     return v;
 }
 

@@ -428,6 +428,70 @@ RSN
     expect_err "note: empty.rsn has no active camera: added a default camera"
     expect_png empty.png 60
     ;;
+render_terrain)
+    # A project whose scene holds a Terrain (generated heights), a second Terrain whose raw
+    # heightmap is truncated, and a falling ball: the good terrain's 16 chunks draw, the bad one
+    # is an error naming its file, and the render still succeeds.
+    cat >project.toml <<'TOML'
+[project]
+name = "terrain"
+main_scene = "main.rsn"
+TOML
+    printf 'too short' >bad.r16
+    cat >main.rsn <<'RSN'
+rsn 1
+
+entity 1 "Ground" {
+    Transform {
+        translation: (-128, -20, -128)
+    }
+    Terrain {
+        chunks_x: 4
+        chunks_z: 4
+        resolution: 33
+        height_scale: 40
+    }
+}
+
+entity 2 "Broken" {
+    Transform {
+        translation: (500, 0, 0)
+    }
+    Terrain {
+        chunks_x: 1
+        chunks_z: 1
+        resolution: 9
+        heightmap: @"bad.r16"
+    }
+}
+
+entity 3 "Camera" {
+    Transform {
+        translation: (0, 60, 160)
+        rotation: (-0.25, 0, 0, 0.968)
+    }
+    Camera {
+        far: 2000
+    }
+}
+
+entity 4 "Ball" {
+    Transform {
+        translation: (0, 80, 0)
+    }
+    Collider {
+        shape: sphere
+        radius: 4
+    }
+    RigidBody {
+    }
+}
+RSN
+    run 0 render . --size 96x64 --validation --out terrain.png
+    expect_out "16/16 instances visible"
+    expect_err "bad.r16: truncated"
+    expect_png terrain.png 1500
+    ;;
 run_no_display)
     env -u DISPLAY -u WAYLAND_DISPLAY "$rill" run builtin:spheres --frames 1 \
         >out.txt 2>err.txt && fail "run without a display succeeded"
