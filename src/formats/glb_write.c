@@ -186,6 +186,33 @@ static void add_texref(cJSON *obj, const char *key, const rill_gltf_texref *t,
     if (scale_key && t->scale != 1.0f) {
         cJSON_AddNumberToObject(o, scale_key, t->scale);
     }
+    if (t->has_transform) {
+        cJSON *ext = cJSON_AddObjectToObject(o, "extensions");
+        cJSON *x = ext ? cJSON_AddObjectToObject(ext, RILL_GLTF_EXT_TEXTURE_TRANSFORM) : NULL;
+        if (x) {
+            const float off[2] = {t->offset[0], t->offset[1]};
+            const float sc[2] = {t->uv_scale[0], t->uv_scale[1]};
+            cJSON_AddItemToObject(x, "offset", cJSON_CreateFloatArray(off, 2));
+            cJSON_AddNumberToObject(x, "rotation", t->rotation);
+            cJSON_AddItemToObject(x, "scale", cJSON_CreateFloatArray(sc, 2));
+            if (t->transform_texcoord >= 0) {
+                cJSON_AddNumberToObject(x, "texCoord", t->transform_texcoord);
+            }
+        }
+    }
+}
+
+/* True when a material texture reference carries KHR_texture_transform. */
+static bool uses_texture_transform(const rill_gltf_model *m) {
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const rill_gltf_material *ma = &m->materials[i];
+        if (ma->base_color_texture.has_transform || ma->metallic_roughness_texture.has_transform ||
+            ma->normal_texture.has_transform || ma->occlusion_texture.has_transform ||
+            ma->emissive_texture.has_transform) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool idx_ok(int32_t i, uint32_t count) {
@@ -672,8 +699,12 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
         cJSON_Delete(root_ext);
         goto done;
     }
-    if (used_edges || model->light_count) {
+    bool used_xf = uses_texture_transform(model);
+    if (used_edges || model->light_count || used_xf) {
         cJSON *used = cJSON_AddArrayToObject(root, "extensionsUsed");
+        if (used && used_xf) {
+            cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_TEXTURE_TRANSFORM));
+        }
         if (used && used_edges) {
             cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_MESH_EDGES));
         }

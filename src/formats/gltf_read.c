@@ -1291,6 +1291,38 @@ static rill_result read_meshes(rd *r) {
 
 /* >>materials, textures, images --------------------------------------------------------------- */
 
+/* KHR_texture_transform on a texture reference: offset [0, 0], rotation 0, scale [1, 1] and an
+ * optional texCoord override, as the extension defines them. */
+static rill_result texture_transform(rd *r, const rill__gj *t, const char *tw, rill_gltf_texref *out) {
+    out->has_transform = false;
+    out->offset[0] = out->offset[1] = 0.0f;
+    out->rotation = 0.0f;
+    out->uv_scale[0] = out->uv_scale[1] = 1.0f;
+    out->transform_texcoord = -1;
+    const rill__gj *ext, *x;
+    RD_TRY(js_member_object(r, t, "extensions", tw, &ext));
+    if (!ext) {
+        return RILL_OK;
+    }
+    char xw[200];
+    snprintf(xw, sizeof(xw), "%s.extensions", tw);
+    RD_TRY(js_member_object(r, ext, RILL_GLTF_EXT_TEXTURE_TRANSFORM, xw, &x));
+    if (!x) {
+        return RILL_OK;
+    }
+    snprintf(xw, sizeof(xw), "%s.extensions.%s", tw, RILL_GLTF_EXT_TEXTURE_TRANSFORM);
+    out->has_transform = true;
+    RD_TRY(js_floats(r, x, "offset", xw, 2, out->offset, NULL));
+    RD_TRY(js_float(r, x, "rotation", xw, 0.0f, &out->rotation));
+    RD_TRY(js_floats(r, x, "scale", xw, 2, out->uv_scale, NULL));
+    if (rill__gj_get(x, "texCoord")) {
+        uint64_t tc = 0;
+        RD_TRY(js_uint(r, x, "texCoord", xw, 0, 255, &tc));
+        out->transform_texcoord = (int32_t)tc;
+    }
+    return RILL_OK;
+}
+
 static rill_result texref(rd *r, const rill__gj *obj, const char *key, const char *where,
                           const char *scale_key, rill_gltf_texref *out) {
     out->texture = -1;
@@ -1314,7 +1346,7 @@ static rill_result texref(rd *r, const rill__gj *obj, const char *key, const cha
     if (scale_key) {
         RD_TRY(js_float(r, t, scale_key, tw, 1.0f, &out->scale));
     }
-    return RILL_OK;
+    return texture_transform(r, t, tw, out);
 }
 
 static rill_result read_materials(rd *r) {
@@ -1800,6 +1832,7 @@ static rill_result check_asset(rd *r) {
             return rd_fail(r, RILL_ERR_PARSE, "extensionsRequired[%u]: expected a string", i);
         }
         if (strcmp(e->u.str, "KHR_lights_punctual") != 0 &&
+            strcmp(e->u.str, RILL_GLTF_EXT_TEXTURE_TRANSFORM) != 0 &&
             strcmp(e->u.str, RILL_GLTF_EXT_MESH_EDGES) != 0) {
             return rd_fail(r, RILL_ERR_UNSUPPORTED, "extensionsRequired[%u]: %s is not supported",
                            i, e->u.str);

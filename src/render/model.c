@@ -139,6 +139,65 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     return out;
 }
 
+/* GL enums of glTF samplers. */
+enum {
+    GL_NEAREST = 9728,
+    GL_LINEAR = 9729,
+    GL_NEAREST_MIPMAP_NEAREST = 9984,
+    GL_LINEAR_MIPMAP_NEAREST = 9985,
+    GL_NEAREST_MIPMAP_LINEAR = 9986,
+    GL_LINEAR_MIPMAP_LINEAR = 9987,
+    GL_CLAMP_TO_EDGE = 33071,
+    GL_MIRRORED_REPEAT = 33648,
+};
+
+static rill_texture_wrap gl_wrap(uint32_t wrap) {
+    return wrap == GL_CLAMP_TO_EDGE     ? RILL_TEXTURE_WRAP_CLAMP
+           : wrap == GL_MIRRORED_REPEAT ? RILL_TEXTURE_WRAP_MIRROR
+                                        : RILL_TEXTURE_WRAP_REPEAT;
+}
+
+/* A texture reference's sampler (wrap per axis, the filters as the file says them; an unset
+ * minification filter is trilinear) and its KHR_texture_transform. */
+static void slot_from_gltf(const rill_gltf_model *m, const rill_gltf_texref *ref,
+                           rill_texture_sampler *out_s, rill_texture_transform *out_x) {
+    if (ref->texture < 0 || (uint32_t)ref->texture >= m->texture_count) {
+        return;
+    }
+    int32_t si = m->textures[ref->texture].sampler;
+    out_s->set = true; /* the default sampler: repeat, linear, trilinear */
+    if (si >= 0 && (uint32_t)si < m->sampler_count) {
+        const rill_gltf_sampler *gs = &m->samplers[si];
+        uint32_t mf = gs->min_filter;
+        out_s->wrap_u = gl_wrap(gs->wrap_s);
+        out_s->wrap_v = gl_wrap(gs->wrap_t);
+        out_s->mag_filter =
+            gs->mag_filter == GL_NEAREST ? RILL_TEXTURE_FILTER_NEAREST : RILL_TEXTURE_FILTER_LINEAR;
+        out_s->min_filter =
+            mf == GL_NEAREST || mf == GL_NEAREST_MIPMAP_NEAREST || mf == GL_NEAREST_MIPMAP_LINEAR
+                ? RILL_TEXTURE_FILTER_NEAREST
+                : RILL_TEXTURE_FILTER_LINEAR;
+        out_s->mip_filter = mf == GL_NEAREST || mf == GL_LINEAR ? RILL_TEXTURE_MIP_NONE
+                            : mf == GL_NEAREST_MIPMAP_NEAREST || mf == GL_LINEAR_MIPMAP_NEAREST
+                                ? RILL_TEXTURE_MIP_NEAREST
+                                : RILL_TEXTURE_MIP_LINEAR;
+    }
+    if (ref->has_transform) {
+        out_x->set = true;
+        out_x->offset[0] = ref->offset[0];
+        out_x->offset[1] = ref->offset[1];
+        out_x->rotation = ref->rotation;
+        out_x->scale[0] = ref->uv_scale[0];
+        out_x->scale[1] = ref->uv_scale[1];
+    }
+    int32_t uv_set = ref->has_transform && ref->transform_texcoord >= 0 ? ref->transform_texcoord
+                                                                        : (int32_t)ref->texcoord;
+    if (uv_set > 0) {
+        RILL_LOG_WARN(LOGM, "texture %d: UV set %d is not drawn (only the first UV set is)",
+                      ref->texture, uv_set);
+    }
+}
+
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
     rill_texture none = {0};
     return ref->texture >= 0 && (uint32_t)ref->texture < out->texture_count
@@ -261,17 +320,11 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                            : mt->alpha_mode == RILL_GLTF_ALPHA_MASK ? RILL_ALPHA_MASK
                                                                     : RILL_ALPHA_OPAQUE;
             d.double_sided = mt->double_sided;
-            /* glTF samplers are per texture; Rill takes the base color texture's for the whole
-             * material (GL enums: 33071 clamp, 33648 mirrored repeat, 9728 nearest). */
-            int32_t bt = mt->base_color_texture.texture;
-            int32_t si = bt >= 0 ? m->textures[bt].sampler : -1;
-            if (si >= 0) {
-                const rill_gltf_sampler *gs = &m->samplers[si];
-                uint32_t wrap = gs->wrap_s ? gs->wrap_s : gs->wrap_t;
-                d.wrap = wrap == 33071u   ? RILL_TEXTURE_WRAP_CLAMP
-                         : wrap == 33648u ? RILL_TEXTURE_WRAP_MIRROR
-                                          : RILL_TEXTURE_WRAP_REPEAT;
-                d.nearest = gs->mag_filter == 9728u;
+            const rill_gltf_texref *refs[RILL_MATERIAL_TEX_NUM] = {
+                &mt->base_color_texture, &mt->normal_texture, &mt->metallic_roughness_texture,
+                &mt->occlusion_texture, &mt->emissive_texture};
+            for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
+                slot_from_gltf(m, refs[k], &d.samplers[k], &d.transforms[k]);
             }
             d.base_color_texture = tex_ref(out, &mt->base_color_texture);
             d.normal_texture = tex_ref(out, &mt->normal_texture);

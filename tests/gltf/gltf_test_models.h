@@ -289,6 +289,21 @@ static inline bool tm_models_equal(const rill_gltf_model *a, const rill_gltf_mod
                      x->emissive_texture.texture == y->emissive_texture.texture &&
                      x->metallic_roughness_texture.texture == y->metallic_roughness_texture.texture,
                  "material textures");
+        const rill_gltf_texref *xr[5] = {&x->base_color_texture, &x->normal_texture,
+                                         &x->metallic_roughness_texture, &x->occlusion_texture,
+                                         &x->emissive_texture};
+        const rill_gltf_texref *yr[5] = {&y->base_color_texture, &y->normal_texture,
+                                         &y->metallic_roughness_texture, &y->occlusion_texture,
+                                         &y->emissive_texture};
+        for (int k = 0; k < 5; k++) {
+            TM_CHECK(xr[k]->has_transform == yr[k]->has_transform &&
+                         (!xr[k]->has_transform ||
+                          (tm_floats_eq(xr[k]->offset, yr[k]->offset, 2) &&
+                           xr[k]->rotation == yr[k]->rotation &&
+                           tm_floats_eq(xr[k]->uv_scale, yr[k]->uv_scale, 2) &&
+                           xr[k]->transform_texcoord == yr[k]->transform_texcoord)),
+                     "texture transform");
+        }
     }
     TM_CHECK(a->texture_count == b->texture_count && a->sampler_count == b->sampler_count &&
                  a->image_count == b->image_count,

@@ -768,6 +768,44 @@ static void test_round_trip(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* KHR_texture_transform is read on texture references (defaults filled in) and written back. */
+static void test_texture_transform(void **state) {
+    (void)state;
+    if (!have_assimp()) {
+        print_message("assimp-testmodels not installed: skipped\n");
+        return;
+    }
+    rill_gltf_model *m;
+    rill_error err = {0};
+    assert_int_equal(rill_gltf_read_file(ASSIMP_DIR
+                                         "glTF2/textureTransform/TextureTransformTest.gltf",
+                                         NULL, &m, &err),
+                     RILL_OK);
+    assert_true(m->material_count >= 7);
+    const rill_gltf_texref *u = &m->materials[0].base_color_texture; /* "Offset U" */
+    assert_true(u->has_transform);
+    assert_float_equal(u->offset[0], 0.5f, 1e-6);
+    assert_float_equal(u->uv_scale[0], 1.0f, 0.0);
+    assert_int_equal(u->transform_texcoord, -1);
+    const rill_gltf_texref *all = &m->materials[5].base_color_texture; /* "All" */
+    assert_float_equal(all->offset[0], -0.2f, 1e-6);
+    assert_float_equal(all->offset[1], -0.1f, 1e-6);
+    assert_float_equal(all->rotation, 0.3f, 1e-6);
+    assert_float_equal(all->uv_scale[1], 1.5f, 1e-6);
+    assert_false(m->materials[6].base_color_texture.has_transform); /* "Correct" */
+    uint8_t *bytes;
+    size_t size;
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &size, &err), RILL_OK);
+    rill_gltf_model *b;
+    assert_int_equal(rill_gltf_read_memory(bytes, size, NULL, &b, &err), RILL_OK);
+    assert_float_equal(b->materials[5].base_color_texture.rotation, 0.3f, 1e-6);
+    assert_non_null(
+        strstr((const char *)bytes + 20, "\"extensionsUsed\":[\"KHR_texture_transform\""));
+    rill_free(bytes);
+    rill_gltf_model_free(b);
+    rill_gltf_model_free(m);
+}
+
 /* Lights and node TRS written and read back through KHR_lights_punctual. */
 static void test_lights_round_trip(void **state) {
     (void)state;
@@ -824,6 +862,7 @@ int main(void) {
         cmocka_unit_test(test_truncation),         cmocka_unit_test(test_glb_short_length),
         cmocka_unit_test(test_byte_flips),         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_lights_round_trip),  cmocka_unit_test(test_writer_rejects_bad_model),
+        cmocka_unit_test(test_texture_transform),
         cmocka_unit_test(test_primitive_modes),    cmocka_unit_test(test_flat_normals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,8 @@
 extern "C" {
 #endif
 
+/* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
+#define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
 #define RILL_GLTF_EXT_MESH_EDGES "RILL_mesh_edges"
 
@@ -55,6 +57,11 @@ typedef struct rill_gltf_texref {
     int32_t texture;
     uint32_t texcoord;
     float scale;
+    /* KHR_texture_transform on this reference (has_transform false = none): uv' = T(offset) *
+     * R(rotation) * S(scale) * uv; transform_texcoord is its texCoord override (-1 = none). */
+    bool has_transform;
+    float offset[2], rotation, uv_scale[2];
+    int32_t transform_texcoord;
 } rill_gltf_texref;
 
 typedef enum rill_gltf_alpha_mode {
