@@ -515,6 +515,13 @@ run_window)
     xvfb-run -a "$rill" demo --out demo --entities 300 --window --frames 2 >out.txt 2>err.txt ||
         fail "rill demo --window failed"
     expect_out "2 frames"
+    # A project folder: its [window] size (320 x 240) is the window's, so the screenshot's.
+    xvfb-run -a "$rill" run "$RILL_SOURCE_DIR/examples/data/project" --frames 3 \
+        --screenshot proj.png >out.txt 2>err.txt || fail "rill run PROJECT failed"
+    expect_png proj.png 1000
+    # PNG IHDR: width and height as big-endian 32-bit numbers at bytes 16..23.
+    dims=$(od -An -tu1 -j16 -N8 proj.png | tr -s ' ')
+    [ "$dims" = " 0 0 1 64 0 0 0 240" ] || fail "the project window is not 320x240: $dims"
     ;;
 demo_long_out)
     # An --out whose derived paths do not fit is refused; before, the cut "OUT/districts" named
