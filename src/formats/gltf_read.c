@@ -81,16 +81,21 @@ static rill_result rd_fail(rd *r, rill_result code, const char *fmt, ...) {
         }                                                                                          \
     } while (0)
 
+/* How to raise the model limit, as every limit message says it (docs/limits.md). */
+#define RD_RAISE_HINT                                                                              \
+    "raise it: RILL_LIMITS=model_bytes=N, rill --limit model_bytes=N, rill_limits_set, or "        \
+    "rill_gltf_read_desc.max_bytes"
+
 /* Counts `bytes` of decoded data against the model's limit before they are allocated, so a small
  * file cannot make the reader commit memory without bound (many accessors, accessors without a
  * buffer view that decode to zeros, many primitives naming one huge accessor). */
 static rill_result rd_charge(rd *r, uint64_t bytes, const char *where, const char *what) {
     if (bytes > r->max_bytes || r->decoded > r->max_bytes - bytes) {
         return rd_fail(r, RILL_ERR_LIMIT,
-                       "%s%s: decoding %llu more bytes would pass the model limit of %llu bytes "
-                       "(%llu decoded so far; raise it with rill_gltf_read_desc.max_bytes)",
-                       where, what, (unsigned long long)bytes, (unsigned long long)r->max_bytes,
-                       (unsigned long long)r->decoded);
+                       "%s%s: %llu bytes decoded would exceed the model_bytes limit of %llu "
+                       "(%llu decoded before; " RD_RAISE_HINT ")",
+                       where, what, (unsigned long long)(r->decoded + bytes),
+                       (unsigned long long)r->max_bytes, (unsigned long long)r->decoded);
     }
     r->decoded += bytes;
     return RILL_OK;
@@ -663,7 +668,8 @@ static rill_result accessor_info(rd *r, int32_t index, const rd_accessor **out) 
     }
     if (count * comps * sizeof(float) > r->max_bytes) {
         return rd_fail(r, RILL_ERR_LIMIT,
-                       "%s: %llu elements would decode to more than the model limit of %zu bytes",
+                       "%s: %llu elements would decode to more than the model_bytes limit of %zu "
+                       "(" RD_RAISE_HINT ")",
                        aw, (unsigned long long)count, r->max_bytes);
     }
     RD_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
@@ -1930,8 +1936,8 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     if (!rill__gj_parse(json, json_size, r->max_bytes, &doc, &at, &over)) {
         if (over) {
             return rd_fail(r, RILL_ERR_LIMIT,
-                           "the JSON chunk (%zu bytes) needs more than the model limit of %zu "
-                           "bytes (raise it with rill_gltf_read_desc.max_bytes)",
+                           "the JSON chunk (%zu bytes) needs more than the model_bytes limit of "
+                           "%zu (" RD_RAISE_HINT ")",
                            json_size, r->max_bytes);
         }
         /* Count lines and columns up to the failure for a text-style position. */
@@ -1991,9 +1997,11 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     return res;
 }
 
-/* The decoded-bytes limit of one model when the desc gives none. */
+/* The decoded-bytes limit of one model when the desc gives none: the process-wide model_bytes
+ * limit (rill_limits_set, RILL_LIMITS). */
 static size_t default_model_limit(void) {
-    return (size_t)1 << 30;
+    uint64_t v = rill_limit_get(RILL_LIMIT_MODEL_BYTES);
+    return v > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)v;
 }
 
 rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf_read_desc *desc,

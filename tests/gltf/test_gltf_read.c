@@ -415,8 +415,17 @@ static void test_model_limit(void **state) {
     }
     assert_null(m);
     assert_non_null(strstr(err.msg, "bomb.gltf: meshes[0].primitives["));
-    assert_non_null(strstr(err.msg, "model limit of 67108864 bytes"));
+    assert_non_null(strstr(err.msg, "model_bytes limit of 67108864"));
+    assert_non_null(strstr(err.msg, "RILL_LIMITS=model_bytes=N"));
     assert_non_null(strstr(err.msg, "max_bytes"));
+    /* Without a desc limit, the process-wide model_bytes limit applies. */
+    rill_limits lim = rill_limits_query_defaults();
+    lim.model_bytes = 48u << 20;
+    rill_limits_set(&lim);
+    res = rill_gltf_read_memory(text, strlen(text), NULL, &m, &err);
+    rill_limits_set(NULL);
+    assert_int_equal(res, RILL_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "model_bytes limit of 50331648"));
     /* Measured: well under a second and the limit's worth of memory (the test process itself
      * stays below 256 MiB even with the default 1 GiB limit never reached). */
     assert_true(rill_time_ns() - t0 < 5000000000ull);

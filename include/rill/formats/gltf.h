@@ -232,7 +232,8 @@ typedef rill_result (*rill_gltf_file_fn)(const char *path, uint8_t **out_data, s
  *     read_file; for read_memory NULL means external URIs are an error);
  *   read_file: how external files are read (default rill_file_read_all);
  *   max_bytes: limit on the decoded bytes of the whole model, the JSON tree and buffers included
- *     (default 1 GiB); a file that needs more fails with RILL_ERR_LIMIT naming the place. */
+ *     (default: the process-wide model_bytes limit, rill_limit_get(RILL_LIMIT_MODEL_BYTES), 1 GiB
+ *     unless changed); a file that needs more fails with RILL_ERR_LIMIT naming the place. */
 typedef struct rill_gltf_read_desc {
     const char *name;
     const char *base_dir;
