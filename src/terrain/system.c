@@ -750,3 +750,58 @@ const uint8_t *rill_terrain_splat_map(const rill_terrain_system *sys, rill_entit
         *out_height = t ? t->splat_h : 0;
     return t ? t->splat : NULL;
 }
+
+/* >>chunk map */
+
+static void fill_rect(uint8_t *rgba, uint32_t w, uint32_t h, int64_t x0, int64_t y0, int64_t x1,
+                      int64_t y1, const uint8_t color[4]) {
+    x0 = RILL_MAX(x0, 0);
+    y0 = RILL_MAX(y0, 0);
+    x1 = RILL_MIN(x1, (int64_t)w);
+    y1 = RILL_MIN(y1, (int64_t)h);
+    for (int64_t y = y0; y < y1; y++) {
+        for (int64_t x = x0; x < x1; x++)
+            memcpy(&rgba[((size_t)y * w + (size_t)x) * 4u], color, 4);
+    }
+}
+
+uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float world_min[2],
+                                     const float world_max[2], uint8_t *rgba, uint32_t w,
+                                     uint32_t h) {
+    if (!sys || !world_min || !world_max || !rgba || w == 0 || h == 0 ||
+        !(world_max[0] > world_min[0]) || !(world_max[1] > world_min[1])) {
+        return 0;
+    }
+    static const uint8_t fill[RILL_TERRAIN_CHUNK_STATE_NUM][4] = {
+        {70, 70, 74, 255}, {230, 170, 40, 255}, {60, 170, 70, 255}};
+    static const uint8_t edge[RILL_TERRAIN_CHUNK_STATE_NUM][4] = {
+        {40, 40, 44, 255}, {150, 105, 20, 255}, {30, 100, 40, 255}};
+    double sx = (double)w / (world_max[0] - world_min[0]);
+    double sz = (double)h / (world_max[1] - world_min[1]);
+    uint32_t drawn = 0;
+    for (uint32_t t = 0; t < sys->terrains.len; t++) {
+        const terrain_rec *r = sys->terrains.data[t];
+        if (!r->chunks)
+            continue;
+        for (uint32_t i = 0; i < chunk_count(r); i++) {
+            float mn[2], mx[2];
+            chunk_rect(r, i, mn, mx);
+            /* Image x grows with world x; image y grows as world z falls (north up). */
+            int64_t x0 = (int64_t)floor((mn[0] - world_min[0]) * sx);
+            int64_t x1 = (int64_t)ceil((mx[0] - world_min[0]) * sx);
+            int64_t y0 = (int64_t)floor((world_max[1] - mx[1]) * sz);
+            int64_t y1 = (int64_t)ceil((world_max[1] - mn[1]) * sz);
+            if (x1 <= 0 || y1 <= 0 || x0 >= (int64_t)w || y0 >= (int64_t)h)
+                continue;
+            uint8_t s = r->chunks[i].state;
+            if (x1 - x0 >= 3 && y1 - y0 >= 3) {
+                fill_rect(rgba, w, h, x0, y0, x1, y1, edge[s]);
+                fill_rect(rgba, w, h, x0 + 1, y0 + 1, x1 - 1, y1 - 1, fill[s]);
+            } else {
+                fill_rect(rgba, w, h, x0, y0, RILL_MAX(x1, x0 + 1), RILL_MAX(y1, y0 + 1), fill[s]);
+            }
+            drawn++;
+        }
+    }
+    return drawn;
+}

@@ -552,6 +552,35 @@ static void test_hostile_heightmaps(void **state) {
     teardown(&f);
 }
 
+static void test_chunk_map(void **state) {
+    (void)state;
+    fixture f;
+    setup(&f, "terrain_map");
+    rill_terrain t = small_terrain(4, 4); /* 64 m square at the origin, chunk 16, radius 32 */
+    t.stream_radius = 16.0f;
+    rill_entity e = spawn_terrain(&f, &t, 0, 0, 0);
+    rill_terrain_view view = {.streaming = true, .has_camera = true, .camera_position = {8, 0, 8}};
+    settle(&f, &view);
+    assert_int_equal(rill_terrain_chunk_get_state(f.sys, e, 0, 0), RILL_TERRAIN_CHUNK_RESIDENT);
+    assert_int_equal(rill_terrain_chunk_get_state(f.sys, e, 3, 3), RILL_TERRAIN_CHUNK_UNLOADED);
+    enum { S = 64 };
+    static uint8_t img[S * S * 4];
+    memset(img, 7, sizeof img);
+    float mn[2] = {-32, -32}, mx[2] = {96, 96}; /* half a pixel a metre; terrain in the middle */
+    assert_int_equal(rill_terrain_draw_chunk_map(f.sys, mn, mx, img, S, S), 16);
+    /* Chunk (0, 0) spans x 16..24, y 40..48 (north up); its inside is green. */
+    const uint8_t *p = &img[(44 * S + 20) * 4];
+    assert_true(p[1] > p[0] && p[1] > 150);
+    /* Chunk (3, 3): x 40..48, y 16..24, unloaded grey. */
+    p = &img[(20 * S + 44) * 4];
+    assert_true(p[0] == p[1] || p[0] + 4 == p[2]);
+    assert_true(p[1] < 100);
+    /* Outside the terrain: untouched. */
+    assert_int_equal(img[(2 * S + 2) * 4], 7);
+    assert_int_equal(rill_terrain_draw_chunk_map(f.sys, mx, mn, img, S, S), 0); /* bad rect */
+    teardown(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -564,6 +593,7 @@ int main(void) {
         cmocka_unit_test(test_memory_after_1000_cycles),
         cmocka_unit_test(test_heightmap_files),
         cmocka_unit_test(test_hostile_heightmaps),
+        cmocka_unit_test(test_chunk_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
