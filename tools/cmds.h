@@ -15,6 +15,11 @@ int rill_cmd_demo(int argc, char **argv);       /* cmd_demo.c: generate and load
 int rill_cmd_pack(int argc, char **argv);       /* cmd_pack.c (asset helper): .rpak packing */
 
 int rill_cmd_run(int argc, char **argv); /* cmd_run.c: the windowed viewer */
+int rill_cmd_fly(int argc, char **argv); /* cmd_fly.c: the streaming fly-through */
+
+/* demo_assets.c: writes the demo city's textured .glb models into models_dir and their PNG
+ * textures into models_dir/textures. Deterministic. */
+rill_result rill_demo_write_assets(const char *models_dir, rill_error *err);
 
 /* Installs a log sink that prints "warning: ..." / "error: ..." lines on stderr, and counts them
  * (rill_cli_log_count). Debug and info messages are shown only when verbose. */

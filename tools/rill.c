@@ -23,6 +23,8 @@ int rill_cmd_export(int argc, char **argv);
 __attribute__((weak)) int rill_cmd_render(int argc, char **argv);
 /* `rill run` (tools/cmd_run.c), weak for the same reason. */
 __attribute__((weak)) int rill_cmd_run(int argc, char **argv);
+/* `rill fly` (tools/cmd_fly.c, the streaming fly-through), weak for the same reason. */
+__attribute__((weak)) int rill_cmd_fly(int argc, char **argv);
 
 typedef struct command {
     const char *name;
@@ -42,6 +44,8 @@ static const command COMMANDS[] = {
      "render a project, scene, model or pack to a PNG (headless)"},
     {"run", NULL /* resolved at run time: weak */,
      "play a project, scene, model or pack in a window"},
+    {"fly", NULL /* resolved at run time: weak */,
+     "fly through a project or pack with streaming on; frame times, counters, map"},
     {"help", cmd_help, "show this help, or a command's help"},
 };
 
@@ -65,6 +69,9 @@ static int (*command_fn(const command *c))(int, char **) {
     }
     if (strcmp(c->name, "run") == 0) {
         return rill_cmd_run; /* NULL when cmd_run.c is not linked */
+    }
+    if (strcmp(c->name, "fly") == 0) {
+        return rill_cmd_fly; /* NULL when cmd_fly.c is not linked */
     }
     return c->fn;
 }

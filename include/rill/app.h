@@ -260,7 +260,8 @@ const rill_project *rill_app_project(const rill_app *app);
 const rill_app_time *rill_app_get_time(const rill_app *app);
 
 /* The initial boot load: loads project.main_scene synchronously (the world is complete when it
- * returns), as NOTES asks for the boot and editor opens. Does nothing and returns RILL_OK when the
+ * returns), as NOTES asks for the boot and editor opens, then the streamed instances the camera
+ * starts next to (rill_stream_settle). Does nothing and returns RILL_OK when the
  * project names no main scene. Errors name the file and the place. */
 rill_result rill_app_load_main_scene(rill_app *app, rill_error *err);
 

@@ -168,6 +168,11 @@ typedef struct rill_mesh_desc {
 /* Creates a mesh: validates the indices, copies the data and queues the upload (drawable once
  * uploaded). Returns {0} with err set on bad input or when the pool (65536) is full. */
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
+/* A mesh's index count and local bounding sphere, for CPU-side counters (a fly-through's triangle
+ * counts without drawing). False for a stale handle (the outputs are then untouched); outputs may
+ * be NULL. */
+bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out_index_count,
+                           float out_center[3], float *out_radius);
 /* Releases a mesh once the frames using it are done. Stale or zero handles are a no-op. */
 void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh);
 /* Procedural meshes (through the same upload path): unit cube (-0.5..0.5), UV sphere of radius
@@ -559,6 +564,7 @@ typedef struct rill_render_stats {
     bool fill_mode_non_solid; /* wireframe (polygon mode line) is available */
     bool validation;          /* validation layers are on */
     uint64_t triangles;       /* triangles drawn by the last frame, all passes (shadows too) */
+    uint64_t texture_bytes;   /* GPU bytes of the levels every live texture holds now */
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);

@@ -181,6 +181,13 @@ void rill_stream_update(rill_stream *stream);
 /* Publishes the state only (the app does this on mode changes). */
 void rill_stream_publish(rill_stream *stream);
 
+/* The boot load's counterpart for streamed content (main thread, outside the frame): propagates
+ * transforms, runs the decisions, and drives the scene loader until every instance load it
+ * started has finished, again while finished content starts more (nested streamed instances),
+ * so the first frame shows what the camera should see. Gives up after max_ns of wall time
+ * (0 = 10 s). Returns the number of instances loaded. Nothing happens without a scene loader. */
+uint32_t rill_stream_settle(rill_stream *stream, uint64_t max_ns);
+
 /* Adds a streamer (copied); at most 16. False when full or update is NULL. */
 bool rill_stream_add_streamer(rill_stream *stream, const rill_streamer_desc *desc);
 

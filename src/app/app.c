@@ -445,7 +445,11 @@ rill_result rill_app_load_main_scene(rill_app *app, rill_error *err) {
     if (!app->project.main_scene[0]) {
         return RILL_OK;
     }
-    return rill_scene_load_sync(app->scenes, app->project.main_scene, NULL, err);
+    rill_result r = rill_scene_load_sync(app->scenes, app->project.main_scene, NULL, err);
+    if (r == RILL_OK) {
+        rill_stream_settle(app->stream, 0); /* streamed content the camera starts next to */
+    }
+    return r;
 }
 
 /* >>frame ------------------------------------------------------------------------------------- */

@@ -758,6 +758,8 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
     case RILL_CONTENT_KIND_PROJECT:
     case RILL_CONTENT_KIND_SCENE:
         r = rill_scene_load_sync(rill_app_scenes(c->app), c->scene, NULL, err);
+        if (r == RILL_OK) /* the boot load includes the streamed content near the camera */
+            rill_stream_settle(rill_app_stream(c->app), 0);
         break;
     case RILL_CONTENT_KIND_MODEL:
         r = spawn_model_entity(c, err);

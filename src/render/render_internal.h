@@ -240,6 +240,8 @@ void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
+/* GPU bytes of every live texture's levels (the image each texture samples now). */
+uint64_t rill__texture_bytes(const rill_renderer *r);
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
 
 /* terrain_draw.c: the world's terrain renderer (NULL when none), and its part of extract: sync the

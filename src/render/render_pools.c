@@ -57,6 +57,43 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
     return rill__buf_ready(m->vb) && rill__buf_ready(m->ib) ? m : NULL;
 }
 
+bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out_index_count,
+                           float out_center[3], float *out_radius) {
+    int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
+    if (i < 0) {
+        return false;
+    }
+    const mesh_slot *m = &r->meshes[i];
+    if (out_index_count) {
+        *out_index_count = m->index_count;
+    }
+    if (out_center) {
+        memcpy(out_center, m->center, sizeof m->center);
+    }
+    if (out_radius) {
+        *out_radius = m->radius;
+    }
+    return true;
+}
+
+uint64_t rill__texture_bytes(const rill_renderer *r) {
+    uint64_t total = 0;
+    for (uint32_t s = 0; r->textures && s < POOL_SIZE; s++) {
+        const rill__img *img = r->textures[s].img;
+        if (!img) {
+            continue;
+        }
+        const rill__img_desc *d = rill__img_get_desc(img);
+        uint32_t unit = rill__fmt_unit_bytes(d->format);
+        for (uint32_t l = 0; l < d->mips; l++) {
+            uint64_t w = RILL_MAX(d->width >> l, 1u), h = RILL_MAX(d->height >> l, 1u);
+            total +=
+                rill__fmt_is_block(d->format) ? ((w + 3) / 4) * ((h + 3) / 4) * unit : w * h * unit;
+        }
+    }
+    return total;
+}
+
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat) {
     int32_t i = rill_pool_index(&r->mat_pool, mat.id);
     if (i < 0) {

@@ -333,6 +333,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->instances_visible = r->instances_visible;
     out->draw_calls = r->draw_calls;
     out->triangles = r->triangles;
+    out->texture_bytes = rill__texture_bytes(r);
     out->light_cluster_refs = r->light_cluster_refs;
     out->validation_messages = rill__gpu_validation_messages(r->gpu);
     out->uploaded_bytes_last_frame = rill__gpu_uploaded_last_frame(r->gpu);

@@ -396,3 +396,23 @@ rill_instance_state rill__instances_state(const rill__instance_streamer *is, ril
         return RILL_INSTANCE_UNLOADED;
     return is->recs.data[v - 1].state;
 }
+
+uint32_t rill__instances_settle(rill__instance_streamer *is, uint64_t max_ns) {
+    if (!is)
+        return 0;
+    rill_world *w = rill_stream_world(is->stream);
+    uint64_t start = rill_time_ns(), done0 = is->loads_completed;
+    for (;;) {
+        rill_world_update_transforms(w);
+        rill_stream_update(is->stream);
+        uint32_t loading = 0;
+        for (uint32_t i = 0; i < is->recs.len; i++) {
+            loading += is->recs.data[i].state == RILL_INSTANCE_LOADING;
+        }
+        if (!loading || rill_time_ns() - start > max_ns)
+            break;
+        if (!rill_scene_loader_update(is->scenes))
+            rill_sleep_ns(100000u); /* a worker parses */
+    }
+    return (uint32_t)(is->loads_completed - done0);
+}

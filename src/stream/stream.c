@@ -214,3 +214,7 @@ uint32_t rill_stream_instances(const rill_stream *s, rill_stream_instance_info *
 rill_instance_state rill_stream_instance_state(const rill_stream *s, rill_entity root) {
     return s ? rill__instances_state(s->instances, root) : RILL_INSTANCE_UNLOADED;
 }
+
+uint32_t rill_stream_settle(rill_stream *s, uint64_t max_ns) {
+    return s ? rill__instances_settle(s->instances, max_ns ? max_ns : 10000000000ull) : 0u;
+}

@@ -29,6 +29,7 @@ void rill__instances_destroy(rill__instance_streamer *is);
 void rill__instances_stats(const rill__instance_streamer *is, rill_stream_stats *out);
 uint32_t rill__instances_list(const rill__instance_streamer *is, rill_stream_instance_info *out,
                               uint32_t cap);
+uint32_t rill__instances_settle(rill__instance_streamer *is, uint64_t max_ns);
 rill_instance_state rill__instances_state(const rill__instance_streamer *is, rill_entity root);
 
 #endif

@@ -134,20 +134,22 @@ scene_load_bad)
     ;;
 scene_load_pack)
     # The demo packed into a .rpak loads with an empty loose root: everything comes from the pack.
+    # Its districts are streamed instances, so the main scene alone is loaded here.
     run 0 demo --out demo --entities 1500 --no-load
-    run 0 pack create demo --out demo.rpak
+    run 0 pack create demo/project --out demo.rpak
     mkdir -p empty
     run 0 scene load main.rsn --root empty --pack demo.rpak
-    expect_out "loaded main.rsn: 1[0-9][0-9][0-9] entities"
+    expect_out "loaded main.rsn: [1-9][0-9]* entities"
     run 1 scene load main.rsn --root empty
     expect_err "main.rsn"
     run 1 scene load main.rsn --root empty --pack nothere.rpak
     expect_err "nothere.rpak"
     ;;
 demo_small)
-    run 0 demo --out demo --entities 3000 --size 160x90
-    expect_out "generated demo: 3[0-9][0-9][0-9] entities"
-    expect_out "loaded main.rsn: 3[0-9][0-9][0-9] entities"
+    run 0 demo --out demo --entities 3000 --size 160x90 --fly-frames 30
+    expect_out "generated demo: 3[0-9][0-9][0-9] entities in the world, [1-9][0-9]* streamed districts"
+    expect_out "exported demo/demo.rpak"
+    expect_out "loaded main.rsn: [1-9][0-9]* entities"
     # The rendered views: written, real PNGs, and not one flat color.
     expect_out "wrote demo/overview.png (160x90)"
     expect_out "wrote demo/street.png (160x90)"
@@ -155,24 +157,62 @@ demo_small)
     for v in overview street; do
         expect_png "demo/$v.png" 3000
     done
-    [ -f demo/main.rsn ] || fail "demo/main.rsn missing"
-    [ -f demo/project.toml ] || fail "demo/project.toml missing"
-    [ -f demo/buildings/building_0.rsn ] || fail "building scene missing"
-    # Every generated file passes `scene check`.
-    for f in demo/main.rsn demo/districts/*.rsn demo/buildings/*.rsn; do
+    # The fly-through over the pack: its counters, summary and pictures.
+    expect_out "fly: 30 frames"
+    for f in frames.jsonl summary.json; do
+        [ -s "demo/fly/$f" ] || fail "demo/fly/$f missing"
+    done
+    expect_png demo/fly/map.png 1000
+    expect_png demo/fly/frametime.png 1000
+    [ -f demo/project/main.rsn ] || fail "demo/project/main.rsn missing"
+    [ -f demo/project/project.toml ] || fail "demo/project/project.toml missing"
+    [ -f demo/project/models/building_0.glb ] || fail "building model missing"
+    [ -f demo/project/models/textures/facade_brick.png ] || fail "facade texture missing"
+    grep -q "streamed: true" demo/project/main.rsn || fail "districts are not streamed"
+    grep -q '"NM_Tower"' demo/project/main.rsn || fail "no NM_ landmark"
+    # Every generated scene passes `scene check`.
+    for f in demo/project/main.rsn demo/project/districts/*.rsn; do
         run 0 scene check "$f"
     done
     # Deterministic: a second run writes the same bytes.
-    cp -r demo first
+    cp -r demo/project first
     run 0 demo --out demo --entities 3000 --no-load
-    diff -r first demo >/dev/null || fail "demo output differs between runs"
+    diff -r first demo/project >/dev/null || fail "demo output differs between runs"
+    ;;
+fly)
+    run 2 fly
+    expect_err "usage: rill fly"
+    run 2 fly demo --out fly --frames 0
+    run 2 fly demo --out fly --speed -3
+    run 2 fly demo --frames 3
+    run 0 demo --out demo --entities 2000 --no-load
+    run 0 export demo/project --out demo.rpak --quiet
+    printf '[{"pos": [0, 30, 0]}, {"pos": [0, 30, -300], "t": 2}]' >path.json
+    run 0 fly demo.rpak --out fly --path path.json --frames 40 --no-render
+    expect_out "fly: 40 frames"
+    [ "$(wc -l <fly/frames.jsonl)" -eq 40 ] || fail "frames.jsonl should have 40 lines"
+    for k in frame t main_ms stream_ms gpu_ms entities instances_loaded instances_loading \
+        instances_unloaded triangles triangles_full draws lod texture_bytes; do
+        head -n 1 fly/frames.jsonl | grep -q "\"$k\":" || fail "frames.jsonl lacks $k"
+    done
+    for k in frames world_entities entities_max main_ms_max main_ms_p99 stream_ms_max \
+        triangles_mean triangles_full_mean texture_bytes_max texture_bytes_full; do
+        grep -q "\"$k\":" fly/summary.json || fail "summary.json lacks $k"
+    done
+    # Streaming happened: some district loaded, and the world is larger than what was resident.
+    grep -q '"instances_loaded":[1-9]' fly/frames.jsonl || fail "no district loaded"
+    expect_png fly/map.png 1000
+    expect_png fly/frametime.png 1000
+    printf '[{"pos": [0, 30]}]' >bad.json
+    run 1 fly demo.rpak --out fly2 --path bad.json --no-render
+    expect_err "bad.json"
     ;;
 demo_no_display)
     # --window without a display says so and fails; the files are still written first.
     env -u DISPLAY -u WAYLAND_DISPLAY "$rill" demo --out demo --entities 200 --window \
         >out.txt 2>err.txt && fail "demo --window without a display succeeded"
     expect_err "no display"
-    [ -f demo/main.rsn ] || fail "demo/main.rsn missing"
+    [ -f demo/project/main.rsn ] || fail "demo/project/main.rsn missing"
     ;;
 run_usage)
     run 2 run
@@ -406,11 +446,11 @@ render_demo_main)
     # `rill render` of the demo's main.rsn (and of its project folder) draws the city through the
     # shared set-up path, the same as `rill demo` does: many instances visible, not a flat frame.
     run 0 demo --out demo --entities 3000 --no-render
-    run 0 render demo/main.rsn --size 160x90 --validation --out main.png
+    run 0 render demo/project/main.rsn --size 160x90 --validation --out main.png
     grep -q "instances visible" out.txt || fail "no render summary"
     grep -q " [1-9][0-9]*/[0-9]* instances visible" out.txt || fail "no instance visible"
     expect_png main.png 3000
-    run 0 render demo --size 160x90 --validation --out project.png
+    run 0 render demo/project --size 160x90 --validation --out project.png
     expect_png project.png 3000
     ;;
 render_defaults)

@@ -207,6 +207,23 @@ static void test_bounds_not_origins(void **state) {
     sfx_done(&fx);
 }
 
+/* The boot load's settle: the instances near the camera are complete when it returns, the far
+ * ones are untouched. */
+static void test_settle_loads_nearby_now(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    sfx_scene(&fx, "big.rsn", 200, 0.1f);
+    rill_entity near = sfx_instance(&fx, "big.rsn", 0, 0, 50, 60, 10);
+    rill_entity far = sfx_instance(&fx, "big.rsn", 900, 0, 50, 60, 10);
+    sfx_camera(&fx, 20, 0);
+    assert_int_equal(rill_stream_settle(fx.stream, 0), 1);
+    assert_int_equal(st_of(&fx, near), RILL_INSTANCE_LOADED);
+    assert_int_equal(rill_world_child_count(fx.world, near), 200);
+    assert_int_equal(st_of(&fx, far), RILL_INSTANCE_UNLOADED);
+    sfx_done(&fx);
+}
+
 static void cycle(sfx *fx, rill_entity a) {
     sfx_camera(fx, 0, 0);
     frames_until(fx, a, RILL_INSTANCE_LOADED, 10);
@@ -249,6 +266,7 @@ int main(void) {
         cmocka_unit_test(test_four_in_flight_nearest_first),
         cmocka_unit_test(test_modes_and_restore),
         cmocka_unit_test(test_bounds_not_origins),
+        cmocka_unit_test(test_settle_loads_nearby_now),
         cmocka_unit_test(test_thousand_cycles_return_to_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

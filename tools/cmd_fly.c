@@ -1,0 +1,888 @@
+/* cmd_fly.c: `rill fly PROJECT|PACK --out DIR`, a fly-through with streaming on. The camera follows
+ * a path (a JSON list of keyframes, or an automatic loop over the world's streamed bounds that
+ * leaves its start and returns to it) at a fixed simulated step of 1/60 s, so runs compare. Each
+ * frame runs the whole app (streaming decisions, the budgeted spawner, transforms), the extract,
+ * a CPU frustum count of what the primary view sees, and (unless --no-render) the GPU frame.
+ *
+ * Output in DIR: frames.jsonl (one JSON object per frame), summary.json, frametime.png (main-thread
+ * and streaming time per frame with the 16.7 ms frame budget and the 3 ms streaming budget) and
+ * map.png (top-down: instance bounds coloured by state, the load/unload rings at the end, the
+ * camera path). A per-frame key is one line in write_frame_keys().
+ */
+#include "cli_args.h"
+#include "cmds.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "rill/app.h"
+#include "rill/render.h"
+#include "rill/stream.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+#pragma GCC diagnostic pop
+
+#define FLY_DT (1.0 / 60.0)
+#define FLY_MAX_FRAMES 10000000ull
+#define FLY_MAX_KEYS 4096u
+#define FLY_FRAME_BUDGET_MS 16.7
+#define FLY_STREAM_BUDGET_MS 3.0
+
+typedef struct fly_opts {
+    const char *input, *pack, *out, *path;
+    float speed; /* m/s; 0 = from --frames, else 30 */
+    uint64_t frames;
+    uint32_t w, h;
+    bool no_render, window, size_set;
+} fly_opts;
+
+typedef struct fly_key {
+    float pos[3], look[3];
+    bool has_look;
+    double t; /* seconds from the start */
+} fly_key;
+
+/* What one frame measured; the summary and the plots are computed from these. */
+typedef struct fly_frame {
+    double main_ms, stream_ms;
+    uint32_t entities;
+    uint64_t triangles, triangles_full, texture_bytes;
+    float cam[3];
+} fly_frame;
+
+typedef struct fly_counts {
+    uint64_t triangles, triangles_full;
+    uint32_t draws, visible;
+    uint32_t lod[5]; /* visible instances per level (all level 0 until models carry LODs) */
+} fly_counts;
+
+static void usage(FILE *f) {
+    fprintf(
+        f, "usage: rill fly PROJECT|PACK --out DIR [options]\n"
+           "  PROJECT|PACK        a project folder (or its project.toml) or a .rpak\n"
+           "  --out DIR           where frames.jsonl, summary.json, frametime.png and map.png go\n"
+           "  --path FILE         camera keyframes: a JSON list of {\"pos\": [x,y,z], \"look\":\n"
+           "                      [x,y,z] (optional), \"t\": seconds (optional)}; default: a loop\n"
+           "                      over the world's streamed bounds that returns to its start\n"
+           "  --speed M/S         flying speed where keyframes have no times (default: the path\n"
+           "                      in --frames frames, else 30)\n"
+           "  --frames N          frames to run (default: until the path ends)\n"
+           "  --size WxH          output size (default 1280x720)\n"
+           "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
+           "                      every counter still run)\n"
+           "  --window            show the fly-through in a window\n"
+           "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
+}
+
+static int parse(int argc, char **argv, fly_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->w = 1280, o->h = 720;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return -1;
+        } else if (strcmp(a, "--no-render") == 0) {
+            o->no_render = true;
+        } else if (strcmp(a, "--window") == 0) {
+            o->window = true;
+        } else if (a[0] == '-' && a[1] == '-') {
+            if (!v) {
+                fprintf(stderr, "rill fly: %s needs a value\n", a);
+                return 2;
+            }
+            i++;
+            long long n = 0;
+            if (strcmp(a, "--out") == 0) {
+                o->out = v;
+            } else if (strcmp(a, "--path") == 0) {
+                o->path = v;
+            } else if (strcmp(a, "--speed") == 0) {
+                if (!rill_cli_parse_float(v, 0.001, 100000.0, &o->speed)) {
+                    fprintf(stderr, "rill fly: --speed wants metres per second in (0, 1e5]\n");
+                    return 2;
+                }
+            } else if (strcmp(a, "--frames") == 0) {
+                if (!rill_cli_parse_int(v, 1, (long long)FLY_MAX_FRAMES, &n)) {
+                    fprintf(stderr, "rill fly: --frames wants a count in [1, %llu]\n",
+                            FLY_MAX_FRAMES);
+                    return 2;
+                }
+                o->frames = (uint64_t)n;
+            } else if (strcmp(a, "--size") == 0) {
+                if (!rill_cli_parse_size(v, &o->w, &o->h)) {
+                    fprintf(stderr, "rill fly: --size wants WxH\n");
+                    return 2;
+                }
+                o->size_set = true;
+            } else {
+                fprintf(stderr, "rill fly: unknown option %s\n", a);
+                return 2;
+            }
+        } else if (!o->input) {
+            o->input = a;
+        } else {
+            fprintf(stderr, "rill fly: one PROJECT or PACK only (got %s)\n", a);
+            return 2;
+        }
+    }
+    if (!o->input || !o->out) {
+        fprintf(stderr, "rill fly: %s\n",
+                !o->input ? "PROJECT or PACK required" : "--out DIR required");
+        usage(stderr);
+        return 2;
+    }
+    size_t n = strlen(o->input);
+    if (n > 5 && strcmp(o->input + n - 5, ".rpak") == 0) {
+        o->pack = o->input;
+        o->input = NULL;
+    }
+    return 0;
+}
+
+/* >>path -------------------------------------------------------------------------------------- */
+
+static bool read_path(const char *file, fly_key *keys, uint32_t *out_n, char *why, size_t cap) {
+    size_t len = 0;
+    uint8_t *text = NULL;
+    rill_error err = {0};
+    if (rill_file_read_all(file, &text, &len, &err) != RILL_OK) {
+        snprintf(why, cap, "%s", err.msg);
+        return false;
+    }
+    cJSON *doc = cJSON_ParseWithLength((const char *)text, len);
+    rill_free(text);
+    cJSON *list = doc && cJSON_IsObject(doc) ? cJSON_GetObjectItem(doc, "keyframes") : doc;
+    bool ok = cJSON_IsArray(list) && cJSON_GetArraySize(list) >= 2 &&
+              cJSON_GetArraySize(list) <= (int)FLY_MAX_KEYS;
+    if (!ok)
+        snprintf(why, cap, "%s: want a JSON list of 2 to %u keyframes", file, FLY_MAX_KEYS);
+    uint32_t n = 0;
+    const cJSON *k;
+    cJSON *items = ok ? list : NULL;
+    cJSON_ArrayForEach(k, items) {
+        fly_key *fk = &keys[n];
+        memset(fk, 0, sizeof *fk);
+        fk->t = -1.0;
+        const cJSON *pos = cJSON_GetObjectItem(k, "pos"), *look = cJSON_GetObjectItem(k, "look");
+        const cJSON *t = cJSON_GetObjectItem(k, "t");
+        for (int i = 0; i < 3 && ok; i++) {
+            const cJSON *p = cJSON_GetArrayItem(pos, i);
+            ok = cJSON_IsNumber(p) && isfinite(p->valuedouble);
+            if (ok)
+                fk->pos[i] = (float)p->valuedouble;
+            if (look) {
+                const cJSON *l = cJSON_GetArrayItem(look, i);
+                ok = ok && cJSON_IsNumber(l) && isfinite(l->valuedouble);
+                if (ok)
+                    fk->look[i] = (float)l->valuedouble;
+            }
+        }
+        fk->has_look = look != NULL;
+        if (ok && t) {
+            ok = cJSON_IsNumber(t) && t->valuedouble >= 0.0 &&
+                 (n == 0 || keys[n - 1].t < 0.0 || t->valuedouble > keys[n - 1].t);
+            fk->t = t->valuedouble;
+        }
+        if (!ok) {
+            snprintf(why, cap,
+                     "%s: keyframe %u: want \"pos\": [x, y, z] (numbers), optional "
+                     "\"look\": [x, y, z] and increasing \"t\" >= 0",
+                     file, n);
+            break;
+        }
+        n++;
+    }
+    cJSON_Delete(doc);
+    *out_n = n;
+    return ok;
+}
+
+/* A rectangle 80% the size of the bounds' x/z extent, flown at a height above the tallest box,
+ * starting and ending at its first corner. */
+static uint32_t auto_path(const float mn[3], const float mx[3], fly_key *keys) {
+    float cx = 0.5f * (mn[0] + mx[0]), cz = 0.5f * (mn[2] + mx[2]);
+    float hx = 0.4f * (mx[0] - mn[0]), hz = 0.4f * (mx[2] - mn[2]);
+    float y = RILL_MAX(mx[1] + 15.0f, 25.0f);
+    const float corners[5][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
+    for (uint32_t i = 0; i < 5; i++) {
+        keys[i] = (fly_key){.pos = {cx + corners[i][0] * hx, y, cz + corners[i][1] * hz}, .t = -1};
+    }
+    return 5;
+}
+
+/* Gives keyframes without times a time from the speed; returns the path's duration. */
+static double time_path(fly_key *keys, uint32_t n, float speed) {
+    if (keys[0].t < 0.0)
+        keys[0].t = 0.0;
+    for (uint32_t i = 1; i < n; i++) {
+        if (keys[i].t >= 0.0)
+            continue;
+        float d = 0.0f;
+        for (int k = 0; k < 3; k++)
+            d += (keys[i].pos[k] - keys[i - 1].pos[k]) * (keys[i].pos[k] - keys[i - 1].pos[k]);
+        keys[i].t = keys[i - 1].t + RILL_MAX(sqrtf(d) / speed, 1e-3f);
+    }
+    return keys[n - 1].t;
+}
+
+static float path_length(const fly_key *keys, uint32_t n) {
+    float len = 0.0f;
+    for (uint32_t i = 1; i < n; i++) {
+        float d = 0.0f;
+        for (int k = 0; k < 3; k++)
+            d += (keys[i].pos[k] - keys[i - 1].pos[k]) * (keys[i].pos[k] - keys[i - 1].pos[k]);
+        len += sqrtf(d);
+    }
+    return len;
+}
+
+/* The camera at time t: position along the segment, looking at the keyframe's target or along the
+ * direction of travel, pitched 15 degrees down. Writes a world_from_view rotation as a quaternion.
+ */
+static void path_eval(const fly_key *keys, uint32_t n, double t, float pos[3], float quat[4]) {
+    uint32_t i = 0;
+    while (i + 2 < n && t > keys[i + 1].t)
+        i++;
+    const fly_key *a = &keys[i], *b = &keys[i + 1];
+    float u = (float)RILL_CLAMP((t - a->t) / (b->t - a->t), 0.0, 1.0);
+    float dir[3];
+    for (int k = 0; k < 3; k++) {
+        pos[k] = a->pos[k] + (b->pos[k] - a->pos[k]) * u;
+        float la = a->has_look ? a->look[k] : b->pos[k];
+        float lb = b->has_look ? b->look[k] : b->pos[k] + (b->pos[k] - a->pos[k]);
+        dir[k] = (la + (lb - la) * u) - pos[k];
+    }
+    float yaw = atan2f(-dir[0], -dir[2]);
+    float flat = sqrtf(dir[0] * dir[0] + dir[2] * dir[2]);
+    bool has_look = a->has_look || b->has_look;
+    float pitch = has_look ? atan2f(dir[1], RILL_MAX(flat, 1e-6f)) : -0.26f;
+    /* q = Ry(yaw) * Rx(pitch) */
+    float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
+          sp = sinf(pitch * 0.5f);
+    quat[0] = cy * sp;
+    quat[1] = sy * cp;
+    quat[2] = -sy * sp;
+    quat[3] = cy * cp;
+}
+
+/* >>counting ---------------------------------------------------------------------------------- */
+
+/* Frustum test of a world-space sphere against the primary view (perspective or orthographic). */
+static bool sphere_visible(const rill_render_view *v, float aspect, const float c[3], float r) {
+    const float *m = v->world_from_view;
+    float d[3] = {c[0] - m[12], c[1] - m[13], c[2] - m[14]};
+    /* view = R^T * d for a rigid world_from_view (columns are the view axes) */
+    float x = m[0] * d[0] + m[1] * d[1] + m[2] * d[2];
+    float y = m[4] * d[0] + m[5] * d[1] + m[6] * d[2];
+    float z = m[8] * d[0] + m[9] * d[1] + m[10] * d[2];
+    float depth = -z;
+    if (depth + r < v->near_plane || depth - r > v->far_plane)
+        return false;
+    if (v->orthographic) {
+        float hh = 0.5f * v->ortho_height, hw = hh * aspect;
+        return fabsf(x) - r <= hw && fabsf(y) - r <= hh;
+    }
+    float ty = tanf(0.5f * v->fov_y), tx = ty * aspect;
+    float sx = sqrtf(1.0f + tx * tx), sy = sqrtf(1.0f + ty * ty);
+    return (fabsf(x) - tx * depth) / sx <= r && (fabsf(y) - ty * depth) / sy <= r;
+}
+
+static void count_snapshot(rill_renderer *r, const rill_render_snapshot *snap, float aspect,
+                           fly_counts *out) {
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < snap->instance_count; i++) {
+        const rill_render_instance *in = &snap->instances[i];
+        if (in->mode == RILL_RENDER_MODE_HIDDEN)
+            continue;
+        uint32_t idx = 0;
+        float c[3], rad = 0.0f;
+        if (!rill_render_mesh_info(r, in->mesh, &idx, c, &rad))
+            continue;
+        const float *m = in->transform;
+        float wc[3];
+        for (int k = 0; k < 3; k++)
+            wc[k] = m[k] * c[0] + m[4 + k] * c[1] + m[8 + k] * c[2] + m[12 + k];
+        float s = 0.0f;
+        for (int col = 0; col < 3; col++) {
+            float l = sqrtf(m[col * 4] * m[col * 4] + m[col * 4 + 1] * m[col * 4 + 1] +
+                            m[col * 4 + 2] * m[col * 4 + 2]);
+            s = RILL_MAX(s, l);
+        }
+        if (!sphere_visible(&snap->view, aspect, wc, rad * s))
+            continue;
+        out->visible++;
+        out->triangles += idx / 3u;
+        out->triangles_full += idx / 3u;
+        out->lod[0]++;
+    }
+    out->draws = out->visible;
+}
+
+/* >>records ----------------------------------------------------------------------------------- */
+
+typedef struct jw {
+    FILE *f;
+    bool first;
+} jw;
+
+static void jw_begin(jw *w) {
+    fputc('{', w->f);
+    w->first = true;
+}
+static void jw_key(jw *w, const char *k) {
+    fprintf(w->f, "%s\"%s\":", w->first ? "" : ",", k);
+    w->first = false;
+}
+static void jw_u64(jw *w, const char *k, uint64_t v) {
+    jw_key(w, k);
+    fprintf(w->f, "%llu", (unsigned long long)v);
+}
+static void jw_f64(jw *w, const char *k, double v) {
+    jw_key(w, k);
+    fprintf(w->f, "%.4f", isfinite(v) ? v : 0.0);
+}
+static void jw_u32s(jw *w, const char *k, const uint32_t *v, uint32_t n) {
+    jw_key(w, k);
+    fputc('[', w->f);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(w->f, "%s%u", i ? "," : "", v[i]);
+    fputc(']', w->f);
+}
+static void jw_end(jw *w) {
+    fputs("}\n", w->f);
+}
+
+/* One frame's line in frames.jsonl. Adding a key is one line here. */
+static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
+                             const rill_stream_stats *ss, const fly_counts *fc) {
+    jw_begin(w);
+    jw_u64(w, "frame", frame);
+    jw_f64(w, "t", t);
+    jw_f64(w, "main_ms", fr->main_ms);
+    jw_f64(w, "stream_ms", fr->stream_ms);
+    jw_f64(w, "gpu_ms", gpu_ms);
+    jw_u64(w, "entities", fr->entities);
+    jw_u64(w, "instances_loaded", ss->loaded);
+    jw_u64(w, "instances_loading", ss->loading);
+    jw_u64(w, "instances_unloaded", ss->unloaded + ss->failed);
+    jw_u64(w, "triangles", fc->triangles);
+    jw_u64(w, "triangles_full", fc->triangles_full);
+    jw_u64(w, "draws", fc->draws);
+    jw_u32s(w, "lod", fc->lod, 4);
+    jw_u64(w, "texture_bytes", fr->texture_bytes);
+    jw_end(w);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* >>pictures ---------------------------------------------------------------------------------- */
+
+typedef struct canvas {
+    uint8_t *px;
+    int w, h;
+} canvas;
+
+static void put(canvas *c, int x, int y, const uint8_t rgb[3], float a) {
+    if (x < 0 || y < 0 || x >= c->w || y >= c->h)
+        return;
+    uint8_t *p = c->px + ((size_t)y * (size_t)c->w + (size_t)x) * 4u;
+    for (int k = 0; k < 3; k++)
+        p[k] = (uint8_t)(p[k] + (rgb[k] - p[k]) * a);
+    p[3] = 255;
+}
+
+static void line(canvas *c, float x0, float y0, float x1, float y1, const uint8_t rgb[3], float a) {
+    float dx = x1 - x0, dy = y1 - y0;
+    int n = (int)RILL_MAX(fabsf(dx), fabsf(dy)) + 1;
+    if (n > 100000)
+        n = 100000;
+    for (int i = 0; i <= n; i++) {
+        float u = (float)i / (float)n;
+        put(c, (int)lroundf(x0 + dx * u), (int)lroundf(y0 + dy * u), rgb, a);
+    }
+}
+
+static void rect(canvas *c, float x0, float y0, float x1, float y1, const uint8_t rgb[3],
+                 float fill) {
+    for (int y = (int)y0; y <= (int)y1; y++)
+        for (int x = (int)x0; x <= (int)x1; x++)
+            put(c, x, y, rgb, fill);
+    line(c, x0, y0, x1, y0, rgb, 1), line(c, x1, y0, x1, y1, rgb, 1);
+    line(c, x1, y1, x0, y1, rgb, 1), line(c, x0, y1, x0, y0, rgb, 1);
+}
+
+static void circle(canvas *c, float cx, float cy, float r, const uint8_t rgb[3]) {
+    int n = (int)RILL_CLAMP(r * 7.0f, 32.0f, 4096.0f);
+    for (int i = 0; i < n; i++) {
+        float a0 = 6.2831853f * (float)i / (float)n, a1 = 6.2831853f * (float)(i + 1) / (float)n;
+        line(c, cx + r * cosf(a0), cy + r * sinf(a0), cx + r * cosf(a1), cy + r * sinf(a1), rgb, 1);
+    }
+}
+
+static bool canvas_make(canvas *c, int w, int h) {
+    c->w = w, c->h = h;
+    c->px = malloc((size_t)w * (size_t)h * 4u);
+    if (c->px)
+        memset(c->px, 255, (size_t)w * (size_t)h * 4u);
+    return c->px != NULL;
+}
+
+static bool write_frametime(const char *path, const fly_frame *fr, uint64_t n) {
+    canvas c;
+    const int W = 1200, H = 360, L = 40, B = 20;
+    if (!canvas_make(&c, W, H))
+        return false;
+    double top = FLY_FRAME_BUDGET_MS * 1.5;
+    for (uint64_t i = 0; i < n; i++)
+        top = RILL_MAX(top, fr[i].main_ms * 1.05);
+    const uint8_t grid[3] = {225, 225, 225}, red[3] = {220, 30, 30}, orange[3] = {240, 150, 0},
+                  blue[3] = {40, 90, 200}, green[3] = {20, 160, 60}, black[3] = {0, 0, 0};
+    float ph = (float)(H - B - 10);
+#define YOF(ms) ((float)(H - B) - (float)((ms) / top) * ph)
+    for (double ms = 5.0; ms < top; ms += 5.0)
+        line(&c, L, YOF(ms), W - 5, YOF(ms), grid, 1);
+    line(&c, L, YOF(0.0), W - 5, YOF(0.0), black, 1);
+    line(&c, L, YOF(0.0), L, 5, black, 1);
+    float xs = n > 1 ? (float)(W - 5 - L) / (float)(n - 1) : 0.0f;
+    for (uint64_t i = 1; i < n; i++) {
+        float x0 = L + xs * (float)(i - 1), x1 = L + xs * (float)i;
+        line(&c, x0, YOF(fr[i - 1].stream_ms), x1, YOF(fr[i].stream_ms), green, 1);
+        line(&c, x0, YOF(fr[i - 1].main_ms), x1, YOF(fr[i].main_ms), blue, 1);
+    }
+    for (int x = L; x < W - 5; x += 6) {
+        line(&c, (float)x, YOF(FLY_FRAME_BUDGET_MS), (float)x + 3, YOF(FLY_FRAME_BUDGET_MS), red,
+             1);
+        line(&c, (float)x, YOF(FLY_STREAM_BUDGET_MS), (float)x + 3, YOF(FLY_STREAM_BUDGET_MS),
+             orange, 1);
+    }
+#undef YOF
+    bool ok = stbi_write_png(path, W, H, 4, c.px, W * 4) != 0;
+    free(c.px);
+    return ok;
+}
+
+static bool write_map(const char *path, const rill_stream_instance_info *inst, uint32_t ni,
+                      const fly_frame *fr, uint64_t n, const float cam[3]) {
+    float mn[2] = {FLT_MAX, FLT_MAX}, mx[2] = {-FLT_MAX, -FLT_MAX};
+    for (uint32_t i = 0; i < ni; i++) {
+        mn[0] = RILL_MIN(mn[0], inst[i].bounds_min[0]),
+        mx[0] = RILL_MAX(mx[0], inst[i].bounds_max[0]);
+        mn[1] = RILL_MIN(mn[1], inst[i].bounds_min[2]),
+        mx[1] = RILL_MAX(mx[1], inst[i].bounds_max[2]);
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        mn[0] = RILL_MIN(mn[0], fr[i].cam[0]), mx[0] = RILL_MAX(mx[0], fr[i].cam[0]);
+        mn[1] = RILL_MIN(mn[1], fr[i].cam[2]), mx[1] = RILL_MAX(mx[1], fr[i].cam[2]);
+    }
+    float span = RILL_MAX(RILL_MAX(mx[0] - mn[0], mx[1] - mn[1]), 1.0f) * 1.04f;
+    float ox = 0.5f * (mn[0] + mx[0]) - 0.5f * span, oz = 0.5f * (mn[1] + mx[1]) - 0.5f * span;
+    const int S = 1024;
+    canvas c;
+    if (!canvas_make(&c, S, S))
+        return false;
+    float k = (float)S / span;
+#define MX(x) (((x)-ox) * k)
+#define MZ(z) (((z)-oz) * k)
+    static const uint8_t colors[RILL_INSTANCE_STATE_NUM][3] = {
+        {150, 150, 150}, /* unloaded */
+        {240, 180, 0},   /* loading */
+        {30, 170, 70},   /* loaded */
+        {210, 40, 40},   /* failed */
+    };
+    for (uint32_t i = 0; i < ni; i++) {
+        const uint8_t *col =
+            colors[(unsigned)inst[i].state < RILL_INSTANCE_STATE_NUM ? inst[i].state : 0];
+        rect(&c, MX(inst[i].bounds_min[0]), MZ(inst[i].bounds_min[2]), MX(inst[i].bounds_max[0]),
+             MZ(inst[i].bounds_max[2]), col, 0.35f);
+    }
+    const uint8_t path_col[3] = {20, 40, 160}, load_col[3] = {0, 120, 255},
+                  unload_col[3] = {200, 0, 200};
+    for (uint64_t i = 1; i < n; i++) {
+        line(&c, MX(fr[i - 1].cam[0]), MZ(fr[i - 1].cam[2]), MX(fr[i].cam[0]), MZ(fr[i].cam[2]),
+             path_col, 1);
+    }
+    /* The rings of the instance nearest the camera's last position, which are the radii in play. */
+    float best = FLT_MAX, lr = 0, ur = 0;
+    for (uint32_t i = 0; i < ni; i++) {
+        if (inst[i].distance < best)
+            best = inst[i].distance, lr = inst[i].load_radius, ur = inst[i].unload_radius;
+    }
+    if (ni) {
+        circle(&c, MX(cam[0]), MZ(cam[2]), lr * k, load_col);
+        circle(&c, MX(cam[0]), MZ(cam[2]), ur * k, unload_col);
+    }
+#undef MX
+#undef MZ
+    bool ok = stbi_write_png(path, S, S, 4, c.px, S * 4) != 0;
+    free(c.px);
+    return ok;
+}
+
+/* >>world size -------------------------------------------------------------------------------- */
+
+/* Entities below root (not counting root). */
+static uint64_t descendants(rill_world *w, rill_entity root) {
+    uint64_t n = 0;
+    RILL_ARRAY(rill_entity) stack = {0};
+    for (rill_entity c = rill_world_first_child(w, root); c; c = rill_world_next_sibling(w, c))
+        rill_array_push(&stack, c);
+    while (stack.len) {
+        rill_entity e = rill_array_pop(&stack);
+        n++;
+        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))
+            rill_array_push(&stack, c);
+    }
+    rill_array_free(&stack);
+    return n;
+}
+
+/* Remembers, per scene file, the most entities a loaded instance of it held in the live world
+ * (its own entities plus the node trees its models spawned). */
+static void sample_live(rill_app *app, rill_map *live) {
+    rill_world *w = rill_app_world(app);
+    rill_stream *s = rill_app_stream(app);
+    rill_component ic = rill_world_find_component(w, "SceneInstance");
+    uint32_t ni = rill_stream_instances(s, NULL, 0);
+    rill_stream_instance_info *inst = calloc(ni ? ni : 1, sizeof *inst);
+    ni = inst ? rill_stream_instances(s, inst, ni) : 0;
+    for (uint32_t i = 0; i < ni; i++) {
+        const rill_scene_instance *si = rill_world_get(w, inst[i].root, ic);
+        if (inst[i].state != RILL_INSTANCE_LOADED || !si || !si->scene)
+            continue;
+        uint64_t n = descendants(w, inst[i].root), old = 0;
+        if (!rill_map_get(live, (uint64_t)(uintptr_t)si->scene, &old) || n > old)
+            rill_map_set(live, (uint64_t)(uintptr_t)si->scene, n);
+    }
+    free(inst);
+}
+
+/* Entities the whole world holds, counted like the per-frame `entities`: what no streamed instance
+ * brought, plus each streamed instance's content as measured live (sample_live). A scene file no
+ * instance loaded during the fly is counted by loading it into a scratch world (its own entities
+ * only, so the total is then a lower bound). */
+static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *inst, uint32_t ni,
+                               const rill_map *live) {
+    rill_world *w = rill_app_world(app);
+    uint64_t total = rill_world_entity_count(w);
+    rill_component ic = rill_world_find_component(w, "SceneInstance");
+    for (uint32_t i = 0; i < ni; i++)
+        total -= descendants(w, inst[i].root);
+    rill_world *scratch = rill_world_create(NULL);
+    rill_app_register_components(scratch, NULL, NULL, NULL);
+    rill_demo_register_components(scratch);
+    rill_scene_loader *ld = rill_scene_loader_create(
+        &(rill_scene_loader_desc){.world = scratch, .vfs = rill_app_vfs(app)});
+    rill_map counts = {0}; /* interned scene path -> entity count */
+    for (uint32_t i = 0; i < ni && ld; i++) {
+        const rill_scene_instance *si = rill_world_get(w, inst[i].root, ic);
+        if (!si || !si->scene)
+            continue;
+        uint64_t v = 0, key = (uint64_t)(uintptr_t)si->scene;
+        if (!rill_map_get(live, key, &v) && !rill_map_get(&counts, key, &v)) {
+            rill_entity root = rill_world_spawn(scratch);
+            rill_scene_instance copy = *si;
+            copy.streamed = false;
+            rill_world_add(scratch, root, rill_scene_register(scratch).instance, &copy);
+            rill_scene_load h = rill_scene_instance_load(ld, root, NULL);
+            while (rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING ||
+                   rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_SPAWNING) {
+                rill_scene_loader_update(ld);
+            }
+            v = rill_scene_load_entity_count(ld, h);
+            rill_scene_load_release(ld, h);
+            rill_world_despawn_recursive(scratch, root);
+            rill_map_set(&counts, key, v);
+        }
+        total += v;
+    }
+    rill_map_free(&counts);
+    rill_scene_loader_destroy(ld);
+    rill_world_destroy(scratch);
+    return total;
+}
+
+/* >>main -------------------------------------------------------------------------------------- */
+
+static bool make_dir(const char *dir) {
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+        return true;
+    return false;
+}
+
+typedef struct fly_run {
+    fly_opts o;
+    rill_content *content;
+    rill_renderer *r;
+    rill_window *win;
+    fly_key keys[FLY_MAX_KEYS];
+    uint32_t nkeys;
+    fly_frame *frames;
+    FILE *jsonl;
+    rill_map live; /* scene path -> most live entities an instance of it held */
+    char path[1200];
+} fly_run;
+
+static const char *out_path(fly_run *run, const char *name) {
+    snprintf(run->path, sizeof run->path, "%s/%s", run->o.out, name);
+    return run->path;
+}
+
+/* World bounds for the automatic path: the streamed instances' boxes, else around the camera. */
+static void world_bounds(rill_app *app, float mn[3], float mx[3]) {
+    rill_stream *s = rill_app_stream(app);
+    rill_stream_update(s); /* records and boxes for every streamed instance */
+    uint32_t n = rill_stream_instances(s, NULL, 0);
+    rill_stream_instance_info *inst = calloc(n ? n : 1, sizeof *inst);
+    n = inst ? rill_stream_instances(s, inst, n) : 0;
+    for (int k = 0; k < 3; k++)
+        mn[k] = FLT_MAX, mx[k] = -FLT_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            mn[k] = RILL_MIN(mn[k], inst[i].bounds_min[k]);
+            mx[k] = RILL_MAX(mx[k], inst[i].bounds_max[k]);
+        }
+    }
+    free(inst);
+    if (n == 0) {
+        float p[3] = {0, 0, 0};
+        rill_app_streaming_camera(app, p);
+        for (int k = 0; k < 3; k++)
+            mn[k] = p[k] - 100.0f, mx[k] = p[k] + 100.0f;
+        mn[1] = mx[1] = 0.0f;
+    }
+}
+
+static int fly_setup(fly_run *run, rill_error *err) {
+    rill_content_desc cd = {.input = run->o.input, .pack = run->o.pack};
+    rill_cli_content_hooks(&cd);
+    run->content = rill_content_open(&cd, err);
+    if (!run->content)
+        return 1;
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof d);
+    rill_content_renderer_desc(run->content, &d);
+    d.vsync = false;
+    d.width = run->o.w, d.height = run->o.h;
+    if (run->o.window) {
+        rill_window_desc wd = {
+            .title = "rill fly", .width = run->o.w, .height = run->o.h, .fixed_size = true};
+        if (rill_window_create(&wd, &run->win, err) != RILL_OK)
+            return 1;
+        d.glfw_window = rill_window_glfw(run->win);
+    }
+    if (rill_renderer_create(&d, &run->r, err) != RILL_OK)
+        return 1;
+    if (rill_content_load(run->content, run->r, err) != RILL_OK)
+        return 1;
+    rill_app *app = rill_content_app(run->content);
+    if (rill_app_get_run_mode(app) != RILL_RUN_MODE_GAME)
+        rill_app_set_run_mode(app, RILL_RUN_MODE_GAME);
+    char why[512];
+    if (run->o.path) {
+        if (!read_path(run->o.path, run->keys, &run->nkeys, why, sizeof why)) {
+            rill_error_set(err, RILL_ERR_PARSE, "%s", why);
+            return 1;
+        }
+    } else {
+        float mn[3], mx[3];
+        world_bounds(app, mn, mx);
+        run->nkeys = auto_path(mn, mx, run->keys);
+    }
+    float speed = run->o.speed;
+    if (speed <= 0.0f) {
+        float len = path_length(run->keys, run->nkeys);
+        speed = run->o.frames > 1
+                    ? RILL_MAX(len / (float)((double)(run->o.frames - 1u) * FLY_DT), 0.001f)
+                    : 30.0f;
+    }
+    double duration = time_path(run->keys, run->nkeys, speed);
+    if (!run->o.frames)
+        run->o.frames = (uint64_t)ceil(duration / FLY_DT) + 1u;
+    run->frames = calloc(run->o.frames, sizeof(fly_frame));
+    run->jsonl = fopen(out_path(run, "frames.jsonl"), "w");
+    if (!run->frames || !run->jsonl) {
+        rill_error_set(err, RILL_ERR_IO, "%s: cannot write", run->path);
+        return 1;
+    }
+    printf("fly: %u keyframes, %.0f m at %.1f m/s, %llu frames of 1/60 s%s\n", run->nkeys,
+           (double)path_length(run->keys, run->nkeys), (double)speed,
+           (unsigned long long)run->o.frames, run->o.no_render ? " (no render)" : "");
+    return 0;
+}
+
+/* One frame: camera on the path, the app's frame, extract, counts, and the GPU frame. */
+static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
+    rill_app *app = rill_content_app(run->content);
+    rill_world *w = rill_app_world(app);
+    double t = (double)f * FLY_DT;
+    fly_frame *fr = &run->frames[f];
+    uint64_t t0 = rill_time_ns();
+    rill_transform tr = {.scale = {1, 1, 1}};
+    path_eval(run->keys, run->nkeys, t, tr.translation, tr.rotation);
+    rill_world_set_transform(w, cam, &tr);
+    memcpy(fr->cam, tr.translation, sizeof fr->cam);
+    rill_app_frame_dt(app, FLY_DT);
+    rill_render_snapshot snap;
+    if (rill_content_snapshot(run->content, tr.translation, &snap, err) != RILL_OK)
+        return 1;
+    fly_counts fc;
+    count_snapshot(run->r, &snap, (float)run->o.w / (float)run->o.h, &fc);
+    double wait_ms = 0.0;
+    rill_render_stats rs;
+    if (!run->o.no_render) {
+        if (run->win)
+            rill_window_poll(run->win);
+        if (rill_renderer_render(run->r, &snap, err) != RILL_OK)
+            return 1;
+    }
+    rill_renderer_stats(run->r, &rs);
+    if (!run->o.no_render)
+        wait_ms = rs.cpu_wait_ms;
+    uint64_t t1 = rill_time_ns();
+    fr->main_ms = (double)(t1 - t0) / 1e6 - wait_ms;
+    /* Real time keeps pace with the simulated step, so workers (file reads, parses) take the time
+     * they would in a game; a frame that runs long is not made up for. */
+    if (t1 - t0 < (uint64_t)(FLY_DT * 1e9))
+        rill_sleep_ns((uint64_t)(FLY_DT * 1e9) - (t1 - t0));
+    fr->stream_ms = (double)rill_app_last_streaming_ns(app) / 1e6;
+    fr->entities = rill_world_entity_count(w);
+    fr->triangles = fc.triangles;
+    fr->triangles_full = fc.triangles_full;
+    fr->texture_bytes = rs.texture_bytes;
+    double gpu_ms = 0.0;
+    for (uint32_t i = 0; !run->o.no_render && i < rs.pass_count; i++)
+        gpu_ms += rs.pass_gpu_ms[i];
+    if (!run->o.no_render)
+        fc.draws = rs.draw_calls;
+    rill_stream_stats ss;
+    rill_stream_get_stats(rill_app_stream(app), &ss);
+    jw jwr = {.f = run->jsonl};
+    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc);
+    return run->win && rill_window_should_close(run->win) ? -1 : 0;
+}
+
+static int fly_finish(fly_run *run, uint64_t n) {
+    rill_app *app = rill_content_app(run->content);
+    rill_stream *s = rill_app_stream(app);
+    uint32_t ni = rill_stream_instances(s, NULL, 0);
+    rill_stream_instance_info *inst = calloc(ni ? ni : 1, sizeof *inst);
+    ni = inst ? rill_stream_instances(s, inst, ni) : 0;
+    double *sorted = calloc(n ? n : 1, sizeof(double));
+    double main_max = 0, stream_max = 0, tri = 0, tri_full = 0;
+    uint64_t ent_max = 0, tex_max = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const fly_frame *fr = &run->frames[i];
+        main_max = RILL_MAX(main_max, fr->main_ms);
+        stream_max = RILL_MAX(stream_max, fr->stream_ms);
+        ent_max = RILL_MAX(ent_max, (uint64_t)fr->entities);
+        tex_max = RILL_MAX(tex_max, fr->texture_bytes);
+        tri += (double)fr->triangles, tri_full += (double)fr->triangles_full;
+        if (sorted)
+            sorted[i] = fr->main_ms;
+    }
+    double p99 = 0.0;
+    if (sorted && n) {
+        qsort(sorted, n, sizeof(double), cmp_double);
+        p99 = sorted[(size_t)((double)(n - 1) * 0.99)];
+    }
+    sample_live(app, &run->live);
+    uint64_t world = world_entities(app, inst, ni, &run->live);
+    FILE *f = fopen(out_path(run, "summary.json"), "w");
+    if (f) {
+        jw w = {.f = f};
+        jw_begin(&w);
+        jw_u64(&w, "frames", n);
+        jw_u64(&w, "world_entities", world);
+        jw_u64(&w, "entities_max", ent_max);
+        jw_f64(&w, "main_ms_max", main_max);
+        jw_f64(&w, "main_ms_p99", p99);
+        jw_f64(&w, "stream_ms_max", stream_max);
+        jw_f64(&w, "triangles_mean", n ? tri / (double)n : 0.0);
+        jw_f64(&w, "triangles_full_mean", n ? tri_full / (double)n : 0.0);
+        jw_u64(&w, "texture_bytes_max", tex_max);
+        /* Textures do not stream yet: what is resident is always at full resolution. */
+        jw_u64(&w, "texture_bytes_full", tex_max);
+        jw_end(&w);
+        fclose(f);
+    }
+    bool ok = f != NULL;
+    ok = write_frametime(out_path(run, "frametime.png"), run->frames, n) && ok;
+    float cam[3] = {0, 0, 0};
+    if (n)
+        memcpy(cam, run->frames[n - 1].cam, sizeof cam);
+    ok = write_map(out_path(run, "map.png"), inst, ni, run->frames, n, cam) && ok;
+    printf("fly: %llu frames; main thread max %.2f ms, p99 %.2f ms; streaming max %.2f ms; "
+           "entities max %llu of %llu; triangles mean %.0f (full detail %.0f) -> %s\n",
+           (unsigned long long)n, main_max, p99, stream_max, (unsigned long long)ent_max,
+           (unsigned long long)world, n ? tri / (double)n : 0.0, n ? tri_full / (double)n : 0.0,
+           run->o.out);
+    free(sorted);
+    free(inst);
+    return ok ? 0 : 1;
+}
+
+int rill_cmd_fly(int argc, char **argv) {
+    static fly_run run; /* large (keyframes); one fly per process */
+    memset(&run, 0, sizeof run);
+    int prc = parse(argc, argv, &run.o);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    if (!make_dir(run.o.out)) {
+        fprintf(stderr, "rill fly: cannot create %s: %s\n", run.o.out, strerror(errno));
+        return 1;
+    }
+    rill_error err = {0};
+    int rc = fly_setup(&run, &err);
+    uint64_t n = 0;
+    if (rc == 0) {
+        rill_entity cam = rill_app_streaming_camera(rill_content_app(run.content), NULL);
+        if (!cam) {
+            rill_error_set(&err, RILL_ERR_NOT_FOUND, "the world has no active game camera");
+            rc = 1;
+        }
+        for (; rc == 0 && n < run.o.frames; n++) {
+            int fr = fly_frame_run(&run, n, cam, &err);
+            if (n % 30u == 29u)
+                sample_live(rill_content_app(run.content), &run.live);
+            if (fr < 0) {
+                n++;
+                break;
+            }
+            rc = fr;
+        }
+    }
+    if (run.jsonl)
+        fclose(run.jsonl);
+    if (rc == 0)
+        rc = fly_finish(&run, n);
+    else
+        fprintf(stderr, "rill fly: %s\n", err.msg);
+    if (run.r)
+        rill_renderer_wait_idle(run.r, NULL);
+    rill_content_release(run.content);
+    rill_renderer_destroy(run.r);
+    rill_window_destroy(run.win);
+    rill_content_destroy(run.content);
+    free(run.frames);
+    rill_map_free(&run.live);
+    return rc;
+}
