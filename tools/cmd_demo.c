@@ -925,21 +925,20 @@ static int demo_fly(const char *out, const char *pack, const char *fly_dir, uint
 }
 
 static void demo_usage(FILE *f) {
-    fprintf(
-        f,
-        "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--no-load]\n"
-        "                 [--size WxH] [--no-render] [--fly-frames N] [--window [--frames N]]\n"
-        "\n"
-        "Writes the demo city as a project into DIR/project (project.toml, main.rsn, one\n"
-        "streamed SceneInstance per 200 m district, district scenes, textured .glb models and\n"
-        "their PNG textures), about N entities in the whole world (default %u); exports it\n"
-        "with LODs, BC textures and edges to DIR/demo.rpak; then plays the pack: loads\n"
-        "main.rsn, renders DIR/overview.png and DIR/street.png headless (--size, default\n"
-        "1280x720; --no-render skips this) and runs `rill fly` over it (DIR/fly_path.json, out\n"
-        "and back; --fly-frames N stops after N frames, 0 skips it) into DIR/fly. With\n"
-        "--window it then opens the\n"
-        "world in the `rill run` viewer (needs a display; --frames N quits after N frames).\n",
-        DEMO_DEFAULT_ENTITIES);
+    fprintf(f,
+            "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--no-load]\n"
+            "                 [--size WxH] [--no-render] [--fly-frames N] [--window [--frames N]]\n"
+            "\n"
+            "Writes the demo city as a project into DIR/project (project.toml, main.rsn, one\n"
+            "streamed SceneInstance per 200 m district, district scenes, textured .glb models and\n"
+            "their PNG textures), about N entities in the whole world (default %u); exports it\n"
+            "with LODs, BC textures and edges to DIR/demo.rpak; then plays the pack: loads\n"
+            "main.rsn, renders DIR/overview.png and DIR/street.png headless (--size, default\n"
+            "1280x720; --no-render skips this) and flies over it into DIR/fly (`rill fly PACK\n"
+            "--path DIR/fly_path.json --speed 40 --size WxH --no-render`: out and back;\n"
+            "--fly-frames N stops after N frames, 0 skips it). With --window it then opens the\n"
+            "world in the `rill run` viewer (needs a display; --frames N quits after N frames).\n",
+            DEMO_DEFAULT_ENTITIES);
 }
 
 int rill_cmd_demo(int argc, char **argv) {
