@@ -114,8 +114,8 @@ static void test_links_inside_root_allowed(void **state) {
     path_in(out, sizeof(out), "inside.rpak");
     const char *strict[] = {"pack", "create", proj, "--out", out, NULL};
     expect_refused(strict, "alias.txt", "is a symbolic link");
-    const char *allowed[] = {"--limit", "links_inside_root=1", "pack", "create", proj,
-                             "--out",   out,                   NULL};
+    const char *allowed[] = {"--limit", "links_inside_root=1", "pack", "create", proj, "--out", out,
+                             NULL};
     expect_ok(allowed);
     assert_true(rill_file_exists(out));
     rill_test_path(lnk, sizeof(lnk), proj, "escape.txt");
@@ -149,6 +149,22 @@ static void test_pack_scene_size_before_decompression(void **state) {
     expect_refused(load, want, NULL);
     const char *fine[] = {"scene", "load", "main.rsn", "--root", root, "--pack", pack, NULL};
     expect_ok(fine);
+}
+
+/* The count before expansion is exact: 3 levels of 4 instances load 4 + 16 + 64 = 84 entities,
+ * so scene_entities=84 loads and 83 is refused before anything expands. */
+static void test_scene_count_is_exact(void **state) {
+    (void)state;
+    char dir[600];
+    path_in(dir, sizeof(dir), "scene_exact");
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    assert_true(hostile_write_scene_bomb(dir, 3, 4));
+    const char *ok[] = {"--limit", "scene_entities=84", "scene", "load", "l0.rsn", "--root", dir,
+                        NULL};
+    expect_ok(ok);
+    const char *over[] = {"--limit", "scene_entities=83", "scene", "load", "l0.rsn", "--root", dir,
+                          NULL};
+    expect_refused(over, "more than 83 entities", "scene_entities limit");
 }
 
 /* A scene given as a link out of the project root is refused by the VFS (loose root). */
@@ -259,6 +275,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_limit_options),
         cmocka_unit_test(test_links_inside_root_allowed),
         cmocka_unit_test(test_pack_scene_size_before_decompression),
+        cmocka_unit_test(test_scene_count_is_exact),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (failed == 0) {
