@@ -323,13 +323,67 @@ static rill_result read_in_project(const char *path, uint8_t **out_data, size_t 
     return rill_file_read_all_in((const char *)user, path, 0, out_data, out_size, err);
 }
 
+/* The project-relative path of an image URI of the model `in` (decoded, relative to the model's
+ * folder) when it is a texture the export converts: a texture extension, inside the project, and
+ * present on disk. False otherwise (the URI is then left as it is). */
+static bool exported_texture(const rill__export_input *in, const char *uri, char *rel, size_t cap) {
+    char dir[EXPORT_PATH_MAX], os[EXPORT_PATH_MAX];
+    rill_path_dirname(dir, sizeof(dir), in->path);
+    return rill__export_is_texture_ext(uri) && rill_path_join(rel, cap, dir, uri) &&
+           rill_path_normalize(rel, cap, rel) &&
+           rill_path_join(os, sizeof(os), in->settings->project_dir, rel) && rill_file_exists(os);
+}
+
+/* Image URIs that name a texture the export converts are rewritten to the converted file by the
+ * path rule ("logo.png" -> "logo.rmip"): the exported model names what ships beside it, and the
+ * runtime reads the .rmip in its own format (docs/formats/gltf-extensions.md). */
+static rill_result rmip_uris(const rill__export_input *in, rill_gltf_model *m, rill_error *err) {
+    for (uint32_t i = 0; i < m->image_count; i++) {
+        rill_gltf_image *im = &m->images[i];
+        char rel[EXPORT_PATH_MAX], out[EXPORT_PATH_MAX];
+        if (im->data || !im->uri || !exported_texture(in, im->uri, rel, sizeof(rel)) ||
+            !rill_export_output_path(out, sizeof(out), im->uri)) {
+            continue;
+        }
+        char *uri = rill_strdup(out);
+        if (!uri) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+        rill_free(im->uri);
+        im->uri = uri;
+        rill_free(im->mime_type); /* the .rmip is not the source's PNG or JPEG */
+        im->mime_type = NULL;
+    }
+    return RILL_OK;
+}
+
+/* Folds which image URIs name an exported texture into *hash: adding or removing a texture file
+ * changes the model's output (its URIs), so it must miss the cache. */
+static void hash_image_uris(const rill__export_input *in, const uint8_t *data, size_t size,
+                            uint64_t *hash) {
+    cJSON *root = rill__export_gltf_json(data, size);
+    const cJSON *images = root ? cJSON_GetObjectItemCaseSensitive(root, "images") : NULL;
+    const cJSON *im = NULL;
+    const cJSON *list = cJSON_IsArray(images) ? images : NULL;
+    cJSON_ArrayForEach(im, list) {
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(im, "uri");
+        char dec[EXPORT_PATH_MAX], rel[EXPORT_PATH_MAX];
+        uint8_t yes = cJSON_IsString(uri) &&
+                      rill__export_decode_uri(dec, sizeof(dec), uri->valuestring) &&
+                      exported_texture(in, dec, rel, sizeof(rel));
+        *hash = rill_hash64_seed(&yes, 1, *hash);
+    }
+    cJSON_Delete(root);
+}
+
 static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
     uint64_t content = rill_hash64(data, size);
     if (!(size >= 4 && memcmp(data, "glTF", 4) == 0)) {
         hash_gltf_buffers(in, data, size, &content);
     }
+    hash_image_uris(in, data, size, &content);
     char options[160];
-    snprintf(options, sizeof(options), "lods=%u;bake=%d;err=%g;sloppy=%g;min=%g;edges=1",
+    snprintf(options, sizeof(options), "lods=%u;bake=%d;err=%g;sloppy=%g;min=%g;edges=1;rmip=1",
              in->settings->no_lods ? 0u : in->settings->lod.levels, in->bake_lods ? 1 : 0,
              (double)in->settings->lod.target_error, (double)in->settings->lod.sloppy_threshold,
              (double)in->settings->lod.min_reduction);
@@ -350,6 +404,9 @@ static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
     rill_result r = rill_gltf_read_memory(data, size, &rd, &model, &err);
     if (r == RILL_OK) {
         r = rill_gltf_model_build_edges(model, NULL, &err);
+    }
+    if (r == RILL_OK) {
+        r = rmip_uris(in, model, &err);
     }
     if (r == RILL_OK && !write_glb(in, model, in->out_path, &err)) {
         r = err.code;
@@ -378,6 +435,98 @@ static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
     cache_store(in, key);
 }
 
+/* >>scenes ------------------------------------------------------------------------------------ */
+
+static bool is_scene(const char *path) {
+    const char *ext = rill_path_ext(path);
+    return ext[0] && strcmp(ext, "rsn") == 0;
+}
+
+static bool ends_with_gltf(const char *s, size_t n) {
+    static const char ext[] = ".gltf";
+    if (n < sizeof(ext) - 1) {
+        return false;
+    }
+    for (size_t i = 0; i < sizeof(ext) - 1; i++) {
+        char c = s[n - (sizeof(ext) - 1) + i];
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != ext[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A scene's string that names a .gltf model of the project (project-relative, present on disk)
+ * gets the exported name (rill_export_output_path: "chair.gltf" -> "chair.glb"), so the exported
+ * scene names what ships. Strings with escapes are left alone (no path needs one). *out is NULL
+ * when the string is not rewritten. */
+static char *scene_string_rewrite(const rill__export_input *in, const char *s, size_t n) {
+    char rel[EXPORT_PATH_MAX], os[EXPORT_PATH_MAX], out[EXPORT_PATH_MAX];
+    if (!ends_with_gltf(s, n) || n >= sizeof(rel) || memchr(s, '\\', n)) {
+        return NULL;
+    }
+    memcpy(rel, s, n);
+    rel[n] = '\0';
+    if (!rill_path_normalize(rel, sizeof(rel), rel) ||
+        !rill_path_join(os, sizeof(os), in->settings->project_dir, rel) || !rill_file_exists(os) ||
+        !rill_export_output_path(out, sizeof(out), rel)) {
+        return NULL;
+    }
+    return rill_strdup(out);
+}
+
+/* Rewrites the model paths of a .rsn (see scene_string_rewrite). Comments and everything else
+ * are kept byte for byte. On success *data / *size are replaced (the old buffer freed). */
+static bool rewrite_scene(const rill__export_input *in, uint8_t **data, size_t *size) {
+    const char *t = (const char *)*data;
+    size_t n = *size;
+    rill_strbuf sb = {0};
+    size_t copied = 0;
+    bool changed = false;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '#') { /* a comment runs to the end of the line */
+            while (i < n && t[i] != '\n') {
+                i++;
+            }
+            continue;
+        }
+        if (t[i] != '"') {
+            continue;
+        }
+        size_t start = ++i;
+        while (i < n && t[i] != '"' && t[i] != '\n') {
+            i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+        }
+        if (i >= n || t[i] != '"') {
+            break; /* unterminated: the scene reader reports it; copy the rest as it is */
+        }
+        char *to = scene_string_rewrite(in, t + start, i - start);
+        if (to) {
+            bool ok = rill_strbuf_append(&sb, t + copied, start - copied) &&
+                      rill_strbuf_append(&sb, to, strlen(to));
+            rill_free(to);
+            if (!ok) {
+                rill_strbuf_free(&sb);
+                return false;
+            }
+            copied = i;
+            changed = true;
+        }
+    }
+    if (!changed) {
+        rill_strbuf_free(&sb);
+        return true;
+    }
+    if (!rill_strbuf_append(&sb, t + copied, n - copied)) {
+        rill_strbuf_free(&sb);
+        return false;
+    }
+    rill_free(*data);
+    *size = sb.len;
+    *data = (uint8_t *)sb.data; /* ownership moves to the caller */
+    return true;
+}
+
 /* >>job --------------------------------------------------------------------------------------- */
 
 void rill__export_process(rill__export_input *in) {
@@ -398,6 +547,10 @@ void rill__export_process(rill__export_input *in) {
         process_model(in, data, size);
         break;
     default:
+        if (is_scene(in->path) && !rewrite_scene(in, &data, &size)) {
+            fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+            break;
+        }
         /* The copy keeps the bytes as read; ownership moves to the output. */
         if (add_output(in, in->out_path, data, size)) {
             in->status = RILL_EXPORT_STATUS_COPIED;

@@ -144,8 +144,10 @@ static inline void ep_make_project(const char *dir) {
     ep_write_sphere(dir, "models/rock.glb", 16, 8);
     ep_write_sphere(dir, "models/rock_lod1.glb", 8, 4);
     ep_write_text(dir, "scenes/main.rsn",
-                  "# a scene naming the exported texture path\n"
-                  "entity 1 { name: \"ground\" Texture { path: \"textures/albedo.rmip\" } }\n");
+                  "# a scene naming the exported texture path, and a .gltf model (\"x.gltf\")\n"
+                  "entity 1 { name: \"ground\" Texture { path: \"textures/albedo.rmip\" } }\n"
+                  "entity 2 { Model { path: @\"models/panel/panel.gltf\" } }\n"
+                  "entity 3 { Name { name: \"missing.gltf\" } }\n");
     ep_write_text(dir, "project.toml", "[project]\nname = \"export-test\"\n");
     uint8_t ogg[300];
     for (size_t i = 0; i < sizeof(ogg); i++) {

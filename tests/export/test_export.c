@@ -7,6 +7,7 @@
 
 #include "rill/asset.h"
 #include "rill/formats/export.h"
+#include "rill/formats/lod.h"
 #include "rill/formats/rmip.h"
 #include "rill/formats/rpak.h"
 
@@ -152,6 +153,38 @@ static void test_pack_contents_and_cache(void **state) {
     assert_true(rill_rpak_find(p, "models/rock_lod1.glb") >= 0);
     assert_true(rill_rpak_find(p, "models/rock_lod2.glb") < 0);
     assert_true(rill_rpak_find(p, "models/rock_lod1_lod1.glb") < 0);
+    /* What the runtime reads: the scene names the exported .glb (strings that are not a model of
+     * the project, and comments, stay as they were); the model names its exported .rmip images
+     * (the path rule); the baked levels sit where the runtime's probe (rill_lod_path) looks. */
+    size_t sn = 0;
+    char *scene = (char *)pack_read(p, "scenes/main.rsn", &sn);
+    char *scene_z = rill_malloc(sn + 1);
+    memcpy(scene_z, scene, sn);
+    scene_z[sn] = '\0';
+    assert_non_null(strstr(scene_z, "@\"models/panel/panel.glb\""));
+    assert_null(strstr(scene_z, "panel.gltf"));
+    assert_non_null(strstr(scene_z, "\"missing.gltf\""));
+    assert_non_null(strstr(scene_z, "(\"x.gltf\")"));
+    rill_free(scene_z);
+    rill_free(scene);
+    size_t gn = 0;
+    uint8_t *panel = pack_read(p, "models/panel/panel.glb", &gn);
+    rill_gltf_model *pm = NULL;
+    assert_int_equal(rill_gltf_read_memory(panel, gn, NULL, &pm, &err), RILL_OK);
+    assert_int_equal(pm->image_count, 2);
+    assert_string_equal(pm->images[0].uri, "bumps.rmip");
+    assert_string_equal(pm->images[1].uri, "panel mr.rmip");
+    rill_gltf_model_free(pm);
+    rill_free(panel);
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    assert_int_equal(rill_rpak_mount_file(vfs, pack, NULL, &err), RILL_OK);
+    char probe[256];
+    assert_true(rill_lod_path(probe, sizeof(probe), "models/sphere.glb", 1));
+    assert_true(rill_vfs_exists(vfs, probe));
+    assert_true(rill_lod_path(probe, sizeof(probe), "models/sphere.glb", 3));
+    assert_true(rill_vfs_exists(vfs, probe));
+    assert_true(rill_vfs_exists(vfs, "models/panel/bumps.rmip"));
+    rill_vfs_destroy(vfs);
     rill_rpak_close(p);
 
     /* Rebuilt with another worker count (other completion order, other texture banding): the
@@ -326,8 +359,10 @@ static void test_loose_into_project(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_rpak_mount_file(packed, pack, NULL, &err), RILL_OK);
     assert_int_equal(rill_vfs_mount_dir(loose, proj, &err), RILL_OK);
+    /* (scenes/main.rsn is not among them: the pack's copy names the exported panel.glb, while
+     * the loose project keeps its source scene, since inputs are never overwritten.) */
     const char *names[] = {"textures/albedo.rmip", "models/sphere_lod1.glb",
-                           "models/panel/bumps.rmip", "scenes/main.rsn"};
+                           "models/panel/bumps.rmip", "project.toml"};
     for (size_t i = 0; i < RILL_COUNTOF(names); i++) {
         uint8_t *x = NULL, *y = NULL;
         size_t xn = 0, yn = 0;
