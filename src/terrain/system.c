@@ -786,11 +786,11 @@ uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float
         for (uint32_t i = 0; i < chunk_count(r); i++) {
             float mn[2], mx[2];
             chunk_rect(r, i, mn, mx);
-            /* Image x grows with world x; image y grows as world z falls (north up). */
+            /* Image x grows with world x and image y with world z: -Z (forward) is up. */
             int64_t x0 = (int64_t)floor((mn[0] - world_min[0]) * sx);
             int64_t x1 = (int64_t)ceil((mx[0] - world_min[0]) * sx);
-            int64_t y0 = (int64_t)floor((world_max[1] - mx[1]) * sz);
-            int64_t y1 = (int64_t)ceil((world_max[1] - mn[1]) * sz);
+            int64_t y0 = (int64_t)floor((mn[1] - world_min[1]) * sz);
+            int64_t y1 = (int64_t)ceil((mx[1] - world_min[1]) * sz);
             if (x1 <= 0 || y1 <= 0 || x0 >= (int64_t)w || y0 >= (int64_t)h)
                 continue;
             uint8_t s = r->chunks[i].state;

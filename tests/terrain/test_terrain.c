@@ -568,11 +568,11 @@ static void test_chunk_map(void **state) {
     memset(img, 7, sizeof img);
     float mn[2] = {-32, -32}, mx[2] = {96, 96}; /* half a pixel a metre; terrain in the middle */
     assert_int_equal(rill_terrain_draw_chunk_map(f.sys, mn, mx, img, S, S), 16);
-    /* Chunk (0, 0) spans x 16..24, y 40..48 (north up); its inside is green. */
-    const uint8_t *p = &img[(44 * S + 20) * 4];
+    /* Chunk (0, 0) spans x 16..24, y 16..24 (-Z up); its inside is green. */
+    const uint8_t *p = &img[(20 * S + 20) * 4];
     assert_true(p[1] > p[0] && p[1] > 150);
-    /* Chunk (3, 3): x 40..48, y 16..24, unloaded grey. */
-    p = &img[(20 * S + 44) * 4];
+    /* Chunk (3, 3): x 40..48, y 40..48, unloaded grey. */
+    p = &img[(44 * S + 44) * 4];
     assert_true(p[0] == p[1] || p[0] + 4 == p[2]);
     assert_true(p[1] < 100);
     /* Outside the terrain: untouched. */
