@@ -122,7 +122,7 @@ static inline void rill_test__log_sink(rill_log_level level, const char *module,
     snprintf(cap->last_module, sizeof(cap->last_module), "%s", module);
     snprintf(cap->last_msg, sizeof(cap->last_msg), "%s", msg);
     if (cap->echo) {
-        fprintf(stderr, "[captured %s] %s: %s\n", rill_log_level_str(level), module, msg);
+        fprintf(stderr, "[captured %s] %s: %s\n", rill_log_level_name(level), module, msg);
     }
 }
 

@@ -253,7 +253,7 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
         rc = 1;
     } else {
         fprintf(stderr, "error: loading %s did not finish within %llu frames (state %s)\n",
-                opts->scene, (unsigned long long)max_frames, rill_scene_load_state_str(st));
+                opts->scene, (unsigned long long)max_frames, rill_scene_load_state_name(st));
         rc = 1;
     }
     rill_app_destroy(app);

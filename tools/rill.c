@@ -112,7 +112,7 @@ static void cli_sink(rill_log_level level, const char *module, const char *msg, 
     } else if (level == RILL_LOG_WARN) {
         fprintf(stderr, "warning: %s\n", msg);
     } else if (log_verbose) {
-        fprintf(stderr, "[%s] %s: %s\n", rill_log_level_str(level), module, msg);
+        fprintf(stderr, "[%s] %s: %s\n", rill_log_level_name(level), module, msg);
     }
 }
 

@@ -279,7 +279,7 @@ static void bench_size(uint32_t n, const char *dir) {
                "\"main_thread_ms\":%.3f,\"main_thread_cpu_ms\":%.3f,\"total_seconds\":%.6f,"
                "\"sync_seconds\":%.6f,\"total_vs_sync\":%.3f}\n",
                run == 0 ? "scene_load_async" : "scene_swap_async",
-               n, (double)budget * 1e-6, rill_scene_load_state_str(rill_scene_load_get_state(ld, h)),
+               n, (double)budget * 1e-6, rill_scene_load_state_name(rill_scene_load_get_state(ld, h)),
                frames, (double)mx * 1e-6, (double)p99 * 1e-6, (double)cmx * 1e-6,
                (double)cp99 * 1e-6, (double)busy * 1e-6, (double)busy_cpu * 1e-6, async_sec,
                sync_sec, async_sec / sync_sec);

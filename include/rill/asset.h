@@ -158,7 +158,7 @@ typedef enum rill_asset_state {
 } rill_asset_state;
 
 /* "invalid", "queued", "loading", "loaded", "failed". Static storage. */
-const char *rill_asset_state_str(rill_asset_state state);
+const char *rill_asset_state_name(rill_asset_state state);
 
 /* What a loader's `load` receives. Everything is valid only during the call. */
 typedef struct rill_asset_load_ctx {

@@ -196,7 +196,7 @@ void rill_log_set_level(rill_log_level level);
 rill_log_level rill_log_get_level(void);
 void rill_logf(rill_log_level level, const char *module, const char *fmt, ...) RILL_PRINTF(3, 4);
 void rill_logv(rill_log_level level, const char *module, const char *fmt, va_list ap);
-const char *rill_log_level_str(rill_log_level level);
+const char *rill_log_level_name(rill_log_level level);
 
 #define RILL_LOG_DEBUG(module, ...) rill_logf(RILL_LOG_DEBUG, (module), __VA_ARGS__)
 #define RILL_LOG_INFO(module, ...) rill_logf(RILL_LOG_INFO, (module), __VA_ARGS__)

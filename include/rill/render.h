@@ -128,7 +128,7 @@ typedef struct rill_renderer_desc {
 } rill_renderer_desc;
 
 /* The defaults applied to a zero desc (for tests and tools). */
-rill_renderer_desc rill_renderer_desc_defaults(void);
+rill_renderer_desc rill_renderer_query_defaults(void);
 
 /* Opens the device and builds pipelines. On failure *out is NULL and err says why (no Vulkan
  * driver is RILL_ERR_NO_DEVICE). Destroy with rill_renderer_destroy. */

@@ -176,7 +176,7 @@ typedef enum rill_scene_load_state {
 } rill_scene_load_state;
 
 /* "invalid", "parsing", "spawning", "loaded", "failed", "cancelled". Static storage. */
-const char *rill_scene_load_state_str(rill_scene_load_state state);
+const char *rill_scene_load_state_name(rill_scene_load_state state);
 
 /* Payload of the world events "SceneLoaded" and "SceneLoadFailed". */
 typedef struct rill_scene_event {

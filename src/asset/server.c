@@ -79,7 +79,7 @@ struct rill_asset_server {
 
 /* >>small helpers ----------------------------------------------------------------------------- */
 
-const char *rill_asset_state_str(rill_asset_state state) {
+const char *rill_asset_state_name(rill_asset_state state) {
     switch (state) {
     case RILL_ASSET_STATE_QUEUED:
         return "queued";

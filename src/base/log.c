@@ -15,7 +15,7 @@ static _Atomic int log_level = RILL_LOG_INFO;
 
 static void default_sink(rill_log_level level, const char *module, const char *msg, void *user) {
     RILL_UNUSED(user);
-    fprintf(stderr, "[%s] %s: %s\n", rill_log_level_str(level), module, msg);
+    fprintf(stderr, "[%s] %s: %s\n", rill_log_level_name(level), module, msg);
 }
 
 void rill_log_set_sink(rill_log_fn fn, void *user) {
@@ -33,7 +33,7 @@ rill_log_level rill_log_get_level(void) {
     return (rill_log_level)atomic_load(&log_level);
 }
 
-const char *rill_log_level_str(rill_log_level level) {
+const char *rill_log_level_name(rill_log_level level) {
     switch (level) {
     case RILL_LOG_DEBUG:
         return "debug";

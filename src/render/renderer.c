@@ -20,7 +20,7 @@
 
 #define LOGM "render"
 
-rill_renderer_desc rill_renderer_desc_defaults(void) {
+rill_renderer_desc rill_renderer_query_defaults(void) {
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     d.width = 1280;
@@ -35,7 +35,7 @@ rill_renderer_desc rill_renderer_desc_defaults(void) {
 }
 
 static void desc_defaults(rill_renderer_desc *d) {
-    rill_renderer_desc def = rill_renderer_desc_defaults();
+    rill_renderer_desc def = rill_renderer_query_defaults();
     if (!d->width || !d->height) {
         d->width = def.width;
         d->height = def.height;

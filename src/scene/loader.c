@@ -110,7 +110,7 @@ struct rill_scene_loader {
 static const char *const state_names[] = {"invalid", "parsing", "spawning",
                                           "loaded",  "failed",  "cancelled"};
 
-const char *rill_scene_load_state_str(rill_scene_load_state state) {
+const char *rill_scene_load_state_name(rill_scene_load_state state) {
     return (uint32_t)state < RILL_COUNTOF(state_names) ? state_names[state] : "invalid";
 }
 

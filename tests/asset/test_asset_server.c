@@ -158,8 +158,8 @@ static void test_defaults_and_misuse(void **state) {
     assert_null(rill_asset_server_create(NULL));
     assert_null(rill_asset_server_create(&(rill_asset_server_desc){0})); /* vfs required */
     rill_asset_server_destroy(NULL);
-    assert_string_equal(rill_asset_state_str(RILL_ASSET_STATE_LOADED), "loaded");
-    assert_string_equal(rill_asset_state_str((rill_asset_state)99), "invalid");
+    assert_string_equal(rill_asset_state_name(RILL_ASSET_STATE_LOADED), "loaded");
+    assert_string_equal(rill_asset_state_name((rill_asset_state)99), "invalid");
     rill_vfs *vfs = rill_vfs_create(NULL);
     rill_asset_server *s = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
     rill_error err = {0};

@@ -233,8 +233,8 @@ static void test_log_capture(void **state) {
     RILL_LOG_INFO("big", "%s", big);
     assert_true(strlen(cap.last_msg) > 1000);
     rill_test_log_end(&cap);
-    assert_string_equal(rill_log_level_str(RILL_LOG_WARN), "warn");
-    assert_string_equal(rill_log_level_str((rill_log_level)77), "unknown");
+    assert_string_equal(rill_log_level_name(RILL_LOG_WARN), "warn");
+    assert_string_equal(rill_log_level_name((rill_log_level)77), "unknown");
 }
 
 /* >>hash */

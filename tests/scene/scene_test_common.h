@@ -118,7 +118,7 @@ static inline void test_log_sink(rill_log_level level, const char *module, const
     test_logbuf *lb = user;
     if (level == RILL_LOG_WARN) lb->warns++;
     if (level == RILL_LOG_ERROR) lb->errors++;
-    rill_strbuf_printf(&lb->text, "%s %s: %s\n", rill_log_level_str(level), module, msg);
+    rill_strbuf_printf(&lb->text, "%s %s: %s\n", rill_log_level_name(level), module, msg);
 }
 
 static inline void test_log_begin(test_logbuf *lb) {
