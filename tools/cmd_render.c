@@ -275,7 +275,15 @@ int rill_cmd_render(int argc, char **argv) {
         return 1;
     }
     int rc = 1;
-    if (rill_content_load(c, r, &err) != RILL_OK || warm_up(r, c, &o, &err) != RILL_OK)
+    if (rill_content_load(c, r, &err) != RILL_OK)
+        goto done;
+    /* Streamed scene instances and their models load over frames: let them arrive first. */
+    bool settled = false;
+    uint32_t settle_frames = rill_content_settle(c, 0, &settled);
+    if (!settled)
+        fprintf(stderr, "warning: still loading after %u frames; rendering what is there\n",
+                settle_frames);
+    if (warm_up(r, c, &o, &err) != RILL_OK)
         goto done;
     print_notes(rill_content_notes(c));
     rill_app *app = rill_content_app(c);

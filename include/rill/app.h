@@ -603,6 +603,12 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err);
  * A Model that fails to load fails the call (each failure is also logged with its entity and
  * file); a terrain whose heightmap fails is logged and drawn empty. */
 rill_result rill_content_load(rill_content *content, rill_renderer *renderer, rill_error *err);
+/* Runs app frames (after rill_content_load) until the world is settled: no scene load in flight
+ * (streamed instances the camera reaches included), no instance loading, no Model waiting for
+ * its file, for two frames in a row; at most max_frames (0 = 600). For headless renders of
+ * streamed worlds, so the picture holds what the camera should see. Returns the frames run;
+ * *out_settled (may be NULL) says whether it settled before the cap. */
+uint32_t rill_content_settle(rill_content *content, uint32_t max_frames, bool *out_settled);
 /* Builds this frame's snapshot from the world (rill_render_extract) plus the built-in instances.
  * When the world has more point and spot lights than the renderer shades (1024), the nearest to
  * `eye` (NULL = the primary view's position) are kept. The snapshot points into storage the

@@ -814,6 +814,37 @@ rill_app_terrain *rill_content_terrain(const rill_content *c) {
     return c ? c->terrain : NULL;
 }
 
+/* >>settle ------------------------------------------------------------------------------------ */
+
+static bool content_busy(rill_content *c) {
+    rill_app *app = c->app;
+    rill_stream_stats ss;
+    rill_stream_get_stats(rill_app_stream(app), &ss);
+    rill_app_models_stats ms;
+    rill_app_models_get_stats(c->models, &ms);
+    return rill_scene_loader_pending(rill_app_scenes(app)) > 0 || ss.loading > 0 || ms.pending > 0;
+}
+
+uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_settled) {
+    if (out_settled)
+        *out_settled = false;
+    if (!c || !c->renderer)
+        return 0;
+    if (!max_frames)
+        max_frames = 600;
+    uint32_t frames = 0, quiet = 0;
+    /* Two quiet frames in a row: a load that completes spawns entities (Model entities, nested
+     * instances) whose own work starts in the next frame. */
+    while (frames < max_frames && quiet < 2) {
+        rill_app_frame(c->app);
+        frames++;
+        quiet = content_busy(c) ? 0 : quiet + 1;
+    }
+    if (out_settled)
+        *out_settled = quiet >= 2;
+    return frames;
+}
+
 /* >>snapshot ---------------------------------------------------------------------------------- */
 
 static const rill_render_light *nearest_lights(rill_content *c, const rill_render_light *src,
@@ -933,6 +964,13 @@ void rill_content_renderer_desc(rill_content *c, struct rill_renderer_desc *d) {
 rill_app_models *rill_content_models(const rill_content *c) {
     (void)c;
     return NULL;
+}
+
+uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_settled) {
+    (void)c, (void)max_frames;
+    if (out_settled)
+        *out_settled = false;
+    return 0;
 }
 
 rill_app_physics *rill_content_physics(const rill_content *c) {

@@ -460,6 +460,45 @@ cli_consistency)
     expect_out "a.txt"
     grep -q "rill-cache" out.txt && fail "pack create packed .rill-cache"
     ;;
+render_streamed)
+    # A streamed scene instance in the camera's reach is in the picture: `rill render` lets the
+    # streaming settle (the instance's scene, then its Model) before it draws.
+    mkdir -p st/models st/parts
+    cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" st/models/
+    printf '[project]\nmain_scene = "main.rsn"\n' >st/project.toml
+    cat >st/main.rsn <<'RSN'
+rsn 1
+entity 1 "Camera" {
+    Transform {
+        translation: (0, 2.2, 4.2)
+        rotation: (-0.2164396, 0, 0, 0.9762960)
+    }
+    Camera {
+    }
+}
+entity 2 "Sun" {
+    DirectionalLight {
+    }
+}
+entity 3 "Part" {
+    SceneInstance {
+        scene: "parts/part.rsn"
+        streamed: true
+    }
+}
+RSN
+    cat >st/parts/part.rsn <<'RSN'
+rsn 1
+entity 1 "Cube" {
+    Model {
+        path: "models/cube.glb"
+    }
+}
+RSN
+    run 0 render st --size 96x72 --validation --out st.png
+    expect_out "(96x72, 1 frames, 1/1 instances visible"
+    [ -s err.txt ] && fail "messages while rendering a streamed instance"
+    ;;
 render_demo_main)
     # `rill render` of the demo's main.rsn (and of its project folder) draws the city through the
     # shared set-up path, the same as `rill demo` does: many instances visible, not a flat frame.
