@@ -32,6 +32,7 @@ max_len() {
 
 status=0
 total_execs=0
+ran=0
 for bin in "$build"/fuzz/*/fuzz_*; do
   [ -x "$bin" ] || continue
   area=$(basename "$(dirname "$bin")")
@@ -39,6 +40,7 @@ for bin in "$build"/fuzz/*/fuzz_*; do
   if [ "$#" -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
     continue
   fi
+  ran=$((ran + 1))
   seeds=fuzz/$area/corpus
   work=$scratch/$name
   mkdir -p "$work"
@@ -61,5 +63,9 @@ for bin in "$build"/fuzz/*/fuzz_*; do
     status=1
   fi
 done
-echo "fuzz: $total_execs executions in all"
+if [ "$ran" -eq 0 ]; then
+  echo "fuzz: no fuzz target found under $build/fuzz (build them: make fuzz-build)" >&2
+  exit 1
+fi
+echo "fuzz: $ran target(s), $total_execs executions in all"
 exit $status
