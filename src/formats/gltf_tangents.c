@@ -89,6 +89,13 @@ static bool weld_vertices(const rill_gltf_primitive *p, uint32_t *weld) {
         return false;
     }
     memset(table, 0xFF, cap * sizeof(uint64_t));
+    /* Hashes first (a sequential pass), then the probes, each slot prefetched a few vertices
+     * ahead: on a large mesh every probe is a cache miss, and this lets them overlap. */
+    uint64_t *hashes = rill__gltf_alloc_raw(n, sizeof(uint64_t));
+    if (!hashes) {
+        rill_free(table);
+        return false;
+    }
     for (uint32_t v = 0; v < n; v++) {
         uint32_t bits[8];
         for (int k = 0; k < 3; k++) {
@@ -105,6 +112,15 @@ static bool weld_vertices(const rill_gltf_primitive *p, uint32_t *weld) {
         hv ^= hv >> 33; /* the low bits index the table: fold the well-mixed high ones in */
         hv *= 0xC4CEB9FE1A85EC53ull;
         hv ^= hv >> 29;
+        hashes[v] = hv;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+#if defined(__GNUC__)
+        if (v + 16 < n) {
+            __builtin_prefetch(&table[(size_t)hashes[v + 16] & (cap - 1)]);
+        }
+#endif
+        uint64_t hv = hashes[v];
         size_t h = (size_t)hv & (cap - 1);
         uint64_t tag = (hv >> 32) & 0x7FFFFFFFu; /* never all ones: that marks an empty slot */
         for (;;) {
@@ -121,6 +137,7 @@ static bool weld_vertices(const rill_gltf_primitive *p, uint32_t *weld) {
             h = (h + 1) & (cap - 1);
         }
     }
+    rill_free(hashes);
     rill_free(table);
     return true;
 }
@@ -168,42 +185,63 @@ static bool triangle_tangent(const rill_gltf_primitive *p, const uint32_t *tri, 
     return true;
 }
 
-/* Adds the angle-weighted projection of tangent `t` at corner `c` (0..2) of triangle `tri`. */
-static void add_corner(const rill_gltf_primitive *p, const uint32_t *tri, int c, const float *t,
-                       float *sum) {
-    uint32_t v = tri[c];
-    const float *n = &p->normals[(size_t)v * 3];
-    const float *pc = &p->positions[(size_t)v * 3];
-    const float *pa = &p->positions[(size_t)tri[(c + 2) % 3] * 3];
-    const float *pb = &p->positions[(size_t)tri[(c + 1) % 3] * 3];
-    float d = n[0] * t[0] + n[1] * t[1] + n[2] * t[2];
-    float pt[3] = {t[0] - n[0] * d, t[1] - n[1] * d, t[2] - n[2] * d};
-    float lt = len3(pt);
-    if (!(lt > 0.0f)) {
-        return;
-    }
-    /* The corner's angle, measured between its two edges projected onto the normal's plane. */
-    float e1[3] = {pa[0] - pc[0], pa[1] - pc[1], pa[2] - pc[2]};
-    float e2[3] = {pb[0] - pc[0], pb[1] - pc[1], pb[2] - pc[2]};
-    float d1 = n[0] * e1[0] + n[1] * e1[1] + n[2] * e1[2];
-    float d2 = n[0] * e2[0] + n[1] * e2[1] + n[2] * e2[2];
+/* acos for x in [-1, 1], within 2e-8 of the true value before float rounding (Abramowitz and
+ * Stegun 4.4.46: acos(x) = sqrt(1 - x) * p(x) on [0, 1], and acos(-x) = pi - acos(x)). Inline
+ * and branch-light, it costs a fraction of the libm call that was a fifth of a large load. */
+static float acos_unit(float x) {
+    float ax = fabsf(x);
+    float r = -0.0012624911f;
+    r = r * ax + 0.0066700901f;
+    r = r * ax - 0.0170881256f;
+    r = r * ax + 0.0308918810f;
+    r = r * ax - 0.0501743046f;
+    r = r * ax + 0.0889789874f;
+    r = r * ax - 0.2145988016f;
+    r = r * ax + 1.5707963050f;
+    r *= sqrtf(1.0f - ax);
+    return x < 0.0f ? 3.14159265f - r : r;
+}
+
+/* Adds the angle-weighted projection of the triangle's unit tangent `t` to the group sum of each
+ * of its three corners. The projections onto a corner's normal plane are written through dot
+ * products (for unit n: |e - n(n.e)|^2 = |e|^2 - (n.e)^2, and the same for dot products), so the
+ * edge vectors and their lengths are computed once per triangle, not once per corner. */
+static void add_triangle(const rill_gltf_primitive *p, const uint32_t *tri, const float *t,
+                         float *const sum[3]) {
+    const float *P[3] = {&p->positions[(size_t)tri[0] * 3], &p->positions[(size_t)tri[1] * 3],
+                         &p->positions[(size_t)tri[2] * 3]};
+    float E[3][3], EE[3];
     for (int k = 0; k < 3; k++) {
-        e1[k] -= n[k] * d1;
-        e2[k] -= n[k] * d2;
+        const float *a = P[k], *b = P[(k + 1) % 3];
+        E[k][0] = b[0] - a[0];
+        E[k][1] = b[1] - a[1];
+        E[k][2] = b[2] - a[2];
+        EE[k] = E[k][0] * E[k][0] + E[k][1] * E[k][1] + E[k][2] * E[k][2];
     }
-    float l1 = len3(e1), l2 = len3(e2);
-    if (!(l1 > 0.0f) || !(l2 > 0.0f)) {
-        return;
+    for (int c = 0; c < 3; c++) {
+        /* Corner c's edges: to the next corner (E[c]) and to the previous one (-E[c+2]). */
+        const float *en = E[c], *ep = E[(c + 2) % 3];
+        const float *n = &p->normals[(size_t)tri[c] * 3];
+        float d = n[0] * t[0] + n[1] * t[1] + n[2] * t[2];
+        float lt2 = 1.0f - d * d;
+        float a = n[0] * en[0] + n[1] * en[1] + n[2] * en[2];
+        float b = -(n[0] * ep[0] + n[1] * ep[1] + n[2] * ep[2]);
+        float l1 = EE[c] - a * a, l2 = EE[(c + 2) % 3] - b * b;
+        if (!(lt2 > 1e-12f) || !(l1 > 0.0f) || !(l2 > 0.0f)) {
+            continue; /* the tangent or an edge is (nearly) along the normal: no direction */
+        }
+        float dot = -(en[0] * ep[0] + en[1] * ep[1] + en[2] * ep[2]) - a * b;
+        float cosang = dot / sqrtf(l1 * l2);
+        cosang = cosang > 1.0f ? 1.0f : (cosang < -1.0f ? -1.0f : cosang);
+        float w = acos_unit(cosang) / sqrtf(lt2);
+        if (!isfinite(w)) {
+            continue;
+        }
+        float *sm = sum[c];
+        sm[0] += (t[0] - n[0] * d) * w;
+        sm[1] += (t[1] - n[1] * d) * w;
+        sm[2] += (t[2] - n[2] * d) * w;
     }
-    float cosang = (e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2]) / (l1 * l2);
-    cosang = cosang > 1.0f ? 1.0f : (cosang < -1.0f ? -1.0f : cosang);
-    float w = acosf(cosang) / lt;
-    if (!isfinite(w)) {
-        return;
-    }
-    sum[0] += pt[0] * w;
-    sum[1] += pt[1] * w;
-    sum[2] += pt[2] * w;
 }
 
 /* Gives every vertex needing one a copy at index n + k (all attributes), for the corners of the
@@ -255,10 +293,12 @@ static bool generate(rill_gltf_primitive *p) {
             orient[t] = orient[t + 1] = orient[t + 2] = ORIENT_DEGENERATE;
             continue;
         }
+        float *sums[3];
         for (int c = 0; c < 3; c++) {
             orient[t + c] = pres ? ORIENT_PRESERVING : 0u;
-            add_corner(p, tri, c, tv, &sum[(size_t)weld[tri[c]] * 6 + (pres ? 3 : 0)]);
+            sums[c] = &sum[(size_t)weld[tri[c]] * 6 + (pres ? 3 : 0)];
         }
+        add_triangle(p, tri, tv, sums);
     }
     /* >>assign: corners of degenerate triangles join the vertex's group that has a tangent
      * (preserving first); then each vertex keeps its first corner's orientation and gets a copy
