@@ -447,6 +447,11 @@ void rill_app_disable_models(rill_app_models *models);
 void rill_app_models_flush(rill_app_models *models);
 /* Fills *out (zero for NULL models). */
 void rill_app_models_get_stats(const rill_app_models *models, rill_app_models_stats *out);
+/* The scene module's model system and the LOD system (rill/stream.h) the app runs; NULL when
+ * models are not enabled. The LOD system runs in post_update after transforms (order
+ * RILL_SYSTEM_ORDER_BUILTIN + 2), measuring from rill_lod_camera. */
+rill_scene_models *rill_app_models_scene(const rill_app_models *models);
+rill_lod_system *rill_app_models_lod(const rill_app_models *models);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL (not spawned yet, failed, or e
  * has no Model). */
 rill_entity rill_app_models_root(const rill_app_models *models, rill_entity e);

@@ -55,6 +55,7 @@
 
 #include "rill/base.h"
 #include "rill/scene.h"
+#include "rill/scene/model.h"
 #include "rill/world.h"
 
 #ifdef __cplusplus
@@ -235,6 +236,76 @@ uint32_t rill_stream_instances(const rill_stream *stream, rill_stream_instance_i
                                uint32_t cap);
 /* The state of the instance rooted at root (UNLOADED for unknown roots). */
 rill_instance_state rill_stream_instance_state(const rill_stream *stream, rill_entity root);
+
+/* >>mesh lod --------------------------------------------------------------------------------- */
+
+/* ON MESH LOD
+ *   A Model whose file has baked levels (name_lod1.glb ... name_lod4.glb, found pack first then
+ *   loose, contiguous: the probe stops at the first missing) draws one level at a time by the
+ *   camera's distance to the entity: level n over [start_n, end_n). Defaults (a MeshLod component
+ *   overrides them): level 0 [0, 40), 1 [40, 100), 2 [100, 220), the last level to infinity; a
+ *   model with more levels than the three distances extends each extra band's end by x2.2
+ *   (220 -> 484 -> ...). cull_distance > 0 ends the last band there and nothing draws beyond it.
+ *   enabled = false: level 0 at every distance. Across a boundary b the outgoing level fades out
+ *   over [b, b + crossfade) while the incoming fades in over the same interval. Bands apply in
+ *   every run mode (they are draw cost, not memory). */
+#define RILL_LOD_MAX_LEVELS 5u /* the base + 4 baked levels */
+
+typedef struct rill_lod_settings {
+    bool enabled;
+    float distances[3]; /* where levels 1, 2, 3 start */
+    float crossfade;
+    float cull_distance;
+} rill_lod_settings;
+
+/* The defaults above (enabled, 40/100/220, crossfade 5, no cull). */
+rill_lod_settings rill_lod_settings_default(void);
+
+typedef struct rill_lod_bands {
+    uint32_t levels;                                            /* 1..RILL_LOD_MAX_LEVELS */
+    float start[RILL_LOD_MAX_LEVELS], end[RILL_LOD_MAX_LEVELS]; /* end may be INFINITY */
+    float crossfade;
+} rill_lod_bands;
+
+/* The bands of a model with `levels` levels (the base included; clamped to [1, 5]). */
+void rill_lod_bands_make(const rill_lod_settings *settings, uint32_t levels, rill_lod_bands *out);
+
+/* What draws at one distance: `level` with weight 1 - fade, and, inside a crossfade, `next`
+ * (level + 1) with weight fade; next = -1 outside a crossfade. level = -1: nothing (culled). */
+typedef struct rill_lod_pick {
+    int32_t level, next;
+    float fade;
+} rill_lod_pick;
+
+rill_lod_pick rill_lod_pick_at(const rill_lod_bands *bands, float distance);
+
+/* The LOD system: shows one level of every spawned Model with baked levels (the model system in
+ * rill/scene/model.h spawns them as hidden sibling trees) by the camera's distance to the Model
+ * entity, through RenderMode on the level trees (written only when the pick changes). Inside a
+ * crossfade interval it shows the level with the larger weight (the dithered blend is not drawn
+ * yet). The app runs it in post_update after transforms when models are enabled. */
+typedef struct rill_lod_system rill_lod_system;
+
+/* Counters of the last update: models with levels, how many show each level, culled; and level
+ * switches since creation. */
+typedef struct rill_lod_stats {
+    uint32_t models;
+    uint32_t per_level[RILL_LOD_MAX_LEVELS];
+    uint32_t culled;
+    uint64_t switches;
+} rill_lod_stats;
+
+/* world and models are borrowed. NULL when either is NULL or memory runs out. */
+rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *models);
+void rill_lod_system_destroy(rill_lod_system *lod);
+/* camera: the world position distances are measured from; NULL shows every base level. */
+void rill_lod_system_update(rill_lod_system *lod, const float camera[3]);
+/* The level shown for a Model entity (-1: culled, or nothing spawned for it). */
+int32_t rill_lod_system_level(const rill_lod_system *lod, rill_entity model_entity);
+void rill_lod_system_get_stats(const rill_lod_system *lod, rill_lod_stats *out);
+/* The camera bands measure from: the streaming camera pick, and in EDIT and SERVER (where the
+ * gate is closed) the pick SIMULATE would make (game cameras, then the editor camera). */
+rill_entity rill_lod_camera(const rill_world *world, rill_run_mode mode, float out_position[3]);
 
 #ifdef __cplusplus
 }

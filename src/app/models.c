@@ -13,12 +13,21 @@ struct rill_app_models {
     rill_app *app;
     rill_scene_models *scene;
     rill_render_assets *gpu;
-    rill_system spawn_system, upload_system;
+    rill_system spawn_system, upload_system, lod_system;
+    rill_lod_system *lod;
 };
 
 static void sys_spawn(rill_app *app, void *user) {
     (void)app;
     rill_scene_models_update(((rill_app_models *)user)->scene);
+}
+
+/* Detail bands after transforms (the camera and the models at this frame's positions). */
+static void sys_lod(rill_app *app, void *user) {
+    rill_app_models *m = user;
+    float cam[3];
+    bool has = rill_lod_camera(rill_app_world(app), rill_app_get_run_mode(app), cam) != 0;
+    rill_lod_system_update(m->lod, has ? cam : NULL);
 }
 
 static void sys_upload(rill_app *app, void *user) {
@@ -67,7 +76,14 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                                          .order = RILL_SYSTEM_ORDER_BUILTIN - 1,
                                                          .fn = sys_upload,
                                                          .user = m});
-        if (!m->spawn_system.id || !m->upload_system.id)
+        m->lod = rill_lod_system_create(w, m->scene);
+        m->lod_system =
+            rill_app_add_system(app, &(rill_system_desc){.name = "rill.lod",
+                                                         .stage = RILL_STAGE_POST_UPDATE,
+                                                         .order = RILL_SYSTEM_ORDER_BUILTIN + 2,
+                                                         .fn = sys_lod,
+                                                         .user = m});
+        if (!m->spawn_system.id || !m->upload_system.id || !m->lod || !m->lod_system.id)
             rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                            "rill_app_enable_models: cannot add the systems");
     }
@@ -85,9 +101,20 @@ void rill_app_disable_models(rill_app_models *m) {
         rill_app_remove_system(m->app, m->spawn_system);
     if (m->upload_system.id)
         rill_app_remove_system(m->app, m->upload_system);
+    if (m->lod_system.id)
+        rill_app_remove_system(m->app, m->lod_system);
+    rill_lod_system_destroy(m->lod);
     rill_scene_models_destroy(m->scene); /* despawns the trees first */
     rill_render_assets_destroy(m->gpu);
     rill_free(m);
+}
+
+rill_scene_models *rill_app_models_scene(const rill_app_models *m) {
+    return m ? m->scene : NULL;
+}
+
+rill_lod_system *rill_app_models_lod(const rill_app_models *m) {
+    return m ? m->lod : NULL;
 }
 
 void rill_app_models_flush(rill_app_models *m) {
@@ -155,6 +182,16 @@ rill_entity rill_app_models_root(const rill_app_models *m, rill_entity e) {
 }
 
 rill_render_assets *rill_app_models_render_assets(const rill_app_models *m) {
+    (void)m;
+    return NULL;
+}
+
+rill_scene_models *rill_app_models_scene(const rill_app_models *m) {
+    (void)m;
+    return NULL;
+}
+
+rill_lod_system *rill_app_models_lod(const rill_app_models *m) {
     (void)m;
     return NULL;
 }

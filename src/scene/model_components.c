@@ -131,6 +131,50 @@ static const rill_field mode_fields[] = {
 };
 static const rill_render_mode_component mode_default = {RILL_RENDER_MODE_NORMAL, 0.5f};
 
+static const rill_mesh_lod lod_default = {true, 40.0f, 100.0f, 220.0f, 5.0f, 0.0f};
+static const rill_field lod_fields[] = {
+    {.name = "enabled",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_mesh_lod, enabled),
+     .count = 1,
+     .doc = "off: always the base model at full detail"},
+    {.name = "lod1_distance",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_mesh_lod, lod1_distance),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .doc = "where LOD1 starts (full detail nearer)"},
+    {.name = "lod2_distance",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_mesh_lod, lod2_distance),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .doc = "where LOD2 starts"},
+    {.name = "lod3_distance",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_mesh_lod, lod3_distance),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .doc = "where LOD3 starts; further levels extend by x2.2"},
+    {.name = "crossfade",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_mesh_lod, crossfade),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .doc = "width of the blend after each boundary (0 = swap)"},
+    {.name = "cull_distance",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_mesh_lod, cull_distance),
+     .count = 1,
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0.0,
+     .doc = "beyond it nothing draws (0 = never culled)"},
+};
+
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
     return c ? c : rill_world_register_component(w, d);
@@ -176,6 +220,14 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
                          .fields = model_fields,
                          .field_count = 1,
                          .doc = "a glTF model drawn at this entity"};
+    rill_type_desc ml = {.name = "MeshLod",
+                         RILL_TYPE_LAYOUT(rill_mesh_lod),
+                         .fields = lod_fields,
+                         .field_count = 6,
+                         .defaults = &lod_default,
+                         .doc =
+                             "detail bands of this entity's Model (LOD levels, crossfade, cull)"};
+    out->mesh_lod = reg(world, &ml);
     out->model = reg(world, &md);
     out->model_mesh = reg(world, &mm);
     out->render_mode = reg(world, &rm);
@@ -183,7 +235,7 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     out->point_light = reg(world, &pl);
     out->spot_light = reg(world, &sl);
     if (!out->model || !out->model_mesh || !out->render_mode || !out->directional_light ||
-        !out->point_light || !out->spot_light)
+        !out->point_light || !out->spot_light || !out->mesh_lod)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
     return RILL_OK;

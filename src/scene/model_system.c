@@ -27,6 +27,10 @@ typedef struct model_entry {
     char error[1024];    /* the failure message (it names the file) */
     uint32_t users;      /* tracked entities naming this path */
     uint64_t idle_since; /* frame at which users reached 0 */
+    /* The baked detail levels found beside a .glb (name_lod1.glb ... name_lod4.glb, through the
+     * VFS: packs first, then loose files; contiguous, the probe stops at the first missing). */
+    struct model_entry *lod[RILL_SCENE_MODEL_MAX_LEVELS - 1];
+    uint32_t lod_count;
 } model_entry;
 
 typedef enum track_state {
@@ -43,6 +47,8 @@ typedef struct model_track {
     model_entry *entry; /* NULL for TRACK_NONE */
     rill_entity root;   /* the spawned tree, RILL_ENTITY_NULL until spawned */
     track_state state;
+    rill_entity lod_root[RILL_SCENE_MODEL_MAX_LEVELS - 1]; /* hidden siblings of root */
+    uint32_t lod_count;                                    /* level trees spawned */
 } model_track;
 
 struct rill_scene_models {
@@ -63,6 +69,11 @@ struct rill_scene_models {
 static void release_user(rill_scene_models *m, model_entry *e) {
     if (e && e->users && --e->users == 0)
         e->idle_since = m->frame;
+    for (uint32_t k = 0; e && k < e->lod_count; k++) {
+        model_entry *l = e->lod[k];
+        if (l->users && --l->users == 0)
+            l->idle_since = m->frame;
+    }
 }
 
 /* Drops track i (swap-remove), queueing its spawned tree for despawn. */
@@ -71,6 +82,9 @@ static void drop_track(rill_scene_models *m, uint32_t i) {
     rill_world *w = m->world;
     if (t->root && rill_world_is_alive(w, t->root))
         rill_array_push(&m->doomed, t->root); /* on OOM the tree stays: never a crash */
+    for (uint32_t k = 0; k < t->lod_count; k++)
+        if (rill_world_is_alive(w, t->lod_root[k]))
+            rill_array_push(&m->doomed, t->lod_root[k]);
     if (t->state == TRACK_PENDING)
         m->pending--;
     release_user(m, t->entry);
@@ -83,7 +97,27 @@ static void drop_track(rill_scene_models *m, uint32_t i) {
     m->tracks.len--;
 }
 
-static model_entry *find_or_request(rill_scene_models *m, const char *path) {
+static model_entry *find_or_request(rill_scene_models *m, const char *path, bool probe);
+
+/* Finds name_lod1.glb ... beside a .glb and requests each; a level's own file is not probed. */
+static void probe_levels(rill_scene_models *m, model_entry *e) {
+    rill_vfs *vfs = rill_asset_server_vfs(m->assets);
+    size_t n = strlen(e->path);
+    if (!vfs || n < 5 || n > 900 || strcmp(e->path + n - 4, ".glb") != 0)
+        return; /* only .glb models have baked levels */
+    char p[1024];
+    for (uint32_t k = 1; k < RILL_SCENE_MODEL_MAX_LEVELS; k++) {
+        snprintf(p, sizeof p, "%.*s_lod%u.glb", (int)(n - 4), e->path, k);
+        if (!rill_vfs_exists(vfs, p))
+            break;
+        model_entry *l = find_or_request(m, rill_intern(p), false);
+        if (!l)
+            break;
+        e->lod[e->lod_count++] = l;
+    }
+}
+
+static model_entry *find_or_request(rill_scene_models *m, const char *path, bool probe) {
     uint64_t v = 0;
     if (rill_map_get(&m->entry_of, (uint64_t)(uintptr_t)path, &v))
         return (model_entry *)(uintptr_t)v;
@@ -103,6 +137,8 @@ static model_entry *find_or_request(rill_scene_models *m, const char *path) {
     if (!e->asset.id) {
         e->state = ENTRY_FAILED;
         snprintf(e->error, sizeof(e->error), "%s", err.msg[0] ? err.msg : "cannot be requested");
+    } else if (probe) {
+        probe_levels(m, e);
     }
     return e;
 }
@@ -136,6 +172,31 @@ static void free_entry(rill_scene_models *m, model_entry *e) {
     rill_free(e);
 }
 
+static bool levels_loading(const model_entry *e) {
+    for (uint32_t k = 0; k < e->lod_count; k++)
+        if (e->lod[k]->state == ENTRY_LOADING)
+            return true;
+    return false;
+}
+
+/* The detail levels as hidden siblings of the base tree (children of the Model entity); the LOD
+ * system shows one at a time. A level that failed ends the chain (levels stay contiguous). */
+static void spawn_levels(rill_scene_models *m, model_track *t) {
+    for (uint32_t k = 0; k < t->entry->lod_count; k++) {
+        model_entry *l = t->entry->lod[k];
+        const rill_gltf_model *gm =
+            l->state == ENTRY_READY
+                ? rill_asset_get_payload_as(m->assets, l->asset, RILL_GLTF_ASSET_LOADER)
+                : NULL;
+        rill_entity root = RILL_ENTITY_NULL;
+        if (!gm || rill_scene_model_spawn(m->world, &m->comps, l->asset, gm, t->entity, &root,
+                                          NULL) != RILL_OK)
+            break;
+        rill_scene_model_set_mode(m->world, &m->comps, root, RILL_RENDER_MODE_HIDDEN, 0.0f);
+        t->lod_root[t->lod_count++] = root;
+    }
+}
+
 void rill_scene_models_update(rill_scene_models *m) {
     if (!m)
         return;
@@ -161,12 +222,14 @@ void rill_scene_models_update(rill_scene_models *m) {
         for (uint32_t i = 0; i < n; i++) {
             if (rill_map_get(&m->track_of, ents[i], NULL))
                 continue;
-            model_track t = {ents[i], refs[i].path, NULL, RILL_ENTITY_NULL, TRACK_NONE};
+            model_track t = {ents[i], refs[i].path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0};
             if (t.path && t.path[0]) {
-                t.entry = find_or_request(m, t.path);
+                t.entry = find_or_request(m, t.path, true);
                 if (!t.entry)
                     continue; /* out of memory: tried again next frame */
                 t.entry->users++;
+                for (uint32_t k = 0; k < t.entry->lod_count; k++)
+                    t.entry->lod[k]->users++;
                 t.state = TRACK_PENDING;
             }
             if (!rill_array_push(&m->tracks, t) ||
@@ -185,7 +248,8 @@ void rill_scene_models_update(rill_scene_models *m) {
     advance_entries(m);
     for (uint32_t i = 0; m->pending && i < m->tracks.len; i++) {
         model_track *t = &m->tracks.data[i];
-        if (t->state != TRACK_PENDING || t->entry->state == ENTRY_LOADING)
+        if (t->state != TRACK_PENDING || t->entry->state == ENTRY_LOADING ||
+            levels_loading(t->entry))
             continue;
         m->pending--;
         if (t->entry->state == ENTRY_FAILED) {
@@ -211,6 +275,7 @@ void rill_scene_models_update(rill_scene_models *m) {
         }
         t->state = TRACK_SPAWNED;
         m->stats.spawns++;
+        spawn_levels(m, t);
     }
 
     /* 4. Despawn dropped trees in one batch, then free files nobody used for release_delay
@@ -272,6 +337,9 @@ void rill_scene_models_destroy(rill_scene_models *m) {
         rill_entity r = m->tracks.data[i].root;
         if (r && rill_world_is_alive(w, r))
             rill_array_push(&m->doomed, r);
+        for (uint32_t k = 0; k < m->tracks.data[i].lod_count; k++)
+            if (rill_world_is_alive(w, m->tracks.data[i].lod_root[k]))
+                rill_array_push(&m->doomed, m->tracks.data[i].lod_root[k]);
     }
     if (m->doomed.len)
         rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
@@ -310,4 +378,30 @@ rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e) {
 
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m) {
     return m ? &m->comps : NULL;
+}
+
+uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
+                                  rill_entity out_roots[RILL_SCENE_MODEL_MAX_LEVELS]) {
+    uint64_t i = 0;
+    if (!m || !rill_map_get(&m->track_of, e, &i) || m->tracks.data[i].state != TRACK_SPAWNED)
+        return 0;
+    const model_track *t = &m->tracks.data[i];
+    if (out_roots) {
+        out_roots[0] = t->root;
+        for (uint32_t k = 0; k < t->lod_count; k++)
+            out_roots[k + 1] = t->lod_root[k];
+    }
+    return 1u + t->lod_count;
+}
+
+uint32_t rill_scene_models_each(const rill_scene_models *m, uint32_t *iter,
+                                rill_entity *out_entity) {
+    while (m && *iter < m->tracks.len) {
+        const model_track *t = &m->tracks.data[(*iter)++];
+        if (t->state == TRACK_SPAWNED) {
+            *out_entity = t->entity;
+            return 1u + t->lod_count;
+        }
+    }
+    return 0;
 }

@@ -80,8 +80,22 @@ typedef struct rill_spot_light {
     float intensity, range, inner_angle, outer_angle;
 } rill_spot_light;
 
+/* "MeshLod" { enabled: bool = true, lod1_distance: f32 = 40, lod2_distance = 100,
+ * lod3_distance = 220, crossfade = 5, cull_distance = 0 } on an entity with a Model: tunes its
+ * detail bands (rill/stream.h, ON MESH LOD). lodN_distance is where level N starts (the outer edge
+ * of level N-1's band); crossfade is the width of the blend after each boundary (0 = swap);
+ * cull_distance > 0 draws nothing beyond it; enabled = false always draws the base level. Without
+ * the component a Model uses these defaults. Distances clamped to >= 0. */
+typedef struct rill_mesh_lod {
+    bool enabled;
+    float lod1_distance, lod2_distance, lod3_distance;
+    float crossfade;
+    float cull_distance;
+} rill_mesh_lod;
+
 typedef struct rill_model_components {
     rill_component model, model_mesh, render_mode, directional_light, point_light, spot_light;
+    rill_component mesh_lod;
 } rill_model_components;
 
 /* Registers (or finds, when already registered) the components above. */
@@ -124,7 +138,9 @@ uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_component
  *     - requests the file of every new Model entity with rill_asset_load (once per path; the glTF
  *       loader, which create registers, reads it on a worker);
  *     - spawns the model's default scene under each such entity once it is LOADED
- *       (rill_scene_model_spawn: one root child per entity);
+ *       (rill_scene_model_spawn: one root child per entity); a .glb with baked levels beside it
+ *       (name_lod1.glb ... name_lod4.glb, pack first then loose, contiguous) has each level
+ *       requested too and spawned as a hidden sibling tree (rill_scene_models_levels);
  *     - on FAILED logs one warning (module "models") naming the entity (id and Name) and the
  *       file, and spawns nothing;
  *     - when an entity is despawned, loses its Model or names another path, despawns the tree it
@@ -158,6 +174,18 @@ void rill_scene_models_update(rill_scene_models *m);
  * propagates transforms: the models exist when it returns. */
 void rill_scene_models_flush(rill_scene_models *m);
 void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out);
+/* The trees spawned for entity e, level by level: out_roots[0] the base (the tree
+ * rill_scene_models_root returns), then the baked detail levels, spawned as hidden siblings under
+ * e (RenderMode hidden; the LOD system in rill/stream.h shows one at a time). Returns the number
+ * of levels (0 when nothing is spawned for e). out_roots may be NULL. */
+#define RILL_SCENE_MODEL_MAX_LEVELS 5u
+uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
+                                  rill_entity out_roots[RILL_SCENE_MODEL_MAX_LEVELS]);
+/* Iterates the spawned Model entities: `for (uint32_t it = 0, n; (n =
+ * rill_scene_models_each(m, &it, &e));)` gives each entity and its level count. Do not update
+ * the system while iterating. */
+uint32_t rill_scene_models_each(const rill_scene_models *m, uint32_t *iter,
+                                rill_entity *out_entity);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL. */
 rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e);
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m);

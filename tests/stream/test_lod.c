@@ -1,0 +1,213 @@
+/* test_lod.c: mesh LOD: band selection with the defaults, the x2.2 extension for levels beyond
+ * the distances, the cull distance, the crossfade interval, a disabled MeshLod; and, end to end
+ * through the model system, the _lodN.glb probe (loose files and a pack, contiguous levels only),
+ * the levels spawned as hidden siblings, and the LOD system showing one level by distance. */
+#include "rill/formats/gltf.h"
+#include "rill/formats/rpak.h"
+#include "rill/stream.h"
+#include "rill_test.h"
+
+#include <math.h>
+#include <string.h>
+
+static rill_lod_pick at(const rill_lod_bands *b, float d) {
+    return rill_lod_pick_at(b, d);
+}
+
+static void test_default_bands(void **state) {
+    (void)state;
+    rill_lod_settings s = rill_lod_settings_default();
+    rill_lod_bands b;
+    rill_lod_bands_make(&s, 4, &b); /* base + 3 baked levels */
+    assert_int_equal(b.levels, 4);
+    assert_true(b.start[1] == 40.0f && b.end[1] == 100.0f && b.end[2] == 220.0f);
+    assert_true(isinf(b.end[3]));
+    assert_int_equal(at(&b, 0).level, 0);
+    assert_int_equal(at(&b, 39.9f).next, -1);
+    /* Across 40: level 0 fades out and level 1 in over [40, 45). */
+    rill_lod_pick p = at(&b, 42.5f);
+    assert_int_equal(p.level, 0);
+    assert_int_equal(p.next, 1);
+    assert_true(fabsf(p.fade - 0.5f) < 1e-6f);
+    assert_int_equal(at(&b, 45.0f).level, 1);
+    assert_int_equal(at(&b, 45.0f).next, -1);
+    assert_int_equal(at(&b, 150.0f).level, 2);
+    assert_int_equal(at(&b, 5000.0f).level, 3); /* never culled by default */
+    /* Fewer levels than distances: the last level runs to infinity from its start. */
+    rill_lod_bands_make(&s, 2, &b);
+    assert_int_equal(at(&b, 1000.0f).level, 1);
+}
+
+static void test_extension_cull_disabled(void **state) {
+    (void)state;
+    rill_lod_settings s = rill_lod_settings_default();
+    rill_lod_bands b;
+    rill_lod_bands_make(&s, 5, &b); /* 4 baked levels, 3 distances: 220 x 2.2 = 484 */
+    assert_true(fabsf(b.end[3] - 484.0f) < 1e-3f);
+    assert_int_equal(at(&b, 400.0f).level, 3);
+    assert_int_equal(at(&b, 490.0f).level, 4);
+    s.cull_distance = 300.0f;
+    rill_lod_bands_make(&s, 5, &b);
+    assert_int_equal(at(&b, 250.0f).level, 3);
+    assert_int_equal(at(&b, 310.0f).level, -1); /* beyond the cull distance: nothing */
+    s.crossfade = 0.0f;                         /* a swap: no interval */
+    rill_lod_bands_make(&s, 5, &b);
+    assert_int_equal(at(&b, 40.0f).level, 1);
+    assert_int_equal(at(&b, 40.0f).next, -1);
+    s.enabled = false; /* always the base, never culled */
+    rill_lod_bands_make(&s, 5, &b);
+    assert_int_equal(at(&b, 10000.0f).level, 0);
+}
+
+/* >>end to end */
+
+/* A one-triangle model of `tris` triangles (a fan) written as dir/rel. */
+static void write_glb(const char *path, uint32_t tris) {
+    float pos[3 * 64] = {0}, nrm[3 * 64] = {0};
+    uint32_t idx[3 * 62];
+    uint32_t nv = tris + 2u;
+    for (uint32_t i = 0; i < nv; i++) {
+        pos[i * 3] = cosf((float)i * 0.1f), pos[i * 3 + 2] = sinf((float)i * 0.1f);
+        nrm[i * 3 + 1] = 1.0f;
+    }
+    for (uint32_t t = 0; t < tris; t++)
+        idx[t * 3] = 0, idx[t * 3 + 1] = t + 1u, idx[t * 3 + 2] = t + 2u;
+    rill_gltf_primitive prim = {.vertex_count = nv,
+                                .positions = pos,
+                                .normals = nrm,
+                                .index_count = tris * 3u,
+                                .indices = idx,
+                                .material = -1,
+                                .bounds_min = {-1, 0, -1},
+                                .bounds_max = {1, 0, 1}};
+    rill_gltf_mesh mesh = {.primitive_count = 1, .primitives = &prim};
+    rill_gltf_node node = {.parent = -1,
+                           .mesh = 0,
+                           .camera = -1,
+                           .light = -1,
+                           .rotation = {0, 0, 0, 1},
+                           .scale = {1, 1, 1},
+                           .matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    int32_t roots[1] = {0};
+    rill_gltf_scene scene = {.node_count = 1, .nodes = roots};
+    rill_gltf_model m = {.mesh_count = 1,
+                         .meshes = &mesh,
+                         .node_count = 1,
+                         .nodes = &node,
+                         .scene_count = 1,
+                         .scenes = &scene,
+                         .default_scene = 0};
+    rill_error err = {0};
+    assert_int_equal(rill_glb_write_file(&m, path, NULL, &err), RILL_OK);
+}
+
+static rill_entity model_entity(rill_world *w, const rill_model_components *mc, const char *path,
+                                float x) {
+    rill_entity e = rill_world_spawn(w);
+    rill_transform t = {.translation = {x, 0, 0}, .rotation = {0, 0, 0, 1}, .scale = {1, 1, 1}};
+    rill_world_set_transform(w, e, &t);
+    rill_model_ref ref = {.path = rill_intern(path)};
+    rill_world_add(w, e, mc->model, &ref);
+    return e;
+}
+
+static rill_render_mode mode_under(rill_world *w, const rill_model_components *mc, rill_entity r) {
+    /* the primitive entity: root -> node -> primitive */
+    rill_entity node = rill_world_first_child(w, r);
+    rill_entity prim = node ? rill_world_first_child(w, node) : 0;
+    const rill_render_mode_component *rm = prim ? rill_world_get(w, prim, mc->render_mode) : NULL;
+    return rm ? rm->mode : RILL_RENDER_MODE_NORMAL;
+}
+
+static void test_probe_spawn_and_switch(void **state) {
+    (void)state;
+    char dir[512], path[700];
+    rill_test_tmpdir(dir, sizeof dir, "lod");
+    /* Loose: a.glb + a_lod1.glb; c.glb + c_lod1.glb + c_lod3.glb (no lod2: the chain stops). */
+    const char *loose[] = {"a.glb", "a_lod1.glb", "c.glb", "c_lod1.glb", "c_lod3.glb"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, loose[i]);
+        write_glb(path, 8);
+    }
+    /* Packed: b.glb + b_lod1.glb + b_lod2.glb (the probe goes through the VFS: pack first). */
+    char pk[700], tmp[700];
+    snprintf(pk, sizeof pk, "%s/b.rpak", dir);
+    rill_rpak_writer *wr = rill_rpak_writer_create(NULL);
+    rill_error err = {0};
+    const char *packed[] = {"b.glb", "b_lod1.glb", "b_lod2.glb"};
+    const uint32_t tris[] = {40, 20, 10};
+    for (int i = 0; i < 3; i++) {
+        snprintf(tmp, sizeof tmp, "%s/tmp_%s", dir, packed[i]);
+        write_glb(tmp, tris[i]);
+        uint8_t *data = NULL;
+        size_t size = 0;
+        assert_int_equal(rill_file_read_all(tmp, &data, &size, &err), RILL_OK);
+        assert_int_equal(rill_rpak_writer_add(wr, packed[i], data, size, RILL_RPAK_COMPRESSION_AUTO, &err),
+                         RILL_OK);
+        rill_free(data);
+    }
+    assert_int_equal(rill_rpak_writer_finish_file(wr, pk, &err), RILL_OK);
+    rill_rpak_writer_destroy(wr);
+
+    rill_world *w = rill_world_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    assert_int_equal(rill_rpak_mount_file(vfs, pk, NULL, &err), RILL_OK);
+    assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_scene_models *sm =
+        rill_scene_models_create(&(rill_scene_models_desc){.world = w, .assets = as}, &err);
+    assert_non_null(sm);
+    const rill_model_components *mc = rill_scene_models_components(sm);
+    rill_entity a = model_entity(w, mc, "a.glb", 0);
+    rill_entity b = model_entity(w, mc, "b.glb", 1000);
+    rill_entity c = model_entity(w, mc, "c.glb", 2000);
+    rill_scene_models_flush(sm);
+    rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    assert_int_equal(rill_scene_models_levels(sm, a, roots), 2);
+    assert_int_equal(rill_scene_models_levels(sm, c, roots), 2); /* contiguous: lod3 ignored */
+    assert_int_equal(rill_scene_models_levels(sm, b, roots), 3); /* from the pack */
+    /* Levels are hidden siblings of the base tree, all children of the Model entity. */
+    assert_int_equal(rill_world_get_parent(w, roots[1]), b);
+    assert_int_equal(rill_world_get_parent(w, roots[2]), b);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+    assert_int_equal(mode_under(w, mc, roots[1]), RILL_RENDER_MODE_HIDDEN);
+    assert_int_equal(mode_under(w, mc, roots[2]), RILL_RENDER_MODE_HIDDEN);
+
+    /* The LOD system: 70 m from b shows level 1 only; 500 m level 2; 10 m the base again. */
+    rill_lod_system *lod = rill_lod_system_create(w, sm);
+    assert_non_null(lod);
+    const float cams[3][3] = {{1070, 0, 0}, {1500, 0, 0}, {1010, 0, 0}};
+    const int32_t want[3] = {1, 2, 0};
+    for (int k = 0; k < 3; k++) {
+        rill_lod_system_update(lod, cams[k]);
+        assert_int_equal(rill_lod_system_level(lod, b), want[k]);
+        for (int l = 0; l < 3; l++) {
+            assert_int_equal(mode_under(w, mc, roots[l]),
+                             l == want[k] ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+        }
+    }
+    /* A MeshLod that disables the bands keeps the base at any distance. */
+    rill_mesh_lod off = {.enabled = false};
+    rill_world_add(w, b, mc->mesh_lod, &off);
+    rill_lod_system_update(lod, cams[1]);
+    assert_int_equal(rill_lod_system_level(lod, b), 0);
+    rill_lod_stats st;
+    rill_lod_system_get_stats(lod, &st);
+    assert_int_equal(st.models, 3);
+
+    rill_lod_system_destroy(lod);
+    rill_scene_models_destroy(sm);
+    rill_asset_server_destroy(as);
+    rill_vfs_destroy(vfs);
+    rill_world_destroy(w);
+    rill_test_tmpdir_remove(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_bands),
+        cmocka_unit_test(test_extension_cull_disabled),
+        cmocka_unit_test(test_probe_spawn_and_switch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
