@@ -41,12 +41,14 @@ static rill_result upload_levels(rill_renderer *r, rill__img *img, const rill_te
     uint64_t total = 0;
     uint32_t n = tex->level_count;
     if (decode) {
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             total += (uint64_t)tex->levels[i].width * tex->levels[i].height * 4;
+        }
         decoded = rill_malloc_tagged(total ? total : 1, RILL_MEM_RENDER);
-        if (!decoded)
+        if (!decoded) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                   "render: texture '%s': out of memory", label);
+        }
     }
     uint64_t at = 0;
     rill_result res = RILL_OK;
@@ -63,8 +65,9 @@ static rill_result upload_levels(rill_renderer *r, rill__img *img, const rill_te
             at += bytes;
         }
     }
-    if (res == RILL_OK)
+    if (res == RILL_OK) {
         res = rill__img_upload_levels(r->gpu, img, 0, n, data, size, err);
+    }
     rill_free(decoded);
     return res;
 }
@@ -72,15 +75,17 @@ static rill_result upload_levels(rill_renderer *r, rill__img *img, const rill_te
 /* Checks that tex is a whole, consistent chain: level i is max(1, w >> i) x max(1, h >> i). */
 static bool chain_ok(const rill_tex_data *tex) {
     if (!tex->width || !tex->height || tex->width > 16384 || tex->height > 16384 ||
-        !tex->level_count || tex->level_count > RILL__MAX_MIPS)
+        !tex->level_count || tex->level_count > RILL__MAX_MIPS) {
         return false;
+    }
     for (uint32_t i = 0; i < tex->level_count; i++) {
         const rill_tex_level *lv = &tex->levels[i];
         uint64_t need = 0;
         if (!lv->data || lv->width != RILL_MAX(tex->width >> i, 1u) ||
             lv->height != RILL_MAX(tex->height >> i, 1u) ||
-            !rill_tex_level_size(tex->format, lv->width, lv->height, &need) || need != lv->size)
+            !rill_tex_level_size(tex->format, lv->width, lv->height, &need) || need != lv->size) {
             return false;
+        }
     }
     return true;
 }

@@ -412,8 +412,9 @@ static uint64_t level_bytes(const rill__img *img, uint32_t level) {
     uint32_t w = RILL_MAX(img->desc.width >> level, 1u),
              h = RILL_MAX(img->desc.height >> level, 1u);
     uint32_t unit = rill__fmt_unit_bytes(img->desc.format);
-    if (rill__fmt_is_block(img->desc.format))
+    if (rill__fmt_is_block(img->desc.format)) {
         return (uint64_t)((w + 3) / 4) * ((h + 3) / 4) * unit;
+    }
     return (uint64_t)w * h * unit;
 }
 
@@ -421,24 +422,27 @@ rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t fir
                                     uint32_t level_count, const void *const *level_data,
                                     const uint64_t *level_size, rill_error *err) {
     if (!img || level_count == 0 || first_level + level_count > img->desc.mips ||
-        rill__fmt_unit_bytes(img->desc.format) == 0)
+        rill__fmt_unit_bytes(img->desc.format) == 0) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: image '%s': levels %u..%u out of its %u",
                               img ? img->desc.label : "?", first_level, first_level + level_count,
                               img ? img->desc.mips : 0);
+    }
     uint64_t total = 0;
     for (uint32_t i = 0; i < level_count; i++) {
-        if (!level_data[i] || level_size[i] != level_bytes(img, first_level + i))
+        if (!level_data[i] || level_size[i] != level_bytes(img, first_level + i)) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                   "render: image '%s': level %u holds %llu bytes, expected %llu",
                                   img->desc.label, first_level + i,
                                   (unsigned long long)level_size[i],
                                   (unsigned long long)level_bytes(img, first_level + i));
+        }
         total += RILL_ALIGN_UP(level_size[i], (uint64_t)16);
     }
     vk_upload u = {true, img, 0, total, rill_malloc_tagged(total, RILL_MEM_RENDER)};
-    if (!u.data)
+    if (!u.data) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    }
     uint64_t at = 0;
     for (uint32_t i = 0; i < level_count; i++) {
         memcpy((uint8_t *)u.data + at, level_data[i], level_size[i]);
