@@ -22,6 +22,7 @@
 #include "rill/render.h"
 #include "rill/scene/model.h"
 #include "rill/stream.h"
+#include "rill/terrain.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,6 +348,118 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
     return count;
 }
 
+/* >>terrain ---------------------------------------------------------------------------------- */
+
+/* The city stands on a terrain that reaches DEMO_TERRAIN_MARGIN past it on every side: flat just
+ * under the district ground tiles, rising into noise hills beyond the city's edge. The heights are
+ * written as a raw 16-bit file (terrain.r16), which export copies as it is. A few cars fall from
+ * the sky near the start camera and settle on the terrain (dynamic bodies on its colliders). */
+#define DEMO_TERRAIN_CHUNK 128.0f
+#define DEMO_TERRAIN_RES 33u
+#define DEMO_TERRAIN_MARGIN 1600.0f
+#define DEMO_TERRAIN_HEIGHT 180.0f /* metres for a sample of 1 */
+#define DEMO_TERRAIN_FLAT (-0.15f) /* just below the ground tiles */
+#define DEMO_FALLING_CARS 6u
+
+typedef struct demo_terrain {
+    uint32_t chunks;
+    float corner; /* x and z of the first sample */
+} demo_terrain;
+
+static demo_terrain demo_terrain_size(uint32_t side) {
+    float city = (float)side * DEMO_DISTRICT_SIZE;
+    demo_terrain t;
+    t.chunks = (uint32_t)ceilf((city + 2.0f * DEMO_TERRAIN_MARGIN) / DEMO_TERRAIN_CHUNK);
+    t.chunks = RILL_MIN(t.chunks, RILL_TERRAIN_MAX_CHUNKS_SIDE);
+    t.corner = -0.5f * (float)t.chunks * DEMO_TERRAIN_CHUNK;
+    return t;
+}
+
+/* Height samples in [0, 1]: 0 under the city (plus a 40 m apron), noise hills beyond that,
+ * faded in over 400 m so the city's edge meets a gentle slope. */
+static rill_result write_heightmap(gen *g, const demo_terrain *t, uint32_t side, rill_error *err) {
+    uint32_t n = t->chunks * (DEMO_TERRAIN_RES - 1u) + 1u;
+    float step = DEMO_TERRAIN_CHUNK / (float)(DEMO_TERRAIN_RES - 1u);
+    float half_city = 0.5f * (float)side * DEMO_DISTRICT_SIZE + 40.0f;
+    uint8_t *raw = rill_malloc((size_t)n * n * 2u);
+    if (!raw)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "terrain.r16: out of memory");
+    for (uint32_t z = 0; z < n; z++) {
+        for (uint32_t x = 0; x < n; x++) {
+            float wx = t->corner + (float)x * step, wz = t->corner + (float)z * step;
+            float dx = fmaxf(fabsf(wx) - half_city, 0.0f), dz = fmaxf(fabsf(wz) - half_city, 0.0f);
+            float out = sqrtf(dx * dx + dz * dz);
+            float fade = fminf(out / 400.0f, 1.0f);
+            fade = fade * fade * (3.0f - 2.0f * fade);
+            float v = fade * rill_terrain_noise(7u, 700.0f, wx, wz);
+            uint32_t q = (uint32_t)(fminf(fmaxf(v, 0.0f), 1.0f) * 65535.0f + 0.5f);
+            raw[((size_t)z * n + x) * 2u] = (uint8_t)q;
+            raw[((size_t)z * n + x) * 2u + 1u] = (uint8_t)(q >> 8);
+        }
+    }
+    char path[1024];
+    rill_result r = out_path(path, sizeof path, g->out, "terrain.r16", err);
+    if (r == RILL_OK)
+        r = rill_file_write_all(path, raw, (size_t)n * n * 2u, err);
+    if (r == RILL_OK) {
+        g->bytes_written += (uint64_t)n * n * 2u;
+        g->files_written++;
+    }
+    rill_free(raw);
+    return r;
+}
+
+static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, rill_error *err,
+                            rill_result *res) {
+    demo_terrain dt = demo_terrain_size(side);
+    *res = write_heightmap(g, &dt, side, err);
+    if (*res != RILL_OK)
+        return 0;
+    rill_entity e = put(g, 0, "Terrain", dt.corner, DEMO_TERRAIN_FLAT, dt.corner, 0);
+    rill_component tc = rill_world_find_component(g->w, "Terrain");
+    rill_terrain t;
+    rill_type_apply_defaults(rill_world_component_type(g->w, tc), &t);
+    t.chunks_x = t.chunks_z = dt.chunks;
+    t.chunk_size = DEMO_TERRAIN_CHUNK;
+    t.resolution = DEMO_TERRAIN_RES;
+    t.height_scale = DEMO_TERRAIN_HEIGHT;
+    t.heightmap = rill_intern("terrain.r16");
+    t.stream = true;
+    t.stream_radius = 640.0f;
+    t.layer_count = 1;
+    t.layer_color[0][0] = 0.30f, t.layer_color[0][1] = 0.42f, t.layer_color[0][2] = 0.22f;
+    rill_world_add(g->w, e, tc, &t);
+    /* Cars dropped 15-35 m above the street in front of the start camera. */
+    rill_physics_components pc = rill_physics_register(g->w);
+    uint64_t s = 0xCA45ull;
+    for (uint32_t i = 0; i < DEMO_FALLING_CARS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "Falling car %u", i);
+        rill_entity car = put(
+            g, 0, name, cam_x - 40.0f + rng_float(&s, -12.0f, 12.0f), rng_float(&s, 15.0f, 35.0f),
+            cam_z - 50.0f + rng_float(&s, -12.0f, 12.0f), rng_float(&s, 0, 6.28f));
+        rill_transform *ct = rill_world_transform_mut(g->w, car);
+        if (ct) { /* a tilt about X as well, so they land on a corner and tumble */
+            float a = rng_float(&s, -0.6f, 0.6f), qx = sinf(0.5f * a), qw = cosf(0.5f * a);
+            float y = ct->rotation[1], w = ct->rotation[3];
+            ct->rotation[0] = w * qx, ct->rotation[1] = y * qw, ct->rotation[2] = -y * qx;
+            ct->rotation[3] = w * qw;
+        }
+        rill_collider col;
+        rill_type_apply_defaults(rill_world_component_type(g->w, pc.collider), &col);
+        col.half_extents[0] = 0.9f, col.half_extents[1] = 0.75f, col.half_extents[2] = 2.1f;
+        rill_world_add(g->w, car, pc.collider, &col);
+        rill_rigid_body rb;
+        rill_type_apply_defaults(rill_world_component_type(g->w, pc.rigid_body), &rb);
+        rb.mass = 1200.0f;
+        rill_world_add(g->w, car, pc.rigid_body, &rb);
+        /* The model's origin is at its wheels: it hangs half the box below the body's centre. */
+        rill_entity body = put(g, car, NULL, 0, -0.75f, 0, 0);
+        add_model(g, body, "models/car.glb");
+    }
+    return 1u + 2u * DEMO_FALLING_CARS;
+}
+
 /* The main scene: camera, sun, landmarks and the streamed district instances. */
 static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_result *res) {
     uint32_t count = 0;
@@ -412,6 +525,9 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
         rill_world_add(g->w, e, g->ids.instance, &si);
         count++;
     }
+    count += gen_terrain(g, side, off + 60.0f, off + 160.0f, err, res);
+    if (*res != RILL_OK)
+        return count;
     *res = save_roots(g, "main.rsn", err);
     return count;
 }

@@ -6,8 +6,10 @@
  *
  * Output in DIR: frames.jsonl (one JSON object per frame), summary.json, frametime.png (main-thread
  * and streaming time per frame with the 16.7 ms frame budget and the 3 ms streaming budget) and
- * map.png (top-down: instance bounds coloured by state, the load/unload rings at the end, the
- * camera path). A per-frame key is one line in write_frame_keys().
+ * map.png (top-down: the terrain's chunk grid by state, instance bounds coloured by state, the
+ * load/unload rings at the end, the camera path). The camera keeps a clearance above the ground
+ * (a downward raycast on the physics colliders, else the terrain's heights). A per-frame key is one
+ * line in write_frame_keys().
  */
 #include "cli_args.h"
 #include "cmds.h"
@@ -26,6 +28,7 @@
 #include "rill/render.h"
 #include "rill/scene/model.h"
 #include "rill/stream.h"
+#include "rill/terrain.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wshadow"
@@ -63,6 +66,8 @@ typedef struct fly_frame {
     uint32_t entities;
     uint64_t triangles, triangles_full, texture_bytes;
     float cam[3];
+    uint32_t terrain_chunks, terrain_resident, chunk_rebuilds, colliders;
+    double physics_ms;
 } fly_frame;
 
 typedef struct fly_counts {
@@ -449,6 +454,11 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "draws", fc->draws);
     jw_u32s(w, "lod", fc->lod, 4);
     jw_u64(w, "texture_bytes", fr->texture_bytes);
+    jw_u64(w, "terrain_chunks", fr->terrain_chunks);
+    jw_u64(w, "terrain_chunks_resident", fr->terrain_resident);
+    jw_u64(w, "chunk_rebuilds", fr->chunk_rebuilds);
+    jw_u64(w, "colliders", fr->colliders);
+    jw_f64(w, "physics_ms", fr->physics_ms);
     jw_end(w);
 }
 
@@ -544,7 +554,8 @@ static bool write_frametime(const char *path, const fly_frame *fr, uint64_t n) {
 }
 
 static bool write_map(const char *path, const rill_stream_instance_info *inst, uint32_t ni,
-                      const fly_frame *fr, uint64_t n, const float cam[3]) {
+                      const fly_frame *fr, uint64_t n, const float cam[3],
+                      const rill_terrain_system *terrain) {
     float mn[2] = {FLT_MAX, FLT_MAX}, mx[2] = {-FLT_MAX, -FLT_MAX};
     for (uint32_t i = 0; i < ni; i++) {
         mn[0] = RILL_MIN(mn[0], inst[i].bounds_min[0]),
@@ -563,6 +574,9 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
     if (!canvas_make(&c, S, S))
         return false;
     float k = (float)S / span;
+    /* The terrain's chunk grid by state underneath (resident, building, unloaded). */
+    float wmn[2] = {ox, oz}, wmx[2] = {ox + span, oz + span};
+    rill_terrain_draw_chunk_map(terrain, wmn, wmx, c.px, (uint32_t)S, (uint32_t)S);
 #define MX(x) (((x)-ox) * k)
 #define MZ(z) (((z)-oz) * k)
     static const uint8_t colors[RILL_INSTANCE_STATE_NUM][3] = {
@@ -700,7 +714,8 @@ typedef struct fly_run {
     uint32_t nkeys;
     fly_frame *frames;
     FILE *jsonl;
-    rill_map live; /* scene path -> most live entities an instance of it held */
+    rill_map live;       /* scene path -> most live entities an instance of it held */
+    uint64_t physics_ns; /* rill_physics_stats.step_ns_total at the previous frame */
     char path[1200];
 } fly_run;
 
@@ -792,6 +807,38 @@ static int fly_setup(fly_run *run, rill_error *err) {
     return 0;
 }
 
+/* The camera never goes below FLY_CLEARANCE metres above the ground under it: a downward raycast
+ * on the physics colliders (resident terrain chunks, bodies), else the terrain's heights where no
+ * chunk is resident there. */
+#define FLY_CLEARANCE 12.0f
+static void keep_above_ground(fly_run *run, float pos[3]) {
+    rill_physics *phys = rill_app_physics_world(rill_content_physics(run->content));
+    float from[3] = {pos[0], pos[1] + 2000.0f, pos[2]}, down[3] = {0.0f, -1.0f, 0.0f};
+    rill_physics_hit hit;
+    float ground;
+    if (phys && rill_physics_raycast(phys, from, down, 10000.0f, 0, &hit)) {
+        ground = hit.position[1];
+    } else if (!rill_terrain_height_at(rill_app_terrain_system(rill_content_terrain(run->content)),
+                                       RILL_ENTITY_NULL, pos[0], pos[2], &ground, NULL)) {
+        return;
+    }
+    pos[1] = RILL_MAX(pos[1], ground + FLY_CLEARANCE);
+}
+
+/* This frame's terrain and physics counters. */
+static void terrain_counters(fly_run *run, fly_frame *fr) {
+    rill_terrain_stats ts;
+    rill_terrain_get_stats(rill_app_terrain_system(rill_content_terrain(run->content)), &ts);
+    rill_physics_stats ps;
+    rill_physics_get_stats(rill_app_physics_world(rill_content_physics(run->content)), &ps);
+    fr->terrain_chunks = ts.chunks;
+    fr->terrain_resident = ts.resident;
+    fr->chunk_rebuilds = ts.rebuilds_last_update;
+    fr->colliders = ps.colliders;
+    fr->physics_ms = (double)(ps.step_ns_total - run->physics_ns) / 1e6;
+    run->physics_ns = ps.step_ns_total;
+}
+
 /* One frame: camera on the path, the app's frame, extract, counts, and the GPU frame. */
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
@@ -801,6 +848,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     uint64_t t0 = rill_time_ns();
     rill_transform tr = {.scale = {1, 1, 1}};
     path_eval(run->keys, run->nkeys, t, tr.translation, tr.rotation);
+    keep_above_ground(run, tr.translation);
     rill_world_set_transform(w, cam, &tr);
     memcpy(fr->cam, tr.translation, sizeof fr->cam);
     rill_app_frame_dt(app, FLY_DT);
@@ -835,6 +883,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->triangles = fc.triangles;
     fr->triangles_full = fc.triangles_full;
     fr->texture_bytes = rs.texture_bytes;
+    terrain_counters(run, fr);
     double gpu_ms = 0.0;
     for (uint32_t i = 0; !run->o.no_render && i < rs.pass_count; i++)
         gpu_ms += rs.pass_gpu_ms[i];
@@ -896,7 +945,9 @@ static int fly_finish(fly_run *run, uint64_t n) {
     float cam[3] = {0, 0, 0};
     if (n)
         memcpy(cam, run->frames[n - 1].cam, sizeof cam);
-    ok = write_map(out_path(run, "map.png"), inst, ni, run->frames, n, cam) && ok;
+    ok = write_map(out_path(run, "map.png"), inst, ni, run->frames, n, cam,
+                   rill_app_terrain_system(rill_content_terrain(run->content))) &&
+         ok;
     printf("fly: %llu frames; main thread max %.2f ms, p99 %.2f ms; streaming max %.2f ms; "
            "entities max %llu of %llu; triangles mean %.0f (full detail %.0f) -> %s\n",
            (unsigned long long)n, main_max, p99, stream_max, (unsigned long long)ent_max,

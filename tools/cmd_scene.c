@@ -148,6 +148,13 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
         return 1;
     }
     rill_world *world = rill_app_world(app);
+    /* Every engine component before the scene binds (a Terrain or Collider bound before its
+     * registration would be kept as unknown text), then the demo's placeholders. */
+    if (rill_app_register_components(world, NULL, NULL, &err) != RILL_OK) {
+        fprintf(stderr, "error: %s\n", err.msg);
+        rill_app_destroy(app);
+        return 1;
+    }
     rill_demo_register_components(world);
     rill_scene_loader *scenes = rill_app_scenes(app);
     uint64_t t0 = rill_time_ns();

@@ -166,6 +166,7 @@ typedef struct rill_physics_stats {
     uint32_t colliders, static_colliders, bodies, awake, shapes, refused, contacts;
     uint64_t steps;
     uint64_t last_step_ns;
+    uint64_t step_ns_total; /* all steps and syncs since creation (per-frame time = difference) */
 } rill_physics_stats;
 void rill_physics_get_stats(const rill_physics *phys, rill_physics_stats *out);
 

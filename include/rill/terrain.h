@@ -214,9 +214,9 @@ bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, 
 const uint8_t *rill_terrain_splat_map(const rill_terrain_system *sys, rill_entity e,
                                       uint32_t *out_width, uint32_t *out_height);
 
-/* Draws every terrain's chunk grid by state into an RGBA8 image (w x h, row-major; image x
+/* Draws every terrain's chunk grid by state into an RGBA8 image, in pale colours (w x h, row-major; image x
  * follows world x and image y world z, so the top row is world_min z: -Z, forward, is up) covering the world XZ rectangle [world_min, world_max]: resident chunks green,
- * building amber, unloaded dark grey, each with a one-pixel darker border where cells are at
+ * building amber, unloaded grey, each with a one-pixel darker border where cells are at
  * least 3 pixels wide; pixels outside every terrain are left as they are. For maps and debug
  * views (`rill fly`'s map.png). Returns the number of chunks drawn (touching the image). */
 uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float world_min[2],

@@ -394,6 +394,7 @@ void rill_physics_step(rill_physics *phys, double dt) {
         phys->steps++;
     }
     phys->last_step_ns = rill_time_ns() - t0;
+    phys->step_ns_total += phys->last_step_ns;
 }
 
 void rill_physics_get_stats(const rill_physics *phys, rill_physics_stats *out) {
@@ -415,4 +416,5 @@ void rill_physics_get_stats(const rill_physics *phys, rill_physics_stats *out) {
     out->contacts = phys->contacts_last;
     out->steps = phys->steps;
     out->last_step_ns = phys->last_step_ns;
+    out->step_ns_total = phys->step_ns_total;
 }

@@ -71,6 +71,7 @@ struct rill_physics {
     uint32_t contacts_last;
     uint64_t steps;
     uint64_t last_step_ns;
+    uint64_t step_ns_total;
     uint32_t static_count, body_count;
 };
 

@@ -772,10 +772,11 @@ uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float
         !(world_max[0] > world_min[0]) || !(world_max[1] > world_min[1])) {
         return 0;
     }
+    /* Pale fills, so what a map draws over them (instances, paths) stays readable. */
     static const uint8_t fill[RILL_TERRAIN_CHUNK_STATE_NUM][4] = {
-        {70, 70, 74, 255}, {230, 170, 40, 255}, {60, 170, 70, 255}};
+        {222, 222, 222, 255}, {250, 226, 160, 255}, {196, 228, 196, 255}};
     static const uint8_t edge[RILL_TERRAIN_CHUNK_STATE_NUM][4] = {
-        {40, 40, 44, 255}, {150, 105, 20, 255}, {30, 100, 40, 255}};
+        {170, 170, 170, 255}, {200, 160, 60, 255}, {120, 170, 120, 255}};
     double sx = (double)w / (world_max[0] - world_min[0]);
     double sz = (double)h / (world_max[1] - world_min[1]);
     uint32_t drawn = 0;

@@ -192,9 +192,18 @@ fly)
     expect_out "fly: 40 frames"
     [ "$(wc -l <fly/frames.jsonl)" -eq 40 ] || fail "frames.jsonl should have 40 lines"
     for k in frame t main_ms stream_ms gpu_ms entities instances_loaded instances_loading \
-        instances_unloaded triangles triangles_full draws lod texture_bytes; do
+        instances_unloaded triangles triangles_full draws lod texture_bytes terrain_chunks \
+        terrain_chunks_resident chunk_rebuilds colliders physics_ms; do
         head -n 1 fly/frames.jsonl | grep -q "\"$k\":" || fail "frames.jsonl lacks $k"
     done
+    # The demo's terrain streams around the camera (some chunks resident, never all), chunks are
+    # built at most 2 a frame, and colliders exist (resident chunks and the falling cars).
+    grep -q '"terrain_chunks_resident":[1-9]' fly/frames.jsonl || fail "no terrain chunk resident"
+    grep -Eq '"chunk_rebuilds":([3-9]|[1-9][0-9])' fly/frames.jsonl && fail "more than 2 chunk builds in a frame"
+    grep -q '"colliders":[1-9]' fly/frames.jsonl || fail "no colliders"
+    grep -q '"Falling car 0"' demo/project/main.rsn || fail "no falling cars in the demo"
+    grep -q 'Terrain {' demo/project/main.rsn || fail "no terrain in the demo"
+    [ -f demo/project/terrain.r16 ] || fail "demo heightmap missing"
     for k in frames world_entities entities_max main_ms_max main_ms_p99 stream_ms_max \
         triangles_mean triangles_full_mean texture_bytes_max texture_bytes_full; do
         grep -q "\"$k\":" fly/summary.json || fail "summary.json lacks $k"

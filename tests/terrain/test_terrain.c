@@ -570,11 +570,10 @@ static void test_chunk_map(void **state) {
     assert_int_equal(rill_terrain_draw_chunk_map(f.sys, mn, mx, img, S, S), 16);
     /* Chunk (0, 0) spans x 16..24, y 16..24 (-Z up); its inside is green. */
     const uint8_t *p = &img[(20 * S + 20) * 4];
-    assert_true(p[1] > p[0] && p[1] > 150);
+    assert_true(p[1] > p[0] + 20 && p[1] > p[2] + 20);
     /* Chunk (3, 3): x 40..48, y 40..48, unloaded grey. */
     p = &img[(44 * S + 44) * 4];
-    assert_true(p[0] == p[1] || p[0] + 4 == p[2]);
-    assert_true(p[1] < 100);
+    assert_true(p[0] == p[1] && p[1] == p[2]); /* grey */
     /* Outside the terrain: untouched. */
     assert_int_equal(img[(2 * S + 2) * 4], 7);
     assert_int_equal(rill_terrain_draw_chunk_map(f.sys, mx, mn, img, S, S), 0); /* bad rect */
