@@ -478,6 +478,10 @@ bool rill_num_parse_f64(const char *s, size_t len, double *out);
  * exponents -5..15, else d.ddde+XX; "-0", "inf", "nan"); returns its length. cap >= 32. */
 uint32_t rill_num_format_f32(float v, char *dst, size_t cap);
 uint32_t rill_num_format_f64(double v, char *dst, size_t cap);
+/* Appends s[0, len) to out as a quoted string with C escapes (\" \\ \n \r \t \0, \xHH for
+ * other control bytes): the string form of .rsn and of reflection's text. False when out of
+ * memory. */
+bool rill_text_quote(rill_strbuf *out, const char *s, size_t len);
 /* The value of a hex digit, or -1. */
 int rill_hex_digit(char c);
 /* Percent-decodes a URI into dst (NUL-terminated). False when the result contains a NUL (%00)

@@ -233,6 +233,9 @@ bool rill_field_set_f64(const rill_field *field, void *obj, uint32_t index, doub
  *   entities as the decimal u64 (0 for none); enums by name (the number when the table has none);
  *   arrays "[a, b, c]". Returns false when out of memory. */
 bool rill_field_format(const rill_field *field, const void *obj, rill_strbuf *out);
+/* The same for one element of the field (elem points at it: an array field's elements one by
+ * one); the scene writer builds its values from this. */
+bool rill_field_format_element(const rill_field *field, const void *elem, rill_strbuf *out);
 /* Parses the text form written by rill_field_format into obj's field (strings are interned;
  * vector and array forms must have exactly the right number of elements; whitespace is skipped;
  * an enum accepts a name or an integer). On success *out_consumed is the number of bytes used.

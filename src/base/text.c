@@ -344,3 +344,38 @@ uint32_t rill_num_format_f64(double v, char *dst, size_t cap) {
     }
     return layout(e_form, dst, cap);
 }
+
+bool rill_text_quote(rill_strbuf *out, const char *s, size_t len) {
+    static const char hex[] = "0123456789abcdef";
+    char buf[256];
+    size_t n = 0;
+    bool ok = true;
+    buf[n++] = '"';
+    for (size_t i = 0; i < len; i++) {
+        if (n + 8 > sizeof buf) {
+            ok = ok && rill_strbuf_append(out, buf, n);
+            n = 0;
+        }
+        unsigned char c = (unsigned char)s[i];
+        const char *esc = c == '"'    ? "\\\""
+                          : c == '\\' ? "\\\\"
+                          : c == '\n' ? "\\n"
+                          : c == '\r' ? "\\r"
+                          : c == '\t' ? "\\t"
+                          : c == '\0' ? "\\0"
+                                      : NULL;
+        if (esc) {
+            buf[n++] = esc[0];
+            buf[n++] = esc[1];
+        } else if (c < 0x20 || c == 0x7f) {
+            buf[n++] = '\\';
+            buf[n++] = 'x';
+            buf[n++] = hex[c >> 4];
+            buf[n++] = hex[c & 15];
+        } else {
+            buf[n++] = (char)c;
+        }
+    }
+    buf[n++] = '"';
+    return rill_strbuf_append(out, buf, n) && ok;
+}

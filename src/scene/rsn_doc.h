@@ -86,7 +86,4 @@ void rill__rsn_doc_free(rsn_doc *doc);
  * Returns the decoded length, which may exceed cap - 1 (then the copy is truncated). */
 size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t cap);
 
-/* Appends s[0..len) as a quoted, escaped .rsn string. */
-bool rill__rsn_write_string(rill_strbuf *sb, const char *s, size_t len);
-
 #endif

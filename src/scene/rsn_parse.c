@@ -654,36 +654,3 @@ size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t
     return out;
 }
 
-bool rill__rsn_write_string(rill_strbuf *sb, const char *s, size_t len) {
-    static const char hex[] = "0123456789abcdef";
-    char buf[256];
-    size_t n = 0;
-    bool ok = true;
-    buf[n++] = '"';
-    for (size_t i = 0; i < len; i++) {
-        if (n + 8 > sizeof buf) {
-            ok = ok && rill_strbuf_append(sb, buf, n);
-            n = 0;
-        }
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '"': buf[n++] = '\\'; buf[n++] = '"'; break;
-        case '\\': buf[n++] = '\\'; buf[n++] = '\\'; break;
-        case '\n': buf[n++] = '\\'; buf[n++] = 'n'; break;
-        case '\r': buf[n++] = '\\'; buf[n++] = 'r'; break;
-        case '\t': buf[n++] = '\\'; buf[n++] = 't'; break;
-        case '\0': buf[n++] = '\\'; buf[n++] = '0'; break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                buf[n++] = '\\';
-                buf[n++] = 'x';
-                buf[n++] = hex[c >> 4];
-                buf[n++] = hex[c & 15];
-            } else {
-                buf[n++] = (char)c;
-            }
-        }
-    }
-    buf[n++] = '"';
-    return rill_strbuf_append(sb, buf, n) && ok;
-}

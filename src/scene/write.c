@@ -41,95 +41,26 @@ static void puts_(writer *w, const char *s) {
     put(w, s, strlen(s));
 }
 
+/* One element: entities as references to the scene's ids (&N, or none), asset paths with '@';
+ * everything else in reflection's text form (rill_field_format_element), the same text the
+ * scene reader parses. */
 static void write_elem(writer *w, const rill_field *f, const uint8_t *p) {
-    char buf[64];
-    uint32_t n;
-    switch (f->type) {
-    case RILL_FIELD_BOOL: puts_(w, *(const bool *)p ? "true" : "false"); return;
-    case RILL_FIELD_I32: {
-        int32_t v; memcpy(&v, p, 4);
-        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRId32, v);
-        put(w, buf, n);
-        return;
-    }
-    case RILL_FIELD_U32: {
-        uint32_t v; memcpy(&v, p, 4);
-        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRIu32, v);
-        put(w, buf, n);
-        return;
-    }
-    case RILL_FIELD_I64: {
-        int64_t v; memcpy(&v, p, 8);
-        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRId64, v);
-        put(w, buf, n);
-        return;
-    }
-    case RILL_FIELD_U64: {
-        uint64_t v; memcpy(&v, p, 8);
-        n = (uint32_t)snprintf(buf, sizeof buf, "%" PRIu64, v);
-        put(w, buf, n);
-        return;
-    }
-    case RILL_FIELD_F32: {
-        float v; memcpy(&v, p, 4);
-        put(w, buf, rill_num_format_f32(v, buf, sizeof buf));
-        return;
-    }
-    case RILL_FIELD_F64: {
-        double v; memcpy(&v, p, 8);
-        put(w, buf, rill_num_format_f64(v, buf, sizeof buf));
-        return;
-    }
-    case RILL_FIELD_VEC2:
-    case RILL_FIELD_VEC3:
-    case RILL_FIELD_VEC4:
-    case RILL_FIELD_QUAT:
-    case RILL_FIELD_COLOR: {
-        uint32_t lanes = (uint32_t)(rill_field_type_size(f->type) / sizeof(float));
-        put(w, "(", 1);
-        for (uint32_t i = 0; i < lanes; i++) {
-            float v;
-            memcpy(&v, p + 4u * i, 4);
-            if (i) put(w, ", ", 2);
-            put(w, buf, rill_num_format_f32(v, buf, sizeof buf));
-        }
-        put(w, ")", 1);
-        return;
-    }
-    case RILL_FIELD_STRING:
-    case RILL_FIELD_ASSET_PATH: {
-        const char *s;
-        memcpy(&s, p, sizeof s);
-        if (f->type == RILL_FIELD_ASSET_PATH) put(w, "@", 1);
-        w->ok = w->ok && rill__rsn_write_string(w->sb, s ? s : "", s ? strlen(s) : 0);
-        return;
-    }
-    case RILL_FIELD_ENTITY: {
+    if (f->type == RILL_FIELD_ENTITY) {
+        char buf[32];
         rill_entity e;
         uint64_t id;
         memcpy(&e, p, sizeof e);
         if (e != RILL_ENTITY_NULL && rill_map_get(&w->ids, e, &id)) {
-            n = (uint32_t)snprintf(buf, sizeof buf, "&%" PRIu64, id);
-            put(w, buf, n);
+            put(w, buf, (uint32_t)snprintf(buf, sizeof buf, "&%" PRIu64, id));
         } else {
             puts_(w, "none");
         }
         return;
     }
-    case RILL_FIELD_ENUM: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        const char *name = rill_field_enum_name(f, v);
-        if (name) {
-            puts_(w, name);
-        } else {
-            n = (uint32_t)snprintf(buf, sizeof buf, "%" PRId32, v);
-            put(w, buf, n);
-        }
-        return;
+    if (f->type == RILL_FIELD_ASSET_PATH) {
+        put(w, "@", 1);
     }
-    default: puts_(w, "none"); return;
-    }
+    w->ok = w->ok && rill_field_format_element(f, p, w->sb);
 }
 
 static void write_component(writer *w, const wcomp *c) {
@@ -230,7 +161,7 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
         const char *name = rill_world_get_name(world, e);
         if (name) {
             put(&w, " ", 1);
-            w.ok = w.ok && rill__rsn_write_string(out, name, strlen(name));
+            w.ok = w.ok && rill_text_quote(out, name, strlen(name));
         }
         puts_(&w, " {\n");
         uint32_t nc = rill_world_entity_components(world, e, comps.data, comps.cap);

@@ -518,37 +518,10 @@ bool rill_field_enum_value(const rill_field *field, const char *name, int32_t *o
 /* >>format */
 
 static bool fmt_string(rill_strbuf *out, const char *s) {
-    bool ok = rill_strbuf_append(out, "\"", 1);
-    for (const char *p = s ? s : ""; ok && *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        switch (c) {
-        case '"':
-            ok = rill_strbuf_append(out, "\\\"", 2);
-            break;
-        case '\\':
-            ok = rill_strbuf_append(out, "\\\\", 2);
-            break;
-        case '\n':
-            ok = rill_strbuf_append(out, "\\n", 2);
-            break;
-        case '\t':
-            ok = rill_strbuf_append(out, "\\t", 2);
-            break;
-        case '\r':
-            ok = rill_strbuf_append(out, "\\r", 2);
-            break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                ok = rill_strbuf_printf(out, "\\x%02x", c);
-            } else {
-                ok = rill_strbuf_append(out, (const char *)p, 1);
-            }
-        }
-    }
-    return ok && rill_strbuf_append(out, "\"", 1);
+    return rill_text_quote(out, s ? s : "", s ? strlen(s) : 0);
 }
 
-static bool fmt_element(const rill_field *f, const void *elem, rill_strbuf *out) {
+bool rill_field_format_element(const rill_field *f, const void *elem, rill_strbuf *out) {
     char buf[64];
     switch (f->type) {
     case RILL_FIELD_BOOL:
@@ -600,14 +573,14 @@ bool rill_field_format(const rill_field *field, const void *obj, rill_strbuf *ou
     const char *base = (const char *)obj + field->offset;
     size_t es = FIELD_INFO[field->type].size;
     if (field->count <= 1) {
-        return fmt_element(field, base, out);
+        return rill_field_format_element(field, base, out);
     }
     bool ok = rill_strbuf_append(out, "[", 1);
     for (uint32_t k = 0; ok && k < field->count; k++) {
         if (k) {
             ok = rill_strbuf_append(out, ", ", 2);
         }
-        ok = ok && fmt_element(field, base + k * es, out);
+        ok = ok && rill_field_format_element(field, base + k * es, out);
     }
     return ok && rill_strbuf_append(out, "]", 1);
 }
