@@ -1299,7 +1299,8 @@ static rill_result read_meshes(rd *r) {
 
 /* KHR_texture_transform on a texture reference: offset [0, 0], rotation 0, scale [1, 1] and an
  * optional texCoord override, as the extension defines them. */
-static rill_result texture_transform(rd *r, const rill__gj *t, const char *tw, rill_gltf_texref *out) {
+static rill_result texture_transform(rd *r, const rill__gj *t, const char *tw,
+                                     rill_gltf_texref *out) {
     out->has_transform = false;
     out->offset[0] = out->offset[1] = 0.0f;
     out->rotation = 0.0f;

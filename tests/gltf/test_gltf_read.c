@@ -871,8 +871,8 @@ int main(void) {
         cmocka_unit_test(test_truncation),         cmocka_unit_test(test_glb_short_length),
         cmocka_unit_test(test_byte_flips),         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_lights_round_trip),  cmocka_unit_test(test_writer_rejects_bad_model),
-        cmocka_unit_test(test_texture_transform),
-        cmocka_unit_test(test_primitive_modes),    cmocka_unit_test(test_flat_normals),
+        cmocka_unit_test(test_texture_transform),  cmocka_unit_test(test_primitive_modes),
+        cmocka_unit_test(test_flat_normals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
