@@ -418,10 +418,11 @@ static rill_result resolve_relative_uri(rd *r, const char *uri, const char *wher
     return RILL_OK;
 }
 
+/* user is the base folder: external files are read confined to it (rill_file_open), so a link
+ * beside the model cannot lead the read out of the model's folder. */
 static rill_result default_read_file(const char *path, uint8_t **out_data, size_t *out_size,
                                      void *user, rill_error *err) {
-    RILL_UNUSED(user);
-    return rill_file_read_all(path, out_data, out_size, err);
+    return rill_file_read_all_in((const char *)user, path, 0, out_data, out_size, err);
 }
 
 /* >>buffers ----------------------------------------------------------------------------------- */
@@ -2019,7 +2020,7 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
     r.name = d.name ? d.name : "<memory>";
     r.base_dir = d.base_dir;
     r.read_file = d.read_file ? d.read_file : default_read_file;
-    r.read_file_user = d.read_file_user;
+    r.read_file_user = d.read_file ? d.read_file_user : (void *)d.base_dir;
     r.max_bytes = d.max_bytes ? d.max_bytes : default_model_limit();
     r.err = err;
     r.m = rill__gltf_alloc(1, sizeof(rill_gltf_model));

@@ -230,7 +230,8 @@ typedef rill_result (*rill_gltf_file_fn)(const char *path, uint8_t **out_data, s
  *   name: the name used in error messages (default "<memory>", or the path for read_file);
  *   base_dir: folder that external URIs resolve against (default: the file's folder for
  *     read_file; for read_memory NULL means external URIs are an error);
- *   read_file: how external files are read (default rill_file_read_all);
+ *   read_file: how external files are read (default: rill_file_read_all_in confined to base_dir,
+ *     so a symbolic link beside the model cannot lead out of its folder);
  *   max_bytes: limit on the decoded bytes of the whole model, the JSON tree and buffers included
  *     (default: the process-wide model_bytes limit, rill_limit_get(RILL_LIMIT_MODEL_BYTES), 1 GiB
  *     unless changed); a file that needs more fails with RILL_ERR_LIMIT naming the place. */
