@@ -130,6 +130,55 @@ static void test_json_values(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* Random decimal numbers of every shape the fast path takes (and some it must refuse): each must
+ * read exactly as strtod reads it, bit for bit. */
+static void test_json_numbers_random(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    uint64_t seed = 0x243F6A8885A308D3ull;
+    char text[96], num[80];
+    int checked = 0;
+    for (int it = 0; it < 100000; it++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        int digits = 1 + (int)(seed % 20), point = (int)((seed >> 8) % (uint64_t)(digits + 1));
+        int exp = (int)((seed >> 16) % 61) - 30;
+        size_t o = 0;
+        if ((seed >> 24) & 1) {
+            num[o++] = '-';
+        }
+        uint64_t d = seed >> 27;
+        for (int k = 0; k < digits; k++) {
+            if (k == point && k > 0) {
+                num[o++] = '.';
+            }
+            int dig = (int)(d % 10);
+            d = d / 10 ^ (seed >> (k % 32));
+            num[o++] = (char)('0' + ((k == 0 && point > 1) ? (dig ? dig : 1) : dig));
+        }
+        if ((seed >> 40) & 1) {
+            o += (size_t)snprintf(num + o, sizeof(num) - o, "e%d", exp);
+        }
+        num[o] = '\0';
+        snprintf(text, sizeof(text), "[%s]", num);
+        rill__gj_doc doc;
+        size_t at;
+        bool over;
+        if (!rill__gj_parse(text, strlen(text), 1u << 20, &doc, &at, &over)) {
+            continue; /* e.g. a leading zero before more digits: not JSON, strtod disagrees */
+        }
+        double want = strtod(num, NULL), got = rill__gj_num(doc.root->child);
+        if (memcmp(&want, &got, sizeof(double)) != 0) {
+            fail_msg("%s: got %.17g, strtod %.17g", num, got, want);
+        }
+        checked++;
+        rill__gj_free(&doc);
+    }
+    assert_true(checked > 60000);
+    RILL_TEST_LEAK_END();
+}
+
 /* >>kernels ----------------------------------------------------------------------------------- */
 
 static void test_kernels(void **state) {
@@ -323,6 +372,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_grammar),
         cmocka_unit_test(test_json_values),
+        cmocka_unit_test(test_json_numbers_random),
         cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_tangents),
     };
