@@ -1,7 +1,8 @@
 # The README's two commands. Both install the Debian packages they need first.
 #   make demo   builds Rill (release), generates and loads the demo world, renders it to PNGs
 #               (build/demo/*.png) and, when a display exists, opens it in a window
-#   make test   builds and runs every test (release), then the unit tests under ASan + UBSan,
+#   make test   checks the formatting (clang-format), builds and runs every test (release), then
+#               the unit tests under ASan + UBSan,
 #               then every fuzz target on its corpus plus CI_FUZZ_SECONDS of new inputs
 #   make fuzz   builds the fuzz targets (clang + libFuzzer, ASan + UBSan) and runs each one for
 #               FUZZ_SECONDS (scripts/fuzz.sh; findings land in build/fuzz/artifacts/)
@@ -9,7 +10,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 300
 CI_FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build demo test test-release test-asan test-fuzz fuzz fuzz-build format clean
+.PHONY: all deps build demo test format-check test-release test-asan test-fuzz fuzz fuzz-build format clean
 
 all: build
 
@@ -26,7 +27,11 @@ DEMO_WINDOW := $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--window,)
 demo: build
 	./build/release/tools/rill demo --out build/demo $(DEMO_WINDOW)
 
-test: test-release test-asan test-fuzz
+test: format-check test-release test-asan test-fuzz
+
+# Every tracked .c/.h must be clang-formatted (.clang-format); `make format` fixes it.
+format-check: deps
+	scripts/format-check.sh
 
 test-release: deps
 	cmake --preset release >/dev/null

@@ -50,8 +50,8 @@ static inline void rill_test_tmpdir(char *dst, size_t cap, const char *name) {
     if (root == NULL || root[0] == '\0') {
         root = "/tmp";
     }
-    int n = snprintf(dst, cap, "%s/%s-%ld-%u", root, name != NULL ? name : "test",
-                     (long)getpid(), counter++);
+    int n = snprintf(dst, cap, "%s/%s-%ld-%u", root, name != NULL ? name : "test", (long)getpid(),
+                     counter++);
     assert_true(n > 0 && (size_t)n < cap);
     rill_error err = {0};
     assert_int_equal(rill_dir_remove_all(dst, &err), RILL_OK);
@@ -107,8 +107,8 @@ typedef struct rill_test_log {
     rill_log_level last_level;
     char last_module[64];
     char last_msg[1024];
-    bool echo;                    /* also print captured lines to stderr */
-    rill_log_level saved_level;   /* the threshold to restore at rill_test_log_end */
+    bool echo;                  /* also print captured lines to stderr */
+    rill_log_level saved_level; /* the threshold to restore at rill_test_log_end */
 } rill_test_log;
 
 static inline void rill_test__log_sink(rill_log_level level, const char *module, const char *msg,
@@ -204,10 +204,10 @@ static inline void rill_test__assert_hook(const char *expr, const char *file, in
     fail_msg("unexpected RILL_ASSERT(%s) at %s:%d", expr, file, line);
 }
 
-/* Runs the statement(s); the test fails unless a RILL_ASSERT fires inside it. Afterwards the default hook is
- * back. Only for code that may be abandoned half way (no locks held across the assert). Locals
- * changed inside stmt and read afterwards must be volatile (longjmp rules). With NDEBUG asserts
- * compile away, so such tests check RILL_TEST_HAS_ASSERTS and skip(). */
+/* Runs the statement(s); the test fails unless a RILL_ASSERT fires inside it. Afterwards the
+ * default hook is back. Only for code that may be abandoned half way (no locks held across the
+ * assert). Locals changed inside stmt and read afterwards must be volatile (longjmp rules). With
+ * NDEBUG asserts compile away, so such tests check RILL_TEST_HAS_ASSERTS and skip(). */
 #define RILL_TEST_EXPECT_ASSERT(...)                                                               \
     do {                                                                                           \
         rill_test_assert_state *rill_test_s_ = rill_test__assert_state();                          \

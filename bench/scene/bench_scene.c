@@ -21,9 +21,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct mesh_renderer {
     const char *mesh;
@@ -42,25 +42,44 @@ static void register_bench_components(rill_world *w) {
     const rill_field mr_fields[] = {
         RILL_FIELD(mesh_renderer, mesh, ASSET_PATH),
         RILL_FIELD(mesh_renderer, material, ASSET_PATH),
-        {.name = "cast_shadows", .type = RILL_FIELD_BOOL,
-         .offset = offsetof(mesh_renderer, cast_shadows), .count = 1, .default_value = &yes},
+        {.name = "cast_shadows",
+         .type = RILL_FIELD_BOOL,
+         .offset = offsetof(mesh_renderer, cast_shadows),
+         .count = 1,
+         .default_value = &yes},
     };
     static const rill_enum_item shapes[] = {{"box", 0}, {"sphere", 1}, {"capsule", 2}};
     static const float half[3] = {0.5f, 0.5f, 0.5f};
     static const float fr = 0.6f;
     const rill_field co_fields[] = {
-        {.name = "shape", .type = RILL_FIELD_ENUM, .offset = offsetof(collider, shape), .count = 1,
-         .enum_items = shapes, .enum_count = 3},
-        {.name = "half_extents", .type = RILL_FIELD_VEC3, .offset = offsetof(collider, half_extents),
-         .count = 1, .default_value = half, .flags = RILL_FIELD_HAS_MIN, .min = 0},
-        {.name = "friction", .type = RILL_FIELD_F32, .offset = offsetof(collider, friction),
-         .count = 1, .default_value = &fr, .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
-         .min = 0, .max = 1},
+        {.name = "shape",
+         .type = RILL_FIELD_ENUM,
+         .offset = offsetof(collider, shape),
+         .count = 1,
+         .enum_items = shapes,
+         .enum_count = 3},
+        {.name = "half_extents",
+         .type = RILL_FIELD_VEC3,
+         .offset = offsetof(collider, half_extents),
+         .count = 1,
+         .default_value = half,
+         .flags = RILL_FIELD_HAS_MIN,
+         .min = 0},
+        {.name = "friction",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(collider, friction),
+         .count = 1,
+         .default_value = &fr,
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0,
+         .max = 1},
     };
-    rill_type_desc mr = {.name = "MeshRenderer", RILL_TYPE_LAYOUT(mesh_renderer),
-                         .fields = mr_fields, .field_count = 3};
-    rill_type_desc co = {.name = "Collider", RILL_TYPE_LAYOUT(collider), .fields = co_fields,
+    rill_type_desc mr = {.name = "MeshRenderer",
+                         RILL_TYPE_LAYOUT(mesh_renderer),
+                         .fields = mr_fields,
                          .field_count = 3};
+    rill_type_desc co = {
+        .name = "Collider", RILL_TYPE_LAYOUT(collider), .fields = co_fields, .field_count = 3};
     rill_world_register_component(w, &mr);
     rill_world_register_component(w, &co);
 }
@@ -83,14 +102,15 @@ static char *make_scene(uint32_t n, size_t *out_len) {
         } else {
             rill_strbuf_printf(&sb, "\nentity %u \"obj_%u\" {\n", i, i);
         }
-        rill_strbuf_printf(&sb,
-                           "    Collider {\n        shape: box\n        half_extents: (0.5, 1.25, 0.5)\n"
-                           "        friction: 0.6\n    }\n"
-                           "    MeshRenderer {\n        mesh: @\"%s\"\n        material: @\"materials/m%u.mat\"\n"
-                           "        cast_shadows: true\n    }\n"
-                           "    Transform {\n        translation: (%.2f, 0, %.2f)\n"
-                           "        rotation: (0, %.4f, 0, 1)\n        scale: (1, 1, 1)\n    }\n}\n",
-                           meshes[i & 3], i & 15u, (double)x, (double)z, (double)yaw * 0.1);
+        rill_strbuf_printf(
+            &sb,
+            "    Collider {\n        shape: box\n        half_extents: (0.5, 1.25, 0.5)\n"
+            "        friction: 0.6\n    }\n"
+            "    MeshRenderer {\n        mesh: @\"%s\"\n        material: @\"materials/m%u.mat\"\n"
+            "        cast_shadows: true\n    }\n"
+            "    Transform {\n        translation: (%.2f, 0, %.2f)\n"
+            "        rotation: (0, %.4f, 0, 1)\n        scale: (1, 1, 1)\n    }\n}\n",
+            meshes[i & 3], i & 15u, (double)x, (double)z, (double)yaw * 0.1);
     }
     *out_len = sb.len;
     return sb.data;
@@ -128,13 +148,15 @@ static void bench_size(uint32_t n, const char *dir) {
         }
         double sec = (double)(rill_time_ns() - t0) * 1e-9;
         double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
-        if (sec < best) best = sec;
-        if (csec < best_cpu) best_cpu = csec;
+        if (sec < best)
+            best = sec;
+        if (csec < best_cpu)
+            best_cpu = csec;
         rill__rsn_doc_free(&doc);
     }
     printf("{\"bench\":\"scene_parse\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
-           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n", n, len, best,
-           mb / best, best_cpu, mb / best_cpu);
+           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n",
+           n, len, best, mb / best, best_cpu, mb / best_cpu);
 
     /* parse + bind, and spawn from the bound scene */
     rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = n});
@@ -159,14 +181,18 @@ static void bench_size(uint32_t n, const char *dir) {
         rill__rsn_doc_free(&doc);
         double sec = (double)(rill_time_ns() - t0) * 1e-9;
         double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
-        if (sec < best) best = sec;
-        if (csec < best_cpu) best_cpu = csec;
-        if (r == reps - 1) keep = b;
-        else rill__bound_free(&b);
+        if (sec < best)
+            best = sec;
+        if (csec < best_cpu)
+            best_cpu = csec;
+        if (r == reps - 1)
+            keep = b;
+        else
+            rill__bound_free(&b);
     }
     printf("{\"bench\":\"scene_parse_bind\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
-           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n", n, len, best,
-           mb / best, best_cpu, mb / best_cpu);
+           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n",
+           n, len, best, mb / best, best_cpu, mb / best_cpu);
 
     rill_entity *spawned = malloc(sizeof(rill_entity) * n);
     uint64_t c0 = thread_cpu_ns();
@@ -181,8 +207,8 @@ static void bench_size(uint32_t n, const char *dir) {
     double sec = (double)(t2 - t0) * 1e-9;
     printf("{\"bench\":\"scene_spawn\",\"entities\":%u,\"components_per_entity\":4,"
            "\"spawn_n_seconds\":%.6f,\"seconds\":%.6f,\"entities_per_s\":%.0f,"
-           "\"cpu_seconds\":%.6f,\"entities_per_cpu_s\":%.0f}\n", n,
-           (double)(t1 - t0) * 1e-9, sec, (double)n / sec, csec, (double)n / csec);
+           "\"cpu_seconds\":%.6f,\"entities_per_cpu_s\":%.0f}\n",
+           n, (double)(t1 - t0) * 1e-9, sec, (double)n / sec, csec, (double)n / csec);
     free(spawned);
     rill__bound_free(&keep);
     rill__scene_types_release(types);
@@ -203,7 +229,8 @@ static void bench_size(uint32_t n, const char *dir) {
 
         w = rill_world_create(&(rill_world_desc){.entity_capacity = n});
         register_bench_components(w);
-        rill_scene_loader *ld = rill_scene_loader_create(&(rill_scene_loader_desc){.world = w, .vfs = vfs});
+        rill_scene_loader *ld =
+            rill_scene_loader_create(&(rill_scene_loader_desc){.world = w, .vfs = vfs});
         t0 = rill_time_ns();
         if (rill_scene_load_sync(ld, rel, NULL, &err) != RILL_OK) {
             fprintf(stderr, "sync load failed: %s\n", err.msg);
@@ -211,7 +238,8 @@ static void bench_size(uint32_t n, const char *dir) {
         }
         double sync_sec = (double)(rill_time_ns() - t0) * 1e-9;
         printf("{\"bench\":\"scene_load_sync\",\"entities\":%u,\"seconds\":%.6f,"
-               "\"entities_per_s\":%.0f}\n", n, sync_sec, (double)n / sync_sec);
+               "\"entities_per_s\":%.0f}\n",
+               n, sync_sec, (double)n / sync_sec);
         rill_scene_loader_destroy(ld);
         rill_world_destroy(w);
 
@@ -227,62 +255,64 @@ static void bench_size(uint32_t n, const char *dir) {
         /* Run 0 loads into an empty world; run 1 loads the same file again, so its completing
          * update also despawns the previous 100k-entity main scene (same-frame swap). */
         for (int run = 0; run < 2; run++) {
-        uint32_t frames = 0;
-        t0 = rill_time_ns();
-        rill_scene_load h = rill_scene_load_async(ld, rel, &err);
-        uint64_t busy = 0, busy_cpu = 0;
-        /* Until the load is done and, for the swap, the replaced scene is gone too. */
-        while (rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING ||
-               rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_SPAWNING ||
-               rill_scene_loader_retiring(ld)) {
-            bool parsing = rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING;
-            /* A frame's share of the load: the loader's update and the transform pass that
-             * propagates what it applied (app.c runs both every frame). */
-            uint64_t c = thread_cpu_ns(), a = rill_time_ns();
-            uint32_t applied = rill_scene_loader_update(ld);
-            uint64_t mid = rill_time_ns();
-            uint32_t propagated = rill_world_update_transforms(w);
-            uint64_t d = rill_time_ns() - a, dc = thread_cpu_ns() - c;
-            /* Frames that only polled the worker do nothing; record the frames that did work
-             * (the spawn pass, applying, completion). */
-            if (getenv("BENCH_SCENE_FRAMES") && (applied > 0 || !parsing)) {
-                fprintf(stderr,
-                        "frame: parsing=%d applied=%u propagated=%u wall=%.3f (loader %.3f) "
-                        "cpu=%.3f ms\n",
-                        parsing, applied, propagated, (double)d * 1e-6,
-                        (double)(mid - a) * 1e-6, (double)dc * 1e-6);
+            uint32_t frames = 0;
+            t0 = rill_time_ns();
+            rill_scene_load h = rill_scene_load_async(ld, rel, &err);
+            uint64_t busy = 0, busy_cpu = 0;
+            /* Until the load is done and, for the swap, the replaced scene is gone too. */
+            while (rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING ||
+                   rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_SPAWNING ||
+                   rill_scene_loader_retiring(ld)) {
+                bool parsing = rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_PARSING;
+                /* A frame's share of the load: the loader's update and the transform pass that
+                 * propagates what it applied (app.c runs both every frame). */
+                uint64_t c = thread_cpu_ns(), a = rill_time_ns();
+                uint32_t applied = rill_scene_loader_update(ld);
+                uint64_t mid = rill_time_ns();
+                uint32_t propagated = rill_world_update_transforms(w);
+                uint64_t d = rill_time_ns() - a, dc = thread_cpu_ns() - c;
+                /* Frames that only polled the worker do nothing; record the frames that did work
+                 * (the spawn pass, applying, completion). */
+                if (getenv("BENCH_SCENE_FRAMES") && (applied > 0 || !parsing)) {
+                    fprintf(stderr,
+                            "frame: parsing=%d applied=%u propagated=%u wall=%.3f (loader %.3f) "
+                            "cpu=%.3f ms\n",
+                            parsing, applied, propagated, (double)d * 1e-6,
+                            (double)(mid - a) * 1e-6, (double)dc * 1e-6);
+                }
+                if ((applied > 0 || propagated > 0 || !parsing || d > 200000) && frames < cap) {
+                    ft[frames] = d;
+                    fc[frames++] = dc;
+                }
+                busy += d;
+                busy_cpu += dc;
+                rill_world_update_events(w);
+                /* A game does other work between updates; while the worker parses, do not compete
+                 * with it for the CPU. */
+                if (parsing)
+                    rill_sleep_ns(200000);
             }
-            if ((applied > 0 || propagated > 0 || !parsing || d > 200000) && frames < cap) {
-                ft[frames] = d;
-                fc[frames++] = dc;
+            double async_sec = (double)(rill_time_ns() - t0) * 1e-9;
+            if (rill_scene_load_get_state(ld, h) != RILL_SCENE_LOAD_LOADED) {
+                fprintf(stderr, "async load: %s\n", rill_scene_load_error(ld, h));
             }
-            busy += d;
-            busy_cpu += dc;
-            rill_world_update_events(w);
-            /* A game does other work between updates; while the worker parses, do not compete
-             * with it for the CPU. */
-            if (parsing) rill_sleep_ns(200000);
-        }
-        double async_sec = (double)(rill_time_ns() - t0) * 1e-9;
-        if (rill_scene_load_get_state(ld, h) != RILL_SCENE_LOAD_LOADED) {
-            fprintf(stderr, "async load: %s\n", rill_scene_load_error(ld, h));
-        }
-        qsort(ft, frames, sizeof *ft, cmp_u64);
-        qsort(fc, frames, sizeof *fc, cmp_u64);
-        uint64_t mx = frames ? ft[frames - 1] : 0;
-        uint64_t p99 = frames ? ft[(uint32_t)((double)(frames - 1) * 0.99)] : 0;
-        uint64_t cmx = frames ? fc[frames - 1] : 0;
-        uint64_t cp99 = frames ? fc[(uint32_t)((double)(frames - 1) * 0.99)] : 0;
-        printf("{\"bench\":\"%s\",\"entities\":%u,\"budget_ms\":%.1f,"
-               "\"state\":\"%s\",\"work_frames\":%u,\"frame_max_ms\":%.3f,\"frame_p99_ms\":%.3f,"
-               "\"frame_cpu_max_ms\":%.3f,\"frame_cpu_p99_ms\":%.3f,"
-               "\"main_thread_ms\":%.3f,\"main_thread_cpu_ms\":%.3f,\"total_seconds\":%.6f,"
-               "\"sync_seconds\":%.6f,\"total_vs_sync\":%.3f}\n",
-               run == 0 ? "scene_load_async" : "scene_swap_async",
-               n, (double)budget * 1e-6, rill_scene_load_state_name(rill_scene_load_get_state(ld, h)),
-               frames, (double)mx * 1e-6, (double)p99 * 1e-6, (double)cmx * 1e-6,
-               (double)cp99 * 1e-6, (double)busy * 1e-6, (double)busy_cpu * 1e-6, async_sec,
-               sync_sec, async_sec / sync_sec);
+            qsort(ft, frames, sizeof *ft, cmp_u64);
+            qsort(fc, frames, sizeof *fc, cmp_u64);
+            uint64_t mx = frames ? ft[frames - 1] : 0;
+            uint64_t p99 = frames ? ft[(uint32_t)((double)(frames - 1) * 0.99)] : 0;
+            uint64_t cmx = frames ? fc[frames - 1] : 0;
+            uint64_t cp99 = frames ? fc[(uint32_t)((double)(frames - 1) * 0.99)] : 0;
+            printf(
+                "{\"bench\":\"%s\",\"entities\":%u,\"budget_ms\":%.1f,"
+                "\"state\":\"%s\",\"work_frames\":%u,\"frame_max_ms\":%.3f,\"frame_p99_ms\":%.3f,"
+                "\"frame_cpu_max_ms\":%.3f,\"frame_cpu_p99_ms\":%.3f,"
+                "\"main_thread_ms\":%.3f,\"main_thread_cpu_ms\":%.3f,\"total_seconds\":%.6f,"
+                "\"sync_seconds\":%.6f,\"total_vs_sync\":%.3f}\n",
+                run == 0 ? "scene_load_async" : "scene_swap_async", n, (double)budget * 1e-6,
+                rill_scene_load_state_name(rill_scene_load_get_state(ld, h)), frames,
+                (double)mx * 1e-6, (double)p99 * 1e-6, (double)cmx * 1e-6, (double)cp99 * 1e-6,
+                (double)busy * 1e-6, (double)busy_cpu * 1e-6, async_sec, sync_sec,
+                async_sec / sync_sec);
         }
         free(fc);
         free(ft);
@@ -299,10 +329,12 @@ static void bench_size(uint32_t n, const char *dir) {
 int main(int argc, char **argv) {
     uint32_t max = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1000000u;
     const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
+    if (!dir || !*dir)
+        dir = "/tmp";
     static const uint32_t sizes[] = {10000, 100000, 1000000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        if (sizes[i] <= max) bench_size(sizes[i], dir);
+        if (sizes[i] <= max)
+            bench_size(sizes[i], dir);
     }
     return 0;
 }

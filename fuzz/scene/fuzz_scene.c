@@ -37,22 +37,40 @@ static void setup(void) {
     g_world = rill_world_create(NULL);
     static const rill_enum_item items[] = {{"A", 0}, {"B", 1}, {"C", 9}};
     const rill_field fields[] = {
-        RILL_FIELD(fz_all, b, BOOL),     RILL_FIELD(fz_all, i, I32),
-        RILL_FIELD(fz_all, u, U32),      RILL_FIELD(fz_all, i64, I64),
-        RILL_FIELD(fz_all, u64, U64),    RILL_FIELD(fz_all, f, F32),
-        RILL_FIELD(fz_all, d, F64),      RILL_FIELD(fz_all, v2, VEC2),
-        RILL_FIELD(fz_all, v3, VEC3),    RILL_FIELD(fz_all, v4, VEC4),
-        RILL_FIELD(fz_all, q, QUAT),     RILL_FIELD(fz_all, col, COLOR),
-        RILL_FIELD(fz_all, s, STRING),   RILL_FIELD(fz_all, asset, ASSET_PATH),
+        RILL_FIELD(fz_all, b, BOOL),
+        RILL_FIELD(fz_all, i, I32),
+        RILL_FIELD(fz_all, u, U32),
+        RILL_FIELD(fz_all, i64, I64),
+        RILL_FIELD(fz_all, u64, U64),
+        RILL_FIELD(fz_all, f, F32),
+        RILL_FIELD(fz_all, d, F64),
+        RILL_FIELD(fz_all, v2, VEC2),
+        RILL_FIELD(fz_all, v3, VEC3),
+        RILL_FIELD(fz_all, v4, VEC4),
+        RILL_FIELD(fz_all, q, QUAT),
+        RILL_FIELD(fz_all, col, COLOR),
+        RILL_FIELD(fz_all, s, STRING),
+        RILL_FIELD(fz_all, asset, ASSET_PATH),
         RILL_FIELD(fz_all, ref, ENTITY),
-        {.name = "en", .type = RILL_FIELD_ENUM, .offset = offsetof(fz_all, en), .count = 1,
-         .enum_items = items, .enum_count = 3},
+        {.name = "en",
+         .type = RILL_FIELD_ENUM,
+         .offset = offsetof(fz_all, en),
+         .count = 1,
+         .enum_items = items,
+         .enum_count = 3},
         {.name = "arr", .type = RILL_FIELD_F32, .offset = offsetof(fz_all, arr), .count = 3},
         {.name = "refs", .type = RILL_FIELD_ENTITY, .offset = offsetof(fz_all, refs), .count = 2},
-        {.name = "unit", .type = RILL_FIELD_F32, .offset = offsetof(fz_all, unit), .count = 1,
-         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = 1},
+        {.name = "unit",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(fz_all, unit),
+         .count = 1,
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0,
+         .max = 1},
     };
-    rill_type_desc all = {.name = "A", RILL_TYPE_LAYOUT(fz_all), .fields = fields,
+    rill_type_desc all = {.name = "A",
+                          RILL_TYPE_LAYOUT(fz_all),
+                          .fields = fields,
                           .field_count = (uint32_t)(sizeof fields / sizeof fields[0])};
     rill_world_register_component(g_world, &all);
     rill_scene_register(g_world);
@@ -64,7 +82,8 @@ static rill_result load_write(const char *text, size_t len, bool lossy, rill_str
     rsn_doc doc;
     rill_error err = {0};
     rill_result r = rill__rsn_parse(&doc, "fuzz.rsn", text, len, &err);
-    if (r != RILL_OK) return r;
+    if (r != RILL_OK)
+        return r;
     bind_opts opts = {.lossy = lossy, .max_depth = 8, .max_entities = 1u << 20};
     bound_scene b = {0};
     r = rill__scene_bind(g_types, &opts, &doc, NULL, &b, &err);
@@ -77,10 +96,14 @@ static rill_result load_write(const char *text, size_t len, bool lossy, rill_str
             uint32_t nr = 0;
             for (uint32_t i = 0; i < n; i++) {
                 rill__scene_apply_entity(g_world, g_types, &b, i, spawned, RILL_ENTITY_NULL);
-                if (b.ents.data[i].parent == RSN_NONE_INDEX) roots[nr++] = spawned[i];
+                if (b.ents.data[i].parent == RSN_NONE_INDEX)
+                    roots[nr++] = spawned[i];
             }
-            r = rill_scene_write(g_world, roots, nr, &(rill_scene_write_desc){.include_instance_content = true}, out, &err);
-            for (uint32_t i = 0; i < n; i++) rill_world_despawn(g_world, spawned[i]);
+            r = rill_scene_write(g_world, roots, nr,
+                                 &(rill_scene_write_desc){.include_instance_content = true}, out,
+                                 &err);
+            for (uint32_t i = 0; i < n; i++)
+                rill_world_despawn(g_world, spawned[i]);
             free(roots);
         }
         free(spawned);
@@ -90,8 +113,10 @@ static rill_result load_write(const char *text, size_t len, bool lossy, rill_str
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (!g_world) setup();
-    if (size > 1u << 16) return 0;
+    if (!g_world)
+        setup();
+    if (size > 1u << 16)
+        return 0;
     bool lossy = size > 0 && (data[0] & 1);
     rill_strbuf first = {0};
     if (load_write((const char *)data, size, lossy, &first) == RILL_OK && first.data) {

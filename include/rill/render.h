@@ -309,8 +309,8 @@ typedef struct rill_material_desc {
      * sRGB), each layer its layer_color times its quadrant of layer_albedo_atlas (sRGB) with the
      * normal of its quadrant of layer_normal_atlas, tiled every layer_tile metres in world XZ
      * (quadrant of layer i: column i % 2, row i / 2). Missing textures: white albedo, flat normals,
-     * equal weights for the layer_count layers. The PBR texture fields, emissive and alpha are ignored; metallic,
-     * roughness and normal_scale apply. Opaque only. */
+     * equal weights for the layer_count layers. The PBR texture fields, emissive and alpha are
+     * ignored; metallic, roughness and normal_scale apply. Opaque only. */
     rill_material_kind kind;
     rill_texture splat_weights, layer_albedo_atlas, layer_normal_atlas;
     uint32_t layer_count; /* 0 = 1; at most 4 */

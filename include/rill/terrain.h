@@ -169,9 +169,9 @@ typedef struct rill_terrain_info {
     uint64_t rebuilds_total;
     uint64_t build_ns_total; /* worker time of the applied builds (mesh + collider samples) */
     uint64_t apply_ns_total; /* main-thread time applying them (collider creation, hand-over) */
-    size_t height_bytes;   /* heights + splat map: always held */
-    size_t resident_bytes; /* meshes of resident chunks */
-    rill_error error;      /* FAILED: why, naming the file */
+    size_t height_bytes;     /* heights + splat map: always held */
+    size_t resident_bytes;   /* meshes of resident chunks */
+    rill_error error;        /* FAILED: why, naming the file */
 } rill_terrain_info;
 
 /* Fills *out for terrain entity e; false (status NONE) when e is not a terrain the system knows. */
@@ -214,11 +214,12 @@ bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, 
 const uint8_t *rill_terrain_splat_map(const rill_terrain_system *sys, rill_entity e,
                                       uint32_t *out_width, uint32_t *out_height);
 
-/* Draws every terrain's chunk grid by state into an RGBA8 image, in pale colours (w x h, row-major; image x
- * follows world x and image y world z, so the top row is world_min z: -Z, forward, is up) covering the world XZ rectangle [world_min, world_max]: resident chunks green,
- * building amber, unloaded grey, each with a one-pixel darker border where cells are at
- * least 3 pixels wide; pixels outside every terrain are left as they are. For maps and debug
- * views (`rill fly`'s map.png). Returns the number of chunks drawn (touching the image). */
+/* Draws every terrain's chunk grid by state into an RGBA8 image, in pale colours (w x h, row-major;
+ * image x follows world x and image y world z, so the top row is world_min z: -Z, forward, is up)
+ * covering the world XZ rectangle [world_min, world_max]: resident chunks green, building amber,
+ * unloaded grey, each with a one-pixel darker border where cells are at least 3 pixels wide; pixels
+ * outside every terrain are left as they are. For maps and debug views (`rill fly`'s map.png).
+ * Returns the number of chunks drawn (touching the image). */
 uint32_t rill_terrain_draw_chunk_map(const rill_terrain_system *sys, const float world_min[2],
                                      const float world_max[2], uint8_t *rgba, uint32_t w,
                                      uint32_t h);

@@ -17,15 +17,15 @@
 #define RSN_NONE_INDEX UINT32_MAX
 
 typedef enum rsn_value_kind {
-    RSN_V_BOOL = 1,  /* flag = value */
-    RSN_V_NUMBER,    /* span = the number token */
-    RSN_V_STRING,    /* span = bytes between the quotes, escapes undecoded; flag = has escapes */
-    RSN_V_ASSET,     /* like STRING, written @"..." */
-    RSN_V_REF,       /* &id: ref = id */
-    RSN_V_NONE,      /* none */
-    RSN_V_IDENT,     /* span = identifier (enum value) */
-    RSN_V_TUPLE,     /* ( ... ): count children follow */
-    RSN_V_LIST,      /* [ ... ]: count children follow */
+    RSN_V_BOOL = 1, /* flag = value */
+    RSN_V_NUMBER,   /* span = the number token */
+    RSN_V_STRING,   /* span = bytes between the quotes, escapes undecoded; flag = has escapes */
+    RSN_V_ASSET,    /* like STRING, written @"..." */
+    RSN_V_REF,      /* &id: ref = id */
+    RSN_V_NONE,     /* none */
+    RSN_V_IDENT,    /* span = identifier (enum value) */
+    RSN_V_TUPLE,    /* ( ... ): count children follow */
+    RSN_V_LIST,     /* [ ... ]: count children follow */
 } rsn_value_kind;
 
 typedef struct rsn_value {
@@ -62,8 +62,8 @@ typedef struct rsn_entity {
 } rsn_entity;
 
 typedef struct rsn_doc {
-    char *path;   /* owned copy, used in messages */
-    char *src;    /* owned, NUL-terminated */
+    char *path; /* owned copy, used in messages */
+    char *src;  /* owned, NUL-terminated */
     size_t src_len;
     uint32_t version;
     RILL_ARRAY(rsn_entity) entities;

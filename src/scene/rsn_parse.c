@@ -78,12 +78,14 @@ static bool is_hex(char c) {
 /* Describes a token for messages ("'{'", "identifier 'foo'", "end of file"). */
 static const char *tok_desc(const parser *p, const token *t, char *buf, size_t cap) {
     switch (t->kind) {
-    case TOK_EOF: return "end of file";
+    case TOK_EOF:
+        return "end of file";
     case TOK_IDENT:
     case TOK_NUMBER:
         snprintf(buf, cap, "'%.*s'", (int)RILL_MIN(t->len, 40u), p->s + t->off);
         return buf;
-    case TOK_STRING: return "a string";
+    case TOK_STRING:
+        return "a string";
     default:
         snprintf(buf, cap, "'%c'", p->s[t->off]);
         return buf;
@@ -101,7 +103,8 @@ static void next(parser *p) {
         while (i + 8u <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (w != UINT64_C(0x2020202020202020)) break;
+            if (w != UINT64_C(0x2020202020202020))
+                break;
             i += 8u;
         }
         char c = s[i];
@@ -210,17 +213,38 @@ static void next(parser *p) {
     }
     p->pos = i + 1;
     switch (c) {
-    case '{': t->kind = TOK_LBRACE; return;
-    case '}': t->kind = TOK_RBRACE; return;
-    case '(': t->kind = TOK_LPAREN; return;
-    case ')': t->kind = TOK_RPAREN; return;
-    case '[': t->kind = TOK_LBRACKET; return;
-    case ']': t->kind = TOK_RBRACKET; return;
-    case ':': t->kind = TOK_COLON; return;
-    case ',': t->kind = TOK_COMMA; return;
-    case '@': t->kind = TOK_AT; return;
-    case '&': t->kind = TOK_AMP; return;
-    default: break;
+    case '{':
+        t->kind = TOK_LBRACE;
+        return;
+    case '}':
+        t->kind = TOK_RBRACE;
+        return;
+    case '(':
+        t->kind = TOK_LPAREN;
+        return;
+    case ')':
+        t->kind = TOK_RPAREN;
+        return;
+    case '[':
+        t->kind = TOK_LBRACKET;
+        return;
+    case ']':
+        t->kind = TOK_RBRACKET;
+        return;
+    case ':':
+        t->kind = TOK_COLON;
+        return;
+    case ',':
+        t->kind = TOK_COMMA;
+        return;
+    case '@':
+        t->kind = TOK_AT;
+        return;
+    case '&':
+        t->kind = TOK_AMP;
+        return;
+    default:
+        break;
     }
     if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) {
         fail_at(p, t->line, t->col, "unexpected character '%c'", c);
@@ -303,14 +327,16 @@ static bool parse_value(parser *p, uint32_t depth) {
     switch (p->tok.kind) {
     case TOK_NUMBER: {
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         v->kind = RSN_V_NUMBER;
         next(p);
         return !p->failed;
     }
     case TOK_STRING: {
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         v->kind = RSN_V_STRING;
         v->flag = p->tok.escapes;
         next(p);
@@ -323,7 +349,8 @@ static bool parse_value(parser *p, uint32_t depth) {
             return fail_at(p, p->tok.line, p->tok.col, "expected a string after '@'");
         }
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         v->kind = RSN_V_ASSET;
         v->flag = p->tok.escapes;
         v->line = line;
@@ -333,10 +360,12 @@ static bool parse_value(parser *p, uint32_t depth) {
     }
     case TOK_AMP: {
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         v->kind = RSN_V_REF;
         next(p);
-        if (p->failed) return false;
+        if (p->failed)
+            return false;
         uint32_t id;
         if (!parse_id(p, &id, "an entity id after '&'")) {
             return false;
@@ -346,7 +375,8 @@ static bool parse_value(parser *p, uint32_t depth) {
     }
     case TOK_IDENT: {
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         if (tok_is(p, "true") || tok_is(p, "false")) {
             v->kind = RSN_V_BOOL;
             v->flag = tok_is(p, "true");
@@ -365,7 +395,8 @@ static bool parse_value(parser *p, uint32_t depth) {
         bool tuple = p->tok.kind == TOK_LPAREN;
         tok_kind close = tuple ? TOK_RPAREN : TOK_RBRACKET;
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         v->kind = tuple ? RSN_V_TUPLE : RSN_V_LIST;
         uint32_t start = p->tok.off;
         next(p);
@@ -382,7 +413,8 @@ static bool parse_value(parser *p, uint32_t depth) {
                                tuple ? ')' : ']', tok_desc(p, &p->tok, buf, sizeof buf));
             }
         }
-        if (p->failed) return false;
+        if (p->failed)
+            return false;
         if (tuple && count == 0) {
             return fail_at(p, p->doc->values.data[idx].line, p->doc->values.data[idx].col,
                            "empty tuple");
@@ -440,7 +472,8 @@ static bool parse_component(parser *p) {
     }
     c.raw_end = p->tok.off + 1u;
     next(p);
-    if (p->failed) return false;
+    if (p->failed)
+        return false;
     if (!rill_array_push(&d->comps, c)) {
         return fail_at(p, c.line, c.col, "out of memory");
     }
@@ -467,12 +500,14 @@ static bool parse_entity(parser *p) {
     if (p->tok.kind == TOK_STRING) {
         uint32_t idx;
         rsn_value *v = push_value(p, &idx);
-        if (!v) return false;
+        if (!v)
+            return false;
         v->kind = RSN_V_STRING;
         v->flag = p->tok.escapes;
         e.name = idx;
         next(p);
-        if (p->failed) return false;
+        if (p->failed)
+            return false;
     }
     if (!expect(p, TOK_LBRACE, "'{' to open the entity")) {
         return false;
@@ -490,7 +525,8 @@ static bool parse_entity(parser *p) {
     uint64_t prev;
     if (rill_map_get(&d->id_to_index, e.id, &prev)) {
         const rsn_entity *o = &d->entities.data[prev];
-        return fail_at(p, e.line, e.col, "duplicate entity id %u (first at line %u)", e.id, o->line);
+        return fail_at(p, e.line, e.col, "duplicate entity id %u (first at line %u)", e.id,
+                       o->line);
     }
     if (!rill_map_set(&d->id_to_index, e.id, d->entities.len) ||
         !rill_array_push(&d->entities, e)) {
@@ -505,7 +541,8 @@ static bool link_parents(parser *p) {
     uint32_t n = d->entities.len;
     for (uint32_t i = 0; i < n; i++) {
         rsn_entity *e = &d->entities.data[i];
-        if (e->parent == 0) continue;
+        if (e->parent == 0)
+            continue;
         uint64_t idx;
         if (!rill_map_get(&d->id_to_index, e->parent, &idx)) {
             return fail_at(p, e->line, e->col, "parent %u of entity %u is not in the file",
@@ -515,7 +552,8 @@ static bool link_parents(parser *p) {
     }
     /* Colors: 0 unvisited, 1 on the current chain, 2 known to reach a root. */
     uint8_t *mark = rill_calloc_tagged(n ? n : 1, 1, RILL_MEM_SCENE);
-    if (!mark) return fail_at(p, 1, 1, "out of memory");
+    if (!mark)
+        return fail_at(p, 1, 1, "out of memory");
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         uint32_t j = i;
@@ -606,13 +644,15 @@ rill_result rill__rsn_parse(rsn_doc *doc, const char *path, const char *text, si
         memset(doc, 0, sizeof *doc);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
     }
-    if (len) memcpy(src, text, len);
+    if (len)
+        memcpy(src, text, len);
     src[len] = '\0';
     return rill__rsn_parse_owned(doc, path, src, len, err);
 }
 
 void rill__rsn_doc_free(rsn_doc *doc) {
-    if (!doc) return;
+    if (!doc)
+        return;
     rill_free(doc->path);
     rill_free(doc->src);
     rill_array_free(&doc->entities);
@@ -630,17 +670,28 @@ size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t
         if (c == '\\' && i + 1 < len) {
             char e = span[++i];
             switch (e) {
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case '0': c = '\0'; break;
+            case 'n':
+                c = '\n';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            case '0':
+                c = '\0';
+                break;
             case 'x':
                 if (i + 2 < len) {
-                    c = (char)(rill_hex_digit(span[i + 1]) * 16 + rill_hex_digit(span[i + 2])); /* lexed */
+                    c = (char)(rill_hex_digit(span[i + 1]) * 16 +
+                               rill_hex_digit(span[i + 2])); /* lexed */
                     i += 2;
                 }
                 break;
-            default: c = e; break;
+            default:
+                c = e;
+                break;
             }
         }
         if (cap > 0 && out + 1 < cap) {
@@ -653,4 +704,3 @@ size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t
     }
     return out;
 }
-

@@ -19,9 +19,9 @@
 typedef struct scene_type {
     const rill_type_desc *type;
     rill_component id;
-    uint8_t *proto; /* type->size bytes of defaults */
+    uint8_t *proto;     /* type->size bytes of defaults */
     uint32_t *name_len; /* strlen of each field name, for quick matching */
-    bool skip;      /* runtime-only (NO_SERIALIZE or MANAGED): ignored in files with a warning */
+    bool skip; /* runtime-only (NO_SERIALIZE or MANAGED): ignored in files with a warning */
 } scene_type;
 
 typedef struct scene_types {
@@ -54,7 +54,7 @@ typedef struct bound_fix {
 } bound_fix;
 
 typedef struct bound_entity {
-    uint32_t parent; /* index in the bound scene, RSN_NONE_INDEX = a root of the load */
+    uint32_t parent;  /* index in the bound scene, RSN_NONE_INDEX = a root of the load */
     const char *name; /* interned, NULL = unnamed */
     uint32_t first_comp, comp_count;
     uint32_t first_fix, fix_count;
@@ -66,7 +66,7 @@ typedef struct bound_scene {
     RILL_ARRAY(bound_fix) fixes;
     uint8_t *blob;
     size_t blob_len, blob_cap;
-    uint32_t roots;    /* entities whose parent is RSN_NONE_INDEX */
+    uint32_t roots; /* entities whose parent is RSN_NONE_INDEX */
     uint32_t warnings;
     uint32_t file_entities, file_components, unknown_components; /* of the top file only */
 } bound_scene;
@@ -78,9 +78,9 @@ rill_result rill__scene_read_file(rill_vfs *vfs, const char *path, char **out, s
                                   rill_error *err);
 
 typedef struct bind_opts {
-    rill_vfs *vfs;             /* sub-scene reads and asset checks; NULL = OS files */
-    bool check_assets;         /* warn about asset paths missing from the VFS */
-    bool expand_instances;     /* expand non-streamed SceneInstance contents */
+    rill_vfs *vfs;         /* sub-scene reads and asset checks; NULL = OS files */
+    bool check_assets;     /* warn about asset paths missing from the VFS */
+    bool expand_instances; /* expand non-streamed SceneInstance contents */
     bool lossy;
     uint32_t max_depth;
     uint32_t max_entities;

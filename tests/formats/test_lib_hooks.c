@@ -11,8 +11,8 @@
 #include <meshoptimizer.h>
 #include <stdlib.h>
 #define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
 #include <string.h>
+#include <zstd.h>
 
 static size_t alloc_calls, alloc_bytes;
 

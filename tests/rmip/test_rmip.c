@@ -433,9 +433,9 @@ static void test_loader_low_from_pack(void **state) {
     assert_int_equal(rill_rmip_write(&c.desc, &file, &size, &err), RILL_OK);
 
     rill_rpak_writer *w = rill_rpak_writer_create(NULL);
-    assert_int_equal(rill_rpak_writer_add(w, "tex/big.rmip", file, size, RILL_RPAK_COMPRESSION_AUTO,
-                                          &err),
-                     RILL_OK);
+    assert_int_equal(
+        rill_rpak_writer_add(w, "tex/big.rmip", file, size, RILL_RPAK_COMPRESSION_AUTO, &err),
+        RILL_OK);
     uint8_t *pack_bytes = NULL;
     size_t pack_size = 0;
     assert_int_equal(rill_rpak_writer_finish_memory(w, &pack_bytes, &pack_size, &err), RILL_OK);
@@ -739,16 +739,11 @@ static void test_convert_with_jobs(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip_every_format),
-        cmocka_unit_test(test_sizes_2048_bc7),
-        cmocka_unit_test(test_low_range_edge_cases),
-        cmocka_unit_test(test_legacy_v1_v2),
-        cmocka_unit_test(test_every_truncation),
-        cmocka_unit_test(test_random_flips),
-        cmocka_unit_test(test_hostile_headers),
-        cmocka_unit_test(test_loader_full_and_low),
-        cmocka_unit_test(test_loader_low_from_pack),
-        cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_round_trip_every_format), cmocka_unit_test(test_sizes_2048_bc7),
+        cmocka_unit_test(test_low_range_edge_cases),    cmocka_unit_test(test_legacy_v1_v2),
+        cmocka_unit_test(test_every_truncation),        cmocka_unit_test(test_random_flips),
+        cmocka_unit_test(test_hostile_headers),         cmocka_unit_test(test_loader_full_and_low),
+        cmocka_unit_test(test_loader_low_from_pack),    cmocka_unit_test(test_convert),
         cmocka_unit_test(test_convert_with_jobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,12 +4,16 @@
 #ifndef RILL_SCENE_TEST_COMMON_H
 #define RILL_SCENE_TEST_COMMON_H
 
-#include "rill_test.h"
 #include "rill/scene.h"
+#include "rill_test.h"
 
 #include <stddef.h>
 
-typedef enum test_hinge { TEST_HINGE_LEFT = 0, TEST_HINGE_RIGHT = 1, TEST_HINGE_TOP = 7 } test_hinge;
+typedef enum test_hinge {
+    TEST_HINGE_LEFT = 0,
+    TEST_HINGE_RIGHT = 1,
+    TEST_HINGE_TOP = 7
+} test_hinge;
 
 typedef struct test_all {
     bool b;
@@ -30,7 +34,7 @@ typedef struct test_all {
     int32_t hinge;
     float arr[3];
     int32_t iarr[2];
-    float unit; /* clamped to [0, 1] */
+    float unit;    /* clamped to [0, 1] */
     int32_t small; /* clamped to [-5, 5] */
 } test_all;
 
@@ -54,7 +58,8 @@ static inline void test_tick_on_add(rill_world *w, rill_entity e, void *data, vo
     (void)data;
     test_tick_state *st = user;
     st->added++;
-    if (st->clock) rill_test_clock_advance(st->clock, st->cost_ns);
+    if (st->clock)
+        rill_test_clock_advance(st->clock, st->cost_ns);
 }
 
 typedef struct test_ids {
@@ -71,33 +76,61 @@ static inline test_ids test_register(rill_world *w, test_tick_state *tick) {
         RILL_FIELD(test_all, u, U32),
         RILL_FIELD(test_all, i64, I64),
         RILL_FIELD(test_all, u64, U64),
-        {.name = "f", .type = RILL_FIELD_F32, .offset = offsetof(test_all, f), .count = 1,
+        {.name = "f",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(test_all, f),
+         .count = 1,
          .default_value = &f_def},
         RILL_FIELD(test_all, d, F64),
         RILL_FIELD(test_all, v2, VEC2),
-        {.name = "v3", .type = RILL_FIELD_VEC3, .offset = offsetof(test_all, v3), .count = 1,
+        {.name = "v3",
+         .type = RILL_FIELD_VEC3,
+         .offset = offsetof(test_all, v3),
+         .count = 1,
          .default_value = v3_def},
         RILL_FIELD(test_all, v4, VEC4),
         RILL_FIELD(test_all, q, QUAT),
         RILL_FIELD(test_all, col, COLOR),
-        {.name = "s", .type = RILL_FIELD_STRING, .offset = offsetof(test_all, s), .count = 1,
+        {.name = "s",
+         .type = RILL_FIELD_STRING,
+         .offset = offsetof(test_all, s),
+         .count = 1,
          .default_value = &s_def},
         RILL_FIELD(test_all, asset, ASSET_PATH),
         RILL_FIELD(test_all, ref, ENTITY),
-        {.name = "hinge", .type = RILL_FIELD_ENUM, .offset = offsetof(test_all, hinge), .count = 1,
-         .enum_items = test_hinge_items, .enum_count = 3},
+        {.name = "hinge",
+         .type = RILL_FIELD_ENUM,
+         .offset = offsetof(test_all, hinge),
+         .count = 1,
+         .enum_items = test_hinge_items,
+         .enum_count = 3},
         {.name = "arr", .type = RILL_FIELD_F32, .offset = offsetof(test_all, arr), .count = 3},
         {.name = "iarr", .type = RILL_FIELD_I32, .offset = offsetof(test_all, iarr), .count = 2},
-        {.name = "unit", .type = RILL_FIELD_F32, .offset = offsetof(test_all, unit), .count = 1,
-         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = 1},
-        {.name = "small", .type = RILL_FIELD_I32, .offset = offsetof(test_all, small), .count = 1,
-         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = -5, .max = 5},
+        {.name = "unit",
+         .type = RILL_FIELD_F32,
+         .offset = offsetof(test_all, unit),
+         .count = 1,
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0,
+         .max = 1},
+        {.name = "small",
+         .type = RILL_FIELD_I32,
+         .offset = offsetof(test_all, small),
+         .count = 1,
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = -5,
+         .max = 5},
     };
-    rill_type_desc all = {.name = "TestAll", RILL_TYPE_LAYOUT(test_all), .fields = fields,
+    rill_type_desc all = {.name = "TestAll",
+                          RILL_TYPE_LAYOUT(test_all),
+                          .fields = fields,
                           .field_count = (uint32_t)RILL_COUNTOF(fields)};
     const rill_field tick_fields[] = {RILL_FIELD(test_tick, n, U32)};
-    rill_type_desc tk = {.name = "Tick", RILL_TYPE_LAYOUT(test_tick), .fields = tick_fields,
-                         .field_count = 1, .on_add = tick ? test_tick_on_add : NULL,
+    rill_type_desc tk = {.name = "Tick",
+                         RILL_TYPE_LAYOUT(test_tick),
+                         .fields = tick_fields,
+                         .field_count = 1,
+                         .on_add = tick ? test_tick_on_add : NULL,
                          .hook_user = tick};
     test_ids ids = {0};
     ids.all = rill_world_register_component(w, &all);
@@ -116,8 +149,10 @@ typedef struct test_logbuf {
 static inline void test_log_sink(rill_log_level level, const char *module, const char *msg,
                                  void *user) {
     test_logbuf *lb = user;
-    if (level == RILL_LOG_WARN) lb->warns++;
-    if (level == RILL_LOG_ERROR) lb->errors++;
+    if (level == RILL_LOG_WARN)
+        lb->warns++;
+    if (level == RILL_LOG_ERROR)
+        lb->errors++;
     rill_strbuf_printf(&lb->text, "%s %s: %s\n", rill_log_level_name(level), module, msg);
 }
 
@@ -142,7 +177,8 @@ static inline void test_write_file(const char *dir, const char *rel, const char 
     char folder[1024];
     assert_true(rill_path_dirname(folder, sizeof folder, path));
     rill_error err = {0};
-    if (folder[0]) assert_int_equal(rill_dir_create_all(folder, &err), RILL_OK);
+    if (folder[0])
+        assert_int_equal(rill_dir_create_all(folder, &err), RILL_OK);
     assert_int_equal(rill_file_write_all(path, text, strlen(text), &err), RILL_OK);
 }
 

@@ -34,8 +34,11 @@ static void lfx_init(lfx *fx, uint32_t workers, uint64_t budget_ns, uint64_t cos
         rill_jobs_desc jd = {.worker_count = workers};
         fx->jobs = rill_jobs_create(&jd);
     }
-    rill_scene_loader_desc d = {.world = fx->world, .vfs = fx->vfs, .jobs = fx->jobs,
-                                .clock = rill_test_clock_make(&fx->clock), .budget_ns = budget_ns};
+    rill_scene_loader_desc d = {.world = fx->world,
+                                .vfs = fx->vfs,
+                                .jobs = fx->jobs,
+                                .clock = rill_test_clock_make(&fx->clock),
+                                .budget_ns = budget_ns};
     fx->loader = rill_scene_loader_create(&d);
     assert_non_null(fx->loader);
     rill_scene_loader_events(fx->loader, &fx->ev_loaded, &fx->ev_failed);
@@ -74,7 +77,8 @@ static uint32_t events_for(lfx *fx, rill_event_reader *rd, rill_scene_load h) {
     uint32_t n = 0;
     const rill_scene_event *e;
     while ((e = rill_event_read(fx->world, rd)) != NULL) {
-        if (e->load.id == h.id) n++;
+        if (e->load.id == h.id)
+            n++;
     }
     return n;
 }
@@ -83,8 +87,10 @@ static uint32_t events_for(lfx *fx, rill_event_reader *rd, rill_scene_load h) {
 static uint32_t frame(lfx *fx, uint32_t *loaded_events, uint32_t *failed_events,
                       rill_scene_load h) {
     uint32_t applied = rill_scene_loader_update(fx->loader);
-    if (loaded_events) *loaded_events += events_for(fx, &fx->rd_loaded, h);
-    if (failed_events) *failed_events += events_for(fx, &fx->rd_failed, h);
+    if (loaded_events)
+        *loaded_events += events_for(fx, &fx->rd_loaded, h);
+    if (failed_events)
+        *failed_events += events_for(fx, &fx->rd_failed, h);
     rill_world_update_events(fx->world);
     return applied;
 }
@@ -129,11 +135,11 @@ static void test_progress_budget_and_loaded_event(void **state) {
                 saw_tenth = true;
             } else {
                 /* A busy frame applies as much as the budget allows: ceil(budget / cost). */
-                assert_true(applied == (budget + cost - 1) / cost ||
-                            applied_total == n);
+                assert_true(applied == (budget + cost - 1) / cost || applied_total == n);
             }
         }
-        if (st != RILL_SCENE_LOAD_LOADED) assert_int_equal(loaded, 0);
+        if (st != RILL_SCENE_LOAD_LOADED)
+            assert_int_equal(loaded, 0);
     }
     assert_true(saw_tenth);
     assert_true(rill_scene_load_progress(fx.loader, h) == 1.0f);
@@ -142,7 +148,8 @@ static void test_progress_budget_and_loaded_event(void **state) {
     assert_int_equal(loaded, 1);
     assert_int_equal(failed, 0);
     /* More frames: no second event. */
-    for (int i = 0; i < 5; i++) frame(&fx, &loaded, &failed, h);
+    for (int i = 0; i < 5; i++)
+        frame(&fx, &loaded, &failed, h);
     assert_int_equal(loaded, 1);
     assert_int_equal(rill_scene_loader_pending(fx.loader), 0);
     /* Hierarchy and data came through. */
@@ -166,12 +173,14 @@ static void test_failed_event_once(void **state) {
         rill_scene_load h = rill_scene_load_async(fx.loader, paths[k], &err);
         assert_true(h.id != 0);
         uint32_t loaded = 0, failed = 0;
-        for (int i = 0; i < 6; i++) frame(&fx, &loaded, &failed, h);
+        for (int i = 0; i < 6; i++)
+            frame(&fx, &loaded, &failed, h);
         assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_FAILED);
         assert_int_equal(failed, 1);
         assert_int_equal(loaded, 0);
         const char *msg = rill_scene_load_error(fx.loader, h);
-        if (!strstr(msg, want[k])) fail_msg("error \"%s\" lacks \"%s\"", msg, want[k]);
+        if (!strstr(msg, want[k]))
+            fail_msg("error \"%s\" lacks \"%s\"", msg, want[k]);
         assert_int_equal(rill_world_entity_count(fx.world), 0);
     }
     /* The synchronous path reports the same way. */
@@ -197,7 +206,8 @@ static void test_new_main_load_cancels_and_replaces(void **state) {
     /* A is partly applied when B starts: A is cancelled and none of its entities stay. */
     rill_scene_load a = rill_scene_load_async(fx.loader, "a.rsn", &err);
     uint32_t la = 0, fa = 0;
-    for (int i = 0; i < 3; i++) frame(&fx, &la, &fa, a);
+    for (int i = 0; i < 3; i++)
+        frame(&fx, &la, &fa, a);
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_SPAWNING);
     assert_int_equal(rill_world_entity_count(fx.world), 130);
     rill_scene_load b = rill_scene_load_async(fx.loader, "b.rsn", &err);
@@ -232,7 +242,8 @@ static void test_cancel_while_parsing(void **state) {
     assert_true(rill_scene_load_cancel(fx.loader, a));
     assert_false(rill_scene_load_cancel(fx.loader, a));
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
-    for (int i = 0; i < 3; i++) frame(&fx, NULL, NULL, a);
+    for (int i = 0; i < 3; i++)
+        frame(&fx, NULL, NULL, a);
     assert_int_equal(rill_world_entity_count(fx.world), 0);
     rill_scene_load_release(fx.loader, a);
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_INVALID);
@@ -252,26 +263,29 @@ static void test_nested_instances_expand(void **state) {
     const uint64_t budget = 500000, cost = 100000;
     lfx fx;
     lfx_init(&fx, 0, budget, cost);
-    test_write_file(fx.dir, "main.rsn",
-                    "rsn 1\n"
-                    "entity 1 \"house\" { SceneInstance { scene: @\"sub/room.rsn\" } Tick {} }\n"
-                    "entity 2 \"house2\" { SceneInstance { scene: @\"sub/room.rsn\" } }\n"
-                    "entity 3 \"far\" { SceneInstance { scene: @\"sub/room.rsn\" streamed: true } }\n"
-                    "entity 4 \"loop\" { SceneInstance { scene: @\"main.rsn\" } }\n"
-                    "entity 5 \"gone\" { SceneInstance { scene: @\"nope.rsn\" } }\n");
+    test_write_file(
+        fx.dir, "main.rsn",
+        "rsn 1\n"
+        "entity 1 \"house\" { SceneInstance { scene: @\"sub/room.rsn\" } Tick {} }\n"
+        "entity 2 \"house2\" { SceneInstance { scene: @\"sub/room.rsn\" } }\n"
+        "entity 3 \"far\" { SceneInstance { scene: @\"sub/room.rsn\" streamed: true } }\n"
+        "entity 4 \"loop\" { SceneInstance { scene: @\"main.rsn\" } }\n"
+        "entity 5 \"gone\" { SceneInstance { scene: @\"nope.rsn\" } }\n");
     test_write_file(fx.dir, "sub/room.rsn",
                     "rsn 1\n"
                     "entity 1 \"room\" { Tick {} TestAll { ref: &2 } }\n"
                     "entity 2 parent 1 \"chair\" { Tick {} }\n"
                     "entity 3 \"lamp\" { SceneInstance { scene: @\"sub/lamp.rsn\" } }\n");
     test_write_file(fx.dir, "sub/lamp.rsn",
-                    "rsn 1\nentity 1 \"bulb\" { Tick {} }\nentity 2 \"back\" { SceneInstance { scene: @\"sub/room.rsn\" } }\n");
+                    "rsn 1\nentity 1 \"bulb\" { Tick {} }\nentity 2 \"back\" { SceneInstance { "
+                    "scene: @\"sub/room.rsn\" } }\n");
     test_logbuf lb;
     test_log_begin(&lb);
     rill_error err = {0};
     rill_scene_load h = rill_scene_load_async(fx.loader, "main.rsn", &err);
     uint32_t loaded = 0, failed = 0;
-    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED; i++) {
+    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED;
+         i++) {
         uint64_t t0 = fx.clock.now;
         frame(&fx, &loaded, &failed, h);
         assert_true(fx.clock.now - t0 <= budget + cost); /* nested content shares the budget */
@@ -291,12 +305,17 @@ static void test_nested_instances_expand(void **state) {
     assert_true(ta->ref == rill_world_first_child(fx.world, room));
     rill_entity far = rill_world_find_by_name(fx.world, "far");
     assert_int_equal(rill_world_child_count(fx.world, far), 0); /* streamed: left for later */
-    assert_int_equal(rill_world_child_count(fx.world, rill_world_find_by_name(fx.world, "loop")), 0);
-    if (getenv("SCENE_TEST_PRINT")) fprintf(stderr, "%s", lb.text.data);
+    assert_int_equal(rill_world_child_count(fx.world, rill_world_find_by_name(fx.world, "loop")),
+                     0);
+    if (getenv("SCENE_TEST_PRINT"))
+        fprintf(stderr, "%s", lb.text.data);
     assert_true(test_log_has(&lb, "it instances itself (cycle)"));
-    assert_true(test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: asset \"nope.rsn\" is missing"));
-    assert_true(test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: scene instance \"nope.rsn\" not expanded"));
-    assert_true(test_log_has(&lb, "main.rsn:5:42: SceneInstance.scene: scene instance \"main.rsn\" not expanded: it instances itself"));
+    assert_true(
+        test_log_has(&lb, "main.rsn:6:42: SceneInstance.scene: asset \"nope.rsn\" is missing"));
+    assert_true(test_log_has(
+        &lb, "main.rsn:6:42: SceneInstance.scene: scene instance \"nope.rsn\" not expanded"));
+    assert_true(test_log_has(&lb, "main.rsn:5:42: SceneInstance.scene: scene instance \"main.rsn\" "
+                                  "not expanded: it instances itself"));
     test_log_end(&lb);
 
     /* The streamer's API: load the streamed instance under its root, then unload it. */
@@ -308,7 +327,8 @@ static void test_nested_instances_expand(void **state) {
     assert_true(rill_scene_instance_pending(fx.loader, far).id == ih.id);
     assert_int_equal(rill_scene_instance_load(fx.loader, far, &err).id, 0); /* one at a time */
     uint32_t il = 0;
-    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, ih) != RILL_SCENE_LOAD_LOADED; i++) {
+    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, ih) != RILL_SCENE_LOAD_LOADED;
+         i++) {
         frame(&fx, &il, NULL, ih);
     }
     assert_int_equal(il, 1);
@@ -373,7 +393,8 @@ static void test_worker_threads(void **state) {
     rill_scene_load b = rill_scene_load_async(fx.loader, "b.rsn", &err); /* cancels a */
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
     uint32_t loaded = 0;
-    for (int i = 0; i < 100000 && rill_scene_load_get_state(fx.loader, b) != RILL_SCENE_LOAD_LOADED; i++) {
+    for (int i = 0; i < 100000 && rill_scene_load_get_state(fx.loader, b) != RILL_SCENE_LOAD_LOADED;
+         i++) {
         frame(&fx, &loaded, NULL, b);
         rill_sleep_ns(100000);
     }
@@ -399,7 +420,8 @@ static void test_records_recycle(void **state) {
     for (int i = 0; i < 5; i++) {
         rill_scene_load h;
         assert_int_equal(rill_scene_load_sync(fx.loader, "a.rsn", &h, &err), RILL_OK);
-        if (i == 0) first = h;
+        if (i == 0)
+            first = h;
     }
     assert_int_equal(rill_scene_load_get_state(fx.loader, first), RILL_SCENE_LOAD_INVALID);
     assert_int_equal(rill_world_entity_count(fx.world), 3);
@@ -531,7 +553,8 @@ static void test_swap_completes_in_own_update(void **state) {
             /* Old scene still whole, no event yet. */
             assert_int_equal(rill_world_entity_count(fx.world), 200 + 95);
             assert_int_equal(loaded, 0);
-            if (applied_total == 95) saw_all_applied = true;
+            if (applied_total == 95)
+                saw_all_applied = true;
         } else {
             assert_int_equal(st, RILL_SCENE_LOAD_LOADED);
             /* Completed at the start of the update after the last entity, applying nothing. */
@@ -575,8 +598,8 @@ static void test_large_swap_with_workers(void **state) {
     for (int k = 0; k < 2; k++) {
         rill_scene_load h = rill_scene_load_async(fx.loader, "big.rsn", &err);
         uint32_t loaded = 0;
-        for (int i = 0; i < 100000 && rill_scene_load_get_state(fx.loader, h) !=
-                                            RILL_SCENE_LOAD_LOADED; i++) {
+        for (int i = 0;
+             i < 100000 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED; i++) {
             frame(&fx, &loaded, NULL, h);
             rill_sleep_ns(100000);
         }

@@ -4,7 +4,6 @@
  * truncation, random byte flips). */
 #include "scene_test_common.h"
 
-
 #include <math.h>
 
 /* A canonical file: what the writer produces for it is these exact bytes. */

@@ -142,8 +142,9 @@ static void test_probe_spawn_and_switch(void **state) {
         uint8_t *data = NULL;
         size_t size = 0;
         assert_int_equal(rill_file_read_all(tmp, &data, &size, &err), RILL_OK);
-        assert_int_equal(rill_rpak_writer_add(wr, packed[i], data, size, RILL_RPAK_COMPRESSION_AUTO, &err),
-                         RILL_OK);
+        assert_int_equal(
+            rill_rpak_writer_add(wr, packed[i], data, size, RILL_RPAK_COMPRESSION_AUTO, &err),
+            RILL_OK);
         rill_free(data);
     }
     assert_int_equal(rill_rpak_writer_finish_file(wr, pk, &err), RILL_OK);
