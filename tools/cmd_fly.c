@@ -459,6 +459,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "chunk_rebuilds", fr->chunk_rebuilds);
     jw_u64(w, "colliders", fr->colliders);
     jw_f64(w, "physics_ms", fr->physics_ms);
+    jw_u64(w, "live_bytes", rill_mem_live_total()); /* CPU heap through rill's allocator */
     jw_end(w);
 }
 
