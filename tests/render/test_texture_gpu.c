@@ -11,6 +11,8 @@
  *     material (rill_render_texture_replace), GPU memory following the levels present;
  *   - samplers per axis (mirror / clamp / repeat on u and v separately) and KHR_texture_transform
  *     (scale, offset, rotation) on a 2 x 2 nearest-filtered texture.
+ * The 37 x 23 renders of all eight formats are also compared, as one 148 x 46 atlas, with the
+ * committed golden golden/texture_formats_37x23.png (golden.h: 99.5 % of pixels within 3).
  * The quad is lit only by its emissive texture (no lights, no ambient, no tonemapping), so the
  * output is the sampled texel, sRGB-encoded. */
 #include <setjmp.h>
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden.h"
 #include "rill/formats/bc.h"
 #include "rill/formats/rmip.h"
 #include "rill/render.h"
@@ -219,6 +222,9 @@ static void test_formats_odd_sizes(void **state) {
         memset(&f, 0, sizeof(f));
         make_renderer(&f, w, h);
         uint8_t *px = rill_malloc((size_t)w * h * 4);
+        /* The 37 x 23 renders of every format, 4 x 2, are also a committed golden image. */
+        uint32_t aw = 4 * w, ah = 2 * h;
+        uint8_t *atlas = si == 0 ? rill_calloc((size_t)aw * ah, 4) : NULL;
         for (size_t ci = 0; ci < RILL_COUNTOF(cases); ci++) {
             rill_tex_data tex;
             uint8_t *ref = NULL;
@@ -250,9 +256,23 @@ static void test_formats_odd_sizes(void **state) {
             print_message("%-8s %-6s %3ux%-3u worst difference %d\n",
                           rill_tex_format_name(cases[ci].format),
                           cases[ci].srgb ? "sRGB" : "linear", w, h, worst);
+            if (atlas) {
+                uint32_t ox = (uint32_t)(ci % 4) * w, oy = (uint32_t)(ci / 4) * h;
+                for (uint32_t y = 0; y < h; y++) {
+                    memcpy(atlas + 4 * ((size_t)(oy + y) * aw + ox), px + 4 * (size_t)y * w,
+                           (size_t)w * 4);
+                }
+            }
             rill_render_texture_destroy(f.r, t);
             free_levels(&tex);
             rill_free(ref);
+        }
+        if (atlas) {
+            char msg[512];
+            if (!golden_check("texture_formats_37x23", atlas, aw, ah, msg, sizeof(msg))) {
+                fail_msg("%s", msg);
+            }
+            rill_free(atlas);
         }
         rill_free(px);
         free_renderer(&f);
