@@ -163,6 +163,12 @@ void *rill_malloc_tagged(size_t size, rill_mem_tag tag);
 void *rill_calloc_tagged(size_t count, size_t size, rill_mem_tag tag); /* overflow -> NULL */
 void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag);
 void rill_free(void *ptr);
+/* A hint that [ptr, ptr + size), inside a block from these functions, is about to be written in
+ * full (a bulk spawn filling fresh storage). On Linux a range of 4 MiB or more is marked for
+ * transparent huge pages (madvise MADV_HUGEPAGE), so first touches fault once per 2 MiB instead of
+ * once per 4 KiB page: on the development machine that halved the time to spawn a million
+ * entities. Elsewhere, and for smaller ranges, it does nothing. It never fails. */
+void rill_mem_advise_bulk(void *ptr, size_t size);
 #define rill_malloc(size) rill_malloc_tagged((size), RILL_MEM_GENERAL)
 #define rill_calloc(count, size) rill_calloc_tagged((count), (size), RILL_MEM_GENERAL)
 #define rill_realloc(ptr, size) rill_realloc_tagged((ptr), (size), RILL_MEM_GENERAL)

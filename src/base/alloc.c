@@ -9,6 +9,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 typedef struct alloc_header {
     uint64_t size;
@@ -158,4 +161,23 @@ size_t rill_mem_live_bytes(rill_mem_tag tag) {
 
 size_t rill_mem_live_total(void) {
     return atomic_load_explicit(&live_total, memory_order_relaxed);
+}
+
+void rill_mem_advise_bulk(void *ptr, size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* Only whole pages inside the range; small ranges are not worth a system call (nor a huge
+     * page). The advice is ignored for memory that is not anonymous (a custom allocator's). */
+    if (ptr == NULL || size < ((size_t)4 << 20)) {
+        return;
+    }
+    const uintptr_t page = 4096;
+    uintptr_t a = ((uintptr_t)ptr + page - 1) & ~(page - 1);
+    uintptr_t b = ((uintptr_t)ptr + size) & ~(page - 1);
+    if (b > a) {
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+    }
+#else
+    RILL_UNUSED(ptr);
+    RILL_UNUSED(size);
+#endif
 }

@@ -597,6 +597,12 @@ static void fill_repeat(uint8_t *dst, const void *src, uint32_t n, uint32_t size
     }
 }
 
+/* Hints that a bulk spawn is about to write n fresh elements of s from its length on. */
+static void bulk_advise(rill__sparse_set *s, uint32_t n) {
+    rill_mem_advise_bulk(s->dense + s->len, (size_t)n * sizeof(rill_entity));
+    rill_mem_advise_bulk(s->data + (size_t)s->len * s->stride, (size_t)n * s->stride);
+}
+
 /* Appends ids[0..n) with their data (or defaults) to one component's storage. */
 static void bulk_fill(rill__component *c, const rill_entity *ids, uint32_t n, const void *src) {
     rill__sparse_set *s = &c->set;
@@ -649,6 +655,9 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
             rill_free(list);
         }
         return 0;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        bulk_advise(&comps[c]->set, n);
     }
     /* The ids go straight into the first storage's dense array (or the caller's list), and every
      * other storage copies them from there. */
