@@ -5,8 +5,8 @@
  * palette) is packed. Subset fits start from the principal axis of the subset's colours, then
  * alternate "choose indices" and "solve endpoints by least squares", trying the p-bit choices the
  * mode allows at every step. Two- and three-subset modes rank all 64 partitions by a cheap
- * estimate (the scatter left over after removing each subset's principal axis) and fit only the
- * best few in full.
+ * estimate (the scatter left over after removing each subset's principal axis, plus a share of the
+ * scatter along it) and fit only the best few in full. Greyscale blocks take a one-channel path.
  */
 #include "rill/formats/bc.h"
 
@@ -725,8 +725,17 @@ static void rank_add(bc7_rank *r, int part, float est) {
     r->part[i] = part;
 }
 
-/* Scatter left over after removing the principal axis: sum of squared distances of the subset's
- * pixels to its best-fit line. s holds the subset's sums of values, m its sums of products in the
+/* How much of the scatter along a subset's principal axis the ranking counts as error: pixels on
+ * the line still land between index levels, and the quantization error of k evenly spread levels
+ * over that spread is about spread / (k - 1)^2 (1/49 for the 3-bit indices of modes 0 and 1).
+ * Without this term every partition of a one-dimensional block (greyscale, or any block whose
+ * colours lie on a line) ranks at zero and the choice is arbitrary. 0.01 measured best on the
+ * sample images (0.0204 and 0.04 within 0.02 dB); it matters most on greyscale (+0.7 dB). */
+#define RANK_ALONG_AXIS 0.01f
+
+/* Estimated error of one subset: the scatter left over after removing the principal axis (sum of
+ * squared distances of the subset's pixels to its best-fit line) plus RANK_ALONG_AXIS times the
+ * scatter along it. s holds the subset's sums of values, m its sums of products in the
  * packed order (00 01 02 03 11 12 13 22 23 33), n its pixel count. */
 BC7_INLINE float residual(const float s[4], const float m[10], int n, int nch) {
     /* Packed upper-triangle positions: 4 channels (00 01 02 03 11 12 13 22 23 33) or 3. */
@@ -773,8 +782,9 @@ BC7_INLINE float residual(const float s[4], const float m[10], int n, int nch) {
         num += v[i] * w;
         den += v[i] * v[i];
     }
-    float r = tr - num / den;
-    return r > 0 ? r : 0;
+    float lam = num / den;
+    float r = tr - lam;
+    return (r > 0 ? r : 0) + lam * RANK_ALONG_AXIS;
 }
 
 /* Ranks the 64 partitions of `subsets` (2 or 3) by the estimate above, keeping the best r->cap.
@@ -858,14 +868,104 @@ typedef struct bc7_level {
     int mode4;     /* also try mode 4 on opaque blocks */
     int three;     /* three-subset modes 0 and 2 */
     uint32_t skip;
+    uint32_t skip_grey; /* the same for greyscale blocks, whose search costs a third */
 } bc7_level;
 
+/* Tuned against bc7enc_rdo's encoder on the sample set (docs/textures.md): level 1 at about its
+ * speed with 8 partitions, level 2 at about its speed with 64. Two quick partition fits are as
+ * good as six since the ranking counts the spread along each subset's axis. */
 static const bc7_level BC7_LEVELS[4] = {
-    {1, 0, 4, 1, 0, 0, 0, 300}, /* unused: quality 0 means "default" */
-    {1, 0, 6, 1, 0, 0, 0, 300}, /* fast */
-    {2, 0, 6, 1, 0, 0, 0, 150}, /* default */
-    {3, 1, 16, 4, 1, 1, 1, 0},  /* slow */
+    {1, 0, 2, 1, 0, 0, 0, 220, 40}, /* unused: quality 0 means "default" */
+    {1, 0, 2, 1, 0, 0, 0, 220, 40}, /* fast */
+    {2, 0, 3, 1, 0, 0, 0, 150, 20}, /* default */
+    {3, 1, 16, 4, 1, 1, 1, 0, 0},   /* slow */
 };
+
+/* >>greyscale --------------------------------------------------------------------------------- */
+
+/* Greyscale opaque blocks (R = G = B everywhere) are one-dimensional: every mode's fit runs on one
+ * channel and the result is copied to the other two, a third of the RGB fit's cost, and the
+ * partition ranking needs only sums and sums of squares. px1 holds the grey value in channel 3
+ * (the one-channel instantiation of the fit works on that slot). Mode 6 keeps p-bit 1 on both
+ * endpoints, which makes its stored alpha 127 decode to exactly 255. */
+static void encode_grey_mode(const int px1[16][4], int mode, int part, int iters, int all_pbits,
+                             bc7_cand *best) {
+    const rill__bc7_mode *m = &RILL__BC7_MODES[mode];
+    bc7_fit f = {
+        3,        1,     m->cbits,  m->ep_pbit ? PM_EACH : (m->sh_pbit ? PM_SHARED : PM_NONE),
+        m->ibits, iters, all_pbits, mode == 6 ? 1 : -1};
+    uint8_t mem[3][16];
+    int cnt[3] = {0, 0, 0};
+    for (int i = 0; i < 16; i++) {
+        int s = bc7_subset_of(m->subsets, part, i);
+        mem[s][cnt[s]++] = (uint8_t)i;
+    }
+    bc7_cand c;
+    memset(&c, 0, sizeof(c));
+    c.mode = mode;
+    c.part = part;
+    for (int s = 0; s < m->subsets; s++) {
+        bc7_sub sub;
+        fit_subset(px1, mem[s], cnt[s], &f, &sub);
+        uint64_t err = (uint64_t)c.err + 3u * (uint64_t)sub.err;
+        if (err >= best->err)
+            return;
+        c.err = (uint32_t)err;
+        for (int e = 0; e < 2; e++) {
+            for (int ch = 0; ch < 3; ch++)
+                c.q[s][e][ch] = sub.q[e][3];
+            c.q[s][e][3] = 127; /* read by mode 6 only: with p-bit 1, alpha 255 */
+            c.p[s][e] = sub.p[e];
+        }
+        for (int j = 0; j < cnt[s]; j++)
+            c.idx[mem[s][j]] = sub.idx[mem[s][j]];
+    }
+    if (c.err < best->err)
+        *best = c;
+}
+
+/* The search of rill_bc7_encode_block for a greyscale opaque block: mode 6, mode 5 where it is
+ * dark, then the partitioned modes (modes 4 and 5 with rotations have nothing to separate). */
+static void encode_grey(const int px[16][4], const bc7_level *L, bool dark, bc7_cand *best) {
+    int px1[16][4];
+    for (int i = 0; i < 16; i++) {
+        px1[i][0] = px1[i][1] = px1[i][2] = 0;
+        px1[i][3] = px[i][0];
+    }
+    encode_grey_mode(px1, 6, 0, L->iters + 1, L->all_pbits, best);
+    if (dark && best->err > 0)
+        encode_split(px, 5, 0, 0, L->iters, best);
+    if (best->err <= L->skip_grey)
+        return;
+    bc7_rank r2;
+    r2.cap = L->parts2;
+    rank_partitions_n(px, 1, 2, &r2); /* channel 0 of px is the grey value */
+    bc7_rank fine;
+    fine.cap = L->finals;
+    fine.n = 0;
+    for (int k = 0; k < r2.n; k++) {
+        bc7_cand c;
+        memset(&c, 0, sizeof(c));
+        c.err = UINT32_MAX;
+        encode_grey_mode(px1, 1, r2.part[k], 0, 0, &c);
+        rank_add(&fine, r2.part[k], (float)c.err);
+    }
+    for (int k = 0; k < fine.n; k++) {
+        encode_grey_mode(px1, 1, fine.part[k], L->iters, L->all_pbits, best);
+        if (L->mode3)
+            encode_grey_mode(px1, 3, fine.part[k], L->iters, L->all_pbits, best);
+    }
+    if (L->three && best->err > 0) {
+        bc7_rank r3;
+        r3.cap = 8;
+        rank_partitions_n(px, 1, 3, &r3);
+        for (int k = 0; k < r3.n; k++) {
+            if (r3.part[k] < 16)
+                encode_grey_mode(px1, 0, r3.part[k], L->iters, L->all_pbits, best);
+            encode_grey_mode(px1, 2, r3.part[k], L->iters, L->all_pbits, best);
+        }
+    }
+}
 
 void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params,
                            uint8_t out_block[16]) {
@@ -887,6 +987,13 @@ void rill_bc7_encode_block(const uint8_t rgba[64], const rill_bc7_params *params
     bc7_cand best;
     memset(&best, 0, sizeof(best));
     best.err = UINT32_MAX;
+    bool grey = opaque;
+    for (int i = 0; i < 16 && grey; i++)
+        grey = px[i][0] == px[i][1] && px[i][0] == px[i][2];
+    if (grey) {
+        encode_grey(px, L, dark, &best);
+        goto done;
+    }
 
     /* Mode 6: one subset, RGBA, 4-bit indices; the workhorse for smooth blocks. */
     encode_partitioned(px, 6, 0, L->iters + 1, L->all_pbits, opaque, &best);
