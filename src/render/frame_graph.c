@@ -8,14 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(x)                                                                                     \
-    do {                                                                                           \
-        rill_result try_r_ = (x);                                                                  \
-        if (try_r_ != RILL_OK) {                                                                   \
-            return try_r_;                                                                         \
-        }                                                                                          \
-    } while (0)
-
 static rill__res find(const rill_rg *g, const char *name) {
     rill__res res = {rill_rg_resource_find(g, name)};
     return res;
@@ -48,15 +40,15 @@ static rill_result declare_images(rill_renderer *r, rill_rg *g, rill_error *err)
     /* The 3D images follow render_scale; the tonemapped output is always at full size. */
     d.scale = r->render_scale;
     d.format = RILL_RG_FORMAT_D32F;
-    TRY(rill_rg_declare_image(g, "depth", &d, err));
+    RILL__TRY(rill_rg_declare_image(g, "depth", &d, err));
     d.format = RILL_RG_FORMAT_RGBA16F;
-    TRY(rill_rg_declare_image(g, "normal", &d, err));
-    TRY(rill_rg_declare_image(g, "hdr", &d, err));
+    RILL__TRY(rill_rg_declare_image(g, "normal", &d, err));
+    RILL__TRY(rill_rg_declare_image(g, "hdr", &d, err));
     d.format = RILL_RG_FORMAT_RG16F;
-    TRY(rill_rg_declare_image(g, "motion", &d, err));
+    RILL__TRY(rill_rg_declare_image(g, "motion", &d, err));
     d.scale = 1.0f;
     d.format = RILL_RG_FORMAT_RGBA8_UNORM;
-    TRY(rill_rg_declare_image(g, "ldr", &d, err));
+    RILL__TRY(rill_rg_declare_image(g, "ldr", &d, err));
     d.format = RILL_RG_FORMAT_D32F;
     d.size_mode = RILL_RG_SIZE_ABSOLUTE;
     d.width = d.height = r->frame.shadows ? r->desc.shadow_map_size : 1;
@@ -73,7 +65,7 @@ static rill_result declare_view_images(rill_rg *g, uint32_t vi, rill_error *err)
         view_name(name, base[i], vi);
         rill_rg_image_desc vd;
         rill_rg_resource_image_desc(g, (uint32_t)rill_rg_resource_find(g, base[i]), &vd);
-        TRY(rill_rg_declare_image(g, name, &vd, err));
+        RILL__TRY(rill_rg_declare_image(g, name, &vd, err));
     }
     return RILL_OK;
 }
@@ -85,17 +77,17 @@ static rill_result add_ssao(rill_renderer *r, rill_rg *g, rill__view *vs, const 
     memset(&ad, 0, sizeof(ad));
     ad.format = RILL_RG_FORMAT_R32F;
     ad.scale = r->render_scale;
-    TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
-    TRY(rill_rg_declare_image(g, "ao", &ad, err));
+    RILL__TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
+    RILL__TRY(rill_rg_declare_image(g, "ao", &ad, err));
     vs->res.ao_raw = find(g, "ao_raw");
     vs->res.ao = find(g, "ao");
-    TRY(pass(g, "ssao", rill__pass_ssao, vs, false, err));
-    TRY(rill_rg_access(g, "ssao", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    TRY(rill_rg_access(g, "ssao", nn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
-    TRY(pass(g, "ssao_blur", rill__pass_ssao_blur, vs, false, err));
-    TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    TRY(rill_rg_access(g, "ssao_blur", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(pass(g, "ssao", rill__pass_ssao, vs, false, err));
+    RILL__TRY(rill_rg_access(g, "ssao", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, "ssao", nn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL__TRY(pass(g, "ssao_blur", rill__pass_ssao_blur, vs, false, err));
+    RILL__TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, "ssao_blur", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     return rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err);
 }
 
@@ -103,13 +95,13 @@ static rill_result add_ssao(rill_renderer *r, rill_rg *g, rill__view *vs, const 
  * (shadow_map non-NULL) the view's shadow map. */
 static rill_result add_hdr_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__view *vs,
                                 bool ssao, const char *dn, const char *smn, rill_error *err) {
-    TRY(pass(g, label, fn, vs, false, err));
+    RILL__TRY(pass(g, label, fn, vs, false, err));
     if (ssao) {
-        TRY(rill_rg_access(g, label, "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        RILL__TRY(rill_rg_access(g, label, "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
-    TRY(rill_rg_access(g, label, dn, RILL_RG_USAGE_DEPTH_READ, err));
+    RILL__TRY(rill_rg_access(g, label, dn, RILL_RG_USAGE_DEPTH_READ, err));
     if (smn) {
-        TRY(rill_rg_access(g, label, smn, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        RILL__TRY(rill_rg_access(g, label, smn, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
     return rill_rg_access(g, label, "hdr", RILL_RG_USAGE_COLOR_WRITE, err);
 }
@@ -130,29 +122,29 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, char prev
     view_name(mn, "motion", vi);
     view_name(smn, "shadow_map", vi);
     if (vi > 0) {
-        TRY(declare_view_images(g, vi, err));
+        RILL__TRY(declare_view_images(g, vi, err));
     }
     vs->res.depth = find(g, dn);
     vs->res.normal = find(g, nn);
     vs->res.motion = find(g, mn);
     vs->res.shadow_map = find(g, smn);
     vs->res.hdr = find(g, "hdr");
-    TRY(pass(g, sh, rill__pass_shadows, vs, false, err));
-    TRY(rill_rg_access(g, sh, smn, RILL_RG_USAGE_DEPTH_WRITE, err));
-    TRY(pass(g, pp, rill__pass_prepass, vs, false, err));
-    TRY(rill_rg_access(g, pp, dn, RILL_RG_USAGE_DEPTH_WRITE, err));
-    TRY(rill_rg_access(g, pp, nn, RILL_RG_USAGE_COLOR_WRITE, err));
-    TRY(rill_rg_access(g, pp, mn, RILL_RG_USAGE_COLOR_WRITE, err));
+    RILL__TRY(pass(g, sh, rill__pass_shadows, vs, false, err));
+    RILL__TRY(rill_rg_access(g, sh, smn, RILL_RG_USAGE_DEPTH_WRITE, err));
+    RILL__TRY(pass(g, pp, rill__pass_prepass, vs, false, err));
+    RILL__TRY(rill_rg_access(g, pp, dn, RILL_RG_USAGE_DEPTH_WRITE, err));
+    RILL__TRY(rill_rg_access(g, pp, nn, RILL_RG_USAGE_COLOR_WRITE, err));
+    RILL__TRY(rill_rg_access(g, pp, mn, RILL_RG_USAGE_COLOR_WRITE, err));
     bool ssao = r->frame.ssao;
     if (ssao) {
-        TRY(add_ssao(r, g, vs, dn, nn, err));
+        RILL__TRY(add_ssao(r, g, vs, dn, nn, err));
     }
-    TRY(add_hdr_pass(g, op, rill__pass_opaque, vs, ssao, dn, smn, err));
-    TRY(add_hdr_pass(g, tr, rill__pass_transparent, vs, ssao, dn, smn, err));
-    TRY(add_hdr_pass(g, wf, rill__pass_wireframe, vs, false, dn, NULL, err));
+    RILL__TRY(add_hdr_pass(g, op, rill__pass_opaque, vs, ssao, dn, smn, err));
+    RILL__TRY(add_hdr_pass(g, tr, rill__pass_transparent, vs, ssao, dn, smn, err));
+    RILL__TRY(add_hdr_pass(g, wf, rill__pass_wireframe, vs, false, dn, NULL, err));
     if (vi > 0) {
         const char *order[] = {prev_wf, sh, pp, op, tr, wf};
-        TRY(rill_rg_add_edges(g, order, 6, err));
+        RILL__TRY(rill_rg_add_edges(g, order, 6, err));
     }
     memcpy(prev_wf, wf, 32);
     return RILL_OK;
@@ -173,10 +165,10 @@ static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
         d.format = RILL_RG_FORMAT_RGBA16F;
         d.scale = scale;
         bloom_name(name, sizeof(name), 'd', i);
-        TRY(rill_rg_declare_image(g, name, &d, err));
+        RILL__TRY(rill_rg_declare_image(g, name, &d, err));
         if (i + 1 < RILL__BLOOM_LEVELS) {
             bloom_name(label, sizeof(label), 'u', i);
-            TRY(rill_rg_declare_image(g, label, &d, err));
+            RILL__TRY(rill_rg_declare_image(g, label, &d, err));
         }
         if (i == 0) {
             snprintf(prev, sizeof(prev), "hdr");
@@ -186,9 +178,9 @@ static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
         rill__bloom_step *st = &f->bloom_down[i];
         *st = (rill__bloom_step){&f->views[0], i, find(g, prev), {-1}, find(g, name)};
         snprintf(label, sizeof(label), "bloom_down%u", i);
-        TRY(pass(g, label, rill__pass_bloom_down, st, false, err));
-        TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+        RILL__TRY(pass(g, label, rill__pass_bloom_down, st, false, err));
+        RILL__TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL__TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
     }
     for (int i = RILL__BLOOM_LEVELS - 2; i >= 0; i--) {
         char cur[32];
@@ -200,10 +192,10 @@ static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
         *st = (rill__bloom_step){&f->views[0], (uint32_t)i, find(g, prev), find(g, cur),
                                  find(g, name)};
         snprintf(label, sizeof(label), "bloom_up%d", i);
-        TRY(pass(g, label, rill__pass_bloom_up, st, false, err));
-        TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, label, cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+        RILL__TRY(pass(g, label, rill__pass_bloom_up, st, false, err));
+        RILL__TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL__TRY(rill_rg_access(g, label, cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL__TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
     }
     f->bloom_out = find(g, "bloom_u0");
     return rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "bloom_down0", err);
@@ -213,34 +205,34 @@ static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
  * state written by earlier frames stays visible) and, when on, its pass and bloom. */
 static rill_result add_post(rill_renderer *r, rill_rg *g, rill_error *err) {
     rill__frame *f = &r->frame;
-    TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
-                              RILL_RG_USAGE_NONE, err));
+    RILL__TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
+                                    RILL_RG_USAGE_NONE, err));
     f->exposure = find(g, "exposure");
     if (f->auto_exposure) {
-        TRY(pass(g, "auto_exposure", rill__pass_auto_exposure, f, false, err));
-        TRY(rill_rg_access(g, "auto_exposure", "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
-        TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
+        RILL__TRY(pass(g, "auto_exposure", rill__pass_auto_exposure, f, false, err));
+        RILL__TRY(rill_rg_access(g, "auto_exposure", "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL__TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
+        RILL__TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
     }
     if (f->bloom) {
-        TRY(add_bloom(r, g, err));
+        RILL__TRY(add_bloom(r, g, err));
     }
     return RILL_OK;
 }
 
 static rill_result add_tonemap(rill__frame *f, rill_rg *g, rill_error *err) {
     const char *tm = RILL_RG_TONEMAPPING;
-    TRY(pass(g, tm, rill__pass_tonemap, f, false, err));
+    RILL__TRY(pass(g, tm, rill__pass_tonemap, f, false, err));
     if (f->bloom) {
-        TRY(rill_rg_access(g, tm, "bloom_u0", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL__TRY(rill_rg_access(g, tm, "bloom_u0", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     }
     /* Always read, so the state written by earlier frames is made visible even on frames that
      * do not use it. */
-    TRY(rill_rg_access(g, tm, "exposure", RILL_RG_USAGE_STORAGE_READ, err));
-    TRY(rill_rg_access(g, tm, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    TRY(rill_rg_access(g, tm, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
-    TRY(rill_rg_access(g, tm, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    TRY(rill_rg_access(g, tm, "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, tm, "exposure", RILL_RG_USAGE_STORAGE_READ, err));
+    RILL__TRY(rill_rg_access(g, tm, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, tm, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL__TRY(rill_rg_access(g, tm, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, tm, "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     return pass(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, NULL, NULL, false, err);
 }
 
@@ -254,19 +246,19 @@ static rill_result add_output(rill_renderer *r, rill_rg *g, const char **out_pas
         rill_rg_image_desc sd;
         memset(&sd, 0, sizeof(sd));
         sd.format = swap ? rill__img_get_desc(swap)->format : RILL_RG_FORMAT_BGRA8_UNORM;
-        TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE,
-                                 RILL_RG_USAGE_PRESENT, err));
+        RILL__TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE,
+                                       RILL_RG_USAGE_PRESENT, err));
         f->out = find(g, "swapchain");
         *out_pass = "present";
-        TRY(pass(g, *out_pass, rill__pass_present, f, true, err));
-        TRY(rill_rg_access(g, *out_pass, "swapchain", RILL_RG_USAGE_TRANSFER_DST, err));
+        RILL__TRY(pass(g, *out_pass, rill__pass_present, f, true, err));
+        RILL__TRY(rill_rg_access(g, *out_pass, "swapchain", RILL_RG_USAGE_TRANSFER_DST, err));
     } else {
-        TRY(rill_rg_import_buffer(g, "readback", r->readback[rill__gpu_frame_slot(r->gpu)],
-                                  RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err));
+        RILL__TRY(rill_rg_import_buffer(g, "readback", r->readback[rill__gpu_frame_slot(r->gpu)],
+                                        RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err));
         f->out = find(g, "readback");
         *out_pass = "readback";
-        TRY(pass(g, *out_pass, rill__pass_readback, f, true, err));
-        TRY(rill_rg_access(g, *out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
+        RILL__TRY(pass(g, *out_pass, rill__pass_readback, f, true, err));
+        RILL__TRY(rill_rg_access(g, *out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
     }
     return rill_rg_access(g, *out_pass, "ldr", RILL_RG_USAGE_TRANSFER_SRC, err);
 }
@@ -276,32 +268,32 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     rill_rg *g = r->graph;
     rill_rg_reset(g);
     rill_rg_set_view_size(g, r->width, r->height);
-    TRY(declare_images(r, g, err));
+    RILL__TRY(declare_images(r, g, err));
     f->ldr = find(g, "ldr");
     /* The per-view passes: for view 0 the names the anchors and user passes know, later views'
      * names suffixed ".N", in drawing order. */
     char prev_wf[32] = "";
     for (uint32_t vi = 0; vi < f->view_count; vi++) {
-        TRY(add_view(r, g, vi, prev_wf, err));
+        RILL__TRY(add_view(r, g, vi, prev_wf, err));
     }
-    TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, NULL, false, err));
+    RILL__TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, NULL, false, err));
     if (f->view_count > 1) {
-        TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
+        RILL__TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
     }
-    TRY(add_post(r, g, err));
-    TRY(add_tonemap(f, g, err));
+    RILL__TRY(add_post(r, g, err));
+    RILL__TRY(add_tonemap(f, g, err));
     const char *out_pass;
-    TRY(add_output(r, g, &out_pass, err));
+    RILL__TRY(add_output(r, g, &out_pass, err));
     const char *chain[] = {"transparent",
                            "wireframe",
                            RILL_RG_END_MAIN_PASS,
                            RILL_RG_TONEMAPPING,
                            RILL_RG_END_MAIN_PASS_POST_PROCESSING,
                            out_pass};
-    TRY(rill_rg_add_edges(g, chain, 6, err));
+    RILL__TRY(rill_rg_add_edges(g, chain, 6, err));
     if (r->desc.setup_graph) {
-        TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
+        RILL__TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
     }
-    TRY(rill__overlay_add_pass(r, g, out_pass, err));
+    RILL__TRY(rill__overlay_add_pass(r, g, out_pass, err));
     return rill_rg_compile(g, err);
 }

@@ -6,6 +6,18 @@
 
 #include <string.h>
 
+/* Binding i of a transient set: an image (all layers) read through sampler, or written as a
+ * storage image when sampler is RILL__SAMPLER_NUM. */
+static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sampler) {
+    b->img = img;
+    b->layer = -1;
+    if (sampler != RILL__SAMPLER_NUM) {
+        b->sampler = sampler;
+    }
+}
+
+#define STORE RILL__SAMPLER_NUM
+
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
  * light clusters, ambient occlusion, white without SSAO). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
@@ -21,18 +33,14 @@ static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__c
     b[2].buf = vs->light_buf;
     b[2].offset = vs->light_off;
     b[2].range = vs->light_size;
-    b[3].img = shadow;
-    b[3].layer = -1;
-    b[3].sampler = RILL__SAMPLER_SHADOW;
+    bind_img(&b[3], shadow, RILL__SAMPLER_SHADOW);
     b[4].buf = vs->cluster_buf;
     b[4].offset = vs->cluster_off;
     b[4].range = vs->cluster_size;
     b[5].buf = vs->cluster_idx_buf;
     b[5].offset = vs->cluster_idx_off;
     b[5].range = vs->cluster_idx_size;
-    b[6].img = ao ? ao : r->white;
-    b[6].layer = -1;
-    b[6].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    bind_img(&b[6], ao ? ao : r->white, RILL__SAMPLER_NEAREST_CLAMP);
     rill__cmd_bind_transient_set(cmd, 0, b, full ? 7 : 2);
 }
 
@@ -239,14 +247,9 @@ void rill__pass_ssao(rill_rg_ctx *ctx, void *user) {
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
     b[0].range = sizeof(rill__gpu_frame);
-    b[1].img = rill__ctx_res(ctx, vs->res.depth);
-    b[1].layer = -1;
-    b[1].sampler = RILL__SAMPLER_NEAREST_CLAMP;
-    b[2].img = rill__ctx_res(ctx, vs->res.normal);
-    b[2].layer = -1;
-    b[2].sampler = RILL__SAMPLER_NEAREST_CLAMP;
-    b[3].img = ao;
-    b[3].layer = -1;
+    bind_img(&b[1], rill__ctx_res(ctx, vs->res.depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], rill__ctx_res(ctx, vs->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], ao, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
     const rill__view_settings *st = &vs->set;
     struct {
@@ -265,14 +268,9 @@ void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSAO_BLUR]);
     rill__binding b[3];
     memset(b, 0, sizeof(b));
-    b[0].img = rill__ctx_res(ctx, vs->res.ao_raw);
-    b[0].layer = -1;
-    b[0].sampler = RILL__SAMPLER_NEAREST_CLAMP;
-    b[1].img = rill__ctx_res(ctx, vs->res.depth);
-    b[1].layer = -1;
-    b[1].sampler = RILL__SAMPLER_NEAREST_CLAMP;
-    b[2].img = ao;
-    b[2].layer = -1;
+    bind_img(&b[0], rill__ctx_res(ctx, vs->res.ao_raw), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[1], rill__ctx_res(ctx, vs->res.depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], ao, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
     uint32_t push[2] = {d->width, d->height};
     rill__cmd_push(ctx->cmd, push, sizeof(push));
@@ -288,9 +286,7 @@ void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_AUTO_EXPOSURE]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    b[0].img = rill__ctx_res(ctx, vs->res.hdr);
-    b[0].layer = -1;
-    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    bind_img(&b[0], rill__ctx_res(ctx, vs->res.hdr), RILL__SAMPLER_LINEAR_CLAMP);
     b[1].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     float push[4] = {vs->set.ae_rate, vs->set.ae_min_ev, vs->set.ae_max_ev, 0};
@@ -305,11 +301,8 @@ void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_BLOOM_DOWN]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    b[0].img = rill__ctx_res(ctx, st->src);
-    b[0].layer = -1;
-    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
-    b[1].img = out;
-    b[1].layer = -1;
+    bind_img(&b[0], rill__ctx_res(ctx, st->src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[1], out, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     struct {
         uint32_t w, h;
@@ -327,14 +320,9 @@ void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_BLOOM_UP]);
     rill__binding b[3];
     memset(b, 0, sizeof(b));
-    b[0].img = rill__ctx_res(ctx, st->src);
-    b[0].layer = -1;
-    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
-    b[1].img = rill__ctx_res(ctx, st->cur);
-    b[1].layer = -1;
-    b[1].sampler = RILL__SAMPLER_LINEAR_CLAMP;
-    b[2].img = out;
-    b[2].layer = -1;
+    bind_img(&b[0], rill__ctx_res(ctx, st->src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[1], rill__ctx_res(ctx, st->cur), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[2], out, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
     uint32_t push[2] = {d->width, d->height};
     rill__cmd_push(ctx->cmd, push, sizeof(push));
@@ -389,21 +377,13 @@ void rill__pass_tonemap(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_TONEMAP]);
     rill__binding b[6];
     memset(b, 0, sizeof(b));
-    b[0].img = rill__ctx_res(ctx, v0->res.hdr);
-    b[0].layer = -1;
-    b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP; /* upscales when render_scale < 1 */
-    b[1].img = rill__ctx_res(ctx, f->ldr);
-    b[1].layer = -1;
-    b[2].img = rill__ctx_res(ctx, v0->res.normal);
-    b[2].layer = -1;
-    b[2].sampler = RILL__SAMPLER_NEAREST_CLAMP;
-    b[3].img = rill__ctx_res(ctx, v0->res.motion);
-    b[3].layer = -1;
-    b[3].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+    bind_img(&b[0], rill__ctx_res(ctx, v0->res.hdr),
+             RILL__SAMPLER_LINEAR_CLAMP); /* upscales when render_scale < 1 */
+    bind_img(&b[1], rill__ctx_res(ctx, f->ldr), STORE);
+    bind_img(&b[2], rill__ctx_res(ctx, v0->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_res(ctx, v0->res.motion), RILL__SAMPLER_NEAREST_CLAMP);
     rill__img *bloom = f->bloom ? rill__ctx_res(ctx, f->bloom_out) : NULL;
-    b[4].img = bloom ? bloom : r->white;
-    b[4].layer = -1;
-    b[4].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    bind_img(&b[4], bloom ? bloom : r->white, RILL__SAMPLER_LINEAR_CLAMP);
     b[5].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
     const rill__img_desc *src = rill__img_get_desc(b[0].img);

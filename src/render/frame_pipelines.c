@@ -29,280 +29,98 @@ static const rill__set_layout tonemap_set = {{T, I, T, T, T, S}};
 #undef S
 #undef I
 
-/* One row: shaders by reference (their sizes are not constant expressions). */
+/* Fixed-function state of a row, as flags. */
+enum {
+    P_DEPTH = 1u << 0,       /* a D32F depth attachment, tested LESS_EQUAL, read only */
+    P_DEPTH_WRITE = 1u << 1, /* with P_DEPTH: tested LESS and written */
+    P_NO_CULL = 1u << 2,     /* double-sided */
+    P_BLEND = 1u << 3,       /* alpha blending */
+    P_BIAS = 1u << 4,        /* dynamic depth bias (shadows) */
+    P_LINES = 1u << 5,       /* line fill: created only when the device has it */
+};
+
+/* Shaders by reference (their sizes are not constant expressions). */
+typedef struct pipe_shaders {
+    const uint32_t *code;
+    const size_t *size;
+} pipe_shaders;
+
 typedef struct pipe_row {
     rill__pipe_id id;
     const char *label;
-    const uint32_t *vs, *fs, *cs;
-    const size_t *vs_size, *fs_size, *cs_size;
+    pipe_shaders vs, fs, cs;
     uint32_t color_count;
     rill__fmt color[2];
-    bool depth;        /* a D32F depth attachment */
-    bool depth_write;  /* with depth: LESS and write; else LESS_EQUAL, read only */
-    bool double_sided; /* no culling */
-    bool blend;        /* alpha blending */
-    bool depth_bias;   /* dynamic depth bias (shadows) */
-    bool wireframe;    /* line fill: created only when the device has it */
+    uint32_t flags; /* P_* */
     const rill__set_layout *set0, *set1;
     uint32_t push_size;
 } pipe_row;
 
-#define MESH_VS rill__spv_mesh_vert, NULL, NULL, &rill__spv_mesh_vert_size, NULL, NULL
-#define MESH(frag)                                                                                 \
-    rill__spv_mesh_vert, rill__spv_##frag, NULL, &rill__spv_mesh_vert_size,                        \
-        &rill__spv_##frag##_size, NULL
-#define COMPUTE(name) NULL, NULL, rill__spv_##name, NULL, NULL, &rill__spv_##name##_size
+#define SPV(name)                                                                                  \
+    { rill__spv_##name, &rill__spv_##name##_size }
+#define NONE                                                                                       \
+    { NULL, NULL }
+#define MESH(frag) SPV(mesh_vert), SPV(frag), NONE
+#define COMPUTE(name) NONE, NONE, SPV(name)
+#define HDR                                                                                        \
+    1, {                                                                                           \
+        F_RGBA16F                                                                                  \
+    }
+#define NO_COLOR                                                                                   \
+    0, {                                                                                           \
+        0                                                                                          \
+    }
+#define OPAQUE_STATE (P_DEPTH | P_DEPTH_WRITE)
 
+/* clang-format off */
 static const pipe_row rows[] = {
-    {RILL__PIPE_PREPASS,
-     "prepass",
-     MESH(prepass_frag),
-     2,
-     {F_RGBA16F, F_RG16F},
-     true,
-     true,
-     false,
-     false,
-     false,
-     false,
-     &frame_set_min,
-     &material_set,
-     0},
-    {RILL__PIPE_PREPASS_DS,
-     "prepass (double-sided)",
-     MESH(prepass_frag),
-     2,
-     {F_RGBA16F, F_RG16F},
-     true,
-     true,
-     true,
-     false,
-     false,
-     false,
-     &frame_set_min,
-     &material_set,
-     0},
-    {RILL__PIPE_OPAQUE,
-     "opaque",
-     MESH(pbr_frag),
-     1,
-     {F_RGBA16F},
-     true,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &frame_set_full,
-     &material_set,
-     0},
-    {RILL__PIPE_OPAQUE_DS,
-     "opaque (double-sided)",
-     MESH(pbr_frag),
-     1,
-     {F_RGBA16F},
-     true,
-     false,
-     true,
-     false,
-     false,
-     false,
-     &frame_set_full,
-     &material_set,
-     0},
-    {RILL__PIPE_TRANSPARENT,
-     "transparent",
-     MESH(pbr_frag),
-     1,
-     {F_RGBA16F},
-     true,
-     false,
-     false,
-     true,
-     false,
-     false,
-     &frame_set_full,
-     &material_set,
-     0},
-    {RILL__PIPE_TRANSPARENT_DS,
-     "transparent (double-sided)",
-     MESH(pbr_frag),
-     1,
-     {F_RGBA16F},
-     true,
-     false,
-     true,
-     true,
-     false,
-     false,
-     &frame_set_full,
-     &material_set,
-     0},
-    {RILL__PIPE_WIRE,
-     "wireframe",
-     MESH(wire_frag),
-     1,
-     {F_RGBA16F},
-     true,
-     false,
-     true,
-     true,
-     false,
-     true,
-     &frame_set_min,
-     NULL,
-     32},
+    /* id                           label                          shaders                            color outputs                flags                           set 0            set 1          push */
+    {RILL__PIPE_PREPASS,        "prepass",                    MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE,                   &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_PREPASS_DS,     "prepass (double-sided)",     MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL,       &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_OPAQUE,         "opaque",                     MESH(pbr_frag),              HDR,                     P_DEPTH,                        &frame_set_full, &material_set, 0},
+    {RILL__PIPE_OPAQUE_DS,      "opaque (double-sided)",      MESH(pbr_frag),              HDR,                     P_DEPTH | P_NO_CULL,            &frame_set_full, &material_set, 0},
+    {RILL__PIPE_TRANSPARENT,    "transparent",                MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND,              &frame_set_full, &material_set, 0},
+    {RILL__PIPE_TRANSPARENT_DS, "transparent (double-sided)", MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_NO_CULL,  &frame_set_full, &material_set, 0},
+    {RILL__PIPE_WIRE,           "wireframe",                  MESH(wire_frag),             HDR,                     P_DEPTH | P_BLEND | P_NO_CULL | P_LINES, &frame_set_min, NULL, 32},
     /* Shadows: no culling (thin and open meshes cast from both sides), depth only. */
-    {RILL__PIPE_SHADOW,
-     "shadow",
-     rill__spv_shadow_vert,
-     NULL,
-     NULL,
-     &rill__spv_shadow_vert_size,
-     NULL,
-     NULL,
-     0,
-     {0},
-     true,
-     true,
-     true,
-     false,
-     true,
-     false,
-     &frame_set_min,
-     NULL,
-     16},
-    {RILL__PIPE_SHADOW_MASK,
-     "shadow (alpha mask)",
-     rill__spv_shadow_vert,
-     rill__spv_shadow_mask_frag,
-     NULL,
-     &rill__spv_shadow_vert_size,
-     &rill__spv_shadow_mask_frag_size,
-     NULL,
-     0,
-     {0},
-     true,
-     true,
-     true,
-     false,
-     true,
-     false,
-     &frame_set_min,
-     &material_set,
-     16},
-    {RILL__PIPE_SSAO,
-     "ssao",
-     COMPUTE(ssao_comp),
-     0,
-     {0},
-     false,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &ssao_set,
-     NULL,
-     24},
-    {RILL__PIPE_SSAO_BLUR,
-     "ssao blur",
-     COMPUTE(ssao_blur_comp),
-     0,
-     {0},
-     false,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &two_in_one_out,
-     NULL,
-     8},
-    {RILL__PIPE_BLOOM_DOWN,
-     "bloom down",
-     COMPUTE(bloom_down_comp),
-     0,
-     {0},
-     false,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &one_in_one_out,
-     NULL,
-     16},
-    {RILL__PIPE_BLOOM_UP,
-     "bloom up",
-     COMPUTE(bloom_up_comp),
-     0,
-     {0},
-     false,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &two_in_one_out,
-     NULL,
-     8},
-    {RILL__PIPE_AUTO_EXPOSURE,
-     "auto exposure",
-     COMPUTE(auto_exposure_comp),
-     0,
-     {0},
-     false,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &ae_set,
-     NULL,
-     16},
-    {RILL__PIPE_TONEMAP,
-     "tonemapping",
-     COMPUTE(tonemap_comp),
-     0,
-     {0},
-     false,
-     false,
-     false,
-     false,
-     false,
-     false,
-     &tonemap_set,
-     NULL,
-     52},
+    {RILL__PIPE_SHADOW,         "shadow",                     SPV(shadow_vert), NONE, NONE, NO_COLOR,               OPAQUE_STATE | P_NO_CULL | P_BIAS, &frame_set_min, NULL,        16},
+    {RILL__PIPE_SHADOW_MASK,    "shadow (alpha mask)",        SPV(shadow_vert), SPV(shadow_mask_frag), NONE, NO_COLOR, OPAQUE_STATE | P_NO_CULL | P_BIAS, &frame_set_min, &material_set, 16},
+    {RILL__PIPE_SSAO,           "ssao",                       COMPUTE(ssao_comp),          NO_COLOR,                0,                              &ssao_set,       NULL,          24},
+    {RILL__PIPE_SSAO_BLUR,      "ssao blur",                  COMPUTE(ssao_blur_comp),     NO_COLOR,                0,                              &two_in_one_out, NULL,          8},
+    {RILL__PIPE_BLOOM_DOWN,     "bloom down",                 COMPUTE(bloom_down_comp),    NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
+    {RILL__PIPE_BLOOM_UP,       "bloom up",                   COMPUTE(bloom_up_comp),      NO_COLOR,                0,                              &two_in_one_out, NULL,          8},
+    {RILL__PIPE_AUTO_EXPOSURE,  "auto exposure",              COMPUTE(auto_exposure_comp), NO_COLOR,                0,                              &ae_set,         NULL,          16},
+    {RILL__PIPE_TONEMAP,        "tonemapping",                COMPUTE(tonemap_comp),       NO_COLOR,                0,                              &tonemap_set,    NULL,          52},
 };
+/* clang-format on */
 
 _Static_assert(sizeof(rows) / sizeof(rows[0]) == RILL__PIPE_NUM, "one row per pipeline");
 
 static void row_desc(const pipe_row *row, rill__pipe_desc *d) {
     memset(d, 0, sizeof(*d));
     d->label = row->label;
-    d->vs = row->vs;
-    d->fs = row->fs;
-    d->cs = row->cs;
-    d->vs_size = row->vs_size ? *row->vs_size : 0;
-    d->fs_size = row->fs_size ? *row->fs_size : 0;
-    d->cs_size = row->cs_size ? *row->cs_size : 0;
-    d->mesh_vertex_input = row->vs != NULL;
+    d->vs = row->vs.code;
+    d->fs = row->fs.code;
+    d->cs = row->cs.code;
+    d->vs_size = row->vs.size ? *row->vs.size : 0;
+    d->fs_size = row->fs.size ? *row->fs.size : 0;
+    d->cs_size = row->cs.size ? *row->cs.size : 0;
+    d->mesh_vertex_input = row->vs.code != NULL;
     d->color_count = row->color_count;
     for (uint32_t i = 0; i < row->color_count; i++) {
         d->color_formats[i] = row->color[i];
     }
-    if (row->depth) {
+    if (row->flags & P_DEPTH) {
+        bool write = (row->flags & P_DEPTH_WRITE) != 0;
         d->depth_format = RILL_RG_FORMAT_D32F;
         d->depth_test = true;
-        d->depth_write = row->depth_write;
-        d->depth_cmp = row->depth_write ? RILL__CMP_LESS : RILL__CMP_LESS_EQUAL;
+        d->depth_write = write;
+        d->depth_cmp = write ? RILL__CMP_LESS : RILL__CMP_LESS_EQUAL;
     }
-    d->cull = row->double_sided ? RILL__CULL_NONE : RILL__CULL_BACK;
-    d->blend = row->blend ? RILL__BLEND_ALPHA : RILL__BLEND_NONE;
-    d->depth_bias = row->depth_bias;
-    d->wireframe = row->wireframe;
+    d->cull = (row->flags & P_NO_CULL) ? RILL__CULL_NONE : RILL__CULL_BACK;
+    d->blend = (row->flags & P_BLEND) ? RILL__BLEND_ALPHA : RILL__BLEND_NONE;
+    d->depth_bias = (row->flags & P_BIAS) != 0;
+    d->wireframe = (row->flags & P_LINES) != 0;
     d->set_count = row->set1 ? 2 : 1;
     d->sets[0] = *row->set0;
     if (row->set1) {
@@ -315,7 +133,7 @@ rill_result rill__pipelines_create(rill_renderer *r, rill_error *err) {
     bool lines = rill__gpu_get_caps(r->gpu)->fill_mode_non_solid;
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const pipe_row *row = &rows[i];
-        if (row->wireframe && !lines) {
+        if ((row->flags & P_LINES) && !lines) {
             continue; /* pipes[WIRE] stays NULL: wireframe instances draw nothing */
         }
         rill__pipe_desc d;
