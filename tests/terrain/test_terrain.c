@@ -580,6 +580,43 @@ static void test_chunk_map(void **state) {
     teardown(&f);
 }
 
+/* The same streaming with real worker threads: builds finish in any order and at any time, and
+ * the ring rule, the per-frame limit and the colliders still hold once each move settles. */
+static void test_streaming_with_workers(void **state) {
+    (void)state;
+    fixture f;
+    setup(&f, "terrain_workers");
+    rill_terrain_system_destroy(f.sys);
+    rill_jobs_destroy(f.jobs);
+    f.jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2});
+    rill_error err = {0};
+    f.sys = rill_terrain_system_create(
+        &(rill_terrain_system_desc){
+            .world = f.world, .jobs = f.jobs, .vfs = f.vfs, .physics = f.phys},
+        &err);
+    assert_non_null(f.sys);
+    rill_terrain t = small_terrain(10, 10);
+    rill_entity e = spawn_terrain(&f, &t, 0, 0, 0);
+    rill_terrain_view view = {.streaming = true, .has_camera = true};
+    for (int step = 0; step < 12; step++) {
+        view.camera_position[0] = 10.0f + 12.0f * (float)step;
+        view.camera_position[2] = 150.0f - 11.0f * (float)step;
+        rill_terrain_info info;
+        for (int k = 0; k < 2000; k++) {
+            frame(&f, &view);
+            rill_terrain_get_info(f.sys, e, &info);
+            assert_true(info.rebuilds_last_update <= 2);
+            if (info.status == RILL_TERRAIN_STATUS_READY && info.building == 0 && k > 1)
+                break;
+            rill_sleep_ns(100000);
+        }
+        assert_int_equal(info.building, 0);
+        check_ring(&f, e, &t, view.camera_position[0], view.camera_position[2]);
+        assert_int_equal(info.colliders, info.resident);
+    }
+    teardown(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -593,6 +630,7 @@ int main(void) {
         cmocka_unit_test(test_heightmap_files),
         cmocka_unit_test(test_hostile_heightmaps),
         cmocka_unit_test(test_chunk_map),
+        cmocka_unit_test(test_streaming_with_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
