@@ -20,6 +20,7 @@
 #include <cglm/cglm.h>
 
 #include "rill/render.h"
+#include "rill/stream.h"
 
 #define RUN_MAX_FRAMES 1000000000ull /* --frames upper bound (a typo, not a wish) */
 
@@ -129,6 +130,15 @@ static void viewer_render(rill_app *app, void *user) {
     v->frame_ms = v->last_ns ? (double)(now - v->last_ns) * 1e-6 : 0.0;
     v->last_ns = now;
     camera_update(&v->cam, in, RILL_MIN(dt, 0.1f));
+    /* Streaming and the LOD bands measure from the world's camera: it follows the fly camera, so
+     * districts load and levels switch where the viewer looks (from the next frame's
+     * post_update). */
+    rill_entity world_cam = rill_lod_camera(rill_app_world(app), rill_app_get_run_mode(app), NULL);
+    if (world_cam) {
+        rill_transform t = rill_transform_identity();
+        memcpy(t.translation, v->cam.eye, sizeof(t.translation));
+        rill_world_set_transform(rill_app_world(app), world_cam, &t);
+    }
     uint32_t fw, fh;
     rill_window_framebuffer_size(v->win, &fw, &fh);
     if (!fw || !fh)
@@ -145,7 +155,19 @@ static void viewer_render(rill_app *app, void *user) {
         rill_render_stats st;
         rill_renderer_stats(v->r, &st);
         size_t n = rill_render_stats_format(&st, v->frame_ms, v->text, sizeof(v->text));
-        snprintf(v->text + n, sizeof(v->text) - n, "speed %.1f  (F1 hides this)", v->cam.speed);
+        rill_stream_stats ss;
+        rill_stream_get_stats(rill_app_stream(app), &ss);
+        rill_lod_stats ls;
+        rill_lod_system_get_stats(rill_app_models_lod(rill_content_models(v->content)), &ls);
+        n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
+                              "entities %u  instances %u loaded, %u loading, %u unloaded\n"
+                              "lod %u / %u / %u / %u  streaming %.2f ms\n",
+                              rill_world_entity_count(rill_app_world(app)), ss.loaded, ss.loading,
+                              ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
+                              ls.per_level[2], ls.per_level[3],
+                              (double)rill_app_last_streaming_ns(app) / 1e6);
+        if (n < sizeof(v->text))
+            snprintf(v->text + n, sizeof(v->text) - n, "speed %.1f  (F1 hides this)", v->cam.speed);
         rill_renderer_set_overlay_text(v->r, v->text);
     } else {
         rill_renderer_set_overlay_text(v->r, NULL);
