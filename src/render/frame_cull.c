@@ -218,28 +218,36 @@ static void handle_cache_reset(handle_cache *c) {
     }
 }
 
-static inline int32_t cached_mesh_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
+/* The cached slot of id: true with *out set on a hit. */
+static inline bool cache_get(const handle_cache *c, uint32_t id, int32_t *out) {
     uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
-    if (c->id[k] == id) {
-        return c->slot[k];
-    }
-    rill_mesh h = {id};
-    int32_t slot = rill__mesh_get(r, h) ? rill_pool_index(&r->mesh_pool, id) : -1;
+    *out = c->slot[k];
+    return c->id[k] == id;
+}
+
+static inline int32_t cache_put(handle_cache *c, uint32_t id, int32_t slot) {
+    uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
     c->id[k] = id;
     c->slot[k] = slot;
     return slot;
 }
 
+static inline int32_t cached_mesh_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
+    int32_t slot;
+    if (cache_get(c, id, &slot)) {
+        return slot;
+    }
+    rill_mesh h = {id};
+    return cache_put(c, id, rill__mesh_get(r, h) ? rill_pool_index(&r->mesh_pool, id) : -1);
+}
+
 static inline int32_t cached_material_index(const rill_renderer *r, handle_cache *c, uint32_t id) {
-    uint32_t k = id & (HANDLE_CACHE_SIZE - 1);
-    if (c->id[k] == id) {
-        return c->slot[k];
+    int32_t slot;
+    if (cache_get(c, id, &slot)) {
+        return slot;
     }
     rill_material h = {id};
-    int32_t slot = rill__material_get(r, h) ? rill_pool_index(&r->mat_pool, id) : -1;
-    c->id[k] = id;
-    c->slot[k] = slot;
-    return slot;
+    return cache_put(c, id, rill__material_get(r, h) ? rill_pool_index(&r->mat_pool, id) : -1);
 }
 
 /* >>motion history -------------------------------------------------------------------------- */
