@@ -14,6 +14,7 @@
 
 #include "rill/app.h"
 #include "rill/asset.h"
+#include "rill/channels.h"
 #include "rill/render.h"
 #include "rill/scene.h"
 #include "rill/world.h"
@@ -27,6 +28,9 @@ typedef struct render_opts {
     int ssao;    /* -1 off, else rill_ssao_quality */
     float bloom; /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure;
+    /* --channel NAME=MODE, in order (a later one for the same channel wins) */
+    const char *channels[RILL_CHANNEL_COUNT];
+    uint32_t channel_count;
 } render_opts;
 
 static void usage(FILE *f) {
@@ -55,6 +59,9 @@ static void usage(FILE *f) {
         "                      validation message fails the command\n"
         "  --dump-graph        print the compiled render graph\n"
         "  --stats             print per-pass GPU times and counters\n"
+        "  --channel NAME=MODE render mode of a scene channel (repeatable): NAME is context,\n"
+        "                      selectable, preserve-identity, ghost or bitN (0-63); MODE is\n"
+        "                      normal, hidden, wireframe or ghost:OPACITY (0..1, e.g. ghost:0.35)\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
         "default is stated on stderr as a note.\n");
@@ -81,11 +88,11 @@ static int parse(int argc, char **argv, render_opts *o) {
             usage(stdout);
             return -1;
         }
-        bool takes_value = !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
-                           !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") ||
-                           !strcmp(a, "--bloom") || !strcmp(a, "--ssao") ||
-                           !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
-                           !strcmp(a, "--device") || !strcmp(a, "--pack");
+        bool takes_value =
+            !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
+            !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") || !strcmp(a, "--bloom") ||
+            !strcmp(a, "--ssao") || !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
+            !strcmp(a, "--device") || !strcmp(a, "--pack") || !strcmp(a, "--channel");
         if (takes_value && !v) {
             fprintf(stderr, "rill render: %s needs a value\n", a);
             return 2;
@@ -143,6 +150,20 @@ static int parse(int argc, char **argv, render_opts *o) {
             i++;
         } else if (strcmp(a, "--device") == 0) {
             o->device = v, i++;
+        } else if (strcmp(a, "--channel") == 0) {
+            uint64_t ch;
+            rill_render_mode mode;
+            float op;
+            rill_error perr = {0};
+            if (!rill_channels_parse_assignment(v, &ch, &mode, &op, &perr)) {
+                fprintf(stderr, "rill render: bad --channel: %s\n", perr.msg);
+                return 2;
+            }
+            if (o->channel_count == RILL_CHANNEL_COUNT) {
+                fprintf(stderr, "rill render: at most %u --channel options\n", RILL_CHANNEL_COUNT);
+                return 2;
+            }
+            o->channels[o->channel_count++] = v, i++;
         } else if (strcmp(a, "--auto-exposure") == 0) {
             o->auto_exposure = true;
         } else if (strcmp(a, "--validation") == 0) {
@@ -213,6 +234,18 @@ static void apply_view_opts(const render_opts *o, rill_render_snapshot *snap) {
     }
 }
 
+/* --channel options: per-channel render modes on the world (parsed already in parse). */
+static void apply_channels(const render_opts *o, rill_world *world) {
+    for (uint32_t i = 0; i < o->channel_count; i++) {
+        uint64_t ch;
+        rill_render_mode mode;
+        float op;
+        if (rill_channels_parse_assignment(o->channels[i], &ch, &mode, &op, NULL)) {
+            rill_channels_set_mode(world, ch, mode, op);
+        }
+    }
+}
+
 static void print_notes(const char *notes) {
     while (notes && *notes) {
         const char *nl = strchr(notes, '\n');
@@ -277,6 +310,7 @@ int rill_cmd_render(int argc, char **argv) {
     int rc = 1;
     if (rill_content_load(c, r, &err) != RILL_OK)
         goto done;
+    apply_channels(&o, rill_app_world(rill_content_app(c)));
     /* Streamed scene instances and their models load over frames: let them arrive first. */
     bool settled = false;
     uint32_t settle_frames = rill_content_settle(c, 0, &settled);

@@ -611,8 +611,12 @@ typedef struct rill_mesh_instance {
 typedef struct rill_render_components {
     rill_component mesh_instance, directional_light, point_light, spot_light, model, model_mesh,
         render_mode;
+    rill_component scene_channels; /* SceneChannels (rill/channels.h), attached by register */
 } rill_render_components;
 /* Registers (or finds, when already registered) the render components. */
+/* Also attaches scene channels (rill_channels_attach): defaults and per-channel modes, which
+ * rill_render_extract resolves into each instance's mode (hidden > wireframe > ghost > normal,
+ * joined with the entity's RenderMode). */
 rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
                                             rill_error *err);
 
@@ -655,7 +659,8 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_render_instance) instances;
     RILL_ARRAY(rill_render_light) lights;
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
-    bool warned_views; /* the "too many cameras" warning was logged */
+    bool warned_views;                              /* the "too many cameras" warning was logged */
+    const struct rill_channel_modes *channel_modes; /* the world's, looked up per extract */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

@@ -345,6 +345,13 @@ uint32_t rill_world_component_prefault(rill_world *world, rill_component comp, u
  * Adding Transform marks it dirty. Returns NULL for a stale entity, an unknown or MANAGED
  * component, or out of memory. The pointer is valid until the next structural change of comp. */
 void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, const void *init);
+/* Adds an observer of comp: fn(world, e, data, user) runs after every add or replace of comp
+ * (rill_world_add, rill_world_spawn_bulk, commands), after the type's own on_add. Lets a module
+ * above the one that registered comp react to it (the channels module assigns defaults this way).
+ * At most 4 per component; the same fn + user again is a no-op. False for an unknown component,
+ * NULL fn or no room. */
+bool rill_world_observe_add(rill_world *world, rill_component comp, rill_component_hook fn,
+                            void *user);
 /* The data of comp on e, or NULL when absent / stale. Writing through it is allowed, but writing a
  * Transform this way does not mark it dirty (use rill_world_transform_mut). */
 void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp);

@@ -5,6 +5,7 @@
  * never pointers into component storage, so the world may change while the frame is recorded. */
 #include "model_assets.h"
 #include "render_internal.h"
+#include "rill/channels.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -46,6 +47,11 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: could not register the MeshInstance component");
     }
+    /* Scene channels: defaults for every renderable entity, modes the extract resolves. */
+    if (rill_channels_attach(world, err) != RILL_OK) {
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
+    out->scene_channels = rill_channels_component(world);
     return RILL_OK;
 }
 
@@ -82,6 +88,17 @@ static bool push_instance(rill_world *world, const rill_render_components *comps
     if (rm) {
         in.mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
         in.ghost_opacity = rm->ghost_opacity;
+    }
+    /* The one per-entity resolution every pass reads: the entity's channels through the modes
+     * resource, joined with its own RenderMode by precedence. */
+    const rill_scene_channels *sc = buf->channel_modes && comps->scene_channels
+                                        ? rill_world_get(world, e, comps->scene_channels)
+                                        : NULL;
+    if (sc && (sc->mask & (buf->channel_modes->hidden | buf->channel_modes->wireframe |
+                           buf->channel_modes->ghost))) {
+        float op = 1.0f;
+        rill_render_mode cm = rill_channels_resolve(buf->channel_modes, sc->mask, &op);
+        in.mode = rill_channels_join(in.mode, in.ghost_opacity, cm, op, &in.ghost_opacity);
     }
     return rill_array_push(&buf->instances, in);
 }
@@ -138,6 +155,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     memset(out_snap, 0, sizeof(*out_snap));
     rill_array_clear(&buf->instances);
     rill_array_clear(&buf->lights);
+    buf->channel_modes = rill_channels_modes(world);
 
     /* Cameras: every active one becomes a view. The lowest RILL_RENDER_MAX_VIEWS by (order,
      * entity id) are kept in a sorted array (insertion: cameras are few); the primary view is the

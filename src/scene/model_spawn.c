@@ -130,8 +130,9 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
             rill_model_mesh mm = {c->asset, (uint32_t)n->mesh, p};
             rill_entity pe = c->ents[c->next++];
             rill_world_set_transform(c->world, pe, &ident);
-            rill_world_add(c->world, pe, c->comps->model_mesh, &mm);
+            /* Parent first: an add observer of ModelMesh (scene channels) reads the ancestors. */
             rill_world_set_parent(c->world, pe, e);
+            rill_world_add(c->world, pe, c->comps->model_mesh, &mm);
             c->mesh_instances++;
         }
     }

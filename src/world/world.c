@@ -628,6 +628,45 @@ static void bulk_fill(rill__component *c, const rill_entity *ids, uint32_t n, co
     s->version++;
 }
 
+/* The type's on_add, then every add observer, each on a fresh lookup: an earlier hook may have
+ * despawned the entity or moved the storage. */
+static void run_add_hooks(rill_world *world, rill_entity e, rill_component comp) {
+    const rill__component *c = rill__world_comp(world, comp);
+    const rill_type_desc *t = &c->type->desc;
+    void *data = t->on_add ? rill_world_get(world, e, comp) : NULL;
+    if (data != NULL) {
+        t->on_add(world, e, data, t->hook_user);
+    }
+    for (uint32_t k = 0; k < rill__world_comp(world, comp)->observe_count; k++) {
+        c = rill__world_comp(world, comp);
+        data = rill_world_get(world, e, comp);
+        if (data != NULL) {
+            c->observe[k](world, e, data, c->observe_user[k]);
+        }
+    }
+}
+
+bool rill_world_observe_add(rill_world *world, rill_component comp, rill_component_hook fn,
+                            void *user) {
+    rill__component *c = world && fn ? rill__world_comp(world, comp) : NULL;
+    if (c == NULL || c->type->kind != RILL__KIND_COMPONENT) {
+        return false;
+    }
+    for (uint32_t k = 0; k < c->observe_count; k++) {
+        if (c->observe[k] == fn && c->observe_user[k] == user) {
+            return true;
+        }
+    }
+    if (c->observe_count == RILL__MAX_OBSERVERS) {
+        RILL_LOG_WARN(WORLD_LOG, "%s: %s has %u add observers already", world->label,
+                      c->type->desc.name, RILL__MAX_OBSERVERS);
+        return false;
+    }
+    c->observe[c->observe_count] = fn;
+    c->observe_user[c->observe_count++] = user;
+    return true;
+}
+
 uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, rill_entity *out) {
     if (world == NULL || desc == NULL || desc->count == 0) {
         return 0;
@@ -641,7 +680,7 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
     bool has_transform = false, has_hook = false;
     for (uint32_t c = 0; c < nc; c++) {
         has_transform = has_transform || desc->components[c] == RILL_COMPONENT_TRANSFORM;
-        has_hook = has_hook || comps[c]->type->desc.on_add != NULL;
+        has_hook = has_hook || comps[c]->type->desc.on_add != NULL || comps[c]->observe_count;
     }
     /* Hooks may move storage, so they walk a list of their own when the caller gave none. */
     rill_entity *list = out;
@@ -679,13 +718,8 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
         }
     }
     for (uint32_t c = 0; c < nc && has_hook; c++) {
-        const rill_type_desc *t = &rill__world_comp(world, desc->components[c])->type->desc;
-        for (uint32_t i = 0; i < n && t->on_add != NULL; i++) {
-            /* Earlier hooks may have despawned entities or moved storage: look each one up. */
-            void *data = rill_world_get(world, list[i], desc->components[c]);
-            if (data != NULL) {
-                t->on_add(world, list[i], data, t->hook_user);
-            }
+        for (uint32_t i = 0; i < n; i++) {
+            run_add_hooks(world, list[i], desc->components[c]);
         }
     }
     if (list != out) {
@@ -973,9 +1007,10 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     if (comp == RILL_COMPONENT_TRANSFORM) {
         rill__transform_mark_dirty(world, e);
     }
-    if (t->on_add != NULL) {
-        t->on_add(world, e, data, t->hook_user);
-        /* The hook may have changed other storage, but not this component's (documented rule). */
+    if (t->on_add != NULL || c->observe_count) {
+        /* Hooks may change other storage, but not this component's (documented rule). */
+        run_add_hooks(world, e, comp);
+        data = rill_world_get(world, e, comp);
     }
     return data;
 }

@@ -47,9 +47,14 @@ typedef struct rill__sparse_set {
     uint32_t version; /* bumped by every change that moves or adds elements (query caches) */
 } rill__sparse_set;
 
+#define RILL__MAX_OBSERVERS 4u
 typedef struct rill__component {
     rill__type *type;
     rill__sparse_set set;
+    /* Add observers (rill_world_observe_add): run after the type's own on_add. */
+    rill_component_hook observe[RILL__MAX_OBSERVERS];
+    void *observe_user[RILL__MAX_OBSERVERS];
+    uint32_t observe_count;
 } rill__component;
 
 typedef struct rill__resource {

@@ -638,6 +638,35 @@ demo_long_out)
     expect_err "path too long"
     [ -f keep/file.txt ] || fail "keep/file.txt was deleted"
     ;;
+render_channels)
+    # Scene channels from the command line: the two Model entities of cube_scene.rsn default to
+    # the context channel. Goldens (tests/render/golden/channels_*.png, 160x120; png_same rule:
+    # 99.5 % of pixels within 3): hidden draws nothing, wireframe draws lines (this cube model has
+    # no edge buffer: polygon-mode line fill). Channels nothing is in change nothing; ghost
+    # outside mixed passthrough draws as normal.
+    s="$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn"
+    g="$RILL_SOURCE_DIR/tests/render/golden"
+    run 0 render "$s" --size 160x120 --validation --out normal.png
+    for m in hidden wireframe; do
+        run 0 render "$s" --size 160x120 --validation --channel context=$m --out $m.png
+        "$PNG_SAME" $m.png "$g/channels_$m.png" >out.txt 2>err.txt ||
+            fail "--channel context=$m differs from its golden: $(cat err.txt)"
+    done
+    "$PNG_SAME" normal.png hidden.png >/dev/null 2>&1 && fail "hidden looks like normal"
+    run 0 render "$s" --size 160x120 --channel selectable=hidden --channel bit40=wireframe \
+        --out other.png
+    "$PNG_SAME" normal.png other.png >out.txt 2>err.txt || fail "unused channels changed the image"
+    run 0 render "$s" --size 160x120 --channel ghost=ghost:0.35 --channel context=ghost:0.5 \
+        --out ghost.png
+    "$PNG_SAME" normal.png ghost.png >out.txt 2>err.txt || fail "ghost without passthrough differs"
+    run 0 render "$s" --size 160x120 --channel context=hidden --channel context=normal \
+        --out last.png
+    "$PNG_SAME" normal.png last.png >out.txt 2>err.txt || fail "the last --channel did not win"
+    for bad in walls=hidden context=glass ghost=ghost:2 context; do
+        run 2 render "$s" --size 16x16 --channel "$bad" --out x.png
+        expect_err "bad --channel"
+    done
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

@@ -1,0 +1,116 @@
+/* rill/channels.h: scene channels, a 64-bit mask per entity naming the groups of geometry it
+ * belongs to, and a render mode per channel that the renderer applies to every entity in it.
+ *
+ * ON CHANNELS
+ *   Bits 0-3 are built in: CONTEXT (background geometry hidden or drawn as a group), SELECTABLE
+ *   (picked by rill_channels_pick), PRESERVE_IDENTITY (never merged by static batching), GHOST
+ *   (walls and structures ghosted on their own). Bits 4-31 are reserved for the engine, bits 32-63
+ *   belong to applications.
+ *
+ * ON DEFAULTS (rill_channels_attach)
+ *   Once attached to a world, the channels module watches the components that make an entity
+ *   renderable (Model, ModelMesh, MeshInstance) and Name, through world add observers, so every
+ *   creation path (scene loads, streamed scene instances, model spawns, code) assigns channels at
+ *   the moment the entity becomes renderable; nothing scans the world per frame. The default of a
+ *   renderable entity: the nearest entity on its ancestor chain (itself first) that either carries
+ *   an explicitly set SceneChannels (its mask is inherited) or has a Name starting "NM_"
+ *   (SELECTABLE | PRESERVE_IDENTITY); when there is none, CONTEXT. A model's primitives thus
+ *   follow the Model entity they were spawned under. Non-renderable entities get no component
+ *   (mask 0). rill_channels_set is explicit: it clears from_defaults and the value is never
+ *   replaced by defaults. Renaming an entity refreshes the defaulted values of it and its
+ *   subtree only. Reparenting is not watched: call rill_channels_refresh on the moved subtree.
+ *
+ * ON RENDER MODES
+ *   The world resource "SceneChannelModes" holds one mode per channel bit: NORMAL, HIDDEN,
+ *   WIREFRAME or GHOST with an opacity in [0, 1]. An entity's mode resolves over the bits of its
+ *   mask: HIDDEN beats WIREFRAME beats GHOST beats NORMAL, several ghost bits give the lowest
+ *   opacity; a RenderMode component on the entity (rill/scene/model.h, e.g. a hidden LOD level)
+ *   joins the same precedence. rill_render_extract resolves every instance this way, once, and
+ *   every pass reads the result. Changing a mode writes the resource only: nothing is rebuilt.
+ *
+ * Depends on: base, world, scene (model components).
+ */
+#ifndef RILL_CHANNELS_H
+#define RILL_CHANNELS_H
+
+#include "rill/base.h"
+#include "rill/scene/model.h"
+#include "rill/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RILL_CHANNEL_CONTEXT (UINT64_C(1) << 0)
+#define RILL_CHANNEL_SELECTABLE (UINT64_C(1) << 1)
+#define RILL_CHANNEL_PRESERVE_IDENTITY (UINT64_C(1) << 2)
+#define RILL_CHANNEL_GHOST (UINT64_C(1) << 3)
+#define RILL_CHANNEL_ENGINE_FIRST 4u /* bits 4..31: engine */
+#define RILL_CHANNEL_APP_FIRST 32u   /* bits 32..63: applications */
+#define RILL_CHANNEL_COUNT 64u
+
+/* "SceneChannels" { mask: u64, from_defaults: bool } (runtime: assigned, not saved). */
+typedef struct rill_scene_channels {
+    uint64_t mask;
+    bool from_defaults;
+} rill_scene_channels;
+
+/* The "SceneChannelModes" resource. Read it with rill_channels_modes; write it through the
+ * setters below (they keep the summary masks in step). */
+typedef struct rill_channel_modes {
+    uint8_t mode[RILL_CHANNEL_COUNT]; /* rill_render_mode per bit */
+    float opacity[RILL_CHANNEL_COUNT];
+    uint64_t hidden, wireframe, ghost; /* bits whose mode is that one */
+    uint64_t changes;                  /* count of mode changes */
+    /* Private: ids the observers use. */
+    rill_component comp, name, model, model_mesh, mesh_instance;
+} rill_channel_modes;
+
+/* Registers SceneChannels and SceneChannelModes and installs the default observers on Name,
+ * Model, ModelMesh and (when registered) MeshInstance. Idempotent: call it again after
+ * registering MeshInstance (rill_render_register_components does). Renderable entities that exist
+ * before the first attach get their defaults then. */
+rill_result rill_channels_attach(rill_world *world, rill_error *err);
+/* The SceneChannels component, 0 before attach. */
+rill_component rill_channels_component(const rill_world *world);
+/* The modes resource, NULL before attach. */
+const rill_channel_modes *rill_channels_modes(const rill_world *world);
+
+/* An entity's mask (0 when it has none). */
+uint64_t rill_channels_get(const rill_world *world, rill_entity e);
+/* Explicit set: mask replaces the value and from_defaults is cleared; the defaulted values in e's
+ * subtree are refreshed (they inherit it). False for a stale entity or before attach. */
+bool rill_channels_set(rill_world *world, rill_entity e, uint64_t mask);
+/* Back to defaults for e and the defaulted values of its subtree (after a reparent, or to drop an
+ * explicit value: clear_explicit). */
+void rill_channels_refresh(rill_world *world, rill_entity e, bool clear_explicit);
+
+/* Sets the mode of every bit in `channels`; opacity (GHOST only) is clamped to [0, 1]. */
+void rill_channels_set_mode(rill_world *world, uint64_t channels, rill_render_mode mode,
+                            float opacity);
+/* visible -> NORMAL, invisible -> HIDDEN. */
+void rill_channels_set_visible(rill_world *world, uint64_t channels, bool visible);
+/* The mode of one channel bit (0..63); *opacity (may be NULL) gets its ghost opacity. */
+rill_render_mode rill_channels_get_mode(const rill_world *world, uint32_t bit, float *opacity);
+
+/* The mode a mask resolves to (precedence above); *opacity = the lowest ghost opacity (1 when not
+ * ghost). modes NULL = NORMAL. */
+rill_render_mode rill_channels_resolve(const rill_channel_modes *modes, uint64_t mask,
+                                       float *opacity);
+/* Joins two modes by precedence (ghost opacities: the lower). */
+rill_render_mode rill_channels_join(rill_render_mode a, float a_opacity, rill_render_mode b,
+                                    float b_opacity, float *out_opacity);
+
+/* Channel names for tools: "context", "selectable", "preserve-identity", "ghost", or "bitN"
+ * (N = 0..63). Parses "NAME=MODE" where MODE is normal | hidden | wireframe | ghost[:OPACITY]
+ * (opacity default 0.5). False with a message in err for anything else. */
+bool rill_channels_parse_assignment(const char *text, uint64_t *out_channels,
+                                    rill_render_mode *out_mode, float *out_opacity,
+                                    rill_error *err);
+/* "normal", "hidden", "wireframe", "ghost". */
+const char *rill_channels_mode_name(rill_render_mode mode);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_CHANNELS_H */
