@@ -12,6 +12,7 @@
 int rill_cmd_scene(int argc, char **argv);      /* cmd_scene.c: check, load */
 int rill_cmd_components(int argc, char **argv); /* cmd_components.c: the component reference */
 int rill_cmd_demo(int argc, char **argv);       /* cmd_demo.c: generate and load the demo world */
+int rill_cmd_plugins(int argc, char **argv);    /* cmd_plugins.c: load and list effect plugins */
 int rill_cmd_pack(int argc, char **argv);       /* cmd_pack.c (asset helper): .rpak packing */
 
 int rill_cmd_run(int argc, char **argv); /* cmd_run.c: the windowed viewer */

@@ -46,6 +46,7 @@ static const command COMMANDS[] = {
      "play a project, scene, model or pack in a window"},
     {"fly", NULL /* resolved at run time: weak */,
      "fly through a project or pack with streaming on; frame times, counters, map"},
+    {"plugins", rill_cmd_plugins, "list the effect plugins a folder holds, with ABI and effects"},
     {"help", cmd_help, "show this help, or a command's help"},
 };
 

@@ -280,8 +280,12 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     if (f->view_count > 1) {
         RILL__TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
     }
+    /* Plugin effects (plugin_host.c): HDR phases before the passes that read "hdr", LDR phases
+     * after tonemapping, before the output reads "ldr". */
+    RILL__TRY(rill__plugins_add_passes(r, g, true, RILL_RG_END_MAIN_PASS, err));
     RILL__TRY(add_post(r, g, err));
     RILL__TRY(add_tonemap(f, g, err));
+    RILL__TRY(rill__plugins_add_passes(r, g, false, RILL_RG_END_MAIN_PASS_POST_PROCESSING, err));
     const char *out_pass;
     RILL__TRY(add_output(r, g, &out_pass, err));
     const char *chain[] = {"transparent",

@@ -157,6 +157,8 @@ typedef enum rill__bind_kind {
     RILL__BIND_STORAGE,
     RILL__BIND_TEXTURE, /* combined image sampler */
     RILL__BIND_STORAGE_IMAGE,
+    RILL__BIND_SAMPLED_IMAGE, /* image without a sampler (GLSL texture2D), GENERAL layout */
+    RILL__BIND_SAMPLER,       /* sampler alone: rill__binding.sampler */
 } rill__bind_kind;
 
 #define RILL__MAX_SETS 3
@@ -275,6 +277,10 @@ void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]);
 /* Orders compute shader writes before later compute reads and writes (between dispatches of one
  * pass that touch the same image). */
 void rill__cmd_compute_barrier(rill__cmd *cmd);
+/* Copies src (whole) onto dst (same size and format), both in the GENERAL layout (images a pass
+ * holds as STORAGE_WRITE), with barriers so earlier writes of either are seen and the copy is seen
+ * by the compute work that follows in the same pass. */
+void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst);
 /* Blits src (whole) onto dst (whole), converting formats; both in transfer layouts. */
 void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst);
 

@@ -167,6 +167,7 @@ typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill_
 
 struct rill_renderer {
     rill_renderer_desc desc;
+    struct rill_plugins *plugins; /* effect plugin host (plugin_host.c), or NULL */
     rill__gpu *gpu;
     uint32_t width, height;
     float render_scale; /* of the 3D images, in [0.1, 1] */
@@ -248,5 +249,11 @@ const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
  * chunk meshes, then push one instance per chunk mesh. False when out of memory. */
 rill_render_terrain *rill__render_terrain_of(const rill_world *world);
 bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_buf *buf);
+
+/* The plugin host's frame graph hook (plugin_host.c): adds the active plugin effects of the HDR
+ * phases (hdr = true: on "hdr") or the LDR phases (on "ldr") in phase and order, the first after
+ * the pass `after`; passes declared later that use the image follow them. */
+rill_result rill__plugins_add_passes(rill_renderer *r, rill_rg *g, bool hdr, const char *after,
+                                     rill_error *err);
 
 #endif

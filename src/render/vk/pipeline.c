@@ -16,6 +16,10 @@ static VkDescriptorType desc_type(rill__bind_kind k) {
         return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     case RILL__BIND_STORAGE_IMAGE:
         return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    case RILL__BIND_SAMPLED_IMAGE:
+        return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    case RILL__BIND_SAMPLER:
+        return VK_DESCRIPTOR_TYPE_SAMPLER;
     default:
         return VK_DESCRIPTOR_TYPE_MAX_ENUM;
     }
@@ -244,16 +248,18 @@ rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_
 /* >>descriptor sets -------------------------------------------------------------------------- */
 
 static VkResult new_pool(rill__gpu *gpu, bool freeable, VkDescriptorPool *out) {
-    VkDescriptorPoolSize sizes[4] = {
+    VkDescriptorPoolSize sizes[6] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1024},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1024},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 256},
+        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 256},
+        {VK_DESCRIPTOR_TYPE_SAMPLER, 256},
     };
     VkDescriptorPoolCreateInfo ci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     ci.flags = freeable ? VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT : 0;
     ci.maxSets = 1024;
-    ci.poolSizeCount = 4;
+    ci.poolSizeCount = 6;
     ci.pPoolSizes = sizes;
     return vkCreateDescriptorPool(gpu->dev, &ci, NULL, out);
 }
@@ -314,14 +320,19 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
             bi[n].offset = b->offset;
             bi[n].range = b->range ? b->range : VK_WHOLE_SIZE;
             w[n].pBufferInfo = &bi[n];
+        } else if (k == RILL__BIND_SAMPLER) {
+            memset(&ii[n], 0, sizeof(ii[n]));
+            ii[n].sampler = rill__vk_sampler(gpu, b->sampler);
+            w[n].pImageInfo = &ii[n];
         } else {
             const rill__img *img = b->img;
             ii[n].imageView =
                 b->layer >= 0 && img->layer_views ? img->layer_views[b->layer] : img->view;
             ii[n].sampler =
                 k == RILL__BIND_TEXTURE ? rill__vk_sampler(gpu, b->sampler) : VK_NULL_HANDLE;
-            ii[n].imageLayout = k == RILL__BIND_STORAGE_IMAGE ? VK_IMAGE_LAYOUT_GENERAL
-                                                              : VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL;
+            ii[n].imageLayout = k == RILL__BIND_STORAGE_IMAGE || k == RILL__BIND_SAMPLED_IMAGE
+                                    ? VK_IMAGE_LAYOUT_GENERAL
+                                    : VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL;
             w[n].pImageInfo = &ii[n];
         }
         n++;

@@ -1,0 +1,66 @@
+/* rill/render/plugins.h: the host side of effect plugins (rill/plugin.h is the plugin side).
+ *
+ *   rill_plugins_create attaches a plugin host to a renderer (and, optionally, a world: each
+ *   effect's settings become a component of that world, named by the effect id, so a scene can
+ *   hold them). rill_plugins_load / load_dir dlopen a private copy of each library (the file can
+ *   be replaced while it runs), check its ABI and compile its shaders with shaderc.
+ *   rill_plugins_poll, once per frame, swaps a changed shader file or library in place: a broken
+ *   shader or a changed settings layout is refused with a message and the old one kept.
+ *   An effect draws only while some entity of the world holds its settings component (without a
+ *   world: always, with the defaults). */
+#ifndef RILL_RENDER_PLUGINS_H
+#define RILL_RENDER_PLUGINS_H
+
+#include "rill/plugin.h"
+#include "rill/render.h"
+#include "rill/world.h"
+
+typedef struct rill_plugins rill_plugins;
+
+/* world may be NULL. One host per renderer; destroy it before the renderer. */
+rill_plugins *rill_plugins_create(rill_renderer *r, rill_world *world, rill_error *err);
+void rill_plugins_destroy(rill_plugins *p);
+
+/* Loads one library. A refused library (ABI, missing entry, bad effect, shader error) returns an
+ * error naming the file and leaves the host as it was. */
+rill_result rill_plugins_load(rill_plugins *p, const char *path, rill_error *err);
+/* Loads every *.so in dir (sorted by name). Libraries that fail are logged and skipped;
+ * *out_failed (optional) counts them. Fails only when dir cannot be read. */
+rill_result rill_plugins_load_dir(rill_plugins *p, const char *dir, uint32_t *out_failed,
+                                  rill_error *err);
+/* Checks the watched files (libraries and shader files) and swaps what changed. Returns how many
+ * swaps happened; refusals are logged and counted in rill_plugins_stats. */
+uint32_t rill_plugins_poll(rill_plugins *p);
+
+typedef struct rill_plugin_info {
+    const char *path, *name, *version;
+    uint32_t abi_major, abi_minor;
+    uint32_t effect_count;
+    const char *effects[16]; /* ids of the first 16 effects */
+} rill_plugin_info;
+uint32_t rill_plugins_count(const rill_plugins *p);
+bool rill_plugins_get(const rill_plugins *p, uint32_t index, rill_plugin_info *out);
+
+typedef struct rill_plugin_effect_info {
+    const char *id, *plugin;
+    uint32_t phase;
+    int32_t order;
+    uint32_t settings_size;
+    uint32_t generation; /* bumps on every successful shader swap */
+    bool active;         /* drawn in the last built frame */
+} rill_plugin_effect_info;
+uint32_t rill_plugins_effect_count(const rill_plugins *p);
+bool rill_plugins_effect_get(const rill_plugins *p, uint32_t index, rill_plugin_effect_info *out);
+
+typedef struct rill_plugins_stats {
+    uint32_t loads, reloads, refused, shader_errors;
+    char last_error[512]; /* the last refusal or compile error, "" when none */
+} rill_plugins_stats;
+void rill_plugins_get_stats(const rill_plugins *p, rill_plugins_stats *out);
+
+/* Sets an effect's settings used when no world is attached (or as the defaults for new
+ * components). size must equal the effect's settings_size. */
+rill_result rill_plugins_set_settings(rill_plugins *p, const char *id, const void *data,
+                                      uint32_t size, rill_error *err);
+
+#endif /* RILL_RENDER_PLUGINS_H */

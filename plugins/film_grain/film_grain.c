@@ -1,0 +1,40 @@
+/* film_grain: the FilmGrain effect plugin (shader: film_grain.glsl next to the library). */
+#include "rill/plugin.h"
+
+static const rill_plugin_field fields[] = {
+    {"intensity", RILL_PLUGIN_FIELD_F32, 0, {0.08, 0, 0, 0}, 1, 0.0f, 1.0f, "grain amplitude"},
+    {"animated",
+     RILL_PLUGIN_FIELD_U32,
+     4,
+     {1, 0, 0, 0},
+     0,
+     0.0f,
+     0.0f,
+     "1 = new grain every frame, 0 = fixed"},
+};
+
+static const rill_plugin_api api = {RILL_PLUGIN_ABI_MAJOR,
+                                    RILL_PLUGIN_ABI_MINOR,
+                                    sizeof(rill_plugin_api),
+                                    "film_grain",
+                                    "1.0",
+                                    NULL};
+
+RILL_PLUGIN_EXPORT const rill_plugin_api *rill_plugin_entry(const rill_host_api *host);
+
+const rill_plugin_api *rill_plugin_entry(const rill_host_api *host) {
+    if (!host || host->abi_major != RILL_PLUGIN_ABI_MAJOR) {
+        return &api; /* the host reports the mismatch */
+    }
+    rill_plugin_effect_desc d = {sizeof(d),
+                                 "FilmGrain",
+                                 NULL,
+                                 "film_grain.glsl",
+                                 16,
+                                 fields,
+                                 sizeof(fields) / sizeof(fields[0]),
+                                 RILL_PLUGIN_PHASE_LDR_POST,
+                                 400};
+    host->add_post_process(host->host, &d);
+    return &api;
+}

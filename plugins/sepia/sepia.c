@@ -1,0 +1,35 @@
+/* sepia: the Sepia effect plugin (shader: sepia.glsl next to the library). */
+#include "rill/plugin.h"
+
+static const rill_plugin_field fields[] = {
+    {"strength",
+     RILL_PLUGIN_FIELD_F32,
+     0,
+     {1, 0, 0, 0},
+     1,
+     0.0f,
+     1.0f,
+     "0 = unchanged, 1 = full sepia"},
+};
+
+static const rill_plugin_api api = {
+    RILL_PLUGIN_ABI_MAJOR, RILL_PLUGIN_ABI_MINOR, sizeof(rill_plugin_api), "sepia", "1.0", NULL};
+
+RILL_PLUGIN_EXPORT const rill_plugin_api *rill_plugin_entry(const rill_host_api *host);
+
+const rill_plugin_api *rill_plugin_entry(const rill_host_api *host) {
+    if (!host || host->abi_major != RILL_PLUGIN_ABI_MAJOR) {
+        return &api; /* the host reports the mismatch */
+    }
+    rill_plugin_effect_desc d = {sizeof(d),
+                                 "Sepia",
+                                 NULL,
+                                 "sepia.glsl",
+                                 16,
+                                 fields,
+                                 sizeof(fields) / sizeof(fields[0]),
+                                 RILL_PLUGIN_PHASE_LDR_POST,
+                                 100};
+    host->add_post_process(host->host, &d);
+    return &api;
+}

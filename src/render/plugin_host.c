@@ -1,0 +1,929 @@
+/* plugin_host.c: effect plugins over the C ABI of rill/plugin.h. Each library is dlopened from a
+ * private copy (so the file can be rebuilt while it runs), its ABI checked, its effects' shaders
+ * compiled with shaderc into compute pipelines, and their settings registered as components.
+ * rill__plugins_add_passes is the frame graph's hook: it adds each active effect as one pass that
+ * copies the target into plugin_src and runs the effect from plugin_src into the target. */
+#include "rill/render/plugins.h"
+
+#include "render_internal.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <shaderc/shaderc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        rill_result try_r_ = (x);                                                                  \
+        if (try_r_ != RILL_OK) {                                                                   \
+            return try_r_;                                                                         \
+        }                                                                                          \
+    } while (0)
+
+#define PLUG_MAX_SETTINGS 256u
+#define PLUG_MAX_FIELDS 32u
+#define PLUG_PUSH_SIZE 32u
+
+typedef struct plug_effect {
+    char id[64];
+    char plugin[64];
+    uint32_t lib; /* index in libs */
+    uint32_t phase;
+    int32_t order;
+    char *source; /* inline source (owned) */
+    char shader_path[512];
+    int64_t shader_mtime;
+    uint32_t settings_size; /* as declared */
+    rill_plugin_field fields[PLUG_MAX_FIELDS];
+    char field_names[PLUG_MAX_FIELDS][48];
+    uint32_t field_count;
+    uint8_t settings[PLUG_MAX_SETTINGS]; /* defaults, or rill_plugins_set_settings */
+    uint8_t frame_settings[PLUG_MAX_SETTINGS];
+    rill__pipe *pipe;
+    rill_component comp;
+    uint32_t generation;
+    bool active;
+    bool dead; /* dropped by a library reload */
+} plug_effect;
+
+typedef struct plug_lib {
+    char path[512];
+    char name[64], version[32];
+    uint32_t abi_major, abi_minor;
+    void *dl;
+    const rill_plugin_api *api;
+    int64_t mtime;
+} plug_lib;
+
+struct rill_plugins {
+    rill_renderer *r;
+    rill_world *world;
+    shaderc_compiler_t sc;
+    RILL_ARRAY(plug_lib) libs;
+    RILL_ARRAY(plug_effect) effects;
+    RILL_ARRAY(plug_effect) staged; /* effects announced by the entry call in progress */
+    const char *staging_lib;        /* path, for messages */
+    bool staging_failed;
+    rill_plugins_stats stats;
+    uint32_t copies;
+};
+
+static int64_t file_mtime(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        return -1;
+    }
+    return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+static void note_error(rill_plugins *p, const char *msg) {
+    snprintf(p->stats.last_error, sizeof(p->stats.last_error), "%s", msg);
+    rill_logf(RILL_LOG_WARN, "plugins", "%s", msg);
+}
+
+/* >>shaders ------------------------------------------------------------------------------------ */
+
+static const char *phase_format(uint32_t phase) {
+    return phase <= RILL_PLUGIN_PHASE_HDR_POST ? "rgba16f" : "rgba8";
+}
+
+/* The host's part of every effect shader: the bindings of the contract, then the plugin's source
+ * (numbered from its line 1), then main calling rill_effect for each pixel. */
+static char *build_source(const plug_effect *e, const char *body) {
+    static const char pre[] =
+        "#version 450\n"
+        "layout(local_size_x = 8, local_size_y = 8) in;\n"
+        "layout(set = 0, binding = 0) uniform texture2D rill_source;\n"
+        "layout(set = 0, binding = 1) uniform sampler rill_sampler;\n"
+        "layout(set = 0, binding = 3, %s) uniform writeonly image2D rill_output;\n"
+        "layout(push_constant) uniform RillFrame {\n"
+        "    vec2 size; vec2 inv_size; float time; uint frame; vec2 pad;\n"
+        "} rill_frame;\n"
+        "vec4 rill_sample(vec2 uv) { return textureLod(sampler2D(rill_source, rill_sampler), uv, "
+        "0.0); }\n"
+        "#line 1\n";
+    static const char post[] =
+        "\nvoid main() {\n"
+        "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+        "    if (any(greaterThanEqual(p, ivec2(rill_frame.size)))) { return; }\n"
+        "    vec2 uv = (vec2(p) + 0.5) * rill_frame.inv_size;\n"
+        "    imageStore(rill_output, p, rill_effect(uv, rill_sample(uv)));\n"
+        "}\n";
+    size_t n = sizeof(pre) + 16 + strlen(body) + sizeof(post);
+    char *s = rill_malloc_tagged(n, RILL_MEM_RENDER);
+    if (!s) {
+        return NULL;
+    }
+    int k = snprintf(s, n, pre, phase_format(e->phase));
+    snprintf(s + k, n - (size_t)k, "%s%s", body, post);
+    return s;
+}
+
+/* Reads the effect's current GLSL (its file when it has one); NULL with err set when unreadable. */
+static char *read_body(const plug_effect *e, rill_error *err) {
+    if (!e->shader_path[0]) {
+        size_t n = strlen(e->source) + 1;
+        char *s = rill_malloc_tagged(n, RILL_MEM_RENDER);
+        if (s) {
+            memcpy(s, e->source, n);
+        }
+        return s;
+    }
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (rill_file_read_all(e->shader_path, &data, &size, err) != RILL_OK) {
+        return NULL;
+    }
+    char *s = rill_malloc_tagged(size + 1, RILL_MEM_RENDER);
+    if (s) {
+        memcpy(s, data, size);
+        s[size] = 0;
+    }
+    rill_free(data);
+    return s;
+}
+
+/* Compiles e's shader into a pipeline; on failure *out is untouched and err holds shaderc's
+ * messages (file:line: error: ...). */
+static rill_result compile_effect(rill_plugins *p, const plug_effect *e, rill__pipe **out,
+                                  rill_error *err) {
+    char *body = read_body(e, err);
+    if (!body) {
+        return err ? err->code : RILL_ERR_IO;
+    }
+    char *src = build_source(e, body);
+    rill_free(body);
+    if (!src) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
+    }
+    const char *fname = e->shader_path[0] ? e->shader_path : e->id;
+    shaderc_compile_options_t opt = shaderc_compile_options_initialize();
+    shaderc_compile_options_set_target_env(opt, shaderc_target_env_vulkan,
+                                           shaderc_env_version_vulkan_1_3);
+    shaderc_compile_options_set_optimization_level(opt, shaderc_optimization_level_performance);
+    shaderc_compilation_result_t res = shaderc_compile_into_spv(
+        p->sc, src, strlen(src), shaderc_compute_shader, fname, "main", opt);
+    shaderc_compile_options_release(opt);
+    rill_free(src);
+    rill_result rc = RILL_OK;
+    if (shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
+        rc = rill_error_set(err, RILL_ERR_PARSE, "plugins: effect '%s': shader: %s", e->id,
+                            shaderc_result_get_error_message(res));
+    } else {
+        rill__pipe_desc d;
+        memset(&d, 0, sizeof(d));
+        d.label = e->id;
+        d.cs = (const uint32_t *)shaderc_result_get_bytes(res);
+        d.cs_size = shaderc_result_get_length(res);
+        d.set_count = 1;
+        d.sets[0].bindings[0] = RILL__BIND_SAMPLED_IMAGE;
+        d.sets[0].bindings[1] = RILL__BIND_SAMPLER;
+        d.sets[0].bindings[2] = RILL__BIND_UNIFORM;
+        d.sets[0].bindings[3] = RILL__BIND_STORAGE_IMAGE;
+        d.push_size = PLUG_PUSH_SIZE;
+        rill__pipe *pipe = rill__pipe_create(p->r->gpu, &d, err);
+        if (!pipe) {
+            rc = err ? err->code : RILL_ERR_VULKAN;
+        } else {
+            *out = pipe;
+        }
+    }
+    shaderc_result_release(res);
+    return rc;
+}
+
+/* >>settings ----------------------------------------------------------------------------------- */
+
+static rill_field_type field_type(uint32_t t) {
+    static const rill_field_type map[RILL_PLUGIN_FIELD_COUNT] = {
+        RILL_FIELD_F32, RILL_FIELD_VEC2, RILL_FIELD_VEC3,  RILL_FIELD_VEC4,
+        RILL_FIELD_I32, RILL_FIELD_U32,  RILL_FIELD_COLOR,
+    };
+    return t < RILL_PLUGIN_FIELD_COUNT ? map[t] : RILL_FIELD_NONE;
+}
+
+static uint32_t field_bytes(uint32_t t) {
+    static const uint32_t bytes[RILL_PLUGIN_FIELD_COUNT] = {4, 8, 12, 16, 4, 4, 16};
+    return t < RILL_PLUGIN_FIELD_COUNT ? bytes[t] : 0;
+}
+
+/* Same layout: same size and the same fields (name, type, offset) in the same order. */
+static bool same_layout(const plug_effect *a, const plug_effect *b) {
+    if (a->settings_size != b->settings_size || a->field_count != b->field_count) {
+        return false;
+    }
+    for (uint32_t i = 0; i < a->field_count; i++) {
+        if (strcmp(a->field_names[i], b->field_names[i]) != 0 ||
+            a->fields[i].type != b->fields[i].type || a->fields[i].offset != b->fields[i].offset) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static rill_result register_component(rill_plugins *p, plug_effect *e, rill_error *err) {
+    if (!p->world) {
+        return RILL_OK;
+    }
+    rill_field f[PLUG_MAX_FIELDS];
+    memset(f, 0, sizeof(f));
+    for (uint32_t i = 0; i < e->field_count; i++) {
+        const rill_plugin_field *pf = &e->fields[i];
+        f[i].name = e->field_names[i];
+        f[i].type = field_type(pf->type);
+        f[i].offset = pf->offset;
+        f[i].count = 1;
+        if (pf->has_range) {
+            f[i].flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX;
+            f[i].min = pf->min;
+            f[i].max = pf->max;
+        }
+    }
+    rill_type_desc td;
+    memset(&td, 0, sizeof(td));
+    td.name = e->id;
+    td.size = e->settings_size ? (e->settings_size + 15u) & ~15u : 16u;
+    td.align = 16;
+    td.fields = f;
+    td.field_count = e->field_count;
+    td.defaults = e->settings;
+    e->comp = rill_world_register_component(p->world, &td);
+    if (!e->comp) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "plugins: effect '%s': its settings component could not be "
+                              "registered (a component of that name with another layout?)",
+                              e->id);
+    }
+    return RILL_OK;
+}
+
+/* >>the host table ------------------------------------------------------------------------------
+ */
+
+static bool valid_name(const char *s) {
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n >= 48) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Checks one announced effect and copies it into *e; a message in err on refusal. */
+static rill_result take_effect(rill_plugins *p, const rill_plugin_effect_desc *d, plug_effect *e,
+                               rill_error *err) {
+    const char *lib = p->staging_lib;
+    if (!d || d->struct_size < offsetof(rill_plugin_effect_desc, order) + sizeof(int32_t)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "plugins: %s: add_post_process: desc too small", lib);
+    }
+    if (!valid_name(d->id)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "plugins: %s: effect id must be 1-47 letters, digits or _", lib);
+    }
+    if (d->phase >= RILL_PLUGIN_PHASE_COUNT || d->settings_size > PLUG_MAX_SETTINGS ||
+        d->settings_field_count > PLUG_MAX_FIELDS ||
+        (d->settings_field_count && !d->settings_fields) ||
+        (!d->shader_source && !d->shader_path)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "plugins: %s: effect '%s': bad phase, settings (at most %u bytes, "
+                              "%u fields) or no shader",
+                              lib, d->id, PLUG_MAX_SETTINGS, PLUG_MAX_FIELDS);
+    }
+    memset(e, 0, sizeof(*e));
+    snprintf(e->id, sizeof(e->id), "%s", d->id);
+    e->phase = d->phase;
+    e->order = d->order;
+    e->settings_size = d->settings_size;
+    e->field_count = d->settings_field_count;
+    for (uint32_t i = 0; i < e->field_count; i++) {
+        const rill_plugin_field *f = &d->settings_fields[i];
+        uint32_t fb = field_bytes(f->type);
+        if (!valid_name(f->name) || !fb || f->offset + fb > d->settings_size) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "plugins: %s: effect '%s': field %u: bad name, type or offset "
+                                  "past settings_size %u",
+                                  lib, d->id, i, d->settings_size);
+        }
+        e->fields[i] = *f;
+        snprintf(e->field_names[i], sizeof(e->field_names[i]), "%s", f->name);
+        e->fields[i].name = NULL;
+        e->fields[i].doc = NULL;
+        if (f->type == RILL_PLUGIN_FIELD_I32 || f->type == RILL_PLUGIN_FIELD_U32) {
+            int32_t iv = (int32_t)f->default_value[0]; /* integer defaults travel as floats */
+            memcpy(e->settings + f->offset, &iv, 4);
+        } else {
+            memcpy(e->settings + f->offset, f->default_value, fb);
+        }
+    }
+    if (d->shader_path) {
+        if (d->shader_path[0] == '/') {
+            snprintf(e->shader_path, sizeof(e->shader_path), "%s", d->shader_path);
+        } else {
+            const char *slash = strrchr(lib, '/');
+            int dl = slash ? (int)(slash - lib) : 1;
+            snprintf(e->shader_path, sizeof(e->shader_path), "%.*s/%s", dl, slash ? lib : ".",
+                     d->shader_path);
+        }
+        e->shader_mtime = file_mtime(e->shader_path);
+    } else {
+        size_t n = strlen(d->shader_source) + 1;
+        e->source = rill_malloc_tagged(n, RILL_MEM_RENDER);
+        if (!e->source) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
+        }
+        memcpy(e->source, d->shader_source, n);
+    }
+    return RILL_OK;
+}
+
+static int host_add_post_process(void *host, const rill_plugin_effect_desc *d) {
+    rill_plugins *p = host;
+    rill_error err = {0};
+    plug_effect e;
+    if (take_effect(p, d, &e, &err) != RILL_OK) {
+        rill_free(e.source);
+        note_error(p, err.msg);
+        p->staging_failed = true;
+        return 1;
+    }
+    if (!rill_array_push(&p->staged, e)) {
+        rill_free(e.source);
+        p->staging_failed = true;
+        return 1;
+    }
+    return 0;
+}
+
+static void host_log(void *host, int level, const char *message) {
+    (void)host;
+    rill_logf(level >= 2   ? RILL_LOG_ERROR
+              : level == 1 ? RILL_LOG_WARN
+                           : RILL_LOG_INFO,
+              "plugin", "%s", message ? message : "");
+}
+
+/* >>loading ------------------------------------------------------------------------------------ */
+
+/* dlopens a private copy of path: the loader caches by name and the build replaces the file. */
+static void *open_copy(rill_plugins *p, const char *path, rill_error *err) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (rill_file_read_all(path, &data, &size, err) != RILL_OK) {
+        return NULL;
+    }
+    char tmp[256];
+    snprintf(tmp, sizeof(tmp), "%s/rill-plugin-%ld-%u.so",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(), p->copies++);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    if (f) {
+        ok = fclose(f) == 0 && ok;
+    }
+    rill_free(data);
+    if (!ok) {
+        unlink(tmp);
+        rill_error_set(err, RILL_ERR_IO, "plugins: %s: cannot write a copy to %s", path, tmp);
+        return NULL;
+    }
+    void *dl = dlopen(tmp, RTLD_NOW | RTLD_LOCAL);
+    unlink(tmp); /* the mapping stays; nothing is left behind */
+    if (!dl) {
+        rill_error_set(err, RILL_ERR_IO, "plugins: %s: %s", path, dlerror());
+    }
+    return dl;
+}
+
+static void free_staged(rill_plugins *p) {
+    for (uint32_t i = 0; i < p->staged.len; i++) {
+        rill_free(p->staged.data[i].source);
+        if (p->staged.data[i].pipe) {
+            rill__pipe_destroy(p->r->gpu, p->staged.data[i].pipe);
+        }
+    }
+    rill_array_clear(&p->staged);
+}
+
+/* Opens path and runs its entry into p->staged; checks the ABI. */
+static rill_result open_lib(rill_plugins *p, const char *path, plug_lib *lib, rill_error *err) {
+    memset(lib, 0, sizeof(*lib));
+    snprintf(lib->path, sizeof(lib->path), "%s", path);
+    lib->mtime = file_mtime(path);
+    lib->dl = open_copy(p, path, err);
+    if (!lib->dl) {
+        return err ? err->code : RILL_ERR_IO;
+    }
+    rill_plugin_entry_fn entry = NULL;
+    *(void **)&entry = dlsym(lib->dl, RILL_PLUGIN_ENTRY_NAME);
+    if (!entry) {
+        dlclose(lib->dl);
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "plugins: %s: no %s entry point",
+                              path, RILL_PLUGIN_ENTRY_NAME);
+    }
+    rill_host_api host = {RILL_PLUGIN_ABI_MAJOR, RILL_PLUGIN_ABI_MINOR,
+                          sizeof(rill_host_api), p,
+                          host_add_post_process, host_log};
+    p->staging_lib = path;
+    p->staging_failed = false;
+    free_staged(p);
+    const rill_plugin_api *api = entry(&host);
+    rill_result rc = RILL_OK;
+    if (!api || api->struct_size < offsetof(rill_plugin_api, name)) {
+        rc = rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                            "plugins: %s: the entry point returned no plugin table", path);
+    } else if (api->abi_major != RILL_PLUGIN_ABI_MAJOR || api->abi_minor > RILL_PLUGIN_ABI_MINOR) {
+        rc = rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                            "plugins: %s: ABI %u.%u refused: this host has ABI %u.%u (major must "
+                            "match, minor at most the host's)",
+                            path, api->abi_major, api->abi_minor, RILL_PLUGIN_ABI_MAJOR,
+                            RILL_PLUGIN_ABI_MINOR);
+    } else if (p->staging_failed) {
+        rc = rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "plugins: %s: refused: %s", path,
+                            p->stats.last_error);
+    }
+    if (rc != RILL_OK) {
+        free_staged(p);
+        dlclose(lib->dl);
+        return rc;
+    }
+    lib->api = api;
+    lib->abi_major = api->abi_major;
+    lib->abi_minor = api->abi_minor;
+    bool has_name = api->struct_size >= offsetof(rill_plugin_api, version) + sizeof(char *);
+    snprintf(lib->name, sizeof(lib->name), "%s", has_name && api->name ? api->name : "?");
+    snprintf(lib->version, sizeof(lib->version), "%s",
+             has_name && api->version ? api->version : "?");
+    return RILL_OK;
+}
+
+static int find_effect(const rill_plugins *p, const char *id) {
+    for (uint32_t i = 0; i < p->effects.len; i++) {
+        if (!p->effects.data[i].dead && strcmp(p->effects.data[i].id, id) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Compiles every staged effect and checks it against the live ones (owner = the library being
+ * replaced, or UINT32_MAX for a new load). */
+static rill_result check_staged(rill_plugins *p, uint32_t owner, rill_error *err) {
+    for (uint32_t i = 0; i < p->staged.len; i++) {
+        plug_effect *e = &p->staged.data[i];
+        int old = find_effect(p, e->id);
+        if (old >= 0 && p->effects.data[old].lib != owner) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "plugins: %s: effect '%s' is already loaded from %s",
+                                  p->staging_lib, e->id,
+                                  p->libs.data[p->effects.data[old].lib].path);
+        }
+        if (old >= 0 && !same_layout(&p->effects.data[old], e)) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "plugins: %s: effect '%s': settings layout changed; refused "
+                                  "(the old plugin is kept: restart to change a layout)",
+                                  p->staging_lib, e->id);
+        }
+        if (compile_effect(p, e, &e->pipe, err) != RILL_OK) {
+            p->stats.shader_errors++;
+            return err ? err->code : RILL_ERR_PARSE;
+        }
+    }
+    return RILL_OK;
+}
+
+static void close_lib(plug_lib *lib) {
+    if (lib->api && lib->api->struct_size >= sizeof(rill_plugin_api) && lib->api->shutdown) {
+        lib->api->shutdown();
+    }
+    if (lib->dl) {
+        dlclose(lib->dl);
+    }
+    lib->dl = NULL;
+    lib->api = NULL;
+}
+
+/* Moves the staged effects in as the effects of library `owner`, replacing its old ones. */
+static rill_result commit_staged(rill_plugins *p, uint32_t owner, rill_error *err) {
+    for (uint32_t i = 0; i < p->effects.len; i++) {
+        plug_effect *e = &p->effects.data[i];
+        if (e->lib == owner && !e->dead) {
+            e->dead = true; /* revived below when the new library still has it */
+        }
+    }
+    for (uint32_t i = 0; i < p->staged.len; i++) {
+        plug_effect *s = &p->staged.data[i];
+        snprintf(s->plugin, sizeof(s->plugin), "%s", p->libs.data[owner].name);
+        s->lib = owner;
+        int old = -1;
+        for (uint32_t k = 0; k < p->effects.len; k++) {
+            if (p->effects.data[k].lib == owner && strcmp(p->effects.data[k].id, s->id) == 0) {
+                old = (int)k;
+            }
+        }
+        if (old >= 0) {
+            plug_effect *o = &p->effects.data[old];
+            rill__pipe_destroy(p->r->gpu, o->pipe);
+            rill_free(o->source);
+            s->comp = o->comp;
+            s->generation = o->generation + 1;
+            memcpy(s->settings, o->settings, sizeof(s->settings));
+            *o = *s;
+        } else {
+            TRY(register_component(p, s, err));
+            if (!rill_array_push(&p->effects, *s)) {
+                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
+            }
+        }
+        s->pipe = NULL;
+        s->source = NULL;
+    }
+    rill_array_clear(&p->staged);
+    return RILL_OK;
+}
+
+rill_result rill_plugins_load(rill_plugins *p, const char *path, rill_error *err) {
+    if (!p || !path) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "plugins: load needs a path");
+    }
+    rill_error local = {0};
+    if (!err) {
+        err = &local;
+    }
+    plug_lib lib;
+    rill_result rc = open_lib(p, path, &lib, err);
+    if (rc == RILL_OK) {
+        rc = check_staged(p, UINT32_MAX, err);
+        if (rc == RILL_OK && !rill_array_push(&p->libs, lib)) {
+            rc = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
+        }
+        if (rc != RILL_OK) {
+            free_staged(p);
+            close_lib(&lib);
+        } else {
+            rc = commit_staged(p, p->libs.len - 1, err);
+        }
+    }
+    if (rc != RILL_OK) {
+        p->stats.refused++;
+        note_error(p, err->msg);
+        return rc;
+    }
+    p->stats.loads++;
+    return RILL_OK;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+rill_result rill_plugins_load_dir(rill_plugins *p, const char *dir, uint32_t *out_failed,
+                                  rill_error *err) {
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d) {
+        return rill_error_set(err, RILL_ERR_IO, "plugins: cannot read the folder '%s'",
+                              dir ? dir : "(null)");
+    }
+    char *names[256];
+    uint32_t n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) && n < 256) {
+        size_t len = strlen(ent->d_name);
+        if (len > 3 && strcmp(ent->d_name + len - 3, ".so") == 0) {
+            names[n] = rill_malloc_tagged(strlen(dir) + len + 2, RILL_MEM_RENDER);
+            if (names[n]) {
+                sprintf(names[n], "%s/%s", dir, ent->d_name);
+                n++;
+            }
+        }
+    }
+    closedir(d);
+    qsort(names, n, sizeof(names[0]), cmp_str);
+    uint32_t failed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        rill_error e = {0};
+        if (rill_plugins_load(p, names[i], &e) != RILL_OK) {
+            failed++;
+        }
+        rill_free(names[i]);
+    }
+    if (out_failed) {
+        *out_failed = failed;
+    }
+    return RILL_OK;
+}
+
+/* >>hot reload --------------------------------------------------------------------------------- */
+
+static bool reload_lib(rill_plugins *p, uint32_t li) {
+    rill_error err = {0};
+    plug_lib *old = &p->libs.data[li];
+    plug_lib lib;
+    int64_t mt = file_mtime(old->path);
+    old->mtime = mt; /* one attempt per change */
+    rill_result rc = open_lib(p, old->path, &lib, &err);
+    if (rc == RILL_OK) {
+        rc = check_staged(p, li, &err);
+        if (rc != RILL_OK) {
+            free_staged(p);
+            close_lib(&lib);
+        }
+    }
+    if (rc != RILL_OK) {
+        p->stats.refused++;
+        note_error(p, err.msg);
+        return false;
+    }
+    close_lib(&p->libs.data[li]);
+    p->libs.data[li] = lib;
+    commit_staged(p, li, &err);
+    p->stats.reloads++;
+    rill_logf(RILL_LOG_INFO, "plugins", "%s reloaded", lib.path);
+    return true;
+}
+
+static bool reload_shader(rill_plugins *p, plug_effect *e) {
+    e->shader_mtime = file_mtime(e->shader_path);
+    rill_error err = {0};
+    rill__pipe *pipe = NULL;
+    if (compile_effect(p, e, &pipe, &err) != RILL_OK) {
+        p->stats.shader_errors++;
+        note_error(p, err.msg); /* the last good pipeline stays */
+        return false;
+    }
+    rill__pipe_destroy(p->r->gpu, e->pipe);
+    e->pipe = pipe;
+    e->generation++;
+    p->stats.reloads++;
+    return true;
+}
+
+uint32_t rill_plugins_poll(rill_plugins *p) {
+    if (!p) {
+        return 0;
+    }
+    uint32_t swaps = 0;
+    for (uint32_t i = 0; i < p->libs.len; i++) {
+        int64_t mt = file_mtime(p->libs.data[i].path);
+        if (mt >= 0 && mt != p->libs.data[i].mtime) {
+            swaps += reload_lib(p, i);
+        }
+    }
+    for (uint32_t i = 0; i < p->effects.len; i++) {
+        plug_effect *e = &p->effects.data[i];
+        if (e->dead || !e->shader_path[0]) {
+            continue;
+        }
+        int64_t mt = file_mtime(e->shader_path);
+        if (mt >= 0 && mt != e->shader_mtime) {
+            swaps += reload_shader(p, e);
+        }
+    }
+    return swaps;
+}
+
+/* >>frame graph -------------------------------------------------------------------------------- */
+
+typedef struct plug_pass {
+    rill_plugins *p;
+    uint32_t effect;
+    const char *target;
+} plug_pass;
+
+static void exec_effect(rill_rg_ctx *ctx, void *user) {
+    plug_pass *pp = user;
+    plug_effect *e = &pp->p->effects.data[pp->effect];
+    bool hdr = e->phase <= RILL_PLUGIN_PHASE_HDR_POST;
+    rill__img *src = rill__ctx_image(ctx, hdr ? "plugin_src_hdr" : "plugin_src");
+    rill__img *dst = rill__ctx_image(ctx, pp->target);
+    if (!src || !dst || !e->pipe) {
+        return;
+    }
+    rill__cmd_copy_image_general(ctx->cmd, dst, src);
+    uint32_t ubo_size = e->settings_size ? (e->settings_size + 15u) & ~15u : 16u;
+    rill__buf *buf = NULL;
+    uint64_t off = 0;
+    void *ubo = rill__frame_alloc(ctx->cmd, ubo_size, 256, &buf, &off);
+    if (!ubo) {
+        return;
+    }
+    memset(ubo, 0, ubo_size);
+    memcpy(ubo, e->frame_settings, e->settings_size);
+    const rill__img_desc *d = rill__img_get_desc(dst);
+    rill__cmd_bind_pipe(ctx->cmd, e->pipe);
+    rill__binding b[4];
+    memset(b, 0, sizeof(b));
+    b[0].img = src;
+    b[0].layer = -1;
+    b[1].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    b[2].buf = buf;
+    b[2].offset = off;
+    b[2].range = ubo_size;
+    b[3].img = dst;
+    b[3].layer = -1;
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
+    float push[8] = {(float)d->width,
+                     (float)d->height,
+                     1.0f / (float)d->width,
+                     1.0f / (float)d->height,
+                     0,
+                     0,
+                     0,
+                     0};
+    uint32_t frame = (uint32_t)rill__gpu_frame_index(pp->p->r->gpu);
+    push[4] = (float)frame / 60.0f;
+    memcpy(&push[5], &frame, 4);
+    rill__cmd_push(ctx->cmd, push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+/* The settings this frame: the first entity holding the component (until routing picks per
+ * camera), or, without a world, the host's copy. false = the effect does not run. */
+static bool effect_settings(rill_plugins *p, plug_effect *e) {
+    if (!p->world) {
+        memcpy(e->frame_settings, e->settings, sizeof(e->settings));
+        return true;
+    }
+    rill_query q = rill_world_query(p->world, &(rill_query_desc){.with = {e->comp}});
+    if (!rill_query_next(&q)) {
+        return false;
+    }
+    memcpy(e->frame_settings, rill_query_get(&q, 0), e->settings_size);
+    return true;
+}
+
+static int cmp_pass(const void *a, const void *b) {
+    const plug_effect *x = *(plug_effect *const *)a, *y = *(plug_effect *const *)b;
+    if (x->phase != y->phase) {
+        return x->phase < y->phase ? -1 : 1;
+    }
+    if (x->order != y->order) {
+        return x->order < y->order ? -1 : 1;
+    }
+    return strcmp(x->id, y->id);
+}
+
+/* Per-frame pass records (the graph keeps the user pointers until the next build). */
+static plug_pass g_passes[2][64];
+
+rill_result rill__plugins_add_passes(rill_renderer *r, rill_rg *g, bool hdr, const char *after,
+                                     rill_error *err) {
+    rill_plugins *p = r->plugins;
+    if (!p) {
+        return RILL_OK;
+    }
+    plug_effect *order[64];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < p->effects.len && n < 64; i++) {
+        plug_effect *e = &p->effects.data[i];
+        if ((e->phase <= RILL_PLUGIN_PHASE_HDR_POST) != hdr) {
+            continue;
+        }
+        e->active = !e->dead && e->pipe && effect_settings(p, e);
+        if (e->active) {
+            order[n++] = e;
+        }
+    }
+    if (n == 0) {
+        return RILL_OK;
+    }
+    qsort(order, n, sizeof(order[0]), cmp_pass);
+    const char *src = hdr ? "plugin_src_hdr" : "plugin_src";
+    rill_rg_image_desc d;
+    memset(&d, 0, sizeof(d));
+    d.format = hdr ? RILL_RG_FORMAT_RGBA16F : RILL_RG_FORMAT_RGBA8_UNORM;
+    d.scale = hdr ? r->render_scale : 1.0f; /* the size of the image the effects work on */
+    TRY(rill_rg_declare_image(g, src, &d, err));
+    char prev[80];
+    snprintf(prev, sizeof(prev), "%s", after);
+    for (uint32_t i = 0; i < n; i++) {
+        plug_effect *e = order[i];
+        plug_pass *pp = &g_passes[hdr][i];
+        *pp = (plug_pass){p, (uint32_t)(e - p->effects.data), hdr ? "hdr" : "ldr"};
+        char fx[80];
+        snprintf(fx, sizeof(fx), "plugin:%s", e->id);
+        /* One pass: copy the target into src, then the effect samples src and writes the
+         * target. Both are held as storage writes (GENERAL), so the graph orders the effects
+         * by the order they are added and every later reader waits for them. */
+        rill_rg_pass_desc fd = {fx, exec_effect, pp, false};
+        TRY(rill_rg_add_pass(g, &fd, err));
+        TRY(rill_rg_access(g, fx, src, RILL_RG_USAGE_STORAGE_WRITE, err));
+        TRY(rill_rg_access(g, fx, pp->target, RILL_RG_USAGE_STORAGE_WRITE, err));
+        TRY(rill_rg_add_edge(g, prev, fx, err));
+        snprintf(prev, sizeof(prev), "%s", fx);
+    }
+    return RILL_OK;
+}
+
+/* >>lifetime and queries ----------------------------------------------------------------------- */
+
+rill_plugins *rill_plugins_create(rill_renderer *r, rill_world *world, rill_error *err) {
+    if (!r || r->plugins) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "plugins: needs a renderer without a plugin host");
+        return NULL;
+    }
+    rill_plugins *p = rill_calloc_tagged(1, sizeof(*p), RILL_MEM_RENDER);
+    if (!p) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
+        return NULL;
+    }
+    p->sc = shaderc_compiler_initialize();
+    if (!p->sc) {
+        rill_free(p);
+        rill_error_set(err, RILL_ERR_UNSUPPORTED, "plugins: shaderc could not start");
+        return NULL;
+    }
+    p->r = r;
+    p->world = world;
+    r->plugins = p;
+    return p;
+}
+
+void rill_plugins_destroy(rill_plugins *p) {
+    if (!p) {
+        return;
+    }
+    for (uint32_t i = 0; i < p->effects.len; i++) {
+        rill__pipe_destroy(p->r->gpu, p->effects.data[i].pipe);
+        rill_free(p->effects.data[i].source);
+    }
+    free_staged(p);
+    for (uint32_t i = 0; i < p->libs.len; i++) {
+        close_lib(&p->libs.data[i]);
+    }
+    rill_array_free(&p->effects);
+    rill_array_free(&p->staged);
+    rill_array_free(&p->libs);
+    shaderc_compiler_release(p->sc);
+    p->r->plugins = NULL;
+    rill_free(p);
+}
+
+uint32_t rill_plugins_count(const rill_plugins *p) {
+    return p ? p->libs.len : 0;
+}
+
+bool rill_plugins_get(const rill_plugins *p, uint32_t index, rill_plugin_info *out) {
+    if (!p || !out || index >= p->libs.len) {
+        return false;
+    }
+    const plug_lib *l = &p->libs.data[index];
+    memset(out, 0, sizeof(*out));
+    *out = (rill_plugin_info){l->path, l->name, l->version, l->abi_major, l->abi_minor, 0, {0}};
+    for (uint32_t i = 0; i < p->effects.len; i++) {
+        if (p->effects.data[i].lib == index && !p->effects.data[i].dead) {
+            if (out->effect_count < 16) {
+                out->effects[out->effect_count] = p->effects.data[i].id;
+            }
+            out->effect_count++;
+        }
+    }
+    return true;
+}
+
+uint32_t rill_plugins_effect_count(const rill_plugins *p) {
+    return p ? p->effects.len : 0;
+}
+
+bool rill_plugins_effect_get(const rill_plugins *p, uint32_t index, rill_plugin_effect_info *out) {
+    if (!p || !out || index >= p->effects.len) {
+        return false;
+    }
+    const plug_effect *e = &p->effects.data[index];
+    *out = (rill_plugin_effect_info){e->id,
+                                     e->plugin,
+                                     e->phase,
+                                     e->order,
+                                     e->settings_size,
+                                     e->generation,
+                                     e->active && !e->dead};
+    return true;
+}
+
+void rill_plugins_get_stats(const rill_plugins *p, rill_plugins_stats *out) {
+    if (p && out) {
+        *out = p->stats;
+    }
+}
+
+rill_result rill_plugins_set_settings(rill_plugins *p, const char *id, const void *data,
+                                      uint32_t size, rill_error *err) {
+    int i = p && id ? find_effect(p, id) : -1;
+    if (i < 0 || !data || size != p->effects.data[i].settings_size) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "plugins: no effect '%s' with %u bytes of settings",
+                              id ? id : "(null)", size);
+    }
+    memcpy(p->effects.data[i].settings, data, size);
+    return RILL_OK;
+}

@@ -1,0 +1,354 @@
+/* test_plugins.c: effect plugins on lavapipe with validation on: the five shipped plugins against
+ * goldens (64x64), ABI mismatches refused, a shader file and a library hot-reloaded under a
+ * running renderer, a broken shader keeping the last good pipeline, a changed settings layout
+ * refused, settings as a world component (absent = no pass) and the order of plugin passes in the
+ * compiled graph. RILL_PLUGIN_DIR is the build's plugins folder, RILL_TEST_PLUGIN_DIR the test
+ * plugins (test_fx_v1/2/3.so, bad_abi_major.so, bad_abi_minor.so). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "golden.h"
+#include "rill/render.h"
+#include "rill/render/plugins.h"
+
+#define W 64
+#define H 64
+
+typedef struct fixture {
+    rill_renderer *r;
+    rill_plugins *p;
+    rill_mesh cube;
+    rill_material red, green;
+    char tmp[512];
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = rill_calloc(1, sizeof(*f));
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = W;
+    d.height = H;
+    d.validation = 1;
+    d.quality = RILL_RENDER_QUALITY_LOW;
+    rill_error err = {0};
+    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+        print_error("no Vulkan renderer: %s\n", err.msg);
+        rill_free(f);
+        return -1;
+    }
+    f->cube = rill_render_mesh_cube(f->r, &err);
+    rill_material_desc md;
+    memset(&md, 0, sizeof(md));
+    md.base_color[0] = 0.9f, md.base_color[1] = 0.2f, md.base_color[2] = 0.1f;
+    md.base_color[3] = 1.0f;
+    md.roughness = 0.6f;
+    md.roughness_set = true;
+    f->red = rill_render_material_create(f->r, &md, &err);
+    md.base_color[0] = 0.1f, md.base_color[1] = 0.7f, md.base_color[2] = 0.3f;
+    f->green = rill_render_material_create(f->r, &md, &err);
+    f->p = rill_plugins_create(f->r, NULL, &err);
+    assert_non_null(f->p);
+    const char *base = getenv("RILL_TEST_TMP") ? getenv("RILL_TEST_TMP") : "/tmp";
+    snprintf(f->tmp, sizeof(f->tmp), "%s/plugins_%ld_%ld", base, (long)getpid(), (long)rand());
+    rill_dir_create_all(f->tmp, NULL);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rill_plugins_destroy(f->p);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    rill_renderer_destroy(f->r);
+    rill_free(f);
+    assert_int_equal(st.validation_messages, 0);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
+    return 0;
+}
+
+static void place(rill_render_instance *in, uint32_t id, rill_mesh m, rill_material mat, float x,
+                  float y, float z) {
+    memset(in, 0, sizeof(*in));
+    in->id = id;
+    in->mesh = m;
+    in->material = mat;
+    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1};
+    memcpy(in->transform, t, sizeof(t));
+}
+
+/* Two cubes in front of a blue-grey sky, lit by a sun. */
+static void render(fixture *f, uint8_t *px) {
+    rill_render_instance inst[2];
+    place(&inst[0], 1, f->cube, f->red, -0.8f, 0, -4);
+    place(&inst[1], 2, f->cube, f->green, 0.9f, 0.3f, -5);
+    rill_render_snapshot s;
+    memset(&s, 0, sizeof(s));
+    float v[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(s.view.world_from_view, v, sizeof(v));
+    s.view.fov_y = 0.9f;
+    s.view.clear_color[0] = 0.3f, s.view.clear_color[1] = 0.4f, s.view.clear_color[2] = 0.6f;
+    s.has_sun = true;
+    s.sun.direction[0] = -0.4f, s.sun.direction[1] = -0.8f, s.sun.direction[2] = -0.45f;
+    s.sun.color[0] = s.sun.color[1] = s.sun.color[2] = 1.0f;
+    s.sun.illuminance = 3.0f;
+    s.ambient[0] = s.ambient[1] = s.ambient[2] = 0.1f;
+    s.instances = inst;
+    s.instance_count = 2;
+    rill_error err = {0};
+    if (rill_renderer_render(f->r, &s, &err) != RILL_OK) {
+        fail_msg("render: %s", err.msg);
+    }
+    if (rill_renderer_read_pixels(f->r, px, W * H * 4, &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+}
+
+static double mean_abs_diff(const uint8_t *a, const uint8_t *b) {
+    double sum = 0;
+    for (size_t i = 0; i < W * H * 4; i++) {
+        sum += abs((int)a[i] - (int)b[i]);
+    }
+    return sum / (W * H * 3);
+}
+
+static void copy_file(const char *from, const char *to) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    if (rill_file_read_all(from, &data, &size, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    char tmp[600];
+    snprintf(tmp, sizeof(tmp), "%s.part", to);
+    FILE *fp = fopen(tmp, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, size, fp), size);
+    fclose(fp);
+    rill_free(data);
+    assert_int_equal(rename(tmp, to), 0); /* how a build replaces a file */
+}
+
+/* Writes text to path and moves its mtime forward by `tick` seconds so a poll sees the change even
+ * within one filesystem timestamp tick. */
+static void write_text(const char *path, const char *text, int tick) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    struct timespec ts[2];
+    clock_gettime(CLOCK_REALTIME, &ts[0]);
+    ts[0].tv_sec += tick;
+    ts[1] = ts[0];
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+static void bump_mtime(const char *path, int tick) {
+    struct timespec ts[2];
+    clock_gettime(CLOCK_REALTIME, &ts[0]);
+    ts[0].tv_sec += tick;
+    ts[1] = ts[0];
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+static void test_shipped_plugins_goldens(void **state) {
+    fixture *f = *state;
+    static uint8_t base[W * H * 4], px[W * H * 4];
+    render(f, base);
+    char msg[1024];
+    if (!golden_check("plugin_none", base, W, H, msg, sizeof(msg))) {
+        fail_msg("%s", msg);
+    }
+    const char *names[] = {"sepia", "vignette", "chromatic_aberration", "crt", "film_grain"};
+    for (int i = 0; i < 5; i++) {
+        /* One plugin at a time: a fresh host per plugin. */
+        rill_plugins_destroy(f->p);
+        rill_error err = {0};
+        f->p = rill_plugins_create(f->r, NULL, &err);
+        char path[512], golden[64];
+        snprintf(path, sizeof(path), "%s/%s.so", RILL_PLUGIN_DIR, names[i]);
+        if (rill_plugins_load(f->p, path, &err) != RILL_OK) {
+            fail_msg("%s", err.msg);
+        }
+        render(f, px);
+        assert_true(mean_abs_diff(base, px) > 1.0); /* the effect changed the image */
+        snprintf(golden, sizeof(golden), "plugin_%s", names[i]);
+        if (!golden_check(golden, px, W, H, msg, sizeof(msg))) {
+            fail_msg("%s", msg);
+        }
+    }
+}
+
+static void test_abi_mismatch_refused(void **state) {
+    fixture *f = *state;
+    const char *cases[][2] = {{"bad_abi_major.so", "ABI 2.0 refused: this host has ABI 1.0"},
+                              {"bad_abi_minor.so", "ABI 1.99 refused: this host has ABI 1.0"}};
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s", RILL_TEST_PLUGIN_DIR, cases[i][0]);
+        rill_error err = {0};
+        assert_int_equal(rill_plugins_load(f->p, path, &err), RILL_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.msg, path));
+        assert_non_null(strstr(err.msg, cases[i][1]));
+    }
+    assert_int_equal(rill_plugins_count(f->p), 0);
+    rill_plugins_stats st;
+    rill_plugins_get_stats(f->p, &st);
+    assert_int_equal(st.refused, 2);
+}
+
+static void test_shader_hot_reload_and_broken_shader(void **state) {
+    fixture *f = *state;
+    char so[600], glsl[600], src[600];
+    snprintf(so, sizeof(so), "%s/sepia.so", f->tmp);
+    snprintf(glsl, sizeof(glsl), "%s/sepia.glsl", f->tmp);
+    snprintf(src, sizeof(src), "%s/sepia.so", RILL_PLUGIN_DIR);
+    copy_file(src, so);
+    snprintf(src, sizeof(src), "%s/sepia.glsl", RILL_PLUGIN_DIR);
+    copy_file(src, glsl);
+    rill_error err = {0};
+    if (rill_plugins_load(f->p, so, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    static uint8_t sepia[W * H * 4], inverted[W * H * 4], after[W * H * 4];
+    render(f, sepia);
+    write_text(glsl,
+               "layout(set = 0, binding = 2) uniform Settings { float strength; } settings;\n"
+               "vec4 rill_effect(vec2 uv, vec4 c) { return vec4(1.0 - c.rgb, 1.0); }\n",
+               2);
+    assert_int_equal(rill_plugins_poll(f->p), 1);
+    render(f, inverted);
+    rill_plugin_effect_info info;
+    assert_true(rill_plugins_effect_get(f->p, 0, &info));
+    assert_int_equal(info.generation, 1);
+    /* The new shader's image: the inverse of no effect (sepia of a pixel is not its inverse). */
+    assert_true(mean_abs_diff(sepia, inverted) > 20.0);
+    /* A broken shader: refused with file:line, the inverted pipeline kept. */
+    write_text(glsl,
+               "layout(set = 0, binding = 2) uniform Settings { float strength; } settings;\n"
+               "vec4 rill_effect(vec2 uv, vec4 c) {\n"
+               "    return vec4(no_such_thing, 1.0);\n"
+               "}\n",
+               4);
+    assert_int_equal(rill_plugins_poll(f->p), 0);
+    rill_plugins_stats st;
+    rill_plugins_get_stats(f->p, &st);
+    assert_int_equal(st.shader_errors, 1);
+    char where[700];
+    snprintf(where, sizeof(where), "%s:3:", glsl);
+    if (!strstr(st.last_error, where)) {
+        fail_msg("expected '%s' in: %s", where, st.last_error);
+    }
+    render(f, after);
+    assert_memory_equal(after, inverted, sizeof(after));
+    /* Polling again without a change does nothing. */
+    assert_int_equal(rill_plugins_poll(f->p), 0);
+}
+
+static void test_library_hot_reload_and_layout_change(void **state) {
+    fixture *f = *state;
+    char so[600], src[600];
+    snprintf(so, sizeof(so), "%s/test_fx.so", f->tmp);
+    snprintf(src, sizeof(src), "%s/test_fx_v1.so", RILL_TEST_PLUGIN_DIR);
+    copy_file(src, so);
+    rill_error err = {0};
+    if (rill_plugins_load(f->p, so, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    static uint8_t v1[W * H * 4], v2[W * H * 4], v3[W * H * 4];
+    render(f, v1);
+    /* Variant 2 replaces the file: same settings layout, another shader. */
+    snprintf(src, sizeof(src), "%s/test_fx_v2.so", RILL_TEST_PLUGIN_DIR);
+    copy_file(src, so);
+    bump_mtime(so, 2);
+    assert_int_equal(rill_plugins_poll(f->p), 1);
+    render(f, v2);
+    assert_true(mean_abs_diff(v1, v2) > 20.0);
+    rill_plugin_info pi;
+    assert_true(rill_plugins_get(f->p, 0, &pi));
+    assert_string_equal(pi.version, "1.2");
+    /* Variant 3 changes the settings layout: refused, variant 2 kept. */
+    snprintf(src, sizeof(src), "%s/test_fx_v3.so", RILL_TEST_PLUGIN_DIR);
+    copy_file(src, so);
+    bump_mtime(so, 4);
+    assert_int_equal(rill_plugins_poll(f->p), 0);
+    rill_plugins_stats st;
+    rill_plugins_get_stats(f->p, &st);
+    assert_int_equal(st.refused, 1);
+    assert_non_null(strstr(st.last_error, "settings layout changed"));
+    assert_non_null(strstr(st.last_error, "TestFx"));
+    render(f, v3);
+    assert_memory_equal(v2, v3, sizeof(v2));
+    assert_true(rill_plugins_get(f->p, 0, &pi));
+    assert_string_equal(pi.version, "1.2");
+}
+
+/* Settings are a component of the world: no entity holding it = no pass; an entity holding it
+ * runs the effect with its values; passes sort by phase and order after tonemapping. */
+static void test_world_settings_and_order(void **state) {
+    fixture *f = *state;
+    rill_plugins_destroy(f->p);
+    rill_world *w = rill_world_create(NULL);
+    assert_non_null(w);
+    rill_error err = {0};
+    f->p = rill_plugins_create(f->r, w, &err);
+    const char *names[] = {"vignette", "sepia"};
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s.so", RILL_PLUGIN_DIR, names[i]);
+        if (rill_plugins_load(f->p, path, &err) != RILL_OK) {
+            fail_msg("%s", err.msg);
+        }
+    }
+    rill_component sepia = rill_world_find_component(w, "Sepia");
+    rill_component vig = rill_world_find_component(w, "Vignette");
+    assert_true(sepia && vig);
+    static uint8_t none[W * H * 4], px[W * H * 4];
+    render(f, none);
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    assert_null(strstr(sb.data, "plugin:"));
+    rill_strbuf_free(&sb);
+    rill_entity e = rill_world_spawn(w);
+    float sepia_settings[4] = {1.0f, 0, 0, 0};
+    assert_non_null(rill_world_add(w, e, sepia, sepia_settings));
+    assert_non_null(rill_world_add(w, e, vig, NULL));
+    render(f, px);
+    assert_true(mean_abs_diff(none, px) > 1.0);
+    rill_renderer_dump_graph(f->r, &sb);
+    const char *tm = strstr(sb.data, " tonemapping");
+    const char *s = strstr(sb.data, "plugin:Sepia");
+    const char *v = strstr(sb.data, "plugin:Vignette");
+    const char *out = strstr(sb.data, "readback");
+    if (!(tm && s && v && out && tm < s && s < v && v < out)) {
+        fail_msg("graph order:\n%s", sb.data);
+    }
+    rill_strbuf_free(&sb);
+    rill_plugins_destroy(f->p);
+    f->p = NULL;
+    rill_world_destroy(w);
+    f->p = rill_plugins_create(f->r, NULL, &err);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_shipped_plugins_goldens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_abi_mismatch_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shader_hot_reload_and_broken_shader, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_library_hot_reload_and_layout_change, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_world_settings_and_order, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
