@@ -39,8 +39,13 @@ foreach(m ${layers_top_down})
   endif()
 endforeach()
 set(RILL_PC_REQUIRES "libzstd libxxhash libcjson ode")
+set(RILL_PC_EXTRA "")
 if(RILL_RENDER)
   string(APPEND RILL_PC_REQUIRES " glfw3 vulkan")
+  # The static shaderc and glslang the renderer compiles plugin shaders with (CMakeLists.txt).
+  string(APPEND RILL_PC_EXTRA " -Wl,--start-group -l:libshaderc_combined.a -lglslang"
+         " -lMachineIndependent -lOSDependent -lOGLCompiler -lGenericCodeGen -lSPIRV"
+         " -lSPIRV-Tools-opt -lSPIRV-Tools -Wl,--end-group -lstdc++ -ldl")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/rill.pc.in ${PROJECT_BINARY_DIR}/rill.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/rill.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
