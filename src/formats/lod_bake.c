@@ -166,15 +166,17 @@ static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primiti
     if ((double)got > (double)d->sloppy_threshold * (double)target_index_count) {
         /* The error bound stopped the standard simplifier well short of the target (flat,
          * boxy or very coarse parts do this); the sloppy one clusters vertices on a grid and
-         * reaches the count. It is used only when it produced something and did better. */
+         * reaches the count. Its error is bounded to 4x the target (unbounded, clusters on
+         * textured parts take an arbitrary vertex's UVs and the level looks broken). It is used
+         * only when it produced something and did better. */
         uint32_t *alt = rill__gltf_alloc_raw(count, sizeof(uint32_t));
         if (!alt) {
             rill_free(out);
             return false;
         }
-        size_t sgot =
-            meshopt_simplifySloppy(alt, from->indices, count, from->positions, from->vertex_count,
-                                   3 * sizeof(float), target_index_count, 1.0f, &result_error);
+        size_t sgot = meshopt_simplifySloppy(
+            alt, from->indices, count, from->positions, from->vertex_count, 3 * sizeof(float),
+            target_index_count, 4.0f * d->target_error, &result_error);
         if (sgot >= 3 && sgot < got) {
             rill_free(out);
             out = alt;

@@ -2,10 +2,11 @@
  *
  * Level n holds about 1/2^n of the base model's triangles. Each primitive is simplified on its
  * own with meshoptimizer (meshopt_simplify at a relative target error of 0.01; when that stalls
- * above 1.25x the target count, meshopt_simplifySloppy is used instead), then its vertices are
- * compacted. Node hierarchy, names, materials, textures, cameras and lights are kept as they are;
- * edge buffers are rebuilt per level. The chain stops early when a level would remove less than
- * 10% of its parent level's triangles (that level is not produced). Defaults: 3 levels, at most 4.
+ * above 1.25x the target count, meshopt_simplifySloppy bounded to 4x that error is tried), then its
+ * vertices are compacted. Node hierarchy, names, materials, textures, cameras and lights are kept
+ * as they are; edge buffers are rebuilt per level. The chain stops early when a level would remove
+ * less than 10% of its parent level's triangles (that level is not produced). Defaults: 3 levels,
+ * at most 4.
  *
  * Files are named beside the model: "chair.glb" -> "chair_lod1.glb", "chair_lod2.glb", ...
  *
