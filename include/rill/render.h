@@ -395,7 +395,20 @@ typedef struct rill_render_view {
     float viewport[4];
     /* Drawing order among the snapshot's views (Camera.order; lower draws first). */
     int32_t order;
+    /* Settings routed to this camera (rill/render/effects.h, ON ROUTING): settings_count copies,
+     * one per settings type. rill_render_extract fills them (and ssao/bloom/auto_exposure from the
+     * Ssao/Bloom/AutoExposure components); NULL/0 when the view is built by hand. */
+    const struct rill_render_routed_settings *settings;
+    uint32_t settings_count;
 } rill_render_view;
+
+/* One routed settings copy: the type's name, the bytes, and the entity it came from. */
+typedef struct rill_render_routed_settings {
+    const char *type;
+    const void *data;
+    uint32_t size;
+    rill_entity source;
+} rill_render_routed_settings;
 
 /* Most views one snapshot carries (rill_render_extract drops the rest, highest order first, with
  * a warning once per extract buffer). */
@@ -608,10 +621,16 @@ typedef struct rill_mesh_instance {
     uint32_t mesh, material;
 } rill_mesh_instance;
 
+#define RILL_RENDER_MAX_SETTINGS 32u
 typedef struct rill_render_components {
     rill_component mesh_instance, directional_light, point_light, spot_light, model, model_mesh,
         render_mode;
     rill_component scene_channels; /* SceneChannels (rill/channels.h), attached by register */
+    /* Effect settings components (rill/render/effects.h): the engine's three, and every settings
+     * type routed to cameras at extract (settings[0..settings_count)). */
+    rill_component ssao, bloom, auto_exposure;
+    rill_component settings[RILL_RENDER_MAX_SETTINGS];
+    uint32_t settings_count;
 } rill_render_components;
 /* Registers (or finds, when already registered) the render components. */
 /* Also attaches scene channels (rill_channels_attach): defaults and per-channel modes, which
@@ -661,6 +680,10 @@ typedef struct rill_render_extract_buf {
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     bool warned_views;                              /* the "too many cameras" warning was logged */
     const struct rill_channel_modes *channel_modes; /* the world's, looked up per extract */
+    /* routing: per view slot (RILL_RENDER_MAX_VIEWS, then the primary view) its routed copies */
+    rill_render_routed_settings routed[RILL_RENDER_MAX_VIEWS + 1][RILL_RENDER_MAX_SETTINGS];
+    RILL_ARRAY(unsigned char) routed_bytes;
+    RILL_ARRAY(rill_entity) route_sources;
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

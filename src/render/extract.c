@@ -52,7 +52,7 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     }
     out->scene_channels = rill_channels_component(world);
-    return RILL_OK;
+    return rill__render_settings_register(world, out, err);
 }
 
 void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
@@ -61,6 +61,8 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     }
     rill_array_free(&buf->instances);
     rill_array_free(&buf->lights);
+    rill_array_free(&buf->routed_bytes);
+    rill_array_free(&buf->route_sources);
 }
 
 static void neg_z(const float m[16], float out[3]) {
@@ -213,6 +215,20 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     view_from_camera(best.cam, best.xf, &out_snap->view);
     out_snap->views = buf->views;
     out_snap->view_count = nviews;
+    /* Effect settings: every view's routed copies (the primary view routes as its camera). */
+    rill_render_view *routed_views[RILL_RENDER_MAX_VIEWS + 1];
+    rill_entity cams[RILL_RENDER_MAX_VIEWS + 1];
+    for (uint32_t i = 0; i < nviews; i++) {
+        routed_views[i] = &buf->views[i];
+        cams[i] = keys[i].entity;
+    }
+    routed_views[nviews] = &out_snap->view;
+    cams[nviews] = best.entity;
+    rill_result rr =
+        rill__render_route_settings(world, comps, buf, routed_views, cams, nviews + 1, err);
+    if (rr != RILL_OK) {
+        return rr;
+    }
 
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = comps->mesh_instance;

@@ -21,6 +21,7 @@
 #define RILL_RENDER_FRAME_H
 
 #include "render_internal.h"
+#include "rill/render/effects.h"
 
 #include <cglm/cglm.h>
 
@@ -94,6 +95,16 @@ rill_result rill__view_lights(rill_renderer *r, rill__cmd *cmd, rill__view *vs, 
 
 /* frame_graph.c: rebuilds and compiles r->graph for the planned frame. */
 rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err);
+
+/* effects.c / effects_engine.c: the composition registry (rill/render/effects.h). create registers
+ * the engine's effects; frame_begin resets the colour chain; add_phase adds one phase's effects
+ * for the frame's single whole-output view (nothing for several views). */
+rill_result rill__effects_create(rill_renderer *r, rill_error *err);
+void rill__effects_destroy(rill_renderer *r);
+rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err);
+void rill__effects_plan(rill_renderer *r, const rill_render_view *primary);
+rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
+                                    rill_error *err);
 
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */

@@ -1,8 +1,9 @@
 /* frame_graph.c: the frame graph of a planned frame. It declares the engine's images, adds the
- * per-view passes (once per view, later views' names suffixed ".N"), SSAO, auto exposure, bloom,
- * tonemapping and the output pass with their accesses and the anchors user passes order against,
- * lets the user add passes, and compiles. Every resource a pass uses is found here, once, and
- * stored as a rill__res in the view (or frame, or bloom step) the pass gets as its user pointer. */
+ * per-view passes (once per view, later views' names suffixed ".N"), the effects registry's four
+ * phases (effects.c: SSAO, auto exposure, bloom, plugins), tonemapping and the output pass with
+ * their accesses and the anchors user passes order against, lets the user add passes, and compiles.
+ * Every resource a pass uses is found here, once, and stored as a rill__res in the view (or frame,
+ * or bloom step) the pass gets as its user pointer. */
 #include "frame.h"
 
 #include <stdio.h>
@@ -26,10 +27,6 @@ static void view_name(char dst[32], const char *base, uint32_t view) {
     } else {
         snprintf(dst, 32, "%s.%u", base, view);
     }
-}
-
-static void bloom_name(char *dst, size_t cap, char kind, uint32_t level) {
-    snprintf(dst, cap, "bloom_%c%u", kind, level);
 }
 
 /* The images every frame has: view 0's depth, normal, motion and shadow map, the shared hdr and
@@ -68,27 +65,6 @@ static rill_result declare_view_images(rill_rg *g, uint32_t vi, rill_error *err)
         RILL__TRY(rill_rg_declare_image(g, name, &vd, err));
     }
     return RILL_OK;
-}
-
-/* SSAO of view vs (a single whole-output view): ao_raw from depth and normals, blurred into ao. */
-static rill_result add_ssao(rill_renderer *r, rill_rg *g, rill__view *vs, const char *dn,
-                            const char *nn, rill_error *err) {
-    rill_rg_image_desc ad;
-    memset(&ad, 0, sizeof(ad));
-    ad.format = RILL_RG_FORMAT_R32F;
-    ad.scale = r->render_scale;
-    RILL__TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
-    RILL__TRY(rill_rg_declare_image(g, "ao", &ad, err));
-    vs->res.ao_raw = find(g, "ao_raw");
-    vs->res.ao = find(g, "ao");
-    RILL__TRY(pass(g, "ssao", rill__pass_ssao, vs, false, err));
-    RILL__TRY(rill_rg_access(g, "ssao", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao", nn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL__TRY(pass(g, "ssao_blur", rill__pass_ssao_blur, vs, false, err));
-    RILL__TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao_blur", dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    return rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err);
 }
 
 /* A raster pass of a view drawing into the shared hdr: reads ao (with SSAO), depth and
@@ -135,10 +111,11 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, char prev
     RILL__TRY(rill_rg_access(g, pp, dn, RILL_RG_USAGE_DEPTH_WRITE, err));
     RILL__TRY(rill_rg_access(g, pp, nn, RILL_RG_USAGE_COLOR_WRITE, err));
     RILL__TRY(rill_rg_access(g, pp, mn, RILL_RG_USAGE_COLOR_WRITE, err));
-    bool ssao = r->frame.ssao;
-    if (ssao) {
-        RILL__TRY(add_ssao(r, g, vs, dn, nn, err));
+    /* The GI phase of the registry (SSAO): after the prepass, before lighting. */
+    if (vi == 0) {
+        RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_GI, err));
     }
+    bool ssao = vi == 0 && r->frame.ssao;
     RILL__TRY(add_hdr_pass(g, op, rill__pass_opaque, vs, ssao, dn, smn, err));
     RILL__TRY(add_hdr_pass(g, tr, rill__pass_transparent, vs, ssao, dn, smn, err));
     RILL__TRY(add_hdr_pass(g, wf, rill__pass_wireframe, vs, false, dn, NULL, err));
@@ -150,73 +127,16 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, char prev
     return RILL_OK;
 }
 
-/* Adds the bloom pyramid: RILL__BLOOM_LEVELS downsampling passes from "hdr", then upsampling
- * passes accumulating back to bloom_u0, which tonemapping adds. Every level is its own image (the
- * graph aliases their memory): a read-then-write of one image would order its reader after
- * itself. */
-static rill_result add_bloom(rill_renderer *r, rill_rg *g, rill_error *err) {
-    rill__frame *f = &r->frame;
-    char name[32], label[32], prev[32];
-    float scale = r->render_scale;
-    for (uint32_t i = 0; i < RILL__BLOOM_LEVELS; i++) {
-        scale *= 0.5f;
-        rill_rg_image_desc d;
-        memset(&d, 0, sizeof(d));
-        d.format = RILL_RG_FORMAT_RGBA16F;
-        d.scale = scale;
-        bloom_name(name, sizeof(name), 'd', i);
-        RILL__TRY(rill_rg_declare_image(g, name, &d, err));
-        if (i + 1 < RILL__BLOOM_LEVELS) {
-            bloom_name(label, sizeof(label), 'u', i);
-            RILL__TRY(rill_rg_declare_image(g, label, &d, err));
-        }
-        if (i == 0) {
-            snprintf(prev, sizeof(prev), "hdr");
-        } else {
-            bloom_name(prev, sizeof(prev), 'd', i - 1);
-        }
-        rill__bloom_step *st = &f->bloom_down[i];
-        *st = (rill__bloom_step){&f->views[0], i, find(g, prev), {-1}, find(g, name)};
-        snprintf(label, sizeof(label), "bloom_down%u", i);
-        RILL__TRY(pass(g, label, rill__pass_bloom_down, st, false, err));
-        RILL__TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
-    }
-    for (int i = RILL__BLOOM_LEVELS - 2; i >= 0; i--) {
-        char cur[32];
-        bloom_name(prev, sizeof(prev), i + 1 == RILL__BLOOM_LEVELS - 1 ? 'd' : 'u',
-                   (uint32_t)i + 1);
-        bloom_name(cur, sizeof(cur), 'd', (uint32_t)i);
-        bloom_name(name, sizeof(name), 'u', (uint32_t)i);
-        rill__bloom_step *st = &f->bloom_up[i];
-        *st = (rill__bloom_step){&f->views[0], (uint32_t)i, find(g, prev), find(g, cur),
-                                 find(g, name)};
-        snprintf(label, sizeof(label), "bloom_up%d", i);
-        RILL__TRY(pass(g, label, rill__pass_bloom_up, st, false, err));
-        RILL__TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, label, cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
-    }
-    f->bloom_out = find(g, "bloom_u0");
-    return rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "bloom_down0", err);
-}
-
 /* Between the main pass and tonemapping: auto exposure's state buffer (always imported, so the
- * state written by earlier frames stays visible) and, when on, its pass and bloom. */
+ * state written by earlier frames stays visible) and the registry's HDR_POST phase (auto exposure,
+ * bloom, plugins); tonemapping reads the colour the phase ends with. */
 static rill_result add_post(rill_renderer *r, rill_rg *g, rill_error *err) {
     rill__frame *f = &r->frame;
     RILL__TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
                                     RILL_RG_USAGE_NONE, err));
     f->exposure = find(g, "exposure");
-    if (f->auto_exposure) {
-        RILL__TRY(pass(g, "auto_exposure", rill__pass_auto_exposure, f, false, err));
-        RILL__TRY(rill_rg_access(g, "auto_exposure", "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
-        RILL__TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
-    }
-    if (f->bloom) {
-        RILL__TRY(add_bloom(r, g, err));
-    }
+    RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_HDR_POST, err));
+    f->hdr_final = find(g, f->hdr_name);
     return RILL_OK;
 }
 
@@ -229,7 +149,7 @@ static rill_result add_tonemap(rill__frame *f, rill_rg *g, rill_error *err) {
     /* Always read, so the state written by earlier frames is made visible even on frames that
      * do not use it. */
     RILL__TRY(rill_rg_access(g, tm, "exposure", RILL_RG_USAGE_STORAGE_READ, err));
-    RILL__TRY(rill_rg_access(g, tm, "hdr", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, tm, f->hdr_name, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL__TRY(rill_rg_access(g, tm, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL__TRY(rill_rg_access(g, tm, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL__TRY(rill_rg_access(g, tm, "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
@@ -260,7 +180,7 @@ static rill_result add_output(rill_renderer *r, rill_rg *g, const char **out_pas
         RILL__TRY(pass(g, *out_pass, rill__pass_readback, f, true, err));
         RILL__TRY(rill_rg_access(g, *out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
     }
-    return rill_rg_access(g, *out_pass, "ldr", RILL_RG_USAGE_TRANSFER_SRC, err);
+    return rill_rg_access(g, *out_pass, f->ldr_name, RILL_RG_USAGE_TRANSFER_SRC, err);
 }
 
 rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
@@ -286,6 +206,10 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     RILL__TRY(add_post(r, g, err));
     RILL__TRY(add_tonemap(f, g, err));
     RILL__TRY(rill__plugins_add_passes(r, g, false, RILL_RG_END_MAIN_PASS_POST_PROCESSING, err));
+    RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_LDR_POST, err));
+    /* (FXAA/SMAA go here) */
+    RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_OVERLAY, err));
+    f->ldr_final = find(g, f->ldr_name);
     const char *out_pass;
     RILL__TRY(add_output(r, g, &out_pass, err));
     const char *chain[] = {"transparent",

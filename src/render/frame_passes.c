@@ -286,7 +286,7 @@ void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_AUTO_EXPOSURE]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, vs->res.hdr), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[0], rill__ctx_res(ctx, f->ae_src), RILL__SAMPLER_LINEAR_CLAMP);
     b[1].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     float push[4] = {vs->set.ae_rate, vs->set.ae_min_ev, vs->set.ae_max_ev, 0};
@@ -377,7 +377,7 @@ void rill__pass_tonemap(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_TONEMAP]);
     rill__binding b[6];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, v0->res.hdr),
+    bind_img(&b[0], rill__ctx_res(ctx, f->hdr_final),
              RILL__SAMPLER_LINEAR_CLAMP); /* upscales when render_scale < 1 */
     bind_img(&b[1], rill__ctx_res(ctx, f->ldr), STORE);
     bind_img(&b[2], rill__ctx_res(ctx, v0->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
@@ -405,12 +405,12 @@ void rill__pass_readback(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
     rill_renderer *r = ctx->r;
     uint32_t slot = rill__gpu_frame_slot(r->gpu);
-    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_res(ctx, f->ldr), r->readback[slot]);
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_res(ctx, f->ldr_final), r->readback[slot]);
     rill__cmd_host_read_barrier(ctx->cmd);
     r->readback_slot = slot;
 }
 
 void rill__pass_present(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    rill__cmd_blit(ctx->cmd, rill__ctx_res(ctx, f->ldr), rill__ctx_res(ctx, f->out));
+    rill__cmd_blit(ctx->cmd, rill__ctx_res(ctx, f->ldr_final), rill__ctx_res(ctx, f->out));
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
+    RILL__TRY(rill__effects_create(r, err));
     RILL__TRY(rill__pipelines_create(r, err));
     static const float zero_state[4] = {0, 0, 0, 0};
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
@@ -20,6 +21,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
 }
 
 void rill__frame_destroy(rill_renderer *r) {
+    rill__effects_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;

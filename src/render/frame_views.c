@@ -428,12 +428,9 @@ rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
     uint32_t count = has_list ? RILL_MIN(snap->view_count, (uint32_t)RILL_RENDER_MAX_VIEWS) : 1u;
     bool multi = count > 1 || !view_whole(&list[0]);
     const rill_render_view *primary = multi ? &list[0] : &snap->view;
-    /* Quality tiers only ever switch effects off: SSAO runs at High. SSAO, bloom and auto
-     * exposure work on the whole image, so they run for a single whole-output view only. */
-    rill_render_quality q = r->desc.quality;
-    f->ssao = !multi && primary->ssao.enabled && q == RILL_RENDER_QUALITY_HIGH;
-    f->bloom = !multi && primary->bloom.enabled && q != RILL_RENDER_QUALITY_LOW;
-    f->auto_exposure = !multi && primary->auto_exposure.enabled && q != RILL_RENDER_QUALITY_LOW;
+    /* The effects registry decides which effects run (a single whole-output view only; the
+     * quality tier ceiling is applied in effects_engine.c). */
+    rill__effects_plan(r, multi ? NULL : primary);
     /* Every view of a snapshot has the same sun, so the same cascade count. */
     f->shadows = snap->has_sun && snap->sun.shadows;
     f->cascades = f->shadows ? r->desc.shadow_cascades : 0;

@@ -167,7 +167,8 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
     rill__overlay *o = r->overlay;
-    rill__attachment col = {rill__ctx_image(ctx, "ldr"), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment col = {
+        rill__ctx_image(ctx, ctx->r->frame.ldr_name), -1, false, false, {0, 0, 0, 0}};
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, NULL, r->width, r->height);
     rill__buf *buf = NULL;
     uint64_t off = 0;
@@ -210,7 +211,7 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
 
 static void exec_capture(rill_rg_ctx *ctx, void *user) {
     (void)user;
-    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_image(ctx, "ldr"),
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_image(ctx, ctx->r->frame.ldr_name),
                                    ctx->r->overlay->capture_buf);
     rill__cmd_host_read_barrier(ctx->cmd);
 }
@@ -239,7 +240,7 @@ rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out
         rill_rg_pass_desc d = {"overlay", exec_overlay, NULL, false};
         res = rill_rg_add_pass(g, &d, err);
         if (res == RILL_OK) {
-            res = rill_rg_access(g, "overlay", "ldr", RILL_RG_USAGE_COLOR_WRITE, err);
+            res = rill_rg_access(g, "overlay", r->frame.ldr_name, RILL_RG_USAGE_COLOR_WRITE, err);
         }
         const char *chain[] = {before, "overlay", out_pass};
         if (res == RILL_OK) {
@@ -260,7 +261,7 @@ rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out
             res = rill_rg_add_pass(g, &d, err);
         }
         if (res == RILL_OK) {
-            res = rill_rg_access(g, "capture", "ldr", RILL_RG_USAGE_TRANSFER_SRC, err);
+            res = rill_rg_access(g, "capture", r->frame.ldr_name, RILL_RG_USAGE_TRANSFER_SRC, err);
         }
         if (res == RILL_OK) {
             res = rill_rg_access(g, "capture", "capture", RILL_RG_USAGE_TRANSFER_DST, err);

@@ -140,8 +140,13 @@ typedef struct rill__frame {
     bool no_view;          /* every view had zero area: the output is black */
     bool shadows;          /* the sun casts shadows */
     uint32_t cascades;
-    bool ssao, bloom, auto_exposure; /* asked for and allowed by the quality tier */
+    bool ssao, bloom, auto_exposure; /* their effects added passes to this frame's graph */
     rill__res ldr, exposure, bloom_out, out;
+    /* effects.c: the colour chain (hdr_name: what tonemapping reads, ldr_name: what the overlay
+     * and the output read) and images the engine effects found */
+    char hdr_name[32], ldr_name[32];
+    uint32_t chain[2];
+    rill__res ae_src, hdr_final, ldr_final;
     rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
 } rill__frame;
 
@@ -205,6 +210,7 @@ struct rill_renderer {
     uint32_t light_cluster_refs;
     uint64_t triangles;
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
+    struct rill__effects *effects; /* effects.c: the composition registry */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */
@@ -244,6 +250,14 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
 /* GPU bytes of every live texture's levels (the image each texture samples now). */
 uint64_t rill__texture_bytes(const rill_renderer *r);
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
+
+/* settings_route.c: registers Ssao/Bloom/AutoExposure (and makes them comps' first settings
+ * types); routes every settings type to the n views (cams: each view's camera entity). */
+rill_result rill__render_settings_register(rill_world *w, rill_render_components *out,
+                                           rill_error *err);
+rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
+                                        rill_render_extract_buf *buf, rill_render_view **views,
+                                        const rill_entity *cams, uint32_t n, rill_error *err);
 
 /* terrain_draw.c: the world's terrain renderer (NULL when none), and its part of extract: sync the
  * chunk meshes, then push one instance per chunk mesh. False when out of memory. */

@@ -1,0 +1,133 @@
+/* rill/render/effects.h: the composition registry (render effects in four phases) and the settings
+ * components that route effect settings to cameras.
+ *
+ * ON COMPOSITION
+ *   Every screen effect, the engine's (SSAO, auto exposure, bloom) and a plugin's alike, is an
+ *   entry in one list per renderer: an id, a phase, an order and the settings type it reads. The
+ *   graph of a frame adds the entries phase by phase, inside a phase by order (ties: registration
+ *   order); an effect never names another pass. Phases:
+ *     GI        after the prepass, before opaque lighting: depth, normal and motion are written;
+ *               its images are inputs lighting samples (SSAO writes "ao"). HDR before TAA.
+ *     HDR_POST  after end_main_pass (and TAA), before tonemapping: the colour is linear HDR.
+ *     LDR_POST  after tonemapping, before FXAA/SMAA: display-encoded 8-bit colour.
+ *     OVERLAY   after anti-aliasing, before the text overlay and the output copy.
+ *   Each phase has a current colour image (ctx->color: "hdr" in GI and HDR_POST, "ldr" after
+ *   tonemapping). An effect that changes the colour reads ctx->color and writes the image
+ *   rill_render_effect_next_color returns; what runs later in the phase (and the phase's
+ *   consumer: tonemapping for HDR, the output for LDR) reads that image instead. Anchors that are
+ *   missing (no TAA yet, no FXAA) change nothing: the phase still runs in its place.
+ *
+ *   An effect runs for a camera only when the camera's routed settings hold its settings type
+ *   (rill_render_view_settings); otherwise it adds no pass, binds no pipeline and costs nothing.
+ *   Screen effects run for a single view covering the whole output (several views or a partial
+ *   viewport: none run, as before the registry). */
+#ifndef RILL_RENDER_EFFECTS_H
+#define RILL_RENDER_EFFECTS_H
+
+#include "rill/render.h"
+#include "rill/render/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rill_render_phase {
+    RILL_RENDER_PHASE_GI = 0,
+    RILL_RENDER_PHASE_HDR_POST,
+    RILL_RENDER_PHASE_LDR_POST,
+    RILL_RENDER_PHASE_OVERLAY,
+    RILL_RENDER_PHASE_NUM,
+    RILL_RENDER_PHASE_FORCE_U32 = 0x7FFFFFFF
+} rill_render_phase;
+
+/* "gi", "hdr_post", "ldr_post", "overlay" ("?" out of range). */
+const char *rill_render_phase_name(rill_render_phase p);
+
+/* What an effect's add callback gets while the frame graph is built. */
+typedef struct rill_render_effect_ctx {
+    rill_renderer *renderer;
+    rill_rg *graph;
+    rill_render_phase phase;
+    const rill_render_view *view; /* the camera the effect runs for (routed settings applied) */
+    const void *settings;         /* the camera's routed copy of the effect's settings type */
+    uint32_t settings_size;       /* (NULL/0 for an effect with no settings type) */
+    const char *color;            /* the phase's current colour image (name in the graph) */
+    const char *id;               /* the effect's id */
+    void *user;                   /* the desc's user pointer */
+    /* private: the registry's chain state */
+    uint32_t chain_;
+    char color_buf_[32];
+} rill_render_effect_ctx;
+
+/* Declares a new image like ctx->color (format, size), makes it the phase's colour and returns its
+ * name (ctx->color changes to it). The effect must write it in one of its passes. NULL with err
+ * set when the graph refuses. */
+const char *rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err);
+
+/* Adds the effect's passes (rill_rg_add_pass + rill_rg_access) to ctx->graph. */
+typedef rill_result (*rill_render_effect_add_fn)(rill_render_effect_ctx *ctx, rill_error *err);
+/* Optional: false keeps the effect out of this frame although its settings are routed (engine
+ * effects apply the quality tier ceiling here). */
+typedef bool (*rill_render_effect_active_fn)(const rill_render_effect_ctx *ctx);
+
+/* id:       unique among the renderer's effects (copied); names the effect in dumps and the viewer.
+ * phase, order: where it runs (lower order first; ties: registration order).
+ * settings: the settings component type name routed to cameras ("Bloom"); the effect runs only
+ *           for cameras whose routed settings hold it. NULL: the effect decides with active alone.
+ * active:   optional extra condition; add: required. */
+typedef struct rill_render_effect_desc {
+    const char *id;
+    rill_render_phase phase;
+    int32_t order;
+    const char *settings;
+    rill_render_effect_active_fn active;
+    rill_render_effect_add_fn add;
+    void *user;
+} rill_render_effect_desc;
+
+#define RILL_RENDER_MAX_EFFECTS 64
+
+/* Registers an effect; returns its handle (> 0), or 0 with err set (bad desc, duplicate id, full).
+ * Takes effect from the next frame. */
+uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_desc *desc,
+                                     rill_error *err);
+/* Removes an effect (plugin unload / hot reload). Stale handles are a no-op. */
+void rill_render_effect_unregister(rill_renderer *r, uint32_t effect);
+
+/* The registered effects in run order (phase, order, registration). */
+typedef struct rill_render_effect_info {
+    uint32_t handle;
+    const char *id;
+    rill_render_phase phase;
+    int32_t order;
+    const char *settings;
+    bool ran_last_frame; /* added passes to the last frame's graph */
+} rill_render_effect_info;
+uint32_t rill_render_effect_count(const rill_renderer *r);
+/* False when i >= count. */
+bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effect_info *out);
+
+/* >>routing ------------------------------------------------------------------------------------ */
+
+/* ON ROUTING
+ *   A settings component (Bloom, Ssao, AutoExposure, a plugin's) may sit on any entity. At each
+ *   rill_render_extract the routing table is rebuilt: for every camera, its route is the camera
+ *   entity itself, then every other entity holding a settings component in entity-id order; per
+ *   settings type the first source on the route wins. The view gets a copy (removing the source
+ *   removes the copy at the next extract). Register a settings type with
+ *   rill_render_components_add_settings after rill_render_register_components. */
+
+/* Adds a component type to the routed settings types of comps (at most RILL_RENDER_MAX_SETTINGS;
+ * adding one twice is a no-op). */
+rill_result rill_render_components_add_settings(rill_render_components *comps,
+                                                rill_component settings, rill_error *err);
+
+/* The view's routed copy of the settings type `type` (by name), NULL when the camera has none.
+ * *size gets its size when size is non-NULL. */
+const void *rill_render_view_settings(const rill_render_view *v, const char *type, uint32_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

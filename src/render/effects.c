@@ -1,0 +1,237 @@
+/* effects.c: the composition registry. One list of effects per renderer (engine and plugin alike),
+ * kept sorted by (phase, order, registration); the frame graph asks it to add a phase's effects,
+ * each only when the primary camera's routed settings hold its settings type. */
+#include "rill/render/effects.h"
+#include "frame.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct rill__effect {
+    uint32_t handle, seq;
+    char id[48], settings[48];
+    bool has_settings, ran, wanted;
+    rill_render_phase phase;
+    int32_t order;
+    rill_render_effect_active_fn active;
+    rill_render_effect_add_fn add;
+    void *user;
+} rill__effect;
+
+struct rill__effects {
+    rill__effect list[RILL_RENDER_MAX_EFFECTS];
+    uint32_t count, next_handle, next_seq;
+};
+
+const char *rill_render_phase_name(rill_render_phase p) {
+    static const char *const names[] = {"gi", "hdr_post", "ldr_post", "overlay"};
+    return (unsigned)p < RILL_RENDER_PHASE_NUM ? names[p] : "?";
+}
+
+static bool before(const rill__effect *a, const rill__effect *b) {
+    if (a->phase != b->phase) {
+        return a->phase < b->phase;
+    }
+    if (a->order != b->order) {
+        return a->order < b->order;
+    }
+    return a->seq < b->seq;
+}
+
+static bool name_ok(const char *s, size_t cap) {
+    return s && s[0] && strlen(s) < cap;
+}
+
+uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_desc *d,
+                                     rill_error *err) {
+    if (!r || !r->effects || !d || !d->add || !name_ok(d->id, 48) ||
+        (unsigned)d->phase >= RILL_RENDER_PHASE_NUM || (d->settings && !name_ok(d->settings, 48))) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: effect needs an id (< 48 chars), a phase, an add callback");
+        return 0;
+    }
+    struct rill__effects *e = r->effects;
+    for (uint32_t i = 0; i < e->count; i++) {
+        if (strcmp(e->list[i].id, d->id) == 0) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: effect '%s' already registered",
+                           d->id);
+            return 0;
+        }
+    }
+    if (e->count == RILL_RENDER_MAX_EFFECTS) {
+        rill_error_set(err, RILL_ERR_LIMIT, "render: more than %u effects",
+                       RILL_RENDER_MAX_EFFECTS);
+        return 0;
+    }
+    rill__effect fx;
+    memset(&fx, 0, sizeof(fx));
+    fx.handle = ++e->next_handle;
+    fx.seq = e->next_seq++;
+    snprintf(fx.id, sizeof(fx.id), "%s", d->id);
+    fx.has_settings = d->settings != NULL;
+    if (d->settings) {
+        snprintf(fx.settings, sizeof(fx.settings), "%s", d->settings);
+    }
+    fx.phase = d->phase;
+    fx.order = d->order;
+    fx.active = d->active;
+    fx.add = d->add;
+    fx.user = d->user;
+    uint32_t at = e->count;
+    while (at > 0 && before(&fx, &e->list[at - 1])) {
+        e->list[at] = e->list[at - 1];
+        at--;
+    }
+    e->list[at] = fx;
+    e->count++;
+    return fx.handle;
+}
+
+void rill_render_effect_unregister(rill_renderer *r, uint32_t effect) {
+    if (!r || !r->effects || !effect) {
+        return;
+    }
+    struct rill__effects *e = r->effects;
+    for (uint32_t i = 0; i < e->count; i++) {
+        if (e->list[i].handle == effect) {
+            memmove(&e->list[i], &e->list[i + 1], (e->count - i - 1) * sizeof(e->list[0]));
+            e->count--;
+            return;
+        }
+    }
+}
+
+uint32_t rill_render_effect_count(const rill_renderer *r) {
+    return r && r->effects ? r->effects->count : 0;
+}
+
+bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effect_info *out) {
+    if (!out || i >= rill_render_effect_count(r)) {
+        return false;
+    }
+    const rill__effect *fx = &r->effects->list[i];
+    *out = (rill_render_effect_info){
+        fx->handle, fx->id, fx->phase, fx->order, fx->has_settings ? fx->settings : NULL, fx->ran};
+    return true;
+}
+
+const char *rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err) {
+    if (!ctx || !ctx->graph || !ctx->color) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: effect context without colour");
+        return NULL;
+    }
+    int32_t cur = rill_rg_resource_find(ctx->graph, ctx->color);
+    if (cur < 0) {
+        rill_error_set(err, RILL_ERR_NOT_FOUND, "render: colour image '%s' missing", ctx->color);
+        return NULL;
+    }
+    rill_rg_image_desc d;
+    rill_rg_resource_image_desc(ctx->graph, (uint32_t)cur, &d);
+    char base[16];
+    snprintf(base, sizeof(base), "%s", ctx->phase <= RILL_RENDER_PHASE_HDR_POST ? "hdr" : "ldr");
+    ctx->chain_++;
+    snprintf(ctx->color_buf_, sizeof(ctx->color_buf_), "%s.fx%u", base, ctx->chain_);
+    if (rill_rg_declare_image(ctx->graph, ctx->color_buf_, &d, err) != RILL_OK) {
+        return NULL;
+    }
+    ctx->color = ctx->color_buf_;
+    return ctx->color;
+}
+
+rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
+    r->effects = rill_calloc_tagged(1, sizeof(*r->effects), RILL_MEM_RENDER);
+    if (!r->effects) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (effects)");
+    }
+    return rill__effects_register_engine(r, err);
+}
+
+void rill__effects_destroy(rill_renderer *r) {
+    rill_free(r->effects);
+    r->effects = NULL;
+}
+
+/* Whether fx runs for ctx's view: its settings routed (or given on the view for the engine's),
+ * and its own condition. */
+static bool effect_wanted(const rill__effect *fx, rill_render_effect_ctx *ctx) {
+    ctx->settings = NULL;
+    ctx->settings_size = 0;
+    if (fx->has_settings) {
+        ctx->settings = rill_render_view_settings(ctx->view, fx->settings, &ctx->settings_size);
+        if (!ctx->settings && !fx->active) {
+            return false;
+        }
+    }
+    return fx->active ? fx->active(ctx) : true;
+}
+
+static bool wanted_id(const struct rill__effects *e, const char *id) {
+    for (uint32_t i = 0; i < e->count; i++) {
+        if (strcmp(e->list[i].id, id) == 0) {
+            return e->list[i].wanted;
+        }
+    }
+    return false;
+}
+
+void rill__effects_plan(rill_renderer *r, const rill_render_view *primary) {
+    rill__frame *f = &r->frame;
+    snprintf(f->hdr_name, sizeof(f->hdr_name), "hdr");
+    snprintf(f->ldr_name, sizeof(f->ldr_name), "ldr");
+    f->chain[0] = f->chain[1] = 0;
+    struct rill__effects *e = r->effects;
+    rill_render_effect_ctx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.renderer = r;
+    ctx.view = primary;
+    for (uint32_t i = 0; e && i < e->count; i++) {
+        rill__effect *fx = &e->list[i];
+        fx->ran = false;
+        ctx.phase = fx->phase;
+        ctx.id = fx->id;
+        ctx.user = fx->user;
+        fx->wanted = primary && effect_wanted(fx, &ctx);
+    }
+    /* The engine's effects that other passes read before the graph is built (frame constants). */
+    f->ssao = e && wanted_id(e, "ssao");
+    f->bloom = e && wanted_id(e, "bloom");
+    f->auto_exposure = e && wanted_id(e, "auto_exposure");
+}
+
+rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
+                                    rill_error *err) {
+    rill__frame *f = &r->frame;
+    /* Screen effects work on the whole image: a single whole-output view only. */
+    if (!r->effects || f->view_count != 1 || f->per_view_tonemap || f->no_view ||
+        !f->views[0].view) {
+        return RILL_OK;
+    }
+    char *name = phase <= RILL_RENDER_PHASE_HDR_POST ? f->hdr_name : f->ldr_name;
+    rill_render_effect_ctx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.renderer = r;
+    ctx.graph = g;
+    ctx.phase = phase;
+    ctx.view = f->views[0].view;
+    snprintf(ctx.color_buf_, sizeof(ctx.color_buf_), "%s", name);
+    ctx.color = ctx.color_buf_;
+    ctx.chain_ = f->chain[phase <= RILL_RENDER_PHASE_HDR_POST ? 0 : 1];
+    struct rill__effects *e = r->effects;
+    for (uint32_t i = 0; i < e->count; i++) {
+        rill__effect *fx = &e->list[i];
+        if (fx->phase != phase || !fx->wanted) {
+            continue;
+        }
+        ctx.settings = rill_render_view_settings(ctx.view, fx->settings, &ctx.settings_size);
+        ctx.id = fx->id;
+        ctx.user = fx->user;
+        rill_result res = fx->add(&ctx, err);
+        if (res != RILL_OK) {
+            return res;
+        }
+        fx->ran = true;
+    }
+    f->chain[phase <= RILL_RENDER_PHASE_HDR_POST ? 0 : 1] = ctx.chain_;
+    snprintf(name, 32, "%s", ctx.color);
+    return RILL_OK;
+}

@@ -1,0 +1,253 @@
+/* settings_route.c: the effect settings components (Ssao, Bloom, AutoExposure) and the routing
+ * table rill_render_extract rebuilds every frame: each camera's route is itself, then every other
+ * source in entity-id order; per settings type the first source wins, and the view gets a copy. */
+#include "render_internal.h"
+#include "rill/render/effects.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const rill_enum_item ssao_quality_items[] = {
+    {"High", RILL_SSAO_HIGH},   {"Low", RILL_SSAO_LOW},       {"Medium", RILL_SSAO_MEDIUM},
+    {"Ultra", RILL_SSAO_ULTRA}, {"Custom", RILL_SSAO_CUSTOM},
+};
+static const uint32_t u_three = 3;
+static const float f_quarter = 0.25f, f_half = 0.5f, f_bloom_i = 0.15f, f_one = 1.0f,
+                   f_rate = 0.05f, f_min_ev = -10.0f, f_max_ev = 10.0f;
+
+static const rill_field ssao_fields[] = {
+    {.name = "quality",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_ssao, quality),
+     .enum_items = ssao_quality_items,
+     .enum_count = 5,
+     .doc = "preset: High (18 samples, default), Low 4, Medium 8, Ultra 54, Custom"},
+    {.name = "slice_count",
+     .type = RILL_FIELD_U32,
+     .offset = offsetof(rill_render_ssao, slice_count),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 16,
+     .default_value = &u_three,
+     .doc = "Custom: directions per pixel (1..16)"},
+    {.name = "samples_per_slice_side",
+     .type = RILL_FIELD_U32,
+     .offset = offsetof(rill_render_ssao, samples_per_slice_side),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 8,
+     .default_value = &u_three,
+     .doc = "Custom: samples on each side of a direction (1..8)"},
+    {.name = "thickness",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_ssao, thickness),
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0,
+     .default_value = &f_quarter,
+     .doc = "assumed depth of surfaces (world units, >= 0)"},
+    {.name = "radius",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_ssao, radius),
+     .flags = RILL_FIELD_HAS_MIN,
+     .min = 0,
+     .default_value = &f_half,
+     .doc = "sampling radius (world units)"},
+};
+static const rill_render_ssao ssao_default = {.enabled = true, .thickness_set = true};
+
+static const rill_field bloom_fields[] = {
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_bloom, intensity),
+     .flags = RILL_FIELD_HAS_MIN,
+     .default_value = &f_bloom_i,
+     .doc = "how much of the blurred light is added"},
+    {.name = "threshold",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_bloom, threshold),
+     .flags = RILL_FIELD_HAS_MIN,
+     .default_value = &f_one,
+     .doc = "linear HDR brightness where light starts to bloom"},
+};
+static const rill_render_bloom bloom_default = {.enabled = true, .threshold_set = true};
+
+static const rill_field ae_fields[] = {
+    {.name = "rate",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_auto_exposure, rate),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 1,
+     .default_value = &f_rate,
+     .doc = "fraction of the remaining difference closed each frame"},
+    {.name = "min_ev",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_auto_exposure, min_ev),
+     .default_value = &f_min_ev,
+     .doc = "lowest exposure (EV)"},
+    {.name = "max_ev",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_auto_exposure, max_ev),
+     .default_value = &f_max_ev,
+     .doc = "highest exposure (EV)"},
+};
+static const rill_render_auto_exposure ae_default = {.enabled = true};
+
+static rill_component reg(rill_world *w, const rill_type_desc *d) {
+    rill_component c = rill_world_find_component(w, d->name);
+    return c ? c : rill_world_register_component(w, d);
+}
+
+rill_result rill__render_settings_register(rill_world *w, rill_render_components *out,
+                                           rill_error *err) {
+    rill_type_desc ssao = {.name = "Ssao",
+                           RILL_TYPE_LAYOUT(rill_render_ssao),
+                           .fields = ssao_fields,
+                           .field_count = 5,
+                           .defaults = &ssao_default,
+                           .doc = "screen-space ambient occlusion settings, routed to cameras"};
+    rill_type_desc bloom = {.name = "Bloom",
+                            RILL_TYPE_LAYOUT(rill_render_bloom),
+                            .fields = bloom_fields,
+                            .field_count = 2,
+                            .defaults = &bloom_default,
+                            .doc = "bloom settings, routed to cameras"};
+    rill_type_desc ae = {.name = "AutoExposure",
+                         RILL_TYPE_LAYOUT(rill_render_auto_exposure),
+                         .fields = ae_fields,
+                         .field_count = 3,
+                         .defaults = &ae_default,
+                         .doc = "auto exposure settings, routed to cameras"};
+    out->ssao = reg(w, &ssao);
+    out->bloom = reg(w, &bloom);
+    out->auto_exposure = reg(w, &ae);
+    if (!out->ssao || !out->bloom || !out->auto_exposure) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: could not register the effect settings components");
+    }
+    out->settings_count = 0;
+    rill_result r = rill_render_components_add_settings(out, out->ssao, err);
+    if (r == RILL_OK) {
+        r = rill_render_components_add_settings(out, out->bloom, err);
+    }
+    if (r == RILL_OK) {
+        r = rill_render_components_add_settings(out, out->auto_exposure, err);
+    }
+    return r;
+}
+
+rill_result rill_render_components_add_settings(rill_render_components *comps,
+                                                rill_component settings, rill_error *err) {
+    if (!comps || !settings) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL settings component");
+    }
+    for (uint32_t i = 0; i < comps->settings_count; i++) {
+        if (comps->settings[i] == settings) {
+            return RILL_OK;
+        }
+    }
+    if (comps->settings_count >= RILL_RENDER_MAX_SETTINGS) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "render: more than %u settings types",
+                              RILL_RENDER_MAX_SETTINGS);
+    }
+    comps->settings[comps->settings_count++] = settings;
+    return RILL_OK;
+}
+
+const void *rill_render_view_settings(const rill_render_view *v, const char *type, uint32_t *size) {
+    if (!v || !type) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < v->settings_count; i++) {
+        if (v->settings[i].type && strcmp(v->settings[i].type, type) == 0) {
+            if (size) {
+                *size = v->settings[i].size;
+            }
+            return v->settings[i].data;
+        }
+    }
+    return NULL;
+}
+
+static int entity_cmp(const void *a, const void *b) {
+    rill_entity x = *(const rill_entity *)a, y = *(const rill_entity *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* The sources of one settings type, in entity order, into buf->route_sources. */
+static bool collect_sources(rill_world *w, rill_component t, rill_render_extract_buf *buf) {
+    rill_array_clear(&buf->route_sources);
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = t;
+    rill_query q = rill_world_query(w, &qd);
+    while (rill_query_next(&q)) {
+        if (!rill_array_push(&buf->route_sources, q.entity)) {
+            return false;
+        }
+    }
+    if (buf->route_sources.len > 1) {
+        qsort(buf->route_sources.data, buf->route_sources.len, sizeof(rill_entity), entity_cmp);
+    }
+    return true;
+}
+
+/* Copies the settings the engine's effects read into the view's own fields. */
+static void apply_engine(const rill_render_components *comps, rill_component t, const void *data,
+                         rill_render_view *v) {
+    if (t == comps->ssao) {
+        memcpy(&v->ssao, data, sizeof(v->ssao));
+        v->ssao.enabled = true;
+        v->ssao.thickness_set = true;
+    } else if (t == comps->bloom) {
+        memcpy(&v->bloom, data, sizeof(v->bloom));
+        v->bloom.enabled = true;
+        v->bloom.threshold_set = true;
+    } else if (t == comps->auto_exposure) {
+        memcpy(&v->auto_exposure, data, sizeof(v->auto_exposure));
+        v->auto_exposure.enabled = true;
+    }
+}
+
+rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
+                                        rill_render_extract_buf *buf, rill_render_view **views,
+                                        const rill_entity *cams, uint32_t n, rill_error *err) {
+    rill_array_clear(&buf->routed_bytes);
+    for (uint32_t vi = 0; vi < n; vi++) {
+        views[vi]->settings_count = 0;
+    }
+    for (uint32_t ti = 0; ti < comps->settings_count; ti++) {
+        rill_component t = comps->settings[ti];
+        const rill_type_desc *td = rill_world_component_type(w, t);
+        if (!td || !rill_world_component_len(w, t)) {
+            continue;
+        }
+        if (!collect_sources(w, t, buf)) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory routing");
+        }
+        for (uint32_t vi = 0; vi < n; vi++) {
+            rill_entity src =
+                rill_world_has(w, cams[vi], t) ? cams[vi] : buf->route_sources.data[0];
+            const void *data = rill_world_get(w, src, t);
+            size_t at = buf->routed_bytes.len;
+            size_t pad = (16 - (at & 15)) & 15;
+            unsigned char *dst = rill_array_push_n(&buf->routed_bytes, pad + td->size);
+            if (!dst || !data) {
+                return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory routing");
+            }
+            memcpy(dst + pad, data, td->size);
+            rill_render_routed_settings *rs = &buf->routed[vi][views[vi]->settings_count++];
+            /* offset now, pointer once every copy is in (the array may move) */
+            *rs = (rill_render_routed_settings){td->name, (const void *)(uintptr_t)(at + pad),
+                                                td->size, src};
+            apply_engine(comps, t, data, views[vi]);
+        }
+    }
+    for (uint32_t vi = 0; vi < n; vi++) {
+        for (uint32_t i = 0; i < views[vi]->settings_count; i++) {
+            rill_render_routed_settings *rs = &buf->routed[vi][i];
+            rs->data = buf->routed_bytes.data + (uintptr_t)rs->data;
+        }
+        views[vi]->settings = views[vi]->settings_count ? buf->routed[vi] : NULL;
+    }
+    return RILL_OK;
+}
