@@ -585,6 +585,7 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
         {240, 180, 0},   /* loading */
         {30, 170, 70},   /* loaded */
         {210, 40, 40},   /* failed */
+        {120, 60, 160},  /* unloading */
     };
     for (uint32_t i = 0; i < ni; i++) {
         const uint8_t *col =

@@ -236,6 +236,13 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *loader, rill_entity 
 /* Cancels root's instance load in flight, if any, then despawns every descendant of root. root
  * and its components (its Transform) stay. Returns the number of entities despawned. */
 uint32_t rill_scene_instance_unload(rill_scene_loader *loader, rill_entity root);
+/* Cancels root's instance load in flight, if any, then queues root's children for despawning
+ * with their subtrees in the budgeted batches rill_scene_loader_update uses for a replaced main
+ * scene (the same per-update budget as loads; leaves first). They stay attached and alive until
+ * their batch comes: hide them first if they must not draw meanwhile. Returns how many children
+ * were queued; the content is gone when root has no child left (rill_scene_loader_retiring turns
+ * false once nothing is queued). */
+uint32_t rill_scene_instance_retire(rill_scene_loader *loader, rill_entity root);
 /* The handle of root's instance load in flight, or {0}. */
 rill_scene_load rill_scene_instance_pending(const rill_scene_loader *loader, rill_entity root);
 

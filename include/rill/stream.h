@@ -29,8 +29,11 @@
  *     - gate open, camera present: an UNLOADED instance within load_radius becomes LOADING
  *       (rill_scene_instance_load: the loader's budgeted async spawner, the same path as scene
  *       swaps); at most max_loads_in_flight (default 4) at once, nearest first. A LOADING or
- *       LOADED instance beyond the unload radius is unloaded (a load in flight is cancelled and
- *       its partial entities despawned). The unload radius used is max(unload_radius,
+ *       LOADED instance beyond the unload radius becomes UNLOADING (a load in flight is cancelled
+ *       and its partial entities despawned): its meshes are hidden at once (RenderMode hidden on
+ *       ModelMesh and Model entities) and rill_scene_instance_retire hands the content to the
+ *       loader, which despawns it in batches within its per-update budget; the instance is
+ *       UNLOADED when the root has no child left, and only then loads again. The unload radius used is max(unload_radius,
  *       load_radius + min_gap) (min_gap default 10 m), so a boundary instance cannot thrash.
  *     - gate closed (EDIT, SERVER): every streamed instance is brought in (still through the
  *       budgeted spawner, at most max_loads_in_flight at once).
@@ -198,20 +201,21 @@ typedef enum rill_instance_state {
     RILL_INSTANCE_UNLOADED = 0,
     RILL_INSTANCE_LOADING, /* the loader is reading, parsing or spawning its contents */
     RILL_INSTANCE_LOADED,
-    RILL_INSTANCE_FAILED, /* the last load failed; retried after the camera leaves and returns */
+    RILL_INSTANCE_FAILED,    /* the last load failed; retried after the camera leaves and returns */
+    RILL_INSTANCE_UNLOADING, /* hidden; the loader despawns its contents in budgeted batches */
     RILL_INSTANCE_STATE_NUM,
     RILL_INSTANCE_STATE_FORCE_U32 = 0x7FFFFFFF
 } rill_instance_state;
 
-/* "unloaded", "loading", "loaded", "failed". Static storage. */
+/* "unloaded", "loading", "loaded", "failed", "unloading". Static storage. */
 const char *rill_instance_state_name(rill_instance_state state);
 
 /* Counters of the instance streamer (zeros without one). Current: instances (streamed roots
  * seen), per state; totals since creation: loads started, completed, cancelled, failed, unloads,
- * entities despawned by unloads. update_ns / update_ns_max: time of the last / worst
- * rill_stream_update (all streamers). */
+ * entities despawned by unloads (counted when an unload starts). update_ns / update_ns_max: time of
+ * the last / worst rill_stream_update (all streamers). */
 typedef struct rill_stream_stats {
-    uint32_t instances, loaded, loading, unloaded, failed;
+    uint32_t instances, loaded, loading, unloaded, failed, unloading;
     uint64_t loads_started, loads_completed, loads_cancelled, loads_failed, unloads;
     uint64_t entities_unloaded;
     uint64_t update_ns, update_ns_max;
@@ -281,7 +285,8 @@ rill_lod_pick rill_lod_pick_at(const rill_lod_bands *bands, float distance);
 
 /* The LOD system: shows one level of every spawned Model with baked levels (the model system in
  * rill/scene/model.h spawns them as hidden sibling trees) by the camera's distance to the Model
- * entity, through RenderMode on the level trees (written only when the pick changes). Inside a
+ * entity, through RenderMode on the level trees (written only when the pick changes); a Model
+ * entity with RenderMode hidden shows no level. Inside a
  * crossfade interval it shows the level with the larger weight (the dithered blend is not drawn
  * yet). The app runs it in post_update after transforms when models are enabled. */
 typedef struct rill_lod_system rill_lod_system;

@@ -842,6 +842,29 @@ uint32_t rill_scene_instance_unload(rill_scene_loader *ld, rill_entity root) {
     return n;
 }
 
+uint32_t rill_scene_instance_retire(rill_scene_loader *ld, rill_entity root) {
+    if (!ld || !rill_world_is_alive(ld->world, root))
+        return 0;
+    uint32_t pending;
+    if (find_instance_pending(ld, root, &pending)) {
+        rec_cancel(ld, pending, rec_get(ld, pending));
+    }
+    /* The children join the replaced main scenes' queue: retire_step despawns them in the same
+     * budgeted batches, so unloads and swaps share one budget. Without memory for the queue they
+     * go at once (rill_scene_instance_unload). */
+    uint32_t count = rill_world_child_count(ld->world, root);
+    if (count == 0)
+        return 0;
+    rill_entity *slot = rill_array_push_n(&ld->retiring, count);
+    if (!slot) {
+        rill_scene_instance_unload(ld, root);
+        return count;
+    }
+    uint32_t got = rill_world_children(ld->world, root, slot, count);
+    ld->retiring.len -= count - (got < count ? got : count);
+    return got < count ? got : count;
+}
+
 rill_scene_load rill_scene_instance_pending(const rill_scene_loader *ld, rill_entity root) {
     rill_scene_load h = {0};
     uint32_t id;

@@ -1,8 +1,8 @@
 /* instances.c: the instance streamer. It keeps one record per streamed SceneInstance root and, each
  * frame, decides from the camera's distance to the instance's world bounds which ones load (through
- * the scene loader's budgeted async spawner) and which unload (the root's descendants despawned in
- * one batch; the root and its Transform stay). Rules in rill/stream.h, "ON STREAMED SCENE
- * INSTANCES".
+ * the scene loader's budgeted async spawner) and which unload (the root's descendants hidden at
+ * once, then despawned by the scene loader in budgeted batches; the root and its Transform stay).
+ * Rules in rill/stream.h, "ON STREAMED SCENE INSTANCES".
  *
  * Nothing here allocates in the steady state: the record array, the entity -> record map, the
  * candidate list and the walk stack grow only when the world gains instances or deeper content.
@@ -33,6 +33,7 @@ struct rill__instance_streamer {
     rill_stream *stream;
     rill_scene_loader *scenes;
     rill_component comp;
+    rill_model_components models; /* model_mesh, model, render_mode: to hide unloading content */
     RILL_ARRAY(inst_rec) recs;
     rill_map by_root; /* entity -> record index + 1 */
     RILL_ARRAY(candidate) cands;
@@ -42,7 +43,7 @@ struct rill__instance_streamer {
     uint64_t entities_unloaded;
 };
 
-static const char *const STATE_NAMES[] = {"unloaded", "loading", "loaded", "failed"};
+static const char *const STATE_NAMES[] = {"unloaded", "loading", "loaded", "failed", "unloading"};
 
 const char *rill_instance_state_name(rill_instance_state state) {
     return (unsigned)state < RILL_INSTANCE_STATE_NUM ? STATE_NAMES[state] : "invalid";
@@ -155,7 +156,42 @@ static void start_load(rill__instance_streamer *is, inst_rec *r) {
     is->loads_started++;
 }
 
+/* Hides every mesh below root (RenderMode hidden on ModelMesh entities, and on Model entities so
+ * the LOD system shows none of their levels) and returns how many descendants root has. */
+static uint64_t hide_content(rill__instance_streamer *is, rill_entity root) {
+    rill_world *w = rill_stream_world(is->stream);
+    const rill_model_components *mc = &is->models;
+    const rill_render_mode_component hidden = {.mode = RILL_RENDER_MODE_HIDDEN};
+    uint64_t n = 0;
+    rill_array_clear(&is->walk);
+    rill_entity e = root;
+    for (;;) {
+        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
+            if (!rill_array_push(&is->walk, c))
+                return n; /* no memory for the walk: what is left draws until despawned */
+        }
+        if (!is->walk.len)
+            return n;
+        e = rill_array_pop(&is->walk);
+        n++;
+        if (mc->render_mode && ((mc->model_mesh && rill_world_has(w, e, mc->model_mesh)) ||
+                                (mc->model && rill_world_has(w, e, mc->model)))) {
+            rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
+            if (rm)
+                *rm = hidden;
+            else
+                rill_world_add(w, e, mc->render_mode, &hidden);
+        }
+    }
+}
+
+/* A loaded (or partly loaded) instance goes: a load in flight is cancelled (its partial entities
+ * go at once, with the load), the content is hidden now and queued on the scene loader, which
+ * despawns it within its per-update budget. The record stays UNLOADING until the root has no
+ * child left; only then can the instance load again. */
 static void unload(rill__instance_streamer *is, inst_rec *r) {
+    if (r->state == RILL_INSTANCE_UNLOADING)
+        return;
     if (r->state == RILL_INSTANCE_LOADING) {
         is->loads_cancelled++;
         rill_scene_load_release(is->scenes, r->load); /* cancels and despawns the partial load */
@@ -163,8 +199,9 @@ static void unload(rill__instance_streamer *is, inst_rec *r) {
     }
     if (r->state != RILL_INSTANCE_FAILED)
         is->unloads++;
-    is->entities_unloaded += rill_scene_instance_unload(is->scenes, r->root);
-    r->state = RILL_INSTANCE_UNLOADED;
+    is->entities_unloaded += hide_content(is, r->root);
+    r->state = rill_scene_instance_retire(is->scenes, r->root) ? RILL_INSTANCE_UNLOADING
+                                                               : RILL_INSTANCE_UNLOADED;
 }
 
 /* Follows a load in flight to its end. */
@@ -244,6 +281,8 @@ static void sync_records(rill__instance_streamer *is, const rill_streaming_state
         r->seen = is->stamp;
         if (r->state == RILL_INSTANCE_LOADING)
             poll_load(is, r, si);
+        if (r->state == RILL_INSTANCE_UNLOADING && !rill_world_first_child(w, r->root))
+            r->state = RILL_INSTANCE_UNLOADED; /* the loader despawned the last of it */
         r->load_r = si->load_radius;
         float gapped = si->load_radius + is->stream->desc.min_gap;
         r->unload_r = si->unload_radius > gapped ? si->unload_radius : gapped;
@@ -269,7 +308,8 @@ static void decide(rill__instance_streamer *is, bool want_all, bool has_cam) {
     for (uint32_t i = 0; i < is->recs.len; i++) {
         inst_rec *r = &is->recs.data[i];
         bool beyond = has_cam && r->distance > r->unload_r;
-        if (!want_all && beyond && r->state != RILL_INSTANCE_UNLOADED) {
+        if (!want_all && beyond && r->state != RILL_INSTANCE_UNLOADED &&
+            r->state != RILL_INSTANCE_UNLOADING) {
             unload(is, r);
         }
         if (r->state == RILL_INSTANCE_LOADING)
@@ -323,7 +363,9 @@ rill__instance_streamer *rill__instances_create(rill_stream *s, rill_scene_loade
     is->stream = s;
     is->scenes = scenes;
     is->comp = rill_scene_register(rill_stream_world(s)).instance;
+    rill_error err = {0};
     if (!is->comp ||
+        rill_scene_model_register(rill_stream_world(s), &is->models, &err) != RILL_OK ||
         !rill_stream_add_streamer(s, &(rill_streamer_desc){.name = "instances",
                                                            .update = instances_update,
                                                            .restore = instances_restore,
@@ -358,6 +400,9 @@ void rill__instances_stats(const rill__instance_streamer *is, rill_stream_stats 
             break;
         case RILL_INSTANCE_FAILED:
             out->failed++;
+            break;
+        case RILL_INSTANCE_UNLOADING:
+            out->unloading++;
             break;
         default:
             out->unloaded++;

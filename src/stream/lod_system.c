@@ -2,9 +2,10 @@
  * has spawned with baked levels, the camera's distance to the entity, picks the level from its
  * bands (MeshLod, else the defaults) and shows that level's tree (RenderMode normal) while the
  * others stay hidden. Modes are written only when a pick changes, so a still camera costs one
- * distance and one band lookup per model. Inside a crossfade interval the level whose weight is
- * larger is shown: the renderer has no dithered blend yet, so this is the swap at the interval's
- * middle.
+ * distance and one band lookup per model. A Model entity whose own RenderMode is hidden (a streamed
+ * instance on its way out, a hidden channel) shows no level. Inside a crossfade interval the level
+ * whose weight is larger is shown: the renderer has no dithered blend yet, so this is the swap at
+ * the interval's middle.
  */
 #include "rill/stream.h"
 
@@ -80,6 +81,9 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
             rill_lod_pick p = rill_lod_pick_at(&bands, d);
             want = p.next >= 0 && p.fade >= 0.5f ? p.next : p.level;
         }
+        const rill_render_mode_component *rm = rill_world_get(s->world, e, s->comps->render_mode);
+        if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+            want = -1;
         uint64_t had = 1; /* a fresh tree shows its base level */
         rill_map_get(&s->shown, e, &had);
         if (want >= 0)

@@ -2,7 +2,9 @@
  * entering and leaving the radii with the enforced gap, oscillating 1 m around a boundary, a load
  * cancelled mid-way, at most 4 loads in flight nearest first, the edit/play/server modes and the
  * restore on turning streaming off, distances to bounds rather than origins (authored and
- * computed), and 1000 load/unload cycles returning entities and live bytes to their start. */
+ * computed), an unload hidden at once and despawned over frames within the loader's budget (a
+ * return meanwhile waits for it), and 1000 load/unload cycles returning entities and live bytes to
+ * their start. */
 #include "stream_fixture.h"
 
 /* 1 ms budget, 100 us per entity: 10 entities per frame. */
@@ -17,6 +19,14 @@ static void frames_until(sfx *fx, rill_entity root, rill_instance_state want, ui
     for (uint32_t i = 0; i < max && st_of(fx, root) != want; i++)
         sfx_frame(fx);
     assert_int_equal(st_of(fx, root), want);
+}
+
+/* An unload: the instance is UNLOADING (content hidden, despawned by the loader in its budget)
+ * right after the frame that decided it, then UNLOADED once the content is gone. */
+static void gone(sfx *fx, rill_entity root) {
+    assert_int_equal(st_of(fx, root), RILL_INSTANCE_UNLOADING);
+    frames_until(fx, root, RILL_INSTANCE_UNLOADED, 10);
+    assert_int_equal(rill_world_child_count(fx->world, root), 0);
 }
 
 static void test_radii_and_gap(void **state) {
@@ -45,7 +55,7 @@ static void test_radii_and_gap(void **state) {
 
     sfx_camera(&fx, 71, 0); /* 61 m: beyond the forced unload radius */
     sfx_frame(&fx);
-    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADED);
+    gone(&fx, a);
     assert_int_equal(rill_world_child_count(fx.world, a), 0);
     assert_true(rill_world_is_alive(fx.world, a)); /* the root and its transform stay */
     assert_true(rill_world_has(fx.world, a, rill_world_builtin(fx.world)->transform));
@@ -168,7 +178,7 @@ static void test_modes_and_restore(void **state) {
     /* Play again: b is far from the camera and goes. */
     rill_stream_set_mode(fx.stream, RILL_RUN_MODE_PLAY);
     sfx_frame(&fx);
-    assert_int_equal(st_of(&fx, b), RILL_INSTANCE_UNLOADED);
+    gone(&fx, b);
     assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
     sfx_done(&fx);
 }
@@ -203,7 +213,7 @@ static void test_bounds_not_origins(void **state) {
     assert_true(info.bounds_min[0] == 10.0f && info.bounds_max[0] == 410.0f);
     sfx_camera(&fx, 480, 0); /* 70 m past the box: goes */
     sfx_frame(&fx);
-    assert_int_equal(st_of(&fx, e), RILL_INSTANCE_UNLOADED);
+    gone(&fx, e);
     sfx_done(&fx);
 }
 
@@ -224,12 +234,107 @@ static void test_settle_loads_nearby_now(void **state) {
     sfx_done(&fx);
 }
 
+/* Despawning costs 1 us of fake clock per entity (a component's remove hook). */
+static rill_test_clock *g_tock_clock;
+static void tock_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e, (void)data, (void)user;
+    rill_test_clock_advance(g_tock_clock, 1000);
+}
+
+/* A big instance (5000 entities in chains of 4, each a mesh) and its unload: hidden at once,
+ * despawned over several frames, each frame's loader work within the budget plus one batch;
+ * a camera coming back while it is still unloading waits for the end, then loads it again. */
+static void test_unload_spread_over_frames(void **state) {
+    (void)state;
+    enum { N = 5000 };
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, 1000); /* loads: 1 us per entity */
+    g_tock_clock = &fx.clock;
+    typedef struct tock {
+        uint32_t n;
+    } tock;
+    static const rill_field tf[] = {RILL_FIELD(tock, n, U32)};
+    rill_type_desc td = {.name = "Tock",
+                         RILL_TYPE_LAYOUT(tock),
+                         .fields = tf,
+                         .field_count = 1,
+                         .on_remove = tock_on_remove};
+    assert_true(rill_world_register_component(fx.world, &td) != 0);
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "rsn 1\n");
+    for (uint32_t i = 1; i <= N; i++) {
+        if (i % 4 != 1)
+            rill_strbuf_printf(&sb, "entity %u parent %u { Tock { n: %u } }\n", i, i - 1, i);
+        else
+            rill_strbuf_printf(&sb, "entity %u { Tock { n: %u } }\n", i, i);
+    }
+    test_write_file(fx.dir, "big.rsn", sb.data);
+    rill_strbuf_free(&sb);
+    rill_entity a = sfx_instance(&fx, "big.rsn", 0, 0, 50, 60, 10);
+    sfx_camera(&fx, 0, 0);
+    frames_until(&fx, a, RILL_INSTANCE_LOADED, 100);
+    uint32_t start = rill_world_entity_count(fx.world);
+    rill_model_components mc;
+    rill_error err = {0};
+    assert_int_equal(rill_scene_model_register(fx.world, &mc, &err), RILL_OK);
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t nt = rill_world_component_dense(fx.world, rill_world_find_component(fx.world, "Tock"),
+                                             &ents, &data);
+    assert_int_equal(nt, N);
+    rill_entity *meshes = malloc(N * sizeof *meshes);
+    assert_non_null(meshes);
+    memcpy(meshes, ents, N * sizeof *meshes);
+    for (uint32_t i = 0; i < N; i++)
+        assert_non_null(rill_world_add(fx.world, meshes[i], mc.model_mesh, NULL));
+
+    sfx_camera(&fx, 1000, 0);
+    sfx_frame(&fx);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADING);
+    assert_true(rill_scene_loader_retiring(fx.loader));
+    assert_int_equal(sfx_stats(&fx).unloading, 1);
+    assert_int_equal(sfx_stats(&fx).entities_unloaded, N);
+    uint32_t frames = 0, shrinking = 0, prev = rill_world_entity_count(fx.world);
+    sfx_camera(&fx, 0, 0); /* back at once: the reload waits for the unload to finish */
+    while (st_of(&fx, a) == RILL_INSTANCE_UNLOADING) {
+        assert_true(frames++ < 100);
+        /* Every mesh still alive is hidden. */
+        for (uint32_t i = 0; i < N; i++) {
+            if (!rill_world_is_alive(fx.world, meshes[i]))
+                continue;
+            const rill_render_mode_component *rm =
+                rill_world_get(fx.world, meshes[i], mc.render_mode);
+            assert_non_null(rm);
+            assert_int_equal(rm->mode, RILL_RENDER_MODE_HIDDEN);
+        }
+        uint64_t t0 = fx.clock.now;
+        sfx_frame(&fx);
+        assert_true(fx.clock.now - t0 <= BUDGET + 512u * 1000u);
+        uint32_t count = rill_world_entity_count(fx.world);
+        assert_true(count <= prev);
+        shrinking += count < prev;
+        prev = count;
+        /* No load starts while content is left; the update that sees the last go starts it. */
+        if (st_of(&fx, a) == RILL_INSTANCE_UNLOADING)
+            assert_int_equal(sfx_stats(&fx).loads_started, 1);
+    }
+    assert_true(shrinking >= 4); /* 5000 despawns at 1 us in 1 ms budgets */
+    assert_int_equal(rill_world_entity_count(fx.world), start - N);
+    assert_false(rill_scene_loader_retiring(fx.loader));
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADING);
+    frames_until(&fx, a, RILL_INSTANCE_LOADED, 100);
+    assert_int_equal(sfx_stats(&fx).loads_started, 2);
+    assert_int_equal(rill_world_entity_count(fx.world), start);
+    free(meshes);
+    sfx_done(&fx);
+}
+
 static void cycle(sfx *fx, rill_entity a) {
     sfx_camera(fx, 0, 0);
     frames_until(fx, a, RILL_INSTANCE_LOADED, 10);
     sfx_camera(fx, 1000, 0);
     sfx_frame(fx);
-    assert_int_equal(st_of(fx, a), RILL_INSTANCE_UNLOADED);
+    gone(fx, a);
 }
 
 static void test_thousand_cycles_return_to_start(void **state) {
@@ -267,6 +372,7 @@ int main(void) {
         cmocka_unit_test(test_modes_and_restore),
         cmocka_unit_test(test_bounds_not_origins),
         cmocka_unit_test(test_settle_loads_nearby_now),
+        cmocka_unit_test(test_unload_spread_over_frames),
         cmocka_unit_test(test_thousand_cycles_return_to_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
