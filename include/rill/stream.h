@@ -33,9 +33,9 @@
  *       and its partial entities despawned): its meshes are hidden at once (RenderMode hidden on
  *       ModelMesh and Model entities) and rill_scene_instance_retire hands the content to the
  *       loader, which despawns it in batches within its per-update budget; the instance is
- *       UNLOADED when the root has no child left, and only then loads again. The unload radius used
- * is max(unload_radius, load_radius + min_gap) (min_gap default 10 m), so a boundary instance
- * cannot thrash.
+ *       UNLOADED when the root has no child left, and only then loads again. The unload
+ *       radius used is max(unload_radius, load_radius + min_gap) (min_gap default 10 m), so a
+ *       boundary instance cannot thrash.
  *     - gate closed (EDIT, SERVER): every streamed instance is brought in (still through the
  *       budgeted spawner, at most max_loads_in_flight at once).
  *   The root entity and its components (its Transform) always stay; only its descendants are
