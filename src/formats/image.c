@@ -158,6 +158,24 @@ rill_result rill_image_check_limits(uint32_t width, uint32_t height, rill_pixel_
 
 /* >>load 16-bit ------------------------------------------------------------------------------- */
 
+/* Reads the image header (never the pixels) and checks it against the size limits: the one
+ * place both decoders refuse an empty, oversized or unreadable file before stb allocates. */
+static rill_result probe_header(const void *data, size_t size, const char *name, int *w, int *h,
+                                int *n, rill_error *err) {
+    if (!data || size == 0)
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
+    if (size > (size_t)INT_MAX)
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
+    if (!stbi_info_from_memory((const stbi_uc *)data, (int)size, w, h, n))
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
+                              stbi_failure_reason());
+    if (*w <= 0 || *h <= 0 || (uint32_t)*w > RILL_IMAGE_MAX_DIM ||
+        (uint32_t)*h > RILL_IMAGE_MAX_DIM)
+        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, *w,
+                              *h, RILL_IMAGE_MAX_DIM);
+    return RILL_OK;
+}
+
 rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
                                 uint32_t *out_width, uint32_t *out_height, uint16_t **out_samples,
                                 rill_error *err) {
@@ -165,18 +183,11 @@ rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
     *out_samples = NULL;
     if (!name)
         name = "<memory>";
-    if (!data || size == 0)
-        return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
-    if (size > (size_t)INT_MAX)
-        return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
     const stbi_uc *buf = (const stbi_uc *)data;
     int w = 0, h = 0, n = 0;
-    if (!stbi_info_from_memory(buf, (int)size, &w, &h, &n))
-        return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
-                              stbi_failure_reason());
-    if (w <= 0 || h <= 0 || (uint32_t)w > RILL_IMAGE_MAX_DIM || (uint32_t)h > RILL_IMAGE_MAX_DIM)
-        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, w, h,
-                              RILL_IMAGE_MAX_DIM);
+    rill_result hr = probe_header(data, size, name, &w, &h, &n, err);
+    if (hr != RILL_OK)
+        return hr;
     rill_result lim = rill_image_check_limits((uint32_t)w, (uint32_t)h, RILL_PIXEL_NONE, name, err);
     if (lim != RILL_OK)
         return lim;
@@ -200,18 +211,11 @@ rill_result rill_image_load(const void *data, size_t size, const char *name, ril
     memset(out, 0, sizeof(*out));
     if (!name)
         name = "<memory>";
-    if (!data || size == 0)
-        return rill_error_set(err, RILL_ERR_PARSE, "%s: empty file", name);
-    if (size > (size_t)INT_MAX)
-        return rill_error_set(err, RILL_ERR_LIMIT, "%s: file too large to decode", name);
     const stbi_uc *buf = (const stbi_uc *)data;
     int w = 0, h = 0, n = 0;
-    if (!stbi_info_from_memory(buf, (int)size, &w, &h, &n))
-        return rill_error_set(err, RILL_ERR_PARSE, "%s: not a readable image (%s)", name,
-                              stbi_failure_reason());
-    if (w <= 0 || h <= 0 || (uint32_t)w > RILL_IMAGE_MAX_DIM || (uint32_t)h > RILL_IMAGE_MAX_DIM)
-        return rill_error_set(err, RILL_ERR_LIMIT, "%s: %dx%d exceeds the %u px limit", name, w, h,
-                              RILL_IMAGE_MAX_DIM);
+    rill_result hr = probe_header(data, size, name, &w, &h, &n, err);
+    if (hr != RILL_OK)
+        return hr;
     bool hdr = stbi_is_hdr_from_memory(buf, (int)size) != 0;
     if (want == RILL_PIXEL_NONE)
         want = hdr ? RILL_PIXEL_RGBA32F : RILL_PIXEL_RGBA8;
