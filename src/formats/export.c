@@ -478,6 +478,56 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
     cJSON_Delete(root);
 }
 
+/* Notes one string of a Terrain block: a project-relative path, normalized, into the map. */
+static void note_terrain_path(const char *s, size_t n, void *user) {
+    char rel[EXPORT_PATH_MAX];
+    if (n == 0 || n >= sizeof(rel)) {
+        return;
+    }
+    memcpy(rel, s, n);
+    rel[n] = '\0';
+    if (rill__export_is_texture_ext(rel) && rill_path_normalize(rel, sizeof(rel), rel)) {
+        rill_map_set(user, rill_hash64_str(rel), 1);
+    }
+}
+
+/* Notes the images the scene's Terrain components name (heightmap, splat map, layer textures):
+ * the terrain decodes them itself, so they ship unconverted. A scene that cannot be read is left
+ * for its own job to report. */
+static void scan_scene_terrain(const rill__export_input *in, rill_map *terrain_images) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (!rill_path_ext_is(in->path, "rsn") ||
+        rill_file_read_all_in(in->settings->project_dir, in->os_path, 0, &data, &size, NULL) !=
+            RILL_OK) {
+        return;
+    }
+    rill__export_terrain_strings((const char *)data, size, note_terrain_path, terrain_images);
+    rill_free(data);
+}
+
+/* A texture a Terrain names is copied as it is (16-bit heights and CPU-read weights would not
+ * survive a BC7 .rmip); if a glTF material uses it too, it is converted and also copied. */
+static bool keep_for_terrain(rill__export_input *in, const rill_map *terrain_images,
+                             const rill_map *usages) {
+    uint64_t key = rill_hash64_str(in->path);
+    if (in->kind != RILL_EXPORT_KIND_TEXTURE || !rill_map_get(terrain_images, key, NULL)) {
+        return true;
+    }
+    if (rill_map_get(usages, key, NULL)) {
+        in->keep_source = true;
+        return true;
+    }
+    char *out = rill_strdup(in->path);
+    if (!out) {
+        return false;
+    }
+    rill_free(in->out_path);
+    in->out_path = out;
+    in->kind = RILL_EXPORT_KIND_COPY;
+    return true;
+}
+
 /* The usage a texture gets from its name alone: the suffix of the stem, case-insensitive. */
 static rill_tex_usage usage_from_name(const char *path) {
     if (rill_path_ext_is(path, "hdr")) {
@@ -550,17 +600,24 @@ static void plan(export_run *run) {
     run->inputs.len = kept;
 
     rill_map usages = {0};
-    rill_map outputs = {0}; /* hash of main output path -> input index */
+    rill_map terrain_images = {0}; /* hash of project-relative path -> 1 */
+    rill_map outputs = {0};        /* hash of main output path -> input index */
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         rill__export_input *in = &run->inputs.data[i];
         rill_map_set(&run->input_by_path, rill_hash64_str(in->path), i);
         if (in->kind == RILL_EXPORT_KIND_MODEL) {
             scan_model_usages(in, &usages);
         }
+        scan_scene_terrain(in, &terrain_images);
     }
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         rill__export_input *in = &run->inputs.data[i];
         uint64_t other = 0;
+        if (!keep_for_terrain(in, &terrain_images, &usages)) {
+            in->status = RILL_EXPORT_STATUS_FAILED;
+            in->code = RILL_ERR_OUT_OF_MEMORY;
+            continue;
+        }
         uint64_t key = rill_hash64_str(in->out_path);
         if (rill_map_get(&outputs, key, &other)) {
             rill_strbuf sb = {0};
@@ -603,6 +660,7 @@ static void plan(export_run *run) {
         }
     }
     rill_map_free(&usages);
+    rill_map_free(&terrain_images);
     rill_map_free(&outputs);
 }
 

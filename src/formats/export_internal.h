@@ -39,6 +39,7 @@ typedef struct rill__export_input {
     uint64_t size;
     rill_tex_usage usage; /* textures: the usage the planner chose */
     bool bake_lods;       /* models: bake levels (false for authored LODs and their bases) */
+    bool keep_source;     /* textures a Terrain names and a model uses: also copied as they are */
     const rill__export_settings *settings;
     void *run; /* the run that owns this input (export.c) */
     /* Filled by the job. */
@@ -66,6 +67,13 @@ cJSON *rill__export_gltf_json(const uint8_t *data, size_t size);
 /* Decodes %XX escapes of a glTF URI into dst[cap]. False when it does not fit or is not a
  * relative path reference (a scheme such as data: or http:). */
 bool rill__export_decode_uri(char *dst, size_t cap, const char *uri);
+
+/* Calls found(s, n, user) for every string literal inside a `Terrain { ... }` component block of
+ * the .rsn text t[n] (comments and other components skipped; strings with escapes left out). The
+ * terrain reads the images it names itself (16-bit heights, CPU splat weights), so the export
+ * ships them as they are instead of converting them. Unterminated text ends the scan. */
+void rill__export_terrain_strings(const char *t, size_t n,
+                                  void (*found)(const char *s, size_t n, void *user), void *user);
 
 /* True when the name's extension is one of the texture extensions the exporter converts. */
 bool rill__export_is_texture_ext(const char *path);

@@ -527,6 +527,53 @@ static bool rewrite_scene(const rill__export_input *in, uint8_t **data, size_t *
     return true;
 }
 
+static bool ident_char(char c, bool first) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+           (!first && ((c >= '0' && c <= '9') || c == '.'));
+}
+
+void rill__export_terrain_strings(const char *t, size_t n,
+                                  void (*found)(const char *s, size_t n, void *user), void *user) {
+    bool saw_terrain = false; /* the last token was the identifier Terrain */
+    bool inside = false;      /* between `Terrain {` and its `}` (component blocks never nest) */
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (c == '#') {
+            while (i < n && t[i] != '\n') {
+                i++;
+            }
+        } else if (c == '"') {
+            size_t start = ++i;
+            bool escaped = false;
+            while (i < n && t[i] != '"' && t[i] != '\n') {
+                escaped |= t[i] == '\\';
+                i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+            }
+            if (i >= n || t[i] != '"') {
+                return;
+            }
+            if (inside && !escaped) {
+                found(t + start, i - start, user);
+            }
+            saw_terrain = false;
+        } else if (ident_char(c, true)) {
+            size_t start = i;
+            while (i + 1 < n && ident_char(t[i + 1], false)) {
+                i++;
+            }
+            saw_terrain = i + 1 - start == 7 && memcmp(t + start, "Terrain", 7) == 0;
+        } else if (c == '{') {
+            inside = saw_terrain;
+            saw_terrain = false;
+        } else if (c == '}') {
+            inside = false;
+            saw_terrain = false;
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            saw_terrain = false;
+        }
+    }
+}
+
 /* >>job --------------------------------------------------------------------------------------- */
 
 void rill__export_process(rill__export_input *in) {
@@ -542,6 +589,13 @@ void rill__export_process(rill__export_input *in) {
     switch (in->kind) {
     case RILL_EXPORT_KIND_TEXTURE:
         process_texture(in, data, size);
+        /* A Terrain reads this image itself: it also ships as it is, under its own name. */
+        if (in->keep_source && in->status != RILL_EXPORT_STATUS_FAILED) {
+            if (!add_output(in, in->path, data, size)) {
+                fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+            }
+            return; /* data is owned by the output (or freed by add_output) */
+        }
         break;
     case RILL_EXPORT_KIND_MODEL:
         process_model(in, data, size);

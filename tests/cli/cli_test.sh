@@ -534,6 +534,71 @@ RSN
     expect_err "note: empty.rsn has no active camera: added a default camera"
     expect_png empty.png 60
     ;;
+terrain_pack)
+    # A project whose Terrain names a 16-bit PNG heightmap, a PNG splat map and a PNG layer texture,
+    # played loose and from its exported pack with the sources gone: the export ships the images
+    # the terrain decodes itself as they are (no .rmip), and both draw the same picture.
+    mkdir -p proj/terrain
+    "$TERRAIN_PNGS" proj/terrain || fail "terrain_pngs failed"
+    cat >proj/project.toml <<'TOML'
+[project]
+name = "terrain pack"
+main_scene = "main.rsn"
+[window]
+width = 96
+height = 64
+TOML
+    cat >proj/main.rsn <<'RSN'
+rsn 1
+entity 1 "Ground" {
+    Transform {
+        translation: (-64, -10, -64)
+    }
+    Terrain {
+        chunks_x: 2
+        chunks_z: 2
+        resolution: 33
+        height_scale: 30
+        heightmap: @"terrain/heights.png"
+        splat_map: @"terrain/splat.png"
+        layer_count: 3
+        layer_albedo: [@"", @"", @"terrain/rock.png"]
+    }
+}
+entity 2 "Camera" {
+    Transform {
+        translation: (0, 40, 90)
+        rotation: (-0.2, 0, 0, 0.98)
+    }
+    Camera {
+        far: 1000
+    }
+}
+entity 3 "Sun" {
+    Transform {
+        rotation: (-0.4545195, 0.3799282, 0.2126311, 0.7745398)
+    }
+    DirectionalLight {
+        illuminance: 3
+    }
+}
+RSN
+    run 0 render proj --validation --out loose.png
+    expect_out "4/4 instances visible"
+    [ -s err.txt ] && fail "loose render printed messages"
+    expect_png loose.png 2000
+    run 0 export proj --out game.rpak --quiet
+    run 0 pack ls game.rpak
+    for f in terrain/heights.png terrain/splat.png terrain/rock.png; do
+        expect_out "$f"
+    done
+    grep -q "terrain/heights.rmip" out.txt && fail "the heightmap was converted to .rmip"
+    rm -rf proj
+    run 0 render --pack game.rpak --validation --out pack.png
+    expect_out "4/4 instances visible"
+    [ -s err.txt ] && fail "pack render printed messages"
+    "$PNG_SAME" loose.png pack.png >out.txt 2>err.txt || fail "pack render differs from loose"
+    ;;
 render_terrain)
     # A project whose scene holds a Terrain (generated heights), a second Terrain whose raw
     # heightmap is truncated, and a falling ball: the good terrain's 16 chunks draw, the bad one

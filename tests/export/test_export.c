@@ -493,6 +493,78 @@ static void test_paths_and_options(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* Images a Terrain names ship as they are (the terrain decodes 16-bit heights and reads weights
+ * on the CPU); one a glTF material also uses is converted and copied; strings of other components
+ * and commented-out Terrain blocks change nothing. */
+static void test_terrain_images(void **state) {
+    (void)state;
+    char dir[512], proj[1024], pack[1024];
+    rill_test_tmpdir(dir, sizeof(dir), "export_terrain");
+    rill_test_path(proj, sizeof(proj), dir, "proj");
+    rill_test_path(pack, sizeof(pack), dir, "game.rpak");
+    ep_write_png(proj, "terrain/heights.png", 33, 33, 5, false);
+    ep_write_png(proj, "terrain/splat map.png", 16, 16, 6, false);
+    ep_write_png(proj, "textures/plain.png", 16, 16, 7, false);
+    ep_write_png(proj, "textures/commented.png", 16, 16, 8, false);
+    ep_write_png(proj, "models/panel/bumps.png", 64, 64, 3, true);
+    ep_write_png(proj, "models/panel/panel mr.png", 64, 64, 4, false);
+    ep_write_panel_gltf(proj, "models/panel");
+    ep_write_text(proj, "scenes/main.rsn",
+                  "rsn 1\n"
+                  "entity 1 \"Terrain\" {\n"
+                  "    Texture { path: \"textures/plain.png\" }\n"
+                  "    # Terrain { heightmap: @\"textures/commented.png\" }\n"
+                  "    Terrain {\n"
+                  "        heightmap: @\"terrain/./heights.png\"\n"
+                  "        splat_map: @\"terrain/splat map.png\"\n"
+                  "        layer_normal: [@\"models/panel/bumps.png\", @\"\", @\"gone.png\"]\n"
+                  "    }\n"
+                  "    Model { path: @\"models/panel/panel.gltf\" }\n"
+                  "}\n");
+    rill_export_result res = {0};
+    assert_int_equal(run_export(proj, pack, NULL, false, 2, &res), RILL_OK);
+    assert_int_equal(res.counts.failed, 0);
+    rill_export_result_free(&res);
+    rill_rpak *p = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_rpak_open_file(pack, &p, &err), RILL_OK);
+    static const char *const raw[] = {"terrain/heights.png", "terrain/splat map.png",
+                                      "models/panel/bumps.png"};
+    for (size_t i = 0; i < RILL_COUNTOF(raw); i++) {
+        size_t n = 0;
+        uint8_t *got = pack_read(p, raw[i], &n);
+        char src[1200];
+        rill_test_path(src, sizeof(src), proj, raw[i]);
+        uint8_t *want = NULL;
+        size_t wn = 0;
+        assert_int_equal(rill_file_read_all(src, &want, &wn, NULL), RILL_OK);
+        assert_int_equal(n, wn);
+        assert_memory_equal(got, want, n);
+        rill_free(got);
+        rill_free(want);
+    }
+    assert_true(rill_rpak_find(p, "terrain/heights.rmip") < 0);
+    assert_true(rill_rpak_find(p, "terrain/splat map.rmip") < 0);
+    /* Used by the panel's material as well: converted for it, copied for the terrain. */
+    expect_rmip(p, "models/panel/bumps.rmip", RILL_TEX_FORMAT_BC5, false, 64);
+    expect_rmip(p, "textures/plain.rmip", RILL_TEX_FORMAT_BC7, true, 16);
+    expect_rmip(p, "textures/commented.rmip", RILL_TEX_FORMAT_BC7, true, 16);
+    assert_true(rill_rpak_find(p, "textures/plain.png") < 0);
+    assert_true(rill_rpak_find(p, "textures/commented.png") < 0);
+    rill_rpak_close(p);
+
+    /* The second run comes from the cache and ships the same files. */
+    assert_int_equal(run_export(proj, pack, NULL, false, 2, &res), RILL_OK);
+    assert_int_equal(res.counts.rebuilt, 0);
+    rill_export_result_free(&res);
+    assert_int_equal(rill_rpak_open_file(pack, &p, &err), RILL_OK);
+    assert_true(rill_rpak_find(p, "models/panel/bumps.png") >= 0);
+    assert_true(rill_rpak_find(p, "models/panel/bumps.rmip") >= 0);
+    assert_true(rill_rpak_find(p, "terrain/heights.png") >= 0);
+    rill_rpak_close(p);
+    rill_test_tmpdir_remove(dir);
+}
+
 int main(void) {
     rill_log_set_level(RILL_LOG_ERROR);
     const struct CMUnitTest tests[] = {
@@ -500,6 +572,7 @@ int main(void) {
         cmocka_unit_test(test_pack_contents_and_cache),
         cmocka_unit_test(test_broken_and_conflicting_inputs),
         cmocka_unit_test(test_loose_into_project),
+        cmocka_unit_test(test_terrain_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
