@@ -100,7 +100,7 @@ int rill_cmd_plugins(int argc, char **argv) {
         fprintf(stderr, "rill plugins: %s\n", err.msg);
         return 1;
     }
-    rill_plugins *p = rill_plugins_create(r, NULL, &err);
+    rill_plugins *p = rill_plugins_create(&(rill_plugins_desc){.renderer = r}, &err);
     uint32_t failed = 0;
     int rc = 0;
     if (!p || rill_plugins_load_dir(p, dir, &failed, &err) != RILL_OK) {

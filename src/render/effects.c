@@ -10,7 +10,7 @@
 typedef struct rill__effect {
     uint32_t handle, seq;
     char id[48], settings[48];
-    bool has_settings, ran, wanted;
+    bool has_settings, ran, wanted, after_lighting;
     rill_render_phase phase;
     int32_t order;
     rill_render_effect_active_fn active;
@@ -77,6 +77,7 @@ uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_
     fx.active = d->active;
     fx.add = d->add;
     fx.user = d->user;
+    fx.after_lighting = d->phase == RILL_RENDER_PHASE_GI && d->after_lighting;
     uint32_t at = e->count;
     while (at > 0 && before(&fx, &e->list[at - 1])) {
         e->list[at] = e->list[at - 1];
@@ -198,8 +199,9 @@ void rill__effects_plan(rill_renderer *r, const rill_render_view *primary) {
     f->auto_exposure = e && wanted_id(e, "auto_exposure");
 }
 
-rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
-                                    rill_error *err) {
+/* Adds the wanted effects of `phase` (for GI: those with after_lighting == lit). */
+static rill_result add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase, bool lit,
+                             rill_error *err) {
     rill__frame *f = &r->frame;
     /* Screen effects work on the whole image: a single whole-output view only. */
     if (!r->effects || f->view_count != 1 || f->per_view_tonemap || f->no_view ||
@@ -219,7 +221,7 @@ rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_ph
     struct rill__effects *e = r->effects;
     for (uint32_t i = 0; i < e->count; i++) {
         rill__effect *fx = &e->list[i];
-        if (fx->phase != phase || !fx->wanted) {
+        if (fx->phase != phase || !fx->wanted || fx->after_lighting != lit) {
             continue;
         }
         ctx.settings = rill_render_view_settings(ctx.view, fx->settings, &ctx.settings_size);
@@ -234,4 +236,13 @@ rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_ph
     f->chain[phase <= RILL_RENDER_PHASE_HDR_POST ? 0 : 1] = ctx.chain_;
     snprintf(name, 32, "%s", ctx.color);
     return RILL_OK;
+}
+
+rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
+                                    rill_error *err) {
+    return add_phase(r, g, phase, false, err);
+}
+
+rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill_error *err) {
+    return add_phase(r, g, RILL_RENDER_PHASE_GI, true, err);
 }

@@ -105,6 +105,8 @@ rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err);
 void rill__effects_plan(rill_renderer *r, const rill_render_view *primary);
 rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
                                     rill_error *err);
+/* The GI effects registered with after_lighting, on the lit HDR image (after end_main_pass). */
+rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill_error *err);
 
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */

@@ -200,12 +200,10 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     if (f->view_count > 1) {
         RILL__TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
     }
-    /* Plugin effects (plugin_host.c): HDR phases before the passes that read "hdr", LDR phases
-     * after tonemapping, before the output reads "ldr". */
-    RILL__TRY(rill__plugins_add_passes(r, g, true, RILL_RG_END_MAIN_PASS, err));
+    /* GI effects on the lit image (plugins of the GI phase), then (TAA goes here) HDR_POST. */
+    RILL__TRY(rill__effects_add_gi_lit(r, g, err));
     RILL__TRY(add_post(r, g, err));
     RILL__TRY(add_tonemap(f, g, err));
-    RILL__TRY(rill__plugins_add_passes(r, g, false, RILL_RG_END_MAIN_PASS_POST_PROCESSING, err));
     RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_LDR_POST, err));
     /* (FXAA/SMAA go here) */
     RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_OVERLAY, err));

@@ -1,11 +1,13 @@
 /* plugin_host.c: effect plugins over the C ABI of rill/plugin.h. Each library is dlopened from a
  * private copy (so the file can be rebuilt while it runs), its ABI checked, its effects' shaders
- * compiled with shaderc into compute pipelines, and their settings registered as components.
- * rill__plugins_add_passes is the frame graph's hook: it adds each active effect as one pass that
- * copies the target into plugin_src and runs the effect from plugin_src into the target. */
+ * compiled with shaderc into compute pipelines, and their settings registered as components
+ * routed to cameras. Each effect is an entry of the renderer's composition registry (effects.c)
+ * with the plugin's phase and order; its add callback adds one pass that copies the phase's colour
+ * into plugin_src and runs the effect from plugin_src into the colour. */
 #include "rill/render/plugins.h"
 
 #include "render_internal.h"
+#include "rill/render/effects.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -45,8 +47,8 @@ typedef struct plug_effect {
     uint8_t frame_settings[PLUG_MAX_SETTINGS];
     rill__pipe *pipe;
     rill_component comp;
+    uint32_t fx; /* its handle in the renderer's composition registry (0 = not registered) */
     uint32_t generation;
-    bool active;
     bool dead; /* dropped by a library reload */
 } plug_effect;
 
@@ -59,9 +61,12 @@ typedef struct plug_lib {
     int64_t mtime;
 } plug_lib;
 
+typedef struct plug_pass plug_pass;
+
 struct rill_plugins {
     rill_renderer *r;
     rill_world *world;
+    rill_render_components *comps; /* the routed settings types plugins add theirs to */
     shaderc_compiler_t sc;
     RILL_ARRAY(plug_lib) libs;
     RILL_ARRAY(plug_effect) effects;
@@ -70,7 +75,11 @@ struct rill_plugins {
     bool staging_failed;
     rill_plugins_stats stats;
     uint32_t copies;
+    plug_pass *passes; /* RILL_RENDER_MAX_EFFECTS records, by effect index */
 };
+
+static rill_result effect_register(rill_plugins *p, plug_effect *e, rill_error *err);
+static void effect_unregister(rill_plugins *p, plug_effect *e);
 
 static int64_t file_mtime(const char *path) {
     struct stat st;
@@ -258,7 +267,8 @@ static rill_result register_component(rill_plugins *p, plug_effect *e, rill_erro
                               "registered (a component of that name with another layout?)",
                               e->id);
     }
-    return RILL_OK;
+    /* Routed to cameras like the engine's settings (camera first, then other sources). */
+    return rill_render_components_add_settings(p->comps, e->comp, err);
 }
 
 /* >>the host table ------------------------------------------------------------------------------
@@ -481,6 +491,15 @@ static rill_result check_staged(rill_plugins *p, uint32_t owner, rill_error *err
     for (uint32_t i = 0; i < p->staged.len; i++) {
         plug_effect *e = &p->staged.data[i];
         int old = find_effect(p, e->id);
+        for (uint32_t k = 0; old < 0 && k < rill_render_effect_count(p->r); k++) {
+            rill_render_effect_info fi;
+            if (rill_render_effect_get(p->r, k, &fi) && strcmp(fi.id, e->id) == 0) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "plugins: %s: effect id '%s' is taken by another effect of "
+                                      "the renderer",
+                                      p->staging_lib, e->id);
+            }
+        }
         if (old >= 0 && p->effects.data[old].lib != owner) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                   "plugins: %s: effect '%s' is already loaded from %s",
@@ -530,24 +549,37 @@ static rill_result commit_staged(rill_plugins *p, uint32_t owner, rill_error *er
                 old = (int)k;
             }
         }
+        plug_effect *live;
         if (old >= 0) {
+            /* Swapped in place: out of the registry and back in (phase or order may change). */
             plug_effect *o = &p->effects.data[old];
+            effect_unregister(p, o);
             rill__pipe_destroy(p->r->gpu, o->pipe);
             rill_free(o->source);
             s->comp = o->comp;
             s->generation = o->generation + 1;
             memcpy(s->settings, o->settings, sizeof(s->settings));
             *o = *s;
+            live = o;
         } else {
             TRY(register_component(p, s, err));
             if (!rill_array_push(&p->effects, *s)) {
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
             }
+            live = &p->effects.data[p->effects.len - 1];
         }
         s->pipe = NULL;
         s->source = NULL;
+        TRY(effect_register(p, live, err));
     }
     rill_array_clear(&p->staged);
+    /* Effects the new library no longer has leave the registry. */
+    for (uint32_t i = 0; i < p->effects.len; i++) {
+        plug_effect *e = &p->effects.data[i];
+        if (e->lib == owner && e->dead && e->fx) {
+            effect_unregister(p, e);
+        }
+    }
     return RILL_OK;
 }
 
@@ -691,13 +723,14 @@ uint32_t rill_plugins_poll(rill_plugins *p) {
     return swaps;
 }
 
-/* >>frame graph -------------------------------------------------------------------------------- */
+/* >>the registry ------------------------------------------------------------------------------ */
 
-typedef struct plug_pass {
+/* The pass of one effect this frame (exec reads it while the frame's graph runs). */
+struct plug_pass {
     rill_plugins *p;
     uint32_t effect;
-    const char *target;
-} plug_pass;
+    char target[32];
+};
 
 static void exec_effect(rill_rg_ctx *ctx, void *user) {
     plug_pass *pp = user;
@@ -746,105 +779,110 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
     rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
 }
 
-/* The settings this frame: the first entity holding the component (until routing picks per
- * camera), or, without a world, the host's copy. false = the effect does not run. */
-static bool effect_settings(rill_plugins *p, plug_effect *e) {
-    if (!p->world) {
-        memcpy(e->frame_settings, e->settings, sizeof(e->settings));
-        return true;
-    }
-    rill_query q = rill_world_query(p->world, &(rill_query_desc){.with = {e->comp}});
-    if (!rill_query_next(&q)) {
-        return false;
-    }
-    memcpy(e->frame_settings, rill_query_get(&q, 0), e->settings_size);
-    return true;
+/* Runs when compiled and, with a world, when the camera's routed settings hold the effect's
+ * component (without a world: always, with the host's settings). */
+static bool plug_active(const rill_render_effect_ctx *ctx) {
+    rill_plugins *p = ctx->user;
+    int i = find_effect(p, ctx->id);
+    return i >= 0 && p->effects.data[i].pipe && (!p->world || ctx->settings);
 }
 
-static int cmp_pass(const void *a, const void *b) {
-    const plug_effect *x = *(plug_effect *const *)a, *y = *(plug_effect *const *)b;
-    if (x->phase != y->phase) {
-        return x->phase < y->phase ? -1 : 1;
-    }
-    if (x->order != y->order) {
-        return x->order < y->order ? -1 : 1;
-    }
-    return strcmp(x->id, y->id);
-}
-
-/* Per-frame pass records (the graph keeps the user pointers until the next build). */
-static plug_pass g_passes[2][64];
-
-rill_result rill__plugins_add_passes(rill_renderer *r, rill_rg *g, bool hdr, const char *after,
-                                     rill_error *err) {
-    rill_plugins *p = r->plugins;
-    if (!p) {
+/* One pass: copy the phase's colour into the scratch image, then the effect samples it and writes
+ * the colour in place. Both are held as storage writes (GENERAL), so same-image writers run in
+ * the order they are added (the registry's) and every later reader waits for them. */
+static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
+    rill_plugins *p = ctx->user;
+    int i = find_effect(p, ctx->id);
+    if (i < 0 || (uint32_t)i >= RILL_RENDER_MAX_EFFECTS) {
         return RILL_OK;
     }
-    plug_effect *order[64];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < p->effects.len && n < 64; i++) {
-        plug_effect *e = &p->effects.data[i];
-        if ((e->phase <= RILL_PLUGIN_PHASE_HDR_POST) != hdr) {
-            continue;
-        }
-        e->active = !e->dead && e->pipe && effect_settings(p, e);
-        if (e->active) {
-            order[n++] = e;
-        }
-    }
-    if (n == 0) {
-        return RILL_OK;
-    }
-    qsort(order, n, sizeof(order[0]), cmp_pass);
+    plug_effect *e = &p->effects.data[i];
+    bool hdr = ctx->phase <= RILL_RENDER_PHASE_HDR_POST;
     const char *src = hdr ? "plugin_src_hdr" : "plugin_src";
-    rill_rg_image_desc d;
-    memset(&d, 0, sizeof(d));
-    d.format = hdr ? RILL_RG_FORMAT_RGBA16F : RILL_RG_FORMAT_RGBA8_UNORM;
-    d.scale = hdr ? r->render_scale : 1.0f; /* the size of the image the effects work on */
-    TRY(rill_rg_declare_image(g, src, &d, err));
-    char prev[80];
-    snprintf(prev, sizeof(prev), "%s", after);
-    for (uint32_t i = 0; i < n; i++) {
-        plug_effect *e = order[i];
-        plug_pass *pp = &g_passes[hdr][i];
-        *pp = (plug_pass){p, (uint32_t)(e - p->effects.data), hdr ? "hdr" : "ldr"};
-        char fx[80];
-        snprintf(fx, sizeof(fx), "plugin:%s", e->id);
-        /* One pass: copy the target into src, then the effect samples src and writes the
-         * target. Both are held as storage writes (GENERAL), so the graph orders the effects
-         * by the order they are added and every later reader waits for them. */
-        rill_rg_pass_desc fd = {fx, exec_effect, pp, false};
-        TRY(rill_rg_add_pass(g, &fd, err));
-        TRY(rill_rg_access(g, fx, src, RILL_RG_USAGE_STORAGE_WRITE, err));
-        TRY(rill_rg_access(g, fx, pp->target, RILL_RG_USAGE_STORAGE_WRITE, err));
-        TRY(rill_rg_add_edge(g, prev, fx, err));
-        snprintf(prev, sizeof(prev), "%s", fx);
+    if (rill_rg_resource_find(ctx->graph, src) < 0) {
+        rill_rg_image_desc d;
+        rill_rg_resource_image_desc(ctx->graph,
+                                    (uint32_t)rill_rg_resource_find(ctx->graph, ctx->color), &d);
+        TRY(rill_rg_declare_image(ctx->graph, src, &d, err));
     }
-    return RILL_OK;
+    if (ctx->settings) {
+        uint32_t n = ctx->settings_size < e->settings_size ? ctx->settings_size : e->settings_size;
+        memcpy(e->frame_settings, ctx->settings, n);
+    } else {
+        memcpy(e->frame_settings, e->settings, sizeof(e->settings));
+    }
+    plug_pass *pp = &p->passes[i];
+    pp->p = p;
+    pp->effect = (uint32_t)i;
+    snprintf(pp->target, sizeof(pp->target), "%s", ctx->color);
+    char fx[80];
+    snprintf(fx, sizeof(fx), "plugin:%s", e->id);
+    rill_rg_pass_desc fd = {fx, exec_effect, pp, false};
+    TRY(rill_rg_add_pass(ctx->graph, &fd, err));
+    TRY(rill_rg_access(ctx->graph, fx, src, RILL_RG_USAGE_STORAGE_WRITE, err));
+    TRY(rill_rg_access(ctx->graph, fx, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
+    return rill_rg_add_edge(
+        ctx->graph, hdr ? RILL_RG_END_MAIN_PASS : RILL_RG_END_MAIN_PASS_POST_PROCESSING, fx, err);
+}
+
+/* Puts e into the renderer's composition registry (phase and order from the plugin; settings =
+ * the component named by its id when the host has a world). */
+static rill_result effect_register(rill_plugins *p, plug_effect *e, rill_error *err) {
+    rill_render_effect_desc d;
+    memset(&d, 0, sizeof(d));
+    d.id = e->id;
+    d.phase = (rill_render_phase)e->phase;
+    d.order = e->order;
+    d.settings = p->world ? e->id : NULL;
+    d.active = plug_active;
+    d.add = plug_add;
+    d.user = p;
+    d.after_lighting = true; /* a GI plugin transforms the lit image */
+    e->fx = rill_render_effect_register(p->r, &d, err);
+    return e->fx ? RILL_OK : (err ? err->code : RILL_ERR_INVALID_ARGUMENT);
+}
+
+static void effect_unregister(rill_plugins *p, plug_effect *e) {
+    rill_render_effect_unregister(p->r, e->fx);
+    e->fx = 0;
 }
 
 /* >>lifetime and queries ----------------------------------------------------------------------- */
 
-rill_plugins *rill_plugins_create(rill_renderer *r, rill_world *world, rill_error *err) {
-    if (!r || r->plugins) {
+rill_plugins_desc rill_plugins_query_defaults(void) {
+    rill_plugins_desc d;
+    memset(&d, 0, sizeof(d));
+    return d;
+}
+
+rill_plugins *rill_plugins_create(const rill_plugins_desc *desc, rill_error *err) {
+    if (!desc || desc->start_canary || desc->end_canary || !desc->renderer ||
+        desc->renderer->plugins || (desc->world && !desc->components)) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                       "plugins: needs a renderer without a plugin host");
+                       "plugins: needs a zero-initialized desc, a renderer without a plugin host "
+                       "and, with a world, its render components");
         return NULL;
     }
+    rill_renderer *r = desc->renderer;
     rill_plugins *p = rill_calloc_tagged(1, sizeof(*p), RILL_MEM_RENDER);
-    if (!p) {
+    if (p) {
+        p->passes = rill_calloc_tagged(RILL_RENDER_MAX_EFFECTS, sizeof(plug_pass), RILL_MEM_RENDER);
+    }
+    if (!p || !p->passes) {
+        rill_free(p);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
         return NULL;
     }
     p->sc = shaderc_compiler_initialize();
     if (!p->sc) {
+        rill_free(p->passes);
         rill_free(p);
         rill_error_set(err, RILL_ERR_UNSUPPORTED, "plugins: shaderc could not start");
         return NULL;
     }
     p->r = r;
-    p->world = world;
+    p->world = desc->world;
+    p->comps = desc->world ? desc->components : NULL;
     r->plugins = p;
     return p;
 }
@@ -854,6 +892,7 @@ void rill_plugins_destroy(rill_plugins *p) {
         return;
     }
     for (uint32_t i = 0; i < p->effects.len; i++) {
+        effect_unregister(p, &p->effects.data[i]);
         rill__pipe_destroy(p->r->gpu, p->effects.data[i].pipe);
         rill_free(p->effects.data[i].source);
     }
@@ -866,6 +905,7 @@ void rill_plugins_destroy(rill_plugins *p) {
     rill_array_free(&p->libs);
     shaderc_compiler_release(p->sc);
     p->r->plugins = NULL;
+    rill_free(p->passes);
     rill_free(p);
 }
 
@@ -900,13 +940,15 @@ bool rill_plugins_effect_get(const rill_plugins *p, uint32_t index, rill_plugin_
         return false;
     }
     const plug_effect *e = &p->effects.data[index];
-    *out = (rill_plugin_effect_info){e->id,
-                                     e->plugin,
-                                     e->phase,
-                                     e->order,
-                                     e->settings_size,
-                                     e->generation,
-                                     e->active && !e->dead};
+    bool ran = false;
+    for (uint32_t i = 0; e->fx && i < rill_render_effect_count(p->r); i++) {
+        rill_render_effect_info fi;
+        if (rill_render_effect_get(p->r, i, &fi) && fi.handle == e->fx) {
+            ran = fi.ran_last_frame;
+        }
+    }
+    *out = (rill_plugin_effect_info){
+        e->id, e->plugin, e->phase, e->order, e->settings_size, e->generation, ran && !e->dead};
     return true;
 }
 

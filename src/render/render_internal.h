@@ -264,10 +264,5 @@ rill_result rill__render_route_settings(rill_world *w, const rill_render_compone
 rill_render_terrain *rill__render_terrain_of(const rill_world *world);
 bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_buf *buf);
 
-/* The plugin host's frame graph hook (plugin_host.c): adds the active plugin effects of the HDR
- * phases (hdr = true: on "hdr") or the LDR phases (on "ldr") in phase and order, the first after
- * the pass `after`; passes declared later that use the image follow them. */
-rill_result rill__plugins_add_passes(rill_renderer *r, rill_rg *g, bool hdr, const char *after,
-                                     rill_error *err);
 
 #endif

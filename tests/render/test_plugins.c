@@ -21,6 +21,7 @@
 
 #include "golden.h"
 #include "rill/render.h"
+#include "rill/render/effects.h"
 #include "rill/render/plugins.h"
 
 #define W 64
@@ -58,7 +59,7 @@ static int setup(void **state) {
     f->red = rill_render_material_create(f->r, &md, &err);
     md.base_color[0] = 0.1f, md.base_color[1] = 0.7f, md.base_color[2] = 0.3f;
     f->green = rill_render_material_create(f->r, &md, &err);
-    f->p = rill_plugins_create(f->r, NULL, &err);
+    f->p = rill_plugins_create(&(rill_plugins_desc){.renderer = f->r}, &err);
     assert_non_null(f->p);
     const char *base = getenv("RILL_TEST_TMP") ? getenv("RILL_TEST_TMP") : "/tmp";
     snprintf(f->tmp, sizeof(f->tmp), "%s/plugins_%ld_%ld", base, (long)getpid(), (long)rand());
@@ -163,6 +164,18 @@ static void bump_mtime(const char *path, int tick) {
     utimensat(AT_FDCWD, path, ts, 0);
 }
 
+/* The number of registry entries named id (a reload must not leave two). */
+static int registry_count(rill_renderer *r, const char *id) {
+    int n = 0;
+    for (uint32_t i = 0; i < rill_render_effect_count(r); i++) {
+        rill_render_effect_info fi;
+        if (rill_render_effect_get(r, i, &fi) && strcmp(fi.id, id) == 0) {
+            n++;
+        }
+    }
+    return n;
+}
+
 static void test_shipped_plugins_goldens(void **state) {
     fixture *f = *state;
     static uint8_t base[W * H * 4], px[W * H * 4];
@@ -176,7 +189,7 @@ static void test_shipped_plugins_goldens(void **state) {
         /* One plugin at a time: a fresh host per plugin. */
         rill_plugins_destroy(f->p);
         rill_error err = {0};
-        f->p = rill_plugins_create(f->r, NULL, &err);
+        f->p = rill_plugins_create(&(rill_plugins_desc){.renderer = f->r}, &err);
         char path[512], golden[64];
         snprintf(path, sizeof(path), "%s/%s.so", RILL_PLUGIN_DIR, names[i]);
         if (rill_plugins_load(f->p, path, &err) != RILL_OK) {
@@ -274,6 +287,7 @@ static void test_library_hot_reload_and_layout_change(void **state) {
     copy_file(src, so);
     bump_mtime(so, 2);
     assert_int_equal(rill_plugins_poll(f->p), 1);
+    assert_int_equal(registry_count(f->r, "TestFx"), 1); /* unregistered, registered again */
     render(f, v2);
     assert_true(mean_abs_diff(v1, v2) > 20.0);
     rill_plugin_info pi;
@@ -295,16 +309,82 @@ static void test_library_hot_reload_and_layout_change(void **state) {
     assert_string_equal(pi.version, "1.2");
 }
 
-/* Settings are a component of the world: no entity holding it = no pass; an entity holding it
- * runs the effect with its values; passes sort by phase and order after tonemapping. */
-static void test_world_settings_and_order(void **state) {
+/* A registered engine-side effect: an empty side-effect pass writing the phase's colour. */
+static void marker_exec(rill_rg_ctx *ctx, void *user) {
+    (void)ctx;
+    (void)user;
+}
+
+static rill_result add_marker(rill_render_effect_ctx *ctx, rill_error *err) {
+    rill_rg_pass_desc d = {ctx->id, marker_exec, NULL, true};
+    rill_result r = rill_rg_add_pass(ctx->graph, &d, err);
+    if (r == RILL_OK) {
+        r = rill_rg_access(ctx->graph, ctx->id, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err);
+    }
+    return r;
+}
+
+/* Renders the world's primary camera (extract: routing) with the two cubes and the sun. */
+static void render_world(fixture *f, rill_world *w, const rill_render_components *comps,
+                         rill_render_extract_buf *buf, uint8_t *px) {
+    rill_render_snapshot s;
+    rill_error err = {0};
+    if (rill_render_extract(w, comps, buf, &s, &err) != RILL_OK) {
+        fail_msg("extract: %s", err.msg);
+    }
+    rill_render_instance inst[2];
+    place(&inst[0], 1, f->cube, f->red, -0.8f, 0, -4);
+    place(&inst[1], 2, f->cube, f->green, 0.9f, 0.3f, -5);
+    s.view_count = 0; /* the primary view alone */
+    s.instances = inst;
+    s.instance_count = 2;
+    s.has_sun = true;
+    s.sun.direction[0] = -0.4f, s.sun.direction[1] = -0.8f, s.sun.direction[2] = -0.45f;
+    s.sun.color[0] = s.sun.color[1] = s.sun.color[2] = 1.0f;
+    s.sun.illuminance = 3.0f;
+    if (rill_renderer_render(f->r, &s, &err) != RILL_OK) {
+        fail_msg("render: %s", err.msg);
+    }
+    if (rill_renderer_read_pixels(f->r, px, W * H * 4, &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+}
+
+/* The pass labels of the compiled graph in execution order must contain want[] in this order. */
+static void assert_graph_order(rill_renderer *r, const char *const *want, int n) {
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(r, &sb);
+    const char *at = sb.data;
+    for (int i = 0; i < n; i++) {
+        char needle[64];
+        snprintf(needle, sizeof(needle), " %s", want[i]);
+        const char *hit = strstr(at, needle);
+        if (!hit) {
+            fail_msg("'%s' missing or out of order in:\n%s", want[i], sb.data);
+        }
+        at = hit + strlen(needle);
+    }
+    rill_strbuf_free(&sb);
+}
+
+/* Plugin effects are entries of the renderer's composition registry: their settings are routed
+ * settings components (camera first, then other sources), absent settings add no pass (graph
+ * dump), and engine-side and plugin passes interleave by order within a phase. Removing a source
+ * removes the pass the same frame. */
+static void test_registry_routing_and_order(void **state) {
     fixture *f = *state;
     rill_plugins_destroy(f->p);
     rill_world *w = rill_world_create(NULL);
     assert_non_null(w);
+    rill_render_components comps;
     rill_error err = {0};
-    f->p = rill_plugins_create(f->r, w, &err);
-    const char *names[] = {"vignette", "sepia"};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    /* A world without components is refused (its settings would never be routed). */
+    assert_null(rill_plugins_create(&(rill_plugins_desc){.renderer = f->r, .world = w}, &err));
+    f->p = rill_plugins_create(
+        &(rill_plugins_desc){.renderer = f->r, .world = w, .components = &comps}, &err);
+    assert_non_null(f->p);
+    const char *names[] = {"vignette", "sepia"}; /* orders 200 and 100, loaded out of order */
     for (int i = 0; i < 2; i++) {
         char path[512];
         snprintf(path, sizeof(path), "%s/%s.so", RILL_PLUGIN_DIR, names[i]);
@@ -312,34 +392,75 @@ static void test_world_settings_and_order(void **state) {
             fail_msg("%s", err.msg);
         }
     }
+    /* Engine-side effects of the same phase around and between them. */
+    static const struct {
+        const char *id;
+        int32_t order;
+    } marks[3] = {{"mark_50", 50}, {"mark_150", 150}, {"mark_250", 250}};
+    for (int i = 0; i < 3; i++) {
+        rill_render_effect_desc d = {.id = marks[i].id,
+                                     .phase = RILL_RENDER_PHASE_LDR_POST,
+                                     .order = marks[i].order,
+                                     .add = add_marker};
+        assert_true(rill_render_effect_register(f->r, &d, &err) != 0);
+    }
+    assert_int_equal(registry_count(f->r, "Sepia"), 1);
     rill_component sepia = rill_world_find_component(w, "Sepia");
     rill_component vig = rill_world_find_component(w, "Vignette");
     assert_true(sepia && vig);
-    static uint8_t none[W * H * 4], px[W * H * 4];
-    render(f, none);
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    c.fov_y = 0.9f;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+
+    static uint8_t none[W * H * 4], px[W * H * 4], again[W * H * 4];
+    render_world(f, w, &comps, &buf, none);
     rill_strbuf sb = {0};
     rill_renderer_dump_graph(f->r, &sb);
-    assert_null(strstr(sb.data, "plugin:"));
+    assert_null(strstr(sb.data, "plugin:")); /* absent settings: no pass */
+    assert_non_null(strstr(sb.data, "mark_150"));
     rill_strbuf_free(&sb);
-    rill_entity e = rill_world_spawn(w);
+    rill_plugin_effect_info ei;
+    assert_true(rill_plugins_effect_get(f->p, 0, &ei));
+    assert_false(ei.active);
+
+    /* Sepia on a "world environment" entity, Vignette on the camera: both reach the camera. */
+    rill_entity env = rill_world_spawn(w);
     float sepia_settings[4] = {1.0f, 0, 0, 0};
-    assert_non_null(rill_world_add(w, e, sepia, sepia_settings));
-    assert_non_null(rill_world_add(w, e, vig, NULL));
-    render(f, px);
+    assert_non_null(rill_world_add(w, env, sepia, sepia_settings));
+    assert_non_null(rill_world_add(w, cam, vig, NULL));
+    render_world(f, w, &comps, &buf, px);
     assert_true(mean_abs_diff(none, px) > 1.0);
+    const char *order[] = {"tonemapping",     "mark_50",  "plugin:Sepia", "mark_150",
+                           "plugin:Vignette", "mark_250", "readback"};
+    assert_graph_order(f->r, order, 7);
+    assert_true(rill_plugins_effect_get(f->p, 0, &ei));
+    assert_true(ei.active);
+
+    /* The source goes: the same frame has no Sepia pass and equals Vignette alone. */
+    rill_world_remove(w, env, sepia);
+    render_world(f, w, &comps, &buf, again);
     rill_renderer_dump_graph(f->r, &sb);
-    const char *tm = strstr(sb.data, " tonemapping");
-    const char *s = strstr(sb.data, "plugin:Sepia");
-    const char *v = strstr(sb.data, "plugin:Vignette");
-    const char *out = strstr(sb.data, "readback");
-    if (!(tm && s && v && out && tm < s && s < v && v < out)) {
-        fail_msg("graph order:\n%s", sb.data);
-    }
+    assert_null(strstr(sb.data, "plugin:Sepia"));
+    assert_non_null(strstr(sb.data, "plugin:Vignette"));
     rill_strbuf_free(&sb);
+    assert_true(mean_abs_diff(px, again) > 1.0);
+
+    /* Destroying the host takes its effects out of the registry; the markers stay. */
     rill_plugins_destroy(f->p);
     f->p = NULL;
+    assert_int_equal(registry_count(f->r, "Sepia"), 0);
+    assert_int_equal(registry_count(f->r, "mark_150"), 1);
+    rill_render_extract_buf_free(&buf);
     rill_world_destroy(w);
-    f->p = rill_plugins_create(f->r, NULL, &err);
+    f->p = rill_plugins_create(&(rill_plugins_desc){.renderer = f->r}, &err);
 }
 
 int main(void) {
@@ -348,7 +469,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_abi_mismatch_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shader_hot_reload_and_broken_shader, setup, teardown),
         cmocka_unit_test_setup_teardown(test_library_hot_reload_and_layout_change, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_world_settings_and_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_registry_routing_and_order, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,9 @@
  *   order); an effect never names another pass. Phases:
  *     GI        after the prepass, before opaque lighting: depth, normal and motion are written;
  *               its images are inputs lighting samples (SSAO writes "ao"). HDR before TAA.
+ *               A GI effect registered with after_lighting instead transforms the lit HDR image:
+ *               it runs after end_main_pass, before TAA and the HDR_POST phase (plugin effects
+ *               of the GI phase do).
  *     HDR_POST  after end_main_pass (and TAA), before tonemapping: the colour is linear HDR.
  *     LDR_POST  after tonemapping, before FXAA/SMAA: display-encoded 8-bit colour.
  *     OVERLAY   after anti-aliasing, before the text overlay and the output copy.
@@ -74,7 +77,10 @@ typedef bool (*rill_render_effect_active_fn)(const rill_render_effect_ctx *ctx);
  * phase, order: where it runs (lower order first; ties: registration order).
  * settings: the settings component type name routed to cameras ("Bloom"); the effect runs only
  *           for cameras whose routed settings hold it. NULL: the effect decides with active alone.
- * active:   optional extra condition; add: required. */
+ * active:   optional condition; when given it replaces the settings check (it sees
+ *           ctx->settings, NULL when the camera has none). add: required.
+ * after_lighting: GI phase only: run on the lit HDR image after end_main_pass (see ON
+ *           COMPOSITION) instead of before lighting. */
 typedef struct rill_render_effect_desc {
     const char *id;
     rill_render_phase phase;
@@ -83,6 +89,7 @@ typedef struct rill_render_effect_desc {
     rill_render_effect_active_fn active;
     rill_render_effect_add_fn add;
     void *user;
+    bool after_lighting;
 } rill_render_effect_desc;
 
 #define RILL_RENDER_MAX_EFFECTS 64

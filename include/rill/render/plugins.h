@@ -2,23 +2,40 @@
  *
  *   rill_plugins_create attaches a plugin host to a renderer (and, optionally, a world: each
  *   effect's settings become a component of that world, named by the effect id, so a scene can
- *   hold them). rill_plugins_load / load_dir dlopen a private copy of each library (the file can
- *   be replaced while it runs), check its ABI and compile its shaders with shaderc.
- *   rill_plugins_poll, once per frame, swaps a changed shader file or library in place: a broken
- *   shader or a changed settings layout is refused with a message and the old one kept.
- *   An effect draws only while some entity of the world holds its settings component (without a
- *   world: always, with the defaults). */
+ *   hold them, and a routed settings type of the given render components, so each camera gets its
+ *   own copy at rill_render_extract: rill/render/effects.h ON ROUTING). rill_plugins_load /
+ *   load_dir dlopen a private copy of each library (the file can be replaced while it runs), check
+ *   its ABI, compile its shaders with shaderc and register each effect in the renderer's
+ *   composition registry (rill_render_effect_register: the plugin's phase and order, sorted with
+ *   the engine's effects). rill_plugins_poll, once per frame, swaps a changed shader file or
+ *   library in place (a reloaded library's effects are unregistered and registered again): a
+ *   broken shader or a changed settings layout is refused with a message and the old one kept.
+ *   With a world, an effect draws only for a camera whose routed settings hold its component;
+ *   without one: always, with the host's settings (rill_plugins_set_settings). */
 #ifndef RILL_RENDER_PLUGINS_H
 #define RILL_RENDER_PLUGINS_H
 
 #include "rill/plugin.h"
 #include "rill/render.h"
+#include "rill/render/effects.h"
 #include "rill/world.h"
 
 typedef struct rill_plugins rill_plugins;
 
-/* world may be NULL. One host per renderer; destroy it before the renderer. */
-rill_plugins *rill_plugins_create(rill_renderer *r, rill_world *world, rill_error *err);
+/* renderer: required. world: optional; with a world, components (from
+ * rill_render_register_components on that world) is required and gets every effect's settings
+ * type as a routed settings type. Create the host (and load plugins) before a scene naming plugin
+ * components is bound. Canaries must be 0. One host per renderer; destroy it before the
+ * renderer. */
+typedef struct rill_plugins_desc {
+    uint32_t start_canary;
+    rill_renderer *renderer;
+    rill_world *world;
+    rill_render_components *components;
+    uint32_t end_canary;
+} rill_plugins_desc;
+rill_plugins_desc rill_plugins_query_defaults(void);
+rill_plugins *rill_plugins_create(const rill_plugins_desc *desc, rill_error *err);
 void rill_plugins_destroy(rill_plugins *p);
 
 /* Loads one library. A refused library (ABI, missing entry, bad effect, shader error) returns an
@@ -47,7 +64,7 @@ typedef struct rill_plugin_effect_info {
     int32_t order;
     uint32_t settings_size;
     uint32_t generation; /* bumps on every successful shader swap */
-    bool active;         /* drawn in the last built frame */
+    bool active;         /* added a pass to the last built frame */
 } rill_plugin_effect_info;
 uint32_t rill_plugins_effect_count(const rill_plugins *p);
 bool rill_plugins_effect_get(const rill_plugins *p, uint32_t index, rill_plugin_effect_info *out);
