@@ -264,5 +264,4 @@ rill_result rill__render_route_settings(rill_world *w, const rill_render_compone
 rill_render_terrain *rill__render_terrain_of(const rill_world *world);
 bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_buf *buf);
 
-
 #endif
