@@ -7,10 +7,14 @@
  * (rill_cli_viewer_run) is shared with `rill demo --window`.
  *
  * Controls: WASD move, Q/E down/up, right mouse drag looks around, Shift is 4x faster, the scroll
- * wheel changes the speed, F1 toggles the overlay, Esc quits.
+ * wheel changes the speed, 1-4 cycle the render mode of the built-in scene channels (context,
+ * selectable, preserve-identity, ghost: normal, hidden, wireframe, ghost 0.35), a left click picks
+ * the nearest selectable entity under the cursor (its name goes in the overlay), F1 toggles the
+ * overlay, Esc quits.
  */
 #include "cli_args.h"
 #include "cmds.h"
+#include "rill/channels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +102,7 @@ typedef struct viewer {
     uint64_t last_ns;
     double frame_ms;
     int rc;
+    char picked[128]; /* the overlay's pick line */
     char text[RILL_RENDER_OVERLAY_MAX_TEXT];
 } viewer;
 
@@ -117,6 +122,58 @@ static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *er
     return true;
 }
 
+/* >>channels and picking ----------------------------------------------------------------------- */
+
+#define GHOST_OPACITY 0.35f
+
+/* Keys 1..4: the next mode of built-in channel `bit` (normal, hidden, wireframe, ghost). */
+static void cycle_channel(rill_world *w, uint32_t bit) {
+    rill_render_mode m = rill_channels_get_mode(w, bit, NULL);
+    rill_render_mode next = m == RILL_RENDER_MODE_NORMAL      ? RILL_RENDER_MODE_HIDDEN
+                            : m == RILL_RENDER_MODE_HIDDEN    ? RILL_RENDER_MODE_WIREFRAME
+                            : m == RILL_RENDER_MODE_WIREFRAME ? RILL_RENDER_MODE_GHOST
+                                                              : RILL_RENDER_MODE_NORMAL;
+    rill_channels_set_mode(w, UINT64_C(1) << bit, next, GHOST_OPACITY);
+}
+
+/* "1 context normal  2 selectable hidden ..." for the overlay. */
+static size_t channel_line(const rill_world *w, char *out, size_t cap) {
+    static const char *const names[4] = {"context", "selectable", "preserve-id", "ghost"};
+    size_t n = 0;
+    for (uint32_t b = 0; b < 4 && n < cap; b++) {
+        float op = 1.0f;
+        rill_render_mode m = rill_channels_get_mode(w, b, &op);
+        if (m == RILL_RENDER_MODE_GHOST)
+            n += (size_t)snprintf(out + n, cap - n, "%u %s ghost:%.2f  ", b + 1, names[b],
+                                  (double)op);
+        else
+            n += (size_t)snprintf(out + n, cap - n, "%u %s %s  ", b + 1, names[b],
+                                  rill_channels_mode_name(m));
+    }
+    if (n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "(keys 1-4)\n");
+    return RILL_MIN(n, cap);
+}
+
+/* Picks at window pixel (x, y) of a w x h window through this frame's camera; writes the result
+ * to v->picked (and stdout when print). */
+static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, float x, float y,
+                    float w, float h, bool print) {
+    rill_pick_desc d = {.opaque_blocks = true};
+    rill_pick_hit hit;
+    if (rill_channels_screen_ray(view->world_from_view, view->orthographic, view->fov_y,
+                                 view->ortho_height, x, y, w, h, d.origin, d.dir) &&
+        rill_channels_pick(rill_app_world(app), rill_app_assets(app), &d, &hit)) {
+        const char *name = rill_channels_pick_name(rill_app_world(app), hit.entity);
+        snprintf(v->picked, sizeof(v->picked), "picked %s (entity %llu) at %.1f m",
+                 name ? name : "(unnamed)", (unsigned long long)hit.entity, (double)hit.distance);
+    } else {
+        snprintf(v->picked, sizeof(v->picked), "picked nothing");
+    }
+    if (print)
+        printf("%s\n", v->picked);
+}
+
 /* The app's render hook: input, camera, overlay, one frame. */
 static void viewer_render(rill_app *app, void *user) {
     viewer *v = user;
@@ -125,6 +182,10 @@ static void viewer_render(rill_app *app, void *user) {
         rill_window_request_close(v->win);
     if (in->key_pressed[RILL_KEY_F1])
         v->overlay = !v->overlay;
+    for (uint32_t b = 0; b < 4; b++) {
+        if (in->key_pressed['1' + b])
+            cycle_channel(rill_app_world(app), b);
+    }
     uint64_t now = rill_time_ns();
     float dt = v->last_ns ? (float)((double)(now - v->last_ns) * 1e-9) : 1.0f / 60.0f;
     v->frame_ms = v->last_ns ? (double)(now - v->last_ns) * 1e-6 : 0.0;
@@ -151,6 +212,18 @@ static void viewer_render(rill_app *app, void *user) {
         rill_app_request_exit(app);
         return;
     }
+    /* Window coordinates and framebuffer pixels may differ (HiDPI): the ray uses fractions. */
+    /* --pick: on the last frame of --frames (models loaded by then), else the first. */
+    uint64_t pick_frame = v->opts->frames ? v->opts->frames - 1u : 0u;
+    if (v->frames == pick_frame && v->opts->has_pick)
+        pick_at(v, app, &snap.view, v->opts->pick_x, v->opts->pick_y, (float)fw, (float)fh, true);
+    if (in->mouse_pressed[RILL_MOUSE_LEFT]) {
+        uint32_t ww, wh;
+        rill_window_size(v->win, &ww, &wh);
+        if (ww && wh)
+            pick_at(v, app, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
+                    (float)wh, false);
+    }
     if (v->overlay) {
         rill_render_stats st;
         rill_renderer_stats(v->r, &st);
@@ -166,6 +239,10 @@ static void viewer_render(rill_app *app, void *user) {
                               ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
                               ls.per_level[2], ls.per_level[3],
                               (double)rill_app_last_streaming_ns(app) / 1e6);
+        if (n < sizeof(v->text))
+            n += channel_line(rill_app_world(app), v->text + n, sizeof(v->text) - n);
+        if (n < sizeof(v->text) && v->picked[0])
+            n += (size_t)snprintf(v->text + n, sizeof(v->text) - n, "%s\n", v->picked);
         if (n < sizeof(v->text))
             snprintf(v->text + n, sizeof(v->text) - n, "speed %.1f  (F1 hides this)", v->cam.speed);
         rill_renderer_set_overlay_text(v->r, v->text);
@@ -266,6 +343,13 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         goto done;
     }
     print_notes(rill_content_notes(content));
+    for (uint32_t i = 0; i < opts->channel_count; i++) {
+        uint64_t ch = 0;
+        rill_render_mode mode;
+        float op = 1.0f;
+        if (rill_channels_parse_assignment(opts->channels[i], &ch, &mode, &op, NULL))
+            rill_channels_set_mode(rill_app_world(app), ch, mode, op);
+    }
     rill_app_set_render_hook(app, viewer_render, v);
     v->rc = 0;
     while (!rill_app_exit_requested(app)) {
@@ -309,7 +393,7 @@ static void usage(FILE *f) {
     fprintf(
         f,
         "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--vsync on|off] [--frames N]\n"
-        "                [--screenshot out.png]\n"
+        "                [--screenshot out.png] [--channel NAME=MODE]... [--pick X,Y]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, builtin:spheres or builtin:cubes:N; none with --pack (or a\n"
         "                    pack appended to this program) plays the pack's project\n"
@@ -319,8 +403,16 @@ static void usage(FILE *f) {
         "  --vsync on|off    wait for the display (default: the project's [window] vsync, on)\n"
         "  --frames N        quit after N frames (default: run until closed)\n"
         "  --screenshot PNG  save the last frame\n"
+        "  --channel NAME=MODE  start a scene channel in a render mode (repeatable): NAME is\n"
+        "                    context, selectable, preserve-identity, ghost or bitN; MODE is\n"
+        "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
+        "  --pick X,Y        pick at pixel X,Y on the last of --frames (else the first frame) and\n"
+        "                    print what was hit\n"
         "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
         "speed,\n"
+        "          1 2 3 4 cycle the mode of the context, selectable, preserve-identity and\n"
+        "          ghost channels (normal, hidden, wireframe, ghost 0.35), left click picks the\n"
+        "          nearest selectable entity (named in the overlay),\n"
         "          F1 overlay, Esc quit. Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
@@ -340,7 +432,7 @@ int rill_cmd_run(int argc, char **argv) {
         }
         bool takes_value = !strcmp(a, "--size") || !strcmp(a, "--vsync") ||
                            !strcmp(a, "--frames") || !strcmp(a, "--screenshot") ||
-                           !strcmp(a, "--pack");
+                           !strcmp(a, "--pack") || !strcmp(a, "--channel") || !strcmp(a, "--pick");
         if (takes_value && !val) {
             fprintf(stderr, "rill run: %s needs a value\n", a);
             return 2;
@@ -370,6 +462,34 @@ int rill_cmd_run(int argc, char **argv) {
             i++;
         } else if (strcmp(a, "--pack") == 0) {
             pack = val;
+            i++;
+        } else if (strcmp(a, "--channel") == 0) {
+            uint64_t ch = 0;
+            rill_render_mode mode;
+            float op = 1.0f;
+            rill_error perr = {0};
+            if (!rill_channels_parse_assignment(val, &ch, &mode, &op, &perr)) {
+                fprintf(stderr, "rill run: bad --channel: %s\n", perr.msg);
+                return 2;
+            }
+            if (o.channel_count == 64) {
+                fprintf(stderr, "rill run: at most 64 --channel options\n");
+                return 2;
+            }
+            o.channels[o.channel_count++] = val;
+            i++;
+        } else if (strcmp(a, "--pick") == 0) {
+            char *end = NULL;
+            double x = strtod(val, &end), y = -1.0;
+            if (end && *end == ',')
+                y = strtod(end + 1, &end);
+            if (!end || *end || !(x >= 0.0 && x <= 16384.0) || !(y >= 0.0 && y <= 16384.0)) {
+                fprintf(stderr, "rill run: bad --pick '%s' (want X,Y window pixels)\n", val);
+                return 2;
+            }
+            o.has_pick = true;
+            o.pick_x = (float)x;
+            o.pick_y = (float)y;
             i++;
         } else if (a[0] == '-' || input) {
             fprintf(stderr, "rill run: unexpected argument '%s'\n", a);

@@ -90,6 +90,11 @@ typedef struct rill_cli_viewer_opts {
     float eye[3], target[3];
     float near_plane, far_plane; /* 0 = the world camera's */
     float speed;                 /* fly speed in units per second; 0 = from the far plane */
+    /* --channel NAME=MODE (already validated), applied in order after the content loads */
+    const char *channels[64];
+    uint32_t channel_count;
+    bool has_pick; /* --pick X,Y: pick at that pixel on the last frame and print the hit */
+    float pick_x, pick_y;
 } rill_cli_viewer_opts;
 
 /* Opens the window and a renderer on it (sized and tuned by the content's project), loads the

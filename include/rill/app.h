@@ -391,6 +391,9 @@ bool rill_window_should_close(const rill_window *w);
 void rill_window_request_close(rill_window *w);
 /* The framebuffer size in pixels (0 x 0 while minimized). */
 void rill_window_framebuffer_size(const rill_window *w, uint32_t *out_w, uint32_t *out_h);
+/* The window's size in window coordinates (the units of rill_input.mouse_x/y); 0 x 0 when
+ * minimized. */
+void rill_window_size(const rill_window *w, uint32_t *out_w, uint32_t *out_h);
 /* Replaces the title (copied). */
 void rill_window_set_title(rill_window *w, const char *title);
 

@@ -171,6 +171,14 @@ void rill_window_framebuffer_size(const rill_window *w, uint32_t *out_w, uint32_
     *out_h = fh > 0 ? (uint32_t)fh : 0u;
 }
 
+void rill_window_size(const rill_window *w, uint32_t *out_w, uint32_t *out_h) {
+    int ww = 0, wh = 0;
+    if (w)
+        glfwGetWindowSize(w->glfw, &ww, &wh);
+    *out_w = ww > 0 ? (uint32_t)ww : 0u;
+    *out_h = wh > 0 ? (uint32_t)wh : 0u;
+}
+
 void rill_window_set_title(rill_window *w, const char *title) {
     if (w && title)
         glfwSetWindowTitle(w->glfw, title);

@@ -703,6 +703,33 @@ demo_long_out)
     expect_err "path too long"
     [ -f keep/file.txt ] || fail "keep/file.txt was deleted"
     ;;
+run_pick)
+    # Picking in the viewer: cube_scene.rsn with its right cube renamed NM_Right (selectable).
+    # At 160x120 the left cube covers pixel (40,30), the right one (115,30), nothing (80,100).
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" .
+    sed 's/"Right cube"/"NM_Right"/' "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" >p.rsn
+    pick() { # pick X,Y [extra args...]: runs the viewer for 3 frames and keeps its stdout
+        at=$1
+        shift
+        xvfb-run -a "$rill" run p.rsn --size 160x120 --vsync off --frames 3 --pick "$at" "$@" \
+            >out.txt 2>err.txt || fail "rill run --pick $at $* failed: $(cat err.txt)"
+    }
+    pick 115,30
+    expect_out "picked NM_Right"
+    pick 40,30 # a context cube: drawn, not selectable
+    expect_out "picked nothing"
+    pick 80,100
+    expect_out "picked nothing"
+    # The right cube hidden through its channel (selectable): nothing to pick.
+    pick 115,30 --channel selectable=hidden
+    expect_out "picked nothing"
+    pick 115,30 --channel selectable=wireframe
+    expect_out "picked NM_Right"
+    run 2 run p.rsn --pick 10
+    expect_err "bad --pick"
+    run 2 run p.rsn --channel walls=hidden
+    expect_err "bad --channel"
+    ;;
 render_channels)
     # Scene channels from the command line: the two Model entities of cube_scene.rsn default to
     # the context channel. Goldens (tests/render/golden/channels_*.png, 160x120; png_same rule:
