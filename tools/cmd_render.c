@@ -31,6 +31,7 @@ typedef struct render_opts {
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
     const char *channels[RILL_CHANNEL_COUNT];
     uint32_t channel_count;
+    int passthrough; /* -1: the camera's own, else rill_passthrough */
 } render_opts;
 
 static void usage(FILE *f) {
@@ -62,6 +63,11 @@ static void usage(FILE *f) {
         "  --channel NAME=MODE render mode of a scene channel (repeatable): NAME is context,\n"
         "                      selectable, preserve-identity, ghost or bitN (0-63); MODE is\n"
         "                      normal, hidden, wireframe or ghost:OPACITY (0..1, e.g. ghost:0.35)\n"
+        "  --passthrough off|mixed\n"
+        "                      the camera's passthrough output (default: the Camera's own):\n"
+        "                      mixed writes a PNG whose alpha is 0 where nothing drew, 1 on\n"
+        "                      geometry and a ghost's opacity on its pixels (for compositing over\n"
+        "                      a camera feed)\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
         "default is stated on stderr as a note.\n");
@@ -74,12 +80,14 @@ static const char *const SSAO_LEVELS[] = {"low", "medium", "high", "ultra", NULL
 static const rill_ssao_quality SSAO_VALUES[] = {RILL_SSAO_LOW, RILL_SSAO_MEDIUM, RILL_SSAO_HIGH,
                                                 RILL_SSAO_ULTRA};
 static const char *const DEBUG_VIEWS[] = {"normals", "motion", NULL};
+static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
 
 /* Returns 0 to go on, -1 after --help (exit 0), 2 on a usage error. */
 static int parse(int argc, char **argv, render_opts *o) {
     memset(o, 0, sizeof(*o));
     o->frames = 1;
     o->ssao = -1;
+    o->passthrough = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -88,11 +96,12 @@ static int parse(int argc, char **argv, render_opts *o) {
             usage(stdout);
             return -1;
         }
-        bool takes_value =
-            !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
-            !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") || !strcmp(a, "--bloom") ||
-            !strcmp(a, "--ssao") || !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
-            !strcmp(a, "--device") || !strcmp(a, "--pack") || !strcmp(a, "--channel");
+        bool takes_value = !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
+                           !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") ||
+                           !strcmp(a, "--bloom") || !strcmp(a, "--ssao") ||
+                           !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
+                           !strcmp(a, "--device") || !strcmp(a, "--pack") ||
+                           !strcmp(a, "--channel") || !strcmp(a, "--passthrough");
         if (takes_value && !v) {
             fprintf(stderr, "rill render: %s needs a value\n", a);
             return 2;
@@ -119,6 +128,10 @@ static int parse(int argc, char **argv, render_opts *o) {
             if ((k = rill_cli_enum(v, TONEMAPS)) < 0)
                 return rill_cli_bad_enum("render", a, v, TONEMAPS), 2;
             o->tonemap = TONEMAP_VALUES[k], i++;
+        } else if (strcmp(a, "--passthrough") == 0) {
+            if ((k = rill_cli_enum(v, PASSTHROUGH_NAMES)) < 0)
+                return rill_cli_bad_enum("render", a, v, PASSTHROUGH_NAMES), 2;
+            o->passthrough = k, i++;
         } else if (strcmp(a, "--exposure") == 0) {
             if (!rill_cli_parse_float(v, -32.0, 32.0, &o->exposure)) {
                 fprintf(stderr, "rill render: bad --exposure '%s' (want stops in [-32, 32])\n", v);
@@ -232,6 +245,8 @@ static void apply_view_opts(const render_opts *o, rill_render_snapshot *snap) {
         snap->view.ssao.enabled = true;
         snap->view.ssao.quality = (rill_ssao_quality)o->ssao;
     }
+    if (o->passthrough >= 0)
+        snap->view.passthrough = (rill_passthrough)o->passthrough;
 }
 
 /* --channel options: per-channel render modes on the world (parsed already in parse). */
@@ -262,6 +277,8 @@ static void print_stats(const render_opts *o, rill_renderer *r) {
            s.cpu_wait_ms);
     for (uint32_t i = 0; i < s.pass_count; i++)
         printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
+    printf("wireframe draws: %u edge buffers, %u line fill; ghost alpha draws: %u\n",
+           s.wire_edge_draws, s.wire_fill_draws, s.ghost_alpha_draws);
     if (s.validation)
         printf("validation messages: %u\n", s.validation_messages);
     (void)o;

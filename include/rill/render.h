@@ -156,23 +156,32 @@ typedef struct rill_vertex {
     float tangent[4];
 } rill_vertex;
 
-/* Mesh description: vertices and 32-bit indices (copied; the caller keeps ownership). */
+/* Mesh description: vertices and 32-bit indices (copied; the caller keeps ownership). An edge
+ * buffer (optional; rill/formats/edges.h, a glTF primitive's RILL_mesh_edges) is a line list over
+ * the same vertices: the wireframe pass draws it as lines, and a mesh without one as polygon-mode
+ * lines over its triangles. A merged (batched) mesh keeps its parts' edges by offsetting each
+ * part's edge indices by the part's first vertex, as its triangle indices are. */
 typedef struct rill_mesh_desc {
     const rill_vertex *vertices;
     uint32_t vertex_count;
     const uint32_t *indices;
     uint32_t index_count; /* a multiple of 3 */
     const char *label;
+    const uint32_t *edge_indices; /* NULL = no edge buffer */
+    uint32_t edge_index_count;    /* a multiple of 2 */
 } rill_mesh_desc;
 
-/* Creates a mesh: validates the indices, copies the data and queues the upload (drawable once
- * uploaded). Returns {0} with err set on bad input or when the pool (65536) is full. */
+/* Creates a mesh: validates the indices (and edge indices), copies the data and queues the upload
+ * (drawable once uploaded). Returns {0} with err set on bad input or when the pool (65536) is
+ * full. */
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
 /* A mesh's index count and local bounding sphere, for CPU-side counters (a fly-through's triangle
  * counts without drawing). False for a stale handle (the outputs are then untouched); outputs may
  * be NULL. */
 bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out_index_count,
                            float out_center[3], float *out_radius);
+/* A mesh's edge-buffer index count (2 per edge); 0 without one or for a stale handle. */
+uint32_t rill_render_mesh_edge_count(const rill_renderer *r, rill_mesh mesh);
 /* Releases a mesh once the frames using it are done. Stale or zero handles are a no-op. */
 void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh);
 /* Procedural meshes (through the same upload path): unit cube (-0.5..0.5), UV sphere of radius
@@ -374,6 +383,17 @@ typedef struct rill_render_auto_exposure {
     float min_ev, max_ev;
 } rill_render_auto_exposure;
 
+/* Passthrough output (Camera.passthrough). OFF: the output is opaque and ghosts draw as normal
+ * geometry. MIXED (a see-through display over a camera feed): the output's alpha is 0 where
+ * nothing drew (the feed shows), 1 where geometry drew, and a ghost's opacity on its visible
+ * pixels; ghosts stay opaque in colour and depth, so what they hide stays hidden. Effects that
+ * rewrite the LDR image after tonemapping may not keep the alpha. */
+typedef enum rill_passthrough {
+    RILL_PASSTHROUGH_OFF = 0,
+    RILL_PASSTHROUGH_MIXED,
+    RILL_PASSTHROUGH_NUM
+} rill_passthrough;
+
 /* The view. world_from_view is the camera's world matrix (column-major; looks down -Z, +Y up).
  * Defaults (zero): fov_y 0.8 rad, near 0.1, far 1000, tonemapper ACES, exposure 0 EV,
  * clear color black unless given (alpha is ignored). */
@@ -400,6 +420,7 @@ typedef struct rill_render_view {
      * Ssao/Bloom/AutoExposure components); NULL/0 when the view is built by hand. */
     const struct rill_render_routed_settings *settings;
     uint32_t settings_count;
+    rill_passthrough passthrough; /* Camera.passthrough */
 } rill_render_view;
 
 /* One routed settings copy: the type's name, the bytes, and the entity it came from. */
@@ -578,6 +599,10 @@ typedef struct rill_render_stats {
     bool validation;          /* validation layers are on */
     uint64_t triangles;       /* triangles drawn by the last frame, all passes (shadows too) */
     uint64_t texture_bytes;   /* GPU bytes of the levels every live texture holds now */
+    /* Wireframe pass draws of the last frame: edge buffers drawn as line lists, and polygon-mode
+     * line fill for meshes without edges. */
+    uint32_t wire_edge_draws, wire_fill_draws;
+    uint32_t ghost_alpha_draws; /* mixed passthrough: draws lowering ghost pixels' alpha */
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);

@@ -469,7 +469,9 @@ typedef enum rill_projection {
  *   active true, is_default false, role game, projection perspective, fov_y 0.8 (radians,
  *   vertical), near_plane "near" 0.1, far_plane "far" 1000, ortho_height 10 (world units, full
  *   height), viewport (0, 0, 1, 1) normalized x, y, w, h, clear_color (0, 0, 0, 1), hdr true,
- *   order 0 (lower draws first). */
+ *   order 0 (lower draws first), passthrough off ("off" | "mixed": the output's alpha lets a
+ *   camera feed show where nothing drew and through ghosted geometry; rill_passthrough in
+ *   rill/render.h). */
 typedef struct rill_camera {
     bool active;
     bool is_default;
@@ -483,6 +485,7 @@ typedef struct rill_camera {
     float viewport[4];
     float clear_color[4];
     int32_t order;
+    int32_t passthrough; /* 0 off, 1 mixed */
 } rill_camera;
 
 /* Convenience: sets the Name component (the string is interned). NULL name removes it. */

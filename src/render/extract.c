@@ -144,6 +144,7 @@ static void view_from_camera(const rill_camera *cam, const rill_global_transform
     v->viewport[3] = clamp01(cam->viewport[3], 0.0f, 1.0f - y);
     v->tonemapper = cam->hdr ? RILL_TONEMAP_DEFAULT : RILL_TONEMAP_NONE;
     v->order = cam->order;
+    v->passthrough = cam->passthrough == 1 ? RILL_PASSTHROUGH_MIXED : RILL_PASSTHROUGH_OFF;
 }
 
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,

@@ -302,6 +302,13 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
 
 /* >>the view's lists ------------------------------------------------------------------------ */
 
+/* A ghost's key: its opacity in 16 bits (runs of one opacity share a push) above the mesh. */
+static uint64_t ghost_key(const rill_render_instance *in, uint32_t mesh_index) {
+    float op = in->ghost_opacity;
+    op = op > 0.0f ? (op < 1.0f ? op : 1.0f) : 0.0f; /* also NaN -> 0 */
+    return ((uint64_t)(uint32_t)(op * 65535.0f + 0.5f) << 16) | (uint64_t)mesh_index;
+}
+
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
                             rill_error *err) {
     const rill_render_snapshot *snap = vs->snap;
@@ -309,7 +316,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     rill_array_clear(&vs->transparent);
     rill_array_clear(&vs->casters);
     rill_array_clear(&vs->wires);
+    rill_array_clear(&vs->ghosts);
     vs->casters_plain = 0;
+    vs->wires_edges = 0;
     const rill_render_wireframe *wf = &snap->wireframe;
     bool shadows = p->shadows;
     /* Every list holds at most one item per instance: reserve once so the loop below writes
@@ -318,12 +327,14 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     if (!rill_array_reserve(&vs->opaque, ninst_in ? ninst_in : 1) ||
         !rill_array_reserve(&vs->transparent, ninst_in ? ninst_in : 1) ||
         !rill_array_reserve(&vs->casters, ninst_in ? ninst_in : 1) ||
-        !rill_array_reserve(&vs->wires, ninst_in ? ninst_in : 1)) {
+        !rill_array_reserve(&vs->wires, ninst_in ? ninst_in : 1) ||
+        !rill_array_reserve(&vs->ghosts, ninst_in ? ninst_in : 1)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     }
     draw_item *opaque = vs->opaque.data, *transparent = vs->transparent.data,
-              *casters = vs->casters.data, *wires = vs->wires.data;
+              *casters = vs->casters.data, *wires = vs->wires.data, *ghosts = vs->ghosts.data;
     uint32_t n_opaque = 0, n_transparent = 0, n_casters = 0, n_wires = 0, n_plain = 0;
+    uint32_t n_edges = 0, n_ghosts = 0;
     handle_cache mesh_cache, mat_cache;
     handle_cache_reset(&mesh_cache);
     handle_cache_reset(&mat_cache);
@@ -368,12 +379,16 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
             const mat_slot *mt = &r->materials[ti];
             if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
                 /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
-                 * nothing. */
+                 * nothing. A mesh with an edge buffer draws it (sorted first: bit 16 clear);
+                 * one without falls back to line fill, where the device has it. */
                 vec3 c = {ch.x[j], ch.y[j], ch.z[j]};
                 bool too_far =
                     wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > vs->wire_fade[1];
-                if (wire_pipe && !too_far && ch.visible[j]) {
-                    wires[n_wires++] = (draw_item){(uint64_t)mi, i, prev};
+                bool edges = r->meshes[mi].edge_index_count != 0;
+                if ((edges || wire_pipe) && !too_far && ch.visible[j]) {
+                    uint64_t key = (uint64_t)mi | (edges ? 0u : 1u << 16);
+                    wires[n_wires++] = (draw_item){key, i, prev};
+                    n_edges += edges;
                 }
                 continue;
             }
@@ -392,6 +407,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                     uint64_t key =
                         ((uint64_t)mt->double_sided << 32) | ((uint64_t)ti << 16) | (uint64_t)mi;
                     opaque[n_opaque++] = (draw_item){key, i, prev};
+                    if (vs->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
+                        ghosts[n_ghosts++] = (draw_item){ghost_key(in, mi), i, prev};
+                    }
                 }
             }
             if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND &&
@@ -409,6 +427,8 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     vs->transparent.len = n_transparent;
     vs->casters.len = n_casters;
     vs->wires.len = n_wires;
+    vs->wires_edges = n_edges;
+    vs->ghosts.len = n_ghosts;
     vs->casters_plain = n_plain;
     rill__phase_mark(r, RILL__CPU_CULL);
     /* The same capacity as the lists, so exchanging buffers with them never makes the next
@@ -419,7 +439,8 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 33);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
     sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 33);
-    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 16);
+    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 17);
+    sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 32);
     r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;
     rill__phase_mark(r, RILL__CPU_SORT);
     return RILL_OK;

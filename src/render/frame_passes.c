@@ -83,6 +83,7 @@ typedef struct draw_binding {
     rill__img *shadow, *ao;
     const void *push;
     uint32_t push_size;
+    bool edges; /* draw the meshes' edge buffers (line lists) instead of their triangles */
 } draw_binding;
 
 /* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
@@ -115,13 +116,15 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
                 cur_mat = a->material.id;
             }
         }
+        bool edges = db && db->edges;
         if (a->mesh.id != cur_mesh) {
-            rill__cmd_bind_mesh(cmd, ms->vb, ms->ib);
+            rill__cmd_bind_mesh(cmd, ms->vb, edges ? ms->eb : ms->ib);
             cur_mesh = a->mesh.id;
         }
-        rill__cmd_draw_indexed(cmd, ms->index_count, run, 0, first + i);
+        rill__cmd_draw_indexed(cmd, edges ? ms->edge_index_count : ms->index_count, run, 0,
+                               first + i);
         r->draw_calls++;
-        r->triangles += (uint64_t)(ms->index_count / 3u) * run;
+        r->triangles += edges ? 0u : (uint64_t)(ms->index_count / 3u) * run;
         i += run;
     }
 }
@@ -141,6 +144,35 @@ static void view_end(rill_rg_ctx *ctx, const rill__view *vs) {
     if (vs->in_rect) {
         rill__cmd_set_render_rect(ctx->cmd, NULL);
     }
+}
+
+/* Mixed passthrough, inside the opaque pass: the ghost instances again, depth tested EQUAL (the
+ * same vertex shader gives the same depth) with alpha-only writes, so the visible pixels of each
+ * ghost get its opacity as alpha and their colour stays lit. Runs of equal opacity share one push.
+ */
+static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+    rill_renderer *r = ctx->r;
+    uint32_t n = vs->ghosts.len;
+    if (!n || !r->pipes[RILL__PIPE_GHOST_ALPHA]) {
+        return;
+    }
+    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
+    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+    uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len + vs->wires.len;
+    const draw_item *g = vs->ghosts.data;
+    uint32_t before = r->draw_calls;
+    for (uint32_t i = 0; i < n;) {
+        uint64_t q = g[i].key >> 16;
+        uint32_t end = i + 1;
+        while (end < n && g[end].key >> 16 == q) {
+            end++;
+        }
+        float push[4] = {(float)q / 65535.0f, 0, 0, 0};
+        rill__cmd_push(ctx->cmd, push, sizeof(push));
+        draw_list(ctx, vs, g + i, end - i, first + i, NULL, true);
+        i = end;
+    }
+    r->ghost_alpha_draws += r->draw_calls - before;
 }
 
 /* >>view passes ----------------------------------------------------------------------------- */
@@ -166,7 +198,7 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
             if (plain < ncast) {
                 rill__pipe *mask[2] = {r->pipes[RILL__PIPE_SHADOW_MASK],
                                        r->pipes[RILL__PIPE_SHADOW_MASK]};
-                draw_binding db = {mask, false, NULL, NULL, push, sizeof(push)};
+                draw_binding db = {mask, false, NULL, NULL, push, sizeof(push), false};
                 draw_list(ctx, vs, vs->casters.data + plain, ncast - plain, first + plain, &db,
                           true);
             }
@@ -181,7 +213,7 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
                                {rill__ctx_res(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
     rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, col, 2, &depth);
-    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS], false, NULL, NULL, NULL, 0};
+    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS], false, NULL, NULL, NULL, 0, false};
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     view_end(ctx, vs);
 }
@@ -189,14 +221,21 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
 void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     const float *cc = vs->view->clear_color;
+    /* Mixed passthrough: where nothing draws, alpha 0 lets the camera feed show. */
+    float clear_a = vs->passthrough ? 0.0f : 1.0f;
     rill__attachment col = {
-        rill__ctx_res(ctx, vs->res.hdr), -1, true, false, {cc[0], cc[1], cc[2], 1.0f}};
+        rill__ctx_res(ctx, vs->res.hdr), -1, true, false, {cc[0], cc[1], cc[2], clear_a}};
     rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
-    draw_binding db = {
-        &ctx->r->pipes[RILL__PIPE_OPAQUE], true, rill__ctx_res(ctx, vs->res.shadow_map),
-        rill__ctx_res(ctx, vs->res.ao),    NULL, 0};
+    draw_binding db = {&ctx->r->pipes[RILL__PIPE_OPAQUE],
+                       true,
+                       rill__ctx_res(ctx, vs->res.shadow_map),
+                       rill__ctx_res(ctx, vs->res.ao),
+                       NULL,
+                       0,
+                       false};
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
+    ghost_alpha(ctx, vs);
     view_end(ctx, vs);
 }
 
@@ -205,28 +244,44 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
     rill__attachment col = {rill__ctx_res(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
     rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
-    draw_binding db = {
-        &ctx->r->pipes[RILL__PIPE_TRANSPARENT], true, rill__ctx_res(ctx, vs->res.shadow_map),
-        rill__ctx_res(ctx, vs->res.ao),         NULL, 0};
+    draw_binding db = {&ctx->r->pipes[RILL__PIPE_TRANSPARENT],
+                       true,
+                       rill__ctx_res(ctx, vs->res.shadow_map),
+                       rill__ctx_res(ctx, vs->res.ao),
+                       NULL,
+                       0,
+                       false};
     draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
     view_end(ctx, vs);
 }
 
+/* The wireframe pass: meshes with an edge buffer draw it as a line list (wires[0, wires_edges),
+ * sorted first), the others polygon-mode lines over their triangles where the device has line
+ * fill; both with the same colour and distance fade. */
 void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill_renderer *r = ctx->r;
     rill__attachment col = {rill__ctx_res(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
     rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
-    if (r->pipes[RILL__PIPE_WIRE] && vs->wires.len) {
-        rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_WIRE]);
+    float push[8];
+    memcpy(push, vs->wire_color, sizeof(float) * 4);
+    memcpy(push + 4, vs->wire_fade, sizeof(float) * 4);
+    uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len;
+    uint32_t ne = vs->wires_edges, nw = vs->wires.len;
+    rill__pipe *kinds[2] = {r->pipes[RILL__PIPE_WIRE_EDGES], r->pipes[RILL__PIPE_WIRE]};
+    uint32_t from[2] = {0, ne}, to[2] = {ne, nw};
+    for (int k = 0; k < 2; k++) {
+        if (from[k] == to[k] || !kinds[k]) {
+            continue;
+        }
+        rill__cmd_bind_pipe(ctx->cmd, kinds[k]);
         bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
-        float push[8];
-        memcpy(push, vs->wire_color, sizeof(float) * 4);
-        memcpy(push + 4, vs->wire_fade, sizeof(float) * 4);
         rill__cmd_push(ctx->cmd, push, sizeof(push));
-        uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len;
-        draw_list(ctx, vs, vs->wires.data, vs->wires.len, first, NULL, true);
+        draw_binding db = {NULL, false, NULL, NULL, NULL, 0, k == 0};
+        uint32_t before = r->draw_calls;
+        draw_list(ctx, vs, vs->wires.data + from[k], to[k] - from[k], first + from[k], &db, true);
+        *(k == 0 ? &r->edge_draws : &r->fill_wire_draws) += r->draw_calls - before;
     }
     view_end(ctx, vs);
 }
@@ -353,6 +408,7 @@ static void tonemap_dispatch(const rill_renderer *r, const rill__frame *f, rill_
         float bloom;
         uint32_t auto_exposure;
         uint32_t off_x, off_y, ext_w, ext_h;
+        uint32_t passthrough;
     } push = {r->width,
               r->height,
               vs ? vs->set.exposure : 1.0f,
@@ -365,7 +421,8 @@ static void tonemap_dispatch(const rill_renderer *r, const rill__frame *f, rill_
               x,
               y,
               w,
-              h};
+              h,
+              vs && vs->passthrough ? 1u : 0u};
     rill__cmd_push(cmd, &push, sizeof(push));
     rill__cmd_dispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
 }

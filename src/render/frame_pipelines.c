@@ -37,6 +37,9 @@ enum {
     P_BLEND = 1u << 3,       /* alpha blending */
     P_BIAS = 1u << 4,        /* dynamic depth bias (shadows) */
     P_LINES = 1u << 5,       /* line fill: created only when the device has it */
+    P_LINE_LIST = 1u << 6,   /* line list topology (edge buffers) */
+    P_DEPTH_EQUAL = 1u << 7, /* with P_DEPTH: tested EQUAL (redraws of drawn surfaces) */
+    P_ALPHA_ONLY = 1u << 8,  /* colour writes touch alpha only */
 };
 
 /* Shaders by reference (their sizes are not constant expressions). */
@@ -82,6 +85,8 @@ static const pipe_row rows[] = {
     {RILL__PIPE_TRANSPARENT,    "transparent",                MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND,              &frame_set_full, &material_set, 0},
     {RILL__PIPE_TRANSPARENT_DS, "transparent (double-sided)", MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_NO_CULL,  &frame_set_full, &material_set, 0},
     {RILL__PIPE_WIRE,           "wireframe",                  MESH(wire_frag),             HDR,                     P_DEPTH | P_BLEND | P_NO_CULL | P_LINES, &frame_set_min, NULL, 32},
+    {RILL__PIPE_WIRE_EDGES,     "wireframe (edges)",          MESH(wire_frag),             HDR,                     P_DEPTH | P_BLEND | P_NO_CULL | P_LINE_LIST, &frame_set_min, NULL, 32},
+    {RILL__PIPE_GHOST_ALPHA,    "ghost alpha",                MESH(ghost_alpha_frag),      HDR,                     P_DEPTH | P_DEPTH_EQUAL | P_NO_CULL | P_ALPHA_ONLY, &frame_set_min, NULL, 16},
     /* Shadows: no culling (thin and open meshes cast from both sides), depth only. */
     {RILL__PIPE_SHADOW,         "shadow",                     SPV(shadow_vert), NONE, NONE, NO_COLOR,               OPAQUE_STATE | P_NO_CULL | P_BIAS, &frame_set_min, NULL,        16},
     {RILL__PIPE_SHADOW_MASK,    "shadow (alpha mask)",        SPV(shadow_vert), SPV(shadow_mask_frag), NONE, NO_COLOR, OPAQUE_STATE | P_NO_CULL | P_BIAS, &frame_set_min, &material_set, 16},
@@ -90,7 +95,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_BLOOM_DOWN,     "bloom down",                 COMPUTE(bloom_down_comp),    NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
     {RILL__PIPE_BLOOM_UP,       "bloom up",                   COMPUTE(bloom_up_comp),      NO_COLOR,                0,                              &two_in_one_out, NULL,          8},
     {RILL__PIPE_AUTO_EXPOSURE,  "auto exposure",              COMPUTE(auto_exposure_comp), NO_COLOR,                0,                              &ae_set,         NULL,          16},
-    {RILL__PIPE_TONEMAP,        "tonemapping",                COMPUTE(tonemap_comp),       NO_COLOR,                0,                              &tonemap_set,    NULL,          52},
+    {RILL__PIPE_TONEMAP,        "tonemapping",                COMPUTE(tonemap_comp),       NO_COLOR,                0,                              &tonemap_set,    NULL,          56},
 };
 /* clang-format on */
 
@@ -116,11 +121,16 @@ static void row_desc(const pipe_row *row, rill__pipe_desc *d) {
         d->depth_test = true;
         d->depth_write = write;
         d->depth_cmp = write ? RILL__CMP_LESS : RILL__CMP_LESS_EQUAL;
+        if (row->flags & P_DEPTH_EQUAL) {
+            d->depth_cmp = RILL__CMP_EQUAL;
+        }
     }
     d->cull = (row->flags & P_NO_CULL) ? RILL__CULL_NONE : RILL__CULL_BACK;
     d->blend = (row->flags & P_BLEND) ? RILL__BLEND_ALPHA : RILL__BLEND_NONE;
     d->depth_bias = (row->flags & P_BIAS) != 0;
     d->wireframe = (row->flags & P_LINES) != 0;
+    d->line_list = (row->flags & P_LINE_LIST) != 0;
+    d->alpha_only = (row->flags & P_ALPHA_ONLY) != 0;
     d->set_count = row->set1 ? 2 : 1;
     d->sets[0] = *row->set0;
     if (row->set1) {

@@ -31,6 +31,7 @@ void rill__frame_destroy(rill_renderer *r) {
         rill_array_free(&vs->transparent);
         rill_array_free(&vs->casters);
         rill_array_free(&vs->wires);
+        rill_array_free(&vs->ghosts);
     }
 }
 
@@ -46,6 +47,9 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
                                 float vp[16], rill_error *err) {
     r->frame_counter++;
     r->draw_calls = 0;
+    r->edge_draws = 0;
+    r->fill_wire_draws = 0;
+    r->ghost_alpha_draws = 0;
     r->triangles = 0;
     r->instances_visible = 0;
     if (r->desc.glfw_window) {

@@ -215,13 +215,14 @@ typedef struct view_fill {
 } view_fill;
 
 /* Writes the instance buffer: every draw list's instances in list order (opaque, transparent,
- * casters, wires), which is how the passes index it. */
+ * casters, wires, ghosts), which is how the passes index it. */
 static void write_instances(const rill_renderer *r, const rill__view *vs, gpu_instance *gi) {
-    const draw_item *lists[4] = {vs->opaque.data, vs->transparent.data, vs->casters.data,
-                                 vs->wires.data};
-    uint32_t lens[4] = {vs->opaque.len, vs->transparent.len, vs->casters.len, vs->wires.len};
+    const draw_item *lists[5] = {vs->opaque.data, vs->transparent.data, vs->casters.data,
+                                 vs->wires.data, vs->ghosts.data};
+    uint32_t lens[5] = {vs->opaque.len, vs->transparent.len, vs->casters.len, vs->wires.len,
+                        vs->ghosts.len};
     uint32_t k = 0;
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < 5; l++) {
         const draw_item *items = lists[l];
         /* The shadow vertex shader reads only the model matrix, so casters skip the previous
          * one: a quarter less to write into (possibly write-combined) GPU memory. */
@@ -328,7 +329,8 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
     /* Per-frame buffers. */
     rill__gpu_frame *fr =
         rill__frame_alloc(cmd, sizeof(rill__gpu_frame), 256, &vs->frame_buf, &vs->frame_off);
-    uint32_t ninst = vs->opaque.len + vs->transparent.len + vs->casters.len + vs->wires.len;
+    uint32_t ninst =
+        vs->opaque.len + vs->transparent.len + vs->casters.len + vs->wires.len + vs->ghosts.len;
     vs->inst_size = (uint64_t)RILL_MAX(ninst, 1u) * sizeof(gpu_instance);
     gpu_instance *gi = rill__frame_alloc(cmd, vs->inst_size, 256, &vs->inst_buf, &vs->inst_off);
     if (!fr || !gi) {
@@ -371,6 +373,7 @@ static rill__view *slot_begin(rill__frame *f, uint32_t index, const rill_render_
     vs->view = v;
     vs->index = index;
     vs->in_rect = in_rect;
+    vs->passthrough = v->passthrough == RILL_PASSTHROUGH_MIXED;
     rill__view_defaults(v, &vs->set);
     rill__res none = {-1};
     vs->res = (rill__view_res){none, none, none, none, none, none, none};

@@ -192,6 +192,8 @@ typedef struct rill__pipe_desc {
     rill__cmp depth_cmp;
     bool depth_bias; /* dynamic depth bias enabled */
     bool wireframe;  /* polygon mode line; needs caps.fill_mode_non_solid */
+    bool line_list;  /* line list topology (edge buffers), filled */
+    bool alpha_only; /* colour writes touch alpha only (passthrough alpha) */
     rill__set_layout sets[RILL__MAX_SETS];
     uint32_t set_count;
     uint32_t push_size; /* bytes, visible to every stage */

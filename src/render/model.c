@@ -364,7 +364,8 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             }
             char label[96];
             snprintf(label, sizeof(label), "%s#%u", mesh->name ? mesh->name : "mesh", p);
-            rill_mesh_desc md = {verts, pr->vertex_count, pr->indices, pr->index_count, label};
+            rill_mesh_desc md = {verts, pr->vertex_count, pr->indices,         pr->index_count,
+                                 label, pr->edge_indices, pr->edge_index_count};
             out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
             if (!out->meshes[prim_base[mi] + p].id) {
                 res = err ? err->code : RILL_ERR_VULKAN;

@@ -24,8 +24,10 @@ enum rill__cpu_phase {
 
 typedef struct mesh_slot {
     rill__buf *vb, *ib;
+    rill__buf *eb; /* edge buffer (line list), NULL without one */
     uint32_t index_count;
-    float center[3], radius; /* local bounding sphere */
+    uint32_t edge_index_count; /* 0 without an edge buffer */
+    float center[3], radius;   /* local bounding sphere */
 } mesh_slot;
 
 typedef struct tex_slot {
@@ -110,8 +112,12 @@ typedef struct rill__view {
     uint32_t rect[4];     /* pixels of the 3D images (x, y, w, h; top-left origin) */
     uint32_t out_rect[4]; /* pixels of the output */
     float view_proj[16];
-    RILL_ARRAY(draw_item) opaque, transparent, casters, wires;
+    /* ghosts: in a mixed-passthrough view, the opaque ghost instances again (key: opacity in
+     * 16 bits above the mesh), whose pixels get alpha = opacity after the opaque pass. */
+    RILL_ARRAY(draw_item) opaque, transparent, casters, wires, ghosts;
+    bool passthrough;       /* mixed passthrough: the output's alpha shows the camera feed */
     uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
+    uint32_t wires_edges;   /* wires[0, wires_edges) draw edge buffers, the rest line fill */
     float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe */
     rill__buf *frame_buf, *inst_buf, *light_buf, *cluster_buf, *cluster_idx_buf;
     uint64_t frame_off, inst_off, inst_size, light_off, light_size;
@@ -163,7 +169,7 @@ struct rill_rg_ctx {
     X(PREPASS) X(PREPASS_DS)                                                                       \
     X(OPAQUE) X(OPAQUE_DS)                                                                         \
     X(TRANSPARENT) X(TRANSPARENT_DS)                                                               \
-    X(WIRE) X(SHADOW) X(SHADOW_MASK)                                                               \
+    X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(SHADOW) X(SHADOW_MASK)                                  \
     X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
@@ -183,7 +189,9 @@ struct rill_renderer {
     mat_slot *materials;
     rill__img *white, *flat_normal;
     rill__pipe *pipes[RILL__PIPE_NUM]; /* pipes[RILL__PIPE_WIRE] is NULL without line fill */
-    rill__buf *exposure_buf;           /* persistent auto-exposure state (16 bytes) */
+    /* last frame's wireframe draws by kind and passthrough alpha draws (stats) */
+    uint32_t edge_draws, fill_wire_draws, ghost_alpha_draws;
+    rill__buf *exposure_buf; /* persistent auto-exposure state (16 bytes) */
     rill_rg *graph;
     RILL_ARRAY(transient_img) transients;
     RILL_ARRAY(rill__img *) slot_images; /* per graph slot, this frame */

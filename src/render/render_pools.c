@@ -25,6 +25,7 @@ void rill__pools_destroy(rill_renderer *r) {
     for (uint32_t i = 0; r->meshes && i < POOL_SIZE; i++) {
         rill__buf_destroy(r->gpu, r->meshes[i].vb);
         rill__buf_destroy(r->gpu, r->meshes[i].ib);
+        rill__buf_destroy(r->gpu, r->meshes[i].eb);
     }
     for (uint32_t i = 0; r->textures && i < POOL_SIZE; i++) {
         rill__img_destroy(r->gpu, r->textures[i].img);
@@ -54,7 +55,13 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
         return NULL;
     }
     const mesh_slot *m = &r->meshes[i];
-    return rill__buf_ready(m->vb) && rill__buf_ready(m->ib) ? m : NULL;
+    bool edges = !m->eb || rill__buf_ready(m->eb);
+    return rill__buf_ready(m->vb) && rill__buf_ready(m->ib) && edges ? m : NULL;
+}
+
+uint32_t rill_render_mesh_edge_count(const rill_renderer *r, rill_mesh mesh) {
+    int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
+    return i < 0 ? 0 : r->meshes[i].edge_index_count;
 }
 
 bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out_index_count,
@@ -103,6 +110,40 @@ const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat) {
     return rill__buf_ready(m->ubo) ? m : NULL;
 }
 
+/* An edge buffer is optional; when given it is a line list over the mesh's vertices. */
+static bool edges_valid(const rill_mesh_desc *desc, rill_error *err) {
+    const char *label = desc->label ? desc->label : "?";
+    if (desc->edge_index_count && (!desc->edge_indices || desc->edge_index_count % 2 != 0)) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: mesh '%s': edge buffer of %u indices is not a line list", label,
+                       desc->edge_index_count);
+        return false;
+    }
+    for (uint32_t i = 0; i < desc->edge_index_count; i++) {
+        if (desc->edge_indices[i] >= desc->vertex_count) {
+            rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                           "render: mesh '%s': edge index %u out of range", label, i);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Creates and fills the edge buffer when the mesh has one. */
+static bool upload_edges(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *desc,
+                         rill_error *err) {
+    if (!desc->edge_index_count) {
+        return true;
+    }
+    uint64_t bytes = (uint64_t)desc->edge_index_count * sizeof(uint32_t);
+    m->eb = rill__buf_create(r->gpu, bytes, RILL__BUF_INDEX, false, desc->label, err);
+    if (!m->eb || rill__buf_upload(r->gpu, m->eb, 0, desc->edge_indices, bytes, err) != RILL_OK) {
+        return false;
+    }
+    m->edge_index_count = desc->edge_index_count;
+    return true;
+}
+
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
     rill_mesh h = {0};
     if (!r || !desc || !desc->vertices || !desc->indices || desc->vertex_count == 0 ||
@@ -119,6 +160,9 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
             return h;
         }
     }
+    if (!edges_valid(desc, err)) {
+        return h;
+    }
     uint32_t id = rill_pool_alloc(&r->mesh_pool);
     if (!id) {
         rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: mesh pool exhausted");
@@ -132,9 +176,11 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     m->ib =
         m->vb ? rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err) : NULL;
     if (!m->ib || rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
-        rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) {
+        rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK ||
+        !upload_edges(r, m, desc, err)) {
         rill__buf_destroy(r->gpu, m->vb);
         rill__buf_destroy(r->gpu, m->ib);
+        rill__buf_destroy(r->gpu, m->eb);
         memset(m, 0, sizeof(*m));
         rill_pool_free(&r->mesh_pool, id);
         return h;
@@ -174,6 +220,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
     }
     rill__buf_destroy(r->gpu, r->meshes[i].vb);
     rill__buf_destroy(r->gpu, r->meshes[i].ib);
+    rill__buf_destroy(r->gpu, r->meshes[i].eb);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));
     rill_pool_free(&r->mesh_pool, mesh.id);
 }

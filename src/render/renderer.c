@@ -332,6 +332,9 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->instances_submitted = r->instances_submitted;
     out->instances_visible = r->instances_visible;
     out->draw_calls = r->draw_calls;
+    out->wire_edge_draws = r->edge_draws;
+    out->wire_fill_draws = r->fill_wire_draws;
+    out->ghost_alpha_draws = r->ghost_alpha_draws;
     out->triangles = r->triangles;
     out->texture_bytes = rill__texture_bytes(r);
     out->light_cluster_refs = r->light_cluster_refs;

@@ -287,6 +287,8 @@ static const rill_enum_item CAMERA_ROLES[] = {{"game", RILL_CAMERA_ROLE_GAME},
                                               {"editor", RILL_CAMERA_ROLE_EDITOR}};
 static const rill_enum_item PROJECTIONS[] = {{"perspective", RILL_PROJECTION_PERSPECTIVE},
                                              {"orthographic", RILL_PROJECTION_ORTHOGRAPHIC}};
+/* Camera.passthrough: the values of rill_passthrough (rill/render.h). */
+static const rill_enum_item PASSTHROUGH[] = {{"off", 0}, {"mixed", 1}};
 
 static bool register_builtins(rill_world *w) {
     static const rill_field name_fields[] = {RILL_FIELD(rill_name, value, STRING)};
@@ -378,6 +380,11 @@ static bool register_builtins(rill_world *w) {
          .offset = offsetof(rill_camera, hdr),
          .default_value = &yes},
         RILL_FIELD(rill_camera, order, I32),
+        {.name = "passthrough",
+         .type = RILL_FIELD_ENUM,
+         .offset = offsetof(rill_camera, passthrough),
+         .enum_items = PASSTHROUGH,
+         .enum_count = 2},
     };
     const rill_type_desc descs[] = {
         {.name = "Name", RILL_TYPE_LAYOUT(rill_name), .fields = name_fields, .field_count = 1},

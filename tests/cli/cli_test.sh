@@ -759,6 +759,47 @@ render_channels)
         expect_err "bad --channel"
     done
     ;;
+render_channels_edges)
+    # The exported pack's models carry edge buffers: wireframe draws their 12 cube edges as line
+    # lists (golden channels_wireframe_edges.png), the loose source model has none and falls back
+    # to line fill over every triangle (channels_wireframe.png). Mixed passthrough (--passthrough
+    # or the Camera's own field) writes the PNG's alpha: 0 where nothing drew, the ghost's
+    # opacity on ghost pixels (golden channels_ghost_mixed.png, alpha compared too).
+    d="$RILL_SOURCE_DIR/tests/render/data"
+    g="$RILL_SOURCE_DIR/tests/render/golden"
+    mkdir -p proj/scenes
+    cp "$d/cube_scene.rsn" proj/scenes/main.rsn
+    cp "$d/cube_striped.glb" proj/
+    printf '[project]\nname = "Edges"\nmain_scene = "scenes/main.rsn"\n' >proj/project.toml
+    run 0 export proj --out game.rpak --quiet
+    run 0 render --pack game.rpak --size 160x120 --validation --stats --channel context=wireframe \
+        --out edges.png
+    expect_out "wireframe draws: 1 edge buffers, 0 line fill"
+    "$PNG_SAME" edges.png "$g/channels_wireframe_edges.png" >out.txt 2>err.txt ||
+        fail "edge-buffer wireframe differs from its golden: $(cat err.txt)"
+    run 0 render proj --size 160x120 --validation --stats --channel context=wireframe --out fill.png
+    expect_out "wireframe draws: 0 edge buffers, 1 line fill"
+    "$PNG_SAME" fill.png "$g/channels_wireframe.png" >out.txt 2>err.txt ||
+        fail "line-fill wireframe differs from its golden: $(cat err.txt)"
+    "$PNG_SAME" edges.png fill.png >/dev/null 2>&1 && fail "edge buffers look like line fill"
+    run 0 render --pack game.rpak --size 160x120 --validation --stats --passthrough mixed \
+        --channel context=ghost:0.35 --out ghost.png
+    expect_out "ghost alpha draws: 1"
+    "$PNG_SAME" ghost.png "$g/channels_ghost_mixed.png" >out.txt 2>err.txt ||
+        fail "mixed passthrough output differs from its golden: $(cat err.txt)"
+    run 0 render --pack game.rpak --size 160x120 --out normal.png
+    run 0 render --pack game.rpak --size 160x120 --passthrough off --channel context=ghost:0.35 \
+        --out ghost_off.png
+    "$PNG_SAME" normal.png ghost_off.png >out.txt 2>err.txt || fail "ghost without passthrough"
+    "$PNG_SAME" normal.png ghost.png >/dev/null 2>&1 && fail "mixed passthrough kept alpha 1"
+    # The same from the scene: Camera { passthrough: mixed }.
+    sed 's/clear_color: (0.08, 0.1, 0.16, 1)/&\n        passthrough: mixed/' "$d/cube_scene.rsn" \
+        >proj/scenes/main.rsn
+    run 0 render proj --size 160x120 --validation --channel context=ghost:0.35 --out scene.png
+    "$PNG_SAME" ghost.png scene.png >out.txt 2>err.txt || fail "Camera.passthrough mixed differs"
+    run 2 render proj --size 16x16 --passthrough half --out x.png
+    expect_err "bad --passthrough"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

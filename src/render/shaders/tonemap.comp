@@ -19,6 +19,7 @@ layout(push_constant) uniform Push {
     uint use_auto_exposure;
     uint off_x, off_y; // the output rectangle written: one camera view (offset + extent)
     uint ext_w, ext_h;
+    uint passthrough; // 1: mixed passthrough, the output keeps the scene colour's alpha
 } pc;
 
 vec3 aces_fitted(vec3 c) {
@@ -63,11 +64,14 @@ void main() {
         imageStore(ldr, ivec2(p), vec4(0.0, 0.0, 0.0, 1.0));
         return;
     }
-    vec3 c;
+    vec4 src;
     if (pc.src_size == pc.size)
-        c = texelFetch(hdr, ivec2(p), 0).rgb;
+        src = texelFetch(hdr, ivec2(p), 0);
     else
-        c = texture(hdr, (vec2(p) + 0.5) / vec2(pc.size)).rgb; // bilinear upscale
+        src = texture(hdr, (vec2(p) + 0.5) / vec2(pc.size)); // bilinear upscale
+    vec3 c = src.rgb;
+    // Mixed passthrough: 1 where geometry drew, a ghost's opacity on its pixels, 0 elsewhere.
+    float alpha = pc.passthrough == 1u ? clamp(src.a, 0.0, 1.0) : 1.0;
     if (pc.bloom_intensity > 0.0)
         c += pc.bloom_intensity * texture(bloom, (vec2(p) + 0.5) / vec2(pc.size)).rgb;
     c *= pc.exposure;
@@ -88,5 +92,5 @@ void main() {
         imageStore(ldr, ivec2(p), vec4(c, 1.0)); // raw values, no transfer function
         return;
     }
-    imageStore(ldr, ivec2(p), vec4(srgb_encode(c), 1.0));
+    imageStore(ldr, ivec2(p), vec4(srgb_encode(c), alpha));
 }

@@ -1,5 +1,6 @@
 #version 450
-// wire.frag: the wireframe pass (polygon mode line): a flat color whose alpha fades with distance
+// wire.frag: the wireframe pass (edge-buffer line lists, or polygon-mode line fill for meshes
+// without edges): a flat color whose alpha fades with distance
 // from the camera, alpha = color.a * mix(min_alpha, 1, 1 - smoothstep(start, end, d)).
 #include "common.glsl"
 

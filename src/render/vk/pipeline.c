@@ -112,7 +112,8 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     }
     VkPipelineInputAssemblyStateCreateInfo ia = {
         VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    ia.topology =
+        d->line_list ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     VkPipelineViewportStateCreateInfo vp = {VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
     vp.viewportCount = 1;
     vp.scissorCount = 1;
@@ -138,8 +139,10 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     VkPipelineColorBlendAttachmentState cba[RILL__MAX_COLOR];
     memset(cba, 0, sizeof(cba));
     for (uint32_t i = 0; i < d->color_count; i++) {
-        cba[i].colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+        cba[i].colorWriteMask = d->alpha_only
+                                    ? VK_COLOR_COMPONENT_A_BIT
+                                    : VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
         if (d->blend == RILL__BLEND_ALPHA) {
             cba[i].blendEnable = VK_TRUE;
             cba[i].srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
