@@ -105,6 +105,7 @@ static const char CANONICAL[] = "rsn 1\n"
                                 "        clear_color: (0, 0, 0, 1)\n"
                                 "        hdr: true\n"
                                 "        order: 0\n"
+                                "        passthrough: off\n"
                                 "    }\n"
                                 "}\n";
 
