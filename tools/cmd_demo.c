@@ -18,6 +18,7 @@
 
 #include <cglm/cglm.h>
 
+#include "rill/channels.h"
 #include "rill/formats/export.h"
 #include "rill/render.h"
 #include "rill/scene/model.h"
@@ -92,7 +93,7 @@ static const rill_enum_item KIND_ITEMS[] = {
 
 typedef struct demo_ids {
     rill_component building, prop, light, instance;
-    rill_component model, point_light, directional_light;
+    rill_component model, point_light, directional_light, channel_mask;
 } demo_ids;
 
 void rill_demo_register_components(rill_world *world) {
@@ -323,6 +324,14 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
         snprintf(path, sizeof path, "models/building_%u.glb", kind);
         rill_entity e = put(g, 0, name, x, 0, z, 1.5707963f * (float)rng_u32(&s, 4));
         add_model(g, e, path);
+        /* Buildings are in the ghost channel only (their spawned primitives inherit it), so they
+         * ghost independently of the context geometry around them: `--channel
+         * context=wireframe --channel ghost=ghost:0.35` draws streets and props as lines and the
+         * buildings as ghosts (hidden > wireframe > ghost would make a context|ghost building a
+         * wireframe). */
+        rill_channel_mask cm = {RILL_CHANNEL_GHOST};
+        if (g->ids.channel_mask)
+            rill_world_add(g->w, e, g->ids.channel_mask, &cm);
         count++;
     }
     static const char *const props[] = {"models/tree.glb",  "models/lamp.glb", "models/tree.glb",
@@ -1140,6 +1149,7 @@ int rill_cmd_demo(int argc, char **argv) {
     g.ids.model = rill_world_find_component(g.w, "Model");
     g.ids.point_light = rill_world_find_component(g.w, "PointLight");
     g.ids.directional_light = rill_world_find_component(g.w, "DirectionalLight");
+    g.ids.channel_mask = rill_world_find_component(g.w, "ChannelMask");
     uint64_t t0 = rill_time_ns();
     uint32_t expected = 0, districts = 0;
     rill_result r = generate(project, target, &expected, &districts, &g, &err);

@@ -67,6 +67,14 @@ typedef struct rill_scene_channels {
     bool from_defaults;
 } rill_scene_channels;
 
+/* "ChannelMask" { mask: u64 } (saved in scenes): channels authored in a scene file. Adding it
+ * (a scene load, a streamed instance, code) is an explicit rill_channels_set of `mask`; the
+ * entity's spawned model primitives inherit it. E.g. `ChannelMask { mask: 9 }` = context | ghost
+ * on a building's Model entity makes it ghostable with the ghost channel. */
+typedef struct rill_channel_mask {
+    uint64_t mask;
+} rill_channel_mask;
+
 /* The "SceneChannelModes" resource. Read it with rill_channels_modes; write it through the
  * setters below (they keep the summary masks in step). */
 typedef struct rill_channel_modes {
@@ -75,7 +83,7 @@ typedef struct rill_channel_modes {
     uint64_t hidden, wireframe, ghost; /* bits whose mode is that one */
     uint64_t changes;                  /* count of mode changes */
     /* Private: ids the observers use. */
-    rill_component comp, name, model, model_mesh, mesh_instance;
+    rill_component comp, name, model, model_mesh, mesh_instance, authored;
 } rill_channel_modes;
 
 /* Registers SceneChannels and SceneChannelModes and installs the default observers on Name,

@@ -14,6 +14,9 @@ static const rill_field channel_fields[] = {
     RILL_FIELD(rill_scene_channels, from_defaults, BOOL),
 };
 
+/* ChannelMask { mask }: channels authored in a scene file, applied as an explicit set. */
+static const rill_field authored_fields[] = {RILL_FIELD(rill_channel_mask, mask, U64)};
+
 static rill_channel_modes *modes_mut(const rill_world *w) {
     rill_resource res = rill_world_find_resource(w, "SceneChannelModes");
     return res ? rill_world_get_resource(w, res) : NULL;
@@ -105,6 +108,14 @@ static void on_name(rill_world *w, rill_entity e, void *data, void *user) {
     }
 }
 
+static void on_authored(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)user;
+    const rill_channel_mask *cm = data;
+    if (cm) {
+        rill_channels_set(w, e, cm->mask);
+    }
+}
+
 void rill_channels_refresh(rill_world *world, rill_entity e, bool clear_explicit) {
     const rill_channel_modes *m = world ? modes_mut(world) : NULL;
     if (!m || !rill_world_is_alive(world, e)) {
@@ -186,6 +197,37 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                   "channels: component not registered");
         }
+    }
+    if (!m->authored) {
+        rill_type_desc ad = {.name = "ChannelMask",
+                             RILL_TYPE_LAYOUT(rill_channel_mask),
+                             .fields = authored_fields,
+                             .field_count = 1,
+                             .doc = "scene channels set explicitly in a scene (bits: 1 context, 2 "
+                                    "selectable, 4 preserve-identity, 8 ghost; rill/channels.h)"};
+        rill_component c = rill_world_find_component(world, ad.name);
+        c = c ? c : rill_world_register_component(world, &ad);
+        m = modes_mut(world);
+        if (!m || !c || !rill_world_observe_add(world, c, on_authored, NULL)) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                                  "channels: ChannelMask not registered");
+        }
+        m->authored = c;
+        /* Entities that carried it before the observer existed. */
+        rill_query_desc qd;
+        memset(&qd, 0, sizeof(qd));
+        qd.with[0] = c;
+        rill_query q = rill_world_query(world, &qd);
+        RILL_ARRAY(rill_entity) list = {0};
+        while (rill_query_next(&q)) {
+            rill_array_push(&list, q.entity);
+        }
+        for (uint32_t i = 0; i < list.len; i++) {
+            const rill_channel_mask *cm = rill_world_get(world, list.data[i], c);
+            rill_channels_set(world, list.data[i], cm ? cm->mask : 0);
+        }
+        rill_array_free(&list);
+        m = modes_mut(world);
     }
     bool ok = true;
     if (!m->name) {

@@ -84,6 +84,9 @@ typedef struct rill__cull_params {
 } rill__cull_params;
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
                             rill_error *err);
+/* A ghost instance's opacity clamped to [0, 1] in 16 bits (NaN: 0); the ghost list's sort key
+ * holds it above the mesh. */
+uint32_t rill__ghost_opacity_q(const rill_render_instance *in);
 /* This instance's world matrix last frame (prev: its history slot, or UINT32_MAX). */
 const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,
                               uint32_t prev);

@@ -302,11 +302,15 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
 
 /* >>the view's lists ------------------------------------------------------------------------ */
 
-/* A ghost's key: its opacity in 16 bits (runs of one opacity share a push) above the mesh. */
-static uint64_t ghost_key(const rill_render_instance *in, uint32_t mesh_index) {
+uint32_t rill__ghost_opacity_q(const rill_render_instance *in) {
     float op = in->ghost_opacity;
     op = op > 0.0f ? (op < 1.0f ? op : 1.0f) : 0.0f; /* also NaN -> 0 */
-    return ((uint64_t)(uint32_t)(op * 65535.0f + 0.5f) << 16) | (uint64_t)mesh_index;
+    return (uint32_t)(op * 65535.0f + 0.5f);
+}
+
+/* A ghost's key: its opacity in 16 bits (runs of one opacity share a push) above the mesh. */
+static uint64_t ghost_key(const rill_render_instance *in, uint32_t mesh_index) {
+    return ((uint64_t)rill__ghost_opacity_q(in) << 16) | (uint64_t)mesh_index;
 }
 
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,

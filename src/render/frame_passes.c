@@ -160,11 +160,14 @@ static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
     bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
     uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len + vs->wires.len;
     const draw_item *g = vs->ghosts.data;
+    const rill_render_instance *inst = vs->snap->instances;
     uint32_t before = r->draw_calls;
     for (uint32_t i = 0; i < n;) {
-        uint64_t q = g[i].key >> 16;
+        /* The sort packs keys (order and equality kept, values not), so the opacity is read
+         * from the instance; the list is sorted by it, so equal opacities are adjacent. */
+        uint32_t q = rill__ghost_opacity_q(&inst[g[i].inst]);
         uint32_t end = i + 1;
-        while (end < n && g[end].key >> 16 == q) {
+        while (end < n && rill__ghost_opacity_q(&inst[g[end].inst]) == q) {
             end++;
         }
         float push[4] = {(float)q / 65535.0f, 0, 0, 0};

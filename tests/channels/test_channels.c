@@ -217,10 +217,13 @@ static void test_defaults_scene_load(void **state) {
           "entity 1 \"NM_Statue\" { Model { path: @\"m.glb\" } }\n"
           "entity 2 \"block\" { Model { path: @\"m.glb\" } }\n"
           "entity 3 \"group\" { }\n"
-          "entity 4 \"street\" { SceneInstance { scene: @\"sub.rsn\" } }\n");
+          "entity 4 \"street\" { SceneInstance { scene: @\"sub.rsn\" } }\n"
+          "entity 5 \"wall\" { Model { path: @\"m.glb\" } ChannelMask { mask: 9 } }\n"
+          "entity 6 \"NM_Glass\" { ChannelMask { mask: 8 } Model { path: @\"m.glb\" } }\n");
     WRITE(dir, "sub.rsn",
           "rsn 1\nentity 1 \"NM_Kiosk\" { Model { path: @\"m.glb\" } }\n"
-          "entity 2 { Model { path: @\"m.glb\" } }\n");
+          "entity 2 { Model { path: @\"m.glb\" } }\n"
+          "entity 3 \"facade\" { Model { path: @\"m.glb\" } ChannelMask { mask: 9 } }\n");
     WRITE(dir, "m.glb", "not read: the loader only names it");
     rill_vfs *vfs = rill_vfs_create(NULL);
     rill_error err = {0};
@@ -242,7 +245,26 @@ static void test_defaults_scene_load(void **state) {
     rill_entity kiosk = rill_world_find_by_name(f.world, "NM_Kiosk");
     assert_true(kiosk != RILL_ENTITY_NULL); /* the instance spawned */
     assert_int_equal(rill_channels_get(f.world, kiosk), BOTH);
-    assert_int_equal(check_all_assigned(&f), 4);
+    /* ChannelMask in a scene (either order of components, streamed instances too) is an explicit
+     * set: it wins over the NM_ default and survives a rename. */
+    rill_entity wall = rill_world_find_by_name(f.world, "wall");
+    rill_entity glass = rill_world_find_by_name(f.world, "NM_Glass");
+    rill_entity facade = rill_world_find_by_name(f.world, "facade");
+    uint64_t ghost_ctx = RILL_CHANNEL_GHOST | RILL_CHANNEL_CONTEXT;
+    assert_int_equal(rill_channels_get(f.world, wall), ghost_ctx);
+    assert_int_equal(rill_channels_get(f.world, glass), RILL_CHANNEL_GHOST);
+    assert_int_equal(rill_channels_get(f.world, facade), ghost_ctx);
+    assert_false(get(&f, wall)->from_defaults);
+    rill_world_set_name(f.world, wall, "NM_Wall");
+    assert_int_equal(rill_channels_get(f.world, wall), ghost_ctx);
+    /* Its primitives (model spawns below it) inherit it. */
+    rill_model_mesh mm = {1, 0, 0};
+    rill_entity prim = rill_world_spawn(f.world);
+    rill_world_set_parent(f.world, prim, wall);
+    rill_world_add(f.world, prim, f.mc.model_mesh, &mm);
+    assert_int_equal(rill_channels_get(f.world, prim), ghost_ctx);
+    assert_true(get(&f, prim)->from_defaults);
+    assert_int_equal(check_all_assigned(&f), 8);
     rill_scene_loader_destroy(ld);
     rill_world_destroy(f.world);
     rill_vfs_destroy(vfs);

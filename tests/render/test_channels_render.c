@@ -297,6 +297,11 @@ static void ghost_scene(fixture *f, rill_passthrough pt, rill_render_mode wall_m
     wall->mode = wall_mode;
     wall->ghost_opacity = 0.35f;
     add(f, f->cube_edges, f->orange, 1.5f, 0.5f, 0, 1.0f, 0.5f);
+    /* A second ghost, another mesh and opacity: the ghost list is then sorted (its keys packed),
+     * and each run must still push its own opacity. */
+    rill_render_instance *ball = add(f, f->sphere, f->orange, -1.9f, 0.45f, 1.2f, 0.9f, 0);
+    ball->mode = wall_mode;
+    ball->ghost_opacity = 0.7f;
 }
 
 static void test_ghost_passthrough(void **state) {
@@ -306,20 +311,22 @@ static void test_ghost_passthrough(void **state) {
     render(f, mixed);
     rill_render_stats st;
     rill_renderer_stats(f->r, &st);
-    assert_int_equal(st.ghost_alpha_draws, 1);
+    assert_int_equal(st.ghost_alpha_draws, 2);
     /* Sky (nothing drew): 0; ground and the normal cube: 1; the ghost wall: its opacity. */
     assert_int_equal(at(mixed, 4, 4)[3], 0);
     assert_int_equal(at(mixed, W / 2, H - 4)[3], 255);
     const uint8_t *wall = at(mixed, 70, 90);
     assert_in_range(wall[3], 88, 90); /* 0.35 * 255 */
-    uint32_t ghost_px = 0, opaque_px = 0, clear_px = 0;
+    uint32_t ghost_px = 0, ball_px = 0, opaque_px = 0, clear_px = 0;
     for (uint32_t i = 0; i < W * H; i++) {
         uint8_t a = mixed[i * 4 + 3];
         ghost_px += a >= 88 && a <= 90;
+        ball_px += a >= 177 && a <= 179; /* 0.7 * 255 */
         opaque_px += a == 255;
         clear_px += a == 0;
     }
     assert_true(ghost_px > 1500 && opaque_px > 5000 && clear_px > 3000);
+    assert_true(ball_px > 300);
     /* The blue sphere behind the wall stays occluded: only alpha is lowered, the colour is the
      * wall's, exactly as the same wall drawn opaque without passthrough. */
     ghost_scene(f, RILL_PASSTHROUGH_OFF, RILL_RENDER_MODE_GHOST);
