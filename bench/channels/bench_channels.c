@@ -1,0 +1,275 @@
+/* bench_channels.c: what scene channels cost. Two JSON lines:
+ *
+ *   {"bench":"channel_mode_change", ...}: a world of N MeshInstance entities (1 % named NM_,
+ *   the rest context). The thread CPU time of one rill_channels_set_mode (context -> wireframe),
+ * and rill_render_extract's time per frame before the change, on the frame right after it and
+ *   averaged after it: a mode change writes one resource and rebuilds nothing, so the extract
+ *   after it costs what any extract costs. wireframe_instances checks the change took effect.
+ *
+ *   {"bench":"wireframe_pass", ...}: G x G boxes whose faces are S x S quad grids (a facade is
+ *   a flat wall of many triangles), every one in wireframe mode, rendered at --size; the GPU time
+ *   of the "wireframe" pass (timestamps, mean over --frames) when the mesh carries its edge buffer
+ *   (the box's 12 hard edges: what rill export writes) and when it has none (polygon-mode line
+ *   fill over all its triangles).
+ *
+ * usage: bench_channels [--entities N] [--grid G] [--subdiv S] [--frames F] [--size WxH]
+ *                       [--device NAME] [--no-gpu]
+ * defaults: 100000 entities, grid 16, subdiv 8, 20 frames, 640x360.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cglm/cglm.h>
+
+#include "rill/channels.h"
+#include "rill/formats/edges.h"
+#include "rill/render.h"
+
+/* CPU time of this thread (ns): on a shared machine wall time mostly measures the neighbours. */
+static uint64_t cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static double ms_since(uint64_t t0) {
+    return (double)(cpu_ns() - t0) * 1e-6;
+}
+
+static int mode_change(uint32_t n) {
+    rill_world *w = rill_world_create(NULL);
+    rill_render_components rc;
+    rill_error err = {0};
+    if (!w || rill_render_register_components(w, &rc, &err) != RILL_OK) {
+        fprintf(stderr, "bench_channels: %s\n", err.msg);
+        return 1;
+    }
+    char name[32];
+    for (uint32_t i = 0; i < n; i++) {
+        rill_entity e = rill_world_spawn(w);
+        rill_transform t = rill_transform_identity();
+        t.translation[0] = (float)(i % 1000u);
+        t.translation[2] = (float)(i / 1000u);
+        rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, &t);
+        if (i % 100u == 0) {
+            snprintf(name, sizeof name, "NM_%u", i);
+            rill_world_set_name(w, e, name);
+        }
+        rill_mesh_instance mi = {1u + i % 4u, 1u};
+        rill_world_add(w, e, rc.mesh_instance, &mi);
+    }
+    /* A camera: extract draws nothing without one. */
+    rill_entity cam = rill_world_spawn(w);
+    rill_transform ct = rill_transform_identity();
+    rill_world_add(w, cam, RILL_COMPONENT_TRANSFORM, &ct);
+    rill_world_add(w, cam, RILL_COMPONENT_CAMERA, NULL);
+    rill_world_update_transforms(w);
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot snap;
+    const int frames = 10;
+    double before = 0.0, first_after = 0.0, after = 0.0;
+    for (int f = 0; f < frames + 1; f++) {
+        uint64_t t0 = cpu_ns();
+        rill_render_extract(w, &rc, &buf, &snap, &err);
+        before += f ? ms_since(t0) : 0.0; /* frame 0 warms the buffers */
+    }
+    uint64_t t0 = cpu_ns();
+    rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_WIREFRAME, 1.0f);
+    double set_us = (double)(cpu_ns() - t0) * 1e-3;
+    for (int f = 0; f < frames; f++) {
+        t0 = cpu_ns();
+        rill_render_extract(w, &rc, &buf, &snap, &err);
+        double ms = ms_since(t0);
+        first_after = f ? first_after : ms;
+        after += ms;
+    }
+    uint32_t wire = 0;
+    for (uint32_t i = 0; i < snap.instance_count; i++) {
+        wire += snap.instances[i].mode == RILL_RENDER_MODE_WIREFRAME;
+    }
+    printf("{\"bench\":\"channel_mode_change\",\"entities\":%u,\"set_mode_us\":%.3f,"
+           "\"extract_ms_before\":%.3f,\"extract_ms_first_after\":%.3f,\"extract_ms_after\":%.3f,"
+           "\"wireframe_instances\":%u}\n",
+           n, set_us, before / frames, first_after, after / frames, wire);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+    return 0;
+}
+
+/* A unit box whose six faces are s x s quad grids: (s + 1)^2 vertices and 2 s^2 triangles per
+ * face. Caller frees both arrays. */
+static void subdivided_box(uint32_t s, rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_i,
+                           uint32_t *out_in) {
+    static const float faces[6][9] = {
+        {1, 0, 0, 0, 0, -1, 0, 1, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
+        {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 1, 1, 0, 0, 0, 1, 0},  {0, 0, -1, -1, 0, 0, 0, 1, 0},
+    };
+    uint32_t per = (s + 1) * (s + 1);
+    rill_vertex *v = rill_calloc(6 * per, sizeof(*v));
+    uint32_t *idx = rill_calloc(6 * s * s * 6, sizeof(*idx));
+    uint32_t k = 0;
+    for (uint32_t fc = 0; fc < 6; fc++) {
+        const float *f = faces[fc];
+        for (uint32_t y = 0; y <= s; y++) {
+            for (uint32_t x = 0; x <= s; x++) {
+                rill_vertex *p = &v[fc * per + y * (s + 1) + x];
+                float a = -1.0f + 2.0f * (float)x / (float)s,
+                      b = -1.0f + 2.0f * (float)y / (float)s;
+                for (int c = 0; c < 3; c++) {
+                    p->position[c] = 0.5f * (f[c] + a * f[3 + c] + b * f[6 + c]);
+                    p->normal[c] = f[c];
+                    p->tangent[c] = f[3 + c];
+                }
+                p->tangent[3] = 1.0f;
+                p->uv[0] = (float)x / (float)s, p->uv[1] = (float)y / (float)s;
+            }
+        }
+        for (uint32_t y = 0; y < s; y++) {
+            for (uint32_t x = 0; x < s; x++) {
+                uint32_t q = fc * per + y * (s + 1) + x;
+                uint32_t quad[6] = {q, q + 1, q + s + 2, q, q + s + 2, q + s + 1};
+                memcpy(idx + k, quad, sizeof(quad));
+                k += 6;
+            }
+        }
+    }
+    *out_v = v, *out_vn = 6 * per, *out_i = idx, *out_in = k;
+}
+
+static double wire_pass_ms(const rill_render_stats *st) {
+    for (uint32_t i = 0; i < st->pass_count; i++) {
+        if (strcmp(st->pass_names[i], "wireframe") == 0) {
+            return st->pass_gpu_ms[i];
+        }
+    }
+    return -1.0;
+}
+
+static int wireframe_pass(uint32_t grid, uint32_t subdiv, uint32_t frames, uint32_t w, uint32_t h,
+                          const char *device) {
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = w;
+    d.height = h;
+    d.validation = -1;
+    d.device_name = device;
+    rill_renderer *r = NULL;
+    rill_error err = {0};
+    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+        fprintf(stderr, "bench_channels: %s\n", err.msg);
+        return 1;
+    }
+    rill_vertex *v = NULL;
+    uint32_t *idx = NULL, vn = 0, in = 0, *lines = NULL, ln = 0;
+    subdivided_box(subdiv, &v, &vn, &idx, &in);
+    if (rill_edges_build(v[0].position, vn, sizeof(rill_vertex), idx, in, NULL, &lines, &ln,
+                         &err) != RILL_OK) {
+        fprintf(stderr, "bench_channels: %s\n", err.msg);
+        return 1;
+    }
+    rill_mesh_desc md = {v, vn, idx, in, "box+edges", lines, ln};
+    rill_mesh edged = rill_render_mesh_create(r, &md, &err);
+    md.edge_indices = NULL, md.edge_index_count = 0, md.label = "box";
+    rill_mesh plain = rill_render_mesh_create(r, &md, &err);
+    rill_material_desc mt;
+    memset(&mt, 0, sizeof(mt));
+    mt.base_color[0] = mt.base_color[1] = mt.base_color[2] = mt.base_color[3] = 1.0f;
+    rill_material mat = rill_render_material_create(r, &mt, &err);
+    uint32_t count = grid * grid;
+    rill_render_instance *inst = rill_calloc(count, sizeof(*inst));
+    for (uint32_t i = 0; i < count; i++) {
+        mat4 m;
+        glm_mat4_identity(m);
+        glm_translate(m, (vec3){((float)(i % grid) - (float)grid * 0.5f) * 1.5f, 0.5f,
+                                -((float)(i / grid)) * 1.5f - 2.0f});
+        inst[i].id = i + 1;
+        inst[i].material = mat;
+        inst[i].mode = RILL_RENDER_MODE_WIREFRAME;
+        memcpy(inst[i].transform, m, sizeof(mat4));
+    }
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    mat4 view, inv;
+    glm_lookat((vec3){0, (float)grid * 0.6f, 4.0f}, (vec3){0, 0, -(float)grid * 0.6f},
+               (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    memcpy(snap.view.world_from_view, inv, sizeof(mat4));
+    snap.instances = inst;
+    snap.instance_count = count;
+    double ms[2] = {0, 0};
+    rill_mesh meshes[2] = {edged, plain};
+    rill_render_stats st;
+    for (int kind = 0; kind < 2; kind++) {
+        for (uint32_t i = 0; i < count; i++) {
+            inst[i].mesh = meshes[kind];
+        }
+        uint32_t measured = 0;
+        /* Timestamps come back a few frames late: render extra frames, skip the warm-up. */
+        for (uint32_t f = 0; f < frames + 4; f++) {
+            if (rill_renderer_render(r, &snap, &err) != RILL_OK ||
+                rill_renderer_wait_idle(r, &err) != RILL_OK) {
+                fprintf(stderr, "bench_channels: %s\n", err.msg);
+                return 1;
+            }
+            rill_renderer_stats(r, &st);
+            double t = wire_pass_ms(&st);
+            if (f >= 4 && t >= 0.0) {
+                ms[kind] += t;
+                measured++;
+            }
+        }
+        ms[kind] = measured ? ms[kind] / measured : -1.0;
+    }
+    printf("{\"bench\":\"wireframe_pass\",\"device\":\"%s\",\"size\":\"%ux%u\",\"instances\":%u,"
+           "\"triangles_per_mesh\":%u,\"edge_lines_per_mesh\":%u,\"fill_lines_per_mesh\":%u,"
+           "\"edges_gpu_ms\":%.3f,\"fill_gpu_ms\":%.3f,\"fill_mode_non_solid\":%s}\n",
+           st.device_name, w, h, count, in / 3, ln / 2, in, ms[0], ms[1],
+           st.fill_mode_non_solid ? "true" : "false");
+    rill_free(inst);
+    rill_free(lines);
+    rill_free(v);
+    rill_free(idx);
+    rill_renderer_destroy(r);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    uint32_t n = 100000, grid = 16, subdiv = 8, frames = 20, w = 640, h = 360;
+    const char *device = NULL;
+    bool gpu = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--entities") && v) {
+            n = (uint32_t)strtoul(v, NULL, 10), i++;
+        } else if (!strcmp(a, "--grid") && v) {
+            grid = (uint32_t)strtoul(v, NULL, 10), i++;
+        } else if (!strcmp(a, "--subdiv") && v) {
+            subdiv = (uint32_t)strtoul(v, NULL, 10), i++;
+        } else if (!strcmp(a, "--frames") && v) {
+            frames = (uint32_t)strtoul(v, NULL, 10), i++;
+        } else if (!strcmp(a, "--size") && v && sscanf(v, "%ux%u", &w, &h) == 2) {
+            i++;
+        } else if (!strcmp(a, "--device") && v) {
+            device = v, i++;
+        } else if (!strcmp(a, "--no-gpu")) {
+            gpu = false;
+        } else {
+            fprintf(stderr, "usage: bench_channels [--entities N] [--grid G] [--subdiv S] "
+                            "[--frames F] [--size WxH] [--device NAME] [--no-gpu]\n");
+            return 2;
+        }
+    }
+    if (!n || !grid || !subdiv || subdiv > 256 || !frames || !w || !h) {
+        fprintf(stderr, "bench_channels: counts must be positive (subdiv <= 256)\n");
+        return 2;
+    }
+    int rc = mode_change(n);
+    if (rc == 0 && gpu) {
+        rc = wireframe_pass(grid, subdiv, frames, w, h, device);
+    }
+    return rc;
+}
