@@ -11,7 +11,8 @@
  * ON THE FRAME
  *   shadows (directional light, cascaded) -> prepass (depth, normals, motion vectors) -> opaque
  *   (Cook-Torrance metallic-roughness, clustered point/spot lights, 16-bit float HDR) ->
- *   transparent (sorted back to front, alpha blended) -> wireframe (polygon-mode lines) ->
+ *   transparent (sorted back to front, alpha blended) -> wireframe (mesh edge buffers as line
+ *   lists; polygon-mode lines for meshes without one) ->
  *   end_main_pass -> tonemapping (compute; ACES fitted or AgX, with exposure, sRGB-encoded 8-bit
  *   output) -> end_main_pass_post_processing -> readback or present.
  *   rill_renderer_desc.setup_graph lets a caller add passes between the anchors every frame
@@ -450,8 +451,9 @@ typedef struct rill_render_instance {
 /* Wireframe look. Zero = defaults: color (0.2, 0.85, 1.0, 0.65), fade off, fade_start 8,
  * fade_end 40, min_alpha 0.08. With fade on, alpha = color.a * mix(min_alpha, 1, 1 -
  * smoothstep(fade_start, fade_end, distance)), and an instance whose bounds lie wholly beyond
- * fade_end is skipped. Wireframes need polygon-mode lines (rill_render_stats.fill_mode_non_solid);
- * without them wireframe instances draw nothing. */
+ * fade_end is skipped. A mesh with an edge buffer (rill_mesh_desc.edge_indices) draws it as
+ * lines; one without falls back to polygon-mode lines over its triangles, which need
+ * rill_render_stats.fill_mode_non_solid (without it such instances draw nothing). */
 typedef struct rill_render_wireframe {
     float color[4];
     bool fade;
