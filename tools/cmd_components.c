@@ -130,8 +130,9 @@ int rill_cmd_components(int argc, char **argv) {
         goto done;
     }
     size_t biggest = 16;
-    for (rill_component c = 1; c <= rill_world_component_count(w); c++)
-        biggest = RILL_MAX(biggest, (size_t)rill_world_component_type(w, c)->size);
+    for (uint32_t id = 1; id <= rill_world_component_count(w); id++)
+        biggest =
+            RILL_MAX(biggest, (size_t)rill_world_component_type(w, (rill_component){id})->size);
     obj = rill_calloc(1, biggest);
     if (!obj) {
         fprintf(stderr, "rill components: out of memory\n");
@@ -139,13 +140,13 @@ int rill_cmd_components(int argc, char **argv) {
     }
     if (only) {
         rill_component c = rill_world_find_component(w, only);
-        if (!c) {
+        if (!c.id) {
             fprintf(stderr, "rill components: no component '%s' (run `rill components`)\n", only);
             goto done;
         }
         const char *module = "";
         for (uint32_t g = 0; g < ngroups; g++)
-            if (c >= groups[g].first && c < groups[g].first + groups[g].count)
+            if (c.id >= groups[g].first.id && c.id < groups[g].first.id + groups[g].count)
                 module = groups[g].module;
         print_component(rill_world_component_type(w, c), module, md, obj);
         rc = 0;
@@ -165,8 +166,8 @@ int rill_cmd_components(int argc, char **argv) {
         if (md)
             printf("## %s\n\n", groups[g].module);
         for (uint32_t i = 0; i < groups[g].count; i++)
-            print_component(rill_world_component_type(w, groups[g].first + i), groups[g].module, md,
-                            obj);
+            print_component(rill_world_component_type(w, (rill_component){groups[g].first.id + i}),
+                            groups[g].module, md, obj);
     }
     rc = 0;
 done:

@@ -330,7 +330,7 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
          * buildings as ghosts (hidden > wireframe > ghost would make a context|ghost building a
          * wireframe). */
         rill_channel_mask cm = {RILL_CHANNEL_GHOST};
-        if (g->ids.channel_mask)
+        if (g->ids.channel_mask.id)
             rill_world_add(g->w, e, g->ids.channel_mask, &cm);
         count++;
     }

@@ -61,13 +61,39 @@ typedef uint64_t rill_entity;
 #define RILL_ENTITY_MAKE(index, generation)                                                        \
     ((rill_entity)(((uint64_t)(generation) << 32) | (uint64_t)(uint32_t)(index)))
 
-/* A component id: 1..rill_world_component_count(), in registration order. 0 is invalid. */
-typedef uint32_t rill_component;
-#define RILL_COMPONENT_NONE ((rill_component)0)
+/* Handles of the three id spaces. Each is a one-member struct so the compiler refuses a resource
+ * where a component is expected (and a bare integer anywhere): pass them by value, compare ids with
+ * `.id`, test validity with `.id != 0` (or the _valid helpers), write constants as
+ * RILL_COMPONENT_NONE or `(rill_component){id}` where an id comes from outside (a table index).
+ *
+ * A component id: .id in 1..rill_world_component_count(), in registration order. 0 is invalid. */
+typedef struct rill_component {
+    uint32_t id;
+} rill_component;
 /* A resource (singleton) id, its own id space; 0 is invalid. */
-typedef uint32_t rill_resource;
+typedef struct rill_resource {
+    uint32_t id;
+} rill_resource;
 /* An event type id, its own id space; 0 is invalid. */
-typedef uint32_t rill_event;
+typedef struct rill_event {
+    uint32_t id;
+} rill_event;
+#define RILL_COMPONENT_NONE ((rill_component){0})
+#define RILL_RESOURCE_NONE ((rill_resource){0})
+#define RILL_EVENT_NONE ((rill_event){0})
+
+static inline bool rill_component_valid(rill_component c) {
+    return c.id != 0;
+}
+static inline bool rill_component_eq(rill_component a, rill_component b) {
+    return a.id == b.id;
+}
+static inline bool rill_resource_valid(rill_resource r) {
+    return r.id != 0;
+}
+static inline bool rill_event_valid(rill_event e) {
+    return e.id != 0;
+}
 
 typedef struct rill_world rill_world;
 
@@ -399,14 +425,21 @@ const rill_type_desc *rill_world_find_type(const rill_world *world, const char *
 /* The built-in components, registered by rill_world_create in this order, so their ids are the
  * same in every world. Their names (used by scene files) are in quotes. */
 typedef enum rill_builtin_component {
-    RILL_COMPONENT_NAME = 1,         /* "Name" rill_name */
-    RILL_COMPONENT_TRANSFORM,        /* "Transform" rill_transform */
-    RILL_COMPONENT_GLOBAL_TRANSFORM, /* "GlobalTransform" rill_global_transform, NO_SERIALIZE */
-    RILL_COMPONENT_PARENT,           /* "Parent" rill_parent, NO_SERIALIZE | MANAGED */
-    RILL_COMPONENT_CHILDREN,         /* "Children" rill_children, NO_SERIALIZE | MANAGED */
-    RILL_COMPONENT_CAMERA,           /* "Camera" rill_camera */
+    RILL_BUILTIN_NAME = 1,         /* "Name" rill_name */
+    RILL_BUILTIN_TRANSFORM,        /* "Transform" rill_transform */
+    RILL_BUILTIN_GLOBAL_TRANSFORM, /* "GlobalTransform" rill_global_transform, NO_SERIALIZE */
+    RILL_BUILTIN_PARENT,           /* "Parent" rill_parent, NO_SERIALIZE | MANAGED */
+    RILL_BUILTIN_CHILDREN,         /* "Children" rill_children, NO_SERIALIZE | MANAGED */
+    RILL_BUILTIN_CAMERA,           /* "Camera" rill_camera */
     RILL_COMPONENT_BUILTIN_NUM
 } rill_builtin_component;
+/* The built-ins as handles (compound literals: usable in code, not in static initializers). */
+#define RILL_COMPONENT_NAME ((rill_component){RILL_BUILTIN_NAME})
+#define RILL_COMPONENT_TRANSFORM ((rill_component){RILL_BUILTIN_TRANSFORM})
+#define RILL_COMPONENT_GLOBAL_TRANSFORM ((rill_component){RILL_BUILTIN_GLOBAL_TRANSFORM})
+#define RILL_COMPONENT_PARENT ((rill_component){RILL_BUILTIN_PARENT})
+#define RILL_COMPONENT_CHILDREN ((rill_component){RILL_BUILTIN_CHILDREN})
+#define RILL_COMPONENT_CAMERA ((rill_component){RILL_BUILTIN_CAMERA})
 
 /* The same ids as struct fields, for code that prefers `rill_world_builtin(w)->transform`. */
 typedef struct rill_builtins {

@@ -652,7 +652,7 @@ const rill_streaming_state *rill_app_streaming_state(const rill_app *app) {
 }
 
 rill_event rill_app_streaming_off_event(const rill_app *app) {
-    return app ? rill_stream_off_event(app->stream) : 0u;
+    return app ? rill_stream_off_event(app->stream) : RILL_EVENT_NONE;
 }
 
 uint32_t rill_app_streaming_off_count(const rill_app *app) {

@@ -11,12 +11,12 @@
 #include "rill/render.h"
 #endif
 
-/* Adds the group of components [first, end) that `module` registered. */
+/* Adds the group of component ids [first, end) that `module` registered. */
 static void add_group(rill_app_component_group *groups, uint32_t *n, const char *module,
-                      rill_component first, rill_component end) {
+                      uint32_t first, uint32_t end) {
     if (!groups || *n >= RILL_APP_COMPONENT_GROUPS || end <= first)
         return;
-    groups[*n] = (rill_app_component_group){module, first, end - first};
+    groups[*n] = (rill_app_component_group){module, {first}, end - first};
     (*n)++;
 }
 
@@ -29,9 +29,9 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_app_register_components: NULL world");
     add_group(groups, &n, "world", 1, RILL_COMPONENT_BUILTIN_NUM);
-    rill_component at = rill_world_component_count(world) + 1;
+    uint32_t at = rill_world_component_count(world) + 1;
     rill_scene_components sc = rill_scene_register(world);
-    if (!sc.instance)
+    if (!sc.instance.id)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "registering the scene components");
     add_group(groups, &n, "scene", at, rill_world_component_count(world) + 1);
     at = rill_world_component_count(world) + 1;
@@ -49,11 +49,11 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
 #endif
     at = rill_world_component_count(world) + 1;
     rill_physics_components pc = rill_physics_register(world);
-    if (!pc.collider)
+    if (!pc.collider.id)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "registering the physics components");
     add_group(groups, &n, "physics", at, rill_world_component_count(world) + 1);
     at = rill_world_component_count(world) + 1;
-    if (!rill_terrain_register(world))
+    if (!rill_terrain_register(world).id)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "registering the terrain component");
     add_group(groups, &n, "terrain", at, rill_world_component_count(world) + 1);
     if (out_count)

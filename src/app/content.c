@@ -584,7 +584,7 @@ static rill_result load_builtin(rill_content *c, rill_error *err) {
 /* >>defaults ---------------------------------------------------------------------------------- */
 
 static bool world_has(rill_world *w, rill_component comp) {
-    if (!comp)
+    if (!comp.id)
         return false;
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));

@@ -19,7 +19,7 @@ static const rill_field authored_fields[] = {RILL_FIELD(rill_channel_mask, mask,
 
 static rill_channel_modes *modes_mut(const rill_world *w) {
     rill_resource res = rill_world_find_resource(w, "SceneChannelModes");
-    return res ? rill_world_get_resource(w, res) : NULL;
+    return res.id ? rill_world_get_resource(w, res) : NULL;
 }
 
 const rill_channel_modes *rill_channels_modes(const rill_world *world) {
@@ -28,13 +28,13 @@ const rill_channel_modes *rill_channels_modes(const rill_world *world) {
 
 rill_component rill_channels_component(const rill_world *world) {
     const rill_channel_modes *m = rill_channels_modes(world);
-    return m ? m->comp : 0;
+    return m ? m->comp : RILL_COMPONENT_NONE;
 }
 
 static bool renderable(const rill_world *w, const rill_channel_modes *m, rill_entity e) {
-    return (m->model_mesh && rill_world_has(w, e, m->model_mesh)) ||
-           (m->model && rill_world_has(w, e, m->model)) ||
-           (m->mesh_instance && rill_world_has(w, e, m->mesh_instance));
+    return (m->model_mesh.id && rill_world_has(w, e, m->model_mesh)) ||
+           (m->model.id && rill_world_has(w, e, m->model)) ||
+           (m->mesh_instance.id && rill_world_has(w, e, m->mesh_instance));
 }
 
 /* The default mask of e: the nearest explicit value or NM_ name on its ancestor chain. */
@@ -147,7 +147,7 @@ static void assign_existing(rill_world *w, const rill_channel_modes *m, rill_com
 
 static bool observe(rill_world *w, rill_channel_modes *m, rill_component comp,
                     rill_component_hook fn) {
-    if (!comp) {
+    if (!comp.id) {
         return true;
     }
     if (!rill_world_observe_add(w, comp, fn, NULL)) {
@@ -166,15 +166,15 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
         return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
     }
     rill_resource res = rill_world_find_resource(world, "SceneChannelModes");
-    if (!res) {
+    if (!res.id) {
         rill_type_desc rd = {.name = "SceneChannelModes",
                              RILL_TYPE_LAYOUT(rill_channel_modes),
                              .flags = RILL_TYPE_NO_SERIALIZE,
                              .doc = "render mode per scene channel bit"};
         res = rill_world_register_resource(world, &rd);
     }
-    rill_channel_modes *m = res ? rill_world_get_resource(world, res) : NULL;
-    if (res && !m) {
+    rill_channel_modes *m = res.id ? rill_world_get_resource(world, res) : NULL;
+    if (res.id && !m) {
         m = rill_world_set_resource(world, res, NULL);
         for (uint32_t b = 0; m && b < RILL_CHANNEL_COUNT; b++) {
             m->opacity[b] = 1.0f;
@@ -183,7 +183,7 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
     if (!m) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "channels: resource not registered");
     }
-    if (!m->comp) {
+    if (!m->comp.id) {
         rill_type_desc cd = {.name = "SceneChannels",
                              RILL_TYPE_LAYOUT(rill_scene_channels),
                              .flags = RILL_TYPE_NO_SERIALIZE,
@@ -191,14 +191,14 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
                              .field_count = 2,
                              .doc = "scene channel mask (rill/channels.h)"};
         rill_component c = rill_world_find_component(world, cd.name);
-        m->comp = c ? c : rill_world_register_component(world, &cd);
+        m->comp = c.id ? c : rill_world_register_component(world, &cd);
         m = modes_mut(world);
-        if (!m || !m->comp) {
+        if (!m || !m->comp.id) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                   "channels: component not registered");
         }
     }
-    if (!m->authored) {
+    if (!m->authored.id) {
         rill_type_desc ad = {.name = "ChannelMask",
                              RILL_TYPE_LAYOUT(rill_channel_mask),
                              .fields = authored_fields,
@@ -206,9 +206,9 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
                              .doc = "scene channels set explicitly in a scene (bits: 1 context, 2 "
                                     "selectable, 4 preserve-identity, 8 ghost; rill/channels.h)"};
         rill_component c = rill_world_find_component(world, ad.name);
-        c = c ? c : rill_world_register_component(world, &ad);
+        c = c.id ? c : rill_world_register_component(world, &ad);
         m = modes_mut(world);
-        if (!m || !c || !rill_world_observe_add(world, c, on_authored, NULL)) {
+        if (!m || !c.id || !rill_world_observe_add(world, c, on_authored, NULL)) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                   "channels: ChannelMask not registered");
         }
@@ -230,11 +230,11 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
         m = modes_mut(world);
     }
     bool ok = true;
-    if (!m->name) {
+    if (!m->name.id) {
         m->name = RILL_COMPONENT_NAME;
         ok = ok && rill_world_observe_add(world, RILL_COMPONENT_NAME, on_name, NULL);
     }
-    if (!m->model) {
+    if (!m->model.id) {
         m->model = mc.model;
         m->model_mesh = mc.model_mesh;
         ok = ok && observe(world, m, mc.model, on_renderable) &&
@@ -242,7 +242,7 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
     }
     rill_component mi = rill_world_find_component(world, "MeshInstance");
     m = modes_mut(world);
-    if (!m->mesh_instance && mi) {
+    if (!m->mesh_instance.id && mi.id) {
         m->mesh_instance = mi;
         ok = ok && observe(world, m, mi, on_renderable);
     }

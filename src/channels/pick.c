@@ -186,7 +186,7 @@ static bool drawn_mode(const rill_world *w, const rill_channel_modes *modes, ril
                        rill_entity e, uint64_t mask, bool *blocks) {
     rill_render_mode mode = RILL_RENDER_MODE_NORMAL;
     float op = 1.0f;
-    const rill_render_mode_component *rm = rm_c ? rill_world_get(w, e, rm_c) : NULL;
+    const rill_render_mode_component *rm = rm_c.id ? rill_world_get(w, e, rm_c) : NULL;
     if (rm && (uint32_t)rm->mode < RILL_RENDER_MODE_NUM) {
         mode = rm->mode;
         op = rm->ghost_opacity;

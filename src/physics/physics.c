@@ -237,7 +237,7 @@ rill_physics *rill_physics_create(const rill_physics_desc *desc, rill_error *err
     phys->transform = b->transform;
     phys->global_transform = b->global_transform;
     phys->parent = b->parent;
-    bool ok = phys->comps.collider && phys->comps.rigid_body &&
+    bool ok = phys->comps.collider.id && phys->comps.rigid_body.id &&
               rill_pool_init(&phys->collider_pool, d.max_colliders) == RILL_OK &&
               rill_pool_init(&phys->shape_pool, d.max_colliders) == RILL_OK;
     if (ok) {

@@ -18,7 +18,7 @@ static const rill_field mesh_instance_fields[] = {
 
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
-    return c ? c : rill_world_register_component(w, d);
+    return c.id ? c : rill_world_register_component(w, d);
 }
 
 rill_result rill_render_register_components(rill_world *world, rill_render_components *out,
@@ -43,7 +43,7 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
     out->directional_light = mc.directional_light;
     out->point_light = mc.point_light;
     out->spot_light = mc.spot_light;
-    if (!out->mesh_instance) {
+    if (!out->mesh_instance.id) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: could not register the MeshInstance component");
     }
@@ -86,14 +86,14 @@ static bool push_instance(rill_world *world, const rill_render_components *comps
     in.material = mat;
     memcpy(in.transform, xf->m, sizeof(in.transform));
     const rill_render_mode_component *rm =
-        comps->render_mode ? rill_world_get(world, e, comps->render_mode) : NULL;
+        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
     if (rm) {
         in.mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
         in.ghost_opacity = rm->ghost_opacity;
     }
     /* The one per-entity resolution every pass reads: the entity's channels through the modes
      * resource, joined with its own RenderMode by precedence. */
-    const rill_scene_channels *sc = buf->channel_modes && comps->scene_channels
+    const rill_scene_channels *sc = buf->channel_modes && comps->scene_channels.id
                                         ? rill_world_get(world, e, comps->scene_channels)
                                         : NULL;
     if (sc && (sc->mask & (buf->channel_modes->hidden | buf->channel_modes->wireframe |
@@ -243,7 +243,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
         }
     }
-    if (comps->model_mesh && rill_world_component_len(world, comps->model_mesh)) {
+    if (comps->model_mesh.id && rill_world_component_len(world, comps->model_mesh)) {
         rill_render_assets *ra = rill__render_assets_of(world);
         memset(&qd, 0, sizeof(qd));
         qd.with[0] = comps->model_mesh;

@@ -40,7 +40,7 @@ typedef struct assets_resource {
 
 rill_render_assets *rill__render_assets_of(const rill_world *world) {
     rill_resource res = rill_world_find_resource(world, RESOURCE_NAME);
-    const assets_resource *ar = res ? rill_world_get_resource(world, res) : NULL;
+    const assets_resource *ar = res.id ? rill_world_get_resource(world, res) : NULL;
     return ar ? ar->ra : NULL;
 }
 
@@ -65,7 +65,7 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
         return NULL;
     }
     rill_resource res = rill_world_register_resource(desc->world, &td);
-    rill_render_assets *ra = res ? rill_calloc_tagged(1, sizeof(*ra), RILL_MEM_RENDER) : NULL;
+    rill_render_assets *ra = res.id ? rill_calloc_tagged(1, sizeof(*ra), RILL_MEM_RENDER) : NULL;
     if (!ra) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_assets_create: out of memory");
         return NULL;

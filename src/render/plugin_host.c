@@ -261,7 +261,7 @@ static rill_result register_component(rill_plugins *p, plug_effect *e, rill_erro
     td.field_count = e->field_count;
     td.defaults = e->settings;
     e->comp = rill_world_register_component(p->world, &td);
-    if (!e->comp) {
+    if (!e->comp.id) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "plugins: effect '%s': its settings component could not be "
                               "registered (a component of that name with another layout?)",

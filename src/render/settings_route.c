@@ -94,7 +94,7 @@ static const rill_render_auto_exposure ae_default = {.enabled = true};
 
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
-    return c ? c : rill_world_register_component(w, d);
+    return c.id ? c : rill_world_register_component(w, d);
 }
 
 rill_result rill__render_settings_register(rill_world *w, rill_render_components *out,
@@ -120,7 +120,7 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     out->ssao = reg(w, &ssao);
     out->bloom = reg(w, &bloom);
     out->auto_exposure = reg(w, &ae);
-    if (!out->ssao || !out->bloom || !out->auto_exposure) {
+    if (!out->ssao.id || !out->bloom.id || !out->auto_exposure.id) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: could not register the effect settings components");
     }
@@ -137,11 +137,11 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
 
 rill_result rill_render_components_add_settings(rill_render_components *comps,
                                                 rill_component settings, rill_error *err) {
-    if (!comps || !settings) {
+    if (!comps || !settings.id) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL settings component");
     }
     for (uint32_t i = 0; i < comps->settings_count; i++) {
-        if (comps->settings[i] == settings) {
+        if (comps->settings[i].id == settings.id) {
             return RILL_OK;
         }
     }
@@ -194,15 +194,15 @@ static bool collect_sources(rill_world *w, rill_component t, rill_render_extract
 /* Copies the settings the engine's effects read into the view's own fields. */
 static void apply_engine(const rill_render_components *comps, rill_component t, const void *data,
                          rill_render_view *v) {
-    if (t == comps->ssao) {
+    if (t.id == comps->ssao.id) {
         memcpy(&v->ssao, data, sizeof(v->ssao));
         v->ssao.enabled = true;
         v->ssao.thickness_set = true;
-    } else if (t == comps->bloom) {
+    } else if (t.id == comps->bloom.id) {
         memcpy(&v->bloom, data, sizeof(v->bloom));
         v->bloom.enabled = true;
         v->bloom.threshold_set = true;
-    } else if (t == comps->auto_exposure) {
+    } else if (t.id == comps->auto_exposure.id) {
         memcpy(&v->auto_exposure, data, sizeof(v->auto_exposure));
         v->auto_exposure.enabled = true;
     }

@@ -50,7 +50,7 @@ typedef struct terrain_resource {
 
 rill_render_terrain *rill__render_terrain_of(const rill_world *world) {
     rill_resource res = rill_world_find_resource(world, RESOURCE_NAME);
-    const terrain_resource *tr = res ? rill_world_get_resource(world, res) : NULL;
+    const terrain_resource *tr = res.id ? rill_world_get_resource(world, res) : NULL;
     return tr ? tr->rt : NULL;
 }
 
@@ -360,7 +360,7 @@ rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *
                          .flags = RILL_TYPE_NO_SERIALIZE,
                          .doc = "the renderer's GPU copies of terrain chunks (runtime only)"};
     rill_resource res = rill_world_register_resource(desc->world, &td);
-    rill_render_terrain *rt = res ? rill_calloc_tagged(1, sizeof *rt, RILL_MEM_RENDER) : NULL;
+    rill_render_terrain *rt = res.id ? rill_calloc_tagged(1, sizeof *rt, RILL_MEM_RENDER) : NULL;
     if (!rt) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_terrain_create: out of memory");
         return NULL;
@@ -372,7 +372,7 @@ rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *
     rt->resource = res;
     rt->comp = rill_terrain_register(desc->world);
     terrain_resource tr = {rt};
-    if (!rt->comp || !rill_world_set_resource(desc->world, res, &tr)) {
+    if (!rt->comp.id || !rill_world_set_resource(desc->world, res, &tr)) {
         rill_free(rt);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_terrain_create: out of memory");
         return NULL;

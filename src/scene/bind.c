@@ -24,7 +24,8 @@ scene_types *rill__scene_types_create(rill_world *world) {
     t->items = rill_calloc_tagged(n ? n : 1, sizeof *t->items, RILL_MEM_SCENE);
     if (!t->items)
         goto fail;
-    for (rill_component c = 1; c <= n; c++) {
+    for (uint32_t id = 1; id <= n; id++) {
+        rill_component c = {id};
         const rill_type_desc *ty = rill_world_component_type(world, c);
         if (!ty || !ty->name)
             continue;
@@ -556,7 +557,7 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
     if (top)
         o->file_components++;
     int32_t ti = rill__scene_types_find(b->types, pl.comp, c->name_len);
-    if (ti < 0 || b->types->items[ti].id == b->types->unknown_comp) {
+    if (ti < 0 || b->types->items[ti].id.id == b->types->unknown_comp.id) {
         if (top)
             o->unknown_components++;
         if (b->opts->lossy) {
@@ -717,14 +718,14 @@ static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *l
 /* Expands the non-streamed instances among bound entities [first, last). */
 static rill_result expand_instances(binder *b, const rsn_doc *doc, uint32_t first, uint32_t last) {
     rill_component ic = b->types->instance_comp;
-    if (!ic)
+    if (!ic.id)
         return RILL_OK;
     for (uint32_t i = first; i < last && !b->failed; i++) {
         const bound_entity *be = &b->out->ents.data[i];
         const rill_scene_instance *si = NULL;
         for (uint32_t k = 0; k < be->comp_count; k++) {
             const bound_comp *bc = &b->out->comps.data[be->first_comp + k];
-            if (bc->comp == ic)
+            if (bc->comp.id == ic.id)
                 si = (const rill_scene_instance *)(b->out->blob + bc->off);
         }
         if (!si || si->streamed || !si->scene)
@@ -806,7 +807,7 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
                 break;
             }
         }
-        if (!b->failed && b->unknown.len && b->types->unknown_comp) {
+        if (!b->failed && b->unknown.len && b->types->unknown_comp.id) {
             const char *blocks = rill_intern_n(b->unknown.data, b->unknown.len);
             uint32_t off = blob_alloc(o, sizeof(rill_scene_unknown));
             bound_comp bc = {.comp = b->types->unknown_comp, .off = off};
@@ -949,7 +950,7 @@ void rill__scene_apply_entity(rill_world *world, const scene_types *types, bound
     if (parent != RILL_ENTITY_NULL) {
         rill_world_set_parent(world, e, parent);
     }
-    if (be->name && types->name_comp) {
+    if (be->name && types->name_comp.id) {
         rill_name nm = {.value = be->name};
         rill_world_add(world, e, types->name_comp, &nm);
     }

@@ -396,8 +396,8 @@ static bool count_step(rill_scene_loader *ld, load_rec *r) {
         uint32_t end = RILL_MIN(r->bound.comps.len, r->count_comp_pos + COUNT_STEP);
         for (uint32_t i = r->count_comp_pos; i < end; i++) {
             rill_component c = r->bound.comps.data[i].comp;
-            if (c <= nc)
-                counts[c]++;
+            if (c.id <= nc)
+                counts[c.id]++;
         }
         r->count_comp_pos = end;
         return true;
@@ -406,20 +406,20 @@ static bool count_step(rill_scene_loader *ld, load_rec *r) {
         uint32_t end = RILL_MIN(r->total, r->count_ent_pos + COUNT_STEP);
         for (uint32_t i = r->count_ent_pos; i < end; i++) {
             const bound_entity *be = &r->bound.ents.data[i];
-            if (be->name && bi->name <= nc)
-                counts[bi->name]++;
-            if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent <= nc) {
-                counts[bi->parent]++;
-                counts[bi->children]++; /* an upper bound on new parents */
+            if (be->name && bi->name.id <= nc)
+                counts[bi->name.id]++;
+            if ((be->parent != RSN_NONE_INDEX || r->root) && bi->parent.id <= nc) {
+                counts[bi->parent.id]++;
+                counts[bi->children.id]++; /* an upper bound on new parents */
             }
         }
         r->count_ent_pos = end;
         return true;
     }
     /* Transform propagation adds a GlobalTransform to each new Transform. */
-    if (bi->transform <= nc && bi->global_transform <= nc) {
-        counts[bi->global_transform] += counts[bi->transform];
-        r->prefault_left = counts[bi->transform];
+    if (bi->transform.id <= nc && bi->global_transform.id <= nc) {
+        counts[bi->global_transform.id] += counts[bi->transform.id];
+        r->prefault_left = counts[bi->transform.id];
     }
     r->next_reserve = 1;
     r->counted = true;
@@ -461,8 +461,8 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
         r->reserved = true;
         return false;
     }
-    rill_component c = r->next_reserve++;
-    uint32_t want = rill_world_component_len(ld->world, c) + r->counts[c];
+    rill_component c = {r->next_reserve++};
+    uint32_t want = rill_world_component_len(ld->world, c) + r->counts[c.id];
     rill_world_component_reserve(ld->world, c, want);
     return true;
 }
@@ -661,8 +661,8 @@ rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc) 
     ld->ev_failed =
         rill_world_register_event(ld->world, "SceneLoadFailed", sizeof(rill_scene_event));
     ld->recs = rill_calloc_tagged(cap, sizeof *ld->recs, RILL_MEM_SCENE);
-    if (!ld->recs || rill_pool_init(&ld->pool, cap) != RILL_OK || !ld->comps.instance ||
-        !ld->ev_loaded || !ld->ev_failed) {
+    if (!ld->recs || rill_pool_init(&ld->pool, cap) != RILL_OK || !ld->comps.instance.id ||
+        !ld->ev_loaded.id || !ld->ev_failed.id) {
         rill_free(ld->recs);
         rill_pool_destroy(&ld->pool);
         rill_free(ld);
@@ -713,9 +713,9 @@ void rill_scene_loader_set_budget(rill_scene_loader *ld, uint64_t budget_ns) {
 void rill_scene_loader_events(const rill_scene_loader *ld, rill_event *out_loaded,
                               rill_event *out_failed) {
     if (out_loaded)
-        *out_loaded = ld ? ld->ev_loaded : 0;
+        *out_loaded = ld ? ld->ev_loaded : RILL_EVENT_NONE;
     if (out_failed)
-        *out_failed = ld ? ld->ev_failed : 0;
+        *out_failed = ld ? ld->ev_failed : RILL_EVENT_NONE;
 }
 
 static void cancel_main_pending(rill_scene_loader *ld) {

@@ -177,7 +177,7 @@ static const rill_field lod_fields[] = {
 
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
-    return c ? c : rill_world_register_component(w, d);
+    return c.id ? c : rill_world_register_component(w, d);
 }
 
 rill_result rill_scene_model_register(rill_world *world, rill_model_components *out,
@@ -234,8 +234,9 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     out->directional_light = reg(world, &dl);
     out->point_light = reg(world, &pl);
     out->spot_light = reg(world, &sl);
-    if (!out->model || !out->model_mesh || !out->render_mode || !out->directional_light ||
-        !out->point_light || !out->spot_light || !out->mesh_lod)
+    if (!out->model.id || !out->model_mesh.id || !out->render_mode.id ||
+        !out->directional_light.id || !out->point_light.id || !out->spot_light.id ||
+        !out->mesh_lod.id)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
     return RILL_OK;

@@ -130,7 +130,7 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
             if (rill_map_get(&w.ids, e, NULL))
                 continue;
             w.ok = rill_array_push(&order, e) && rill_map_set(&w.ids, e, order.len);
-            if (!include_content && sc.instance && rill_world_has(world, e, sc.instance)) {
+            if (!include_content && sc.instance.id && rill_world_has(world, e, sc.instance)) {
                 continue;
             }
             uint32_t nc = rill_world_child_count(world, e);
@@ -183,9 +183,9 @@ rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32
             rill_component c = comps.data[k];
             const rill_type_desc *ty = rill_world_component_type(world, c);
             const void *data = rill_world_get(world, e, c);
-            if (!ty || !data || c == name_comp)
+            if (!ty || !data || c.id == name_comp.id)
                 continue;
-            if (c == sc.unknown) {
+            if (c.id == sc.unknown.id) {
                 /* Verbatim blocks, separated by 0x01; each one's name is its first word. */
                 const char *s = ((const rill_scene_unknown *)data)->blocks;
                 while (s && *s && w.ok) {

@@ -174,8 +174,8 @@ static uint64_t hide_content(rill__instance_streamer *is, rill_entity root) {
             return n;
         e = rill_array_pop(&is->walk);
         n++;
-        if (mc->render_mode && ((mc->model_mesh && rill_world_has(w, e, mc->model_mesh)) ||
-                                (mc->model && rill_world_has(w, e, mc->model)))) {
+        if (mc->render_mode.id && ((mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh)) ||
+                                   (mc->model.id && rill_world_has(w, e, mc->model)))) {
             rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
             if (rm)
                 *rm = hidden;
@@ -364,7 +364,7 @@ rill__instance_streamer *rill__instances_create(rill_stream *s, rill_scene_loade
     is->scenes = scenes;
     is->comp = rill_scene_register(rill_stream_world(s)).instance;
     rill_error err = {0};
-    if (!is->comp ||
+    if (!is->comp.id ||
         rill_scene_model_register(rill_stream_world(s), &is->models, &err) != RILL_OK ||
         !rill_stream_add_streamer(s, &(rill_streamer_desc){.name = "instances",
                                                            .update = instances_update,

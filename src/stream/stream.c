@@ -56,11 +56,11 @@ static bool register_gate_data(rill_stream *s) {
                                     .field_count = RILL_COUNTOF(fields),
                                     .doc = "the streaming gate and camera, set by the stream"});
     s->off_event = rill_world_find_event(s->world, "StreamingTurnedOff");
-    if (!s->off_event) {
+    if (!s->off_event.id) {
         s->off_event = rill_world_register_event(s->world, "StreamingTurnedOff",
                                                  sizeof(rill_streaming_off_event));
     }
-    return s->state_res && s->off_event &&
+    return s->state_res.id && s->off_event.id &&
            rill_world_set_resource(s->world, s->state_res, NULL) != NULL;
 }
 
@@ -167,7 +167,7 @@ const rill_streaming_state *rill_stream_state(const rill_stream *s) {
 }
 
 rill_event rill_stream_off_event(const rill_stream *s) {
-    return s ? s->off_event : 0u;
+    return s ? s->off_event : RILL_EVENT_NONE;
 }
 
 rill_world *rill_stream_world(const rill_stream *s) {

@@ -39,7 +39,7 @@ void rill_terrain_defaults(rill_terrain *out) {
 
 rill_component rill_terrain_register(rill_world *world) {
     if (!world)
-        return 0;
+        return RILL_COMPONENT_NONE;
     rill_physics_register(world);
     rill_terrain defaults;
     rill_terrain_defaults(&defaults);

@@ -539,7 +539,7 @@ rill_terrain_system *rill_terrain_system_create(const rill_terrain_system_desc *
     link->sys = sys;
     link->refs = 1; /* the system's own reference */
     sys->link = link;
-    if (!sys->comp) {
+    if (!sys->comp.id) {
         rill_free(link);
         rill_free(sys);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_terrain_system_create: cannot register");

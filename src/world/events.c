@@ -6,41 +6,41 @@
 #include <string.h>
 
 static rill__event_queue *queue(const rill_world *w, rill_event ev) {
-    return (w != NULL && ev != 0 && ev <= w->events.len) ? &w->events.data[ev - 1u] : NULL;
+    return (w != NULL && ev.id != 0 && ev.id <= w->events.len) ? &w->events.data[ev.id - 1u] : NULL;
 }
 
 rill_event rill_world_register_event(rill_world *world, const char *name, uint32_t size) {
     if (world == NULL || name == NULL || name[0] == '\0' || size == 0 || size > 65536u) {
         RILL_LOG_ERROR("world", "register_event: bad name or size");
-        return 0;
+        return RILL_EVENT_NONE;
     }
     rill_event existing = rill_world_find_event(world, name);
-    if (existing != 0) {
-        if (world->events.data[existing - 1u].size == size) {
+    if (existing.id != 0) {
+        if (world->events.data[existing.id - 1u].size == size) {
             return existing;
         }
         RILL_LOG_ERROR("world", "register_event: %s already registered with another size", name);
-        return 0;
+        return RILL_EVENT_NONE;
     }
     rill__event_queue q = {0};
     q.name = rill_intern(name);
     q.size = size;
     if (q.name == NULL || !rill_array_push(&world->events, q)) {
-        return 0;
+        return RILL_EVENT_NONE;
     }
-    return world->events.len;
+    return (rill_event){world->events.len};
 }
 
 rill_event rill_world_find_event(const rill_world *world, const char *name) {
     if (world == NULL || name == NULL) {
-        return 0;
+        return RILL_EVENT_NONE;
     }
     for (uint32_t i = 0; i < world->events.len; i++) {
         if (strcmp(world->events.data[i].name, name) == 0) {
-            return i + 1u;
+            return (rill_event){i + 1u};
         }
     }
-    return 0;
+    return RILL_EVENT_NONE;
 }
 
 bool rill_world_send_event(rill_world *world, rill_event ev, const void *data) {

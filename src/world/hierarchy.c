@@ -6,10 +6,10 @@
 #include <string.h>
 
 static rill__sparse_set *parent_set(rill_world *w) {
-    return &w->components.data[RILL_COMPONENT_PARENT - 1].set;
+    return &w->components.data[RILL_BUILTIN_PARENT - 1].set;
 }
 static rill__sparse_set *children_set(rill_world *w) {
-    return &w->components.data[RILL_COMPONENT_CHILDREN - 1].set;
+    return &w->components.data[RILL_BUILTIN_CHILDREN - 1].set;
 }
 static rill_parent *parent_of(rill_world *w, rill_entity e) {
     return rill__set_get(parent_set(w), RILL_ENTITY_INDEX(e));
@@ -330,8 +330,8 @@ const float *rill_world_global_matrix(const rill_world *world, rill_entity e) {
  * that has a Transform (ancestors without one pass through), identity for roots. Only called for
  * nodes whose ancestors are all clean, so those matrices are current. */
 static void parent_matrix(rill_world *w, rill_entity e, float out[16]) {
-    const rill__sparse_set *ts = &w->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
-    const rill__sparse_set *gs = &w->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
+    const rill__sparse_set *ts = &w->components.data[RILL_BUILTIN_TRANSFORM - 1].set;
+    const rill__sparse_set *gs = &w->components.data[RILL_BUILTIN_GLOBAL_TRANSFORM - 1].set;
     for (rill_parent *p = parent_of(w, e); p != NULL; p = parent_of(w, p->parent)) {
         uint32_t a = RILL_ENTITY_INDEX(p->parent);
         if (rill__set_get(ts, a) != NULL) {
@@ -367,8 +367,8 @@ static void changed_begin(rill_world *w) {
 /* Recomputes GlobalTransform for root's subtree (root dirty, no dirty ancestor). Returns the
  * number written. */
 static uint32_t walk_subtree(rill_world *world, rill_entity root) {
-    rill__sparse_set *ts = &world->components.data[RILL_COMPONENT_TRANSFORM - 1].set;
-    rill__sparse_set *gs = &world->components.data[RILL_COMPONENT_GLOBAL_TRANSFORM - 1].set;
+    rill__sparse_set *ts = &world->components.data[RILL_BUILTIN_TRANSFORM - 1].set;
+    rill__sparse_set *gs = &world->components.data[RILL_BUILTIN_GLOBAL_TRANSFORM - 1].set;
     uint32_t written = 0;
     world->xstack.len = 0;
     struct rill__xform_item *it = rill_array_push_n(&world->xstack, 1);

@@ -18,11 +18,11 @@ rill_query rill_world_query(rill_world *world, const rill_query_desc *desc) {
     }
     q.desc = *desc;
     bool valid = true;
-    for (uint32_t i = 0; i < RILL_QUERY_MAX_TERMS && desc->with[i] != 0; i++) {
+    for (uint32_t i = 0; i < RILL_QUERY_MAX_TERMS && desc->with[i].id != 0; i++) {
         valid = valid && rill__world_comp(world, desc->with[i]) != NULL;
         q.with_count++;
     }
-    for (uint32_t i = 0; i < RILL_QUERY_MAX_TERMS && desc->without[i] != 0; i++) {
+    for (uint32_t i = 0; i < RILL_QUERY_MAX_TERMS && desc->without[i].id != 0; i++) {
         valid = valid && rill__world_comp(world, desc->without[i]) != NULL;
         q.without_count++;
     }
@@ -49,12 +49,12 @@ rill_query rill_world_query(rill_world *world, const rill_query_desc *desc) {
 }
 
 static const rill__sparse_set *term_set(const rill_query *q, uint32_t i) {
-    return &q->world->components.data[q->desc.with[i] - 1u].set;
+    return &q->world->components.data[q->desc.with[i].id - 1u].set;
 }
 
 static bool has_none_of_without(const rill_query *q, uint32_t slot) {
     for (uint32_t i = 0; i < q->without_count; i++) {
-        const rill__sparse_set *s = &q->world->components.data[q->desc.without[i] - 1u].set;
+        const rill__sparse_set *s = &q->world->components.data[q->desc.without[i].id - 1u].set;
         if (rill__set_get(s, slot) != NULL) {
             return false;
         }
@@ -156,7 +156,7 @@ struct rill_query_cache {
 /* Term storages of a query in cache order: the with terms, then the without terms. */
 static const rill__sparse_set *cache_set(const rill_query *q, uint32_t i) {
     rill_component c = i < q->with_count ? q->desc.with[i] : q->desc.without[i - q->with_count];
-    return &q->world->components.data[c - 1u].set;
+    return &q->world->components.data[c.id - 1u].set;
 }
 
 static bool versions_match(const rill_query *q, const rill_query_cache *c) {

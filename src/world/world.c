@@ -150,25 +150,26 @@ static rill__type *register_type(rill_world *w, const rill_type_desc *desc, rill
 rill_component rill_world_register_component(rill_world *world, const rill_type_desc *desc) {
     rill__type *t = register_type(world, desc, RILL__KIND_COMPONENT);
     if (t == NULL) {
-        return 0;
+        return RILL_COMPONENT_NONE;
     }
     if (t->id != 0) {
-        return t->id;
+        return (rill_component){t->id};
     }
     rill__component c = {0};
     c.type = t;
     c.set.stride = RILL_ALIGN_UP(t->desc.size, t->desc.align);
     if (!rill_array_push(&world->components, c)) {
         RILL_LOG_ERROR(WORLD_LOG, "register: out of memory");
-        return 0; /* the type stays registered as a component-to-be; a retry fills in the id */
+        return RILL_COMPONENT_NONE; /* the type stays registered as a component-to-be; a retry fills
+                                       in the id */
     }
     t->id = world->components.len;
-    return t->id;
+    return (rill_component){t->id};
 }
 
 rill_component rill_world_find_component(const rill_world *world, const char *name) {
     rill__type *t = world ? find_type(world, name) : NULL;
-    return (t && t->kind == RILL__KIND_COMPONENT) ? t->id : 0;
+    return (t && t->kind == RILL__KIND_COMPONENT) ? (rill_component){t->id} : RILL_COMPONENT_NONE;
 }
 
 const rill_type_desc *rill_world_component_type(const rill_world *world, rill_component comp) {
@@ -224,26 +225,27 @@ const rill_type_desc *rill_world_find_type(const rill_world *world, const char *
 rill_resource rill_world_register_resource(rill_world *world, const rill_type_desc *desc) {
     rill__type *t = register_type(world, desc, RILL__KIND_RESOURCE);
     if (t == NULL) {
-        return 0;
+        return RILL_RESOURCE_NONE;
     }
     if (t->id != 0) {
-        return t->id;
+        return (rill_resource){t->id};
     }
     rill__resource r = {t, NULL};
     if (!rill_array_push(&world->resources, r)) {
-        return 0;
+        return RILL_RESOURCE_NONE;
     }
     t->id = world->resources.len;
-    return t->id;
+    return (rill_resource){t->id};
 }
 
 static rill__resource *get_res(const rill_world *w, rill_resource res) {
-    return (w && res != 0 && res <= w->resources.len) ? &w->resources.data[res - 1u] : NULL;
+    return (w && res.id != 0 && res.id <= w->resources.len) ? &w->resources.data[res.id - 1u]
+                                                            : NULL;
 }
 
 rill_resource rill_world_find_resource(const rill_world *world, const char *name) {
     rill__type *t = world ? find_type(world, name) : NULL;
-    return (t && t->kind == RILL__KIND_RESOURCE) ? t->id : 0;
+    return (t && t->kind == RILL__KIND_RESOURCE) ? (rill_resource){t->id} : RILL_RESOURCE_NONE;
 }
 
 const rill_type_desc *rill_world_resource_type(const rill_world *world, rill_resource res) {
@@ -414,7 +416,7 @@ static bool register_builtins(rill_world *w) {
          .field_count = (uint32_t)RILL_COUNTOF(camera_fields)},
     };
     for (uint32_t i = 0; i < RILL_COUNTOF(descs); i++) {
-        if (rill_world_register_component(w, &descs[i]) != i + 1u) {
+        if (rill_world_register_component(w, &descs[i]).id != i + 1u) {
             return false;
         }
     }
@@ -544,16 +546,16 @@ uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out)
 /* The components of a bulk spawn, checked: known, not MANAGED, not repeated. 0 on a bad desc. */
 static uint32_t bulk_components(rill_world *w, const rill_spawn_desc *d, rill__component **out) {
     uint32_t n = 0;
-    for (; n < RILL_SPAWN_MAX_COMPONENTS && d->components[n] != 0; n++) {
+    for (; n < RILL_SPAWN_MAX_COMPONENTS && d->components[n].id != 0; n++) {
         rill_component id = d->components[n];
         rill__component *c = rill__world_comp(w, id);
         if (c == NULL || (c->type->desc.flags & RILL_TYPE_MANAGED)) {
-            RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: component %u is %s", w->label, id,
+            RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: component %u is %s", w->label, id.id,
                           c ? "managed by the world" : "unknown");
             return UINT32_MAX;
         }
         for (uint32_t k = 0; k < n; k++) {
-            if (d->components[k] == id) {
+            if (d->components[k].id == id.id) {
                 RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: %s listed twice", w->label,
                               c->type->desc.name);
                 return UINT32_MAX;
@@ -686,7 +688,7 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
     uint32_t n = desc->count;
     bool has_transform = false, has_hook = false;
     for (uint32_t c = 0; c < nc; c++) {
-        has_transform = has_transform || desc->components[c] == RILL_COMPONENT_TRANSFORM;
+        has_transform = has_transform || desc->components[c].id == RILL_BUILTIN_TRANSFORM;
         has_hook = has_hook || comps[c]->type->desc.on_add != NULL || comps[c]->observe_count;
     }
     /* Hooks may move storage, so they walk a list of their own when the caller gave none. */
@@ -838,8 +840,8 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
     /* Links that cross the edge of the batch: a listed entity under a parent that stays (the
      * roots), or a child that a hook attached to a listed entity. Links inside the batch simply
      * vanish with the Parent and Children components below. */
-    const rill__sparse_set *ps = &w->components.data[RILL_COMPONENT_PARENT - 1].set;
-    const rill__sparse_set *cs = &w->components.data[RILL_COMPONENT_CHILDREN - 1].set;
+    const rill__sparse_set *ps = &w->components.data[RILL_BUILTIN_PARENT - 1].set;
+    const rill__sparse_set *cs = &w->components.data[RILL_BUILTIN_CHILDREN - 1].set;
     for (uint32_t i = 0; i < n; i++) {
         rill_entity e = list[i];
         if (!rill__world_alive(w, e)) {
@@ -967,7 +969,7 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     }
     rill__component *c = rill__world_comp(world, comp);
     if (c == NULL) {
-        RILL_LOG_WARN(WORLD_LOG, "%s: add of unknown component %u", world->label, comp);
+        RILL_LOG_WARN(WORLD_LOG, "%s: add of unknown component %u", world->label, comp.id);
         return NULL;
     }
     const rill_type_desc *t = &c->type->desc;
@@ -1011,7 +1013,7 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     }
     memcpy(data, init ? init : c->type->defaults, t->size);
     rill_free(heap);
-    if (comp == RILL_COMPONENT_TRANSFORM) {
+    if (comp.id == RILL_BUILTIN_TRANSFORM) {
         rill__transform_mark_dirty(world, e);
     }
     if (t->on_add != NULL || c->observe_count) {
@@ -1039,10 +1041,10 @@ bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
     if (data == NULL) {
         return false;
     }
-    if (comp == RILL_COMPONENT_PARENT) {
+    if (comp.id == RILL_BUILTIN_PARENT) {
         return rill_world_set_parent(world, e, RILL_ENTITY_NULL);
     }
-    if (comp == RILL_COMPONENT_CHILDREN) {
+    if (comp.id == RILL_BUILTIN_CHILDREN) {
         rill_entity child;
         while ((child = rill_world_first_child(world, e)) != RILL_ENTITY_NULL) {
             rill_world_set_parent(world, child, RILL_ENTITY_NULL);
@@ -1057,7 +1059,7 @@ bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
             return true;
         }
     }
-    if (comp == RILL_COMPONENT_TRANSFORM) {
+    if (comp.id == RILL_BUILTIN_TRANSFORM) {
         /* Its children inherit a different matrix now (pass-through). */
         rill__transform_mark_dirty(world, e);
     }
@@ -1080,7 +1082,7 @@ uint32_t rill_world_entity_components(const rill_world *world, rill_entity e, ri
         const rill__sparse_set *s = &world->components.data[c].set;
         if (idx < s->sparse_cap && s->sparse[idx] != 0) {
             if (out != NULL && n < cap) {
-                out[n] = c + 1u;
+                out[n] = (rill_component){c + 1u};
             }
             n++;
         }
@@ -1129,7 +1131,7 @@ rill_entity rill_world_find_by_name(const rill_world *world, const char *name) {
         return RILL_ENTITY_NULL;
     }
     const char *interned = rill_intern(name);
-    const rill__sparse_set *s = &world->components.data[RILL_COMPONENT_NAME - 1].set;
+    const rill__sparse_set *s = &world->components.data[RILL_BUILTIN_NAME - 1].set;
     rill_entity best = RILL_ENTITY_NULL;
     for (uint32_t d = 0; d < s->len; d++) {
         const rill_name *n = (const rill_name *)(s->data + (size_t)d * s->stride);

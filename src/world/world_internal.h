@@ -134,7 +134,7 @@ static inline void *rill__set_get(const rill__sparse_set *s, uint32_t slot) {
 }
 
 static inline rill__component *rill__world_comp(const rill_world *w, rill_component c) {
-    return (c != 0 && c <= w->components.len) ? &w->components.data[c - 1u] : NULL;
+    return (c.id != 0 && c.id <= w->components.len) ? &w->components.data[c.id - 1u] : NULL;
 }
 
 /* Internal component storage operations (world.c). Add does not run hooks or dirty marking. */

@@ -111,8 +111,9 @@ static void test_streaming_off_fires_once(void **state) {
     assert_int_equal(rill_app_streaming_off_count(app), 3);
     /* The same transitions as world events and resource, for modules below the app. */
     rill_event_reader rd = {.event = rill_app_streaming_off_event(app)};
-    assert_int_not_equal(rd.event, 0);
-    assert_int_equal(rd.event, rill_world_find_event(rill_app_world(app), "StreamingTurnedOff"));
+    assert_int_not_equal(rd.event.id, 0);
+    assert_int_equal(rd.event.id,
+                     rill_world_find_event(rill_app_world(app), "StreamingTurnedOff").id);
     /* Events live two frames: the first transition was sent before two frames ran and is gone;
      * the second and third were sent since the last frame. */
     const rill_streaming_off_event *ev = rill_event_read(rill_app_world(app), &rd);
@@ -222,7 +223,7 @@ static void test_app_streaming_camera_position(void **state) {
     /* The StreamingState resource carries the same, readable by field name through reflection
      * (as the stream module does, which cannot include app.h). */
     rill_resource res = rill_world_find_resource(w, "StreamingState");
-    assert_int_not_equal(res, 0);
+    assert_int_not_equal(res.id, 0);
     const void *data = rill_world_get_resource(w, res);
     const rill_type_desc *type = rill_world_resource_type(w, res);
     const rill_field *f_cam = rill_type_find_field(type, "camera");

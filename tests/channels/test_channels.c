@@ -27,7 +27,7 @@ static void fx_init(fx *f) {
     assert_int_equal(rill_channels_attach(f->world, &err), RILL_OK);
     assert_int_equal(rill_scene_model_register(f->world, &f->mc, &err), RILL_OK);
     f->sc = rill_channels_component(f->world);
-    assert_true(f->sc != 0);
+    assert_true(f->sc.id != 0);
 }
 
 /* Every entity with a renderable component carries SceneChannels: nothing needs a fallback. */

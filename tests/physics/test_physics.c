@@ -67,7 +67,7 @@ static void test_defaults_and_register(void **state) {
     rill_type_apply_defaults(rill_world_component_type(f.world, f.c.rigid_body), &rb);
     assert_true(rb.mass == 1.0f && rb.gravity && rb.kind == RILL_BODY_DYNAMIC);
     rill_physics_components again = rill_physics_register(f.world);
-    assert_int_equal(again.collider, f.c.collider);
+    assert_int_equal(again.collider.id, f.c.collider.id);
     rill_physics_desc d = rill_physics_query_defaults();
     assert_true(d.gravity[1] < -9.0f && d.solver_iterations == 20 && d.max_colliders == 65536);
     teardown(&f);

@@ -85,7 +85,7 @@ static void test_spawn_tree_and_render(void **state) {
     assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
     rill_model_components mc;
     assert_int_equal(rill_scene_model_register(w, &mc, &err), RILL_OK);
-    assert_int_equal(mc.model_mesh, rc.model_mesh);
+    assert_int_equal(mc.model_mesh.id, rc.model_mesh.id);
     rill_entity holder = rill_world_spawn(w);
     rill_transform ht = rill_transform_identity();
     ht.translation[0] = 10.0f; /* the model follows its holder */

@@ -407,7 +407,7 @@ static void test_registry_routing_and_order(void **state) {
     assert_int_equal(registry_count(f->r, "Sepia"), 1);
     rill_component sepia = rill_world_find_component(w, "Sepia");
     rill_component vig = rill_world_find_component(w, "Vignette");
-    assert_true(sepia && vig);
+    assert_true(sepia.id && vig.id);
     const rill_builtins *b = rill_world_builtin(w);
     rill_entity cam = rill_world_spawn(w);
     rill_camera c;

@@ -135,7 +135,7 @@ static inline test_ids test_register(rill_world *w, test_tick_state *tick) {
     test_ids ids = {0};
     ids.all = rill_world_register_component(w, &all);
     ids.tick = rill_world_register_component(w, &tk);
-    assert_true(ids.all != 0 && ids.tick != 0);
+    assert_true(ids.all.id != 0 && ids.tick.id != 0);
     return ids;
 }
 

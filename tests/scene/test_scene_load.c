@@ -42,7 +42,7 @@ static void lfx_init(lfx *fx, uint32_t workers, uint64_t budget_ns, uint64_t cos
     fx->loader = rill_scene_loader_create(&d);
     assert_non_null(fx->loader);
     rill_scene_loader_events(fx->loader, &fx->ev_loaded, &fx->ev_failed);
-    assert_true(fx->ev_loaded && fx->ev_failed);
+    assert_true(fx->ev_loaded.id && fx->ev_failed.id);
     fx->rd_loaded.event = fx->ev_loaded;
     fx->rd_failed.event = fx->ev_failed;
 }
@@ -639,7 +639,7 @@ static void test_swap_retires_old_scene_in_budget(void **state) {
                          .fields = tf,
                          .field_count = 1,
                          .on_remove = tock_on_remove};
-    assert_true(rill_world_register_component(fx.world, &td) != 0);
+    assert_true(rill_world_register_component(fx.world, &td).id != 0);
     enum { OLD = 5000, NEW = 50 };
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");

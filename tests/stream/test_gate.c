@@ -63,7 +63,7 @@ static void test_gate_restores_once_per_closing(void **state) {
     assert_int_equal(st->run_mode, RILL_RUN_MODE_SERVER);
     assert_int_equal(st->off_count, 2);
     /* The resource is reflected by name for modules that do not see the struct. */
-    assert_true(rill_world_find_resource(w, "StreamingState") != 0);
+    assert_true(rill_world_find_resource(w, "StreamingState").id != 0);
 
     rill_stream_update(s);
     assert_int_equal(c.updates, 1);

@@ -259,7 +259,7 @@ static void test_unload_spread_over_frames(void **state) {
                          .fields = tf,
                          .field_count = 1,
                          .on_remove = tock_on_remove};
-    assert_true(rill_world_register_component(fx.world, &td) != 0);
+    assert_true(rill_world_register_component(fx.world, &td).id != 0);
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (uint32_t i = 1; i <= N; i++) {

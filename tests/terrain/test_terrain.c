@@ -36,7 +36,7 @@ static void setup(fixture *f, const char *name) {
         &err);
     assert_non_null(f->sys);
     f->comp = rill_world_find_component(f->world, "Terrain");
-    assert_true(f->comp != 0);
+    assert_true(f->comp.id != 0);
 }
 
 static void teardown(fixture *f) {
@@ -97,7 +97,7 @@ static void test_defaults(void **state) {
     assert_int_equal(r.chunks_x, 4);
     assert_int_equal(r.resolution, 129);
     assert_true(r.layer_color[3][0] > 0.8f);
-    assert_true(rill_world_find_component(w, "Collider") != 0);
+    assert_true(rill_world_find_component(w, "Collider").id != 0);
     rill_world_destroy(w);
 }
 

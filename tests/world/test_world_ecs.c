@@ -88,8 +88,8 @@ static void test_generational_ids(void **state) {
     assert_false(rill_world_is_alive(w, RILL_ENTITY_NULL));
     assert_null(rill_world_get(w, RILL_ENTITY_NULL, t));
     assert_null(rill_world_get(w, RILL_ENTITY_MAKE(123456789u, 3), t));
-    assert_null(rill_world_get(w, b, 9999));
-    assert_null(rill_world_add(w, b, 0, NULL));
+    assert_null(rill_world_get(w, b, (rill_component){9999}));
+    assert_null(rill_world_add(w, b, RILL_COMPONENT_NONE, NULL));
     assert_int_equal(rill_world_entity_count(w), 1);
     rill_world_destroy(w);
     rill_world_destroy(NULL);
@@ -117,7 +117,7 @@ static void test_spawn_n_and_reserve(void **state) {
         }
     }
     assert_true(rill_world_component_reserve(w, RILL_COMPONENT_TRANSFORM, 10000));
-    assert_false(rill_world_component_reserve(w, 777, 10));
+    assert_false(rill_world_component_reserve(w, (rill_component){777}, 10));
     rill_world_destroy(w);
 }
 
@@ -167,7 +167,8 @@ static void test_storage_at_scale(void **state) {
     check_set(w, cb);
     check_set(w, cc);
     /* Every surviving component still holds its own entity's data after all the swaps. */
-    for (rill_component c = ca; c <= cc; c++) {
+    for (uint32_t id = ca.id; id <= cc.id; id++) {
+        rill_component c = {id};
         const rill_entity *de;
         void *data;
         uint32_t n = rill_world_component_dense(w, c, &de, &data);
@@ -192,27 +193,27 @@ static void test_entity_components_and_builtins(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL);
     const rill_builtins *b = rill_world_builtin(w);
-    assert_int_equal(b->name, RILL_COMPONENT_NAME);
-    assert_int_equal(b->transform, RILL_COMPONENT_TRANSFORM);
-    assert_int_equal(b->camera, RILL_COMPONENT_CAMERA);
-    assert_int_equal(rill_world_find_component(w, "Name"), RILL_COMPONENT_NAME);
-    assert_int_equal(rill_world_find_component(w, "Transform"), RILL_COMPONENT_TRANSFORM);
-    assert_int_equal(rill_world_find_component(w, "GlobalTransform"),
-                     RILL_COMPONENT_GLOBAL_TRANSFORM);
-    assert_int_equal(rill_world_find_component(w, "Parent"), RILL_COMPONENT_PARENT);
-    assert_int_equal(rill_world_find_component(w, "Children"), RILL_COMPONENT_CHILDREN);
-    assert_int_equal(rill_world_find_component(w, "Camera"), RILL_COMPONENT_CAMERA);
-    assert_int_equal(rill_world_find_component(w, "Nope"), 0);
+    assert_int_equal(b->name.id, RILL_BUILTIN_NAME);
+    assert_int_equal(b->transform.id, RILL_BUILTIN_TRANSFORM);
+    assert_int_equal(b->camera.id, RILL_BUILTIN_CAMERA);
+    assert_int_equal(rill_world_find_component(w, "Name").id, RILL_BUILTIN_NAME);
+    assert_int_equal(rill_world_find_component(w, "Transform").id, RILL_BUILTIN_TRANSFORM);
+    assert_int_equal(rill_world_find_component(w, "GlobalTransform").id,
+                     RILL_BUILTIN_GLOBAL_TRANSFORM);
+    assert_int_equal(rill_world_find_component(w, "Parent").id, RILL_BUILTIN_PARENT);
+    assert_int_equal(rill_world_find_component(w, "Children").id, RILL_BUILTIN_CHILDREN);
+    assert_int_equal(rill_world_find_component(w, "Camera").id, RILL_BUILTIN_CAMERA);
+    assert_int_equal(rill_world_find_component(w, "Nope").id, 0);
     assert_true(rill_world_component_type(w, RILL_COMPONENT_GLOBAL_TRANSFORM)->flags &
                 RILL_TYPE_NO_SERIALIZE);
     assert_false(rill_world_component_type(w, RILL_COMPONENT_TRANSFORM)->flags &
                  RILL_TYPE_NO_SERIALIZE);
 
     rill_component t = register_tag(w, "Tag");
-    assert_int_equal(t, RILL_COMPONENT_BUILTIN_NUM);
-    assert_int_equal(register_tag(w, "Tag"), t); /* same name, same size: same id */
+    assert_int_equal(t.id, RILL_COMPONENT_BUILTIN_NUM);
+    assert_int_equal(register_tag(w, "Tag").id, t.id); /* same name, same size: same id */
     rill_type_desc other = {.name = "Tag", .size = 4};
-    assert_int_equal(rill_world_register_component(w, &other), 0);
+    assert_int_equal(rill_world_register_component(w, &other).id, 0);
 
     rill_entity e = rill_world_spawn(w);
     rill_world_add(w, e, t, NULL);
@@ -221,9 +222,9 @@ static void test_entity_components_and_builtins(void **state) {
     rill_component list[8];
     uint32_t n = rill_world_entity_components(w, e, list, 8);
     assert_int_equal(n, 3);
-    assert_int_equal(list[0], RILL_COMPONENT_NAME);
-    assert_int_equal(list[1], RILL_COMPONENT_CAMERA);
-    assert_int_equal(list[2], t);
+    assert_int_equal(list[0].id, RILL_BUILTIN_NAME);
+    assert_int_equal(list[1].id, RILL_BUILTIN_CAMERA);
+    assert_int_equal(list[2].id, t.id);
     assert_int_equal(rill_world_entity_components(w, e, list, 1), 3);
 
     const rill_camera *cam = rill_world_get(w, e, RILL_COMPONENT_CAMERA);
@@ -303,9 +304,9 @@ static void test_queries(void **state) {
     /* Invalid descs yield nothing. */
     q = rill_world_query(w, &(rill_query_desc){0});
     assert_false(rill_query_next(&q));
-    q = rill_world_query(w, &(rill_query_desc){.with = {ca, 999}});
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca, {999}}});
     assert_false(rill_query_next(&q));
-    q = rill_world_query(w, &(rill_query_desc){.with = {ca}, .without = {999}});
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca}, .without = {{999}}});
     assert_false(rill_query_next(&q));
     /* Despawning the current entity (against the rules) must still visit every other match once. */
     q = rill_world_query(w, &(rill_query_desc){.with = {ca}});
@@ -470,11 +471,11 @@ static void test_events(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL);
     rill_event ev = rill_world_register_event(w, "Ping", sizeof(ping));
-    assert_int_not_equal(ev, 0);
-    assert_int_equal(rill_world_register_event(w, "Ping", sizeof(ping)), ev);
-    assert_int_equal(rill_world_register_event(w, "Ping", 8), 0);
-    assert_int_equal(rill_world_find_event(w, "Ping"), ev);
-    assert_false(rill_world_send_event(w, 99, &(ping){1}));
+    assert_int_not_equal(ev.id, 0);
+    assert_int_equal(rill_world_register_event(w, "Ping", sizeof(ping)).id, ev.id);
+    assert_int_equal(rill_world_register_event(w, "Ping", 8).id, 0);
+    assert_int_equal(rill_world_find_event(w, "Ping").id, ev.id);
+    assert_false(rill_world_send_event(w, (rill_event){99}, &(ping){1}));
     rill_event_reader early = {.event = ev}, late = {.event = ev};
 
     rill_world_send_event(w, ev, &(ping){1});
@@ -531,7 +532,7 @@ static void test_commands(void **state) {
     assert_true(rill_commands_add(cmds, child, ca, NULL));
     assert_true(rill_commands_add(cmds, child, RILL_COMPONENT_TRANSFORM, NULL));
     assert_false(rill_commands_add(cmds, child, RILL_COMPONENT_PARENT, NULL));
-    assert_false(rill_commands_add(cmds, child, 999, NULL));
+    assert_false(rill_commands_add(cmds, child, (rill_component){999}, NULL));
     rill_commands_set_parent(cmds, child, parent);
     assert_int_equal(rill_commands_len(cmds), 6);
     assert_int_equal(rill_world_entity_count(w), 0);
@@ -674,7 +675,7 @@ static void test_component_prefault(void **state) {
     assert_int_equal(rill_world_component_prefault(w, c, 5, 10), 5); /* clamped to len */
     assert_int_equal(rill_world_component_prefault(w, c, 10, 990), 990);
     assert_int_equal(rill_world_component_prefault(w, c, 990, 100000) <= 10, true);
-    assert_int_equal(rill_world_component_prefault(w, 0, 0, 10), 0);
+    assert_int_equal(rill_world_component_prefault(w, RILL_COMPONENT_NONE, 0, 10), 0);
     assert_int_equal(rill_world_component_prefault(NULL, c, 0, 10), 0);
     assert_int_equal(rill_world_component_len(w, c), 10);
     for (int i = 0; i < 10; i++) {
@@ -859,10 +860,10 @@ static void test_resources(void **state) {
     rill_type_desc d = {
         .name = "Physics", RILL_TYPE_LAYOUT(settings), .fields = fields, .field_count = 2};
     rill_resource r = rill_world_register_resource(w, &d);
-    assert_int_not_equal(r, 0);
-    assert_int_equal(rill_world_find_resource(w, "Physics"), r);
-    assert_int_equal(rill_world_find_component(w, "Physics"), 0);
-    assert_int_equal(rill_world_register_component(w, &d), 0); /* a name has one kind */
+    assert_int_not_equal(r.id, 0);
+    assert_int_equal(rill_world_find_resource(w, "Physics").id, r.id);
+    assert_int_equal(rill_world_find_component(w, "Physics").id, 0);
+    assert_int_equal(rill_world_register_component(w, &d).id, 0); /* a name has one kind */
     assert_null(rill_world_get_resource(w, r));
     settings *s = rill_world_set_resource(w, r, NULL);
     assert_float_equal(s->gravity, -9.81f, 0);
@@ -873,7 +874,7 @@ static void test_resources(void **state) {
     assert_true(rill_world_remove_resource(w, r));
     assert_false(rill_world_remove_resource(w, r));
     assert_null(rill_world_get_resource(w, r));
-    assert_null(rill_world_set_resource(w, 42, NULL));
+    assert_null(rill_world_set_resource(w, (rill_resource){42}, NULL));
     /* Plain types are findable for reflection only. */
     rill_type_desc pd = {.name = "BloomSettings", .size = 8, .fields = fields, .field_count = 2};
     assert_non_null(rill_world_register_type(w, &pd));
@@ -964,7 +965,7 @@ static uint32_t collect_runs(rill_world *w, const rill_query_desc *d, uint8_t *s
                              uint32_t *out_runs) {
     rill_query q = rill_world_query(w, d);
     uint32_t n = 0, runs = 0, terms = 0;
-    while (terms < RILL_QUERY_MAX_TERMS && d->with[terms] != 0) {
+    while (terms < RILL_QUERY_MAX_TERMS && d->with[terms].id != 0) {
         terms++;
     }
     while (rill_query_next_run(&q)) {
@@ -979,7 +980,7 @@ static uint32_t collect_runs(rill_world *w, const rill_query_desc *d, uint8_t *s
             for (uint32_t t = 0; t < terms; t++) {
                 assert_ptr_equal((tag *)q.columns[t] + k, rill_world_get(w, e, d->with[t]));
             }
-            for (uint32_t t = 0; t < RILL_QUERY_MAX_TERMS && d->without[t] != 0; t++) {
+            for (uint32_t t = 0; t < RILL_QUERY_MAX_TERMS && d->without[t].id != 0; t++) {
                 assert_false(rill_world_has(w, e, d->without[t]));
             }
             n++;
@@ -1059,7 +1060,7 @@ static void test_query_runs(void **state) {
     }
     assert_int_equal(collect_runs(w, &three, seen, N, &runs), expect3);
     /* An invalid query has no runs. */
-    q = rill_world_query(w, &(rill_query_desc){.with = {ca, 999}});
+    q = rill_world_query(w, &(rill_query_desc){.with = {ca, {999}}});
     assert_false(rill_query_next_run(&q));
     /* The per-entity walk survives a structural change in the middle of a run (against the
      * rules): every other match is still visited exactly once. */
@@ -1164,7 +1165,7 @@ static void test_query_cache(void **state) {
     assert_int_equal(cached_sum(c, false, &n), expect);
     rill_query_cache_destroy(c);
     /* An invalid desc caches nothing and yields nothing. */
-    c = rill_world_query_cache(w, &(rill_query_desc){.with = {ca, 999}});
+    c = rill_world_query_cache(w, &(rill_query_desc){.with = {ca, {999}}});
     q = rill_query_cache_iter(c);
     assert_false(rill_query_next_run(&q));
     rill_query_cache_destroy(c);
@@ -1238,7 +1239,7 @@ static void test_spawn_bulk(void **state) {
     uint32_t before = rill_world_entity_count(w);
     d = (rill_spawn_desc){.count = 3, .components = {ca, ca}};
     assert_int_equal(rill_world_spawn_bulk(w, &d, out), 0);
-    d = (rill_spawn_desc){.count = 3, .components = {ca, 999}};
+    d = (rill_spawn_desc){.count = 3, .components = {ca, {999}}};
     assert_int_equal(rill_world_spawn_bulk(w, &d, out), 0);
     d = (rill_spawn_desc){.count = 3, .components = {RILL_COMPONENT_PARENT}};
     assert_int_equal(rill_world_spawn_bulk(w, &d, out), 0);
