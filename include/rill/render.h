@@ -656,6 +656,9 @@ typedef struct rill_render_components {
     /* Effect settings components (rill/render/effects.h): the engine's three, and every settings
      * type routed to cameras at extract (settings[0..settings_count)). */
     rill_component ssao, bloom, auto_exposure;
+    /* Anti-aliasing settings (rill/render/effects.h): TemporalAntiAliasing, Fxaa, Smaa,
+     * ContrastAdaptiveSharpening. */
+    rill_component taa, fxaa, smaa, cas;
     rill_component settings[RILL_RENDER_MAX_SETTINGS];
     uint32_t settings_count;
 } rill_render_components;

@@ -11,6 +11,7 @@ typedef struct rill__effect {
     uint32_t handle, seq;
     char id[48], settings[48];
     bool has_settings, ran, wanted, after_lighting;
+    bool anchor; /* an engine anchor (anti-aliasing): first in its phase, whatever the order */
     rill_render_phase phase;
     int32_t order;
     rill_render_effect_active_fn active;
@@ -32,6 +33,9 @@ static bool before(const rill__effect *a, const rill__effect *b) {
     if (a->phase != b->phase) {
         return a->phase < b->phase;
     }
+    if (a->anchor != b->anchor) {
+        return a->anchor;
+    }
     if (a->order != b->order) {
         return a->order < b->order;
     }
@@ -42,8 +46,8 @@ static bool name_ok(const char *s, size_t cap) {
     return s && s[0] && strlen(s) < cap;
 }
 
-uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_desc *d,
-                                     rill_error *err) {
+static uint32_t effect_register(rill_renderer *r, const rill_render_effect_desc *d, bool anchor,
+                                rill_error *err) {
     if (!r || !r->effects || !d || !d->add || !name_ok(d->id, 48) ||
         (unsigned)d->phase >= RILL_RENDER_PHASE_NUM || (d->settings && !name_ok(d->settings, 48))) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
@@ -78,6 +82,7 @@ uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_
     fx.add = d->add;
     fx.user = d->user;
     fx.after_lighting = d->phase == RILL_RENDER_PHASE_GI && d->after_lighting;
+    fx.anchor = anchor;
     uint32_t at = e->count;
     while (at > 0 && before(&fx, &e->list[at - 1])) {
         e->list[at] = e->list[at - 1];
@@ -86,6 +91,16 @@ uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_
     e->list[at] = fx;
     e->count++;
     return fx.handle;
+}
+
+uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_desc *d,
+                                     rill_error *err) {
+    return effect_register(r, d, false, err);
+}
+
+uint32_t rill__effect_register_anchor(rill_renderer *r, const rill_render_effect_desc *d,
+                                      rill_error *err) {
+    return effect_register(r, d, true, err);
 }
 
 void rill_render_effect_unregister(rill_renderer *r, uint32_t effect) {
@@ -144,7 +159,8 @@ rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
     if (!r->effects) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (effects)");
     }
-    return rill__effects_register_engine(r, err);
+    RILL__TRY(rill__effects_register_engine(r, err));
+    return rill__effects_register_aa(r, err);
 }
 
 void rill__effects_destroy(rill_renderer *r) {
@@ -197,6 +213,7 @@ void rill__effects_plan(rill_renderer *r, const rill_render_view *primary) {
     f->ssao = e && wanted_id(e, "ssao");
     f->bloom = e && wanted_id(e, "bloom");
     f->auto_exposure = e && wanted_id(e, "auto_exposure");
+    f->aa.taa = e && wanted_id(e, "taa"); /* effects_aa.c plans it (jitter, history) */
 }
 
 /* Adds the wanted effects of `phase` (for GI: those with after_lighting == lit). */

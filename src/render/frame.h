@@ -49,6 +49,7 @@ typedef struct rill__gpu_frame {
     float shadow_params[4];
     uint32_t counts[4];
     float cluster_params[4];
+    float jitter[4]; /* xy: TAA's sub-pixel offset of the projection, clip space */
 } rill__gpu_frame;
 
 /* A bounding sphere. */
@@ -105,6 +106,15 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err);
 rill_result rill__effects_create(rill_renderer *r, rill_error *err);
 void rill__effects_destroy(rill_renderer *r);
 rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err);
+/* Registers an engine anchor: first in its phase whatever its order (among anchors: order, then
+ * registration). The anti-aliasing effects are anchors (effects_aa.c). */
+uint32_t rill__effect_register_anchor(rill_renderer *r, const rill_render_effect_desc *d,
+                                      rill_error *err);
+/* effects_aa.c: registers TAA, FXAA, SMAA and CAS; plans TAA for the frame (history reset, jitter
+ * of view 0, in 3D-image pixels w3 x h3) after rill__effects_plan; frees the TAA history. */
+rill_result rill__effects_register_aa(rill_renderer *r, rill_error *err);
+void rill__taa_plan(rill_renderer *r, const rill_render_view *primary, uint32_t w3, uint32_t h3);
+void rill__taa_destroy(rill_renderer *r);
 void rill__effects_plan(rill_renderer *r, const rill_render_view *primary);
 rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
                                     rill_error *err);
@@ -123,7 +133,14 @@ void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user); /* rill__frame */
 void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user);    /* rill__bloom_step */
 void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user);      /* rill__bloom_step */
 void rill__pass_tonemap(rill_rg_ctx *ctx, void *user);       /* rill__frame */
-void rill__pass_readback(rill_rg_ctx *ctx, void *user);      /* rill__frame */
-void rill__pass_present(rill_rg_ctx *ctx, void *user);       /* rill__frame */
+/* effects_aa.c */
+void rill__pass_taa(rill_rg_ctx *ctx, void *user);          /* rill__frame */
+void rill__pass_fxaa(rill_rg_ctx *ctx, void *user);         /* rill__frame */
+void rill__pass_smaa_edges(rill_rg_ctx *ctx, void *user);   /* rill__frame */
+void rill__pass_smaa_weights(rill_rg_ctx *ctx, void *user); /* rill__frame */
+void rill__pass_smaa_blend(rill_rg_ctx *ctx, void *user);   /* rill__frame */
+void rill__pass_cas(rill_rg_ctx *ctx, void *user);          /* rill__frame */
+void rill__pass_readback(rill_rg_ctx *ctx, void *user);     /* rill__frame */
+void rill__pass_present(rill_rg_ctx *ctx, void *user);      /* rill__frame */
 
 #endif

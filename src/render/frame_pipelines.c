@@ -24,6 +24,7 @@ static const rill__set_layout two_in_one_out = {{T, T, I}}; /* ssao blur, bloom 
 static const rill__set_layout one_in_one_out = {{T, I}};    /* bloom down */
 static const rill__set_layout ae_set = {{T, S}};
 static const rill__set_layout tonemap_set = {{T, I, T, T, T, S}};
+static const rill__set_layout taa_set = {{T, T, T, T, I, I}};
 #undef T
 #undef U
 #undef S
@@ -96,6 +97,13 @@ static const pipe_row rows[] = {
     {RILL__PIPE_BLOOM_UP,       "bloom up",                   COMPUTE(bloom_up_comp),      NO_COLOR,                0,                              &two_in_one_out, NULL,          8},
     {RILL__PIPE_AUTO_EXPOSURE,  "auto exposure",              COMPUTE(auto_exposure_comp), NO_COLOR,                0,                              &ae_set,         NULL,          16},
     {RILL__PIPE_TONEMAP,        "tonemapping",                COMPUTE(tonemap_comp),       NO_COLOR,                0,                              &tonemap_set,    NULL,          56},
+    /* Anti-aliasing (effects_aa.c). */
+    {RILL__PIPE_TAA,            "taa",                        COMPUTE(taa_comp),           NO_COLOR,                0,                              &taa_set,        NULL,          16},
+    {RILL__PIPE_FXAA,           "fxaa",                       COMPUTE(fxaa_comp),          NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
+    {RILL__PIPE_SMAA_EDGES,     "smaa edges",                 COMPUTE(smaa_edges_comp),    NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
+    {RILL__PIPE_SMAA_WEIGHTS,   "smaa weights",               COMPUTE(smaa_weights_comp),  NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
+    {RILL__PIPE_SMAA_BLEND,     "smaa blend",                 COMPUTE(smaa_blend_comp),    NO_COLOR,                0,                              &two_in_one_out, NULL,          16},
+    {RILL__PIPE_CAS,            "cas",                        COMPUTE(cas_comp),           NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
 };
 /* clang-format on */
 

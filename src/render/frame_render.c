@@ -22,6 +22,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
 
 void rill__frame_destroy(rill_renderer *r) {
     rill__effects_destroy(r);
+    rill__taa_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;

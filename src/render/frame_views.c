@@ -273,6 +273,10 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
     fr->counts[2] = r->frame.ssao ? 1u : 0u;
     fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);
     fr->cluster_params[3] = (float)(uint32_t)((float)r->height * r->render_scale + 0.5f);
+    if (r->frame.aa.taa && vs->index == 0 && !vs->in_rect) {
+        fr->jitter[0] = r->frame.aa.jitter[0];
+        fr->jitter[1] = r->frame.aa.jitter[1];
+    }
 }
 
 /* Fills view slot vs (its snap, view and settings set): camera matrices, cascades, draw lists,
@@ -434,6 +438,8 @@ rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
     /* The effects registry decides which effects run (a single whole-output view only; the
      * quality tier ceiling is applied in effects_engine.c). */
     rill__effects_plan(r, multi ? NULL : primary);
+    rill__taa_plan(r, multi ? NULL : primary, (uint32_t)((float)r->width * r->render_scale + 0.5f),
+                   (uint32_t)((float)r->height * r->render_scale + 0.5f));
     /* Every view of a snapshot has the same sun, so the same cascade count. */
     f->shadows = snap->has_sun && snap->sun.shadows;
     f->cascades = f->shadows ? r->desc.shadow_cascades : 0;

@@ -136,6 +136,34 @@ typedef struct rill__bloom_step {
 
 #define RILL__BLOOM_LEVELS 5
 
+/* The anti-aliasing effects of the frame being recorded (effects_aa.c): whether TAA runs (view 0
+ * is then jittered by `jitter`, clip-space x and y), whether its history restarts, the images its
+ * passes use and the parameters of FXAA, SMAA and CAS. */
+typedef struct rill__aa_frame {
+    bool taa, taa_reset;
+    float jitter[2];
+    rill__res taa_src, taa_dst, hist_in, hist_out, motion, depth;
+    rill__res fxaa_src, fxaa_dst;
+    float fxaa_threshold[2]; /* relative, minimum */
+    rill__res smaa_src, smaa_edges, smaa_weights, smaa_dst;
+    float smaa_threshold;
+    uint32_t smaa_steps;
+    rill__res cas_src, cas_dst;
+    float cas_strength;
+    bool cas_denoise;
+} rill__aa_frame;
+
+/* TAA's state across frames (effects_aa.c): two history images at the 3D size (history[cur] holds
+ * the last result when valid), the frame TAA last ran, the jitter sample since the last reset, and
+ * the camera it ran for (cut detection). */
+typedef struct rill__taa_state {
+    rill__img *history[2];
+    uint32_t w, h, cur, sample;
+    uint64_t last_frame;
+    bool valid;
+    float fwd[3], proj[5];
+} rill__taa_state;
+
 /* The frame being recorded: its views, which effects run, and the frame-wide graph resources.
  * Views are filled by frame_views.c, handles by frame_graph.c; passes get the part they need
  * through their user pointer. Kept on the renderer only so the draw lists keep their memory. */
@@ -154,6 +182,7 @@ typedef struct rill__frame {
     uint32_t chain[2];
     rill__res ae_src, hdr_final, ldr_final;
     rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
+    rill__aa_frame aa;
 } rill__frame;
 
 struct rill_rg_ctx {
@@ -170,7 +199,8 @@ struct rill_rg_ctx {
     X(OPAQUE) X(OPAQUE_DS)                                                                         \
     X(TRANSPARENT) X(TRANSPARENT_DS)                                                               \
     X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(SHADOW) X(SHADOW_MASK)                                  \
-    X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)
+    X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)                     \
+    X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
@@ -219,6 +249,7 @@ struct rill_renderer {
     uint64_t triangles;
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
     struct rill__effects *effects; /* effects.c: the composition registry */
+    rill__taa_state taa;           /* effects_aa.c */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */

@@ -1,4 +1,5 @@
-/* settings_route.c: the effect settings components (Ssao, Bloom, AutoExposure) and the routing
+/* settings_route.c: the effect settings components (Ssao, Bloom, AutoExposure, and the
+ * anti-aliasing ones: TemporalAntiAliasing, Fxaa, Smaa, ContrastAdaptiveSharpening) and the routing
  * table rill_render_extract rebuilds every frame: each camera's route is itself, then every other
  * source in entity-id order; per settings type the first source wins, and the view gets a copy. */
 #include "render_internal.h"
@@ -92,6 +93,109 @@ static const rill_field ae_fields[] = {
 };
 static const rill_render_auto_exposure ae_default = {.enabled = true};
 
+static const rill_field taa_fields[] = {
+    {.name = "reset",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_render_taa, reset),
+     .doc = "drop the history this frame (a camera cut)"},
+};
+
+static const rill_enum_item fxaa_items[] = {
+    {"High", RILL_FXAA_HIGH},   {"Low", RILL_FXAA_LOW},         {"Medium", RILL_FXAA_MEDIUM},
+    {"Ultra", RILL_FXAA_ULTRA}, {"Extreme", RILL_FXAA_EXTREME},
+};
+static const rill_field fxaa_fields[] = {
+    {.name = "edge_threshold",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_fxaa, edge_threshold),
+     .enum_items = fxaa_items,
+     .enum_count = 5,
+     .doc = "relative contrast that makes an edge: High 0.125 (default), Low 0.25, Medium 0.166, "
+            "Ultra 0.063, Extreme 0.031"},
+    {.name = "edge_threshold_min",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_fxaa, edge_threshold_min),
+     .enum_items = fxaa_items,
+     .enum_count = 5,
+     .doc = "darkest contrast still processed: High 0.0312 (default), Low 0.0833, Medium 0.0625, "
+            "Ultra 0.0156, Extreme 0.0078"},
+};
+
+static const rill_enum_item smaa_items[] = {
+    {"High", RILL_SMAA_HIGH},
+    {"Low", RILL_SMAA_LOW},
+    {"Medium", RILL_SMAA_MEDIUM},
+    {"Ultra", RILL_SMAA_ULTRA},
+};
+static const rill_field smaa_fields[] = {
+    {.name = "preset",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_smaa, preset),
+     .enum_items = smaa_items,
+     .enum_count = 4,
+     .doc = "edge threshold / search steps: High 0.1/16 (default), Low 0.15/4, Medium 0.1/8, "
+            "Ultra 0.05/32"},
+};
+
+static const float f_cas = 0.6f;
+static const rill_field cas_fields[] = {
+    {.name = "sharpening_strength",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_cas, sharpening_strength),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 1,
+     .default_value = &f_cas,
+     .doc = "0 mildest .. 1 strongest sharpening"},
+    {.name = "denoise",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_render_cas, denoise),
+     .doc = "sharpen less where the neighbourhood is noisy"},
+};
+static const rill_render_cas cas_default = {.sharpening_strength = 0.6f};
+
+static rill_component reg(rill_world *w, const rill_type_desc *d);
+
+/* The anti-aliasing settings types, in the order they are routed. */
+static rill_result register_aa(rill_world *w, rill_render_components *out, rill_error *err) {
+    rill_type_desc d[4] = {
+        {.name = "TemporalAntiAliasing",
+         RILL_TYPE_LAYOUT(rill_render_taa),
+         .fields = taa_fields,
+         .field_count = 1,
+         .doc = "temporal anti-aliasing (jittered camera + history), routed to cameras"},
+        {.name = "Fxaa",
+         RILL_TYPE_LAYOUT(rill_render_fxaa),
+         .fields = fxaa_fields,
+         .field_count = 2,
+         .doc = "fast approximate anti-aliasing, routed to cameras"},
+        {.name = "Smaa",
+         RILL_TYPE_LAYOUT(rill_render_smaa),
+         .fields = smaa_fields,
+         .field_count = 1,
+         .doc = "subpixel morphological anti-aliasing (1x), routed to cameras"},
+        {.name = "ContrastAdaptiveSharpening",
+         RILL_TYPE_LAYOUT(rill_render_cas),
+         .fields = cas_fields,
+         .field_count = 2,
+         .defaults = &cas_default,
+         .doc = "contrast-adaptive sharpening, routed to cameras"},
+    };
+    rill_component *slots[4] = {&out->taa, &out->fxaa, &out->smaa, &out->cas};
+    for (int i = 0; i < 4; i++) {
+        *slots[i] = reg(w, &d[i]);
+        if (!*slots[i]) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "render: could not register the %s component", d[i].name);
+        }
+        rill_result r = rill_render_components_add_settings(out, *slots[i], err);
+        if (r != RILL_OK) {
+            return r;
+        }
+    }
+    return RILL_OK;
+}
+
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
     return c.id ? c : rill_world_register_component(w, d);
@@ -131,6 +235,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     }
     if (r == RILL_OK) {
         r = rill_render_components_add_settings(out, out->auto_exposure, err);
+    }
+    if (r == RILL_OK) {
+        r = register_aa(w, out, err);
     }
     return r;
 }

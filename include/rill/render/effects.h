@@ -114,6 +114,72 @@ uint32_t rill_render_effect_count(const rill_renderer *r);
 /* False when i >= count. */
 bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effect_info *out);
 
+/* >>anti-aliasing ------------------------------------------------------------------------------ */
+
+/* ON ANTI-ALIASING
+ *   Four engine effects, each run only for a camera whose routed settings hold its component (no
+ *   component: no pass, no pipeline bind). They are anchors of the registry: they run first in
+ *   their phase, before every effect of that phase whatever its order.
+ *     TemporalAntiAliasing  first in HDR_POST (after GI and the main pass, before bloom and auto
+ *                           exposure). The camera's projection is jittered by a sub-pixel Halton
+ *                           (2, 3) offset (8 samples); the prepass motion vectors (unjittered)
+ *                           reproject last frame's result, clamped to the 3x3 neighbourhood of the
+ *                           current pixel in YCoCg, and 10 % of the current frame is blended in.
+ *                           History restarts (and the jitter sequence with it) on the first frame,
+ *                           after a frame without TAA, on a resize or render-scale change, on a
+ *                           projection change or a camera turn of more than 45 degrees in one frame
+ *                           (a cut), and while `reset` is set. Off at the Low quality tier.
+ *     Fxaa, Smaa, ContrastAdaptiveSharpening
+ *                           first in OVERLAY (after LDR_POST, before the overlay effects), in that
+ *                           order, on the tonemapped 8-bit colour. */
+
+/* Edge detection thresholds of FXAA (relative contrast / minimum contrast):
+ * HIGH (default) 0.125 / 0.0312, LOW 0.25 / 0.0833, MEDIUM 0.166 / 0.0625, ULTRA 0.063 / 0.0156,
+ * EXTREME 0.031 / 0.0078. Lower thresholds find more (fainter) edges. */
+typedef enum rill_fxaa_sensitivity {
+    RILL_FXAA_HIGH = 0,
+    RILL_FXAA_LOW,
+    RILL_FXAA_MEDIUM,
+    RILL_FXAA_ULTRA,
+    RILL_FXAA_EXTREME,
+    RILL_FXAA_SENSITIVITY_NUM
+} rill_fxaa_sensitivity;
+
+/* SMAA presets (luma edge threshold / search steps each way along an edge):
+ * HIGH (default) 0.1 / 16, LOW 0.15 / 4, MEDIUM 0.1 / 8, ULTRA 0.05 / 32. */
+typedef enum rill_smaa_preset {
+    RILL_SMAA_HIGH = 0,
+    RILL_SMAA_LOW,
+    RILL_SMAA_MEDIUM,
+    RILL_SMAA_ULTRA,
+    RILL_SMAA_PRESET_NUM
+} rill_smaa_preset;
+
+/* The component "TemporalAntiAliasing". reset: drop the history this frame (a camera cut the engine
+ * cannot see). */
+typedef struct rill_render_taa {
+    bool reset;
+} rill_render_taa;
+
+/* The component "Fxaa". */
+typedef struct rill_render_fxaa {
+    rill_fxaa_sensitivity edge_threshold;
+    rill_fxaa_sensitivity edge_threshold_min;
+} rill_render_fxaa;
+
+/* The component "Smaa" (1x: edge detection, blend weights, neighbourhood blending). */
+typedef struct rill_render_smaa {
+    rill_smaa_preset preset;
+} rill_render_smaa;
+
+/* The component "ContrastAdaptiveSharpening". sharpening_strength in [0, 1] (0.6 when a scene
+ * leaves it out; a zeroed C struct means 0, the mildest sharpening); denoise: sharpen less where
+ * the neighbourhood is noisy (high local contrast). */
+typedef struct rill_render_cas {
+    float sharpening_strength;
+    bool denoise;
+} rill_render_cas;
+
 /* >>routing ------------------------------------------------------------------------------------ */
 
 /* ON ROUTING

@@ -27,6 +27,7 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 shadow_params;  // x texel size in uv, z cascade count
     uvec4 counts;        // x light count, y 1 = clustered light lists, z 1 = SSAO on
     vec4 cluster_params; // x slices / log(far / near), y log(near), zw render target size
+    vec4 jitter;         // xy: TAA's sub-pixel offset of the projection (clip space, times w)
 } frame;
 
 layout(set = 0, binding = 1) readonly buffer Instances { Instance instances[]; };

@@ -27,5 +27,6 @@ void main() {
     out_clip = frame.view_proj * world;
     out_prev_clip = frame.prev_view_proj * (inst.prev_model * vec4(in_pos, 1.0));
     out_view_depth = -(frame.view * world).z;
-    gl_Position = out_clip;
+    // TAA jitters what is rasterized; motion vectors keep the unjittered positions.
+    gl_Position = out_clip + vec4(frame.jitter.xy * out_clip.w, 0.0, 0.0);
 }

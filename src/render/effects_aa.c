@@ -1,0 +1,391 @@
+/* effects_aa.c: the anti-aliasing effects as registry anchors (rill/render/effects.h, ON
+ * ANTI-ALIASING): TAA first in HDR_POST, then FXAA, SMAA and contrast-adaptive sharpening first in
+ * OVERLAY. Each runs only when the camera's routed settings hold its component. This file adds
+ * their passes to the frame graph, records them, and keeps TAA's history (two images written in
+ * turn, imported into the graph each frame) and its jitter sequence. */
+#include "frame.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TAA_SAMPLES 8u          /* jitter sequence length (Halton 2, 3) */
+#define TAA_CURRENT_WEIGHT 0.1f /* share of the current frame in each new history */
+#define TAA_CUT_COS 0.70710678f /* a camera turn above 45 degrees in one frame is a cut */
+
+static rill__res find(const rill_rg *g, const char *name) {
+    rill__res res = {rill_rg_resource_find(g, name)};
+    return res;
+}
+
+static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
+                        rill_error *err) {
+    rill_rg_pass_desc d = {label, fn, user, false};
+    return rill_rg_add_pass(g, &d, err);
+}
+
+static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sampler) {
+    b->img = img;
+    b->layer = -1;
+    b->sampler = sampler;
+}
+
+static void dispatch_8x8(rill__cmd *cmd, const rill__img_desc *d) {
+    rill__cmd_dispatch(cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+}
+
+/* The routed settings of ctx when they are at least `size` bytes (a settings type registered by
+ * someone else under the same name with another layout is ignored: the defaults apply). */
+static const void *settings_of(const rill_render_effect_ctx *ctx, uint32_t size) {
+    return ctx->settings && ctx->settings_size >= size ? ctx->settings : NULL;
+}
+
+/* >>TAA ------------------------------------------------------------------------------------- */
+
+/* The radical inverse of i in base b: the Halton sequence (i >= 1). */
+static float halton(uint32_t i, uint32_t b) {
+    float f = 1.0f, r = 0.0f;
+    while (i > 0) {
+        f /= (float)b;
+        r += f * (float)(i % b);
+        i /= b;
+    }
+    return r;
+}
+
+/* The camera's forward axis and projection, to detect cuts. */
+static void camera_key(const rill_render_view *v, float fwd[3], float proj[5]) {
+    const float *m = v->world_from_view;
+    float len = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
+    if (!(len > 1e-6f)) {
+        fwd[0] = fwd[1] = 0.0f, fwd[2] = -1.0f;
+    } else {
+        fwd[0] = -m[8] / len, fwd[1] = -m[9] / len, fwd[2] = -m[10] / len;
+    }
+    proj[0] = v->fov_y, proj[1] = v->near_plane, proj[2] = v->far_plane;
+    proj[3] = v->ortho_height, proj[4] = v->orthographic ? 1.0f : 0.0f;
+}
+
+static bool taa_cut(const rill__taa_state *t, const float fwd[3], const float proj[5]) {
+    if (memcmp(t->proj, proj, sizeof(t->proj)) != 0) {
+        return true;
+    }
+    float c = fwd[0] * t->fwd[0] + fwd[1] * t->fwd[1] + fwd[2] * t->fwd[2];
+    return !(c >= TAA_CUT_COS);
+}
+
+/* (Re)creates the two history images at w x h; false (TAA off this frame) when that fails. */
+static bool taa_history(rill_renderer *r, uint32_t w, uint32_t h) {
+    rill__taa_state *t = &r->taa;
+    if (t->history[0] && t->w == w && t->h == h) {
+        return true;
+    }
+    rill__taa_destroy(r);
+    for (int i = 0; i < 2; i++) {
+        rill__img_desc d = {w,
+                            h,
+                            1,
+                            1,
+                            RILL_RG_FORMAT_RGBA16F,
+                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                            i ? "taa history 1" : "taa history 0"};
+        rill_error err = {0};
+        t->history[i] = rill__img_create(r->gpu, &d, &err);
+        if (!t->history[i]) {
+            RILL_LOG_WARN("render", "TAA off: no history image (%s)", err.msg);
+            rill__taa_destroy(r);
+            return false;
+        }
+    }
+    t->w = w;
+    t->h = h;
+    t->valid = false;
+    return true;
+}
+
+void rill__taa_plan(rill_renderer *r, const rill_render_view *primary, uint32_t w3, uint32_t h3) {
+    rill__frame *f = &r->frame;
+    rill__taa_state *t = &r->taa;
+    f->aa.jitter[0] = f->aa.jitter[1] = 0.0f;
+    if (!f->aa.taa || !primary || !w3 || !h3 || !taa_history(r, w3, h3)) {
+        f->aa.taa = false;
+        return;
+    }
+    uint32_t size = 0;
+    const rill_render_taa *s = rill_render_view_settings(primary, "TemporalAntiAliasing", &size);
+    float fwd[3], proj[5];
+    camera_key(primary, fwd, proj);
+    bool reset = !t->valid || t->last_frame + 1 != r->frame_counter ||
+                 (s && size >= sizeof(*s) && s->reset) || taa_cut(t, fwd, proj);
+    memcpy(t->fwd, fwd, sizeof(t->fwd));
+    memcpy(t->proj, proj, sizeof(t->proj));
+    if (reset) {
+        t->sample = 0;
+    }
+    /* The jitter restarts with the history, so a reset frame is the first frame of a fresh one. */
+    uint32_t i = t->sample % TAA_SAMPLES + 1;
+    t->sample++;
+    f->aa.taa_reset = reset;
+    /* A sub-pixel offset in [-0.5, 0.5) pixels, as clip-space x and y. */
+    f->aa.jitter[0] = (halton(i, 2) - 0.5f) * 2.0f / (float)w3;
+    f->aa.jitter[1] = (halton(i, 3) - 0.5f) * 2.0f / (float)h3;
+}
+
+void rill__taa_destroy(rill_renderer *r) {
+    rill__taa_state *t = &r->taa;
+    for (int i = 0; i < 2; i++) {
+        rill__img_destroy(r->gpu, t->history[i]);
+        t->history[i] = NULL;
+    }
+    t->valid = false;
+    t->w = t->h = 0;
+}
+
+static bool taa_active(const rill_render_effect_ctx *ctx) {
+    return ctx->settings && ctx->renderer->desc.quality != RILL_RENDER_QUALITY_LOW;
+}
+
+/* Imports history image i as `name`: `initial` is what the previous frame left it in. */
+static rill_result import_history(rill_renderer *r, rill_rg *g, const char *name, uint32_t i,
+                                  rill_rg_usage initial, rill_error *err) {
+    rill_rg_image_desc d;
+    memset(&d, 0, sizeof(d));
+    d.format = RILL_RG_FORMAT_RGBA16F;
+    d.size_mode = RILL_RG_SIZE_ABSOLUTE;
+    d.width = r->taa.w;
+    d.height = r->taa.h;
+    return rill_rg_import_image(g, name, &d, r->taa.history[i], initial,
+                                RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+}
+
+/* taa: the current colour, motion and depth and last frame's history in; the anti-aliased colour
+ * (the phase's next colour) and this frame's history out. */
+static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
+    rill_renderer *r = ctx->renderer;
+    rill__frame *f = &r->frame;
+    rill__taa_state *t = &r->taa;
+    rill_rg *g = ctx->graph;
+    if (!f->aa.taa) {
+        return RILL_OK; /* no history image this frame */
+    }
+    char src[32];
+    snprintf(src, sizeof(src), "%s", ctx->color);
+    const char *dst = rill_render_effect_next_color(ctx, err);
+    if (!dst) {
+        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    }
+    uint32_t next = t->cur ^ 1u;
+    RILL__TRY(import_history(r, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err));
+    if (!f->aa.taa_reset) {
+        RILL__TRY(
+            import_history(r, g, "taa.history_in", t->cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    }
+    RILL__TRY(pass(g, "taa", rill__pass_taa, f, err));
+    RILL__TRY(rill_rg_access(g, "taa", src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, "taa", "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL__TRY(rill_rg_access(g, "taa", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    if (!f->aa.taa_reset) {
+        RILL__TRY(rill_rg_access(g, "taa", "taa.history_in", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    }
+    RILL__TRY(rill_rg_access(g, "taa", "taa.history_out", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL__TRY(rill_rg_access(g, "taa", dst, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL__TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "taa", err));
+    f->aa.taa_src = find(g, src);
+    f->aa.taa_dst = find(g, dst);
+    f->aa.hist_in = f->aa.taa_reset ? f->aa.taa_src : find(g, "taa.history_in");
+    f->aa.hist_out = find(g, "taa.history_out");
+    f->aa.motion = find(g, "motion");
+    f->aa.depth = find(g, "depth");
+    t->cur = next;
+    t->valid = true;
+    t->last_frame = r->frame_counter;
+    return RILL_OK;
+}
+
+void rill__pass_taa(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    rill__img *dst = rill__ctx_res(ctx, f->aa.taa_dst);
+    const rill__img_desc *d = rill__img_get_desc(dst);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_TAA]);
+    rill__binding b[6];
+    memset(b, 0, sizeof(b));
+    bind_img(&b[0], rill__ctx_res(ctx, f->aa.taa_src), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[1], rill__ctx_res(ctx, f->aa.hist_in), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[2], rill__ctx_res(ctx, f->aa.motion), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_res(ctx, f->aa.depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[4], dst, RILL__SAMPLER_NUM);
+    bind_img(&b[5], rill__ctx_res(ctx, f->aa.hist_out), RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
+    struct {
+        uint32_t w, h, reset;
+        float current_weight;
+    } push = {d->width, d->height, f->aa.taa_reset ? 1u : 0u, TAA_CURRENT_WEIGHT};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+/* >>LDR anti-aliasing and sharpening --------------------------------------------------------- */
+
+/* One compute pass `label` reading `src` and writing `dst`. */
+static rill_result add_filter(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
+                              const char *src, const char *dst, rill_error *err) {
+    RILL__TRY(pass(g, label, fn, user, err));
+    RILL__TRY(rill_rg_access(g, label, src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    return rill_rg_access(g, label, dst, RILL_RG_USAGE_STORAGE_WRITE, err);
+}
+
+/* The phase's colour before and after a filter: src gets the current name, dst the next one. */
+static rill_result next_pair(rill_render_effect_ctx *ctx, char src[32], const char **dst,
+                             rill_error *err) {
+    snprintf(src, 32, "%s", ctx->color);
+    *dst = rill_render_effect_next_color(ctx, err);
+    return *dst ? RILL_OK : (err ? err->code : RILL_ERR_INVALID_ARGUMENT);
+}
+
+static rill_result add_fxaa(rill_render_effect_ctx *ctx, rill_error *err) {
+    /* FXAA's documented quality presets, by rill_fxaa_sensitivity. */
+    static const float rel[RILL_FXAA_SENSITIVITY_NUM] = {0.125f, 0.25f, 0.166f, 0.063f, 0.031f};
+    static const float abs_min[RILL_FXAA_SENSITIVITY_NUM] = {0.0312f, 0.0833f, 0.0625f, 0.0156f,
+                                                             0.0078f};
+    rill__frame *f = &ctx->renderer->frame;
+    const rill_render_fxaa *s = settings_of(ctx, sizeof(rill_render_fxaa));
+    uint32_t a = s ? (uint32_t)s->edge_threshold : 0u, b = s ? (uint32_t)s->edge_threshold_min : 0u;
+    f->aa.fxaa_threshold[0] = rel[a < RILL_FXAA_SENSITIVITY_NUM ? a : 0];
+    f->aa.fxaa_threshold[1] = abs_min[b < RILL_FXAA_SENSITIVITY_NUM ? b : 0];
+    char src[32];
+    const char *dst;
+    RILL__TRY(next_pair(ctx, src, &dst, err));
+    RILL__TRY(add_filter(ctx->graph, "fxaa", rill__pass_fxaa, f, src, dst, err));
+    f->aa.fxaa_src = find(ctx->graph, src);
+    f->aa.fxaa_dst = find(ctx->graph, dst);
+    return RILL_OK;
+}
+
+void rill__pass_fxaa(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    rill__img *dst = rill__ctx_res(ctx, f->aa.fxaa_dst);
+    const rill__img_desc *d = rill__img_get_desc(dst);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_FXAA]);
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    bind_img(&b[0], rill__ctx_res(ctx, f->aa.fxaa_src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[1], dst, RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
+    struct {
+        uint32_t w, h;
+        float threshold, threshold_min;
+    } push = {d->width, d->height, f->aa.fxaa_threshold[0], f->aa.fxaa_threshold[1]};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+/* SMAA 1x: luma edges ("smaa.edges"), blending weights from the edge shapes ("smaa.weights"),
+ * then each pixel blended with the neighbours the weights name. */
+static rill_result add_smaa(rill_render_effect_ctx *ctx, rill_error *err) {
+    static const float threshold[RILL_SMAA_PRESET_NUM] = {0.1f, 0.15f, 0.1f, 0.05f};
+    static const uint32_t steps[RILL_SMAA_PRESET_NUM] = {16, 4, 8, 32};
+    rill__frame *f = &ctx->renderer->frame;
+    rill_rg *g = ctx->graph;
+    const rill_render_smaa *s = settings_of(ctx, sizeof(rill_render_smaa));
+    uint32_t p = s ? (uint32_t)s->preset : 0u;
+    p = p < RILL_SMAA_PRESET_NUM ? p : 0u;
+    f->aa.smaa_threshold = threshold[p];
+    f->aa.smaa_steps = steps[p];
+    char src[32];
+    const char *dst;
+    RILL__TRY(next_pair(ctx, src, &dst, err));
+    rill_rg_image_desc d;
+    memset(&d, 0, sizeof(d));
+    d.format = RILL_RG_FORMAT_RGBA8_UNORM;
+    RILL__TRY(rill_rg_declare_image(g, "smaa.edges", &d, err));
+    d.format = RILL_RG_FORMAT_RGBA16F;
+    RILL__TRY(rill_rg_declare_image(g, "smaa.weights", &d, err));
+    RILL__TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, f, src, "smaa.edges", err));
+    RILL__TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, f, "smaa.edges",
+                         "smaa.weights", err));
+    RILL__TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, f, src, dst, err));
+    RILL__TRY(rill_rg_access(g, "smaa_blend", "smaa.weights", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    f->aa.smaa_src = find(g, src);
+    f->aa.smaa_edges = find(g, "smaa.edges");
+    f->aa.smaa_weights = find(g, "smaa.weights");
+    f->aa.smaa_dst = find(g, dst);
+    return RILL_OK;
+}
+
+/* One filter dispatch (SMAA steps, CAS): in (and in2) sampled -> out (storage), push {w, h, a, b}.
+ */
+static void filter_step(rill_rg_ctx *ctx, rill__pipe_id pipe, rill__img *in, rill__img *in2,
+                        rill__img *out, uint32_t a, float b) {
+    const rill__img_desc *d = rill__img_get_desc(out);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[pipe]);
+    rill__binding bd[3];
+    memset(bd, 0, sizeof(bd));
+    uint32_t n = 0;
+    bind_img(&bd[n++], in, RILL__SAMPLER_NEAREST_CLAMP);
+    if (in2) {
+        bind_img(&bd[n++], in2, RILL__SAMPLER_NEAREST_CLAMP);
+    }
+    bind_img(&bd[n++], out, RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, bd, n);
+    struct {
+        uint32_t w, h, a;
+        float b;
+    } push = {d->width, d->height, a, b};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, d);
+}
+
+void rill__pass_smaa_edges(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    filter_step(ctx, RILL__PIPE_SMAA_EDGES, rill__ctx_res(ctx, f->aa.smaa_src), NULL,
+                rill__ctx_res(ctx, f->aa.smaa_edges), 0, f->aa.smaa_threshold);
+}
+
+void rill__pass_smaa_weights(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    filter_step(ctx, RILL__PIPE_SMAA_WEIGHTS, rill__ctx_res(ctx, f->aa.smaa_edges), NULL,
+                rill__ctx_res(ctx, f->aa.smaa_weights), f->aa.smaa_steps, 0.0f);
+}
+
+void rill__pass_smaa_blend(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    filter_step(ctx, RILL__PIPE_SMAA_BLEND, rill__ctx_res(ctx, f->aa.smaa_src),
+                rill__ctx_res(ctx, f->aa.smaa_weights), rill__ctx_res(ctx, f->aa.smaa_dst), 0,
+                0.0f);
+}
+
+static rill_result add_cas(rill_render_effect_ctx *ctx, rill_error *err) {
+    rill__frame *f = &ctx->renderer->frame;
+    const rill_render_cas *s = settings_of(ctx, sizeof(rill_render_cas));
+    float k = s ? s->sharpening_strength : 0.6f;
+    f->aa.cas_strength = k >= 0.0f ? (k <= 1.0f ? k : 1.0f) : 0.0f; /* NaN becomes 0 */
+    f->aa.cas_denoise = s && s->denoise;
+    char src[32];
+    const char *dst;
+    RILL__TRY(next_pair(ctx, src, &dst, err));
+    RILL__TRY(add_filter(ctx->graph, "cas", rill__pass_cas, f, src, dst, err));
+    f->aa.cas_src = find(ctx->graph, src);
+    f->aa.cas_dst = find(ctx->graph, dst);
+    return RILL_OK;
+}
+
+void rill__pass_cas(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    filter_step(ctx, RILL__PIPE_CAS, rill__ctx_res(ctx, f->aa.cas_src), NULL,
+                rill__ctx_res(ctx, f->aa.cas_dst), f->aa.cas_denoise ? 1u : 0u, f->aa.cas_strength);
+}
+
+rill_result rill__effects_register_aa(rill_renderer *r, rill_error *err) {
+    static const rill_render_effect_desc aa[] = {
+        {"taa", RILL_RENDER_PHASE_HDR_POST, 0, "TemporalAntiAliasing", taa_active, add_taa, NULL},
+        {"fxaa", RILL_RENDER_PHASE_OVERLAY, 0, "Fxaa", NULL, add_fxaa, NULL},
+        {"smaa", RILL_RENDER_PHASE_OVERLAY, 1, "Smaa", NULL, add_smaa, NULL},
+        {"cas", RILL_RENDER_PHASE_OVERLAY, 2, "ContrastAdaptiveSharpening", NULL, add_cas, NULL},
+    };
+    for (size_t i = 0; i < sizeof(aa) / sizeof(aa[0]); i++) {
+        if (!rill__effect_register_anchor(r, &aa[i], err)) {
+            return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+        }
+    }
+    return RILL_OK;
+}
