@@ -184,7 +184,7 @@ static rill_result register_aa(rill_world *w, rill_render_components *out, rill_
     rill_component *slots[4] = {&out->taa, &out->fxaa, &out->smaa, &out->cas};
     for (int i = 0; i < 4; i++) {
         *slots[i] = reg(w, &d[i]);
-        if (!*slots[i]) {
+        if (!slots[i]->id) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                   "render: could not register the %s component", d[i].name);
         }
