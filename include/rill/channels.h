@@ -84,6 +84,8 @@ typedef struct rill_channel_modes {
     uint64_t changes;                  /* count of mode changes */
     /* Private: ids the observers use. */
     rill_component comp, name, model, model_mesh, mesh_instance, authored;
+    rill_component watched[4]; /* more renderable components (rill_channels_watch) */
+    uint32_t watched_count;
 } rill_channel_modes;
 
 /* Registers SceneChannels and SceneChannelModes and installs the default observers on Name,
@@ -91,6 +93,11 @@ typedef struct rill_channel_modes {
  * registering MeshInstance (rill_render_register_components does). Renderable entities that exist
  * before the first attach get their defaults then. */
 rill_result rill_channels_attach(rill_world *world, rill_error *err);
+/* Makes entities carrying `comp` renderable for the defaults (a module with its own drawable
+ * component, such as Terrain, calls it once after creating its drawer): they get channels when
+ * `comp` is added, and those that have it already get them now. Attaches first if needed.
+ * Idempotent per component; at most 4 such components per world. */
+rill_result rill_channels_watch(rill_world *world, rill_component comp, rill_error *err);
 /* The SceneChannels component, 0 before attach. */
 rill_component rill_channels_component(const rill_world *world);
 /* The modes resource, NULL before attach. */

@@ -32,9 +32,17 @@ rill_component rill_channels_component(const rill_world *world) {
 }
 
 static bool renderable(const rill_world *w, const rill_channel_modes *m, rill_entity e) {
-    return (m->model_mesh.id && rill_world_has(w, e, m->model_mesh)) ||
-           (m->model.id && rill_world_has(w, e, m->model)) ||
-           (m->mesh_instance.id && rill_world_has(w, e, m->mesh_instance));
+    if ((m->model_mesh.id && rill_world_has(w, e, m->model_mesh)) ||
+        (m->model.id && rill_world_has(w, e, m->model)) ||
+        (m->mesh_instance.id && rill_world_has(w, e, m->mesh_instance))) {
+        return true;
+    }
+    for (uint32_t i = 0; i < m->watched_count && i < RILL_COUNTOF(m->watched); i++) {
+        if (rill_world_has(w, e, m->watched[i])) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The default mask of e: the nearest explicit value or NM_ name on its ancestor chain. */
@@ -248,6 +256,36 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
     }
     if (!ok) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "channels: could not add observers");
+    }
+    return RILL_OK;
+}
+
+rill_result rill_channels_watch(rill_world *world, rill_component comp, rill_error *err) {
+    if (!world || !comp.id) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "channels: watch needs a component");
+    }
+    rill_channel_modes *m = modes_mut(world);
+    if (!m) {
+        rill_result r = rill_channels_attach(world, err);
+        if (r != RILL_OK) {
+            return r;
+        }
+        m = modes_mut(world);
+    }
+    for (uint32_t i = 0; i < m->watched_count; i++) {
+        if (rill_component_eq(m->watched[i], comp)) {
+            return RILL_OK;
+        }
+    }
+    if (m->watched_count == RILL_COUNTOF(m->watched)) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "channels: more than %u watched components",
+                              (unsigned)RILL_COUNTOF(m->watched));
+    }
+    m->watched[m->watched_count++] = comp;
+    if (!observe(world, m, comp, on_renderable)) {
+        m = modes_mut(world);
+        m->watched_count--;
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "channels: could not add an observer");
     }
     return RILL_OK;
 }

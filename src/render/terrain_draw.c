@@ -6,6 +6,7 @@
  * chunks are culled, lit, shadowed and cast shadows like any mesh. */
 #include "render_internal.h"
 
+#include "rill/channels.h"
 #include "rill/formats/image.h"
 #include "rill/terrain.h"
 
@@ -324,6 +325,12 @@ bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_b
         const terrain_gpu *g = rt->terrains.data[t];
         if (!g->material.id)
             continue;
+        /* The terrain entity's channels, resolved like any instance's: every chunk draws so. */
+        float opacity = 1.0f;
+        rill_render_mode mode = rill_channels_resolve(
+            buf->channel_modes, rill_channels_get(rt->world, g->entity), &opacity);
+        if (mode == RILL_RENDER_MODE_HIDDEN)
+            continue;
         for (uint32_t i = 0; i < g->chunks_x * g->chunks_z; i++) {
             if (!g->chunks[i].mesh.id)
                 continue;
@@ -334,6 +341,8 @@ bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_b
             in.mesh = g->chunks[i].mesh;
             in.material = g->material;
             rill_mat4_identity(in.transform); /* chunk vertices are in world space */
+            in.mode = mode;
+            in.ghost_opacity = opacity;
             if (!rill_array_push(&buf->instances, in))
                 return false;
         }
@@ -375,6 +384,12 @@ rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *
     if (!rt->comp.id || !rill_world_set_resource(desc->world, res, &tr)) {
         rill_free(rt);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_terrain_create: out of memory");
+        return NULL;
+    }
+    /* A terrain is renderable: it gets scene channels (context by default) like a model. */
+    if (rill_channels_watch(desc->world, rt->comp, err) != RILL_OK) {
+        rill_world_set_resource(desc->world, res, &(terrain_resource){NULL});
+        rill_free(rt);
         return NULL;
     }
     return rt;

@@ -6,6 +6,7 @@
 #include "rill_test.h"
 
 #include "golden.h"
+#include "rill/channels.h"
 #include "rill/render.h"
 #include "rill/terrain.h"
 
@@ -182,6 +183,25 @@ static void test_terrain_golden_and_stream_out(void **state) {
     char msg[1024];
     if (!golden_check("terrain_splat", px, W, H, msg, sizeof msg))
         fail_msg("%s", msg);
+
+    /* Scene channels: the terrain is renderable, so it defaults to context; hiding context hides
+     * its chunks (the cube, a MeshInstance, is context too), wireframe and ghost reach every
+     * chunk. */
+    assert_int_equal(rill_channels_get(w, te), RILL_CHANNEL_CONTEXT);
+    rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_HIDDEN, 1.0f);
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        fail_msg("extract: %s", err.msg);
+    assert_int_equal(snap.instance_count, 1); /* the cube, resolved hidden by the renderer */
+    assert_int_equal(snap.instances[0].mode, RILL_RENDER_MODE_HIDDEN);
+    rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_GHOST, 0.4f);
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        fail_msg("extract: %s", err.msg);
+    assert_int_equal(snap.instance_count, 5);
+    for (uint32_t i = 0; i < snap.instance_count; i++) {
+        assert_int_equal(snap.instances[i].mode, RILL_RENDER_MODE_GHOST);
+        assert_true(fabsf(snap.instances[i].ghost_opacity - 0.4f) < 1e-6f);
+    }
+    rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_NORMAL, 1.0f);
 
     /* Streaming on with the camera far away: every chunk goes out, and with it its GPU mesh. */
     rill_terrain_view away = {
