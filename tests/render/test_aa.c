@@ -478,11 +478,52 @@ static void test_taa_reset(void **state) {
     destroy(f);
 }
 
+/* Settings as hostile input: out-of-range enums, a NaN or huge strength, and a routed payload
+ * shorter than the struct (another type registered under the same name) all render with the
+ * defaults (FXAA High, SMAA High, CAS clamped), no validation message. */
+static void test_hostile_settings(void **state) {
+    (void)state;
+    fixture *f = make(RILL_RENDER_QUALITY_HIGH, W, H);
+    static uint8_t good[NPX], bad[NPX];
+    scene(f, 0, 0);
+    route(f, false, true, true, false);
+    frame(f, good);
+    f->fxaa.edge_threshold = (rill_fxaa_sensitivity)99;
+    f->fxaa.edge_threshold_min = (rill_fxaa_sensitivity)-7;
+    f->smaa.preset = (rill_smaa_preset)1000;
+    frame(f, bad);
+    assert_int_equal(differing(good, bad, NPX, 0), 0);
+    route(f, false, false, false, true);
+    f->cas.sharpening_strength = 1.0f;
+    frame(f, good);
+    f->cas.sharpening_strength = 1e30f;
+    frame(f, bad);
+    assert_int_equal(differing(good, bad, NPX, 0), 0);
+    f->cas.sharpening_strength = 0.0f;
+    frame(f, good);
+    f->cas.sharpening_strength = NAN;
+    frame(f, bad);
+    assert_int_equal(differing(good, bad, NPX, 0), 0);
+    /* one byte of "Smaa": defaults; still a pass */
+    uint8_t tiny = 0xff;
+    rill_render_routed_settings rs = {"Smaa", &tiny, 1, 0};
+    f->snap.view.settings = &rs;
+    f->snap.view.settings_count = 1;
+    frame(f, bad);
+    assert_true(has_pass(f, "smaa_blend"));
+    route(f, false, false, true, false);
+    f->smaa.preset = RILL_SMAA_HIGH;
+    frame(f, good);
+    assert_int_equal(differing(good, bad, NPX, 0), 0);
+    destroy(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_absent_and_slots), cmocka_unit_test(test_taa_tier),
         cmocka_unit_test(test_fxaa_smaa),        cmocka_unit_test(test_cas),
         cmocka_unit_test(test_taa_moving),       cmocka_unit_test(test_taa_reset),
+        cmocka_unit_test(test_hostile_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
