@@ -28,6 +28,8 @@ typedef struct render_opts {
     int ssao;    /* -1 off, else rill_ssao_quality */
     float bloom; /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure;
+    int quality;         /* 0 = the project's, else rill_render_quality */
+    rill_cli_effects fx; /* --effect, --plugins */
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
     const char *channels[RILL_CHANNEL_COUNT];
     uint32_t channel_count;
@@ -52,14 +54,24 @@ static void usage(FILE *f) {
         "  --bloom INTENSITY   bloom on with this intensity (> 0)\n"
         "  --ssao low|medium|high|ultra\n"
         "                      screen-space ambient occlusion (selects the High quality tier)\n"
+        "  --effect NAME[:field=value,...]\n"
+        "                      put effect settings on every camera (repeatable): any routed\n"
+        "                      settings component by name or effect id (Bloom, "
+        "ssao:quality=Ultra,\n"
+        "                      Sepia:strength=0.5); fields as `rill components` lists them.\n"
+        "                      Effects the scene holds apply without it\n"
+        "  --plugins DIR       load the effect plugins of DIR (before the scene is bound)\n"
+        "  --quality low|medium|high\n"
+        "                      quality tier, a ceiling on effects (default: the project's)\n"
         "  --debug-view normals|motion\n"
-        "  --render-scale S    3D passes at this fraction of the output size, in [0.1, 1]\n"
-        "                      (default: the project's [rendering] render_scale)\n"
+        "  --render-scale S    3D passes at this fraction of the output size, in [0.1, 2]; never\n"
+        "                      above the output (default: the project's [rendering] render_scale)\n"
         "  --device NAME       pick a Vulkan device by name (also RILL_DEVICE)\n"
         "  --validation        enable the Vulkan validation layers (also RILL_VALIDATION=1); any\n"
         "                      validation message fails the command\n"
         "  --dump-graph        print the compiled render graph\n"
-        "  --stats             print per-pass GPU times and counters\n"
+        "  --stats             print per-pass GPU times, the effects that ran with their GPU time\n"
+        "                      and counters\n"
         "  --channel NAME=MODE render mode of a scene channel (repeatable): NAME is context,\n"
         "                      selectable, preserve-identity, ghost or bitN (0-63); MODE is\n"
         "                      normal, hidden, wireframe or ghost:OPACITY (0..1, e.g. ghost:0.35)\n"
@@ -81,6 +93,9 @@ static const rill_ssao_quality SSAO_VALUES[] = {RILL_SSAO_LOW, RILL_SSAO_MEDIUM,
                                                 RILL_SSAO_ULTRA};
 static const char *const DEBUG_VIEWS[] = {"normals", "motion", NULL};
 static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
+static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
+static const rill_render_quality QUALITY_VALUES[] = {
+    RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM, RILL_RENDER_QUALITY_HIGH};
 
 /* Returns 0 to go on, -1 after --help (exit 0), 2 on a usage error. */
 static int parse(int argc, char **argv, render_opts *o) {
@@ -96,12 +111,19 @@ static int parse(int argc, char **argv, render_opts *o) {
             usage(stdout);
             return -1;
         }
-        bool takes_value = !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
-                           !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") ||
-                           !strcmp(a, "--bloom") || !strcmp(a, "--ssao") ||
-                           !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
-                           !strcmp(a, "--device") || !strcmp(a, "--pack") ||
-                           !strcmp(a, "--channel") || !strcmp(a, "--passthrough");
+        int fxa = rill_cli_effects_arg(&o->fx, "render", a, v); /* --effect, --plugins */
+        if (fxa != 0) {
+            if (fxa < 0)
+                return 2;
+            i++;
+            continue;
+        }
+        bool takes_value =
+            !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
+            !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") || !strcmp(a, "--bloom") ||
+            !strcmp(a, "--ssao") || !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
+            !strcmp(a, "--device") || !strcmp(a, "--pack") || !strcmp(a, "--channel") ||
+            !strcmp(a, "--passthrough") || !strcmp(a, "--quality");
         if (takes_value && !v) {
             fprintf(stderr, "rill render: %s needs a value\n", a);
             return 2;
@@ -149,6 +171,10 @@ static int parse(int argc, char **argv, render_opts *o) {
             if ((k = rill_cli_enum(v, SSAO_LEVELS)) < 0)
                 return rill_cli_bad_enum("render", a, v, SSAO_LEVELS), 2;
             o->ssao = (int)SSAO_VALUES[k], i++;
+        } else if (strcmp(a, "--quality") == 0) {
+            if ((k = rill_cli_enum(v, QUALITIES)) < 0)
+                return rill_cli_bad_enum("render", a, v, QUALITIES), 2;
+            o->quality = (int)QUALITY_VALUES[k], i++;
         } else if (strcmp(a, "--debug-view") == 0) {
             if ((k = rill_cli_enum(v, DEBUG_VIEWS)) < 0)
                 return rill_cli_bad_enum("render", a, v, DEBUG_VIEWS), 2;
@@ -156,8 +182,8 @@ static int parse(int argc, char **argv, render_opts *o) {
                 k == 1 ? RILL_RENDER_DEBUG_VIEW_MOTION : RILL_RENDER_DEBUG_VIEW_NORMALS;
             i++;
         } else if (strcmp(a, "--render-scale") == 0) {
-            if (!rill_cli_parse_float(v, 0.1, 1.0, &o->render_scale)) {
-                fprintf(stderr, "rill render: bad --render-scale '%s' (want [0.1, 1])\n", v);
+            if (!rill_cli_parse_float(v, 0.1, 2.0, &o->render_scale)) {
+                fprintf(stderr, "rill render: bad --render-scale '%s' (want [0.1, 2])\n", v);
                 return 2;
             }
             i++;
@@ -236,7 +262,8 @@ static void apply_view_opts(const render_opts *o, rill_render_snapshot *snap) {
         snap->view.tonemapper = o->tonemap;
     if (o->exposure != 0.0f)
         snap->view.exposure_ev = o->exposure;
-    snap->view.auto_exposure.enabled = o->auto_exposure;
+    if (o->auto_exposure) /* else the scene's AutoExposure, when routed, stays */
+        snap->view.auto_exposure.enabled = true;
     if (o->bloom > 0.0f) {
         snap->view.bloom.enabled = true;
         snap->view.bloom.intensity = o->bloom;
@@ -279,6 +306,16 @@ static void print_stats(const render_opts *o, rill_renderer *r) {
         printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
     printf("wireframe draws: %u edge buffers, %u line fill; ghost alpha draws: %u\n",
            s.wire_edge_draws, s.wire_fill_draws, s.ghost_alpha_draws);
+    char line[1024];
+    rill_cli_effects_format(r, line, sizeof(line));
+    printf("%s\n", line);
+    rill_renderer_settings rs;
+    rill_renderer_get_settings(r, &rs);
+    printf("quality %s, shadow map %u, render scale %.2f (3D %ux%u)\n",
+           rs.quality == RILL_RENDER_QUALITY_LOW    ? "low"
+           : rs.quality == RILL_RENDER_QUALITY_HIGH ? "high"
+                                                    : "medium",
+           rs.shadow_map_size, (double)rs.render_scale, rs.width_3d, rs.height_3d);
     if (s.validation)
         printf("validation messages: %u\n", s.validation_messages);
     (void)o;
@@ -317,6 +354,8 @@ int rill_cmd_render(int argc, char **argv) {
     d.debug_flags = o.debug_flags;
     if (o.ssao >= 0)
         d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
+    if (o.quality)
+        d.quality = (rill_render_quality)o.quality;
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
     if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
@@ -325,7 +364,9 @@ int rill_cmd_render(int argc, char **argv) {
         return 1;
     }
     int rc = 1;
-    if (rill_content_load(c, r, &err) != RILL_OK)
+    if (rill_cli_effects_attach(&o.fx, r, c, &err) != RILL_OK ||
+        rill_content_load(c, r, &err) != RILL_OK ||
+        rill_cli_effects_apply(&o.fx, c, r, &err) != RILL_OK)
         goto done;
     apply_channels(&o, rill_app_world(rill_content_app(c)));
     /* Streamed scene instances and their models load over frames: let them arrive first. */
@@ -375,6 +416,7 @@ done:
     if (rc && err.msg[0])
         fprintf(stderr, "rill render: %s\n", err.msg);
     rill_content_release(c);
+    rill_cli_effects_release(&o.fx);
     rill_renderer_destroy(r);
     rill_content_destroy(c);
     return rc;

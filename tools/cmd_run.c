@@ -10,7 +10,9 @@
  * wheel changes the speed, 1-4 cycle the render mode of the built-in scene channels (context,
  * selectable, preserve-identity, ghost: normal, hidden, wireframe, ghost 0.35), a left click picks
  * the nearest selectable entity under the cursor (its name goes in the overlay), F1 toggles the
- * overlay, Esc quits.
+ * overlay, F2 cycles the quality tier, F3/F4 lower/raise the render scale, Esc quits. The overlay
+ * lists the effects that ran for the camera with their GPU time; the integrated-GPU hint shows as
+ * a toast for the first seconds.
  */
 #include "cli_args.h"
 #include "cmds.h"
@@ -27,6 +29,7 @@
 #include "rill/stream.h"
 
 #define RUN_MAX_FRAMES 1000000000ull /* --frames upper bound (a typo, not a wish) */
+#define RUN_TOAST_NS 10000000000ull  /* how long the integrated-GPU hint stays on screen */
 
 /* >>camera ------------------------------------------------------------------------------------ */
 
@@ -99,6 +102,7 @@ typedef struct viewer {
     bool capture;  /* capture this frame (the last one) for --screenshot */
     bool captured; /* a capture was written */
     uint64_t frames;
+    uint64_t start_ns;
     uint64_t last_ns;
     double frame_ms;
     int rc;
@@ -174,6 +178,64 @@ static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, floa
         printf("%s\n", v->picked);
 }
 
+static const char *tier_name(rill_render_quality q) {
+    return q == RILL_RENDER_QUALITY_LOW ? "Low" : q == RILL_RENDER_QUALITY_HIGH ? "High" : "Medium";
+}
+
+/* F2 cycles the quality tier (Low -> Medium -> High -> Low), F3/F4 lower/raise the render scale
+ * by 0.1 (of the logical window, [0.1, 2]). */
+static void runtime_keys(viewer *v, const rill_input *in) {
+    rill_renderer_settings rs;
+    rill_renderer_get_settings(v->r, &rs);
+    if (in->key_pressed[RILL_KEY_F1 + 1]) {
+        rill_render_quality q = rs.quality == RILL_RENDER_QUALITY_HIGH  ? RILL_RENDER_QUALITY_LOW
+                                : rs.quality == RILL_RENDER_QUALITY_LOW ? RILL_RENDER_QUALITY_MEDIUM
+                                                                        : RILL_RENDER_QUALITY_HIGH;
+        rill_renderer_set_quality(v->r, q);
+        printf("rill run: quality %s\n", tier_name(q));
+    }
+    float step = (float)in->key_pressed[RILL_KEY_F1 + 3] - (float)in->key_pressed[RILL_KEY_F1 + 2];
+    if (step != 0.0f) {
+        rill_renderer_set_render_scale(v->r, rs.render_scale + 0.1f * step);
+        rill_renderer_get_settings(v->r, &rs);
+        printf("rill run: render scale %.1f (3D %ux%u)\n", (double)rs.render_scale, rs.width_3d,
+               rs.height_3d);
+    }
+}
+
+/* The stats overlay from byte n of v->text on: renderer counters, the effects that ran with their
+ * GPU time, the tier and scale, streaming and LOD. */
+static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings *rs, size_t n) {
+    rill_render_stats st;
+    rill_renderer_stats(v->r, &st);
+    size_t cap = sizeof(v->text);
+    n += rill_render_stats_format(&st, v->frame_ms, v->text + n, cap - n);
+    if (n + 1 < cap) {
+        n += rill_cli_effects_format(v->r, v->text + n, cap - n);
+    }
+    rill_stream_stats ss;
+    rill_stream_get_stats(rill_app_stream(app), &ss);
+    rill_lod_stats ls;
+    rill_lod_system_get_stats(rill_app_models_lod(rill_content_models(v->content)), &ls);
+    if (n + 1 < cap) {
+        n += (size_t)snprintf(
+            v->text + n, cap - n,
+            "\nquality %s (F2)  scale %.1f (F3/F4) -> 3D %ux%u  shadows %u\n"
+            "entities %u  instances %u loaded, %u loading, %u unloaded\n"
+            "lod %u / %u / %u / %u  streaming %.2f ms\n",
+            tier_name(rs->quality), (double)rs->render_scale, rs->width_3d, rs->height_3d,
+            rs->shadow_map_size, rill_world_entity_count(rill_app_world(app)), ss.loaded,
+            ss.loading, ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1], ls.per_level[2],
+            ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
+    }
+    if (n + 1 < cap)
+        n += channel_line(rill_app_world(app), v->text + n, cap - n);
+    if (n + 1 < cap && v->picked[0])
+        n += (size_t)snprintf(v->text + n, cap - n, "%s\n", v->picked);
+    if (n + 1 < cap)
+        snprintf(v->text + n, cap - n, "speed %.1f  (F1 hides this)", v->cam.speed);
+}
+
 /* The app's render hook: input, camera, overlay, one frame. */
 static void viewer_render(rill_app *app, void *user) {
     viewer *v = user;
@@ -186,7 +248,12 @@ static void viewer_render(rill_app *app, void *user) {
         if (in->key_pressed['1' + b])
             cycle_channel(rill_app_world(app), b);
     }
+    runtime_keys(v, in);
+    if (v->opts->effects)
+        rill_cli_effects_poll(v->opts->effects); /* plugin hot reload */
     uint64_t now = rill_time_ns();
+    if (!v->start_ns)
+        v->start_ns = now;
     float dt = v->last_ns ? (float)((double)(now - v->last_ns) * 1e-9) : 1.0f / 60.0f;
     v->frame_ms = v->last_ns ? (double)(now - v->last_ns) * 1e-6 : 0.0;
     v->last_ns = now;
@@ -224,27 +291,15 @@ static void viewer_render(rill_app *app, void *user) {
             pick_at(v, app, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
                     (float)wh, false);
     }
-    if (v->overlay) {
-        rill_render_stats st;
-        rill_renderer_stats(v->r, &st);
-        size_t n = rill_render_stats_format(&st, v->frame_ms, v->text, sizeof(v->text));
-        rill_stream_stats ss;
-        rill_stream_get_stats(rill_app_stream(app), &ss);
-        rill_lod_stats ls;
-        rill_lod_system_get_stats(rill_app_models_lod(rill_content_models(v->content)), &ls);
-        n += (size_t)snprintf(v->text + n, sizeof(v->text) - n,
-                              "entities %u  instances %u loaded, %u loading, %u unloaded\n"
-                              "lod %u / %u / %u / %u  streaming %.2f ms\n",
-                              rill_world_entity_count(rill_app_world(app)), ss.loaded, ss.loading,
-                              ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
-                              ls.per_level[2], ls.per_level[3],
-                              (double)rill_app_last_streaming_ns(app) / 1e6);
-        if (n < sizeof(v->text))
-            n += channel_line(rill_app_world(app), v->text + n, sizeof(v->text) - n);
-        if (n < sizeof(v->text) && v->picked[0])
-            n += (size_t)snprintf(v->text + n, sizeof(v->text) - n, "%s\n", v->picked);
-        if (n < sizeof(v->text))
-            snprintf(v->text + n, sizeof(v->text) - n, "speed %.1f  (F1 hides this)", v->cam.speed);
+    rill_renderer_settings rs;
+    rill_renderer_get_settings(v->r, &rs);
+    bool toast = rs.hint[0] && now - v->start_ns < RUN_TOAST_NS;
+    if (v->overlay || toast) {
+        size_t n = 0;
+        if (toast)
+            n = (size_t)snprintf(v->text, sizeof(v->text), "hint: %s\n", rs.hint);
+        if (v->overlay && n < sizeof(v->text))
+            overlay_text(v, app, &rs, n);
         rill_renderer_set_overlay_text(v->r, v->text);
     } else {
         rill_renderer_set_overlay_text(v->r, NULL);
@@ -334,11 +389,19 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     if (opts->vsync >= 0)
         rd.vsync = opts->vsync != 0;
     rd.shadow_distance = opts->shadow_distance;
+    if (opts->quality)
+        rd.quality = (rill_render_quality)opts->quality;
+    if (opts->render_scale > 0.0f)
+        rd.render_scale = opts->render_scale;
     if (rill_renderer_create(&rd, &v->r, &err) != RILL_OK) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
-    if (rill_content_load(content, v->r, &err) != RILL_OK || !start_camera(v, &err)) {
+    /* Plugins before the scene is bound (it may hold their settings), --effect after the load
+     * (the default camera exists then). */
+    if ((opts->effects && rill_cli_effects_attach(opts->effects, v->r, content, &err) != RILL_OK) ||
+        rill_content_load(content, v->r, &err) != RILL_OK || !start_camera(v, &err) ||
+        (opts->effects && rill_cli_effects_apply(opts->effects, content, v->r, &err) != RILL_OK)) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
@@ -381,6 +444,8 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     }
 done:
     rill_content_release(content);
+    if (opts->effects)
+        rill_cli_effects_release(opts->effects);
     rill_renderer_destroy(v->r);
     rill_window_destroy(v->win);
     rill_free(v);
@@ -394,6 +459,8 @@ static void usage(FILE *f) {
         f,
         "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--vsync on|off] [--frames N]\n"
         "                [--screenshot out.png] [--channel NAME=MODE]... [--pick X,Y]\n"
+        "                [--quality low|medium|high] [--render-scale S]\n"
+        "                [--effect NAME[:field=value,...]]... [--plugins DIR]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, builtin:spheres or builtin:cubes:N; none with --pack (or a\n"
         "                    pack appended to this program) plays the pack's project\n"
@@ -408,21 +475,36 @@ static void usage(FILE *f) {
         "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
         "  --pick X,Y        pick at pixel X,Y on the last of --frames (else the first frame) and\n"
         "                    print what was hit\n"
+        "  --quality low|medium|high\n"
+        "                    quality tier, a ceiling on effects (default: the project's\n"
+        "                    [rendering] graphics_quality, Medium); F2 cycles it while running\n"
+        "  --render-scale S  3D resolution as a fraction of the logical window, in [0.1, 2],\n"
+        "                    never above the display (default: the project's); F3/F4 change it\n"
+        "  --effect NAME[:field=value,...]\n"
+        "                    put effect settings on every camera (repeatable): any routed\n"
+        "                    settings component by name or effect id (Bloom, ssao:quality=Ultra,\n"
+        "                    Sepia:strength=0.5). Effects the scene holds apply without it\n"
+        "  --plugins DIR     load the effect plugins of DIR; edited shaders and rebuilt\n"
+        "                    libraries are swapped in while running\n"
         "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
         "speed,\n"
         "          1 2 3 4 cycle the mode of the context, selectable, preserve-identity and\n"
         "          ghost channels (normal, hidden, wireframe, ghost 0.35), left click picks the\n"
-        "          nearest selectable entity (named in the overlay),\n"
-        "          F1 overlay, Esc quit. Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
+        "          nearest selectable entity (named in the overlay), F1 overlay (effects with\n"
+        "          their GPU time), F2 quality tier, F3/F4 render scale, Esc quit.\n"
+        "          Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
         "default is stated on stderr as a note.\n");
 }
 
 static const char *const ON_OFF[] = {"on", "off", NULL};
+static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
 
 int rill_cmd_run(int argc, char **argv) {
-    rill_cli_viewer_opts o = {.vsync = -1};
+    rill_cli_effects fx;
+    memset(&fx, 0, sizeof(fx));
+    rill_cli_viewer_opts o = {.vsync = -1, .effects = &fx};
     const char *input = NULL, *pack = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -430,9 +512,17 @@ int rill_cmd_run(int argc, char **argv) {
             usage(stdout);
             return 0;
         }
-        bool takes_value = !strcmp(a, "--size") || !strcmp(a, "--vsync") ||
-                           !strcmp(a, "--frames") || !strcmp(a, "--screenshot") ||
-                           !strcmp(a, "--pack") || !strcmp(a, "--channel") || !strcmp(a, "--pick");
+        int fxa = rill_cli_effects_arg(&fx, "run", a, val); /* --effect, --plugins */
+        if (fxa != 0) {
+            if (fxa < 0)
+                return 2;
+            i++;
+            continue;
+        }
+        bool takes_value =
+            !strcmp(a, "--size") || !strcmp(a, "--vsync") || !strcmp(a, "--frames") ||
+            !strcmp(a, "--screenshot") || !strcmp(a, "--pack") || !strcmp(a, "--channel") ||
+            !strcmp(a, "--pick") || !strcmp(a, "--quality") || !strcmp(a, "--render-scale");
         if (takes_value && !val) {
             fprintf(stderr, "rill run: %s needs a value\n", a);
             return 2;
@@ -448,6 +538,20 @@ int rill_cmd_run(int argc, char **argv) {
             if (k < 0)
                 return rill_cli_bad_enum("run", a, val, ON_OFF), 2;
             o.vsync = k == 0;
+            i++;
+        } else if (strcmp(a, "--quality") == 0) {
+            int k = rill_cli_enum(val, QUALITIES);
+            if (k < 0)
+                return rill_cli_bad_enum("run", a, val, QUALITIES), 2;
+            o.quality = k == 0   ? RILL_RENDER_QUALITY_LOW
+                        : k == 1 ? RILL_RENDER_QUALITY_MEDIUM
+                                 : RILL_RENDER_QUALITY_HIGH;
+            i++;
+        } else if (strcmp(a, "--render-scale") == 0) {
+            if (!rill_cli_parse_float(val, 0.1, 2.0, &o.render_scale)) {
+                fprintf(stderr, "rill run: bad --render-scale '%s' (want [0.1, 2])\n", val);
+                return 2;
+            }
             i++;
         } else if (strcmp(a, "--frames") == 0) {
             long long n = 0;

@@ -77,6 +77,42 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
 
 struct rill_renderer;
 
+/* >>effects (cli_effects.c): --plugins DIR and --effect NAME[:field=value,...] of render/run */
+
+#define RILL_CLI_MAX_EFFECTS 16u
+#define RILL__CLI_TRY(x)                                                                           \
+    do {                                                                                           \
+        rill_result cli_try_r_ = (x);                                                              \
+        if (cli_try_r_ != RILL_OK) {                                                               \
+            return cli_try_r_;                                                                     \
+        }                                                                                          \
+    } while (0)
+struct rill_plugins;
+typedef struct rill_cli_effects {
+    const char *plugins_dir; /* NULL = no plugins */
+    const char *specs[RILL_CLI_MAX_EFFECTS];
+    uint32_t count;
+    struct rill_plugins *host; /* after attach */
+} rill_cli_effects;
+/* Takes --effect / --plugins (value v): 1 consumed (skip v), 0 not one of them, -1 usage error
+ * (printed). */
+int rill_cli_effects_arg(rill_cli_effects *fx, const char *cmd, const char *a, const char *v);
+/* Creates the plugin host on the content's world and loads --plugins DIR: after the renderer,
+ * before rill_content_load (the scene may name plugin components). No-op without --plugins. */
+rill_result rill_cli_effects_attach(rill_cli_effects *fx, struct rill_renderer *r, rill_content *c,
+                                    rill_error *err);
+/* Puts each --effect on every active camera (after rill_content_load: the default camera exists
+ * then). Unknown names and fields fail with the known ones listed. */
+rill_result rill_cli_effects_apply(rill_cli_effects *fx, rill_content *c, struct rill_renderer *r,
+                                   rill_error *err);
+/* Hot reload: once per frame. */
+void rill_cli_effects_poll(rill_cli_effects *fx);
+/* "effects: ssao 0.31 ms bloom 0.12 ms Sepia 0.02 ms" (what ran in the last frame, GPU time of
+ * the newest finished frame); returns the length written (< cap). */
+size_t rill_cli_effects_format(struct rill_renderer *r, char *buf, size_t cap);
+/* Destroys the plugin host (before the renderer). */
+void rill_cli_effects_release(rill_cli_effects *fx);
+
 /* Viewer options (`rill run`, `rill demo --window`). Zero = defaults. */
 typedef struct rill_cli_viewer_opts {
     const char *title;      /* NULL = the project's [window] title */
@@ -95,6 +131,9 @@ typedef struct rill_cli_viewer_opts {
     uint32_t channel_count;
     bool has_pick; /* --pick X,Y: pick at that pixel on the last frame and print the hit */
     float pick_x, pick_y;
+    int quality;                      /* 0 = the project's tier, else rill_render_quality */
+    float render_scale;               /* 0 = the project's */
+    struct rill_cli_effects *effects; /* --effect / --plugins (NULL = none) */
 } rill_cli_viewer_opts;
 
 /* Opens the window and a renderer on it (sized and tuned by the content's project), loads the

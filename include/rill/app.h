@@ -648,6 +648,10 @@ const char *rill_content_scene(const rill_content *content);
 uint32_t rill_content_pack_count(const rill_content *content);
 /* The model system (NULL before rill_content_load). */
 rill_app_models *rill_content_models(const rill_content *content);
+/* The render components of the content's world (registered at open; rill_render_extract routes
+ * their settings types): a plugin host adds its effects' settings here
+ * (rill_plugins_desc.components). NULL built without the renderer. */
+struct rill_render_components *rill_content_render_components(rill_content *content);
 /* The physics world and terrain system rill_content_load turns on for every content (Collider /
  * RigidBody entities simulate; Terrain entities load, stream with the gate and camera, and draw
  * through rill_render_terrain). NULL before load, after release, or built without the renderer. */

@@ -86,8 +86,10 @@ enum {
 };
 
 /* Quality tiers. They pick the shadow map size and switch effects off, never on: SSAO runs only
- * at HIGH, bloom and auto exposure at MEDIUM and HIGH. On an integrated GPU a tier other than LOW
- * logs one hint at creation. */
+ * at HIGH, bloom and auto exposure at MEDIUM and HIGH. The tier is a ceiling: it keeps an effect
+ * out of the frame while the camera's routed settings (and their sources) stay as they are, so
+ * raising it (rill_renderer_set_quality) restores them. On an integrated GPU a tier other than LOW
+ * logs one hint at creation (rill_renderer_settings.hint). */
 typedef enum rill_render_quality {
     RILL_RENDER_QUALITY_DEFAULT = 0, /* = MEDIUM */
     RILL_RENDER_QUALITY_LOW,
@@ -106,8 +108,9 @@ typedef enum rill_render_quality {
  *   quality DEFAULT = MEDIUM; shadow_map_size 0 = the tier's size per cascade (Low 512, Medium
  *   1024, High 2048); shadow_cascades 0 = 4 (max 4);
  *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache;
- *   render_scale 0 = 1.0: the 3D passes render at this fraction of the output size (clamped to
- *   [0.1, 1]; never supersampled) and tonemapping upscales bilinearly to the full output. */
+ *   render_scale 0 = 1.0: the 3D passes render at this fraction of the logical window (clamped
+ *   to [0.1, 2]; never above the output's physical size: no supersampling, see
+ *   rill_renderer_set_render_scale) and tonemapping upscales bilinearly to the full output. */
 typedef struct rill_renderer_desc {
     uint32_t width, height;
     rill_render_quality quality;
@@ -140,8 +143,32 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
 void rill_renderer_destroy(rill_renderer *r);
 /* Replaces desc.debug_flags from the next frame on. */
 void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags);
-/* Changes render_scale from the next frame on (clamped to [0.1, 1]). */
+/* Changes render_scale from the next frame on: a fraction of the logical window, clamped to
+ * [0.1, 2] (0 = 1). The 3D images are render_scale / display scale of the output (the display
+ * scale is the window's content scale, 1 headless), never above the output: no supersampling.
+ * The overlay is always drawn at the output's resolution. */
 void rill_renderer_set_render_scale(rill_renderer *r, float scale);
+/* Changes the quality tier from the next frame on (DEFAULT = MEDIUM): the ceiling on effects and,
+ * unless desc.shadow_map_size was given, the shadow map size. Raising it brings back every effect
+ * the cameras' routed settings still hold (the ceiling never touches the settings). */
+void rill_renderer_set_quality(rill_renderer *r, rill_render_quality quality);
+
+/* What the renderer applies now. */
+typedef struct rill_renderer_settings {
+    rill_render_quality quality;
+    uint32_t shadow_map_size;   /* per cascade */
+    float render_scale;         /* asked, of the logical window ([0.1, 2]) */
+    float display_scale;        /* physical pixels per logical pixel (1 headless) */
+    float render_scale_applied; /* of the output: min(render_scale / display_scale, 1) */
+    uint32_t width, height;     /* output */
+    uint32_t width_3d, height_3d;
+    bool vsync;          /* FIFO present mode (windowed) */
+    bool integrated_gpu; /* the device is an integrated GPU */
+    /* The integrated-GPU hint of this launch (integrated GPU and a tier other than Low, logged
+     * once at creation; cleared by choosing Low), "" when none. Show it; it changes nothing. */
+    const char *hint;
+} rill_renderer_settings;
+void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *out);
 /* Resizes the headless target (windowed renderers follow the surface). */
 rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t height,
                                  rill_error *err);

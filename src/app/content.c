@@ -364,6 +364,10 @@ rill_app_models *rill_content_models(const rill_content *c) {
     return c ? c->models : NULL;
 }
 
+struct rill_render_components *rill_content_render_components(rill_content *c) {
+    return c ? &c->comps : NULL;
+}
+
 void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
     if (!c || !d)
         return;
@@ -382,14 +386,9 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
         d->quality = RILL_RENDER_QUALITY_MEDIUM;
         break;
     }
+    /* A fraction of the logical window in [0.1, 2]; the renderer never draws above the
+     * display's physical size (rill_renderer_set_render_scale). */
     d->render_scale = p->rendering.render_scale;
-    if (p->rendering.render_scale > 1.0f) {
-        d->render_scale = 1.0f;
-        RILL_LOG_WARN(LOGC,
-                      "project.toml [rendering] render_scale %.2f is not applied: the renderer "
-                      "never supersamples, drawing at 1.0",
-                      (double)p->rendering.render_scale);
-    }
 }
 
 /* >>math -------------------------------------------------------------------------------------- */
@@ -962,6 +961,11 @@ void rill_content_renderer_desc(rill_content *c, struct rill_renderer_desc *d) {
 }
 
 rill_app_models *rill_content_models(const rill_content *c) {
+    (void)c;
+    return NULL;
+}
+
+struct rill_render_components *rill_content_render_components(rill_content *c) {
     (void)c;
     return NULL;
 }

@@ -12,6 +12,7 @@ typedef struct rill__effect {
     char id[48], settings[48];
     bool has_settings, ran, wanted, after_lighting;
     bool anchor; /* an engine anchor (anti-aliasing): first in its phase, whatever the order */
+    uint32_t pass_first, pass_n; /* the passes it added to the last graph */
     rill_render_phase phase;
     int32_t order;
     rill_render_effect_active_fn active;
@@ -117,6 +118,28 @@ void rill_render_effect_unregister(rill_renderer *r, uint32_t effect) {
     }
 }
 
+/* The GPU time of fx's passes: their labels in the last built graph, looked up in the newest
+ * timings (a pass label names one pass per frame). */
+static double effect_gpu_ms(const rill_renderer *r, const rill__effect *fx) {
+    rill_render_stats *st = rill_malloc_tagged(sizeof(*st), RILL_MEM_RENDER);
+    if (!st) {
+        return 0.0;
+    }
+    rill_renderer_stats(r, st);
+    double ms = 0.0;
+    for (uint32_t p = fx->pass_first; p < fx->pass_first + fx->pass_n; p++) {
+        const char *label = rill_rg_pass_label(r->graph, p);
+        for (uint32_t k = 0; label && k < st->pass_count; k++) {
+            if (st->pass_names[k] && strcmp(st->pass_names[k], label) == 0) {
+                ms += st->pass_gpu_ms[k];
+                break;
+            }
+        }
+    }
+    rill_free(st);
+    return ms;
+}
+
 uint32_t rill_render_effect_count(const rill_renderer *r) {
     return r && r->effects ? r->effects->count : 0;
 }
@@ -126,8 +149,17 @@ bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effe
         return false;
     }
     const rill__effect *fx = &r->effects->list[i];
-    *out = (rill_render_effect_info){
-        fx->handle, fx->id, fx->phase, fx->order, fx->has_settings ? fx->settings : NULL, fx->ran};
+    *out = (rill_render_effect_info){fx->handle,
+                                     fx->id,
+                                     fx->phase,
+                                     fx->order,
+                                     fx->has_settings ? fx->settings : NULL,
+                                     fx->ran,
+                                     fx->ran ? fx->pass_n : 0,
+                                     0.0};
+    if (fx->ran && fx->pass_n) {
+        out->gpu_ms = effect_gpu_ms(r, fx);
+    }
     return true;
 }
 
@@ -244,11 +276,13 @@ static rill_result add_phase(rill_renderer *r, rill_rg *g, rill_render_phase pha
         ctx.settings = rill_render_view_settings(ctx.view, fx->settings, &ctx.settings_size);
         ctx.id = fx->id;
         ctx.user = fx->user;
+        fx->pass_first = rill_rg_pass_count(g);
         rill_result res = fx->add(&ctx, err);
         if (res != RILL_OK) {
             return res;
         }
-        fx->ran = true;
+        fx->pass_n = rill_rg_pass_count(g) - fx->pass_first;
+        fx->ran = fx->pass_n > 0;
     }
     f->chain[phase <= RILL_RENDER_PHASE_HDR_POST ? 0 : 1] = ctx.chain_;
     snprintf(name, 32, "%s", ctx.color);

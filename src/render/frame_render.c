@@ -55,6 +55,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->instances_visible = 0;
     if (r->desc.glfw_window) {
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
+        rill__renderer_apply_scale(r); /* the window may have moved to another display */
     }
     rill_result res = rill__frame_plan_views(r, cmd, snap, vp, err);
     if (res == RILL_OK) {

@@ -724,6 +724,10 @@ uint32_t rill_rg_ordered_count(const rill_rg *g) {
     return g && g->compiled ? g->order.len : 0;
 }
 
+const char *rill_rg_pass_label(const rill_rg *g, uint32_t i) {
+    return g && i < g->passes.len ? g->passes.data[i].label : NULL;
+}
+
 const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i) {
     if (!g || !g->compiled || i >= g->order.len) {
         return NULL;

@@ -211,7 +211,11 @@ struct rill_renderer {
     struct rill_plugins *plugins; /* effect plugin host (plugin_host.c), or NULL */
     rill__gpu *gpu;
     uint32_t width, height;
-    float render_scale; /* of the 3D images, in [0.1, 1] */
+    float render_scale;     /* applied: of the output, in (0, 1] (renderer.c apply_scale) */
+    float render_scale_req; /* asked: of the logical window, in [0.1, 2] */
+    float display_scale;    /* physical pixels per logical one (window content scale; 1) */
+    bool shadow_size_auto;  /* desc.shadow_map_size follows the tier */
+    char hint[320];         /* the integrated-GPU hint of this launch, "" when none */
     rill_pool mesh_pool, tex_pool, mat_pool;
     mesh_slot *meshes;
     tex_slot *textures;
@@ -302,5 +306,9 @@ rill_result rill__render_route_settings(rill_world *w, const rill_render_compone
  * chunk meshes, then push one instance per chunk mesh. False when out of memory. */
 rill_render_terrain *rill__render_terrain_of(const rill_world *world);
 bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_buf *buf);
+
+/* renderer.c: render_scale from the asked scale and the display's (windowed: GLFW's content
+ * scale of the window, read now). */
+void rill__renderer_apply_scale(rill_renderer *r);
 
 #endif

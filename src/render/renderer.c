@@ -3,7 +3,11 @@
  * recorded by frame_render.c and the frame_*.c files beside it, and executed by exec.c. */
 #include "render_internal.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -28,10 +32,15 @@ rill_renderer_desc rill_renderer_query_defaults(void) {
     d.frames_in_flight = 2;
     d.upload_budget_bytes = 32u << 20;
     d.quality = RILL_RENDER_QUALITY_MEDIUM;
-    d.shadow_map_size = 1024;
+    d.shadow_map_size = 0; /* the tier's (Medium: 1024), following rill_renderer_set_quality */
     d.shadow_cascades = 4;
     d.shadow_distance = 60.0f;
     return d;
+}
+
+/* Shadow map size per cascade of a tier (NOTES: Low 512, Medium 1024, High 2048). */
+static uint32_t tier_shadow_size(rill_render_quality q) {
+    return q == RILL_RENDER_QUALITY_LOW ? 512u : q == RILL_RENDER_QUALITY_HIGH ? 2048u : 1024u;
 }
 
 static void desc_defaults(rill_renderer_desc *d) {
@@ -54,9 +63,7 @@ static void desc_defaults(rill_renderer_desc *d) {
         d->quality = RILL_RENDER_QUALITY_MEDIUM;
     }
     if (!d->shadow_map_size) {
-        d->shadow_map_size = d->quality == RILL_RENDER_QUALITY_LOW    ? 512u
-                             : d->quality == RILL_RENDER_QUALITY_HIGH ? 2048u
-                                                                      : 1024u;
+        d->shadow_map_size = tier_shadow_size(d->quality);
     }
     if (d->shadow_map_size > 8192) {
         d->shadow_map_size = 8192;
@@ -118,10 +125,11 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
     if (desc) {
         r->desc = *desc;
     }
+    r->shadow_size_auto = r->desc.shadow_map_size == 0;
     desc_defaults(&r->desc);
     r->width = r->desc.width;
     r->height = r->desc.height;
-    rill_renderer_set_render_scale(r, r->desc.render_scale);
+    r->display_scale = 1.0f;
     rill__gpu_desc gd;
     memset(&gd, 0, sizeof(gd));
     gd.app_name = "rill";
@@ -141,10 +149,14 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
     if (r->desc.glfw_window) {
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
     }
+    rill_renderer_set_render_scale(r, r->desc.render_scale);
+    /* Once per launch (a renderer is made once per run): a hint, never an action. */
     if (rill__gpu_get_caps(r->gpu)->device_type == 1 &&
         r->desc.quality != RILL_RENDER_QUALITY_LOW) {
-        RILL_LOG_INFO(LOGM, "hint: %s is an integrated GPU; the Low quality tier may run faster",
-                      rill__gpu_get_caps(r->gpu)->device_name);
+        snprintf(r->hint, sizeof(r->hint),
+                 "%s is an integrated GPU: the Low quality tier may run faster",
+                 rill__gpu_get_caps(r->gpu)->device_name);
+        RILL_LOG_INFO(LOGM, "hint: %s", r->hint);
     }
     r->graph = rill_rg_create();
     if (!r->graph || rill__pools_create(r, err) != RILL_OK) {
@@ -216,6 +228,20 @@ rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t heig
     return create_readback(r, err);
 }
 
+void rill__renderer_apply_scale(rill_renderer *r) {
+    float ds = 1.0f;
+    if (r->desc.glfw_window) {
+        float sx = 1.0f, sy = 1.0f;
+        glfwGetWindowContentScale((GLFWwindow *)r->desc.glfw_window, &sx, &sy);
+        ds = sx > sy ? sx : sy;
+        ds = ds >= 1.0f && ds <= 8.0f ? ds : 1.0f;
+    }
+    r->display_scale = ds;
+    /* A fraction of the logical window is req / ds of the physical output; never above it. */
+    float s = r->render_scale_req / ds;
+    r->render_scale = s < 1.0f ? s : 1.0f;
+}
+
 void rill_renderer_set_render_scale(rill_renderer *r, float scale) {
     if (!r) {
         return;
@@ -223,7 +249,48 @@ void rill_renderer_set_render_scale(rill_renderer *r, float scale) {
     if (!(scale > 0.0f)) { /* 0 and NaN mean the default */
         scale = 1.0f;
     }
-    r->render_scale = RILL_CLAMP(scale, 0.1f, 1.0f);
+    r->render_scale_req = RILL_CLAMP(scale, 0.1f, 2.0f);
+    rill__renderer_apply_scale(r);
+}
+
+static uint32_t tier_shadow_size_of(const rill_renderer *r, rill_render_quality q) {
+    return r->shadow_size_auto ? tier_shadow_size(q) : r->desc.shadow_map_size;
+}
+
+void rill_renderer_set_quality(rill_renderer *r, rill_render_quality quality) {
+    if (!r) {
+        return;
+    }
+    if (quality == RILL_RENDER_QUALITY_DEFAULT || (unsigned)quality >= RILL_RENDER_QUALITY_NUM) {
+        quality = RILL_RENDER_QUALITY_MEDIUM;
+    }
+    r->desc.shadow_map_size = tier_shadow_size_of(r, quality);
+    r->desc.quality = quality;
+    if (quality == RILL_RENDER_QUALITY_LOW) {
+        r->hint[0] = 0; /* acted on: the condition is gone */
+    }
+}
+
+void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *out) {
+    if (!out) {
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    if (!r) {
+        return;
+    }
+    out->quality = r->desc.quality;
+    out->shadow_map_size = r->desc.shadow_map_size;
+    out->render_scale = r->render_scale_req;
+    out->display_scale = r->display_scale;
+    out->render_scale_applied = r->render_scale;
+    out->width = r->width;
+    out->height = r->height;
+    out->width_3d = (uint32_t)((float)r->width * r->render_scale + 0.5f);
+    out->height_3d = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+    out->vsync = r->desc.vsync;
+    out->integrated_gpu = rill__gpu_get_caps(r->gpu)->device_type == 1;
+    out->hint = r->hint;
 }
 
 void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags) {

@@ -683,6 +683,13 @@ run_window)
     expect_out "screenshot shot.png"
     expect_out "5 frames"
     expect_png shot.png 5000
+    # Plugins, --effect on the camera, a tier and a render scale in the viewer.
+    xvfb-run -a "$rill" run builtin:spheres --size 96x64 --vsync off --frames 3 \
+        --plugins "$(dirname "$rill")/../plugins" --effect Sepia:strength=0.8 --effect Bloom \
+        --quality high --render-scale 0.5 --screenshot fx.png >out.txt 2>err.txt ||
+        fail "rill run with effects failed"
+    expect_out "3 frames"
+    expect_png fx.png 1000
     # A scene file and a missing one.
     write_good
     xvfb-run -a "$rill" run good.rsn --size 96x64 --frames 2 >out.txt 2>err.txt ||
@@ -807,6 +814,56 @@ render_channels_edges)
     "$PNG_SAME" ghost.png scene.png >out.txt 2>err.txt || fail "Camera.passthrough mixed differs"
     run 2 render proj --size 16x16 --passthrough half --out x.png
     expect_err "bad --passthrough"
+render_effects)
+    # Effects the scene holds: Bloom and a plugin's Sepia on a "world environment" entity reach
+    # the (default) camera through routing; --quality is a ceiling (Low drops bloom, never a
+    # plugin); --effect puts any routed settings component on the cameras; bad names and fields
+    # are refused with what is known.
+    plug="$(dirname "$rill")/../plugins"
+    cat >fx.rsn <<'RSN'
+rsn 1
+entity 1 "Box" {
+    Transform {
+        scale: (2, 1, 1)
+    }
+}
+entity 2 "Environment" {
+    Bloom {
+        intensity: 0.4
+    }
+    Sepia {
+        strength: 1
+    }
+}
+RSN
+    run 0 render fx.rsn --size 64x48 --validation --plugins "$plug" --quality medium --stats \
+        --dump-graph --out med.png
+    expect_out "plugin:Sepia"
+    expect_out "bloom_down0"
+    expect_out "effects:.* bloom [0-9.]* ms.* Sepia [0-9.]* ms"
+    expect_out "quality medium, shadow map 1024"
+    expect_png med.png 60
+    run 0 render fx.rsn --size 64x48 --validation --plugins "$plug" --quality low --dump-graph \
+        --out low.png
+    expect_out "plugin:Sepia"
+    grep -q "bloom_down0" out.txt && fail "bloom ran at the Low tier"
+    run 0 render fx.rsn --size 64x48 --validation --dump-graph --out noplug.png
+    grep -q "plugin:" out.txt && fail "a plugin pass without --plugins"
+    run 0 render fx.rsn --size 64x48 --validation --quality high --plugins "$plug" \
+        --effect ssao:quality=Ultra,thickness=0.5 --effect Vignette --dump-graph --out fx.png
+    expect_out "ssao_blur"
+    expect_out "plugin:Vignette"
+    run 1 render fx.rsn --size 16x16 --effect Nope --out x.png
+    expect_err "no effect settings called 'Nope' (known: Ssao, Bloom, AutoExposure"
+    expect_err "plugin effects need --plugins DIR"
+    run 1 render fx.rsn --size 16x16 --effect Bloom:nope=1 --out x.png
+    expect_err "Bloom has no field 'nope' (fields: intensity, threshold)"
+    run 1 render fx.rsn --size 16x16 --effect Bloom:intensity=abc --out x.png
+    expect_err "Bloom.intensity: bad value 'abc'"
+    run 2 render fx.rsn --size 16x16 --out x.png --effect
+    expect_err "needs a value"
+    run 0 plugins --plugins "$plug"
+    expect_out "sepia 1.0  ABI 1.0"
     ;;
 *)
     echo "unknown case $case_name" >&2

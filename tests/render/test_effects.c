@@ -100,6 +100,101 @@ static void test_tier_ceiling(void **state) {
     }
 }
 
+/* The tier is a ceiling changed at runtime: with Ssao, Bloom and AutoExposure on a "world
+ * environment" entity, Low drops their passes while the sources and the routed copies stay;
+ * raising it back restores every pass. The shadow map follows the tier (512/1024/2048) unless the
+ * desc gave a size. */
+static void test_tier_runtime_ceiling_and_restore(void **state) {
+    (void)state;
+    fixture *f = make(RILL_RENDER_QUALITY_HIGH); /* shadow_map_size 256 given: stays */
+    rill_world *w = rill_world_create(NULL);
+    rill_render_components comps;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w), env = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    assert_non_null(rill_world_add(w, env, comps.ssao, NULL));
+    assert_non_null(rill_world_add(w, env, comps.bloom, NULL));
+    assert_non_null(rill_world_add(w, env, comps.auto_exposure, NULL));
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    static const rill_render_quality seq[4] = {RILL_RENDER_QUALITY_HIGH, RILL_RENDER_QUALITY_LOW,
+                                               RILL_RENDER_QUALITY_MEDIUM,
+                                               RILL_RENDER_QUALITY_HIGH};
+    for (int i = 0; i < 4; i++) {
+        rill_renderer_set_quality(f->r, seq[i]);
+        rill_render_snapshot s;
+        assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+        s.view_count = 0;
+        s.view.world_from_view[14] = 5.0f;
+        assert_int_equal(rill_renderer_render(f->r, &s, &err), RILL_OK);
+        bool high = seq[i] == RILL_RENDER_QUALITY_HIGH, low = seq[i] == RILL_RENDER_QUALITY_LOW;
+        assert_int_equal(has_pass(f, "ssao"), high);
+        assert_int_equal(has_pass(f, "bloom_down0"), !low);
+        assert_int_equal(has_pass(f, "auto_exposure"), !low);
+        /* The ceiling never touches the settings: sources and routed copies are all there. */
+        assert_true(rill_world_has(w, env, comps.bloom) && rill_world_has(w, env, comps.ssao));
+        assert_non_null(rill_render_view_settings(&s.view, "Ssao", NULL));
+        assert_non_null(rill_render_view_settings(&s.view, "Bloom", NULL));
+        rill_renderer_settings rs;
+        rill_renderer_get_settings(f->r, &rs);
+        assert_int_equal(rs.quality, seq[i]);
+        assert_int_equal(rs.shadow_map_size, 256);
+    }
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+    destroy(f);
+    /* Without a given size the shadow map follows the tier. */
+    rill_renderer_desc d = rill_renderer_query_defaults();
+    d.width = d.height = 16;
+    d.validation = 1;
+    rill_renderer *r = NULL;
+    assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+    static const uint32_t sizes[4] = {2048, 512, 1024, 2048};
+    for (int i = 0; i < 4; i++) {
+        rill_renderer_set_quality(r, seq[i]);
+        rill_renderer_settings rs;
+        rill_renderer_get_settings(r, &rs);
+        assert_int_equal(rs.shadow_map_size, sizes[i]);
+    }
+    rill_renderer_destroy(r);
+}
+
+/* render_scale is a fraction of the logical window in [0.1, 2], applied as at most the output's
+ * size (headless: display scale 1, so 2.0 draws at 1.0); the LDR output stays full size. */
+static void test_render_scale_range(void **state) {
+    (void)state;
+    fixture *f = make(RILL_RENDER_QUALITY_LOW);
+    static const float asked[5] = {0.5f, 2.0f, 3.0f, 0.01f, 0.0f};
+    static const float want[5] = {0.5f, 2.0f, 2.0f, 0.1f, 1.0f};
+    static const float applied[5] = {0.5f, 1.0f, 1.0f, 0.1f, 1.0f};
+    for (int i = 0; i < 5; i++) {
+        rill_renderer_set_render_scale(f->r, asked[i]);
+        rill_renderer_settings rs;
+        rill_renderer_get_settings(f->r, &rs);
+        assert_float_equal(rs.render_scale, want[i], 1e-6);
+        assert_float_equal(rs.render_scale_applied, applied[i], 1e-6);
+        assert_float_equal(rs.display_scale, 1.0f, 0.0);
+        rill_render_view v;
+        memset(&v, 0, sizeof(v));
+        render(f, &v);
+        int32_t hdr = rill_rg_resource_find(f->graph, "hdr");
+        int32_t ldr = rill_rg_resource_find(f->graph, "ldr");
+        rill_rg_image_desc hd, ld;
+        rill_rg_resource_image_desc(f->graph, (uint32_t)hdr, &hd);
+        rill_rg_resource_image_desc(f->graph, (uint32_t)ldr, &ld);
+        assert_float_equal(hd.scale, applied[i], 1e-6);
+        assert_float_equal(ld.scale, 1.0f, 0.0);
+    }
+    destroy(f);
+}
+
 /* A registered effect: an empty marker pass (side effect, so it survives culling) reading the
  * phase's colour. */
 static void noop_exec(rill_rg_ctx *ctx, void *user) {
@@ -285,6 +380,8 @@ int main(void) {
         cmocka_unit_test(test_ssao_clamps),
         cmocka_unit_test(test_absent_adds_no_pass),
         cmocka_unit_test(test_tier_ceiling),
+        cmocka_unit_test(test_tier_runtime_ceiling_and_restore),
+        cmocka_unit_test(test_render_scale_range),
         cmocka_unit_test(test_phase_order),
         cmocka_unit_test(test_settings_gate),
     };

@@ -109,6 +109,9 @@ typedef struct rill_render_effect_info {
     int32_t order;
     const char *settings;
     bool ran_last_frame; /* added passes to the last frame's graph */
+    uint32_t passes;     /* how many */
+    /* GPU time of those passes in the newest finished frame with timings (ms; 0 without) */
+    double gpu_ms;
 } rill_render_effect_info;
 uint32_t rill_render_effect_count(const rill_renderer *r);
 /* False when i >= count. */

@@ -165,6 +165,9 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb);
 /* >>results (valid after a successful compile, until the next reset) */
 uint32_t rill_rg_pass_count(const rill_rg *g);    /* passes added */
 uint32_t rill_rg_ordered_count(const rill_rg *g); /* passes that survive culling */
+/* The label of the i-th pass added (i < rill_rg_pass_count; valid until the next reset), or
+ * NULL. */
+const char *rill_rg_pass_label(const rill_rg *g, uint32_t i);
 /* The i-th pass to run: its label (owned by the graph). */
 const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i);
 /* Index in execution order of the pass with this label, or -1 when culled or unknown. */
