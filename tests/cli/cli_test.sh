@@ -683,13 +683,6 @@ run_window)
     expect_out "screenshot shot.png"
     expect_out "5 frames"
     expect_png shot.png 5000
-    # Plugins, --effect on the camera, a tier and a render scale in the viewer.
-    xvfb-run -a "$rill" run builtin:spheres --size 96x64 --vsync off --frames 3 \
-        --plugins "$(dirname "$rill")/../plugins" --effect Sepia:strength=0.8 --effect Bloom \
-        --quality high --render-scale 0.5 --screenshot fx.png >out.txt 2>err.txt ||
-        fail "rill run with effects failed"
-    expect_out "3 frames"
-    expect_png fx.png 1000
     # A scene file and a missing one.
     write_good
     xvfb-run -a "$rill" run good.rsn --size 96x64 --frames 2 >out.txt 2>err.txt ||
@@ -814,6 +807,20 @@ render_channels_edges)
     "$PNG_SAME" ghost.png scene.png >out.txt 2>err.txt || fail "Camera.passthrough mixed differs"
     run 2 render proj --size 16x16 --passthrough half --out x.png
     expect_err "bad --passthrough"
+    ;;
+run_window_effects)
+    # The viewer on a virtual X display with plugins, --effect on the camera, a tier and a render
+    # scale; a plugin effect named without --plugins is refused with the reason.
+    xvfb-run -a "$rill" run builtin:spheres --size 96x64 --vsync off --frames 3 \
+        --plugins "$(dirname "$rill")/../plugins" --effect Sepia:strength=0.8 --effect Bloom \
+        --quality high --render-scale 0.5 --screenshot fx.png >out.txt 2>err.txt ||
+        fail "rill run with effects failed"
+    expect_out "3 frames"
+    expect_png fx.png 1000
+    xvfb-run -a "$rill" run builtin:spheres --size 32x32 --frames 1 --effect Sepia \
+        >out.txt 2>err.txt && fail "rill run --effect Sepia without --plugins succeeded"
+    expect_err "plugin effects need --plugins DIR"
+    ;;
 render_effects)
     # Effects the scene holds: Bloom and a plugin's Sepia on a "world environment" entity reach
     # the (default) camera through routing; --quality is a ceiling (Low drops bloom, never a
