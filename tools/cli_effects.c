@@ -69,7 +69,7 @@ rill_result rill_cli_effects_attach(rill_cli_effects *fx, rill_renderer *r, rill
 }
 
 /* The routed settings component called name (case-insensitive), or named by the effect id name
- * (the registry's "bloom" -> "Bloom"); 0 when none. */
+ * (the registry's "bloom" -> "Bloom"); RILL_COMPONENT_NONE when none. */
 static rill_component find_settings(rill_world *w, const rill_render_components *comps,
                                     rill_renderer *r, const char *name) {
     const char *via_id = NULL;
@@ -85,7 +85,7 @@ static rill_component find_settings(rill_world *w, const rill_render_components 
             return comps->settings[i];
         }
     }
-    return 0;
+    return RILL_COMPONENT_NONE;
 }
 
 static void list_settings(rill_world *w, const rill_render_components *comps, rill_strbuf *sb) {
@@ -157,7 +157,7 @@ rill_result rill_cli_effects_apply(rill_cli_effects *fx, rill_content *c, rill_r
         char name[64];
         snprintf(name, sizeof(name), "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
         rill_component comp = find_settings(w, comps, r, name);
-        if (!comp) {
+        if (!rill_component_valid(comp)) {
             rill_strbuf sb = {0};
             list_settings(w, comps, &sb);
             rill_error_set(err, RILL_ERR_NOT_FOUND,
