@@ -200,7 +200,7 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     if (f->view_count > 1) {
         RILL__TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
     }
-    /* GI effects on the lit image (plugins of the GI phase), then (TAA goes here) HDR_POST. */
+    /* GI effects on the lit image (plugins of the GI phase), then HDR_POST (TAA first). */
     RILL__TRY(rill__effects_add_gi_lit(r, g, err));
     RILL__TRY(add_post(r, g, err));
     RILL__TRY(add_tonemap(f, g, err));
