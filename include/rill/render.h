@@ -414,8 +414,8 @@ typedef struct rill_render_auto_exposure {
 /* Passthrough output (Camera.passthrough). OFF: the output is opaque and ghosts draw as normal
  * geometry. MIXED (a see-through display over a camera feed): the output's alpha is 0 where
  * nothing drew (the feed shows), 1 where geometry drew, and a ghost's opacity on its visible
- * pixels; ghosts stay opaque in colour and depth, so what they hide stays hidden. Effects that
- * rewrite the LDR image after tonemapping may not keep the alpha. */
+ * pixels; ghosts stay opaque in colour and depth, so what they hide stays hidden. The engine's
+ * anti-aliasing and sharpening pass the alpha through; a plugin effect must do so too. */
 typedef enum rill_passthrough {
     RILL_PASSTHROUGH_OFF = 0,
     RILL_PASSTHROUGH_MIXED,

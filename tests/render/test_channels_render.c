@@ -22,6 +22,7 @@
 #include "model_gen.h"
 #include "rill/formats/edges.h"
 #include "rill/render.h"
+#include "rill/render/effects.h"
 
 #define W 192
 #define H 192
@@ -343,6 +344,29 @@ static void test_ghost_passthrough(void **state) {
                 fail_msg("pixel %u channel %d: mixed passthrough changed the colour", i, c);
         }
     }
+    /* Anti-aliasing keeps the alpha: TAA (two frames, so it blends history), FXAA and sharpening
+     * on the same camera give the same alpha histogram classes. */
+    static rill_render_taa taa;
+    static rill_render_fxaa fxaa;
+    static rill_render_cas cas = {.sharpening_strength = 0.6f};
+    rill_render_routed_settings aa[3] = {{"TemporalAntiAliasing", &taa, sizeof taa, 0},
+                                         {"Fxaa", &fxaa, sizeof fxaa, 0},
+                                         {"ContrastAdaptiveSharpening", &cas, sizeof cas, 0}};
+    static uint8_t smooth[W * H * 4];
+    for (int frame = 0; frame < 2; frame++) {
+        ghost_scene(f, RILL_PASSTHROUGH_MIXED, RILL_RENDER_MODE_GHOST);
+        f->snap.view.settings = aa;
+        f->snap.view.settings_count = 3;
+        render(f, smooth);
+    }
+    uint32_t aa_ghost = 0, aa_clear = 0;
+    for (uint32_t i = 0; i < W * H; i++) {
+        aa_ghost += smooth[i * 4 + 3] >= 88 && smooth[i * 4 + 3] <= 90;
+        aa_clear += smooth[i * 4 + 3] == 0;
+    }
+    assert_true(aa_ghost + 200 > ghost_px && aa_clear + 200 > clear_px);
+    assert_int_equal(at(smooth, 70, 90)[3], wall[3]);
+
     /* What a viewer sees: the output over the camera feed. */
     static uint8_t feed[W * H * 4], shown[W * H * 4];
     camera_feed(feed);

@@ -102,6 +102,7 @@ void main() {
             h = centre + v / m;
         res = expand(from_ycocg(mix(h, cy, pc.current_weight)));
     }
-    imageStore(result, p, vec4(res, 1.0));
+    // The current frame's alpha passes through (mixed passthrough output: docs/channels.md).
+    imageStore(result, p, vec4(res, texelFetch(current, p, 0).a));
     imageStore(history_out, p, vec4(res, 1.0));
 }
