@@ -483,9 +483,10 @@ void rill_app_disable_physics(rill_app_physics *p);
 
 /* ON TERRAIN
  *   rill_app_enable_terrain creates a rill_terrain_system (rill/terrain.h) on the app's world,
- *   jobs and VFS, and runs it once per frame in post_update at order RILL_SYSTEM_ORDER_BUILTIN + 2,
- *   after transform propagation and the streaming-gate refresh, with the gate's state as its view
- *   (rill_app_terrain_view). Chunk builds complete through the job completions the app drains in
+ *   jobs and VFS and registers it as a streamer of the app's stream (rill_stream_add_terrain,
+ *   rill/stream/terrain.h): it runs once per frame inside the stream update (post_update, after
+ *   transform propagation) with the published StreamingState as its view, and its restore runs
+ *   when the gate closes. Chunk builds complete through the job completions the app drains in
  *   pre_update. */
 typedef struct rill_app_terrain rill_app_terrain;
 
@@ -499,7 +500,7 @@ rill_terrain_view rill_app_terrain_view(const rill_app *app);
 /* Main thread, outside the frame: loads every terrain and builds every chunk the current view
  * wants, ignoring the per-frame limit (boot loads, tools). NULL: no-op. */
 void rill_app_terrain_flush(rill_app_terrain *t);
-/* Removes the system and destroys the terrain system. NULL is a no-op. */
+/* Unregisters the streamer and destroys the terrain system. NULL is a no-op. */
 void rill_app_disable_terrain(rill_app_terrain *t);
 
 /* >>components ------------------------------------------------------------------------------- */

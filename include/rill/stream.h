@@ -195,6 +195,12 @@ uint32_t rill_stream_settle(rill_stream *stream, uint64_t max_ns);
 
 /* Adds a streamer (copied); at most 16. False when full or update is NULL. */
 bool rill_stream_add_streamer(rill_stream *stream, const rill_streamer_desc *desc);
+/* Removes the streamer added with this update function and user (the others keep their order).
+ * False when there is none. Not from inside a streamer's update or restore. */
+bool rill_stream_remove_streamer(rill_stream *stream,
+                                 void (*update)(rill_stream *, const rill_streaming_state *,
+                                                void *),
+                                 void *user);
 
 /* >>instances --------------------------------------------------------------------------------- */
 

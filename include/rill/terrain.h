@@ -133,6 +133,10 @@ typedef struct rill_terrain_view {
  * applies at most max_rebuilds finished builds per terrain. Build results reach it through the
  * jobs' completion queue, drained by the app in pre_update (or by rill_jobs_drain). */
 void rill_terrain_system_update(rill_terrain_system *sys, const rill_terrain_view *view);
+/* The streaming gate closed (edit mode): queues builds for every chunk that is not resident, up to
+ * the in-flight bound, and applies none; the following updates (which see the gate closed) queue
+ * the rest and apply them under the per-frame limit. The terrain streamer's restore. */
+void rill_terrain_system_restore(rill_terrain_system *sys);
 /* Blocks until every terrain is loaded and every wanted chunk is built and applied, ignoring the
  * per-frame limit (for tools, tests and boot loads). */
 void rill_terrain_system_flush(rill_terrain_system *sys, const rill_terrain_view *view);

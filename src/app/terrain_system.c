@@ -1,14 +1,14 @@
-/* terrain_system.c: runs the terrain system (rill/terrain.h) once per frame in post_update, right
- * after the app refreshes the streaming gate, with the gate's state and camera as its view. The
- * terrain module sits below the gate and cannot read it through the app; this is the glue. */
+/* terrain_system.c: gives the app a terrain system (rill/terrain.h) driven by the app's stream as
+ * one of its streamers (rill/stream/terrain.h), so the chunks follow the gate, the streaming camera
+ * and restore like every other streamer; and the flush boot loads and tools use. */
 #include "rill/app.h"
+#include "rill/stream/terrain.h"
 
 #include <string.h>
 
 struct rill_app_terrain {
     rill_app *app;
     rill_terrain_system *sys;
-    rill_system system;
 };
 
 rill_terrain_view rill_app_terrain_view(const rill_app *app) {
@@ -20,12 +20,6 @@ rill_terrain_view rill_app_terrain_view(const rill_app *app) {
     v.streaming = rill_streaming_active(app);
     v.has_camera = rill_app_streaming_camera(app, v.camera_position) != RILL_ENTITY_NULL;
     return v;
-}
-
-static void sys_terrain(rill_app *app, void *user) {
-    rill_app_terrain *t = user;
-    rill_terrain_view v = rill_app_terrain_view(app);
-    rill_terrain_system_update(t->sys, &v);
 }
 
 rill_app_terrain *rill_app_enable_terrain(rill_app *app, rill_physics *physics, rill_error *err) {
@@ -48,17 +42,12 @@ rill_app_terrain *rill_app_enable_terrain(rill_app *app, rill_physics *physics, 
         rill_free(t);
         return NULL;
     }
-    /* After transform propagation and the gate refresh (BUILTIN + 1): this frame's camera. */
-    t->system = rill_app_add_system(app, &(rill_system_desc){.name = "rill.terrain",
-                                                             .stage = RILL_STAGE_POST_UPDATE,
-                                                             .order = RILL_SYSTEM_ORDER_BUILTIN + 2,
-                                                             .fn = sys_terrain,
-                                                             .user = t});
-    if (!t->system.id) {
+    /* The stream runs it in post_update after transform propagation, with this frame's gate. */
+    if (!rill_stream_add_terrain(rill_app_stream(app), t->sys)) {
         rill_terrain_system_destroy(t->sys);
         rill_free(t);
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
-                       "rill_app_enable_terrain: cannot add the system");
+        rill_error_set(err, RILL_ERR_LIMIT,
+                       "rill_app_enable_terrain: the app's stream has no room for a streamer");
         return NULL;
     }
     return t;
@@ -78,7 +67,7 @@ void rill_app_terrain_flush(rill_app_terrain *t) {
 void rill_app_disable_terrain(rill_app_terrain *t) {
     if (!t)
         return;
-    rill_app_remove_system(t->app, t->system);
+    rill_stream_remove_terrain(rill_app_stream(t->app), t->sys);
     rill_terrain_system_destroy(t->sys);
     rill_free(t);
 }

@@ -196,6 +196,21 @@ bool rill_stream_add_streamer(rill_stream *s, const rill_streamer_desc *desc) {
     return true;
 }
 
+bool rill_stream_remove_streamer(rill_stream *s,
+                                 void (*update)(rill_stream *, const rill_streaming_state *,
+                                                void *),
+                                 void *user) {
+    for (uint32_t i = 0; s && i < s->streamer_count; i++) {
+        if (s->streamers[i].update == update && s->streamers[i].user == user) {
+            memmove(&s->streamers[i], &s->streamers[i + 1],
+                    (s->streamer_count - i - 1) * sizeof(s->streamers[0]));
+            s->streamer_count--;
+            return true;
+        }
+    }
+    return false;
+}
+
 void rill_stream_get_stats(const rill_stream *s, rill_stream_stats *out) {
     if (!out)
         return;

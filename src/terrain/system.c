@@ -579,6 +579,15 @@ void rill_terrain_system_update(rill_terrain_system *sys, const rill_terrain_vie
     }
 }
 
+void rill_terrain_system_restore(rill_terrain_system *sys) {
+    static const rill_terrain_view edit = {0};
+    for (uint32_t i = 0; sys && i < sys->terrains.len; i++) {
+        terrain_rec *t = sys->terrains.data[i];
+        if (t->status == RILL_TERRAIN_STATUS_READY)
+            queue_wanted(sys, t, decide(sys, t, &edit));
+    }
+}
+
 static bool settled(const rill_terrain_system *sys) {
     if (sys->in_flight > 0)
         return false;
