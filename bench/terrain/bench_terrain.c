@@ -2,18 +2,22 @@
  *   {"bench":"terrain","case":"rebuild","resolution":R,...}  mesh + collider build per chunk: the
  *       worker part (positions, normals, collider samples) and the main-thread part (heightfield
  *       collider creation), mean over every chunk of a 4 x 4 terrain built and rebuilt 3 times;
- *   {"case":"memory",...}       bytes held per resident chunk (CPU mesh + collider samples; GPU
- *       mesh computed from the renderer's vertex layout) and per unloaded chunk (its share of the
- *       heights and its record);
- *   {"case":"fly",...}          a camera crossing a 2 km terrain (32 x 32 chunks of 64 m,
- *       resolution 129, stream radius 256) at 100 m/s, 60 frames per second, with worker threads:
- *       the main thread's work per frame (completion drain + terrain update + physics step), worst
- *       and 99th percentile, and builds applied per frame;
+ *   {"case":"memory",...}       measured CPU bytes (rill_mem_live_bytes of the terrain and physics
+ *       tags) per resident chunk with its mesh (headless) and after the renderer dropped the mesh
+ *       (collider only), per unloaded chunk (its share of the heights and its record), and whether
+ *       every byte came back once all chunks went out; GPU bytes from the renderer's layout
+ * (48-byte vertices per chunk; one index buffer per resolution, asserted by test render_terrain);
+ *   {"case":"fly",...}          a camera entity crossing a 2 km terrain (32 x 32 chunks of 64 m,
+ *       resolution 129, stream radius 256) at 100 m/s, 60 frames per second, with worker threads,
+ *       the terrain driven as a rill_stream streamer (as in an app): the main thread's work per
+ *       frame (completion drain + transforms + stream update + physics step), worst and 99th
+ *       percentile, and builds applied per frame;
  *   {"case":"physics_1000",...} the physics step for 1000 bodies dropped on a resident 4 x 4
  *       terrain: mean and worst over 600 steps at 60 Hz, and how many still move at the end.
  * Arguments: "quick" shortens the fly (a smoke run); "rebuild", "physics" or "fly" runs only that
  * case (rebuild includes memory). */
 #include "rill/physics.h"
+#include "rill/stream/terrain.h"
 #include "rill/terrain.h"
 
 #include <math.h>
@@ -83,17 +87,31 @@ static void bench_rebuild(uint32_t res) {
     printf("{\"bench\":\"terrain\",\"case\":\"rebuild\",\"resolution\":%u,\"chunks_built\":%.0f,"
            "\"build_ms_per_chunk\":%.3f,\"apply_ms_per_chunk\":%.3f,\"total_ms_per_chunk\":%.3f}\n",
            res, n, build_ms, apply_ms, build_ms + apply_ms);
-    /* Memory: the resident chunks now, then all out. */
-    size_t resident_cpu = info.resident_bytes / info.resident;
-    uint64_t gpu = (uint64_t)res * res * 48u + (uint64_t)(res - 1) * (res - 1) * 6u * 4u;
+    /* Memory, measured: all out, all in, meshes dropped as the renderer does after its upload, all
+     * out again. */
     uint32_t chunks = info.chunks_x * info.chunks_z;
+    rill_terrain_system_flush(b.sys, &far);
+    size_t out0 = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
+    rill_terrain_system_flush(b.sys, &near);
+    size_t in = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
+    for (uint32_t i = 0; i < chunks; i++)
+        rill_terrain_chunk_drop_mesh(b.sys, e, i % info.chunks_x, i / info.chunks_x);
+    size_t dropped = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
+    rill_terrain_get_info(b.sys, e, &info);
+    uint32_t resident = info.resident;
     size_t unloaded = info.height_bytes / chunks;
     rill_terrain_system_flush(b.sys, &far);
-    rill_terrain_get_info(b.sys, e, &info);
-    printf("{\"bench\":\"terrain\",\"case\":\"memory\",\"resolution\":%u,"
-           "\"resident_cpu_bytes_per_chunk\":%zu,\"resident_gpu_bytes_per_chunk\":%llu,"
-           "\"unloaded_bytes_per_chunk\":%zu,\"resident_after_out\":%u}\n",
-           res, resident_cpu + unloaded, (unsigned long long)gpu, unloaded, info.resident);
+    size_t out1 = rill_mem_live_bytes(RILL_MEM_TERRAIN) + rill_mem_live_bytes(RILL_MEM_PHYSICS);
+    uint64_t gpu_vertex = (uint64_t)res * res * 48u;
+    uint64_t gpu_index = (uint64_t)(res - 1) * (res - 1) * 6u * 4u;
+    printf("{\"bench\":\"terrain\",\"case\":\"memory\",\"resolution\":%u,\"resident\":%u,"
+           "\"resident_cpu_bytes_per_chunk_with_mesh\":%zu,"
+           "\"resident_cpu_bytes_per_chunk_rendered\":%zu,\"unloaded_bytes_per_chunk\":%zu,"
+           "\"gpu_vertex_bytes_per_chunk\":%llu,\"gpu_index_bytes_per_resolution\":%llu,"
+           "\"bytes_back_after_out\":%s}\n",
+           res, resident, (in - out0) / resident + unloaded, (dropped - out0) / resident + unloaded,
+           unloaded, (unsigned long long)gpu_vertex, (unsigned long long)gpu_index,
+           out1 == out0 ? "true" : "false");
     fflush(stdout);
     ctx_free(&b);
 }
@@ -111,7 +129,21 @@ static void bench_fly(bool quick) {
     t.chunks_x = t.chunks_z = 32;
     t.stream = true;
     rill_entity e = spawn_terrain(&b, &t);
-    /* Start in a corner, settled, then fly along the diagonal. */
+    rill_error err = {0};
+    rill_stream *stream = rill_stream_create(
+        &(rill_stream_desc){.world = b.world, .run_mode = RILL_RUN_MODE_GAME}, &err);
+    if (!stream || !rill_stream_add_terrain(stream, b.sys)) {
+        fprintf(stderr, "bench_terrain: stream: %s\n", err.msg);
+        exit(1);
+    }
+    /* Start in a corner, settled, then fly the camera entity along the diagonal. */
+    rill_entity cam = rill_world_spawn(b.world);
+    rill_transform tr = rill_transform_identity();
+    tr.translation[0] = tr.translation[2] = 100.0f;
+    rill_world_set_transform(b.world, cam, &tr);
+    rill_camera c = {.active = true, .role = RILL_CAMERA_ROLE_GAME};
+    rill_world_add(b.world, cam, rill_world_builtin(b.world)->camera, &c);
+    rill_world_update_transforms(b.world);
     rill_terrain_view view = {
         .streaming = true, .has_camera = true, .camera_position = {100, 0, 100}};
     rill_terrain_system_flush(b.sys, &view);
@@ -122,11 +154,13 @@ static void bench_fly(bool quick) {
     uint64_t applied = 0;
     for (uint32_t f = 0; f < frames; f++) {
         float step = (float)(speed * dt / sqrt(2.0));
-        view.camera_position[0] += step;
-        view.camera_position[2] += step;
+        tr.translation[0] += step;
+        tr.translation[2] += step;
+        rill_world_set_transform(b.world, cam, &tr);
         uint64_t t0 = rill_time_ns();
         rill_jobs_drain(b.jobs, 2000000);
-        rill_terrain_system_update(b.sys, &view);
+        rill_world_update_transforms(b.world);
+        rill_stream_update(stream);
         rill_physics_step(b.phys, dt);
         ns[f] = rill_time_ns() - t0;
         rill_terrain_info info;
@@ -154,6 +188,7 @@ static void bench_fly(bool quick) {
            (double)ns[(uint32_t)(frames * 0.99)] / 1e6, (double)ns[frames - 1] / 1e6);
     fflush(stdout);
     free(ns);
+    rill_stream_destroy(stream);
     ctx_free(&b);
 }
 

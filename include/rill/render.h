@@ -188,7 +188,11 @@ typedef struct rill_vertex {
  * buffer (optional; rill/formats/edges.h, a glTF primitive's RILL_mesh_edges) is a line list over
  * the same vertices: the wireframe pass draws it as lines, and a mesh without one as polygon-mode
  * lines over its triangles. A merged (batched) mesh keeps its parts' edges by offsetting each
- * part's edge indices by the part's first vertex, as its triangle indices are. */
+ * part's edge indices by the part's first vertex, as its triangle indices are.
+ * share_indices: a live mesh whose index buffer this mesh draws with instead of uploading its own
+ * (many meshes with one topology, e.g. terrain chunks of one resolution): indices is then ignored,
+ * index_count must be 0 or that mesh's count, and vertex_count must cover its largest index. The
+ * buffer lives until the last mesh using it is destroyed. */
 typedef struct rill_mesh_desc {
     const rill_vertex *vertices;
     uint32_t vertex_count;
@@ -197,11 +201,12 @@ typedef struct rill_mesh_desc {
     const char *label;
     const uint32_t *edge_indices; /* NULL = no edge buffer */
     uint32_t edge_index_count;    /* a multiple of 2 */
+    rill_mesh share_indices;
 } rill_mesh_desc;
 
 /* Creates a mesh: validates the indices (and edge indices), copies the data and queues the upload
- * (drawable once uploaded). Returns {0} with err set on bad input or when the pool (65536) is
- * full. */
+ * (drawable once uploaded). Returns {0} with err set on bad input (a stale share_indices included)
+ * or when the pool (65536) is full. */
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
 /* A mesh's index count and local bounding sphere, for CPU-side counters (a fly-through's triangle
  * counts without drawing). False for a stale handle (the outputs are then untouched); outputs may
@@ -769,20 +774,28 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
  *   terrain's weight map, and 2 x 2 atlases of its layers' albedo and normal textures, read
  *   through vfs; a missing or broken layer texture is a warning and draws as its layer colour).
  *   A chunk gets a GPU mesh when it becomes resident (again on every rebuild) and loses it when it
- *   streams out; the renderer frees that memory once the frames in flight are done. Layer
- *   textures never stream. */
+ *   streams out; the renderer frees that memory once the frames in flight are done. After the
+ *   upload the terrain's CPU copy of the mesh is dropped. Chunks of one resolution share one GPU
+ *   index buffer, freed with the last of them. Layer textures never stream. */
 typedef struct rill_render_terrain rill_render_terrain;
 /* renderer, world and terrain are required and borrowed; vfs may be NULL (no layer textures). */
+/* keep_cpu_meshes: leave the terrain system's CPU copy of each chunk mesh in place after the
+ * upload (by default it is dropped: rill_terrain_chunk_drop_mesh). */
 typedef struct rill_render_terrain_desc {
     rill_renderer *renderer;
     rill_world *world;
-    const struct rill_terrain_system *terrain;
+    struct rill_terrain_system *terrain;
     rill_vfs *vfs;
+    bool keep_cpu_meshes;
 } rill_render_terrain_desc;
-/* terrains drawn, chunk meshes alive on the GPU, and totals of uploads and releases. */
+/* terrains drawn, chunk meshes alive on the GPU, totals of uploads and releases, and the GPU bytes
+ * chunk meshes hold now: vertex buffers (one per chunk) and index buffers (one per resolution,
+ * shared by its chunks: rill_mesh_desc.share_indices). */
 typedef struct rill_render_terrain_stats {
     uint32_t terrains, meshes;
     uint64_t uploads, releases;
+    uint32_t index_buffers;
+    uint64_t vertex_bytes, index_bytes;
 } rill_render_terrain_stats;
 /* NULL + err when an argument is missing or the world already has one. Destroy it before the
  * renderer and the terrain system. */

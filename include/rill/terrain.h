@@ -200,9 +200,11 @@ bool rill_terrain_height_at(const rill_terrain_system *sys, rill_entity e, float
                             float *out_height, float out_normal[3]);
 
 /* A resident chunk's mesh for the renderer. Vertices are interleaved position (world space) and
- * normal, 6 floats each, resolution^2 of them, row-major by z; indices are shared by every chunk
- * of the terrain. `version` changes whenever the chunk is rebuilt, so a GPU copy keyed by it
- * knows when it is stale. The pointers stay valid until the chunk goes out or the next update. */
+ * normal, 6 floats each, resolution^2 of them, row-major by z; vertices is NULL once the CPU copy
+ * was dropped (rill_terrain_chunk_drop_mesh; the other fields stay valid). indices are shared by
+ * every chunk of the terrain and depend only on the resolution. `version` changes whenever the
+ * chunk is rebuilt, so a GPU copy keyed by it knows when it is stale. The pointers stay valid
+ * until the chunk goes out, its mesh is dropped, or the next update. */
 typedef struct rill_terrain_chunk_mesh {
     const float *vertices;
     uint32_t vertex_count;
@@ -213,6 +215,16 @@ typedef struct rill_terrain_chunk_mesh {
 } rill_terrain_chunk_mesh;
 bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, uint32_t cx,
                                  uint32_t cz, rill_terrain_chunk_mesh *out);
+
+/* The caller holds its own copy of resident chunk (cx, cz)'s mesh (the renderer's GPU copy): the
+ * CPU vertices are freed (rill_terrain_info.resident_bytes then counts only the collider). A
+ * rebuild brings them back. Returns the bytes freed (0: not resident or already dropped). */
+size_t rill_terrain_chunk_drop_mesh(rill_terrain_system *sys, rill_entity e, uint32_t cx,
+                                    uint32_t cz);
+/* Rebuilds resident chunk (cx, cz): it goes out (mesh and collider) and its build is queued at
+ * once, applied by a later update like any build. For a consumer that needs the CPU mesh of a
+ * chunk whose copy was dropped. False when it is not resident (or out of memory). */
+bool rill_terrain_chunk_refresh(rill_terrain_system *sys, rill_entity e, uint32_t cx, uint32_t cz);
 
 /* The splat weight map of a READY terrain (RGBA8, row-major; NULL when it has none). */
 const uint8_t *rill_terrain_splat_map(const rill_terrain_system *sys, rill_entity e,

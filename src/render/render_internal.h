@@ -22,10 +22,18 @@ enum rill__cpu_phase {
     RILL__CPU_PHASES
 };
 
+/* An index buffer several meshes draw with (rill_mesh_desc.share_indices): freed with its last
+ * user. */
+typedef struct rill__ib_share {
+    rill__buf *buf;
+    uint32_t users;
+} rill__ib_share;
+
 typedef struct mesh_slot {
     rill__buf *vb, *ib;
-    rill__buf *eb; /* edge buffer (line list), NULL without one */
-    uint32_t index_count;
+    rill__buf *eb;            /* edge buffer (line list), NULL without one */
+    rill__ib_share *ib_share; /* NULL while the mesh is the only user of ib */
+    uint32_t index_count, max_index;
     uint32_t edge_index_count; /* 0 without an edge buffer */
     float center[3], radius;   /* local bounding sphere */
 } mesh_slot;

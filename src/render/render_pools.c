@@ -21,10 +21,23 @@ rill_result rill__pools_create(rill_renderer *r, rill_error *err) {
     return RILL_OK;
 }
 
+/* Lets go of a mesh's index buffer: destroyed unless other meshes still draw with it. */
+static void release_ib(rill_renderer *r, mesh_slot *m) {
+    if (m->ib_share && --m->ib_share->users > 0) {
+        m->ib = NULL;
+        m->ib_share = NULL;
+        return;
+    }
+    rill_free(m->ib_share);
+    rill__buf_destroy(r->gpu, m->ib);
+    m->ib = NULL;
+    m->ib_share = NULL;
+}
+
 void rill__pools_destroy(rill_renderer *r) {
     for (uint32_t i = 0; r->meshes && i < POOL_SIZE; i++) {
         rill__buf_destroy(r->gpu, r->meshes[i].vb);
-        rill__buf_destroy(r->gpu, r->meshes[i].ib);
+        release_ib(r, &r->meshes[i]);
         rill__buf_destroy(r->gpu, r->meshes[i].eb);
     }
     for (uint32_t i = 0; r->textures && i < POOL_SIZE; i++) {
@@ -144,21 +157,66 @@ static bool upload_edges(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *d
     return true;
 }
 
-rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
-    rill_mesh h = {0};
-    if (!r || !desc || !desc->vertices || !desc->indices || desc->vertex_count == 0 ||
-        desc->index_count == 0 || desc->index_count % 3 != 0) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': empty or not triangles",
-                       desc && desc->label ? desc->label : "?");
-        return h;
+/* The mesh whose index buffer desc shares, after checking it fits; NULL (err set) when it does
+ * not. */
+static mesh_slot *shared_source(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+    const char *label = desc->label ? desc->label : "?";
+    int32_t si = rill_pool_index(&r->mesh_pool, desc->share_indices.id);
+    mesh_slot *src = si >= 0 ? &r->meshes[si] : NULL;
+    if (!src || !src->ib) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': share_indices is stale",
+                       label);
+        return NULL;
     }
+    if ((desc->index_count && desc->index_count != src->index_count) ||
+        src->max_index >= desc->vertex_count) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: mesh '%s': the shared indices (%u, up to %u) do not fit %u "
+                       "vertices",
+                       label, src->index_count, src->max_index, desc->vertex_count);
+        return NULL;
+    }
+    if (!src->ib_share) {
+        src->ib_share = rill_calloc_tagged(1, sizeof *src->ib_share, RILL_MEM_RENDER);
+        if (!src->ib_share) {
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+            return NULL;
+        }
+        src->ib_share->buf = src->ib;
+        src->ib_share->users = 1;
+    }
+    return src;
+}
+
+/* Checks desc's own indices; the largest in *out_max. */
+static bool check_indices(const rill_mesh_desc *desc, uint32_t *out_max, rill_error *err) {
+    uint32_t hi = 0;
     for (uint32_t i = 0; i < desc->index_count; i++) {
         if (desc->indices[i] >= desc->vertex_count) {
             rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                            "render: mesh '%s': index %u out of range",
                            desc->label ? desc->label : "?", i);
-            return h;
+            return false;
         }
+        hi = RILL_MAX(hi, desc->indices[i]);
+    }
+    *out_max = hi;
+    return true;
+}
+
+rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+    rill_mesh h = {0};
+    bool shared = desc && desc->share_indices.id;
+    if (!r || !desc || !desc->vertices || desc->vertex_count == 0 ||
+        (!shared && (!desc->indices || desc->index_count == 0)) || desc->index_count % 3 != 0) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': empty or not triangles",
+                       desc && desc->label ? desc->label : "?");
+        return h;
+    }
+    uint32_t max_index = 0;
+    mesh_slot *src = shared ? shared_source(r, desc, err) : NULL;
+    if (shared ? !src : !check_indices(desc, &max_index, err)) {
+        return h;
     }
     if (!edges_valid(desc, err)) {
         return h;
@@ -173,19 +231,26 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
     uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
     m->vb = rill__buf_create(r->gpu, vbytes, RILL__BUF_VERTEX, false, desc->label, err);
-    m->ib =
-        m->vb ? rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err) : NULL;
-    if (!m->ib || rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
-        rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK ||
+    if (src) {
+        m->ib = src->ib;
+        m->ib_share = src->ib_share;
+        m->ib_share->users++;
+    } else if (m->vb) {
+        m->ib = rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err);
+    }
+    if (!m->vb || !m->ib ||
+        rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
+        (!src && rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) ||
         !upload_edges(r, m, desc, err)) {
         rill__buf_destroy(r->gpu, m->vb);
-        rill__buf_destroy(r->gpu, m->ib);
+        release_ib(r, m);
         rill__buf_destroy(r->gpu, m->eb);
         memset(m, 0, sizeof(*m));
         rill_pool_free(&r->mesh_pool, id);
         return h;
     }
-    m->index_count = desc->index_count;
+    m->index_count = src ? src->index_count : desc->index_count;
+    m->max_index = src ? src->max_index : max_index;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < desc->vertex_count; i++) {
         for (int k = 0; k < 3; k++) {
@@ -219,7 +284,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
         return;
     }
     rill__buf_destroy(r->gpu, r->meshes[i].vb);
-    rill__buf_destroy(r->gpu, r->meshes[i].ib);
+    release_ib(r, &r->meshes[i]);
     rill__buf_destroy(r->gpu, r->meshes[i].eb);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));
     rill_pool_free(&r->mesh_pool, mesh.id);

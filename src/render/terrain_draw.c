@@ -1,9 +1,11 @@
 /* terrain_draw.c: draws the terrain system's resident chunks. Each resident chunk gets a GPU mesh
- * (uploaded once per chunk build, keyed by the build's version) and every terrain one splat
- * material (weights, a 2 x 2 albedo atlas and a 2 x 2 normal atlas of its layers). A chunk that
- * streams out has its mesh destroyed, so its GPU memory is freed once the frames in flight are
- * done. rill_render_extract calls the sync and adds one opaque instance per chunk mesh, so the
- * chunks are culled, lit, shadowed and cast shadows like any mesh. */
+ * (uploaded once per chunk build, keyed by the build's version; the terrain's CPU copy is dropped
+ * after the upload) and every terrain one splat material (weights, a 2 x 2 albedo atlas and a
+ * 2 x 2 normal atlas of its layers). Chunks of one resolution draw with one shared GPU index
+ * buffer. A chunk that streams out has its mesh destroyed, so its GPU memory is freed once the
+ * frames in flight are done (the index buffer with the last chunk of its resolution).
+ * rill_render_extract calls the sync and adds one opaque instance per chunk mesh, so the chunks
+ * are culled, lit, shadowed and cast shadows like any mesh. */
 #include "render_internal.h"
 
 #include "rill/channels.h"
@@ -22,8 +24,16 @@ typedef struct chunk_gpu {
     uint64_t version;
 } chunk_gpu;
 
+/* The index buffer every chunk mesh of one resolution draws with: src is a live chunk mesh holding
+ * it while users > 0. */
+typedef struct ib_entry {
+    uint32_t resolution, index_count, users;
+    rill_mesh src;
+} ib_entry;
+
 typedef struct terrain_gpu {
     rill_entity entity;
+    uint32_t resolution;
     uint64_t look; /* hash of what the material is made from */
     rill_material material;
     rill_texture weights, albedo, normal;
@@ -35,8 +45,10 @@ typedef struct terrain_gpu {
 struct rill_render_terrain {
     rill_renderer *renderer;
     rill_world *world;
-    const rill_terrain_system *terrain;
+    rill_terrain_system *terrain;
     rill_vfs *vfs;
+    bool keep_cpu_meshes;
+    RILL_ARRAY(ib_entry) ibs;
     rill_resource resource;
     rill_component comp;
     RILL_ARRAY(terrain_gpu *) terrains;
@@ -194,20 +206,71 @@ static void make_material(rill_render_terrain *rt, terrain_gpu *g, const rill_te
 
 /* >>chunks */
 
+static ib_entry *find_ib(rill_render_terrain *rt, uint32_t resolution) {
+    for (uint32_t i = 0; i < rt->ibs.len; i++) {
+        if (rt->ibs.data[i].resolution == resolution)
+            return &rt->ibs.data[i];
+    }
+    return NULL;
+}
+
+/* Another live chunk mesh of this resolution than `not`, to hold the shared index buffer. */
+static rill_mesh other_src(const rill_render_terrain *rt, uint32_t resolution, rill_mesh not ) {
+    for (uint32_t t = 0; t < rt->terrains.len; t++) {
+        const terrain_gpu *g = rt->terrains.data[t];
+        for (uint32_t i = 0; g->resolution == resolution && i < g->chunks_x * g->chunks_z; i++) {
+            if (g->chunks[i].mesh.id && g->chunks[i].mesh.id != not .id)
+                return g->chunks[i].mesh;
+        }
+    }
+    return (rill_mesh){0};
+}
+
+static void update_ib_stats(rill_render_terrain *rt) {
+    rt->stats.index_buffers = 0;
+    rt->stats.index_bytes = 0;
+    for (uint32_t i = 0; i < rt->ibs.len; i++) {
+        if (rt->ibs.data[i].users) {
+            rt->stats.index_buffers++;
+            rt->stats.index_bytes += (uint64_t)rt->ibs.data[i].index_count * sizeof(uint32_t);
+        }
+    }
+}
+
 static void release_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i) {
     chunk_gpu *c = &g->chunks[i];
     if (!c->mesh.id)
         return;
+    ib_entry *ib = find_ib(rt, g->resolution);
+    if (ib && ib->users) {
+        ib->users--;
+        if (ib->src.id == c->mesh.id)
+            ib->src = ib->users ? other_src(rt, g->resolution, c->mesh) : (rill_mesh){0};
+    }
     rill_render_mesh_destroy(rt->renderer, c->mesh);
+    rt->stats.vertex_bytes -= (uint64_t)g->resolution * g->resolution * sizeof(rill_vertex);
     c->mesh.id = 0;
     c->version = 0;
     rt->stats.meshes--;
     rt->stats.releases++;
+    update_ib_stats(rt);
 }
 
 static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
                          const rill_terrain_chunk_mesh *m, const rill_terrain_info *info) {
     release_chunk(rt, g, i);
+    if (!m->vertices) {
+        /* Its CPU copy went with an earlier upload (another terrain renderer): build it again. */
+        rill_terrain_chunk_refresh(rt->terrain, g->entity, i % g->chunks_x, i / g->chunks_x);
+        return;
+    }
+    ib_entry *ib = find_ib(rt, g->resolution);
+    if (!ib) {
+        ib_entry fresh = {.resolution = g->resolution};
+        if (!rill_array_push(&rt->ibs, fresh))
+            return;
+        ib = &rill_array_last(&rt->ibs);
+    }
     rill_array_clear(&rt->scratch);
     rill_vertex *v = rill_array_push_n(&rt->scratch, m->vertex_count);
     if (!v)
@@ -226,17 +289,28 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
                          .vertex_count = m->vertex_count,
                          .indices = m->indices,
                          .index_count = m->index_count,
-                         .label = "terrain chunk"};
+                         .label = "terrain chunk",
+                         .share_indices = ib->users ? ib->src : (rill_mesh){0}};
     rill_error err = {0};
     rill_mesh mesh = rill_render_mesh_create(rt->renderer, &md, &err);
     if (!mesh.id) {
         RILL_LOG_WARN(LOGM, "terrain %u: chunk %u: %s", RILL_ENTITY_INDEX(g->entity), i, err.msg);
         return;
     }
+    if (!ib->users) {
+        ib->src = mesh;
+        ib->index_count = m->index_count;
+    }
+    ib->users++;
     g->chunks[i].mesh = mesh;
     g->chunks[i].version = m->version;
     rt->stats.meshes++;
     rt->stats.uploads++;
+    rt->stats.vertex_bytes += (uint64_t)m->vertex_count * sizeof(rill_vertex);
+    update_ib_stats(rt);
+    /* The GPU copy is the one that draws: the terrain's CPU vertices can go. */
+    if (!rt->keep_cpu_meshes)
+        rill_terrain_chunk_drop_mesh(rt->terrain, g->entity, i % g->chunks_x, i / g->chunks_x);
 }
 
 static void free_terrain(rill_render_terrain *rt, terrain_gpu *g) {
@@ -261,7 +335,8 @@ static void sync_terrain(rill_render_terrain *rt, rill_entity e, const rill_terr
         return;
     }
     terrain_gpu *g = find(rt, e);
-    if (g && (g->chunks_x != info.chunks_x || g->chunks_z != info.chunks_z)) {
+    if (g && (g->chunks_x != info.chunks_x || g->chunks_z != info.chunks_z ||
+              g->resolution != info.resolution)) {
         for (uint32_t i = 0; i < rt->terrains.len; i++) {
             if (rt->terrains.data[i] == g)
                 rill_array_swap_remove(&rt->terrains, i);
@@ -281,6 +356,7 @@ static void sync_terrain(rill_render_terrain *rt, rill_entity e, const rill_terr
             return;
         }
         g->entity = e;
+        g->resolution = info.resolution;
         g->chunks_x = info.chunks_x;
         g->chunks_z = info.chunks_z;
     }
@@ -378,6 +454,7 @@ rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *
     rt->world = desc->world;
     rt->terrain = desc->terrain;
     rt->vfs = desc->vfs;
+    rt->keep_cpu_meshes = desc->keep_cpu_meshes;
     rt->resource = res;
     rt->comp = rill_terrain_register(desc->world);
     terrain_resource tr = {rt};
@@ -402,6 +479,7 @@ void rill_render_terrain_destroy(rill_render_terrain *rt) {
         free_terrain(rt, rt->terrains.data[i]);
     rill_array_free(&rt->terrains);
     rill_array_free(&rt->scratch);
+    rill_array_free(&rt->ibs);
     rill_world_remove_resource(rt->world, rt->resource);
     rill_free(rt);
 }

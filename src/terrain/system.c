@@ -646,7 +646,7 @@ bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_t
         const terrain_chunk *c = &t->chunks[i];
         if (c->state != RILL_TERRAIN_CHUNK_RESIDENT)
             continue;
-        out->resident_bytes += per_mesh;
+        out->resident_bytes += c->vertices ? per_mesh : 0u;
         if (c->shape.id)
             out->resident_bytes += rill_physics_shape_bytes(sys->physics, c->shape);
     }
@@ -748,6 +748,38 @@ bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, 
     memcpy(out->bounds_min, c->bounds_min, sizeof out->bounds_min);
     memcpy(out->bounds_max, c->bounds_max, sizeof out->bounds_max);
     return true;
+}
+
+/* The resident chunk (cx, cz) of terrain e, or NULL. */
+static terrain_chunk *resident_chunk(rill_terrain_system *sys, rill_entity e, uint32_t cx,
+                                     uint32_t cz, terrain_rec **out_t) {
+    terrain_rec *t = sys ? find_rec(sys, e) : NULL;
+    if (!t || !t->chunks || cx >= t->comp.chunks_x || cz >= t->comp.chunks_z)
+        return NULL;
+    terrain_chunk *c = &t->chunks[cz * t->comp.chunks_x + cx];
+    *out_t = t;
+    return c->state == RILL_TERRAIN_CHUNK_RESIDENT ? c : NULL;
+}
+
+size_t rill_terrain_chunk_drop_mesh(rill_terrain_system *sys, rill_entity e, uint32_t cx,
+                                    uint32_t cz) {
+    terrain_rec *t = NULL;
+    terrain_chunk *c = resident_chunk(sys, e, cx, cz, &t);
+    if (!c || !c->vertices)
+        return 0;
+    rill_free(c->vertices);
+    c->vertices = NULL;
+    return (size_t)t->comp.resolution * t->comp.resolution * 6u * sizeof(float);
+}
+
+bool rill_terrain_chunk_refresh(rill_terrain_system *sys, rill_entity e, uint32_t cx, uint32_t cz) {
+    terrain_rec *t = NULL;
+    if (!resident_chunk(sys, e, cx, cz, &t))
+        return false;
+    /* Queued at once, so a chunk in the keep band (between the rings) comes back too. */
+    uint32_t i = cz * t->comp.chunks_x + cx;
+    release_chunk(sys, t, i);
+    return queue_build(sys, t, i);
 }
 
 const uint8_t *rill_terrain_splat_map(const rill_terrain_system *sys, rill_entity e,

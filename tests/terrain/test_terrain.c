@@ -409,6 +409,56 @@ static void test_memory_after_1000_cycles(void **state) {
     teardown(&f);
 }
 
+/* A renderer drops the CPU copy of a chunk's mesh after its upload: the bytes come back, the
+ * chunk stays resident with its collider, and a refresh rebuilds it with a mesh again. Bytes per
+ * resident chunk, before and after the drop, and per unloaded chunk are what they should be. */
+static void test_drop_mesh_and_refresh(void **state) {
+    (void)state;
+    fixture f;
+    setup(&f, "terrain_drop");
+    rill_terrain t = small_terrain(2, 1); /* resolution 9 */
+    rill_entity e = spawn_terrain(&f, &t, 0, 0, 0);
+    rill_terrain_view edit = {0};
+    rill_terrain_view far = {.streaming = true, .has_camera = true, .camera_position = {900, 0, 0}};
+    settle(&f, &far); /* loaded, nothing resident */
+    size_t out_bytes = rill_mem_live_bytes(RILL_MEM_TERRAIN);
+    settle(&f, &edit);
+    rill_terrain_info info;
+    rill_terrain_get_info(f.sys, e, &info);
+    assert_int_equal(info.resident, 2);
+    size_t in_bytes = rill_mem_live_bytes(RILL_MEM_TERRAIN);
+    const size_t mesh = 9u * 9u * 6u * sizeof(float);
+    assert_true(in_bytes >= out_bytes + 2u * mesh); /* meshes + the ready-queue's capacity */
+    size_t with_mesh = info.resident_bytes;
+    assert_int_equal(rill_terrain_chunk_drop_mesh(f.sys, e, 0, 0), mesh);
+    assert_int_equal(rill_terrain_chunk_drop_mesh(f.sys, e, 0, 0), 0); /* already dropped */
+    assert_int_equal(rill_terrain_chunk_drop_mesh(f.sys, e, 5, 0), 0); /* out of range */
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_TERRAIN), in_bytes - mesh);
+    rill_terrain_get_info(f.sys, e, &info);
+    assert_int_equal(info.resident_bytes, with_mesh - mesh);
+    assert_int_equal(info.colliders, 2);
+    rill_terrain_chunk_mesh m;
+    assert_true(rill_terrain_chunk_get_mesh(f.sys, e, 0, 0, &m));
+    assert_null(m.vertices);
+    assert_int_equal(m.vertex_count, 81);
+    uint64_t version = m.version;
+    /* Refresh: rebuilt (a new version) with its mesh and collider back. */
+    assert_true(rill_terrain_chunk_refresh(f.sys, e, 0, 0));
+    assert_int_equal(rill_terrain_chunk_get_state(f.sys, e, 0, 0), RILL_TERRAIN_CHUNK_BUILDING);
+    settle(&f, &edit);
+    assert_true(rill_terrain_chunk_get_mesh(f.sys, e, 0, 0, &m));
+    assert_non_null(m.vertices);
+    assert_true(m.version != version);
+    rill_terrain_get_info(f.sys, e, &info);
+    assert_int_equal(info.colliders, 2);
+    assert_int_equal(info.resident_bytes, with_mesh);
+    /* Out: back to the bytes of an all-unloaded terrain. */
+    settle(&f, &far);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_TERRAIN), out_bytes);
+    assert_false(rill_terrain_chunk_refresh(f.sys, e, 0, 0));
+    teardown(&f);
+}
+
 static void write_u16_png(fixture *f, const char *name, uint32_t w, uint32_t h, int depth) {
     uint16_t *s = malloc((size_t)w * h * sizeof(uint16_t));
     for (uint32_t i = 0; i < w * h; i++)
@@ -627,6 +677,7 @@ int main(void) {
         cmocka_unit_test(test_hysteresis_no_flicker),
         cmocka_unit_test(test_raycast_misses_unloaded_then_hits),
         cmocka_unit_test(test_memory_after_1000_cycles),
+        cmocka_unit_test(test_drop_mesh_and_refresh),
         cmocka_unit_test(test_heightmap_files),
         cmocka_unit_test(test_hostile_heightmaps),
         cmocka_unit_test(test_chunk_map),
