@@ -54,14 +54,15 @@ int main(int argc, char **argv) {
     const rill_project *p = g.content ? rill_content_project(g.content) : NULL;
     rill_renderer_desc rd = {0};
     rill_content_renderer_desc(g.content, &rd);
-    int ok = g.content && rill_window_create(&(rill_window_desc){.title = p->window.title,
-                                                                 .width = p->window.width,
-                                                                 .height = p->window.height},
-                                             &g.window, &err) == RILL_OK;
+    int ok =
+        g.content && (g.window = rill_window_create(&(rill_window_desc){.title = p->window.title,
+                                                                        .width = p->window.width,
+                                                                        .height = p->window.height},
+                                                    &err)) != NULL;
     if (ok) {
         rd.width = rd.height = 0; /* the window's surface decides */
         rd.glfw_window = rill_window_glfw(g.window);
-        ok = rill_renderer_create(&rd, &g.renderer, &err) == RILL_OK &&
+        ok = (g.renderer = rill_renderer_create(&rd, &err)) != NULL &&
              rill_content_load(g.content, g.renderer, &err) == RILL_OK;
     }
     if (ok) {

@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     rill_content_renderer_desc(c, &rd); /* [window] size, [rendering] quality and scale */
     rill_renderer *r = NULL;
     int ok =
-        rill_renderer_create(&rd, &r, &err) == RILL_OK && rill_content_load(c, r, &err) == RILL_OK;
+        (r = rill_renderer_create(&rd, &err)) != NULL && rill_content_load(c, r, &err) == RILL_OK;
     for (int frame = 0; ok && frame < 2; frame++) {
         rill_render_snapshot snap;
         rill_app_frame(rill_content_app(c));

@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
     rill_content *content = rill_content_open(&(rill_content_desc){.input = argv[1]}, &err);
     rill_renderer *r = NULL;
     rill_renderer_desc rd = {.width = 256, .height = 256};
-    int ok = content && rill_renderer_create(&rd, &r, &err) == RILL_OK &&
+    int ok = content && (r = rill_renderer_create(&rd, &err)) != NULL &&
              rill_content_load(content, r, &err) == RILL_OK;
     rill_render_snapshot snap;
     for (int frame = 0; ok && frame < 2; frame++) { /* the first frame uploads the model */

@@ -115,7 +115,7 @@ int rill_cmd_components(int argc, char **argv) {
             only = argv[i];
         }
     }
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     if (!w) {
         fprintf(stderr, "rill components: out of memory\n");
         return 1;

@@ -879,7 +879,7 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
         rill_content_look *look = rill_content_get_look(c);
         look->ambient[0] = 0.16f, look->ambient[1] = 0.18f, look->ambient[2] = 0.22f;
     }
-    if (!c || rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    if (!c || !(r = rill_renderer_create(&d, &err))) {
         fprintf(stderr, "error: rill demo: %s\n", err.msg);
         rill_content_destroy(c);
         return 1;
@@ -1139,7 +1139,7 @@ int rill_cmd_demo(int argc, char **argv) {
         return 1;
     }
     gen g = {.out = project};
-    g.w = rill_world_create(NULL);
+    g.w = rill_world_create(NULL, NULL);
     if (!g.w || rill_app_register_components(g.w, NULL, NULL, &err) != RILL_OK) {
         fprintf(stderr, "error: %s\n", g.w ? err.msg : "out of memory");
         rill_world_destroy(g.w);

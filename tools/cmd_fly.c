@@ -665,11 +665,11 @@ static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *i
     rill_component ic = rill_world_find_component(w, "SceneInstance");
     for (uint32_t i = 0; i < ni; i++)
         total -= descendants(w, inst[i].root);
-    rill_world *scratch = rill_world_create(NULL);
+    rill_world *scratch = rill_world_create(NULL, NULL);
     rill_app_register_components(scratch, NULL, NULL, NULL);
     rill_demo_register_components(scratch);
     rill_scene_loader *ld = rill_scene_loader_create(
-        &(rill_scene_loader_desc){.world = scratch, .vfs = rill_app_vfs(app)});
+        &(rill_scene_loader_desc){.world = scratch, .vfs = rill_app_vfs(app)}, NULL);
     rill_map counts = {0}; /* interned scene path -> entity count */
     for (uint32_t i = 0; i < ni && ld; i++) {
         const rill_scene_instance *si = rill_world_get(w, inst[i].root, ic);
@@ -765,11 +765,11 @@ static int fly_setup(fly_run *run, rill_error *err) {
     if (run->o.window) {
         rill_window_desc wd = {
             .title = "rill fly", .width = run->o.w, .height = run->o.h, .fixed_size = true};
-        if (rill_window_create(&wd, &run->win, err) != RILL_OK)
+        if (!(run->win = rill_window_create(&wd, err)))
             return 1;
         d.glfw_window = rill_window_glfw(run->win);
     }
-    if (rill_renderer_create(&d, &run->r, err) != RILL_OK)
+    if (!(run->r = rill_renderer_create(&d, err)))
         return 1;
     if (rill_content_load(run->content, run->r, err) != RILL_OK)
         return 1;

@@ -148,7 +148,7 @@ static int pack_create(int argc, char **argv) {
         fprintf(stderr, "rill pack create: cannot write --out: %s\n", why);
         return 1;
     }
-    rill_rpak_writer *w = rill_rpak_writer_create(&desc);
+    rill_rpak_writer *w = rill_rpak_writer_create(&desc, NULL);
     if (!w) {
         fprintf(stderr,
                 "rill pack: invalid options (chunk must be a power of two, 4 KiB..16 MiB)\n");

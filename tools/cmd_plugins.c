@@ -96,7 +96,7 @@ int rill_cmd_plugins(int argc, char **argv) {
     rd.width = rd.height = 16;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&rd, &r, &err) != RILL_OK) {
+    if (!(r = rill_renderer_create(&rd, &err))) {
         fprintf(stderr, "rill plugins: %s\n", err.msg);
         return 1;
     }

@@ -358,7 +358,7 @@ int rill_cmd_render(int argc, char **argv) {
         d.quality = (rill_render_quality)o.quality;
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    if (!(r = rill_renderer_create(&d, &err))) {
         fprintf(stderr, "rill render: %s\n", err.msg);
         rill_content_destroy(c);
         return 1;

@@ -380,7 +380,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
                            .height = opts->height ? opts->height : rd.height};
     int rc = 1;
     rill_app *app = rill_content_app(content);
-    if (rill_window_create(&wd, &v->win, &err) != RILL_OK) {
+    if (!(v->win = rill_window_create(&wd, &err))) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
@@ -393,7 +393,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         rd.quality = (rill_render_quality)opts->quality;
     if (opts->render_scale > 0.0f)
         rd.render_scale = opts->render_scale;
-    if (rill_renderer_create(&rd, &v->r, &err) != RILL_OK) {
+    if (!(v->r = rill_renderer_create(&rd, &err))) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }

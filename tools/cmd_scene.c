@@ -59,7 +59,7 @@ static int scene_check(int argc, char **argv) {
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    rill_world *world = rill_world_create(NULL);
+    rill_world *world = rill_world_create(NULL, NULL);
     if (!world) {
         rill_free(data);
         fprintf(stderr, "error: out of memory\n");

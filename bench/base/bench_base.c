@@ -86,7 +86,7 @@ static void post_back(void *arg) {
 
 static void bench_jobs(uint32_t workers) {
     char name[64];
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers});
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers}, NULL);
     const uint64_t n = 200000;
     _Atomic uint64_t hits = 0;
     rill_counter c = {0};
@@ -110,7 +110,7 @@ static void bench_jobs(uint32_t workers) {
     snprintf(name, sizeof(name), "jobs_roundtrip_w%u", rill_jobs_worker_count(jobs));
     report(name, rill_time_ns() - t0, n);
     rill_jobs_destroy(jobs);
-    rill_jobs *det = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    rill_jobs *det = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     t0 = rill_time_ns();
     for (uint64_t i = 0; i < n; ++i) {
         rill_jobs_run(det, nop_job, (void *)&hits, &c);

@@ -40,7 +40,7 @@ static double ms_since(uint64_t t0) {
 }
 
 static int mode_change(uint32_t n) {
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_render_components rc;
     rill_error err = {0};
     if (!w || rill_render_register_components(w, &rc, &err) != RILL_OK) {
@@ -159,7 +159,7 @@ static int wireframe_pass(uint32_t grid, uint32_t subdiv, uint32_t frames, uint3
     d.device_name = device;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    if (!(r = rill_renderer_create(&d, &err))) {
         fprintf(stderr, "bench_channels: %s\n", err.msg);
         return 1;
     }
@@ -171,7 +171,13 @@ static int wireframe_pass(uint32_t grid, uint32_t subdiv, uint32_t frames, uint3
         fprintf(stderr, "bench_channels: %s\n", err.msg);
         return 1;
     }
-    rill_mesh_desc md = {v, vn, idx, in, "box+edges", lines, ln};
+    rill_mesh_desc md = {.vertices = v,
+                         .vertex_count = vn,
+                         .indices = idx,
+                         .index_count = in,
+                         .label = "box+edges",
+                         .edge_indices = lines,
+                         .edge_index_count = ln};
     rill_mesh edged = rill_render_mesh_create(r, &md, &err);
     md.edge_indices = NULL, md.edge_index_count = 0, md.label = "box";
     rill_mesh plain = rill_render_mesh_create(r, &md, &err);

@@ -93,7 +93,7 @@ static int bench_model(const char *model_path, const char *tmp, int reps) {
     snprintf(vpath, sizeof(vpath), "models/%s", name);
     int rc = 0;
     for (int k = 0; k < 2 && rc == 0; k++) {
-        rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+        rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
         rill_rpak_compression c = k ? RILL_RPAK_COMPRESSION_ZSTD : RILL_RPAK_COMPRESSION_RAW;
         if (!w || rill_rpak_writer_add(w, vpath, data, size, c, &err) != RILL_OK ||
             rill_rpak_writer_finish_file(w, k ? zst : raw, &err) != RILL_OK) {

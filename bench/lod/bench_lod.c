@@ -44,8 +44,7 @@ static int cmp_d(const void *a, const void *b) {
 /* Bare meshoptimizer doing what the bake's simplification does for `levels` levels. Returns the
  * triangles of the last level (so the work cannot be optimized away). */
 static uint64_t bare_meshopt(const rill_gltf_model *m, uint32_t levels) {
-    rill_lod_desc d;
-    rill_lod_query_defaults(&d);
+    rill_lod_desc d = rill_lod_query_defaults();
     uint64_t tris = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {

@@ -99,10 +99,11 @@ int main(int argc, char **argv) {
     uint32_t seed = 42;
     uint64_t total = 0;
     rill_rpak_writer *w_raw =
-        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536});
-    rill_rpak_writer *w_auto = rill_rpak_writer_create(&(rill_rpak_writer_desc){.zstd_level = 3});
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536}, NULL);
+    rill_rpak_writer *w_auto =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.zstd_level = 3}, NULL);
     rill_rpak_writer *w_16k =
-        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 16384});
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 16384}, NULL);
     for (uint32_t i = 0; i < count; ++i) {
         bench_file *f = &files[i];
         f->raw_kind = (i & 1) == 0;
@@ -149,7 +150,7 @@ int main(int argc, char **argv) {
     const char *sources[] = {"loose", "pack_raw", "pack_auto", "pack_raw_16k"};
     const char *pack_paths[] = {NULL, pack_raw, pack_auto, pack_16k};
     for (int src = 0; src < 4; ++src) {
-        rill_vfs *vfs = rill_vfs_create(NULL);
+        rill_vfs *vfs = rill_vfs_create(NULL, NULL);
         rill_result r = src == 0 ? rill_vfs_mount_dir(vfs, loose, &err)
                                  : rill_rpak_mount_file(vfs, pack_paths[src], NULL, &err);
         if (r != RILL_OK) {

@@ -40,7 +40,7 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     d.device_name = device;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    if (!(r = rill_renderer_create(&d, &err))) {
         fprintf(stderr, "bench_render: %s\n", err.msg);
         return 1;
     }

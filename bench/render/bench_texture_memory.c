@@ -55,7 +55,11 @@ static int measure(rill_renderer *r, const char *name, const uint8_t *file, size
     }
     settle(r);
     uint64_t before = used(r);
-    rill_texture_desc td = {img.pixels, img.width, img.height, true, name};
+    rill_texture_desc td = {.pixels = img.pixels,
+                            .width = img.width,
+                            .height = img.height,
+                            .srgb = true,
+                            .label = name};
     rill_texture t = rill_render_texture_create(r, &td, &err);
     settle(r);
     uint64_t rgba_gpu = used(r) - before;
@@ -138,7 +142,7 @@ int main(int argc, char **argv) {
     d.width = d.height = 64;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    if (!(r = rill_renderer_create(&d, &err))) {
         fprintf(stderr, "bench_texture_memory: %s\n", err.msg);
         return 1;
     }

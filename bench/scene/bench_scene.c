@@ -159,7 +159,7 @@ static void bench_size(uint32_t n, const char *dir) {
            n, len, best, mb / best, best_cpu, mb / best_cpu);
 
     /* parse + bind, and spawn from the bound scene */
-    rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = n});
+    rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = n}, NULL);
     register_bench_components(w);
     rill_scene_register(w);
     scene_types *types = rill__scene_types_create(w);
@@ -220,17 +220,17 @@ static void bench_size(uint32_t n, const char *dir) {
         snprintf(path, sizeof path, "%s/bench_%u.rsn", dir, n);
         rill_error err = {0};
         rill_file_write_all(path, text, len, &err);
-        rill_vfs *vfs = rill_vfs_create(NULL);
+        rill_vfs *vfs = rill_vfs_create(NULL, NULL);
         rill_vfs_mount_dir(vfs, dir, &err);
         char rel[64];
         snprintf(rel, sizeof rel, "bench_%u.rsn", n);
         /* Missing asset paths only warn; keep the log quiet. */
         rill_log_set_level(RILL_LOG_ERROR);
 
-        w = rill_world_create(&(rill_world_desc){.entity_capacity = n});
+        w = rill_world_create(&(rill_world_desc){.entity_capacity = n}, NULL);
         register_bench_components(w);
         rill_scene_loader *ld =
-            rill_scene_loader_create(&(rill_scene_loader_desc){.world = w, .vfs = vfs});
+            rill_scene_loader_create(&(rill_scene_loader_desc){.world = w, .vfs = vfs}, NULL);
         t0 = rill_time_ns();
         if (rill_scene_load_sync(ld, rel, NULL, &err) != RILL_OK) {
             fprintf(stderr, "sync load failed: %s\n", err.msg);
@@ -243,12 +243,13 @@ static void bench_size(uint32_t n, const char *dir) {
         rill_scene_loader_destroy(ld);
         rill_world_destroy(w);
 
-        rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){0});
-        w = rill_world_create(&(rill_world_desc){.entity_capacity = n});
+        rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){0}, NULL);
+        w = rill_world_create(&(rill_world_desc){.entity_capacity = n}, NULL);
         register_bench_components(w);
         const uint64_t budget = 3000000;
         ld = rill_scene_loader_create(
-            &(rill_scene_loader_desc){.world = w, .vfs = vfs, .jobs = jobs, .budget_ns = budget});
+            &(rill_scene_loader_desc){.world = w, .vfs = vfs, .jobs = jobs, .budget_ns = budget},
+            NULL);
         uint32_t cap = 1u << 16;
         uint64_t *ft = malloc(sizeof(uint64_t) * cap);
         uint64_t *fc = malloc(sizeof(uint64_t) * cap);

@@ -34,8 +34,8 @@ typedef struct bench_ctx {
 } bench_ctx;
 
 static void ctx_init(bench_ctx *b, bool deterministic) {
-    b->world = rill_world_create(NULL);
-    b->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = deterministic});
+    b->world = rill_world_create(NULL, NULL);
+    b->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = deterministic}, NULL);
     rill_error err = {0};
     b->phys = rill_physics_create(&(rill_physics_desc){.world = b->world}, &err);
     b->sys = rill_terrain_system_create(

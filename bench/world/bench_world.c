@@ -64,11 +64,11 @@ static void run_size(uint32_t n, rill_entity *ents) {
              t_query = UINT64_MAX, t_update = UINT64_MAX, t_despawn = UINT64_MAX;
     volatile float sink = 0;
     for (int run = 0; run < RUNS; run++) {
-        rill_world *w = rill_world_create(NULL);
+        rill_world *w = rill_world_create(NULL, NULL);
         BEST(t_spawn, for (uint32_t i = 0; i < n; i++) ents[i] = rill_world_spawn(w));
         rill_world_destroy(w);
 
-        w = rill_world_create(NULL);
+        w = rill_world_create(NULL, NULL);
         rill_component vel = register_velocity(w);
         rill_transform tr = rill_transform_identity();
         velocity v = {{1, 0, 0}, 0};
@@ -115,7 +115,7 @@ static void run_size(uint32_t n, rill_entity *ents) {
         BEST(t_despawn, for (uint32_t i = 0; i < n; i++) rill_world_despawn(w, ents[i]));
         rill_world_destroy(w);
 
-        w = rill_world_create(NULL);
+        w = rill_world_create(NULL, NULL);
         vel = register_velocity(w);
         rill_spawn_desc sd = {.count = n,
                               .components = {RILL_COMPONENT_NAME, RILL_COMPONENT_TRANSFORM,

@@ -34,7 +34,7 @@ static scene_types *g_types;
 
 static void setup(void) {
     rill_log_set_level(RILL_LOG_NONE);
-    g_world = rill_world_create(NULL);
+    g_world = rill_world_create(NULL, NULL);
     static const rill_enum_item items[] = {{"A", 0}, {"B", 1}, {"C", 9}};
     const rill_field fields[] = {
         RILL_FIELD(fz_all, b, BOOL),

@@ -177,11 +177,13 @@ typedef void (*rill_system_fn)(rill_app *app, void *user);
 /* name: for stats and logs (copied; NULL = "system"). stage: where it runs. order: ascending
  * within the stage, ties in registration order. fn: required. user: passed back. */
 typedef struct rill_system_desc {
+    uint32_t start_canary; /* must be 0 */
     const char *name;
     rill_stage stage;
     int32_t order;
     rill_system_fn fn;
     void *user;
+    uint32_t end_canary; /* must be 0 */
 } rill_system_desc;
 
 /* A registered system. 0 = none. */
@@ -365,10 +367,12 @@ typedef struct rill_input {
 /* Window description. Zero = defaults: title "Rill", 1280x720 (screen coordinates), resizable,
  * visible. */
 typedef struct rill_window_desc {
+    uint32_t start_canary; /* must be 0 */
     const char *title;
     uint32_t width, height;
     bool fixed_size; /* not resizable */
     bool hidden;
+    uint32_t end_canary; /* must be 0 */
 } rill_window_desc;
 
 /* Whether a display looks reachable (DISPLAY or WAYLAND_DISPLAY is set). A cheap check before
@@ -376,8 +380,8 @@ typedef struct rill_window_desc {
 bool rill_window_display_available(void);
 /* Initializes GLFW and opens a window. desc may be NULL (defaults). Fails with RILL_ERR_NO_DEVICE
  * and a message saying why when there is no display or GLFW cannot start, RILL_ERR_BUSY when a
- * window is already open. *out is NULL on failure. */
-rill_result rill_window_create(const rill_window_desc *desc, rill_window **out, rill_error *err);
+ * window is already open; NULL on failure. */
+rill_window *rill_window_create(const rill_window_desc *desc, rill_error *err);
 /* Closes the window and terminates GLFW. Destroy the renderer that uses it first. NULL: no-op. */
 void rill_window_destroy(rill_window *w);
 /* The GLFWwindow pointer (for rill_renderer_desc.glfw_window). */
@@ -422,7 +426,9 @@ typedef struct rill_app_models rill_app_models;
 
 /* Options; all zero = defaults: release_delay_frames 0 = 2. */
 typedef struct rill_app_models_desc {
+    uint32_t start_canary; /* must be 0 */
     uint32_t release_delay_frames;
+    uint32_t end_canary; /* must be 0 */
 } rill_app_models_desc;
 
 /* Counters for tests and overlays: tracked entities (with a Model), spawned, pending (waiting for

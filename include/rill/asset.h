@@ -56,7 +56,9 @@ typedef struct rill_vfs rill_vfs;
 
 /* Defaults: max_mounts 0 = 32. */
 typedef struct rill_vfs_desc {
-    uint32_t max_mounts; /* generic mounts and loose roots together */
+    uint32_t start_canary; /* must be 0 */
+    uint32_t max_mounts;   /* generic mounts and loose roots together */
+    uint32_t end_canary;   /* must be 0 */
 } rill_vfs_desc;
 
 /* Called once per file by a list function. `path` is project-relative, normalized, and valid only
@@ -99,7 +101,7 @@ typedef struct rill_vfs_stats {
 
 /* Creates an empty VFS. desc may be NULL (defaults). Returns NULL when out of memory. Destroy with
  * rill_vfs_destroy. */
-rill_vfs *rill_vfs_create(const rill_vfs_desc *desc);
+rill_vfs *rill_vfs_create(const rill_vfs_desc *desc, rill_error *err);
 /* Closes every mount (ops.close) and frees the VFS. No read may be in flight. NULL is a no-op. */
 void rill_vfs_destroy(rill_vfs *vfs);
 /* The defaults rill_vfs_create applies to a zero desc (for tests). */
@@ -201,11 +203,13 @@ typedef struct rill_asset_server rill_asset_server;
  * loads run on the main thread inside rill_asset_server_update, in request order. With a
  * deterministic rill_jobs the queued loads run inside rill_asset_server_update too. */
 typedef struct rill_asset_server_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_vfs *vfs;
     rill_jobs *jobs;
     uint32_t capacity;
     uint32_t max_loaders;
     uint64_t update_budget_ns;
+    uint32_t end_canary; /* must be 0 */
 } rill_asset_server_desc;
 
 /* Per-server counters (rill_asset_server_get_stats). */
@@ -239,7 +243,7 @@ typedef struct rill_asset_info {
 typedef bool (*rill_asset_each_fn)(const rill_asset_info *info, void *user);
 
 /* Creates a server. Returns NULL when desc is NULL, desc->vfs is NULL, or memory runs out. */
-rill_asset_server *rill_asset_server_create(const rill_asset_server_desc *desc);
+rill_asset_server *rill_asset_server_create(const rill_asset_server_desc *desc, rill_error *err);
 /* Waits for in-flight loads, unloads every asset (whatever its refcount) and frees the server.
  * Main thread. NULL is a no-op. */
 void rill_asset_server_destroy(rill_asset_server *server);

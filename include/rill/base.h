@@ -100,6 +100,16 @@ rill_result rill_error_set(rill_error *err, rill_result code, const char *fmt, .
 /* Clears *err to "ok". err may be NULL. */
 void rill_error_clear(rill_error *err);
 
+/* The desc check every function taking a `rill_x_desc` runs on entry: a desc starts with
+ * `uint32_t start_canary` and ends with `uint32_t end_canary`, both 0 in a zero-initialized desc,
+ * so a desc filled field by field on the stack, or one built with positional initializers,
+ * is refused instead of read. A NULL desc passes (it means "every default"). Returns RILL_OK, or
+ * RILL_ERR_INVALID_ARGUMENT with a message naming `what` (the function). */
+#define RILL_DESC_CHECK(desc, what, err)                                                           \
+    ((desc) ? rill_desc_check((desc)->start_canary, (desc)->end_canary, (what), (err)) : RILL_OK)
+rill_result rill_desc_check(uint32_t start_canary, uint32_t end_canary, const char *what,
+                            rill_error *err);
+
 /* >>assert ------------------------------------------------------------------------------------ */
 
 typedef void (*rill_assert_fn)(const char *expr, const char *file, int line, void *user);
@@ -569,9 +579,11 @@ typedef void (*rill_job_fn)(void *arg);
  * deterministic = true: no worker threads; queued jobs run on the thread that calls
  * rill_jobs_drain or rill_jobs_wait, in submission order. */
 typedef struct rill_jobs_desc {
+    uint32_t start_canary; /* must be 0 */
     uint32_t worker_count;
     bool deterministic;
     uint32_t queue_capacity;
+    uint32_t end_canary; /* must be 0 */
 } rill_jobs_desc;
 
 /* The desc an all-zero desc resolves to on this machine (worker_count filled in). */
@@ -582,7 +594,7 @@ typedef struct rill_counter {
     _Atomic int32_t value;
 } rill_counter;
 
-rill_jobs *rill_jobs_create(const rill_jobs_desc *desc);
+rill_jobs *rill_jobs_create(const rill_jobs_desc *desc, rill_error *err);
 /* Finishes every queued job, then runs every completion still waiting for the main thread (so
  * nothing they own leaks), then joins the workers. Call from the main thread. NULL is a no-op. */
 void rill_jobs_destroy(rill_jobs *jobs);

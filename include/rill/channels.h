@@ -131,11 +131,13 @@ rill_render_mode rill_channels_join(rill_render_mode a, float a_opacity, rill_re
 /* >>picking -------------------------------------------------------------------------------- */
 
 typedef struct rill_pick_desc {
+    uint32_t start_canary; /* must be 0 */
     float origin[3];
-    float dir[3];       /* need not be unit length; (0,0,0) picks nothing */
-    uint64_t channels;  /* pickable when the mask holds one of these; 0 = SELECTABLE */
-    bool opaque_blocks; /* drawn geometry outside `channels` in front hides what is behind */
-    float max_distance; /* 0 = unlimited */
+    float dir[3];        /* need not be unit length; (0,0,0) picks nothing */
+    uint64_t channels;   /* pickable when the mask holds one of these; 0 = SELECTABLE */
+    bool opaque_blocks;  /* drawn geometry outside `channels` in front hides what is behind */
+    float max_distance;  /* 0 = unlimited */
+    uint32_t end_canary; /* must be 0 */
 } rill_pick_desc;
 
 typedef struct rill_pick_hit {

@@ -186,6 +186,7 @@ typedef enum rill_physics_shape_type {
  *   spacing_x and spacing_z > 0 (metres between samples).
  * Everything is copied; the arrays may be freed after the call. Non-finite values are refused. */
 typedef struct rill_physics_shape_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_physics_shape_type type;
     const float *positions;
     uint32_t vertex_count;
@@ -194,7 +195,8 @@ typedef struct rill_physics_shape_desc {
     const float *heights;
     uint32_t samples_x, samples_z;
     float spacing_x, spacing_z;
-    const char *label; /* for messages; NULL = "shape" */
+    const char *label;   /* for messages; NULL = "shape" */
+    uint32_t end_canary; /* must be 0 */
 } rill_physics_shape_desc;
 
 /* Creates a shape. Returns RILL_ERR_INVALID_ARGUMENT (with the reason) for bad data,
@@ -212,11 +214,13 @@ size_t rill_physics_shape_bytes(const rill_physics *phys, rill_physics_shape sha
 /* A static collider not tied to a Collider component. position and rotation (x, y, z, w; all
  * zero = identity) place it; entity and part are what queries report for it. */
 typedef struct rill_physics_collider_desc {
+    uint32_t start_canary;  /* must be 0 */
     rill_collider collider; /* shape, sizes, shape_data, friction, restitution, layers */
     float position[3];
     float rotation[4];
     rill_entity entity;
     uint32_t part;
+    uint32_t end_canary; /* must be 0 */
 } rill_physics_collider_desc;
 
 /* Adds a static collider. Bad values are RILL_ERR_INVALID_ARGUMENT (nothing added). */

@@ -112,6 +112,7 @@ typedef enum rill_render_quality {
  *   to [0.1, 2]; never above the output's physical size: no supersampling, see
  *   rill_renderer_set_render_scale) and tonemapping upscales bilinearly to the full output. */
 typedef struct rill_renderer_desc {
+    uint32_t start_canary; /* must be 0 */
     uint32_t width, height;
     rill_render_quality quality;
     void *glfw_window;
@@ -129,15 +130,15 @@ typedef struct rill_renderer_desc {
     uint32_t debug_flags; /* RILL_RENDER_DEBUG_* bits */
     rill_render_setup_graph_fn setup_graph;
     void *setup_graph_user;
+    uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 
 /* The defaults applied to a zero desc (for tests and tools). */
 rill_renderer_desc rill_renderer_query_defaults(void);
 
-/* Opens the device and builds pipelines. On failure *out is NULL and err says why (no Vulkan
- * driver is RILL_ERR_NO_DEVICE). Destroy with rill_renderer_destroy. */
-rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
-                                 rill_error *err);
+/* Opens the device and builds pipelines. NULL on failure with err saying why (no Vulkan driver is
+ * RILL_ERR_NO_DEVICE). Destroy with rill_renderer_destroy. */
+rill_renderer *rill_renderer_create(const rill_renderer_desc *desc, rill_error *err);
 /* Waits for the GPU and frees everything, including meshes, textures and materials still alive.
  * NULL is a no-op. */
 void rill_renderer_destroy(rill_renderer *r);
@@ -194,6 +195,7 @@ typedef struct rill_vertex {
  * index_count must be 0 or that mesh's count, and vertex_count must cover its largest index. The
  * buffer lives until the last mesh using it is destroyed. */
 typedef struct rill_mesh_desc {
+    uint32_t start_canary; /* must be 0 */
     const rill_vertex *vertices;
     uint32_t vertex_count;
     const uint32_t *indices;
@@ -202,6 +204,7 @@ typedef struct rill_mesh_desc {
     const uint32_t *edge_indices; /* NULL = no edge buffer */
     uint32_t edge_index_count;    /* a multiple of 2 */
     rill_mesh share_indices;
+    uint32_t end_canary; /* must be 0 */
 } rill_mesh_desc;
 
 /* Creates a mesh: validates the indices (and edge indices), copies the data and queues the upload
@@ -226,10 +229,12 @@ rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err);
 /* RGBA8 texture, tightly packed (copied). srgb: color data (base color, emissive) vs linear data
  * (normal, metallic-roughness, occlusion). A full mip chain is generated. */
 typedef struct rill_texture_desc {
+    uint32_t start_canary; /* must be 0 */
     const uint8_t *pixels;
     uint32_t width, height;
     bool srgb;
     const char *label;
+    uint32_t end_canary; /* must be 0 */
 } rill_texture_desc;
 /* Creates a texture (pixels copied, upload queued). Returns {0} with err set on bad input. */
 rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
@@ -329,6 +334,7 @@ typedef enum rill_material_kind {
  * default for both), alpha_cutoff 0.5, opaque, single-sided. A texture handle of 0 means none
  * (white, or a flat normal). Textures are referenced, not owned: destroy materials first. */
 typedef struct rill_material_desc {
+    uint32_t start_canary; /* must be 0 */
     float base_color[4];
     float metallic;
     float roughness;
@@ -358,6 +364,7 @@ typedef struct rill_material_desc {
     uint32_t layer_count; /* 0 = 1; at most 4 */
     float layer_color[4][4];
     float layer_tile[4]; /* metres; 0 = 8 */
+    uint32_t end_canary; /* must be 0 */
 } rill_material_desc;
 /* Creates a material; desc may be NULL (all defaults). Returns {0} with err set on failure. */
 rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
@@ -717,10 +724,12 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
 typedef struct rill_render_assets rill_render_assets;
 /* renderer, assets and world are borrowed; release_delay_frames 0 = 2. */
 typedef struct rill_render_assets_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_renderer *renderer;
     rill_asset_server *assets;
     rill_world *world;
     uint32_t release_delay_frames;
+    uint32_t end_canary; /* must be 0 */
 } rill_render_assets_desc;
 typedef struct rill_render_assets_stats {
     uint32_t models;                     /* uploads alive */
@@ -782,11 +791,13 @@ typedef struct rill_render_terrain rill_render_terrain;
 /* keep_cpu_meshes: leave the terrain system's CPU copy of each chunk mesh in place after the
  * upload (by default it is dropped: rill_terrain_chunk_drop_mesh). */
 typedef struct rill_render_terrain_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_renderer *renderer;
     rill_world *world;
     struct rill_terrain_system *terrain;
     rill_vfs *vfs;
     bool keep_cpu_meshes;
+    uint32_t end_canary; /* must be 0 */
 } rill_render_terrain_desc;
 /* terrains drawn, chunk meshes alive on the GPU, totals of uploads and releases, and the GPU bytes
  * chunk meshes hold now: vertex buffers (one per chunk) and index buffers (one per resolution,

@@ -14,7 +14,7 @@
  *   A rill_scene_loader owns all loads into one world. Create it once:
  *
  *       rill_scene_loader *ld = rill_scene_loader_create(&(rill_scene_loader_desc){
- *           .world = world, .vfs = vfs, .jobs = jobs });
+ *           .world = world, .vfs = vfs, .jobs = jobs }, NULL);
  *
  *   Boot and editor opens load synchronously (the world is complete when the call returns):
  *
@@ -109,12 +109,14 @@ rill_scene_components rill_scene_register(rill_world *world);
  * instance depth and entity count from the scene_depth and scene_entities limits (rill/base.h,
  * docs/limits.md; 8 and 1 Mi unless raised). */
 typedef struct rill_scene_read_desc {
-    bool lossy; /* skip unknown components (with a warning) instead of keeping them */
+    uint32_t start_canary; /* must be 0 */
+    bool lossy;            /* skip unknown components (with a warning) instead of keeping them */
     uint32_t
         max_instance_depth; /* nested non-streamed instances deeper than this are not expanded */
     /* 0 = scene_entities. A load whose files declare more entities once their instances expand
      * fails with ERR_LIMIT before anything is expanded. */
     uint32_t max_entities;
+    uint32_t end_canary; /* must be 0 */
 } rill_scene_read_desc;
 
 /* What rill_scene_check_text found. */
@@ -137,9 +139,11 @@ rill_result rill_scene_check_text(rill_world *world, const char *path, const cha
 
 /* Writer options. Zero = defaults. */
 typedef struct rill_scene_write_desc {
+    uint32_t start_canary; /* must be 0 */
     /* false (default): an entity with a SceneInstance is written without its descendants, since
      * they came from the instanced file; true writes them too. */
     bool include_instance_content;
+    uint32_t end_canary; /* must be 0 */
 } rill_scene_write_desc;
 
 /* Writes roots[0..count) and all their descendants (Parent relation -> parent ids) as canonical
@@ -191,6 +195,7 @@ typedef struct rill_scene_event {
  * borrowed; NULL reads OS paths relative to the working directory. jobs is borrowed; NULL parses
  * on the main thread inside rill_scene_loader_update (a deterministic rill_jobs works too). */
 typedef struct rill_scene_loader_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_world *world;
     rill_vfs *vfs;
     rill_jobs *jobs;
@@ -198,13 +203,14 @@ typedef struct rill_scene_loader_desc {
     uint64_t budget_ns;
     uint32_t max_loads;
     rill_scene_read_desc read;
+    uint32_t end_canary; /* must be 0 */
 } rill_scene_loader_desc;
 
 /* The defaults rill_scene_loader_create applies (world, vfs, jobs stay NULL). */
 rill_scene_loader_desc rill_scene_loader_query_defaults(void);
 /* Creates a loader, registers the scene components and the two events. NULL when desc or
  * desc->world is NULL or memory runs out. */
-rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc);
+rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc, rill_error *err);
 /* Cancels loads in flight (despawning their partial entities), waits for their workers, and frees
  * the loader. Entities of completed loads stay in the world. NULL is a no-op. */
 void rill_scene_loader_destroy(rill_scene_loader *loader);

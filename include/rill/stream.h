@@ -133,10 +133,12 @@ typedef struct rill_stream rill_stream;
  * and must keep its work bounded per frame; restore runs once when the gate closes and must
  * bring all of its content back to full residency (it may do so over the following updates). */
 typedef struct rill_streamer_desc {
-    const char *name; /* for logs (borrowed; must outlive the stream) */
+    uint32_t start_canary; /* must be 0 */
+    const char *name;      /* for logs (borrowed; must outlive the stream) */
     void (*update)(rill_stream *stream, const rill_streaming_state *st, void *user);
     void (*restore)(rill_stream *stream, void *user);
     void *user;
+    uint32_t end_canary; /* must be 0 */
 } rill_streamer_desc;
 
 /* Defaults (resolved in one place by rill_stream_query_defaults):

@@ -279,14 +279,16 @@ bool rill_type_dump(const rill_type_desc *type, const void *obj, rill_strbuf *ou
  * true unless skip_hooks_on_destroy is set (set it when the systems the hooks call, e.g. the asset
  * server, are destroyed before the world). */
 typedef struct rill_world_desc {
+    uint32_t start_canary; /* must be 0 */
     uint32_t entity_capacity;
     bool skip_hooks_on_destroy;
-    const char *label; /* for logs; NULL = "world" */
+    const char *label;   /* for logs; NULL = "world" */
+    uint32_t end_canary; /* must be 0 */
 } rill_world_desc;
 
 /* Creates a world and registers the built-in components (see rill_builtin_component). desc may be
  * NULL or zero for defaults. Returns NULL when out of memory. Destroy with rill_world_destroy. */
-rill_world *rill_world_create(const rill_world_desc *desc);
+rill_world *rill_world_create(const rill_world_desc *desc, rill_error *err);
 /* Despawns everything (running on_remove hooks unless skip_hooks_on_destroy) and frees the world.
  * NULL is a no-op. */
 void rill_world_destroy(rill_world *world);

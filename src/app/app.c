@@ -210,6 +210,9 @@ static void stage_settle(rill_app *app) {
 }
 
 rill_system rill_app_add_system(rill_app *app, const rill_system_desc *desc) {
+    if (RILL_DESC_CHECK(desc, "rill_app_add_system", NULL) != RILL_OK) {
+        return (rill_system){0};
+    }
     rill_system none = {0};
     if (!app || !desc || !desc->fn || (unsigned)desc->stage >= RILL_STAGE_NUM) {
         RILL_LOG_ERROR("app", "rill_app_add_system: %s",
@@ -321,13 +324,14 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
         goto fail;
     }
 
-    app->jobs = rill_jobs_create(
-        &(rill_jobs_desc){.worker_count = d.worker_count, .deterministic = d.deterministic});
-    app->world = rill_world_create(&(rill_world_desc){
-        .entity_capacity = d.entity_capacity, .skip_hooks_on_destroy = true, .label = "app"});
-    app->vfs = rill_vfs_create(NULL);
-    if (!app->jobs || !app->world || !app->vfs) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+    if (!(app->jobs = rill_jobs_create(
+              &(rill_jobs_desc){.worker_count = d.worker_count, .deterministic = d.deterministic},
+              err)) ||
+        !(app->world = rill_world_create(&(rill_world_desc){.entity_capacity = d.entity_capacity,
+                                                            .skip_hooks_on_destroy = true,
+                                                            .label = "app"},
+                                         err)) ||
+        !(app->vfs = rill_vfs_create(NULL, err))) {
         goto fail;
     }
     /* Packs first: the VFS searches generic mounts before loose roots anyway, and mounting them
@@ -342,19 +346,19 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
     if (app->root[0] && rill_vfs_mount_dir(app->vfs, app->root, err) != RILL_OK) {
         goto fail;
     }
-    app->assets =
-        rill_asset_server_create(&(rill_asset_server_desc){.vfs = app->vfs, .jobs = app->jobs});
     uint64_t scene_budget = d.scene_budget_ns;
     if (scene_budget == 0) {
         scene_budget = (uint64_t)((double)app->project.scene.load_budget_ms * 1e6);
     }
-    app->scenes = rill_scene_loader_create(&(rill_scene_loader_desc){.world = app->world,
-                                                                     .vfs = app->vfs,
-                                                                     .jobs = app->jobs,
-                                                                     .clock = d.clock,
-                                                                     .budget_ns = scene_budget});
-    if (!app->assets || !app->scenes) {
-        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_app_create: out of memory");
+    if (!(app->assets = rill_asset_server_create(
+              &(rill_asset_server_desc){.vfs = app->vfs, .jobs = app->jobs}, err)) ||
+        !(app->scenes =
+              rill_scene_loader_create(&(rill_scene_loader_desc){.world = app->world,
+                                                                 .vfs = app->vfs,
+                                                                 .jobs = app->jobs,
+                                                                 .clock = d.clock,
+                                                                 .budget_ns = scene_budget},
+                                       err))) {
         goto fail;
     }
     app->stream = rill_stream_create(

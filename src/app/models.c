@@ -37,6 +37,9 @@ static void sys_upload(rill_app *app, void *user) {
 
 rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                         const rill_app_models_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_app_enable_models", err) != RILL_OK) {
+        return NULL;
+    }
     if (!app || !renderer) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_app_enable_models: NULL app or renderer");

@@ -71,8 +71,7 @@ bool rill_window_display_available(void) {
     return (x && x[0]) || (wl && wl[0]);
 }
 
-rill_result rill_window_create(const rill_window_desc *desc, rill_window **out, rill_error *err) {
-    *out = NULL;
+static rill_result window_create(const rill_window_desc *desc, rill_window **out, rill_error *err) {
     rill_window_desc d = desc ? *desc : (rill_window_desc){0};
     if (!d.title)
         d.title = "Rill";
@@ -116,6 +115,14 @@ rill_result rill_window_create(const rill_window_desc *desc, rill_window **out, 
     window_open = true;
     *out = w;
     return RILL_OK;
+}
+
+rill_window *rill_window_create(const rill_window_desc *desc, rill_error *err) {
+    rill_window *w = NULL;
+    if (RILL_DESC_CHECK(desc, "rill_window_create", err) != RILL_OK ||
+        window_create(desc, &w, err) != RILL_OK)
+        return NULL;
+    return w;
 }
 
 void rill_window_destroy(rill_window *w) {

@@ -153,13 +153,19 @@ static rill_asset_server_desc server_desc_defaults(const rill_asset_server_desc 
     return d;
 }
 
-rill_asset_server *rill_asset_server_create(const rill_asset_server_desc *desc) {
+rill_asset_server *rill_asset_server_create(const rill_asset_server_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_asset_server_create", err) != RILL_OK) {
+        return NULL;
+    }
     if (!desc || !desc->vfs) {
         RILL_LOG_ERROR(SERVER_MODULE, "asset server: a desc with a vfs is required");
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "rill_asset_server_create: a desc with a vfs is required");
         return NULL;
     }
     rill_asset_server *s = rill_calloc_tagged(1, sizeof(*s), RILL_MEM_ASSET);
     if (!s) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_asset_server_create: out of memory");
         return NULL;
     }
     s->desc = server_desc_defaults(desc);
@@ -169,6 +175,7 @@ rill_asset_server *rill_asset_server_create(const rill_asset_server_desc *desc) 
         rill_free(s->slots);
         rill_free(s->loaders);
         rill_free(s);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_asset_server_create: out of memory");
         return NULL;
     }
     rill_mutex_init(&s->lock);

@@ -47,9 +47,13 @@ static rill_vfs_desc vfs_desc_defaults(const rill_vfs_desc *desc) {
     return d;
 }
 
-rill_vfs *rill_vfs_create(const rill_vfs_desc *desc) {
+rill_vfs *rill_vfs_create(const rill_vfs_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_vfs_create", err) != RILL_OK) {
+        return NULL;
+    }
     rill_vfs *vfs = rill_calloc_tagged(1, sizeof(*vfs), RILL_MEM_ASSET);
     if (!vfs) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_vfs_create: out of memory");
         return NULL;
     }
     vfs->desc = vfs_desc_defaults(desc);
@@ -59,6 +63,7 @@ rill_vfs *rill_vfs_create(const rill_vfs_desc *desc) {
         rill_free(vfs->packs);
         rill_free(vfs->dirs);
         rill_free(vfs);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_vfs_create: out of memory");
         return NULL;
     }
     rill_mutex_init(&vfs->lock);

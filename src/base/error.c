@@ -52,3 +52,17 @@ void rill_error_clear(rill_error *err) {
         err->msg[0] = '\0';
     }
 }
+
+rill_result rill_desc_check(uint32_t start_canary, uint32_t end_canary, const char *what,
+                            rill_error *err) {
+    if (start_canary == 0 && end_canary == 0) {
+        return RILL_OK;
+    }
+    /* Logged too: several callers have no rill_error to carry the message. */
+    RILL_LOG_ERROR("base", "%s: desc not zero-initialized (start_canary %u, end_canary %u)",
+                   what ? what : "?", start_canary, end_canary);
+    return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                          "%s: desc not zero-initialized (start_canary %u, end_canary %u); "
+                          "start from {0} or rill_x_query_defaults()",
+                          what ? what : "?", start_canary, end_canary);
+}

@@ -133,10 +133,14 @@ rill_jobs_desc rill_jobs_query_defaults(void) {
     return jobs_desc_defaults(NULL);
 }
 
-rill_jobs *rill_jobs_create(const rill_jobs_desc *desc) {
+rill_jobs *rill_jobs_create(const rill_jobs_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_jobs_create", err) != RILL_OK) {
+        return NULL;
+    }
     rill_jobs_desc d = jobs_desc_defaults(desc);
     rill_jobs *jobs = rill_calloc_tagged(1, sizeof(*jobs), RILL_MEM_JOBS);
     if (jobs == NULL) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_jobs_create: out of memory");
         return NULL;
     }
     rill_mutex_init(&jobs->lock);
@@ -154,6 +158,7 @@ rill_jobs *rill_jobs_create(const rill_jobs_desc *desc) {
     if (jobs->queue == NULL || jobs->main_queue == NULL ||
         (d.worker_count > 0 && jobs->threads == NULL)) {
         rill_jobs_destroy(jobs);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_jobs_create: out of memory");
         return NULL;
     }
     for (uint32_t i = 0; i < d.worker_count; ++i) {
@@ -167,6 +172,7 @@ rill_jobs *rill_jobs_create(const rill_jobs_desc *desc) {
                       d.worker_count);
         if (jobs->worker_count == 0) {
             rill_jobs_destroy(jobs);
+            rill_error_set(err, RILL_ERR_IO, "rill_jobs_create: no worker thread started");
             return NULL;
         }
     }

@@ -253,6 +253,9 @@ static bool gather(rill_world *w, rill_asset_server *assets, const rill_pick_des
 
 bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill_pick_desc *desc,
                         rill_pick_hit *out) {
+    if (RILL_DESC_CHECK(desc, "rill_channels_pick", NULL) != RILL_OK) {
+        return false;
+    }
     if (!world || !assets || !desc || !out) {
         return false;
     }

@@ -17,14 +17,12 @@
 
 #include "gltf_internal.h"
 
-void rill_edges_query_defaults(rill_edges_desc *out) {
-    out->weld_tolerance = 1e-5f;
-    out->angle_deg = 30.0f;
+rill_edges_desc rill_edges_query_defaults(void) {
+    return (rill_edges_desc){.weld_tolerance = 1e-5f, .angle_deg = 30.0f};
 }
 
 static rill_edges_desc resolve(const rill_edges_desc *desc) {
-    rill_edges_desc d;
-    rill_edges_query_defaults(&d);
+    rill_edges_desc d = rill_edges_query_defaults();
     if (desc && desc->weld_tolerance > 0.0f) {
         d.weld_tolerance = desc->weld_tolerance;
     }
@@ -353,6 +351,9 @@ rill_result rill_edges_build(const float *positions, uint32_t vertex_count, size
 
 rill_result rill_gltf_model_build_edges(rill_gltf_model *model, const rill_edges_desc *desc,
                                         rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_gltf_model_build_edges", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (!model) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_gltf_model_build_edges: NULL");
     }

@@ -865,6 +865,9 @@ static rill_result fill_result(export_run *run, rill_export_result *out, rill_er
 
 rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *out_result,
                             rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_export_run", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (out_result) {
         memset(out_result, 0, sizeof(*out_result));
     }
@@ -883,7 +886,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     run->settings.project_dir = run->desc.project_dir;
     run->settings.cache_dir = run->desc.no_cache ? NULL : run->desc.cache_dir;
     run->settings.force = run->desc.force;
-    rill_lod_query_defaults(&run->settings.lod);
+    run->settings.lod = rill_lod_query_defaults();
     run->settings.lod.levels = run->desc.lod_levels;
     run->settings.no_lods = run->desc.no_lods;
     run->settings.bc7_quality = run->desc.bc7_quality;
@@ -930,7 +933,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         run->counts.bytes_in += run->inputs.data[i].size;
     }
-    if (run->desc.out_pack && !(run->writer = rill_rpak_writer_create(NULL))) {
+    if (run->desc.out_pack && !(run->writer = rill_rpak_writer_create(NULL, err))) {
         r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "export: cannot create the pack writer");
         goto done;
     }
@@ -938,7 +941,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     if (!run->jobs) {
         rill_jobs_desc jd = {0};
         jd.worker_count = run->desc.jobs ? run->desc.jobs : rill_cpu_count();
-        run->jobs = rill_jobs_create(&jd);
+        run->jobs = rill_jobs_create(&jd, NULL);
         own_jobs = true;
         if (!run->jobs) {
             r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "export: cannot start the job system");

@@ -652,6 +652,9 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
 
 rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_write_desc *desc,
                                   uint8_t **out_data, size_t *out_size, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_glb_write_memory", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     rill__formats_lib_hooks();
     if (out_data) {
         *out_data = NULL;

@@ -2008,6 +2008,9 @@ static size_t default_model_limit(void) {
 
 rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf_read_desc *desc,
                                   rill_gltf_model **out_model, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_gltf_read_memory", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (out_model) {
         *out_model = NULL;
     }
@@ -2049,6 +2052,9 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
 
 rill_result rill_gltf_read_file(const char *path, const rill_gltf_read_desc *desc,
                                 rill_gltf_model **out_model, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_gltf_read_file", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (out_model) {
         *out_model = NULL;
     }

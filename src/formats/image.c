@@ -507,6 +507,10 @@ void rill_mip_chain_free(rill_mip_chain *chain) {
 
 rill_result rill_image_build_mips(const rill_image *base, const rill_mip_desc *desc,
                                   rill_mip_chain *out, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_image_build_mips", err) != RILL_OK) {
+        memset(out, 0, sizeof(*out));
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     memset(out, 0, sizeof(*out));
     rill_mip_desc d = desc ? *desc : (rill_mip_desc){0};
     if (!base || !base->pixels || base->width == 0 || base->height == 0 ||

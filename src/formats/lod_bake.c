@@ -18,17 +18,13 @@
 #include "lib_hooks.h"
 #include "rill/formats/edges.h"
 
-void rill_lod_query_defaults(rill_lod_desc *out) {
-    memset(out, 0, sizeof(*out));
-    out->levels = 3;
-    out->target_error = 0.01f;
-    out->sloppy_threshold = 1.25f;
-    out->min_reduction = 0.10f;
+rill_lod_desc rill_lod_query_defaults(void) {
+    return (rill_lod_desc){
+        .levels = 3, .target_error = 0.01f, .sloppy_threshold = 1.25f, .min_reduction = 0.10f};
 }
 
 static rill_lod_desc resolve(const rill_lod_desc *desc) {
-    rill_lod_desc d;
-    rill_lod_query_defaults(&d);
+    rill_lod_desc d = rill_lod_query_defaults();
     if (desc) {
         if (desc->levels) {
             d.levels = desc->levels;
@@ -231,8 +227,7 @@ static bool level_weld(const rill_gltf_primitive *pr, const rill_gltf_primitive 
     } else if (state->weld && !origin) {
         memcpy(weld, state->weld, (size_t)n * sizeof(uint32_t)); /* an unchanged copy */
     } else {
-        rill_edges_desc ed;
-        rill_edges_query_defaults(&ed);
+        rill_edges_desc ed = rill_edges_query_defaults();
         ok = rill__edges_weld(pr->positions, n, 0, ed.weld_tolerance, weld);
     }
     if (!ok) {
@@ -254,6 +249,9 @@ static void free_levels(rill_gltf_model **levels, uint32_t made) {
 rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc,
                           rill_gltf_model **out_levels, rill_lod_level_info *out_info,
                           uint32_t *out_count, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_lod_bake", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     rill__formats_lib_hooks(); /* meshoptimizer allocates through rill */
     if (out_count) {
         *out_count = 0;
@@ -274,8 +272,7 @@ rill_result rill_lod_bake(const rill_gltf_model *base, const rill_lod_desc *desc
     if (prim_total && !state) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_lod_bake: out of memory");
     }
-    rill_edges_desc ed;
-    rill_edges_query_defaults(&ed);
+    rill_edges_desc ed = rill_edges_query_defaults();
     /* Temporary arrays live in three scratch blocks reused by every primitive of every level. */
     rill__scratch s_compact = {0}, s_weld = {0}, s_edges = {0};
     const rill_gltf_model *parent = base;
@@ -369,6 +366,9 @@ bool rill_lod_path(char *dst, size_t cap, const char *model_path, uint32_t level
 
 rill_result rill_lod_bake_file(const char *glb_path, const rill_lod_desc *desc, uint32_t *out_count,
                                rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_lod_bake_file", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (out_count) {
         *out_count = 0;
     }

@@ -272,6 +272,9 @@ void rill_tex_data_free(rill_tex_data *tex) {
 
 rill_result rill_rmip_write(const rill_rmip_write_desc *desc, uint8_t **out_data, size_t *out_size,
                             rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_rmip_write", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     *out_data = NULL;
     *out_size = 0;
     if (!desc || !format_known((uint32_t)desc->format))

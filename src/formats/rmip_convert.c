@@ -119,6 +119,9 @@ static bool usage_allows(rill_tex_usage usage, rill_tex_format format) {
 rill_result rill_rmip_convert(const void *image_data, size_t image_size, const char *name,
                               const rill_rmip_convert_desc *desc, uint8_t **out_data,
                               size_t *out_size, rill_tex_usage *out_usage, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_rmip_convert", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     *out_data = NULL;
     *out_size = 0;
     if (!name)

@@ -755,7 +755,10 @@ rill_rpak_writer_desc rill_rpak_writer_query_defaults(void) {
     return d;
 }
 
-rill_rpak_writer *rill_rpak_writer_create(const rill_rpak_writer_desc *desc) {
+rill_rpak_writer *rill_rpak_writer_create(const rill_rpak_writer_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_rpak_writer_create", err) != RILL_OK) {
+        return NULL;
+    }
     rill_rpak_writer_desc d = desc ? *desc : (rill_rpak_writer_desc){0};
     rill_rpak_writer_desc def = rill_rpak_writer_query_defaults();
     if (d.zstd_level == 0) {
@@ -771,11 +774,16 @@ rill_rpak_writer *rill_rpak_writer_create(const rill_rpak_writer_desc *desc) {
         d.min_gain_percent > 100) {
         RILL_LOG_ERROR(RPAK_MODULE, "rpak writer: chunk_size %u or min_gain_percent %u invalid",
                        d.chunk_size, d.min_gain_percent);
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "rill_rpak_writer_create: chunk_size %u or min_gain_percent %u invalid",
+                       d.chunk_size, d.min_gain_percent);
         return NULL;
     }
     rill_rpak_writer *w = rill_calloc_tagged(1, sizeof(*w), RILL_MEM_FORMATS);
     if (w) {
         w->desc = d;
+    } else {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_rpak_writer_create: out of memory");
     }
     return w;
 }

@@ -310,6 +310,9 @@ static rill_result build_shape(phys_shape *s, const rill_physics_shape_desc *d) 
 
 rill_result rill_physics_shape_create(rill_physics *phys, const rill_physics_shape_desc *desc,
                                       rill_physics_shape *out_shape, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_physics_shape_create", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (out_shape)
         out_shape->id = 0;
     if (!phys || !desc || !out_shape) {
@@ -377,6 +380,9 @@ size_t rill_physics_shape_bytes(const rill_physics *phys, rill_physics_shape sha
 
 rill_result rill_physics_collider_add(rill_physics *phys, const rill_physics_collider_desc *desc,
                                       rill_physics_collider *out_collider, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_physics_collider_add", err) != RILL_OK) {
+        return RILL_ERR_INVALID_ARGUMENT;
+    }
     if (out_collider)
         out_collider->id = 0;
     if (!phys || !desc || !out_collider) {

@@ -49,6 +49,9 @@ static bool name_ok(const char *s, size_t cap) {
 
 static uint32_t effect_register(rill_renderer *r, const rill_render_effect_desc *d, bool anchor,
                                 rill_error *err) {
+    if (RILL_DESC_CHECK(d, "rill_render_effect_register", err) != RILL_OK) {
+        return 0;
+    }
     if (!r || !r->effects || !d || !d->add || !name_ok(d->id, 48) ||
         (unsigned)d->phase >= RILL_RENDER_PHASE_NUM || (d->settings && !name_ok(d->settings, 48))) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,

@@ -134,10 +134,24 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
 
 rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err) {
     static const rill_render_effect_desc engine[] = {
-        {"ssao", RILL_RENDER_PHASE_GI, 0, "Ssao", ssao_active, add_ssao, NULL},
-        {"auto_exposure", RILL_RENDER_PHASE_HDR_POST, 100, "AutoExposure", ae_active,
-         add_auto_exposure, NULL},
-        {"bloom", RILL_RENDER_PHASE_HDR_POST, 200, "Bloom", bloom_active, add_bloom, NULL},
+        {.id = "ssao",
+         .phase = RILL_RENDER_PHASE_GI,
+         .order = 0,
+         .settings = "Ssao",
+         .active = ssao_active,
+         .add = add_ssao},
+        {.id = "auto_exposure",
+         .phase = RILL_RENDER_PHASE_HDR_POST,
+         .order = 100,
+         .settings = "AutoExposure",
+         .active = ae_active,
+         .add = add_auto_exposure},
+        {.id = "bloom",
+         .phase = RILL_RENDER_PHASE_HDR_POST,
+         .order = 200,
+         .settings = "Bloom",
+         .active = bloom_active,
+         .add = add_bloom},
     };
     for (size_t i = 0; i < sizeof(engine) / sizeof(engine[0]); i++) {
         if (!rill_render_effect_register(r, &engine[i], err)) {

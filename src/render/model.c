@@ -126,7 +126,11 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     rill_error e = {0};
     rill_texture out = none;
     if (rill_image_load(bytes, size, name, RILL_PIXEL_RGBA8, &img, &e) == RILL_OK) {
-        rill_texture_desc td = {img.pixels, img.width, img.height, srgb, name};
+        rill_texture_desc td = {.pixels = img.pixels,
+                                .width = img.width,
+                                .height = img.height,
+                                .srgb = srgb,
+                                .label = name};
         out = rill_render_texture_create(r, &td, &e);
         if (!out.id) {
             RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
@@ -364,8 +368,13 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             }
             char label[96];
             snprintf(label, sizeof(label), "%s#%u", mesh->name ? mesh->name : "mesh", p);
-            rill_mesh_desc md = {verts, pr->vertex_count, pr->indices,         pr->index_count,
-                                 label, pr->edge_indices, pr->edge_index_count};
+            rill_mesh_desc md = {.vertices = verts,
+                                 .vertex_count = pr->vertex_count,
+                                 .indices = pr->indices,
+                                 .index_count = pr->index_count,
+                                 .label = label,
+                                 .edge_indices = pr->edge_indices,
+                                 .edge_index_count = pr->edge_index_count};
             out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
             if (!out->meshes[prim_base[mi] + p].id) {
                 res = err ? err->code : RILL_ERR_VULKAN;

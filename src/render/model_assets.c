@@ -46,6 +46,9 @@ rill_render_assets *rill__render_assets_of(const rill_world *world) {
 
 rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *desc,
                                               rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_render_assets_create", err) != RILL_OK) {
+        return NULL;
+    }
     if (!desc || !desc->renderer || !desc->assets || !desc->world) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_render_assets_create: renderer, asset server and world are required");

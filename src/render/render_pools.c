@@ -205,6 +205,9 @@ static bool check_indices(const rill_mesh_desc *desc, uint32_t *out_max, rill_er
 }
 
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_render_mesh_create", err) != RILL_OK) {
+        return (rill_mesh){0};
+    }
     rill_mesh h = {0};
     bool shared = desc && desc->share_indices.id;
     if (!r || !desc || !desc->vertices || desc->vertex_count == 0 ||
@@ -298,7 +301,8 @@ static rill_mesh proc_mesh(rill_renderer *r, bool ok, rill_vertex *v, uint32_t v
     if (!ok) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory building %s", label);
     } else {
-        rill_mesh_desc d = {v, vn, idx, in, label};
+        rill_mesh_desc d = {
+            .vertices = v, .vertex_count = vn, .indices = idx, .index_count = in, .label = label};
         h = rill_render_mesh_create(r, &d, err);
     }
     rill_free(v);
@@ -331,6 +335,9 @@ rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err) {
 
 rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
                                         rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_render_texture_create", err) != RILL_OK) {
+        return (rill_texture){0};
+    }
     rill_texture h = {0};
     if (!r || !desc || !desc->pixels || !desc->width || !desc->height || desc->width > 16384 ||
         desc->height > 16384) {
@@ -508,6 +515,9 @@ void rill__pools_commit_replacements(rill_renderer *r) {
 
 rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
                                           rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_render_material_create", err) != RILL_OK) {
+        return (rill_material){0};
+    }
     rill_material h = {0};
     if (!r) {
         return h;

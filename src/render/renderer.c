@@ -112,12 +112,8 @@ static rill_result create_readback(rill_renderer *r, rill_error *err) {
     return RILL_OK;
 }
 
-rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
-                                 rill_error *err) {
-    if (!out) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: out is NULL");
-    }
-    *out = NULL;
+static rill_result renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
+                                   rill_error *err) {
     rill_renderer *r = rill_calloc_tagged(1, sizeof(*r), RILL_MEM_RENDER);
     if (!r) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
@@ -173,6 +169,15 @@ rill_result rill_renderer_create(const rill_renderer_desc *desc, rill_renderer *
     }
     *out = r;
     return RILL_OK;
+}
+
+rill_renderer *rill_renderer_create(const rill_renderer_desc *desc, rill_error *err) {
+    rill_renderer *r = NULL;
+    if (RILL_DESC_CHECK(desc, "rill_renderer_create", err) != RILL_OK ||
+        renderer_create(desc, &r, err) != RILL_OK) {
+        return NULL;
+    }
+    return r;
 }
 
 void rill_renderer_destroy(rill_renderer *r) {

@@ -430,6 +430,9 @@ bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_b
 
 rill_render_terrain *rill_render_terrain_create(const rill_render_terrain_desc *desc,
                                                 rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_render_terrain_create", err) != RILL_OK) {
+        return NULL;
+    }
     if (!desc || !desc->renderer || !desc->world || !desc->terrain) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_render_terrain_create: renderer, world and terrain are required");

@@ -78,6 +78,8 @@ rill_scene_components rill_scene_register(rill_world *world) {
 rill_result rill_scene_check_text(rill_world *world, const char *path, const char *text, size_t len,
                                   const rill_scene_read_desc *desc, rill_scene_check_info *out_info,
                                   rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_scene_check_text", err) != RILL_OK)
+        return RILL_ERR_INVALID_ARGUMENT;
     if (out_info)
         memset(out_info, 0, sizeof *out_info);
     if (!world || (!text && len)) {

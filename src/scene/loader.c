@@ -638,13 +638,19 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
 
 /* >>public ------------------------------------------------------------------------------------ */
 
-rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc) {
-    if (!desc || !desc->world)
+rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_scene_loader_create", err) != RILL_OK)
         return NULL;
+    if (!desc || !desc->world) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_loader_create: no world");
+        return NULL;
+    }
     rill_scene_loader_desc d = rill_scene_loader_query_defaults();
     rill_scene_loader *ld = rill_calloc_tagged(1, sizeof *ld, RILL_MEM_SCENE);
-    if (!ld)
+    if (!ld) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_scene_loader_create: out of memory");
         return NULL;
+    }
     ld->world = desc->world;
     ld->vfs = desc->vfs;
     ld->jobs = desc->jobs;
@@ -666,6 +672,7 @@ rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc) 
         rill_free(ld->recs);
         rill_pool_destroy(&ld->pool);
         rill_free(ld);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_scene_loader_create: out of memory");
         return NULL;
     }
     return ld;

@@ -296,6 +296,9 @@ void rill_scene_models_update(rill_scene_models *m) {
 }
 
 rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_scene_models_create", err) != RILL_OK) {
+        return NULL;
+    }
     if (!desc || !desc->world || !desc->assets) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "rill_scene_models_create: NULL world or asset server");

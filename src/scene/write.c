@@ -106,6 +106,8 @@ static void write_component(writer *w, const wcomp *c) {
 
 rill_result rill_scene_write(rill_world *world, const rill_entity *roots, uint32_t count,
                              const rill_scene_write_desc *desc, rill_strbuf *out, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_scene_write", err) != RILL_OK)
+        return RILL_ERR_INVALID_ARGUMENT;
     if (!world || !out || (!roots && count)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_scene_write: %s",
                               !world ? "no world"

@@ -190,6 +190,9 @@ void rill_stream_update(rill_stream *s) {
 }
 
 bool rill_stream_add_streamer(rill_stream *s, const rill_streamer_desc *desc) {
+    if (RILL_DESC_CHECK(desc, "rill_stream_add_streamer", NULL) != RILL_OK) {
+        return false;
+    }
     if (!s || !desc || !desc->update || s->streamer_count >= STREAM_MAX_STREAMERS)
         return false;
     s->streamers[s->streamer_count++] = *desc;

@@ -432,13 +432,17 @@ const rill_builtins *rill_world_builtin(const rill_world *world) {
 
 /* >>world */
 
-rill_world *rill_world_create(const rill_world_desc *desc) {
+rill_world *rill_world_create(const rill_world_desc *desc, rill_error *err) {
+    if (RILL_DESC_CHECK(desc, "rill_world_create", err) != RILL_OK) {
+        return NULL;
+    }
     rill_world_desc d = desc ? *desc : (rill_world_desc){0};
     if (d.entity_capacity == 0) {
         d.entity_capacity = 1024;
     }
     rill_world *w = rill_calloc_tagged(1, sizeof(*w), RILL_MEM_WORLD);
     if (w == NULL) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_world_create: out of memory");
         return NULL;
     }
     w->label = d.label ? rill_intern(d.label) : "world";
@@ -447,6 +451,7 @@ rill_world *rill_world_create(const rill_world_desc *desc) {
         RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory at creation", w->label);
         w->skip_hooks_on_destroy = true;
         rill_world_destroy(w);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_world_create: out of memory");
         return NULL;
     }
     return w;

@@ -148,7 +148,7 @@ static rill_entity add_camera(rill_world *w, int role, bool active, bool is_defa
 
 static void test_camera_pick(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_int_equal(rill_streaming_camera_pick(w, RILL_RUN_MODE_GAME), RILL_ENTITY_NULL);
     assert_int_equal(rill_streaming_camera_pick(NULL, RILL_RUN_MODE_GAME), RILL_ENTITY_NULL);
 

@@ -30,7 +30,7 @@ static rill_renderer *make_renderer(rill_content *c) {
     d.quality = RILL_RENDER_QUALITY_LOW;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
     return r;
 }

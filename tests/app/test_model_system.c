@@ -72,7 +72,7 @@ static void test_model_system_async(void **state) {
     memset(&d, 0, sizeof(d));
     d.width = 64, d.height = 48, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     rill_renderer *r = NULL;
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
 
     assert_null(rill_app_enable_models(NULL, r, NULL, &err));
@@ -212,7 +212,7 @@ static void test_model_system_flush(void **state) {
     memset(&d, 0, sizeof(d));
     d.width = 32, d.height = 32, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     rill_renderer *r = NULL;
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer: %s", err.msg);
     rill_app_models *models = rill_app_enable_models(app, r, NULL, &err);
     assert_non_null(models);
@@ -263,7 +263,7 @@ static void test_model_system_many(void **state) {
     memset(&d, 0, sizeof(d));
     d.width = 32, d.height = 32, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     rill_renderer *r = NULL;
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer: %s", err.msg);
     rill_app_models *models = rill_app_enable_models(app, r, NULL, &err);
     assert_non_null(models);

@@ -104,14 +104,15 @@ static fixture *fixture_make(int mode) {
     }
     write_file(f->dir, "bad.txt", "bad content");
     write_file(f->dir, "upper.TEXT", "upper");
-    f->vfs = rill_vfs_create(NULL);
+    f->vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(f->vfs, f->dir, NULL), RILL_OK);
     if (mode == 0) {
-        f->jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3});
+        f->jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, NULL);
     } else if (mode == 1) {
-        f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+        f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     }
-    f->server = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs, .jobs = f->jobs});
+    f->server =
+        rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs, .jobs = f->jobs}, NULL);
     assert_non_null(f->server);
     rill_asset_loader l = txt_loader(&f->st);
     rill_error err = {0};
@@ -155,13 +156,13 @@ static void test_defaults_and_misuse(void **state) {
     assert_int_equal(d.capacity, 4096);
     assert_int_equal(d.max_loaders, 32);
     assert_int_equal(d.update_budget_ns, 2000000);
-    assert_null(rill_asset_server_create(NULL));
-    assert_null(rill_asset_server_create(&(rill_asset_server_desc){0})); /* vfs required */
+    assert_null(rill_asset_server_create(NULL, NULL));
+    assert_null(rill_asset_server_create(&(rill_asset_server_desc){0}, NULL)); /* vfs required */
     rill_asset_server_destroy(NULL);
     assert_string_equal(rill_asset_state_name(RILL_ASSET_STATE_LOADED), "loaded");
     assert_string_equal(rill_asset_state_name((rill_asset_state)99), "invalid");
-    rill_vfs *vfs = rill_vfs_create(NULL);
-    rill_asset_server *s = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
+    rill_asset_server *s = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
     rill_error err = {0};
     rill_asset_loader l = {.name = "x", .load = txt_load};
     assert_int_equal(rill_asset_server_register_loader(s, &l, &err), RILL_ERR_INVALID_ARGUMENT);
@@ -449,11 +450,11 @@ static void test_update_budget(void **state) {
         snprintf(rel, sizeof(rel), "b%d.txt", i);
         write_file(dir, rel, "budget");
     }
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_vfs_mount_dir(vfs, dir, NULL);
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     rill_asset_server *s = rill_asset_server_create(
-        &(rill_asset_server_desc){.vfs = vfs, .jobs = jobs, .update_budget_ns = 1});
+        &(rill_asset_server_desc){.vfs = vfs, .jobs = jobs, .update_budget_ns = 1}, NULL);
     rill_asset_loader l = txt_loader(&st);
     rill_asset_server_register_loader(s, &l, NULL);
     rill_asset hs[5];
@@ -506,10 +507,10 @@ static void test_each_and_pool_limit(void **state) {
         snprintf(rel, sizeof(rel), "p%d.txt", i);
         write_file(dir, rel, "x");
     }
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_vfs_mount_dir(vfs, dir, NULL);
     rill_asset_server *s =
-        rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs, .capacity = 3});
+        rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs, .capacity = 3}, NULL);
     rill_asset_loader l = txt_loader(&st);
     rill_asset_server_register_loader(s, &l, NULL);
     rill_asset hs[3];

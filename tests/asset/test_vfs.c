@@ -120,7 +120,7 @@ static void test_defaults(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
     assert_int_equal(rill_vfs_query_defaults().max_mounts, 32);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_non_null(vfs);
     assert_false(rill_vfs_exists(vfs, "a.txt"));
     assert_int_equal(rill_vfs_size(vfs, "a.txt"), -1);
@@ -151,7 +151,7 @@ static void test_order(void **state) {
     mem_mount p1 = {p1_files, 2, 0, 0};
     mem_mount p2 = {p2_files, 2, 0, 0};
 
-    rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){0});
+    rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){0}, NULL);
     rill_error err = {0};
     /* Mount loose roots first on purpose: packs must still win over them. */
     assert_int_equal(rill_vfs_mount_dir(vfs, a, &err), RILL_OK);
@@ -199,7 +199,7 @@ static void test_normalization(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_file_write_all(outside, "secret", 6, &err), RILL_OK);
 
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     char root_slash[600];
     snprintf(root_slash, sizeof(root_slash), "%s/", a);
     assert_int_equal(rill_vfs_mount_dir(vfs, root_slash, &err), RILL_OK);
@@ -239,7 +239,7 @@ static void test_ranges(void **state) {
     write_file(a, "loose.bin", "0123456789");
     mem_file files[] = {{"packed.bin", "abcdefghij"}};
     mem_mount m = {files, 1, 0, 0};
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     rill_vfs_mount_ops ops = mem_ops(&m, "mem");
     assert_int_equal(rill_vfs_mount(vfs, &ops, &err), RILL_OK);
@@ -298,7 +298,7 @@ static void test_list(void **state) {
     write_file(a, "other.txt", "o");
     mem_file files[] = {{"tex/a.png", "packed a"}, {"tex/p.png", "p"}, {"top.txt", "t"}};
     mem_mount m = {files, 3, 0, 0};
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     rill_vfs_mount_ops ops = mem_ops(&m, "mem");
     assert_int_equal(rill_vfs_mount(vfs, &ops, &err), RILL_OK);
@@ -331,7 +331,7 @@ static void test_mount_limit(void **state) {
     RILL_TEST_LEAK_BEGIN();
     char a[512];
     rill_test_tmpdir(a, sizeof(a), "vfs_limit");
-    rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){.max_mounts = 2});
+    rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){.max_mounts = 2}, NULL);
     rill_error err = {0};
     mem_mount m = {NULL, 0, 0, 0};
     rill_vfs_mount_ops ops = mem_ops(&m, "mem");
@@ -386,9 +386,9 @@ static void test_threads(void **state) {
         snprintf(text, sizeof(text), "content %d", i);
         write_file(a, rel, text);
     }
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, a, NULL), RILL_OK);
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 4});
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 4}, NULL);
     _Atomic int failures = 0;
     reader_arg args[32];
     rill_counter c = {0};

@@ -42,6 +42,35 @@ static void test_error_set(void **state) {
     rill_error_clear(NULL);
 }
 
+/* Every desc carries start/end canaries; a desc that was not zero-initialized is refused with a
+ * message naming the function, and NULL (all defaults) or a zeroed desc passes. */
+static void test_desc_canaries(void **state) {
+    (void)state;
+    rill_error err = {0};
+    assert_int_equal(rill_desc_check(0, 0, "f", &err), RILL_OK);
+    assert_int_equal(rill_desc_check(7, 0, "rill_x_create", &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.msg, "rill_x_create"));
+    assert_int_equal(rill_desc_check(0, 0xDEADu, "f", NULL), RILL_ERR_INVALID_ARGUMENT);
+    rill_jobs_desc d = {.worker_count = 1};
+    const rill_jobs_desc *dp = &d;
+    assert_int_equal(RILL_DESC_CHECK(dp, "rill_jobs_create", &err), RILL_OK);
+    assert_int_equal(RILL_DESC_CHECK((const rill_jobs_desc *)NULL, "rill_jobs_create", &err),
+                     RILL_OK);
+    /* A desc filled field by field over stack garbage: the jobs system is not started. */
+    memset(&d, 0xA5, sizeof(d));
+    d.worker_count = 1;
+    d.queue_capacity = 64;
+    d.deterministic = false;
+    rill_error_clear(&err);
+    assert_null(rill_jobs_create(&d, &err));
+    assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.msg, "rill_jobs_create"));
+    d.start_canary = d.end_canary = 0;
+    rill_jobs *jobs = rill_jobs_create(&d, &err);
+    assert_non_null(jobs);
+    rill_jobs_destroy(jobs);
+}
+
 static int checked_positive(int x) {
     RILL_ASSERT(x > 0);
     return x;
@@ -331,6 +360,7 @@ int main(void) {
         cmocka_unit_test(test_allocator_hooks), cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_log_capture),     cmocka_unit_test(test_hash),
         cmocka_unit_test(test_time_and_clock),  cmocka_unit_test(test_mutex_cond),
+        cmocka_unit_test(test_desc_canaries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

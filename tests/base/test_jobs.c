@@ -11,7 +11,7 @@ static void add_one(void *arg) {
 static void test_defaults(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
-    rill_jobs *j = rill_jobs_create(NULL);
+    rill_jobs *j = rill_jobs_create(NULL, NULL);
     assert_non_null(j);
     uint32_t cores = rill_cpu_count();
     assert_int_equal(rill_jobs_worker_count(j), cores > 1 ? cores - 1 : 1);
@@ -24,7 +24,8 @@ static void test_defaults(void **state) {
     assert_int_equal(rill_jobs_drain(j, 0), 0);
     rill_jobs_destroy(j);
     rill_jobs_destroy(NULL);
-    rill_jobs *d = rill_jobs_create(&(rill_jobs_desc){.deterministic = true, .worker_count = 4});
+    rill_jobs *d =
+        rill_jobs_create(&(rill_jobs_desc){.deterministic = true, .worker_count = 4}, NULL);
     assert_int_equal(rill_jobs_worker_count(d), 0);
     assert_true(rill_jobs_is_deterministic(d));
     rill_jobs_destroy(d);
@@ -36,7 +37,7 @@ static void test_defaults(void **state) {
 static void test_many_jobs(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3});
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, NULL);
     _Atomic int hits_a = 0, hits_b = 0;
     rill_counter ca = {0}, cb = {0};
     for (int i = 0; i < 20000; ++i) {
@@ -90,7 +91,7 @@ static void test_nested_waits(void **state) {
                                     {.deterministic = true},
                                     {.deterministic = true, .queue_capacity = 2}};
     for (size_t d = 0; d < RILL_COUNTOF(descs); ++d) {
-        nest_ctx ctx = {.jobs = rill_jobs_create(&descs[d])};
+        nest_ctx ctx = {.jobs = rill_jobs_create(&descs[d], NULL)};
         nest_arg root = {&ctx, 5}; /* 4^5 = 1024 leaves */
         rill_counter c = {0};
         rill_jobs_run(ctx.jobs, nest_job, &root, &c);
@@ -133,7 +134,7 @@ static void poster(void *p) {
 static void test_completions_fifo(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2});
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, NULL);
     static order_log log;
     log.len = 0;
     /* Two jobs post 600 completions each (past the initial ring size): each poster's own
@@ -199,7 +200,7 @@ static void repost_self(void *p) {
 
 static void test_drain_budget(void **state) {
     (void)state;
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1});
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1}, NULL);
     int ran = 0;
     for (int i = 0; i < 5; ++i) {
         rill_jobs_post_main(j, busy_2ms, &ran);
@@ -254,7 +255,7 @@ static void test_deterministic_order(void **state) {
     RILL_TEST_LEAK_BEGIN();
     static det_log log;
     memset(&log, 0, sizeof(log));
-    log.jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    log.jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     for (int i = 1; i <= 5; ++i) {
         det_args[i] = (det_arg){&log, i, i == 2 ? 100 : 0};
     }
@@ -284,7 +285,8 @@ static void test_deterministic_order(void **state) {
 
     /* A full queue in deterministic mode keeps submission order. */
     memset(&log, 0, sizeof(log));
-    log.jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true, .queue_capacity = 4});
+    log.jobs =
+        rill_jobs_create(&(rill_jobs_desc){.deterministic = true, .queue_capacity = 4}, NULL);
     for (int i = 1; i <= 200; ++i) {
         det_args[i] = (det_arg){&log, i, 0};
         rill_jobs_run(log.jobs, det_job, &det_args[i], NULL);
@@ -303,7 +305,7 @@ static void test_deterministic_self_wait_asserts(void **state) {
     if (!RILL_TEST_HAS_ASSERTS) {
         skip();
     }
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     /* A counter no queued job will ever bring to zero cannot be waited on without workers. */
     rill_counter c = {1};
     RILL_TEST_EXPECT_ASSERT(rill_jobs_wait(j, &c));
@@ -330,7 +332,7 @@ static void gate_open_job(void *p) {
 
 static void test_wait_helps(void **state) {
     (void)state;
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1});
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1}, NULL);
     for (int round = 0; round < 20; ++round) {
         gate g = {0};
         rill_counter c = {0};
@@ -347,7 +349,7 @@ static void test_misuse_asserts(void **state) {
     if (!RILL_TEST_HAS_ASSERTS) {
         skip();
     }
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1});
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1}, NULL);
     rill_counter c = {0};
     RILL_TEST_EXPECT_ASSERT(rill_jobs_run(j, NULL, NULL, &c));
     assert_true(rill_counter_done(&c)); /* nothing was counted */
@@ -365,7 +367,8 @@ static void slow_add(void *arg) {
 
 static void test_full_queue_inline(void **state) {
     (void)state;
-    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 1, .queue_capacity = 2});
+    rill_jobs *j =
+        rill_jobs_create(&(rill_jobs_desc){.worker_count = 1, .queue_capacity = 2}, NULL);
     _Atomic int hits = 0;
     rill_counter c = {0};
     for (int i = 0; i < 200; ++i) {
@@ -398,7 +401,7 @@ static void test_destroy_with_pending(void **state) {
     RILL_TEST_LEAK_BEGIN();
     const rill_jobs_desc descs[] = {{.worker_count = 2}, {.deterministic = true}};
     for (size_t d = 0; d < RILL_COUNTOF(descs); ++d) {
-        pending_ctx ctx = {.jobs = rill_jobs_create(&descs[d])};
+        pending_ctx ctx = {.jobs = rill_jobs_create(&descs[d], NULL)};
         for (int i = 0; i < 500; ++i) {
             rill_jobs_run(ctx.jobs, pending_job, &ctx, NULL);
         }

@@ -21,7 +21,7 @@ typedef struct fx {
 } fx;
 
 static void fx_init(fx *f) {
-    f->world = rill_world_create(NULL);
+    f->world = rill_world_create(NULL, NULL);
     assert_non_null(f->world);
     rill_error err = {0};
     assert_int_equal(rill_channels_attach(f->world, &err), RILL_OK);
@@ -137,9 +137,9 @@ static void test_defaults_model_spawn_and_rename(void **state) {
     snprintf(path, sizeof path, "%s/m.glb", dir);
     assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
     rill_free(glb);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
-    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
     assert_int_equal(rill_gltf_register_asset_loader(as, &err), RILL_OK);
     rill_asset a = rill_asset_load_sync(as, "m.glb", &err);
     assert_int_equal(rill_asset_get_state(as, a), RILL_ASSET_STATE_LOADED);
@@ -225,13 +225,13 @@ static void test_defaults_scene_load(void **state) {
           "entity 2 { Model { path: @\"m.glb\" } }\n"
           "entity 3 \"facade\" { Model { path: @\"m.glb\" } ChannelMask { mask: 9 } }\n");
     WRITE(dir, "m.glb", "not read: the loader only names it");
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_scene_loader_desc d = rill_scene_loader_query_defaults();
     d.world = f.world;
     d.vfs = vfs;
-    rill_scene_loader *ld = rill_scene_loader_create(&d);
+    rill_scene_loader *ld = rill_scene_loader_create(&d, NULL);
     assert_non_null(ld);
     assert_int_equal(rill_scene_load_sync(ld, "main.rsn", NULL, &err), RILL_OK);
     for (int i = 0; i < 8; i++) {

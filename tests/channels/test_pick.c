@@ -22,7 +22,7 @@ typedef struct fx {
 } fx;
 
 static void fx_init(fx *f) {
-    f->world = rill_world_create(NULL);
+    f->world = rill_world_create(NULL, NULL);
     assert_non_null(f->world);
     rill_error err = {0};
     assert_int_equal(rill_channels_attach(f->world, &err), RILL_OK);
@@ -35,9 +35,9 @@ static void fx_init(fx *f) {
     snprintf(path, sizeof path, "%s/m.glb", f->dir);
     assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
     rill_free(glb);
-    f->vfs = rill_vfs_create(NULL);
+    f->vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(f->vfs, f->dir, &err), RILL_OK);
-    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs});
+    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
     assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
     f->a = rill_asset_load_sync(f->as, "m.glb", &err);
     assert_int_equal(rill_asset_get_state(f->as, f->a), RILL_ASSET_STATE_LOADED);

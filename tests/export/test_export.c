@@ -176,7 +176,7 @@ static void test_pack_contents_and_cache(void **state) {
     assert_string_equal(pm->images[1].uri, "panel mr.rmip");
     rill_gltf_model_free(pm);
     rill_free(panel);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount_file(vfs, pack, NULL, &err), RILL_OK);
     char probe[256];
     assert_true(rill_lod_path(probe, sizeof(probe), "models/sphere.glb", 1));
@@ -354,8 +354,8 @@ static void test_loose_into_project(void **state) {
     rill_export_result_free(&res);
 
     /* The scene's texture path resolves from the pack and from the loose project alike. */
-    rill_vfs *packed = rill_vfs_create(NULL);
-    rill_vfs *loose = rill_vfs_create(NULL);
+    rill_vfs *packed = rill_vfs_create(NULL, NULL);
+    rill_vfs *loose = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_rpak_mount_file(packed, pack, NULL, &err), RILL_OK);
     assert_int_equal(rill_vfs_mount_dir(loose, proj, &err), RILL_OK);
@@ -454,7 +454,7 @@ static void test_paths_and_options(void **state) {
     ep_make_project(proj);
     rill_jobs_desc jd = {0};
     jd.deterministic = true;
-    rill_jobs *jobs = rill_jobs_create(&jd);
+    rill_jobs *jobs = rill_jobs_create(&jd, NULL);
     d.project_dir = proj;
     d.out_pack = pack;
     d.lod_levels = 1;

@@ -40,7 +40,7 @@ static void test_zstd_contexts(void **state) {
     size_t n = 1u << 20;
     uint8_t *data = calloc(1, n); /* compressible */
     assert_non_null(data);
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     assert_non_null(w);
     size_t before = alloc_bytes;
     assert_int_equal(rill_rpak_writer_add(w, "a.bin", data, n, RILL_RPAK_COMPRESSION_ZSTD, NULL),

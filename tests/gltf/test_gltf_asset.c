@@ -55,11 +55,11 @@ static void test_loader(void **state) {
         copy_file(from, path);
     }
 
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_non_null(vfs);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_asset_server_desc sd = {.vfs = vfs};
-    rill_asset_server *server = rill_asset_server_create(&sd);
+    rill_asset_server *server = rill_asset_server_create(&sd, NULL);
     assert_non_null(server);
     assert_int_equal(rill_gltf_register_asset_loader(server, &err), RILL_OK);
 

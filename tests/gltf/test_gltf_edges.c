@@ -125,8 +125,7 @@ static void test_weld_and_angle(void **state) {
                      RILL_ERR_INVALID_ARGUMENT);
     assert_int_equal(rill_edges_build(fan, 5, 0, bad, 2, NULL, &lines, &count, &err),
                      RILL_ERR_INVALID_ARGUMENT);
-    rill_edges_desc d;
-    rill_edges_query_defaults(&d);
+    rill_edges_desc d = rill_edges_query_defaults();
     assert_true(d.weld_tolerance == 1e-5f && d.angle_deg == 30.0f);
 }
 

@@ -63,7 +63,7 @@ cat >parent/main.c <<'C'
 #include <stdio.h>
 #include "rill/world.h"
 int main(void) {
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_entity e = rill_world_spawn(w);
     printf("parent: entity %llu, %u components\n", (unsigned long long)e,
            rill_world_component_count(w));

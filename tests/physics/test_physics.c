@@ -14,7 +14,7 @@ typedef struct fixture {
 } fixture;
 
 static void setup(fixture *f) {
-    f->world = rill_world_create(NULL);
+    f->world = rill_world_create(NULL, NULL);
     assert_non_null(f->world);
     rill_physics_desc d = {.world = f->world};
     rill_error err = {0};

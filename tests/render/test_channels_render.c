@@ -67,17 +67,41 @@ static void make_cubes(fixture *f) {
     rill_error err = {0};
     assert_int_equal(rill_edges_build(pos, 24, 0, idx, 36, NULL, &lines, &count, &err), RILL_OK);
     assert_int_equal(count, 24); /* 12 edges */
-    rill_mesh_desc d = {v, 24, idx, 36, "cube+edges", lines, count};
+    rill_mesh_desc d = {.vertices = v,
+                        .vertex_count = 24,
+                        .indices = idx,
+                        .index_count = 36,
+                        .label = "cube+edges",
+                        .edge_indices = lines,
+                        .edge_index_count = count};
     f->cube_edges = rill_render_mesh_create(f->r, &d, &err);
-    rill_mesh_desc p = {v, 24, idx, 36, "cube", NULL, 0};
+    rill_mesh_desc p = {.vertices = v,
+                        .vertex_count = 24,
+                        .indices = idx,
+                        .index_count = 36,
+                        .label = "cube",
+                        .edge_indices = NULL,
+                        .edge_index_count = 0};
     f->cube_plain = rill_render_mesh_create(f->r, &p, &err);
     f->cube_edge_count = count;
     /* Hostile edge buffers are refused with a message, not drawn. */
     uint32_t bad[2] = {0, 24};
-    rill_mesh_desc b = {v, 24, idx, 36, "bad edges", bad, 2};
+    rill_mesh_desc b = {.vertices = v,
+                        .vertex_count = 24,
+                        .indices = idx,
+                        .index_count = 36,
+                        .label = "bad edges",
+                        .edge_indices = bad,
+                        .edge_index_count = 2};
     assert_int_equal(rill_render_mesh_create(f->r, &b, &err).id, 0);
     assert_non_null(strstr(err.msg, "edge index 1 out of range"));
-    rill_mesh_desc odd = {v, 24, idx, 36, "odd edges", bad, 1};
+    rill_mesh_desc odd = {.vertices = v,
+                          .vertex_count = 24,
+                          .indices = idx,
+                          .index_count = 36,
+                          .label = "odd edges",
+                          .edge_indices = bad,
+                          .edge_index_count = 1};
     assert_int_equal(rill_render_mesh_create(f->r, &odd, &err).id, 0);
     assert_non_null(strstr(err.msg, "not a line list"));
     rill_free(lines);
@@ -94,7 +118,7 @@ static int setup(void **state) {
     d.shadow_map_size = 512;
     d.quality = RILL_RENDER_QUALITY_MEDIUM;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
         rill_free(f);
         return -1;

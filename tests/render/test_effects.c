@@ -34,7 +34,7 @@ static fixture *make(rill_render_quality q) {
     d.setup_graph = grab_graph;
     d.setup_graph_user = f;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer: %s", err.msg);
     }
     return f;
@@ -214,7 +214,8 @@ static rill_result add_marker(rill_render_effect_ctx *ctx, rill_error *err) {
 static uint32_t reg(fixture *f, const char *id, rill_render_phase ph, int32_t order,
                     const char *settings) {
     rill_error err = {0};
-    rill_render_effect_desc d = {id, ph, order, settings, NULL, add_marker, NULL};
+    rill_render_effect_desc d = {
+        .id = id, .phase = ph, .order = order, .settings = settings, .add = add_marker};
     uint32_t h = rill_render_effect_register(f->r, &d, &err);
     assert_true(h != 0);
     return h;
@@ -231,8 +232,8 @@ static void test_phase_order(void **state) {
     reg(f, "ldr_a", RILL_RENDER_PHASE_LDR_POST, 5, NULL);
     reg(f, "hdr_first", RILL_RENDER_PHASE_HDR_POST, -1, NULL);
     rill_error err = {0};
-    rill_render_effect_desc dup = {"ldr_a", RILL_RENDER_PHASE_LDR_POST, 0, NULL, NULL, add_marker,
-                                   NULL};
+    rill_render_effect_desc dup = {
+        .id = "ldr_a", .phase = RILL_RENDER_PHASE_LDR_POST, .add = add_marker};
     assert_int_equal(rill_render_effect_register(f->r, &dup, &err), 0);
     /* the registry lists them sorted, engine effects interleaved by order; the anti-aliasing
      * anchors (taa, fxaa, smaa, cas) come first in their phase whatever the others' order */
@@ -293,7 +294,7 @@ static void test_settings_gate(void **state) {
  * source removes the copy at the next extract. */
 static void test_routing(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_render_components comps;
     rill_error err = {0};
     assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);

@@ -63,9 +63,9 @@ static void test_spawn_tree_and_render(void **state) {
     snprintf(path, sizeof(path), "%s/models/robot.glb", dir);
     assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
     rill_free(glb);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
-    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
     assert_non_null(as);
     assert_int_equal(rill_gltf_register_asset_loader(as, &err), RILL_OK);
     rill_asset asset = rill_asset_load_sync(as, "models/robot.glb", &err);
@@ -78,9 +78,9 @@ static void test_spawn_tree_and_render(void **state) {
     d.width = W, d.height = H, d.validation = 1;
     d.quality = RILL_RENDER_QUALITY_LOW;
     rill_renderer *r = NULL;
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_render_components rc;
     assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
     rill_model_components mc;
@@ -265,7 +265,7 @@ static void test_spawn_no_scene(void **state) {
     rill_gltf_model m;
     memset(&m, 0, sizeof(m));
     m.node_count = 2, m.nodes = nodes, m.default_scene = -1;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_model_components mc;
     rill_error err = {0};
     assert_int_equal(rill_scene_model_register(w, &mc, &err), RILL_OK);

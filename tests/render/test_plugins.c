@@ -44,7 +44,7 @@ static int setup(void **state) {
     d.validation = 1;
     d.quality = RILL_RENDER_QUALITY_LOW;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         print_error("no Vulkan renderer: %s\n", err.msg);
         rill_free(f);
         return -1;
@@ -374,7 +374,7 @@ static void assert_graph_order(rill_renderer *r, const char *const *want, int n)
 static void test_registry_routing_and_order(void **state) {
     fixture *f = *state;
     rill_plugins_destroy(f->p);
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components comps;
     rill_error err = {0};

@@ -41,7 +41,7 @@ static int setup(void **state) {
     d.shadow_map_size = 512;
     d.quality = RILL_RENDER_QUALITY_HIGH; /* everything on; shadow size given above */
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
         rill_free(f);
         return -1; /* cmocka reports a failed setup as a failure */
@@ -263,9 +263,11 @@ static void test_textured(void **state) {
             n[3] = 255;
         }
     rill_error err = {0};
-    rill_texture_desc td = {checker, 64, 64, true, "checker"};
+    rill_texture_desc td = {
+        .pixels = checker, .width = 64, .height = 64, .srgb = true, .label = "checker"};
     rill_texture tex = rill_render_texture_create(f->r, &td, &err);
-    rill_texture_desc nd = {bumps, 64, 64, false, "ridges"};
+    rill_texture_desc nd = {
+        .pixels = bumps, .width = 64, .height = 64, .srgb = false, .label = "ridges"};
     rill_texture nrm = rill_render_texture_create(f->r, &nd, &err);
     assert_true(tex.id && nrm.id);
     rill_material_desc md;
@@ -416,7 +418,7 @@ static void test_gltf_model(void **state) {
  * same way a hand-built snapshot would. */
 static void test_world_extract(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components rc;
     rill_error err = {0};
@@ -547,7 +549,7 @@ static void test_compute_effects(void **state) {
     fixture f;
     memset(&f, 0, sizeof(f));
     rill_error err = {0};
-    assert_int_equal(rill_renderer_create(&d, &f.r, &err), RILL_OK);
+    assert_non_null(f.r = rill_renderer_create(&d, &err));
     fs.invert = rill_render_fx_create(f.r, test_spv_invert_ldr, test_spv_invert_ldr_size, "invert",
                                       8, &err);
     fs.scale =
@@ -645,7 +647,7 @@ static void test_clustered_lights(void **state) {
     d.validation = 1;
     d.shadow_map_size = 512;
     d.debug_flags = RILL_RENDER_DEBUG_FLAT_LIGHT_LIST;
-    assert_int_equal(rill_renderer_create(&d, &g.r, &err), RILL_OK);
+    assert_non_null(g.r = rill_renderer_create(&d, &err));
     g.cube = rill_render_mesh_cube(g.r, &err);
     g.sphere = rill_render_mesh_sphere(g.r, 48, &err);
     g.plane = rill_render_mesh_plane(g.r, &err);
@@ -706,7 +708,8 @@ static void test_alpha_mask(void **state) {
             p[0] = 60, p[1] = 200, p[2] = 90, p[3] = solid ? 255 : 0;
         }
     rill_error err = {0};
-    rill_texture_desc td = {holes, 32, 32, true, "holes"};
+    rill_texture_desc td = {
+        .pixels = holes, .width = 32, .height = 32, .srgb = true, .label = "holes"};
     rill_texture tex = rill_render_texture_create(f->r, &td, &err);
     rill_material_desc md;
     memset(&md, 0, sizeof(md));
@@ -951,7 +954,7 @@ static void test_lifecycle(void **state) {
         d.pipeline_cache_path = cache;
         rill_renderer *r = NULL;
         rill_error err = {0};
-        assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+        assert_non_null(r = rill_renderer_create(&d, &err));
         rill_render_snapshot snap;
         memset(&snap, 0, sizeof(snap));
         snap.view.clear_color[1] = 1.0f;
@@ -987,7 +990,8 @@ static void test_lifecycle(void **state) {
         rill_vertex v[3];
         memset(v, 0, sizeof(v));
         uint32_t idx[3] = {0, 1, 7};
-        rill_mesh_desc oob = {v, 3, idx, 3, "oob"};
+        rill_mesh_desc oob = {
+            .vertices = v, .vertex_count = 3, .indices = idx, .index_count = 3, .label = "oob"};
         assert_int_equal(rill_render_mesh_create(r, &oob, &err).id, 0); /* index out of range */
         /* Every wrap mode and filter makes a usable material (one sampler each). */
         for (int wrap = 0; wrap < RILL_TEXTURE_WRAP_NUM; wrap++)
@@ -1031,7 +1035,7 @@ static void test_upload_budget(void **state) {
     d.upload_budget_bytes = 4096;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+    assert_non_null(r = rill_renderer_create(&d, &err));
     rill_material_desc md;
     memset(&md, 0, sizeof(md));
     rill_material m = rill_render_material_create(r, &md, &err);
@@ -1044,7 +1048,7 @@ static void test_upload_budget(void **state) {
             0.5f, 0);
     }
     static uint8_t big[64 * 64 * 4]; /* 16 KiB: larger than the whole budget */
-    rill_texture_desc td = {big, 64, 64, true, "big"};
+    rill_texture_desc td = {.pixels = big, .width = 64, .height = 64, .srgb = true, .label = "big"};
     assert_true(rill_render_texture_create(r, &td, &err).id != 0);
     rill_render_snapshot snap;
     memset(&snap, 0, sizeof(snap));
@@ -1102,7 +1106,7 @@ static void test_user_pass_between_anchors(void **state) {
         d.setup_graph_user = bad ? (void *)1 : NULL;
         rill_renderer *r = NULL;
         rill_error err = {0};
-        assert_int_equal(rill_renderer_create(&d, &r, &err), RILL_OK);
+        assert_non_null(r = rill_renderer_create(&d, &err));
         rill_render_snapshot snap;
         memset(&snap, 0, sizeof(snap));
         user_runs = 0;
@@ -1212,7 +1216,7 @@ static void render_world(fixture *f, rill_world *w, const rill_render_components
  * are clamped; hdr off selects the clamp-only tonemapper. No rendering here. */
 static void test_camera_views_extract(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components rc;
     rill_error err = {0};
@@ -1291,7 +1295,7 @@ static void test_camera_views_extract(void **state) {
  * distance (checked through the golden) and the frame is clean under validation. */
 static void test_camera_orthographic(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components rc;
     rill_error err = {0};
@@ -1316,7 +1320,7 @@ static void test_camera_orthographic(void **state) {
  * rolls highlights off), and both match their goldens. */
 static void test_camera_hdr(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components rc;
     rill_error err = {0};
@@ -1355,7 +1359,7 @@ static const uint8_t *pixel_at(const uint8_t *px, uint32_t x, uint32_t y) {
  * stops at 80% of the height, so the strip below it, which no view covers, is black. */
 static void test_camera_split_screen(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components rc;
     rill_error err = {0};
@@ -1406,7 +1410,7 @@ static void test_camera_split_screen(void **state) {
  * over a full-screen one. */
 static void test_camera_picture_in_picture(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_render_components rc;
     rill_error err = {0};

@@ -29,7 +29,7 @@ static void test_overlay_draws_text_in_its_corner_only(void **state) {
     scene s;
     memset(&s, 0, sizeof(s));
     rill_error err = {0};
-    if (rill_renderer_create(&d, &s.r, &err) != RILL_OK)
+    if (!(s.r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan device: %s", err.msg);
     rill_mesh cube = rill_render_mesh_cube(s.r, &err);
     rill_material mat = rill_render_material_create(s.r, NULL, &err);

@@ -28,7 +28,7 @@ static void run_window(bool vsync) {
     d.validation = 1;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("%s", err.msg);
     rill_mesh cube = rill_render_mesh_cube(r, &err);
     rill_material mat = rill_render_material_create(r, NULL, &err);

@@ -91,11 +91,11 @@ static void test_terrain_golden_and_stream_out(void **state) {
     d.shadow_map_size = 512;
     d.quality = RILL_RENDER_QUALITY_HIGH;
     rill_renderer *r = NULL;
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK)
+    if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("renderer: %s", err.msg);
-    rill_world *w = rill_world_create(NULL);
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_terrain_system *ts = rill_terrain_system_create(
         &(rill_terrain_system_desc){.world = w, .jobs = jobs, .vfs = vfs}, &err);

@@ -45,7 +45,7 @@ static void make_renderer(fixture *f, uint32_t w, uint32_t h) {
     memset(&d, 0, sizeof(d));
     d.width = w, d.height = h, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK)
+    if (!(f->r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
     f->plane = rill_render_mesh_plane(f->r, &err);
     assert_true(f->plane.id);

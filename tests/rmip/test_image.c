@@ -51,7 +51,7 @@ static void test_checkerboard_srgb(void **state) {
     rill_mip_chain_free(&chain);
 
     /* The same data as linear (LINEAR usage) averages to 128. */
-    rill_mip_desc d = {RILL_MIP_LINEAR, 2};
+    rill_mip_desc d = {.usage = RILL_MIP_LINEAR, .max_levels = 2};
     assert_int_equal(rill_image_build_mips(&img, &d, &chain, &err), RILL_OK);
     assert_int_equal(chain.count, 2);
     const uint8_t *mid = (const uint8_t *)chain.levels[1].pixels + (16 * 32 + 16) * 4;
@@ -99,7 +99,7 @@ static void test_normals_renormalized(void **state) {
         p[i * 4 + 2] = (uint8_t)((nz * 0.5f + 0.5f) * 255.0f + 0.5f);
         p[i * 4 + 3] = 255;
     }
-    rill_mip_desc d = {RILL_MIP_NORMAL, 0};
+    rill_mip_desc d = {.usage = RILL_MIP_NORMAL, .max_levels = 0};
     rill_mip_chain chain;
     rill_error err = {0};
     assert_int_equal(rill_image_build_mips(&img, &d, &chain, &err), RILL_OK);
@@ -151,7 +151,7 @@ static void test_alpha_coverage(void **state) {
     rill_mip_chain plain, kept;
     rill_error err = {0};
     assert_int_equal(rill_image_build_mips(&img, NULL, &plain, &err), RILL_OK);
-    rill_mip_desc d = {RILL_MIP_COLOR, 0, 0.5f};
+    rill_mip_desc d = {.usage = RILL_MIP_COLOR, .max_levels = 0, .alpha_cutoff = 0.5f};
     assert_int_equal(rill_image_build_mips(&img, &d, &kept, &err), RILL_OK);
     float c0 = coverage_of(&kept.levels[0]);
     assert_true(c0 > 0.1f && c0 < 0.4f);
@@ -182,7 +182,7 @@ static void test_odd_sizes_and_hdr(void **state) {
         float *f = img.pixels;
         for (size_t i = 0; i < (size_t)dims[k][0] * dims[k][1] * 4; i++)
             f[i] = 4.0f;
-        rill_mip_desc d = {RILL_MIP_LINEAR, 0};
+        rill_mip_desc d = {.usage = RILL_MIP_LINEAR, .max_levels = 0};
         rill_mip_chain chain;
         assert_int_equal(rill_image_build_mips(&img, &d, &chain, &err), RILL_OK);
         assert_int_equal(chain.count, dims[k][2]);

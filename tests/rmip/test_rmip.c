@@ -432,7 +432,7 @@ static void test_loader_low_from_pack(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_rmip_write(&c.desc, &file, &size, &err), RILL_OK);
 
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     assert_int_equal(
         rill_rpak_writer_add(w, "tex/big.rmip", file, size, RILL_RPAK_COMPRESSION_AUTO, &err),
         RILL_OK);
@@ -443,7 +443,7 @@ static void test_loader_low_from_pack(void **state) {
     rill_rpak *pak = NULL;
     assert_int_equal(rill_rpak_open_memory(pack_bytes, pack_size, "game.rpak", &pak, &err),
                      RILL_OK);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount(vfs, pak, &err), RILL_OK);
 
     rill_rmip_info info;
@@ -494,7 +494,7 @@ static void test_loader_full_and_low(void **state) {
     rill_test_write_file(dir, "tex/rock.rmip", file, size);
     rill_test_write_file(dir, "tex/bad.rmip", "RMIPxxxx", 8);
 
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_asset_loader loader = rill_rmip_loader();
     assert_string_equal(loader.name, "rmip");
@@ -549,7 +549,8 @@ static void test_loader_full_and_low(void **state) {
 
     /* Through a real asset server: "rock.rmip" and "rock.rmip#low" are two assets, each with its
      * own payload and accounted bytes. */
-    rill_asset_server *server = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_asset_server *server =
+        rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
     assert_non_null(server);
     assert_int_equal(rill_asset_server_register_loader(server, &loader, &err), RILL_OK);
     rill_asset full = rill_asset_load_sync(server, "tex/rock.rmip", &err);
@@ -717,7 +718,7 @@ static void test_convert_with_jobs(void **state) {
     }
     membuf png = {0};
     assert_true(stbi_write_png_to_func(mem_write, &png, w, h, 4, rgba, w * 4));
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2});
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, NULL);
     uint8_t *a = NULL, *b = NULL;
     size_t as = 0, bs = 0;
     rill_error err = {0};

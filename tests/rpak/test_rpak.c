@@ -77,7 +77,8 @@ static const sample *sample_by_name(const sample s[SAMPLE_COUNT], const char *na
 }
 
 static void build_pack(const sample s[SAMPLE_COUNT], uint32_t chunk, uint8_t **out, size_t *size) {
-    rill_rpak_writer *w = rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = chunk});
+    rill_rpak_writer *w =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = chunk}, NULL);
     assert_non_null(w);
     rill_error err = {0};
     for (int i = 0; i < SAMPLE_COUNT; ++i) {
@@ -163,7 +164,8 @@ static void test_round_trip(void **state) {
     char dir[512], path[1024];
     rill_test_tmpdir(dir, sizeof(dir), "rpak_rt");
     rill_test_path(path, sizeof(path), dir, "sample.rpak");
-    rill_rpak_writer *w = rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 4096});
+    rill_rpak_writer *w =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 4096}, NULL);
     for (int i = SAMPLE_COUNT - 1; i >= 0; --i) {
         assert_int_equal(rill_rpak_writer_add(w, s[i].path, s[i].data, s[i].size, s[i].mode, &err),
                          RILL_OK);
@@ -181,7 +183,7 @@ static void test_round_trip(void **state) {
     rill_rpak_close(p);
 
     /* An empty pack is valid. */
-    w = rill_rpak_writer_create(NULL);
+    w = rill_rpak_writer_create(NULL, NULL);
     uint8_t *empty = NULL;
     size_t empty_size = 0;
     assert_int_equal(rill_rpak_writer_finish_memory(w, &empty, &empty_size, &err), RILL_OK);
@@ -201,11 +203,11 @@ static void test_round_trip(void **state) {
 static void test_writer_validation(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
-    assert_null(rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 1000}));
-    assert_null(rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 1024}));
+    assert_null(rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 1000}, NULL));
+    assert_null(rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 1024}, NULL));
     rill_rpak_writer_desc d = rill_rpak_writer_query_defaults();
     assert_int_equal(d.chunk_size, 16384);
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_rpak_writer_add(w, "a.txt", "x", 1, RILL_RPAK_COMPRESSION_AUTO, &err),
                      RILL_OK);
@@ -425,7 +427,7 @@ static void test_hostile_index(void **state) {
      * craft it by duplicating the whole pack's first name into the second slot when equal in
      * length; the sample names differ in length, so build a dedicated pack instead. */
     {
-        rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+        rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
         rill_rpak_writer_add(w, "a1.txt", "x", 1, RILL_RPAK_COMPRESSION_RAW, NULL);
         rill_rpak_writer_add(w, "a2.txt", "y", 1, RILL_RPAK_COMPRESSION_RAW, NULL);
         uint8_t *dup = NULL;
@@ -467,7 +469,7 @@ static void test_zstd_declared_size_bounded(void **state) {
     rill_limits_set(&lim);
     size_t zn = 8u << 20;
     uint8_t *zeros = rill_calloc(1, zn);
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     assert_int_equal(
         rill_rpak_writer_add(w, "zeros.bin", zeros, zn, RILL_RPAK_COMPRESSION_ZSTD, NULL), RILL_OK);
     uint8_t *pack = NULL;
@@ -516,7 +518,7 @@ static void test_writer_stores_bomb_like_content_raw(void **state) {
     RILL_TEST_LEAK_BEGIN();
     size_t zn = 4u << 20;
     uint8_t *zeros = rill_calloc(1, zn);
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(
         rill_rpak_writer_add(w, "zeros.bin", zeros, zn, RILL_RPAK_COMPRESSION_ZSTD, &err), RILL_OK);
@@ -555,7 +557,7 @@ static void test_zstd_total_limit(void **state) {
         seed = seed * 1664525u + 1013904223u;
         text[i] = (uint8_t)('a' + (seed >> 24) % 26u);
     }
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     assert_int_equal(
         rill_rpak_writer_add(w, "a.txt", text, 100000, RILL_RPAK_COMPRESSION_ZSTD, NULL), RILL_OK);
     assert_int_equal(
@@ -610,7 +612,7 @@ static void test_corrupt_entry_detected(void **state) {
     pack[tail_off + 4096 + 10] ^= 0x20; /* second 4 KiB chunk of a raw entry */
     write_bytes(path, pack, size);
 
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_rpak *mounted = NULL;
     assert_int_equal(rill_rpak_mount_file(vfs, path, &mounted, &err), RILL_OK);
     uint8_t *data = NULL;
@@ -676,7 +678,8 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
         seed = seed * 1664525u + 1013904223u;
         text[i] = (uint8_t)('a' + (seed >> 24) % 26u);
     }
-    rill_rpak_writer *w = rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536});
+    rill_rpak_writer *w =
+        rill_rpak_writer_create(&(rill_rpak_writer_desc){.chunk_size = 65536}, NULL);
     rill_error err = {0};
     assert_int_equal(
         rill_rpak_writer_add(w, "tex/big.rmip", mips, big, RILL_RPAK_COMPRESSION_AUTO, &err),
@@ -690,7 +693,7 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
     assert_int_equal(rill_rpak_writer_finish_file(w, path, &err), RILL_OK);
     rill_rpak_writer_destroy(w);
 
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_rpak *p = NULL;
     assert_int_equal(rill_rpak_mount_file(vfs, path, &p, &err), RILL_OK);
     uint8_t *buf = rill_malloc(200000);
@@ -763,7 +766,7 @@ static void test_range_reads_read_only_touched_chunks(void **state) {
 
 static void write_pack(const char *path, const char *const *names, const char *const *texts,
                        int n) {
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     for (int i = 0; i < n; ++i) {
         assert_int_equal(rill_rpak_writer_add(w, names[i], texts[i], strlen(texts[i]),
                                               RILL_RPAK_COMPRESSION_AUTO, NULL),
@@ -810,7 +813,7 @@ static void test_mount_default_order(void **state) {
     rill_error err = {0};
 
     /* Before appending, the executable holds no pack: only the side pack mounts. */
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     uint32_t mounted = 99;
     assert_int_equal(rill_rpak_mount_default_exe(vfs, NULL, exe, &mounted, &err), RILL_OK);
     assert_int_equal(mounted, 1);
@@ -831,7 +834,7 @@ static void test_mount_default_order(void **state) {
     write_bytes(loose_x, "loose", 5);
     rill_test_path(loose_x, sizeof(loose_x), loose, "loose_only.txt");
     write_bytes(loose_x, "loose", 5);
-    vfs = rill_vfs_create(NULL);
+    vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, loose, &err), RILL_OK);
     assert_int_equal(rill_rpak_mount_default_exe(vfs, cmd, exe, &mounted, &err), RILL_OK);
     assert_int_equal(mounted, 3);
@@ -848,14 +851,14 @@ static void test_mount_default_order(void **state) {
     assert_memory_equal(buf, "pngdata", 7);
     rill_vfs_destroy(vfs);
 
-    vfs = rill_vfs_create(NULL);
+    vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount_default_exe(vfs, NULL, exe, &mounted, &err), RILL_OK);
     assert_int_equal(mounted, 2);
     expect_vfs_text(vfs, "x.txt", "appended");
     rill_vfs_destroy(vfs);
 
     /* A command-line pack that is missing is an error naming it. */
-    vfs = rill_vfs_create(NULL);
+    vfs = rill_vfs_create(NULL, NULL);
     char missing[1100];
     rill_test_path(missing, sizeof(missing), dir, "missing.rpak");
     assert_int_equal(rill_rpak_mount_default_exe(vfs, missing, exe, &mounted, &err),
@@ -868,14 +871,14 @@ static void test_mount_default_order(void **state) {
                 "RPAK but not really a pack at all, just text that is long enough to "
                 "pass the size check of a pack reader for sure......",
                 120);
-    vfs = rill_vfs_create(NULL);
+    vfs = rill_vfs_create(NULL, NULL);
     assert_int_not_equal(rill_rpak_mount_default_exe(vfs, NULL, exe, &mounted, &err), RILL_OK);
     assert_non_null(strstr(err.msg, "game.rpak"));
     assert_int_equal(mounted, 1); /* the appended pack was mounted before the side pack failed */
     rill_vfs_destroy(vfs);
 
     /* The running test program has no pack: nothing mounts, no error. */
-    vfs = rill_vfs_create(NULL);
+    vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount_default(vfs, NULL, &mounted, &err), RILL_OK);
     assert_int_equal(mounted, 0);
     rill_vfs_destroy(vfs);
@@ -927,9 +930,9 @@ static void test_concurrent_pack_reads(void **state) {
     rill_test_tmpdir(dir, sizeof(dir), "rpak_threads");
     rill_test_path(path, sizeof(path), dir, "t.rpak");
     write_bytes(path, pack, size);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount_file(vfs, path, NULL, NULL), RILL_OK);
-    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 4});
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 4}, NULL);
     _Atomic int failures = 0;
     pack_reader readers[8];
     rill_counter c = {0};
@@ -973,12 +976,12 @@ static void test_add_dir_and_list(void **state) {
         rill_dir_create_all(folder, NULL);
         write_bytes(f, rels[i], strlen(rels[i]));
     }
-    rill_rpak_writer *w = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *w = rill_rpak_writer_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_rpak_writer_add_dir(w, src, RILL_RPAK_COMPRESSION_AUTO, &err), RILL_OK);
     assert_int_equal(rill_rpak_writer_finish_file(w, out, &err), RILL_OK);
     rill_rpak_writer_destroy(w);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount_file(vfs, out, NULL, &err), RILL_OK);
     for (int i = 0; i < 3; ++i) {
         expect_vfs_text(vfs, rels[i], rels[i]);

@@ -21,25 +21,25 @@ typedef struct lfx {
 /* workers: 0 = no job system (parse inside update), >0 = that many worker threads. */
 static void lfx_init(lfx *fx, uint32_t workers, uint64_t budget_ns, uint64_t cost_ns) {
     memset(fx, 0, sizeof *fx);
-    fx->world = rill_world_create(NULL);
+    fx->world = rill_world_create(NULL, NULL);
     fx->tick.clock = &fx->clock;
     fx->tick.cost_ns = cost_ns;
     fx->clock.now = 1000000000ull;
     fx->ids = test_register(fx->world, &fx->tick);
     rill_test_tmpdir(fx->dir, sizeof fx->dir, "scene_load");
-    fx->vfs = rill_vfs_create(NULL);
+    fx->vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_vfs_mount_dir(fx->vfs, fx->dir, &err), RILL_OK);
     if (workers) {
         rill_jobs_desc jd = {.worker_count = workers};
-        fx->jobs = rill_jobs_create(&jd);
+        fx->jobs = rill_jobs_create(&jd, NULL);
     }
     rill_scene_loader_desc d = {.world = fx->world,
                                 .vfs = fx->vfs,
                                 .jobs = fx->jobs,
                                 .clock = rill_test_clock_make(&fx->clock),
                                 .budget_ns = budget_ns};
-    fx->loader = rill_scene_loader_create(&d);
+    fx->loader = rill_scene_loader_create(&d, NULL);
     assert_non_null(fx->loader);
     rill_scene_loader_events(fx->loader, &fx->ev_loaded, &fx->ev_failed);
     assert_true(fx->ev_loaded.id && fx->ev_failed.id);
@@ -360,7 +360,7 @@ static void test_instance_depth_limit(void **state) {
     lfx_init(&fx, 0, 0, 0);
     rill_scene_loader_destroy(fx.loader);
     rill_scene_loader_desc d = {.world = fx.world, .vfs = fx.vfs, .read.max_instance_depth = 2};
-    fx.loader = rill_scene_loader_create(&d);
+    fx.loader = rill_scene_loader_create(&d, NULL);
     /* d0 -> d1 -> d2 -> d3: with depth 2, d0's load expands d1 and d2 but not d3. */
     for (int i = 0; i < 4; i++) {
         char rel[32], text[256];
@@ -413,7 +413,7 @@ static void test_records_recycle(void **state) {
     lfx_init(&fx, 0, 0, 0);
     rill_scene_loader_destroy(fx.loader);
     rill_scene_loader_desc d = {.world = fx.world, .vfs = fx.vfs, .max_loads = 2};
-    fx.loader = rill_scene_loader_create(&d);
+    fx.loader = rill_scene_loader_create(&d, NULL);
     make_scene(&fx, "a.rsn", "a", 3);
     rill_error err = {0};
     rill_scene_load first = {0};

@@ -119,15 +119,15 @@ typedef struct fixture {
 
 static void fx_init(fixture *fx, bool lossy) {
     memset(fx, 0, sizeof *fx);
-    fx->world = rill_world_create(NULL);
+    fx->world = rill_world_create(NULL, NULL);
     assert_non_null(fx->world);
     fx->ids = test_register(fx->world, NULL);
     rill_test_tmpdir(fx->dir, sizeof fx->dir, "scene_text");
-    fx->vfs = rill_vfs_create(NULL);
+    fx->vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_vfs_mount_dir(fx->vfs, fx->dir, &err), RILL_OK);
     rill_scene_loader_desc d = {.world = fx->world, .vfs = fx->vfs, .read.lossy = lossy};
-    fx->loader = rill_scene_loader_create(&d);
+    fx->loader = rill_scene_loader_create(&d, NULL);
     assert_non_null(fx->loader);
 }
 
@@ -367,7 +367,7 @@ static void test_errors_name_the_place(void **state) {
         {"rsn 1\nentity 1 { TestAll { arr: [1, 1e999, 3] } }",
          "e.rsn:2:31: TestAll.arr: number too large"},
     };
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     test_register(w, NULL);
     for (size_t i = 0; i < RILL_COUNTOF(cases); i++) {
         rill_error err = {0};
@@ -396,7 +396,7 @@ static bool ends_at_entity_boundary(const char *text, size_t len) {
 
 static void test_every_truncation(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     test_register(w, NULL);
     rill_scene_register(w);
     rill_log_set_level(RILL_LOG_ERROR); /* the full file warns once per truncation otherwise */
@@ -437,7 +437,7 @@ static uint32_t rng_next(uint64_t *s) {
 
 static void test_random_byte_flips(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     test_register(w, NULL);
     rill_scene_register(w);
     rill_log_set_level(RILL_LOG_NONE);
@@ -523,7 +523,7 @@ static void test_float_shortest_round_trip(void **state) {
  * written set; instance contents are not written by default. */
 static void test_writer_from_world(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     test_ids ids = test_register(w, NULL);
     rill_scene_components sc = rill_scene_register(w);
     rill_entity root = rill_world_spawn(w);

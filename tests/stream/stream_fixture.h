@@ -22,20 +22,20 @@ typedef struct sfx {
 
 static inline void sfx_init(sfx *fx, rill_run_mode mode, uint64_t budget_ns, uint64_t cost_ns) {
     memset(fx, 0, sizeof *fx);
-    fx->world = rill_world_create(NULL);
+    fx->world = rill_world_create(NULL, NULL);
     fx->tick.clock = &fx->clock;
     fx->tick.cost_ns = cost_ns;
     fx->clock.now = 1000000000ull;
     fx->ids = test_register(fx->world, &fx->tick);
     rill_test_tmpdir(fx->dir, sizeof fx->dir, "stream");
-    fx->vfs = rill_vfs_create(NULL);
+    fx->vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_vfs_mount_dir(fx->vfs, fx->dir, &err), RILL_OK);
     rill_scene_loader_desc d = {.world = fx->world,
                                 .vfs = fx->vfs,
                                 .clock = rill_test_clock_make(&fx->clock),
                                 .budget_ns = budget_ns};
-    fx->loader = rill_scene_loader_create(&d);
+    fx->loader = rill_scene_loader_create(&d, NULL);
     assert_non_null(fx->loader);
     fx->inst = rill_scene_register(fx->world).instance;
     fx->stream = rill_stream_create(

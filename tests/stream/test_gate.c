@@ -25,7 +25,7 @@ static void on_restore(rill_stream *s, void *user) {
 
 static void test_gate_restores_once_per_closing(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_error err = {0};
     rill_stream *s = rill_stream_create(&(rill_stream_desc){.world = w}, &err);
     assert_non_null(s);
@@ -77,7 +77,7 @@ static void test_gate_restores_once_per_closing(void **state) {
 
 static void test_camera_position_published(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_stream *s =
         rill_stream_create(&(rill_stream_desc){.world = w, .run_mode = RILL_RUN_MODE_PLAY}, NULL);
     rill_stream_update(s);

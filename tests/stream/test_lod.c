@@ -132,7 +132,7 @@ static void test_probe_spawn_and_switch(void **state) {
     /* Packed: b.glb + b_lod1.glb + b_lod2.glb (the probe goes through the VFS: pack first). */
     char pk[700], tmp[700];
     snprintf(pk, sizeof pk, "%s/b.rpak", dir);
-    rill_rpak_writer *wr = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *wr = rill_rpak_writer_create(NULL, NULL);
     rill_error err = {0};
     const char *packed[] = {"b.glb", "b_lod1.glb", "b_lod2.glb"};
     const uint32_t tris[] = {40, 20, 10};
@@ -150,11 +150,11 @@ static void test_probe_spawn_and_switch(void **state) {
     assert_int_equal(rill_rpak_writer_finish_file(wr, pk, &err), RILL_OK);
     rill_rpak_writer_destroy(wr);
 
-    rill_world *w = rill_world_create(NULL);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount_file(vfs, pk, NULL, &err), RILL_OK);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
-    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
     rill_scene_models *sm =
         rill_scene_models_create(&(rill_scene_models_desc){.world = w, .assets = as}, &err);
     assert_non_null(sm);

@@ -22,9 +22,9 @@ typedef struct fixture {
 
 static void setup(fixture *f, const char *name) {
     memset(f, 0, sizeof *f);
-    f->world = rill_world_create(NULL);
-    f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
-    f->vfs = rill_vfs_create(NULL);
+    f->world = rill_world_create(NULL, NULL);
+    f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
+    f->vfs = rill_vfs_create(NULL, NULL);
     rill_test_tmpdir(f->dir, sizeof f->dir, name);
     rill_error err = {0};
     assert_int_equal(rill_vfs_mount_dir(f->vfs, f->dir, &err), RILL_OK);
@@ -90,7 +90,7 @@ static void test_defaults(void **state) {
     assert_false(t.stream);
     assert_true(t.stream_radius == 256.0f);
     assert_int_equal(t.max_rebuilds, 2);
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component c = rill_terrain_register(w);
     rill_terrain r;
     rill_type_apply_defaults(rill_world_component_type(w, c), &r);
@@ -638,7 +638,7 @@ static void test_streaming_with_workers(void **state) {
     setup(&f, "terrain_workers");
     rill_terrain_system_destroy(f.sys);
     rill_jobs_destroy(f.jobs);
-    f.jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2});
+    f.jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, NULL);
     rill_error err = {0};
     f.sys = rill_terrain_system_create(
         &(rill_terrain_system_desc){

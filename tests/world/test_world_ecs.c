@@ -60,7 +60,7 @@ static void check_set(rill_world *w, rill_component c) {
 
 static void test_generational_ids(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     assert_non_null(w);
     rill_component t = register_tag(w, "Tag");
     rill_entity a = rill_world_spawn(w);
@@ -97,7 +97,7 @@ static void test_generational_ids(void **state) {
 
 static void test_spawn_n_and_reserve(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = 16});
+    rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = 16}, NULL);
     assert_true(rill_world_reserve(w, 5000));
     rill_entity ents[3000];
     assert_int_equal(rill_world_spawn_n(w, 3000, ents), 3000);
@@ -131,7 +131,7 @@ static uint32_t rng_next(uint32_t *s) {
 
 static void test_storage_at_scale(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
     enum { N = 100000 };
     static rill_entity ents[N];
@@ -189,9 +189,24 @@ static void test_storage_at_scale(void **state) {
     rill_world_destroy(w);
 }
 
+/* The world's desc is checked like every desc: positional or garbage canaries are refused. */
+static void test_world_desc_canaries(void **state) {
+    (void)state;
+    rill_error err = {0};
+    assert_null(rill_world_create(&(rill_world_desc){.start_canary = 1}, &err));
+    assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.msg, "rill_world_create"));
+    rill_error_clear(&err);
+    assert_null(rill_world_create(&(rill_world_desc){.end_canary = 0xFFFFFFFFu}, &err));
+    assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+    rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = 8}, &err);
+    assert_non_null(w);
+    rill_world_destroy(w);
+}
+
 static void test_entity_components_and_builtins(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     const rill_builtins *b = rill_world_builtin(w);
     assert_int_equal(b->name.id, RILL_BUILTIN_NAME);
     assert_int_equal(b->transform.id, RILL_BUILTIN_TRANSFORM);
@@ -257,7 +272,7 @@ static void test_entity_components_and_builtins(void **state) {
 
 static void test_queries(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
     enum { N = 1000 };
     rill_entity ents[N];
@@ -327,7 +342,7 @@ static bool near(float a, float b) {
 
 static void test_hierarchy(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_entity root = rill_world_spawn(w), a = rill_world_spawn(w), b = rill_world_spawn(w),
                 c = rill_world_spawn(w), d = rill_world_spawn(w);
     assert_true(rill_world_set_parent(w, a, root));
@@ -389,7 +404,7 @@ static void test_hierarchy(void **state) {
 
 static void test_transforms(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_entity root = rill_world_spawn(w), child = rill_world_spawn(w),
                 grand = rill_world_spawn(w), other = rill_world_spawn(w),
                 group = rill_world_spawn(w), leaf = rill_world_spawn(w);
@@ -469,7 +484,7 @@ typedef struct ping {
 
 static void test_events(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_event ev = rill_world_register_event(w, "Ping", sizeof(ping));
     assert_int_not_equal(ev.id, 0);
     assert_int_equal(rill_world_register_event(w, "Ping", sizeof(ping)).id, ev.id);
@@ -520,7 +535,7 @@ static void test_events(void **state) {
 
 static void test_commands(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A");
     rill_commands *cmds = rill_commands_create(w);
     assert_non_null(cmds);
@@ -606,7 +621,7 @@ static void on_remove(rill_world *w, rill_entity e, void *data, void *user) {
 static void test_hooks(void **state) {
     (void)state;
     hook_log log = {0};
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     static const rill_field fields[] = {RILL_FIELD(tag, value, I32)};
     rill_type_desc d = {.name = "Handle",
                         RILL_TYPE_LAYOUT(tag),
@@ -653,7 +668,7 @@ static void test_hooks(void **state) {
     rill_world_destroy(w);
     assert_int_equal(log.removes, 13);
     /* ... unless the desc says not to. */
-    w = rill_world_create(&(rill_world_desc){.skip_hooks_on_destroy = true});
+    w = rill_world_create(&(rill_world_desc){.skip_hooks_on_destroy = true}, NULL);
     h = rill_world_register_component(w, &d);
     rill_world_add(w, rill_world_spawn(w), h, NULL);
     rill_world_destroy(w);
@@ -663,7 +678,7 @@ static void test_hooks(void **state) {
 /* Prefaulting reserved storage touches only [len, capacity) and changes no component data. */
 static void test_component_prefault(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component c = register_tag(w, "Pf");
     rill_entity e[10];
     for (int i = 0; i < 10; i++) {
@@ -744,7 +759,7 @@ static void check_hierarchy(rill_world *w) {
 static void test_batch_despawn(void **state) {
     (void)state;
     batch_log log = {0};
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     static const rill_field fields[] = {RILL_FIELD(tag, owner, ENTITY),
                                         RILL_FIELD(tag, value, I32)};
     rill_type_desc d = {.name = "BatchTag",
@@ -850,7 +865,7 @@ typedef struct settings {
 
 static void test_resources(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     static const float g = -9.81f;
     static const rill_field fields[] = {{.name = "gravity",
                                          .type = RILL_FIELD_F32,
@@ -888,7 +903,7 @@ static void test_resources(void **state) {
  * the add may reallocate; the value must survive (ASan catches a stale read). */
 static void test_add_from_own_storage(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A");
     rill_entity src = rill_world_spawn(w);
     rill_world_add(w, src, ca, &(tag){src, 77});
@@ -920,7 +935,7 @@ static void test_add_from_own_storage(void **state) {
  * grow; the event must be copied from where it lies after the growth, not from freed memory. */
 static void test_forward_event_from_own_buffer(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_event ev = rill_world_register_event(w, "Ping", sizeof(ping));
     rill_world_send_event(w, ev, &(ping){42});
     for (int i = 0; i < 1000; i++) {
@@ -946,7 +961,7 @@ static void recording_hook(rill_world *w, rill_entity e, void *data, void *user)
 
 static void test_commands_reentrancy(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_commands *cmds = rill_commands_create(w);
     rill_type_desc d = {.name = "Hooked", .size = 4, .on_add = recording_hook, .hook_user = cmds};
     rill_component h = rill_world_register_component(w, &d);
@@ -995,7 +1010,7 @@ static uint32_t collect_runs(rill_world *w, const rill_query_desc *d, uint8_t *s
  * their components together, and stay right when churn scrambles the dense orders. */
 static void test_query_runs(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
     enum { N = 4000 };
     static rill_entity ents[N];
@@ -1113,7 +1128,7 @@ static uint64_t cached_sum(rill_query_cache *c, bool by_entity, uint32_t *out_n)
  * structural change of a term, including one in the middle of an iteration. */
 static void test_query_cache(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
     enum { N = 2000 };
     static rill_entity ents[N];
@@ -1186,7 +1201,7 @@ static void count_add_hook(rill_world *w, rill_entity e, void *data, void *user)
  * complete entities, reuses free slots, forms one run, and refuses bad descs whole. */
 static void test_spawn_bulk(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A");
     rill_type_desc hd = *rill_world_component_type(w, ca);
     hd.name = "Hooked";
@@ -1255,7 +1270,7 @@ static void test_spawn_bulk(void **state) {
  * dirty ancestor, and what it wrote stays listed as changed after the next full update. */
 static void test_update_transforms_of(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_transform t = rill_transform_identity();
     rill_entity a = rill_world_spawn(w), b = rill_world_spawn(w), c = rill_world_spawn(w);
     t.translation[0] = 1;
@@ -1294,7 +1309,7 @@ static void test_update_transforms_of(void **state) {
 static void test_no_leaks(void **state) {
     (void)state;
     size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_component ca = register_tag(w, "A");
     rill_event ev = rill_world_register_event(w, "E", 4);
     rill_commands *cmds = rill_commands_create(w);
@@ -1334,6 +1349,7 @@ int main(void) {
         cmocka_unit_test(test_spawn_bulk),
         cmocka_unit_test(test_query_cache),
         cmocka_unit_test(test_update_transforms_of),
+        cmocka_unit_test(test_world_desc_canaries),
         cmocka_unit_test(test_no_leaks),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

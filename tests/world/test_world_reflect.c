@@ -141,7 +141,7 @@ static void test_field_types(void **state) {
 
 static void test_defaults(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_type_desc d = everything_desc();
     rill_component c = rill_world_register_component(w, &d);
     assert_int_not_equal(c.id, 0);
@@ -189,7 +189,7 @@ static void test_defaults(void **state) {
 
 static void test_registration_validation(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_field bad_offset[] = {{.name = "x", .type = RILL_FIELD_VEC3, .offset = 8, .count = 1}};
     rill_type_desc d = {.name = "Bad", .size = 16, .fields = bad_offset, .field_count = 1};
     assert_int_equal(rill_world_register_component(w, &d).id, 0);
@@ -253,7 +253,7 @@ static void test_clamp(void **state) {
     assert_float_equal(e.f32, 1.0f, 0);
     assert_int_equal(rill_type_clamp(&d, &e), 0);
     /* The built-in camera clamps its viewport to [0, 1]. */
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     const rill_type_desc *cam_t = rill_world_component_type(w, RILL_COMPONENT_CAMERA);
     rill_camera cam;
     rill_type_apply_defaults(cam_t, &cam);
@@ -296,7 +296,7 @@ static void test_enums(void **state) {
     assert_non_null(strstr(err.msg, "offset 0"));
     assert_int_equal(e.mode, MODE_HIGH); /* untouched on failure */
     /* The camera's enums use their names. */
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     const rill_type_desc *cam_t = rill_world_component_type(w, RILL_COMPONENT_CAMERA);
     const rill_field *role = rill_type_find_field(cam_t, "role");
     assert_string_equal(rill_field_enum_name(role, RILL_CAMERA_ROLE_EDITOR), "editor");
@@ -504,7 +504,7 @@ static void test_parse_truncated_and_garbage(void **state) {
 
 static void test_dump(void **state) {
     (void)state;
-    rill_world *w = rill_world_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
     rill_entity e = rill_world_spawn(w);
     rill_transform *t = rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, NULL);
     t->translation[1] = 1.5f;

@@ -22,12 +22,14 @@ extern "C" {
 
 /* Options. All zero = defaults: weld_tolerance 1e-5, angle_deg 30. */
 typedef struct rill_edges_desc {
-    float weld_tolerance; /* positions closer than this (per axis and in distance) are one */
-    float angle_deg;      /* keep an edge whose faces meet at >= this dihedral angle */
+    uint32_t start_canary; /* must be 0 */
+    float weld_tolerance;  /* positions closer than this (per axis and in distance) are one */
+    float angle_deg;       /* keep an edge whose faces meet at >= this dihedral angle */
+    uint32_t end_canary;   /* must be 0 */
 } rill_edges_desc;
 
-/* Fills *out with the defaults an all-zero desc resolves to. */
-void rill_edges_query_defaults(rill_edges_desc *out);
+/* The defaults an all-zero desc resolves to. */
+rill_edges_desc rill_edges_query_defaults(void);
 
 /* Builds the edge line list of an indexed triangle list. positions: vertex_count xyz floats,
  * `stride` bytes apart (0 = 12). Every index must be < vertex_count (else

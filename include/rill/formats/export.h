@@ -130,6 +130,7 @@ typedef void (*rill_export_progress_fn)(const rill_export_event *event, void *us
  *   bc7_quality: 0 = the converter's default.
  *   progress / progress_user: optional callback. */
 typedef struct rill_export_desc {
+    uint32_t start_canary; /* must be 0 */
     const char *project_dir;
     const char *out_pack;
     const char *loose_out;
@@ -143,6 +144,7 @@ typedef struct rill_export_desc {
     uint32_t bc7_quality;
     rill_export_progress_fn progress;
     void *progress_user;
+    uint32_t end_canary; /* must be 0 */
 } rill_export_desc;
 
 /* One failed input, as kept in the result. */

@@ -236,11 +236,13 @@ typedef rill_result (*rill_gltf_file_fn)(const char *path, uint8_t **out_data, s
  *     (default: the process-wide model_bytes limit, rill_limit_get(RILL_LIMIT_MODEL_BYTES), 1 GiB
  *     unless changed); a file that needs more fails with RILL_ERR_LIMIT naming the place. */
 typedef struct rill_gltf_read_desc {
+    uint32_t start_canary; /* must be 0 */
     const char *name;
     const char *base_dir;
     rill_gltf_file_fn read_file;
     void *read_file_user;
     size_t max_bytes;
+    uint32_t end_canary; /* must be 0 */
 } rill_gltf_read_desc;
 
 /* Parses a .glb or .gltf held in memory (the format is detected from the "glTF" magic). The
@@ -261,8 +263,10 @@ uint64_t rill_gltf_model_triangle_count(const rill_gltf_model *model);
 
 /* Writer options. All zero = defaults: generator "rill"; edge buffers written when present. */
 typedef struct rill_glb_write_desc {
+    uint32_t start_canary; /* must be 0 */
     const char *generator;
     bool skip_edges;
+    uint32_t end_canary; /* must be 0 */
 } rill_glb_write_desc;
 
 /* Serializes a model to .glb bytes. *out_data is owned by the caller (rill_free). desc may be

@@ -100,9 +100,11 @@ typedef enum rill_mip_usage {
  *   shrinking as filtering averages thin features away (foliage, fences). 0 = off. Ignored for
  *   NORMAL usage. */
 typedef struct rill_mip_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_mip_usage usage;
     uint32_t max_levels; /* 0 = full chain; otherwise at most this many levels (>= 1) */
     float alpha_cutoff;
+    uint32_t end_canary; /* must be 0 */
 } rill_mip_desc;
 
 /* A chain of levels, level 0 the largest. Each level owns its pixels. */

@@ -27,16 +27,18 @@ extern "C" {
 /* Options. All zero = defaults: levels 3 (clamped to RILL_LOD_MAX_LEVELS), target_error 0.01,
  * sloppy_threshold 1.25, min_reduction 0.10, border not locked, edges rebuilt. */
 typedef struct rill_lod_desc {
+    uint32_t start_canary; /* must be 0 */
     uint32_t levels;
     float target_error;     /* relative to the primitive's extent (meshoptimizer's scale) */
     float sloppy_threshold; /* fall back to sloppy when result > threshold x target */
     float min_reduction;    /* a level removing less than this fraction of its parent ends it */
     bool lock_border;       /* meshopt_SimplifyLockBorder: keep open borders in place */
     bool skip_edges;        /* do not rebuild edge buffers */
+    uint32_t end_canary;    /* must be 0 */
 } rill_lod_desc;
 
-/* Fills *out with the defaults an all-zero desc resolves to. */
-void rill_lod_query_defaults(rill_lod_desc *out);
+/* The defaults an all-zero desc resolves to. */
+rill_lod_desc rill_lod_query_defaults(void);
 
 /* What happened to one level. */
 typedef struct rill_lod_level_info {

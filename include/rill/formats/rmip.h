@@ -137,12 +137,14 @@ void rill_tex_data_free(rill_tex_data *tex);
 /* What to write. level_data[i] / level_size[i] for i < level_count, level 0 the largest (width x
  * height); each size must equal rill_tex_level_size for its level's dimensions. */
 typedef struct rill_rmip_write_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_tex_format format;
     bool srgb;
     uint32_t flags;
     uint32_t width, height, level_count;
     const void *level_data[RILL_RMIP_MAX_LEVELS];
     size_t level_size[RILL_RMIP_MAX_LEVELS];
+    uint32_t end_canary; /* must be 0 */
 } rill_rmip_write_desc;
 
 /* Serializes a version-3 .rmip. *out_data is owned by the caller (rill_free). */
@@ -169,12 +171,14 @@ typedef enum rill_tex_usage {
  * jobs: borrowed; when not NULL, block compression is split into bands of block rows run as jobs
  *       (the calling thread helps and waits); the output is identical either way. */
 typedef struct rill_rmip_convert_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_tex_usage usage;
     rill_tex_format format;
     bool no_mips;
     rill_bc7_params bc7;
     rill_jobs *jobs;
-    float alpha_cutoff; /* > 0: keep alpha-test coverage in the mips (rill_mip_desc) */
+    float alpha_cutoff;  /* > 0: keep alpha-test coverage in the mips (rill_mip_desc) */
+    uint32_t end_canary; /* must be 0 */
 } rill_rmip_convert_desc;
 
 /* Decodes an image file (PNG, JPEG, TGA, HDR, ...) held in memory and encodes it as a .rmip.

@@ -61,13 +61,15 @@ typedef struct rill_rpak_writer rill_rpak_writer;
 /* Defaults: zstd_level 0 = 9; chunk_size 0 = 16 KiB (must be a power of two in [4 KiB, 16 MiB]);
  * min_gain_percent 0 = 5 (AUTO keeps zstd only when it saves at least this much). */
 typedef struct rill_rpak_writer_desc {
+    uint32_t start_canary; /* must be 0 */
     int zstd_level;
     uint32_t chunk_size;
     uint32_t min_gain_percent;
+    uint32_t end_canary; /* must be 0 */
 } rill_rpak_writer_desc;
 
 /* Creates a writer; desc may be NULL. Entries are collected in memory until finish. */
-rill_rpak_writer *rill_rpak_writer_create(const rill_rpak_writer_desc *desc);
+rill_rpak_writer *rill_rpak_writer_create(const rill_rpak_writer_desc *desc, rill_error *err);
 void rill_rpak_writer_destroy(rill_rpak_writer *w); /* NULL is a no-op */
 rill_rpak_writer_desc rill_rpak_writer_query_defaults(void);
 

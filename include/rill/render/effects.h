@@ -82,6 +82,7 @@ typedef bool (*rill_render_effect_active_fn)(const rill_render_effect_ctx *ctx);
  * after_lighting: GI phase only: run on the lit HDR image after end_main_pass (see ON
  *           COMPOSITION) instead of before lighting. */
 typedef struct rill_render_effect_desc {
+    uint32_t start_canary; /* must be 0 */
     const char *id;
     rill_render_phase phase;
     int32_t order;
@@ -90,6 +91,7 @@ typedef struct rill_render_effect_desc {
     rill_render_effect_add_fn add;
     void *user;
     bool after_lighting;
+    uint32_t end_canary; /* must be 0 */
 } rill_render_effect_desc;
 
 #define RILL_RENDER_MAX_EFFECTS 64

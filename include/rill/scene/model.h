@@ -151,9 +151,11 @@ typedef struct rill_scene_models rill_scene_models;
 
 /* world and assets are borrowed. release_delay_frames 0 = 2. */
 typedef struct rill_scene_models_desc {
+    uint32_t start_canary; /* must be 0 */
     rill_world *world;
     rill_asset_server *assets;
     uint32_t release_delay_frames;
+    uint32_t end_canary; /* must be 0 */
 } rill_scene_models_desc;
 
 /* Counters: tracked entities (with a Model), spawned, pending (waiting for their file), failed
