@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
     d.quality = RILL_RENDER_QUALITY_HIGH;
     rill_renderer *r = NULL;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &r, &err) != RILL_OK) {
+    if (!(r = rill_renderer_create(&d, &err))) {
         fprintf(stderr, "bench_aa: %s\n", err.msg);
         return 1;
     }

@@ -414,7 +414,7 @@ int main(int argc, char **argv) {
     d.device_name = device;
     d.validation = -1;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &b.r, &err) != RILL_OK) {
+    if (!(b.r = rill_renderer_create(&d, &err))) {
         die("renderer", &err);
     }
     b.cube = rill_render_mesh_cube(b.r, &err);

@@ -377,10 +377,27 @@ void rill__pass_cas(rill_rg_ctx *ctx, void *user) {
 
 rill_result rill__effects_register_aa(rill_renderer *r, rill_error *err) {
     static const rill_render_effect_desc aa[] = {
-        {"taa", RILL_RENDER_PHASE_HDR_POST, 0, "TemporalAntiAliasing", taa_active, add_taa, NULL},
-        {"fxaa", RILL_RENDER_PHASE_OVERLAY, 0, "Fxaa", NULL, add_fxaa, NULL},
-        {"smaa", RILL_RENDER_PHASE_OVERLAY, 1, "Smaa", NULL, add_smaa, NULL},
-        {"cas", RILL_RENDER_PHASE_OVERLAY, 2, "ContrastAdaptiveSharpening", NULL, add_cas, NULL},
+        {.id = "taa",
+         .phase = RILL_RENDER_PHASE_HDR_POST,
+         .order = 0,
+         .settings = "TemporalAntiAliasing",
+         .active = taa_active,
+         .add = add_taa},
+        {.id = "fxaa",
+         .phase = RILL_RENDER_PHASE_OVERLAY,
+         .order = 0,
+         .settings = "Fxaa",
+         .add = add_fxaa},
+        {.id = "smaa",
+         .phase = RILL_RENDER_PHASE_OVERLAY,
+         .order = 1,
+         .settings = "Smaa",
+         .add = add_smaa},
+        {.id = "cas",
+         .phase = RILL_RENDER_PHASE_OVERLAY,
+         .order = 2,
+         .settings = "ContrastAdaptiveSharpening",
+         .add = add_cas},
     };
     for (size_t i = 0; i < sizeof(aa) / sizeof(aa[0]); i++) {
         if (!rill__effect_register_anchor(r, &aa[i], err)) {

@@ -67,7 +67,7 @@ static fixture *make(rill_render_quality q, uint32_t w, uint32_t h) {
     d.setup_graph = grab_graph;
     d.setup_graph_user = f;
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         fail_msg("no Vulkan renderer: %s", err.msg);
     }
     f->cube = rill_render_mesh_cube(f->r, &err);
@@ -254,9 +254,11 @@ static void test_absent_and_slots(void **state) {
     fixture *f = make(RILL_RENDER_QUALITY_HIGH, W, H);
     rill_error err = {0};
     rill_render_effect_desc ldr = {
-        "ldr_marker", RILL_RENDER_PHASE_LDR_POST, 1000, NULL, NULL, add_marker, NULL};
-    rill_render_effect_desc ovl = {
-        "overlay_marker", RILL_RENDER_PHASE_OVERLAY, -1000, NULL, NULL, add_marker, NULL};
+        .id = "ldr_marker", .phase = RILL_RENDER_PHASE_LDR_POST, .order = 1000, .add = add_marker};
+    rill_render_effect_desc ovl = {.id = "overlay_marker",
+                                   .phase = RILL_RENDER_PHASE_OVERLAY,
+                                   .order = -1000,
+                                   .add = add_marker};
     assert_true(rill_render_effect_register(f->r, &ldr, &err) != 0);
     assert_true(rill_render_effect_register(f->r, &ovl, &err) != 0);
     scene(f, 0, 0);

@@ -32,8 +32,8 @@ static rill_entity spawn_camera(fixture *f, float x) {
 static void setup(fixture *f) {
     memset(f, 0, sizeof *f);
     rill_error err = {0};
-    f->world = rill_world_create(NULL);
-    f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true});
+    f->world = rill_world_create(NULL, NULL);
+    f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     f->phys = rill_physics_create(&(rill_physics_desc){.world = f->world}, &err);
     f->sys = rill_terrain_system_create(
         &(rill_terrain_system_desc){.world = f->world, .jobs = f->jobs, .physics = f->phys}, &err);
