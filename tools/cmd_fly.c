@@ -67,6 +67,7 @@ typedef struct fly_frame {
     uint64_t triangles, triangles_full, texture_bytes;
     float cam[3];
     uint32_t terrain_chunks, terrain_resident, chunk_rebuilds, colliders;
+    uint64_t terrain_cpu_bytes, terrain_gpu_bytes;
     double physics_ms;
 } fly_frame;
 
@@ -458,6 +459,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "terrain_chunks_resident", fr->terrain_resident);
     jw_u64(w, "chunk_rebuilds", fr->chunk_rebuilds);
     jw_u64(w, "colliders", fr->colliders);
+    jw_u64(w, "terrain_cpu_bytes", fr->terrain_cpu_bytes);
+    jw_u64(w, "terrain_gpu_bytes", fr->terrain_gpu_bytes);
     jw_f64(w, "physics_ms", fr->physics_ms);
     jw_u64(w, "live_bytes", rill_mem_live_total()); /* CPU heap through rill's allocator */
     jw_end(w);
@@ -835,6 +838,10 @@ static void terrain_counters(fly_run *run, fly_frame *fr) {
     rill_physics_get_stats(rill_app_physics_world(rill_content_physics(run->content)), &ps);
     fr->terrain_chunks = ts.chunks;
     fr->terrain_resident = ts.resident;
+    fr->terrain_cpu_bytes = ts.height_bytes + ts.resident_bytes;
+    rill_render_terrain_stats rs;
+    rill_render_terrain_get_stats(rill_content_render_terrain(run->content), &rs);
+    fr->terrain_gpu_bytes = rs.vertex_bytes + rs.index_bytes;
     fr->chunk_rebuilds = ts.rebuilds_last_update;
     fr->colliders = ps.colliders;
     fr->physics_ms = (double)(ps.step_ns_total - run->physics_ns) / 1e6;

@@ -664,6 +664,8 @@ struct rill_render_components *rill_content_render_components(rill_content *cont
  * through rill_render_terrain). NULL before load, after release, or built without the renderer. */
 rill_app_physics *rill_content_physics(const rill_content *c);
 rill_app_terrain *rill_content_terrain(const rill_content *c);
+/* The terrain renderer drawing its chunks (rill_render_terrain_get_stats: GPU bytes). Same life. */
+struct rill_render_terrain *rill_content_render_terrain(const rill_content *c);
 /* RILL_CONTENT_DEFAULT_* bits for the defaults rill_content_load added. */
 uint32_t rill_content_defaults_used(const rill_content *content);
 /* One line per stated default, '\n'-separated ("" = none). Settings read but not applied

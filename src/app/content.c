@@ -813,6 +813,10 @@ rill_app_terrain *rill_content_terrain(const rill_content *c) {
     return c ? c->terrain : NULL;
 }
 
+rill_render_terrain *rill_content_render_terrain(const rill_content *c) {
+    return c ? c->render_terrain : NULL;
+}
+
 /* >>settle ------------------------------------------------------------------------------------ */
 
 static bool content_busy(rill_content *c) {
@@ -983,6 +987,11 @@ rill_app_physics *rill_content_physics(const rill_content *c) {
 }
 
 rill_app_terrain *rill_content_terrain(const rill_content *c) {
+    (void)c;
+    return NULL;
+}
+
+struct rill_render_terrain *rill_content_render_terrain(const rill_content *c) {
     (void)c;
     return NULL;
 }

@@ -201,9 +201,14 @@ fly)
     [ "$(wc -l <fly/frames.jsonl)" -eq 40 ] || fail "frames.jsonl should have 40 lines"
     for k in frame t main_ms stream_ms gpu_ms entities instances_loaded instances_loading \
         instances_unloaded triangles triangles_full draws lod texture_bytes terrain_chunks \
-        terrain_chunks_resident chunk_rebuilds colliders physics_ms; do
+        terrain_chunks_resident chunk_rebuilds colliders terrain_cpu_bytes terrain_gpu_bytes \
+        physics_ms; do
         head -n 1 fly/frames.jsonl | grep -q "\"$k\":" || fail "frames.jsonl lacks $k"
     done
+    # Terrain memory per frame: heights and colliders on the CPU, chunk meshes on the GPU (also
+    # with --no-render, whose headless renderer uploads them).
+    grep -q '"terrain_cpu_bytes":[1-9]' fly/frames.jsonl || fail "terrain_cpu_bytes never counted"
+    grep -q '"terrain_gpu_bytes":[1-9]' fly/frames.jsonl || fail "terrain_gpu_bytes never counted"
     # The demo's terrain streams around the camera (some chunks resident, never all), chunks are
     # built at most 2 a frame, and colliders exist (resident chunks and the falling cars).
     grep -q '"terrain_chunks_resident":[1-9]' fly/frames.jsonl || fail "no terrain chunk resident"
