@@ -271,6 +271,10 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
             return;
         ib = &rill_array_last(&rt->ibs);
     }
+    /* A live holder of this resolution's index buffer, else this chunk uploads one and holds it. */
+    rill_mesh share = {0};
+    if (ib->users && rill_render_mesh_info(rt->renderer, ib->src, NULL, NULL, NULL))
+        share = ib->src;
     rill_array_clear(&rt->scratch);
     rill_vertex *v = rill_array_push_n(&rt->scratch, m->vertex_count);
     if (!v)
@@ -290,14 +294,14 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
                          .indices = m->indices,
                          .index_count = m->index_count,
                          .label = "terrain chunk",
-                         .share_indices = ib->users ? ib->src : (rill_mesh){0}};
+                         .share_indices = share};
     rill_error err = {0};
     rill_mesh mesh = rill_render_mesh_create(rt->renderer, &md, &err);
     if (!mesh.id) {
         RILL_LOG_WARN(LOGM, "terrain %u: chunk %u: %s", RILL_ENTITY_INDEX(g->entity), i, err.msg);
         return;
     }
-    if (!ib->users) {
+    if (!share.id) {
         ib->src = mesh;
         ib->index_count = m->index_count;
     }

@@ -253,6 +253,20 @@ static void test_terrain_golden_and_stream_out(void **state) {
     assert_int_equal(rs.vertex_bytes, 4u * chunk_vb);
     assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
 
+    /* Another resolution: the terrain reloads, its chunks share one index buffer of 16 * 16 cells
+     * and the old one goes with the old meshes. */
+    rill_terrain *tc = rill_world_get(w, te, rill_terrain_register(w));
+    tc->resolution = 17;
+    rill_terrain_system_flush(ts, &edit);
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        fail_msg("%s", err.msg);
+    rill_render_terrain_get_stats(rt, &rs);
+    assert_int_equal(rs.meshes, 4);
+    assert_int_equal(rs.index_buffers, 1);
+    assert_int_equal(rs.vertex_bytes, 4u * 17u * 17u * 48u);
+    assert_int_equal(rs.index_bytes, 16u * 16u * 6u * 4u);
+    assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+
     /* share_indices: the cube's 36 indices (up to 23) drawn over another 24 vertices. */
     rill_vertex verts[24];
     memset(verts, 0, sizeof verts);
