@@ -64,11 +64,14 @@ extern "C" {
 
 /* >>project ----------------------------------------------------------------------------------- */
 
+/* rill_graphics_quality's values and their names (rill_graphics_quality_name), one list. */
+#define RILL_GRAPHICS_QUALITY_LIST(X)                                                              \
+    X(RILL_QUALITY_DEFAULT, "Medium") /* resolves to MEDIUM */                                     \
+    X(RILL_QUALITY_LOW, "Low")                                                                     \
+    X(RILL_QUALITY_MEDIUM, "Medium")                                                               \
+    X(RILL_QUALITY_HIGH, "High")
 typedef enum rill_graphics_quality {
-    RILL_QUALITY_DEFAULT = 0, /* resolves to MEDIUM */
-    RILL_QUALITY_LOW,
-    RILL_QUALITY_MEDIUM,
-    RILL_QUALITY_HIGH,
+    RILL_GRAPHICS_QUALITY_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_QUALITY_NUM,
     RILL_QUALITY_FORCE_U32 = 0x7FFFFFFF
 } rill_graphics_quality;
@@ -138,14 +141,17 @@ bool rill_run_mode_ticks(rill_run_mode mode);
 
 typedef struct rill_app rill_app;
 
+/* rill_stage's values and their names (rill_stage_name), one list. */
+#define RILL_STAGE_LIST(X)                                                                         \
+    X(RILL_STAGE_FIRST, "first")                                                                   \
+    X(RILL_STAGE_PRE_UPDATE, "pre_update")                                                         \
+    X(RILL_STAGE_FIXED_UPDATE, "fixed_update")                                                     \
+    X(RILL_STAGE_UPDATE, "update")                                                                 \
+    X(RILL_STAGE_POST_UPDATE, "post_update")                                                       \
+    X(RILL_STAGE_EXTRACT, "extract")                                                               \
+    X(RILL_STAGE_RENDER, "render")
 typedef enum rill_stage {
-    RILL_STAGE_FIRST = 0,
-    RILL_STAGE_PRE_UPDATE,
-    RILL_STAGE_FIXED_UPDATE,
-    RILL_STAGE_UPDATE,
-    RILL_STAGE_POST_UPDATE,
-    RILL_STAGE_EXTRACT,
-    RILL_STAGE_RENDER,
+    RILL_STAGE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_STAGE_NUM,
     RILL_STAGE_FORCE_U32 = 0x7FFFFFFF
 } rill_stage;

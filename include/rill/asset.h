@@ -149,12 +149,15 @@ typedef struct rill_asset {
     uint32_t id;
 } rill_asset;
 
+/* rill_asset_state's values and their names (rill_asset_state_name), one list. */
+#define RILL_ASSET_STATE_LIST(X)                                                                   \
+    X(RILL_ASSET_STATE_INVALID, "invalid") /* a zero, stale or unknown handle */                   \
+    X(RILL_ASSET_STATE_QUEUED, "queued")   /* waiting for a worker */                              \
+    X(RILL_ASSET_STATE_LOADING, "loading") /* a worker runs its loader */                          \
+    X(RILL_ASSET_STATE_LOADED, "loaded")   /* the payload is ready */                              \
+    X(RILL_ASSET_STATE_FAILED, "failed")   /* rill_asset_error says why, naming the file */
 typedef enum rill_asset_state {
-    RILL_ASSET_STATE_INVALID = 0, /* a zero, stale or unknown handle */
-    RILL_ASSET_STATE_QUEUED,      /* waiting for a worker */
-    RILL_ASSET_STATE_LOADING,     /* a worker runs its loader */
-    RILL_ASSET_STATE_LOADED,      /* the payload is ready */
-    RILL_ASSET_STATE_FAILED,      /* rill_asset_error says why, naming the file */
+    RILL_ASSET_STATE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_ASSET_STATE_NUM,
     RILL_ASSET_STATE_FORCE_U32 = 0x7FFFFFFF
 } rill_asset_state;

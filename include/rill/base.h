@@ -126,6 +126,13 @@ void rill__assert_fail(const char *expr, const char *file, int line);
 #endif
 
 #define RILL_UNUSED(x) ((void)(x))
+/* X-macro helpers for enums defined by a `RILL_X_LIST(X)` of X(ID, "name") entries: the enum
+ * body is `RILL_X_LIST(RILL_ENUM_ID)`, its _name function a switch over
+ * `RILL_X_LIST(RILL_ENUM_NAME_CASE)`, so values and names cannot drift apart. */
+#define RILL_ENUM_ID(id, name) id,
+#define RILL_ENUM_NAME_CASE(id, name)                                                              \
+    case id:                                                                                       \
+        return name;
 #define RILL_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 #define RILL_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RILL_MAX(a, b) ((a) > (b) ? (a) : (b))

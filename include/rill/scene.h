@@ -168,13 +168,17 @@ typedef struct rill_scene_load {
     uint32_t id;
 } rill_scene_load;
 
+/* rill_scene_load_state's values and their names (rill_scene_load_state_name), one list. */
+#define RILL_SCENE_LOAD_STATE_LIST(X)                                                              \
+    X(RILL_SCENE_LOAD_INVALID, "invalid") /* zero, stale or recycled handle */                     \
+    X(RILL_SCENE_LOAD_PARSING, "parsing") /* reading and parsing on a worker; progress 0 */        \
+    X(RILL_SCENE_LOAD_SPAWNING,                                                                    \
+      "spawning") /* entities exist; components being applied under the budget */                  \
+    X(RILL_SCENE_LOAD_LOADED, "loaded")       /* complete; progress 1 */                           \
+    X(RILL_SCENE_LOAD_FAILED, "failed")       /* rill_scene_load_error says why */                 \
+    X(RILL_SCENE_LOAD_CANCELLED, "cancelled") /* cancelled; its partial entities were despawned */
 typedef enum rill_scene_load_state {
-    RILL_SCENE_LOAD_INVALID = 0, /* zero, stale or recycled handle */
-    RILL_SCENE_LOAD_PARSING,     /* reading and parsing on a worker; progress 0 */
-    RILL_SCENE_LOAD_SPAWNING,    /* entities exist; components being applied under the budget */
-    RILL_SCENE_LOAD_LOADED,      /* complete; progress 1 */
-    RILL_SCENE_LOAD_FAILED,      /* rill_scene_load_error says why */
-    RILL_SCENE_LOAD_CANCELLED,   /* cancelled; its partial entities were despawned */
+    RILL_SCENE_LOAD_STATE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_SCENE_LOAD_STATE_NUM,
     RILL_SCENE_LOAD_STATE_FORCE_U32 = 0x7FFFFFFF
 } rill_scene_load_state;

@@ -68,14 +68,18 @@ extern "C" {
 
 /* >>run modes --------------------------------------------------------------------------------- */
 
+/* rill_run_mode's values and their names (rill_run_mode_name), one list. */
+#define RILL_RUN_MODE_LIST(X)                                                                      \
+    X(RILL_RUN_MODE_DEFAULT, "invalid") /* in a desc: GAME */                                      \
+    X(RILL_RUN_MODE_EDIT, "edit")       /* editor, editing: the whole world stays resident */      \
+    X(RILL_RUN_MODE_PLAY, "play")       /* editor, playing in the game camera */                   \
+    X(RILL_RUN_MODE_PAUSED,                                                                        \
+      "paused") /* editor, play paused (streaming keeps its state and stays on) */                 \
+    X(RILL_RUN_MODE_SIMULATE, "simulate") /* editor, simulating seen through the editor camera */  \
+    X(RILL_RUN_MODE_GAME, "game")         /* a shipped runtime */                                  \
+    X(RILL_RUN_MODE_SERVER, "server")     /* a dedicated server: no camera, full world */
 typedef enum rill_run_mode {
-    RILL_RUN_MODE_DEFAULT = 0, /* in a desc: GAME */
-    RILL_RUN_MODE_EDIT,        /* editor, editing: the whole world stays resident */
-    RILL_RUN_MODE_PLAY,        /* editor, playing in the game camera */
-    RILL_RUN_MODE_PAUSED,      /* editor, play paused (streaming keeps its state and stays on) */
-    RILL_RUN_MODE_SIMULATE,    /* editor, simulating seen through the editor camera */
-    RILL_RUN_MODE_GAME,        /* a shipped runtime */
-    RILL_RUN_MODE_SERVER,      /* a dedicated server: no camera, full world */
+    RILL_RUN_MODE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_RUN_MODE_NUM,
     RILL_RUN_MODE_FORCE_U32 = 0x7FFFFFFF
 } rill_run_mode;
@@ -206,12 +210,18 @@ bool rill_stream_remove_streamer(rill_stream *stream,
 
 /* >>instances --------------------------------------------------------------------------------- */
 
+/* rill_instance_state's values and their names (rill_instance_state_name), one list. */
+#define RILL_INSTANCE_STATE_LIST(X)                                                                \
+    X(RILL_INSTANCE_UNLOADED, "unloaded")                                                          \
+    X(RILL_INSTANCE_LOADING,                                                                       \
+      "loading") /* the loader is reading, parsing or spawning its contents */                     \
+    X(RILL_INSTANCE_LOADED, "loaded")                                                              \
+    X(RILL_INSTANCE_FAILED,                                                                        \
+      "failed") /* the last load failed; retried after the camera leaves and returns */            \
+    X(RILL_INSTANCE_UNLOADING,                                                                     \
+      "unloading") /* hidden; the loader despawns its contents in budgeted batches */
 typedef enum rill_instance_state {
-    RILL_INSTANCE_UNLOADED = 0,
-    RILL_INSTANCE_LOADING, /* the loader is reading, parsing or spawning its contents */
-    RILL_INSTANCE_LOADED,
-    RILL_INSTANCE_FAILED,    /* the last load failed; retried after the camera leaves and returns */
-    RILL_INSTANCE_UNLOADING, /* hidden; the loader despawns its contents in budgeted batches */
+    RILL_INSTANCE_STATE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_INSTANCE_STATE_NUM,
     RILL_INSTANCE_STATE_FORCE_U32 = 0x7FFFFFFF
 } rill_instance_state;

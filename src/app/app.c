@@ -70,12 +70,12 @@ struct rill_app {
     uint64_t streaming_ns;
 };
 
-static const char *const STAGE_NAMES[RILL_STAGE_NUM] = {
-    "first", "pre_update", "fixed_update", "update", "post_update", "extract", "render",
-};
-
 const char *rill_stage_name(rill_stage stage) {
-    return (unsigned)stage < RILL_STAGE_NUM ? STAGE_NAMES[stage] : "invalid";
+    switch (stage) {
+        RILL_STAGE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "invalid";
+    }
 }
 
 rill_app_desc rill_app_query_defaults(void) {

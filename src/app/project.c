@@ -32,10 +32,7 @@ void rill_project_defaults(rill_project *out) {
 
 const char *rill_graphics_quality_name(rill_graphics_quality q) {
     switch (q) {
-    case RILL_QUALITY_LOW:
-        return "Low";
-    case RILL_QUALITY_HIGH:
-        return "High";
+        RILL_GRAPHICS_QUALITY_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "Medium";
     }

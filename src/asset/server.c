@@ -81,14 +81,7 @@ struct rill_asset_server {
 
 const char *rill_asset_state_name(rill_asset_state state) {
     switch (state) {
-    case RILL_ASSET_STATE_QUEUED:
-        return "queued";
-    case RILL_ASSET_STATE_LOADING:
-        return "loading";
-    case RILL_ASSET_STATE_LOADED:
-        return "loaded";
-    case RILL_ASSET_STATE_FAILED:
-        return "failed";
+        RILL_ASSET_STATE_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "invalid";
     }

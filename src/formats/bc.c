@@ -10,20 +10,7 @@
 
 const char *rill_tex_format_name(rill_tex_format format) {
     switch (format) {
-    case RILL_TEX_FORMAT_RGBA8:
-        return "rgba8";
-    case RILL_TEX_FORMAT_RGBA16F:
-        return "rgba16f";
-    case RILL_TEX_FORMAT_BC1:
-        return "bc1";
-    case RILL_TEX_FORMAT_BC3:
-        return "bc3";
-    case RILL_TEX_FORMAT_BC4:
-        return "bc4";
-    case RILL_TEX_FORMAT_BC5:
-        return "bc5";
-    case RILL_TEX_FORMAT_BC7:
-        return "bc7";
+        RILL_TEX_FORMAT_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "none";
     }

@@ -21,16 +21,7 @@
 
 const char *rill_export_status_name(rill_export_status status) {
     switch (status) {
-    case RILL_EXPORT_STATUS_REBUILT:
-        return "rebuilt";
-    case RILL_EXPORT_STATUS_CACHED:
-        return "cached";
-    case RILL_EXPORT_STATUS_COPIED:
-        return "copied";
-    case RILL_EXPORT_STATUS_FAILED:
-        return "failed";
-    case RILL_EXPORT_STATUS_PENDING:
-        return "pending";
+        RILL_EXPORT_STATUS_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "unknown";
     }

@@ -1403,18 +1403,7 @@ bool rill_toml_get_bool(const rill_toml *doc, const char *path, bool def) {
 
 const char *rill_toml_type_name(rill_toml_type type) {
     switch (type) {
-    case RILL_TOML_STRING:
-        return "string";
-    case RILL_TOML_INT:
-        return "integer";
-    case RILL_TOML_FLOAT:
-        return "float";
-    case RILL_TOML_BOOL:
-        return "boolean";
-    case RILL_TOML_ARRAY:
-        return "array";
-    case RILL_TOML_TABLE:
-        return "table";
+        RILL_TOML_TYPE_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "none";
     }

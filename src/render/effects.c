@@ -26,8 +26,11 @@ struct rill__effects {
 };
 
 const char *rill_render_phase_name(rill_render_phase p) {
-    static const char *const names[] = {"gi", "hdr_post", "ldr_post", "overlay"};
-    return (unsigned)p < RILL_RENDER_PHASE_NUM ? names[p] : "?";
+    switch (p) {
+        RILL_RENDER_PHASE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "?";
+    }
 }
 
 static bool before(const rill__effect *a, const rill__effect *b) {

@@ -68,14 +68,6 @@ struct rill_rg {
 
 /* >>names ----------------------------------------------------------------------------------- */
 
-static const char *const usage_names[RILL_RG_USAGE_NUM] = {
-    "none",         "color_write",      "depth_write",
-    "depth_read",   "sampled_fragment", "sampled_compute",
-    "storage_read", "storage_write",    "transfer_src",
-    "transfer_dst", "present",          "shader_read",
-    "vertex_input",
-};
-
 static const char *const format_names[RILL_RG_FORMAT_NUM] = {
     "none",     "rgba8_unorm", "rgba8_srgb", "bgra8_unorm", "bgra8_srgb",
     "rgba16f",  "rg16f",       "r32f",       "d32f",        "bc1_unorm",
@@ -105,7 +97,11 @@ static bool usage_is_buffer_only(rill_rg_usage u) {
 }
 
 const char *rill_rg_usage_name(rill_rg_usage usage) {
-    return (unsigned)usage < RILL_RG_USAGE_NUM ? usage_names[usage] : "unknown";
+    switch (usage) {
+        RILL_RG_USAGE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "unknown";
+    }
 }
 
 const char *rill_rg_format_name(rill_rg_format format) {

@@ -107,11 +107,12 @@ struct rill_scene_loader {
     uint64_t update_count;
 };
 
-static const char *const state_names[] = {"invalid", "parsing", "spawning",
-                                          "loaded",  "failed",  "cancelled"};
-
 const char *rill_scene_load_state_name(rill_scene_load_state state) {
-    return (uint32_t)state < RILL_COUNTOF(state_names) ? state_names[state] : "invalid";
+    switch (state) {
+        RILL_SCENE_LOAD_STATE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "invalid";
+    }
 }
 
 rill_scene_loader_desc rill_scene_loader_query_defaults(void) {

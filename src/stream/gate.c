@@ -8,18 +8,7 @@
 
 const char *rill_run_mode_name(rill_run_mode mode) {
     switch (mode) {
-    case RILL_RUN_MODE_EDIT:
-        return "edit";
-    case RILL_RUN_MODE_PLAY:
-        return "play";
-    case RILL_RUN_MODE_PAUSED:
-        return "paused";
-    case RILL_RUN_MODE_SIMULATE:
-        return "simulate";
-    case RILL_RUN_MODE_GAME:
-        return "game";
-    case RILL_RUN_MODE_SERVER:
-        return "server";
+        RILL_RUN_MODE_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "invalid";
     }

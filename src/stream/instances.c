@@ -43,10 +43,12 @@ struct rill__instance_streamer {
     uint64_t entities_unloaded;
 };
 
-static const char *const STATE_NAMES[] = {"unloaded", "loading", "loaded", "failed", "unloading"};
-
 const char *rill_instance_state_name(rill_instance_state state) {
-    return (unsigned)state < RILL_INSTANCE_STATE_NUM ? STATE_NAMES[state] : "invalid";
+    switch (state) {
+        RILL_INSTANCE_STATE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "invalid";
+    }
 }
 
 /* >>bounds ------------------------------------------------------------------------------------ */

@@ -39,15 +39,19 @@ extern "C" {
 
 /* Pixel formats a texture level can be stored in. The colour space (sRGB or linear) is a separate
  * flag; it changes how the GPU samples, not how the bytes are laid out. */
+/* rill_tex_format's values and their names (rill_tex_format_name), one list. */
+#define RILL_TEX_FORMAT_LIST(X)                                                                    \
+    X(RILL_TEX_FORMAT_NONE, "none")                                                                \
+    X(RILL_TEX_FORMAT_RGBA8, "rgba8")     /* 4 bytes a pixel */                                    \
+    X(RILL_TEX_FORMAT_RGBA16F, "rgba16f") /* 8 bytes a pixel, IEEE half floats */                  \
+    X(RILL_TEX_FORMAT_BC1, "bc1")         /* 8 bytes a block, opaque RGB */                        \
+    X(RILL_TEX_FORMAT_BC3,                                                                         \
+      "bc3") /* 16 bytes a block; read from legacy files, decoded, never written */                \
+    X(RILL_TEX_FORMAT_BC4, "bc4") /* 8 bytes a block, one channel (R) */                           \
+    X(RILL_TEX_FORMAT_BC5, "bc5") /* 16 bytes a block, two channels (R, G): normal maps */         \
+    X(RILL_TEX_FORMAT_BC7, "bc7") /* 16 bytes a block, RGBA */
 typedef enum rill_tex_format {
-    RILL_TEX_FORMAT_NONE = 0,
-    RILL_TEX_FORMAT_RGBA8,   /* 4 bytes a pixel */
-    RILL_TEX_FORMAT_RGBA16F, /* 8 bytes a pixel, IEEE half floats */
-    RILL_TEX_FORMAT_BC1,     /* 8 bytes a block, opaque RGB */
-    RILL_TEX_FORMAT_BC3,     /* 16 bytes a block; read from legacy files, decoded, never written */
-    RILL_TEX_FORMAT_BC4,     /* 8 bytes a block, one channel (R) */
-    RILL_TEX_FORMAT_BC5,     /* 16 bytes a block, two channels (R, G): normal maps */
-    RILL_TEX_FORMAT_BC7,     /* 16 bytes a block, RGBA */
+    RILL_TEX_FORMAT_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_TEX_FORMAT_NUM,
     RILL_TEX_FORMAT_FORCE_U32 = 0x7FFFFFFF
 } rill_tex_format;

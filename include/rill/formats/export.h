@@ -62,12 +62,15 @@ typedef enum rill_export_kind {
 } rill_export_kind;
 
 /* How an input ended. */
+/* rill_export_status's values and their names (rill_export_status_name), one list. */
+#define RILL_EXPORT_STATUS_LIST(X)                                                                 \
+    X(RILL_EXPORT_STATUS_PENDING, "pending")                                                       \
+    X(RILL_EXPORT_STATUS_REBUILT, "rebuilt") /* converted now */                                   \
+    X(RILL_EXPORT_STATUS_CACHED, "cached")   /* outputs taken from the cache */                    \
+    X(RILL_EXPORT_STATUS_COPIED, "copied")   /* copied unchanged */                                \
+    X(RILL_EXPORT_STATUS_FAILED, "failed")
 typedef enum rill_export_status {
-    RILL_EXPORT_STATUS_PENDING = 0,
-    RILL_EXPORT_STATUS_REBUILT, /* converted now */
-    RILL_EXPORT_STATUS_CACHED,  /* outputs taken from the cache */
-    RILL_EXPORT_STATUS_COPIED,  /* copied unchanged */
-    RILL_EXPORT_STATUS_FAILED,
+    RILL_EXPORT_STATUS_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_EXPORT_STATUS_NUM,
     RILL_EXPORT_STATUS_FORCE_U32 = 0x7FFFFFFF
 } rill_export_status;

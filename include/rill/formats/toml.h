@@ -21,14 +21,17 @@ typedef struct rill_toml rill_toml;
  * document. */
 typedef struct rill_toml_value rill_toml_value;
 
+/* rill_toml_type's values and their names (rill_toml_type_name), one list. */
+#define RILL_TOML_TYPE_LIST(X)                                                                     \
+    X(RILL_TOML_NONE, "none") /* "no such value" */                                                \
+    X(RILL_TOML_STRING, "string")                                                                  \
+    X(RILL_TOML_INT, "integer")                                                                    \
+    X(RILL_TOML_FLOAT, "float")                                                                    \
+    X(RILL_TOML_BOOL, "boolean")                                                                   \
+    X(RILL_TOML_ARRAY, "array")                                                                    \
+    X(RILL_TOML_TABLE, "table")
 typedef enum rill_toml_type {
-    RILL_TOML_NONE = 0, /* "no such value" */
-    RILL_TOML_STRING,
-    RILL_TOML_INT,
-    RILL_TOML_FLOAT,
-    RILL_TOML_BOOL,
-    RILL_TOML_ARRAY,
-    RILL_TOML_TABLE,
+    RILL_TOML_TYPE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_TOML_TYPE_NUM,
     RILL_TOML_TYPE_FORCE_U32 = 0x7FFFFFFF
 } rill_toml_type;

@@ -34,11 +34,14 @@
 extern "C" {
 #endif
 
+/* rill_render_phase's values and their names (rill_render_phase_name), one list. */
+#define RILL_RENDER_PHASE_LIST(X)                                                                  \
+    X(RILL_RENDER_PHASE_GI, "gi")                                                                  \
+    X(RILL_RENDER_PHASE_HDR_POST, "hdr_post")                                                      \
+    X(RILL_RENDER_PHASE_LDR_POST, "ldr_post")                                                      \
+    X(RILL_RENDER_PHASE_OVERLAY, "overlay")
 typedef enum rill_render_phase {
-    RILL_RENDER_PHASE_GI = 0,
-    RILL_RENDER_PHASE_HDR_POST,
-    RILL_RENDER_PHASE_LDR_POST,
-    RILL_RENDER_PHASE_OVERLAY,
+    RILL_RENDER_PHASE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_RENDER_PHASE_NUM,
     RILL_RENDER_PHASE_FORCE_U32 = 0x7FFFFFFF
 } rill_render_phase;

@@ -63,20 +63,24 @@ typedef enum rill_rg_format {
 } rill_rg_format;
 
 /* How a pass touches a resource. Each maps to one pipeline stage, access mask and image layout. */
+/* rill_rg_usage's values and their names (rill_rg_usage_name), one list. */
+#define RILL_RG_USAGE_LIST(X)                                                                      \
+    X(RILL_RG_USAGE_NONE, "none") /* undefined contents (initial state of transients) */           \
+    X(RILL_RG_USAGE_COLOR_WRITE, "color_write")           /* color attachment */                   \
+    X(RILL_RG_USAGE_DEPTH_WRITE, "depth_write")           /* depth attachment, test + write */     \
+    X(RILL_RG_USAGE_DEPTH_READ, "depth_read")             /* depth attachment, test only */        \
+    X(RILL_RG_USAGE_SAMPLED_FRAGMENT, "sampled_fragment") /* sampled in a fragment shader */       \
+    X(RILL_RG_USAGE_SAMPLED_COMPUTE, "sampled_compute")   /* sampled in a compute shader */        \
+    X(RILL_RG_USAGE_STORAGE_READ, "storage_read")   /* storage image/buffer read by compute */     \
+    X(RILL_RG_USAGE_STORAGE_WRITE, "storage_write") /* storage image/buffer written by compute */  \
+    X(RILL_RG_USAGE_TRANSFER_SRC, "transfer_src")                                                  \
+    X(RILL_RG_USAGE_TRANSFER_DST, "transfer_dst")                                                  \
+    X(RILL_RG_USAGE_PRESENT, "present")                                                            \
+    X(RILL_RG_USAGE_SHADER_READ,                                                                   \
+      "shader_read") /* buffer read by any shader stage (uniform or storage) */                    \
+    X(RILL_RG_USAGE_VERTEX_INPUT, "vertex_input") /* vertex/index buffer */
 typedef enum rill_rg_usage {
-    RILL_RG_USAGE_NONE = 0,         /* undefined contents (initial state of transients) */
-    RILL_RG_USAGE_COLOR_WRITE,      /* color attachment */
-    RILL_RG_USAGE_DEPTH_WRITE,      /* depth attachment, test + write */
-    RILL_RG_USAGE_DEPTH_READ,       /* depth attachment, test only */
-    RILL_RG_USAGE_SAMPLED_FRAGMENT, /* sampled in a fragment shader */
-    RILL_RG_USAGE_SAMPLED_COMPUTE,  /* sampled in a compute shader */
-    RILL_RG_USAGE_STORAGE_READ,     /* storage image/buffer read by compute */
-    RILL_RG_USAGE_STORAGE_WRITE,    /* storage image/buffer written by compute */
-    RILL_RG_USAGE_TRANSFER_SRC,
-    RILL_RG_USAGE_TRANSFER_DST,
-    RILL_RG_USAGE_PRESENT,
-    RILL_RG_USAGE_SHADER_READ,  /* buffer read by any shader stage (uniform or storage) */
-    RILL_RG_USAGE_VERTEX_INPUT, /* vertex/index buffer */
+    RILL_RG_USAGE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_RG_USAGE_NUM,
     RILL_RG_USAGE_FORCE_U32 = 0x7FFFFFFF
 } rill_rg_usage;
