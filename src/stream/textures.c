@@ -1,6 +1,9 @@
 /* textures.c: texture streaming decisions (rill/stream/textures.h): the 2 Hz evaluator with its
- * 60/90 hysteresis, groups of materials linked by shared textures, the budget pass (farthest full
- * group first), and parked swaps applied group by group once every texture's data is ready. */
+ * 60/90 hysteresis, groups of materials linked by shared textures (a union-find kept as materials
+ * are added), the budget pass (farthest full group first), and parked swaps applied group by
+ * group once every texture's data is ready. An evaluation is a sweep split into slices of at most
+ * `work_per_update` items per update (users measured, groups reset, materials decided, textures
+ * retargeted), so its per-frame cost is bounded whatever the number of users. */
 #include "rill/stream/textures.h"
 
 #include "rill/stream.h"
@@ -11,19 +14,23 @@
 #include <time.h>
 
 #define NO_LEVEL (-1)
+#define DEFAULT_WORK 32768u
 
 typedef struct ts_tex {
     uint64_t bytes[2]; /* [RILL_TEX_LOW], [RILL_TEX_FULL] */
     int8_t resident, target, requested, ready;
-    uint32_t group;
+    bool dead, listed; /* listed: in the pending list */
+    uint32_t owner;    /* first material naming it, RILL_TEXSTREAM_NONE = unused (kept as it is) */
 } ts_tex;
 
 typedef struct ts_mat {
     uint32_t slots[RILL_TEXSTREAM_SLOTS];
     uint32_t flags;
-    uint32_t group;
-    bool want_full; /* the hysteresis state */
-    float distance;
+    uint32_t parent; /* union-find over materials sharing textures; a root names its group */
+    uint32_t sweep;  /* the sweep that last measured sweep_d */
+    bool want_full;  /* the hysteresis state */
+    bool dead;
+    float distance, sweep_d;
 } ts_mat;
 
 typedef struct ts_user {
@@ -31,11 +38,14 @@ typedef struct ts_user {
     float mn[3], mx[3];
 } ts_user;
 
+/* Per root material: its group. */
 typedef struct ts_group {
-    bool pinned, fixed, full; /* fixed: textures no material uses keep their level */
+    bool pinned, full;
     float distance;
     uint64_t delta; /* full - low bytes of its textures */
 } ts_group;
+
+enum { PH_IDLE, PH_MEASURE, PH_GROUPS, PH_DECIDE, PH_BUDGET, PH_RETARGET };
 
 struct rill_texstream {
     rill_texstream_settings set;
@@ -43,21 +53,30 @@ struct rill_texstream {
     ts_tex *tex;
     ts_mat *mat;
     ts_user *users;
-    ts_group *groups;
+    ts_group *groups; /* indexed by material (only roots are meaningful) */
     uint32_t *free_users;
     uint32_t *pending; /* textures with a request in flight (resident != target) */
-    uint8_t *blocked;  /* per group, scratch of apply_ready_groups (all zero between calls) */
+    uint8_t *blocked;  /* per material, scratch of apply_ready_groups (all zero between calls) */
     uint32_t npending, cpending;
-    uint32_t ntex, ctex, nmat, cmat, nusers, cusers, nfree, cfree, ngroups;
+    uint32_t ntex, ctex, nmat, cmat, cgroups, cblocked, nusers, cusers, nfree, cfree;
     uint32_t live_users;
-    bool groups_dirty, due_now, evaluated_once, was_on;
+    bool due_now, restart, evaluated_once, was_on; /* restart: settings changed mid-sweep */
+    /* the sweep in progress */
+    int phase;
+    uint32_t cursor, sweep;
+    bool sweep_on;
+    float sweep_cam[3];
+    uint64_t sweep_ns;
     double last_eval;
-    uint64_t requests, cancels, swaps, evaluations, eval_ns_max;
+    uint64_t requests, cancels, swaps, evaluations, eval_ns_max, update_ns_max;
 };
 
 rill_texstream_settings rill_texstream_settings_default(void) {
-    return (rill_texstream_settings){
-        .enabled = true, .full_distance = 60.0f, .low_distance = 90.0f, .interval = 0.5};
+    return (rill_texstream_settings){.enabled = true,
+                                     .full_distance = 60.0f,
+                                     .low_distance = 90.0f,
+                                     .interval = 0.5,
+                                     .work_per_update = DEFAULT_WORK};
 }
 
 float rill_texstream_low_distance(const rill_texstream_settings *s) {
@@ -118,7 +137,9 @@ void rill_texstream_destroy(rill_texstream *ts) {
 
 uint32_t rill_texstream_add_texture(rill_texstream *ts, uint64_t full_bytes, uint64_t low_bytes,
                                     rill_tex_level resident) {
-    if (!grow((void **)&ts->tex, &ts->ctex, ts->ntex + 1, sizeof *ts->tex)) {
+    /* Every texture may enter the pending list once: reserve now so pushing there cannot fail. */
+    if (!grow((void **)&ts->tex, &ts->ctex, ts->ntex + 1, sizeof *ts->tex) ||
+        !grow((void **)&ts->pending, &ts->cpending, ts->ntex + 1, sizeof *ts->pending)) {
         return RILL_TEXSTREAM_NONE;
     }
     int8_t lv = resident == RILL_TEX_FULL ? RILL_TEX_FULL : RILL_TEX_LOW;
@@ -126,25 +147,99 @@ uint32_t rill_texstream_add_texture(rill_texstream *ts, uint64_t full_bytes, uin
                                  .resident = lv,
                                  .target = lv,
                                  .requested = NO_LEVEL,
-                                 .ready = NO_LEVEL};
-    ts->groups_dirty = true;
+                                 .ready = NO_LEVEL,
+                                 .owner = RILL_TEXSTREAM_NONE};
     return ts->ntex++;
+}
+
+/* >>groups: union-find over materials linked by a shared texture; merged as materials come ----- */
+
+static uint32_t find_root(ts_mat *mat, uint32_t x) {
+    while (mat[x].parent != x) {
+        mat[x].parent = mat[mat[x].parent].parent;
+        x = mat[x].parent;
+    }
+    return x;
+}
+
+static void unite(rill_texstream *ts, uint32_t a, uint32_t b) {
+    a = find_root(ts->mat, a);
+    b = find_root(ts->mat, b);
+    if (a == b) {
+        return;
+    }
+    ts->mat[a].parent = b;
+    ts->groups[b].pinned |= ts->groups[a].pinned;
+    ts->groups[b].full |= ts->groups[a].full;
+    ts->groups[b].delta += ts->groups[a].delta;
+    if (ts->groups[a].distance < ts->groups[b].distance) {
+        ts->groups[b].distance = ts->groups[a].distance;
+    }
+}
+
+static uint64_t tex_delta(const ts_tex *x) {
+    return x->bytes[1] > x->bytes[0] ? x->bytes[1] - x->bytes[0] : 0;
 }
 
 uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RILL_TEXSTREAM_SLOTS],
                                      uint32_t flags) {
-    if (!grow((void **)&ts->mat, &ts->cmat, ts->nmat + 1, sizeof *ts->mat)) {
+    if (!grow((void **)&ts->mat, &ts->cmat, ts->nmat + 1, sizeof *ts->mat) ||
+        !grow((void **)&ts->groups, &ts->cgroups, ts->nmat + 1, sizeof *ts->groups) ||
+        !grow((void **)&ts->blocked, &ts->cblocked, ts->nmat + 1, 1)) {
         return RILL_TEXSTREAM_NONE;
     }
-    ts_mat *m = &ts->mat[ts->nmat];
+    uint32_t id = ts->nmat++;
+    ts_mat *m = &ts->mat[id];
     memset(m, 0, sizeof *m);
-    for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
-        m->slots[i] = slots && slots[i] < ts->ntex ? slots[i] : RILL_TEXSTREAM_NONE;
-    }
+    m->parent = id;
     m->flags = flags;
-    m->distance = FLT_MAX;
-    ts->groups_dirty = true;
-    return ts->nmat++;
+    m->distance = m->sweep_d = FLT_MAX;
+    m->sweep = UINT32_MAX;
+    ts->blocked[id] = 0;
+    bool pinned = (flags & (RILL_TEXSTREAM_CUSTOM_SHADER | RILL_TEXSTREAM_TERRAIN_SPLAT)) != 0;
+    ts->groups[id] = (ts_group){.pinned = pinned, .full = pinned, .distance = FLT_MAX};
+    for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
+        uint32_t t = slots && slots[i] < ts->ntex && !ts->tex[slots[i]].dead ? slots[i]
+                                                                             : RILL_TEXSTREAM_NONE;
+        m->slots[i] = t;
+        if (t == RILL_TEXSTREAM_NONE) {
+            continue;
+        }
+        if (ts->tex[t].owner == RILL_TEXSTREAM_NONE) {
+            ts->tex[t].owner = id;
+            ts->groups[find_root(ts->mat, id)].delta += tex_delta(&ts->tex[t]);
+        } else {
+            unite(ts, id, ts->tex[t].owner);
+        }
+    }
+    ts->due_now = true; /* a new material is decided at once */
+    return id;
+}
+
+void rill_texstream_remove_material(rill_texstream *ts, uint32_t material) {
+    if (material < ts->nmat) {
+        ts->mat[material].dead = true; /* its group stays (groups only merge) */
+    }
+}
+
+void rill_texstream_remove_texture(rill_texstream *ts, uint32_t tex) {
+    if (tex >= ts->ntex || ts->tex[tex].dead) {
+        return;
+    }
+    ts_tex *x = &ts->tex[tex];
+    if (x->requested != NO_LEVEL) {
+        if (ts->ops.cancel) {
+            ts->ops.cancel(ts->ops.user, tex, (rill_tex_level)x->requested);
+        }
+        ts->cancels++;
+        x->requested = NO_LEVEL; /* dropped from the pending list at the next apply pass */
+        x->ready = NO_LEVEL;
+    }
+    if (x->owner != RILL_TEXSTREAM_NONE) {
+        ts_group *g = &ts->groups[find_root(ts->mat, x->owner)];
+        g->delta -= RILL_MIN(g->delta, tex_delta(x));
+    }
+    x->dead = true;
 }
 
 uint32_t rill_texstream_add_user(rill_texstream *ts, uint32_t material, const float mn[3],
@@ -156,7 +251,8 @@ uint32_t rill_texstream_add_user(rill_texstream *ts, uint32_t material, const fl
     if (ts->nfree) {
         id = ts->free_users[--ts->nfree];
     } else {
-        if (!grow((void **)&ts->users, &ts->cusers, ts->nusers + 1, sizeof *ts->users)) {
+        if (!grow((void **)&ts->users, &ts->cusers, ts->nusers + 1, sizeof *ts->users) ||
+            !grow((void **)&ts->free_users, &ts->cfree, ts->nusers + 1, sizeof *ts->free_users)) {
             return RILL_TEXSTREAM_NONE;
         }
         id = ts->nusers++;
@@ -180,140 +276,22 @@ void rill_texstream_remove_user(rill_texstream *ts, uint32_t user) {
     if (user >= ts->nusers || ts->users[user].material == RILL_TEXSTREAM_NONE) {
         return;
     }
-    if (!grow((void **)&ts->free_users, &ts->cfree, ts->nfree + 1, sizeof *ts->free_users)) {
-        return; /* keeps the user rather than losing track of the slot */
-    }
     ts->users[user].material = RILL_TEXSTREAM_NONE;
-    ts->free_users[ts->nfree++] = user;
+    ts->free_users[ts->nfree++] = user; /* reserved at add: cannot overflow */
     ts->live_users--;
 }
 
 void rill_texstream_set_settings(rill_texstream *ts, const rill_texstream_settings *settings) {
     ts->set = *settings;
     ts->due_now = true;
+    ts->restart = true;
 }
 
 const rill_texstream_settings *rill_texstream_get_settings(const rill_texstream *ts) {
     return &ts->set;
 }
 
-/* >>groups: union-find over materials linked by a shared texture --------------------------------
- */
-
-static uint32_t find_root(uint32_t *parent, uint32_t x) {
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-static bool build_groups(rill_texstream *ts) {
-    uint32_t *parent = rill_malloc_tagged(((size_t)ts->nmat + 1) * sizeof *parent, RILL_MEM_STREAM);
-    uint32_t *owner = rill_malloc_tagged(((size_t)ts->ntex + 1) * sizeof *owner, RILL_MEM_STREAM);
-    ts_group *groups =
-        rill_calloc_tagged((size_t)ts->nmat + ts->ntex + 1, sizeof *groups, RILL_MEM_STREAM);
-    uint8_t *blocked = rill_calloc_tagged((size_t)ts->nmat + ts->ntex + 1, 1, RILL_MEM_STREAM);
-    if (!parent || !owner || !groups || !blocked) {
-        rill_free(parent);
-        rill_free(owner);
-        rill_free(groups);
-        rill_free(blocked);
-        return false;
-    }
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        parent[m] = m;
-    }
-    for (uint32_t t = 0; t < ts->ntex; t++) {
-        owner[t] = RILL_TEXSTREAM_NONE;
-    }
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
-            uint32_t t = ts->mat[m].slots[i];
-            if (t == RILL_TEXSTREAM_NONE) {
-                continue;
-            }
-            if (owner[t] == RILL_TEXSTREAM_NONE) {
-                owner[t] = m;
-            } else {
-                parent[find_root(parent, m)] = find_root(parent, owner[t]);
-            }
-        }
-    }
-    /* Group ids: one per root material, then one per texture no material uses (kept as it is). */
-    uint32_t n = 0;
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        if (find_root(parent, m) == m) {
-            ts->mat[m].group = n++;
-        }
-    }
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        ts->mat[m].group = ts->mat[find_root(parent, m)].group;
-        groups[ts->mat[m].group].pinned |=
-            (ts->mat[m].flags & (RILL_TEXSTREAM_CUSTOM_SHADER | RILL_TEXSTREAM_TERRAIN_SPLAT)) != 0;
-    }
-    for (uint32_t t = 0; t < ts->ntex; t++) {
-        ts->tex[t].group = owner[t] == RILL_TEXSTREAM_NONE ? n++ : ts->mat[owner[t]].group;
-        groups[ts->tex[t].group].delta += ts->tex[t].bytes[1] > ts->tex[t].bytes[0]
-                                              ? ts->tex[t].bytes[1] - ts->tex[t].bytes[0]
-                                              : 0;
-        if (owner[t] == RILL_TEXSTREAM_NONE) {
-            groups[ts->tex[t].group].fixed = true; /* unused: nothing to decide from */
-            groups[ts->tex[t].group].full = ts->tex[t].resident == RILL_TEX_FULL;
-        }
-    }
-    rill_free(parent);
-    rill_free(owner);
-    rill_free(ts->groups);
-    rill_free(ts->blocked);
-    ts->groups = groups;
-    ts->blocked = blocked;
-    ts->ngroups = n;
-    ts->groups_dirty = false;
-    ts->due_now = true; /* new materials are decided at once */
-    return true;
-}
-
-/* >>evaluation ------------------------------------------------------------------------------- */
-
-static void measure(rill_texstream *ts, const float camera[3]) {
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        ts->mat[m].distance = FLT_MAX;
-    }
-    for (uint32_t u = 0; u < ts->nusers; u++) {
-        const ts_user *us = &ts->users[u];
-        if (us->material == RILL_TEXSTREAM_NONE) {
-            continue;
-        }
-        float d = rill_stream_distance_to_box(camera, us->mn, us->mx);
-        if (d < ts->mat[us->material].distance) {
-            ts->mat[us->material].distance = d;
-        }
-    }
-}
-
-static void decide_by_distance(rill_texstream *ts) {
-    float full_d = ts->set.full_distance, low_d = rill_texstream_low_distance(&ts->set);
-    for (uint32_t g = 0; g < ts->ngroups; g++) {
-        ts->groups[g].distance = FLT_MAX;
-        if (!ts->groups[g].fixed) {
-            ts->groups[g].full = ts->groups[g].pinned;
-        }
-    }
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        ts_mat *mt = &ts->mat[m];
-        if (mt->distance < full_d) {
-            mt->want_full = true;
-        } else if (mt->distance > low_d) {
-            mt->want_full = false;
-        }
-        ts_group *g = &ts->groups[mt->group];
-        g->full |= mt->want_full;
-        if (mt->distance < g->distance) {
-            g->distance = mt->distance;
-        }
-    }
-}
+/* >>evaluation: a sweep in slices ----------------------------------------------------------- */
 
 typedef struct ts_order {
     float distance;
@@ -328,99 +306,179 @@ static int cmp_farthest(const void *a, const void *b) {
     return x->group < y->group ? -1 : x->group > y->group; /* stable for equal distances */
 }
 
-static uint64_t target_bytes(const rill_texstream *ts) {
+static bool group_full(rill_texstream *ts, const ts_tex *x) {
+    return ts->groups[find_root(ts->mat, x->owner)].full;
+}
+
+static uint64_t target_bytes(rill_texstream *ts) {
     uint64_t sum = 0;
     for (uint32_t t = 0; t < ts->ntex; t++) {
-        sum += ts->tex[t].bytes[ts->groups[ts->tex[t].group].full ? 1 : 0];
+        const ts_tex *x = &ts->tex[t];
+        if (!x->dead) {
+            bool full =
+                x->owner == RILL_TEXSTREAM_NONE ? x->resident == RILL_TEX_FULL : group_full(ts, x);
+            sum += x->bytes[full ? 1 : 0];
+        }
     }
     return sum;
 }
 
+/* Over budget: the farthest full groups that are not pinned drop to low until it fits. One step
+ * (a sort of the full groups), run only when a budget is set. */
 static void apply_budget(rill_texstream *ts) {
-    if (!ts->set.budget_bytes) {
-        return;
-    }
     uint64_t total = target_bytes(ts);
     if (total <= ts->set.budget_bytes) {
         return;
     }
-    ts_order *order =
-        rill_malloc_tagged(((size_t)ts->ngroups + 1) * sizeof *order, RILL_MEM_STREAM);
+    ts_order *order = rill_malloc_tagged(((size_t)ts->nmat + 1) * sizeof *order, RILL_MEM_STREAM);
     if (!order) {
         return;
     }
     uint32_t n = 0;
-    for (uint32_t g = 0; g < ts->ngroups; g++) {
-        if (ts->groups[g].full && !ts->groups[g].pinned && !ts->groups[g].fixed) {
-            order[n++] = (ts_order){ts->groups[g].distance, g};
+    for (uint32_t m = 0; m < ts->nmat; m++) {
+        const ts_group *g = &ts->groups[m];
+        if (ts->mat[m].parent == m && g->full && !g->pinned) {
+            order[n++] = (ts_order){g->distance, m};
         }
     }
     qsort(order, n, sizeof *order, cmp_farthest);
     for (uint32_t i = 0; i < n && total > ts->set.budget_bytes; i++) {
         ts->groups[order[i].group].full = false;
-        total -= ts->groups[order[i].group].delta;
+        total -= RILL_MIN(total, ts->groups[order[i].group].delta);
     }
     rill_free(order);
 }
 
-static void all_full(rill_texstream *ts) {
-    for (uint32_t g = 0; g < ts->ngroups; g++) {
-        ts->groups[g].full = true;
-    }
-}
-
 /* Targets follow the groups; requests start or are cancelled to match. */
-static void retarget(rill_texstream *ts) {
-    /* Every texture may enter the list at most once; reserve so pushing cannot fail. */
-    if (!grow((void **)&ts->pending, &ts->cpending, ts->ntex + 1, sizeof *ts->pending)) {
-        return; /* decisions wait for memory; nothing half-done */
+static void retarget_one(rill_texstream *ts, uint32_t t) {
+    ts_tex *x = &ts->tex[t];
+    if (x->dead || x->owner == RILL_TEXSTREAM_NONE) {
+        return; /* no material uses it: kept at the level it has */
     }
-    for (uint32_t t = 0; t < ts->ntex; t++) {
-        ts_tex *x = &ts->tex[t];
-        int8_t want = ts->groups[x->group].full ? RILL_TEX_FULL : RILL_TEX_LOW;
-        x->target = want;
-        if (x->requested != NO_LEVEL && x->requested != want) {
-            if (ts->ops.cancel) {
-                ts->ops.cancel(ts->ops.user, t, (rill_tex_level)x->requested);
-            }
-            ts->cancels++;
-            x->requested = NO_LEVEL;
-            x->ready = NO_LEVEL;
+    int8_t want = group_full(ts, x) ? RILL_TEX_FULL : RILL_TEX_LOW;
+    x->target = want;
+    if (x->requested != NO_LEVEL && x->requested != want) {
+        if (ts->ops.cancel) {
+            ts->ops.cancel(ts->ops.user, t, (rill_tex_level)x->requested);
         }
-        if (x->resident != want && x->requested == NO_LEVEL) {
-            x->requested = want;
+        ts->cancels++;
+        x->requested = NO_LEVEL;
+        x->ready = NO_LEVEL;
+    }
+    if (x->resident != want && x->requested == NO_LEVEL) {
+        x->requested = want;
+        if (!x->listed) { /* a cancelled entry may still sit in the list */
+            x->listed = true;
             ts->pending[ts->npending++] = t;
-            ts->requests++;
-            if (ts->ops.request) {
-                ts->ops.request(ts->ops.user, t, (rill_tex_level)want);
-            }
+        }
+        ts->requests++;
+        if (ts->ops.request) {
+            ts->ops.request(ts->ops.user, t, (rill_tex_level)want);
         }
     }
 }
 
-static void evaluate(rill_texstream *ts, bool on, const float camera[3]) {
-    uint64_t t0 = now_ns();
-    if (!on) {
-        /* Everything full. Idempotent: requests start only for textures not yet full and not
-         * already requested, so the turn back to full happens once per transition. */
-        all_full(ts);
-        retarget(ts);
-    } else if (camera) {
-        measure(ts, camera);
-        decide_by_distance(ts);
-        apply_budget(ts);
-        retarget(ts);
+static void measure_one(rill_texstream *ts, uint32_t u) {
+    const ts_user *us = &ts->users[u];
+    if (us->material == RILL_TEXSTREAM_NONE) {
+        return;
     }
-    ts->was_on = on;
-    ts->evaluated_once = true;
-    ts->evaluations++;
-    uint64_t dt = now_ns() - t0;
-    if (dt > ts->eval_ns_max) {
-        ts->eval_ns_max = dt;
+    float d = rill_stream_distance_to_box(ts->sweep_cam, us->mn, us->mx);
+    ts_mat *m = &ts->mat[us->material];
+    if (m->sweep != ts->sweep) {
+        m->sweep = ts->sweep;
+        m->sweep_d = d;
+    } else if (d < m->sweep_d) {
+        m->sweep_d = d;
     }
+}
+
+static void decide_one(rill_texstream *ts, uint32_t mi) {
+    ts_mat *mt = &ts->mat[mi];
+    if (mt->dead) {
+        return;
+    }
+    mt->distance = mt->sweep == ts->sweep ? mt->sweep_d : FLT_MAX; /* no user: far */
+    if (mt->distance < ts->set.full_distance) {
+        mt->want_full = true;
+    } else if (mt->distance > rill_texstream_low_distance(&ts->set)) {
+        mt->want_full = false;
+    }
+    ts_group *g = &ts->groups[find_root(ts->mat, mi)];
+    g->full |= mt->want_full;
+    if (mt->distance < g->distance) {
+        g->distance = mt->distance;
+    }
+}
+
+static void start_sweep(rill_texstream *ts, bool on, const float camera[3]) {
+    ts->sweep_on = on;
+    ts->sweep++;
+    ts->cursor = 0;
+    ts->sweep_ns = 0;
+    if (on) {
+        memcpy(ts->sweep_cam, camera, sizeof ts->sweep_cam);
+        ts->phase = PH_MEASURE;
+    } else {
+        ts->phase = PH_GROUPS; /* everything full: nothing to measure */
+    }
+}
+
+/* Runs up to `work` items of the sweep; true when the sweep finished. */
+static bool run_sweep(rill_texstream *ts, uint32_t work) {
+    while (work && ts->phase != PH_IDLE) {
+        switch (ts->phase) {
+        case PH_MEASURE:
+            for (; work && ts->cursor < ts->nusers; work--) {
+                measure_one(ts, ts->cursor++);
+            }
+            break;
+        case PH_GROUPS:
+            for (; work && ts->cursor < ts->nmat; work--) {
+                ts_group *g = &ts->groups[ts->cursor++];
+                g->full = g->pinned || !ts->sweep_on;
+                g->distance = FLT_MAX;
+            }
+            break;
+        case PH_DECIDE:
+            for (; work && ts->cursor < ts->nmat; work--) {
+                decide_one(ts, ts->cursor++);
+            }
+            break;
+        case PH_BUDGET:
+            if (ts->sweep_on && ts->set.budget_bytes) {
+                apply_budget(ts);
+            }
+            work--;
+            ts->cursor = 0;
+            ts->phase = PH_RETARGET;
+            continue;
+        case PH_RETARGET:
+            for (; work && ts->cursor < ts->ntex; work--) {
+                retarget_one(ts, ts->cursor++);
+            }
+            break;
+        }
+        bool phase_done =
+            (ts->phase == PH_MEASURE && ts->cursor >= ts->nusers) ||
+            ((ts->phase == PH_GROUPS || ts->phase == PH_DECIDE) && ts->cursor >= ts->nmat) ||
+            (ts->phase == PH_RETARGET && ts->cursor >= ts->ntex);
+        if (phase_done) {
+            ts->cursor = 0;
+            ts->phase = ts->phase == PH_MEASURE                            ? PH_GROUPS
+                        : ts->phase == PH_GROUPS && ts->sweep_on           ? PH_DECIDE
+                        : ts->phase == PH_GROUPS || ts->phase == PH_DECIDE ? PH_BUDGET
+                                                                           : PH_IDLE;
+        }
+    }
+    return ts->phase == PH_IDLE;
 }
 
 /* >>parked swaps ----------------------------------------------------------------------------- */
+
+static uint32_t tex_group(rill_texstream *ts, const ts_tex *x) {
+    return find_root(ts->mat, x->owner);
+}
 
 /* Drops cancelled entries; a group applies when none of its textures still waits for data
  * (every texture of a group whose resident level differs from its target is in the list). */
@@ -429,13 +487,14 @@ static void apply_ready_groups(rill_texstream *ts) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < ts->npending; i++) {
         uint32_t t = ts->pending[i];
-        const ts_tex *x = &ts->tex[t];
-        if (x->requested == NO_LEVEL) {
+        ts_tex *x = &ts->tex[t];
+        if (x->requested == NO_LEVEL || x->dead) {
+            x->listed = false;
             continue; /* cancelled */
         }
         ts->pending[n++] = t;
         if (x->ready != x->target) {
-            blocked[x->group] = 1;
+            blocked[tex_group(ts, x)] = 1;
         }
     }
     ts->npending = n;
@@ -443,7 +502,7 @@ static void apply_ready_groups(rill_texstream *ts) {
     for (uint32_t i = 0; i < ts->npending; i++) {
         uint32_t t = ts->pending[i];
         ts_tex *x = &ts->tex[t];
-        if (blocked[x->group]) {
+        if (blocked[tex_group(ts, x)]) {
             ts->pending[n++] = t;
             continue;
         }
@@ -453,31 +512,58 @@ static void apply_ready_groups(rill_texstream *ts) {
         x->resident = x->target;
         x->requested = NO_LEVEL;
         x->ready = NO_LEVEL;
+        x->listed = false;
         ts->swaps++;
     }
     ts->npending = n;
     for (uint32_t i = 0; i < n; i++) {
-        blocked[ts->tex[ts->pending[i]].group] = 0;
+        blocked[tex_group(ts, &ts->tex[ts->pending[i]])] = 0;
     }
 }
 
 bool rill_texstream_update(rill_texstream *ts, double now, bool active, const float camera[3]) {
-    if (ts->groups_dirty && !build_groups(ts)) {
-        return false;
-    }
+    uint64_t t0 = now_ns();
     bool on = active && ts->set.enabled;
     double interval = ts->set.interval > 0 ? ts->set.interval : 0.5;
     bool due =
         ts->due_now || !ts->evaluated_once || on != ts->was_on || now - ts->last_eval >= interval;
-    if (due) {
-        evaluate(ts, on, camera);
-        ts->last_eval = now;
-        ts->due_now = false;
+    /* The sweep in progress restarts when the gate or the settings changed under it; anything
+     * else (a tick, a new material) waits for it to finish, so a steady stream of new models
+     * cannot keep it from ever finishing. */
+    bool restart = ts->phase != PH_IDLE && (on != ts->sweep_on || ts->restart);
+    ts->restart = false;
+    if ((due && ts->phase == PH_IDLE) || restart) {
+        if (on && !camera) {
+            ts->was_on = on; /* the gate is open and there is no camera: nothing changes */
+            ts->evaluated_once = true;
+            ts->last_eval = now;
+            ts->due_now = false;
+            ts->phase = PH_IDLE;
+        } else {
+            start_sweep(ts, on, camera);
+            ts->was_on = on;
+            ts->last_eval = now;
+            ts->due_now = false;
+        }
+    }
+    bool finished = false;
+    if (ts->phase != PH_IDLE) {
+        uint32_t work = ts->set.work_per_update ? ts->set.work_per_update : DEFAULT_WORK;
+        uint64_t s0 = now_ns();
+        finished = run_sweep(ts, work);
+        ts->sweep_ns += now_ns() - s0;
+        if (finished) {
+            ts->evaluated_once = true;
+            ts->evaluations++;
+            ts->eval_ns_max = RILL_MAX(ts->eval_ns_max, ts->sweep_ns);
+        }
     }
     if (ts->npending) {
         apply_ready_groups(ts);
     }
-    return due;
+    uint64_t dt = now_ns() - t0;
+    ts->update_ns_max = RILL_MAX(ts->update_ns_max, dt);
+    return finished || (due && on && !camera);
 }
 
 void rill_texstream_data_ready(rill_texstream *ts, uint32_t tex, rill_tex_level level) {
@@ -510,17 +596,33 @@ rill_tex_level rill_texstream_material_level(const rill_texstream *ts, uint32_t 
     return RILL_TEX_LOW;
 }
 
+bool rill_texstream_material_swapping(const rill_texstream *ts, uint32_t material) {
+    if (material >= ts->nmat) {
+        return false;
+    }
+    for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
+        uint32_t t = ts->mat[material].slots[i];
+        if (t != RILL_TEXSTREAM_NONE && ts->tex[t].requested != NO_LEVEL) {
+            return true;
+        }
+    }
+    return false;
+}
+
 float rill_texstream_material_distance(const rill_texstream *ts, uint32_t material) {
     return material < ts->nmat ? ts->mat[material].distance : FLT_MAX;
 }
 
 void rill_texstream_get_stats(const rill_texstream *ts, rill_texstream_stats *out) {
     memset(out, 0, sizeof *out);
-    out->textures = ts->ntex;
     out->materials = ts->nmat;
     out->users = ts->live_users;
     for (uint32_t t = 0; t < ts->ntex; t++) {
         const ts_tex *x = &ts->tex[t];
+        if (x->dead) {
+            continue;
+        }
+        out->textures++;
         if (x->resident == RILL_TEX_FULL) {
             out->full++;
         } else {
@@ -536,4 +638,6 @@ void rill_texstream_get_stats(const rill_texstream *ts, rill_texstream_stats *ou
     out->swaps = ts->swaps;
     out->evaluations = ts->evaluations;
     out->evaluate_ns_max = ts->eval_ns_max;
+    out->update_ns_max = ts->update_ns_max;
+    out->sweeping = ts->phase != PH_IDLE;
 }

@@ -380,6 +380,71 @@ static void test_memory_after_1000_cycles(void **state) {
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_STREAM), start);
 }
 
+/* A sweep split into slices reaches the same decisions as one done at once, over several updates,
+ * and a material added mid-sweep neither restarts it nor is lost (it is decided by the next). */
+static void test_sliced_sweep(void **state) {
+    (void)state;
+    rill_texstream_settings s = rill_texstream_settings_default();
+    s.work_per_update = 3;
+    fx *f = fx_new(&s);
+    uint32_t near[4], far[4];
+    for (uint32_t i = 0; i < 4; i++) {
+        near[i] = material_at(f, 1, (float)i, 0, NULL);
+        far[i] = material_at(f, 1, 500.0f + (float)i, 0, NULL);
+    }
+    /* 8 users + 8 groups + 8 materials + 1 budget step + 8 textures = 33 items: 11 updates. */
+    uint32_t updates = 1;
+    while (!frame(f, 0.001, -10.0f)) {
+        updates++;
+        assert_true(updates < 100);
+        if (updates == 4) {
+            material_at(f, 1, 1.0f, 0, NULL); /* arrives mid-sweep */
+        }
+    }
+    assert_in_range(updates, 11, 13);
+    assert_in_range(count(&f->rec, 'r'), 4, 5); /* the near ones (+ the late one if measured) */
+    deliver_all(f);
+    for (int i = 0; i < 40; i++) {
+        frame(f, 0.02, -10.0f);
+        deliver_all(f);
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(rill_texstream_material_level(f->ts, near[i]), RILL_TEX_FULL);
+        assert_int_equal(rill_texstream_material_level(f->ts, far[i]), RILL_TEX_LOW);
+    }
+    assert_int_equal(rill_texstream_material_level(f->ts, 8), RILL_TEX_FULL); /* the late one */
+    rill_texstream_stats st;
+    rill_texstream_get_stats(f->ts, &st);
+    assert_false(st.sweeping);
+    assert_int_equal(st.full, 5);
+    fx_free(f);
+}
+
+/* Removing a texture cancels its request; a removed material is no longer decided. */
+static void test_remove(void **state) {
+    (void)state;
+    fx *f = fx_new(NULL);
+    uint32_t t0 = 0;
+    uint32_t m = material_at(f, 2, 0.0f, 0, &t0);
+    frame(f, 0.0, -10.0f);
+    assert_int_equal(count(&f->rec, 'r'), 2);
+    rill_texstream_remove_texture(f->ts, t0 + 1);
+    assert_int_equal(count(&f->rec, 'c'), 1);
+    rill_texstream_data_ready(f->ts, t0, RILL_TEX_FULL);
+    frame(f, 0.016, -10.0f); /* the remaining slot applies alone */
+    assert_int_equal(count(&f->rec, 'a'), 1);
+    rill_texstream_remove_material(f->ts, m);
+    rill_texstream_remove_texture(f->ts, t0);
+    f->rec.n = 0;
+    settle(f, -500.0f);
+    assert_int_equal(f->rec.n, 0);
+    rill_texstream_stats st;
+    rill_texstream_get_stats(f->ts, &st);
+    assert_int_equal(st.textures, 0);
+    assert_int_equal(st.resident_bytes, 0);
+    fx_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hysteresis),
@@ -393,6 +458,8 @@ int main(void) {
         cmocka_unit_test(test_budget_drops_farthest_first),
         cmocka_unit_test(test_restore_when_off),
         cmocka_unit_test(test_memory_after_1000_cycles),
+        cmocka_unit_test(test_sliced_sweep),
+        cmocka_unit_test(test_remove),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,16 @@
  *   - Start: a texture is registered at the level it is resident at (the loader creates
  *     textures from `#low` first); its target is decided at the first evaluation.
  *
+ * ON COST PER FRAME
+ *   An evaluation is a sweep done in slices: each update does at most `work_per_update` items
+ *   (default 32768; one item = one user measured, one material decided, one group reset or one
+ *   texture retargeted; the budget pass, only with budget_bytes set, is one item that sorts the
+ *   full groups). A world with 100k users, 20k materials and 60k textures is evaluated over about
+ *   six updates (a tenth of the 0.5 s interval at 60 Hz); a small world in one. The camera is
+ *   taken when a sweep starts. A settings change or a gate change restarts the sweep in
+ *   progress; new materials wait for the next one (they are marked due at once). Groups are a
+ *   union-find kept as materials are added, never rebuilt.
+ *
  * ON THREADS
  *   Main thread only (the ops run on the caller's thread; `request` must return at once).
  *
@@ -64,7 +74,8 @@ typedef struct rill_texstream_settings {
     float full_distance; /* default 60 */
     float low_distance;  /* default 90; used as max(low_distance, full_distance + 5) */
     uint64_t budget_bytes;
-    double interval; /* seconds between evaluations; default 0.5 (2 Hz) */
+    double interval;          /* seconds between evaluations; default 0.5 (2 Hz) */
+    uint32_t work_per_update; /* items of a sweep per update; 0 = 32768 */
 } rill_texstream_settings;
 
 rill_texstream_settings rill_texstream_settings_default(void);
@@ -99,14 +110,20 @@ void rill_texstream_set_user_bounds(rill_texstream *ts, uint32_t user, const flo
                                     const float mx[3]);
 /* Removes a user (its id may be reused by a later add). */
 void rill_texstream_remove_user(rill_texstream *ts, uint32_t user);
+/* Forgets a material (it is no longer decided) or a texture (its request in flight is cancelled
+ * through ops.cancel; it no longer counts). Ids are not reused; a removed material's group stays
+ * linked to the materials it shared textures with. */
+void rill_texstream_remove_material(rill_texstream *ts, uint32_t material);
+void rill_texstream_remove_texture(rill_texstream *ts, uint32_t tex);
 
 /* New settings; the next update evaluates at once. */
 void rill_texstream_set_settings(rill_texstream *ts, const rill_texstream_settings *settings);
 const rill_texstream_settings *rill_texstream_get_settings(const rill_texstream *ts);
 
 /* Once per frame: now = the caller's clock in seconds; active = the streaming gate (see
- * rill/stream.h); camera NULL = none. Evaluates when due, then applies every group whose data is
- * all ready. Returns true when an evaluation ran. */
+ * rill/stream.h); camera NULL = none. Starts an evaluation when due, runs its next slice, then
+ * applies every group whose data is all ready. Returns true when an evaluation finished in this
+ * update (or was due with the gate open and no camera: nothing to do). */
 bool rill_texstream_update(rill_texstream *ts, double now, bool active, const float camera[3]);
 /* The carrier reports that a requested level's data is ready to apply. Reports for a level no
  * longer wanted are ignored (the request was cancelled). */
@@ -116,6 +133,8 @@ rill_tex_level rill_texstream_target(const rill_texstream *ts, uint32_t tex);
 rill_tex_level rill_texstream_resident(const rill_texstream *ts, uint32_t tex);
 /* The level a material shows: its textures' resident level (one level for all of them). */
 rill_tex_level rill_texstream_material_level(const rill_texstream *ts, uint32_t material);
+/* True while one of the material's textures has a request in flight. */
+bool rill_texstream_material_swapping(const rill_texstream *ts, uint32_t material);
 /* Nearest user distance at the last evaluation (FLT_MAX with no user or no camera). */
 float rill_texstream_material_distance(const rill_texstream *ts, uint32_t material);
 
@@ -129,7 +148,9 @@ typedef struct rill_texstream_stats {
     uint64_t requests, cancels; /* totals */
     uint64_t swaps;             /* texture level switches applied (total) */
     uint64_t evaluations;
-    uint64_t evaluate_ns_max; /* worst evaluation time */
+    uint64_t evaluate_ns_max; /* worst evaluation (a whole sweep, all its slices) */
+    uint64_t update_ns_max;   /* worst single update (one slice + parked swaps applied) */
+    bool sweeping;            /* an evaluation is in progress */
 } rill_texstream_stats;
 
 void rill_texstream_get_stats(const rill_texstream *ts, rill_texstream_stats *out);
