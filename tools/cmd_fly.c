@@ -51,7 +51,7 @@ typedef struct fly_opts {
     float speed; /* m/s; 0 = from --frames, else 30 */
     uint64_t frames;
     uint32_t w, h;
-    bool no_render, window, size_set;
+    bool no_render, window, size_set, heatmap;
 } fly_opts;
 
 typedef struct fly_key {
@@ -69,6 +69,10 @@ typedef struct fly_frame {
     uint32_t terrain_chunks, terrain_resident, chunk_rebuilds, colliders;
     uint64_t terrain_cpu_bytes, terrain_gpu_bytes;
     double physics_ms;
+    /* texture streaming */
+    uint64_t texture_bytes_full; /* what the GPU would hold with every streamed chain full */
+    uint64_t texture_bytes_read; /* since the start */
+    double texture_swap_ms, texture_stream_ms;
 } fly_frame;
 
 typedef struct fly_counts {
@@ -79,20 +83,23 @@ typedef struct fly_counts {
 
 static void usage(FILE *f) {
     fprintf(
-        f, "usage: rill fly PROJECT|PACK --out DIR [options]\n"
-           "  PROJECT|PACK        a project folder (or its project.toml) or a .rpak\n"
-           "  --out DIR           where frames.jsonl, summary.json, frametime.png and map.png go\n"
-           "  --path FILE         camera keyframes: a JSON list of {\"pos\": [x,y,z], \"look\":\n"
-           "                      [x,y,z] (optional), \"t\": seconds (optional)}; default: a loop\n"
-           "                      over the world's streamed bounds that returns to its start\n"
-           "  --speed M/S         flying speed where keyframes have no times (default: the path\n"
-           "                      in --frames frames, else 30)\n"
-           "  --frames N          frames to run (default: until the path ends)\n"
-           "  --size WxH          output size (default 1280x720)\n"
-           "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
-           "                      every counter still run)\n"
-           "  --window            show the fly-through in a window\n"
-           "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
+        f,
+        "usage: rill fly PROJECT|PACK --out DIR [options]\n"
+        "  PROJECT|PACK        a project folder (or its project.toml) or a .rpak\n"
+        "  --out DIR           where frames.jsonl, summary.json, frametime.png and map.png go\n"
+        "  --path FILE         camera keyframes: a JSON list of {\"pos\": [x,y,z], \"look\":\n"
+        "                      [x,y,z] (optional), \"t\": seconds (optional)}; default: a loop\n"
+        "                      over the world's streamed bounds that returns to its start\n"
+        "  --speed M/S         flying speed where keyframes have no times (default: the path\n"
+        "                      in --frames frames, else 30)\n"
+        "  --frames N          frames to run (default: until the path ends)\n"
+        "  --size WxH          output size (default 1280x720)\n"
+        "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
+        "                      every counter still run)\n"
+        "  --window            show the fly-through in a window\n"
+        "  --texture-heatmap   draw every model material flat in its texture state (green full,\n"
+        "                      blue #low, amber swapping, grey not streamed)\n"
+        "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
 }
 
 static int parse(int argc, char **argv, fly_opts *o) {
@@ -108,6 +115,8 @@ static int parse(int argc, char **argv, fly_opts *o) {
             o->no_render = true;
         } else if (strcmp(a, "--window") == 0) {
             o->window = true;
+        } else if (strcmp(a, "--texture-heatmap") == 0) {
+            o->heatmap = true;
         } else if (a[0] == '-' && a[1] == '-') {
             if (!v) {
                 fprintf(stderr, "rill fly: %s needs a value\n", a);
@@ -439,7 +448,8 @@ static void jw_end(jw *w) {
 
 /* One frame's line in frames.jsonl. Adding a key is one line here. */
 static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
-                             const rill_stream_stats *ss, const fly_counts *fc) {
+                             const rill_stream_stats *ss, const fly_counts *fc,
+                             const rill_render_texture_streaming_stats *tx) {
     jw_begin(w);
     jw_u64(w, "frame", frame);
     jw_f64(w, "t", t);
@@ -454,7 +464,14 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "triangles_full", fc->triangles_full);
     jw_u64(w, "draws", fc->draws);
     jw_u32s(w, "lod", fc->lod, 4);
-    jw_u64(w, "texture_bytes", fr->texture_bytes);
+    jw_u64(w, "texture_bytes", fr->texture_bytes); /* GPU bytes of every texture's levels now */
+    jw_u64(w, "texture_bytes_full", fr->texture_bytes_full);
+    jw_u64(w, "textures_full", tx->decisions.full);
+    jw_u64(w, "textures_low", tx->decisions.low);
+    jw_u64(w, "texture_swaps_in_flight", tx->decisions.in_flight + tx->replacing);
+    jw_u64(w, "texture_bytes_read", fr->texture_bytes_read);
+    jw_f64(w, "texture_swap_ms", fr->texture_swap_ms);
+    jw_f64(w, "texture_stream_ms", fr->texture_stream_ms);
     jw_u64(w, "terrain_chunks", fr->terrain_chunks);
     jw_u64(w, "terrain_chunks_resident", fr->terrain_resident);
     jw_u64(w, "chunk_rebuilds", fr->chunk_rebuilds);
@@ -754,6 +771,10 @@ static void world_bounds(rill_app *app, float mn[3], float mx[3]) {
     }
 }
 
+static rill_render_assets *fly_assets(const fly_run *run) {
+    return rill_app_models_render_assets(rill_content_models(run->content));
+}
+
 static int fly_setup(fly_run *run, rill_error *err) {
     rill_content_desc cd = {.input = run->o.input, .pack = run->o.pack};
     rill_cli_content_hooks(&cd);
@@ -779,6 +800,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     if (rill_app_get_run_mode(app) != RILL_RUN_MODE_GAME)
         rill_app_set_run_mode(app, RILL_RUN_MODE_GAME);
+    if (run->o.heatmap)
+        rill_render_assets_set_texture_heatmap(fly_assets(run), true);
     char why[512];
     if (run->o.path) {
         if (!read_path(run->o.path, run->keys, &run->nkeys, why, sizeof why)) {
@@ -900,8 +923,16 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
         fc.draws = rs.draw_calls;
     rill_stream_stats ss;
     rill_stream_get_stats(rill_app_stream(app), &ss);
+    rill_render_texture_streaming_stats tx;
+    rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
+    /* All-full: the textures that do not stream as they are, the streamed ones at full. */
+    uint64_t streamed = RILL_MIN(tx.decisions.resident_bytes, fr->texture_bytes);
+    fr->texture_bytes_full = fr->texture_bytes - streamed + tx.decisions.all_full_bytes;
+    fr->texture_bytes_read = tx.bytes_read;
+    fr->texture_swap_ms = (double)tx.swap_ns_last / 1e6;
+    fr->texture_stream_ms = (double)tx.update_ns_last / 1e6;
     jw jwr = {.f = run->jsonl};
-    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc);
+    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx);
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
@@ -912,14 +943,17 @@ static int fly_finish(fly_run *run, uint64_t n) {
     rill_stream_instance_info *inst = calloc(ni ? ni : 1, sizeof *inst);
     ni = inst ? rill_stream_instances(s, inst, ni) : 0;
     double *sorted = calloc(n ? n : 1, sizeof(double));
-    double main_max = 0, stream_max = 0, tri = 0, tri_full = 0;
-    uint64_t ent_max = 0, tex_max = 0;
+    double main_max = 0, stream_max = 0, tri = 0, tri_full = 0, swap_max = 0, tstream_max = 0;
+    uint64_t ent_max = 0, tex_max = 0, tex_full_max = 0;
     for (uint64_t i = 0; i < n; i++) {
         const fly_frame *fr = &run->frames[i];
         main_max = RILL_MAX(main_max, fr->main_ms);
         stream_max = RILL_MAX(stream_max, fr->stream_ms);
         ent_max = RILL_MAX(ent_max, (uint64_t)fr->entities);
         tex_max = RILL_MAX(tex_max, fr->texture_bytes);
+        tex_full_max = RILL_MAX(tex_full_max, fr->texture_bytes_full);
+        swap_max = RILL_MAX(swap_max, fr->texture_swap_ms);
+        tstream_max = RILL_MAX(tstream_max, fr->texture_stream_ms);
         tri += (double)fr->triangles, tri_full += (double)fr->triangles_full;
         if (sorted)
             sorted[i] = fr->main_ms;
@@ -943,9 +977,22 @@ static int fly_finish(fly_run *run, uint64_t n) {
         jw_f64(&w, "stream_ms_max", stream_max);
         jw_f64(&w, "triangles_mean", n ? tri / (double)n : 0.0);
         jw_f64(&w, "triangles_full_mean", n ? tri_full / (double)n : 0.0);
+        rill_render_texture_streaming_stats tx;
+        rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
+        double secs = (double)n * FLY_DT;
         jw_u64(&w, "texture_bytes_max", tex_max);
-        /* Textures do not stream yet: what is resident is always at full resolution. */
-        jw_u64(&w, "texture_bytes_full", tex_max);
+        /* The most the GPU would have held with every streamed texture at full resolution. */
+        jw_u64(&w, "texture_bytes_full", tex_full_max);
+        jw_u64(&w, "texture_bytes_read", n ? run->frames[n - 1].texture_bytes_read : 0);
+        jw_f64(&w, "texture_bytes_read_per_s",
+               n ? (double)run->frames[n - 1].texture_bytes_read / secs : 0.0);
+        jw_u64(&w, "texture_swaps", tx.swaps);
+        jw_u64(&w, "texture_swaps_cancelled", tx.cancelled);
+        jw_f64(&w, "texture_swap_ms_max", swap_max);
+        jw_f64(&w, "texture_stream_ms_max", tstream_max);
+        jw_u64(&w, "texture_full_landed", tx.full_landed);
+        jw_f64(&w, "texture_full_latency_ms_max", tx.full_latency_ms_max);
+        jw_f64(&w, "texture_full_latency_ms_mean", tx.full_latency_ms_mean);
         jw_end(&w);
         fclose(f);
     }
@@ -958,10 +1005,11 @@ static int fly_finish(fly_run *run, uint64_t n) {
                    rill_app_terrain_system(rill_content_terrain(run->content))) &&
          ok;
     printf("fly: %llu frames; main thread max %.2f ms, p99 %.2f ms; streaming max %.2f ms; "
-           "entities max %llu of %llu; triangles mean %.0f (full detail %.0f) -> %s\n",
+           "entities max %llu of %llu; triangles mean %.0f (full detail %.0f); textures max "
+           "%.1f MB (all full %.1f MB) -> %s\n",
            (unsigned long long)n, main_max, p99, stream_max, (unsigned long long)ent_max,
            (unsigned long long)world, n ? tri / (double)n : 0.0, n ? tri_full / (double)n : 0.0,
-           run->o.out);
+           (double)tex_max / 1e6, (double)tex_full_max / 1e6, run->o.out);
     free(sorted);
     free(inst);
     return ok ? 0 : 1;

@@ -27,7 +27,7 @@ typedef struct render_opts {
     uint32_t debug_flags;
     int ssao;    /* -1 off, else rill_ssao_quality */
     float bloom; /* intensity; 0 = off */
-    bool size_set, dump_graph, stats, validation, auto_exposure;
+    bool size_set, dump_graph, stats, validation, auto_exposure, heatmap;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
@@ -72,6 +72,8 @@ static void usage(FILE *f) {
         "  --dump-graph        print the compiled render graph\n"
         "  --stats             print per-pass GPU times, the effects that ran with their GPU time\n"
         "                      and counters\n"
+        "  --texture-heatmap   draw every model material flat in its texture streaming state\n"
+        "                      (green full, blue #low, amber swapping, grey not streamed)\n"
         "  --channel NAME=MODE render mode of a scene channel (repeatable): NAME is context,\n"
         "                      selectable, preserve-identity, ghost or bitN (0-63); MODE is\n"
         "                      normal, hidden, wireframe or ghost:OPACITY (0..1, e.g. ghost:0.35)\n"
@@ -211,6 +213,8 @@ static int parse(int argc, char **argv, render_opts *o) {
             o->dump_graph = true;
         } else if (strcmp(a, "--stats") == 0) {
             o->stats = true;
+        } else if (strcmp(a, "--texture-heatmap") == 0) {
+            o->heatmap = true;
         } else if (a[0] == '-' || o->input) {
             fprintf(stderr, "rill render: unexpected argument '%s'\n", a);
             usage(stderr);
@@ -369,6 +373,9 @@ int rill_cmd_render(int argc, char **argv) {
         rill_cli_effects_apply(&o.fx, c, r, &err) != RILL_OK)
         goto done;
     apply_channels(&o, rill_app_world(rill_content_app(c)));
+    if (o.heatmap)
+        rill_render_assets_set_texture_heatmap(
+            rill_app_models_render_assets(rill_content_models(c)), true);
     /* Streamed scene instances and their models load over frames: let them arrive first. */
     bool settled = false;
     uint32_t settle_frames = rill_content_settle(c, 0, &settled);

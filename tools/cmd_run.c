@@ -10,7 +10,8 @@
  * wheel changes the speed, 1-4 cycle the render mode of the built-in scene channels (context,
  * selectable, preserve-identity, ghost: normal, hidden, wireframe, ghost 0.35), a left click picks
  * the nearest selectable entity under the cursor (its name goes in the overlay), F1 toggles the
- * overlay, F2 cycles the quality tier, F3/F4 lower/raise the render scale, Esc quits. The overlay
+ * overlay, F2 cycles the quality tier, F3/F4 lower/raise the render scale, F5 turns texture
+ * streaming on/off, F6 shows the texture state heatmap, Esc quits. The overlay
  * lists the effects that ran for the camera with their GPU time; the integrated-GPU hint shows as
  * a toast for the first seconds.
  */
@@ -99,6 +100,7 @@ typedef struct viewer {
     rill_renderer *r;
     fly_camera cam;
     bool overlay;
+    bool heatmap;  /* F6: texture streaming heatmap */
     bool capture;  /* capture this frame (the last one) for --screenshot */
     bool captured; /* a capture was written */
     uint64_t frames;
@@ -203,6 +205,30 @@ static void runtime_keys(viewer *v, const rill_input *in) {
     }
 }
 
+/* Texture streaming's overlay lines: settings, resident bytes against the budget, states. */
+static size_t texture_overlay(viewer *v, const rill_render_assets *ra, uint64_t gpu_bytes,
+                              size_t at) {
+    if (at >= sizeof(v->text))
+        return 0;
+    rill_texstream_settings ts = rill_render_assets_get_texture_streaming(ra);
+    rill_render_texture_streaming_stats tx;
+    rill_render_assets_get_texture_streaming_stats(ra, &tx);
+    char budget[32] = "none";
+    if (ts.budget_bytes)
+        snprintf(budget, sizeof budget, "%.1f MB", (double)ts.budget_bytes / 1e6);
+    int n = snprintf(v->text + at, sizeof(v->text) - at,
+                     "textures %s: full %.0f m, low %.0f m, budget %s%s\n"
+                     "  streamed %.1f MB of %.1f MB all-full (GPU %.1f MB); %u full, %u low, "
+                     "%u swapping; read %.1f MB\n",
+                     ts.enabled ? "streaming" : "all full", (double)ts.full_distance,
+                     (double)rill_texstream_low_distance(&ts), budget,
+                     v->heatmap ? ", heatmap" : "", (double)tx.decisions.resident_bytes / 1e6,
+                     (double)tx.decisions.all_full_bytes / 1e6, (double)gpu_bytes / 1e6,
+                     tx.decisions.full, tx.decisions.low, tx.decisions.in_flight + tx.replacing,
+                     (double)tx.bytes_read / 1e6);
+    return n > 0 ? RILL_MIN((size_t)n, sizeof(v->text) - at - 1) : 0;
+}
+
 /* The stats overlay from byte n of v->text on: renderer counters, the effects that ran with their
  * GPU time, the tier and scale, streaming and LOD. */
 static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings *rs, size_t n) {
@@ -229,11 +255,15 @@ static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings 
             ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
     }
     if (n + 1 < cap)
+        n += texture_overlay(v, rill_app_models_render_assets(rill_content_models(v->content)),
+                             st.texture_bytes, n);
+    if (n + 1 < cap)
         n += channel_line(rill_app_world(app), v->text + n, cap - n);
     if (n + 1 < cap && v->picked[0])
         n += (size_t)snprintf(v->text + n, cap - n, "%s\n", v->picked);
     if (n + 1 < cap)
-        snprintf(v->text + n, cap - n, "speed %.1f  (F1 hides this)", v->cam.speed);
+        snprintf(v->text + n, cap - n,
+                 "speed %.1f  (F1 hides this, F5 texture streaming, F6 heatmap)", v->cam.speed);
 }
 
 /* The app's render hook: input, camera, overlay, one frame. */
@@ -251,6 +281,16 @@ static void viewer_render(rill_app *app, void *user) {
     runtime_keys(v, in);
     if (v->opts->effects)
         rill_cli_effects_poll(v->opts->effects); /* plugin hot reload */
+    rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(v->content));
+    if (in->key_pressed[RILL_KEY_F1 + 4]) { /* F5: texture streaming on/off, at run time */
+        rill_texstream_settings ts = rill_render_assets_get_texture_streaming(ra);
+        ts.enabled = !ts.enabled;
+        rill_render_assets_set_texture_streaming(ra, &ts);
+    }
+    if (in->key_pressed[RILL_KEY_F1 + 5]) { /* F6: texture state heatmap */
+        v->heatmap = !v->heatmap;
+        rill_render_assets_set_texture_heatmap(ra, v->heatmap);
+    }
     uint64_t now = rill_time_ns();
     if (!v->start_ns)
         v->start_ns = now;
@@ -491,7 +531,8 @@ static void usage(FILE *f) {
         "          1 2 3 4 cycle the mode of the context, selectable, preserve-identity and\n"
         "          ghost channels (normal, hidden, wireframe, ghost 0.35), left click picks the\n"
         "          nearest selectable entity (named in the overlay), F1 overlay (effects with\n"
-        "          their GPU time), F2 quality tier, F3/F4 render scale, Esc quit.\n"
+        "          their GPU time), F2 quality tier, F3/F4 render scale, F5 texture streaming\n"
+        "          on/off, F6 texture state heatmap, Esc quit.\n"
         "          Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"

@@ -61,6 +61,9 @@ static const char *const TEX_NAMES[TEX_NUM] = {
 static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]) {
     float u = ((float)x + 0.5f) / (float)n, v = ((float)y + 0.5f) / (float)n;
     float nz = noise(x, y, (uint32_t)k), c[3];
+    /* Patterns (mortar, joints) are laid out on a 128-texel grid whatever the size; the noise is
+     * per texel, the detail a full-resolution chain has over its "#low" tail. */
+    uint32_t xs = x * 128u / n, ys = y * 128u / n;
     static const float walls[4][3] = {
         {0.55f, 0.22f, 0.16f}, {0.62f, 0.62f, 0.60f}, {0.30f, 0.36f, 0.42f}, {0.78f, 0.68f, 0.50f}};
     switch (k) {
@@ -71,8 +74,9 @@ static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]
         const float *w = walls[k];
         bool pane = u > 0.25f && u < 0.75f && v > 0.15f && v < 0.70f;
         float mortar =
-            (k == TEX_FACADE_BRICK && ((y % 8u) == 0 || ((x + (y / 8u) * 8u) % 16u) == 0)) ? 0.6f
-                                                                                           : 1.0f;
+            (k == TEX_FACADE_BRICK && ((ys % 8u) == 0 || ((xs + (ys / 8u) * 8u) % 16u) == 0))
+                ? 0.6f
+                : 1.0f;
         for (int i = 0; i < 3; i++)
             c[i] = w[i] * mortar * (0.85f + 0.3f * nz);
         if (pane)
@@ -84,7 +88,7 @@ static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]
             c[i] = 0.30f + 0.25f * nz;
         break;
     case TEX_PAVING: {
-        bool joint = (x % 32u) < 2u || (y % 32u) < 2u;
+        bool joint = (xs % 32u) < 2u || (ys % 32u) < 2u;
         for (int i = 0; i < 3; i++)
             c[i] = (joint ? 0.35f : 0.55f) + 0.12f * nz;
         c[2] += 0.03f;
@@ -109,8 +113,10 @@ static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]
     out[3] = 255;
 }
 
+/* 1024 x 1024: big enough that texture streaming matters (a BC7 chain ~1.4 MB, its "#low" tail
+ * ~87 KB), as in a real city's materials. */
 static rill_result write_textures(const char *dir, rill_error *err) {
-    const uint32_t n = 128;
+    const uint32_t n = 1024;
     uint8_t *px = malloc((size_t)n * n * 4u);
     if (!px)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");

@@ -20,11 +20,11 @@ static uint64_t now_ns(void) {
 
 typedef struct pending {
     uint32_t *tex;
-    rill_tex_level *lv;
+    rill_texstream_level *lv;
     uint32_t n, cap;
 } pending;
 
-static void on_request(void *u, uint32_t t, rill_tex_level l) {
+static void on_request(void *u, uint32_t t, rill_texstream_level l) {
     pending *p = u;
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 1024;

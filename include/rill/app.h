@@ -55,6 +55,7 @@
 #include "rill/physics.h"
 #include "rill/scene.h"
 #include "rill/stream.h"
+#include "rill/stream/textures.h"
 #include "rill/terrain.h"
 #include "rill/world.h"
 
@@ -122,6 +123,9 @@ void rill_project_defaults(rill_project *out);
  * (RILL_ERR_PARSE with the place). doc may be NULL (defaults only). On error *out holds the
  * defaults plus whatever was read before the error. */
 rill_result rill_project_from_toml(const rill_toml *doc, rill_project *out, rill_error *err);
+/* The texture streaming settings of a project's [streaming.texture] (the other fields at
+ * rill_texstream_settings_default); project NULL = the defaults. */
+rill_texstream_settings rill_app_texture_streaming_settings(const rill_project *project);
 /* Reads a project.toml file into *out (rill_toml_load + rill_project_from_toml). */
 rill_result rill_project_load(const char *path, rill_project *out, rill_error *err);
 /* "Low", "Medium" or "High" ("Medium" for DEFAULT). Static storage. */

@@ -42,6 +42,7 @@
 #include "rill/formats/rmip.h"
 #include "rill/render/graph.h"
 #include "rill/scene/model.h"
+#include "rill/stream/textures.h"
 #include "rill/world.h"
 
 #ifdef __cplusplus
@@ -260,6 +261,15 @@ rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_da
  * is still waiting. {err} on a different image or a broken chain (the texture is unchanged). */
 rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
                                         const rill_tex_data *data, rill_error *err);
+/* Replaces count textures together: every one is checked first (nothing is queued when one
+ * fails), and they switch at the start of one frame, the first whose uploads hold all of them
+ * (the staging budget may spread their uploads over several frames; none switches before the
+ * last has landed). Texture streaming swaps a material's slots with it, so no frame draws a
+ * material with some slots switched and others not. A texture replaced again before its batch
+ * switched leaves that batch for the new one. */
+rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
+                                             const rill_texture *tex,
+                                             const rill_tex_data *const *data, rill_error *err);
 bool rill_render_texture_pending(const rill_renderer *r, rill_texture tex);
 /* Releases a texture (deferred). Destroy the materials that use it first. Stale handles: no-op. */
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex);
@@ -729,6 +739,8 @@ typedef struct rill_render_assets_desc {
     rill_asset_server *assets;
     rill_world *world;
     uint32_t release_delay_frames;
+    /* Texture streaming settings (copied); NULL = rill_texstream_settings_default(). */
+    const rill_texstream_settings *texture_streaming;
     uint32_t end_canary; /* must be 0 */
 } rill_render_assets_desc;
 typedef struct rill_render_assets_stats {
@@ -743,6 +755,48 @@ void rill_render_assets_update(rill_render_assets *ra);
 /* The upload of a glTF asset (uploading it when LOADED and not uploaded yet), or NULL. */
 const rill_render_model *rill_render_assets_model(rill_render_assets *ra, rill_asset asset);
 void rill_render_assets_get_stats(const rill_render_assets *ra, rill_render_assets_stats *out);
+
+/* ON TEXTURE STREAMING (docs/streaming.md "Texture streaming")
+ *   The cache streams the textures of the models it uploads: every .rmip texture read through
+ *   the VFS and every glTF material (a standard material: its five slots) is registered with a
+ *   rill_texstream. While streaming is on (settings.enabled and the world's "StreamingState"
+ *   gate active) a model uploads its textures as their "#low" tails; otherwise at full. Each
+ *   update runs a slice of a sweep over the world's ModelMesh entities (their world boxes are
+ *   the material users), the evaluator's update, the loads (the asset server: "x.rmip#low" or
+ *   "x.rmip", pack byte ranges on its workers) and the applies, sent to the renderer as one
+ *   rill_render_texture_replace_many batch per update so a material switches all its slots at
+ *   one frame once all are uploaded. Turning streaming off (settings or gate) brings every
+ *   texture back to full once. Embedded and PNG textures are not streamed (full). */
+typedef struct rill_render_texture_streaming_stats {
+    rill_texstream_stats decisions; /* textures, full/low, in flight, resident bytes, ... */
+    uint64_t bytes_read;            /* level bytes read for streamed textures since create */
+    uint64_t swaps, batches, cancelled, load_failures;
+    uint32_t queued, loading;           /* requests waiting for a loading slot / loading */
+    uint32_t replacing;                 /* GPU switches waiting for their uploads (renderer-wide) */
+    uint64_t swap_ns_last, swap_ns_max; /* main-thread time sending a batch of swaps */
+    uint64_t update_ns_last, update_ns_max; /* main-thread time of the whole streaming update */
+    /* Full swaps from the evaluation that requested them to the frame that switched them on
+     * screen (rill_render_assets_set_time's clock): count, worst and mean. Add up to one
+     * interval (0.5 s) for the time from crossing full_distance to that evaluation. */
+    uint64_t full_landed;
+    double full_latency_ms_max, full_latency_ms_mean;
+} rill_render_texture_streaming_stats;
+/* Settings at run time (the next update evaluates at once). ra NULL: no-op / defaults. */
+void rill_render_assets_set_texture_streaming(rill_render_assets *ra,
+                                              const rill_texstream_settings *settings);
+rill_texstream_settings rill_render_assets_get_texture_streaming(const rill_render_assets *ra);
+void rill_render_assets_get_texture_streaming_stats(const rill_render_assets *ra,
+                                                    rill_render_texture_streaming_stats *out);
+/* Work left before the textures match the decisions: requests in flight (loading, or loaded and
+ * parked) and an evaluation in progress; 0 = settled. Swaps already handed to the renderer
+ * switch at its next frame (stats.replacing). */
+uint32_t rill_render_assets_texture_streaming_pending(const rill_render_assets *ra);
+/* The clock of the 2 Hz cadence, in seconds (the app passes its real time); without calls the
+ * monotonic clock is used. */
+void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
+/* Debug view: every model material drawn flat in the colour of its texture state: green full,
+ * blue "#low", amber swapping (a request in flight), grey not streamed. */
+void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
 
 /* Snapshot storage owned by the caller, reused across frames (no allocation once grown). */
 typedef struct rill_render_extract_buf {

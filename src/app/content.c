@@ -825,7 +825,12 @@ static bool content_busy(rill_content *c) {
     rill_stream_get_stats(rill_app_stream(app), &ss);
     rill_app_models_stats ms;
     rill_app_models_get_stats(c->models, &ms);
-    return rill_scene_loader_pending(rill_app_scenes(app)) > 0 || ss.loading > 0 || ms.pending > 0;
+    /* Texture streaming: decisions in progress and swaps not yet handed to the renderer (the
+     * renderer switches handed ones at its next frame, before drawing). */
+    uint32_t tex =
+        rill_render_assets_texture_streaming_pending(rill_app_models_render_assets(c->models));
+    return rill_scene_loader_pending(rill_app_scenes(app)) > 0 || ss.loading > 0 ||
+           ms.pending > 0 || tex > 0;
 }
 
 uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_settled) {

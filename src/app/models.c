@@ -31,8 +31,9 @@ static void sys_lod(rill_app *app, void *user) {
 }
 
 static void sys_upload(rill_app *app, void *user) {
-    (void)app;
-    rill_render_assets_update(((rill_app_models *)user)->gpu);
+    rill_app_models *m = user;
+    rill_render_assets_set_time(m->gpu, rill_app_get_time(app)->real_elapsed);
+    rill_render_assets_update(m->gpu);
 }
 
 rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
@@ -57,12 +58,14 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                                                   .assets = rill_app_assets(app),
                                                                   .release_delay_frames = delay},
                                         err);
+    rill_texstream_settings ts = rill_app_texture_streaming_settings(rill_app_project(app));
     if (m->scene)
         m->gpu =
             rill_render_assets_create(&(rill_render_assets_desc){.renderer = renderer,
                                                                  .assets = rill_app_assets(app),
                                                                  .world = w,
-                                                                 .release_delay_frames = delay},
+                                                                 .release_delay_frames = delay,
+                                                                 .texture_streaming = &ts},
                                       err);
     /* Spawning runs before the built-in transform propagation of post_update: trees spawned this
      * frame get their GlobalTransforms in this frame. */

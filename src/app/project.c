@@ -305,3 +305,14 @@ rill_result rill_project_load(const char *path, rill_project *out, rill_error *e
     rill_toml_destroy(doc);
     return r;
 }
+
+rill_texstream_settings rill_app_texture_streaming_settings(const rill_project *project) {
+    rill_texstream_settings s = rill_texstream_settings_default();
+    if (project) {
+        s.enabled = project->streaming.texture.enabled;
+        s.full_distance = project->streaming.texture.full_distance;
+        s.low_distance = project->streaming.texture.low_distance;
+        s.budget_bytes = project->streaming.texture.budget_bytes;
+    }
+    return s;
+}

@@ -15,12 +15,34 @@
 
 #define LOGM "render"
 
-/* Where external image URIs are read from: a disk folder, or a VFS and the model's VFS path. */
+/* Where external image URIs are read from: a disk folder, or a VFS and the model's VFS path.
+ * With origins (texture streaming), .rmip textures read through the VFS are recorded there, and
+ * with start_low they are read as their "#low" tail only. */
 typedef struct image_source {
     const char *base_dir;
     rill_vfs *vfs;
     const char *model_path;
+    rill__tex_origin *origins; /* texture_count entries, or NULL */
+    bool start_low;
 } image_source;
+
+/* The VFS path an external image URI names (the exported .rmip when it exists). */
+static bool vfs_pick(const image_source *src, int32_t ti, const char *uri, char *out, size_t cap) {
+    char path[1024], dir[1024], rmip[1024];
+    rill_path_dirname(dir, sizeof(dir), src->model_path ? src->model_path : "");
+    if (!rill_path_join(path, sizeof(path), dir, uri) ||
+        !rill_path_normalize(path, sizeof(path), path)) {
+        RILL_LOG_WARN(LOGM, "%s: texture %d: image '%s': bad path; placeholder used",
+                      src->model_path ? src->model_path : "model", ti, uri);
+        return false;
+    }
+    const char *pick = path;
+    if (rill_export_output_path(rmip, sizeof(rmip), path) && strcmp(rmip, path) != 0 &&
+        rill_vfs_exists(src->vfs, rmip)) {
+        pick = rmip;
+    }
+    return (size_t)snprintf(out, cap, "%s", pick) < cap;
+}
 
 /* Reads an external image (URI relative to the model's folder). Through a VFS, the exported
  * texture (the path rule of rill_export_output_path: "rock.png" -> "rock.rmip") is preferred when
@@ -34,24 +56,14 @@ static uint8_t *read_external(const image_source *src, int32_t ti, const char *u
     const char *model = src->model_path ? src->model_path : "model";
     snprintf(out_path, path_cap, "%s", uri);
     if (src->vfs) {
-        char dir[1024], rmip[1024];
-        rill_path_dirname(dir, sizeof(dir), src->model_path ? src->model_path : "");
-        if (!rill_path_join(path, sizeof(path), dir, uri) ||
-            !rill_path_normalize(path, sizeof(path), path)) {
-            RILL_LOG_WARN(LOGM, "%s: texture %d: image '%s': bad path; placeholder used", model, ti,
-                          uri);
+        if (!vfs_pick(src, ti, uri, path, sizeof(path))) {
             return NULL;
         }
-        const char *pick = path;
-        if (rill_export_output_path(rmip, sizeof(rmip), path) && strcmp(rmip, path) != 0 &&
-            rill_vfs_exists(src->vfs, rmip)) {
-            pick = rmip;
-        }
-        if (rill_vfs_read_all(src->vfs, pick, &file, out_size, &e) != RILL_OK) {
+        if (rill_vfs_read_all(src->vfs, path, &file, out_size, &e) != RILL_OK) {
             RILL_LOG_WARN(LOGM, "%s: texture %d: %s; placeholder used", model, ti, e.msg);
             return NULL;
         }
-        snprintf(out_path, path_cap, "%s", pick);
+        snprintf(out_path, path_cap, "%s", path);
         return file;
     }
     if (!src->base_dir) {
@@ -96,6 +108,63 @@ static bool is_rmip(const uint8_t *bytes, size_t size) {
     return size >= 4 && memcmp(bytes, "RMIP", 4) == 0;
 }
 
+static bool rmip_path(const char *path) {
+    size_t n = strlen(path);
+    return n > 5 && rill_str_ieq(path + n - 5, ".rmip");
+}
+
+/* GPU bytes of the full chain of tex's image and of its "#low" tail (the levels from the first
+ * whose longer side is <= RILL_RMIP_LOW_MAX_SIDE, or the last). */
+void rill__tex_chain_bytes(const rill_tex_data *tex, uint64_t *out_full, uint64_t *out_low) {
+    uint32_t fw = tex->full_width ? tex->full_width : tex->width;
+    uint32_t fh = tex->full_height ? tex->full_height : tex->height;
+    uint32_t n = tex->first_level + tex->level_count;
+    uint64_t full = 0, low = 0;
+    bool in_low = false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t w = RILL_MAX(fw >> i, 1u), h = RILL_MAX(fh >> i, 1u);
+        uint64_t b = 0;
+        rill_tex_level_size(tex->format, w, h, &b);
+        in_low |= RILL_MAX(w, h) <= RILL_RMIP_LOW_MAX_SIDE || i + 1 == n;
+        full += b;
+        low += in_low ? b : 0;
+    }
+    *out_full = full;
+    *out_low = low;
+}
+
+/* A streamed .rmip: read whole, or only its "#low" tail (one byte range) with start_low, and
+ * recorded in origin for the texture streamer. {0} when it cannot be read (the caller warns). */
+static rill_texture load_rmip_streamed(rill_renderer *r, const image_source *src, const char *path,
+                                       bool srgb, int32_t ti, rill__tex_origin *origin) {
+    rill_texture out = {0};
+    rill_asset_load_ctx ctx = {src->vfs, path, src->start_low ? "low" : "", {0}, NULL};
+    void *payload = NULL;
+    size_t bytes = 0;
+    rill_error e = {0};
+    if (rill_rmip_load(&ctx, &payload, &bytes, &e) != RILL_OK) {
+        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        return out;
+    }
+    rill_tex_data *tex = payload;
+    if (tex->format == RILL_TEX_FORMAT_BC1 || tex->format == RILL_TEX_FORMAT_BC7 ||
+        tex->format == RILL_TEX_FORMAT_RGBA8) {
+        tex->srgb = srgb;
+    }
+    out = rill_render_texture_create_data(r, tex, path, &e);
+    if (!out.id) {
+        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+    } else if ((origin->path = rill_strdup(path)) != NULL) {
+        rill__tex_chain_bytes(tex, &origin->full_bytes, &origin->low_bytes);
+        origin->low = src->start_low;
+        origin->srgb = tex->srgb;
+        origin->read_bytes = bytes;
+    }
+    rill_tex_data_free(tex);
+    rill_free(tex);
+    return out;
+}
+
 static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int32_t ti, bool srgb,
                                  const image_source *src) {
     rill_texture none = {0};
@@ -109,6 +178,12 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     uint8_t *file = NULL;
     char read_path[1024];
     const char *name = im->uri ? im->uri : im->name ? im->name : "image";
+    if (!bytes && im->uri && src->vfs && src->origins) {
+        char pick[1024];
+        if (vfs_pick(src, ti, im->uri, pick, sizeof(pick)) && rmip_path(pick)) {
+            return load_rmip_streamed(r, src, pick, srgb, ti, &src->origins[ti]);
+        }
+    }
     if (!bytes && im->uri) {
         file = read_external(src, ti, im->uri, &size, read_path, sizeof(read_path));
         bytes = file;
@@ -417,7 +492,7 @@ done:
 rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
                                      const char *base_dir, rill_render_model *out,
                                      rill_error *err) {
-    image_source src = {base_dir, NULL, NULL};
+    image_source src = {base_dir, NULL, NULL, NULL, false};
     return model_create(r, m, &src, out, err);
 }
 
@@ -427,7 +502,18 @@ rill_result rill_render_model_create_vfs(rill_renderer *r, const rill_gltf_model
     if (!vfs) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL vfs");
     }
-    image_source src = {NULL, vfs, model_path};
+    image_source src = {NULL, vfs, model_path, NULL, false};
+    return model_create(r, m, &src, out, err);
+}
+
+rill_result rill__render_model_create_streamed(rill_renderer *r, const rill_gltf_model *m,
+                                               rill_vfs *vfs, const char *model_path,
+                                               bool start_low, rill__tex_origin *origins,
+                                               rill_render_model *out, rill_error *err) {
+    if (!vfs) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL vfs");
+    }
+    image_source src = {NULL, vfs, model_path, origins, start_low};
     return model_create(r, m, &src, out, err);
 }
 

@@ -4,7 +4,9 @@
  * mesh (rill_render_model_create makes one GPU mesh per primitive in (mesh, primitive) order), so
  * resolving a ModelMesh is two lookups. */
 #include "model_assets.h"
+#include "texture_stream.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,8 +19,19 @@ typedef struct asset_entry {
     rill_render_model gpu;
     const rill_gltf_model *model; /* the payload (alive while the reference is held) */
     uint32_t *mesh_first;         /* mesh_count + 1 entries */
+    uint32_t *ts_tex;             /* per glTF texture: texstream id (texture streaming) */
+    uint32_t *ts_mat;             /* per glTF material + the default one: texstream id */
     uint64_t last_used;
 } asset_entry;
+
+/* A material user the sweep found: a ModelMesh entity, the texstream user it feeds. */
+typedef struct stream_user {
+    rill_entity entity;
+    uint32_t ts_user, ts_mat, seen;
+} stream_user;
+
+#define SWEEP_PER_UPDATE 8192u /* ModelMesh entities measured per update */
+#define HEAT_NUM 4             /* full, low, swapping, not streamed */
 
 struct rill_render_assets {
     rill_renderer *renderer;
@@ -31,6 +44,13 @@ struct rill_render_assets {
     RILL_ARRAY(asset_entry *) entries;
     rill_map entry_of; /* asset id -> asset_entry * */
     rill_render_assets_stats stats;
+    /* texture streaming */
+    rill__tsc *tsc;
+    RILL_ARRAY(stream_user) users;
+    rill_map user_of; /* entity -> index in users */
+    uint32_t sweep_cursor, sweep_gen;
+    bool heatmap;
+    rill_material heat[HEAT_NUM];
 };
 
 /* The world resource holds only the pointer. */
@@ -64,7 +84,9 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
                          .flags = RILL_TYPE_NO_SERIALIZE,
                          .doc = "the renderer's cache of uploaded model assets (runtime only)"};
     rill_model_components mc;
-    if (rill_scene_model_register(desc->world, &mc, err) != RILL_OK) {
+    rill_asset_loader rmip = rill_rmip_loader(); /* texture streaming loads "x.rmip[#low]" */
+    if (rill_scene_model_register(desc->world, &mc, err) != RILL_OK ||
+        rill_asset_server_register_loader(desc->assets, &rmip, err) != RILL_OK) {
         return NULL;
     }
     rill_resource res = rill_world_register_resource(desc->world, &td);
@@ -79,8 +101,12 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
     ra->resource = res;
     ra->mc = mc;
     ra->release_delay = desc->release_delay_frames ? desc->release_delay_frames : 2;
+    rill_texstream_settings ts =
+        desc->texture_streaming ? *desc->texture_streaming : rill_texstream_settings_default();
+    ra->tsc = rill__tsc_create(desc->renderer, desc->assets, desc->world, &ts);
     assets_resource ar = {ra};
-    if (!rill_world_set_resource(desc->world, res, &ar)) {
+    if (!ra->tsc || !rill_world_set_resource(desc->world, res, &ar)) {
+        rill__tsc_destroy(ra->tsc);
         rill_free(ra);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_assets_create: out of memory");
         return NULL;
@@ -89,6 +115,12 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
 }
 
 static void free_entry(rill_render_assets *ra, asset_entry *e) {
+    if (e->ts_tex && e->ts_mat && e->model) {
+        rill__tsc_remove_model(ra->tsc, e->ts_tex, e->model->texture_count, e->ts_mat,
+                               e->model->material_count + 1);
+    }
+    rill_free(e->ts_tex);
+    rill_free(e->ts_mat);
     if (e->gpu.meshes) {
         /* The renderer defers the GPU frees until the frames in flight are done. */
         rill_render_model_destroy(ra->renderer, &e->gpu);
@@ -109,8 +141,45 @@ void rill_render_assets_destroy(rill_render_assets *ra) {
     }
     rill_array_free(&ra->entries);
     rill_map_free(&ra->entry_of);
+    rill_array_free(&ra->users);
+    rill_map_free(&ra->user_of);
+    for (int i = 0; i < HEAT_NUM; i++) {
+        rill_render_material_destroy(ra->renderer, ra->heat[i]);
+    }
+    rill__tsc_destroy(ra->tsc);
     rill_world_remove_resource(ra->world, ra->resource);
     rill_free(ra);
+}
+
+/* Uploads e's model, its textures at "#low" while texture streaming is on, and registers them
+ * with the streamer. */
+static rill_result create_streamed(rill_render_assets *ra, asset_entry *e, const char *path,
+                                   rill_error *err) {
+    const rill_gltf_model *m = e->model;
+    rill__tex_origin *origins =
+        rill_calloc_tagged(m->texture_count + 1, sizeof *origins, RILL_MEM_RENDER);
+    e->ts_tex = rill_calloc_tagged(m->texture_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
+    e->ts_mat = rill_calloc_tagged(m->material_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
+    if (!origins || !e->ts_tex || !e->ts_mat) {
+        rill_free(origins);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    rill_result res =
+        rill__render_model_create_streamed(ra->renderer, m, rill_asset_server_vfs(ra->assets), path,
+                                           rill__tsc_start_low(ra->tsc), origins, &e->gpu, err);
+    if (res == RILL_OK) {
+        rill__tsc_add_model(ra->tsc, m, &e->gpu, origins, e->ts_tex, e->ts_mat);
+    }
+    for (uint32_t t = 0; t < m->texture_count; t++) {
+        rill_free(origins[t].path); /* the ones the streamer took are NULL */
+    }
+    rill_free(origins);
+    if (res != RILL_OK) {
+        rill_free(e->ts_tex);
+        rill_free(e->ts_mat);
+        e->ts_tex = e->ts_mat = NULL;
+    }
+    return res;
 }
 
 /* Uploads a LOADED glTF asset into a new entry. NULL while it is not loaded (or out of memory). */
@@ -145,9 +214,7 @@ static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
         e->failed = true;
     } else if (!(e->mesh_first = rill_calloc_tagged(e->model->mesh_count + 1, sizeof(uint32_t),
                                                     RILL_MEM_RENDER)) ||
-               rill_render_model_create_vfs(ra->renderer, e->model,
-                                            rill_asset_server_vfs(ra->assets), path, &e->gpu,
-                                            &err) != RILL_OK) {
+               create_streamed(ra, e, path, &err) != RILL_OK) {
         RILL_LOG_WARN(LOGM, "%s: upload failed, nothing is drawn: %s", path,
                       err.msg[0] ? err.msg : "out of memory");
         e->failed = true;
@@ -180,22 +247,152 @@ const rill_render_model *rill_render_assets_model(rill_render_assets *ra, rill_a
     return e && !e->failed ? &e->gpu : NULL;
 }
 
-bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *mm,
-                                 rill_mesh *out_mesh, rill_material *out_material) {
+/* The entry, GPU mesh index and glTF material index (material_count = the default) of mm. */
+static asset_entry *locate(rill_render_assets *ra, const rill_model_mesh *mm, uint32_t *out_gi,
+                           uint32_t *out_mi) {
     asset_entry *e = lookup(ra, mm->asset);
     if (!e || e->failed || mm->mesh >= e->model->mesh_count ||
         mm->primitive >= e->model->meshes[mm->mesh].primitive_count) {
-        return false;
+        return NULL;
     }
     uint32_t gi = e->mesh_first[mm->mesh] + mm->primitive;
     int32_t mat = e->model->meshes[mm->mesh].primitives[mm->primitive].material;
-    uint32_t mi = mat >= 0 ? (uint32_t)mat : e->model->material_count;
+    uint32_t mi = mat >= 0 && (uint32_t)mat < e->model->material_count ? (uint32_t)mat
+                                                                       : e->model->material_count;
     if (gi >= e->gpu.mesh_count || mi >= e->gpu.material_count) {
+        return NULL;
+    }
+    *out_gi = gi;
+    *out_mi = mi;
+    return e;
+}
+
+/* The heatmap material for a texstream material's state. */
+static rill_material heat_material(rill_render_assets *ra, uint32_t ts_mat) {
+    rill_texstream *ts = rill__tsc_decisions(ra->tsc);
+    int k = ts_mat == RILL_TEXSTREAM_NONE                                ? 3
+            : rill_texstream_material_swapping(ts, ts_mat)               ? 2
+            : rill_texstream_material_level(ts, ts_mat) == RILL_TEX_FULL ? 0
+                                                                         : 1;
+    return ra->heat[k];
+}
+
+bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *mm,
+                                 rill_mesh *out_mesh, rill_material *out_material) {
+    uint32_t gi = 0, mi = 0;
+    asset_entry *e = locate(ra, mm, &gi, &mi);
+    if (!e) {
         return false;
     }
     *out_mesh = e->gpu.meshes[gi];
     *out_material = e->gpu.materials[mi];
+    if (ra->heatmap && ra->heat[0].id) {
+        *out_material = heat_material(ra, e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE);
+    }
     return true;
+}
+
+/* >>texture streaming users: a sweep over the ModelMesh entities, SWEEP_PER_UPDATE per update -- */
+
+/* World box of mesh under xf: the bounding sphere moved and scaled, as a box. */
+static bool world_box(const rill_render_assets *ra, rill_mesh mesh, const float m[16], float mn[3],
+                      float mx[3]) {
+    float c[3], r = 0;
+    if (!rill_render_mesh_info(ra->renderer, mesh, NULL, c, &r)) {
+        return false;
+    }
+    float s = 0;
+    for (int k = 0; k < 3; k++) {
+        float l =
+            sqrtf(m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
+        s = l > s ? l : s;
+    }
+    for (int k = 0; k < 3; k++) {
+        float w = m[k] * c[0] + m[4 + k] * c[1] + m[8 + k] * c[2] + m[12 + k];
+        mn[k] = w - r * s;
+        mx[k] = w + r * s;
+    }
+    return true;
+}
+
+static void note_user(rill_render_assets *ra, rill_texstream *ts, rill_entity ent, uint32_t ts_mat,
+                      const float mn[3], const float mx[3]) {
+    uint64_t idx = 0;
+    if (rill_map_get(&ra->user_of, ent, &idx)) {
+        stream_user *u = &ra->users.data[idx];
+        if (u->ts_mat != ts_mat) { /* another material now: another user */
+            rill_texstream_remove_user(ts, u->ts_user);
+            u->ts_user = rill_texstream_add_user(ts, ts_mat, mn, mx);
+            u->ts_mat = ts_mat;
+        } else {
+            rill_texstream_set_user_bounds(ts, u->ts_user, mn, mx);
+        }
+        u->seen = ra->sweep_gen;
+        return;
+    }
+    stream_user u = {ent, rill_texstream_add_user(ts, ts_mat, mn, mx), ts_mat, ra->sweep_gen};
+    if (u.ts_user == RILL_TEXSTREAM_NONE) {
+        return;
+    }
+    if (!rill_array_push(&ra->users, u) || !rill_map_set(&ra->user_of, ent, ra->users.len - 1)) {
+        rill_texstream_remove_user(ts, u.ts_user);
+        if (ra->users.len && ra->users.data[ra->users.len - 1].entity == ent) {
+            ra->users.len--;
+        }
+    }
+}
+
+/* At the end of a sweep: users whose entity was not seen (despawned, or no longer a streamed
+ * material) go. */
+static void drop_unseen_users(rill_render_assets *ra, rill_texstream *ts) {
+    for (uint32_t i = 0; i < ra->users.len;) {
+        stream_user *u = &ra->users.data[i];
+        if (u->seen == ra->sweep_gen) {
+            i++;
+            continue;
+        }
+        rill_texstream_remove_user(ts, u->ts_user);
+        rill_map_remove(&ra->user_of, u->entity);
+        rill_array_swap_remove(&ra->users, i);
+        if (i < ra->users.len) {
+            rill_map_set(&ra->user_of, ra->users.data[i].entity, i);
+        }
+    }
+}
+
+static void sweep_users(rill_render_assets *ra) {
+    rill_texstream *ts = rill__tsc_decisions(ra->tsc);
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t n = rill_world_component_dense(ra->world, ra->mc.model_mesh, &ents, &data);
+    const rill_model_mesh *mms = data;
+    rill_component gt = rill_world_builtin(ra->world)->global_transform;
+    uint32_t end = RILL_MIN(n, ra->sweep_cursor + SWEEP_PER_UPDATE);
+    for (uint32_t i = ra->sweep_cursor; i < end; i++) {
+        uint32_t gi = 0, mi = 0;
+        asset_entry *e = locate(ra, &mms[i], &gi, &mi);
+        uint32_t tm = e && e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE;
+        /* A hidden entity (a LOD level not picked, an unloading instance) draws nothing: no
+         * user, so the level trees far from their band keep their textures low. */
+        const rill_render_mode_component *rm =
+            tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ents[i], ra->mc.render_mode)
+                                      : NULL;
+        if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
+            tm = RILL_TEXSTREAM_NONE;
+        }
+        const rill_global_transform *xf =
+            tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ents[i], gt) : NULL;
+        float mn[3], mx[3];
+        if (xf && world_box(ra, e->gpu.meshes[gi], xf->m, mn, mx)) {
+            note_user(ra, ts, ents[i], tm, mn, mx);
+        }
+    }
+    ra->sweep_cursor = end;
+    if (end >= n) {
+        drop_unseen_users(ra, ts);
+        ra->sweep_gen++;
+        ra->sweep_cursor = 0;
+    }
 }
 
 void rill_render_assets_update(rill_render_assets *ra) {
@@ -225,6 +422,8 @@ void rill_render_assets_update(rill_render_assets *ra) {
             i++;
         }
     }
+    sweep_users(ra);
+    rill__tsc_update(ra->tsc);
     ra->tick++;
 }
 
@@ -238,4 +437,84 @@ void rill_render_assets_get_stats(const rill_render_assets *ra, rill_render_asse
     }
     *out = ra->stats;
     out->models = ra->entries.len;
+}
+
+/* >>texture streaming API -------------------------------------------------------------------- */
+
+void rill_render_assets_set_texture_streaming(rill_render_assets *ra,
+                                              const rill_texstream_settings *settings) {
+    if (ra && settings) {
+        rill_texstream_set_settings(rill__tsc_decisions(ra->tsc), settings);
+    }
+}
+
+rill_texstream_settings rill_render_assets_get_texture_streaming(const rill_render_assets *ra) {
+    return ra ? *rill_texstream_get_settings(rill__tsc_decisions(ra->tsc))
+              : rill_texstream_settings_default();
+}
+
+void rill_render_assets_get_texture_streaming_stats(const rill_render_assets *ra,
+                                                    rill_render_texture_streaming_stats *out) {
+    if (!out) {
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    if (!ra) {
+        return;
+    }
+    rill_texstream_get_stats(rill__tsc_decisions(ra->tsc), &out->decisions);
+    rill__tsc_stats s;
+    rill__tsc_get_stats(ra->tsc, &s);
+    out->bytes_read = s.bytes_read;
+    out->swaps = s.swaps;
+    out->batches = s.batches;
+    out->cancelled = s.cancelled;
+    out->load_failures = s.load_failures;
+    out->queued = s.queued;
+    out->loading = s.loading;
+    out->replacing = ra->renderer->tex_replacing.len;
+    out->swap_ns_last = s.swap_ns_last;
+    out->swap_ns_max = s.swap_ns_max;
+    out->update_ns_last = s.update_ns_last;
+    out->update_ns_max = s.update_ns_max;
+    out->full_landed = s.full_landed;
+    out->full_latency_ms_max = s.full_latency_ms_max;
+    out->full_latency_ms_mean = s.full_landed ? s.full_latency_ms_sum / (double)s.full_landed : 0;
+}
+
+uint32_t rill_render_assets_texture_streaming_pending(const rill_render_assets *ra) {
+    return ra ? rill__tsc_pending(ra->tsc) : 0;
+}
+
+void rill_render_assets_set_time(rill_render_assets *ra, double seconds) {
+    if (ra) {
+        rill__tsc_set_time(ra->tsc, seconds);
+    }
+}
+
+void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on) {
+    if (!ra) {
+        return;
+    }
+    static const float colors[HEAT_NUM][3] = {
+        {0.10f, 0.80f, 0.15f}, {0.15f, 0.35f, 1.00f}, {1.00f, 0.60f, 0.05f}, {0.45f, 0.45f, 0.45f}};
+    for (int i = 0; on && i < HEAT_NUM; i++) {
+        if (ra->heat[i].id) {
+            continue;
+        }
+        rill_material_desc d;
+        memset(&d, 0, sizeof(d));
+        memcpy(d.base_color, colors[i], sizeof(colors[i]));
+        d.base_color[3] = 1.0f;
+        d.roughness = 0.8f;
+        d.roughness_set = true;
+        d.label = "texture heatmap";
+        rill_error err = {0};
+        ra->heat[i] = rill_render_material_create(ra->renderer, &d, &err);
+        if (!ra->heat[i].id) {
+            RILL_LOG_WARN(LOGM, "texture heatmap: %s", err.msg);
+            return;
+        }
+    }
+    ra->heatmap = on;
 }

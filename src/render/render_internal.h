@@ -41,6 +41,7 @@ typedef struct mesh_slot {
 typedef struct tex_slot {
     rill__img *img;
     rill__img *pending; /* a replacement waiting for its upload (rill_render_texture_replace) */
+    uint32_t batch;     /* 0 = switches alone; else with every pending texture of its batch */
     /* The image it holds levels of: format, colour space and full-chain size (for replace). */
     rill_tex_format format;
     bool srgb;
@@ -228,6 +229,7 @@ struct rill_renderer {
     mesh_slot *meshes;
     tex_slot *textures;
     RILL_ARRAY(uint32_t) tex_replacing; /* texture ids with a pending replacement */
+    uint32_t tex_next_batch;            /* rill_render_texture_replace_many batch ids */
     mat_slot *materials;
     rill__img *white, *flat_normal;
     rill__pipe *pipes[RILL__PIPE_NUM]; /* pipes[RILL__PIPE_WIRE] is NULL without line fill */
@@ -294,6 +296,22 @@ bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_
 rill_result rill__pools_create(rill_renderer *r, rill_error *err);
 /* At frame start, after the frame's uploads are recorded: textures whose replacement is uploaded
  * switch to it, and the materials using them get new descriptor sets. */
+/* Texture streaming (model.c, texture_stream.c): where a model's texture came from. path is the
+ * .rmip VFS path (rill_strdup'd; NULL = not streamable: embedded, PNG, failed); bytes are GPU
+ * bytes of the full chain and of its "#low" tail; low = loaded as "#low"; read_bytes = the level
+ * bytes read for it. */
+typedef struct rill__tex_origin {
+    char *path;
+    uint64_t full_bytes, low_bytes, read_bytes;
+    bool low, srgb;
+} rill__tex_origin;
+/* rill_render_model_create_vfs that records origins (m->texture_count entries, zeroed by the
+ * caller) and, with start_low, reads every streamable texture as its "#low" tail. */
+rill_result rill__render_model_create_streamed(rill_renderer *r, const rill_gltf_model *m,
+                                               rill_vfs *vfs, const char *model_path,
+                                               bool start_low, rill__tex_origin *origins,
+                                               rill_render_model *out, rill_error *err);
+void rill__tex_chain_bytes(const rill_tex_data *tex, uint64_t *out_full, uint64_t *out_low);
 void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */

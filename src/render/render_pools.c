@@ -466,15 +466,42 @@ static bool commit_texture(rill_renderer *r, uint32_t id) {
     return true;
 }
 
+/* True when tex waits for its own upload or for another texture of its batch. */
+static bool replacement_waits(rill_renderer *r, int32_t ti, const uint32_t *blocked,
+                              uint32_t nblocked) {
+    const tex_slot *t = &r->textures[ti];
+    if (t->pending && !rill__img_ready(t->pending)) {
+        return true;
+    }
+    for (uint32_t b = 0; t->pending && t->batch && b < nblocked; b++) {
+        if (blocked[b] == t->batch) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void rill__pools_commit_replacements(rill_renderer *r) {
     if (!r->tex_replacing.len) {
         return;
+    }
+    /* Batches (rill_render_texture_replace_many) with a member still uploading wait whole, so a
+     * material never draws one slot switched and another not. */
+    RILL_ARRAY(uint32_t) blocked = {0};
+    for (uint32_t k = 0; k < r->tex_replacing.len; k++) {
+        int32_t ti = rill_pool_index(&r->tex_pool, r->tex_replacing.data[k]);
+        const tex_slot *t = ti >= 0 ? &r->textures[ti] : NULL;
+        if (t && t->pending && t->batch && !rill__img_ready(t->pending) &&
+            !rill_array_push(&blocked, t->batch)) {
+            rill_array_free(&blocked);
+            return; /* out of memory: nothing switches this frame */
+        }
     }
     RILL_ARRAY(uint32_t) done = {0};
     for (uint32_t k = 0; k < r->tex_replacing.len;) {
         uint32_t id = r->tex_replacing.data[k];
         int32_t ti = rill_pool_index(&r->tex_pool, id);
-        if (ti >= 0 && r->textures[ti].pending && !rill__img_ready(r->textures[ti].pending)) {
+        if (ti >= 0 && replacement_waits(r, ti, blocked.data, blocked.len)) {
             k++; /* still waiting for upload budget */
             continue;
         }
@@ -484,6 +511,7 @@ void rill__pools_commit_replacements(rill_renderer *r) {
         }
         rill_array_swap_remove(&r->tex_replacing, k);
     }
+    rill_array_free(&blocked);
     /* Every live material naming a switched texture gets a new set (the old one is freed once the
      * frames in flight are done). Replacements are rare; one pass over the pool per frame that has
      * any. */

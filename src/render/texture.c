@@ -162,36 +162,43 @@ static rill__img *make_image(rill_renderer *r, const rill_tex_data *data, const 
     return img;
 }
 
-rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
-                                        const rill_tex_data *data, rill_error *err) {
+/* Checks that data may replace texture tex; the slot on success, NULL + err otherwise. */
+static tex_slot *replace_check(rill_renderer *r, rill_texture tex, const rill_tex_data *data,
+                               rill_error *err) {
     int32_t i = r ? rill_pool_index(&r->tex_pool, tex.id) : -1;
     if (i < 0 || !data) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: texture replace: stale texture or no data");
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: texture replace: stale texture or no data");
+        return NULL;
     }
     tex_slot *t = &r->textures[i];
     uint32_t fw = data->full_width ? data->full_width : data->width;
     uint32_t fh = data->full_height ? data->full_height : data->height;
     if (!chain_ok(data)) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render: texture replace: not a whole mip chain (bad size, level "
-                              "count or level bytes)");
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: texture replace: not a whole mip chain (bad size, level count or "
+                       "level bytes)");
+        return NULL;
     }
     if (data->format != t->format || data->srgb != t->srgb || fw != t->full_width ||
         fh != t->full_height) {
-        return rill_error_set(
+        rill_error_set(
             err, RILL_ERR_INVALID_ARGUMENT,
             "render: texture replace: %s%s %ux%u is not the texture's image (%s%s %ux%u)",
             rill_tex_format_name(data->format), data->srgb ? " sRGB" : "", fw, fh,
             rill_tex_format_name(t->format), t->srgb ? " sRGB" : "", t->full_width, t->full_height);
+        return NULL;
     }
-    rill__img *img = make_image(r, data, "texture replacement", err);
-    if (!img) {
-        return err ? err->code : RILL_ERR_VULKAN;
-    }
+    return t;
+}
+
+/* Queues img as tex's replacement in batch. */
+static rill_result replace_queue(rill_renderer *r, rill_texture tex, tex_slot *t, rill__img *img,
+                                 uint32_t batch, rill_error *err) {
     bool queued = t->pending != NULL; /* a second replace before the first landed wins */
     rill__img_destroy(r->gpu, t->pending);
     t->pending = img;
+    t->batch = batch;
     if (!queued && !rill_array_push(&r->tex_replacing, tex.id)) {
         rill__img_destroy(r->gpu, img);
         t->pending = NULL;
@@ -199,6 +206,50 @@ rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
                               "render: texture replace: out of memory");
     }
     return RILL_OK;
+}
+
+rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
+                                        const rill_tex_data *data, rill_error *err) {
+    tex_slot *t = replace_check(r, tex, data, err);
+    if (!t) {
+        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    }
+    rill__img *img = make_image(r, data, "texture replacement", err);
+    if (!img) {
+        return err ? err->code : RILL_ERR_VULKAN;
+    }
+    return replace_queue(r, tex, t, img, 0, err);
+}
+
+rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
+                                             const rill_texture *tex,
+                                             const rill_tex_data *const *data, rill_error *err) {
+    for (uint32_t k = 0; k < count; k++) {
+        if (!replace_check(r, tex[k], data[k], err)) {
+            return err ? err->code : RILL_ERR_INVALID_ARGUMENT; /* nothing queued */
+        }
+    }
+    if (!count) {
+        return RILL_OK;
+    }
+    uint32_t batch = ++r->tex_next_batch ? r->tex_next_batch : ++r->tex_next_batch;
+    rill_result res = RILL_OK;
+    for (uint32_t k = 0; k < count && res == RILL_OK; k++) {
+        tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, tex[k].id)];
+        rill__img *img = make_image(r, data[k], "texture replacement", err);
+        res = img ? replace_queue(r, tex[k], t, img, batch, err)
+                  : (err ? err->code : RILL_ERR_VULKAN);
+    }
+    if (res != RILL_OK) { /* all or nothing: drop what this batch queued */
+        for (uint32_t k = 0; k < count; k++) {
+            tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, tex[k].id)];
+            if (t->pending && t->batch == batch) {
+                rill__img_destroy(r->gpu, t->pending);
+                t->pending = NULL;
+            }
+        }
+    }
+    return res;
 }
 
 bool rill_render_texture_pending(const rill_renderer *r, rill_texture tex) {

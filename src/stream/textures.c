@@ -15,6 +15,7 @@
 
 #define NO_LEVEL (-1)
 #define DEFAULT_WORK 32768u
+#define DEFAULT_APPLY_BYTES (16ull << 20)
 
 typedef struct ts_tex {
     uint64_t bytes[2]; /* [RILL_TEX_LOW], [RILL_TEX_FULL] */
@@ -57,8 +58,9 @@ struct rill_texstream {
     uint32_t *free_users;
     uint32_t *pending; /* textures with a request in flight (resident != target) */
     uint8_t *blocked;  /* per material, scratch of apply_ready_groups (all zero between calls) */
+    uint32_t *applied; /* per material, scratch of apply_ready_groups: groups applied */
     uint32_t npending, cpending;
-    uint32_t ntex, ctex, nmat, cmat, cgroups, cblocked, nusers, cusers, nfree, cfree;
+    uint32_t ntex, ctex, nmat, cmat, cgroups, cblocked, capplied, nusers, cusers, nfree, cfree;
     uint32_t live_users;
     bool due_now, restart, evaluated_once, was_on; /* restart: settings changed mid-sweep */
     /* the sweep in progress */
@@ -76,7 +78,8 @@ rill_texstream_settings rill_texstream_settings_default(void) {
                                      .full_distance = 60.0f,
                                      .low_distance = 90.0f,
                                      .interval = 0.5,
-                                     .work_per_update = DEFAULT_WORK};
+                                     .work_per_update = DEFAULT_WORK,
+                                     .apply_bytes_per_update = DEFAULT_APPLY_BYTES};
 }
 
 float rill_texstream_low_distance(const rill_texstream_settings *s) {
@@ -132,11 +135,12 @@ void rill_texstream_destroy(rill_texstream *ts) {
     rill_free(ts->free_users);
     rill_free(ts->pending);
     rill_free(ts->blocked);
+    rill_free(ts->applied);
     rill_free(ts);
 }
 
 uint32_t rill_texstream_add_texture(rill_texstream *ts, uint64_t full_bytes, uint64_t low_bytes,
-                                    rill_tex_level resident) {
+                                    rill_texstream_level resident) {
     /* Every texture may enter the pending list once: reserve now so pushing there cannot fail. */
     if (!grow((void **)&ts->tex, &ts->ctex, ts->ntex + 1, sizeof *ts->tex) ||
         !grow((void **)&ts->pending, &ts->cpending, ts->ntex + 1, sizeof *ts->pending)) {
@@ -185,7 +189,8 @@ uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RI
                                      uint32_t flags) {
     if (!grow((void **)&ts->mat, &ts->cmat, ts->nmat + 1, sizeof *ts->mat) ||
         !grow((void **)&ts->groups, &ts->cgroups, ts->nmat + 1, sizeof *ts->groups) ||
-        !grow((void **)&ts->blocked, &ts->cblocked, ts->nmat + 1, 1)) {
+        !grow((void **)&ts->blocked, &ts->cblocked, ts->nmat + 1, 1) ||
+        !grow((void **)&ts->applied, &ts->capplied, ts->nmat + 1, sizeof *ts->applied)) {
         return RILL_TEXSTREAM_NONE;
     }
     uint32_t id = ts->nmat++;
@@ -229,7 +234,7 @@ void rill_texstream_remove_texture(rill_texstream *ts, uint32_t tex) {
     ts_tex *x = &ts->tex[tex];
     if (x->requested != NO_LEVEL) {
         if (ts->ops.cancel) {
-            ts->ops.cancel(ts->ops.user, tex, (rill_tex_level)x->requested);
+            ts->ops.cancel(ts->ops.user, tex, (rill_texstream_level)x->requested);
         }
         ts->cancels++;
         x->requested = NO_LEVEL; /* dropped from the pending list at the next apply pass */
@@ -359,7 +364,7 @@ static void retarget_one(rill_texstream *ts, uint32_t t) {
     x->target = want;
     if (x->requested != NO_LEVEL && x->requested != want) {
         if (ts->ops.cancel) {
-            ts->ops.cancel(ts->ops.user, t, (rill_tex_level)x->requested);
+            ts->ops.cancel(ts->ops.user, t, (rill_texstream_level)x->requested);
         }
         ts->cancels++;
         x->requested = NO_LEVEL;
@@ -373,7 +378,7 @@ static void retarget_one(rill_texstream *ts, uint32_t t) {
         }
         ts->requests++;
         if (ts->ops.request) {
-            ts->ops.request(ts->ops.user, t, (rill_tex_level)want);
+            ts->ops.request(ts->ops.user, t, (rill_texstream_level)want);
         }
     }
 }
@@ -481,7 +486,9 @@ static uint32_t tex_group(rill_texstream *ts, const ts_tex *x) {
 }
 
 /* Drops cancelled entries; a group applies when none of its textures still waits for data
- * (every texture of a group whose resident level differs from its target is in the list). */
+ * (every texture of a group whose resident level differs from its target is in the list), whole,
+ * while this update's apply bytes last (the first ready group always goes). blocked[] per group:
+ * 0 undecided, 1 waits, 2 applies in this update. */
 static void apply_ready_groups(rill_texstream *ts) {
     uint8_t *blocked = ts->blocked;
     uint32_t n = 0;
@@ -498,17 +505,29 @@ static void apply_ready_groups(rill_texstream *ts) {
         }
     }
     ts->npending = n;
+    uint64_t cap =
+        ts->set.apply_bytes_per_update ? ts->set.apply_bytes_per_update : DEFAULT_APPLY_BYTES;
+    uint64_t spent = 0;
+    uint32_t napplied = 0;
     n = 0;
     for (uint32_t i = 0; i < ts->npending; i++) {
         uint32_t t = ts->pending[i];
         ts_tex *x = &ts->tex[t];
-        if (blocked[tex_group(ts, x)]) {
+        uint32_t g = tex_group(ts, x);
+        if (blocked[g] == 0) { /* the first texture of a ready group: apply it now or later */
+            blocked[g] = napplied && spent >= cap ? 1 : 2;
+            if (blocked[g] == 2) {
+                ts->applied[napplied++] = g;
+            }
+        }
+        if (blocked[g] == 1) {
             ts->pending[n++] = t;
             continue;
         }
         if (ts->ops.apply) {
-            ts->ops.apply(ts->ops.user, t, (rill_tex_level)x->target);
+            ts->ops.apply(ts->ops.user, t, (rill_texstream_level)x->target);
         }
+        spent += x->bytes[x->target];
         x->resident = x->target;
         x->requested = NO_LEVEL;
         x->ready = NO_LEVEL;
@@ -518,6 +537,9 @@ static void apply_ready_groups(rill_texstream *ts) {
     ts->npending = n;
     for (uint32_t i = 0; i < n; i++) {
         blocked[tex_group(ts, &ts->tex[ts->pending[i]])] = 0;
+    }
+    for (uint32_t i = 0; i < napplied; i++) {
+        blocked[ts->applied[i]] = 0;
     }
 }
 
@@ -566,7 +588,7 @@ bool rill_texstream_update(rill_texstream *ts, double now, bool active, const fl
     return finished || (due && on && !camera);
 }
 
-void rill_texstream_data_ready(rill_texstream *ts, uint32_t tex, rill_tex_level level) {
+void rill_texstream_data_ready(rill_texstream *ts, uint32_t tex, rill_texstream_level level) {
     if (tex >= ts->ntex || ts->tex[tex].requested != (int8_t)level) {
         return; /* cancelled or never asked for */
     }
@@ -575,22 +597,22 @@ void rill_texstream_data_ready(rill_texstream *ts, uint32_t tex, rill_tex_level 
 
 /* >>queries ---------------------------------------------------------------------------------- */
 
-rill_tex_level rill_texstream_target(const rill_texstream *ts, uint32_t tex) {
-    return tex < ts->ntex ? (rill_tex_level)ts->tex[tex].target : RILL_TEX_LOW;
+rill_texstream_level rill_texstream_target(const rill_texstream *ts, uint32_t tex) {
+    return tex < ts->ntex ? (rill_texstream_level)ts->tex[tex].target : RILL_TEX_LOW;
 }
 
-rill_tex_level rill_texstream_resident(const rill_texstream *ts, uint32_t tex) {
-    return tex < ts->ntex ? (rill_tex_level)ts->tex[tex].resident : RILL_TEX_LOW;
+rill_texstream_level rill_texstream_resident(const rill_texstream *ts, uint32_t tex) {
+    return tex < ts->ntex ? (rill_texstream_level)ts->tex[tex].resident : RILL_TEX_LOW;
 }
 
-rill_tex_level rill_texstream_material_level(const rill_texstream *ts, uint32_t material) {
+rill_texstream_level rill_texstream_material_level(const rill_texstream *ts, uint32_t material) {
     if (material >= ts->nmat) {
         return RILL_TEX_LOW;
     }
     for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
         uint32_t t = ts->mat[material].slots[i];
         if (t != RILL_TEXSTREAM_NONE) {
-            return (rill_tex_level)ts->tex[t].resident;
+            return (rill_texstream_level)ts->tex[t].resident;
         }
     }
     return RILL_TEX_LOW;

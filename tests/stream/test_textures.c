@@ -12,7 +12,7 @@
 typedef struct call {
     char op; /* 'r' request, 'c' cancel, 'a' apply */
     uint32_t tex;
-    rill_tex_level level;
+    rill_texstream_level level;
 } call;
 
 typedef struct rec {
@@ -20,18 +20,18 @@ typedef struct rec {
     uint32_t n;
 } rec;
 
-static void rec_push(rec *r, char op, uint32_t tex, rill_tex_level level) {
+static void rec_push(rec *r, char op, uint32_t tex, rill_texstream_level level) {
     if (r->n < MAX_CALLS) {
         r->calls[r->n++] = (call){op, tex, level};
     }
 }
-static void on_request(void *u, uint32_t t, rill_tex_level l) {
+static void on_request(void *u, uint32_t t, rill_texstream_level l) {
     rec_push(u, 'r', t, l);
 }
-static void on_cancel(void *u, uint32_t t, rill_tex_level l) {
+static void on_cancel(void *u, uint32_t t, rill_texstream_level l) {
     rec_push(u, 'c', t, l);
 }
-static void on_apply(void *u, uint32_t t, rill_tex_level l) {
+static void on_apply(void *u, uint32_t t, rill_texstream_level l) {
     rec_push(u, 'a', t, l);
 }
 
@@ -445,6 +445,25 @@ static void test_remove(void **state) {
     fx_free(f);
 }
 
+/* Ready groups beyond the update's apply bytes wait for the next update, whole. */
+static void test_apply_bytes_spread(void **state) {
+    (void)state;
+    rill_texstream_settings s = rill_texstream_settings_default();
+    s.apply_bytes_per_update = 2000; /* one two-texture group (2 x 1000 full bytes) */
+    fx *f = fx_new(&s);
+    for (int i = 0; i < 3; i++) {
+        material_at(f, 2, (float)i, 0, NULL);
+    }
+    frame(f, 0.0, -10.0f);
+    assert_int_equal(count(&f->rec, 'r'), 6);
+    deliver_all(f);
+    for (uint32_t k = 1; k <= 3; k++) {
+        frame(f, 0.016, -10.0f);
+        assert_int_equal(count(&f->rec, 'a'), 2 * k); /* one group per update, never half */
+    }
+    fx_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hysteresis),
@@ -460,6 +479,7 @@ int main(void) {
         cmocka_unit_test(test_memory_after_1000_cycles),
         cmocka_unit_test(test_sliced_sweep),
         cmocka_unit_test(test_remove),
+        cmocka_unit_test(test_apply_bytes_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

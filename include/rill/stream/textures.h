@@ -59,10 +59,10 @@ extern "C" {
 #define RILL_TEXSTREAM_SLOTS 5u /* base colour, normal, metallic-roughness, occlusion, emissive */
 #define RILL_TEXSTREAM_NONE 0xFFFFFFFFu
 
-typedef enum rill_tex_level {
+typedef enum rill_texstream_level {
     RILL_TEX_LOW = 0, /* the `#low` tail of the chain */
     RILL_TEX_FULL = 1,
-} rill_tex_level;
+} rill_texstream_level;
 
 enum {
     RILL_TEXSTREAM_CUSTOM_SHADER = 1u << 0, /* never streamed */
@@ -76,6 +76,9 @@ typedef struct rill_texstream_settings {
     uint64_t budget_bytes;
     double interval;          /* seconds between evaluations; default 0.5 (2 Hz) */
     uint32_t work_per_update; /* items of a sweep per update; 0 = 32768 */
+    /* Bytes of ready groups applied per update (whole groups; the first always goes), so a burst
+     * of landed loads spreads its uploads over frames; 0 = 16 MiB. */
+    uint64_t apply_bytes_per_update;
 } rill_texstream_settings;
 
 rill_texstream_settings rill_texstream_settings_default(void);
@@ -83,9 +86,9 @@ rill_texstream_settings rill_texstream_settings_default(void);
 float rill_texstream_low_distance(const rill_texstream_settings *s);
 
 typedef struct rill_texstream_ops {
-    void (*request)(void *user, uint32_t tex, rill_tex_level level);
-    void (*cancel)(void *user, uint32_t tex, rill_tex_level level);
-    void (*apply)(void *user, uint32_t tex, rill_tex_level level);
+    void (*request)(void *user, uint32_t tex, rill_texstream_level level);
+    void (*cancel)(void *user, uint32_t tex, rill_texstream_level level);
+    void (*apply)(void *user, uint32_t tex, rill_texstream_level level);
     void *user;
 } rill_texstream_ops;
 
@@ -99,7 +102,7 @@ void rill_texstream_destroy(rill_texstream *ts);
 /* A texture resident at `resident`; bytes are the GPU bytes of each level set. Returns its id
  * (dense from 0) or RILL_TEXSTREAM_NONE when memory runs out. */
 uint32_t rill_texstream_add_texture(rill_texstream *ts, uint64_t full_bytes, uint64_t low_bytes,
-                                    rill_tex_level resident);
+                                    rill_texstream_level resident);
 /* A material; slots[i] = texture id or RILL_TEXSTREAM_NONE; flags RILL_TEXSTREAM_*. */
 uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RILL_TEXSTREAM_SLOTS],
                                      uint32_t flags);
@@ -127,12 +130,12 @@ const rill_texstream_settings *rill_texstream_get_settings(const rill_texstream 
 bool rill_texstream_update(rill_texstream *ts, double now, bool active, const float camera[3]);
 /* The carrier reports that a requested level's data is ready to apply. Reports for a level no
  * longer wanted are ignored (the request was cancelled). */
-void rill_texstream_data_ready(rill_texstream *ts, uint32_t tex, rill_tex_level level);
+void rill_texstream_data_ready(rill_texstream *ts, uint32_t tex, rill_texstream_level level);
 
-rill_tex_level rill_texstream_target(const rill_texstream *ts, uint32_t tex);
-rill_tex_level rill_texstream_resident(const rill_texstream *ts, uint32_t tex);
+rill_texstream_level rill_texstream_target(const rill_texstream *ts, uint32_t tex);
+rill_texstream_level rill_texstream_resident(const rill_texstream *ts, uint32_t tex);
 /* The level a material shows: its textures' resident level (one level for all of them). */
-rill_tex_level rill_texstream_material_level(const rill_texstream *ts, uint32_t material);
+rill_texstream_level rill_texstream_material_level(const rill_texstream *ts, uint32_t material);
 /* True while one of the material's textures has a request in flight. */
 bool rill_texstream_material_swapping(const rill_texstream *ts, uint32_t material);
 /* Nearest user distance at the last evaluation (FLT_MAX with no user or no camera). */
