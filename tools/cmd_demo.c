@@ -36,6 +36,9 @@
 #define DEMO_STREETS_PER_DISTRICT 4u
 #define DEMO_DISTRICT_SIZE 200.0f /* metres between district centres */
 #define DEMO_DEFAULT_ENTITIES 1000000u
+/* Worlds of at least this many entities get 1024^2 textures (texture streaming has something to
+ * stream); smaller ones (tests) keep 128^2 so they stay quick to write and export. */
+#define DEMO_BIG_TEXTURES_FROM 100000u
 
 /* >>components -------------------------------------------------------------------------------- */
 
@@ -572,7 +575,8 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
         return r;
     }
     if ((r = out_path(path, sizeof(path), out, "models", err)) != RILL_OK ||
-        (r = rill_demo_write_assets(path, err)) != RILL_OK) {
+        (r = rill_demo_write_assets(path, target >= DEMO_BIG_TEXTURES_FROM ? 1024u : 128u, err)) !=
+            RILL_OK) {
         return r;
     }
     /* District size: the target spread over at least 16 districts, at most 1000 entities each. */
@@ -1056,7 +1060,8 @@ static void demo_usage(FILE *f) {
             "\n"
             "Writes the demo city as a project into DIR/project (project.toml, main.rsn, one\n"
             "streamed SceneInstance per 200 m district, district scenes, textured .glb models and\n"
-            "their PNG textures), about N entities in the whole world (default %u); exports it\n"
+            "their PNG textures, 1024x1024 from 100000 entities up, else 128x128), about N\n"
+            "entities in the whole world (default %u); exports it\n"
             "with LODs, BC textures and edges to DIR/demo.rpak; then plays the pack: loads\n"
             "main.rsn, renders DIR/overview.png and DIR/street.png headless (--size, default\n"
             "1280x720; --no-render skips this) and flies over it into DIR/fly (`rill fly PACK\n"

@@ -113,10 +113,9 @@ static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]
     out[3] = 255;
 }
 
-/* 1024 x 1024: big enough that texture streaming matters (a BC7 chain ~1.4 MB, its "#low" tail
- * ~87 KB), as in a real city's materials. */
-static rill_result write_textures(const char *dir, rill_error *err) {
-    const uint32_t n = 1024;
+/* n x n. The demo world uses 1024: big enough that texture streaming matters (a BC7 chain ~1.4 MB,
+ * its "#low" tail ~87 KB), as in a real city's materials. */
+static rill_result write_textures(const char *dir, uint32_t n, rill_error *err) {
     uint8_t *px = malloc((size_t)n * n * 4u);
     if (!px)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
@@ -466,12 +465,12 @@ static void build_gate(mdl *m) {
     box(p, (float[3]){-14, 24, -3}, (float[3]){14, 30, 3}, 2);
 }
 
-rill_result rill_demo_write_assets(const char *models_dir, rill_error *err) {
+rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, rill_error *err) {
     char tex_dir[1100];
     snprintf(tex_dir, sizeof tex_dir, "%s/textures", models_dir);
     rill_result r = rill_dir_create_all(tex_dir, err);
     if (r == RILL_OK)
-        r = write_textures(tex_dir, err);
+        r = write_textures(tex_dir, texture_size, err);
     static const char *const names[] = {"building_0", "building_1", "building_2", "building_3",
                                         "tree",       "lamp",       "bench",      "car",
                                         "ground",     "tower",      "fountain",   "gate"};

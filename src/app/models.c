@@ -127,6 +127,7 @@ void rill_app_models_flush(rill_app_models *m) {
     if (!m)
         return;
     rill_scene_models_flush(m->scene);
+    rill_render_assets_set_time(m->gpu, rill_app_get_time(m->app)->real_elapsed);
     rill_render_assets_update(m->gpu);
 }
 

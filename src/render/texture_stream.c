@@ -388,7 +388,7 @@ static void watch_landings(rill__tsc *c) {
             i++;
             continue;
         }
-        double ms = (c->now - l->requested_at) * 1000.0;
+        double ms = RILL_MAX(c->now - l->requested_at, 0.0) * 1000.0; /* clock switched */
         c->stats.full_latency_ms_max = RILL_MAX(c->stats.full_latency_ms_max, ms);
         c->stats.full_latency_ms_sum += ms;
         c->stats.full_landed++;

@@ -547,8 +547,9 @@ bool rill_texstream_update(rill_texstream *ts, double now, bool active, const fl
     uint64_t t0 = now_ns();
     bool on = active && ts->set.enabled;
     double interval = ts->set.interval > 0 ? ts->set.interval : 0.5;
-    bool due =
-        ts->due_now || !ts->evaluated_once || on != ts->was_on || now - ts->last_eval >= interval;
+    /* A clock that went back (a caller switching clocks) counts as due, never as a long wait. */
+    bool due = ts->due_now || !ts->evaluated_once || on != ts->was_on ||
+               now - ts->last_eval >= interval || now < ts->last_eval;
     /* The sweep in progress restarts when the gate or the settings changed under it; anything
      * else (a tick, a new material) waits for it to finish, so a steady stream of new models
      * cannot keep it from ever finishing. */

@@ -163,6 +163,10 @@ static void test_cadence_2hz(void **state) {
     assert_false(frame(f, 0.3, -10.0f));
     assert_true(frame(f, 0.2, -10.0f));
     assert_int_equal(count(&f->rec, 'r'), 1);
+    /* A clock that goes back evaluates at once rather than waiting for it to catch up. */
+    f->now = 1.0;
+    assert_true(frame(f, 0.0, -10.0f));
+    assert_false(frame(f, 0.1, -10.0f));
     /* A settings change evaluates at the next update. */
     rill_texstream_settings s = rill_texstream_settings_default();
     s.full_distance = 5.0f;
