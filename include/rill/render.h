@@ -774,7 +774,9 @@ typedef struct rill_render_texture_streaming_stats {
     uint32_t queued, loading;           /* requests waiting for a loading slot / loading */
     uint32_t replacing;                 /* GPU switches waiting for their uploads (renderer-wide) */
     uint64_t swap_ns_last, swap_ns_max; /* main-thread time sending a batch of swaps */
-    uint64_t update_ns_last, update_ns_max; /* main-thread time of the whole streaming update */
+    /* main-thread time of the whole streaming update (the user sweep's slice, loads, decisions,
+     * the swap batch) */
+    uint64_t update_ns_last, update_ns_max;
     /* Full swaps from the evaluation that requested them to the frame that switched them on
      * screen (rill_render_assets_set_time's clock): count, worst and mean. Add up to one
      * interval (0.5 s) for the time from crossing full_distance to that evaluation. */
