@@ -184,7 +184,8 @@ rill_texstream *rill__tsc_decisions(rill__tsc *c) {
 /* The gate and camera as the stream module published them this frame ("StreamingState"). */
 static bool gate(const rill__tsc *c, float cam[3], bool *has_cam) {
     rill_resource res = rill_world_find_resource(c->world, "StreamingState");
-    const rill_streaming_state *st = res ? rill_world_get_resource(c->world, res) : NULL;
+    const rill_streaming_state *st =
+        rill_resource_valid(res) ? rill_world_get_resource(c->world, res) : NULL;
     *has_cam = st && st->camera != RILL_ENTITY_NULL;
     if (*has_cam) {
         memcpy(cam, st->camera_position, sizeof(float) * 3);
