@@ -207,8 +207,8 @@ void rill__tsc_add_model(rill__tsc *c, const rill_gltf_model *m, const rill_rend
         ts_tex[t] = RILL_TEXSTREAM_NONE;
         rill__tex_origin *o = &origins[t];
         c->stats.bytes_read += o->read_bytes;
-        if (!o->path || !gpu->textures[t].id) {
-            continue;
+        if (!o->path || !gpu->textures[t].id || o->low_bytes >= o->full_bytes) {
+            continue; /* not streamable, or a chain that is all tail (<= 256 px): nothing to gain */
         }
         uint32_t id = rill_texstream_add_texture(c->ts, o->full_bytes, o->low_bytes,
                                                  o->low ? RILL_TEX_LOW : RILL_TEX_FULL);
