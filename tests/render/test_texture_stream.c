@@ -155,7 +155,7 @@ static void fx_open(fx *f, uint64_t upload_budget) {
     uint8_t *a = make_rmip((const uint8_t[3]){255, 0, 0}, &na);
     uint8_t *b = make_rmip((const uint8_t[3]){0, 0, 255}, &nb);
     uint8_t *g = make_glb(&ng);
-    rill_rpak_writer *pw = rill_rpak_writer_create(NULL);
+    rill_rpak_writer *pw = rill_rpak_writer_create(NULL, NULL);
     assert_int_equal(
         rill_rpak_writer_add(pw, "models/q.glb", g, ng, RILL_RPAK_COMPRESSION_AUTO, &err), RILL_OK);
     assert_int_equal(
@@ -179,18 +179,18 @@ static void fx_open(fx *f, uint64_t upload_budget) {
     rill_free(a), rill_free(b), rill_free(g);
     assert_int_equal(rill_rpak_open_memory(f->pack_bytes, pack_size, "t.rpak", &f->pak, &err),
                      RILL_OK);
-    f->vfs = rill_vfs_create(NULL);
+    f->vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_rpak_mount(f->vfs, f->pak, &err), RILL_OK);
-    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs});
+    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
     assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
 
     rill_renderer_desc d;
     memset(&d, 0, sizeof d);
     d.width = W, d.height = H, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     d.upload_budget_bytes = upload_budget;
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK)
+    if (!(f->r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
-    f->w = rill_world_create(NULL);
+    f->w = rill_world_create(NULL, NULL);
     assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
     rill_stream_desc sd = rill_stream_query_defaults();
     sd.world = f->w;
