@@ -38,6 +38,8 @@ typedef struct fixture {
     uint32_t w, h; /* output size */
 } fixture;
 
+static int live_fixtures;
+
 static rill_result grab_graph(rill_rg *g, void *user, rill_error *err) {
     (void)err;
     ((fixture *)user)->graph = g;
@@ -77,6 +79,7 @@ static fixture *make(rill_render_quality q, uint32_t w, uint32_t h) {
     f->cas.sharpening_strength = 0.6f;
     f->w = w;
     f->h = h;
+    live_fixtures++;
     return f;
 }
 
@@ -86,6 +89,10 @@ static void destroy(fixture *f) {
     rill_renderer_destroy(f->r);
     rill_free(f);
     assert_int_equal(st.validation_messages, 0);
+    /* the TAA history and every AA image are freed with the renderer */
+    if (--live_fixtures == 0) {
+        assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
+    }
 }
 
 /* The scene: a tilted white cube at x = shift in front of a red one, lit by a sun, on a dark
@@ -480,6 +487,32 @@ static void test_taa_reset(void **state) {
     destroy(f);
 }
 
+/* A mixed-passthrough camera's alpha (0 where no geometry is) survives TAA: resolved like the
+ * colour, so it matches the frame without TAA away from the edges (and the filters keep it). */
+static void test_taa_keeps_alpha(void **state) {
+    (void)state;
+    fixture *f = make(RILL_RENDER_QUALITY_HIGH, W, H);
+    static uint8_t plain[NPX], taa[NPX];
+    scene(f, 0, 0);
+    f->snap.view.passthrough = RILL_PASSTHROUGH_MIXED;
+    frame(f, plain);
+    for (int i = 0; i < 8; i++) {
+        scene(f, 0, 0);
+        f->snap.view.passthrough = RILL_PASSTHROUGH_MIXED;
+        route(f, true, true, true, true);
+        frame(f, taa);
+    }
+    uint32_t clear = 0, off = 0;
+    for (size_t i = 3; i < NPX; i += 4) {
+        clear += taa[i] == 0;
+        off += abs(taa[i] - plain[i]) > 24;
+    }
+    print_message("alpha: %u pixels clear, %u off by > 24 from the plain frame\n", clear, off);
+    assert_true(clear > W * H / 4);
+    assert_true(off < W * H / 25);
+    destroy(f);
+}
+
 /* Settings as hostile input: out-of-range enums, a NaN or huge strength, and a routed payload
  * shorter than the struct (another type registered under the same name) all render with the
  * defaults (FXAA High, SMAA High, CAS clamped), no validation message. */
@@ -525,7 +558,7 @@ int main(void) {
         cmocka_unit_test(test_absent_and_slots), cmocka_unit_test(test_taa_tier),
         cmocka_unit_test(test_fxaa_smaa),        cmocka_unit_test(test_cas),
         cmocka_unit_test(test_taa_moving),       cmocka_unit_test(test_taa_reset),
-        cmocka_unit_test(test_hostile_settings),
+        cmocka_unit_test(test_taa_keeps_alpha),  cmocka_unit_test(test_hostile_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

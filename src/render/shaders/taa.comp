@@ -36,7 +36,7 @@ vec3 from_ycocg(vec3 c) {
 
 // The history at uv through a Catmull-Rom spline over its 4x4 nearest texels: resampling it
 // every frame at a moving sub-pixel offset does not blur it the way bilinear fetches would.
-vec3 history_at(vec2 uv) {
+vec4 history_at(vec2 uv) {
     vec2 pos = uv * vec2(pc.size) - 0.5;
     vec2 base = floor(pos), t = pos - base;
     vec2 t2 = t * t, t3 = t2 * t;
@@ -47,14 +47,14 @@ vec3 history_at(vec2 uv) {
     vec2 wx[4] = vec2[](vec2(w0.x), vec2(w1.x), vec2(w2.x), vec2(w3.x));
     float wy[4] = float[](w0.y, w1.y, w2.y, w3.y);
     ivec2 hi = ivec2(pc.size) - 1;
-    vec3 sum = vec3(0.0);
+    vec4 sum = vec4(0.0);
     for (int j = 0; j < 4; j++) {
         for (int i = 0; i < 4; i++) {
             ivec2 q = clamp(ivec2(base) + ivec2(i - 1, j - 1), ivec2(0), hi);
-            sum += texelFetch(history, q, 0).rgb * (wx[i].x * wy[j]);
+            sum += texelFetch(history, q, 0) * (wx[i].x * wy[j]);
         }
     }
-    return max(sum, vec3(0.0));
+    return max(sum, vec4(0.0));
 }
 
 void main() {
@@ -62,7 +62,11 @@ void main() {
     if (p.x >= int(pc.size.x) || p.y >= int(pc.size.y))
         return;
     ivec2 hi = ivec2(pc.size) - 1;
-    vec3 c = max(texelFetch(current, p, 0).rgb, vec3(0.0));
+    vec4 c4 = texelFetch(current, p, 0);
+    vec3 c = max(c4.rgb, vec3(0.0));
+    // Alpha (the passthrough mask of mixed-reality cameras) is resolved alongside, clamped to
+    // the neighbourhood's range.
+    float amin = c4.a, amax = c4.a;
     vec3 cy = to_ycocg(compress(c));
     vec3 mn = cy, mx = cy, m1 = vec3(0.0), m2 = vec3(0.0);
     float nearest = 2.0;
@@ -70,7 +74,10 @@ void main() {
     for (int y = -1; y <= 1; y++) {
         for (int x = -1; x <= 1; x++) {
             ivec2 q = clamp(p + ivec2(x, y), ivec2(0), hi);
-            vec3 s = to_ycocg(compress(max(texelFetch(current, q, 0).rgb, vec3(0.0))));
+            vec4 s4 = texelFetch(current, q, 0);
+            vec3 s = to_ycocg(compress(max(s4.rgb, vec3(0.0))));
+            amin = min(amin, s4.a);
+            amax = max(amax, s4.a);
             mn = min(mn, s);
             mx = max(mx, s);
             m1 += s;
@@ -83,11 +90,13 @@ void main() {
         }
     }
     vec3 res = c;
+    float alpha = c4.a;
     vec2 uv = (vec2(p) + 0.5) / vec2(pc.size);
     vec2 prev = uv - texelFetch(motion, at, 0).xy;
     bool inside = all(greaterThanEqual(prev, vec2(0.0))) && all(lessThanEqual(prev, vec2(1.0)));
     if (pc.reset == 0u && inside) {
-        vec3 h = to_ycocg(compress(history_at(prev)));
+        vec4 h4 = history_at(prev);
+        vec3 h = to_ycocg(compress(h4.rgb));
         // Clip the history towards the centre of the neighbourhood's colour box: colours the
         // pixel cannot have now (disocclusion, lighting change, where a moving object was) are
         // rejected. The box is the mean +- one standard deviation of the 3x3 samples, inside
@@ -101,8 +110,9 @@ void main() {
         if (m > 1.0)
             h = centre + v / m;
         res = expand(from_ycocg(mix(h, cy, pc.current_weight)));
+        alpha = mix(clamp(h4.a, amin, amax), c4.a, pc.current_weight);
     }
-    // The current frame's alpha passes through (mixed passthrough output: docs/channels.md).
-    imageStore(result, p, vec4(res, texelFetch(current, p, 0).a));
-    imageStore(history_out, p, vec4(res, 1.0));
+    // Alpha: the mixed passthrough mask (docs/channels.md), resolved like the colour.
+    imageStore(result, p, vec4(res, alpha));
+    imageStore(history_out, p, vec4(res, alpha));
 }
