@@ -11,7 +11,8 @@
  * selectable, preserve-identity, ghost: normal, hidden, wireframe, ghost 0.35), a left click picks
  * the nearest selectable entity under the cursor (its name goes in the overlay), F1 toggles the
  * overlay, F2 cycles the quality tier, F3/F4 lower/raise the render scale, F5 turns texture
- * streaming on/off, F6 shows the texture state heatmap, Esc quits. The overlay
+ * streaming on/off, F6 shows the texture state heatmap, F7 switches vsync, Esc quits. The
+ * overlay
  * lists the effects that ran for the camera with their GPU time; the integrated-GPU hint shows as
  * a toast for the first seconds.
  */
@@ -185,7 +186,7 @@ static const char *tier_name(rill_render_quality q) {
 }
 
 /* F2 cycles the quality tier (Low -> Medium -> High -> Low), F3/F4 lower/raise the render scale
- * by 0.1 (of the logical window, [0.1, 2]). */
+ * by 0.1 (of the logical window, [0.1, 2]), F7 switches vsync. */
 static void runtime_keys(viewer *v, const rill_input *in) {
     rill_renderer_settings rs;
     rill_renderer_get_settings(v->r, &rs);
@@ -195,6 +196,10 @@ static void runtime_keys(viewer *v, const rill_input *in) {
                                                                         : RILL_RENDER_QUALITY_HIGH;
         rill_renderer_set_quality(v->r, q);
         printf("rill run: quality %s\n", tier_name(q));
+    }
+    if (in->key_pressed[RILL_KEY_F1 + 6]) {
+        rill_renderer_set_vsync(v->r, !rs.vsync);
+        printf("rill run: vsync %s\n", rs.vsync ? "off" : "on");
     }
     float step = (float)in->key_pressed[RILL_KEY_F1 + 3] - (float)in->key_pressed[RILL_KEY_F1 + 2];
     if (step != 0.0f) {
@@ -246,13 +251,13 @@ static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings 
     if (n + 1 < cap) {
         n += (size_t)snprintf(
             v->text + n, cap - n,
-            "\nquality %s (F2)  scale %.1f (F3/F4) -> 3D %ux%u  shadows %u\n"
+            "\nquality %s (F2)  scale %.1f (F3/F4) -> 3D %ux%u  shadows %u  present %s (F7)\n"
             "entities %u  instances %u loaded, %u loading, %u unloaded\n"
             "lod %u / %u / %u / %u  streaming %.2f ms\n",
             tier_name(rs->quality), (double)rs->render_scale, rs->width_3d, rs->height_3d,
-            rs->shadow_map_size, rill_world_entity_count(rill_app_world(app)), ss.loaded,
-            ss.loading, ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1], ls.per_level[2],
-            ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
+            rs->shadow_map_size, rs->present_mode, rill_world_entity_count(rill_app_world(app)),
+            ss.loaded, ss.loading, ss.unloaded + ss.failed, ls.per_level[0], ls.per_level[1],
+            ls.per_level[2], ls.per_level[3], (double)rill_app_last_streaming_ns(app) / 1e6);
     }
     if (n + 1 < cap)
         n += texture_overlay(v, rill_app_models_render_assets(rill_content_models(v->content)),
@@ -532,7 +537,7 @@ static void usage(FILE *f) {
         "          ghost channels (normal, hidden, wireframe, ghost 0.35), left click picks the\n"
         "          nearest selectable entity (named in the overlay), F1 overlay (effects with\n"
         "          their GPU time), F2 quality tier, F3/F4 render scale, F5 texture streaming\n"
-        "          on/off, F6 texture state heatmap, Esc quit.\n"
+        "          on/off, F6 texture state heatmap, F7 vsync, Esc quit.\n"
         "          Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"

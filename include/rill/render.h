@@ -154,6 +154,9 @@ void rill_renderer_set_render_scale(rill_renderer *r, float scale);
  * unless desc.shadow_map_size was given, the shadow map size. Raising it brings back every effect
  * the cameras' routed settings still hold (the ceiling never touches the settings). */
 void rill_renderer_set_quality(rill_renderer *r, rill_render_quality quality);
+/* Windowed: switches vsync (FIFO; off: MAILBOX, else IMMEDIATE) by making the swapchain again at
+ * the next frame. Headless: only recorded. */
+void rill_renderer_set_vsync(rill_renderer *r, bool vsync);
 
 /* What the renderer applies now. */
 typedef struct rill_renderer_settings {
@@ -164,8 +167,9 @@ typedef struct rill_renderer_settings {
     float render_scale_applied; /* of the output: min(render_scale / display_scale, 1) */
     uint32_t width, height;     /* output */
     uint32_t width_3d, height_3d;
-    bool vsync;          /* FIFO present mode (windowed) */
-    bool integrated_gpu; /* the device is an integrated GPU */
+    bool vsync;               /* asked: FIFO present mode (windowed) */
+    const char *present_mode; /* the swapchain's: "fifo", "mailbox", "immediate"; "none" headless */
+    bool integrated_gpu;      /* the device is an integrated GPU */
     /* The integrated-GPU hint of this launch (integrated GPU and a tier other than Low, logged
      * once at creation; cleared by choosing Low), "" when none. Show it; it changes nothing. */
     const char *hint;

@@ -228,6 +228,10 @@ rill_result rill__frame_end(rill__gpu *gpu, rill__cmd *cmd, rill_error *err);
 /* The swapchain image for this frame (windowed), else NULL; and the surface size. */
 rill__img *rill__frame_swapchain_image(rill__gpu *gpu);
 void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out_h);
+/* Windowed: the swapchain is made again with the present mode for vsync at the next frame. */
+void rill__gpu_set_vsync(rill__gpu *gpu, bool vsync);
+/* "fifo", "mailbox", "immediate" (the current swapchain's), or "none" headless. */
+const char *rill__gpu_present_mode(const rill__gpu *gpu);
 uint64_t rill__gpu_frame_index(const rill__gpu *gpu);
 uint32_t rill__gpu_frame_slot(const rill__gpu *gpu);
 uint32_t rill__gpu_frames_in_flight(const rill__gpu *gpu);

@@ -276,6 +276,13 @@ void rill_renderer_set_quality(rill_renderer *r, rill_render_quality quality) {
     }
 }
 
+void rill_renderer_set_vsync(rill_renderer *r, bool vsync) {
+    if (r) {
+        r->desc.vsync = vsync;
+        rill__gpu_set_vsync(r->gpu, vsync);
+    }
+}
+
 void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *out) {
     if (!out) {
         return;
@@ -294,6 +301,7 @@ void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *
     out->width_3d = (uint32_t)((float)r->width * r->render_scale + 0.5f);
     out->height_3d = (uint32_t)((float)r->height * r->render_scale + 0.5f);
     out->vsync = r->desc.vsync;
+    out->present_mode = rill__gpu_present_mode(r->gpu);
     out->integrated_gpu = rill__gpu_get_caps(r->gpu)->device_type == 1;
     out->hint = r->hint;
 }

@@ -1,6 +1,8 @@
 /* test_render_window.c: the windowed path on a virtual X display (run under xvfb-run): GLFW
- * surface, swapchain, acquire/present with vsync off (MAILBOX or IMMEDIATE) and on (FIFO), and
- * swapchain re-creation after a window resize. Validation on; any message fails. */
+ * surface, swapchain, acquire/present with vsync off (MAILBOX or IMMEDIATE) and on (FIFO), a
+ * vsync switch at runtime (rill_renderer_set_vsync: the swapchain is made again with the other
+ * present mode), and swapchain re-creation after a window resize. Validation on; any message fails.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,12 +51,19 @@ static void run_window(bool vsync) {
     snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
     snap.sun.illuminance = 2.0f;
     snap.sun.shadows = true;
+    rill_renderer_settings rs;
     for (int f = 0; f < 12; f++) {
         if (f == 6)
             glfwSetWindowSize(win, 200, 100); /* the swapchain must follow */
+        if (f == 3 || f == 9)
+            rill_renderer_set_vsync(r, f == 3 ? !vsync : vsync); /* and a vsync switch */
         glfwPollEvents();
         if (rill_renderer_render(r, &snap, &err) != RILL_OK)
             fail_msg("frame %d: %s", f, err.msg);
+        rill_renderer_get_settings(r, &rs);
+        bool want_fifo = (f >= 3 && f < 9) ? !vsync : vsync;
+        if (want_fifo != (strcmp(rs.present_mode, "fifo") == 0))
+            fail_msg("frame %d: present mode %s with vsync %d", f, rs.present_mode, want_fifo);
     }
     assert_int_equal(rill_renderer_wait_idle(r, &err), RILL_OK);
     int fw = 0, fh = 0;

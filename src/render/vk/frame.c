@@ -174,7 +174,25 @@ static void collect_timings(rill__gpu *gpu, vk_frame *f) {
     gpu->timing_count = n;
 }
 
+void rill__gpu_set_vsync(rill__gpu *gpu, bool vsync) {
+    if (gpu->desc.vsync != vsync) {
+        gpu->desc.vsync = vsync;
+        gpu->swap_dirty = gpu->surface != VK_NULL_HANDLE;
+    }
+}
+
+const char *rill__gpu_present_mode(const rill__gpu *gpu) {
+    if (!gpu->swapchain) {
+        return "none";
+    }
+    return gpu->present_mode == VK_PRESENT_MODE_FIFO_KHR        ? "fifo"
+           : gpu->present_mode == VK_PRESENT_MODE_MAILBOX_KHR   ? "mailbox"
+           : gpu->present_mode == VK_PRESENT_MODE_IMMEDIATE_KHR ? "immediate"
+                                                                : "other";
+}
+
 static rill_result recreate_swapchain(rill__gpu *gpu, rill_error *err) {
+    gpu->swap_dirty = false;
     RILL__VK_TRY(err, vkDeviceWaitIdle(gpu->dev));
     rill__vk_swapchain_destroy(gpu);
     return rill__vk_swapchain_create(gpu, err);
@@ -210,7 +228,8 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
          * the framebuffer size too (a minimized window, 0 x 0, keeps the old swapchain). */
         int fw = 0, fh = 0;
         glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, &fw, &fh);
-        if (fw > 0 && fh > 0 && ((uint32_t)fw != gpu->swap_w || (uint32_t)fh != gpu->swap_h)) {
+        if (fw > 0 && fh > 0 &&
+            ((uint32_t)fw != gpu->swap_w || (uint32_t)fh != gpu->swap_h || gpu->swap_dirty)) {
             rill_result r = recreate_swapchain(gpu, err);
             if (r != RILL_OK) {
                 return r;
@@ -636,6 +655,7 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
                : immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR
                            : mode;
     }
+    gpu->present_mode = mode;
     VkExtent2D ext = caps.currentExtent;
     if (ext.width == UINT32_MAX) {
         int w = 0, h = 0;

@@ -167,6 +167,8 @@ struct rill__gpu {
     VkSwapchainKHR swapchain;
     VkFormat swap_format;
     uint32_t swap_w, swap_h;
+    VkPresentModeKHR present_mode; /* of the current swapchain */
+    bool swap_dirty;               /* recreate at the next frame (vsync changed) */
     RILL_ARRAY(rill__img *) swap_images;
     RILL_ARRAY(VkSemaphore) swap_done;
     uint32_t swap_index;
