@@ -435,9 +435,9 @@ static void test_taa_moving(void **state) {
     destroy(f);
 }
 
-/* TAA history restarts: a frame with `reset`, a camera cut (90 degree turn) and a resize each
- * give exactly the first frame of a fresh renderer (no history, the jitter sequence restarted);
- * without them the history shows (the frame differs). */
+/* TAA history restarts: a frame with `reset`, a camera cut (90 degree turn), a resize and a
+ * render-scale change each give exactly the first frame of a fresh renderer (no history, the jitter
+ * sequence restarted); without them the history shows (the frame differs). */
 static void test_taa_reset(void **state) {
     (void)state;
     fixture *f = make(RILL_RENDER_QUALITY_HIGH, W, H);
@@ -483,6 +483,19 @@ static void test_taa_reset(void **state) {
     route(fresh, true, false, false, false);
     frame(fresh, b);
     assert_int_equal(differing(a, b, (size_t)(W / 2) * (H / 2) * 4, 0), 0);
+    destroy(fresh);
+    /* a render-scale change: the history follows the 3D size (half of the output here) */
+    frame(f, NULL);
+    rill_renderer_set_render_scale(f->r, 0.5f);
+    frame(f, a);
+    fresh = make(RILL_RENDER_QUALITY_HIGH, W / 2, H / 2);
+    rill_renderer_set_render_scale(fresh->r, 0.5f);
+    scene(fresh, 0, 0);
+    route(fresh, true, false, false, false);
+    frame(fresh, b);
+    assert_int_equal(differing(a, b, (size_t)(W / 2) * (H / 2) * 4, 0), 0);
+    frame(f, a); /* and it accumulates again at that size */
+    assert_true(differing(a, b, (size_t)(W / 2) * (H / 2) * 4, 0) > 0);
     destroy(fresh);
     destroy(f);
 }
