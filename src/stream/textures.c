@@ -15,7 +15,7 @@
 
 #define NO_LEVEL (-1)
 #define DEFAULT_WORK 32768u
-#define DEFAULT_APPLY_BYTES (16ull << 20)
+#define DEFAULT_APPLY_BYTES (4ull << 20)
 
 typedef struct ts_tex {
     uint64_t bytes[2]; /* [RILL_TEX_LOW], [RILL_TEX_FULL] */

@@ -9,6 +9,7 @@
  *     uploads over two frames: every frame drawn shows both slots low or both full, never one of
  *     each (the swap-frame golden: the pixel's colour says which level each slot samples);
  *   - the camera leaves: back to low the same way, GPU bytes back to the tails';
+ *   - streaming turned off at run time: both back to full, once;
  *   - 1000 near/far cycles: every swap lands, and GPU bytes and the render, stream and formats
  *     heaps are back where they were.
  * The textures are 512 x 512 RGBA8 chains whose level 0 is coloured (base red, emissive blue) and
@@ -330,6 +331,21 @@ static void test_swap_frames_never_mix(void **state) {
     frame(&f, false);
     rill_renderer_stats(f.r, &rs);
     assert_int_equal(rs.texture_bytes, low_gpu);
+
+    /* Streaming turned off at run time, camera still far: both back to full, once. */
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    uint64_t swaps = st.swaps;
+    rill_texstream_settings s = rill_render_assets_get_texture_streaming(f.ra);
+    s.enabled = false;
+    rill_render_assets_set_texture_streaming(f.ra, &s);
+    seen = settle(&f, true, &frames);
+    assert_int_equal(seen & SEEN_MIX, 0);
+    for (int i = 0; i < 60; i++) { /* a second of 2 Hz evaluations: nothing more to do */
+        frame(&f, false);
+    }
+    assert_int_equal(frame(&f, true), SEEN_FULL);
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_int_equal(st.swaps, swaps + 2);
     print_message("texture stream: %d frames, %llu bytes read\n", frames,
                   (unsigned long long)st.bytes_read);
     fx_close(&f);

@@ -77,7 +77,8 @@ typedef struct rill_texstream_settings {
     double interval;          /* seconds between evaluations; default 0.5 (2 Hz) */
     uint32_t work_per_update; /* items of a sweep per update; 0 = 32768 */
     /* Bytes of ready groups applied per update (whole groups; the first always goes), so a burst
-     * of landed loads spreads its uploads over frames; 0 = 16 MiB. */
+     * of landed loads spreads its uploads over frames; 0 = 4 MiB (about three 1024^2 BC7 chains).
+     */
     uint64_t apply_bytes_per_update;
 } rill_texstream_settings;
 
