@@ -25,20 +25,11 @@
 #include <cjson/cJSON.h>
 
 #include "rill/app.h"
+#include "rill/formats/image.h"
 #include "rill/render.h"
 #include "rill/scene/model.h"
 #include "rill/stream.h"
 #include "rill/terrain.h"
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
-#pragma GCC diagnostic pop
 
 #define FLY_DT (1.0 / 60.0)
 #define FLY_MAX_FRAMES 10000000ull
@@ -569,7 +560,7 @@ static bool write_frametime(const char *path, const fly_frame *fr, uint64_t n) {
              orange, 1);
     }
 #undef YOF
-    bool ok = stbi_write_png(path, W, H, 4, c.px, W * 4) != 0;
+    bool ok = rill_image_write_png(path, c.px, W, H, 4, NULL) == RILL_OK;
     free(c.px);
     return ok;
 }
@@ -631,7 +622,7 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
     }
 #undef MX
 #undef MZ
-    bool ok = stbi_write_png(path, S, S, 4, c.px, S * 4) != 0;
+    bool ok = rill_image_write_png(path, c.px, S, S, 4, NULL) == RILL_OK;
     free(c.px);
     return ok;
 }

@@ -13,16 +13,7 @@
 #include <string.h>
 
 #include "rill/formats/gltf.h"
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
-#pragma GCC diagnostic pop
+#include "rill/formats/image.h"
 
 /* >>textures ---------------------------------------------------------------------------------- */
 
@@ -125,9 +116,9 @@ static rill_result write_textures(const char *dir, uint32_t n, rill_error *err) 
                 texel((tex_kind)k, x, y, n, px + ((size_t)y * n + x) * 4u);
         char path[1200];
         snprintf(path, sizeof path, "%s/%s.png", dir, TEX_NAMES[k]);
-        if (!stbi_write_png(path, (int)n, (int)n, 4, px, (int)n * 4)) {
+        if (rill_image_write_png(path, px, n, n, 4, err) != RILL_OK) {
             free(px);
-            return rill_error_set(err, RILL_ERR_IO, "%s: cannot write", path);
+            return err ? err->code : RILL_ERR_IO;
         }
     }
     free(px);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "render_shaders.h"
+#include "rill/formats/image.h"
 
 /* stb_easy_font is a header-only library with a few static helpers this file does not call. */
 #pragma GCC diagnostic push
@@ -25,10 +26,6 @@
 #pragma GCC diagnostic ignored "-Wshadow"
 #include <stb/stb_easy_font.h>
 /* renderer.c keeps its copy of stb_image_write static, so this file has its own. */
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#include <stb/stb_image_write.h>
 #pragma GCC diagnostic pop
 
 #define LOGM "render"
@@ -333,8 +330,8 @@ rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, 
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
     }
     res = rill_renderer_read_capture(r, px, n, NULL, NULL, err);
-    if (res == RILL_OK && !stbi_write_png(path, (int)w, (int)h, 4, px, (int)w * 4)) {
-        res = rill_error_set(err, RILL_ERR_IO, "%s: cannot write PNG", path);
+    if (res == RILL_OK) {
+        res = rill_image_write_png(path, px, w, h, 4, err);
     }
     rill_free(px);
     return res;

@@ -9,18 +9,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "rill/formats/image.h"
 
 #define LOGM "render"
 
@@ -377,9 +366,8 @@ rill_result rill_renderer_write_png(rill_renderer *r, const char *path, rill_err
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
     }
     rill_result res = rill_renderer_read_pixels(r, px, n, err);
-    if (res == RILL_OK &&
-        !stbi_write_png(path, (int)r->width, (int)r->height, 4, px, (int)r->width * 4)) {
-        res = rill_error_set(err, RILL_ERR_IO, "%s: cannot write PNG", path);
+    if (res == RILL_OK) {
+        res = rill_image_write_png(path, px, r->width, r->height, 4, err);
     }
     rill_free(px);
     return res;

@@ -6,19 +6,16 @@
 #include <string.h>
 
 #include "rill/base.h"
+#include "rill/formats/image.h"
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #pragma GCC diagnostic ignored "-Wshadow"
 #include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
 #pragma GCC diagnostic pop
 #pragma GCC diagnostic ignored "-Wunused-function"
 
@@ -32,8 +29,9 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
     snprintf(path, sizeof(path), "%s/%s.png", RILL_GOLDEN_DIR, name);
     const char *update = getenv("RILL_UPDATE_GOLDEN");
     if (update && strcmp(update, "1") == 0) {
-        if (!stbi_write_png(path, (int)w, (int)h, 4, rgba, (int)w * 4)) {
-            snprintf(msg, cap, "%s: cannot write golden", path);
+        rill_error err = {0};
+        if (rill_image_write_png(path, rgba, w, h, 4, &err) != RILL_OK) {
+            snprintf(msg, cap, "%s: cannot write golden: %s", path, err.msg);
             return false;
         }
         return true;
@@ -78,10 +76,10 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
         if (tmp) {
             rill_dir_create_all(tmp, NULL);
             snprintf(out, sizeof(out), "%s/%s.actual.png", tmp, name);
-            stbi_write_png(out, (int)w, (int)h, 4, rgba, (int)w * 4);
+            rill_image_write_png(out, rgba, w, h, 4, NULL);
             snprintf(out, sizeof(out), "%s/%s.diff.png", tmp, name);
             if (diff)
-                stbi_write_png(out, (int)w, (int)h, 4, diff, (int)w * 4);
+                rill_image_write_png(out, diff, w, h, 4, NULL);
         }
         snprintf(msg, cap,
                  "%s: %.3f%% of pixels within +-%d (need %.1f%%), worst channel diff %d; diff: %s",
@@ -94,12 +92,13 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
 }
 
 uint8_t *golden_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t *out_size) {
-    int len = 0;
-    unsigned char *png = stbi_write_png_to_mem(rgba, (int)w * 4, (int)w, (int)h, 4, &len);
-    *out_size = png ? (size_t)len : 0;
+    uint8_t *png = NULL;
+    if (rill_image_encode_png(rgba, w, h, 4, &png, out_size, NULL) != RILL_OK) {
+        *out_size = 0;
+    }
     return png;
 }
 
 void golden_png_free(uint8_t *png) {
-    STBIW_FREE(png);
+    rill_free(png);
 }

@@ -257,12 +257,55 @@ static void test_half_floats(void **state) {
     assert_true(fabsf(rill_srgb_to_linear(rill_linear_to_srgb(0.25f)) - 0.25f) < 1e-5f);
 }
 
+/* PNG encoding (the engine's one PNG writer) round-trips through the loader, for RGBA and grey,
+ * and refuses empty or malformed input without allocating. */
+static void test_png_encode_round_trip(void **state) {
+    (void)state;
+    uint8_t rgba[3 * 2 * 4], grey[3 * 2];
+    for (uint32_t i = 0; i < 6; i++) {
+        rgba[i * 4 + 0] = (uint8_t)(i * 40);
+        rgba[i * 4 + 1] = (uint8_t)(255 - i * 30);
+        rgba[i * 4 + 2] = (uint8_t)(i * 7);
+        rgba[i * 4 + 3] = (uint8_t)(100 + i);
+        grey[i] = (uint8_t)(i * 50);
+    }
+    rill_error err = {0};
+    uint8_t *png = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_image_encode_png(rgba, 3, 2, 4, &png, &size, &err), RILL_OK);
+    assert_true(size > 8 && memcmp(png, "\x89PNG", 4) == 0);
+    rill_image img;
+    assert_int_equal(rill_image_load(png, size, "rt.png", RILL_PIXEL_RGBA8, &img, &err), RILL_OK);
+    assert_int_equal(img.width, 3);
+    assert_int_equal(img.height, 2);
+    assert_memory_equal(img.pixels, rgba, sizeof(rgba));
+    rill_image_free(&img);
+    rill_free(png);
+    assert_int_equal(rill_image_encode_png(grey, 3, 2, 1, &png, &size, &err), RILL_OK);
+    assert_int_equal(rill_image_load(png, size, "g.png", RILL_PIXEL_RGBA8, &img, &err), RILL_OK);
+    assert_int_equal(img.source_channels, 1);
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_int_equal(((uint8_t *)img.pixels)[i * 4], grey[i]);
+    }
+    rill_image_free(&img);
+    rill_free(png);
+    assert_int_equal(rill_image_encode_png(rgba, 0, 2, 4, &png, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_null(png);
+    assert_int_equal(rill_image_encode_png(rgba, 3, 2, 5, &png, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_image_encode_png(NULL, 3, 2, 4, &png, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_int_not_equal(rill_image_write_png("/nonexistent-dir/x.png", rgba, 3, 2, 4, &err),
+                         RILL_OK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_checkerboard_srgb),    cmocka_unit_test(test_alpha_premultiplied),
-        cmocka_unit_test(test_normals_renormalized), cmocka_unit_test(test_alpha_coverage),
-        cmocka_unit_test(test_odd_sizes_and_hdr),    cmocka_unit_test(test_load_errors),
-        cmocka_unit_test(test_half_floats),
+        cmocka_unit_test(test_checkerboard_srgb),     cmocka_unit_test(test_alpha_premultiplied),
+        cmocka_unit_test(test_normals_renormalized),  cmocka_unit_test(test_alpha_coverage),
+        cmocka_unit_test(test_odd_sizes_and_hdr),     cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_png_encode_round_trip), cmocka_unit_test(test_half_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,6 +83,16 @@ rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
 /* Releases the pixels and zeroes the image. NULL and empty images are fine. */
 void rill_image_free(rill_image *img);
 
+/* Encodes 8-bit pixels (channels 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA; rows tightly packed, top
+ * row first) as PNG into *out_data (rill_free it). RILL_ERR_INVALID_ARGUMENT for an empty or
+ * oversized image. */
+rill_result rill_image_encode_png(const uint8_t *pixels, uint32_t width, uint32_t height,
+                                  uint32_t channels, uint8_t **out_data, size_t *out_size,
+                                  rill_error *err);
+/* The same, written to path (atomically, rill_file_write_all). */
+rill_result rill_image_write_png(const char *path, const uint8_t *pixels, uint32_t width,
+                                 uint32_t height, uint32_t channels, rill_error *err);
+
 /* Number of levels in a full chain for a base of width x height: floor(log2(max side)) + 1. */
 uint32_t rill_image_mip_count(uint32_t width, uint32_t height);
 
