@@ -102,6 +102,35 @@ typedef struct rill_plugin_api {
 
 typedef const rill_plugin_api *(*rill_plugin_entry_fn)(const rill_host_api *host);
 
+/* The whole entry point of a plugin with one post-process effect whose shader is a file next to
+ * the library: RILL_PLUGIN_SINGLE_EFFECT("sepia", "1.0", "Sepia", "sepia.glsl", 16, fields,
+ * RILL_PLUGIN_PHASE_LDR_POST, 100) after `static const rill_plugin_field fields[]`. Plugins
+ * with several effects or inline shaders write rill_plugin_entry themselves. */
+#define RILL_PLUGIN_SINGLE_EFFECT(NAME, VERSION, ID, SHADER_PATH, SETTINGS_SIZE, FIELDS, PHASE,    \
+                                  ORDER)                                                           \
+    static const rill_plugin_api rill__plugin_api = {RILL_PLUGIN_ABI_MAJOR,                        \
+                                                     RILL_PLUGIN_ABI_MINOR,                        \
+                                                     sizeof(rill_plugin_api),                      \
+                                                     (NAME),                                       \
+                                                     (VERSION),                                    \
+                                                     NULL};                                        \
+    RILL_PLUGIN_EXPORT const rill_plugin_api *rill_plugin_entry(const rill_host_api *host);        \
+    const rill_plugin_api *rill_plugin_entry(const rill_host_api *host) {                          \
+        if (host && host->abi_major == RILL_PLUGIN_ABI_MAJOR) {                                    \
+            rill_plugin_effect_desc d = {sizeof(d),                                                \
+                                         (ID),                                                     \
+                                         NULL,                                                     \
+                                         (SHADER_PATH),                                            \
+                                         (SETTINGS_SIZE),                                          \
+                                         (FIELDS),                                                 \
+                                         (uint32_t)(sizeof(FIELDS) / sizeof((FIELDS)[0])),         \
+                                         (PHASE),                                                  \
+                                         (ORDER)};                                                 \
+            host->add_post_process(host->host, &d);                                                \
+        }                                                                                          \
+        return &rill__plugin_api; /* on a major mismatch the host reports it */                    \
+    }
+
 #ifdef __cplusplus
 }
 #endif

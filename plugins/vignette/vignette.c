@@ -28,24 +28,5 @@ static const rill_plugin_field fields[] = {
      "width of the falloff"},
 };
 
-static const rill_plugin_api api = {
-    RILL_PLUGIN_ABI_MAJOR, RILL_PLUGIN_ABI_MINOR, sizeof(rill_plugin_api), "vignette", "1.0", NULL};
-
-RILL_PLUGIN_EXPORT const rill_plugin_api *rill_plugin_entry(const rill_host_api *host);
-
-const rill_plugin_api *rill_plugin_entry(const rill_host_api *host) {
-    if (!host || host->abi_major != RILL_PLUGIN_ABI_MAJOR) {
-        return &api; /* the host reports the mismatch */
-    }
-    rill_plugin_effect_desc d = {sizeof(d),
-                                 "Vignette",
-                                 NULL,
-                                 "vignette.glsl",
-                                 16,
-                                 fields,
-                                 sizeof(fields) / sizeof(fields[0]),
-                                 RILL_PLUGIN_PHASE_LDR_POST,
-                                 200};
-    host->add_post_process(host->host, &d);
-    return &api;
-}
+RILL_PLUGIN_SINGLE_EFFECT("vignette", "1.0", "Vignette", "vignette.glsl", 16, fields,
+                          RILL_PLUGIN_PHASE_LDR_POST, 200)
