@@ -42,37 +42,15 @@ static void register_bench_components(rill_world *w) {
     const rill_field mr_fields[] = {
         RILL_FIELD(mesh_renderer, mesh, ASSET_PATH),
         RILL_FIELD(mesh_renderer, material, ASSET_PATH),
-        {.name = "cast_shadows",
-         .type = RILL_FIELD_BOOL,
-         .offset = offsetof(mesh_renderer, cast_shadows),
-         .count = 1,
-         .default_value = &yes},
+        RILL_FIELD_WITH(mesh_renderer, cast_shadows, BOOL, .default_value = &yes),
     };
     static const rill_enum_item shapes[] = {{"box", 0}, {"sphere", 1}, {"capsule", 2}};
     static const float half[3] = {0.5f, 0.5f, 0.5f};
     static const float fr = 0.6f;
     const rill_field co_fields[] = {
-        {.name = "shape",
-         .type = RILL_FIELD_ENUM,
-         .offset = offsetof(collider, shape),
-         .count = 1,
-         .enum_items = shapes,
-         .enum_count = 3},
-        {.name = "half_extents",
-         .type = RILL_FIELD_VEC3,
-         .offset = offsetof(collider, half_extents),
-         .count = 1,
-         .default_value = half,
-         .flags = RILL_FIELD_HAS_MIN,
-         .min = 0},
-        {.name = "friction",
-         .type = RILL_FIELD_F32,
-         .offset = offsetof(collider, friction),
-         .count = 1,
-         .default_value = &fr,
-         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
-         .min = 0,
-         .max = 1},
+        RILL_FIELD_WITH(collider, shape, ENUM, .enum_items = shapes, .enum_count = 3),
+        RILL_FIELD_WITH(collider, half_extents, VEC3, RILL_FIELD_MIN(0), .default_value = half),
+        RILL_FIELD_WITH(collider, friction, F32, RILL_FIELD_RANGE(0, 1), .default_value = &fr),
     };
     rill_type_desc mr = {.name = "MeshRenderer",
                          RILL_TYPE_LAYOUT(mesh_renderer),

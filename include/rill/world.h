@@ -210,6 +210,19 @@ typedef struct rill_type_desc {
         .name = #member, .type = RILL_FIELD_##TYPE, .offset = (uint32_t)offsetof(T, member),       \
         .count = 1                                                                                 \
     }
+/* RILL_FIELD with more designated members after the count (a range, a doc, a default):
+ *   RILL_FIELD_WITH(T, radius, F32, RILL_FIELD_MIN(0.0), .doc = "metres")
+ * (not for arrays: set .count in a full initializer instead). */
+#define RILL_FIELD_WITH(T, member, TYPE, ...)                                                      \
+    {                                                                                              \
+        .name = #member, .type = RILL_FIELD_##TYPE, .offset = (uint32_t)offsetof(T, member),       \
+        .count = 1, __VA_ARGS__                                                                    \
+    }
+/* The clamping flags and bounds of a field, for RILL_FIELD_WITH. */
+#define RILL_FIELD_MIN(lo) .flags = RILL_FIELD_HAS_MIN, .min = (lo)
+#define RILL_FIELD_MAX(hi) .flags = RILL_FIELD_HAS_MAX, .max = (hi)
+#define RILL_FIELD_RANGE(lo, hi)                                                                   \
+    .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = (lo), .max = (hi)
 /* Size and alignment of struct T for a rill_type_desc initializer. */
 #define RILL_TYPE_LAYOUT(T) .size = (uint32_t)sizeof(T), .align = (uint32_t) _Alignof(T)
 

@@ -298,16 +298,8 @@ static bool register_builtins(rill_world *w) {
     static const float quat_id[4] = {0, 0, 0, 1};
     static const rill_field transform_fields[] = {
         RILL_FIELD(rill_transform, translation, VEC3),
-        {.name = "rotation",
-         .type = RILL_FIELD_QUAT,
-         .offset = offsetof(rill_transform, rotation),
-         .count = 1,
-         .default_value = quat_id},
-        {.name = "scale",
-         .type = RILL_FIELD_VEC3,
-         .offset = offsetof(rill_transform, scale),
-         .count = 1,
-         .default_value = one3},
+        RILL_FIELD_WITH(rill_transform, rotation, QUAT, .default_value = quat_id),
+        RILL_FIELD_WITH(rill_transform, scale, VEC3, .default_value = one3),
     };
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     static const rill_field global_fields[] = {{.name = "matrix",
