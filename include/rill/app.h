@@ -84,7 +84,8 @@ typedef enum rill_graphics_quality {
  * for every missing key:
  *   [project]   name "Rill project", main_scene "" (none)
  *   [window]    width 1280, height 720, vsync true, title = the project name
- *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0]
+ *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0],
+ *               static_batching false (rill_render_batching: merge static model geometry)
  *   [streaming.texture] enabled true, full_distance 60, low_distance 90 (forced to at least
  *               full_distance + 5), budget_bytes 0 (no budget)
  *   [scene]     load_budget_ms 3 (> 0)
@@ -100,6 +101,7 @@ typedef struct rill_project {
     struct {
         rill_graphics_quality graphics_quality; /* LOW, MEDIUM or HIGH after resolution */
         float render_scale;
+        bool static_batching;
     } rendering;
     struct {
         struct {

@@ -651,6 +651,7 @@ typedef struct rill_render_stats {
     uint32_t gpu_memory_blocks;
     char device_name[256];
     bool fill_mode_non_solid; /* wireframe (polygon mode line) is available */
+    bool multi_draw_indirect; /* static batches of one material draw as one indirect call */
     bool validation;          /* validation layers are on */
     uint64_t triangles;       /* triangles drawn by the last frame, all passes (shadows too) */
     uint64_t texture_bytes;   /* GPU bytes of the levels every live texture holds now */
@@ -803,6 +804,38 @@ void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
 /* Debug view: every model material drawn flat in the colour of its texture state: green full,
  * blue "#low", amber swapping (a request in flight), grey not streamed. */
 void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
+/* Static batching of the ModelMesh entities the cache resolves (off by default; project.toml
+ * [rendering] static_batching turns it on for content). Static geometry is merged per (cell of a
+ * uniform grid, material, LOD level, channel mask) into one mesh per key, drawn as one instance;
+ * never batched: PRESERVE_IDENTITY entities, blended materials, entities with a RenderMode other
+ * than normal (LOD levels switched off, crossfades, instances on their way out), entities that
+ * moved in the last static_frames frames (animated), and groups of one (instancing draws those).
+ * A change to an entity (channels, mesh, material, RenderMode, transform) rebuilds its cell only;
+ * until it is rebuilt the cell's members draw one by one, so the picture never waits for a
+ * rebuild. A channel's render mode is resolved per batch at extract: changing it rebuilds
+ * nothing. docs/channels.md "Static batching". */
+typedef struct rill_render_batching {
+    bool enabled;
+    float cell_size;          /* metres; 0 = 64 */
+    uint32_t cells_per_frame; /* cells rebuilt per extract at most; 0 = 16 */
+    uint32_t static_frames;   /* frames without moving before an entity is batched; 0 = 60 */
+} rill_render_batching;
+typedef struct rill_render_batching_stats {
+    bool enabled;
+    float cell_size;
+    uint32_t cells;            /* cells that ever held a candidate */
+    uint32_t batches;          /* batch meshes alive */
+    uint32_t batched_entities; /* entities drawn by them */
+    uint32_t materials;        /* distinct materials of the batches (one indirect draw each) */
+    uint32_t cells_built_last_frame;
+    uint64_t cells_built;       /* total rebuilds */
+    double build_ms_last_frame; /* CPU time building cells in the last extract */
+    double build_ms_total, build_ms_max_cell;
+} rill_render_batching_stats;
+/* Changes the settings from the next extract on (a new cell size or off drops every batch). */
+void rill_render_assets_set_batching(rill_render_assets *ra, const rill_render_batching *settings);
+void rill_render_assets_get_batching_stats(const rill_render_assets *ra,
+                                           rill_render_batching_stats *out);
 
 /* Snapshot storage owned by the caller, reused across frames (no allocation once grown). */
 typedef struct rill_render_extract_buf {

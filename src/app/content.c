@@ -774,6 +774,9 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
     c->models = rill_app_enable_models(c->app, renderer, NULL, err);
     if (!c->models)
         return err ? err->code : RILL_ERR_IO;
+    rill_render_assets_set_batching(
+        rill_app_models_render_assets(c->models),
+        &(rill_render_batching){.enabled = c->project.rendering.static_batching});
     rill_app_models_flush(c->models);
     rill_app_models_stats ms;
     rill_app_models_get_stats(c->models, &ms);

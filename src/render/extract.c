@@ -3,6 +3,7 @@
  * are resolved through the world's rill_render_assets to the uploaded model's mesh and material,
  * RenderMode picks how each draws. The snapshot holds copies (matrices, handles, light values),
  * never pointers into component storage, so the world may change while the frame is recorded. */
+#include "batch.h"
 #include "model_assets.h"
 #include "render_internal.h"
 #include "rill/channels.h"
@@ -75,34 +76,60 @@ static void neg_z(const float m[16], float out[3]) {
     out[2] = -m[10] / n;
 }
 
-/* Appends one drawn instance; its RenderMode (when the entity has one) says how it draws. */
-static bool push_instance(rill_world *world, const rill_render_components *comps,
-                          rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
-                          rill_material mat, const rill_global_transform *xf) {
+/* Appends one drawn instance with the entity's RenderMode rm and SceneChannels sc (each may be
+ * NULL): how it draws. */
+static bool push_looked(rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
+                        rill_material mat, const rill_global_transform *xf,
+                        const rill_render_mode_component *rm, const rill_scene_channels *sc) {
     rill_render_instance in;
     memset(&in, 0, sizeof(in)); /* mode NORMAL; no stack garbage in the unset fields */
     in.id = e;
     in.mesh = mesh;
     in.material = mat;
     memcpy(in.transform, xf->m, sizeof(in.transform));
-    const rill_render_mode_component *rm =
-        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
     if (rm) {
         in.mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
         in.ghost_opacity = rm->ghost_opacity;
     }
     /* The one per-entity resolution every pass reads: the entity's channels through the modes
      * resource, joined with its own RenderMode by precedence. */
-    const rill_scene_channels *sc = buf->channel_modes && comps->scene_channels.id
-                                        ? rill_world_get(world, e, comps->scene_channels)
-                                        : NULL;
-    if (sc && (sc->mask & (buf->channel_modes->hidden | buf->channel_modes->wireframe |
-                           buf->channel_modes->ghost))) {
+    if (sc && buf->channel_modes &&
+        (sc->mask & (buf->channel_modes->hidden | buf->channel_modes->wireframe |
+                     buf->channel_modes->ghost))) {
         float op = 1.0f;
         rill_render_mode cm = rill_channels_resolve(buf->channel_modes, sc->mask, &op);
         in.mode = rill_channels_join(in.mode, in.ghost_opacity, cm, op, &in.ghost_opacity);
     }
     return rill_array_push(&buf->instances, in);
+}
+
+/* Appends one drawn instance; its RenderMode (when the entity has one) says how it draws. */
+static bool push_instance(rill_world *world, const rill_render_components *comps,
+                          rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
+                          rill_material mat, const rill_global_transform *xf) {
+    const rill_render_mode_component *rm =
+        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
+    const rill_scene_channels *sc = buf->channel_modes && comps->scene_channels.id
+                                        ? rill_world_get(world, e, comps->scene_channels)
+                                        : NULL;
+    return push_looked(buf, e, mesh, mat, xf, rm, sc);
+}
+
+/* One ModelMesh entity with static batching on: offered to the batcher, pushed when no batch
+ * draws it (the component lookups are shared by both). */
+static bool batch_or_push(rill_world *world, const rill_render_components *comps,
+                          rill_render_extract_buf *buf, rill__batcher *bt, rill_entity e,
+                          const rill_model_mesh *mm, rill_mesh mesh, rill_material mat,
+                          const rill_global_transform *xf) {
+    const rill_render_mode_component *rm =
+        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
+    const rill_scene_channels *sc =
+        comps->scene_channels.id ? rill_world_get(world, e, comps->scene_channels) : NULL;
+    bool own_normal = !rm || rm->mode == RILL_RENDER_MODE_NORMAL;
+    if (rill__batch_take(bt, e, mm, mesh, mat, xf->m, sc ? sc->mask : 0, own_normal)) {
+        return true;
+    }
+    return push_looked(buf, e, mesh, mat, xf, rm, sc);
 }
 
 /* A camera found by extract, with what it is sorted by. */
@@ -245,6 +272,10 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     }
     if (comps->model_mesh.id && rill_world_component_len(world, comps->model_mesh)) {
         rill_render_assets *ra = rill__render_assets_of(world);
+        /* Static batching (batch.c): entities a batch draws are skipped here; the batches are
+         * appended after the walk. */
+        rill__batcher *bt = rill__render_assets_batcher(ra);
+        bool batching = rill__batch_begin(bt, world);
         memset(&qd, 0, sizeof(qd));
         qd.with[0] = comps->model_mesh;
         qd.with[1] = b->global_transform;
@@ -252,13 +283,20 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         while (ra && rill_query_next(&q)) {
             rill_mesh mesh;
             rill_material mat;
-            if (!rill__render_assets_resolve(ra, rill_query_get(&q, 0), &mesh, &mat)) {
+            const rill_model_mesh *mm = rill_query_get(&q, 0);
+            if (!rill__render_assets_resolve(ra, mm, &mesh, &mat)) {
                 continue; /* not loaded or not uploaded yet, or failed (warned once) */
             }
-            if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1))) {
+            const rill_global_transform *xf = rill_query_get(&q, 1);
+            bool ok = batching ? batch_or_push(world, comps, buf, bt, q.entity, mm, mesh, mat, xf)
+                               : push_instance(world, comps, buf, q.entity, mesh, mat, xf);
+            if (!ok) {
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                                       "render: out of memory in extract");
             }
+        }
+        if (batching && !rill__batch_end(bt, buf->channel_modes, buf)) {
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
         }
     }
 

@@ -381,6 +381,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
             uint32_t i = ch.inst[j], prev = ch.prev[j], mi = ch.mesh[j], ti = ch.mat[j];
             const rill_render_instance *in = &snap->instances[i];
             const mat_slot *mt = &r->materials[ti];
+            uint64_t in_block = r->meshes[mi].block ? 1ull << 16 : 0u;
             if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
                 /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
                  * nothing. A mesh with an edge buffer draws it (sorted first: bit 16 clear);
@@ -407,9 +408,11 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                         (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
                 } else {
                     /* Pool slots are below 65536, so 16 bits each keep the (double-sided,
-                     * material, mesh) order and the key fits in 33 bits. */
-                    uint64_t key =
-                        ((uint64_t)mt->double_sided << 32) | ((uint64_t)ti << 16) | (uint64_t)mi;
+                     * material, shared-block, mesh) order and the key fits in 34 bits: meshes
+                     * of shared blocks (static batches) follow each other within a material, so
+                     * draw_list draws them with one indirect call. */
+                    uint64_t key = ((uint64_t)mt->double_sided << 33) | ((uint64_t)ti << 17) |
+                                   in_block | (uint64_t)mi;
                     opaque[n_opaque++] = (draw_item){key, i, prev};
                     if (vs->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
                         ghosts[n_ghosts++] = (draw_item){ghost_key(in, mi), i, prev};
@@ -420,8 +423,8 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                 is_caster(&ch, j, p->shadow_radius)) {
                 /* Masked casters sort after opaque ones and by material, which they bind. */
                 uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
-                                   ? (1ull << 32) | ((uint64_t)ti << 16) | (uint64_t)mi
-                                   : (uint64_t)mi;
+                                   ? (1ull << 33) | ((uint64_t)ti << 17) | in_block | (uint64_t)mi
+                                   : in_block | (uint64_t)mi;
                 casters[n_casters++] = (draw_item){key, i, prev};
                 n_plain += mt->alpha_mode != RILL_ALPHA_MASK;
             }
@@ -440,9 +443,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     if (!rill_array_reserve(&r->sort_tmp, ninst_in ? ninst_in : 1)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     }
-    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 33);
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 34);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
-    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 33);
+    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 34);
     sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 17);
     sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 32);
     r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;

@@ -86,15 +86,75 @@ typedef struct draw_binding {
     bool edges; /* draw the meshes' edge buffers (line lists) instead of their triangles */
 } draw_binding;
 
+/* One VkDrawIndexedIndirectCommand. */
+typedef struct indirect_cmd {
+    uint32_t index_count, instance_count, first_index;
+    int32_t vertex_offset;
+    uint32_t first_instance;
+} indirect_cmd;
+
+/* Items i.. that can share one indirect draw with item i: meshes in the same shared block (same
+ * buffers) and, when materials are bound, the same material. Returns the end of the span. */
+static uint32_t block_span(const rill_renderer *r, const rill__view *vs, const draw_item *items,
+                           uint32_t i, uint32_t n, bool same_material) {
+    const rill_render_instance *inst = vs->snap->instances;
+    const rill_render_instance *a = &inst[items[i].inst];
+    uint32_t block = rill__mesh_get(r, a->mesh)->block, j = i + 1;
+    while (j < n) {
+        const rill_render_instance *b = &inst[items[j].inst];
+        const mesh_slot *bm = rill__mesh_get(r, b->mesh);
+        if (!bm || bm->block != block || (same_material && b->material.id != a->material.id)) {
+            break;
+        }
+        j++;
+    }
+    return j;
+}
+
+/* Draws items[i..end) (meshes of one shared block) as one indirect draw: one command per run of
+ * equal keys (instanced). False when the frame has no room for the commands. */
+static bool draw_indirect(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items,
+                          uint32_t i, uint32_t end, uint32_t first, bool batch) {
+    rill_renderer *r = ctx->r;
+    const rill_render_instance *inst = vs->snap->instances;
+    uint32_t count = 0;
+    for (uint32_t k = i; k < end; k += batch ? key_run(items, k, end) : 1) {
+        count++;
+    }
+    rill__buf *buf = NULL;
+    uint64_t off = 0;
+    indirect_cmd *c =
+        rill__frame_alloc(ctx->cmd, (uint64_t)count * sizeof(indirect_cmd), 16, &buf, &off);
+    if (!c) {
+        return false;
+    }
+    uint32_t at = 0;
+    for (uint32_t k = i; k < end;) {
+        uint32_t run = batch ? key_run(items, k, end) : 1;
+        const mesh_slot *ms = rill__mesh_get(r, inst[items[k].inst].mesh);
+        c[at++] =
+            (indirect_cmd){ms->index_count, run, ms->first_index, ms->vertex_offset, first + k};
+        r->triangles += (uint64_t)(ms->index_count / 3u) * run;
+        k += run;
+    }
+    rill__cmd_draw_indexed_indirect(ctx->cmd, buf, off, count);
+    r->draw_calls++;
+    return true;
+}
+
 /* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
- * batch, neighbours with the same key (mesh and material) become one instanced draw. */
+ * batch, neighbours with the same key (mesh and material) become one instanced draw. Meshes in a
+ * shared block (static batches) that follow each other with one material draw as one indirect
+ * draw where the device has multi-draw indirect (triangles only; edges draw one by one). */
 static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items, uint32_t n,
                       uint32_t first, const draw_binding *db, bool batch) {
     rill_renderer *r = ctx->r;
     rill__cmd *cmd = ctx->cmd;
     const rill_render_instance *inst = vs->snap->instances;
     rill__pipe *bound = NULL;
-    uint32_t cur_mesh = 0, cur_mat = 0;
+    const rill__buf *cur_vb = NULL, *cur_ib = NULL;
+    uint32_t cur_mat = 0;
+    bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
     for (uint32_t i = 0; i < n;) {
         const rill_render_instance *a = &inst[items[i].inst];
         const mesh_slot *ms = rill__mesh_get(r, a->mesh);
@@ -117,12 +177,22 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
             }
         }
         bool edges = db && db->edges;
-        if (a->mesh.id != cur_mesh) {
-            rill__cmd_bind_mesh(cmd, ms->vb, edges ? ms->eb : ms->ib);
-            cur_mesh = a->mesh.id;
+        rill__buf *ib = edges ? ms->eb : ms->ib;
+        if (ms->vb != cur_vb || ib != cur_ib) {
+            rill__cmd_bind_mesh(cmd, ms->vb, ib);
+            cur_vb = ms->vb;
+            cur_ib = ib;
         }
-        rill__cmd_draw_indexed(cmd, edges ? ms->edge_index_count : ms->index_count, run, 0,
-                               first + i);
+        if (ms->block && mdi && !edges) {
+            uint32_t end = block_span(r, vs, items, i, n, db && db->pipes);
+            if (end > i + run && draw_indirect(ctx, vs, items, i, end, first, batch)) {
+                i = end;
+                continue;
+            }
+        }
+        /* An edge buffer indexes the mesh's own vertices: only the vertex offset applies. */
+        rill__cmd_draw_indexed_at(cmd, edges ? ms->edge_index_count : ms->index_count, run,
+                                  edges ? 0u : ms->first_index, ms->vertex_offset, first + i);
         r->draw_calls++;
         r->triangles += edges ? 0u : (uint64_t)(ms->index_count / 3u) * run;
         i += run;

@@ -30,6 +30,7 @@ enum {
     RILL__BUF_STORAGE = 1u << 3,
     RILL__BUF_TRANSFER_SRC = 1u << 4,
     RILL__BUF_TRANSFER_DST = 1u << 5,
+    RILL__BUF_INDIRECT = 1u << 6, /* draw parameters (rill__cmd_draw_indexed_indirect) */
 };
 
 enum {
@@ -59,8 +60,9 @@ typedef struct rill__gpu_caps {
     char device_name[256];
     int device_type; /* 0 other, 1 integrated, 2 discrete, 3 virtual, 4 cpu */
     bool fill_mode_non_solid;
-    bool texture_bc; /* BC1-BC7 sampled images (else the renderer decodes them to RGBA8) */
-    bool anisotropy; /* samplerAnisotropy */
+    bool texture_bc;          /* BC1-BC7 sampled images (else the renderer decodes them to RGBA8) */
+    bool anisotropy;          /* samplerAnisotropy */
+    bool multi_draw_indirect; /* multiDrawIndirect + drawIndirectFirstInstance */
     bool timestamps;
     bool validation;
     float timestamp_period_ns;
@@ -122,6 +124,10 @@ rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t fir
 bool rill__fmt_is_block(rill__fmt fmt);
 uint32_t rill__fmt_unit_bytes(rill__fmt fmt);
 bool rill__buf_ready(const rill__buf *buf);
+/* The number of the last upload queued into buf (0: none), and whether upload `seq` (and every one
+ * before it) has been recorded, so a range written by it can be drawn. */
+uint64_t rill__buf_upload_seq(const rill__buf *buf);
+bool rill__buf_seq_done(const rill__buf *buf, uint64_t seq);
 bool rill__img_ready(const rill__img *img);
 
 typedef enum rill__sampler_kind {
@@ -270,6 +276,14 @@ rill_result rill__cmd_bind_transient_set(rill__cmd *cmd, uint32_t set_index,
 void rill__cmd_push(rill__cmd *cmd, const void *data, uint32_t size);
 void rill__cmd_depth_bias(rill__cmd *cmd, float constant, float slope);
 void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices);
+/* With a vertex offset (meshes sharing buffers, render_pools.c). */
+void rill__cmd_draw_indexed_at(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
+                               uint32_t first_index, int32_t vertex_offset,
+                               uint32_t first_instance);
+/* `count` VkDrawIndexedIndirectCommand records (20 bytes each) at offset of buf (created with
+ * RILL__BUF_INDIRECT); needs caps.multi_draw_indirect when count > 1. */
+void rill__cmd_draw_indexed_indirect(rill__cmd *cmd, rill__buf *buf, uint64_t offset,
+                                     uint32_t count);
 void rill__cmd_draw_indexed(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
                             uint32_t first_index, uint32_t first_instance);
 void rill__cmd_dispatch(rill__cmd *cmd, uint32_t x, uint32_t y, uint32_t z);

@@ -6,8 +6,11 @@
 #include "model_assets.h"
 #include "texture_stream.h"
 
+#include "batch.h"
 #include <math.h>
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LOGM "render"
@@ -22,6 +25,8 @@ typedef struct asset_entry {
     uint32_t *ts_tex;             /* per glTF texture: texstream id (texture streaming) */
     uint32_t *ts_mat;             /* per glTF material + the default one: texstream id */
     uint64_t last_used;
+    uint32_t level;     /* LOD level from the path (_lodN) */
+    uint64_t *mat_hash; /* per material (material_count + 1, the default last): its content */
 } asset_entry;
 
 /* A material user the sweep found: a ModelMesh entity, the texstream user it feeds. */
@@ -52,6 +57,11 @@ struct rill_render_assets {
     uint64_t stream_ns_last, stream_ns_max; /* user sweep + carrier update */
     bool heatmap;
     rill_material heat[HEAT_NUM];
+    rill__batcher *batcher;
+    /* Material content -> the first uploaded material with it (asset id << 32 | index), so
+     * static batches of equal materials from different assets (LOD levels, models sharing
+     * textures) share one material and draw together. */
+    rill_map canon;
 };
 
 /* The world resource holds only the pointer. */
@@ -105,14 +115,28 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
     rill_texstream_settings ts =
         desc->texture_streaming ? *desc->texture_streaming : rill_texstream_settings_default();
     ra->tsc = rill__tsc_create(desc->renderer, desc->assets, desc->world, &ts);
+    ra->batcher = rill__batch_create(desc->renderer, ra);
     assets_resource ar = {ra};
-    if (!ra->tsc || !rill_world_set_resource(desc->world, res, &ar)) {
+    if (!ra->tsc || !ra->batcher || !rill_world_set_resource(desc->world, res, &ar)) {
         rill__tsc_destroy(ra->tsc);
+        rill__batch_destroy(ra->batcher);
         rill_free(ra);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_assets_create: out of memory");
         return NULL;
     }
     return ra;
+}
+
+static void drop_canon(rill_render_assets *ra, asset_entry *e) {
+    for (uint32_t i = 0; e->mat_hash && e->model && i <= e->model->material_count; i++) {
+        uint64_t v = 0;
+        if (rill_map_get(&ra->canon, e->mat_hash[i], &v) &&
+            v == (((uint64_t)e->asset.id << 32) | i)) {
+            rill_map_remove(&ra->canon, e->mat_hash[i]);
+        }
+    }
+    rill_free(e->mat_hash);
+    e->mat_hash = NULL;
 }
 
 static void free_entry(rill_render_assets *ra, asset_entry *e) {
@@ -122,6 +146,7 @@ static void free_entry(rill_render_assets *ra, asset_entry *e) {
     }
     rill_free(e->ts_tex);
     rill_free(e->ts_mat);
+    drop_canon(ra, e);
     if (e->gpu.meshes) {
         /* The renderer defers the GPU frees until the frames in flight are done. */
         rill_render_model_destroy(ra->renderer, &e->gpu);
@@ -137,6 +162,7 @@ void rill_render_assets_destroy(rill_render_assets *ra) {
     if (!ra) {
         return;
     }
+    rill__batch_destroy(ra->batcher); /* its meshes first: they use the entries' materials */
     for (uint32_t i = 0; i < ra->entries.len; i++) {
         free_entry(ra, ra->entries.data[i]);
     }
@@ -148,6 +174,7 @@ void rill_render_assets_destroy(rill_render_assets *ra) {
         rill_render_material_destroy(ra->renderer, ra->heat[i]);
     }
     rill__tsc_destroy(ra->tsc);
+    rill_map_free(&ra->canon);
     rill_world_remove_resource(ra->world, ra->resource);
     rill_free(ra);
 }
@@ -183,6 +210,88 @@ static rill_result create_streamed(rill_render_assets *ra, asset_entry *e, const
     return res;
 }
 
+/* One texture reference's part of a material's content: the image by its resolved path (an
+ * embedded image by its asset and index: never shared), the sampler and the reference itself. */
+static uint64_t texref_hash(const rill_gltf_model *m, const rill_gltf_texref *t, const char *dir,
+                            uint32_t asset_id, uint64_t h) {
+    if (t->texture < 0 || (uint32_t)t->texture >= m->texture_count) {
+        return rill_hash64_seed("none", 4, h);
+    }
+    const rill_gltf_texture *tx = &m->textures[t->texture];
+    if (tx->image >= 0 && (uint32_t)tx->image < m->image_count && m->images[tx->image].uri) {
+        h = rill_hash64_seed(dir, strlen(dir), h);
+        h = rill_hash64_str(m->images[tx->image].uri) ^ (h * 0x9E3779B97F4A7C15ull);
+    } else {
+        uint32_t id[2] = {asset_id, (uint32_t)tx->image};
+        h = rill_hash64_seed(id, sizeof(id), h);
+    }
+    if (tx->sampler >= 0 && (uint32_t)tx->sampler < m->sampler_count) {
+        const rill_gltf_sampler *s = &m->samplers[tx->sampler];
+        uint32_t sv[4] = {s->mag_filter, s->min_filter, s->wrap_s, s->wrap_t};
+        h = rill_hash64_seed(sv, sizeof(sv), h);
+    }
+    float tv[6] = {t->scale,    t->offset[0],   t->offset[1],
+                   t->rotation, t->uv_scale[0], t->uv_scale[1]};
+    uint32_t iv[3] = {t->texcoord, (uint32_t)t->has_transform, (uint32_t)t->transform_texcoord};
+    h = rill_hash64_seed(tv, sizeof(tv), h);
+    return rill_hash64_seed(iv, sizeof(iv), h);
+}
+
+/* Content hashes of an upload's materials (the default material last), and the canonical
+ * material of each content not seen before. */
+static void hash_materials(rill_render_assets *ra, asset_entry *e, const char *path) {
+    const rill_gltf_model *m = e->model;
+    e->mat_hash = rill_calloc_tagged(m->material_count + 1u, sizeof(uint64_t), RILL_MEM_RENDER);
+    if (!e->mat_hash) {
+        return; /* no sharing for this asset */
+    }
+    char dir[512];
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+    } else {
+        dir[0] = 0;
+    }
+    for (uint32_t i = 0; i <= m->material_count; i++) {
+        uint64_t h = rill_hash64_str("rill material");
+        if (i < m->material_count) {
+            const rill_gltf_material *mt = &m->materials[i];
+            float fv[12] = {
+                mt->base_color_factor[0], mt->base_color_factor[1], mt->base_color_factor[2],
+                mt->base_color_factor[3], mt->metallic_factor,      mt->roughness_factor,
+                mt->emissive_factor[0],   mt->emissive_factor[1],   mt->emissive_factor[2],
+                mt->alpha_cutoff,         mt->normal_texture.scale, mt->occlusion_texture.scale};
+            uint32_t iv[2] = {(uint32_t)mt->alpha_mode, (uint32_t)mt->double_sided};
+            h = rill_hash64_seed(fv, sizeof(fv), h);
+            h = rill_hash64_seed(iv, sizeof(iv), h);
+            const rill_gltf_texref *refs[5] = {&mt->base_color_texture, &mt->normal_texture,
+                                               &mt->metallic_roughness_texture,
+                                               &mt->occlusion_texture, &mt->emissive_texture};
+            for (int k = 0; k < 5; k++) {
+                h = texref_hash(m, refs[k], dir, e->asset.id, h);
+            }
+        }
+        e->mat_hash[i] = h;
+        uint64_t v = 0;
+        if (!rill_map_get(&ra->canon, h, &v)) {
+            rill_map_set(&ra->canon, h, ((uint64_t)e->asset.id << 32) | i);
+        }
+    }
+}
+
+/* N for a path whose file name ends "_lodN.<ext>", else 0. */
+static uint32_t lod_level_of(const char *path) {
+    const char *dot = strrchr(path, '.'), *l = dot;
+    while (l && l > path && l[-1] >= '0' && l[-1] <= '9') {
+        l--;
+    }
+    if (!dot || l == dot || l - path < 4 || strncmp(l - 4, "_lod", 4) != 0 || dot - l > 2) {
+        return 0;
+    }
+    return (uint32_t)strtoul(l, NULL, 10);
+}
+
 /* Uploads a LOADED glTF asset into a new entry. NULL while it is not loaded (or out of memory). */
 static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
     if (rill_asset_get_state(ra->assets, asset) != RILL_ASSET_STATE_LOADED) {
@@ -208,6 +317,7 @@ static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
     memset(&info, 0, sizeof(info));
     rill_asset_get_info(ra->assets, asset, &info);
     const char *path = info.path ? info.path : "?";
+    e->level = lod_level_of(path);
     e->model = rill_asset_get_payload_as(ra->assets, asset, RILL_GLTF_ASSET_LOADER);
     rill_error err = {0};
     if (!e->model) {
@@ -227,6 +337,7 @@ static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
         }
         e->mesh_first[e->model->mesh_count] = first;
         ra->stats.uploads++;
+        hash_materials(ra, e, path);
     }
     ra->stats.failures += e->failed;
     return e;
@@ -316,6 +427,52 @@ static bool world_box(const rill_render_assets *ra, rill_mesh mesh, const float 
     return true;
 }
 
+const rill_gltf_primitive *rill__render_assets_primitive(rill_render_assets *ra,
+                                                         const rill_model_mesh *mm) {
+    asset_entry *e = lookup(ra, mm->asset);
+    if (!e || e->failed || mm->mesh >= e->model->mesh_count ||
+        mm->primitive >= e->model->meshes[mm->mesh].primitive_count) {
+        return NULL;
+    }
+    const rill_gltf_primitive *p = &e->model->meshes[mm->mesh].primitives[mm->primitive];
+    return p->positions && p->vertex_count ? p : NULL;
+}
+
+uint32_t rill__render_assets_level(rill_render_assets *ra, uint32_t asset_id) {
+    asset_entry *e = lookup(ra, asset_id);
+    return e ? e->level : 0u;
+}
+
+bool rill__render_assets_material_of(rill_render_assets *ra, const rill_model_mesh *mm,
+                                     uint64_t *out_key, rill_material *out_mat,
+                                     uint32_t *out_owner) {
+    asset_entry *e = lookup(ra, mm->asset);
+    if (!e || e->failed || mm->mesh >= e->model->mesh_count ||
+        mm->primitive >= e->model->meshes[mm->mesh].primitive_count) {
+        return false;
+    }
+    int32_t mat = e->model->meshes[mm->mesh].primitives[mm->primitive].material;
+    uint32_t mi = mat >= 0 ? (uint32_t)mat : e->model->material_count;
+    if (mi >= e->gpu.material_count) {
+        return false;
+    }
+    *out_key = ((uint64_t)mm->asset << 32) | mi; /* no content hash: this material only */
+    *out_mat = e->gpu.materials[mi];
+    *out_owner = mm->asset;
+    uint64_t v = 0;
+    if (!e->mat_hash || !rill_map_get(&ra->canon, e->mat_hash[mi], &v)) {
+        return true;
+    }
+    asset_entry *o = lookup(ra, (uint32_t)(v >> 32));
+    uint32_t oi = (uint32_t)v;
+    if (o && !o->failed && oi < o->gpu.material_count) {
+        *out_key = e->mat_hash[mi];
+        *out_mat = o->gpu.materials[oi];
+        *out_owner = o->asset.id;
+    }
+    return true;
+}
+
 static void note_user(rill_render_assets *ra, rill_texstream *ts, rill_entity ent, uint32_t ts_mat,
                       const float mn[3], const float mx[3]) {
     uint64_t idx = 0;
@@ -393,6 +550,31 @@ static void sweep_users(rill_render_assets *ra) {
         drop_unseen_users(ra, ts);
         ra->sweep_gen++;
         ra->sweep_cursor = 0;
+    }
+}
+
+void rill__render_assets_touch(rill_render_assets *ra, uint32_t asset_id) {
+    lookup(ra, asset_id);
+}
+
+struct rill__batcher *rill__render_assets_batcher(rill_render_assets *ra) {
+    return ra ? ra->batcher : NULL;
+}
+
+void rill_render_assets_set_batching(rill_render_assets *ra, const rill_render_batching *settings) {
+    if (ra) {
+        rill__batch_configure(ra->batcher, settings);
+    }
+}
+
+void rill_render_assets_get_batching_stats(const rill_render_assets *ra,
+                                           rill_render_batching_stats *out) {
+    if (!out) {
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    if (ra) {
+        rill__batch_stats(ra->batcher, out);
     }
 }
 

@@ -11,4 +11,21 @@ rill_render_assets *rill__render_assets_of(const rill_world *world);
 bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *mm,
                                  rill_mesh *out_mesh, rill_material *out_material);
 
+/* The glTF primitive a ModelMesh names (CPU data of the loaded asset), or NULL. */
+const rill_gltf_primitive *rill__render_assets_primitive(rill_render_assets *ra,
+                                                         const rill_model_mesh *mm);
+/* The LOD level of an asset: N for a path ending "_lodN.glb" (or .gltf), else 0. */
+uint32_t rill__render_assets_level(rill_render_assets *ra, uint32_t asset_id);
+/* The material static batching uses for a ModelMesh: *out_key identifies its content (equal
+ * materials of different assets, e.g. LOD levels or models naming the same images, share a key),
+ * *out_mat is the first uploaded material with that content and *out_owner the asset holding it
+ * (keep it alive with rill__render_assets_touch while the material is drawn). */
+bool rill__render_assets_material_of(rill_render_assets *ra, const rill_model_mesh *mm,
+                                     uint64_t *out_key, rill_material *out_mat,
+                                     uint32_t *out_owner);
+/* Marks an asset's upload as used this frame (it is not released). */
+void rill__render_assets_touch(rill_render_assets *ra, uint32_t asset_id);
+/* The static batcher of the cache (batch.h). */
+struct rill__batcher *rill__render_assets_batcher(rill_render_assets *ra);
+
 #endif

@@ -7,6 +7,7 @@
 #include "rill/render.h"
 
 #include "gpu.h"
+#include "range_alloc.h"
 
 #define RILL__MAX_CASCADES 4
 
@@ -36,7 +37,27 @@ typedef struct mesh_slot {
     uint32_t index_count, max_index;
     uint32_t edge_index_count; /* 0 without an edge buffer */
     float center[3], radius;   /* local bounding sphere */
+    /* A mesh in a shared block (render_pools.c "merged meshes", static batches): block is its
+     * index + 1 (0 = the mesh owns vb and ib; eb is always its own), its ranges there, and the
+     * upload numbers that make them drawable. */
+    uint32_t block;
+    uint32_t first_index, vertex_count;
+    int32_t vertex_offset;
+    uint64_t vseq, iseq;
 } mesh_slot;
+
+/* A block of shared vertex + index buffers for merged meshes, sub-allocated in vertices and
+ * indices. */
+typedef struct mesh_block {
+    rill__buf *vb, *ib;
+    rill__range_alloc vr, ir;
+} mesh_block;
+
+typedef struct mesh_block_free {
+    uint32_t block;
+    uint32_t first_index, index_count, vertex_offset, vertex_count;
+    uint64_t frame; /* freed once the frames in flight that may read it are done */
+} mesh_block_free;
 
 typedef struct tex_slot {
     rill__img *img;
@@ -227,6 +248,8 @@ struct rill_renderer {
     char hint[320];         /* the integrated-GPU hint of this launch, "" when none */
     rill_pool mesh_pool, tex_pool, mat_pool;
     mesh_slot *meshes;
+    RILL_ARRAY(mesh_block) blocks;
+    RILL_ARRAY(mesh_block_free) block_frees;
     tex_slot *textures;
     RILL_ARRAY(uint32_t) tex_replacing; /* texture ids with a pending replacement */
     uint32_t tex_next_batch;            /* rill_render_texture_replace_many batch ids */
@@ -316,6 +339,9 @@ void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
+/* A mesh placed in a shared block (one bind + one indirect draw for many of them); the same as
+ * rill_render_mesh_create (own buffers) when it does not fit a block. */
+rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
 /* GPU bytes of every live texture's levels (the image each texture samples now). */
 uint64_t rill__texture_bytes(const rill_renderer *r);
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);

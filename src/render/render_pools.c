@@ -36,10 +36,20 @@ static void release_ib(rill_renderer *r, mesh_slot *m) {
 
 void rill__pools_destroy(rill_renderer *r) {
     for (uint32_t i = 0; r->meshes && i < POOL_SIZE; i++) {
-        rill__buf_destroy(r->gpu, r->meshes[i].vb);
-        release_ib(r, &r->meshes[i]);
+        if (!r->meshes[i].block) { /* block meshes share their block's buffers */
+            rill__buf_destroy(r->gpu, r->meshes[i].vb);
+            release_ib(r, &r->meshes[i]);
+        }
         rill__buf_destroy(r->gpu, r->meshes[i].eb);
     }
+    for (uint32_t i = 0; i < r->blocks.len; i++) {
+        rill__buf_destroy(r->gpu, r->blocks.data[i].vb);
+        rill__buf_destroy(r->gpu, r->blocks.data[i].ib);
+        rill__range_destroy(&r->blocks.data[i].vr);
+        rill__range_destroy(&r->blocks.data[i].ir);
+    }
+    rill_array_free(&r->blocks);
+    rill_array_free(&r->block_frees);
     for (uint32_t i = 0; r->textures && i < POOL_SIZE; i++) {
         rill__img_destroy(r->gpu, r->textures[i].img);
         rill__img_destroy(r->gpu, r->textures[i].pending);
@@ -69,6 +79,11 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
     }
     const mesh_slot *m = &r->meshes[i];
     bool edges = !m->eb || rill__buf_ready(m->eb);
+    if (m->block) {
+        return rill__buf_seq_done(m->vb, m->vseq) && rill__buf_seq_done(m->ib, m->iseq) && edges
+                   ? m
+                   : NULL;
+    }
     return rill__buf_ready(m->vb) && rill__buf_ready(m->ib) && edges ? m : NULL;
 }
 
@@ -204,6 +219,30 @@ static bool check_indices(const rill_mesh_desc *desc, uint32_t *out_max, rill_er
     return true;
 }
 
+/* The local bounding sphere of the vertices: centre of the box, radius to the farthest. */
+static void mesh_bounds(mesh_slot *m, const rill_mesh_desc *desc) {
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < desc->vertex_count; i++) {
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], desc->vertices[i].position[k]);
+            hi[k] = fmaxf(hi[k], desc->vertices[i].position[k]);
+        }
+    }
+    float r2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        m->center[k] = 0.5f * (lo[k] + hi[k]);
+    }
+    for (uint32_t i = 0; i < desc->vertex_count; i++) {
+        float d2 = 0.0f;
+        for (int k = 0; k < 3; k++) {
+            float d = desc->vertices[i].position[k] - m->center[k];
+            d2 += d * d;
+        }
+        r2 = fmaxf(r2, d2);
+    }
+    m->radius = sqrtf(r2);
+}
+
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
     if (RILL_DESC_CHECK(desc, "rill_render_mesh_create", err) != RILL_OK) {
         return (rill_mesh){0};
@@ -254,26 +293,7 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     }
     m->index_count = src ? src->index_count : desc->index_count;
     m->max_index = src ? src->max_index : max_index;
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = 0; i < desc->vertex_count; i++) {
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fminf(lo[k], desc->vertices[i].position[k]);
-            hi[k] = fmaxf(hi[k], desc->vertices[i].position[k]);
-        }
-    }
-    float r2 = 0.0f;
-    for (int k = 0; k < 3; k++) {
-        m->center[k] = 0.5f * (lo[k] + hi[k]);
-    }
-    for (uint32_t i = 0; i < desc->vertex_count; i++) {
-        float d2 = 0.0f;
-        for (int k = 0; k < 3; k++) {
-            float d = desc->vertices[i].position[k] - m->center[k];
-            d2 += d * d;
-        }
-        r2 = fmaxf(r2, d2);
-    }
-    m->radius = sqrtf(r2);
+    mesh_bounds(m, desc);
     h.id = id;
     return h;
 }
@@ -286,11 +306,139 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
     if (i < 0) {
         return;
     }
-    rill__buf_destroy(r->gpu, r->meshes[i].vb);
-    release_ib(r, &r->meshes[i]);
-    rill__buf_destroy(r->gpu, r->meshes[i].eb);
+    mesh_slot *m = &r->meshes[i];
+    if (m->block) {
+        mesh_block_free f = {m->block - 1u,   m->first_index,
+                             m->index_count,  (uint32_t)m->vertex_offset,
+                             m->vertex_count, r->frame_counter};
+        if (!rill_array_push(&r->block_frees, f)) {
+            return; /* out of memory: the ranges (and the handle) stay in use */
+        }
+    } else {
+        rill__buf_destroy(r->gpu, m->vb);
+        release_ib(r, m);
+    }
+    rill__buf_destroy(r->gpu, m->eb);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));
     rill_pool_free(&r->mesh_pool, mesh.id);
+}
+
+/* >>merged meshes: shared blocks ------------------------------------------------------------- */
+
+#define BLOCK_VERTICES (1u << 20) /* 48 MiB of vertices */
+#define BLOCK_INDICES (1u << 23)  /* 32 MiB of indices */
+
+/* Returns the ranges of meshes destroyed long enough ago (no frame in flight reads them). */
+static void block_collect(rill_renderer *r) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < r->block_frees.len; i++) {
+        mesh_block_free f = r->block_frees.data[i];
+        if (r->frame_counter > f.frame + r->desc.frames_in_flight + 1u) {
+            mesh_block *b = &r->blocks.data[f.block];
+            rill__range_free(&b->vr, f.vertex_offset, f.vertex_count);
+            rill__range_free(&b->ir, f.first_index, f.index_count);
+        } else {
+            r->block_frees.data[kept++] = f;
+        }
+    }
+    r->block_frees.len = kept;
+}
+
+/* Ranges for the mesh in an existing block or a new one; false when none can hold it. */
+static bool block_alloc(rill_renderer *r, uint32_t nv, uint32_t ni, uint32_t *out_block,
+                        uint64_t *out_v, uint64_t *out_i) {
+    if (nv > BLOCK_VERTICES || ni > BLOCK_INDICES) {
+        return false;
+    }
+    for (uint32_t b = 0; b <= r->blocks.len; b++) {
+        if (b == r->blocks.len) {
+            mesh_block nb;
+            memset(&nb, 0, sizeof(nb));
+            nb.vb = rill__buf_create(r->gpu, (uint64_t)BLOCK_VERTICES * sizeof(rill_vertex),
+                                     RILL__BUF_VERTEX, false, "merged meshes (vertices)", NULL);
+            nb.ib = nb.vb
+                        ? rill__buf_create(r->gpu, (uint64_t)BLOCK_INDICES * sizeof(uint32_t),
+                                           RILL__BUF_INDEX, false, "merged meshes (indices)", NULL)
+                        : NULL;
+            if (!nb.ib || !rill__range_init(&nb.vr, BLOCK_VERTICES) ||
+                !rill__range_init(&nb.ir, BLOCK_INDICES) || !rill_array_push(&r->blocks, nb)) {
+                rill__buf_destroy(r->gpu, nb.vb);
+                rill__buf_destroy(r->gpu, nb.ib);
+                rill__range_destroy(&nb.vr);
+                rill__range_destroy(&nb.ir);
+                return false;
+            }
+        }
+        mesh_block *blk = &r->blocks.data[b];
+        if (!rill__range_alloc_bytes(&blk->vr, nv, 1, out_v)) {
+            continue;
+        }
+        if (!rill__range_alloc_bytes(&blk->ir, ni, 1, out_i)) {
+            rill__range_free(&blk->vr, *out_v, nv);
+            continue;
+        }
+        *out_block = b;
+        return true;
+    }
+    return false;
+}
+
+rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+    rill_mesh h = {0};
+    uint32_t max_index = 0;
+    if (!r || !desc || !desc->vertices || desc->vertex_count == 0 || !desc->indices ||
+        desc->index_count == 0 || desc->index_count % 3 != 0 || desc->share_indices.id) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: mesh '%s': empty or not triangles",
+                       desc && desc->label ? desc->label : "?");
+        return h;
+    }
+    if (!check_indices(desc, &max_index, err) || !edges_valid(desc, err)) {
+        return h;
+    }
+    block_collect(r);
+    uint32_t b = 0;
+    uint64_t voff = 0, ioff = 0;
+    if (!block_alloc(r, desc->vertex_count, desc->index_count, &b, &voff, &ioff)) {
+        return rill_render_mesh_create(r, desc, err); /* too big for a block: its own buffers */
+    }
+    mesh_block *blk = &r->blocks.data[b];
+    uint32_t id = rill_pool_alloc(&r->mesh_pool);
+    mesh_slot *m = id ? &r->meshes[rill_pool_index(&r->mesh_pool, id)] : NULL;
+    if (m) {
+        memset(m, 0, sizeof(*m));
+    }
+    bool ok =
+        m &&
+        rill__buf_upload(r->gpu, blk->vb, voff * sizeof(rill_vertex), desc->vertices,
+                         (uint64_t)desc->vertex_count * sizeof(rill_vertex), err) == RILL_OK &&
+        rill__buf_upload(r->gpu, blk->ib, ioff * sizeof(uint32_t), desc->indices,
+                         (uint64_t)desc->index_count * sizeof(uint32_t), err) == RILL_OK &&
+        upload_edges(r, m, desc, err);
+    if (!ok) { /* an upload already queued lands in space that is free again */
+        rill__range_free(&blk->vr, voff, desc->vertex_count);
+        rill__range_free(&blk->ir, ioff, desc->index_count);
+        if (m) {
+            rill__buf_destroy(r->gpu, m->eb);
+            memset(m, 0, sizeof(*m));
+            rill_pool_free(&r->mesh_pool, id);
+        } else {
+            rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: mesh pool exhausted");
+        }
+        return h;
+    }
+    m->vseq = rill__buf_upload_seq(blk->vb);
+    m->iseq = rill__buf_upload_seq(blk->ib);
+    m->vb = blk->vb;
+    m->ib = blk->ib;
+    m->block = b + 1u;
+    m->index_count = desc->index_count;
+    m->max_index = max_index;
+    m->first_index = (uint32_t)ioff;
+    m->vertex_offset = (int32_t)voff;
+    m->vertex_count = desc->vertex_count;
+    mesh_bounds(m, desc);
+    h.id = id;
+    return h;
 }
 
 typedef bool (*procmesh_fn)(rill_vertex **, uint32_t *, uint32_t **, uint32_t *);

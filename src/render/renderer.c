@@ -415,6 +415,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->gpu_memory_used_bytes = ms2.used_bytes;
     memcpy(out->device_name, caps->device_name, sizeof(out->device_name));
     out->fill_mode_non_solid = caps->fill_mode_non_solid;
+    out->multi_draw_indirect = caps->multi_draw_indirect;
     out->validation = caps->validation;
 }
 

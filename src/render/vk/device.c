@@ -367,6 +367,11 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     f2.features.samplerAnisotropy = avail.samplerAnisotropy;
     f2.features.depthClamp = avail.depthClamp;
     f2.features.textureCompressionBC = avail.textureCompressionBC;
+    /* Static batches of one material draw as one indirect call (frame_passes.c draw_list). */
+    f2.features.multiDrawIndirect = avail.multiDrawIndirect;
+    f2.features.drawIndirectFirstInstance = avail.drawIndirectFirstInstance;
+    gpu->caps.multi_draw_indirect =
+        avail.multiDrawIndirect == VK_TRUE && avail.drawIndirectFirstInstance == VK_TRUE;
     gpu->caps.fill_mode_non_solid = avail.fillModeNonSolid == VK_TRUE;
     gpu->caps.texture_bc = avail.textureCompressionBC == VK_TRUE;
     gpu->caps.anisotropy = avail.samplerAnisotropy == VK_TRUE;
@@ -602,8 +607,9 @@ static rill_result create_frames(rill__gpu *gpu, rill_error *err) {
             return err ? err->code : RILL_ERR_VULKAN;
         }
         snprintf(label, sizeof(label), "frame %u scratch", i);
-        f->scratch = rill__buf_create(gpu, 4u << 20, RILL__BUF_STORAGE | RILL__BUF_UNIFORM, true,
-                                      label, err);
+        f->scratch = rill__buf_create(gpu, 4u << 20,
+                                      RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
+                                      true, label, err);
         if (!f->scratch) {
             return err ? err->code : RILL_ERR_VULKAN;
         }

@@ -372,8 +372,9 @@ void *rill__frame_alloc(rill__cmd *cmd, uint64_t size, uint64_t align, rill__buf
     if (off + size > f->scratch->size) {
         /* Grow: the old buffer stays alive (deferred) for the allocations already handed out. */
         uint64_t want = RILL_MAX(f->scratch->size * 2, size + align);
-        rill__buf *nb = rill__buf_create(gpu, want, RILL__BUF_STORAGE | RILL__BUF_UNIFORM, true,
-                                         "frame scratch", NULL);
+        rill__buf *nb =
+            rill__buf_create(gpu, want, RILL__BUF_STORAGE | RILL__BUF_UNIFORM | RILL__BUF_INDIRECT,
+                             true, "frame scratch", NULL);
         if (!nb) {
             return NULL;
         }
@@ -521,6 +522,19 @@ void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices
 void rill__cmd_draw_indexed(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
                             uint32_t first_index, uint32_t first_instance) {
     vkCmdDrawIndexed(cmd->cb, index_count, instance_count, first_index, 0, first_instance);
+}
+
+void rill__cmd_draw_indexed_at(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
+                               uint32_t first_index, int32_t vertex_offset,
+                               uint32_t first_instance) {
+    vkCmdDrawIndexed(cmd->cb, index_count, instance_count, first_index, vertex_offset,
+                     first_instance);
+}
+
+void rill__cmd_draw_indexed_indirect(rill__cmd *cmd, rill__buf *buf, uint64_t offset,
+                                     uint32_t count) {
+    vkCmdDrawIndexedIndirect(cmd->cb, buf->buf, offset, count,
+                             (uint32_t)sizeof(VkDrawIndexedIndirectCommand));
 }
 
 void rill__cmd_dispatch(rill__cmd *cmd, uint32_t x, uint32_t y, uint32_t z) {

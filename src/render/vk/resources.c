@@ -117,6 +117,9 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
     if (usage & RILL__BUF_TRANSFER_DST) {
         ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     }
+    if (usage & RILL__BUF_INDIRECT) {
+        ci.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    }
     if (!host_visible) {
         ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT; /* filled through the staging ring */
     }
@@ -379,11 +382,25 @@ static rill_result queue_upload(rill__gpu *gpu, bool is_image, void *target, uin
     memcpy(u.data, data, size);
     u.gen_mips = is_image;
     u.level_count = 1;
+    if (!is_image) {
+        u.seq = ((rill__buf *)target)->uploads_queued + 1u;
+    }
     if (!rill_array_push(&gpu->uploads, u)) {
         rill_free(u.data);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
     }
+    if (!is_image) {
+        ((rill__buf *)target)->uploads_queued = u.seq;
+    }
     return RILL_OK;
+}
+
+uint64_t rill__buf_upload_seq(const rill__buf *buf) {
+    return buf ? buf->uploads_queued : 0u;
+}
+
+bool rill__buf_seq_done(const rill__buf *buf, uint64_t seq) {
+    return buf && (buf->mapped || buf->uploads_done >= seq);
 }
 
 rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, const void *data,
@@ -613,6 +630,7 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
             VkBufferCopy c = {src_off, u->offset, u->size};
             vkCmdCopyBuffer(cb, src->buf, dst->buf, 1, &c);
             dst->ready = true;
+            dst->uploads_done = RILL_MAX(dst->uploads_done, u->seq);
             any_buffer = true;
         }
         if (src != f->staging) {

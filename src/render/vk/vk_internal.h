@@ -54,6 +54,9 @@ struct rill__buf {
     uint64_t size;
     void *mapped;
     bool ready;
+    /* Uploads queued into it and recorded so far (recorded in FIFO order): a range uploaded
+     * with number n is ready once uploads_done >= n. */
+    uint64_t uploads_queued, uploads_done;
 };
 
 struct rill__img {
@@ -98,6 +101,7 @@ typedef struct vk_upload {
      * data holds levels [first_level, first_level + level_count), each 16-byte aligned. */
     bool gen_mips;
     uint32_t first_level, level_count;
+    uint64_t seq; /* buffers: the target's upload number (rill__buf_upload_seq) */
 } vk_upload;
 
 typedef struct vk_frame {

@@ -1,0 +1,31 @@
+/* batch.h: static batching (batch.c), private to render. The extract step (extract.c) offers every
+ * drawable ModelMesh entity to rill__batch_take; entities a built batch already draws are skipped,
+ * the others are pushed as instances as before. rill__batch_end builds the cells collected this
+ * frame and appends one instance per batch. */
+#ifndef RILL_RENDER_BATCH_H
+#define RILL_RENDER_BATCH_H
+
+#include "rill/channels.h"
+#include "rill/render.h"
+
+typedef struct rill__batcher rill__batcher;
+
+rill__batcher *rill__batch_create(rill_renderer *r, rill_render_assets *ra);
+void rill__batch_destroy(rill__batcher *bt);
+void rill__batch_configure(rill__batcher *bt, const rill_render_batching *settings);
+void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out);
+
+/* Per extract: false when batching is off (then nothing else is called this frame). Applies the
+ * transform changes of this frame and drops the batches of cells that must be rebuilt. */
+bool rill__batch_begin(rill__batcher *bt, rill_world *world);
+/* One drawable ModelMesh entity. own_normal: it has no RenderMode, or a plain NORMAL one. True
+ * when a batch draws it this frame (the caller pushes nothing). */
+bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
+                      rill_material mat, const float m[16], uint64_t mask, bool own_normal);
+/* Builds the cells collected this frame and appends the batch instances (modes resolved from
+ * their channel masks through modes) plus, for a cell that changed during this frame's walk, its
+ * unchanged members one by one. False when out of memory. */
+bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
+                     rill_render_extract_buf *buf);
+
+#endif

@@ -1,0 +1,305 @@
+/* test_batching.c: static batching (rill_render_batching, src/render/batch.c) on lavapipe. Cubes of
+ * the generated model stand in two 8 m cells; the test checks the batch keys (cell, material,
+ * channel mask), the exclusions (PRESERVE_IDENTITY, a RenderMode of its own, a moving entity, a
+ * group of one), that batched and unbatched frames give the same image (golden rule), that
+ * changing one entity's channels rebuilds its cell only (the other cell keeps its meshes), and
+ * that a channel's render mode reaches the batches without any rebuild. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "golden.h"
+#include "model_gen.h"
+#include "rill/channels.h"
+#include "rill/render.h"
+
+#define W 160
+#define H 120
+#define BATCH_BIT (UINT64_C(1) << 63)
+
+typedef struct fx {
+    rill_vfs *vfs;
+    rill_asset_server *as;
+    rill_asset asset;
+    rill_renderer *r;
+    rill_world *w;
+    rill_render_components rc;
+    rill_render_assets *ra;
+    rill_render_extract_buf xb;
+    rill_render_snapshot snap;
+    rill_entity mover;
+    float mover_x;
+} fx;
+
+static rill_entity cube(fx *f, uint32_t mesh, uint32_t prim, float x, float z, const char *name) {
+    rill_entity e = rill_world_spawn(f->w);
+    if (name)
+        rill_world_set_name(f->w, e, name);
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = x;
+    t.translation[1] = 0.5f;
+    t.translation[2] = z;
+    t.rotation[1] = sinf(0.1f * x); /* turned a little: batches must rotate normals too */
+    t.rotation[3] = cosf(0.1f * x);
+    assert_true(rill_world_set_transform(f->w, e, &t));
+    rill_model_mesh mm = {f->asset.id, mesh, prim};
+    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    return e;
+}
+
+static void fx_init(fx *f) {
+    memset(f, 0, sizeof(*f));
+    rill_error err = {0};
+    uint8_t *glb = NULL;
+    size_t n = 0;
+    assert_int_equal(model_gen_glb(&glb, &n, &err), RILL_OK);
+    const char *tmp = getenv("RILL_TEST_TMP");
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/batching", tmp ? tmp : "/tmp/rill_test_batching");
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    snprintf(path, sizeof path, "%s/m.glb", dir);
+    assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
+    rill_free(glb);
+    f->vfs = rill_vfs_create(NULL, NULL);
+    assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
+    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
+    assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
+    f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
+    assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
+    rill_renderer_desc d;
+    memset(&d, 0, sizeof(d));
+    d.width = W, d.height = H, d.validation = 1;
+    d.quality = RILL_RENDER_QUALITY_LOW;
+    if (!(f->r = rill_renderer_create(&d, &err)))
+        fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    f->w = rill_world_create(NULL, NULL);
+    assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
+    f->ra = rill_render_assets_create(
+        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
+    assert_non_null(f->ra);
+
+    rill_entity cam = rill_world_spawn(f->w);
+    rill_transform ct = rill_transform_identity();
+    ct.translation[0] = 8.0f;
+    ct.translation[1] = 7.0f;
+    ct.translation[2] = 15.0f;
+    ct.rotation[0] = sinf(-0.5f * 0.45f);
+    ct.rotation[3] = cosf(-0.5f * 0.45f);
+    rill_world_set_transform(f->w, cam, &ct);
+    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.1f, .far_plane = 200.0f};
+    c.viewport[2] = c.viewport[3] = 1.0f;
+    c.clear_color[2] = 0.2f;
+    assert_non_null(rill_world_add(f->w, cam, rill_world_builtin(f->w)->camera, &c));
+    rill_entity sun = rill_world_spawn(f->w);
+    rill_transform st = rill_transform_identity();
+    st.rotation[0] = -0.45f, st.rotation[1] = 0.38f, st.rotation[2] = 0.21f, st.rotation[3] = 0.77f;
+    rill_world_set_transform(f->w, sun, &st);
+    rill_directional_light dl = {.color = {1, 1, 1, 1}, .illuminance = 3.0f, .shadows = true};
+    assert_non_null(rill_world_add(f->w, sun, f->rc.directional_light, &dl));
+}
+
+static void fx_done(fx *f) {
+    rill_render_extract_buf_free(&f->xb);
+    rill_render_assets_destroy(f->ra);
+    rill_world_destroy(f->w);
+    rill_renderer_destroy(f->r);
+    rill_asset_release(f->as, f->asset);
+    rill_asset_server_destroy(f->as);
+    rill_vfs_destroy(f->vfs);
+}
+
+/* One frame: the mover moves, transforms update, extract, render. */
+static void frame(fx *f) {
+    rill_error err = {0};
+    if (f->mover) {
+        f->mover_x += 0.01f;
+        rill_transform t = rill_transform_identity();
+        t.translation[0] = f->mover_x;
+        t.translation[1] = 0.5f;
+        t.translation[2] = 4.0f;
+        rill_world_set_transform(f->w, f->mover, &t);
+    }
+    rill_world_update_transforms(f->w);
+    assert_int_equal(rill_render_extract(f->w, &f->rc, &f->xb, &f->snap, &err), RILL_OK);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.2f;
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+}
+
+static uint32_t count_batches(const fx *f, uint64_t *ids, rill_mesh *meshes, uint32_t cap) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->snap.instance_count; i++) {
+        if (f->snap.instances[i].id & BATCH_BIT) {
+            if (n < cap) {
+                ids[n] = f->snap.instances[i].id;
+                meshes[n] = f->snap.instances[i].mesh;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Frames until the batches draw (built, uploaded): at most 12. */
+static uint32_t settle(fx *f, uint32_t want) {
+    uint64_t ids[16];
+    rill_mesh meshes[16];
+    for (int i = 0; i < 12; i++) {
+        frame(f);
+        if (count_batches(f, ids, meshes, 16) == want)
+            return want;
+    }
+    return count_batches(f, ids, meshes, 16);
+}
+
+static double match_fraction(const uint8_t *a, const uint8_t *b, uint32_t n) {
+    uint32_t ok = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool same = true;
+        for (int k = 0; k < 3; k++)
+            same &= abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) <= RILL_GOLDEN_TOLERANCE;
+        ok += same;
+    }
+    return (double)ok / n;
+}
+
+static void test_batching(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    /* Cell (0,0,0) with 8 m cells: ten "box" cubes (material 0), two "pair" primitive-0 cubes
+     * (material 1), one "pair" primitive-1 cube (the default material, alone: a group of one),
+     * two ghost-masked boxes (same material, another mask), an NM_ box (preserve identity), a
+     * box with its own wireframe RenderMode, and a box that moves every frame. */
+    for (int i = 0; i < 10; i++)
+        cube(&f, 0, 0, 0.8f + 0.7f * (float)i, 1.0f + (float)(i % 3) * 2.0f, NULL);
+    cube(&f, 1, 0, 2.0f, 6.5f, NULL);
+    cube(&f, 1, 0, 4.0f, 6.5f, NULL);
+    cube(&f, 1, 1, 6.0f, 6.5f, NULL);
+    rill_entity g1 = cube(&f, 0, 0, 1.0f, 0.5f, NULL), g2 = cube(&f, 0, 0, 3.0f, 0.5f, NULL);
+    assert_true(rill_channels_set(f.w, g1, RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+    assert_true(rill_channels_set(f.w, g2, RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+    rill_entity nm = cube(&f, 0, 0, 5.0f, 0.5f, "NM_Keep");
+    rill_entity wire = cube(&f, 0, 0, 7.0f, 0.5f, NULL);
+    rill_render_mode_component rm = {RILL_RENDER_MODE_WIREFRAME, 1.0f};
+    assert_non_null(rill_world_add(f.w, wire, f.rc.render_mode, &rm));
+    f.mover = cube(&f, 0, 0, 1.0f, 4.0f, NULL);
+    f.mover_x = 1.0f;
+    /* Cell (1,0,0): three boxes. */
+    rill_entity c1[3];
+    for (int i = 0; i < 3; i++)
+        c1[i] = cube(&f, 0, 0, 9.5f + 2.0f * (float)i, 2.0f, NULL);
+    (void)nm;
+    uint32_t entities = 10 + 3 + 2 + 1 + 1 + 1 + 3;
+
+    /* Unbatched reference. */
+    for (int i = 0; i < 3; i++)
+        frame(&f);
+    assert_int_equal(f.snap.instance_count, entities);
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
+    rill_render_stats rs;
+    rill_renderer_stats(f.r, &rs);
+    uint32_t draws_off = rs.draw_calls;
+    (void)draws_off;
+
+    /* Batched: cell 0 material 0 (10 boxes), cell 0 material 1 (2), cell 0 ghost mask (2), cell 1
+     * material 0 (3) = 4 batches of 17 entities. The lone default-material cube is a batch of
+     * one where batches of a material draw together (multi-draw indirect), else an instance. */
+    bool mdi = rs.multi_draw_indirect;
+    uint32_t want = 4 + mdi, batched = 17 + mdi;
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    assert_int_equal(settle(&f, want), want);
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_true(bs.enabled);
+    assert_int_equal(bs.batches, want);
+    assert_int_equal(bs.batched_entities, batched);
+    assert_int_equal(bs.cells_built, 2);
+    assert_int_equal(bs.materials, 2 + mdi);
+    assert_int_equal(f.snap.instance_count, entities - batched + want);
+    for (uint32_t i = 0; i < f.snap.instance_count; i++) {
+        rill_entity e = f.snap.instances[i].id;
+        if (!(e & BATCH_BIT))
+            assert_true(e == nm || e == wire || e == f.mover ||
+                        (!mdi && rill_world_get_name(f.w, e) == NULL)); /* the lone cube */
+    }
+    /* Same picture (the mover moved a little: its own pixels may differ; the golden rule allows
+     * 0.5 %). */
+    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    double same = match_fraction(ref, px, W * H);
+    rill_renderer_stats(f.r, &rs);
+    print_message("batched vs unbatched: %.4f of pixels match; draws %u unbatched, %u batched\n",
+                  same, draws_off, rs.draw_calls);
+    if (getenv("RILL_TEST_TMP")) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/batching/batched.png", getenv("RILL_TEST_TMP"));
+        rill_renderer_write_png(f.r, path, NULL);
+    }
+    assert_true(same >= RILL_GOLDEN_MIN_MATCH);
+
+    /* Changing one entity's channels rebuilds its cell only: cell 0's batch meshes stay. */
+    uint64_t ids0[16], ids1[16];
+    rill_mesh m0[16], m1[16];
+    assert_int_equal(count_batches(&f, ids0, m0, 16), want);
+    assert_true(rill_channels_set(f.w, c1[1], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+    frame(&f); /* cell 1 broken: its members draw alone this frame */
+    assert_int_equal(count_batches(&f, ids1, m1, 16), want - 1);
+    assert_int_equal(f.snap.instance_count, entities - (batched - 3) + want - 1);
+    /* cell 1 now holds two boxes of one mask (a batch) and one of another (a batch of one with
+     * multi-draw indirect) */
+    uint32_t want2 = want + mdi;
+    assert_int_equal(settle(&f, want2), want2);
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_int_equal(bs.cells_built, 3); /* one more: cell 1 */
+    assert_int_equal(bs.batched_entities, batched - 1 + mdi);
+    assert_int_equal(count_batches(&f, ids1, m1, 16), want2);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < want; i++)
+        for (uint32_t k = 0; k < want2; k++)
+            kept += ids0[i] == ids1[k] && m0[i].id == m1[k].id;
+    assert_int_equal(kept, want - 1); /* cell 0's batches untouched */
+
+    /* A channel's render mode: no rebuild, the batches carry the mode. */
+    rill_channels_set_mode(f.w, RILL_CHANNEL_GHOST, RILL_RENDER_MODE_WIREFRAME, 1.0f);
+    frame(&f);
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_int_equal(bs.cells_built, 3);
+    uint32_t wired = 0;
+    for (uint32_t i = 0; i < f.snap.instance_count; i++)
+        wired += (f.snap.instances[i].id & BATCH_BIT) &&
+                 f.snap.instances[i].mode == RILL_RENDER_MODE_WIREFRAME;
+    assert_int_equal(wired, 1 + mdi); /* the ghost-masked pair of cell 0 (and cell 1's one) */
+    rill_channels_set_visible(f.w, RILL_CHANNEL_CONTEXT, false);
+    frame(&f);
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_int_equal(bs.cells_built, 3);
+    for (uint32_t i = 0; i < f.snap.instance_count; i++)
+        if (f.snap.instances[i].id & BATCH_BIT)
+            assert_int_equal(f.snap.instances[i].mode, RILL_RENDER_MODE_HIDDEN);
+
+    /* Off: every entity is an instance again. */
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    frame(&f);
+    assert_int_equal(f.snap.instance_count, entities);
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_int_equal(bs.batches, 0);
+    rill_renderer_stats(f.r, &rs);
+    assert_int_equal(rs.validation_messages, 0);
+    fx_done(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_batching),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
