@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +86,9 @@ static fixture *make(rill_render_quality q, uint32_t w, uint32_t h) {
 }
 
 static void destroy(fixture *f) {
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    rill_renderer_destroy(f->r);
+    uint32_t validation = render_test_destroy(f->r);
     rill_free(f);
-    assert_int_equal(st.validation_messages, 0);
+    assert_int_equal(validation, 0);
     /* the TAA history and every AA image are freed with the renderer */
     if (--live_fixtures == 0) {
         assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
@@ -238,20 +238,7 @@ static uint32_t differing(const uint8_t *a, const uint8_t *b, size_t n, int tol)
     return d;
 }
 
-/* A registered marker effect (side effect, survives culling) reading the phase's colour. */
-static void noop_exec(rill_rg_ctx *ctx, void *user) {
-    (void)ctx;
-    (void)user;
-}
-
-static rill_result add_marker(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill_rg_pass_desc d = {ctx->id, noop_exec, NULL, true};
-    rill_result r = rill_rg_add_pass(ctx->graph, &d, err);
-    if (r == RILL_OK) {
-        r = rill_rg_access(ctx->graph, ctx->id, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
-    }
-    return r;
-}
+#define add_marker render_test_add_marker
 
 /* Absent settings: no pass and no image of any AA effect in the compiled graph; present: each
  * runs in its slot (TAA after the main pass and before bloom and tonemapping; FXAA, SMAA and CAS

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,16 +112,10 @@ static void make_cubes(fixture *f) {
 
 static int setup(void **state) {
     fixture *f = rill_calloc(1, sizeof(*f));
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W;
-    d.height = H;
-    d.validation = 1;
-    d.shadow_map_size = 512;
-    d.quality = RILL_RENDER_QUALITY_MEDIUM;
     rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err))) {
-        print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_MEDIUM});
+    if (!f->r) {
         rill_free(f);
         return -1;
     }
@@ -137,11 +133,9 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    rill_renderer_destroy(f->r);
+    uint32_t validation = render_test_destroy(f->r);
     rill_free(f);
-    assert_int_equal(st.validation_messages, 0);
+    assert_int_equal(validation, 0);
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 typedef struct fixture {
     rill_renderer *r;
     rill_rg *graph; /* the frame graph (setup_graph hands it over every frame) */
@@ -41,11 +43,9 @@ static fixture *make(rill_render_quality q) {
 }
 
 static void destroy(fixture *f) {
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    rill_renderer_destroy(f->r);
+    uint32_t validation = render_test_destroy(f->r);
     rill_free(f);
-    assert_int_equal(st.validation_messages, 0);
+    assert_int_equal(validation, 0);
 }
 
 static void render(fixture *f, const rill_render_view *v) {
@@ -195,21 +195,7 @@ static void test_render_scale_range(void **state) {
     destroy(f);
 }
 
-/* A registered effect: an empty marker pass (side effect, so it survives culling) reading the
- * phase's colour. */
-static void noop_exec(rill_rg_ctx *ctx, void *user) {
-    (void)ctx;
-    (void)user;
-}
-
-static rill_result add_marker(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill_rg_pass_desc d = {ctx->id, noop_exec, NULL, true};
-    rill_result r = rill_rg_add_pass(ctx->graph, &d, err);
-    if (r == RILL_OK) {
-        r = rill_rg_access(ctx->graph, ctx->id, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
-    }
-    return r;
-}
+#define add_marker render_test_add_marker
 
 static uint32_t reg(fixture *f, const char *id, rill_render_phase ph, int32_t order,
                     const char *settings) {

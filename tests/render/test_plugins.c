@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,15 +39,10 @@ typedef struct fixture {
 
 static int setup(void **state) {
     fixture *f = rill_calloc(1, sizeof(*f));
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W;
-    d.height = H;
-    d.validation = 1;
-    d.quality = RILL_RENDER_QUALITY_LOW;
     rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err))) {
-        print_error("no Vulkan renderer: %s\n", err.msg);
+    f->r = render_test_renderer(
+        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
+    if (!f->r) {
         rill_free(f);
         return -1;
     }
@@ -71,11 +68,9 @@ static int setup(void **state) {
 static int teardown(void **state) {
     fixture *f = *state;
     rill_plugins_destroy(f->p);
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    rill_renderer_destroy(f->r);
+    uint32_t validation = render_test_destroy(f->r);
     rill_free(f);
-    assert_int_equal(st.validation_messages, 0);
+    assert_int_equal(validation, 0);
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
 }

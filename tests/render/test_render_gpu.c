@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,16 +35,11 @@ typedef struct fixture {
 
 static int setup(void **state) {
     fixture *f = rill_calloc(1, sizeof(*f));
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W;
-    d.height = H;
-    d.validation = 1;
-    d.shadow_map_size = 512;
-    d.quality = RILL_RENDER_QUALITY_HIGH; /* everything on; shadow size given above */
     rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err))) {
-        print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
+    /* everything on (High); the shadow size given */
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_HIGH});
+    if (!f->r) {
         rill_free(f);
         return -1; /* cmocka reports a failed setup as a failure */
     }
@@ -56,11 +53,9 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    rill_renderer_destroy(f->r);
+    uint32_t validation = render_test_destroy(f->r);
     rill_free(f);
-    assert_int_equal(st.validation_messages, 0);
+    assert_int_equal(validation, 0);
     /* Clean teardown: everything the renderer allocated is back. */
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
@@ -1291,16 +1286,22 @@ static void test_camera_views_extract(void **state) {
     rill_world_destroy(w);
 }
 
+/* A world with the render components registered and camera_scene's content in it. */
+static rill_world *camera_world(fixture *f, rill_render_components *rc, float illuminance) {
+    rill_world *w = rill_world_create(NULL, NULL);
+    assert_non_null(w);
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, rc, &err), RILL_OK);
+    camera_scene(f, w, rc, illuminance);
+    return w;
+}
+
 /* An orthographic Camera end to end: extract, render, golden. The cube keeps its size with
  * distance (checked through the golden) and the frame is clean under validation. */
 static void test_camera_orthographic(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL, NULL);
-    assert_non_null(w);
     rill_render_components rc;
-    rill_error err = {0};
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
-    camera_scene(f, w, &rc, 3.0f);
+    rill_world *w = camera_world(f, &rc, 3.0f);
     static const float eye[3] = {4, 4, 4}, target[3] = {0, 0.5f, 0};
     rill_camera *c = spawn_camera(w, NULL, eye, target);
     c->projection = RILL_PROJECTION_ORTHOGRAPHIC;
@@ -1320,12 +1321,8 @@ static void test_camera_orthographic(void **state) {
  * rolls highlights off), and both match their goldens. */
 static void test_camera_hdr(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL, NULL);
-    assert_non_null(w);
     rill_render_components rc;
-    rill_error err = {0};
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
-    camera_scene(f, w, &rc, 12.0f);
+    rill_world *w = camera_world(f, &rc, 12.0f);
     static const float eye[3] = {0, 2.5f, 4.5f}, target[3] = {0, 0.5f, 0};
     rill_entity ce;
     spawn_camera(w, &ce, eye, target);
@@ -1359,12 +1356,8 @@ static const uint8_t *pixel_at(const uint8_t *px, uint32_t x, uint32_t y) {
  * stops at 80% of the height, so the strip below it, which no view covers, is black. */
 static void test_camera_split_screen(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL, NULL);
-    assert_non_null(w);
     rill_render_components rc;
-    rill_error err = {0};
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
-    camera_scene(f, w, &rc, 3.0f);
+    rill_world *w = camera_world(f, &rc, 3.0f);
     static const float eye_l[3] = {0, 2.5f, 4.5f}, eye_r[3] = {4.0f, 1.5f, 1.0f},
                        target[3] = {0, 0.5f, 0};
     rill_camera *l = spawn_camera(w, NULL, eye_l, target);
@@ -1410,12 +1403,8 @@ static void test_camera_split_screen(void **state) {
  * over a full-screen one. */
 static void test_camera_picture_in_picture(void **state) {
     fixture *f = *state;
-    rill_world *w = rill_world_create(NULL, NULL);
-    assert_non_null(w);
     rill_render_components rc;
-    rill_error err = {0};
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
-    camera_scene(f, w, &rc, 3.0f);
+    rill_world *w = camera_world(f, &rc, 3.0f);
     static const float eye[3] = {0, 2.5f, 4.5f}, target[3] = {0, 0.5f, 0};
     static const float eye_top[3] = {0.01f, 8.0f, 0.0f}, target_top[3] = {0, 0, 0};
     rill_camera *main_cam = spawn_camera(w, NULL, eye, target);
