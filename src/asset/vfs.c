@@ -244,6 +244,16 @@ const char *rill_vfs_which(rill_vfs *vfs, const char *path) {
     return hit.pack ? hit.pack->name : hit.dir->name;
 }
 
+/* Normalizes path into norm (RILL_VFS_PATH_MAX + 1 bytes) and finds the mount that serves it. */
+static rill_result vfs_find(rill_vfs *vfs, const char *path, char *norm, vfs_hit *hit,
+                            rill_error *err) {
+    if (!vfs_normalize(path, norm, RILL_VFS_PATH_MAX + 1)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "%s: not a valid project-relative path", path);
+    }
+    return vfs_resolve(vfs, norm, hit) ? RILL_OK : vfs_not_found(vfs, norm, err);
+}
+
 rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_data, size_t *out_size,
                               rill_error *err) {
     if (out_data) {
@@ -257,13 +267,10 @@ rill_result rill_vfs_read_all(rill_vfs *vfs, const char *path, uint8_t **out_dat
                               path ? path : "(null)");
     }
     char norm[RILL_VFS_PATH_MAX + 1];
-    if (!vfs_normalize(path, norm, sizeof(norm))) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "%s: not a valid project-relative path", path);
-    }
     vfs_hit hit;
-    if (!vfs_resolve(vfs, norm, &hit)) {
-        return vfs_not_found(vfs, norm, err);
+    rill_result found = vfs_find(vfs, path, norm, &hit, err);
+    if (found != RILL_OK) {
+        return found;
     }
     /* The size a mount reports (a pack entry's declared size) is checked before the mount
      * reads or decompresses anything. */
@@ -299,13 +306,10 @@ rill_result rill_vfs_read_range(rill_vfs *vfs, const char *path, uint64_t offset
                               path ? path : "(null)");
     }
     char norm[RILL_VFS_PATH_MAX + 1];
-    if (!vfs_normalize(path, norm, sizeof(norm))) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "%s: not a valid project-relative path", path);
-    }
     vfs_hit hit;
-    if (!vfs_resolve(vfs, norm, &hit)) {
-        return vfs_not_found(vfs, norm, err);
+    rill_result found = vfs_find(vfs, path, norm, &hit, err);
+    if (found != RILL_OK) {
+        return found;
     }
     if (offset > hit.size || (uint64_t)size > hit.size - offset) {
         return rill_error_set(err, RILL_ERR_TRUNCATED,

@@ -202,20 +202,24 @@ static const double pow10_d[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
 static const float pow10_f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                   1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
 
+/* scan_float, with the value of the special kinds in *special (infinity for 2, NaN for 3, 0 for
+ * an invalid token), so each parser handles them in one branch. */
+static int scan_number(const char *s, size_t len, bool *neg, uint64_t *m, int32_t *e, bool *exact,
+                       double *special) {
+    int kind = scan_float(s, len, neg, m, e, exact);
+    *special = kind == 2 ? (*neg ? -INFINITY : INFINITY) : kind == 3 ? NAN : 0.0;
+    return kind;
+}
+
 bool rill_num_parse_f32(const char *s, size_t len, float *out) {
     bool neg, exact;
     uint64_t m;
     int32_t e;
-    int kind = scan_float(s, len, &neg, &m, &e, &exact);
-    if (kind == 0)
-        return false;
-    if (kind == 2) {
-        *out = neg ? -INFINITY : INFINITY;
-        return true;
-    }
-    if (kind == 3) {
-        *out = NAN;
-        return true;
+    double special;
+    int kind = scan_number(s, len, &neg, &m, &e, &exact, &special);
+    if (kind != 1) {
+        *out = (float)special;
+        return kind != 0;
     }
     if (exact && m <= (1u << 24) && e >= -10 && e <= 10) {
         float f = (float)m;
@@ -234,16 +238,11 @@ bool rill_num_parse_f64(const char *s, size_t len, double *out) {
     bool neg, exact;
     uint64_t m;
     int32_t e;
-    int kind = scan_float(s, len, &neg, &m, &e, &exact);
-    if (kind == 0)
-        return false;
-    if (kind == 2) {
-        *out = neg ? -INFINITY : INFINITY;
-        return true;
-    }
-    if (kind == 3) {
-        *out = NAN;
-        return true;
+    double special;
+    int kind = scan_number(s, len, &neg, &m, &e, &exact, &special);
+    if (kind != 1) {
+        *out = special;
+        return kind != 0;
     }
     if (exact && m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
         double d = (double)m;
