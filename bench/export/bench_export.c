@@ -12,6 +12,7 @@
  * export (no cache), then one cached export at MAX_JOBS. One JSON line per run. */
 #include "rill/formats/export.h"
 #include "rill/formats/gltf.h"
+#include "rill/formats/image.h"
 
 #include "gltf_test_models.h"
 
@@ -19,35 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
-typedef struct membuf {
-    uint8_t *data;
-    size_t size;
-} membuf;
-
-static void membuf_write(void *ctx, void *data, int size) {
-    membuf *b = ctx;
-    uint8_t *p = realloc(b->data, b->size + (size_t)size);
-    if (!p) {
-        return;
-    }
-    b->data = p;
-    memcpy(b->data + b->size, data, (size_t)size);
-    b->size += (size_t)size;
-}
 
 static bool write_file(const char *root, const char *rel, const void *data, size_t size) {
     char path[2048], dir[2048];
@@ -115,10 +87,12 @@ static bool write_png(const char *root, const char *rel, int w, int h, enum patt
             }
         }
     }
-    membuf b = {0};
-    bool ok = stbi_write_png_to_func(membuf_write, &b, w, h, ch, px, w * ch) != 0 &&
-              write_file(root, rel, b.data, b.size);
-    free(b.data);
+    uint8_t *png = NULL;
+    size_t size = 0;
+    bool ok = rill_image_encode_png(px, (uint32_t)w, (uint32_t)h, (uint32_t)ch, &png, &size,
+                                    NULL) == RILL_OK &&
+              write_file(root, rel, png, size);
+    rill_free(png);
     free(px);
     return ok;
 }
@@ -136,10 +110,12 @@ static bool write_hdr(const char *root, const char *rel, int w, int h) {
             p[2] = 0.5f;
         }
     }
-    membuf b = {0};
-    bool ok = stbi_write_hdr_to_func(membuf_write, &b, w, h, 3, px) != 0 &&
-              write_file(root, rel, b.data, b.size);
-    free(b.data);
+    uint8_t *hdr = NULL;
+    size_t size = 0;
+    bool ok =
+        rill_image_encode_hdr(px, (uint32_t)w, (uint32_t)h, 3, &hdr, &size, NULL) == RILL_OK &&
+        write_file(root, rel, hdr, size);
+    rill_free(hdr);
     free(px);
     return ok;
 }

@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
-
 #include "rill/formats/image.h"
 #include "rill/formats/rmip.h"
 #include "rill/render.h"
@@ -124,16 +120,10 @@ static uint8_t *generated_png(size_t *out_size) {
             p[3] = 255;
         }
     }
-    int len = 0;
-    unsigned char *png = stbi_write_png_to_mem(px, S * 4, S, S, 4, &len);
+    uint8_t *png = NULL;
+    rill_image_encode_png(px, S, S, 4, &png, out_size, NULL);
     free(px);
-    uint8_t *out = png ? rill_malloc((size_t)len) : NULL;
-    if (out) {
-        memcpy(out, png, (size_t)len);
-        *out_size = (size_t)len;
-    }
-    STBIW_FREE(png);
-    return out;
+    return png;
 }
 
 int main(int argc, char **argv) {

@@ -1,6 +1,6 @@
-/* image_write.c: PNG encoding through stb_image_write, with Rill's allocator. The one place the
- * engine, its tools and its tests write PNG files (renderer captures, overlays, the demo's
- * textures, `rill fly` charts, golden images), so stb_image_write is compiled once. */
+/* image_write.c: PNG and Radiance HDR encoding through stb_image_write, with Rill's allocator. The
+ * one place the engine, its tools and its tests write PNG files (renderer captures, overlays, the
+ * demo's textures, `rill fly` charts, golden images), so stb_image_write is compiled once. */
 #include "rill/formats/image.h"
 
 #include <limits.h>
@@ -12,7 +12,8 @@
 #define STBIW_REALLOC(p, newsz) rill_realloc_tagged((p), (newsz), RILL_MEM_FORMATS)
 #define STBIW_FREE(p) rill_free(p)
 #define STBIW_ASSERT(x) ((void)0)
-#define STBI_WRITE_NO_STDIO
+/* Not STBI_WRITE_NO_STDIO: this stb release compiles stbi_write_hdr_to_func only with stdio; the
+ * file writers it adds stay unused (files are written by rill_file_write_all). */
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #if defined(__GNUC__) || defined(__clang__)
@@ -26,20 +27,20 @@
 #include <stb/stb_image_write.h>
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
-/* The unused static writers (BMP, TGA, HDR, JPEG) are reported at the end of the file. */
+/* The unused static writers (BMP, TGA, JPEG) are reported at the end of the file. */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
 
 /* >>png --------------------------------------------------------------------------------------- */
 
-typedef struct png_sink {
+typedef struct image_sink {
     uint8_t *data;
     size_t size, cap;
     bool failed;
-} png_sink;
+} image_sink;
 
 static void sink_write(void *user, void *bytes, int n) {
-    png_sink *s = user;
+    image_sink *s = user;
     if (s->failed || n <= 0) {
         return;
     }
@@ -60,28 +61,55 @@ static void sink_write(void *user, void *bytes, int n) {
     s->size += (size_t)n;
 }
 
+/* What both encoders accept: stb takes ints, so a row's samples and the height must fit one. */
+static bool image_ok(const void *pixels, uint32_t width, uint32_t height, uint32_t channels) {
+    return pixels && width != 0 && height != 0 && channels >= 1 && channels <= 4 &&
+           (uint64_t)width * channels <= (uint64_t)INT_MAX && height <= (uint32_t)INT_MAX;
+}
+
+/* Hands the sink's bytes to the caller, or frees them and reports what could not be encoded. */
+static rill_result sink_finish(image_sink *s, int written, const char *what, uint32_t width,
+                               uint32_t height, uint8_t **out_data, size_t *out_size,
+                               rill_error *err) {
+    if (!written || s->failed) {
+        rill_free(s->data);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory encoding %ux%u", what,
+                              width, height);
+    }
+    *out_data = s->data;
+    *out_size = s->size;
+    return RILL_OK;
+}
+
 rill_result rill_image_encode_png(const uint8_t *pixels, uint32_t width, uint32_t height,
                                   uint32_t channels, uint8_t **out_data, size_t *out_size,
                                   rill_error *err) {
     *out_data = NULL;
     *out_size = 0;
-    if (!pixels || width == 0 || height == 0 || channels < 1 || channels > 4 ||
-        (uint64_t)width * channels > (uint64_t)INT_MAX || height > (uint32_t)INT_MAX) {
+    if (!image_ok(pixels, width, height, channels)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "PNG: bad image (%ux%u, %u channels)",
                               width, height, channels);
     }
-    png_sink s = {0};
+    image_sink s = {0};
     int stride = (int)(width * channels);
-    if (!stbi_write_png_to_func(sink_write, &s, (int)width, (int)height, (int)channels, pixels,
-                                stride) ||
-        s.failed) {
-        rill_free(s.data);
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "PNG: out of memory encoding %ux%u",
-                              width, height);
+    int written = stbi_write_png_to_func(sink_write, &s, (int)width, (int)height, (int)channels,
+                                         pixels, stride);
+    return sink_finish(&s, written, "PNG", width, height, out_data, out_size, err);
+}
+
+rill_result rill_image_encode_hdr(const float *pixels, uint32_t width, uint32_t height,
+                                  uint32_t channels, uint8_t **out_data, size_t *out_size,
+                                  rill_error *err) {
+    *out_data = NULL;
+    *out_size = 0;
+    if (!image_ok(pixels, width, height, channels)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "HDR: bad image (%ux%u, %u channels)",
+                              width, height, channels);
     }
-    *out_data = s.data;
-    *out_size = s.size;
-    return RILL_OK;
+    image_sink s = {0};
+    int written =
+        stbi_write_hdr_to_func(sink_write, &s, (int)width, (int)height, (int)channels, pixels);
+    return sink_finish(&s, written, "HDR", width, height, out_data, out_size, err);
 }
 
 rill_result rill_image_write_png(const char *path, const uint8_t *pixels, uint32_t width,

@@ -4,20 +4,22 @@
  * (32 x 32 RGBA checks, layer 2's albedo). Test-only. */
 #include "../terrain/png_gray.h"
 
+#include "rill/formats/image.h"
+
 #include <math.h>
 #include <stdio.h>
 
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+/* Writes a size x size RGBA PNG into dir; 1 (and a message) when it cannot. */
+static int write_rgba(const char *dir, const char *name, int size, const uint8_t *px) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    rill_error err = {0};
+    if (rill_image_write_png(path, px, (uint32_t)size, (uint32_t)size, 4, &err) != RILL_OK) {
+        fprintf(stderr, "terrain_pngs: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
 
 static int write_file(const char *dir, const char *name, const uint8_t *data, size_t size) {
     char path[4096];
@@ -61,22 +63,13 @@ int main(int argc, char **argv) {
             p[3] = 0;
         }
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/splat.png", argv[1]);
-    if (!stbi_write_png(path, SN, SN, 4, s, SN * 4)) {
-        fprintf(stderr, "terrain_pngs: cannot write %s\n", path);
-        rc = 1;
-    }
+    rc |= write_rgba(argv[1], "splat.png", SN, s);
     static uint8_t r[32 * 32 * 4];
     for (int i = 0; i < 32 * 32; i++) {
         uint8_t v = ((i % 32) / 8 + (i / 32) / 8) % 2 ? 230 : 90;
         r[i * 4 + 0] = r[i * 4 + 1] = r[i * 4 + 2] = v;
         r[i * 4 + 3] = 255;
     }
-    snprintf(path, sizeof path, "%s/rock.png", argv[1]);
-    if (!stbi_write_png(path, 32, 32, 4, r, 32 * 4)) {
-        fprintf(stderr, "terrain_pngs: cannot write %s\n", path);
-        rc = 1;
-    }
+    rc |= write_rgba(argv[1], "rock.png", 32, r);
     return rc;
 }

@@ -9,31 +9,7 @@
 
 #include "gltf/gltf_test_models.h"
 #include "rill/formats/gltf.h"
-
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
-typedef struct ep_buf {
-    uint8_t *data;
-    size_t size;
-} ep_buf;
-
-static void ep_buf_write(void *ctx, void *data, int size) {
-    ep_buf *b = ctx;
-    b->data = realloc(b->data, b->size + (size_t)size);
-    memcpy(b->data + b->size, data, (size_t)size);
-    b->size += (size_t)size;
-}
+#include "rill/formats/image.h"
 
 /* Writes a w x h RGBA PNG: a pattern that depends on `seed`, so tests can change an image. */
 static inline void ep_write_png(const char *dir, const char *rel, int w, int h, unsigned seed,
@@ -54,10 +30,12 @@ static inline void ep_write_png(const char *dir, const char *rel, int w, int h, 
             p[3] = 255;
         }
     }
-    ep_buf b = {0};
-    assert_true(stbi_write_png_to_func(ep_buf_write, &b, w, h, 4, px, w * 4) != 0);
-    rill_test_write_file(dir, rel, b.data, b.size);
-    free(b.data);
+    uint8_t *png = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_image_encode_png(px, (uint32_t)w, (uint32_t)h, 4, &png, &size, NULL),
+                     RILL_OK);
+    rill_test_write_file(dir, rel, png, size);
+    rill_free(png);
     free(px);
 }
 
@@ -68,10 +46,12 @@ static inline void ep_write_hdr(const char *dir, const char *rel, int w, int h) 
         px[i * 3 + 1] = 1.5f;
         px[i * 3 + 2] = 0.25f;
     }
-    ep_buf b = {0};
-    assert_true(stbi_write_hdr_to_func(ep_buf_write, &b, w, h, 3, px) != 0);
-    rill_test_write_file(dir, rel, b.data, b.size);
-    free(b.data);
+    uint8_t *hdr = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_image_encode_hdr(px, (uint32_t)w, (uint32_t)h, 3, &hdr, &size, NULL),
+                     RILL_OK);
+    rill_test_write_file(dir, rel, hdr, size);
+    rill_free(hdr);
     free(px);
 }
 

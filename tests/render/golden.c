@@ -8,20 +8,20 @@
 #include "rill/base.h"
 #include "rill/formats/image.h"
 
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wshadow"
-#include <stb/stb_image.h>
-#pragma GCC diagnostic pop
-#pragma GCC diagnostic ignored "-Wunused-function"
-
 #ifndef RILL_GOLDEN_DIR
 #error "RILL_GOLDEN_DIR must be defined by the build"
 #endif
+
+/* Reads a golden PNG as RGBA8 through the engine's image reader; false when it is missing or not
+ * an image. */
+static bool load_golden(const char *path, rill_image *out) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    bool ok = rill_file_read_all(path, &data, &size, NULL) == RILL_OK &&
+              rill_image_load(data, size, path, RILL_PIXEL_RGBA8, out, NULL) == RILL_OK;
+    rill_free(data);
+    return ok;
+}
 
 bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h, char *msg,
                   size_t cap) {
@@ -36,19 +36,20 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
         }
         return true;
     }
-    int gw = 0, gh = 0, gc = 0;
-    uint8_t *gold = stbi_load(path, &gw, &gh, &gc, 4);
-    if (!gold) {
+    rill_image golden = {0};
+    if (!load_golden(path, &golden)) {
         snprintf(msg, cap,
                  "%s: golden missing or unreadable (run with RILL_UPDATE_GOLDEN=1 to create)",
                  path);
         return false;
     }
-    if ((uint32_t)gw != w || (uint32_t)gh != h) {
-        snprintf(msg, cap, "%s: golden is %dx%d, frame is %ux%u", path, gw, gh, w, h);
-        stbi_image_free(gold);
+    if (golden.width != w || golden.height != h) {
+        snprintf(msg, cap, "%s: golden is %ux%u, frame is %ux%u", path, golden.width, golden.height,
+                 w, h);
+        rill_image_free(&golden);
         return false;
     }
+    const uint8_t *gold = golden.pixels;
     size_t n = (size_t)w * h, bad = 0;
     int worst = 0;
     uint8_t *diff = rill_malloc(n * 4);
@@ -87,18 +88,6 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
                  out);
     }
     rill_free(diff);
-    stbi_image_free(gold);
+    rill_image_free(&golden);
     return pass;
-}
-
-uint8_t *golden_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t *out_size) {
-    uint8_t *png = NULL;
-    if (rill_image_encode_png(rgba, w, h, 4, &png, out_size, NULL) != RILL_OK) {
-        *out_size = 0;
-    }
-    return png;
-}
-
-void golden_png_free(uint8_t *png) {
-    rill_free(png);
 }

@@ -18,8 +18,4 @@
 bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h, char *msg,
                   size_t msg_cap);
 
-/* Encodes RGBA8 pixels as PNG bytes (test data generation). Free with golden_png_free. */
-uint8_t *golden_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t *out_size);
-void golden_png_free(uint8_t *png);
-
 #endif

@@ -9,6 +9,7 @@
 
 #include "golden.h"
 #include "rill/channels.h"
+#include "rill/formats/image.h"
 #include "rill/render.h"
 #include "rill/terrain.h"
 
@@ -20,11 +21,11 @@
 
 static void write_png(const char *dir, const char *name, const uint8_t *rgba, uint32_t w,
                       uint32_t h) {
+    uint8_t *png = NULL;
     size_t size = 0;
-    uint8_t *png = golden_png_encode(rgba, w, h, &size);
-    assert_non_null(png);
+    assert_int_equal(rill_image_encode_png(rgba, w, h, 4, &png, &size, NULL), RILL_OK);
     rill_test_write_file(dir, name, png, size);
-    golden_png_free(png);
+    rill_free(png);
 }
 
 /* Test textures: weights that put each layer in its own region, two patterned albedos and a

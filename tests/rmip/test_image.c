@@ -300,12 +300,49 @@ static void test_png_encode_round_trip(void **state) {
                          RILL_OK);
 }
 
+/* HDR encoding round-trips through the loader within RGBE's precision (8-bit shared mantissa),
+ * and refuses what PNG encoding refuses. */
+static void test_hdr_encode_round_trip(void **state) {
+    (void)state;
+    enum { W = 5, H = 3 };
+    float px[W * H * 3];
+    for (int i = 0; i < W * H * 3; i++) {
+        px[i] = 0.25f + (float)i * 0.5f;
+    }
+    rill_error err = {0};
+    uint8_t *hdr = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_image_encode_hdr(px, W, H, 3, &hdr, &size, &err), RILL_OK);
+    rill_image img;
+    assert_int_equal(rill_image_load(hdr, size, "m.hdr", RILL_PIXEL_NONE, &img, &err), RILL_OK);
+    assert_true(img.source_hdr);
+    assert_int_equal(img.width, W);
+    assert_int_equal(img.height, H);
+    const float *f = img.pixels;
+    for (int i = 0; i < W * H; i++) {
+        for (int c = 0; c < 3; c++) {
+            assert_true(fabsf(f[i * 4 + c] - px[i * 3 + c]) <= px[i * 3 + c] / 64.0f);
+        }
+    }
+    rill_image_free(&img);
+    rill_free(hdr);
+    assert_int_equal(rill_image_encode_hdr(px, 0, H, 3, &hdr, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_null(hdr);
+    assert_int_equal(size, 0);
+    assert_int_equal(rill_image_encode_hdr(px, W, H, 0, &hdr, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_image_encode_hdr(NULL, W, H, 3, &hdr, &size, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checkerboard_srgb),     cmocka_unit_test(test_alpha_premultiplied),
         cmocka_unit_test(test_normals_renormalized),  cmocka_unit_test(test_alpha_coverage),
         cmocka_unit_test(test_odd_sizes_and_hdr),     cmocka_unit_test(test_load_errors),
-        cmocka_unit_test(test_png_encode_round_trip), cmocka_unit_test(test_half_floats),
+        cmocka_unit_test(test_png_encode_round_trip), cmocka_unit_test(test_hdr_encode_round_trip),
+        cmocka_unit_test(test_half_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

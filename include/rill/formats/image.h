@@ -92,6 +92,11 @@ rill_result rill_image_encode_png(const uint8_t *pixels, uint32_t width, uint32_
 /* The same, written to path (atomically, rill_file_write_all). */
 rill_result rill_image_write_png(const char *path, const uint8_t *pixels, uint32_t width,
                                  uint32_t height, uint32_t channels, rill_error *err);
+/* Encodes float pixels (channels 1..4, rows packed, top row first) as Radiance HDR (RGBE) into
+ * *out_data (rill_free it); the same errors as rill_image_encode_png. */
+rill_result rill_image_encode_hdr(const float *pixels, uint32_t width, uint32_t height,
+                                  uint32_t channels, uint8_t **out_data, size_t *out_size,
+                                  rill_error *err);
 
 /* Number of levels in a full chain for a base of width x height: floor(log2(max side)) + 1. */
 uint32_t rill_image_mip_count(uint32_t width, uint32_t height);
