@@ -5,6 +5,26 @@
 
 #include "rill/formats/gltf.h"
 
+#include <math.h>
+
+/* Vector helpers of the normal and tangent generators (gltf_model.c, gltf_tangents.c). */
+static inline float len3(const float *v) {
+    return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+static inline void cross3(const float *a, const float *b, float *out) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* A normal is usable when it is finite and not (nearly) zero; the threshold keeps normalization
+ * well conditioned. */
+static inline bool usable3(const float *v) {
+    float l = len3(v);
+    return isfinite(l) && l > 1e-12f;
+}
+
 /* Allocation helpers for the model: tagged RILL_MEM_FORMATS, count * size overflow-checked. */
 void *rill__gltf_alloc(size_t count, size_t size);
 /* Same without zeroing, for arrays the caller writes in full (the reader's decoded attributes:

@@ -154,23 +154,6 @@ void rill__gltf_primitive_bounds(rill_gltf_primitive *prim) {
     memcpy(prim->bounds_max, hi, sizeof(hi));
 }
 
-static float len3(const float *v) {
-    return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-static void cross3(const float *a, const float *b, float *out) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* A normal is usable when it is finite and not (nearly) zero; the threshold keeps normalization
- * well conditioned. */
-static bool usable3(const float *v) {
-    float l = len3(v);
-    return isfinite(l) && l > 1e-12f;
-}
-
 bool rill__gltf_primitive_fix_normals(rill_gltf_primitive *prim, bool generate_all) {
     uint32_t n = prim->vertex_count;
     if (n == 0) {

@@ -26,21 +26,6 @@
 
 #include "gltf_internal.h"
 
-static float len3(const float *v) {
-    return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-static void cross3(const float *a, const float *b, float *out) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static bool usable3(const float *v) {
-    float l = len3(v);
-    return isfinite(l) && l > 1e-12f;
-}
-
 /* Any unit vector perpendicular to n (n is unit length). */
 static void any_perpendicular(const float *n, float *out) {
     float a[3] = {1.0f, 0.0f, 0.0f};

@@ -297,14 +297,7 @@ void rill_physics_destroy(rill_physics *phys) {
             dBodyDestroy(c->body);
     }
     for (uint32_t slot = 0; slot < phys->desc.max_colliders; slot++) {
-        phys_shape *s = &phys->shapes[slot];
-        if (s->tri)
-            dGeomTriMeshDataDestroy(s->tri);
-        if (s->hf)
-            dGeomHeightfieldDataDestroy(s->hf);
-        rill_free(s->positions);
-        rill_free(s->indices);
-        rill_free(s->heights);
+        rill__physics_shape_release(&phys->shapes[slot]);
     }
     dGeomDestroy(phys->ray);
     dGeomDestroy(phys->query_sphere);

@@ -23,6 +23,8 @@ typedef struct phys_shape {
     size_t bytes;
     uint32_t users; /* colliders reading it: destroy scans for them only when non-zero */
 } phys_shape;
+/* Frees a shape's ODE data and copied geometry and zeroes the slot (shape.c). */
+void rill__physics_shape_release(phys_shape *s);
 
 /* One collision shape in the simulation, static or attached to a body. */
 typedef struct phys_collider {

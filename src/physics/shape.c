@@ -259,7 +259,7 @@ static rill_result check_heightfield(const rill_physics_shape_desc *d, const cha
     return RILL_OK;
 }
 
-static void shape_release(phys_shape *s) {
+void rill__physics_shape_release(phys_shape *s) {
     if (s->tri)
         dGeomTriMeshDataDestroy(s->tri);
     if (s->hf)
@@ -342,7 +342,7 @@ rill_result rill_physics_shape_create(rill_physics *phys, const rill_physics_sha
     memset(s, 0, sizeof *s);
     r = build_shape(s, desc);
     if (r != RILL_OK) {
-        shape_release(s);
+        rill__physics_shape_release(s);
         rill_pool_free(&phys->shape_pool, id);
         return rill_error_set(err, r, "%s: out of memory", label);
     }
@@ -367,7 +367,7 @@ void rill_physics_shape_destroy(rill_physics *phys, rill_physics_shape shape) {
             rill__phys_collider_free(phys, id);
         }
     }
-    shape_release(s);
+    rill__physics_shape_release(s);
     rill_pool_free(&phys->shape_pool, shape.id);
 }
 
