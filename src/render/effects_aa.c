@@ -12,6 +12,7 @@
 #define TAA_SAMPLES 8u          /* jitter sequence length (Halton 2, 3) */
 #define TAA_CURRENT_WEIGHT 0.1f /* share of the current frame in each new history */
 #define TAA_CUT_COS 0.70710678f /* a camera turn above 45 degrees in one frame is a cut */
+#define TAA_IDLE_FRAMES 60u     /* frames without TAA after which its history is freed */
 
 static rill__res find(const rill_rg *g, const char *name) {
     rill__res res = {rill_rg_resource_find(g, name)};
@@ -107,6 +108,9 @@ void rill__taa_plan(rill_renderer *r, const rill_render_view *primary, uint32_t 
     rill__frame *f = &r->frame;
     rill__taa_state *t = &r->taa;
     f->aa.jitter[0] = f->aa.jitter[1] = 0.0f;
+    if (!f->aa.taa && t->history[0] && r->frame_counter - t->last_frame > TAA_IDLE_FRAMES) {
+        rill__taa_destroy(r); /* TAA is off for this camera: give the history's memory back */
+    }
     if (!f->aa.taa || !primary || !w3 || !h3 || !taa_history(r, w3, h3)) {
         f->aa.taa = false;
         return;

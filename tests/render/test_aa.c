@@ -487,6 +487,42 @@ static void test_taa_reset(void **state) {
     destroy(f);
 }
 
+/* The history's GPU memory is given back once TAA has been off for 60 frames, and taken again
+ * when it comes back. */
+static void test_taa_history_freed(void **state) {
+    (void)state;
+    fixture *f = make(RILL_RENDER_QUALITY_HIGH, W, H);
+    rill_render_stats st;
+    scene(f, 0, 0);
+    frame(f, NULL);
+    frame(f, NULL);
+    rill_renderer_stats(f->r, &st);
+    uint64_t without = st.gpu_memory_used_bytes;
+    route(f, true, false, false, false);
+    frame(f, NULL);
+    rill_renderer_stats(f->r, &st);
+    uint64_t with = st.gpu_memory_used_bytes;
+    assert_true(with >= without + 2ull * W * H * 8); /* two RGBA16F history images */
+    route(f, false, false, false, false);
+    for (int i = 0; i < 64; i++) {
+        frame(f, NULL);
+    }
+    assert_int_equal(rill_renderer_wait_idle(f->r, NULL), RILL_OK);
+    frame(f, NULL);
+    frame(f, NULL);
+    frame(f, NULL);
+    rill_renderer_stats(f->r, &st);
+    print_message("gpu used: %llu without TAA, %llu with, %llu after 60 frames off\n",
+                  (unsigned long long)without, (unsigned long long)with,
+                  (unsigned long long)st.gpu_memory_used_bytes);
+    assert_true(st.gpu_memory_used_bytes + 2ull * W * H * 8 <= with);
+    route(f, true, false, false, false);
+    frame(f, NULL);
+    rill_renderer_stats(f->r, &st);
+    assert_true(st.gpu_memory_used_bytes >= without + 2ull * W * H * 8);
+    destroy(f);
+}
+
 /* A mixed-passthrough camera's alpha (0 where no geometry is) survives TAA: resolved like the
  * colour, so it matches the frame without TAA away from the edges (and the filters keep it). */
 static void test_taa_keeps_alpha(void **state) {
@@ -555,10 +591,11 @@ static void test_hostile_settings(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_absent_and_slots), cmocka_unit_test(test_taa_tier),
-        cmocka_unit_test(test_fxaa_smaa),        cmocka_unit_test(test_cas),
-        cmocka_unit_test(test_taa_moving),       cmocka_unit_test(test_taa_reset),
-        cmocka_unit_test(test_taa_keeps_alpha),  cmocka_unit_test(test_hostile_settings),
+        cmocka_unit_test(test_absent_and_slots),  cmocka_unit_test(test_taa_tier),
+        cmocka_unit_test(test_fxaa_smaa),         cmocka_unit_test(test_cas),
+        cmocka_unit_test(test_taa_moving),        cmocka_unit_test(test_taa_reset),
+        cmocka_unit_test(test_taa_history_freed), cmocka_unit_test(test_taa_keeps_alpha),
+        cmocka_unit_test(test_hostile_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
