@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cglm/cglm.h>
-
 #include "rill/render.h"
 #include "rill/render/effects.h"
+
+#include "bench_cubes.h"
 
 #define WARMUP 4
 
@@ -24,39 +24,9 @@ static const char *const aa_passes[] = {"taa",          "fxaa",       "smaa_edge
                                         "smaa_weights", "smaa_blend", "cas"};
 enum { AA_PASSES = 6 };
 
-static void scene(rill_render_snapshot *s, rill_render_instance *inst, rill_mesh cube,
-                  const rill_material *mats, uint32_t frame) {
-    memset(s, 0, sizeof(*s));
-    mat4 view;
-    glm_mat4_identity(view);
-    glm_rotate_y(view, 0.01f * (float)frame, view); /* a slow orbit: TAA reprojects every frame */
-    glm_translate(view, (vec3){0, 3.0f, 12.0f});
-    glm_rotate_x(view, -0.25f, view);
-    memcpy(s->view.world_from_view, view, sizeof(mat4));
-    s->view.fov_y = 0.9f;
-    s->has_sun = true;
-    s->sun.direction[0] = -0.3f, s->sun.direction[1] = -1.0f, s->sun.direction[2] = -0.5f;
-    s->sun.color[0] = s->sun.color[1] = s->sun.color[2] = 1.0f;
-    s->sun.illuminance = 3.0f;
-    s->sun.shadows = true;
-    s->ambient[0] = s->ambient[1] = s->ambient[2] = 0.1f;
-    for (uint32_t i = 0; i < 64; i++) {
-        mat4 m;
-        glm_mat4_identity(m);
-        glm_translate(m, (vec3){(float)(i % 8) * 1.6f - 5.6f, 0.5f, (float)(i / 8) * 1.6f - 5.6f});
-        glm_rotate_y(m, 0.3f * (float)i, m);
-        inst[i].id = i + 1;
-        inst[i].mesh = cube;
-        inst[i].material = mats[i % 4];
-        memcpy(inst[i].transform, m, sizeof(mat4));
-    }
-    s->instances = inst;
-    s->instance_count = 64;
-}
-
 static int run_case(rill_renderer *r, const bench_case *c, rill_mesh cube,
                     const rill_material *mats, uint32_t frames, uint32_t w, uint32_t h) {
-    static rill_render_instance inst[64];
+    static rill_render_instance inst[BENCH_CUBES];
     rill_render_taa taa = {false};
     rill_render_fxaa fxaa = {RILL_FXAA_HIGH, RILL_FXAA_HIGH};
     rill_render_smaa smaa = {RILL_SMAA_HIGH};
@@ -79,7 +49,7 @@ static int run_case(rill_renderer *r, const bench_case *c, rill_mesh cube,
     uint32_t passes_in_graph = 0;
     for (uint32_t f = 0; f < WARMUP + frames; f++) {
         rill_render_snapshot s;
-        scene(&s, inst, cube, mats, f);
+        bench_cubes_scene(&s, inst, cube, mats, 0.01f * (float)f);
         s.view.settings = n ? rs : NULL;
         s.view.settings_count = n;
         rill_error err = {0};

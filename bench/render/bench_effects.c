@@ -18,50 +18,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cglm/cglm.h>
-
 #include "rill/render.h"
 #include "rill/render/effects.h"
 #include "rill/render/plugins.h"
 
+#include "bench_cubes.h"
+
 #define WARMUP 4
-#define CUBES 64
 
 typedef struct bench {
     rill_renderer *r;
     rill_mesh cube;
     rill_material mats[4];
-    rill_render_instance inst[CUBES];
+    rill_render_instance inst[BENCH_CUBES];
     uint32_t w, h, frames;
     const char *plugins;
 } bench;
 
 static void scene(bench *b, rill_render_snapshot *s) {
-    memset(s, 0, sizeof(*s));
-    mat4 view;
-    glm_mat4_identity(view);
-    glm_translate(view, (vec3){0, 3.0f, 12.0f});
-    glm_rotate_x(view, -0.25f, view);
-    memcpy(s->view.world_from_view, view, sizeof(mat4));
-    s->view.fov_y = 0.9f;
-    s->has_sun = true;
-    s->sun.direction[0] = -0.3f, s->sun.direction[1] = -1.0f, s->sun.direction[2] = -0.5f;
-    s->sun.color[0] = s->sun.color[1] = s->sun.color[2] = 1.0f;
-    s->sun.illuminance = 3.0f;
-    s->sun.shadows = true;
-    s->ambient[0] = s->ambient[1] = s->ambient[2] = 0.1f;
-    for (uint32_t i = 0; i < CUBES; i++) {
-        mat4 m;
-        glm_mat4_identity(m);
-        glm_translate(m, (vec3){(float)(i % 8) * 1.6f - 5.6f, 0.5f, (float)(i / 8) * 1.6f - 5.6f});
-        glm_rotate_y(m, 0.3f * (float)i, m);
-        b->inst[i].id = i + 1;
-        b->inst[i].mesh = b->cube;
-        b->inst[i].material = b->mats[i % 4];
-        memcpy(b->inst[i].transform, m, sizeof(mat4));
-    }
-    s->instances = b->inst;
-    s->instance_count = CUBES;
+    bench_cubes_scene(s, b->inst, b->cube, b->mats, 0.0f);
 }
 
 static void die(const char *what, const rill_error *err) {
