@@ -499,6 +499,11 @@ typedef struct rill_render_instance {
     float transform[16];
     rill_render_mode mode;
     float ghost_opacity;
+    /* LOD crossfade (NOTES: complementary screen-space dither): 0 draws whole; f in (0, 1) draws
+     * the pixels whose 4x4 ordered-dither threshold is below f (the incoming level), -f the rest
+     * (the outgoing level), in every pass that draws the mesh, shadows included. Two instances
+     * carrying +f and -f cover each pixel exactly once. */
+    float lod_fade;
 } rill_render_instance;
 
 /* Wireframe look. Zero = defaults: color (0.2, 0.85, 1.0, 0.65), fade off, fade_start 8,

@@ -305,9 +305,10 @@ rill_lod_pick rill_lod_pick_at(const rill_lod_bands *bands, float distance);
 /* The LOD system: shows one level of every spawned Model with baked levels (the model system in
  * rill/scene/model.h spawns them as hidden sibling trees) by the camera's distance to the Model
  * entity, through RenderMode on the level trees (written only when the pick changes); a Model
- * entity with RenderMode hidden shows no level. Inside a
- * crossfade interval it shows the level with the larger weight (the dithered blend is not drawn
- * yet). The app runs it in post_update after transforms when models are enabled. */
+ * entity with RenderMode hidden shows no level. Inside a crossfade interval it shows both levels,
+ * the outgoing with RenderMode.lod_fade = -f and the incoming with +f (f = the pick's fade rounded
+ * to 1/16; the renderer's dither draws each pixel from exactly one of them, in every pass). The
+ * app runs it in post_update after transforms when models are enabled. */
 typedef struct rill_lod_system rill_lod_system;
 
 /* Counters of the last update: models with levels, how many show each level, culled; and level
@@ -316,6 +317,7 @@ typedef struct rill_lod_stats {
     uint32_t models;
     uint32_t per_level[RILL_LOD_MAX_LEVELS];
     uint32_t culled;
+    uint32_t fading; /* models inside a crossfade (counted in per_level by the outgoing level) */
     uint64_t switches;
 } rill_lod_stats;
 
@@ -326,6 +328,10 @@ void rill_lod_system_destroy(rill_lod_system *lod);
 void rill_lod_system_update(rill_lod_system *lod, const float camera[3]);
 /* The level shown for a Model entity (-1: culled, or nothing spawned for it). */
 int32_t rill_lod_system_level(const rill_lod_system *lod, rill_entity model_entity);
+/* The same, with the crossfade: *out_next the level fading in over it (-1: none) and *out_fade
+ * its weight (0 when none). Either pointer may be NULL. */
+int32_t rill_lod_system_levels(const rill_lod_system *lod, rill_entity model_entity,
+                               int32_t *out_next, float *out_fade);
 void rill_lod_system_get_stats(const rill_lod_system *lod, rill_lod_stats *out);
 /* The camera bands measure from: the streaming camera pick, and in EDIT and SERVER (where the
  * gate is closed) the pick SIMULATE would make (game cameras, then the editor camera). */

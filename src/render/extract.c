@@ -90,6 +90,7 @@ static bool push_looked(rill_render_extract_buf *buf, rill_entity e, rill_mesh m
     if (rm) {
         in.mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
         in.ghost_opacity = rm->ghost_opacity;
+        in.lod_fade = rm->lod_fade;
     }
     /* The one per-entity resolution every pass reads: the entity's channels through the modes
      * resource, joined with its own RenderMode by precedence. */
@@ -125,7 +126,8 @@ static bool batch_or_push(rill_world *world, const rill_render_components *comps
         comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
     const rill_scene_channels *sc =
         comps->scene_channels.id ? rill_world_get(world, e, comps->scene_channels) : NULL;
-    bool own_normal = !rm || rm->mode == RILL_RENDER_MODE_NORMAL;
+    /* A LOD level inside a crossfade draws dithered, so it stays an instance. */
+    bool own_normal = !rm || (rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade == 0.0f);
     if (rill__batch_take(bt, e, mm, mesh, mat, xf->m, sc ? sc->mask : 0, own_normal)) {
         return true;
     }

@@ -421,12 +421,14 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
             }
             if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND &&
                 is_caster(&ch, j, p->shadow_radius)) {
-                /* Masked casters sort after opaque ones and by material, which they bind. */
-                uint64_t key = mt->alpha_mode == RILL_ALPHA_MASK
-                                   ? (1ull << 33) | ((uint64_t)ti << 17) | in_block | (uint64_t)mi
+                /* Masked casters sort after opaque ones and by material, which they bind. A
+                 * level inside a LOD crossfade needs the masked pipeline's fragment shader too
+                 * (its dither cuts the shadow like its other passes). */
+                bool cut = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
+                uint64_t key = cut ? (1ull << 33) | ((uint64_t)ti << 17) | in_block | (uint64_t)mi
                                    : in_block | (uint64_t)mi;
                 casters[n_casters++] = (draw_item){key, i, prev};
-                n_plain += mt->alpha_mode != RILL_ALPHA_MASK;
+                n_plain += !cut;
             }
         }
     }

@@ -17,6 +17,7 @@
 typedef struct gpu_instance {
     float model[16];
     float prev_model[16];
+    float params[4]; /* x: lod_fade */
 } gpu_instance;
 
 /* >>defaults -------------------------------------------------------------------------------- */
@@ -230,6 +231,8 @@ static void write_instances(const rill_renderer *r, const rill__view *vs, gpu_in
         for (uint32_t i = 0; i < lens[l]; i++, k++) {
             const rill_render_instance *in = &vs->snap->instances[items[i].inst];
             memcpy(gi[k].model, in->transform, sizeof(float) * 16);
+            float params[4] = {in->lod_fade, 0.0f, 0.0f, 0.0f};
+            memcpy(gi[k].params, params, sizeof(params));
             if (with_prev) {
                 memcpy(gi[k].prev_model, rill__prev_model(r, in, items[i].prev),
                        sizeof(float) * 16);

@@ -59,7 +59,7 @@ static const rill_field mode_fields[] = {
     RILL_FIELD_WITH(rill_render_mode_component, ghost_opacity, F32, RILL_FIELD_RANGE(0.0, 1.0),
                     .default_value = &f_half),
 };
-static const rill_render_mode_component mode_default = {RILL_RENDER_MODE_NORMAL, 0.5f};
+static const rill_render_mode_component mode_default = {RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f};
 
 static const rill_mesh_lod lod_default = {true, 40.0f, 100.0f, 220.0f, 5.0f, 0.0f};
 static const rill_field lod_fields[] = {
@@ -144,12 +144,12 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     return RILL_OK;
 }
 
-/* Depth-first over the subtree with an explicit stack (hierarchies can be deep). */
-uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
-                                   rill_entity root, rill_render_mode mode, float ghost_opacity) {
+/* Writes rmc on every ModelMesh entity of root's subtree (root included), depth-first with an
+ * explicit stack (hierarchies can be deep). */
+static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
+                         rill_render_mode_component rmc) {
     if (!world || !comps || !rill_world_is_alive(world, root))
         return 0;
-    rill_render_mode_component rmc = {mode, ghost_opacity};
     RILL_ARRAY(rill_entity) stack = {0};
     uint32_t set = 0;
     if (!rill_array_push(&stack, root))
@@ -166,4 +166,15 @@ uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_component
     }
     rill_array_free(&stack);
     return set;
+}
+
+uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
+                                   rill_entity root, rill_render_mode mode, float ghost_opacity) {
+    return set_tree(world, comps, root, (rill_render_mode_component){mode, ghost_opacity, 0.0f});
+}
+
+uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
+                                   rill_entity root, float lod_fade) {
+    return set_tree(world, comps, root,
+                    (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade});
 }

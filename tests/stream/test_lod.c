@@ -111,12 +111,22 @@ static rill_entity model_entity(rill_world *w, const rill_model_components *mc, 
     return e;
 }
 
-static rill_render_mode mode_under(rill_world *w, const rill_model_components *mc, rill_entity r) {
+static const rill_render_mode_component *mode_of(rill_world *w, const rill_model_components *mc,
+                                                 rill_entity r) {
     /* the primitive entity: root -> node -> primitive */
     rill_entity node = rill_world_first_child(w, r);
     rill_entity prim = node ? rill_world_first_child(w, node) : 0;
-    const rill_render_mode_component *rm = prim ? rill_world_get(w, prim, mc->render_mode) : NULL;
+    return prim ? rill_world_get(w, prim, mc->render_mode) : NULL;
+}
+
+static rill_render_mode mode_under(rill_world *w, const rill_model_components *mc, rill_entity r) {
+    const rill_render_mode_component *rm = mode_of(w, mc, r);
     return rm ? rm->mode : RILL_RENDER_MODE_NORMAL;
+}
+
+static float fade_under(rill_world *w, const rill_model_components *mc, rill_entity r) {
+    const rill_render_mode_component *rm = mode_of(w, mc, r);
+    return rm ? rm->lod_fade : 0.0f;
 }
 
 static void test_probe_spawn_and_switch(void **state) {
@@ -187,6 +197,38 @@ static void test_probe_spawn_and_switch(void **state) {
                              l == want[k] ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
         }
     }
+    /* Inside the crossfade across 100 m (level 1 -> 2 over [100, 105)): both trees draw, the
+     * outgoing with -f and the incoming with +f (f rounded to 1/16); level 0 stays hidden. */
+    const float mid[3] = {1102.5f, 0, 0}, late[3] = {1104.0f, 0, 0};
+    rill_lod_system_update(lod, mid);
+    int32_t next = -2;
+    float fade = -1.0f;
+    assert_int_equal(rill_lod_system_levels(lod, b, &next, &fade), 1);
+    assert_int_equal(next, 2);
+    assert_true(fabsf(fade - 0.5f) < 1e-6f);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_HIDDEN);
+    assert_int_equal(mode_under(w, mc, roots[1]), RILL_RENDER_MODE_NORMAL);
+    assert_int_equal(mode_under(w, mc, roots[2]), RILL_RENDER_MODE_NORMAL);
+    assert_true(fade_under(w, mc, roots[1]) == -0.5f && fade_under(w, mc, roots[2]) == 0.5f);
+    rill_lod_system_update(lod, late); /* 4 m in: 0.8 -> 13/16 */
+    assert_true(fade_under(w, mc, roots[1]) == -13.0f / 16.0f);
+    assert_true(fade_under(w, mc, roots[2]) == 13.0f / 16.0f);
+    rill_lod_stats fs;
+    rill_lod_system_get_stats(lod, &fs);
+    assert_int_equal(fs.fading, 1);
+    /* Past the interval the incoming level draws whole and the outgoing is hidden again. */
+    rill_lod_system_update(lod, cams[1]);
+    assert_int_equal(rill_lod_system_levels(lod, b, &next, &fade), 2);
+    assert_int_equal(next, -1);
+    assert_int_equal(mode_under(w, mc, roots[1]), RILL_RENDER_MODE_HIDDEN);
+    assert_true(fade_under(w, mc, roots[2]) == 0.0f);
+    /* Jumping from mid-crossfade straight to the base hides both blended levels. */
+    rill_lod_system_update(lod, mid);
+    rill_lod_system_update(lod, cams[2]);
+    for (int l = 0; l < 3; l++)
+        assert_int_equal(mode_under(w, mc, roots[l]),
+                         l == 0 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    assert_true(fade_under(w, mc, roots[0]) == 0.0f);
     /* A MeshLod that disables the bands keeps the base at any distance. */
     rill_mesh_lod off = {.enabled = false};
     rill_world_add(w, b, mc->mesh_lod, &off);

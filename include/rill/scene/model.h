@@ -65,6 +65,9 @@ typedef struct rill_model_mesh {
 typedef struct rill_render_mode_component {
     rill_render_mode mode;
     float ghost_opacity;
+    /* Runtime only (not a reflected field, never saved): the LOD crossfade the LOD system writes
+     * on the two level trees it blends (rill_render_instance.lod_fade; 0 = drawn whole). */
+    float lod_fade;
 } rill_render_mode_component;
 typedef struct rill_directional_light {
     float color[4];
@@ -129,6 +132,11 @@ rill_result rill_scene_model_spawn(rill_world *world, const rill_model_component
  * included). Returns how many entities it set. */
 uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, rill_render_mode mode, float ghost_opacity);
+/* Shows the subtree of root with a LOD crossfade: RenderMode { normal, lod_fade } on every
+ * ModelMesh entity (lod_fade 0 = drawn whole, as rill_scene_model_set_mode normal). Returns how
+ * many entities it set. */
+uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
+                                   rill_entity root, float lod_fade);
 
 /* >>model system ----------------------------------------------------------------------------- */
 

@@ -3,6 +3,10 @@
 struct Instance {
     mat4 model;
     mat4 prev_model;
+    // x: LOD crossfade (rill_render_instance.lod_fade): 0 draws whole; in (0, 1) the incoming level
+    // draws the pixels whose dither threshold is below x; in (-1, 0) the outgoing level draws the
+    // others (threshold >= -x). yzw unused.
+    vec4 params;
 };
 
 struct Light {
@@ -66,3 +70,17 @@ layout(set = 1, binding = 2) uniform sampler2D normal_tex;
 layout(set = 1, binding = 3) uniform sampler2D mr_tex;
 layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;
 layout(set = 1, binding = 5) uniform sampler2D emissive_tex;
+
+// The LOD crossfade's screen-space dither: a 4 x 4 ordered (Bayer) threshold per pixel. Two levels
+// crossfading carry +f and -f, so at every pixel exactly one of them passes: never a hole, never
+// both. Every pass that draws a mesh (prepass, opaque, transparent, shadow casters) calls this
+// with the same pixel coordinates, so depth, colour and shadows agree.
+bool lod_dither_discard(float fade, vec2 frag_coord) {
+    if (fade == 0.0)
+        return false;
+    const float bayer[16] = float[16](0.0, 8.0, 2.0, 10.0, 12.0, 4.0, 14.0, 6.0,
+                                      3.0, 11.0, 1.0, 9.0, 15.0, 7.0, 13.0, 5.0);
+    ivec2 p = ivec2(frag_coord) & 3;
+    float t = (bayer[p.y * 4 + p.x] + 0.5) / 16.0;
+    return fade > 0.0 ? t >= fade : t < -fade;
+}

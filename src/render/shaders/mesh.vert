@@ -15,6 +15,7 @@ layout(location = 3) out vec4 out_tangent;
 layout(location = 4) out vec4 out_clip;
 layout(location = 5) out vec4 out_prev_clip;
 layout(location = 6) out float out_view_depth;
+layout(location = 7) flat out float out_lod_fade;
 
 void main() {
     Instance inst = instances[gl_InstanceIndex];
@@ -27,6 +28,7 @@ void main() {
     out_clip = frame.view_proj * world;
     out_prev_clip = frame.prev_view_proj * (inst.prev_model * vec4(in_pos, 1.0));
     out_view_depth = -(frame.view * world).z;
+    out_lod_fade = inst.params.x;
     // TAA jitters what is rasterized; motion vectors keep the unjittered positions.
     gl_Position = out_clip + vec4(frame.jitter.xy * out_clip.w, 0.0, 0.0);
 }

@@ -2,6 +2,7 @@
 // pbr.frag: Cook-Torrance metallic-roughness shading (GGX distribution, height-correlated Smith
 // visibility, Schlick Fresnel, Lambert diffuse) for the sun with cascaded shadows and a list of
 // point and spot lights. Used by the opaque and transparent passes; output is linear HDR.
+#extension GL_EXT_demote_to_helper_invocation : require
 #include "common.glsl"
 
 layout(location = 0) in vec3 in_world;
@@ -11,6 +12,7 @@ layout(location = 3) in vec4 in_tangent;
 layout(location = 4) in vec4 in_clip;
 layout(location = 5) in vec4 in_prev_clip;
 layout(location = 6) in float in_view_depth;
+layout(location = 7) flat in float in_lod_fade;
 
 layout(location = 0) out vec4 out_color;
 
@@ -145,6 +147,8 @@ void terrain_surface(vec3 n, out vec3 albedo, out vec3 shading_n) {
 }
 
 void main() {
+    if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
+        demote; // a helper, not killed: its quad's texture derivatives stay defined
     bool terrain = material.params2.z == 1.0;
     vec4 base = material.base_color * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv));
     if (!terrain && material.params2.y == 1.0 && base.a < material.params.w)

@@ -1,5 +1,6 @@
 #version 450
 // prepass.frag: writes world-space normals and screen-space motion vectors next to depth.
+#extension GL_EXT_demote_to_helper_invocation : require
 #include "common.glsl"
 
 layout(location = 0) in vec3 in_world;
@@ -9,11 +10,14 @@ layout(location = 3) in vec4 in_tangent;
 layout(location = 4) in vec4 in_clip;
 layout(location = 5) in vec4 in_prev_clip;
 layout(location = 6) in float in_view_depth;
+layout(location = 7) flat in float in_lod_fade;
 
 layout(location = 0) out vec4 out_normal;
 layout(location = 1) out vec2 out_motion;
 
 void main() {
+    if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
+        demote; // a helper, not killed: its quad's texture derivatives stay defined
     if (material.params2.y == 1.0) {
         float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
         if (a < material.params.w)

@@ -1,11 +1,18 @@
 #version 450
-// shadow_mask.frag: alpha-masked shadow casters cut their shadow where the material is cut out.
+// shadow_mask.frag: casters that cut their shadow: alpha-masked materials where the material is
+// cut out, and LOD levels inside a crossfade by the same dither as their other passes.
+#extension GL_EXT_demote_to_helper_invocation : require
 #include "common.glsl"
 
 layout(location = 0) in vec2 in_uv;
+layout(location = 1) flat in float in_lod_fade;
 
 void main() {
-    float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
-    if (a < material.params.w)
-        discard;
+    if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
+        demote; // a helper, not killed: its quad's texture derivatives stay defined
+    if (material.params2.y == 1.0) {
+        float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
+        if (a < material.params.w)
+            discard;
+    }
 }

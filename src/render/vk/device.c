@@ -357,6 +357,9 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     f13.synchronization2 = VK_TRUE;
     /* Core in 1.3 and always present: glslc's vulkan1.3 target relies on it (LocalSizeId). */
     f13.maintenance4 = VK_TRUE;
+    /* Core in 1.3 and always present: the LOD crossfade's dither demotes pixels to helpers so the
+     * quad's texture derivatives stay defined (shaders/common.glsl lod_dither_discard). */
+    f13.shaderDemoteToHelperInvocation = VK_TRUE;
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     f12.timelineSemaphore = VK_TRUE;
     f12.pNext = &f13;
