@@ -901,7 +901,11 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
      * they would in a game; a frame that runs long is not made up for. */
     if (t1 - t0 < (uint64_t)(FLY_DT * 1e9))
         rill_sleep_ns((uint64_t)(FLY_DT * 1e9) - (t1 - t0));
-    fr->stream_ms = (double)rill_app_last_streaming_ns(app) / 1e6;
+    /* Streaming work: the scene loader (instance loads, budgeted despawns), the streamers, and
+     * the model trees spawned for what the loads brought in. */
+    rill_scene_models_stats ms;
+    rill_scene_models_get_stats(rill_app_models_scene(rill_content_models(run->content)), &ms);
+    fr->stream_ms = (double)(rill_app_last_streaming_ns(app) + ms.last_spawn_ns) / 1e6;
     fr->entities = rill_world_entity_count(w);
     fr->triangles = fc.triangles;
     fr->triangles_full = fc.triangles_full;

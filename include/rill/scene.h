@@ -176,7 +176,8 @@ typedef struct rill_scene_load {
       "spawning") /* entities exist; components being applied under the budget */                  \
     X(RILL_SCENE_LOAD_LOADED, "loaded")       /* complete; progress 1 */                           \
     X(RILL_SCENE_LOAD_FAILED, "failed")       /* rill_scene_load_error says why */                 \
-    X(RILL_SCENE_LOAD_CANCELLED, "cancelled") /* cancelled; its partial entities were despawned */
+    X(RILL_SCENE_LOAD_CANCELLED, "cancelled") /* cancelled; partial entities despawned or queued   \
+                                               */
 typedef enum rill_scene_load_state {
     RILL_SCENE_LOAD_STATE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_SCENE_LOAD_STATE_NUM,
@@ -246,9 +247,10 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *loader, rill_entity 
 /* Cancels root's instance load in flight, if any, then despawns every descendant of root. root
  * and its components (its Transform) stay. Returns the number of entities despawned. */
 uint32_t rill_scene_instance_unload(rill_scene_loader *loader, rill_entity root);
-/* Cancels root's instance load in flight, if any, then queues root's children for despawning
- * with their subtrees in the budgeted batches rill_scene_loader_update uses for a replaced main
- * scene (the same per-update budget as loads; leaves first). They stay attached and alive until
+/* Cancels root's instance load in flight, if any (its partial entities join the queue below
+ * rather than going at once), then queues root's children for despawning with their subtrees in
+ * the budgeted batches rill_scene_loader_update uses for a replaced main scene (the same
+ * per-update budget as loads; leaves first). They stay attached and alive until
  * their batch comes: hide them first if they must not draw meanwhile. Returns how many children
  * were queued; the content is gone when root has no child left (rill_scene_loader_retiring turns
  * false once nothing is queued). */

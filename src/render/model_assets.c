@@ -48,6 +48,10 @@ struct rill_render_assets {
     uint64_t tick;
     RILL_ARRAY(asset_entry *) entries;
     rill_map entry_of; /* asset id -> asset_entry * */
+    /* The last lookup: a model's primitives come in runs, so most extract lookups repeat it.
+     * Cleared whenever an entry is freed. */
+    uint32_t last_id;
+    asset_entry *last;
     rill_render_assets_stats stats;
     /* texture streaming */
     rill__tsc *tsc;
@@ -140,6 +144,10 @@ static void drop_canon(rill_render_assets *ra, asset_entry *e) {
 }
 
 static void free_entry(rill_render_assets *ra, asset_entry *e) {
+    if (ra->last == e) {
+        ra->last = NULL;
+        ra->last_id = 0;
+    }
     if (e->ts_tex && e->ts_mat && e->model) {
         rill__tsc_remove_model(ra->tsc, e->ts_tex, e->model->texture_count, e->ts_mat,
                                e->model->material_count + 1);
@@ -344,10 +352,16 @@ static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
 }
 
 static asset_entry *lookup(rill_render_assets *ra, uint32_t asset_id) {
+    if (asset_id && asset_id == ra->last_id) {
+        ra->last->last_used = ra->tick;
+        return ra->last;
+    }
     uint64_t v = 0;
     if (rill_map_get(&ra->entry_of, asset_id, &v)) {
         asset_entry *e = (asset_entry *)(uintptr_t)v;
         e->last_used = ra->tick;
+        ra->last_id = asset_id;
+        ra->last = e;
         return e;
     }
     rill_asset a = {asset_id};

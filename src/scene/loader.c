@@ -287,15 +287,6 @@ static void rec_fail(rill_scene_loader *ld, uint32_t id, load_rec *r, rill_resul
     send_event(ld, ld->ev_failed, id, r);
 }
 
-/* Recursive despawns: whatever got attached under a cancelled load's entities (a streamed
- * instance's contents, say) goes with them instead of being left as orphaned roots. */
-static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
-    rec_drop_job(ld, r);
-    if (r->spawned)
-        rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
-    rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
-}
-
 /* Queues a replaced scene's roots for retire_step. Without memory for the queue they go at once,
  * as one batch. */
 static void retire_roots(rill_scene_loader *ld, const rill_entity *roots, uint32_t n) {
@@ -307,6 +298,25 @@ static void retire_roots(rill_scene_loader *ld, const rill_entity *roots, uint32
         return;
     }
     memcpy(slot, roots, (size_t)n * sizeof(rill_entity));
+}
+
+/* Cancels a load in flight and queues its partial entities for the budgeted retire batches
+ * instead of despawning them now: with whatever got attached below them (model trees), a partly
+ * applied district is thousands of entities. Entries not spawned yet are 0 and skipped. */
+static void rec_cancel_retire(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    rec_drop_job(ld, r);
+    if (r->spawned)
+        retire_roots(ld, r->spawned, r->spawn_pos);
+    rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
+}
+
+/* Recursive despawns: whatever got attached under a cancelled load's entities (a streamed
+ * instance's contents, say) goes with them instead of being left as orphaned roots. */
+static void rec_cancel(rill_scene_loader *ld, uint32_t id, load_rec *r) {
+    rec_drop_job(ld, r);
+    if (r->spawned)
+        rill_world_despawn_recursive_n(ld->world, r->spawned, r->total);
+    rec_finish(ld, id, r, RILL_SCENE_LOAD_CANCELLED);
 }
 
 /* Lists up to RETIRE_CHUNK entities of the scenes being retired, leaves first (every entity after
@@ -855,7 +865,7 @@ uint32_t rill_scene_instance_retire(rill_scene_loader *ld, rill_entity root) {
         return 0;
     uint32_t pending;
     if (find_instance_pending(ld, root, &pending)) {
-        rec_cancel(ld, pending, rec_get(ld, pending));
+        rec_cancel_retire(ld, pending, rec_get(ld, pending));
     }
     /* The children join the replaced main scenes' queue: retire_step despawns them in the same
      * budgeted batches, so unloads and swaps share one budget. Without memory for the queue they

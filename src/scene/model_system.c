@@ -63,6 +63,9 @@ struct rill_scene_models {
     rill_map entry_of;              /* interned path pointer -> model_entry * */
     RILL_ARRAY(rill_entity) doomed; /* spawned roots to despawn this frame (kept, no churn) */
     uint32_t pending;               /* tracks in TRACK_PENDING */
+    uint64_t spawn_budget_ns;
+    rill_clock clock;
+    bool unbudgeted; /* flush: spawn everything */
     rill_scene_models_stats stats;
 };
 
@@ -197,6 +200,16 @@ static void spawn_levels(rill_scene_models *m, model_track *t) {
     }
 }
 
+/* A Model entity hidden by its own RenderMode (a streamed instance unloading hides them, then
+ * despawns them in budgeted batches) gets a hidden tree: a file that finished loading meanwhile
+ * must not draw. The LOD system keeps the levels hidden for such entities. */
+static void hide_if_retired(rill_scene_models *m, const model_track *t) {
+    const rill_render_mode_component *rm =
+        rill_world_get(m->world, t->entity, m->comps.render_mode);
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+        rill_scene_model_set_mode(m->world, &m->comps, t->root, RILL_RENDER_MODE_HIDDEN, 0.0f);
+}
+
 void rill_scene_models_update(rill_scene_models *m) {
     if (!m)
         return;
@@ -244,9 +257,11 @@ void rill_scene_models_update(rill_scene_models *m) {
         }
     }
 
-    /* 3. Loads that finished, then the entities waiting for them. */
+    /* 3. Loads that finished, then the entities waiting for them, within the spawn budget. */
     advance_entries(m);
-    for (uint32_t i = 0; m->pending && i < m->tracks.len; i++) {
+    uint64_t t0 = rill_clock_now(&m->clock), now = t0;
+    bool spent = false;
+    for (uint32_t i = 0; m->pending && i < m->tracks.len && !spent; i++) {
         model_track *t = &m->tracks.data[i];
         if (t->state != TRACK_PENDING || t->entry->state == ENTRY_LOADING ||
             levels_loading(t->entry))
@@ -276,7 +291,11 @@ void rill_scene_models_update(rill_scene_models *m) {
         t->state = TRACK_SPAWNED;
         m->stats.spawns++;
         spawn_levels(m, t);
+        hide_if_retired(m, t);
+        now = rill_clock_now(&m->clock);
+        spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
     }
+    m->stats.last_spawn_ns = now - t0;
 
     /* 4. Despawn dropped trees in one batch, then free files nobody used for release_delay
      * frames (a file dropped and named again soon after is not loaded twice). */
@@ -312,6 +331,8 @@ rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, 
     m->world = desc->world;
     m->assets = desc->assets;
     m->release_delay = desc->release_delay_frames ? desc->release_delay_frames : 2;
+    m->spawn_budget_ns = desc->spawn_budget_ns ? desc->spawn_budget_ns : 1000000u;
+    m->clock = desc->clock;
     if (rill_scene_model_register(m->world, &m->comps, err) != RILL_OK ||
         rill_gltf_register_asset_loader(m->assets, err) != RILL_OK) {
         rill_free(m);
@@ -324,11 +345,13 @@ void rill_scene_models_flush(rill_scene_models *m) {
     if (!m)
         return;
     rill_asset_server *as = m->assets;
+    m->unbudgeted = true;
     rill_scene_models_update(m); /* picks up new Model entities and requests their files */
     for (uint32_t i = 0; i < m->entries.len; i++)
         if (m->entries.data[i]->state == ENTRY_LOADING)
             rill_asset_wait(as, m->entries.data[i]->asset);
     rill_scene_models_update(m); /* spawns */
+    m->unbudgeted = false;
     rill_world_update_transforms(m->world);
 }
 

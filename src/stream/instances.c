@@ -187,23 +187,24 @@ static uint64_t hide_content(rill__instance_streamer *is, rill_entity root) {
     }
 }
 
-/* A loaded (or partly loaded) instance goes: a load in flight is cancelled (its partial entities
- * go at once, with the load), the content is hidden now and queued on the scene loader, which
- * despawns it within its per-update budget. The record stays UNLOADING until the root has no
- * child left; only then can the instance load again. */
+/* A loaded (or partly loaded) instance goes: the content is hidden now and queued on the scene
+ * loader, which despawns it within its per-update budget; a load in flight is cancelled by the
+ * same call, its partial entities joining that queue (a partly applied district with its model
+ * trees is too big for one frame). The record stays UNLOADING until the root has no child left;
+ * only then can the instance load again. */
 static void unload(rill__instance_streamer *is, inst_rec *r) {
     if (r->state == RILL_INSTANCE_UNLOADING)
         return;
-    if (r->state == RILL_INSTANCE_LOADING) {
-        is->loads_cancelled++;
-        rill_scene_load_release(is->scenes, r->load); /* cancels and despawns the partial load */
-        r->load = (rill_scene_load){0};
-    }
     if (r->state != RILL_INSTANCE_FAILED)
         is->unloads++;
     is->entities_unloaded += hide_content(is, r->root);
-    r->state = rill_scene_instance_retire(is->scenes, r->root) ? RILL_INSTANCE_UNLOADING
-                                                               : RILL_INSTANCE_UNLOADED;
+    bool queued = rill_scene_instance_retire(is->scenes, r->root) != 0;
+    if (r->state == RILL_INSTANCE_LOADING) {
+        is->loads_cancelled++;
+        rill_scene_load_release(is->scenes, r->load); /* cancelled above: forgets the record */
+        r->load = (rill_scene_load){0};
+    }
+    r->state = queued ? RILL_INSTANCE_UNLOADING : RILL_INSTANCE_UNLOADED;
 }
 
 /* Follows a load in flight to its end. */

@@ -246,11 +246,62 @@ static void test_probe_spawn_and_switch(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* A fake clock: every reading is 0.6 ms after the last. */
+static uint64_t ticking(void *user) {
+    uint64_t *t = user;
+    return *t += 600000u;
+}
+
+/* Tree spawning keeps to the model system's budget (1 ms: two trees per update at 0.6 ms a
+ * reading), and a Model entity hidden before its tree spawns (a streamed instance unloading) gets
+ * a hidden tree. */
+static void test_spawn_budget_and_retired(void **state) {
+    (void)state;
+    char dir[512], path[700];
+    rill_test_tmpdir(dir, sizeof dir, "lodbudget");
+    snprintf(path, sizeof path, "%s/m.glb", dir);
+    write_glb(path, 8);
+    rill_world *w = rill_world_create(NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_error err = {0};
+    assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    uint64_t now = 0;
+    rill_scene_models *sm = rill_scene_models_create(
+        &(rill_scene_models_desc){.world = w, .assets = as, .clock = {ticking, &now}}, &err);
+    assert_non_null(sm);
+    const rill_model_components *mc = rill_scene_models_components(sm);
+    model_entity(w, mc, "m.glb", 0);
+    rill_scene_models_flush(sm); /* the file is loaded; flush spawns without a budget */
+    rill_entity e[6];
+    for (int i = 0; i < 6; i++)
+        e[i] = model_entity(w, mc, "m.glb", (float)i);
+    const rill_render_mode_component hidden = {.mode = RILL_RENDER_MODE_HIDDEN};
+    rill_world_add(w, e[5], mc->render_mode, &hidden);
+    rill_scene_models_stats st;
+    for (uint32_t u = 1; u <= 3; u++) {
+        rill_scene_models_update(sm);
+        rill_scene_models_get_stats(sm, &st);
+        assert_int_equal(st.spawned, 1 + 2 * u);
+        assert_int_equal(st.pending, 6 - 2 * u);
+        assert_true(st.last_spawn_ns >= 1000000u);
+    }
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(mode_under(w, mc, rill_scene_models_root(sm, e[i])),
+                         i == 5 ? RILL_RENDER_MODE_HIDDEN : RILL_RENDER_MODE_NORMAL);
+    rill_scene_models_destroy(sm);
+    rill_asset_server_destroy(as);
+    rill_vfs_destroy(vfs);
+    rill_world_destroy(w);
+    rill_test_tmpdir_remove(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_bands),
         cmocka_unit_test(test_extension_cull_disabled),
         cmocka_unit_test(test_probe_spawn_and_switch),
+        cmocka_unit_test(test_spawn_budget_and_retired),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

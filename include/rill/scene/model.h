@@ -146,8 +146,10 @@ uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_component
  *     - requests the file of every new Model entity with rill_asset_load (once per path; the glTF
  *       loader, which create registers, reads it on a worker);
  *     - spawns the model's default scene under each such entity once it is LOADED
- *       (rill_scene_model_spawn: one root child per entity); a .glb with baked levels beside it
- *       (name_lod1.glb ... name_lod4.glb, pack first then loose, contiguous) has each level
+ *       (rill_scene_model_spawn: one root child per entity), within a per-update time budget
+ *       (spawn_budget_ns; the rest wait for later updates); an entity whose own RenderMode is
+ *       hidden (a streamed instance on its way out) gets its tree hidden; a .glb with baked levels
+ * beside it (name_lod1.glb ... name_lod4.glb, pack first then loose, contiguous) has each level
  *       requested too and spawned as a hidden sibling tree (rill_scene_models_levels);
  *     - on FAILED logs one warning (module "models") naming the entity (id and Name) and the
  *       file, and spawns nothing;
@@ -163,6 +165,11 @@ typedef struct rill_scene_models_desc {
     rill_world *world;
     rill_asset_server *assets;
     uint32_t release_delay_frames;
+    /* Time one update may spend spawning trees (a streamed district names hundreds of models,
+     * each with its level trees): once it is spent, the trees still waiting spawn in later
+     * updates (at least one per update). 0 = 1 ms. rill_scene_models_flush ignores it. */
+    uint64_t spawn_budget_ns;
+    rill_clock clock; /* what the budget is measured with; zero = rill_time_ns */
     uint32_t end_canary; /* must be 0 */
 } rill_scene_models_desc;
 
@@ -172,6 +179,7 @@ typedef struct rill_scene_models_desc {
 typedef struct rill_scene_models_stats {
     uint32_t tracked, spawned, pending, failed, models;
     uint64_t spawns, warnings, releases;
+    uint64_t last_spawn_ns; /* time the last update spent spawning trees */
 } rill_scene_models_stats;
 
 /* Registers the model components and the glTF asset loader. NULL + err on failure. */
