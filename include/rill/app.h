@@ -436,10 +436,12 @@ typedef struct rill_renderer rill_renderer;
 typedef struct rill_render_assets rill_render_assets;
 typedef struct rill_app_models rill_app_models;
 
-/* Options; all zero = defaults: release_delay_frames 0 = 2. */
+/* Options; all zero = defaults: release_delay_frames 0 = 2; spawn_budget_ns 0 = 1 ms of tree
+ * spawning per frame (rill_scene_models_desc; UINT64_MAX spawns every ready tree at once). */
 typedef struct rill_app_models_desc {
     uint32_t start_canary; /* must be 0 */
     uint32_t release_delay_frames;
+    uint64_t spawn_budget_ns;
     uint32_t end_canary; /* must be 0 */
 } rill_app_models_desc;
 

@@ -54,10 +54,12 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
     m->app = app;
     uint32_t delay = desc ? desc->release_delay_frames : 0;
     rill_world *w = rill_app_world(app);
-    m->scene = rill_scene_models_create(&(rill_scene_models_desc){.world = w,
-                                                                  .assets = rill_app_assets(app),
-                                                                  .release_delay_frames = delay},
-                                        err);
+    m->scene = rill_scene_models_create(
+        &(rill_scene_models_desc){.world = w,
+                                  .assets = rill_app_assets(app),
+                                  .release_delay_frames = delay,
+                                  .spawn_budget_ns = desc ? desc->spawn_budget_ns : 0},
+        err);
     rill_texstream_settings ts = rill_app_texture_streaming_settings(rill_app_project(app));
     if (m->scene)
         m->gpu =

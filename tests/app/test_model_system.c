@@ -265,7 +265,9 @@ static void test_model_system_many(void **state) {
     rill_renderer *r = NULL;
     if (!(r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer: %s", err.msg);
-    rill_app_models *models = rill_app_enable_models(app, r, NULL, &err);
+    /* No spawn budget: this measures spawning all N trees in one frame. */
+    rill_app_models *models = rill_app_enable_models(
+        app, r, &(rill_app_models_desc){.spawn_budget_ns = UINT64_MAX}, &err);
     assert_non_null(models);
     rill_world *w = rill_app_world(app);
     rill_render_components rc;
