@@ -2,7 +2,8 @@
  * be authored: textures as PNG images (facades, roofs, paving, leaves, bark, metal, paint) and
  * models as textured .glb files (four building kinds with recessed windows, a tree, a street lamp,
  * a bench, a car, a district ground tile and three landmarks) that name those images by relative
- * URI. `rill export` then turns them into .rmip textures and bakes the LOD levels. Everything is
+ * URI, the buildings and props with hand-authored detail levels (name_lodN.glb). `rill export`
+ * then turns them into .rmip textures and bakes the landmarks' LOD levels. Everything is
  * deterministic: the same bytes on every run.
  */
 #include "cmds.h"
@@ -395,39 +396,86 @@ static void build_building(mdl *m, uint32_t kind) {
     box(r, (float[3]){-2.0f, h, -2.0f}, (float[3]){2.0f, h + 2.5f, 2.0f}, 1); /* stair house */
 }
 
-static void build_tree(mdl *m) {
-    cylinder(mdl_prim(m, TEX_BARK), 0, 0, 0, 3.0f, 0.25f, 10);
-    sphere(mdl_prim(m, TEX_LEAVES), (float[3]){0, 4.5f, 0}, 2.2f, 2.6f, 18);
+/* The same building as its far level (written as building_N_lod1.glb: a hand-authored level, so
+ * export keeps it and bakes none): each facade one quad whose UVs repeat the window cell over
+ * cols x floors (the facade texture is one cell with its pane where the recess is), the same
+ * roof and stair house. The silhouette and the windows stay; only the recess depth goes: about
+ * 20 triangles instead of 18 per window cell. */
+static void build_building_far(mdl *m, uint32_t kind) {
+    static const uint32_t floors[4] = {4, 8, 14, 6}, cx[4] = {4, 5, 4, 7}, cz[4] = {3, 4, 4, 3};
+    const float cw = 4.0f, fh = 3.5f;
+    float w = cw * (float)cx[kind], d = cw * (float)cz[kind], h = fh * (float)floors[kind];
+    prim *f = mdl_prim(m, (tex_kind)(TEX_FACADE_BRICK + kind));
+    float x0 = -w * 0.5f, z0 = -d * 0.5f, nf = (float)floors[kind];
+    quad(f, (float[3]){x0, 0, -z0}, (float[3]){w, 0, 0}, (float[3]){0, h, 0}, 0, 0,
+         (float)cx[kind], nf);
+    quad(f, (float[3]){-x0, 0, z0}, (float[3]){-w, 0, 0}, (float[3]){0, h, 0}, 0, 0,
+         (float)cx[kind], nf);
+    quad(f, (float[3]){-x0, 0, -z0}, (float[3]){0, 0, -d}, (float[3]){0, h, 0}, 0, 0,
+         (float)cz[kind], nf);
+    quad(f, (float[3]){x0, 0, z0}, (float[3]){0, 0, d}, (float[3]){0, h, 0}, 0, 0,
+         (float)cz[kind], nf);
+    prim *r = mdl_prim(m, TEX_ROOF);
+    quad(r, (float[3]){x0, h, -z0}, (float[3]){w, 0, 0}, (float[3]){0, 0, -d}, 0, 0, w / 8, d / 8);
+    box(r, (float[3]){-2.0f, h, -2.0f}, (float[3]){2.0f, h + 2.5f, 2.0f}, 1);
 }
 
-static void build_lamp(mdl *m) {
+/* The props come with hand-authored detail levels (name_lodN.glb, level 1..3: fewer segments,
+ * wheels as boxes then none), as an artist would make them: the baked levels of these small
+ * closed shapes stall (UV seams and poles keep the simplifier near the base count). */
+static const uint32_t TREE_SEG[4] = {18, 10, 6, 4}, TRUNK_SEG[4] = {10, 6, 4, 3};
+
+static void build_tree(mdl *m, uint32_t level) {
+    cylinder(mdl_prim(m, TEX_BARK), 0, 0, 0, 3.0f, 0.25f, TRUNK_SEG[level]);
+    sphere(mdl_prim(m, TEX_LEAVES), (float[3]){0, 4.5f, 0}, 2.2f, 2.6f, TREE_SEG[level]);
+}
+
+static void build_lamp(mdl *m, uint32_t level) {
+    static const uint32_t pole[4] = {10, 6, 4, 3}, head[4] = {12, 6, 4, 0};
     prim *p = mdl_prim(m, TEX_METAL);
-    cylinder(p, 0, 0, 0, 6.0f, 0.1f, 10);
-    sphere(p, (float[3]){0, 6.2f, 0}, 0.35f, 0.25f, 12);
+    cylinder(p, 0, 0, 0, 6.0f, 0.1f, pole[level]);
+    if (head[level])
+        sphere(p, (float[3]){0, 6.2f, 0}, 0.35f, 0.25f, head[level]);
 }
 
-static void build_bench(mdl *m) {
+static void build_bench(mdl *m, uint32_t level) {
     prim *p = mdl_prim(m, TEX_BARK);
+    if (level >= 2) { /* one block where the seat and back are */
+        box(p, (float[3]){-0.9f, 0.0f, -0.25f}, (float[3]){0.9f, 0.95f, 0.22f}, 1);
+        return;
+    }
     box(p, (float[3]){-0.9f, 0.42f, -0.22f}, (float[3]){0.9f, 0.5f, 0.22f}, 1);
     box(p, (float[3]){-0.9f, 0.5f, -0.25f}, (float[3]){0.9f, 0.95f, -0.19f}, 1);
-    box(mdl_prim(m, TEX_METAL), (float[3]){-0.85f, 0, -0.2f}, (float[3]){-0.75f, 0.42f, 0.2f}, 1);
-    box(mdl_prim(m, TEX_METAL), (float[3]){0.75f, 0, -0.2f}, (float[3]){0.85f, 0.42f, 0.2f}, 1);
+    if (level == 0) {
+        box(mdl_prim(m, TEX_METAL), (float[3]){-0.85f, 0, -0.2f}, (float[3]){-0.75f, 0.42f, 0.2f},
+            1);
+        box(mdl_prim(m, TEX_METAL), (float[3]){0.75f, 0, -0.2f}, (float[3]){0.85f, 0.42f, 0.2f}, 1);
+    }
 }
 
-static void build_car(mdl *m) {
+static void build_car(mdl *m, uint32_t level) {
     prim *b = mdl_prim(m, TEX_PAINT);
-    box(b, (float[3]){-0.9f, 0.35f, -2.1f}, (float[3]){0.9f, 1.0f, 2.1f}, 1);
+    box(b, (float[3]){-0.9f, level == 3 ? 0.0f : 0.35f, -2.1f}, (float[3]){0.9f, 1.0f, 2.1f}, 1);
     box(b, (float[3]){-0.8f, 1.0f, -1.1f}, (float[3]){0.8f, 1.5f, 0.9f}, 1);
+    if (level == 3)
+        return; /* the body reaches the ground: no wheels */
     prim *w = mdl_prim(m, TEX_METAL);
     const float wx[2] = {-0.95f, 0.95f}, wz[2] = {-1.3f, 1.3f};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++)
-            sphere(w, (float[3]){wx[i], 0.35f, wz[j]}, 0.12f, 0.35f, 12);
+    for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+            if (level == 2)
+                box(w, (float[3]){wx[i] - 0.12f, 0, wz[j] - 0.35f},
+                    (float[3]){wx[i] + 0.12f, 0.7f, wz[j] + 0.35f}, 1);
+            else
+                sphere(w, (float[3]){wx[i], 0.35f, wz[j]}, 0.12f, 0.35f, level ? 6 : 12);
+        }
+    }
 }
 
-static void build_ground(mdl *m) {
+/* The district ground: 8 x 8 paving quads; its level 1 is one quad with the same UVs. */
+static void build_ground(mdl *m, uint32_t level) {
     prim *p = mdl_prim(m, TEX_PAVING);
-    const int n = 8;
+    const int n = level ? 1 : 8;
     const float s = 200.0f / (float)n;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
@@ -465,29 +513,40 @@ rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size
     static const char *const names[] = {"building_0", "building_1", "building_2", "building_3",
                                         "tree",       "lamp",       "bench",      "car",
                                         "ground",     "tower",      "fountain",   "gate"};
+    /* Levels written per model (the base included); 1 = none authored, export bakes them. */
+    static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1};
     for (uint32_t i = 0; r == RILL_OK && i < RILL_COUNTOF(names); i++) {
-        mdl m;
-        memset(&m, 0, sizeof m);
-        if (i < 4)
-            build_building(&m, i);
-        else if (i == 4)
-            build_tree(&m);
-        else if (i == 5)
-            build_lamp(&m);
-        else if (i == 6)
-            build_bench(&m);
-        else if (i == 7)
-            build_car(&m);
-        else if (i == 8)
-            build_ground(&m);
-        else if (i == 9)
-            build_tower(&m);
-        else if (i == 10)
-            build_fountain(&m);
-        else
-            build_gate(&m);
-        r = mdl_write(&m, models_dir, names[i], err);
-        mdl_free(&m);
+        for (uint32_t l = 0; r == RILL_OK && l < levels[i]; l++) {
+            mdl m;
+            memset(&m, 0, sizeof m);
+            if (i < 4 && l == 0)
+                build_building(&m, i);
+            else if (i < 4)
+                build_building_far(&m, i);
+            else if (i == 4)
+                build_tree(&m, l);
+            else if (i == 5)
+                build_lamp(&m, l);
+            else if (i == 6)
+                build_bench(&m, l);
+            else if (i == 7)
+                build_car(&m, l);
+            else if (i == 8)
+                build_ground(&m, l);
+            else if (i == 9)
+                build_tower(&m);
+            else if (i == 10)
+                build_fountain(&m);
+            else
+                build_gate(&m);
+            char name[64];
+            if (l)
+                snprintf(name, sizeof name, "%s_lod%u", names[i], l);
+            else
+                snprintf(name, sizeof name, "%s", names[i]);
+            r = mdl_write(&m, models_dir, name, err);
+            mdl_free(&m);
+        }
     }
     return r;
 }
