@@ -407,14 +407,14 @@ static void build_building_far(mdl *m, uint32_t kind) {
     float w = cw * (float)cx[kind], d = cw * (float)cz[kind], h = fh * (float)floors[kind];
     prim *f = mdl_prim(m, (tex_kind)(TEX_FACADE_BRICK + kind));
     float x0 = -w * 0.5f, z0 = -d * 0.5f, nf = (float)floors[kind];
-    quad(f, (float[3]){x0, 0, -z0}, (float[3]){w, 0, 0}, (float[3]){0, h, 0}, 0, 0,
-         (float)cx[kind], nf);
+    quad(f, (float[3]){x0, 0, -z0}, (float[3]){w, 0, 0}, (float[3]){0, h, 0}, 0, 0, (float)cx[kind],
+         nf);
     quad(f, (float[3]){-x0, 0, z0}, (float[3]){-w, 0, 0}, (float[3]){0, h, 0}, 0, 0,
          (float)cx[kind], nf);
     quad(f, (float[3]){-x0, 0, -z0}, (float[3]){0, 0, -d}, (float[3]){0, h, 0}, 0, 0,
          (float)cz[kind], nf);
-    quad(f, (float[3]){x0, 0, z0}, (float[3]){0, 0, d}, (float[3]){0, h, 0}, 0, 0,
-         (float)cz[kind], nf);
+    quad(f, (float[3]){x0, 0, z0}, (float[3]){0, 0, d}, (float[3]){0, h, 0}, 0, 0, (float)cz[kind],
+         nf);
     prim *r = mdl_prim(m, TEX_ROOF);
     quad(r, (float[3]){x0, h, -z0}, (float[3]){w, 0, 0}, (float[3]){0, 0, -d}, 0, 0, w / 8, d / 8);
     box(r, (float[3]){-2.0f, h, -2.0f}, (float[3]){2.0f, h + 2.5f, 2.0f}, 1);
