@@ -42,7 +42,7 @@ static int setup(void **state) {
     d.shadow_map_size = 512;
     d.quality = RILL_RENDER_QUALITY_LOW; /* no SSAO, bloom or auto exposure: pixels stay apart */
     rill_error err = {0};
-    if (rill_renderer_create(&d, &f->r, &err) != RILL_OK) {
+    if (!(f->r = rill_renderer_create(&d, &err))) {
         print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
         rill_free(f);
         return -1;

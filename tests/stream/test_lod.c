@@ -261,11 +261,11 @@ static void test_spawn_budget_and_retired(void **state) {
     rill_test_tmpdir(dir, sizeof dir, "lodbudget");
     snprintf(path, sizeof path, "%s/m.glb", dir);
     write_glb(path, 8);
-    rill_world *w = rill_world_create(NULL);
-    rill_vfs *vfs = rill_vfs_create(NULL);
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_error err = {0};
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
-    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs});
+    rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);
     uint64_t now = 0;
     rill_scene_models *sm = rill_scene_models_create(
         &(rill_scene_models_desc){.world = w, .assets = as, .clock = {ticking, &now}}, &err);

@@ -169,7 +169,7 @@ typedef struct rill_scene_models_desc {
      * each with its level trees): once it is spent, the trees still waiting spawn in later
      * updates (at least one per update). 0 = 1 ms. rill_scene_models_flush ignores it. */
     uint64_t spawn_budget_ns;
-    rill_clock clock; /* what the budget is measured with; zero = rill_time_ns */
+    rill_clock clock;    /* what the budget is measured with; zero = rill_time_ns */
     uint32_t end_canary; /* must be 0 */
 } rill_scene_models_desc;
 
