@@ -120,6 +120,16 @@ rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, u
 rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t first_level,
                                     uint32_t level_count, const void *const *level_data,
                                     const uint64_t *level_size, rill_error *err);
+/* The same for levels [0, level_count) without copying them: level_data[i] is read when a later
+ * frame records the upload (within the staging budget), and release(user) runs once it is no
+ * longer needed (recorded, the image destroyed, or the device destroyed). On an error nothing is
+ * queued and release is not called. Keeps the main thread free of a second copy of big chains
+ * (texture streaming hands over the loaded asset's payload). */
+rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uint32_t level_count,
+                                             const void *const *level_data,
+                                             const uint64_t *level_size,
+                                             void (*release)(void *user), void *user,
+                                             rill_error *err);
 /* Block formats (BC*) and bytes per block (BC) or per pixel (others); 0 = unknown. */
 bool rill__fmt_is_block(rill__fmt fmt);
 uint32_t rill__fmt_unit_bytes(rill__fmt fmt);

@@ -137,9 +137,13 @@ rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_da
     return h;
 }
 
-/* A new image holding data's levels (its base = data's first level), upload queued. */
-static rill__img *make_image(rill_renderer *r, const rill_tex_data *data, const char *label,
-                             rill_error *err) {
+/* A new image holding data's levels (its base = data's first level), upload queued. With
+ * release set and no decoding, the levels are borrowed (rill__img_upload_levels_borrowed) and the
+ * upload owns release(user) on success; *owned tells whether it took it. */
+static rill__img *make_image_ex(rill_renderer *r, const rill_tex_data *data, const char *label,
+                                rill_render_release_fn release, void *user, bool *owned,
+                                rill_error *err) {
+    *owned = false;
     rill__fmt fmt = gpu_format(rill__gpu_get_caps(r->gpu), data);
     bool decode = fmt == RILL_RG_FORMAT_NONE;
     if (decode) {
@@ -155,11 +159,34 @@ static rill__img *make_image(rill_renderer *r, const rill_tex_data *data, const 
                         fmt,         RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
                         label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
-    if (img && upload_levels(r, img, data, decode, label, err) != RILL_OK) {
-        rill__img_destroy(r->gpu, img);
+    if (!img) {
+        return NULL;
+    }
+    rill_result res;
+    if (release && !decode) {
+        const void *lv[RILL__MAX_MIPS];
+        uint64_t sz[RILL__MAX_MIPS];
+        for (uint32_t i = 0; i < data->level_count; i++) {
+            lv[i] = data->levels[i].data;
+            sz[i] = data->levels[i].size;
+        }
+        res = rill__img_upload_levels_borrowed(r->gpu, img, data->level_count, lv, sz, release,
+                                               user, err);
+        *owned = res == RILL_OK;
+    } else {
+        res = upload_levels(r, img, data, decode, label, err);
+    }
+    if (res != RILL_OK) {
+        rill__img_destroy(r->gpu, img); /* drops a borrowed upload, so release runs once */
         img = NULL;
     }
     return img;
+}
+
+static rill__img *make_image(rill_renderer *r, const rill_tex_data *data, const char *label,
+                             rill_error *err) {
+    bool owned;
+    return make_image_ex(r, data, label, NULL, NULL, &owned, err);
 }
 
 /* Checks that data may replace texture tex; the slot on success, NULL + err otherwise. */
@@ -221,11 +248,20 @@ rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
     return replace_queue(r, tex, t, img, 0, err);
 }
 
-rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
-                                             const rill_texture *tex,
-                                             const rill_tex_data *const *data, rill_error *err) {
+/* Runs release for users[from, count) (the ones no upload owns). */
+static void release_rest(rill_render_release_fn release, void *const *users, uint32_t from,
+                         uint32_t count) {
+    for (uint32_t k = from; release && k < count; k++) {
+        release(users ? users[k] : NULL);
+    }
+}
+
+static rill_result replace_many(rill_renderer *r, uint32_t count, const rill_texture *tex,
+                                const rill_tex_data *const *data, rill_render_release_fn release,
+                                void *const *users, rill_error *err) {
     for (uint32_t k = 0; k < count; k++) {
         if (!replace_check(r, tex[k], data[k], err)) {
+            release_rest(release, users, 0, count);
             return err ? err->code : RILL_ERR_INVALID_ARGUMENT; /* nothing queued */
         }
     }
@@ -234,15 +270,22 @@ rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
     }
     uint32_t batch = ++r->tex_next_batch ? r->tex_next_batch : ++r->tex_next_batch;
     rill_result res = RILL_OK;
-    for (uint32_t k = 0; k < count && res == RILL_OK; k++) {
+    uint32_t k = 0;
+    for (; k < count && res == RILL_OK; k++) {
         tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, tex[k].id)];
-        rill__img *img = make_image(r, data[k], "texture replacement", err);
+        bool owned = false;
+        rill__img *img = make_image_ex(r, data[k], "texture replacement", release,
+                                       users ? users[k] : NULL, &owned, err);
+        if (release && !owned) {
+            release(users ? users[k] : NULL); /* copied (decoded) or failed: done with it */
+        }
         res = img ? replace_queue(r, tex[k], t, img, batch, err)
                   : (err ? err->code : RILL_ERR_VULKAN);
     }
-    if (res != RILL_OK) { /* all or nothing: drop what this batch queued */
-        for (uint32_t k = 0; k < count; k++) {
-            tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, tex[k].id)];
+    release_rest(release, users, k, count); /* the ones never tried */
+    if (res != RILL_OK) {                   /* all or nothing: drop what this batch queued */
+        for (uint32_t j = 0; j < count; j++) {
+            tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, tex[j].id)];
             if (t->pending && t->batch == batch) {
                 rill__img_destroy(r->gpu, t->pending);
                 t->pending = NULL;
@@ -250,6 +293,24 @@ rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
         }
     }
     return res;
+}
+
+rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
+                                             const rill_texture *tex,
+                                             const rill_tex_data *const *data, rill_error *err) {
+    return replace_many(r, count, tex, data, NULL, NULL, err);
+}
+
+rill_result rill_render_texture_replace_many_borrowed(rill_renderer *r, uint32_t count,
+                                                      const rill_texture *tex,
+                                                      const rill_tex_data *const *data,
+                                                      rill_render_release_fn release,
+                                                      void *const *users, rill_error *err) {
+    if (!release) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: texture replace (borrowed): no release function");
+    }
+    return replace_many(r, count, tex, data, release, users, err);
 }
 
 bool rill_render_texture_pending(const rill_renderer *r, rill_texture tex) {

@@ -4,8 +4,10 @@
  * cache's sweep finds, and carries its decisions out: a request loads "path#low" or "path"
  * through the asset server (pack byte ranges, on its workers), at most MAX_LOADING at once; data
  * ready is reported when the load lands; the applies of one update go to the renderer as one
- * rill_render_texture_replace_many batch, so a material's slots switch at one frame, after every
- * upload landed; a cancel drops the queued or loading request. */
+ * rill_render_texture_replace_many_borrowed batch, so a material's slots switch at one frame,
+ * after every upload landed (the loads' payloads are handed over, not copied: the renderer reads
+ * them when it records the uploads and releases the loads then); a cancel drops the queued or
+ * loading request. */
 #include "texture_stream.h"
 
 #include <stdio.h>
@@ -335,6 +337,46 @@ static void poll_loads(rill__tsc *c) {
     }
 }
 
+/* A landed load handed to the renderer with its payload: released when the upload is recorded. */
+typedef struct tsc_hold {
+    rill_asset_server *assets;
+    rill_asset load;
+} tsc_hold;
+
+static void release_hold(void *user) {
+    tsc_hold *h = user;
+    rill_asset_release(h->assets, h->load);
+    rill_free(h);
+}
+
+/* Sends the batch, handing each load over to the renderer (no copy of the levels here); false
+ * when out of memory before anything was handed over. */
+static bool send_borrowed(rill__tsc *c, uint32_t n, const rill_tex_data **ptrs, rill_error *err,
+                          rill_result *res) {
+    void **holds = rill_calloc_tagged(n, sizeof *holds, RILL_MEM_RENDER);
+    bool ok = holds != NULL;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        ok = (holds[i] = rill_malloc_tagged(sizeof(tsc_hold), RILL_MEM_RENDER)) != NULL;
+    }
+    if (!ok) {
+        for (uint32_t i = 0; holds && i < n; i++) {
+            rill_free(holds[i]);
+        }
+        rill_free(holds);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        tsc_tex *x = &c->tex[c->batch_ids.data[i]];
+        *(tsc_hold *)holds[i] = (tsc_hold){c->assets, x->load};
+        x->load_started = false; /* the hold owns the load now */
+        x->load.id = 0;
+    }
+    *res = rill_render_texture_replace_many_borrowed(c->renderer, n, c->batch_tex.data, ptrs,
+                                                     release_hold, holds, err);
+    rill_free(holds);
+    return true;
+}
+
 /* The applies of this update as one batch: they switch together at one frame. */
 static void send_batch(rill__tsc *c) {
     uint32_t n = c->batch_ids.len;
@@ -350,8 +392,11 @@ static void send_batch(rill__tsc *c) {
         for (uint32_t i = 0; i < n; i++) {
             ptrs[i] = &c->batch_data.data[i];
         }
-        if (rill_render_texture_replace_many(c->renderer, n, c->batch_tex.data, ptrs, &err) !=
-            RILL_OK) {
+        rill_result res = RILL_OK;
+        if (!send_borrowed(c, n, ptrs, &err, &res)) { /* out of memory: the copying path */
+            res = rill_render_texture_replace_many(c->renderer, n, c->batch_tex.data, ptrs, &err);
+        }
+        if (res != RILL_OK) {
             RILL_LOG_WARN(LOGM, "texture streaming: a swap of %u textures failed: %s", n, err.msg);
         } else {
             c->stats.batches++;
@@ -359,7 +404,7 @@ static void send_batch(rill__tsc *c) {
         }
         rill_free(ptrs);
     }
-    for (uint32_t i = 0; i < n; i++) { /* the upload holds copies: the loads can go */
+    for (uint32_t i = 0; i < n; i++) { /* the uploads own the loads (or copies): drop ours */
         uint32_t t = c->batch_ids.data[i];
         if (c->tex[t].want == RILL_TEX_FULL) {
             tsc_landing l = {c->tex[t].tex, c->tex[t].requested_at};

@@ -381,6 +381,102 @@ static void test_replace_mip_range(void **state) {
     free_renderer(&f);
 }
 
+/* Counts the releases of a borrowed replacement's data, and whether the bytes were still live. */
+typedef struct borrow_probe {
+    int released;
+    const rill_tex_data *data;
+    uint8_t first_byte; /* of level 0 when handed over */
+    bool intact;        /* level 0's first byte unchanged at release */
+} borrow_probe;
+
+static void probe_release(void *user) {
+    borrow_probe *p = user;
+    p->released++;
+    p->intact = ((const uint8_t *)p->data->levels[0].data)[0] == p->first_byte;
+}
+
+/* rill_render_texture_replace_many_borrowed (texture streaming's hand-over): nothing is copied or
+ * released on the call; the frame that records the upload reads the caller's bytes, switches the
+ * texture and releases each item exactly once; a refused batch releases every item at once; a
+ * texture destroyed before its upload releases its item without drawing. */
+static void test_replace_borrowed(void **state) {
+    (void)state;
+    rill_tex_data full;
+    coloured_levels(&full);
+    rill_tex_data low = tail(&full, 3);
+    fixture f;
+    memset(&f, 0, sizeof(f));
+    make_renderer(&f, 211, 211);
+    rill_error err = {0};
+    rill_texture t = rill_render_texture_create_data(f.r, &low, "streamed", &err);
+    rill_texture t2 = rill_render_texture_create_data(f.r, &low, "second", &err);
+    assert_true(t.id && t2.id);
+    rill_material mat = emissive_material(&f, t, NULL, NULL);
+    uint8_t *px = rill_malloc(211 * 211 * 4);
+
+    borrow_probe probe = {0, &full, ((const uint8_t *)full.levels[0].data)[0], false};
+    const rill_tex_data *one[1] = {&full};
+    void *users[2] = {&probe, NULL};
+    assert_int_equal(
+        rill_render_texture_replace_many_borrowed(f.r, 1, &t, one, probe_release, users, &err),
+        RILL_OK);
+    assert_int_equal(probe.released, 0); /* borrowed, not copied: still the caller's */
+    assert_true(rill_render_texture_pending(f.r, t));
+    draw_mat(&f, mat, 211, 211, px);
+    assert_int_equal(probe.released, 1);
+    assert_true(probe.intact);
+    assert_false(rill_render_texture_pending(f.r, t));
+    expect_colour(px, 211, 105, 105, colours[0], "full from borrowed levels");
+
+    /* A refused batch (the second item is another image) queues nothing and releases both. */
+    rill_tex_data other = full;
+    other.srgb = false;
+    borrow_probe pa = {0, &low, ((const uint8_t *)low.levels[0].data)[0], false};
+    borrow_probe pb = pa;
+    rill_texture pair[2] = {t, t2};
+    const rill_tex_data *two[2] = {&low, &other};
+    void *pusers[2] = {&pa, &pb};
+    assert_int_equal(
+        rill_render_texture_replace_many_borrowed(f.r, 2, pair, two, probe_release, pusers, &err),
+        RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(pa.released, 1);
+    assert_int_equal(pb.released, 1);
+    assert_false(rill_render_texture_pending(f.r, t));
+    assert_false(rill_render_texture_pending(f.r, t2));
+    assert_int_equal(rill_render_texture_replace_many_borrowed(f.r, 1, &t, one, NULL, users, &err),
+                     RILL_ERR_INVALID_ARGUMENT); /* a borrow needs a release */
+
+    /* Replaced again before its frame: the first hand-over is released when the second wins; the
+     * texture destroyed before its frame: released once, nothing drawn from it. */
+    borrow_probe p1 = {0, &full, ((const uint8_t *)full.levels[0].data)[0], false};
+    borrow_probe p2 = p1, p3 = p1;
+    void *u1[1] = {&p1}, *u2[1] = {&p2}, *u3[1] = {&p3};
+    assert_int_equal(
+        rill_render_texture_replace_many_borrowed(f.r, 1, &t2, one, probe_release, u1, &err),
+        RILL_OK);
+    assert_int_equal(
+        rill_render_texture_replace_many_borrowed(f.r, 1, &t2, one, probe_release, u2, &err),
+        RILL_OK);
+    assert_int_equal(p1.released, 1);
+    assert_int_equal(p2.released, 0);
+    rill_render_texture_destroy(f.r, t2);
+    assert_int_equal(p2.released, 1);
+    const rill_tex_data *lowp[1] = {&low};
+    assert_int_equal(
+        rill_render_texture_replace_many_borrowed(f.r, 1, &t, lowp, probe_release, u3, &err),
+        RILL_OK);
+    draw_mat(&f, mat, 211, 211, px);
+    assert_int_equal(p3.released, 1);
+    expect_colour(px, 211, 105, 105, colours[3], "low from borrowed levels");
+    assert_int_equal(p1.released + p2.released, 2); /* never twice */
+
+    rill_render_material_destroy(f.r, mat);
+    rill_render_texture_destroy(f.r, t);
+    rill_free(px);
+    free_levels(&full);
+    free_renderer(&f);
+}
+
 /* A 2 x 2 texture A B / C D (nearest filtering): checks the centre of each 16 x 16 cell of a
  * 64 x 64 output against the expected texel. */
 static void expect_cells(const uint8_t *px, const char *layout, const uint8_t quad[4][3],
@@ -508,8 +604,11 @@ static void test_bad_chain(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_formats_odd_sizes), cmocka_unit_test(test_mip_selection_npot),
-        cmocka_unit_test(test_replace_mip_range), cmocka_unit_test(test_sampler_axes_and_transform),
+        cmocka_unit_test(test_formats_odd_sizes),
+        cmocka_unit_test(test_mip_selection_npot),
+        cmocka_unit_test(test_replace_mip_range),
+        cmocka_unit_test(test_replace_borrowed),
+        cmocka_unit_test(test_sampler_axes_and_transform),
         cmocka_unit_test(test_bad_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

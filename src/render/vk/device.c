@@ -694,7 +694,7 @@ void rill__gpu_destroy(rill__gpu *gpu) {
     if (gpu->dev) {
         vkDeviceWaitIdle(gpu->dev);
         for (uint32_t i = 0; i < gpu->uploads.len; i++) {
-            rill_free(gpu->uploads.data[i].data);
+            rill__vk_upload_free(&gpu->uploads.data[i]);
         }
         rill_array_free(&gpu->uploads);
         for (uint32_t i = 0; i < gpu->desc.frames_in_flight; i++) {

@@ -475,10 +475,73 @@ rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t fir
     return RILL_OK;
 }
 
+rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uint32_t level_count,
+                                             const void *const *level_data,
+                                             const uint64_t *level_size,
+                                             void (*release)(void *user), void *user,
+                                             rill_error *err) {
+    if (!img || level_count == 0 || level_count > img->desc.mips ||
+        rill__fmt_unit_bytes(img->desc.format) == 0) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: image '%s': %u levels out of its %u",
+                              img ? img->desc.label : "?", level_count, img ? img->desc.mips : 0);
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < level_count; i++) {
+        if (!level_data[i] || level_size[i] != level_bytes(img, i)) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "render: image '%s': level %u holds %llu bytes, expected %llu",
+                                  img->desc.label, i, (unsigned long long)level_size[i],
+                                  (unsigned long long)level_bytes(img, i));
+        }
+        total += RILL_ALIGN_UP(level_size[i], (uint64_t)16);
+    }
+    vk_upload u = {true, img, 0, total, NULL};
+    u.borrowed = rill_malloc_tagged(level_count * sizeof(void *), RILL_MEM_RENDER);
+    if (!u.borrowed) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    }
+    memcpy(u.borrowed, level_data, level_count * sizeof(void *));
+    u.release = release;
+    u.release_user = user;
+    u.first_level = 0;
+    u.level_count = level_count;
+    if (!rill_array_push(&gpu->uploads, u)) {
+        rill_free(u.borrowed);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for an upload");
+    }
+    return RILL_OK;
+}
+
+void rill__vk_upload_free(vk_upload *u) {
+    rill_free(u->data);
+    rill_free(u->borrowed);
+    if (u->release) {
+        u->release(u->release_user);
+    }
+    u->data = NULL;
+    u->borrowed = NULL;
+    u->release = NULL;
+}
+
+/* Copies u's bytes to dst: its own packed copy, or its borrowed levels packed the same way. */
+static void upload_copy_out(const vk_upload *u, uint8_t *dst) {
+    if (!u->borrowed) {
+        memcpy(dst, u->data, u->size);
+        return;
+    }
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < u->level_count; i++) {
+        uint64_t n = level_bytes(u->target, u->first_level + i);
+        memcpy(dst + at, u->borrowed[i], n);
+        at += RILL_ALIGN_UP(n, (uint64_t)16);
+    }
+}
+
 void rill__vk_drop_uploads_for(rill__gpu *gpu, const void *target) {
     for (uint32_t i = 0; i < gpu->uploads.len;) {
         if (gpu->uploads.data[i].target == target) {
-            rill_free(gpu->uploads.data[i].data);
+            rill__vk_upload_free(&gpu->uploads.data[i]);
             memmove(&gpu->uploads.data[i], &gpu->uploads.data[i + 1],
                     (gpu->uploads.len - i - 1) * sizeof(vk_upload));
             gpu->uploads.len--;
@@ -615,7 +678,7 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
             }
             src_off = 0;
         }
-        memcpy((uint8_t *)src->mapped + src_off, u->data, u->size);
+        upload_copy_out(u, (uint8_t *)src->mapped + src_off);
         if (src == f->staging) {
             f->staging_used = src_off + need;
         }
@@ -637,7 +700,7 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
             rill__buf_destroy(gpu, src); /* deferred until this frame completes */
         }
         gpu->uploaded_last_frame += u->size;
-        rill_free(u->data);
+        rill__vk_upload_free(u);
     }
     if (any_buffer) {
         VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};

@@ -96,13 +96,21 @@ typedef struct vk_upload {
     bool is_image;
     void *target; /* rill__buf* or rill__img* */
     uint64_t offset, size;
-    void *data; /* owned copy */
+    void *data; /* owned copy (NULL for a borrowed upload) */
+    /* Borrowed levels (rill__img_upload_levels_borrowed): level pointers (owned array) read when
+     * the upload is recorded; release(release_user) once recorded or dropped. */
+    const void **borrowed;
+    void (*release)(void *user);
+    void *release_user;
     /* Images: gen_mips = data is level 0, the rest of the chain is generated with blits; else
      * data holds levels [first_level, first_level + level_count), each 16-byte aligned. */
     bool gen_mips;
     uint32_t first_level, level_count;
     uint64_t seq; /* buffers: the target's upload number (rill__buf_upload_seq) */
 } vk_upload;
+
+/* Frees an upload's copy, or ends a borrowed upload (its release callback runs). */
+void rill__vk_upload_free(vk_upload *u);
 
 typedef struct vk_frame {
     VkCommandPool pool;
