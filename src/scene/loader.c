@@ -819,8 +819,9 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root
     }
     const rill_scene_instance *si = rill_world_get(ld->world, root, ld->comps.instance);
     if (!si || !si->scene) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene instance load: entity %llu has %s",
-                       (unsigned long long)root, si ? "no scene path" : "no SceneInstance");
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene instance load: entity %u:%u has %s",
+                       RILL_ENTITY_INDEX(root), RILL_ENTITY_GENERATION(root),
+                       si ? "no scene path" : "no SceneInstance");
         return h;
     }
     uint32_t pending;

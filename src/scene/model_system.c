@@ -269,9 +269,10 @@ void rill_scene_models_update(rill_scene_models *m) {
         m->pending--;
         if (t->entry->state == ENTRY_FAILED) {
             const char *name = rill_world_get_name(w, t->entity);
-            RILL_LOG_WARN(LOGM, "entity %llu%s%s%s: model '%s' failed, nothing is drawn: %s",
-                          (unsigned long long)t->entity, name ? " (" : "", name ? name : "",
-                          name ? ")" : "", t->path, t->entry->error);
+            RILL_LOG_WARN(LOGM, "entity %u:%u%s%s%s: model '%s' failed, nothing is drawn: %s",
+                          RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity),
+                          name ? " (" : "", name ? name : "", name ? ")" : "", t->path,
+                          t->entry->error);
             t->state = TRACK_FAILED;
             m->stats.warnings++;
             continue;
@@ -282,8 +283,9 @@ void rill_scene_models_update(rill_scene_models *m) {
         rill_error err = {0};
         if (!gm || rill_scene_model_spawn(w, &m->comps, t->entry->asset, gm, t->entity, &t->root,
                                           &err) != RILL_OK) {
-            RILL_LOG_WARN(LOGM, "entity %llu: model '%s': spawn failed: %s",
-                          (unsigned long long)t->entity, t->path, err.msg);
+            RILL_LOG_WARN(LOGM, "entity %u:%u: model '%s': spawn failed: %s",
+                          RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity), t->path,
+                          err.msg);
             t->state = TRACK_FAILED;
             m->stats.warnings++;
             continue;

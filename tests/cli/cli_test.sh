@@ -880,6 +880,60 @@ RSN
     run 0 plugins --plugins "$plug"
     expect_out "sepia 1.0  ABI 1.0"
     ;;
+render_bad_models)
+    # Unseen, broken glTF models through the user's path (render and export of a project): every
+    # failure names the file and the place inside it, the entity by index:generation and name;
+    # a missing image is a warning with a placeholder, never a crash.
+    mkdir -p proj/models
+    tri='AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/'
+    cat >proj/models/nan.gltf <<'GLTF'
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],
+"bufferViews":[{"buffer":0,"byteLength":36}],
+"buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAADAfwAAAAAAAAAAAAAAAAAAgD8AAAAA"}]}
+GLTF
+    cat >proj/models/noimg.gltf <<GLTF
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1},"material":0}]}],
+"materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}],
+"textures":[{"source":0}],"images":[{"uri":"gone/missing.png"}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
+{"bufferView":1,"componentType":5126,"count":3,"type":"VEC2"}],
+"bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":24}],
+"buffers":[{"byteLength":60,"uri":"data:application/octet-stream;base64,$tri"}]}
+GLTF
+    sed 's/"uri":"data[^"]*"/"uri":"nowhere.bin"/' proj/models/noimg.gltf >proj/models/nobin.gltf
+    printf '[project]\nname = "bad"\nmain_scene = "main.rsn"\n' >proj/project.toml
+    cat >proj/main.rsn <<'RSN'
+rsn 1
+entity 1 "Ok" {
+    Transform {}
+    Model { path: "models/noimg.gltf" }
+}
+entity 2 "Bad" {
+    Transform {}
+    Model { path: "models/nan.gltf" }
+}
+RSN
+    run 0 render proj/models/noimg.gltf --size 32x32 --out img.png
+    expect_err "texture 0: gone/missing.png: not found"
+    expect_err "placeholder used"
+    expect_png img.png 60
+    run 1 render proj/models/nobin.gltf --size 32x32 --out x.png
+    expect_err "nobin.gltf: buffers\[0\].uri: cannot read \"nowhere.bin\""
+    run 1 render proj --size 32x32 --out x.png
+    expect_err "entity 1:1 (Bad): model 'models/nan.gltf' failed, nothing is drawn"
+    expect_err "models/nan.gltf: meshes\[0\].primitives\[0\].attributes.POSITION: vertex 1 is not finite"
+    expect_err "main.rsn: 1 Model entities failed to load"
+    run 1 export proj --out game.rpak
+    expect_err "error: models/nan.gltf: meshes\[0\].primitives\[0\].attributes.POSITION"
+    expect_err "error: models/nobin.gltf: buffers\[0\].uri: cannot read"
+    expect_err "2 inputs failed"
+    run 1 render --pack game.rpak --size 32x32 --out p.png
+    expect_err "main.rsn:8:19: Model.path: asset \"models/nan.glb\" is missing"
+    expect_err "models/noimg.glb: texture 0: models/gone/missing.png: not found"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
