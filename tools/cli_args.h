@@ -42,14 +42,20 @@ static inline bool rill_cli_parse_float(const char *s, double min, double max, f
     return true;
 }
 
-/* Parses "WxH" with both in [1, 16384]. */
+/* Parses "WxH" with both decimal in [1, 16384]. Each side goes through rill_cli_parse_int (sscanf's
+ * %u wrapped "4294967312x16" to 16x16 and took "16x-4294967280"). */
 static inline bool rill_cli_parse_size(const char *s, uint32_t *w, uint32_t *h) {
-    unsigned a = 0, b = 0;
-    char tail = 0;
-    if (!s || sscanf(s, "%ux%u%c", &a, &b, &tail) != 2 || !a || !b || a > 16384 || b > 16384 ||
-        s[0] < '0' || s[0] > '9')
+    const char *x = s ? strchr(s, 'x') : NULL;
+    char side[8];
+    long long a = 0, b = 0;
+    if (!x || x == s || (size_t)(x - s) >= sizeof side || s[0] < '0' || s[0] > '9' || x[1] < '0' ||
+        x[1] > '9')
         return false;
-    *w = a, *h = b;
+    memcpy(side, s, (size_t)(x - s));
+    side[x - s] = '\0';
+    if (!rill_cli_parse_int(side, 1, 16384, &a) || !rill_cli_parse_int(x + 1, 1, 16384, &b))
+        return false;
+    *w = (uint32_t)a, *h = (uint32_t)b;
     return true;
 }
 

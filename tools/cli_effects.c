@@ -10,6 +10,7 @@
  * knows an effect by name: components and fields come from the world's reflection. */
 #include "cmds.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -122,6 +123,16 @@ static rill_result set_field(const rill_type_desc *td, void *obj, const char *kv
     if (rill_field_parse(f, obj, val, vlen, &used, &perr) != RILL_OK || used != vlen) {
         return rill_error_set(err, RILL_ERR_PARSE, "--effect '%s': %s.%s: bad value '%.*s' %s",
                               spec, td->name, fname, (int)vlen, val, perr.msg);
+    }
+    /* The number syntax reads nan/inf (scene files round-trip them), but no effect setting wants
+     * one: the clamp would turn NaN into the minimum silently and let inf through to the GPU. */
+    double lane;
+    for (uint32_t i = 0; rill_field_get_f64(f, obj, i, &lane); i++) {
+        if (!isfinite(lane)) {
+            return rill_error_set(err, RILL_ERR_PARSE,
+                                  "--effect '%s': %s.%s: bad value '%.*s' (not a finite number)",
+                                  spec, td->name, fname, (int)vlen, val);
+        }
     }
     return RILL_OK;
 }

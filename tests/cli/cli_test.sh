@@ -934,6 +934,29 @@ RSN
     expect_err "main.rsn:8:19: Model.path: asset \"models/nan.glb\" is missing"
     expect_err "models/noimg.glb: texture 0: models/gone/missing.png: not found"
     ;;
+hostile_args)
+    # Hostile values for render's arguments: a usage error (exit 2) for what the parser owns, a
+    # named refusal (exit 1) for effect settings, never a wrapped number or a NaN on the GPU.
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n}\n' >s.rsn
+    for size in 4294967312x16 16x4294967312 16x-4294967280 99999x16 0x16 16x 16x16x16 +16x16; do
+        run 2 render s.rsn --out x.png --size "$size"
+        expect_err "bad --size '$size' (want WxH, each in \[1, 16384\])"
+    done
+    for v in nan inf -inf 1e999 -1e999; do
+        run 1 render s.rsn --size 16x16 --out x.png --effect "Bloom:intensity=$v"
+        expect_err "Bloom.intensity: bad value '$v' (not a finite number)"
+    done
+    run 1 render s.rsn --size 16x16 --out x.png --effect "Ssao:radius=nan"
+    expect_err "Ssao.radius: bad value 'nan' (not a finite number)"
+    for c in context=ghost:nan context=ghost:1e999 context=ghost:2 bit64=hidden =normal; do
+        run 2 render s.rsn --size 16x16 --out x.png --channel "$c"
+        expect_err "bad --channel"
+    done
+    run 2 render s.rsn --size 16x16 --out x.png --passthrough MIXED
+    expect_err "bad --passthrough 'MIXED' (one of off, mixed)"
+    run 0 render s.rsn --out x.png --size 00016x16
+    expect_png x.png 60
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
