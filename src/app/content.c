@@ -231,16 +231,6 @@ static rill_result create_app(rill_content *c, rill_error *err) {
     return RILL_OK;
 }
 
-/* Where settings are read but nothing applies them yet, say so instead of staying silent. */
-static void note_unapplied(rill_content *c) {
-    const rill_project *p = &c->project;
-    rill_project def;
-    rill_project_defaults(&def);
-    if (memcmp(&p->streaming, &def.streaming, sizeof(def.streaming)) != 0)
-        RILL_LOG_WARN(LOGC, "project.toml [streaming.texture] is read but not applied yet: "
-                            "texture streaming is not part of this build");
-}
-
 rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) {
     rill_content_desc d;
     memset(&d, 0, sizeof(d));
@@ -321,7 +311,6 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
 #endif
     if (d.on_world)
         d.on_world(rill_app_world(c->app), d.user);
-    note_unapplied(c);
     return c;
 fail:
     rill_content_destroy(c);

@@ -3,7 +3,8 @@
  * scene, window size) whose scene names a model in a subfolder and has no light and no camera
  * gets the stated defaults and draws a lit model, not a black frame; the same scene opened as a
  * .rsn finds its project above it; a model with its own light and camera gets no defaults;
- * built-in scenes; settings read but not applied are warnings; bad inputs fail naming the input. */
+ * built-in scenes; texture streaming settings are read without a warning; bad inputs fail naming
+ * the input. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -204,8 +205,9 @@ static void test_unapplied_and_bad_inputs(void **state) {
     rill_content *c = rill_content_open(&(rill_content_desc){.input = dir}, &err);
     rill_test_log_end(&cap);
     assert_non_null(c);
-    assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
-    assert_true(rill_test_log_last_has(&cap, "[streaming.texture] is read but not applied"));
+    /* Texture streaming applies these settings now (rill_app_texture_streaming_settings). */
+    assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 0);
+    assert_true(rill_content_project(c)->streaming.texture.full_distance == 30.0f);
     rill_content_destroy(c);
 
     /* A folder without project.toml, a missing file, an unknown kind, no main scene. */
