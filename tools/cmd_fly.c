@@ -54,6 +54,7 @@ typedef struct fly_key {
 /* What one frame measured; the summary and the plots are computed from these. */
 typedef struct fly_frame {
     double main_ms, stream_ms;
+    double app_ms, extract_ms; /* main_ms split: the app's frame, the render snapshot (extract) */
     uint32_t entities;
     uint64_t triangles, triangles_full, texture_bytes;
     float cam[3];
@@ -433,6 +434,15 @@ static void jw_u32s(jw *w, const char *k, const uint32_t *v, uint32_t n) {
         fprintf(w->f, "%s%u", i ? "," : "", v[i]);
     fputc(']', w->f);
 }
+/* The renderer's GPU time per graph pass of the newest finished frame, as {"name": ms, ...}. */
+static void jw_passes(jw *w, const char *k, const rill_render_stats *rs) {
+    jw_key(w, k);
+    fputc('{', w->f);
+    for (uint32_t i = 0; i < rs->pass_count; i++)
+        fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", rs->pass_names[i] ? rs->pass_names[i] : "?",
+                isfinite(rs->pass_gpu_ms[i]) ? rs->pass_gpu_ms[i] : 0.0);
+    fputc('}', w->f);
+}
 static void jw_end(jw *w) {
     fputs("}\n", w->f);
 }
@@ -440,7 +450,8 @@ static void jw_end(jw *w) {
 /* One frame's line in frames.jsonl. Adding a key is one line here. */
 static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
                              const rill_stream_stats *ss, const fly_counts *fc,
-                             const rill_render_texture_streaming_stats *tx) {
+                             const rill_render_texture_streaming_stats *tx,
+                             const rill_render_stats *rs) {
     jw_begin(w);
     jw_u64(w, "frame", frame);
     jw_f64(w, "t", t);
@@ -471,6 +482,14 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "terrain_gpu_bytes", fr->terrain_gpu_bytes);
     jw_f64(w, "physics_ms", fr->physics_ms);
     jw_u64(w, "live_bytes", rill_mem_live_total()); /* CPU heap through rill's allocator */
+    /* What the renderer itself saw (zero with --no-render): CPU recording, waiting for a free
+     * frame slot, triangles of every pass (shadow cascades too), and GPU time per pass. */
+    jw_f64(w, "app_ms", fr->app_ms);
+    jw_f64(w, "extract_ms", fr->extract_ms);
+    jw_f64(w, "render_cpu_ms", rs->cpu_record_ms);
+    jw_f64(w, "render_wait_ms", rs->cpu_wait_ms);
+    jw_u64(w, "gpu_triangles", rs->triangles);
+    jw_passes(w, "gpu_passes", rs);
     jw_end(w);
 }
 
@@ -875,9 +894,12 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_world_set_transform(w, cam, &tr);
     memcpy(fr->cam, tr.translation, sizeof fr->cam);
     rill_app_frame_dt(app, FLY_DT);
+    uint64_t t_app = rill_time_ns();
     rill_render_snapshot snap;
     if (rill_content_snapshot(run->content, tr.translation, &snap, err) != RILL_OK)
         return 1;
+    fr->app_ms = (double)(t_app - t0) / 1e6;
+    fr->extract_ms = (double)(rill_time_ns() - t_app) / 1e6;
     /* The counting below is the tool's measurement, not engine work: kept out of main_ms. */
     uint64_t c0 = rill_time_ns();
     fly_counts fc;
@@ -927,7 +949,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->texture_swap_ms = (double)tx.swap_ns_last / 1e6;
     fr->texture_stream_ms = (double)tx.update_ns_last / 1e6;
     jw jwr = {.f = run->jsonl};
-    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx);
+    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs);
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
