@@ -166,14 +166,26 @@ static size_t channel_line(const rill_world *w, char *out, size_t cap) {
  * to v->picked (and stdout when print). */
 static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, float x, float y,
                     float w, float h, bool print) {
-    rill_pick_desc d = {.opaque_blocks = true};
+    /* Every drawn kind: glTF models (assets), MeshInstance boxes (the renderer's meshes) and
+     * terrain (its heights). */
+    const rill_app_terrain *terrain = rill_content_terrain(v->content);
+    rill_pick_desc d = {.opaque_blocks = true,
+                        .terrain = terrain ? rill_app_terrain_system(terrain) : NULL};
+    rill_render_pick_source(v->r, &d);
     rill_pick_hit hit;
     if (rill_channels_screen_ray(view->world_from_view, view->orthographic, view->fov_y,
                                  view->ortho_height, x, y, w, h, d.origin, d.dir) &&
         rill_channels_pick(rill_app_world(app), rill_app_assets(app), &d, &hit)) {
+        /* The name a user gave (the NM_ object, not the glTF node under it), else the entity as
+         * index:generation, as log lines name entities. */
         const char *name = rill_channels_pick_name(rill_app_world(app), hit.entity);
-        snprintf(v->picked, sizeof(v->picked), "picked %s (entity %llu) at %.1f m",
-                 name ? name : "(unnamed)", (unsigned long long)hit.entity, (double)hit.distance);
+        uint32_t index = RILL_ENTITY_INDEX(hit.entity), gen = RILL_ENTITY_GENERATION(hit.entity);
+        if (name)
+            snprintf(v->picked, sizeof(v->picked), "picked %s (entity %u:%u) at %.1f m", name,
+                     index, gen, (double)hit.distance);
+        else
+            snprintf(v->picked, sizeof(v->picked), "picked entity %u:%u at %.1f m", index, gen,
+                     (double)hit.distance);
     } else {
         snprintf(v->picked, sizeof(v->picked), "picked nothing");
     }

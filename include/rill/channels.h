@@ -30,16 +30,23 @@
  *
  * ON PICKING (rill_channels_pick)
  *   A ray (from a screen point: rill_channels_screen_ray) finds the nearest entity whose mask
- *   holds one of the picked channels (SELECTABLE by default). The candidates are the ModelMesh
- *   entities that are not hidden (same resolution as the renderer: channel modes joined with the
- *   entity's RenderMode); their world bounds go into a bounding volume hierarchy built for the
- *   call, the ray walks it nearest box first, and the triangles of the glTF primitive (CPU data of
- *   the loaded asset) are tested exactly, in the entity's local space. With opaque_blocks, drawn
- *   geometry outside the picked channels (normal or ghost, not wireframe) in front of a pickable
- *   entity hides it, as the picture does. MeshInstance entities have no CPU triangles and are not
- *   picked. Cost: O(n log n) in the candidates per call; meant for clicks, not per frame.
+ *   holds one of the picked channels (SELECTABLE by default), whatever draws it:
+ *     - ModelMesh entities: the triangles of the glTF primitive (CPU data of the loaded asset);
+ *     - MeshInstance entities: the triangles of the renderer's mesh, through desc.mesh_source
+ *       (rill_render_pick_source fills it; without one they are neither picked nor block);
+ *     - Terrain entities: the height field's cells, exactly as the chunk meshes triangulate them
+ *       (rill_terrain_raycast of desc.terrain; without one terrains are neither picked nor block).
+ *   A candidate is drawn unless its mode is HIDDEN, resolved as the renderer does (the channel
+ *   modes of its mask joined with its RenderMode component). Mesh candidates' world boxes go into
+ *   a bounding volume hierarchy built for the call, the ray walks it nearest box first, and the
+ *   triangles are tested exactly in the entity's local space; terrains are then cast against the
+ *   best distance so far. With opaque_blocks, drawn geometry outside the picked channels in front
+ *   of a pickable entity hides it, as the picture does: NORMAL and GHOST geometry blocks (a ghost
+ *   is drawn opaque and writes depth), WIREFRAME does not (the ray passes between its lines).
+ *   Cost: O(n log n) in the mesh candidates plus the cells a terrain ray crosses, per call; meant
+ *   for clicks, not per frame.
  *
- * Depends on: base, world, asset, formats (glTF payloads), scene (model components).
+ * Depends on: base, world, asset, formats (glTF payloads), scene (model components), terrain.
  */
 #ifndef RILL_CHANNELS_H
 #define RILL_CHANNELS_H
@@ -47,6 +54,7 @@
 #include "rill/asset.h"
 #include "rill/base.h"
 #include "rill/scene/model.h"
+#include "rill/terrain.h"
 #include "rill/world.h"
 
 #ifdef __cplusplus
@@ -130,18 +138,35 @@ rill_render_mode rill_channels_join(rill_render_mode a, float a_opacity, rill_re
 
 /* >>picking -------------------------------------------------------------------------------- */
 
+/* Triangles a pick tests, in the entity's local space: positions (xyz per vertex), a triangle list
+ * (NULL indices: vertices in threes) and their local box. Borrowed for the call. */
+typedef struct rill_pick_mesh {
+    const float *positions;
+    uint32_t vertex_count;
+    const uint32_t *indices;
+    uint32_t index_count;
+    float bounds_min[3], bounds_max[3];
+} rill_pick_mesh;
+/* Fills *out with the triangles MeshInstance entity e draws; false when it has none. */
+typedef bool (*rill_pick_mesh_fn)(const void *user, const rill_world *world, rill_entity e,
+                                  rill_pick_mesh *out);
+
+/* Zero = defaults: SELECTABLE, nothing blocks, unlimited distance, no MeshInstance or terrain. */
 typedef struct rill_pick_desc {
     uint32_t start_canary; /* must be 0 */
     float origin[3];
-    float dir[3];        /* need not be unit length; (0,0,0) picks nothing */
-    uint64_t channels;   /* pickable when the mask holds one of these; 0 = SELECTABLE */
-    bool opaque_blocks;  /* drawn geometry outside `channels` in front hides what is behind */
-    float max_distance;  /* 0 = unlimited */
-    uint32_t end_canary; /* must be 0 */
+    float dir[3];       /* need not be unit length; (0,0,0) picks nothing */
+    uint64_t channels;  /* pickable when the mask holds one of these; 0 = SELECTABLE */
+    bool opaque_blocks; /* drawn geometry outside `channels` in front hides what is behind */
+    float max_distance; /* 0 = unlimited */
+    rill_pick_mesh_fn mesh_source;      /* MeshInstance triangles (rill_render_pick_source) */
+    const void *mesh_source_user;       /* passed to mesh_source */
+    const rill_terrain_system *terrain; /* terrains to cast against; NULL = none */
+    uint32_t end_canary;                /* must be 0 */
 } rill_pick_desc;
 
 typedef struct rill_pick_hit {
-    rill_entity entity; /* the ModelMesh entity hit */
+    rill_entity entity; /* the entity hit: ModelMesh, MeshInstance or Terrain */
     float distance;     /* world units along the normalized ray */
     float point[3];     /* world position of the hit */
     float normal[3];    /* world-space normal of the triangle, facing the ray */
@@ -154,7 +179,8 @@ typedef struct rill_pick_hit {
 bool rill_channels_screen_ray(const float world_from_view[16], bool orthographic, float fov_y,
                               float ortho_height, float x, float y, float w, float h,
                               float out_origin[3], float out_dir[3]);
-/* The nearest pickable entity on the ray (see ON PICKING). assets resolves ModelMesh triangles.
+/* The nearest pickable entity on the ray (see ON PICKING). assets resolves ModelMesh triangles
+ * (NULL: ModelMesh entities are not tested).
  * True with *out filled on a hit; false on a miss, bad arguments, or out of memory. */
 bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill_pick_desc *desc,
                         rill_pick_hit *out);

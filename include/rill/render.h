@@ -38,6 +38,7 @@
 #define RILL_RENDER_H
 
 #include "rill/base.h"
+#include "rill/channels.h"
 #include "rill/formats/gltf.h"
 #include "rill/formats/rmip.h"
 #include "rill/render/graph.h"
@@ -198,7 +199,13 @@ typedef struct rill_vertex {
  * share_indices: a live mesh whose index buffer this mesh draws with instead of uploading its own
  * (many meshes with one topology, e.g. terrain chunks of one resolution): indices is then ignored,
  * index_count must be 0 or that mesh's count, and vertex_count must cover its largest index. The
- * buffer lives until the last mesh using it is destroyed. */
+ * mesh also draws that mesh's edge buffer (edge_indices must then be empty): a grid's edges, like
+ * its triangles, depend only on its resolution. Both buffers live until the last mesh using them
+ * is destroyed.
+ * A mesh keeps a CPU copy of its positions and triangle indices (12 bytes a vertex and 4 an index)
+ * so that picking hits MeshInstance entities exactly (rill_render_mesh_triangles); gpu_only skips
+ * it, for meshes picked another way (glTF models through their asset, terrain chunks through the
+ * heights) or never. A mesh sharing the indices of a gpu_only mesh keeps no copy either. */
 typedef struct rill_mesh_desc {
     uint32_t start_canary; /* must be 0 */
     const rill_vertex *vertices;
@@ -209,6 +216,7 @@ typedef struct rill_mesh_desc {
     const uint32_t *edge_indices; /* NULL = no edge buffer */
     uint32_t edge_index_count;    /* a multiple of 2 */
     rill_mesh share_indices;
+    bool gpu_only;       /* keep no CPU copy of the triangles (see below) */
     uint32_t end_canary; /* must be 0 */
 } rill_mesh_desc;
 
@@ -223,6 +231,13 @@ bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out
                            float out_center[3], float *out_radius);
 /* A mesh's edge-buffer index count (2 per edge); 0 without one or for a stale handle. */
 uint32_t rill_render_mesh_edge_count(const rill_renderer *r, rill_mesh mesh);
+/* The CPU copy of a mesh's triangles that picking tests: positions, the triangle list and the local
+ * box, borrowed until the mesh is destroyed. False for a stale handle and for meshes that keep no
+ * copy (gpu_only, merged static batches). */
+bool rill_render_mesh_triangles(const rill_renderer *r, rill_mesh mesh, rill_pick_mesh *out);
+/* Lets rill_channels_pick hit MeshInstance entities: sets desc's mesh_source to the triangles of
+ * the mesh each one draws (rill_render_mesh_triangles of r, which must outlive the pick). */
+void rill_render_pick_source(const rill_renderer *r, rill_pick_desc *desc);
 /* Releases a mesh once the frames using it are done. Stale or zero handles are a no-op. */
 void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh);
 /* Procedural meshes (through the same upload path): unit cube (-0.5..0.5), UV sphere of radius
@@ -619,7 +634,8 @@ rill_result rill_render_fx_add(rill_rg *graph, rill_render_fx *fx, const char *l
 /* A glTF model turned into renderer resources: one mesh per primitive, one material per glTF
  * material (plus a default), one texture per glTF texture that a material uses, and one instance
  * per (node, primitive) of the default scene with its world matrix. All arrays are owned by the
- * model and released (with the GPU resources) by rill_render_model_destroy. */
+ * model and released (with the GPU resources) by rill_render_model_destroy. The meshes are
+ * gpu_only: the glTF data holds their triangles (ModelMesh entities are picked through it). */
 typedef struct rill_render_model {
     rill_mesh *meshes;
     uint32_t mesh_count;
@@ -911,13 +927,14 @@ typedef struct rill_render_terrain_desc {
     uint32_t end_canary; /* must be 0 */
 } rill_render_terrain_desc;
 /* terrains drawn, chunk meshes alive on the GPU, totals of uploads and releases, and the GPU bytes
- * chunk meshes hold now: vertex buffers (one per chunk) and index buffers (one per resolution,
- * shared by its chunks: rill_mesh_desc.share_indices). */
+ * chunk meshes hold now: vertex buffers (one per chunk), index buffers and edge buffers (one of
+ * each per resolution, shared by its chunks: rill_mesh_desc.share_indices; the edges are the
+ * grid's cell sides, which the wireframe pass draws). */
 typedef struct rill_render_terrain_stats {
     uint32_t terrains, meshes;
     uint64_t uploads, releases;
     uint32_t index_buffers;
-    uint64_t vertex_bytes, index_bytes;
+    uint64_t vertex_bytes, index_bytes, edge_bytes;
 } rill_render_terrain_stats;
 /* NULL + err when an argument is missing or the world already has one. Destroy it before the
  * renderer and the terrain system. */

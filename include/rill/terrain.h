@@ -199,17 +199,31 @@ rill_terrain_chunk_state rill_terrain_chunk_get_state(const rill_terrain_system 
 bool rill_terrain_height_at(const rill_terrain_system *sys, rill_entity e, float x, float z,
                             float *out_height, float out_normal[3]);
 
+/* The first point where the ray from origin along dir (need not be unit length) meets the surface
+ * of terrain e (RILL_ENTITY_NULL: the nearest of every terrain), within max_distance (world units
+ * along the normalized ray; 0 = unlimited). The surface is the mesh's: two triangles a cell, split
+ * as rill_terrain_height_at's, from the heights of a READY terrain (resident chunks or not), hit
+ * from above or below. True with *out_distance and the triangle's unit normal (pointing up;
+ * out_normal may be NULL); false on a miss or bad arguments. Cost: the cells the ray crosses. */
+bool rill_terrain_raycast(const rill_terrain_system *sys, rill_entity e, const float origin[3],
+                          const float dir[3], float max_distance, float *out_distance,
+                          float out_normal[3]);
+
 /* A resident chunk's mesh for the renderer. Vertices are interleaved position (world space) and
  * normal, 6 floats each, resolution^2 of them, row-major by z; vertices is NULL once the CPU copy
- * was dropped (rill_terrain_chunk_drop_mesh; the other fields stay valid). indices are shared by
- * every chunk of the terrain and depend only on the resolution. `version` changes whenever the
- * chunk is rebuilt, so a GPU copy keyed by it knows when it is stale. The pointers stay valid
- * until the chunk goes out, its mesh is dropped, or the next update. */
+ * was dropped (rill_terrain_chunk_drop_mesh; the other fields stay valid). indices (a triangle
+ * list) and edge_indices (a line list: the grid's cell sides, 4 res (res - 1) indices, for the
+ * wireframe pass) are shared by every chunk of the terrain and depend only on the resolution.
+ * `version` changes whenever the chunk is rebuilt, so a GPU copy keyed by it knows when it is
+ * stale. The pointers stay valid until the chunk goes out, its mesh is dropped, or the next update.
+ */
 typedef struct rill_terrain_chunk_mesh {
     const float *vertices;
     uint32_t vertex_count;
     const uint32_t *indices;
     uint32_t index_count;
+    const uint32_t *edge_indices;
+    uint32_t edge_index_count;
     uint64_t version;
     float bounds_min[3], bounds_max[3];
 } rill_terrain_chunk_mesh;

@@ -573,6 +573,10 @@ void rill_transform_to_mat4(const rill_transform *t, float out[16]);
 void rill_mat4_mul(const float a[16], const float b[16], float out[16]);
 /* Writes the 4x4 identity matrix. */
 void rill_mat4_identity(float out[16]);
+/* Where the ray o + t * d crosses triangle (a, b, c), from either side (Moller-Trumbore): true
+ * with *out_t > 0 (in lengths of d). A degenerate triangle or a ray in its plane misses. */
+bool rill_ray_triangle(const float o[3], const float d[3], const float a[3], const float b[3],
+                       const float c[3], float *out_t);
 
 /* Sets (adding if missing) e's Transform and marks it dirty. False when stale. */
 bool rill_world_set_transform(rill_world *world, rill_entity e, const rill_transform *t);

@@ -1,8 +1,10 @@
-/* pick.c: picking (rill/channels.h "ON PICKING"). The candidates' world boxes go into a bounding
+/* pick.c: picking (rill/channels.h "ON PICKING"). Every drawn kind is a candidate: ModelMesh
+ * entities (the glTF primitive's triangles), MeshInstance entities (the triangles desc.mesh_source
+ * gives) and terrains (rill_terrain_raycast). The mesh candidates' world boxes go into a bounding
  * volume hierarchy built for the call (median split on the longest axis); the ray visits the nearer
- * child first and skips boxes farther than the best hit so far; at the leaves the triangles of the
- * glTF primitive are tested exactly in the entity's local space (Moller-Trumbore), so a scaled or
- * rotated entity is hit where it is drawn. */
+ * child first and skips boxes farther than the best hit so far; at the leaves the triangles are
+ * tested exactly in the entity's local space, so a scaled or rotated entity is hit where it is
+ * drawn. Terrains are cast last, against the best distance the meshes left. */
 #include "rill/channels.h"
 #include "rill/formats/gltf.h"
 
@@ -16,15 +18,21 @@
 #define STACK_MAX 128u /* depth of a median-split tree of 2^32 boxes is 32: ample */
 #define NAME_DEPTH 256u
 #define NM_PREFIX "NM_"
+#define TERRAIN_COMPONENT "Terrain"
 
 typedef struct cand {
     rill_entity e;
-    const rill_gltf_primitive *prim;
-    const float *m; /* world matrix (GlobalTransform storage: valid during the call) */
+    rill_pick_mesh mesh; /* local triangles */
+    const float *m;      /* world matrix (GlobalTransform storage: valid during the call) */
     float mn[3], mx[3], c[3];
     float key;     /* the centre on the axis being split (sorting) */
     bool pickable; /* else a blocker */
 } cand;
+
+typedef struct terrain_cand {
+    rill_entity e;
+    bool pickable;
+} terrain_cand;
 
 typedef struct node {
     float mn[3], mx[3];
@@ -36,6 +44,26 @@ typedef struct bvh {
     node *nodes;
     uint32_t nnodes;
 } bvh;
+
+/* What a pick gathers: the mesh candidates and the terrains, each a pickable entity or a blocker.
+ */
+typedef struct gather_ctx {
+    rill_world *w;
+    const rill_pick_desc *d;
+    const rill_channel_modes *modes;
+    uint64_t bits;
+    rill_component render_mode;
+    RILL_ARRAY(cand) cs;
+    RILL_ARRAY(terrain_cand) ts;
+} gather_ctx;
+
+/* The nearest hit so far: distance, what was hit and the normal facing the ray. */
+typedef struct best_hit {
+    float t;
+    rill_entity e;
+    bool pickable;
+    float n[3];
+} best_hit;
 
 static void world_box(const float m[16], const float lmn[3], const float lmx[3], float mn[3],
                       float mx[3]) {
@@ -117,20 +145,29 @@ static float ray_box(const float o[3], const float inv[3], const float mn[3], co
     return t0;
 }
 
-/* Nearest triangle of c hit by the world ray; true with *best_t (world distance), normal set when
- * it is nearer than *best_t. */
-static bool ray_prim(const cand *c, const float o[3], const float d[3], float *best_t,
-                     float out_n[3]) {
-    const rill_gltf_primitive *p = c->prim;
+/* The unit normal of the plane through a, b, c, turned to face against d. */
+static void facing_normal(const float a[3], const float b[3], const float c[3], const float d[3],
+                          float out_n[3]) {
+    vec3 e1, e2;
+    glm_vec3_sub((float *)b, (float *)a, e1);
+    glm_vec3_sub((float *)c, (float *)a, e2);
+    glm_vec3_cross(e1, e2, out_n);
+    glm_vec3_normalize(out_n);
+    if (glm_vec3_dot(out_n, (float *)d) > 0.0f) {
+        glm_vec3_negate(out_n);
+    }
+}
+
+/* The nearest triangle of c hit by the world ray, when nearer than best->t (then updated). */
+static void ray_mesh(const cand *c, const float o[3], const float d[3], best_hit *best) {
+    const rill_pick_mesh *p = &c->mesh;
     mat4 m, inv;
     memcpy(m, c->m, sizeof(m));
     glm_mat4_inv(m, inv);
     vec4 wo = {o[0], o[1], o[2], 1.0f}, wd = {d[0], d[1], d[2], 0.0f}, lo4, ld4;
     glm_mat4_mulv(inv, wo, lo4);
     glm_mat4_mulv(inv, wd, ld4);
-    vec3 lo = {lo4[0], lo4[1], lo4[2]}, ld = {ld4[0], ld4[1], ld4[2]};
     /* Local t equals world t: the local direction is the world one through the inverse. */
-    bool hit = false;
     uint32_t n = p->indices ? p->index_count : p->vertex_count;
     for (uint32_t i = 0; i + 2 < n; i += 3) {
         uint32_t ia = p->indices ? p->indices[i] : i, ib = p->indices ? p->indices[i + 1] : i + 1,
@@ -140,86 +177,74 @@ static bool ray_prim(const cand *c, const float o[3], const float d[3], float *b
         }
         const float *a = p->positions + 3 * ia, *b = p->positions + 3 * ib,
                     *cc = p->positions + 3 * ic;
-        vec3 e1 = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        vec3 e2 = {cc[0] - a[0], cc[1] - a[1], cc[2] - a[2]}, pv, tv, qv;
-        glm_vec3_cross(ld, e2, pv);
-        float det = glm_vec3_dot(e1, pv);
-        if (fabsf(det) < 1e-12f) {
+        float t;
+        if (!rill_ray_triangle(lo4, ld4, a, b, cc, &t) || t >= best->t) {
             continue;
         }
-        float id = 1.0f / det;
-        tv[0] = lo[0] - a[0];
-        tv[1] = lo[1] - a[1];
-        tv[2] = lo[2] - a[2];
-        float u = glm_vec3_dot(tv, pv) * id;
-        if (u < 0.0f || u > 1.0f) {
-            continue;
-        }
-        glm_vec3_cross(tv, e1, qv);
-        float v = glm_vec3_dot(ld, qv) * id;
-        if (v < 0.0f || u + v > 1.0f) {
-            continue;
-        }
-        float t = glm_vec3_dot(e2, qv) * id;
-        if (t > 0.0f && t < *best_t) {
-            *best_t = t;
-            /* World normal: the cross product of the world edges. */
-            vec3 wa, wb, wc, we1, we2;
-            glm_mat4_mulv3(m, (float *)a, 1.0f, wa);
-            glm_mat4_mulv3(m, (float *)b, 1.0f, wb);
-            glm_mat4_mulv3(m, (float *)cc, 1.0f, wc);
-            glm_vec3_sub(wb, wa, we1);
-            glm_vec3_sub(wc, wa, we2);
-            glm_vec3_cross(we1, we2, out_n);
-            glm_vec3_normalize(out_n);
-            if (glm_vec3_dot(out_n, (float *)d) > 0.0f) {
-                glm_vec3_negate(out_n);
-            }
-            hit = true;
-        }
+        vec3 wa, wb, wc;
+        glm_mat4_mulv3(m, (float *)a, 1.0f, wa);
+        glm_mat4_mulv3(m, (float *)b, 1.0f, wb);
+        glm_mat4_mulv3(m, (float *)cc, 1.0f, wc);
+        best->t = t;
+        best->e = c->e;
+        best->pickable = c->pickable;
+        facing_normal(wa, wb, wc, d, best->n);
     }
-    return hit;
 }
 
-/* Whether e is drawn at all, and whether it blocks (not wireframe). */
-static bool drawn_mode(const rill_world *w, const rill_channel_modes *modes, rill_component rm_c,
-                       rill_entity e, uint64_t mask, bool *blocks) {
+/* Whether e takes part in the pick (drawn, and pickable or, with opaque_blocks, a blocker); its
+ * role in *out_pickable. Drawn means not HIDDEN; a blocker is drawn solid (NORMAL or GHOST). */
+static bool role(const gather_ctx *g, rill_entity e, bool *out_pickable) {
+    uint64_t mask = rill_channels_get(g->w, e);
     rill_render_mode mode = RILL_RENDER_MODE_NORMAL;
-    float op = 1.0f;
-    const rill_render_mode_component *rm = rm_c.id ? rill_world_get(w, e, rm_c) : NULL;
+    float op = 1.0f, cop = 1.0f;
+    const rill_render_mode_component *rm =
+        g->render_mode.id ? rill_world_get(g->w, e, g->render_mode) : NULL;
     if (rm && (uint32_t)rm->mode < RILL_RENDER_MODE_NUM) {
         mode = rm->mode;
         op = rm->ghost_opacity;
     }
-    float cop = 1.0f;
-    rill_render_mode cm = rill_channels_resolve(modes, mask, &cop);
+    rill_render_mode cm = rill_channels_resolve(g->modes, mask, &cop);
     mode = rill_channels_join(mode, op, cm, cop, &op);
-    *blocks = mode == RILL_RENDER_MODE_NORMAL || mode == RILL_RENDER_MODE_GHOST;
-    return mode != RILL_RENDER_MODE_HIDDEN;
+    bool blocks = mode == RILL_RENDER_MODE_NORMAL || mode == RILL_RENDER_MODE_GHOST;
+    *out_pickable = (mask & g->bits) != 0;
+    return mode != RILL_RENDER_MODE_HIDDEN && (*out_pickable || (g->d->opaque_blocks && blocks));
 }
 
-/* Gathers the candidates: ModelMesh entities that are drawn, with loaded triangles. */
-static bool gather(rill_world *w, rill_asset_server *assets, const rill_pick_desc *d,
-                   uint64_t pick_bits, cand **out, uint32_t *out_n) {
-    const rill_channel_modes *modes = rill_channels_modes(w);
-    rill_model_components mc;
-    rill_error err = {0};
-    if (!modes || rill_scene_model_register(w, &mc, &err) != RILL_OK) {
-        return false;
+/* Adds mesh candidate e (triangles pm at world matrix m). False when out of memory. */
+static bool push_mesh(gather_ctx *g, rill_entity e, bool pickable, const rill_pick_mesh *pm,
+                      const float m[16]) {
+    if (!pm->positions || !pm->vertex_count) {
+        return true;
     }
-    RILL_ARRAY(cand) cs = {0};
+    cand c;
+    memset(&c, 0, sizeof(c));
+    c.e = e;
+    c.mesh = *pm;
+    c.m = m;
+    c.pickable = pickable;
+    world_box(m, pm->bounds_min, pm->bounds_max, c.mn, c.mx);
+    for (int k = 0; k < 3; k++) {
+        c.c[k] = 0.5f * (c.mn[k] + c.mx[k]);
+    }
+    return rill_array_push(&g->cs, c);
+}
+
+/* ModelMesh entities with loaded triangles. */
+static bool gather_model_meshes(gather_ctx *g, rill_asset_server *assets, rill_component mm_c) {
+    if (!assets) {
+        return true;
+    }
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));
-    qd.with[0] = mc.model_mesh;
-    qd.with[1] = rill_world_builtin(w)->global_transform;
-    rill_query q = rill_world_query(w, &qd);
+    qd.with[0] = mm_c;
+    qd.with[1] = rill_world_builtin(g->w)->global_transform;
+    rill_query q = rill_world_query(g->w, &qd);
     while (rill_query_next(&q)) {
         const rill_model_mesh *mm = rill_query_get(&q, 0);
         const rill_global_transform *xf = rill_query_get(&q, 1);
-        uint64_t mask = rill_channels_get(w, q.entity);
-        bool pickable = (mask & pick_bits) != 0, blocks = false;
-        if (!drawn_mode(w, modes, mc.render_mode, q.entity, mask, &blocks) ||
-            (!pickable && !(d->opaque_blocks && blocks))) {
+        bool pickable = false;
+        if (!role(g, q.entity, &pickable)) {
             continue;
         }
         const rill_gltf_model *gm =
@@ -228,82 +253,86 @@ static bool gather(rill_world *w, rill_asset_server *assets, const rill_pick_des
             mm->primitive >= gm->meshes[mm->mesh].primitive_count) {
             continue;
         }
-        cand c;
-        memset(&c, 0, sizeof(c));
-        c.e = q.entity;
-        c.prim = &gm->meshes[mm->mesh].primitives[mm->primitive];
-        if (!c.prim->positions || !c.prim->vertex_count) {
-            continue;
-        }
-        c.m = xf->m;
-        c.pickable = pickable;
-        world_box(xf->m, c.prim->bounds_min, c.prim->bounds_max, c.mn, c.mx);
-        for (int k = 0; k < 3; k++) {
-            c.c[k] = 0.5f * (c.mn[k] + c.mx[k]);
-        }
-        if (!rill_array_push(&cs, c)) {
-            rill_array_free(&cs);
+        const rill_gltf_primitive *p = &gm->meshes[mm->mesh].primitives[mm->primitive];
+        rill_pick_mesh pm = {.positions = p->positions,
+                             .vertex_count = p->vertex_count,
+                             .indices = p->indices,
+                             .index_count = p->index_count};
+        memcpy(pm.bounds_min, p->bounds_min, sizeof(pm.bounds_min));
+        memcpy(pm.bounds_max, p->bounds_max, sizeof(pm.bounds_max));
+        if (!push_mesh(g, q.entity, pickable, &pm, xf->m)) {
             return false;
         }
     }
-    *out = cs.data;
-    *out_n = cs.len;
     return true;
 }
 
-bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill_pick_desc *desc,
-                        rill_pick_hit *out) {
-    if (RILL_DESC_CHECK(desc, "rill_channels_pick", NULL) != RILL_OK) {
-        return false;
+/* MeshInstance entities, through desc.mesh_source. */
+static bool gather_mesh_instances(gather_ctx *g) {
+    if (!g->d->mesh_source || !g->modes->mesh_instance.id) {
+        return true;
     }
-    if (!world || !assets || !desc || !out) {
-        return false;
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = g->modes->mesh_instance;
+    qd.with[1] = rill_world_builtin(g->w)->global_transform;
+    rill_query q = rill_world_query(g->w, &qd);
+    while (rill_query_next(&q)) {
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        bool pickable = false;
+        rill_pick_mesh pm;
+        memset(&pm, 0, sizeof(pm));
+        if (role(g, q.entity, &pickable) &&
+            g->d->mesh_source(g->d->mesh_source_user, g->w, q.entity, &pm) &&
+            !push_mesh(g, q.entity, pickable, &pm, xf->m)) {
+            return false;
+        }
     }
-    vec3 d = {desc->dir[0], desc->dir[1], desc->dir[2]};
-    float len = glm_vec3_norm(d);
-    if (!(len > 1e-20f) || !isfinite(len)) {
-        return false;
+    return true;
+}
+
+/* Terrain entities, when desc.terrain is given. */
+static bool gather_terrains(gather_ctx *g) {
+    rill_component tc = rill_world_find_component(g->w, TERRAIN_COMPONENT);
+    if (!g->d->terrain || !tc.id) {
+        return true;
     }
-    glm_vec3_scale(d, 1.0f / len, d);
-    const float *o = desc->origin;
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = tc;
+    rill_query q = rill_world_query(g->w, &qd);
+    while (rill_query_next(&q)) {
+        terrain_cand t = {q.entity, false};
+        if (role(g, q.entity, &t.pickable) && !rill_array_push(&g->ts, t)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Walks the hierarchy over the mesh candidates, nearest box first. */
+static void walk(const bvh *t, const float o[3], const float d[3], best_hit *best) {
     float inv[3] = {1.0f / d[0], 1.0f / d[1], 1.0f / d[2]};
-    uint64_t bits = desc->channels ? desc->channels : RILL_CHANNEL_SELECTABLE;
-    bvh t = {0};
-    uint32_t n = 0;
-    if (!gather(world, assets, desc, bits, &t.c, &n) || n == 0) {
-        rill_free(t.c);
-        return false;
-    }
-    t.nodes = rill_calloc(2u * n, sizeof(node));
-    if (!t.nodes) {
-        rill_free(t.c);
-        return false;
-    }
-    t.nnodes = 1;
-    build(&t, 0, 0, n);
-    float best = desc->max_distance > 0.0f ? desc->max_distance : INFINITY, nrm[3] = {0};
-    const cand *best_c = NULL;
     uint32_t stack[STACK_MAX], sp = 0;
-    if (ray_box(o, inv, t.nodes[0].mn, t.nodes[0].mx, best) < INFINITY) {
+    if (ray_box(o, inv, t->nodes[0].mn, t->nodes[0].mx, best->t) < INFINITY) {
         stack[sp++] = 0;
     }
     while (sp) {
-        const node *nd = &t.nodes[stack[--sp]];
-        if (ray_box(o, inv, nd->mn, nd->mx, best) == INFINITY) {
+        const node *nd = &t->nodes[stack[--sp]];
+        if (ray_box(o, inv, nd->mn, nd->mx, best->t) == INFINITY) {
             continue; /* farther than the best hit found since it was pushed */
         }
         if (nd->count) {
             for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                if (ray_box(o, inv, t.c[i].mn, t.c[i].mx, best) < INFINITY &&
-                    ray_prim(&t.c[i], o, d, &best, nrm)) {
-                    best_c = &t.c[i];
+                if (ray_box(o, inv, t->c[i].mn, t->c[i].mx, best->t) < INFINITY) {
+                    ray_mesh(&t->c[i], o, d, best);
                 }
             }
             continue;
         }
         uint32_t a = nd->first, b = nd->first + 1;
-        float ta = ray_box(o, inv, t.nodes[a].mn, t.nodes[a].mx, best);
-        float tb = ray_box(o, inv, t.nodes[b].mn, t.nodes[b].mx, best);
+        float ta = ray_box(o, inv, t->nodes[a].mn, t->nodes[a].mx, best->t);
+        float tb = ray_box(o, inv, t->nodes[b].mn, t->nodes[b].mx, best->t);
         if (ta > tb) { /* push the farther first so the nearer is visited first */
             uint32_t s = a;
             a = b;
@@ -319,17 +348,84 @@ bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill
             stack[sp++] = a;
         }
     }
-    bool hit = best_c && best_c->pickable;
+}
+
+/* Casts against each gathered terrain within best->t. */
+static void cast_terrains(const gather_ctx *g, const float o[3], const float d[3], best_hit *best) {
+    for (uint32_t i = 0; i < g->ts.len; i++) {
+        float t = 0.0f, n[3];
+        if (rill_terrain_raycast(g->d->terrain, g->ts.data[i].e, o, d,
+                                 isfinite(best->t) ? best->t : 0.0f, &t, n) &&
+            t < best->t) {
+            best->t = t;
+            best->e = g->ts.data[i].e;
+            best->pickable = g->ts.data[i].pickable;
+            float s = glm_vec3_dot(n, (float *)d) > 0.0f ? -1.0f : 1.0f;
+            glm_vec3_scale(n, s, best->n);
+        }
+    }
+}
+
+static bool gather(gather_ctx *g, rill_asset_server *assets) {
+    rill_model_components mc;
+    rill_error err = {0};
+    if (rill_scene_model_register(g->w, &mc, &err) != RILL_OK) {
+        return false;
+    }
+    g->render_mode = mc.render_mode;
+    return gather_model_meshes(g, assets, mc.model_mesh) && gather_mesh_instances(g) &&
+           gather_terrains(g);
+}
+
+bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill_pick_desc *desc,
+                        rill_pick_hit *out) {
+    if (RILL_DESC_CHECK(desc, "rill_channels_pick", NULL) != RILL_OK) {
+        return false;
+    }
+    if (!world || !desc || !out || !rill_channels_modes(world)) {
+        return false;
+    }
+    vec3 d = {desc->dir[0], desc->dir[1], desc->dir[2]};
+    float len = glm_vec3_norm(d);
+    if (!(len > 1e-20f) || !isfinite(len)) {
+        return false;
+    }
+    glm_vec3_scale(d, 1.0f / len, d);
+    const float *o = desc->origin;
+    gather_ctx g;
+    memset(&g, 0, sizeof(g));
+    g.w = world;
+    g.d = desc;
+    g.modes = rill_channels_modes(world);
+    g.bits = desc->channels ? desc->channels : RILL_CHANNEL_SELECTABLE;
+    best_hit best = {.t = desc->max_distance > 0.0f ? desc->max_distance : INFINITY};
+    bvh t = {0};
+    bool ok = gather(&g, assets);
+    if (ok && g.cs.len) {
+        t.c = g.cs.data;
+        t.nodes = rill_calloc(2u * g.cs.len, sizeof(node));
+        ok = t.nodes != NULL;
+        if (ok) {
+            t.nnodes = 1;
+            build(&t, 0, 0, g.cs.len);
+            walk(&t, o, d, &best);
+        }
+    }
+    if (ok) {
+        cast_terrains(&g, o, d, &best);
+    }
+    bool hit = ok && best.e != RILL_ENTITY_NULL && best.pickable;
     if (hit) {
-        out->entity = best_c->e;
-        out->distance = best;
+        out->entity = best.e;
+        out->distance = best.t;
         for (int k = 0; k < 3; k++) {
-            out->point[k] = o[k] + d[k] * best;
-            out->normal[k] = nrm[k];
+            out->point[k] = o[k] + d[k] * best.t;
+            out->normal[k] = best.n[k];
         }
     }
     rill_free(t.nodes);
-    rill_free(t.c);
+    rill_array_free(&g.cs);
+    rill_array_free(&g.ts);
     return hit;
 }
 

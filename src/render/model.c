@@ -449,7 +449,9 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                                  .index_count = pr->index_count,
                                  .label = label,
                                  .edge_indices = pr->edge_indices,
-                                 .edge_index_count = pr->edge_index_count};
+                                 .edge_index_count = pr->edge_index_count,
+                                 /* Picked through the asset's own CPU triangles. */
+                                 .gpu_only = true};
             out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
             if (!out->meshes[prim_base[mi] + p].id) {
                 res = err ? err->code : RILL_ERR_VULKAN;

@@ -23,20 +23,27 @@ enum rill__cpu_phase {
     RILL__CPU_PHASES
 };
 
-/* An index buffer several meshes draw with (rill_mesh_desc.share_indices): freed with its last
- * user. */
+/* An index buffer (and the edge buffer beside it, when there is one) several meshes draw with
+ * (rill_mesh_desc.share_indices): both are freed with their last user. */
 typedef struct rill__ib_share {
     rill__buf *buf;
+    rill__buf *edges;
     uint32_t users;
 } rill__ib_share;
 
 typedef struct mesh_slot {
     rill__buf *vb, *ib;
     rill__buf *eb;            /* edge buffer (line list), NULL without one */
-    rill__ib_share *ib_share; /* NULL while the mesh is the only user of ib */
+    rill__ib_share *ib_share; /* NULL while the mesh is the only user of ib (and eb) */
     uint32_t index_count, max_index;
     uint32_t edge_index_count; /* 0 without an edge buffer */
     float center[3], radius;   /* local bounding sphere */
+    float box_min[3], box_max[3];
+    /* The CPU copy picking tests (rill_render_mesh_triangles): xyz per vertex and the triangle
+     * list; NULL for gpu_only and merged meshes. */
+    float *cpu_positions;
+    uint32_t *cpu_indices;
+    uint32_t cpu_vertex_count;
     /* A mesh in a shared block (render_pools.c "merged meshes", static batches): block is its
      * index + 1 (0 = the mesh owns vb and ib; eb is always its own), its ranges there, and the
      * upload numbers that make them drawable. */

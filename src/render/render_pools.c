@@ -21,17 +21,31 @@ rill_result rill__pools_create(rill_renderer *r, rill_error *err) {
     return RILL_OK;
 }
 
-/* Lets go of a mesh's index buffer: destroyed unless other meshes still draw with it. */
+/* Lets go of a mesh's index buffer: destroyed unless other meshes still draw with it. A shared
+ * index buffer's edge buffer goes with it; a mesh's own edge buffer is not touched here. */
 static void release_ib(rill_renderer *r, mesh_slot *m) {
-    if (m->ib_share && --m->ib_share->users > 0) {
-        m->ib = NULL;
+    rill__ib_share *share = m->ib_share;
+    if (share && --share->users > 0) {
+        m->ib = m->eb = NULL;
         m->ib_share = NULL;
         return;
     }
-    rill_free(m->ib_share);
+    if (share) {
+        rill__buf_destroy(r->gpu, share->edges);
+        m->eb = NULL;
+    }
+    rill_free(share);
     rill__buf_destroy(r->gpu, m->ib);
     m->ib = NULL;
     m->ib_share = NULL;
+}
+
+static void free_cpu_copy(mesh_slot *m) {
+    rill_free(m->cpu_positions);
+    rill_free(m->cpu_indices);
+    m->cpu_positions = NULL;
+    m->cpu_indices = NULL;
+    m->cpu_vertex_count = 0;
 }
 
 void rill__pools_destroy(rill_renderer *r) {
@@ -41,6 +55,7 @@ void rill__pools_destroy(rill_renderer *r) {
             release_ib(r, &r->meshes[i]);
         }
         rill__buf_destroy(r->gpu, r->meshes[i].eb);
+        free_cpu_copy(&r->meshes[i]);
     }
     for (uint32_t i = 0; i < r->blocks.len; i++) {
         rill__buf_destroy(r->gpu, r->blocks.data[i].vb);
@@ -109,6 +124,37 @@ bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out
         *out_radius = m->radius;
     }
     return true;
+}
+
+bool rill_render_mesh_triangles(const rill_renderer *r, rill_mesh mesh, rill_pick_mesh *out) {
+    int32_t i = r && out ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
+    const mesh_slot *m = i >= 0 ? &r->meshes[i] : NULL;
+    if (!m || !m->cpu_positions) {
+        return false;
+    }
+    memset(out, 0, sizeof(*out));
+    out->positions = m->cpu_positions;
+    out->vertex_count = m->cpu_vertex_count;
+    out->indices = m->cpu_indices;
+    out->index_count = m->index_count;
+    memcpy(out->bounds_min, m->box_min, sizeof(out->bounds_min));
+    memcpy(out->bounds_max, m->box_max, sizeof(out->bounds_max));
+    return true;
+}
+
+/* rill_pick_mesh_fn over MeshInstance entities: the triangles of the mesh the entity draws. */
+static bool pick_mesh_instance(const void *renderer, const rill_world *world, rill_entity e,
+                               rill_pick_mesh *out) {
+    rill_component c = rill_world_find_component(world, "MeshInstance");
+    const rill_mesh_instance *mi = c.id ? rill_world_get(world, e, c) : NULL;
+    return mi && rill_render_mesh_triangles(renderer, (rill_mesh){mi->mesh}, out);
+}
+
+void rill_render_pick_source(const rill_renderer *r, rill_pick_desc *desc) {
+    if (desc) {
+        desc->mesh_source = r ? pick_mesh_instance : NULL;
+        desc->mesh_source_user = r;
+    }
 }
 
 uint64_t rill__texture_bytes(const rill_renderer *r) {
@@ -198,6 +244,7 @@ static mesh_slot *shared_source(rill_renderer *r, const rill_mesh_desc *desc, ri
             return NULL;
         }
         src->ib_share->buf = src->ib;
+        src->ib_share->edges = src->eb;
         src->ib_share->users = 1;
     }
     return src;
@@ -219,9 +266,14 @@ static bool check_indices(const rill_mesh_desc *desc, uint32_t *out_max, rill_er
     return true;
 }
 
-/* The local bounding sphere of the vertices: centre of the box, radius to the farthest. */
+/* The local bounds of the vertices: the box, and a sphere (centre of the box, radius to the
+ * farthest vertex). */
 static void mesh_bounds(mesh_slot *m, const rill_mesh_desc *desc) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float *lo = m->box_min, *hi = m->box_max;
+    for (int k = 0; k < 3; k++) {
+        lo[k] = INFINITY;
+        hi[k] = -INFINITY;
+    }
     for (uint32_t i = 0; i < desc->vertex_count; i++) {
         for (int k = 0; k < 3; k++) {
             lo[k] = fminf(lo[k], desc->vertices[i].position[k]);
@@ -241,6 +293,31 @@ static void mesh_bounds(mesh_slot *m, const rill_mesh_desc *desc) {
         r2 = fmaxf(r2, d2);
     }
     m->radius = sqrtf(r2);
+}
+
+/* Keeps the positions and triangle indices picking tests (the indices of src, the mesh whose index
+ * buffer m shares, when it has a copy; else none is kept). False when out of memory. */
+static bool keep_cpu_copy(mesh_slot *m, const rill_mesh_desc *desc, const mesh_slot *src,
+                          rill_error *err) {
+    const uint32_t *indices = src ? src->cpu_indices : desc->indices;
+    if (desc->gpu_only || !indices) {
+        return true;
+    }
+    m->cpu_positions =
+        rill_malloc_tagged((size_t)desc->vertex_count * 3u * sizeof(float), RILL_MEM_RENDER);
+    m->cpu_indices = rill_malloc_tagged((size_t)m->index_count * sizeof(uint32_t), RILL_MEM_RENDER);
+    if (!m->cpu_positions || !m->cpu_indices) {
+        free_cpu_copy(m);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: mesh '%s': out of memory",
+                       desc->label ? desc->label : "?");
+        return false;
+    }
+    for (uint32_t i = 0; i < desc->vertex_count; i++) {
+        memcpy(&m->cpu_positions[i * 3u], desc->vertices[i].position, 3u * sizeof(float));
+    }
+    memcpy(m->cpu_indices, indices, (size_t)m->index_count * sizeof(uint32_t));
+    m->cpu_vertex_count = desc->vertex_count;
+    return true;
 }
 
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
@@ -263,6 +340,13 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     if (!edges_valid(desc, err)) {
         return h;
     }
+    if (shared && desc->edge_index_count) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: mesh '%s': share_indices draws the source's edges; edge_indices "
+                       "must be empty",
+                       desc->label ? desc->label : "?");
+        return h;
+    }
     uint32_t id = rill_pool_alloc(&r->mesh_pool);
     if (!id) {
         rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: mesh pool exhausted");
@@ -273,17 +357,21 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
     uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
     m->vb = rill__buf_create(r->gpu, vbytes, RILL__BUF_VERTEX, false, desc->label, err);
-    if (src) {
+    if (src) { /* the source's edge buffer comes with its indices */
         m->ib = src->ib;
+        m->eb = src->eb;
+        m->edge_index_count = src->edge_index_count;
         m->ib_share = src->ib_share;
         m->ib_share->users++;
     } else if (m->vb) {
         m->ib = rill__buf_create(r->gpu, ibytes, RILL__BUF_INDEX, false, desc->label, err);
     }
+    m->index_count = src ? src->index_count : desc->index_count;
+    m->max_index = src ? src->max_index : max_index;
     if (!m->vb || !m->ib ||
         rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
         (!src && rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) ||
-        !upload_edges(r, m, desc, err)) {
+        (!src && !upload_edges(r, m, desc, err)) || !keep_cpu_copy(m, desc, src, err)) {
         rill__buf_destroy(r->gpu, m->vb);
         release_ib(r, m);
         rill__buf_destroy(r->gpu, m->eb);
@@ -291,8 +379,6 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
         rill_pool_free(&r->mesh_pool, id);
         return h;
     }
-    m->index_count = src ? src->index_count : desc->index_count;
-    m->max_index = src ? src->max_index : max_index;
     mesh_bounds(m, desc);
     h.id = id;
     return h;
@@ -319,6 +405,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
         release_ib(r, m);
     }
     rill__buf_destroy(r->gpu, m->eb);
+    free_cpu_copy(m);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));
     rill_pool_free(&r->mesh_pool, mesh.id);
 }

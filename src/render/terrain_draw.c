@@ -1,9 +1,11 @@
 /* terrain_draw.c: draws the terrain system's resident chunks. Each resident chunk gets a GPU mesh
  * (uploaded once per chunk build, keyed by the build's version; the terrain's CPU copy is dropped
- * after the upload) and every terrain one splat material (weights, a 2 x 2 albedo atlas and a
- * 2 x 2 normal atlas of its layers). Chunks of one resolution draw with one shared GPU index
- * buffer. A chunk that streams out has its mesh destroyed, so its GPU memory is freed once the
- * frames in flight are done (the index buffer with the last chunk of its resolution).
+ * after the upload, and the renderer keeps none: terrain is picked through its heights) and every
+ * terrain one splat material (weights, a 2 x 2 albedo atlas and a 2 x 2 normal atlas of its
+ * layers). Chunks of one resolution draw with one shared GPU index buffer and one shared edge
+ * buffer (the grid's cell sides: the wireframe pass draws them as lines). A chunk that streams out
+ * has its mesh destroyed, so its GPU memory is freed once the frames in flight are done (the
+ * shared buffers with the last chunk of their resolution).
  * rill_render_extract calls the sync and adds one opaque instance per chunk mesh, so the chunks
  * are culled, lit, shadowed and cast shadows like any mesh. */
 #include "render_internal.h"
@@ -27,7 +29,7 @@ typedef struct chunk_gpu {
 /* The index buffer every chunk mesh of one resolution draws with: src is a live chunk mesh holding
  * it while users > 0. */
 typedef struct ib_entry {
-    uint32_t resolution, index_count, users;
+    uint32_t resolution, index_count, edge_index_count, users;
     rill_mesh src;
 } ib_entry;
 
@@ -228,11 +230,12 @@ static rill_mesh other_src(const rill_render_terrain *rt, uint32_t resolution, r
 
 static void update_ib_stats(rill_render_terrain *rt) {
     rt->stats.index_buffers = 0;
-    rt->stats.index_bytes = 0;
+    rt->stats.index_bytes = rt->stats.edge_bytes = 0;
     for (uint32_t i = 0; i < rt->ibs.len; i++) {
         if (rt->ibs.data[i].users) {
             rt->stats.index_buffers++;
             rt->stats.index_bytes += (uint64_t)rt->ibs.data[i].index_count * sizeof(uint32_t);
+            rt->stats.edge_bytes += (uint64_t)rt->ibs.data[i].edge_index_count * sizeof(uint32_t);
         }
     }
 }
@@ -289,12 +292,16 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
         v[k].uv[1] = (s[2] - info->origin[2]) / sz;
         memset(v[k].tangent, 0, sizeof v[k].tangent);
     }
+    /* The first chunk of a resolution uploads the indices and edges; the others share both. */
     rill_mesh_desc md = {.vertices = v,
                          .vertex_count = m->vertex_count,
                          .indices = m->indices,
                          .index_count = m->index_count,
                          .label = "terrain chunk",
-                         .share_indices = share};
+                         .edge_indices = share.id ? NULL : m->edge_indices,
+                         .edge_index_count = share.id ? 0 : m->edge_index_count,
+                         .share_indices = share,
+                         .gpu_only = true};
     rill_error err = {0};
     rill_mesh mesh = rill_render_mesh_create(rt->renderer, &md, &err);
     if (!mesh.id) {
@@ -304,6 +311,7 @@ static void upload_chunk(rill_render_terrain *rt, terrain_gpu *g, uint32_t i,
     if (!share.id) {
         ib->src = mesh;
         ib->index_count = m->index_count;
+        ib->edge_index_count = m->edge_index_count;
     }
     ib->users++;
     g->chunks[i].mesh = mesh;

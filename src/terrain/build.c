@@ -1,6 +1,7 @@
 /* build.c: one chunk's build, run on a worker: world-space positions and normals for the render
  * mesh, and the height samples the physics heightfield is made from. The job owns a copy of its
- * inputs, so the terrain may change or go while it runs. */
+ * inputs, so the terrain may change or go while it runs. Also the chunk grid's edge list, which,
+ * like its triangle list, depends only on the resolution. */
 #include "terrain_internal.h"
 
 #include <math.h>
@@ -10,6 +11,25 @@ float rill__terrain_cell_height(float h00, float h10, float h01, float h11, floa
     if (fx + fz <= 1.0f)
         return h00 + (h10 - h00) * fx + (h01 - h00) * fz;
     return h11 + (h01 - h11) * (1.0f - fx) + (h10 - h11) * (1.0f - fz);
+}
+
+uint32_t *rill__terrain_grid_edges(uint32_t res, uint32_t *out_count) {
+    /* res rows of res - 1 segments along x, and as many columns along z; no diagonals. */
+    size_t count = (size_t)res * (res - 1) * 4u;
+    uint32_t *ix = rill_malloc_tagged(count * sizeof(uint32_t), RILL_MEM_TERRAIN);
+    if (!ix)
+        return NULL;
+    size_t k = 0;
+    for (uint32_t a = 0; a < res; a++) {
+        for (uint32_t b = 0; b + 1 < res; b++) {
+            ix[k++] = a * res + b; /* row a, along x */
+            ix[k++] = a * res + b + 1;
+            ix[k++] = b * res + a; /* column a, along z */
+            ix[k++] = (b + 1) * res + a;
+        }
+    }
+    *out_count = (uint32_t)count;
+    return ix;
 }
 
 chunk_job *rill__terrain_chunk_job_make(const terrain_rec *t, uint32_t chunk) {

@@ -79,12 +79,15 @@ static void unload_terrain(rill_terrain_system *sys, terrain_rec *t) {
     rill_free(t->heights);
     rill_free(t->splat);
     rill_free(t->indices);
+    rill_free(t->edge_indices);
     rill_array_free(&t->ready);
     t->chunks = NULL;
     t->heights = NULL;
     t->splat = NULL;
     t->indices = NULL;
+    t->edge_indices = NULL;
     t->samples_x = t->samples_z = t->splat_w = t->splat_h = t->index_count = 0;
+    t->edge_index_count = 0;
     t->resident = t->building = t->colliders = t->rebuilds_last = 0;
     t->generation++; /* completions of the old generation are now stale */
 }
@@ -102,8 +105,8 @@ typedef struct load_job {
     uint32_t sx, sz;
     uint8_t *splat;
     uint32_t splat_w, splat_h;
-    uint32_t *indices;
-    uint32_t index_count;
+    uint32_t *indices, *edge_indices;
+    uint32_t index_count, edge_index_count;
     rill_result result;
     rill_error err;
 } load_job;
@@ -166,6 +169,7 @@ static void load_free(load_job *job) {
     rill_free(job->heights);
     rill_free(job->splat);
     rill_free(job->indices);
+    rill_free(job->edge_indices);
     rill_free(job);
 }
 
@@ -179,7 +183,8 @@ static void load_run(void *arg) {
         job->result = load_splat(job);
     if (job->result == RILL_OK) {
         job->indices = make_indices(job->comp.resolution, &job->index_count);
-        if (!job->indices) {
+        job->edge_indices = rill__terrain_grid_edges(job->comp.resolution, &job->edge_index_count);
+        if (!job->indices || !job->edge_indices) {
             job->result =
                 rill_error_set(&job->err, RILL_ERR_OUT_OF_MEMORY, "terrain indices: out of memory");
         }
@@ -220,9 +225,12 @@ static void load_done(void *arg) {
     t->splat_h = job->splat_h;
     t->indices = job->indices;
     t->index_count = job->index_count;
+    t->edge_indices = job->edge_indices;
+    t->edge_index_count = job->edge_index_count;
     job->heights = NULL;
     job->splat = NULL;
     job->indices = NULL;
+    job->edge_indices = NULL;
     t->status = RILL_TERRAIN_STATUS_READY;
     rill_error_clear(&t->error);
     load_free(job);
@@ -639,7 +647,7 @@ bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_t
     out->apply_ns_total = t->apply_ns_total;
     out->height_bytes = (size_t)t->samples_x * t->samples_z * sizeof(float) +
                         (size_t)t->splat_w * t->splat_h * 4u +
-                        (size_t)t->index_count * sizeof(uint32_t) +
+                        ((size_t)t->index_count + t->edge_index_count) * sizeof(uint32_t) +
                         (t->chunks ? chunk_count(t) * sizeof(terrain_chunk) : 0);
     size_t per_mesh = (size_t)t->comp.resolution * t->comp.resolution * 6u * sizeof(float);
     for (uint32_t i = 0; t->chunks && i < chunk_count(t); i++) {
@@ -743,6 +751,8 @@ bool rill_terrain_chunk_get_mesh(const rill_terrain_system *sys, rill_entity e, 
     out->vertex_count = t->comp.resolution * t->comp.resolution;
     out->indices = t->indices;
     out->index_count = t->index_count;
+    out->edge_indices = t->edge_indices;
+    out->edge_index_count = t->edge_index_count;
     /* Unique across rebuilds and reloads: the generation in the high bits. */
     out->version = (uint64_t)t->generation << 32 | (c->version & 0xFFFFFFFFu);
     memcpy(out->bounds_min, c->bounds_min, sizeof out->bounds_min);

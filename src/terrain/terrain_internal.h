@@ -40,6 +40,8 @@ typedef struct terrain_rec {
     uint32_t splat_w, splat_h;
     uint32_t *indices; /* shared by every chunk */
     uint32_t index_count;
+    uint32_t *edge_indices; /* the grid's edges (line list), shared by every chunk */
+    uint32_t edge_index_count;
     terrain_chunk *chunks;      /* chunks_x * chunks_z, row-major by z */
     RILL_ARRAY(uint32_t) ready; /* chunk indices with a finished build, in arrival order */
     uint32_t resident, building, colliders, rebuilds_last;
@@ -93,6 +95,10 @@ chunk_job *rill__terrain_chunk_job_make(const terrain_rec *t, uint32_t chunk);
 void rill__terrain_chunk_job_run(void *arg);
 void rill__terrain_chunk_result_free(chunk_result *r);
 void rill__terrain_chunk_job_free(chunk_job *job);
+/* The line list of a chunk grid of res x res vertices: every segment between neighbours along x
+ * and along z (the cells' sides, not their diagonals), 4 res (res - 1) indices; NULL when out of
+ * memory. */
+uint32_t *rill__terrain_grid_edges(uint32_t res, uint32_t *out_count);
 
 /* Triangle interpolation on a cell, the same split as the mesh and ODE's heightfield: the
  * diagonal runs from (1, 0) to (0, 1). */

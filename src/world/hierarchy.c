@@ -3,6 +3,7 @@
  * dirty-only GlobalTransform propagation. */
 #include "world_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static rill__sparse_set *parent_set(rill_world *w) {
@@ -245,6 +246,51 @@ void rill_mat4_mul(const float a[16], const float b[16], float out[16]) {
         }
     }
     memcpy(out, r, sizeof r);
+}
+
+static void sub3(const float a[3], const float b[3], float out[3]) {
+    for (int k = 0; k < 3; k++) {
+        out[k] = a[k] - b[k];
+    }
+}
+
+static void cross3(const float a[3], const float b[3], float out[3]) {
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static float dot3(const float a[3], const float b[3]) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+bool rill_ray_triangle(const float o[3], const float d[3], const float a[3], const float b[3],
+                       const float c[3], float *out_t) {
+    float e1[3], e2[3], p[3], tv[3], q[3];
+    sub3(b, a, e1);
+    sub3(c, a, e2);
+    cross3(d, e2, p);
+    float det = dot3(e1, p);
+    if (!(fabsf(det) > 1e-12f)) {
+        return false;
+    }
+    float inv = 1.0f / det;
+    sub3(o, a, tv);
+    float u = dot3(tv, p) * inv;
+    if (u < 0.0f || u > 1.0f) {
+        return false;
+    }
+    cross3(tv, e1, q);
+    float v = dot3(d, q) * inv;
+    if (v < 0.0f || u + v > 1.0f) {
+        return false;
+    }
+    float t = dot3(e2, q) * inv;
+    if (!(t > 0.0f)) {
+        return false;
+    }
+    *out_t = t;
+    return true;
 }
 
 rill_transform rill_transform_identity(void) {

@@ -732,6 +732,9 @@ run_pick)
     }
     pick 115,30
     expect_out "picked NM_Right"
+    # Named by its name and its entity as index:generation, not a raw 64-bit id.
+    grep -Eq "^picked NM_Right \(entity [0-9]+:[0-9]+\) at [0-9]+\.[0-9] m$" out.txt ||
+        fail "pick line not 'picked NAME (entity I:G) at D m': $(cat out.txt)"
     pick 40,30 # a context cube: drawn, not selectable
     expect_out "picked nothing"
     pick 80,100

@@ -3,8 +3,10 @@
  * terrain system, drawn by rill_render_terrain via rill_render_extract, lit by a sun with shadows
  * and shadowed by a cube; compared with a golden. Chunk meshes share one GPU index buffer and the
  * terrain's CPU copies are dropped after the upload. Then the chunks stream out and their GPU
- * memory goes. Also rill_mesh_desc.share_indices on its own: checks, and the buffer outliving the
- * mesh it came from. */
+ * memory goes. In wireframe the chunks draw the grid's edges (one edge buffer shared by the chunks,
+ * like the index buffer; golden). Picking through the renderer's mesh source finds the cube (a
+ * MeshInstance) and the terrain. Also rill_mesh_desc.share_indices on its own: checks, the buffers
+ * (indices and edges) outliving the mesh they came from, and the CPU copy picking reads. */
 #include "rill_test.h"
 
 #include "golden.h"
@@ -215,7 +217,48 @@ static void test_terrain_golden_and_stream_out(void **state) {
         assert_int_equal(snap.instances[i].mode, RILL_RENDER_MODE_GHOST);
         assert_true(fabsf(snap.instances[i].ghost_opacity - 0.4f) < 1e-6f);
     }
+
+    /* Wireframe: each chunk draws the grid's edges as lines (its own draw, the shared edge
+     * buffer); the cube has no edge buffer and falls back to line fill. */
+    rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_WIREFRAME, 1.0f);
+    if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
+        fail_msg("extract: %s", err.msg);
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.08f;
+    assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    if (rill_renderer_read_pixels(r, px, sizeof px, &err) != RILL_OK)
+        fail_msg("%s", err.msg);
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.wire_edge_draws, 4);
+    assert_int_equal(st.wire_fill_draws, 1);
+    rill_render_terrain_get_stats(rt, &rs);
+    assert_int_equal(rs.edge_bytes, 33u * 32u * 4u * 4u); /* 2 * 33 * 32 segments of 2 indices */
+    if (!golden_check("terrain_wire_edges", px, W, H, msg, sizeof msg))
+        fail_msg("%s", msg);
     rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_NORMAL, 1.0f);
+
+    /* Picking through the renderer: straight down onto the cube (4 m across, centred 4 m over the
+     * ground), selectable now; without the renderer's mesh source only the terrain is seen. */
+    assert_true(rill_channels_set(w, box, RILL_CHANNEL_SELECTABLE));
+    rill_pick_desc pd = {.origin = {0.0f, 60.0f, 0.0f},
+                         .dir = {0.0f, -1.0f, 0.0f},
+                         .opaque_blocks = true,
+                         .terrain = ts};
+    rill_render_pick_source(r, &pd);
+    rill_pick_hit hit;
+    assert_true(rill_channels_pick(w, NULL, &pd, &hit));
+    assert_true(hit.entity == box);
+    assert_float_equal(hit.point[1], ground + 6.0f, 1e-3);
+    pd.channels = RILL_CHANNEL_CONTEXT;
+    assert_false(rill_channels_pick(w, NULL, &pd, &hit)); /* the selectable cube hides it */
+    pd.mesh_source = NULL;
+    assert_true(rill_channels_pick(w, NULL, &pd, &hit));
+    assert_true(hit.entity == te);
+    assert_float_equal(hit.point[1], ground, 1e-3);
+    rill_channels_refresh(w, box, true);
+    rill_pick_mesh pm;
+    assert_true(rill_render_mesh_triangles(r, cube, &pm));
+    assert_int_equal(pm.index_count, 36);
+    assert_float_equal(pm.bounds_max[1], 0.5f, 1e-6);
 
     /* Streaming on with the camera far away: every chunk goes out, and with it its GPU mesh. */
     rill_terrain_view away = {
@@ -283,6 +326,10 @@ static void test_terrain_golden_and_stream_out(void **state) {
     uint32_t twin_indices = 0;
     assert_true(rill_render_mesh_info(r, twin, &twin_indices, NULL, NULL));
     assert_int_equal(twin_indices, 36);
+    assert_true(rill_render_mesh_triangles(r, twin, &pm)); /* its own copy of the cube's indices */
+    assert_int_equal(pm.index_count, 36);
+    assert_int_equal(pm.vertex_count, 24);
+    assert_false(rill_render_mesh_triangles(r, cube, &pm));        /* stale */
     assert_int_equal(rill_render_mesh_create(r, &sd, &err).id, 0); /* the cube is stale now */
     rill_mesh_instance *bmi = rill_world_get(w, box, rc.mesh_instance);
     bmi->mesh = twin.id;
@@ -290,6 +337,35 @@ static void test_terrain_golden_and_stream_out(void **state) {
         fail_msg("%s", err.msg);
     assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK); /* draws with the shared ib */
     rill_render_mesh_destroy(r, twin);
+
+    /* Sharing a mesh with edges shares its edge buffer too (and refuses edges of its own); a
+     * gpu_only mesh keeps no CPU copy, nor does a mesh sharing its indices. */
+    uint32_t tri[3] = {0, 1, 2}, edges[6] = {0, 1, 1, 2, 2, 0};
+    rill_mesh_desc ed = {.vertices = verts,
+                         .vertex_count = 3,
+                         .indices = tri,
+                         .index_count = 3,
+                         .edge_indices = edges,
+                         .edge_index_count = 6,
+                         .gpu_only = true};
+    rill_mesh edged = rill_render_mesh_create(r, &ed, &err);
+    assert_true(edged.id != 0);
+    assert_false(rill_render_mesh_triangles(r, edged, &pm));
+    rill_mesh_desc shd = {.vertices = verts,
+                          .vertex_count = 3,
+                          .share_indices = edged,
+                          .edge_indices = edges,
+                          .edge_index_count = 6};
+    assert_int_equal(rill_render_mesh_create(r, &shd, &err).id, 0);
+    shd.edge_indices = NULL;
+    shd.edge_index_count = 0;
+    rill_mesh edged_twin = rill_render_mesh_create(r, &shd, &err);
+    assert_true(edged_twin.id != 0);
+    assert_int_equal(rill_render_mesh_edge_count(r, edged_twin), 6);
+    assert_false(rill_render_mesh_triangles(r, edged_twin, &pm));
+    rill_render_mesh_destroy(r, edged);
+    assert_int_equal(rill_render_mesh_edge_count(r, edged_twin), 6);
+    rill_render_mesh_destroy(r, edged_twin);
 
     rill_render_extract_buf_free(&xb);
     rill_render_terrain_destroy(rt);

@@ -174,6 +174,17 @@ static void test_edit_mode_all_resident_queries_match_colliders(void **state) {
     assert_true(fabsf(v[1] - h) < 1e-4f);
     assert_true(fabsf(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] - 1.0f) < 1e-4f);
     assert_true(m.bounds_min[1] <= v[1] && m.bounds_max[1] >= v[1]);
+    /* Its edges: every side of every cell once (9 rows and 9 columns of 8 segments), no diagonal:
+     * each joins neighbours along x (same row) or along z (same column). */
+    assert_int_equal(m.edge_index_count, 2 * 9 * 8 * 2);
+    uint8_t seen[81 * 2] = {0}; /* [vertex * 2 + axis]: the segment from it toward +x / +z */
+    for (uint32_t i = 0; i < m.edge_index_count; i += 2) {
+        uint32_t a = RILL_MIN(m.edge_indices[i], m.edge_indices[i + 1]);
+        uint32_t b = RILL_MAX(m.edge_indices[i], m.edge_indices[i + 1]);
+        bool along_x = b == a + 1 && a % 9 != 8, along_z = b == a + 9;
+        assert_true(b < 81 && (along_x || along_z));
+        assert_int_equal(seen[a * 2 + (along_z ? 1 : 0)]++, 0);
+    }
     teardown(&f);
 }
 
