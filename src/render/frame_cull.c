@@ -322,6 +322,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     rill_array_clear(&vs->wires);
     rill_array_clear(&vs->ghosts);
     vs->casters_plain = 0;
+    vs->opaque_solid = 0;
     vs->wires_edges = 0;
     const rill_render_wireframe *wf = &snap->wireframe;
     bool shadows = p->shadows;
@@ -338,6 +339,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     draw_item *opaque = vs->opaque.data, *transparent = vs->transparent.data,
               *casters = vs->casters.data, *wires = vs->wires.data, *ghosts = vs->ghosts.data;
     uint32_t n_opaque = 0, n_transparent = 0, n_casters = 0, n_wires = 0, n_plain = 0;
+    uint32_t n_solid = 0;
     uint32_t n_edges = 0, n_ghosts = 0;
     handle_cache mesh_cache, mat_cache;
     handle_cache_reset(&mesh_cache);
@@ -407,12 +409,16 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                     transparent[n_transparent++] =
                         (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
                 } else {
-                    /* Pool slots are below 65536, so 16 bits each keep the (double-sided,
-                     * material, shared-block, mesh) order and the key fits in 34 bits: meshes
+                    /* Pool slots are below 65536, so 16 bits each keep the (cuts, double-sided,
+                     * material, shared-block, mesh) order and the key fits in 35 bits: meshes
                      * of shared blocks (static batches) follow each other within a material, so
-                     * draw_list draws them with one indirect call. */
-                    uint64_t key = ((uint64_t)mt->double_sided << 33) | ((uint64_t)ti << 17) |
-                                   in_block | (uint64_t)mi;
+                     * draw_list draws them with one indirect call. Surfaces that cut (alpha mask,
+                     * LOD crossfade) sort last: the prepass draws the rest with a shader that
+                     * never discards, so the GPU tests depth before shading them. */
+                    bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
+                    uint64_t key = ((uint64_t)cuts << 34) | ((uint64_t)mt->double_sided << 33) |
+                                   ((uint64_t)ti << 17) | in_block | (uint64_t)mi;
+                    n_solid += !cuts;
                     opaque[n_opaque++] = (draw_item){key, i, prev};
                     if (vs->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
                         ghosts[n_ghosts++] = (draw_item){ghost_key(in, mi), i, prev};
@@ -439,13 +445,14 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     vs->wires_edges = n_edges;
     vs->ghosts.len = n_ghosts;
     vs->casters_plain = n_plain;
+    vs->opaque_solid = n_solid;
     rill__phase_mark(r, RILL__CPU_CULL);
     /* The same capacity as the lists, so exchanging buffers with them never makes the next
      * frame's reserve grow an array. */
     if (!rill_array_reserve(&r->sort_tmp, ninst_in ? ninst_in : 1)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     }
-    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 34);
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 35);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
     sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 34);
     sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 17);

@@ -286,8 +286,13 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
                                {rill__ctx_res(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
     rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, col, 2, &depth);
-    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS], false, NULL, NULL, NULL, 0, false};
-    draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
+    /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
+     * before shading; then those that cut (alpha mask, LOD crossfade dither). */
+    uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
+    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS_SOLID], false, NULL, NULL, NULL, 0, false};
+    draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
+    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
+    draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
     view_end(ctx, vs);
 }
 

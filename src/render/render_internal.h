@@ -154,6 +154,7 @@ typedef struct rill__view {
     RILL_ARRAY(draw_item) opaque, transparent, casters, wires, ghosts;
     bool passthrough;       /* mixed passthrough: the output's alpha shows the camera feed */
     uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
+    uint32_t opaque_solid;  /* opaque[0, opaque_solid) never cut (no alpha mask, no crossfade) */
     uint32_t wires_edges;   /* wires[0, wires_edges) draw edge buffers, the rest line fill */
     float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe */
     rill__buf *frame_buf, *inst_buf, *light_buf, *cluster_buf, *cluster_idx_buf;
@@ -232,7 +233,7 @@ struct rill_rg_ctx {
  * single- and double-sided: draw code indexes it as &pipes[X] + double_sided. */
 /* clang-format off */
 #define RILL__PIPES(X)                                                                             \
-    X(PREPASS) X(PREPASS_DS)                                                                       \
+    X(PREPASS) X(PREPASS_DS) X(PREPASS_SOLID) X(PREPASS_SOLID_DS)                                  \
     X(OPAQUE) X(OPAQUE_DS)                                                                         \
     X(TRANSPARENT) X(TRANSPARENT_DS)                                                               \
     X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(SHADOW) X(SHADOW_MASK)                                  \

@@ -16,6 +16,10 @@ layout(location = 7) flat in float in_lod_fade;
 
 layout(location = 0) out vec4 out_color;
 
+// The opaque and transparent passes test depth without writing it, so the test can run before
+// the shader even though it may discard: fragments the prepass hid are never shaded.
+layout(early_fragment_tests) in;
+
 const float PI = 3.14159265359;
 
 float d_ggx(float noh, float a) {
