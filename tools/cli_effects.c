@@ -152,7 +152,7 @@ static rill_result parse_spec(const rill_type_desc *td, void *obj, const char *s
         for (; *e && (depth > 0 || *e != ','); e++) {
             depth += (*e == '(' || *e == '[') - (*e == ')' || *e == ']');
         }
-        RILL__CLI_TRY(set_field(td, obj, p, (size_t)(e - p), spec, err));
+        RILL_TRY(set_field(td, obj, p, (size_t)(e - p), spec, err));
         p = *e ? e + 1 : e;
     }
     rill_type_clamp(td, obj);
@@ -184,7 +184,7 @@ rill_result rill_cli_effects_apply(rill_cli_effects *fx, rill_content *c, rill_r
             return rill_error_set(err, RILL_ERR_LIMIT, "--effect '%s': %s is too large", spec,
                                   td->name);
         }
-        RILL__CLI_TRY(parse_spec(td, obj, spec, colon, err));
+        RILL_TRY(parse_spec(td, obj, spec, colon, err));
         /* On every active camera: a camera's own settings come first on its route. */
         const rill_builtins *b = rill_world_builtin(w);
         rill_query q = rill_world_query(w, &(rill_query_desc){.with = {b->camera}});

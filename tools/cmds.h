@@ -81,13 +81,6 @@ struct rill_renderer;
 /* >>effects (cli_effects.c): --plugins DIR and --effect NAME[:field=value,...] of render/run */
 
 #define RILL_CLI_MAX_EFFECTS 16u
-#define RILL__CLI_TRY(x)                                                                           \
-    do {                                                                                           \
-        rill_result cli_try_r_ = (x);                                                              \
-        if (cli_try_r_ != RILL_OK) {                                                               \
-            return cli_try_r_;                                                                     \
-        }                                                                                          \
-    } while (0)
 struct rill_plugins;
 typedef struct rill_cli_effects {
     const char *plugins_dir; /* NULL = no plugins */

@@ -126,6 +126,16 @@ void rill__assert_fail(const char *expr, const char *file, int line);
 #endif
 
 #define RILL_UNUSED(x) ((void)(x))
+/* Evaluates `expr` (a rill_result) once and returns it from the calling function when it is not
+ * RILL_OK: the one early-return helper of every module (and tools), for functions whose callee
+ * has already filled the rill_error. */
+#define RILL_TRY(expr)                                                                             \
+    do {                                                                                           \
+        rill_result rill_try_res_ = (expr);                                                        \
+        if (rill_try_res_ != RILL_OK) {                                                            \
+            return rill_try_res_;                                                                  \
+        }                                                                                          \
+    } while (0)
 /* X-macro helpers for enums defined by a `RILL_X_LIST(X)` of X(ID, "name") entries: the enum
  * body is `RILL_X_LIST(RILL_ENUM_ID)`, its _name function a switch over
  * `RILL_X_LIST(RILL_ENUM_NAME_CASE)`, so values and names cannot drift apart. */
@@ -199,12 +209,16 @@ size_t rill_mem_live_total(void);
 
 /* >>log --------------------------------------------------------------------------------------- */
 
+/* rill_log_level's values and their names (rill_log_level_name), one list. */
+#define RILL_LOG_LEVEL_LIST(X)                                                                     \
+    X(RILL_LOG_DEBUG, "debug")                                                                     \
+    X(RILL_LOG_INFO, "info")                                                                       \
+    X(RILL_LOG_WARN, "warn")                                                                       \
+    X(RILL_LOG_ERROR, "error")                                                                     \
+    X(RILL_LOG_NONE, "none") /* as a threshold: log nothing */
 typedef enum rill_log_level {
-    RILL_LOG_DEBUG = 1,
-    RILL_LOG_INFO,
-    RILL_LOG_WARN,
-    RILL_LOG_ERROR,
-    RILL_LOG_NONE, /* as a threshold: log nothing */
+    RILL__LOG_LEVEL_ZERO,             /* not a level: the levels start at 1 (stable numbers) */
+    RILL_LOG_LEVEL_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_LOG_LEVEL_FORCE_U32 = 0x7FFFFFFF
 } rill_log_level;
 

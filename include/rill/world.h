@@ -104,24 +104,27 @@ typedef struct rill_world rill_world;
  *   VEC2 float[2] | VEC3 float[3] | VEC4 float[4] | QUAT float[4] (x, y, z, w)
  *   COLOR float[4] (linear r, g, b, a) | STRING, ASSET_PATH const char * (interned, may be NULL)
  *   ENTITY rill_entity | ENUM int32_t (written and read by name through the field's enum table). */
+/* rill_field_type's values and their names (rill_field_type_name), one list. */
+#define RILL_FIELD_TYPE_LIST(X)                                                                    \
+    X(RILL_FIELD_NONE, "none")                                                                     \
+    X(RILL_FIELD_BOOL, "bool")                                                                     \
+    X(RILL_FIELD_I32, "i32")                                                                       \
+    X(RILL_FIELD_U32, "u32")                                                                       \
+    X(RILL_FIELD_I64, "i64")                                                                       \
+    X(RILL_FIELD_U64, "u64")                                                                       \
+    X(RILL_FIELD_F32, "f32")                                                                       \
+    X(RILL_FIELD_F64, "f64")                                                                       \
+    X(RILL_FIELD_VEC2, "vec2")                                                                     \
+    X(RILL_FIELD_VEC3, "vec3")                                                                     \
+    X(RILL_FIELD_VEC4, "vec4")                                                                     \
+    X(RILL_FIELD_QUAT, "quat")                                                                     \
+    X(RILL_FIELD_COLOR, "color")                                                                   \
+    X(RILL_FIELD_STRING, "string")                                                                 \
+    X(RILL_FIELD_ASSET_PATH, "asset_path")                                                         \
+    X(RILL_FIELD_ENTITY, "entity")                                                                 \
+    X(RILL_FIELD_ENUM, "enum")
 typedef enum rill_field_type {
-    RILL_FIELD_NONE = 0,
-    RILL_FIELD_BOOL,
-    RILL_FIELD_I32,
-    RILL_FIELD_U32,
-    RILL_FIELD_I64,
-    RILL_FIELD_U64,
-    RILL_FIELD_F32,
-    RILL_FIELD_F64,
-    RILL_FIELD_VEC2,
-    RILL_FIELD_VEC3,
-    RILL_FIELD_VEC4,
-    RILL_FIELD_QUAT,
-    RILL_FIELD_COLOR,
-    RILL_FIELD_STRING,
-    RILL_FIELD_ASSET_PATH,
-    RILL_FIELD_ENTITY,
-    RILL_FIELD_ENUM,
+    RILL_FIELD_TYPE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_FIELD_TYPE_NUM,
     RILL_FIELD_TYPE_FORCE_U32 = 0x7FFFFFFF
 } rill_field_type;

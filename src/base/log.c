@@ -35,16 +35,7 @@ rill_log_level rill_log_get_level(void) {
 
 const char *rill_log_level_name(rill_log_level level) {
     switch (level) {
-    case RILL_LOG_DEBUG:
-        return "debug";
-    case RILL_LOG_INFO:
-        return "info";
-    case RILL_LOG_WARN:
-        return "warn";
-    case RILL_LOG_ERROR:
-        return "error";
-    case RILL_LOG_NONE:
-        return "none";
+        RILL_LOG_LEVEL_LIST(RILL_ENUM_NAME_CASE)
     default:
         return "unknown";
     }

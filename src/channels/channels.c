@@ -400,11 +400,12 @@ rill_render_mode rill_channels_join(rill_render_mode a, float a_opacity, rill_re
 /* >>names -------------------------------------------------------------------------------------- */
 
 static const char *const builtin_names[4] = {"context", "selectable", "preserve-identity", "ghost"};
-static const char *const mode_names[RILL_RENDER_MODE_NUM] = {"normal", "hidden", "wireframe",
-                                                             "ghost"};
-
 const char *rill_channels_mode_name(rill_render_mode mode) {
-    return (uint32_t)mode < RILL_RENDER_MODE_NUM ? mode_names[mode] : "normal";
+    switch (mode) {
+        RILL_RENDER_MODE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "normal";
+    }
 }
 
 static bool parse_channel(const char *s, size_t n, uint64_t *out) {
@@ -448,7 +449,7 @@ bool rill_channels_parse_assignment(const char *text, uint64_t *out_channels,
     const char *mode = eq + 1;
     *out_opacity = 1.0f;
     for (uint32_t i = 0; i < RILL_RENDER_MODE_NUM; i++) {
-        if (strcmp(mode, mode_names[i]) == 0) {
+        if (strcmp(mode, rill_channels_mode_name((rill_render_mode)i)) == 0) {
             *out_mode = (rill_render_mode)i;
             *out_opacity = i == RILL_RENDER_MODE_GHOST ? 0.5f : 1.0f;
             return true;

@@ -73,14 +73,6 @@ static rill_result rd_fail(rd *r, rill_result code, const char *fmt, ...) {
     return rill_error_set(r->err, code, "%s: %s", r->name, msg);
 }
 
-#define RD_TRY(expr)                                                                               \
-    do {                                                                                           \
-        rill_result rd_try_res_ = (expr);                                                          \
-        if (rd_try_res_ != RILL_OK) {                                                              \
-            return rd_try_res_;                                                                    \
-        }                                                                                          \
-    } while (0)
-
 /* How to raise the model limit, as every limit message says it (docs/limits.md). */
 #define RD_RAISE_HINT                                                                              \
     "raise it: RILL_LIMITS=model_bytes=N, rill --limit model_bytes=N, rill_limits_set, or "        \
@@ -261,7 +253,7 @@ static rill_result js_str(rd *r, const rill__gj *obj, const char *key, const cha
 
 static rill_result js_name(rd *r, const rill__gj *obj, const char *where, char **out) {
     const char *s;
-    RD_TRY(js_str(r, obj, "name", where, &s));
+    RILL_TRY(js_str(r, obj, "name", where, &s));
     *out = NULL;
     if (s) {
         *out = rill__gltf_strdup(s);
@@ -319,7 +311,7 @@ static rill_result js_member_object(rd *r, const rill__gj *obj, const char *key,
  * reader does not use; checking them keeps malformed files from passing as valid. */
 static rill_result check_extensions(rd *r, const rill__gj *obj, const char *where) {
     const rill__gj *ext;
-    RD_TRY(js_member_object(r, obj, "extensions", where, &ext));
+    RILL_TRY(js_member_object(r, obj, "extensions", where, &ext));
     const rill__gj *e;
     RILL__GJ_FOR(e, ext) {
         if (!rill__gj_is_object(e)) {
@@ -372,7 +364,7 @@ static rill_result decode_data_uri(rd *r, const char *uri, const char *where, ui
         len--;
     }
     size_t cap = len / 4 * 3 + 3;
-    RD_TRY(rd_charge(r, cap, where, ": data URI"));
+    RILL_TRY(rd_charge(r, cap, where, ": data URI"));
     uint8_t *dst = rill_malloc_tagged(cap, RILL_MEM_FORMATS);
     if (!dst) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -429,7 +421,7 @@ static rill_result default_read_file(const char *path, uint8_t **out_data, size_
 
 static rill_result read_buffers(rd *r) {
     const rill__gj *arr;
-    RD_TRY(js_array(r, r->root, "buffers", "", &arr, &r->buffer_count));
+    RILL_TRY(js_array(r, r->root, "buffers", "", &arr, &r->buffer_count));
     if (r->buffer_count) {
         r->buffers = rill__gltf_alloc(r->buffer_count, sizeof(rd_buffer));
         if (!r->buffers) {
@@ -441,14 +433,14 @@ static rill_result read_buffers(rd *r) {
     RILL__GJ_FOR(b, arr) {
         char where[64];
         index_path(where, sizeof(where), "buffers", i);
-        RD_TRY(js_object(r, b, where));
+        RILL_TRY(js_object(r, b, where));
         uint64_t byte_length;
         if (!rill__gj_get(b, "byteLength")) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
         }
-        RD_TRY(js_uint(r, b, "byteLength", where, 0, r->max_bytes, &byte_length));
+        RILL_TRY(js_uint(r, b, "byteLength", where, 0, r->max_bytes, &byte_length));
         const char *uri;
-        RD_TRY(js_str(r, b, "uri", where, &uri));
+        RILL_TRY(js_str(r, b, "uri", where, &uri));
         rd_buffer *buf = &r->buffers[i];
         char uwhere[80];
         snprintf(uwhere, sizeof(uwhere), "%s.uri", where);
@@ -468,7 +460,7 @@ static rill_result read_buffers(rd *r) {
         } else if (strncmp(uri, "data:", 5) == 0) {
             const char *mime;
             size_t mime_len;
-            RD_TRY(decode_data_uri(r, uri, uwhere, &buf->data, &buf->size, &mime, &mime_len));
+            RILL_TRY(decode_data_uri(r, uri, uwhere, &buf->data, &buf->size, &mime, &mime_len));
             buf->owned = true;
             if (buf->size < byte_length) {
                 return rd_fail(r, RILL_ERR_TRUNCATED, "%s: %zu bytes, byteLength says %llu", uwhere,
@@ -477,7 +469,7 @@ static rill_result read_buffers(rd *r) {
             buf->size = (size_t)byte_length;
         } else {
             char rel[1024], full[2048];
-            RD_TRY(resolve_relative_uri(r, uri, uwhere, rel, sizeof(rel)));
+            RILL_TRY(resolve_relative_uri(r, uri, uwhere, rel, sizeof(rel)));
             if (!r->base_dir) {
                 return rd_fail(r, RILL_ERR_UNSUPPORTED,
                                "%s: external buffer \"%s\" but no folder to resolve it", uwhere,
@@ -496,7 +488,7 @@ static rill_result read_buffers(rd *r) {
             }
             buf->data = data;
             buf->owned = true;
-            RD_TRY(rd_charge(r, size, uwhere, ""));
+            RILL_TRY(rd_charge(r, size, uwhere, ""));
             if (size < byte_length) {
                 return rd_fail(r, RILL_ERR_TRUNCATED,
                                "%s: \"%s\" has %zu bytes, byteLength says %llu", uwhere, full, size,
@@ -511,7 +503,7 @@ static rill_result read_buffers(rd *r) {
 
 static rill_result read_views(rd *r) {
     const rill__gj *arr;
-    RD_TRY(js_array(r, r->root, "bufferViews", "", &arr, &r->view_count));
+    RILL_TRY(js_array(r, r->root, "bufferViews", "", &arr, &r->view_count));
     if (r->view_count) {
         r->views = rill__gltf_alloc(r->view_count, sizeof(rd_view));
         if (!r->views) {
@@ -523,19 +515,19 @@ static rill_result read_views(rd *r) {
     RILL__GJ_FOR(v, arr) {
         char where[64];
         index_path(where, sizeof(where), "bufferViews", i);
-        RD_TRY(js_object(r, v, where));
+        RILL_TRY(js_object(r, v, where));
         int32_t buffer;
-        RD_TRY(js_index(r, v, "buffer", where, r->buffer_count, "buffer", &buffer));
+        RILL_TRY(js_index(r, v, "buffer", where, r->buffer_count, "buffer", &buffer));
         if (buffer < 0) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.buffer: missing", where);
         }
         uint64_t offset = 0, length = 0, stride = 0;
-        RD_TRY(js_uint(r, v, "byteOffset", where, 0, UINT64_MAX >> 1, &offset));
+        RILL_TRY(js_uint(r, v, "byteOffset", where, 0, UINT64_MAX >> 1, &offset));
         if (!rill__gj_get(v, "byteLength")) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.byteLength: missing", where);
         }
-        RD_TRY(js_uint(r, v, "byteLength", where, 0, UINT64_MAX >> 1, &length));
-        RD_TRY(js_uint(r, v, "byteStride", where, 0, 252, &stride));
+        RILL_TRY(js_uint(r, v, "byteLength", where, 0, UINT64_MAX >> 1, &length));
+        RILL_TRY(js_uint(r, v, "byteStride", where, 0, 252, &stride));
         if (stride != 0 && stride < 4) {
             return rd_fail(r, RILL_ERR_CORRUPT, "%s.byteStride: %llu below 4", where,
                            (unsigned long long)stride);
@@ -647,15 +639,15 @@ static rill_result accessor_info(rd *r, int32_t index, const rd_accessor **out) 
     char aw[40];
     snprintf(aw, sizeof(aw), "accessors[%d]", index);
     const rill__gj *a = r->acc_nodes[index];
-    RD_TRY(js_object(r, a, aw));
+    RILL_TRY(js_object(r, a, aw));
     const char *type;
-    RD_TRY(js_str(r, a, "type", aw, &type));
+    RILL_TRY(js_str(r, a, "type", aw, &type));
     uint32_t comps = type ? type_comps(type) : 0;
     if (!comps) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.type: missing or unknown", aw);
     }
     uint64_t ct = 0, count = 0, offset = 0;
-    RD_TRY(js_uint(r, a, "componentType", aw, 0, UINT32_MAX, &ct));
+    RILL_TRY(js_uint(r, a, "componentType", aw, 0, UINT32_MAX, &ct));
     uint32_t csize = component_size((uint32_t)ct);
     if (!csize) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.componentType: missing or unknown", aw);
@@ -663,7 +655,7 @@ static rill_result accessor_info(rd *r, int32_t index, const rd_accessor **out) 
     if (!rill__gj_get(a, "count")) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.count: missing", aw);
     }
-    RD_TRY(js_uint(r, a, "count", aw, 0, UINT32_MAX, &count));
+    RILL_TRY(js_uint(r, a, "count", aw, 0, UINT32_MAX, &count));
     if (count == 0) {
         return rd_fail(r, RILL_ERR_CORRUPT, "%s.count: zero", aw);
     }
@@ -673,14 +665,14 @@ static rill_result accessor_info(rd *r, int32_t index, const rd_accessor **out) 
                        "(" RD_RAISE_HINT ")",
                        aw, (unsigned long long)count, r->max_bytes);
     }
-    RD_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
+    RILL_TRY(js_uint(r, a, "byteOffset", aw, 0, UINT64_MAX >> 1, &offset));
     bool normalized = false;
-    RD_TRY(js_bool(r, a, "normalized", aw, &normalized));
+    RILL_TRY(js_bool(r, a, "normalized", aw, &normalized));
     int32_t view;
-    RD_TRY(js_index(r, a, "bufferView", aw, r->view_count, "bufferView", &view));
-    RD_TRY(check_min_max(r, a, aw, comps));
+    RILL_TRY(js_index(r, a, "bufferView", aw, r->view_count, "bufferView", &view));
+    RILL_TRY(check_min_max(r, a, aw, comps));
     const rill__gj *sparse;
-    RD_TRY(js_member_object(r, a, "sparse", aw, &sparse));
+    RILL_TRY(js_member_object(r, a, "sparse", aw, &sparse));
     uint32_t elem = comps * csize;
     if (view >= 0) {
         /* Matrices of 1- and 2-byte components have column padding; Rill's attributes never use
@@ -731,9 +723,9 @@ static rill_result apply_sparse(rd *r, int32_t index, const rd_accessor *a, floa
     const rill__gj *sparse = a->sparse;
     uint64_t scount;
     const rill__gj *si = NULL, *sv = NULL;
-    RD_TRY(js_uint(r, sparse, "count", sw, 0, a->count, &scount));
-    RD_TRY(js_member_object(r, sparse, "indices", sw, &si));
-    RD_TRY(js_member_object(r, sparse, "values", sw, &sv));
+    RILL_TRY(js_uint(r, sparse, "count", sw, 0, a->count, &scount));
+    RILL_TRY(js_member_object(r, sparse, "indices", sw, &si));
+    RILL_TRY(js_member_object(r, sparse, "values", sw, &sv));
     if (!si || !sv || scount == 0) {
         return rd_fail(r, RILL_ERR_PARSE, "%s: needs count >= 1, indices and values", sw);
     }
@@ -742,22 +734,22 @@ static rill_result apply_sparse(rd *r, int32_t index, const rd_accessor *a, floa
     char iw[80], vw[80];
     snprintf(iw, sizeof(iw), "%s.indices", sw);
     snprintf(vw, sizeof(vw), "%s.values", sw);
-    RD_TRY(js_index(r, si, "bufferView", iw, r->view_count, "bufferView", &iview));
-    RD_TRY(js_index(r, sv, "bufferView", vw, r->view_count, "bufferView", &vview));
+    RILL_TRY(js_index(r, si, "bufferView", iw, r->view_count, "bufferView", &iview));
+    RILL_TRY(js_index(r, sv, "bufferView", vw, r->view_count, "bufferView", &vview));
     if (iview < 0 || vview < 0) {
         return rd_fail(r, RILL_ERR_PARSE, "%s: indices and values need a bufferView", sw);
     }
-    RD_TRY(js_uint(r, si, "byteOffset", iw, 0, UINT64_MAX >> 1, &ioff));
-    RD_TRY(js_uint(r, sv, "byteOffset", vw, 0, UINT64_MAX >> 1, &voff));
-    RD_TRY(js_uint(r, si, "componentType", iw, 0, UINT32_MAX, &ict));
+    RILL_TRY(js_uint(r, si, "byteOffset", iw, 0, UINT64_MAX >> 1, &ioff));
+    RILL_TRY(js_uint(r, sv, "byteOffset", vw, 0, UINT64_MAX >> 1, &voff));
+    RILL_TRY(js_uint(r, si, "componentType", iw, 0, UINT32_MAX, &ict));
     if (ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT && ict != GL_UNSIGNED_INT) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.componentType: must be an unsigned integer", iw);
     }
     uint32_t elem = a->comps * a->comp_size;
     const uint8_t *ip = NULL, *vp = NULL;
     uint32_t isize = component_size((uint32_t)ict);
-    RD_TRY(view_range(r, iview, ioff, (uint32_t)scount, isize, isize, iw, &ip));
-    RD_TRY(view_range(r, vview, voff, (uint32_t)scount, elem, elem, vw, &vp));
+    RILL_TRY(view_range(r, iview, ioff, (uint32_t)scount, isize, isize, iw, &ip));
+    RILL_TRY(view_range(r, vview, voff, (uint32_t)scount, elem, elem, vw, &vp));
     for (uint64_t k = 0; k < scount; k++) {
         uint32_t target = read_uint(ip + k * isize, (uint32_t)ict);
         if (target >= a->count) {
@@ -822,7 +814,7 @@ static rill_result accessor_floats(rd *r, int32_t index, const rd_accessor *a, c
                                    const char *key, rd_check *chk, float **out) {
     *out = NULL;
     uint64_t total = (uint64_t)a->count * a->comps;
-    RD_TRY(rd_charge(r, total * sizeof(float), where, key));
+    RILL_TRY(rd_charge(r, total * sizeof(float), where, key));
     float *dst = rill__gltf_alloc_raw((size_t)total, sizeof(float));
     if (!dst) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s%s: out of memory", where, key);
@@ -863,7 +855,7 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, con
                                     uint32_t limit, uint32_t **out, uint32_t *out_count) {
     *out = NULL;
     const rd_accessor *a;
-    RD_TRY(accessor_info(r, index, &a));
+    RILL_TRY(accessor_info(r, index, &a));
     if (a->comps != 1 || a->normalized ||
         (a->component != GL_UNSIGNED_BYTE && a->component != GL_UNSIGNED_SHORT &&
          a->component != GL_UNSIGNED_INT)) {
@@ -876,7 +868,7 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, con
          * value it yields is an integer below 2^32, exact in a float only below 2^24, which the
          * vertex limit (2^24) guarantees for every value that passes the range check. */
         float *f;
-        RD_TRY(accessor_floats(r, index, a, where, key, NULL, &f));
+        RILL_TRY(accessor_floats(r, index, a, where, key, NULL, &f));
         uint32_t *u = rill__gltf_alloc_raw(a->count, sizeof(uint32_t));
         for (uint32_t i = 0; u && i < a->count; i++) {
             if (!(f[i] >= 0.0f) || (double)f[i] >= (double)limit) {
@@ -897,7 +889,7 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, con
         *out_count = a->count;
         return RILL_OK;
     }
-    RD_TRY(rd_charge(r, (uint64_t)a->count * sizeof(uint32_t), where, key));
+    RILL_TRY(rd_charge(r, (uint64_t)a->count * sizeof(uint32_t), where, key));
     uint32_t *u = rill__gltf_alloc_raw(a->count, sizeof(uint32_t));
     if (!u) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s%s: out of memory", where, key);
@@ -942,7 +934,7 @@ static rill_result attribute(rd *r, const rill__gj *attrs, const char *key, cons
     }
     int32_t idx = (int32_t)v;
     const rd_accessor *a;
-    RD_TRY(accessor_info(r, idx, &a));
+    RILL_TRY(accessor_info(r, idx, &a));
     if (a->comps != comps_a && a->comps != comps_b) {
         return rd_fail(r, RILL_ERR_CORRUPT, "%s%s: accessor %d has the wrong type", kw, key, idx);
     }
@@ -968,7 +960,7 @@ static rill_result to_triangle_list(rd *r, int mode, const char *where, uint32_t
         return RILL_OK;
     }
     uint32_t tris = n >= 3 ? n - 2 : 0;
-    RD_TRY(rd_charge(r, (uint64_t)tris * 12u, where, ": strip or fan"));
+    RILL_TRY(rd_charge(r, (uint64_t)tris * 12u, where, ": strip or fan"));
     uint32_t *dst = tris ? rill__gltf_alloc((size_t)tris * 3, sizeof(uint32_t)) : NULL;
     if (tris && !dst) {
         return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -1079,24 +1071,24 @@ static bool needs_tangents(const rd *r, const rill_gltf_primitive *prim) {
 static rill_result read_edges_ext(rd *r, const rill__gj *p, const char *where,
                                   rill_gltf_primitive *prim) {
     const rill__gj *ext, *edges = NULL;
-    RD_TRY(check_extensions(r, p, where));
-    RD_TRY(js_member_object(r, p, "extensions", where, &ext));
+    RILL_TRY(check_extensions(r, p, where));
+    RILL_TRY(js_member_object(r, p, "extensions", where, &ext));
     if (!ext) {
         return RILL_OK;
     }
     char ew[192];
     snprintf(ew, sizeof(ew), "%s.extensions", where);
-    RD_TRY(js_member_object(r, ext, RILL_GLTF_EXT_MESH_EDGES, ew, &edges));
+    RILL_TRY(js_member_object(r, ext, RILL_GLTF_EXT_MESH_EDGES, ew, &edges));
     if (!edges) {
         return RILL_OK;
     }
     char xw[256];
     snprintf(xw, sizeof(xw), "%s.%s", ew, RILL_GLTF_EXT_MESH_EDGES);
     int32_t eacc;
-    RD_TRY(js_index(r, edges, "edges", xw, r->accessor_count, "accessor", &eacc));
+    RILL_TRY(js_index(r, edges, "edges", xw, r->accessor_count, "accessor", &eacc));
     if (eacc >= 0) {
-        RD_TRY(accessor_indices(r, eacc, xw, ".edges", prim->vertex_count, &prim->edge_indices,
-                                &prim->edge_index_count));
+        RILL_TRY(accessor_indices(r, eacc, xw, ".edges", prim->vertex_count, &prim->edge_indices,
+                                  &prim->edge_index_count));
         if (prim->edge_index_count % 2 != 0) {
             return rd_fail(r, RILL_ERR_CORRUPT, "%s.edges: odd number of line indices (%u)", xw,
                            prim->edge_index_count);
@@ -1121,8 +1113,8 @@ static rill_result finish_primitive(rd *r, const char *where, bool normals_unit,
                            "%s: %u corners to unweld for flat normals (limit 2^24)", where,
                            prim->index_count);
         }
-        RD_TRY(rd_charge(r, (uint64_t)prim->index_count * (vertex_bytes(prim) + 4u), where,
-                         ": flat normals"));
+        RILL_TRY(rd_charge(r, (uint64_t)prim->index_count * (vertex_bytes(prim) + 4u), where,
+                           ": flat normals"));
         if (!unweld_for_flat_normals(prim)) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
         }
@@ -1137,7 +1129,7 @@ static rill_result finish_primitive(rd *r, const char *where, bool normals_unit,
     if (gen || prim->tangents) {
         /* Generation may split vertices whose corners disagree (at most doubling them). */
         uint64_t worst = (uint64_t)prim->vertex_count * (vertex_bytes(prim) + 16u);
-        RD_TRY(rd_charge(r, gen ? worst : 0, where, ": tangents"));
+        RILL_TRY(rd_charge(r, gen ? worst : 0, where, ": tangents"));
         if (!rill__gltf_primitive_fix_tangents(prim, gen)) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
         }
@@ -1150,9 +1142,9 @@ static rill_result finish_primitive(rd *r, const char *where, bool normals_unit,
 static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, bool *out_skip,
                                   rill_gltf_primitive *prim) {
     *out_skip = false;
-    RD_TRY(js_object(r, p, where));
+    RILL_TRY(js_object(r, p, where));
     uint64_t mode = 0;
-    RD_TRY(js_uint(r, p, "mode", where, 4, 6, &mode));
+    RILL_TRY(js_uint(r, p, "mode", where, 4, 6, &mode));
     if (mode < 4) {
         RILL_LOG_WARN("formats", "%s: %s: mode %d (points/lines) is not supported; skipped",
                       r->name, where, (int)mode);
@@ -1160,15 +1152,15 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
         return RILL_OK;
     }
     const rill__gj *attrs;
-    RD_TRY(js_member_object(r, p, "attributes", where, &attrs));
+    RILL_TRY(js_member_object(r, p, "attributes", where, &attrs));
     if (!attrs) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.attributes: missing", where);
     }
-    RD_TRY(js_index(r, p, "material", where, r->m->material_count, "material", &prim->material));
+    RILL_TRY(js_index(r, p, "material", where, r->m->material_count, "material", &prim->material));
 
     const rd_accessor *info = NULL;
     rd_check pc = {.kind = CHECK_POSITIONS};
-    RD_TRY(attribute(r, attrs, "POSITION", where, 3, 3, 0, &pc, &prim->positions, &info));
+    RILL_TRY(attribute(r, attrs, "POSITION", where, 3, 3, 0, &pc, &prim->positions, &info));
     if (!prim->positions) {
         return rd_fail(r, RILL_ERR_CORRUPT, "%s.attributes.POSITION: missing", where);
     }
@@ -1183,14 +1175,14 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     memcpy(prim->bounds_max, pc.hi, sizeof(pc.hi));
     rd_check nc = {.kind = CHECK_NORMALS};
     rd_check uc0 = {.kind = CHECK_FINITE}, uc1 = {.kind = CHECK_FINITE};
-    RD_TRY(attribute(r, attrs, "NORMAL", where, 3, 3, n, &nc, &prim->normals, &info));
-    RD_TRY(attribute(r, attrs, "TANGENT", where, 4, 4, n, NULL, &prim->tangents, &info));
-    RD_TRY(attribute(r, attrs, "TEXCOORD_0", where, 2, 2, n, &uc0, &prim->uv0, &info));
-    RD_TRY(attribute(r, attrs, "TEXCOORD_1", where, 2, 2, n, &uc1, &prim->uv1, &info));
+    RILL_TRY(attribute(r, attrs, "NORMAL", where, 3, 3, n, &nc, &prim->normals, &info));
+    RILL_TRY(attribute(r, attrs, "TANGENT", where, 4, 4, n, NULL, &prim->tangents, &info));
+    RILL_TRY(attribute(r, attrs, "TEXCOORD_0", where, 2, 2, n, &uc0, &prim->uv0, &info));
+    RILL_TRY(attribute(r, attrs, "TEXCOORD_1", where, 2, 2, n, &uc1, &prim->uv1, &info));
     float *col = NULL;
-    RD_TRY(attribute(r, attrs, "COLOR_0", where, 3, 4, n, NULL, &col, &info));
+    RILL_TRY(attribute(r, attrs, "COLOR_0", where, 3, 4, n, NULL, &col, &info));
     if (col && info->comps == 3) {
-        RD_TRY(rd_charge(r, (uint64_t)n * 16u, where, ".attributes.COLOR_0"));
+        RILL_TRY(rd_charge(r, (uint64_t)n * 16u, where, ".attributes.COLOR_0"));
         prim->colors = rill__gltf_alloc_raw((size_t)n * 4, sizeof(float));
         if (!prim->colors) {
             rill_free(col);
@@ -1213,11 +1205,12 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     sanitize(prim->colors, (size_t)n * 4);
 
     int32_t iacc;
-    RD_TRY(js_index(r, p, "indices", where, r->accessor_count, "accessor", &iacc));
+    RILL_TRY(js_index(r, p, "indices", where, r->accessor_count, "accessor", &iacc));
     if (iacc >= 0) {
-        RD_TRY(accessor_indices(r, iacc, where, ".indices", n, &prim->indices, &prim->index_count));
+        RILL_TRY(
+            accessor_indices(r, iacc, where, ".indices", n, &prim->indices, &prim->index_count));
     } else {
-        RD_TRY(rd_charge(r, (uint64_t)n * 4u, where, ".indices"));
+        RILL_TRY(rd_charge(r, (uint64_t)n * 4u, where, ".indices"));
         prim->indices = rill__gltf_alloc_raw(n, sizeof(uint32_t));
         if (!prim->indices) {
             return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -1229,7 +1222,7 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     }
     char iw[192];
     join_path(iw, sizeof(iw), where, ".indices");
-    RD_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
+    RILL_TRY(to_triangle_list(r, (int)mode, iw, &prim->indices, &prim->index_count));
     if (prim->index_count == 0) {
         /* A strip or fan of fewer than three indices draws nothing; like points and lines it is
          * left out, so every primitive in the model has at least one triangle. */
@@ -1237,14 +1230,14 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
         *out_skip = true;
         return RILL_OK;
     }
-    RD_TRY(read_edges_ext(r, p, where, prim));
+    RILL_TRY(read_edges_ext(r, p, where, prim));
     return finish_primitive(r, where, prim->normals && nc.unit, prim);
 }
 
 static rill_result read_meshes(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "meshes", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "meshes", "", &arr, &count));
     if (count) {
         r->m->meshes = rill__gltf_alloc(count, sizeof(rill_gltf_mesh));
         if (!r->m->meshes) {
@@ -1258,11 +1251,11 @@ static rill_result read_meshes(rd *r) {
         r->m->mesh_count++; /* counted first so a failure below frees what it holds */
         char where[64];
         index_path(where, sizeof(where), "meshes", i);
-        RD_TRY(js_object(r, me, where));
-        RD_TRY(js_name(r, me, where, &mesh->name));
+        RILL_TRY(js_object(r, me, where));
+        RILL_TRY(js_name(r, me, where, &mesh->name));
         const rill__gj *prims;
         uint32_t pc;
-        RD_TRY(js_array(r, me, "primitives", where, &prims, &pc));
+        RILL_TRY(js_array(r, me, "primitives", where, &prims, &pc));
         if (pc == 0) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.primitives: missing or empty", where);
         }
@@ -1308,24 +1301,24 @@ static rill_result texture_transform(rd *r, const rill__gj *t, const char *tw,
     out->uv_scale[0] = out->uv_scale[1] = 1.0f;
     out->transform_texcoord = -1;
     const rill__gj *ext, *x;
-    RD_TRY(js_member_object(r, t, "extensions", tw, &ext));
+    RILL_TRY(js_member_object(r, t, "extensions", tw, &ext));
     if (!ext) {
         return RILL_OK;
     }
     char xw[200];
     snprintf(xw, sizeof(xw), "%s.extensions", tw);
-    RD_TRY(js_member_object(r, ext, RILL_GLTF_EXT_TEXTURE_TRANSFORM, xw, &x));
+    RILL_TRY(js_member_object(r, ext, RILL_GLTF_EXT_TEXTURE_TRANSFORM, xw, &x));
     if (!x) {
         return RILL_OK;
     }
     snprintf(xw, sizeof(xw), "%s.extensions.%s", tw, RILL_GLTF_EXT_TEXTURE_TRANSFORM);
     out->has_transform = true;
-    RD_TRY(js_floats(r, x, "offset", xw, 2, out->offset, NULL));
-    RD_TRY(js_float(r, x, "rotation", xw, 0.0f, &out->rotation));
-    RD_TRY(js_floats(r, x, "scale", xw, 2, out->uv_scale, NULL));
+    RILL_TRY(js_floats(r, x, "offset", xw, 2, out->offset, NULL));
+    RILL_TRY(js_float(r, x, "rotation", xw, 0.0f, &out->rotation));
+    RILL_TRY(js_floats(r, x, "scale", xw, 2, out->uv_scale, NULL));
     if (rill__gj_get(x, "texCoord")) {
         uint64_t tc = 0;
-        RD_TRY(js_uint(r, x, "texCoord", xw, 0, 255, &tc));
+        RILL_TRY(js_uint(r, x, "texCoord", xw, 0, 255, &tc));
         out->transform_texcoord = (int32_t)tc;
     }
     return RILL_OK;
@@ -1337,22 +1330,22 @@ static rill_result texref(rd *r, const rill__gj *obj, const char *key, const cha
     out->texcoord = 0;
     out->scale = 1.0f;
     const rill__gj *t;
-    RD_TRY(js_member_object(r, obj, key, where, &t));
+    RILL_TRY(js_member_object(r, obj, key, where, &t));
     if (!t) {
         return RILL_OK;
     }
     char tw[160];
     snprintf(tw, sizeof(tw), "%s.%s", where, key);
-    RD_TRY(check_extensions(r, t, tw));
-    RD_TRY(js_index(r, t, "index", tw, r->m->texture_count, "texture", &out->texture));
+    RILL_TRY(check_extensions(r, t, tw));
+    RILL_TRY(js_index(r, t, "index", tw, r->m->texture_count, "texture", &out->texture));
     if (out->texture < 0) {
         return rd_fail(r, RILL_ERR_PARSE, "%s.index: missing", tw);
     }
     uint64_t tc = 0;
-    RD_TRY(js_uint(r, t, "texCoord", tw, 0, 255, &tc));
+    RILL_TRY(js_uint(r, t, "texCoord", tw, 0, 255, &tc));
     out->texcoord = (uint32_t)tc;
     if (scale_key) {
-        RD_TRY(js_float(r, t, scale_key, tw, 1.0f, &out->scale));
+        RILL_TRY(js_float(r, t, scale_key, tw, 1.0f, &out->scale));
     }
     return texture_transform(r, t, tw, out);
 }
@@ -1360,7 +1353,7 @@ static rill_result texref(rd *r, const rill__gj *obj, const char *key, const cha
 static rill_result read_materials(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "materials", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "materials", "", &arr, &count));
     if (count) {
         r->m->materials = rill__gltf_alloc(count, sizeof(rill_gltf_material));
         if (!r->m->materials) {
@@ -1374,29 +1367,29 @@ static rill_result read_materials(rd *r) {
         r->m->material_count++;
         char where[64];
         index_path(where, sizeof(where), "materials", i);
-        RD_TRY(js_object(r, ma, where));
-        RD_TRY(js_name(r, ma, where, &mat->name));
-        RD_TRY(check_extensions(r, ma, where));
+        RILL_TRY(js_object(r, ma, where));
+        RILL_TRY(js_name(r, ma, where, &mat->name));
+        RILL_TRY(check_extensions(r, ma, where));
         const rill__gj *pbr;
-        RD_TRY(js_member_object(r, ma, "pbrMetallicRoughness", where, &pbr));
+        RILL_TRY(js_member_object(r, ma, "pbrMetallicRoughness", where, &pbr));
         char pw[96];
         snprintf(pw, sizeof(pw), "%s.pbrMetallicRoughness", where);
         static const rill__gj empty = {.type = RILL__GJ_OBJECT};
         const rill__gj *pb = pbr ? pbr : &empty;
         mat->base_color_factor[0] = mat->base_color_factor[1] = mat->base_color_factor[2] = 1.0f;
         mat->base_color_factor[3] = 1.0f;
-        RD_TRY(js_floats(r, pb, "baseColorFactor", pw, 4, mat->base_color_factor, NULL));
-        RD_TRY(js_float(r, pb, "metallicFactor", pw, 1.0f, &mat->metallic_factor));
-        RD_TRY(js_float(r, pb, "roughnessFactor", pw, 1.0f, &mat->roughness_factor));
-        RD_TRY(texref(r, pb, "baseColorTexture", pw, NULL, &mat->base_color_texture));
-        RD_TRY(
+        RILL_TRY(js_floats(r, pb, "baseColorFactor", pw, 4, mat->base_color_factor, NULL));
+        RILL_TRY(js_float(r, pb, "metallicFactor", pw, 1.0f, &mat->metallic_factor));
+        RILL_TRY(js_float(r, pb, "roughnessFactor", pw, 1.0f, &mat->roughness_factor));
+        RILL_TRY(texref(r, pb, "baseColorTexture", pw, NULL, &mat->base_color_texture));
+        RILL_TRY(
             texref(r, pb, "metallicRoughnessTexture", pw, NULL, &mat->metallic_roughness_texture));
-        RD_TRY(texref(r, ma, "normalTexture", where, "scale", &mat->normal_texture));
-        RD_TRY(texref(r, ma, "occlusionTexture", where, "strength", &mat->occlusion_texture));
-        RD_TRY(texref(r, ma, "emissiveTexture", where, NULL, &mat->emissive_texture));
-        RD_TRY(js_floats(r, ma, "emissiveFactor", where, 3, mat->emissive_factor, NULL));
+        RILL_TRY(texref(r, ma, "normalTexture", where, "scale", &mat->normal_texture));
+        RILL_TRY(texref(r, ma, "occlusionTexture", where, "strength", &mat->occlusion_texture));
+        RILL_TRY(texref(r, ma, "emissiveTexture", where, NULL, &mat->emissive_texture));
+        RILL_TRY(js_floats(r, ma, "emissiveFactor", where, 3, mat->emissive_factor, NULL));
         const char *mode;
-        RD_TRY(js_str(r, ma, "alphaMode", where, &mode));
+        RILL_TRY(js_str(r, ma, "alphaMode", where, &mode));
         mat->alpha_mode = RILL_GLTF_ALPHA_OPAQUE;
         if (mode && strcmp(mode, "MASK") == 0) {
             mat->alpha_mode = RILL_GLTF_ALPHA_MASK;
@@ -1405,11 +1398,11 @@ static rill_result read_materials(rd *r) {
         } else if (mode && strcmp(mode, "OPAQUE") != 0) {
             return rd_fail(r, RILL_ERR_PARSE, "%s.alphaMode: unknown \"%s\"", where, mode);
         }
-        RD_TRY(js_float(r, ma, "alphaCutoff", where, 0.5f, &mat->alpha_cutoff));
+        RILL_TRY(js_float(r, ma, "alphaCutoff", where, 0.5f, &mat->alpha_cutoff));
         if (mat->alpha_cutoff < 0.0f) {
             return rd_fail(r, RILL_ERR_CORRUPT, "%s.alphaCutoff: negative", where);
         }
-        RD_TRY(js_bool(r, ma, "doubleSided", where, &mat->double_sided));
+        RILL_TRY(js_bool(r, ma, "doubleSided", where, &mat->double_sided));
     }
     return RILL_OK;
 }
@@ -1417,7 +1410,7 @@ static rill_result read_materials(rd *r) {
 static rill_result read_samplers_textures(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "samplers", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "samplers", "", &arr, &count));
     if (count) {
         r->m->samplers = rill__gltf_alloc(count, sizeof(rill_gltf_sampler));
         if (!r->m->samplers) {
@@ -1431,21 +1424,21 @@ static rill_result read_samplers_textures(rd *r) {
         r->m->sampler_count++;
         char where[64];
         index_path(where, sizeof(where), "samplers", i);
-        RD_TRY(js_object(r, s, where));
-        RD_TRY(js_name(r, s, where, &smp->name));
+        RILL_TRY(js_object(r, s, where));
+        RILL_TRY(js_name(r, s, where, &smp->name));
         uint64_t v = 0;
-        RD_TRY(js_uint(r, s, "magFilter", where, 0, 65535, &v));
+        RILL_TRY(js_uint(r, s, "magFilter", where, 0, 65535, &v));
         smp->mag_filter = (uint32_t)v;
-        RD_TRY(js_uint(r, s, "minFilter", where, 0, 65535, &v));
+        RILL_TRY(js_uint(r, s, "minFilter", where, 0, 65535, &v));
         smp->min_filter = (uint32_t)v;
-        RD_TRY(js_uint(r, s, "wrapS", where, 10497, 65535, &v));
+        RILL_TRY(js_uint(r, s, "wrapS", where, 10497, 65535, &v));
         smp->wrap_s = (uint32_t)v;
-        RD_TRY(js_uint(r, s, "wrapT", where, 10497, 65535, &v));
+        RILL_TRY(js_uint(r, s, "wrapT", where, 10497, 65535, &v));
         smp->wrap_t = (uint32_t)v;
     }
-    RD_TRY(js_array(r, r->root, "images", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "images", "", &arr, &count));
     uint32_t image_count = count;
-    RD_TRY(js_array(r, r->root, "textures", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "textures", "", &arr, &count));
     if (count) {
         r->m->textures = rill__gltf_alloc(count, sizeof(rill_gltf_texture));
         if (!r->m->textures) {
@@ -1459,10 +1452,10 @@ static rill_result read_samplers_textures(rd *r) {
         r->m->texture_count++;
         char where[64];
         index_path(where, sizeof(where), "textures", i);
-        RD_TRY(js_object(r, t, where));
-        RD_TRY(js_name(r, t, where, &tex->name));
-        RD_TRY(js_index(r, t, "sampler", where, r->m->sampler_count, "sampler", &tex->sampler));
-        RD_TRY(js_index(r, t, "source", where, image_count, "image", &tex->image));
+        RILL_TRY(js_object(r, t, where));
+        RILL_TRY(js_name(r, t, where, &tex->name));
+        RILL_TRY(js_index(r, t, "sampler", where, r->m->sampler_count, "sampler", &tex->sampler));
+        RILL_TRY(js_index(r, t, "source", where, image_count, "image", &tex->image));
     }
     return RILL_OK;
 }
@@ -1470,7 +1463,7 @@ static rill_result read_samplers_textures(rd *r) {
 static rill_result read_images(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "images", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "images", "", &arr, &count));
     if (count) {
         r->m->images = rill__gltf_alloc(count, sizeof(rill_gltf_image));
         if (!r->m->images) {
@@ -1484,13 +1477,13 @@ static rill_result read_images(rd *r) {
         r->m->image_count++;
         char where[64];
         index_path(where, sizeof(where), "images", i);
-        RD_TRY(js_object(r, im, where));
-        RD_TRY(js_name(r, im, where, &img->name));
+        RILL_TRY(js_object(r, im, where));
+        RILL_TRY(js_name(r, im, where, &img->name));
         const char *uri, *mime;
-        RD_TRY(js_str(r, im, "uri", where, &uri));
-        RD_TRY(js_str(r, im, "mimeType", where, &mime));
+        RILL_TRY(js_str(r, im, "uri", where, &uri));
+        RILL_TRY(js_str(r, im, "mimeType", where, &mime));
         int32_t view;
-        RD_TRY(js_index(r, im, "bufferView", where, r->view_count, "bufferView", &view));
+        RILL_TRY(js_index(r, im, "bufferView", where, r->view_count, "bufferView", &view));
         if ((uri != NULL) == (view >= 0)) {
             return rd_fail(r, RILL_ERR_PARSE, "%s: needs exactly one of uri and bufferView", where);
         }
@@ -1502,7 +1495,7 @@ static rill_result read_images(rd *r) {
         if (view >= 0) {
             const rd_view *v = &r->views[view];
             if (v->length) {
-                RD_TRY(rd_charge(r, v->length, where, ""));
+                RILL_TRY(rd_charge(r, v->length, where, ""));
                 img->data = rill_malloc_tagged(v->length, RILL_MEM_FORMATS);
                 if (!img->data) {
                     return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -1513,7 +1506,7 @@ static rill_result read_images(rd *r) {
         } else if (strncmp(uri, "data:", 5) == 0) {
             const char *dmime;
             size_t dmime_len;
-            RD_TRY(decode_data_uri(r, uri, uw, &img->data, &img->size, &dmime, &dmime_len));
+            RILL_TRY(decode_data_uri(r, uri, uw, &img->data, &img->size, &dmime, &dmime_len));
             if (!img->mime_type && dmime_len) {
                 img->mime_type = rill_malloc_tagged(dmime_len + 1, RILL_MEM_FORMATS);
                 if (img->mime_type) {
@@ -1523,7 +1516,7 @@ static rill_result read_images(rd *r) {
             }
         } else {
             char rel[1024];
-            RD_TRY(resolve_relative_uri(r, uri, uw, rel, sizeof(rel)));
+            RILL_TRY(resolve_relative_uri(r, uri, uw, rel, sizeof(rel)));
             img->uri = rill__gltf_strdup(rel);
             if (!img->uri) {
                 return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
@@ -1538,7 +1531,7 @@ static rill_result read_images(rd *r) {
 static rill_result read_cameras_lights(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "cameras", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "cameras", "", &arr, &count));
     if (count) {
         r->m->cameras = rill__gltf_alloc(count, sizeof(rill_gltf_camera));
         if (!r->m->cameras) {
@@ -1552,38 +1545,38 @@ static rill_result read_cameras_lights(rd *r) {
         r->m->camera_count++;
         char where[64];
         index_path(where, sizeof(where), "cameras", i);
-        RD_TRY(js_object(r, c, where));
-        RD_TRY(js_name(r, c, where, &cam->name));
+        RILL_TRY(js_object(r, c, where));
+        RILL_TRY(js_name(r, c, where, &cam->name));
         const char *type;
-        RD_TRY(js_str(r, c, "type", where, &type));
+        RILL_TRY(js_str(r, c, "type", where, &type));
         const rill__gj *sub;
         char sw[96];
         if (type && strcmp(type, "perspective") == 0) {
             cam->type = RILL_GLTF_CAMERA_PERSPECTIVE;
-            RD_TRY(js_member_object(r, c, "perspective", where, &sub));
+            RILL_TRY(js_member_object(r, c, "perspective", where, &sub));
             snprintf(sw, sizeof(sw), "%s.perspective", where);
             if (!sub) {
                 return rd_fail(r, RILL_ERR_PARSE, "%s: missing", sw);
             }
-            RD_TRY(js_float(r, sub, "yfov", sw, 0.0f, &cam->yfov));
-            RD_TRY(js_float(r, sub, "aspectRatio", sw, 0.0f, &cam->aspect_ratio));
-            RD_TRY(js_float(r, sub, "znear", sw, 0.0f, &cam->znear));
-            RD_TRY(js_float(r, sub, "zfar", sw, 0.0f, &cam->zfar));
+            RILL_TRY(js_float(r, sub, "yfov", sw, 0.0f, &cam->yfov));
+            RILL_TRY(js_float(r, sub, "aspectRatio", sw, 0.0f, &cam->aspect_ratio));
+            RILL_TRY(js_float(r, sub, "znear", sw, 0.0f, &cam->znear));
+            RILL_TRY(js_float(r, sub, "zfar", sw, 0.0f, &cam->zfar));
             if (!(cam->yfov > 0.0f) || !(cam->znear > 0.0f) || cam->aspect_ratio < 0.0f ||
                 (cam->zfar != 0.0f && !(cam->zfar > cam->znear))) {
                 return rd_fail(r, RILL_ERR_CORRUPT, "%s: invalid projection values", sw);
             }
         } else if (type && strcmp(type, "orthographic") == 0) {
             cam->type = RILL_GLTF_CAMERA_ORTHOGRAPHIC;
-            RD_TRY(js_member_object(r, c, "orthographic", where, &sub));
+            RILL_TRY(js_member_object(r, c, "orthographic", where, &sub));
             snprintf(sw, sizeof(sw), "%s.orthographic", where);
             if (!sub) {
                 return rd_fail(r, RILL_ERR_PARSE, "%s: missing", sw);
             }
-            RD_TRY(js_float(r, sub, "xmag", sw, 0.0f, &cam->xmag));
-            RD_TRY(js_float(r, sub, "ymag", sw, 0.0f, &cam->ymag));
-            RD_TRY(js_float(r, sub, "znear", sw, -1.0f, &cam->znear));
-            RD_TRY(js_float(r, sub, "zfar", sw, 0.0f, &cam->zfar));
+            RILL_TRY(js_float(r, sub, "xmag", sw, 0.0f, &cam->xmag));
+            RILL_TRY(js_float(r, sub, "ymag", sw, 0.0f, &cam->ymag));
+            RILL_TRY(js_float(r, sub, "znear", sw, -1.0f, &cam->znear));
+            RILL_TRY(js_float(r, sub, "zfar", sw, 0.0f, &cam->zfar));
             if (cam->xmag == 0.0f || cam->ymag == 0.0f || cam->znear < 0.0f ||
                 !(cam->zfar > cam->znear)) {
                 return rd_fail(r, RILL_ERR_CORRUPT, "%s: invalid projection values", sw);
@@ -1595,16 +1588,16 @@ static rill_result read_cameras_lights(rd *r) {
     }
 
     const rill__gj *ext, *lp;
-    RD_TRY(js_member_object(r, r->root, "extensions", "", &ext));
+    RILL_TRY(js_member_object(r, r->root, "extensions", "", &ext));
     lp = NULL;
     if (ext) {
-        RD_TRY(js_member_object(r, ext, "KHR_lights_punctual", "extensions", &lp));
+        RILL_TRY(js_member_object(r, ext, "KHR_lights_punctual", "extensions", &lp));
     }
     if (!lp) {
         return RILL_OK;
     }
     const char *lw = "extensions.KHR_lights_punctual";
-    RD_TRY(js_array(r, lp, "lights", lw, &arr, &count));
+    RILL_TRY(js_array(r, lp, "lights", lw, &arr, &count));
     if (count) {
         r->m->lights = rill__gltf_alloc(count, sizeof(rill_gltf_light));
         if (!r->m->lights) {
@@ -1618,10 +1611,10 @@ static rill_result read_cameras_lights(rd *r) {
         r->m->light_count++;
         char where[96];
         snprintf(where, sizeof(where), "%s.lights[%u]", lw, i);
-        RD_TRY(js_object(r, l, where));
-        RD_TRY(js_name(r, l, where, &light->name));
+        RILL_TRY(js_object(r, l, where));
+        RILL_TRY(js_name(r, l, where, &light->name));
         const char *type;
-        RD_TRY(js_str(r, l, "type", where, &type));
+        RILL_TRY(js_str(r, l, "type", where, &type));
         if (type && strcmp(type, "directional") == 0) {
             light->type = RILL_GLTF_LIGHT_DIRECTIONAL;
         } else if (type && strcmp(type, "point") == 0) {
@@ -1633,9 +1626,9 @@ static rill_result read_cameras_lights(rd *r) {
                            where);
         }
         light->color[0] = light->color[1] = light->color[2] = 1.0f;
-        RD_TRY(js_floats(r, l, "color", where, 3, light->color, NULL));
-        RD_TRY(js_float(r, l, "intensity", where, 1.0f, &light->intensity));
-        RD_TRY(js_float(r, l, "range", where, 0.0f, &light->range));
+        RILL_TRY(js_floats(r, l, "color", where, 3, light->color, NULL));
+        RILL_TRY(js_float(r, l, "intensity", where, 1.0f, &light->intensity));
+        RILL_TRY(js_float(r, l, "range", where, 0.0f, &light->range));
         if (light->range < 0.0f || light->intensity < 0.0f) {
             return rd_fail(r, RILL_ERR_CORRUPT, "%s: negative range or intensity", where);
         }
@@ -1643,12 +1636,12 @@ static rill_result read_cameras_lights(rd *r) {
         light->outer_cone_angle = 0.78539816f;
         if (light->type == RILL_GLTF_LIGHT_SPOT) {
             const rill__gj *spot;
-            RD_TRY(js_member_object(r, l, "spot", where, &spot));
+            RILL_TRY(js_member_object(r, l, "spot", where, &spot));
             if (spot) {
                 char sw[128];
                 snprintf(sw, sizeof(sw), "%s.spot", where);
-                RD_TRY(js_float(r, spot, "innerConeAngle", sw, 0.0f, &light->inner_cone_angle));
-                RD_TRY(
+                RILL_TRY(js_float(r, spot, "innerConeAngle", sw, 0.0f, &light->inner_cone_angle));
+                RILL_TRY(
                     js_float(r, spot, "outerConeAngle", sw, 0.78539816f, &light->outer_cone_angle));
                 if (light->inner_cone_angle < 0.0f ||
                     light->inner_cone_angle >= light->outer_cone_angle ||
@@ -1664,7 +1657,7 @@ static rill_result read_cameras_lights(rd *r) {
 static rill_result read_nodes(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "nodes", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "nodes", "", &arr, &count));
     if (count) {
         r->m->nodes = rill__gltf_alloc(count, sizeof(rill_gltf_node));
         if (!r->m->nodes) {
@@ -1681,31 +1674,31 @@ static rill_result read_nodes(rd *r) {
         r->m->node_count++;
         char where[64];
         index_path(where, sizeof(where), "nodes", i);
-        RD_TRY(js_object(r, no, where));
-        RD_TRY(js_name(r, no, where, &node->name));
-        RD_TRY(js_index(r, no, "mesh", where, r->m->mesh_count, "mesh", &node->mesh));
-        RD_TRY(js_index(r, no, "camera", where, r->m->camera_count, "camera", &node->camera));
+        RILL_TRY(js_object(r, no, where));
+        RILL_TRY(js_name(r, no, where, &node->name));
+        RILL_TRY(js_index(r, no, "mesh", where, r->m->mesh_count, "mesh", &node->mesh));
+        RILL_TRY(js_index(r, no, "camera", where, r->m->camera_count, "camera", &node->camera));
         node->light = -1;
         const rill__gj *ext, *lp;
-        RD_TRY(check_extensions(r, no, where));
-        RD_TRY(js_member_object(r, no, "extensions", where, &ext));
+        RILL_TRY(check_extensions(r, no, where));
+        RILL_TRY(js_member_object(r, no, "extensions", where, &ext));
         if (ext) {
             char ew[96];
             snprintf(ew, sizeof(ew), "%s.extensions", where);
-            RD_TRY(js_member_object(r, ext, "KHR_lights_punctual", ew, &lp));
+            RILL_TRY(js_member_object(r, ext, "KHR_lights_punctual", ew, &lp));
             if (lp) {
                 char lw[128];
                 snprintf(lw, sizeof(lw), "%s.KHR_lights_punctual", ew);
-                RD_TRY(js_index(r, lp, "light", lw, r->m->light_count, "light", &node->light));
+                RILL_TRY(js_index(r, lp, "light", lw, r->m->light_count, "light", &node->light));
             }
         }
         node->rotation[3] = 1.0f;
         node->scale[0] = node->scale[1] = node->scale[2] = 1.0f;
         bool has_t, has_r, has_s;
-        RD_TRY(js_floats(r, no, "translation", where, 3, node->translation, &has_t));
-        RD_TRY(js_floats(r, no, "rotation", where, 4, node->rotation, &has_r));
-        RD_TRY(js_floats(r, no, "scale", where, 3, node->scale, &has_s));
-        RD_TRY(js_floats(r, no, "matrix", where, 16, node->matrix, &node->has_matrix));
+        RILL_TRY(js_floats(r, no, "translation", where, 3, node->translation, &has_t));
+        RILL_TRY(js_floats(r, no, "rotation", where, 4, node->rotation, &has_r));
+        RILL_TRY(js_floats(r, no, "scale", where, 3, node->scale, &has_s));
+        RILL_TRY(js_floats(r, no, "matrix", where, 16, node->matrix, &node->has_matrix));
         if (node->has_matrix && (has_t || has_r || has_s)) {
             return rd_fail(r, RILL_ERR_CORRUPT, "%s: both matrix and TRS given", where);
         }
@@ -1723,7 +1716,7 @@ static rill_result read_nodes(rd *r) {
         }
         const rill__gj *children;
         uint32_t cc;
-        RD_TRY(js_array(r, no, "children", where, &children, &cc));
+        RILL_TRY(js_array(r, no, "children", where, &children, &cc));
         if (cc) {
             node->children = rill__gltf_alloc(cc, sizeof(int32_t));
             if (!node->children) {
@@ -1767,7 +1760,7 @@ static rill_result read_nodes(rd *r) {
 static rill_result read_scenes(rd *r) {
     const rill__gj *arr;
     uint32_t count;
-    RD_TRY(js_array(r, r->root, "scenes", "", &arr, &count));
+    RILL_TRY(js_array(r, r->root, "scenes", "", &arr, &count));
     if (count) {
         r->m->scenes = rill__gltf_alloc(count, sizeof(rill_gltf_scene));
         if (!r->m->scenes) {
@@ -1781,11 +1774,11 @@ static rill_result read_scenes(rd *r) {
         r->m->scene_count++;
         char where[64];
         index_path(where, sizeof(where), "scenes", i);
-        RD_TRY(js_object(r, sc, where));
-        RD_TRY(js_name(r, sc, where, &scene->name));
+        RILL_TRY(js_object(r, sc, where));
+        RILL_TRY(js_name(r, sc, where, &scene->name));
         const rill__gj *nodes;
         uint32_t nc;
-        RD_TRY(js_array(r, sc, "nodes", where, &nodes, &nc));
+        RILL_TRY(js_array(r, sc, "nodes", where, &nodes, &nc));
         if (nc) {
             scene->nodes = rill__gltf_alloc(nc, sizeof(int32_t));
             if (!scene->nodes) {
@@ -1808,7 +1801,7 @@ static rill_result read_scenes(rd *r) {
             scene->nodes[scene->node_count++] = (int32_t)v;
         }
     }
-    RD_TRY(js_index(r, r->root, "scene", "", r->m->scene_count, "scene", &r->m->default_scene));
+    RILL_TRY(js_index(r, r->root, "scene", "", r->m->scene_count, "scene", &r->m->default_scene));
     return RILL_OK;
 }
 
@@ -1816,13 +1809,13 @@ static rill_result read_scenes(rd *r) {
 
 static rill_result check_asset(rd *r) {
     const rill__gj *asset;
-    RD_TRY(js_member_object(r, r->root, "asset", "", &asset));
+    RILL_TRY(js_member_object(r, r->root, "asset", "", &asset));
     if (!asset) {
         return rd_fail(r, RILL_ERR_PARSE, "asset: missing");
     }
     const char *version, *min_version;
-    RD_TRY(js_str(r, asset, "version", "asset", &version));
-    RD_TRY(js_str(r, asset, "minVersion", "asset", &min_version));
+    RILL_TRY(js_str(r, asset, "version", "asset", &version));
+    RILL_TRY(js_str(r, asset, "minVersion", "asset", &min_version));
     if (!version) {
         return rd_fail(r, RILL_ERR_PARSE, "asset.version: missing");
     }
@@ -1832,7 +1825,7 @@ static rill_result check_asset(rd *r) {
     }
     const rill__gj *req;
     uint32_t rc;
-    RD_TRY(js_array(r, r->root, "extensionsRequired", "", &req, &rc));
+    RILL_TRY(js_array(r, r->root, "extensionsRequired", "", &req, &rc));
     const rill__gj *e;
     uint32_t i = 0;
     RILL__GJ_FOR(e, req) {
@@ -1854,13 +1847,13 @@ static rill_result check_asset(rd *r) {
  * primitive, and walking the JSON list for each lookup made large files quadratic. */
 static rill_result index_accessors(rd *r) {
     const rill__gj *arr;
-    RD_TRY(js_array(r, r->root, "accessors", "", &arr, &r->accessor_count));
+    RILL_TRY(js_array(r, r->root, "accessors", "", &arr, &r->accessor_count));
     if (!r->accessor_count) {
         return RILL_OK;
     }
     uint64_t bytes = (uint64_t)r->accessor_count *
                      (sizeof(*r->acc_nodes) + sizeof(*r->acc_info) + sizeof(*r->acc_state));
-    RD_TRY(rd_charge(r, bytes, "accessors", ""));
+    RILL_TRY(rd_charge(r, bytes, "accessors", ""));
     r->acc_nodes = rill__gltf_alloc_raw(r->accessor_count, sizeof(*r->acc_nodes));
     r->acc_info = rill__gltf_alloc_raw(r->accessor_count, sizeof(*r->acc_info));
     r->acc_state = rill__gltf_alloc(r->accessor_count, sizeof(*r->acc_state));

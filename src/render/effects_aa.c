@@ -179,21 +179,21 @@ static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
         return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
     }
     uint32_t next = t->cur ^ 1u;
-    RILL__TRY(import_history(r, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err));
+    RILL_TRY(import_history(r, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err));
     if (!f->aa.taa_reset) {
-        RILL__TRY(
+        RILL_TRY(
             import_history(r, g, "taa.history_in", t->cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     }
-    RILL__TRY(pass(g, "taa", rill__pass_taa, f, err));
-    RILL__TRY(rill_rg_access(g, "taa", src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "taa", "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "taa", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(pass(g, "taa", rill__pass_taa, f, err));
+    RILL_TRY(rill_rg_access(g, "taa", src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "taa", "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "taa", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     if (!f->aa.taa_reset) {
-        RILL__TRY(rill_rg_access(g, "taa", "taa.history_in", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL_TRY(rill_rg_access(g, "taa", "taa.history_in", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     }
-    RILL__TRY(rill_rg_access(g, "taa", "taa.history_out", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL__TRY(rill_rg_access(g, "taa", dst, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL__TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "taa", err));
+    RILL_TRY(rill_rg_access(g, "taa", "taa.history_out", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_access(g, "taa", dst, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "taa", err));
     f->aa.taa_src = find(g, src);
     f->aa.taa_dst = find(g, dst);
     f->aa.hist_in = f->aa.taa_reset ? f->aa.taa_src : find(g, "taa.history_in");
@@ -233,8 +233,8 @@ void rill__pass_taa(rill_rg_ctx *ctx, void *user) {
 /* One compute pass `label` reading `src` and writing `dst`. */
 static rill_result add_filter(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
                               const char *src, const char *dst, rill_error *err) {
-    RILL__TRY(pass(g, label, fn, user, err));
-    RILL__TRY(rill_rg_access(g, label, src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(pass(g, label, fn, user, err));
+    RILL_TRY(rill_rg_access(g, label, src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     return rill_rg_access(g, label, dst, RILL_RG_USAGE_STORAGE_WRITE, err);
 }
 
@@ -258,8 +258,8 @@ static rill_result add_fxaa(rill_render_effect_ctx *ctx, rill_error *err) {
     f->aa.fxaa_threshold[1] = abs_min[b < RILL_FXAA_SENSITIVITY_NUM ? b : 0];
     char src[32];
     const char *dst;
-    RILL__TRY(next_pair(ctx, src, &dst, err));
-    RILL__TRY(add_filter(ctx->graph, "fxaa", rill__pass_fxaa, f, src, dst, err));
+    RILL_TRY(next_pair(ctx, src, &dst, err));
+    RILL_TRY(add_filter(ctx->graph, "fxaa", rill__pass_fxaa, f, src, dst, err));
     f->aa.fxaa_src = find(ctx->graph, src);
     f->aa.fxaa_dst = find(ctx->graph, dst);
     return RILL_OK;
@@ -297,18 +297,18 @@ static rill_result add_smaa(rill_render_effect_ctx *ctx, rill_error *err) {
     f->aa.smaa_steps = steps[p];
     char src[32];
     const char *dst;
-    RILL__TRY(next_pair(ctx, src, &dst, err));
+    RILL_TRY(next_pair(ctx, src, &dst, err));
     rill_rg_image_desc d;
     memset(&d, 0, sizeof(d));
     d.format = RILL_RG_FORMAT_RGBA8_UNORM;
-    RILL__TRY(rill_rg_declare_image(g, "smaa.edges", &d, err));
+    RILL_TRY(rill_rg_declare_image(g, "smaa.edges", &d, err));
     d.format = RILL_RG_FORMAT_RGBA16F;
-    RILL__TRY(rill_rg_declare_image(g, "smaa.weights", &d, err));
-    RILL__TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, f, src, "smaa.edges", err));
-    RILL__TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, f, "smaa.edges",
-                         "smaa.weights", err));
-    RILL__TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, f, src, dst, err));
-    RILL__TRY(rill_rg_access(g, "smaa_blend", "smaa.weights", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_declare_image(g, "smaa.weights", &d, err));
+    RILL_TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, f, src, "smaa.edges", err));
+    RILL_TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, f, "smaa.edges", "smaa.weights",
+                        err));
+    RILL_TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, f, src, dst, err));
+    RILL_TRY(rill_rg_access(g, "smaa_blend", "smaa.weights", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     f->aa.smaa_src = find(g, src);
     f->aa.smaa_edges = find(g, "smaa.edges");
     f->aa.smaa_weights = find(g, "smaa.weights");
@@ -366,8 +366,8 @@ static rill_result add_cas(rill_render_effect_ctx *ctx, rill_error *err) {
     f->aa.cas_denoise = s && s->denoise;
     char src[32];
     const char *dst;
-    RILL__TRY(next_pair(ctx, src, &dst, err));
-    RILL__TRY(add_filter(ctx->graph, "cas", rill__pass_cas, f, src, dst, err));
+    RILL_TRY(next_pair(ctx, src, &dst, err));
+    RILL_TRY(add_filter(ctx->graph, "cas", rill__pass_cas, f, src, dst, err));
     f->aa.cas_src = find(ctx->graph, src);
     f->aa.cas_dst = find(ctx->graph, dst);
     return RILL_OK;

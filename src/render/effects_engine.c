@@ -45,18 +45,18 @@ static rill_result add_ssao(rill_render_effect_ctx *ctx, rill_error *err) {
     memset(&ad, 0, sizeof(ad));
     ad.format = RILL_RG_FORMAT_R32F;
     ad.scale = r->render_scale;
-    RILL__TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
-    RILL__TRY(rill_rg_declare_image(g, "ao", &ad, err));
+    RILL_TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
+    RILL_TRY(rill_rg_declare_image(g, "ao", &ad, err));
     vs->res.ao_raw = find(g, "ao_raw");
     vs->res.ao = find(g, "ao");
-    RILL__TRY(pass(g, "ssao", rill__pass_ssao, vs, err));
-    RILL__TRY(rill_rg_access(g, "ssao", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao", "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL__TRY(pass(g, "ssao_blur", rill__pass_ssao_blur, vs, err));
-    RILL__TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao_blur", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(pass(g, "ssao", rill__pass_ssao, vs, err));
+    RILL_TRY(rill_rg_access(g, "ssao", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "ssao", "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(pass(g, "ssao_blur", rill__pass_ssao_blur, vs, err));
+    RILL_TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "ssao_blur", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err));
     r->frame.ssao = true;
     return RILL_OK;
 }
@@ -65,10 +65,10 @@ static rill_result add_ssao(rill_render_effect_ctx *ctx, rill_error *err) {
 static rill_result add_auto_exposure(rill_render_effect_ctx *ctx, rill_error *err) {
     rill__frame *f = &ctx->renderer->frame;
     rill_rg *g = ctx->graph;
-    RILL__TRY(pass(g, "auto_exposure", rill__pass_auto_exposure, f, err));
-    RILL__TRY(rill_rg_access(g, "auto_exposure", ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL__TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
+    RILL_TRY(pass(g, "auto_exposure", rill__pass_auto_exposure, f, err));
+    RILL_TRY(rill_rg_access(g, "auto_exposure", ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
     f->ae_src = find(g, ctx->color);
     f->auto_exposure = true;
     return RILL_OK;
@@ -95,10 +95,10 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
         d.format = RILL_RG_FORMAT_RGBA16F;
         d.scale = scale;
         bloom_name(name, sizeof(name), 'd', i);
-        RILL__TRY(rill_rg_declare_image(g, name, &d, err));
+        RILL_TRY(rill_rg_declare_image(g, name, &d, err));
         if (i + 1 < RILL__BLOOM_LEVELS) {
             bloom_name(label, sizeof(label), 'u', i);
-            RILL__TRY(rill_rg_declare_image(g, label, &d, err));
+            RILL_TRY(rill_rg_declare_image(g, label, &d, err));
         }
         if (i == 0) {
             snprintf(prev, sizeof(prev), "%s", ctx->color);
@@ -108,9 +108,9 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
         rill__bloom_step *st = &f->bloom_down[i];
         *st = (rill__bloom_step){&f->views[0], i, find(g, prev), {-1}, find(g, name)};
         snprintf(label, sizeof(label), "bloom_down%u", i);
-        RILL__TRY(pass(g, label, rill__pass_bloom_down, st, err));
-        RILL__TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+        RILL_TRY(pass(g, label, rill__pass_bloom_down, st, err));
+        RILL_TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL_TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
     }
     for (int i = RILL__BLOOM_LEVELS - 2; i >= 0; i--) {
         char cur[32];
@@ -122,10 +122,10 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
         *st = (rill__bloom_step){&f->views[0], (uint32_t)i, find(g, prev), find(g, cur),
                                  find(g, name)};
         snprintf(label, sizeof(label), "bloom_up%d", i);
-        RILL__TRY(pass(g, label, rill__pass_bloom_up, st, err));
-        RILL__TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, label, cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL__TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+        RILL_TRY(pass(g, label, rill__pass_bloom_up, st, err));
+        RILL_TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL_TRY(rill_rg_access(g, label, cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL_TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
     }
     f->bloom_out = find(g, "bloom_u0");
     f->bloom = true;

@@ -27,15 +27,6 @@
 
 #define RILL__MAX_LIGHTS 1024u
 
-/* Returns from the calling function when x is not RILL_OK. */
-#define RILL__TRY(x)                                                                               \
-    do {                                                                                           \
-        rill_result try_r_ = (x);                                                                  \
-        if (try_r_ != RILL_OK) {                                                                   \
-            return try_r_;                                                                         \
-        }                                                                                          \
-    } while (0)
-
 /* Must match `Frame` in shaders/common.glsl (std140). */
 typedef struct rill__gpu_frame {
     float view[16], proj[16], view_proj[16], prev_view_proj[16];

@@ -37,15 +37,15 @@ static rill_result declare_images(rill_renderer *r, rill_rg *g, rill_error *err)
     /* The 3D images follow render_scale; the tonemapped output is always at full size. */
     d.scale = r->render_scale;
     d.format = RILL_RG_FORMAT_D32F;
-    RILL__TRY(rill_rg_declare_image(g, "depth", &d, err));
+    RILL_TRY(rill_rg_declare_image(g, "depth", &d, err));
     d.format = RILL_RG_FORMAT_RGBA16F;
-    RILL__TRY(rill_rg_declare_image(g, "normal", &d, err));
-    RILL__TRY(rill_rg_declare_image(g, "hdr", &d, err));
+    RILL_TRY(rill_rg_declare_image(g, "normal", &d, err));
+    RILL_TRY(rill_rg_declare_image(g, "hdr", &d, err));
     d.format = RILL_RG_FORMAT_RG16F;
-    RILL__TRY(rill_rg_declare_image(g, "motion", &d, err));
+    RILL_TRY(rill_rg_declare_image(g, "motion", &d, err));
     d.scale = 1.0f;
     d.format = RILL_RG_FORMAT_RGBA8_UNORM;
-    RILL__TRY(rill_rg_declare_image(g, "ldr", &d, err));
+    RILL_TRY(rill_rg_declare_image(g, "ldr", &d, err));
     d.format = RILL_RG_FORMAT_D32F;
     d.size_mode = RILL_RG_SIZE_ABSOLUTE;
     d.width = d.height = r->frame.shadows ? r->desc.shadow_map_size : 1;
@@ -62,7 +62,7 @@ static rill_result declare_view_images(rill_rg *g, uint32_t vi, rill_error *err)
         view_name(name, base[i], vi);
         rill_rg_image_desc vd;
         rill_rg_resource_image_desc(g, (uint32_t)rill_rg_resource_find(g, base[i]), &vd);
-        RILL__TRY(rill_rg_declare_image(g, name, &vd, err));
+        RILL_TRY(rill_rg_declare_image(g, name, &vd, err));
     }
     return RILL_OK;
 }
@@ -71,13 +71,13 @@ static rill_result declare_view_images(rill_rg *g, uint32_t vi, rill_error *err)
  * (shadow_map non-NULL) the view's shadow map. */
 static rill_result add_hdr_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__view *vs,
                                 bool ssao, const char *dn, const char *smn, rill_error *err) {
-    RILL__TRY(pass(g, label, fn, vs, false, err));
+    RILL_TRY(pass(g, label, fn, vs, false, err));
     if (ssao) {
-        RILL__TRY(rill_rg_access(g, label, "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        RILL_TRY(rill_rg_access(g, label, "ao", RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
-    RILL__TRY(rill_rg_access(g, label, dn, RILL_RG_USAGE_DEPTH_READ, err));
+    RILL_TRY(rill_rg_access(g, label, dn, RILL_RG_USAGE_DEPTH_READ, err));
     if (smn) {
-        RILL__TRY(rill_rg_access(g, label, smn, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        RILL_TRY(rill_rg_access(g, label, smn, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
     return rill_rg_access(g, label, "hdr", RILL_RG_USAGE_COLOR_WRITE, err);
 }
@@ -98,30 +98,30 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, char prev
     view_name(mn, "motion", vi);
     view_name(smn, "shadow_map", vi);
     if (vi > 0) {
-        RILL__TRY(declare_view_images(g, vi, err));
+        RILL_TRY(declare_view_images(g, vi, err));
     }
     vs->res.depth = find(g, dn);
     vs->res.normal = find(g, nn);
     vs->res.motion = find(g, mn);
     vs->res.shadow_map = find(g, smn);
     vs->res.hdr = find(g, "hdr");
-    RILL__TRY(pass(g, sh, rill__pass_shadows, vs, false, err));
-    RILL__TRY(rill_rg_access(g, sh, smn, RILL_RG_USAGE_DEPTH_WRITE, err));
-    RILL__TRY(pass(g, pp, rill__pass_prepass, vs, false, err));
-    RILL__TRY(rill_rg_access(g, pp, dn, RILL_RG_USAGE_DEPTH_WRITE, err));
-    RILL__TRY(rill_rg_access(g, pp, nn, RILL_RG_USAGE_COLOR_WRITE, err));
-    RILL__TRY(rill_rg_access(g, pp, mn, RILL_RG_USAGE_COLOR_WRITE, err));
+    RILL_TRY(pass(g, sh, rill__pass_shadows, vs, false, err));
+    RILL_TRY(rill_rg_access(g, sh, smn, RILL_RG_USAGE_DEPTH_WRITE, err));
+    RILL_TRY(pass(g, pp, rill__pass_prepass, vs, false, err));
+    RILL_TRY(rill_rg_access(g, pp, dn, RILL_RG_USAGE_DEPTH_WRITE, err));
+    RILL_TRY(rill_rg_access(g, pp, nn, RILL_RG_USAGE_COLOR_WRITE, err));
+    RILL_TRY(rill_rg_access(g, pp, mn, RILL_RG_USAGE_COLOR_WRITE, err));
     /* The GI phase of the registry (SSAO): after the prepass, before lighting. */
     if (vi == 0) {
-        RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_GI, err));
+        RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_GI, err));
     }
     bool ssao = vi == 0 && r->frame.ssao;
-    RILL__TRY(add_hdr_pass(g, op, rill__pass_opaque, vs, ssao, dn, smn, err));
-    RILL__TRY(add_hdr_pass(g, tr, rill__pass_transparent, vs, ssao, dn, smn, err));
-    RILL__TRY(add_hdr_pass(g, wf, rill__pass_wireframe, vs, false, dn, NULL, err));
+    RILL_TRY(add_hdr_pass(g, op, rill__pass_opaque, vs, ssao, dn, smn, err));
+    RILL_TRY(add_hdr_pass(g, tr, rill__pass_transparent, vs, ssao, dn, smn, err));
+    RILL_TRY(add_hdr_pass(g, wf, rill__pass_wireframe, vs, false, dn, NULL, err));
     if (vi > 0) {
         const char *order[] = {prev_wf, sh, pp, op, tr, wf};
-        RILL__TRY(rill_rg_add_edges(g, order, 6, err));
+        RILL_TRY(rill_rg_add_edges(g, order, 6, err));
     }
     memcpy(prev_wf, wf, 32);
     return RILL_OK;
@@ -132,27 +132,27 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, char prev
  * bloom, plugins); tonemapping reads the colour the phase ends with. */
 static rill_result add_post(rill_renderer *r, rill_rg *g, rill_error *err) {
     rill__frame *f = &r->frame;
-    RILL__TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
-                                    RILL_RG_USAGE_NONE, err));
+    RILL_TRY(rill_rg_import_buffer(g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE,
+                                   RILL_RG_USAGE_NONE, err));
     f->exposure = find(g, "exposure");
-    RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_HDR_POST, err));
+    RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_HDR_POST, err));
     f->hdr_final = find(g, f->hdr_name);
     return RILL_OK;
 }
 
 static rill_result add_tonemap(rill__frame *f, rill_rg *g, rill_error *err) {
     const char *tm = RILL_RG_TONEMAPPING;
-    RILL__TRY(pass(g, tm, rill__pass_tonemap, f, false, err));
+    RILL_TRY(pass(g, tm, rill__pass_tonemap, f, false, err));
     if (f->bloom) {
-        RILL__TRY(rill_rg_access(g, tm, "bloom_u0", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL_TRY(rill_rg_access(g, tm, "bloom_u0", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     }
     /* Always read, so the state written by earlier frames is made visible even on frames that
      * do not use it. */
-    RILL__TRY(rill_rg_access(g, tm, "exposure", RILL_RG_USAGE_STORAGE_READ, err));
-    RILL__TRY(rill_rg_access(g, tm, f->hdr_name, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, tm, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL__TRY(rill_rg_access(g, tm, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL__TRY(rill_rg_access(g, tm, "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, tm, "exposure", RILL_RG_USAGE_STORAGE_READ, err));
+    RILL_TRY(rill_rg_access(g, tm, f->hdr_name, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, tm, "ldr", RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_access(g, tm, "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_access(g, tm, "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     return pass(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, NULL, NULL, false, err);
 }
 
@@ -166,19 +166,19 @@ static rill_result add_output(rill_renderer *r, rill_rg *g, const char **out_pas
         rill_rg_image_desc sd;
         memset(&sd, 0, sizeof(sd));
         sd.format = swap ? rill__img_get_desc(swap)->format : RILL_RG_FORMAT_BGRA8_UNORM;
-        RILL__TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE,
-                                       RILL_RG_USAGE_PRESENT, err));
+        RILL_TRY(rill_rg_import_image(g, "swapchain", &sd, swap, RILL_RG_USAGE_NONE,
+                                      RILL_RG_USAGE_PRESENT, err));
         f->out = find(g, "swapchain");
         *out_pass = "present";
-        RILL__TRY(pass(g, *out_pass, rill__pass_present, f, true, err));
-        RILL__TRY(rill_rg_access(g, *out_pass, "swapchain", RILL_RG_USAGE_TRANSFER_DST, err));
+        RILL_TRY(pass(g, *out_pass, rill__pass_present, f, true, err));
+        RILL_TRY(rill_rg_access(g, *out_pass, "swapchain", RILL_RG_USAGE_TRANSFER_DST, err));
     } else {
-        RILL__TRY(rill_rg_import_buffer(g, "readback", r->readback[rill__gpu_frame_slot(r->gpu)],
-                                        RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err));
+        RILL_TRY(rill_rg_import_buffer(g, "readback", r->readback[rill__gpu_frame_slot(r->gpu)],
+                                       RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err));
         f->out = find(g, "readback");
         *out_pass = "readback";
-        RILL__TRY(pass(g, *out_pass, rill__pass_readback, f, true, err));
-        RILL__TRY(rill_rg_access(g, *out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
+        RILL_TRY(pass(g, *out_pass, rill__pass_readback, f, true, err));
+        RILL_TRY(rill_rg_access(g, *out_pass, "readback", RILL_RG_USAGE_TRANSFER_DST, err));
     }
     return rill_rg_access(g, *out_pass, f->ldr_name, RILL_RG_USAGE_TRANSFER_SRC, err);
 }
@@ -188,38 +188,38 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     rill_rg *g = r->graph;
     rill_rg_reset(g);
     rill_rg_set_view_size(g, r->width, r->height);
-    RILL__TRY(declare_images(r, g, err));
+    RILL_TRY(declare_images(r, g, err));
     f->ldr = find(g, "ldr");
     /* The per-view passes: for view 0 the names the anchors and user passes know, later views'
      * names suffixed ".N", in drawing order. */
     char prev_wf[32] = "";
     for (uint32_t vi = 0; vi < f->view_count; vi++) {
-        RILL__TRY(add_view(r, g, vi, prev_wf, err));
+        RILL_TRY(add_view(r, g, vi, prev_wf, err));
     }
-    RILL__TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, NULL, false, err));
+    RILL_TRY(pass(g, RILL_RG_END_MAIN_PASS, NULL, NULL, false, err));
     if (f->view_count > 1) {
-        RILL__TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
+        RILL_TRY(rill_rg_add_edge(g, prev_wf, RILL_RG_END_MAIN_PASS, err));
     }
     /* GI effects on the lit image (plugins of the GI phase), then HDR_POST (TAA first). */
-    RILL__TRY(rill__effects_add_gi_lit(r, g, err));
-    RILL__TRY(add_post(r, g, err));
-    RILL__TRY(add_tonemap(f, g, err));
-    RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_LDR_POST, err));
+    RILL_TRY(rill__effects_add_gi_lit(r, g, err));
+    RILL_TRY(add_post(r, g, err));
+    RILL_TRY(add_tonemap(f, g, err));
+    RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_LDR_POST, err));
     /* (FXAA/SMAA go here) */
-    RILL__TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_OVERLAY, err));
+    RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_OVERLAY, err));
     f->ldr_final = find(g, f->ldr_name);
     const char *out_pass;
-    RILL__TRY(add_output(r, g, &out_pass, err));
+    RILL_TRY(add_output(r, g, &out_pass, err));
     const char *chain[] = {"transparent",
                            "wireframe",
                            RILL_RG_END_MAIN_PASS,
                            RILL_RG_TONEMAPPING,
                            RILL_RG_END_MAIN_PASS_POST_PROCESSING,
                            out_pass};
-    RILL__TRY(rill_rg_add_edges(g, chain, 6, err));
+    RILL_TRY(rill_rg_add_edges(g, chain, 6, err));
     if (r->desc.setup_graph) {
-        RILL__TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
+        RILL_TRY(r->desc.setup_graph(g, r->desc.setup_graph_user, err));
     }
-    RILL__TRY(rill__overlay_add_pass(r, g, out_pass, err));
+    RILL_TRY(rill__overlay_add_pass(r, g, out_pass, err));
     return rill_rg_compile(g, err);
 }

@@ -8,8 +8,8 @@
 #include <string.h>
 
 rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
-    RILL__TRY(rill__effects_create(r, err));
-    RILL__TRY(rill__pipelines_create(r, err));
+    RILL_TRY(rill__effects_create(r, err));
+    RILL_TRY(rill__pipelines_create(r, err));
     static const float zero_state[4] = {0, 0, 0, 0};
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
                                        "auto exposure state", err);
@@ -75,7 +75,7 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
     /* Begin first: pending uploads are recorded at the start of the frame, so resources created
      * before this call can already be drawn by it. */
     rill__cmd *cmd;
-    RILL__TRY(rill__frame_begin(r->gpu, &cmd, err));
+    RILL_TRY(rill__frame_begin(r->gpu, &cmd, err));
     /* Replaced textures whose new image was just uploaded switch over before any draw. */
     rill__pools_commit_replacements(r);
     uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */

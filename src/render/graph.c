@@ -68,12 +68,6 @@ struct rill_rg {
 
 /* >>names ----------------------------------------------------------------------------------- */
 
-static const char *const format_names[RILL_RG_FORMAT_NUM] = {
-    "none",     "rgba8_unorm", "rgba8_srgb", "bgra8_unorm", "bgra8_srgb",
-    "rgba16f",  "rg16f",       "r32f",       "d32f",        "bc1_unorm",
-    "bc1_srgb", "bc4_unorm",   "bc5_unorm",  "bc7_unorm",   "bc7_srgb",
-};
-
 bool rill_rg_usage_is_write(rill_rg_usage usage) {
     switch (usage) {
     case RILL_RG_USAGE_COLOR_WRITE:
@@ -105,7 +99,11 @@ const char *rill_rg_usage_name(rill_rg_usage usage) {
 }
 
 const char *rill_rg_format_name(rill_rg_format format) {
-    return (unsigned)format < RILL_RG_FORMAT_NUM ? format_names[format] : "unknown";
+    switch (format) {
+        RILL_RG_FORMAT_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "unknown";
+    }
 }
 
 /* >>lifetime -------------------------------------------------------------------------------- */

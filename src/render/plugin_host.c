@@ -18,14 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TRY(x)                                                                                     \
-    do {                                                                                           \
-        rill_result try_r_ = (x);                                                                  \
-        if (try_r_ != RILL_OK) {                                                                   \
-            return try_r_;                                                                         \
-        }                                                                                          \
-    } while (0)
-
 #define PLUG_MAX_SETTINGS 256u
 #define PLUG_MAX_FIELDS 32u
 #define PLUG_PUSH_SIZE 32u
@@ -562,7 +554,7 @@ static rill_result commit_staged(rill_plugins *p, uint32_t owner, rill_error *er
             *o = *s;
             live = o;
         } else {
-            TRY(register_component(p, s, err));
+            RILL_TRY(register_component(p, s, err));
             if (!rill_array_push(&p->effects, *s)) {
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
             }
@@ -570,7 +562,7 @@ static rill_result commit_staged(rill_plugins *p, uint32_t owner, rill_error *er
         }
         s->pipe = NULL;
         s->source = NULL;
-        TRY(effect_register(p, live, err));
+        RILL_TRY(effect_register(p, live, err));
     }
     rill_array_clear(&p->staged);
     /* Effects the new library no longer has leave the registry. */
@@ -803,7 +795,7 @@ static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
         rill_rg_image_desc d;
         rill_rg_resource_image_desc(ctx->graph,
                                     (uint32_t)rill_rg_resource_find(ctx->graph, ctx->color), &d);
-        TRY(rill_rg_declare_image(ctx->graph, src, &d, err));
+        RILL_TRY(rill_rg_declare_image(ctx->graph, src, &d, err));
     }
     if (ctx->settings) {
         uint32_t n = ctx->settings_size < e->settings_size ? ctx->settings_size : e->settings_size;
@@ -818,9 +810,9 @@ static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
     char fx[80];
     snprintf(fx, sizeof(fx), "plugin:%s", e->id);
     rill_rg_pass_desc fd = {fx, exec_effect, pp, false};
-    TRY(rill_rg_add_pass(ctx->graph, &fd, err));
-    TRY(rill_rg_access(ctx->graph, fx, src, RILL_RG_USAGE_STORAGE_WRITE, err));
-    TRY(rill_rg_access(ctx->graph, fx, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_pass(ctx->graph, &fd, err));
+    RILL_TRY(rill_rg_access(ctx->graph, fx, src, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_access(ctx->graph, fx, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
     return rill_rg_add_edge(
         ctx->graph, hdr ? RILL_RG_END_MAIN_PASS : RILL_RG_END_MAIN_PASS_POST_PROCESSING, fx, err);
 }

@@ -23,7 +23,6 @@ typedef enum lane_kind {
 } lane_kind;
 
 typedef struct field_info {
-    const char *name;
     uint8_t size;  /* bytes per element */
     uint8_t align; /* required alignment of an element */
     uint8_t lanes; /* numeric lanes per element (0 = not numeric) */
@@ -31,24 +30,23 @@ typedef struct field_info {
 } field_info;
 
 static const field_info FIELD_INFO[RILL_FIELD_TYPE_NUM] = {
-    [RILL_FIELD_NONE] = {"none", 0, 1, 0, LANE_NONE},
-    [RILL_FIELD_BOOL] = {"bool", sizeof(bool), _Alignof(bool), 1, LANE_BOOL},
-    [RILL_FIELD_I32] = {"i32", 4, 4, 1, LANE_I32},
-    [RILL_FIELD_U32] = {"u32", 4, 4, 1, LANE_U32},
-    [RILL_FIELD_I64] = {"i64", 8, _Alignof(int64_t), 1, LANE_I64},
-    [RILL_FIELD_U64] = {"u64", 8, _Alignof(uint64_t), 1, LANE_U64},
-    [RILL_FIELD_F32] = {"f32", 4, 4, 1, LANE_F32},
-    [RILL_FIELD_F64] = {"f64", 8, _Alignof(double), 1, LANE_F64},
-    [RILL_FIELD_VEC2] = {"vec2", 8, 4, 2, LANE_F32},
-    [RILL_FIELD_VEC3] = {"vec3", 12, 4, 3, LANE_F32},
-    [RILL_FIELD_VEC4] = {"vec4", 16, 4, 4, LANE_F32},
-    [RILL_FIELD_QUAT] = {"quat", 16, 4, 4, LANE_F32},
-    [RILL_FIELD_COLOR] = {"color", 16, 4, 4, LANE_F32},
-    [RILL_FIELD_STRING] = {"string", sizeof(const char *), _Alignof(const char *), 0, LANE_NONE},
-    [RILL_FIELD_ASSET_PATH] = {"asset_path", sizeof(const char *), _Alignof(const char *), 0,
-                               LANE_NONE},
-    [RILL_FIELD_ENTITY] = {"entity", 8, _Alignof(rill_entity), 0, LANE_NONE},
-    [RILL_FIELD_ENUM] = {"enum", 4, 4, 1, LANE_I32},
+    [RILL_FIELD_NONE] = {0, 1, 0, LANE_NONE},
+    [RILL_FIELD_BOOL] = {sizeof(bool), _Alignof(bool), 1, LANE_BOOL},
+    [RILL_FIELD_I32] = {4, 4, 1, LANE_I32},
+    [RILL_FIELD_U32] = {4, 4, 1, LANE_U32},
+    [RILL_FIELD_I64] = {8, _Alignof(int64_t), 1, LANE_I64},
+    [RILL_FIELD_U64] = {8, _Alignof(uint64_t), 1, LANE_U64},
+    [RILL_FIELD_F32] = {4, 4, 1, LANE_F32},
+    [RILL_FIELD_F64] = {8, _Alignof(double), 1, LANE_F64},
+    [RILL_FIELD_VEC2] = {8, 4, 2, LANE_F32},
+    [RILL_FIELD_VEC3] = {12, 4, 3, LANE_F32},
+    [RILL_FIELD_VEC4] = {16, 4, 4, LANE_F32},
+    [RILL_FIELD_QUAT] = {16, 4, 4, LANE_F32},
+    [RILL_FIELD_COLOR] = {16, 4, 4, LANE_F32},
+    [RILL_FIELD_STRING] = {sizeof(const char *), _Alignof(const char *), 0, LANE_NONE},
+    [RILL_FIELD_ASSET_PATH] = {sizeof(const char *), _Alignof(const char *), 0, LANE_NONE},
+    [RILL_FIELD_ENTITY] = {8, _Alignof(rill_entity), 0, LANE_NONE},
+    [RILL_FIELD_ENUM] = {4, 4, 1, LANE_I32},
 };
 
 static bool type_valid(rill_field_type t) {
@@ -64,7 +62,11 @@ size_t rill_field_type_size(rill_field_type type) {
 }
 
 const char *rill_field_type_name(rill_field_type type) {
-    return type_valid(type) ? FIELD_INFO[type].name : "none";
+    switch (type) {
+        RILL_FIELD_TYPE_LIST(RILL_ENUM_NAME_CASE)
+    default:
+        return "none";
+    }
 }
 
 rill_field_type rill_field_type_from_name(const char *name) {
@@ -72,7 +74,7 @@ rill_field_type rill_field_type_from_name(const char *name) {
         return RILL_FIELD_NONE;
     }
     for (int t = 1; t < RILL_FIELD_TYPE_NUM; t++) {
-        if (strcmp(FIELD_INFO[t].name, name) == 0) {
+        if (strcmp(rill_field_type_name((rill_field_type)t), name) == 0) {
             return (rill_field_type)t;
         }
     }

@@ -41,23 +41,26 @@ extern "C" {
 #define RILL_RG_TONEMAPPING "tonemapping"
 #define RILL_RG_END_MAIN_PASS_POST_PROCESSING "end_main_pass_post_processing"
 
+/* rill_rg_format's values and their names (rill_rg_format_name), one list. The BC formats are
+ * sampled-texture formats (not for graph images): block-compressed, 4x4 texel blocks. */
+#define RILL_RG_FORMAT_LIST(X)                                                                     \
+    X(RILL_RG_FORMAT_NONE, "none")                                                                 \
+    X(RILL_RG_FORMAT_RGBA8_UNORM, "rgba8_unorm")                                                   \
+    X(RILL_RG_FORMAT_RGBA8_SRGB, "rgba8_srgb")                                                     \
+    X(RILL_RG_FORMAT_BGRA8_UNORM, "bgra8_unorm")                                                   \
+    X(RILL_RG_FORMAT_BGRA8_SRGB, "bgra8_srgb")                                                     \
+    X(RILL_RG_FORMAT_RGBA16F, "rgba16f")                                                           \
+    X(RILL_RG_FORMAT_RG16F, "rg16f")                                                               \
+    X(RILL_RG_FORMAT_R32F, "r32f")                                                                 \
+    X(RILL_RG_FORMAT_D32F, "d32f")                                                                 \
+    X(RILL_RG_FORMAT_BC1_UNORM, "bc1_unorm")                                                       \
+    X(RILL_RG_FORMAT_BC1_SRGB, "bc1_srgb")                                                         \
+    X(RILL_RG_FORMAT_BC4_UNORM, "bc4_unorm")                                                       \
+    X(RILL_RG_FORMAT_BC5_UNORM, "bc5_unorm")                                                       \
+    X(RILL_RG_FORMAT_BC7_UNORM, "bc7_unorm")                                                       \
+    X(RILL_RG_FORMAT_BC7_SRGB, "bc7_srgb")
 typedef enum rill_rg_format {
-    RILL_RG_FORMAT_NONE = 0,
-    RILL_RG_FORMAT_RGBA8_UNORM,
-    RILL_RG_FORMAT_RGBA8_SRGB,
-    RILL_RG_FORMAT_BGRA8_UNORM,
-    RILL_RG_FORMAT_BGRA8_SRGB,
-    RILL_RG_FORMAT_RGBA16F,
-    RILL_RG_FORMAT_RG16F,
-    RILL_RG_FORMAT_R32F,
-    RILL_RG_FORMAT_D32F,
-    /* Sampled-texture formats (not for graph images): block-compressed, 4x4 texel blocks. */
-    RILL_RG_FORMAT_BC1_UNORM,
-    RILL_RG_FORMAT_BC1_SRGB,
-    RILL_RG_FORMAT_BC4_UNORM,
-    RILL_RG_FORMAT_BC5_UNORM,
-    RILL_RG_FORMAT_BC7_UNORM,
-    RILL_RG_FORMAT_BC7_SRGB,
+    RILL_RG_FORMAT_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_RG_FORMAT_NUM,
     RILL_RG_FORMAT_FORCE_U32 = 0x7FFFFFFF
 } rill_rg_format;

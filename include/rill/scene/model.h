@@ -45,12 +45,16 @@ extern "C" {
 #endif
 
 /* How an entity's mesh draws (the RenderMode component; scene channels resolve to one of these
- * per entity). */
+ * per entity). The values and their names (rill_channels_mode_name), one list. */
+#define RILL_RENDER_MODE_LIST(X)                                                                   \
+    X(RILL_RENDER_MODE_NORMAL, "normal")                                                           \
+    X(RILL_RENDER_MODE_HIDDEN, "hidden") /* skipped by every pass, shadows included */             \
+    X(RILL_RENDER_MODE_WIREFRAME,                                                                  \
+      "wireframe") /* skipped by prepass, opaque and shadows; drawn as lines */                    \
+    X(RILL_RENDER_MODE_GHOST, "ghost") /* draws like NORMAL (its opacity matters for passthrough)  \
+                                        */
 typedef enum rill_render_mode {
-    RILL_RENDER_MODE_NORMAL = 0,
-    RILL_RENDER_MODE_HIDDEN,    /* skipped by every pass, shadows included */
-    RILL_RENDER_MODE_WIREFRAME, /* skipped by prepass, opaque and shadows; drawn as lines */
-    RILL_RENDER_MODE_GHOST,     /* draws like NORMAL (its opacity matters for passthrough output) */
+    RILL_RENDER_MODE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_RENDER_MODE_NUM,
     RILL_RENDER_MODE_FORCE_U32 = 0x7FFFFFFF
 } rill_render_mode;
