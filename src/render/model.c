@@ -16,13 +16,15 @@
 #define LOGM "render"
 
 /* Where external image URIs are read from: a disk folder, or a VFS and the model's VFS path.
- * With origins (texture streaming), .rmip textures read through the VFS are recorded there, and
- * with start_low they are read as their "#low" tail only. */
+ * With origins (the render asset cache), images read through the VFS are recorded there, a
+ * texture share finds is taken instead of loading the image again, and with start_low .rmip
+ * textures are read as their "#low" tail only. */
 typedef struct image_source {
     const char *base_dir;
     rill_vfs *vfs;
     const char *model_path;
     rill__tex_origin *origins; /* texture_count entries, or NULL */
+    const rill__tex_share *share;
     bool start_low;
 } image_source;
 
@@ -157,7 +159,7 @@ static rill_texture load_rmip_streamed(rill_renderer *r, const image_source *src
     } else if ((origin->path = rill_strdup(path)) != NULL) {
         rill__tex_chain_bytes(tex, &origin->full_bytes, &origin->low_bytes);
         origin->low = src->start_low;
-        origin->srgb = tex->srgb;
+        origin->srgb = srgb; /* the slot's colour space: the key it is shared under */
         origin->read_bytes = bytes;
     }
     rill_tex_data_free(tex);
@@ -165,8 +167,32 @@ static rill_texture load_rmip_streamed(rill_renderer *r, const image_source *src
     return out;
 }
 
+/* A texture already uploaded for the image at VFS path pick in colour space srgb: one share
+ * finds (another model's), or an earlier texture of this model naming the same image. origin
+ * records it as shared; {0} when there is none (or no memory to record it: then it is loaded). */
+static rill_texture find_shared(const image_source *src, const rill_render_model *out, int32_t ti,
+                                const char *pick, bool srgb) {
+    rill_texture found = {0};
+    if (src->share) {
+        found = src->share->find(src->share->user, pick, srgb);
+    }
+    for (int32_t k = 0; !found.id && k < ti; k++) {
+        const rill__tex_origin *o = &src->origins[k];
+        if (o->path && o->srgb == srgb && strcmp(o->path, pick) == 0) {
+            found = out->textures[k];
+        }
+    }
+    rill__tex_origin *o = &src->origins[ti];
+    if (found.id && (o->path = rill_strdup(pick)) != NULL) {
+        o->srgb = srgb;
+        o->shared = true;
+        return found;
+    }
+    return (rill_texture){0};
+}
+
 static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int32_t ti, bool srgb,
-                                 const image_source *src) {
+                                 const image_source *src, const rill_render_model *model) {
     rill_texture none = {0};
     const rill_gltf_texture *t = &m->textures[ti];
     if (t->image < 0) {
@@ -178,11 +204,20 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
     uint8_t *file = NULL;
     char read_path[1024];
     const char *name = im->uri ? im->uri : im->name ? im->name : "image";
+    bool record = false; /* an image read through the VFS: recorded in its origin (shareable) */
     if (!bytes && im->uri && src->vfs && src->origins) {
         char pick[1024];
-        if (vfs_pick(src, ti, im->uri, pick, sizeof(pick)) && rmip_path(pick)) {
+        if (!vfs_pick(src, ti, im->uri, pick, sizeof(pick))) {
+            return none;
+        }
+        rill_texture shared = find_shared(src, model, ti, pick, srgb);
+        if (shared.id) {
+            return shared;
+        }
+        if (rmip_path(pick)) {
             return load_rmip_streamed(r, src, pick, srgb, ti, &src->origins[ti]);
         }
+        record = true;
     }
     if (!bytes && im->uri) {
         file = read_external(src, ti, im->uri, &size, read_path, sizeof(read_path));
@@ -213,6 +248,10 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
         rill_image_free(&img);
     } else {
         RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+    }
+    rill__tex_origin *o = record && out.id ? &src->origins[ti] : NULL;
+    if (o && (o->path = rill_strdup(read_path)) != NULL) {
+        o->srgb = srgb; /* decoded: shareable, not streamable (no "#low" tail) */
     }
     rill_free(file);
     return out;
@@ -374,7 +413,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                     mt->occlusion_texture.texture == (int32_t)t;
         }
         if (used) {
-            out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src);
+            out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src, out);
         }
     }
     for (uint32_t i = 0; i <= m->material_count; i++) {
@@ -486,6 +525,11 @@ done:
     rill_free(verts);
     rill_free(prim_base);
     if (res != RILL_OK) {
+        for (uint32_t t = 0; src->origins && out->textures && t < m->texture_count; t++) {
+            if (src->origins[t].shared) {
+                out->textures[t].id = 0; /* owned elsewhere */
+            }
+        }
         rill_render_model_destroy(r, out);
     }
     return res;
@@ -494,7 +538,7 @@ done:
 rill_result rill_render_model_create(rill_renderer *r, const rill_gltf_model *m,
                                      const char *base_dir, rill_render_model *out,
                                      rill_error *err) {
-    image_source src = {base_dir, NULL, NULL, NULL, false};
+    image_source src = {base_dir, NULL, NULL, NULL, NULL, false};
     return model_create(r, m, &src, out, err);
 }
 
@@ -504,18 +548,19 @@ rill_result rill_render_model_create_vfs(rill_renderer *r, const rill_gltf_model
     if (!vfs) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL vfs");
     }
-    image_source src = {NULL, vfs, model_path, NULL, false};
+    image_source src = {NULL, vfs, model_path, NULL, NULL, false};
     return model_create(r, m, &src, out, err);
 }
 
 rill_result rill__render_model_create_streamed(rill_renderer *r, const rill_gltf_model *m,
                                                rill_vfs *vfs, const char *model_path,
-                                               bool start_low, rill__tex_origin *origins,
-                                               rill_render_model *out, rill_error *err) {
+                                               const rill__tex_share *share, bool start_low,
+                                               rill__tex_origin *origins, rill_render_model *out,
+                                               rill_error *err) {
     if (!vfs) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL vfs");
     }
-    image_source src = {NULL, vfs, model_path, origins, start_low};
+    image_source src = {NULL, vfs, model_path, origins, share, start_low};
     return model_create(r, m, &src, out, err);
 }
 

@@ -22,7 +22,7 @@ typedef struct asset_entry {
     rill_render_model gpu;
     const rill_gltf_model *model; /* the payload (alive while the reference is held) */
     uint32_t *mesh_first;         /* mesh_count + 1 entries */
-    uint32_t *ts_tex;             /* per glTF texture: texstream id (texture streaming) */
+    uint32_t *tex_slot;           /* per glTF texture: its shared texture (texture_stream.h) */
     uint32_t *ts_mat;             /* per glTF material + the default one: texstream id */
     uint64_t last_used;
     uint32_t level;     /* LOD level from the path (_lodN) */
@@ -148,11 +148,11 @@ static void free_entry(rill_render_assets *ra, asset_entry *e) {
         ra->last = NULL;
         ra->last_id = 0;
     }
-    if (e->ts_tex && e->ts_mat && e->model) {
-        rill__tsc_remove_model(ra->tsc, e->ts_tex, e->model->texture_count, e->ts_mat,
+    if (e->tex_slot && e->ts_mat && e->model) {
+        rill__tsc_remove_model(ra->tsc, &e->gpu, e->tex_slot, e->model->texture_count, e->ts_mat,
                                e->model->material_count + 1);
     }
-    rill_free(e->ts_tex);
+    rill_free(e->tex_slot);
     rill_free(e->ts_mat);
     drop_canon(ra, e);
     if (e->gpu.meshes) {
@@ -187,33 +187,34 @@ void rill_render_assets_destroy(rill_render_assets *ra) {
     rill_free(ra);
 }
 
-/* Uploads e's model, its textures at "#low" while texture streaming is on, and registers them
- * with the streamer. */
+/* Uploads e's model (taking the textures other models already uploaded for the same images), its
+ * new textures at "#low" while texture streaming is on, and registers them with the streamer. */
 static rill_result create_streamed(rill_render_assets *ra, asset_entry *e, const char *path,
                                    rill_error *err) {
     const rill_gltf_model *m = e->model;
     rill__tex_origin *origins =
         rill_calloc_tagged(m->texture_count + 1, sizeof *origins, RILL_MEM_RENDER);
-    e->ts_tex = rill_calloc_tagged(m->texture_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
+    e->tex_slot = rill_calloc_tagged(m->texture_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
     e->ts_mat = rill_calloc_tagged(m->material_count + 1, sizeof(uint32_t), RILL_MEM_RENDER);
-    if (!origins || !e->ts_tex || !e->ts_mat) {
+    if (!origins || !e->tex_slot || !e->ts_mat) {
         rill_free(origins);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    rill_result res =
-        rill__render_model_create_streamed(ra->renderer, m, rill_asset_server_vfs(ra->assets), path,
-                                           rill__tsc_start_low(ra->tsc), origins, &e->gpu, err);
+    rill__tex_share share = {rill__tsc_find, ra->tsc};
+    rill_result res = rill__render_model_create_streamed(
+        ra->renderer, m, rill_asset_server_vfs(ra->assets), path, &share,
+        rill__tsc_start_low(ra->tsc), origins, &e->gpu, err);
     if (res == RILL_OK) {
-        rill__tsc_add_model(ra->tsc, m, &e->gpu, origins, e->ts_tex, e->ts_mat);
+        rill__tsc_add_model(ra->tsc, m, &e->gpu, origins, e->tex_slot, e->ts_mat);
     }
     for (uint32_t t = 0; t < m->texture_count; t++) {
         rill_free(origins[t].path); /* the ones the streamer took are NULL */
     }
     rill_free(origins);
     if (res != RILL_OK) {
-        rill_free(e->ts_tex);
+        rill_free(e->tex_slot);
         rill_free(e->ts_mat);
-        e->ts_tex = e->ts_mat = NULL;
+        e->tex_slot = e->ts_mat = NULL;
     }
     return res;
 }

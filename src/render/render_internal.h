@@ -327,21 +327,30 @@ bool rill__procmesh_plane(rill_vertex **out_v, uint32_t *out_vn, uint32_t **out_
 rill_result rill__pools_create(rill_renderer *r, rill_error *err);
 /* At frame start, after the frame's uploads are recorded: textures whose replacement is uploaded
  * switch to it, and the materials using them get new descriptor sets. */
-/* Texture streaming (model.c, texture_stream.c): where a model's texture came from. path is the
- * .rmip VFS path (rill_strdup'd; NULL = not streamable: embedded, PNG, failed); bytes are GPU
- * bytes of the full chain and of its "#low" tail; low = loaded as "#low"; read_bytes = the level
- * bytes read for it. */
+/* Texture streaming and sharing (model.c, texture_stream.c): where a model's texture came from.
+ * path is the image's VFS path (rill_strdup'd; the exported .rmip when there is one; NULL = not
+ * shareable: embedded or unreadable); bytes are GPU bytes of the full chain and of its "#low" tail
+ * (both 0 for a decoded image: not streamable); low = loaded as "#low"; read_bytes = the level
+ * bytes read for it; shared = not loaded: the texture is the one share.find returned (or an
+ * earlier texture of the same model naming the same image), owned elsewhere. */
 typedef struct rill__tex_origin {
     char *path;
     uint64_t full_bytes, low_bytes, read_bytes;
-    bool low, srgb;
+    bool low, srgb, shared;
 } rill__tex_origin;
+/* A live texture already uploaded for (VFS path, colour space), or {0}. */
+typedef struct rill__tex_share {
+    rill_texture (*find)(void *user, const char *path, bool srgb);
+    void *user;
+} rill__tex_share;
 /* rill_render_model_create_vfs that records origins (m->texture_count entries, zeroed by the
- * caller) and, with start_low, reads every streamable texture as its "#low" tail. */
+ * caller), takes the textures share finds instead of loading them again, and, with start_low,
+ * reads every streamable texture as its "#low" tail. On failure no shared texture is destroyed. */
 rill_result rill__render_model_create_streamed(rill_renderer *r, const rill_gltf_model *m,
                                                rill_vfs *vfs, const char *model_path,
-                                               bool start_low, rill__tex_origin *origins,
-                                               rill_render_model *out, rill_error *err);
+                                               const rill__tex_share *share, bool start_low,
+                                               rill__tex_origin *origins, rill_render_model *out,
+                                               rill_error *err);
 void rill__tex_chain_bytes(const rill_tex_data *tex, uint64_t *out_full, uint64_t *out_low);
 void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */

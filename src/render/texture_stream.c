@@ -1,7 +1,10 @@
-/* texture_stream.c: texture streaming carried out (the carrier of rill/stream/textures.h for the
- * render asset cache). It registers every streamable model texture (a .rmip read through the
- * VFS) and every standard material's five slots with a rill_texstream, feeds it the users the
- * cache's sweep finds, and carries its decisions out: a request loads "path#low" or "path"
+/* texture_stream.c: the render asset cache's shared textures and texture streaming carried out
+ * (the carrier of rill/stream/textures.h). Every image a model reads through the VFS becomes one
+ * GPU texture per (path, colour space), shared by every model and LOD file naming it and
+ * reference counted by the models (destroyed when the last one goes). Each shared texture that
+ * streams (a .rmip with a "#low" tail smaller than its chain) is registered once with a
+ * rill_texstream, as is every standard material's five slots; the cache's sweep feeds it the
+ * users, and this file carries its decisions out: a request loads "path#low" or "path"
  * through the asset server (pack byte ranges, on its workers), at most MAX_LOADING at once; data
  * ready is reported when the load lands; the applies of one update go to the renderer as one
  * rill_render_texture_replace_many_borrowed batch, so a material's slots switch at one frame,
@@ -21,7 +24,10 @@
 
 typedef struct tsc_tex {
     rill_texture tex;
-    char *path; /* the .rmip VFS path */
+    char *path;    /* the image's VFS path; with srgb, the key it is shared under */
+    uint64_t key;  /* hash of path and srgb */
+    uint32_t refs; /* models naming it; 0 = a free slot */
+    uint32_t ts;   /* its texstream id, RILL_TEXSTREAM_NONE = not streamed */
     bool srgb;
     bool queued;         /* waiting for a loading slot */
     int8_t want;         /* requested level, -1 = none */
@@ -42,10 +48,14 @@ struct rill__tsc {
     rill_asset_server *assets;
     rill_world *world;
     rill_texstream *ts;
-    tsc_tex *tex; /* indexed by texstream texture id */
+    tsc_tex *tex; /* shared textures, indexed by slot */
     uint32_t ntex, ctex;
-    RILL_ARRAY(uint32_t) queue;   /* requested, not started */
-    RILL_ARRAY(uint32_t) loading; /* started, not applied */
+    RILL_ARRAY(uint32_t) free_slots;
+    uint32_t *slot_of_ts; /* texstream texture id -> slot */
+    uint32_t cslot_of_ts;
+    rill_map by_key;              /* key -> slot */
+    RILL_ARRAY(uint32_t) queue;   /* texstream ids requested, not started */
+    RILL_ARRAY(uint32_t) loading; /* texstream ids started, not applied */
     /* the applies of the current update, sent as one batch */
     RILL_ARRAY(rill_texture) batch_tex;
     RILL_ARRAY(rill_tex_data) batch_data;
@@ -70,6 +80,10 @@ static uint64_t now_ns(void) {
 
 /* >>ops: what the evaluator asks ------------------------------------------------------------- */
 
+static tsc_tex *of_ts(rill__tsc *c, uint32_t t) {
+    return &c->tex[c->slot_of_ts[t]];
+}
+
 static void drop_load(rill__tsc *c, tsc_tex *x) {
     if (x->load_started) {
         rill_asset_release(c->assets, x->load);
@@ -90,7 +104,7 @@ static void remove_id(uint32_t *ids, uint32_t *len, uint32_t id) {
 
 static void op_request(void *user, uint32_t t, rill_texstream_level level) {
     rill__tsc *c = user;
-    tsc_tex *x = &c->tex[t];
+    tsc_tex *x = of_ts(c, t);
     drop_load(c, x);
     remove_id(c->loading.data, &c->loading.len, t);
     x->want = (int8_t)level;
@@ -103,7 +117,7 @@ static void op_request(void *user, uint32_t t, rill_texstream_level level) {
 static void op_cancel(void *user, uint32_t t, rill_texstream_level level) {
     (void)level;
     rill__tsc *c = user;
-    tsc_tex *x = &c->tex[t];
+    tsc_tex *x = of_ts(c, t);
     if (x->queued) {
         remove_id(c->queue.data, &c->queue.len, t);
         x->queued = false;
@@ -117,7 +131,7 @@ static void op_cancel(void *user, uint32_t t, rill_texstream_level level) {
 /* Collected; rill__tsc_update sends the batch after the evaluator's update. */
 static void op_apply(void *user, uint32_t t, rill_texstream_level level) {
     rill__tsc *c = user;
-    tsc_tex *x = &c->tex[t];
+    tsc_tex *x = of_ts(c, t);
     const rill_tex_data *data =
         x->load_started ? rill_asset_get_payload_as(c->assets, x->load, "rmip") : NULL;
     if (!data || x->want != (int8_t)level) {
@@ -167,9 +181,15 @@ void rill__tsc_destroy(rill__tsc *c) {
     for (uint32_t i = 0; i < c->ntex; i++) {
         drop_load(c, &c->tex[i]);
         rill_free(c->tex[i].path);
+        if (c->tex[i].refs) {
+            rill_render_texture_destroy(c->renderer, c->tex[i].tex);
+        }
     }
     rill_texstream_destroy(c->ts);
     rill_free(c->tex);
+    rill_free(c->slot_of_ts);
+    rill_array_free(&c->free_slots);
+    rill_map_free(&c->by_key);
     rill_array_free(&c->queue);
     rill_array_free(&c->loading);
     rill_array_free(&c->batch_tex);
@@ -201,41 +221,145 @@ bool rill__tsc_start_low(const rill__tsc *c) {
     return c && rill_texstream_get_settings(c->ts)->enabled && gate(c, cam, &has_cam);
 }
 
+/* >>shared textures --------------------------------------------------------------------------- */
+
+static uint64_t share_key(const char *path, bool srgb) {
+    uint64_t h = rill_hash64_str(path) ^ (srgb ? 0x9E3779B97F4A7C15ull : 0);
+    return h ? h : 1;
+}
+
+/* The slot of the live texture for (path, srgb), or RILL_TEXSTREAM_NONE. */
+static uint32_t find_slot(const rill__tsc *c, const char *path, bool srgb) {
+    uint64_t v = 0;
+    if (!rill_map_get(&c->by_key, share_key(path, srgb), &v)) {
+        return RILL_TEXSTREAM_NONE;
+    }
+    const tsc_tex *x = &c->tex[v];
+    return x->srgb == srgb && strcmp(x->path, path) == 0 ? (uint32_t)v : RILL_TEXSTREAM_NONE;
+}
+
+rill_texture rill__tsc_find(void *user, const char *path, bool srgb) {
+    rill__tsc *c = user;
+    uint32_t slot = find_slot(c, path, srgb);
+    return slot == RILL_TEXSTREAM_NONE ? (rill_texture){0} : c->tex[slot].tex;
+}
+
+static uint32_t alloc_slot(rill__tsc *c) {
+    if (c->free_slots.len) {
+        return c->free_slots.data[--c->free_slots.len];
+    }
+    if (c->ntex == c->ctex) {
+        uint32_t nc = c->ctex ? c->ctex * 2 : 256;
+        tsc_tex *grown = rill_realloc_tagged(c->tex, (size_t)nc * sizeof *grown, RILL_MEM_RENDER);
+        if (!grown) {
+            return RILL_TEXSTREAM_NONE;
+        }
+        c->tex = grown;
+        c->ctex = nc;
+    }
+    return c->ntex++;
+}
+
+/* Registers texture ts with the streamer's id -> slot table; false when out of memory. */
+static bool map_ts(rill__tsc *c, uint32_t ts, uint32_t slot) {
+    if (ts >= c->cslot_of_ts) {
+        uint32_t nc = c->cslot_of_ts ? c->cslot_of_ts * 2 : 256;
+        while (nc <= ts) {
+            nc *= 2;
+        }
+        uint32_t *grown =
+            rill_realloc_tagged(c->slot_of_ts, (size_t)nc * sizeof *grown, RILL_MEM_RENDER);
+        if (!grown) {
+            return false;
+        }
+        c->slot_of_ts = grown;
+        c->cslot_of_ts = nc;
+    }
+    c->slot_of_ts[ts] = slot;
+    return true;
+}
+
+/* A texture a model loaded becomes shared (one reference); its path moves here. A chain that is
+ * all tail (<= 256 px) or a decoded image does not stream: nothing to gain. RILL_TEXSTREAM_NONE
+ * when out of memory (the model keeps the texture as its own). */
+static uint32_t add_shared(rill__tsc *c, rill__tex_origin *o, rill_texture tex) {
+    uint64_t key = share_key(o->path, o->srgb);
+    uint64_t clash = 0;
+    if (rill_map_get(&c->by_key, key, &clash)) {
+        return RILL_TEXSTREAM_NONE; /* another image under the same hash: not shared */
+    }
+    uint32_t slot = alloc_slot(c);
+    if (slot == RILL_TEXSTREAM_NONE || !rill_map_set(&c->by_key, key, slot)) {
+        if (slot != RILL_TEXSTREAM_NONE) {
+            (void)rill_array_push(&c->free_slots, slot); /* the slot was popped or grown */
+        }
+        return RILL_TEXSTREAM_NONE;
+    }
+    c->tex[slot] = (tsc_tex){.tex = tex,
+                             .path = o->path,
+                             .key = key,
+                             .refs = 1,
+                             .ts = RILL_TEXSTREAM_NONE,
+                             .srgb = o->srgb,
+                             .want = -1};
+    o->path = NULL;
+    if (o->low_bytes < o->full_bytes) {
+        uint32_t ts = rill_texstream_add_texture(c->ts, o->full_bytes, o->low_bytes,
+                                                 o->low ? RILL_TEX_LOW : RILL_TEX_FULL);
+        if (ts != RILL_TEXSTREAM_NONE && !map_ts(c, ts, slot)) {
+            rill_texstream_remove_texture(c->ts, ts);
+            ts = RILL_TEXSTREAM_NONE; /* out of memory: it stays as loaded */
+        }
+        c->tex[slot].ts = ts;
+    }
+    return slot;
+}
+
+/* Drops a model's reference; the last one destroys the texture and stops streaming it. */
+static void release_shared(rill__tsc *c, uint32_t slot) {
+    tsc_tex *x = &c->tex[slot];
+    if (--x->refs) {
+        return;
+    }
+    if (x->ts != RILL_TEXSTREAM_NONE) {
+        rill_texstream_remove_texture(c->ts, x->ts); /* cancels its request through op_cancel */
+        if (x->queued) {
+            remove_id(c->queue.data, &c->queue.len, x->ts);
+        }
+        drop_load(c, x);
+        remove_id(c->loading.data, &c->loading.len, x->ts);
+    }
+    rill_render_texture_destroy(c->renderer, x->tex);
+    rill_map_remove(&c->by_key, x->key);
+    rill_free(x->path);
+    memset(x, 0, sizeof *x);
+    x->want = -1;
+    if (!rill_array_push(&c->free_slots, slot)) {
+        RILL_LOG_WARN(LOGM, "texture sharing: out of memory; a texture slot is not reused");
+    }
+}
+
 /* >>models ----------------------------------------------------------------------------------- */
 
 void rill__tsc_add_model(rill__tsc *c, const rill_gltf_model *m, const rill_render_model *gpu,
-                         rill__tex_origin *origins, uint32_t *ts_tex, uint32_t *ts_mat) {
+                         rill__tex_origin *origins, uint32_t *slots, uint32_t *ts_mat) {
     for (uint32_t t = 0; t < m->texture_count; t++) {
-        ts_tex[t] = RILL_TEXSTREAM_NONE;
+        slots[t] = RILL_TEXSTREAM_NONE;
         rill__tex_origin *o = &origins[t];
         c->stats.bytes_read += o->read_bytes;
-        if (!o->path || !gpu->textures[t].id || o->low_bytes >= o->full_bytes) {
-            continue; /* not streamable, or a chain that is all tail (<= 256 px): nothing to gain */
+        if (!o->path || !gpu->textures[t].id) {
+            continue; /* embedded or unreadable: the model's own */
         }
-        uint32_t id = rill_texstream_add_texture(c->ts, o->full_bytes, o->low_bytes,
-                                                 o->low ? RILL_TEX_LOW : RILL_TEX_FULL);
-        if (id == RILL_TEXSTREAM_NONE) {
-            continue; /* out of memory: this texture stays as loaded */
-        }
-        if (id >= c->ctex) {
-            uint32_t nc = c->ctex ? c->ctex * 2 : 256;
-            while (nc <= id) {
-                nc *= 2;
+        if (o->shared) {
+            /* Found at load; not found now only when its first user failed to share it (out of
+             * memory), and then the handle is that model's own texture (this model's too). */
+            slots[t] = find_slot(c, o->path, o->srgb);
+            if (slots[t] != RILL_TEXSTREAM_NONE) {
+                c->tex[slots[t]].refs++;
             }
-            tsc_tex *grown =
-                rill_realloc_tagged(c->tex, (size_t)nc * sizeof *grown, RILL_MEM_RENDER);
-            if (!grown) {
-                rill_texstream_remove_texture(c->ts, id);
-                continue;
-            }
-            c->tex = grown;
-            c->ctex = nc;
+            continue;
         }
-        c->tex[id] =
-            (tsc_tex){.tex = gpu->textures[t], .path = o->path, .srgb = o->srgb, .want = -1};
-        o->path = NULL; /* owned here now */
-        c->ntex = RILL_MAX(c->ntex, id + 1);
-        ts_tex[t] = id;
+        slots[t] = add_shared(c, o, gpu->textures[t]);
     }
     /* Every glTF material is a standard material (custom-shader and terrain materials are not
      * made from glTF files, so they are never registered and stay full). */
@@ -245,40 +369,33 @@ void rill__tsc_add_model(rill__tsc *c, const rill_gltf_model *m, const rill_rend
             mt->base_color_texture.texture, mt->normal_texture.texture,
             mt->metallic_roughness_texture.texture, mt->occlusion_texture.texture,
             mt->emissive_texture.texture};
-        uint32_t slots[RILL_TEXSTREAM_SLOTS];
+        uint32_t ts[RILL_TEXSTREAM_SLOTS];
         bool any = false;
         for (uint32_t k = 0; k < RILL_TEXSTREAM_SLOTS; k++) {
-            slots[k] = refs[k] >= 0 && (uint32_t)refs[k] < m->texture_count ? ts_tex[refs[k]]
-                                                                            : RILL_TEXSTREAM_NONE;
-            any |= slots[k] != RILL_TEXSTREAM_NONE;
+            uint32_t slot = refs[k] >= 0 && (uint32_t)refs[k] < m->texture_count
+                                ? slots[refs[k]]
+                                : RILL_TEXSTREAM_NONE;
+            ts[k] = slot != RILL_TEXSTREAM_NONE ? c->tex[slot].ts : RILL_TEXSTREAM_NONE;
+            any |= ts[k] != RILL_TEXSTREAM_NONE;
         }
-        ts_mat[i] = any ? rill_texstream_add_material(c->ts, slots, 0) : RILL_TEXSTREAM_NONE;
+        ts_mat[i] = any ? rill_texstream_add_material(c->ts, ts, 0) : RILL_TEXSTREAM_NONE;
     }
     ts_mat[m->material_count] = RILL_TEXSTREAM_NONE; /* the default material has no textures */
 }
 
-void rill__tsc_remove_model(rill__tsc *c, const uint32_t *ts_tex, uint32_t texture_count,
-                            const uint32_t *ts_mat, uint32_t material_count) {
+void rill__tsc_remove_model(rill__tsc *c, rill_render_model *gpu, const uint32_t *slots,
+                            uint32_t texture_count, const uint32_t *ts_mat,
+                            uint32_t material_count) {
     for (uint32_t i = 0; i < material_count; i++) {
         if (ts_mat[i] != RILL_TEXSTREAM_NONE) {
             rill_texstream_remove_material(c->ts, ts_mat[i]);
         }
     }
     for (uint32_t t = 0; t < texture_count; t++) {
-        uint32_t id = ts_tex[t];
-        if (id == RILL_TEXSTREAM_NONE || id >= c->ntex) {
-            continue;
+        if (slots[t] < c->ntex) {
+            gpu->textures[t].id = 0; /* not the model's to destroy */
+            release_shared(c, slots[t]);
         }
-        rill_texstream_remove_texture(c->ts, id); /* cancels its request through op_cancel */
-        tsc_tex *x = &c->tex[id];
-        if (x->queued) {
-            remove_id(c->queue.data, &c->queue.len, id);
-        }
-        drop_load(c, x);
-        remove_id(c->loading.data, &c->loading.len, id);
-        rill_free(x->path);
-        memset(x, 0, sizeof *x);
-        x->want = -1;
     }
 }
 
@@ -290,7 +407,7 @@ static void start_loads(rill__tsc *c) {
         uint32_t t = c->queue.data[0];
         memmove(c->queue.data, c->queue.data + 1, (c->queue.len - 1) * sizeof(uint32_t));
         c->queue.len--;
-        tsc_tex *x = &c->tex[t];
+        tsc_tex *x = of_ts(c, t);
         x->queued = false;
         if (x->want < 0 || !rill_array_push(&c->loading, t)) {
             continue;
@@ -316,7 +433,7 @@ static void start_loads(rill__tsc *c) {
 static void poll_loads(rill__tsc *c) {
     for (uint32_t i = 0; i < c->loading.len; i++) {
         uint32_t t = c->loading.data[i];
-        tsc_tex *x = &c->tex[t];
+        tsc_tex *x = of_ts(c, t);
         if (x->reported || !x->load_started) {
             continue;
         }
@@ -366,7 +483,7 @@ static bool send_borrowed(rill__tsc *c, uint32_t n, const rill_tex_data **ptrs, 
         return false;
     }
     for (uint32_t i = 0; i < n; i++) {
-        tsc_tex *x = &c->tex[c->batch_ids.data[i]];
+        tsc_tex *x = of_ts(c, c->batch_ids.data[i]);
         *(tsc_hold *)holds[i] = (tsc_hold){c->assets, x->load};
         x->load_started = false; /* the hold owns the load now */
         x->load.id = 0;
@@ -406,13 +523,14 @@ static void send_batch(rill__tsc *c) {
     }
     for (uint32_t i = 0; i < n; i++) { /* the uploads own the loads (or copies): drop ours */
         uint32_t t = c->batch_ids.data[i];
-        if (c->tex[t].want == RILL_TEX_FULL) {
-            tsc_landing l = {c->tex[t].tex, c->tex[t].requested_at};
+        tsc_tex *x = of_ts(c, t);
+        if (x->want == RILL_TEX_FULL) {
+            tsc_landing l = {x->tex, x->requested_at};
             (void)rill_array_push(&c->landing, l); /* out of memory: one figure fewer */
         }
-        drop_load(c, &c->tex[t]);
+        drop_load(c, x);
         remove_id(c->loading.data, &c->loading.len, t);
-        c->tex[t].want = -1;
+        x->want = -1;
     }
     c->batch_tex.len = c->batch_data.len = c->batch_ids.len = 0;
     uint64_t dt = now_ns() - t0;

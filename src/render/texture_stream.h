@@ -28,13 +28,22 @@ void rill__tsc_destroy(rill__tsc *c);
 rill_texstream *rill__tsc_decisions(rill__tsc *c);
 /* Whether models uploaded now should read their textures as "#low" (streaming on and active). */
 bool rill__tsc_start_low(const rill__tsc *c);
-/* Registers a model's streamable textures (origins from rill__render_model_create_streamed; the
- * paths move here) and its materials; fills ts_tex[texture_count] and ts_mat[material_count + 1]
- * with texstream ids (RILL_TEXSTREAM_NONE = not streamed). */
+/* rill__tex_share.find for this carrier (user = the carrier): the live shared texture for an
+ * image's VFS path and colour space, or {0}. */
+rill_texture rill__tsc_find(void *user, const char *path, bool srgb);
+/* Registers a model (origins from rill__render_model_create_streamed; the paths of the textures it
+ * loaded move here): each texture read through the VFS becomes shared (or gains a reference when
+ * the model took it from the share), each streaming one is registered once with the streamer, and
+ * so are its materials. Fills slots[texture_count] (shared texture slots, RILL_TEXSTREAM_NONE =
+ * the model's own) and ts_mat[material_count + 1] (texstream ids, RILL_TEXSTREAM_NONE = not
+ * streamed). */
 void rill__tsc_add_model(rill__tsc *c, const rill_gltf_model *m, const rill_render_model *gpu,
-                         rill__tex_origin *origins, uint32_t *ts_tex, uint32_t *ts_mat);
-void rill__tsc_remove_model(rill__tsc *c, const uint32_t *ts_tex, uint32_t texture_count,
-                            const uint32_t *ts_mat, uint32_t material_count);
+                         rill__tex_origin *origins, uint32_t *slots, uint32_t *ts_mat);
+/* Forgets a model's materials and drops its references (the last one destroys the texture); the
+ * shared textures' handles in gpu are cleared so rill_render_model_destroy leaves them. */
+void rill__tsc_remove_model(rill__tsc *c, rill_render_model *gpu, const uint32_t *slots,
+                            uint32_t texture_count, const uint32_t *ts_mat,
+                            uint32_t material_count);
 /* The clock of the evaluator's cadence (seconds); without it the monotonic clock is used. */
 void rill__tsc_set_time(rill__tsc *c, double seconds);
 /* Once per frame, after the user sweep's slice: loads started and polled, the evaluator's update,

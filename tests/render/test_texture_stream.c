@@ -11,7 +11,9 @@
  *   - the camera leaves: back to low the same way, GPU bytes back to the tails';
  *   - streaming turned off at run time: both back to full, once;
  *   - 1000 near/far cycles: every swap lands, and GPU bytes and the render, stream and formats
- *     heaps are back where they were.
+ *     heaps are back where they were;
+ *   - a second model naming the same images (its LOD file): one GPU texture per image, shared by
+ *     both models and streamed once, kept while either is drawn, destroyed with the last.
  * The textures are 512 x 512 RGBA8 chains whose level 0 is coloured (base red, emissive blue) and
  * every other level black; the sampler has no mips (glTF min filter LINEAR), so a slot samples its
  * image's base level: the full chain's colour, or the "#low" tail's black. */
@@ -140,13 +142,29 @@ typedef struct fx {
     rill_render_components rc;
     rill_stream *stream;
     rill_render_assets *ra;
-    rill_entity cam;
+    rill_entity cam, holder;
     rill_asset model;
     rill_render_extract_buf xb;
     double now;
     uint64_t low_bytes;       /* one texture's "#low" byte range (its tail's levels) */
     uint64_t full_file_bytes; /* its whole chain's byte range */
 } fx;
+
+/* Loads a model and spawns it under a new holder entity at the origin (*out_holder). */
+static rill_asset spawn_model(fx *f, const char *path, rill_entity *out_holder) {
+    rill_error err = {0};
+    rill_asset a = rill_asset_load_sync(f->as, path, &err);
+    const rill_gltf_model *gm = rill_asset_get_payload_as(f->as, a, RILL_GLTF_ASSET_LOADER);
+    assert_non_null(gm);
+    rill_model_components mc;
+    assert_int_equal(rill_scene_model_register(f->w, &mc, &err), RILL_OK);
+    rill_entity root = RILL_ENTITY_NULL;
+    *out_holder = rill_world_spawn(f->w);
+    rill_transform ht = rill_transform_identity();
+    rill_world_set_transform(f->w, *out_holder, &ht);
+    assert_int_equal(rill_scene_model_spawn(f->w, &mc, a, gm, *out_holder, &root, &err), RILL_OK);
+    return a;
+}
 
 /* upload_budget 0 = the renderer's default (32 MiB per frame). */
 static void fx_open(fx *f, uint64_t upload_budget) {
@@ -159,6 +177,9 @@ static void fx_open(fx *f, uint64_t upload_budget) {
     rill_rpak_writer *pw = rill_rpak_writer_create(NULL, NULL);
     assert_int_equal(
         rill_rpak_writer_add(pw, "models/q.glb", g, ng, RILL_RPAK_COMPRESSION_AUTO, &err), RILL_OK);
+    assert_int_equal(
+        rill_rpak_writer_add(pw, "models/q_lod1.glb", g, ng, RILL_RPAK_COMPRESSION_AUTO, &err),
+        RILL_OK);
     assert_int_equal(
         rill_rpak_writer_add(pw, "models/tex/a.rmip", a, na, RILL_RPAK_COMPRESSION_AUTO, &err),
         RILL_OK);
@@ -204,15 +225,7 @@ static void fx_open(fx *f, uint64_t upload_budget) {
     f->ra = rill_render_assets_create(
         &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
     assert_non_null(f->ra);
-    f->model = rill_asset_load_sync(f->as, "models/q.glb", &err);
-    const rill_gltf_model *gm = rill_asset_get_payload_as(f->as, f->model, RILL_GLTF_ASSET_LOADER);
-    assert_non_null(gm);
-    rill_model_components mc;
-    assert_int_equal(rill_scene_model_register(f->w, &mc, &err), RILL_OK);
-    rill_entity holder = rill_world_spawn(f->w), root = RILL_ENTITY_NULL;
-    rill_transform ht = rill_transform_identity();
-    rill_world_set_transform(f->w, holder, &ht);
-    assert_int_equal(rill_scene_model_spawn(f->w, &mc, f->model, gm, holder, &root, &err), RILL_OK);
+    f->model = spawn_model(f, "models/q.glb", &f->holder);
 }
 
 static void fx_close(fx *f) {
@@ -398,8 +411,77 @@ static void test_memory_after_1000_swap_cycles(void **state) {
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), formats0);
 }
 
+/* The model and its LOD file name the same two images: they upload them once, share them (both
+ * materials sample the same textures, one swap each), keep them while either is drawn, and the
+ * last one to go destroys them. */
+static void test_models_share_textures(void **state) {
+    (void)state;
+    fx f;
+    fx_open(&f, 0);
+    rill_render_stats rs;
+    rill_renderer_stats(f.r, &rs);
+    uint64_t gpu0 = rs.texture_bytes; /* before any model was uploaded */
+    int frames = 0;
+    place_camera(&f, 200.0f);
+    settle(&f, false, &frames);
+    rill_renderer_stats(f.r, &rs);
+    uint64_t one_model = rs.texture_bytes;
+    assert_true(one_model > gpu0);
+
+    rill_entity holder2;
+    rill_asset lod = spawn_model(&f, "models/q_lod1.glb", &holder2);
+    settle(&f, false, &frames);
+    rill_renderer_stats(f.r, &rs);
+    assert_int_equal(rs.texture_bytes, one_model); /* nothing uploaded again */
+    const rill_render_model *a = rill_render_assets_model(f.ra, f.model);
+    const rill_render_model *b = rill_render_assets_model(f.ra, lod);
+    assert_true(a && b && a != b);
+    assert_int_equal(a->textures[0].id, b->textures[0].id);
+    assert_int_equal(a->textures[1].id, b->textures[1].id);
+    rill_render_texture_streaming_stats st;
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_int_equal(st.decisions.textures, 2);
+    uint64_t full_chain = 0;
+    for (uint32_t i = 0; i < LEVELS; i++) {
+        full_chain += (uint64_t)(SIDE >> i) * (SIDE >> i) * 4u;
+    }
+    assert_int_equal(st.decisions.all_full_bytes, 2 * full_chain); /* each image once */
+
+    place_camera(&f, 5.0f); /* near: each texture swaps once, for both models */
+    assert_int_equal(settle(&f, true, &frames) & SEEN_MIX, 0);
+    assert_int_equal(frame(&f, true), SEEN_FULL);
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_int_equal(st.swaps, 2);
+    assert_int_equal(st.decisions.full, 2);
+
+    /* The first model goes: the textures stay, full, for the LOD file. */
+    assert_true(rill_world_despawn_recursive(f.w, f.holder) > 0);
+    settle(&f, false, &frames);
+    assert_int_equal(frame(&f, true), SEEN_FULL);
+    rill_render_assets_stats as;
+    rill_render_assets_get_stats(f.ra, &as);
+    assert_int_equal(as.models, 1);
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_int_equal(st.decisions.textures, 2);
+    assert_int_equal(st.decisions.full, 2);
+
+    /* The last user goes: both textures are destroyed. */
+    assert_true(rill_world_despawn_recursive(f.w, holder2) > 0);
+    for (int i = 0; i < 4; i++) {
+        frame(&f, false);
+    }
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_int_equal(st.decisions.textures, 0);
+    rill_renderer_wait_idle(f.r, NULL);
+    rill_renderer_stats(f.r, &rs);
+    assert_int_equal(rs.texture_bytes, gpu0);
+    rill_asset_release(f.as, lod);
+    fx_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_models_share_textures),
         cmocka_unit_test(test_swap_frames_never_mix),
         cmocka_unit_test(test_memory_after_1000_swap_cycles),
     };
