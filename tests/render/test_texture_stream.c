@@ -479,8 +479,61 @@ static void test_models_share_textures(void **state) {
     fx_close(&f);
 }
 
+/* A 2048^2 RGBA8 texture (about 21 MB with its generated mips, a third of a 64 MiB block). */
+static rill_texture big_texture(fx *f) {
+    rill_error err = {0};
+    uint8_t *px = calloc((size_t)2048 * 2048, 4);
+    assert_non_null(px);
+    rill_texture t = rill_render_texture_create(
+        f->r, &(rill_texture_desc){.pixels = px, .width = 2048, .height = 2048}, &err);
+    free(px);
+    assert_true(t.id != 0);
+    return t;
+}
+
+static uint32_t memory_blocks(fx *f) {
+    rill_render_stats rs;
+    rill_renderer_stats(f->r, &rs);
+    return rs.gpu_memory_blocks;
+}
+
+/* A swap frees an old image and makes a new one: the device-memory block that empties is kept as
+ * the spare, so the next texture does not allocate a new block. */
+static void test_emptied_block_kept_as_spare(void **state) {
+    (void)state;
+    fx f;
+    fx_open(&f, 0);
+    int frames = 0;
+    place_camera(&f, 200.0f);
+    settle(&f, false, &frames);
+    uint32_t blocks0 = memory_blocks(&f);
+    rill_texture t[8];
+    uint32_t n = 0;
+    while (memory_blocks(&f) == blocks0) { /* until one texture needs a new block */
+        assert_true(n < 8);
+        t[n++] = big_texture(&f);
+    }
+    for (int i = 0; i < 4; i++) {
+        frame(&f, false);
+    }
+    rill_render_texture_destroy(f.r, t[--n]); /* the new block's only texture */
+    rill_renderer_wait_idle(f.r, NULL);
+    for (int i = 0; i < 4; i++) { /* the deferred frees run */
+        frame(&f, false);
+    }
+    rill_renderer_wait_idle(f.r, NULL);
+    assert_int_equal(memory_blocks(&f), blocks0 + 1); /* emptied, kept */
+    t[n++] = big_texture(&f);
+    assert_int_equal(memory_blocks(&f), blocks0 + 1); /* the spare took it */
+    for (uint32_t i = 0; i < n; i++) {
+        rill_render_texture_destroy(f.r, t[i]);
+    }
+    fx_close(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_emptied_block_kept_as_spare),
         cmocka_unit_test(test_models_share_textures),
         cmocka_unit_test(test_swap_frames_never_mix),
         cmocka_unit_test(test_memory_after_1000_swap_cycles),

@@ -2,7 +2,9 @@
  * 64 MiB by default) per memory type; buffers and images take aligned ranges of a block through a
  * first-fit free list (range_alloc.c). Requests larger than half a block get a dedicated block of
  * their own. Host-visible blocks are mapped once, for their whole life. Empty blocks are released
- * at once except the last one of each type, which is kept to avoid churn. */
+ * at once except one spare per memory type: the next allocation that outgrows the live blocks
+ * takes it instead of a new block (allocating a 64 MiB block was the remaining spike of a texture
+ * streaming swap, whose old image is freed as its new one is made). */
 #include "vk_internal.h"
 
 #include <string.h>
@@ -144,15 +146,15 @@ void rill__vk_mem_free(rill__gpu *gpu, vk_alloc *alloc) {
     if (b->live == 0) {
         bool keep = false;
         if (!b->dedicated) {
-            /* Keep one empty shared block per memory type. */
-            uint32_t others = 0;
+            /* Keep one empty shared block per memory type: the spare. */
+            uint32_t spares = 0;
             for (uint32_t i = 0; i < gpu->blocks.len; i++) {
                 const vk_block *o = &gpu->blocks.data[i];
-                if (o != b && o->mem && !o->dedicated && o->type == b->type) {
-                    others++;
+                if (o != b && o->mem && !o->dedicated && o->type == b->type && !o->live) {
+                    spares++;
                 }
             }
-            keep = others == 0;
+            keep = spares == 0;
         }
         if (!keep) {
             release_block(gpu, b);
