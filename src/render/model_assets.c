@@ -35,8 +35,12 @@ typedef struct stream_user {
     uint32_t ts_user, ts_mat, seen;
 } stream_user;
 
-#define SWEEP_PER_UPDATE 8192u /* ModelMesh entities measured per update */
-#define HEAT_NUM 4             /* full, low, swapping, not streamed */
+/* The user sweep's slice per update: main-thread time, read every SWEEP_CHECK items, at least
+ * SWEEP_MIN items (so a sweep always advances, even on a preempted thread). */
+#define SWEEP_BUDGET_NS 1000000u
+#define SWEEP_CHECK 256u
+#define SWEEP_MIN 512u
+#define HEAT_NUM 4 /* full, low, swapping, not streamed */
 
 struct rill_render_assets {
     rill_renderer *renderer;
@@ -58,6 +62,8 @@ struct rill_render_assets {
     RILL_ARRAY(stream_user) users;
     rill_map user_of; /* entity -> index in users */
     uint32_t sweep_cursor, sweep_gen;
+    uint32_t drop_cursor; /* the end of a sweep: users not seen go, from the last one down */
+    bool dropping;
     uint64_t stream_ns_last, stream_ns_max; /* user sweep + carrier update */
     bool heatmap;
     rill_material heat[HEAT_NUM];
@@ -419,7 +425,8 @@ bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *
     return true;
 }
 
-/* >>texture streaming users: a sweep over the ModelMesh entities, SWEEP_PER_UPDATE per update -- */
+/* >>texture streaming users: a sweep over the ModelMesh entities, then the users it did not see
+ * dropped, both in time-bounded slices ------------------------------------------------------- */
 
 /* World box of mesh under xf: the bounding sphere moved and scaled, as a box. */
 static bool world_box(const rill_render_assets *ra, rill_mesh mesh, const float m[16], float mn[3],
@@ -515,54 +522,86 @@ static void note_user(rill_render_assets *ra, rill_texstream *ts, rill_entity en
     }
 }
 
+/* Whether the slice that started at t0 and did `done` items is over. */
+static bool slice_over(uint64_t t0, uint32_t done) {
+    return done >= SWEEP_MIN && rill_time_ns() - t0 >= SWEEP_BUDGET_NS;
+}
+
 /* At the end of a sweep: users whose entity was not seen (despawned, or no longer a streamed
- * material) go. */
-static void drop_unseen_users(rill_render_assets *ra, rill_texstream *ts) {
-    for (uint32_t i = 0; i < ra->users.len;) {
-        stream_user *u = &ra->users.data[i];
-        if (u->seen == ra->sweep_gen) {
-            i++;
-            continue;
+ * material) go. From the last user down, so the one a removal moves into the hole was already
+ * looked at; true when done. */
+static bool drop_unseen_users(rill_render_assets *ra, rill_texstream *ts, uint64_t t0,
+                              uint32_t done) {
+    while (ra->drop_cursor) {
+        for (uint32_t k = 0; k < SWEEP_CHECK && ra->drop_cursor; k++) {
+            uint32_t i = --ra->drop_cursor;
+            stream_user *u = &ra->users.data[i];
+            if (u->seen == ra->sweep_gen) {
+                continue;
+            }
+            rill_texstream_remove_user(ts, u->ts_user);
+            rill_map_remove(&ra->user_of, u->entity);
+            rill_array_swap_remove(&ra->users, i);
+            if (i < ra->users.len) {
+                rill_map_set(&ra->user_of, ra->users.data[i].entity, i);
+            }
         }
-        rill_texstream_remove_user(ts, u->ts_user);
-        rill_map_remove(&ra->user_of, u->entity);
-        rill_array_swap_remove(&ra->users, i);
-        if (i < ra->users.len) {
-            rill_map_set(&ra->user_of, ra->users.data[i].entity, i);
+        done += SWEEP_CHECK;
+        if (slice_over(t0, done)) {
+            return ra->drop_cursor == 0;
         }
+    }
+    return true;
+}
+
+/* One ModelMesh entity: its material's user, with its world box. */
+static void sweep_one(rill_render_assets *ra, rill_texstream *ts, rill_entity ent,
+                      const rill_model_mesh *mm, rill_component gt) {
+    uint32_t gi = 0, mi = 0;
+    asset_entry *e = locate(ra, mm, &gi, &mi);
+    uint32_t tm = e && e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE;
+    /* A hidden entity (a LOD level not picked, an unloading instance) draws nothing: no user, so
+     * the level trees far from their band keep their textures low. */
+    const rill_render_mode_component *rm =
+        tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ent, ra->mc.render_mode) : NULL;
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
+        tm = RILL_TEXSTREAM_NONE;
+    }
+    const rill_global_transform *xf =
+        tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ent, gt) : NULL;
+    float mn[3], mx[3];
+    if (xf && world_box(ra, e->gpu.meshes[gi], xf->m, mn, mx)) {
+        note_user(ra, ts, ent, tm, mn, mx);
     }
 }
 
 static void sweep_users(rill_render_assets *ra) {
     rill_texstream *ts = rill__tsc_decisions(ra->tsc);
-    const rill_entity *ents = NULL;
-    void *data = NULL;
-    uint32_t n = rill_world_component_dense(ra->world, ra->mc.model_mesh, &ents, &data);
-    const rill_model_mesh *mms = data;
-    rill_component gt = rill_world_builtin(ra->world)->global_transform;
-    uint32_t end = RILL_MIN(n, ra->sweep_cursor + SWEEP_PER_UPDATE);
-    for (uint32_t i = ra->sweep_cursor; i < end; i++) {
-        uint32_t gi = 0, mi = 0;
-        asset_entry *e = locate(ra, &mms[i], &gi, &mi);
-        uint32_t tm = e && e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE;
-        /* A hidden entity (a LOD level not picked, an unloading instance) draws nothing: no
-         * user, so the level trees far from their band keep their textures low. */
-        const rill_render_mode_component *rm =
-            tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ents[i], ra->mc.render_mode)
-                                      : NULL;
-        if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
-            tm = RILL_TEXSTREAM_NONE;
+    uint64_t t0 = rill_time_ns();
+    uint32_t done = 0;
+    if (!ra->dropping) {
+        const rill_entity *ents = NULL;
+        void *data = NULL;
+        uint32_t n = rill_world_component_dense(ra->world, ra->mc.model_mesh, &ents, &data);
+        const rill_model_mesh *mms = data;
+        rill_component gt = rill_world_builtin(ra->world)->global_transform;
+        uint32_t i = ra->sweep_cursor;
+        while (i < n && !slice_over(t0, done)) {
+            uint32_t end = RILL_MIN(n, i + SWEEP_CHECK);
+            done += end - i;
+            for (; i < end; i++) {
+                sweep_one(ra, ts, ents[i], &mms[i], gt);
+            }
         }
-        const rill_global_transform *xf =
-            tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ents[i], gt) : NULL;
-        float mn[3], mx[3];
-        if (xf && world_box(ra, e->gpu.meshes[gi], xf->m, mn, mx)) {
-            note_user(ra, ts, ents[i], tm, mn, mx);
+        ra->sweep_cursor = i;
+        if (i < n) {
+            return;
         }
+        ra->dropping = true;
+        ra->drop_cursor = ra->users.len;
     }
-    ra->sweep_cursor = end;
-    if (end >= n) {
-        drop_unseen_users(ra, ts);
+    if (drop_unseen_users(ra, ts, t0, done)) {
+        ra->dropping = false;
         ra->sweep_gen++;
         ra->sweep_cursor = 0;
     }

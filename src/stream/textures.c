@@ -46,7 +46,16 @@ typedef struct ts_group {
     uint64_t delta; /* full - low bytes of its textures */
 } ts_group;
 
-enum { PH_IDLE, PH_MEASURE, PH_GROUPS, PH_DECIDE, PH_BUDGET, PH_RETARGET };
+enum {
+    PH_IDLE,
+    PH_MEASURE,
+    PH_GROUPS,
+    PH_DECIDE,
+    PH_BUDGET_SUM,  /* the bytes of every texture at its target level */
+    PH_BUDGET_HEAP, /* over budget: the full groups into a max-heap by distance */
+    PH_BUDGET_DROP, /* the farthest ones drop to low until it fits */
+    PH_RETARGET
+};
 
 struct rill_texstream {
     rill_texstream_settings set;
@@ -59,6 +68,9 @@ struct rill_texstream {
     uint32_t *pending; /* textures with a request in flight (resident != target) */
     uint8_t *blocked;  /* per material, scratch of apply_ready_groups (all zero between calls) */
     uint32_t *applied; /* per material, scratch of apply_ready_groups: groups applied */
+    uint32_t *heap;    /* the budget pass's max-heap of full groups (farthest on top) */
+    uint32_t nheap, cheap;
+    uint64_t budget_total; /* the budget pass's bytes at target levels */
     uint32_t npending, cpending;
     uint32_t ntex, ctex, nmat, cmat, cgroups, cblocked, capplied, nusers, cusers, nfree, cfree;
     uint32_t live_users;
@@ -136,6 +148,7 @@ void rill_texstream_destroy(rill_texstream *ts) {
     rill_free(ts->pending);
     rill_free(ts->blocked);
     rill_free(ts->applied);
+    rill_free(ts->heap);
     rill_free(ts);
 }
 
@@ -190,7 +203,8 @@ uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RI
     if (!grow((void **)&ts->mat, &ts->cmat, ts->nmat + 1, sizeof *ts->mat) ||
         !grow((void **)&ts->groups, &ts->cgroups, ts->nmat + 1, sizeof *ts->groups) ||
         !grow((void **)&ts->blocked, &ts->cblocked, ts->nmat + 1, 1) ||
-        !grow((void **)&ts->applied, &ts->capplied, ts->nmat + 1, sizeof *ts->applied)) {
+        !grow((void **)&ts->applied, &ts->capplied, ts->nmat + 1, sizeof *ts->applied) ||
+        !grow((void **)&ts->heap, &ts->cheap, ts->nmat + 1, sizeof *ts->heap)) {
         return RILL_TEXSTREAM_NONE;
     }
     uint32_t id = ts->nmat++;
@@ -298,60 +312,74 @@ const rill_texstream_settings *rill_texstream_get_settings(const rill_texstream 
 
 /* >>evaluation: a sweep in slices ----------------------------------------------------------- */
 
-typedef struct ts_order {
-    float distance;
-    uint32_t group;
-} ts_order;
-
-static int cmp_farthest(const void *a, const void *b) {
-    const ts_order *x = a, *y = b;
-    if (x->distance != y->distance) {
-        return x->distance > y->distance ? -1 : 1;
-    }
-    return x->group < y->group ? -1 : x->group > y->group; /* stable for equal distances */
-}
-
 static bool group_full(rill_texstream *ts, const ts_tex *x) {
     return ts->groups[find_root(ts->mat, x->owner)].full;
 }
 
-static uint64_t target_bytes(rill_texstream *ts) {
-    uint64_t sum = 0;
-    for (uint32_t t = 0; t < ts->ntex; t++) {
-        const ts_tex *x = &ts->tex[t];
-        if (!x->dead) {
-            bool full =
-                x->owner == RILL_TEXSTREAM_NONE ? x->resident == RILL_TEX_FULL : group_full(ts, x);
-            sum += x->bytes[full ? 1 : 0];
-        }
+/* >>budget pass: over budget, the farthest full groups that are not pinned drop to low until it
+ * fits; in slices (one item = one texture summed, one group offered, one group dropped). */
+
+static uint64_t target_of(rill_texstream *ts, uint32_t t) {
+    const ts_tex *x = &ts->tex[t];
+    if (x->dead) {
+        return 0;
     }
-    return sum;
+    bool full = x->owner == RILL_TEXSTREAM_NONE ? x->resident == RILL_TEX_FULL : group_full(ts, x);
+    return x->bytes[full ? 1 : 0];
 }
 
-/* Over budget: the farthest full groups that are not pinned drop to low until it fits. One step
- * (a sort of the full groups), run only when a budget is set. */
-static void apply_budget(rill_texstream *ts) {
-    uint64_t total = target_bytes(ts);
-    if (total <= ts->set.budget_bytes) {
+/* Whether group a drops before group b: farther first, then the lower id (a stable order). */
+static bool drops_first(const rill_texstream *ts, uint32_t a, uint32_t b) {
+    float da = ts->groups[a].distance, db = ts->groups[b].distance;
+    return da > db || (da == db && a < b);
+}
+
+static void heap_swap(uint32_t *h, uint32_t i, uint32_t j) {
+    uint32_t t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+
+static void offer_group(rill_texstream *ts, uint32_t m) {
+    const ts_group *g = &ts->groups[m];
+    if (ts->mat[m].parent != m || !g->full || g->pinned) {
         return;
     }
-    ts_order *order = rill_malloc_tagged(((size_t)ts->nmat + 1) * sizeof *order, RILL_MEM_STREAM);
-    if (!order) {
-        return;
+    uint32_t *h = ts->heap, i = ts->nheap++; /* cheap >= nmat: cannot overflow */
+    h[i] = m;
+    while (i && drops_first(ts, h[i], h[(i - 1) / 2])) {
+        heap_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
     }
-    uint32_t n = 0;
-    for (uint32_t m = 0; m < ts->nmat; m++) {
-        const ts_group *g = &ts->groups[m];
-        if (ts->mat[m].parent == m && g->full && !g->pinned) {
-            order[n++] = (ts_order){g->distance, m};
+}
+
+static uint32_t heap_pop(rill_texstream *ts) {
+    uint32_t *h = ts->heap, top = h[0], n = --ts->nheap, i = 0;
+    h[0] = h[n];
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, best = i;
+        if (l < n && drops_first(ts, h[l], h[best])) {
+            best = l;
         }
+        if (r < n && drops_first(ts, h[r], h[best])) {
+            best = r;
+        }
+        if (best == i) {
+            return top;
+        }
+        heap_swap(h, i, best);
+        i = best;
     }
-    qsort(order, n, sizeof *order, cmp_farthest);
-    for (uint32_t i = 0; i < n && total > ts->set.budget_bytes; i++) {
-        ts->groups[order[i].group].full = false;
-        total -= RILL_MIN(total, ts->groups[order[i].group].delta);
+}
+
+/* The farthest full group drops (one that stopped being a group's root since it was offered, a
+ * material added mid-sweep having merged it, is skipped: its new root decides). */
+static void drop_farthest(rill_texstream *ts) {
+    uint32_t g = heap_pop(ts);
+    if (ts->mat[g].parent == g && ts->groups[g].full) {
+        ts->groups[g].full = false;
+        ts->budget_total -= RILL_MIN(ts->budget_total, ts->groups[g].delta);
     }
-    rill_free(order);
 }
 
 /* Targets follow the groups; requests start or are cancelled to match. */
@@ -429,51 +457,86 @@ static void start_sweep(rill_texstream *ts, bool on, const float camera[3]) {
     }
 }
 
+static void next_phase(rill_texstream *ts) {
+    ts->cursor = 0;
+    switch (ts->phase) {
+    case PH_MEASURE:
+        ts->phase = PH_GROUPS;
+        break;
+    case PH_GROUPS:
+        ts->phase = ts->sweep_on ? PH_DECIDE : PH_RETARGET; /* off: everything full */
+        break;
+    case PH_DECIDE:
+        ts->phase = ts->set.budget_bytes ? PH_BUDGET_SUM : PH_RETARGET;
+        ts->budget_total = 0;
+        break;
+    case PH_BUDGET_SUM:
+        ts->phase = ts->budget_total > ts->set.budget_bytes ? PH_BUDGET_HEAP : PH_RETARGET;
+        ts->nheap = 0;
+        break;
+    case PH_BUDGET_HEAP:
+        ts->phase = PH_BUDGET_DROP;
+        break;
+    case PH_BUDGET_DROP:
+        ts->phase = PH_RETARGET;
+        break;
+    default:
+        ts->phase = PH_IDLE;
+        break;
+    }
+}
+
+static void reset_group(rill_texstream *ts, uint32_t m) {
+    ts_group *g = &ts->groups[m];
+    g->full = g->pinned || !ts->sweep_on;
+    g->distance = FLT_MAX;
+}
+
+static void sum_target(rill_texstream *ts, uint32_t t) {
+    ts->budget_total += target_of(ts, t);
+}
+
+/* fn on items cursor.. of a phase of n items while *work lasts; true when the phase is done. */
+static bool each(rill_texstream *ts, uint32_t n, uint32_t *work,
+                 void (*fn)(rill_texstream *, uint32_t)) {
+    for (; *work && ts->cursor < n; --*work) {
+        fn(ts, ts->cursor++);
+    }
+    return ts->cursor >= n;
+}
+
 /* Runs up to `work` items of the sweep; true when the sweep finished. */
 static bool run_sweep(rill_texstream *ts, uint32_t work) {
     while (work && ts->phase != PH_IDLE) {
+        bool done = false;
         switch (ts->phase) {
         case PH_MEASURE:
-            for (; work && ts->cursor < ts->nusers; work--) {
-                measure_one(ts, ts->cursor++);
-            }
+            done = each(ts, ts->nusers, &work, measure_one);
             break;
         case PH_GROUPS:
-            for (; work && ts->cursor < ts->nmat; work--) {
-                ts_group *g = &ts->groups[ts->cursor++];
-                g->full = g->pinned || !ts->sweep_on;
-                g->distance = FLT_MAX;
-            }
+            done = each(ts, ts->nmat, &work, reset_group);
             break;
         case PH_DECIDE:
-            for (; work && ts->cursor < ts->nmat; work--) {
-                decide_one(ts, ts->cursor++);
-            }
+            done = each(ts, ts->nmat, &work, decide_one);
             break;
-        case PH_BUDGET:
-            if (ts->sweep_on && ts->set.budget_bytes) {
-                apply_budget(ts);
+        case PH_BUDGET_SUM:
+            done = each(ts, ts->ntex, &work, sum_target);
+            break;
+        case PH_BUDGET_HEAP:
+            done = each(ts, ts->nmat, &work, offer_group);
+            break;
+        case PH_BUDGET_DROP:
+            for (; work && ts->nheap && ts->budget_total > ts->set.budget_bytes; work--) {
+                drop_farthest(ts);
             }
-            work--;
-            ts->cursor = 0;
-            ts->phase = PH_RETARGET;
-            continue;
+            done = !ts->nheap || ts->budget_total <= ts->set.budget_bytes;
+            break;
         case PH_RETARGET:
-            for (; work && ts->cursor < ts->ntex; work--) {
-                retarget_one(ts, ts->cursor++);
-            }
+            done = each(ts, ts->ntex, &work, retarget_one);
             break;
         }
-        bool phase_done =
-            (ts->phase == PH_MEASURE && ts->cursor >= ts->nusers) ||
-            ((ts->phase == PH_GROUPS || ts->phase == PH_DECIDE) && ts->cursor >= ts->nmat) ||
-            (ts->phase == PH_RETARGET && ts->cursor >= ts->ntex);
-        if (phase_done) {
-            ts->cursor = 0;
-            ts->phase = ts->phase == PH_MEASURE                            ? PH_GROUPS
-                        : ts->phase == PH_GROUPS && ts->sweep_on           ? PH_DECIDE
-                        : ts->phase == PH_GROUPS || ts->phase == PH_DECIDE ? PH_BUDGET
-                                                                           : PH_IDLE;
+        if (done) {
+            next_phase(ts);
         }
     }
     return ts->phase == PH_IDLE;

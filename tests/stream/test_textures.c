@@ -396,7 +396,7 @@ static void test_sliced_sweep(void **state) {
         near[i] = material_at(f, 1, (float)i, 0, NULL);
         far[i] = material_at(f, 1, 500.0f + (float)i, 0, NULL);
     }
-    /* 8 users + 8 groups + 8 materials + 1 budget step + 8 textures = 33 items: 11 updates. */
+    /* 8 users + 8 groups + 8 materials + 8 textures = 32 items: 11 updates. */
     uint32_t updates = 1;
     while (!frame(f, 0.001, -10.0f)) {
         updates++;
@@ -421,6 +421,35 @@ static void test_sliced_sweep(void **state) {
     rill_texstream_get_stats(f->ts, &st);
     assert_false(st.sweeping);
     assert_int_equal(st.full, 5);
+    fx_free(f);
+}
+
+/* The budget pass runs in slices too (one item a texture summed, a group offered, a group
+ * dropped) and drops the same groups as at once: the farthest. */
+static void test_budget_sliced(void **state) {
+    (void)state;
+    rill_texstream_settings s = rill_texstream_settings_default();
+    s.work_per_update = 1;
+    s.budget_bytes = 2 * 1000 + 4 * 100; /* two full, four low */
+    fx *f = fx_new(&s);
+    uint32_t m[6];
+    for (uint32_t i = 0; i < 6; i++) {
+        m[i] = material_at(f, 1, 5.0f + 10.0f * (float)i, 0, NULL); /* 5..55: all within 60 */
+    }
+    uint32_t updates = 1;
+    while (!frame(f, 0.001, 0.0f)) {
+        updates++;
+        assert_true(updates < 100);
+    }
+    /* 6 users + 6 groups + 6 materials + 6 textures summed + 6 groups offered + 4 dropped + 6
+     * textures retargeted = 40 items, one per update. */
+    assert_int_equal(updates, 40);
+    deliver_all(f);
+    frame(f, 0.001, 0.0f);
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_int_equal(rill_texstream_material_level(f->ts, m[i]),
+                         i < 2 ? RILL_TEX_FULL : RILL_TEX_LOW);
+    }
     fx_free(f);
 }
 
@@ -479,6 +508,7 @@ int main(void) {
         cmocka_unit_test(test_shared_texture_full_while_any_needs),
         cmocka_unit_test(test_exclusions_stay_full),
         cmocka_unit_test(test_budget_drops_farthest_first),
+        cmocka_unit_test(test_budget_sliced),
         cmocka_unit_test(test_restore_when_off),
         cmocka_unit_test(test_memory_after_1000_cycles),
         cmocka_unit_test(test_sliced_sweep),

@@ -35,12 +35,13 @@
  * ON COST PER FRAME
  *   An evaluation is a sweep done in slices: each update does at most `work_per_update` items
  *   (default 32768; one item = one user measured, one material decided, one group reset or one
- *   texture retargeted; the budget pass, only with budget_bytes set, is one item that sorts the
- *   full groups). A world with 100k users, 20k materials and 60k textures is evaluated over about
- *   six updates (a tenth of the 0.5 s interval at 60 Hz); a small world in one. The camera is
- *   taken when a sweep starts. A settings change or a gate change restarts the sweep in
- *   progress; new materials wait for the next one (they are marked due at once). Groups are a
- *   union-find kept as materials are added, never rebuilt.
+ *   texture retargeted; with budget_bytes set, one texture's bytes summed, one full group put in
+ *   a max-heap by distance or one farthest group dropped). A world with 100k users, 20k
+ *   materials and 60k textures is evaluated over about six updates (a tenth of the 0.5 s
+ *   interval at 60 Hz); a small world in one. The camera is taken when a sweep starts. A
+ *   settings change or a gate change restarts the sweep in progress; new materials wait for the
+ *   next one (they are marked due at once). Groups are a union-find kept as materials are added,
+ *   never rebuilt.
  *
  * ON THREADS
  *   Main thread only (the ops run on the caller's thread; `request` must return at once).
