@@ -443,6 +443,16 @@ static void jw_passes(jw *w, const char *k, const rill_render_stats *rs) {
                 isfinite(rs->pass_gpu_ms[i]) ? rs->pass_gpu_ms[i] : 0.0);
     fputc('}', w->f);
 }
+/* The app's systems' main-thread time in the frame, as {"name": ms, ...}. */
+static void jw_systems(jw *w, const char *k, const rill_app *app) {
+    rill_system_timing t[64];
+    uint32_t n = RILL_MIN(rill_app_system_timings(app, t, RILL_COUNTOF(t)), RILL_COUNTOF(t));
+    jw_key(w, k);
+    fputc('{', w->f);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", t[i].name, (double)t[i].ns / 1e6);
+    fputc('}', w->f);
+}
 static void jw_end(jw *w) {
     fputs("}\n", w->f);
 }
@@ -451,7 +461,7 @@ static void jw_end(jw *w) {
 static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
                              const rill_stream_stats *ss, const fly_counts *fc,
                              const rill_render_texture_streaming_stats *tx,
-                             const rill_render_stats *rs) {
+                             const rill_render_stats *rs, const rill_app *app) {
     jw_begin(w);
     jw_u64(w, "frame", frame);
     jw_f64(w, "t", t);
@@ -490,6 +500,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "render_wait_ms", rs->cpu_wait_ms);
     jw_u64(w, "gpu_triangles", rs->triangles);
     jw_passes(w, "gpu_passes", rs);
+    jw_systems(w, "systems", app);
     jw_end(w);
 }
 
@@ -949,7 +960,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->texture_swap_ms = (double)tx.swap_ns_last / 1e6;
     fr->texture_stream_ms = (double)tx.update_ns_last / 1e6;
     jw jwr = {.f = run->jsonl};
-    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs);
+    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs, app);
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 

@@ -23,6 +23,7 @@ typedef struct app_system {
     void *user;
     char *name;
     bool removed;
+    uint64_t frame_ns, last_ns; /* time of its runs in this frame so far, and in the last one */
 } app_system;
 
 typedef struct off_listener {
@@ -465,7 +466,9 @@ static void run_stage(rill_app *app, rill_stage stage) {
     for (uint32_t i = 0; i < app->stages[stage].len; i++) {
         app_system *s = &app->stages[stage].data[i];
         if (!s->removed) {
+            uint64_t t0 = rill_time_ns();
             s->fn(app, s->user);
+            app->stages[stage].data[i].frame_ns += rill_time_ns() - t0;
         }
     }
     if (stage == RILL_STAGE_RENDER && app->desc.render) {
@@ -473,6 +476,34 @@ static void run_stage(rill_app *app, rill_stage stage) {
     }
     app->running_stage = -1;
     stage_settle(app);
+}
+
+/* The frame is over: each system's time in it becomes its last frame's time. */
+static void close_system_times(rill_app *app) {
+    for (int st = 0; st < RILL_STAGE_NUM; st++) {
+        for (uint32_t i = 0; i < app->stages[st].len; i++) {
+            app_system *s = &app->stages[st].data[i];
+            s->last_ns = s->frame_ns;
+            s->frame_ns = 0;
+        }
+    }
+}
+
+uint32_t rill_app_system_timings(const rill_app *app, rill_system_timing *out, uint32_t max) {
+    uint32_t n = 0;
+    for (int st = 0; app && st < RILL_STAGE_NUM; st++) {
+        for (uint32_t i = 0; i < app->stages[st].len; i++) {
+            const app_system *s = &app->stages[st].data[i];
+            if (s->removed) {
+                continue;
+            }
+            if (out && n < max) {
+                out[n] = (rill_system_timing){s->name, (rill_stage)st, s->last_ns};
+            }
+            n++;
+        }
+    }
+    return n;
 }
 
 void rill_app_frame_dt(rill_app *app, double dt) {
@@ -542,6 +573,7 @@ void rill_app_frame_dt(rill_app *app, double dt) {
         prev = now;
     }
     app->last_frame_ns = prev - frame_start;
+    close_system_times(app);
     t->frame++;
     app->in_frame = false;
 }

@@ -423,6 +423,65 @@ static void test_fixed_and_variable_time(void **state) {
     rill_app_destroy(app);
 }
 
+/* Busy for at least *user nanoseconds of the monotonic clock. */
+static void busy_sys(rill_app *app, void *user) {
+    (void)app;
+    uint64_t until = rill_time_ns() + *(const uint64_t *)user;
+    while (rill_time_ns() < until) {
+    }
+}
+
+/* Each system's time in the last frame, its fixed-update runs summed; a frame where a system does
+ * not run reports 0 for it. */
+static const rill_system_timing *find_timing(const rill_system_timing *t, uint32_t n,
+                                             const char *name) {
+    for (uint32_t i = 0; i < n; i++) {
+        if (strcmp(t[i].name, name) == 0) {
+            return &t[i];
+        }
+    }
+    return NULL;
+}
+
+static void test_system_timings(void **state) {
+    (void)state;
+    rill_app *app = rill_app_create(
+        &(rill_app_desc){.root = "", .fixed_dt = 0.01, .max_fixed_steps = 4, .worker_count = 1},
+        NULL);
+    assert_non_null(app);
+    uint32_t engine = rill_app_system_timings(app, NULL, 0); /* the app's own systems */
+    uint64_t ms2 = 2000000u, ms1 = 1000000u;
+    rill_app_add_system(
+        app, &(rill_system_desc){
+                 .name = "slow", .stage = RILL_STAGE_UPDATE, .fn = busy_sys, .user = &ms2});
+    rill_app_add_system(app, &(rill_system_desc){.name = "stepper",
+                                                 .stage = RILL_STAGE_FIXED_UPDATE,
+                                                 .fn = busy_sys,
+                                                 .user = &ms1});
+    rill_system_timing t[64];
+    assert_int_equal(rill_app_system_timings(app, NULL, 0), engine + 2);
+    rill_app_frame_dt(app, 0.025); /* two fixed steps */
+    uint32_t n = rill_app_system_timings(app, t, 64);
+    assert_int_equal(n, engine + 2);
+    const rill_system_timing *step = find_timing(t, n, "stepper"),
+                             *slow = find_timing(t, n, "slow");
+    assert_non_null(step);
+    assert_non_null(slow);
+    /* Stage order: FIXED_UPDATE runs before UPDATE. */
+    assert_true(step < slow);
+    assert_int_equal(step->stage, RILL_STAGE_FIXED_UPDATE);
+    assert_true(step->ns >= 2 * ms1);
+    assert_int_equal(slow->stage, RILL_STAGE_UPDATE);
+    assert_true(slow->ns >= ms2);
+    rill_app_frame_dt(app, 0.001); /* no fixed step this frame */
+    rill_app_system_timings(app, t, 64);
+    assert_int_equal(step->ns, 0);
+    assert_true(slow->ns >= ms2);
+    assert_int_equal(rill_app_system_timings(app, t, 1), engine + 2); /* writes 1, counts all */
+    assert_int_equal(rill_app_system_timings(NULL, t, 8), 0);
+    rill_app_destroy(app);
+}
+
 /* A clock the test moves by hand. */
 static uint64_t fake_now(void *user) {
     return *(uint64_t *)user;
@@ -722,6 +781,7 @@ int main(void) {
         cmocka_unit_test(test_stage_and_system_order),
         cmocka_unit_test(test_add_remove_during_frame),
         cmocka_unit_test(test_fixed_and_variable_time),
+        cmocka_unit_test(test_system_timings),
         cmocka_unit_test(test_measured_dt_and_determinism),
         cmocka_unit_test(test_events_swap_per_frame),
         cmocka_unit_test(test_job_completions_drained),
