@@ -12,9 +12,16 @@
  *   (the box's 12 hard edges: what rill export writes) and when it has none (polygon-mode line
  *   fill over all its triangles).
  *
+ *   {"bench":"pick", ...}: rill_channels_pick over N MeshInstance cubes (1 % selectable) standing
+ *   on a generated terrain of 4 x 4 chunks of 64 m (resolution 129: 513 x 513 samples), from a
+ *   camera above looking down at 30 degrees: thread CPU time per pick (median and max over
+ *   --picks screen rays spread over the view), with and without the terrain, and of
+ *   rill_terrain_raycast alone; hits counts what the rays found. The mesh source returns a unit
+ *   cube (what rill_render_pick_source gives for rill_render_mesh_cube), so no GPU is needed.
+ *
  * usage: bench_channels [--entities N] [--grid G] [--subdiv S] [--frames F] [--size WxH]
- *                       [--device NAME] [--no-gpu]
- * defaults: 100000 entities, grid 16, subdiv 8, 20 frames, 640x360.
+ *                       [--device NAME] [--picks P] [--no-gpu]
+ * defaults: 100000 entities, grid 16, subdiv 8, 20 frames, 640x360, 200 picks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +34,7 @@
 #include "rill/channels.h"
 #include "rill/formats/edges.h"
 #include "rill/render.h"
+#include "rill/terrain.h"
 
 /* CPU time of this thread (ns): on a shared machine wall time mostly measures the neighbours. */
 static uint64_t cpu_ns(void) {
@@ -97,6 +105,154 @@ static int mode_change(uint32_t n) {
            n, set_us, before / frames, first_after, after / frames, wire);
     rill_render_extract_buf_free(&buf);
     rill_world_destroy(w);
+    return 0;
+}
+
+/* >>pick */
+
+typedef struct cube_source {
+    rill_component mesh_instance;
+    float positions[8 * 3];
+    uint32_t indices[36];
+} cube_source;
+
+static void cube_init(cube_source *c) {
+    static const uint32_t quads[6][4] = {{0, 1, 3, 2}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                                         {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 3, 7, 5}};
+    for (uint32_t v = 0; v < 8; v++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            c->positions[v * 3 + k] = (v >> k) & 1u ? 0.5f : -0.5f;
+        }
+    }
+    for (uint32_t f = 0; f < 6; f++) {
+        const uint32_t *q = quads[f];
+        uint32_t tri[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
+        memcpy(&c->indices[f * 6], tri, sizeof tri);
+    }
+}
+
+static bool cube_triangles(const void *user, const rill_world *w, rill_entity e,
+                           rill_pick_mesh *out) {
+    const cube_source *c = user;
+    if (!rill_world_has(w, e, c->mesh_instance)) {
+        return false;
+    }
+    *out = (rill_pick_mesh){.positions = c->positions,
+                            .vertex_count = 8,
+                            .indices = c->indices,
+                            .index_count = 36,
+                            .bounds_min = {-0.5f, -0.5f, -0.5f},
+                            .bounds_max = {0.5f, 0.5f, 0.5f}};
+    return true;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and max of ms[0..n) (sorted in place). */
+static void summarize(double *ms, uint32_t n, double *out_median, double *out_max) {
+    qsort(ms, n, sizeof(double), cmp_double);
+    *out_median = ms[n / 2];
+    *out_max = ms[n - 1];
+}
+
+/* The ray through point (i of n) of a 16-column grid over the view, camera at (0, 120, 300) looking
+ * down 30 degrees toward -Z. */
+static void view_ray(uint32_t i, uint32_t n, float o[3], float d[3]) {
+    float world_from_view[16];
+    rill_transform t = rill_transform_identity();
+    t.translation[1] = 120.0f;
+    t.translation[2] = 300.0f;
+    t.rotation[0] = sinf(-0.5f * 0.5236f);
+    t.rotation[3] = cosf(-0.5f * 0.5236f);
+    rill_transform_to_mat4(&t, world_from_view);
+    uint32_t rows = (n + 15u) / 16u;
+    float x = ((float)(i % 16u) + 0.5f) / 16.0f * 640.0f;
+    float y = ((float)(i / 16u) + 0.5f) / (float)rows * 360.0f;
+    rill_channels_screen_ray(world_from_view, false, 1.0f, 0.0f, x, y, 640.0f, 360.0f, o, d);
+}
+
+static int pick_cost(uint32_t n, uint32_t picks) {
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
+    rill_render_components rc;
+    rill_error err = {0};
+    rill_terrain_system *ts = w && jobs && rill_render_register_components(w, &rc, &err) == RILL_OK
+                                  ? rill_terrain_system_create(
+                                        &(rill_terrain_system_desc){.world = w, .jobs = jobs}, &err)
+                                  : NULL;
+    if (!ts) {
+        fprintf(stderr, "bench_channels: %s\n", err.msg);
+        return 1;
+    }
+    rill_terrain tc;
+    rill_terrain_defaults(&tc);
+    rill_entity te = rill_world_spawn(w);
+    rill_transform tt = rill_transform_identity();
+    tt.translation[0] = tt.translation[2] = -128.0f;
+    rill_world_set_transform(w, te, &tt);
+    rill_world_add(w, te, rill_terrain_register(w), &tc);
+    rill_channels_watch(w, rill_terrain_register(w), &err);
+    rill_terrain_view edit = {0};
+    rill_terrain_system_flush(ts, &edit);
+    cube_source cs = {.mesh_instance = rc.mesh_instance};
+    cube_init(&cs);
+    /* Cubes 2 m apart on a square grid over the terrain's middle, standing on the ground. */
+    uint32_t side = (uint32_t)ceilf(sqrtf((float)n));
+    float spacing = RILL_MIN(2.0f, 240.0f / (float)side);
+    for (uint32_t i = 0; i < n; i++) {
+        rill_entity e = rill_world_spawn(w);
+        rill_transform t = rill_transform_identity();
+        t.translation[0] = ((float)(i % side) - 0.5f * (float)side) * spacing;
+        t.translation[2] = ((float)(i / side) - 0.5f * (float)side) * spacing;
+        float g = 0.0f;
+        rill_terrain_height_at(ts, te, t.translation[0], t.translation[2], &g, NULL);
+        t.translation[1] = g + 0.5f;
+        rill_world_set_transform(w, e, &t);
+        rill_mesh_instance mi = {1u, 1u};
+        rill_world_add(w, e, rc.mesh_instance, &mi);
+        if (i % 100u == 0) {
+            rill_channels_set(w, e, RILL_CHANNEL_SELECTABLE);
+        }
+    }
+    rill_world_update_transforms(w);
+    double *ms[3] = {rill_calloc(picks, sizeof(double)), rill_calloc(picks, sizeof(double)),
+                     rill_calloc(picks, sizeof(double))};
+    uint32_t hits[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < picks && ms[0] && ms[1] && ms[2]; i++) {
+        rill_pick_desc d = {
+            .opaque_blocks = true, .mesh_source = cube_triangles, .mesh_source_user = &cs};
+        view_ray(i, picks, d.origin, d.dir);
+        rill_pick_hit hit;
+        for (int k = 0; k < 2; k++) {
+            d.terrain = k ? ts : NULL;
+            uint64_t t0 = cpu_ns();
+            hits[k] += rill_channels_pick(w, NULL, &d, &hit);
+            ms[k][i] = ms_since(t0);
+        }
+        float dist = 0.0f;
+        uint64_t t0 = cpu_ns();
+        hits[2] += rill_terrain_raycast(ts, te, d.origin, d.dir, 0.0f, &dist, NULL);
+        ms[2][i] = ms_since(t0);
+    }
+    double med[3] = {0}, max[3] = {0};
+    for (int k = 0; k < 3 && ms[0] && ms[1] && ms[2]; k++) {
+        summarize(ms[k], picks, &med[k], &max[k]);
+    }
+    printf("{\"bench\":\"pick\",\"mesh_instances\":%u,\"terrain_samples\":\"513x513\",\"picks\":%u,"
+           "\"meshes_ms_median\":%.4f,\"meshes_ms_max\":%.4f,\"hits_meshes\":%u,"
+           "\"with_terrain_ms_median\":%.4f,\"with_terrain_ms_max\":%.4f,\"hits_with_terrain\":%u,"
+           "\"terrain_raycast_ms_median\":%.4f,\"terrain_raycast_ms_max\":%.4f,"
+           "\"hits_terrain\":%u}\n",
+           n, picks, med[0], max[0], hits[0], med[1], max[1], hits[1], med[2], max[2], hits[2]);
+    for (int k = 0; k < 3; k++) {
+        rill_free(ms[k]);
+    }
+    rill_terrain_system_destroy(ts);
+    rill_world_destroy(w);
+    rill_jobs_destroy(jobs);
     return 0;
 }
 
@@ -244,7 +400,7 @@ static int wireframe_pass(uint32_t grid, uint32_t subdiv, uint32_t frames, uint3
 }
 
 int main(int argc, char **argv) {
-    uint32_t n = 100000, grid = 16, subdiv = 8, frames = 20, w = 640, h = 360;
+    uint32_t n = 100000, grid = 16, subdiv = 8, frames = 20, w = 640, h = 360, picks = 200;
     const char *device = NULL;
     bool gpu = true;
     for (int i = 1; i < argc; i++) {
@@ -261,19 +417,24 @@ int main(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--device") && v) {
             device = v, i++;
+        } else if (!strcmp(a, "--picks") && v) {
+            picks = (uint32_t)strtoul(v, NULL, 10), i++;
         } else if (!strcmp(a, "--no-gpu")) {
             gpu = false;
         } else {
             fprintf(stderr, "usage: bench_channels [--entities N] [--grid G] [--subdiv S] "
-                            "[--frames F] [--size WxH] [--device NAME] [--no-gpu]\n");
+                            "[--frames F] [--size WxH] [--device NAME] [--picks P] [--no-gpu]\n");
             return 2;
         }
     }
-    if (!n || !grid || !subdiv || subdiv > 256 || !frames || !w || !h) {
+    if (!n || !grid || !subdiv || subdiv > 256 || !frames || !w || !h || !picks) {
         fprintf(stderr, "bench_channels: counts must be positive (subdiv <= 256)\n");
         return 2;
     }
     int rc = mode_change(n);
+    if (rc == 0) {
+        rc = pick_cost(n, picks);
+    }
     if (rc == 0 && gpu) {
         rc = wireframe_pass(grid, subdiv, frames, w, h, device);
     }

@@ -1,15 +1,14 @@
 /* pick.c: picking (rill/channels.h "ON PICKING"). Every drawn kind is a candidate: ModelMesh
  * entities (the glTF primitive's triangles), MeshInstance entities (the triangles desc.mesh_source
  * gives) and terrains (rill_terrain_raycast). The mesh candidates' world boxes go into a bounding
- * volume hierarchy built for the call (median split on the longest axis); the ray visits the nearer
- * child first and skips boxes farther than the best hit so far; at the leaves the triangles are
- * tested exactly in the entity's local space, so a scaled or rotated entity is hit where it is
- * drawn. Terrains are cast last, against the best distance the meshes left. */
+ * volume hierarchy built for the call (median split on the longest axis, by quickselect); the ray
+ * visits the nearer child first and skips boxes farther than the best hit so far; at the leaves the
+ * triangles are tested exactly in the entity's local space, so a scaled or rotated entity is hit
+ * where it is drawn. Terrains are cast last, against the best distance the meshes left. */
 #include "rill/channels.h"
 #include "rill/formats/gltf.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cglm/cglm.h>
@@ -25,9 +24,15 @@ typedef struct cand {
     rill_pick_mesh mesh; /* local triangles */
     const float *m;      /* world matrix (GlobalTransform storage: valid during the call) */
     float mn[3], mx[3], c[3];
-    float key;     /* the centre on the axis being split (sorting) */
     bool pickable; /* else a blocker */
 } cand;
+
+/* What the build reorders: a candidate's box centre and index (moving and scanning these rather
+ * than whole candidates keeps the median selections cheap and the scans sequential). */
+typedef struct cand_ref {
+    float c[3];
+    uint32_t i;
+} cand_ref;
 
 typedef struct terrain_cand {
     rill_entity e;
@@ -41,6 +46,7 @@ typedef struct node {
 
 typedef struct bvh {
     cand *c;
+    cand_ref *r; /* leaves hold r[first..first+count) */
     node *nodes;
     uint32_t nnodes;
 } bvh;
@@ -80,31 +86,74 @@ static void world_box(const float m[16], const float lmn[3], const float lmx[3],
     }
 }
 
-static int cmp_cand(const void *a, const void *b) {
-    float x = ((const cand *)a)->key, y = ((const cand *)b)->key;
-    return (x > y) - (x < y);
+static void swap_ref(cand_ref *a, cand_ref *b) {
+    cand_ref t = *a;
+    *a = *b;
+    *b = t;
 }
 
-/* Builds the node for cands[first..first+count) at index `at` (nodes preallocated: 2n-1). */
-static void build(bvh *t, uint32_t at, uint32_t first, uint32_t count) {
-    node *n = &t->nodes[at];
+/* Reorders c[0..n) so that c[k] holds the centre a full sort on `axis` would put there, with no
+ * larger one before it and no smaller one after (quickselect, middle pivot): O(n) on average, so
+ * building the hierarchy costs O(n log n) rather than the O(n log^2 n) of sorting every node. */
+static void select_kth(cand_ref *c, uint32_t n, uint32_t k, int axis) {
+    int64_t lo = 0, hi = (int64_t)n - 1, kk = k;
+    while (lo < hi) {
+        float pivot = c[lo + (hi - lo) / 2].c[axis];
+        int64_t i = lo, j = hi;
+        while (i <= j) { /* Hoare partition: [lo, j] <= pivot, [i, hi] >= pivot */
+            while (c[i].c[axis] < pivot) {
+                i++;
+            }
+            while (c[j].c[axis] > pivot) {
+                j--;
+            }
+            if (i <= j) {
+                swap_ref(&c[i++], &c[j--]);
+            }
+        }
+        if (kk <= j) {
+            hi = j;
+        } else if (kk >= i) {
+            lo = i;
+        } else {
+            return; /* between the two parts: equal to the pivot, in place */
+        }
+    }
+}
+
+static void box_reset(node *n) {
     for (int k = 0; k < 3; k++) {
         n->mn[k] = INFINITY;
         n->mx[k] = -INFINITY;
     }
-    float cmn[3] = {INFINITY, INFINITY, INFINITY}, cmx[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = first; i < first + count; i++) {
-        for (int k = 0; k < 3; k++) {
-            n->mn[k] = fminf(n->mn[k], t->c[i].mn[k]);
-            n->mx[k] = fmaxf(n->mx[k], t->c[i].mx[k]);
-            cmn[k] = fminf(cmn[k], t->c[i].c[k]);
-            cmx[k] = fmaxf(cmx[k], t->c[i].c[k]);
-        }
+}
+
+static void box_grow(node *n, const float mn[3], const float mx[3]) {
+    for (int k = 0; k < 3; k++) {
+        n->mn[k] = RILL_MIN(n->mn[k], mn[k]);
+        n->mx[k] = RILL_MAX(n->mx[k], mx[k]);
     }
+}
+
+/* Builds the node for candidates r[first..first+count) at index `at` (nodes preallocated: 2n-1):
+ * split at the median centre along the axis where the centres spread most; boxes bottom-up. */
+static void build(bvh *t, uint32_t at, uint32_t first, uint32_t count) {
+    node *n = &t->nodes[at];
     if (count <= LEAF_SIZE) {
+        box_reset(n);
+        for (uint32_t i = first; i < first + count; i++) {
+            box_grow(n, t->c[t->r[i].i].mn, t->c[t->r[i].i].mx);
+        }
         n->first = first;
         n->count = count;
         return;
+    }
+    float cmn[3] = {INFINITY, INFINITY, INFINITY}, cmx[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = first; i < first + count; i++) {
+        for (int k = 0; k < 3; k++) {
+            cmn[k] = RILL_MIN(cmn[k], t->r[i].c[k]);
+            cmx[k] = RILL_MAX(cmx[k], t->r[i].c[k]);
+        }
     }
     int axis = 0;
     for (int k = 1; k < 3; k++) {
@@ -112,16 +161,16 @@ static void build(bvh *t, uint32_t at, uint32_t first, uint32_t count) {
             axis = k;
         }
     }
-    for (uint32_t i = first; i < first + count; i++) {
-        t->c[i].key = t->c[i].c[axis];
-    }
-    qsort(t->c + first, count, sizeof(cand), cmp_cand);
     uint32_t half = count / 2, left = t->nnodes;
+    select_kth(t->r + first, count, half, axis);
     t->nnodes += 2;
-    n->first = left;
-    n->count = 0;
     build(t, left, first, half);
     build(t, left + 1, first + half, count - half);
+    box_reset(n);
+    box_grow(n, t->nodes[left].mn, t->nodes[left].mx);
+    box_grow(n, t->nodes[left + 1].mn, t->nodes[left + 1].mx);
+    n->first = left;
+    n->count = 0;
 }
 
 /* Entry distance of the ray into a box (slab test), or INFINITY when it misses within tmax. */
@@ -324,8 +373,9 @@ static void walk(const bvh *t, const float o[3], const float d[3], best_hit *bes
         }
         if (nd->count) {
             for (uint32_t i = nd->first; i < nd->first + nd->count; i++) {
-                if (ray_box(o, inv, t->c[i].mn, t->c[i].mx, best->t) < INFINITY) {
-                    ray_mesh(&t->c[i], o, d, best);
+                const cand *c = &t->c[t->r[i].i];
+                if (ray_box(o, inv, c->mn, c->mx, best->t) < INFINITY) {
+                    ray_mesh(c, o, d, best);
                 }
             }
             continue;
@@ -404,8 +454,13 @@ bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill
     if (ok && g.cs.len) {
         t.c = g.cs.data;
         t.nodes = rill_calloc(2u * g.cs.len, sizeof(node));
-        ok = t.nodes != NULL;
+        t.r = rill_malloc((size_t)g.cs.len * sizeof(cand_ref));
+        ok = t.nodes && t.r;
         if (ok) {
+            for (uint32_t i = 0; i < g.cs.len; i++) {
+                memcpy(t.r[i].c, g.cs.data[i].c, sizeof(t.r[i].c));
+                t.r[i].i = i;
+            }
             t.nnodes = 1;
             build(&t, 0, 0, g.cs.len);
             walk(&t, o, d, &best);
@@ -424,6 +479,7 @@ bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill
         }
     }
     rill_free(t.nodes);
+    rill_free(t.r);
     rill_array_free(&g.cs);
     rill_array_free(&g.ts);
     return hit;
