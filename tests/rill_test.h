@@ -15,6 +15,8 @@
  *   - rill_test_clock: a rill_clock whose time only moves when the test advances it.
  *   - RILL_TEST_EXPECT_ASSERT(stmt): runs stmt and fails the test unless a RILL_ASSERT fired in
  *     it (the assert hook longjmps back, so stmt is abandoned at the failing assert).
+ *   - rill_test_run_captured(): runs a CLI subcommand compiled into the test with its stdout and
+ *     stderr captured as text.
  *   - RILL_TEST_LEAK_BEGIN / RILL_TEST_LEAK_END: checks that a block left no live rill_malloc
  *     bytes behind.
  *
@@ -24,6 +26,7 @@
 #ifndef RILL_TEST_H
 #define RILL_TEST_H
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -229,6 +232,48 @@ static inline void rill_test__assert_hook(const char *expr, const char *file, in
 #else
 #define RILL_TEST_HAS_ASSERTS 1
 #endif
+
+/* >>captured commands */
+
+/* Copies the file at path into text[cap] (cut to fit, NUL-terminated); fails the test when it
+ * cannot be read. */
+static inline void rill_test__read_text(const char *path, char *text, size_t cap) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_file_read_all(path, &data, &size, NULL), RILL_OK);
+    snprintf(text, cap, "%s", data ? (char *)data : "");
+    rill_free(data);
+}
+
+/* Runs a CLI subcommand compiled into the test, fn(argc, argv), with stdout and stderr sent to
+ * stdout.txt and stderr.txt in dir, and copies what each got into out_text[out_cap] and
+ * err_text[err_cap]. Returns fn's exit code. */
+static inline int rill_test_run_captured(const char *dir, int (*fn)(int, char **), int argc,
+                                         char **argv, char *out_text, size_t out_cap,
+                                         char *err_text, size_t err_cap) {
+    char out_path[1024], err_path[1024];
+    rill_test_path(out_path, sizeof(out_path), dir, "stdout.txt");
+    rill_test_path(err_path, sizeof(err_path), dir, "stderr.txt");
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(1), saved_err = dup(2);
+    int fo = open(out_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    int fe = open(err_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    int rc = fn(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(fo);
+    close(fe);
+    close(saved_out);
+    close(saved_err);
+    rill_test__read_text(out_path, out_text, out_cap);
+    rill_test__read_text(err_path, err_text, err_cap);
+    return rc;
+}
 
 /* >>leak checks */
 

@@ -348,14 +348,7 @@ static rill_result mdl_write(mdl *m, const char *dir, const char *name, rill_err
     }
     rill_gltf_mesh mesh = {
         .name = (char *)name, .primitive_count = m->prim_count, .primitives = gp};
-    rill_gltf_node node = {.name = (char *)name,
-                           .parent = -1,
-                           .mesh = 0,
-                           .camera = -1,
-                           .light = -1,
-                           .rotation = {0, 0, 0, 1},
-                           .scale = {1, 1, 1},
-                           .matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    rill_gltf_node node = RILL_GLTF_MESH_NODE((char *)name, 0);
     int32_t roots[1] = {0};
     rill_gltf_scene scene = {.name = (char *)name, .node_count = 1, .nodes = roots};
     rill_gltf_model model = {.mesh_count = 1,

@@ -36,6 +36,8 @@
 #include "rill/render.h"
 #include "rill/terrain.h"
 
+#include "../render/bench_renderer.h"
+
 /* CPU time of this thread (ns): on a shared machine wall time mostly measures the neighbours. */
 static uint64_t cpu_ns(void) {
     struct timespec ts;
@@ -307,18 +309,13 @@ static double wire_pass_ms(const rill_render_stats *st) {
 
 static int wireframe_pass(uint32_t grid, uint32_t subdiv, uint32_t frames, uint32_t w, uint32_t h,
                           const char *device) {
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = w;
-    d.height = h;
-    d.validation = -1;
-    d.device_name = device;
-    rill_renderer *r = NULL;
-    rill_error err = {0};
-    if (!(r = rill_renderer_create(&d, &err))) {
-        fprintf(stderr, "bench_channels: %s\n", err.msg);
+    rill_renderer *r = bench_renderer_create(
+        "bench_channels",
+        (rill_renderer_desc){.width = w, .height = h, .validation = -1, .device_name = device});
+    if (!r) {
         return 1;
     }
+    rill_error err = {0};
     rill_vertex *v = NULL;
     uint32_t *idx = NULL, vn = 0, in = 0, *lines = NULL, ln = 0;
     subdivided_box(subdiv, &v, &vn, &idx, &in);

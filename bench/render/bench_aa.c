@@ -12,6 +12,7 @@
 #include "rill/render/effects.h"
 
 #include "bench_cubes.h"
+#include "bench_renderer.h"
 
 #define WARMUP 4
 
@@ -118,12 +119,11 @@ int main(int argc, char **argv) {
     d.validation = 0;
     d.device_name = device;
     d.quality = RILL_RENDER_QUALITY_HIGH;
-    rill_renderer *r = NULL;
-    rill_error err = {0};
-    if (!(r = rill_renderer_create(&d, &err))) {
-        fprintf(stderr, "bench_aa: %s\n", err.msg);
+    rill_renderer *r = bench_renderer_create("bench_aa", d);
+    if (!r) {
         return 1;
     }
+    rill_error err = {0};
     rill_mesh cube = rill_render_mesh_cube(r, &err);
     rill_material mats[4];
     for (int i = 0; i < 4; i++) {

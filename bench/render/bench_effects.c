@@ -23,6 +23,7 @@
 #include "rill/render/plugins.h"
 
 #include "bench_cubes.h"
+#include "bench_renderer.h"
 
 #define WARMUP 4
 
@@ -388,10 +389,10 @@ int main(int argc, char **argv) {
     d.height = b.h;
     d.device_name = device;
     d.validation = -1;
-    rill_error err = {0};
-    if (!(b.r = rill_renderer_create(&d, &err))) {
-        die("renderer", &err);
+    if (!(b.r = bench_renderer_create("bench_effects", d))) {
+        return 1;
     }
+    rill_error err = {0};
     b.cube = rill_render_mesh_cube(b.r, &err);
     static const float colors[4][3] = {
         {0.9f, 0.2f, 0.1f}, {0.1f, 0.7f, 0.3f}, {0.2f, 0.3f, 0.9f}, {0.9f, 0.9f, 0.9f}};

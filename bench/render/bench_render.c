@@ -20,6 +20,8 @@
 
 #include "rill/render.h"
 
+#include "bench_renderer.h"
+
 typedef struct acc {
     const char *name;
     double sum;
@@ -32,18 +34,13 @@ static const char *const phase_names[PHASES] = {"setup", "cull",     "sort",  "u
 
 static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const char *device,
                uint32_t nlights, bool profile_cpu, const char *png) {
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = w;
-    d.height = h;
-    d.validation = -1;
-    d.device_name = device;
-    rill_renderer *r = NULL;
-    rill_error err = {0};
-    if (!(r = rill_renderer_create(&d, &err))) {
-        fprintf(stderr, "bench_render: %s\n", err.msg);
+    rill_renderer *r = bench_renderer_create(
+        "bench_render",
+        (rill_renderer_desc){.width = w, .height = h, .validation = -1, .device_name = device});
+    if (!r) {
         return 1;
     }
+    rill_error err = {0};
     rill_mesh cube = rill_render_mesh_cube(r, &err), sphere = rill_render_mesh_sphere(r, 24, &err);
     rill_mesh plane = rill_render_mesh_plane(r, &err);
     rill_material mats[8];

@@ -15,6 +15,8 @@
 #include "rill/formats/rmip.h"
 #include "rill/render.h"
 
+#include "bench_renderer.h"
+
 static uint64_t used(rill_renderer *r) {
     rill_render_stats st;
     rill_renderer_stats(r, &st);
@@ -127,15 +129,12 @@ static uint8_t *generated_png(size_t *out_size) {
 }
 
 int main(int argc, char **argv) {
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = d.height = 64;
-    rill_renderer *r = NULL;
-    rill_error err = {0};
-    if (!(r = rill_renderer_create(&d, &err))) {
-        fprintf(stderr, "bench_texture_memory: %s\n", err.msg);
+    rill_renderer *r = bench_renderer_create("bench_texture_memory",
+                                             (rill_renderer_desc){.width = 64, .height = 64});
+    if (!r) {
         return 1;
     }
+    rill_error err = {0};
     int rc = 0;
     if (argc > 1) {
         for (int i = 1; i < argc; i++) {

@@ -61,6 +61,14 @@ typedef struct rill_plugin_field {
     const char *doc;
 } rill_plugin_field;
 
+/* One row of a field table for the common scalar settings: a float clamped to [MIN, MAX], and an
+ * unclamped unsigned integer. `{RILL_PLUGIN_F32("radius", 4, 0.75f, 0.0f, 2.0f, "where it
+ * starts")}` is the row `{"radius", RILL_PLUGIN_FIELD_F32, 4, {0.75f}, 1, 0.0f, 2.0f, "..."}`. */
+#define RILL_PLUGIN_F32(NAME, OFFSET, DEFAULT, MIN, MAX, DOC)                                      \
+    { (NAME), RILL_PLUGIN_FIELD_F32, (OFFSET), {(DEFAULT), 0, 0, 0}, 1, (MIN), (MAX), (DOC) }
+#define RILL_PLUGIN_U32(NAME, OFFSET, DEFAULT, DOC)                                                \
+    { (NAME), RILL_PLUGIN_FIELD_U32, (OFFSET), {(DEFAULT), 0, 0, 0}, 0, 0.0f, 0.0f, (DOC) }
+
 /* One post-process effect. id names the settings component a scene holds (e.g. "Sepia"); it must
  * be unique among loaded plugins. shader_source is GLSL for a compute pass (docs/plugins.md: the
  * host adds the #version line, bindings 0 = source image, 1 = sampler, 3 = output image, push

@@ -3,14 +3,7 @@
 #include "rill/plugin.h"
 
 static const rill_plugin_field fields[] = {
-    {"amount",
-     RILL_PLUGIN_FIELD_F32,
-     0,
-     {3, 0, 0, 0},
-     1,
-     0.0f,
-     32.0f,
-     "red/blue offset at the corners, in pixels"},
+    RILL_PLUGIN_F32("amount", 0, 3.0f, 0.0f, 32.0f, "red/blue offset at the corners, in pixels"),
 };
 
 RILL_PLUGIN_SINGLE_EFFECT("chromatic_aberration", "1.0", "ChromaticAberration",

@@ -2,15 +2,8 @@
 #include "rill/plugin.h"
 
 static const rill_plugin_field fields[] = {
-    {"intensity", RILL_PLUGIN_FIELD_F32, 0, {0.08, 0, 0, 0}, 1, 0.0f, 1.0f, "grain amplitude"},
-    {"animated",
-     RILL_PLUGIN_FIELD_U32,
-     4,
-     {1, 0, 0, 0},
-     0,
-     0.0f,
-     0.0f,
-     "1 = new grain every frame, 0 = fixed"},
+    RILL_PLUGIN_F32("intensity", 0, 0.08f, 0.0f, 1.0f, "grain amplitude"),
+    RILL_PLUGIN_U32("animated", 4, 1u, "1 = new grain every frame, 0 = fixed"),
 };
 
 RILL_PLUGIN_SINGLE_EFFECT("film_grain", "1.0", "FilmGrain", "film_grain.glsl", 16, fields,

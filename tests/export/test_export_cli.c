@@ -6,8 +6,6 @@
 
 #include "rill/formats/rpak.h"
 
-#include <fcntl.h>
-
 int rill_cmd_export(int argc, char **argv);
 
 static char out_text[65536], err_text[65536];
@@ -22,35 +20,8 @@ static int run_cli(const char *dir, int argc, ...) {
         argv[i + 1] = va_arg(ap, char *);
     }
     va_end(ap);
-    char out_path[1024], err_path[1024];
-    rill_test_path(out_path, sizeof(out_path), dir, "stdout.txt");
-    rill_test_path(err_path, sizeof(err_path), dir, "stderr.txt");
-    fflush(stdout);
-    fflush(stderr);
-    int saved_out = dup(1), saved_err = dup(2);
-    int fo = open(out_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
-    int fe = open(err_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
-    dup2(fo, 1);
-    dup2(fe, 2);
-    int rc = rill_cmd_export(argc + 1, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(saved_out, 1);
-    dup2(saved_err, 2);
-    close(fo);
-    close(fe);
-    close(saved_out);
-    close(saved_err);
-    uint8_t *data = NULL;
-    size_t size = 0;
-    assert_int_equal(rill_file_read_all(out_path, &data, &size, NULL), RILL_OK);
-    snprintf(out_text, sizeof(out_text), "%s", data ? (char *)data : "");
-    rill_free(data);
-    data = NULL;
-    assert_int_equal(rill_file_read_all(err_path, &data, &size, NULL), RILL_OK);
-    snprintf(err_text, sizeof(err_text), "%s", data ? (char *)data : "");
-    rill_free(data);
-    return rc;
+    return rill_test_run_captured(dir, rill_cmd_export, argc + 1, argv, out_text, sizeof(out_text),
+                                  err_text, sizeof(err_text));
 }
 
 /* The number after `key ` in the summary line ("rebuilt 3"), or -1. */

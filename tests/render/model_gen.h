@@ -18,13 +18,16 @@
 #define MODEL_GEN_CAM_ZNEAR 0.05f
 #define MODEL_GEN_CAM_ZFAR 100.0f
 
+/* The corners of a cube face in its (tangent, bitangent) axes, in vertex order. */
+static const float model_gen_corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+
 /* A unit cube (-0.5..0.5): 24 vertices with face normals and tangents, 36 indices. */
-static void model_gen_cube(float pos[72], float nrm[72], float tan4[96], uint32_t idx[36]) {
+static inline void model_gen_cube(float pos[72], float nrm[72], float tan4[96], uint32_t idx[36]) {
     static const float faces[6][9] = {
         {1, 0, 0, 0, 0, -1, 0, 1, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
         {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 1, 1, 0, 0, 0, 1, 0},  {0, 0, -1, -1, 0, 0, 0, 1, 0},
     };
-    static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    const float(*corners)[2] = model_gen_corners;
     for (int fc = 0; fc < 6; fc++) {
         for (int c = 0; c < 4; c++) {
             int v = fc * 4 + c;
@@ -41,13 +44,22 @@ static void model_gen_cube(float pos[72], float nrm[72], float tan4[96], uint32_
     }
 }
 
+/* The texture coordinates of model_gen_cube's 24 vertices: each face shows the whole texture
+ * upright (v grows downwards). */
+static inline void model_gen_cube_uv(float uv[48]) {
+    for (int v = 0; v < 24; v++) {
+        uv[v * 2] = (model_gen_corners[v % 4][0] + 1) * 0.5f;
+        uv[v * 2 + 1] = 1.0f - (model_gen_corners[v % 4][1] + 1) * 0.5f;
+    }
+}
+
 /* Writes the test model as .glb bytes (*out owned by the caller, rill_free). Nodes:
  *   0 "base"  translation (0, 0.5, 0), mesh 0 (one primitive), children 1 and 2
  *   1 "arm"   translation (1, 1, 0), 90 degrees about +Y, scale 0.5, mesh 1 (two primitives)
  *   2 "lamp"  translation (0, 2, 0), point light 0
  *   3 "eye"   a matrix: translation (0, 1.5, 6), camera 0
  * Scene "testscene" with roots 0 and 3. */
-static rill_result model_gen_glb(uint8_t **out, size_t *out_size, rill_error *err) {
+static inline rill_result model_gen_glb(uint8_t **out, size_t *out_size, rill_error *err) {
     float pos[72], nrm[72], tan4[96];
     uint32_t idx[36];
     model_gen_cube(pos, nrm, tan4, idx);

@@ -1,12 +1,18 @@
 /* render_test.h: what the GPU tests share: a renderer under validation, its teardown that hands
- * back the validation message count, and a marker effect for composition-registry tests.
- * Header-only (static functions); include after rill_test.h. */
+ * back the validation message count (or checks it is clean), materials, placed instances, look-at
+ * cameras, and a marker effect for composition-registry tests. Header-only (static functions);
+ * include after cmocka.h. */
 #ifndef RILL_TEST_RENDER_TEST_H
 #define RILL_TEST_RENDER_TEST_H
+
+#include <string.h>
+
+#include <cglm/cglm.h>
 
 #include "rill/render.h"
 #include "rill/render/effects.h"
 #include "rill/render/graph.h"
+#include "rill/world.h"
 
 /* A renderer for d (validation forced on), or NULL after printing why (no Vulkan driver). */
 static inline rill_renderer *render_test_renderer(rill_renderer_desc d) {
@@ -25,6 +31,61 @@ static inline uint32_t render_test_destroy(rill_renderer *r) {
     rill_renderer_stats(r, &st);
     rill_renderer_destroy(r);
     return st.validation_messages;
+}
+
+/* Destroys r and fails the test unless the run was clean: no validation message and, when
+ * `all_freed`, every byte the renderer allocated back. */
+static inline void render_test_destroy_clean(rill_renderer *r, bool all_freed) {
+    assert_int_equal(render_test_destroy(r), 0);
+    if (all_freed) {
+        assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
+    }
+}
+
+/* A material from d, failing the test when it is refused. */
+static inline rill_material render_test_material(rill_renderer *r, rill_material_desc d) {
+    rill_error err = {0};
+    rill_material m = rill_render_material_create(r, &d, &err);
+    assert_true(m.id != 0);
+    return m;
+}
+
+/* Fills *in (zeroed first) as instance `id` of mesh/mat at pos, turned rot_y radians about +Y and
+ * scaled by `scale` on every axis. */
+static inline void render_test_place(rill_render_instance *in, uint32_t id, rill_mesh mesh,
+                                     rill_material mat, const float pos[3], float scale,
+                                     float rot_y) {
+    memset(in, 0, sizeof(*in));
+    in->id = id;
+    in->mesh = mesh;
+    in->material = mat;
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){pos[0], pos[1], pos[2]});
+    glm_rotate_y(m, rot_y, m);
+    glm_scale_uni(m, scale);
+    memcpy(in->transform, m, sizeof(mat4));
+}
+
+/* The camera-to-world matrix of a camera at eye looking at `at`, +Y up. */
+static inline void render_test_look_at(mat4 world_from_view, const float eye[3],
+                                       const float at[3]) {
+    mat4 view;
+    glm_lookat((float *)eye, (float *)at, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, world_from_view);
+}
+
+/* Puts entity e (a camera) at eye looking at `at` through its transform. */
+static inline void render_test_entity_look_at(rill_world *w, rill_entity e, const float eye[3],
+                                              const float at[3]) {
+    mat4 inv;
+    render_test_look_at(inv, eye, at);
+    rill_transform t = rill_transform_identity();
+    memcpy(t.translation, inv[3], sizeof(float) * 3);
+    versor q;
+    glm_mat4_quat(inv, q);
+    memcpy(t.rotation, q, sizeof(float) * 4);
+    assert_true(rill_world_set_transform(w, e, &t));
 }
 
 static inline void render_test_noop_exec(rill_rg_ctx *ctx, void *user) {

@@ -49,31 +49,21 @@ static rill_result grab_graph(rill_rg *g, void *user, rill_error *err) {
 }
 
 static rill_material material(fixture *f, float r, float g, float b) {
-    rill_material_desc d;
-    memset(&d, 0, sizeof(d));
-    d.base_color[0] = r, d.base_color[1] = g, d.base_color[2] = b, d.base_color[3] = 1;
-    d.roughness = 0.6f;
-    d.roughness_set = true;
-    rill_error err = {0};
-    rill_material m = rill_render_material_create(f->r, &d, &err);
-    assert_true(m.id != 0);
-    return m;
+    return render_test_material(
+        f->r,
+        (rill_material_desc){.base_color = {r, g, b, 1}, .roughness = 0.6f, .roughness_set = true});
 }
 
 static fixture *make(rill_render_quality q, uint32_t w, uint32_t h) {
     fixture *f = rill_calloc(1, sizeof(*f));
-    rill_renderer_desc d = rill_renderer_query_defaults();
-    d.width = w;
-    d.height = h;
-    d.validation = 1;
-    d.shadow_map_size = 256;
-    d.quality = q;
-    d.setup_graph = grab_graph;
-    d.setup_graph_user = f;
+    f->r = render_test_renderer((rill_renderer_desc){.width = w,
+                                                     .height = h,
+                                                     .shadow_map_size = 256,
+                                                     .quality = q,
+                                                     .setup_graph = grab_graph,
+                                                     .setup_graph_user = f});
+    assert_non_null(f->r);
     rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err))) {
-        fail_msg("no Vulkan renderer: %s", err.msg);
-    }
     f->cube = rill_render_mesh_cube(f->r, &err);
     assert_true(f->cube.id != 0);
     f->white = material(f, 0.9f, 0.9f, 0.85f);
@@ -86,13 +76,9 @@ static fixture *make(rill_render_quality q, uint32_t w, uint32_t h) {
 }
 
 static void destroy(fixture *f) {
-    uint32_t validation = render_test_destroy(f->r);
-    rill_free(f);
-    assert_int_equal(validation, 0);
     /* the TAA history and every AA image are freed with the renderer */
-    if (--live_fixtures == 0) {
-        assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
-    }
+    render_test_destroy_clean(f->r, --live_fixtures == 0);
+    rill_free(f);
 }
 
 /* The scene: a tilted white cube at x = shift in front of a red one, lit by a sun, on a dark

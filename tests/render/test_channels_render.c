@@ -41,15 +41,9 @@ typedef struct fixture {
 } fixture;
 
 static rill_material material(rill_renderer *r, float red, float green, float blue) {
-    rill_material_desc d;
-    memset(&d, 0, sizeof(d));
-    d.base_color[0] = red, d.base_color[1] = green, d.base_color[2] = blue, d.base_color[3] = 1;
-    d.roughness = 0.6f;
-    d.roughness_set = true;
-    rill_error err = {0};
-    rill_material m = rill_render_material_create(r, &d, &err);
-    assert_true(m.id != 0);
-    return m;
+    return render_test_material(r, (rill_material_desc){.base_color = {red, green, blue, 1},
+                                                        .roughness = 0.6f,
+                                                        .roughness_set = true});
 }
 
 /* The unit cube of model_gen.h as renderer vertices, with the edge buffer rill_edges_build gives
@@ -133,35 +127,23 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    uint32_t validation = render_test_destroy(f->r);
+    render_test_destroy_clean(f->r, true);
     rill_free(f);
-    assert_int_equal(validation, 0);
-    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
 }
 
 static rill_render_instance *add(fixture *f, rill_mesh mesh, rill_material mat, float x, float y,
                                  float z, float s, float rot_y) {
     rill_render_instance *in = &f->inst[f->n];
-    memset(in, 0, sizeof(*in));
-    in->id = f->n + 1;
-    in->mesh = mesh;
-    in->material = mat;
-    mat4 m;
-    glm_mat4_identity(m);
-    glm_translate(m, (vec3){x, y, z});
-    glm_rotate_y(m, rot_y, m);
-    glm_scale(m, (vec3){s, s, s});
-    memcpy(in->transform, m, sizeof(mat4));
+    render_test_place(in, f->n + 1, mesh, mat, (float[3]){x, y, z}, s, rot_y);
     f->n++;
     return in;
 }
 
 /* A new scene: camera at e looking at t, a sun (shadows on), a little ambient. */
 static void scene(fixture *f, const float e[3], const float t[3]) {
-    mat4 view, inv;
-    glm_lookat((vec3){e[0], e[1], e[2]}, (vec3){t[0], t[1], t[2]}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, inv);
+    mat4 inv;
+    render_test_look_at(inv, e, t);
     memset(&f->snap, 0, sizeof(f->snap));
     memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
     f->snap.view.fov_y = 0.9f;
@@ -429,7 +411,6 @@ static void test_hidden_and_wireframe_cast_no_shadow(void **state) {
 }
 
 int main(void) {
-    (void)model_gen_glb; /* model_gen.h: only its cube is used here */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_wireframe_edges_and_fallback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wireframe_fade, setup, teardown),

@@ -27,25 +27,19 @@ static rill_result grab_graph(rill_rg *g, void *user, rill_error *err) {
 
 static fixture *make(rill_render_quality q) {
     fixture *f = rill_calloc(1, sizeof(*f));
-    rill_renderer_desc d = rill_renderer_query_defaults();
-    d.width = 64;
-    d.height = 64;
-    d.validation = 1;
-    d.shadow_map_size = 256;
-    d.quality = q;
-    d.setup_graph = grab_graph;
-    d.setup_graph_user = f;
-    rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err))) {
-        fail_msg("no Vulkan renderer: %s", err.msg);
-    }
+    f->r = render_test_renderer((rill_renderer_desc){.width = 64,
+                                                     .height = 64,
+                                                     .shadow_map_size = 256,
+                                                     .quality = q,
+                                                     .setup_graph = grab_graph,
+                                                     .setup_graph_user = f});
+    assert_non_null(f->r);
     return f;
 }
 
 static void destroy(fixture *f) {
-    uint32_t validation = render_test_destroy(f->r);
+    render_test_destroy_clean(f->r, false);
     rill_free(f);
-    assert_int_equal(validation, 0);
 }
 
 static void render(fixture *f, const rill_render_view *v) {

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,19 +36,14 @@ typedef struct fixture {
 
 static int setup(void **state) {
     fixture *f = rill_calloc(1, sizeof(*f));
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W;
-    d.height = H;
-    d.validation = 1;
-    d.shadow_map_size = 512;
-    d.quality = RILL_RENDER_QUALITY_LOW; /* no SSAO, bloom or auto exposure: pixels stay apart */
-    rill_error err = {0};
-    if (!(f->r = rill_renderer_create(&d, &err))) {
-        print_error("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s\n", err.msg);
+    /* Low: no SSAO, bloom or auto exposure, so pixels stay apart. */
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_LOW});
+    if (!f->r) {
         rill_free(f);
         return -1;
     }
+    rill_error err = {0};
     f->cube = rill_render_mesh_cube(f->r, &err);
     f->sphere = rill_render_mesh_sphere(f->r, 32, &err);
     f->plane = rill_render_mesh_plane(f->r, &err);
@@ -57,18 +54,14 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    rill_renderer_destroy(f->r);
+    render_test_destroy_clean(f->r, false);
     rill_free(f);
-    assert_int_equal(st.validation_messages, 0);
     return 0;
 }
 
 static void scene(fixture *f, bool with_sun) {
-    mat4 view, inv;
-    glm_lookat((vec3){0, 2.6f, 4.2f}, (vec3){0, 0.5f, 0}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, inv);
+    mat4 inv;
+    render_test_look_at(inv, (float[3]){0, 2.6f, 4.2f}, (float[3]){0, 0.5f, 0});
     memset(&f->snap, 0, sizeof(f->snap));
     memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
     f->snap.view.fov_y = 0.9f;
@@ -85,29 +78,15 @@ static void scene(fixture *f, bool with_sun) {
 }
 
 static rill_material mat(fixture *f, float r, float g, float b, float a, rill_alpha_mode mode) {
-    rill_material_desc d;
-    memset(&d, 0, sizeof(d));
-    d.base_color[0] = r, d.base_color[1] = g, d.base_color[2] = b, d.base_color[3] = a;
-    d.roughness = 0.7f;
-    d.roughness_set = true;
-    d.alpha_mode = mode;
-    rill_error err = {0};
-    rill_material m = rill_render_material_create(f->r, &d, &err);
-    assert_true(m.id != 0);
-    return m;
+    return render_test_material(f->r, (rill_material_desc){.base_color = {r, g, b, a},
+                                                           .roughness = 0.7f,
+                                                           .roughness_set = true,
+                                                           .alpha_mode = mode});
 }
 
 static void add(fixture *f, rill_mesh mesh, rill_material m, float y, float s, float fade) {
     rill_render_instance *in = &f->inst[f->n];
-    memset(in, 0, sizeof(*in));
-    in->id = f->n + 1;
-    in->mesh = mesh;
-    in->material = m;
-    mat4 t;
-    glm_mat4_identity(t);
-    glm_translate(t, (vec3){0, y, 0});
-    glm_scale_uni(t, s);
-    memcpy(in->transform, t, sizeof(t));
+    render_test_place(in, f->n + 1, mesh, m, (float[3]){0, y, 0}, s, 0.0f);
     in->lod_fade = fade;
     f->n++;
 }

@@ -68,28 +68,16 @@ static int setup(void **state) {
 static int teardown(void **state) {
     fixture *f = *state;
     rill_plugins_destroy(f->p);
-    uint32_t validation = render_test_destroy(f->r);
+    render_test_destroy_clean(f->r, true);
     rill_free(f);
-    assert_int_equal(validation, 0);
-    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
-}
-
-static void place(rill_render_instance *in, uint32_t id, rill_mesh m, rill_material mat, float x,
-                  float y, float z) {
-    memset(in, 0, sizeof(*in));
-    in->id = id;
-    in->mesh = m;
-    in->material = mat;
-    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1};
-    memcpy(in->transform, t, sizeof(t));
 }
 
 /* Two cubes in front of a blue-grey sky, lit by a sun. */
 static void render(fixture *f, uint8_t *px) {
     rill_render_instance inst[2];
-    place(&inst[0], 1, f->cube, f->red, -0.8f, 0, -4);
-    place(&inst[1], 2, f->cube, f->green, 0.9f, 0.3f, -5);
+    render_test_place(&inst[0], 1, f->cube, f->red, (float[3]){-0.8f, 0, -4}, 1.0f, 0.0f);
+    render_test_place(&inst[1], 2, f->cube, f->green, (float[3]){0.9f, 0.3f, -5}, 1.0f, 0.0f);
     rill_render_snapshot s;
     memset(&s, 0, sizeof(s));
     float v[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -328,8 +316,8 @@ static void render_world(fixture *f, rill_world *w, const rill_render_components
         fail_msg("extract: %s", err.msg);
     }
     rill_render_instance inst[2];
-    place(&inst[0], 1, f->cube, f->red, -0.8f, 0, -4);
-    place(&inst[1], 2, f->cube, f->green, 0.9f, 0.3f, -5);
+    render_test_place(&inst[0], 1, f->cube, f->red, (float[3]){-0.8f, 0, -4}, 1.0f, 0.0f);
+    render_test_place(&inst[1], 2, f->cube, f->green, (float[3]){0.9f, 0.3f, -5}, 1.0f, 0.0f);
     s.view_count = 0; /* the primary view alone */
     s.instances = inst;
     s.instance_count = 2;

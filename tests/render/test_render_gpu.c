@@ -18,6 +18,7 @@
 #include <cglm/cglm.h>
 
 #include "golden.h"
+#include "model_gen.h"
 #include "rill/formats/image.h"
 #include "rill/render.h"
 
@@ -54,11 +55,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    uint32_t validation = render_test_destroy(f->r);
+    render_test_destroy_clean(f->r, true); /* everything the renderer allocated is back */
     rill_free(f);
-    assert_int_equal(validation, 0);
-    /* Clean teardown: everything the renderer allocated is back. */
-    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
     return 0;
 }
 
@@ -73,19 +71,13 @@ static void trs(float out[16], float x, float y, float z, float sx, float sy, fl
 }
 
 static void add(fixture *f, rill_mesh mesh, rill_material mat, float x, float y, float z, float s) {
-    rill_render_instance *in = &f->inst[f->n];
-    memset(in, 0, sizeof(*in));
-    in->id = f->n + 1;
-    in->mesh = mesh;
-    in->material = mat;
-    trs(in->transform, x, y, z, s, s, s, 0.0f);
+    render_test_place(&f->inst[f->n], f->n + 1, mesh, mat, (float[3]){x, y, z}, s, 0.0f);
     f->n++;
 }
 
 static void camera(fixture *f, float ex, float ey, float ez, float tx, float ty, float tz) {
-    mat4 view, inv;
-    glm_lookat((vec3){ex, ey, ez}, (vec3){tx, ty, tz}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, inv);
+    mat4 inv;
+    render_test_look_at(inv, (float[3]){ex, ey, ez}, (float[3]){tx, ty, tz});
     memset(&f->snap, 0, sizeof(f->snap));
     memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
     f->snap.view.fov_y = 0.9f;
@@ -111,17 +103,11 @@ static void sun(fixture *f, float dx, float dy, float dz, float illum, bool shad
 
 static rill_material mat(fixture *f, float r, float g, float b, float a, float metal, float rough,
                          rill_alpha_mode mode) {
-    rill_material_desc d;
-    memset(&d, 0, sizeof(d));
-    d.base_color[0] = r, d.base_color[1] = g, d.base_color[2] = b, d.base_color[3] = a;
-    d.metallic = metal;
-    d.roughness = rough;
-    d.roughness_set = true;
-    d.alpha_mode = mode;
-    rill_error err = {0};
-    rill_material m = rill_render_material_create(f->r, &d, &err);
-    assert_true(m.id != 0);
-    return m;
+    return render_test_material(f->r, (rill_material_desc){.base_color = {r, g, b, a},
+                                                           .metallic = metal,
+                                                           .roughness = rough,
+                                                           .roughness_set = true,
+                                                           .alpha_mode = mode});
 }
 
 static void render_and_check(fixture *f, const char *golden) {
@@ -287,27 +273,8 @@ static void test_gltf_model(void **state) {
     /* Cube geometry, 4 vertices per face, with normals, tangents and UVs. */
     static float pos[24 * 3], nrm[24 * 3], tan4[24 * 4], uv[24 * 2];
     static uint32_t idx[36];
-    static const float faces[6][9] = {
-        {1, 0, 0, 0, 0, -1, 0, 1, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0}, {0, 1, 0, 1, 0, 0, 0, 0, -1},
-        {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 1, 1, 0, 0, 0, 1, 0},  {0, 0, -1, -1, 0, 0, 0, 1, 0},
-    };
-    static const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-    for (int fc = 0; fc < 6; fc++) {
-        for (int c = 0; c < 4; c++) {
-            int v = fc * 4 + c;
-            for (int k = 0; k < 3; k++) {
-                pos[v * 3 + k] = 0.5f * (faces[fc][k] + corners[c][0] * faces[fc][3 + k] +
-                                         corners[c][1] * faces[fc][6 + k]);
-                nrm[v * 3 + k] = faces[fc][k];
-                tan4[v * 4 + k] = faces[fc][3 + k];
-            }
-            tan4[v * 4 + 3] = 1.0f;
-            uv[v * 2] = (corners[c][0] + 1) * 0.5f;
-            uv[v * 2 + 1] = 1.0f - (corners[c][1] + 1) * 0.5f;
-        }
-        uint32_t b = (uint32_t)fc * 4, *ix = idx + fc * 6;
-        ix[0] = b, ix[1] = b + 1, ix[2] = b + 2, ix[3] = b, ix[4] = b + 2, ix[5] = b + 3;
-    }
+    model_gen_cube(pos, nrm, tan4, idx);
+    model_gen_cube_uv(uv);
     static uint8_t pixels[32 * 32 * 4];
     for (int y = 0; y < 32; y++)
         for (int x = 0; x < 32; x++) {
@@ -426,21 +393,13 @@ static void test_world_extract(void **state) {
     assert_non_null(c);
     assert_true(c->active);
     c->clear_color[0] = 0.1f, c->clear_color[1] = 0.1f, c->clear_color[2] = 0.15f;
-    mat4 view, inv;
-    glm_lookat((vec3){0, 2.5f, 4.5f}, (vec3){0, 0.5f, 0}, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, inv);
-    rill_transform t = rill_transform_identity();
-    memcpy(t.translation, inv[3], sizeof(float) * 3);
-    versor q;
-    glm_mat4_quat(inv, q);
-    memcpy(t.rotation, q, sizeof(float) * 4);
-    assert_true(rill_world_set_transform(w, cam, &t));
+    render_test_entity_look_at(w, cam, (float[3]){0, 2.5f, 4.5f}, (float[3]){0, 0.5f, 0});
 
     rill_entity cube = rill_world_spawn(w);
     rill_mesh_instance mi = {f->cube.id,
                              mat(f, 0.2f, 0.7f, 0.3f, 1, 0, 0.4f, RILL_ALPHA_OPAQUE).id};
     assert_non_null(rill_world_add(w, cube, rc.mesh_instance, &mi));
-    t = rill_transform_identity();
+    rill_transform t = rill_transform_identity();
     t.translation[1] = 0.5f;
     assert_true(rill_world_set_transform(w, cube, &t));
 
@@ -1144,16 +1103,7 @@ static rill_camera *spawn_camera(rill_world *w, rill_entity *out, const float ey
     rill_entity e = rill_world_spawn(w);
     rill_camera *c = rill_world_add(w, e, b->camera, NULL);
     assert_non_null(c);
-    mat4 view, inv;
-    glm_lookat((vec3){eye[0], eye[1], eye[2]}, (vec3){target[0], target[1], target[2]},
-               (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, inv);
-    rill_transform t = rill_transform_identity();
-    memcpy(t.translation, inv[3], sizeof(float) * 3);
-    versor q;
-    glm_mat4_quat(inv, q);
-    memcpy(t.rotation, q, sizeof(float) * 4);
-    assert_true(rill_world_set_transform(w, e, &t));
+    render_test_entity_look_at(w, e, eye, target);
     if (out)
         *out = e;
     return rill_world_get(w, e, b->camera);

@@ -9,6 +9,8 @@
  * (indices and edges) outliving the mesh they came from, and the CPU copy picking reads. */
 #include "rill_test.h"
 
+#include "render_test.h"
+
 #include "golden.h"
 #include "rill/channels.h"
 #include "rill/formats/image.h"
@@ -68,34 +70,15 @@ static void write_layers(const char *dir) {
     write_png(dir, "rock_n.png", normal2, 32, 32);
 }
 
-static void set_look_at(rill_world *w, rill_entity e, vec3 eye, vec3 at) {
-    mat4 view, inv;
-    glm_lookat(eye, at, (vec3){0, 1, 0}, view);
-    glm_mat4_inv(view, inv);
-    rill_transform t = rill_transform_identity();
-    memcpy(t.translation, inv[3], sizeof(float) * 3);
-    versor q;
-    glm_mat4_quat(inv, q);
-    memcpy(t.rotation, q, sizeof(float) * 4);
-    assert_true(rill_world_set_transform(w, e, &t));
-}
-
 static void test_terrain_golden_and_stream_out(void **state) {
     (void)state;
     char dir[512];
     rill_test_tmpdir(dir, sizeof dir, "terrain_render");
     write_layers(dir);
     rill_error err = {0};
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof d);
-    d.width = W;
-    d.height = H;
-    d.validation = 1;
-    d.shadow_map_size = 512;
-    d.quality = RILL_RENDER_QUALITY_HIGH;
-    rill_renderer *r = NULL;
-    if (!(r = rill_renderer_create(&d, &err)))
-        fail_msg("renderer: %s", err.msg);
+    rill_renderer *r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 512, .quality = RILL_RENDER_QUALITY_HIGH});
+    assert_non_null(r);
     rill_world *w = rill_world_create(NULL, NULL);
     rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     rill_vfs *vfs = rill_vfs_create(NULL, NULL);
@@ -161,12 +144,12 @@ static void test_terrain_golden_and_stream_out(void **state) {
     rill_entity sun = rill_world_spawn(w);
     rill_directional_light *dl = rill_world_add(w, sun, rc.directional_light, NULL);
     dl->shadows = true;
-    set_look_at(w, sun, (vec3){0, 0, 0}, (vec3){0.5f, -1.0f, 0.35f});
+    render_test_entity_look_at(w, sun, (float[3]){0, 0, 0}, (float[3]){0.5f, -1.0f, 0.35f});
     rill_entity cam = rill_world_spawn(w);
     rill_camera *c = rill_world_add(w, cam, b->camera, NULL);
     c->clear_color[0] = 0.35f, c->clear_color[1] = 0.5f, c->clear_color[2] = 0.7f;
     c->far_plane = 400.0f;
-    set_look_at(w, cam, (vec3){-30, 28, 42}, (vec3){2, -4, -4});
+    render_test_entity_look_at(w, cam, (float[3]){-30, 28, 42}, (float[3]){2, -4, -4});
     rill_world_update_transforms(w);
 
     rill_render_extract_buf xb = {0};
@@ -374,10 +357,7 @@ static void test_terrain_golden_and_stream_out(void **state) {
     rill_world_destroy(w);
     rill_jobs_destroy(jobs);
     rill_vfs_destroy(vfs);
-    rill_renderer_stats(r, &st);
-    assert_int_equal(st.validation_messages, 0);
-    rill_renderer_destroy(r);
-    assert_int_equal(rill_mem_live_bytes(RILL_MEM_RENDER), 0);
+    render_test_destroy_clean(r, true);
     rill_test_tmpdir_remove(dir);
 }
 

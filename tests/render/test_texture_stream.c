@@ -101,14 +101,7 @@ static uint8_t *make_glb(size_t *out_size) {
     rill_gltf_image img[2] = {{.uri = "tex/a.png", .mime_type = "image/png"},
                               {.uri = "tex/b.png", .mime_type = "image/png"}};
     rill_gltf_mesh mesh = {.name = "quad", .primitive_count = 1, .primitives = &prim};
-    rill_gltf_node node = {.name = "quad",
-                           .parent = -1,
-                           .mesh = 0,
-                           .camera = -1,
-                           .light = -1,
-                           .rotation = {0, 0, 0, 1},
-                           .scale = {1, 1, 1},
-                           .matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    rill_gltf_node node = RILL_GLTF_MESH_NODE("quad", 0);
     int32_t roots[1] = {0};
     rill_gltf_scene scene = {.name = "quad", .node_count = 1, .nodes = roots};
     rill_gltf_model model = {.mesh_count = 1,

@@ -110,6 +110,33 @@ static inline test_ids test_register(rill_world *w, test_tick_state *tick) {
     return ids;
 }
 
+typedef struct test_tock {
+    uint32_t n;
+} test_tock;
+
+static inline void test_tock_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w;
+    (void)e;
+    (void)data;
+    test_tick_state *st = user;
+    rill_test_clock_advance(st->clock, st->cost_ns);
+}
+
+/* Registers "Tock", whose remove hook advances st->clock by st->cost_ns: what despawning costs
+ * (st must outlive the world). */
+static inline rill_component test_register_tock(rill_world *w, test_tick_state *st) {
+    static const rill_field tf[] = {RILL_FIELD(test_tock, n, U32)};
+    rill_type_desc td = {.name = "Tock",
+                         RILL_TYPE_LAYOUT(test_tock),
+                         .fields = tf,
+                         .field_count = 1,
+                         .on_remove = test_tock_on_remove,
+                         .hook_user = st};
+    rill_component c = rill_world_register_component(w, &td);
+    assert_true(c.id != 0);
+    return c;
+}
+
 /* >>log: keeps every message (joined by newlines) */
 
 typedef struct test_logbuf {

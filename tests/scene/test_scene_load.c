@@ -611,14 +611,6 @@ static void test_large_swap_with_workers(void **state) {
     lfx_done(&fx);
 }
 
-/* The fake clock advanced by every removed Tock: what a replaced scene's despawn costs. */
-static rill_test_clock *g_tock_clock;
-static uint64_t g_tock_cost;
-static void tock_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
-    (void)w, (void)e, (void)data, (void)user;
-    rill_test_clock_advance(g_tock_clock, g_tock_cost);
-}
-
 /* Replacing a large main scene: the old scene goes in budgeted slices from the update the new one
  * completes (as much as fits there), every update stays within the budget plus one slice, the
  * old scene never disappears before the new one is complete, and in the end nothing of it is
@@ -628,18 +620,9 @@ static void test_swap_retires_old_scene_in_budget(void **state) {
     const uint64_t budget = 1000000, tock_cost = 1000; /* 1 ms; 1 us per despawned entity */
     lfx fx;
     lfx_init(&fx, 0, budget, 0);
-    g_tock_clock = &fx.clock;
-    g_tock_cost = tock_cost;
-    typedef struct tock {
-        uint32_t n;
-    } tock;
-    static const rill_field tf[] = {RILL_FIELD(tock, n, U32)};
-    rill_type_desc td = {.name = "Tock",
-                         RILL_TYPE_LAYOUT(tock),
-                         .fields = tf,
-                         .field_count = 1,
-                         .on_remove = tock_on_remove};
-    assert_true(rill_world_register_component(fx.world, &td).id != 0);
+    /* every removed Tock costs tock_cost: what a replaced scene's despawn costs */
+    test_tick_state tock = {.clock = &fx.clock, .cost_ns = tock_cost};
+    test_register_tock(fx.world, &tock);
     enum { OLD = 5000, NEW = 50 };
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");

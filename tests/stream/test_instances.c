@@ -238,13 +238,6 @@ static void test_settle_loads_nearby_now(void **state) {
     sfx_done(&fx);
 }
 
-/* Despawning costs 1 us of fake clock per entity (a component's remove hook). */
-static rill_test_clock *g_tock_clock;
-static void tock_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
-    (void)w, (void)e, (void)data, (void)user;
-    rill_test_clock_advance(g_tock_clock, 1000);
-}
-
 /* A big instance (5000 entities in chains of 4, each a mesh) and its unload: hidden at once,
  * despawned over several frames, each frame's loader work within the budget plus one batch;
  * a camera coming back while it is still unloading waits for the end, then loads it again. */
@@ -253,17 +246,9 @@ static void test_unload_spread_over_frames(void **state) {
     enum { N = 5000 };
     sfx fx;
     sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, 1000); /* loads: 1 us per entity */
-    g_tock_clock = &fx.clock;
-    typedef struct tock {
-        uint32_t n;
-    } tock;
-    static const rill_field tf[] = {RILL_FIELD(tock, n, U32)};
-    rill_type_desc td = {.name = "Tock",
-                         RILL_TYPE_LAYOUT(tock),
-                         .fields = tf,
-                         .field_count = 1,
-                         .on_remove = tock_on_remove};
-    assert_true(rill_world_register_component(fx.world, &td).id != 0);
+    /* despawning costs 1 us of fake clock per entity (a component's remove hook) */
+    test_tick_state tock = {.clock = &fx.clock, .cost_ns = 1000};
+    test_register_tock(fx.world, &tock);
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (uint32_t i = 1; i <= N; i++) {

@@ -81,13 +81,7 @@ static void write_glb(const char *path, uint32_t tris) {
                                 .bounds_min = {-1, 0, -1},
                                 .bounds_max = {1, 0, 1}};
     rill_gltf_mesh mesh = {.primitive_count = 1, .primitives = &prim};
-    rill_gltf_node node = {.parent = -1,
-                           .mesh = 0,
-                           .camera = -1,
-                           .light = -1,
-                           .rotation = {0, 0, 0, 1},
-                           .scale = {1, 1, 1},
-                           .matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
+    rill_gltf_node node = RILL_GLTF_MESH_NODE(NULL, 0);
     int32_t roots[1] = {0};
     rill_gltf_scene scene = {.node_count = 1, .nodes = roots};
     rill_gltf_model m = {.mesh_count = 1,

@@ -155,6 +155,18 @@ typedef struct rill_gltf_node {
     float matrix[16]; /* local transform, column major; always filled (from TRS when !has_matrix) */
 } rill_gltf_node;
 
+/* A root node named NAME (char *, may be NULL) that draws mesh MESH with the identity transform
+ * and holds no camera or light: the one node of a one-mesh model a writer builds. */
+#define RILL_GLTF_MESH_NODE(NAME, MESH)                                                            \
+    ((rill_gltf_node){.name = (NAME),                                                              \
+                      .parent = -1,                                                                \
+                      .mesh = (MESH),                                                              \
+                      .camera = -1,                                                                \
+                      .light = -1,                                                                 \
+                      .rotation = {0, 0, 0, 1},                                                    \
+                      .scale = {1, 1, 1},                                                          \
+                      .matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}})
+
 typedef struct rill_gltf_scene {
     char *name;
     uint32_t node_count;
