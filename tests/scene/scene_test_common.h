@@ -45,19 +45,20 @@ typedef struct test_tick {
 static const rill_enum_item test_hinge_items[] = {
     {"Left", TEST_HINGE_LEFT}, {"Right", TEST_HINGE_RIGHT}, {"Top", TEST_HINGE_TOP}};
 
-/* The fake clock the Tick hook advances, and by how much per added Tick. */
+/* The fake clock a cost hook advances (Tick's add hook, Tock's remove hook), by how much per call,
+ * and how many calls it had. */
 typedef struct test_tick_state {
     rill_test_clock *clock;
     uint64_t cost_ns;
-    uint32_t added;
+    uint32_t calls;
 } test_tick_state;
 
-static inline void test_tick_on_add(rill_world *w, rill_entity e, void *data, void *user) {
+static inline void test_cost_hook(rill_world *w, rill_entity e, void *data, void *user) {
     (void)w;
     (void)e;
     (void)data;
     test_tick_state *st = user;
-    st->added++;
+    st->calls++;
     if (st->clock)
         rill_test_clock_advance(st->clock, st->cost_ns);
 }
@@ -101,7 +102,7 @@ static inline test_ids test_register(rill_world *w, test_tick_state *tick) {
                          RILL_TYPE_LAYOUT(test_tick),
                          .fields = tick_fields,
                          .field_count = 1,
-                         .on_add = tick ? test_tick_on_add : NULL,
+                         .on_add = tick ? test_cost_hook : NULL,
                          .hook_user = tick};
     test_ids ids = {0};
     ids.all = rill_world_register_component(w, &all);
@@ -114,14 +115,6 @@ typedef struct test_tock {
     uint32_t n;
 } test_tock;
 
-static inline void test_tock_on_remove(rill_world *w, rill_entity e, void *data, void *user) {
-    (void)w;
-    (void)e;
-    (void)data;
-    test_tick_state *st = user;
-    rill_test_clock_advance(st->clock, st->cost_ns);
-}
-
 /* Registers "Tock", whose remove hook advances st->clock by st->cost_ns: what despawning costs
  * (st must outlive the world). */
 static inline rill_component test_register_tock(rill_world *w, test_tick_state *st) {
@@ -130,7 +123,7 @@ static inline rill_component test_register_tock(rill_world *w, test_tick_state *
                          RILL_TYPE_LAYOUT(test_tock),
                          .fields = tf,
                          .field_count = 1,
-                         .on_remove = test_tock_on_remove,
+                         .on_remove = test_cost_hook,
                          .hook_user = st};
     rill_component c = rill_world_register_component(w, &td);
     assert_true(c.id != 0);

@@ -144,7 +144,7 @@ static void test_progress_budget_and_loaded_event(void **state) {
     assert_true(saw_tenth);
     assert_true(rill_scene_load_progress(fx.loader, h) == 1.0f);
     assert_int_equal(applied_total, n);
-    assert_int_equal(fx.tick.added, n);
+    assert_int_equal(fx.tick.calls, n);
     assert_int_equal(loaded, 1);
     assert_int_equal(failed, 0);
     /* More frames: no second event. */
@@ -518,7 +518,7 @@ static void test_budget_shared_by_loads(void **state) {
     assert_int_equal(lm, 1);
     assert_true(instance_waited);
     assert_int_equal(count_descendants(fx.world, root), 40);
-    assert_int_equal(fx.tick.added, 100);
+    assert_int_equal(fx.tick.calls, 100);
     /* 100 entities at 10 per frame plus the spawn frame: the budget left by a finished load
      * goes to the next one in the same frame. */
     assert_true(frames <= 12);
