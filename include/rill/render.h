@@ -876,7 +876,10 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_render_instance) instances;
     RILL_ARRAY(rill_render_light) lights;
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
-    bool warned_views;                              /* the "too many cameras" warning was logged */
+    bool warned_views;        /* the "too many cameras" warning was logged */
+    bool warned_out_of_world; /* ... and the first out_of_world entity */
+    uint32_t
+        out_of_world; /* last extract: entities skipped (world matrix beyond RILL_WORLD_LIMIT) */
     const struct rill_channel_modes *channel_modes; /* the world's, looked up per extract */
     /* routing: per view slot (RILL_RENDER_MAX_VIEWS, then the primary view) its routed copies */
     rill_render_routed_settings routed[RILL_RENDER_MAX_VIEWS + 1][RILL_RENDER_MAX_SETTINGS];

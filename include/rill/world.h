@@ -580,6 +580,15 @@ void rill_mat4_identity(float out[16]);
  * with *out_t > 0 (in lengths of d). A degenerate triangle or a ray in its plane misses. */
 bool rill_ray_triangle(const float o[3], const float d[3], const float a[3], const float b[3],
                        const float c[3], float *out_t);
+/* The world Rill places things in: every element of a world matrix and every model-space vertex
+ * coordinate lies within +-RILL_WORLD_LIMIT metres. It is the farthest far plane a camera may have
+ * (nothing beyond it is ever visible), and far enough inside the float range that products and
+ * squares of such values stay finite, so bounds, distances and projections built from them do
+ * too. Values beyond it (3e38, inf, NaN) are refused where they enter: the glTF reader, the scene
+ * loader (warning with the file and the entity), extract (the entity is not drawn). */
+#define RILL_WORLD_LIMIT 1.0e9f
+/* True when all 16 elements of m are finite and within +-RILL_WORLD_LIMIT (NaN is not). */
+bool rill_mat4_in_world_limit(const float m[16]);
 
 /* Sets (adding if missing) e's Transform and marks it dirty. False when stale. */
 bool rill_world_set_transform(rill_world *world, rill_entity e, const rill_transform *t);

@@ -586,9 +586,14 @@ static bool world_has_active_camera(rill_world *w) {
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = rill_world_builtin(w)->camera;
     rill_query q = rill_world_query(w, &qd);
-    while (rill_query_next(&q))
-        if (((const rill_camera *)rill_query_get(&q, 0))->active)
+    while (rill_query_next(&q)) {
+        /* A camera placed out of the world is ignored by extract: the default one frames instead. */
+        const rill_global_transform *xf =
+            rill_world_get(w, q.entity, rill_world_builtin(w)->global_transform);
+        if (((const rill_camera *)rill_query_get(&q, 0))->active &&
+            (!xf || rill_mat4_in_world_limit(xf->m)))
             return true;
+    }
     return false;
 }
 
@@ -634,6 +639,8 @@ static bool model_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
         if (!rm)
             continue;
         const float *m = ((const rill_global_transform *)rill_query_get(&q, 1))->m;
+        if (!rill_mat4_in_world_limit(m))
+            continue; /* not drawn (extract warns): framing it would make the planes inf */
         for (int k = 0; k < 8; k++) {
             float p[3] = {(k & 1) ? rm->bounds_max[0] : rm->bounds_min[0],
                           (k & 2) ? rm->bounds_max[1] : rm->bounds_min[1],
@@ -662,6 +669,8 @@ static bool content_bounds(rill_content *c, float lo[3], float hi[3]) {
     rill_query q = rill_world_query(w, &qd);
     while (rill_query_next(&q)) {
         const float *m = ((const rill_global_transform *)rill_query_get(&q, 1))->m;
+        if (!rill_mat4_in_world_limit(m))
+            continue;
         float s = sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
         grow(&any, lo, hi, &m[12], 0.5f * s);
     }

@@ -7,6 +7,7 @@
 #include "gltf_internal.h"
 
 #include "gltf_json.h"
+#include "rill/world.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -218,6 +219,19 @@ static rill_result js_floats(rd *r, const rill__gj *obj, const char *key, const 
                            where, sep(where), key, i);
         }
         out[i++] = (float)num;
+    }
+    return RILL_OK;
+}
+
+/* Fails when one of the n values read at where.key lies beyond the world limit (rill/world.h):
+ * a node placed at 3e38 would give inf bounds, distances and camera planes downstream. */
+static rill_result check_world_limit(rd *r, const char *where, const char *key, const float *v,
+                                     int n) {
+    for (int i = 0; i < n; i++) {
+        if (!(fabsf(v[i]) <= RILL_WORLD_LIMIT)) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s%s%s[%d]: %g is beyond the world limit +-%g",
+                           where, sep(where), key, i, (double)v[i], (double)RILL_WORLD_LIMIT);
+        }
     }
     return RILL_OK;
 }
@@ -1173,6 +1187,14 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     }
     memcpy(prim->bounds_min, pc.lo, sizeof(pc.lo));
     memcpy(prim->bounds_max, pc.hi, sizeof(pc.hi));
+    for (int k = 0; k < 3; k++) {
+        if (!(fabsf(pc.lo[k]) <= RILL_WORLD_LIMIT && fabsf(pc.hi[k]) <= RILL_WORLD_LIMIT)) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s.attributes.POSITION: vertices span %g to %g on axis %d, beyond the "
+                           "world limit +-%g",
+                           where, (double)pc.lo[k], (double)pc.hi[k], k, (double)RILL_WORLD_LIMIT);
+        }
+    }
     rd_check nc = {.kind = CHECK_NORMALS};
     rd_check uc0 = {.kind = CHECK_FINITE}, uc1 = {.kind = CHECK_FINITE};
     RILL_TRY(attribute(r, attrs, "NORMAL", where, 3, 3, n, &nc, &prim->normals, &info));
@@ -1701,6 +1723,11 @@ static rill_result read_nodes(rd *r) {
         RILL_TRY(js_floats(r, no, "matrix", where, 16, node->matrix, &node->has_matrix));
         if (node->has_matrix && (has_t || has_r || has_s)) {
             return rd_fail(r, RILL_ERR_CORRUPT, "%s: both matrix and TRS given", where);
+        }
+        RILL_TRY(check_world_limit(r, where, "translation", node->translation, 3));
+        RILL_TRY(check_world_limit(r, where, "scale", node->scale, 3));
+        if (node->has_matrix) {
+            RILL_TRY(check_world_limit(r, where, "matrix", node->matrix, 16));
         }
         if (!node->has_matrix) {
             float *q = node->rotation;

@@ -76,6 +76,29 @@ static void neg_z(const float m[16], float out[3]) {
     out[2] = -m[10] / n;
 }
 
+/* False for an entity whose world matrix is not finite or lies beyond RILL_WORLD_LIMIT: it is not
+ * drawn, and a light or camera there is ignored (its bounds, distances or projection would be inf
+ * or NaN). The first one is named once per buffer; the scene loader names the file it came from. */
+static bool in_world(rill_world *world, rill_render_extract_buf *buf, rill_entity e,
+                     const rill_global_transform *xf) {
+    if (rill_mat4_in_world_limit(xf->m)) {
+        return true;
+    }
+    buf->out_of_world++;
+    if (!buf->warned_out_of_world) {
+        buf->warned_out_of_world = true;
+        const char *name = rill_world_get_name(world, e);
+        RILL_LOG_WARN("render",
+                      "extract: entity %u:%u%s%s%s: its world transform is not finite or beyond "
+                      "+-%g (translation (%g, %g, %g)): skipped (named once; out_of_world counts "
+                      "them)",
+                      RILL_ENTITY_INDEX(e), RILL_ENTITY_GENERATION(e), name ? " (" : "",
+                      name ? name : "", name ? ")" : "", (double)RILL_WORLD_LIMIT,
+                      (double)xf->m[12], (double)xf->m[13], (double)xf->m[14]);
+    }
+    return false;
+}
+
 /* Appends one drawn instance with the entity's RenderMode rm and SceneChannels sc (each may be
  * NULL): how it draws. */
 static bool push_looked(rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
@@ -188,6 +211,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     rill_array_clear(&buf->instances);
     rill_array_clear(&buf->lights);
     buf->channel_modes = rill_channels_modes(world);
+    buf->out_of_world = 0;
 
     /* Cameras: every active one becomes a view. The lowest RILL_RENDER_MAX_VIEWS by (order,
      * entity id) are kept in a sorted array (insertion: cameras are few); the primary view is the
@@ -203,7 +227,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     bool have_best = false;
     while (rill_query_next(&q)) {
         const rill_camera *cam = rill_query_get(&q, 0);
-        if (!cam->active) {
+        if (!cam->active || !in_world(world, buf, q.entity, rill_query_get(&q, 1))) {
             continue;
         }
         view_key k = {cam, rill_query_get(&q, 1), q.entity};
@@ -268,7 +292,11 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         const rill_mesh_instance *mi = rill_query_get(&q, 0);
         rill_mesh mesh = {mi->mesh};
         rill_material mat = {mi->material};
-        if (!push_instance(world, comps, buf, q.entity, mesh, mat, rill_query_get(&q, 1))) {
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        if (!in_world(world, buf, q.entity, xf)) {
+            continue;
+        }
+        if (!push_instance(world, comps, buf, q.entity, mesh, mat, xf)) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
         }
     }
@@ -290,6 +318,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
                 continue; /* not loaded or not uploaded yet, or failed (warned once) */
             }
             const rill_global_transform *xf = rill_query_get(&q, 1);
+            if (!in_world(world, buf, q.entity, xf)) {
+                continue;
+            }
             bool ok = batching ? batch_or_push(world, comps, buf, bt, q.entity, mm, mesh, mat, xf)
                                : push_instance(world, comps, buf, q.entity, mesh, mat, xf);
             if (!ok) {
@@ -311,9 +342,12 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     qd.with[0] = comps->directional_light;
     qd.with[1] = b->global_transform;
     q = rill_world_query(world, &qd);
-    if (rill_query_next(&q)) {
+    while (!out_snap->has_sun && rill_query_next(&q)) {
         const rill_directional_light *dl = rill_query_get(&q, 0);
         const rill_global_transform *xf = rill_query_get(&q, 1);
+        if (!in_world(world, buf, q.entity, xf)) {
+            continue;
+        }
         out_snap->has_sun = true;
         neg_z(xf->m, out_snap->sun.direction);
         memcpy(out_snap->sun.color, dl->color, sizeof(float) * 3);
@@ -328,6 +362,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         q = rill_world_query(world, &qd);
         while (rill_query_next(&q)) {
             const rill_global_transform *xf = rill_query_get(&q, 1);
+            if (!in_world(world, buf, q.entity, xf)) {
+                continue;
+            }
             rill_render_light L;
             memset(&L, 0, sizeof(L));
             L.kind = kind ? RILL_LIGHT_SPOT : RILL_LIGHT_POINT;

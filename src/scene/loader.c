@@ -478,6 +478,31 @@ static bool reserve_step(rill_scene_loader *ld, load_rec *r) {
     return true;
 }
 
+/* Names an entity placed out of the world (rill/world.h: its matrix not finite or beyond
+ * RILL_WORLD_LIMIT): extract does not draw it or its subtree. Only the topmost such entity is
+ * named; its children inherit the matrix and would repeat the warning. */
+static void check_placed(rill_scene_loader *ld, load_rec *r, rill_entity e) {
+    rill_component gt = rill_world_builtin(ld->world)->global_transform;
+    const rill_global_transform *xf = rill_world_get(ld->world, e, gt);
+    if (!xf || rill_mat4_in_world_limit(xf->m)) {
+        return;
+    }
+    const rill_global_transform *pxf =
+        rill_world_get(ld->world, rill_world_get_parent(ld->world, e), gt);
+    if (pxf && !rill_mat4_in_world_limit(pxf->m)) {
+        return;
+    }
+    const char *name = rill_world_get_name(ld->world, e);
+    RILL_LOG_WARN(SCENE_LOG,
+                  "%s: entity %u:%u%s%s%s: its world transform is not finite or beyond +-%g "
+                  "(translation (%g, %g, %g)): it and its children are skipped (not drawn; a "
+                  "camera or light there is ignored)",
+                  r->path, RILL_ENTITY_INDEX(e), RILL_ENTITY_GENERATION(e), name ? " (" : "",
+                  name ? name : "", name ? ")" : "", (double)RILL_WORLD_LIMIT, (double)xf->m[12],
+                  (double)xf->m[13], (double)xf->m[14]);
+    r->warnings++;
+}
+
 /* Applies entity r->applied; a main load also records the new scene's roots as it goes, so the
  * completing update does not walk every entity again. */
 static void apply_next(rill_scene_loader *ld, load_rec *r) {
@@ -487,6 +512,7 @@ static void apply_next(rill_scene_loader *ld, load_rec *r) {
     /* Its GlobalTransform now, inside the budget, rather than in the frame's transform pass,
      * which would otherwise compute a whole frame's worth of new entities on top of it. */
     rill_world_update_transforms_of(ld->world, &r->spawned[i], 1);
+    check_placed(ld, r, r->spawned[i]);
     if (r->is_main && r->bound.ents.data[i].parent == RSN_NONE_INDEX) {
         if (!rill_array_push(&r->roots, r->spawned[i])) {
             RILL_LOG_ERROR(SCENE_LOG, "%s: out of memory listing the scene's roots", r->path);

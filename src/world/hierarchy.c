@@ -237,6 +237,14 @@ void rill_mat4_identity(float out[16]) {
     out[0] = out[5] = out[10] = out[15] = 1.0f;
 }
 
+bool rill_mat4_in_world_limit(const float m[16]) {
+    bool in = true;
+    for (int i = 0; i < 16; i++) {
+        in &= fabsf(m[i]) <= RILL_WORLD_LIMIT; /* false for NaN and infinities too */
+    }
+    return in;
+}
+
 void rill_mat4_mul(const float a[16], const float b[16], float out[16]) {
     float r[16];
     for (int c = 0; c < 4; c++) {

@@ -938,6 +938,53 @@ RSN
     expect_err "main.rsn:8:19: Model.path: asset \"models/nan.glb\" is missing"
     expect_err "models/noimg.glb: texture 0: models/gone/missing.png: not found"
     ;;
+render_out_of_world)
+    # Things placed out of the world (rill/world.h: non-finite, or beyond +-1e9 m) are refused where
+    # they enter: a glTF node or vertex fails the model with the file and the JSON path; a scene
+    # entity is named with its file, index:generation and name, and is not drawn: the frame is the
+    # one without it (the default camera frames what is drawn; it used to get an inf near plane).
+    mkdir -p proj/models
+    tri='AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/'
+    cat >proj/models/ok.gltf <<GLTF
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],
+"bufferViews":[{"buffer":0,"byteLength":36}],
+"buffers":[{"byteLength":60,"uri":"data:application/octet-stream;base64,$tri"}]}
+GLTF
+    sed 's/"mesh":0}/"mesh":0,"translation":[3e38,0,0]}/' proj/models/ok.gltf >far_node.gltf
+    sed 's/"mesh":0}/"mesh":0,"scale":[1,-2e9,1]}/' proj/models/ok.gltf >far_scale.gltf
+    # The same buffer with the second vertex's x = 3e38 (little-endian 0x7F61B1E6).
+    big='AAAAAAAAAAAAAAAA5rFhfwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/'
+    sed "s|base64,[^\"]*|base64,$big|" proj/models/ok.gltf >far_vertex.gltf
+    run 1 render far_node.gltf --size 32x32 --out x.png
+    expect_err "far_node.gltf: nodes\[0\].translation\[0\]: 3e+38 is beyond the world limit +-1e+09"
+    expect_err "entity 0:1 (far_node.gltf): model 'far_node.gltf' failed, nothing is drawn"
+    run 1 render far_scale.gltf --size 32x32 --out x.png
+    expect_err "far_scale.gltf: nodes\[0\].scale\[1\]: -2e+09 is beyond the world limit"
+    run 1 render far_vertex.gltf --size 32x32 --out x.png
+    expect_err "far_vertex.gltf: meshes\[0\].primitives\[0\].attributes.POSITION: vertices span 0 to 3e+38 on axis 0"
+    printf '[project]\nname = "far"\nmain_scene = "main.rsn"\n' >proj/project.toml
+    printf 'rsn 1\nentity 1 "Near" {\n    Transform {}\n    Model { path: "models/ok.gltf" }\n}\n' >near.rsn
+    cp near.rsn proj/main.rsn
+    run 0 render proj --size 48x48 --out near.png
+    expect_png near.png 60
+    for t in 'translation: (3e38, 0, 0)' 'translation: (0, nan, 0)' 'translation: (0, 0, -inf)' \
+             'scale: (1e30, 1, 1)' 'rotation: (nan, 0, 0, 1)'; do
+        { cat near.rsn
+          printf 'entity 2 "Far" {\n    Transform { %s }\n' "$t"
+          printf '    Model { path: "models/ok.gltf" }\n}\n'
+          printf 'entity 3 parent 2 "Child" {\n    Transform {}\n    Model { path: "models/ok.gltf" }\n}\n'
+          printf 'entity 4 "Cam" {\n    Transform { %s }\n    Camera {}\n}\n' "$t"
+        } >proj/main.rsn
+        run 0 render proj --size 48x48 --out far.png
+        expect_err "main.rsn: entity 1:1 (Far): its world transform is not finite or beyond +-1e+09 (translation (.*)): it and its children are skipped"
+        expect_err "main.rsn: entity 3:1 (Cam): its world transform is not finite"
+        grep -q "(Child)" err.txt && fail "the child of an out-of-world entity is named too ($t)"
+        expect_err "added a default camera framing its bounds (centre (0.50, 0.50, 0.00), radius 0.71)"
+        "$PNG_SAME" near.png far.png >out.txt 2>err.txt || fail "frame with '$t' differs from the one without"
+    done
+    ;;
 hostile_args)
     # Hostile values for render's arguments: a usage error (exit 2) for what the parser owns, a
     # named refusal (exit 1) for effect settings, never a wrapped number or a NaN on the GPU.

@@ -434,11 +434,39 @@ static void test_world_extract(void **state) {
     t.translation[0] = 1.2f, t.translation[1] = 0.6f, t.translation[2] = 0.8f;
     assert_true(rill_world_set_transform(w, lamp, &t));
 
+    /* Out of the world (rill/world.h): a default camera at 3e38, a cube at NaN, a cube scaled
+     * 1e30, a lamp at -inf and a sun whose rotation is NaN are skipped; the frame is the same. */
+    rill_entity bad[5];
+    for (int k = 0; k < 5; k++) {
+        bad[k] = rill_world_spawn(w);
+    }
+    rill_camera *bc = rill_world_add(w, bad[0], b->camera, NULL);
+    bc->is_default = true; /* the primary view if it were taken */
+    assert_non_null(rill_world_add(w, bad[1], rc.mesh_instance, &mi));
+    assert_non_null(rill_world_add(w, bad[2], rc.mesh_instance, &mi));
+    assert_non_null(rill_world_add(w, bad[3], rc.point_light, NULL));
+    assert_non_null(rill_world_add(w, bad[4], rc.directional_light, NULL));
+    rill_transform bt[5];
+    for (int k = 0; k < 5; k++) {
+        bt[k] = rill_transform_identity();
+    }
+    bt[0].translation[0] = 3e38f;
+    bt[1].translation[1] = NAN;
+    bt[2].scale[2] = 1e30f;
+    bt[3].translation[2] = -INFINITY;
+    bt[4].rotation[0] = NAN;
+    for (int k = 0; k < 5; k++) {
+        assert_true(rill_world_set_transform(w, bad[k], &bt[k]));
+    }
+
     rill_world_update_transforms(w);
     rill_render_extract_buf xb = {0};
     rill_render_snapshot snap;
     if (rill_render_extract(w, &rc, &xb, &snap, &err) != RILL_OK)
         fail_msg("extract: %s", err.msg);
+    assert_int_equal(xb.out_of_world, 5);
+    assert_true(xb.warned_out_of_world);
+    assert_int_equal(snap.view_count, 1);
     assert_int_equal(snap.instance_count, 2);
     assert_int_equal(snap.light_count, 1);
     assert_true(snap.has_sun);
@@ -451,6 +479,11 @@ static void test_world_extract(void **state) {
     for (uint32_t i = 0; i < snap.light_count; i++)
         f->lights[f->nl++] = snap.lights[i];
     render_and_check(f, "world_extract");
+    /* Without the good sun, the one at NaN is not taken either. */
+    rill_world_despawn(w, sun_e);
+    assert_int_equal(rill_render_extract(w, &rc, &xb, &snap, &err), RILL_OK);
+    assert_false(snap.has_sun);
+    assert_int_equal(xb.out_of_world, 5);
     /* No active camera: a clear error, no frame. */
     c = rill_world_get(w, cam, b->camera);
     c->active = false;

@@ -402,6 +402,25 @@ static void test_hierarchy(void **state) {
     rill_world_destroy(w);
 }
 
+/* The world limit: finite and within +-1e9 on every element, whatever the source of the value. */
+static void test_mat4_in_world_limit(void **state) {
+    (void)state;
+    float m[16];
+    rill_mat4_identity(m);
+    assert_true(rill_mat4_in_world_limit(m));
+    m[12] = RILL_WORLD_LIMIT;
+    m[13] = -RILL_WORLD_LIMIT;
+    assert_true(rill_mat4_in_world_limit(m));
+    const float bad[] = {2e9f, -1.5e9f, 3e38f, INFINITY, -INFINITY, NAN};
+    for (int i = 0; i < 16; i++) {
+        for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+            rill_mat4_identity(m);
+            m[i] = bad[k];
+            assert_false(rill_mat4_in_world_limit(m));
+        }
+    }
+}
+
 static void test_transforms(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL, NULL);
@@ -1336,6 +1355,7 @@ int main(void) {
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_hierarchy),
         cmocka_unit_test(test_transforms),
+        cmocka_unit_test(test_mat4_in_world_limit),
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_hooks),
