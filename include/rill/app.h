@@ -224,7 +224,7 @@ typedef void (*rill_streaming_off_fn)(rill_app *app, void *user);
  *   run_mode DEFAULT = GAME;
  *   deterministic false; worker_count 0 = cores - 1 (at least 1; ignored when deterministic);
  *   fixed_dt 0 = 1/60 s; max_fixed_steps 0 = 8; max_frame_dt 0 = 0.25 s;
- *   drain_budget_ns 0 = 2 ms (job completions drained per frame);
+ *   drain_budget_ns 0 = 2 ms (job completions drained per frame; unused when deterministic);
  *   scene_budget_ns 0 = project.scene.load_budget_ms;
  *   entity_capacity 0 = the world's default;
  *   clock zero = rill_time_ns (frame deltas and the scene budget read it);

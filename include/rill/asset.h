@@ -201,10 +201,13 @@ typedef struct rill_asset_loader {
 typedef struct rill_asset_server rill_asset_server;
 
 /* Defaults: capacity 0 = 4096 assets; max_loaders 0 = 32; update_budget_ns 0 = 2 ms (the time
- * rill_asset_server_update may spend applying finished loads; at least one is applied per call).
+ * rill_asset_server_update may spend applying finished loads; at least one is applied per call);
+ * update_max_applied 0 = no limit on the number of finished loads one update applies.
  * vfs is required and borrowed (must outlive the server). jobs is borrowed and may be NULL: then
  * loads run on the main thread inside rill_asset_server_update, in request order. With a
- * deterministic rill_jobs the queued loads run inside rill_asset_server_update too. */
+ * deterministic rill_jobs the queued loads run inside rill_asset_server_update too, and the time
+ * budget is not used: an update applies every finished load (up to update_max_applied), so the
+ * same requests give the same states after each update on any machine, however slow. */
 typedef struct rill_asset_server_desc {
     uint32_t start_canary; /* must be 0 */
     rill_vfs *vfs;
@@ -212,6 +215,7 @@ typedef struct rill_asset_server_desc {
     uint32_t capacity;
     uint32_t max_loaders;
     uint64_t update_budget_ns;
+    uint32_t update_max_applied;
     uint32_t end_canary; /* must be 0 */
 } rill_asset_server_desc;
 
@@ -277,7 +281,8 @@ bool rill_asset_retain(rill_asset_server *server, rill_asset handle);
  * retain before then revives it). A stale handle is a no-op. */
 void rill_asset_release(rill_asset_server *server, rill_asset handle);
 
-/* Main thread, once per frame: applies finished loads (within update_budget_ns), runs queued loads
+/* Main thread, once per frame: applies finished loads (within update_budget_ns, or in
+ * deterministic mode all of them; at most update_max_applied), runs queued loads
  * when there are no worker threads, and unloads assets whose refcount reached zero before this
  * call. Returns the number of loads applied. */
 uint32_t rill_asset_server_update(rill_asset_server *server);

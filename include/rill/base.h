@@ -641,8 +641,10 @@ void rill_jobs_wait(rill_jobs *jobs, rill_counter *counter);
 void rill_jobs_post_main(rill_jobs *jobs, rill_job_fn fn, void *arg);
 /* Main thread: runs posted completions in FIFO order until the queue is empty or budget_ns has
  * passed (checked after each completion; 0 = no limit). In deterministic mode it first runs every
- * queued job. Only completions already waiting when drain starts run; ones they post wait for
- * the next drain, so drain always returns. Returns the number of completions run. */
+ * queued job and then every waiting completion: budget_ns is not used, so how far a frame gets
+ * does not depend on the machine's speed. Only completions already waiting when drain starts run;
+ * ones they post wait for the next drain, so drain always returns. Returns the number of
+ * completions run. */
 uint32_t rill_jobs_drain(rill_jobs *jobs, uint64_t budget_ns);
 /* Number of completions waiting for the main thread. */
 uint32_t rill_jobs_pending_main(rill_jobs *jobs);

@@ -683,17 +683,22 @@ uint32_t rill_asset_server_update(rill_asset_server *server) {
     /* Releases recorded before this call are applied first, so an asset released in frame N is
      * gone after the update of frame N+1 and payload pointers stay valid through frame N. */
     free_released(s);
+    /* Deterministic mode stops on a count, never on the clock: how many loads a slow machine
+     * applies in 2 ms must not change what the next frame sees. */
+    bool timed = true;
     if (!s->desc.jobs) {
         run_inline_queue(s);
     } else if (rill_jobs_is_deterministic(s->desc.jobs)) {
         rill_jobs_wait(s->desc.jobs, &s->in_flight);
+        timed = false;
     }
+    uint32_t max = s->desc.update_max_applied ? s->desc.update_max_applied : UINT32_MAX;
     uint64_t start = rill_time_ns();
     uint32_t applied = 0;
-    for (load_req *r; (r = pop_done(s)) != NULL;) {
+    for (load_req *r; applied < max && (r = pop_done(s)) != NULL;) {
         apply_req(s, r);
         applied++;
-        if (rill_time_ns() - start >= s->desc.update_budget_ns) {
+        if (timed && rill_time_ns() - start >= s->desc.update_budget_ns) {
             break;
         }
     }

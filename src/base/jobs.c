@@ -333,6 +333,7 @@ uint32_t rill_jobs_drain(rill_jobs *jobs, uint64_t budget_ns) {
     }
     if (jobs->deterministic) {
         run_all_queued(jobs);
+        budget_ns = 0; /* the same work per frame on any machine: never stop on the clock */
     }
     uint64_t start = rill_time_ns();
     /* Only completions already waiting run now; ones they post wait for the next drain, so a

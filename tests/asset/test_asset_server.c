@@ -111,13 +111,11 @@ static fixture *fixture_make(int mode) {
     } else if (mode == 1) {
         f->jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
     }
-    /* Deterministic fixtures check order and states after one update, not the time budget
-     * (test_update_budget does): with the default 2 ms a slow run (TSan, a loaded machine) left
-     * some completions for the next update and the order test failed at random. */
-    uint64_t budget = mode == 1 ? UINT64_MAX : 0;
-    f->server = rill_asset_server_create(
-        &(rill_asset_server_desc){.vfs = f->vfs, .jobs = f->jobs, .update_budget_ns = budget},
-        NULL);
+    /* Default budget: deterministic fixtures check order and states after one update, which a
+     * slow run (TSan, a loaded machine) must not change (the server does not read the clock in
+     * deterministic mode; with the 2 ms budget it did, and the order test failed at random). */
+    f->server =
+        rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs, .jobs = f->jobs}, NULL);
     assert_non_null(f->server);
     rill_asset_loader l = txt_loader(&f->st);
     rill_error err = {0};
@@ -161,6 +159,7 @@ static void test_defaults_and_misuse(void **state) {
     assert_int_equal(d.capacity, 4096);
     assert_int_equal(d.max_loaders, 32);
     assert_int_equal(d.update_budget_ns, 2000000);
+    assert_int_equal(d.update_max_applied, 0);
     assert_null(rill_asset_server_create(NULL, NULL));
     assert_null(rill_asset_server_create(&(rill_asset_server_desc){0}, NULL)); /* vfs required */
     rill_asset_server_destroy(NULL);
@@ -442,49 +441,96 @@ static void test_release_while_loading(void **state) {
     }
 }
 
-/* With a tiny budget each update publishes exactly one finished load (at least one always goes). */
+/* Loads b0.txt..b4.txt on a new server with the given jobs and limits; the caller checks what
+ * each update applies, then calls budget_end. */
+typedef struct budget_run {
+    loader_stats st;
+    char dir[512];
+    rill_vfs *vfs;
+    rill_asset_server *s;
+    rill_asset hs[5];
+} budget_run;
+
+static void budget_begin(budget_run *b, rill_jobs *jobs, uint64_t budget_ns, uint32_t max_applied) {
+    memset(b, 0, sizeof(*b));
+    rill_test_tmpdir(b->dir, sizeof(b->dir), "asset_budget");
+    for (int i = 0; i < 5; ++i) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "b%d.txt", i);
+        write_file(b->dir, rel, "budget");
+    }
+    b->vfs = rill_vfs_create(NULL, NULL);
+    rill_vfs_mount_dir(b->vfs, b->dir, NULL);
+    b->s = rill_asset_server_create(&(rill_asset_server_desc){.vfs = b->vfs,
+                                                              .jobs = jobs,
+                                                              .update_budget_ns = budget_ns,
+                                                              .update_max_applied = max_applied},
+                                    NULL);
+    assert_non_null(b->s);
+    rill_asset_loader l = txt_loader(&b->st);
+    rill_asset_server_register_loader(b->s, &l, NULL);
+    for (int i = 0; i < 5; ++i) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "b%d.txt", i);
+        b->hs[i] = rill_asset_load(b->s, rel, NULL);
+    }
+}
+
+/* After an update that applied `loaded` of the 5 in total: the rest ran already and wait in the
+ * completion list, still LOADING. */
+static void budget_expect(budget_run *b, uint32_t loaded) {
+    rill_asset_server_stats stats;
+    rill_asset_server_get_stats(b->s, &stats);
+    assert_int_equal(stats.by_state[RILL_ASSET_STATE_LOADED], loaded);
+    assert_int_equal(stats.by_state[RILL_ASSET_STATE_LOADING], 5 - loaded);
+}
+
+static void budget_end(budget_run *b) {
+    assert_int_equal(rill_asset_server_update(b->s), 0);
+    for (int i = 0; i < 5; ++i) {
+        rill_asset_release(b->s, b->hs[i]);
+    }
+    rill_asset_server_destroy(b->s);
+    rill_vfs_destroy(b->vfs);
+    assert_int_equal(atomic_load(&b->st.unloads), 5);
+    rill_test_tmpdir_remove(b->dir);
+}
+
+/* Without workers, a tiny time budget publishes exactly one finished load per update (at least
+ * one always goes). */
 static void test_update_budget(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
-    loader_stats st;
-    memset(&st, 0, sizeof(st));
-    char dir[512];
-    rill_test_tmpdir(dir, sizeof(dir), "asset_budget");
-    for (int i = 0; i < 5; ++i) {
-        char rel[32];
-        snprintf(rel, sizeof(rel), "b%d.txt", i);
-        write_file(dir, rel, "budget");
+    budget_run b;
+    budget_begin(&b, NULL, 1, 0);
+    for (uint32_t u = 1; u <= 5; ++u) {
+        assert_int_equal(rill_asset_server_update(b.s), 1);
+        budget_expect(&b, u);
     }
-    rill_vfs *vfs = rill_vfs_create(NULL, NULL);
-    rill_vfs_mount_dir(vfs, dir, NULL);
+    budget_end(&b);
+    RILL_TEST_LEAK_END();
+}
+
+/* Deterministic mode never reads the clock: a budget of 1 ns (spent by every machine after the
+ * first load) still applies every finished load, and only update_max_applied spreads them, so
+ * the states after each update are the same on any machine. */
+static void test_update_deterministic(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
     rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
-    rill_asset_server *s = rill_asset_server_create(
-        &(rill_asset_server_desc){.vfs = vfs, .jobs = jobs, .update_budget_ns = 1}, NULL);
-    rill_asset_loader l = txt_loader(&st);
-    rill_asset_server_register_loader(s, &l, NULL);
-    rill_asset hs[5];
-    for (int i = 0; i < 5; ++i) {
-        char rel[32];
-        snprintf(rel, sizeof(rel), "b%d.txt", i);
-        hs[i] = rill_asset_load(s, rel, NULL);
+    budget_run b;
+    budget_begin(&b, jobs, 1, 0);
+    assert_int_equal(rill_asset_server_update(b.s), 5);
+    budget_expect(&b, 5);
+    budget_end(&b);
+    budget_begin(&b, jobs, 1, 2);
+    const uint32_t want[3] = {2, 2, 1};
+    for (uint32_t u = 0, total = 0; u < 3; ++u) {
+        assert_int_equal(rill_asset_server_update(b.s), want[u]);
+        budget_expect(&b, total += want[u]);
     }
-    for (int u = 1; u <= 5; ++u) {
-        assert_int_equal(rill_asset_server_update(s), 1);
-        rill_asset_server_stats stats;
-        rill_asset_server_get_stats(s, &stats);
-        assert_int_equal(stats.by_state[RILL_ASSET_STATE_LOADED], u);
-        /* The loads ran already; the rest wait in the completion list, still LOADING. */
-        assert_int_equal(stats.by_state[RILL_ASSET_STATE_LOADING], 5 - u);
-    }
-    assert_int_equal(rill_asset_server_update(s), 0);
-    for (int i = 0; i < 5; ++i) {
-        rill_asset_release(s, hs[i]);
-    }
-    rill_asset_server_destroy(s);
+    budget_end(&b);
     rill_jobs_destroy(jobs);
-    rill_vfs_destroy(vfs);
-    assert_int_equal(atomic_load(&st.unloads), 5);
-    rill_test_tmpdir_remove(dir);
     RILL_TEST_LEAK_END();
 }
 
@@ -656,6 +702,7 @@ int main(void) {
         cmocka_unit_test(test_each_and_pool_limit),
         cmocka_unit_test(test_concurrent_requests),
         cmocka_unit_test(test_update_budget),
+        cmocka_unit_test(test_update_deterministic),
         cmocka_unit_test(test_release_while_loading),
         cmocka_unit_test(test_churn_from_threads),
     };

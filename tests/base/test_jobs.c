@@ -226,6 +226,21 @@ static void test_drain_budget(void **state) {
     assert_int_equal(r.runs, 100);
 }
 
+/* Deterministic mode does not stop on the clock: the five 2 ms completions that a 1 ms budget
+ * spreads over five drains with workers all run in one drain, on any machine. */
+static void test_drain_deterministic(void **state) {
+    (void)state;
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
+    int ran = 0;
+    for (int i = 0; i < 5; ++i) {
+        rill_jobs_post_main(j, busy_2ms, &ran);
+    }
+    assert_int_equal(rill_jobs_drain(j, 1000000), 5);
+    assert_int_equal(ran, 5);
+    assert_int_equal(rill_jobs_pending_main(j), 0);
+    rill_jobs_destroy(j);
+}
+
 /* >>deterministic */
 
 typedef struct det_log {
@@ -419,6 +434,7 @@ int main(void) {
         cmocka_unit_test(test_nested_waits),
         cmocka_unit_test(test_completions_fifo),
         cmocka_unit_test(test_drain_budget),
+        cmocka_unit_test(test_drain_deterministic),
         cmocka_unit_test(test_deterministic_order),
         cmocka_unit_test(test_deterministic_self_wait_asserts),
         cmocka_unit_test(test_full_queue_inline),
