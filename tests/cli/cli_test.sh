@@ -721,7 +721,8 @@ run_demo_window)
     expect_out "2 frames"
     ;;
 run_pick)
-    # Picking in the viewer: cube_scene.rsn with its right cube renamed NM_Right (selectable).
+    # Picking in the viewer: cube_scene.rsn with its right cube renamed NM_Right (selectable),
+    # then a terrain.
     # At 160x120 the left cube covers pixel (40,30), the right one (115,30), nothing (80,100).
     cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" .
     sed 's/"Right cube"/"NM_Right"/' "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" >p.rsn
@@ -745,6 +746,49 @@ run_pick)
     expect_out "picked nothing"
     pick 115,30 --channel selectable=wireframe
     expect_out "picked NM_Right"
+    # A terrain is picked too (its cells, from the heights): one authored selectable
+    # (ChannelMask 2) under the middle of the view, none above the horizon, none once hidden.
+    cat >t.rsn <<'RSN'
+rsn 1
+
+entity 1 "Ground" {
+    Transform {
+        translation: (-64, -20, -64)
+    }
+    Terrain {
+        chunks_x: 2
+        chunks_z: 2
+        resolution: 17
+        height_scale: 40
+    }
+    ChannelMask {
+        mask: 2
+    }
+}
+
+entity 2 "Camera" {
+    Transform {
+        translation: (0, 60, 100)
+        rotation: (-0.25, 0, 0, 0.968)
+    }
+    Camera {
+        far: 2000
+    }
+}
+RSN
+    tpick() { # tpick X,Y [extra args...]: the terrain scene's pick line in out.txt
+        at=$1
+        shift
+        xvfb-run -a "$rill" run t.rsn --size 160x120 --vsync off --frames 3 --pick "$at" "$@" \
+            >out.txt 2>err.txt || fail "rill run t.rsn --pick $at $* failed: $(cat err.txt)"
+    }
+    tpick 80,60
+    grep -Eq "^picked Ground \(entity [0-9]+:[0-9]+\) at [0-9]+\.[0-9] m$" out.txt ||
+        fail "the terrain under the view's middle was not picked: $(cat out.txt)"
+    tpick 80,5
+    expect_out "picked nothing"
+    tpick 80,60 --channel selectable=hidden
+    expect_out "picked nothing"
     run 2 run p.rsn --pick 10
     expect_err "bad --pick"
     run 2 run p.rsn --channel walls=hidden
