@@ -269,24 +269,66 @@ bool rill_field_get_f64(const rill_field *field, const void *obj, uint32_t index
  * saturation (NaN -> 0 for integers); no min/max clamping. */
 bool rill_field_set_f64(const rill_field *field, void *obj, uint32_t index, double value);
 
-/* Appends the text form of one field's value to out:
+/* The text form of field values is the value syntax of .rsn files (docs/formats/rsn.md,
+ * "Grammar"), shared by the scene reader and writer, the CLI's field=value settings and tests.
+ *
+ * Appends the text form of one field's value to out:
  *   bool true|false; ints and floats in shortest round-trip form ("1", "0.5", "1e+30");
  *   vectors/quats/colors "(x, y, z)"; strings and asset paths quoted with C escapes ("" for NULL);
  *   entities as the decimal u64 (0 for none); enums by name (the number when the table has none);
  *   arrays "[a, b, c]". Returns false when out of memory. */
 bool rill_field_format(const rill_field *field, const void *obj, rill_strbuf *out);
 /* The same for one element of the field (elem points at it: an array field's elements one by
- * one); the scene writer builds its values from this. */
+ * one). */
 bool rill_field_format_element(const rill_field *field, const void *elem, rill_strbuf *out);
-/* Parses the text form written by rill_field_format into obj's field (strings are interned;
- * vector and array forms must have exactly the right number of elements; whitespace is skipped;
- * an enum accepts a name or an integer). On success *out_consumed is the number of bytes used.
- * On failure returns RILL_ERR_PARSE and the message says "offset N: ..." relative to text. */
+/* Parses the text form into obj's field. The syntax: whitespace and '#' comments between tokens;
+ * numbers in the one number syntax (rill_num_parse_*; a finite decimal that overflows a float is
+ * an error, inf/nan are written as such); strings "..." on one line with the escapes \" \\ \n \r
+ * \t \0 \xHH, interned, "" read as NULL; string and asset fields also accept @"..."; vectors
+ * "(x, y, z)" with exactly the type's lane count; arrays "[a, b]" with at most the field's count
+ * (elements not listed keep their values); a trailing comma is allowed in both; an enum accepts a
+ * name or an i32. Out-of-range integers fail. On success *out_consumed is the number of bytes used
+ * (trailing text is left alone). On failure obj is untouched, the result is RILL_ERR_PARSE and the
+ * message says "offset N: ..." relative to text. */
 rill_result rill_field_parse(const rill_field *field, void *obj, const char *text, size_t len,
                              size_t *out_consumed, rill_error *err);
 
+/* What the scene reader and writer add to the text form (zero = rill_field_parse/_format). */
+typedef enum rill_field_text_flags {
+    /* Parse: an out-of-range number is clamped (integers to their type, numbers to the field's
+     * HAS_MIN/HAS_MAX bounds, NaN to the min) and reported through warn instead of failing. */
+    RILL_FIELD_TEXT_CLAMP = 1u << 0,
+    /* Format: asset paths are written @"path". */
+    RILL_FIELD_TEXT_ASSET_AT = 1u << 1,
+} rill_field_text_flags;
+
+/* Hooks of the extended text form. Positions are byte offsets into the text being parsed. */
+typedef struct rill_field_text {
+    uint32_t flags; /* rill_field_text_flags */
+    void *user;     /* passed to every hook */
+    /* Parse: a non-fatal problem (a clamped value) at pos. */
+    void (*warn)(void *user, size_t pos, const char *msg);
+    /* Parse, ENTITY fields: when set, entities are read as "&id" or "none" (instead of a u64) and
+     * this resolves &id (1 .. 4294967295) of array element elem into *out. False fails the parse
+     * as out of memory. */
+    bool (*entity_ref)(void *user, uint32_t id, uint32_t elem, size_t pos, rill_entity *out);
+    /* Format, ENTITY fields: when set, a live entity is written "&id" with the id this gives
+     * (false or RILL_ENTITY_NULL: "none"). */
+    bool (*ref_format)(void *user, rill_entity e, uint64_t *out_id);
+    /* Parse, ASSET_PATH fields: the path to store for interned path (at pos), e.g. normalized. */
+    const char *(*asset_path)(void *user, const char *path, size_t pos);
+} rill_field_text;
+
+/* rill_field_parse with hooks (opt may be NULL). *out_pos is the number of bytes used on success
+ * and the offset of the problem on failure; the message has no offset prefix. */
+rill_result rill_field_parse_ex(const rill_field *field, void *obj, const char *text, size_t len,
+                                const rill_field_text *opt, size_t *out_pos, rill_error *err);
+/* rill_field_format with hooks (opt may be NULL). */
+bool rill_field_format_ex(const rill_field *field, const void *obj, const rill_field_text *opt,
+                          rill_strbuf *out);
+
 /* Appends "Name { field: value field: value }" (one line, RILL_FIELD_NO_SERIALIZE fields
- * skipped) to out. A debugging and stats aid; the scene writer has its own layout. */
+ * skipped) to out. A debugging and stats aid; the scene writer lays out whole files. */
 bool rill_type_dump(const rill_type_desc *type, const void *obj, rill_strbuf *out);
 
 /* >>world ------------------------------------------------------------------------------------- */

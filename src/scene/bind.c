@@ -124,8 +124,6 @@ typedef struct binder {
     RILL_ARRAY(doc_cache_entry) docs;
     rill_map asset_seen; /* interned path pointer -> 1 exists / 2 missing */
     rill_strbuf unknown; /* verbatim blocks of the current entity */
-    char *scratch;       /* string decoding buffer */
-    size_t scratch_cap;
 } binder;
 
 /* The place of a value for messages. */
@@ -172,200 +170,59 @@ static void bind_warn(binder *b, const place *pl, uint32_t line, uint32_t col, c
     }
 }
 
-static const char *value_kind_name(uint8_t kind) {
-    switch (kind) {
-    case RSN_V_BOOL:
-        return "a bool";
-    case RSN_V_NUMBER:
-        return "a number";
-    case RSN_V_STRING:
-        return "a string";
-    case RSN_V_ASSET:
-        return "an asset path";
-    case RSN_V_REF:
-        return "an entity reference";
-    case RSN_V_NONE:
-        return "'none'";
-    case RSN_V_IDENT:
-        return "a name";
-    case RSN_V_TUPLE:
-        return "a tuple";
-    case RSN_V_LIST:
-        return "an array";
-    default:
-        return "a value";
+/* Reads text[0, len) as a value of a field of type `type` (a string or a bool: entity names and
+ * the SceneInstance fields read before binding) into *dst through reflection's value parser;
+ * false when it is not one. */
+static bool plain_value(const rsn_doc *doc, uint32_t off, uint32_t len, rill_field_type type,
+                        void *dst) {
+    const rill_field f = {.name = "value", .type = type};
+    return rill_field_parse_ex(&f, dst, doc->src + off, len, NULL, NULL, NULL) == RILL_OK;
+}
+
+/* One field value being bound: what reflection's parser hooks need to name places and record
+ * entity references. */
+typedef struct field_value {
+    binder *b;
+    const place *pl;
+    const rsn_field *fd;
+    uint32_t slot;     /* blob offset of the field's first element */
+    uint32_t fix_base; /* bound index of the doc's first entity (references are file-local) */
+} field_value;
+
+/* The line and column of byte pos of a field's value text, counted on from the value's start. */
+static void value_place(const field_value *fv, size_t pos, uint32_t *line, uint32_t *col) {
+    const rsn_doc *doc = fv->pl->doc;
+    const char *s = doc->src + fv->fd->val_off;
+    *line = fv->fd->val_line;
+    *col = fv->fd->val_col;
+    for (size_t i = 0; i < pos; i++) {
+        *col = s[i] == '\n' ? 1u : *col + 1u;
+        *line += s[i] == '\n';
     }
 }
 
-/* Decodes a string value and interns it ("" interns as NULL for paths). */
-static const char *intern_value(binder *b, const rsn_doc *doc, const rsn_value *v) {
-    const char *span = doc->src + v->off;
-    if (!v->flag) {
-        return rill_intern_n(span, v->len);
-    }
-    if (b->scratch_cap < (size_t)v->len + 1u) {
-        char *s = rill_realloc_tagged(b->scratch, (size_t)v->len + 1u, RILL_MEM_SCENE);
-        if (!s)
-            return NULL;
-        b->scratch = s;
-        b->scratch_cap = (size_t)v->len + 1u;
-    }
-    size_t n = rill__rsn_string_decode(span, v->len, b->scratch, b->scratch_cap);
-    return rill_intern_n(b->scratch, n);
+static void value_warn(void *user, size_t pos, const char *msg) {
+    field_value *fv = user;
+    uint32_t line, col;
+    value_place(fv, pos, &line, &col);
+    bind_warn(fv->b, fv->pl, line, col, "%s", msg);
 }
 
-/* Clamps a numeric lane to the field's bounds, warning when it changes. */
-static double clamp_lane(binder *b, const place *pl, const rsn_value *v, const rill_field *f,
-                         double x) {
-    double y = x;
-    if ((f->flags & RILL_FIELD_HAS_MIN) && !(y >= f->min))
-        y = f->min;
-    if ((f->flags & RILL_FIELD_HAS_MAX) && y > f->max)
-        y = f->max;
-    if (y != x || (isnan(x) && !isnan(y))) {
-        bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %g",
-                  (int)RILL_MIN(v->len, 40u), pl->doc->src + v->off, y);
+/* &id: patched to the spawned entity once entities exist (bound_fix); an id the file does not
+ * have is a warning and reads as none. */
+static bool value_entity_ref(void *user, uint32_t id, uint32_t elem, size_t pos, rill_entity *out) {
+    field_value *fv = user;
+    uint64_t idx;
+    *out = RILL_ENTITY_NULL;
+    if (!rill_map_get(&fv->pl->doc->id_to_index, id, &idx)) {
+        uint32_t line, col;
+        value_place(fv, pos, &line, &col);
+        bind_warn(fv->b, fv->pl, line, col, "entity &%u is not in the file; using none", id);
+        return true;
     }
-    return y;
-}
-
-static bool bind_int(binder *b, const place *pl, const rsn_value *v, const rill_field *f,
-                     void *dst) {
-    if (v->kind != RSN_V_NUMBER) {
-        return bind_fail(b, pl, v->line, v->col, "expected an integer, found %s",
-                         value_kind_name(v->kind));
-    }
-    bool neg, over;
-    uint64_t mag;
-    if (!rill_num_parse_int(pl->doc->src + v->off, v->len, &neg, &mag, &over)) {
-        return bind_fail(b, pl, v->line, v->col, "'%.*s' is not an integer",
-                         (int)RILL_MIN(v->len, 40u), pl->doc->src + v->off);
-    }
-    /* Range of the storage type, then the field's own bounds. */
-    long double lo, hi;
-    switch (f->type) {
-    case RILL_FIELD_I32:
-        lo = INT32_MIN;
-        hi = INT32_MAX;
-        break;
-    case RILL_FIELD_U32:
-        lo = 0;
-        hi = UINT32_MAX;
-        break;
-    case RILL_FIELD_I64:
-        lo = (long double)INT64_MIN;
-        hi = (long double)INT64_MAX;
-        break;
-    default:
-        lo = 0;
-        hi = (long double)UINT64_MAX;
-        break;
-    }
-    if (f->flags & RILL_FIELD_HAS_MIN && (long double)f->min > lo)
-        lo = ceill(f->min);
-    if (f->flags & RILL_FIELD_HAS_MAX && (long double)f->max < hi)
-        hi = floorl(f->max);
-    long double x = neg ? -(long double)mag : (long double)mag;
-    bool clamped = over;
-    if (x < lo) {
-        x = lo;
-        clamped = true;
-    }
-    if (x > hi) {
-        x = hi;
-        clamped = true;
-    }
-    if (clamped) {
-        bind_warn(b, pl, v->line, v->col, "value %.*s out of range, clamped to %.0Lf",
-                  (int)RILL_MIN(v->len, 40u), pl->doc->src + v->off, x);
-    }
-    /* Exact conversions: x is integral and inside the type's range here. For 64-bit types rebuild
-     * from the magnitude when not clamped, since long double may not hold every u64. */
-    switch (f->type) {
-    case RILL_FIELD_I32: {
-        int32_t y = (int32_t)x;
-        memcpy(dst, &y, 4);
-        break;
-    }
-    case RILL_FIELD_U32: {
-        uint32_t y = (uint32_t)x;
-        memcpy(dst, &y, 4);
-        break;
-    }
-    case RILL_FIELD_I64: {
-        int64_t y;
-        if (!clamped && !neg)
-            y = (int64_t)mag;
-        else if (!clamped && neg)
-            y = (int64_t)(0u - mag);
-        else
-            y = x <= (long double)INT64_MIN   ? INT64_MIN
-                : x >= (long double)INT64_MAX ? INT64_MAX
-                                              : (int64_t)x;
-        memcpy(dst, &y, 8);
-        break;
-    }
-    default: {
-        uint64_t y = !clamped ? mag : (x >= (long double)UINT64_MAX ? UINT64_MAX : (uint64_t)x);
-        memcpy(dst, &y, 8);
-        break;
-    }
-    }
-    return true;
-}
-
-/* True when a number token that parsed to infinity was written as a finite decimal: "1e999" (or
- * "1e39" for a 32-bit float) overflowed. Only the tokens inf/+inf/-inf mean infinity. */
-static bool overflowed(const char *s, uint32_t len, double x) {
-    if (!isinf(x))
-        return false;
-    if (len > 0 && (s[0] == '-' || s[0] == '+')) {
-        s++;
-        len--;
-    }
-    return !(len == 3 && memcmp(s, "inf", 3) == 0);
-}
-
-static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, const rill_field *f,
-                            bool f64, void *dst) {
-    if (v->kind != RSN_V_NUMBER) {
-        return bind_fail(b, pl, v->line, v->col, "expected a number, found %s",
-                         value_kind_name(v->kind));
-    }
-    const char *s = pl->doc->src + v->off;
-    bool has_bounds = (f->flags & (RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX)) != 0;
-    if (f64) {
-        double d;
-        if (!rill_num_parse_f64(s, v->len, &d)) {
-            return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number",
-                             (int)RILL_MIN(v->len, 40u), s);
-        }
-        if (overflowed(s, v->len, d)) {
-            return bind_fail(b, pl, v->line, v->col,
-                             "number too large for a 64-bit float (write inf for infinity)");
-        }
-        if (has_bounds)
-            d = clamp_lane(b, pl, v, f, d);
-        memcpy(dst, &d, 8);
-    } else {
-        float x;
-        if (!rill_num_parse_f32(s, v->len, &x)) {
-            /* An integer token in hex is a valid integer but not a float. */
-            return bind_fail(b, pl, v->line, v->col, "'%.*s' is not a number",
-                             (int)RILL_MIN(v->len, 40u), s);
-        }
-        if (overflowed(s, v->len, (double)x)) {
-            return bind_fail(b, pl, v->line, v->col,
-                             "number too large for a 32-bit float (write inf for infinity)");
-        }
-        if (has_bounds) {
-            double y = clamp_lane(b, pl, v, f, (double)x);
-            if (y != (double)x && !(isnan(y) && isnan(x)))
-                x = (float)y;
-        }
-        memcpy(dst, &x, 4);
-    }
-    return true;
+    bound_fix fx = {.off = fv->slot + elem * (uint32_t)sizeof(rill_entity),
+                    .target = fv->fix_base + (uint32_t)idx};
+    return rill_array_push(&fv->b->out->fixes, fx);
 }
 
 /* Normalizes an interned asset path and, when asked, checks that the VFS has it; warns about
@@ -373,7 +230,9 @@ static bool bind_float_lane(binder *b, const place *pl, const rsn_value *v, cons
  * cached per interned spelling: the map holds the normalized interned pointer, with bit 0 set when
  * the path is invalid and bit 1 set when it is missing (interned strings are at least 2-aligned
  * in practice, but the low bits are masked only after checking the stored flag bits). */
-static const char *asset_check(binder *b, const place *pl, const rsn_value *v, const char *s) {
+static const char *value_asset(void *user, const char *s, size_t pos) {
+    field_value *fv = user;
+    binder *b = fv->b;
     uint64_t key = (uint64_t)(uintptr_t)s, val;
     const char *norm_s;
     bool invalid = false, missing = false;
@@ -407,127 +266,38 @@ static const char *asset_check(binder *b, const place *pl, const rsn_value *v, c
                          (uint64_t)(uintptr_t)norm_s | (invalid ? 1u : 0u) | (missing ? 2u : 0u));
         }
     }
-    if (invalid) {
-        bind_warn(b, pl, v->line, v->col, "asset path \"%s\" is not a valid project path", s);
-    } else if (missing) {
-        bind_warn(b, pl, v->line, v->col, "asset \"%s\" is missing", norm_s);
+    if (invalid || missing) {
+        uint32_t line, col;
+        value_place(fv, pos, &line, &col);
+        if (invalid) {
+            bind_warn(b, fv->pl, line, col, "asset path \"%s\" is not a valid project path", s);
+        } else {
+            bind_warn(b, fv->pl, line, col, "asset \"%s\" is missing", norm_s);
+        }
     }
     return norm_s;
 }
 
-/* Binds one element (not an array) of field f from value index vi into dst. `fix_base` is the
- * index of the doc's first entity in the bound scene (entity references are file-local). */
-static bool bind_scalar(binder *b, const place *pl, uint32_t vi, const rill_field *f, void *dst,
-                        uint32_t fix_base) {
+/* Binds the value of field f (from fd) into the component bytes at blob offset `off`, through
+ * reflection's value parser: the shape and range rules of docs/formats/rsn.md live there. */
+static bool bind_value(binder *b, const place *pl, const rsn_field *fd, const rill_field *f,
+                       uint32_t off, uint32_t fix_base) {
+    field_value fv = {.b = b, .pl = pl, .fd = fd, .slot = off + f->offset, .fix_base = fix_base};
+    const rill_field_text opt = {.flags = RILL_FIELD_TEXT_CLAMP,
+                                 .user = &fv,
+                                 .warn = value_warn,
+                                 .entity_ref = value_entity_ref,
+                                 .asset_path = value_asset};
+    size_t pos = 0;
+    rill_error e; /* written only on failure */
     const rsn_doc *doc = pl->doc;
-    const rsn_value *v = &doc->values.data[vi];
-    switch (f->type) {
-    case RILL_FIELD_BOOL:
-        if (v->kind != RSN_V_BOOL) {
-            return bind_fail(b, pl, v->line, v->col, "expected true or false, found %s",
-                             value_kind_name(v->kind));
-        }
-        *(bool *)dst = v->flag != 0;
-        return true;
-    case RILL_FIELD_I32:
-    case RILL_FIELD_U32:
-    case RILL_FIELD_I64:
-    case RILL_FIELD_U64:
-        return bind_int(b, pl, v, f, dst);
-    case RILL_FIELD_F32:
-        return bind_float_lane(b, pl, v, f, false, dst);
-    case RILL_FIELD_F64:
-        return bind_float_lane(b, pl, v, f, true, dst);
-    case RILL_FIELD_VEC2:
-    case RILL_FIELD_VEC3:
-    case RILL_FIELD_VEC4:
-    case RILL_FIELD_QUAT:
-    case RILL_FIELD_COLOR: {
-        uint32_t lanes = (uint32_t)(rill_field_type_size(f->type) / sizeof(float));
-        if (v->kind != RSN_V_TUPLE || v->count != lanes) {
-            return bind_fail(
-                b, pl, v->line, v->col, "expected a tuple of %u numbers, found %s", lanes,
-                v->kind == RSN_V_TUPLE ? "a tuple of another size" : value_kind_name(v->kind));
-        }
-        uint32_t c = vi + 1;
-        for (uint32_t i = 0; i < lanes; i++) {
-            if (!bind_float_lane(b, pl, &doc->values.data[c], f, false, (float *)dst + i)) {
-                return false;
-            }
-            c += doc->values.data[c].size;
-        }
-        return true;
+    if (rill_field_parse_ex(f, b->out->blob + off, doc->src + fd->val_off,
+                            fd->val_end - fd->val_off, &opt, &pos, &e) != RILL_OK) {
+        uint32_t line, col;
+        value_place(&fv, pos, &line, &col);
+        return bind_fail(b, pl, line, col, "%s", e.msg);
     }
-    case RILL_FIELD_STRING:
-    case RILL_FIELD_ASSET_PATH: {
-        if (v->kind != RSN_V_STRING && v->kind != RSN_V_ASSET) {
-            return bind_fail(b, pl, v->line, v->col, "expected %s, found %s",
-                             f->type == RILL_FIELD_STRING ? "a string" : "an asset path @\"...\"",
-                             value_kind_name(v->kind));
-        }
-        const char *s = v->len ? intern_value(b, doc, v) : NULL;
-        if (v->len && !s) {
-            return bind_fail(b, pl, v->line, v->col, "out of memory");
-        }
-        if (f->type == RILL_FIELD_ASSET_PATH && s) {
-            s = asset_check(b, pl, v, s);
-        }
-        memcpy(dst, &s, sizeof s);
-        return true;
-    }
-    case RILL_FIELD_ENTITY: {
-        rill_entity none = RILL_ENTITY_NULL;
-        memcpy(dst, &none, sizeof none);
-        if (v->kind == RSN_V_NONE)
-            return true;
-        if (v->kind != RSN_V_REF) {
-            return bind_fail(b, pl, v->line, v->col, "expected &id or none, found %s",
-                             value_kind_name(v->kind));
-        }
-        uint64_t idx;
-        if (!rill_map_get(&doc->id_to_index, v->ref, &idx)) {
-            bind_warn(b, pl, v->line, v->col, "entity &%u is not in the file; using none", v->ref);
-            return true;
-        }
-        bound_fix fx = {.off = (uint32_t)((uint8_t *)dst - b->out->blob),
-                        .target = fix_base + (uint32_t)idx};
-        if (!rill_array_push(&b->out->fixes, fx)) {
-            return bind_fail(b, pl, v->line, v->col, "out of memory");
-        }
-        return true;
-    }
-    case RILL_FIELD_ENUM: {
-        int32_t value;
-        if (v->kind == RSN_V_IDENT) {
-            char name[128];
-            if (v->len >= sizeof name) {
-                return bind_fail(b, pl, v->line, v->col, "enum name too long");
-            }
-            memcpy(name, doc->src + v->off, v->len);
-            name[v->len] = '\0';
-            if (!rill_field_enum_value(f, name, &value)) {
-                return bind_fail(b, pl, v->line, v->col, "'%s' is not a value of this enum", name);
-            }
-        } else if (v->kind == RSN_V_NUMBER) {
-            bool neg, over;
-            uint64_t mag;
-            if (!rill_num_parse_int(doc->src + v->off, v->len, &neg, &mag, &over) || over ||
-                mag > (neg ? 2147483648u : 2147483647u)) {
-                return bind_fail(b, pl, v->line, v->col, "expected an enum name");
-            }
-            value = neg ? (int32_t)(0 - (int64_t)mag) : (int32_t)mag;
-        } else {
-            return bind_fail(b, pl, v->line, v->col, "expected an enum name, found %s",
-                             value_kind_name(v->kind));
-        }
-        memcpy(dst, &value, sizeof value);
-        return true;
-    }
-    default:
-        bind_warn(b, pl, v->line, v->col, "field type %u cannot be read from text; skipped",
-                  (unsigned)f->type);
-        return true;
-    }
+    return true;
 }
 
 /* Reserves `size` bytes of the blob, 16-byte aligned; returns the offset or UINT32_MAX. */
@@ -616,32 +386,8 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
             }
             seen |= UINT64_C(1) << k;
         }
-        uint8_t *base = o->blob + off + f->offset;
-        uint32_t count = rill_field_count(f);
-        size_t esize = rill_field_type_size(f->type);
-        if (f->offset + esize * count > ty->size) {
-            return bind_fail(b, &pl, fd->line, fd->col, "field lies outside its component");
-        }
-        if (count > 1) {
-            const rsn_value *v = &doc->values.data[fd->value];
-            if (v->kind != RSN_V_LIST) {
-                return bind_fail(b, &pl, v->line, v->col, "expected an array [...] of %u, found %s",
-                                 count, value_kind_name(v->kind));
-            }
-            if (v->count > count) {
-                return bind_fail(b, &pl, v->line, v->col, "array has %u values, the field holds %u",
-                                 v->count, count);
-            }
-            uint32_t ci = fd->value + 1;
-            for (uint32_t i = 0; i < v->count; i++) {
-                /* The blob may not move while binding one component: blob_alloc ran before. */
-                if (!bind_scalar(b, &pl, ci, f, base + esize * i, fix_base))
-                    return false;
-                ci += doc->values.data[ci].size;
-            }
-        } else if (!bind_scalar(b, &pl, fd->value, f, base, fix_base)) {
+        if (!bind_value(b, &pl, fd, f, off, fix_base))
             return false;
-        }
     }
     if (b->failed)
         return false;
@@ -708,8 +454,8 @@ static void instance_place(const rsn_doc *doc, const rsn_entity *de, uint32_t *l
         for (uint32_t f = 0; f < c->field_count; f++) {
             const rsn_field *fd = &doc->fields.data[c->first_field + f];
             if (fd->name_len == 5 && memcmp(doc->src + fd->name_off, "scene", 5) == 0) {
-                *line = doc->values.data[fd->value].line;
-                *col = doc->values.data[fd->value].col;
+                *line = fd->val_line;
+                *col = fd->val_col;
             }
         }
     }
@@ -790,8 +536,11 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
         be.parent = de->parent_index == RSN_NONE_INDEX ? root_parent : base + de->parent_index;
         if (be.parent == RSN_NONE_INDEX)
             o->roots++;
-        if (de->name != RSN_NONE_INDEX) {
-            be.name = intern_value(b, doc, &doc->values.data[de->name]);
+        if (de->name_off != RSN_NONE_INDEX) {
+            /* "" reads as NULL (an unset string field), but an entity named "" keeps its name. */
+            be.name = NULL;
+            plain_value(doc, de->name_off, de->name_len, RILL_FIELD_STRING, &be.name);
+            be.name = be.name || de->name_len > 2 ? be.name : rill_intern("");
         }
         be.first_comp = o->comps.len;
         be.first_fix = o->fixes.len;
@@ -835,7 +584,7 @@ static rill_result bind_doc(binder *b, const rsn_doc *doc, uint32_t root_parent,
 /* The normalized, interned sub-scene path of a raw entity's non-streamed SceneInstance, read
  * straight from the document (before binding), or NULL. It matches what binding resolves, so the
  * count below and the expansion share get_doc's cache. */
-static const char *raw_instance_path(binder *b, const rsn_doc *doc, const rsn_entity *de) {
+static const char *raw_instance_path(const rsn_doc *doc, const rsn_entity *de) {
     for (uint32_t k = 0; k < de->comp_count; k++) {
         const rsn_component *c = &doc->comps.data[de->first_comp + k];
         if (c->name_len != 13 || memcmp(doc->src + c->name_off, "SceneInstance", 13) != 0)
@@ -844,18 +593,16 @@ static const char *raw_instance_path(binder *b, const rsn_doc *doc, const rsn_en
         bool streamed = false;
         for (uint32_t f = 0; f < c->field_count; f++) {
             const rsn_field *fd = &doc->fields.data[c->first_field + f];
-            const rsn_value *v = &doc->values.data[fd->value];
-            const char *name = doc->src + fd->name_off;
-            if (fd->name_len == 5 && memcmp(name, "scene", 5) == 0 && v->len > 0 &&
-                (v->kind == RSN_V_STRING || v->kind == RSN_V_ASSET)) {
-                const char *raw = intern_value(b, doc, v);
+            const char *name = doc->src + fd->name_off, *raw = NULL;
+            uint32_t len = fd->val_end - fd->val_off;
+            if (fd->name_len == 5 && memcmp(name, "scene", 5) == 0 &&
+                plain_value(doc, fd->val_off, len, RILL_FIELD_STRING, &raw)) {
                 char norm[RILL_VFS_PATH_MAX + 1];
                 if (raw && rill_path_normalize(norm, sizeof norm, raw) && norm[0]) {
                     scene = strcmp(norm, raw) == 0 ? raw : rill_intern(norm);
                 }
-            } else if (fd->name_len == 8 && memcmp(name, "streamed", 8) == 0 &&
-                       v->kind == RSN_V_BOOL) {
-                streamed = v->flag != 0;
+            } else if (fd->name_len == 8 && memcmp(name, "streamed", 8) == 0) {
+                plain_value(doc, fd->val_off, len, RILL_FIELD_BOOL, &streamed);
             }
         }
         return streamed ? NULL : scene;
@@ -872,7 +619,7 @@ static uint64_t count_expanded(binder *b, const rsn_doc *doc, uint64_t cap, rill
     uint64_t total = doc->entities.len;
     for (uint32_t i = 0; i < doc->entities.len && total <= cap; i++) {
         const rsn_entity *de = &doc->entities.data[i];
-        const char *path = raw_instance_path(b, doc, de);
+        const char *path = raw_instance_path(doc, de);
         if (!path || b->depth > b->opts->max_depth || b->depth >= RILL_COUNTOF(b->stack))
             continue;
         bool cycle = false;
@@ -936,7 +683,6 @@ rill_result rill__scene_bind(const scene_types *types, const bind_opts *opts, co
     rill_array_free(&b.docs);
     rill_map_free(&b.asset_seen);
     rill_strbuf_free(&b.unknown);
-    rill_free(b.scratch);
     return r;
 }
 

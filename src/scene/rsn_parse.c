@@ -3,7 +3,8 @@
  * The parser is a single forward pass over a NUL-terminated copy of the text with one token of
  * lookahead. It never trusts the input: every read is bounded by the terminating NUL, nesting is
  * limited, and the first error stops the parse with a "path:line:col: message" error. Values are
- * kept as source spans; converting them to field types is the binder's job.
+ * checked for syntax and kept as source spans; reflection's value parser gives them their
+ * meaning when the binder binds them to component fields.
  */
 #include "rsn_doc.h"
 
@@ -36,7 +37,6 @@ typedef struct token {
     tok_kind kind;
     uint32_t off, len; /* strings: the content between the quotes */
     uint32_t line, col;
-    bool escapes;
 } token;
 
 typedef struct parser {
@@ -44,7 +44,8 @@ typedef struct parser {
     const char *s;
     uint32_t pos;
     uint32_t line, line_start;
-    token tok; /* current token */
+    token tok;         /* current token */
+    uint32_t last_end; /* end of the token before tok */
     rill_error *err;
     bool failed;
 } parser;
@@ -96,6 +97,7 @@ static const char *tok_desc(const parser *p, const token *t, char *buf, size_t c
 static void next(parser *p) {
     const char *s = p->s;
     uint32_t i = p->pos;
+    p->last_end = i;
     const size_t len = p->doc->src_len;
     for (;;) {
         /* Canonical files indent with runs of spaces: skip them 8 bytes at a time while the
@@ -127,7 +129,6 @@ static void next(parser *p) {
     t->len = 1;
     t->line = p->line;
     t->col = i - p->line_start + 1;
-    t->escapes = false;
     char c = s[i];
     if (c == '\0') {
         /* An embedded NUL before the real end is not text. */
@@ -185,7 +186,6 @@ static void next(parser *p) {
                 return;
             }
             if (d == '\\') {
-                t->escapes = true;
                 char e = s[j + 1];
                 if (e == '"' || e == '\\' || e == 'n' || e == 'r' || e == 't' || e == '0') {
                     j += 2;
@@ -300,107 +300,37 @@ static bool parse_id(parser *p, uint32_t *out, const char *what) {
     return !p->failed;
 }
 
-static rsn_value *push_value(parser *p, uint32_t *out_index) {
-    rsn_doc *d = p->doc;
-    /* The common case has room already; only growth goes through the array helper. */
-    if (d->values.len >= d->values.cap && !rill_array_reserve(&d->values, d->values.len + 1u)) {
-        fail_at(p, p->tok.line, p->tok.col, "out of memory");
-        return NULL;
-    }
-    rsn_value *v = &d->values.data[d->values.len++];
-    memset(v, 0, sizeof *v);
-    *out_index = p->doc->values.len - 1u;
-    v->line = p->tok.line;
-    v->col = p->tok.col;
-    v->off = p->tok.off;
-    v->len = p->tok.len;
-    v->size = 1;
-    return v;
-}
-
+/* Checks one value's syntax and moves past it. Values are not stored: the binder hands each
+ * field's value text to reflection's parser, which gives them their meaning. */
 static bool parse_value(parser *p, uint32_t depth) {
     char buf[64];
-    uint32_t idx;
     if (depth > RSN_MAX_VALUE_DEPTH) {
         return fail_at(p, p->tok.line, p->tok.col, "values nested too deeply");
     }
     switch (p->tok.kind) {
-    case TOK_NUMBER: {
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        v->kind = RSN_V_NUMBER;
+    case TOK_NUMBER:
+    case TOK_STRING:
+    case TOK_IDENT:
         next(p);
         return !p->failed;
-    }
-    case TOK_STRING: {
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        v->kind = RSN_V_STRING;
-        v->flag = p->tok.escapes;
-        next(p);
-        return !p->failed;
-    }
-    case TOK_AT: {
-        uint32_t line = p->tok.line, col = p->tok.col;
+    case TOK_AT:
         next(p);
         if (p->tok.kind != TOK_STRING) {
             return fail_at(p, p->tok.line, p->tok.col, "expected a string after '@'");
         }
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        v->kind = RSN_V_ASSET;
-        v->flag = p->tok.escapes;
-        v->line = line;
-        v->col = col;
         next(p);
         return !p->failed;
-    }
     case TOK_AMP: {
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        v->kind = RSN_V_REF;
         next(p);
-        if (p->failed)
-            return false;
         uint32_t id;
-        if (!parse_id(p, &id, "an entity id after '&'")) {
-            return false;
-        }
-        p->doc->values.data[idx].ref = id;
-        return true;
-    }
-    case TOK_IDENT: {
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        if (tok_is(p, "true") || tok_is(p, "false")) {
-            v->kind = RSN_V_BOOL;
-            v->flag = tok_is(p, "true");
-        } else if (tok_is(p, "none")) {
-            v->kind = RSN_V_NONE;
-        } else if (tok_is(p, "inf") || tok_is(p, "nan")) {
-            v->kind = RSN_V_NUMBER;
-        } else {
-            v->kind = RSN_V_IDENT;
-        }
-        next(p);
-        return !p->failed;
+        return !p->failed && parse_id(p, &id, "an entity id after '&'");
     }
     case TOK_LPAREN:
     case TOK_LBRACKET: {
         bool tuple = p->tok.kind == TOK_LPAREN;
         tok_kind close = tuple ? TOK_RPAREN : TOK_RBRACKET;
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        v->kind = tuple ? RSN_V_TUPLE : RSN_V_LIST;
-        uint32_t start = p->tok.off;
+        uint32_t line = p->tok.line, col = p->tok.col, count = 0;
         next(p);
-        uint32_t count = 0;
         while (!p->failed && p->tok.kind != close) {
             if (!parse_value(p, depth + 1)) {
                 return false;
@@ -416,13 +346,8 @@ static bool parse_value(parser *p, uint32_t depth) {
         if (p->failed)
             return false;
         if (tuple && count == 0) {
-            return fail_at(p, p->doc->values.data[idx].line, p->doc->values.data[idx].col,
-                           "empty tuple");
+            return fail_at(p, line, col, "empty tuple");
         }
-        rsn_value *done = &p->doc->values.data[idx];
-        done->count = count;
-        done->size = p->doc->values.len - idx;
-        done->len = p->tok.off + 1u - start;
         next(p);
         return !p->failed;
     }
@@ -455,10 +380,13 @@ static bool parse_component(parser *p) {
         if (!expect(p, TOK_COLON, "':' after the field name")) {
             return false;
         }
-        f.value = d->values.len;
+        f.val_off = p->tok.kind == TOK_STRING ? p->tok.off - 1u : p->tok.off;
+        f.val_line = p->tok.line;
+        f.val_col = p->tok.col;
         if (!parse_value(p, 0)) {
             return false;
         }
+        f.val_end = p->last_end;
         if (d->fields.len >= d->fields.cap && !rill_array_reserve(&d->fields, d->fields.len + 1u)) {
             return fail_at(p, f.line, f.col, "out of memory");
         }
@@ -485,7 +413,7 @@ static bool parse_entity(parser *p) {
     rsn_entity e = {0};
     e.line = p->tok.line;
     e.col = p->tok.col;
-    e.name = RSN_NONE_INDEX;
+    e.name_off = RSN_NONE_INDEX;
     e.parent_index = RSN_NONE_INDEX;
     next(p);
     if (p->failed || !parse_id(p, &e.id, "an entity id")) {
@@ -498,13 +426,8 @@ static bool parse_entity(parser *p) {
         }
     }
     if (p->tok.kind == TOK_STRING) {
-        uint32_t idx;
-        rsn_value *v = push_value(p, &idx);
-        if (!v)
-            return false;
-        v->kind = RSN_V_STRING;
-        v->flag = p->tok.escapes;
-        e.name = idx;
+        e.name_off = p->tok.off - 1u;
+        e.name_len = p->tok.len + 2u;
         next(p);
         if (p->failed)
             return false;
@@ -593,11 +516,9 @@ rill_result rill__rsn_parse_owned(rsn_doc *doc, const char *path, char *src, siz
         (unsigned char)src[2] == 0xBF) {
         fail_at(&p, 1, 1, "byte-order mark is not allowed");
     } else {
-        /* Rough reservations save regrowth on big files: about 120 bytes per entity block. */
-        /* Canonical text spends ~17 bytes per value and ~30 per field; reserving a little more
-         * costs only address space (pages are touched when written), while regrowth copies. */
-        if (len / 14u < UINT32_MAX - 16u) {
-            rill_array_reserve(&doc->values, (uint32_t)(len / 14u) + 16u);
+        /* Canonical text spends ~30 bytes per field; reserving a little more costs only address
+         * space (pages are touched when written), while regrowth copies. */
+        if (len / 24u < UINT32_MAX - 16u) {
             rill_array_reserve(&doc->fields, (uint32_t)(len / 24u) + 16u);
         }
         next(&p);
@@ -658,49 +579,6 @@ void rill__rsn_doc_free(rsn_doc *doc) {
     rill_array_free(&doc->entities);
     rill_array_free(&doc->comps);
     rill_array_free(&doc->fields);
-    rill_array_free(&doc->values);
     rill_map_free(&doc->id_to_index);
     memset(doc, 0, sizeof *doc);
-}
-
-size_t rill__rsn_string_decode(const char *span, uint32_t len, char *dst, size_t cap) {
-    size_t out = 0;
-    for (uint32_t i = 0; i < len; i++) {
-        char c = span[i];
-        if (c == '\\' && i + 1 < len) {
-            char e = span[++i];
-            switch (e) {
-            case 'n':
-                c = '\n';
-                break;
-            case 'r':
-                c = '\r';
-                break;
-            case 't':
-                c = '\t';
-                break;
-            case '0':
-                c = '\0';
-                break;
-            case 'x':
-                if (i + 2 < len) {
-                    c = (char)(rill_hex_digit(span[i + 1]) * 16 +
-                               rill_hex_digit(span[i + 2])); /* lexed */
-                    i += 2;
-                }
-                break;
-            default:
-                c = e;
-                break;
-            }
-        }
-        if (cap > 0 && out + 1 < cap) {
-            dst[out] = c;
-        }
-        out++;
-    }
-    if (cap > 0) {
-        dst[out < cap ? out : cap - 1] = '\0';
-    }
-    return out;
 }

@@ -42,26 +42,11 @@ static void puts_(writer *w, const char *s) {
     put(w, s, strlen(s));
 }
 
-/* One element: entities as references to the scene's ids (&N, or none), asset paths with '@';
- * everything else in reflection's text form (rill_field_format_element), the same text the
- * scene reader parses. */
-static void write_elem(writer *w, const rill_field *f, const uint8_t *p) {
-    if (f->type == RILL_FIELD_ENTITY) {
-        char buf[32];
-        rill_entity e;
-        uint64_t id;
-        memcpy(&e, p, sizeof e);
-        if (e != RILL_ENTITY_NULL && rill_map_get(&w->ids, e, &id)) {
-            put(w, buf, (uint32_t)snprintf(buf, sizeof buf, "&%" PRIu64, id));
-        } else {
-            puts_(w, "none");
-        }
-        return;
-    }
-    if (f->type == RILL_FIELD_ASSET_PATH) {
-        put(w, "@", 1);
-    }
-    w->ok = w->ok && rill_field_format_element(f, p, w->sb);
+/* Entity fields are written as references to the file's ids (&N; none for an entity outside the
+ * written set). */
+static bool write_ref(void *user, rill_entity e, uint64_t *out_id) {
+    const writer *w = user;
+    return rill_map_get(&w->ids, e, out_id);
 }
 
 static void write_component(writer *w, const wcomp *c) {
@@ -72,6 +57,10 @@ static void write_component(writer *w, const wcomp *c) {
         return;
     }
     const rill_type_desc *ty = c->type;
+    /* Values in reflection's text form, the syntax the reader parses, with .rsn's asset paths
+     * (@"...") and entity references. */
+    const rill_field_text opt = {
+        .flags = RILL_FIELD_TEXT_ASSET_AT, .user = w, .ref_format = write_ref};
     puts_(w, "    ");
     puts_(w, ty->name);
     uint32_t written = 0;
@@ -85,20 +74,7 @@ static void write_component(writer *w, const wcomp *c) {
         written++;
         puts_(w, f->name);
         puts_(w, ": ");
-        const uint8_t *base = (const uint8_t *)c->data + f->offset;
-        uint32_t count = rill_field_count(f);
-        if (count > 1) {
-            size_t es = rill_field_type_size(f->type);
-            put(w, "[", 1);
-            for (uint32_t i = 0; i < count; i++) {
-                if (i)
-                    put(w, ", ", 2);
-                write_elem(w, f, base + es * i);
-            }
-            put(w, "]", 1);
-        } else {
-            write_elem(w, f, base);
-        }
+        w->ok = w->ok && rill_field_format_ex(f, c->data, &opt, w->sb);
         puts_(w, "\n");
     }
     puts_(w, written ? "    }\n" : " {}\n");

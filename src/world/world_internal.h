@@ -1,10 +1,14 @@
 /* world_internal.h: the private layout of rill_world shared by the world module's sources
- * (entities and sparse sets in world.c, reflection in reflect.c, hierarchy and transforms in
- * hierarchy.c, queries in query.c, events in events.c, command buffers in commands.c). */
+ * (entities and sparse sets in world.c, reflection in reflect.c and reflect_text.c, hierarchy and
+ * transforms in hierarchy.c, queries in query.c, events in events.c, command buffers in
+ * commands.c). */
 #ifndef RILL_WORLD_INTERNAL_H
 #define RILL_WORLD_INTERNAL_H
 
 #include "rill/world.h"
+
+/* The value of enum name name[0, len) of an ENUM field (case-sensitive); false when unknown. */
+bool rill__field_enum_lookup(const rill_field *field, const char *name, size_t len, int32_t *out);
 
 /* Per-slot flags. */
 enum {

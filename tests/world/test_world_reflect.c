@@ -11,6 +11,7 @@
 // clang-format on
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rill/world.h"
@@ -321,10 +322,13 @@ static void test_arrays_and_numeric_access(void **state) {
     assert_string_equal(sb.data, "[0.25, 0.5, 0.25]");
     assert_int_equal(rill_field_parse(wf, &e, "[1, 2, 3]", 9, NULL, NULL), RILL_OK);
     assert_float_equal(e.weights[2], 3.0f, 0);
-    assert_int_equal(rill_field_parse(wf, &e, "[1, 2]", 6, NULL, NULL), RILL_ERR_PARSE);
+    /* Fewer values than the array holds: the rest keep theirs (as in .rsn files). */
+    assert_int_equal(rill_field_parse(wf, &e, "[4, 5,]", 7, NULL, NULL), RILL_OK);
+    assert_float_equal(e.weights[1], 5.0f, 0);
+    assert_float_equal(e.weights[2], 3.0f, 0);
     assert_int_equal(rill_field_parse(wf, &e, "[1, 2, 3, 4]", 12, NULL, NULL), RILL_ERR_PARSE);
     assert_int_equal(rill_field_parse(wf, &e, "1", 1, NULL, NULL), RILL_ERR_PARSE);
-    assert_float_equal(e.weights[0], 1.0f, 0);
+    assert_float_equal(e.weights[0], 4.0f, 0);
 
     const rill_field *pf = rill_type_find_field(&d, "points");
     e.points[1][2] = 7;
@@ -471,7 +475,11 @@ static void test_parse_truncated_and_garbage(void **state) {
         {"str", "noquote"},
         {"ent", "-3"},
         {"mode", "9x"},
-        {"tags", "[\"a\"]"},
+        {"tags", "\"a\""},
+        {"str", "\"a\nb\""},
+        {"f32", "1e999"},
+        {"v3", "(1, 2, 3"},
+        {"weights", "[1 2]"},
         {"i64", "--5"},
         {"i32", "0x"},
     };
@@ -499,6 +507,150 @@ static void test_parse_truncated_and_garbage(void **state) {
     size_t used = 0;
     assert_int_equal(rill_field_parse(f32f, &a, "  2.5 }", 7, &used, NULL), RILL_OK);
     assert_int_equal(used, 5);
+    rill_strbuf_free(&sb);
+}
+
+/* What the hooks of rill_field_parse_ex saw, in order. */
+typedef struct hook_log {
+    char text[512];
+    size_t len;
+} hook_log;
+
+static void log_line(hook_log *l, const char *fmt, ...) RILL_PRINTF(2, 3);
+static void log_line(hook_log *l, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(l->text + l->len, sizeof l->text - l->len, fmt, ap);
+    va_end(ap);
+    l->len += n > 0 ? (size_t)n : 0;
+    assert_true(l->len < sizeof l->text);
+}
+
+static void hook_warn(void *user, size_t pos, const char *msg) {
+    log_line(user, "warn@%zu %s;", pos, msg);
+}
+
+/* Ids 1..9 exist (entity index = id); others are missing and read as none. */
+static bool hook_ref(void *user, uint32_t id, uint32_t elem, size_t pos, rill_entity *out) {
+    log_line(user, "ref@%zu &%u[%u];", pos, id, elem);
+    *out = id < 10 ? RILL_ENTITY_MAKE(id, 1) : RILL_ENTITY_NULL;
+    return true;
+}
+
+static bool hook_ref_format(void *user, rill_entity e, uint64_t *out_id) {
+    (void)user;
+    *out_id = RILL_ENTITY_INDEX(e);
+    return RILL_ENTITY_INDEX(e) < 10;
+}
+
+static const char *hook_asset(void *user, const char *path, size_t pos) {
+    log_line(user, "asset@%zu %s;", pos, path);
+    return rill_intern("normalized/path.glb");
+}
+
+static rill_result parse_ex(const rill_type_desc *d, const char *field, everything *e,
+                            const char *text, hook_log *l, size_t *pos, rill_error *err) {
+    const rill_field_text opt = {.flags = RILL_FIELD_TEXT_CLAMP,
+                                 .user = l,
+                                 .warn = hook_warn,
+                                 .entity_ref = hook_ref,
+                                 .asset_path = hook_asset};
+    l->len = 0;
+    l->text[0] = '\0';
+    return rill_field_parse_ex(rill_type_find_field(d, field), e, text, strlen(text), &opt, pos,
+                               err);
+}
+
+/* The scene reader's use of the parser: clamping with warnings at the value's offset, entity
+ * references and asset paths through hooks, and errors that say where they are. */
+static void test_parse_ex_hooks(void **state) {
+    (void)state;
+    rill_type_desc d = everything_desc();
+    everything e;
+    rill_type_apply_defaults(&d, &e);
+    hook_log l;
+    size_t pos = 0;
+    rill_error err = {0};
+
+    /* Out of range: clamped to the field's bounds (or the type's range), one warning each. */
+    assert_int_equal(parse_ex(&d, "i32", &e, " 99", &l, &pos, &err), RILL_OK);
+    assert_int_equal(e.i32, 10);
+    assert_string_equal(l.text, "warn@1 value 99 out of range, clamped to 10;");
+    assert_int_equal(parse_ex(&d, "u32", &e, "-3", &l, &pos, &err), RILL_OK);
+    assert_int_equal(e.u32, 0);
+    assert_int_equal(parse_ex(&d, "i64", &e, "99999999999999999999", &l, &pos, &err), RILL_OK);
+    assert_true(e.i64 == INT64_MAX);
+    assert_int_equal(parse_ex(&d, "f32", &e, "nan", &l, &pos, &err), RILL_OK);
+    assert_float_equal(e.f32, 0.0f, 0);
+    assert_string_equal(l.text, "warn@0 value nan out of range, clamped to 0;");
+    assert_int_equal(parse_ex(&d, "v3", &e, "(1, # x\n 200, 3,)", &l, &pos, &err), RILL_OK);
+    assert_float_equal(e.v3[1], 100.0f, 0);
+    assert_string_equal(l.text, "warn@9 value 200 out of range, clamped to 100;");
+    assert_int_equal(pos, 17);
+    /* In range: no warning, and plain rill_field_parse refuses what the clamp mode clamps. */
+    assert_int_equal(parse_ex(&d, "weights", &e, "[0.5, 1]", &l, &pos, &err), RILL_OK);
+    assert_string_equal(l.text, "");
+    assert_int_equal(rill_field_parse(rill_type_find_field(&d, "u32"), &e, "-3", 2, NULL, &err),
+                     RILL_ERR_PARSE);
+    assert_string_equal(err.msg, "offset 0: value -3 out of range");
+
+    /* Entity references: &id through the hook (element index given), none without it. */
+    assert_int_equal(parse_ex(&d, "ent", &e, "&7", &l, &pos, &err), RILL_OK);
+    assert_true(e.ent == RILL_ENTITY_MAKE(7, 1));
+    assert_string_equal(l.text, "ref@0 &7[0];");
+    assert_int_equal(parse_ex(&d, "ent", &e, "none", &l, &pos, &err), RILL_OK);
+    assert_true(e.ent == RILL_ENTITY_NULL);
+    assert_string_equal(l.text, "");
+    assert_int_equal(parse_ex(&d, "ent", &e, "&0", &l, &pos, &err), RILL_ERR_PARSE);
+    assert_int_equal(parse_ex(&d, "ent", &e, "7", &l, &pos, &err), RILL_ERR_PARSE);
+    assert_string_equal(err.msg, "expected &id or none, found a number");
+    e.ent = RILL_ENTITY_MAKE(3, 1);
+    const rill_field_text fmt = {.flags = RILL_FIELD_TEXT_ASSET_AT, .ref_format = hook_ref_format};
+    rill_strbuf sb = {0};
+    assert_true(rill_field_format_ex(rill_type_find_field(&d, "ent"), &e, &fmt, &sb));
+    assert_string_equal(sb.data, "&3");
+    e.ent = RILL_ENTITY_MAKE(12, 1);
+    sb.len = 0;
+    assert_true(rill_field_format_ex(rill_type_find_field(&d, "ent"), &e, &fmt, &sb));
+    assert_string_equal(sb.data, "none");
+
+    /* Asset paths: @"..." or "...", stored as the hook says; written back with the '@'. */
+    assert_int_equal(parse_ex(&d, "path", &e, "@ \"a/../b.glb\"", &l, &pos, &err), RILL_OK);
+    assert_string_equal(e.path, "normalized/path.glb");
+    assert_string_equal(l.text, "asset@0 a/../b.glb;");
+    assert_int_equal(parse_ex(&d, "path", &e, "\"\"", &l, &pos, &err), RILL_OK);
+    assert_null(e.path); /* "" is an unset path: no hook call */
+    e.path = rill_intern("m.glb");
+    sb.len = 0;
+    assert_true(rill_field_format_ex(rill_type_find_field(&d, "path"), &e, &fmt, &sb));
+    assert_string_equal(sb.data, "@\"m.glb\"");
+
+    /* Errors: the message names what was expected and found, pos says where, obj is unchanged. */
+    static const struct {
+        const char *field, *text, *msg;
+        size_t pos;
+    } bad[] = {
+        {"i32", "\"x\"", "expected an integer, found a string", 0},
+        {"v3", "(1, 2)", "expected a tuple of 3 numbers, found a tuple of another size", 0},
+        {"v3", "(1, x, 3)", "expected a number, found a name", 4},
+        {"mode", "Down", "'Down' is not a value of this enum", 0},
+        {"modes", "[low, low, off]", "array has 3 values, the field holds 2", 0},
+        {"weights", "[1, 1e999]", "number too large for a 32-bit float (write inf for infinity)",
+         4},
+        {"f32", "1.2.3", "'1.2.3' is not a number", 0},
+        {"flag", "  none", "expected true or false, found 'none'", 2},
+        {"str", "\"a\\qb\"", "invalid escape in string", 2},
+        {"tags", "\"a\"", "expected an array [...] of 2, found a string", 0},
+    };
+    everything before = e;
+    for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
+        rill_result r = parse_ex(&d, bad[i].field, &e, bad[i].text, &l, &pos, &err);
+        if (r != RILL_ERR_PARSE || strcmp(err.msg, bad[i].msg) != 0 || pos != bad[i].pos) {
+            fail_msg("%s '%s': got %d '%s' at %zu", bad[i].field, bad[i].text, (int)r, err.msg,
+                     pos);
+        }
+        assert_true(rill_type_equal(&d, &before, &e));
+    }
     rill_strbuf_free(&sb);
 }
 
@@ -547,6 +699,7 @@ int main(void) {
         cmocka_unit_test(test_equal_and_copy),
         cmocka_unit_test(test_format_parse_round_trip),
         cmocka_unit_test(test_parse_truncated_and_garbage),
+        cmocka_unit_test(test_parse_ex_hooks),
         cmocka_unit_test(test_dump),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
