@@ -86,7 +86,7 @@ static bool on_ref_format(void *user, rill_entity e, uint64_t *out_id) {
 }
 
 static const char *on_asset(void *user, const char *path, size_t pos) {
-    if (pos > *(const size_t *)user || path == NULL || path[0] == '\0') {
+    if (pos > *(const size_t *)user || path == NULL) {
         __builtin_trap();
     }
     return path;
