@@ -1,6 +1,8 @@
 /* bind.c: turns a parsed .rsn document into component bytes using the reflection registry
  * (through a scene_types snapshot), expands non-streamed scene instances, and applies a bound
- * entity to the world.
+ * entity to the world. Each field's value text is read by reflection's value parser
+ * (rill_field_parse_ex); this file supplies its hooks: places for messages, entity references
+ * to patch, asset path checks.
  *
  * Binding runs on workers, so it only touches the snapshot, the interner (thread-safe) and the
  * VFS (thread-safe). It collects everything the main thread needs into a bound_scene: one byte
@@ -8,7 +10,6 @@
  */
 #include "scene_internal.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -170,9 +171,9 @@ static void bind_warn(binder *b, const place *pl, uint32_t line, uint32_t col, c
     }
 }
 
-/* Reads text[0, len) as a value of a field of type `type` (a string or a bool: entity names and
- * the SceneInstance fields read before binding) into *dst through reflection's value parser;
- * false when it is not one. */
+/* Reads the document's text [off, off + len) as a value of a field of type `type` (a string or a
+ * bool: entity names and the SceneInstance fields read before binding) into *dst through
+ * reflection's value parser; false when it is not one. */
 static bool plain_value(const rsn_doc *doc, uint32_t off, uint32_t len, rill_field_type type,
                         void *dst) {
     const rill_field f = {.name = "value", .type = type};
