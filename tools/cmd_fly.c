@@ -55,6 +55,8 @@ typedef struct fly_key {
 typedef struct fly_frame {
     double main_ms, stream_ms;
     double app_ms, extract_ms; /* main_ms split: the app's frame, the render snapshot (extract) */
+    double main_cpu_ms; /* main_ms as the thread's CPU time: what a loaded machine does not skew */
+    double extract_cpu_ms; /* of which the snapshot (extract) */
     uint32_t entities;
     uint64_t triangles, triangles_full, texture_bytes;
     float cam[3];
@@ -65,12 +67,16 @@ typedef struct fly_frame {
     uint64_t texture_bytes_full; /* what the GPU would hold with every streamed chain full */
     uint64_t texture_bytes_read; /* since the start */
     double texture_swap_ms, texture_stream_ms;
+    /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
+    uint32_t loaded, loading;
+    uint64_t live[RILL_MEM_TAG_NUM];
 } fly_frame;
 
 typedef struct fly_counts {
     uint64_t triangles, triangles_full;
     uint32_t draws, visible;
-    uint32_t lod[4]; /* visible instances per LOD level (levels above 3 count as 3) */
+    uint32_t extracted; /* instances in the snapshot: what extract walked and kept */
+    uint32_t lod[4];    /* visible instances per LOD level (levels above 3 count as 3) */
 } fly_counts;
 
 static void usage(FILE *f) {
@@ -344,40 +350,57 @@ static inst_group group_of(rill_world *w, rill_scene_models *models, rill_entity
     return g;
 }
 
-typedef struct group_acc {
-    uint64_t tris[RILL_SCENE_MODEL_MAX_LEVELS];
-    bool visible;
-} group_acc;
+/* Triangles of one primitive of a loaded glTF model (0 when the asset is not loaded). */
+static uint64_t primitive_triangles(rill_asset_server *as, const rill_model_mesh *mm) {
+    const rill_gltf_model *gm =
+        rill_asset_get_payload_as(as, (rill_asset){mm->asset}, RILL_GLTF_ASSET_LOADER);
+    if (!gm || mm->mesh >= gm->mesh_count || mm->primitive >= gm->meshes[mm->mesh].primitive_count)
+        return 0;
+    const rill_gltf_primitive *p = &gm->meshes[mm->mesh].primitives[mm->primitive];
+    return (p->index_count ? p->index_count : p->vertex_count) / 3u;
+}
+
+/* Triangles of a spawned level tree, drawn or parked: its ModelMesh entities' primitives. Trees of
+ * one file are alike, so the count is kept per asset of the tree's first ModelMesh. */
+static uint64_t tree_triangles(rill_world *w, rill_asset_server *as, rill_component mmc,
+                               rill_entity root, rill_map *per_asset) {
+    static RILL_ARRAY(rill_entity) stack;
+    uint64_t tris = 0;
+    uint32_t asset = 0;
+    rill_array_clear(&stack);
+    rill_array_push(&stack, root);
+    while (stack.len) {
+        rill_entity e = rill_array_pop(&stack);
+        const rill_model_mesh *mm = rill_world_get(w, e, mmc);
+        if (mm && !asset) {
+            asset = mm->asset;
+            if (rill_map_get(per_asset, asset, &tris))
+                return tris;
+        }
+        tris += mm ? primitive_triangles(as, mm) : 0;
+        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))
+            rill_array_push(&stack, c);
+    }
+    if (asset)
+        rill_map_set(per_asset, asset, tris);
+    return tris;
+}
 
 /* Counts what the primary view sees. A Model with baked levels counts, for triangles_full, the
- * triangles of its level 0 tree when any of its shown instances is in view. */
-static void count_snapshot(rill_renderer *r, rill_world *w, rill_scene_models *models,
+ * triangles of its level 0 tree when any of its shown instances is in view (its level trees that
+ * are not drawn are parked: extract leaves them out of the snapshot). */
+static void count_snapshot(rill_renderer *r, rill_app *app, rill_scene_models *models,
                            const rill_render_snapshot *snap, float aspect, fly_counts *out) {
-    static RILL_ARRAY(group_acc) groups;
-    static rill_map group_index;
-    rill_array_clear(&groups);
-    rill_map_clear(&group_index);
+    static rill_map seen_groups, level0_tris;
+    rill_world *w = rill_app_world(app);
+    rill_map_clear(&seen_groups);
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; i < snap->instance_count; i++) {
         const rill_render_instance *in = &snap->instances[i];
         uint32_t idx = 0;
         float c[3], rad = 0.0f;
-        if (!rill_render_mesh_info(r, in->mesh, &idx, c, &rad))
-            continue;
-        inst_group g = models ? group_of(w, models, (rill_entity)in->id) : (inst_group){0, 0};
-        group_acc *acc = NULL;
-        if (g.group) {
-            uint64_t gi = 0;
-            if (!rill_map_get(&group_index, g.group, &gi)) {
-                gi = groups.len;
-                rill_array_push(&groups, ((group_acc){{0}, false}));
-                rill_map_set(&group_index, g.group, gi);
-            }
-            acc = gi < groups.len ? &groups.data[gi] : NULL;
-            if (acc)
-                acc->tris[g.level] += idx / 3u;
-        }
-        if (in->mode == RILL_RENDER_MODE_HIDDEN)
+        if (in->mode == RILL_RENDER_MODE_HIDDEN ||
+            !rill_render_mesh_info(r, in->mesh, &idx, c, &rad))
             continue;
         const float *m = in->transform;
         float wc[3];
@@ -390,18 +413,23 @@ static void count_snapshot(rill_renderer *r, rill_world *w, rill_scene_models *m
         }
         if (!sphere_visible(&snap->view, aspect, wc, rad * sc))
             continue;
+        inst_group g = models ? group_of(w, models, (rill_entity)in->id) : (inst_group){0, 0};
         out->visible++;
         out->triangles += idx / 3u;
         out->lod[RILL_MIN(g.level, 3u)]++;
-        if (acc)
-            acc->visible = true;
-        else
+        if (!g.group) {
             out->triangles_full += idx / 3u;
+        } else if (!rill_map_get(&seen_groups, g.group, NULL)) {
+            rill_map_set(&seen_groups, g.group, 1);
+            rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+            rill_scene_models_levels(models, g.group, roots);
+            out->triangles_full += tree_triangles(w, rill_app_assets(app),
+                                                  rill_scene_models_components(models)->model_mesh,
+                                                  roots[0], &level0_tris);
+        }
     }
-    for (uint32_t i = 0; i < groups.len; i++)
-        if (groups.data[i].visible)
-            out->triangles_full += groups.data[i].tris[0];
     out->draws = out->visible;
+    out->extracted = snap->instance_count;
 }
 
 /* >>records ----------------------------------------------------------------------------------- */
@@ -466,6 +494,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "frame", frame);
     jw_f64(w, "t", t);
     jw_f64(w, "main_ms", fr->main_ms);
+    jw_f64(w, "main_cpu_ms", fr->main_cpu_ms);
+    jw_f64(w, "extract_cpu_ms", fr->extract_cpu_ms);
     jw_f64(w, "stream_ms", fr->stream_ms);
     jw_f64(w, "gpu_ms", gpu_ms);
     jw_u64(w, "entities", fr->entities);
@@ -475,6 +505,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "triangles", fc->triangles);
     jw_u64(w, "triangles_full", fc->triangles_full);
     jw_u64(w, "draws", fc->draws);
+    jw_u64(w, "extracted", fc->extracted);
     jw_u32s(w, "lod", fc->lod, 4);
     jw_u64(w, "texture_bytes", fr->texture_bytes); /* GPU bytes of every texture's levels now */
     jw_u64(w, "texture_bytes_full", fr->texture_bytes_full);
@@ -898,7 +929,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_world *w = rill_app_world(app);
     double t = (double)f * FLY_DT;
     fly_frame *fr = &run->frames[f];
-    uint64_t t0 = rill_time_ns();
+    uint64_t t0 = rill_time_ns(), cpu0 = rill_cli_thread_cpu_ns();
     rill_transform tr = {.scale = {1, 1, 1}};
     path_eval(run->keys, run->nkeys, t, tr.translation, tr.rotation);
     keep_above_ground(run, tr.translation);
@@ -907,16 +938,18 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_app_frame_dt(app, FLY_DT);
     uint64_t t_app = rill_time_ns();
     rill_render_snapshot snap;
+    uint64_t x0 = rill_cli_thread_cpu_ns();
     if (rill_content_snapshot(run->content, tr.translation, &snap, err) != RILL_OK)
         return 1;
     fr->app_ms = (double)(t_app - t0) / 1e6;
     fr->extract_ms = (double)(rill_time_ns() - t_app) / 1e6;
+    fr->extract_cpu_ms = (double)(rill_cli_thread_cpu_ns() - x0) / 1e6;
     /* The counting below is the tool's measurement, not engine work: kept out of main_ms. */
-    uint64_t c0 = rill_time_ns();
+    uint64_t c0 = rill_time_ns(), count_cpu0 = rill_cli_thread_cpu_ns();
     fly_counts fc;
-    count_snapshot(run->r, w, rill_app_models_scene(rill_content_models(run->content)), &snap,
+    count_snapshot(run->r, app, rill_app_models_scene(rill_content_models(run->content)), &snap,
                    (float)run->o.w / (float)run->o.h, &fc);
-    uint64_t count_ns = rill_time_ns() - c0;
+    uint64_t count_ns = rill_time_ns() - c0, count_cpu = rill_cli_thread_cpu_ns() - count_cpu0;
     double wait_ms = 0.0;
     rill_render_stats rs;
     if (!run->o.no_render) {
@@ -930,6 +963,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
         wait_ms = rs.cpu_wait_ms;
     uint64_t t1 = rill_time_ns();
     fr->main_ms = (double)(t1 - t0 - count_ns) / 1e6 - wait_ms;
+    fr->main_cpu_ms = (double)(rill_cli_thread_cpu_ns() - cpu0 - count_cpu) / 1e6;
     /* Real time keeps pace with the simulated step, so workers (file reads, parses) take the time
      * they would in a game; a frame that runs long is not made up for. */
     if (t1 - t0 < (uint64_t)(FLY_DT * 1e9))
@@ -951,6 +985,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
         fc.draws = rs.draw_calls;
     rill_stream_stats ss;
     rill_stream_get_stats(rill_app_stream(app), &ss);
+    fr->loaded = ss.loaded, fr->loading = ss.loading;
+    for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
+        fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
     rill_render_texture_streaming_stats tx;
     rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
     /* All-full: the textures that do not stream as they are, the streamed ones at full. */
@@ -964,13 +1001,61 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
+/* The frame the memory comparison starts from: the first with no load in flight and as many
+ * instances loaded as the last frame (an out-and-back path is then where it ends), else 0. */
+static uint64_t memory_start(const fly_frame *frames, uint64_t n) {
+    for (uint64_t i = 1; n && i < n; i++)
+        if (!frames[i].loading && frames[i].loaded == frames[n - 1].loaded)
+            return i;
+    return 0;
+}
+
+/* Entities and CPU heap per allocation tag at the start frame and at the last one. */
+static void write_memory(jw *w, const fly_frame *frames, uint64_t n) {
+    uint64_t at[2] = {memory_start(frames, n), n ? n - 1 : 0};
+    const char *names[2][4] = {
+        {"memory_start_frame", "entities_start", "live_bytes_start", "live_bytes_by_tag_start"},
+        {"memory_end_frame", "entities_end", "live_bytes_end", "live_bytes_by_tag_end"}};
+    for (int k = 0; k < 2 && n; k++) {
+        const fly_frame *fr = &frames[at[k]];
+        uint64_t total = 0;
+        uint32_t tags[RILL_MEM_TAG_NUM];
+        for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
+            total += fr->live[tag], tags[tag] = (uint32_t)RILL_MIN(fr->live[tag], UINT32_MAX);
+        jw_u64(w, names[k][0], at[k]);
+        jw_u64(w, names[k][1], fr->entities);
+        jw_u64(w, names[k][2], total);
+        jw_u32s(w, names[k][3], tags, RILL_MEM_TAG_NUM);
+    }
+}
+
+/* The median, 99th percentile and maximum of the frames' main-thread times (wall or CPU). */
+typedef struct fly_spread {
+    double median, p99, max;
+} fly_spread;
+
+static fly_spread spread_of(const fly_frame *frames, uint64_t n, bool cpu) {
+    fly_spread sp = {0, 0, 0};
+    double *sorted = calloc(n ? n : 1, sizeof(double));
+    if (!sorted || !n) {
+        free(sorted);
+        return sp;
+    }
+    for (uint64_t i = 0; i < n; i++)
+        sorted[i] = cpu ? frames[i].main_cpu_ms : frames[i].main_ms;
+    qsort(sorted, n, sizeof(double), cmp_double);
+    sp = (fly_spread){sorted[(n - 1) / 2], sorted[(size_t)((double)(n - 1) * 0.99)], sorted[n - 1]};
+    free(sorted);
+    return sp;
+}
+
 static int fly_finish(fly_run *run, uint64_t n) {
     rill_app *app = rill_content_app(run->content);
     rill_stream *s = rill_app_stream(app);
     uint32_t ni = rill_stream_instances(s, NULL, 0);
     rill_stream_instance_info *inst = calloc(ni ? ni : 1, sizeof *inst);
     ni = inst ? rill_stream_instances(s, inst, ni) : 0;
-    double *sorted = calloc(n ? n : 1, sizeof(double));
+    fly_spread wall = spread_of(run->frames, n, false), cpu = spread_of(run->frames, n, true);
     double main_max = 0, stream_max = 0, tri = 0, tri_full = 0, swap_max = 0, tstream_max = 0;
     uint64_t ent_max = 0, tex_max = 0, tex_full_max = 0;
     for (uint64_t i = 0; i < n; i++) {
@@ -983,14 +1068,8 @@ static int fly_finish(fly_run *run, uint64_t n) {
         swap_max = RILL_MAX(swap_max, fr->texture_swap_ms);
         tstream_max = RILL_MAX(tstream_max, fr->texture_stream_ms);
         tri += (double)fr->triangles, tri_full += (double)fr->triangles_full;
-        if (sorted)
-            sorted[i] = fr->main_ms;
     }
-    double p99 = 0.0;
-    if (sorted && n) {
-        qsort(sorted, n, sizeof(double), cmp_double);
-        p99 = sorted[(size_t)((double)(n - 1) * 0.99)];
-    }
+    double p99 = wall.p99;
     sample_live(app, &run->live);
     uint64_t world = world_entities(app, inst, ni, &run->live);
     FILE *f = fopen(out_path(run, "summary.json"), "w");
@@ -1002,6 +1081,10 @@ static int fly_finish(fly_run *run, uint64_t n) {
         jw_u64(&w, "entities_max", ent_max);
         jw_f64(&w, "main_ms_max", main_max);
         jw_f64(&w, "main_ms_p99", p99);
+        jw_f64(&w, "main_ms_median", wall.median);
+        jw_f64(&w, "main_cpu_ms_max", cpu.max);
+        jw_f64(&w, "main_cpu_ms_p99", cpu.p99);
+        jw_f64(&w, "main_cpu_ms_median", cpu.median);
         jw_f64(&w, "stream_ms_max", stream_max);
         jw_f64(&w, "triangles_mean", n ? tri / (double)n : 0.0);
         jw_f64(&w, "triangles_full_mean", n ? tri_full / (double)n : 0.0);
@@ -1021,6 +1104,7 @@ static int fly_finish(fly_run *run, uint64_t n) {
         jw_u64(&w, "texture_full_landed", tx.full_landed);
         jw_f64(&w, "texture_full_latency_ms_max", tx.full_latency_ms_max);
         jw_f64(&w, "texture_full_latency_ms_mean", tx.full_latency_ms_mean);
+        write_memory(&w, run->frames, n);
         jw_end(&w);
         fclose(f);
     }
@@ -1038,7 +1122,6 @@ static int fly_finish(fly_run *run, uint64_t n) {
            (unsigned long long)n, main_max, p99, stream_max, (unsigned long long)ent_max,
            (unsigned long long)world, n ? tri / (double)n : 0.0, n ? tri_full / (double)n : 0.0,
            (double)tex_max / 1e6, (double)tex_full_max / 1e6, run->o.out);
-    free(sorted);
     free(inst);
     return ok ? 0 : 1;
 }

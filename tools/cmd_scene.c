@@ -97,7 +97,7 @@ static int cmp_u64(const void *a, const void *b) {
 
 /* CPU time of the calling thread: on a machine shared with other work, wall-clock frame times
  * include time the thread spent preempted, which says nothing about the frame's own cost. */
-static uint64_t thread_cpu_ns(void) {
+uint64_t rill_cli_thread_cpu_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -175,11 +175,11 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
      * part of the measured main-thread time. */
     const uint64_t min_frame_period = 4166666u;
     while (res.frames < max_frames) {
-        uint64_t c0 = thread_cpu_ns();
+        uint64_t c0 = rill_cli_thread_cpu_ns();
         uint64_t f0 = rill_time_ns();
         rill_app_frame(app);
         uint64_t f1 = rill_time_ns();
-        uint64_t c1 = thread_cpu_ns();
+        uint64_t c1 = rill_cli_thread_cpu_ns();
         rill_array_push(&frame_ns, f1 - f0);
         rill_array_push(&frame_cpu_ns, c1 - c0);
         res.frames++;

@@ -27,6 +27,9 @@ rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size
  * (rill_cli_log_count). Debug and info messages are shown only when verbose. */
 void rill_cli_install_log(bool verbose);
 uint32_t rill_cli_log_count(rill_log_level level);
+/* CPU time of the calling thread in ns (cmd_scene.c): on a machine shared with other work,
+ * wall-clock frame times include time the thread spent preempted. */
+uint64_t rill_cli_thread_cpu_ns(void);
 
 /* Sets desc's hooks for the tools' content (rill_content in rill/app.h): the demo components are
  * registered before loading and turned into drawables after (rill_demo_make_drawables), and packs

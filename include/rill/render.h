@@ -740,6 +740,7 @@ typedef struct rill_mesh_instance {
 typedef struct rill_render_components {
     rill_component mesh_instance, directional_light, point_light, spot_light, model, model_mesh,
         render_mode;
+    rill_component mesh_shown; /* MeshShown (rill/scene/model.h): the ModelMeshes extract visits */
     rill_component scene_channels; /* SceneChannels (rill/channels.h), attached by register */
     /* Effect settings components (rill/render/effects.h): the engine's three, and every settings
      * type routed to cameras at extract (settings[0..settings_count)). */
@@ -885,6 +886,8 @@ typedef struct rill_render_extract_buf {
     rill_render_routed_settings routed[RILL_RENDER_MAX_VIEWS + 1][RILL_RENDER_MAX_SETTINGS];
     RILL_ARRAY(unsigned char) routed_bytes;
     RILL_ARRAY(rill_entity) route_sources;
+    /* the shown ModelMesh entities in slot order, and the sort's scratch (extract.c) */
+    RILL_ARRAY(rill_entity) shown, shown_tmp;
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);
@@ -892,8 +895,9 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf);
  * (snapshot views, sorted by order then entity id, at most RILL_RENDER_MAX_VIEWS: the lowest
  * orders are kept and a warning is logged once per buf), and snapshot.view is the primary one
  * (is_default first, then lowest order, then lowest entity id); every MeshInstance with a
- * GlobalTransform, every ModelMesh with a GlobalTransform that the world's rill_render_assets
- * resolves (see ON RENDER ASSETS), each with its RenderMode, the first DirectionalLight, every
+ * GlobalTransform, every shown ModelMesh (MeshShown, rill/scene/model.h: LOD levels not drawn are
+ * parked out of it) with a GlobalTransform that the world's rill_render_assets resolves (see ON
+ * RENDER ASSETS), each with its RenderMode, the first DirectionalLight, every
  * point and spot light. A camera's viewport is
  * clamped to [0,1] (w, h to what is left of the output). hdr = false means the view is rendered
  * without tonemapping or exposure: tonemapper NONE, so linear values clamp to [0,1]. Returns

@@ -225,8 +225,9 @@ void rill_scene_loader_set_budget(rill_scene_loader *loader, uint64_t budget_ns)
 void rill_scene_loader_events(const rill_scene_loader *loader, rill_event *out_loaded,
                               rill_event *out_failed);
 
-/* Starts loading `path` (VFS path) as the main scene. Cancels a main load in flight. Returns the
- * handle, or {0} with err set when no record is free. A file that cannot be read or parsed is
+/* Starts loading `path` (VFS path) as the main scene. Cancels a main load in flight (its partial
+ * entities are despawned in the budgeted slices of later updates, like a replaced scene). Returns
+ * the handle, or {0} with err set when no record is free. A file that cannot be read or parsed is
  * not an error here: the load becomes FAILED in a later update (with its event). */
 rill_scene_load rill_scene_load_async(rill_scene_loader *loader, const char *path, rill_error *err);
 /* Loads `path` as the main scene right now: read, parse, spawn, apply, expand instances. Cancels

@@ -762,10 +762,12 @@ void rill_scene_loader_events(const rill_scene_loader *ld, rill_event *out_loade
         *out_failed = ld ? ld->ev_failed : RILL_EVENT_NONE;
 }
 
+/* A new main load replaces the one in flight: its partial entities (with whatever got attached
+ * below them) join the budgeted retire queue rather than going in one batch in this call. */
 static void cancel_main_pending(rill_scene_loader *ld) {
     if (ld->main_pending) {
         uint32_t id = ld->main_pending;
-        rec_cancel(ld, id, rec_get(ld, id));
+        rec_cancel_retire(ld, id, rec_get(ld, id));
     }
 }
 

@@ -2,6 +2,7 @@
  * three light kinds): plain data that names assets, registered here so every module from scene up
  * (channels, stream, render, tools) sees the same types. */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "rill/scene/model.h"
@@ -77,6 +78,26 @@ static const rill_field lod_fields[] = {
                     .doc = "beyond it nothing draws (0 = never culled)"),
 };
 
+/* >>MeshShown: a ModelMesh added, or a RenderMode set to anything but hidden, (re)joins the set
+ * extract walks; only rill_scene_model_set_level takes an entity out of it. */
+static void mark_shown(rill_world *w, rill_entity e, void *user) {
+    rill_component shown = {(uint32_t)(uintptr_t)user};
+    if (!rill_world_has(w, e, shown))
+        rill_world_add(w, e, shown, NULL);
+}
+
+static void on_model_mesh(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)data;
+    mark_shown(w, e, user);
+}
+
+static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user) {
+    const rill_render_mode_component *rm = data;
+    rill_component model_mesh = rill_world_find_component(w, "ModelMesh");
+    if (rm->mode != RILL_RENDER_MODE_HIDDEN && rill_world_has(w, e, model_mesh))
+        mark_shown(w, e, user);
+}
+
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
     return c.id ? c : rill_world_register_component(w, d);
@@ -129,6 +150,11 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
                          .defaults = &lod_default,
                          .doc =
                              "detail bands of this entity's Model (LOD levels, crossfade, cull)"};
+    rill_type_desc ms = {.name = "MeshShown",
+                         RILL_TYPE_LAYOUT(rill_mesh_shown),
+                         .flags = RILL_TYPE_NO_SERIALIZE,
+                         .doc = "this ModelMesh entity may draw (extract visits it)"};
+    out->mesh_shown = reg(world, &ms);
     out->mesh_lod = reg(world, &ml);
     out->model = reg(world, &md);
     out->model_mesh = reg(world, &mm);
@@ -138,16 +164,22 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     out->spot_light = reg(world, &sl);
     if (!out->model.id || !out->model_mesh.id || !out->render_mode.id ||
         !out->directional_light.id || !out->point_light.id || !out->spot_light.id ||
-        !out->mesh_lod.id)
+        !out->mesh_lod.id || !out->mesh_shown.id)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
+    /* The observers keep MeshShown on whatever may draw; the same fn and user again is a no-op. */
+    void *user = (void *)(uintptr_t)out->mesh_shown.id;
+    if (!rill_world_observe_add(world, out->model_mesh, on_model_mesh, user) ||
+        !rill_world_observe_add(world, out->render_mode, on_render_mode, user))
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "scene: could not observe ModelMesh and RenderMode");
     return RILL_OK;
 }
 
 /* Writes rmc on every ModelMesh entity of root's subtree (root included), depth-first with an
- * explicit stack (hierarchies can be deep). */
+ * explicit stack (hierarchies can be deep); park also takes MeshShown off them. */
 static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
-                         rill_render_mode_component rmc) {
+                         rill_render_mode_component rmc, bool park) {
     if (!world || !comps || !rill_world_is_alive(world, root))
         return 0;
     RILL_ARRAY(rill_entity) stack = {0};
@@ -157,8 +189,11 @@ static uint32_t set_tree(rill_world *world, const rill_model_components *comps, 
     while (stack.len) {
         rill_entity e = stack.data[--stack.len];
         if (rill_world_has(world, e, comps->model_mesh) &&
-            rill_world_add(world, e, comps->render_mode, &rmc))
+            rill_world_add(world, e, comps->render_mode, &rmc)) {
             set++;
+            if (park)
+                rill_world_remove(world, e, comps->mesh_shown);
+        }
         for (rill_entity c = rill_world_first_child(world, e); c;
              c = rill_world_next_sibling(world, c))
             if (!rill_array_push(&stack, c))
@@ -170,11 +205,20 @@ static uint32_t set_tree(rill_world *world, const rill_model_components *comps, 
 
 uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, rill_render_mode mode, float ghost_opacity) {
-    return set_tree(world, comps, root, (rill_render_mode_component){mode, ghost_opacity, 0.0f});
+    return set_tree(world, comps, root, (rill_render_mode_component){mode, ghost_opacity, 0.0f},
+                    false);
 }
 
 uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, float lod_fade) {
     return set_tree(world, comps, root,
-                    (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade});
+                    (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade}, false);
+}
+
+uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_components *comps,
+                                    rill_entity root, bool shown, float lod_fade) {
+    if (shown)
+        return rill_scene_model_set_fade(world, comps, root, lod_fade);
+    return set_tree(world, comps, root,
+                    (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, true);
 }

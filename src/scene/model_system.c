@@ -49,6 +49,7 @@ typedef struct model_track {
     track_state state;
     rill_entity lod_root[RILL_SCENE_MODEL_MAX_LEVELS - 1]; /* hidden siblings of root */
     uint32_t lod_count;                                    /* level trees spawned */
+    uint64_t level_state; /* the LOD system's word: what the trees show (0: as spawned) */
 } model_track;
 
 struct rill_scene_models {
@@ -182,8 +183,9 @@ static bool levels_loading(const model_entry *e) {
     return false;
 }
 
-/* The detail levels as hidden siblings of the base tree (children of the Model entity); the LOD
- * system shows one at a time. A level that failed ends the chain (levels stay contiguous). */
+/* The detail levels as hidden siblings of the base tree (children of the Model entity), parked out
+ * of extract's walk; the LOD system shows one at a time. A level that failed ends the chain
+ * (levels stay contiguous). */
 static void spawn_levels(rill_scene_models *m, model_track *t) {
     for (uint32_t k = 0; k < t->entry->lod_count; k++) {
         model_entry *l = t->entry->lod[k];
@@ -195,7 +197,7 @@ static void spawn_levels(rill_scene_models *m, model_track *t) {
         if (!gm || rill_scene_model_spawn(m->world, &m->comps, l->asset, gm, t->entity, &root,
                                           NULL) != RILL_OK)
             break;
-        rill_scene_model_set_mode(m->world, &m->comps, root, RILL_RENDER_MODE_HIDDEN, 0.0f);
+        rill_scene_model_set_level(m->world, &m->comps, root, false, 0.0f); /* parked */
         t->lod_root[t->lod_count++] = root;
     }
 }
@@ -235,7 +237,7 @@ void rill_scene_models_update(rill_scene_models *m) {
         for (uint32_t i = 0; i < n; i++) {
             if (rill_map_get(&m->track_of, ents[i], NULL))
                 continue;
-            model_track t = {ents[i], refs[i].path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0};
+            model_track t = {ents[i], refs[i].path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0, 0};
             if (t.path && t.path[0]) {
                 t.entry = find_or_request(m, t.path, true);
                 if (!t.entry)
@@ -422,14 +424,38 @@ uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
     return 1u + t->lod_count;
 }
 
+/* The next spawned track from *iter on (advancing it), or NULL. */
+static model_track *next_spawned(const rill_scene_models *m, uint32_t *iter) {
+    while (m && *iter < m->tracks.len) {
+        model_track *t = &m->tracks.data[(*iter)++];
+        if (t->state == TRACK_SPAWNED)
+            return t;
+    }
+    return NULL;
+}
+
 uint32_t rill_scene_models_each(const rill_scene_models *m, uint32_t *iter,
                                 rill_entity *out_entity) {
-    while (m && *iter < m->tracks.len) {
-        const model_track *t = &m->tracks.data[(*iter)++];
-        if (t->state == TRACK_SPAWNED) {
-            *out_entity = t->entity;
-            return 1u + t->lod_count;
-        }
-    }
-    return 0;
+    const model_track *t = next_spawned(m, iter);
+    if (!t)
+        return 0;
+    *out_entity = t->entity;
+    return 1u + t->lod_count;
+}
+
+uint32_t rill_scene_models_each_state(rill_scene_models *m, uint32_t *iter, rill_entity *out_entity,
+                                      uint64_t **out_level_state) {
+    model_track *t = next_spawned(m, iter);
+    if (!t)
+        return 0;
+    *out_entity = t->entity;
+    *out_level_state = &t->level_state;
+    return 1u + t->lod_count;
+}
+
+uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e) {
+    uint64_t i = 0;
+    if (!m || !rill_map_get(&m->track_of, e, &i) || m->tracks.data[i].state != TRACK_SPAWNED)
+        return 0;
+    return m->tracks.data[i].level_state;
 }

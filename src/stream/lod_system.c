@@ -6,7 +6,9 @@
  * instance on its way out, a hidden channel) shows no level. Inside a crossfade interval both
  * levels are shown with complementary dither fades (RenderMode.lod_fade: -f on the outgoing tree,
  * +f on the incoming), f rounded to the dither's 16 steps so the trees are rewritten at most 15
- * times per crossing.
+ * times per crossing. Levels not drawn are parked (rill_scene_model_set_level): out of the set
+ * extract walks. What each model shows is kept in the model system's per-tree word
+ * (rill_scene_models_each_state), so it goes with the trees: nothing here outlives a Model.
  */
 #include "rill/stream.h"
 
@@ -17,7 +19,6 @@ struct rill_lod_system {
     rill_world *world;
     rill_scene_models *models;
     const rill_model_components *comps;
-    rill_map shown; /* Model entity -> pack_state(what it shows); no entry: the base, whole */
     rill_lod_stats stats;
 };
 
@@ -36,7 +37,6 @@ rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *mo
 void rill_lod_system_destroy(rill_lod_system *s) {
     if (!s)
         return;
-    rill_map_free(&s->shown);
     rill_free(s);
 }
 
@@ -52,7 +52,8 @@ static rill_lod_settings settings_of(const rill_lod_system *s, rill_entity e) {
 }
 
 /* What a model shows: level `a` (-1: nothing), and inside a crossfade level `b` fading in over it
- * at dither step q (1..15 of 16; a then carries -q/16 and b +q/16). Packed into the map's value. */
+ * at dither step q (1..15 of 16; a then carries -q/16 and b +q/16). Packed into the model system's
+ * per-tree word, where 0 (a tree just spawned) reads as the base level whole. */
 typedef struct shown_state {
     int32_t a, b;
     uint32_t q;
@@ -66,6 +67,8 @@ static uint64_t pack_state(shown_state v) {
 }
 
 static shown_state unpack_state(uint64_t v) {
+    if (v == 0)
+        v = pack_state((shown_state){0, -1, 0});
     return (shown_state){(int32_t)(v & 0xffu) - 1, (int32_t)((v >> 8) & 0xffu) - 1,
                          (uint32_t)(v >> 16) & 0xffu};
 }
@@ -85,20 +88,20 @@ static shown_state state_of(rill_lod_pick p) {
     return v;
 }
 
-/* Moves a model's level trees from `had` to `want`: levels no longer drawn are hidden, drawn ones
- * get their mode and crossfade (complementary: -q/16 outgoing, +q/16 incoming). */
+/* Moves a model's level trees from `had` to `want`: levels no longer drawn are hidden and parked,
+ * drawn ones get their mode and crossfade (complementary: -q/16 outgoing, +q/16 incoming). */
 static void apply_state(rill_lod_system *s, const rill_entity *roots, uint32_t n, shown_state had,
                         shown_state want) {
     const rill_model_components *c = s->comps;
     int32_t old[2] = {had.a, had.b};
     for (int k = 0; k < 2; k++)
         if (old[k] >= 0 && (uint32_t)old[k] < n && old[k] != want.a && old[k] != want.b)
-            rill_scene_model_set_mode(s->world, c, roots[old[k]], RILL_RENDER_MODE_HIDDEN, 0.0f);
+            rill_scene_model_set_level(s->world, c, roots[old[k]], false, 0.0f);
     float f = (float)want.q / (float)FADE_STEPS;
     if (want.a >= 0 && (uint32_t)want.a < n)
-        rill_scene_model_set_fade(s->world, c, roots[want.a], want.b >= 0 ? -f : 0.0f);
+        rill_scene_model_set_level(s->world, c, roots[want.a], true, want.b >= 0 ? -f : 0.0f);
     if (want.b >= 0 && (uint32_t)want.b < n)
-        rill_scene_model_set_fade(s->world, c, roots[want.b], f);
+        rill_scene_model_set_level(s->world, c, roots[want.b], true, f);
 }
 
 void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
@@ -109,8 +112,9 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
     s->stats.culled = 0;
     s->stats.fading = 0;
     rill_entity e, roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    uint64_t *word;
     uint32_t n;
-    for (uint32_t it = 0; (n = rill_scene_models_each(s->models, &it, &e));) {
+    for (uint32_t it = 0; (n = rill_scene_models_each_state(s->models, &it, &e, &word));) {
         if (n < 2)
             continue; /* no baked levels: the base tree draws as spawned */
         s->stats.models++;
@@ -130,8 +134,7 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
         const rill_render_mode_component *rm = rill_world_get(s->world, e, s->comps->render_mode);
         if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
             want = (shown_state){-1, -1, 0};
-        uint64_t had_v = 1; /* a fresh tree shows its base level whole */
-        rill_map_get(&s->shown, e, &had_v);
+        uint64_t had_v = pack_state(unpack_state(*word)); /* 0: fresh, the base whole */
         if (want.a >= 0)
             s->stats.per_level[want.a]++;
         else
@@ -143,7 +146,7 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
         shown_state had = unpack_state(had_v);
         rill_scene_models_levels(s->models, e, roots);
         apply_state(s, roots, n, had, want);
-        rill_map_set(&s->shown, e, want_v);
+        *word = want_v;
         s->stats.switches += had.a != want.a || had.b != want.b;
     }
 }
@@ -154,15 +157,13 @@ int32_t rill_lod_system_level(const rill_lod_system *s, rill_entity model_entity
 
 int32_t rill_lod_system_levels(const rill_lod_system *s, rill_entity model_entity,
                                int32_t *out_next, float *out_fade) {
-    uint64_t v = 1;
     if (out_next)
         *out_next = -1;
     if (out_fade)
         *out_fade = 0.0f;
     if (!s || !rill_scene_models_levels(s->models, model_entity, NULL))
         return -1;
-    rill_map_get(&s->shown, model_entity, &v);
-    shown_state st = unpack_state(v);
+    shown_state st = unpack_state(rill_scene_models_level_state(s->models, model_entity));
     if (out_next)
         *out_next = st.b;
     if (out_fade && st.b >= 0)

@@ -203,7 +203,8 @@ static void test_new_main_load_cancels_and_replaces(void **state) {
     assert_int_equal(rill_scene_load_sync(fx.loader, "old.rsn", NULL, &err), RILL_OK);
     assert_int_equal(rill_world_entity_count(fx.world), 30);
 
-    /* A is partly applied when B starts: A is cancelled and none of its entities stay. */
+    /* A is partly applied when B starts: A is cancelled and none of its entities stay (they go
+     * in the next update's budgeted retire slice: test_cancel_main_retires_in_budget). */
     rill_scene_load a = rill_scene_load_async(fx.loader, "a.rsn", &err);
     uint32_t la = 0, fa = 0;
     for (int i = 0; i < 3; i++)
@@ -212,12 +213,15 @@ static void test_new_main_load_cancels_and_replaces(void **state) {
     assert_int_equal(rill_world_entity_count(fx.world), 130);
     rill_scene_load b = rill_scene_load_async(fx.loader, "b.rsn", &err);
     assert_int_equal(rill_scene_load_get_state(fx.loader, a), RILL_SCENE_LOAD_CANCELLED);
-    assert_int_equal(rill_world_entity_count(fx.world), 30);
+    assert_true(rill_scene_loader_retiring(fx.loader));
+    uint32_t lb = 0, fb = 0;
+    frame(&fx, &lb, &fb, b);
+    assert_false(rill_scene_loader_retiring(fx.loader));
     assert_true(rill_world_find_by_name(fx.world, "a_1") == RILL_ENTITY_NULL);
     assert_true(rill_world_find_by_name(fx.world, "a_5") == RILL_ENTITY_NULL);
+    assert_true(rill_world_entity_count(fx.world) <= 30 + 40); /* old and B's entities only */
 
     /* The old scene stays until B completes, and goes in the very update B completes. */
-    uint32_t lb = 0, fb = 0;
     while (rill_scene_load_get_state(fx.loader, b) != RILL_SCENE_LOAD_LOADED) {
         assert_true(rill_world_find_by_name(fx.world, "old_3") != RILL_ENTITY_NULL);
         frame(&fx, &lb, &fb, b);
@@ -611,6 +615,22 @@ static void test_large_swap_with_workers(void **state) {
     lfx_done(&fx);
 }
 
+/* n entities "old_1".."old_n" with a Tock (and a Tick when ticks), in chains of four. */
+static void make_tock_scene(lfx *fx, const char *rel, uint32_t n, bool ticks) {
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "rsn 1\n");
+    for (uint32_t i = 1; i <= n; i++) {
+        if (i % 4 != 1)
+            rill_strbuf_printf(&sb, "entity %u parent %u \"old_%u\" { Tock { n: %u }", i, i - 1, i,
+                               i);
+        else
+            rill_strbuf_printf(&sb, "entity %u \"old_%u\" { Tock { n: %u }", i, i, i);
+        rill_strbuf_printf(&sb, ticks ? " Tick { n: %u } }\n" : " }\n", i);
+    }
+    test_write_file(fx->dir, rel, sb.data);
+    rill_strbuf_free(&sb);
+}
+
 /* Replacing a large main scene: the old scene goes in budgeted slices from the update the new one
  * completes (as much as fits there), every update stays within the budget plus one slice, the
  * old scene never disappears before the new one is complete, and in the end nothing of it is
@@ -624,17 +644,7 @@ static void test_swap_retires_old_scene_in_budget(void **state) {
     test_tick_state tock = {.clock = &fx.clock, .cost_ns = tock_cost};
     test_register_tock(fx.world, &tock);
     enum { OLD = 5000, NEW = 50 };
-    rill_strbuf sb = {0};
-    rill_strbuf_printf(&sb, "rsn 1\n");
-    for (uint32_t i = 1; i <= OLD; i++) {
-        if (i % 4 != 1)
-            rill_strbuf_printf(&sb, "entity %u parent %u \"old_%u\" { Tock { n: %u } }\n", i, i - 1,
-                               i, i);
-        else
-            rill_strbuf_printf(&sb, "entity %u \"old_%u\" { Tock { n: %u } }\n", i, i, i);
-    }
-    test_write_file(fx.dir, "old.rsn", sb.data);
-    rill_strbuf_free(&sb);
+    make_tock_scene(&fx, "old.rsn", OLD, false);
     make_scene(&fx, "new.rsn", "new", NEW);
     rill_error err = {0};
     assert_int_equal(rill_scene_load_sync(fx.loader, "old.rsn", NULL, &err), RILL_OK);
@@ -673,6 +683,60 @@ static void test_swap_retires_old_scene_in_budget(void **state) {
     assert_true(rill_world_find_by_name(fx.world, "old_4999") == RILL_ENTITY_NULL);
     assert_int_equal(
         rill_world_component_len(fx.world, rill_world_find_component(fx.world, "Tock")), 0);
+    lfx_done(&fx);
+}
+
+/* A new main load cancels the one in flight: the partial entities are not despawned in the call
+ * (one batch, however many were spawned) but in the budgeted retire slices of later updates, and
+ * in the end nothing of the cancelled load is left. */
+static void test_cancel_main_retires_in_budget(void **state) {
+    (void)state;
+    const uint64_t budget = 1000000, cost = 1000, tock_cost = 1000; /* 1 ms; 1 us each */
+    lfx fx;
+    lfx_init(&fx, 0, budget, cost);
+    test_tick_state tock = {.clock = &fx.clock, .cost_ns = tock_cost};
+    test_register_tock(fx.world, &tock);
+    enum { OLD = 5000, NEW = 50 };
+    make_tock_scene(&fx, "old.rsn", OLD, true);
+    make_scene(&fx, "new.rsn", "new", NEW);
+    rill_error err = {0};
+    rill_scene_load old = rill_scene_load_async(fx.loader, "old.rsn", &err);
+    uint32_t frames = 0, tocks = 0;
+    rill_component tock_c = rill_world_find_component(fx.world, "Tock");
+    while ((tocks = rill_world_component_len(fx.world, tock_c)) < OLD / 2) {
+        assert_true(frames++ < 100);
+        frame(&fx, NULL, NULL, old);
+    }
+    assert_int_equal(rill_scene_load_get_state(fx.loader, old), RILL_SCENE_LOAD_SPAWNING);
+    uint32_t partial = rill_world_entity_count(fx.world);
+    uint64_t t0 = fx.clock.now;
+    rill_scene_load h = rill_scene_load_async(fx.loader, "new.rsn", &err);
+    /* Cancelled, but nothing despawned by the call itself. */
+    assert_int_equal(rill_scene_load_get_state(fx.loader, old), RILL_SCENE_LOAD_CANCELLED);
+    assert_true(fx.clock.now == t0);
+    assert_int_equal(rill_world_entity_count(fx.world), partial);
+    assert_true(rill_scene_loader_retiring(fx.loader));
+    uint32_t loaded = 0, retire_frames = 0, prev = partial;
+    frames = 0;
+    while (rill_world_entity_count(fx.world) > NEW ||
+           rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED) {
+        assert_true(frames++ < 100);
+        t0 = fx.clock.now;
+        frame(&fx, &loaded, NULL, h);
+        /* No update exceeds the budget by more than one slice of despawns (or one entity). */
+        assert_true(fx.clock.now - t0 <= budget + 512u * tock_cost + cost);
+        uint32_t count = rill_world_component_len(fx.world, tock_c);
+        retire_frames += count < prev;
+        prev = count;
+    }
+    /* OLD / 2 despawns or more at 1 us each in 1 ms budgets: spread over several updates. */
+    assert_true(retire_frames >= 2);
+    assert_false(rill_scene_loader_retiring(fx.loader));
+    assert_int_equal(loaded, 1);
+    assert_int_equal(rill_world_component_len(fx.world, tock_c), 0);
+    assert_int_equal(rill_world_entity_count(fx.world), NEW);
+    assert_true(rill_world_find_by_name(fx.world, "old_1") == RILL_ENTITY_NULL);
+    rill_scene_load_release(fx.loader, old);
     lfx_done(&fx);
 }
 
@@ -717,6 +781,7 @@ int main(void) {
         cmocka_unit_test(test_swap_completes_in_own_update),
         cmocka_unit_test(test_large_swap_with_workers),
         cmocka_unit_test(test_swap_retires_old_scene_in_budget),
+        cmocka_unit_test(test_cancel_main_retires_in_budget),
         cmocka_unit_test(test_load_propagates_transforms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include "rill_test.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static rill_lod_pick at(const rill_lod_bands *b, float d) {
@@ -240,6 +241,161 @@ static void test_probe_spawn_and_switch(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* The primitive entity of a spawned tree (root -> node -> primitive). */
+static rill_entity prim_of(rill_world *w, rill_entity root) {
+    rill_entity node = rill_world_first_child(w, root);
+    return node ? rill_world_first_child(w, node) : RILL_ENTITY_NULL;
+}
+
+/* ModelMesh entities that extract visits (those with MeshShown). */
+static uint32_t shown_meshes(rill_world *w, const rill_model_components *mc) {
+    rill_query_desc qd = {.with = {mc->model_mesh, mc->mesh_shown}};
+    rill_query q = rill_world_query(w, &qd);
+    uint32_t n = 0;
+    while (rill_query_next(&q))
+        n++;
+    return n;
+}
+
+typedef struct lod_fixture {
+    char dir[512];
+    rill_world *w;
+    rill_vfs *vfs;
+    rill_asset_server *as;
+    rill_scene_models *sm;
+    const rill_model_components *mc;
+    rill_lod_system *lod;
+    rill_entity x; /* a Model of d.glb at the origin, spawned */
+} lod_fixture;
+
+/* d.glb, e.glb with two levels each, f.glb with one, loose in a temporary folder; a Model entity
+ * of d.glb at the origin, its trees spawned. */
+static int lod_setup(void **state) {
+    lod_fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    *state = f;
+    rill_test_tmpdir(f->dir, sizeof f->dir, "lodpark");
+    const char *files[] = {"d.glb",      "d_lod1.glb", "d_lod2.glb", "e.glb",
+                           "e_lod1.glb", "e_lod2.glb", "f.glb",      "f_lod1.glb"};
+    char path[700];
+    for (int i = 0; i < 8; i++) {
+        snprintf(path, sizeof path, "%s/%s", f->dir, files[i]);
+        write_glb(path, 8);
+    }
+    rill_error err = {0};
+    f->w = rill_world_create(NULL, NULL);
+    f->vfs = rill_vfs_create(NULL, NULL);
+    assert_int_equal(rill_vfs_mount_dir(f->vfs, f->dir, &err), RILL_OK);
+    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
+    f->sm =
+        rill_scene_models_create(&(rill_scene_models_desc){.world = f->w, .assets = f->as}, &err);
+    assert_non_null(f->sm);
+    f->mc = rill_scene_models_components(f->sm);
+    f->lod = rill_lod_system_create(f->w, f->sm);
+    assert_non_null(f->lod);
+    f->x = model_entity(f->w, f->mc, "d.glb", 0);
+    rill_scene_models_flush(f->sm);
+    return 0;
+}
+
+static int lod_teardown(void **state) {
+    lod_fixture *f = *state;
+    rill_lod_system_destroy(f->lod);
+    rill_scene_models_destroy(f->sm);
+    rill_asset_server_destroy(f->as);
+    rill_vfs_destroy(f->vfs);
+    rill_world_destroy(f->w);
+    rill_test_tmpdir_remove(f->dir);
+    free(f);
+    return 0;
+}
+
+/* Levels not drawn are parked out of the set extract walks (MeshShown), and a RenderMode set
+ * back to normal (or a new ModelMesh) rejoins it. */
+static void test_parked_levels(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    const rill_model_components *mc = f->mc;
+    rill_entity x = f->x;
+    rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    assert_int_equal(rill_scene_models_levels(f->sm, x, roots), 3);
+    /* As spawned: the base walked, both levels parked. */
+    assert_true(rill_world_has(w, prim_of(w, roots[0]), mc->mesh_shown));
+    assert_false(rill_world_has(w, prim_of(w, roots[1]), mc->mesh_shown));
+    assert_false(rill_world_has(w, prim_of(w, roots[2]), mc->mesh_shown));
+    assert_int_equal(shown_meshes(w, mc), 1);
+    const float far[3] = {70, 0, 0}, fading[3] = {102.5f, 0, 0};
+    rill_lod_system_update(f->lod, far);
+    assert_false(rill_world_has(w, prim_of(w, roots[0]), mc->mesh_shown));
+    assert_true(rill_world_has(w, prim_of(w, roots[1]), mc->mesh_shown));
+    assert_int_equal(shown_meshes(w, mc), 1);
+    rill_lod_system_update(f->lod, fading); /* both blended levels are walked */
+    assert_int_equal(shown_meshes(w, mc), 2);
+    /* A RenderMode written through the world brings a parked mesh back; so does a new mesh. */
+    rill_world_add(w, prim_of(w, roots[0]), mc->render_mode,
+                   &(rill_render_mode_component){RILL_RENDER_MODE_WIREFRAME, 1.0f, 0.0f});
+    assert_true(rill_world_has(w, prim_of(w, roots[0]), mc->mesh_shown));
+    rill_entity loose = rill_world_spawn(w);
+    rill_world_add(w, loose, mc->model_mesh, &(rill_model_mesh){0, 0, 0});
+    assert_true(rill_world_has(w, loose, mc->mesh_shown));
+    /* A hidden RenderMode alone does not park: the entity is still walked (and drawn hidden). */
+    rill_world_add(w, loose, mc->render_mode,
+                   &(rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f});
+    assert_true(rill_world_has(w, loose, mc->mesh_shown));
+}
+
+/* What the LOD system knows of a model goes with its trees: a Model entity that names another
+ * file starts from a fresh tree's state (its new level trees are switched, not assumed), and
+ * Models that die leave nothing behind (spawn/despawn cycles do not grow memory). */
+static void test_state_follows_trees(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    const rill_model_components *mc = f->mc;
+    rill_entity x = f->x;
+    const float cam[3] = {500, 0, 0};
+    rill_lod_system_update(f->lod, cam);
+    assert_int_equal(rill_lod_system_level(f->lod, x), 2);
+    /* Another file with as many levels: at the same distance the same level is wanted, and the
+     * new trees (spawned with their base shown) must still be switched to it. */
+    rill_world_add(w, x, mc->model, &(rill_model_ref){rill_intern("e.glb")});
+    rill_scene_models_flush(f->sm);
+    rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    assert_int_equal(rill_scene_models_levels(f->sm, x, roots), 3);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+    rill_lod_system_update(f->lod, cam);
+    assert_int_equal(rill_lod_system_level(f->lod, x), 2);
+    for (int l = 0; l < 3; l++)
+        assert_int_equal(mode_under(w, mc, roots[l]),
+                         l == 2 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    assert_int_equal(shown_meshes(w, mc), 1);
+
+    /* Cycles of 300 Models spawned, switched and despawned: the same live bytes after each (a
+     * record kept per dead Model would grow a map by 300 keys a cycle). */
+    size_t live[5];
+    rill_entity many[300];
+    for (int cycle = 0; cycle < 5; cycle++) {
+        for (int i = 0; i < 300; i++)
+            many[i] = model_entity(w, mc, "f.glb", (float)(i % 20) * 30.0f);
+        rill_scene_models_flush(f->sm);
+        rill_lod_system_update(f->lod, cam);
+        rill_lod_stats st;
+        rill_lod_system_get_stats(f->lod, &st);
+        assert_int_equal(st.models, 301);
+        for (int i = 0; i < 300; i++)
+            rill_world_despawn(w, many[i]);
+        rill_scene_models_update(f->sm);
+        rill_lod_system_update(f->lod, cam);
+        rill_lod_system_get_stats(f->lod, &st);
+        assert_int_equal(st.models, 1);
+        assert_int_equal(rill_lod_system_level(f->lod, many[0]), -1);
+        /* The maps and records of the model and LOD systems (entity storage is left out: which
+         * slots the free list hands back, and so the sparse arrays' reach, may shift a little). */
+        live[cycle] = rill_mem_live_bytes(RILL_MEM_CONTAINER) +
+                      rill_mem_live_bytes(RILL_MEM_STREAM) + rill_mem_live_bytes(RILL_MEM_SCENE);
+    }
+    assert_true(live[4] == live[1]);
+}
+
 /* A fake clock: every reading is 0.6 ms after the last. */
 static uint64_t ticking(void *user) {
     uint64_t *t = user;
@@ -296,6 +452,8 @@ int main(void) {
         cmocka_unit_test(test_extension_cull_disabled),
         cmocka_unit_test(test_probe_spawn_and_switch),
         cmocka_unit_test(test_spawn_budget_and_retired),
+        cmocka_unit_test_setup_teardown(test_parked_levels, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_state_follows_trees, lod_setup, lod_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

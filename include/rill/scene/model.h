@@ -13,6 +13,7 @@
  *   "RenderMode" { mode: enum normal|hidden|wireframe|ghost, ghost_opacity: f32 = 0.5 }: how the
  *     entity's own mesh draws (no component = normal). It applies to the entity only, not to its
  *     children (rill_scene_model_set_mode sets a whole spawned tree). Scene channels produce it.
+ *   "MeshShown" (runtime only): the ModelMesh entities extract visits (see rill_mesh_shown).
  *   "DirectionalLight" { color: color = (1,1,1,1), illuminance: f32 = 3, shadows: bool = true }
  *     (direction = the entity's -Z axis)
  *   "PointLight" { color, intensity: f32 = 10, range: f32 = 20 }
@@ -100,9 +101,22 @@ typedef struct rill_mesh_lod {
     float cull_distance;
 } rill_mesh_lod;
 
+/* "MeshShown" (runtime only, not saved, no fields): on every ModelMesh entity that may draw. Each
+ * ModelMesh gets it when added, and so does a ModelMesh entity whose RenderMode is added or set to
+ * anything but hidden (rill_world_add, rill_scene_model_set_mode / set_fade). Only
+ * rill_scene_model_set_level takes it off: the detail levels a model does not show (LOD levels,
+ * rill/stream.h) leave the set that rill_render_extract walks, so the per-frame walk follows what
+ * is shown, not what is resident. An entity without it is hidden; one with it may still be hidden
+ * by its RenderMode (extract marks it so). Writing a RenderMode through a pointer bypasses this:
+ * set modes through rill_world_add or the functions below. */
+typedef struct rill_mesh_shown {
+    uint8_t unused;
+} rill_mesh_shown;
+
 typedef struct rill_model_components {
     rill_component model, model_mesh, render_mode, directional_light, point_light, spot_light;
     rill_component mesh_lod;
+    rill_component mesh_shown;
 } rill_model_components;
 
 /* Registers (or finds, when already registered) the components above. */
@@ -141,6 +155,12 @@ uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_component
  * many entities it set. */
 uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, float lod_fade);
+/* Shows or parks the subtree of root as one detail level of a model: shown, as
+ * rill_scene_model_set_fade(lod_fade); parked (shown false), RenderMode hidden and MeshShown taken
+ * off every ModelMesh entity, so extract no longer visits them. Returns how many entities it set.
+ */
+uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_components *comps,
+                                    rill_entity root, bool shown, float lod_fade);
 
 /* >>model system ----------------------------------------------------------------------------- */
 
@@ -198,7 +218,8 @@ void rill_scene_models_flush(rill_scene_models *m);
 void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out);
 /* The trees spawned for entity e, level by level: out_roots[0] the base (the tree
  * rill_scene_models_root returns), then the baked detail levels, spawned as hidden siblings under
- * e (RenderMode hidden; the LOD system in rill/stream.h shows one at a time). Returns the number
+ * e (RenderMode hidden and parked: rill_scene_model_set_level; the LOD system in rill/stream.h
+ * shows one at a time). Returns the number
  * of levels (0 when nothing is spawned for e). out_roots may be NULL. */
 #define RILL_SCENE_MODEL_MAX_LEVELS 5u
 uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
@@ -208,6 +229,15 @@ uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
  * the system while iterating. */
 uint32_t rill_scene_models_each(const rill_scene_models *m, uint32_t *iter,
                                 rill_entity *out_entity);
+/* rill_scene_models_each that also gives *out_level_state: a word the LOD system (rill/stream.h)
+ * keeps per spawned model, in its own encoding, 0 when the trees were just spawned. It lives and
+ * dies with the trees: a Model entity that dies or names another file takes its word with it, and
+ * a tree spawned again starts from 0. */
+uint32_t rill_scene_models_each_state(rill_scene_models *m, uint32_t *iter, rill_entity *out_entity,
+                                      uint64_t **out_level_state);
+/* The LOD system's word for entity e (see rill_scene_models_each_state), 0 when nothing is
+ * spawned for e. */
+uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL. */
 rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e);
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m);
