@@ -251,8 +251,13 @@ typedef bool (*rill_asset_each_fn)(const rill_asset_info *info, void *user);
 
 /* Creates a server. Returns NULL when desc is NULL, desc->vfs is NULL, or memory runs out. */
 rill_asset_server *rill_asset_server_create(const rill_asset_server_desc *desc, rill_error *err);
-/* Waits for in-flight loads, unloads every asset (whatever its refcount) and frees the server.
- * Main thread. NULL is a no-op. */
+/* Waits for in-flight loads, unloads every asset and frees the server. Main thread. NULL is a
+ * no-op. Destroy what holds references first (render assets, texture streaming, whose renderer
+ * uploads borrow payloads until they are recorded). If some assets are still referenced, a
+ * warning names the first, and the server frees everything else but lives on for their holders:
+ * their payloads stay valid, loads still on the way become FAILED, new loads are refused, a second
+ * destroy is a no-op, and the release of the last reference frees the server. So the wrong
+ * shutdown order is a warning, never a use after free. */
 void rill_asset_server_destroy(rill_asset_server *server);
 /* The defaults rill_asset_server_create applies to zero fields (vfs and jobs stay NULL). */
 rill_asset_server_desc rill_asset_server_query_defaults(void);

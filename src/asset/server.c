@@ -75,6 +75,10 @@ struct rill_asset_server {
     load_req *done_tail;
     rill_counter in_flight; /* jobs submitted to rill_jobs and not yet finished */
     rill_asset_server_stats stats;
+    /* Destroyed while assets were still referenced (see rill_asset_server_destroy): the server
+     * lives on for their holders until the last of those `held` assets is released. */
+    bool retired;
+    uint32_t held;
 };
 
 /* >>small helpers ----------------------------------------------------------------------------- */
@@ -197,8 +201,84 @@ static void free_slot_strings(asset_slot *slot) {
     memset(slot, 0, sizeof(*slot));
 }
 
+/* Frees the server itself: its slots hold nothing any more. */
+static void free_server(rill_asset_server *s) {
+    for (uint32_t i = 0; i < s->loader_count; ++i) {
+        rill_free(s->loaders[i].name);
+        for (uint32_t e = 0; e < RILL_ASSET_LOADER_MAX_EXTENSIONS; ++e) {
+            rill_free(s->loaders[i].extensions[e]);
+        }
+    }
+    rill_map_free(&s->by_key);
+    rill_array_free(&s->pending_release);
+    rill_pool_destroy(&s->pool);
+    rill_mutex_destroy(&s->lock);
+    rill_free(s->slots);
+    rill_free(s->loaders);
+    rill_free(s);
+}
+
+/* Frees slot id now when nothing references it any more (checked under the lock: another
+ * thread may have retained it since); its payload is unloaded when it was loaded. */
+static void free_slot_now(rill_asset_server *s, uint32_t id) {
+    rill_mutex_lock(&s->lock);
+    asset_slot *slot = slot_of(s, id);
+    if (slot && (slot->refcount > 0 || !(slot->release_pending || s->retired))) {
+        slot = NULL;
+    }
+    bool loaded = slot && slot->state == RILL_ASSET_STATE_LOADED;
+    void *payload = loaded ? slot->payload : NULL;
+    size_t bytes = loaded ? slot->bytes : 0;
+    uint32_t loader = loaded ? slot->loader : UINT32_MAX;
+    if (loaded) {
+        s->stats.loaded_bytes -= slot->bytes;
+        s->stats.unloads++;
+    }
+    if (slot) {
+        if (slot->in_map) {
+            rill_map_remove(&s->by_key, rill_hash64_str(slot->key));
+        }
+        free_slot_strings(slot);
+        rill_pool_free(&s->pool, id);
+    }
+    rill_mutex_unlock(&s->lock);
+    if (loaded) {
+        unload_payload(s, loader, payload, bytes);
+    }
+}
+
+/* Destroyed with assets still referenced: the holders (render assets, texture uploads that borrow
+ * a payload) were not destroyed first, and their later release calls would touch freed memory.
+ * So the server frees everything else and lives on for them: a load still on its way fails, a
+ * loaded payload stays valid, and the last release frees the server. */
+static void retire(rill_asset_server *s, uint32_t held, const asset_slot *first) {
+    RILL_LOG_WARN(SERVER_MODULE,
+                  "asset server destroyed while %u asset(s) are still referenced (first '%s', %u "
+                  "reference(s)): destroy their holders (render assets, texture streaming) before "
+                  "the server; it stays until they release them",
+                  held, first->key, first->refcount);
+    s->retired = true;
+    s->held = held;
+    s->desc.jobs = NULL; /* both may be destroyed after this call */
+    s->desc.vfs = NULL;
+    for (uint32_t i = 0; i < s->desc.capacity; ++i) {
+        asset_slot *slot = &s->slots[i];
+        if (!slot->key) {
+            continue;
+        }
+        if (slot->refcount == 0) {
+            free_slot_now(s, slot->id);
+        } else if (slot->state == RILL_ASSET_STATE_QUEUED ||
+                   slot->state == RILL_ASSET_STATE_LOADING) {
+            slot->state = RILL_ASSET_STATE_FAILED; /* a rill_asset_wait must not spin forever */
+            slot->error_code = RILL_ERR_INVALID_ARGUMENT;
+            slot->error = rill_strdup("the asset server was destroyed before the load finished");
+        }
+    }
+}
+
 void rill_asset_server_destroy(rill_asset_server *server) {
-    if (!server) {
+    if (!server || server->retired) {
         return;
     }
     rill_asset_server *s = server;
@@ -219,36 +299,29 @@ void rill_asset_server_destroy(rill_asset_server *server) {
         free_req(r);
         r = next;
     }
-    uint32_t leaked = 0;
+    s->inline_head = s->inline_tail = s->done_head = s->done_tail = NULL;
+    uint32_t held = 0;
+    const asset_slot *first = NULL;
+    for (uint32_t i = 0; i < s->desc.capacity; ++i) {
+        if (s->slots[i].key && s->slots[i].refcount > 0) {
+            first = first ? first : &s->slots[i];
+            held++;
+        }
+    }
+    if (held) {
+        retire(s, held, first);
+        return;
+    }
     for (uint32_t i = 0; i < s->desc.capacity; ++i) {
         asset_slot *slot = &s->slots[i];
-        if (!slot->key) {
-            continue;
-        }
-        if (slot->refcount > 0) {
-            leaked++;
-        }
-        if (slot->state == RILL_ASSET_STATE_LOADED) {
+        if (slot->key && slot->state == RILL_ASSET_STATE_LOADED) {
             unload_payload(s, slot->loader, slot->payload, slot->bytes);
         }
-        free_slot_strings(slot);
-    }
-    if (leaked) {
-        RILL_LOG_DEBUG(SERVER_MODULE, "asset server destroyed with %u referenced asset(s)", leaked);
-    }
-    for (uint32_t i = 0; i < s->loader_count; ++i) {
-        rill_free(s->loaders[i].name);
-        for (uint32_t e = 0; e < RILL_ASSET_LOADER_MAX_EXTENSIONS; ++e) {
-            rill_free(s->loaders[i].extensions[e]);
+        if (slot->key) {
+            free_slot_strings(slot);
         }
     }
-    rill_map_free(&s->by_key);
-    rill_array_free(&s->pending_release);
-    rill_pool_destroy(&s->pool);
-    rill_mutex_destroy(&s->lock);
-    rill_free(s->slots);
-    rill_free(s->loaders);
-    rill_free(s);
+    free_server(s);
 }
 
 rill_vfs *rill_asset_server_vfs(rill_asset_server *server) {
@@ -464,8 +537,9 @@ static uint32_t acquire(rill_asset_server *s, const char *request, load_req **ou
     char path[RILL_VFS_PATH_MAX + 1];
     const char *label = "";
     *out_req = NULL;
-    if (!s) {
-        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "asset load: no server");
+    if (!s || s->retired) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       s ? "asset load: the server was destroyed" : "asset load: no server");
         return 0;
     }
     if (parse_key(request, key, sizeof(key), path, sizeof(path), &label, err) != RILL_OK) {
@@ -623,9 +697,12 @@ void rill_asset_release(rill_asset_server *server, rill_asset handle) {
     }
     rill_mutex_lock(&server->lock);
     asset_slot *slot = slot_of(server, handle.id);
+    bool retired_last = false;
     if (slot && slot->refcount > 0) {
         slot->refcount--;
-        if (slot->refcount == 0 && !slot->release_pending) {
+        if (slot->refcount == 0 && server->retired) {
+            retired_last = true; /* no update will come: freed below */
+        } else if (slot->refcount == 0 && !slot->release_pending) {
             slot->release_pending = true;
             if (!rill_array_push(&server->pending_release, handle.id)) {
                 /* Out of memory: keep the asset alive rather than lose track of it. */
@@ -637,6 +714,17 @@ void rill_asset_release(rill_asset_server *server, rill_asset handle) {
         }
     }
     rill_mutex_unlock(&server->lock);
+    if (retired_last) {
+        free_slot_now(server, handle.id);
+        /* Counted down after the unload, so the thread that frees the server is the last one
+         * inside it. */
+        rill_mutex_lock(&server->lock);
+        bool last = --server->held == 0;
+        rill_mutex_unlock(&server->lock);
+        if (last) {
+            free_server(server);
+        }
+    }
 }
 
 /* Frees the assets whose refcount reached zero before this update and is still zero. */
@@ -646,31 +734,7 @@ static void free_released(rill_asset_server *s) {
     s->pending_release = (id_array){0};
     rill_mutex_unlock(&s->lock);
     for (uint32_t i = 0; i < ids.len; ++i) {
-        void *payload = NULL;
-        size_t bytes = 0;
-        uint32_t loader = UINT32_MAX;
-        bool loaded = false;
-        rill_mutex_lock(&s->lock);
-        asset_slot *slot = slot_of(s, ids.data[i]);
-        if (slot && slot->refcount == 0 && slot->release_pending) {
-            loaded = slot->state == RILL_ASSET_STATE_LOADED;
-            payload = slot->payload;
-            bytes = slot->bytes;
-            loader = slot->loader;
-            if (loaded) {
-                s->stats.loaded_bytes -= slot->bytes;
-                s->stats.unloads++;
-            }
-            if (slot->in_map) {
-                rill_map_remove(&s->by_key, rill_hash64_str(slot->key));
-            }
-            free_slot_strings(slot);
-            rill_pool_free(&s->pool, ids.data[i]);
-        }
-        rill_mutex_unlock(&s->lock);
-        if (loaded) {
-            unload_payload(s, loader, payload, bytes);
-        }
+        free_slot_now(s, ids.data[i]);
     }
     rill_array_free(&ids);
 }

@@ -534,6 +534,43 @@ static void test_update_deterministic(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* The wrong shutdown order (the server destroyed before what holds its assets: render assets,
+ * texture uploads that borrow a payload) is safe: the server frees what nobody holds, fails the
+ * loads still on their way, keeps the held payloads valid and refuses new loads; the last release
+ * frees it, with every payload unloaded once and nothing leaked. */
+static void test_destroy_before_holders(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    budget_run b;
+    budget_begin(&b, NULL, 0, 0);
+    assert_int_equal(rill_asset_wait(b.s, b.hs[0]), RILL_ASSET_STATE_LOADED); /* runs all five */
+    rill_asset late = rill_asset_load(b.s, "late.txt", NULL); /* queued, never run */
+    for (int i = 1; i < 5; ++i) {
+        rill_asset_release(b.s, b.hs[i]);
+    }
+    const char *payload = rill_asset_get_payload(b.s, b.hs[0], NULL);
+    assert_non_null(payload);
+    rill_asset_server_destroy(b.s);
+    assert_int_equal(atomic_load(&b.st.unloads), 4); /* nobody held those */
+    rill_vfs_destroy(b.vfs);                         /* the retired server no longer reads it */
+    assert_int_equal(rill_asset_get_state(b.s, b.hs[0]), RILL_ASSET_STATE_LOADED);
+    assert_ptr_equal(rill_asset_get_payload(b.s, b.hs[0], NULL), payload);
+    assert_string_equal(payload, "budget|"); /* the test loader appends "|label" */
+    assert_int_equal(rill_asset_wait(b.s, late), RILL_ASSET_STATE_FAILED); /* no spinning */
+    assert_non_null(strstr(rill_asset_error(b.s, late), "destroyed"));
+    rill_error err = {0};
+    assert_int_equal(rill_asset_load(b.s, "b1.txt", &err).id, 0);
+    assert_non_null(strstr(err.msg, "destroyed"));
+    assert_int_equal(rill_asset_server_update(b.s), 0);
+    rill_asset_server_destroy(b.s); /* again: nothing */
+    rill_asset_release(b.s, b.hs[0]);
+    assert_int_equal(atomic_load(&b.st.unloads), 5);
+    rill_asset_release(b.s, late); /* the last reference: the server is freed */
+    assert_int_equal(atomic_load(&b.st.successes), 5);
+    rill_test_tmpdir_remove(b.dir);
+    RILL_TEST_LEAK_END();
+}
+
 typedef struct each_acc {
     int count;
     int loaded;
@@ -583,8 +620,12 @@ static void test_each_and_pool_limit(void **state) {
     acc = (each_acc){0};
     rill_asset_server_each(s, each_cb, &acc);
     assert_int_equal(acc.loaded, 3);
-    /* Destroy with live references unloads everything. */
+    /* Destroy with live references keeps them valid; the last release frees the server. */
     rill_asset_server_destroy(s);
+    assert_int_equal(atomic_load(&st.unloads), 0);
+    for (int i = 0; i < 3; ++i) {
+        rill_asset_release(s, hs[i]);
+    }
     assert_int_equal(atomic_load(&st.unloads), 3);
     rill_vfs_destroy(vfs);
     rill_test_tmpdir_remove(dir);
@@ -703,6 +744,7 @@ int main(void) {
         cmocka_unit_test(test_concurrent_requests),
         cmocka_unit_test(test_update_budget),
         cmocka_unit_test(test_update_deterministic),
+        cmocka_unit_test(test_destroy_before_holders),
         cmocka_unit_test(test_release_while_loading),
         cmocka_unit_test(test_churn_from_threads),
     };
