@@ -34,6 +34,7 @@
 #define FLY_DT (1.0 / 60.0)
 #define FLY_MAX_FRAMES 10000000ull
 #define FLY_MAX_KEYS 4096u
+#define FLY_MAX_SECONDS 1.0e6 /* the latest keyframe time (11.6 days) */
 #define FLY_FRAME_BUDGET_MS 16.7
 #define FLY_STREAM_BUDGET_MS 3.0
 
@@ -171,55 +172,91 @@ static int parse(int argc, char **argv, fly_opts *o) {
 
 /* >>path -------------------------------------------------------------------------------------- */
 
+/* Reads k's member `name` as exactly three numbers within the world limit (rill/world.h: a camera
+ * beyond it is not drawn from). */
+static bool key_vec3(const cJSON *k, const char *name, float out[3], char *why, size_t cap) {
+    const cJSON *a = cJSON_GetObjectItem(k, name);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3) {
+        snprintf(why, cap, "\"%s\": want [x, y, z]", name);
+        return false;
+    }
+    for (int i = 0; i < 3; i++) {
+        const cJSON *v = cJSON_GetArrayItem(a, i);
+        if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= RILL_WORLD_LIMIT)) {
+            snprintf(why, cap, "\"%s\"[%d]: want a number within +-%g (the world limit)", name, i,
+                     (double)RILL_WORLD_LIMIT);
+            return false;
+        }
+        out[i] = (float)v->valuedouble;
+    }
+    return true;
+}
+
+/* One keyframe: "pos", optional "look", optional "t" (seconds, after the last keyframe that has
+ * one). */
+static bool read_key(const cJSON *k, double last_t, fly_key *fk, char *why, size_t cap) {
+    memset(fk, 0, sizeof *fk);
+    fk->t = -1.0;
+    if (!cJSON_IsObject(k)) {
+        snprintf(why, cap, "want an object {\"pos\": [x, y, z], \"look\": [x, y, z], \"t\": s}");
+        return false;
+    }
+    fk->has_look = cJSON_GetObjectItem(k, "look") != NULL;
+    if (!key_vec3(k, "pos", fk->pos, why, cap) ||
+        (fk->has_look && !key_vec3(k, "look", fk->look, why, cap)))
+        return false;
+    const cJSON *t = cJSON_GetObjectItem(k, "t");
+    if (!t)
+        return true;
+    if (!cJSON_IsNumber(t) || !(t->valuedouble >= 0.0 && t->valuedouble <= FLY_MAX_SECONDS)) {
+        snprintf(why, cap, "\"t\": want seconds in [0, %g]", FLY_MAX_SECONDS);
+        return false;
+    }
+    if (!(t->valuedouble > last_t)) {
+        snprintf(why, cap, "\"t\": %g is not after the previous time, %g", t->valuedouble, last_t);
+        return false;
+    }
+    fk->t = t->valuedouble;
+    return true;
+}
+
+/* Parses the --path file; false with a message naming the file and the place. */
 static bool read_path(const char *file, fly_key *keys, uint32_t *out_n, char *why, size_t cap) {
     size_t len = 0;
     uint8_t *text = NULL;
     rill_error err = {0};
+    *out_n = 0;
     if (rill_file_read_all(file, &text, &len, &err) != RILL_OK) {
         snprintf(why, cap, "%s", err.msg);
         return false;
     }
-    cJSON *doc = cJSON_ParseWithLength((const char *)text, len);
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts((const char *)text, len, &end, false);
+    if (!doc) {
+        size_t at = end && end >= (const char *)text ? (size_t)(end - (const char *)text) : 0;
+        snprintf(why, cap, "%s: byte %zu: not valid JSON (or cut short)", file, at);
+        rill_free(text);
+        return false;
+    }
     rill_free(text);
-    cJSON *list = doc && cJSON_IsObject(doc) ? cJSON_GetObjectItem(doc, "keyframes") : doc;
-    bool ok = cJSON_IsArray(list) && cJSON_GetArraySize(list) >= 2 &&
-              cJSON_GetArraySize(list) <= (int)FLY_MAX_KEYS;
+    cJSON *list = cJSON_IsObject(doc) ? cJSON_GetObjectItem(doc, "keyframes") : doc;
+    int count = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : -1;
+    bool ok = count >= 2 && count <= (int)FLY_MAX_KEYS;
     if (!ok)
-        snprintf(why, cap, "%s: want a JSON list of 2 to %u keyframes", file, FLY_MAX_KEYS);
+        snprintf(why, cap, "%s: want a JSON list of 2 to %u keyframes (or {\"keyframes\": [...]})",
+                 file, FLY_MAX_KEYS);
     uint32_t n = 0;
+    double last_t = -1.0;
+    char what[256];
     const cJSON *k;
     cJSON *items = ok ? list : NULL;
     cJSON_ArrayForEach(k, items) {
-        fly_key *fk = &keys[n];
-        memset(fk, 0, sizeof *fk);
-        fk->t = -1.0;
-        const cJSON *pos = cJSON_GetObjectItem(k, "pos"), *look = cJSON_GetObjectItem(k, "look");
-        const cJSON *t = cJSON_GetObjectItem(k, "t");
-        for (int i = 0; i < 3 && ok; i++) {
-            const cJSON *p = cJSON_GetArrayItem(pos, i);
-            ok = cJSON_IsNumber(p) && isfinite(p->valuedouble);
-            if (ok)
-                fk->pos[i] = (float)p->valuedouble;
-            if (look) {
-                const cJSON *l = cJSON_GetArrayItem(look, i);
-                ok = ok && cJSON_IsNumber(l) && isfinite(l->valuedouble);
-                if (ok)
-                    fk->look[i] = (float)l->valuedouble;
-            }
-        }
-        fk->has_look = look != NULL;
-        if (ok && t) {
-            ok = cJSON_IsNumber(t) && t->valuedouble >= 0.0 &&
-                 (n == 0 || keys[n - 1].t < 0.0 || t->valuedouble > keys[n - 1].t);
-            fk->t = t->valuedouble;
-        }
-        if (!ok) {
-            snprintf(why, cap,
-                     "%s: keyframe %u: want \"pos\": [x, y, z] (numbers), optional "
-                     "\"look\": [x, y, z] and increasing \"t\" >= 0",
-                     file, n);
+        if (!read_key(k, last_t, &keys[n], what, sizeof what)) {
+            snprintf(why, cap, "%s: keyframe %u: %s", file, n, what);
+            ok = false;
             break;
         }
+        last_t = keys[n].t >= 0.0 ? keys[n].t : last_t;
         n++;
     }
     cJSON_Delete(doc);
@@ -827,6 +864,29 @@ static rill_render_assets *fly_assets(const fly_run *run) {
     return rill_app_models_render_assets(rill_content_models(run->content));
 }
 
+/* A keyframe without "t" is reached at the path's speed, which may be after the next keyframe's
+ * own "t"; and a path without --frames must fit FLY_MAX_FRAMES (frames are stored per step). */
+static bool path_times_ok(const fly_run *run, float speed, double duration, rill_error *err) {
+    for (uint32_t i = 1; i < run->nkeys; i++) {
+        if (!(run->keys[i].t > run->keys[i - 1].t)) {
+            rill_error_set(err, RILL_ERR_PARSE,
+                           "%s: keyframe %u: \"t\" %g is not after %g, when keyframe %u is "
+                           "reached at %g m/s",
+                           run->o.path, i, run->keys[i].t, run->keys[i - 1].t, i - 1,
+                           (double)speed);
+            return false;
+        }
+    }
+    if (!run->o.frames && !(duration / FLY_DT < (double)FLY_MAX_FRAMES)) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "the path lasts %g s, more than %llu frames of 1/60 s: pass --frames N or "
+                       "a faster --speed",
+                       duration, FLY_MAX_FRAMES);
+        return false;
+    }
+    return true;
+}
+
 static int fly_setup(fly_run *run, rill_error *err) {
     rill_content_desc cd = {.input = run->o.input, .pack = run->o.pack};
     rill_cli_content_hooks(&cd);
@@ -873,6 +933,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
                     : 30.0f;
     }
     double duration = time_path(run->keys, run->nkeys, speed);
+    if (!path_times_ok(run, speed, duration, err))
+        return 1;
     if (!run->o.frames)
         run->o.frames = (uint64_t)ceil(duration / FLY_DT) + 1u;
     run->frames = calloc(run->o.frames, sizeof(fly_frame));
