@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <shaderc/shaderc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,11 +378,50 @@ static void host_log(void *host, int level, const char *message) {
 
 /* >>loading ------------------------------------------------------------------------------------ */
 
+/* The dynamic loader maps an ELF's segments from its program headers without checking them
+ * against the file's size, so a truncated library (a build cut short, a partial copy) faults with
+ * SIGBUS inside dlopen. A library is code and is trusted once it loads; this only catches files
+ * that are visibly not a whole 64-bit ELF of this machine. */
+static bool elf_whole(const uint8_t *d, size_t size, char *why, size_t cap) {
+    Elf64_Ehdr eh;
+    if (size < sizeof(eh) || memcmp(d, ELFMAG, SELFMAG) != 0) {
+        snprintf(why, cap, "not an ELF file (%zu bytes)", size);
+        return false;
+    }
+    memcpy(&eh, d, sizeof(eh));
+    if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr)) {
+        snprintf(why, cap, "not a 64-bit ELF library");
+        return false;
+    }
+    uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr);
+    if (eh.e_phoff > size || ph_end > size) {
+        snprintf(why, cap, "truncated: program headers end at byte %llu, the file has %zu",
+                 (unsigned long long)ph_end, size);
+        return false;
+    }
+    for (uint32_t i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, d + eh.e_phoff + (uint64_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type == PT_LOAD && (ph.p_offset > size || ph.p_filesz > size - ph.p_offset)) {
+            snprintf(why, cap, "truncated: segment %u ends at byte %llu, the file has %zu", i,
+                     (unsigned long long)(ph.p_offset + ph.p_filesz), size);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* dlopens a private copy of path: the loader caches by name and the build replaces the file. */
 static void *open_copy(rill_plugins *p, const char *path, rill_error *err) {
     uint8_t *data = NULL;
     size_t size = 0;
     if (rill_file_read_all(path, &data, &size, err) != RILL_OK) {
+        return NULL;
+    }
+    char why[160];
+    if (!elf_whole(data, size, why, sizeof(why))) {
+        rill_free(data);
+        rill_error_set(err, RILL_ERR_CORRUPT, "plugins: %s: %s", path, why);
         return NULL;
     }
     char tmp[256];
