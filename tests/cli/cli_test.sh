@@ -1029,6 +1029,78 @@ GLTF
         "$PNG_SAME" near.png far.png >out.txt 2>err.txt || fail "frame with '$t' differs from the one without"
     done
     ;;
+fly_hostile_path)
+    # Hostile --path files: each is refused before the first frame with the file and the place
+    # (byte, keyframe, member); none reaches the camera (a position of 1e300 became inf and the
+    # run died on "no active camera"; a time of 1e999 flew an inf-second path; a path that lasts
+    # longer than 10 M frames asked for terabytes of per-frame records).
+    mkdir -p proj
+    printf '[project]\nname = "fly"\nmain_scene = "main.rsn"\n' >proj/project.toml
+    printf 'rsn 1\nentity 1 "Cam" {\n    Transform { translation: (0, 2, 5) }\n    Camera {}\n}\n' >proj/main.rsn
+    fly_bad() { # JSON, then the message expected
+        printf '%s' "$1" >p.json
+        run 1 fly proj --out o --path p.json --no-render --frames 3
+        expect_err "p.json: $2"
+    }
+    k='{"pos": [0, 0, 0]}'
+    fly_bad '' 'byte 0: not valid JSON'
+    fly_bad "[$k, {\"pos\": [1, 1" 'byte 33: not valid JSON (or cut short)'
+    fly_bad '[]' 'want a JSON list of 2 to 4096 keyframes'
+    fly_bad "[$k]" 'want a JSON list of 2 to 4096 keyframes'
+    fly_bad '{"keyframes": 3}' 'want a JSON list of 2 to 4096 keyframes'
+    fly_bad "[$k, 7]" 'keyframe 1: want an object'
+    fly_bad "[$k, {\"pos\": [1e300, 0, 0]}]" 'keyframe 1: "pos"\[0\]: want a number within +-1e+09'
+    fly_bad "[$k, {\"pos\": [0, 3e38, 0]}]" 'keyframe 1: "pos"\[1\]: want a number within'
+    fly_bad "[$k, {\"pos\": [0, 0, 1e999]}]" 'keyframe 1: "pos"\[2\]: want a number within'
+    fly_bad "[$k, {\"pos\": [0, 0, \"1\"]}]" 'keyframe 1: "pos"\[2\]: want a number within'
+    fly_bad "[$k, {\"pos\": [0, 0, 0, 0]}]" 'keyframe 1: "pos": want \[x, y, z\]'
+    fly_bad "[$k, {\"pos\": [1, 0, 0], \"look\": [0, -1e10, 0]}]" 'keyframe 1: "look"\[1\]: want a number'
+    fly_bad "[$k, {\"pos\": [1, 0, 0], \"t\": 1e999}]" 'keyframe 1: "t": want seconds in \[0, 1e+06\]'
+    fly_bad "[$k, {\"pos\": [1, 0, 0], \"t\": -1}]" 'keyframe 1: "t": want seconds'
+    fly_bad "[{\"pos\": [0, 0, 0], \"t\": 5}, {\"pos\": [1, 0, 0], \"t\": 5}]" 'keyframe 1: "t": 5 is not after the previous time, 5'
+    # A keyframe without a time reached (at 1 m/s) after the next one's time.
+    printf '[%s, {"pos": [100, 0, 0]}, {"pos": [101, 0, 0], "t": 2}]' "$k" >p.json
+    run 1 fly proj --out o --path p.json --no-render --speed 1
+    expect_err 'p.json: keyframe 2: "t" 2 is not after 100, when keyframe 1 is reached at 1 m/s'
+    # Valid, but 1e6 s long at 60 frames a second: refused unless --frames bounds it.
+    printf '[%s, {"pos": [1, 0, 0], "t": 1e6}]' "$k" >p.json
+    run 1 fly proj --out o --path p.json --no-render
+    expect_err 'the path lasts 1e+06 s, more than 10000000 frames'
+    run 0 fly proj --out o --path p.json --no-render --frames 3
+    expect_out "fly: 3 frames"
+    # 1e6 keyframes: refused by count, quickly.
+    awk 'BEGIN { printf "["; for (i = 0; i < 1000000; i++) printf "%s{\"pos\":[%d,0,0]}", (i ? "," : ""), i; printf "]" }' >p.json
+    run 1 fly proj --out o --path p.json --no-render --frames 3
+    expect_err 'want a JSON list of 2 to 4096 keyframes'
+    ;;
+plugins_broken)
+    # A plugin folder with broken libraries: each is refused with its name and why, the good one
+    # still loads, and its broken shader is an error with file:line, never a crash. A library cut
+    # short (a build interrupted mid-write) made dlopen fault with SIGBUS.
+    plug="$(dirname "$rill")/../plugins"
+    mkdir d
+    head -c 1000 /dev/urandom >d/rand.so
+    : >d/empty.so
+    head -c 3000 "$plug/sepia.so" >d/cut.so
+    printf '\177ELF\002\001\001' >d/header.so
+    cp "$rill" d/program.so
+    mkdir d/folder.so
+    ln -s /nonexistent d/dangling.so
+    cp "$plug/vignette.so" d/
+    printf 'void main() { this is not GLSL\n' >d/vignette.glsl
+    run 1 plugins --plugins d
+    expect_err "d/cut.so: truncated: segment [0-9]* ends at byte [0-9]*, the file has 3000"
+    expect_err "d/rand.so: not an ELF file (1000 bytes)"
+    expect_err "d/empty.so: not an ELF file (0 bytes)"
+    expect_err "d/header.so: not an ELF file (7 bytes)"
+    expect_err "d/program.so: .*cannot dynamically load"
+    expect_err "d/folder.so: is a folder"
+    expect_err "d/dangling.so: cannot open"
+    expect_err "vignette.glsl:1"
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n}\n' >s.rsn
+    run 1 render s.rsn --size 16x16 --out x.png --plugins d --effect Vignette
+    expect_err "d/cut.so: truncated"
+    ;;
 hostile_args)
     # Hostile values for render's arguments: a usage error (exit 2) for what the parser owns, a
     # named refusal (exit 1) for effect settings, never a wrapped number or a NaN on the GPU.
