@@ -254,6 +254,10 @@ const char *rill_log_level_name(rill_log_level level);
 /* Grows *data to hold at least `need` elements of `elem_size` bytes. Returns false on overflow or
  * out of memory (the array is unchanged then). */
 bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_size);
+/* The growth behind it, for modules with their own arrays: capacity doubles, starting at
+ * `min_cap`, so appends stay amortized O(1); memory is tagged `tag`. Same failures. */
+bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size, uint32_t min_cap,
+                      rill_mem_tag tag);
 
 #define rill_array_reserve(a, n)                                                                   \
     rill__array_reserve((void **)&(a)->data, &(a)->cap, (n), sizeof(*(a)->data))

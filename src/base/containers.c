@@ -7,12 +7,12 @@
 
 /* >>array */
 
-bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_size) {
+bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size, uint32_t min_cap,
+                      rill_mem_tag tag) {
     if (need <= *cap) {
         return true;
     }
-    /* Doubling keeps pushes amortized O(1); 8 avoids a string of tiny reallocations. */
-    uint64_t new_cap = *cap < 8u ? 8u : (uint64_t)*cap * 2u;
+    uint64_t new_cap = *cap < min_cap ? min_cap : (uint64_t)*cap * 2u;
     if (new_cap < need) {
         new_cap = need;
     }
@@ -22,13 +22,18 @@ bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_
     if (elem_size == 0 || new_cap > SIZE_MAX / elem_size) {
         return false;
     }
-    void *p = rill_realloc_tagged(*data, (size_t)new_cap * elem_size, RILL_MEM_CONTAINER);
+    void *p = rill_realloc_tagged(*data, (size_t)new_cap * elem_size, tag);
     if (p == NULL) {
         return false;
     }
     *data = p;
     *cap = (uint32_t)new_cap;
     return true;
+}
+
+bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_size) {
+    /* 8 avoids a string of tiny reallocations. */
+    return rill__array_grow(data, cap, need, elem_size, 8u, RILL_MEM_CONTAINER);
 }
 
 /* >>strbuf */

@@ -17,13 +17,6 @@
 #define RILL__GLTF_SSE2 1
 #endif
 
-#define GL_BYTE 5120
-#define GL_UNSIGNED_BYTE 5121
-#define GL_SHORT 5122
-#define GL_UNSIGNED_SHORT 5123
-#define GL_UNSIGNED_INT 5125
-#define GL_FLOAT 5126
-
 static void floats_f32(float *dst, const uint8_t *src, size_t count, uint32_t comps,
                        size_t stride) {
     size_t elem = (size_t)comps * sizeof(float);

@@ -7,6 +7,15 @@
 
 #include <math.h>
 
+/* Accessor component types (glTF 2.0 accessor.componentType), read by gltf_read.c and decoded
+ * by gltf_decode.c. */
+#define GL_BYTE 5120
+#define GL_UNSIGNED_BYTE 5121
+#define GL_SHORT 5122
+#define GL_UNSIGNED_SHORT 5123
+#define GL_UNSIGNED_INT 5125
+#define GL_FLOAT 5126
+
 /* Vector helpers of the normal and tangent generators (gltf_model.c, gltf_tangents.c). */
 static inline float len3(const float *v) {
     return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);

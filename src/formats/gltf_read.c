@@ -16,13 +16,6 @@
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
 #define GLB_CHUNK_BIN 0x004E4942u  /* "BIN\0" */
 
-#define GL_BYTE 5120
-#define GL_UNSIGNED_BYTE 5121
-#define GL_SHORT 5122
-#define GL_UNSIGNED_SHORT 5123
-#define GL_UNSIGNED_INT 5125
-#define GL_FLOAT 5126
-
 /* The glTF spec caps arrays only by memory; Rill caps each at 2^24 entries so that a short file
  * cannot ask for a huge allocation before its data is even looked at. */
 #define MAX_JSON_ARRAY (1u << 24)

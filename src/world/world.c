@@ -9,29 +9,14 @@
 /* >>growth */
 
 bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, bool zero) {
-    if (need <= *cap) {
-        return true;
-    }
-    /* Doubling keeps spawn and add amortized O(1); 64 skips the tiny early steps. */
-    uint64_t new_cap = *cap < 64u ? 64u : (uint64_t)*cap * 2u;
-    if (new_cap < need) {
-        new_cap = need;
-    }
-    if (new_cap > UINT32_MAX) {
-        new_cap = UINT32_MAX;
-    }
-    if (new_cap > SIZE_MAX / elem) {
+    uint32_t old = *cap;
+    /* 64 skips the tiny early steps of spawn and add. */
+    if (!rill__array_grow(ptr, cap, need, elem, 64u, RILL_MEM_WORLD)) {
         return false;
     }
-    void *p = rill_realloc_tagged(*ptr, (size_t)new_cap * elem, RILL_MEM_WORLD);
-    if (p == NULL) {
-        return false;
+    if (zero && *cap > old) {
+        memset((char *)*ptr + (size_t)old * elem, 0, (size_t)(*cap - old) * elem);
     }
-    if (zero) {
-        memset((char *)p + (size_t)*cap * elem, 0, (size_t)(new_cap - *cap) * elem);
-    }
-    *ptr = p;
-    *cap = (uint32_t)new_cap;
     return true;
 }
 

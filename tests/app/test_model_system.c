@@ -49,31 +49,46 @@ static uint32_t mesh_instances(rill_world *w, const rill_render_components *rc) 
     return rill_world_component_len(w, rc->model_mesh);
 }
 
-static void test_model_system_async(void **state) {
-    (void)state;
-    /* The project folder: a good model, and a .glb that is not one. */
+/* A project folder `name` under the test tmp folder holding robot.glb (model_gen.h), an app rooted
+ * there (deterministic jobs) and a w x h headless renderer (validation on, Low). */
+typedef struct models_env {
+    char dir[1024];
+    rill_app *app;
+    rill_renderer *r;
+} models_env;
+
+static void env_init(models_env *env, const char *name, uint32_t w, uint32_t h) {
     const char *tmp_env = getenv("RILL_TEST_TMP");
-    char dir[1024], path[1200];
-    snprintf(dir, sizeof(dir), "%s/models_project", tmp_env ? tmp_env : "/tmp/rill_test_models");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    snprintf(env->dir, sizeof(env->dir), "%s/%s", tmp_env ? tmp_env : "/tmp/rill_test_models",
+             name);
+    assert_int_equal(rill_dir_create_all(env->dir, NULL), RILL_OK);
     rill_error err = {0};
     uint8_t *glb = NULL;
     size_t glb_size = 0;
     assert_int_equal(model_gen_glb(&glb, &glb_size, &err), RILL_OK);
-    snprintf(path, sizeof(path), "%s/robot.glb", dir);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/robot.glb", env->dir);
     assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
     rill_free(glb);
-    snprintf(path, sizeof(path), "%s/broken.glb", dir);
-    assert_int_equal(rill_file_write_all(path, "not a glb at all", 16, NULL), RILL_OK);
-
-    rill_app *app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = dir}, &err);
-    assert_non_null(app);
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = 64, d.height = 48, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
-    rill_renderer *r = NULL;
-    if (!(r = rill_renderer_create(&d, &err)))
+    env->app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = env->dir}, &err);
+    assert_non_null(env->app);
+    rill_renderer_desc d = {
+        .width = w, .height = h, .validation = 1, .quality = RILL_RENDER_QUALITY_LOW};
+    if (!(env->r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+}
+
+static void test_model_system_async(void **state) {
+    (void)state;
+    /* The project folder: a good model, and a .glb that is not one. */
+    models_env env;
+    env_init(&env, "models_project", 64, 48);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/broken.glb", env.dir);
+    assert_int_equal(rill_file_write_all(path, "not a glb at all", 16, NULL), RILL_OK);
+    rill_app *app = env.app;
+    rill_renderer *r = env.r;
+    rill_error err = {0};
 
     assert_null(rill_app_enable_models(NULL, r, NULL, &err));
     assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
@@ -195,25 +210,11 @@ static void test_model_system_async(void **state) {
  * path is tracked but spawns nothing and does not warn. */
 static void test_model_system_flush(void **state) {
     (void)state;
-    const char *tmp_env = getenv("RILL_TEST_TMP");
-    char dir[1024], path[1200];
-    snprintf(dir, sizeof(dir), "%s/models_flush", tmp_env ? tmp_env : "/tmp/rill_test_models");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    models_env env;
+    env_init(&env, "models_flush", 32, 32);
+    rill_app *app = env.app;
+    rill_renderer *r = env.r;
     rill_error err = {0};
-    uint8_t *glb = NULL;
-    size_t glb_size = 0;
-    assert_int_equal(model_gen_glb(&glb, &glb_size, &err), RILL_OK);
-    snprintf(path, sizeof(path), "%s/robot.glb", dir);
-    assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
-    rill_free(glb);
-    rill_app *app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = dir}, &err);
-    assert_non_null(app);
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = 32, d.height = 32, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
-    rill_renderer *r = NULL;
-    if (!(r = rill_renderer_create(&d, &err)))
-        fail_msg("no Vulkan renderer: %s", err.msg);
     rill_app_models *models = rill_app_enable_models(app, r, NULL, &err);
     assert_non_null(models);
     rill_world *w = rill_app_world(app);
@@ -246,25 +247,11 @@ static void test_model_system_flush(void **state) {
 static void test_model_system_many(void **state) {
     (void)state;
     enum { N = 2000 };
-    const char *tmp_env = getenv("RILL_TEST_TMP");
-    char dir[1024], path[1200];
-    snprintf(dir, sizeof(dir), "%s/models_many", tmp_env ? tmp_env : "/tmp/rill_test_models");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    models_env env;
+    env_init(&env, "models_many", 32, 32);
+    rill_app *app = env.app;
+    rill_renderer *r = env.r;
     rill_error err = {0};
-    uint8_t *glb = NULL;
-    size_t glb_size = 0;
-    assert_int_equal(model_gen_glb(&glb, &glb_size, &err), RILL_OK);
-    snprintf(path, sizeof(path), "%s/robot.glb", dir);
-    assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
-    rill_free(glb);
-    rill_app *app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = dir}, &err);
-    assert_non_null(app);
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = 32, d.height = 32, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
-    rill_renderer *r = NULL;
-    if (!(r = rill_renderer_create(&d, &err)))
-        fail_msg("no Vulkan renderer: %s", err.msg);
     /* No spawn budget: this measures spawning all N trees in one frame. */
     rill_app_models *models = rill_app_enable_models(
         app, r, &(rill_app_models_desc){.spawn_budget_ns = UINT64_MAX}, &err);

@@ -552,16 +552,26 @@ void rill__cmd_copy_image_to_buffer(rill__cmd *cmd, rill__img *img, rill__buf *b
                            &c);
 }
 
-void rill__cmd_host_read_barrier(rill__cmd *cmd) {
+/* One global memory barrier: writes of (src_stage, src_access) become visible to (dst_stage,
+ * dst_access). */
+void rill__vk_memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags2 src_stage,
+                             VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                             VkAccessFlags2 dst_access) {
     VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    mb.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-    mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    mb.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-    mb.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    mb.srcStageMask = src_stage;
+    mb.srcAccessMask = src_access;
+    mb.dstStageMask = dst_stage;
+    mb.dstAccessMask = dst_access;
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.memoryBarrierCount = 1;
     dep.pMemoryBarriers = &mb;
-    vkCmdPipelineBarrier2(cmd->cb, &dep);
+    vkCmdPipelineBarrier2(cb, &dep);
+}
+
+void rill__cmd_host_read_barrier(rill__cmd *cmd) {
+    rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                            VK_ACCESS_2_HOST_READ_BIT);
 }
 
 void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]) {
@@ -571,36 +581,17 @@ void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]) {
 }
 
 void rill__cmd_compute_barrier(rill__cmd *cmd) {
-    VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    mb.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    mb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &mb;
-    vkCmdPipelineBarrier2(cmd->cb, &dep);
-}
-
-static void memory_barrier(rill__cmd *cmd, VkPipelineStageFlags2 src_stage,
-                           VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
-                           VkAccessFlags2 dst_access) {
-    VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    mb.srcStageMask = src_stage;
-    mb.srcAccessMask = src_access;
-    mb.dstStageMask = dst_stage;
-    mb.dstAccessMask = dst_access;
-    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &mb;
-    vkCmdPipelineBarrier2(cmd->cb, &dep);
+    rill__vk_memory_barrier(
+        cmd->cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
 void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst) {
     /* The graph's barrier into GENERAL targets compute; the copy is a transfer. */
-    memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_COPY_BIT,
-                   VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                            VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
     VkImageCopy c = {0};
     c.srcSubresource.aspectMask = c.dstSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
     c.srcSubresource.layerCount = c.dstSubresource.layerCount = 1;
@@ -609,10 +600,11 @@ void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst
     c.extent.depth = 1;
     vkCmdCopyImage(cmd->cb, src->img, VK_IMAGE_LAYOUT_GENERAL, dst->img, VK_IMAGE_LAYOUT_GENERAL, 1,
                    &c);
-    memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT,
-                   VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                   VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_2_SHADER_SAMPLED_READ_BIT |
+                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
 void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst) {

@@ -703,15 +703,9 @@ void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f) {
         rill__vk_upload_free(u);
     }
     if (any_buffer) {
-        VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        mb.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-        mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        mb.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        mb.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT;
-        VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &mb;
-        vkCmdPipelineBarrier2(cb, &dep);
+        rill__vk_memory_barrier(cb, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT);
     }
     if (done) {
         memmove(gpu->uploads.data, gpu->uploads.data + done,

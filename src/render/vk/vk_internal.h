@@ -192,6 +192,10 @@ bool rill__vk_format_is_depth(rill__fmt fmt);
 /* The VkSampler of a kind (built-in or material). */
 VkSampler rill__vk_sampler(const rill__gpu *gpu, rill__sampler_kind kind);
 void rill__vk_name(rill__gpu *gpu, VkObjectType type, uint64_t handle, const char *name);
+/* One global memory barrier recorded into cb (frame.c). */
+void rill__vk_memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags2 src_stage,
+                             VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                             VkAccessFlags2 dst_access);
 void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d);
 rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err);
 void rill__vk_swapchain_destroy(rill__gpu *gpu);
