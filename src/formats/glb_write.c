@@ -170,6 +170,15 @@ static void add_name(cJSON *obj, const char *name) {
     }
 }
 
+/* push_object with its "name" (when not NULL) already set: how every named element starts. */
+static cJSON *push_named(cJSON *arr, const char *name) {
+    cJSON *o = push_object(arr);
+    if (o) {
+        add_name(o, name);
+    }
+    return o;
+}
+
 static void add_texref(cJSON *obj, const char *key, const rill_gltf_texref *t,
                        const char *scale_key) {
     if (t->texture < 0) {
@@ -347,11 +356,10 @@ static void write_materials(const rill_gltf_model *m, cJSON *root) {
     cJSON *arr = cJSON_AddArrayToObject(root, "materials");
     for (uint32_t i = 0; arr && i < m->material_count; i++) {
         const rill_gltf_material *ma = &m->materials[i];
-        cJSON *o = push_object(arr);
+        cJSON *o = push_named(arr, ma->name);
         if (!o) {
             return;
         }
-        add_name(o, ma->name);
         cJSON *pbr = cJSON_AddObjectToObject(o, "pbrMetallicRoughness");
         if (pbr) {
             cJSON_AddItemToObject(pbr, "baseColorFactor", float_array(ma->base_color_factor, 4));
@@ -384,11 +392,10 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
         cJSON *arr = cJSON_AddArrayToObject(root, "nodes");
         for (uint32_t i = 0; arr && i < m->node_count; i++) {
             const rill_gltf_node *n = &m->nodes[i];
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, n->name);
             if (!o) {
                 return;
             }
-            add_name(o, n->name);
             if (n->child_count) {
                 cJSON_AddItemToObject(o, "children",
                                       cJSON_CreateIntArray(n->children, (int)n->child_count));
@@ -426,11 +433,10 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
     if (m->scene_count) {
         cJSON *arr = cJSON_AddArrayToObject(root, "scenes");
         for (uint32_t i = 0; arr && i < m->scene_count; i++) {
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, m->scenes[i].name);
             if (!o) {
                 return;
             }
-            add_name(o, m->scenes[i].name);
             if (m->scenes[i].node_count) {
                 cJSON_AddItemToObject(
                     o, "nodes",
@@ -448,11 +454,10 @@ static void write_cameras_lights(const rill_gltf_model *m, cJSON *root, cJSON *r
         cJSON *arr = cJSON_AddArrayToObject(root, "cameras");
         for (uint32_t i = 0; arr && i < m->camera_count; i++) {
             const rill_gltf_camera *c = &m->cameras[i];
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, c->name);
             if (!o) {
                 return;
             }
-            add_name(o, c->name);
             if (c->type == RILL_GLTF_CAMERA_ORTHOGRAPHIC) {
                 cJSON_AddStringToObject(o, "type", "orthographic");
                 cJSON *p = cJSON_AddObjectToObject(o, "orthographic");
@@ -484,11 +489,10 @@ static void write_cameras_lights(const rill_gltf_model *m, cJSON *root, cJSON *r
         static const char *types[] = {"directional", "point", "spot"};
         for (uint32_t i = 0; arr && i < m->light_count; i++) {
             const rill_gltf_light *l = &m->lights[i];
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, l->name);
             if (!o) {
                 return;
             }
-            add_name(o, l->name);
             uint32_t t = (uint32_t)l->type < 3u ? (uint32_t)l->type : 1u;
             cJSON_AddStringToObject(o, "type", types[t]);
             cJSON_AddItemToObject(o, "color", float_array(l->color, 3));
@@ -512,11 +516,10 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
         cJSON *arr = cJSON_AddArrayToObject(root, "samplers");
         for (uint32_t i = 0; arr && i < m->sampler_count; i++) {
             const rill_gltf_sampler *s = &m->samplers[i];
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, s->name);
             if (!o) {
                 return;
             }
-            add_name(o, s->name);
             if (s->mag_filter) {
                 cJSON_AddNumberToObject(o, "magFilter", s->mag_filter);
             }
@@ -535,11 +538,10 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
         cJSON *arr = cJSON_AddArrayToObject(root, "images");
         for (uint32_t i = 0; arr && i < m->image_count; i++) {
             const rill_gltf_image *im = &m->images[i];
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, im->name);
             if (!o) {
                 return;
             }
-            add_name(o, im->name);
             if (im->data && im->size) {
                 int view = add_view(w, im->data, im->size, 0);
                 if (view >= 0) {
@@ -564,11 +566,10 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
         cJSON *arr = cJSON_AddArrayToObject(root, "textures");
         for (uint32_t i = 0; arr && i < m->texture_count; i++) {
             const rill_gltf_texture *t = &m->textures[i];
-            cJSON *o = push_object(arr);
+            cJSON *o = push_named(arr, t->name);
             if (!o) {
                 return;
             }
-            add_name(o, t->name);
             if (t->sampler >= 0) {
                 cJSON_AddNumberToObject(o, "sampler", t->sampler);
             }
@@ -587,11 +588,10 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
     cJSON *arr = cJSON_AddArrayToObject(root, "meshes");
     for (uint32_t i = 0; arr && i < m->mesh_count; i++) {
         const rill_gltf_mesh *mesh = &m->meshes[i];
-        cJSON *o = push_object(arr);
+        cJSON *o = push_named(arr, mesh->name);
         if (!o) {
             return false;
         }
-        add_name(o, mesh->name);
         cJSON *prims = cJSON_AddArrayToObject(o, "primitives");
         for (uint32_t p = 0; prims && p < mesh->primitive_count; p++) {
             const rill_gltf_primitive *pr = &mesh->primitives[p];

@@ -91,6 +91,24 @@ static void write_file(const char *dir, const char *rel, const char *text) {
     assert_int_equal(rill_file_write_all(path, text, strlen(text), NULL), RILL_OK);
 }
 
+/* Writes n files "<prefix>0.txt".."<prefix>{n-1}.txt" holding text into dir. */
+static void write_numbered(const char *dir, const char *prefix, int n, const char *text) {
+    for (int i = 0; i < n; ++i) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "%s%d.txt", prefix, i);
+        write_file(dir, rel, text);
+    }
+}
+
+/* Requests the files write_numbered wrote, into hs[n] (the zero handle where one is refused). */
+static void load_numbered(rill_asset_server *s, const char *prefix, int n, rill_asset *hs) {
+    for (int i = 0; i < n; ++i) {
+        char rel[32];
+        snprintf(rel, sizeof(rel), "%s%d.txt", prefix, i);
+        hs[i] = rill_asset_load(s, rel, NULL);
+    }
+}
+
 /* mode: 0 = worker threads, 1 = deterministic rill_jobs, 2 = no rill_jobs at all. */
 static fixture *fixture_make(int mode) {
     fixture *f = calloc(1, sizeof(*f));
@@ -454,11 +472,7 @@ typedef struct budget_run {
 static void budget_begin(budget_run *b, rill_jobs *jobs, uint64_t budget_ns, uint32_t max_applied) {
     memset(b, 0, sizeof(*b));
     rill_test_tmpdir(b->dir, sizeof(b->dir), "asset_budget");
-    for (int i = 0; i < 5; ++i) {
-        char rel[32];
-        snprintf(rel, sizeof(rel), "b%d.txt", i);
-        write_file(b->dir, rel, "budget");
-    }
+    write_numbered(b->dir, "b", 5, "budget");
     b->vfs = rill_vfs_create(NULL, NULL);
     rill_vfs_mount_dir(b->vfs, b->dir, NULL);
     b->s = rill_asset_server_create(&(rill_asset_server_desc){.vfs = b->vfs,
@@ -469,11 +483,7 @@ static void budget_begin(budget_run *b, rill_jobs *jobs, uint64_t budget_ns, uin
     assert_non_null(b->s);
     rill_asset_loader l = txt_loader(&b->st);
     rill_asset_server_register_loader(b->s, &l, NULL);
-    for (int i = 0; i < 5; ++i) {
-        char rel[32];
-        snprintf(rel, sizeof(rel), "b%d.txt", i);
-        b->hs[i] = rill_asset_load(b->s, rel, NULL);
-    }
+    load_numbered(b->s, "b", 5, b->hs);
 }
 
 /* After an update that applied `loaded` of the 5 in total: the rest ran already and wait in the
@@ -590,11 +600,7 @@ static void test_each_and_pool_limit(void **state) {
     memset(&st, 0, sizeof(st));
     char dir[512];
     rill_test_tmpdir(dir, sizeof(dir), "asset_pool");
-    for (int i = 0; i < 4; ++i) {
-        char rel[32];
-        snprintf(rel, sizeof(rel), "p%d.txt", i);
-        write_file(dir, rel, "x");
-    }
+    write_numbered(dir, "p", 4, "x");
     rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     rill_vfs_mount_dir(vfs, dir, NULL);
     rill_asset_server *s =
@@ -602,10 +608,8 @@ static void test_each_and_pool_limit(void **state) {
     rill_asset_loader l = txt_loader(&st);
     rill_asset_server_register_loader(s, &l, NULL);
     rill_asset hs[3];
+    load_numbered(s, "p", 3, hs);
     for (int i = 0; i < 3; ++i) {
-        char rel[32];
-        snprintf(rel, sizeof(rel), "p%d.txt", i);
-        hs[i] = rill_asset_load(s, rel, NULL);
         assert_int_not_equal(hs[i].id, 0);
     }
     rill_error err = {0};

@@ -24,8 +24,8 @@ static void path_in(char *dst, size_t cap, const char *rel) {
     rill_test_path(dst, cap, tmp, rel);
 }
 
-/* Runs rill with args (NULL-terminated), expects failure and every needle in stderr. */
-static hostile_run expect_refused(const char *const *args, const char *needle, const char *other) {
+/* Runs rill with args (NULL-terminated, at most 14) under the time and memory caps. */
+static hostile_run run_rill(const char *const *args) {
     char *argv[16];
     int n = 0;
     argv[n++] = (char *)rill_bin;
@@ -35,6 +35,12 @@ static hostile_run expect_refused(const char *const *args, const char *needle, c
     argv[n] = NULL;
     hostile_run r;
     assert_true(hostile_exec(argv, HOSTILE_TIME_CAP_S, HOSTILE_AS_MIB, &r));
+    return r;
+}
+
+/* Runs rill with args (NULL-terminated), expects failure and every needle in stderr. */
+static hostile_run expect_refused(const char *const *args, const char *needle, const char *other) {
+    hostile_run r = run_rill(args);
     if (r.timed_out || r.exit_code <= 0 || !strstr(r.err, needle) ||
         (other && !strstr(r.err, other)) || r.max_rss_kib > HOSTILE_RSS_MIB * 1024L) {
         fail_msg("rill %s %s: exit %d%s, %.2f s, peak %ld KiB; stderr: %s", args[0],
@@ -87,15 +93,7 @@ static void test_links_out_of_project(void **state) {
 
 /* Runs rill with args and expects success. */
 static void expect_ok(const char *const *args) {
-    char *argv[16];
-    int n = 0;
-    argv[n++] = (char *)rill_bin;
-    for (; args[n - 1] && n < 15; ++n) {
-        argv[n] = (char *)args[n - 1];
-    }
-    argv[n] = NULL;
-    hostile_run r;
-    assert_true(hostile_exec(argv, HOSTILE_TIME_CAP_S, HOSTILE_AS_MIB, &r));
+    hostile_run r = run_rill(args);
     if (r.exit_code != 0) {
         fail_msg("rill %s %s: exit %d; stderr: %s", args[0], args[1] ? args[1] : "", r.exit_code,
                  r.err);
