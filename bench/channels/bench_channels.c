@@ -236,7 +236,7 @@ static int pick_cost(uint32_t n, uint32_t picks) {
         }
         float dist = 0.0f;
         uint64_t t0 = cpu_ns();
-        hits[2] += rill_terrain_raycast(ts, te, d.origin, d.dir, 0.0f, &dist, NULL);
+        hits[2] += rill_terrain_raycast(ts, te, d.origin, d.dir, 0.0f, true, &dist, NULL);
         ms[2][i] = ms_since(t0);
     }
     double med[3] = {0}, max[3] = {0};

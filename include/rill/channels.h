@@ -34,8 +34,9 @@
  *     - ModelMesh entities: the triangles of the glTF primitive (CPU data of the loaded asset);
  *     - MeshInstance entities: the triangles of the renderer's mesh, through desc.mesh_source
  *       (rill_render_pick_source fills it; without one they are neither picked nor block);
- *     - Terrain entities: the height field's cells, exactly as the chunk meshes triangulate them
- *       (rill_terrain_raycast of desc.terrain; without one terrains are neither picked nor block).
+ *     - Terrain entities: the height field's cells, exactly as the chunk meshes triangulate them,
+ *       of resident chunks (the drawn ones: rill_terrain_raycast of desc.terrain, resident_only);
+ *       without desc.terrain terrains are neither picked nor block.
  *   A candidate is drawn unless its mode is HIDDEN, resolved as the renderer does (the channel
  *   modes of its mask joined with its RenderMode component). Mesh candidates' world boxes go into
  *   a bounding volume hierarchy built for the call, the ray walks it nearest box first, and the

@@ -202,12 +202,14 @@ bool rill_terrain_height_at(const rill_terrain_system *sys, rill_entity e, float
 /* The first point where the ray from origin along dir (need not be unit length) meets the surface
  * of terrain e (RILL_ENTITY_NULL: the nearest of every terrain), within max_distance (world units
  * along the normalized ray; 0 = unlimited). The surface is the mesh's: two triangles a cell, split
- * as rill_terrain_height_at's, from the heights of a READY terrain (resident chunks or not), hit
- * from above or below. True with *out_distance and the triangle's unit normal (pointing up;
- * out_normal may be NULL); false on a miss or bad arguments. Cost: the cells the ray crosses. */
+ * as rill_terrain_height_at's, from the heights of a READY terrain, hit from above or below; every
+ * chunk's cells, or with resident_only those of resident chunks only (what a renderer draws: the
+ * ray passes over the others). True with *out_distance and the triangle's unit normal (pointing
+ * up; out_normal may be NULL); false on a miss or bad arguments. Cost: the cells the ray
+ * crosses. */
 bool rill_terrain_raycast(const rill_terrain_system *sys, rill_entity e, const float origin[3],
-                          const float dir[3], float max_distance, float *out_distance,
-                          float out_normal[3]);
+                          const float dir[3], float max_distance, bool resident_only,
+                          float *out_distance, float out_normal[3]);
 
 /* A resident chunk's mesh for the renderer. Vertices are interleaved position (world space) and
  * normal, 6 floats each, resolution^2 of them, row-major by z; vertices is NULL once the CPU copy

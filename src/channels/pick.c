@@ -404,8 +404,9 @@ static void walk(const bvh *t, const float o[3], const float d[3], best_hit *bes
 static void cast_terrains(const gather_ctx *g, const float o[3], const float d[3], best_hit *best) {
     for (uint32_t i = 0; i < g->ts.len; i++) {
         float t = 0.0f, n[3];
+        /* Resident chunks only: the others are not drawn. */
         if (rill_terrain_raycast(g->d->terrain, g->ts.data[i].e, o, d,
-                                 isfinite(best->t) ? best->t : 0.0f, &t, n) &&
+                                 isfinite(best->t) ? best->t : 0.0f, true, &t, n) &&
             t < best->t) {
             best->t = t;
             best->e = g->ts.data[i].e;

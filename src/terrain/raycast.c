@@ -3,7 +3,7 @@
  * clipped to the terrain's rectangle) and tests each cell's two triangles exactly, split as the
  * mesh, the collider and rill_terrain_height_at split them; the first cell with a hit holds the
  * nearest one, so the walk stops there. The heights are always held, so chunks that are not
- * resident are hit too. */
+ * resident can be hit too; resident_only skips their cells (picking what is drawn). */
 #include "terrain_internal.h"
 
 #include <math.h>
@@ -69,9 +69,17 @@ static bool cell_hit(const terrain_rec *t, float sp, int64_t ix, int64_t iz, con
     return hit;
 }
 
+/* Whether cell (ix, iz) belongs to a resident chunk. */
+static bool cell_resident(const terrain_rec *t, int64_t ix, int64_t iz) {
+    uint32_t per = t->comp.resolution - 1u;
+    uint32_t cx = (uint32_t)ix / per, cz = (uint32_t)iz / per;
+    return t->chunks && cx < t->comp.chunks_x && cz < t->comp.chunks_z &&
+           t->chunks[cz * t->comp.chunks_x + cx].state == RILL_TERRAIN_CHUNK_RESIDENT;
+}
+
 /* The nearest hit on terrain t within *best (updated, with out_n); d is unit length. */
-static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], float *best,
-                     float out_n[3]) {
+static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], bool resident_only,
+                     float *best, float out_n[3]) {
     if (t->status != RILL_TERRAIN_STATUS_READY || !t->heights || t->samples_x < 2 ||
         t->samples_z < 2)
         return false;
@@ -91,7 +99,8 @@ static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], f
     uint64_t steps = (uint64_t)t->samples_x + t->samples_z;
     for (uint64_t s = 0; s <= steps; s++) {
         float th = 0.0f, n[3];
-        if (cell_hit(t, sp, w.ix, w.iz, o, d, &th, n) && th <= *best) {
+        if ((!resident_only || cell_resident(t, w.ix, w.iz)) &&
+            cell_hit(t, sp, w.ix, w.iz, o, d, &th, n) && th <= *best) {
             *best = th;
             memcpy(out_n, n, sizeof n);
             return true;
@@ -114,8 +123,8 @@ static bool cast_one(const terrain_rec *t, const float o[3], const float d[3], f
 }
 
 bool rill_terrain_raycast(const rill_terrain_system *sys, rill_entity e, const float origin[3],
-                          const float dir[3], float max_distance, float *out_distance,
-                          float out_normal[3]) {
+                          const float dir[3], float max_distance, bool resident_only,
+                          float *out_distance, float out_normal[3]) {
     if (!sys || !origin || !dir || !out_distance)
         return false;
     float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
@@ -127,7 +136,7 @@ bool rill_terrain_raycast(const rill_terrain_system *sys, rill_entity e, const f
     for (uint32_t i = 0; i < sys->terrains.len; i++) {
         const terrain_rec *t = sys->terrains.data[i];
         if (e == RILL_ENTITY_NULL || t->entity == e)
-            hit |= cast_one(t, origin, d, &best, n);
+            hit |= cast_one(t, origin, d, resident_only, &best, n);
     }
     if (hit) {
         *out_distance = best;

@@ -431,7 +431,7 @@ static void test_terrain_raycast(void **state) {
                           50.0f - (float)j * 8.0f};
             float d[3] = {cosf(pitch) * cosf(yaw), sinf(pitch), cosf(pitch) * sinf(yaw)};
             float want = march(t.ts, o, d, 0.01f), got = 0.0f, n[3];
-            bool hit = rill_terrain_raycast(t.ts, t.e, o, d, 0.0f, &got, n);
+            bool hit = rill_terrain_raycast(t.ts, t.e, o, d, 0.0f, false, &got, n);
             rays++;
             if (!isfinite(want)) {
                 assert_false(hit);
@@ -448,9 +448,10 @@ static void test_terrain_raycast(void **state) {
             assert_float_equal(o[1] + d[1] * got, h, 0.01);
             assert_float_equal(n[1], hn[1], 0.05); /* the same triangle's normal (or its twin) */
             /* Not within a shorter distance; a longer dir gives the same distance. */
-            assert_false(rill_terrain_raycast(t.ts, t.e, o, d, got - 0.05f, &got, NULL));
+            assert_false(rill_terrain_raycast(t.ts, t.e, o, d, got - 0.05f, false, &got, NULL));
             float d2[3] = {d[0] * 7.0f, d[1] * 7.0f, d[2] * 7.0f}, got2 = 0.0f;
-            assert_true(rill_terrain_raycast(t.ts, RILL_ENTITY_NULL, o, d2, 0.0f, &got2, NULL));
+            assert_true(
+                rill_terrain_raycast(t.ts, RILL_ENTITY_NULL, o, d2, 0.0f, false, &got2, NULL));
             assert_float_equal(got2, want, 0.02);
         }
     }
@@ -459,14 +460,38 @@ static void test_terrain_raycast(void **state) {
     float h = 0.0f, got = 0.0f;
     assert_true(rill_terrain_height_at(t.ts, t.e, 5.0f, 5.0f, &h, NULL));
     assert_true(rill_terrain_raycast(t.ts, t.e, (float[3]){5.0f, h - 30.0f, 5.0f},
-                                     (float[3]){0, 1, 0}, 0.0f, &got, NULL));
+                                     (float[3]){0, 1, 0}, 0.0f, false, &got, NULL));
     assert_float_equal(got, 30.0f, 1e-3);
     assert_false(rill_terrain_raycast(t.ts, t.e, (float[3]){5.0f, 0.0f, 5.0f}, (float[3]){0, 0, 0},
-                                      0.0f, &got, NULL));
+                                      0.0f, false, &got, NULL));
     assert_false(rill_terrain_raycast(t.ts, t.e, (float[3]){NAN, 0.0f, 5.0f}, (float[3]){0, -1, 0},
-                                      0.0f, &got, NULL));
+                                      0.0f, false, &got, NULL));
     assert_false(rill_terrain_raycast(t.ts, t.e + 1u, (float[3]){5.0f, 40.0f, 5.0f},
-                                      (float[3]){0, -1, 0}, 0.0f, &got, NULL));
+                                      (float[3]){0, -1, 0}, 0.0f, false, &got, NULL));
+
+    /* Streaming from the (-48, -48) corner: the far corner chunk (2, 2) goes out. Its cells
+     * still answer a plain cast, not a resident_only one, and picking (what is drawn) passes over
+     * them. */
+    rill_terrain *tc = rill_world_get(w, t.e, rill_terrain_register(w));
+    tc->stream = true;
+    tc->stream_radius = 32.0f;
+    rill_terrain_view corner = {
+        .streaming = true, .has_camera = true, .camera_position = {-48.0f, 0.0f, -48.0f}};
+    rill_terrain_system_update(t.ts, &corner);
+    assert_int_equal(rill_terrain_chunk_get_state(t.ts, t.e, 2, 2), RILL_TERRAIN_CHUNK_UNLOADED);
+    assert_int_equal(rill_terrain_chunk_get_state(t.ts, t.e, 0, 0), RILL_TERRAIN_CHUNK_RESIDENT);
+    float down[3] = {0, -1, 0}, far_o[3] = {32.0f, 40.0f, 32.0f},
+          near_o[3] = {-32.0f, 40.0f, -32.0f};
+    assert_true(rill_terrain_raycast(t.ts, t.e, far_o, down, 0.0f, false, &got, NULL));
+    assert_false(rill_terrain_raycast(t.ts, t.e, far_o, down, 0.0f, true, &got, NULL));
+    assert_true(rill_terrain_raycast(t.ts, t.e, near_o, down, 0.0f, true, &got, NULL));
+    rill_pick_desc pd = {.dir = {0, -1, 0}, .channels = RILL_CHANNEL_CONTEXT, .terrain = t.ts};
+    rill_pick_hit hit;
+    memcpy(pd.origin, far_o, sizeof far_o);
+    assert_false(rill_channels_pick(w, NULL, &pd, &hit));
+    memcpy(pd.origin, near_o, sizeof near_o);
+    assert_true(rill_channels_pick(w, NULL, &pd, &hit));
+    assert_true(hit.entity == t.e);
     terrain_done(&t);
     rill_world_destroy(w);
 }
