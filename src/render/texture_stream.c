@@ -21,6 +21,8 @@
 
 #define LOGM "render"
 #define MAX_LOADING 64u
+#define FIRST_BACKOFF 1.0f /* seconds */
+#define MAX_BACKOFF 30.0f
 
 typedef struct tsc_tex {
     rill_texture tex;
@@ -35,6 +37,11 @@ typedef struct tsc_tex {
     bool load_started;   /* load is valid */
     bool reported;       /* data ready was reported */
     double requested_at; /* clock of the last full request (for the latency figures) */
+    /* A failed load is tried again after `backoff` seconds (doubling up to MAX_BACKOFF); its
+     * material keeps drawing what it has meanwhile. warned: the failure was logged (once). */
+    double retry_at;
+    float backoff;
+    bool warned;
 } tsc_tex;
 
 /* A full swap sent to the renderer, watched until it is on screen. */
@@ -56,6 +63,7 @@ struct rill__tsc {
     rill_map by_key;              /* key -> slot */
     RILL_ARRAY(uint32_t) queue;   /* texstream ids requested, not started */
     RILL_ARRAY(uint32_t) loading; /* texstream ids started, not applied */
+    RILL_ARRAY(uint32_t) waiting; /* texstream ids whose load failed, until their retry */
     /* the applies of the current update, sent as one batch */
     RILL_ARRAY(rill_texture) batch_tex;
     RILL_ARRAY(rill_tex_data) batch_data;
@@ -102,11 +110,22 @@ static void remove_id(uint32_t *ids, uint32_t *len, uint32_t id) {
     }
 }
 
+/* Whatever x has in flight (queued, loading, waiting for a retry) is dropped. */
+static void forget_request(rill__tsc *c, uint32_t t, tsc_tex *x) {
+    if (x->queued) {
+        remove_id(c->queue.data, &c->queue.len, t);
+        x->queued = false;
+    }
+    drop_load(c, x);
+    remove_id(c->loading.data, &c->loading.len, t);
+    remove_id(c->waiting.data, &c->waiting.len, t);
+    x->backoff = 0;
+}
+
 static void op_request(void *user, uint32_t t, rill_texstream_level level) {
     rill__tsc *c = user;
     tsc_tex *x = of_ts(c, t);
-    drop_load(c, x);
-    remove_id(c->loading.data, &c->loading.len, t);
+    forget_request(c, t, x);
     x->want = (int8_t)level;
     x->requested_at = c->now;
     if (!x->queued && rill_array_push(&c->queue, t)) {
@@ -118,12 +137,7 @@ static void op_cancel(void *user, uint32_t t, rill_texstream_level level) {
     (void)level;
     rill__tsc *c = user;
     tsc_tex *x = of_ts(c, t);
-    if (x->queued) {
-        remove_id(c->queue.data, &c->queue.len, t);
-        x->queued = false;
-    }
-    drop_load(c, x);
-    remove_id(c->loading.data, &c->loading.len, t);
+    forget_request(c, t, x);
     x->want = -1;
     c->stats.cancelled++;
 }
@@ -135,7 +149,7 @@ static void op_apply(void *user, uint32_t t, rill_texstream_level level) {
     const rill_tex_data *data =
         x->load_started ? rill_asset_get_payload_as(c->assets, x->load, "rmip") : NULL;
     if (!data || x->want != (int8_t)level) {
-        /* The load failed (warned when it landed): the texture keeps the image it has. */
+        /* Only landed loads are reported ready; kept as a guard: the texture keeps its image. */
         drop_load(c, x);
         remove_id(c->loading.data, &c->loading.len, t);
         x->want = -1;
@@ -192,6 +206,7 @@ void rill__tsc_destroy(rill__tsc *c) {
     rill_map_free(&c->by_key);
     rill_array_free(&c->queue);
     rill_array_free(&c->loading);
+    rill_array_free(&c->waiting);
     rill_array_free(&c->batch_tex);
     rill_array_free(&c->batch_data);
     rill_array_free(&c->batch_ids);
@@ -323,11 +338,7 @@ static void release_shared(rill__tsc *c, uint32_t slot) {
     }
     if (x->ts != RILL_TEXSTREAM_NONE) {
         rill_texstream_remove_texture(c->ts, x->ts); /* cancels its request through op_cancel */
-        if (x->queued) {
-            remove_id(c->queue.data, &c->queue.len, x->ts);
-        }
-        drop_load(c, x);
-        remove_id(c->loading.data, &c->loading.len, x->ts);
+        forget_request(c, x->ts, x);
     }
     rill_render_texture_destroy(c->renderer, x->tex);
     rill_map_remove(&c->by_key, x->key);
@@ -401,8 +412,42 @@ void rill__tsc_remove_model(rill__tsc *c, rill_render_model *gpu, const uint32_t
 
 /* >>per frame -------------------------------------------------------------------------------- */
 
+/* A load that failed: counted, logged once (the file and the reason) until a load of that texture
+ * lands, and tried again after a back-off. It is not reported ready: the texture's group keeps
+ * its previous state whole (never a hole, never a mix) until the retry lands or the camera
+ * cancels the request. */
+static void load_failed(rill__tsc *c, uint32_t t, tsc_tex *x, const char *why) {
+    c->stats.load_failures++;
+    if (!x->warned) {
+        RILL_LOG_WARN(LOGM, "texture streaming: %s; the texture keeps its image, retried", why);
+        x->warned = true;
+    }
+    drop_load(c, x);
+    remove_id(c->loading.data, &c->loading.len, t);
+    x->backoff = x->backoff > 0 ? RILL_MIN(x->backoff * 2.0f, MAX_BACKOFF) : FIRST_BACKOFF;
+    x->retry_at = c->now + x->backoff;
+    if (!rill_array_push(&c->waiting, t)) {
+        x->want = -1; /* out of memory: never retried; a later evaluation requests it again */
+    }
+}
+
+/* Failed loads whose back-off ran out go back to the queue. */
+static void requeue_due(rill__tsc *c) {
+    for (uint32_t i = 0; i < c->waiting.len;) {
+        uint32_t t = c->waiting.data[i];
+        tsc_tex *x = of_ts(c, t);
+        if (c->now < x->retry_at) {
+            i++;
+            continue;
+        }
+        rill_array_swap_remove(&c->waiting, i);
+        if (!x->queued && rill_array_push(&c->queue, t)) {
+            x->queued = true;
+        }
+    }
+}
+
 static void start_loads(rill__tsc *c) {
-    uint32_t started = 0;
     while (c->queue.len && c->loading.len < MAX_LOADING) {
         uint32_t t = c->queue.data[0];
         memmove(c->queue.data, c->queue.data + 1, (c->queue.len - 1) * sizeof(uint32_t));
@@ -419,37 +464,34 @@ static void start_loads(rill__tsc *c) {
         x->load_started = x->load.id != 0;
         x->reported = false;
         if (!x->load_started) {
-            /* Reported as landed: op_apply finds no payload and keeps the image. */
-            RILL_LOG_WARN(LOGM, "texture streaming: %s: %s", key, err.msg);
-            c->stats.load_failures++;
-            x->reported = true;
-            rill_texstream_data_ready(c->ts, t, (rill_texstream_level)x->want);
+            char why[sizeof key + sizeof err.msg + 2];
+            snprintf(why, sizeof why, "%s: %s", key, err.msg);
+            load_failed(c, t, x, why);
         }
-        started++;
     }
-    (void)started;
 }
 
 static void poll_loads(rill__tsc *c) {
-    for (uint32_t i = 0; i < c->loading.len; i++) {
+    for (uint32_t i = 0; i < c->loading.len;) {
         uint32_t t = c->loading.data[i];
         tsc_tex *x = of_ts(c, t);
-        if (x->reported || !x->load_started) {
+        rill_asset_state st = x->reported || !x->load_started
+                                  ? RILL_ASSET_STATE_LOADING
+                                  : rill_asset_get_state(c->assets, x->load);
+        if (st == RILL_ASSET_STATE_FAILED || st == RILL_ASSET_STATE_INVALID) {
+            load_failed(c, t, x, rill_asset_error(c->assets, x->load)); /* leaves loading[] */
             continue;
         }
-        rill_asset_state st = rill_asset_get_state(c->assets, x->load);
-        if (st == RILL_ASSET_STATE_LOADED) {
-            size_t bytes = 0;
-            rill_asset_get_payload(c->assets, x->load, &bytes);
-            c->stats.bytes_read += bytes;
-        } else if (st == RILL_ASSET_STATE_FAILED || st == RILL_ASSET_STATE_INVALID) {
-            RILL_LOG_WARN(LOGM, "texture streaming: %s; the texture keeps its image",
-                          rill_asset_error(c->assets, x->load));
-            c->stats.load_failures++;
-        } else {
+        i++;
+        if (st != RILL_ASSET_STATE_LOADED) {
             continue;
         }
+        size_t bytes = 0;
+        rill_asset_get_payload(c->assets, x->load, &bytes);
+        c->stats.bytes_read += bytes;
         x->reported = true;
+        x->warned = false;
+        x->backoff = 0;
         rill_texstream_data_ready(c->ts, t, (rill_texstream_level)x->want);
     }
 }
@@ -564,6 +606,7 @@ void rill__tsc_update(rill__tsc *c) {
     uint64_t t0 = now_ns();
     c->now = c->has_time ? c->time : mono_seconds();
     watch_landings(c);
+    requeue_due(c);
     start_loads(c);
     poll_loads(c);
     float cam[3];

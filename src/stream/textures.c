@@ -27,6 +27,8 @@ typedef struct ts_tex {
 typedef struct ts_mat {
     uint32_t slots[RILL_TEXSTREAM_SLOTS];
     uint32_t flags;
+    uint8_t gen;     /* the id's top bits: an id of a removed material stays invalid when reused */
+    bool freed;      /* dead and on the free list */
     uint32_t parent; /* union-find over materials sharing textures; a root names its group */
     uint32_t sweep;  /* the sweep that last measured sweep_d */
     bool want_full;  /* the hysteresis state */
@@ -65,10 +67,13 @@ struct rill_texstream {
     ts_user *users;
     ts_group *groups; /* indexed by material (only roots are meaningful) */
     uint32_t *free_users;
-    uint32_t *pending; /* textures with a request in flight (resident != target) */
-    uint8_t *blocked;  /* per material, scratch of apply_ready_groups (all zero between calls) */
-    uint32_t *applied; /* per material, scratch of apply_ready_groups: groups applied */
-    uint32_t *heap;    /* the budget pass's max-heap of full groups (farthest on top) */
+    uint32_t *free_tex, *free_mat; /* ids to reuse */
+    uint32_t nfree_tex, cfree_tex, nfree_mat, cfree_mat;
+    uint32_t dead_mats; /* removed materials not freed yet (freed when the groups are rebuilt) */
+    uint32_t *pending;  /* textures with a request in flight (resident != target) */
+    uint8_t *blocked;   /* per material, scratch of apply_ready_groups (all zero between calls) */
+    uint32_t *applied;  /* per material, scratch of apply_ready_groups: groups applied */
+    uint32_t *heap;     /* the budget pass's max-heap of full groups (farthest on top) */
     uint32_t nheap, cheap;
     uint64_t budget_total; /* the budget pass's bytes at target levels */
     uint32_t npending, cpending;
@@ -145,6 +150,8 @@ void rill_texstream_destroy(rill_texstream *ts) {
     rill_free(ts->users);
     rill_free(ts->groups);
     rill_free(ts->free_users);
+    rill_free(ts->free_tex);
+    rill_free(ts->free_mat);
     rill_free(ts->pending);
     rill_free(ts->blocked);
     rill_free(ts->applied);
@@ -154,19 +161,27 @@ void rill_texstream_destroy(rill_texstream *ts) {
 
 uint32_t rill_texstream_add_texture(rill_texstream *ts, uint64_t full_bytes, uint64_t low_bytes,
                                     rill_texstream_level resident) {
-    /* Every texture may enter the pending list once: reserve now so pushing there cannot fail. */
-    if (!grow((void **)&ts->tex, &ts->ctex, ts->ntex + 1, sizeof *ts->tex) ||
-        !grow((void **)&ts->pending, &ts->cpending, ts->ntex + 1, sizeof *ts->pending)) {
-        return RILL_TEXSTREAM_NONE;
+    uint32_t id;
+    if (ts->nfree_tex) {
+        id = ts->free_tex[--ts->nfree_tex];
+    } else {
+        /* Every texture may enter the pending list once, and its id the free list once: reserve
+         * now so pushing there cannot fail. */
+        if (!grow((void **)&ts->tex, &ts->ctex, ts->ntex + 1, sizeof *ts->tex) ||
+            !grow((void **)&ts->pending, &ts->cpending, ts->ntex + 1, sizeof *ts->pending) ||
+            !grow((void **)&ts->free_tex, &ts->cfree_tex, ts->ntex + 1, sizeof *ts->free_tex)) {
+            return RILL_TEXSTREAM_NONE;
+        }
+        id = ts->ntex++;
     }
     int8_t lv = resident == RILL_TEX_FULL ? RILL_TEX_FULL : RILL_TEX_LOW;
-    ts->tex[ts->ntex] = (ts_tex){.bytes = {low_bytes, full_bytes},
-                                 .resident = lv,
-                                 .target = lv,
-                                 .requested = NO_LEVEL,
-                                 .ready = NO_LEVEL,
-                                 .owner = RILL_TEXSTREAM_NONE};
-    return ts->ntex++;
+    ts->tex[id] = (ts_tex){.bytes = {low_bytes, full_bytes},
+                           .resident = lv,
+                           .target = lv,
+                           .requested = NO_LEVEL,
+                           .ready = NO_LEVEL,
+                           .owner = RILL_TEXSTREAM_NONE};
+    return id;
 }
 
 /* >>groups: union-find over materials linked by a shared texture; merged as materials come ----- */
@@ -198,47 +213,135 @@ static uint64_t tex_delta(const ts_tex *x) {
     return x->bytes[1] > x->bytes[0] ? x->bytes[1] - x->bytes[0] : 0;
 }
 
-uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RILL_TEXSTREAM_SLOTS],
-                                     uint32_t flags) {
-    if (!grow((void **)&ts->mat, &ts->cmat, ts->nmat + 1, sizeof *ts->mat) ||
-        !grow((void **)&ts->groups, &ts->cgroups, ts->nmat + 1, sizeof *ts->groups) ||
-        !grow((void **)&ts->blocked, &ts->cblocked, ts->nmat + 1, 1) ||
-        !grow((void **)&ts->applied, &ts->capplied, ts->nmat + 1, sizeof *ts->applied) ||
-        !grow((void **)&ts->heap, &ts->cheap, ts->nmat + 1, sizeof *ts->heap)) {
+/* Material ids: the index in the low MAT_BITS bits, the generation above. */
+#define MAT_BITS 24u
+#define MAT_MASK ((1u << MAT_BITS) - 1u)
+
+static uint32_t mat_id(const rill_texstream *ts, uint32_t m) {
+    return m | ((uint32_t)ts->mat[m].gen << MAT_BITS);
+}
+
+/* The index of a live material's id; RILL_TEXSTREAM_NONE for a removed one, stale or unknown. */
+static uint32_t mat_index(const rill_texstream *ts, uint32_t id) {
+    uint32_t m = id & MAT_MASK;
+    bool live = id != RILL_TEXSTREAM_NONE && m < ts->nmat && !ts->mat[m].dead &&
+                ts->mat[m].gen == (uint8_t)(id >> MAT_BITS);
+    return live ? m : RILL_TEXSTREAM_NONE;
+}
+
+static ts_group group_of_flags(uint32_t flags) {
+    bool pinned = (flags & (RILL_TEXSTREAM_CUSTOM_SHADER | RILL_TEXSTREAM_TERRAIN_SPLAT)) != 0;
+    return (ts_group){.pinned = pinned, .full = pinned, .distance = FLT_MAX};
+}
+
+/* Links material m to its textures: the first material naming a texture owns it (its bytes count
+ * in that group), any later one joins the owner's group. */
+static void link_slots(rill_texstream *ts, uint32_t m) {
+    for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
+        uint32_t t = ts->mat[m].slots[i];
+        if (t == RILL_TEXSTREAM_NONE) {
+            continue;
+        }
+        if (ts->tex[t].owner == RILL_TEXSTREAM_NONE) {
+            ts->tex[t].owner = m;
+            ts->groups[find_root(ts->mat, m)].delta += tex_delta(&ts->tex[t]);
+        } else {
+            unite(ts, m, ts->tex[t].owner);
+        }
+    }
+}
+
+/* A material index: a freed one, or a new one with every per-material array grown. */
+static uint32_t new_material_index(rill_texstream *ts) {
+    if (ts->nfree_mat) {
+        return ts->free_mat[--ts->nfree_mat];
+    }
+    uint32_t need = ts->nmat + 1;
+    if (ts->nmat >= MAT_MASK || !grow((void **)&ts->mat, &ts->cmat, need, sizeof *ts->mat) ||
+        !grow((void **)&ts->groups, &ts->cgroups, need, sizeof *ts->groups) ||
+        !grow((void **)&ts->blocked, &ts->cblocked, need, 1) ||
+        !grow((void **)&ts->applied, &ts->capplied, need, sizeof *ts->applied) ||
+        !grow((void **)&ts->heap, &ts->cheap, need, sizeof *ts->heap) ||
+        !grow((void **)&ts->free_mat, &ts->cfree_mat, need, sizeof *ts->free_mat)) {
         return RILL_TEXSTREAM_NONE;
     }
-    uint32_t id = ts->nmat++;
+    ts->mat[ts->nmat].gen = 0;
+    return ts->nmat++;
+}
+
+uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RILL_TEXSTREAM_SLOTS],
+                                     uint32_t flags) {
+    uint32_t id = new_material_index(ts);
+    if (id == RILL_TEXSTREAM_NONE) {
+        return RILL_TEXSTREAM_NONE;
+    }
     ts_mat *m = &ts->mat[id];
+    uint8_t gen = m->gen;
     memset(m, 0, sizeof *m);
+    m->gen = gen;
     m->parent = id;
     m->flags = flags;
     m->distance = m->sweep_d = FLT_MAX;
     m->sweep = UINT32_MAX;
     ts->blocked[id] = 0;
-    bool pinned = (flags & (RILL_TEXSTREAM_CUSTOM_SHADER | RILL_TEXSTREAM_TERRAIN_SPLAT)) != 0;
-    ts->groups[id] = (ts_group){.pinned = pinned, .full = pinned, .distance = FLT_MAX};
+    ts->groups[id] = group_of_flags(flags);
     for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
-        uint32_t t = slots && slots[i] < ts->ntex && !ts->tex[slots[i]].dead ? slots[i]
-                                                                             : RILL_TEXSTREAM_NONE;
-        m->slots[i] = t;
-        if (t == RILL_TEXSTREAM_NONE) {
-            continue;
-        }
-        if (ts->tex[t].owner == RILL_TEXSTREAM_NONE) {
-            ts->tex[t].owner = id;
-            ts->groups[find_root(ts->mat, id)].delta += tex_delta(&ts->tex[t]);
-        } else {
-            unite(ts, id, ts->tex[t].owner);
-        }
+        bool live = slots && slots[i] < ts->ntex && !ts->tex[slots[i]].dead;
+        m->slots[i] = live ? slots[i] : RILL_TEXSTREAM_NONE;
     }
+    link_slots(ts, id);
     ts->due_now = true; /* a new material is decided at once */
-    return id;
+    return mat_id(ts, id);
 }
 
 void rill_texstream_remove_material(rill_texstream *ts, uint32_t material) {
-    if (material < ts->nmat) {
-        ts->mat[material].dead = true; /* its group stays (groups only merge) */
+    uint32_t m = mat_index(ts, material);
+    if (m != RILL_TEXSTREAM_NONE) {
+        ts->mat[m].dead = true; /* its group stays until the groups are rebuilt */
+        ts->dead_mats++;
     }
+}
+
+static void cancel_request(rill_texstream *ts, uint32_t t) {
+    ts_tex *x = &ts->tex[t];
+    if (ts->ops.cancel) {
+        ts->ops.cancel(ts->ops.user, t, (rill_texstream_level)x->requested);
+    }
+    ts->cancels++;
+    x->requested = NO_LEVEL; /* dropped from the pending list at the next apply pass */
+    x->ready = NO_LEVEL;
+}
+
+/* Rebuilds the groups from the live materials (a removed material no longer links the ones it
+ * shared textures with) and frees the removed materials' ids, their generation moved on so the
+ * old ids stay invalid. O(materials + textures); run at the start of a sweep once a quarter of
+ * the material ids are dead, so amortized O(1) per removal. A texture no live material names
+ * keeps its level; its request in flight is cancelled. */
+static void regroup(rill_texstream *ts) {
+    for (uint32_t t = 0; t < ts->ntex; t++) {
+        ts->tex[t].owner = RILL_TEXSTREAM_NONE;
+    }
+    for (uint32_t m = 0; m < ts->nmat; m++) {
+        ts->mat[m].parent = m;
+        ts->groups[m] = group_of_flags(ts->mat[m].dead ? 0 : ts->mat[m].flags);
+    }
+    for (uint32_t m = 0; m < ts->nmat; m++) {
+        ts_mat *mt = &ts->mat[m];
+        if (!mt->dead) {
+            link_slots(ts, m);
+        } else if (!mt->freed) {
+            mt->freed = true;
+            mt->gen++;
+            ts->free_mat[ts->nfree_mat++] = m; /* reserved at add: cannot overflow */
+        }
+    }
+    for (uint32_t t = 0; t < ts->ntex; t++) {
+        const ts_tex *x = &ts->tex[t];
+        if (!x->dead && x->owner == RILL_TEXSTREAM_NONE && x->requested != NO_LEVEL) {
+            cancel_request(ts, t);
+        }
+    }
+    ts->dead_mats = 0;
 }
 
 void rill_texstream_remove_texture(rill_texstream *ts, uint32_t tex) {
@@ -247,23 +350,21 @@ void rill_texstream_remove_texture(rill_texstream *ts, uint32_t tex) {
     }
     ts_tex *x = &ts->tex[tex];
     if (x->requested != NO_LEVEL) {
-        if (ts->ops.cancel) {
-            ts->ops.cancel(ts->ops.user, tex, (rill_texstream_level)x->requested);
-        }
-        ts->cancels++;
-        x->requested = NO_LEVEL; /* dropped from the pending list at the next apply pass */
-        x->ready = NO_LEVEL;
+        cancel_request(ts, tex);
     }
     if (x->owner != RILL_TEXSTREAM_NONE) {
         ts_group *g = &ts->groups[find_root(ts->mat, x->owner)];
         g->delta -= RILL_MIN(g->delta, tex_delta(x));
     }
     x->dead = true;
+    if (!x->listed) { /* else freed when the apply pass drops it from the pending list */
+        ts->free_tex[ts->nfree_tex++] = tex; /* reserved at add: cannot overflow */
+    }
 }
 
 uint32_t rill_texstream_add_user(rill_texstream *ts, uint32_t material, const float mn[3],
                                  const float mx[3]) {
-    if (material >= ts->nmat) {
+    if (mat_index(ts, material) == RILL_TEXSTREAM_NONE) {
         return RILL_TEXSTREAM_NONE;
     }
     uint32_t id;
@@ -391,12 +492,7 @@ static void retarget_one(rill_texstream *ts, uint32_t t) {
     int8_t want = group_full(ts, x) ? RILL_TEX_FULL : RILL_TEX_LOW;
     x->target = want;
     if (x->requested != NO_LEVEL && x->requested != want) {
-        if (ts->ops.cancel) {
-            ts->ops.cancel(ts->ops.user, t, (rill_texstream_level)x->requested);
-        }
-        ts->cancels++;
-        x->requested = NO_LEVEL;
-        x->ready = NO_LEVEL;
+        cancel_request(ts, t);
     }
     if (x->resident != want && x->requested == NO_LEVEL) {
         x->requested = want;
@@ -416,8 +512,12 @@ static void measure_one(rill_texstream *ts, uint32_t u) {
     if (us->material == RILL_TEXSTREAM_NONE) {
         return;
     }
+    uint32_t mi = mat_index(ts, us->material);
+    if (mi == RILL_TEXSTREAM_NONE) {
+        return; /* its material was removed: the carrier drops or moves this user */
+    }
     float d = rill_stream_distance_to_box(ts->sweep_cam, us->mn, us->mx);
-    ts_mat *m = &ts->mat[us->material];
+    ts_mat *m = &ts->mat[mi];
     if (m->sweep != ts->sweep) {
         m->sweep = ts->sweep;
         m->sweep_d = d;
@@ -560,6 +660,9 @@ static void apply_ready_groups(rill_texstream *ts) {
         ts_tex *x = &ts->tex[t];
         if (x->requested == NO_LEVEL || x->dead) {
             x->listed = false;
+            if (x->dead) {
+                ts->free_tex[ts->nfree_tex++] = t; /* removed while listed: its id is free now */
+            }
             continue; /* cancelled */
         }
         ts->pending[n++] = t;
@@ -626,6 +729,9 @@ bool rill_texstream_update(rill_texstream *ts, double now, bool active, const fl
             ts->due_now = false;
             ts->phase = PH_IDLE;
         } else {
+            if (ts->dead_mats && ts->dead_mats * 4u >= ts->nmat) {
+                regroup(ts);
+            }
             start_sweep(ts, on, camera);
             ts->was_on = on;
             ts->last_eval = now;
@@ -670,11 +776,12 @@ rill_texstream_level rill_texstream_resident(const rill_texstream *ts, uint32_t 
 }
 
 rill_texstream_level rill_texstream_material_level(const rill_texstream *ts, uint32_t material) {
-    if (material >= ts->nmat) {
+    uint32_t m = mat_index(ts, material);
+    if (m == RILL_TEXSTREAM_NONE) {
         return RILL_TEX_LOW;
     }
     for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
-        uint32_t t = ts->mat[material].slots[i];
+        uint32_t t = ts->mat[m].slots[i];
         if (t != RILL_TEXSTREAM_NONE) {
             return (rill_texstream_level)ts->tex[t].resident;
         }
@@ -683,11 +790,12 @@ rill_texstream_level rill_texstream_material_level(const rill_texstream *ts, uin
 }
 
 bool rill_texstream_material_swapping(const rill_texstream *ts, uint32_t material) {
-    if (material >= ts->nmat) {
+    uint32_t m = mat_index(ts, material);
+    if (m == RILL_TEXSTREAM_NONE) {
         return false;
     }
     for (uint32_t i = 0; i < RILL_TEXSTREAM_SLOTS; i++) {
-        uint32_t t = ts->mat[material].slots[i];
+        uint32_t t = ts->mat[m].slots[i];
         if (t != RILL_TEXSTREAM_NONE && ts->tex[t].requested != NO_LEVEL) {
             return true;
         }
@@ -696,12 +804,13 @@ bool rill_texstream_material_swapping(const rill_texstream *ts, uint32_t materia
 }
 
 float rill_texstream_material_distance(const rill_texstream *ts, uint32_t material) {
-    return material < ts->nmat ? ts->mat[material].distance : FLT_MAX;
+    uint32_t m = mat_index(ts, material);
+    return m != RILL_TEXSTREAM_NONE ? ts->mat[m].distance : FLT_MAX;
 }
 
 void rill_texstream_get_stats(const rill_texstream *ts, rill_texstream_stats *out) {
     memset(out, 0, sizeof *out);
-    out->materials = ts->nmat;
+    out->materials = ts->nmat - ts->dead_mats - ts->nfree_mat;
     out->users = ts->live_users;
     for (uint32_t t = 0; t < ts->ntex; t++) {
         const ts_tex *x = &ts->tex[t];

@@ -127,6 +127,7 @@ static uint8_t *make_glb(size_t *out_size) {
 
 typedef struct fx {
     uint8_t *pack_bytes;
+    size_t pack_size;
     rill_rpak *pak;
     rill_vfs *vfs;
     rill_asset_server *as;
@@ -159,8 +160,9 @@ static rill_asset spawn_model(fx *f, const char *path, rill_entity *out_holder) 
     return a;
 }
 
-/* upload_budget 0 = the renderer's default (32 MiB per frame). */
-static void fx_open(fx *f, uint64_t upload_budget) {
+/* upload_budget 0 = the renderer's default (32 MiB per frame); first: a mount put before the
+ * pack (NULL = none). */
+static void fx_open(fx *f, uint64_t upload_budget, const rill_vfs_mount_ops *first) {
     memset(f, 0, sizeof *f);
     rill_error err = {0};
     size_t na = 0, nb = 0, ng = 0;
@@ -179,8 +181,8 @@ static void fx_open(fx *f, uint64_t upload_budget) {
     assert_int_equal(
         rill_rpak_writer_add(pw, "models/tex/b.rmip", b, nb, RILL_RPAK_COMPRESSION_AUTO, &err),
         RILL_OK);
-    size_t pack_size = 0;
-    assert_int_equal(rill_rpak_writer_finish_memory(pw, &f->pack_bytes, &pack_size, &err), RILL_OK);
+    assert_int_equal(rill_rpak_writer_finish_memory(pw, &f->pack_bytes, &f->pack_size, &err),
+                     RILL_OK);
     rill_rpak_writer_destroy(pw);
     rill_rmip_info info;
     assert_int_equal(rill_rmip_parse(a, na, na, "a", &info, &err), RILL_OK);
@@ -192,9 +194,12 @@ static void fx_open(fx *f, uint64_t upload_budget) {
     rill_rmip_full_range(&info, &full);
     f->full_file_bytes = full.size;
     rill_free(a), rill_free(b), rill_free(g);
-    assert_int_equal(rill_rpak_open_memory(f->pack_bytes, pack_size, "t.rpak", &f->pak, &err),
+    assert_int_equal(rill_rpak_open_memory(f->pack_bytes, f->pack_size, "t.rpak", &f->pak, &err),
                      RILL_OK);
     f->vfs = rill_vfs_create(NULL, NULL);
+    if (first) {
+        assert_int_equal(rill_vfs_mount(f->vfs, first, &err), RILL_OK);
+    }
     assert_int_equal(rill_rpak_mount(f->vfs, f->pak, &err), RILL_OK);
     f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
     assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
@@ -295,7 +300,7 @@ static int settle(fx *f, bool draw, int *frames) {
 static void test_swap_frames_never_mix(void **state) {
     (void)state;
     fx f;
-    fx_open(&f, 64u << 10); /* one texture's chain per frame: the two uploads land apart */
+    fx_open(&f, 64u << 10, NULL); /* one texture's chain per frame: the two uploads land apart */
     int frames = 0;
     place_camera(&f, 200.0f); /* 200 m: beyond low_distance */
     int seen = settle(&f, true, &frames);
@@ -365,7 +370,7 @@ static void test_memory_after_1000_swap_cycles(void **state) {
     size_t stream0 = rill_mem_live_bytes(RILL_MEM_STREAM);
     size_t formats0 = rill_mem_live_bytes(RILL_MEM_FORMATS);
     fx f;
-    fx_open(&f, 0);
+    fx_open(&f, 0, NULL);
     rill_texstream_settings s = rill_render_assets_get_texture_streaming(f.ra);
     s.interval = 1e-3;
     rill_render_assets_set_texture_streaming(f.ra, &s);
@@ -410,7 +415,7 @@ static void test_memory_after_1000_swap_cycles(void **state) {
 static void test_models_share_textures(void **state) {
     (void)state;
     fx f;
-    fx_open(&f, 0);
+    fx_open(&f, 0, NULL);
     rill_render_stats rs;
     rill_renderer_stats(f.r, &rs);
     uint64_t gpu0 = rs.texture_bytes; /* before any model was uploaded */
@@ -472,6 +477,84 @@ static void test_models_share_textures(void **state) {
     fx_close(&f);
 }
 
+/* A mount serving models/tex/b.rmip from a copy of the pack whose whole-file reads (the full
+ * chain's load) fail while `broken` is set; its "#low" byte ranges always read. */
+typedef struct flaky {
+    rill_vfs *inner;
+    _Atomic bool broken;
+} flaky;
+
+static bool flaky_stat(void *user, const char *path, uint64_t *out_size) {
+    flaky *k = user;
+    int64_t n =
+        k->inner && strcmp(path, "models/tex/b.rmip") == 0 ? rill_vfs_size(k->inner, path) : -1;
+    *out_size = n > 0 ? (uint64_t)n : 0;
+    return n > 0;
+}
+
+static rill_result flaky_read_all(void *user, const char *path, uint8_t **out_data,
+                                  size_t *out_size, rill_error *err) {
+    flaky *k = user;
+    if (k->broken) {
+        return rill_error_set(err, RILL_ERR_IO, "%s: read failed (test)", path);
+    }
+    return rill_vfs_read_all(k->inner, path, out_data, out_size, err);
+}
+
+static rill_result flaky_read_range(void *user, const char *path, uint64_t offset, size_t size,
+                                    void *dst, rill_error *err) {
+    flaky *k = user;
+    return rill_vfs_read_range(k->inner, path, offset, size, dst, err);
+}
+
+/* A full chain whose read fails: the material keeps drawing low (never a mix), the failure is
+ * counted and retried with back-off, and when the file reads again both slots switch together. */
+static void test_failed_load_retried_never_a_mix(void **state) {
+    (void)state;
+    flaky k = {.inner = NULL, .broken = false};
+    rill_vfs_mount_ops ops = {.name = "flaky",
+                              .stat = flaky_stat,
+                              .read_all = flaky_read_all,
+                              .read_range = flaky_read_range,
+                              .user = &k};
+    fx f;
+    fx_open(&f, 0, &ops);
+    /* Its own copy of the pack, before the first frame reads a texture. */
+    rill_error err = {0};
+    rill_rpak *pak2 = NULL;
+    assert_int_equal(rill_rpak_open_memory(f.pack_bytes, f.pack_size, "t2.rpak", &pak2, &err),
+                     RILL_OK);
+    k.inner = rill_vfs_create(NULL, NULL);
+    assert_int_equal(rill_rpak_mount(k.inner, pak2, &err), RILL_OK);
+    int frames = 0;
+    place_camera(&f, 200.0f);
+    assert_int_equal(settle(&f, true, &frames), SEEN_LOW);
+
+    k.broken = true;
+    place_camera(&f, 5.0f); /* near: a's full chain loads, b's fails */
+    int seen = 0;
+    for (int i = 0; i < 240; i++) { /* 4 s: failures at about 0, 1 and 3 s (back-off 1, 2) */
+        seen |= frame(&f, i % 8 == 0);
+    }
+    assert_int_equal(seen, SEEN_LOW); /* the material kept its state whole */
+    rill_render_texture_streaming_stats st;
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_in_range(st.load_failures, 2, 4);
+    assert_int_equal(st.decisions.low, 2);
+    assert_int_equal(st.swaps, 0);
+    assert_true(rill_render_assets_texture_streaming_pending(f.ra) > 0);
+
+    k.broken = false; /* the next retry lands: both slots switch at one frame */
+    seen = settle(&f, true, &frames);
+    assert_int_equal(seen & SEEN_MIX, 0);
+    assert_int_equal(frame(&f, true), SEEN_FULL);
+    rill_render_assets_get_texture_streaming_stats(f.ra, &st);
+    assert_int_equal(st.decisions.full, 2);
+    assert_int_equal(st.swaps, 2);
+    fx_close(&f);
+    rill_vfs_destroy(k.inner);
+}
+
 /* A 2048^2 RGBA8 texture (about 21 MB with its generated mips, a third of a 64 MiB block). */
 static rill_texture big_texture(fx *f) {
     rill_error err = {0};
@@ -495,7 +578,7 @@ static uint32_t memory_blocks(fx *f) {
 static void test_emptied_block_kept_as_spare(void **state) {
     (void)state;
     fx f;
-    fx_open(&f, 0);
+    fx_open(&f, 0, NULL);
     int frames = 0;
     place_camera(&f, 200.0f);
     settle(&f, false, &frames);
@@ -527,6 +610,7 @@ static void test_emptied_block_kept_as_spare(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emptied_block_kept_as_spare),
+        cmocka_unit_test(test_failed_load_retried_never_a_mix),
         cmocka_unit_test(test_models_share_textures),
         cmocka_unit_test(test_swap_frames_never_mix),
         cmocka_unit_test(test_memory_after_1000_swap_cycles),

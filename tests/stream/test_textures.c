@@ -478,6 +478,57 @@ static void test_remove(void **state) {
     fx_free(f);
 }
 
+/* Ids are reused: a removed texture's at once, a removed material's once the groups are rebuilt
+ * (at the next evaluation), with a new generation so the old id (and a user left on it) stays
+ * dead; 1000 add/remove cycles keep memory flat. */
+static void test_ids_reused(void **state) {
+    (void)state;
+    fx *f = fx_new(NULL);
+    uint32_t t0 = 0;
+    uint32_t near = material_at(f, 1, 1.0f, 0, &t0); /* its user stays behind when it goes */
+    rill_texstream_remove_material(f->ts, near);
+    rill_texstream_remove_texture(f->ts, t0);
+    assert_int_equal(rill_texstream_add_texture(f->ts, 1000, 100, RILL_TEX_LOW), t0);
+    assert_int_equal(rill_texstream_add_user(f->ts, near, (float[3]){0}, (float[3]){1, 1, 1}),
+                     RILL_TEXSTREAM_NONE);
+    settle(f, 0.0f); /* the evaluation rebuilds the groups and frees the material's id */
+    uint32_t slots[RILL_TEXSTREAM_SLOTS] = {t0, RILL_TEXSTREAM_NONE, RILL_TEXSTREAM_NONE,
+                                            RILL_TEXSTREAM_NONE, RILL_TEXSTREAM_NONE};
+    uint32_t far = rill_texstream_add_material(f->ts, slots, 0);
+    assert_true(far != near);
+    assert_int_equal(far & 0xFFFFFFu, near & 0xFFFFFFu); /* the same index, a new generation */
+    rill_texstream_add_user(f->ts, far, (float[3]){500, 0, 0}, (float[3]){501, 1, 1});
+    settle(f, 0.0f);
+    /* The old material's user (1 m away) no longer counts: the new one is decided far. */
+    assert_int_equal(rill_texstream_material_level(f->ts, far), RILL_TEX_LOW);
+    assert_int_equal(rill_texstream_material_level(f->ts, near), RILL_TEX_LOW);
+    assert_false(rill_texstream_material_swapping(f->ts, near));
+    size_t warm = 0;
+    for (int c = 0; c < 1000; c++) {
+        uint32_t two[RILL_TEXSTREAM_SLOTS] = {
+            rill_texstream_add_texture(f->ts, 1000, 100, RILL_TEX_LOW),
+            rill_texstream_add_texture(f->ts, 1000, 100, RILL_TEX_LOW), RILL_TEXSTREAM_NONE,
+            RILL_TEXSTREAM_NONE, RILL_TEXSTREAM_NONE};
+        uint32_t m = rill_texstream_add_material(f->ts, two, 0);
+        float x = (float)(c % 200);
+        uint32_t u = rill_texstream_add_user(f->ts, m, (float[3]){x, 0, 0}, (float[3]){x, 1, 1});
+        settle(f, 0.0f);
+        rill_texstream_remove_user(f->ts, u);
+        rill_texstream_remove_material(f->ts, m);
+        rill_texstream_remove_texture(f->ts, two[0]);
+        rill_texstream_remove_texture(f->ts, two[1]);
+        if (c == 10) {
+            warm = rill_mem_live_bytes(RILL_MEM_STREAM);
+        }
+    }
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_STREAM), warm);
+    rill_texstream_stats st;
+    rill_texstream_get_stats(f->ts, &st);
+    assert_int_equal(st.textures, 1);
+    assert_int_equal(st.materials, 1);
+    fx_free(f);
+}
+
 /* Ready groups beyond the update's apply bytes wait for the next update, whole. */
 static void test_apply_bytes_spread(void **state) {
     (void)state;
@@ -514,6 +565,7 @@ int main(void) {
         cmocka_unit_test(test_sliced_sweep),
         cmocka_unit_test(test_remove),
         cmocka_unit_test(test_apply_bytes_spread),
+        cmocka_unit_test(test_ids_reused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

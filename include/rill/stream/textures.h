@@ -40,8 +40,10 @@
  *   materials and 60k textures is evaluated over about six updates (a tenth of the 0.5 s
  *   interval at 60 Hz); a small world in one. The camera is taken when a sweep starts. A
  *   settings change or a gate change restarts the sweep in progress; new materials wait for the
- *   next one (they are marked due at once). Groups are a union-find kept as materials are added,
- *   never rebuilt.
+ *   next one (they are marked due at once). Groups are a union-find kept as materials are added;
+ *   it is rebuilt from the live materials at the start of a sweep once a quarter of the material
+ *   ids are removed ones (O(materials + textures), amortized O(1) per removal), which frees
+ *   those ids for reuse.
  *
  * ON THREADS
  *   Main thread only (the ops run on the caller's thread; `request` must return at once).
@@ -101,11 +103,14 @@ rill_texstream *rill_texstream_create(const rill_texstream_settings *settings,
                                       const rill_texstream_ops *ops);
 void rill_texstream_destroy(rill_texstream *ts);
 
-/* A texture resident at `resident`; bytes are the GPU bytes of each level set. Returns its id
- * (dense from 0) or RILL_TEXSTREAM_NONE when memory runs out. */
+/* A texture resident at `resident`; bytes are the GPU bytes of each level set. Returns its id (an
+ * index: a removed texture's id is reused) or RILL_TEXSTREAM_NONE when memory runs out. */
 uint32_t rill_texstream_add_texture(rill_texstream *ts, uint64_t full_bytes, uint64_t low_bytes,
                                     rill_texstream_level resident);
-/* A material; slots[i] = texture id or RILL_TEXSTREAM_NONE; flags RILL_TEXSTREAM_*. */
+/* A material; slots[i] = texture id or RILL_TEXSTREAM_NONE; flags RILL_TEXSTREAM_*. Returns its
+ * id: an index in the low 24 bits and a generation above, so when a removed material's index is
+ * reused its old id stays invalid (queries on it answer low / not swapping / FLT_MAX, add_user
+ * refuses it, and users left on it no longer count); RILL_TEXSTREAM_NONE when out of memory. */
 uint32_t rill_texstream_add_material(rill_texstream *ts, const uint32_t slots[RILL_TEXSTREAM_SLOTS],
                                      uint32_t flags);
 /* A user of material (a drawn instance) with its world box. Returns a user id. */
@@ -115,9 +120,9 @@ void rill_texstream_set_user_bounds(rill_texstream *ts, uint32_t user, const flo
                                     const float mx[3]);
 /* Removes a user (its id may be reused by a later add). */
 void rill_texstream_remove_user(rill_texstream *ts, uint32_t user);
-/* Forgets a material (it is no longer decided) or a texture (its request in flight is cancelled
- * through ops.cancel; it no longer counts). Ids are not reused; a removed material's group stays
- * linked to the materials it shared textures with. */
+/* Forgets a material (it is no longer decided; its group stays linked to the materials it shared
+ * textures with until the groups are rebuilt, then its index is reused) or a texture (its request
+ * in flight is cancelled through ops.cancel; it no longer counts; its id is reused). */
 void rill_texstream_remove_material(rill_texstream *ts, uint32_t material);
 void rill_texstream_remove_texture(rill_texstream *ts, uint32_t tex);
 
