@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,12 +76,9 @@ static void fx_init(fx *f) {
     assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
     f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
     assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W, d.height = H, d.validation = 1;
-    d.quality = RILL_RENDER_QUALITY_LOW;
-    if (!(f->r = rill_renderer_create(&d, &err)))
-        fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    f->r = render_test_renderer(
+        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
+    assert_non_null(f->r);
     f->w = rill_world_create(NULL, NULL);
     assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
     f->ra = rill_render_assets_create(

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "render_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,13 +75,9 @@ static void test_spawn_tree_and_render(void **state) {
     const rill_gltf_model *gm = rill_asset_get_payload_as(as, asset, RILL_GLTF_ASSET_LOADER);
     assert_non_null(gm);
 
-    rill_renderer_desc d;
-    memset(&d, 0, sizeof(d));
-    d.width = W, d.height = H, d.validation = 1;
-    d.quality = RILL_RENDER_QUALITY_LOW;
-    rill_renderer *r = NULL;
-    if (!(r = rill_renderer_create(&d, &err)))
-        fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+    rill_renderer *r = render_test_renderer(
+        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
+    assert_non_null(r);
     rill_world *w = rill_world_create(NULL, NULL);
     rill_render_components rc;
     assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
@@ -240,10 +238,7 @@ static void test_spawn_tree_and_render(void **state) {
     rill_asset_release(as, asset);
     rill_asset_server_destroy(as);
     rill_vfs_destroy(vfs);
-    rill_render_stats st;
-    rill_renderer_stats(r, &st);
-    rill_renderer_destroy(r);
-    assert_int_equal(st.validation_messages, 0);
+    render_test_destroy_clean(r, false);
 }
 
 /* A model without scenes spawns every root node; node names fall back to "nodeN". */
