@@ -227,7 +227,9 @@ typedef void (*rill_streaming_off_fn)(rill_app *app, void *user);
  *   drain_budget_ns 0 = 2 ms (job completions drained per frame; unused when deterministic);
  *   scene_budget_ns 0 = project.scene.load_budget_ms;
  *   entity_capacity 0 = the world's default;
- *   clock zero = rill_time_ns (frame deltas and the scene budget read it);
+ *   clock zero = rill_time_ns (frame deltas and the scene and model spawn budgets read it); when
+ *     deterministic, zero = a step clock instead: each read advances it 1 us, so those budgets
+ *     count work (about one read per entity applied or tree spawned), the same on any machine;
  *   render NULL = headless. */
 typedef struct rill_app_desc {
     uint32_t start_canary; /* must be 0 */
@@ -264,6 +266,8 @@ void rill_app_destroy(rill_app *app);
 
 /* The parts the app owns; valid until rill_app_destroy. */
 rill_world *rill_app_world(const rill_app *app);
+/* The clock the app's budgets read (rill_app_desc.clock, or the deterministic step clock). */
+rill_clock rill_app_clock(const rill_app *app);
 rill_jobs *rill_app_jobs(const rill_app *app);
 rill_vfs *rill_app_vfs(const rill_app *app);
 rill_asset_server *rill_app_assets(const rill_app *app);

@@ -67,9 +67,22 @@ struct rill_app {
     mode_listener mode_listeners[APP_MAX_LISTENERS];
     uint32_t mode_listener_count;
     rill_stream *stream;
-    uint64_t scenes_ns; /* the last scene loader update */
+    uint64_t step_clock_ns; /* deterministic mode's clock (step_clock_now) */
+    uint64_t scenes_ns;     /* the last scene loader update */
     uint64_t streaming_ns;
 };
+
+/* Deterministic mode without a clock of the caller's: each read of the clock costs this much
+ * simulated time, so a budget of B ns allows B / 1000 reads. The scene loader reads it after every
+ * entity it applies and the model system after every tree it spawns, so their budgets become
+ * counts of work, the same on any machine (measured time made a slow machine apply less per
+ * frame). */
+#define APP_STEP_CLOCK_READ_NS 1000u
+
+static uint64_t step_clock_now(void *user) {
+    uint64_t *t = user;
+    return *t += APP_STEP_CLOCK_READ_NS;
+}
 
 const char *rill_stage_name(rill_stage stage) {
     switch (stage) {
@@ -310,6 +323,9 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
         return NULL;
     }
     app->desc = d;
+    if (d.deterministic && !d.clock.now_ns) {
+        app->desc.clock = (rill_clock){step_clock_now, &app->step_clock_ns};
+    }
     app->running_stage = -1;
     if (d.project) {
         app->project = *d.project;
@@ -357,7 +373,7 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
               rill_scene_loader_create(&(rill_scene_loader_desc){.world = app->world,
                                                                  .vfs = app->vfs,
                                                                  .jobs = app->jobs,
-                                                                 .clock = d.clock,
+                                                                 .clock = app->desc.clock,
                                                                  .budget_ns = scene_budget},
                                        err))) {
         goto fail;
@@ -413,6 +429,10 @@ void rill_app_destroy(rill_app *app) {
     rill_pool_destroy(&app->system_ids);
     rill_free(app->root);
     rill_free(app);
+}
+
+rill_clock rill_app_clock(const rill_app *app) {
+    return app ? app->desc.clock : (rill_clock){0};
 }
 
 rill_world *rill_app_world(const rill_app *app) {

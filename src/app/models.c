@@ -58,7 +58,8 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
         &(rill_scene_models_desc){.world = w,
                                   .assets = rill_app_assets(app),
                                   .release_delay_frames = delay,
-                                  .spawn_budget_ns = desc ? desc->spawn_budget_ns : 0},
+                                  .spawn_budget_ns = desc ? desc->spawn_budget_ns : 0,
+                                  .clock = rill_app_clock(app)},
         err);
     rill_texstream_settings ts = rill_app_texture_streaming_settings(rill_app_project(app));
     if (m->scene)

@@ -638,6 +638,47 @@ static void watch_sys(rill_app *app, void *user) {
     }
 }
 
+/* Deterministic mode budgets count work, not time (the app's step clock): two runs of the same
+ * budgeted load report the same progress after every frame (a measured 20 us budget split each
+ * run its own way), and the load spreads over many frames. */
+static void test_deterministic_load_split(void **state) {
+    (void)state;
+    const char *tmp = getenv("RILL_TEST_TMP");
+    char dir[512], path[600];
+    snprintf(dir, sizeof(dir), "%s/split_root", tmp ? tmp : "/tmp/rill_test_app");
+    rill_dir_remove_all(dir, NULL);
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    rill_strbuf sb = {0};
+    rill_strbuf_printf(&sb, "rsn 1\n");
+    for (int i = 1; i <= 300; i++) {
+        rill_strbuf_printf(&sb, "entity %d \"e%d\" {\n    Transform {}\n}\n", i, i);
+    }
+    snprintf(path, sizeof(path), "%s/main.rsn", dir);
+    assert_int_equal(rill_file_write_all(path, sb.data, sb.len, NULL), RILL_OK);
+    rill_strbuf_free(&sb);
+    enum { MAX_FRAMES = 2000 };
+    static float progress[2][MAX_FRAMES];
+    int frames[2] = {0, 0};
+    for (int run = 0; run < 2; run++) {
+        rill_app *app = rill_app_create(
+            &(rill_app_desc){.root = dir, .deterministic = true, .scene_budget_ns = 20000}, NULL);
+        assert_non_null(app);
+        rill_scene_load h = rill_scene_load_async(rill_app_scenes(app), "main.rsn", NULL);
+        assert_int_not_equal(h.id, 0);
+        while (rill_scene_load_get_state(rill_app_scenes(app), h) != RILL_SCENE_LOAD_LOADED &&
+               frames[run] < MAX_FRAMES) {
+            rill_app_frame(app);
+            progress[run][frames[run]++] = rill_scene_load_progress(rill_app_scenes(app), h);
+        }
+        assert_int_equal(rill_world_entity_count(rill_app_world(app)), 300);
+        rill_app_destroy(app);
+    }
+    assert_true(frames[0] > 5 && frames[0] < MAX_FRAMES);
+    assert_int_equal(frames[0], frames[1]);
+    assert_memory_equal(progress[0], progress[1], sizeof(float) * (size_t)frames[0]);
+    rill_dir_remove_all(dir, NULL);
+}
+
 static void test_async_scene_load_in_loop(void **state) {
     (void)state;
     const char *tmp = getenv("RILL_TEST_TMP");
@@ -786,6 +827,7 @@ int main(void) {
         cmocka_unit_test(test_events_swap_per_frame),
         cmocka_unit_test(test_job_completions_drained),
         cmocka_unit_test(test_async_scene_load_in_loop),
+        cmocka_unit_test(test_deterministic_load_split),
         cmocka_unit_test(test_run_until_exit),
         cmocka_unit_test(test_create_errors),
     };
