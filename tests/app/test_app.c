@@ -638,16 +638,21 @@ static void watch_sys(rill_app *app, void *user) {
     }
 }
 
+/* An empty folder `name` under RILL_TEST_TMP (or /tmp/rill_test_app), written to dir. */
+static void fresh_dir(char *dir, size_t cap, const char *name) {
+    const char *tmp = getenv("RILL_TEST_TMP");
+    snprintf(dir, cap, "%s/%s", tmp ? tmp : "/tmp/rill_test_app", name);
+    rill_dir_remove_all(dir, NULL);
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+}
+
 /* Deterministic mode budgets count work, not time (the app's step clock): two runs of the same
  * budgeted load report the same progress after every frame (a measured 20 us budget split each
  * run its own way), and the load spreads over many frames. */
 static void test_deterministic_load_split(void **state) {
     (void)state;
-    const char *tmp = getenv("RILL_TEST_TMP");
     char dir[512], path[600];
-    snprintf(dir, sizeof(dir), "%s/split_root", tmp ? tmp : "/tmp/rill_test_app");
-    rill_dir_remove_all(dir, NULL);
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    fresh_dir(dir, sizeof(dir), "split_root");
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (int i = 1; i <= 300; i++) {
@@ -681,11 +686,8 @@ static void test_deterministic_load_split(void **state) {
 
 static void test_async_scene_load_in_loop(void **state) {
     (void)state;
-    const char *tmp = getenv("RILL_TEST_TMP");
     char dir[512], path[600];
-    snprintf(dir, sizeof(dir), "%s/scene_root", tmp ? tmp : "/tmp/rill_test_app");
-    rill_dir_remove_all(dir, NULL);
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    fresh_dir(dir, sizeof(dir), "scene_root");
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (int i = 1; i <= 500; i++) {
