@@ -69,7 +69,7 @@ typedef struct fly_frame {
     uint64_t texture_bytes_read; /* since the start */
     double texture_swap_ms, texture_stream_ms;
     /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
-    uint32_t loaded, loading;
+    uint32_t loaded, loading, unloading;
     uint64_t live[RILL_MEM_TAG_NUM];
 } fly_frame;
 
@@ -1047,7 +1047,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
         fc.draws = rs.draw_calls;
     rill_stream_stats ss;
     rill_stream_get_stats(rill_app_stream(app), &ss);
-    fr->loaded = ss.loaded, fr->loading = ss.loading;
+    fr->loaded = ss.loaded, fr->loading = ss.loading, fr->unloading = ss.unloading;
     for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
         fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
     rill_render_texture_streaming_stats tx;
@@ -1063,11 +1063,11 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
-/* The frame the memory comparison starts from: the first with no load in flight and as many
- * instances loaded as the last frame (an out-and-back path is then where it ends), else 0. */
+/* The frame the memory comparison starts from: the first with no load or unload in flight and as
+ * many instances loaded as the last frame (an out-and-back path is then where it ends), else 0. */
 static uint64_t memory_start(const fly_frame *frames, uint64_t n) {
     for (uint64_t i = 1; n && i < n; i++)
-        if (!frames[i].loading && frames[i].loaded == frames[n - 1].loaded)
+        if (!frames[i].loading && !frames[i].unloading && frames[i].loaded == frames[n - 1].loaded)
             return i;
     return 0;
 }
