@@ -2,7 +2,9 @@
  * the sun's shadows, against the volume the cascades can receive from), sorted into the opaque,
  * transparent, shadow caster and wireframe lists (opaque by pipeline/material/mesh so equal
  * neighbours become one instanced draw, transparent back to front), and each instance's world
- * matrix is kept for next frame's motion vectors. */
+ * matrix is kept for next frame's motion vectors (written only when it changes). Most instances
+ * of an open world are culled, so the per-instance path is short: one read of the snapshot, the
+ * bounding sphere into flat arrays, vectorized frustum and shadow tests, the motion key. */
 #include "frame.h"
 
 #include <math.h>
@@ -10,9 +12,12 @@
 
 #include <cglm/cglm.h>
 
-/* fmaxf without the library call: a NaN argument loses to a number, as in fmaxf. */
+/* fmaxf without the library call: a NaN argument loses to a number, as in fmaxf. Written as a
+ * plain maximum (one instruction on most targets) and a NaN select, not with ||, which compilers
+ * turn into branches. */
 static inline float max_num(float a, float b) {
-    return (a > b || b != b) ? a : b;
+    float m = a > b ? a : b;
+    return b != b ? a : m;
 }
 
 static rill__sphere world_sphere(const float m[16], const mesh_slot *ms) {
@@ -160,18 +165,23 @@ typedef struct cull_chunk {
     uint16_t mesh[CULL_CHUNK], mat[CULL_CHUNK];
 } cull_chunk;
 
+/* The tests below run over the whole chunk, a constant trip count that is a multiple of any
+ * vector width: at -O2 the compiler vectorizes a loop only when it needs no scalar remainder.
+ * Entries past the chunk's end hold what an earlier chunk left (zero at first); their results
+ * are never read. */
+
 /* The frustum test of a chunk of spheres: outside when the centre lies further than the radius
- * behind any plane. No early exits, so it vectorizes. */
-static void cull_frustum(cull_chunk *restrict ch, uint32_t n, const float planes[6][4]) {
-    float p[6][4];
-    memcpy(p, planes, sizeof(p));
-    for (uint32_t j = 0; j < n; j++) {
-        float x = ch->x[j], y = ch->y[j], z = ch->z[j], nr = -ch->r[j];
-        uint32_t v = 1;
-        for (int k = 0; k < 6; k++) {
-            v &= !(p[k][0] * x + p[k][1] * y + p[k][2] * z + p[k][3] < nr);
+ * behind any plane. Plane by plane over the chunk, without early exits, so each pass is a
+ * straight loop over the flat arrays, vectorized over the spheres. */
+static void cull_frustum(cull_chunk *restrict ch, const float planes[6][4]) {
+    for (uint32_t j = 0; j < CULL_CHUNK; j++) {
+        ch->visible[j] = 1;
+    }
+    for (int k = 0; k < 6; k++) {
+        float a = planes[k][0], b = planes[k][1], c = planes[k][2], d = planes[k][3];
+        for (uint32_t j = 0; j < CULL_CHUNK; j++) {
+            ch->visible[j] &= !(a * ch->x[j] + b * ch->y[j] + c * ch->z[j] + d < -ch->r[j]);
         }
-        ch->visible[j] = v;
     }
 }
 
@@ -180,10 +190,9 @@ static void cull_frustum(cull_chunk *restrict ch, uint32_t n, const float planes
  * from the cylinder's axis is kept for the second half. Same expressions as the cglm calls they
  * replace, in the same order. The square root waits for is_caster so that this loop vectorizes
  * (sqrtf may set errno, which keeps compilers from vectorizing it). */
-static void cull_shadow(cull_chunk *restrict ch, uint32_t n, const float wc[3], float wr,
-                        const float sun[3]) {
+static void cull_shadow(cull_chunk *restrict ch, const float wc[3], float wr, const float sun[3]) {
     float c0 = wc[0], c1 = wc[1], c2 = wc[2], s0 = sun[0], s1 = sun[1], s2 = sun[2];
-    for (uint32_t j = 0; j < n; j++) {
+    for (uint32_t j = 0; j < CULL_CHUNK; j++) {
         float d0 = ch->x[j] - c0, d1 = ch->y[j] - c1, d2 = ch->z[j] - c2;
         float along = d0 * s0 + d1 * s1 + d2 * s2;
         float p0 = d0 - s0 * along, p1 = d1 - s1 * along, p2 = d2 - s2 * along;
@@ -252,44 +261,126 @@ static inline int32_t cached_material_index(const rill_renderer *r, handle_cache
 
 /* >>motion history -------------------------------------------------------------------------- */
 
-/* Records this frame's matrix of instance `pos` and returns the slot holding last frame's, or
- * UINT32_MAX when the instance was not drawn last frame (or has no id). Snapshots usually list
- * instances in the same order every frame, so the slot used at the same position last time is
- * tried first and the hash map is only consulted when the order changed. */
-static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in, uint32_t pos) {
-    if (!in->id) {
-        return UINT32_MAX;
-    }
-    uint64_t idx = UINT64_MAX;
-    if (pos < r->pos_slot.len && r->pos_slot.data[pos] < r->prev.len &&
-        r->prev.data[r->pos_slot.data[pos]].id == in->id) {
-        idx = r->pos_slot.data[pos];
-    } else if (!rill_map_get(&r->prev_index, in->id, &idx)) {
-        prev_xform px;
-        memset(&px, 0, sizeof(px));
-        px.id = in->id;
-        if (!rill_array_push(&r->prev, px)) {
+/* The history slot of instance id at snapshot position pos, found through the hash map (a new
+ * slot when the id is new), and remembered for the position. UINT32_MAX when out of memory. */
+static uint32_t history_slot_lookup(rill_renderer *r, uint64_t id, uint32_t pos) {
+    uint64_t idx;
+    if (!rill_map_get(&r->prev_index, id, &idx)) {
+        prev_key k = {id, UINT64_MAX, 0}; /* never culled yet */
+        uint32_t n = r->prev_keys.len;
+        if (n >= UINT32_MAX / 2u || !rill_array_reserve(&r->prev_m, n + 1u) ||
+            !rill_array_push(&r->prev_keys, k)) {
             return UINT32_MAX; /* out of memory: this instance just has no motion */
         }
-        idx = r->prev.len - 1;
-        if (!rill_map_set(&r->prev_index, in->id, idx)) {
-            r->prev.len--;
+        if (!rill_map_set(&r->prev_index, id, n)) {
+            r->prev_keys.len = n;
             return UINT32_MAX;
         }
+        r->prev_m.len = n + 1u;
+        idx = n;
     }
-    while (r->pos_slot.len <= pos) {
-        if (!rill_array_push(&r->pos_slot, UINT32_MAX)) {
-            break;
+    uint32_t had = r->pos_slot.len;
+    if (pos >= had && rill_array_push_n(&r->pos_slot, pos + 1u - had)) {
+        for (uint32_t k = had; k < pos; k++) {
+            r->pos_slot.data[k] = UINT32_MAX;
         }
     }
     if (pos < r->pos_slot.len) {
         r->pos_slot.data[pos] = (uint32_t)idx;
     }
-    prev_xform *p = &r->prev.data[idx];
-    bool had = p->frame + 1 == r->frame_counter;
-    memcpy(p->m[r->frame_counter & 1], in->transform, sizeof(float) * 16);
-    p->frame = r->frame_counter;
-    return had ? (uint32_t)idx : UINT32_MAX;
+    return (uint32_t)idx;
+}
+
+/* The history slot of instance id at snapshot position pos. Snapshots usually list instances in
+ * the same order every frame, so the slot used at the same position last time is tried first and
+ * the hash map is only consulted when the order changed. */
+static inline uint32_t history_slot(rill_renderer *r, uint64_t id, uint32_t pos) {
+    if (pos < r->pos_slot.len) {
+        uint32_t s = r->pos_slot.data[pos];
+        if (s < r->prev_keys.len && r->prev_keys.data[s].id == id) {
+            return s;
+        }
+    }
+    return history_slot_lookup(r, id, pos);
+}
+
+/* A 64-bit fingerprint of a matrix's bits: two independent lanes of multiply-xorshift rounds
+ * over its eight 64-bit words (short dependency chains), mixed at the end. */
+static inline uint64_t matrix_hash(const float m[16]) {
+    uint64_t w[8], a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
+    memcpy(w, m, sizeof(w));
+    for (int i = 0; i < 8; i += 2) {
+        a = (a ^ w[i]) * 0xff51afd7ed558ccdull;
+        b = (b ^ w[i + 1]) * 0xc4ceb9fe1a85ec53ull;
+        a ^= a >> 29;
+        b ^= b >> 31;
+    }
+    uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+/* Records this frame's matrix of instance `pos` and returns where last frame's is kept (slot * 2
+ * + half), or UINT32_MAX when the instance has no motion of its own: not culled last frame, no
+ * id, or the same matrix as last frame (then its own matrix is last frame's, bit for bit). Most
+ * instances never move, and culled ones are most of a large scene, so the matrix is compared by
+ * its fingerprint (matrix_hash) and only a changed one is written: an unchanged instance costs
+ * its 24-byte key, not the 64 bytes of a matrix. Two different matrices of one instance taken as
+ * equal would need a 64-bit collision (odds about 2^-64 per change; the motion of that instance
+ * would then be off for a frame). A second view of the frame finds the instance already recorded
+ * and gets UINT32_MAX, as it always has. */
+static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in, uint32_t pos) {
+    uint32_t s = in->id ? history_slot(r, in->id, pos) : UINT32_MAX;
+    if (s == UINT32_MAX) {
+        return UINT32_MAX;
+    }
+    prev_key *k = &r->prev_keys.data[s];
+    uint64_t now = r->frame_counter, frame = k->frame_half >> 1;
+    uint32_t half = (uint32_t)(k->frame_half & 1u);
+    bool known = k->frame_half != UINT64_MAX;
+    if (frame == now) {
+        return UINT32_MAX;
+    }
+    float(*m)[16] = r->prev_m.data[s].m;
+    uint64_t h = matrix_hash(in->transform);
+    if (known && k->hash == h) {
+        k->frame_half = now * 2u + half;
+        return UINT32_MAX;
+    }
+    k->hash = h;
+    uint32_t next = known ? half ^ 1u : 0u;
+    memcpy(m[next], in->transform, sizeof(m[next]));
+    k->frame_half = now * 2u + next;
+    return known && frame + 1u == now ? s * 2u + half : UINT32_MAX;
+}
+
+/* Drops the history of instances that were not culled last frame (they have no motion to give
+ * any more), once the slots outnumber the snapshot's instances twice over, so ids that went away
+ * do not pile up. Only before the frame's first view is culled: draw items hold slots. */
+static void history_compact(rill_renderer *r, uint32_t instance_count) {
+    uint32_t n = r->prev_keys.len;
+    if (n <= 4096u + 2u * (uint64_t)instance_count || !rill_array_reserve(&r->prev_remap, n)) {
+        return;
+    }
+    uint32_t *remap = r->prev_remap.data, kept = 0;
+    uint64_t last = r->frame_counter - 1u;
+    for (uint32_t s = 0; s < n; s++) {
+        remap[s] = UINT32_MAX;
+        if (r->prev_keys.data[s].frame_half >> 1 == last) {
+            r->prev_keys.data[kept] = r->prev_keys.data[s];
+            r->prev_m.data[kept] = r->prev_m.data[s];
+            remap[s] = kept++;
+        }
+    }
+    /* The map keeps its memory when cleared, so setting fewer keys than before cannot fail. */
+    rill_map_clear(&r->prev_index);
+    for (uint32_t s = 0; s < kept; s++) {
+        rill_map_set(&r->prev_index, r->prev_keys.data[s].id, s);
+    }
+    r->prev_keys.len = r->prev_m.len = kept;
+    for (uint32_t p = 0; p < r->pos_slot.len; p++) {
+        uint32_t s = r->pos_slot.data[p];
+        r->pos_slot.data[p] = s < n ? remap[s] : UINT32_MAX;
+    }
 }
 
 const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,
@@ -297,7 +388,7 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
     if (prev == UINT32_MAX) {
         return in->transform;
     }
-    return r->prev.data[prev].m[(r->frame_counter - 1) & 1];
+    return r->prev_m.data[prev >> 1].m[prev & 1u];
 }
 
 /* >>the view's lists ------------------------------------------------------------------------ */
@@ -341,6 +432,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     uint32_t n_opaque = 0, n_transparent = 0, n_casters = 0, n_wires = 0, n_plain = 0;
     uint32_t n_solid = 0;
     uint32_t n_edges = 0, n_ghosts = 0;
+    if (vs->index == 0) {
+        history_compact(r, ninst_in);
+    }
     handle_cache mesh_cache, mat_cache;
     handle_cache_reset(&mesh_cache);
     handle_cache_reset(&mat_cache);
@@ -352,6 +446,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
      * the view frustum and the shadow volume (the compiler vectorizes them); a last loop sorts
      * the results into the draw lists. */
     cull_chunk ch;
+    memset(&ch, 0, sizeof(ch));
     for (uint32_t base = 0; base < snap->instance_count;) {
         uint32_t m = 0;
         for (; base < snap->instance_count && m < CULL_CHUNK; base++) {
@@ -375,11 +470,14 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
             ch.mat[m] = (uint16_t)ti;
             m++;
         }
-        cull_frustum(&ch, m, p->planes);
+        cull_frustum(&ch, p->planes);
         if (shadows) {
-            cull_shadow(&ch, m, p->shadow_center, p->shadow_radius, p->sun_dir);
+            cull_shadow(&ch, p->shadow_center, p->shadow_radius, p->sun_dir);
         }
         for (uint32_t j = 0; j < m; j++) {
+            if (!ch.visible[j] && !(shadows && ch.shadow_near[j])) {
+                continue; /* in no list: most instances of an open world */
+            }
             uint32_t i = ch.inst[j], prev = ch.prev[j], mi = ch.mesh[j], ti = ch.mat[j];
             const rill_render_instance *in = &snap->instances[i];
             const mat_slot *mt = &r->materials[ti];

@@ -98,15 +98,23 @@ typedef struct transient_img {
 typedef struct draw_item {
     uint64_t key;  /* sort key */
     uint32_t inst; /* index into the snapshot's instances */
-    uint32_t prev; /* slot in rill_renderer.prev holding last frame's matrix, or UINT32_MAX */
+    uint32_t prev; /* last frame's matrix, when it differs from this frame's: history slot * 2 +
+                      half (rill_renderer.prev_m), else UINT32_MAX */
 } draw_item;
 
-/* An instance's world matrix for the two most recent frames it was seen in (by frame parity), so
- * motion vectors cost one hash lookup per instance and frame. */
+/* Motion history of one instance (frame_cull.c): its id, the last frame it was culled in with
+ * the half of its prev_xform holding that frame's matrix (frame_half = frame * 2 + half;
+ * UINT64_MAX: none yet), and that matrix's fingerprint. */
+typedef struct prev_key {
+    uint64_t id;
+    uint64_t frame_half;
+    uint64_t hash;
+} prev_key;
+
+/* An instance's last two distinct world matrices: the half prev_key names holds the newest, the
+ * other the one before, written only when the matrix changes (most instances never move). */
 typedef struct prev_xform {
     float m[2][16];
-    uint64_t frame; /* last frame that wrote m[frame & 1] */
-    uint64_t id;
 } prev_xform;
 
 /* A frame graph resource, found by name once when the graph is built (frame_graph.c) so that
@@ -281,9 +289,11 @@ struct rill_renderer {
     /* history */
     float prev_view_proj[16];
     bool have_prev_view_proj;
-    rill_map prev_index; /* instance id -> index into prev */
-    RILL_ARRAY(prev_xform) prev;
-    RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> prev slot used there last time */
+    rill_map prev_index; /* instance id -> history slot (index into prev_keys and prev_m) */
+    RILL_ARRAY(prev_key) prev_keys;
+    RILL_ARRAY(prev_xform) prev_m;
+    RILL_ARRAY(uint32_t) pos_slot;   /* snapshot position -> history slot used there last time */
+    RILL_ARRAY(uint32_t) prev_remap; /* scratch of the history's compaction */
     uint64_t frame_counter;
     /* stats */
     double cpu_record_ms, cpu_wait_ms;

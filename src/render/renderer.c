@@ -195,7 +195,9 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->sort_tmp);
     rill_array_free(&r->cluster_counts);
     rill_array_free(&r->light_ranges);
-    rill_array_free(&r->prev);
+    rill_array_free(&r->prev_keys);
+    rill_array_free(&r->prev_m);
+    rill_array_free(&r->prev_remap);
     rill_array_free(&r->pos_slot);
     rill_map_free(&r->prev_index);
     rill_rg_destroy(r->graph);

@@ -749,6 +749,66 @@ static void test_prepass_outputs(void **state) {
     rill_renderer_set_debug_flags(f->r, 0);
 }
 
+/* The motion view's red channel at the centre pixel (128: no horizontal motion). */
+static int centre_motion_x(fixture *f) {
+    static uint8_t px[W * H * 4];
+    rill_error err = {0};
+    rill_renderer_set_debug_flags(f->r, RILL_RENDER_DEBUG_VIEW_MOTION);
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+    rill_renderer_set_debug_flags(f->r, 0);
+    return (int)px[((H / 2) * W + W / 2) * 4];
+}
+
+/* Motion history: an instance that moved while it was out of view still shows that motion in
+ * the frame it comes into view; one that stops shows none; the history follows instances by id
+ * when the snapshot lists them in another order; and history of ids that went away is dropped
+ * (memory stays flat while every frame brings new ids). */
+static void test_motion_history(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
+    sun(f, -0.3f, -1.0f, -0.4f, 3.0f, false);
+    ground(f);
+    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, m, -30.0f, 0.5f, 0, 1.0f); /* far to the left: culled */
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    rill_render_instance *cube = &f->inst[f->n - 1];
+    trs(cube->transform, -0.1f, 0.5f, 0, 1, 1, 1, 0); /* into view, from the left */
+    assert_true(centre_motion_x(f) > 128 + 20);
+    assert_true(abs(centre_motion_x(f) - 128) <= 1); /* still: no motion */
+    /* Listed first instead of last, moved 0.2 to the right: still its own last matrix. */
+    rill_render_instance swapped[2] = {*cube, f->inst[0]};
+    trs(swapped[0].transform, 0.1f, 0.5f, 0, 1, 1, 1, 0);
+    f->snap.instances = swapped;
+    assert_true(centre_motion_x(f) > 128 + 20);
+    assert_true(abs(centre_motion_x(f) - 128) <= 1);
+
+    /* 64 instances with new ids every frame. */
+    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
+    for (uint32_t k = 0; k < 64; k++) {
+        add(f, f->cube, m, (float)(k % 8) - 3.5f, 0.5f, -(float)(k / 8), 0.3f);
+    }
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    size_t at100 = 0;
+    for (uint32_t frame = 1; frame <= 200; frame++) {
+        for (uint32_t k = 0; k < 64; k++) {
+            f->inst[k].id = (uint64_t)frame * 64u + k;
+        }
+        assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+        if (frame == 100) {
+            at100 = rill_mem_live_bytes(RILL_MEM_CONTAINER);
+        }
+    }
+    /* Kept, the history of the 6400 ids of the last 100 frames would take over 900 KB. */
+    size_t at200 = rill_mem_live_bytes(RILL_MEM_CONTAINER);
+    print_message("container bytes: %zu after 100 frames, %zu after 200\n", at100, at200);
+    assert_true(at200 < at100 + 64 * 1024);
+}
+
 /* SSAO: presets and clamps resolve as specified; off means no pass; on darkens the ambient light
  * where objects meet the floor (golden). */
 static void test_ssao(void **state) {
@@ -1465,6 +1525,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_render_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_motion_history, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ssao, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_exposure, setup, teardown),
