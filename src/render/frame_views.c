@@ -229,14 +229,15 @@ static void write_instances(const rill_renderer *r, const rill__view *vs, gpu_in
          * one: a quarter less to write into (possibly write-combined) GPU memory. */
         bool with_prev = l != 2;
         for (uint32_t i = 0; i < lens[l]; i++, k++) {
+            /* In address order, so write-combining sees one ascending stream. */
             const rill_render_instance *in = &vs->snap->instances[items[i].inst];
             memcpy(gi[k].model, in->transform, sizeof(float) * 16);
-            float params[4] = {in->lod_fade, 0.0f, 0.0f, 0.0f};
-            memcpy(gi[k].params, params, sizeof(params));
             if (with_prev) {
                 memcpy(gi[k].prev_model, rill__prev_model(r, in, items[i].prev),
                        sizeof(float) * 16);
             }
+            float params[4] = {in->lod_fade, 0.0f, 0.0f, 0.0f};
+            memcpy(gi[k].params, params, sizeof(params));
         }
     }
 }
