@@ -158,12 +158,16 @@ static void warn_at(cursor *c, size_t pos, const char *fmt, ...) {
     c->opt->warn(c->opt->user, pos, msg);
 }
 
-static char peek(const cursor *c, size_t ahead) {
+static inline char peek(const cursor *c, size_t ahead) {
     return c->pos + ahead < c->len ? c->s[c->pos + ahead] : '\0';
 }
 
 /* Whitespace and '#' comments (to the end of the line), as between .rsn tokens. */
-static void skip_ws(cursor *c) {
+static inline void skip_ws(cursor *c) {
+    /* Most values start right at the cursor: one test decides. */
+    if (c->pos < c->len && (unsigned char)c->s[c->pos] > ' ' && c->s[c->pos] != '#') {
+        return;
+    }
     while (c->pos < c->len) {
         char ch = c->s[c->pos];
         if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
@@ -178,7 +182,7 @@ static void skip_ws(cursor *c) {
     }
 }
 
-static bool eat(cursor *c, char ch) {
+static inline bool eat(cursor *c, char ch) {
     skip_ws(c);
     if (peek(c, 0) == ch) {
         c->pos++;
@@ -187,15 +191,15 @@ static bool eat(cursor *c, char ch) {
     return false;
 }
 
-static bool is_ident_start(char ch) {
+static inline bool is_ident_start(char ch) {
     return (unsigned)((ch | 0x20) - 'a') < 26u || ch == '_';
 }
 
-static bool is_ident_char(char ch) {
+static inline bool is_ident_char(char ch) {
     return is_ident_start(ch) || (unsigned)(ch - '0') < 10u || ch == '.';
 }
 
-static bool is_number_start(char ch) {
+static inline bool is_number_start(char ch) {
     return (unsigned)(ch - '0') < 10u || ch == '-' || ch == '+' || ch == '.';
 }
 
