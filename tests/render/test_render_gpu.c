@@ -718,16 +718,24 @@ static void test_alpha_mask(void **state) {
     render_and_check(f, "alpha_mask");
 }
 
+/* The motion tests' scene: a floor, and a grey cube at x (returned, last in f->inst) seen from
+ * (0, 1.2, 4); *m gets the cube's material. */
+static rill_render_instance *motion_scene(fixture *f, float x, rill_material *m) {
+    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
+    sun(f, -0.3f, -1.0f, -0.4f, 3.0f, false);
+    ground(f);
+    *m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
+    add(f, f->cube, *m, x, 0.5f, 0, 1.0f);
+    return &f->inst[f->n - 1];
+}
+
 /* The prepass outputs, through the debug views: a cube moving right has positive horizontal
  * motion and no vertical motion while the static floor has none; the floor's normal is +Y. */
 static void test_prepass_outputs(void **state) {
     fixture *f = *state;
-    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
-    sun(f, -0.3f, -1.0f, -0.4f, 3.0f, false);
-    ground(f);
-    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
-    add(f, f->cube, m, -0.1f, 0.5f, 0, 1.0f);
-    rill_render_instance *cube = &f->inst[f->n - 1];
+    rill_material m;
+    rill_render_instance *cube = motion_scene(f, -0.1f, &m);
+    (void)m;
     f->snap.instances = f->inst;
     f->snap.instance_count = f->n;
     rill_error err = {0};
@@ -766,16 +774,12 @@ static int centre_motion_x(fixture *f) {
  * (memory stays flat while every frame brings new ids). */
 static void test_motion_history(void **state) {
     fixture *f = *state;
-    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
-    sun(f, -0.3f, -1.0f, -0.4f, 3.0f, false);
-    ground(f);
-    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
-    add(f, f->cube, m, -30.0f, 0.5f, 0, 1.0f); /* far to the left: culled */
+    rill_material m;
+    rill_render_instance *cube = motion_scene(f, -30.0f, &m); /* far to the left: culled */
     f->snap.instances = f->inst;
     f->snap.instance_count = f->n;
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    rill_render_instance *cube = &f->inst[f->n - 1];
     trs(cube->transform, -0.1f, 0.5f, 0, 1, 1, 1, 0); /* into view, from the left */
     assert_true(centre_motion_x(f) > 128 + 20);
     assert_true(abs(centre_motion_x(f) - 128) <= 1); /* still: no motion */
