@@ -3,11 +3,14 @@
  * renders it: the demo components become drawables (rill_demo_make_drawables) and a few views are
  * written as PNGs headless, then, with --window, the world opens in `rill run`'s viewer.
  *
- * The world is three levels of nested scene instances:
- *   main.rsn                     a camera, a sun, and one SceneInstance per district
- *   districts/district_NNNN.rsn  ground, streets, props, street lights, and building instances
- *   buildings/building_N.rsn     eight building variants: floors with windows and a light each
- * so a few hundred thousand entities come from a few hundred small files. Generation is split
+ * The world is scene instances over models:
+ *   main.rsn                  a camera, a sun, the landmarks and one streamed SceneInstance per
+ *                             district
+ *   districts/district_N.rsn  district variants (16, or 8 in small test worlds): ground, buildings,
+ *                             props, street lights; each in a style (its own facade, roof and
+ *                             paving images: models/building_K_sN.glb, models/ground_sN.glb)
+ *   models/NAME.glb           textured glTF models with authored detail levels (demo_assets.c)
+ * so a million entities come from a few dozen small files. Generation is split
  * into small functions (one per scene kind) so later work (meshes, materials, streaming radii)
  * can extend one level without touching the rest.
  */
@@ -29,7 +32,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DEMO_BUILDING_VARIANTS 8u
 #define DEMO_BUILDINGS_PER_DISTRICT 24u /* a 5 x 5 grid with a plaza in the middle */
 #define DEMO_PROPS_PER_DISTRICT 40u
 #define DEMO_LIGHTS_PER_DISTRICT 12u
@@ -202,6 +204,8 @@ typedef struct gen {
     const char *out;
     uint64_t bytes_written;
     uint32_t files_written;
+    uint32_t variants; /* district scenes (at most DEMO_DISTRICT_VARIANTS) */
+    uint32_t styles;   /* image sets: district variant N builds in style N % styles */
 } gen;
 
 static rill_entity put(gen *g, rill_entity parent, const char *name, float x, float y, float z,
@@ -270,7 +274,7 @@ static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
  * generated .glb files; the main scene places one streamed SceneInstance per district on a square
  * grid (with its bounds, so the first load is decided by distance to the district's box), plus a
  * camera, the sun and the NM_ landmarks. Only the user-facing components are used. */
-#define DEMO_DISTRICT_VARIANTS 8u
+#define DEMO_DISTRICT_VARIANTS 16u
 #define DEMO_DISTRICT_MAX_ENTITIES 1000u
 #define DEMO_LOAD_RADIUS 400.0f
 #define DEMO_UNLOAD_RADIUS 480.0f
@@ -314,9 +318,12 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
     uint64_t s = 0xD157000ull + variant * 7919ull;
     uint32_t count = 0;
     rill_entity ground = put(g, 0, "Ground", 0, 0, 0, 0);
-    add_model(g, ground, "models/ground.glb");
+    char name[48], path[64], style[8] = "";
+    if (variant % g->styles) /* style 0 keeps the plain names (demo_assets.c) */
+        snprintf(style, sizeof style, "_s%u", variant % g->styles);
+    snprintf(path, sizeof path, "models/ground%s.glb", style);
+    add_model(g, ground, path);
     count++;
-    char name[48], path[64];
     /* One building per block, the middle blocks of variant 0 and 4 left as plazas. */
     for (uint32_t b = 0; b < 16u && count < budget; b++) {
         if ((variant % 4u) == 0 && (b == 5 || b == 10))
@@ -324,7 +331,7 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
         float x = -75.0f + 50.0f * (float)(b % 4u), z = -75.0f + 50.0f * (float)(b / 4u);
         uint32_t kind = rng_u32(&s, 4);
         snprintf(name, sizeof name, "Building %u", b);
-        snprintf(path, sizeof path, "models/building_%u.glb", kind);
+        snprintf(path, sizeof path, "models/building_%u%s.glb", kind, style);
         rill_entity e = put(g, 0, name, x, 0, z, 1.5707963f * (float)rng_u32(&s, 4));
         add_model(g, e, path);
         /* Buildings are in the ghost channel only (their spawned primitives inherit it), so they
@@ -527,7 +534,7 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
         snprintf(name, sizeof(name), "District %u", i);
         rill_entity e = put(g, 0, name, x, 0, z, 0);
         snprintf(scene, sizeof(scene), "districts/district_%u.rsn",
-                 (i * 5u + i / side) % DEMO_DISTRICT_VARIANTS);
+                 (i * 5u + i / side) % g->variants);
         rill_scene_instance si = {.scene = rill_intern(scene),
                                   .streamed = true,
                                   .load_radius = DEMO_LOAD_RADIUS,
@@ -574,15 +581,19 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
         (r = rill_file_write_all(path, PROJECT_TOML, strlen(PROJECT_TOML), err)) != RILL_OK) {
         return r;
     }
+    /* Big worlds: 16 district variants, each in its own style (texture streaming then has a
+     * city's variety of materials to stream); small test worlds keep 8 variants in 2 styles. */
+    bool big = target >= DEMO_BIG_TEXTURES_FROM;
+    g->variants = big ? DEMO_DISTRICT_VARIANTS : 8u;
+    g->styles = big ? g->variants : 2u;
     if ((r = out_path(path, sizeof(path), out, "models", err)) != RILL_OK ||
-        (r = rill_demo_write_assets(path, target >= DEMO_BIG_TEXTURES_FROM ? 1024u : 128u, err)) !=
-            RILL_OK) {
+        (r = rill_demo_write_assets(path, big ? 1024u : 128u, g->styles, err)) != RILL_OK) {
         return r;
     }
     /* District size: the target spread over at least 16 districts, at most 1000 entities each. */
     uint32_t per = RILL_CLAMP(target / 16u, 20u, DEMO_DISTRICT_MAX_ENTITIES);
     uint32_t sizes[DEMO_DISTRICT_VARIANTS];
-    for (uint32_t v = 0; v < DEMO_DISTRICT_VARIANTS; v++) {
+    for (uint32_t v = 0; v < g->variants; v++) {
         sizes[v] = gen_district(g, v, per, err, &r);
         if (r != RILL_OK)
             return r;
@@ -592,7 +603,7 @@ static rill_result generate(const char *out, uint32_t target, uint32_t *out_expe
     uint64_t total = own;
     uint32_t side = (uint32_t)ceil(sqrt((double)districts));
     for (uint32_t i = 0; i < districts; i++) {
-        total += sizes[(i * 5u + i / side) % DEMO_DISTRICT_VARIANTS];
+        total += sizes[(i * 5u + i / side) % g->variants];
     }
     *out_expected = (uint32_t)RILL_MIN(total, (uint64_t)UINT32_MAX);
     *out_districts = districts;
@@ -1165,8 +1176,8 @@ int rill_cmd_demo(int argc, char **argv) {
     }
     printf("generated demo: %u entities in the world, %u streamed districts (%u kinds), %u scene "
            "files, %.1f MB, %.2f s\n",
-           expected, districts, DEMO_DISTRICT_VARIANTS, g.files_written,
-           (double)g.bytes_written / 1e6, (double)(rill_time_ns() - t0) * 1e-9);
+           expected, districts, g.variants, g.files_written, (double)g.bytes_written / 1e6,
+           (double)(rill_time_ns() - t0) * 1e-9);
     if (!load) {
         return 0;
     }

@@ -21,7 +21,10 @@ int rill_cmd_fly(int argc, char **argv); /* cmd_fly.c: the streaming fly-through
 /* demo_assets.c: writes the demo city's textured .glb models into models_dir and their PNG
  * textures into models_dir/textures. Deterministic. */
 /* texture_size: the side of every texture (1024 for the real demo, 128 for small test worlds). */
-rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, rill_error *err);
+/* styles: how many sets of facade, roof and paving images (and of the buildings and ground tile
+ * that name them) to write; style 0 keeps the plain names, style N adds "_sN". */
+rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, uint32_t styles,
+                                   rill_error *err);
 
 /* Installs a log sink that prints "warning: ..." / "error: ..." lines on stderr, and counts them
  * (rill_cli_log_count). Debug and info messages are shown only when verbose. */

@@ -48,11 +48,33 @@ static const char *const TEX_NAMES[TEX_NUM] = {
     "metal",        "paint",
 };
 
+/* Facades, roofs and paving come in styles, one per district variant, each its own set of images
+ * (a city's materials vary from quarter to quarter); leaves, bark, metal and paint are shared. */
+static bool tex_styled(tex_kind k) {
+    return k <= TEX_PAVING;
+}
+
+/* The file name of kind k in style s: style 0 keeps the plain name ("facade_brick"), the others
+ * add "_sN". */
+static void tex_name(tex_kind k, uint32_t style, char *out, size_t cap) {
+    if (tex_styled(k) && style)
+        snprintf(out, cap, "%s_s%u", TEX_NAMES[k], style);
+    else
+        snprintf(out, cap, "%s", TEX_NAMES[k]);
+}
+
+/* A style's tint of the base colours: 1 for style 0, else a factor in [0.7, 1.3] per channel. */
+static float style_tint(uint32_t style, int channel) {
+    if (!style)
+        return 1.0f;
+    return 0.7f + 0.6f * noise(style, (uint32_t)channel, 0x5747u);
+}
+
 /* A facade tile is one window cell: wall around a window pane in the middle (u 0.25..0.75,
  * v 0.3..0.85), matching the recess the building mesh cuts at the same place. */
-static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]) {
+static void texel(tex_kind k, uint32_t style, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]) {
     float u = ((float)x + 0.5f) / (float)n, v = ((float)y + 0.5f) / (float)n;
-    float nz = noise(x, y, (uint32_t)k), c[3];
+    float nz = noise(x, y, (uint32_t)k + 16u * style), c[3];
     /* Patterns (mortar, joints) are laid out on a 128-texel grid whatever the size; the noise is
      * per texel, the detail a full-resolution chain has over its "#low" tail. */
     uint32_t xs = x * 128u / n, ys = y * 128u / n;
@@ -100,30 +122,37 @@ static void texel(tex_kind k, uint32_t x, uint32_t y, uint32_t n, uint8_t out[4]
         c[0] = 0.65f + 0.1f * nz, c[1] = 0.12f + 0.05f * nz, c[2] = 0.10f + 0.05f * nz;
         break;
     }
-    for (int i = 0; i < 3; i++)
-        out[i] = (uint8_t)lroundf(RILL_CLAMP(c[i], 0.0f, 1.0f) * 255.0f);
+    for (int i = 0; i < 3; i++) {
+        float t = tex_styled(k) ? style_tint(style, i) : 1.0f;
+        out[i] = (uint8_t)lroundf(RILL_CLAMP(c[i] * t, 0.0f, 1.0f) * 255.0f);
+    }
     out[3] = 255;
 }
 
 /* n x n. The demo world uses 1024: big enough that texture streaming matters (a BC7 chain ~1.4 MB,
  * its "#low" tail ~87 KB), as in a real city's materials. */
-static rill_result write_textures(const char *dir, uint32_t n, rill_error *err) {
+static rill_result write_texture(const char *dir, tex_kind k, uint32_t style, uint32_t n,
+                                 uint8_t *px, rill_error *err) {
+    for (uint32_t y = 0; y < n; y++)
+        for (uint32_t x = 0; x < n; x++)
+            texel(k, style, x, y, n, px + ((size_t)y * n + x) * 4u);
+    char name[64], path[1200];
+    tex_name(k, style, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s.png", dir, name);
+    return rill_image_write_png(path, px, n, n, 4, err);
+}
+
+/* Every shared kind once and every styled kind in each of `styles` styles. */
+static rill_result write_textures(const char *dir, uint32_t n, uint32_t styles, rill_error *err) {
     uint8_t *px = malloc((size_t)n * n * 4u);
     if (!px)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
-    for (int k = 0; k < TEX_NUM; k++) {
-        for (uint32_t y = 0; y < n; y++)
-            for (uint32_t x = 0; x < n; x++)
-                texel((tex_kind)k, x, y, n, px + ((size_t)y * n + x) * 4u);
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.png", dir, TEX_NAMES[k]);
-        if (rill_image_write_png(path, px, n, n, 4, err) != RILL_OK) {
-            free(px);
-            return err ? err->code : RILL_ERR_IO;
-        }
-    }
+    rill_result r = RILL_OK;
+    for (int k = 0; r == RILL_OK && k < TEX_NUM; k++)
+        for (uint32_t s = 0; r == RILL_OK && s < (tex_styled((tex_kind)k) ? styles : 1u); s++)
+            r = write_texture(dir, (tex_kind)k, s, n, px, err);
     free(px);
-    return RILL_OK;
+    return r;
 }
 
 /* >>meshes ------------------------------------------------------------------------------------ */
@@ -288,6 +317,7 @@ typedef struct mdl {
     prim prims[4];
     uint32_t prim_count;
     tex_kind tex[4];
+    uint32_t style; /* which style's images the styled kinds name */
 } mdl;
 
 static prim *mdl_prim(mdl *m, tex_kind t) {
@@ -343,7 +373,9 @@ static rill_result mdl_write(mdl *m, const char *dir, const char *name, rill_err
                                  .emissive_texture = {.texture = -1, .scale = 1},
                                  .alpha_cutoff = 0.5f};
         tex[i] = (rill_gltf_texture){.sampler = -1, .image = (int32_t)i};
-        snprintf(uris[i], sizeof uris[i], "textures/%s.png", TEX_NAMES[m->tex[i]]);
+        char tn[48];
+        tex_name(m->tex[i], m->style, tn, sizeof tn);
+        snprintf(uris[i], sizeof uris[i], "textures/%s.png", tn);
         img[i] = (rill_gltf_image){.uri = uris[i], .mime_type = "image/png"};
     }
     rill_gltf_mesh mesh = {
@@ -497,49 +529,66 @@ static void build_gate(mdl *m) {
     box(p, (float[3]){-14, 24, -3}, (float[3]){14, 30, 3}, 2);
 }
 
-rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, rill_error *err) {
-    char tex_dir[1100];
-    snprintf(tex_dir, sizeof tex_dir, "%s/textures", models_dir);
-    rill_result r = rill_dir_create_all(tex_dir, err);
-    if (r == RILL_OK)
-        r = write_textures(tex_dir, texture_size, err);
+/* Model i (of the names below) at detail level l in style `style`, written as
+ * dir/<name>[_sN][_lodL].glb. */
+static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t style,
+                               rill_error *err) {
     static const char *const names[] = {"building_0", "building_1", "building_2", "building_3",
                                         "tree",       "lamp",       "bench",      "car",
                                         "ground",     "tower",      "fountain",   "gate"};
-    /* Levels written per model (the base included); 1 = none authored, export bakes them. */
+    mdl m;
+    memset(&m, 0, sizeof m);
+    m.style = style;
+    if (i < 4 && l == 0)
+        build_building(&m, i);
+    else if (i < 4)
+        build_building_far(&m, i);
+    else if (i == 4)
+        build_tree(&m, l);
+    else if (i == 5)
+        build_lamp(&m, l);
+    else if (i == 6)
+        build_bench(&m, l);
+    else if (i == 7)
+        build_car(&m, l);
+    else if (i == 8)
+        build_ground(&m, l);
+    else if (i == 9)
+        build_tower(&m);
+    else if (i == 10)
+        build_fountain(&m);
+    else
+        build_gate(&m);
+    char name[64], styled[48];
+    if (style)
+        snprintf(styled, sizeof styled, "%s_s%u", names[i], style);
+    else
+        snprintf(styled, sizeof styled, "%s", names[i]);
+    if (l)
+        snprintf(name, sizeof name, "%s_lod%u", styled, l);
+    else
+        snprintf(name, sizeof name, "%s", styled);
+    rill_result r = mdl_write(&m, dir, name, err);
+    mdl_free(&m);
+    return r;
+}
+
+rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, uint32_t styles,
+                                   rill_error *err) {
+    char tex_dir[1100];
+    snprintf(tex_dir, sizeof tex_dir, "%s/textures", models_dir);
+    styles = RILL_MAX(styles, 1u);
+    rill_result r = rill_dir_create_all(tex_dir, err);
+    if (r == RILL_OK)
+        r = write_textures(tex_dir, texture_size, styles, err);
+    /* Levels written per model (the base included); 1 = none authored, export bakes them. The
+     * buildings (0..3) and the ground (8) are written once per style. */
     static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1};
-    for (uint32_t i = 0; r == RILL_OK && i < RILL_COUNTOF(names); i++) {
-        for (uint32_t l = 0; r == RILL_OK && l < levels[i]; l++) {
-            mdl m;
-            memset(&m, 0, sizeof m);
-            if (i < 4 && l == 0)
-                build_building(&m, i);
-            else if (i < 4)
-                build_building_far(&m, i);
-            else if (i == 4)
-                build_tree(&m, l);
-            else if (i == 5)
-                build_lamp(&m, l);
-            else if (i == 6)
-                build_bench(&m, l);
-            else if (i == 7)
-                build_car(&m, l);
-            else if (i == 8)
-                build_ground(&m, l);
-            else if (i == 9)
-                build_tower(&m);
-            else if (i == 10)
-                build_fountain(&m);
-            else
-                build_gate(&m);
-            char name[64];
-            if (l)
-                snprintf(name, sizeof name, "%s_lod%u", names[i], l);
-            else
-                snprintf(name, sizeof name, "%s", names[i]);
-            r = mdl_write(&m, models_dir, name, err);
-            mdl_free(&m);
-        }
+    for (uint32_t i = 0; r == RILL_OK && i < RILL_COUNTOF(levels); i++) {
+        uint32_t model_styles = (i < 4 || i == 8) ? styles : 1u;
+        for (uint32_t s = 0; r == RILL_OK && s < model_styles; s++)
+            for (uint32_t l = 0; r == RILL_OK && l < levels[i]; l++)
+                r = write_model(models_dir, i, l, s, err);
     }
     return r;
 }
