@@ -6,14 +6,21 @@
  *   {"bench":"batching","mode":"off|on","size":"WxH","frames":N,"instances":..,"draws":..,
  *    "triangles":..,"cpu_record_ms":median,"extract_ms":median,"batches":..,
  *    "batched_entities":..,"batch_materials":..,"cells_built":..,"build_ms_per_cell":mean,
- *    "build_ms_max_cell":..}
+ *    "build_ms_max_cell":..,"mode_change_us":..,"cells_rebuilt_by_mode_change":..}
  * instances = instances in the snapshot (entities drawn one by one + batches), draws = draw calls
  * of the frame (every pass), cpu_record_ms = rill_renderer_render (cull, sort, record, submit),
  * extract_ms = rill_content_snapshot (extract, batching included); both as CPU time of the main
  * thread (CLOCK_THREAD_CPUTIME_ID): lavapipe's threads share the cores, so wall time would
- * mostly measure them. batch_materials = distinct materials of the batches.
+ * mostly measure them. batch_materials = distinct materials of the batches; batches = batch
+ * parts (one mesh and one instance each). After the timed frames the context channel is set to
+ * wireframe: mode_change_us is that call's CPU time, cells_rebuilt_by_mode_change the cells the
+ * extract after it rebuilt.
  *
- * usage: bench_batching PROJECT_OR_PACK [frames=20] [WxH=640x360] [cell_size=64]
+ * usage: bench_batching PROJECT_OR_PACK [frames=20] [WxH=640x360] [cell_size=64] [part_size=16]
+ *                      [modes=off,on]
+ * modes: "off,on" (default), "on" or "off". With both, the two contents are loaded side by side
+ * and their timed frames alternate (off, on, off, on ...), so a machine whose load changes during
+ * the run (a shared one) weighs on both modes alike.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +28,7 @@
 #include <time.h>
 
 #include "rill/app.h"
+#include "rill/channels.h"
 #include "rill/render.h"
 
 static int cmp_double(const void *a, const void *b) {
@@ -41,92 +49,110 @@ static double thread_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static int run(const char *input, bool on, int frames, uint32_t w, uint32_t h, float cell) {
-    rill_error err = {0};
+typedef struct side {
+    bool on;
+    rill_content *c;
+    rill_renderer *r;
+    rill_render_assets *ra;
+    double *rec, *ext;
+    double inst, draws, tris;
+} side;
+
+static void side_free(side *s) {
+    if (s->c)
+        rill_content_release(s->c);
+    rill_renderer_destroy(s->r);
+    rill_content_destroy(s->c);
+    free(s->rec);
+    free(s->ext);
+}
+
+/* Loads the content with batching on or off and warms it up (cells built: one extract builds
+ * all, uploads done, batches drawn). */
+static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32_t h, float cell,
+                      float part, rill_error *err) {
     bool pack = strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".rpak") == 0;
-    rill_content *c = rill_content_open(
-        &(rill_content_desc){.input = pack ? NULL : input, .pack = pack ? input : NULL}, &err);
-    rill_renderer *r = NULL;
+    s->c = rill_content_open(
+        &(rill_content_desc){.input = pack ? NULL : input, .pack = pack ? input : NULL}, err);
     rill_renderer_desc rd;
     memset(&rd, 0, sizeof(rd));
-    if (c)
-        rill_content_renderer_desc(c, &rd);
+    if (s->c)
+        rill_content_renderer_desc(s->c, &rd);
     rd.width = w;
     rd.height = h;
     rd.vsync = false;
-    if (!c || !(r = rill_renderer_create(&rd, &err)) || rill_content_load(c, r, &err) != RILL_OK) {
-        fprintf(stderr, "bench_batching: %s\n", err.msg);
-        if (c)
-            rill_content_release(c);
-        rill_renderer_destroy(r);
-        rill_content_destroy(c);
-        return 1;
-    }
-    rill_content_settle(c, 600, NULL);
-    rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(c));
-    rill_render_assets_set_batching(
-        ra, &(rill_render_batching){.enabled = on, .cell_size = cell, .cells_per_frame = 1000000u});
-    rill_app *app = rill_content_app(c);
+    s->rec = calloc((size_t)frames, sizeof(double));
+    s->ext = calloc((size_t)frames, sizeof(double));
+    if (!s->c || !s->rec || !s->ext || !(s->r = rill_renderer_create(&rd, err)) ||
+        rill_content_load(s->c, s->r, err) != RILL_OK)
+        return false;
+    rill_content_settle(s->c, 600, NULL);
+    s->ra = rill_app_models_render_assets(rill_content_models(s->c));
+    rill_render_assets_set_batching(s->ra, &(rill_render_batching){.enabled = s->on,
+                                                                   .cell_size = cell,
+                                                                   .part_size = part,
+                                                                   .cells_per_frame = 1000000u});
     rill_render_snapshot snap;
-    int rc = 0;
-    /* Warm-up: cells built (one extract builds all), uploads done, batches drawn. */
-    for (int i = 0; i < 8 && rc == 0; i++) {
-        rill_app_frame(app);
-        if (rill_content_snapshot(c, NULL, &snap, &err) != RILL_OK ||
-            rill_renderer_render(r, &snap, &err) != RILL_OK)
-            rc = 1;
+    for (int i = 0; i < 8; i++) {
+        rill_app_frame(rill_content_app(s->c));
+        if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK ||
+            rill_renderer_render(s->r, &snap, err) != RILL_OK)
+            return false;
     }
-    double *rec = calloc((size_t)frames, sizeof(double));
-    double *ext = calloc((size_t)frames, sizeof(double));
-    double inst = 0, draws = 0, tris = 0;
-    for (int i = 0; i < frames && rc == 0 && rec && ext; i++) {
-        rill_app_frame(app);
-        double t0 = thread_ms();
-        if (rill_content_snapshot(c, NULL, &snap, &err) != RILL_OK) {
-            rc = 1;
-            break;
-        }
-        double t1 = thread_ms();
-        ext[i] = t1 - t0;
-        if (rill_renderer_render(r, &snap, &err) != RILL_OK) {
-            rc = 1;
-            break;
-        }
-        rec[i] = thread_ms() - t1;
-        rill_render_stats st;
-        rill_renderer_stats(r, &st);
-        inst += snap.instance_count;
-        draws += st.draw_calls;
-        tris += (double)st.triangles;
-    }
-    if (rc == 0 && rec && ext) {
-        rill_render_batching_stats bs;
-        rill_render_assets_get_batching_stats(ra, &bs);
-        printf("{\"bench\":\"batching\",\"mode\":\"%s\",\"size\":\"%ux%u\",\"frames\":%d,"
-               "\"instances\":%.0f,\"draws\":%.1f,\"triangles\":%.0f,\"cpu_record_ms\":%.3f,"
-               "\"extract_ms\":%.3f,\"cell_size\":%.0f,\"batches\":%u,\"batched_entities\":%u,"
-               "\"batch_materials\":%u,"
-               "\"cells_built\":%llu,\"build_ms_per_cell\":%.3f,\"build_ms_max_cell\":%.3f}\n",
-               on ? "on" : "off", w, h, frames, inst / frames, draws / frames, tris / frames,
-               median(rec, frames), median(ext, frames), (double)bs.cell_size, bs.batches,
-               bs.batched_entities, bs.materials, (unsigned long long)bs.cells_built,
-               bs.cells_built ? bs.build_ms_total / (double)bs.cells_built : 0.0,
-               bs.build_ms_max_cell);
-    } else if (rc) {
-        fprintf(stderr, "bench_batching: %s\n", err.msg);
-    }
-    free(rec);
-    free(ext);
-    rill_content_release(c);
-    rill_renderer_destroy(r);
-    rill_content_destroy(c);
-    return rc;
+    return true;
+}
+
+/* Timed frame i of a side. */
+static bool side_frame(side *s, int i, rill_error *err) {
+    rill_render_snapshot snap;
+    rill_app_frame(rill_content_app(s->c));
+    double t0 = thread_ms();
+    if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK)
+        return false;
+    double t1 = thread_ms();
+    s->ext[i] = t1 - t0;
+    if (rill_renderer_render(s->r, &snap, err) != RILL_OK)
+        return false;
+    s->rec[i] = thread_ms() - t1;
+    rill_render_stats st;
+    rill_renderer_stats(s->r, &st);
+    s->inst += snap.instance_count;
+    s->draws += st.draw_calls;
+    s->tris += (double)st.triangles;
+    return true;
+}
+
+/* A channel mode change (context -> wireframe) after the timed frames, then the side's line. */
+static bool side_report(side *s, int frames, uint32_t w, uint32_t h, rill_error *err) {
+    rill_render_batching_stats b0, bs;
+    rill_render_assets_get_batching_stats(s->ra, &b0);
+    double tm = thread_ms();
+    rill_channels_set_mode(rill_app_world(rill_content_app(s->c)), RILL_CHANNEL_CONTEXT,
+                           RILL_RENDER_MODE_WIREFRAME, 1.0f);
+    double mode_us = (thread_ms() - tm) * 1e3;
+    rill_render_snapshot snap;
+    if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK)
+        return false;
+    rill_render_assets_get_batching_stats(s->ra, &bs);
+    printf("{\"bench\":\"batching\",\"mode\":\"%s\",\"size\":\"%ux%u\",\"frames\":%d,"
+           "\"instances\":%.0f,\"draws\":%.1f,\"triangles\":%.0f,\"cpu_record_ms\":%.3f,"
+           "\"extract_ms\":%.3f,\"cell_size\":%.0f,\"part_size\":%.1f,\"batches\":%u,"
+           "\"batched_entities\":%u,\"batch_materials\":%u,\"cells_built\":%llu,"
+           "\"build_ms_per_cell\":%.3f,\"build_ms_max_cell\":%.3f,\"mode_change_us\":%.2f,"
+           "\"cells_rebuilt_by_mode_change\":%llu}\n",
+           s->on ? "on" : "off", w, h, frames, s->inst / frames, s->draws / frames,
+           s->tris / frames, median(s->rec, frames), median(s->ext, frames), (double)bs.cell_size,
+           (double)bs.part_size, bs.batches, bs.batched_entities, bs.materials,
+           (unsigned long long)bs.cells_built,
+           bs.cells_built ? bs.build_ms_total / (double)bs.cells_built : 0.0, bs.build_ms_max_cell,
+           mode_us, (unsigned long long)(bs.cells_built - b0.cells_built));
+    return true;
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_batching PROJECT_OR_PACK [frames=20] [WxH=640x360] "
-                        "[cell_size=64]\n");
+                        "[cell_size=64] [part_size=16] [modes=off,on]\n");
         return 2;
     }
     int frames = argc > 2 ? atoi(argv[2]) : 20;
@@ -136,10 +162,38 @@ int main(int argc, char **argv) {
         return 2;
     }
     float cell = argc > 4 ? (float)atof(argv[4]) : 64.0f;
+    float part = argc > 5 ? (float)atof(argv[5]) : 0.0f;
+    const char *modes = argc > 6 ? argv[6] : "off,on";
     if (frames < 1 || frames > 100000 || w < 1 || h < 1 || w > 16384 || h > 16384) {
         fprintf(stderr, "bench_batching: frames in [1, 100000], size in [1, 16384]\n");
         return 2;
     }
-    int rc = run(argv[1], false, frames, w, h, cell);
-    return rc ? rc : run(argv[1], true, frames, w, h, cell);
+    side sides[2];
+    memset(sides, 0, sizeof(sides));
+    int n = 0;
+    if (!strcmp(modes, "off,on")) {
+        sides[0].on = false;
+        sides[1].on = true;
+        n = 2;
+    } else if (!strcmp(modes, "on") || !strcmp(modes, "off")) {
+        sides[0].on = !strcmp(modes, "on");
+        n = 1;
+    } else {
+        fprintf(stderr, "bench_batching: modes is off,on / on / off, not '%s'\n", modes);
+        return 2;
+    }
+    rill_error err = {0};
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++)
+        ok = side_open(&sides[k], argv[1], frames, w, h, cell, part, &err);
+    for (int i = 0; i < frames && ok; i++)
+        for (int k = 0; k < n && ok; k++)
+            ok = side_frame(&sides[k], i, &err);
+    for (int k = 0; k < n && ok; k++)
+        ok = side_report(&sides[k], frames, w, h, &err);
+    if (!ok)
+        fprintf(stderr, "bench_batching: %s\n", err.msg[0] ? err.msg : "out of memory");
+    for (int k = 0; k < n; k++)
+        side_free(&sides[k]);
+    return ok ? 0 : 1;
 }

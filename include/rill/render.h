@@ -841,23 +841,27 @@ void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
 void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
 /* Static batching of the ModelMesh entities the cache resolves (off by default; project.toml
  * [rendering] static_batching turns it on for content). Static geometry is merged per (cell of a
- * uniform grid, material, LOD level, channel mask) into one mesh per key, drawn as one instance;
- * never batched: PRESERVE_IDENTITY entities, blended materials, entities with a RenderMode other
- * than normal (LOD levels switched off, crossfades, instances on their way out), entities that
- * moved in the last static_frames frames (animated), and groups of one (instancing draws those).
- * A change to an entity (channels, mesh, material, RenderMode, transform) rebuilds its cell only;
- * until it is rebuilt the cell's members draw one by one, so the picture never waits for a
- * rebuild. A channel's render mode is resolved per batch at extract: changing it rebuilds
- * nothing. docs/channels.md "Static batching". */
+ * uniform grid, material, LOD level, channel mask), split into parts by a finer grid (part_size):
+ * one mesh and one instance per part, so the renderer culls parts one by one and draws the parts
+ * of a material with one indirect call. Never batched: PRESERVE_IDENTITY entities, blended
+ * materials, entities with a RenderMode other than normal (LOD levels switched off, crossfades,
+ * instances on their way out), entities that moved in the last static_frames frames (animated),
+ * and groups of one without multi-draw indirect (instancing draws those). Built members cost
+ * extract one compare a frame; a change to one (channels, mesh, RenderMode, transform, despawn)
+ * reaches the batcher through world observers and the changed-transform list, makes its part's
+ * members draw one by one and rebuilds its cell only, so the picture never waits for a rebuild.
+ * A channel's render mode is resolved per part at extract: changing it rebuilds nothing.
+ * docs/channels.md "Static batching". */
 typedef struct rill_render_batching {
     bool enabled;
     float cell_size;          /* metres; 0 = 64 */
     uint32_t cells_per_frame; /* cells rebuilt per extract at most; 0 = 16 */
     uint32_t static_frames;   /* frames without moving before an entity is batched; 0 = 60 */
+    float part_size; /* metres; 0 = 16: a batch is split into parts per sub-cell, culled apart */
 } rill_render_batching;
 typedef struct rill_render_batching_stats {
     bool enabled;
-    float cell_size;
+    float cell_size, part_size;
     uint32_t cells;            /* cells that ever held a candidate */
     uint32_t batches;          /* batch meshes alive */
     uint32_t batched_entities; /* entities drawn by them */

@@ -1,7 +1,8 @@
-/* batch.h: static batching (batch.c), private to render. The extract step (extract.c) offers every
- * drawable ModelMesh entity to rill__batch_take; entities a built batch already draws are skipped,
- * the others are pushed as instances as before. rill__batch_end builds the cells collected this
- * frame and appends one instance per batch. */
+/* batch.h: static batching (batch.c), private to render. The extract step (extract.c) asks
+ * rill__batch_skip first for every ModelMesh entity (true: a built batch draws it, nothing else is
+ * done for it); the others are resolved and offered to rill__batch_take, then pushed as instances
+ * as before. rill__batch_end builds the cells collected this frame and appends one instance per
+ * batch part. */
 #ifndef RILL_RENDER_BATCH_H
 #define RILL_RENDER_BATCH_H
 
@@ -10,7 +11,10 @@
 
 typedef struct rill__batcher rill__batcher;
 
-rill__batcher *rill__batch_create(rill_renderer *r, rill_render_assets *ra);
+/* resource: the id of the world resource that holds ra (rill__render_assets_at finds ra through
+ * it): the batcher's world observers (RenderMode, SceneChannels, ModelMesh writes, installed by the
+ * first rill__batch_begin) use it. */
+rill__batcher *rill__batch_create(rill_renderer *r, rill_render_assets *ra, uint32_t resource);
 void rill__batch_destroy(rill__batcher *bt);
 void rill__batch_configure(rill__batcher *bt, const rill_render_batching *settings);
 void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out);
@@ -18,8 +22,13 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
 /* Per extract: false when batching is off (then nothing else is called this frame). Applies the
  * transform changes of this frame and drops the batches of cells that must be rebuilt. */
 bool rill__batch_begin(rill__batcher *bt, rill_world *world);
-/* One drawable ModelMesh entity. own_normal: it has no RenderMode, or a plain NORMAL one. True
- * when a batch draws it this frame (the caller pushes nothing). */
+/* Before anything else is done for a ModelMesh entity (mm: its component in the storage the walk
+ * goes through, rill_query_get): true when a batch draws it this frame (the caller skips it). In a
+ * settled world it reads a cache laid out like that storage, so it costs a compare in order. */
+bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm);
+/* One drawable ModelMesh entity that rill__batch_skip did not skip (mm: as for skip). own_normal:
+ * it has no RenderMode, or a plain NORMAL one. True when a batch draws it this frame (the caller
+ * pushes nothing). */
 bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
                       rill_material mat, const float m[16], uint64_t mask, bool own_normal);
 /* Builds the cells collected this frame and appends the batch instances (modes resolved from

@@ -224,6 +224,9 @@ static bool extract_model_meshes(rill_world *world, const rill_render_components
         rill_mesh mesh;
         rill_material mat;
         const rill_model_mesh *mm = rill_world_get(world, e, comps->model_mesh);
+        if (batching && mm && rill__batch_skip(bt, e, mm)) {
+            continue; /* a batch draws it */
+        }
         const rill_global_transform *xf = mm ? rill_world_get(world, e, gt) : NULL;
         if (!xf || !rill__render_assets_resolve(ra, mm, &mesh, &mat)) {
             continue; /* no transform yet, or not loaded / uploaded yet, or failed (warned once) */

@@ -85,6 +85,11 @@ rill_render_assets *rill__render_assets_of(const rill_world *world) {
     return ar ? ar->ra : NULL;
 }
 
+rill_render_assets *rill__render_assets_at(const rill_world *world, uint32_t resource) {
+    const assets_resource *ar = rill_world_get_resource(world, (rill_resource){resource});
+    return ar ? ar->ra : NULL;
+}
+
 rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *desc,
                                               rill_error *err) {
     if (RILL_DESC_CHECK(desc, "rill_render_assets_create", err) != RILL_OK) {
@@ -125,7 +130,7 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
     rill_texstream_settings ts =
         desc->texture_streaming ? *desc->texture_streaming : rill_texstream_settings_default();
     ra->tsc = rill__tsc_create(desc->renderer, desc->assets, desc->world, &ts);
-    ra->batcher = rill__batch_create(desc->renderer, ra);
+    ra->batcher = rill__batch_create(desc->renderer, ra, res.id);
     assets_resource ar = {ra};
     if (!ra->tsc || !ra->batcher || !rill_world_set_resource(desc->world, res, &ar)) {
         rill__tsc_destroy(ra->tsc);

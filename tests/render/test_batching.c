@@ -3,7 +3,10 @@
  * channel mask), the exclusions (PRESERVE_IDENTITY, a RenderMode of its own, a moving entity, a
  * group of one), that batched and unbatched frames give the same image (golden rule), that
  * changing one entity's channels rebuilds its cell only (the other cell keeps its meshes), and
- * that a channel's render mode reaches the batches without any rebuild. */
+ * that a channel's render mode reaches the batches without any rebuild. test_parts: a cell's
+ * batches are split into parts culled one by one (batched frames draw the triangles unbatched ones
+ * do, where whole-cell batches draw more), a crossfading member leaves its part at once and comes
+ * back when the fade ends, and a despawned member stops being drawn the frame after. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -296,9 +299,106 @@ static void test_batching(void **state) {
     fx_done(&f);
 }
 
+static uint64_t frame_triangles(fx *f) {
+    frame(f);
+    rill_render_stats rs;
+    rill_renderer_stats(f->r, &rs);
+    return rs.triangles;
+}
+
+/* The instance of entity e in the last snapshot, or NULL. */
+static const rill_render_instance *instance_of(const fx *f, rill_entity e) {
+    for (uint32_t i = 0; i < f->snap.instance_count; i++)
+        if (f->snap.instances[i].id == e)
+            return &f->snap.instances[i];
+    return NULL;
+}
+
+static void test_parts(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    /* One 32 m cell (origin 0): 12 boxes, one per 4 m sub-cell, in front of the camera (z 2..10)
+     * and behind it (z 26..30, the camera stands at z 15 looking towards -z). */
+    rill_entity box[12];
+    for (int i = 0; i < 12; i++) {
+        float x = 2.0f + 4.0f * (float)(i % 4), z = i < 8 ? 2.0f + 4.0f * (float)(i / 4) : 30.0f;
+        box[i] = cube(&f, 0, 0, x, z, NULL);
+    }
+    uint64_t tri_off = frame_triangles(&f);
+    frame(&f);
+    assert_int_equal(f.snap.instance_count, 12);
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
+
+    /* Whole-cell batches (parts as large as the cell): one batch, culled as a whole. */
+    rill_render_assets_set_batching(
+        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 32});
+    assert_int_equal(settle(&f, 1), 1);
+    uint64_t tri_cell = frame_triangles(&f);
+    /* Parts of 4 m: one box each; the ones behind the camera are culled like the boxes were. */
+    rill_render_assets_set_batching(
+        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 4});
+    assert_int_equal(settle(&f, 12), 12);
+    uint64_t tri_parts = frame_triangles(&f);
+    print_message("triangles: unbatched %llu, whole-cell batch %llu, 4 m parts %llu\n",
+                  (unsigned long long)tri_off, (unsigned long long)tri_cell,
+                  (unsigned long long)tri_parts);
+    assert_true(tri_cell > tri_off);
+    assert_int_equal(tri_parts, tri_off);
+    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_true(match_fraction(ref, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    uint64_t built = bs.cells_built;
+    assert_int_equal(bs.batched_entities, 12);
+
+    /* A crossfade on box 1 (the LOD system writes RenderMode.lod_fade): it leaves its part at
+     * once (the observer queues the cell; within the budget it is rebuilt in the next extract,
+     * its members drawing alone that frame), with its fade. */
+    rill_render_mode_component fade = {RILL_RENDER_MODE_NORMAL, 0.5f, 0.5f};
+    assert_non_null(rill_world_add(f.w, box[1], f.rc.render_mode, &fade));
+    frame(&f);
+    const rill_render_instance *in = instance_of(&f, box[1]);
+    assert_non_null(in);
+    assert_true(in->lod_fade == 0.5f);
+    uint64_t ids[16];
+    rill_mesh meshes[16];
+    uint32_t nb = count_batches(&f, ids, meshes, 16);
+    assert_int_equal(nb, 0);
+    assert_int_equal(f.snap.instance_count, 12);
+    assert_int_equal(settle(&f, 11), 11);
+    assert_non_null(instance_of(&f, box[1]));
+    /* The fade ends: it is batched again. */
+    rill_render_mode_component whole = {RILL_RENDER_MODE_NORMAL, 1.0f, 0.0f};
+    assert_non_null(rill_world_add(f.w, box[1], f.rc.render_mode, &whole));
+    assert_int_equal(settle(&f, 12), 12);
+    assert_null(instance_of(&f, box[1]));
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_true(bs.cells_built > built);
+
+    /* A despawned member: not drawn from the next frame on (its part's mesh still holds it until
+     * the cell is rebuilt, so the cell's other members draw alone meanwhile). */
+    assert_true(rill_world_despawn(f.w, box[0]));
+    frame(&f);
+    nb = count_batches(&f, ids, meshes, 16);
+    assert_int_equal(nb, 0);
+    assert_int_equal(f.snap.instance_count, 11);
+    assert_null(instance_of(&f, box[0]));
+    assert_int_equal(settle(&f, 11), 11);
+    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_int_equal(bs.batched_entities, 11);
+    rill_render_stats rs;
+    rill_renderer_stats(f.r, &rs);
+    assert_int_equal(rs.validation_messages, 0);
+    fx_done(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batching),
+        cmocka_unit_test(test_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
