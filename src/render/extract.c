@@ -150,10 +150,13 @@ static bool batch_or_push(rill_world *world, const rill_render_components *comps
                           const rill_global_transform *xf) {
     const rill_render_mode_component *rm =
         comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
-    const rill_scene_channels *sc =
-        comps->scene_channels.id ? rill_world_get(world, e, comps->scene_channels) : NULL;
     /* A LOD level inside a crossfade draws dithered, so it stays an instance. */
     bool own_normal = !rm || (rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade == 0.0f);
+    /* The channels matter to the batcher only for a possible candidate, and to the drawing only
+     * when some channel has a mode (as in push_instance). */
+    const rill_scene_channels *sc = comps->scene_channels.id && (own_normal || buf->channel_modes)
+                                        ? rill_world_get(world, e, comps->scene_channels)
+                                        : NULL;
     if (rill__batch_take(bt, e, mm, mesh, mat, xf->m, sc ? sc->mask : 0, own_normal)) {
         return true;
     }
