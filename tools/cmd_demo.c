@@ -318,7 +318,7 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
     uint64_t s = 0xD157000ull + variant * 7919ull;
     uint32_t count = 0;
     rill_entity ground = put(g, 0, "Ground", 0, 0, 0, 0);
-    char name[48], path[64], style[8] = "";
+    char name[48], path[64], style[16] = "";
     if (variant % g->styles) /* style 0 keeps the plain names (demo_assets.c) */
         snprintf(style, sizeof style, "_s%u", variant % g->styles);
     snprintf(path, sizeof path, "models/ground%s.glb", style);
