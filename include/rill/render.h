@@ -839,9 +839,8 @@ void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
 /* Debug view: every model material drawn flat in the colour of its texture state: green full,
  * blue "#low", amber swapping (a request in flight), grey not streamed. */
 void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
-/* Static batching of the ModelMesh entities the cache resolves (off until set; content loaded
- * through rill_content_load turns it on unless project.toml says [rendering] static_batching =
- * false). Static geometry is merged per (cell of a
+/* Static batching of the ModelMesh entities the cache resolves (off by default; project.toml
+ * [rendering] static_batching turns it on for content). Static geometry is merged per (cell of a
  * uniform grid, material, LOD level, channel mask), split into parts by a finer grid (part_size):
  * one mesh and one instance per part, so the renderer culls parts one by one and draws the parts
  * of a material with one indirect call. Never batched: PRESERVE_IDENTITY entities, blended
