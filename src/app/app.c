@@ -488,7 +488,7 @@ static void run_stage(rill_app *app, rill_stage stage) {
         if (!s->removed) {
             uint64_t t0 = rill_time_ns();
             s->fn(app, s->user);
-            app->stages[stage].data[i].frame_ns += rill_time_ns() - t0;
+            s->frame_ns += rill_time_ns() - t0;
         }
     }
     if (stage == RILL_STAGE_RENDER && app->desc.render) {
