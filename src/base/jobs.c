@@ -370,3 +370,106 @@ uint32_t rill_jobs_pending_main(rill_jobs *jobs) {
     rill_mutex_unlock(&jobs->main_lock);
     return n;
 }
+
+/* >>parallel loop: a shared chunk cursor. Helper jobs may start after the loop is over (their
+ * worker was busy): they then find no chunk left and only drop their reference, so the state
+ * lives on the heap until its last holder lets go, and fn/arg are touched only while a chunk is
+ * still unfinished (the caller is then still waiting inside rill_jobs_for). */
+typedef struct for_state {
+    _Atomic uint32_t refs;
+    _Atomic uint32_t next; /* next chunk to take */
+    _Atomic uint32_t done; /* chunks finished */
+    uint32_t chunks, chunk, count;
+    rill_job_range_fn fn;
+    void *arg;
+    rill_jobs *jobs;
+} for_state;
+
+static uint32_t for_chunk_size(const rill_jobs *jobs, uint32_t count, uint32_t chunk) {
+    if (chunk > 0) {
+        return chunk;
+    }
+    uint32_t threads = rill_jobs_worker_count(jobs) + 1u;
+    uint32_t parts = threads * 4u;
+    return RILL_MAX(1u, (uint32_t)(((uint64_t)count + parts - 1u) / parts));
+}
+
+uint32_t rill_jobs_for_chunks(const rill_jobs *jobs, uint32_t count, uint32_t chunk) {
+    uint32_t size = for_chunk_size(jobs, count, chunk);
+    return (uint32_t)(((uint64_t)count + size - 1u) / size);
+}
+
+static void for_release(for_state *st) {
+    if (atomic_fetch_sub(&st->refs, 1) == 1) {
+        rill_free(st);
+    }
+}
+
+/* Takes and runs chunks until none is left. */
+static void for_take_chunks(for_state *st) {
+    for (;;) {
+        uint32_t c = atomic_fetch_add(&st->next, 1);
+        if (c >= st->chunks) {
+            return;
+        }
+        uint32_t begin = c * st->chunk;
+        uint32_t end = RILL_MIN(st->count, begin + st->chunk);
+        st->fn(st->arg, begin, end, c);
+        if (atomic_fetch_add(&st->done, 1) + 1u == st->chunks) {
+            rill_mutex_lock(&st->jobs->lock);
+            rill_cond_broadcast(&st->jobs->done_cond);
+            rill_mutex_unlock(&st->jobs->lock);
+        }
+    }
+}
+
+static void for_helper(void *arg) {
+    for_state *st = arg;
+    for_take_chunks(st);
+    for_release(st);
+}
+
+static void for_inline(uint32_t count, uint32_t size, rill_job_range_fn fn, void *arg) {
+    for (uint32_t c = 0, begin = 0; begin < count; c++, begin += size) {
+        fn(arg, begin, RILL_MIN(count, begin + size), c);
+        if (count - begin <= size) {
+            return; /* begin + size would pass UINT32_MAX for a huge count */
+        }
+    }
+}
+
+void rill_jobs_for(rill_jobs *jobs, uint32_t count, uint32_t chunk, rill_job_range_fn fn,
+                   void *arg) {
+    RILL_ASSERT(fn != NULL);
+    if (fn == NULL || count == 0) {
+        return;
+    }
+    uint32_t size = for_chunk_size(jobs, count, chunk);
+    uint32_t chunks = rill_jobs_for_chunks(jobs, count, size);
+    uint32_t helpers = RILL_MIN(rill_jobs_worker_count(jobs), chunks - 1u);
+    for_state *st = NULL;
+    if (helpers > 0 && !rill_jobs_is_deterministic(jobs)) {
+        st = rill_malloc_tagged(sizeof(*st), RILL_MEM_JOBS);
+    }
+    if (st == NULL) {
+        for_inline(count, size, fn, arg);
+        return;
+    }
+    *st = (for_state){
+        .chunks = chunks, .chunk = size, .count = count, .fn = fn, .arg = arg, .jobs = jobs};
+    atomic_init(&st->refs, helpers + 1u);
+    atomic_init(&st->next, 0);
+    atomic_init(&st->done, 0);
+    for (uint32_t i = 0; i < helpers; i++) {
+        rill_jobs_run(jobs, for_helper, st, NULL);
+    }
+    for_take_chunks(st);
+    if (atomic_load(&st->done) < chunks) {
+        rill_mutex_lock(&jobs->lock);
+        while (atomic_load(&st->done) < chunks) {
+            rill_cond_wait(&jobs->done_cond, &jobs->lock);
+        }
+        rill_mutex_unlock(&jobs->lock);
+    }
+    for_release(st);
+}

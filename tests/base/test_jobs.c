@@ -2,7 +2,9 @@
  * deterministic mode, full queues and destroy with work still pending. */
 #include "rill_test.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 static void add_one(void *arg) {
     atomic_fetch_add((_Atomic int *)arg, 1);
@@ -427,6 +429,140 @@ static void test_destroy_with_pending(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* Parallel loop: every item once, chunk index = begin / chunk, per-chunk outputs in order. */
+typedef struct for_ctx {
+    _Atomic uint32_t hits[1000];
+    uint32_t begin_of[200];
+    uint32_t end_of[200];
+    _Atomic uint32_t calls;
+    pthread_t caller;
+    _Atomic uint32_t on_caller;
+} for_ctx;
+
+static void for_mark(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    for_ctx *c = arg;
+    for (uint32_t i = begin; i < end; i++) {
+        atomic_fetch_add(&c->hits[i], 1);
+    }
+    c->begin_of[chunk] = begin;
+    c->end_of[chunk] = end;
+    atomic_fetch_add(&c->calls, 1);
+    if (pthread_equal(pthread_self(), c->caller)) {
+        atomic_fetch_add(&c->on_caller, 1);
+    }
+}
+
+static void check_for_cover(for_ctx *c, uint32_t count, uint32_t chunk, uint32_t chunks) {
+    assert_int_equal(atomic_load(&c->calls), chunks);
+    for (uint32_t i = 0; i < count; i++) {
+        assert_int_equal(atomic_load(&c->hits[i]), 1);
+    }
+    for (uint32_t k = 0; k < chunks; k++) {
+        assert_int_equal(c->begin_of[k], k * chunk);
+        assert_int_equal(c->end_of[k], k + 1 == chunks ? count : (k + 1) * chunk);
+    }
+}
+
+static void run_for_case(rill_jobs *j, uint32_t count, uint32_t chunk) {
+    for_ctx *c = calloc(1, sizeof(*c));
+    c->caller = pthread_self();
+    rill_jobs_for(j, count, chunk, for_mark, c);
+    uint32_t chunks = rill_jobs_for_chunks(j, count, chunk);
+    uint32_t size = chunk ? chunk : chunks > 1 ? c->begin_of[1] : count; /* 0: as resolved */
+    if (count > 0) {
+        check_for_cover(c, count, size, chunks);
+    } else {
+        assert_int_equal(atomic_load(&c->calls), 0);
+    }
+    free(c);
+}
+
+static void test_for_every_item_once(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, NULL);
+    for (int rep = 0; rep < 300; rep++) { /* late helper jobs overlap the next loop */
+        run_for_case(j, 1000, 7);
+    }
+    run_for_case(j, 0, 7);
+    run_for_case(j, 5, 7);    /* one chunk: no helper */
+    run_for_case(j, 1000, 0); /* automatic chunk size */
+    run_for_case(j, 1000, 1000);
+    assert_int_equal(rill_jobs_for_chunks(j, 1000, 7), 143);
+    rill_jobs_destroy(j);
+    rill_jobs *d = rill_jobs_create(&(rill_jobs_desc){.deterministic = true}, NULL);
+    run_for_case(d, 1000, 7);
+    rill_jobs_destroy(d);
+    run_for_case(NULL, 1000, 7);
+    RILL_TEST_LEAK_END();
+}
+
+/* Workers stuck in a long job: the caller runs every chunk itself and returns. */
+typedef struct block_ctx {
+    _Atomic int release;
+    _Atomic int started;
+} block_ctx;
+
+static void block_until_released(void *arg) {
+    block_ctx *b = arg;
+    atomic_fetch_add(&b->started, 1);
+    while (!atomic_load(&b->release)) {
+        rill_sleep_ns(100000);
+    }
+}
+
+static void test_for_caller_not_stalled(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = 2}, NULL);
+    block_ctx b = {0};
+    rill_counter blocked = {0};
+    rill_jobs_run(j, block_until_released, &b, &blocked);
+    rill_jobs_run(j, block_until_released, &b, &blocked);
+    while (atomic_load(&b.started) < 2) {
+        rill_sleep_ns(100000);
+    }
+    for_ctx *c = calloc(1, sizeof(*c));
+    c->caller = pthread_self();
+    rill_jobs_for(j, 1000, 10, for_mark, c);
+    check_for_cover(c, 1000, 10, 100);
+    assert_int_equal(atomic_load(&c->on_caller), 100);
+    free(c);
+    atomic_store(&b.release, 1);
+    rill_jobs_wait(j, &blocked);
+    rill_jobs_destroy(j); /* the helper jobs queued behind the blockers find nothing left */
+    RILL_TEST_LEAK_END();
+}
+
+/* A loop body may run a loop of its own. */
+typedef struct nest_for_ctx {
+    rill_jobs *jobs;
+    _Atomic uint32_t items;
+} nest_for_ctx;
+
+static void nest_inner(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    (void)chunk;
+    atomic_fetch_add(&((nest_for_ctx *)arg)->items, end - begin);
+}
+
+static void nest_outer(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    (void)chunk;
+    nest_for_ctx *n = arg;
+    for (uint32_t i = begin; i < end; i++) {
+        rill_jobs_for(n->jobs, 100, 3, nest_inner, n);
+    }
+}
+
+static void test_for_nested(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    nest_for_ctx n = {.jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, NULL)};
+    rill_jobs_for(n.jobs, 64, 2, nest_outer, &n);
+    assert_int_equal(atomic_load(&n.items), 6400);
+    rill_jobs_destroy(n.jobs);
+    RILL_TEST_LEAK_END();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -441,6 +577,9 @@ int main(void) {
         cmocka_unit_test(test_wait_helps),
         cmocka_unit_test(test_misuse_asserts),
         cmocka_unit_test(test_destroy_with_pending),
+        cmocka_unit_test(test_for_every_item_once),
+        cmocka_unit_test(test_for_caller_not_stalled),
+        cmocka_unit_test(test_for_nested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
