@@ -43,6 +43,7 @@ typedef struct fly_opts {
     float speed; /* m/s; 0 = from --frames, else 30 */
     uint64_t frames;
     uint32_t w, h;
+    uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
     bool no_render, window, size_set, heatmap;
 } fly_opts;
 
@@ -93,6 +94,8 @@ static void usage(FILE *f) {
         "                      in --frames frames, else 30)\n"
         "  --frames N          frames to run (default: until the path ends)\n"
         "  --size WxH          output size (default 1280x720)\n"
+        "  --workers N         job worker threads (default: cores - 1); extract's walk over\n"
+        "                      the shown models runs on them and the main thread\n"
         "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
         "                      every counter still run)\n"
         "  --window            show the fly-through in a window\n"
@@ -139,6 +142,12 @@ static int parse(int argc, char **argv, fly_opts *o) {
                     return 2;
                 }
                 o->frames = (uint64_t)n;
+            } else if (strcmp(a, "--workers") == 0) {
+                if (!rill_cli_parse_int(v, 1, 1024, &n)) {
+                    fprintf(stderr, "rill fly: --workers wants a count in [1, 1024]\n");
+                    return 2;
+                }
+                o->workers = (uint32_t)n;
             } else if (strcmp(a, "--size") == 0) {
                 if (!rill_cli_parse_size(v, &o->w, &o->h)) {
                     fprintf(stderr, "rill fly: --size wants WxH\n");
@@ -888,7 +897,8 @@ static bool path_times_ok(const fly_run *run, float speed, double duration, rill
 }
 
 static int fly_setup(fly_run *run, rill_error *err) {
-    rill_content_desc cd = {.input = run->o.input, .pack = run->o.pack};
+    rill_content_desc cd = {
+        .input = run->o.input, .pack = run->o.pack, .worker_count = run->o.workers};
     rill_cli_content_hooks(&cd);
     run->content = rill_content_open(&cd, err);
     if (!run->content)
@@ -1139,6 +1149,7 @@ static int fly_finish(fly_run *run, uint64_t n) {
         jw w = {.f = f};
         jw_begin(&w);
         jw_u64(&w, "frames", n);
+        jw_u64(&w, "workers", rill_jobs_worker_count(rill_app_jobs(app)));
         jw_u64(&w, "world_entities", world);
         jw_u64(&w, "entities_max", ent_max);
         jw_f64(&w, "main_ms_max", main_max);

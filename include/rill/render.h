@@ -892,6 +892,11 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_entity) route_sources;
     /* the shown ModelMesh entities in slot order, and the sort's scratch (extract.c) */
     RILL_ARRAY(rill_entity) shown, shown_tmp;
+    /* Set by the owner (NULL: serial): the jobs the walk over the shown ModelMeshes is spread
+     * over, in chunks merged in order (the snapshot is the same with any number of workers).
+     * rill_content passes its app's (rill_app_jobs). Static batching on walks serially. */
+    rill_jobs *jobs;
+    RILL_ARRAY(struct rill__extract_part) walk_parts; /* per chunk of that walk (extract.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

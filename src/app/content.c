@@ -894,6 +894,7 @@ rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_rend
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_content_snapshot: not loaded (rill_content_load first)");
     rill_error xerr = {0};
+    c->xb.jobs = rill_app_jobs(c->app); /* the walk over the shown models is spread over them */
     rill_result r = rill_render_extract(rill_app_world(c->app), &c->comps, &c->xb, out, &xerr);
     if (r == RILL_ERR_NOT_FOUND && c->have_view) {
         /* The world's cameras went inactive: keep drawing from the last view. */

@@ -67,6 +67,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->route_sources);
     rill_array_free(&buf->shown);
     rill_array_free(&buf->shown_tmp);
+    rill_array_free(&buf->walk_parts);
 }
 
 static void neg_z(const float m[16], float out[3]) {
@@ -79,67 +80,97 @@ static void neg_z(const float m[16], float out[3]) {
     out[2] = -m[10] / n;
 }
 
-/* False for an entity whose world matrix is not finite or lies beyond RILL_WORLD_LIMIT: it is not
- * drawn, and a light or camera there is ignored (its bounds, distances or projection would be inf
- * or NaN). The first one is named once per buffer; the scene loader names the file it came from. */
+/* Counts n entities skipped because their world matrix is not finite or lies beyond
+ * RILL_WORLD_LIMIT (e the first of them): it is not drawn, and a light or camera there is ignored
+ * (its bounds, distances or projection would be inf or NaN). The first one is named once per
+ * buffer; the scene loader names the file it came from. */
+static void count_out_of_world(rill_world *world, rill_render_extract_buf *buf, rill_entity e,
+                               uint32_t n) {
+    buf->out_of_world += n;
+    if (!n || buf->warned_out_of_world) {
+        return;
+    }
+    buf->warned_out_of_world = true;
+    const rill_global_transform *xf =
+        rill_world_get(world, e, rill_world_builtin(world)->global_transform);
+    const char *name = rill_world_get_name(world, e);
+    RILL_LOG_WARN("render",
+                  "extract: entity %u:%u%s%s%s: its world transform is not finite or beyond "
+                  "+-%g (translation (%g, %g, %g)): skipped (named once; out_of_world counts "
+                  "them)",
+                  RILL_ENTITY_INDEX(e), RILL_ENTITY_GENERATION(e), name ? " (" : "",
+                  name ? name : "", name ? ")" : "", (double)RILL_WORLD_LIMIT, (double)xf->m[12],
+                  (double)xf->m[13], (double)xf->m[14]);
+}
+
+/* False (and counted) for an entity whose world matrix is not finite or beyond the limit. */
 static bool in_world(rill_world *world, rill_render_extract_buf *buf, rill_entity e,
                      const rill_global_transform *xf) {
     if (rill_mat4_in_world_limit(xf->m)) {
         return true;
     }
-    buf->out_of_world++;
-    if (!buf->warned_out_of_world) {
-        buf->warned_out_of_world = true;
-        const char *name = rill_world_get_name(world, e);
-        RILL_LOG_WARN("render",
-                      "extract: entity %u:%u%s%s%s: its world transform is not finite or beyond "
-                      "+-%g (translation (%g, %g, %g)): skipped (named once; out_of_world counts "
-                      "them)",
-                      RILL_ENTITY_INDEX(e), RILL_ENTITY_GENERATION(e), name ? " (" : "",
-                      name ? name : "", name ? ")" : "", (double)RILL_WORLD_LIMIT,
-                      (double)xf->m[12], (double)xf->m[13], (double)xf->m[14]);
-    }
+    count_out_of_world(world, buf, e, 1);
     return false;
 }
 
-/* Appends one drawn instance with the entity's RenderMode rm and SceneChannels sc (each may be
- * NULL): how it draws. */
-static bool push_looked(rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
-                        rill_material mat, const rill_global_transform *xf,
-                        const rill_render_mode_component *rm, const rill_scene_channels *sc) {
-    rill_render_instance in;
-    memset(&in, 0, sizeof(in)); /* mode NORMAL; no stack garbage in the unset fields */
-    in.id = e;
-    in.mesh = mesh;
-    in.material = mat;
-    memcpy(in.transform, xf->m, sizeof(in.transform));
+/* Writes one drawn instance with the entity's RenderMode rm and SceneChannels sc (each may be
+ * NULL): how it draws. Padding is zeroed, so equal inputs give equal bytes. */
+static void fill_instance(const rill_channel_modes *modes, rill_entity e, rill_mesh mesh,
+                          rill_material mat, const rill_global_transform *xf,
+                          const rill_render_mode_component *rm, const rill_scene_channels *sc,
+                          rill_render_instance *in) {
+    memset(in, 0, sizeof(*in)); /* mode NORMAL; no stack garbage in the unset fields */
+    in->id = e;
+    in->mesh = mesh;
+    in->material = mat;
+    memcpy(in->transform, xf->m, sizeof(in->transform));
     if (rm) {
-        in.mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
-        in.ghost_opacity = rm->ghost_opacity;
-        in.lod_fade = rm->lod_fade;
+        in->mode = (uint32_t)rm->mode < RILL_RENDER_MODE_NUM ? rm->mode : RILL_RENDER_MODE_NORMAL;
+        in->ghost_opacity = rm->ghost_opacity;
+        in->lod_fade = rm->lod_fade;
     }
     /* The one per-entity resolution every pass reads: the entity's channels through the modes
      * resource, joined with its own RenderMode by precedence. */
-    if (sc && buf->channel_modes &&
-        (sc->mask & (buf->channel_modes->hidden | buf->channel_modes->wireframe |
-                     buf->channel_modes->ghost))) {
+    if (sc && modes && (sc->mask & (modes->hidden | modes->wireframe | modes->ghost))) {
         float op = 1.0f;
-        rill_render_mode cm = rill_channels_resolve(buf->channel_modes, sc->mask, &op);
-        in.mode = rill_channels_join(in.mode, in.ghost_opacity, cm, op, &in.ghost_opacity);
+        rill_render_mode cm = rill_channels_resolve(modes, sc->mask, &op);
+        in->mode = rill_channels_join(in->mode, in->ghost_opacity, cm, op, &in->ghost_opacity);
     }
-    return rill_array_push(&buf->instances, in);
+}
+
+/* Writes one drawn instance; its RenderMode and SceneChannels (when the entity has them) say how
+ * it draws. Reads the world only. */
+static void fill_looked_up(rill_world *world, const rill_render_components *comps,
+                           const rill_channel_modes *modes, rill_entity e, rill_mesh mesh,
+                           rill_material mat, const rill_global_transform *xf,
+                           rill_render_instance *in) {
+    const rill_render_mode_component *rm =
+        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
+    const rill_scene_channels *sc =
+        modes && comps->scene_channels.id ? rill_world_get(world, e, comps->scene_channels) : NULL;
+    fill_instance(modes, e, mesh, mat, xf, rm, sc, in);
+}
+
+/* Appends one drawn instance with the entity's RenderMode rm and SceneChannels sc. */
+static bool push_looked(rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
+                        rill_material mat, const rill_global_transform *xf,
+                        const rill_render_mode_component *rm, const rill_scene_channels *sc) {
+    rill_render_instance *in = rill_array_push_n(&buf->instances, 1);
+    if (in) {
+        fill_instance(buf->channel_modes, e, mesh, mat, xf, rm, sc, in);
+    }
+    return in != NULL;
 }
 
 /* Appends one drawn instance; its RenderMode (when the entity has one) says how it draws. */
 static bool push_instance(rill_world *world, const rill_render_components *comps,
                           rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
                           rill_material mat, const rill_global_transform *xf) {
-    const rill_render_mode_component *rm =
-        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
-    const rill_scene_channels *sc = buf->channel_modes && comps->scene_channels.id
-                                        ? rill_world_get(world, e, comps->scene_channels)
-                                        : NULL;
-    return push_looked(buf, e, mesh, mat, xf, rm, sc);
+    rill_render_instance *in = rill_array_push_n(&buf->instances, 1);
+    if (in) {
+        fill_looked_up(world, comps, buf->channel_modes, e, mesh, mat, xf, in);
+    }
+    return in != NULL;
 }
 
 /* One ModelMesh entity with static batching on: offered to the batcher, pushed when no batch
@@ -163,23 +194,45 @@ static bool batch_or_push(rill_world *world, const rill_render_components *comps
     return push_looked(buf, e, mesh, mat, xf, rm, sc);
 }
 
-/* Sorts list[0..n) by entity slot (LSD radix, three 11-bit digits), tmp holding n more. */
-static void sort_by_slot(rill_entity *list, rill_entity *tmp, uint32_t n) {
-    uint32_t count[2048];
-    for (uint32_t shift = 0; shift < 33; shift += 11) {
-        memset(count, 0, sizeof(count));
+/* Digits of the slot sort: 11 bits each, three cover every entity index. */
+#define SLOT_DIGIT_BITS 11u
+#define SLOT_DIGITS 3u
+#define SLOT_BUCKETS (1u << SLOT_DIGIT_BITS)
+
+static uint32_t slot_digit(rill_entity e, uint32_t d) {
+    return (RILL_ENTITY_INDEX(e) >> (d * SLOT_DIGIT_BITS)) & (SLOT_BUCKETS - 1u);
+}
+
+/* Writes src[0..n) sorted by entity slot to list (LSD radix, tmp holding n more). One read counts
+ * every digit; only the digits the highest slot has are scattered, from src straight into list or
+ * tmp, so the last pass lands in list without a copy. */
+static void sort_by_slot(const rill_entity *src, rill_entity *list, rill_entity *tmp, uint32_t n) {
+    uint32_t count[SLOT_DIGITS][SLOT_BUCKETS]; /* 24 KiB */
+    memset(count, 0, sizeof(count));
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t slot = RILL_ENTITY_INDEX(src[i]);
+        top |= slot;
+        for (uint32_t d = 0; d < SLOT_DIGITS; d++) {
+            count[d][slot_digit(src[i], d)]++;
+        }
+    }
+    uint32_t passes = 1;
+    while (passes < SLOT_DIGITS && (top >> (passes * SLOT_DIGIT_BITS))) {
+        passes++;
+    }
+    for (uint32_t d = 0; d < passes; d++) {
+        uint32_t *c = count[d];
+        for (uint32_t b = 0, sum = 0; b < SLOT_BUCKETS; b++) {
+            uint32_t k = c[b];
+            c[b] = sum;
+            sum += k;
+        }
+        rill_entity *dst = (passes - 1u - d) % 2u ? tmp : list;
         for (uint32_t i = 0; i < n; i++) {
-            count[(RILL_ENTITY_INDEX(list[i]) >> shift) & 2047u]++;
+            dst[c[slot_digit(src[i], d)]++] = src[i];
         }
-        for (uint32_t d = 0, sum = 0; d < 2048; d++) {
-            uint32_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            tmp[count[(RILL_ENTITY_INDEX(list[i]) >> shift) & 2047u]++] = list[i];
-        }
-        memcpy(list, tmp, (size_t)n * sizeof(rill_entity));
+        src = dst;
     }
 }
 
@@ -200,15 +253,185 @@ static bool shown_in_slot_order(rill_world *world, rill_component shown,
         return false;
     }
     if (n) {
-        memcpy(list, ents, (size_t)n * sizeof(rill_entity));
-        sort_by_slot(list, tmp, n);
+        sort_by_slot(ents, list, tmp, n);
     }
     return true;
 }
 
+/* The walk with static batching on: serial (the batcher keeps per-entity state as it goes), in
+ * slot order; entities a batch draws are skipped and the batches appended after the walk. */
+static bool walk_batched(rill_world *world, const rill_render_components *comps,
+                         rill_render_extract_buf *buf, rill_render_assets *ra, rill__batcher *bt) {
+    rill_component gt = rill_world_builtin(world)->global_transform;
+    for (uint32_t i = 0; i < buf->shown.len; i++) {
+        rill_entity e = buf->shown.data[i];
+        rill_mesh mesh;
+        rill_material mat;
+        const rill_model_mesh *mm = rill_world_get(world, e, comps->model_mesh);
+        if (mm && rill__batch_skip(bt, e, mm)) {
+            continue; /* a batch draws it */
+        }
+        const rill_global_transform *xf = mm ? rill_world_get(world, e, gt) : NULL;
+        if (!xf || !rill__render_assets_resolve(ra, mm, &mesh, &mat)) {
+            continue; /* no transform yet, or not loaded / uploaded yet, or failed (warned once) */
+        }
+        if (in_world(world, buf, e, xf) &&
+            !batch_or_push(world, comps, buf, bt, e, mm, mesh, mat, xf)) {
+            return false;
+        }
+    }
+    return rill__batch_end(bt, buf->channel_modes, buf);
+}
+
+/* >>the walk over the jobs: chunks of the shown list, each written in place from its own start in
+ * buf->instances (every shown entity gives at most one instance), then merged in chunk order, so
+ * the instances are byte for byte those a serial walk appends. A chunk reads the world and the
+ * render assets only; what would change them (uploading an asset seen for the first time) is left
+ * to the merge, on the calling thread: the chunk stops there and the merge walks its rest. */
+
+#define WALK_CHUNK 512u /* entities per chunk: ~40-70 us of work, few enough chunks to merge */
+
+/* What one chunk did. */
+struct rill__extract_part {
+    uint32_t written;      /* instances written from the chunk's own start */
+    uint32_t stop;         /* shown index the merge goes on from (the chunk's end: none) */
+    uint32_t out_count;    /* entities out of the world before stop */
+    rill_entity first_out; /* the first of them */
+};
+
+typedef struct shown_walk {
+    rill_world *world;
+    const rill_render_components *comps;
+    rill_render_extract_buf *buf;
+    rill_render_assets *ra;
+    rill_component gt;
+    rill_render_instance *out; /* where the walk's instances start */
+} shown_walk;
+
+enum { SHOWN_SKIPPED, SHOWN_DRAWN, SHOWN_OUT_OF_WORLD, SHOWN_SERIAL };
+
+/* One shown entity, written to *in when drawn. Skipped: no ModelMesh or transform yet, not
+ * uploaded yet, or failed (warned once). With cur (a chunk) the assets are only read and an asset
+ * not uploaded yet gives SHOWN_SERIAL; without (the merge) resolving may upload it. */
+static int walk_one(const shown_walk *w, rill_entity e, rill__assets_cursor *cur,
+                    rill_render_instance *in) {
+    const rill_model_mesh *mm = rill_world_get(w->world, e, w->comps->model_mesh);
+    const rill_global_transform *xf = mm ? rill_world_get(w->world, e, w->gt) : NULL;
+    if (!xf) {
+        return SHOWN_SKIPPED;
+    }
+    rill_mesh mesh;
+    rill_material mat;
+    if (cur) {
+        rill__resolved r = rill__render_assets_peek(w->ra, mm, cur, &mesh, &mat);
+        if (r != RILL__RESOLVE_OK) {
+            return r == RILL__RESOLVE_SERIAL ? SHOWN_SERIAL : SHOWN_SKIPPED;
+        }
+    } else if (!rill__render_assets_resolve(w->ra, mm, &mesh, &mat)) {
+        return SHOWN_SKIPPED;
+    }
+    if (!rill_mat4_in_world_limit(xf->m)) {
+        return SHOWN_OUT_OF_WORLD;
+    }
+    fill_looked_up(w->world, w->comps, w->buf->channel_modes, e, mesh, mat, xf, in);
+    return SHOWN_DRAWN;
+}
+
+/* Asks for the components of an entity the walk reaches WALK_AHEAD entities later. The shown
+ * entities are a small part of the resident ones, spread over the component storage, so nearly
+ * every read of them is a cache miss: with a dozen entities requested ahead their latencies
+ * overlap (on the development machine the serial walk took 40 % less CPU time). */
+#define WALK_AHEAD 12u
+static void prefetch_entity(const shown_walk *w, rill_entity e) {
+    const char *xf = rill_world_get(w->world, e, w->gt);
+    if (xf) {
+        __builtin_prefetch(xf);
+        __builtin_prefetch(xf + sizeof(rill_global_transform) - 1u); /* it may span two lines */
+    }
+    __builtin_prefetch(rill_world_get(w->world, e, w->comps->model_mesh));
+    if (w->comps->render_mode.id) {
+        __builtin_prefetch(rill_world_get(w->world, e, w->comps->render_mode));
+    }
+}
+
+/* rill_job_range_fn: shown[begin, end) into out[begin...]. */
+static void walk_chunk(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    (void)chunk;
+    const shown_walk *w = arg;
+    struct rill__extract_part *p = &w->buf->walk_parts.data[begin / WALK_CHUNK];
+    *p = (struct rill__extract_part){.stop = end};
+    rill__assets_cursor cur = {0};
+    const rill_entity *shown = w->buf->shown.data;
+    for (uint32_t i = begin; i < end && i < begin + WALK_AHEAD; i++) {
+        prefetch_entity(w, shown[i]);
+    }
+    for (uint32_t i = begin; i < end; i++) {
+        if (i + WALK_AHEAD < end) {
+            prefetch_entity(w, shown[i + WALK_AHEAD]);
+        }
+        rill_entity e = shown[i];
+        int r = walk_one(w, e, &cur, &w->out[begin + p->written]);
+        if (r == SHOWN_SERIAL) {
+            p->stop = i;
+            return;
+        }
+        p->written += r == SHOWN_DRAWN;
+        if (r == SHOWN_OUT_OF_WORLD && !p->out_count++) {
+            p->first_out = e;
+        }
+    }
+}
+
+/* Closes the gaps between the chunks' instances in chunk order, counts (and names) the entities
+ * out of the world in that order, and walks what each chunk left; returns the instances written.
+ * Every write lands at or below the shown index it comes from, so nothing unread is overwritten. */
+static uint32_t merge_walk(const shown_walk *w, uint32_t n) {
+    rill_render_extract_buf *buf = w->buf;
+    uint32_t at = 0;
+    for (uint32_t begin = 0; begin < n; begin += WALK_CHUNK) {
+        const struct rill__extract_part *p = &buf->walk_parts.data[begin / WALK_CHUNK];
+        if (at != begin && p->written) {
+            memmove(w->out + at, w->out + begin, (size_t)p->written * sizeof(*w->out));
+        }
+        at += p->written;
+        count_out_of_world(w->world, buf, p->first_out, p->out_count);
+        for (uint32_t i = p->stop, end = RILL_MIN(n, begin + WALK_CHUNK); i < end; i++) {
+            rill_entity e = buf->shown.data[i];
+            int r = walk_one(w, e, NULL, &w->out[at]);
+            at += r == SHOWN_DRAWN;
+            if (r == SHOWN_OUT_OF_WORLD) {
+                count_out_of_world(w->world, buf, e, 1);
+            }
+        }
+    }
+    return at;
+}
+
+/* The walk without batching: over buf->jobs (NULL: on this thread, chunk after chunk). */
+static bool walk_shown(rill_world *world, const rill_render_components *comps,
+                       rill_render_extract_buf *buf, rill_render_assets *ra) {
+    uint32_t n = buf->shown.len, base = buf->instances.len;
+    rill_array_clear(&buf->walk_parts);
+    if (!n) {
+        return true;
+    }
+    if (!rill_array_push_n(&buf->walk_parts, (n + WALK_CHUNK - 1u) / WALK_CHUNK) ||
+        !rill_array_push_n(&buf->instances, n)) {
+        return false;
+    }
+    shown_walk w = {world,
+                    comps,
+                    buf,
+                    ra,
+                    rill_world_builtin(world)->global_transform,
+                    buf->instances.data + base};
+    rill_jobs_for(buf->jobs, n, WALK_CHUNK, walk_chunk, &w);
+    buf->instances.len = base + merge_walk(&w, n);
+    return true;
+}
+
 /* Every shown ModelMesh with a GlobalTransform whose asset resolves, in slot order, through the
- * static batcher when it is on (batch.c: entities a batch draws are skipped; the batches are
- * appended after the walk). False when out of memory. */
+ * static batcher when it is on. False when out of memory. */
 static bool extract_model_meshes(rill_world *world, const rill_render_components *comps,
                                  rill_render_extract_buf *buf) {
     rill_render_assets *ra = rill__render_assets_of(world);
@@ -221,29 +444,7 @@ static bool extract_model_meshes(rill_world *world, const rill_render_components
     if (!shown_in_slot_order(world, walked, buf)) {
         return false;
     }
-    rill_component gt = rill_world_builtin(world)->global_transform;
-    for (uint32_t i = 0; i < buf->shown.len; i++) {
-        rill_entity e = buf->shown.data[i];
-        rill_mesh mesh;
-        rill_material mat;
-        const rill_model_mesh *mm = rill_world_get(world, e, comps->model_mesh);
-        if (batching && mm && rill__batch_skip(bt, e, mm)) {
-            continue; /* a batch draws it */
-        }
-        const rill_global_transform *xf = mm ? rill_world_get(world, e, gt) : NULL;
-        if (!xf || !rill__render_assets_resolve(ra, mm, &mesh, &mat)) {
-            continue; /* no transform yet, or not loaded / uploaded yet, or failed (warned once) */
-        }
-        if (!in_world(world, buf, e, xf)) {
-            continue;
-        }
-        bool ok = batching ? batch_or_push(world, comps, buf, bt, e, mm, mesh, mat, xf)
-                           : push_instance(world, comps, buf, e, mesh, mat, xf);
-        if (!ok) {
-            return false;
-        }
-    }
-    return !batching || rill__batch_end(bt, buf->channel_modes, buf);
+    return batching ? walk_batched(world, comps, buf, ra, bt) : walk_shown(world, comps, buf, ra);
 }
 
 /* A camera found by extract, with what it is sorted by. */

@@ -385,24 +385,31 @@ const rill_render_model *rill_render_assets_model(rill_render_assets *ra, rill_a
     return e && !e->failed ? &e->gpu : NULL;
 }
 
-/* The entry, GPU mesh index and glTF material index (material_count = the default) of mm. */
-static asset_entry *locate(rill_render_assets *ra, const rill_model_mesh *mm, uint32_t *out_gi,
-                           uint32_t *out_mi) {
-    asset_entry *e = lookup(ra, mm->asset);
+/* Entry e's GPU mesh index and glTF material index (material_count = the default) of mm; false
+ * when e is NULL, failed, or mm names what it does not have. */
+static bool slots_of(const asset_entry *e, const rill_model_mesh *mm, uint32_t *out_gi,
+                     uint32_t *out_mi) {
     if (!e || e->failed || mm->mesh >= e->model->mesh_count ||
         mm->primitive >= e->model->meshes[mm->mesh].primitive_count) {
-        return NULL;
+        return false;
     }
     uint32_t gi = e->mesh_first[mm->mesh] + mm->primitive;
     int32_t mat = e->model->meshes[mm->mesh].primitives[mm->primitive].material;
     uint32_t mi = mat >= 0 && (uint32_t)mat < e->model->material_count ? (uint32_t)mat
                                                                        : e->model->material_count;
     if (gi >= e->gpu.mesh_count || mi >= e->gpu.material_count) {
-        return NULL;
+        return false;
     }
     *out_gi = gi;
     *out_mi = mi;
-    return e;
+    return true;
+}
+
+/* The entry, GPU mesh index and glTF material index of mm (uploading its asset when needed). */
+static asset_entry *locate(rill_render_assets *ra, const rill_model_mesh *mm, uint32_t *out_gi,
+                           uint32_t *out_mi) {
+    asset_entry *e = lookup(ra, mm->asset);
+    return slots_of(e, mm, out_gi, out_mi) ? e : NULL;
 }
 
 /* The heatmap material for a texstream material's state. */
@@ -428,6 +435,31 @@ bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *
         *out_material = heat_material(ra, e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE);
     }
     return true;
+}
+
+rill__resolved rill__render_assets_peek(const rill_render_assets *ra, const rill_model_mesh *mm,
+                                        rill__assets_cursor *cur, rill_mesh *out_mesh,
+                                        rill_material *out_material) {
+    if (ra->heatmap) {
+        return RILL__RESOLVE_SERIAL; /* the heat material reads the streamer's state */
+    }
+    const asset_entry *e = cur->entry;
+    if (!e || cur->id != mm->asset) {
+        uint64_t v = 0;
+        if (!mm->asset || !rill_map_get(&ra->entry_of, mm->asset, &v)) {
+            return mm->asset ? RILL__RESOLVE_SERIAL : RILL__RESOLVE_NONE; /* not uploaded yet */
+        }
+        e = (const asset_entry *)(uintptr_t)v;
+        cur->entry = e;
+        cur->id = mm->asset;
+    }
+    uint32_t gi = 0, mi = 0;
+    if (!slots_of(e, mm, &gi, &mi)) {
+        return RILL__RESOLVE_NONE;
+    }
+    *out_mesh = e->gpu.meshes[gi];
+    *out_material = e->gpu.materials[mi];
+    return RILL__RESOLVE_OK;
 }
 
 /* >>texture streaming users: a sweep over the ModelMesh entities, then the users it did not see

@@ -13,6 +13,26 @@ rill_render_assets *rill__render_assets_at(const rill_world *world, uint32_t res
 bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *mm,
                                  rill_mesh *out_mesh, rill_material *out_material);
 
+/* What rill__render_assets_peek found. */
+typedef enum rill__resolved {
+    RILL__RESOLVE_OK,    /* drawn with *out_mesh, *out_material */
+    RILL__RESOLVE_NONE,  /* cannot be drawn (failed upload, or it names what its model lacks) */
+    RILL__RESOLVE_SERIAL /* ask rill__render_assets_resolve (the asset is not uploaded yet, or the
+                          * texture heatmap is on) */
+} rill__resolved;
+/* The last entry one peeking thread found (zero = none): a model's primitives come in runs. */
+typedef struct rill__assets_cursor {
+    uint32_t id;
+    const void *entry;
+} rill__assets_cursor;
+/* rill__render_assets_resolve without side effects, for extract's walk on several threads: it
+ * reads the cache only (no upload, no use mark: rill_render_assets_update keeps every asset a
+ * ModelMesh names alive). Safe to call from any number of threads while nothing else changes ra.
+ */
+rill__resolved rill__render_assets_peek(const rill_render_assets *ra, const rill_model_mesh *mm,
+                                        rill__assets_cursor *cur, rill_mesh *out_mesh,
+                                        rill_material *out_material);
+
 /* The glTF primitive a ModelMesh names (CPU data of the loaded asset), or NULL. */
 const rill_gltf_primitive *rill__render_assets_primitive(rill_render_assets *ra,
                                                          const rill_model_mesh *mm);

@@ -6,6 +6,8 @@
 #define RILL_TESTS_MODEL_GEN_H
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rill/base.h"
@@ -146,6 +148,30 @@ static inline rill_result model_gen_glb(uint8_t **out, size_t *out_size, rill_er
     model.light_count = 1, model.lights = &light;
     model.camera_count = 1, model.cameras = &cam;
     return rill_glb_write_memory(&model, NULL, out, out_size, err);
+}
+
+/* Writes the test model as DIR/models/<names[i]> for each of `count` names, with DIR =
+ * $RILL_TEST_TMP/<sub> (/tmp/rill_test/<sub> without it), folders created; dir (dir_size bytes)
+ * receives DIR, the folder to mount. */
+static inline rill_result model_gen_write_files(const char *sub, const char *const *names,
+                                                int count, char *dir, size_t dir_size,
+                                                rill_error *err) {
+    uint8_t *glb = NULL;
+    size_t glb_size = 0;
+    rill_result r = model_gen_glb(&glb, &glb_size, err);
+    const char *tmp_env = getenv("RILL_TEST_TMP");
+    snprintf(dir, dir_size, "%s/%s", tmp_env ? tmp_env : "/tmp/rill_test", sub);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/models", dir);
+    if (r == RILL_OK) {
+        r = rill_dir_create_all(path, err);
+    }
+    for (int i = 0; i < count && r == RILL_OK; i++) {
+        snprintf(path, sizeof(path), "%s/models/%s", dir, names[i]);
+        r = rill_file_write_all(path, glb, glb_size, err);
+    }
+    rill_free(glb);
+    return r;
 }
 
 #endif

@@ -52,19 +52,11 @@ static uint32_t count_mesh_children(rill_world *w, const rill_render_components 
 static void test_spawn_tree_and_render(void **state) {
     (void)state;
     rill_error err = {0};
-    uint8_t *glb = NULL;
-    size_t glb_size = 0;
-    if (model_gen_glb(&glb, &glb_size, &err) != RILL_OK)
-        fail_msg("glb write: %s", err.msg);
     const char *tmp_env = getenv("RILL_TEST_TMP");
+    const char *names[] = {"robot.glb"};
     char dir[1024], path[1200];
-    snprintf(dir, sizeof(dir), "%s/model_spawn", tmp_env ? tmp_env : "/tmp/rill_test_spawn");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
-    snprintf(path, sizeof(path), "%s/models", dir);
-    assert_int_equal(rill_dir_create_all(path, NULL), RILL_OK);
-    snprintf(path, sizeof(path), "%s/models/robot.glb", dir);
-    assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
-    rill_free(glb);
+    if (model_gen_write_files("model_spawn", names, 1, dir, sizeof(dir), &err) != RILL_OK)
+        fail_msg("glb write: %s", err.msg);
     rill_vfs *vfs = rill_vfs_create(NULL, NULL);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_asset_server *as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = vfs}, NULL);

@@ -1,0 +1,214 @@
+/* test_extract_jobs.c: rill_render_extract spreads its walk over the shown ModelMeshes over
+ * rill_render_extract_buf.jobs, and the snapshot is byte for byte the one a serial walk builds,
+ * with 1 worker and with 4: on a fresh cache (every asset is uploaded while the chunks are
+ * merged), on a warm one, and with an asset first named in the middle of chunks; among the
+ * entities are parked ones (no MeshShown), out-of-world ones, primitives their model lacks, and
+ * RenderModes (ghost, crossfade). Models are the generated test glTF (model_gen.h) on lavapipe. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_gen.h"
+#include "rill/render.h"
+
+#define ENTITIES 6000u /* about 12 chunks of the walk */
+#define ASSETS 3
+
+typedef struct fixture {
+    rill_vfs *vfs;
+    rill_asset_server *as;
+    rill_renderer *r;
+    rill_world *w;
+    rill_render_components rc;
+    rill_render_assets *ra;
+    rill_asset asset[ASSETS];
+    rill_entity ents[ENTITIES];
+    uint32_t expected, out_of_world; /* what a correct extract gives */
+} fixture;
+
+/* Writes the generated model as three files and loads each (three assets). */
+static void load_models(fixture *f) {
+    rill_error err = {0};
+    const char *names[ASSETS] = {"robot0.glb", "robot1.glb", "robot2.glb"};
+    char dir[1024], path[64];
+    if (model_gen_write_files("extract_jobs", names, ASSETS, dir, sizeof(dir), &err) != RILL_OK)
+        fail_msg("glb write: %s", err.msg);
+    f->vfs = rill_vfs_create(NULL, NULL);
+    assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
+    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
+    assert_non_null(f->as);
+    assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
+    for (int i = 0; i < ASSETS; i++) {
+        snprintf(path, sizeof(path), "models/robot%d.glb", i);
+        f->asset[i] = rill_asset_load_sync(f->as, path, &err);
+        assert_int_equal(rill_asset_get_state(f->as, f->asset[i]), RILL_ASSET_STATE_LOADED);
+    }
+}
+
+/* Entity i: a ModelMesh of asset i % 2 on a grid; every 97th names a primitive its model lacks,
+ * every 101st stands beyond the world limit, every 11th is parked, every 7th is a ghost and every
+ * 13th crossfades. */
+static void spawn(fixture *f) {
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
+    rill_entity cam = rill_world_spawn(f->w);
+    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.05f, .far_plane = 1000.0f};
+    assert_non_null(rill_world_add(f->w, cam, RILL_COMPONENT_CAMERA, &c));
+    rill_transform ct = rill_transform_identity();
+    rill_world_set_transform(f->w, cam, &ct);
+    for (uint32_t i = 0; i < ENTITIES; i++) {
+        rill_entity e = f->ents[i] = rill_world_spawn(f->w);
+        rill_transform t = rill_transform_identity();
+        t.translation[0] = (float)(i % 100) * 3.0f;
+        t.translation[2] = (float)(i / 100) * 3.0f;
+        if (i % 101 == 50)
+            t.translation[0] = 1e10f;
+        rill_world_set_transform(f->w, e, &t);
+        rill_model_mesh mm = {f->asset[i % 2].id, i % 2, i % 97 == 3 ? 99u : 0u};
+        assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+        if (i % 7 == 1) {
+            rill_render_mode_component rm = {RILL_RENDER_MODE_GHOST, 0.5f, 0.0f};
+            assert_non_null(rill_world_add(f->w, e, f->rc.render_mode, &rm));
+        } else if (i % 13 == 2) {
+            rill_render_mode_component rm = {RILL_RENDER_MODE_NORMAL, 0.0f, -0.25f};
+            assert_non_null(rill_world_add(f->w, e, f->rc.render_mode, &rm));
+        }
+        bool parked = i % 11 == 5;
+        if (parked) /* also scrambles the shown set's order */
+            assert_true(rill_world_remove(f->w, e, f->rc.mesh_shown));
+        bool walked = !parked && i % 97 != 3; /* (a primitive it lacks: not resolved) */
+        f->expected += walked && i % 101 != 50;
+        f->out_of_world += walked && i % 101 == 50;
+    }
+    rill_world_update_transforms(f->w);
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof(*f));
+    load_models(f);
+    f->r = render_test_renderer(
+        (rill_renderer_desc){.width = 64, .height = 48, .quality = RILL_RENDER_QUALITY_LOW});
+    if (!f->r)
+        return -1;
+    f->w = rill_world_create(NULL, NULL);
+    spawn(f);
+    rill_error err = {0};
+    f->ra = rill_render_assets_create(
+        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
+    assert_non_null(f->ra);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    rill_render_assets_destroy(f->ra);
+    rill_world_destroy(f->w);
+    render_test_destroy_clean(f->r, false);
+    for (int i = 0; i < ASSETS; i++)
+        rill_asset_release(f->as, f->asset[i]);
+    rill_asset_server_destroy(f->as);
+    rill_vfs_destroy(f->vfs);
+    free(f);
+    return 0;
+}
+
+/* One extract into xb over jobs (NULL: serial). */
+static void extract(fixture *f, rill_jobs *jobs, rill_render_extract_buf *xb,
+                    rill_render_snapshot *snap) {
+    rill_error err = {0};
+    xb->jobs = jobs;
+    assert_int_equal(rill_render_extract(f->w, &f->rc, xb, snap, &err), RILL_OK);
+}
+
+/* The two snapshots' instances are the same bytes, and so are the out-of-world counts. */
+static void assert_same(const rill_render_snapshot *a, const rill_render_extract_buf *xa,
+                        const rill_render_snapshot *b, const rill_render_extract_buf *xb) {
+    assert_int_equal(a->instance_count, b->instance_count);
+    assert_memory_equal(a->instances, b->instances,
+                        (size_t)a->instance_count * sizeof(rill_render_instance));
+    assert_int_equal(xa->out_of_world, xb->out_of_world);
+}
+
+static rill_jobs *jobs_of(uint32_t workers) {
+    rill_jobs *j = rill_jobs_create(&(rill_jobs_desc){.worker_count = workers}, NULL);
+    assert_non_null(j);
+    return j;
+}
+
+static void test_workers_match_serial(void **state) {
+    fixture *f = *state;
+    rill_jobs *one = jobs_of(1), *four = jobs_of(4);
+    rill_render_extract_buf serial = {0}, by_one = {0}, by_four = {0};
+    rill_render_snapshot ss, s1, s4;
+
+    /* Fresh cache: every chunk meets an asset not uploaded yet and leaves its rest to the merge. */
+    extract(f, four, &by_four, &s4);
+    extract(f, NULL, &serial, &ss);
+    extract(f, one, &by_one, &s1);
+    assert_int_equal(ss.instance_count, f->expected);
+    assert_int_equal(serial.out_of_world, f->out_of_world);
+    assert_true(f->out_of_world > 0);
+    assert_same(&s4, &by_four, &ss, &serial);
+    assert_same(&s1, &by_one, &ss, &serial);
+    uint32_t ghosts = 0, fading = 0;
+    for (uint32_t i = 0; i < ss.instance_count; i++) {
+        ghosts += ss.instances[i].mode == RILL_RENDER_MODE_GHOST;
+        fading += ss.instances[i].lod_fade != 0.0f;
+    }
+    assert_true(ghosts > 0 && fading > 0);
+
+    /* Warm: the chunks resolve everything themselves. */
+    for (int k = 0; k < 3; k++) {
+        extract(f, four, &by_four, &s4);
+        extract(f, NULL, &serial, &ss);
+        assert_same(&s4, &by_four, &ss, &serial);
+    }
+
+    /* An asset first named in the middle of chunks: those chunks stop there and the merge
+     * uploads it, in the serial walk's order. */
+    for (uint32_t i = 150; i < ENTITIES; i += 300) {
+        rill_model_mesh *mm = rill_world_get(f->w, f->ents[i], f->rc.model_mesh);
+        mm->asset = f->asset[2].id;
+    }
+    rill_render_assets_stats st;
+    rill_render_assets_get_stats(f->ra, &st);
+    assert_int_equal(st.uploads, 2);
+    extract(f, four, &by_four, &s4);
+    rill_render_assets_get_stats(f->ra, &st);
+    assert_int_equal(st.uploads, 3);
+    extract(f, NULL, &serial, &ss);
+    extract(f, one, &by_one, &s1);
+    assert_int_equal(ss.instance_count, f->expected);
+    assert_same(&s4, &by_four, &ss, &serial);
+    assert_same(&s1, &by_one, &ss, &serial);
+    const rill_render_model *third = rill_render_assets_model(f->ra, f->asset[2]);
+    assert_non_null(third);
+    uint32_t of_third = 0;
+    for (uint32_t i = 0; i < ss.instance_count; i++)
+        for (uint32_t m = 0; m < third->mesh_count; m++)
+            of_third += ss.instances[i].mesh.id == third->meshes[m].id;
+    assert_true(of_third > 0);
+
+    rill_render_extract_buf_free(&serial);
+    rill_render_extract_buf_free(&by_one);
+    rill_render_extract_buf_free(&by_four);
+    rill_jobs_destroy(one);
+    rill_jobs_destroy(four);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_workers_match_serial, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
