@@ -6,28 +6,12 @@
 #include "rill/scene.h"
 
 #include "../../src/scene/scene_internal.h"
+#include "every_field.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct fz_all {
-    bool b;
-    int32_t i;
-    uint32_t u;
-    int64_t i64;
-    uint64_t u64;
-    float f;
-    double d;
-    float v2[2], v3[3], v4[4], q[4], col[4];
-    const char *s, *asset;
-    rill_entity ref;
-    int32_t en;
-    float arr[3];
-    rill_entity refs[2];
-    float unit;
-} fz_all;
 
 static rill_world *g_world;
 static scene_types *g_types;
@@ -35,32 +19,7 @@ static scene_types *g_types;
 static void setup(void) {
     rill_log_set_level(RILL_LOG_NONE);
     g_world = rill_world_create(NULL, NULL);
-    static const rill_enum_item items[] = {{"A", 0}, {"B", 1}, {"C", 9}};
-    const rill_field fields[] = {
-        RILL_FIELD(fz_all, b, BOOL),
-        RILL_FIELD(fz_all, i, I32),
-        RILL_FIELD(fz_all, u, U32),
-        RILL_FIELD(fz_all, i64, I64),
-        RILL_FIELD(fz_all, u64, U64),
-        RILL_FIELD(fz_all, f, F32),
-        RILL_FIELD(fz_all, d, F64),
-        RILL_FIELD(fz_all, v2, VEC2),
-        RILL_FIELD(fz_all, v3, VEC3),
-        RILL_FIELD(fz_all, v4, VEC4),
-        RILL_FIELD(fz_all, q, QUAT),
-        RILL_FIELD(fz_all, col, COLOR),
-        RILL_FIELD(fz_all, s, STRING),
-        RILL_FIELD(fz_all, asset, ASSET_PATH),
-        RILL_FIELD(fz_all, ref, ENTITY),
-        RILL_FIELD_WITH(fz_all, en, ENUM, .enum_items = items, .enum_count = 3),
-        {.name = "arr", .type = RILL_FIELD_F32, .offset = offsetof(fz_all, arr), .count = 3},
-        {.name = "refs", .type = RILL_FIELD_ENTITY, .offset = offsetof(fz_all, refs), .count = 2},
-        RILL_FIELD_WITH(fz_all, unit, F32, RILL_FIELD_RANGE(0, 1)),
-    };
-    rill_type_desc all = {.name = "A",
-                          RILL_TYPE_LAYOUT(fz_all),
-                          .fields = fields,
-                          .field_count = (uint32_t)(sizeof fields / sizeof fields[0])};
+    const rill_type_desc all = every_field_type("A");
     rill_world_register_component(g_world, &all);
     rill_scene_register(g_world);
     g_types = rill__scene_types_create(g_world);

@@ -1,66 +1,12 @@
 /* fuzz_field_parse.c: libFuzzer target for rill_field_parse(_ex), the text reader of reflected
- * field values (scene files feed it untrusted text). The first input byte picks a field of a
- * struct that has one field of every type plus arrays (low bits) and whether to parse the way the
- * scene reader does, with clamping, entity references and asset hooks (high bit); the rest is the
- * text. A successful parse is formatted and parsed again, and must give the same text (the round
- * trip the scene writer relies on). */
-#include "rill/world.h"
+ * field values (scene files feed it untrusted text). The first input byte picks a field of the
+ * tests' every_field struct (tests/every_field.h: every type, arrays, bounds; low bits) and whether
+ * to parse the way the scene reader does, with clamping, entity references and asset hooks (high
+ * bit); the rest is the text. A successful parse is formatted and parsed again, and must give the
+ * same text (the round trip the scene writer relies on). */
+#include "every_field.h"
 
 #include <string.h>
-
-typedef struct all {
-    bool b;
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
-    float f32;
-    double f64;
-    float v2[2];
-    float v3[3];
-    float v4[4];
-    float q[4];
-    float c[4];
-    const char *s;
-    const char *p;
-    rill_entity e;
-    int32_t en;
-    float arr[3];
-    const char *sarr[2];
-    int32_t earr[2];
-} all;
-
-static const rill_enum_item ITEMS[] = {{"alpha", 0}, {"beta", 1}, {"gamma", -5}};
-static const rill_field FIELDS[] = {
-    RILL_FIELD(all, b, BOOL),
-    RILL_FIELD(all, i32, I32),
-    RILL_FIELD(all, u32, U32),
-    RILL_FIELD(all, i64, I64),
-    RILL_FIELD(all, u64, U64),
-    RILL_FIELD(all, f32, F32),
-    RILL_FIELD(all, f64, F64),
-    RILL_FIELD(all, v2, VEC2),
-    RILL_FIELD(all, v3, VEC3),
-    RILL_FIELD(all, v4, VEC4),
-    RILL_FIELD(all, q, QUAT),
-    RILL_FIELD(all, c, COLOR),
-    RILL_FIELD(all, s, STRING),
-    RILL_FIELD(all, p, ASSET_PATH),
-    RILL_FIELD(all, e, ENTITY),
-    {.name = "en",
-     .type = RILL_FIELD_ENUM,
-     .offset = offsetof(all, en),
-     .enum_items = ITEMS,
-     .enum_count = 3},
-    {.name = "arr", .type = RILL_FIELD_F32, .offset = offsetof(all, arr), .count = 3},
-    {.name = "sarr", .type = RILL_FIELD_STRING, .offset = offsetof(all, sarr), .count = 2},
-    {.name = "earr",
-     .type = RILL_FIELD_ENUM,
-     .offset = offsetof(all, earr),
-     .count = 2,
-     .enum_items = ITEMS,
-     .enum_count = 3},
-};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -96,11 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) {
         return 0;
     }
-    const rill_type_desc type = {.name = "All",
-                                 RILL_TYPE_LAYOUT(all),
-                                 .fields = FIELDS,
-                                 .field_count = (uint32_t)RILL_COUNTOF(FIELDS)};
-    const rill_field *f = &FIELDS[(data[0] & 0x7f) % RILL_COUNTOF(FIELDS)];
+    const rill_type_desc type = every_field_type("Every");
+    const rill_field *f = &type.fields[(data[0] & 0x7f) % type.field_count];
     size_t len = size - 1;
     const rill_field_text scene = {.flags = RILL_FIELD_TEXT_CLAMP | RILL_FIELD_TEXT_ASSET_AT,
                                    .user = &len,
@@ -109,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                    .ref_format = on_ref_format,
                                    .asset_path = on_asset};
     const rill_field_text *opt = (data[0] & 0x80) ? &scene : NULL;
-    all a, b;
+    every_field a, b;
     rill_type_apply_defaults(&type, &a);
     size_t used = 0;
     rill_error err = {0};

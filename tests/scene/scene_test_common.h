@@ -1,49 +1,19 @@
-/* scene_test_common.h: shared fixtures of the scene tests: a component with every field type,
- * a "Tick" component whose on_add hook advances a fake clock (so the loader's budget can be
- * measured exactly), and a log sink that keeps every message so tests can look for one. */
+/* scene_test_common.h: shared fixtures of the scene tests: "TestAll", a component with every
+ * field type (every_field.h), a "Tick" component whose on_add hook advances a fake clock (so the
+ * loader's budget can be measured exactly), and a log sink that keeps every message so tests can
+ * look for one. */
 #ifndef RILL_SCENE_TEST_COMMON_H
 #define RILL_SCENE_TEST_COMMON_H
 
+#include "every_field.h"
 #include "rill/scene.h"
 #include "rill_test.h"
 
 #include <stddef.h>
 
-typedef enum test_hinge {
-    TEST_HINGE_LEFT = 0,
-    TEST_HINGE_RIGHT = 1,
-    TEST_HINGE_TOP = 7
-} test_hinge;
-
-typedef struct test_all {
-    bool b;
-    int32_t i;
-    uint32_t u;
-    int64_t i64;
-    uint64_t u64;
-    float f;
-    double d;
-    float v2[2];
-    float v3[3];
-    float v4[4];
-    float q[4];
-    float col[4];
-    const char *s;
-    const char *asset;
-    rill_entity ref;
-    int32_t hinge;
-    float arr[3];
-    int32_t iarr[2];
-    float unit;    /* clamped to [0, 1] */
-    int32_t small; /* clamped to [-5, 5] */
-} test_all;
-
 typedef struct test_tick {
     uint32_t n;
 } test_tick;
-
-static const rill_enum_item test_hinge_items[] = {
-    {"Left", TEST_HINGE_LEFT}, {"Right", TEST_HINGE_RIGHT}, {"Top", TEST_HINGE_TOP}};
 
 /* The fake clock a cost hook advances (Tick's add hook, Tock's remove hook), by how much per call,
  * and how many calls it had. */
@@ -68,35 +38,7 @@ typedef struct test_ids {
 } test_ids;
 
 static inline test_ids test_register(rill_world *w, test_tick_state *tick) {
-    static const float f_def = 0.5f;
-    static const float v3_def[3] = {1, 2, 3};
-    static const char *const s_def = "default";
-    const rill_field fields[] = {
-        RILL_FIELD(test_all, b, BOOL),
-        RILL_FIELD(test_all, i, I32),
-        RILL_FIELD(test_all, u, U32),
-        RILL_FIELD(test_all, i64, I64),
-        RILL_FIELD(test_all, u64, U64),
-        RILL_FIELD_WITH(test_all, f, F32, .default_value = &f_def),
-        RILL_FIELD(test_all, d, F64),
-        RILL_FIELD(test_all, v2, VEC2),
-        RILL_FIELD_WITH(test_all, v3, VEC3, .default_value = v3_def),
-        RILL_FIELD(test_all, v4, VEC4),
-        RILL_FIELD(test_all, q, QUAT),
-        RILL_FIELD(test_all, col, COLOR),
-        RILL_FIELD_WITH(test_all, s, STRING, .default_value = &s_def),
-        RILL_FIELD(test_all, asset, ASSET_PATH),
-        RILL_FIELD(test_all, ref, ENTITY),
-        RILL_FIELD_WITH(test_all, hinge, ENUM, .enum_items = test_hinge_items, .enum_count = 3),
-        {.name = "arr", .type = RILL_FIELD_F32, .offset = offsetof(test_all, arr), .count = 3},
-        {.name = "iarr", .type = RILL_FIELD_I32, .offset = offsetof(test_all, iarr), .count = 2},
-        RILL_FIELD_WITH(test_all, unit, F32, RILL_FIELD_RANGE(0, 1)),
-        RILL_FIELD_WITH(test_all, small, I32, RILL_FIELD_RANGE(-5, 5)),
-    };
-    rill_type_desc all = {.name = "TestAll",
-                          RILL_TYPE_LAYOUT(test_all),
-                          .fields = fields,
-                          .field_count = (uint32_t)RILL_COUNTOF(fields)};
+    rill_type_desc all = every_field_type("TestAll");
     const rill_field tick_fields[] = {RILL_FIELD(test_tick, n, U32)};
     rill_type_desc tk = {.name = "Tick",
                          RILL_TYPE_LAYOUT(test_tick),

@@ -277,7 +277,7 @@ static void test_nested_instances_expand(void **state) {
         "entity 5 \"gone\" { SceneInstance { scene: @\"nope.rsn\" } }\n");
     test_write_file(fx.dir, "sub/room.rsn",
                     "rsn 1\n"
-                    "entity 1 \"room\" { Tick {} TestAll { ref: &2 } }\n"
+                    "entity 1 \"room\" { Tick {} TestAll { ent: &2 } }\n"
                     "entity 2 parent 1 \"chair\" { Tick {} }\n"
                     "entity 3 \"lamp\" { SceneInstance { scene: @\"sub/lamp.rsn\" } }\n");
     test_write_file(fx.dir, "sub/lamp.rsn",
@@ -305,8 +305,8 @@ static void test_nested_instances_expand(void **state) {
     rill_entity room = rill_world_first_child(fx.world, house);
     assert_string_equal(rill_world_get_name(fx.world, room), "room");
     /* The reference inside the instanced file points at that instance's own chair. */
-    const test_all *ta = rill_world_get(fx.world, room, fx.ids.all);
-    assert_true(ta->ref == rill_world_first_child(fx.world, room));
+    const every_field *ta = rill_world_get(fx.world, room, fx.ids.all);
+    assert_true(ta->ent == rill_world_first_child(fx.world, room));
     rill_entity far = rill_world_find_by_name(fx.world, "far");
     assert_int_equal(rill_world_child_count(fx.world, far), 0); /* streamed: left for later */
     assert_int_equal(rill_world_child_count(fx.world, rill_world_find_by_name(fx.world, "loop")),

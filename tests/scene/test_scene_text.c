@@ -15,24 +15,27 @@ static const char CANONICAL[] = "rsn 1\n"
                                 "        nested: [Foo, &3, @\"a.png\"]\n"
                                 "    }\n"
                                 "    TestAll {\n"
-                                "        b: true\n"
-                                "        i: -42\n"
-                                "        u: 4000000000\n"
+                                "        flag: true\n"
+                                "        i32: -42\n"
+                                "        u32: 4000000000\n"
                                 "        i64: -9000000000\n"
                                 "        u64: 18446744073709551615\n"
-                                "        f: 0.1\n"
-                                "        d: 0.1\n"
+                                "        f32: 0.1\n"
+                                "        f64: 0.1\n"
                                 "        v2: (1, -2)\n"
                                 "        v3: (1.5, 2.25, -0.00003)\n"
                                 "        v4: (1, 2, 3, 4)\n"
                                 "        q: (0, 0.5, 0, 0.5)\n"
-                                "        col: (1, 0.5, 0.25, 1)\n"
-                                "        s: \"he said \\\"hi\\\"\\n\\ttab \\\\ \\x01\"\n"
-                                "        asset: @\"models/door.glb\"\n"
-                                "        ref: &3\n"
-                                "        hinge: Right\n"
-                                "        arr: [1, 2, 3]\n"
-                                "        iarr: [-1, 7]\n"
+                                "        color: (1, 0.5, 0.25, 1)\n"
+                                "        str: \"he said \\\"hi\\\"\\n\\ttab \\\\ \\x01\"\n"
+                                "        path: @\"models/door.glb\"\n"
+                                "        ent: &3\n"
+                                "        mode: low\n"
+                                "        weights: [1, 2, 3]\n"
+                                "        tags: [\"a b\", \"\"]\n"
+                                "        modes: [back, high]\n"
+                                "        ints: [-1, 7]\n"
+                                "        refs: [&2, none]\n"
                                 "        unit: 0.75\n"
                                 "        small: -5\n"
                                 "    }\n"
@@ -57,24 +60,27 @@ static const char CANONICAL[] = "rsn 1\n"
                                 "\n"
                                 "entity 4 parent 1 \"\" {\n"
                                 "    TestAll {\n"
-                                "        b: false\n"
-                                "        i: 0\n"
-                                "        u: 0\n"
+                                "        flag: false\n"
+                                "        i32: 0\n"
+                                "        u32: 0\n"
                                 "        i64: 0\n"
                                 "        u64: 0\n"
-                                "        f: inf\n"
-                                "        d: -inf\n"
+                                "        f32: inf\n"
+                                "        f64: -inf\n"
                                 "        v2: (0, 0)\n"
                                 "        v3: (1e+30, -0, 1.1754944e-38)\n"
                                 "        v4: (0, 0, 0, 0)\n"
                                 "        q: (0, 0, 0, 0)\n"
-                                "        col: (0, 0, 0, 0)\n"
-                                "        s: \"\"\n"
-                                "        asset: @\"\"\n"
-                                "        ref: none\n"
-                                "        hinge: Top\n"
-                                "        arr: [0, 0, 0]\n"
-                                "        iarr: [0, 0]\n"
+                                "        color: (0, 0, 0, 0)\n"
+                                "        str: \"\"\n"
+                                "        path: @\"\"\n"
+                                "        ent: none\n"
+                                "        mode: high\n"
+                                "        weights: [0, 0, 0]\n"
+                                "        tags: [\"\", \"\"]\n"
+                                "        modes: [off, off]\n"
+                                "        ints: [0, 0]\n"
+                                "        refs: [none, none]\n"
                                 "        unit: 0\n"
                                 "        small: 5\n"
                                 "    }\n"
@@ -166,9 +172,9 @@ static void test_canonical_round_trip(void **state) {
     assert_int_equal(rill_scene_load_sync(fx.loader, "scenes/canon.rsn", NULL, &err), RILL_OK);
     /* The only warnings: the two asset paths that do not exist in the VFS. */
     assert_true(
-        test_log_has(&lb, "canon.rsn:22:16: TestAll.asset: asset \"models/door.glb\" is missing"));
+        test_log_has(&lb, "canon.rsn:22:15: TestAll.path: asset \"models/door.glb\" is missing"));
     assert_true(test_log_has(
-        &lb, "canon.rsn:76:16: SceneInstance.scene: asset \"scenes/village.rsn\" is missing"));
+        &lb, "canon.rsn:82:16: SceneInstance.scene: asset \"scenes/village.rsn\" is missing"));
     if (lb.warns != 2)
         fprintf(stderr, "%s", lb.text.data);
     assert_int_equal(lb.warns, 2);
@@ -178,25 +184,28 @@ static void test_canonical_round_trip(void **state) {
     /* Values landed in the component as typed. */
     rill_entity house = rill_world_find_by_name(fx.world, "House \"A\"");
     assert_true(house != RILL_ENTITY_NULL);
-    const test_all *a = rill_world_get(fx.world, house, fx.ids.all);
+    const every_field *a = rill_world_get(fx.world, house, fx.ids.all);
     assert_non_null(a);
-    assert_true(a->b);
-    assert_int_equal(a->i, -42);
-    assert_int_equal(a->u, 4000000000u);
+    assert_true(a->flag);
+    assert_int_equal(a->i32, -42);
+    assert_int_equal(a->u32, 4000000000u);
     assert_true(a->i64 == -9000000000ll);
     assert_true(a->u64 == UINT64_MAX);
-    assert_true(a->f == 0.1f && a->d == 0.1);
+    assert_true(a->f32 == 0.1f && a->f64 == 0.1);
     assert_true(a->v3[2] == -3e-05f);
-    assert_true(a->v3[0] == 1.5f && a->v2[1] == -2.0f && a->col[2] == 0.25f);
-    assert_string_equal(a->s, "he said \"hi\"\n\ttab \\ \x01");
-    assert_string_equal(a->asset, "models/door.glb");
-    assert_int_equal(a->hinge, TEST_HINGE_RIGHT);
-    assert_true(a->arr[2] == 3.0f && a->iarr[0] == -1 && a->iarr[1] == 7);
+    assert_true(a->v3[0] == 1.5f && a->v2[1] == -2.0f && a->color[2] == 0.25f);
+    assert_string_equal(a->str, "he said \"hi\"\n\ttab \\ \x01");
+    assert_string_equal(a->path, "models/door.glb");
+    assert_int_equal(a->mode, EVERY_MODE_LOW);
+    assert_true(a->weights[2] == 3.0f && a->ints[0] == -1 && a->ints[1] == 7);
     /* The entity reference was remapped to the world entity of file id 3 (the door's child). */
     rill_entity door = rill_world_find_by_name(fx.world, "Door");
     assert_true(rill_world_get_parent(fx.world, door) == house);
-    assert_true(a->ref == rill_world_first_child(fx.world, door));
-    assert_true(rill_world_is_alive(fx.world, a->ref));
+    assert_true(a->ent == rill_world_first_child(fx.world, door));
+    assert_true(rill_world_is_alive(fx.world, a->ent));
+    assert_true(a->refs[0] == door && a->refs[1] == RILL_ENTITY_NULL);
+    assert_true(a->modes[0] == EVERY_MODE_BACK && a->modes[1] == EVERY_MODE_HIGH);
+    assert_string_equal(a->tags[0], "a b");
 
     rill_strbuf out = {0};
     write_main(&fx, &out);
@@ -223,18 +232,18 @@ static void test_defaults_and_noncanonical(void **state) {
     /* Missing fields take defaults; comments, odd spacing, one-line blocks and trailing commas
      * are fine; a parent written after its child is fine. */
     test_write_file(fx.dir, "a.rsn",
-                    "# a comment\nrsn 1 entity 7 parent 9 { TestAll { i: 0x10 v2: (1,2,) } }\n"
+                    "# a comment\nrsn 1 entity 7 parent 9 { TestAll { i32: 0x10 v2: (1,2,) } }\n"
                     "entity 9 \"P\" {Transform{translation:(1,2,3)}}\n");
     rill_error err = {0};
     assert_int_equal(rill_scene_load_sync(fx.loader, "a.rsn", NULL, &err), RILL_OK);
     rill_entity p = rill_world_find_by_name(fx.world, "P");
     rill_entity c = rill_world_first_child(fx.world, p);
     assert_true(c != RILL_ENTITY_NULL);
-    const test_all *a = rill_world_get(fx.world, c, fx.ids.all);
-    assert_int_equal(a->i, 16);
-    assert_true(a->f == 0.5f);                   /* field default */
+    const every_field *a = rill_world_get(fx.world, c, fx.ids.all);
+    assert_int_equal(a->i32, 16);
+    assert_true(a->f32 == 0.5f);                 /* field default */
     assert_true(a->v3[0] == 1 && a->v3[2] == 3); /* field default */
-    assert_string_equal(a->s, "default");
+    assert_string_equal(a->str, "default");
     const rill_transform *t = rill_world_get(fx.world, p, RILL_COMPONENT_TRANSFORM);
     assert_true(t->scale[0] == 1.0f && t->rotation[3] == 1.0f && t->translation[1] == 2.0f);
     rill_entity roots[4];
@@ -254,8 +263,8 @@ static void test_clamps_and_unknown_fields_warn(void **state) {
                                "    TestAll {\n"
                                "        unit: 1.5\n"
                                "        small: -100\n"
-                               "        i: 99999999999\n"
-                               "        u: -3\n"
+                               "        i32: 99999999999\n"
+                               "        u32: -3\n"
                                "        bogus: 1\n"
                                "    }\n"
                                "}\n";
@@ -268,8 +277,8 @@ static void test_clamps_and_unknown_fields_warn(void **state) {
         test_log_has(&lb, "w.rsn:4:15: TestAll.unit: value 1.5 out of range, clamped to 1"));
     assert_true(
         test_log_has(&lb, "w.rsn:5:16: TestAll.small: value -100 out of range, clamped to -5"));
-    assert_true(test_log_has(&lb, "w.rsn:6:12: TestAll.i: value 99999999999 out of range"));
-    assert_true(test_log_has(&lb, "w.rsn:7:12: TestAll.u: value -3 out of range, clamped to 0"));
+    assert_true(test_log_has(&lb, "w.rsn:6:14: TestAll.i32: value 99999999999 out of range"));
+    assert_true(test_log_has(&lb, "w.rsn:7:14: TestAll.u32: value -3 out of range, clamped to 0"));
     assert_true(test_log_has(&lb, "w.rsn:8:9: component 'TestAll' has no field 'bogus'"));
     test_log_end(&lb);
 
@@ -278,8 +287,8 @@ static void test_clamps_and_unknown_fields_warn(void **state) {
     assert_int_equal(rill_scene_load_sync(fx.loader, "w.rsn", NULL, &err), RILL_OK);
     rill_entity roots[1];
     assert_int_equal(rill_scene_loader_main_roots(fx.loader, roots, 1), 1);
-    const test_all *a = rill_world_get(fx.world, roots[0], fx.ids.all);
-    assert_true(a->unit == 1.0f && a->small == -5 && a->i == INT32_MAX && a->u == 0);
+    const every_field *a = rill_world_get(fx.world, roots[0], fx.ids.all);
+    assert_true(a->unit == 1.0f && a->small == -5 && a->i32 == INT32_MAX && a->u32 == 0);
     fx_done(&fx);
 }
 
@@ -342,30 +351,31 @@ static void test_errors_name_the_place(void **state) {
         {"rsn 2\n", "e.rsn:1:1: format version 2 is not supported"},
         {"rsn 1\nentity 0 {}\n", "e.rsn:2:8: an entity id must be"},
         {"rsn 1\nentity 1 {\n  T {\n", "e.rsn:4:1: expected a field name or '}'"},
-        {"rsn 1\nentity 1 { TestAll { i: \"x\" } }", "e.rsn:2:25: TestAll.i: expected an integer"},
+        {"rsn 1\nentity 1 { TestAll { i32: \"x\" } }",
+         "e.rsn:2:27: TestAll.i32: expected an integer"},
         {"rsn 1\nentity 1 { TestAll { v3: (1, 2) } }",
          "e.rsn:2:26: TestAll.v3: expected a tuple of 3"},
-        {"rsn 1\nentity 1 { TestAll { hinge: Down } }",
-         "e.rsn:2:29: TestAll.hinge: 'Down' is not a value"},
-        {"rsn 1\nentity 1 { TestAll { arr: [1, 2, 3, 4] } }",
-         "e.rsn:2:27: TestAll.arr: array has 4 values"},
-        {"rsn 1\nentity 1 { TestAll { f: 1.2.3 } }",
-         "e.rsn:2:25: TestAll.f: '1.2.3' is not a number"},
-        {"rsn 1\nentity 1 { TestAll { s: \"abc } }", "e.rsn:2:25: unterminated string"},
-        {"rsn 1\nentity 1 { TestAll { s: \"a\\q\" } }", "e.rsn:2:27: invalid escape"},
+        {"rsn 1\nentity 1 { TestAll { mode: Down } }",
+         "e.rsn:2:28: TestAll.mode: 'Down' is not a value"},
+        {"rsn 1\nentity 1 { TestAll { weights: [1, 2, 3, 4] } }",
+         "e.rsn:2:31: TestAll.weights: array has 4 values"},
+        {"rsn 1\nentity 1 { TestAll { f32: 1.2.3 } }",
+         "e.rsn:2:27: TestAll.f32: '1.2.3' is not a number"},
+        {"rsn 1\nentity 1 { TestAll { str: \"abc } }", "e.rsn:2:27: unterminated string"},
+        {"rsn 1\nentity 1 { TestAll { str: \"a\\q\" } }", "e.rsn:2:29: invalid escape"},
         {"rsn 1\nentity 1 {}\nentity 1 {}\n", "e.rsn:3:1: duplicate entity id 1 (first at line 2)"},
         {"rsn 1\nentity 1 parent 5 {}\n", "e.rsn:2:1: parent 5 of entity 1 is not in the file"},
         {"rsn 1\nentity 1 parent 2 {}\nentity 2 parent 1 {}\n", "its own ancestor"},
         {"rsn 1\nentity 1 { T { x: } }", "e.rsn:2:19: expected a value, found '}'"},
         {"rsn 1\nentity 1 { T { x: 1 } } $", "e.rsn:2:25: unexpected character '$'"},
-        {"rsn 1\nentity 1 { TestAll { ref: 3 } }", "e.rsn:2:27: TestAll.ref: expected &id or none"},
+        {"rsn 1\nentity 1 { TestAll { ent: 3 } }", "e.rsn:2:27: TestAll.ent: expected &id or none"},
         /* A finite decimal that overflows is an error, never a silent infinity. */
-        {"rsn 1\nentity 1 { TestAll { f: 1e999 } }",
-         "e.rsn:2:25: TestAll.f: number too large for a 32-bit float"},
-        {"rsn 1\nentity 1 { TestAll { f: -1e39 } }",
-         "e.rsn:2:25: TestAll.f: number too large for a 32-bit float"},
-        {"rsn 1\nentity 1 { TestAll { arr: [1, 1e999, 3] } }",
-         "e.rsn:2:31: TestAll.arr: number too large"},
+        {"rsn 1\nentity 1 { TestAll { f32: 1e999 } }",
+         "e.rsn:2:27: TestAll.f32: number too large for a 32-bit float"},
+        {"rsn 1\nentity 1 { TestAll { f32: -1e39 } }",
+         "e.rsn:2:27: TestAll.f32: number too large for a 32-bit float"},
+        {"rsn 1\nentity 1 { TestAll { weights: [1, 1e999, 3] } }",
+         "e.rsn:2:35: TestAll.weights: number too large"},
     };
     rill_world *w = rill_world_create(NULL, NULL);
     test_register(w, NULL);
@@ -531,10 +541,10 @@ static void test_writer_from_world(void **state) {
     rill_world_set_name(w, root, "root");
     rill_world_set_parent(w, a, root);
     rill_world_set_parent(w, b, root);
-    test_all *ta = rill_world_add(w, a, ids.all, NULL);
-    ta->ref = outside;
-    test_all *tb = rill_world_add(w, b, ids.all, NULL);
-    tb->ref = a;
+    every_field *ta = rill_world_add(w, a, ids.all, NULL);
+    ta->ent = outside;
+    every_field *tb = rill_world_add(w, b, ids.all, NULL);
+    tb->ent = a;
     rill_scene_instance *si = rill_world_add(w, b, sc.instance, NULL);
     si->scene = rill_intern("x.rsn");
     rill_entity content = rill_world_spawn(w);
@@ -548,9 +558,9 @@ static void test_writer_from_world(void **state) {
     /* a's reference points outside the written set: none; b's points at a: &2. */
     const char *e2 = strstr(out.data, "entity 2");
     const char *e3 = strstr(out.data, "entity 3");
-    assert_non_null(strstr(e2, "ref: none"));
-    assert_true(strstr(e2, "ref: none") < e3);
-    assert_non_null(strstr(e3, "ref: &2"));
+    assert_non_null(strstr(e2, "ent: none"));
+    assert_true(strstr(e2, "ent: none") < e3);
+    assert_non_null(strstr(e3, "ent: &2"));
     rill_strbuf_free(&out);
     rill_scene_write_desc wd = {.include_instance_content = true};
     assert_int_equal(rill_scene_write(w, &root, 1, &wd, &out, &err), RILL_OK);

@@ -14,109 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rill/world.h"
-
-typedef enum mode { MODE_OFF = 0, MODE_LOW = 1, MODE_HIGH = 7 } mode;
-
-/* One field of every type, plus arrays. */
-typedef struct everything {
-    bool flag;
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
-    float f32;
-    double f64;
-    float v2[2];
-    float v3[3];
-    float v4[4];
-    float q[4];
-    float color[4];
-    const char *str;
-    const char *path;
-    rill_entity ent;
-    int32_t mode;
-    float weights[3];
-    int32_t modes[2];
-    const char *tags[2];
-    float points[2][3];
-} everything;
-
-static const rill_enum_item MODES[] = {{"off", MODE_OFF}, {"low", MODE_LOW}, {"high", MODE_HIGH}};
-static const float DEF_F32 = 0.5f;
-static const float DEF_V3[3] = {1, 2, 3};
-static const float DEF_WEIGHTS[3] = {0.25f, 0.5f, 0.25f};
-static const int32_t DEF_MODE = MODE_HIGH;
-static const char *const DEF_STR = "hello";
-
-static const rill_field FIELDS[] = {
-    RILL_FIELD(everything, flag, BOOL),
-    {.name = "i32",
-     .type = RILL_FIELD_I32,
-     .offset = offsetof(everything, i32),
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
-     .min = -10,
-     .max = 10},
-    RILL_FIELD(everything, u32, U32),
-    RILL_FIELD(everything, i64, I64),
-    RILL_FIELD(everything, u64, U64),
-    {.name = "f32",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(everything, f32),
-     .default_value = &DEF_F32,
-     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
-     .min = 0,
-     .max = 1},
-    RILL_FIELD(everything, f64, F64),
-    RILL_FIELD(everything, v2, VEC2),
-    {.name = "v3",
-     .type = RILL_FIELD_VEC3,
-     .offset = offsetof(everything, v3),
-     .default_value = DEF_V3,
-     .flags = RILL_FIELD_HAS_MAX,
-     .max = 100},
-    RILL_FIELD(everything, v4, VEC4),
-    RILL_FIELD(everything, q, QUAT),
-    RILL_FIELD(everything, color, COLOR),
-    {.name = "str",
-     .type = RILL_FIELD_STRING,
-     .offset = offsetof(everything, str),
-     .default_value = &DEF_STR},
-    RILL_FIELD(everything, path, ASSET_PATH),
-    RILL_FIELD(everything, ent, ENTITY),
-    {.name = "mode",
-     .type = RILL_FIELD_ENUM,
-     .offset = offsetof(everything, mode),
-     .default_value = &DEF_MODE,
-     .enum_items = MODES,
-     .enum_count = 3},
-    {.name = "weights",
-     .type = RILL_FIELD_F32,
-     .offset = offsetof(everything, weights),
-     .count = 3,
-     .default_value = DEF_WEIGHTS,
-     .flags = RILL_FIELD_HAS_MIN,
-     .min = 0},
-    {.name = "modes",
-     .type = RILL_FIELD_ENUM,
-     .offset = offsetof(everything, modes),
-     .count = 2,
-     .enum_items = MODES,
-     .enum_count = 3},
-    {.name = "tags", .type = RILL_FIELD_STRING, .offset = offsetof(everything, tags), .count = 2},
-    {.name = "points",
-     .type = RILL_FIELD_VEC3,
-     .offset = offsetof(everything, points),
-     .count = 2,
-     .flags = RILL_FIELD_NO_SERIALIZE},
-};
-
-static rill_type_desc everything_desc(void) {
-    return (rill_type_desc){.name = "Everything",
-                            RILL_TYPE_LAYOUT(everything),
-                            .fields = FIELDS,
-                            .field_count = (uint32_t)RILL_COUNTOF(FIELDS)};
-}
+#include "every_field.h"
 
 static void quiet_log(rill_log_level level, const char *module, const char *msg, void *user) {
     (void)level, (void)module, (void)msg, (void)user;
@@ -143,14 +41,14 @@ static void test_field_types(void **state) {
 static void test_defaults(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL, NULL);
-    rill_type_desc d = everything_desc();
+    rill_type_desc d = every_field_type("Everything");
     rill_component c = rill_world_register_component(w, &d);
     assert_int_not_equal(c.id, 0);
     const rill_type_desc *reg = rill_world_component_type(w, c);
     assert_ptr_not_equal(reg, &d);
-    assert_int_equal(reg->field_count, RILL_COUNTOF(FIELDS));
+    assert_int_equal(reg->field_count, d.field_count);
 
-    everything e;
+    every_field e;
     memset(&e, 0xAB, sizeof e);
     rill_type_apply_defaults(&d, &e);
     assert_false(e.flag);
@@ -158,19 +56,19 @@ static void test_defaults(void **state) {
     assert_float_equal(e.f32, 0.5f, 0);
     assert_float_equal(e.v3[2], 3.0f, 0);
     assert_float_equal(e.weights[1], 0.5f, 0);
-    assert_int_equal(e.mode, MODE_HIGH);
-    assert_ptr_equal(e.str, rill_intern("hello")); /* interned */
+    assert_int_equal(e.mode, EVERY_MODE_HIGH);
+    assert_ptr_equal(e.str, rill_intern("default")); /* interned */
     assert_null(e.path);
     assert_null(e.tags[0]);
 
     /* Adding with NULL init gives the same object. */
     rill_entity ent = rill_world_spawn(w);
-    everything *stored = rill_world_add(w, ent, c, NULL);
+    every_field *stored = rill_world_add(w, ent, c, NULL);
     assert_true(rill_type_equal(reg, stored, &e));
     assert_ptr_equal(stored->str, e.str);
 
     /* A prototype object is applied first, field defaults on top. */
-    everything proto = {0};
+    every_field proto = {0};
     proto.u32 = 99;
     proto.f32 = 0.9f; /* overridden by the field default */
     proto.path = "textures/a.rmip";
@@ -182,7 +80,7 @@ static void test_defaults(void **state) {
     assert_float_equal(e.f32, 0.5f, 0);
     assert_ptr_equal(e.path, rill_intern("textures/a.rmip"));
     rill_component c2 = rill_world_register_component(w, &d2);
-    everything *s2 = rill_world_add(w, ent, c2, NULL);
+    every_field *s2 = rill_world_add(w, ent, c2, NULL);
     assert_int_equal(s2->u32, 99);
     assert_ptr_equal(s2->path, rill_intern("textures/a.rmip"));
     rill_world_destroy(w);
@@ -232,26 +130,26 @@ static void test_registration_validation(void **state) {
 
 static void test_clamp(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
-    everything e;
+    rill_type_desc d = every_field_type("Everything");
+    every_field e;
     rill_type_apply_defaults(&d, &e);
     assert_int_equal(rill_type_clamp(&d, &e), 0);
-    e.i32 = 50;
-    e.f32 = NAN;
-    e.v3[0] = 1000;
-    e.v3[1] = -1000; /* no min: stays */
+    e.small = 50;
+    e.unit = NAN;
+    e.v4[0] = 1000;
+    e.v4[1] = -1000; /* no min: stays */
     e.weights[2] = -1;
     assert_int_equal(rill_type_clamp(&d, &e), 4);
-    assert_int_equal(e.i32, 10);
-    assert_float_equal(e.f32, 0.0f, 0);
-    assert_float_equal(e.v3[0], 100.0f, 0);
-    assert_float_equal(e.v3[1], -1000.0f, 0);
+    assert_int_equal(e.small, 5);
+    assert_float_equal(e.unit, 0.0f, 0);
+    assert_float_equal(e.v4[0], 100.0f, 0);
+    assert_float_equal(e.v4[1], -1000.0f, 0);
     assert_float_equal(e.weights[2], 0.0f, 0);
-    e.i32 = -11;
-    e.f32 = 1.5f;
+    e.small = -11;
+    e.unit = 1.5f;
     assert_int_equal(rill_type_clamp(&d, &e), 2);
-    assert_int_equal(e.i32, -10);
-    assert_float_equal(e.f32, 1.0f, 0);
+    assert_int_equal(e.small, -5);
+    assert_float_equal(e.unit, 1.0f, 0);
     assert_int_equal(rill_type_clamp(&d, &e), 0);
     /* The built-in camera clamps its viewport to [0, 1]. */
     rill_world *w = rill_world_create(NULL, NULL);
@@ -268,16 +166,16 @@ static void test_clamp(void **state) {
 
 static void test_enums(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
+    rill_type_desc d = every_field_type("Everything");
     const rill_field *f = rill_type_find_field(&d, "mode");
     assert_non_null(f);
-    assert_string_equal(rill_field_enum_name(f, MODE_LOW), "low");
+    assert_string_equal(rill_field_enum_name(f, EVERY_MODE_LOW), "low");
     assert_null(rill_field_enum_name(f, 5));
     int32_t v = -1;
     assert_true(rill_field_enum_value(f, "high", &v));
-    assert_int_equal(v, MODE_HIGH);
+    assert_int_equal(v, EVERY_MODE_HIGH);
     assert_false(rill_field_enum_value(f, "HIGH", &v));
-    everything e;
+    every_field e;
     rill_type_apply_defaults(&d, &e);
     rill_strbuf sb = {0};
     assert_true(rill_field_format(f, &e, &sb));
@@ -288,14 +186,14 @@ static void test_enums(void **state) {
     assert_string_equal(sb.data, "5");
     size_t used = 0;
     assert_int_equal(rill_field_parse(f, &e, "low", 3, &used, NULL), RILL_OK);
-    assert_int_equal(e.mode, MODE_LOW);
+    assert_int_equal(e.mode, EVERY_MODE_LOW);
     assert_int_equal(used, 3);
     assert_int_equal(rill_field_parse(f, &e, " 7 ", 3, &used, NULL), RILL_OK);
-    assert_int_equal(e.mode, MODE_HIGH);
+    assert_int_equal(e.mode, EVERY_MODE_HIGH);
     rill_error err = {0};
     assert_int_equal(rill_field_parse(f, &e, "medium", 6, NULL, &err), RILL_ERR_PARSE);
     assert_non_null(strstr(err.msg, "offset 0"));
-    assert_int_equal(e.mode, MODE_HIGH); /* untouched on failure */
+    assert_int_equal(e.mode, EVERY_MODE_HIGH); /* untouched on failure */
     /* The camera's enums use their names. */
     rill_world *w = rill_world_create(NULL, NULL);
     const rill_type_desc *cam_t = rill_world_component_type(w, RILL_COMPONENT_CAMERA);
@@ -312,8 +210,8 @@ static void test_enums(void **state) {
 
 static void test_arrays_and_numeric_access(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
-    everything e;
+    rill_type_desc d = every_field_type("Everything");
+    every_field e;
     rill_type_apply_defaults(&d, &e);
     const rill_field *wf = rill_type_find_field(&d, "weights");
     assert_int_equal(rill_field_count(wf), 3);
@@ -359,12 +257,12 @@ static void test_arrays_and_numeric_access(void **state) {
 
 static void test_equal_and_copy(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
-    everything a, b;
+    rill_type_desc d = every_field_type("Everything");
+    every_field a, b;
     rill_type_apply_defaults(&d, &a);
     rill_type_apply_defaults(&d, &b);
     assert_true(rill_type_equal(&d, &a, &b));
-    char buf[8] = "hello";
+    char buf[8] = "default";
     b.str = buf; /* same content, another pointer */
     assert_true(rill_type_equal(&d, &a, &b));
     b.f32 = -0.0f;
@@ -383,8 +281,8 @@ static void test_equal_and_copy(void **state) {
 
 static void test_format_parse_round_trip(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
-    everything a;
+    rill_type_desc d = every_field_type("Everything");
+    every_field a;
     rill_type_apply_defaults(&d, &a);
     a.flag = true;
     a.i32 = -7;
@@ -401,10 +299,10 @@ static void test_format_parse_round_trip(void **state) {
     a.str = rill_intern("quote \" back\\slash\nnew\ttab \x01 end");
     a.path = rill_intern("models/chair.glb#mesh0");
     a.ent = RILL_ENTITY_MAKE(5, 9);
-    a.mode = MODE_LOW;
-    a.modes[1] = MODE_HIGH;
+    a.mode = EVERY_MODE_LOW;
+    a.modes[1] = EVERY_MODE_HIGH;
     a.tags[0] = rill_intern("a");
-    everything b;
+    every_field b;
     memset(&b, 0, sizeof b);
     rill_strbuf sb = {0};
     for (uint32_t i = 0; i < d.field_count; i++) {
@@ -433,8 +331,8 @@ static void test_format_parse_round_trip(void **state) {
  * garbage must fail with an offset. */
 static void test_parse_truncated_and_garbage(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
-    everything a;
+    rill_type_desc d = every_field_type("Everything");
+    every_field a;
     rill_type_apply_defaults(&d, &a);
     a.str = rill_intern("esc \"x\" \x7f");
     rill_strbuf sb = {0};
@@ -446,7 +344,7 @@ static void test_parse_truncated_and_garbage(void **state) {
             /* A heap copy of exactly n bytes, so a read past the end is caught. */
             char *copy = rill_malloc(n + 1);
             memcpy(copy, sb.data, n);
-            everything b = a;
+            every_field b = a;
             size_t used = 0;
             rill_result r = rill_field_parse(f, &b, n ? copy : NULL, n, &used, NULL);
             if (r == RILL_OK) {
@@ -485,7 +383,7 @@ static void test_parse_truncated_and_garbage(void **state) {
     };
     for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
         const rill_field *f = rill_type_find_field(&d, bad[i].field);
-        everything b = a;
+        every_field b = a;
         rill_error err = {0};
         rill_result r = rill_field_parse(f, &b, bad[i].text, strlen(bad[i].text), NULL, &err);
         if (r != RILL_ERR_PARSE) {
@@ -548,7 +446,7 @@ static const char *hook_asset(void *user, const char *path, size_t pos) {
     return rill_intern("normalized/path.glb");
 }
 
-static rill_result parse_ex(const rill_type_desc *d, const char *field, everything *e,
+static rill_result parse_ex(const rill_type_desc *d, const char *field, every_field *e,
                             const char *text, hook_log *l, size_t *pos, rill_error *err) {
     const rill_field_text opt = {.flags = RILL_FIELD_TEXT_CLAMP,
                                  .user = l,
@@ -565,28 +463,28 @@ static rill_result parse_ex(const rill_type_desc *d, const char *field, everythi
  * references and asset paths through hooks, and errors that say where they are. */
 static void test_parse_ex_hooks(void **state) {
     (void)state;
-    rill_type_desc d = everything_desc();
-    everything e;
+    rill_type_desc d = every_field_type("Everything");
+    every_field e;
     rill_type_apply_defaults(&d, &e);
     hook_log l;
     size_t pos = 0;
     rill_error err = {0};
 
     /* Out of range: clamped to the field's bounds (or the type's range), one warning each. */
-    assert_int_equal(parse_ex(&d, "i32", &e, " 99", &l, &pos, &err), RILL_OK);
-    assert_int_equal(e.i32, 10);
-    assert_string_equal(l.text, "warn@1 value 99 out of range, clamped to 10;");
+    assert_int_equal(parse_ex(&d, "small", &e, " 99", &l, &pos, &err), RILL_OK);
+    assert_int_equal(e.small, 5);
+    assert_string_equal(l.text, "warn@1 value 99 out of range, clamped to 5;");
     assert_int_equal(parse_ex(&d, "u32", &e, "-3", &l, &pos, &err), RILL_OK);
     assert_int_equal(e.u32, 0);
     assert_int_equal(parse_ex(&d, "i64", &e, "99999999999999999999", &l, &pos, &err), RILL_OK);
     assert_true(e.i64 == INT64_MAX);
-    assert_int_equal(parse_ex(&d, "f32", &e, "nan", &l, &pos, &err), RILL_OK);
-    assert_float_equal(e.f32, 0.0f, 0);
+    assert_int_equal(parse_ex(&d, "unit", &e, "nan", &l, &pos, &err), RILL_OK);
+    assert_float_equal(e.unit, 0.0f, 0);
     assert_string_equal(l.text, "warn@0 value nan out of range, clamped to 0;");
-    assert_int_equal(parse_ex(&d, "v3", &e, "(1, # x\n 200, 3,)", &l, &pos, &err), RILL_OK);
-    assert_float_equal(e.v3[1], 100.0f, 0);
+    assert_int_equal(parse_ex(&d, "v4", &e, "(1, # x\n 200, 3, 4,)", &l, &pos, &err), RILL_OK);
+    assert_float_equal(e.v4[1], 100.0f, 0);
     assert_string_equal(l.text, "warn@9 value 200 out of range, clamped to 100;");
-    assert_int_equal(pos, 17);
+    assert_int_equal(pos, 20);
     /* In range: no warning, and plain rill_field_parse refuses what the clamp mode clamps. */
     assert_int_equal(parse_ex(&d, "weights", &e, "[0.5, 1]", &l, &pos, &err), RILL_OK);
     assert_string_equal(l.text, "");
@@ -642,7 +540,7 @@ static void test_parse_ex_hooks(void **state) {
         {"str", "\"a\\qb\"", "invalid escape in string", 2},
         {"tags", "\"a\"", "expected an array [...] of 2, found a string", 0},
     };
-    everything before = e;
+    every_field before = e;
     for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
         rill_result r = parse_ex(&d, bad[i].field, &e, bad[i].text, &l, &pos, &err);
         if (r != RILL_ERR_PARSE || strcmp(err.msg, bad[i].msg) != 0 || pos != bad[i].pos) {
@@ -677,8 +575,8 @@ static void test_dump(void **state) {
                  "fov_y: 0.8 near: 0.1 far: 1000 ortho_height: 10 viewport: (0, 0, 1, 1) "
                  "clear_color: (0, 0, 0, 1) hdr: true order: 0 passthrough: off }");
     /* NO_SERIALIZE fields are left out. */
-    rill_type_desc d = everything_desc();
-    everything x;
+    rill_type_desc d = every_field_type("Everything");
+    every_field x;
     rill_type_apply_defaults(&d, &x);
     sb.len = 0;
     assert_true(rill_type_dump(&d, &x, &sb));
