@@ -12,6 +12,7 @@
  * line in write_frame_keys().
  */
 #include "cli_args.h"
+#include "cli_opts.h"
 #include "cmds.h"
 
 #include <errno.h>
@@ -107,64 +108,22 @@ static void usage(FILE *f) {
 static int parse(int argc, char **argv, fly_opts *o) {
     memset(o, 0, sizeof *o);
     o->w = 1280, o->h = 720;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return -1;
-        } else if (strcmp(a, "--no-render") == 0) {
-            o->no_render = true;
-        } else if (strcmp(a, "--window") == 0) {
-            o->window = true;
-        } else if (strcmp(a, "--texture-heatmap") == 0) {
-            o->heatmap = true;
-        } else if (a[0] == '-' && a[1] == '-') {
-            if (!v) {
-                fprintf(stderr, "rill fly: %s needs a value\n", a);
-                return 2;
-            }
-            i++;
-            long long n = 0;
-            if (strcmp(a, "--out") == 0) {
-                o->out = v;
-            } else if (strcmp(a, "--path") == 0) {
-                o->path = v;
-            } else if (strcmp(a, "--speed") == 0) {
-                if (!rill_cli_parse_float(v, 0.001, 100000.0, &o->speed)) {
-                    fprintf(stderr, "rill fly: --speed wants metres per second in (0, 1e5]\n");
-                    return 2;
-                }
-            } else if (strcmp(a, "--frames") == 0) {
-                if (!rill_cli_parse_int(v, 1, (long long)FLY_MAX_FRAMES, &n)) {
-                    fprintf(stderr, "rill fly: --frames wants a count in [1, %llu]\n",
-                            FLY_MAX_FRAMES);
-                    return 2;
-                }
-                o->frames = (uint64_t)n;
-            } else if (strcmp(a, "--workers") == 0) {
-                if (!rill_cli_parse_int(v, 1, 1024, &n)) {
-                    fprintf(stderr, "rill fly: --workers wants a count in [1, 1024]\n");
-                    return 2;
-                }
-                o->workers = (uint32_t)n;
-            } else if (strcmp(a, "--size") == 0) {
-                if (!rill_cli_parse_size(v, &o->w, &o->h)) {
-                    fprintf(stderr, "rill fly: --size wants WxH\n");
-                    return 2;
-                }
-                o->size_set = true;
-            } else {
-                fprintf(stderr, "rill fly: unknown option %s\n", a);
-                return 2;
-            }
-        } else if (!o->input) {
-            o->input = a;
-        } else {
-            fprintf(stderr, "rill fly: one PROJECT or PACK only (got %s)\n", a);
-            return 2;
-        }
-    }
+    const rill_cli_opt opts[] = {
+        {"--no-render", RILL_CLI_OPT_FLAG, &o->no_render},
+        {"--window", RILL_CLI_OPT_FLAG, &o->window},
+        {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
+        {"--out", RILL_CLI_OPT_STRING, &o->out},
+        {"--path", RILL_CLI_OPT_STRING, &o->path},
+        {"--speed", RILL_CLI_OPT_FLOAT, &o->speed, .min = 0.001, .max = 100000.0,
+         .want = "metres per second in (0, 1e5]"},
+        {"--frames", RILL_CLI_OPT_U64, &o->frames, .min = 1, .max = (double)FLY_MAX_FRAMES},
+        {"--workers", RILL_CLI_OPT_U32, &o->workers, .min = 1, .max = 1024},
+        {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
+    };
+    const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, NULL, usage};
+    int rc = rill_cli_parse(&p, argc, argv);
+    if (rc)
+        return rc;
     if (!o->input || !o->out) {
         fprintf(stderr, "rill fly: %s\n",
                 !o->input ? "PROJECT or PACK required" : "--out DIR required");

@@ -5,6 +5,7 @@
  * `rill run` and `rill demo`: the world, its Model entities, and stated defaults for a missing
  * light or camera. */
 #include "cli_args.h"
+#include "cli_opts.h"
 #include "cmds.h"
 
 #include <math.h>
@@ -22,11 +23,11 @@
 typedef struct render_opts {
     const char *input, *out, *device, *pack;
     uint32_t w, h, frames;
-    rill_tonemapper tonemap;
+    int tonemap; /* 0: the view's own, else rill_tonemapper */
     float exposure, render_scale;
-    uint32_t debug_flags;
-    int ssao;    /* -1 off, else rill_ssao_quality */
-    float bloom; /* intensity; 0 = off */
+    int debug_flags; /* RILL_RENDER_DEBUG_VIEW_* */
+    int ssao;        /* -1 off, else rill_ssao_quality */
+    float bloom;     /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure, heatmap;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
@@ -88,16 +89,16 @@ static void usage(FILE *f) {
 }
 
 static const char *const TONEMAPS[] = {"aces", "agx", "none", NULL};
-static const rill_tonemapper TONEMAP_VALUES[] = {RILL_TONEMAP_ACES, RILL_TONEMAP_AGX,
-                                                 RILL_TONEMAP_NONE};
+static const int TONEMAP_VALUES[] = {RILL_TONEMAP_ACES, RILL_TONEMAP_AGX, RILL_TONEMAP_NONE};
 static const char *const SSAO_LEVELS[] = {"low", "medium", "high", "ultra", NULL};
-static const rill_ssao_quality SSAO_VALUES[] = {RILL_SSAO_LOW, RILL_SSAO_MEDIUM, RILL_SSAO_HIGH,
-                                                RILL_SSAO_ULTRA};
+static const int SSAO_VALUES[] = {RILL_SSAO_LOW, RILL_SSAO_MEDIUM, RILL_SSAO_HIGH, RILL_SSAO_ULTRA};
 static const char *const DEBUG_VIEWS[] = {"normals", "motion", NULL};
+static const int DEBUG_VIEW_FLAGS[] = {RILL_RENDER_DEBUG_VIEW_NORMALS,
+                                       RILL_RENDER_DEBUG_VIEW_MOTION};
 static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
 static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
-static const rill_render_quality QUALITY_VALUES[] = {
-    RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM, RILL_RENDER_QUALITY_HIGH};
+static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
+                                     RILL_RENDER_QUALITY_HIGH};
 
 /* Returns 0 to go on, -1 after --help (exit 0), 2 on a usage error. */
 static int parse(int argc, char **argv, render_opts *o) {
@@ -105,124 +106,36 @@ static int parse(int argc, char **argv, render_opts *o) {
     o->frames = 1;
     o->ssao = -1;
     o->passthrough = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int k;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return -1;
-        }
-        int fxa = rill_cli_effects_arg(&o->fx, "render", a, v); /* --effect, --plugins */
-        if (fxa != 0) {
-            if (fxa < 0)
-                return 2;
-            i++;
-            continue;
-        }
-        bool takes_value =
-            !strcmp(a, "--size") || !strcmp(a, "--out") || !strcmp(a, "--frames") ||
-            !strcmp(a, "--tonemap") || !strcmp(a, "--exposure") || !strcmp(a, "--bloom") ||
-            !strcmp(a, "--ssao") || !strcmp(a, "--debug-view") || !strcmp(a, "--render-scale") ||
-            !strcmp(a, "--device") || !strcmp(a, "--pack") || !strcmp(a, "--channel") ||
-            !strcmp(a, "--passthrough") || !strcmp(a, "--quality");
-        if (takes_value && !v) {
-            fprintf(stderr, "rill render: %s needs a value\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--size") == 0) {
-            if (!rill_cli_parse_size(v, &o->w, &o->h)) {
-                fprintf(stderr, "rill render: bad --size '%s' (want WxH, each in [1, 16384])\n", v);
-                return 2;
-            }
-            o->size_set = true, i++;
-        } else if (strcmp(a, "--out") == 0) {
-            o->out = v, i++;
-        } else if (strcmp(a, "--pack") == 0) {
-            o->pack = v, i++;
-        } else if (strcmp(a, "--frames") == 0) {
-            long long n = 0;
-            if (!rill_cli_parse_int(v, 1, 1000000, &n)) {
-                fprintf(stderr, "rill render: bad --frames '%s' (want a count in [1, 1000000])\n",
-                        v);
-                return 2;
-            }
-            o->frames = (uint32_t)n, i++;
-        } else if (strcmp(a, "--tonemap") == 0) {
-            if ((k = rill_cli_enum(v, TONEMAPS)) < 0)
-                return rill_cli_bad_enum("render", a, v, TONEMAPS), 2;
-            o->tonemap = TONEMAP_VALUES[k], i++;
-        } else if (strcmp(a, "--passthrough") == 0) {
-            if ((k = rill_cli_enum(v, PASSTHROUGH_NAMES)) < 0)
-                return rill_cli_bad_enum("render", a, v, PASSTHROUGH_NAMES), 2;
-            o->passthrough = k, i++;
-        } else if (strcmp(a, "--exposure") == 0) {
-            if (!rill_cli_parse_float(v, -32.0, 32.0, &o->exposure)) {
-                fprintf(stderr, "rill render: bad --exposure '%s' (want stops in [-32, 32])\n", v);
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--bloom") == 0) {
-            if (!rill_cli_parse_float(v, 0.0, 100.0, &o->bloom)) {
-                fprintf(stderr, "rill render: bad --bloom '%s' (want an intensity in [0, 100])\n",
-                        v);
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--ssao") == 0) {
-            if ((k = rill_cli_enum(v, SSAO_LEVELS)) < 0)
-                return rill_cli_bad_enum("render", a, v, SSAO_LEVELS), 2;
-            o->ssao = (int)SSAO_VALUES[k], i++;
-        } else if (strcmp(a, "--quality") == 0) {
-            if ((k = rill_cli_enum(v, QUALITIES)) < 0)
-                return rill_cli_bad_enum("render", a, v, QUALITIES), 2;
-            o->quality = (int)QUALITY_VALUES[k], i++;
-        } else if (strcmp(a, "--debug-view") == 0) {
-            if ((k = rill_cli_enum(v, DEBUG_VIEWS)) < 0)
-                return rill_cli_bad_enum("render", a, v, DEBUG_VIEWS), 2;
-            o->debug_flags =
-                k == 1 ? RILL_RENDER_DEBUG_VIEW_MOTION : RILL_RENDER_DEBUG_VIEW_NORMALS;
-            i++;
-        } else if (strcmp(a, "--render-scale") == 0) {
-            if (!rill_cli_parse_float(v, 0.1, 2.0, &o->render_scale)) {
-                fprintf(stderr, "rill render: bad --render-scale '%s' (want [0.1, 2])\n", v);
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--device") == 0) {
-            o->device = v, i++;
-        } else if (strcmp(a, "--channel") == 0) {
-            uint64_t ch;
-            rill_render_mode mode;
-            float op;
-            rill_error perr = {0};
-            if (!rill_channels_parse_assignment(v, &ch, &mode, &op, &perr)) {
-                fprintf(stderr, "rill render: bad --channel: %s\n", perr.msg);
-                return 2;
-            }
-            if (o->channel_count == RILL_CHANNEL_COUNT) {
-                fprintf(stderr, "rill render: at most %u --channel options\n", RILL_CHANNEL_COUNT);
-                return 2;
-            }
-            o->channels[o->channel_count++] = v, i++;
-        } else if (strcmp(a, "--auto-exposure") == 0) {
-            o->auto_exposure = true;
-        } else if (strcmp(a, "--validation") == 0) {
-            o->validation = true;
-        } else if (strcmp(a, "--dump-graph") == 0) {
-            o->dump_graph = true;
-        } else if (strcmp(a, "--stats") == 0) {
-            o->stats = true;
-        } else if (strcmp(a, "--texture-heatmap") == 0) {
-            o->heatmap = true;
-        } else if (a[0] == '-' || o->input) {
-            fprintf(stderr, "rill render: unexpected argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            o->input = a;
-        }
-    }
+    const rill_cli_opt opts[] = {
+        {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
+        {"--out", RILL_CLI_OPT_STRING, &o->out},
+        {"--pack", RILL_CLI_OPT_STRING, &o->pack},
+        {"--frames", RILL_CLI_OPT_U32, &o->frames, .min = 1, .max = 1000000},
+        {"--tonemap", RILL_CLI_OPT_ENUM, &o->tonemap, .names = TONEMAPS, .values = TONEMAP_VALUES},
+        {"--passthrough", RILL_CLI_OPT_ENUM, &o->passthrough, .names = PASSTHROUGH_NAMES},
+        {"--exposure", RILL_CLI_OPT_FLOAT, &o->exposure, .min = -32, .max = 32,
+         .want = "stops in [-32, 32]"},
+        {"--bloom", RILL_CLI_OPT_FLOAT, &o->bloom, .min = 0, .max = 100,
+         .want = "an intensity in [0, 100]"},
+        {"--ssao", RILL_CLI_OPT_ENUM, &o->ssao, .names = SSAO_LEVELS, .values = SSAO_VALUES},
+        {"--quality", RILL_CLI_OPT_ENUM, &o->quality, .names = QUALITIES, .values = QUALITY_VALUES},
+        {"--debug-view", RILL_CLI_OPT_ENUM, &o->debug_flags, .names = DEBUG_VIEWS,
+         .values = DEBUG_VIEW_FLAGS},
+        {"--render-scale", RILL_CLI_OPT_FLOAT, &o->render_scale, .min = 0.1, .max = 2,
+         .want = "[0.1, 2]"},
+        {"--device", RILL_CLI_OPT_STRING, &o->device},
+        {"--channel", RILL_CLI_OPT_CHANNEL, o->channels, &o->channel_count,
+         .max = RILL_CHANNEL_COUNT},
+        {"--auto-exposure", RILL_CLI_OPT_FLAG, &o->auto_exposure},
+        {"--validation", RILL_CLI_OPT_FLAG, &o->validation},
+        {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
+        {"--stats", RILL_CLI_OPT_FLAG, &o->stats},
+        {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
+    };
+    const rill_cli_parser p = {"render", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
+    int rc = rill_cli_parse(&p, argc, argv);
+    if (rc)
+        return rc;
     if (!o->input && !o->pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill render: missing INPUT (a project folder, scene, model or --pack)\n");
         usage(stderr);
@@ -263,7 +176,7 @@ static void apply_view_opts(const render_opts *o, rill_render_snapshot *snap) {
     snap->views = NULL;
     snap->view_count = 0;
     if (o->tonemap)
-        snap->view.tonemapper = o->tonemap;
+        snap->view.tonemapper = (rill_tonemapper)o->tonemap;
     if (o->exposure != 0.0f)
         snap->view.exposure_ev = o->exposure;
     if (o->auto_exposure) /* else the scene's AutoExposure, when routed, stays */
@@ -355,7 +268,7 @@ int rill_cmd_render(int argc, char **argv) {
     d.device_name = o.device;
     if (o.render_scale > 0.0f)
         d.render_scale = o.render_scale;
-    d.debug_flags = o.debug_flags;
+    d.debug_flags = (uint32_t)o.debug_flags;
     if (o.ssao >= 0)
         d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
     if (o.quality)

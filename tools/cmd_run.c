@@ -17,6 +17,7 @@
  * a toast for the first seconds.
  */
 #include "cli_args.h"
+#include "cli_opts.h"
 #include "cmds.h"
 #include "rill/channels.h"
 
@@ -557,110 +558,34 @@ static void usage(FILE *f) {
 }
 
 static const char *const ON_OFF[] = {"on", "off", NULL};
+static const int ON_OFF_VALUES[] = {1, 0};
 static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
+static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
+                                     RILL_RENDER_QUALITY_HIGH};
 
 int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
     memset(&fx, 0, sizeof(fx));
     rill_cli_viewer_opts o = {.vsync = -1, .effects = &fx};
     const char *input = NULL, *pack = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        int fxa = rill_cli_effects_arg(&fx, "run", a, val); /* --effect, --plugins */
-        if (fxa != 0) {
-            if (fxa < 0)
-                return 2;
-            i++;
-            continue;
-        }
-        bool takes_value =
-            !strcmp(a, "--size") || !strcmp(a, "--vsync") || !strcmp(a, "--frames") ||
-            !strcmp(a, "--screenshot") || !strcmp(a, "--pack") || !strcmp(a, "--channel") ||
-            !strcmp(a, "--pick") || !strcmp(a, "--quality") || !strcmp(a, "--render-scale");
-        if (takes_value && !val) {
-            fprintf(stderr, "rill run: %s needs a value\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--size") == 0) {
-            if (!rill_cli_parse_size(val, &o.width, &o.height)) {
-                fprintf(stderr, "rill run: bad --size '%s' (want WxH, each in [1, 16384])\n", val);
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--vsync") == 0) {
-            int k = rill_cli_enum(val, ON_OFF);
-            if (k < 0)
-                return rill_cli_bad_enum("run", a, val, ON_OFF), 2;
-            o.vsync = k == 0;
-            i++;
-        } else if (strcmp(a, "--quality") == 0) {
-            int k = rill_cli_enum(val, QUALITIES);
-            if (k < 0)
-                return rill_cli_bad_enum("run", a, val, QUALITIES), 2;
-            o.quality = k == 0   ? RILL_RENDER_QUALITY_LOW
-                        : k == 1 ? RILL_RENDER_QUALITY_MEDIUM
-                                 : RILL_RENDER_QUALITY_HIGH;
-            i++;
-        } else if (strcmp(a, "--render-scale") == 0) {
-            if (!rill_cli_parse_float(val, 0.1, 2.0, &o.render_scale)) {
-                fprintf(stderr, "rill run: bad --render-scale '%s' (want [0.1, 2])\n", val);
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--frames") == 0) {
-            long long n = 0;
-            if (!rill_cli_parse_int(val, 1, (long long)RUN_MAX_FRAMES, &n)) {
-                fprintf(stderr, "rill run: --frames needs a count in [1, %llu]\n", RUN_MAX_FRAMES);
-                return 2;
-            }
-            o.frames = (uint64_t)n;
-            i++;
-        } else if (strcmp(a, "--screenshot") == 0) {
-            o.screenshot = val;
-            i++;
-        } else if (strcmp(a, "--pack") == 0) {
-            pack = val;
-            i++;
-        } else if (strcmp(a, "--channel") == 0) {
-            uint64_t ch = 0;
-            rill_render_mode mode;
-            float op = 1.0f;
-            rill_error perr = {0};
-            if (!rill_channels_parse_assignment(val, &ch, &mode, &op, &perr)) {
-                fprintf(stderr, "rill run: bad --channel: %s\n", perr.msg);
-                return 2;
-            }
-            if (o.channel_count == 64) {
-                fprintf(stderr, "rill run: at most 64 --channel options\n");
-                return 2;
-            }
-            o.channels[o.channel_count++] = val;
-            i++;
-        } else if (strcmp(a, "--pick") == 0) {
-            char *end = NULL;
-            double x = strtod(val, &end), y = -1.0;
-            if (end && *end == ',')
-                y = strtod(end + 1, &end);
-            if (!end || *end || !(x >= 0.0 && x <= 16384.0) || !(y >= 0.0 && y <= 16384.0)) {
-                fprintf(stderr, "rill run: bad --pick '%s' (want X,Y window pixels)\n", val);
-                return 2;
-            }
-            o.has_pick = true;
-            o.pick_x = (float)x;
-            o.pick_y = (float)y;
-            i++;
-        } else if (a[0] == '-' || input) {
-            fprintf(stderr, "rill run: unexpected argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            input = a;
-        }
-    }
+    const rill_cli_opt opts[] = {
+        {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},
+        {"--vsync", RILL_CLI_OPT_ENUM, &o.vsync, .names = ON_OFF, .values = ON_OFF_VALUES},
+        {"--quality", RILL_CLI_OPT_ENUM, &o.quality, .names = QUALITIES, .values = QUALITY_VALUES},
+        {"--render-scale", RILL_CLI_OPT_FLOAT, &o.render_scale, .min = 0.1, .max = 2,
+         .want = "[0.1, 2]"},
+        {"--frames", RILL_CLI_OPT_U64, &o.frames, .min = 1, .max = (double)RUN_MAX_FRAMES},
+        {"--screenshot", RILL_CLI_OPT_STRING, &o.screenshot},
+        {"--pack", RILL_CLI_OPT_STRING, &pack},
+        {"--channel", RILL_CLI_OPT_CHANNEL, o.channels, &o.channel_count,
+         .max = RILL_COUNTOF(o.channels)},
+        {"--pick", RILL_CLI_OPT_POINT, &o.pick_x, &o.pick_y, .min = 0, .max = 16384,
+         .want = "X,Y window pixels", .given = &o.has_pick},
+    };
+    const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
+    int prc = rill_cli_parse(&p, argc, argv);
+    if (prc)
+        return prc < 0 ? 0 : prc;
     if (!input && !pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill run: missing INPUT (a project folder, scene, model or --pack)\n");
         usage(stderr);

@@ -1,0 +1,149 @@
+/* cli_opts.c: the table-driven option parser (cli_opts.h). */
+#include "cli_opts.h"
+
+#include "cli_args.h"
+#include "cmds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rill/channels.h"
+
+static const rill_cli_opt *find_opt(const rill_cli_parser *p, const char *a) {
+    for (uint32_t i = 0; i < p->opt_count; i++)
+        if (strcmp(a, p->opts[i].name) == 0)
+            return &p->opts[i];
+    return NULL;
+}
+
+/* "X,Y" with both in [min, max]. */
+static bool parse_point(const rill_cli_opt *o, const char *v) {
+    char *end = NULL;
+    double x = strtod(v, &end), y = o->min - 1.0;
+    if (end && *end == ',')
+        y = strtod(end + 1, &end);
+    if (!end || *end || !(x >= o->min && x <= o->max) || !(y >= o->min && y <= o->max))
+        return false;
+    *(float *)o->out = (float)x;
+    *(float *)o->out2 = (float)y;
+    return true;
+}
+
+/* A whole number in [min, max] into a uint32_t or uint64_t. */
+static bool parse_count(const rill_cli_opt *o, const char *v) {
+    long long n = 0;
+    if (!rill_cli_parse_int(v, (long long)o->min, (long long)o->max, &n))
+        return false;
+    if (o->kind == RILL_CLI_OPT_U32)
+        *(uint32_t *)o->out = (uint32_t)n;
+    else
+        *(uint64_t *)o->out = (uint64_t)n;
+    return true;
+}
+
+/* Checks and stores the value v of option o: 0 done, 2 on a usage error (printed). */
+static int take_value(const rill_cli_parser *p, const rill_cli_opt *o, const char *v) {
+    bool ok = true;
+    switch (o->kind) {
+    case RILL_CLI_OPT_FLAG:
+        *(bool *)o->out = true;
+        break;
+    case RILL_CLI_OPT_STRING:
+        *(const char **)o->out = v;
+        break;
+    case RILL_CLI_OPT_U32:
+    case RILL_CLI_OPT_U64:
+        ok = parse_count(o, v);
+        break;
+    case RILL_CLI_OPT_FLOAT:
+        ok = rill_cli_parse_float(v, o->min, o->max, o->out);
+        break;
+    case RILL_CLI_OPT_SIZE:
+        ok = rill_cli_parse_size(v, o->out, o->out2);
+        break;
+    case RILL_CLI_OPT_POINT:
+        ok = parse_point(o, v);
+        break;
+    case RILL_CLI_OPT_ENUM: {
+        int k = rill_cli_enum(v, o->names);
+        if (k < 0) {
+            rill_cli_bad_enum(p->cmd, o->name, v, o->names);
+            return 2;
+        }
+        *(int *)o->out = o->values ? o->values[k] : k;
+        break;
+    }
+    case RILL_CLI_OPT_CHANNEL: {
+        uint64_t ch = 0;
+        rill_render_mode mode;
+        float op = 1.0f;
+        rill_error perr = {0};
+        if (!rill_channels_parse_assignment(v, &ch, &mode, &op, &perr)) {
+            fprintf(stderr, "rill %s: bad %s: %s\n", p->cmd, o->name, perr.msg);
+            return 2;
+        }
+        uint32_t *count = o->out2;
+        if (*count >= (uint32_t)o->max) {
+            fprintf(stderr, "rill %s: at most %u %s options\n", p->cmd, (uint32_t)o->max, o->name);
+            return 2;
+        }
+        ((const char **)o->out)[(*count)++] = v;
+        break;
+    }
+    }
+    if (!ok) {
+        char want[96];
+        if (o->want)
+            snprintf(want, sizeof want, "%s", o->want);
+        else if (o->kind == RILL_CLI_OPT_SIZE)
+            snprintf(want, sizeof want, "WxH, each in [1, 16384]");
+        else /* counts say their range */
+            snprintf(want, sizeof want, "a count in [%.0f, %.0f]", o->min, o->max);
+        fprintf(stderr, "rill %s: bad %s '%s' (want %s)\n", p->cmd, o->name, v, want);
+        return 2;
+    }
+    if (o->given)
+        *o->given = true;
+    return 0;
+}
+
+static int unexpected(const rill_cli_parser *p, const char *a) {
+    fprintf(stderr, "rill %s: unexpected argument '%s'\n", p->cmd, a);
+    p->usage(stderr);
+    return 2;
+}
+
+int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            p->usage(stdout);
+            return -1;
+        }
+        int fxa = p->effects ? rill_cli_effects_arg(p->effects, p->cmd, a, v) : 0;
+        if (fxa != 0) { /* --effect, --plugins */
+            if (fxa < 0)
+                return 2;
+            i++;
+            continue;
+        }
+        const rill_cli_opt *o = find_opt(p, a);
+        if (!o) {
+            if (a[0] == '-' || !p->input || *p->input)
+                return unexpected(p, a);
+            *p->input = a;
+            continue;
+        }
+        if (o->kind != RILL_CLI_OPT_FLAG) {
+            if (!v) {
+                fprintf(stderr, "rill %s: %s needs a value\n", p->cmd, a);
+                return 2;
+            }
+            i++;
+        }
+        int rc = take_value(p, o, v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
