@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "image_psnr.h"
 #include "rill/formats/bc.h"
 #include "rill/formats/image.h"
 
@@ -38,18 +39,6 @@ static double thread_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double psnr(const uint8_t *a, const uint8_t *b, size_t pixels, int first, int channels) {
-    double se = 0;
-    for (size_t i = 0; i < pixels; i++)
-        for (int c = first; c < first + channels; c++) {
-            double d = (double)a[i * 4 + c] - (double)b[i * 4 + c];
-            se += d * d;
-        }
-    if (se == 0)
-        return 99.0;
-    return 10.0 * log10(255.0 * 255.0 * (double)pixels * channels / se);
 }
 
 /* Sums over images; speed is reported as total megapixels over total seconds. */
@@ -108,9 +97,9 @@ static void bench_image(const char *path, const uint32_t *qualities, int nq, acc
     for (int k = 0; k < nq; k++) {
         rill_bc7_params p = {.quality = qualities[k]};
         double s = run(RILL_TEX_FORMAT_BC7, &img, &p, enc, (size_t)enc_size, dec);
-        double rgb = psnr(img.pixels, dec, px, 0, 3);
+        double rgb = rill_test_psnr(img.pixels, dec, px, 0, 3);
         double s2 = run(RILL_TEX_FORMAT_BC7, &alpha, &p, enc, (size_t)enc_size, dec);
-        double rgba = psnr(alpha.pixels, dec, px, 0, 4);
+        double rgba = rill_test_psnr(alpha.pixels, dec, px, 0, 4);
         printf("{\"bench\":\"bc\",\"image\":\"%s\",\"w\":%u,\"h\":%u,\"format\":\"bc7\","
                "\"quality\":%u,\"psnr_rgb\":%.3f,\"psnr_rgba\":%.3f,\"mpix_s\":%.3f,"
                "\"mpix_s_rgba\":%.3f}\n",
@@ -136,7 +125,7 @@ static void bench_image(const char *path, const uint32_t *qualities, int nq, acc
         uint64_t es = 0;
         rill_tex_level_size(others[k].f, img.width, img.height, &es);
         double s = run(others[k].f, &img, NULL, enc, (size_t)es, dec);
-        double v = psnr(img.pixels, dec, px, others[k].first, others[k].channels);
+        double v = rill_test_psnr(img.pixels, dec, px, others[k].first, others[k].channels);
         printf("{\"bench\":\"bc\",\"image\":\"%s\",\"w\":%u,\"h\":%u,\"format\":\"%s\","
                "\"psnr\":%.3f,\"mpix_s\":%.3f}\n",
                name, img.width, img.height, others[k].fname, v, mp / s);

@@ -2,6 +2,7 @@
  * an independent implementation (Pillow 9.4's BCn decoder; one random block per mode), and every
  * encoder to error bounds on synthetic images: smooth gradients, noise, hard edges, alpha ramps,
  * flat colours, partial edge blocks. */
+#include "image_psnr.h"
 #include "rill_test.h"
 
 #include <math.h>
@@ -68,20 +69,6 @@ static uint8_t *make_image(pattern p, uint32_t w, uint32_t h, uint32_t seed) {
         }
     }
     return img;
-}
-
-/* PSNR over the first `channels` channels (0 error -> 99 dB). */
-static double psnr(const uint8_t *a, const uint8_t *b, size_t pixels, int first, int channels) {
-    double se = 0;
-    for (size_t i = 0; i < pixels; i++)
-        for (int c = first; c < first + channels; c++) {
-            double d = (double)a[i * 4 + c] - (double)b[i * 4 + c];
-            se += d * d;
-        }
-    if (se == 0)
-        return 99.0;
-    double mse = se / ((double)pixels * channels);
-    return 10.0 * log10(255.0 * 255.0 / mse);
 }
 
 /* Encodes and decodes img in `format`, returns the decoded copy (caller frees). */
@@ -209,7 +196,7 @@ static void test_bc7_encode_decodes_consistently(void **state) {
         rill_bc7_params p = {.quality = 3};
         rill_bc7_encode_block(BC7_GOLDEN[m].rgba, &p, blk);
         rill_bc7_decode_block(blk, out);
-        assert_true(psnr(out, BC7_GOLDEN[m].rgba, 16, 0, 4) > 34.0);
+        assert_true(rill_test_psnr(out, BC7_GOLDEN[m].rgba, 16, 0, 4) > 34.0);
     }
 }
 
@@ -230,7 +217,7 @@ static void test_bc7_patterns(void **state) {
         double prev = 0;
         for (uint32_t q = 1; q <= 3; q++) {
             uint8_t *dec = round_trip(RILL_TEX_FORMAT_BC7, img, w, h, q);
-            double v = psnr(img, dec, (size_t)w * h, 0, cases[c].channels);
+            double v = rill_test_psnr(img, dec, (size_t)w * h, 0, cases[c].channels);
             double bound = q == 1 ? cases[c].min_q1 : (q == 2 ? cases[c].min_q2 : cases[c].min_q3);
             print_message("bc7 pattern %d q%u: %.2f dB (bound %.1f)\n", (int)cases[c].p, q, v,
                           bound);
@@ -311,7 +298,7 @@ static void test_bc7_greyscale(void **state) {
             assert_int_equal(dec[i * 4], dec[i * 4 + 2]);
             assert_int_equal(dec[i * 4 + 3], 255);
         }
-        double v = psnr(img, dec, (size_t)w * h, 0, 3);
+        double v = rill_test_psnr(img, dec, (size_t)w * h, 0, 3);
         print_message("bc7 greyscale q%u: %.2f dB\n", q, v);
         assert_true(v >= 50.0);
         assert_true(v >= prev - 0.3);
@@ -329,34 +316,34 @@ static void test_bc1_bc4_bc5(void **state) {
     uint8_t *edges = make_image(PAT_EDGES, w, h, 1);
 
     uint8_t *dec = round_trip(RILL_TEX_FORMAT_BC1, grad, w, h, 0);
-    double v = psnr(grad, dec, (size_t)w * h, 0, 3);
+    double v = rill_test_psnr(grad, dec, (size_t)w * h, 0, 3);
     print_message("bc1 gradient %.2f dB\n", v);
     assert_true(v >= 36.5);
     rill_free(dec);
     dec = round_trip(RILL_TEX_FORMAT_BC1, photo, w, h, 0);
-    v = psnr(photo, dec, (size_t)w * h, 0, 3);
+    v = rill_test_psnr(photo, dec, (size_t)w * h, 0, 3);
     print_message("bc1 photo-like %.2f dB\n", v);
     assert_true(v >= 33.0);
     rill_free(dec);
     dec = round_trip(RILL_TEX_FORMAT_BC1, edges, w, h, 0);
-    v = psnr(edges, dec, (size_t)w * h, 0, 3);
+    v = rill_test_psnr(edges, dec, (size_t)w * h, 0, 3);
     print_message("bc1 edges %.2f dB\n", v);
     assert_true(v >= 40.0); /* two colours a block: exactly representable up to 565 rounding */
     rill_free(dec);
 
     dec = round_trip(RILL_TEX_FORMAT_BC4, grad, w, h, 0);
-    v = psnr(grad, dec, (size_t)w * h, 0, 1);
+    v = rill_test_psnr(grad, dec, (size_t)w * h, 0, 1);
     print_message("bc4 gradient %.2f dB\n", v);
     assert_true(v >= 48.0);
     rill_free(dec);
     dec = round_trip(RILL_TEX_FORMAT_BC4, photo, w, h, 0);
-    v = psnr(photo, dec, (size_t)w * h, 0, 1);
+    v = rill_test_psnr(photo, dec, (size_t)w * h, 0, 1);
     print_message("bc4 photo-like %.2f dB\n", v);
     assert_true(v >= 40.0);
     rill_free(dec);
 
     dec = round_trip(RILL_TEX_FORMAT_BC5, photo, w, h, 0);
-    v = psnr(photo, dec, (size_t)w * h, 0, 2);
+    v = rill_test_psnr(photo, dec, (size_t)w * h, 0, 2);
     print_message("bc5 photo-like %.2f dB\n", v);
     assert_true(v >= 40.0);
     for (size_t i = 0; i < (size_t)w * h; i++) {
@@ -402,7 +389,7 @@ static void test_partial_blocks_and_errors(void **state) {
             uint8_t *dec = round_trip(fmts[f], img, w, h, 2);
             int ch = fmts[f] == RILL_TEX_FORMAT_BC4 ? 1 : (fmts[f] == RILL_TEX_FORMAT_BC5 ? 2 : 3);
             double bound = fmts[f] == RILL_TEX_FORMAT_BC1 ? 24.0 : 30.0;
-            double v = psnr(img, dec, (size_t)w * h, 0, ch);
+            double v = rill_test_psnr(img, dec, (size_t)w * h, 0, ch);
             print_message("%ux%u %s: %.2f dB\n", w, h, rill_tex_format_name(fmts[f]), v);
             assert_true(v >= bound);
             rill_free(dec);
