@@ -202,55 +202,42 @@ static const double pow10_d[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
 static const float pow10_f[11] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                   1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
 
-/* scan_float, with the value of the special kinds in *special (infinity for 2, NaN for 3, 0 for
- * an invalid token), so each parser handles them in one branch. */
-static int scan_number(const char *s, size_t len, bool *neg, uint64_t *m, int32_t *e, bool *exact,
-                       double *special) {
-    int kind = scan_float(s, len, neg, m, e, exact);
-    *special = kind == 2 ? (*neg ? -INFINITY : INFINITY) : kind == 3 ? NAN : 0.0;
-    return kind;
-}
-
-bool rill_num_parse_f32(const char *s, size_t len, float *out) {
+/* Parses a float (is_f32: to the nearest float, stored exactly in *out) or a double. Exact
+ * mantissas with small exponents take the fast path (one multiply or divide in the target type:
+ * correctly rounded), the rest strtod / strtof. */
+static bool parse_real(const char *s, size_t len, bool is_f32, double *out) {
     bool neg, exact;
     uint64_t m;
     int32_t e;
-    double special;
-    int kind = scan_number(s, len, &neg, &m, &e, &exact, &special);
-    if (kind != 1) {
-        *out = (float)special;
+    int kind = scan_float(s, len, &neg, &m, &e, &exact);
+    if (kind != 1) { /* 2 infinity, 3 NaN, 0 not a number */
+        *out = kind == 2 ? (neg ? -INFINITY : INFINITY) : kind == 3 ? NAN : 0.0;
         return kind != 0;
     }
-    if (exact && m <= (1u << 24) && e >= -10 && e <= 10) {
+    if (is_f32 && exact && m <= (1u << 24) && e >= -10 && e <= 10) {
         float f = (float)m;
         f = e >= 0 ? f * pow10_f[e] : f / pow10_f[-e];
         *out = neg ? -f : f;
         return true;
     }
-    double d;
-    if (!slow_parse(s, len, true, &d))
-        return false;
-    *out = (float)d; /* exact: d already holds a float value */
-    return true;
-}
-
-bool rill_num_parse_f64(const char *s, size_t len, double *out) {
-    bool neg, exact;
-    uint64_t m;
-    int32_t e;
-    double special;
-    int kind = scan_number(s, len, &neg, &m, &e, &exact, &special);
-    if (kind != 1) {
-        *out = special;
-        return kind != 0;
-    }
-    if (exact && m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
+    if (!is_f32 && exact && m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22) {
         double d = (double)m;
         d = e >= 0 ? d * pow10_d[e] : d / pow10_d[-e];
         *out = neg ? -d : d;
         return true;
     }
-    return slow_parse(s, len, false, out);
+    return slow_parse(s, len, is_f32, out);
+}
+
+bool rill_num_parse_f32(const char *s, size_t len, float *out) {
+    double d = 0.0;
+    bool ok = parse_real(s, len, true, &d);
+    *out = (float)d; /* exact: d holds a float value */
+    return ok;
+}
+
+bool rill_num_parse_f64(const char *s, size_t len, double *out) {
+    return parse_real(s, len, false, out);
 }
 
 /* Lays out the shortest digits (from "%.{p-1}e") in the canonical form: plain decimal when the

@@ -204,6 +204,28 @@ rill_result rill_image_load_u16(const void *data, size_t size, const char *name,
     return RILL_OK;
 }
 
+/* Stores count RGBA pixels stb decoded (floats when hdr, else bytes) in out's pixel type:
+ * floats clamp to [0, 1] (NaN to 0) on their way to bytes. */
+static void store_decoded(rill_image *out, const void *px, bool hdr, size_t count) {
+    bool want_f32 = out->type == RILL_PIXEL_RGBA32F;
+    if (hdr == want_f32) {
+        memcpy(out->pixels, px, count * (hdr ? 16 : 4));
+    } else if (hdr) {
+        const float *f = px;
+        uint8_t *d = out->pixels;
+        for (size_t i = 0; i < count * 4; i++) {
+            float v = f[i];
+            v = v != v ? 0.0f : RILL_CLAMP(v, 0.0f, 1.0f);
+            d[i] = (uint8_t)(v * 255.0f + 0.5f);
+        }
+    } else {
+        const uint8_t *p = px;
+        float *d = out->pixels;
+        for (size_t i = 0; i < count * 4; i++)
+            d[i] = (float)p[i] / 255.0f;
+    }
+}
+
 /* >>load -------------------------------------------------------------------------------------- */
 
 rill_result rill_image_load(const void *data, size_t size, const char *name, rill_pixel_type want,
@@ -231,42 +253,16 @@ rill_result rill_image_load(const void *data, size_t size, const char *name, ril
         return res;
     out->source_channels = (uint32_t)n;
     out->source_hdr = hdr;
-    size_t count = (size_t)w * (size_t)h;
     int w2 = 0, h2 = 0, n2 = 0;
-    if (hdr) {
-        float *f = stbi_loadf_from_memory(buf, (int)size, &w2, &h2, &n2, 4);
-        if (!f || w2 != w || h2 != h) {
-            rill_free(f);
-            rill_image_free(out);
-            return rill_error_set(err, RILL_ERR_PARSE, "%s: %s", name, stbi_failure_reason());
-        }
-        if (want == RILL_PIXEL_RGBA32F) {
-            memcpy(out->pixels, f, count * 16);
-        } else {
-            uint8_t *d = out->pixels;
-            for (size_t i = 0; i < count * 4; i++) {
-                float v = f[i];
-                v = v != v ? 0.0f : RILL_CLAMP(v, 0.0f, 1.0f);
-                d[i] = (uint8_t)(v * 255.0f + 0.5f);
-            }
-        }
-        rill_free(f);
-    } else {
-        stbi_uc *p = stbi_load_from_memory(buf, (int)size, &w2, &h2, &n2, 4);
-        if (!p || w2 != w || h2 != h) {
-            rill_free(p);
-            rill_image_free(out);
-            return rill_error_set(err, RILL_ERR_PARSE, "%s: %s", name, stbi_failure_reason());
-        }
-        if (want == RILL_PIXEL_RGBA8) {
-            memcpy(out->pixels, p, count * 4);
-        } else {
-            float *d = out->pixels;
-            for (size_t i = 0; i < count * 4; i++)
-                d[i] = (float)p[i] / 255.0f;
-        }
-        rill_free(p);
+    void *px = hdr ? (void *)stbi_loadf_from_memory(buf, (int)size, &w2, &h2, &n2, 4)
+                   : (void *)stbi_load_from_memory(buf, (int)size, &w2, &h2, &n2, 4);
+    if (!px || w2 != w || h2 != h) {
+        rill_free(px);
+        rill_image_free(out);
+        return rill_error_set(err, RILL_ERR_PARSE, "%s: %s", name, stbi_failure_reason());
     }
+    store_decoded(out, px, hdr, (size_t)w * (size_t)h);
+    rill_free(px);
     return RILL_OK;
 }
 
