@@ -53,6 +53,61 @@ static inline test_ids test_register(rill_world *w, test_tick_state *tick) {
     return ids;
 }
 
+/* The core of the scene-loading fixtures (test_scene_load.c, tests/stream): a world with TestAll
+ * and Tick, a VFS over a fresh temp folder and a scene loader on a fake clock that each applied
+ * Tick advances by cost_ns (so a load of n entities costs n * cost_ns against budget_ns a
+ * frame), its loaded/failed events with a reader each, and `workers` job threads (0: none, the
+ * loader parses inside its update). Initialized in place (the loader keeps &clock). */
+typedef struct test_scene_env {
+    rill_world *world;
+    rill_vfs *vfs;
+    rill_jobs *jobs;
+    rill_scene_loader *loader;
+    rill_test_clock clock;
+    test_tick_state tick;
+    test_ids ids;
+    rill_event ev_loaded, ev_failed;
+    rill_event_reader rd_loaded, rd_failed;
+    char dir[512];
+} test_scene_env;
+
+static inline void test_scene_env_init(test_scene_env *fx, const char *tmp_name, uint32_t workers,
+                                       uint64_t budget_ns, uint64_t cost_ns) {
+    memset(fx, 0, sizeof *fx);
+    fx->world = rill_world_create(NULL, NULL);
+    fx->tick.clock = &fx->clock;
+    fx->tick.cost_ns = cost_ns;
+    fx->clock.now = 1000000000ull;
+    fx->ids = test_register(fx->world, &fx->tick);
+    rill_test_tmpdir(fx->dir, sizeof fx->dir, tmp_name);
+    fx->vfs = rill_vfs_create(NULL, NULL);
+    rill_error err = {0};
+    assert_int_equal(rill_vfs_mount_dir(fx->vfs, fx->dir, &err), RILL_OK);
+    if (workers) {
+        rill_jobs_desc jd = {.worker_count = workers};
+        fx->jobs = rill_jobs_create(&jd, NULL);
+    }
+    rill_scene_loader_desc d = {.world = fx->world,
+                                .vfs = fx->vfs,
+                                .jobs = fx->jobs,
+                                .clock = rill_test_clock_make(&fx->clock),
+                                .budget_ns = budget_ns};
+    fx->loader = rill_scene_loader_create(&d, NULL);
+    assert_non_null(fx->loader);
+    rill_scene_loader_events(fx->loader, &fx->ev_loaded, &fx->ev_failed);
+    assert_true(fx->ev_loaded.id && fx->ev_failed.id);
+    fx->rd_loaded.event = fx->ev_loaded;
+    fx->rd_failed.event = fx->ev_failed;
+}
+
+static inline void test_scene_env_done(test_scene_env *fx) {
+    rill_scene_loader_destroy(fx->loader);
+    rill_jobs_destroy(fx->jobs);
+    rill_vfs_destroy(fx->vfs);
+    rill_world_destroy(fx->world);
+    rill_test_tmpdir_remove(fx->dir);
+}
+
 typedef struct test_tock {
     uint32_t n;
 } test_tock;

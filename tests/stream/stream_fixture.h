@@ -8,47 +8,26 @@
 #include "scene/scene_test_common.h"
 
 typedef struct sfx {
-    rill_world *world;
-    rill_vfs *vfs;
-    rill_scene_loader *loader;
+    test_scene_env env; /* world, VFS, loader on a fake clock */
     rill_stream *stream;
-    rill_test_clock clock;
-    test_tick_state tick;
-    test_ids ids;
     rill_component inst;
     rill_entity camera;
-    char dir[512];
 } sfx;
 
 static inline void sfx_init(sfx *fx, rill_run_mode mode, uint64_t budget_ns, uint64_t cost_ns) {
     memset(fx, 0, sizeof *fx);
-    fx->world = rill_world_create(NULL, NULL);
-    fx->tick.clock = &fx->clock;
-    fx->tick.cost_ns = cost_ns;
-    fx->clock.now = 1000000000ull;
-    fx->ids = test_register(fx->world, &fx->tick);
-    rill_test_tmpdir(fx->dir, sizeof fx->dir, "stream");
-    fx->vfs = rill_vfs_create(NULL, NULL);
+    test_scene_env_init(&fx->env, "stream", 0, budget_ns, cost_ns);
+    fx->inst = rill_scene_register(fx->env.world).instance;
     rill_error err = {0};
-    assert_int_equal(rill_vfs_mount_dir(fx->vfs, fx->dir, &err), RILL_OK);
-    rill_scene_loader_desc d = {.world = fx->world,
-                                .vfs = fx->vfs,
-                                .clock = rill_test_clock_make(&fx->clock),
-                                .budget_ns = budget_ns};
-    fx->loader = rill_scene_loader_create(&d, NULL);
-    assert_non_null(fx->loader);
-    fx->inst = rill_scene_register(fx->world).instance;
     fx->stream = rill_stream_create(
-        &(rill_stream_desc){.world = fx->world, .scenes = fx->loader, .run_mode = mode}, &err);
+        &(rill_stream_desc){.world = fx->env.world, .scenes = fx->env.loader, .run_mode = mode},
+        &err);
     assert_non_null(fx->stream);
 }
 
 static inline void sfx_done(sfx *fx) {
     rill_stream_destroy(fx->stream);
-    rill_scene_loader_destroy(fx->loader);
-    rill_vfs_destroy(fx->vfs);
-    rill_world_destroy(fx->world);
-    rill_test_tmpdir_remove(fx->dir);
+    test_scene_env_done(&fx->env);
 }
 
 /* A scene of n entities with a Tick each, spread along x from 0 to (n-1) * step. */
@@ -60,41 +39,41 @@ static inline void sfx_scene(sfx *fx, const char *rel, uint32_t n, float step) {
                            "entity %u { Tick { n: %u } Transform { translation: (%g, 0, 0) } }\n",
                            i, i, (double)((float)(i - 1) * step));
     }
-    test_write_file(fx->dir, rel, sb.data);
+    test_write_file(fx->env.dir, rel, sb.data);
     rill_strbuf_free(&sb);
 }
 
 static inline rill_entity sfx_instance(sfx *fx, const char *scene, float x, float z, float load_r,
                                        float unload_r, float half_extent) {
-    rill_entity e = rill_world_spawn(fx->world);
+    rill_entity e = rill_world_spawn(fx->env.world);
     rill_transform t = {.translation = {x, 0, z}, .rotation = {0, 0, 0, 1}, .scale = {1, 1, 1}};
-    rill_world_set_transform(fx->world, e, &t);
+    rill_world_set_transform(fx->env.world, e, &t);
     rill_scene_instance si = {.scene = rill_intern(scene),
                               .streamed = true,
                               .load_radius = load_r,
                               .unload_radius = unload_r,
                               .bounds_min = {-half_extent, -half_extent, -half_extent},
                               .bounds_max = {half_extent, half_extent, half_extent}};
-    assert_non_null(rill_world_add(fx->world, e, fx->inst, &si));
+    assert_non_null(rill_world_add(fx->env.world, e, fx->inst, &si));
     return e;
 }
 
 static inline void sfx_camera(sfx *fx, float x, float z) {
     if (!fx->camera) {
-        fx->camera = rill_world_spawn(fx->world);
+        fx->camera = rill_world_spawn(fx->env.world);
         rill_camera cam = {.active = true, .role = RILL_CAMERA_ROLE_GAME};
-        assert_non_null(
-            rill_world_add(fx->world, fx->camera, rill_world_builtin(fx->world)->camera, &cam));
+        assert_non_null(rill_world_add(fx->env.world, fx->camera,
+                                       rill_world_builtin(fx->env.world)->camera, &cam));
     }
     rill_transform t = {.translation = {x, 0, z}, .rotation = {0, 0, 0, 1}, .scale = {1, 1, 1}};
-    rill_world_set_transform(fx->world, fx->camera, &t);
+    rill_world_set_transform(fx->env.world, fx->camera, &t);
 }
 
 static inline void sfx_frame(sfx *fx) {
-    rill_scene_loader_update(fx->loader);
-    rill_world_update_transforms(fx->world);
+    rill_scene_loader_update(fx->env.loader);
+    rill_world_update_transforms(fx->env.world);
     rill_stream_update(fx->stream);
-    rill_world_update_events(fx->world);
+    rill_world_update_events(fx->env.world);
 }
 
 static inline void sfx_frames(sfx *fx, uint32_t n) {

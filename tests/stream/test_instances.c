@@ -26,7 +26,7 @@ static void frames_until(sfx *fx, rill_entity root, rill_instance_state want, ui
 static void gone(sfx *fx, rill_entity root) {
     assert_int_equal(st_of(fx, root), RILL_INSTANCE_UNLOADING);
     frames_until(fx, root, RILL_INSTANCE_UNLOADED, 10);
-    assert_int_equal(rill_world_child_count(fx->world, root), 0);
+    assert_int_equal(rill_world_child_count(fx->env.world, root), 0);
 }
 
 static void test_radii_and_gap(void **state) {
@@ -47,7 +47,7 @@ static void test_radii_and_gap(void **state) {
     sfx_frame(&fx);
     assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADING);
     frames_until(&fx, a, RILL_INSTANCE_LOADED, 10);
-    assert_int_equal(rill_world_child_count(fx.world, a), 5);
+    assert_int_equal(rill_world_child_count(fx.env.world, a), 5);
 
     sfx_camera(&fx, 69, 0); /* 59 m: inside the gap, stays */
     sfx_frames(&fx, 3);
@@ -56,9 +56,9 @@ static void test_radii_and_gap(void **state) {
     sfx_camera(&fx, 71, 0); /* 61 m: beyond the forced unload radius */
     sfx_frame(&fx);
     gone(&fx, a);
-    assert_int_equal(rill_world_child_count(fx.world, a), 0);
-    assert_true(rill_world_is_alive(fx.world, a)); /* the root and its transform stay */
-    assert_true(rill_world_has(fx.world, a, rill_world_builtin(fx.world)->transform));
+    assert_int_equal(rill_world_child_count(fx.env.world, a), 0);
+    assert_true(rill_world_is_alive(fx.env.world, a)); /* the root and its transform stay */
+    assert_true(rill_world_has(fx.env.world, a, rill_world_builtin(fx.env.world)->transform));
     rill_stream_stats s = sfx_stats(&fx);
     assert_int_equal(s.unloads, 1);
     assert_int_equal(s.entities_unloaded, 5);
@@ -94,24 +94,24 @@ static void test_cancel_mid_load(void **state) {
     sfx_scene(&fx, "big.rsn", 200, 0.1f); /* 20 frames of budget */
     rill_entity a = sfx_instance(&fx, "big.rsn", 0, 0, 50, 100, 10);
     sfx_camera(&fx, 30, 0);
-    uint32_t before = rill_world_entity_count(fx.world);
+    uint32_t before = rill_world_entity_count(fx.env.world);
     sfx_frames(&fx, 5);
     assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADING);
-    assert_true(rill_world_entity_count(fx.world) > before); /* partial entities exist */
+    assert_true(rill_world_entity_count(fx.env.world) > before); /* partial entities exist */
     sfx_camera(&fx, 500, 0);
     sfx_frame(&fx);
     /* Cancelled, but the partial entities are not despawned in the deciding frame: they join the
      * loader's budgeted retire queue (hidden meanwhile) and go in later updates. */
-    assert_int_equal(rill_scene_instance_pending(fx.loader, a).id, 0);
-    assert_true(rill_world_entity_count(fx.world) > before);
+    assert_int_equal(rill_scene_instance_pending(fx.env.loader, a).id, 0);
+    assert_true(rill_world_entity_count(fx.env.world) > before);
     gone(&fx, a);
-    assert_int_equal(rill_world_entity_count(fx.world), before);
-    assert_int_equal(rill_scene_loader_pending(fx.loader), 0);
+    assert_int_equal(rill_world_entity_count(fx.env.world), before);
+    assert_int_equal(rill_scene_loader_pending(fx.env.loader), 0);
     rill_stream_stats s = sfx_stats(&fx);
     assert_int_equal(s.loads_cancelled, 1);
     sfx_camera(&fx, 30, 0); /* back: loads again, to the end */
     frames_until(&fx, a, RILL_INSTANCE_LOADED, 40);
-    assert_int_equal(rill_world_child_count(fx.world, a), 200);
+    assert_int_equal(rill_world_child_count(fx.env.world, a), 200);
     s = sfx_stats(&fx);
     assert_int_equal(s.loads_started, 2);
     assert_int_equal(s.loads_completed, 1);
@@ -168,7 +168,7 @@ static void test_modes_and_restore(void **state) {
     frames_until(&fx, a, RILL_INSTANCE_LOADED, 10);
     assert_int_equal(st_of(&fx, b), RILL_INSTANCE_UNLOADED);
     /* The camera goes away: residency stays as it is. */
-    rill_world_despawn(fx.world, fx.camera);
+    rill_world_despawn(fx.env.world, fx.camera);
     fx.camera = RILL_ENTITY_NULL;
     sfx_frames(&fx, 5);
     assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
@@ -206,7 +206,7 @@ static void test_bounds_not_origins(void **state) {
     rill_entity e = sfx_instance(&fx, "small.rsn", 10, 0, 50, 60, 0);
     sfx_camera(&fx, 360, 0);
     frames_until(&fx, e, RILL_INSTANCE_LOADED, 10);
-    const rill_scene_instance *si = rill_world_get(fx.world, e, fx.inst);
+    const rill_scene_instance *si = rill_world_get(fx.env.world, e, fx.inst);
     assert_true(si->bounds_min[0] == 0.0f && si->bounds_max[0] == 400.0f);
     rill_stream_set_mode(fx.stream, RILL_RUN_MODE_PLAY);
     sfx_frames(&fx, 3); /* 350 m from the origin but inside the computed box: stays */
@@ -233,7 +233,7 @@ static void test_settle_loads_nearby_now(void **state) {
     sfx_camera(&fx, 20, 0);
     assert_int_equal(rill_stream_settle(fx.stream, 0), 1);
     assert_int_equal(st_of(&fx, near), RILL_INSTANCE_LOADED);
-    assert_int_equal(rill_world_child_count(fx.world, near), 200);
+    assert_int_equal(rill_world_child_count(fx.env.world, near), 200);
     assert_int_equal(st_of(&fx, far), RILL_INSTANCE_UNLOADED);
     sfx_done(&fx);
 }
@@ -247,8 +247,8 @@ static void test_unload_spread_over_frames(void **state) {
     sfx fx;
     sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, 1000); /* loads: 1 us per entity */
     /* despawning costs 1 us of fake clock per entity (a component's remove hook) */
-    test_tick_state tock = {.clock = &fx.clock, .cost_ns = 1000};
-    test_register_tock(fx.world, &tock);
+    test_tick_state tock = {.clock = &fx.env.clock, .cost_ns = 1000};
+    test_register_tock(fx.env.world, &tock);
     rill_strbuf sb = {0};
     rill_strbuf_printf(&sb, "rsn 1\n");
     for (uint32_t i = 1; i <= N; i++) {
@@ -257,49 +257,49 @@ static void test_unload_spread_over_frames(void **state) {
         else
             rill_strbuf_printf(&sb, "entity %u { Tock { n: %u } }\n", i, i);
     }
-    test_write_file(fx.dir, "big.rsn", sb.data);
+    test_write_file(fx.env.dir, "big.rsn", sb.data);
     rill_strbuf_free(&sb);
     rill_entity a = sfx_instance(&fx, "big.rsn", 0, 0, 50, 60, 10);
     sfx_camera(&fx, 0, 0);
     frames_until(&fx, a, RILL_INSTANCE_LOADED, 100);
-    uint32_t start = rill_world_entity_count(fx.world);
+    uint32_t start = rill_world_entity_count(fx.env.world);
     rill_model_components mc;
     rill_error err = {0};
-    assert_int_equal(rill_scene_model_register(fx.world, &mc, &err), RILL_OK);
+    assert_int_equal(rill_scene_model_register(fx.env.world, &mc, &err), RILL_OK);
     const rill_entity *ents = NULL;
     void *data = NULL;
-    uint32_t nt = rill_world_component_dense(fx.world, rill_world_find_component(fx.world, "Tock"),
-                                             &ents, &data);
+    uint32_t nt = rill_world_component_dense(
+        fx.env.world, rill_world_find_component(fx.env.world, "Tock"), &ents, &data);
     assert_int_equal(nt, N);
     rill_entity *meshes = malloc(N * sizeof *meshes);
     assert_non_null(meshes);
     memcpy(meshes, ents, N * sizeof *meshes);
     for (uint32_t i = 0; i < N; i++)
-        assert_non_null(rill_world_add(fx.world, meshes[i], mc.model_mesh, NULL));
+        assert_non_null(rill_world_add(fx.env.world, meshes[i], mc.model_mesh, NULL));
 
     sfx_camera(&fx, 1000, 0);
     sfx_frame(&fx);
     assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADING);
-    assert_true(rill_scene_loader_retiring(fx.loader));
+    assert_true(rill_scene_loader_retiring(fx.env.loader));
     assert_int_equal(sfx_stats(&fx).unloading, 1);
     assert_int_equal(sfx_stats(&fx).entities_unloaded, N);
-    uint32_t frames = 0, shrinking = 0, prev = rill_world_entity_count(fx.world);
+    uint32_t frames = 0, shrinking = 0, prev = rill_world_entity_count(fx.env.world);
     sfx_camera(&fx, 0, 0); /* back at once: the reload waits for the unload to finish */
     while (st_of(&fx, a) == RILL_INSTANCE_UNLOADING) {
         assert_true(frames++ < 100);
         /* Every mesh still alive is hidden. */
         for (uint32_t i = 0; i < N; i++) {
-            if (!rill_world_is_alive(fx.world, meshes[i]))
+            if (!rill_world_is_alive(fx.env.world, meshes[i]))
                 continue;
             const rill_render_mode_component *rm =
-                rill_world_get(fx.world, meshes[i], mc.render_mode);
+                rill_world_get(fx.env.world, meshes[i], mc.render_mode);
             assert_non_null(rm);
             assert_int_equal(rm->mode, RILL_RENDER_MODE_HIDDEN);
         }
-        uint64_t t0 = fx.clock.now;
+        uint64_t t0 = fx.env.clock.now;
         sfx_frame(&fx);
-        assert_true(fx.clock.now - t0 <= BUDGET + 512u * 1000u);
-        uint32_t count = rill_world_entity_count(fx.world);
+        assert_true(fx.env.clock.now - t0 <= BUDGET + 512u * 1000u);
+        uint32_t count = rill_world_entity_count(fx.env.world);
         assert_true(count <= prev);
         shrinking += count < prev;
         prev = count;
@@ -308,12 +308,12 @@ static void test_unload_spread_over_frames(void **state) {
             assert_int_equal(sfx_stats(&fx).loads_started, 1);
     }
     assert_true(shrinking >= 4); /* 5000 despawns at 1 us in 1 ms budgets */
-    assert_int_equal(rill_world_entity_count(fx.world), start - N);
-    assert_false(rill_scene_loader_retiring(fx.loader));
+    assert_int_equal(rill_world_entity_count(fx.env.world), start - N);
+    assert_false(rill_scene_loader_retiring(fx.env.loader));
     assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADING);
     frames_until(&fx, a, RILL_INSTANCE_LOADED, 100);
     assert_int_equal(sfx_stats(&fx).loads_started, 2);
-    assert_int_equal(rill_world_entity_count(fx.world), start);
+    assert_int_equal(rill_world_entity_count(fx.env.world), start);
     free(meshes);
     sfx_done(&fx);
 }
@@ -335,13 +335,13 @@ static void test_thousand_cycles_return_to_start(void **state) {
     /* The first cycles size storage, arrays, free lists and event buffers once. */
     for (int i = 0; i < 3; i++)
         cycle(&fx, a);
-    uint32_t entities = rill_world_entity_count(fx.world);
+    uint32_t entities = rill_world_entity_count(fx.env.world);
     size_t live[RILL_MEM_TAG_NUM];
     for (int t = 0; t < RILL_MEM_TAG_NUM; t++)
         live[t] = rill_mem_live_bytes((rill_mem_tag)t);
     for (int i = 0; i < 1000; i++)
         cycle(&fx, a);
-    assert_int_equal(rill_world_entity_count(fx.world), entities);
+    assert_int_equal(rill_world_entity_count(fx.env.world), entities);
     for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
         assert_int_equal(rill_mem_live_bytes((rill_mem_tag)t), live[t]);
     }
