@@ -11,7 +11,8 @@
  *   - rill_test_data_path(): a path inside the test data folder ($RILL_TEST_DATA, else
  *     "tests/data").
  *   - rill_test_log: a log sink that counts messages per level and keeps the last one, so tests
- *     can assert that a warning or an error was (or was not) logged.
+ *     can assert that a warning or an error was (or was not) logged; rill_test_setup_quiet, a
+ *     group setup that drops every message.
  *   - rill_test_clock: a rill_clock whose time only moves when the test advances it.
  *   - RILL_TEST_EXPECT_ASSERT(stmt): runs stmt and fails the test unless a RILL_ASSERT fired in
  *     it (the assert hook longjmps back, so stmt is abandoned at the failing assert).
@@ -143,6 +144,18 @@ static inline void rill_test_log_begin(rill_test_log *cap) {
 static inline void rill_test_log_end(rill_test_log *cap) {
     rill_log_set_sink(NULL, NULL);
     rill_log_set_level(cap->saved_level != 0 ? cap->saved_level : RILL_LOG_INFO);
+}
+
+/* A cmocka group setup that drops every log message (still formatted, so the code that builds
+ * them runs): for test files whose expected failures log errors that are not news. */
+static inline void rill_test__drop_log(rill_log_level level, const char *module, const char *msg,
+                                       void *user) {
+    (void)level, (void)module, (void)msg, (void)user;
+}
+static inline int rill_test_setup_quiet(void **state) {
+    (void)state;
+    rill_log_set_sink(rill_test__drop_log, NULL);
+    return 0;
 }
 
 /* Messages captured at a level, e.g. rill_test_log_count(&cap, RILL_LOG_WARN). */

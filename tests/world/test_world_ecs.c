@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "rill/world.h"
+#include "rill_test.h"
 
 /* A custom component that remembers which entity it was added to, so storage moves can be
  * checked against the dense arrays. */
@@ -26,16 +27,6 @@ static rill_component register_tag(rill_world *w, const char *name) {
                                         RILL_FIELD(tag, value, I32)};
     rill_type_desc d = {.name = name, RILL_TYPE_LAYOUT(tag), .fields = fields, .field_count = 2};
     return rill_world_register_component(w, &d);
-}
-
-static void quiet_log(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level, (void)module, (void)msg, (void)user;
-}
-
-static int setup(void **state) {
-    (void)state;
-    rill_log_set_sink(quiet_log, NULL);
-    return 0;
 }
 
 /* Checks the sparse set invariants through the public API: every dense element is alive, owns
@@ -1372,5 +1363,5 @@ int main(void) {
         cmocka_unit_test(test_world_desc_canaries),
         cmocka_unit_test(test_no_leaks),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, rill_test_setup_quiet, NULL);
 }

@@ -15,16 +15,7 @@
 #include <string.h>
 
 #include "every_field.h"
-
-static void quiet_log(rill_log_level level, const char *module, const char *msg, void *user) {
-    (void)level, (void)module, (void)msg, (void)user;
-}
-
-static int setup(void **state) {
-    (void)state;
-    rill_log_set_sink(quiet_log, NULL);
-    return 0;
-}
+#include "rill_test.h"
 
 static void test_field_types(void **state) {
     (void)state;
@@ -600,5 +591,5 @@ int main(void) {
         cmocka_unit_test(test_parse_ex_hooks),
         cmocka_unit_test(test_dump),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, rill_test_setup_quiet, NULL);
 }
