@@ -30,6 +30,43 @@ typedef struct wr {
     bool oom;
 } wr;
 
+/* Appends a new empty object to arr; NULL when out of memory (arr unchanged). */
+static cJSON *push_object(cJSON *arr) {
+    cJSON *o = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* push_object that marks the writer out of memory when it fails. */
+static cJSON *push_element(wr *w, cJSON *arr) {
+    cJSON *o = push_object(arr);
+    if (!o) {
+        w->oom = true;
+    }
+    return o;
+}
+
+/* Appends an accessor of `count` elements of `type` (componentType ctype) over buffer view
+ * `view`; returns its index or -1. */
+static int push_accessor(wr *w, int view, int ctype, uint32_t count, const char *type,
+                         cJSON **out) {
+    cJSON *a = view >= 0 ? push_element(w, w->accessors) : NULL;
+    if (!a) {
+        return -1;
+    }
+    cJSON_AddNumberToObject(a, "bufferView", view);
+    cJSON_AddNumberToObject(a, "componentType", ctype);
+    cJSON_AddNumberToObject(a, "count", count);
+    cJSON_AddStringToObject(a, "type", type);
+    if (out) {
+        *out = a;
+    }
+    return w->accessor_count++;
+}
+
 static bool bin_reserve(wr *w, size_t extra) {
     if (w->bin_len + extra <= w->bin_cap) {
         return true;
@@ -59,10 +96,8 @@ static int add_view(wr *w, const void *data, size_t size, int target) {
     size_t offset = w->bin_len;
     memcpy(w->bin + w->bin_len, data, size);
     w->bin_len += size;
-    cJSON *v = cJSON_CreateObject();
-    if (!v || !cJSON_AddItemToArray(w->views, v)) {
-        cJSON_Delete(v);
-        w->oom = true;
+    cJSON *v = push_element(w, w->views);
+    if (!v) {
         return -1;
     }
     cJSON_AddNumberToObject(v, "buffer", 0);
@@ -86,20 +121,9 @@ static cJSON *float_array(const float *v, int n) {
 static int add_float_accessor(wr *w, const float *data, uint32_t count, int comps, const char *type,
                               bool with_bounds) {
     int view = add_view(w, data, (size_t)count * (size_t)comps * sizeof(float), GL_ARRAY_BUFFER);
-    if (view < 0) {
-        return -1;
-    }
-    cJSON *a = cJSON_CreateObject();
-    if (!a || !cJSON_AddItemToArray(w->accessors, a)) {
-        cJSON_Delete(a);
-        w->oom = true;
-        return -1;
-    }
-    cJSON_AddNumberToObject(a, "bufferView", view);
-    cJSON_AddNumberToObject(a, "componentType", GL_FLOAT);
-    cJSON_AddNumberToObject(a, "count", count);
-    cJSON_AddStringToObject(a, "type", type);
-    if (with_bounds) {
+    cJSON *a = NULL;
+    int index = push_accessor(w, view, GL_FLOAT, count, type, &a);
+    if (index >= 0 && with_bounds) {
         float lo[4], hi[4];
         for (int c = 0; c < comps; c++) {
             lo[c] = hi[c] = data[c];
@@ -114,7 +138,7 @@ static int add_float_accessor(wr *w, const float *data, uint32_t count, int comp
         cJSON_AddItemToObject(a, "min", float_array(lo, comps));
         cJSON_AddItemToObject(a, "max", float_array(hi, comps));
     }
-    return w->accessor_count++;
+    return index;
 }
 
 /* An index accessor (SCALAR u16 or u32) over `count` indices, all < vertex_count. */
@@ -138,30 +162,7 @@ static int add_index_accessor(wr *w, const uint32_t *idx, uint32_t count, uint32
         view = add_view(w, idx, (size_t)count * 4, GL_ELEMENT_ARRAY_BUFFER);
         ctype = GL_UNSIGNED_INT;
     }
-    if (view < 0) {
-        return -1;
-    }
-    cJSON *a = cJSON_CreateObject();
-    if (!a || !cJSON_AddItemToArray(w->accessors, a)) {
-        cJSON_Delete(a);
-        w->oom = true;
-        return -1;
-    }
-    cJSON_AddNumberToObject(a, "bufferView", view);
-    cJSON_AddNumberToObject(a, "componentType", ctype);
-    cJSON_AddNumberToObject(a, "count", count);
-    cJSON_AddStringToObject(a, "type", "SCALAR");
-    return w->accessor_count++;
-}
-
-/* Appends a new empty object to arr; NULL when out of memory (arr unchanged). */
-static cJSON *push_object(cJSON *arr) {
-    cJSON *o = cJSON_CreateObject();
-    if (!cJSON_AddItemToArray(arr, o)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+    return push_accessor(w, view, ctype, count, "SCALAR", NULL);
 }
 
 static void add_name(cJSON *obj, const char *name) {
@@ -595,9 +596,8 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
         cJSON *prims = cJSON_AddArrayToObject(o, "primitives");
         for (uint32_t p = 0; prims && p < mesh->primitive_count; p++) {
             const rill_gltf_primitive *pr = &mesh->primitives[p];
-            cJSON *po = cJSON_CreateObject();
-            if (!cJSON_AddItemToArray(prims, po)) {
-                cJSON_Delete(po);
+            cJSON *po = push_object(prims);
+            if (!po) {
                 return false;
             }
             cJSON *attrs = cJSON_AddObjectToObject(po, "attributes");
@@ -728,9 +728,8 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
         cJSON_AddItemToObject(root, "bufferViews", w.views);
         w.views = NULL;
         cJSON *bufs = cJSON_AddArrayToObject(root, "buffers");
-        cJSON *b = cJSON_CreateObject();
-        if (!bufs || !cJSON_AddItemToArray(bufs, b)) {
-            cJSON_Delete(b);
+        cJSON *b = bufs ? push_object(bufs) : NULL;
+        if (!b) {
             goto done;
         }
         cJSON_AddNumberToObject(b, "byteLength", (double)w.bin_len);
