@@ -102,6 +102,36 @@ static uint64_t thread_cpu_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The fastest of a few runs of one step, on the wall clock and on the thread's CPU clock. */
+typedef struct best_run {
+    double sec, cpu_sec;
+    uint64_t t0, c0; /* the current run's start */
+} best_run;
+
+static best_run best_run_none(void) {
+    return (best_run){.sec = 1e30, .cpu_sec = 1e30};
+}
+
+static void best_run_start(best_run *b) {
+    b->c0 = thread_cpu_ns();
+    b->t0 = rill_time_ns();
+}
+
+static void best_run_end(best_run *b) {
+    double sec = (double)(rill_time_ns() - b->t0) * 1e-9;
+    double csec = (double)(thread_cpu_ns() - b->c0) * 1e-9;
+    b->sec = sec < b->sec ? sec : b->sec;
+    b->cpu_sec = csec < b->cpu_sec ? csec : b->cpu_sec;
+}
+
+/* One JSON line: the best times of a step over a text of len bytes with n entities. */
+static void best_run_print(const best_run *b, const char *bench, uint32_t n, size_t len) {
+    double mb = (double)len / 1e6;
+    printf("{\"bench\":\"%s\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
+           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n",
+           bench, n, len, b->sec, mb / b->sec, b->cpu_sec, mb / b->cpu_sec);
+}
+
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
@@ -110,31 +140,22 @@ static int cmp_u64(const void *a, const void *b) {
 static void bench_size(uint32_t n, const char *dir) {
     size_t len;
     char *text = make_scene(n, &len);
-    double mb = (double)len / 1e6;
 
     /* parse: best of a few runs for the small sizes */
     int reps = n <= 10000 ? 5 : n <= 100000 ? 3 : 2;
-    double best = 1e30, best_cpu = 1e30;
+    best_run best = best_run_none();
     for (int r = 0; r < reps; r++) {
         rsn_doc doc;
         rill_error err = {0};
-        uint64_t c0 = thread_cpu_ns();
-        uint64_t t0 = rill_time_ns();
+        best_run_start(&best);
         if (rill__rsn_parse(&doc, "bench.rsn", text, len, &err) != RILL_OK) {
             fprintf(stderr, "parse failed: %s\n", err.msg);
             exit(1);
         }
-        double sec = (double)(rill_time_ns() - t0) * 1e-9;
-        double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
-        if (sec < best)
-            best = sec;
-        if (csec < best_cpu)
-            best_cpu = csec;
+        best_run_end(&best);
         rill__rsn_doc_free(&doc);
     }
-    printf("{\"bench\":\"scene_parse\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
-           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n",
-           n, len, best, mb / best, best_cpu, mb / best_cpu);
+    best_run_print(&best, "scene_parse", n, len);
 
     /* parse + bind, and spawn from the bound scene */
     rill_world *w = rill_world_create(&(rill_world_desc){.entity_capacity = n}, NULL);
@@ -142,35 +163,26 @@ static void bench_size(uint32_t n, const char *dir) {
     rill_scene_register(w);
     scene_types *types = rill__scene_types_create(w);
     bind_opts opts = {.max_depth = 8, .max_entities = 1u << 30};
-    best = 1e30;
-    best_cpu = 1e30;
+    best = best_run_none();
     bound_scene keep = {0};
     for (int r = 0; r < reps; r++) {
         rsn_doc doc;
         bound_scene b = {0};
         rill_error err = {0};
-        uint64_t c0 = thread_cpu_ns();
-        uint64_t t0 = rill_time_ns();
+        best_run_start(&best);
         rill__rsn_parse(&doc, "bench.rsn", text, len, &err);
         if (rill__scene_bind(types, &opts, &doc, NULL, &b, &err) != RILL_OK) {
             fprintf(stderr, "bind failed: %s\n", err.msg);
             exit(1);
         }
         rill__rsn_doc_free(&doc);
-        double sec = (double)(rill_time_ns() - t0) * 1e-9;
-        double csec = (double)(thread_cpu_ns() - c0) * 1e-9;
-        if (sec < best)
-            best = sec;
-        if (csec < best_cpu)
-            best_cpu = csec;
+        best_run_end(&best);
         if (r == reps - 1)
             keep = b;
         else
             rill__bound_free(&b);
     }
-    printf("{\"bench\":\"scene_parse_bind\",\"entities\":%u,\"bytes\":%zu,\"seconds\":%.6f,"
-           "\"mb_per_s\":%.1f,\"cpu_seconds\":%.6f,\"mb_per_cpu_s\":%.1f}\n",
-           n, len, best, mb / best, best_cpu, mb / best_cpu);
+    best_run_print(&best, "scene_parse_bind", n, len);
 
     rill_entity *spawned = malloc(sizeof(rill_entity) * n);
     uint64_t c0 = thread_cpu_ns();
