@@ -63,6 +63,15 @@ static inline int bc7_subset_of(int subsets, int part, int pixel) {
     return 0;
 }
 
+/* The pixels of each subset of a partition, in pixel order: mem[s][0..cnt[s]). */
+static inline void bc7_subset_members(int subsets, int part, uint8_t mem[3][16], int cnt[3]) {
+    cnt[0] = cnt[1] = cnt[2] = 0;
+    for (int i = 0; i < 16; i++) {
+        int s = bc7_subset_of(subsets, part, i);
+        mem[s][cnt[s]++] = (uint8_t)i;
+    }
+}
+
 static inline int bc7_is_anchor(int subsets, int part, int pixel) {
     if (pixel == 0)
         return 1;
@@ -635,11 +644,8 @@ static void encode_partitioned(const int px[16][4], int mode, int part, int iter
      * with p-bit 1 on both endpoints; the colour channels share those p-bits. */
     f.force_p = (opaque && m->abits) ? 1 : -1;
     uint8_t mem[3][16];
-    int cnt[3] = {0, 0, 0};
-    for (int i = 0; i < 16; i++) {
-        int s = bc7_subset_of(m->subsets, part, i);
-        mem[s][cnt[s]++] = (uint8_t)i;
-    }
+    int cnt[3];
+    bc7_subset_members(m->subsets, part, mem, cnt);
     bc7_cand c;
     memset(&c, 0, sizeof(c));
     c.mode = mode;
@@ -895,11 +901,8 @@ static void encode_grey_mode(const int px1[16][4], int mode, int part, int iters
         3,        1,     m->cbits,  m->ep_pbit ? PM_EACH : (m->sh_pbit ? PM_SHARED : PM_NONE),
         m->ibits, iters, all_pbits, mode == 6 ? 1 : -1};
     uint8_t mem[3][16];
-    int cnt[3] = {0, 0, 0};
-    for (int i = 0; i < 16; i++) {
-        int s = bc7_subset_of(m->subsets, part, i);
-        mem[s][cnt[s]++] = (uint8_t)i;
-    }
+    int cnt[3];
+    bc7_subset_members(m->subsets, part, mem, cnt);
     bc7_cand c;
     memset(&c, 0, sizeof(c));
     c.mode = mode;
