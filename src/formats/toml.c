@@ -389,6 +389,16 @@ static rill_result parse_escape(parser *p, rill_strbuf *out) {
     return rill_strbuf_append(out, simple, 1) ? RILL_OK : fail_oom(p);
 }
 
+/* Appends the character under the cursor to out and steps past it. */
+static rill_result take_char(parser *p, rill_strbuf *out) {
+    char ch = (char)peek(p);
+    if (!rill_strbuf_append(out, &ch, 1)) {
+        return fail_oom(p);
+    }
+    advance(p);
+    return RILL_OK;
+}
+
 /* A basic ("...") or literal ('...') single-line string; the cursor is on the quote. */
 static rill_result parse_line_string(parser *p, rill_strbuf *out) {
     size_t start = p->pos;
@@ -413,11 +423,9 @@ static rill_result parse_line_string(parser *p, rill_strbuf *out) {
             }
             continue;
         }
-        char ch = (char)c;
-        if (!rill_strbuf_append(out, &ch, 1)) {
-            return fail_oom(p);
+        if (take_char(p, out)) {
+            return p->failed;
         }
-        advance(p);
     }
 }
 
@@ -442,11 +450,9 @@ static rill_result parse_ml_string(parser *p, rill_strbuf *out) {
                 extra++;
             }
             for (uint32_t i = 0; i < extra; i++) {
-                char ch = (char)quote;
-                if (!rill_strbuf_append(out, &ch, 1)) {
-                    return fail_oom(p);
+                if (take_char(p, out)) {
+                    return p->failed;
                 }
-                advance(p);
             }
             advance(p);
             advance(p);
@@ -484,11 +490,9 @@ static rill_result parse_ml_string(parser *p, rill_strbuf *out) {
             }
             continue;
         }
-        char ch = (char)c;
-        if (!rill_strbuf_append(out, &ch, 1)) {
-            return fail_oom(p);
+        if (take_char(p, out)) {
+            return p->failed;
         }
-        advance(p);
     }
 }
 
