@@ -7,6 +7,7 @@
 
 #include "rill/base.h"
 #include "rill/formats/image.h"
+#include "rill_test.h"
 
 #ifndef RILL_GOLDEN_DIR
 #error "RILL_GOLDEN_DIR must be defined by the build"
@@ -90,4 +91,10 @@ bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
     rill_free(diff);
     rill_image_free(&golden);
     return pass;
+}
+
+void golden_expect(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h) {
+    char msg[1024];
+    if (!golden_check(name, rgba, w, h, msg, sizeof msg))
+        fail_msg("%s", msg);
 }

@@ -17,5 +17,7 @@
 /* Returns true on a match (or after an update); false with a message in msg otherwise. */
 bool golden_check(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h, char *msg,
                   size_t msg_cap);
+/* golden_check that fails the running cmocka test with its message on a mismatch. */
+void golden_expect(const char *name, const uint8_t *rgba, uint32_t w, uint32_t h);
 
 #endif

@@ -151,10 +151,7 @@ static void frame(fixture *f, uint8_t *px) {
 }
 
 static void check_golden(const char *name, const uint8_t *px) {
-    char msg[1024];
-    if (!golden_check(name, px, W, H, msg, sizeof(msg))) {
-        fail_msg("%s", msg);
-    }
+    golden_expect(name, px, W, H);
 }
 
 static bool has_pass(const fixture *f, const char *label) {

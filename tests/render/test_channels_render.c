@@ -172,9 +172,7 @@ static void render(fixture *f, uint8_t *px) {
 }
 
 static void check(const char *golden, const uint8_t *px) {
-    char msg[1024];
-    if (!golden_check(golden, px, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
+    golden_expect(golden, px, W, H);
 }
 
 static uint32_t pixels_differing(const uint8_t *a, const uint8_t *b, int tol) {

@@ -110,6 +110,16 @@ static rill_material mat(fixture *f, float r, float g, float b, float a, float m
                                                            .alpha_mode = mode});
 }
 
+/* Reads the last frame into px (W x H RGBA8) and checks that it raised no validation message. */
+static void read_frame(fixture *f, uint8_t *px) {
+    rill_error err = {0};
+    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
+        fail_msg("read_pixels: %s", err.msg);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    assert_int_equal(st.validation_messages, 0);
+}
+
 static void render_and_check(fixture *f, const char *golden) {
     f->snap.instances = f->inst;
     f->snap.instance_count = f->n;
@@ -118,14 +128,8 @@ static void render_and_check(fixture *f, const char *golden) {
     rill_error err = {0};
     assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
     static uint8_t px[W * H * 4];
-    if (rill_renderer_read_pixels(f->r, px, sizeof(px), &err) != RILL_OK)
-        fail_msg("read_pixels: %s", err.msg);
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    assert_int_equal(st.validation_messages, 0);
-    char msg[1024];
-    if (!golden_check(golden, px, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
+    read_frame(f, px);
+    golden_expect(golden, px, W, H);
 }
 
 static void ground(fixture *f) {
@@ -622,9 +626,7 @@ static void test_clustered_lights(void **state) {
     /* Each small light lands in a handful of the 3456 clusters, not in all of them. */
     assert_true(cs.light_cluster_refs > 0);
     assert_true(cs.light_cluster_refs < n * 60);
-    char msg[1024];
-    if (!golden_check("many_lights", clustered, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
+    golden_expect("many_lights", clustered, W, H);
     /* The reference: a second renderer that loops over every light. */
     fixture g;
     memset(&g, 0, sizeof(g));
@@ -1247,11 +1249,18 @@ static void render_world(fixture *f, rill_world *w, const rill_render_components
         fail_msg("extract: %s", err.msg);
     if (rill_renderer_render(f->r, &snap, &err) != RILL_OK)
         fail_msg("render: %s", err.msg);
-    if (rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err) != RILL_OK)
-        fail_msg("read_pixels: %s", err.msg);
-    rill_render_stats st;
-    rill_renderer_stats(f->r, &st);
-    assert_int_equal(st.validation_messages, 0);
+    read_frame(f, px);
+}
+
+/* render_world once, into a fresh extract buffer, held to a golden; destroys w. */
+static void render_world_expect(fixture *f, rill_world *w, const rill_render_components *rc,
+                                const char *golden) {
+    rill_render_extract_buf xb = {0};
+    static uint8_t px[W * H * 4];
+    render_world(f, w, rc, &xb, px);
+    golden_expect(golden, px, W, H);
+    rill_render_extract_buf_free(&xb);
+    rill_world_destroy(w);
 }
 
 /* Views: every active camera, sorted by order then entity id, at most RILL_RENDER_MAX_VIEWS (the
@@ -1355,14 +1364,7 @@ static void test_camera_orthographic(void **state) {
     c->projection = RILL_PROJECTION_ORTHOGRAPHIC;
     c->ortho_height = 4.0f;
     c->clear_color[0] = 0.1f, c->clear_color[1] = 0.1f, c->clear_color[2] = 0.15f;
-    rill_render_extract_buf xb = {0};
-    static uint8_t px[W * H * 4];
-    render_world(f, w, &rc, &xb, px);
-    char msg[1024];
-    if (!golden_check("camera_ortho", px, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
-    rill_render_extract_buf_free(&xb);
-    rill_world_destroy(w);
+    render_world_expect(f, w, &rc, "camera_ortho");
 }
 
 /* hdr off on a bright scene: linear values clamp at 1 (more saturated pixels than ACES, which
@@ -1386,11 +1388,8 @@ static void test_camera_hdr(void **state) {
         sat_off += off[i * 4] == 255;
     }
     assert_true(sat_off > sat_on + W * H / 20);
-    char msg[1024];
-    if (!golden_check("camera_hdr_on", on, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
-    if (!golden_check("camera_hdr_off", off, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
+    golden_expect("camera_hdr_on", on, W, H);
+    golden_expect("camera_hdr_off", off, W, H);
     rill_render_extract_buf_free(&xb);
     rill_world_destroy(w);
 }
@@ -1425,9 +1424,7 @@ static void test_camera_split_screen(void **state) {
     assert_true(tl[0] > tl[2] + 60);                     /* red sky on the left */
     assert_true(tr[2] > tr[0] + 60);                     /* blue sky on the right */
     assert_true(br[0] == 0 && br[1] == 0 && br[2] == 0); /* covered by no view */
-    char msg[1024];
-    if (!golden_check("camera_split", px, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
+    golden_expect("camera_split", px, W, H);
     /* At half render scale the rectangles shrink with the 3D images and land in the same place
      * of the output. */
     rill_renderer_set_render_scale(f->r, 0.5f);
@@ -1467,14 +1464,7 @@ static void test_camera_picture_in_picture(void **state) {
     pip->viewport[0] = 0.6f, pip->viewport[1] = 0.05f, pip->viewport[2] = 0.35f,
     pip->viewport[3] = 0.35f;
     pip->clear_color[0] = 0.1f, pip->clear_color[1] = 0.6f, pip->clear_color[2] = 0.1f;
-    rill_render_extract_buf xb = {0};
-    static uint8_t px[W * H * 4];
-    render_world(f, w, &rc, &xb, px);
-    char msg[1024];
-    if (!golden_check("camera_pip", px, W, H, msg, sizeof(msg)))
-        fail_msg("%s", msg);
-    rill_render_extract_buf_free(&xb);
-    rill_world_destroy(w);
+    render_world_expect(f, w, &rc, "camera_pip");
 }
 
 /* Several frames in flight: timestamps come back per pass, uploads are budgeted, stale handles

@@ -179,9 +179,7 @@ static void test_terrain_golden_and_stream_out(void **state) {
     rill_renderer_stats(r, &st);
     assert_int_equal(st.validation_messages, 0);
     uint64_t used_resident = st.gpu_memory_used_bytes;
-    char msg[1024];
-    if (!golden_check("terrain_splat", px, W, H, msg, sizeof msg))
-        fail_msg("%s", msg);
+    golden_expect("terrain_splat", px, W, H);
 
     /* Scene channels: the terrain is renderable, so it defaults to context; hiding context hides
      * its chunks (the cube, a MeshInstance, is context too), wireframe and ghost reach every
@@ -215,8 +213,7 @@ static void test_terrain_golden_and_stream_out(void **state) {
     assert_int_equal(st.wire_fill_draws, 1);
     rill_render_terrain_get_stats(rt, &rs);
     assert_int_equal(rs.edge_bytes, 33u * 32u * 4u * 4u); /* 2 * 33 * 32 segments of 2 indices */
-    if (!golden_check("terrain_wire_edges", px, W, H, msg, sizeof msg))
-        fail_msg("%s", msg);
+    golden_expect("terrain_wire_edges", px, W, H);
     rill_channels_set_mode(w, RILL_CHANNEL_CONTEXT, RILL_RENDER_MODE_NORMAL, 1.0f);
 
     /* Picking through the renderer: straight down onto the cube (4 m across, centred 4 m over the
