@@ -88,10 +88,9 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
         return false;
     rill_content_settle(s->c, 600, NULL);
     s->ra = rill_app_models_render_assets(rill_content_models(s->c));
-    rill_render_assets_set_batching(s->ra, &(rill_render_batching){.enabled = s->on,
-                                                                   .cell_size = cell,
-                                                                   .part_size = part,
-                                                                   .cells_per_frame = 1000000u});
+    rill_render_assets_set_batching(
+        s->ra, &(rill_render_batching){
+                   .enabled = s->on, .cell_size = cell, .part_size = part, .build_ms = 1e9f});
     rill_render_snapshot snap;
     for (int i = 0; i < 8; i++) {
         rill_app_frame(rill_content_app(s->c));

@@ -520,6 +520,16 @@ typedef struct rill_render_routed_settings {
 /* How an instance draws: rill_render_mode (rill/scene/model.h, the RenderMode component). */
 /* One drawn mesh. id identifies the instance across frames (for motion vectors); 0 = no
  * history (no motion). */
+/* A sub-range of an instance's mesh (rill_render_snapshot.ranges; static batches use them):
+ * index_count triangle indices from first_index and edge_count edge indices from first_edge (both
+ * relative to the mesh's own), culled on its own bounding sphere (center, radius: mesh space). A
+ * range beyond the mesh's indices draws nothing. */
+typedef struct rill_render_range {
+    uint32_t first_index, index_count;
+    uint32_t first_edge, edge_count;
+    float center[3], radius;
+} rill_render_range;
+
 typedef struct rill_render_instance {
     uint64_t id;
     rill_mesh mesh;
@@ -532,6 +542,10 @@ typedef struct rill_render_instance {
      * (the outgoing level), in every pass that draws the mesh, shadows included. Two instances
      * carrying +f and -f cover each pixel exactly once. */
     float lod_fade;
+    /* range_count > 0: only ranges [range_first, range_first + range_count) of the snapshot's
+     * ranges are drawn, each culled alone (consecutive visible ones that touch draw as one); 0: the
+     * whole mesh. Ranges outside the snapshot's: the instance draws nothing. */
+    uint32_t range_first, range_count;
 } rill_render_instance;
 
 /* Wireframe look. Zero = defaults: color (0.2, 0.85, 1.0, 0.65), fade off, fade_start 8,
@@ -578,6 +592,8 @@ typedef struct rill_render_snapshot {
     rill_render_view view;
     const rill_render_instance *instances;
     uint32_t instance_count;
+    const rill_render_range *ranges; /* what instances' range_first / range_count index */
+    uint32_t range_count;
     bool has_sun;
     rill_render_dir_light sun;
     const rill_render_light *lights;
@@ -841,33 +857,38 @@ void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
 void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
 /* Static batching of the ModelMesh entities the cache resolves (off by default; project.toml
  * [rendering] static_batching turns it on for content). Static geometry is merged per (cell of a
- * uniform grid, material, LOD level, channel mask), split into parts by a finer grid (part_size):
- * one mesh and one instance per part, so the renderer culls parts one by one and draws the parts
- * of a material with one indirect call. Never batched: PRESERVE_IDENTITY entities, blended
- * materials, entities with a RenderMode other than normal (LOD levels switched off, crossfades,
- * instances on their way out), entities that moved in the last static_frames frames (animated),
- * and groups of one without multi-draw indirect (instancing draws those). Built members cost
- * extract one compare a frame; a change to one (channels, mesh, RenderMode, transform, despawn)
- * reaches the batcher through world observers and the changed-transform list, makes its part's
- * members draw one by one and rebuilds its cell only, so the picture never waits for a rebuild.
- * A channel's render mode is resolved per part at extract: changing it rebuilds nothing.
- * docs/channels.md "Static batching". */
+ * uniform grid, material, channel mask) into one mesh drawn as one instance whose ranges
+ * (rill_render_range) are its members, ordered by part (a finer grid, part_size) and LOD level:
+ * the renderer culls the ranges one by one on their part's bounds and draws a material's visible
+ * ranges with one indirect call. A batch holds every LOD level of its members it has seen; a level
+ * switched off or crossfading only turns its members' ranges off (the fading ones draw alone,
+ * dithered): no rebuild. Never batched: PRESERVE_IDENTITY entities, blended materials, entities
+ * with a RenderMode of their own (wireframe, ghost), entities that moved in the last
+ * static_frames frames (animated), and groups of one without multi-draw indirect. Built members
+ * cost extract one compare a frame; a change to one (channels, mesh, transform, despawn) reaches
+ * the batcher through world observers and the changed-transform list, turns its range off (it
+ * draws alone) and queues its cell for a rebuild; queued cells are rebuilt within build_ms of CPU
+ * time per extract (at least one a frame), so streaming districts never rebuild all at once, and
+ * the picture never waits for a rebuild. A channel's render mode is resolved per batch at
+ * extract: changing it rebuilds nothing. docs/channels.md "Static batching". */
 typedef struct rill_render_batching {
     bool enabled;
-    float cell_size;          /* metres; 0 = 64 */
-    uint32_t cells_per_frame; /* cells rebuilt per extract at most; 0 = 16 */
-    uint32_t static_frames;   /* frames without moving before an entity is batched; 0 = 60 */
-    float part_size; /* metres; 0 = 16: a batch is split into parts per sub-cell, culled apart */
+    float cell_size;        /* metres; 0 = 64 */
+    float build_ms;         /* CPU time for cell (re)builds per extract; 0 = 1 ms (>= 1 cell) */
+    uint32_t static_frames; /* frames without moving before an entity is batched; 0 = 60 */
+    float part_size; /* metres; 0 = 16: a batch's members are grouped per sub-cell, culled apart */
 } rill_render_batching;
 typedef struct rill_render_batching_stats {
     bool enabled;
-    float cell_size, part_size;
+    float cell_size, part_size, build_ms;
     uint32_t cells;            /* cells that ever held a candidate */
     uint32_t batches;          /* batch meshes alive */
-    uint32_t batched_entities; /* entities drawn by them */
+    uint32_t batched_entities; /* entities in them (every LOD level seen) */
     uint32_t materials;        /* distinct materials of the batches (one indirect draw each) */
     uint32_t cells_built_last_frame;
+    uint32_t cells_waiting;     /* queued for a rebuild, beyond the time budget so far */
     uint64_t cells_built;       /* total rebuilds */
+    uint64_t range_switches;    /* members' ranges turned on or off (LOD switches, fades) */
     double build_ms_last_frame; /* CPU time building cells in the last extract */
     double build_ms_total, build_ms_max_cell;
 } rill_render_batching_stats;
@@ -879,6 +900,7 @@ void rill_render_assets_get_batching_stats(const rill_render_assets *ra,
 /* Snapshot storage owned by the caller, reused across frames (no allocation once grown). */
 typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_render_instance) instances;
+    RILL_ARRAY(rill_render_range) ranges; /* of the instances (static batches) */
     RILL_ARRAY(rill_render_light) lights;
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     bool warned_views;        /* the "too many cameras" warning was logged */

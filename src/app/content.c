@@ -914,6 +914,8 @@ rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_rend
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
     out->instances = c->xb.instances.data;
     out->instance_count = c->xb.instances.len;
+    out->ranges = c->xb.ranges.data;
+    out->range_count = c->xb.ranges.len;
     out->lights = c->xb.lights.data;
     out->light_count = c->xb.lights.len;
     if (out->light_count > CONTENT_MAX_LIGHTS) {

@@ -1,38 +1,40 @@
 /* batch.c: static batching. Static ModelMesh geometry is merged per key (spatial cell, material,
- * LOD level, channel mask); each key's members are split into parts by a finer grid (part_size),
- * and each part is one mesh in a shared block with its own bounds, drawn as one instance at the
- * cell's origin. The renderer culls parts one by one (view and shadow cascades) and draws the
- * parts of one material with one multi-draw indirect call, so batching cuts instances and draws
- * while the triangles drawn stay close to the unbatched ones.
+ * channel mask): one mesh per key and cell in a shared block, drawn as one instance at the cell's
+ * origin whose ranges (rill_render_range) are its members. Every member is a range of indices;
+ * members are ordered by part (a finer grid, part_size), then LOD level, so the members of a part
+ * that draw now make few ranges, each culled on its part's bounds by the renderer and drawn with
+ * one indirect command (touching ranges join). No mesh lookup per part, one instance per key.
  *
- * Who is batched: an entity whose own RenderMode is absent or NORMAL (LOD levels switched off,
- * instances on their way out and crossfades are not), whose channels lack PRESERVE_IDENTITY, whose
- * material is not blended, and which has not moved for `static_frames` frames (moving = animated).
- * Without multi-draw indirect a group of one stays an instance (instancing draws it with its twins
- * elsewhere); with it, a group of one is batched too (it joins its material's indirect draw).
+ * A cell's batch holds every LOD level of its members that it has seen: a member's range is on
+ * while the member draws as a plain NORMAL entity, off while its level is switched off (hidden) or
+ * crossfading (it then draws alone, dithered, as an instance). A LOD switch flips bits, it rebuilds
+ * nothing; a rebuild keeps the hidden and fading members it holds.
  *
- * Cells are the unit of rebuild. Each entity keeps a record (by entity index): its cell and part,
- * a signature of what its batch depends on (mesh, material, channel mask) and the cell generation
- * it was built into. A built member is out of the per-frame work: extract asks rill__batch_skip
- * first (an index, two compares and a count) and goes on to the next entity. What can change a
- * built member reaches the batcher without looking at it each frame:
- *   - its transform: this frame's changed-transform list (begin);
- *   - its RenderMode (a LOD switch, a crossfade, hidden), SceneChannels or ModelMesh: world add
- *     observers, which run when the component is written;
- *   - its despawn: its cell counts fewer members than it was built with at the end of the walk.
- * A change makes the member leave: its part stops drawing (the part's members draw one by one,
- * each with its current state, until the cell is rebuilt; the cell's other parts keep drawing) and
- * the cell is queued. Per frame:
- *   begin: moved members leave; queued cells, within the per-frame budget, drop their batches and
- *          start collecting;
+ * Who is batched: an entity whose own RenderMode is absent or NORMAL, whose channels lack
+ * PRESERVE_IDENTITY, whose material is not blended, and which has not moved for `static_frames`
+ * frames (moving = animated). Without multi-draw indirect a group of one stays an instance.
+ *
+ * Cells are the unit of rebuild. Each entity keeps a record (by entity index): its cell, its member
+ * index, a signature of what its batch depends on (mesh, material, channel mask) and the cell
+ * generation it was built into. A member whose range is on is out of the per-frame work: extract
+ * asks rill__batch_skip first (an index, two compares and a count). What changes a member reaches
+ * the batcher without looking at it each frame:
+ *   - its RenderMode (LOD level shown, hidden, crossfading; a mode of its own): a world add
+ *     observer flips its range, or makes it leave for a mode of its own;
+ *   - its transform (this frame's changed-transform list), SceneChannels or ModelMesh (observers):
+ *     it leaves: its range is off for good, it draws alone, its cell is queued for a rebuild;
+ *   - its despawn: its cell counts fewer drawn members than it has on at the end of the walk (the
+ *     cell's members then draw alone from what was recorded at build time, and it is queued).
+ * Per frame:
+ *   begin: moved members leave; queued cells, within the time budget (build_ms, measured per cell
+ *          built), drop their batches and start collecting (their hidden and fading members are
+ *          collected from what the cell recorded, the others from the walk);
  *   take:  an entity that is not a built member: a candidate in a collecting cell is collected;
  *          one that became a candidate queues its cell;
  *   end:   collected cells are built (their batches draw from the next frame, the members drew as
- *          instances this one); a cell that lost a member draws its remaining members one by one
- *          from what was recorded at build time, and is queued.
- * So the picture never depends on rebuild latency, steady-state cost is O(changed + cells) plus
- * the skip test, and a channel's render mode (resolved per part from its mask at extract) changes
- * nothing here. */
+ *          instances this one); the others append one instance per batch with its on ranges.
+ * So the picture never depends on rebuild latency, and a channel's render mode (resolved per batch
+ * from its mask at extract) changes nothing here. */
 #include "batch.h"
 
 #include "model_assets.h"
@@ -45,7 +47,7 @@
 
 #define DEFAULT_CELL 64.0f
 #define DEFAULT_PART 16.0f
-#define DEFAULT_CELLS_PER_FRAME 16u
+#define DEFAULT_BUILD_MS 1.0f
 #define DEFAULT_STATIC_FRAMES 60u
 #define MAX_BATCH_VERTICES (1u << 20)
 #define MAX_PARTS_PER_AXIS 64u
@@ -55,42 +57,45 @@ enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING };
 
 /* The walk's cache, by position in the ModelMesh storage (the order extract walks it): which entity
  * it last saw there and what it needs of it, so that in a settled world the walk reads memory in
- * order and never a record (40 bytes by entity index, too many for the cache). A position whose
- * entity changed (storage moved: spawns, despawns) is learnt again from the records. */
+ * order and never a record. A position whose entity changed is learnt again from the records. */
 typedef struct pos_entry {
     rill_entity e;
     uint32_t bits; /* P_* */
     uint32_t cell;
 } pos_entry;
 enum {
-    P_DRAWN = 1, /* a part draws it: the walk skips it */
+    P_DRAWN = 1, /* its range is on: the walk skips it */
     P_NOTE = 2,  /* take must look at its record (a candidate when last taken, or built) */
 };
 
 typedef struct member_rec {
     rill_entity e; /* 0 = unused */
     uint32_t cell;
-    uint32_t part;        /* index into its cell's batches while built */
+    uint32_t member;      /* index into its cell's members while built */
     uint32_t pos;         /* its last known position in the ModelMesh storage */
     uint32_t sig;         /* 0: not a candidate when last taken */
     uint32_t gen;         /* the cell generation it was built into; 0 = not in a batch */
     uint32_t moved_frame; /* frames count modulo 2^32: only differences are used */
     bool moved;
-    bool left; /* built, but changed since: drawn alone until its cell is rebuilt */
 } member_rec;
 
-/* What a cell keeps of a member: enough to draw it alone while the cell waits for a rebuild. */
+/* What a cell keeps of a member: enough to draw it alone while the cell waits for a rebuild, to
+ * collect it again (hidden or fading) when it is rebuilt, and its range in its batch's mesh. */
 typedef struct member_info {
     rill_entity e;
     rill_mesh mesh;
     rill_material material;
     uint64_t mask;
     float m[16];
+    rill_model_mesh mm;
+    uint32_t batch;
+    uint32_t first_index, index_count, first_edge, edge_count;
+    bool on;   /* its range draws (and the walk skips it) */
+    bool left; /* changed since it was built: off until its cell is rebuilt */
 } member_info;
 
 typedef struct collected {
     member_info info;
-    rill_model_mesh mm;
     uint64_t material_key;  /* the material's content (model_assets.c) */
     rill_material material; /* the shared material of that content */
     uint32_t owner;         /* the asset holding it */
@@ -99,15 +104,22 @@ typedef struct collected {
     bool has_edges;
 } collected;
 
-/* One part: a mesh of a key's members in one sub-cell. */
+/* Members [first, first + count) of a batch in one sub-cell, and their bounds (cell space). */
+typedef struct part {
+    uint32_t first, count;
+    float center[3], radius;
+} part;
+
+/* One key's mesh in a cell. */
 typedef struct batch {
     rill_mesh mesh;
     rill_material material;
     uint32_t owner; /* asset of the material: kept uploaded while the batch draws */
     uint64_t mask;
     uint64_t id;
-    uint32_t first, count; /* its members in the cell's members */
-    bool broken;           /* a member left: the others draw alone until the cell is rebuilt */
+    uint32_t first_part, part_count;
+    RILL_ARRAY(rill_render_range) ranges; /* its on members' ranges, part by part */
+    bool ranges_dirty;                    /* a member's range was switched since */
 } batch;
 
 typedef struct cell {
@@ -115,10 +127,13 @@ typedef struct cell {
     uint32_t gen;
     uint8_t state;
     uint32_t built_frame; /* batches draw from the frame after */
-    bool ready;           /* every part's mesh was uploaded */
-    uint32_t seen;        /* built members skipped or taken this frame */
+    bool ready;           /* every batch's mesh was uploaded */
+    uint32_t seen;        /* members with their range on, skipped by this frame's walk */
+    uint32_t on_count;    /* members with their range on */
+    double build_ms;      /* its last build's CPU time (0: never built) */
     RILL_ARRAY(batch) batches;
-    RILL_ARRAY(member_info) members; /* built into the batches */
+    RILL_ARRAY(part) parts;
+    RILL_ARRAY(member_info) members; /* built into the batches, batch by batch, part by part */
     RILL_ARRAY(collected) col;
 } cell;
 
@@ -131,11 +146,12 @@ struct rill__batcher {
     bool observing; /* the world observers are installed */
     uint32_t frame;
     uint64_t next_id;
+    double avg_cell_ms;             /* running mean of a cell's build time (0: none built yet) */
     RILL_ARRAY(member_rec) recs;    /* by entity index */
     RILL_ARRAY(pos_entry) pos;      /* by position in the ModelMesh storage */
     const rill_model_mesh *mm_base; /* that storage this frame */
     uint32_t mm_len;
-    rill_component mm_comp;
+    rill_component mm_comp, rm_comp;
     rill_world *world; /* of the frame being extracted */
     RILL_ARRAY(cell) cells;
     rill_map cell_of; /* packed cell coordinates -> index + 1 */
@@ -157,7 +173,7 @@ static rill_render_batching defaults(const rill_render_batching *s) {
     /* Parts no finer than MAX_PARTS_PER_AXIS per axis of a cell. */
     d.part_size =
         RILL_MIN(RILL_MAX(d.part_size, d.cell_size / (float)MAX_PARTS_PER_AXIS), d.cell_size);
-    d.cells_per_frame = d.cells_per_frame ? d.cells_per_frame : DEFAULT_CELLS_PER_FRAME;
+    d.build_ms = size_or(d.build_ms, DEFAULT_BUILD_MS);
     d.static_frames = d.static_frames ? d.static_frames : DEFAULT_STATIC_FRAMES;
     return d;
 }
@@ -191,31 +207,32 @@ static pos_entry *pos_of(rill__batcher *bt, const member_rec *rc) {
     return p && p->e == rc->e ? p : NULL;
 }
 
-/* Members [first, first + n) of c are no longer drawn by a part: the walk takes them again. */
-static void undraw(rill__batcher *bt, const cell *c, uint32_t first, uint32_t n) {
-    for (uint32_t i = first; i < first + n; i++) {
-        rill_entity e = c->members.data[i].e;
-        uint32_t idx = RILL_ENTITY_INDEX(e); /* below recs.len: recs shrink only with the cells */
-        if (bt->recs.data[idx].e == e) {
-            pos_entry *p = pos_of(bt, &bt->recs.data[idx]);
-            if (p) {
-                p->bits &= ~(uint32_t)P_DRAWN;
-            }
-        }
+/* Switches the range of built member rc: on, its batch draws it and the walk skips it; off, the
+ * walk takes it again (it draws alone, or not at all when hidden). */
+static void set_on(rill__batcher *bt, const member_rec *rc, bool on) {
+    cell *c = &bt->cells.data[rc->cell];
+    member_info *mi = &c->members.data[rc->member];
+    if (mi->on == on) {
+        return;
+    }
+    mi->on = on;
+    c->on_count = on ? c->on_count + 1u : c->on_count - 1u;
+    c->batches.data[mi->batch].ranges_dirty = true;
+    bt->stats.range_switches++;
+    pos_entry *p = pos_of(bt, rc);
+    if (p) {
+        p->bits = on ? p->bits | P_DRAWN : p->bits & ~(uint32_t)P_DRAWN;
     }
 }
 
-/* A built member changed: its part stops drawing (its members draw alone), its cell is queued. */
+/* A built member changed (moved, other channels or primitive, a mode of its own): its range is off
+ * until its cell is rebuilt (queued now), and it draws alone meanwhile. */
 static void leave(rill__batcher *bt, rill_entity e) {
     member_rec *rc = built_rec(bt, e);
-    if (rc && !rc->left) {
-        rc->left = true;
-        cell *c = &bt->cells.data[rc->cell];
-        batch *b = &c->batches.data[rc->part];
-        if (!b->broken) {
-            b->broken = true;
-            undraw(bt, c, b->first, b->count);
-        }
+    member_info *mi = rc ? &bt->cells.data[rc->cell].members.data[rc->member] : NULL;
+    if (mi && !mi->left) {
+        set_on(bt, rc, false);
+        mi->left = true;
         mark_dirty(bt, rc->cell);
     }
 }
@@ -223,8 +240,15 @@ static void leave(rill__batcher *bt, rill_entity e) {
 static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user) {
     const rill_render_mode_component *rm = data;
     rill__batcher *bt = batcher_of(w, user);
-    if (bt && (rm->mode != RILL_RENDER_MODE_NORMAL || rm->lod_fade != 0.0f)) {
-        leave(bt, e); /* switched off, crossfading, wireframe or ghost of its own */
+    member_rec *rc = bt ? built_rec(bt, e) : NULL;
+    if (!rc || bt->cells.data[rc->cell].members.data[rc->member].left) {
+        return;
+    }
+    if (rm->mode == RILL_RENDER_MODE_NORMAL || rm->mode == RILL_RENDER_MODE_HIDDEN) {
+        /* Its LOD level shown whole (on), switched off or crossfading (off: drawn alone). */
+        set_on(bt, rc, rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade == 0.0f);
+    } else {
+        leave(bt, e); /* wireframe or ghost of its own */
     }
 }
 
@@ -245,6 +269,7 @@ static bool observe(rill__batcher *bt, rill_world *world) {
     rill_component sc = rill_channels_component(world);
     bool ok = sc.id && rill_scene_model_register(world, &mc, NULL) == RILL_OK;
     bt->mm_comp = ok ? mc.model_mesh : (rill_component){0};
+    bt->rm_comp = ok ? mc.render_mode : (rill_component){0};
     return ok && rill_world_observe_add(world, mc.render_mode, on_render_mode, user) &&
            rill_world_observe_add(world, mc.model_mesh, on_member_change, user) &&
            rill_world_observe_add(world, sc, on_member_change, user);
@@ -262,16 +287,33 @@ rill__batcher *rill__batch_create(rill_renderer *r, rill_render_assets *ra, uint
     return bt;
 }
 
+/* The walk takes every member of c again (none is drawn by a batch). */
+static void undraw_all(rill__batcher *bt, const cell *c) {
+    for (uint32_t i = 0; i < c->members.len; i++) {
+        rill_entity e = c->members.data[i].e;
+        uint32_t idx = RILL_ENTITY_INDEX(e); /* below recs.len: recs shrink only with the cells */
+        if (bt->recs.data[idx].e == e) {
+            pos_entry *p = pos_of(bt, &bt->recs.data[idx]);
+            if (p) {
+                p->bits &= ~(uint32_t)P_DRAWN;
+            }
+        }
+    }
+}
+
 static void drop_batches(rill__batcher *bt, cell *c) {
     for (uint32_t i = 0; i < c->batches.len; i++) {
         rill_render_mesh_destroy(bt->r, c->batches.data[i].mesh);
+        rill_array_free(&c->batches.data[i].ranges);
     }
-    undraw(bt, c, 0, c->members.len);
+    undraw_all(bt, c);
     c->ready = false;
     bt->stats.batches -= c->batches.len;
     bt->stats.batched_entities -= c->members.len;
     c->batches.len = 0;
+    c->parts.len = 0;
     c->members.len = 0;
+    c->on_count = 0;
     c->gen++; /* records built into the old generation no longer match */
 }
 
@@ -280,6 +322,7 @@ static void drop_all(rill__batcher *bt) {
         cell *c = &bt->cells.data[i];
         drop_batches(bt, c);
         rill_array_free(&c->batches);
+        rill_array_free(&c->parts);
         rill_array_free(&c->members);
         rill_array_free(&c->col);
     }
@@ -332,6 +375,8 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
     out->enabled = bt->on;
     out->cell_size = bt->set.cell_size;
     out->part_size = bt->set.part_size;
+    out->build_ms = bt->set.build_ms;
+    out->cells_waiting = bt->dirty.len;
 }
 
 /* >>records and cells ---------------------------------------------------------------------------
@@ -398,6 +443,60 @@ static uint32_t signature(rill_mesh mesh, rill_material mat, uint64_t mask) {
 /* >>per frame -----------------------------------------------------------------------------------
  */
 
+static member_rec *rec_if(rill__batcher *bt, rill_entity e) {
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    return idx < bt->recs.len && bt->recs.data[idx].e == e ? &bt->recs.data[idx] : NULL;
+}
+
+/* Cell ci, about to be rebuilt, collects the members it holds that the walk will not offer: those
+ * whose range is off because their LOD level is switched off or crossfading (not those that left),
+ * still alive, in this cell and with that RenderMode. */
+static void collect_parked(rill__batcher *bt, cell *c, uint32_t ci) {
+    for (uint32_t i = 0; i < c->members.len; i++) {
+        const member_info *mi = &c->members.data[i];
+        const member_rec *rc = mi->on || mi->left ? NULL : rec_if(bt, mi->e);
+        const rill_render_mode_component *rm =
+            rc && rc->cell == ci && !rc->moved && rill_world_is_alive(bt->world, mi->e)
+                ? rill_world_get(bt->world, mi->e, bt->rm_comp)
+                : NULL;
+        bool parked = rm && (rm->mode == RILL_RENDER_MODE_HIDDEN ||
+                             (rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade != 0.0f));
+        collected *k = parked ? rill_array_push_n(&c->col, 1) : NULL;
+        if (k) {
+            memset(k, 0, sizeof(*k));
+            k->info = *mi;
+        }
+    }
+}
+
+/* Queued cells start collecting, as many as the time budget allows (at least one a frame): a cell
+ * is expected to take what its last build took, a new one the running mean. The others keep
+ * drawing their on ranges and wait. */
+static void admit_dirty(rill__batcher *bt) {
+    double planned = 0.0;
+    uint32_t kept = 0, admitted = 0;
+    for (uint32_t i = 0; i < bt->dirty.len; i++) {
+        uint32_t ci = bt->dirty.data[i];
+        cell *c = &bt->cells.data[ci];
+        if (c->state != CELL_DIRTY) {
+            continue;
+        }
+        double est = c->build_ms > 0.0 ? c->build_ms : bt->avg_cell_ms;
+        bool fits = bt->avg_cell_ms > 0.0 && planned + est <= (double)bt->set.build_ms;
+        if (admitted == 0 || fits) {
+            admitted++;
+            planned += est;
+            c->col.len = 0;
+            collect_parked(bt, c, ci);
+            drop_batches(bt, c);
+            c->state = CELL_COLLECTING;
+        } else {
+            bt->dirty.data[kept++] = ci;
+        }
+    }
+    bt->dirty.len = kept;
+}
+
 bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
     if (!bt || !bt->on) {
         return false;
@@ -425,44 +524,25 @@ bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
     uint32_t nmoved = 0;
     const rill_entity *moved = rill_world_changed_transforms(world, &nmoved);
     for (uint32_t i = 0; i < nmoved; i++) {
-        uint32_t idx = RILL_ENTITY_INDEX(moved[i]);
-        if (idx >= bt->recs.len || bt->recs.data[idx].e != moved[i]) {
+        member_rec *rc = rec_if(bt, moved[i]);
+        if (!rc) {
             continue; /* not seen yet: a new entity is placed, not animated */
         }
-        member_rec *rc = &bt->recs.data[idx];
         rc->moved = true; /* not a candidate now */
         rc->moved_frame = bt->frame;
         leave(bt, moved[i]);
     }
-    /* Queued cells: as many as the budget allows drop their batches and collect this frame; the
-     * others keep drawing their unbroken parts. */
-    uint32_t budget = bt->set.cells_per_frame, kept = 0;
-    for (uint32_t i = 0; i < bt->dirty.len; i++) {
-        uint32_t ci = bt->dirty.data[i];
-        cell *c = &bt->cells.data[ci];
-        if (c->state != CELL_DIRTY) {
-            continue;
-        }
-        if (budget) {
-            budget--;
-            drop_batches(bt, c);
-            c->state = CELL_COLLECTING;
-            c->col.len = 0;
-        } else {
-            bt->dirty.data[kept++] = ci;
-        }
-    }
-    bt->dirty.len = kept;
+    admit_dirty(bt);
     return true;
 }
 
-/* Whether a part draws the member of record rc now. */
+/* Whether a batch draws the member of record rc now. */
 static bool drawn(const rill__batcher *bt, const member_rec *rc) {
     const cell *c = &bt->cells.data[rc->cell];
-    return rc->gen && rc->gen == c->gen && !rc->left && !c->batches.data[rc->part].broken;
+    return rc->gen && rc->gen == c->gen && c->members.data[rc->member].on;
 }
 
-/* Position p learns entity e from its record (NULL: none); true when a part draws e. */
+/* Position p learns entity e from its record (NULL: none); true when a batch draws e. */
 static bool learn(rill__batcher *bt, pos_entry *p, rill_entity e, member_rec *rc, uint32_t pos) {
     p->e = e;
     p->bits = 0;
@@ -476,11 +556,6 @@ static bool learn(rill__batcher *bt, pos_entry *p, rill_entity e, member_rec *rc
     bool built = rc->gen && rc->gen == c->gen;
     p->bits = (built || rc->sig ? P_NOTE : 0u) | (drawn(bt, rc) ? P_DRAWN : 0u);
     return p->bits & P_DRAWN;
-}
-
-static member_rec *rec_if(rill__batcher *bt, rill_entity e) {
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    return idx < bt->recs.len && bt->recs.data[idx].e == e ? &bt->recs.data[idx] : NULL;
 }
 
 bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm) {
@@ -535,8 +610,7 @@ bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
     }
     cell *c = &bt->cells.data[rc->cell];
     if (rc->gen && rc->gen == c->gen) {
-        c->seen++;
-        return false; /* built, but left or in a broken part: drawn alone */
+        return false; /* built, its range off (left, or crossfading): drawn alone */
     }
     if (rc->moved && bt->frame - rc->moved_frame > bt->set.static_frames) {
         rc->moved = false; /* still long enough: batched again, in the cell it stands in now */
@@ -564,7 +638,8 @@ bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
             k->info.material = mat;
             k->info.mask = mask;
             memcpy(k->info.m, m, sizeof(k->info.m));
-            k->mm = *mm;
+            k->info.mm = *mm;
+            k->info.on = true;
         }
     }
     if (p) {
@@ -576,13 +651,12 @@ bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
 /* >>building ------------------------------------------------------------------------------------
  */
 
+/* Members sort by key (material, mask, edges), then part, then LOD level (the levels a part shows
+ * now are mostly one, so its on members are mostly one run of indices), then entity. */
 static int cmp_collected(const void *pa, const void *pb) {
     const collected *a = pa, *b = pb;
     if (a->material_key != b->material_key) {
         return a->material_key < b->material_key ? -1 : 1;
-    }
-    if (a->level != b->level) {
-        return a->level < b->level ? -1 : 1;
     }
     if (a->info.mask != b->info.mask) {
         return a->info.mask < b->info.mask ? -1 : 1;
@@ -593,12 +667,15 @@ static int cmp_collected(const void *pa, const void *pb) {
     if (a->part != b->part) {
         return a->part < b->part ? -1 : 1;
     }
+    if (a->level != b->level) {
+        return a->level < b->level ? -1 : 1;
+    }
     return a->info.e < b->info.e ? -1 : a->info.e > b->info.e; /* deterministic */
 }
 
-static bool same_part(const collected *a, const collected *b) {
-    return a->material_key == b->material_key && a->level == b->level &&
-           a->info.mask == b->info.mask && a->has_edges == b->has_edges && a->part == b->part;
+static bool same_key(const collected *a, const collected *b) {
+    return a->material_key == b->material_key && a->info.mask == b->info.mask &&
+           a->has_edges == b->has_edges;
 }
 
 /* The sub-cell of a cell-space position: parts per axis cover the cell, the last one takes the
@@ -676,74 +753,170 @@ static bool append_member(rill__batcher *bt, const collected *k, const rill_gltf
     return true;
 }
 
+/* Grows box (min xyz, max xyz) by the vertices from `from` on. */
+static void grow_box(const rill__batcher *bt, uint32_t from, float box[6]) {
+    for (uint32_t i = from; i < bt->vtmp.len; i++) {
+        const float *p = bt->vtmp.data[i].position;
+        for (int k = 0; k < 3; k++) {
+            box[k] = fminf(box[k], p[k]);
+            box[3 + k] = fmaxf(box[3 + k], p[k]);
+        }
+    }
+}
+
+static void close_part(part *pt, const float box[6]) {
+    float r2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        pt->center[k] = 0.5f * (box[k] + box[3 + k]);
+        float h = 0.5f * (box[3 + k] - box[k]);
+        r2 += h * h;
+    }
+    pt->radius = sqrtf(r2);
+}
+
+/* Appends col[a..b) to the scratch geometry as members of batch bi of c, one part per run of one
+ * sub-cell. False when out of memory. */
+static bool append_members(rill__batcher *bt, cell *c, uint32_t bi, const collected *col,
+                           uint32_t a, uint32_t b, const float origin[3]) {
+    float box[6];
+    for (uint32_t i = a; i < b; i++) {
+        const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &col[i].info.mm);
+        member_info mi = col[i].info;
+        mi.batch = bi;
+        mi.first_index = bt->itmp.len;
+        mi.first_edge = bt->etmp.len;
+        mi.left = false;
+        uint32_t v0 = bt->vtmp.len;
+        if (!p || !append_member(bt, &col[i], p, origin)) {
+            return false;
+        }
+        mi.index_count = bt->itmp.len - mi.first_index;
+        mi.edge_count = bt->etmp.len - mi.first_edge;
+        if (i == a || col[i].part != col[i - 1].part) {
+            part *pt = rill_array_push_n(&c->parts, 1);
+            if (!pt) {
+                return false;
+            }
+            pt->first = c->members.len;
+            pt->count = 0;
+            box[0] = box[1] = box[2] = INFINITY;
+            box[3] = box[4] = box[5] = -INFINITY;
+        }
+        grow_box(bt, v0, box);
+        part *pt = &c->parts.data[c->parts.len - 1u];
+        pt->count++;
+        close_part(pt, box);
+        if (!rill_array_push(&c->members, mi)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The members of c from `first` on are built into the current generation: records, walk cache. */
+static void settle_members(rill__batcher *bt, cell *c, uint32_t first) {
+    for (uint32_t i = first; i < c->members.len; i++) {
+        member_info *mi = &c->members.data[i];
+        member_rec *rc = rec_of(bt, mi->e);
+        if (!rc || rc->e != mi->e) {
+            mi->on = false; /* no record: it would never be skipped */
+            continue;
+        }
+        rc->gen = c->gen;
+        rc->member = i;
+        c->on_count += mi->on;
+        pos_entry *p = pos_of(bt, rc);
+        if (p) {
+            p->bits = P_NOTE | (mi->on ? P_DRAWN : 0u);
+            p->cell = rc->cell;
+        }
+    }
+}
+
 /* Makes one batch of col[a..b) (same key); false when it could not (members stay instances). */
 static bool make_batch(rill__batcher *bt, cell *c, const collected *col, uint32_t a, uint32_t b,
                        const float origin[3]) {
     bt->vtmp.len = 0;
     bt->itmp.len = 0;
     bt->etmp.len = 0;
-    for (uint32_t i = a; i < b; i++) {
-        const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &col[i].mm);
-        if (!p || !append_member(bt, &col[i], p, origin)) {
-            return false;
-        }
-    }
-    if (!bt->itmp.len) {
-        return false;
-    }
-    char label[64];
-    snprintf(label, sizeof(label), "batch %d,%d,%d", c->ix, c->iy, c->iz);
-    rill_mesh_desc md = {.vertices = bt->vtmp.data,
-                         .vertex_count = bt->vtmp.len,
-                         .indices = bt->itmp.data,
-                         .index_count = bt->itmp.len,
-                         .label = label,
-                         .edge_indices = bt->etmp.len ? bt->etmp.data : NULL,
-                         .edge_index_count = bt->etmp.len};
+    uint32_t parts0 = c->parts.len, members0 = c->members.len;
+    bool ok = append_members(bt, c, c->batches.len, col, a, b, origin) && bt->itmp.len;
+    rill_mesh mesh = {0};
     rill_error err = {0};
-    rill_mesh mesh = rill__mesh_create_merged(bt->r, &md, &err);
-    if (!mesh.id) {
-        RILL_LOG_WARN("render", "static batching: cell %d,%d,%d: %s (drawn unbatched)", c->ix,
-                      c->iy, c->iz, err.msg);
-        return false;
+    if (ok) {
+        char label[64];
+        snprintf(label, sizeof(label), "batch %d,%d,%d", c->ix, c->iy, c->iz);
+        rill_mesh_desc md = {.vertices = bt->vtmp.data,
+                             .vertex_count = bt->vtmp.len,
+                             .indices = bt->itmp.data,
+                             .index_count = bt->itmp.len,
+                             .label = label,
+                             .edge_indices = bt->etmp.len ? bt->etmp.data : NULL,
+                             .edge_index_count = bt->etmp.len};
+        mesh = rill__mesh_create_merged(bt->r, &md, &err);
+        if (!mesh.id) {
+            RILL_LOG_WARN("render", "static batching: cell %d,%d,%d: %s (drawn unbatched)", c->ix,
+                          c->iy, c->iz, err.msg);
+        }
     }
-    batch bb = {mesh,
-                col[a].material,
-                col[a].owner,
-                col[a].info.mask,
-                BATCH_ID_BIT | bt->next_id++,
-                c->members.len,
-                0,
-                false};
-    if (!rill_array_push(&c->batches, bb)) {
+    batch bb = {.mesh = mesh,
+                .material = col[a].material,
+                .owner = col[a].owner,
+                .mask = col[a].info.mask,
+                .id = BATCH_ID_BIT | bt->next_id++,
+                .first_part = parts0,
+                .part_count = c->parts.len - parts0,
+                .ranges_dirty = true};
+    if (!mesh.id || !rill_array_push(&c->batches, bb)) {
         rill_render_mesh_destroy(bt->r, mesh);
+        c->parts.len = parts0; /* its members stay instances */
+        c->members.len = members0;
         return false;
     }
-    for (uint32_t i = a; i < b; i++) {
-        if (!rill_array_push(&c->members, col[i].info)) {
-            return false; /* the batch draws them; a missing record breaks the cell next frame */
-        }
-        c->batches.data[c->batches.len - 1u].count++;
-        member_rec *rc = rec_of(bt, col[i].info.e);
-        if (rc && rc->e == col[i].info.e) {
-            rc->gen = c->gen;
-            rc->part = c->batches.len - 1u;
-            rc->left = false;
-            pos_entry *p = pos_of(bt, rc);
-            if (p) {
-                p->bits = P_NOTE | P_DRAWN;
-                p->cell = rc->cell;
-            }
-        }
-    }
+    settle_members(bt, c, members0);
     bt->stats.batches++;
     bt->stats.batched_entities += b - a;
     return true;
 }
 
 static uint32_t prim_vertices(rill__batcher *bt, const collected *k) {
-    const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &k->mm);
+    const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &k->info.mm);
     return p ? p->vertex_count : 0u;
+}
+
+/* Fills in what the build needs of each collected member; drops those whose primitive is gone
+ * (an unloaded asset). Returns how many are left. */
+static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
+                                  const float origin[3]) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        collected k = col[i];
+        const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &k.info.mm);
+        if (!p) {
+            continue;
+        }
+        k.level = rill__render_assets_level(bt->ra, k.info.mm.asset);
+        k.has_edges = p->edge_index_count != 0;
+        k.part = part_of(&bt->set, k.info.m, origin);
+        if (!rill__render_assets_material_of(bt->ra, &k.info.mm, &k.material_key, &k.material,
+                                             &k.owner)) {
+            k.material_key = k.info.material.id; /* its own material, alone */
+            k.material = k.info.material;
+            k.owner = k.info.mm.asset;
+        }
+        col[kept++] = k;
+    }
+    return kept;
+}
+
+static void count_build(rill__batcher *bt, cell *c, double ms) {
+    c->build_ms = ms;
+    bt->avg_cell_ms = bt->avg_cell_ms > 0.0 ? 0.875 * bt->avg_cell_ms + 0.125 * ms : ms;
+    bt->stats.cells_built++;
+    bt->stats.cells_built_last_frame++;
+    bt->stats.build_ms_last_frame += ms;
+    bt->stats.build_ms_total += ms;
+    bt->stats.build_ms_max_cell = RILL_MAX(bt->stats.build_ms_max_cell, ms);
 }
 
 static void build_cell(rill__batcher *bt, cell *c) {
@@ -751,25 +924,13 @@ static void build_cell(rill__batcher *bt, cell *c) {
     float s = bt->set.cell_size;
     float origin[3] = {(float)c->ix * s, (float)c->iy * s, (float)c->iz * s};
     collected *col = c->col.data;
-    uint32_t n = c->col.len;
-    for (uint32_t i = 0; i < n; i++) {
-        const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &col[i].mm);
-        col[i].level = rill__render_assets_level(bt->ra, col[i].mm.asset);
-        col[i].has_edges = p && p->edge_index_count;
-        col[i].part = part_of(&bt->set, col[i].info.m, origin);
-        if (!rill__render_assets_material_of(bt->ra, &col[i].mm, &col[i].material_key,
-                                             &col[i].material, &col[i].owner)) {
-            col[i].material_key = col[i].info.material.id; /* its own material, alone */
-            col[i].material = col[i].info.material;
-            col[i].owner = col[i].mm.asset;
-        }
-    }
+    uint32_t n = prepare_collected(bt, col, c->col.len, origin);
     qsort(col, n, sizeof(collected), cmp_collected);
     /* A group of one is worth a batch only when batches of a material draw together. */
     uint32_t min_group = rill__gpu_get_caps(bt->r->gpu)->multi_draw_indirect ? 1u : 2u;
     for (uint32_t a = 0; a < n;) {
         uint32_t b = a + 1;
-        while (b < n && same_part(&col[a], &col[b])) {
+        while (b < n && same_key(&col[a], &col[b])) {
             b++;
         }
         /* Large groups split by vertex count. */
@@ -790,12 +951,7 @@ static void build_cell(rill__batcher *bt, cell *c) {
     c->col.len = 0;
     c->state = CELL_CLEAN;
     c->built_frame = bt->frame;
-    double ms = (double)(rill_time_ns() - t0) * 1e-6;
-    bt->stats.cells_built++;
-    bt->stats.cells_built_last_frame++;
-    bt->stats.build_ms_last_frame += ms;
-    bt->stats.build_ms_total += ms;
-    bt->stats.build_ms_max_cell = RILL_MAX(bt->stats.build_ms_max_cell, ms);
+    count_build(bt, c, (double)(rill_time_ns() - t0) * 1e-6);
 }
 
 /* >>drawing -------------------------------------------------------------------------------------
@@ -817,7 +973,7 @@ static bool push(rill_render_extract_buf *buf, uint64_t id, rill_mesh mesh, rill
 }
 
 static bool cell_ready(const rill__batcher *bt, cell *c) {
-    if (c->built_frame == bt->frame || c->seen != c->members.len) {
+    if (c->built_frame == bt->frame || c->seen != c->on_count) {
         return false;
     }
     for (uint32_t i = 0; i < c->batches.len; i++) {
@@ -832,33 +988,69 @@ static bool cell_ready(const rill__batcher *bt, cell *c) {
     return true;
 }
 
-/* Appends a ready cell's unbroken parts (one instance each, at the cell's origin). */
-static bool push_parts(rill__batcher *bt, const cell *c, const rill_channel_modes *modes,
-                       rill_render_extract_buf *buf) {
+/* Batch b's ranges again: per part, one range per run of members whose range is on. */
+static bool batch_ranges(cell *c, batch *b) {
+    b->ranges.len = 0;
+    for (uint32_t k = 0; k < b->part_count; k++) {
+        const part *pt = &c->parts.data[b->first_part + k];
+        for (uint32_t i = pt->first; i < pt->first + pt->count;) {
+            const member_info *mi = &c->members.data[i];
+            if (!mi->on) {
+                i++;
+                continue;
+            }
+            rill_render_range rg = {mi->first_index, 0, mi->first_edge, 0, {0}, pt->radius};
+            memcpy(rg.center, pt->center, sizeof(rg.center));
+            for (; i < pt->first + pt->count && c->members.data[i].on; i++) {
+                rg.index_count += c->members.data[i].index_count;
+                rg.edge_count += c->members.data[i].edge_count;
+            }
+            if (!rill_array_push(&b->ranges, rg)) {
+                return false;
+            }
+        }
+    }
+    b->ranges_dirty = false;
+    return true;
+}
+
+/* Appends a ready cell's batches (one instance each, at the cell's origin, with its on ranges). */
+static bool push_batches(rill__batcher *bt, cell *c, const rill_channel_modes *modes,
+                         rill_render_extract_buf *buf) {
     float s = bt->set.cell_size;
     float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     m[12] = (float)c->ix * s;
     m[13] = (float)c->iy * s;
     m[14] = (float)c->iz * s;
     for (uint32_t i = 0; i < c->batches.len; i++) {
-        const batch *b = &c->batches.data[i];
-        rill__render_assets_touch(bt->ra, b->owner);
-        if (!b->broken && !push(buf, b->id, b->mesh, b->material, m, b->mask, modes)) {
+        batch *b = &c->batches.data[i];
+        if (b->ranges_dirty && !batch_ranges(c, b)) {
             return false;
         }
+        if (!b->ranges.len) {
+            continue; /* every member off */
+        }
+        rill__render_assets_touch(bt->ra, b->owner);
+        uint32_t first = buf->ranges.len;
+        rill_render_range *rg = rill_array_push_n(&buf->ranges, b->ranges.len);
+        if (!rg || !push(buf, b->id, b->mesh, b->material, m, b->mask, modes)) {
+            return false;
+        }
+        memcpy(rg, b->ranges.data, b->ranges.len * sizeof(*rg));
+        rill_render_instance *in = &buf->instances.data[buf->instances.len - 1u];
+        in->range_first = first;
+        in->range_count = b->ranges.len;
     }
     return true;
 }
 
-/* A cell that cannot draw its parts this frame (uploading, or a member is gone): the members its
- * unbroken parts were to draw (the walk skipped them) draw alone, as recorded at build time. */
+/* A cell that cannot draw its batches this frame (uploading, or a member is gone): the members
+ * whose range is on (the walk skipped them) draw alone, as recorded at build time. */
 static bool push_members(rill__batcher *bt, const cell *c, const rill_channel_modes *modes,
                          rill_render_extract_buf *buf) {
     for (uint32_t i = 0; i < c->members.len; i++) {
         const member_info *mi = &c->members.data[i];
-        uint32_t idx = RILL_ENTITY_INDEX(mi->e);
-        const member_rec *rc = &bt->recs.data[idx];
-        if (rc->e == mi->e && drawn(bt, rc) && rill_world_is_alive(bt->world, mi->e) &&
+        if (mi->on && rill_world_is_alive(bt->world, mi->e) &&
             !push(buf, mi->e, mi->mesh, mi->material, mi->m, mi->mask, modes)) {
             return false;
         }
@@ -874,10 +1066,10 @@ bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
         if (c->state == CELL_COLLECTING) {
             build_cell(bt, c);
         } else if (c->members.len && cell_ready(bt, c)) {
-            ok = push_parts(bt, c, modes, buf);
+            ok = push_batches(bt, c, modes, buf);
         } else if (c->members.len) {
             ok = push_members(bt, c, modes, buf);
-            if (c->seen != c->members.len) {
+            if (c->seen != c->on_count) {
                 mark_dirty(bt, ci); /* a member is gone: rebuilt from next frame's walk */
             }
         }

@@ -2,7 +2,7 @@
  * rill__batch_skip first for every ModelMesh entity (true: a built batch draws it, nothing else is
  * done for it); the others are resolved and offered to rill__batch_take, then pushed as instances
  * as before. rill__batch_end builds the cells collected this frame and appends one instance per
- * batch part. */
+ * batch, with its members' ranges that draw (rill_render_range, into the buffer's ranges). */
 #ifndef RILL_RENDER_BATCH_H
 #define RILL_RENDER_BATCH_H
 
@@ -20,7 +20,8 @@ void rill__batch_configure(rill__batcher *bt, const rill_render_batching *settin
 void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out);
 
 /* Per extract: false when batching is off (then nothing else is called this frame). Applies the
- * transform changes of this frame and drops the batches of cells that must be rebuilt. */
+ * transform changes of this frame and drops the batches of the queued cells that the time budget
+ * lets be rebuilt this frame. */
 bool rill__batch_begin(rill__batcher *bt, rill_world *world);
 /* Before anything else is done for a ModelMesh entity (mm: its component in the storage the walk
  * goes through, rill_query_get): true when a batch draws it this frame (the caller skips it). In a
@@ -31,9 +32,9 @@ bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
  * pushes nothing). */
 bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
                       rill_material mat, const float m[16], uint64_t mask, bool own_normal);
-/* Builds the cells collected this frame and appends the batch instances (modes resolved from
- * their channel masks through modes) plus, for a cell that changed during this frame's walk, its
- * unchanged members one by one. False when out of memory. */
+/* Builds the cells collected this frame and appends the batch instances with their ranges (modes
+ * resolved from their channel masks through modes) plus, for a cell that lost a member during
+ * this frame's walk, its members that draw one by one. False when out of memory. */
 bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
                      rill_render_extract_buf *buf);
 

@@ -62,6 +62,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
         return;
     }
     rill_array_free(&buf->instances);
+    rill_array_free(&buf->ranges);
     rill_array_free(&buf->lights);
     rill_array_free(&buf->routed_bytes);
     rill_array_free(&buf->route_sources);
@@ -499,6 +500,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     const rill_builtins *b = rill_world_builtin(world);
     memset(out_snap, 0, sizeof(*out_snap));
     rill_array_clear(&buf->instances);
+    rill_array_clear(&buf->ranges);
     rill_array_clear(&buf->lights);
     buf->channel_modes = rill_channels_modes(world);
     buf->out_of_world = 0;
@@ -653,6 +655,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     }
     out_snap->instances = buf->instances.data;
     out_snap->instance_count = buf->instances.len;
+    out_snap->ranges = buf->ranges.data;
+    out_snap->range_count = buf->ranges.len;
     out_snap->lights = buf->lights.data;
     out_snap->light_count = buf->lights.len;
     out_snap->ambient[0] = out_snap->ambient[1] = out_snap->ambient[2] = 0.03f;

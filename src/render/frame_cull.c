@@ -20,18 +20,18 @@ static inline float max_num(float a, float b) {
     return b != b ? a : m;
 }
 
-static rill__sphere world_sphere(const float m[16], const mesh_slot *ms) {
+/* The world sphere of a mesh-space sphere (center, radius) under matrix m. */
+static rill__sphere world_sphere(const float m[16], const float center[3], float radius) {
     rill__sphere s;
     for (int k = 0; k < 3; k++) {
-        s.c[k] =
-            m[k] * ms->center[0] + m[4 + k] * ms->center[1] + m[8 + k] * ms->center[2] + m[12 + k];
+        s.c[k] = m[k] * center[0] + m[4 + k] * center[1] + m[8 + k] * center[2] + m[12 + k];
     }
     /* sqrtf is correctly rounded and monotonic, so the root of the largest squared axis length
      * equals the largest of the three roots: one square root instead of three, same bits. */
     float sx = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
     float sy = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
     float sz = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
-    s.r = ms->radius * sqrtf(max_num(sx, max_num(sy, sz)));
+    s.r = radius * sqrtf(max_num(sx, max_num(sy, sz)));
     return s;
 }
 
@@ -162,6 +162,7 @@ typedef struct cull_chunk {
     uint32_t shadow_near[CULL_CHUNK]; /* not beyond the shadow volume, away from the light */
     float shadow_q[CULL_CHUNK];       /* squared distance from the light axis */
     uint32_t inst[CULL_CHUNK], prev[CULL_CHUNK];
+    uint32_t range[CULL_CHUNK]; /* the snapshot range tested, UINT32_MAX: the whole mesh */
     uint16_t mesh[CULL_CHUNK], mat[CULL_CHUNK];
 } cull_chunk;
 
@@ -399,9 +400,43 @@ uint32_t rill__ghost_opacity_q(const rill_render_instance *in) {
     return (uint32_t)(op * 65535.0f + 0.5f);
 }
 
-/* A ghost's key: its opacity in 16 bits (runs of one opacity share a push) above the mesh. */
-static uint64_t ghost_key(const rill_render_instance *in, uint32_t mesh_index) {
-    return ((uint64_t)rill__ghost_opacity_q(in) << 16) | (uint64_t)mesh_index;
+/* A ghost's key: its opacity in 16 bits (runs of one opacity share a push) above the ranged bit
+ * and the mesh. */
+static uint64_t ghost_key(const rill_render_instance *in, uint64_t mesh_bits) {
+    return ((uint64_t)rill__ghost_opacity_q(in) << 17) | mesh_bits;
+}
+
+/* Appends an item to a list of n: a range that follows the last item's ranges of the same
+ * instance, with the same key, joins that item instead. Returns 1 when an item was added. */
+static inline uint32_t list_add(draw_item *list, uint32_t *n, uint64_t key, uint32_t inst,
+                                uint32_t prev, uint32_t range) {
+    if (range != UINT32_MAX && *n) {
+        draw_item *last = &list[*n - 1u];
+        if (last->inst == inst && last->range_n && last->range + last->range_n == range &&
+            last->key == key) {
+            last->range_n++;
+            return 0;
+        }
+    }
+    bool ranged = range != UINT32_MAX;
+    list[(*n)++] = (draw_item){key, inst, prev, ranged ? range : 0u, ranged ? 1u : 0u};
+    return 1;
+}
+
+/* Whether range rg lies within mesh ms (a range beyond it draws nothing). */
+static bool range_fits(const rill_render_range *rg, const mesh_slot *ms) {
+    return (uint64_t)rg->first_index + rg->index_count <= ms->index_count &&
+           (uint64_t)rg->first_edge + rg->edge_count <= ms->edge_index_count;
+}
+
+/* The most items a draw list can get: one per instance, one per range of a ranged one. */
+static uint32_t list_capacity(const rill_render_snapshot *snap) {
+    uint64_t n = snap->instance_count;
+    for (uint32_t i = 0; snap->range_count && i < snap->instance_count; i++) {
+        uint32_t k = snap->instances[i].range_count;
+        n += k ? k - 1u : 0u;
+    }
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 }
 
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
@@ -417,9 +452,10 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     vs->wires_edges = 0;
     const rill_render_wireframe *wf = &snap->wireframe;
     bool shadows = p->shadows;
-    /* Every list holds at most one item per instance: reserve once so the loop below writes
+    /* Every list holds at most one item per instance (per range of a ranged one): reserve once
+     * so the loop below writes
      * items without a capacity check (the arrays keep their memory across frames). */
-    uint32_t ninst_in = snap->instance_count;
+    uint32_t ninst_in = list_capacity(snap);
     if (!rill_array_reserve(&vs->opaque, ninst_in ? ninst_in : 1) ||
         !rill_array_reserve(&vs->transparent, ninst_in ? ninst_in : 1) ||
         !rill_array_reserve(&vs->casters, ninst_in ? ninst_in : 1) ||
@@ -433,7 +469,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     uint32_t n_solid = 0;
     uint32_t n_edges = 0, n_ghosts = 0;
     if (vs->index == 0) {
-        history_compact(r, ninst_in);
+        history_compact(r, snap->instance_count);
     }
     handle_cache mesh_cache, mat_cache;
     handle_cache_reset(&mesh_cache);
@@ -447,25 +483,51 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
      * the results into the draw lists. */
     cull_chunk ch;
     memset(&ch, 0, sizeof(ch));
+    /* A ranged instance puts one entry per range into the chunks (possibly over several): sub is
+     * its next range, sub_prev its motion history (tracked once per instance). */
+    uint32_t sub = 0, sub_prev = UINT32_MAX;
     for (uint32_t base = 0; base < snap->instance_count;) {
         uint32_t m = 0;
-        for (; base < snap->instance_count && m < CULL_CHUNK; base++) {
+        while (base < snap->instance_count && m < CULL_CHUNK) {
             const rill_render_instance *in = &snap->instances[base];
-            if (in->mode == RILL_RENDER_MODE_HIDDEN) {
-                continue; /* hidden: no pass sees it */
+            int32_t mi = -1, ti = -1;
+            if (in->mode != RILL_RENDER_MODE_HIDDEN) { /* hidden: no pass sees it */
+                mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
+                ti = cached_material_index(r, &mat_cache, in->material.id);
             }
-            int32_t mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
-            int32_t ti = cached_material_index(r, &mat_cache, in->material.id);
-            if (mi < 0 || ti < 0) {
-                continue; /* not uploaded yet, or stale: draws nothing */
+            bool ranges_ok = (uint64_t)in->range_first + in->range_count <= snap->range_count;
+            if (mi < 0 || ti < 0 || !ranges_ok) {
+                base++; /* not uploaded yet, or stale, or bad ranges: draws nothing */
+                continue;
             }
-            rill__sphere s = world_sphere(in->transform, &r->meshes[mi]);
+            const mesh_slot *ms = &r->meshes[mi];
+            const rill_render_range *rg = NULL;
+            if (in->range_count) {
+                rg = &snap->ranges[in->range_first + sub];
+                if (sub == 0) {
+                    sub_prev = track_instance(r, in, base);
+                }
+                ch.range[m] = in->range_first + sub;
+                ch.prev[m] = sub_prev;
+                if (++sub == in->range_count) {
+                    sub = 0;
+                    base++;
+                }
+                if (!range_fits(rg, ms)) {
+                    continue;
+                }
+            } else {
+                ch.range[m] = UINT32_MAX;
+                ch.prev[m] = track_instance(r, in, base);
+                base++;
+            }
+            rill__sphere s = rg ? world_sphere(in->transform, rg->center, rg->radius)
+                                : world_sphere(in->transform, ms->center, ms->radius);
             ch.x[m] = s.c[0];
             ch.y[m] = s.c[1];
             ch.z[m] = s.c[2];
             ch.r[m] = s.r;
-            ch.inst[m] = base;
-            ch.prev[m] = track_instance(r, in, base);
+            ch.inst[m] = (uint32_t)(in - snap->instances);
             ch.mesh[m] = (uint16_t)mi;
             ch.mat[m] = (uint16_t)ti;
             m++;
@@ -479,21 +541,25 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                 continue; /* in no list: most instances of an open world */
             }
             uint32_t i = ch.inst[j], prev = ch.prev[j], mi = ch.mesh[j], ti = ch.mat[j];
+            uint32_t rg = ch.range[j];
             const rill_render_instance *in = &snap->instances[i];
             const mat_slot *mt = &r->materials[ti];
-            uint64_t in_block = r->meshes[mi].block ? 1ull << 16 : 0u;
+            /* Pool slots are below 65536: the mesh takes 16 bits, then whether the item draws
+             * ranges (items of a ranged instance never instance with others), then whether the
+             * mesh is in a shared block. */
+            uint64_t mesh_bits = (uint64_t)mi | (uint64_t)(rg != UINT32_MAX) << 16;
+            uint64_t in_block = r->meshes[mi].block ? 1ull << 17 : 0u;
             if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
                 /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
-                 * nothing. A mesh with an edge buffer draws it (sorted first: bit 16 clear);
+                 * nothing. A mesh with an edge buffer draws it (sorted first: bit 17 clear);
                  * one without falls back to line fill, where the device has it. */
                 vec3 c = {ch.x[j], ch.y[j], ch.z[j]};
                 bool too_far =
                     wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > vs->wire_fade[1];
                 bool edges = r->meshes[mi].edge_index_count != 0;
                 if ((edges || wire_pipe) && !too_far && ch.visible[j]) {
-                    uint64_t key = (uint64_t)mi | (edges ? 0u : 1u << 16);
-                    wires[n_wires++] = (draw_item){key, i, prev};
-                    n_edges += edges;
+                    uint64_t key = mesh_bits | (edges ? 0u : 1u << 17);
+                    n_edges += edges * list_add(wires, &n_wires, key, i, prev, rg);
                 }
                 continue;
             }
@@ -504,22 +570,21 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                     float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
                     uint32_t bits;
                     memcpy(&bits, &depth, sizeof(bits));
-                    transparent[n_transparent++] =
-                        (draw_item){(uint64_t)(UINT32_MAX - bits), i, prev};
+                    list_add(transparent, &n_transparent, (uint64_t)(UINT32_MAX - bits), i, prev,
+                             rg);
                 } else {
-                    /* Pool slots are below 65536, so 16 bits each keep the (cuts, double-sided,
-                     * material, shared-block, mesh) order and the key fits in 35 bits: meshes
-                     * of shared blocks (static batches) follow each other within a material, so
-                     * draw_list draws them with one indirect call. Surfaces that cut (alpha mask,
-                     * LOD crossfade) sort last: the prepass draws the rest with a shader that
-                     * never discards, so the GPU tests depth before shading them. */
+                    /* The key keeps the (cuts, double-sided, material, shared-block, ranged,
+                     * mesh) order in 37 bits: meshes of shared blocks (static batches) follow
+                     * each other within a material, so draw_list draws them with one indirect
+                     * call. Surfaces that cut (alpha mask, LOD crossfade) sort last: the prepass
+                     * draws the rest with a shader that never discards, so the GPU tests depth
+                     * before shading them. */
                     bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-                    uint64_t key = ((uint64_t)cuts << 34) | ((uint64_t)mt->double_sided << 33) |
-                                   ((uint64_t)ti << 17) | in_block | (uint64_t)mi;
-                    n_solid += !cuts;
-                    opaque[n_opaque++] = (draw_item){key, i, prev};
+                    uint64_t key = ((uint64_t)cuts << 36) | ((uint64_t)mt->double_sided << 35) |
+                                   ((uint64_t)ti << 18) | in_block | mesh_bits;
+                    n_solid += !cuts * list_add(opaque, &n_opaque, key, i, prev, rg);
                     if (vs->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
-                        ghosts[n_ghosts++] = (draw_item){ghost_key(in, mi), i, prev};
+                        list_add(ghosts, &n_ghosts, ghost_key(in, mesh_bits), i, prev, rg);
                     }
                 }
             }
@@ -529,10 +594,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                  * level inside a LOD crossfade needs the masked pipeline's fragment shader too
                  * (its dither cuts the shadow like its other passes). */
                 bool cut = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-                uint64_t key = cut ? (1ull << 33) | ((uint64_t)ti << 17) | in_block | (uint64_t)mi
-                                   : in_block | (uint64_t)mi;
-                casters[n_casters++] = (draw_item){key, i, prev};
-                n_plain += !cut;
+                uint64_t key = cut ? (1ull << 35) | ((uint64_t)ti << 18) | in_block | mesh_bits
+                                   : in_block | mesh_bits;
+                n_plain += !cut * list_add(casters, &n_casters, key, i, prev, rg);
             }
         }
     }
@@ -550,11 +614,11 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     if (!rill_array_reserve(&r->sort_tmp, ninst_in ? ninst_in : 1)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     }
-    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 35);
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 37);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
-    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 34);
-    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 17);
-    sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 32);
+    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 36);
+    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 18);
+    sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 33);
     r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;
     rill__phase_mark(r, RILL__CPU_SORT);
     return RILL_OK;

@@ -111,16 +111,46 @@ static uint32_t block_span(const rill_renderer *r, const rill__view *vs, const d
     return j;
 }
 
-/* Draws items[i..end) (meshes of one shared block) as one indirect draw: one command per run of
- * equal keys (instanced). False when the frame has no room for the commands. */
+/* The next span of a ranged item's ranges rg[*k..n): ranges that touch (one ends where the next
+ * begins) joined, empty ones passed over; triangle indices or, with edges, edge indices. False
+ * when none is left. */
+static bool next_span(const rill_render_range *rg, uint32_t n, uint32_t *k, bool edges,
+                      uint32_t *first, uint32_t *count) {
+    *count = 0;
+    for (; *k < n; (*k)++) {
+        uint32_t f = edges ? rg[*k].first_edge : rg[*k].first_index;
+        uint32_t c = edges ? rg[*k].edge_count : rg[*k].index_count;
+        if (c && *count && f != *first + *count) {
+            break;
+        }
+        if (c && !*count) {
+            *first = f;
+        }
+        *count += c;
+    }
+    return *count != 0;
+}
+
+/* How many indirect commands items[i..end) need: one per run of equal keys (batch) or item, and
+ * for a ranged item one per range at most. */
+static uint32_t indirect_count(const draw_item *items, uint32_t i, uint32_t end, bool batch) {
+    uint32_t count = 0;
+    for (uint32_t k = i; k < end;) {
+        uint32_t run = batch && !items[k].range_n ? key_run(items, k, end) : 1;
+        count += items[k].range_n ? items[k].range_n : 1u;
+        k += run;
+    }
+    return count;
+}
+
+/* Draws items[i..end) (meshes of one shared block, or one ranged item) as one indirect draw: one
+ * command per run of equal keys (instanced), per span of a ranged item's ranges. False when the
+ * frame has no room for the commands. */
 static bool draw_indirect(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items,
                           uint32_t i, uint32_t end, uint32_t first, bool batch) {
     rill_renderer *r = ctx->r;
     const rill_render_instance *inst = vs->snap->instances;
-    uint32_t count = 0;
-    for (uint32_t k = i; k < end; k += batch ? key_run(items, k, end) : 1) {
-        count++;
-    }
+    uint32_t count = indirect_count(items, i, end, batch);
     rill__buf *buf = NULL;
     uint64_t off = 0;
     indirect_cmd *c =
@@ -130,22 +160,49 @@ static bool draw_indirect(rill_rg_ctx *ctx, const rill__view *vs, const draw_ite
     }
     uint32_t at = 0;
     for (uint32_t k = i; k < end;) {
-        uint32_t run = batch ? key_run(items, k, end) : 1;
-        const mesh_slot *ms = rill__mesh_get(r, inst[items[k].inst].mesh);
-        c[at++] =
-            (indirect_cmd){ms->index_count, run, ms->first_index, ms->vertex_offset, first + k};
-        r->triangles += (uint64_t)(ms->index_count / 3u) * run;
+        const draw_item *it = &items[k];
+        uint32_t run = batch && !it->range_n ? key_run(items, k, end) : 1;
+        const mesh_slot *ms = rill__mesh_get(r, inst[it->inst].mesh);
+        if (it->range_n) {
+            const rill_render_range *rg = vs->snap->ranges + it->range;
+            uint32_t q = 0, sf = 0, sn = 0;
+            while (next_span(rg, it->range_n, &q, false, &sf, &sn)) {
+                c[at++] = (indirect_cmd){sn, 1, ms->first_index + sf, ms->vertex_offset, first + k};
+                r->triangles += sn / 3u;
+            }
+        } else {
+            c[at++] =
+                (indirect_cmd){ms->index_count, run, ms->first_index, ms->vertex_offset, first + k};
+            r->triangles += (uint64_t)(ms->index_count / 3u) * run;
+        }
         k += run;
     }
-    rill__cmd_draw_indexed_indirect(ctx->cmd, buf, off, count);
-    r->draw_calls++;
+    if (at) {
+        rill__cmd_draw_indexed_indirect(ctx->cmd, buf, off, at);
+        r->draw_calls++;
+    }
     return true;
+}
+
+/* A ranged item without indirect drawing (or its edges): one draw per span of its ranges. */
+static void draw_ranges(rill_renderer *r, rill__cmd *cmd, const rill__view *vs, const mesh_slot *ms,
+                        const draw_item *it, uint32_t first_instance, bool edges) {
+    const rill_render_range *rg = vs->snap->ranges + it->range;
+    uint32_t q = 0, sf = 0, sn = 0;
+    while (next_span(rg, it->range_n, &q, edges, &sf, &sn)) {
+        /* An edge buffer indexes the mesh's own vertices: only the vertex offset applies. */
+        rill__cmd_draw_indexed_at(cmd, sn, 1, edges ? sf : ms->first_index + sf, ms->vertex_offset,
+                                  first_instance);
+        r->draw_calls++;
+        r->triangles += edges ? 0u : sn / 3u;
+    }
 }
 
 /* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
  * batch, neighbours with the same key (mesh and material) become one instanced draw. Meshes in a
- * shared block (static batches) that follow each other with one material draw as one indirect
- * draw where the device has multi-draw indirect (triangles only; edges draw one by one). */
+ * shared block (static batches) that follow each other with one material, and the ranges of a
+ * ranged instance, draw as one indirect draw where the device has multi-draw indirect (triangles
+ * only; edges draw one by one). */
 static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items, uint32_t n,
                       uint32_t first, const draw_binding *db, bool batch) {
     rill_renderer *r = ctx->r;
@@ -159,7 +216,8 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
         const rill_render_instance *a = &inst[items[i].inst];
         const mesh_slot *ms = rill__mesh_get(r, a->mesh);
         const mat_slot *mt = rill__material_get(r, a->material);
-        uint32_t run = batch ? key_run(items, i, n) : 1;
+        bool ranged = items[i].range_n != 0;
+        uint32_t run = batch && !ranged ? key_run(items, i, n) : 1;
         if (db && db->pipes) {
             rill__pipe *p = db->pipes[mt->double_sided ? 1 : 0];
             if (p != bound) {
@@ -183,12 +241,17 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
             cur_vb = ms->vb;
             cur_ib = ib;
         }
-        if (ms->block && mdi && !edges) {
-            uint32_t end = block_span(r, vs, items, i, n, db && db->pipes);
-            if (end > i + run && draw_indirect(ctx, vs, items, i, end, first, batch)) {
+        if ((ms->block || ranged) && mdi && !edges) {
+            uint32_t end = ms->block ? block_span(r, vs, items, i, n, db && db->pipes) : i + 1;
+            if ((end > i + run || ranged) && draw_indirect(ctx, vs, items, i, end, first, batch)) {
                 i = end;
                 continue;
             }
+        }
+        if (ranged) {
+            draw_ranges(r, cmd, vs, ms, &items[i], first + i, edges);
+            i++;
+            continue;
         }
         /* An edge buffer indexes the mesh's own vertices: only the vertex offset applies. */
         rill__cmd_draw_indexed_at(cmd, edges ? ms->edge_index_count : ms->index_count, run,

@@ -100,6 +100,9 @@ typedef struct draw_item {
     uint32_t inst; /* index into the snapshot's instances */
     uint32_t prev; /* last frame's matrix, when it differs from this frame's: history slot * 2 +
                       half (rill_renderer.prev_m), else UINT32_MAX */
+    /* A ranged instance: snapshot ranges [range, range + range_n) (visible, consecutive), else
+     * range_n = 0 (the whole mesh). */
+    uint32_t range, range_n;
 } draw_item;
 
 /* Motion history of one instance (frame_cull.c): its id, the last frame it was culled in with

@@ -326,6 +326,9 @@ rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *s
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: instance_count without instances");
     }
+    if (snap->range_count && !snap->ranges) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: range_count without ranges");
+    }
     if (snap->light_count && !snap->lights) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: light_count without lights");
     }

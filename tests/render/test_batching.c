@@ -25,6 +25,7 @@
 #include "model_gen.h"
 #include "rill/channels.h"
 #include "rill/render.h"
+#include "rill/scene/model.h"
 
 #define W 160
 #define H 120
@@ -314,6 +315,21 @@ static const rill_render_instance *instance_of(const fx *f, rill_entity e) {
     return NULL;
 }
 
+/* The ranges of the batch instances in the last snapshot. */
+static uint32_t batch_ranges(const fx *f) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->snap.instance_count; i++)
+        if (f->snap.instances[i].id & BATCH_BIT)
+            n += f->snap.instances[i].range_count;
+    return n;
+}
+
+static rill_render_batching_stats batching_stats(const fx *f) {
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(f->ra, &bs);
+    return bs;
+}
+
 static void test_parts(void **state) {
     (void)state;
     fx f;
@@ -332,66 +348,191 @@ static void test_parts(void **state) {
     rill_error err = {0};
     assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
 
-    /* Whole-cell batches (parts as large as the cell): one batch, culled as a whole. */
+    /* Whole-cell parts: one batch, one range, culled as a whole. */
     rill_render_assets_set_batching(
         f.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 32});
     assert_int_equal(settle(&f, 1), 1);
     uint64_t tri_cell = frame_triangles(&f);
-    /* Parts of 4 m: one box each; the ones behind the camera are culled like the boxes were. */
+    assert_int_equal(batch_ranges(&f), 1);
+    /* Parts of 4 m: still one batch (one mesh, one instance) but one range per box, each culled
+     * on its own: the ones behind the camera are culled like the boxes were. */
     rill_render_assets_set_batching(
         f.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 4});
-    assert_int_equal(settle(&f, 12), 12);
+    assert_int_equal(settle(&f, 1), 1);
     uint64_t tri_parts = frame_triangles(&f);
     print_message("triangles: unbatched %llu, whole-cell batch %llu, 4 m parts %llu\n",
                   (unsigned long long)tri_off, (unsigned long long)tri_cell,
                   (unsigned long long)tri_parts);
+    assert_int_equal(f.snap.instance_count, 1);
+    assert_int_equal(batch_ranges(&f), 12);
     assert_true(tri_cell > tri_off);
     assert_int_equal(tri_parts, tri_off);
     assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
     assert_true(match_fraction(ref, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
-    rill_render_batching_stats bs;
-    rill_render_assets_get_batching_stats(f.ra, &bs);
+    rill_render_batching_stats bs = batching_stats(&f);
     uint64_t built = bs.cells_built;
     assert_int_equal(bs.batched_entities, 12);
 
-    /* A crossfade on box 1 (the LOD system writes RenderMode.lod_fade): it leaves its part at
-     * once (the observer queues the cell; within the budget it is rebuilt in the next extract,
-     * its members drawing alone that frame), with its fade. */
+    /* A crossfade on box 1 (the LOD system writes RenderMode.lod_fade): its range is off at once
+     * and it draws alone with its fade; nothing is rebuilt. */
     rill_render_mode_component fade = {RILL_RENDER_MODE_NORMAL, 0.5f, 0.5f};
     assert_non_null(rill_world_add(f.w, box[1], f.rc.render_mode, &fade));
     frame(&f);
     const rill_render_instance *in = instance_of(&f, box[1]);
     assert_non_null(in);
     assert_true(in->lod_fade == 0.5f);
-    uint64_t ids[16];
-    rill_mesh meshes[16];
-    uint32_t nb = count_batches(&f, ids, meshes, 16);
-    assert_int_equal(nb, 0);
-    assert_int_equal(f.snap.instance_count, 12);
-    assert_int_equal(settle(&f, 11), 11);
-    assert_non_null(instance_of(&f, box[1]));
-    /* The fade ends: it is batched again. */
+    assert_int_equal(f.snap.instance_count, 2);
+    assert_int_equal(batch_ranges(&f), 11);
+    /* The fade ends: its range is on again, still without a rebuild. */
     rill_render_mode_component whole = {RILL_RENDER_MODE_NORMAL, 1.0f, 0.0f};
     assert_non_null(rill_world_add(f.w, box[1], f.rc.render_mode, &whole));
-    assert_int_equal(settle(&f, 12), 12);
+    frame(&f);
     assert_null(instance_of(&f, box[1]));
-    rill_render_assets_get_batching_stats(f.ra, &bs);
-    assert_true(bs.cells_built > built);
+    assert_int_equal(batch_ranges(&f), 12);
+    assert_int_equal(batching_stats(&f).cells_built, built);
 
-    /* A despawned member: not drawn from the next frame on (its part's mesh still holds it until
+    /* A despawned member: not drawn from the next frame on (the batch's mesh still holds it until
      * the cell is rebuilt, so the cell's other members draw alone meanwhile). */
     assert_true(rill_world_despawn(f.w, box[0]));
     frame(&f);
-    nb = count_batches(&f, ids, meshes, 16);
-    assert_int_equal(nb, 0);
+    uint64_t ids[16];
+    rill_mesh meshes[16];
+    assert_int_equal(count_batches(&f, ids, meshes, 16), 0);
     assert_int_equal(f.snap.instance_count, 11);
     assert_null(instance_of(&f, box[0]));
-    assert_int_equal(settle(&f, 11), 11);
-    rill_render_assets_get_batching_stats(f.ra, &bs);
-    assert_int_equal(bs.batched_entities, 11);
+    assert_int_equal(settle(&f, 1), 1);
+    assert_int_equal(batching_stats(&f).batched_entities, 11);
+    assert_int_equal(batch_ranges(&f), 11);
     rill_render_stats rs;
     rill_renderer_stats(f.r, &rs);
     assert_int_equal(rs.validation_messages, 0);
+    fx_done(&f);
+}
+
+/* Shows one LOD level of a pair (crossfading: fade to the shown one, -fade to the other). */
+static void show_level(fx *f, const rill_model_components *mc, const rill_entity *a,
+                       const rill_entity *b, uint32_t n, bool show_a, float fade) {
+    for (uint32_t i = 0; i < n; i++) {
+        rill_scene_model_set_level(f->w, mc, show_a ? a[i] : b[i], true, fade);
+        if (fade != 0.0f)
+            rill_scene_model_set_level(f->w, mc, show_a ? b[i] : a[i], true, -fade);
+        else
+            rill_scene_model_set_level(f->w, mc, show_a ? b[i] : a[i], false, 0.0f);
+    }
+}
+
+static void read_frame(fx *f, uint8_t *px, uint32_t frames) {
+    for (uint32_t i = 0; i < frames; i++)
+        frame(f);
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err), RILL_OK);
+}
+
+static void test_lod_switch(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    rill_model_components mc;
+    assert_int_equal(rill_scene_model_register(f.w, &mc, NULL), RILL_OK);
+    /* Six models of two LOD levels in one cell: level A a "box" cube, level B a "pair" cube
+     * (another material), at the same places; B starts switched off. */
+    enum { N = 6 };
+    rill_entity a[N], b[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = cube(&f, 0, 0, 1.5f + 2.5f * (float)i, 3.0f + (float)(i % 2) * 3.0f, NULL);
+        b[i] = cube(&f, 1, 0, 1.5f + 2.5f * (float)i, 3.0f + (float)(i % 2) * 3.0f, NULL);
+    }
+    show_level(&f, &mc, a, b, N, true, 0.0f);
+    static uint8_t ref_a[W * H * 4], ref_b[W * H * 4], px[W * H * 4];
+    read_frame(&f, ref_a, 2);
+    assert_int_equal(f.snap.instance_count, N);
+    show_level(&f, &mc, a, b, N, false, 0.0f);
+    read_frame(&f, ref_b, 2);
+    show_level(&f, &mc, a, b, N, true, 0.0f);
+
+    rill_render_assets_set_batching(f.ra,
+                                    &(rill_render_batching){.enabled = true, .cell_size = 32});
+    assert_int_equal(settle(&f, 1), 1);
+    assert_int_equal(batching_stats(&f).batched_entities, N); /* level B never shown yet */
+    /* B shown: its members are new (drawn alone until the cell is rebuilt with both levels). */
+    show_level(&f, &mc, a, b, N, false, 0.0f);
+    for (int i = 0; i < 12 && batching_stats(&f).batched_entities != 2 * N; i++)
+        frame(&f);
+    assert_int_equal(batching_stats(&f).batched_entities, 2 * N);
+    assert_int_equal(settle(&f, 1), 1);
+    rill_render_batching_stats bs = batching_stats(&f);
+    uint64_t built = bs.cells_built, switches = bs.range_switches;
+    assert_int_equal(bs.batches, 2);
+
+    /* From now on switching levels flips ranges: no rebuild, one instance, the same pictures. */
+    for (int round = 0; round < 2; round++) {
+        show_level(&f, &mc, a, b, N, true, 0.0f);
+        read_frame(&f, px, 1);
+        assert_int_equal(f.snap.instance_count, 1);
+        assert_true(match_fraction(ref_a, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
+        show_level(&f, &mc, a, b, N, false, 0.0f);
+        read_frame(&f, px, 1);
+        assert_int_equal(f.snap.instance_count, 1);
+        assert_true(match_fraction(ref_b, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
+    }
+    /* A crossfade: both levels draw alone (dithered), the batches draw nothing; then A alone. */
+    show_level(&f, &mc, a, b, N, true, 0.5f);
+    frame(&f);
+    assert_int_equal(f.snap.instance_count, 2 * N);
+    for (uint32_t i = 0; i < f.snap.instance_count; i++)
+        assert_true(f.snap.instances[i].lod_fade != 0.0f);
+    show_level(&f, &mc, a, b, N, true, 0.0f);
+    read_frame(&f, px, 1);
+    assert_int_equal(f.snap.instance_count, 1);
+    assert_true(match_fraction(ref_a, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
+    bs = batching_stats(&f);
+    print_message("LOD switches: %llu range switches, %llu rebuilds\n",
+                  (unsigned long long)(bs.range_switches - switches),
+                  (unsigned long long)(bs.cells_built - built));
+    assert_int_equal(bs.cells_built, built);
+    assert_true(bs.range_switches >= switches + 4u * 2u * N);
+    rill_render_stats rs;
+    rill_renderer_stats(f.r, &rs);
+    assert_int_equal(rs.validation_messages, 0);
+    fx_done(&f);
+}
+
+static void test_build_budget(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    /* Six 8 m cells of two boxes each. */
+    enum { CELLS = 6 };
+    for (int k = 0; k < CELLS; k++)
+        for (int i = 0; i < 2; i++)
+            cube(&f, 0, 0, 8.0f * (float)k + 2.0f + 3.0f * (float)i, 3.0f, NULL);
+    /* A budget no build fits in: one cell a frame, the others wait (drawn unbatched). */
+    rill_render_assets_set_batching(
+        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1e-6f});
+    uint32_t frames = 0, most = 0;
+    for (; frames < 20 && batching_stats(&f).cells_built < CELLS; frames++) {
+        frame(&f);
+        rill_render_batching_stats bs = batching_stats(&f);
+        most = RILL_MAX(most, bs.cells_built_last_frame);
+        /* every box draws: batched, or alone while its cell waits */
+        assert_true(f.snap.instance_count >= CELLS - (uint32_t)bs.cells_built);
+    }
+    rill_render_batching_stats bs = batching_stats(&f);
+    assert_int_equal(bs.cells_built, CELLS);
+    assert_int_equal(most, 1);
+    assert_true(bs.build_ms == 1e-6f);
+    assert_int_equal(bs.cells_waiting, 0);
+    /* A large budget: every queued cell in one frame. */
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    frame(&f);
+    rill_render_assets_set_batching(
+        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1000.0f});
+    most = 0;
+    for (int i = 0; i < 4; i++) {
+        frame(&f);
+        most = RILL_MAX(most, batching_stats(&f).cells_built_last_frame);
+    }
+    assert_int_equal(most, CELLS);
     fx_done(&f);
 }
 
@@ -399,6 +540,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batching),
         cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_lod_switch),
+        cmocka_unit_test(test_build_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
