@@ -70,6 +70,9 @@ typedef struct fly_frame {
     uint64_t texture_bytes_full; /* what the GPU would hold with every streamed chain full */
     uint64_t texture_bytes_read; /* since the start */
     double texture_swap_ms, texture_stream_ms;
+    /* static batching: cells built this frame and their CPU time, cells queued, batched members */
+    double batch_build_ms;
+    uint32_t batch_cells_built, batch_cells_waiting, batched_entities;
     /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
     uint32_t loaded, loading, unloading;
     uint64_t live[RILL_MEM_TAG_NUM];
@@ -391,6 +394,24 @@ static uint64_t tree_triangles(rill_world *w, rill_asset_server *as, rill_compon
     return tris;
 }
 
+/* The triangles of a ranged instance's ranges in the primary view (sc: its matrix's scale). */
+static uint64_t ranges_seen(const rill_render_snapshot *snap, const rill_render_instance *in,
+                            float aspect, float sc) {
+    uint64_t tris = 0;
+    const float *m = in->transform;
+    for (uint32_t k = 0; k < in->range_count; k++) {
+        uint64_t at = (uint64_t)in->range_first + k;
+        const rill_render_range *rg = at < snap->range_count ? &snap->ranges[at] : NULL;
+        float wc[3];
+        for (int j = 0; rg && j < 3; j++)
+            wc[j] = m[j] * rg->center[0] + m[4 + j] * rg->center[1] + m[8 + j] * rg->center[2] +
+                    m[12 + j];
+        if (rg && sphere_visible(&snap->view, aspect, wc, rg->radius * sc))
+            tris += rg->index_count / 3u;
+    }
+    return tris;
+}
+
 /* Counts what the primary view sees. A Model with baked levels counts, for triangles_full, the
  * triangles of its level 0 tree when any of its shown instances is in view (its level trees that
  * are not drawn are parked: extract leaves them out of the snapshot). */
@@ -415,6 +436,14 @@ static void count_snapshot(rill_renderer *r, rill_app *app, rill_scene_models *m
         for (int col = 0; col < 3; col++) {
             const float *v = m + col * 4;
             sc = RILL_MAX(sc, sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+        }
+        if (in->range_count) {
+            /* A static batch: its ranges (member runs of one part) are seen one by one. */
+            uint64_t tris = ranges_seen(snap, in, aspect, sc);
+            out->visible += tris != 0;
+            out->triangles += tris;
+            out->triangles_full += tris;
+            continue;
         }
         if (!sphere_visible(&snap->view, aspect, wc, rad * sc))
             continue;
@@ -520,6 +549,10 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "texture_bytes_read", fr->texture_bytes_read);
     jw_f64(w, "texture_swap_ms", fr->texture_swap_ms);
     jw_f64(w, "texture_stream_ms", fr->texture_stream_ms);
+    jw_f64(w, "batch_build_ms", fr->batch_build_ms);
+    jw_u64(w, "batch_cells_built", fr->batch_cells_built);
+    jw_u64(w, "batch_cells_waiting", fr->batch_cells_waiting);
+    jw_u64(w, "batched_entities", fr->batched_entities);
     jw_u64(w, "terrain_chunks", fr->terrain_chunks);
     jw_u64(w, "terrain_chunks_resident", fr->terrain_resident);
     jw_u64(w, "chunk_rebuilds", fr->chunk_rebuilds);
@@ -1027,6 +1060,12 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->texture_bytes_read = tx.bytes_read;
     fr->texture_swap_ms = (double)tx.swap_ns_last / 1e6;
     fr->texture_stream_ms = (double)tx.update_ns_last / 1e6;
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(fly_assets(run), &bs);
+    fr->batch_build_ms = bs.build_ms_last_frame;
+    fr->batch_cells_built = bs.cells_built_last_frame;
+    fr->batch_cells_waiting = bs.cells_waiting;
+    fr->batched_entities = bs.batched_entities;
     jw jwr = {.f = run->jsonl};
     write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs, app);
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
