@@ -26,9 +26,9 @@
  *   - its despawn: its cell counts fewer drawn members than it has on at the end of the walk (the
  *     cell's members then draw alone from what was recorded at build time, and it is queued).
  * Per frame:
- *   begin: moved members leave; queued cells, within the time budget (build_ms, measured per cell
- *          built), drop their batches and start collecting (their hidden and fading members are
- *          collected from what the cell recorded, the others from the walk);
+ *   begin: moved members leave; queued cells, within the time budget (build_ms, estimated from
+ *          the mean time per member built), drop their batches and start collecting (their
+ *          hidden and fading members come from what the cell recorded, the others from the walk);
  *   take:  an entity that is not a built member: a candidate in a collecting cell is collected;
  *          one that became a candidate queues its cell;
  *   end:   collected cells are built (their batches draw from the next frame, the members drew as
@@ -130,7 +130,7 @@ typedef struct cell {
     bool ready;           /* every batch's mesh was uploaded */
     uint32_t seen;        /* members with their range on, skipped by this frame's walk */
     uint32_t on_count;    /* members with their range on */
-    double build_ms;      /* its last build's CPU time (0: never built) */
+    uint32_t cands;       /* records standing in it that were candidates when last taken */
     RILL_ARRAY(batch) batches;
     RILL_ARRAY(part) parts;
     RILL_ARRAY(member_info) members; /* built into the batches, batch by batch, part by part */
@@ -146,9 +146,9 @@ struct rill__batcher {
     bool observing; /* the world observers are installed */
     uint32_t frame;
     uint64_t next_id;
-    double avg_cell_ms;             /* running mean of a cell's build time (0: none built yet) */
-    RILL_ARRAY(member_rec) recs;    /* by entity index */
-    RILL_ARRAY(pos_entry) pos;      /* by position in the ModelMesh storage */
+    double ms_per_member;        /* running mean of the build time per member (0: none built yet) */
+    RILL_ARRAY(member_rec) recs; /* by entity index */
+    RILL_ARRAY(pos_entry) pos;   /* by position in the ModelMesh storage */
     const rill_model_mesh *mm_base; /* that storage this frame */
     uint32_t mm_len;
     rill_component mm_comp, rm_comp;
@@ -470,8 +470,9 @@ static void collect_parked(rill__batcher *bt, cell *c, uint32_t ci) {
 }
 
 /* Queued cells start collecting, as many as the time budget allows (at least one a frame): a cell
- * is expected to take what its last build took, a new one the running mean. The others keep
- * drawing their on ranges and wait. */
+ * is expected to take the running mean time per member times its members (those it holds, or
+ * the candidates standing in it, whichever is more). The others keep drawing their on ranges and
+ * wait. */
 static void admit_dirty(rill__batcher *bt) {
     double planned = 0.0;
     uint32_t kept = 0, admitted = 0;
@@ -481,8 +482,8 @@ static void admit_dirty(rill__batcher *bt) {
         if (c->state != CELL_DIRTY) {
             continue;
         }
-        double est = c->build_ms > 0.0 ? c->build_ms : bt->avg_cell_ms;
-        bool fits = bt->avg_cell_ms > 0.0 && planned + est <= (double)bt->set.build_ms;
+        double est = bt->ms_per_member * (double)RILL_MAX(1u, RILL_MAX(c->cands, c->members.len));
+        bool fits = bt->ms_per_member > 0.0 && planned + est <= (double)bt->set.build_ms;
         if (admitted == 0 || fits) {
             admitted++;
             planned += est;
@@ -574,11 +575,20 @@ bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
     return true;
 }
 
+/* A record of cell ci became (or stopped being) a candidate. */
+static void count_candidate(rill__batcher *bt, uint32_t ci, bool now) {
+    cell *c = &bt->cells.data[ci];
+    c->cands = now ? c->cands + 1u : c->cands - (c->cands != 0);
+}
+
 /* A fresh record for e standing at p; NULL when out of memory. */
 static member_rec *new_rec(rill__batcher *bt, rill_entity e, const float p[3]) {
     member_rec *rc = rec_of(bt, e);
     if (!rc) {
         return NULL;
+    }
+    if (rc->e && rc->sig) {
+        count_candidate(bt, rc->cell, false); /* its entity is gone: the slot is reused */
     }
     memset(rc, 0, sizeof(*rc));
     rc->cell = cell_at(bt, p);
@@ -624,6 +634,9 @@ bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
     bool candidate = ms && ms->alpha_mode != RILL_ALPHA_BLEND;
     uint32_t sig = candidate ? signature(mesh, mat, mask) : 0u;
     if (rc->sig != sig) {
+        if (!rc->sig != !sig) {
+            count_candidate(bt, rc->cell, sig != 0);
+        }
         rc->sig = sig;
         if (candidate) {
             mark_dirty(bt, rc->cell);
@@ -909,9 +922,11 @@ static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
     return kept;
 }
 
-static void count_build(rill__batcher *bt, cell *c, double ms) {
-    c->build_ms = ms;
-    bt->avg_cell_ms = bt->avg_cell_ms > 0.0 ? 0.875 * bt->avg_cell_ms + 0.125 * ms : ms;
+/* A cell of n members was built in ms. The mean per member learns slowly and takes an outlier (a
+ * new shared block allocated, the machine busy) as at most four times the mean. */
+static void count_build(rill__batcher *bt, uint32_t n, double ms) {
+    double per = ms / (double)RILL_MAX(n, 1u), was = bt->ms_per_member;
+    bt->ms_per_member = was > 0.0 ? 0.875 * was + 0.125 * RILL_MIN(per, 4.0 * was) : per;
     bt->stats.cells_built++;
     bt->stats.cells_built_last_frame++;
     bt->stats.build_ms_last_frame += ms;
@@ -951,7 +966,7 @@ static void build_cell(rill__batcher *bt, cell *c) {
     c->col.len = 0;
     c->state = CELL_CLEAN;
     c->built_frame = bt->frame;
-    count_build(bt, c, (double)(rill_time_ns() - t0) * 1e-6);
+    count_build(bt, n, (double)(rill_time_ns() - t0) * 1e-6);
 }
 
 /* >>drawing -------------------------------------------------------------------------------------

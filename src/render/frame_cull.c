@@ -453,8 +453,8 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     const rill_render_wireframe *wf = &snap->wireframe;
     bool shadows = p->shadows;
     /* Every list holds at most one item per instance (per range of a ranged one): reserve once
-     * so the loop below writes
-     * items without a capacity check (the arrays keep their memory across frames). */
+     * so the loop below writes items without a capacity check (the arrays keep their memory
+     * across frames). */
     uint32_t ninst_in = list_capacity(snap);
     if (!rill_array_reserve(&vs->opaque, ninst_in ? ninst_in : 1) ||
         !rill_array_reserve(&vs->transparent, ninst_in ? ninst_in : 1) ||
