@@ -919,6 +919,7 @@ typedef struct rill_render_extract_buf {
      * rill_content passes its app's (rill_app_jobs). Static batching on walks serially. */
     rill_jobs *jobs;
     RILL_ARRAY(struct rill__extract_part) walk_parts; /* per chunk of that walk (extract.c) */
+    RILL_ARRAY(uint32_t) sort_counts; /* the slot sort's digit counts per chunk (extract.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

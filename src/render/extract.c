@@ -69,6 +69,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->shown);
     rill_array_free(&buf->shown_tmp);
     rill_array_free(&buf->walk_parts);
+    rill_array_free(&buf->sort_counts);
 }
 
 static void neg_z(const float m[16], float out[3]) {
@@ -204,44 +205,97 @@ static uint32_t slot_digit(rill_entity e, uint32_t d) {
     return (RILL_ENTITY_INDEX(e) >> (d * SLOT_DIGIT_BITS)) & (SLOT_BUCKETS - 1u);
 }
 
-/* Writes src[0..n) sorted by entity slot to list (LSD radix, tmp holding n more). One read counts
- * every digit; only the digits the highest slot has are scattered, from src straight into list or
- * tmp, so the last pass lands in list without a copy. */
-static void sort_by_slot(const rill_entity *src, rill_entity *list, rill_entity *tmp, uint32_t n) {
-    uint32_t count[SLOT_DIGITS][SLOT_BUCKETS]; /* 24 KiB */
-    memset(count, 0, sizeof(count));
-    uint32_t top = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t slot = RILL_ENTITY_INDEX(src[i]);
-        top |= slot;
-        for (uint32_t d = 0; d < SLOT_DIGITS; d++) {
-            count[d][slot_digit(src[i], d)]++;
-        }
+#define SORT_CHUNK 4096u /* entities per chunk of the slot sort */
+
+/* The slot sort (LSD radix) spread over the jobs: per digit, each chunk counts its own entities'
+ * digits, the counts become output positions bucket by bucket and chunk by chunk in order, and
+ * each chunk scatters its own entities; equal digits keep their order, so the result is the
+ * serial sort's. */
+typedef struct slot_sort {
+    const rill_entity *src;
+    rill_entity *dst;
+    uint32_t digit;
+    uint32_t *counts; /* per chunk, per bucket: counts of the digit, then output positions */
+    uint32_t *tops;   /* per chunk: its slots ORed together */
+} slot_sort;
+
+static uint32_t *chunk_counts(const slot_sort *s, uint32_t chunk) {
+    return s->counts + (size_t)chunk * SLOT_BUCKETS;
+}
+
+/* rill_job_range_fn: the digit of src[begin, end) counted, the chunk's slots ORed. */
+static void sort_count(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    (void)chunk;
+    slot_sort *s = arg;
+    uint32_t *c = chunk_counts(s, begin / SORT_CHUNK), top = 0;
+    memset(c, 0, SLOT_BUCKETS * sizeof(*c));
+    for (uint32_t i = begin; i < end; i++) {
+        top |= RILL_ENTITY_INDEX(s->src[i]);
+        c[slot_digit(s->src[i], s->digit)]++;
     }
-    uint32_t passes = 1;
-    while (passes < SLOT_DIGITS && (top >> (passes * SLOT_DIGIT_BITS))) {
-        passes++;
-    }
-    for (uint32_t d = 0; d < passes; d++) {
-        uint32_t *c = count[d];
-        for (uint32_t b = 0, sum = 0; b < SLOT_BUCKETS; b++) {
-            uint32_t k = c[b];
-            c[b] = sum;
-            sum += k;
-        }
-        rill_entity *dst = (passes - 1u - d) % 2u ? tmp : list;
-        for (uint32_t i = 0; i < n; i++) {
-            dst[c[slot_digit(src[i], d)]++] = src[i];
-        }
-        src = dst;
+    s->tops[begin / SORT_CHUNK] = top;
+}
+
+/* rill_job_range_fn: src[begin, end) into dst by the digit, from the chunk's positions. */
+static void sort_scatter(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
+    (void)chunk;
+    const slot_sort *s = arg;
+    uint32_t *c = chunk_counts(s, begin / SORT_CHUNK);
+    for (uint32_t i = begin; i < end; i++) {
+        s->dst[c[slot_digit(s->src[i], s->digit)]++] = s->src[i];
     }
 }
 
+/* The counts of every chunk become where each chunk's entities of each bucket go. */
+static void sort_positions(const slot_sort *s, uint32_t chunks) {
+    uint32_t sum = 0;
+    for (uint32_t b = 0; b < SLOT_BUCKETS; b++) {
+        for (uint32_t k = 0; k < chunks; k++) {
+            uint32_t *c = chunk_counts(s, k) + b, v = *c;
+            *c = sum;
+            sum += v;
+        }
+    }
+}
+
+/* Writes src[0..n) sorted by entity slot to list (tmp holding n more), over jobs (NULL: here).
+ * Only the digits the highest slot has are sorted on, from src straight into list or tmp, so the
+ * last pass lands in list without a copy. False when out of memory. */
+static bool sort_by_slot(rill_jobs *jobs, const rill_entity *src, rill_entity *list,
+                         rill_entity *tmp, uint32_t n, rill_render_extract_buf *buf) {
+    uint32_t chunks = (n + SORT_CHUNK - 1u) / SORT_CHUNK;
+    rill_array_clear(&buf->sort_counts);
+    uint32_t *mem = rill_array_push_n(&buf->sort_counts, chunks * (SLOT_BUCKETS + 1u));
+    if (!mem) {
+        return false;
+    }
+    slot_sort s = {.src = src, .counts = mem, .tops = mem + chunks * SLOT_BUCKETS};
+    uint32_t passes = SLOT_DIGITS;
+    for (uint32_t d = 0; d < passes; d++) {
+        s.digit = d;
+        rill_jobs_for(jobs, n, SORT_CHUNK, sort_count, &s);
+        if (d == 0) { /* the highest slot says how many digits to sort on */
+            uint32_t top = 0;
+            for (uint32_t k = 0; k < chunks; k++) {
+                top |= s.tops[k];
+            }
+            for (passes = 1; passes < SLOT_DIGITS && (top >> (passes * SLOT_DIGIT_BITS));) {
+                passes++;
+            }
+        }
+        sort_positions(&s, chunks);
+        s.dst = (passes - 1u - d) % 2u ? tmp : list;
+        rill_jobs_for(jobs, n, SORT_CHUNK, sort_scatter, &s);
+        s.src = s.dst;
+    }
+    return true;
+}
+
 /* The shown ModelMesh entities (MeshShown: the detail levels a model does not show are parked out
- * of that set by rill_scene_model_set_level), sorted by slot into buf->shown. The set's own order
- * is scrambled by every level switch; walked in slot order, the lookups of each entity's
- * components (GlobalTransform above all) run forward through their storage instead of jumping
- * around it, which on the development machine made the walk 3x faster. */
+ * of that set by rill_scene_model_set_level), sorted by slot into buf->shown (over buf->jobs). The
+ * set's own order is scrambled by every level switch; walked in slot order, the lookups of each
+ * entity's components (GlobalTransform above all) run forward through their storage instead of
+ * jumping around it, which on the development machine made the walk 3x faster. */
 static bool shown_in_slot_order(rill_world *world, rill_component shown,
                                 rill_render_extract_buf *buf) {
     const rill_entity *ents = NULL;
@@ -253,10 +307,7 @@ static bool shown_in_slot_order(rill_world *world, rill_component shown,
     if (n && (!list || !tmp)) {
         return false;
     }
-    if (n) {
-        sort_by_slot(ents, list, tmp, n);
-    }
-    return true;
+    return !n || sort_by_slot(buf->jobs, ents, list, tmp, n, buf);
 }
 
 /* The walk with static batching on: serial (the batcher keeps per-entity state as it goes), in

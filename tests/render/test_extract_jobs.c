@@ -156,6 +156,9 @@ static void test_workers_match_serial(void **state) {
     extract(f, NULL, &serial, &ss);
     extract(f, one, &by_one, &s1);
     assert_int_equal(ss.instance_count, f->expected);
+    for (uint32_t i = 1; i < ss.instance_count; i++) /* walked in slot order */
+        assert_true(RILL_ENTITY_INDEX(ss.instances[i].id) >
+                    RILL_ENTITY_INDEX(ss.instances[i - 1].id));
     assert_int_equal(serial.out_of_world, f->out_of_world);
     assert_true(f->out_of_world > 0);
     assert_same(&s4, &by_four, &ss, &serial);
