@@ -434,10 +434,18 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
 /* Adds an observer of comp: fn(world, e, data, user) runs after every add or replace of comp
  * (rill_world_add, rill_world_spawn_bulk, commands), after the type's own on_add. Lets a module
  * above the one that registered comp react to it (the channels module assigns defaults this way).
- * At most 4 per component; the same fn + user again is a no-op. False for an unknown component,
+ * At most 6 per component; the same fn + user again is a no-op. False for an unknown component,
  * NULL fn or no room. */
 bool rill_world_observe_add(rill_world *world, rill_component comp, rill_component_hook fn,
                             void *user);
+/* Adds an observer of comp's removal: fn(world, e, data, user) runs before comp goes from e (on
+ * remove, on replace with the old value, despawn, rill_world_clear and rill_world_destroy when it
+ * runs hooks), after the type's own on_remove, while e still has all its components. Together
+ * with an add observer it lets a module keep counts of what names an asset. At most 6 per
+ * component; the same fn + user again is a no-op. False for an unknown component, NULL fn or no
+ * room. */
+bool rill_world_observe_remove(rill_world *world, rill_component comp, rill_component_hook fn,
+                               void *user);
 /* The data of comp on e, or NULL when absent / stale. Writing through it is allowed, but writing a
  * Transform this way does not mark it dirty (use rill_world_transform_mut). */
 void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp);

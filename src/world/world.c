@@ -628,34 +628,66 @@ static void run_add_hooks(rill_world *world, rill_entity e, rill_component comp)
     if (data != NULL) {
         t->on_add(world, e, data, t->hook_user);
     }
-    for (uint32_t k = 0; k < rill__world_comp(world, comp)->observe_count; k++) {
+    for (uint32_t k = 0; k < rill__world_comp(world, comp)->added.count; k++) {
         c = rill__world_comp(world, comp);
         data = rill_world_get(world, e, comp);
         if (data != NULL) {
-            c->observe[k](world, e, data, c->observe_user[k]);
+            c->added.fn[k](world, e, data, c->added.user[k]);
         }
     }
+}
+
+static bool has_remove_hooks(const rill__component *c) {
+    return c->type->desc.on_remove != NULL || c->removed.count;
+}
+
+/* The type's on_remove, then every remove observer, each on a fresh lookup (a hook may register
+ * components, moving the table, or despawn the entity). The component is still in place. */
+static void run_remove_hooks_of(rill_world *world, rill_entity e, rill_component comp) {
+    const rill_type_desc *t = &rill__world_comp(world, comp)->type->desc;
+    void *data = t->on_remove ? rill_world_get(world, e, comp) : NULL;
+    if (data != NULL) {
+        t->on_remove(world, e, data, t->hook_user);
+    }
+    for (uint32_t k = 0; k < rill__world_comp(world, comp)->removed.count; k++) {
+        const rill__component *c = rill__world_comp(world, comp);
+        data = rill_world_get(world, e, comp);
+        if (data != NULL) {
+            c->removed.fn[k](world, e, data, c->removed.user[k]);
+        }
+    }
+}
+
+/* Adds fn + user to list (the same pair again is a no-op); false when the list is full. */
+static bool observe(rill_world *world, rill__component *c, rill__observers *list,
+                    rill_component_hook fn, void *user, const char *what) {
+    for (uint32_t k = 0; k < list->count; k++) {
+        if (list->fn[k] == fn && list->user[k] == user) {
+            return true;
+        }
+    }
+    if (list->count == RILL__MAX_OBSERVERS) {
+        RILL_LOG_WARN(WORLD_LOG, "%s: %s has %u %s observers already", world->label,
+                      c->type->desc.name, RILL__MAX_OBSERVERS, what);
+        return false;
+    }
+    list->fn[list->count] = fn;
+    list->user[list->count++] = user;
+    return true;
 }
 
 bool rill_world_observe_add(rill_world *world, rill_component comp, rill_component_hook fn,
                             void *user) {
     rill__component *c = world && fn ? rill__world_comp(world, comp) : NULL;
-    if (c == NULL || c->type->kind != RILL__KIND_COMPONENT) {
-        return false;
-    }
-    for (uint32_t k = 0; k < c->observe_count; k++) {
-        if (c->observe[k] == fn && c->observe_user[k] == user) {
-            return true;
-        }
-    }
-    if (c->observe_count == RILL__MAX_OBSERVERS) {
-        RILL_LOG_WARN(WORLD_LOG, "%s: %s has %u add observers already", world->label,
-                      c->type->desc.name, RILL__MAX_OBSERVERS);
-        return false;
-    }
-    c->observe[c->observe_count] = fn;
-    c->observe_user[c->observe_count++] = user;
-    return true;
+    return c != NULL && c->type->kind == RILL__KIND_COMPONENT &&
+           observe(world, c, &c->added, fn, user, "add");
+}
+
+bool rill_world_observe_remove(rill_world *world, rill_component comp, rill_component_hook fn,
+                               void *user) {
+    rill__component *c = world && fn ? rill__world_comp(world, comp) : NULL;
+    return c != NULL && c->type->kind == RILL__KIND_COMPONENT &&
+           observe(world, c, &c->removed, fn, user, "remove");
 }
 
 uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, rill_entity *out) {
@@ -671,7 +703,7 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
     bool has_transform = false, has_hook = false;
     for (uint32_t c = 0; c < nc; c++) {
         has_transform = has_transform || desc->components[c].id == RILL_BUILTIN_TRANSFORM;
-        has_hook = has_hook || comps[c]->type->desc.on_add != NULL || comps[c]->observe_count;
+        has_hook = has_hook || comps[c]->type->desc.on_add != NULL || comps[c]->added.count;
     }
     /* Hooks may move storage, so they walk a list of their own when the caller gave none. */
     rill_entity *list = out;
@@ -765,13 +797,9 @@ static void release_slot(rill_world *w, uint32_t idx) {
 
 static void run_remove_hooks(rill_world *w, rill_entity e, uint32_t idx) {
     for (uint32_t c = 0; c < w->components.len; c++) {
-        rill__component *comp = &w->components.data[c];
-        if (comp->type->desc.on_remove == NULL) {
-            continue;
-        }
-        void *data = rill__set_get(&comp->set, idx);
-        if (data != NULL) {
-            comp->type->desc.on_remove(w, e, data, comp->type->desc.hook_user);
+        const rill__component *comp = &w->components.data[c];
+        if (has_remove_hooks(comp) && rill__set_get(&comp->set, idx) != NULL) {
+            run_remove_hooks_of(w, e, (rill_component){c + 1u});
         }
     }
 }
@@ -810,7 +838,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
     }
     bool any_hook = false;
     for (uint32_t c = 0; c < w->components.len && !any_hook; c++) {
-        any_hook = w->components.data[c].type->desc.on_remove != NULL;
+        any_hook = has_remove_hooks(&w->components.data[c]);
     }
     if (any_hook) {
         for (uint32_t i = n; i-- > 0;) {
@@ -977,8 +1005,8 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
         init = copy;
     }
     void *old = rill__set_get(&c->set, idx);
-    if (old != NULL && t->on_remove != NULL) {
-        t->on_remove(world, e, old, t->hook_user);
+    if (old != NULL && has_remove_hooks(c)) {
+        run_remove_hooks_of(world, e, comp);
         /* The hook may have registered components (moving the component table) or despawned. */
         c = rill__world_comp(world, comp);
         if (!rill__world_alive(world, e)) {
@@ -998,7 +1026,7 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     if (comp.id == RILL_BUILTIN_TRANSFORM) {
         rill__transform_mark_dirty(world, e);
     }
-    if (t->on_add != NULL || c->observe_count) {
+    if (t->on_add != NULL || c->added.count) {
         /* Hooks may change other storage, but not this component's (documented rule). */
         run_add_hooks(world, e, comp);
         data = rill_world_get(world, e, comp);
@@ -1034,8 +1062,8 @@ bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
         return true;
     }
     rill__component *c = rill__world_comp(world, comp);
-    if (c->type->desc.on_remove != NULL) {
-        c->type->desc.on_remove(world, e, data, c->type->desc.hook_user);
+    if (has_remove_hooks(c)) {
+        run_remove_hooks_of(world, e, comp);
         c = rill__world_comp(world, comp); /* a hook may have grown the component table */
         if (!rill__world_alive(world, e)) {
             return true;

@@ -51,14 +51,19 @@ typedef struct rill__sparse_set {
     uint32_t version; /* bumped by every change that moves or adds elements (query caches) */
 } rill__sparse_set;
 
-#define RILL__MAX_OBSERVERS 4u
+#define RILL__MAX_OBSERVERS 6u
+/* Observers of one component: hooks of modules above the one that registered it. */
+typedef struct rill__observers {
+    rill_component_hook fn[RILL__MAX_OBSERVERS];
+    void *user[RILL__MAX_OBSERVERS];
+    uint32_t count;
+} rill__observers;
+
 typedef struct rill__component {
     rill__type *type;
     rill__sparse_set set;
-    /* Add observers (rill_world_observe_add): run after the type's own on_add. */
-    rill_component_hook observe[RILL__MAX_OBSERVERS];
-    void *observe_user[RILL__MAX_OBSERVERS];
-    uint32_t observe_count;
+    rill__observers added;   /* rill_world_observe_add: run after the type's own on_add */
+    rill__observers removed; /* rill_world_observe_remove: run after the type's own on_remove */
 } rill__component;
 
 typedef struct rill__resource {

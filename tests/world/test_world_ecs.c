@@ -685,6 +685,102 @@ static void test_hooks(void **state) {
     assert_int_equal(log.removes, 13);
 }
 
+/* A per-value count kept by add and remove observers, the way a module counts what names an
+ * asset: the sum of values on live components, and the order the hooks ran in. */
+typedef struct value_count {
+    int64_t sum;
+    int type_hook_runs;
+    int observer_after_type_hook; /* removals where the type's on_remove had already run */
+    bool saw_other_component;     /* the entity still had its Name during a removal */
+} value_count;
+
+static void count_add(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e;
+    ((value_count *)user)->sum += ((tag *)data)->value;
+}
+
+static void count_remove(rill_world *w, rill_entity e, void *data, void *user) {
+    value_count *vc = user;
+    vc->sum -= ((tag *)data)->value;
+    vc->observer_after_type_hook += vc->type_hook_runs > 0;
+    vc->saw_other_component = vc->saw_other_component || rill_world_get_name(w, e) != NULL;
+}
+
+static void type_remove(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e, (void)data;
+    ((value_count *)user)->type_hook_runs++;
+}
+
+/* Remove observers run on remove, replace (with the old value), despawn, batch despawn, clear and
+ * destroy, after the type's own hook; an add + remove pair keeps an exact count through all of
+ * them. */
+static void test_remove_observers(void **state) {
+    (void)state;
+    value_count vc = {0};
+    rill_world *w = rill_world_create(NULL, NULL);
+    static const rill_field fields[] = {RILL_FIELD(tag, value, I32)};
+    rill_type_desc d = {.name = "Counted",
+                        RILL_TYPE_LAYOUT(tag),
+                        .fields = fields,
+                        .field_count = 1,
+                        .on_remove = type_remove,
+                        .hook_user = &vc};
+    rill_component c = rill_world_register_component(w, &d);
+    assert_true(rill_world_observe_add(w, c, count_add, &vc));
+    assert_true(rill_world_observe_remove(w, c, count_remove, &vc));
+    assert_true(rill_world_observe_remove(w, c, count_remove, &vc)); /* the same: a no-op */
+    assert_false(rill_world_observe_remove(w, RILL_COMPONENT_NONE, count_remove, &vc));
+    assert_false(rill_world_observe_remove(w, c, NULL, &vc));
+    rill_entity e = rill_world_spawn(w);
+    rill_world_set_name(w, e, "counted");
+    rill_world_add(w, e, c, &(tag){0, 5});
+    assert_int_equal(vc.sum, 5);
+    rill_world_add(w, e, c, &(tag){0, 7}); /* replace: 5 leaves, 7 comes */
+    assert_int_equal(vc.sum, 7);
+    assert_int_equal(vc.type_hook_runs, 1);
+    assert_int_equal(vc.observer_after_type_hook, 1);
+    assert_true(rill_world_remove(w, e, c));
+    assert_int_equal(vc.sum, 0);
+    rill_world_add(w, e, c, &(tag){0, 3});
+    rill_world_despawn(w, e);
+    assert_int_equal(vc.sum, 0);
+    assert_true(vc.saw_other_component);
+    /* A subtree of 100 goes as one batch. */
+    rill_entity root = rill_world_spawn(w);
+    rill_world_add(w, root, c, &(tag){0, 1});
+    for (int i = 0; i < 99; i++) {
+        rill_entity x = rill_world_spawn(w);
+        rill_world_add(w, x, c, &(tag){0, 2});
+        rill_world_set_parent(w, x, root);
+    }
+    assert_int_equal(vc.sum, 199);
+    assert_int_equal(rill_world_despawn_recursive(w, root), 100);
+    assert_int_equal(vc.sum, 0);
+    for (int i = 0; i < 3; i++) {
+        rill_world_add(w, rill_world_spawn(w), c, &(tag){0, 4});
+    }
+    rill_world_clear(w);
+    assert_int_equal(vc.sum, 0);
+    rill_world_add(w, rill_world_spawn(w), c, &(tag){0, 6});
+    int before = vc.type_hook_runs;
+    rill_world_destroy(w);
+    assert_int_equal(vc.sum, 0);
+    assert_int_equal(vc.observer_after_type_hook, vc.type_hook_runs);
+    assert_true(vc.type_hook_runs > before);
+    /* Room for 6 per component and kind. */
+    w = rill_world_create(NULL, NULL);
+    c = rill_world_register_component(w, &d);
+    value_count more[7] = {{0}};
+    for (int i = 0; i < 6; i++) {
+        assert_true(rill_world_observe_remove(w, c, count_remove, &more[i]));
+    }
+    assert_false(rill_world_observe_remove(w, c, count_remove, &more[6]));
+    rill_world_add(w, rill_world_spawn(w), c, &(tag){0, 9});
+    rill_world_destroy(w);
+    assert_int_equal(more[5].sum, -9);
+    assert_int_equal(more[6].sum, 0);
+}
+
 /* Prefaulting reserved storage touches only [len, capacity) and changes no component data. */
 static void test_component_prefault(void **state) {
     (void)state;
@@ -1350,6 +1446,7 @@ int main(void) {
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_hooks),
+        cmocka_unit_test(test_remove_observers),
         cmocka_unit_test(test_batch_despawn),
         cmocka_unit_test(test_component_prefault),
         cmocka_unit_test(test_resources),
