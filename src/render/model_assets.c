@@ -5,9 +5,9 @@
  * resolving a ModelMesh is two lookups. */
 #include "model_assets.h"
 #include "texture_stream.h"
+#include "texture_users.h"
 
 #include "batch.h"
-#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +25,14 @@ typedef struct asset_entry {
     uint32_t *tex_slot;           /* per glTF texture: its shared texture (texture_stream.h) */
     uint32_t *ts_mat;             /* per glTF material + the default one: texstream id */
     uint64_t last_used;
+    uint32_t slot;      /* index in entries */
+    bool idle;          /* in the idle list: no ModelMesh names it */
     uint32_t level;     /* LOD level from the path (_lodN) */
     uint64_t *mat_hash; /* per material (material_count + 1, the default last): its content */
 } asset_entry;
 
-/* A material user the sweep found: a ModelMesh entity, the texstream user it feeds. */
-typedef struct stream_user {
-    rill_entity entity;
-    uint32_t ts_user, ts_mat, seen;
-} stream_user;
-
-/* The user sweep's slice per update: main-thread time, read every SWEEP_CHECK items, at least
- * SWEEP_MIN items (so a sweep always advances, even on a preempted thread). */
-#define SWEEP_BUDGET_NS 1000000u
-#define SWEEP_CHECK 256u
-#define SWEEP_MIN 512u
+/* The texture users' slice per update (main-thread time; texture_users.c). */
+#define USERS_BUDGET_NS 1000000u
 #define HEAT_NUM 4 /* full, low, swapping, not streamed */
 
 struct rill_render_assets {
@@ -52,6 +45,10 @@ struct rill_render_assets {
     uint64_t tick;
     RILL_ARRAY(asset_entry *) entries;
     rill_map entry_of; /* asset id -> asset_entry * */
+    /* What the ModelMesh components name, kept by world observers (see "names" below). */
+    rill_map named;                 /* asset id -> how many ModelMesh components name it */
+    RILL_ARRAY(uint32_t) wanted;    /* named assets without an entry: uploaded once loaded */
+    RILL_ARRAY(asset_entry *) idle; /* entries nothing names: released after release_delay */
     /* The last lookup: a model's primitives come in runs, so most extract lookups repeat it.
      * Cleared whenever an entry is freed. */
     uint32_t last_id;
@@ -59,12 +56,8 @@ struct rill_render_assets {
     rill_render_assets_stats stats;
     /* texture streaming */
     rill__tsc *tsc;
-    RILL_ARRAY(stream_user) users;
-    rill_map user_of; /* entity -> index in users */
-    uint32_t sweep_cursor, sweep_gen;
-    uint32_t drop_cursor; /* the end of a sweep: users not seen go, from the last one down */
-    bool dropping;
-    uint64_t stream_ns_last, stream_ns_max; /* user sweep + carrier update */
+    rill__tex_users *users;
+    uint64_t stream_ns_last, stream_ns_max; /* users + carrier update */
     bool heatmap;
     rill_material heat[HEAT_NUM];
     rill__batcher *batcher;
@@ -73,6 +66,8 @@ struct rill_render_assets {
      * textures) share one material and draw together. */
     rill_map canon;
 };
+
+static bool observe_names(rill_render_assets *ra);
 
 /* The world resource holds only the pointer. */
 typedef struct assets_resource {
@@ -131,12 +126,22 @@ rill_render_assets *rill_render_assets_create(const rill_render_assets_desc *des
         desc->texture_streaming ? *desc->texture_streaming : rill_texstream_settings_default();
     ra->tsc = rill__tsc_create(desc->renderer, desc->assets, desc->world, &ts);
     ra->batcher = rill__batch_create(desc->renderer, ra, res.id);
+    ra->users = ra->tsc ? rill__tex_users_create(ra, desc->renderer, desc->world, &mc, res.id,
+                                                 rill__tsc_decisions(ra->tsc))
+                        : NULL;
     assets_resource ar = {ra};
-    if (!ra->tsc || !ra->batcher || !rill_world_set_resource(desc->world, res, &ar)) {
+    if (!ra->tsc || !ra->batcher || !ra->users || !rill_world_set_resource(desc->world, res, &ar)) {
+        rill__tex_users_destroy(ra->users);
         rill__tsc_destroy(ra->tsc);
         rill__batch_destroy(ra->batcher);
         rill_free(ra);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rill_render_assets_create: out of memory");
+        return NULL;
+    }
+    if (!observe_names(ra)) {
+        rill_render_assets_destroy(ra);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                       "rill_render_assets_create: cannot observe ModelMesh");
         return NULL;
     }
     return ra;
@@ -187,8 +192,10 @@ void rill_render_assets_destroy(rill_render_assets *ra) {
     }
     rill_array_free(&ra->entries);
     rill_map_free(&ra->entry_of);
-    rill_array_free(&ra->users);
-    rill_map_free(&ra->user_of);
+    rill_map_free(&ra->named);
+    rill_array_free(&ra->wanted);
+    rill_array_free(&ra->idle);
+    rill__tex_users_destroy(ra->users);
     for (int i = 0; i < HEAT_NUM; i++) {
         rill_render_material_destroy(ra->renderer, ra->heat[i]);
     }
@@ -300,6 +307,96 @@ static void hash_materials(rill_render_assets *ra, asset_entry *e, const char *p
     }
 }
 
+/* >>names: how many ModelMesh components name each asset, kept by world observers (the ModelMesh
+ * add and remove hooks). An entry lives while anything names it; one nothing names is idle and
+ * goes release_delay updates after its last use (a name or a lookup). So the update's work follows
+ * what changed, not how many ModelMesh entities exist. ModelMesh is written only through
+ * rill_world_add (the observers see every change). ------------------------------------------- */
+
+static uint64_t names_of(const rill_render_assets *ra, uint32_t asset_id) {
+    uint64_t n = 0;
+    rill_map_get(&ra->named, asset_id, &n);
+    return n;
+}
+
+static asset_entry *entry_of(const rill_render_assets *ra, uint32_t asset_id) {
+    uint64_t v = 0;
+    return rill_map_get(&ra->entry_of, asset_id, &v) ? (asset_entry *)(uintptr_t)v : NULL;
+}
+
+/* Out of memory leaves the entry alive until destroy: never released while used. */
+static void mark_idle(rill_render_assets *ra, asset_entry *e) {
+    if (!e->idle && rill_array_push(&ra->idle, e)) {
+        e->idle = true;
+    }
+}
+
+static void name_asset(rill_render_assets *ra, uint32_t asset_id) {
+    uint64_t n = names_of(ra, asset_id);
+    if (rill_map_set(&ra->named, asset_id, n + 1u) && n == 0 && !entry_of(ra, asset_id)) {
+        rill_array_push(&ra->wanted, asset_id); /* out of memory: extract uploads it */
+    }
+}
+
+static void unname_asset(rill_render_assets *ra, uint32_t asset_id) {
+    uint64_t n = names_of(ra, asset_id);
+    if (n > 1u) {
+        rill_map_set(&ra->named, asset_id, n - 1u);
+        return;
+    }
+    asset_entry *e = n ? entry_of(ra, asset_id) : NULL;
+    rill_map_remove(&ra->named, asset_id);
+    if (e) {
+        e->last_used = ra->tick;
+        mark_idle(ra, e);
+    }
+}
+
+/* The observers find the cache through its world resource (the id is their user pointer), so a
+ * destroyed cache is never reached and a new one in the same world reuses them. */
+static void on_mesh_named(rill_world *w, rill_entity ent, void *data, void *user) {
+    rill_render_assets *ra = rill__render_assets_at(w, (uint32_t)(uintptr_t)user);
+    uint32_t id = ((const rill_model_mesh *)data)->asset;
+    if (ra && id) {
+        name_asset(ra, id);
+    }
+    if (ra) {
+        rill__tex_users_mesh_added(ra->users, ent);
+    }
+}
+
+static void on_mesh_unnamed(rill_world *w, rill_entity ent, void *data, void *user) {
+    rill_render_assets *ra = rill__render_assets_at(w, (uint32_t)(uintptr_t)user);
+    uint32_t id = ((const rill_model_mesh *)data)->asset;
+    if (ra && id) {
+        unname_asset(ra, id);
+    }
+    if (ra) {
+        rill__tex_users_mesh_removed(ra->users, ent);
+    }
+}
+
+/* Installs the observers and counts the ModelMesh components that exist already (and queues
+ * them for the texture users). */
+static bool observe_names(rill_render_assets *ra) {
+    void *user = (void *)(uintptr_t)ra->resource.id;
+    if (!rill_world_observe_add(ra->world, ra->mc.model_mesh, on_mesh_named, user) ||
+        !rill_world_observe_remove(ra->world, ra->mc.model_mesh, on_mesh_unnamed, user)) {
+        return false;
+    }
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t n = rill_world_component_dense(ra->world, ra->mc.model_mesh, &ents, &data);
+    const rill_model_mesh *mms = data;
+    for (uint32_t i = 0; i < n; i++) {
+        if (mms[i].asset) {
+            name_asset(ra, mms[i].asset);
+        }
+        rill__tex_users_mesh_added(ra->users, ents[i]);
+    }
+    return true;
+}
+
 /* N for a path whose file name ends "_lodN.<ext>", else 0. */
 static uint32_t lod_level_of(const char *path) {
     const char *dot = strrchr(path, '.'), *l = dot;
@@ -321,6 +418,7 @@ static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
     if (!e) {
         return NULL;
     }
+    e->slot = ra->entries.len;
     if (!rill_array_push(&ra->entries, e)) {
         rill_free(e);
         return NULL;
@@ -360,6 +458,9 @@ static asset_entry *upload(rill_render_assets *ra, rill_asset asset) {
         hash_materials(ra, e, path);
     }
     ra->stats.failures += e->failed;
+    if (names_of(ra, asset.id) == 0) {
+        mark_idle(ra, e); /* looked up through the API only */
+    }
     return e;
 }
 
@@ -462,30 +563,6 @@ rill__resolved rill__render_assets_peek(const rill_render_assets *ra, const rill
     return RILL__RESOLVE_OK;
 }
 
-/* >>texture streaming users: a sweep over the ModelMesh entities, then the users it did not see
- * dropped, both in time-bounded slices ------------------------------------------------------- */
-
-/* World box of mesh under xf: the bounding sphere moved and scaled, as a box. */
-static bool world_box(const rill_render_assets *ra, rill_mesh mesh, const float m[16], float mn[3],
-                      float mx[3]) {
-    float c[3], r = 0;
-    if (!rill_render_mesh_info(ra->renderer, mesh, NULL, c, &r)) {
-        return false;
-    }
-    float s = 0;
-    for (int k = 0; k < 3; k++) {
-        float l =
-            sqrtf(m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
-        s = l > s ? l : s;
-    }
-    for (int k = 0; k < 3; k++) {
-        float w = m[k] * c[0] + m[4 + k] * c[1] + m[8 + k] * c[2] + m[12 + k];
-        mn[k] = w - r * s;
-        mx[k] = w + r * s;
-    }
-    return true;
-}
-
 const rill_gltf_primitive *rill__render_assets_primitive(rill_render_assets *ra,
                                                          const rill_model_mesh *mm) {
     asset_entry *e = lookup(ra, mm->asset);
@@ -532,116 +609,25 @@ bool rill__render_assets_material_of(rill_render_assets *ra, const rill_model_me
     return true;
 }
 
-static void note_user(rill_render_assets *ra, rill_texstream *ts, rill_entity ent, uint32_t ts_mat,
-                      const float mn[3], const float mx[3]) {
-    uint64_t idx = 0;
-    if (rill_map_get(&ra->user_of, ent, &idx)) {
-        stream_user *u = &ra->users.data[idx];
-        if (u->ts_mat != ts_mat) { /* another material now: another user */
-            rill_texstream_remove_user(ts, u->ts_user);
-            u->ts_user = rill_texstream_add_user(ts, ts_mat, mn, mx);
-            u->ts_mat = ts_mat;
-        } else {
-            rill_texstream_set_user_bounds(ts, u->ts_user, mn, mx);
-        }
-        u->seen = ra->sweep_gen;
-        return;
+bool rill__render_assets_stream_mesh(rill_render_assets *ra, const rill_model_mesh *mm,
+                                     rill_mesh *out_mesh, uint32_t *out_ts_mat) {
+    *out_ts_mat = RILL_TEXSTREAM_NONE;
+    uint32_t gi = 0, mi = 0;
+    asset_entry *e = locate(ra, mm, &gi, &mi);
+    if (!e) {
+        return entry_of(ra, mm->asset) != NULL; /* no upload yet: wait for one */
     }
-    stream_user u = {ent, rill_texstream_add_user(ts, ts_mat, mn, mx), ts_mat, ra->sweep_gen};
-    if (u.ts_user == RILL_TEXSTREAM_NONE) {
-        return;
-    }
-    if (!rill_array_push(&ra->users, u) || !rill_map_set(&ra->user_of, ent, ra->users.len - 1)) {
-        rill_texstream_remove_user(ts, u.ts_user);
-        if (ra->users.len && ra->users.data[ra->users.len - 1].entity == ent) {
-            ra->users.len--;
-        }
-    }
-}
-
-/* Whether the slice that started at t0 and did `done` items is over. */
-static bool slice_over(uint64_t t0, uint32_t done) {
-    return done >= SWEEP_MIN && rill_time_ns() - t0 >= SWEEP_BUDGET_NS;
-}
-
-/* At the end of a sweep: users whose entity was not seen (despawned, or no longer a streamed
- * material) go. From the last user down, so the one a removal moves into the hole was already
- * looked at; true when done. */
-static bool drop_unseen_users(rill_render_assets *ra, rill_texstream *ts, uint64_t t0,
-                              uint32_t done) {
-    while (ra->drop_cursor) {
-        for (uint32_t k = 0; k < SWEEP_CHECK && ra->drop_cursor; k++) {
-            uint32_t i = --ra->drop_cursor;
-            stream_user *u = &ra->users.data[i];
-            if (u->seen == ra->sweep_gen) {
-                continue;
-            }
-            rill_texstream_remove_user(ts, u->ts_user);
-            rill_map_remove(&ra->user_of, u->entity);
-            rill_array_swap_remove(&ra->users, i);
-            if (i < ra->users.len) {
-                rill_map_set(&ra->user_of, ra->users.data[i].entity, i);
-            }
-        }
-        done += SWEEP_CHECK;
-        if (slice_over(t0, done)) {
-            return ra->drop_cursor == 0;
-        }
-    }
+    *out_mesh = e->gpu.meshes[gi];
+    *out_ts_mat = e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE;
     return true;
 }
 
-/* One ModelMesh entity: its material's user, with its world box. */
-static void sweep_one(rill_render_assets *ra, rill_texstream *ts, rill_entity ent,
-                      const rill_model_mesh *mm, rill_component gt) {
-    uint32_t gi = 0, mi = 0;
-    asset_entry *e = locate(ra, mm, &gi, &mi);
-    uint32_t tm = e && e->ts_mat ? e->ts_mat[mi] : RILL_TEXSTREAM_NONE;
-    /* A hidden entity (a LOD level not picked, an unloading instance) draws nothing: no user, so
-     * the level trees far from their band keep their textures low. */
-    const rill_render_mode_component *rm =
-        tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ent, ra->mc.render_mode) : NULL;
-    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN) {
-        tm = RILL_TEXSTREAM_NONE;
-    }
-    const rill_global_transform *xf =
-        tm != RILL_TEXSTREAM_NONE ? rill_world_get(ra->world, ent, gt) : NULL;
-    float mn[3], mx[3];
-    if (xf && world_box(ra, e->gpu.meshes[gi], xf->m, mn, mx)) {
-        note_user(ra, ts, ent, tm, mn, mx);
-    }
+uint64_t rill__render_assets_uploads(const rill_render_assets *ra) {
+    return ra->stats.uploads + ra->stats.failures;
 }
 
-static void sweep_users(rill_render_assets *ra) {
-    rill_texstream *ts = rill__tsc_decisions(ra->tsc);
-    uint64_t t0 = rill_time_ns();
-    uint32_t done = 0;
-    if (!ra->dropping) {
-        const rill_entity *ents = NULL;
-        void *data = NULL;
-        uint32_t n = rill_world_component_dense(ra->world, ra->mc.model_mesh, &ents, &data);
-        const rill_model_mesh *mms = data;
-        rill_component gt = rill_world_builtin(ra->world)->global_transform;
-        uint32_t i = ra->sweep_cursor;
-        while (i < n && !slice_over(t0, done)) {
-            uint32_t end = RILL_MIN(n, i + SWEEP_CHECK);
-            done += end - i;
-            for (; i < end; i++) {
-                sweep_one(ra, ts, ents[i], &mms[i], gt);
-            }
-        }
-        ra->sweep_cursor = i;
-        if (i < n) {
-            return;
-        }
-        ra->dropping = true;
-        ra->drop_cursor = ra->users.len;
-    }
-    if (drop_unseen_users(ra, ts, t0, done)) {
-        ra->dropping = false;
-        ra->sweep_gen++;
-        ra->sweep_cursor = 0;
-    }
+rill__tex_users *rill__render_assets_users(rill_render_assets *ra) {
+    return ra->users;
 }
 
 void rill__render_assets_touch(rill_render_assets *ra, uint32_t asset_id) {
@@ -669,35 +655,48 @@ void rill_render_assets_get_batching_stats(const rill_render_assets *ra,
     }
 }
 
-void rill_render_assets_update(rill_render_assets *ra) {
-    if (!ra) {
-        return;
-    }
-    {
-        const rill_entity *ents = NULL;
-        void *data = NULL;
-        uint32_t n = rill_world_component_dense(ra->world, ra->mc.model_mesh, &ents, &data);
-        const rill_model_mesh *mms = data;
-        uint32_t last = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (mms[i].asset == last) {
-                continue; /* siblings of one model come in runs */
-            }
-            last = mms[i].asset;
-            lookup(ra, last);
-        }
-    }
-    for (uint32_t i = 0; i < ra->entries.len;) {
-        asset_entry *e = ra->entries.data[i];
-        if (ra->tick - e->last_used >= ra->release_delay) {
-            free_entry(ra, e);
-            rill_array_swap_remove(&ra->entries, i);
+/* Named assets without an entry: uploaded once loaded; dropped when nothing names them now. */
+static void upload_wanted(rill_render_assets *ra) {
+    for (uint32_t i = 0; i < ra->wanted.len;) {
+        uint32_t id = ra->wanted.data[i];
+        if (names_of(ra, id) == 0 || lookup(ra, id)) {
+            rill_array_swap_remove(&ra->wanted, i);
         } else {
             i++;
         }
     }
+}
+
+/* Idle entries: one named again leaves the list; one unused for release_delay updates goes. */
+static void release_idle(rill_render_assets *ra) {
+    for (uint32_t i = 0; i < ra->idle.len;) {
+        asset_entry *e = ra->idle.data[i];
+        bool named = names_of(ra, e->asset.id) > 0;
+        if (!named && ra->tick - e->last_used < ra->release_delay) {
+            i++;
+            continue;
+        }
+        rill_array_swap_remove(&ra->idle, i);
+        e->idle = false;
+        if (!named) {
+            uint32_t slot = e->slot;
+            free_entry(ra, e);
+            rill_array_swap_remove(&ra->entries, slot);
+            if (slot < ra->entries.len) {
+                ra->entries.data[slot]->slot = slot;
+            }
+        }
+    }
+}
+
+void rill_render_assets_update(rill_render_assets *ra) {
+    if (!ra) {
+        return;
+    }
+    upload_wanted(ra);
+    release_idle(ra);
     uint64_t t0 = rill_time_ns();
-    sweep_users(ra);
+    rill__tex_users_update(ra->users, USERS_BUDGET_NS);
     rill__tsc_update(ra->tsc);
     ra->stream_ns_last = rill_time_ns() - t0;
     ra->stream_ns_max = RILL_MAX(ra->stream_ns_max, ra->stream_ns_last);
@@ -760,7 +759,7 @@ void rill_render_assets_get_texture_streaming_stats(const rill_render_assets *ra
 }
 
 uint32_t rill_render_assets_texture_streaming_pending(const rill_render_assets *ra) {
-    return ra ? rill__tsc_pending(ra->tsc) : 0;
+    return ra ? rill__tsc_pending(ra->tsc) + rill__tex_users_pending(ra->users) : 0;
 }
 
 void rill_render_assets_set_time(rill_render_assets *ra, double seconds) {

@@ -47,6 +47,15 @@ bool rill__render_assets_material_of(rill_render_assets *ra, const rill_model_me
                                      uint32_t *out_owner);
 /* Marks an asset's upload as used this frame (it is not released). */
 void rill__render_assets_touch(rill_render_assets *ra, uint32_t asset_id);
+/* What a ModelMesh's texture streaming user needs: its GPU mesh and its material's texstream id
+ * (RILL_TEXSTREAM_NONE when it has no streamed material or cannot draw). False while its asset has
+ * no upload yet (not loaded): rill__render_assets_uploads tells when to ask again. */
+bool rill__render_assets_stream_mesh(rill_render_assets *ra, const rill_model_mesh *mm,
+                                     rill_mesh *out_mesh, uint32_t *out_ts_mat);
+/* How many uploads (failed ones included) the cache has made so far. */
+uint64_t rill__render_assets_uploads(const rill_render_assets *ra);
+/* The texture streaming users of the cache (texture_users.h). */
+struct rill__tex_users *rill__render_assets_users(rill_render_assets *ra);
 /* The static batcher of the cache (batch.h). */
 struct rill__batcher *rill__render_assets_batcher(rill_render_assets *ra);
 
