@@ -201,8 +201,8 @@ static void test_load_unload_cycles(void **state) {
     print_message("%d cycles: %llu uploads, %llu unloads\n", cycles, (unsigned long long)s.uploads,
                   (unsigned long long)s.unloads);
     assert_int_equal(s.models, 1);
-    assert_int_equal(s.uploads, s.unloads + 1); /* every LOD upload released once */
-    assert_true(s.unloads >= (uint64_t)cycles / 2);
+    assert_int_equal(s.uploads, s.unloads + 1);     /* every LOD upload released once */
+    assert_true(s.unloads >= (uint64_t)cycles / 3); /* about one a pair of cycles */
     rill_texstream_stats d = decisions(&f);
     assert_int_equal(d.users, 1);
     assert_int_equal(d.materials, 1);
