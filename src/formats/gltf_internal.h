@@ -64,6 +64,9 @@ size_t rill__gltf_copy_positions(float *dst, const uint8_t *src, size_t count, f
 size_t rill__gltf_copy_finite(float *dst, const uint8_t *src, size_t n);
 bool rill__gltf_copy_normals(float *dst, const uint8_t *src, size_t count);
 
+/* Extensions the reader reads (gltf_unkept.c); a file may require only these. */
+bool rill__gltf_extension_known(const char *name);
+
 /* Frees the arrays a primitive owns (not the struct). */
 void rill__gltf_primitive_release(rill_gltf_primitive *prim);
 

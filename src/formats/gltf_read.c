@@ -1839,9 +1839,14 @@ static rill_result check_asset(rd *r) {
     if (!version) {
         return rd_fail(r, RILL_ERR_PARSE, "asset.version: missing");
     }
-    if (strncmp(version, "2.", 2) != 0 || (min_version && strcmp(min_version, "2.0") != 0)) {
-        return rd_fail(r, RILL_ERR_VERSION, "asset.version: glTF %s is not supported (2.0 only)",
-                       version);
+    if (strncmp(version, "2.", 2) != 0) {
+        return rd_fail(r, RILL_ERR_VERSION,
+                       "asset.version: glTF \"%s\" is not supported (2.0 only)", version);
+    }
+    if (min_version && strcmp(min_version, "2.0") != 0) {
+        return rd_fail(r, RILL_ERR_VERSION,
+                       "asset.minVersion: the file needs glTF %s; Rill reads 2.0 files",
+                       min_version);
     }
     const rill__gj *req;
     uint32_t rc;
@@ -1852,9 +1857,7 @@ static rill_result check_asset(rd *r) {
         if (!rill__gj_is_string(e)) {
             return rd_fail(r, RILL_ERR_PARSE, "extensionsRequired[%u]: expected a string", i);
         }
-        if (strcmp(e->u.str, "KHR_lights_punctual") != 0 &&
-            strcmp(e->u.str, RILL_GLTF_EXT_TEXTURE_TRANSFORM) != 0 &&
-            strcmp(e->u.str, RILL_GLTF_EXT_MESH_EDGES) != 0) {
+        if (!rill__gltf_extension_known(e->u.str)) {
             return rd_fail(r, RILL_ERR_UNSUPPORTED, "extensionsRequired[%u]: %s is not supported",
                            i, e->u.str);
         }

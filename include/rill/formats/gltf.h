@@ -24,7 +24,8 @@
  *   are converted to lists; points and lines are skipped with a warning (counted in
  *   skipped_primitives). Unindexed primitives get 0..n-1. External buffers and images resolve
  *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
- *   folder are refused.
+ *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
+ *   KHR_mesh_quantization, RILL_mesh_edges; a file requiring another is refused.
  *
  * ON WRITING
  *   rill_glb_write_memory / rill_glb_write_file produce a binary glTF (JSON chunk + BIN chunk,
