@@ -66,6 +66,11 @@ bool rill__gltf_copy_normals(float *dst, const uint8_t *src, size_t count);
 
 /* Extensions the reader reads (gltf_unkept.c); a file may require only these. */
 bool rill__gltf_extension_known(const char *name);
+/* Writes into out (cap > 0) a one-line list of what the glTF JSON root holds that the model
+ * leaves out: animations, skins, morph targets, attribute sets beyond TEXCOORD_1 and COLOR_0, and
+ * used extensions the reader does not know. Returns its length; 0 when nothing is left out. */
+struct rill__gj;
+size_t rill__gltf_unkept_summary(const struct rill__gj *root, char *out, size_t cap);
 
 /* Frees the arrays a primitive owns (not the struct). */
 void rill__gltf_primitive_release(rill_gltf_primitive *prim);

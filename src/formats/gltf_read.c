@@ -2010,6 +2010,10 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     if (res == RILL_OK) {
         res = read_scenes(r);
     }
+    char unkept[512];
+    if (res == RILL_OK && rill__gltf_unkept_summary(root, unkept, sizeof(unkept))) {
+        RILL_LOG_WARN("formats", "%s: left out (Rill does not read them): %s", r->name, unkept);
+    }
     rill__gj_free(&doc);
     r->root = NULL;
     return res;

@@ -1,6 +1,13 @@
-/* gltf_unkept.c: the list of extensions the reader reads (a file may require only these). */
+/* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animations, skins, morph
+ * targets, attribute sets beyond the kept ones, extensions Rill does not read), summed up in one
+ * line so the reader can warn instead of dropping content silently; and the list of extensions
+ * the reader does read. */
 #include "gltf_internal.h"
+#include "gltf_json.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* KHR_mesh_quantization only widens the component types an attribute may have; the reader
@@ -19,4 +26,100 @@ bool rill__gltf_extension_known(const char *name) {
         }
     }
     return false;
+}
+
+/* Sets of a kept attribute family beyond those the model keeps: TEXCOORD_2 and up (UV0 and UV1
+ * are kept), COLOR_1 and up. Joints and weights belong to skins, counted on their own. */
+static bool attribute_unkept(const char *key) {
+    const char *num = NULL;
+    long keep = 0;
+    if (strncmp(key, "TEXCOORD_", 9) == 0) {
+        num = key + 9, keep = 2;
+    } else if (strncmp(key, "COLOR_", 6) == 0) {
+        num = key + 6, keep = 1;
+    }
+    char *end = NULL;
+    long set = num ? strtol(num, &end, 10) : -1;
+    return num && end != num && *end == '\0' && set >= keep;
+}
+
+/* Appends one item to the summary, ", " before every item but the first; a summary longer than
+ * cap is cut short. */
+static void put(char *out, size_t cap, size_t *len, const char *fmt, ...) RILL_PRINTF(4, 5);
+static void put(char *out, size_t cap, size_t *len, const char *fmt, ...) {
+    if (*len + 2 >= cap) {
+        return;
+    }
+    if (*len) {
+        memcpy(out + *len, ", ", 3);
+        *len += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(out + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    *len += w > 0 ? (size_t)w : 0;
+}
+
+static uint32_t array_count(const rill__gj *root, const char *key) {
+    const rill__gj *a = rill__gj_get(root, key);
+    return rill__gj_is_array(a) ? a->count : 0;
+}
+
+/* Primitives with morph targets, and each unkept attribute name once (in order of appearance,
+ * at most 8 names). */
+static void scan_meshes(const rill__gj *root, uint32_t *morphed, const char **names,
+                        uint32_t *name_count) {
+    const rill__gj *mesh, *prim, *attr;
+    RILL__GJ_FOR(mesh, rill__gj_get(root, "meshes")) {
+        RILL__GJ_FOR(prim, rill__gj_get(mesh, "primitives")) {
+            const rill__gj *t = rill__gj_get(prim, "targets");
+            *morphed += rill__gj_is_array(t) && t->count > 0;
+            RILL__GJ_FOR(attr, rill__gj_get(prim, "attributes")) {
+                bool seen = !attribute_unkept(attr->key);
+                for (uint32_t i = 0; !seen && i < *name_count; i++) {
+                    seen = strcmp(names[i], attr->key) == 0;
+                }
+                if (!seen && *name_count < 8) {
+                    names[(*name_count)++] = attr->key;
+                }
+            }
+        }
+    }
+}
+
+size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
+    size_t len = 0;
+    out[0] = '\0';
+    uint32_t n = array_count(root, "animations");
+    if (n) {
+        put(out, cap, &len, "%u animation%s", n, n == 1 ? "" : "s");
+    }
+    if ((n = array_count(root, "skins")) != 0) {
+        put(out, cap, &len, "%u skin%s", n, n == 1 ? "" : "s");
+    }
+    const char *names[8];
+    uint32_t name_count = 0, morphed = 0;
+    scan_meshes(root, &morphed, names, &name_count);
+    if (morphed) {
+        put(out, cap, &len, "morph targets on %u primitive%s", morphed, morphed == 1 ? "" : "s");
+    }
+    for (uint32_t i = 0; i < name_count; i++) {
+        put(out, cap, &len, "attribute %s", names[i]);
+    }
+    char exts[256];
+    size_t ext_len = 0;
+    uint32_t ext_count = 0;
+    exts[0] = '\0';
+    const rill__gj *e;
+    RILL__GJ_FOR(e, rill__gj_get(root, "extensionsUsed")) {
+        if (rill__gj_is_string(e) && !rill__gltf_extension_known(e->u.str)) {
+            put(exts, sizeof(exts), &ext_len, "%s", e->u.str);
+            ext_count++;
+        }
+    }
+    if (ext_count) {
+        put(out, cap, &len, "extension%s %s", ext_count == 1 ? "" : "s", exts);
+    }
+    return len < cap ? len : cap - 1;
 }

@@ -1,6 +1,8 @@
 /* test_gltf_foreign.c: glTF files as other tools write them. A gltfpack-style quantized file
  * (KHR_mesh_quantization required: 16-bit positions, normalized 8-bit normals) loads with the
- * values the extension defines; a file asking for a newer glTF says which version it needs. */
+ * values the extension defines; a file asking for a newer glTF says which version it needs; and
+ * what the model leaves out (animations, skins, morph targets, extra attribute sets, extensions
+ * Rill does not read) is said in one warning naming the file, never dropped silently. */
 #include "rill_test.h"
 
 #include "rill/formats/gltf.h"
@@ -98,10 +100,50 @@ static void test_versions(void **state) {
     rill_gltf_model_free(m);
 }
 
+/* Reads text with warnings captured; returns the number of warnings, the last in cap. */
+static int read_warnings(const char *text, rill_test_log *cap) {
+    rill_test_log_begin(cap);
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    rill_result r = read_text(text, &m, &err);
+    rill_test_log_end(cap);
+    if (r != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    rill_gltf_model_free(m);
+    return rill_test_log_count(cap, RILL_LOG_WARN);
+}
+
+static void test_left_out_is_said(void **state) {
+    (void)state;
+    char text[4096];
+    rill_test_log cap = {0};
+    /* Nothing left out: no warning (quantization and the lights are read). */
+    quantized_gltf(text, sizeof(text),
+                   "\"extensionsUsed\":[\"KHR_lights_punctual\",\"KHR_texture_transform\","
+                   "\"KHR_mesh_quantization\"],",
+                   "", "");
+    assert_int_equal(read_warnings(text, &cap), 0);
+    /* Everything at once, in one line that names the file. */
+    quantized_gltf(text, sizeof(text),
+                   "\"animations\":[{},{}],\"skins\":[{\"joints\":[0]}],"
+                   "\"extensionsUsed\":[\"KHR_materials_clearcoat\",\"KHR_mesh_quantization\","
+                   "\"KHR_materials_sheen\"],",
+                   ",\"TEXCOORD_2\":0,\"COLOR_1\":0,\"_CUSTOM\":0,\"TEXCOORD_12\":0",
+                   ",\"targets\":[{\"POSITION\":0}]");
+    assert_int_equal(read_warnings(text, &cap), 1);
+    assert_string_equal(cap.last_msg,
+                        "packed.gltf: left out (Rill does not read them): 2 animations, 1 skin, "
+                        "morph targets on 1 primitive, attribute TEXCOORD_2, attribute COLOR_1, "
+                        "attribute TEXCOORD_12, "
+                        "extensions KHR_materials_clearcoat, KHR_materials_sheen");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mesh_quantization),
         cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_left_out_is_said),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

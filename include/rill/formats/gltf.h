@@ -25,7 +25,9 @@
  *   skipped_primitives). Unindexed primitives get 0..n-1. External buffers and images resolve
  *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
- *   KHR_mesh_quantization, RILL_mesh_edges; a file requiring another is refused.
+ *   KHR_mesh_quantization, RILL_mesh_edges; a file requiring another is refused. What a file
+ *   holds that the model does not keep (animations, skins, morph targets, UV sets beyond two,
+ *   color sets beyond one, other extensions) is named in one warning per read.
  *
  * ON WRITING
  *   rill_glb_write_memory / rill_glb_write_file produce a binary glTF (JSON chunk + BIN chunk,
