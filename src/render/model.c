@@ -28,6 +28,16 @@ typedef struct image_source {
     bool start_low;
 } image_source;
 
+/* The model a warning names: its VFS path, else the folder its images are read from. */
+static const char *model_name(const image_source *src) {
+    return src->model_path ? src->model_path : src->base_dir ? src->base_dir : "model";
+}
+
+/* One texture that could not be made: the material draws with the placeholder instead. */
+static void warn_texture(const image_source *src, int32_t ti, const char *why) {
+    RILL_LOG_WARN(LOGM, "%s: texture %d: %s; placeholder used", model_name(src), ti, why);
+}
+
 /* The VFS path an external image URI names (the exported .rmip when it exists). */
 static bool vfs_pick(const image_source *src, int32_t ti, const char *uri, char *out, size_t cap) {
     char path[1024], dir[1024], rmip[1024];
@@ -35,7 +45,7 @@ static bool vfs_pick(const image_source *src, int32_t ti, const char *uri, char 
     if (!rill_path_join(path, sizeof(path), dir, uri) ||
         !rill_path_normalize(path, sizeof(path), path)) {
         RILL_LOG_WARN(LOGM, "%s: texture %d: image '%s': bad path; placeholder used",
-                      src->model_path ? src->model_path : "model", ti, uri);
+                      model_name(src), ti, uri);
         return false;
     }
     const char *pick = path;
@@ -55,29 +65,27 @@ static uint8_t *read_external(const image_source *src, int32_t ti, const char *u
     char path[1024];
     uint8_t *file = NULL;
     rill_error e = {0};
-    const char *model = src->model_path ? src->model_path : "model";
     snprintf(out_path, path_cap, "%s", uri);
     if (src->vfs) {
         if (!vfs_pick(src, ti, uri, path, sizeof(path))) {
             return NULL;
         }
         if (rill_vfs_read_all(src->vfs, path, &file, out_size, &e) != RILL_OK) {
-            RILL_LOG_WARN(LOGM, "%s: texture %d: %s; placeholder used", model, ti, e.msg);
+            warn_texture(src, ti, e.msg);
             return NULL;
         }
         snprintf(out_path, path_cap, "%s", path);
         return file;
     }
     if (!src->base_dir) {
-        RILL_LOG_WARN(LOGM, "texture %d: external image '%s' without a base folder; skipped", ti,
-                      uri);
+        RILL_LOG_WARN(LOGM, "%s: texture %d: external image '%s' without a base folder; skipped",
+                      model_name(src), ti, uri);
         return NULL;
     }
     /* Confined to the model's folder: a URI with '..' or a symbolic link cannot read outside. */
     if (!rill_path_join(path, sizeof(path), src->base_dir, uri) ||
         rill_file_read_all_in(src->base_dir, path, 0, &file, out_size, &e) != RILL_OK) {
-        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti,
-                      e.msg[0] ? e.msg : "path too long");
+        warn_texture(src, ti, e.msg[0] ? e.msg : "path too long");
         return NULL;
     }
     return file;
@@ -85,13 +93,13 @@ static uint8_t *read_external(const image_source *src, int32_t ti, const char *u
 
 /* A .rmip image: uploaded in its own format with its own mip chain. The color space is the
  * material slot's (the exporter picks it the same way). */
-static rill_texture load_rmip(rill_renderer *r, const uint8_t *bytes, size_t size, const char *name,
-                              bool srgb, int32_t ti) {
+static rill_texture load_rmip(rill_renderer *r, const image_source *src, const uint8_t *bytes,
+                              size_t size, const char *name, bool srgb, int32_t ti) {
     rill_texture out = {0};
     rill_tex_data tex;
     rill_error e = {0};
     if (rill_rmip_read(bytes, size, name, &tex, &e) != RILL_OK) {
-        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        warn_texture(src, ti, e.msg);
         return out;
     }
     if (tex.format == RILL_TEX_FORMAT_BC1 || tex.format == RILL_TEX_FORMAT_BC7 ||
@@ -100,7 +108,7 @@ static rill_texture load_rmip(rill_renderer *r, const uint8_t *bytes, size_t siz
     }
     out = rill_render_texture_create_data(r, &tex, name, &e);
     if (!out.id) {
-        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        warn_texture(src, ti, e.msg);
     }
     rill_tex_data_free(&tex);
     return out;
@@ -145,7 +153,7 @@ static rill_texture load_rmip_streamed(rill_renderer *r, const image_source *src
     size_t bytes = 0;
     rill_error e = {0};
     if (rill_rmip_load(&ctx, &payload, &bytes, &e) != RILL_OK) {
-        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        warn_texture(src, ti, e.msg);
         return out;
     }
     rill_tex_data *tex = payload;
@@ -155,7 +163,7 @@ static rill_texture load_rmip_streamed(rill_renderer *r, const image_source *src
     }
     out = rill_render_texture_create_data(r, tex, path, &e);
     if (!out.id) {
-        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        warn_texture(src, ti, e.msg);
     } else if ((origin->path = rill_strdup(path)) != NULL) {
         rill__tex_chain_bytes(tex, &origin->full_bytes, &origin->low_bytes);
         origin->low = src->start_low;
@@ -228,7 +236,7 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
         return none;
     }
     if (is_rmip(bytes, size)) {
-        rill_texture out = load_rmip(r, bytes, size, name, srgb, ti);
+        rill_texture out = load_rmip(r, src, bytes, size, name, srgb, ti);
         rill_free(file);
         return out;
     }
@@ -243,11 +251,11 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
                                 .label = name};
         out = rill_render_texture_create(r, &td, &e);
         if (!out.id) {
-            RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+            warn_texture(src, ti, e.msg);
         }
         rill_image_free(&img);
     } else {
-        RILL_LOG_WARN(LOGM, "texture %d: %s; placeholder used", ti, e.msg);
+        warn_texture(src, ti, e.msg);
     }
     rill__tex_origin *o = record && out.id ? &src->origins[ti] : NULL;
     if (o && (o->path = rill_strdup(read_path)) != NULL) {
@@ -276,11 +284,12 @@ static rill_texture_wrap gl_wrap(uint32_t wrap) {
 }
 
 /* A texture reference's sampler (wrap per axis, the filters as the file says them; an unset
- * minification filter is trilinear) and its KHR_texture_transform. */
-static void slot_from_gltf(const rill_gltf_model *m, const rill_gltf_texref *ref,
+ * minification filter is trilinear) and its KHR_texture_transform. Returns whether it asks for a
+ * UV set other than the first, which the vertex layout does not have (it draws with UV set 0). */
+static bool slot_from_gltf(const rill_gltf_model *m, const rill_gltf_texref *ref,
                            rill_texture_sampler *out_s, rill_texture_transform *out_x) {
     if (ref->texture < 0 || (uint32_t)ref->texture >= m->texture_count) {
-        return;
+        return false;
     }
     int32_t si = m->textures[ref->texture].sampler;
     out_s->set = true; /* the default sampler: repeat, linear, trilinear */
@@ -310,9 +319,32 @@ static void slot_from_gltf(const rill_gltf_model *m, const rill_gltf_texref *ref
     }
     int32_t uv_set = ref->has_transform && ref->transform_texcoord >= 0 ? ref->transform_texcoord
                                                                         : (int32_t)ref->texcoord;
-    if (uv_set > 0) {
-        RILL_LOG_WARN(LOGM, "texture %d: UV set %d is not drawn (only the first UV set is)",
-                      ref->texture, uv_set);
+    return uv_set > 0;
+}
+
+/* What the model holds that the renderer does not draw, said once per upload: vertex colors
+ * (the vertex layout has none) and texture slots sampling UV set 1 (drawn with UV set 0). */
+static void warn_not_drawn(const rill_gltf_model *m, const image_source *src, uint32_t uv1_slots) {
+    uint32_t colored = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {
+            colored += m->meshes[i].primitives[p].colors != NULL;
+        }
+    }
+    char what[192];
+    size_t n = 0;
+    what[0] = '\0';
+    if (colored) {
+        n += (size_t)snprintf(what, sizeof(what), "vertex colors (COLOR_0) of %u primitive(s)",
+                              colored);
+    }
+    if (uv1_slots && n < sizeof(what)) {
+        snprintf(what + n, sizeof(what) - n,
+                 "%sUV set 1, which %u texture slot(s) sample (drawn with UV set 0)", n ? "; " : "",
+                 uv1_slots);
+    }
+    if (what[0]) {
+        RILL_LOG_WARN(LOGM, "%s: not drawn: %s", model_name(src), what);
     }
 }
 
@@ -416,6 +448,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src, out);
         }
     }
+    uint32_t uv1_slots = 0;
     for (uint32_t i = 0; i <= m->material_count; i++) {
         rill_material_desc d;
         memset(&d, 0, sizeof(d));
@@ -442,7 +475,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                 &mt->base_color_texture, &mt->normal_texture, &mt->metallic_roughness_texture,
                 &mt->occlusion_texture, &mt->emissive_texture};
             for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
-                slot_from_gltf(m, refs[k], &d.samplers[k], &d.transforms[k]);
+                uv1_slots += slot_from_gltf(m, refs[k], &d.samplers[k], &d.transforms[k]);
             }
             d.base_color_texture = tex_ref(out, &mt->base_color_texture);
             d.normal_texture = tex_ref(out, &mt->normal_texture);
@@ -457,6 +490,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             goto done;
         }
     }
+    warn_not_drawn(m, src, uv1_slots);
     for (uint32_t mi = 0; mi < m->mesh_count; mi++) {
         const rill_gltf_mesh *mesh = &m->meshes[mi];
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
