@@ -5,21 +5,8 @@
  * Rill does not read) is said in one warning naming the file, never dropped silently. */
 #include "rill_test.h"
 
+#include "gltf_test_models.h"
 #include "rill/formats/gltf.h"
-
-static void b64(const uint8_t *src, size_t n, char *dst) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)src[i] << 16 | (i + 1 < n ? (uint32_t)src[i + 1] << 8 : 0) |
-                     (i + 2 < n ? src[i + 2] : 0);
-        dst[o++] = t[(v >> 18) & 63];
-        dst[o++] = t[(v >> 12) & 63];
-        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        dst[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    dst[o] = '\0';
-}
 
 /* One triangle the way gltfpack quantizes it: positions as unnormalized int16 (stride 8),
  * normals as normalized int8 (stride 4), 16-bit indices, the node scaling positions back, and
@@ -38,7 +25,7 @@ static void quantized_gltf(char *dst, size_t cap, const char *root, const char *
     const uint16_t idx[3] = {0, 1, 2};
     memcpy(bin + 36, idx, 6);
     char enc[80];
-    b64(bin, sizeof(bin), enc);
+    tm_base64(bin, sizeof(bin), enc);
     snprintf(
         dst, cap,
         "{\"asset\":{\"version\":\"2.0\"},%s"

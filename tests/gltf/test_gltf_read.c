@@ -176,25 +176,6 @@ static void test_assimp_broken(void **state) {
 
 /* >>hand-made files --------------------------------------------------------------------------- */
 
-static void b64(const uint8_t *src, size_t n, char *dst) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)src[i] << 16;
-        if (i + 1 < n) {
-            v |= (uint32_t)src[i + 1] << 8;
-        }
-        if (i + 2 < n) {
-            v |= src[i + 2];
-        }
-        dst[o++] = t[(v >> 18) & 63];
-        dst[o++] = t[(v >> 12) & 63];
-        dst[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        dst[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    dst[o] = '\0';
-}
-
 /* A one-triangle .gltf with a data: URI buffer (36 bytes of positions + 6 bytes of u16 indices),
  * with parts that tests replace to inject faults. */
 static void tri_gltf(char *dst, size_t cap, const float pos[9], const char *pos_accessor,
@@ -204,7 +185,7 @@ static void tri_gltf(char *dst, size_t cap, const float pos[9], const char *pos_
     uint16_t idx[3] = {0, 1, 2};
     memcpy(bin + 36, idx, 6);
     char enc[80];
-    b64(bin, sizeof(bin), enc);
+    tm_base64(bin, sizeof(bin), enc);
     snprintf(
         dst, cap,
         "{\"asset\":{\"version\":\"2.0\"},%s"
@@ -517,7 +498,7 @@ static void test_flat_normals(void **state) {
     memcpy(bin, pos, 48);
     memcpy(bin + 48, idx, 12);
     char enc[96], text[2048];
-    b64(bin, sizeof(bin), enc);
+    tm_base64(bin, sizeof(bin), enc);
     snprintf(text, sizeof(text),
              "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":60,\"uri\":"
              "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"
