@@ -63,6 +63,11 @@ typedef enum demo_prop_kind {
     DEMO_PROP_ROOF,
 } demo_prop_kind;
 
+/* The largest building footprint or prop size in metres (10 km; a demo district is 200 m): a
+ * scene value above it is clamped with a warning naming its place (1e30 reached the renderer as
+ * a transform beyond the world limit, skipped there without naming the file). */
+#define DEMO_SIZE_MAX 10000.0
+
 /* "DemoBuilding" { floors, footprint, style } on a building's root. */
 typedef struct demo_building {
     uint32_t floors;
@@ -119,8 +124,9 @@ void rill_demo_register_components(rill_world *world) {
          .type = RILL_FIELD_VEC2,
          .offset = offsetof(demo_building, footprint),
          .count = 1,
-         .flags = RILL_FIELD_HAS_MIN,
-         .min = 0},
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0,
+         .max = DEMO_SIZE_MAX},
         {.name = "style",
          .type = RILL_FIELD_ENUM,
          .offset = offsetof(demo_building, style),
@@ -139,8 +145,9 @@ void rill_demo_register_components(rill_world *world) {
          .type = RILL_FIELD_VEC3,
          .offset = offsetof(demo_prop, size),
          .count = 1,
-         .flags = RILL_FIELD_HAS_MIN,
-         .min = 0},
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 0,
+         .max = DEMO_SIZE_MAX},
     };
     rill_field light_fields[] = {
         {.name = "color",

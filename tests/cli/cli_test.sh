@@ -86,6 +86,14 @@ scene_check_good)
     write_good
     run 0 scene check good.rsn
     expect_out "good.rsn: ok: 3 entities"
+    # Demo sizes have a ceiling (10 km): beyond it a value is clamped with its place, as any
+    # field's range (1e30 used to reach the renderer as a transform beyond the world limit).
+    sed 's/size: (1, 6, 1)/size: (1e30, 6, 1)/' good.rsn >huge.rsn
+    printf 'entity 4 "Block" {\n    DemoBuilding {\n        footprint: (20, 1e38)\n    }\n}\n' >>huge.rsn
+    run 0 scene check huge.rsn
+    expect_out "huge.rsn: ok: 4 entities, .* 2 warnings"
+    expect_err "huge.rsn:15:16: DemoProp.size: value 1e30 out of range, clamped to 10000"
+    expect_err "huge.rsn:26:25: DemoBuilding.footprint: value 1e38 out of range, clamped to 10000"
     ;;
 scene_check_bad)
     # A tuple of the wrong size: the message names file, line and column.
