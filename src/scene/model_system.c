@@ -5,13 +5,19 @@
  * user count decides when the asset is released. GPU uploads are the renderer's business: it
  * resolves the ModelMesh components at extract, one upload per asset. An app runs the update in
  * post_update before transform propagation, so a tree spawned in a frame has its
- * GlobalTransforms in that same frame. */
+ * GlobalTransforms in that same frame. An update costs what changed: world add and remove observers
+ * of Model queue the entities to look at (plus a small round-robin slice that catches a path
+ * written in place), and the tracks waiting for their files form a queue of their own. */
 #include <stdio.h>
 #include <string.h>
 
 #include "rill/scene/model.h"
 
 #define LOGM "models"
+#define RESOURCE_NAME "SceneModels"
+/* Tracks whose path is compared each update, round-robin (a Model written in place, not through
+ * rill_world_add, is picked up within tracks / PATH_CHECK_SLICE updates). */
+#define PATH_CHECK_SLICE 1024u
 
 typedef enum entry_state {
     ENTRY_LOADING = 0, /* the asset is QUEUED or LOADING */
@@ -61,9 +67,13 @@ struct rill_scene_models {
     RILL_ARRAY(model_track) tracks;
     rill_map track_of; /* entity -> index in tracks */
     RILL_ARRAY(model_entry *) entries;
-    rill_map entry_of;              /* interned path pointer -> model_entry * */
-    RILL_ARRAY(rill_entity) doomed; /* spawned roots to despawn this frame (kept, no churn) */
-    uint32_t pending;               /* tracks in TRACK_PENDING */
+    rill_map entry_of;               /* interned path pointer -> model_entry * */
+    RILL_ARRAY(rill_entity) doomed;  /* spawned roots to despawn this frame (kept, no churn) */
+    uint32_t pending;                /* tracks in TRACK_PENDING */
+    RILL_ARRAY(rill_entity) touched; /* Model added, replaced or removed since the last update */
+    RILL_ARRAY(rill_entity) waiting; /* pending tracks in arrival order (stale ones skipped) */
+    uint32_t check_cursor;           /* the round-robin path check */
+    rill_resource resource;          /* the world resource through which the observers find m */
     uint64_t spawn_budget_ns;
     rill_clock clock;
     bool unbudgeted; /* flush: spawn everything */
@@ -212,96 +222,178 @@ static void hide_if_retired(rill_scene_models *m, const model_track *t) {
         rill_scene_model_set_mode(m->world, &m->comps, t->root, RILL_RENDER_MODE_HIDDEN, 0.0f);
 }
 
+/* >>observers: Model added, replaced or removed queues its entity for the next update. They find
+ * the system through its world resource (the id is their user pointer), so a destroyed system is
+ * never reached and a new one in the same world reuses them. */
+
+typedef struct models_resource {
+    rill_scene_models *m;
+} models_resource;
+
+static void on_model_touched(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)data;
+    const models_resource *r =
+        rill_world_get_resource(w, (rill_resource){(uint32_t)(uintptr_t)user});
+    if (r && r->m)
+        rill_array_push(&r->m->touched, e); /* out of memory: the path check finds it later */
+}
+
+/* The resource, the observers, and every Model entity that exists already queued. */
+static rill_result attach(rill_scene_models *m, rill_error *err) {
+    rill_world *w = m->world;
+    if (rill_world_find_resource(w, RESOURCE_NAME).id &&
+        rill_world_get_resource(w, rill_world_find_resource(w, RESOURCE_NAME)))
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "rill_scene_models_create: the world has a model system already");
+    rill_type_desc td = {.name = RESOURCE_NAME,
+                         RILL_TYPE_LAYOUT(models_resource),
+                         .flags = RILL_TYPE_NO_SERIALIZE,
+                         .doc = "the scene model system (runtime only)"};
+    m->resource = rill_world_register_resource(w, &td);
+    void *user = (void *)(uintptr_t)m->resource.id;
+    models_resource r = {m};
+    if (!m->resource.id || !rill_world_set_resource(w, m->resource, &r) ||
+        !rill_world_observe_add(w, m->comps.model, on_model_touched, user) ||
+        !rill_world_observe_remove(w, m->comps.model, on_model_touched, user))
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "rill_scene_models_create: cannot observe Model");
+    const rill_entity *ents = NULL;
+    uint32_t n = rill_world_component_dense(w, m->comps.model, &ents, NULL);
+    for (uint32_t i = 0; i < n; i++)
+        rill_array_push(&m->touched, ents[i]);
+    return RILL_OK;
+}
+
+/* A new track for e naming ref's path (a NULL or empty path: TRACK_NONE). */
+static void add_track(rill_scene_models *m, rill_entity e, const rill_model_ref *ref) {
+    model_track t = {e, ref->path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0, 0};
+    if (t.path && t.path[0]) {
+        t.entry = find_or_request(m, t.path, true);
+        if (!t.entry) {
+            rill_array_push(&m->touched, e); /* out of memory: tried again next frame */
+            return;
+        }
+        t.entry->users++;
+        for (uint32_t k = 0; k < t.entry->lod_count; k++)
+            t.entry->lod[k]->users++;
+        t.state = TRACK_PENDING;
+    }
+    if (!rill_array_push(&m->tracks, t) ||
+        !rill_map_set(&m->track_of, t.entity, m->tracks.len - 1)) {
+        if (m->tracks.len && m->tracks.data[m->tracks.len - 1].entity == t.entity)
+            m->tracks.len--;
+        release_user(m, t.entry);
+        return;
+    }
+    if (t.state == TRACK_PENDING) {
+        m->pending++;
+        rill_array_push(&m->waiting, e);
+    }
+}
+
+/* e's Model changed: a track whose entity died, lost its Model or names another path goes; an
+ * entity with a Model and no track gets one. */
+static void refresh(rill_scene_models *m, rill_entity e) {
+    const rill_model_ref *ref = rill_world_get(m->world, e, m->comps.model);
+    uint64_t i = 0;
+    if (rill_map_get(&m->track_of, e, &i)) {
+        if (ref && ref->path == m->tracks.data[i].path)
+            return;
+        drop_track(m, (uint32_t)i);
+    }
+    if (ref)
+        add_track(m, e, ref);
+}
+
+/* The queued entities, then a slice of the tracks compared with their Model in place. */
+static void refresh_touched(rill_scene_models *m) {
+    uint32_t n = m->touched.len; /* a refresh out of memory queues its entity again, after n */
+    for (uint32_t i = 0; i < n; i++)
+        refresh(m, m->touched.data[i]);
+    memmove(m->touched.data, m->touched.data + n, (m->touched.len - n) * sizeof(rill_entity));
+    m->touched.len -= n;
+    for (uint32_t k = 0; k < PATH_CHECK_SLICE && m->tracks.len; k++) {
+        m->check_cursor = m->check_cursor < m->tracks.len ? m->check_cursor : 0;
+        const model_track *t = &m->tracks.data[m->check_cursor++];
+        const rill_model_ref *ref = rill_world_get(m->world, t->entity, m->comps.model);
+        if (!ref || ref->path != t->path)
+            rill_array_push(&m->touched, t->entity); /* next update: the order stays simple */
+    }
+}
+
+/* A pending track whose files are ready: its trees spawned (the levels parked), or a warning once
+ * when its file failed. */
+static void spawn_track(rill_scene_models *m, model_track *t) {
+    rill_world *w = m->world;
+    if (t->entry->state == ENTRY_FAILED) {
+        const char *name = rill_world_get_name(w, t->entity);
+        RILL_LOG_WARN(LOGM, "entity %u:%u%s%s%s: model '%s' failed, nothing is drawn: %s",
+                      RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity),
+                      name ? " (" : "", name ? name : "", name ? ")" : "", t->path,
+                      t->entry->error);
+        t->state = TRACK_FAILED;
+        m->stats.warnings++;
+        return;
+    }
+    const rill_gltf_model *gm =
+        rill_asset_get_payload_as(m->assets, t->entry->asset, RILL_GLTF_ASSET_LOADER);
+    rill_error err = {0};
+    if (!gm || rill_scene_model_spawn(w, &m->comps, t->entry->asset, gm, t->entity, &t->root,
+                                      &err) != RILL_OK) {
+        RILL_LOG_WARN(LOGM, "entity %u:%u: model '%s': spawn failed: %s",
+                      RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity), t->path,
+                      err.msg);
+        t->state = TRACK_FAILED;
+        m->stats.warnings++;
+        return;
+    }
+    t->state = TRACK_SPAWNED;
+    m->stats.spawns++;
+    spawn_levels(m, t);
+    hide_if_retired(m, t);
+}
+
+/* Spawns the waiting tracks whose files are ready, in arrival order, within the spawn budget. */
+static void spawn_waiting(rill_scene_models *m) {
+    uint64_t t0 = rill_clock_now(&m->clock), now = t0;
+    bool spent = false;
+    uint32_t kept = 0, i = 0;
+    for (; i < m->waiting.len && !spent; i++) {
+        uint64_t ti = 0;
+        if (!rill_map_get(&m->track_of, m->waiting.data[i], &ti))
+            continue; /* dropped */
+        model_track *t = &m->tracks.data[ti];
+        if (t->state != TRACK_PENDING)
+            continue; /* dropped and tracked again: a later entry is its own */
+        if (t->entry->state == ENTRY_LOADING || levels_loading(t->entry)) {
+            m->waiting.data[kept++] = t->entity;
+            continue;
+        }
+        m->pending--;
+        spawn_track(m, t);
+        now = rill_clock_now(&m->clock);
+        spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
+    }
+    memmove(m->waiting.data + kept, m->waiting.data + i,
+            (m->waiting.len - i) * sizeof(rill_entity));
+    m->waiting.len = kept + (m->waiting.len - i);
+    m->stats.last_spawn_ns = now - t0;
+}
+
 void rill_scene_models_update(rill_scene_models *m) {
     if (!m)
         return;
     rill_world *w = m->world;
     m->frame++;
 
-    /* 1. Entities that died, lost their Model or changed its path. */
-    for (uint32_t i = 0; i < m->tracks.len;) {
-        model_track *t = &m->tracks.data[i];
-        const rill_model_ref *ref = rill_world_get(w, t->entity, m->comps.model);
-        if (!ref || ref->path != t->path)
-            drop_track(m, i);
-        else
-            i++;
-    }
+    /* 1. Entities whose Model came, changed or went; new tracks wait for their files. */
+    refresh_touched(m);
 
-    /* 2. New Model entities (every remaining track has a Model, so equal counts mean none). */
-    if (rill_world_component_len(w, m->comps.model) != m->tracks.len) {
-        const rill_entity *ents = NULL;
-        void *data = NULL;
-        uint32_t n = rill_world_component_dense(w, m->comps.model, &ents, &data);
-        const rill_model_ref *refs = data;
-        for (uint32_t i = 0; i < n; i++) {
-            if (rill_map_get(&m->track_of, ents[i], NULL))
-                continue;
-            model_track t = {ents[i], refs[i].path, NULL, RILL_ENTITY_NULL, TRACK_NONE, {0}, 0, 0};
-            if (t.path && t.path[0]) {
-                t.entry = find_or_request(m, t.path, true);
-                if (!t.entry)
-                    continue; /* out of memory: tried again next frame */
-                t.entry->users++;
-                for (uint32_t k = 0; k < t.entry->lod_count; k++)
-                    t.entry->lod[k]->users++;
-                t.state = TRACK_PENDING;
-            }
-            if (!rill_array_push(&m->tracks, t) ||
-                !rill_map_set(&m->track_of, t.entity, m->tracks.len - 1)) {
-                if (m->tracks.len && m->tracks.data[m->tracks.len - 1].entity == t.entity)
-                    m->tracks.len--;
-                release_user(m, t.entry);
-                continue;
-            }
-            if (t.state == TRACK_PENDING)
-                m->pending++;
-        }
-    }
-
-    /* 3. Loads that finished, then the entities waiting for them, within the spawn budget. */
+    /* 2. Loads that finished, then the tracks waiting for them, within the spawn budget. */
     advance_entries(m);
-    uint64_t t0 = rill_clock_now(&m->clock), now = t0;
-    bool spent = false;
-    for (uint32_t i = 0; m->pending && i < m->tracks.len && !spent; i++) {
-        model_track *t = &m->tracks.data[i];
-        if (t->state != TRACK_PENDING || t->entry->state == ENTRY_LOADING ||
-            levels_loading(t->entry))
-            continue;
-        m->pending--;
-        if (t->entry->state == ENTRY_FAILED) {
-            const char *name = rill_world_get_name(w, t->entity);
-            RILL_LOG_WARN(LOGM, "entity %u:%u%s%s%s: model '%s' failed, nothing is drawn: %s",
-                          RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity),
-                          name ? " (" : "", name ? name : "", name ? ")" : "", t->path,
-                          t->entry->error);
-            t->state = TRACK_FAILED;
-            m->stats.warnings++;
-            continue;
-        }
-        rill_asset_server *as = m->assets;
-        const rill_gltf_model *gm =
-            rill_asset_get_payload_as(as, t->entry->asset, RILL_GLTF_ASSET_LOADER);
-        rill_error err = {0};
-        if (!gm || rill_scene_model_spawn(w, &m->comps, t->entry->asset, gm, t->entity, &t->root,
-                                          &err) != RILL_OK) {
-            RILL_LOG_WARN(LOGM, "entity %u:%u: model '%s': spawn failed: %s",
-                          RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity), t->path,
-                          err.msg);
-            t->state = TRACK_FAILED;
-            m->stats.warnings++;
-            continue;
-        }
-        t->state = TRACK_SPAWNED;
-        m->stats.spawns++;
-        spawn_levels(m, t);
-        hide_if_retired(m, t);
-        now = rill_clock_now(&m->clock);
-        spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
-    }
-    m->stats.last_spawn_ns = now - t0;
+    spawn_waiting(m);
 
-    /* 4. Despawn dropped trees in one batch, then free files nobody used for release_delay
+    /* 3. Despawn dropped trees in one batch, then free files nobody used for release_delay
      * frames (a file dropped and named again soon after is not loaded twice). */
     if (m->doomed.len) {
         rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
@@ -342,6 +434,10 @@ rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, 
         rill_free(m);
         return NULL;
     }
+    if (attach(m, err) != RILL_OK) {
+        rill_scene_models_destroy(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -363,6 +459,9 @@ void rill_scene_models_destroy(rill_scene_models *m) {
     if (!m)
         return;
     rill_world *w = m->world;
+    const models_resource *res = m->resource.id ? rill_world_get_resource(w, m->resource) : NULL;
+    if (res && res->m == m)
+        rill_world_remove_resource(w, m->resource); /* the observers no longer reach m */
     for (uint32_t i = 0; i < m->tracks.len; i++) {
         rill_entity r = m->tracks.data[i].root;
         if (r && rill_world_is_alive(w, r))
@@ -378,6 +477,8 @@ void rill_scene_models_destroy(rill_scene_models *m) {
     rill_array_free(&m->entries);
     rill_array_free(&m->tracks);
     rill_array_free(&m->doomed);
+    rill_array_free(&m->touched);
+    rill_array_free(&m->waiting);
     rill_map_free(&m->track_of);
     rill_map_free(&m->entry_of);
     rill_free(m);

@@ -284,11 +284,62 @@ static void test_model_system_many(void **state) {
     rill_app_destroy(app);
 }
 
+/* The system follows Model changes without walking every tracked entity: a Model removed, replaced
+ * through rill_world_add or written in place (caught by the round-robin path check) takes its tree
+ * away; a second model system on the same world is refused; a new one after the first is gone
+ * picks up the Model entities that exist. */
+static void test_model_system_follows_changes(void **state) {
+    (void)state;
+    models_env env;
+    env_init(&env, "models_changes", 32, 32);
+    rill_error err = {0};
+    rill_app_models *models = rill_app_enable_models(env.app, env.r, NULL, &err);
+    assert_non_null(models);
+    rill_world *w = rill_app_world(env.app);
+    rill_render_components rc;
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    rill_entity e[3];
+    for (int i = 0; i < 3; i++)
+        e[i] = spawn_model(w, &rc, "robot.glb", (float)i, NULL);
+    rill_app_models_flush(models);
+    assert_int_equal(mesh_instances(w, &rc), 9);
+    assert_null(rill_scene_models_create(
+        &(rill_scene_models_desc){.world = w, .assets = rill_app_assets(env.app)}, &err));
+    assert_int_equal(err.code, RILL_ERR_INVALID_ARGUMENT);
+
+    assert_true(rill_world_remove(w, e[0], rc.model));
+    rill_app_frame(env.app);
+    assert_int_equal(mesh_instances(w, &rc), 6);
+    rill_model_ref none = {rill_intern("")};
+    assert_non_null(rill_world_add(w, e[1], rc.model, &none));
+    rill_app_frame(env.app);
+    assert_int_equal(mesh_instances(w, &rc), 3);
+    rill_model_ref *in_place = rill_world_get(w, e[2], rc.model);
+    in_place->path = rill_intern("");
+    rill_app_frame(env.app); /* the path check finds it */
+    rill_app_frame(env.app); /* and the next update drops the tree */
+    assert_int_equal(mesh_instances(w, &rc), 0);
+
+    rill_app_disable_models(models);
+    for (int i = 0; i < 3; i++)
+        assert_non_null(
+            rill_world_add(w, e[i], rc.model, &(rill_model_ref){rill_intern("robot.glb")}));
+    models = rill_app_enable_models(env.app, env.r, NULL, &err);
+    assert_non_null(models);
+    rill_app_models_flush(models);
+    assert_int_equal(mesh_instances(w, &rc), 9);
+    rill_app_disable_models(models);
+    assert_int_equal(mesh_instances(w, &rc), 0);
+    rill_renderer_destroy(env.r);
+    rill_app_destroy(env.app);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_system_async),
         cmocka_unit_test(test_model_system_flush),
         cmocka_unit_test(test_model_system_many),
+        cmocka_unit_test(test_model_system_follows_changes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
