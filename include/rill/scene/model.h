@@ -180,6 +180,10 @@ uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_componen
  *     - when an entity is despawned, loses its Model or names another path, despawns the tree it
  *       spawned (in one batch) and drops its use of the file; a file nobody has used for
  *       release_delay_frames updates has its asset reference released.
+ *   An update costs what changed: world add and remove observers of Model queue the entities to
+ *   look at, so write Model with rill_world_add (a path written in place through rill_world_get is
+ *   still found, by a round-robin check of 1024 tracked entities per update). One model system per
+ *   world: create fails while another is attached (world resource "SceneModels").
  *   The spawned trees are runtime entities; they are not meant to be saved with the world. */
 typedef struct rill_scene_models rill_scene_models;
 
