@@ -317,7 +317,8 @@ typedef struct rill_lod_stats {
     uint32_t models;
     uint32_t per_level[RILL_LOD_MAX_LEVELS];
     uint32_t culled;
-    uint32_t fading; /* models inside a crossfade (counted in per_level by the outgoing level) */
+    uint32_t fading;  /* models inside a crossfade (counted in per_level by the outgoing level) */
+    uint32_t checked; /* models measured by the last update (the others kept their last check) */
     uint64_t switches;
 } rill_lod_stats;
 

@@ -664,6 +664,14 @@ uint32_t rill_world_update_transforms_of(rill_world *world, const rill_entity *e
  * static batches) can refresh only those. Valid until the next update; entities may have been
  * despawned since. */
 const rill_entity *rill_world_changed_transforms(const rill_world *world, uint32_t *out_count);
+/* The part of that list written since *cursor, for a system that reads it once per update but may
+ * be skipped for an update, or run twice: every write has a sequence number, *cursor is the first
+ * one not yet read (0 at the start) and the call advances it past the list. *out (*out_count
+ * entries) are the writes from *cursor on that the list still holds. Returns false when some
+ * writes since *cursor are no longer listed (a later full update started a new list, or the list
+ * ran out of memory): the caller must then assume any GlobalTransform may have changed. */
+bool rill_world_changed_transforms_since(const rill_world *world, uint64_t *cursor,
+                                         const rill_entity **out, uint32_t *out_count);
 /* e's world matrix (column-major 16 floats), or NULL when it has no GlobalTransform. */
 const float *rill_world_global_matrix(const rill_world *world, rill_entity e);
 

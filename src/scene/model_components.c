@@ -176,43 +176,74 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     return RILL_OK;
 }
 
+typedef enum tree_write {
+    TREE_SET,  /* RenderMode through the world: its observers run */
+    TREE_PARK, /* the same, then MeshShown taken off */
+    TREE_FADE, /* lod_fade alone, in place: the mode stays, no observer has anything to learn */
+} tree_write;
+
+static bool write_mesh(rill_world *world, const rill_model_components *comps, rill_entity e,
+                       rill_render_mode_component rmc, tree_write how) {
+    rill_render_mode_component *rm =
+        how == TREE_FADE ? rill_world_get(world, e, comps->render_mode) : NULL;
+    if (rm) {
+        rm->lod_fade = rmc.lod_fade;
+        return true;
+    }
+    if (!rill_world_add(world, e, comps->render_mode, &rmc))
+        return false;
+    if (how == TREE_PARK)
+        rill_world_remove(world, e, comps->mesh_shown);
+    return true;
+}
+
 /* Writes rmc on every ModelMesh entity of root's subtree (root included), depth-first with an
- * explicit stack (hierarchies can be deep); park also takes MeshShown off them. */
+ * explicit stack (hierarchies can be deep; most trees fit the one on the C stack). */
 static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
-                         rill_render_mode_component rmc, bool park) {
+                         rill_render_mode_component rmc, tree_write how) {
     if (!world || !comps || !rill_world_is_alive(world, root))
         return 0;
-    RILL_ARRAY(rill_entity) stack = {0};
-    uint32_t set = 0;
-    if (!rill_array_push(&stack, root))
-        return 0;
-    while (stack.len) {
-        rill_entity e = stack.data[--stack.len];
-        if (rill_world_has(world, e, comps->model_mesh) &&
-            rill_world_add(world, e, comps->render_mode, &rmc)) {
+    rill_entity local[64], *stack = local, *heap = NULL;
+    uint32_t len = 0, cap = RILL_COUNTOF(local), heap_cap = 0, set = 0;
+    stack[len++] = root;
+    while (len) {
+        rill_entity e = stack[--len];
+        if (rill_world_has(world, e, comps->model_mesh) && write_mesh(world, comps, e, rmc, how))
             set++;
-            if (park)
-                rill_world_remove(world, e, comps->mesh_shown);
-        }
         for (rill_entity c = rill_world_first_child(world, e); c;
-             c = rill_world_next_sibling(world, c))
-            if (!rill_array_push(&stack, c))
-                break;
+             c = rill_world_next_sibling(world, c)) {
+            if (len == cap) {
+                if (!rill__array_reserve((void **)&heap, &heap_cap, cap * 2u, sizeof *heap))
+                    break;
+                if (stack == local)
+                    memcpy(heap, local, len * sizeof *heap);
+                stack = heap, cap = heap_cap;
+            }
+            stack[len++] = c;
+        }
     }
-    rill_array_free(&stack);
+    rill_free(heap);
     return set;
 }
 
 uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, rill_render_mode mode, float ghost_opacity) {
     return set_tree(world, comps, root, (rill_render_mode_component){mode, ghost_opacity, 0.0f},
-                    false);
+                    TREE_SET);
 }
 
 uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, float lod_fade) {
     return set_tree(world, comps, root,
-                    (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade}, false);
+                    (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade},
+                    TREE_SET);
+}
+
+uint32_t rill_scene_model_refade(rill_world *world, const rill_model_components *comps,
+                                 rill_entity root, float lod_fade) {
+    return set_tree(world, comps, root,
+                    (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade},
+                    TREE_FADE);
 }
 
 uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_components *comps,
@@ -220,5 +251,5 @@ uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_componen
     if (shown)
         return rill_scene_model_set_fade(world, comps, root, lod_fade);
     return set_tree(world, comps, root,
-                    (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, true);
+                    (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, TREE_PARK);
 }

@@ -511,10 +511,18 @@ const rill_model_components *rill_scene_models_components(const rill_scene_model
     return m ? &m->comps : NULL;
 }
 
-uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
-                                  rill_entity out_roots[RILL_SCENE_MODEL_MAX_LEVELS]) {
+/* The index of e's track when its trees are spawned, else UINT32_MAX. */
+static uint32_t spawned_track(const rill_scene_models *m, rill_entity e) {
     uint64_t i = 0;
     if (!m || !rill_map_get(&m->track_of, e, &i) || m->tracks.data[i].state != TRACK_SPAWNED)
+        return UINT32_MAX;
+    return (uint32_t)i;
+}
+
+uint32_t rill_scene_models_levels(const rill_scene_models *m, rill_entity e,
+                                  rill_entity out_roots[RILL_SCENE_MODEL_MAX_LEVELS]) {
+    uint32_t i = spawned_track(m, e);
+    if (i == UINT32_MAX)
         return 0;
     const model_track *t = &m->tracks.data[i];
     if (out_roots) {
@@ -554,9 +562,12 @@ uint32_t rill_scene_models_each_state(rill_scene_models *m, uint32_t *iter, rill
     return 1u + t->lod_count;
 }
 
+uint64_t *rill_scene_models_state_of(rill_scene_models *m, rill_entity e) {
+    uint32_t i = spawned_track(m, e);
+    return i != UINT32_MAX ? &m->tracks.data[i].level_state : NULL;
+}
+
 uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e) {
-    uint64_t i = 0;
-    if (!m || !rill_map_get(&m->track_of, e, &i) || m->tracks.data[i].state != TRACK_SPAWNED)
-        return 0;
-    return m->tracks.data[i].level_state;
+    uint32_t i = spawned_track(m, e);
+    return i != UINT32_MAX ? m->tracks.data[i].level_state : 0;
 }

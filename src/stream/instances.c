@@ -176,9 +176,11 @@ static uint64_t hide_content(rill__instance_streamer *is, rill_entity root) {
             return n;
         e = rill_array_pop(&is->walk);
         n++;
-        if (mc->render_mode.id && ((mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh)) ||
-                                   (mc->model.id && rill_world_has(w, e, mc->model)))) {
-            rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
+        bool model = mc->model.id && rill_world_has(w, e, mc->model);
+        if (mc->render_mode.id &&
+            (model || (mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh)))) {
+            /* On a Model entity through the world, so the LOD system hears of it at once. */
+            rill_render_mode_component *rm = model ? NULL : rill_world_get(w, e, mc->render_mode);
             if (rm)
                 *rm = hidden;
             else

@@ -1,16 +1,21 @@
-/* lod_system.c: the mesh-LOD system. Each update it measures, for every Model the model system
- * has spawned with baked levels, the camera's distance to the entity, picks the level from its
- * bands (MeshLod, else the defaults) and shows that level's tree (RenderMode normal) while the
- * others stay hidden. Modes are written only when a pick changes, so a still camera costs one
- * distance and one band lookup per model. A Model entity whose own RenderMode is hidden (a streamed
- * instance on its way out, a hidden channel) shows no level. Inside a crossfade interval both
- * levels are shown with complementary dither fades (RenderMode.lod_fade: -f on the outgoing tree,
- * +f on the incoming), f rounded to the dither's 16 steps so the trees are rewritten at most 15
- * times per crossing. Levels not drawn are parked (rill_scene_model_set_level): out of the set
- * extract walks. What each model shows is kept in the model system's per-tree word
- * (rill_scene_models_each_state), so it goes with the trees: nothing here outlives a Model.
+/* lod_system.c: the mesh-LOD system. For every Model the model system has spawned with baked
+ * levels it measures the camera's distance to the entity, picks the level from its bands (MeshLod,
+ * else the defaults) and shows that level's tree (RenderMode normal) while the others stay hidden.
+ * A Model entity whose own RenderMode is hidden (a streamed instance on its way out, a hidden
+ * channel) shows no level. Inside a crossfade interval both levels are shown with complementary
+ * dither fades (RenderMode.lod_fade: -f on the outgoing tree, +f on the incoming), f rounded to the
+ * dither's 16 steps so the trees are rewritten at most 15 times per crossing. Levels not drawn are
+ * parked (rill_scene_model_set_level): out of the set extract walks. What each model shows is kept
+ * in the model system's per-tree word (rill_scene_models_each_state), so it goes with the trees:
+ * nothing here outlives a Model.
+ *
+ * The cost follows what changes: a check also stores the model's slack, how far the camera may
+ * travel before the shown state could change (to the nearest band edge, crossfade end or fade
+ * step, less a rounding margin), and the model is not measured again until the camera's path
+ * since then is that long, or the watch (lod_watch.c) finds it moved, its MeshLod edited or its
+ * RenderMode set. An update walks the words and measures only the models due.
  */
-#include "rill/stream.h"
+#include "stream_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,6 +25,7 @@ struct rill_lod_system {
     rill_scene_models *models;
     const rill_model_components *comps;
     rill_lod_stats stats;
+    rill__lod_watch watch;
 };
 
 rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *models) {
@@ -31,12 +37,17 @@ rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *mo
     s->world = world;
     s->models = models;
     s->comps = rill_scene_models_components(models);
+    if (!rill__lod_watch_init(&s->watch, world, s->comps)) {
+        rill_lod_system_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
 void rill_lod_system_destroy(rill_lod_system *s) {
     if (!s)
         return;
+    rill__lod_watch_free(&s->watch);
     rill_free(s);
 }
 
@@ -52,25 +63,27 @@ static rill_lod_settings settings_of(const rill_lod_system *s, rill_entity e) {
 }
 
 /* What a model shows: level `a` (-1: nothing), and inside a crossfade level `b` fading in over it
- * at dither step q (1..15 of 16; a then carries -q/16 and b +q/16). Packed into the model system's
- * per-tree word, where 0 (a tree just spawned) reads as the base level whole. */
+ * at dither step q (1..15 of 16; a then carries -q/16 and b +q/16). Packed into bits 0-23 of the
+ * model system's per-tree word with STATE_SET, so a word without it (a tree just spawned) reads as
+ * the base level whole and a culled model's state is not mistaken for it. */
 typedef struct shown_state {
     int32_t a, b;
     uint32_t q;
 } shown_state;
 
 #define FADE_STEPS 16u /* the dither's 4 x 4 thresholds: finer fades draw the same pixels */
+#define STATE_SET (UINT64_C(1) << 23)
 
 static uint64_t pack_state(shown_state v) {
     return (uint64_t)(uint32_t)(v.a + 1) | ((uint64_t)(uint32_t)(v.b + 1) << 8) |
-           ((uint64_t)v.q << 16);
+           ((uint64_t)v.q << 16) | STATE_SET;
 }
 
-static shown_state unpack_state(uint64_t v) {
-    if (v == 0)
-        v = pack_state((shown_state){0, -1, 0});
-    return (shown_state){(int32_t)(v & 0xffu) - 1, (int32_t)((v >> 8) & 0xffu) - 1,
-                         (uint32_t)(v >> 16) & 0xffu};
+static shown_state unpack_state(uint64_t word) {
+    if (!(word & STATE_SET))
+        return (shown_state){0, -1, 0};
+    return (shown_state){(int32_t)(word & 0xffu) - 1, (int32_t)((word >> 8) & 0xffu) - 1,
+                         (uint32_t)(word >> 16) & 0x7fu};
 }
 
 /* The state for a pick: the fade is rounded to the dither's steps, and a step of 0 or 16 is no
@@ -89,19 +102,101 @@ static shown_state state_of(rill_lod_pick p) {
 }
 
 /* Moves a model's level trees from `had` to `want`: levels no longer drawn are hidden and parked,
- * drawn ones get their mode and crossfade (complementary: -q/16 outgoing, +q/16 incoming). */
+ * drawn ones get their mode and crossfade (complementary: -q/16 outgoing, +q/16 incoming). Inside
+ * one crossing only the fade changes: it is rewritten in place. */
 static void apply_state(rill_lod_system *s, const rill_entity *roots, uint32_t n, shown_state had,
                         shown_state want) {
+    rill_world *w = s->world;
     const rill_model_components *c = s->comps;
+    float f = (float)want.q / (float)FADE_STEPS;
+    bool in_range = want.a >= 0 && (uint32_t)want.a < n && want.b >= 0 && (uint32_t)want.b < n;
+    if (had.a == want.a && had.b == want.b && in_range) {
+        rill_scene_model_refade(w, c, roots[want.a], -f);
+        rill_scene_model_refade(w, c, roots[want.b], f);
+        return;
+    }
     int32_t old[2] = {had.a, had.b};
     for (int k = 0; k < 2; k++)
         if (old[k] >= 0 && (uint32_t)old[k] < n && old[k] != want.a && old[k] != want.b)
-            rill_scene_model_set_level(s->world, c, roots[old[k]], false, 0.0f);
-    float f = (float)want.q / (float)FADE_STEPS;
+            rill_scene_model_set_level(w, c, roots[old[k]], false, 0.0f);
     if (want.a >= 0 && (uint32_t)want.a < n)
-        rill_scene_model_set_level(s->world, c, roots[want.a], true, want.b >= 0 ? -f : 0.0f);
+        rill_scene_model_set_level(w, c, roots[want.a], true, want.b >= 0 ? -f : 0.0f);
     if (want.b >= 0 && (uint32_t)want.b < n)
-        rill_scene_model_set_level(s->world, c, roots[want.b], true, f);
+        rill_scene_model_set_level(w, c, roots[want.b], true, f);
+}
+
+/* How far d can move before the shown state may change: the distance to the nearest band edge,
+ * crossfade end, or (inside a crossfade) step of the fade's rounding, where q = floor(16 f + 1/2)
+ * changes: at f = (k - 1/2) / 16. */
+static float slack_at(const rill_lod_bands *b, float d) {
+    float best = INFINITY;
+    float step = b->crossfade / (float)FADE_STEPS;
+    for (uint32_t i = 0; i < b->levels; i++) {
+        best = fminf(best, fminf(fabsf(d - b->start[i]), fabsf(d - b->end[i])));
+        if (i == 0 || !(b->crossfade > 0.0f))
+            continue;
+        float in = d - b->start[i];
+        best = fminf(best, fabsf(in - b->crossfade));
+        if (in >= 0.0f && in < b->crossfade) {
+            float k = floorf(in / step + 0.5f);
+            best = fminf(best, fminf(fabsf(in - (k - 0.5f) * step), fabsf(in - (k + 0.5f) * step)));
+        }
+    }
+    return best;
+}
+
+/* The slack as travel ticks, less a margin for the rounding of distances measured in floats
+ * (a few ulps of the coordinates), rounded down; 0 (due at the next update) when none is left. */
+static uint32_t slack_ticks(float slack, float d, const float camera[3]) {
+    float reach = d;
+    for (int i = 0; i < 3; i++)
+        reach = fmaxf(reach, fabsf(camera[i]));
+    slack -= 0.01f + 4e-6f * reach;
+    if (!(slack > 0.0f))
+        return 0;
+    return (uint32_t)((double)fminf(slack, LOD_SLACK_MAX) * LOD_TICKS_PER_M);
+}
+
+/* Measures model e (n levels) and shows what it should; returns its new word. */
+static uint64_t check(rill_lod_system *s, rill_entity e, uint32_t n, uint64_t word,
+                      const float *camera) {
+    shown_state want = {0, -1, 0};
+    uint32_t ticks = (uint32_t)((double)LOD_SLACK_MAX * LOD_TICKS_PER_M);
+    if (camera) {
+        rill_lod_settings st = settings_of(s, e);
+        rill_lod_bands bands;
+        rill_lod_bands_make(&st, n, &bands);
+        const float *m = rill_world_global_matrix(s->world, e);
+        float d = 0.0f;
+        if (m) {
+            float dx = m[12] - camera[0], dy = m[13] - camera[1], dz = m[14] - camera[2];
+            d = sqrtf(dx * dx + dy * dy + dz * dz);
+        }
+        want = state_of(rill_lod_pick_at(&bands, d));
+        ticks = slack_ticks(slack_at(&bands, d), d, camera);
+    }
+    const rill_render_mode_component *rm = rill_world_get(s->world, e, s->comps->render_mode);
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+        want = (shown_state){-1, -1, 0};
+    shown_state had = unpack_state(word);
+    uint64_t want_v = pack_state(want);
+    if (pack_state(had) != want_v) {
+        rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+        rill_scene_models_levels(s->models, e, roots);
+        apply_state(s, roots, n, had, want);
+        s->stats.switches += had.a != want.a || had.b != want.b;
+    }
+    uint32_t due = (uint32_t)s->watch.travel + ticks;
+    return want_v | LOD_WORD_CHECKED | (uint64_t)due << 32;
+}
+
+static void count_shown(rill_lod_stats *st, uint64_t word) {
+    shown_state v = unpack_state(word);
+    if (v.a >= 0)
+        st->per_level[v.a]++;
+    else
+        st->culled++;
+    st->fading += v.b >= 0;
 }
 
 void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
@@ -111,43 +206,23 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
     s->stats.models = 0;
     s->stats.culled = 0;
     s->stats.fading = 0;
-    rill_entity e, roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    s->stats.checked = 0;
+    bool all = rill__lod_watch_update(&s->watch, s->world, s->models, s->comps, camera);
+    uint32_t now = (uint32_t)s->watch.travel;
+    rill_entity e;
     uint64_t *word;
     uint32_t n;
     for (uint32_t it = 0; (n = rill_scene_models_each_state(s->models, &it, &e, &word));) {
         if (n < 2)
             continue; /* no baked levels: the base tree draws as spawned */
         s->stats.models++;
-        shown_state want = {0, -1, 0};
-        if (camera) {
-            rill_lod_settings st = settings_of(s, e);
-            rill_lod_bands bands;
-            rill_lod_bands_make(&st, n, &bands);
-            const float *m = rill_world_global_matrix(s->world, e);
-            float d = 0.0f;
-            if (m) {
-                float dx = m[12] - camera[0], dy = m[13] - camera[1], dz = m[14] - camera[2];
-                d = sqrtf(dx * dx + dy * dy + dz * dz);
-            }
-            want = state_of(rill_lod_pick_at(&bands, d));
+        uint64_t v = *word;
+        /* Due: never checked, or the travel since reached the stored point (wrap-safe). */
+        if (all || !(v & LOD_WORD_CHECKED) || (int32_t)(now - (uint32_t)(v >> 32)) >= 0) {
+            *word = v = check(s, e, n, v, camera);
+            s->stats.checked++;
         }
-        const rill_render_mode_component *rm = rill_world_get(s->world, e, s->comps->render_mode);
-        if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
-            want = (shown_state){-1, -1, 0};
-        uint64_t had_v = pack_state(unpack_state(*word)); /* 0: fresh, the base whole */
-        if (want.a >= 0)
-            s->stats.per_level[want.a]++;
-        else
-            s->stats.culled++;
-        s->stats.fading += want.b >= 0;
-        uint64_t want_v = pack_state(want);
-        if (had_v == want_v)
-            continue;
-        shown_state had = unpack_state(had_v);
-        rill_scene_models_levels(s->models, e, roots);
-        apply_state(s, roots, n, had, want);
-        *word = want_v;
-        s->stats.switches += had.a != want.a || had.b != want.b;
+        count_shown(&s->stats, v);
     }
 }
 
@@ -163,7 +238,8 @@ int32_t rill_lod_system_levels(const rill_lod_system *s, rill_entity model_entit
         *out_fade = 0.0f;
     if (!s || !rill_scene_models_levels(s->models, model_entity, NULL))
         return -1;
-    shown_state st = unpack_state(rill_scene_models_level_state(s->models, model_entity));
+    uint64_t word = rill_scene_models_level_state(s->models, model_entity);
+    shown_state st = unpack_state(word);
     if (out_next)
         *out_next = st.b;
     if (out_fade && st.b >= 0)

@@ -32,4 +32,33 @@ uint32_t rill__instances_list(const rill__instance_streamer *is, rill_stream_ins
 uint32_t rill__instances_settle(rill__instance_streamer *is, uint64_t max_ns);
 rill_instance_state rill__instances_state(const rill__instance_streamer *is, rill_entity root);
 
+/* >>mesh lod: what makes a model's band check due (lod_watch.c for lod_system.c) */
+
+/* The LOD system's word per model (rill_scene_models_each_state): bits 0-23 what the trees show,
+ * LOD_WORD_CHECKED once the model was checked, and the high 32 bits the camera travel (in ticks)
+ * at which the check is due again. Clearing LOD_WORD_CHECKED makes it due at the next update. */
+#define LOD_WORD_CHECKED (UINT64_C(1) << 24)
+#define LOD_TICKS_PER_M 256.0 /* travel is counted in 1/256 m */
+#define LOD_SLACK_MAX 1.0e6f  /* the longest travel a check is trusted for (m) */
+
+typedef struct rill__lod_watch {
+    uint64_t travel;     /* the camera's path length in ticks, each update's step rounded up */
+    float camera[3];     /* where the last update measured from */
+    bool had_camera;     /* the last update had a camera */
+    uint64_t moved_at;   /* cursor of rill_world_changed_transforms_since */
+    rill_event mode_set; /* "ModelRenderModeSet": RenderMode added or replaced on a Model */
+    RILL_ARRAY(rill_entity) lod_entities; /* the MeshLod storage as the last update saw it */
+    RILL_ARRAY(rill_mesh_lod) lod_values;
+} rill__lod_watch;
+
+/* Registers what the watch observes on world. False when out of room or memory. */
+bool rill__lod_watch_init(rill__lod_watch *lw, rill_world *world, const rill_model_components *mc);
+void rill__lod_watch_free(rill__lod_watch *lw);
+/* Adds the camera's step to the travel and makes due every model whose inputs changed since the
+ * last call: moved (the world's changed transforms), MeshLod added, edited or removed, RenderMode
+ * added or replaced on the Model entity. True when every model is due instead: the camera came
+ * or went, jumped beyond LOD_SLACK_MAX, or moves were lost. */
+bool rill__lod_watch_update(rill__lod_watch *lw, rill_world *world, rill_scene_models *models,
+                            const rill_model_components *mc, const float *camera);
+
 #endif

@@ -375,6 +375,25 @@ const rill_entity *rill_world_changed_transforms(const rill_world *world, uint32
     return world ? world->changed.data : NULL;
 }
 
+bool rill_world_changed_transforms_since(const rill_world *world, uint64_t *cursor,
+                                         const rill_entity **out, uint32_t *out_count) {
+    uint64_t from = cursor ? *cursor : 0;
+    uint32_t len = world ? world->changed.len : 0;
+    uint64_t first = world ? world->changed_first : 0, end = first + len;
+    bool whole = world && from >= first && from >= world->changed_hole && from <= end;
+    uint32_t skip = whole ? (uint32_t)(from - first) : 0;
+    if (out) {
+        *out = world && world->changed.data ? world->changed.data + skip : NULL;
+    }
+    if (out_count) {
+        *out_count = len - skip;
+    }
+    if (cursor) {
+        *cursor = end;
+    }
+    return whole;
+}
+
 const float *rill_world_global_matrix(const rill_world *world, rill_entity e) {
     const rill_global_transform *g = rill_world_get(world, e, RILL_COMPONENT_GLOBAL_TRANSFORM);
     return g ? g->m : NULL;
@@ -413,6 +432,7 @@ static bool has_dirty_ancestor(rill_world *w, rill_entity e) {
  * the list holds what the last full update and the partial updates before it wrote. */
 static void changed_begin(rill_world *w) {
     if (w->changed_stale) {
+        w->changed_first += w->changed.len;
         rill_array_clear(&w->changed);
         w->changed_stale = false;
     }
@@ -447,6 +467,7 @@ static uint32_t walk_subtree(rill_world *world, rill_entity root) {
                 memcpy(g->m, m, sizeof m);
                 written++;
                 if (!rill_array_push(&world->changed, item.entity)) {
+                    world->changed_hole = world->changed_first + world->changed.len + 1u;
                     RILL_LOG_ERROR("world", "update_transforms: out of memory (changed list)");
                 }
             }

@@ -118,7 +118,9 @@ struct rill_world {
     RILL_ARRAY(rill_entity) scratch; /* reused by despawn_recursive (taken while in use) */
     RILL_ARRAY(struct rill__xform_item) xstack; /* update_transforms work stack */
     RILL_ARRAY(rill_entity) changed; /* GlobalTransforms written by the last update (and before) */
-    bool changed_stale; /* a full update finished: the next write starts the list afresh */
+    bool changed_stale;     /* a full update finished: the next write starts the list afresh */
+    uint64_t changed_first; /* sequence number of changed.data[0] (every write has the next one) */
+    uint64_t changed_hole;  /* 1 + the sequence number of the last write the list missed (OOM) */
 
     /* >>events */
     RILL_ARRAY(rill__event_queue) events; /* index = id - 1 */

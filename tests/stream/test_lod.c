@@ -446,6 +446,177 @@ static void test_spawn_budget_and_retired(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* >>amortized checks: every update equals a full evaluation */
+
+/* A deterministic generator (xorshift64*) for the scripted runs. */
+static uint64_t rng_next(uint64_t *x) {
+    *x ^= *x >> 12, *x ^= *x << 25, *x ^= *x >> 27;
+    return *x * UINT64_C(2685821657736338717);
+}
+
+static float rng_unit(uint64_t *x) {
+    return (float)(rng_next(x) >> 40) / (float)(1u << 24);
+}
+
+static float rng_range(uint64_t *x, float lo, float hi) {
+    return lo + (hi - lo) * rng_unit(x);
+}
+
+/* What a full evaluation shows for Model e: the pick at the camera's distance, the fade rounded to
+ * sixteenths (0 or 16: one level whole), nothing for a hidden Model entity. */
+static void expected_levels(rill_world *w, const rill_model_components *mc, rill_entity e,
+                            uint32_t n, const float *cam, int32_t *a, int32_t *b, float *fade) {
+    *a = 0, *b = -1, *fade = 0.0f;
+    if (cam) {
+        const rill_mesh_lod *ml = rill_world_get(w, e, mc->mesh_lod);
+        rill_lod_settings st = rill_lod_settings_default();
+        if (ml)
+            st = (rill_lod_settings){ml->enabled,
+                                     {ml->lod1_distance, ml->lod2_distance, ml->lod3_distance},
+                                     ml->crossfade,
+                                     ml->cull_distance};
+        rill_lod_bands bands;
+        rill_lod_bands_make(&st, n, &bands);
+        const float *m = rill_world_global_matrix(w, e);
+        float d = 0.0f;
+        if (m) {
+            float dx = m[12] - cam[0], dy = m[13] - cam[1], dz = m[14] - cam[2];
+            d = sqrtf(dx * dx + dy * dy + dz * dz);
+        }
+        rill_lod_pick p = rill_lod_pick_at(&bands, d);
+        *a = p.level;
+        uint32_t q = p.next >= 0 && p.level >= 0 ? (uint32_t)(p.fade * 16.0f + 0.5f) : 0u;
+        if (q >= 16u)
+            *a = p.next;
+        else if (q > 0)
+            *b = p.next, *fade = (float)q / 16.0f;
+    }
+    const rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
+    if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
+        *a = -1, *b = -1, *fade = 0.0f;
+}
+
+/* Asserts that every spawned Model shows what a full evaluation would, in the LOD system's record
+ * and on its trees (modes and fades). Returns how many models have levels. */
+static uint32_t assert_full_evaluation(lod_fixture *f, const rill_entity *models, uint32_t count,
+                                       const float *cam) {
+    uint32_t with_levels = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+        uint32_t n = rill_scene_models_levels(f->sm, models[i], roots);
+        if (n < 2)
+            continue;
+        with_levels++;
+        int32_t a, b, next;
+        float fade, got_fade;
+        expected_levels(f->w, f->mc, models[i], n, cam, &a, &b, &fade);
+        assert_int_equal(rill_lod_system_levels(f->lod, models[i], &next, &got_fade), a);
+        assert_int_equal(next, b);
+        assert_true(got_fade == fade);
+        for (int32_t l = 0; l < (int32_t)n; l++) {
+            bool shown = l == a || l == b;
+            assert_int_equal(mode_under(f->w, f->mc, roots[l]),
+                             shown ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+            if (shown)
+                assert_true(fade_under(f->w, f->mc, roots[l]) == (b < 0    ? 0.0f
+                                                                  : l == b ? fade
+                                                                           : -fade));
+        }
+    }
+    return with_levels;
+}
+
+#define SCRIPT_MODELS 48u
+
+/* One scripted change of the world: a model moved, a MeshLod added, edited in place or removed, a
+ * Model entity hidden or shown again (through the world), or a Model despawned and another one
+ * spawned in its place. */
+static void script_change(lod_fixture *f, rill_entity *models, uint64_t *x) {
+    rill_world *w = f->w;
+    const rill_model_components *mc = f->mc;
+    rill_entity e = models[rng_next(x) % SCRIPT_MODELS];
+    uint32_t kind = (uint32_t)(rng_next(x) % 6u);
+    if (kind == 0) {
+        rill_transform *t = rill_world_transform_mut(w, e);
+        t->translation[0] += rng_range(x, -30.0f, 30.0f);
+        t->translation[2] += rng_range(x, -30.0f, 30.0f);
+    } else if (kind == 1) {
+        rill_mesh_lod ml = {.enabled = rng_unit(x) < 0.85f,
+                            .lod1_distance = rng_range(x, 10.0f, 60.0f),
+                            .lod2_distance = rng_range(x, 60.0f, 150.0f),
+                            .lod3_distance = rng_range(x, 150.0f, 300.0f),
+                            .crossfade = rng_unit(x) < 0.2f ? 0.0f : rng_range(x, 0.5f, 12.0f),
+                            .cull_distance =
+                                rng_unit(x) < 0.5f ? 0.0f : rng_range(x, 30.0f, 250.0f)};
+        rill_world_add(w, e, mc->mesh_lod, &ml);
+    } else if (kind == 2) {
+        rill_mesh_lod *ml = rill_world_get(w, e, mc->mesh_lod);
+        if (ml) /* written in place, as an inspector would */
+            ml->lod1_distance = rng_range(x, 5.0f, ml->lod2_distance), ml->crossfade *= 0.5f;
+        else
+            rill_world_remove(w, models[rng_next(x) % SCRIPT_MODELS], mc->mesh_lod);
+    } else if (kind == 3) {
+        rill_mesh_lod *ml = rill_world_get(w, e, mc->mesh_lod);
+        if (ml)
+            rill_world_remove(w, e, mc->mesh_lod);
+    } else if (kind == 4) {
+        const rill_render_mode_component *rm = rill_world_get(w, e, mc->render_mode);
+        bool hide = !rm || rm->mode != RILL_RENDER_MODE_HIDDEN;
+        rill_world_add(w, e, mc->render_mode,
+                       &(rill_render_mode_component){
+                           hide ? RILL_RENDER_MODE_HIDDEN : RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f});
+    } else {
+        static const char *const files[] = {"d.glb", "e.glb", "f.glb"};
+        uint32_t i = (uint32_t)(rng_next(x) % SCRIPT_MODELS);
+        rill_world_despawn(w, models[i]);
+        models[i] = model_entity(w, mc, files[rng_next(x) % 3u], rng_range(x, -250.0f, 250.0f));
+    }
+}
+
+/* A camera on a random walk (steps of centimetres to metres, pauses, teleports, a few frames with
+ * no camera) over Models that move, get MeshLods edited, hidden and shown, despawned and spawned:
+ * after every update each model shows exactly what a full evaluation would, while the updates
+ * measure a small part of the models. */
+static void test_amortized_equals_full(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    static const char *const files[] = {"d.glb", "e.glb", "f.glb"};
+    rill_entity models[SCRIPT_MODELS];
+    uint64_t x = UINT64_C(0x9E3779B97F4A7C15);
+    for (uint32_t i = 0; i < SCRIPT_MODELS; i++) {
+        models[i] = model_entity(w, f->mc, files[i % 3u], rng_range(&x, -250.0f, 250.0f));
+        rill_world_transform_mut(w, models[i])->translation[2] = rng_range(&x, -250.0f, 250.0f);
+    }
+    rill_scene_models_flush(f->sm);
+    float cam[3] = {0.0f, 2.0f, 0.0f};
+    uint64_t measured = 0, evaluated = 0;
+    for (uint32_t frame = 0; frame < 1500; frame++) {
+        rill_world_update_events(w);
+        float r = rng_unit(&x);
+        bool has_camera = true;
+        if (r < 0.01f) {
+            cam[0] = rng_range(&x, -400.0f, 400.0f), cam[2] = rng_range(&x, -400.0f, 400.0f);
+        } else if (r < 0.02f) {
+            has_camera = false;
+        } else if (r > 0.15f) { /* else the camera pauses */
+            float step = rng_unit(&x) < 0.5f ? 0.02f : 2.5f;
+            for (int k = 0; k < 3; k += 2)
+                cam[k] += rng_range(&x, -step, step);
+        }
+        if (rng_unit(&x) < 0.15f)
+            script_change(f, models, &x);
+        rill_scene_models_flush(f->sm); /* spawns, drops and propagates transforms */
+        rill_lod_system_update(f->lod, has_camera ? cam : NULL);
+        uint32_t n = assert_full_evaluation(f, models, SCRIPT_MODELS, has_camera ? cam : NULL);
+        rill_lod_stats st;
+        rill_lod_system_get_stats(f->lod, &st);
+        assert_int_equal(st.models, n + 1u); /* the fixture's own model too */
+        measured += st.checked, evaluated += st.models;
+    }
+    /* The walk moves a few metres at most per update: most models keep their check. */
+    assert_true(measured * 4u < evaluated);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_bands),
@@ -454,6 +625,7 @@ int main(void) {
         cmocka_unit_test(test_spawn_budget_and_retired),
         cmocka_unit_test_setup_teardown(test_parked_levels, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_state_follows_trees, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_amortized_equals_full, lod_setup, lod_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1412,6 +1412,44 @@ static void test_update_transforms_of(void **state) {
     rill_world_destroy(w);
 }
 
+/* A reader of the changed list with a cursor sees each write once, and hears when it missed some
+ * (two full updates between its reads start the list afresh twice). */
+static void test_changed_transforms_since(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_transform t = rill_transform_identity();
+    rill_entity a = rill_world_spawn(w), b = rill_world_spawn(w);
+    rill_world_set_transform(w, a, &t);
+    rill_world_set_transform(w, b, &t);
+    rill_world_update_transforms(w);
+    uint64_t cursor = 0;
+    const rill_entity *got = NULL;
+    uint32_t n = 0;
+    assert_true(rill_world_changed_transforms_since(w, &cursor, &got, &n));
+    assert_int_equal(n, 2);
+    assert_true(rill_world_changed_transforms_since(w, &cursor, &got, &n)); /* read again */
+    assert_int_equal(n, 0);
+    /* A partial update starts a new list; the full update after it adds to it: only b is new. */
+    rill_world_transform_mut(w, a)->translation[0] = 1;
+    rill_world_update_transforms_of(w, &a, 1);
+    assert_true(rill_world_changed_transforms_since(w, &cursor, &got, &n));
+    assert_true(n == 1 && got[0] == a);
+    rill_world_transform_mut(w, b)->translation[0] = 1;
+    rill_world_update_transforms(w);
+    assert_true(rill_world_changed_transforms_since(w, &cursor, &got, &n));
+    assert_true(n == 1 && got[0] == b);
+    /* Two full updates without a read: a's move is gone from the list. */
+    rill_world_transform_mut(w, a)->translation[0] = 2;
+    rill_world_update_transforms(w);
+    rill_world_transform_mut(w, b)->translation[0] = 2;
+    rill_world_update_transforms(w);
+    assert_false(rill_world_changed_transforms_since(w, &cursor, &got, &n));
+    assert_true(n == 1 && got[0] == b);
+    assert_true(rill_world_changed_transforms_since(w, &cursor, &got, &n)); /* caught up */
+    assert_int_equal(n, 0);
+    rill_world_destroy(w);
+}
+
 static void test_no_leaks(void **state) {
     (void)state;
     size_t before = rill_mem_live_bytes(RILL_MEM_WORLD);
@@ -1457,6 +1495,7 @@ int main(void) {
         cmocka_unit_test(test_spawn_bulk),
         cmocka_unit_test(test_query_cache),
         cmocka_unit_test(test_update_transforms_of),
+        cmocka_unit_test(test_changed_transforms_since),
         cmocka_unit_test(test_world_desc_canaries),
         cmocka_unit_test(test_no_leaks),
     };

@@ -155,6 +155,11 @@ uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_component
  * many entities it set. */
 uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, float lod_fade);
+/* For a subtree already shown with a crossfade (set_fade or set_level shown): writes the new
+ * lod_fade in place into each ModelMesh entity's RenderMode, without an add (no observer runs: the
+ * mode is unchanged). A mesh without a RenderMode gets one as set_fade would. Returns how many. */
+uint32_t rill_scene_model_refade(rill_world *world, const rill_model_components *comps,
+                                 rill_entity root, float lod_fade);
 /* Shows or parks the subtree of root as one detail level of a model: shown, as
  * rill_scene_model_set_fade(lod_fade); parked (shown false), RenderMode hidden and MeshShown taken
  * off every ModelMesh entity, so extract no longer visits them. Returns how many entities it set.
@@ -242,6 +247,8 @@ uint32_t rill_scene_models_each_state(rill_scene_models *m, uint32_t *iter, rill
 /* The LOD system's word for entity e (see rill_scene_models_each_state), 0 when nothing is
  * spawned for e. */
 uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e);
+/* The same word, writable (NULL when nothing is spawned for e); valid until the next update. */
+uint64_t *rill_scene_models_state_of(rill_scene_models *m, rill_entity e);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL. */
 rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e);
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m);
