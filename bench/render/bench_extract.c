@@ -3,11 +3,14 @@
  * rill_content (headless renderer), settled at its camera and frozen; then, per worker count,
  * `reps` extracts of the same world, timed. One JSON line per worker count:
  *   {"bench":"extract","workers":N,"shown":..,"instances":..,"reps":..,"wall_ms_median":..,
- *    "wall_ms_min":..,"cpu_ms_median":..,"ns_per_shown":..,"same_as_serial":true|false}
+ *    "wall_ms_min":..,"cpu_ms_median":..,"sort_ms_median":..,"walk_ms_median":..,
+ *    "ns_per_shown":..,"same_as_serial":true|false}
  * workers 0 = serial (rill_render_extract_buf.jobs NULL); N > 0 = a rill_jobs of N workers, the
  * calling thread taking part. wall = elapsed time of the call (what the frame waits for); cpu =
- * the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID); ns_per_shown = wall median / shown
- * ModelMesh entities. same_as_serial: the snapshot's instances are byte for byte the serial ones.
+ * the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID); sort / walk = the elapsed time of the
+ * slot sort and of the walk (rill_render_extract_buf.sort_ns, walk_ns); ns_per_shown = wall median
+ * / shown ModelMesh entities. same_as_serial: the snapshot's instances are byte for byte the serial
+ * ones.
  *
  * usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15]
  */
@@ -52,7 +55,7 @@ typedef struct bench {
     rill_render_extract_buf serial; /* the reference snapshot */
     rill_render_snapshot ref;
     uint32_t shown;
-    double *wall, *cpu;
+    double *wall, *cpu, *sort, *walk;
     int reps;
 } bench;
 
@@ -70,19 +73,24 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
         ok = rill_render_extract(b->w, &b->rc, &xb, &snap, err) == RILL_OK;
         b->cpu[i] = ms_of(CLOCK_THREAD_CPUTIME_ID) - c0;
         b->wall[i] = ms_of(CLOCK_MONOTONIC) - w0;
+        b->sort[i] = (double)xb.sort_ns * 1e-6;
+        b->walk[i] = (double)xb.walk_ns * 1e-6;
     }
     if (ok) {
         bool same = snap.instance_count == b->ref.instance_count &&
                     !memcmp(snap.instances, b->ref.instances,
                             (size_t)snap.instance_count * sizeof(rill_render_instance));
-        qsort(b->wall, (size_t)b->reps, sizeof(double), cmp_double);
-        qsort(b->cpu, (size_t)b->reps, sizeof(double), cmp_double);
+        double *all[] = {b->wall, b->cpu, b->sort, b->walk};
+        for (int k = 0; k < 4; k++)
+            qsort(all[k], (size_t)b->reps, sizeof(double), cmp_double);
         double med = b->wall[b->reps / 2];
         printf("{\"bench\":\"extract\",\"workers\":%u,\"shown\":%u,\"instances\":%u,\"reps\":%d,"
                "\"wall_ms_median\":%.3f,\"wall_ms_min\":%.3f,\"cpu_ms_median\":%.3f,"
-               "\"ns_per_shown\":%.1f,\"same_as_serial\":%s}\n",
+               "\"sort_ms_median\":%.3f,\"walk_ms_median\":%.3f,\"ns_per_shown\":%.1f,"
+               "\"same_as_serial\":%s}\n",
                workers, b->shown, snap.instance_count, b->reps, med, b->wall[0],
-               b->cpu[b->reps / 2], b->shown ? med * 1e6 / b->shown : 0.0, same ? "true" : "false");
+               b->cpu[b->reps / 2], b->sort[b->reps / 2], b->walk[b->reps / 2],
+               b->shown ? med * 1e6 / b->shown : 0.0, same ? "true" : "false");
         fflush(stdout);
     }
     rill_render_extract_buf_free(&xb);
@@ -129,7 +137,9 @@ int main(int argc, char **argv) {
     bench b = {.reps = reps};
     b.wall = calloc((size_t)reps, sizeof(double));
     b.cpu = calloc((size_t)reps, sizeof(double));
-    bool ok = c && r && err.code == RILL_OK && b.wall && b.cpu;
+    b.sort = calloc((size_t)reps, sizeof(double));
+    b.walk = calloc((size_t)reps, sizeof(double));
+    bool ok = c && r && err.code == RILL_OK && b.wall && b.cpu && b.sort && b.walk;
     if (ok) {
         b.w = rill_app_world(rill_content_app(c));
         ok = rill_render_register_components(b.w, &b.rc, &err) == RILL_OK &&
@@ -143,6 +153,8 @@ int main(int argc, char **argv) {
     rill_render_extract_buf_free(&b.serial);
     free(b.wall);
     free(b.cpu);
+    free(b.sort);
+    free(b.walk);
     if (c)
         rill_content_release(c);
     rill_renderer_destroy(r);

@@ -907,6 +907,9 @@ typedef struct rill_render_extract_buf {
     bool warned_out_of_world; /* ... and the first out_of_world entity */
     uint32_t
         out_of_world; /* last extract: entities skipped (world matrix beyond RILL_WORLD_LIMIT) */
+    /* last extract: elapsed time sorting the shown ModelMeshes by slot and walking them (batching
+     * included when on); the rest of extract is cameras, MeshInstances, terrain and lights */
+    uint64_t sort_ns, walk_ns;
     const struct rill_channel_modes *channel_modes; /* the world's, looked up per extract */
     /* routing: per view slot (RILL_RENDER_MAX_VIEWS, then the primary view) its routed copies */
     rill_render_routed_settings routed[RILL_RENDER_MAX_VIEWS + 1][RILL_RENDER_MAX_SETTINGS];

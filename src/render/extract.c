@@ -493,10 +493,16 @@ static bool extract_model_meshes(rill_world *world, const rill_render_components
     rill__batcher *bt = rill__render_assets_batcher(ra);
     bool batching = rill__batch_begin(bt, world);
     rill_component walked = comps->mesh_shown.id ? comps->mesh_shown : comps->model_mesh;
+    uint64_t t0 = rill_time_ns();
     if (!shown_in_slot_order(world, walked, buf)) {
         return false;
     }
-    return batching ? walk_batched(world, comps, buf, ra, bt) : walk_shown(world, comps, buf, ra);
+    uint64_t t1 = rill_time_ns();
+    bool ok =
+        batching ? walk_batched(world, comps, buf, ra, bt) : walk_shown(world, comps, buf, ra);
+    buf->sort_ns = t1 - t0;
+    buf->walk_ns = rill_time_ns() - t1;
+    return ok;
 }
 
 /* A camera found by extract, with what it is sorted by. */
@@ -555,6 +561,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     rill_array_clear(&buf->lights);
     buf->channel_modes = rill_channels_modes(world);
     buf->out_of_world = 0;
+    buf->sort_ns = buf->walk_ns = 0;
 
     /* Cameras: every active one becomes a view. The lowest RILL_RENDER_MAX_VIEWS by (order,
      * entity id) are kept in a sorted array (insertion: cameras are few); the primary view is the

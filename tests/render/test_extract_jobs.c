@@ -160,6 +160,7 @@ static void test_workers_match_serial(void **state) {
         assert_true(RILL_ENTITY_INDEX(ss.instances[i].id) >
                     RILL_ENTITY_INDEX(ss.instances[i - 1].id));
     assert_int_equal(serial.out_of_world, f->out_of_world);
+    assert_true(serial.walk_ns > 0 && by_four.walk_ns > 0); /* timed for the tools */
     assert_true(f->out_of_world > 0);
     assert_same(&s4, &by_four, &ss, &serial);
     assert_same(&s1, &by_one, &ss, &serial);
