@@ -374,6 +374,11 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
 rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
 /* GPU bytes of every live texture's levels (the image each texture samples now). */
 uint64_t rill__texture_bytes(const rill_renderer *r);
+/* Ends a texture create (render_pools.c, texture.c): with img set and its upload queued (ok), img
+ * fills the slot of pool id as `info` describes it (format, colour space, full-chain size) and
+ * the handle is returned; otherwise img and id are released and {0} is returned. */
+rill_texture rill__texture_finish(rill_renderer *r, uint32_t id, rill__img *img, bool ok,
+                                  const tex_slot *info);
 const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
 
 /* settings_route.c: registers Ssao/Bloom/AutoExposure (and makes them comps' first settings

@@ -599,21 +599,26 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
                         RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC,
                         desc->label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
-    if (!img || rill__img_upload(r->gpu, img, desc->pixels,
-                                 (uint64_t)desc->width * desc->height * 4, err) != RILL_OK) {
+    bool ok = img && rill__img_upload(r->gpu, img, desc->pixels,
+                                      (uint64_t)desc->width * desc->height * 4, err) == RILL_OK;
+    const tex_slot info = {.format = RILL_TEX_FORMAT_RGBA8,
+                           .srgb = desc->srgb,
+                           .full_width = desc->width,
+                           .full_height = desc->height};
+    return rill__texture_finish(r, id, img, ok, &info);
+}
+
+rill_texture rill__texture_finish(rill_renderer *r, uint32_t id, rill__img *img, bool ok,
+                                  const tex_slot *info) {
+    if (!ok) {
         rill__img_destroy(r->gpu, img);
         rill_pool_free(&r->tex_pool, id);
-        return h;
+        return (rill_texture){0};
     }
     tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, id)];
-    memset(t, 0, sizeof(*t));
+    *t = *info;
     t->img = img;
-    t->format = RILL_TEX_FORMAT_RGBA8;
-    t->srgb = desc->srgb;
-    t->full_width = desc->width;
-    t->full_height = desc->height;
-    h.id = id;
-    return h;
+    return (rill_texture){id};
 }
 
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex) {

@@ -121,20 +121,12 @@ rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_da
                         fmt,        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
                         label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
-    if (!img || upload_levels(r, img, tex, decode, label, err) != RILL_OK) {
-        rill__img_destroy(r->gpu, img);
-        rill_pool_free(&r->tex_pool, id);
-        return h;
-    }
-    tex_slot *t = &r->textures[rill_pool_index(&r->tex_pool, id)];
-    memset(t, 0, sizeof(*t));
-    t->img = img;
-    t->format = tex->format;
-    t->srgb = tex->srgb;
-    t->full_width = tex->full_width ? tex->full_width : tex->width;
-    t->full_height = tex->full_height ? tex->full_height : tex->height;
-    h.id = id;
-    return h;
+    bool ok = img && upload_levels(r, img, tex, decode, label, err) == RILL_OK;
+    const tex_slot info = {.format = tex->format,
+                           .srgb = tex->srgb,
+                           .full_width = tex->full_width ? tex->full_width : tex->width,
+                           .full_height = tex->full_height ? tex->full_height : tex->height};
+    return rill__texture_finish(r, id, img, ok, &info);
 }
 
 /* A new image holding data's levels (its base = data's first level), upload queued. With
