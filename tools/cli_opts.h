@@ -1,6 +1,6 @@
 /* cli_opts.h: the table-driven option parser of the `rill` subcommands that take many options
- * (render, run, fly). A command lists its options once, each with its kind, where its value goes
- * and the bounds it takes; rill_cli_parse walks argv, checks every value with cli_args.h and
+ * (render, run, fly, demo). A command lists its options once, each with its kind, where its value
+ * goes and the bounds it takes; rill_cli_parse walks argv, checks every value with cli_args.h and
  * prints one message shape for every command:
  *   rill CMD: OPT needs a value
  *   rill CMD: bad OPT 'VALUE' (want WANT)          (enums: "(one of a, b, c)")

@@ -14,7 +14,7 @@
  * into small functions (one per scene kind) so later work (meshes, materials, streaming radii)
  * can extend one level without touching the rest.
  */
-#include "cli_args.h"
+#include "cli_opts.h"
 #include "cmds.h"
 
 #include <math.h>
@@ -1092,66 +1092,30 @@ static void demo_usage(FILE *f) {
 int rill_cmd_demo(int argc, char **argv) {
     const char *out = "rill-demo";
     uint32_t target = DEMO_DEFAULT_ENTITIES;
-    double budget_ms = 0.0;
-    bool load = true;
-    demo_render_opts ro = {.width = 1280, .height = 720, .render = true, .fly_frames = -1};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--entities") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            unsigned long long n = strtoull(argv[++i], &end, 10);
-            if (!end || *end || n < 1 || n > 10000000ull) {
-                fprintf(stderr, "rill demo: --entities needs a count in [1, 10000000]\n");
-                return 2;
-            }
-            target = (uint32_t)n;
-        } else if (strcmp(argv[i], "--budget-ms") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            budget_ms = strtod(argv[++i], &end);
-            if (!end || *end || !(budget_ms > 0.0) || budget_ms > 10000.0) {
-                fprintf(stderr, "rill demo: --budget-ms needs a number in (0, 10000]\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--fly-frames") == 0 && i + 1 < argc) {
-            long long n = 0;
-            if (!rill_cli_parse_int(argv[++i], 0, 1000000, &n)) {
-                fprintf(stderr, "rill demo: --fly-frames needs a count in [0, 1000000]\n");
-                return 2;
-            }
-            ro.fly_frames = n;
-        } else if (strcmp(argv[i], "--no-load") == 0) {
-            load = false;
-        } else if (strcmp(argv[i], "--no-render") == 0) {
-            ro.render = false;
-        } else if (strcmp(argv[i], "--window") == 0) {
-            ro.window = true;
-        } else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            const char *val = argv[++i];
-            ro.frames = strtoull(val, &end, 10);
-            /* strtoull takes "-1" (as ULLONG_MAX) and saturates on overflow: refused, not run
-             * forever. */
-            if (!end || *end || val[0] < '0' || val[0] > '9' || !ro.frames ||
-                ro.frames > 1000000000ull) {
-                fprintf(stderr, "rill demo: --frames needs a count in [1, 1000000000]\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            if (sscanf(argv[++i], "%ux%u", &ro.width, &ro.height) != 2 || !ro.width || !ro.height ||
-                ro.width > 16384 || ro.height > 16384) {
-                fprintf(stderr, "rill demo: bad --size '%s' (want WxH)\n", argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--help") == 0) {
-            demo_usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "rill demo: unexpected argument '%s'\n", argv[i]);
-            demo_usage(stderr);
-            return 2;
-        }
-    }
+    float budget_ms = 0.0f;
+    bool no_load = false, no_render = false, fly_set = false;
+    uint32_t fly_frames = 0;
+    demo_render_opts ro = {.width = 1280, .height = 720};
+    const rill_cli_opt options[] = {
+        {"--out", RILL_CLI_OPT_STRING, &out},
+        {"--entities", RILL_CLI_OPT_U32, &target, .min = 1, .max = 10000000},
+        {"--budget-ms", RILL_CLI_OPT_FLOAT, &budget_ms, .min = 0.001, .max = 10000,
+         .want = "milliseconds in [0.001, 10000]"},
+        {"--fly-frames", RILL_CLI_OPT_U32, &fly_frames, .min = 0, .max = 1000000,
+         .given = &fly_set},
+        {"--no-load", RILL_CLI_OPT_FLAG, &no_load},
+        {"--no-render", RILL_CLI_OPT_FLAG, &no_render},
+        {"--window", RILL_CLI_OPT_FLAG, &ro.window},
+        {"--frames", RILL_CLI_OPT_U64, &ro.frames, .min = 1, .max = 1000000000},
+        {"--size", RILL_CLI_OPT_SIZE, &ro.width, &ro.height},
+    };
+    const rill_cli_parser p = {"demo", options, RILL_COUNTOF(options), NULL, NULL, demo_usage};
+    int prc = rill_cli_parse(&p, argc, argv);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    bool load = !no_load;
+    ro.render = !no_render;
+    ro.fly_frames = fly_set ? (int64_t)fly_frames : -1;
     rill_error err = {0};
     char project[1024], pack[1024], fly_dir[1024];
     if (out_path(project, sizeof project, out, "project", &err) != RILL_OK ||
@@ -1205,7 +1169,7 @@ int rill_cmd_demo(int argc, char **argv) {
     rill_cli_load_opts opts = {.root = "",
                                .pack = pack,
                                .scene = "main.rsn",
-                               .budget_ms = budget_ms,
+                               .budget_ms = (double)budget_ms,
                                .progress = isatty(STDOUT_FILENO) != 0,
                                .on_loaded = (ro.render || ro.window) ? demo_on_loaded : NULL,
                                .on_loaded_user = &ro};
