@@ -72,6 +72,33 @@ bool rill__gltf_extension_known(const char *name);
 struct rill__gj;
 size_t rill__gltf_unkept_summary(const struct rill__gj *root, char *out, size_t cap);
 
+/* An EXT_meshopt_compression bufferView (gltf_meshopt.c): `count` elements of `stride` bytes
+ * decoded by meshoptimizer in one mode, then filtered. */
+typedef enum rill__meshopt_mode {
+    RILL__MESHOPT_ATTRIBUTES = 0,
+    RILL__MESHOPT_TRIANGLES,
+    RILL__MESHOPT_INDICES
+} rill__meshopt_mode;
+typedef enum rill__meshopt_filter {
+    RILL__MESHOPT_FILTER_NONE = 0,
+    RILL__MESHOPT_FILTER_OCTAHEDRAL,
+    RILL__MESHOPT_FILTER_QUATERNION,
+    RILL__MESHOPT_FILTER_EXPONENTIAL
+} rill__meshopt_filter;
+typedef struct rill__gltf_meshopt {
+    uint64_t count;
+    uint32_t stride;
+    rill__meshopt_mode mode;
+    rill__meshopt_filter filter;
+} rill__gltf_meshopt;
+/* Why this combination of mode, filter, count and stride cannot be decoded, or NULL when it can
+ * (the decoders assert on what this refuses). */
+const char *rill__gltf_meshopt_check(const rill__gltf_meshopt *m);
+/* Decodes `size` compressed bytes into dst (count * stride bytes); false when the data is not a
+ * valid stream of that shape. Call only after rill__gltf_meshopt_check accepted m. */
+bool rill__gltf_meshopt_decode(uint8_t *dst, const rill__gltf_meshopt *m, const uint8_t *src,
+                               size_t size);
+
 /* Frees the arrays a primitive owns (not the struct). */
 void rill__gltf_primitive_release(rill_gltf_primitive *prim);
 

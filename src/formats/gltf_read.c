@@ -20,6 +20,8 @@
  * cannot ask for a huge allocation before its data is even looked at. */
 #define MAX_JSON_ARRAY (1u << 24)
 
+#define MESHOPT_EXT "EXT_meshopt_compression"
+
 typedef struct rd_buffer {
     uint8_t *data;
     size_t size;
@@ -30,7 +32,8 @@ typedef struct rd_view {
     uint32_t buffer;
     size_t offset;
     size_t length;
-    uint32_t stride; /* 0 = tightly packed */
+    uint32_t stride;  /* 0 = tightly packed */
+    uint8_t *decoded; /* owned: the bytes of an EXT_meshopt_compression view, else NULL */
 } rd_view;
 
 typedef struct rd {
@@ -426,6 +429,14 @@ static rill_result default_read_file(const char *path, uint8_t **out_data, size_
 
 /* >>buffers ----------------------------------------------------------------------------------- */
 
+/* A buffer EXT_meshopt_compression marks as the fallback of compressed views: it may have no
+ * bytes (no uri), since only a reader without the extension would read it. */
+static bool is_meshopt_fallback(const rill__gj *buffer) {
+    const rill__gj *ext = rill__gj_get(rill__gj_get(buffer, "extensions"), MESHOPT_EXT);
+    const rill__gj *fb = rill__gj_get(ext, "fallback");
+    return fb && fb->type == RILL__GJ_TRUE;
+}
+
 static rill_result read_buffers(rd *r) {
     const rill__gj *arr;
     RILL_TRY(js_array(r, r->root, "buffers", "", &arr, &r->buffer_count));
@@ -451,7 +462,12 @@ static rill_result read_buffers(rd *r) {
         rd_buffer *buf = &r->buffers[i];
         char uwhere[80];
         snprintf(uwhere, sizeof(uwhere), "%s.uri", where);
-        if (!uri) {
+        if (!uri && is_meshopt_fallback(b)) {
+            /* Only compressed views may use it (read_views checks): it has no bytes. */
+            buf->data = NULL;
+            buf->size = (size_t)byte_length;
+            buf->owned = false;
+        } else if (!uri) {
             /* The GLB-stored buffer: only the first buffer may use the BIN chunk. */
             if (i != 0 || !r->bin) {
                 return rd_fail(r, RILL_ERR_CORRUPT, "%s: no uri and no GLB BIN chunk", where);
@@ -508,6 +524,79 @@ static rill_result read_buffers(rd *r) {
     return RILL_OK;
 }
 
+static rill_result meshopt_enum(rd *r, const rill__gj *ext, const char *key, const char *where,
+                                const char *const *names, int count, int *out) {
+    const char *name;
+    RILL_TRY(js_str(r, ext, key, where, &name));
+    for (int k = 0; name && k < count; k++) {
+        if (strcmp(name, names[k]) == 0) {
+            *out = k;
+            return RILL_OK;
+        }
+    }
+    if (!name && strcmp(key, "filter") == 0) {
+        *out = 0; /* NONE */
+        return RILL_OK;
+    }
+    return rd_fail(r, RILL_ERR_PARSE, "%s.%s: expected %s, %s%s%s", where, key, names[0], names[1],
+                   count > 3 ? ", " : " or ", names[2]);
+}
+
+/* An EXT_meshopt_compression view: decodes its compressed range into view->decoded, which then
+ * stands for the view's bytes (count * byteStride of them, the view's byteLength). */
+static rill_result read_meshopt_view(rd *r, const rill__gj *v, const char *view_where,
+                                     rd_view *view) {
+    const rill__gj *exts, *ext;
+    char where[128];
+    snprintf(where, sizeof(where), "%s.extensions", view_where);
+    RILL_TRY(js_member_object(r, v, "extensions", view_where, &exts));
+    RILL_TRY(js_member_object(r, exts, MESHOPT_EXT, where, &ext));
+    if (!ext) {
+        return RILL_OK;
+    }
+    snprintf(where, sizeof(where), "%s.extensions.%s", view_where, MESHOPT_EXT);
+    static const char *const modes[] = {"ATTRIBUTES", "TRIANGLES", "INDICES"};
+    static const char *const filters[] = {"NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL"};
+    int32_t buffer;
+    uint64_t offset = 0, length, stride, count;
+    int mode = 0, filter = 0;
+    RILL_TRY(js_index(r, ext, "buffer", where, r->buffer_count, "buffer", &buffer));
+    RILL_TRY(js_uint(r, ext, "byteOffset", where, 0, UINT64_MAX >> 1, &offset));
+    RILL_TRY(js_uint(r, ext, "byteLength", where, 0, UINT64_MAX >> 1, &length));
+    RILL_TRY(js_uint(r, ext, "byteStride", where, 0, 256, &stride));
+    RILL_TRY(js_uint(r, ext, "count", where, 0, UINT32_MAX, &count));
+    RILL_TRY(meshopt_enum(r, ext, "mode", where, modes, 3, &mode));
+    RILL_TRY(meshopt_enum(r, ext, "filter", where, filters, 4, &filter));
+    const rd_buffer *src = buffer >= 0 ? &r->buffers[buffer] : NULL;
+    if (!src || !src->data || offset > src->size || length > src->size - offset) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s: compressed bytes [%llu, +%llu) not in a buffer "
+                       "with data",
+                       where, (unsigned long long)offset, (unsigned long long)length);
+    }
+    rill__gltf_meshopt m = {count, (uint32_t)stride, (rill__meshopt_mode)mode,
+                            (rill__meshopt_filter)filter};
+    const char *why = rill__gltf_meshopt_check(&m);
+    if (why) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s: %s", where, why);
+    }
+    if (count * stride != view->length) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s: count * byteStride is %llu, the view's "
+                       "byteLength %zu",
+                       where, (unsigned long long)(count * stride), view->length);
+    }
+    RILL_TRY(rd_charge(r, view->length, where, ""));
+    view->decoded = rill__gltf_alloc_raw(view->length, 1);
+    if (!view->decoded) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    if (!rill__gltf_meshopt_decode(view->decoded, &m, src->data + offset, (size_t)length)) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s: the compressed data does not decode", where);
+    }
+    return RILL_OK;
+}
+
 static rill_result read_views(rd *r) {
     const rill__gj *arr;
     RILL_TRY(js_array(r, r->root, "bufferViews", "", &arr, &r->view_count));
@@ -545,7 +634,14 @@ static rill_result read_views(rd *r) {
                            "%s: bytes [%llu, +%llu) outside buffer %d (%zu bytes)", where,
                            (unsigned long long)offset, (unsigned long long)length, buffer, bsize);
         }
-        r->views[i] = (rd_view){(uint32_t)buffer, (size_t)offset, (size_t)length, (uint32_t)stride};
+        rd_view *view = &r->views[i];
+        *view = (rd_view){(uint32_t)buffer, (size_t)offset, (size_t)length, (uint32_t)stride, NULL};
+        RILL_TRY(read_meshopt_view(r, v, where, view));
+        if (!view->decoded && !r->buffers[buffer].data && length) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s: buffer %d is an EXT_meshopt_compression fallback without bytes",
+                           where, buffer);
+        }
         i++;
     }
     return RILL_OK;
@@ -703,6 +799,11 @@ static rill_result accessor_info(rd *r, int32_t index, const rd_accessor **out) 
     return RILL_OK;
 }
 
+/* The first byte of a view: its decoded bytes when it was compressed, else its buffer's. */
+static const uint8_t *view_bytes(const rd *r, const rd_view *v) {
+    return v->decoded ? v->decoded : r->buffers[v->buffer].data + v->offset;
+}
+
 /* A checked byte range of a view: `count` elements of `elem` bytes, `stride` apart, starting at
  * `offset` inside the view. */
 static rill_result view_range(rd *r, int32_t view, uint64_t offset, uint32_t count, uint32_t elem,
@@ -713,14 +814,14 @@ static rill_result view_range(rd *r, int32_t view, uint64_t offset, uint32_t cou
         return rd_fail(r, RILL_ERR_CORRUPT, "%s: needs %llu bytes of bufferView %d which has %zu",
                        where, (unsigned long long)need, view, v->length);
     }
-    *out = r->buffers[v->buffer].data + v->offset + offset;
+    *out = view_bytes(r, v) + offset;
     return RILL_OK;
 }
 
 static const uint8_t *accessor_src(rd *r, const rd_accessor *a, uint32_t *stride) {
     const rd_view *v = &r->views[a->view];
     *stride = v->stride ? v->stride : a->comps * a->comp_size;
-    return r->buffers[v->buffer].data + v->offset + a->offset;
+    return view_bytes(r, v) + a->offset;
 }
 
 /* Applies an accessor's sparse substitution to dst (count * comps floats). */
@@ -1515,7 +1616,7 @@ static rill_result read_images(rd *r) {
                 if (!img->data) {
                     return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
                 }
-                memcpy(img->data, r->buffers[v->buffer].data + v->offset, v->length);
+                memcpy(img->data, view_bytes(r, v), v->length);
                 img->size = v->length;
             }
         } else if (strncmp(uri, "data:", 5) == 0) {
@@ -2058,6 +2159,9 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
         }
     }
     rill_free(r.buffers);
+    for (uint32_t i = 0; r.views && i < r.view_count; i++) {
+        rill_free(r.views[i].decoded);
+    }
     rill_free(r.views);
     rill_free(r.acc_nodes);
     rill_free(r.acc_info);

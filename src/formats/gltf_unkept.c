@@ -13,10 +13,8 @@
 /* KHR_mesh_quantization only widens the component types an attribute may have; the reader
  * decodes every type (normalized or not) to floats, so it is supported by construction. */
 static const char *const k_known_extensions[] = {
-    "KHR_lights_punctual",
-    "KHR_mesh_quantization",
-    RILL_GLTF_EXT_TEXTURE_TRANSFORM,
-    RILL_GLTF_EXT_MESH_EDGES,
+    "EXT_meshopt_compression",       "KHR_lights_punctual",    "KHR_mesh_quantization",
+    RILL_GLTF_EXT_TEXTURE_TRANSFORM, RILL_GLTF_EXT_MESH_EDGES,
 };
 
 bool rill__gltf_extension_known(const char *name) {

@@ -2,8 +2,12 @@
  * (KHR_mesh_quantization required: 16-bit positions, normalized 8-bit normals) loads with the
  * values the extension defines; a file asking for a newer glTF says which version it needs; and
  * what the model leaves out (animations, skins, morph targets, extra attribute sets, extensions
- * Rill does not read) is said in one warning naming the file, never dropped silently. */
+ * Rill does not read) is said in one warning naming the file, never dropped silently. A gltfpack
+ * -c file (EXT_meshopt_compression, octahedral normals) decodes to the same triangle, and each
+ * shape meshoptimizer's decoders would assert on is refused with its place first. */
 #include "rill_test.h"
+
+#include <meshoptimizer.h>
 
 #include "gltf_test_models.h"
 #include "rill/formats/gltf.h"
@@ -13,17 +17,25 @@
  * KHR_mesh_quantization required. `root` goes into the root object (extensionsUsed is there),
  * `attrs` after the primitive's attributes and `prim` after its indices (each "" or text ending or
  * starting with a comma as its place needs). */
-static void quantized_gltf(char *dst, size_t cap, const char *root, const char *attrs,
-                           const char *prim) {
-    uint8_t bin[44] = {0};
-    const int16_t pos[3][3] = {{0, 0, 0}, {1000, 0, 0}, {0, 1000, 0}};
+static const int16_t k_pos[3][3] = {{0, 0, 0}, {1000, 0, 0}, {0, 1000, 0}};
+
+/* The triangle's three views: positions at 0 (stride 8), normals at 24 (stride 4), indices at
+ * 36. */
+static void quantized_bin(uint8_t bin[44]) {
+    memset(bin, 0, 44);
     for (int v = 0; v < 3; v++) {
-        memcpy(bin + v * 8, pos[v], 6);
+        memcpy(bin + v * 8, k_pos[v], 6);
         const int8_t nrm[3] = {0, -127, 0}; /* normalized: exactly -1 */
         memcpy(bin + 24 + v * 4, nrm, 3);
     }
     const uint16_t idx[3] = {0, 1, 2};
     memcpy(bin + 36, idx, 6);
+}
+
+static void quantized_gltf(char *dst, size_t cap, const char *root, const char *attrs,
+                           const char *prim) {
+    uint8_t bin[44];
+    quantized_bin(bin);
     char enc[80];
     tm_base64(bin, sizeof(bin), enc);
     snprintf(
@@ -126,11 +138,110 @@ static void test_left_out_is_said(void **state) {
                         "extensions KHR_materials_clearcoat, KHR_materials_sheen");
 }
 
+/* The same triangle as gltfpack -c writes it: every view EXT_meshopt_compression-encoded into
+ * buffer 0 (normals through the octahedral filter), buffer 1 the byte-less fallback the views
+ * nominally live in. `find`, when given, is replaced once by `replace` (hostile variants). */
+static void meshopt_gltf(char *dst, size_t cap, const char *find, const char *replace) {
+    uint8_t raw[44], packed[256];
+    quantized_bin(raw);
+    const float unit[12] = {0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0};
+    meshopt_encodeFilterOct(raw + 24, 3, 4, 8, unit);
+    size_t pos_n = meshopt_encodeVertexBuffer(packed, 96, raw, 3, 8);
+    size_t nrm_n = meshopt_encodeVertexBuffer(packed + 96, 80, raw + 24, 3, 4);
+    const unsigned int idx[3] = {0, 1, 2};
+    size_t idx_n = meshopt_encodeIndexBuffer(packed + 176, 80, idx, 3);
+    assert_true(pos_n && nrm_n && idx_n);
+    char enc[360], text[4096];
+    tm_base64(packed, sizeof(packed), enc);
+    snprintf(
+        text, sizeof(text),
+        "{\"asset\":{\"version\":\"2.0\"},"
+        "\"extensionsUsed\":[\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"],"
+        "\"extensionsRequired\":[\"EXT_meshopt_compression\",\"KHR_mesh_quantization\"],"
+        "\"buffers\":[{\"byteLength\":256,\"uri\":\"data:application/octet-stream;base64,%s\"},"
+        "{\"byteLength\":44,\"extensions\":{\"EXT_meshopt_compression\":{\"fallback\":true}}}],"
+        "\"bufferViews\":[{\"buffer\":1,\"byteLength\":24,\"byteStride\":8,\"extensions\":{"
+        "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":%zu,\"byteStride\":8,"
+        "\"count\":3,\"mode\":\"ATTRIBUTES\"}}},"
+        "{\"buffer\":1,\"byteOffset\":24,\"byteLength\":12,\"byteStride\":4,\"extensions\":{"
+        "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":96,\"byteLength\":%zu,"
+        "\"byteStride\":4,\"count\":3,\"mode\":\"ATTRIBUTES\",\"filter\":\"OCTAHEDRAL\"}}},"
+        "{\"buffer\":1,\"byteOffset\":36,\"byteLength\":6,\"extensions\":{"
+        "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":176,\"byteLength\":%zu,"
+        "\"byteStride\":2,\"count\":3,\"mode\":\"TRIANGLES\"}}}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"count\":3,\"type\":\"VEC3\","
+        "\"min\":[0,0,0],\"max\":[1000,1000,0]},"
+        "{\"bufferView\":1,\"componentType\":5120,\"normalized\":true,\"count\":3,"
+        "\"type\":\"VEC3\"},"
+        "{\"bufferView\":2,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
+        "\"indices\":2}]}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}],\"scene\":0}",
+        enc, pos_n, nrm_n, idx_n);
+    const char *at = find ? strstr(text, find) : NULL;
+    assert_true(!find || at);
+    snprintf(dst, cap, "%.*s%s%s", at ? (int)(at - text) : (int)strlen(text), text,
+             at ? replace : "", at ? at + strlen(find) : "");
+}
+
+static void expect_refused(const char *find, const char *replace, const char *needle) {
+    char text[4096];
+    meshopt_gltf(text, sizeof(text), find, replace);
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    assert_int_not_equal(read_text(text, &m, &err), RILL_OK);
+    assert_null(m);
+    if (!strstr(err.msg, needle)) {
+        fail_msg("expected \"%s\" in \"%s\"", needle, err.msg);
+    }
+}
+
+static void test_meshopt_compression(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    char text[4096];
+    meshopt_gltf(text, sizeof(text), NULL, NULL);
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    if (read_text(text, &m, &err) != RILL_OK) {
+        fail_msg("meshopt file refused: %s", err.msg);
+    }
+    const rill_gltf_primitive *p = &m->meshes[0].primitives[0];
+    assert_int_equal(p->vertex_count, 3);
+    assert_int_equal(p->index_count, 3);
+    for (int v = 0; v < 3; v++) {
+        for (int k = 0; k < 3; k++) {
+            assert_true(p->positions[v * 3 + k] == (float)k_pos[v][k]);
+        }
+        assert_true(p->normals[v * 3 + 1] == -1.0f);
+        assert_int_equal(p->indices[v], v);
+    }
+    rill_gltf_model_free(m);
+    /* Shapes the decoders would assert on, bytes that do not decode, and a view of the
+     * byte-less fallback without the extension: each refused with its place. */
+    expect_refused(
+        "\"byteStride\":8,\"count\":3", "\"byteStride\":6,\"count\":4",
+        "bufferViews[0].extensions.EXT_meshopt_compression: ATTRIBUTES needs a byteStride");
+    expect_refused("\"filter\":\"OCTAHEDRAL\"", "\"filter\":\"QUATERNION\"",
+                   "bufferViews[1].extensions.EXT_meshopt_compression: QUATERNION needs");
+    expect_refused("\"byteStride\":2,\"count\":3", "\"byteStride\":2,\"count\":2",
+                   "TRIANGLES needs a count that is a multiple of 3");
+    expect_refused("\"mode\":\"TRIANGLES\"", "\"mode\":\"STRIPS\"",
+                   "bufferViews[2].extensions.EXT_meshopt_compression.mode: expected ATTRIBUTES");
+    expect_refused("\"byteOffset\":96,", "\"byteOffset\":97,", "does not decode");
+    expect_refused("\"byteOffset\":176,\"byteLength\":", "\"byteOffset\":250,\"byteLength\":",
+                   "not in a buffer with data");
+    expect_refused(",\"byteStride\":8,\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,",
+                   ",\"byteStride\":8,\"extensions\":{\"X\":{\"buffer\":0,",
+                   "bufferViews[0]: buffer 1 is an EXT_meshopt_compression fallback without bytes");
+    RILL_TEST_LEAK_END();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mesh_quantization),
         cmocka_unit_test(test_versions),
         cmocka_unit_test(test_left_out_is_said),
+        cmocka_unit_test(test_meshopt_compression),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,8 @@
  *   skipped_primitives). Unindexed primitives get 0..n-1. External buffers and images resolve
  *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
- *   KHR_mesh_quantization, RILL_mesh_edges; a file requiring another is refused. What a file
+ *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
+ *   RILL_mesh_edges; a file requiring another is refused. What a file
  *   holds that the model does not keep (animations, skins, morph targets, UV sets beyond two,
  *   color sets beyond one, other extensions) is named in one warning per read.
  *
@@ -35,7 +36,8 @@
  *   written as the primitive extension RILL_mesh_edges (in extensionsUsed, never required) and
  *   read back by the reader. docs/formats/gltf-extensions.md describes the extension.
  *
- * Depends on: base (its own JSON parser, gltf_json.c; the writer uses cJSON).
+ * Depends on: base (its own JSON parser, gltf_json.c; the writer uses cJSON; meshoptimizer
+ *   decodes EXT_meshopt_compression).
  */
 #ifndef RILL_FORMATS_GLTF_H
 #define RILL_FORMATS_GLTF_H
