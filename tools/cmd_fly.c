@@ -515,6 +515,15 @@ static void jw_systems(jw *w, const char *k, const rill_app *app) {
         fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", t[i].name, (double)t[i].ns / 1e6);
     fputc('}', w->f);
 }
+/* The parts of the renderer's CPU time (rill_render_stats' cpu_*_ms), as {"cull": ms, ...}. */
+static void jw_render_phases(jw *w, const char *k, const rill_render_stats *rs) {
+    jw_key(w, k);
+    fprintf(w->f,
+            "{\"setup\":%.4f,\"cull\":%.4f,\"sort\":%.4f,\"upload\":%.4f,\"graph\":%.4f,"
+            "\"commands\":%.4f,\"submit\":%.4f}",
+            rs->cpu_setup_ms, rs->cpu_cull_ms, rs->cpu_sort_ms, rs->cpu_upload_ms, rs->cpu_graph_ms,
+            rs->cpu_commands_ms, rs->cpu_submit_ms);
+}
 static void jw_end(jw *w) {
     fputs("}\n", w->f);
 }
@@ -567,6 +576,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "extract_ms", fr->extract_ms);
     jw_f64(w, "render_cpu_ms", rs->cpu_record_ms);
     jw_f64(w, "render_wait_ms", rs->cpu_wait_ms);
+    jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
     jw_passes(w, "gpu_passes", rs);
     jw_systems(w, "systems", app);

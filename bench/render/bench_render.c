@@ -13,6 +13,9 @@
  *                     [--png PATH]    (writes the last frame of each count to PATH with the count
  *                                      appended, e.g. out.png -> out.png.10000.png: lets two builds
  *                                      be compared byte for byte)
+ *                     [--workers N]   (job workers the renderer culls with, as rill_app_jobs gives
+ *                                      it: default one per core but the caller's; 0 = none, the
+ *                                      calling thread alone)
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,11 +38,22 @@ enum { PHASES = 7 };
 static const char *const phase_names[PHASES] = {"setup", "cull",     "sort",  "upload",
                                                 "graph", "commands", "submit"};
 
-static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const char *device,
-               uint32_t nlights, float zoom, bool profile_cpu, const char *png) {
+/* The command line's settings (see the usage above). */
+typedef struct options {
+    uint32_t frames, w, h, nlights;
+    const char *device, *png;
+    float zoom;
+    bool profile_cpu;
+    rill_jobs *jobs; /* NULL: --workers 0 */
+} options;
+
+static int run(uint32_t count, const options *o) {
+    uint32_t frames = o->frames, w = o->w, h = o->h, nlights = o->nlights;
+    float zoom = o->zoom;
     rill_renderer *r = bench_renderer_create(
         "bench_render",
-        (rill_renderer_desc){.width = w, .height = h, .validation = -1, .device_name = device});
+        (rill_renderer_desc){
+            .width = w, .height = h, .validation = -1, .device_name = o->device, .jobs = o->jobs});
     if (!r) {
         return 1;
     }
@@ -154,12 +168,12 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     }
     double gpu_total = 0;
     printf("{\"bench\":\"render_frame\",\"instances\":%u,\"lights\":%u,\"zoom\":%g,\"width\":%u,"
-           "\"height\":%u,\"frames\":%u,"
+           "\"height\":%u,\"frames\":%u,\"workers\":%u,"
            "\"device\":\"%s\",\"visible\":%u,\"draw_calls\":%u,\"cpu_record_ms\":{\"mean\":%.3f,"
            "\"min\":%.3f,\"max\":%.3f},",
-           count, nlights, (double)zoom, w, h, frames, st.device_name, st.instances_visible,
-           st.draw_calls, cpu_sum / frames, cpu_min, cpu_max);
-    if (profile_cpu) {
+           count, nlights, (double)zoom, w, h, frames, rill_jobs_worker_count(o->jobs),
+           st.device_name, st.instances_visible, st.draw_calls, cpu_sum / frames, cpu_min, cpu_max);
+    if (o->profile_cpu) {
         printf("\"cpu_phase_ms\":{");
         for (int k = 0; k < PHASES; k++)
             printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / frames);
@@ -173,9 +187,9 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
     }
     printf("},\"gpu_total_ms\":%.3f}\n", gpu_total);
     fflush(stdout);
-    if (png) {
+    if (o->png) {
         char path[1024];
-        snprintf(path, sizeof(path), "%s.%u.png", png, count);
+        snprintf(path, sizeof(path), "%s.%u.png", o->png, count);
         if (rill_renderer_write_png(r, path, &err) != RILL_OK)
             fprintf(stderr, "bench_render: %s\n", err.msg);
     }
@@ -186,13 +200,12 @@ static int run(uint32_t count, uint32_t frames, uint32_t w, uint32_t h, const ch
 }
 
 int main(int argc, char **argv) {
-    const char *counts = "1000,10000,100000", *device = NULL, *png = NULL;
-    uint32_t frames = 5, w = 1920, h = 1080, nlights = 0;
-    float zoom = 1.0f;
-    bool profile_cpu = false;
+    const char *counts = "1000,10000,100000";
+    options o = {.frames = 5, .w = 1920, .h = 1080, .zoom = 1.0f};
+    long workers = -1;
     for (int i = 1; i < argc; i += 2) {
         if (strcmp(argv[i], "--profile-cpu") == 0) {
-            profile_cpu = true;
+            o.profile_cpu = true;
             i--; /* a flag without a value */
             continue;
         }
@@ -201,34 +214,49 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--counts") == 0)
             counts = argv[i + 1];
         else if (strcmp(argv[i], "--frames") == 0)
-            frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+            o.frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--size") == 0)
-            sscanf(argv[i + 1], "%ux%u", &w, &h);
+            sscanf(argv[i + 1], "%ux%u", &o.w, &o.h);
         else if (strcmp(argv[i], "--lights") == 0)
-            nlights = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+            o.nlights = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--zoom") == 0)
-            zoom = strtof(argv[i + 1], NULL);
+            o.zoom = strtof(argv[i + 1], NULL);
         else if (strcmp(argv[i], "--device") == 0)
-            device = argv[i + 1];
+            o.device = argv[i + 1];
         else if (strcmp(argv[i], "--png") == 0)
-            png = argv[i + 1];
+            o.png = argv[i + 1];
+        else if (strcmp(argv[i], "--workers") == 0)
+            workers = strtol(argv[i + 1], NULL, 10);
     }
-    if (!frames)
-        frames = 1;
-    if (!(zoom >= 1.0f && zoom <= 1000.0f)) {
+    if (!o.frames)
+        o.frames = 1;
+    if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f)) {
         fprintf(stderr, "bench_render: --zoom takes a number in [1, 1000]\n");
         return 2;
     }
+    if (workers < -1 || workers > 256) {
+        fprintf(stderr, "bench_render: --workers takes a number in [0, 256]\n");
+        return 2;
+    }
     rill_log_set_level(RILL_LOG_WARN);
+    rill_error err = {0};
+    if (workers != 0 &&
+        !(o.jobs = rill_jobs_create(
+              &(rill_jobs_desc){.worker_count = workers < 0 ? 0u : (uint32_t)workers}, &err))) {
+        fprintf(stderr, "bench_render: %s\n", err.msg);
+        return 1;
+    }
+    int rc = 0;
     const char *p = counts;
-    while (*p) {
+    while (*p && rc == 0) {
         uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
-        if (n && run(n, frames, w, h, device, nlights, zoom, profile_cpu, png))
-            return 1;
+        if (n && run(n, &o))
+            rc = 1;
         while (*p == ',')
             p++;
         if (*p && (*p < '0' || *p > '9'))
             break;
     }
-    return 0;
+    rill_jobs_destroy(o.jobs);
+    return rc;
 }

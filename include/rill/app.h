@@ -667,7 +667,8 @@ void rill_content_destroy(rill_content *content);
 
 /* Fills the parts of a renderer desc the project decides: size ([window] width x height), vsync,
  * quality ([rendering] graphics_quality) and render_scale (the renderer never supersamples: a
- * scale above 1 is a warning and draws at 1). Other fields are left as they are. */
+ * scale above 1 is a warning and draws at 1), and jobs: the app's (rill_app_jobs), so the frame's
+ * culling runs on its workers. Other fields are left as they are. */
 void rill_content_renderer_desc(rill_content *content, struct rill_renderer_desc *inout);
 
 /* Accessors; valid until rill_content_destroy. */

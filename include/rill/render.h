@@ -112,7 +112,11 @@ typedef enum rill_render_quality {
  *   shadow_distance 0 = 60 world units; pipeline_cache_path NULL = no disk cache;
  *   render_scale 0 = 1.0: the 3D passes render at this fraction of the logical window (clamped
  *   to [0.1, 2]; never above the output's physical size: no supersampling, see
- *   rill_renderer_set_render_scale) and tonemapping upscales bilinearly to the full output. */
+ *   rill_renderer_set_render_scale) and tonemapping upscales bilinearly to the full output;
+ *   jobs NULL = record on the calling thread alone; else the frame's culling is split over these
+ *   jobs (rill_jobs_for: the calling thread takes part, the draw lists and images are the same
+ *   as without; the app's rill_app_jobs is the usual choice, rill_content_renderer_desc sets it).
+ *   Borrowed: it must stay valid while the renderer records frames. */
 typedef struct rill_renderer_desc {
     uint32_t start_canary; /* must be 0 */
     uint32_t width, height;
@@ -132,6 +136,7 @@ typedef struct rill_renderer_desc {
     uint32_t debug_flags; /* RILL_RENDER_DEBUG_* bits */
     rill_render_setup_graph_fn setup_graph;
     void *setup_graph_user;
+    rill_jobs *jobs;
     uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 

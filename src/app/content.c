@@ -378,6 +378,7 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
     /* A fraction of the logical window in [0.1, 2]; the renderer never draws above the
      * display's physical size (rill_renderer_set_render_scale). */
     d->render_scale = p->rendering.render_scale;
+    d->jobs = rill_app_jobs(c->app); /* the frame's culling runs on the app's workers */
 }
 
 /* >>math -------------------------------------------------------------------------------------- */

@@ -3,8 +3,11 @@
  * transparent, shadow caster and wireframe lists (opaque by pipeline/material/mesh so equal
  * neighbours become one instanced draw, transparent back to front), and each instance's world
  * matrix is kept for next frame's motion vectors (written only when it changes). Most instances
- * of an open world are culled, so the per-instance path is short: one read of the snapshot, the
- * bounding sphere into flat arrays, vectorized frustum and shadow tests, the motion key. */
+ * of an open world are culled, so the per-instance path is short: one read of the snapshot into
+ * flat arrays, vectorized bounding spheres and frustum and shadow tests, the motion record. The
+ * snapshot is culled in slices spread over the renderer's jobs (rill_jobs_for); the motion
+ * history and the slices' lists are put together in snapshot order afterwards, so the lists are
+ * the same whatever the number of threads. */
 #include "frame.h"
 
 #include <math.h>
@@ -18,21 +21,6 @@
 static inline float max_num(float a, float b) {
     float m = a > b ? a : b;
     return b != b ? a : m;
-}
-
-/* The world sphere of a mesh-space sphere (center, radius) under matrix m. */
-static rill__sphere world_sphere(const float m[16], const float center[3], float radius) {
-    rill__sphere s;
-    for (int k = 0; k < 3; k++) {
-        s.c[k] = m[k] * center[0] + m[4 + k] * center[1] + m[8 + k] * center[2] + m[12 + k];
-    }
-    /* sqrtf is correctly rounded and monotonic, so the root of the largest squared axis length
-     * equals the largest of the three roots: one square root instead of three, same bits. */
-    float sx = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
-    float sy = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
-    float sz = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
-    s.r = radius * sqrtf(max_num(sx, max_num(sy, sz)));
-    return s;
 }
 
 /* >>sorting --------------------------------------------------------------------------------- */
@@ -157,10 +145,14 @@ static void sort_list(rill_renderer *r, draw_item **data, uint32_t len, uint32_t
 #define CULL_CHUNK 256u
 
 typedef struct cull_chunk {
+    /* What the tests read of each instance, gathered from the snapshot: the world matrix's
+     * upper 3x4 (column-major: m[k] is column k / 4, row k % 4) and the mesh's local sphere. */
+    float m[12][CULL_CHUNK];
+    float lc[4][CULL_CHUNK]; /* local centre xyz, radius */
     float x[CULL_CHUNK], y[CULL_CHUNK], z[CULL_CHUNK], r[CULL_CHUNK];
     uint32_t visible[CULL_CHUNK];
+    uint32_t caster[CULL_CHUNK];      /* inside the shadow volume (see cull_shadow) */
     uint32_t shadow_near[CULL_CHUNK]; /* not beyond the shadow volume, away from the light */
-    float shadow_q[CULL_CHUNK];       /* squared distance from the light axis */
     uint32_t inst[CULL_CHUNK], prev[CULL_CHUNK];
     uint32_t range[CULL_CHUNK]; /* the snapshot range tested, UINT32_MAX: the whole mesh */
     uint16_t mesh[CULL_CHUNK], mat[CULL_CHUNK];
@@ -168,8 +160,53 @@ typedef struct cull_chunk {
 
 /* The tests below run over the whole chunk, a constant trip count that is a multiple of any
  * vector width: at -O2 the compiler vectorizes a loop only when it needs no scalar remainder.
- * Entries past the chunk's end hold what an earlier chunk left (zero at first); their results
- * are never read. */
+ * Entries past the chunk's end are zero (chunk_clear_tail); their results are never read. Square
+ * roots vectorize because this file is compiled without errno for math functions (-fno-math-errno,
+ * CMakeLists.txt): sqrtf stays correctly rounded either way. */
+
+/* Chunk entry j's matrix and mesh-space sphere (the mesh's, or a range's), gathered for
+ * chunk_spheres: the first (and only) read of the instance's matrix in the culling loop. Written
+ * out: GCC does not unroll a loop over a table of columns at -O2. */
+static inline void chunk_gather(cull_chunk *restrict ch, uint32_t j, const float m[16],
+                                const float center[3], float radius) {
+    ch->m[0][j] = m[0], ch->m[1][j] = m[1], ch->m[2][j] = m[2];
+    ch->m[3][j] = m[4], ch->m[4][j] = m[5], ch->m[5][j] = m[6];
+    ch->m[6][j] = m[8], ch->m[7][j] = m[9], ch->m[8][j] = m[10];
+    ch->m[9][j] = m[12], ch->m[10][j] = m[13], ch->m[11][j] = m[14];
+    ch->lc[0][j] = center[0];
+    ch->lc[1][j] = center[1];
+    ch->lc[2][j] = center[2];
+    ch->lc[3][j] = radius;
+}
+
+/* Zeroes what chunk_gather fills from entry n on, so that the tests' lanes past a chunk's end
+ * read defined numbers (their results are never read). */
+static void chunk_clear_tail(cull_chunk *ch, uint32_t n) {
+    for (int k = 0; k < 12; k++) {
+        memset(&ch->m[k][n], 0, (CULL_CHUNK - n) * sizeof(float));
+    }
+    for (int k = 0; k < 4; k++) {
+        memset(&ch->lc[k][n], 0, (CULL_CHUNK - n) * sizeof(float));
+    }
+}
+
+/* World bounding spheres of the chunk: the local centre through the matrix, the radius scaled by
+ * the matrix's largest axis. sqrtf is correctly rounded and monotonic, so the root of the largest
+ * squared axis length equals the largest of the three roots: one square root instead of three,
+ * same bits. Vectorized over the chunk (the expressions are the scalar ones, so are the bits). */
+static void chunk_spheres(cull_chunk *restrict ch) {
+    float(*m)[CULL_CHUNK] = ch->m;
+    float *c0 = ch->lc[0], *c1 = ch->lc[1], *c2 = ch->lc[2], *rad = ch->lc[3];
+    for (uint32_t j = 0; j < CULL_CHUNK; j++) {
+        ch->x[j] = m[0][j] * c0[j] + m[3][j] * c1[j] + m[6][j] * c2[j] + m[9][j];
+        ch->y[j] = m[1][j] * c0[j] + m[4][j] * c1[j] + m[7][j] * c2[j] + m[10][j];
+        ch->z[j] = m[2][j] * c0[j] + m[5][j] * c1[j] + m[8][j] * c2[j] + m[11][j];
+        float sx = m[0][j] * m[0][j] + m[1][j] * m[1][j] + m[2][j] * m[2][j];
+        float sy = m[3][j] * m[3][j] + m[4][j] * m[4][j] + m[5][j] * m[5][j];
+        float sz = m[6][j] * m[6][j] + m[7][j] * m[7][j] + m[8][j] * m[8][j];
+        ch->r[j] = rad[j] * sqrtf(max_num(sx, max_num(sy, sz)));
+    }
+}
 
 /* The frustum test of a chunk of spheres: outside when the centre lies further than the radius
  * behind any plane. Plane by plane over the chunk, without early exits, so each pass is a
@@ -186,11 +223,11 @@ static void cull_frustum(cull_chunk *restrict ch, const float planes[6][4]) {
     }
 }
 
-/* The first half of the shadow caster test (see is_caster): the sphere must not lie beyond the
- * cascades' bounding sphere (centre wc, radius wr) away from the light, and its squared distance
- * from the cylinder's axis is kept for the second half. Same expressions as the cglm calls they
- * replace, in the same order. The square root waits for is_caster so that this loop vectorizes
- * (sqrtf may set errno, which keeps compilers from vectorizing it). */
+/* The shadow caster test: whether a sphere can cast a shadow into the view, i.e. lies inside the
+ * infinite cylinder along the light around the cascades' bounding sphere (centre wc, radius wr)
+ * and not beyond that sphere away from the light (shadow_near, which also keeps instances that
+ * are in no list out of the list loop). Same expressions as the cglm calls they replace, in the
+ * same order. A NaN fails both. */
 static void cull_shadow(cull_chunk *restrict ch, const float wc[3], float wr, const float sun[3]) {
     float c0 = wc[0], c1 = wc[1], c2 = wc[2], s0 = sun[0], s1 = sun[1], s2 = sun[2];
     for (uint32_t j = 0; j < CULL_CHUNK; j++) {
@@ -198,15 +235,10 @@ static void cull_shadow(cull_chunk *restrict ch, const float wc[3], float wr, co
         float along = d0 * s0 + d1 * s1 + d2 * s2;
         float p0 = d0 - s0 * along, p1 = d1 - s1 * along, p2 = d2 - s2 * along;
         float q = p0 * p0 + p1 * p1 + p2 * p2;
-        ch->shadow_near[j] = along < wr + ch->r[j];
-        ch->shadow_q[j] = q;
+        uint32_t near = along < wr + ch->r[j];
+        ch->shadow_near[j] = near;
+        ch->caster[j] = near & (sqrtf(q) < wr + ch->r[j]);
     }
-}
-
-/* Whether chunk entry j can cast a shadow into the view: inside the infinite cylinder around the
- * cascades' bounding sphere along the light, and not beyond it (cull_shadow). A NaN fails both. */
-static inline bool is_caster(const cull_chunk *ch, uint32_t j, float wr) {
-    return ch->shadow_near[j] && sqrtf(ch->shadow_q[j]) < wr + ch->r[j];
 }
 
 /* A per-frame, direct-mapped cache of handle -> pool slot (-1: stale or not uploaded yet).
@@ -292,17 +324,18 @@ static uint32_t history_slot_lookup(rill_renderer *r, uint64_t id, uint32_t pos)
     return (uint32_t)idx;
 }
 
-/* The history slot of instance id at snapshot position pos. Snapshots usually list instances in
- * the same order every frame, so the slot used at the same position last time is tried first and
- * the hash map is only consulted when the order changed. */
-static inline uint32_t history_slot(rill_renderer *r, uint64_t id, uint32_t pos) {
+/* The history slot instance id had at snapshot position pos last time, or UINT32_MAX when the
+ * order changed or the id is new (then history_slot_lookup asks the hash map). Snapshots usually
+ * list instances in the same order every frame, so this is nearly always the answer. Reads the
+ * history only: the culling slices call it in parallel. */
+static inline uint32_t history_guess(const rill_renderer *r, uint64_t id, uint32_t pos) {
     if (pos < r->pos_slot.len) {
         uint32_t s = r->pos_slot.data[pos];
         if (s < r->prev_keys.len && r->prev_keys.data[s].id == id) {
             return s;
         }
     }
-    return history_slot_lookup(r, id, pos);
+    return UINT32_MAX;
 }
 
 /* A 64-bit fingerprint of a matrix's bits: two independent lanes of multiply-xorshift rounds
@@ -320,17 +353,19 @@ static inline uint64_t matrix_hash(const float m[16]) {
     return h ^ (h >> 32);
 }
 
-/* Records this frame's matrix of instance `pos` and returns where last frame's is kept (slot * 2
+/* Records this frame's matrix of the instance at t->pos (its slot guess and fingerprint taken by
+ * the culling slice, see cull_track) and returns where last frame's is kept (slot * 2
  * + half), or UINT32_MAX when the instance has no motion of its own: not culled last frame, no
- * id, or the same matrix as last frame (then its own matrix is last frame's, bit for bit). Most
- * instances never move, and culled ones are most of a large scene, so the matrix is compared by
- * its fingerprint (matrix_hash) and only a changed one is written: an unchanged instance costs
- * its 24-byte key, not the 64 bytes of a matrix. Two different matrices of one instance taken as
- * equal would need a 64-bit collision (odds about 2^-64 per change; the motion of that instance
- * would then be off for a frame). A second view of the frame finds the instance already recorded
- * and gets UINT32_MAX, as it always has. */
-static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in, uint32_t pos) {
-    uint32_t s = in->id ? history_slot(r, in->id, pos) : UINT32_MAX;
+ * slot (out of memory), or the same matrix as last frame (then its own matrix is last frame's, bit
+ * for bit). Most instances never move, and culled ones are most of a large scene, so the matrix is
+ * compared by its fingerprint (matrix_hash) and only a changed one is written: an unchanged
+ * instance costs its 24-byte key, not the 64 bytes of a matrix. Two different matrices of one
+ * instance taken as equal would need a 64-bit collision (odds about 2^-64 per change; the motion of
+ * that instance would then be off for a frame). A second view of the frame finds the instance
+ * already recorded and gets UINT32_MAX, as it always has. */
+static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in,
+                               const cull_track *t) {
+    uint32_t s = t->slot != UINT32_MAX ? t->slot : history_slot_lookup(r, in->id, t->pos);
     if (s == UINT32_MAX) {
         return UINT32_MAX;
     }
@@ -342,7 +377,7 @@ static uint32_t track_instance(rill_renderer *r, const rill_render_instance *in,
         return UINT32_MAX;
     }
     float(*m)[16] = r->prev_m.data[s].m;
-    uint64_t h = matrix_hash(in->transform);
+    uint64_t h = t->hash;
     if (known && k->hash == h) {
         k->frame_half = now * 2u + half;
         return UINT32_MAX;
@@ -392,7 +427,7 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
     return r->prev_m.data[prev >> 1].m[prev & 1u];
 }
 
-/* >>the view's lists ------------------------------------------------------------------------ */
+/* >>ghosts --------------------------------------------------------------------------------- */
 
 uint32_t rill__ghost_opacity_q(const rill_render_instance *in) {
     float op = in->ghost_opacity;
@@ -429,191 +464,312 @@ static bool range_fits(const rill_render_range *rg, const mesh_slot *ms) {
            (uint64_t)rg->first_edge + rg->edge_count <= ms->edge_index_count;
 }
 
-/* The most items a draw list can get: one per instance, one per range of a ranged one. */
-static uint32_t list_capacity(const rill_render_snapshot *snap) {
-    uint64_t n = snap->instance_count;
-    for (uint32_t i = 0; snap->range_count && i < snap->instance_count; i++) {
-        uint32_t k = snap->instances[i].range_count;
-        n += k ? k - 1u : 0u;
+/* >>culling slices -------------------------------------------------------------------------- */
+
+/* Instances per culling slice (a job of rill_jobs_for): enough that a slice's fixed costs (its
+ * handle caches, the hand-over between threads) are small beside its work, few enough that the
+ * workers share a city's 36 k instances. */
+#define CULL_SLICE 2048u
+
+enum { LIST_OPAQUE, LIST_TRANSPARENT, LIST_CASTERS, LIST_WIRES, LIST_GHOSTS, LIST_COUNT };
+
+/* What the slices of one view share. Each slice reads the renderer and the snapshot only; it
+ * writes its cull_slice, its cull_track records (from its first instance's index on) and its draw
+ * items (from its `at` on in every list), all at its own place. */
+typedef struct cull_job {
+    const rill_renderer *r;
+    const rill_render_snapshot *snap;
+    const rill__cull_params *p;
+    draw_item *lists[LIST_COUNT]; /* the view's lists, reserved by cull_layout's count */
+    cull_slice *slices;
+    cull_track *tracks;
+    bool wire_pipe, passthrough;
+    float wire_fade_end;
+} cull_job;
+
+/* Where each slice's draw items start in the lists: as many places before it as the instances
+ * before it can fill, one each, one per range of a ranged one. Returns the lists' capacity
+ * (UINT32_MAX when too many to hold). */
+static uint32_t cull_layout(const rill_render_snapshot *snap, cull_slice *slices,
+                            uint32_t nslices) {
+    uint64_t n = 0;
+    for (uint32_t t = 0; t < nslices; t++) {
+        slices[t].at = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+        uint32_t begin = t * CULL_SLICE, end = RILL_MIN(snap->instance_count, begin + CULL_SLICE);
+        n += end - begin;
+        for (uint32_t i = begin; snap->range_count && i < end; i++) {
+            uint32_t k = snap->instances[i].range_count;
+            n += k ? k - 1u : 0u;
+        }
     }
     return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
+/* The motion record of the instance at pos: the matrix's fingerprint and the slot guess, taken
+ * here (in parallel) for track_instance's serial pass. Returns the record's index (the draw
+ * items' prev until the pass), UINT32_MAX for an instance without id (no motion of its own). */
+static uint32_t track_record(const cull_job *jb, cull_slice *out, uint32_t begin,
+                             const rill_render_instance *in, uint32_t pos) {
+    if (!in->id) {
+        return UINT32_MAX;
+    }
+    uint32_t k = begin + out->tracked++;
+    jb->tracks[k] =
+        (cull_track){pos, history_guess(jb->r, in->id, pos), matrix_hash(in->transform)};
+    return k;
+}
+
+/* Appends chunk entry j, visible or a possible shadow caster, to the draw lists (the slice's
+ * items, from out->at on, out->len counting them). */
+static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cull_slice *out) {
+    const rill__cull_params *p = jb->p;
+    draw_item *lists[LIST_COUNT];
+    for (int l = 0; l < LIST_COUNT; l++) {
+        lists[l] = jb->lists[l] + out->at;
+    }
+    uint32_t i = ch->inst[j], prev = ch->prev[j], mi = ch->mesh[j], ti = ch->mat[j];
+    uint32_t rg = ch->range[j];
+    const rill_render_instance *in = &jb->snap->instances[i];
+    const mat_slot *mt = &jb->r->materials[ti];
+    const mesh_slot *ms = &jb->r->meshes[mi];
+    uint32_t *len = out->len;
+    /* Pool slots are below 65536: the mesh takes 16 bits, then whether the item draws ranges
+     * (items of a ranged instance never instance with others), then whether the mesh is in a
+     * shared block. */
+    uint64_t mesh_bits = (uint64_t)mi | (uint64_t)(rg != UINT32_MAX) << 16;
+    uint64_t in_block = ms->block ? 1ull << 17 : 0u;
+    if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
+        /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end nothing. A
+         * mesh with an edge buffer draws it (sorted first: bit 17 clear); one without falls back
+         * to line fill, where the device has it. */
+        vec3 c = {ch->x[j], ch->y[j], ch->z[j]};
+        vec3 cam = {p->cam_pos[0], p->cam_pos[1], p->cam_pos[2]};
+        bool too_far =
+            jb->snap->wireframe.fade && glm_vec3_distance(c, cam) - ch->r[j] > jb->wire_fade_end;
+        bool edges = ms->edge_index_count != 0;
+        if ((edges || jb->wire_pipe) && !too_far && ch->visible[j]) {
+            uint64_t key = mesh_bits | (edges ? 0u : 1u << 17);
+            out->edges += edges * list_add(lists[LIST_WIRES], &len[LIST_WIRES], key, i, prev, rg);
+        }
+        return;
+    }
+    if (ch->visible[j]) {
+        if (mt->alpha_mode == RILL_ALPHA_BLEND) {
+            vec3 d = {ch->x[j] - p->cam_pos[0], ch->y[j] - p->cam_pos[1], ch->z[j] - p->cam_pos[2]};
+            vec3 fwd = {p->cam_fwd[0], p->cam_fwd[1], p->cam_fwd[2]};
+            float depth = fmaxf(glm_vec3_dot(d, fwd), 0.0f);
+            uint32_t bits;
+            memcpy(&bits, &depth, sizeof(bits));
+            list_add(lists[LIST_TRANSPARENT], &len[LIST_TRANSPARENT], (uint64_t)(UINT32_MAX - bits),
+                     i, prev, rg);
+        } else {
+            /* The key keeps the (cuts, double-sided, material, shared-block, ranged, mesh) order
+             * in 37 bits: meshes of shared blocks (static batches) follow each other within a
+             * material, so draw_list draws them with one indirect call. Surfaces that cut (alpha
+             * mask, LOD crossfade) sort last: the prepass draws the rest with a shader that
+             * never discards, so the GPU tests depth before shading them. */
+            bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
+            uint64_t key = ((uint64_t)cuts << 36) | ((uint64_t)mt->double_sided << 35) |
+                           ((uint64_t)ti << 18) | in_block | mesh_bits;
+            out->solid += !cuts * list_add(lists[LIST_OPAQUE], &len[LIST_OPAQUE], key, i, prev, rg);
+            if (jb->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
+                list_add(lists[LIST_GHOSTS], &len[LIST_GHOSTS], ghost_key(in, mesh_bits), i, prev,
+                         rg);
+            }
+        }
+    }
+    if (p->shadows && mt->alpha_mode != RILL_ALPHA_BLEND && ch->caster[j]) {
+        /* Masked casters sort after opaque ones and by material, which they bind. A level inside
+         * a LOD crossfade needs the masked pipeline's fragment shader too (its dither cuts the
+         * shadow like its other passes). */
+        bool cut = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
+        uint64_t key =
+            cut ? (1ull << 35) | ((uint64_t)ti << 18) | in_block | mesh_bits : in_block | mesh_bits;
+        out->plain += !cut * list_add(lists[LIST_CASTERS], &len[LIST_CASTERS], key, i, prev, rg);
+    }
+}
+
+/* The instances of a slice as chunk entries: one per instance, one per range of a ranged one
+ * (whose ranges may continue into the next chunk). */
+typedef struct slice_cursor {
+    uint32_t i, end;     /* the next instance, the slice's end */
+    uint32_t sub, track; /* a ranged instance's next range and its motion record */
+    handle_cache mesh_cache, mat_cache;
+} slice_cursor;
+
+/* Fills ch with the cursor's next entries (at most a chunk): handles resolved (hidden, not
+ * uploaded, stale and badly ranged instances skipped), motion records taken (once per
+ * instance), matrices and mesh-space spheres gathered. Returns the entry count. */
+static uint32_t chunk_fill(const cull_job *jb, slice_cursor *c, cull_chunk *ch, cull_slice *out,
+                           uint32_t begin) {
+    const rill_renderer *r = jb->r;
+    const rill_render_snapshot *snap = jb->snap;
+    uint32_t m = 0;
+    while (c->i < c->end && m < CULL_CHUNK) {
+        uint32_t i = c->i;
+        const rill_render_instance *in = &snap->instances[i];
+        int32_t mi = -1, ti = -1;
+        if (in->mode != RILL_RENDER_MODE_HIDDEN) { /* hidden: no pass sees it */
+            mi = cached_mesh_index(r, &c->mesh_cache, in->mesh.id);
+            ti = cached_material_index(r, &c->mat_cache, in->material.id);
+        }
+        bool ranges_ok = (uint64_t)in->range_first + in->range_count <= snap->range_count;
+        if (mi < 0 || ti < 0 || !ranges_ok) {
+            c->i++; /* not uploaded yet, or stale, or bad ranges: draws nothing */
+            continue;
+        }
+        const mesh_slot *ms = &r->meshes[mi];
+        if (in->range_count) {
+            const rill_render_range *rg = &snap->ranges[in->range_first + c->sub];
+            if (c->sub == 0) {
+                c->track = track_record(jb, out, begin, in, i);
+            }
+            ch->range[m] = in->range_first + c->sub;
+            ch->prev[m] = c->track;
+            if (++c->sub == in->range_count) {
+                c->sub = 0;
+                c->i++;
+            }
+            if (!range_fits(rg, ms)) {
+                continue;
+            }
+            chunk_gather(ch, m, in->transform, rg->center, rg->radius);
+        } else {
+            ch->range[m] = UINT32_MAX;
+            ch->prev[m] = track_record(jb, out, begin, in, i);
+            c->i++;
+            chunk_gather(ch, m, in->transform, ms->center, ms->radius);
+        }
+        ch->inst[m] = i;
+        ch->mesh[m] = (uint16_t)mi;
+        ch->mat[m] = (uint16_t)ti;
+        m++;
+    }
+    return m;
+}
+
+/* Culls snapshot instances [begin, end), slice `index` (a rill_job_range_fn), chunk by chunk: a
+ * scalar loop (chunk_fill) puts the instances into flat arrays; branch-free loops over those
+ * arrays compute the world spheres and test the view frustum and the shadow volume (the compiler
+ * vectorizes them); a last loop sorts the results into the draw lists. */
+static void cull_slice_run(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    const cull_job *jb = arg;
+    cull_slice *out = &jb->slices[index];
+    uint32_t at = out->at;
+    memset(out, 0, sizeof(*out));
+    out->at = at;
+    slice_cursor c = {.i = begin, .end = end, .track = UINT32_MAX};
+    handle_cache_reset(&c.mesh_cache);
+    handle_cache_reset(&c.mat_cache);
+    cull_chunk ch;
+    bool shadows = jb->p->shadows;
+    while (c.i < c.end) {
+        uint32_t m = chunk_fill(jb, &c, &ch, out, begin);
+        if (m < CULL_CHUNK) {
+            chunk_clear_tail(&ch, m);
+        }
+        chunk_spheres(&ch);
+        cull_frustum(&ch, jb->p->planes);
+        if (shadows) {
+            cull_shadow(&ch, jb->p->shadow_center, jb->p->shadow_radius, jb->p->sun_dir);
+        }
+        for (uint32_t j = 0; j < m; j++) {
+            if (ch.visible[j] || (shadows && ch.shadow_near[j])) {
+                list_entry(jb, &ch, j, out); /* most of an open world is in no list */
+            }
+        }
+    }
+}
+
+/* The serial pass after the slices: the motion records in snapshot order through
+ * track_instance (the hash map and the history's growth are not shared between threads), each
+ * record's result left in its slot field. */
+static void history_apply(rill_renderer *r, const cull_job *jb, uint32_t nslices) {
+    for (uint32_t t = 0; t < nslices; t++) {
+        cull_track *tr = jb->tracks + (uint64_t)t * CULL_SLICE;
+        for (uint32_t k = 0; k < jb->slices[t].tracked; k++) {
+            tr[k].slot = track_instance(r, &jb->snap->instances[tr[k].pos], &tr[k]);
+        }
+    }
+}
+
+/* Moves each slice's items of list l down behind the previous slices' (in snapshot order, so the
+ * list is what one serial loop would have made) and turns their motion record indices into
+ * history slots. Returns the list's length. */
+static uint32_t list_merge(const cull_job *jb, int l, uint32_t nslices) {
+    draw_item *items = jb->lists[l];
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < nslices; t++) {
+        const draw_item *src = items + jb->slices[t].at;
+        for (uint32_t k = 0; k < jb->slices[t].len[l]; k++) {
+            draw_item it = src[k];
+            it.prev = it.prev == UINT32_MAX ? UINT32_MAX : jb->tracks[it.prev].slot;
+            items[n++] = it;
+        }
+    }
+    return n;
+}
+
+/* >>the view's lists ------------------------------------------------------------------------ */
+
+/* Reserves the view's lists for cap items (the arrays keep their memory across frames, and the
+ * slices write their items without a capacity check), the sort's scratch (the same capacity, so
+ * exchanging buffers with a list never makes the next frame's reserve grow an array) and the
+ * motion records (one per instance). */
+static bool cull_reserve(rill_renderer *r, rill__view *vs, uint32_t cap, uint32_t ninst) {
+    uint32_t n = cap ? cap : 1;
+    return rill_array_reserve(&vs->opaque, n) && rill_array_reserve(&vs->transparent, n) &&
+           rill_array_reserve(&vs->casters, n) && rill_array_reserve(&vs->wires, n) &&
+           rill_array_reserve(&vs->ghosts, n) && rill_array_reserve(&r->sort_tmp, n) &&
+           rill_array_reserve(&r->cull_tracks, ninst ? ninst : 1);
 }
 
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
                             rill_error *err) {
     const rill_render_snapshot *snap = vs->snap;
-    rill_array_clear(&vs->opaque);
-    rill_array_clear(&vs->transparent);
-    rill_array_clear(&vs->casters);
-    rill_array_clear(&vs->wires);
-    rill_array_clear(&vs->ghosts);
-    vs->casters_plain = 0;
-    vs->opaque_solid = 0;
-    vs->wires_edges = 0;
-    const rill_render_wireframe *wf = &snap->wireframe;
-    bool shadows = p->shadows;
-    /* Every list holds at most one item per instance (per range of a ranged one): reserve once
-     * so the loop below writes items without a capacity check (the arrays keep their memory
-     * across frames). */
-    uint32_t ninst_in = list_capacity(snap);
-    if (!rill_array_reserve(&vs->opaque, ninst_in ? ninst_in : 1) ||
-        !rill_array_reserve(&vs->transparent, ninst_in ? ninst_in : 1) ||
-        !rill_array_reserve(&vs->casters, ninst_in ? ninst_in : 1) ||
-        !rill_array_reserve(&vs->wires, ninst_in ? ninst_in : 1) ||
-        !rill_array_reserve(&vs->ghosts, ninst_in ? ninst_in : 1)) {
+    vs->opaque.len = vs->transparent.len = vs->casters.len = vs->wires.len = vs->ghosts.len = 0;
+    vs->casters_plain = vs->opaque_solid = vs->wires_edges = 0;
+    uint32_t ninst = snap->instance_count;
+    uint32_t nslices = (uint32_t)(((uint64_t)ninst + CULL_SLICE - 1u) / CULL_SLICE);
+    if (!rill_array_reserve(&r->cull_slices, nslices ? nslices : 1) ||
+        !cull_reserve(r, vs, cull_layout(snap, r->cull_slices.data, nslices), ninst)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
     }
-    draw_item *opaque = vs->opaque.data, *transparent = vs->transparent.data,
-              *casters = vs->casters.data, *wires = vs->wires.data, *ghosts = vs->ghosts.data;
-    uint32_t n_opaque = 0, n_transparent = 0, n_casters = 0, n_wires = 0, n_plain = 0;
-    uint32_t n_solid = 0;
-    uint32_t n_edges = 0, n_ghosts = 0;
     if (vs->index == 0) {
-        history_compact(r, snap->instance_count);
+        history_compact(r, ninst);
     }
-    handle_cache mesh_cache, mat_cache;
-    handle_cache_reset(&mesh_cache);
-    handle_cache_reset(&mat_cache);
-    vec3 cam_pos = {p->cam_pos[0], p->cam_pos[1], p->cam_pos[2]};
-    vec3 cam_fwd = {p->cam_fwd[0], p->cam_fwd[1], p->cam_fwd[2]};
-    bool wire_pipe = r->pipes[RILL__PIPE_WIRE] != NULL;
-    /* Instances go through in chunks: a scalar loop resolves handles, records motion history and
-     * writes world bounding spheres into flat arrays; branch-free loops over those arrays test
-     * the view frustum and the shadow volume (the compiler vectorizes them); a last loop sorts
-     * the results into the draw lists. */
-    cull_chunk ch;
-    memset(&ch, 0, sizeof(ch));
-    /* A ranged instance puts one entry per range into the chunks (possibly over several): sub is
-     * its next range, sub_prev its motion history (tracked once per instance). */
-    uint32_t sub = 0, sub_prev = UINT32_MAX;
-    for (uint32_t base = 0; base < snap->instance_count;) {
-        uint32_t m = 0;
-        while (base < snap->instance_count && m < CULL_CHUNK) {
-            const rill_render_instance *in = &snap->instances[base];
-            int32_t mi = -1, ti = -1;
-            if (in->mode != RILL_RENDER_MODE_HIDDEN) { /* hidden: no pass sees it */
-                mi = cached_mesh_index(r, &mesh_cache, in->mesh.id);
-                ti = cached_material_index(r, &mat_cache, in->material.id);
-            }
-            bool ranges_ok = (uint64_t)in->range_first + in->range_count <= snap->range_count;
-            if (mi < 0 || ti < 0 || !ranges_ok) {
-                base++; /* not uploaded yet, or stale, or bad ranges: draws nothing */
-                continue;
-            }
-            const mesh_slot *ms = &r->meshes[mi];
-            const rill_render_range *rg = NULL;
-            if (in->range_count) {
-                rg = &snap->ranges[in->range_first + sub];
-                if (sub == 0) {
-                    sub_prev = track_instance(r, in, base);
-                }
-                ch.range[m] = in->range_first + sub;
-                ch.prev[m] = sub_prev;
-                if (++sub == in->range_count) {
-                    sub = 0;
-                    base++;
-                }
-                if (!range_fits(rg, ms)) {
-                    continue;
-                }
-            } else {
-                ch.range[m] = UINT32_MAX;
-                ch.prev[m] = track_instance(r, in, base);
-                base++;
-            }
-            rill__sphere s = rg ? world_sphere(in->transform, rg->center, rg->radius)
-                                : world_sphere(in->transform, ms->center, ms->radius);
-            ch.x[m] = s.c[0];
-            ch.y[m] = s.c[1];
-            ch.z[m] = s.c[2];
-            ch.r[m] = s.r;
-            ch.inst[m] = (uint32_t)(in - snap->instances);
-            ch.mesh[m] = (uint16_t)mi;
-            ch.mat[m] = (uint16_t)ti;
-            m++;
-        }
-        cull_frustum(&ch, p->planes);
-        if (shadows) {
-            cull_shadow(&ch, p->shadow_center, p->shadow_radius, p->sun_dir);
-        }
-        for (uint32_t j = 0; j < m; j++) {
-            if (!ch.visible[j] && !(shadows && ch.shadow_near[j])) {
-                continue; /* in no list: most instances of an open world */
-            }
-            uint32_t i = ch.inst[j], prev = ch.prev[j], mi = ch.mesh[j], ti = ch.mat[j];
-            uint32_t rg = ch.range[j];
-            const rill_render_instance *in = &snap->instances[i];
-            const mat_slot *mt = &r->materials[ti];
-            /* Pool slots are below 65536: the mesh takes 16 bits, then whether the item draws
-             * ranges (items of a ranged instance never instance with others), then whether the
-             * mesh is in a shared block. */
-            uint64_t mesh_bits = (uint64_t)mi | (uint64_t)(rg != UINT32_MAX) << 16;
-            uint64_t in_block = r->meshes[mi].block ? 1ull << 17 : 0u;
-            if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
-                /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end
-                 * nothing. A mesh with an edge buffer draws it (sorted first: bit 17 clear);
-                 * one without falls back to line fill, where the device has it. */
-                vec3 c = {ch.x[j], ch.y[j], ch.z[j]};
-                bool too_far =
-                    wf->fade && glm_vec3_distance(c, cam_pos) - ch.r[j] > vs->wire_fade[1];
-                bool edges = r->meshes[mi].edge_index_count != 0;
-                if ((edges || wire_pipe) && !too_far && ch.visible[j]) {
-                    uint64_t key = mesh_bits | (edges ? 0u : 1u << 17);
-                    n_edges += edges * list_add(wires, &n_wires, key, i, prev, rg);
-                }
-                continue;
-            }
-            if (ch.visible[j]) {
-                if (mt->alpha_mode == RILL_ALPHA_BLEND) {
-                    vec3 c = {ch.x[j], ch.y[j], ch.z[j]}, d;
-                    glm_vec3_sub(c, cam_pos, d);
-                    float depth = fmaxf(glm_vec3_dot(d, cam_fwd), 0.0f);
-                    uint32_t bits;
-                    memcpy(&bits, &depth, sizeof(bits));
-                    list_add(transparent, &n_transparent, (uint64_t)(UINT32_MAX - bits), i, prev,
-                             rg);
-                } else {
-                    /* The key keeps the (cuts, double-sided, material, shared-block, ranged,
-                     * mesh) order in 37 bits: meshes of shared blocks (static batches) follow
-                     * each other within a material, so draw_list draws them with one indirect
-                     * call. Surfaces that cut (alpha mask, LOD crossfade) sort last: the prepass
-                     * draws the rest with a shader that never discards, so the GPU tests depth
-                     * before shading them. */
-                    bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-                    uint64_t key = ((uint64_t)cuts << 36) | ((uint64_t)mt->double_sided << 35) |
-                                   ((uint64_t)ti << 18) | in_block | mesh_bits;
-                    n_solid += !cuts * list_add(opaque, &n_opaque, key, i, prev, rg);
-                    if (vs->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
-                        list_add(ghosts, &n_ghosts, ghost_key(in, mesh_bits), i, prev, rg);
-                    }
-                }
-            }
-            if (shadows && mt->alpha_mode != RILL_ALPHA_BLEND &&
-                is_caster(&ch, j, p->shadow_radius)) {
-                /* Masked casters sort after opaque ones and by material, which they bind. A
-                 * level inside a LOD crossfade needs the masked pipeline's fragment shader too
-                 * (its dither cuts the shadow like its other passes). */
-                bool cut = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-                uint64_t key = cut ? (1ull << 35) | ((uint64_t)ti << 18) | in_block | mesh_bits
-                                   : in_block | mesh_bits;
-                n_plain += !cut * list_add(casters, &n_casters, key, i, prev, rg);
-            }
-        }
+    cull_job jb = {
+        .r = r,
+        .snap = snap,
+        .p = p,
+        .lists = {vs->opaque.data, vs->transparent.data, vs->casters.data, vs->wires.data,
+                  vs->ghosts.data},
+        .slices = r->cull_slices.data,
+        .tracks = r->cull_tracks.data,
+        .wire_pipe = r->pipes[RILL__PIPE_WIRE] != NULL,
+        .passthrough = vs->passthrough,
+        .wire_fade_end = vs->wire_fade[1],
+    };
+    /* The slices run on the renderer's jobs (the calling thread takes part; NULL: in order,
+     * here), then the history and the merge put their results together in snapshot order, so
+     * the lists are the same whatever the number of threads. */
+    rill_jobs_for(r->desc.jobs, ninst, CULL_SLICE, cull_slice_run, &jb);
+    history_apply(r, &jb, nslices);
+    uint32_t n_plain = 0, n_solid = 0, n_edges = 0;
+    for (uint32_t t = 0; t < nslices; t++) {
+        n_plain += jb.slices[t].plain;
+        n_solid += jb.slices[t].solid;
+        n_edges += jb.slices[t].edges;
     }
-    vs->opaque.len = n_opaque;
-    vs->transparent.len = n_transparent;
-    vs->casters.len = n_casters;
-    vs->wires.len = n_wires;
+    vs->opaque.len = list_merge(&jb, LIST_OPAQUE, nslices);
+    vs->transparent.len = list_merge(&jb, LIST_TRANSPARENT, nslices);
+    vs->casters.len = list_merge(&jb, LIST_CASTERS, nslices);
+    vs->wires.len = list_merge(&jb, LIST_WIRES, nslices);
+    vs->ghosts.len = list_merge(&jb, LIST_GHOSTS, nslices);
     vs->wires_edges = n_edges;
-    vs->ghosts.len = n_ghosts;
     vs->casters_plain = n_plain;
     vs->opaque_solid = n_solid;
     rill__phase_mark(r, RILL__CPU_CULL);
-    /* The same capacity as the lists, so exchanging buffers with them never makes the next
-     * frame's reserve grow an array. */
-    if (!rill_array_reserve(&r->sort_tmp, ninst_in ? ninst_in : 1)) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory for draw lists");
-    }
     sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 37);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
     sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 36);

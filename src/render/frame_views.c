@@ -215,31 +215,59 @@ typedef struct view_fill {
     bool clustered, motion;
 } view_fill;
 
-/* Writes the instance buffer: every draw list's instances in list order (opaque, transparent,
- * casters, wires, ghosts), which is how the passes index it. */
-static void write_instances(const rill_renderer *r, const rill__view *vs, gpu_instance *gi) {
-    const draw_item *lists[5] = {vs->opaque.data, vs->transparent.data, vs->casters.data,
-                                 vs->wires.data, vs->ghosts.data};
-    uint32_t lens[5] = {vs->opaque.len, vs->transparent.len, vs->casters.len, vs->wires.len,
-                        vs->ghosts.len};
-    uint32_t k = 0;
+/* The instance buffer being written: the view's draw lists one after the other (opaque,
+ * transparent, casters, wires, ghosts), which is how the passes index it. */
+typedef struct instance_writer {
+    const rill_renderer *r;
+    const rill__view *vs;
+    const draw_item *lists[5];
+    uint32_t first[6]; /* list l's items are buffer entries [first[l], first[l + 1]) */
+    gpu_instance *gi;
+} instance_writer;
+
+/* Writes buffer entries [begin, end) (a rill_job_range_fn; entries are independent, so ranges
+ * may run on any thread). */
+static void write_instance_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    const instance_writer *w = arg;
+    gpu_instance *gi = w->gi;
     for (int l = 0; l < 5; l++) {
-        const draw_item *items = lists[l];
+        uint32_t a = RILL_MAX(begin, w->first[l]), b = RILL_MIN(end, w->first[l + 1]);
+        const draw_item *items = w->lists[l];
         /* The shadow vertex shader reads only the model matrix, so casters skip the previous
          * one: a quarter less to write into (possibly write-combined) GPU memory. */
         bool with_prev = l != 2;
-        for (uint32_t i = 0; i < lens[l]; i++, k++) {
+        for (uint32_t k = a; k < b; k++) {
             /* In address order, so write-combining sees one ascending stream. */
-            const rill_render_instance *in = &vs->snap->instances[items[i].inst];
+            const draw_item *it = &items[k - w->first[l]];
+            const rill_render_instance *in = &w->vs->snap->instances[it->inst];
             memcpy(gi[k].model, in->transform, sizeof(float) * 16);
             if (with_prev) {
-                memcpy(gi[k].prev_model, rill__prev_model(r, in, items[i].prev),
-                       sizeof(float) * 16);
+                memcpy(gi[k].prev_model, rill__prev_model(w->r, in, it->prev), sizeof(float) * 16);
             }
             float params[4] = {in->lod_fade, 0.0f, 0.0f, 0.0f};
             memcpy(gi[k].params, params, sizeof(params));
         }
     }
+}
+
+/* Entries per range of the instance buffer's writing: 144 bytes each, so a range moves about
+ * 150 KB. */
+#define INSTANCE_WRITE_RANGE 1024u
+
+/* Writes the instance buffer over the renderer's jobs (rill_renderer_desc.jobs). */
+static void write_instances(const rill_renderer *r, const rill__view *vs, gpu_instance *gi) {
+    instance_writer w = {.r = r,
+                         .vs = vs,
+                         .lists = {vs->opaque.data, vs->transparent.data, vs->casters.data,
+                                   vs->wires.data, vs->ghosts.data},
+                         .gi = gi};
+    uint32_t lens[5] = {vs->opaque.len, vs->transparent.len, vs->casters.len, vs->wires.len,
+                        vs->ghosts.len};
+    for (int l = 0; l < 5; l++) {
+        w.first[l + 1] = w.first[l] + lens[l];
+    }
+    rill_jobs_for(r->desc.jobs, w.first[5], INSTANCE_WRITE_RANGE, write_instance_range, &w);
 }
 
 /* The frame constants other than lights and clusters (frame_lights.c writes those). */

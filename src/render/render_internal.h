@@ -114,6 +114,23 @@ typedef struct prev_key {
     uint64_t hash;
 } prev_key;
 
+/* Culling in slices of the snapshot (frame_cull.c), which may run on several threads: what one
+ * slice found (where its draw items start in every list, each list's item count, the counts the
+ * view keeps, its motion records) ... */
+typedef struct cull_slice {
+    uint32_t at;
+    uint32_t len[5]; /* opaque, transparent, casters, wires, ghosts */
+    uint32_t plain, solid, edges, tracked;
+} cull_slice;
+
+/* ... and each instance whose motion history the serial pass after the slices updates: its
+ * snapshot position, the history slot its id had there last frame (UINT32_MAX: look it up) and
+ * its matrix's fingerprint. The pass leaves the draw items' `prev` in `slot`. */
+typedef struct cull_track {
+    uint32_t pos, slot;
+    uint64_t hash;
+} cull_track;
+
 /* An instance's last two distinct world matrices: the half prev_key names holds the newest, the
  * other the one before, written only when the matrix changes (most instances never move). */
 typedef struct prev_xform {
@@ -287,6 +304,8 @@ struct rill_renderer {
     rill__frame frame; /* the frame being recorded (its draw lists keep their memory) */
     /* scratch kept across frames so recording allocates nothing once warm */
     RILL_ARRAY(draw_item) sort_tmp;
+    RILL_ARRAY(cull_slice) cull_slices;
+    RILL_ARRAY(cull_track) cull_tracks;
     RILL_ARRAY(uint32_t) cluster_counts;
     RILL_ARRAY(struct cluster_range) light_ranges;
     /* history */

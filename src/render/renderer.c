@@ -193,6 +193,8 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->transients);
     rill_array_free(&r->slot_images);
     rill_array_free(&r->sort_tmp);
+    rill_array_free(&r->cull_slices);
+    rill_array_free(&r->cull_tracks);
     rill_array_free(&r->cluster_counts);
     rill_array_free(&r->light_ranges);
     rill_array_free(&r->prev_keys);
