@@ -8,7 +8,9 @@
  *   - a moved transform: the world's changed-transform list, read each update;
  *   - an asset uploaded: the entities that waited for it are queued.
  * Queued entities are measured in time-bounded slices. Records are kept by entity index (a
- * record whose entity differs is stale), so an observer's work is an index and a compare. */
+ * record whose entity differs is stale), so an observer's work is an index and a compare; they
+ * live in pages of REC_PAGE made as entity indices reach them, so a world growing past a few
+ * hundred thousand entities never copies and zeroes one large array in a frame. */
 #include "texture_users.h"
 
 #include "model_assets.h"
@@ -21,6 +23,8 @@
 #define SLICE_MIN 512u
 
 enum { REC_IDLE, REC_QUEUED, REC_WAITING };
+#define REC_PAGE_BITS 12u
+#define REC_PAGE (1u << REC_PAGE_BITS)
 
 typedef struct user_rec {
     rill_entity e;    /* RILL_ENTITY_NULL: no ModelMesh entity here */
@@ -35,7 +39,7 @@ struct rill__tex_users {
     rill_world *world;
     rill_texstream *ts;
     rill_component model_mesh, render_mode, global_transform;
-    RILL_ARRAY(user_rec) recs;     /* by entity index */
+    RILL_ARRAY(user_rec *) pages;  /* records by entity index, REC_PAGE a page (NULL: none yet) */
     RILL_ARRAY(rill_entity) queue; /* to measure, from head on */
     uint32_t head;
     RILL_ARRAY(rill_entity) waiting; /* their asset had no upload yet */
@@ -43,23 +47,29 @@ struct rill__tex_users {
     uint32_t users;
 };
 
+static user_rec *rec_at(const rill__tex_users *u, uint32_t idx) {
+    uint32_t p = idx >> REC_PAGE_BITS;
+    return p < u->pages.len && u->pages.data[p] ? &u->pages.data[p][idx & (REC_PAGE - 1u)] : NULL;
+}
+
 static user_rec *rec_of(rill__tex_users *u, rill_entity e) {
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    return idx < u->recs.len && u->recs.data[idx].e == e ? &u->recs.data[idx] : NULL;
+    user_rec *rc = rec_at(u, RILL_ENTITY_INDEX(e));
+    return rc && rc->e == e ? rc : NULL;
 }
 
 /* A record for e (a stale one in its place is replaced), or NULL when out of memory. */
 static user_rec *rec_make(rill__tex_users *u, rill_entity e) {
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    if (idx >= u->recs.len) {
-        uint32_t want = RILL_MAX(idx + 1u, u->recs.len * 2u);
-        if (!rill_array_reserve(&u->recs, want)) {
+    uint32_t p = RILL_ENTITY_INDEX(e) >> REC_PAGE_BITS;
+    while (u->pages.len <= p) {
+        if (!rill_array_push(&u->pages, NULL)) {
             return NULL;
         }
-        memset(u->recs.data + u->recs.len, 0, (want - u->recs.len) * sizeof(user_rec));
-        u->recs.len = want;
     }
-    user_rec *rc = &u->recs.data[idx];
+    if (!u->pages.data[p] &&
+        !(u->pages.data[p] = rill_calloc_tagged(REC_PAGE, sizeof(user_rec), RILL_MEM_RENDER))) {
+        return NULL;
+    }
+    user_rec *rc = rec_at(u, RILL_ENTITY_INDEX(e));
     if (rc->e != e) {
         *rc = (user_rec){e, RILL_TEXSTREAM_NONE, RILL_TEXSTREAM_NONE, REC_IDLE};
     }
@@ -162,7 +172,10 @@ rill__tex_users *rill__tex_users_create(rill_render_assets *ra, rill_renderer *r
 
 void rill__tex_users_destroy(rill__tex_users *u) {
     if (u) {
-        rill_array_free(&u->recs);
+        for (uint32_t p = 0; p < u->pages.len; p++) {
+            rill_free(u->pages.data[p]);
+        }
+        rill_array_free(&u->pages);
         rill_array_free(&u->queue);
         rill_array_free(&u->waiting);
         rill_free(u);
