@@ -524,6 +524,8 @@ static rill_result read_buffers(rd *r) {
     return RILL_OK;
 }
 
+/* An EXT_meshopt_compression enum member by name (a missing filter is NONE); anything else is
+ * refused with the accepted names. */
 static rill_result meshopt_enum(rd *r, const rill__gj *ext, const char *key, const char *where,
                                 const char *const *names, int count, int *out) {
     const char *name;
@@ -538,8 +540,13 @@ static rill_result meshopt_enum(rd *r, const rill__gj *ext, const char *key, con
         *out = 0; /* NONE */
         return RILL_OK;
     }
-    return rd_fail(r, RILL_ERR_PARSE, "%s.%s: expected %s, %s%s%s", where, key, names[0], names[1],
-                   count > 3 ? ", " : " or ", names[2]);
+    char list[96];
+    size_t n = 0;
+    for (int k = 0; k < count && n < sizeof(list); k++) {
+        const char *join = k == 0 ? "" : k + 1 == count ? " or " : ", ";
+        n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", join, names[k]);
+    }
+    return rd_fail(r, RILL_ERR_PARSE, "%s.%s: expected %s", where, key, list);
 }
 
 /* An EXT_meshopt_compression view: decodes its compressed range into view->decoded, which then

@@ -227,6 +227,8 @@ static void test_meshopt_compression(void **state) {
                    "TRIANGLES needs a count that is a multiple of 3");
     expect_refused("\"mode\":\"TRIANGLES\"", "\"mode\":\"STRIPS\"",
                    "bufferViews[2].extensions.EXT_meshopt_compression.mode: expected ATTRIBUTES");
+    expect_refused("\"filter\":\"OCTAHEDRAL\"", "\"filter\":\"SMOOTH\"",
+                   "filter: expected NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL");
     expect_refused("\"byteOffset\":96,", "\"byteOffset\":97,", "does not decode");
     expect_refused("\"byteOffset\":176,\"byteLength\":", "\"byteOffset\":250,\"byteLength\":",
                    "not in a buffer with data");
