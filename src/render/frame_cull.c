@@ -534,10 +534,11 @@ static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cul
     const mesh_slot *ms = &jb->r->meshes[mi];
     uint32_t *len = out->len;
     /* Pool slots are below 65536: the mesh takes 16 bits, then whether the item draws ranges
-     * (items of a ranged instance never instance with others), then whether the mesh is in a
-     * shared block. */
+     * (items of a ranged instance never instance with others), then the shared block the mesh
+     * is in (0: none; 8 bits, later blocks share 255), so that the meshes of one block and
+     * material follow each other: one indirect draw. */
     uint64_t mesh_bits = (uint64_t)mi | (uint64_t)(rg != UINT32_MAX) << 16;
-    uint64_t in_block = ms->block ? 1ull << 17 : 0u;
+    uint64_t in_block = (uint64_t)RILL_MIN(ms->block, 255u) << 17;
     if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
         /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end nothing. A
          * mesh with an edge buffer draws it (sorted first: bit 17 clear); one without falls back
@@ -563,14 +564,14 @@ static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cul
             list_add(lists[LIST_TRANSPARENT], &len[LIST_TRANSPARENT], (uint64_t)(UINT32_MAX - bits),
                      i, prev, rg);
         } else {
-            /* The key keeps the (cuts, double-sided, material, shared-block, ranged, mesh) order
-             * in 37 bits: meshes of shared blocks (static batches) follow each other within a
+            /* The key keeps the (cuts, double-sided, material, shared block, ranged, mesh) order
+             * in 43 bits: meshes of one shared block (static batches) follow each other within a
              * material, so draw_list draws them with one indirect call. Surfaces that cut (alpha
              * mask, LOD crossfade) sort last: the prepass draws the rest with a shader that
              * never discards, so the GPU tests depth before shading them. */
             bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-            uint64_t key = ((uint64_t)cuts << 36) | ((uint64_t)mt->double_sided << 35) |
-                           ((uint64_t)ti << 18) | in_block | mesh_bits;
+            uint64_t key = ((uint64_t)cuts << 42) | ((uint64_t)mt->double_sided << 41) |
+                           ((uint64_t)ti << 25) | in_block | mesh_bits;
             out->solid += !cuts * list_add(lists[LIST_OPAQUE], &len[LIST_OPAQUE], key, i, prev, rg);
             if (jb->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
                 list_add(lists[LIST_GHOSTS], &len[LIST_GHOSTS], ghost_key(in, mesh_bits), i, prev,
@@ -584,7 +585,7 @@ static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cul
          * shadow like its other passes). */
         bool cut = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
         uint64_t key =
-            cut ? (1ull << 35) | ((uint64_t)ti << 18) | in_block | mesh_bits : in_block | mesh_bits;
+            cut ? (1ull << 41) | ((uint64_t)ti << 25) | in_block | mesh_bits : in_block | mesh_bits;
         out->plain += !cut * list_add(lists[LIST_CASTERS], &len[LIST_CASTERS], key, i, prev, rg);
     }
 }
@@ -770,9 +771,9 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     vs->casters_plain = n_plain;
     vs->opaque_solid = n_solid;
     rill__phase_mark(r, RILL__CPU_CULL);
-    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 37);
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 43);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
-    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 36);
+    sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 42);
     sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 18);
     sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 33);
     r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;
