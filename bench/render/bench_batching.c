@@ -12,9 +12,9 @@
  * extract_ms = rill_content_snapshot (extract, batching included); both as CPU time of the main
  * thread (CLOCK_THREAD_CPUTIME_ID): lavapipe's threads share the cores, so wall time would
  * mostly measure them. batch_materials = distinct materials of the batches; batches = batch
- * parts (one mesh and one instance each). After the timed frames the context channel is set to
- * wireframe: mode_change_us is that call's CPU time, cells_rebuilt_by_mode_change the cells the
- * extract after it rebuilt.
+ * meshes (one instance each, its members drawn as ranges). After the timed frames the context
+ * channel is set to wireframe: mode_change_us is that call's CPU time, cells_rebuilt_by_mode_change
+ * the cells the extract after it rebuilt.
  *
  * usage: bench_batching PROJECT_OR_PACK [frames=20] [WxH=640x360] [cell_size=64] [part_size=16]
  *                      [modes=off,on]
