@@ -860,22 +860,22 @@ void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
 /* Debug view: every model material drawn flat in the colour of its texture state: green full,
  * blue "#low", amber swapping (a request in flight), grey not streamed. */
 void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
-/* Static batching of the ModelMesh entities the cache resolves (off unless set; content turns it
- * on unless project.toml says [rendering] static_batching = false). Static geometry is merged per (cell of a
- * uniform grid, material, channel mask) into one mesh drawn as one instance whose ranges
- * (rill_render_range) are its members, ordered by part (a finer grid, part_size) and LOD level:
- * the renderer culls the ranges one by one on their part's bounds and draws a material's visible
- * ranges with one indirect call. A batch holds every LOD level of its members it has seen; a level
+/* Static batching of the ModelMesh entities the cache resolves (off unless set; content turns it on
+ * unless project.toml says [rendering] static_batching = false). Static geometry is merged per
+ * (cell of a uniform grid, material, channel mask) into one mesh drawn as one instance whose ranges
+ * (rill_render_range) are its members, ordered by part (a finer grid, part_size) and LOD level: the
+ * renderer culls the ranges one by one on their part's bounds and draws a material's visible ranges
+ * with one indirect call. A batch holds every LOD level of its members it has seen; a level
  * switched off or crossfading only turns its members' ranges off (the fading ones draw alone,
  * dithered): no rebuild. Never batched: PRESERVE_IDENTITY entities, blended materials, entities
- * with a RenderMode of their own (wireframe, ghost), entities that moved in the last
- * static_frames frames (animated), and groups of one without multi-draw indirect. Built members
- * cost extract one compare a frame; a change to one (channels, mesh, transform, despawn) reaches
- * the batcher through world observers and the changed-transform list, turns its range off (it
- * draws alone) and queues its cell for a rebuild; queued cells are rebuilt within build_ms of CPU
- * time per extract (at least one a frame), so streaming districts never rebuild all at once, and
- * the picture never waits for a rebuild. A channel's render mode is resolved per batch at
- * extract: changing it rebuilds nothing. docs/channels.md "Static batching". */
+ * with a RenderMode of their own (wireframe, ghost), entities that moved in the last static_frames
+ * frames (animated), and groups of one without multi-draw indirect. Built members cost extract one
+ * compare a frame; a change to one (channels, mesh, transform, despawn) reaches the batcher through
+ * world observers and the changed-transform list, turns its range off (it draws alone) and queues
+ * its cell for a rebuild; queued cells are rebuilt within build_ms of CPU time per extract (at
+ * least one a frame), so streaming districts never rebuild all at once, and the picture never waits
+ * for a rebuild. A channel's render mode is resolved per batch at extract: changing it rebuilds
+ * nothing. docs/channels.md "Static batching". */
 typedef struct rill_render_batching {
     bool enabled;
     float cell_size;        /* metres; 0 = 64 */
