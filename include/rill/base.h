@@ -259,8 +259,25 @@ bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_
 bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size, uint32_t min_cap,
                       rill_mem_tag tag);
 
+/* Gives capacity back once use has fallen, for long-lived arrays whose use swings (per-frame
+ * scratch, queues, caches): when `peak` (the most elements the owner used since it last trimmed;
+ * a queue's current length) is under a quarter of *cap and *cap is above `floor`, the capacity
+ * halves, never below floor nor the elements in use. Growth doubles when full and this halves
+ * under a quarter, so a use that sways within a factor of four never reallocates. Call it where
+ * the owner already does periodic work (once a frame, once an update), never per item. Returns
+ * whether it reallocated (false too when the smaller block could not be had; nothing changes). */
+bool rill__array_trim(void **data, uint32_t *cap, uint32_t len, uint32_t peak, size_t elem_size,
+                      uint32_t floor);
+/* Sets *cap to exactly `cap_to` (at least `len`, the elements in use), growing or shrinking, for
+ * an owner that knows its working set (rather than doubling up to it). Same failures as grow. */
+bool rill__array_fit(void **data, uint32_t *cap, uint32_t len, uint32_t cap_to, size_t elem_size);
+
 #define rill_array_reserve(a, n)                                                                   \
     rill__array_reserve((void **)&(a)->data, &(a)->cap, (n), sizeof(*(a)->data))
+#define rill_array_trim(a, peak, floor)                                                            \
+    rill__array_trim((void **)&(a)->data, &(a)->cap, (a)->len, (peak), sizeof(*(a)->data), (floor))
+#define rill_array_fit(a, cap_to)                                                                  \
+    rill__array_fit((void **)&(a)->data, &(a)->cap, (a)->len, (cap_to), sizeof(*(a)->data))
 /* Appends v; evaluates to false when out of memory. */
 #define rill_array_push(a, v)                                                                      \
     (rill_array_reserve((a), (a)->len + 1u) ? ((a)->data[(a)->len++] = (v), true) : false)
@@ -311,6 +328,10 @@ bool rill_map_set(rill_map *map, uint64_t key, uint64_t value);
 bool rill_map_remove(rill_map *map, uint64_t key);
 /* Pre-sizes for `count` keys without growth. */
 bool rill_map_reserve(rill_map *map, uint32_t count);
+/* The map's rill_array_trim: when its keys fill under a quarter of what it holds before growing
+ * (3/16 of cap) and cap is above floor, the table halves (a rehash). Call it at the owner's
+ * periodic work, not per key. Returns whether it rehashed. */
+bool rill_map_trim(rill_map *map, uint32_t floor);
 void rill_map_clear(rill_map *map);
 void rill_map_free(rill_map *map);
 /* Iteration: `for (uint32_t it = 0; rill_map_next(&m, &it, &k, &v);)`. Do not modify while

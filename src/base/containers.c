@@ -36,6 +36,40 @@ bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_
     return rill__array_grow(data, cap, need, elem_size, 8u, RILL_MEM_CONTAINER);
 }
 
+bool rill__array_fit(void **data, uint32_t *cap, uint32_t len, uint32_t cap_to, size_t elem_size) {
+    uint32_t to = RILL_MAX(cap_to, len);
+    if (to == *cap) {
+        return true;
+    }
+    if (to == 0) {
+        rill_free(*data);
+        *data = NULL;
+        *cap = 0;
+        return true;
+    }
+    if (elem_size == 0 || to > SIZE_MAX / elem_size) {
+        return false;
+    }
+    /* realloc keeps the block's tag, so a grown array stays counted where it was born */
+    void *p = *data ? rill_realloc_tagged(*data, (size_t)to * elem_size, RILL_MEM_CONTAINER)
+                    : rill_malloc_tagged((size_t)to * elem_size, RILL_MEM_CONTAINER);
+    if (p == NULL) {
+        return false;
+    }
+    *data = p;
+    *cap = to;
+    return true;
+}
+
+bool rill__array_trim(void **data, uint32_t *cap, uint32_t len, uint32_t peak, size_t elem_size,
+                      uint32_t floor) {
+    peak = RILL_MAX(peak, len);
+    if (*cap <= floor || peak >= *cap / 4u) {
+        return false;
+    }
+    return rill__array_fit(data, cap, peak, RILL_MAX(*cap / 2u, floor), elem_size);
+}
+
 /* >>strbuf */
 
 /* Makes room for `extra` more bytes plus the terminating NUL. */
@@ -163,6 +197,14 @@ bool rill_map_reserve(rill_map *map, uint32_t count) {
         return true;
     }
     return map_rehash(map, (uint32_t)cap);
+}
+
+bool rill_map_trim(rill_map *map, uint32_t floor) {
+    /* Under 3/16 full: after halving it is under 3/8, well below the 3/4 that grows it. */
+    if (map->cap <= RILL_MAX(floor, 16u) || (uint64_t)map->len * 16u >= (uint64_t)map->cap * 3u) {
+        return false;
+    }
+    return map_rehash(map, map->cap / 2u);
 }
 
 bool rill_map_get(const rill_map *map, uint64_t key, uint64_t *out_value) {

@@ -50,6 +50,55 @@ static void test_array_overflow(void **state) {
     assert_false(rill__array_reserve((void **)&big.data, &big.cap, 4, 0));
 }
 
+/* A queue that once held 4096 and now holds a few gives its memory back step by step, keeping
+ * what it uses; a use that sways within a factor of four never reallocates (the hysteresis). */
+static void test_array_trim(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    RILL_ARRAY(uint64_t) q = {0};
+    size_t empty = rill_mem_live_bytes(RILL_MEM_CONTAINER);
+    assert_non_null(rill_array_push_n(&q, 4096));
+    for (uint32_t i = 0; i < 4096; i++)
+        q.data[i] = i;
+    assert_int_equal(q.cap, 4096);
+    /* Swaying between a quarter and all of it: nothing moves. */
+    for (int round = 0; round < 10; round++) {
+        q.len = round % 2 ? 4096u : 1024u;
+        assert_false(rill_array_trim(&q, q.len, 64));
+        assert_int_equal(q.cap, 4096);
+    }
+    /* Used 40 since the last trim: one halving per call down to the floor, contents kept. */
+    q.len = 40;
+    uint32_t expect[] = {2048, 1024, 512, 256, 128, 128, 128};
+    for (size_t k = 0; k < sizeof expect / sizeof expect[0]; k++) {
+        rill_array_trim(&q, 40, 128);
+        assert_int_equal(q.cap, expect[k]);
+    }
+    for (uint32_t i = 0; i < 40; i++)
+        assert_int_equal(q.data[i], i);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_CONTAINER) - empty, 128 * sizeof(uint64_t));
+    /* A peak since the last trim keeps the memory even when the length is 0 now. */
+    q.len = 0;
+    assert_false(rill_array_trim(&q, 100, 0));
+    assert_int_equal(q.cap, 128);
+    /* The elements in use are never dropped, whatever peak says. */
+    q.len = 60;
+    assert_false(rill_array_trim(&q, 0, 0));
+    assert_int_equal(q.cap, 128);
+    /* fit: exactly the capacity asked for, never below the length; 0 frees. */
+    assert_true(rill_array_fit(&q, 1000));
+    assert_int_equal(q.cap, 1000);
+    assert_true(rill_array_fit(&q, 10));
+    assert_int_equal(q.cap, 60);
+    for (uint32_t i = 0; i < 40; i++)
+        assert_int_equal(q.data[i], i);
+    q.len = 0;
+    assert_true(rill_array_fit(&q, 0));
+    assert_null(q.data);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_CONTAINER), empty);
+    RILL_TEST_LEAK_END();
+}
+
 /* >>strbuf */
 
 static void test_strbuf(void **state) {
@@ -209,6 +258,42 @@ static void map_random_run(uint32_t universe, int ops, uint64_t seed) {
         }
     }
     rill_map_free(&m);
+}
+
+/* A map that held 100k keys and now holds 100 halves per trim down to its floor, keeping every
+ * key; near its growth point it never rehashes. */
+static void test_map_trim(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_map m = {0};
+    for (uint64_t k = 0; k < 100000; k++)
+        assert_true(rill_map_set(&m, k * 7919u, k));
+    uint32_t full = m.cap;
+    assert_false(rill_map_trim(&m, 0)); /* over 3/16 full */
+    assert_int_equal(m.cap, full);
+    for (uint64_t k = 100; k < 100000; k++)
+        assert_true(rill_map_remove(&m, k * 7919u));
+    uint32_t steps = 0;
+    while (rill_map_trim(&m, 1024))
+        steps++;
+    assert_int_equal(m.cap, 1024);
+    assert_true(steps >= 7);
+    for (uint64_t k = 0; k < 100; k++) {
+        uint64_t v = 0;
+        assert_true(rill_map_get(&m, k * 7919u, &v));
+        assert_int_equal(v, k);
+    }
+    assert_false(rill_map_get(&m, 100u * 7919u, NULL));
+    /* Grown back past the floor, then swaying between 3/16 and 3/4 full: no rehash. */
+    for (uint64_t k = 100; k < 1500; k++)
+        assert_true(rill_map_set(&m, k * 7919u, k));
+    uint32_t cap = m.cap;
+    for (uint64_t k = 500; k < 1500; k++)
+        assert_true(rill_map_remove(&m, k * 7919u));
+    assert_false(rill_map_trim(&m, 0));
+    assert_int_equal(m.cap, cap);
+    rill_map_free(&m);
+    RILL_TEST_LEAK_END();
 }
 
 static void test_map_random_vs_reference(void **state) {
@@ -415,8 +500,10 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_array),
         cmocka_unit_test(test_array_overflow),
+        cmocka_unit_test(test_array_trim),
         cmocka_unit_test(test_strbuf),
         cmocka_unit_test(test_map_basic),
+        cmocka_unit_test(test_map_trim),
         cmocka_unit_test(test_map_random_vs_reference),
         cmocka_unit_test(test_map_delete_clusters),
         cmocka_unit_test(test_intern),
