@@ -38,6 +38,9 @@
 #define FLY_MAX_SECONDS 1.0e6 /* the latest keyframe time (11.6 days) */
 #define FLY_FRAME_BUDGET_MS 16.7
 #define FLY_STREAM_BUDGET_MS 3.0
+/* Frames the camera may hold still after the path until streaming has settled (10 s), so the
+ * memory comparison's end is not taken mid-load. */
+#define FLY_SETTLE_MAX 600u
 
 typedef struct fly_opts {
     const char *input, *pack, *out, *path;
@@ -75,6 +78,8 @@ typedef struct fly_frame {
     uint32_t batch_cells_built, batch_cells_waiting, batched_entities;
     /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
     uint32_t loaded, loading, unloading;
+    uint64_t loaded_set; /* which instances are loaded: a sum of their roots' hashes */
+    bool settled;        /* no load, unload, model tree or despawn in flight */
     uint64_t live[RILL_MEM_TAG_NUM];
 } fly_frame;
 
@@ -419,6 +424,8 @@ static void count_snapshot(rill_renderer *r, rill_app *app, rill_scene_models *m
                            const rill_render_snapshot *snap, float aspect, fly_counts *out) {
     static rill_map seen_groups, level0_tris;
     rill_world *w = rill_app_world(app);
+    /* the tool's own scratch is in the CPU heap figures too: sized by what the last frame saw */
+    rill_map_trim(&seen_groups, 1024u);
     rill_map_clear(&seen_groups);
     memset(out, 0, sizeof *out);
     for (uint32_t i = 0; i < snap->instance_count; i++) {
@@ -836,7 +843,9 @@ typedef struct fly_run {
     uint32_t nkeys;
     fly_frame *frames;
     FILE *jsonl;
-    rill_map live;       /* scene path -> most live entities an instance of it held */
+    rill_map live;                   /* scene path -> most live entities an instance of it held */
+    rill_stream_instance_info *inst; /* scratch of loaded_set (malloc: not the engine's memory) */
+    uint32_t inst_cap;
     uint64_t physics_ns; /* rill_physics_stats.step_ns_total at the previous frame */
     char path[1200];
 } fly_run;
@@ -949,7 +958,7 @@ static int fly_setup(fly_run *run, rill_error *err) {
         return 1;
     if (!run->o.frames)
         run->o.frames = (uint64_t)ceil(duration / FLY_DT) + 1u;
-    run->frames = calloc(run->o.frames, sizeof(fly_frame));
+    run->frames = calloc(run->o.frames + FLY_SETTLE_MAX, sizeof(fly_frame));
     run->jsonl = fopen(out_path(run, "frames.jsonl"), "w");
     if (!run->frames || !run->jsonl) {
         rill_error_set(err, RILL_ERR_IO, "%s: cannot write", run->path);
@@ -998,10 +1007,28 @@ static void terrain_counters(fly_run *run, fly_frame *fr) {
 }
 
 /* One frame: camera on the path, the app's frame, extract, counts, and the GPU frame. */
+/* Which streamed instances are loaded, as an order-free fingerprint: the sum of their roots'
+ * hashes (two frames with the same loaded set have the same value). */
+static uint64_t loaded_set(fly_run *run, rill_app *app) {
+    rill_stream *s = rill_app_stream(app);
+    uint32_t n = rill_stream_instances(s, NULL, 0);
+    if (n > run->inst_cap) {
+        free(run->inst);
+        run->inst_cap = n;
+        run->inst = malloc((size_t)n * sizeof *run->inst);
+    }
+    n = run->inst ? rill_stream_instances(s, run->inst, RILL_MIN(n, run->inst_cap)) : 0;
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (run->inst[i].state == RILL_INSTANCE_LOADED)
+            sum += rill_hash64(&run->inst[i].root, sizeof run->inst[i].root);
+    return sum;
+}
+
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     rill_world *w = rill_app_world(app);
-    double t = (double)f * FLY_DT;
+    double t = (double)RILL_MIN(f, run->o.frames - 1u) * FLY_DT; /* settle frames hold still */
     fly_frame *fr = &run->frames[f];
     uint64_t t0 = rill_time_ns(), cpu0 = rill_cli_thread_cpu_ns();
     rill_transform tr = {.scale = {1, 1, 1}};
@@ -1060,6 +1087,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_stream_stats ss;
     rill_stream_get_stats(rill_app_stream(app), &ss);
     fr->loaded = ss.loaded, fr->loading = ss.loading, fr->unloading = ss.unloading;
+    fr->loaded_set = loaded_set(run, app);
+    fr->settled = !ss.loading && !ss.unloading && !ms.pending &&
+                  !rill_scene_loader_retiring(rill_app_scenes(app));
     for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
         fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
     rill_render_texture_streaming_stats tx;
@@ -1077,22 +1107,40 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->batch_cells_waiting = bs.cells_waiting;
     fr->batched_entities = bs.batched_entities;
     jw jwr = {.f = run->jsonl};
-    write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs, app);
+    if (f < run->o.frames)
+        write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs, app);
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
-/* The frame the memory comparison starts from: the first with no load or unload in flight and as
- * many instances loaded as the last frame (an out-and-back path is then where it ends), else 0. */
-static uint64_t memory_start(const fly_frame *frames, uint64_t n) {
-    for (uint64_t i = 1; n && i < n; i++)
-        if (!frames[i].loading && !frames[i].unloading && frames[i].loaded == frames[n - 1].loaded)
+/* The frame the memory comparison starts from: the first settled one (nothing loading, unloading,
+ * spawning model trees or despawning) with the same instances loaded as at the end, so both hold
+ * the same content (an out-and-back path ends where it started); else the first settled one with
+ * as many loaded, else the first with nothing loading or unloading and as many, else 0. *same
+ * says whether the first rule found it. */
+static uint64_t memory_start(const fly_frame *frames, uint64_t n, uint64_t end, bool *same) {
+    const fly_frame *e = &frames[end];
+    *same = true;
+    for (uint64_t i = 1; i < n; i++)
+        if (frames[i].settled && frames[i].loaded_set == e->loaded_set &&
+            frames[i].loaded == e->loaded)
+            return i;
+    *same = false;
+    for (uint64_t i = 1; i < n; i++)
+        if (frames[i].settled && frames[i].loaded == e->loaded)
+            return i;
+    for (uint64_t i = 1; i < n; i++)
+        if (!frames[i].loading && !frames[i].unloading && frames[i].loaded == e->loaded)
             return i;
     return 0;
 }
 
-/* Entities and CPU heap per allocation tag at the start frame and at the last one. */
-static void write_memory(jw *w, const fly_frame *frames, uint64_t n) {
-    uint64_t at[2] = {memory_start(frames, n), n ? n - 1 : 0};
+/* Entities and CPU heap per allocation tag at the start frame and at the end: the last frame of
+ * the path, or the settle frame after it (`end` >= n - 1) where streaming came to rest. */
+static void write_memory(jw *w, const fly_frame *frames, uint64_t n, uint64_t end) {
+    bool same = false;
+    uint64_t at[2] = {n ? memory_start(frames, n, end, &same) : 0, end};
+    jw_u64(w, "memory_same_instances", same);
+    jw_u64(w, "memory_settle_frames", end + 1u > n ? end + 1u - n : 0);
     const char *names[2][4] = {
         {"memory_start_frame", "entities_start", "live_bytes_start", "live_bytes_by_tag_start"},
         {"memory_end_frame", "entities_end", "live_bytes_end", "live_bytes_by_tag_end"}};
@@ -1129,7 +1177,7 @@ static fly_spread spread_of(const fly_frame *frames, uint64_t n, bool cpu) {
     return sp;
 }
 
-static int fly_finish(fly_run *run, uint64_t n) {
+static int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
     rill_app *app = rill_content_app(run->content);
     rill_stream *s = rill_app_stream(app);
     uint32_t ni = rill_stream_instances(s, NULL, 0);
@@ -1185,7 +1233,7 @@ static int fly_finish(fly_run *run, uint64_t n) {
         jw_u64(&w, "texture_full_landed", tx.full_landed);
         jw_f64(&w, "texture_full_latency_ms_max", tx.full_latency_ms_max);
         jw_f64(&w, "texture_full_latency_ms_mean", tx.full_latency_ms_mean);
-        write_memory(&w, run->frames, n);
+        write_memory(&w, run->frames, n, end);
         jw_end(&w);
         fclose(f);
     }
@@ -1205,6 +1253,26 @@ static int fly_finish(fly_run *run, uint64_t n) {
            (double)tex_max / 1e6, (double)tex_full_max / 1e6, run->o.out);
     free(inst);
     return ok ? 0 : 1;
+}
+
+/* The frame the memory comparison ends at: the path's last settled frame among its final
+ * FLY_SETTLE_MAX (the camera is back near its start there), else the camera holds still at the
+ * path's end until streaming has settled (at most FLY_SETTLE_MAX more frames, not written to
+ * frames.jsonl); the last frame run when it never settles. */
+static uint64_t fly_settle(fly_run *run, uint64_t n, rill_error *err, int *rc) {
+    for (uint64_t i = n; i-- > 1u && i + FLY_SETTLE_MAX >= n;)
+        if (run->frames[i].settled)
+            return i;
+    rill_entity cam = rill_app_streaming_camera(rill_content_app(run->content), NULL);
+    uint64_t end = n - 1u;
+    while (*rc == 0 && !run->frames[end].settled && end + 1u < n + FLY_SETTLE_MAX) {
+        int fr = fly_frame_run(run, end + 1u, cam, err);
+        if (fr < 0)
+            break; /* the window closed */
+        *rc = fr;
+        end++;
+    }
+    return end;
 }
 
 int rill_cmd_fly(int argc, char **argv) {
@@ -1237,10 +1305,13 @@ int rill_cmd_fly(int argc, char **argv) {
             rc = fr;
         }
     }
+    uint64_t end = n ? n - 1u : 0;
+    if (rc == 0 && n == run.o.frames)
+        end = fly_settle(&run, n, &err, &rc);
     if (run.jsonl)
         fclose(run.jsonl);
     if (rc == 0)
-        rc = fly_finish(&run, n);
+        rc = fly_finish(&run, n, end);
     else
         fprintf(stderr, "rill fly: %s\n", err.msg);
     if (run.r)
@@ -1250,6 +1321,7 @@ int rill_cmd_fly(int argc, char **argv) {
     rill_window_destroy(run.win);
     rill_content_destroy(run.content);
     free(run.frames);
+    free(run.inst);
     rill_map_free(&run.live);
     return rc;
 }

@@ -272,10 +272,20 @@ bool rill__array_trim(void **data, uint32_t *cap, uint32_t len, uint32_t peak, s
  * an owner that knows its working set (rather than doubling up to it). Same failures as grow. */
 bool rill__array_fit(void **data, uint32_t *cap, uint32_t len, uint32_t cap_to, size_t elem_size);
 
+/* Sizes an array for a working set the owner knows (a list rebuilt each frame for `need` items):
+ * when the capacity is under need or over twice need, it becomes need + need/4 (at least len);
+ * otherwise it stays. The capacity then follows the current working set with a factor-of-two
+ * hysteresis, not the most the array ever held nor the power of two doubling happened to reach.
+ * Returns whether capacity >= need (false: out of memory, the array unchanged). */
+bool rill__array_size_for(void **data, uint32_t *cap, uint32_t len, uint32_t need,
+                          size_t elem_size);
+
 #define rill_array_reserve(a, n)                                                                   \
     rill__array_reserve((void **)&(a)->data, &(a)->cap, (n), sizeof(*(a)->data))
 #define rill_array_trim(a, peak, floor)                                                            \
     rill__array_trim((void **)&(a)->data, &(a)->cap, (a)->len, (peak), sizeof(*(a)->data), (floor))
+#define rill_array_size_for(a, need)                                                               \
+    rill__array_size_for((void **)&(a)->data, &(a)->cap, (a)->len, (need), sizeof(*(a)->data))
 #define rill_array_fit(a, cap_to)                                                                  \
     rill__array_fit((void **)&(a)->data, &(a)->cap, (a)->len, (cap_to), sizeof(*(a)->data))
 /* Appends v; evaluates to false when out of memory. */
@@ -332,6 +342,10 @@ bool rill_map_reserve(rill_map *map, uint32_t count);
  * (3/16 of cap) and cap is above floor, the table halves (a rehash). Call it at the owner's
  * periodic work, not per key. Returns whether it rehashed. */
 bool rill_map_trim(rill_map *map, uint32_t floor);
+/* The map's rill_array_size_for: sized for `need` keys (the smallest table holding them at most 3/4
+ * full) when smaller than that, or over twice it (and the keys it holds fit); otherwise it stays.
+ * Returns whether it holds need keys without growing (false: out of memory, map unchanged). */
+bool rill_map_size_for(rill_map *map, uint32_t need);
 void rill_map_clear(rill_map *map);
 void rill_map_free(rill_map *map);
 /* Iteration: `for (uint32_t it = 0; rill_map_next(&m, &it, &k, &v);)`. Do not modify while

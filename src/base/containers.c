@@ -70,6 +70,17 @@ bool rill__array_trim(void **data, uint32_t *cap, uint32_t len, uint32_t peak, s
     return rill__array_fit(data, cap, peak, RILL_MAX(*cap / 2u, floor), elem_size);
 }
 
+bool rill__array_size_for(void **data, uint32_t *cap, uint32_t len, uint32_t need,
+                          size_t elem_size) {
+    if (*cap >= need && (uint64_t)*cap <= 2u * (uint64_t)need) {
+        return true;
+    }
+    uint64_t to = (uint64_t)need + need / 4u;
+    /* a failed shrink leaves a block that still holds need */
+    return rill__array_fit(data, cap, len, (uint32_t)RILL_MIN(to, UINT32_MAX), elem_size) ||
+           *cap >= need;
+}
+
 /* >>strbuf */
 
 /* Makes room for `extra` more bytes plus the terminating NUL. */
@@ -205,6 +216,29 @@ bool rill_map_trim(rill_map *map, uint32_t floor) {
         return false;
     }
     return map_rehash(map, map->cap / 2u);
+}
+
+/* The smallest power-of-two table (16 up) that holds count keys at most 3/4 full; 0 when none. */
+static uint32_t map_cap_for(uint32_t count) {
+    uint64_t cap = 16u;
+    while (map_over_load(count, (uint32_t)cap)) {
+        cap *= 2u;
+        if (cap > (1ull << 31)) {
+            return 0;
+        }
+    }
+    return (uint32_t)cap;
+}
+
+bool rill_map_size_for(rill_map *map, uint32_t need) {
+    uint32_t want = map_cap_for(RILL_MAX(need, map->len));
+    if (want == 0) {
+        return false;
+    }
+    if (map->cap >= want && (uint64_t)map->cap <= 2u * (uint64_t)want) {
+        return map->cap >= map_cap_for(need);
+    }
+    return map_rehash(map, want) || map->cap >= map_cap_for(need);
 }
 
 bool rill_map_get(const rill_map *map, uint64_t key, uint64_t *out_value) {

@@ -419,6 +419,24 @@ static void history_compact(rill_renderer *r, uint32_t instance_count) {
     }
 }
 
+/* Sizes the history for this frame's instances n, so its memory follows them rather than the
+ * most it ever held: the slots fill up to 4096 + 2n before history_compact empties them, so the
+ * slot arrays and the map are sized for that (rill_array_size_for: grown in one step, given back
+ * once over twice it), and positions past the snapshot's end are forgotten. With growth by
+ * doubling alone, a fly out and back with ~33 k instances ended with these arrays twice the
+ * size they had at its start (+12 MB). */
+static void history_size(rill_renderer *r, uint32_t n) {
+    uint32_t need = (uint32_t)RILL_MIN(4096u + 2u * (uint64_t)n, UINT32_MAX / 2u);
+    /* Out of memory here only means the arrays grow as slots come (history_slot_lookup). */
+    (void)rill_array_size_for(&r->prev_keys, need);
+    (void)rill_array_size_for(&r->prev_m, need);
+    if (r->prev_remap.cap)
+        (void)rill_array_size_for(&r->prev_remap, need);
+    (void)rill_map_size_for(&r->prev_index, need);
+    r->pos_slot.len = RILL_MIN(r->pos_slot.len, n);
+    (void)rill_array_size_for(&r->pos_slot, n);
+}
+
 const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,
                               uint32_t prev) {
     if (prev == UINT32_MAX) {
@@ -713,16 +731,16 @@ static uint32_t list_merge(const cull_job *jb, int l, uint32_t nslices) {
 
 /* >>the view's lists ------------------------------------------------------------------------ */
 
-/* Reserves the view's lists for cap items (the arrays keep their memory across frames, and the
- * slices write their items without a capacity check), the sort's scratch (the same capacity, so
- * exchanging buffers with a list never makes the next frame's reserve grow an array) and the
- * motion records (one per instance). */
+/* Sizes the view's lists for cap items (the slices write their items without a capacity check),
+ * the sort's scratch (sized like them, as it exchanges buffers with a list) and the motion records
+ * (one per instance). The arrays keep their memory across frames, sized for this frame's items by
+ * rill_array_size_for rather than for the most ever seen, so it goes back when they fall. */
 static bool cull_reserve(rill_renderer *r, rill__view *vs, uint32_t cap, uint32_t ninst) {
     uint32_t n = cap ? cap : 1;
-    return rill_array_reserve(&vs->opaque, n) && rill_array_reserve(&vs->transparent, n) &&
-           rill_array_reserve(&vs->casters, n) && rill_array_reserve(&vs->wires, n) &&
-           rill_array_reserve(&vs->ghosts, n) && rill_array_reserve(&r->sort_tmp, n) &&
-           rill_array_reserve(&r->cull_tracks, ninst ? ninst : 1);
+    return rill_array_size_for(&vs->opaque, n) && rill_array_size_for(&vs->transparent, n) &&
+           rill_array_size_for(&vs->casters, n) && rill_array_size_for(&vs->wires, n) &&
+           rill_array_size_for(&vs->ghosts, n) && rill_array_size_for(&r->sort_tmp, n) &&
+           rill_array_size_for(&r->cull_tracks, ninst ? ninst : 1);
 }
 
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
@@ -738,6 +756,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     }
     if (vs->index == 0) {
         history_compact(r, ninst);
+        history_size(r, ninst);
     }
     cull_job jb = {
         .r = r,

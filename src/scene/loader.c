@@ -364,6 +364,8 @@ static bool retire_step(rill_scene_loader *ld) {
     rill_world_despawn_recursive_n(w, ld->retire_chunk.data, ld->retire_chunk.len);
     bool more = ld->retire_stack.len > 0 || ld->retire_pos < ld->retiring.len;
     if (!more) {
+        /* The queue drained: what a big unload made it hold goes back (rill_array_trim). */
+        rill_array_trim(&ld->retiring, ld->retiring.len, 512u);
         ld->retiring.len = 0;
         ld->retire_pos = 0;
     }

@@ -347,6 +347,9 @@ static void instances_update(rill_stream *s, const rill_streaming_state *st, voi
         decide(is, false, true);
     }
     /* Gate open without a camera: residency stays as it is (loads in flight still complete). */
+    /* The walk is hide_content's scratch, empty between unloads: a district's worth of it goes
+     * back over the next frames. */
+    rill_array_trim(&is->walk, 0, 256u);
 }
 
 /* The gate closed: start bringing everything back now rather than at the next update. */

@@ -216,6 +216,7 @@ uint32_t rill_world_despawn_recursive_n(rill_world *world, const rill_entity *ro
             n += rill_world_despawn(world, list.data[i]) ? 1u : 0u;
         }
     }
+    rill_array_trim(&list, list.len, BATCH_MIN); /* a big despawn's list goes back after it */
     if (world->scratch.data == NULL) {
         world->scratch.data = list.data;
         world->scratch.cap = list.cap;
@@ -433,6 +434,7 @@ static bool has_dirty_ancestor(rill_world *w, rill_entity e) {
 static void changed_begin(rill_world *w) {
     if (w->changed_stale) {
         w->changed_first += w->changed.len;
+        rill_array_trim(&w->changed, w->changed.len, 256u); /* sized by the last round's use */
         rill_array_clear(&w->changed);
         w->changed_stale = false;
     }
@@ -516,6 +518,7 @@ uint32_t rill_world_update_transforms(rill_world *world) {
             world->flags[RILL_ENTITY_INDEX(e)] &= (uint8_t)~RILL__SLOT_DIRTY;
         }
     }
+    rill_array_trim(&world->dirty, world->dirty.len, 256u); /* sized by this round's use */
     rill_array_clear(&world->dirty);
     world->changed_stale = true;
     return written;

@@ -41,6 +41,25 @@ static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
     return true;
 }
 
+/* After a batch despawn (a structural change: pointers into the storage are stale already), a
+ * set holding under a quarter of its capacity shrinks to twice what it holds (64 at least): growth
+ * doubles at full, so a set swaying within a factor of four never reallocates, and a district
+ * that came and went does not leave its components' capacity behind. Only the dense arrays: the
+ * sparse index is sized by entity slot, and slots are reused, never given back. */
+static void set_trim(rill_world *w, rill__sparse_set *s) {
+    if (s->cap <= 64u || s->len >= s->cap / 4u || s->stride == 0) {
+        return;
+    }
+    uint32_t cap = s->cap, to = RILL_MAX(64u, 2u * s->len);
+    /* data first: should dense then stay larger, it is merely larger than cap (as in reserve) */
+    if (!rill__array_fit((void **)&s->data, &s->cap, s->len, to, s->stride)) {
+        return;
+    }
+    rill__array_fit((void **)&s->dense, &cap, s->len, to, sizeof(rill_entity));
+    s->version++;
+    w->epoch++;
+}
+
 void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *out_existed) {
     uint32_t slot = RILL_ENTITY_INDEX(e);
     if (slot < s->sparse_cap && s->sparse[slot] != 0) {
@@ -892,6 +911,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
                     rill__set_erase(w, s, idx);
                 }
             }
+            set_trim(w, s);
             continue;
         }
         /* One pass: ids and sparse entries move one by one, the component bytes of each run of
@@ -927,6 +947,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
         s->len = kept;
         s->version++;
         w->epoch++;
+        set_trim(w, s);
     }
     uint32_t gone = 0;
     for (uint32_t i = 0; i < n; i++) {

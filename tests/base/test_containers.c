@@ -99,6 +99,49 @@ static void test_array_trim(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* size_for follows the working set it is told: grown in one step to need + need/4, kept while
+ * need sways within a factor of two, given back when need falls below half of it; the map's
+ * likewise, by powers of two. */
+static void test_size_for(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    RILL_ARRAY(uint32_t) list = {0};
+    assert_true(rill_array_size_for(&list, 31000));
+    assert_int_equal(list.cap, 38750);
+    uint32_t sway[] = {33000, 35800, 19400, 38750, 31000};
+    for (size_t k = 0; k < sizeof sway / sizeof sway[0]; k++) {
+        assert_true(rill_array_size_for(&list, sway[k]));
+        assert_int_equal(list.cap, 38750);
+    }
+    assert_true(rill_array_size_for(&list, 40000)); /* above: grown to 1.25x */
+    assert_int_equal(list.cap, 50000);
+    assert_true(rill_array_size_for(&list, 1000)); /* far below: back to 1.25x */
+    assert_int_equal(list.cap, 1250);
+    list.len = 1200; /* never below what is in use */
+    assert_true(rill_array_size_for(&list, 100));
+    assert_int_equal(list.cap, 1200);
+    rill_array_free(&list);
+
+    rill_map m = {0};
+    assert_true(rill_map_size_for(&m, 70000)); /* 70000 / (3/4) -> 131072 */
+    assert_int_equal(m.cap, 131072);
+    for (uint64_t k = 0; k < 1000; k++)
+        assert_true(rill_map_set(&m, k, k));
+    assert_true(rill_map_size_for(&m, 40000)); /* 65536 wanted: within 2x, kept */
+    assert_int_equal(m.cap, 131072);
+    assert_true(rill_map_size_for(&m, 20000)); /* 32768 wanted: rehashed to it */
+    assert_int_equal(m.cap, 32768);
+    for (uint64_t k = 0; k < 1000; k++) {
+        uint64_t v = 0;
+        assert_true(rill_map_get(&m, k, &v));
+        assert_int_equal(v, k);
+    }
+    assert_true(rill_map_size_for(&m, 0)); /* the keys it holds still fit */
+    assert_int_equal(m.cap, 2048);
+    rill_map_free(&m);
+    RILL_TEST_LEAK_END();
+}
+
 /* >>strbuf */
 
 static void test_strbuf(void **state) {
@@ -501,6 +544,7 @@ int main(void) {
         cmocka_unit_test(test_array),
         cmocka_unit_test(test_array_overflow),
         cmocka_unit_test(test_array_trim),
+        cmocka_unit_test(test_size_for),
         cmocka_unit_test(test_strbuf),
         cmocka_unit_test(test_map_basic),
         cmocka_unit_test(test_map_trim),

@@ -815,6 +815,43 @@ static void test_motion_history(void **state) {
     assert_true(at200 < at100 + 64 * 1024);
 }
 
+/* Renders `frames` frames of instances [0, n) of `many` (ids 1..n, behind the camera: culled) and
+ * returns the container bytes after them. */
+static size_t render_many(fixture *f, rill_render_instance *many, uint32_t n, uint32_t frames) {
+    f->snap.instances = many;
+    f->snap.instance_count = n;
+    rill_error err = {0};
+    for (uint32_t k = 0; k < frames; k++)
+        assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    return rill_mem_live_bytes(RILL_MEM_CONTAINER);
+}
+
+/* The draw lists and the motion history are sized for the frame's instances, not for the most the
+ * renderer ever saw: after a stretch of 6x the instances, the same 2000 instances take the memory
+ * they took before it, give or take the history of the ids of the last big frame. */
+static void test_lists_follow_instances(void **state) {
+    fixture *f = *state;
+    camera(f, 0, 1.2f, 4.0f, 0, 0.5f, 0);
+    rill_material m = mat(f, 0.8f, 0.8f, 0.8f, 1, 0, 0.5f, RILL_ALPHA_OPAQUE);
+    enum { SMALL = 2000, BIG = 12000 };
+    rill_render_instance *many = rill_calloc(BIG, sizeof *many);
+    for (uint32_t k = 0; k < BIG; k++)
+        render_test_place(&many[k], k + 1u, f->cube, m, (float[3]){(float)(k % 100), 0, 50.0f},
+                          0.3f, 0.0f);
+    size_t small = render_many(f, many, SMALL, 30);
+    size_t big = render_many(f, many, BIG, 30);
+    size_t again = render_many(f, many, SMALL, 30);
+    print_message("container bytes: %zu with %d instances, %zu with %d, %zu with %d again\n", small,
+                  SMALL, big, BIG, again, SMALL);
+    assert_true(big > small + 3u * 1024u * 1024u);
+    assert_true(again <= small + 512u * 1024u);
+    /* the same working set, the same memory: a second round trip lands where the first did */
+    render_many(f, many, BIG, 30);
+    size_t twice = render_many(f, many, SMALL, 30);
+    assert_true(twice <= again + 64u * 1024u && again <= twice + 64u * 1024u);
+    rill_free(many);
+}
+
 /* SSAO: presets and clamps resolve as specified; off means no pass; on darkens the ambient light
  * where objects meet the floor (golden). */
 static void test_ssao(void **state) {
@@ -1520,6 +1557,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_motion_history, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lists_follow_instances, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ssao, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_exposure, setup, teardown),

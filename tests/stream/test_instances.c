@@ -352,6 +352,53 @@ static void test_thousand_cycles_return_to_start(void **state) {
     sfx_done(&fx);
 }
 
+/* Live bytes per allocation tag, containers included, after a district of 100x the entities came
+ * and went: back to what the small cycles held before it, within TOLERANCE per tag (capacity
+ * follows what is in use, not the most ever held: rill_array_trim, the world's set trim). The
+ * world keeps, per entity slot the district added, its generation, flags, free-list entry and
+ * one sparse-index entry per component it had (slots are reused, never given back): at most
+ * SLOT_BYTES each. Before the trims: containers +55 KB, world +431 KB. */
+#define TOLERANCE (16u * 1024u)
+#define BIG 2000u
+#define SLOT_BYTES 48u
+static void test_big_district_gives_memory_back(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, 1000); /* 1000 entities per frame */
+    sfx_scene(&fx, "small.rsn", 20, 1.0f);
+    sfx_scene(&fx, "big.rsn", BIG, 0.1f);
+    rill_entity a = sfx_instance(&fx, "small.rsn", 0, 0, 50, 60, 10);
+    rill_entity b = sfx_instance(&fx, "big.rsn", 2000, 0, 50, 60, 10);
+    for (int i = 0; i < 3; i++)
+        cycle(&fx, a);
+    size_t live[RILL_MEM_TAG_NUM];
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++)
+        live[t] = rill_mem_live_bytes((rill_mem_tag)t);
+    uint32_t entities = rill_world_entity_count(fx.env.world);
+    for (int i = 0; i < 3; i++) {
+        sfx_camera(&fx, 2000, 0);
+        frames_until(&fx, b, RILL_INSTANCE_LOADED, 20);
+        sfx_camera(&fx, 5000, 0);
+        sfx_frame(&fx);
+        gone(&fx, b);
+    }
+    for (int i = 0; i < 1000; i++)
+        cycle(&fx, a);
+    assert_int_equal(rill_world_entity_count(fx.env.world), entities);
+    bool ok = true;
+    for (int t = 0; t < RILL_MEM_TAG_NUM; t++) {
+        size_t now = rill_mem_live_bytes((rill_mem_tag)t);
+        size_t tol = TOLERANCE + (t == RILL_MEM_WORLD ? BIG * SLOT_BYTES : 0u);
+        if (now > live[t] + tol || live[t] > now + tol) {
+            print_message("tag %d: %zu bytes before the big district, %zu after\n", t, live[t],
+                          now);
+            ok = false;
+        }
+    }
+    assert_true(ok);
+    sfx_done(&fx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_radii_and_gap),
@@ -363,6 +410,7 @@ int main(void) {
         cmocka_unit_test(test_settle_loads_nearby_now),
         cmocka_unit_test(test_unload_spread_over_frames),
         cmocka_unit_test(test_thousand_cycles_return_to_start),
+        cmocka_unit_test(test_big_district_gives_memory_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
