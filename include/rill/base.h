@@ -674,19 +674,20 @@ bool rill_counter_done(const rill_counter *counter);
  * counter that no queued job can finish is a RILL_ASSERT. */
 void rill_jobs_wait(rill_jobs *jobs, rill_counter *counter);
 
-/* A parallel loop: fn(arg, begin, end, chunk) over [0, count) in chunks of `chunk` items (the
- * last may be shorter; 0 = about four chunks per thread taking part). chunk index = begin / chunk,
- * so outputs kept per chunk and merged in chunk order give what a serial loop gives. The calling
- * thread takes part and, unlike rill_jobs_wait, never runs other queued jobs while it waits, so a
- * long job (an asset decode) cannot stall it: workers busy elsewhere simply leave more chunks to
- * the caller. Returns when every chunk has run. NULL, deterministic or worker-less jobs run the
- * chunks inline, in order. fn may call rill_jobs_for itself. */
-typedef void (*rill_job_range_fn)(void *arg, uint32_t begin, uint32_t end, uint32_t chunk);
-void rill_jobs_for(rill_jobs *jobs, uint32_t count, uint32_t chunk, rill_job_range_fn fn,
+/* A parallel loop: fn(arg, begin, end, index) over [0, count) in chunks of `chunk_size` items
+ * (the last may be shorter; 0 = about four chunks per thread taking part); index = begin /
+ * chunk_size, the chunk's number, so outputs kept per chunk and merged in chunk order give what a
+ * serial loop gives. The calling thread takes part and, unlike rill_jobs_wait, never runs other
+ * queued jobs while it waits, so a long job (an asset decode) cannot stall it: workers busy
+ * elsewhere simply leave more chunks to the caller. Returns when every chunk has run. NULL,
+ * deterministic or worker-less jobs run the chunks inline, in order. fn may call rill_jobs_for
+ * itself. */
+typedef void (*rill_job_range_fn)(void *arg, uint32_t begin, uint32_t end, uint32_t index);
+void rill_jobs_for(rill_jobs *jobs, uint32_t count, uint32_t chunk_size, rill_job_range_fn fn,
                    void *arg);
-/* How many chunks rill_jobs_for splits count items into for a given chunk argument (0 resolved as
- * it would be): size per-chunk outputs with it. */
-uint32_t rill_jobs_for_chunks(const rill_jobs *jobs, uint32_t count, uint32_t chunk);
+/* How many chunks rill_jobs_for splits count items into for a given chunk_size (0 resolved as it
+ * would be): size per-chunk outputs with it. */
+uint32_t rill_jobs_for_chunks(const rill_jobs *jobs, uint32_t count, uint32_t chunk_size);
 
 /* Posts fn(arg) to run on the main thread at its next rill_jobs_drain. Callable from any thread.
  * The completion queue grows as needed (it never drops work); only if that growth fails is fn run
