@@ -860,8 +860,8 @@ void rill_render_assets_set_time(rill_render_assets *ra, double seconds);
 /* Debug view: every model material drawn flat in the colour of its texture state: green full,
  * blue "#low", amber swapping (a request in flight), grey not streamed. */
 void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
-/* Static batching of the ModelMesh entities the cache resolves (off unless set; content turns it on
- * unless project.toml says [rendering] static_batching = false). Static geometry is merged per
+/* Static batching of the ModelMesh entities the cache resolves (off by default; project.toml
+ * [rendering] static_batching = true turns it on for content). Static geometry is merged per
  * (cell of a uniform grid, material, channel mask) into one mesh drawn as one instance whose ranges
  * (rill_render_range) are its members, ordered by part (a finer grid, part_size) and LOD level: the
  * renderer culls the ranges one by one on their part's bounds and draws a material's visible ranges

@@ -23,7 +23,6 @@ void rill_project_defaults(rill_project *out) {
     snprintf(out->window.title, sizeof(out->window.title), "%s", PROJECT_DEFAULT_NAME);
     out->rendering.graphics_quality = RILL_QUALITY_MEDIUM;
     out->rendering.render_scale = 1.0f;
-    out->rendering.static_batching = true;
     out->streaming.texture.enabled = true;
     out->streaming.texture.full_distance = 60.0f;
     out->streaming.texture.low_distance = 90.0f;

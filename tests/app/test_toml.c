@@ -293,7 +293,7 @@ static const char SAMPLE[] = "[project]\n"
                              "[rendering]\n"
                              "graphics_quality = \"High\"\n"
                              "render_scale = 0.75\n"
-                             "static_batching = false\n"
+                             "static_batching = true\n"
                              "\n"
                              "[streaming.texture]\n"
                              "enabled = true\n"
@@ -378,7 +378,7 @@ static void test_project_defaults(void **state) {
     assert_true(p.window.vsync);
     assert_int_equal(p.rendering.graphics_quality, RILL_QUALITY_MEDIUM);
     assert_true(p.rendering.render_scale == 1.0f);
-    assert_true(p.rendering.static_batching);
+    assert_false(p.rendering.static_batching);
     assert_true(p.streaming.texture.enabled);
     assert_true(p.streaming.texture.full_distance == 60.0f);
     assert_true(p.streaming.texture.low_distance == 90.0f);
@@ -405,7 +405,7 @@ static void test_project_values(void **state) {
     assert_false(p.window.vsync);
     assert_int_equal(p.rendering.graphics_quality, RILL_QUALITY_HIGH);
     assert_true(p.rendering.render_scale == 0.75f);
-    assert_false(p.rendering.static_batching);
+    assert_true(p.rendering.static_batching);
     assert_true(p.streaming.texture.full_distance == 40.0f);
     assert_true(p.streaming.texture.low_distance == 70.5f);
     assert_true(p.scene.load_budget_ms == 4.0f);
