@@ -331,6 +331,11 @@ rill_stream *rill_app_stream(const rill_app *app);
 /* Main-thread time of the last frame's streaming work: the scene loader's budgeted update plus
  * rill_stream_update, in nanoseconds. */
 uint64_t rill_app_last_streaming_ns(const rill_app *app);
+/* What this frame's streaming budget (the scene load budget: [scene] load_budget_ms or
+ * rill_app_desc.scene_budget_ns) has left after this frame's scene loader update, in nanoseconds;
+ * the model system spends it on spawning model trees, so the loader and the spawns share one
+ * budget. 0 when spent. */
+uint64_t rill_app_streaming_budget_left_ns(const rill_app *app);
 /* rill_streaming_camera_pick on the app's world and mode. When out_position is not NULL and a
  * camera is returned, it receives the camera's world position (from GlobalTransform, else its
  * Transform translation, else the origin). */
@@ -451,7 +456,9 @@ typedef struct rill_renderer rill_renderer;
 typedef struct rill_render_assets rill_render_assets;
 typedef struct rill_app_models rill_app_models;
 
-/* Options; all zero = defaults: release_delay_frames 0 = 2; spawn_budget_ns 0 = 1 ms of tree
+/* Options; all zero = defaults: release_delay_frames 0 = 2; spawn_budget_ns 0 = tree spawns share
+ * the frame's streaming budget with the scene loader (what rill_app_streaming_budget_left_ns says
+ * is left; at least one tree a frame; 1 ms in a deterministic app), else the time of tree
  * spawning per frame (rill_scene_models_desc; UINT64_MAX spawns every ready tree at once). */
 typedef struct rill_app_models_desc {
     uint32_t start_canary; /* must be 0 */

@@ -67,8 +67,9 @@ struct rill_app {
     mode_listener mode_listeners[APP_MAX_LISTENERS];
     uint32_t mode_listener_count;
     rill_stream *stream;
-    uint64_t step_clock_ns; /* deterministic mode's clock (step_clock_now) */
-    uint64_t scenes_ns;     /* the last scene loader update */
+    uint64_t step_clock_ns;   /* deterministic mode's clock (step_clock_now) */
+    uint64_t scenes_ns;       /* the last scene loader update */
+    uint64_t scene_budget_ns; /* the scene loader's budget: the frame's streaming budget */
     uint64_t streaming_ns;
 };
 
@@ -367,6 +368,7 @@ rill_app *rill_app_create(const rill_app_desc *desc, rill_error *err) {
     if (scene_budget == 0) {
         scene_budget = (uint64_t)((double)app->project.scene.load_budget_ms * 1e6);
     }
+    app->scene_budget_ns = scene_budget;
     if (!(app->assets = rill_asset_server_create(
               &(rill_asset_server_desc){.vfs = app->vfs, .jobs = app->jobs}, err)) ||
         !(app->scenes =
@@ -677,6 +679,12 @@ bool rill_streaming_active(const rill_app *app) {
 
 rill_stream *rill_app_stream(const rill_app *app) {
     return app ? app->stream : NULL;
+}
+
+uint64_t rill_app_streaming_budget_left_ns(const rill_app *app) {
+    if (!app || app->scenes_ns >= app->scene_budget_ns)
+        return 0u;
+    return app->scene_budget_ns - app->scenes_ns;
 }
 
 uint64_t rill_app_last_streaming_ns(const rill_app *app) {

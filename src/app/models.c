@@ -15,11 +15,17 @@ struct rill_app_models {
     rill_render_assets *gpu;
     rill_system spawn_system, upload_system, lod_system;
     rill_lod_system *lod;
+    bool share_budget; /* no spawn budget of its own: spawns take what the scene loader left */
 };
 
+/* Tree spawns and the scene loader share the frame's streaming budget (a frame that spent it on
+ * loading spawns one tree), unless the desc gave spawns their own budget or the app runs
+ * deterministic (its budgets count a step clock, not the loader's real time). */
 static void sys_spawn(rill_app *app, void *user) {
-    (void)app;
-    rill_scene_models_update(((rill_app_models *)user)->scene);
+    rill_app_models *m = user;
+    if (m->share_budget)
+        rill_scene_models_set_spawn_budget(m->scene, rill_app_streaming_budget_left_ns(app));
+    rill_scene_models_update(m->scene);
 }
 
 /* Detail bands after transforms (the camera and the models at this frame's positions). */
@@ -52,6 +58,8 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
         return NULL;
     }
     m->app = app;
+    m->share_budget =
+        !(desc && desc->spawn_budget_ns) && !rill_jobs_is_deterministic(rill_app_jobs(app));
     uint32_t delay = desc ? desc->release_delay_frames : 0;
     rill_world *w = rill_app_world(app);
     m->scene = rill_scene_models_create(

@@ -441,6 +441,11 @@ rill_scene_models *rill_scene_models_create(const rill_scene_models_desc *desc, 
     return m;
 }
 
+void rill_scene_models_set_spawn_budget(rill_scene_models *m, uint64_t ns) {
+    if (m)
+        m->spawn_budget_ns = ns;
+}
+
 void rill_scene_models_flush(rill_scene_models *m) {
     if (!m)
         return;

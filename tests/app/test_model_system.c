@@ -57,7 +57,8 @@ typedef struct models_env {
     rill_renderer *r;
 } models_env;
 
-static void env_init(models_env *env, const char *name, uint32_t w, uint32_t h) {
+static void env_init_app(models_env *env, const char *name, uint32_t w, uint32_t h,
+                         rill_app_desc app_desc) {
     const char *tmp_env = getenv("RILL_TEST_TMP");
     snprintf(env->dir, sizeof(env->dir), "%s/%s", tmp_env ? tmp_env : "/tmp/rill_test_models",
              name);
@@ -70,12 +71,17 @@ static void env_init(models_env *env, const char *name, uint32_t w, uint32_t h) 
     snprintf(path, sizeof(path), "%s/robot.glb", env->dir);
     assert_int_equal(rill_file_write_all(path, glb, glb_size, NULL), RILL_OK);
     rill_free(glb);
-    env->app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = env->dir}, &err);
+    app_desc.root = env->dir;
+    env->app = rill_app_create(&app_desc, &err);
     assert_non_null(env->app);
     rill_renderer_desc d = {
         .width = w, .height = h, .validation = 1, .quality = RILL_RENDER_QUALITY_LOW};
     if (!(env->r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
+}
+
+static void env_init(models_env *env, const char *name, uint32_t w, uint32_t h) {
+    env_init_app(env, name, w, h, (rill_app_desc){.deterministic = true});
 }
 
 static void test_model_system_async(void **state) {
@@ -284,6 +290,40 @@ static void test_model_system_many(void **state) {
     rill_app_destroy(app);
 }
 
+/* Tree spawns share the frame's streaming budget with the scene loader: with the whole budget
+ * spent (1 ns), a frame spawns exactly one ready tree, never all of them. */
+static void test_model_system_shares_streaming_budget(void **state) {
+    (void)state;
+    enum { N = 6 };
+    models_env env;
+    env_init_app(&env, "models_shared_budget", 32, 32, (rill_app_desc){.scene_budget_ns = 1});
+    rill_error err = {0};
+    rill_app_models *models = rill_app_enable_models(env.app, env.r, NULL, &err);
+    assert_non_null(models);
+    rill_world *w = rill_app_world(env.app);
+    rill_render_components rc;
+    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
+    for (int i = 0; i < N; i++)
+        spawn_model(w, &rc, "robot.glb", (float)i, NULL);
+    rill_app_models_stats st = {0};
+    for (int f = 0; f < 5000 && st.spawned == 0; f++) { /* the file loads on a worker */
+        rill_app_frame(env.app);
+        rill_app_models_get_stats(models, &st);
+        if (st.spawned == 0)
+            rill_sleep_ns(1000000);
+    }
+    assert_int_equal(st.spawned, 1);
+    assert_int_equal(rill_app_streaming_budget_left_ns(env.app), 0);
+    for (uint32_t k = 2; k <= N; k++) {
+        rill_app_frame(env.app);
+        rill_app_models_get_stats(models, &st);
+        assert_int_equal(st.spawned, k);
+    }
+    rill_app_disable_models(models);
+    rill_renderer_destroy(env.r);
+    rill_app_destroy(env.app);
+}
+
 /* The system follows Model changes without walking every tracked entity: a Model removed, replaced
  * through rill_world_add or written in place (caught by the round-robin path check) takes its tree
  * away; a second model system on the same world is refused; a new one after the first is gone
@@ -340,6 +380,7 @@ int main(void) {
         cmocka_unit_test(test_model_system_flush),
         cmocka_unit_test(test_model_system_many),
         cmocka_unit_test(test_model_system_follows_changes),
+        cmocka_unit_test(test_model_system_shares_streaming_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

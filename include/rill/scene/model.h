@@ -224,6 +224,8 @@ void rill_scene_models_update(rill_scene_models *m);
 /* Runs update, blocks until every requested file is LOADED or FAILED, runs update again and
  * propagates transforms: the models exist when it returns. */
 void rill_scene_models_flush(rill_scene_models *m);
+/* Sets the time later updates may spend spawning trees (taken as is: 0 = one tree per update). */
+void rill_scene_models_set_spawn_budget(rill_scene_models *m, uint64_t ns);
 void rill_scene_models_get_stats(const rill_scene_models *m, rill_scene_models_stats *out);
 /* The trees spawned for entity e, level by level: out_roots[0] the base (the tree
  * rill_scene_models_root returns), then the baked detail levels, spawned as hidden siblings under
