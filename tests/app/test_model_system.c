@@ -84,6 +84,19 @@ static void env_init(models_env *env, const char *name, uint32_t w, uint32_t h) 
     env_init_app(env, name, w, h, (rill_app_desc){.deterministic = true});
 }
 
+/* The model system on env's app, and n entities naming robot.glb at x = 0, 1, ... */
+static rill_app_models *env_models(models_env *env, const rill_app_models_desc *desc, int n,
+                                   rill_render_components *rc) {
+    rill_error err = {0};
+    rill_app_models *models = rill_app_enable_models(env->app, env->r, desc, &err);
+    assert_non_null(models);
+    rill_world *w = rill_app_world(env->app);
+    assert_int_equal(rill_render_register_components(w, rc, &err), RILL_OK);
+    for (int i = 0; i < n; i++)
+        spawn_model(w, rc, "robot.glb", (float)i, NULL);
+    return models;
+}
+
 static void test_model_system_async(void **state) {
     (void)state;
     /* The project folder: a good model, and a .glb that is not one. */
@@ -257,16 +270,11 @@ static void test_model_system_many(void **state) {
     env_init(&env, "models_many", 32, 32);
     rill_app *app = env.app;
     rill_renderer *r = env.r;
-    rill_error err = {0};
     /* No spawn budget: this measures spawning all N trees in one frame. */
-    rill_app_models *models = rill_app_enable_models(
-        app, r, &(rill_app_models_desc){.spawn_budget_ns = UINT64_MAX}, &err);
-    assert_non_null(models);
-    rill_world *w = rill_app_world(app);
     rill_render_components rc;
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
-    for (int i = 0; i < N; i++)
-        spawn_model(w, &rc, "robot.glb", (float)i, NULL);
+    rill_app_models *models =
+        env_models(&env, &(rill_app_models_desc){.spawn_budget_ns = UINT64_MAX}, N, &rc);
+    rill_world *w = rill_app_world(app);
     rill_app_frame(app); /* requests */
     rill_app_frame(app); /* loads, uploads once, spawns every tree */
     rill_app_models_stats st;
@@ -297,14 +305,8 @@ static void test_model_system_shares_streaming_budget(void **state) {
     enum { N = 6 };
     models_env env;
     env_init_app(&env, "models_shared_budget", 32, 32, (rill_app_desc){.scene_budget_ns = 1});
-    rill_error err = {0};
-    rill_app_models *models = rill_app_enable_models(env.app, env.r, NULL, &err);
-    assert_non_null(models);
-    rill_world *w = rill_app_world(env.app);
     rill_render_components rc;
-    assert_int_equal(rill_render_register_components(w, &rc, &err), RILL_OK);
-    for (int i = 0; i < N; i++)
-        spawn_model(w, &rc, "robot.glb", (float)i, NULL);
+    rill_app_models *models = env_models(&env, NULL, N, &rc);
     rill_app_models_stats st = {0};
     for (int f = 0; f < 5000 && st.spawned == 0; f++) { /* the file loads on a worker */
         rill_app_frame(env.app);
