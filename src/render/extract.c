@@ -225,22 +225,20 @@ static uint32_t *chunk_counts(const slot_sort *s, uint32_t chunk) {
 
 /* rill_job_range_fn: the digit of src[begin, end) counted, the chunk's slots ORed. */
 static void sort_count(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
-    (void)chunk;
     slot_sort *s = arg;
-    uint32_t *c = chunk_counts(s, begin / SORT_CHUNK), top = 0;
+    uint32_t *c = chunk_counts(s, chunk), top = 0;
     memset(c, 0, SLOT_BUCKETS * sizeof(*c));
     for (uint32_t i = begin; i < end; i++) {
         top |= RILL_ENTITY_INDEX(s->src[i]);
         c[slot_digit(s->src[i], s->digit)]++;
     }
-    s->tops[begin / SORT_CHUNK] = top;
+    s->tops[chunk] = top;
 }
 
 /* rill_job_range_fn: src[begin, end) into dst by the digit, from the chunk's positions. */
 static void sort_scatter(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
-    (void)chunk;
     const slot_sort *s = arg;
-    uint32_t *c = chunk_counts(s, begin / SORT_CHUNK);
+    uint32_t *c = chunk_counts(s, chunk);
     for (uint32_t i = begin; i < end; i++) {
         s->dst[c[slot_digit(s->src[i], s->digit)]++] = s->src[i];
     }
@@ -263,7 +261,7 @@ static void sort_positions(const slot_sort *s, uint32_t chunks) {
  * last pass lands in list without a copy. False when out of memory. */
 static bool sort_by_slot(rill_jobs *jobs, const rill_entity *src, rill_entity *list,
                          rill_entity *tmp, uint32_t n, rill_render_extract_buf *buf) {
-    uint32_t chunks = (n + SORT_CHUNK - 1u) / SORT_CHUNK;
+    uint32_t chunks = rill_jobs_for_chunks(jobs, n, SORT_CHUNK);
     rill_array_clear(&buf->sort_counts);
     uint32_t *mem = rill_array_push_n(&buf->sort_counts, chunks * (SLOT_BUCKETS + 1u));
     if (!mem) {
@@ -408,9 +406,8 @@ static void prefetch_entity(const shown_walk *w, rill_entity e) {
 
 /* rill_job_range_fn: shown[begin, end) into out[begin...]. */
 static void walk_chunk(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
-    (void)chunk;
     const shown_walk *w = arg;
-    struct rill__extract_part *p = &w->buf->walk_parts.data[begin / WALK_CHUNK];
+    struct rill__extract_part *p = &w->buf->walk_parts.data[chunk];
     *p = (struct rill__extract_part){.stop = end};
     rill__assets_cursor cur = {0};
     const rill_entity *shown = w->buf->shown.data;
@@ -467,7 +464,7 @@ static bool walk_shown(rill_world *world, const rill_render_components *comps,
     if (!n) {
         return true;
     }
-    if (!rill_array_push_n(&buf->walk_parts, (n + WALK_CHUNK - 1u) / WALK_CHUNK) ||
+    if (!rill_array_push_n(&buf->walk_parts, rill_jobs_for_chunks(buf->jobs, n, WALK_CHUNK)) ||
         !rill_array_push_n(&buf->instances, n)) {
         return false;
     }
