@@ -1,0 +1,117 @@
+/* batch_walk.c: what extract's walk asks of the batcher per ModelMesh entity: rill__batch_skip
+ * (a batch draws it) and rill__batch_take (it is noted as a candidate and collected by a cell that
+ * is being rebuilt). */
+#include "batch_internal.h"
+
+#include "render_internal.h"
+
+#include <string.h>
+
+static uint32_t signature(rill_mesh mesh, rill_material mat, uint64_t mask) {
+    uint64_t h = (uint64_t)mesh.id * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)mat.id + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= mask * 0x165667B19E3779F9ull;
+    h ^= h >> 29;
+    uint32_t s = (uint32_t)(h ^ (h >> 32));
+    return s ? s : 1u; /* 0 means "not a candidate" */
+}
+
+/* Whether a batch draws the member of record rc now. */
+static bool drawn(const rill__batcher *bt, const member_rec *rc) {
+    const cell *c = &bt->cells.data[rc->cell];
+    return rc->gen && rc->gen == c->gen && c->members.data[rc->member].on;
+}
+
+/* Position p learns entity e from its record (NULL: none); true when a batch draws e. */
+static bool learn(rill__batcher *bt, pos_entry *p, rill_entity e, member_rec *rc, uint32_t pos) {
+    p->e = e;
+    p->bits = 0;
+    p->cell = 0;
+    if (!rc) {
+        return false;
+    }
+    rc->pos = pos;
+    p->cell = rc->cell;
+    const cell *c = &bt->cells.data[rc->cell];
+    bool built = rc->gen && rc->gen == c->gen;
+    p->bits = (built || rc->sig ? P_NOTE : 0u) | (drawn(bt, rc) ? P_DRAWN : 0u);
+    return p->bits & P_DRAWN;
+}
+
+bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm) {
+    uint32_t pos = (uint32_t)(mm - bt->mm_base);
+    if (mm < bt->mm_base || pos >= bt->pos.len) {
+        return false; /* not in the storage begin saw (cannot happen during a walk) */
+    }
+    pos_entry *p = &bt->pos.data[pos];
+    if (p->e != e && !learn(bt, p, e, rill__batch_rec_if(bt, e), pos)) {
+        return false;
+    }
+    if (!(p->bits & P_DRAWN)) {
+        return false;
+    }
+    bt->cells.data[p->cell].seen++;
+    return true;
+}
+
+bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
+                      rill_material mat, const float m[16], uint64_t mask, bool own_normal) {
+    bool maybe = own_normal && !(mask & RILL_CHANNEL_PRESERVE_IDENTITY);
+    uint32_t pos = (uint32_t)(mm - bt->mm_base);
+    pos_entry *p = mm >= bt->mm_base && pos < bt->pos.len && bt->pos.data[pos].e == e
+                       ? &bt->pos.data[pos]
+                       : NULL; /* (skip learnt it) */
+    if (!maybe && p && !(p->bits & P_NOTE)) {
+        return false; /* not a candidate, nor was it one when last taken: nothing to note */
+    }
+    member_rec *rc = rill__batch_rec_if(bt, e);
+    if (!rc) {
+        if (!maybe) {
+            return false; /* never a candidate so far: no record needed */
+        }
+        if (!(rc = rill__batch_new_rec(bt, e, &m[12]))) {
+            return false;
+        }
+    }
+    cell *c = &bt->cells.data[rc->cell];
+    if (rc->gen && rc->gen == c->gen) {
+        return false; /* built, its range off (left, or crossfading): drawn alone */
+    }
+    if (rc->moved && bt->frame - rc->moved_frame > bt->set.static_frames) {
+        rc->moved = false; /* still long enough: batched again, in the cell it stands in now */
+        uint32_t ci = rill__batch_cell_at(bt, &m[12]);
+        if (ci != UINT32_MAX) {
+            rc->cell = ci;
+            c = &bt->cells.data[ci];
+        }
+    }
+    const mat_slot *ms = maybe && !rc->moved ? rill__material_get(bt->r, mat) : NULL;
+    bool candidate = ms && ms->alpha_mode != RILL_ALPHA_BLEND;
+    uint32_t sig = candidate ? signature(mesh, mat, mask) : 0u;
+    if (rc->sig != sig) {
+        if (!rc->sig != !sig) {
+            rill__batch_count_candidate(bt, rc->cell, sig != 0);
+        }
+        rc->sig = sig;
+        if (candidate) {
+            rill__batch_mark_dirty(bt, rc->cell);
+        }
+    }
+    if (candidate && c->state == CELL_COLLECTING) {
+        collected *k = rill_array_push_n(&c->col, 1);
+        if (k) {
+            memset(k, 0, sizeof(*k));
+            k->info.e = e;
+            k->info.mesh = mesh;
+            k->info.material = mat;
+            k->info.mask = mask;
+            memcpy(k->info.m, m, sizeof(k->info.m));
+            k->info.mm = *mm;
+            k->info.on = true;
+        }
+    }
+    if (p) {
+        learn(bt, p, e, rc, pos);
+    }
+    return false;
+}
