@@ -26,6 +26,7 @@
 #include <cjson/cJSON.h>
 
 #include "rill/app.h"
+#include "rill/channels.h"
 #include "rill/formats/image.h"
 #include "rill/render.h"
 #include "rill/scene/model.h"
@@ -417,58 +418,147 @@ static uint64_t ranges_seen(const rill_render_snapshot *snap, const rill_render_
     return tris;
 }
 
-/* Counts what the primary view sees. A Model with baked levels counts, for triangles_full, the
- * triangles of its level 0 tree when any of its shown instances is in view (its level trees that
- * are not drawn are parked: extract leaves them out of the snapshot). */
-static void count_snapshot(rill_renderer *r, rill_app *app, rill_scene_models *models,
-                           const rill_render_snapshot *snap, float aspect, fly_counts *out) {
-    static rill_map seen_groups, level0_tris;
-    rill_world *w = rill_app_world(app);
+/* What a frame's counting reads: the renderer (mesh bounds), the app's world and model trees, and
+ * the components and asset cache the batched members are found through. */
+typedef struct count_ctx {
+    rill_renderer *r;
+    rill_app *app;
+    rill_scene_models *models;
+    const rill_render_components *rc;
+    rill_render_assets *ra;
+    float aspect;
+} count_ctx;
+
+/* Scratch of one frame's count: Model groups already counted for triangles_full, level 0 tree
+ * triangles per asset, and the entities the snapshot draws as themselves. */
+typedef struct count_scratch {
+    rill_map seen_groups, level0_tris, in_snap;
+} count_scratch;
+
+/* The largest axis scale of a matrix (bounding spheres scale by it). */
+static float max_scale(const float m[16]) {
+    float sc = 0.0f;
+    for (int col = 0; col < 3; col++) {
+        const float *v = m + col * 4;
+        sc = RILL_MAX(sc, sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    }
+    return sc;
+}
+
+/* Whether mesh seen through matrix m is in the primary view; *out_tris: its triangles. */
+static bool mesh_in_view(const count_ctx *cx, const rill_render_view *view, rill_mesh mesh,
+                         const float m[16], uint64_t *out_tris) {
+    uint32_t idx = 0;
+    float c[3], rad = 0.0f;
+    if (!rill_render_mesh_info(cx->r, mesh, &idx, c, &rad))
+        return false;
+    float wc[3];
+    for (int k = 0; k < 3; k++)
+        wc[k] = m[k] * c[0] + m[4 + k] * c[1] + m[8 + k] * c[2] + m[12 + k];
+    *out_tris = idx / 3u;
+    return sphere_visible(view, cx->aspect, wc, rad * max_scale(m));
+}
+
+/* Counts one entity in view as it draws unbatched (tris: its mesh's triangles). A Model with baked
+ * levels counts, for triangles_full, the triangles of its level 0 tree once a frame, when any of
+ * its shown entities is in view (its level trees that are not drawn are parked: extract leaves
+ * them out). */
+static void count_entity(const count_ctx *cx, count_scratch *cs, rill_entity e, uint64_t tris,
+                         fly_counts *out) {
+    rill_world *w = rill_app_world(cx->app);
+    inst_group g = cx->models ? group_of(w, cx->models, e) : (inst_group){0, 0};
+    out->lod[RILL_MIN(g.level, 3u)]++;
+    if (!g.group) {
+        out->triangles_full += tris;
+    } else if (!rill_map_get(&cs->seen_groups, g.group, NULL)) {
+        rill_map_set(&cs->seen_groups, g.group, 1);
+        rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+        rill_scene_models_levels(cx->models, g.group, roots);
+        out->triangles_full += tree_triangles(w, rill_app_assets(cx->app),
+                                              rill_scene_models_components(cx->models)->model_mesh,
+                                              roots[0], &cs->level0_tris);
+    }
+}
+
+/* The GPU mesh of a ModelMesh from its asset's upload (one mesh per primitive in (mesh,
+ * primitive) order), or false. */
+static bool model_mesh_gpu(rill_render_assets *ra, rill_asset_server *as, const rill_model_mesh *mm,
+                           rill_mesh *out) {
+    const rill_render_model *up = rill_render_assets_model(ra, (rill_asset){mm->asset});
+    const rill_gltf_model *gm =
+        up ? rill_asset_get_payload_as(as, (rill_asset){mm->asset}, RILL_GLTF_ASSET_LOADER) : NULL;
+    if (!gm || mm->mesh >= gm->mesh_count || mm->primitive >= gm->meshes[mm->mesh].primitive_count)
+        return false;
+    uint32_t gi = mm->primitive;
+    for (uint32_t k = 0; k < mm->mesh; k++)
+        gi += gm->meshes[k].primitive_count;
+    if (gi >= up->mesh_count)
+        return false;
+    *out = up->meshes[gi];
+    return true;
+}
+
+/* Members drawn by static batches are not in the snapshot (a batch instance stands for them): the
+ * shown ModelMesh entities that are not there and not hidden by their channels are culled one by
+ * one and counted for triangles_full and the level histogram as they would be unbatched. */
+static void count_batched(const count_ctx *cx, count_scratch *cs, const rill_render_view *view,
+                          fly_counts *out) {
+    rill_world *w = rill_app_world(cx->app);
+    const rill_entity *ents = NULL;
+    uint32_t n = rill_world_component_dense(w, cx->rc->mesh_shown, &ents, NULL);
+    const rill_channel_modes *modes = rill_channels_modes(w);
+    rill_component gt = rill_world_builtin(w)->global_transform;
+    for (uint32_t i = 0; i < n; i++) {
+        rill_entity e = ents[i];
+        const rill_model_mesh *mm = rill_world_get(w, e, cx->rc->model_mesh);
+        const rill_global_transform *xf = rill_world_get(w, e, gt);
+        float opacity = 1.0f;
+        rill_mesh mesh;
+        uint64_t tris = 0;
+        if (!mm || !xf || rill_map_get(&cs->in_snap, e, NULL) ||
+            (modes && rill_channels_resolve(modes, rill_channels_get(w, e), &opacity) ==
+                          RILL_RENDER_MODE_HIDDEN) ||
+            !model_mesh_gpu(cx->ra, rill_app_assets(cx->app), mm, &mesh) ||
+            !mesh_in_view(cx, view, mesh, xf->m, &tris))
+            continue;
+        count_entity(cx, cs, e, tris, out);
+    }
+}
+
+/* Counts what the primary view sees (instances and static batch ranges as drawn) and what it
+ * would draw with every model at level 0, batched or not (triangles_full). */
+static void count_snapshot(const count_ctx *cx, const rill_render_snapshot *snap, fly_counts *out) {
+    static count_scratch cs;
     /* the tool's own scratch is in the CPU heap figures too: sized by what the last frame saw */
-    rill_map_trim(&seen_groups, 1024u);
-    rill_map_clear(&seen_groups);
+    rill_map_trim(&cs.seen_groups, 1024u);
+    rill_map_clear(&cs.seen_groups);
+    rill_map_trim(&cs.in_snap, 1024u);
+    rill_map_clear(&cs.in_snap);
     memset(out, 0, sizeof *out);
+    bool batched = false;
     for (uint32_t i = 0; i < snap->instance_count; i++) {
         const rill_render_instance *in = &snap->instances[i];
-        uint32_t idx = 0;
-        float c[3], rad = 0.0f;
-        if (in->mode == RILL_RENDER_MODE_HIDDEN ||
-            !rill_render_mesh_info(r, in->mesh, &idx, c, &rad))
+        uint64_t tris = 0;
+        if (in->mode == RILL_RENDER_MODE_HIDDEN)
             continue;
-        const float *m = in->transform;
-        float wc[3];
-        for (int k = 0; k < 3; k++)
-            wc[k] = m[k] * c[0] + m[4 + k] * c[1] + m[8 + k] * c[2] + m[12 + k];
-        float sc = 0.0f;
-        for (int col = 0; col < 3; col++) {
-            const float *v = m + col * 4;
-            sc = RILL_MAX(sc, sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
-        }
         if (in->range_count) {
-            /* A static batch: its ranges (member runs of one part) are seen one by one. */
-            uint64_t tris = ranges_seen(snap, in, aspect, sc);
+            /* A static batch: its ranges (member runs of one part) are seen one by one; its
+             * members count for triangles_full below. */
+            tris = ranges_seen(snap, in, cx->aspect, max_scale(in->transform));
             out->visible += tris != 0;
             out->triangles += tris;
-            out->triangles_full += tris;
+            batched = true;
             continue;
         }
-        if (!sphere_visible(&snap->view, aspect, wc, rad * sc))
+        rill_map_set(&cs.in_snap, in->id, 1);
+        if (!mesh_in_view(cx, &snap->view, in->mesh, in->transform, &tris))
             continue;
-        inst_group g = models ? group_of(w, models, (rill_entity)in->id) : (inst_group){0, 0};
         out->visible++;
-        out->triangles += idx / 3u;
-        out->lod[RILL_MIN(g.level, 3u)]++;
-        if (!g.group) {
-            out->triangles_full += idx / 3u;
-        } else if (!rill_map_get(&seen_groups, g.group, NULL)) {
-            rill_map_set(&seen_groups, g.group, 1);
-            rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
-            rill_scene_models_levels(models, g.group, roots);
-            out->triangles_full += tree_triangles(w, rill_app_assets(app),
-                                                  rill_scene_models_components(models)->model_mesh,
-                                                  roots[0], &level0_tris);
-        }
+        out->triangles += tris;
+        count_entity(cx, &cs, (rill_entity)in->id, tris, out);
     }
+    if (batched && cx->rc && cx->ra)
+        count_batched(cx, &cs, &snap->view, out);
     out->draws = out->visible;
     out->extracted = snap->instance_count;
 }
@@ -1048,8 +1138,13 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     /* The counting below is the tool's measurement, not engine work: kept out of main_ms. */
     uint64_t c0 = rill_time_ns(), count_cpu0 = rill_cli_thread_cpu_ns();
     fly_counts fc;
-    count_snapshot(run->r, app, rill_app_models_scene(rill_content_models(run->content)), &snap,
-                   (float)run->o.w / (float)run->o.h, &fc);
+    count_ctx cx = {run->r,
+                    app,
+                    rill_app_models_scene(rill_content_models(run->content)),
+                    rill_content_render_components(run->content),
+                    fly_assets(run),
+                    (float)run->o.w / (float)run->o.h};
+    count_snapshot(&cx, &snap, &fc);
     uint64_t count_ns = rill_time_ns() - c0, count_cpu = rill_cli_thread_cpu_ns() - count_cpu0;
     double wait_ms = 0.0;
     rill_render_stats rs;
