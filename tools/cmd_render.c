@@ -148,22 +148,36 @@ static int parse(int argc, char **argv, render_opts *o) {
     return 0;
 }
 
+/* The static batching stats of the content (enabled false when batching is off). */
+static rill_render_batching_stats batching_of(rill_content *c) {
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(rill_app_models_render_assets(rill_content_models(c)),
+                                          &bs);
+    return bs;
+}
+
 /* Meshes and textures reach the GPU under a per-frame byte budget, so a big scene needs a few
- * frames before everything is resident. Tiny frames get it there without paying for full-size
- * renders; the output then starts from a complete scene. */
+ * frames before everything is resident, and static batching builds its cells within a time budget
+ * per frame. Tiny frames get both there without paying for full-size renders; the output then
+ * starts from a complete scene, every cell batched (what is batched does not depend on how fast
+ * the machine built the cells). */
+#define WARM_UP_FRAMES 64
+#define WARM_UP_BATCH_FRAMES 4096 /* a cell a frame at least: the largest worlds fit */
 static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts *o,
                            rill_error *err) {
     rill_render_stats st;
     rill_renderer_stats(r, &st);
     rill_result res = rill_renderer_resize(r, 32, 18, err);
-    for (int f = 0; f < 64 && res == RILL_OK; f++) {
+    for (int f = 0; f < WARM_UP_BATCH_FRAMES && res == RILL_OK; f++) {
         rill_render_snapshot snap;
         if ((res = rill_content_snapshot(c, NULL, &snap, err)) != RILL_OK ||
             (res = rill_renderer_render(r, &snap, err)) != RILL_OK ||
             (res = rill_renderer_wait_idle(r, err)) != RILL_OK)
             break;
         rill_renderer_stats(r, &st);
-        if (st.uploaded_bytes_last_frame == 0)
+        rill_render_batching_stats bs = batching_of(c);
+        bool building = bs.enabled && (bs.cells_waiting || bs.cells_built_last_frame);
+        if (!building && (st.uploaded_bytes_last_frame == 0 || f >= WARM_UP_FRAMES))
             break;
     }
     if (res == RILL_OK)
@@ -214,7 +228,7 @@ static void print_notes(const char *notes) {
     }
 }
 
-static void print_stats(const render_opts *o, rill_renderer *r) {
+static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c) {
     rill_render_stats s;
     rill_renderer_stats(r, &s);
     printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)\n", s.cpu_record_ms,
@@ -223,6 +237,19 @@ static void print_stats(const render_opts *o, rill_renderer *r) {
         printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
     printf("wireframe draws: %u edge buffers, %u line fill; ghost alpha draws: %u\n",
            s.wire_edge_draws, s.wire_fill_draws, s.ghost_alpha_draws);
+    rill_channels_census cs;
+    rill_channels_take_census(rill_app_world(rill_content_app(c)), &cs);
+    printf("channels: %u renderable entities, %u without channels, %u stale defaults, %u set "
+           "explicitly; context %u, selectable %u, preserve-identity %u, ghost %u\n",
+           cs.renderable, cs.unassigned, cs.stale, cs.explicit_set, cs.bits[0], cs.bits[1],
+           cs.bits[2], cs.bits[3]);
+    rill_render_batching_stats bs = batching_of(c);
+    if (bs.enabled)
+        printf("static batching: %u batches of %u entities, %llu cells built, %u waiting\n",
+               bs.batches, bs.batched_entities, (unsigned long long)bs.cells_built,
+               bs.cells_waiting);
+    else
+        printf("static batching: off\n");
     char line[1024];
     rill_cli_effects_format(r, line, sizeof(line));
     printf("%s\n", line);
@@ -320,7 +347,7 @@ int rill_cmd_render(int argc, char **argv) {
            o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, s.draw_calls,
            s.device_name);
     if (o.stats)
-        print_stats(&o, r);
+        print_stats(&o, r, c);
     if (o.dump_graph) {
         rill_strbuf sb = {0};
         rill_renderer_dump_graph(r, &sb);

@@ -121,6 +121,20 @@ bool rill_channels_set(rill_world *world, rill_entity e, uint64_t mask);
  * explicit value: clear_explicit). */
 void rill_channels_refresh(rill_world *world, rill_entity e, bool clear_explicit);
 
+/* What rill_channels_take_census counts over a world's renderable entities (those the defaults
+ * watch: Model, ModelMesh, MeshInstance and the rill_channels_watch components). */
+typedef struct rill_channels_census {
+    uint32_t renderable;
+    uint32_t unassigned; /* renderable without SceneChannels: a creation path the defaults missed */
+    uint32_t stale;      /* defaulted values that differ from what the defaults give now (e.g. a
+                          * subtree moved without rill_channels_refresh) */
+    uint32_t explicit_set; /* values set explicitly (rill_channels_set, ChannelMask) */
+    uint32_t bits[4]; /* entities per built-in bit: context, selectable, preserve-identity, ghost */
+} rill_channels_census;
+/* Counts the renderable entities and their channels (O(renderable x ancestor depth): for tools
+ * and tests, e.g. `rill render --stats`, not per frame). Zeroes *out before attach. */
+void rill_channels_take_census(const rill_world *world, rill_channels_census *out);
+
 /* Sets the mode of every bit in `channels`; opacity (GHOST only) is clamped to [0, 1]. */
 void rill_channels_set_mode(rill_world *world, uint64_t channels, rill_render_mode mode,
                             float opacity);

@@ -31,14 +31,26 @@ rill_component rill_channels_component(const rill_world *world) {
     return m ? m->comp : RILL_COMPONENT_NONE;
 }
 
-static bool renderable(const rill_world *w, const rill_channel_modes *m, rill_entity e) {
-    if ((m->model_mesh.id && rill_world_has(w, e, m->model_mesh)) ||
-        (m->model.id && rill_world_has(w, e, m->model)) ||
-        (m->mesh_instance.id && rill_world_has(w, e, m->mesh_instance))) {
-        return true;
+/* The renderable components, in the order the census visits them. */
+static uint32_t renderable_comps(const rill_channel_modes *m, rill_component *out) {
+    uint32_t n = 0;
+    rill_component fixed[3] = {m->model_mesh, m->model, m->mesh_instance};
+    for (uint32_t i = 0; i < 3; i++) {
+        if (fixed[i].id) {
+            out[n++] = fixed[i];
+        }
     }
     for (uint32_t i = 0; i < m->watched_count && i < RILL_COUNTOF(m->watched); i++) {
-        if (rill_world_has(w, e, m->watched[i])) {
+        out[n++] = m->watched[i];
+    }
+    return n;
+}
+
+static bool renderable(const rill_world *w, const rill_channel_modes *m, rill_entity e) {
+    rill_component comps[3 + RILL_COUNTOF(m->watched)];
+    uint32_t n = renderable_comps(m, comps);
+    for (uint32_t i = 0; i < n; i++) {
+        if (rill_world_has(w, e, comps[i])) {
             return true;
         }
     }
@@ -288,6 +300,45 @@ rill_result rill_channels_watch(rill_world *world, rill_component comp, rill_err
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "channels: could not add an observer");
     }
     return RILL_OK;
+}
+
+/* Counts entity e of the census (e is renderable). */
+static void census_one(const rill_world *w, const rill_channel_modes *m, rill_entity e,
+                       rill_channels_census *out) {
+    const rill_scene_channels *sc = rill_world_get(w, e, m->comp);
+    out->renderable++;
+    if (!sc) {
+        out->unassigned++;
+        return;
+    }
+    out->explicit_set += !sc->from_defaults;
+    out->stale += sc->from_defaults && sc->mask != default_mask(w, m, e);
+    for (uint32_t b = 0; b < RILL_COUNTOF(out->bits); b++) {
+        out->bits[b] += (uint32_t)(sc->mask >> b) & 1u;
+    }
+}
+
+void rill_channels_take_census(const rill_world *world, rill_channels_census *out) {
+    memset(out, 0, sizeof(*out));
+    const rill_channel_modes *m = world ? modes_mut(world) : NULL;
+    if (!m) {
+        return;
+    }
+    rill_component comps[3 + RILL_COUNTOF(m->watched)];
+    uint32_t nc = renderable_comps(m, comps);
+    for (uint32_t c = 0; c < nc; c++) {
+        const rill_entity *ents = NULL;
+        uint32_t n = rill_world_component_dense(world, comps[c], &ents, NULL);
+        for (uint32_t i = 0; i < n; i++) {
+            bool counted = false; /* by an earlier component of the list */
+            for (uint32_t k = 0; k < c && !counted; k++) {
+                counted = rill_world_has(world, ents[i], comps[k]);
+            }
+            if (!counted) {
+                census_one(world, m, ents[i], out);
+            }
+        }
+    }
 }
 
 uint64_t rill_channels_get(const rill_world *world, rill_entity e) {

@@ -83,7 +83,8 @@ static bool push_batches(rill__batcher *bt, cell *c, const rill_channel_modes *m
         rill__render_assets_touch(bt->ra, b->owner);
         uint32_t first = buf->ranges.len;
         rill_render_range *rg = rill_array_push_n(&buf->ranges, b->ranges.len);
-        if (!rg || !push(buf, b->id, b->mesh, b->material, m, b->mask, modes)) {
+        rill_material mat = rill__render_assets_drawn_material(bt->ra, b->owner, b->material);
+        if (!rg || !push(buf, b->id, b->mesh, mat, m, b->mask, modes)) {
             return false;
         }
         memcpy(rg, b->ranges.data, b->ranges.len * sizeof(*rg));

@@ -538,6 +538,22 @@ bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *
     return true;
 }
 
+rill_material rill__render_assets_drawn_material(rill_render_assets *ra, uint32_t owner,
+                                                 rill_material mat) {
+    if (!ra->heatmap || !ra->heat[0].id) {
+        return mat;
+    }
+    const asset_entry *e = lookup(ra, owner);
+    uint32_t ts_mat = RILL_TEXSTREAM_NONE;
+    for (uint32_t k = 0; e && !e->failed && e->ts_mat && k < e->gpu.material_count; k++) {
+        if (e->gpu.materials[k].id == mat.id) {
+            ts_mat = e->ts_mat[k];
+            break;
+        }
+    }
+    return heat_material(ra, ts_mat);
+}
+
 rill__resolved rill__render_assets_peek(const rill_render_assets *ra, const rill_model_mesh *mm,
                                         rill__assets_cursor *cur, rill_mesh *out_mesh,
                                         rill_material *out_material) {

@@ -13,6 +13,12 @@ rill_render_assets *rill__render_assets_at(const rill_world *world, uint32_t res
 bool rill__render_assets_resolve(rill_render_assets *ra, const rill_model_mesh *mm,
                                  rill_mesh *out_mesh, rill_material *out_material);
 
+/* The material a draw with `mat` (a material of asset `owner`'s upload) uses: mat itself, or with
+ * the texture heatmap on the heat material of mat's texture state (a static batch draws its
+ * material owner's textures, so it shows their state as its members would show their own). */
+rill_material rill__render_assets_drawn_material(rill_render_assets *ra, uint32_t owner,
+                                                 rill_material mat);
+
 /* What rill__render_assets_peek found. */
 typedef enum rill__resolved {
     RILL__RESOLVE_OK,    /* drawn with *out_mesh, *out_material */

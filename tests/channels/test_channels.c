@@ -45,6 +45,12 @@ static uint32_t check_all_assigned(fx *f) {
             seen++;
         }
     }
+    /* the census (what `rill render --stats` prints) agrees: none missing, none stale */
+    rill_channels_census cs;
+    rill_channels_take_census(f->world, &cs);
+    assert_true(cs.renderable >= seen);
+    assert_int_equal(cs.unassigned, 0);
+    assert_int_equal(cs.stale, 0);
     return seen;
 }
 
@@ -270,6 +276,50 @@ static void test_defaults_scene_load(void **state) {
     rill_vfs_destroy(vfs);
 }
 
+/* The census finds what the defaults missed: a renderable entity without channels, a defaulted
+ * value left stale by a reparent, and counts explicit values and the built-in bits. */
+static void test_census(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    rill_channels_census cs;
+    rill_channels_take_census(f.world, &cs);
+    assert_int_equal(cs.renderable, 0);
+    rill_model_mesh mm = {1, 0, 0};
+    rill_entity e[4];
+    for (int i = 0; i < 4; i++) {
+        e[i] = rill_world_spawn(f.world);
+        assert_non_null(rill_world_add(f.world, e[i], f.mc.model_mesh, &mm));
+    }
+    rill_world_set_name(f.world, e[1], "NM_Kiosk");
+    assert_true(rill_channels_set(f.world, e[2], RILL_CHANNEL_GHOST | RILL_CHANNEL_CONTEXT));
+    rill_entity holder = rill_world_spawn(f.world); /* not renderable: not counted */
+    rill_world_set_name(f.world, holder, "NM_Holder");
+    rill_channels_take_census(f.world, &cs);
+    assert_int_equal(cs.renderable, 4);
+    assert_int_equal(cs.unassigned, 0);
+    assert_int_equal(cs.stale, 0);
+    assert_int_equal(cs.explicit_set, 1);
+    assert_int_equal(cs.bits[0], 3); /* context: e0, e2 (explicit), e3 */
+    assert_int_equal(cs.bits[1], 1); /* selectable: the kiosk */
+    assert_int_equal(cs.bits[2], 1);
+    assert_int_equal(cs.bits[3], 1);
+    /* Reparenting is not watched: e3 under the NM_ holder keeps context until refreshed. */
+    rill_world_set_parent(f.world, e[3], holder);
+    rill_channels_take_census(f.world, &cs);
+    assert_int_equal(cs.stale, 1);
+    rill_channels_refresh(f.world, e[3], false);
+    rill_channels_take_census(f.world, &cs);
+    assert_int_equal(cs.stale, 0);
+    assert_int_equal(cs.bits[1], 2);
+    /* A renderable entity without channels is what a missed creation path leaves. */
+    rill_world_remove(f.world, e[0], f.sc);
+    rill_channels_take_census(f.world, &cs);
+    assert_int_equal(cs.renderable, 4);
+    assert_int_equal(cs.unassigned, 1);
+    rill_world_destroy(f.world);
+}
+
 static void test_modes_precedence(void **state) {
     (void)state;
     fx f;
@@ -343,6 +393,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_code),
         cmocka_unit_test(test_defaults_model_spawn_and_rename),
         cmocka_unit_test(test_defaults_scene_load),
+        cmocka_unit_test(test_census),
         cmocka_unit_test(test_modes_precedence),
         cmocka_unit_test(test_parse),
     };

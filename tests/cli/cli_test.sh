@@ -187,6 +187,35 @@ demo_small)
         --channel context=wireframe --channel ghost=ghost:0.35 --out channels.png
     grep -q "wireframe draws: [1-9][0-9]* edge buffers, 0 line fill; ghost alpha draws: [1-9]" \
         out.txt || fail "demo channels: not all wireframes drawn with edge buffers, or no ghosts"
+    # Every renderable entity of the demo (streamed districts, model trees spawned per level,
+    # the terrain, code-made defaults) got its channels when it was made: none missing, none
+    # stale, so nothing needs a fallback at draw time.
+    grep -Eq "^channels: [1-9][0-9]* renderable entities, 0 without channels, 0 stale defaults" \
+        out.txt || fail "demo: renderable entities without channels (or stale defaults)"
+    # The same with static batching on and off: copies of the project with [rendering]
+    # static_batching = true / false (hard links: the VFS refuses symlinks out of the root) over
+    # the exported pack (its models carry the edge buffers). Every cell is batched before the
+    # picture; the batches carry their members' edges (no line fill), modes and ghost alpha, and
+    # the picture is the unbatched one.
+    for m in on off; do
+        rm -rf $m && cp -rl demo/project $m && rm $m/project.toml
+        v=$([ $m = on ] && echo true || echo false)
+        sed "s/^\[scene\]/[rendering]\nstatic_batching = $v\n\n[scene]/" \
+            demo/project/project.toml >$m/project.toml
+        run 0 render $m --pack demo/demo.rpak --size 160x90 --validation --stats \
+            --passthrough mixed --channel context=wireframe --channel ghost=ghost:0.35 \
+            --out batched_$m.png
+        grep -q "wireframe draws: [1-9][0-9]* edge buffers, 0 line fill; ghost alpha draws: [1-9]" \
+            out.txt || fail "static batching $m: wireframes not all edge buffers, or no ghosts"
+        if [ $m = on ]; then
+            grep -Eq "static batching: [1-9][0-9]* batches of [1-9][0-9]* entities, \
+[1-9][0-9]* cells built, 0 waiting" out.txt || fail "static batching on: no batches, or waiting"
+        else
+            expect_out "static batching: off"
+        fi
+    done
+    "$PNG_SAME" batched_on.png batched_off.png >out.txt 2>err.txt ||
+        fail "batched channels picture differs from the unbatched one: $(cat err.txt)"
     # Every generated scene passes `scene check`.
     for f in demo/project/main.rsn demo/project/districts/*.rsn; do
         run 0 scene check "$f"

@@ -536,12 +536,53 @@ static void test_build_budget(void **state) {
     fx_done(&f);
 }
 
+/* The texture heatmap with batching on: a batch draws the heat material of its material's texture
+ * state, as its members do unbatched (the generated model's materials stream nothing: grey), so
+ * the batched picture is the unbatched one and no batch keeps its textured material. */
+static void test_heatmap(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    for (int i = 0; i < 8; i++)
+        cube(&f, 0, 0, 0.8f + 0.9f * (float)i, 1.0f + (float)(i % 3) * 2.0f, NULL);
+    rill_render_assets_set_texture_heatmap(f.ra, true);
+    for (int i = 0; i < 3; i++)
+        frame(&f);
+    assert_int_equal(f.snap.instance_count, 8);
+    rill_material heat = f.snap.instances[0].material;
+    for (uint32_t i = 1; i < f.snap.instance_count; i++)
+        assert_int_equal(f.snap.instances[i].material.id, heat.id);
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
+
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    assert_int_equal(settle(&f, 1), 1);
+    assert_int_equal(f.snap.instance_count, 1);
+    assert_int_equal(f.snap.instances[0].material.id, heat.id);
+    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_true(match_fraction(ref, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
+
+    /* Heatmap off again: the batch draws its own material, the picture changes. */
+    rill_render_assets_set_texture_heatmap(f.ra, false);
+    frame(&f);
+    frame(&f);
+    uint32_t batches = 0;
+    for (uint32_t i = 0; i < f.snap.instance_count; i++) {
+        assert_int_not_equal(f.snap.instances[i].material.id, heat.id);
+        batches += (f.snap.instances[i].id & BATCH_BIT) != 0;
+    }
+    assert_true(batches <= 1);
+    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_true(match_fraction(ref, px, W * H) < RILL_GOLDEN_MIN_MATCH);
+    fx_done(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_batching),
-        cmocka_unit_test(test_parts),
-        cmocka_unit_test(test_lod_switch),
-        cmocka_unit_test(test_build_budget),
+        cmocka_unit_test(test_batching),   cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_lod_switch), cmocka_unit_test(test_build_budget),
+        cmocka_unit_test(test_heatmap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
