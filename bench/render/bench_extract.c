@@ -12,7 +12,12 @@
  * / shown ModelMesh entities. same_as_serial: the snapshot's instances are byte for byte the serial
  * ones.
  *
- * usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15]
+ * batching "on": static batching on (every cell built and uploaded before the timed extracts;
+ * serial = each entity skipped or taken as the walk reaches it), "off" (default): off, whatever the
+ * project says. The line then has "batching":true|false, and same_as_serial compares the ranges
+ * too.
+ *
+ * usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15] [batching=off|on]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +60,7 @@ typedef struct bench {
     rill_render_extract_buf serial; /* the reference snapshot */
     rill_render_snapshot ref;
     uint32_t shown;
+    bool batching;
     double *wall, *cpu, *sort, *walk;
     int reps;
 } bench;
@@ -79,17 +85,21 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
     if (ok) {
         bool same = snap.instance_count == b->ref.instance_count &&
                     !memcmp(snap.instances, b->ref.instances,
-                            (size_t)snap.instance_count * sizeof(rill_render_instance));
+                            (size_t)snap.instance_count * sizeof(rill_render_instance)) &&
+                    snap.range_count == b->ref.range_count &&
+                    !memcmp(snap.ranges, b->ref.ranges,
+                            (size_t)snap.range_count * sizeof(rill_render_range));
         double *all[] = {b->wall, b->cpu, b->sort, b->walk};
         for (int k = 0; k < 4; k++)
             qsort(all[k], (size_t)b->reps, sizeof(double), cmp_double);
         double med = b->wall[b->reps / 2];
-        printf("{\"bench\":\"extract\",\"workers\":%u,\"shown\":%u,\"instances\":%u,\"reps\":%d,"
+        printf("{\"bench\":\"extract\",\"workers\":%u,\"batching\":%s,\"shown\":%u,"
+               "\"instances\":%u,\"reps\":%d,"
                "\"wall_ms_median\":%.3f,\"wall_ms_min\":%.3f,\"cpu_ms_median\":%.3f,"
                "\"sort_ms_median\":%.3f,\"walk_ms_median\":%.3f,\"ns_per_shown\":%.1f,"
                "\"same_as_serial\":%s}\n",
-               workers, b->shown, snap.instance_count, b->reps, med, b->wall[0],
-               b->cpu[b->reps / 2], b->sort[b->reps / 2], b->walk[b->reps / 2],
+               workers, b->batching ? "true" : "false", b->shown, snap.instance_count, b->reps, med,
+               b->wall[0], b->cpu[b->reps / 2], b->sort[b->reps / 2], b->walk[b->reps / 2],
                b->shown ? med * 1e6 / b->shown : 0.0, same ? "true" : "false");
         fflush(stdout);
     }
@@ -98,8 +108,25 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
     return ok;
 }
 
+/* Static batching on or off; on: frames until every cell is built (all queued cells at once) and
+ * its batches drawn. */
+static bool set_batching(rill_content *c, rill_renderer *r, bool on, rill_error *err) {
+    rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(c));
+    rill_render_assets_set_batching(
+        ra, &(rill_render_batching){.enabled = on, .build_ms = on ? 1e9f : 0.0f});
+    for (int i = 0; on && i < 8; i++) {
+        rill_render_snapshot snap;
+        rill_app_frame(rill_content_app(c));
+        if (rill_content_snapshot(c, NULL, &snap, err) != RILL_OK ||
+            rill_renderer_render(r, &snap, err) != RILL_OK)
+            return false;
+    }
+    return true;
+}
+
 /* Loads and settles the content; the world stays as it is from then on. */
-static rill_content *open_content(const char *input, rill_renderer **out_r, rill_error *err) {
+static rill_content *open_content(const char *input, bool batching, rill_renderer **out_r,
+                                  rill_error *err) {
     bool pack = strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".rpak") == 0;
     rill_content *c = rill_content_open(
         &(rill_content_desc){.input = pack ? NULL : input, .pack = pack ? input : NULL}, err);
@@ -116,25 +143,30 @@ static rill_content *open_content(const char *input, rill_renderer **out_r, rill
     rill_content_settle(c, 600, NULL);
     for (int i = 0; i < 4; i++) /* uploads of what settling brought in */
         rill_app_frame(rill_content_app(c));
+    set_batching(c, *out_r, batching, err);
     return c;
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15]\n");
+        fprintf(stderr, "usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15] "
+                        "[batching=off|on]\n");
         return 2;
     }
     int reps = argc > 2 ? atoi(argv[2]) : 50;
     uint32_t workers[MAX_CONFIGS];
     int nw = parse_workers(argc > 3 ? argv[3] : "0,1,2,4,8,15", workers);
-    if (reps < 1 || reps > 100000 || nw < 1) {
-        fprintf(stderr, "bench_extract: reps in [1, 100000], workers a list like 0,1,4\n");
+    const char *batching = argc > 4 ? argv[4] : "off";
+    if (reps < 1 || reps > 100000 || nw < 1 ||
+        (strcmp(batching, "on") != 0 && strcmp(batching, "off") != 0)) {
+        fprintf(stderr, "bench_extract: reps in [1, 100000], workers a list like 0,1,4, "
+                        "batching on or off\n");
         return 2;
     }
     rill_error err = {0};
     rill_renderer *r = NULL;
-    rill_content *c = open_content(argv[1], &r, &err);
-    bench b = {.reps = reps};
+    bench b = {.reps = reps, .batching = strcmp(batching, "on") == 0};
+    rill_content *c = open_content(argv[1], b.batching, &r, &err);
     b.wall = calloc((size_t)reps, sizeof(double));
     b.cpu = calloc((size_t)reps, sizeof(double));
     b.sort = calloc((size_t)reps, sizeof(double));

@@ -924,9 +924,13 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_entity) shown, shown_tmp;
     /* Set by the owner (NULL: serial): the jobs the walk over the shown ModelMeshes is spread
      * over, in chunks merged in order (the snapshot is the same with any number of workers).
-     * rill_content passes its app's (rill_app_jobs). Static batching on walks serially. */
+     * rill_content passes its app's (rill_app_jobs). With static batching on, NULL walks as the
+     * batcher's reference: each entity skipped or taken as it comes. */
     rill_jobs *jobs;
     RILL_ARRAY(struct rill__extract_part) walk_parts; /* per chunk of that walk (extract.c) */
+    /* static batching: the walk's notes for the batcher, per chunk from its start (extract.c) */
+    RILL_ARRAY(struct rill__walk_seen) walk_seen;
+    RILL_ARRAY(struct rill__walk_take) walk_takes;
     RILL_ARRAY(uint32_t) sort_counts; /* the slot sort's digit counts per chunk (extract.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */

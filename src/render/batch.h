@@ -1,8 +1,10 @@
 /* batch.h: static batching (batch.c), private to render. The extract step (extract.c) asks
  * rill__batch_skip first for every ModelMesh entity (true: a built batch draws it, nothing else is
- * done for it); the others are resolved and offered to rill__batch_take, then pushed as instances
- * as before. rill__batch_end builds the cells collected this frame and appends one instance per
- * batch, with its members' ranges that draw (rill_render_range, into the buffer's ranges). */
+ * done for it); the others are resolved and pushed as instances as before, and those for which
+ * rill__batch_wants_take says so are offered to rill__batch_take, in walk order (the walk's chunks
+ * note them, its merge replays them). rill__batch_end builds the cells collected this frame and
+ * appends one instance per batch, with its members' ranges that draw (rill_render_range, into the
+ * buffer's ranges). */
 #ifndef RILL_RENDER_BATCH_H
 #define RILL_RENDER_BATCH_H
 
@@ -24,13 +26,26 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
  * lets be rebuilt this frame. */
 bool rill__batch_begin(rill__batcher *bt, rill_world *world);
 /* Before anything else is done for a ModelMesh entity (mm: its component in the storage the walk
- * goes through, rill_query_get): true when a batch draws it this frame (the caller skips it). In a
- * settled world it reads a cache laid out like that storage, so it costs a compare in order. */
-bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm);
-/* One drawable ModelMesh entity that rill__batch_skip did not skip (mm: as for skip). own_normal:
- * it has no RenderMode, or a plain NORMAL one. True when a batch draws it this frame (the caller
- * pushes nothing). */
-bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
+ * goes through, rill_query_get): true when a batch draws it this frame (the caller skips it and
+ * counts it in *out_cell with rill__batch_seen). In a settled world it reads a cache laid out like
+ * that storage, so it costs a compare in order. An entity at a new position is learnt from its
+ * record, which writes only that position's entry and that entity's record: chunks of the walk
+ * may call it for their own entities at the same time, while nothing else changes the batcher. */
+bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
+                      uint32_t *out_cell);
+/* n entities of cell that rill__batch_skip skipped this frame (before rill__batch_end: a cell
+ * whose count falls short of the members it draws lost one, and draws them one by one). */
+void rill__batch_seen(rill__batcher *bt, uint32_t cell, uint32_t n);
+/* Whether rill__batch_take has anything to do for a drawable entity (arguments as for take): false
+ * when it is not a candidate and was none when last taken, or its batch holds it with its range
+ * off. Reads the batcher only (any number of walk chunks at once, after their entity's skip). */
+bool rill__batch_wants_take(const rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
+                            uint64_t mask, bool own_normal);
+/* One drawable ModelMesh entity that rill__batch_skip did not skip (mm: as for skip), in walk
+ * order, on one thread: it draws as an instance this frame (the caller pushes it), and becomes a
+ * candidate (its cell queued for a rebuild) or is collected into a cell being rebuilt. own_normal:
+ * it has no RenderMode, or a plain NORMAL one; mask: its SceneChannels. */
+void rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
                       rill_material mat, const float m[16], uint64_t mask, bool own_normal);
 /* Builds the cells collected this frame and appends the batch instances with their ranges (modes
  * resolved from their channel masks through modes) plus, for a cell that lost a member during

@@ -21,7 +21,8 @@
  * Cells are the unit of rebuild. Each entity keeps a record (by entity index): its cell, its member
  * index, a signature of what its batch depends on (mesh, material, channel mask) and the cell
  * generation it was built into. A member whose range is on is out of the per-frame work: extract
- * asks rill__batch_skip first (an index, two compares and a count). What changes a member reaches
+ * asks rill__batch_skip first (an index and two compares; the walk's chunks run it at the same time
+ * and extract counts the skipped per cell, rill__batch_seen). What changes a member reaches
  * the batcher without looking at it each frame:
  *   - its RenderMode (LOD level shown, hidden, crossfading; a mode of its own): a world add
  *     observer flips its range, or makes it leave for a mode of its own;
@@ -34,7 +35,8 @@
  *          the mean time per member built), drop their batches and start collecting (their
  *          hidden and fading members come from what the cell recorded, the others from the walk);
  *   take:  an entity that is not a built member: a candidate in a collecting cell is collected;
- *          one that became a candidate queues its cell;
+ *          one that became a candidate queues its cell (the walk's chunks note the entities
+ *          rill__batch_wants_take names; extract's merge takes them in walk order, one thread);
  *   end:   collected cells are built (their batches draw from the next frame, the members drew as
  *          instances this one); the others append one instance per batch with its on ranges.
  * So the picture never depends on rebuild latency, and a channel's render mode (resolved per batch

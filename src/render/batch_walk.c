@@ -1,6 +1,7 @@
 /* batch_walk.c: what extract's walk asks of the batcher per ModelMesh entity: rill__batch_skip
- * (a batch draws it) and rill__batch_take (it is noted as a candidate and collected by a cell that
- * is being rebuilt). */
+ * (a batch draws it; rill__batch_seen counts those), rill__batch_wants_take (read-only: whether
+ * take has anything to do) and rill__batch_take (it is noted as a candidate and collected by a
+ * cell that is being rebuilt). */
 #include "batch_internal.h"
 
 #include "render_internal.h"
@@ -38,7 +39,8 @@ static bool learn(rill__batcher *bt, pos_entry *p, rill_entity e, member_rec *rc
     return p->bits & P_DRAWN;
 }
 
-bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm) {
+bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
+                      uint32_t *out_cell) {
     uint32_t pos = (uint32_t)(mm - bt->mm_base);
     if (mm < bt->mm_base || pos >= bt->pos.len) {
         return false; /* not in the storage begin saw (cannot happen during a walk) */
@@ -50,33 +52,55 @@ bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
     if (!(p->bits & P_DRAWN)) {
         return false;
     }
-    bt->cells.data[p->cell].seen++;
+    *out_cell = p->cell;
     return true;
 }
 
-bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
-                      rill_material mat, const float m[16], uint64_t mask, bool own_normal) {
-    bool maybe = own_normal && !(mask & RILL_CHANNEL_PRESERVE_IDENTITY);
+void rill__batch_seen(rill__batcher *bt, uint32_t ci, uint32_t n) {
+    bt->cells.data[ci].seen += n;
+}
+
+/* Whether a candidate could be batched: its own mode NORMAL, its channels keep no identity. */
+static bool maybe_candidate(uint64_t mask, bool own_normal) {
+    return own_normal && !(mask & RILL_CHANNEL_PRESERVE_IDENTITY);
+}
+
+/* The walk's cache entry of e at mm's position once skip learnt it, else NULL. */
+static const pos_entry *pos_seen(const rill__batcher *bt, rill_entity e,
+                                 const rill_model_mesh *mm) {
     uint32_t pos = (uint32_t)(mm - bt->mm_base);
-    pos_entry *p = mm >= bt->mm_base && pos < bt->pos.len && bt->pos.data[pos].e == e
-                       ? &bt->pos.data[pos]
-                       : NULL; /* (skip learnt it) */
+    bool in = mm >= bt->mm_base && pos < bt->pos.len && bt->pos.data[pos].e == e;
+    return in ? &bt->pos.data[pos] : NULL;
+}
+
+bool rill__batch_wants_take(const rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
+                            uint64_t mask, bool own_normal) {
+    bool maybe = maybe_candidate(mask, own_normal);
+    const pos_entry *p = pos_seen(bt, e, mm);
     if (!maybe && p && !(p->bits & P_NOTE)) {
         return false; /* not a candidate, nor was it one when last taken: nothing to note */
     }
-    member_rec *rc = rill__batch_rec_if(bt, e);
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    const member_rec *rc =
+        idx < bt->recs.len && bt->recs.data[idx].e == e ? &bt->recs.data[idx] : NULL;
     if (!rc) {
-        if (!maybe) {
-            return false; /* never a candidate so far: no record needed */
-        }
-        if (!(rc = rill__batch_new_rec(bt, e, &m[12]))) {
-            return false;
-        }
+        return maybe; /* never a candidate so far: no record needed */
+    }
+    /* Built, its range off (left, or crossfading): drawn alone, nothing to note. */
+    return !rc->gen || rc->gen != bt->cells.data[rc->cell].gen;
+}
+
+void rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
+                      rill_material mat, const float m[16], uint64_t mask, bool own_normal) {
+    if (!rill__batch_wants_take(bt, e, mm, mask, own_normal)) {
+        return;
+    }
+    bool maybe = maybe_candidate(mask, own_normal);
+    member_rec *rc = rill__batch_rec_if(bt, e);
+    if (!rc && !(rc = rill__batch_new_rec(bt, e, &m[12]))) {
+        return; /* out of memory: it stays an instance */
     }
     cell *c = &bt->cells.data[rc->cell];
-    if (rc->gen && rc->gen == c->gen) {
-        return false; /* built, its range off (left, or crossfading): drawn alone */
-    }
     if (rc->moved && bt->frame - rc->moved_frame > bt->set.static_frames) {
         rc->moved = false; /* still long enough: batched again, in the cell it stands in now */
         uint32_t ci = rill__batch_cell_at(bt, &m[12]);
@@ -110,8 +134,8 @@ bool rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
             k->info.on = true;
         }
     }
-    if (p) {
-        learn(bt, p, e, rc, pos);
+    if (pos_seen(bt, e, mm)) {
+        uint32_t pos = (uint32_t)(mm - bt->mm_base);
+        learn(bt, &bt->pos.data[pos], e, rc, pos);
     }
-    return false;
 }

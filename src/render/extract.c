@@ -69,6 +69,8 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->shown);
     rill_array_free(&buf->shown_tmp);
     rill_array_free(&buf->walk_parts);
+    rill_array_free(&buf->walk_seen);
+    rill_array_free(&buf->walk_takes);
     rill_array_free(&buf->sort_counts);
 }
 
@@ -153,17 +155,6 @@ static void fill_looked_up(rill_world *world, const rill_render_components *comp
     fill_instance(modes, e, mesh, mat, xf, rm, sc, in);
 }
 
-/* Appends one drawn instance with the entity's RenderMode rm and SceneChannels sc. */
-static bool push_looked(rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
-                        rill_material mat, const rill_global_transform *xf,
-                        const rill_render_mode_component *rm, const rill_scene_channels *sc) {
-    rill_render_instance *in = rill_array_push_n(&buf->instances, 1);
-    if (in) {
-        fill_instance(buf->channel_modes, e, mesh, mat, xf, rm, sc, in);
-    }
-    return in != NULL;
-}
-
 /* Appends one drawn instance; its RenderMode (when the entity has one) says how it draws. */
 static bool push_instance(rill_world *world, const rill_render_components *comps,
                           rill_render_extract_buf *buf, rill_entity e, rill_mesh mesh,
@@ -173,27 +164,6 @@ static bool push_instance(rill_world *world, const rill_render_components *comps
         fill_looked_up(world, comps, buf->channel_modes, e, mesh, mat, xf, in);
     }
     return in != NULL;
-}
-
-/* One ModelMesh entity with static batching on: offered to the batcher, pushed when no batch
- * draws it (the component lookups are shared by both). */
-static bool batch_or_push(rill_world *world, const rill_render_components *comps,
-                          rill_render_extract_buf *buf, rill__batcher *bt, rill_entity e,
-                          const rill_model_mesh *mm, rill_mesh mesh, rill_material mat,
-                          const rill_global_transform *xf) {
-    const rill_render_mode_component *rm =
-        comps->render_mode.id ? rill_world_get(world, e, comps->render_mode) : NULL;
-    /* A LOD level inside a crossfade draws dithered, so it stays an instance. */
-    bool own_normal = !rm || (rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade == 0.0f);
-    /* The channels matter to the batcher only for a possible candidate, and to the drawing only
-     * when some channel has a mode (as in push_instance). */
-    const rill_scene_channels *sc = comps->scene_channels.id && (own_normal || buf->channel_modes)
-                                        ? rill_world_get(world, e, comps->scene_channels)
-                                        : NULL;
-    if (rill__batch_take(bt, e, mm, mesh, mat, xf->m, sc ? sc->mask : 0, own_normal)) {
-        return true;
-    }
-    return push_looked(buf, e, mesh, mat, xf, rm, sc);
 }
 
 /* Digits of the slot sort: 11 bits each, three cover every entity index. */
@@ -308,36 +278,16 @@ static bool shown_in_slot_order(rill_world *world, rill_component shown,
     return !n || sort_by_slot(buf->jobs, ents, list, tmp, n, buf);
 }
 
-/* The walk with static batching on: serial (the batcher keeps per-entity state as it goes), in
- * slot order; entities a batch draws are skipped and the batches appended after the walk. */
-static bool walk_batched(rill_world *world, const rill_render_components *comps,
-                         rill_render_extract_buf *buf, rill_render_assets *ra, rill__batcher *bt) {
-    rill_component gt = rill_world_builtin(world)->global_transform;
-    for (uint32_t i = 0; i < buf->shown.len; i++) {
-        rill_entity e = buf->shown.data[i];
-        rill_mesh mesh;
-        rill_material mat;
-        const rill_model_mesh *mm = rill_world_get(world, e, comps->model_mesh);
-        if (mm && rill__batch_skip(bt, e, mm)) {
-            continue; /* a batch draws it */
-        }
-        const rill_global_transform *xf = mm ? rill_world_get(world, e, gt) : NULL;
-        if (!xf || !rill__render_assets_resolve(ra, mm, &mesh, &mat)) {
-            continue; /* no transform yet, or not loaded / uploaded yet, or failed (warned once) */
-        }
-        if (in_world(world, buf, e, xf) &&
-            !batch_or_push(world, comps, buf, bt, e, mm, mesh, mat, xf)) {
-            return false;
-        }
-    }
-    return rill__batch_end(bt, buf->channel_modes, buf);
-}
-
 /* >>the walk over the jobs: chunks of the shown list, each written in place from its own start in
  * buf->instances (every shown entity gives at most one instance), then merged in chunk order, so
  * the instances are byte for byte those a serial walk appends. A chunk reads the world and the
  * render assets only; what would change them (uploading an asset seen for the first time) is left
- * to the merge, on the calling thread: the chunk stops there and the merge walks its rest. */
+ * to the merge, on the calling thread: the chunk stops there and the merge walks its rest.
+ * With static batching on, a chunk also asks the batcher which entities a batch draws (skipped)
+ * and which ones it must take; what that would change in the batcher is noted per chunk (how many
+ * entities each cell's batches drew, the entities to take) and replayed by the merge in the walk's
+ * order, so the batcher sees what the serial walk shows it. Without jobs the batched walk is that
+ * serial walk: the merge walks every entity, taking each one as it comes. */
 
 #define WALK_CHUNK 512u /* entities per chunk: ~40-70 us of work, few enough chunks to merge */
 
@@ -347,6 +297,23 @@ struct rill__extract_part {
     uint32_t stop;         /* shown index the merge goes on from (the chunk's end: none) */
     uint32_t out_count;    /* entities out of the world before stop */
     rill_entity first_out; /* the first of them */
+    uint32_t seen, takes;  /* batching: notes written from the chunk's own start */
+};
+
+/* Batching: n entities in a row that batches of one cell draw (for rill__batch_seen). */
+struct rill__walk_seen {
+    uint32_t cell, n;
+};
+
+/* Batching: an entity for rill__batch_take, with its arguments. */
+struct rill__walk_take {
+    rill_entity e;
+    const rill_model_mesh *mm;
+    const float *m;
+    uint64_t mask;
+    rill_mesh mesh;
+    rill_material mat;
+    bool own_normal;
 };
 
 typedef struct shown_walk {
@@ -356,16 +323,52 @@ typedef struct shown_walk {
     rill_render_assets *ra;
     rill_component gt;
     rill_render_instance *out; /* where the walk's instances start */
+    rill__batcher *bt;         /* static batching on: its batcher (else NULL) */
 } shown_walk;
 
-enum { SHOWN_SKIPPED, SHOWN_DRAWN, SHOWN_OUT_OF_WORLD, SHOWN_SERIAL };
+enum { SHOWN_SKIPPED, SHOWN_DRAWN, SHOWN_OUT_OF_WORLD, SHOWN_SERIAL, SHOWN_BATCHED };
 
-/* One shown entity, written to *in when drawn. Skipped: no ModelMesh or transform yet, not
- * uploaded yet, or failed (warned once). With cur (a chunk) the assets are only read and an asset
- * not uploaded yet gives SHOWN_SERIAL; without (the merge) resolving may upload it. */
-static int walk_one(const shown_walk *w, rill_entity e, rill__assets_cursor *cur,
-                    rill_render_instance *in) {
+/* Where walk_one puts what it found of one entity. */
+typedef struct shown_out {
+    rill_render_instance *in;     /* SHOWN_DRAWN: its instance */
+    struct rill__walk_take *take; /* batching: written when the batcher must take it */
+    bool noted;                   /* ... and it was */
+    uint32_t cell;                /* SHOWN_BATCHED: the cell whose batch draws it */
+} shown_out;
+
+/* Writes the instance of a drawn entity (its RenderMode and SceneChannels say how it draws) and,
+ * with batching on, notes it when the batcher must take it. */
+static void fill_shown(const shown_walk *w, rill_entity e, const rill_model_mesh *mm,
+                       rill_mesh mesh, rill_material mat, const rill_global_transform *xf,
+                       shown_out *o) {
+    const rill_render_components *comps = w->comps;
+    const rill_channel_modes *modes = w->buf->channel_modes;
+    const rill_render_mode_component *rm =
+        comps->render_mode.id ? rill_world_get(w->world, e, comps->render_mode) : NULL;
+    /* A LOD level inside a crossfade draws dithered, so it stays an instance. */
+    bool own_normal = !rm || (rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade == 0.0f);
+    /* The channels matter to the drawing only when some channel has a mode, and to the batcher
+     * only for a possible candidate. */
+    const rill_scene_channels *sc = comps->scene_channels.id && (modes || (w->bt && own_normal))
+                                        ? rill_world_get(w->world, e, comps->scene_channels)
+                                        : NULL;
+    fill_instance(modes, e, mesh, mat, xf, rm, sc, o->in);
+    uint64_t mask = sc ? sc->mask : 0u;
+    o->noted = w->bt && rill__batch_wants_take(w->bt, e, mm, mask, own_normal);
+    if (o->noted) {
+        *o->take = (struct rill__walk_take){e, mm, xf->m, mask, mesh, mat, own_normal};
+    }
+}
+
+/* One shown entity, written to *o->in when drawn. Skipped: no ModelMesh or transform yet, not
+ * uploaded yet, or failed (warned once); batched: a batch draws it (o->cell). With cur (a chunk)
+ * the assets are only read and an asset not uploaded yet gives SHOWN_SERIAL; without (the merge)
+ * resolving may upload it. */
+static int walk_one(const shown_walk *w, rill_entity e, rill__assets_cursor *cur, shown_out *o) {
     const rill_model_mesh *mm = rill_world_get(w->world, e, w->comps->model_mesh);
+    if (w->bt && mm && rill__batch_skip(w->bt, e, mm, &o->cell)) {
+        return SHOWN_BATCHED;
+    }
     const rill_global_transform *xf = mm ? rill_world_get(w->world, e, w->gt) : NULL;
     if (!xf) {
         return SHOWN_SKIPPED;
@@ -383,7 +386,7 @@ static int walk_one(const shown_walk *w, rill_entity e, rill__assets_cursor *cur
     if (!rill_mat4_in_world_limit(xf->m)) {
         return SHOWN_OUT_OF_WORLD;
     }
-    fill_looked_up(w->world, w->comps, w->buf->channel_modes, e, mesh, mat, xf, in);
+    fill_shown(w, e, mm, mesh, mat, xf, o);
     return SHOWN_DRAWN;
 }
 
@@ -404,12 +407,27 @@ static void prefetch_entity(const shown_walk *w, rill_entity e) {
     }
 }
 
-/* rill_job_range_fn: shown[begin, end) into out[begin...]. */
+/* Batching: a chunk's skipped entities counted in runs of one cell; a run is noted when another
+ * cell's starts and when the chunk ends (cell UINT32_MAX). */
+static void count_seen(const shown_walk *w, struct rill__extract_part *p, uint32_t begin,
+                       struct rill__walk_seen *run, uint32_t cell) {
+    if (run->n && run->cell == cell) {
+        run->n++;
+        return;
+    }
+    if (run->n) {
+        w->buf->walk_seen.data[begin + p->seen++] = *run;
+    }
+    *run = (struct rill__walk_seen){cell, cell != UINT32_MAX};
+}
+
+/* rill_job_range_fn: shown[begin, end) into out[begin...] (and the batcher's notes). */
 static void walk_chunk(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) {
     const shown_walk *w = arg;
     struct rill__extract_part *p = &w->buf->walk_parts.data[chunk];
     *p = (struct rill__extract_part){.stop = end};
     rill__assets_cursor cur = {0};
+    struct rill__walk_seen run = {0};
     const rill_entity *shown = w->buf->shown.data;
     for (uint32_t i = begin; i < end && i < begin + WALK_AHEAD; i++) {
         prefetch_entity(w, shown[i]);
@@ -419,21 +437,63 @@ static void walk_chunk(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) 
             prefetch_entity(w, shown[i + WALK_AHEAD]);
         }
         rill_entity e = shown[i];
-        int r = walk_one(w, e, &cur, &w->out[begin + p->written]);
+        shown_out o = {.in = &w->out[begin + p->written],
+                       .take = w->bt ? &w->buf->walk_takes.data[begin + p->takes] : NULL};
+        int r = walk_one(w, e, &cur, &o);
         if (r == SHOWN_SERIAL) {
             p->stop = i;
-            return;
+            break;
         }
         p->written += r == SHOWN_DRAWN;
+        p->takes += o.noted;
+        if (r == SHOWN_BATCHED) {
+            count_seen(w, p, begin, &run, o.cell);
+        }
         if (r == SHOWN_OUT_OF_WORLD && !p->out_count++) {
             p->first_out = e;
         }
     }
+    count_seen(w, p, begin, &run, UINT32_MAX);
+}
+
+static void take_noted(rill__batcher *bt, const struct rill__walk_take *t) {
+    rill__batch_take(bt, t->e, t->mm, t->mesh, t->mat, t->m, t->mask, t->own_normal);
+}
+
+/* Batching: what a chunk noted for the batcher, in the walk's order. */
+static void replay_notes(const shown_walk *w, const struct rill__extract_part *p, uint32_t begin) {
+    for (uint32_t k = 0; k < p->seen; k++) {
+        const struct rill__walk_seen *s = &w->buf->walk_seen.data[begin + k];
+        rill__batch_seen(w->bt, s->cell, s->n);
+    }
+    for (uint32_t k = 0; k < p->takes; k++) {
+        take_noted(w->bt, &w->buf->walk_takes.data[begin + k]);
+    }
+}
+
+/* Walks shown[from, end) on this thread, appending at out[at]; returns the new at. */
+static uint32_t walk_rest(const shown_walk *w, uint32_t from, uint32_t end, uint32_t at) {
+    for (uint32_t i = from; i < end; i++) {
+        rill_entity e = w->buf->shown.data[i];
+        struct rill__walk_take take;
+        shown_out o = {.in = &w->out[at], .take = &take};
+        int r = walk_one(w, e, NULL, &o);
+        at += r == SHOWN_DRAWN;
+        if (r == SHOWN_OUT_OF_WORLD) {
+            count_out_of_world(w->world, w->buf, e, 1);
+        } else if (r == SHOWN_BATCHED) {
+            rill__batch_seen(w->bt, o.cell, 1);
+        } else if (o.noted) {
+            take_noted(w->bt, &take);
+        }
+    }
+    return at;
 }
 
 /* Closes the gaps between the chunks' instances in chunk order, counts (and names) the entities
- * out of the world in that order, and walks what each chunk left; returns the instances written.
- * Every write lands at or below the shown index it comes from, so nothing unread is overwritten. */
+ * out of the world in that order, replays the batcher's notes, and walks what each chunk left;
+ * returns the instances written. Every write lands at or below the shown index it comes from, so
+ * nothing unread is overwritten. */
 static uint32_t merge_walk(const shown_walk *w, uint32_t n) {
     rill_render_extract_buf *buf = w->buf;
     uint32_t at = 0;
@@ -444,28 +504,34 @@ static uint32_t merge_walk(const shown_walk *w, uint32_t n) {
         }
         at += p->written;
         count_out_of_world(w->world, buf, p->first_out, p->out_count);
-        for (uint32_t i = p->stop, end = RILL_MIN(n, begin + WALK_CHUNK); i < end; i++) {
-            rill_entity e = buf->shown.data[i];
-            int r = walk_one(w, e, NULL, &w->out[at]);
-            at += r == SHOWN_DRAWN;
-            if (r == SHOWN_OUT_OF_WORLD) {
-                count_out_of_world(w->world, buf, e, 1);
-            }
+        if (w->bt) {
+            replay_notes(w, p, begin);
         }
+        at = walk_rest(w, p->stop, RILL_MIN(n, begin + WALK_CHUNK), at);
     }
     return at;
 }
 
-/* The walk without batching: over buf->jobs (NULL: on this thread, chunk after chunk). */
+/* Room for n instances after those extracted so far, and for the batcher's notes of n entities. */
+static bool walk_room(rill_render_extract_buf *buf, uint32_t n, bool batching) {
+    rill_array_clear(&buf->walk_seen);
+    rill_array_clear(&buf->walk_takes);
+    return rill_array_push_n(&buf->instances, n) &&
+           (!batching ||
+            (rill_array_push_n(&buf->walk_seen, n) && rill_array_push_n(&buf->walk_takes, n)));
+}
+
+/* The walk over buf->jobs (NULL: on this thread, chunk after chunk; with batching, the serial walk
+ * the merge does for what chunks leave). bt: the batcher when static batching is on. */
 static bool walk_shown(rill_world *world, const rill_render_components *comps,
-                       rill_render_extract_buf *buf, rill_render_assets *ra) {
+                       rill_render_extract_buf *buf, rill_render_assets *ra, rill__batcher *bt) {
     uint32_t n = buf->shown.len, base = buf->instances.len;
     rill_array_clear(&buf->walk_parts);
     if (!n) {
         return true;
     }
-    if (!rill_array_push_n(&buf->walk_parts, rill_jobs_for_chunks(buf->jobs, n, WALK_CHUNK)) ||
-        !rill_array_push_n(&buf->instances, n)) {
+    uint32_t chunks = rill_jobs_for_chunks(buf->jobs, n, WALK_CHUNK);
+    if (!rill_array_push_n(&buf->walk_parts, chunks) || !walk_room(buf, n, bt != NULL)) {
         return false;
     }
     shown_walk w = {world,
@@ -473,8 +539,15 @@ static bool walk_shown(rill_world *world, const rill_render_components *comps,
                     buf,
                     ra,
                     rill_world_builtin(world)->global_transform,
-                    buf->instances.data + base};
-    rill_jobs_for(buf->jobs, n, WALK_CHUNK, walk_chunk, &w);
+                    buf->instances.data + base,
+                    bt};
+    if (bt && !buf->jobs) {
+        for (uint32_t k = 0; k < chunks; k++) { /* every chunk left to the merge */
+            buf->walk_parts.data[k] = (struct rill__extract_part){.stop = k * WALK_CHUNK};
+        }
+    } else {
+        rill_jobs_for(buf->jobs, n, WALK_CHUNK, walk_chunk, &w);
+    }
     buf->instances.len = base + merge_walk(&w, n);
     return true;
 }
@@ -495,8 +568,8 @@ static bool extract_model_meshes(rill_world *world, const rill_render_components
         return false;
     }
     uint64_t t1 = rill_time_ns();
-    bool ok =
-        batching ? walk_batched(world, comps, buf, ra, bt) : walk_shown(world, comps, buf, ra);
+    bool ok = walk_shown(world, comps, buf, ra, batching ? bt : NULL) &&
+              (!batching || rill__batch_end(bt, buf->channel_modes, buf));
     buf->sort_ns = t1 - t0;
     buf->walk_ns = rill_time_ns() - t1;
     return ok;

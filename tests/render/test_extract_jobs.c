@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model_gen.h"
+#include "rill/channels.h"
 #include "rill/render.h"
 
 #define ENTITIES 6000u /* about 12 chunks of the walk */
@@ -210,9 +211,153 @@ static void test_workers_match_serial(void **state) {
     rill_jobs_destroy(four);
 }
 
+/* >>static batching: the batched walk over the jobs against the serial one. Two identical
+ * fixtures, one extracted without jobs (each entity skipped or taken as the walk reaches it), one
+ * over 4 workers (chunks note what the batcher must see, the merge replays it in order), go
+ * through the same frames: cells built, members moved, given other channels, switched off and on
+ * (as LOD levels are), despawned, a new asset named mid-chunk. Every frame their snapshots
+ * (instances and ranges) and batching counts must be the same bytes. */
+
+#define BATCH_BIT (UINT64_C(1) << 63)
+
+static void batching_on(fixture *f) {
+    /* A build budget no cell exceeds: both fixtures admit every queued cell at once. */
+    rill_render_assets_set_batching(
+        f->ra, &(rill_render_batching){.enabled = true, .cell_size = 24.0f, .build_ms = 1e9f});
+    rill_channels_set_mode(f->w, RILL_CHANNEL_GHOST, RILL_RENDER_MODE_GHOST, 0.5f);
+    for (uint32_t i = 0; i < ENTITIES; i += 17) /* some keep their identity: never batched */
+        assert_true(rill_channels_set(f->w, f->ents[i],
+                                      RILL_CHANNEL_CONTEXT | RILL_CHANNEL_PRESERVE_IDENTITY));
+}
+
+static void assert_same_batching(const fixture *a, const fixture *b) {
+    rill_render_batching_stats sa, sb;
+    rill_render_assets_get_batching_stats(a->ra, &sa);
+    rill_render_assets_get_batching_stats(b->ra, &sb);
+    assert_int_equal(sa.cells, sb.cells);
+    assert_int_equal(sa.cells_built, sb.cells_built);
+    assert_int_equal(sa.batches, sb.batches);
+    assert_int_equal(sa.batched_entities, sb.batched_entities);
+    assert_int_equal(sa.range_switches, sb.range_switches);
+    assert_int_equal(sa.cells_waiting, sb.cells_waiting);
+}
+
+/* Batch instances in a snapshot. */
+static uint32_t batch_count(const rill_render_snapshot *s) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->instance_count; i++)
+        n += (s->instances[i].id & BATCH_BIT) != 0;
+    return n;
+}
+
+/* One frame of both: a extracted serially, b over jobs; their snapshots and batchers agree. Both
+ * render and wait for the GPU, so their batch meshes are uploaded in the same frame. Returns the
+ * batch instances drawn. */
+static uint32_t frame_both(fixture *a, fixture *b, rill_jobs *jobs, rill_render_extract_buf *xa,
+                           rill_render_extract_buf *xb) {
+    rill_render_snapshot sa, sb;
+    rill_error err = {0};
+    rill_world_update_transforms(a->w);
+    rill_world_update_transforms(b->w);
+    extract(a, NULL, xa, &sa);
+    extract(b, jobs, xb, &sb);
+    assert_same(&sa, xa, &sb, xb);
+    assert_int_equal(sa.range_count, sb.range_count);
+    assert_memory_equal(sa.ranges, sb.ranges, (size_t)sa.range_count * sizeof(rill_render_range));
+    assert_same_batching(a, b);
+    assert_int_equal(rill_renderer_render(a->r, &sa, &err), RILL_OK);
+    assert_int_equal(rill_renderer_render(b->r, &sb, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(a->r, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(b->r, &err), RILL_OK);
+    return batch_count(&sa);
+}
+
+/* What changes between frames, done to both fixtures alike. */
+typedef void (*change_fn)(fixture *f, uint32_t i);
+
+static void change_both(fixture *a, fixture *b, change_fn fn, uint32_t first, uint32_t step) {
+    for (uint32_t i = first; i < ENTITIES; i += step) {
+        fn(a, i);
+        fn(b, i);
+    }
+}
+
+static void move_one(fixture *f, uint32_t i) {
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = (float)(i % 100) * 3.0f + 0.5f;
+    t.translation[2] = (float)(i / 100) * 3.0f;
+    rill_world_set_transform(f->w, f->ents[i], &t);
+}
+
+static void ghost_channel(fixture *f, uint32_t i) {
+    assert_true(rill_channels_set(f->w, f->ents[i], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+}
+
+static void set_mode(fixture *f, uint32_t i, rill_render_mode mode) {
+    rill_render_mode_component rm = {mode, 1.0f, 0.0f};
+    assert_non_null(rill_world_add(f->w, f->ents[i], f->rc.render_mode, &rm));
+}
+
+static void switch_off(fixture *f, uint32_t i) {
+    set_mode(f, i, RILL_RENDER_MODE_HIDDEN);
+}
+
+static void switch_on(fixture *f, uint32_t i) {
+    set_mode(f, i, RILL_RENDER_MODE_NORMAL);
+}
+
+static void despawn_one(fixture *f, uint32_t i) {
+    if (rill_world_is_alive(f->w, f->ents[i]))
+        assert_true(rill_world_despawn(f->w, f->ents[i]));
+}
+
+static void third_asset(fixture *f, uint32_t i) {
+    rill_model_mesh mm =
+        *(const rill_model_mesh *)rill_world_get(f->w, f->ents[i], f->rc.model_mesh);
+    mm.asset = f->asset[2].id;
+    assert_non_null(rill_world_add(f->w, f->ents[i], f->rc.model_mesh, &mm));
+}
+
+static void test_batched_workers_match_serial(void **state) {
+    fixture *a = *state, *b = NULL;
+    assert_int_equal(setup((void **)&b), 0);
+    rill_jobs *four = jobs_of(4);
+    rill_render_extract_buf xa = {0}, xb = {0};
+    batching_on(a);
+    batching_on(b);
+    uint32_t drawn = 0;
+    for (int k = 0; k < 6; k++) /* cells collected, built, uploaded */
+        drawn = frame_both(a, b, four, &xa, &xb);
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(b->ra, &bs);
+    assert_true(drawn > 0 && bs.batched_entities > ENTITIES / 2);
+    uint32_t cells_settled = bs.cells_built;
+
+    const struct {
+        change_fn fn;
+        uint32_t first, step;
+    } changes[] = {{move_one, 7, 50},   {ghost_channel, 9, 60}, {switch_off, 13, 40},
+                   {switch_on, 13, 40}, {despawn_one, 11, 70},  {third_asset, 150, 300}};
+    for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+        change_both(a, b, changes[c].fn, changes[c].first, changes[c].step);
+        for (int k = 0; k < 3; k++)
+            drawn = frame_both(a, b, four, &xa, &xb);
+        assert_true(drawn > 0);
+    }
+    rill_render_assets_get_batching_stats(b->ra, &bs);
+    assert_true(bs.cells_built > cells_settled); /* the changes rebuilt cells */
+    assert_true(bs.range_switches > 0);          /* and switched members off and on */
+
+    rill_render_extract_buf_free(&xa);
+    rill_render_extract_buf_free(&xb);
+    rill_jobs_destroy(four);
+    teardown((void **)&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_workers_match_serial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batched_workers_match_serial, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
