@@ -209,22 +209,29 @@ bool rill_cli_has_appended_pack(void) {
     return true;
 }
 
+/* A copy of rill carrying a pack (`rill pack append`) is a game: with no arguments, or with
+ * options only (`./mygame --frames 3 --screenshot shot.png`), it plays its pack as `run` would
+ * with those options. argv[0] stands in for the command name `run`. */
+static int play_appended_pack(int argc, char **argv) {
+    rill_cli_install_log(false);
+    if (!rill_cmd_run) {
+        fprintf(stderr, "rill: 'run' is not part of this build\n");
+        return 1;
+    }
+    char run_name[] = "run";
+    argv[0] = run_name;
+    return rill_cmd_run(argc, argv);
+}
+
 int main(int argc, char **argv) {
     if (!apply_limits(&argc, argv)) {
         return 2;
     }
-    if (argc < 2) {
-        /* A copy of rill carrying a pack (`rill pack append`) is a game: it plays its pack. */
-        if (rill_cli_has_appended_pack()) {
-            rill_cli_install_log(false);
-            char run_name[] = "run";
-            char *run_argv[] = {run_name, NULL};
-            return rill_cmd_run ? rill_cmd_run(1, run_argv) : 1;
-        }
+    if (argc < 2 && !rill_cli_has_appended_pack()) {
         print_usage(stderr);
         return 2;
     }
-    const char *name = argv[1];
+    const char *name = argc < 2 ? "" : argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
         printf("rill %s\n", RILL_CLI_VERSION);
         return 0;
@@ -232,6 +239,9 @@ int main(int argc, char **argv) {
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         print_usage(stdout);
         return 0;
+    }
+    if ((argc < 2 || name[0] == '-') && rill_cli_has_appended_pack()) {
+        return play_appended_pack(argc, argv);
     }
     rill_cli_install_log(false);
     for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {

@@ -54,10 +54,8 @@ static bool with_ext(char *dst, size_t cap, const char *path, const char *ext) {
     return true;
 }
 
-bool rill_export_output_path(char *dst, size_t cap, const char *input_path) {
-    if (!dst || !cap || !input_path) {
-        return false;
-    }
+/* The path with its extension changed by kind (as written, '#' included). */
+static bool output_path_as_is(char *dst, size_t cap, const char *input_path) {
     switch (rill_export_kind_of(input_path)) {
     case RILL_EXPORT_KIND_TEXTURE:
         return with_ext(dst, cap, input_path, "rmip");
@@ -68,6 +66,20 @@ bool rill_export_output_path(char *dst, size_t cap, const char *input_path) {
         return n >= 0 && (size_t)n < cap;
     }
     }
+}
+
+bool rill_export_output_path(char *dst, size_t cap, const char *input_path) {
+    if (!dst || !cap || !input_path || !output_path_as_is(dst, cap, input_path)) {
+        return false;
+    }
+    /* '#' starts an asset's label in Rill paths ("a.rmip#low") and no pack entry holds one: an
+     * output gets '_' for it, and the runtime finds it through this same rule. */
+    for (char *c = dst; *c; c++) {
+        if (*c == '#') {
+            *c = '_';
+        }
+    }
+    return true;
 }
 
 rill_export_desc rill_export_resolve_desc(const rill_export_desc *desc, char *dst_cache,

@@ -379,9 +379,52 @@ RSN
     (cd empty && env -u DISPLAY -u WAYLAND_DISPLAY ../game >../out.txt 2>../err.txt) &&
         fail "no display, yet it succeeded"
     expect_err "no display"
-    # A plain `rill` has no pack: `rill render` without INPUT is a usage error naming it.
+    # Given options only, it takes them as `run`'s (getting-started: ./mygame --frames 3).
+    (cd empty && ../game --frames 0 >../out.txt 2>../err.txt)
+    [ $? -eq 2 ] || fail "game --frames 0: not refused as a usage error"
+    expect_err "rill run: bad --frames '0'"
+    (cd empty && env -u DISPLAY -u WAYLAND_DISPLAY ../game --frames 3 >../out.txt 2>../err.txt) &&
+        fail "game --frames 3: no display, yet it succeeded"
+    expect_err "no display"
+    # A plain `rill` has no pack: `rill render` without INPUT is a usage error naming it, and
+    # options alone name no command.
     run 2 render --out x.png
     expect_err "missing INPUT"
+    run 2 --frames 3
+    expect_err "unknown command '--frames'"
+    ;;
+export_hash_names)
+    # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
+    # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
+    # follows, and the pack draws what the loose project draws.
+    m=/usr/share/assimp/models/glTF2/BoxTextured-glTF
+    mkdir -p "proj/models/box #1"
+    cp "$m/BoxTextured0.bin" "proj/models/box #1/Box #0.bin"
+    cp "$m/CesiumLogoFlat.png" "proj/models/box #1/logo #1.png"
+    sed -e 's/"BoxTextured0.bin"/"Box%20%230.bin"/' -e 's/"CesiumLogoFlat.png"/"logo #1.png"/' \
+        "$m/BoxTextured.gltf" >"proj/models/box #1/box.gltf"
+    printf '[project]\nmain_scene = "main.rsn"\n[window]\nwidth = 96\nheight = 72\n' \
+        >proj/project.toml
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n    Model { path: "models/box _1/box.glb" }\n}\n' \
+        >proj/main.rsn
+    run 0 export proj --out game.rpak --quiet
+    [ -s err.txt ] && fail "export printed messages"
+    run 0 pack ls game.rpak
+    expect_out "models/box _1/logo _1.rmip"
+    expect_out "models/box _1/box.glb"
+    expect_out "models/box _1/Box _0.bin"
+    grep -q '#' out.txt && fail "a pack entry holds '#'"
+    # The pack draws the textured box (a missing texture would warn) exactly as the export of
+    # the same files under their own names does.
+    run 0 render --pack game.rpak --out pack.png
+    grep -q -e warning -e error err.txt && fail "pack render warned"
+    mkdir -p ref/models/box
+    cp "$m/"* ref/models/box/
+    cp proj/project.toml ref/
+    sed 's|models/box _1/box.glb|models/box/BoxTextured.glb|' proj/main.rsn >ref/main.rsn
+    run 0 export ref --out ref.rpak --quiet
+    run 0 render --pack ref.rpak --out ref.png
+    "$PNG_SAME" ref.png pack.png >out.txt 2>err.txt || fail "the '#' project draws another box"
     ;;
 components_doc)
     # docs/components.md is the program's own output: regenerate it when a component changes.

@@ -186,8 +186,10 @@ void rill_export_result_free(rill_export_result *result);
 rill_export_kind rill_export_kind_of(const char *path);
 
 /* The packed / loose path of an input's main output: textures "a/rock.png" -> "a/rock.rmip",
- * models "a/chair.gltf" -> "a/chair.glb", anything else unchanged. A runtime that finds an image
- * reference "x.png" resolves it through the same rule. Returns false when it does not fit. */
+ * models "a/chair.gltf" -> "a/chair.glb", anything else unchanged; every '#' (an asset label's
+ * separator, never in a pack entry) becomes '_' ("t/wood #2.png" -> "t/wood _2.rmip"). A runtime
+ * that finds an image reference "x.png" resolves it through the same rule. Returns false when it
+ * does not fit. */
 bool rill_export_output_path(char *dst, size_t cap, const char *input_path);
 
 /* The human name of a status ("rebuilt", "cached", ...). Static storage. */
