@@ -10,6 +10,7 @@
 #include "rill/formats/lod.h"
 
 #include <float.h>
+#include <math.h>
 #include <meshoptimizer.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,6 +140,88 @@ static bool copy_from(rill_gltf_primitive *dst, const rill_gltf_primitive *from)
     return true;
 }
 
+/* Shading faults of a triangle list over prim's vertices, as area-weighted shares of its
+ * triangles: `normals`, the triangles with a corner normal more than ~78 degrees off the face's
+ * own (lit as if seen edge-on or from behind: the dark patches of a collapsed hard edge);
+ * `uvs`, the triangles whose texture density (UV area per unit of surface) is off the primitive's
+ * by more than 8x either way (a triangle that took a vertex across a UV seam smears the texture).
+ * A level keeps these no worse than its parent's. */
+typedef struct shading_faults {
+    double normals, uvs;
+    double uv_density; /* UV area per unit of surface over the whole list */
+} shading_faults;
+
+static double tri_area2(const float *p, uint32_t a, uint32_t b, uint32_t c, float n[3]) {
+    const float *pa = &p[(size_t)a * 3], *pb = &p[(size_t)b * 3], *pc = &p[(size_t)c * 3];
+    float e1[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+    float e2[3] = {pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]};
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    return sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+}
+
+static double uv_area2(const float *uv, uint32_t a, uint32_t b, uint32_t c) {
+    const float *ua = &uv[(size_t)a * 2], *ub = &uv[(size_t)b * 2], *uc = &uv[(size_t)c * 2];
+    return fabs((double)(ub[0] - ua[0]) * (uc[1] - ua[1]) -
+                (double)(uc[0] - ua[0]) * (ub[1] - ua[1]));
+}
+
+static bool normal_off(const float *normals, const uint32_t *t, const float n[3], double len) {
+    for (int k = 0; k < 3; k++) {
+        const float *v = &normals[(size_t)t[k] * 3];
+        if (((double)v[0] * n[0] + (double)v[1] * n[1] + (double)v[2] * n[2]) < 0.2 * len) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* uv_density: the reference density (UV area / surface area); 0 = the list's own. */
+static shading_faults measure_faults(const rill_gltf_primitive *pr, const uint32_t *idx,
+                                     size_t count, double uv_density) {
+    shading_faults f = {0};
+    double total = 0.0, uv_total = 0.0;
+    for (size_t i = 0; i + 2 < count; i += 3) {
+        float n[3];
+        double a = tri_area2(pr->positions, idx[i], idx[i + 1], idx[i + 2], n);
+        total += a;
+        if (pr->normals && a > 0.0 && normal_off(pr->normals, &idx[i], n, a)) {
+            f.normals += a;
+        }
+        if (pr->uv0) {
+            uv_total += uv_area2(pr->uv0, idx[i], idx[i + 1], idx[i + 2]);
+        }
+    }
+    f.uv_density = total > 0.0 ? uv_total / total : 0.0;
+    double ref = uv_density > 0.0 ? uv_density : f.uv_density;
+    for (size_t i = 0; pr->uv0 && ref > 0.0 && i + 2 < count; i += 3) {
+        float n[3];
+        double a = tri_area2(pr->positions, idx[i], idx[i + 1], idx[i + 2], n);
+        double d = uv_area2(pr->uv0, idx[i], idx[i + 1], idx[i + 2]);
+        if (a > 0.0 && (d > 8.0 * ref * a || d * 8.0 < ref * a)) {
+            f.uvs += a;
+        }
+    }
+    if (total > 0.0) {
+        f.normals /= total;
+        f.uvs /= total;
+    }
+    return f;
+}
+
+/* Whether the triangle list idx (a simplification of `from`) shades no worse than `from`: its
+ * shares of faulty normals and texture densities (measured against `from`'s density) grow by at
+ * most 5 % of the area (a low sphere's level 3 smears its UV seam over 4 %). Meshoptimizer's
+ * sloppy clustering knows positions only: on hard-edged parts (the flat-shaded faces of a CAD
+ * model, a box's corners) it keeps one of the vertices that meet at an edge and its normal for
+ * every face around it, which then draws dark. */
+static bool shading_kept(const rill_gltf_primitive *from, const uint32_t *idx, size_t count) {
+    shading_faults before = measure_faults(from, from->indices, from->index_count, 0.0);
+    shading_faults after = measure_faults(from, idx, count, before.uv_density);
+    return after.normals <= before.normals + 0.05 && after.uvs <= before.uvs + 0.05;
+}
+
 /* Simplifies `from` towards target_index_count into the shell primitive dst. *origin_out gets
  * the origin map (NULL when dst is an unchanged copy). Returns false when out of memory. */
 static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primitive *from,
@@ -164,7 +247,7 @@ static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primiti
          * boxy or very coarse parts do this); the sloppy one clusters vertices on a grid and
          * reaches the count. Its error is bounded to 4x the target (unbounded, clusters on
          * textured parts take an arbitrary vertex's UVs and the level looks broken). It is used
-         * only when it produced something and did better. */
+         * only when it produced something, did better, and shades no worse (shading_kept). */
         uint32_t *alt = rill__gltf_alloc_raw(count, sizeof(uint32_t));
         if (!alt) {
             rill_free(out);
@@ -173,7 +256,7 @@ static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primiti
         size_t sgot = meshopt_simplifySloppy(
             alt, from->indices, count, from->positions, from->vertex_count, 3 * sizeof(float),
             target_index_count, 4.0f * d->target_error, &result_error);
-        if (sgot >= 3 && sgot < got) {
+        if (sgot >= 3 && sgot < got && shading_kept(from, alt, sgot)) {
             rill_free(out);
             out = alt;
             got = sgot;
