@@ -190,6 +190,13 @@ void *rill_malloc_tagged(size_t size, rill_mem_tag tag);
 void *rill_calloc_tagged(size_t count, size_t size, rill_mem_tag tag); /* overflow -> NULL */
 void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag);
 void rill_free(void *ptr);
+/* rill_realloc_tagged for arrays that grow large (the world's storage): on Linux, with the default
+ * allocator, a block of RILL_MAPPED_MIN bytes or more gets a mapping of its own, which then grows
+ * and shrinks by moving pages (mremap) instead of copying its contents, so doubling a 100 MB array
+ * costs microseconds, not a copy of it. Elsewhere, or below that size, it is rill_realloc_tagged.
+ * rill_realloc_tagged and rill_free take such blocks too, and they count under their tag. */
+void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag);
+#define RILL_MAPPED_MIN ((size_t)1 << 18)
 /* A hint that [ptr, ptr + size), inside a block from these functions, is about to be written in
  * full (a bulk spawn filling fresh storage). On Linux a range of 4 MiB or more is marked for
  * transparent huge pages (madvise MADV_HUGEPAGE), so first touches fault once per 2 MiB instead of
@@ -258,6 +265,9 @@ bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_
  * `min_cap`, so appends stay amortized O(1); memory is tagged `tag`. Same failures. */
 bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size, uint32_t min_cap,
                       rill_mem_tag tag);
+/* The same through rill_realloc_large: an array past RILL_MAPPED_MIN grows without a copy. */
+bool rill__array_grow_large(void **data, uint32_t *cap, uint32_t need, size_t elem_size,
+                            uint32_t min_cap, rill_mem_tag tag);
 
 /* Gives capacity back once use has fallen, for long-lived arrays whose use swings (per-frame
  * scratch, queues, caches): when `peak` (the most elements the owner used since it last trimmed;

@@ -8,7 +8,8 @@
  *
  * ON COMPONENTS
  *   A component is a plain-old-data struct described to the world by a reflection type
- *   (rill_type_desc). Each component has its own sparse set: a sparse array indexed by entity slot
+ *   (rill_type_desc). Each component has its own sparse set: a sparse index by entity slot (in
+ *   pages of 1024 slots, made as slots reach them, so a growing world never copies its index)
  *   that points into a dense array of entities and a parallel dense array of data. Add, remove and
  *   despawn are O(1) (removal swaps the last element into the hole), which matters because the
  *   streamer spawns and despawns thousands of entities per second. A pointer returned into

@@ -4,6 +4,9 @@
  * the tag. The header keeps the user pointer 16-byte aligned (the hooks must return 16-byte
  * aligned memory, which glibc malloc does on 64-bit targets) and lets rill_free and rill_realloc
  * update the counters without the caller restating size or tag. */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* mremap */
+#endif
 #include "rill/base.h"
 
 #include <stdatomic.h>
@@ -11,6 +14,11 @@
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define ALLOC_HAVE_MAPPED 1
+#else
+#define ALLOC_HAVE_MAPPED 0
 #endif
 
 typedef struct alloc_header {
@@ -23,6 +31,8 @@ _Static_assert(sizeof(alloc_header) == 16, "the header must keep 16-byte alignme
 
 #define ALLOC_MAGIC 0x52494C4Cu /* "RILL" */
 #define ALLOC_FREED 0x44454144u /* "DEAD": written on free to catch double frees in debug */
+#define ALLOC_MAPPED                                                                               \
+    0x4D415050u /* "MAPP": a block with a mapping of its own (rill_realloc_large) */
 
 static _Atomic size_t live_bytes[RILL_MEM_TAG_NUM];
 static _Atomic size_t live_total;
@@ -93,6 +103,58 @@ void *rill_calloc_tagged(size_t count, size_t size, rill_mem_tag tag) {
     return p;
 }
 
+/* >>mapped blocks: the header at the start of a mapping of its own, which grows and shrinks by
+ * moving pages (mremap) instead of copying. */
+
+#if ALLOC_HAVE_MAPPED
+static size_t map_len(size_t size) {
+    const size_t page = 4096;
+    return (sizeof(alloc_header) + size + page - 1u) & ~(page - 1u);
+}
+
+static void *map_resize(alloc_header *h, size_t size) {
+    size_t from = map_len((size_t)h->size), to = map_len(size);
+    alloc_header *n = to == from ? h : mremap(h, from, to, MREMAP_MAYMOVE);
+    if (n == MAP_FAILED) {
+        return NULL; /* the old mapping is untouched */
+    }
+    account_sub(n->tag, (size_t)n->size);
+    account_add(n->tag, size);
+    n->size = size;
+    return n + 1;
+}
+
+/* A new mapped block holding ptr's contents (ptr, a heap block, is freed). */
+static void *map_new(void *ptr, size_t size, rill_mem_tag tag) {
+    alloc_header *h =
+        mmap(NULL, map_len(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (h == MAP_FAILED) {
+        return NULL;
+    }
+    const alloc_header *old = ptr ? (const alloc_header *)ptr - 1 : NULL;
+    h->size = size;
+    h->tag = old ? old->tag : clamp_tag(tag);
+    h->magic = ALLOC_MAPPED;
+    account_add(h->tag, size);
+    if (old) {
+        memcpy(h + 1, ptr, RILL_MIN((size_t)old->size, size));
+        rill_free(ptr);
+    }
+    return h + 1;
+}
+#endif
+
+void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag) {
+#if ALLOC_HAVE_MAPPED
+    const alloc_header *old = ptr ? (const alloc_header *)ptr - 1 : NULL;
+    bool mapped = old && old->magic == ALLOC_MAPPED;
+    if (!mapped && size >= RILL_MAPPED_MIN && size <= SIZE_MAX / 2u && hooks.alloc == libc_alloc) {
+        return map_new(ptr, size, tag);
+    }
+#endif
+    return rill_realloc_tagged(ptr, size, tag);
+}
+
 void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag) {
     if (ptr == NULL) {
         return rill_malloc_tagged(size, tag);
@@ -105,6 +167,11 @@ void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag) {
         return NULL;
     }
     alloc_header *old = (alloc_header *)ptr - 1;
+#if ALLOC_HAVE_MAPPED
+    if (old->magic == ALLOC_MAPPED) {
+        return map_resize(old, size);
+    }
+#endif
     RILL_ASSERT(old->magic == ALLOC_MAGIC);
     /* The block keeps the tag it was born with, so the per-tag counters stay balanced even when
      * a caller reallocates with a different tag. */
@@ -126,6 +193,13 @@ void rill_free(void *ptr) {
         return;
     }
     alloc_header *h = (alloc_header *)ptr - 1;
+#if ALLOC_HAVE_MAPPED
+    if (h->magic == ALLOC_MAPPED) {
+        account_sub(h->tag, (size_t)h->size);
+        munmap(h, map_len((size_t)h->size));
+        return;
+    }
+#endif
     RILL_ASSERT(h->magic == ALLOC_MAGIC);
     account_sub(h->tag, (size_t)h->size);
     h->magic = ALLOC_FREED;

@@ -7,8 +7,8 @@
 
 /* >>array */
 
-bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size, uint32_t min_cap,
-                      rill_mem_tag tag) {
+static bool array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size,
+                       uint32_t min_cap, rill_mem_tag tag, bool large) {
     if (need <= *cap) {
         return true;
     }
@@ -22,13 +22,25 @@ bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_siz
     if (elem_size == 0 || new_cap > SIZE_MAX / elem_size) {
         return false;
     }
-    void *p = rill_realloc_tagged(*data, (size_t)new_cap * elem_size, tag);
+    size_t bytes = (size_t)new_cap * elem_size;
+    void *p =
+        large ? rill_realloc_large(*data, bytes, tag) : rill_realloc_tagged(*data, bytes, tag);
     if (p == NULL) {
         return false;
     }
     *data = p;
     *cap = (uint32_t)new_cap;
     return true;
+}
+
+bool rill__array_grow(void **data, uint32_t *cap, uint32_t need, size_t elem_size, uint32_t min_cap,
+                      rill_mem_tag tag) {
+    return array_grow(data, cap, need, elem_size, min_cap, tag, false);
+}
+
+bool rill__array_grow_large(void **data, uint32_t *cap, uint32_t need, size_t elem_size,
+                            uint32_t min_cap, rill_mem_tag tag) {
+    return array_grow(data, cap, need, elem_size, min_cap, tag, true);
 }
 
 bool rill__array_reserve(void **data, uint32_t *cap, uint32_t need, size_t elem_size) {

@@ -175,24 +175,24 @@ uint32_t rill_world_despawn_recursive_n(rill_world *world, const rill_entity *ro
     for (uint32_t r = 0; ok && r < count; r++) {
         rill_entity e = roots[r];
         if (!rill__world_alive(world, e) ||
-            (world->flags[RILL_ENTITY_INDEX(e)] & RILL__SLOT_BATCH)) {
+            (*rill__slot_flags(world, RILL_ENTITY_INDEX(e)) & RILL__SLOT_BATCH)) {
             continue;
         }
         uint32_t from = list.len;
         ok = rill_array_push(&list, e);
         if (ok) {
-            world->flags[RILL_ENTITY_INDEX(e)] |= RILL__SLOT_BATCH;
+            *rill__slot_flags(world, RILL_ENTITY_INDEX(e)) |= RILL__SLOT_BATCH;
         }
         for (uint32_t i = from; ok && i < list.len; i++) {
-            uint8_t f = world->flags[RILL_ENTITY_INDEX(list.data[i])];
+            uint8_t f = *rill__slot_flags(world, RILL_ENTITY_INDEX(list.data[i]));
             hooks_running = hooks_running || (f & RILL__SLOT_DESPAWNING);
             rill_children *ch = children_of(world, list.data[i]);
             for (rill_entity c = ch ? ch->first : RILL_ENTITY_NULL; ok && c != RILL_ENTITY_NULL;) {
                 rill_parent *cp = parent_of(world, c);
-                if (!(world->flags[RILL_ENTITY_INDEX(c)] & RILL__SLOT_BATCH)) {
+                if (!(*rill__slot_flags(world, RILL_ENTITY_INDEX(c)) & RILL__SLOT_BATCH)) {
                     ok = rill_array_push(&list, c);
                     if (ok) {
-                        world->flags[RILL_ENTITY_INDEX(c)] |= RILL__SLOT_BATCH;
+                        *rill__slot_flags(world, RILL_ENTITY_INDEX(c)) |= RILL__SLOT_BATCH;
                     }
                 }
                 c = cp ? cp->next_sibling : RILL_ENTITY_NULL;
@@ -210,7 +210,7 @@ uint32_t rill_world_despawn_recursive_n(rill_world *world, const rill_entity *ro
          * running out of memory). Reverse order: children go before their parents, so nothing is
          * orphaned on the way. */
         for (uint32_t i = 0; i < list.len; i++) {
-            world->flags[RILL_ENTITY_INDEX(list.data[i])] &= (uint8_t)~RILL__SLOT_BATCH;
+            *rill__slot_flags(world, RILL_ENTITY_INDEX(list.data[i])) &= (uint8_t)~RILL__SLOT_BATCH;
         }
         for (uint32_t i = list.len; i-- > 0;) {
             n += rill_world_despawn(world, list.data[i]) ? 1u : 0u;
@@ -333,12 +333,12 @@ void rill_transform_to_mat4(const rill_transform *t, float out[16]) {
 
 void rill__transform_mark_dirty(rill_world *w, rill_entity e) {
     uint32_t idx = RILL_ENTITY_INDEX(e);
-    if (!(w->flags[idx] & RILL__SLOT_DIRTY)) {
+    if (!(*rill__slot_flags(w, idx) & RILL__SLOT_DIRTY)) {
         if (!rill_array_push(&w->dirty, e)) {
             RILL_LOG_ERROR("world", "out of memory marking a transform dirty");
             return;
         }
-        w->flags[idx] |= RILL__SLOT_DIRTY;
+        *rill__slot_flags(w, idx) |= RILL__SLOT_DIRTY;
     }
 }
 
@@ -422,7 +422,7 @@ static void parent_matrix(rill_world *w, rill_entity e, float out[16]) {
 
 static bool has_dirty_ancestor(rill_world *w, rill_entity e) {
     for (rill_parent *p = parent_of(w, e); p != NULL; p = parent_of(w, p->parent)) {
-        if (w->flags[RILL_ENTITY_INDEX(p->parent)] & RILL__SLOT_DIRTY) {
+        if (*rill__slot_flags(w, RILL_ENTITY_INDEX(p->parent)) & RILL__SLOT_DIRTY) {
             return true;
         }
     }
@@ -478,7 +478,7 @@ static uint32_t walk_subtree(rill_world *world, rill_entity root) {
         }
         /* Clearing here (not at the end) keeps later dirty-list entries of this subtree from
          * starting a second walk; the ancestor checks already ran for this root. */
-        world->flags[idx] &= (uint8_t)~RILL__SLOT_DIRTY;
+        *rill__slot_flags(world, idx) &= (uint8_t)~RILL__SLOT_DIRTY;
         for (rill_entity c = rill_world_first_child(world, item.entity); c != RILL_ENTITY_NULL;
              c = rill_world_next_sibling(world, c)) {
             struct rill__xform_item *ci = rill_array_push_n(&world->xstack, 1);
@@ -495,7 +495,8 @@ static uint32_t walk_subtree(rill_world *world, rill_entity root) {
 
 /* True when e's subtree is due and no dirty ancestor's walk covers it. */
 static bool walk_root(rill_world *w, rill_entity e) {
-    return rill__world_alive(w, e) && (w->flags[RILL_ENTITY_INDEX(e)] & RILL__SLOT_DIRTY) &&
+    return rill__world_alive(w, e) &&
+           (*rill__slot_flags(w, RILL_ENTITY_INDEX(e)) & RILL__SLOT_DIRTY) &&
            !has_dirty_ancestor(w, e);
 }
 
@@ -515,7 +516,7 @@ uint32_t rill_world_update_transforms(rill_world *world) {
     for (uint32_t i = 0; i < world->dirty.len; i++) {
         rill_entity e = world->dirty.data[i];
         if (rill__world_alive(world, e)) {
-            world->flags[RILL_ENTITY_INDEX(e)] &= (uint8_t)~RILL__SLOT_DIRTY;
+            *rill__slot_flags(world, RILL_ENTITY_INDEX(e)) &= (uint8_t)~RILL__SLOT_DIRTY;
         }
     }
     rill_array_trim(&world->dirty, world->dirty.len, 256u); /* sized by this round's use */

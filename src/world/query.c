@@ -116,7 +116,7 @@ static bool find_run(rill_query *q, uint32_t *starts) {
                 continue;
             }
             const rill__sparse_set *s = term_set(q, t);
-            uint32_t sd = slot < s->sparse_cap ? s->sparse[slot] : 0;
+            uint32_t sd = rill__set_index(s, slot);
             match = sd != 0;
             j[t] = sd - 1u;
             limit = match ? RILL_MIN(limit, sd) : limit;

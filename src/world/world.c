@@ -10,8 +10,10 @@
 
 bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, bool zero) {
     uint32_t old = *cap;
-    /* 64 skips the tiny early steps of spawn and add. */
-    if (!rill__array_grow(ptr, cap, need, elem, 64u, RILL_MEM_WORLD)) {
+    /* 64 skips the tiny early steps of spawn and add; past RILL_MAPPED_MIN an array has a mapping
+     * of its own and doubles without a copy (a 1 M-entity world doubles GlobalTransform's 64 MB
+     * inside some spawn). */
+    if (!rill__array_grow_large(ptr, cap, need, elem, 64u, RILL_MEM_WORLD)) {
         return false;
     }
     if (zero && *cap > old) {
@@ -41,12 +43,13 @@ static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
     return true;
 }
 
-/* After a batch despawn (a structural change: pointers into the storage are stale already), a
- * set holding under a quarter of its capacity shrinks to twice what it holds (64 at least): growth
- * doubles at full, so a set swaying within a factor of four never reallocates, and a district
- * that came and went does not leave its components' capacity behind. Only the dense arrays: the
- * sparse index is sized by entity slot, and slots are reused, never given back. */
+/* After a batch despawn (a structural change: pointers into the storage are stale already), the
+ * index pages left empty go, and a set holding under a quarter of its capacity shrinks to twice
+ * what it holds (64 at least): growth doubles at full, so a set swaying within a factor of four
+ * never reallocates, and a district that came and went does not leave its components' capacity
+ * behind. */
 static void set_trim(rill_world *w, rill__sparse_set *s) {
+    rill__set_trim_pages(s);
     if (s->cap <= 64u || s->len >= s->cap / 4u || s->stride == 0) {
         return;
     }
@@ -62,15 +65,14 @@ static void set_trim(rill_world *w, rill__sparse_set *s) {
 
 void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *out_existed) {
     uint32_t slot = RILL_ENTITY_INDEX(e);
-    if (slot < s->sparse_cap && s->sparse[slot] != 0) {
-        uint32_t d = s->sparse[slot] - 1u;
-        s->dense[d] = e;
+    uint32_t at = rill__set_index(s, slot);
+    if (at != 0) {
+        s->dense[at - 1u] = e;
         *out_existed = true;
-        return s->data + (size_t)d * s->stride;
+        return s->data + (size_t)(at - 1u) * s->stride;
     }
     *out_existed = false;
-    if (slot >= s->sparse_cap &&
-        !rill__world_grow((void **)&s->sparse, &s->sparse_cap, slot + 1u, sizeof(uint32_t), true)) {
+    if (!rill__set_page(s, slot)) {
         return NULL;
     }
     if (s->len == s->cap && !set_reserve(w, s, s->len + 1u)) {
@@ -80,27 +82,27 @@ void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *
     s->version++;
     uint32_t d = s->len++;
     s->dense[d] = e;
-    s->sparse[slot] = d + 1u;
+    rill__set_put(s, slot, d + 1u);
     return s->data + (size_t)d * s->stride;
 }
 
 void rill__set_erase(rill_world *w, rill__sparse_set *s, uint32_t slot) {
     w->epoch++;
     s->version++;
-    uint32_t d = s->sparse[slot] - 1u;
+    uint32_t d = rill__set_index(s, slot) - 1u;
     uint32_t last = s->len - 1u;
     if (d != last) {
         rill_entity moved = s->dense[last];
         s->dense[d] = moved;
         memcpy(s->data + (size_t)d * s->stride, s->data + (size_t)last * s->stride, s->stride);
-        s->sparse[RILL_ENTITY_INDEX(moved)] = d + 1u;
+        *rill__set_entry(s, RILL_ENTITY_INDEX(moved)) = d + 1u;
     }
-    s->sparse[slot] = 0;
+    rill__set_put(s, slot, 0);
     s->len--;
 }
 
 static void set_free(rill__sparse_set *s) {
-    rill_free(s->sparse);
+    rill__set_free_pages(s);
     rill_free(s->dense);
     rill_free(s->data);
     memset(s, 0, sizeof(*s));
@@ -190,10 +192,7 @@ bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32
     if (c == NULL) {
         return false;
     }
-    if (n > 0 && !rill__world_grow((void **)&c->set.sparse, &c->set.sparse_cap,
-                                   RILL_MAX(n, world->slot_count), sizeof(uint32_t), true)) {
-        return false;
-    }
+    /* the index pages are made as slots reach them */
     return set_reserve(world, &c->set, n);
 }
 
@@ -478,8 +477,7 @@ void rill_world_destroy(rill_world *world) {
     rill_array_free(&world->xstack);
     rill_array_free(&world->changed);
     rill_map_free(&world->type_by_name);
-    rill_free(world->gens);
-    rill_free(world->flags);
+    rill__slots_free(world);
     rill_free(world->free_slots);
     rill_free(world);
 }
@@ -491,16 +489,7 @@ bool rill_world_reserve(rill_world *world, uint32_t entity_count) {
         return false;
     }
     /* Slots beyond the live ones may be free already; reserve for the worst case. */
-    uint32_t cap = world->slot_cap;
-    if (!rill__world_grow((void **)&world->gens, &cap, entity_count, sizeof(uint32_t), true)) {
-        return false;
-    }
-    uint32_t fcap = world->slot_cap;
-    if (!rill__world_grow((void **)&world->flags, &fcap, cap, sizeof(uint8_t), true)) {
-        return false;
-    }
-    world->slot_cap = cap;
-    return true;
+    return rill__slots_reserve(world, entity_count);
 }
 
 static inline rill_entity spawn_one(rill_world *w) {
@@ -509,11 +498,11 @@ static inline rill_entity spawn_one(rill_world *w) {
         idx = w->free_slots[--w->free_len];
     } else {
         idx = w->slot_count++;
-        w->gens[idx] = 1;
+        *rill__slot_gen(w, idx) = 1;
     }
-    w->flags[idx] = RILL__SLOT_ALIVE;
+    *rill__slot_flags(w, idx) = RILL__SLOT_ALIVE;
     w->alive++;
-    return RILL_ENTITY_MAKE(idx, w->gens[idx]);
+    return RILL_ENTITY_MAKE(idx, *rill__slot_gen(w, idx));
 }
 
 rill_entity rill_world_spawn(rill_world *world) {
@@ -567,6 +556,23 @@ static uint32_t bulk_components(rill_world *w, const rill_spawn_desc *d, rill__c
     return n;
 }
 
+/* Makes the index pages of s for the slots a spawn of count takes: the last from_free free slots
+ * (reused last in, first out) and the new ones after them. */
+static bool bulk_pages(rill_world *w, rill__sparse_set *s, uint32_t count, uint32_t from_free) {
+    for (uint32_t i = w->free_len - from_free; i < w->free_len; i++) {
+        if (!rill__set_page(s, w->free_slots[i])) {
+            return false;
+        }
+    }
+    uint64_t end = (uint64_t)w->slot_count + (count - from_free);
+    for (uint64_t slot = w->slot_count; slot < end; slot = (slot | RILL__PAGE_MASK) + 1u) {
+        if (!rill__set_page(s, (uint32_t)slot)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Grows every storage the spawn writes, so that nothing after it can fail. */
 static bool bulk_reserve(rill_world *w, rill__component **comps, uint32_t nc, uint32_t count,
                          bool dirty) {
@@ -577,9 +583,7 @@ static bool bulk_reserve(rill_world *w, rill__component **comps, uint32_t nc, ui
     }
     for (uint32_t c = 0; c < nc; c++) {
         rill__sparse_set *s = &comps[c]->set;
-        if ((uint64_t)s->len + count > UINT32_MAX ||
-            !rill__world_grow((void **)&s->sparse, &s->sparse_cap, (uint32_t)slots,
-                              sizeof(uint32_t), true) ||
+        if ((uint64_t)s->len + count > UINT32_MAX || !bulk_pages(w, s, count, from_free) ||
             !set_reserve(w, s, s->len + count)) {
             return false;
         }
@@ -621,7 +625,7 @@ static void bulk_fill(rill__component *c, const rill_entity *ids, uint32_t n, co
         memcpy(s->dense + base, ids, (size_t)n * sizeof(rill_entity));
     }
     for (uint32_t i = 0; i < n; i++) {
-        s->sparse[RILL_ENTITY_INDEX(ids[i])] = base + i + 1u;
+        rill__set_put(s, RILL_ENTITY_INDEX(ids[i]), base + i + 1u);
     }
     uint32_t size = c->type->desc.size;
     uint8_t *dst = s->data + (size_t)base * s->stride;
@@ -755,7 +759,7 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
     world->epoch++;
     if (has_transform) {
         for (uint32_t i = 0; i < n; i++) {
-            world->flags[RILL_ENTITY_INDEX(ids[i])] |= RILL__SLOT_DIRTY;
+            *rill__slot_flags(world, RILL_ENTITY_INDEX(ids[i])) |= RILL__SLOT_DIRTY;
             world->dirty.data[world->dirty.len++] = ids[i];
         }
     }
@@ -784,9 +788,9 @@ bool rill_world_entity_next(const rill_world *world, uint32_t *iter, rill_entity
     }
     while (*iter < world->slot_count) {
         uint32_t i = (*iter)++;
-        if (world->flags[i] & RILL__SLOT_ALIVE) {
+        if (*rill__slot_flags(world, i) & RILL__SLOT_ALIVE) {
             if (out_entity) {
-                *out_entity = RILL_ENTITY_MAKE(i, world->gens[i]);
+                *out_entity = RILL_ENTITY_MAKE(i, *rill__slot_gen(world, i));
             }
             return true;
         }
@@ -796,10 +800,11 @@ bool rill_world_entity_next(const rill_world *world, uint32_t *iter, rill_entity
 
 /* Frees e's slot after its components are gone. */
 static void release_slot(rill_world *w, uint32_t idx) {
-    w->flags[idx] = 0;
+    *rill__slot_flags(w, idx) = 0;
     /* Generation 0 is reserved for command-buffer placeholders, so skip it on wrap-around. */
-    if (++w->gens[idx] == 0) {
-        w->gens[idx] = 1;
+    uint32_t *gen = rill__slot_gen(w, idx);
+    if (++*gen == 0) {
+        *gen = 1;
     }
     /* The free list can never need more entries than there are slots. */
     if (w->free_len == w->free_cap) {
@@ -828,10 +833,11 @@ bool rill_world_despawn(rill_world *world, rill_entity e) {
         return false;
     }
     uint32_t idx = RILL_ENTITY_INDEX(e);
-    if (world->flags[idx] & RILL__SLOT_DESPAWNING) {
+    uint8_t *flags = rill__slot_flags(world, idx);
+    if (*flags & RILL__SLOT_DESPAWNING) {
         return false; /* a hook of this entity despawned it again */
     }
-    world->flags[idx] |= RILL__SLOT_DESPAWNING;
+    *flags |= RILL__SLOT_DESPAWNING;
     /* Hooks first, while the entity still has every component, so a hook may read the others. */
     run_remove_hooks(world, e, idx);
     if (!rill__world_alive(world, e)) {
@@ -840,7 +846,7 @@ bool rill_world_despawn(rill_world *world, rill_entity e) {
     rill__hierarchy_detach_all(world, e);
     for (uint32_t c = 0; c < world->components.len; c++) {
         rill__sparse_set *s = &world->components.data[c].set;
-        if (idx < s->sparse_cap && s->sparse[idx] != 0) {
+        if (rill__set_index(s, idx) != 0) {
             rill__set_erase(world, s, idx);
         }
     }
@@ -853,7 +859,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
      * entity still has all its components. DESPAWNING makes a hook's despawn of a listed entity
      * a no-op: the batch removes it anyway. */
     for (uint32_t i = 0; i < n; i++) {
-        w->flags[RILL_ENTITY_INDEX(list[i])] |= RILL__SLOT_DESPAWNING;
+        *rill__slot_flags(w, RILL_ENTITY_INDEX(list[i])) |= RILL__SLOT_DESPAWNING;
     }
     bool any_hook = false;
     for (uint32_t c = 0; c < w->components.len && !any_hook; c++) {
@@ -877,14 +883,14 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
             continue;
         }
         const rill_parent *p = rill__set_get(ps, RILL_ENTITY_INDEX(e));
-        if (p != NULL && !(w->flags[RILL_ENTITY_INDEX(p->parent)] & RILL__SLOT_BATCH)) {
+        if (p != NULL && !(*rill__slot_flags(w, RILL_ENTITY_INDEX(p->parent)) & RILL__SLOT_BATCH)) {
             rill__hierarchy_unlink(w, e);
         }
         const rill_children *ch = rill__set_get(cs, RILL_ENTITY_INDEX(e));
         for (rill_entity c = ch ? ch->first : RILL_ENTITY_NULL; c != RILL_ENTITY_NULL;) {
             const rill_parent *cp = rill__set_get(ps, RILL_ENTITY_INDEX(c));
             rill_entity next = cp ? cp->next_sibling : RILL_ENTITY_NULL;
-            if (!(w->flags[RILL_ENTITY_INDEX(c)] & RILL__SLOT_BATCH)) {
+            if (!(*rill__slot_flags(w, RILL_ENTITY_INDEX(c)) & RILL__SLOT_BATCH)) {
                 rill__hierarchy_unlink(w, c);
                 rill__transform_mark_dirty(w, c);
                 /* The unlink may have dropped e's Children component and moved others. */
@@ -902,12 +908,13 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
     for (uint32_t c = 0; c < w->components.len; c++) {
         rill__sparse_set *s = &w->components.data[c].set;
         if (s->len == 0) {
+            rill__set_trim_pages(s); /* emptied by single removes since */
             continue;
         }
         if ((uint64_t)n * 4u < s->len) {
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t idx = RILL_ENTITY_INDEX(list[i]);
-                if (rill__world_alive(w, list[i]) && idx < s->sparse_cap && s->sparse[idx] != 0) {
+                if (rill__world_alive(w, list[i]) && rill__set_index(s, idx) != 0) {
                     rill__set_erase(w, s, idx);
                 }
             }
@@ -919,7 +926,8 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
          * runs are long). */
         uint32_t kept = 0, run_from = 0, run_to = 0, run_len = 0;
         for (uint32_t d = 0; d <= s->len; d++) {
-            bool drop = d < s->len && (w->flags[RILL_ENTITY_INDEX(s->dense[d])] & RILL__SLOT_BATCH);
+            bool drop = d < s->len &&
+                        (*rill__slot_flags(w, RILL_ENTITY_INDEX(s->dense[d])) & RILL__SLOT_BATCH);
             if ((d == s->len || drop) && run_len > 0) {
                 memmove(s->data + (size_t)run_to * s->stride,
                         s->data + (size_t)run_from * s->stride, (size_t)run_len * s->stride);
@@ -930,7 +938,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
             }
             rill_entity owner = s->dense[d];
             if (drop) {
-                s->sparse[RILL_ENTITY_INDEX(owner)] = 0;
+                rill__set_put(s, RILL_ENTITY_INDEX(owner), 0);
                 continue;
             }
             if (kept != d) {
@@ -940,7 +948,7 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
                 }
                 run_len++;
                 s->dense[kept] = owner;
-                s->sparse[RILL_ENTITY_INDEX(owner)] = kept + 1u;
+                *rill__set_entry(s, RILL_ENTITY_INDEX(owner)) = kept + 1u;
             }
             kept++;
         }
@@ -962,9 +970,10 @@ uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint3
 static void despawn_all(rill_world *w, bool hooks) {
     if (hooks) {
         for (uint32_t i = 0; i < w->slot_count; i++) {
-            if ((w->flags[i] & RILL__SLOT_ALIVE) && !(w->flags[i] & RILL__SLOT_DESPAWNING)) {
-                w->flags[i] |= RILL__SLOT_DESPAWNING;
-                run_remove_hooks(w, RILL_ENTITY_MAKE(i, w->gens[i]), i);
+            uint8_t *flags = rill__slot_flags(w, i);
+            if ((*flags & RILL__SLOT_ALIVE) && !(*flags & RILL__SLOT_DESPAWNING)) {
+                *flags |= RILL__SLOT_DESPAWNING;
+                run_remove_hooks(w, RILL_ENTITY_MAKE(i, *rill__slot_gen(w, i)), i);
             }
         }
     }
@@ -972,14 +981,14 @@ static void despawn_all(rill_world *w, bool hooks) {
     for (uint32_t c = 0; c < w->components.len; c++) {
         rill__sparse_set *s = &w->components.data[c].set;
         for (uint32_t d = 0; d < s->len; d++) {
-            s->sparse[RILL_ENTITY_INDEX(s->dense[d])] = 0;
+            rill__set_put(s, RILL_ENTITY_INDEX(s->dense[d]), 0);
         }
         s->len = 0;
         s->version++;
     }
     w->epoch++;
     for (uint32_t i = 0; i < w->slot_count; i++) {
-        if (w->flags[i] & RILL__SLOT_ALIVE) {
+        if (*rill__slot_flags(w, i) & RILL__SLOT_ALIVE) {
             release_slot(w, i);
         }
     }
@@ -1111,7 +1120,7 @@ uint32_t rill_world_entity_components(const rill_world *world, rill_entity e, ri
     uint32_t n = 0;
     for (uint32_t c = 0; c < world->components.len; c++) {
         const rill__sparse_set *s = &world->components.data[c].set;
-        if (idx < s->sparse_cap && s->sparse[idx] != 0) {
+        if (rill__set_index(s, idx) != 0) {
             if (out != NULL && n < cap) {
                 out[n] = (rill_component){c + 1u};
             }

@@ -38,11 +38,26 @@ typedef struct rill__type {
     uint32_t id; /* component or resource id; 0 for plain types */
 } rill__type;
 
-/* One component's storage: a sparse set. sparse[slot] is dense index + 1 (0 = absent); dense[i] is
+/* Entity-indexed storage comes in pages of RILL__PAGE_SLOTS slots, made when a slot of theirs is
+ * first used: a world that grows never copies (nor zeroes) what it holds already, so a spawn costs
+ * at most a few new pages however large the world is, and a lookup is one more load (the page
+ * table: a few KB, kept in cache by use). */
+#define RILL__PAGE_BITS 10u
+#define RILL__PAGE_SLOTS (1u << RILL__PAGE_BITS)
+#define RILL__PAGE_MASK (RILL__PAGE_SLOTS - 1u)
+
+/* One page of a sparse index: at[slot % RILL__PAGE_SLOTS] is the dense index + 1 (0 = absent);
+ * used counts the entries that are not 0 (an empty page is given back by set trims). */
+typedef struct rill__index_page {
+    uint32_t used;
+    uint32_t at[RILL__PAGE_SLOTS];
+} rill__index_page;
+
+/* One component's storage: a sparse set. The index pages map slot -> dense index + 1; dense[i] is
  * the entity owning data[i * stride]. */
 typedef struct rill__sparse_set {
-    uint32_t *sparse;
-    uint32_t sparse_cap;
+    rill__index_page **pages; /* by slot >> RILL__PAGE_BITS; NULL: none of its slots */
+    uint32_t page_cap;        /* entries of pages */
     rill_entity *dense;
     uint8_t *data;
     uint32_t len;
@@ -92,11 +107,11 @@ struct rill_world {
     const char *label;
     bool skip_hooks_on_destroy;
 
-    /* >>entities: per slot generation and flags; free slots are reused LIFO. */
-    uint32_t *gens;
-    uint8_t *flags;
+    /* >>entities: per slot generation and flags, in pages; free slots are reused LIFO. */
+    struct rill__slot_page **slot_pages; /* by slot >> RILL__PAGE_BITS */
+    uint32_t slot_page_cap;              /* entries of slot_pages */
     uint32_t slot_count;
-    uint32_t slot_cap;
+    uint32_t slot_cap; /* slots the made pages hold */
     uint32_t *free_slots;
     uint32_t free_len;
     uint32_t free_cap;
@@ -126,27 +141,67 @@ struct rill_world {
     RILL_ARRAY(rill__event_queue) events; /* index = id - 1 */
 };
 
+/* One page of entity slots: generations and flags (RILL__SLOT_*). */
+struct rill__slot_page {
+    uint32_t gen[RILL__PAGE_SLOTS];
+    uint8_t flags[RILL__PAGE_SLOTS];
+};
+
 /* Grows *ptr (elements of elem bytes, *cap of them) to at least need, tagged RILL_MEM_WORLD.
  * New bytes are zeroed when zero is true. */
 bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, bool zero);
 
+/* Flags and generation of slot idx (< slot_cap). */
+static inline uint8_t *rill__slot_flags(const rill_world *w, uint32_t idx) {
+    return &w->slot_pages[idx >> RILL__PAGE_BITS]->flags[idx & RILL__PAGE_MASK];
+}
+static inline uint32_t *rill__slot_gen(const rill_world *w, uint32_t idx) {
+    return &w->slot_pages[idx >> RILL__PAGE_BITS]->gen[idx & RILL__PAGE_MASK];
+}
+
 static inline bool rill__world_alive(const rill_world *w, rill_entity e) {
     uint32_t idx = RILL_ENTITY_INDEX(e);
-    return e != RILL_ENTITY_NULL && idx < w->slot_count && (w->flags[idx] & RILL__SLOT_ALIVE) &&
-           w->gens[idx] == RILL_ENTITY_GENERATION(e);
+    if (e == RILL_ENTITY_NULL || idx >= w->slot_count) {
+        return false;
+    }
+    const struct rill__slot_page *p = w->slot_pages[idx >> RILL__PAGE_BITS];
+    return (p->flags[idx & RILL__PAGE_MASK] & RILL__SLOT_ALIVE) &&
+           p->gen[idx & RILL__PAGE_MASK] == RILL_ENTITY_GENERATION(e);
+}
+
+/* Dense index + 1 of slot's element in s (0 = absent). */
+static inline uint32_t rill__set_index(const rill__sparse_set *s, uint32_t slot) {
+    uint32_t p = slot >> RILL__PAGE_BITS;
+    const rill__index_page *page = p < s->page_cap ? s->pages[p] : NULL;
+    return page ? page->at[slot & RILL__PAGE_MASK] : 0u;
+}
+
+/* The entry of a slot whose page exists (it holds an element or is about to). */
+static inline uint32_t *rill__set_entry(const rill__sparse_set *s, uint32_t slot) {
+    return &s->pages[slot >> RILL__PAGE_BITS]->at[slot & RILL__PAGE_MASK];
 }
 
 static inline void *rill__set_get(const rill__sparse_set *s, uint32_t slot) {
-    if (slot >= s->sparse_cap) {
-        return NULL;
-    }
-    uint32_t d = s->sparse[slot];
+    uint32_t d = rill__set_index(s, slot);
     return d ? s->data + (size_t)(d - 1u) * s->stride : NULL;
 }
 
 static inline rill__component *rill__world_comp(const rill_world *w, rill_component c) {
     return (c.id != 0 && c.id <= w->components.len) ? &w->components.data[c.id - 1u] : NULL;
 }
+
+/* Index pages (pages.c). Makes the slot pages up to n slots (slot_cap >= n after); false when out
+ * of memory. */
+bool rill__slots_reserve(rill_world *w, uint32_t n);
+void rill__slots_free(rill_world *w);
+/* Makes the index page of slot in s; false when out of memory. */
+bool rill__set_page(rill__sparse_set *s, uint32_t slot);
+/* Sets slot's entry to d (dense index + 1, or 0 to clear), counting the page's entries. The page
+ * must exist when d is not 0. */
+void rill__set_put(rill__sparse_set *s, uint32_t slot, uint32_t d);
+/* Gives back the index pages that hold no entry (and a page table at a quarter of its use). */
+void rill__set_trim_pages(rill__sparse_set *s);
+void rill__set_free_pages(rill__sparse_set *s);
 
 /* Internal component storage operations (world.c). Add does not run hooks or dirty marking. */
 void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *out_existed);

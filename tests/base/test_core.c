@@ -125,6 +125,53 @@ static void test_alloc_accounting(void **state) {
     assert_int_equal(rill_mem_live_bytes((rill_mem_tag)999), 0);
 }
 
+/* Fills or checks n bytes with a pattern of their offsets. */
+static bool pattern(uint8_t *p, size_t n, bool write) {
+    for (size_t i = 0; i < n; i += 4093u) {
+        uint8_t v = (uint8_t)(i * 31u >> 12);
+        if (write) {
+            p[i] = v;
+        } else if (p[i] != v) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* rill_realloc_large: a block crossing RILL_MAPPED_MIN keeps its contents and tag through growth
+ * (its own mapping on Linux), shrinking through rill_realloc_tagged and freeing, counted exactly
+ * at every step. */
+static void test_realloc_large(void **state) {
+    (void)state;
+    size_t before = rill_mem_live_bytes(RILL_MEM_WORLD), total = rill_mem_live_total();
+    size_t small = RILL_MAPPED_MIN / 4u, big = 8u * RILL_MAPPED_MIN;
+    uint8_t *p = rill_realloc_large(NULL, small, RILL_MEM_WORLD);
+    assert_non_null(p);
+    assert_true(pattern(p, small, true));
+    for (size_t size = RILL_MAPPED_MIN; size <= big; size *= 2u) {
+        p = rill_realloc_large(p, size, RILL_MEM_ASSET); /* the birth tag stays */
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % 16u, 0);
+        assert_true(pattern(p, small, false));
+        p[size - 1u] = 0x5A; /* the whole size is writable */
+        assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before + size);
+    }
+    p = rill_realloc_tagged(p, small, RILL_MEM_WORLD);
+    assert_non_null(p);
+    assert_true(pattern(p, small, false));
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before + small);
+    p = rill_realloc_large(p, big, RILL_MEM_WORLD);
+    assert_true(pattern(p, small, false));
+    rill_free(p);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before);
+    assert_int_equal(rill_mem_live_total(), total);
+    /* below the threshold it is rill_realloc_tagged */
+    p = rill_realloc_large(NULL, 100, RILL_MEM_WORLD);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before + 100);
+    assert_null(rill_realloc_large(p, 0, RILL_MEM_WORLD));
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before);
+}
+
 static void test_calloc_zero(void **state) {
     (void)state;
     size_t before = rill_mem_live_total();
@@ -354,13 +401,13 @@ static void test_mutex_cond(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_result_strings),  cmocka_unit_test(test_error_set),
-        cmocka_unit_test(test_assert_hook),     cmocka_unit_test(test_alloc_accounting),
-        cmocka_unit_test(test_calloc_zero),     cmocka_unit_test(test_strdup),
-        cmocka_unit_test(test_allocator_hooks), cmocka_unit_test(test_out_of_memory),
-        cmocka_unit_test(test_log_capture),     cmocka_unit_test(test_hash),
-        cmocka_unit_test(test_time_and_clock),  cmocka_unit_test(test_mutex_cond),
-        cmocka_unit_test(test_desc_canaries),
+        cmocka_unit_test(test_result_strings), cmocka_unit_test(test_error_set),
+        cmocka_unit_test(test_assert_hook),    cmocka_unit_test(test_alloc_accounting),
+        cmocka_unit_test(test_calloc_zero),    cmocka_unit_test(test_strdup),
+        cmocka_unit_test(test_realloc_large),  cmocka_unit_test(test_allocator_hooks),
+        cmocka_unit_test(test_out_of_memory),  cmocka_unit_test(test_log_capture),
+        cmocka_unit_test(test_hash),           cmocka_unit_test(test_time_and_clock),
+        cmocka_unit_test(test_mutex_cond),     cmocka_unit_test(test_desc_canaries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
