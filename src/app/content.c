@@ -789,7 +789,9 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
 
 /* Physics and terrain for every content: Collider / RigidBody components simulate, Terrain
  * components load, stream and draw. The terrain's first chunks are built before the first frame
- * (those the streaming camera wants, or all of them in edit mode). */
+ * (those the streaming camera wants, or all of them in edit mode) and their meshes created on the
+ * renderer then too: left to the first snapshot, ~100 chunk meshes of the demo were made inside
+ * frame 0's extract (8-11 ms of it on the development machine), against about 2 a frame after. */
 static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill_error *err) {
     c->physics = rill_app_enable_physics(c->app, NULL, err);
     c->terrain = c->physics
@@ -805,6 +807,7 @@ static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill
     if (!c->render_terrain)
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     rill_app_terrain_flush(c->terrain);
+    rill_render_terrain_update(c->render_terrain);
     return RILL_OK;
 }
 

@@ -3,8 +3,9 @@
  * scene, window size) whose scene names a model in a subfolder and has no light and no camera
  * gets the stated defaults and draws a lit model, not a black frame; the same scene opened as a
  * .rsn finds its project above it; a model with its own light and camera gets no defaults;
- * built-in scenes; texture streaming settings are read without a warning; bad inputs fail naming
- * the input. */
+ * built-in scenes; texture streaming settings are read without a warning; a terrain's first chunks
+ * are on the renderer when the load returns (the first snapshot uploads none); bad inputs fail
+ * naming the input. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "render/model_gen.h"
 #include "rill/app.h"
 #include "rill/render.h"
+#include "rill/terrain.h"
 #include "rill_test.h"
 
 static rill_renderer *make_renderer(rill_content *c) {
@@ -194,6 +196,53 @@ static void test_builtin(void **state) {
     rill_content_destroy(c);
 }
 
+/* The cube scene with a 3 x 2 chunk generated terrain under it. */
+static const char SCENE_TERRAIN[] = "rsn 1\n"
+                                    "entity 1 \"Box\" {\n"
+                                    "    Transform { translation: (0, 0, 0) }\n"
+                                    "    Model { path: \"models/cube.glb\" }\n"
+                                    "}\n"
+                                    "entity 2 \"Ground\" {\n"
+                                    "    Transform { translation: (-24, -4, -16) }\n"
+                                    "    Terrain { chunks_x: 3 chunks_z: 2 chunk_size: 16 "
+                                    "resolution: 9 height_scale: 2 }\n"
+                                    "}\n";
+
+/* The chunks built before the first frame are uploaded by the load, not by the first snapshot (the
+ * boot frame of `rill fly` made ~100 chunk meshes inside its extract). */
+static void test_terrain_uploaded_at_load(void **state) {
+    (void)state;
+    char dir[512];
+    rill_test_tmpdir(dir, sizeof(dir), "content_terrain");
+    write_project(dir, "");
+    rill_test_write_file(dir, "scenes/world.rsn", SCENE_TERRAIN, strlen(SCENE_TERRAIN));
+    rill_error err = {0};
+    rill_content *c =
+        rill_content_open(&(rill_content_desc){.input = dir, .deterministic = true}, &err);
+    assert_non_null(c);
+    rill_renderer *r = make_renderer(c);
+    assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
+    rill_terrain_stats ts;
+    rill_terrain_get_stats(rill_app_terrain_system(rill_content_terrain(c)), &ts);
+    assert_int_equal(ts.resident, 6);
+    rill_render_terrain_stats before, after;
+    rill_render_terrain_get_stats(rill_content_render_terrain(c), &before);
+    assert_int_equal(before.meshes, 6);
+    rill_render_snapshot snap;
+    assert_int_equal(rill_content_snapshot(c, NULL, &snap, &err), RILL_OK);
+    rill_render_terrain_get_stats(rill_content_render_terrain(c), &after);
+    assert_true(after.uploads == before.uploads);
+    assert_int_equal(snap.instance_count, 1 + 6); /* the cube and the chunks */
+    render_one(c, r);
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_content_release(c);
+    rill_renderer_destroy(r);
+    rill_content_destroy(c);
+    rill_test_tmpdir_remove(dir);
+}
+
 static void test_unapplied_and_bad_inputs(void **state) {
     (void)state;
     char dir[512], path[600];
@@ -238,6 +287,7 @@ int main(void) {
         cmocka_unit_test(test_project_defaults),
         cmocka_unit_test(test_model_with_light_and_camera),
         cmocka_unit_test(test_builtin),
+        cmocka_unit_test(test_terrain_uploaded_at_load),
         cmocka_unit_test(test_unapplied_and_bad_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
