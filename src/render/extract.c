@@ -575,6 +575,27 @@ static bool extract_model_meshes(rill_world *world, const rill_render_components
     return ok;
 }
 
+/* Sizes buf->instances for what this frame can append at most (every MeshInstance, every shown
+ * ModelMesh, every terrain chunk mesh) before anything is: the walk then writes in place and the
+ * terrain's chunks after it do not reallocate and copy the walk's instances (in the first extract
+ * of `rill fly`, ~100 chunks copied the 33 k instances before them once more). The quarter of
+ * slack rill_array_size_for leaves covers the models a frame or two of streaming adds; out of
+ * memory, appending grows the array as before. */
+static void size_instances(rill_world *world, const rill_render_components *comps,
+                           rill_render_extract_buf *buf, const rill_render_terrain *rt) {
+    uint64_t need = rill_world_component_len(world, comps->mesh_instance);
+    if (comps->model_mesh.id) {
+        need += rill_world_component_len(world, comps->mesh_shown.id ? comps->mesh_shown
+                                                                     : comps->model_mesh);
+    }
+    if (rt) {
+        rill_render_terrain_stats ts;
+        rill_render_terrain_get_stats(rt, &ts);
+        need += ts.meshes;
+    }
+    (void)rill_array_size_for(&buf->instances, (uint32_t)RILL_MIN(need, UINT32_MAX / 2u));
+}
+
 /* A camera found by extract, with what it is sorted by. */
 typedef struct view_key {
     const rill_camera *cam;
@@ -704,6 +725,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         return rr;
     }
 
+    rill_render_terrain *rt = rill__render_terrain_of(world);
+    size_instances(world, comps, buf, rt);
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = comps->mesh_instance;
     qd.with[1] = b->global_transform;
@@ -725,7 +748,6 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
 
-    rill_render_terrain *rt = rill__render_terrain_of(world);
     if (rt && !rill__render_terrain_extract(rt, buf)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
