@@ -1389,6 +1389,10 @@ int rill_cmd_fly(int argc, char **argv) {
             rill_error_set(&err, RILL_ERR_NOT_FOUND, "the world has no active game camera");
             rc = 1;
         }
+        /* What the content load settled in (instances within reach of the scene's camera) is
+         * counted too: the path's first frame may unload it at once. */
+        if (rc == 0)
+            sample_live(rill_content_app(run.content), &run.live);
         for (; rc == 0 && n < run.o.frames; n++) {
             int fr = fly_frame_run(&run, n, cam, &err);
             if (n % 30u == 29u)

@@ -267,6 +267,26 @@ fly)
     run 1 fly demo.rpak --out fly2 --path bad.json --no-render
     expect_err "bad.json"
     ;;
+fly_world_entities)
+    # world_entities counts what the content load settled in around the scene's camera even when
+    # the path's first frame unloads it (it said 317 of a world whose frame 0 held 669).
+    mkdir -p w/models w/zones
+    cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" w/models/
+    printf '[project]\nmain_scene = "main.rsn"\n' >w/project.toml
+    printf 'rsn 1\nentity 1 "Cam" {\n    Transform {}\n    Camera { is_default: true }\n}\n' >w/main.rsn
+    printf 'entity 2 "Near" {\n    Transform {}\n    SceneInstance {\n        scene: @"zones/cubes.rsn"\n        streamed: true\n        load_radius: 50\n        unload_radius: 60\n        bounds_min: (-10, 0, -10)\n        bounds_max: (10, 1, 10)\n    }\n}\n' >>w/main.rsn
+    echo 'rsn 1' >w/zones/cubes.rsn
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        printf 'entity %s "Cube %s" {\n    Transform { translation: (%s, 0, 0) }\n    Model { path: "models/cube.glb" }\n}\n' \
+            "$i" "$i" "$i" >>w/zones/cubes.rsn
+    done
+    printf '[{"pos": [5000, 30, 0]}, {"pos": [5100, 30, 0]}]' >far.json
+    run 0 fly w --out fly --path far.json --frames 5 --no-render
+    world=$(sed 's/.*"world_entities":\([0-9]*\).*/\1/' fly/summary.json)
+    most=$(sed 's/.*"entities_max":\([0-9]*\).*/\1/' fly/summary.json)
+    [ "$most" -gt 11 ] || fail "the instance was not loaded at the start ($most entities)"
+    [ "$world" -ge "$most" ] || fail "world_entities $world < entities_max $most"
+    ;;
 demo_no_display)
     # --window without a display says so and fails; the files are still written first.
     env -u DISPLAY -u WAYLAND_DISPLAY "$rill" demo --out demo --entities 200 --window \
