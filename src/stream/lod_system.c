@@ -1,13 +1,13 @@
 /* lod_system.c: the mesh-LOD system. For every Model the model system has spawned with baked
- * levels it measures the camera's distance to the entity, picks the level from its bands (MeshLod,
- * else the defaults) and shows that level's tree (RenderMode normal) while the others stay hidden.
- * A Model entity whose own RenderMode is hidden (a streamed instance on its way out, a hidden
- * channel) shows no level. Inside a crossfade interval both levels are shown with complementary
- * dither fades (RenderMode.lod_fade: -f on the outgoing tree, +f on the incoming), f rounded to the
- * dither's 16 steps so the trees are rewritten at most 15 times per crossing. Levels not drawn are
- * parked (rill_scene_model_set_level): out of the set extract walks. What each model shows is kept
- * in the model system's per-tree word (rill_scene_models_each_state), so it goes with the trees:
- * nothing here outlives a Model.
+ * levels (or with one level and a MeshLod cull distance) it measures the camera's distance to the
+ * entity, picks the level from its bands (MeshLod, else the defaults) and shows that level's tree
+ * (RenderMode normal) while the others stay hidden. A Model entity whose own RenderMode is hidden
+ * (a streamed instance on its way out, a hidden channel) shows no level. Inside a crossfade
+ * interval both levels are shown with complementary dither fades (RenderMode.lod_fade: -f on the
+ * outgoing tree, +f on the incoming), f rounded to the dither's 16 steps so the trees are rewritten
+ * at most 15 times per crossing. Levels not drawn are parked (rill_scene_model_set_level): out of
+ * the set extract walks. What each model shows is kept in the model system's per-tree word
+ * (rill_scene_models_each_state), so it goes with the trees: nothing here outlives a Model.
  *
  * The cost follows what changes: a check also stores the model's slack, how far the camera may
  * travel before the shown state could change (to the nearest band edge, crossfade end or fade
@@ -60,6 +60,14 @@ static rill_lod_settings settings_of(const rill_lod_system *s, rill_entity e) {
         .distances = {ml->lod1_distance, ml->lod2_distance, ml->lod3_distance},
         .crossfade = ml->crossfade,
         .cull_distance = ml->cull_distance};
+}
+
+/* Whether e's MeshLod culls it: a model without baked levels is measured only then (its one
+ * band ends at the cull distance), or once it has been (its word holds a state), so a cull
+ * distance taken off shows it again. */
+static bool culls(const rill_lod_system *s, rill_entity e) {
+    const rill_mesh_lod *ml = rill_world_get(s->world, e, s->comps->mesh_lod);
+    return ml && ml->enabled && ml->cull_distance > 0.0f;
 }
 
 /* What a model shows: level `a` (-1: nothing), and inside a crossfade level `b` fading in over it
@@ -213,8 +221,8 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
     uint64_t *word;
     uint32_t n;
     for (uint32_t it = 0; (n = rill_scene_models_each_state(s->models, &it, &e, &word));) {
-        if (n < 2)
-            continue; /* no baked levels: the base tree draws as spawned */
+        if (n < 2 && !(*word & STATE_SET) && !culls(s, e))
+            continue; /* no baked levels and no cull distance: the base tree draws as spawned */
         s->stats.models++;
         uint64_t v = *word;
         /* Due: never checked, or the travel since reached the stored point (wrap-safe). */

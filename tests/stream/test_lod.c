@@ -617,6 +617,48 @@ static void test_amortized_equals_full(void **state) {
     assert_true(measured * 4u < evaluated);
 }
 
+/* A model without baked levels draws as spawned, but its MeshLod cull distance holds as it does
+ * for a model with levels (a loose project, or a box too small to bake, was never culled while
+ * its exported pack was): hidden beyond it, shown within, and shown again when the cull distance
+ * is taken off. */
+static void test_cull_without_levels(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    const rill_model_components *mc = f->mc;
+    char path[700];
+    snprintf(path, sizeof path, "%s/g.glb", f->dir);
+    write_glb(path, 8);
+    rill_entity g = model_entity(w, mc, "g.glb", 0);
+    rill_entity plain = model_entity(w, mc, "g.glb", 0);
+    rill_scene_models_flush(f->sm);
+    rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS], plain_roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    assert_int_equal(rill_scene_models_levels(f->sm, g, roots), 1);
+    assert_int_equal(rill_scene_models_levels(f->sm, plain, plain_roots), 1);
+    rill_mesh_lod ml = {.enabled = true,
+                        .lod1_distance = 40,
+                        .lod2_distance = 100,
+                        .lod3_distance = 220,
+                        .crossfade = 5,
+                        .cull_distance = 50};
+    rill_world_add(w, g, mc->mesh_lod, &ml);
+    const float near[3] = {30, 0, 0}, far[3] = {80, 0, 0};
+    rill_lod_system_update(f->lod, near);
+    assert_int_equal(rill_lod_system_level(f->lod, g), 0);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+    rill_lod_system_update(f->lod, far);
+    assert_int_equal(rill_lod_system_level(f->lod, g), -1);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_HIDDEN);
+    /* Without a MeshLod the same model is not touched. */
+    assert_int_equal(mode_under(w, mc, plain_roots[0]), RILL_RENDER_MODE_NORMAL);
+    rill_lod_system_update(f->lod, near);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+    rill_lod_system_update(f->lod, far);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_HIDDEN);
+    rill_world_remove(w, g, mc->mesh_lod);
+    rill_lod_system_update(f->lod, far);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_bands),
@@ -626,6 +668,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_parked_levels, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_state_follows_trees, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_amortized_equals_full, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_cull_without_levels, lod_setup, lod_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
