@@ -392,6 +392,18 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
     }
     if (b->failed)
         return false;
+    /* A component given twice: the later block replaces the earlier whole (its fields do not
+     * merge), as the world's add does; said, like a field given twice. */
+    for (uint32_t k = o->ents.data[entity_index].first_comp; k < o->comps.len; k++) {
+        if (o->comps.data[k].comp.id == st->id.id) {
+            pl.field = NULL;
+            bind_warn(b, &pl, c->line, c->col,
+                      "%s given twice in this entity; the last block replaces the earlier one "
+                      "(their fields do not merge)",
+                      ty->name);
+            break;
+        }
+    }
     bound_comp bc = {.comp = st->id, .off = off};
     if (!rill_array_push(&o->comps, bc)) {
         return bind_fail(b, &pl, c->line, c->col, "out of memory");

@@ -223,6 +223,35 @@ static uint32_t count_descendants(rill_world *w, rill_entity e) {
     return n;
 }
 
+/* A component block given twice in one entity: said with its place, and the later block
+ * replaces the earlier one whole (Tick.n of the first is not kept). */
+static void test_component_twice(void **state) {
+    (void)state;
+    lfx fx;
+    lfx_init(&fx, 0, 0, 0);
+    test_write_file(fx.dir, "twice.rsn",
+                    "rsn 1\nentity 1 \"t\" {\n  Tick { n: 7 }\n  TestAll { i: 3 }\n"
+                    "  Tick {}\n}\n");
+    test_logbuf lb;
+    test_log_begin(&lb);
+    rill_error err = {0};
+    rill_scene_load h = rill_scene_load_async(fx.loader, "twice.rsn", &err);
+    uint32_t loaded = 0;
+    for (int i = 0; i < 100 && rill_scene_load_get_state(fx.loader, h) != RILL_SCENE_LOAD_LOADED;
+         i++)
+        frame(&fx, &loaded, NULL, h);
+    assert_int_equal(rill_scene_load_get_state(fx.loader, h), RILL_SCENE_LOAD_LOADED);
+    assert_true(test_log_has(&lb, "twice.rsn:5:3: Tick given twice in this entity; the last block "
+                                  "replaces the earlier one"));
+    assert_false(test_log_has(&lb, "TestAll given twice"));
+    test_log_end(&lb);
+    const test_tick *t =
+        rill_world_get(fx.world, rill_world_find_by_name(fx.world, "t"), fx.ids.tick);
+    assert_non_null(t);
+    assert_int_equal(t->n, 0);
+    lfx_done(&fx);
+}
+
 static void test_nested_instances_expand(void **state) {
     (void)state;
     const uint64_t budget = 500000, cost = 100000;
@@ -734,6 +763,7 @@ int main(void) {
         cmocka_unit_test(test_new_main_load_cancels_and_replaces),
         cmocka_unit_test(test_cancel_while_parsing),
         cmocka_unit_test(test_nested_instances_expand),
+        cmocka_unit_test(test_component_twice),
         cmocka_unit_test(test_instance_depth_limit),
         cmocka_unit_test(test_worker_threads),
         cmocka_unit_test(test_records_recycle),
