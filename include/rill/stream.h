@@ -327,6 +327,12 @@ rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *mo
 void rill_lod_system_destroy(rill_lod_system *lod);
 /* camera: the world position distances are measured from; NULL shows every base level. */
 void rill_lod_system_update(rill_lod_system *lod, const float camera[3]);
+/* Where the trees of models that spawn from now on are measured from: the system installs itself
+ * as the model system's spawn picker (rill_scene_models_set_spawn_pick), so new trees spawn
+ * already showing the level their first update would pick, and that update has nothing to
+ * switch. NULL (the default): the last update's camera; before any, or for a Model entity without
+ * a world position yet, trees spawn with the base shown and are switched at the next update. */
+void rill_lod_system_set_spawn_camera(rill_lod_system *lod, const float camera[3]);
 /* The level shown for a Model entity (-1: culled, or nothing spawned for it). */
 int32_t rill_lod_system_level(const rill_lod_system *lod, rill_entity model_entity);
 /* The same, with the crossfade: *out_next the level fading in over it (-1: none) and *out_fade

@@ -18,6 +18,14 @@ struct rill_app_models {
     bool share_budget; /* no spawn budget of its own: spawns take what the scene loader left */
 };
 
+/* New trees spawn at the level the LOD system will show, measured from the camera it measures
+ * from (where that camera was at the last transform propagation). */
+static void spawn_camera(rill_app_models *m) {
+    float cam[3];
+    bool has = rill_lod_camera(rill_app_world(m->app), rill_app_get_run_mode(m->app), cam) != 0;
+    rill_lod_system_set_spawn_camera(m->lod, has ? cam : NULL);
+}
+
 /* Tree spawns and the scene loader share the frame's streaming budget (a frame that spent it on
  * loading spawns one tree), unless the desc gave spawns their own budget or the app runs
  * deterministic (its budgets count a step clock, not the loader's real time). */
@@ -25,6 +33,7 @@ static void sys_spawn(rill_app *app, void *user) {
     rill_app_models *m = user;
     if (m->share_budget)
         rill_scene_models_set_spawn_budget(m->scene, rill_app_streaming_budget_left_ns(app));
+    spawn_camera(m);
     rill_scene_models_update(m->scene);
 }
 
@@ -137,6 +146,7 @@ rill_lod_system *rill_app_models_lod(const rill_app_models *m) {
 void rill_app_models_flush(rill_app_models *m) {
     if (!m)
         return;
+    spawn_camera(m);
     rill_scene_models_flush(m->scene);
     rill_render_assets_set_time(m->gpu, rill_app_get_time(m->app)->real_elapsed);
     rill_render_assets_update(m->gpu);

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rill/scene/model.h"
+#include "model_internal.h"
 
 static const float white4[4] = {1, 1, 1, 1};
 static const float f_three = 3.0f, f_ten = 10.0f, f_twenty = 20.0f, f_quarter_pi = 0.785398f;
@@ -176,23 +176,18 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     return RILL_OK;
 }
 
-typedef enum tree_write {
-    TREE_SET,  /* RenderMode through the world: its observers run */
-    TREE_PARK, /* the same, then MeshShown taken off */
-    TREE_FADE, /* lod_fade alone, in place: the mode stays, no observer has anything to learn */
-} tree_write;
-
-static bool write_mesh(rill_world *world, const rill_model_components *comps, rill_entity e,
-                       rill_render_mode_component rmc, tree_write how) {
+bool rill__scene_model_write_mesh(rill_world *world, const rill_model_components *comps,
+                                  rill_entity e, rill_render_mode_component rmc,
+                                  rill__mesh_write how) {
     rill_render_mode_component *rm =
-        how == TREE_FADE ? rill_world_get(world, e, comps->render_mode) : NULL;
+        how == RILL__MESH_FADE ? rill_world_get(world, e, comps->render_mode) : NULL;
     if (rm) {
         rm->lod_fade = rmc.lod_fade;
         return true;
     }
     if (!rill_world_add(world, e, comps->render_mode, &rmc))
         return false;
-    if (how == TREE_PARK)
+    if (how == RILL__MESH_PARK)
         rill_world_remove(world, e, comps->mesh_shown);
     return true;
 }
@@ -200,7 +195,7 @@ static bool write_mesh(rill_world *world, const rill_model_components *comps, ri
 /* Writes rmc on every ModelMesh entity of root's subtree (root included), depth-first with an
  * explicit stack (hierarchies can be deep; most trees fit the one on the C stack). */
 static uint32_t set_tree(rill_world *world, const rill_model_components *comps, rill_entity root,
-                         rill_render_mode_component rmc, tree_write how) {
+                         rill_render_mode_component rmc, rill__mesh_write how) {
     if (!world || !comps || !rill_world_is_alive(world, root))
         return 0;
     rill_entity local[64], *stack = local, *heap = NULL;
@@ -208,7 +203,8 @@ static uint32_t set_tree(rill_world *world, const rill_model_components *comps, 
     stack[len++] = root;
     while (len) {
         rill_entity e = stack[--len];
-        if (rill_world_has(world, e, comps->model_mesh) && write_mesh(world, comps, e, rmc, how))
+        if (rill_world_has(world, e, comps->model_mesh) &&
+            rill__scene_model_write_mesh(world, comps, e, rmc, how))
             set++;
         for (rill_entity c = rill_world_first_child(world, e); c;
              c = rill_world_next_sibling(world, c)) {
@@ -229,21 +225,21 @@ static uint32_t set_tree(rill_world *world, const rill_model_components *comps, 
 uint32_t rill_scene_model_set_mode(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, rill_render_mode mode, float ghost_opacity) {
     return set_tree(world, comps, root, (rill_render_mode_component){mode, ghost_opacity, 0.0f},
-                    TREE_SET);
+                    RILL__MESH_SET);
 }
 
 uint32_t rill_scene_model_set_fade(rill_world *world, const rill_model_components *comps,
                                    rill_entity root, float lod_fade) {
     return set_tree(world, comps, root,
                     (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade},
-                    TREE_SET);
+                    RILL__MESH_SET);
 }
 
 uint32_t rill_scene_model_refade(rill_world *world, const rill_model_components *comps,
                                  rill_entity root, float lod_fade) {
     return set_tree(world, comps, root,
                     (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade},
-                    TREE_FADE);
+                    RILL__MESH_FADE);
 }
 
 uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_components *comps,
@@ -251,5 +247,6 @@ uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_componen
     if (shown)
         return rill_scene_model_set_fade(world, comps, root, lod_fade);
     return set_tree(world, comps, root,
-                    (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, TREE_PARK);
+                    (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f},
+                    RILL__MESH_PARK);
 }

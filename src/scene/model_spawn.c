@@ -6,7 +6,7 @@
  * the node entity. All entities of one
  * call are spawned with one rill_world_spawn_n, so a large model costs one temporary array, not
  * one allocation per entity. */
-#include "rill/scene/model.h"
+#include "model_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +27,9 @@ typedef struct spawn_ctx {
     uint32_t next; /* next unused entity of ents */
     uint32_t cap;
     uint32_t mesh_instances;
+    const rill__spawn_as *as;  /* how each ModelMesh entity starts (NULL: as added) */
+    rill__entity_list *meshes; /* where they are listed (NULL: nowhere) */
+    bool list_short;           /* out of memory while listing */
 } spawn_ctx;
 
 /* Splits a node's local matrix into the world's translation / rotation / scale. A matrix with
@@ -133,6 +136,10 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
             /* Parent first: an add observer of ModelMesh (scene channels) reads the ancestors. */
             rill_world_set_parent(c->world, pe, e);
             rill_world_add(c->world, pe, c->comps->model_mesh, &mm);
+            if (c->as && c->as->write)
+                rill__scene_model_write_mesh(c->world, c->comps, pe, c->as->rmc, c->as->how);
+            if (c->meshes && !rill_array_push(c->meshes, pe))
+                c->list_short = true;
             c->mesh_instances++;
         }
     }
@@ -147,6 +154,15 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
 rill_result rill_scene_model_spawn(rill_world *world, const rill_model_components *comps,
                                    rill_asset asset, const rill_gltf_model *model,
                                    rill_entity parent, rill_entity *out_root, rill_error *err) {
+    return rill__scene_model_spawn_as(world, comps, asset, model, parent, NULL, NULL, out_root,
+                                      err);
+}
+
+rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_components *comps,
+                                       rill_asset asset, const rill_gltf_model *model,
+                                       rill_entity parent, const rill__spawn_as *as,
+                                       rill__entity_list *meshes, rill_entity *out_root,
+                                       rill_error *err) {
     if (out_root)
         *out_root = RILL_ENTITY_NULL;
     if (!world || !comps || !model)
@@ -181,7 +197,7 @@ rill_result rill_scene_model_spawn(rill_world *world, const rill_model_component
     rill_world_set_transform(world, root, &ident);
     if (parent != RILL_ENTITY_NULL)
         rill_world_set_parent(world, root, parent);
-    spawn_ctx c = {world, comps, asset.id, model, visited, ents, 1, total, 0};
+    spawn_ctx c = {world, comps, asset.id, model, visited, ents, 1, total, 0, as, meshes, false};
     for (uint32_t i = 0; i < root_count; i++) {
         int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
         if (scene < 0 && model->nodes[node].parent >= 0)
@@ -192,5 +208,7 @@ rill_result rill_scene_model_spawn(rill_world *world, const rill_model_component
     rill_free(visited);
     if (out_root)
         *out_root = root;
+    if (c.list_short)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene: model spawn: out of memory");
     return RILL_OK;
 }

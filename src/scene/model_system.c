@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rill/scene/model.h"
+#include "model_internal.h"
 
 #define LOGM "models"
 #define RESOURCE_NAME "SceneModels"
@@ -55,7 +55,8 @@ typedef struct model_track {
     track_state state;
     rill_entity lod_root[RILL_SCENE_MODEL_MAX_LEVELS - 1]; /* hidden siblings of root */
     uint32_t lod_count;                                    /* level trees spawned */
-    uint64_t level_state; /* the LOD system's word: what the trees show (0: as spawned) */
+    uint64_t level_state;      /* the LOD system's word: what the trees show (0: as spawned) */
+    rill__model_levels levels; /* the trees' ModelMesh entities per level (none: walk instead) */
 } model_track;
 
 struct rill_scene_models {
@@ -76,7 +77,10 @@ struct rill_scene_models {
     rill_resource resource;          /* the world resource through which the observers find m */
     uint64_t spawn_budget_ns;
     rill_clock clock;
-    bool unbudgeted; /* flush: spawn everything */
+    bool unbudgeted;                /* flush: spawn everything */
+    rill_scene_models_pick_fn pick; /* how new trees spawn (the LOD system's picker) */
+    void *pick_user;
+    rill__entity_list spawned_meshes; /* scratch: the ModelMesh entities of one track's spawn */
     rill_scene_models_stats stats;
 };
 
@@ -101,6 +105,7 @@ static void drop_track(rill_scene_models *m, uint32_t i) {
             rill_array_push(&m->doomed, t->lod_root[k]);
     if (t->state == TRACK_PENDING)
         m->pending--;
+    rill__model_levels_free(&t->levels);
     release_user(m, t->entry);
     rill_map_remove(&m->track_of, t->entity);
     uint32_t last = m->tracks.len - 1;
@@ -193,23 +198,70 @@ static bool levels_loading(const model_entry *e) {
     return false;
 }
 
-/* The detail levels as hidden siblings of the base tree (children of the Model entity), parked out
- * of extract's walk; the LOD system shows one at a time. A level that failed ends the chain
- * (levels stay contiguous). */
-static void spawn_levels(rill_scene_models *m, model_track *t) {
-    for (uint32_t k = 0; k < t->entry->lod_count; k++) {
-        model_entry *l = t->entry->lod[k];
-        const rill_gltf_model *gm =
-            l->state == ENTRY_READY
-                ? rill_asset_get_payload_as(m->assets, l->asset, RILL_GLTF_ASSET_LOADER)
-                : NULL;
-        rill_entity root = RILL_ENTITY_NULL;
-        if (!gm || rill_scene_model_spawn(m->world, &m->comps, l->asset, gm, t->entity, &root,
-                                          NULL) != RILL_OK)
+/* The levels of t's file that can spawn: the base, then the detail levels up to the first that
+ * failed (levels stay contiguous). */
+static uint32_t ready_levels(const model_track *t) {
+    uint32_t n = 1;
+    while (n - 1u < t->entry->lod_count && t->entry->lod[n - 1u]->state == ENTRY_READY)
+        n++;
+    return n;
+}
+
+/* How level k's meshes start: as the picker says, else the base shown and the levels parked out
+ * of extract's walk (the LOD system shows one at a time). */
+static rill__spawn_as spawn_as(const rill_scene_model_spawn_pick *pick, uint32_t k) {
+    bool shown = pick ? pick->shown[k] : k == 0;
+    float fade = pick ? pick->lod_fade[k] : 0.0f;
+    if (!shown)
+        return (rill__spawn_as){true, {RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, RILL__MESH_PARK};
+    if (fade != 0.0f)
+        return (rill__spawn_as){true, {RILL_RENDER_MODE_NORMAL, 0.5f, fade}, RILL__MESH_SET};
+    return (rill__spawn_as){false, {RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f}, RILL__MESH_SET};
+}
+
+/* Spawns level k of t's trees under its entity (k = 0: the base), its meshes listed in the scratch
+ * list when the file has levels (*listed goes false when the list ran out of memory). Returns
+ * whether the tree exists. */
+static bool spawn_level(rill_scene_models *m, const model_track *t, uint32_t k,
+                        const rill_scene_model_spawn_pick *pick, rill_entity *root, bool *listed,
+                        rill_error *err) {
+    const model_entry *e = k ? t->entry->lod[k - 1u] : t->entry;
+    const rill_gltf_model *gm =
+        rill_asset_get_payload_as(m->assets, e->asset, RILL_GLTF_ASSET_LOADER);
+    *root = RILL_ENTITY_NULL;
+    if (!gm)
+        return false;
+    rill__spawn_as as = spawn_as(pick, k);
+    rill__entity_list *list = t->entry->lod_count ? &m->spawned_meshes : NULL;
+    rill_result r = rill__scene_model_spawn_as(m->world, &m->comps, e->asset, gm, t->entity, &as,
+                                               list, root, err);
+    *listed = *listed && r == RILL_OK;
+    return *root != RILL_ENTITY_NULL;
+}
+
+/* The detail levels as sibling trees of the base (children of the Model entity), spawned as the
+ * pick says (else parked), their meshes listed per level with the base's (ends[0] given). A level
+ * that fails ends the chain. */
+static void spawn_levels(rill_scene_models *m, model_track *t, uint32_t n,
+                         const rill_scene_model_spawn_pick *pick, uint32_t *ends, bool *listed) {
+    for (uint32_t k = 1; k < n; k++) {
+        rill_entity root;
+        if (!spawn_level(m, t, k, pick, &root, listed, NULL))
             break;
-        rill_scene_model_set_level(m->world, &m->comps, root, false, 0.0f); /* parked */
         t->lod_root[t->lod_count++] = root;
+        ends[k] = m->spawned_meshes.len;
     }
+    if (!t->lod_count || !*listed ||
+        !rill__model_levels_set(&t->levels, &m->spawned_meshes, ends, 1u + t->lod_count))
+        rill__model_levels_free(&t->levels); /* levels are then written by walking their trees */
+}
+
+/* A picked spawn whose levels did not all spawn goes back to what a spawn without a picker shows
+ * (the base whole, the levels parked, word 0): the pick's word names levels that are missing. */
+static void unpick(rill_scene_models *m, model_track *t) {
+    for (uint32_t k = 0; k <= t->lod_count; k++)
+        rill_scene_models_set_level(m, t->entity, k, k == 0, 0.0f);
+    t->level_state = 0;
 }
 
 /* A Model entity hidden by its own RenderMode (a streamed instance unloading hides them, then
@@ -335,11 +387,14 @@ static void spawn_track(rill_scene_models *m, model_track *t) {
         m->stats.warnings++;
         return;
     }
-    const rill_gltf_model *gm =
-        rill_asset_get_payload_as(m->assets, t->entry->asset, RILL_GLTF_ASSET_LOADER);
+    uint32_t n = ready_levels(t);
+    rill_scene_model_spawn_pick pick;
+    bool picked = n >= 2 && m->pick && m->pick(m->pick_user, t->entity, n, &pick);
+    uint32_t ends[RILL_SCENE_MODEL_MAX_LEVELS] = {0};
+    bool listed = true;
     rill_error err = {0};
-    if (!gm || rill_scene_model_spawn(w, &m->comps, t->entry->asset, gm, t->entity, &t->root,
-                                      &err) != RILL_OK) {
+    rill_array_clear(&m->spawned_meshes);
+    if (!spawn_level(m, t, 0, picked ? &pick : NULL, &t->root, &listed, &err)) {
         RILL_LOG_WARN(LOGM, "entity %u:%u: model '%s': spawn failed: %s",
                       RILL_ENTITY_INDEX(t->entity), RILL_ENTITY_GENERATION(t->entity), t->path,
                       err.msg);
@@ -349,8 +404,14 @@ static void spawn_track(rill_scene_models *m, model_track *t) {
     }
     t->state = TRACK_SPAWNED;
     m->stats.spawns++;
-    spawn_levels(m, t);
-    hide_if_retired(m, t);
+    ends[0] = m->spawned_meshes.len;
+    spawn_levels(m, t, n, picked ? &pick : NULL, ends, &listed);
+    if (!picked)
+        hide_if_retired(m, t);
+    else if (1u + t->lod_count == n)
+        t->level_state = pick.level_state;
+    else
+        unpick(m, t);
 }
 
 /* Spawns the waiting tracks whose files are ready, in arrival order, within the spawn budget. */
@@ -477,6 +538,8 @@ void rill_scene_models_destroy(rill_scene_models *m) {
     }
     if (m->doomed.len)
         rill_world_despawn_recursive_n(w, m->doomed.data, m->doomed.len);
+    for (uint32_t i = 0; i < m->tracks.len; i++)
+        rill__model_levels_free(&m->tracks.data[i].levels);
     for (uint32_t i = 0; i < m->entries.len; i++)
         free_entry(m, m->entries.data[i]);
     rill_array_free(&m->entries);
@@ -484,6 +547,7 @@ void rill_scene_models_destroy(rill_scene_models *m) {
     rill_array_free(&m->doomed);
     rill_array_free(&m->touched);
     rill_array_free(&m->waiting);
+    rill_array_free(&m->spawned_meshes);
     rill_map_free(&m->track_of);
     rill_map_free(&m->entry_of);
     rill_free(m);
@@ -575,4 +639,51 @@ uint64_t *rill_scene_models_state_of(rill_scene_models *m, rill_entity e) {
 uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e) {
     uint32_t i = spawned_track(m, e);
     return i != UINT32_MAX ? m->tracks.data[i].level_state : 0;
+}
+
+/* e's spawned track and the root of its tree `level`, or NULL when there is no such tree. */
+static model_track *level_tree(rill_scene_models *m, rill_entity e, uint32_t level,
+                               rill_entity *root) {
+    uint32_t i = spawned_track(m, e);
+    if (i == UINT32_MAX || level > m->tracks.data[i].lod_count)
+        return NULL;
+    model_track *t = &m->tracks.data[i];
+    *root = level ? t->lod_root[level - 1u] : t->root;
+    return t;
+}
+
+uint32_t rill_scene_models_set_level(rill_scene_models *m, rill_entity e, uint32_t level,
+                                     bool shown, float lod_fade) {
+    rill_entity root;
+    model_track *t = level_tree(m, e, level, &root);
+    if (!t)
+        return 0;
+    if (!t->levels.levels) /* not listed (out of memory at spawn): walk the tree */
+        return rill_scene_model_set_level(m->world, &m->comps, root, shown, lod_fade);
+    rill_render_mode_component rmc =
+        shown ? (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade}
+              : (rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f};
+    return rill__model_levels_write(&t->levels, m->world, &m->comps, level, root, rmc,
+                                    shown ? RILL__MESH_SET : RILL__MESH_PARK);
+}
+
+uint32_t rill_scene_models_refade(rill_scene_models *m, rill_entity e, uint32_t level,
+                                  float lod_fade) {
+    rill_entity root;
+    model_track *t = level_tree(m, e, level, &root);
+    if (!t)
+        return 0;
+    if (!t->levels.levels)
+        return rill_scene_model_refade(m->world, &m->comps, root, lod_fade);
+    return rill__model_levels_write(
+        &t->levels, m->world, &m->comps, level, root,
+        (rill_render_mode_component){RILL_RENDER_MODE_NORMAL, 0.5f, lod_fade}, RILL__MESH_FADE);
+}
+
+void rill_scene_models_set_spawn_pick(rill_scene_models *m, rill_scene_models_pick_fn fn,
+                                      void *user) {
+    if (!m)
+        return;
+    m->pick = fn;
+    m->pick_user = fn ? user : NULL;
 }

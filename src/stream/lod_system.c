@@ -14,6 +14,10 @@
  * step, less a rounding margin), and the model is not measured again until the camera's path
  * since then is that long, or the watch (lod_watch.c) finds it moved, its MeshLod edited or its
  * RenderMode set. An update walks the words and measures only the models due.
+ *
+ * New trees spawn already showing what their first check will pick (the system is the model
+ * system's spawn picker, measuring from the spawn camera), and a switch writes the meshes the
+ * model system lists per level: neither walks a hierarchy.
  */
 #include "stream_internal.h"
 
@@ -26,7 +30,11 @@ struct rill_lod_system {
     const rill_model_components *comps;
     rill_lod_stats stats;
     rill__lod_watch watch;
+    float spawn_camera[3]; /* where new trees are measured from when they spawn */
+    bool has_spawn_camera;
 };
+
+static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_model_spawn_pick *out);
 
 rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *models) {
     if (!world || !models)
@@ -41,12 +49,14 @@ rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *mo
         rill_lod_system_destroy(s);
         return NULL;
     }
+    rill_scene_models_set_spawn_pick(models, pick_at_spawn, s);
     return s;
 }
 
 void rill_lod_system_destroy(rill_lod_system *s) {
     if (!s)
         return;
+    rill_scene_models_set_spawn_pick(s->models, NULL, NULL);
     rill__lod_watch_free(&s->watch);
     rill_free(s);
 }
@@ -109,28 +119,28 @@ static shown_state state_of(rill_lod_pick p) {
     return v;
 }
 
-/* Moves a model's level trees from `had` to `want`: levels no longer drawn are hidden and parked,
- * drawn ones get their mode and crossfade (complementary: -q/16 outgoing, +q/16 incoming). Inside
- * one crossing only the fade changes: it is rewritten in place. */
-static void apply_state(rill_lod_system *s, const rill_entity *roots, uint32_t n, shown_state had,
+/* Moves model e's level trees (n levels) from `had` to `want`: levels no longer drawn are hidden
+ * and parked, drawn ones get their mode and crossfade (complementary: -q/16 outgoing, +q/16
+ * incoming). Inside one crossing only the fade changes: it is rewritten in place. The model
+ * system writes each level through its list of the level's meshes, without a walk. */
+static void apply_state(rill_lod_system *s, rill_entity e, uint32_t n, shown_state had,
                         shown_state want) {
-    rill_world *w = s->world;
-    const rill_model_components *c = s->comps;
+    rill_scene_models *m = s->models;
     float f = (float)want.q / (float)FADE_STEPS;
     bool in_range = want.a >= 0 && (uint32_t)want.a < n && want.b >= 0 && (uint32_t)want.b < n;
     if (had.a == want.a && had.b == want.b && in_range) {
-        rill_scene_model_refade(w, c, roots[want.a], -f);
-        rill_scene_model_refade(w, c, roots[want.b], f);
+        rill_scene_models_refade(m, e, (uint32_t)want.a, -f);
+        rill_scene_models_refade(m, e, (uint32_t)want.b, f);
         return;
     }
     int32_t old[2] = {had.a, had.b};
     for (int k = 0; k < 2; k++)
         if (old[k] >= 0 && (uint32_t)old[k] < n && old[k] != want.a && old[k] != want.b)
-            rill_scene_model_set_level(w, c, roots[old[k]], false, 0.0f);
+            rill_scene_models_set_level(m, e, (uint32_t)old[k], false, 0.0f);
     if (want.a >= 0 && (uint32_t)want.a < n)
-        rill_scene_model_set_level(w, c, roots[want.a], true, want.b >= 0 ? -f : 0.0f);
+        rill_scene_models_set_level(m, e, (uint32_t)want.a, true, want.b >= 0 ? -f : 0.0f);
     if (want.b >= 0 && (uint32_t)want.b < n)
-        rill_scene_model_set_level(w, c, roots[want.b], true, f);
+        rill_scene_models_set_level(m, e, (uint32_t)want.b, true, f);
 }
 
 /* How far d can move before the shown state may change: the distance to the nearest band edge,
@@ -165,11 +175,12 @@ static uint32_t slack_ticks(float slack, float d, const float camera[3]) {
     return (uint32_t)((double)fminf(slack, LOD_SLACK_MAX) * LOD_TICKS_PER_M);
 }
 
-/* Measures model e (n levels) and shows what it should; returns its new word. */
-static uint64_t check(rill_lod_system *s, rill_entity e, uint32_t n, uint64_t word,
-                      const float *camera) {
+/* What model e (n levels) should show seen from camera (NULL: the base whole), and in *ticks
+ * how far the camera may travel before that could change. */
+static shown_state wanted(const rill_lod_system *s, rill_entity e, uint32_t n, const float *camera,
+                          uint32_t *ticks) {
     shown_state want = {0, -1, 0};
-    uint32_t ticks = (uint32_t)((double)LOD_SLACK_MAX * LOD_TICKS_PER_M);
+    *ticks = (uint32_t)((double)LOD_SLACK_MAX * LOD_TICKS_PER_M);
     if (camera) {
         rill_lod_settings st = settings_of(s, e);
         rill_lod_bands bands;
@@ -181,21 +192,57 @@ static uint64_t check(rill_lod_system *s, rill_entity e, uint32_t n, uint64_t wo
             d = sqrtf(dx * dx + dy * dy + dz * dz);
         }
         want = state_of(rill_lod_pick_at(&bands, d));
-        ticks = slack_ticks(slack_at(&bands, d), d, camera);
+        *ticks = slack_ticks(slack_at(&bands, d), d, camera);
     }
     const rill_render_mode_component *rm = rill_world_get(s->world, e, s->comps->render_mode);
     if (rm && rm->mode == RILL_RENDER_MODE_HIDDEN)
         want = (shown_state){-1, -1, 0};
+    return want;
+}
+
+/* Measures model e (n levels) and shows what it should; returns its new word. */
+static uint64_t check(rill_lod_system *s, rill_entity e, uint32_t n, uint64_t word,
+                      const float *camera) {
+    uint32_t ticks;
+    shown_state want = wanted(s, e, n, camera, &ticks);
     shown_state had = unpack_state(word);
     uint64_t want_v = pack_state(want);
     if (pack_state(had) != want_v) {
-        rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
-        rill_scene_models_levels(s->models, e, roots);
-        apply_state(s, roots, n, had, want);
+        apply_state(s, e, n, had, want);
         s->stats.switches += had.a != want.a || had.b != want.b;
     }
     uint32_t due = (uint32_t)s->watch.travel + ticks;
     return want_v | LOD_WORD_CHECKED | (uint64_t)due << 32;
+}
+
+/* The model system's picker: new trees spawn showing what the first check will want, measured
+ * from the spawn camera (else the last update's camera), so that check finds nothing to switch.
+ * The word is left unchecked (the check still measures it, from this update's camera). Without
+ * a camera, or before the Model entity has a world position, they spawn as without a picker. */
+static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_model_spawn_pick *out) {
+    const rill_lod_system *s = user;
+    const float *camera = s->has_spawn_camera   ? s->spawn_camera
+                          : s->watch.had_camera ? s->watch.camera
+                                                : NULL;
+    if (!camera || !rill_world_global_matrix(s->world, e))
+        return false;
+    uint32_t ticks;
+    shown_state want = wanted(s, e, n, camera, &ticks);
+    float f = (float)want.q / (float)FADE_STEPS;
+    for (uint32_t k = 0; k < n; k++) {
+        out->shown[k] = (int32_t)k == want.a || (int32_t)k == want.b;
+        out->lod_fade[k] = want.b < 0 ? 0.0f : (int32_t)k == want.b ? f : -f;
+    }
+    out->level_state = pack_state(want);
+    return true;
+}
+
+void rill_lod_system_set_spawn_camera(rill_lod_system *s, const float camera[3]) {
+    if (!s)
+        return;
+    s->has_spawn_camera = camera != NULL;
+    if (camera)
+        memcpy(s->spawn_camera, camera, sizeof s->spawn_camera);
 }
 
 static void count_shown(rill_lod_stats *st, uint64_t word) {

@@ -62,8 +62,8 @@ static void test_extension_cull_disabled(void **state) {
 
 /* >>end to end */
 
-/* A one-triangle model of `tris` triangles (a fan) written as dir/rel. */
-static void write_glb(const char *path, uint32_t tris) {
+/* A model of `prims` primitives (one node), each a fan of `tris` triangles, written at path. */
+static void write_glb_prims(const char *path, uint32_t tris, uint32_t prims) {
     float pos[3 * 64] = {0}, nrm[3 * 64] = {0};
     uint32_t idx[3 * 62];
     uint32_t nv = tris + 2u;
@@ -81,7 +81,8 @@ static void write_glb(const char *path, uint32_t tris) {
                                 .material = -1,
                                 .bounds_min = {-1, 0, -1},
                                 .bounds_max = {1, 0, 1}};
-    rill_gltf_mesh mesh = {.primitive_count = 1, .primitives = &prim};
+    rill_gltf_primitive prim_list[4] = {prim, prim, prim, prim};
+    rill_gltf_mesh mesh = {.primitive_count = prims, .primitives = prim_list};
     rill_gltf_node node = RILL_GLTF_MESH_NODE(NULL, 0);
     int32_t roots[1] = {0};
     rill_gltf_scene scene = {.node_count = 1, .nodes = roots};
@@ -94,6 +95,10 @@ static void write_glb(const char *path, uint32_t tris) {
                          .default_scene = 0};
     rill_error err = {0};
     assert_int_equal(rill_glb_write_file(&m, path, NULL, &err), RILL_OK);
+}
+
+static void write_glb(const char *path, uint32_t tris) {
+    write_glb_prims(path, tris, 1);
 }
 
 static rill_entity model_entity(rill_world *w, const rill_model_components *mc, const char *path,
@@ -276,11 +281,12 @@ static int lod_setup(void **state) {
     *state = f;
     rill_test_tmpdir(f->dir, sizeof f->dir, "lodpark");
     const char *files[] = {"d.glb",      "d_lod1.glb", "d_lod2.glb", "e.glb",
-                           "e_lod1.glb", "e_lod2.glb", "f.glb",      "f_lod1.glb"};
+                           "e_lod1.glb", "e_lod2.glb", "f.glb",      "f_lod1.glb",
+                           "k.glb",      "k_lod1.glb", "l.glb",      "l_lod1.glb"};
     char path[700];
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 12; i++) {
         snprintf(path, sizeof path, "%s/%s", f->dir, files[i]);
-        write_glb(path, 8);
+        write_glb_prims(path, 8, i < 8 ? 1u : 3u); /* k and l: three meshes per level */
     }
     rill_error err = {0};
     f->w = rill_world_create(NULL, NULL);
@@ -355,15 +361,23 @@ static void test_state_follows_trees(void **state) {
     const float cam[3] = {500, 0, 0};
     rill_lod_system_update(f->lod, cam);
     assert_int_equal(rill_lod_system_level(f->lod, x), 2);
-    /* Another file with as many levels: at the same distance the same level is wanted, and the
-     * new trees (spawned with their base shown) must still be switched to it. */
+    /* Another file with as many levels: at the same distance the same level is wanted. The new
+     * trees spawn showing it (measured from the last update's camera), not their base, and the
+     * next update has nothing to switch. */
     rill_world_add(w, x, mc->model, &(rill_model_ref){rill_intern("e.glb")});
     rill_scene_models_flush(f->sm);
     rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
     assert_int_equal(rill_scene_models_levels(f->sm, x, roots), 3);
-    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+    for (int l = 0; l < 3; l++)
+        assert_int_equal(mode_under(w, mc, roots[l]),
+                         l == 2 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    rill_lod_stats before;
+    rill_lod_system_get_stats(f->lod, &before);
     rill_lod_system_update(f->lod, cam);
     assert_int_equal(rill_lod_system_level(f->lod, x), 2);
+    rill_lod_stats after;
+    rill_lod_system_get_stats(f->lod, &after);
+    assert_int_equal(after.switches, before.switches);
     for (int l = 0; l < 3; l++)
         assert_int_equal(mode_under(w, mc, roots[l]),
                          l == 2 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
@@ -659,6 +673,135 @@ static void test_cull_without_levels(void **state) {
     assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
 }
 
+/* >>spawn at level: new trees show what the first check picks */
+
+#define SPAWN_ROUND 30u
+
+/* Models spawned while the LOD system knows a camera spawn showing what a full evaluation picks,
+ * on every band, inside crossfades, past a cull distance and hidden; the update after switches
+ * none of them. Three rounds from three camera positions, the last with no spawn camera set (the
+ * last update's camera counts). A model spawned before any camera, or before its entity has a
+ * world position, spawns with its base shown and is switched by the update. */
+static void test_spawn_at_level(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    const rill_model_components *mc = f->mc;
+    rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS];
+    assert_int_equal(rill_scene_models_levels(f->sm, f->x, roots), 3); /* spawned camera-less */
+    for (int l = 0; l < 3; l++)
+        assert_int_equal(mode_under(w, mc, roots[l]),
+                         l == 0 ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN);
+    static const char *const files[] = {"d.glb", "e.glb", "f.glb"};
+    /* On each default band, inside the crossfades over [40, 45) and [100, 105), far out; with the
+     * MeshLod below (bands 30 / 80, crossfade 8, cull at 90) some of these are culled. */
+    static const float dist[] = {5, 39.5f, 41.25f, 43.9f, 70, 100.3f, 102.5f, 104.8f, 150, 400};
+    const rill_mesh_lod culling = {true, 30.0f, 80.0f, 200.0f, 8.0f, 90.0f};
+    const float cams[3][3] = {{0, 0, 0}, {300, 0, -50}, {-120, 0, 260}};
+    rill_entity models[SPAWN_ROUND];
+    for (uint32_t r = 0; r < 3; r++) {
+        const float *cam = cams[r];
+        rill_lod_system_update(f->lod, cam); /* the models already there settle first */
+        rill_lod_system_set_spawn_camera(f->lod, r < 2 ? cam : NULL);
+        for (uint32_t i = 0; i < SPAWN_ROUND; i++) {
+            float d = dist[i % 10u], a = 0.7f * (float)i;
+            models[i] = model_entity(w, mc, files[(i + r) % 3u], cam[0] + d * cosf(a));
+            rill_world_transform_mut(w, models[i])->translation[2] = cam[2] + d * sinf(a);
+            if (i % 4u == 1u)
+                rill_world_add(w, models[i], mc->mesh_lod, &culling);
+            if (i % 7u == 3u)
+                rill_world_add(w, models[i], mc->render_mode,
+                               &(rill_render_mode_component){RILL_RENDER_MODE_HIDDEN, 0.5f, 0});
+        }
+        rill_world_update_transforms(w); /* world positions, as the scene loader gives them */
+        rill_scene_models_flush(f->sm);
+        assert_int_equal(assert_full_evaluation(f, models, SPAWN_ROUND, cam), SPAWN_ROUND);
+        rill_lod_stats before, after;
+        rill_lod_system_get_stats(f->lod, &before);
+        rill_lod_system_update(f->lod, cam);
+        rill_lod_system_get_stats(f->lod, &after);
+        assert_int_equal(after.switches, before.switches);
+        assert_true(after.checked >= SPAWN_ROUND); /* each measured, from the update's camera */
+        assert_full_evaluation(f, models, SPAWN_ROUND, cam);
+    }
+    /* No world position yet at spawn: the base is shown, and the update switches it (70 m). */
+    rill_entity late = model_entity(w, mc, "d.glb", cams[2][0] + 70.0f);
+    rill_world_transform_mut(w, late)->translation[2] = cams[2][2];
+    rill_scene_models_flush(f->sm);
+    assert_int_equal(rill_scene_models_levels(f->sm, late, roots), 3);
+    assert_int_equal(mode_under(w, mc, roots[0]), RILL_RENDER_MODE_NORMAL);
+    rill_lod_system_update(f->lod, cams[2]);
+    assert_int_equal(rill_lod_system_level(f->lod, late), 1);
+    assert_full_evaluation(f, &late, 1, cams[2]);
+}
+
+/* >>level lists: a level is written through the meshes listed at spawn */
+
+/* The ModelMesh entities of tree `root` (root -> node -> primitives), up to cap. */
+static uint32_t meshes_of(rill_world *w, rill_entity root, rill_entity *out, uint32_t cap) {
+    uint32_t n = 0;
+    rill_entity node = rill_world_first_child(w, root);
+    for (rill_entity c = node ? rill_world_first_child(w, node) : 0; c && n < cap;
+         c = rill_world_next_sibling(w, c))
+        out[n++] = c;
+    return n;
+}
+
+/* A level is shown, refaded and parked through the model system's lists (three meshes a level):
+ * a member despawned (its slot handed to a new ModelMesh entity), moved out of the level's tree or
+ * orphaned by its node's despawn is no longer written; one moved within the tree still is; a
+ * Model that names another file gets the lists of its new trees. */
+static void test_level_lists(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    const rill_model_components *mc = f->mc;
+    rill_scene_models *sm = f->sm;
+    rill_entity g = model_entity(w, mc, "k.glb", 0);
+    rill_scene_models_flush(sm);
+    rill_entity roots[RILL_SCENE_MODEL_MAX_LEVELS], p[3], q[3];
+    assert_int_equal(rill_scene_models_levels(sm, g, roots), 2);
+    assert_int_equal(meshes_of(w, roots[1], p, 3), 3);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 1, true, 0.25f), 3);
+    assert_int_equal(rill_scene_models_refade(sm, g, 1, 0.5f), 3);
+    for (int i = 0; i < 3; i++) {
+        const rill_render_mode_component *rm = rill_world_get(w, p[i], mc->render_mode);
+        assert_true(rm && rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade == 0.5f);
+        assert_true(rill_world_has(w, p[i], mc->mesh_shown));
+    }
+    rill_world_despawn(w, p[0]);
+    rill_entity reuse = rill_world_spawn(w); /* may take p[0]'s slot, never its id */
+    rill_world_add(w, reuse, mc->model_mesh, &(rill_model_mesh){0, 0, 0});
+    rill_world_set_parent(w, reuse, rill_world_first_child(w, roots[1]));
+    rill_entity elsewhere = rill_world_spawn(w);
+    rill_world_set_parent(w, p[1], elsewhere);
+    rill_world_set_parent(w, p[2], roots[1]);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 1, false, 0.0f), 1);
+    const rill_render_mode_component *moved = rill_world_get(w, p[1], mc->render_mode);
+    assert_true(moved->mode == RILL_RENDER_MODE_NORMAL && moved->lod_fade == 0.5f);
+    assert_true(rill_world_has(w, p[1], mc->mesh_shown));
+    assert_null(rill_world_get(w, reuse, mc->render_mode));
+    const rill_render_mode_component *kept = rill_world_get(w, p[2], mc->render_mode);
+    assert_true(kept->mode == RILL_RENDER_MODE_HIDDEN);
+    assert_false(rill_world_has(w, p[2], mc->mesh_shown));
+    /* Dropped for good: moved back, p[1] is still not written. */
+    rill_world_set_parent(w, p[1], roots[1]);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 1, true, 0.0f), 1);
+    /* The base level's list is its own; its node despawned alone orphans all three. */
+    assert_int_equal(meshes_of(w, roots[0], q, 3), 3);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 0, true, -0.5f), 3);
+    rill_world_despawn(w, rill_world_first_child(w, roots[0]));
+    assert_int_equal(rill_scene_models_set_level(sm, g, 0, false, 0.0f), 0);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 2, true, 0.0f), 0); /* no such level */
+    /* Another file: new trees, listed afresh. */
+    rill_world_add(w, g, mc->model, &(rill_model_ref){rill_intern("l.glb")});
+    rill_scene_models_flush(sm);
+    assert_int_equal(rill_scene_models_levels(sm, g, roots), 2);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 1, true, 0.0f), 3);
+    assert_int_equal(rill_scene_models_set_level(sm, g, 0, false, 0.0f), 3);
+    assert_int_equal(meshes_of(w, roots[0], q, 3), 3);
+    for (int i = 0; i < 3; i++)
+        assert_false(rill_world_has(w, q[i], mc->mesh_shown));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_bands),
@@ -669,6 +812,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_state_follows_trees, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_amortized_equals_full, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_cull_without_levels, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_spawn_at_level, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_level_lists, lod_setup, lod_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,32 @@ uint32_t rill_scene_models_each_state(rill_scene_models *m, uint32_t *iter, rill
 uint64_t rill_scene_models_level_state(const rill_scene_models *m, rill_entity e);
 /* The same word, writable (NULL when nothing is spawned for e); valid until the next update. */
 uint64_t *rill_scene_models_state_of(rill_scene_models *m, rill_entity e);
+/* Shows or parks level `level` of the trees spawned for e, as rill_scene_model_set_level does on
+ * that level's root, but through the list of ModelMesh entities the model system keeps per level
+ * (made at spawn; a member that died, lost its ModelMesh or was moved out of its level's tree is
+ * dropped when next written), so no hierarchy is walked. A ModelMesh entity put into a level tree
+ * after the spawn is not in the list: write it yourself. Returns how many entities it set. */
+uint32_t rill_scene_models_set_level(rill_scene_models *m, rill_entity e, uint32_t level,
+                                     bool shown, float lod_fade);
+/* rill_scene_model_refade of one level of e's trees, through the same list. */
+uint32_t rill_scene_models_refade(rill_scene_models *m, rill_entity e, uint32_t level,
+                                  float lod_fade);
+/* How the trees of a model with baked levels spawn, as the LOD system (rill/stream.h) would show
+ * them: per level shown (with RenderMode.lod_fade, 0 = whole) or parked, and the word stored as
+ * the model's level state. */
+typedef struct rill_scene_model_spawn_pick {
+    uint64_t level_state;
+    bool shown[RILL_SCENE_MODEL_MAX_LEVELS];
+    float lod_fade[RILL_SCENE_MODEL_MAX_LEVELS];
+} rill_scene_model_spawn_pick;
+/* Called before a model's trees spawn with its entity and level count (>= 2); true when it filled
+ * *out, false to spawn as without a picker (the base shown, the levels parked, word 0). */
+typedef bool (*rill_scene_models_pick_fn)(void *user, rill_entity model_entity, uint32_t levels,
+                                          rill_scene_model_spawn_pick *out);
+/* Installs the picker (one per model system; fn NULL removes it). A model hidden by its own
+ * RenderMode still gets what the picker says: the LOD system parks every level of such a model. */
+void rill_scene_models_set_spawn_pick(rill_scene_models *m, rill_scene_models_pick_fn fn,
+                                      void *user);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL. */
 rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e);
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m);
