@@ -889,6 +889,7 @@ typedef struct rill_render_batching_stats {
     uint32_t cells;            /* cells that ever held a candidate */
     uint32_t batches;          /* batch meshes alive */
     uint32_t batched_entities; /* entities in them (every LOD level seen) */
+    uint32_t candidates;       /* entities batchable when last walked (batched or waiting) */
     uint32_t materials;        /* distinct materials of the batches (one indirect draw each) */
     uint32_t cells_built_last_frame;
     uint32_t cells_waiting;     /* queued for a rebuild, beyond the time budget so far */
@@ -930,7 +931,7 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(struct rill__extract_part) walk_parts; /* per chunk of that walk (extract.c) */
     /* static batching: the walk's notes for the batcher, per chunk from its start (extract.c) */
     RILL_ARRAY(struct rill__walk_seen) walk_seen;
-    RILL_ARRAY(struct rill__walk_take) walk_takes;
+    RILL_ARRAY(struct rill__batch_offer) walk_takes;
     RILL_ARRAY(uint32_t) sort_counts; /* the slot sort's digit counts per chunk (extract.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */

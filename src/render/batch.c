@@ -119,6 +119,7 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
     rill_map seen = {0}; /* distinct materials of the batches */
     for (uint32_t i = 0; i < bt->cells.len; i++) {
         const cell *c = &bt->cells.data[i];
+        out->candidates += c->cands;
         for (uint32_t k = 0; k < c->batches.len; k++) {
             uint64_t v = 0;
             if (!rill_map_get(&seen, c->batches.data[k].material.id, &v) &&

@@ -36,17 +36,25 @@ bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
 /* n entities of cell that rill__batch_skip skipped this frame (before rill__batch_end: a cell
  * whose count falls short of the members it draws lost one, and draws them one by one). */
 void rill__batch_seen(rill__batcher *bt, uint32_t cell, uint32_t n);
-/* Whether rill__batch_take has anything to do for a drawable entity (arguments as for take): false
- * when it is not a candidate and was none when last taken, or its batch holds it with its range
- * off. Reads the batcher only (any number of walk chunks at once, after their entity's skip). */
-bool rill__batch_wants_take(const rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
-                            uint64_t mask, bool own_normal);
-/* One drawable ModelMesh entity that rill__batch_skip did not skip (mm: as for skip), in walk
- * order, on one thread: it draws as an instance this frame (the caller pushes it), and becomes a
- * candidate (its cell queued for a rebuild) or is collected into a cell being rebuilt. own_normal:
- * it has no RenderMode, or a plain NORMAL one; mask: its SceneChannels. */
-void rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
-                      rill_material mat, const float m[16], uint64_t mask, bool own_normal);
+/* A drawable ModelMesh entity that rill__batch_skip did not skip, as the walk offers it. */
+typedef struct rill__batch_offer {
+    rill_entity e;
+    const rill_model_mesh *mm; /* as for skip */
+    const float *m;            /* its world matrix (GlobalTransform) */
+    uint64_t mask;             /* its SceneChannels */
+    rill_mesh mesh;
+    rill_material mat;
+    bool own_normal; /* it has no RenderMode, or a plain NORMAL one */
+} rill__batch_offer;
+/* Whether rill__batch_take has anything to do for o: false when it is not a candidate and was none
+ * when last taken, when its batch holds it with its range off, and for a candidate that stays one
+ * in a cell that is not being rebuilt. Reads the batcher only (any number of walk chunks at once,
+ * after their entity's skip). */
+bool rill__batch_wants_take(const rill__batcher *bt, const rill__batch_offer *o);
+/* In walk order, on one thread: o draws as an instance this frame (the caller pushes it), and
+ * becomes a candidate (its cell queued for a rebuild), stops being one, or is collected into a
+ * cell being rebuilt. */
+void rill__batch_take(rill__batcher *bt, const rill__batch_offer *o);
 /* Builds the cells collected this frame and appends the batch instances with their ranges (modes
  * resolved from their channel masks through modes) plus, for a cell that lost a member during
  * this frame's walk, its members that draw one by one. False when out of memory. */

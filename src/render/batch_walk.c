@@ -73,35 +73,68 @@ static const pos_entry *pos_seen(const rill__batcher *bt, rill_entity e,
     return in ? &bt->pos.data[pos] : NULL;
 }
 
-bool rill__batch_wants_take(const rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
-                            uint64_t mask, bool own_normal) {
-    bool maybe = maybe_candidate(mask, own_normal);
-    const pos_entry *p = pos_seen(bt, e, mm);
-    if (!maybe && p && !(p->bits & P_NOTE)) {
-        return false; /* not a candidate, nor was it one when last taken: nothing to note */
-    }
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    const member_rec *rc =
-        idx < bt->recs.len && bt->recs.data[idx].e == e ? &bt->recs.data[idx] : NULL;
-    if (!rc) {
-        return maybe; /* never a candidate so far: no record needed */
-    }
-    /* Built, its range off (left, or crossfading): drawn alone, nothing to note. */
-    return !rc->gen || rc->gen != bt->cells.data[rc->cell].gen;
+/* The signature take gives record rc now: 0 when it cannot be batched (moving, a mode of its own,
+ * keeping its identity, a blended material or one not uploaded). */
+static uint32_t sig_now(const rill__batcher *bt, const member_rec *rc, const rill__batch_offer *o) {
+    bool maybe = maybe_candidate(o->mask, o->own_normal);
+    const mat_slot *ms = maybe && !rc->moved ? rill__material_get(bt->r, o->mat) : NULL;
+    return ms && ms->alpha_mode != RILL_ALPHA_BLEND ? signature(o->mesh, o->mat, o->mask) : 0u;
 }
 
-void rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm, rill_mesh mesh,
-                      rill_material mat, const float m[16], uint64_t mask, bool own_normal) {
-    if (!rill__batch_wants_take(bt, e, mm, mask, own_normal)) {
+/* Take's first look at o: nothing to do (not a candidate now nor when last taken, or built into
+ * its cell with its range off: drawn alone), a record to make (a first-time candidate), or
+ * *out_rc to look at. */
+enum { TAKE_NOTHING, TAKE_NEW, TAKE_REC };
+static int first_look(const rill__batcher *bt, const rill__batch_offer *o,
+                      const member_rec **out_rc) {
+    bool maybe = maybe_candidate(o->mask, o->own_normal);
+    const pos_entry *p = pos_seen(bt, o->e, o->mm);
+    if (!maybe && p && !(p->bits & P_NOTE)) {
+        return TAKE_NOTHING;
+    }
+    uint32_t idx = RILL_ENTITY_INDEX(o->e);
+    const member_rec *rc =
+        idx < bt->recs.len && bt->recs.data[idx].e == o->e ? &bt->recs.data[idx] : NULL;
+    *out_rc = rc;
+    if (!rc) {
+        return maybe ? TAKE_NEW : TAKE_NOTHING;
+    }
+    return rc->gen && rc->gen == bt->cells.data[rc->cell].gen ? TAKE_NOTHING : TAKE_REC;
+}
+
+static bool unmoves(const rill__batcher *bt, const member_rec *rc) {
+    return rc->moved && bt->frame - rc->moved_frame > bt->set.static_frames;
+}
+
+bool rill__batch_wants_take(const rill__batcher *bt, const rill__batch_offer *o) {
+    const member_rec *rc = NULL;
+    int look = first_look(bt, o, &rc);
+    if (look != TAKE_REC || unmoves(bt, rc)) {
+        return look != TAKE_NOTHING;
+    }
+    /* Take changes what it is (candidate or not), collects it, or refreshes a stale cache entry
+     * (the rest of take below, without its writes); for a candidate waiting in a queued cell,
+     * frame after frame, it does nothing. */
+    const pos_entry *p = pos_seen(bt, o->e, o->mm);
+    uint32_t sig = sig_now(bt, rc, o), pos = (uint32_t)(o->mm - bt->mm_base);
+    return sig != rc->sig || (sig && bt->cells.data[rc->cell].state == CELL_COLLECTING) ||
+           (p && (p->cell != rc->cell || p->bits != (sig ? P_NOTE : 0u) || rc->pos != pos));
+}
+
+void rill__batch_take(rill__batcher *bt, const rill__batch_offer *o) {
+    const member_rec *known = NULL; /* (looked up again, writable, below) */
+    int look = first_look(bt, o, &known);
+    if (look == TAKE_NOTHING) {
         return;
     }
-    bool maybe = maybe_candidate(mask, own_normal);
-    member_rec *rc = rill__batch_rec_if(bt, e);
-    if (!rc && !(rc = rill__batch_new_rec(bt, e, &m[12]))) {
+    const float *m = o->m;
+    member_rec *rc =
+        look == TAKE_NEW ? rill__batch_new_rec(bt, o->e, &m[12]) : rill__batch_rec_if(bt, o->e);
+    if (!rc) {
         return; /* out of memory: it stays an instance */
     }
     cell *c = &bt->cells.data[rc->cell];
-    if (rc->moved && bt->frame - rc->moved_frame > bt->set.static_frames) {
+    if (unmoves(bt, rc)) {
         rc->moved = false; /* still long enough: batched again, in the cell it stands in now */
         uint32_t ci = rill__batch_cell_at(bt, &m[12]);
         if (ci != UINT32_MAX) {
@@ -109,9 +142,8 @@ void rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
             c = &bt->cells.data[ci];
         }
     }
-    const mat_slot *ms = maybe && !rc->moved ? rill__material_get(bt->r, mat) : NULL;
-    bool candidate = ms && ms->alpha_mode != RILL_ALPHA_BLEND;
-    uint32_t sig = candidate ? signature(mesh, mat, mask) : 0u;
+    uint32_t sig = sig_now(bt, rc, o);
+    bool candidate = sig != 0;
     if (rc->sig != sig) {
         if (!rc->sig != !sig) {
             rill__batch_count_candidate(bt, rc->cell, sig != 0);
@@ -125,17 +157,17 @@ void rill__batch_take(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
         collected *k = rill_array_push_n(&c->col, 1);
         if (k) {
             memset(k, 0, sizeof(*k));
-            k->info.e = e;
-            k->info.mesh = mesh;
-            k->info.material = mat;
-            k->info.mask = mask;
+            k->info.e = o->e;
+            k->info.mesh = o->mesh;
+            k->info.material = o->mat;
+            k->info.mask = o->mask;
             memcpy(k->info.m, m, sizeof(k->info.m));
-            k->info.mm = *mm;
+            k->info.mm = *o->mm;
             k->info.on = true;
         }
     }
-    if (pos_seen(bt, e, mm)) {
-        uint32_t pos = (uint32_t)(mm - bt->mm_base);
-        learn(bt, &bt->pos.data[pos], e, rc, pos);
+    if (pos_seen(bt, o->e, o->mm)) {
+        uint32_t pos = (uint32_t)(o->mm - bt->mm_base);
+        learn(bt, &bt->pos.data[pos], o->e, rc, pos);
     }
 }

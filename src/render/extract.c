@@ -284,10 +284,11 @@ static bool shown_in_slot_order(rill_world *world, rill_component shown,
  * render assets only; what would change them (uploading an asset seen for the first time) is left
  * to the merge, on the calling thread: the chunk stops there and the merge walks its rest.
  * With static batching on, a chunk also asks the batcher which entities a batch draws (skipped)
- * and which ones it must take; what that would change in the batcher is noted per chunk (how many
- * entities each cell's batches drew, the entities to take) and replayed by the merge in the walk's
- * order, so the batcher sees what the serial walk shows it. Without jobs the batched walk is that
- * serial walk: the merge walks every entity, taking each one as it comes. */
+ * and which drawn ones it must take (rill__batch_wants_take, read-only); what that would change in
+ * the batcher is noted per chunk (how many entities each cell's batches drew, the entities to take)
+ * and replayed by the merge in the walk's order, so the batcher sees what the serial walk shows it.
+ * Without jobs the batched walk is that serial walk, the reference: the merge walks every entity
+ * and offers every drawn one to rill__batch_take as it comes. */
 
 #define WALK_CHUNK 512u /* entities per chunk: ~40-70 us of work, few enough chunks to merge */
 
@@ -305,17 +306,6 @@ struct rill__walk_seen {
     uint32_t cell, n;
 };
 
-/* Batching: an entity for rill__batch_take, with its arguments. */
-struct rill__walk_take {
-    rill_entity e;
-    const rill_model_mesh *mm;
-    const float *m;
-    uint64_t mask;
-    rill_mesh mesh;
-    rill_material mat;
-    bool own_normal;
-};
-
 typedef struct shown_walk {
     rill_world *world;
     const rill_render_components *comps;
@@ -330,10 +320,9 @@ enum { SHOWN_SKIPPED, SHOWN_DRAWN, SHOWN_OUT_OF_WORLD, SHOWN_SERIAL, SHOWN_BATCH
 
 /* Where walk_one puts what it found of one entity. */
 typedef struct shown_out {
-    rill_render_instance *in;     /* SHOWN_DRAWN: its instance */
-    struct rill__walk_take *take; /* batching: written when the batcher must take it */
-    bool noted;                   /* ... and it was */
-    uint32_t cell;                /* SHOWN_BATCHED: the cell whose batch draws it */
+    rill_render_instance *in; /* SHOWN_DRAWN: its instance */
+    rill__batch_offer *take;  /* batching: SHOWN_DRAWN: what is offered to the batcher */
+    uint32_t cell;            /* SHOWN_BATCHED: the cell whose batch draws it */
 } shown_out;
 
 /* Writes the instance of a drawn entity (its RenderMode and SceneChannels say how it draws) and,
@@ -353,10 +342,8 @@ static void fill_shown(const shown_walk *w, rill_entity e, const rill_model_mesh
                                         ? rill_world_get(w->world, e, comps->scene_channels)
                                         : NULL;
     fill_instance(modes, e, mesh, mat, xf, rm, sc, o->in);
-    uint64_t mask = sc ? sc->mask : 0u;
-    o->noted = w->bt && rill__batch_wants_take(w->bt, e, mm, mask, own_normal);
-    if (o->noted) {
-        *o->take = (struct rill__walk_take){e, mm, xf->m, mask, mesh, mat, own_normal};
+    if (w->bt) {
+        *o->take = (rill__batch_offer){e, mm, xf->m, sc ? sc->mask : 0u, mesh, mat, own_normal};
     }
 }
 
@@ -445,7 +432,7 @@ static void walk_chunk(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) 
             break;
         }
         p->written += r == SHOWN_DRAWN;
-        p->takes += o.noted;
+        p->takes += r == SHOWN_DRAWN && w->bt && rill__batch_wants_take(w->bt, o.take);
         if (r == SHOWN_BATCHED) {
             count_seen(w, p, begin, &run, o.cell);
         }
@@ -456,10 +443,6 @@ static void walk_chunk(void *arg, uint32_t begin, uint32_t end, uint32_t chunk) 
     count_seen(w, p, begin, &run, UINT32_MAX);
 }
 
-static void take_noted(rill__batcher *bt, const struct rill__walk_take *t) {
-    rill__batch_take(bt, t->e, t->mm, t->mesh, t->mat, t->m, t->mask, t->own_normal);
-}
-
 /* Batching: what a chunk noted for the batcher, in the walk's order. */
 static void replay_notes(const shown_walk *w, const struct rill__extract_part *p, uint32_t begin) {
     for (uint32_t k = 0; k < p->seen; k++) {
@@ -467,7 +450,7 @@ static void replay_notes(const shown_walk *w, const struct rill__extract_part *p
         rill__batch_seen(w->bt, s->cell, s->n);
     }
     for (uint32_t k = 0; k < p->takes; k++) {
-        take_noted(w->bt, &w->buf->walk_takes.data[begin + k]);
+        rill__batch_take(w->bt, &w->buf->walk_takes.data[begin + k]);
     }
 }
 
@@ -475,7 +458,7 @@ static void replay_notes(const shown_walk *w, const struct rill__extract_part *p
 static uint32_t walk_rest(const shown_walk *w, uint32_t from, uint32_t end, uint32_t at) {
     for (uint32_t i = from; i < end; i++) {
         rill_entity e = w->buf->shown.data[i];
-        struct rill__walk_take take;
+        rill__batch_offer take;
         shown_out o = {.in = &w->out[at], .take = &take};
         int r = walk_one(w, e, NULL, &o);
         at += r == SHOWN_DRAWN;
@@ -483,8 +466,8 @@ static uint32_t walk_rest(const shown_walk *w, uint32_t from, uint32_t end, uint
             count_out_of_world(w->world, w->buf, e, 1);
         } else if (r == SHOWN_BATCHED) {
             rill__batch_seen(w->bt, o.cell, 1);
-        } else if (o.noted) {
-            take_noted(w->bt, &take);
+        } else if (r == SHOWN_DRAWN && w->bt) {
+            rill__batch_take(w->bt, &take); /* (whether it wants it or not: the reference) */
         }
     }
     return at;

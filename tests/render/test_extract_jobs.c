@@ -214,18 +214,21 @@ static void test_workers_match_serial(void **state) {
 /* >>static batching: the batched walk over the jobs against the serial one. Two identical
  * fixtures, one extracted without jobs (each entity skipped or taken as the walk reaches it), one
  * over 4 workers (chunks note what the batcher must see, the merge replays it in order), go
- * through the same frames: cells built, members moved, given other channels, switched off and on
+ * through the same frames: cells built, members moved, given other channels (some keeping their
+ * identity), switched off and on
  * (as LOD levels are), despawned, a new asset named mid-chunk. Every frame their snapshots
  * (instances and ranges) and batching counts must be the same bytes. */
 
 #define BATCH_BIT (UINT64_C(1) << 63)
 
-static void batching_on(fixture *f) {
-    /* A build budget no cell exceeds: both fixtures admit every queued cell at once. */
+/* Batching on with a build budget that admits one queued cell a frame (build_ms below any cell's
+ * time) or every one (above): either way both fixtures build the same cells in the same frames. */
+static void batching_on(fixture *f, float build_ms) {
     rill_render_assets_set_batching(
-        f->ra, &(rill_render_batching){.enabled = true, .cell_size = 24.0f, .build_ms = 1e9f});
+        f->ra, &(rill_render_batching){
+                   .enabled = true, .cell_size = 48.0f, .build_ms = build_ms, .static_frames = 2});
     rill_channels_set_mode(f->w, RILL_CHANNEL_GHOST, RILL_RENDER_MODE_GHOST, 0.5f);
-    for (uint32_t i = 0; i < ENTITIES; i += 17) /* some keep their identity: never batched */
+    for (uint32_t i = 0; i < ENTITIES && build_ms < 1.0f; i += 17) /* never batched */
         assert_true(rill_channels_set(f->w, f->ents[i],
                                       RILL_CHANNEL_CONTEXT | RILL_CHANNEL_PRESERVE_IDENTITY));
 }
@@ -238,6 +241,7 @@ static void assert_same_batching(const fixture *a, const fixture *b) {
     assert_int_equal(sa.cells_built, sb.cells_built);
     assert_int_equal(sa.batches, sb.batches);
     assert_int_equal(sa.batched_entities, sb.batched_entities);
+    assert_int_equal(sa.candidates, sb.candidates);
     assert_int_equal(sa.range_switches, sb.range_switches);
     assert_int_equal(sa.cells_waiting, sb.cells_waiting);
 }
@@ -293,6 +297,11 @@ static void ghost_channel(fixture *f, uint32_t i) {
     assert_true(rill_channels_set(f->w, f->ents[i], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
 }
 
+static void keep_identity(fixture *f, uint32_t i) {
+    assert_true(
+        rill_channels_set(f->w, f->ents[i], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_PRESERVE_IDENTITY));
+}
+
 static void set_mode(fixture *f, uint32_t i, rill_render_mode mode) {
     rill_render_mode_component rm = {mode, 1.0f, 0.0f};
     assert_non_null(rill_world_add(f->w, f->ents[i], f->rc.render_mode, &rm));
@@ -323,28 +332,39 @@ static void test_batched_workers_match_serial(void **state) {
     assert_int_equal(setup((void **)&b), 0);
     rill_jobs *four = jobs_of(4);
     rill_render_extract_buf xa = {0}, xb = {0};
-    batching_on(a);
-    batching_on(b);
-    uint32_t drawn = 0;
-    for (int k = 0; k < 6; k++) /* cells collected, built, uploaded */
-        drawn = frame_both(a, b, four, &xa, &xb);
+    batching_on(a, 1e-6f);
+    batching_on(b, 1e-6f);
+    /* One cell built a frame: the others' candidates wait, walked frame after frame. */
     rill_render_batching_stats bs;
-    rill_render_assets_get_batching_stats(b->ra, &bs);
+    uint32_t drawn = 0, waited = 0;
+    for (int k = 0; k < 40; k++) {
+        drawn = frame_both(a, b, four, &xa, &xb);
+        rill_render_assets_get_batching_stats(b->ra, &bs);
+        waited += bs.cells_waiting > 0;
+    }
+    assert_true(waited > 10 && bs.cells_waiting == 0);
     assert_true(drawn > 0 && bs.batched_entities > ENTITIES / 2);
     uint32_t cells_settled = bs.cells_built;
 
     const struct {
         change_fn fn;
         uint32_t first, step;
-    } changes[] = {{move_one, 7, 50},   {ghost_channel, 9, 60}, {switch_off, 13, 40},
-                   {switch_on, 13, 40}, {despawn_one, 11, 70},  {third_asset, 150, 300}};
+    } changes[] = {{move_one, 7, 50},      {ghost_channel, 9, 60}, {keep_identity, 20, 45},
+                   {switch_off, 13, 40},   {switch_on, 13, 40},    {despawn_one, 11, 70},
+                   {third_asset, 150, 300}};
     for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
         change_both(a, b, changes[c].fn, changes[c].first, changes[c].step);
         for (int k = 0; k < 3; k++)
             drawn = frame_both(a, b, four, &xa, &xb);
         assert_true(drawn > 0);
     }
+    /* Every queued cell at once until none waits. */
+    batching_on(a, 1e9f);
+    batching_on(b, 1e9f);
+    for (int k = 0; k < 4; k++)
+        drawn = frame_both(a, b, four, &xa, &xb);
     rill_render_assets_get_batching_stats(b->ra, &bs);
+    assert_true(bs.cells_waiting == 0 && drawn > 0);
     assert_true(bs.cells_built > cells_settled); /* the changes rebuilt cells */
     assert_true(bs.range_switches > 0);          /* and switched members off and on */
 
