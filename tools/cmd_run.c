@@ -144,6 +144,17 @@ static void cycle_channel(rill_world *w, uint32_t bit) {
     rill_channels_set_mode(w, UINT64_C(1) << bit, next, GHOST_OPACITY);
 }
 
+/* This frame's input with the --press key of frame `frame` added (the viewer handles it as
+ * a key pressed on the keyboard); `in` itself when there is none. */
+static const rill_input *with_pressed(const rill_cli_viewer_opts *o, uint64_t frame,
+                                      const rill_input *in, rill_input *copy) {
+    if (!o->press || frame >= strlen(o->press))
+        return in;
+    *copy = *in;
+    copy->key_pressed[(unsigned char)o->press[frame]] = true;
+    return copy;
+}
+
 /* "1 context normal  2 selectable hidden ..." for the overlay. */
 static size_t channel_line(const rill_world *w, char *out, size_t cap) {
     static const char *const names[4] = {"context", "selectable", "preserve-id", "ghost"};
@@ -287,7 +298,8 @@ static void overlay_text(viewer *v, rill_app *app, const rill_renderer_settings 
 /* The app's render hook: input, camera, overlay, one frame. */
 static void viewer_render(rill_app *app, void *user) {
     viewer *v = user;
-    const rill_input *in = rill_window_input(v->win);
+    rill_input scripted;
+    const rill_input *in = with_pressed(v->opts, v->frames, rill_window_input(v->win), &scripted);
     if (in->key_pressed[RILL_KEY_ESCAPE])
         rill_window_request_close(v->win);
     if (in->key_pressed[RILL_KEY_F1])
@@ -295,6 +307,12 @@ static void viewer_render(rill_app *app, void *user) {
     for (uint32_t b = 0; b < 4; b++) {
         if (in->key_pressed['1' + b])
             cycle_channel(rill_app_world(app), b);
+    }
+    if (in == &scripted) {
+        char line[256];
+        size_t n = channel_line(rill_app_world(app), line, sizeof(line) - 1);
+        line[n] = 0;
+        printf("pressed %c: %s", v->opts->press[v->frames], line);
     }
     runtime_keys(v, in);
     if (v->opts->effects)
@@ -517,6 +535,7 @@ static void usage(FILE *f) {
         f,
         "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--vsync on|off] [--frames N]\n"
         "                [--screenshot out.png] [--channel NAME=MODE]... [--pick X,Y]\n"
+        "                [--press KEYS]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
@@ -533,6 +552,8 @@ static void usage(FILE *f) {
         "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
         "  --pick X,Y        pick at pixel X,Y on the last of --frames (else the first frame) and\n"
         "                    print what was hit\n"
+        "  --press KEYS      press the channel keys KEYS (1-4), one a frame from the first, as\n"
+        "                    on the keyboard; each press prints the overlay's channel line\n"
         "  --quality low|medium|high\n"
         "                    quality tier, a ceiling on effects (default: the project's\n"
         "                    [rendering] graphics_quality, Medium); F2 cycles it while running\n"
@@ -581,6 +602,7 @@ int rill_cmd_run(int argc, char **argv) {
          .max = RILL_COUNTOF(o.channels)},
         {"--pick", RILL_CLI_OPT_POINT, &o.pick_x, &o.pick_y, .min = 0, .max = 16384,
          .want = "X,Y window pixels", .given = &o.has_pick},
+        {"--press", RILL_CLI_OPT_STRING, &o.press},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);
@@ -589,6 +611,11 @@ int rill_cmd_run(int argc, char **argv) {
     if (!input && !pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill run: missing INPUT (a project folder, scene, model or --pack)\n");
         usage(stderr);
+        return 2;
+    }
+    if (o.press && (!o.press[0] || strspn(o.press, "1234") != strlen(o.press))) {
+        fprintf(stderr, "rill run: bad --press '%s': the channel keys 1, 2, 3 and 4 only\n",
+                o.press);
         return 2;
     }
     char why[1024];

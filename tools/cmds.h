@@ -130,6 +130,9 @@ typedef struct rill_cli_viewer_opts {
     const char *channels[64];
     uint32_t channel_count;
     bool has_pick; /* --pick X,Y: pick at that pixel on the last frame and print the hit */
+    /* --press KEYS: the channel keys (1-4) KEYS[f] pressed on frame f as the keyboard would,
+     * each printed with the overlay's channel line; NULL = none */
+    const char *press;
     float pick_x, pick_y;
     int quality;                      /* 0 = the project's tier, else rill_render_quality */
     float render_scale;               /* 0 = the project's */

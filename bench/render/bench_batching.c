@@ -14,7 +14,12 @@
  * mostly measure them. batch_materials = distinct materials of the batches; batches = batch
  * meshes (one instance each, its members drawn as ranges). After the timed frames the context
  * channel is set to wireframe: mode_change_us is that call's CPU time, cells_rebuilt_by_mode_change
- * the cells the extract after it rebuilt.
+ * the cells the extract after it (and the frames drawn with it) rebuilt. Those frames (as many as
+ * the timed ones, at least 4) give the wireframe figures: extract_ms_after_mode_change (the first
+ * extract after the change, CPU), wire_draws (draw calls of the frame, every pass),
+ * wire_edge_draws / wire_fill_draws (the wireframe pass's edge-buffer and line-fill draws),
+ * wire_gpu_ms (the wireframe pass's GPU time, mean over the last half of them) and
+ * wire_cpu_record_ms (median rill_renderer_render CPU time).
  *
  * usage: bench_batching PROJECT_OR_PACK [frames=20] [WxH=640x360] [cell_size=64] [part_size=16]
  *                      [modes=off,on]
@@ -121,16 +126,78 @@ static bool side_frame(side *s, int i, rill_error *err) {
     return true;
 }
 
-/* A channel mode change (context -> wireframe) after the timed frames, then the side's line. */
-static bool side_report(side *s, int frames, uint32_t w, uint32_t h, rill_error *err) {
-    rill_render_batching_stats b0, bs;
-    rill_render_assets_get_batching_stats(s->ra, &b0);
+/* GPU time of the pass named `name` in the last completed frame (0 when it did not run). */
+static double pass_ms(const rill_render_stats *st, const char *name) {
+    for (uint32_t i = 0; i < st->pass_count; i++)
+        if (st->pass_names[i] && !strcmp(st->pass_names[i], name))
+            return st->pass_gpu_ms[i];
+    return 0.0;
+}
+
+/* What the frames after the mode change measure: the context channel drawn as wireframe. */
+typedef struct wire_figures {
+    double extract_after_ms; /* the first extract after the change */
+    double draws, edge_draws, fill_draws, gpu_ms, rec_ms;
+    int frames;
+} wire_figures;
+
+/* The context channel set to wireframe (mode_us: the call), then `frames` frames drawn so: the
+ * first extract's CPU time, and per frame the draws (all passes), the wireframe pass's draws by
+ * kind and its GPU time (timestamps lag a frame or two: the last half of the frames count). */
+static bool wire_frames(side *s, int frames, double *mode_us, wire_figures *wf, rill_error *err) {
+    memset(wf, 0, sizeof(*wf));
     double tm = thread_ms();
     rill_channels_set_mode(rill_app_world(rill_content_app(s->c)), RILL_CHANNEL_CONTEXT,
                            RILL_RENDER_MODE_WIREFRAME, 1.0f);
-    double mode_us = (thread_ms() - tm) * 1e3;
-    rill_render_snapshot snap;
-    if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK)
+    *mode_us = (thread_ms() - tm) * 1e3;
+    double *rec = calloc((size_t)frames, sizeof(double));
+    if (!rec)
+        return false;
+    int counted = 0;
+    for (int i = 0; i < frames; i++) {
+        rill_render_snapshot snap;
+        if (i)
+            rill_app_frame(rill_content_app(s->c));
+        double t0 = thread_ms();
+        if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK)
+            break;
+        double t1 = thread_ms();
+        if (!i)
+            wf->extract_after_ms = t1 - t0;
+        if (rill_renderer_render(s->r, &snap, err) != RILL_OK)
+            break;
+        rec[i] = thread_ms() - t1;
+        rill_render_stats st;
+        rill_renderer_stats(s->r, &st);
+        wf->draws += st.draw_calls;
+        wf->edge_draws += st.wire_edge_draws;
+        wf->fill_draws += st.wire_fill_draws;
+        if (i >= frames / 2) {
+            wf->gpu_ms += pass_ms(&st, "wireframe");
+            counted++;
+        }
+        wf->frames = i + 1;
+    }
+    bool ok = wf->frames == frames;
+    if (ok) {
+        wf->draws /= frames;
+        wf->edge_draws /= frames;
+        wf->fill_draws /= frames;
+        wf->gpu_ms /= counted ? counted : 1;
+        wf->rec_ms = median(rec, frames);
+    }
+    free(rec);
+    return ok;
+}
+
+/* A channel mode change (context -> wireframe) after the timed frames and the frames drawn with
+ * it, then the side's line. */
+static bool side_report(side *s, int frames, uint32_t w, uint32_t h, rill_error *err) {
+    rill_render_batching_stats b0, bs;
+    rill_render_assets_get_batching_stats(s->ra, &b0);
+    double mode_us = 0.0;
+    wire_figures wf;
+    if (!wire_frames(s, frames < 4 ? 4 : frames, &mode_us, &wf, err))
         return false;
     rill_render_assets_get_batching_stats(s->ra, &bs);
     printf("{\"bench\":\"batching\",\"mode\":\"%s\",\"size\":\"%ux%u\",\"frames\":%d,"
@@ -138,13 +205,16 @@ static bool side_report(side *s, int frames, uint32_t w, uint32_t h, rill_error 
            "\"extract_ms\":%.3f,\"cell_size\":%.0f,\"part_size\":%.1f,\"batches\":%u,"
            "\"batched_entities\":%u,\"batch_materials\":%u,\"cells_built\":%llu,"
            "\"build_ms_per_cell\":%.3f,\"build_ms_max_cell\":%.3f,\"mode_change_us\":%.2f,"
-           "\"cells_rebuilt_by_mode_change\":%llu}\n",
+           "\"cells_rebuilt_by_mode_change\":%llu,\"extract_ms_after_mode_change\":%.3f,"
+           "\"wire_frames\":%d,\"wire_draws\":%.1f,\"wire_edge_draws\":%.1f,"
+           "\"wire_fill_draws\":%.1f,\"wire_gpu_ms\":%.3f,\"wire_cpu_record_ms\":%.3f}\n",
            s->on ? "on" : "off", w, h, frames, s->inst / frames, s->draws / frames,
            s->tris / frames, median(s->rec, frames), median(s->ext, frames), (double)bs.cell_size,
            (double)bs.part_size, bs.batches, bs.batched_entities, bs.materials,
            (unsigned long long)bs.cells_built,
            bs.cells_built ? bs.build_ms_total / (double)bs.cells_built : 0.0, bs.build_ms_max_cell,
-           mode_us, (unsigned long long)(bs.cells_built - b0.cells_built));
+           mode_us, (unsigned long long)(bs.cells_built - b0.cells_built), wf.extract_after_ms,
+           wf.frames, wf.draws, wf.edge_draws, wf.fill_draws, wf.gpu_ms, wf.rec_ms);
     return true;
 }
 
