@@ -317,8 +317,9 @@ typedef struct rill_lod_stats {
     uint32_t models;
     uint32_t per_level[RILL_LOD_MAX_LEVELS];
     uint32_t culled;
-    uint32_t fading;  /* models inside a crossfade (counted in per_level by the outgoing level) */
-    uint32_t checked; /* models measured by the last update (the others kept their last check) */
+    uint32_t fading;   /* models inside a crossfade (counted in per_level by the outgoing level) */
+    uint32_t checked;  /* models measured by the last update (the others kept their last check) */
+    uint32_t deferred; /* models due but left to later updates by the check budget */
     uint64_t switches;
 } rill_lod_stats;
 
@@ -333,6 +334,15 @@ void rill_lod_system_update(rill_lod_system *lod, const float camera[3]);
  * switch. NULL (the default): the last update's camera; before any, or for a Model entity without
  * a world position yet, trees spawn with the base shown and are switched at the next update. */
 void rill_lod_system_set_spawn_camera(rill_lod_system *lod, const float camera[3]);
+/* The most models one update measures (0: no bound). When more are due (the first update, the
+ * camera appearing or jumping more than 1000 km, moves lost), the update measures max_checks of
+ * them: an eighth in model order from where the last bounded update stopped (so a model that
+ * stays due is measured within about models / (max_checks / 8) + 1 updates) and the rest the
+ * nearest to the camera; the others keep showing what they showed until their turn
+ * (rill_lod_stats.deferred counts them). Once the camera holds still, every model shows what a
+ * full evaluation picks within that many updates. */
+#define RILL_LOD_CHECK_BUDGET_DEFAULT 1024u
+void rill_lod_system_set_check_budget(rill_lod_system *lod, uint32_t max_checks);
 /* The level shown for a Model entity (-1: culled, or nothing spawned for it). */
 int32_t rill_lod_system_level(const rill_lod_system *lod, rill_entity model_entity);
 /* The same, with the crossfade: *out_next the level fading in over it (-1: none) and *out_fade

@@ -17,7 +17,9 @@
  *
  * New trees spawn already showing what their first check will pick (the system is the model
  * system's spawn picker, measuring from the spawn camera), and a switch writes the meshes the
- * model system lists per level: neither walks a hierarchy.
+ * model system lists per level: neither walks a hierarchy. An update measures at most the check
+ * budget of its due models (lod_due.c picks which: a sweep share in model order, then the
+ * nearest); the rest stay due for later updates.
  */
 #include "stream_internal.h"
 
@@ -32,6 +34,9 @@ struct rill_lod_system {
     rill__lod_watch watch;
     float spawn_camera[3]; /* where new trees are measured from when they spawn */
     bool has_spawn_camera;
+    uint32_t check_budget;         /* most checks an update makes (0: no bound) */
+    uint32_t sweep;                /* where the next bounded update's sweep starts */
+    RILL_ARRAY(rill__lod_due) due; /* this update's due models */
 };
 
 static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_model_spawn_pick *out);
@@ -50,6 +55,7 @@ rill_lod_system *rill_lod_system_create(rill_world *world, rill_scene_models *mo
         return NULL;
     }
     rill_scene_models_set_spawn_pick(models, pick_at_spawn, s);
+    s->check_budget = RILL_LOD_CHECK_BUDGET_DEFAULT;
     return s;
 }
 
@@ -58,6 +64,7 @@ void rill_lod_system_destroy(rill_lod_system *s) {
         return;
     rill_scene_models_set_spawn_pick(s->models, NULL, NULL);
     rill__lod_watch_free(&s->watch);
+    rill_array_free(&s->due);
     rill_free(s);
 }
 
@@ -254,6 +261,36 @@ static void count_shown(rill_lod_stats *st, uint64_t word) {
     st->fading += v.b >= 0;
 }
 
+/* The squared distance from camera (NULL: 0) to model e, for choosing the nearest. */
+static float distance2(const rill_lod_system *s, rill_entity e, const float *camera) {
+    const float *m = camera ? rill_world_global_matrix(s->world, e) : NULL;
+    if (!m)
+        return 0.0f;
+    float dx = m[12] - camera[0], dy = m[13] - camera[1], dz = m[14] - camera[2];
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/* Measures the due models, or within the check budget the ones rill__lod_due_choose puts first;
+ * the others stay due (unchecked, so an update that made every model due is not forgotten) and
+ * keep showing what they showed. */
+static void check_due(rill_lod_system *s, const float *camera) {
+    rill__lod_due *due = s->due.data;
+    uint32_t len = s->due.len;
+    if (s->check_budget && len > s->check_budget)
+        for (uint32_t i = 0; i < len; i++)
+            due[i].d2 = distance2(s, due[i].entity, camera);
+    uint32_t now = rill__lod_due_choose(due, len, s->check_budget, &s->sweep);
+    for (uint32_t i = 0; i < len; i++) {
+        if (i < now)
+            *due[i].word = check(s, due[i].entity, due[i].levels, *due[i].word, camera);
+        else
+            *due[i].word &= ~LOD_WORD_CHECKED;
+        count_shown(&s->stats, *due[i].word);
+    }
+    s->stats.checked = now;
+    s->stats.deferred = len - now;
+}
+
 void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
     if (!s)
         return;
@@ -261,12 +298,12 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
     s->stats.models = 0;
     s->stats.culled = 0;
     s->stats.fading = 0;
-    s->stats.checked = 0;
     bool all = rill__lod_watch_update(&s->watch, s->world, s->models, s->comps, camera);
-    uint32_t now = (uint32_t)s->watch.travel;
+    uint32_t now = (uint32_t)s->watch.travel, peak = s->due.len;
+    rill_array_clear(&s->due);
     rill_entity e;
     uint64_t *word;
-    uint32_t n;
+    uint32_t n, checked_now = 0;
     for (uint32_t it = 0; (n = rill_scene_models_each_state(s->models, &it, &e, &word));) {
         if (n < 2 && !(*word & STATE_SET) && !culls(s, e))
             continue; /* no baked levels and no cull distance: the base tree draws as spawned */
@@ -274,11 +311,21 @@ void rill_lod_system_update(rill_lod_system *s, const float camera[3]) {
         uint64_t v = *word;
         /* Due: never checked, or the travel since reached the stored point (wrap-safe). */
         if (all || !(v & LOD_WORD_CHECKED) || (int32_t)(now - (uint32_t)(v >> 32)) >= 0) {
-            *word = v = check(s, e, n, v, camera);
-            s->stats.checked++;
+            if (rill_array_push(&s->due, ((rill__lod_due){word, e, n, it - 1u, 0.0f})))
+                continue;                          /* measured below, with the others due */
+            *word = v = check(s, e, n, v, camera); /* out of memory: measured at once */
+            checked_now++;
         }
         count_shown(&s->stats, v);
     }
+    check_due(s, camera);
+    s->stats.checked += checked_now;
+    rill_array_trim(&s->due, peak > s->due.len ? peak : s->due.len, 1024u);
+}
+
+void rill_lod_system_set_check_budget(rill_lod_system *s, uint32_t max_checks) {
+    if (s)
+        s->check_budget = max_checks;
 }
 
 int32_t rill_lod_system_level(const rill_lod_system *s, rill_entity model_entity) {

@@ -61,4 +61,26 @@ void rill__lod_watch_free(rill__lod_watch *lw);
 bool rill__lod_watch_update(rill__lod_watch *lw, rill_world *world, rill_scene_models *models,
                             const rill_model_components *mc, const float *camera);
 
+/* >>mesh lod: which due models an update measures when more are due than its budget (lod_due.c) */
+
+/* A model due for a check: its word, entity, level count, place in the model system's order
+ * (rill_scene_models_each_state) and squared distance to the camera. */
+typedef struct rill__lod_due {
+    uint64_t *word;
+    rill_entity entity;
+    uint32_t levels;
+    uint32_t model;
+    float d2;
+} rill__lod_due;
+
+/* The share of a bounded update's checks (1 / LOD_SWEEP_SHARE) that sweeps in model order. */
+#define LOD_SWEEP_SHARE 8u
+
+/* Orders due[0, len) (in model order) so the models to measure now come first and returns how
+ * many: all of them when len <= budget or budget is 0; else `budget`: budget / LOD_SWEEP_SHARE (at
+ * least 1) in model order from *cursor on, wrapping (*cursor then points past the last), and the
+ * rest the smallest d2. A model that stays due is measured within about models / (budget /
+ * LOD_SWEEP_SHARE) + 1 updates. Overwrites d2 of the swept ones. */
+uint32_t rill__lod_due_choose(rill__lod_due *due, uint32_t len, uint32_t budget, uint32_t *cursor);
+
 #endif

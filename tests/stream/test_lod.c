@@ -802,6 +802,101 @@ static void test_level_lists(void **state) {
         assert_false(rill_world_has(w, q[i], mc->mesh_shown));
 }
 
+/* >>check budget: a bounded update measures the nearest first, and every model in turn */
+
+#define BUDGET_MODELS 600u
+#define BUDGET_CHECKS 64u
+
+/* Updates with the camera held at cam until no model is left due; returns how many it took and
+ * asserts none measured more than the budget. */
+static uint32_t settle_bounded(lod_fixture *f, const float *cam, uint32_t limit) {
+    rill_lod_stats st;
+    for (uint32_t u = 1; u <= limit; u++) {
+        rill_lod_system_update(f->lod, cam);
+        rill_lod_system_get_stats(f->lod, &st);
+        assert_true(st.checked <= BUDGET_CHECKS);
+        if (st.deferred == 0)
+            return u;
+    }
+    return limit + 1u;
+}
+
+/* 600 Models with a budget of 64 checks an update. The camera's first update makes every model
+ * due: it measures 64, the nearest models among them, and with the camera still every model shows
+ * what a full evaluation picks within models / (64 / 8) + 1 updates. The same after a random walk
+ * with jumps of kilometres and frames without a camera. */
+static void test_check_budget(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    static const char *const files[] = {"d.glb", "e.glb", "f.glb"};
+    rill_entity models[BUDGET_MODELS];
+    float d2[BUDGET_MODELS];
+    uint64_t x = UINT64_C(0x5DEECE66D);
+    const float cam[3] = {10, 0, -20};
+    for (uint32_t i = 0; i < BUDGET_MODELS; i++) {
+        float px = rng_range(&x, -300.0f, 300.0f), pz = rng_range(&x, -300.0f, 300.0f);
+        models[i] = model_entity(w, f->mc, files[i % 3u], px);
+        rill_world_transform_mut(w, models[i])->translation[2] = pz;
+        d2[i] = (px - cam[0]) * (px - cam[0]) + (pz - cam[2]) * (pz - cam[2]);
+    }
+    rill_scene_models_flush(f->sm); /* no camera yet: every tree spawns with its base shown */
+    rill_lod_system_set_check_budget(f->lod, BUDGET_CHECKS);
+    rill_lod_system_update(f->lod, cam);
+    rill_lod_stats st;
+    rill_lod_system_get_stats(f->lod, &st);
+    assert_int_equal(st.checked, BUDGET_CHECKS);
+    assert_int_equal(st.deferred, BUDGET_MODELS + 1u - BUDGET_CHECKS);
+    /* The nearest (all but the budget's sweep share) are decided by the first update. */
+    uint32_t near = BUDGET_CHECKS - BUDGET_CHECKS / 8u;
+    for (uint32_t i = 0; i < BUDGET_MODELS; i++) {
+        uint32_t nearer = 0;
+        for (uint32_t j = 0; j < BUDGET_MODELS; j++)
+            nearer += d2[j] < d2[i];
+        if (nearer < near)
+            assert_full_evaluation(f, &models[i], 1, cam);
+    }
+    const uint32_t bound = (BUDGET_MODELS + 1u) / (BUDGET_CHECKS / 8u) + 1u;
+    assert_true(settle_bounded(f, cam, bound) <= bound);
+    assert_full_evaluation(f, models, BUDGET_MODELS, cam);
+
+    /* As many models as the budget on a ring inside the crossfade over [40, 45) around p, and the
+     * camera jittering 1 m a frame at p: the ring is due every update and nearer than any other
+     * model, yet the sweep share moves the 600 far ones (jumped from) to their level 2 within the
+     * bound (nearest first alone would measure only the ring). */
+    const float p[3] = {2000, 0, 0};
+    rill_entity ring[BUDGET_CHECKS];
+    const uint32_t ring_count = RILL_COUNTOF(ring);
+    for (uint32_t i = 0; i < ring_count; i++) {
+        float r = 41.0f + 0.05f * (float)i, a = 0.11f * (float)i;
+        ring[i] = model_entity(w, f->mc, files[i % 3u], p[0] + r * cosf(a));
+        rill_world_transform_mut(w, ring[i])->translation[2] = p[2] + r * sinf(a);
+    }
+    rill_scene_models_flush(f->sm);
+    const uint32_t ring_bound = (BUDGET_MODELS + 1u + ring_count) / (BUDGET_CHECKS / 8u) + 1u;
+    float jitter[3] = {p[0], p[1], p[2]};
+    for (uint32_t u = 0; u < ring_bound; u++) {
+        jitter[0] = p[0] + (u % 2u ? 0.5f : -0.5f);
+        rill_lod_system_update(f->lod, jitter);
+        rill_lod_system_get_stats(f->lod, &st);
+        assert_true(st.checked <= BUDGET_CHECKS);
+    }
+    assert_full_evaluation(f, models, BUDGET_MODELS, jitter);
+
+    float walk[3] = {0, 0, 0};
+    for (uint32_t frame = 0; frame < 300; frame++) {
+        float r = rng_unit(&x);
+        if (r < 0.03f)
+            walk[0] = rng_range(&x, -3000.0f, 3000.0f), walk[2] = rng_range(&x, -3000.0f, 3000.0f);
+        else
+            walk[0] += rng_range(&x, -3.0f, 3.0f), walk[2] += rng_range(&x, -3.0f, 3.0f);
+        rill_lod_system_update(f->lod, r > 0.98f ? NULL : walk);
+        rill_lod_system_get_stats(f->lod, &st);
+        assert_true(st.checked <= BUDGET_CHECKS);
+    }
+    assert_true(settle_bounded(f, walk, bound) <= bound);
+    assert_full_evaluation(f, models, BUDGET_MODELS, walk);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_bands),
@@ -814,6 +909,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cull_without_levels, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_spawn_at_level, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_level_lists, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_check_budget, lod_setup, lod_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
