@@ -840,6 +840,33 @@ static bool find_instance_pending(const rill_scene_loader *ld, rill_entity root,
     return false;
 }
 
+/* A streamed instance inside the content of another instance of the same file (a scene that
+ * streams itself, or A streams B streams A) would load copies of itself without end, and
+ * instances nested deeper than max_instance_depth are refused like non-streamed ones: false with
+ * RILL_ERR_LIMIT. The ancestors' SceneInstance components say which files are open above. */
+static bool instance_nesting_ok(rill_scene_loader *ld, rill_entity root, const char *scene,
+                                rill_error *err) {
+    uint32_t depth = 0;
+    for (rill_entity a = rill_world_get_parent(ld->world, root); a;
+         a = rill_world_get_parent(ld->world, a)) {
+        const rill_scene_instance *up = rill_world_get(ld->world, a, ld->comps.instance);
+        if (!up || !up->scene)
+            continue;
+        if (strcmp(up->scene, scene) == 0) {
+            rill_error_set(err, RILL_ERR_LIMIT,
+                           "scene instance \"%s\" not loaded: it instances itself (cycle)", scene);
+            return false;
+        }
+        if (++depth >= ld->read.max_instance_depth) {
+            rill_error_set(err, RILL_ERR_LIMIT,
+                           "scene instance \"%s\" not loaded: nesting deeper than %u", scene,
+                           ld->read.max_instance_depth);
+            return false;
+        }
+    }
+    return true;
+}
+
 rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root, rill_error *err) {
     rill_scene_load h = {0};
     if (!ld || !rill_world_is_alive(ld->world, root)) {
@@ -859,6 +886,8 @@ rill_scene_load rill_scene_instance_load(rill_scene_loader *ld, rill_entity root
         rill_error_set(err, RILL_ERR_BUSY, "scene instance load: %s is already loading", si->scene);
         return h;
     }
+    if (!instance_nesting_ok(ld, root, si->scene, err))
+        return h;
     h.id = start_load(ld, si->scene, false, root, true, err);
     return h;
 }

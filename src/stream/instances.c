@@ -145,8 +145,9 @@ static void start_load(rill__instance_streamer *is, inst_rec *r) {
     rill_scene_load h = rill_scene_instance_load(is->scenes, r->root, &err);
     if (!h.id) {
         /* A busy root (someone else loads it) or an exhausted loader: try again next update; a
-         * root with no scene path can never load, so it is marked failed. */
-        if (err.code == RILL_ERR_INVALID_ARGUMENT) {
+         * root with no scene path, or one inside another instance of its own file or nested too
+         * deep, can never load, so it is marked failed. */
+        if (err.code == RILL_ERR_INVALID_ARGUMENT || err.code == RILL_ERR_LIMIT) {
             RILL_LOG_WARN("stream", "instance %llu: %s", (unsigned long long)r->root, err.msg);
             r->state = RILL_INSTANCE_FAILED;
             is->loads_failed++;

@@ -238,6 +238,49 @@ static void test_settle_loads_nearby_now(void **state) {
     sfx_done(&fx);
 }
 
+/* A scene that streams itself, and two that stream each other: the copy nested inside another
+ * instance of its own file is refused (failed, with a warning), so content stops at one copy of
+ * each file instead of loading copies without end (4142 instances in the first frames of a
+ * `rill fly` before the fix, one more every two frames). */
+static void test_self_streaming_stops(void **state) {
+    (void)state;
+    sfx fx;
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    const char *inst = "Transform {} SceneInstance { scene: @\"%s\" streamed: true load_radius: 50 "
+                       "unload_radius: 60 bounds_min: (-5, -5, -5) bounds_max: (5, 5, 5) }";
+    char text[512], line[400];
+    snprintf(line, sizeof line, inst, "self.rsn");
+    snprintf(text, sizeof text, "rsn 1\nentity 1 { Tick {} }\nentity 2 { %s }\n", line);
+    test_write_file(fx.env.dir, "self.rsn", text);
+    snprintf(line, sizeof line, inst, "b.rsn");
+    snprintf(text, sizeof text, "rsn 1\nentity 1 { Tick {} }\nentity 2 { %s }\n", line);
+    test_write_file(fx.env.dir, "a.rsn", text);
+    snprintf(line, sizeof line, inst, "a.rsn");
+    snprintf(text, sizeof text, "rsn 1\nentity 1 { Tick {} }\nentity 2 { %s }\n", line);
+    test_write_file(fx.env.dir, "b.rsn", text);
+    rill_entity self = sfx_instance(&fx, "self.rsn", 0, 0, 50, 60, 5);
+    rill_entity a = sfx_instance(&fx, "a.rsn", 0, 0, 50, 60, 5);
+    sfx_camera(&fx, 0, 0);
+    sfx_frames(&fx, 60);
+    assert_int_equal(st_of(&fx, self), RILL_INSTANCE_LOADED);
+    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_LOADED);
+    /* self: its Tick and the nested self (failed); a: its Tick and b, loaded, whose Tick and
+     * nested a (failed) came with it. */
+    rill_stream_instance_info info[8];
+    uint32_t n = rill_stream_instances(fx.stream, info, 8);
+    assert_int_equal(n, 5);
+    uint32_t failed = 0, loaded = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        failed += info[i].state == RILL_INSTANCE_FAILED;
+        loaded += info[i].state == RILL_INSTANCE_LOADED;
+    }
+    assert_int_equal(failed, 2);
+    assert_int_equal(loaded, 3);
+    assert_int_equal(sfx_stats(&fx).loads_failed, 2);
+    assert_int_equal(rill_world_entity_count(fx.env.world), 3 + 2 + 2 + 2); /* + camera */
+    sfx_done(&fx);
+}
+
 /* A big instance (5000 entities in chains of 4, each a mesh) and its unload: hidden at once,
  * despawned over several frames, each frame's loader work within the budget plus one batch;
  * a camera coming back while it is still unloading waits for the end, then loads it again. */
@@ -408,6 +451,7 @@ int main(void) {
         cmocka_unit_test(test_modes_and_restore),
         cmocka_unit_test(test_bounds_not_origins),
         cmocka_unit_test(test_settle_loads_nearby_now),
+        cmocka_unit_test(test_self_streaming_stops),
         cmocka_unit_test(test_unload_spread_over_frames),
         cmocka_unit_test(test_thousand_cycles_return_to_start),
         cmocka_unit_test(test_big_district_gives_memory_back),
