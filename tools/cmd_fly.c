@@ -946,7 +946,8 @@ static const char *out_path(fly_run *run, const char *name) {
 }
 
 /* World bounds for the automatic path: the streamed instances' boxes, else around the camera. */
-static void world_bounds(rill_app *app, float mn[3], float mx[3]) {
+/* The box over every streamed instance's bounds; false when there is none. */
+static bool world_bounds(rill_app *app, float mn[3], float mx[3]) {
     rill_stream *s = rill_app_stream(app);
     rill_stream_update(s); /* records and boxes for every streamed instance */
     uint32_t n = rill_stream_instances(s, NULL, 0);
@@ -961,13 +962,36 @@ static void world_bounds(rill_app *app, float mn[3], float mx[3]) {
         }
     }
     free(inst);
-    if (n == 0) {
+    return n != 0;
+}
+
+/* Without streamed instances: a square around what the world draws, 1.5 times its largest half
+ * size out from its centre (at least 2 m) and as high above it, looking at the centre, so a small
+ * project is in view the whole way; a world that draws nothing gets a 200 m square around the
+ * camera. */
+static uint32_t content_path(rill_content *content, fly_key *keys) {
+    float lo[3], hi[3], c[3], r = 1.0f;
+    if (!rill_content_bounds(content, lo, hi)) {
         float p[3] = {0, 0, 0};
-        rill_app_streaming_camera(app, p);
+        rill_app_streaming_camera(rill_content_app(content), p);
         for (int k = 0; k < 3; k++)
-            mn[k] = p[k] - 100.0f, mx[k] = p[k] + 100.0f;
-        mn[1] = mx[1] = 0.0f;
+            lo[k] = p[k] - 100.0f, hi[k] = p[k] + 100.0f;
+        lo[1] = hi[1] = 0.0f;
+        return auto_path(lo, hi, keys);
     }
+    for (int k = 0; k < 3; k++) {
+        c[k] = 0.5f * (lo[k] + hi[k]);
+        r = RILL_MAX(r, 0.5f * (hi[k] - lo[k]));
+    }
+    const float corners[5][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
+    for (uint32_t i = 0; i < 5; i++) {
+        keys[i] = (fly_key){.pos = {c[0] + corners[i][0] * 1.5f * r, c[1] + 1.5f * r,
+                                    c[2] + corners[i][1] * 1.5f * r},
+                            .look = {c[0], c[1], c[2]},
+                            .has_look = true,
+                            .t = -1};
+    }
+    return 5;
 }
 
 static rill_render_assets *fly_assets(const fly_run *run) {
@@ -1033,8 +1057,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
         }
     } else {
         float mn[3], mx[3];
-        world_bounds(app, mn, mx);
-        run->nkeys = auto_path(mn, mx, run->keys);
+        run->nkeys = world_bounds(app, mn, mx) ? auto_path(mn, mx, run->keys)
+                                               : content_path(run->content, run->keys);
     }
     float speed = run->o.speed;
     if (speed <= 0.0f) {

@@ -672,6 +672,11 @@ void rill_content_release(rill_content *content);
 /* Releases, then destroys the app it created (not a borrowed one). NULL is a no-op. */
 void rill_content_destroy(rill_content *content);
 
+/* The box of what the world draws (the box a default camera frames): each spawned Model's uploaded
+ * bounds through its matrix; without models, every MeshInstance and built-in instance as a box of
+ * its scale around its origin. False when nothing is drawn (lo, hi untouched). After load. */
+bool rill_content_bounds(rill_content *content, float lo[3], float hi[3]);
+
 /* Fills the parts of a renderer desc the project decides: size ([window] width x height), vsync,
  * quality ([rendering] graphics_quality) and render_scale (the renderer never supersamples: a
  * scale above 1 is a warning and draws at 1), and jobs: the app's (rill_app_jobs), so the frame's

@@ -683,6 +683,15 @@ static bool content_bounds(rill_content *c, float lo[3], float hi[3]) {
     return any;
 }
 
+bool rill_content_bounds(rill_content *content, float lo[3], float hi[3]) {
+    float l[3], h[3];
+    if (!content || !content->models || !content_bounds(content, l, h))
+        return false;
+    memcpy(lo, l, sizeof l);
+    memcpy(hi, h, sizeof h);
+    return true;
+}
+
 static void apply_defaults(rill_content *c) {
     rill_world *w = rill_app_world(c->app);
     const char *what = c->scene[0] ? c->scene : c->input;

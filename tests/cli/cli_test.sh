@@ -267,6 +267,15 @@ fly)
     run 1 fly demo.rpak --out fly2 --path bad.json --no-render
     expect_err "bad.json"
     ;;
+fly_small_project)
+    # Without streamed instances the automatic path circles what the world draws, looking at it:
+    # the example project's 1 m cube is in view on every frame (a 200 m square around the camera
+    # at 25 m saw nothing).
+    run 0 fly "$RILL_SOURCE_DIR/examples/data/project" --out fly --frames 30 --no-render
+    [ "$(wc -l <fly/frames.jsonl)" -eq 30 ] || fail "frames.jsonl should have 30 lines"
+    grep -q '"triangles":0,' fly/frames.jsonl && fail "a frame saw nothing"
+    grep -q '"triangles":12,' fly/frames.jsonl || fail "the cube's 12 triangles never counted"
+    ;;
 fly_world_entities)
     # world_entities counts what the content load settled in around the scene's camera even when
     # the path's first frame unloads it (it said 317 of a world whose frame 0 held 669).
