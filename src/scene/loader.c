@@ -94,6 +94,7 @@ struct rill_scene_loader {
     RILL_ARRAY(load_trash *) trash;     /* memory being freed by a worker */
     uint32_t main_pending;              /* handle id of the main load in flight, 0 = none */
     RILL_ARRAY(rill_entity) main_roots; /* roots of the current main scene */
+    char *main_path;                    /* its file (NULL until one completes) */
     /* Replaced main scenes on their way out: their roots, the next one to take, and the walk
      * that lists their entities leaves first (see retire_step). */
     RILL_ARRAY(rill_entity) retiring;
@@ -385,6 +386,11 @@ static void rec_complete(rill_scene_loader *ld, uint32_t id, load_rec *r) {
         ld->main_roots.len = r->roots.len;
         ld->main_roots.cap = r->roots.cap;
         memset(&r->roots, 0, sizeof r->roots);
+        char *path = rill_strdup(r->path);
+        if (path) { /* without memory the old name stays: only the cycle check reads it */
+            rill_free(ld->main_path);
+            ld->main_path = path;
+        }
     }
     rec_finish(ld, id, r, RILL_SCENE_LOAD_LOADED);
     send_event(ld, ld->ev_loaded, id, r);
@@ -742,6 +748,7 @@ void rill_scene_loader_destroy(rill_scene_loader *ld) {
     while (retire_step(ld)) { /* replaced scenes still on their way out go now */
     }
     rill_array_free(&ld->main_roots);
+    rill_free(ld->main_path);
     rill_array_free(&ld->retiring);
     rill_array_free(&ld->retire_stack);
     rill_array_free(&ld->retire_chunk);
@@ -841,11 +848,17 @@ static bool find_instance_pending(const rill_scene_loader *ld, rill_entity root,
 }
 
 /* A streamed instance inside the content of another instance of the same file (a scene that
- * streams itself, or A streams B streams A) would load copies of itself without end, and
- * instances nested deeper than max_instance_depth are refused like non-streamed ones: false with
- * RILL_ERR_LIMIT. The ancestors' SceneInstance components say which files are open above. */
+ * streams itself, or A streams B streams A), or of the main scene's file, would load copies of
+ * itself without end, and instances nested deeper than max_instance_depth are refused like
+ * non-streamed ones: false with RILL_ERR_LIMIT. The ancestors' SceneInstance components say which
+ * files are open above, the main scene's path the file at the top. */
 static bool instance_nesting_ok(rill_scene_loader *ld, rill_entity root, const char *scene,
                                 rill_error *err) {
+    if (ld->main_path && strcmp(ld->main_path, scene) == 0) {
+        rill_error_set(err, RILL_ERR_LIMIT,
+                       "scene instance \"%s\" not loaded: it is the main scene (cycle)", scene);
+        return false;
+    }
     uint32_t depth = 0;
     for (rill_entity a = rill_world_get_parent(ld->world, root); a;
          a = rill_world_get_parent(ld->world, a)) {

@@ -238,10 +238,11 @@ static void test_settle_loads_nearby_now(void **state) {
     sfx_done(&fx);
 }
 
-/* A scene that streams itself, and two that stream each other: the copy nested inside another
- * instance of its own file is refused (failed, with a warning), so content stops at one copy of
- * each file instead of loading copies without end (4142 instances in the first frames of a
- * `rill fly` before the fix, one more every two frames). */
+/* A scene that streams itself, two that stream each other, and a main scene that streams itself:
+ * the copy nested inside another instance of its own file (or of the main scene's) is refused
+ * (failed, with a warning), so content stops at one copy of each file instead of loading copies
+ * without end (4142 instances in the first frames of a `rill fly` before the fix, one more every
+ * two frames). */
 static void test_self_streaming_stops(void **state) {
     (void)state;
     sfx fx;
@@ -278,6 +279,20 @@ static void test_self_streaming_stops(void **state) {
     assert_int_equal(loaded, 3);
     assert_int_equal(sfx_stats(&fx).loads_failed, 2);
     assert_int_equal(rill_world_entity_count(fx.env.world), 3 + 2 + 2 + 2); /* + camera */
+    sfx_done(&fx);
+
+    /* The main scene streaming itself: refused at once, no copy of it loads. */
+    sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
+    snprintf(line, sizeof line, inst, "m.rsn");
+    snprintf(text, sizeof text, "rsn 1\nentity 1 { Tick {} }\nentity 2 { %s }\n", line);
+    test_write_file(fx.env.dir, "m.rsn", text);
+    rill_error err = {0};
+    assert_true(rill_scene_load_async(fx.env.loader, "m.rsn", &err).id != 0);
+    sfx_camera(&fx, 0, 0);
+    sfx_frames(&fx, 30);
+    assert_int_equal(rill_stream_instances(fx.stream, info, 8), 1);
+    assert_int_equal(info[0].state, RILL_INSTANCE_FAILED);
+    assert_int_equal(rill_world_entity_count(fx.env.world), 2 + 1);
     sfx_done(&fx);
 }
 
