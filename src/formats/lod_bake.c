@@ -222,6 +222,60 @@ static bool shading_kept(const rill_gltf_primitive *from, const uint32_t *idx, s
     return after.normals <= before.normals + 0.05 && after.uvs <= before.uvs + 0.05;
 }
 
+/* Sloppy clustering keeps one vertex per cell, and where flat-shaded faces meet, that vertex is
+ * one of the copies at the corner, with one face's normal, for every face around it. Each
+ * triangle corner whose normal is off its face (as measure_faults counts it) is moved to the copy
+ * at the same position (welded within the edge tolerance) whose normal fits the face best: the
+ * same point, so the shape and the edges do not change, and the copy's UVs belong to that face's
+ * side of the seam too. False when out of memory. */
+static bool repair_corners(const rill_gltf_primitive *from, uint32_t *idx, size_t count) {
+    uint32_t n = from->vertex_count;
+    if (!from->normals || n == 0) {
+        return true;
+    }
+    uint32_t *weld = rill__gltf_alloc_raw((size_t)n * 2u, sizeof(uint32_t));
+    if (!weld) {
+        return false;
+    }
+    uint32_t *next = weld + n; /* the copies of one point, chained from the first */
+    if (!rill__edges_weld(from->positions, n, 0, rill_edges_query_defaults().weld_tolerance,
+                          weld)) {
+        rill_free(weld);
+        return false;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        next[v] = UINT32_MAX;
+        if (weld[v] != v) {
+            next[v] = next[weld[v]];
+            next[weld[v]] = v;
+        }
+    }
+    const float *nr = from->normals;
+    for (size_t i = 0; i + 2 < count; i += 3) {
+        float f[3];
+        double a = tri_area2(from->positions, idx[i], idx[i + 1], idx[i + 2], f);
+        for (int k = 0; a > 0.0 && k < 3; k++) {
+            uint32_t best = idx[i + k];
+            double best_dot = (double)nr[best * 3] * f[0] + (double)nr[best * 3 + 1] * f[1] +
+                              (double)nr[best * 3 + 2] * f[2];
+            if (best_dot >= 0.2 * a) {
+                continue;
+            }
+            for (uint32_t u = weld[idx[i + k]]; u != UINT32_MAX; u = next[u]) {
+                double d = (double)nr[u * 3] * f[0] + (double)nr[u * 3 + 1] * f[1] +
+                           (double)nr[u * 3 + 2] * f[2];
+                if (d > best_dot) {
+                    best = u;
+                    best_dot = d;
+                }
+            }
+            idx[i + k] = best;
+        }
+    }
+    rill_free(weld);
+    return true;
+}
+
 /* Simplifies `from` towards target_index_count into the shell primitive dst. *origin_out gets
  * the origin map (NULL when dst is an unchanged copy). Returns false when out of memory. */
 static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primitive *from,
@@ -256,6 +310,11 @@ static bool simplify_primitive(rill_gltf_primitive *dst, const rill_gltf_primiti
         size_t sgot = meshopt_simplifySloppy(
             alt, from->indices, count, from->positions, from->vertex_count, 3 * sizeof(float),
             target_index_count, 4.0f * d->target_error, &result_error);
+        if (sgot >= 3 && sgot < got && !repair_corners(from, alt, sgot)) {
+            rill_free(alt);
+            rill_free(out);
+            return false;
+        }
         if (sgot >= 3 && sgot < got && shading_kept(from, alt, sgot)) {
             rill_free(out);
             out = alt;

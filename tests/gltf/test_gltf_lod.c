@@ -141,6 +141,9 @@ static void test_bake_file(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+static double bad_share(const rill_gltf_primitive *p, double cos_max, double lo, double hi,
+                        double *out_lo, double *out_hi);
+
 static void test_real_model(void **state) {
     (void)state;
     const char *path =
@@ -158,11 +161,25 @@ static void test_real_model(void **state) {
     assert_int_equal(rill_lod_bake(base, NULL, levels, info, &count, &err), RILL_OK);
     assert_true(count >= 1);
     uint64_t parent = rill_gltf_model_triangle_count(base);
+    uint32_t sloppy = 0;
     for (uint32_t i = 0; i < count; i++) {
         print_message("2CylinderEngine level %u: %llu triangles (sloppy %u)\n", i + 1,
                       (unsigned long long)info[i].triangles, info[i].sloppy_primitives);
         assert_true((double)info[i].triangles <= 0.9 * (double)parent);
         parent = info[i].triangles;
+        sloppy += info[i].sloppy_primitives;
+        /* Every primitive shades like its base: no more of its area with a corner normal over
+         * ~78 degrees off the face (lit edge-on or from behind: the black crankcase of the
+         * unchecked bake) than the bake's 5 % a level allows. */
+        for (uint32_t m = 0; m < base->mesh_count; m++) {
+            for (uint32_t p = 0; p < base->meshes[m].primitive_count; p++) {
+                double lo, hi, l, h;
+                double was = bad_share(&base->meshes[m].primitives[p], 0.2, 0, INFINITY, &lo, &hi);
+                double now =
+                    bad_share(&levels[i]->meshes[m].primitives[p], 0.2, 0, INFINITY, &l, &h);
+                assert_true(now <= was + 0.05 * (double)(i + 1));
+            }
+        }
         assert_int_equal(levels[i]->node_count, base->node_count);
         assert_int_equal(levels[i]->mesh_count, base->mesh_count);
         uint8_t *bytes;
@@ -171,6 +188,9 @@ static void test_real_model(void **state) {
         rill_free(bytes);
         rill_gltf_model_free(levels[i]);
     }
+    /* Some of its boxy parts still take the sloppy result: their corners moved to the copy of
+     * each point whose normal fits the face (repair_corners) shade right. */
+    assert_true(sloppy >= 1);
     rill_gltf_model_free(base);
 }
 
@@ -211,11 +231,11 @@ static rill_gltf_model *sphere_and_fins(uint32_t n) {
     return m;
 }
 
-/* The area-weighted share of p's triangles that shade wrongly: a corner normal more than 60
- * degrees off the face's, or a texture density (UV area over area) outside [lo/2, 2 hi], the
+/* The area-weighted share of p's triangles that shade wrongly: a corner normal whose cosine with
+ * the face's is under cos_max, or a texture density (UV area over area) outside [lo/2, 2 hi], the
  * range of the base primitive's own triangles. */
-static double bad_share(const rill_gltf_primitive *p, double lo, double hi, double *out_lo,
-                        double *out_hi) {
+static double bad_share(const rill_gltf_primitive *p, double cos_max, double lo, double hi,
+                        double *out_lo, double *out_hi) {
     double total = 0, bad = 0;
     *out_lo = INFINITY;
     *out_hi = 0;
@@ -231,15 +251,18 @@ static double bad_share(const rill_gltf_primitive *p, double lo, double hi, doub
         if (area < 1e-12) {
             continue;
         }
-        const float *ua = &p->uv0[i[0] * 2], *ub = &p->uv0[i[1] * 2], *uc = &p->uv0[i[2] * 2];
-        double density =
-            fabs((ub[0] - ua[0]) * (uc[1] - ua[1]) - (uc[0] - ua[0]) * (ub[1] - ua[1])) / area;
+        double density = 1.0; /* no UVs: every triangle's density is fine */
+        if (p->uv0) {
+            const float *ua = &p->uv0[i[0] * 2], *ub = &p->uv0[i[1] * 2], *uc = &p->uv0[i[2] * 2];
+            density =
+                fabs((ub[0] - ua[0]) * (uc[1] - ua[1]) - (uc[0] - ua[0]) * (ub[1] - ua[1])) / area;
+        }
         *out_lo = fmin(*out_lo, density);
         *out_hi = fmax(*out_hi, density);
         bool wrong = density < lo / 2 || density > hi * 2;
         for (int k = 0; k < 3; k++) {
             const float *vn = &p->normals[i[k] * 3];
-            wrong = wrong || (vn[0] * n[0] + vn[1] * n[1] + vn[2] * n[2]) < 0.5 * area;
+            wrong = wrong || (vn[0] * n[0] + vn[1] * n[1] + vn[2] * n[2]) < cos_max * area;
         }
         total += area;
         bad += wrong ? area : 0;
@@ -257,7 +280,8 @@ static void test_levels_keep_shading(void **state) {
     rill_gltf_model *base = sphere_and_fins(64);
     double lo[2], hi[2];
     for (uint32_t p = 0; p < 2; p++) {
-        assert_true(bad_share(&base->meshes[0].primitives[p], 0, INFINITY, &lo[p], &hi[p]) < 1e-9);
+        assert_true(bad_share(&base->meshes[0].primitives[p], 0.5, 0, INFINITY, &lo[p], &hi[p]) <
+                    1e-9);
     }
     rill_gltf_model *levels[RILL_LOD_MAX_LEVELS];
     rill_lod_level_info info[RILL_LOD_MAX_LEVELS];
@@ -268,7 +292,8 @@ static void test_levels_keep_shading(void **state) {
     for (uint32_t i = 0; i < count; i++) {
         for (uint32_t p = 0; p < 2; p++) {
             double l, h;
-            double share = bad_share(&levels[i]->meshes[0].primitives[p], lo[p], hi[p], &l, &h);
+            double share =
+                bad_share(&levels[i]->meshes[0].primitives[p], 0.5, lo[p], hi[p], &l, &h);
             print_message("level %u primitive %u: %u triangles, %.1f %% shaded wrong\n", i + 1, p,
                           levels[i]->meshes[0].primitives[p].index_count / 3, 100 * share);
             assert_true(share <= 0.05);
