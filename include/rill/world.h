@@ -450,6 +450,12 @@ bool rill_world_observe_remove(rill_world *world, rill_component comp, rill_comp
 /* The data of comp on e, or NULL when absent / stale. Writing through it is allowed, but writing a
  * Transform this way does not mark it dirty (use rill_world_transform_mut). */
 void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp);
+/* The data of n components of e in one pass: out[i] = rill_world_get(world, e, comps[i]) (NULL
+ * when absent, or for an unknown / NONE component), with e's liveness checked once. Returns how
+ * many were found (0 and every out[i] NULL for a stale entity). For walks that read several
+ * components of each entity (extract fetches four per shown model, ahead of use). */
+uint32_t rill_world_get_many(const rill_world *world, rill_entity e, const rill_component *comps,
+                             uint32_t n, void **out);
 /* True when e is alive and has comp. */
 bool rill_world_has(const rill_world *world, rill_entity e, rill_component comp);
 /* Removes comp from e (on_remove runs first). Removing Parent detaches e from its parent;

@@ -1072,6 +1072,18 @@ void *rill_world_get(const rill_world *world, rill_entity e, rill_component comp
     return c ? rill__set_get(&c->set, RILL_ENTITY_INDEX(e)) : NULL;
 }
 
+uint32_t rill_world_get_many(const rill_world *world, rill_entity e, const rill_component *comps,
+                             uint32_t n, void **out) {
+    bool alive = world != NULL && rill__world_alive(world, e);
+    uint32_t slot = RILL_ENTITY_INDEX(e), found = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const rill__component *c = alive ? rill__world_comp(world, comps[i]) : NULL;
+        out[i] = c ? rill__set_get(&c->set, slot) : NULL;
+        found += out[i] != NULL;
+    }
+    return found;
+}
+
 bool rill_world_has(const rill_world *world, rill_entity e, rill_component comp) {
     return rill_world_get(world, e, comp) != NULL;
 }

@@ -1007,6 +1007,36 @@ static void test_resources(void **state) {
 
 /* Copying a component from one entity to another passes a pointer into the same storage, which
  * the add may reallocate; the value must survive (ASan catches a stale read). */
+/* rill_world_get_many: each entry what rill_world_get gives, one liveness check for all. */
+static void test_get_many(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_component a = register_tag(w, "A"), b = register_tag(w, "B");
+    rill_entity e = rill_world_spawn(w), bare = rill_world_spawn(w);
+    rill_world_add(w, e, a, &(tag){e, 1});
+    rill_world_set_transform(w, e, &(rill_transform){{1, 2, 3}, {0, 0, 0, 1}, {1, 1, 1}});
+    rill_component want[] = {a, b, RILL_COMPONENT_TRANSFORM, RILL_COMPONENT_NONE,
+                             (rill_component){9999}};
+    void *out[5];
+    memset(out, 0xFF, sizeof out);
+    assert_int_equal(rill_world_get_many(w, e, want, 5, out), 2);
+    for (uint32_t i = 0; i < 5; i++) {
+        assert_ptr_equal(out[i], rill_world_get(w, e, want[i]));
+    }
+    assert_int_equal(((tag *)out[0])->value, 1);
+    assert_true(((rill_transform *)out[2])->translation[2] == 3.0f);
+    assert_int_equal(rill_world_get_many(w, bare, want, 5, out), 0);
+    rill_world_despawn(w, e);
+    memset(out, 0xFF, sizeof out);
+    assert_int_equal(rill_world_get_many(w, e, want, 5, out), 0); /* stale: every entry NULL */
+    for (uint32_t i = 0; i < 5; i++) {
+        assert_null(out[i]);
+    }
+    assert_int_equal(rill_world_get_many(NULL, e, want, 1, out), 0);
+    assert_null(out[0]);
+    rill_world_destroy(w);
+}
+
 static void test_add_from_own_storage(void **state) {
     (void)state;
     rill_world *w = rill_world_create(NULL, NULL);
@@ -1488,6 +1518,7 @@ int main(void) {
         cmocka_unit_test(test_batch_despawn),
         cmocka_unit_test(test_component_prefault),
         cmocka_unit_test(test_resources),
+        cmocka_unit_test(test_get_many),
         cmocka_unit_test(test_add_from_own_storage),
         cmocka_unit_test(test_forward_event_from_own_buffer),
         cmocka_unit_test(test_commands_reentrancy),
