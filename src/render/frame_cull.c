@@ -559,15 +559,16 @@ static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cul
     uint64_t in_block = (uint64_t)RILL_MIN(ms->block, 255u) << 17;
     if (in->mode == RILL_RENDER_MODE_WIREFRAME) {
         /* Wireframes skip prepass, opaque and shadows; with fade on, beyond fade_end nothing. A
-         * mesh with an edge buffer draws it (sorted first: bit 17 clear); one without falls back
-         * to line fill, where the device has it. */
+         * mesh with an edge buffer draws it (sorted first: bit 25 clear); one without falls back
+         * to line fill, where the device has it. The shared block keeps a block's meshes
+         * together: their edges draw as one indirect call. */
         vec3 c = {ch->x[j], ch->y[j], ch->z[j]};
         vec3 cam = {p->cam_pos[0], p->cam_pos[1], p->cam_pos[2]};
         bool too_far =
             jb->snap->wireframe.fade && glm_vec3_distance(c, cam) - ch->r[j] > jb->wire_fade_end;
         bool edges = ms->edge_index_count != 0;
         if ((edges || jb->wire_pipe) && !too_far && ch->visible[j]) {
-            uint64_t key = mesh_bits | (edges ? 0u : 1u << 17);
+            uint64_t key = mesh_bits | in_block | (edges ? 0u : 1u << 25);
             out->edges += edges * list_add(lists[LIST_WIRES], &len[LIST_WIRES], key, i, prev, rg);
         }
         return;
@@ -793,7 +794,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 43);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
     sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 42);
-    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 18);
+    sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 26);
     sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 33);
     r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;
     rill__phase_mark(r, RILL__CPU_SORT);

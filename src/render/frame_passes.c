@@ -144,10 +144,11 @@ static uint32_t indirect_count(const draw_item *items, uint32_t i, uint32_t end,
 }
 
 /* Draws items[i..end) (meshes of one shared block, or one ranged item) as one indirect draw: one
- * command per run of equal keys (instanced), per span of a ranged item's ranges. False when the
- * frame has no room for the commands. */
+ * command per run of equal keys (instanced), per span of a ranged item's ranges; with edges, of
+ * their edge indices (a block's meshes keep them after their triangles in the block's index
+ * buffer). False when the frame has no room for the commands. */
 static bool draw_indirect(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items,
-                          uint32_t i, uint32_t end, uint32_t first, bool batch) {
+                          uint32_t i, uint32_t end, uint32_t first, bool batch, bool edges) {
     rill_renderer *r = ctx->r;
     const rill_render_instance *inst = vs->snap->instances;
     uint32_t count = indirect_count(items, i, end, batch);
@@ -166,10 +167,14 @@ static bool draw_indirect(rill_rg_ctx *ctx, const rill__view *vs, const draw_ite
         if (it->range_n) {
             const rill_render_range *rg = vs->snap->ranges + it->range;
             uint32_t q = 0, sf = 0, sn = 0;
-            while (next_span(rg, it->range_n, &q, false, &sf, &sn)) {
-                c[at++] = (indirect_cmd){sn, 1, ms->first_index + sf, ms->vertex_offset, first + k};
-                r->triangles += sn / 3u;
+            while (next_span(rg, it->range_n, &q, edges, &sf, &sn)) {
+                c[at++] = (indirect_cmd){sn, 1, (edges ? ms->first_edge : ms->first_index) + sf,
+                                         ms->vertex_offset, first + k};
+                r->triangles += edges ? 0u : sn / 3u;
             }
+        } else if (edges) {
+            c[at++] = (indirect_cmd){ms->edge_index_count, run, ms->first_edge, ms->vertex_offset,
+                                     first + k};
         } else {
             c[at++] =
                 (indirect_cmd){ms->index_count, run, ms->first_index, ms->vertex_offset, first + k};
@@ -190,9 +195,9 @@ static void draw_ranges(rill_renderer *r, rill__cmd *cmd, const rill__view *vs, 
     const rill_render_range *rg = vs->snap->ranges + it->range;
     uint32_t q = 0, sf = 0, sn = 0;
     while (next_span(rg, it->range_n, &q, edges, &sf, &sn)) {
-        /* An edge buffer indexes the mesh's own vertices: only the vertex offset applies. */
-        rill__cmd_draw_indexed_at(cmd, sn, 1, edges ? sf : ms->first_index + sf, ms->vertex_offset,
-                                  first_instance);
+        /* Edges index the mesh's own vertices: only the vertex offset applies. */
+        rill__cmd_draw_indexed_at(cmd, sn, 1, (edges ? ms->first_edge : ms->first_index) + sf,
+                                  ms->vertex_offset, first_instance);
         r->draw_calls++;
         r->triangles += edges ? 0u : sn / 3u;
     }
@@ -200,9 +205,9 @@ static void draw_ranges(rill_renderer *r, rill__cmd *cmd, const rill__view *vs, 
 
 /* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
  * batch, neighbours with the same key (mesh and material) become one instanced draw. Meshes in a
- * shared block (static batches) that follow each other with one material, and the ranges of a
- * ranged instance, draw as one indirect draw where the device has multi-draw indirect (triangles
- * only; edges draw one by one). */
+ * shared block (static batches) that follow each other with one material (any material for
+ * edges), and the ranges of a ranged instance, draw as one indirect draw where the device has
+ * multi-draw indirect, triangles and edges alike. */
 static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *items, uint32_t n,
                       uint32_t first, const draw_binding *db, bool batch) {
     rill_renderer *r = ctx->r;
@@ -235,15 +240,18 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
             }
         }
         bool edges = db && db->edges;
-        rill__buf *ib = edges ? ms->eb : ms->ib;
+        rill__buf *ib = edges ? rill__mesh_edges(ms) : ms->ib;
         if (ms->vb != cur_vb || ib != cur_ib) {
             rill__cmd_bind_mesh(cmd, ms->vb, ib);
             cur_vb = ms->vb;
             cur_ib = ib;
         }
-        if ((ms->block || ranged) && mdi && !edges) {
-            uint32_t end = ms->block ? block_span(r, vs, items, i, n, db && db->pipes) : i + 1;
-            if ((end > i + run || ranged) && draw_indirect(ctx, vs, items, i, end, first, batch)) {
+        /* a mesh with its own edge buffer draws its edges alone */
+        bool in_block = ms->block && !(edges && ms->eb);
+        if ((in_block || ranged) && mdi) {
+            uint32_t end = in_block ? block_span(r, vs, items, i, n, db && db->pipes) : i + 1;
+            if ((end > i + run || ranged) &&
+                draw_indirect(ctx, vs, items, i, end, first, batch, edges)) {
                 i = end;
                 continue;
             }
@@ -253,9 +261,10 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
             i++;
             continue;
         }
-        /* An edge buffer indexes the mesh's own vertices: only the vertex offset applies. */
+        /* Edges index the mesh's own vertices: only the vertex offset applies. */
         rill__cmd_draw_indexed_at(cmd, edges ? ms->edge_index_count : ms->index_count, run,
-                                  edges ? 0u : ms->first_index, ms->vertex_offset, first + i);
+                                  edges ? ms->first_edge : ms->first_index, ms->vertex_offset,
+                                  first + i);
         r->draw_calls++;
         r->triangles += edges ? 0u : (uint64_t)(ms->index_count / 3u) * run;
         i += run;

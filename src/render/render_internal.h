@@ -37,7 +37,11 @@ typedef struct mesh_slot {
     rill__ib_share *ib_share; /* NULL while the mesh is the only user of ib (and eb) */
     uint32_t index_count, max_index;
     uint32_t edge_index_count; /* 0 without an edge buffer */
-    float center[3], radius;   /* local bounding sphere */
+    /* Where the edges start in the buffer that holds them: 0 in the mesh's own eb; for a mesh in a
+     * shared block (eb NULL) they follow its triangles in the block's index buffer, so the
+     * wireframe pass draws a block's edges like its triangles (rill__mesh_edges). */
+    uint32_t first_edge;
+    float center[3], radius; /* local bounding sphere */
     float box_min[3], box_max[3];
     /* The CPU copy picking tests (rill_render_mesh_triangles): xyz per vertex and the triangle
      * list; NULL for gpu_only and merged meshes. */
@@ -45,7 +49,7 @@ typedef struct mesh_slot {
     uint32_t *cpu_indices;
     uint32_t cpu_vertex_count;
     /* A mesh in a shared block (render_pools.c "merged meshes", static batches): block is its
-     * index + 1 (0 = the mesh owns vb and ib; eb is always its own), its ranges there, and the
+     * index + 1 (0 = the mesh owns vb and ib), its ranges there, and the
      * upload numbers that make them drawable. */
     uint32_t block;
     uint32_t first_index, vertex_count;
@@ -388,6 +392,10 @@ void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
+/* The index buffer a mesh's edges are drawn from (from m->first_edge on), NULL without edges. */
+static inline rill__buf *rill__mesh_edges(const mesh_slot *m) {
+    return m->eb ? m->eb : m->block && m->edge_index_count ? m->ib : NULL;
+}
 /* A mesh placed in a shared block (one bind + one indirect draw for many of them); the same as
  * rill_render_mesh_create (own buffers) when it does not fit a block. */
 rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);

@@ -394,9 +394,13 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
     }
     mesh_slot *m = &r->meshes[i];
     if (m->block) {
-        mesh_block_free f = {m->block - 1u,   m->first_index,
-                             m->index_count,  (uint32_t)m->vertex_offset,
-                             m->vertex_count, r->frame_counter};
+        /* its edges follow its triangles in the block's index buffer */
+        mesh_block_free f = {m->block - 1u,
+                             m->first_index,
+                             m->index_count + m->edge_index_count,
+                             (uint32_t)m->vertex_offset,
+                             m->vertex_count,
+                             r->frame_counter};
         if (!rill_array_push(&r->block_frees, f)) {
             return; /* out of memory: the ranges (and the handle) stay in use */
         }
@@ -485,7 +489,10 @@ rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
     block_collect(r);
     uint32_t b = 0;
     uint64_t voff = 0, ioff = 0;
-    if (!block_alloc(r, desc->vertex_count, desc->index_count, &b, &voff, &ioff)) {
+    /* The edges follow the triangles in the block's index buffer. */
+    uint64_t nidx = (uint64_t)desc->index_count + desc->edge_index_count;
+    if (nidx > UINT32_MAX ||
+        !block_alloc(r, desc->vertex_count, (uint32_t)nidx, &b, &voff, &ioff)) {
         return rill_render_mesh_create(r, desc, err); /* too big for a block: its own buffers */
     }
     mesh_block *blk = &r->blocks.data[b];
@@ -500,12 +507,14 @@ rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
                          (uint64_t)desc->vertex_count * sizeof(rill_vertex), err) == RILL_OK &&
         rill__buf_upload(r->gpu, blk->ib, ioff * sizeof(uint32_t), desc->indices,
                          (uint64_t)desc->index_count * sizeof(uint32_t), err) == RILL_OK &&
-        upload_edges(r, m, desc, err);
+        (!desc->edge_index_count ||
+         rill__buf_upload(r->gpu, blk->ib, (ioff + desc->index_count) * sizeof(uint32_t),
+                          desc->edge_indices, (uint64_t)desc->edge_index_count * sizeof(uint32_t),
+                          err) == RILL_OK);
     if (!ok) { /* an upload already queued lands in space that is free again */
         rill__range_free(&blk->vr, voff, desc->vertex_count);
-        rill__range_free(&blk->ir, ioff, desc->index_count);
+        rill__range_free(&blk->ir, ioff, (uint32_t)nidx);
         if (m) {
-            rill__buf_destroy(r->gpu, m->eb);
             memset(m, 0, sizeof(*m));
             rill_pool_free(&r->mesh_pool, id);
         } else {
@@ -521,6 +530,8 @@ rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
     m->index_count = desc->index_count;
     m->max_index = max_index;
     m->first_index = (uint32_t)ioff;
+    m->edge_index_count = desc->edge_index_count;
+    m->first_edge = (uint32_t)ioff + desc->index_count;
     m->vertex_offset = (int32_t)voff;
     m->vertex_count = desc->vertex_count;
     mesh_bounds(m, desc);
