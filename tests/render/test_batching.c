@@ -1,12 +1,13 @@
 /* test_batching.c: static batching (rill_render_batching, src/render/batch.c) on lavapipe. Cubes of
  * the generated model stand in two 8 m cells; the test checks the batch keys (cell, material,
  * channel mask), the exclusions (PRESERVE_IDENTITY, a RenderMode of its own, a moving entity, a
- * group of one), that batched and unbatched frames give the same image (golden rule), that
- * changing one entity's channels rebuilds its cell only (the other cell keeps its meshes), and
- * that a channel's render mode reaches the batches without any rebuild. test_parts: a cell's
- * batches are split into parts culled one by one (batched frames draw the triangles unbatched ones
- * do, where whole-cell batches draw more), a crossfading member leaves its part at once and comes
- * back when the fade ends, and a despawned member stops being drawn the frame after. */
+ * group of one; a blended material in test_blend_excluded), that batched and unbatched frames give
+ * the same image (golden rule), that changing one entity's channels rebuilds its cell only (the
+ * other cell keeps its meshes), and that a channel's render mode reaches the batches without any
+ * rebuild. test_parts: a cell's batches are split into parts culled one by one (batched frames draw
+ * the triangles unbatched ones do, where whole-cell batches draw more), a crossfading member leaves
+ * its part at once and comes back when the fade ends, and a despawned member stops being drawn the
+ * frame after. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -536,6 +537,49 @@ static void test_build_budget(void **state) {
     fx_done(&f);
 }
 
+/* Blended materials are never batched: a copy of the model whose "box" material blends, written
+ * beside it; its boxes stay instances while the opaque boxes around them merge. */
+static void test_blend_excluded(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    rill_error err = {0};
+    const rill_gltf_model *gm = rill_asset_get_payload_as(f.as, f.asset, RILL_GLTF_ASSET_LOADER);
+    assert_non_null(gm);
+    rill_gltf_model copy = *gm;
+    rill_gltf_material mats[4];
+    assert_true(gm->material_count <= 4);
+    memcpy(mats, gm->materials, gm->material_count * sizeof(mats[0]));
+    mats[0].alpha_mode = RILL_GLTF_ALPHA_BLEND;
+    mats[0].base_color_factor[3] = 0.5f;
+    copy.materials = mats;
+    uint8_t *glb = NULL;
+    size_t n = 0;
+    assert_int_equal(rill_glb_write_memory(&copy, NULL, &glb, &n, &err), RILL_OK);
+    const char *tmp = getenv("RILL_TEST_TMP");
+    char path[1200];
+    snprintf(path, sizeof path, "%s/batching/blend.glb", tmp ? tmp : "/tmp/rill_test_batching");
+    assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
+    rill_free(glb);
+    rill_asset blend = rill_asset_load_sync(f.as, "blend.glb", &err);
+    assert_int_equal(rill_asset_get_state(f.as, blend), RILL_ASSET_STATE_LOADED);
+    rill_entity glass[4];
+    for (int i = 0; i < 4; i++) {
+        cube(&f, 0, 0, 1.0f + 1.5f * (float)i, 2.0f, NULL);
+        glass[i] = cube(&f, 0, 0, 1.0f + 1.5f * (float)i, 5.0f, NULL);
+        rill_model_mesh mm = {blend.id, 0, 0};
+        assert_non_null(rill_world_add(f.w, glass[i], f.rc.model_mesh, &mm));
+    }
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    assert_int_equal(settle(&f, 1), 1);
+    assert_int_equal(f.snap.instance_count, 1 + 4); /* the opaque batch, the four glass boxes */
+    for (int i = 0; i < 4; i++)
+        assert_non_null(instance_of(&f, glass[i]));
+    assert_int_equal(batching_stats(&f).batched_entities, 4);
+    rill_asset_release(f.as, blend);
+    fx_done(&f);
+}
+
 /* The texture heatmap with batching on: a batch draws the heat material of its material's texture
  * state, as its members do unbatched (the generated model's materials stream nothing: grey), so
  * the batched picture is the unbatched one and no batch keeps its textured material. */
@@ -582,7 +626,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batching),   cmocka_unit_test(test_parts),
         cmocka_unit_test(test_lod_switch), cmocka_unit_test(test_build_budget),
-        cmocka_unit_test(test_heatmap),
+        cmocka_unit_test(test_heatmap),    cmocka_unit_test(test_blend_excluded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
