@@ -77,6 +77,8 @@ typedef struct fly_frame {
     /* static batching: cells built this frame and their CPU time, cells queued, batched members */
     double batch_build_ms;
     uint32_t batch_cells_built, batch_cells_waiting, batched_entities;
+    /* the LOD system's update: models measured, due ones left to later updates, level switches */
+    uint32_t lod_checked, lod_deferred, lod_switches;
     /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
     uint32_t loaded, loading, unloading;
     uint64_t loaded_set; /* which instances are loaded: a sum of their roots' hashes */
@@ -659,6 +661,9 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "batch_cells_built", fr->batch_cells_built);
     jw_u64(w, "batch_cells_waiting", fr->batch_cells_waiting);
     jw_u64(w, "batched_entities", fr->batched_entities);
+    jw_u64(w, "lod_checked", fr->lod_checked);
+    jw_u64(w, "lod_deferred", fr->lod_deferred);
+    jw_u64(w, "lod_switches", fr->lod_switches);
     jw_u64(w, "terrain_chunks", fr->terrain_chunks);
     jw_u64(w, "terrain_chunks_resident", fr->terrain_resident);
     jw_u64(w, "chunk_rebuilds", fr->chunk_rebuilds);
@@ -936,7 +941,8 @@ typedef struct fly_run {
     rill_map live;                   /* scene path -> most live entities an instance of it held */
     rill_stream_instance_info *inst; /* scratch of loaded_set (malloc: not the engine's memory) */
     uint32_t inst_cap;
-    uint64_t physics_ns; /* rill_physics_stats.step_ns_total at the previous frame */
+    uint64_t physics_ns;   /* rill_physics_stats.step_ns_total at the previous frame */
+    uint64_t lod_switches; /* rill_lod_stats.switches at the previous frame */
     char path[1200];
 } fly_run;
 
@@ -1120,6 +1126,16 @@ static void terrain_counters(fly_run *run, fly_frame *fr) {
     run->physics_ns = ps.step_ns_total;
 }
 
+/* This frame's LOD counters (the update ran in the app's frame). */
+static void lod_counters(fly_run *run, fly_frame *fr) {
+    rill_lod_stats ls;
+    rill_lod_system_get_stats(rill_app_models_lod(rill_content_models(run->content)), &ls);
+    fr->lod_checked = ls.checked;
+    fr->lod_deferred = ls.deferred;
+    fr->lod_switches = (uint32_t)(ls.switches - run->lod_switches);
+    run->lod_switches = ls.switches;
+}
+
 /* One frame: camera on the path, the app's frame, extract, counts, and the GPU frame. */
 /* Which streamed instances are loaded, as an order-free fingerprint: the sum of their roots'
  * hashes (two frames with the same loaded set have the same value). */
@@ -1198,6 +1214,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->triangles_full = fc.triangles_full;
     fr->texture_bytes = rs.texture_bytes;
     terrain_counters(run, fr);
+    lod_counters(run, fr);
     double gpu_ms = 0.0;
     for (uint32_t i = 0; !run->o.no_render && i < rs.pass_count; i++)
         gpu_ms += rs.pass_gpu_ms[i];
