@@ -140,6 +140,14 @@ static void refresh_box(rill_world *w, inst_rec *r, const rill_scene_instance *s
 
 /* >>transitions ------------------------------------------------------------------------------- */
 
+/* A failed instance, named as a user finds it: its entity's name (else "unnamed") and
+ * index:generation. */
+static void warn_failed(rill__instance_streamer *is, rill_entity root, const char *why) {
+    const char *name = rill_world_get_name(rill_stream_world(is->stream), root);
+    RILL_LOG_WARN("stream", "instance \"%s\" (entity %u:%u): %s", name ? name : "unnamed",
+                  RILL_ENTITY_INDEX(root), RILL_ENTITY_GENERATION(root), why);
+}
+
 static void start_load(rill__instance_streamer *is, inst_rec *r) {
     rill_error err = {0};
     rill_scene_load h = rill_scene_instance_load(is->scenes, r->root, &err);
@@ -148,7 +156,7 @@ static void start_load(rill__instance_streamer *is, inst_rec *r) {
          * root with no scene path, or one inside another instance of its own file or nested too
          * deep, can never load, so it is marked failed. */
         if (err.code == RILL_ERR_INVALID_ARGUMENT || err.code == RILL_ERR_LIMIT) {
-            RILL_LOG_WARN("stream", "instance %llu: %s", (unsigned long long)r->root, err.msg);
+            warn_failed(is, r->root, err.msg);
             r->state = RILL_INSTANCE_FAILED;
             is->loads_failed++;
         }
@@ -221,8 +229,7 @@ static void poll_load(rill__instance_streamer *is, inst_rec *r, const rill_scene
         if (!box_known(si->bounds_min, si->bounds_max))
             compute_bounds(is, r->root);
     } else if (st == RILL_SCENE_LOAD_FAILED) {
-        RILL_LOG_WARN("stream", "instance %llu: %s", (unsigned long long)r->root,
-                      rill_scene_load_error(is->scenes, r->load));
+        warn_failed(is, r->root, rill_scene_load_error(is->scenes, r->load));
         r->state = RILL_INSTANCE_FAILED;
         is->loads_failed++;
     } else {

@@ -284,12 +284,18 @@ static void test_self_streaming_stops(void **state) {
     /* The main scene streaming itself: refused at once, no copy of it loads. */
     sfx_init(&fx, RILL_RUN_MODE_GAME, BUDGET, COST);
     snprintf(line, sizeof line, inst, "m.rsn");
-    snprintf(text, sizeof text, "rsn 1\nentity 1 { Tick {} }\nentity 2 { %s }\n", line);
+    snprintf(text, sizeof text, "rsn 1\nentity 1 { Tick {} }\nentity 2 \"Loop\" { %s }\n", line);
     test_write_file(fx.env.dir, "m.rsn", text);
     rill_error err = {0};
     assert_true(rill_scene_load_async(fx.env.loader, "m.rsn", &err).id != 0);
     sfx_camera(&fx, 0, 0);
+    test_logbuf lb;
+    test_log_begin(&lb);
     sfx_frames(&fx, 30);
+    /* The warning names the instance as the scene does, and its entity. */
+    assert_true(test_log_has(&lb, "instance \"Loop\" (entity "));
+    assert_true(test_log_has(&lb, "\"m.rsn\" not loaded: it is the main scene (cycle)"));
+    test_log_end(&lb);
     assert_int_equal(rill_stream_instances(fx.stream, info, 8), 1);
     assert_int_equal(info[0].state, RILL_INSTANCE_FAILED);
     assert_int_equal(rill_world_entity_count(fx.env.world), 2 + 1);
