@@ -33,6 +33,9 @@ bool rill__batch_begin(rill__batcher *bt, rill_world *world);
  * may call it for their own entities at the same time, while nothing else changes the batcher. */
 bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *mm,
                       uint32_t *out_cell);
+/* Asks for the cache entry rill__batch_skip will read for mm (the walk calls it some entities
+ * ahead, so the reads of entries far apart overlap). mm may be NULL. */
+void rill__batch_prefetch(const rill__batcher *bt, const rill_model_mesh *mm);
 /* n entities of cell that rill__batch_skip skipped this frame (before rill__batch_end: a cell
  * whose count falls short of the members it draws lost one, and draws them one by one). */
 void rill__batch_seen(rill__batcher *bt, uint32_t cell, uint32_t n);

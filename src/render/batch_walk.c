@@ -56,6 +56,12 @@ bool rill__batch_skip(rill__batcher *bt, rill_entity e, const rill_model_mesh *m
     return true;
 }
 
+void rill__batch_prefetch(const rill__batcher *bt, const rill_model_mesh *mm) {
+    if (mm && mm >= bt->mm_base && (uint32_t)(mm - bt->mm_base) < bt->pos.len) {
+        __builtin_prefetch(&bt->pos.data[mm - bt->mm_base]);
+    }
+}
+
 void rill__batch_seen(rill__batcher *bt, uint32_t ci, uint32_t n) {
     bt->cells.data[ci].seen += n;
 }
