@@ -815,6 +815,38 @@ static void test_motion_history(void **state) {
     assert_true(at200 < at100 + 64 * 1024);
 }
 
+/* New ids join the motion history at most HISTORY_NEW_PER_FRAME (4096) a frame (frame_cull.c),
+ * in snapshot order, so a first frame of many instances costs a bounded part of them: a cube
+ * listed after 9000 new in-view instances is taken in the third frame and shows its motion from
+ * the fourth, moving all along; before then it draws as an instance without motion of its own. */
+static void test_motion_history_new_ids_bounded(void **state) {
+    fixture *f = *state;
+    rill_material m;
+    motion_scene(f, -0.3f, &m);
+    enum { FILL = 9000 };
+    rill_render_instance *all = rill_calloc(FILL + 2u, sizeof *all);
+    assert_non_null(all);
+    for (uint32_t k = 0; k < FILL; k++) /* specks left of the cube, in view */
+        render_test_place(&all[k], 100u + k, f->cube, m,
+                          (float[3]){-1.5f + 0.0001f * (float)k, 0.5f, 0.0f}, 0.01f, 0.0f);
+    all[FILL] = f->inst[0];      /* the floor */
+    all[FILL + 1u] = f->inst[1]; /* the cube, last */
+    float *cube = all[FILL + 1u].transform;
+    f->snap.instances = all;
+    f->snap.instance_count = FILL + 2u;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK); /* takes 4096 */
+    int moved[3];
+    for (int frame = 1; frame <= 3; frame++) {
+        trs(cube, -0.3f + 0.2f * (float)frame, 0.5f, 0, 1, 1, 1, 0); /* 0.2 to the right */
+        moved[frame - 1] = centre_motion_x(f);
+    }
+    assert_true(abs(moved[0] - 128) <= 1); /* frame 1: not in the history yet */
+    assert_true(abs(moved[1] - 128) <= 1); /* frame 2: taken now, no last frame yet */
+    assert_true(moved[2] > 128 + 20);      /* frame 3: its motion */
+    rill_free(all);
+}
+
 /* Renders `frames` frames of instances [0, n) of `many` (ids 1..n, behind the camera: culled) and
  * returns the container bytes after them. */
 static size_t render_many(fixture *f, rill_render_instance *many, uint32_t n, uint32_t frames) {
@@ -1557,6 +1589,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_alpha_mask, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prepass_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_motion_history, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_motion_history_new_ids_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lists_follow_instances, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ssao, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
