@@ -678,6 +678,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "extract_ms", fr->extract_ms);
     jw_f64(w, "render_cpu_ms", rs->cpu_record_ms);
     jw_f64(w, "render_wait_ms", rs->cpu_wait_ms);
+    jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame); /* copied to staging in the wait */
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
     jw_passes(w, "gpu_passes", rs);
