@@ -95,6 +95,16 @@ static void render_one(rill_content *c, rill_renderer *r) {
     }
 }
 
+/* The renderer saw no validation message; then the content and the renderer go. */
+static void finish_clean(rill_content *c, rill_renderer *r) {
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    assert_int_equal(st.validation_messages, 0);
+    rill_content_release(c);
+    rill_renderer_destroy(r);
+    rill_content_destroy(c);
+}
+
 static void test_project_defaults(void **state) {
     (void)state;
     char dir[512];
@@ -124,12 +134,7 @@ static void test_project_defaults(void **state) {
     render_one(c, r);
     double drawn = drawn_fraction(r);
     assert_true(drawn > 0.05 && drawn < 0.95); /* the framed cube fills part of the frame */
-    rill_render_stats st;
-    rill_renderer_stats(r, &st);
-    assert_int_equal(st.validation_messages, 0);
-    rill_content_release(c);
-    rill_renderer_destroy(r);
-    rill_content_destroy(c);
+    finish_clean(c, r);
 
     /* The scene file itself: its project is found one folder up. */
     char scene[600];
@@ -234,12 +239,7 @@ static void test_terrain_uploaded_at_load(void **state) {
     assert_true(after.uploads == before.uploads);
     assert_int_equal(snap.instance_count, 1 + 6); /* the cube and the chunks */
     render_one(c, r);
-    rill_render_stats st;
-    rill_renderer_stats(r, &st);
-    assert_int_equal(st.validation_messages, 0);
-    rill_content_release(c);
-    rill_renderer_destroy(r);
-    rill_content_destroy(c);
+    finish_clean(c, r);
     rill_test_tmpdir_remove(dir);
 }
 
