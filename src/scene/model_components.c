@@ -79,7 +79,11 @@ static const rill_field lod_fields[] = {
 };
 
 /* >>MeshShown: a ModelMesh added, or a RenderMode set to anything but hidden, (re)joins the set
- * extract walks; only rill_scene_model_set_level takes an entity out of it. */
+ * extract walks; only rill_scene_model_set_level takes an entity out of it. The observers' user
+ * word packs the MeshShown id (low half) and the ModelMesh id (high half): a LOD switch writes
+ * RenderMode on every mesh of two levels, so no name is looked up per write. */
+_Static_assert(sizeof(void *) >= 8, "the observers' user word packs two 32-bit ids");
+
 static void mark_shown(rill_world *w, rill_entity e, void *user) {
     rill_component shown = {(uint32_t)(uintptr_t)user};
     if (!rill_world_has(w, e, shown))
@@ -93,7 +97,7 @@ static void on_model_mesh(rill_world *w, rill_entity e, void *data, void *user) 
 
 static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user) {
     const rill_render_mode_component *rm = data;
-    rill_component model_mesh = rill_world_find_component(w, "ModelMesh");
+    rill_component model_mesh = {(uint32_t)((uint64_t)(uintptr_t)user >> 32)};
     if (rm->mode != RILL_RENDER_MODE_HIDDEN && rill_world_has(w, e, model_mesh))
         mark_shown(w, e, user);
 }
@@ -168,7 +172,8 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
     /* The observers keep MeshShown on whatever may draw; the same fn and user again is a no-op. */
-    void *user = (void *)(uintptr_t)out->mesh_shown.id;
+    void *user =
+        (void *)(uintptr_t)((uint64_t)out->mesh_shown.id | (uint64_t)out->model_mesh.id << 32);
     if (!rill_world_observe_add(world, out->model_mesh, on_model_mesh, user) ||
         !rill_world_observe_add(world, out->render_mode, on_render_mode, user))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
