@@ -865,24 +865,21 @@ void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
  * (cell of a uniform grid, material, channel mask) into one mesh drawn as one instance whose ranges
  * (rill_render_range) are its members, ordered by part (a finer grid, part_size) and LOD level: the
  * renderer culls the ranges one by one on their part's bounds and draws a material's visible ranges
- * with one indirect call. A batch holds every LOD level of its members (the hidden ones are
- * noted from their RenderMode); a level switched off or crossfading only turns its members' ranges
- * off (the fading ones draw alone, dithered): no rebuild. Never batched: PRESERVE_IDENTITY
- * entities, blended materials, entities with a RenderMode of their own (wireframe, ghost), entities
- * that moved in the last static_frames frames (animated), and groups of one without multi-draw
- * indirect. Built members cost extract one
+ * with one indirect call. A batch holds every LOD level of its members it has seen; a level
+ * switched off or crossfading only turns its members' ranges off (the fading ones draw alone,
+ * dithered): no rebuild. Never batched: PRESERVE_IDENTITY entities, blended materials, entities
+ * with a RenderMode of their own (wireframe, ghost), entities that moved in the last static_frames
+ * frames (animated), and groups of one without multi-draw indirect. Built members cost extract one
  * compare a frame; a change to one (channels, mesh, transform, despawn) reaches the batcher through
  * world observers and the changed-transform list, turns its range off (it draws alone) and queues
- * its cell for a rebuild; a cell's build goes member by member within build_ms of CPU time per
- * extract (at least one member a frame) over as many frames as it takes, its old batches drawing
- * until the new ones are uploaded and replace them, so no frame builds a whole large cell,
- * streaming districts never rebuild all at once, and the picture never waits for a rebuild. A
- * channel's render mode is resolved per batch at extract: changing it rebuilds nothing.
- * docs/channels.md "Static batching". */
+ * its cell for a rebuild; queued cells are rebuilt within build_ms of CPU time per extract (at
+ * least one a frame), so streaming districts never rebuild all at once, and the picture never waits
+ * for a rebuild. A channel's render mode is resolved per batch at extract: changing it rebuilds
+ * nothing. docs/channels.md "Static batching". */
 typedef struct rill_render_batching {
     bool enabled;
     float cell_size;        /* metres; 0 = 64 */
-    float build_ms;         /* CPU time for cell (re)builds per extract; 0 = 1 ms (>= 1 member) */
+    float build_ms;         /* CPU time for cell (re)builds per extract; 0 = 1 ms (>= 1 cell) */
     uint32_t static_frames; /* frames without moving before an entity is batched; 0 = 60 */
     float part_size; /* metres; 0 = 16: a batch's members are grouped per sub-cell, culled apart */
 } rill_render_batching;
@@ -894,12 +891,12 @@ typedef struct rill_render_batching_stats {
     uint32_t batched_entities; /* entities in them (every LOD level seen) */
     uint32_t candidates;       /* entities batchable when last walked (batched or waiting) */
     uint32_t materials;        /* distinct materials of the batches (one indirect draw each) */
-    uint32_t cells_built_last_frame; /* builds installed (drawing) in the last extract */
-    uint32_t cells_waiting;          /* queued, building, or built and waiting for uploads */
-    uint64_t cells_built;            /* total builds installed */
-    uint64_t range_switches;         /* members' ranges turned on or off (LOD switches, fades) */
-    double build_ms_last_frame;      /* CPU time building cells in the last extract */
-    double build_ms_total, build_ms_max_cell; /* a cell's build: its time over all its frames */
+    uint32_t cells_built_last_frame;
+    uint32_t cells_waiting;     /* queued for a rebuild, beyond the time budget so far */
+    uint64_t cells_built;       /* total rebuilds */
+    uint64_t range_switches;    /* members' ranges turned on or off (LOD switches, fades) */
+    double build_ms_last_frame; /* CPU time building cells in the last extract */
+    double build_ms_total, build_ms_max_cell;
 } rill_render_batching_stats;
 /* Changes the settings from the next extract on (a new cell size or off drops every batch). */
 void rill_render_assets_set_batching(rill_render_assets *ra, const rill_render_batching *settings);

@@ -39,35 +39,54 @@ rill__batcher *rill__batch_create(rill_renderer *r, rill_render_assets *ra, uint
         bt->resource = resource;
         bt->set = defaults(NULL);
         bt->frame = 1;
-        bt->scan_hidden = true;
     }
     return bt;
+}
+
+/* The walk takes every member of c again (none is drawn by a batch). */
+static void undraw_all(rill__batcher *bt, const cell *c) {
+    for (uint32_t i = 0; i < c->members.len; i++) {
+        rill_entity e = c->members.data[i].e;
+        uint32_t idx = RILL_ENTITY_INDEX(e); /* below recs.len: recs shrink only with the cells */
+        if (bt->recs.data[idx].e == e) {
+            pos_entry *p = rill__batch_pos_of(bt, &bt->recs.data[idx]);
+            if (p) {
+                p->bits &= ~(uint32_t)P_DRAWN;
+            }
+        }
+    }
+}
+
+static void drop_batches(rill__batcher *bt, cell *c) {
+    for (uint32_t i = 0; i < c->batches.len; i++) {
+        rill_render_mesh_destroy(bt->r, c->batches.data[i].mesh);
+        rill_array_free(&c->batches.data[i].ranges);
+    }
+    undraw_all(bt, c);
+    c->ready = false;
+    bt->stats.batches -= c->batches.len;
+    bt->stats.batched_entities -= c->members.len;
+    c->batches.len = 0;
+    c->parts.len = 0;
+    c->members.len = 0;
+    c->on_count = 0;
+    c->gen++; /* records built into the old generation no longer match */
 }
 
 static void drop_all(rill__batcher *bt) {
     for (uint32_t i = 0; i < bt->cells.len; i++) {
         cell *c = &bt->cells.data[i];
-        rill__batch_drop_batches(bt, c);
-        rill__batch_drop_next(bt, c);
+        drop_batches(bt, c);
         rill_array_free(&c->batches);
         rill_array_free(&c->parts);
         rill_array_free(&c->members);
-        rill_array_free(&c->next.batches);
-        rill_array_free(&c->next.parts);
-        rill_array_free(&c->next.members);
         rill_array_free(&c->col);
-        rill_array_free(&c->hidden);
     }
     bt->cells.len = 0;
     rill_map_free(&bt->cell_of);
     bt->recs.len = 0;
     bt->pos.len = 0;
     bt->dirty.len = 0;
-    bt->building.len = 0;
-    bt->build_head = 0;
-    bt->built.len = 0;
-    bt->hidden_queue.len = 0;
-    bt->scan_hidden = true; /* the observers saw nothing while it was off */
     bt->stats.cells = 0;
 }
 
@@ -80,9 +99,6 @@ void rill__batch_destroy(rill__batcher *bt) {
     rill_array_free(&bt->recs);
     rill_array_free(&bt->pos);
     rill_array_free(&bt->dirty);
-    rill_array_free(&bt->building);
-    rill_array_free(&bt->built);
-    rill_array_free(&bt->hidden_queue);
     rill_array_free(&bt->vtmp);
     rill_array_free(&bt->itmp);
     rill_array_free(&bt->etmp);
@@ -117,50 +133,36 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
     out->cell_size = bt->set.cell_size;
     out->part_size = bt->set.part_size;
     out->build_ms = bt->set.build_ms;
-    out->cells_waiting = bt->dirty.len + (bt->building.len - bt->build_head) + bt->built.len;
+    out->cells_waiting = bt->dirty.len;
 }
 
 /* Cell ci, about to be rebuilt, collects the members it holds that the walk will not offer: those
- * whose range is on (their batch draws them, so the walk skips them; nothing changed since they
- * were built, or they would have left) and those whose range is off because their LOD level is
- * switched off or crossfading (not those that left: the walk offers them); still alive, in this
- * cell and not moved. */
-static void collect_members(rill__batcher *bt, cell *c, uint32_t ci) {
+ * whose range is off because their LOD level is switched off or crossfading (not those that left),
+ * still alive, in this cell and with that RenderMode. */
+static void collect_parked(rill__batcher *bt, cell *c, uint32_t ci) {
     for (uint32_t i = 0; i < c->members.len; i++) {
         const member_info *mi = &c->members.data[i];
-        const member_rec *rc = mi->left ? NULL : rill__batch_rec_if(bt, mi->e);
-        bool ok = rc && rc->cell == ci && !rc->moved && rill_world_is_alive(bt->world, mi->e);
+        const member_rec *rc = mi->on || mi->left ? NULL : rill__batch_rec_if(bt, mi->e);
         const rill_render_mode_component *rm =
-            ok && !mi->on ? rill_world_get(bt->world, mi->e, bt->rm_comp) : NULL;
+            rc && rc->cell == ci && !rc->moved && rill_world_is_alive(bt->world, mi->e)
+                ? rill_world_get(bt->world, mi->e, bt->rm_comp)
+                : NULL;
         bool parked = rm && (rm->mode == RILL_RENDER_MODE_HIDDEN ||
                              (rm->mode == RILL_RENDER_MODE_NORMAL && rm->lod_fade != 0.0f));
-        collected *k = ok && (mi->on || parked) ? rill_array_push_n(&c->col, 1) : NULL;
+        collected *k = parked ? rill_array_push_n(&c->col, 1) : NULL;
         if (k) {
             memset(k, 0, sizeof(*k));
             k->info = *mi;
-            k->info.on = true;
         }
     }
 }
 
-/* The build time the cells building now are still expected to take. */
-static double building_ms(const rill__batcher *bt) {
-    double ms = 0.0;
-    for (uint32_t i = bt->build_head; i < bt->building.len; i++) {
-        const cell *c = &bt->cells.data[bt->building.data[i]];
-        ms += bt->ms_per_member * (double)(c->col.len - RILL_MIN(c->at.next, c->col.len));
-    }
-    return ms;
-}
-
-/* Queued cells start collecting while the builds planned stay within two frames of the time budget
- * (and one at least when nothing is building): a cell is expected to take the running mean time
- * per member times its members (those it holds, or the candidates standing in it, whichever is
- * more). The builds themselves go on across frames within the budget (batch_build.c); the cells
- * keep drawing their old batches until their new ones are installed. */
+/* Queued cells start collecting, as many as the time budget allows (at least one a frame): a cell
+ * is expected to take the running mean time per member times its members (those it holds, or
+ * the candidates standing in it, whichever is more). The others keep drawing their on ranges and
+ * wait. */
 static void admit_dirty(rill__batcher *bt) {
-    double planned = building_ms(bt), most = 2.0 * (double)bt->set.build_ms;
-    bool idle = bt->build_head == bt->building.len;
+    double planned = 0.0;
     uint32_t kept = 0, admitted = 0;
     for (uint32_t i = 0; i < bt->dirty.len; i++) {
         uint32_t ci = bt->dirty.data[i];
@@ -169,21 +171,19 @@ static void admit_dirty(rill__batcher *bt) {
             continue;
         }
         double est = bt->ms_per_member * (double)RILL_MAX(1u, RILL_MAX(c->cands, c->members.len));
-        bool fits = bt->ms_per_member > 0.0 && planned + est <= most;
-        if ((idle && admitted == 0) || fits) {
+        bool fits = bt->ms_per_member > 0.0 && planned + est <= (double)bt->set.build_ms;
+        if (admitted == 0 || fits) {
             admitted++;
             planned += est;
             c->col.len = 0;
-            collect_members(bt, c, ci);
-            rill__batch_collect_hidden(bt, c, ci);
+            collect_parked(bt, c, ci);
+            drop_batches(bt, c);
             c->state = CELL_COLLECTING;
-            c->collect_frame = bt->frame;
         } else {
             bt->dirty.data[kept++] = ci;
         }
     }
     bt->dirty.len = kept;
-    rill_array_trim(&bt->dirty, kept, 64);
 }
 
 bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
@@ -219,11 +219,8 @@ bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
         }
         rc->moved = true; /* not a candidate now */
         rc->moved_frame = bt->frame;
-        rc->touched = bt->frame;
         rill__batch_leave(bt, moved[i]);
     }
-    rill__batch_note_hidden(bt);
-    rill__batch_install(bt);
     admit_dirty(bt);
     return true;
 }

@@ -1,8 +1,5 @@
 /* batch_build.c: building a cell: its collected members sorted by key, part and LOD level, their
- * primitives moved into cell space and merged into one mesh per key (split by vertex count). A
- * build goes member by member within the frame's time budget and carries on in the next frames
- * where it stopped (build_at); the cell's old batches draw until it is installed (batch_install.c),
- * so one large cell never takes a frame, and nothing is drawn twice or not at all meanwhile. */
+ * primitives moved into cell space and merged into one mesh per key (split by vertex count). */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -13,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A batch's vertices at most: a key with more is cut into several meshes. It bounds the one step of
- * a build that cannot be cut (the mesh copied into its block): 64 k vertices are 3 MiB. */
-#define MAX_BATCH_VERTICES (1u << 16)
+#define MAX_BATCH_VERTICES (1u << 20)
 #define BATCH_ID_BIT (UINT64_C(1) << 63)
 
 /* Members sort by key (material, mask, edges), then part, then LOD level (the levels a part shows
@@ -141,62 +136,76 @@ static void close_part(part *pt, const float box[6]) {
     pt->radius = sqrtf(r2);
 }
 
-static void cell_origin(const rill__batcher *bt, const cell *c, float origin[3]) {
-    float s = bt->set.cell_size;
-    origin[0] = (float)c->ix * s;
-    origin[1] = (float)c->iy * s;
-    origin[2] = (float)c->iz * s;
-}
-
-/* Appends the next member of the open chunk to the scratch geometry, as a member of the batch the
- * chunk makes (a new part when its sub-cell differs from the last one's). A member whose primitive
- * is gone (its asset unloaded since) is left out. False when out of memory. */
-static bool append_next(rill__batcher *bt, cell *c, const float origin[3]) {
-    build_at *at = &c->at;
-    const collected *k = &c->col.data[at->next++];
-    const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &k->info.mm);
-    if (!p) {
-        return true;
-    }
-    member_info mi = k->info;
-    mi.batch = c->next.batches.len;
-    mi.first_index = bt->itmp.len;
-    mi.first_edge = bt->etmp.len;
-    mi.left = false;
-    uint32_t v0 = bt->vtmp.len;
-    if (!append_member(bt, k, p, origin)) {
-        return false;
-    }
-    mi.index_count = bt->itmp.len - mi.first_index;
-    mi.edge_count = bt->etmp.len - mi.first_edge;
-    if (c->next.members.len == at->members0 || k->part != at->part) {
-        part *pt = rill_array_push_n(&c->next.parts, 1);
-        if (!pt) {
+/* Appends col[a..b) to the scratch geometry as members of batch bi of c, one part per run of one
+ * sub-cell. False when out of memory. */
+static bool append_members(rill__batcher *bt, cell *c, uint32_t bi, const collected *col,
+                           uint32_t a, uint32_t b, const float origin[3]) {
+    float box[6];
+    for (uint32_t i = a; i < b; i++) {
+        const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &col[i].info.mm);
+        member_info mi = col[i].info;
+        mi.batch = bi;
+        mi.first_index = bt->itmp.len;
+        mi.first_edge = bt->etmp.len;
+        mi.left = false;
+        uint32_t v0 = bt->vtmp.len;
+        if (!p || !append_member(bt, &col[i], p, origin)) {
             return false;
         }
-        pt->first = c->next.members.len;
-        pt->count = 0;
-        at->part = k->part;
-        at->box[0] = at->box[1] = at->box[2] = INFINITY;
-        at->box[3] = at->box[4] = at->box[5] = -INFINITY;
+        mi.index_count = bt->itmp.len - mi.first_index;
+        mi.edge_count = bt->etmp.len - mi.first_edge;
+        if (i == a || col[i].part != col[i - 1].part) {
+            part *pt = rill_array_push_n(&c->parts, 1);
+            if (!pt) {
+                return false;
+            }
+            pt->first = c->members.len;
+            pt->count = 0;
+            box[0] = box[1] = box[2] = INFINITY;
+            box[3] = box[4] = box[5] = -INFINITY;
+        }
+        grow_box(bt, v0, box);
+        part *pt = &c->parts.data[c->parts.len - 1u];
+        pt->count++;
+        close_part(pt, box);
+        if (!rill_array_push(&c->members, mi)) {
+            return false;
+        }
     }
-    grow_box(bt, v0, at->box);
-    part *pt = &c->next.parts.data[c->next.parts.len - 1u];
-    pt->count++;
-    close_part(pt, at->box);
-    return rill_array_push(&c->next.members, mi);
+    return true;
 }
 
-/* The open chunk becomes one batch of c's next geometry: its mesh made from the scratch geometry.
- * When that fails (or a member could not be appended) its members are left out of the build (they
- * draw alone as candidates that are not members). */
-static void close_chunk(rill__batcher *bt, cell *c) {
-    build_at *at = &c->at;
-    const collected *first = &c->col.data[at->chunk_first];
+/* The members of c from `first` on are built into the current generation: records, walk cache. */
+static void settle_members(rill__batcher *bt, cell *c, uint32_t first) {
+    for (uint32_t i = first; i < c->members.len; i++) {
+        member_info *mi = &c->members.data[i];
+        member_rec *rc = rill__batch_rec_of(bt, mi->e);
+        if (!rc || rc->e != mi->e) {
+            mi->on = false; /* no record: it would never be skipped */
+            continue;
+        }
+        rc->gen = c->gen;
+        rc->member = i;
+        c->on_count += mi->on;
+        pos_entry *p = rill__batch_pos_of(bt, rc);
+        if (p) {
+            p->bits = P_NOTE | (mi->on ? P_DRAWN : 0u);
+            p->cell = rc->cell;
+        }
+    }
+}
+
+/* Makes one batch of col[a..b) (same key); false when it could not (members stay instances). */
+static bool make_batch(rill__batcher *bt, cell *c, const collected *col, uint32_t a, uint32_t b,
+                       const float origin[3]) {
+    bt->vtmp.len = 0;
+    bt->itmp.len = 0;
+    bt->etmp.len = 0;
+    uint32_t parts0 = c->parts.len, members0 = c->members.len;
+    bool ok = append_members(bt, c, c->batches.len, col, a, b, origin) && bt->itmp.len;
     rill_mesh mesh = {0};
     rill_error err = {0};
-    at->chunk_open = false;
-    if (!at->chunk_failed && bt->itmp.len) {
+    if (ok) {
         char label[64];
         snprintf(label, sizeof(label), "batch %d,%d,%d", c->ix, c->iy, c->iz);
         rill_mesh_desc md = {.vertices = bt->vtmp.data,
@@ -213,66 +222,28 @@ static void close_chunk(rill__batcher *bt, cell *c) {
         }
     }
     batch bb = {.mesh = mesh,
-                .material = first->material,
-                .owner = first->owner,
-                .mask = first->info.mask,
+                .material = col[a].material,
+                .owner = col[a].owner,
+                .mask = col[a].info.mask,
                 .id = BATCH_ID_BIT | bt->next_id++,
-                .first_part = at->parts0,
-                .part_count = c->next.parts.len - at->parts0,
+                .first_part = parts0,
+                .part_count = c->parts.len - parts0,
                 .ranges_dirty = true};
-    if (!mesh.id || !rill_array_push(&c->next.batches, bb)) {
+    if (!mesh.id || !rill_array_push(&c->batches, bb)) {
         rill_render_mesh_destroy(bt->r, mesh);
-        c->next.parts.len = at->parts0;
-        c->next.members.len = at->members0;
+        c->parts.len = parts0; /* its members stay instances */
+        c->members.len = members0;
+        return false;
     }
+    settle_members(bt, c, members0);
+    bt->stats.batches++;
+    bt->stats.batched_entities += b - a;
+    return true;
 }
 
 static uint32_t prim_vertices(rill__batcher *bt, const collected *k) {
     const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &k->info.mm);
     return p ? p->vertex_count : 0u;
-}
-
-/* Opens the next chunk of c's build: the members from at->next on of one key, up to
- * MAX_BATCH_VERTICES. A key of fewer than min_group members (or the single-member rest of a
- * split key) is skipped: its members stay instances. False when nothing is left. */
-static bool open_chunk(rill__batcher *bt, cell *c, uint32_t min_group) {
-    build_at *at = &c->at;
-    const collected *col = c->col.data;
-    uint32_t n = c->col.len;
-    while (at->next < n) {
-        if (at->next >= at->run_end) {
-            uint32_t b = at->next + 1u;
-            while (b < n && same_key(&col[at->next], &col[b])) {
-                b++;
-            }
-            at->run_end = b;
-            if (b - at->next < min_group) {
-                at->next = b;
-                continue;
-            }
-        }
-        uint32_t lo = at->next, hi = lo, verts = 0;
-        while (hi < at->run_end &&
-               (hi == lo || verts + prim_vertices(bt, &col[hi]) <= MAX_BATCH_VERTICES)) {
-            verts += prim_vertices(bt, &col[hi]);
-            hi++;
-        }
-        if (hi - lo < min_group) {
-            at->next = hi;
-            continue;
-        }
-        at->chunk_first = lo;
-        at->chunk_end = hi;
-        at->parts0 = c->next.parts.len;
-        at->members0 = c->next.members.len;
-        at->chunk_open = true;
-        at->chunk_failed = false;
-        bt->vtmp.len = 0;
-        bt->itmp.len = 0;
-        bt->etmp.len = 0;
-        return true;
-    }
-    return false;
 }
 
 /* Fills in what the build needs of each collected member; drops those whose primitive is gone
@@ -300,86 +271,49 @@ static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
     return kept;
 }
 
-void rill__batch_start_build(rill__batcher *bt, uint32_t ci) {
+/* A cell of n members was built in ms. The mean per member learns slowly and takes an outlier (a
+ * new shared block allocated, the machine busy) as at most four times the mean. */
+static void count_build(rill__batcher *bt, uint32_t n, double ms) {
+    double per = ms / (double)RILL_MAX(n, 1u), was = bt->ms_per_member;
+    bt->ms_per_member = was > 0.0 ? 0.875 * was + 0.125 * RILL_MIN(per, 4.0 * was) : per;
+    bt->stats.cells_built++;
+    bt->stats.cells_built_last_frame++;
+    bt->stats.build_ms_last_frame += ms;
+    bt->stats.build_ms_total += ms;
+    bt->stats.build_ms_max_cell = RILL_MAX(bt->stats.build_ms_max_cell, ms);
+}
+
+void rill__batch_build_cell(rill__batcher *bt, cell *c) {
     uint64_t t0 = rill_time_ns();
-    cell *c = &bt->cells.data[ci];
-    float origin[3];
-    cell_origin(bt, c, origin);
-    c->col.len = prepare_collected(bt, c->col.data, c->col.len, origin);
-    qsort(c->col.data, c->col.len, sizeof(collected), cmp_collected);
-    memset(&c->at, 0, sizeof(c->at));
-    if (!rill_array_push(&bt->building, ci)) {
-        c->col.len = 0; /* out of memory: built when queued again */
-        c->state = CELL_CLEAN;
-        return;
-    }
-    c->state = CELL_BUILDING;
-    c->at.ms = (double)(rill_time_ns() - t0) * 1e-6;
-    bt->stats.build_ms_last_frame += c->at.ms;
-}
-
-/* One step of c's build: opens a chunk, appends one member (*appended counts them) or closes a
- * chunk into a batch. True when c has nothing left to build. */
-static bool build_step(rill__batcher *bt, cell *c, uint32_t min_group, uint32_t *appended) {
-    build_at *at = &c->at;
-    if (!at->chunk_open && !open_chunk(bt, c, min_group)) {
-        return true;
-    }
-    if (at->next < at->chunk_end) {
-        float origin[3];
-        cell_origin(bt, c, origin);
-        if (at->chunk_failed) {
-            at->next++; /* out of memory: the chunk's members stay instances */
-        } else if (!append_next(bt, c, origin)) {
-            at->chunk_failed = true;
-        }
-        (*appended)++;
-        return false;
-    }
-    close_chunk(bt, c);
-    return at->next >= c->col.len;
-}
-
-/* c's build is done: it waits for its meshes' uploads (batch_install.c). */
-static void finish_build(rill__batcher *bt, uint32_t ci) {
-    cell *c = &bt->cells.data[ci];
-    c->at.collected = c->col.len;
-    rill_array_free(&c->col); /* a cell collects again only when it is rebuilt */
-    c->state = CELL_BUILT;
-    if (!rill_array_push(&bt->built, ci)) {
-        rill__batch_drop_next(bt, c); /* out of memory: its old batches stay */
-        c->state = CELL_CLEAN;
-    }
-}
-
-void rill__batch_build(rill__batcher *bt) {
-    uint64_t t0 = rill_time_ns(), limit = (uint64_t)((double)bt->set.build_ms * 1e6);
+    float s = bt->set.cell_size;
+    float origin[3] = {(float)c->ix * s, (float)c->iy * s, (float)c->iz * s};
+    collected *col = c->col.data;
+    uint32_t n = prepare_collected(bt, col, c->col.len, origin);
+    qsort(col, n, sizeof(collected), cmp_collected);
     /* A group of one is worth a batch only when batches of a material draw together. */
     uint32_t min_group = rill__gpu_get_caps(bt->r->gpu)->multi_draw_indirect ? 1u : 2u;
-    uint32_t appended = 0;
-    uint64_t now = t0;
-    while (bt->build_head < bt->building.len && (!appended || now - t0 < limit)) {
-        uint32_t ci = bt->building.data[bt->build_head];
-        cell *c = &bt->cells.data[ci];
-        uint64_t from = now;
-        bool done = false;
-        while (!done && (!appended || now - t0 < limit)) {
-            done = build_step(bt, c, min_group, &appended);
-            now = rill_time_ns();
+    for (uint32_t a = 0; a < n;) {
+        uint32_t b = a + 1;
+        while (b < n && same_key(&col[a], &col[b])) {
+            b++;
         }
-        c->at.ms += (double)(now - from) * 1e-6;
-        if (done) {
-            bt->build_head++;
-            finish_build(bt, ci);
+        /* Large groups split by vertex count. */
+        for (uint32_t lo = a; b - a >= min_group && lo < b;) {
+            uint32_t hi = lo, verts = 0;
+            while (hi < b &&
+                   (hi == lo || verts + prim_vertices(bt, &col[hi]) <= MAX_BATCH_VERTICES)) {
+                verts += prim_vertices(bt, &col[hi]);
+                hi++;
+            }
+            if (hi - lo >= min_group) {
+                make_batch(bt, c, col, lo, hi, origin);
+            }
+            lo = hi;
         }
+        a = b;
     }
-    bt->stats.build_ms_last_frame += (double)(now - t0) * 1e-6;
-    if (bt->build_head == bt->building.len) { /* nothing building: the scratch goes back */
-        bt->building.len = 0;
-        bt->build_head = 0;
-        rill_array_trim(&bt->building, 0, 16); /* halving a frame, so a busy spell never churns */
-        rill_array_trim(&bt->vtmp, 0, 0);
-        rill_array_trim(&bt->itmp, 0, 0);
-        rill_array_trim(&bt->etmp, 0, 0);
-    }
+    c->col.len = 0;
+    c->state = CELL_CLEAN;
+    c->built_frame = bt->frame;
+    count_build(bt, n, (double)(rill_time_ns() - t0) * 1e-6);
 }

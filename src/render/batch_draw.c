@@ -1,6 +1,5 @@
-/* batch_draw.c: rill__batch_end: cells that collected this frame are queued for building; ready
- * cells append one instance per batch with its on ranges, the others draw their members one by
- * one; then the queued builds go on within the time budget (batch_build.c). */
+/* batch_draw.c: rill__batch_end: collected cells are built; ready cells append one instance per
+ * batch with its on ranges; the others draw their members one by one. */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -24,7 +23,7 @@ static bool push(rill_render_extract_buf *buf, uint64_t id, rill_mesh mesh, rill
 }
 
 static bool cell_ready(const rill__batcher *bt, cell *c) {
-    if (c->seen != c->on_count) {
+    if (c->built_frame == bt->frame || c->seen != c->on_count) {
         return false;
     }
     for (uint32_t i = 0; i < c->batches.len; i++) {
@@ -116,9 +115,8 @@ bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
         cell *c = &bt->cells.data[ci];
         bool ok = true;
         if (c->state == CELL_COLLECTING) {
-            rill__batch_start_build(bt, ci);
-        }
-        if (c->members.len && cell_ready(bt, c)) {
+            rill__batch_build_cell(bt, c);
+        } else if (c->members.len && cell_ready(bt, c)) {
             ok = push_batches(bt, c, modes, buf);
         } else if (c->members.len) {
             ok = push_members(bt, c, modes, buf);
@@ -131,6 +129,5 @@ bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
             return false;
         }
     }
-    rill__batch_build(bt);
     return true;
 }

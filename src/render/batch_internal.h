@@ -1,7 +1,6 @@
 /* batch_internal.h: static batching, the batcher's state shared by its files (batch.c: lifecycle
  * and per-frame start; batch_observe.c: world observers; batch_records.c: records and cells;
- * batch_walk.c: skip/take; batch_hidden.c: hidden LOD levels; batch_build.c: cell builds across
- * frames; batch_install.c: a built cell replaces its batches; batch_draw.c: rill__batch_end).
+ * batch_walk.c: skip/take; batch_build.c: cell builds; batch_draw.c: rill__batch_end).
  *
  * Static batching. Static ModelMesh geometry is merged per key (spatial cell, material,
  * channel mask): one mesh per key and cell in a shared block, drawn as one instance at the cell's
@@ -10,16 +9,14 @@
  * that draw now make few ranges, each culled on its part's bounds by the renderer and drawn with
  * one indirect command (touching ranges join). No mesh lookup per part, one instance per key.
  *
- * A cell's batch holds every LOD level of its members: a member's range is on while the member
- * draws as a plain NORMAL entity, off while its level is switched off (hidden) or crossfading (it
- * then draws alone, dithered, as an instance). A LOD switch flips bits, it rebuilds nothing. The
- * levels switched off before their cell was built are noted from their RenderMode (hidden) and
- * collected by the build, so the first showing of a level rebuilds nothing either.
+ * A cell's batch holds every LOD level of its members that it has seen: a member's range is on
+ * while the member draws as a plain NORMAL entity, off while its level is switched off (hidden) or
+ * crossfading (it then draws alone, dithered, as an instance). A LOD switch flips bits, it rebuilds
+ * nothing; a rebuild keeps the hidden and fading members it holds.
  *
- * Who is batched: an entity whose own RenderMode is absent or NORMAL (or hidden: a parked level),
- * whose channels lack PRESERVE_IDENTITY, whose material is not blended, and which has not moved
- * for `static_frames` frames (moving = animated). Without multi-draw indirect a group of one stays
- * an instance.
+ * Who is batched: an entity whose own RenderMode is absent or NORMAL, whose channels lack
+ * PRESERVE_IDENTITY, whose material is not blended, and which has not moved for `static_frames`
+ * frames (moving = animated). Without multi-draw indirect a group of one stays an instance.
  *
  * Cells are the unit of rebuild. Each entity keeps a record (by entity index): its cell, its member
  * index, a signature of what its batch depends on (mesh, material, channel mask) and the cell
@@ -29,36 +26,27 @@
  * the batcher without looking at it each frame:
  *   - its RenderMode (LOD level shown, hidden, crossfading; a mode of its own): a world add
  *     observer flips its range, or makes it leave for a mode of its own;
- *   - its transform (this frame's changed-transform list), SceneChannels or ModelMesh (add and
- *     remove observers, so its despawn too): it leaves: its range is off for good, it draws alone
- *     (or not at all), its cell is queued for a rebuild;
- *   - a despawn the observers missed: its cell counts fewer drawn members than it has on at the
- *     end of the walk (the cell's members then draw alone from what was recorded at build time).
+ *   - its transform (this frame's changed-transform list), SceneChannels or ModelMesh (observers):
+ *     it leaves: its range is off for good, it draws alone, its cell is queued for a rebuild;
+ *   - its despawn: its cell counts fewer drawn members than it has on at the end of the walk (the
+ *     cell's members then draw alone from what was recorded at build time, and it is queued).
  * Per frame:
- *   begin: moved members leave; hidden entities noted; built cells whose meshes are uploaded are
- *          installed (their new batches replace the old ones); queued cells, while the builds
- *          planned fit two frames of the budget, start collecting: the members they hold that did
- *          not leave (on, hidden or fading) and their noted hidden levels from what was recorded,
- *          the others (new candidates, members that left) from the walk;
- *   take:  an entity that no batch draws: a candidate in a collecting cell is collected; one that
- *          became a candidate queues its cell (the walk's chunks note the entities
+ *   begin: moved members leave; queued cells, within the time budget (build_ms, estimated from
+ *          the mean time per member built), drop their batches and start collecting (their
+ *          hidden and fading members come from what the cell recorded, the others from the walk);
+ *   take:  an entity that is not a built member: a candidate in a collecting cell is collected;
+ *          one that became a candidate queues its cell (the walk's chunks note the entities
  *          rill__batch_wants_take names; extract's merge takes them in walk order, one thread);
- *   end:   collecting cells are sorted and queued for building; every cell draws what it drew
- *          (its old batches with their on ranges); then the queued builds go on, member by member,
- *          within build_ms of this frame, the rest in the next frames.
- * A cell's old batches draw until its new ones are installed, so the picture never depends on
- * rebuild latency, no entity is drawn twice or not at all, and a channel's render mode (resolved
- * per batch from its mask at extract) changes nothing here. */
+ *   end:   collected cells are built (their batches draw from the next frame, the members drew as
+ *          instances this one); the others append one instance per batch with its on ranges.
+ * So the picture never depends on rebuild latency, and a channel's render mode (resolved per batch
+ * from its mask at extract) changes nothing here. */
 #ifndef RILL_RENDER_BATCH_INTERNAL_H
 #define RILL_RENDER_BATCH_INTERNAL_H
 
 #include "batch.h"
 
-/* A cell's state: clean; queued (in bt->dirty); collecting its members during this frame's walk;
- * building them into `next` over as many frames as the time budget takes (in bt->building); built
- * and waiting for the uploads of `next` (in bt->built), after which `next` replaces its batches.
- * Until then its old batches keep drawing. */
-enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING, CELL_BUILDING, CELL_BUILT };
+enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING };
 
 /* The walk's cache, by position in the ModelMesh storage (the order extract walks it): which entity
  * it last saw there and what it needs of it, so that in a settled world the walk reads memory in
@@ -81,9 +69,7 @@ typedef struct member_rec {
     uint32_t sig;         /* 0: not a candidate when last taken */
     uint32_t gen;         /* the cell generation it was built into; 0 = not in a batch */
     uint32_t moved_frame; /* frames count modulo 2^32: only differences are used */
-    uint32_t touched;     /* the frame it last moved or changed channels or primitive (0: never) */
     bool moved;
-    bool listed; /* in its cell's list of hidden levels */
 } member_rec;
 
 /* What a cell keeps of a member: enough to draw it alone while the cell waits for a rebuild, to
@@ -129,48 +115,19 @@ typedef struct batch {
     bool ranges_dirty;                    /* a member's range was switched since */
 } batch;
 
-typedef RILL_ARRAY(batch) batch_list;
-typedef RILL_ARRAY(part) part_list;
-typedef RILL_ARRAY(member_info) member_list;
-
-/* A cell's geometry: its batches, their parts and members (batch by batch, part by part). */
-typedef struct cell_geo {
-    batch_list batches;
-    part_list parts;
-    member_list members;
-} cell_geo;
-
-/* Where the build of a cell stands (between frames): the next collected member, the chunk of one
- * key being merged (col[chunk_first, chunk_end): one mesh), the part being grown and its box. */
-typedef struct build_at {
-    uint32_t next;
-    uint32_t run_end; /* end of the key run the chunk is cut from */
-    uint32_t chunk_first, chunk_end;
-    uint32_t parts0, members0; /* next's parts and members when the chunk opened */
-    uint32_t part;             /* the sub-cell of the open part */
-    float box[6];
-    bool chunk_open, chunk_failed;
-    uint32_t collected; /* members collected (set when the build is done) */
-    double ms;          /* build time so far */
-} build_at;
-
 typedef struct cell {
     int32_t ix, iy, iz;
     uint32_t gen;
     uint8_t state;
-    bool again;             /* changed while building: queued again once built */
-    bool ready;             /* every batch's mesh was uploaded */
-    uint32_t collect_frame; /* the frame its build collected its members */
-    uint32_t seen;          /* members with their range on, skipped by this frame's walk */
-    uint32_t on_count;      /* members with their range on */
-    uint32_t cands;         /* records standing in it that were candidates when last taken */
-    batch_list batches;
-    part_list parts;
-    member_list members; /* built into the batches, batch by batch, part by part */
+    uint32_t built_frame; /* batches draw from the frame after */
+    bool ready;           /* every batch's mesh was uploaded */
+    uint32_t seen;        /* members with their range on, skipped by this frame's walk */
+    uint32_t on_count;    /* members with their range on */
+    uint32_t cands;       /* records standing in it that were candidates when last taken */
+    RILL_ARRAY(batch) batches;
+    RILL_ARRAY(part) parts;
+    RILL_ARRAY(member_info) members; /* built into the batches, batch by batch, part by part */
     RILL_ARRAY(collected) col;
-    RILL_ARRAY(rill_entity) hidden; /* hidden LOD levels standing in it, not built yet */
-    cell_geo next;                  /* what its build makes */
-    build_at at;
 } cell;
 
 struct rill__batcher {
@@ -187,17 +144,12 @@ struct rill__batcher {
     RILL_ARRAY(pos_entry) pos;   /* by position in the ModelMesh storage */
     const rill_model_mesh *mm_base; /* that storage this frame */
     uint32_t mm_len;
-    rill_component mm_comp, rm_comp, sc_comp, gt_comp;
+    rill_component mm_comp, rm_comp;
     rill_world *world; /* of the frame being extracted */
     RILL_ARRAY(cell) cells;
     rill_map cell_of; /* packed cell coordinates -> index + 1 */
     RILL_ARRAY(uint32_t) dirty;
-    RILL_ARRAY(uint32_t) building; /* cells building, first come first built, from build_head */
-    uint32_t build_head;
-    RILL_ARRAY(uint32_t) built;           /* cells built, waiting for their uploads */
-    RILL_ARRAY(rill_entity) hidden_queue; /* entities hidden since the last begin */
-    bool scan_hidden; /* the hidden entities are queued at the next begin (observers were off) */
-    RILL_ARRAY(rill_vertex) vtmp; /* the chunk being built (the front building cell's) */
+    RILL_ARRAY(rill_vertex) vtmp;
     RILL_ARRAY(uint32_t) itmp;
     RILL_ARRAY(uint32_t) etmp; /* edge indices */
     rill_render_batching_stats stats;
@@ -225,32 +177,8 @@ void rill__batch_count_candidate(rill__batcher *bt, uint32_t ci, bool now);
 /* A fresh record for e standing at p; NULL when out of memory. */
 member_rec *rill__batch_new_rec(rill__batcher *bt, rill_entity e, const float p[3]);
 
-/* The signature of what a candidate's batch depends on (never 0). */
-uint32_t rill__batch_signature(rill_mesh mesh, rill_material mat, uint64_t mask);
-
 /* batch_build.c */
-/* Cell ci collected its members this frame: they are prepared and sorted, and it is queued for
- * building. */
-void rill__batch_start_build(rill__batcher *bt, uint32_t ci);
-/* Builds the queued cells in order within the time budget (at least one member a frame). */
-void rill__batch_build(rill__batcher *bt);
-
-/* batch_install.c */
-/* Drops c's batches (its members are taken by the walk again). */
-void rill__batch_drop_batches(rill__batcher *bt, cell *c);
-/* Drops what c's build made so far. */
-void rill__batch_drop_next(rill__batcher *bt, cell *c);
-/* Built cells whose meshes are uploaded replace their batches with the new ones (before the walk,
- * so the walk skips the new members and the new batches draw this frame). */
-void rill__batch_install(rill__batcher *bt);
-
-/* batch_hidden.c */
-/* e's RenderMode was set to hidden (an observer): looked at by the next begin. */
-void rill__batch_hidden_seen(rill__batcher *bt, rill_entity e);
-/* Begin: the hidden entities seen since the last one that could be batched get a record, stand
- * in their cell's list and queue it (so its build holds every LOD level of its models). */
-void rill__batch_note_hidden(rill__batcher *bt);
-/* Admission: cell ci collects the listed entities still hidden (the walk does not offer them). */
-void rill__batch_collect_hidden(rill__batcher *bt, cell *c, uint32_t ci);
+/* Builds collecting cell c from what it collected; it is clean afterwards. */
+void rill__batch_build_cell(rill__batcher *bt, cell *c);
 
 #endif

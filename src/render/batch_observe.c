@@ -1,7 +1,5 @@
-/* batch_observe.c: the batcher's world observers (RenderMode, SceneChannels, ModelMesh writes,
- * ModelMesh removal) and what they do to a built member: switch its range on or off, or make it
- * leave its batch; a record of any other entity notes when it changed (a build that collected it
- * before then leaves it out: batch_install.c); a hidden entity is noted for the cells' builds. */
+/* batch_observe.c: the batcher's world observers (RenderMode, SceneChannels, ModelMesh writes) and
+ * what they do to a built member: switch its range on or off, or make it leave its batch. */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -18,15 +16,14 @@ void rill__batch_mark_dirty(rill__batcher *bt, uint32_t ci) {
     if (c->state == CELL_CLEAN) {
         c->state = CELL_DIRTY;
         rill_array_push(&bt->dirty, ci); /* out of memory: rebuilt when marked again */
-    } else if (c->state == CELL_BUILDING || c->state == CELL_BUILT) {
-        c->again = true; /* what it builds may miss the change: once more after it */
     }
 }
 
 /* The record of e when a batch of its cell's current generation holds it, else NULL. */
 static member_rec *built_rec(rill__batcher *bt, rill_entity e) {
-    member_rec *rc = rill__batch_rec_if(bt, e);
-    return rc && rc->gen && rc->gen == bt->cells.data[rc->cell].gen ? rc : NULL;
+    uint32_t idx = RILL_ENTITY_INDEX(e);
+    member_rec *rc = idx < bt->recs.len ? &bt->recs.data[idx] : NULL;
+    return rc && rc->e == e && rc->gen && rc->gen == bt->cells.data[rc->cell].gen ? rc : NULL;
 }
 
 /* The walk's cache entry of a record's entity, or NULL when it is not (or no longer) there. */
@@ -69,9 +66,6 @@ static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user)
     const rill_render_mode_component *rm = data;
     rill__batcher *bt = batcher_of(w, user);
     member_rec *rc = bt ? built_rec(bt, e) : NULL;
-    if (bt && !rc && rm->mode == RILL_RENDER_MODE_HIDDEN) {
-        rill__batch_hidden_seen(bt, e); /* a LOD level switched off before its cell held it */
-    }
     if (!rc || bt->cells.data[rc->cell].members.data[rc->member].left) {
         return;
     }
@@ -83,28 +77,11 @@ static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user)
     }
 }
 
-/* e changed what its batch depends on (or lost its ModelMesh, or despawned). */
-static void changed(rill__batcher *bt, rill_entity e) {
-    member_rec *rc = rill__batch_rec_if(bt, e);
-    if (rc) {
-        rc->touched = bt->frame;
-        rill__batch_leave(bt, e);
-    }
-}
-
 static void on_member_change(rill_world *w, rill_entity e, void *data, void *user) {
     (void)data;
     rill__batcher *bt = batcher_of(w, user);
     if (bt) {
-        changed(bt, e); /* other channels (another key) or another primitive */
-    }
-}
-
-static void on_mesh_removed(rill_world *w, rill_entity e, void *data, void *user) {
-    (void)data;
-    rill__batcher *bt = batcher_of(w, user);
-    if (bt) {
-        changed(bt, e); /* removed or despawned: its batch no longer draws it */
+        rill__batch_leave(bt, e); /* other channels (another key) or another primitive */
     }
 }
 
@@ -118,10 +95,7 @@ bool rill__batch_observe(rill__batcher *bt, rill_world *world) {
     bool ok = sc.id && rill_scene_model_register(world, &mc, NULL) == RILL_OK;
     bt->mm_comp = ok ? mc.model_mesh : (rill_component){0};
     bt->rm_comp = ok ? mc.render_mode : (rill_component){0};
-    bt->sc_comp = sc;
-    bt->gt_comp = rill_world_builtin(world)->global_transform;
     return ok && rill_world_observe_add(world, mc.render_mode, on_render_mode, user) &&
            rill_world_observe_add(world, mc.model_mesh, on_member_change, user) &&
-           rill_world_observe_remove(world, mc.model_mesh, on_mesh_removed, user) &&
            rill_world_observe_add(world, sc, on_member_change, user);
 }

@@ -82,12 +82,3 @@ member_rec *rill__batch_new_rec(rill__batcher *bt, rill_entity e, const float p[
     rc->e = e;
     return rc;
 }
-
-uint32_t rill__batch_signature(rill_mesh mesh, rill_material mat, uint64_t mask) {
-    uint64_t h = (uint64_t)mesh.id * 0x9E3779B97F4A7C15ull;
-    h ^= ((uint64_t)mat.id + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    h ^= mask * 0x165667B19E3779F9ull;
-    h ^= h >> 29;
-    uint32_t s = (uint32_t)(h ^ (h >> 32));
-    return s ? s : 1u; /* 0 means "not a candidate" */
-}

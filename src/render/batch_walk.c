@@ -8,6 +8,15 @@
 
 #include <string.h>
 
+static uint32_t signature(rill_mesh mesh, rill_material mat, uint64_t mask) {
+    uint64_t h = (uint64_t)mesh.id * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)mat.id + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= mask * 0x165667B19E3779F9ull;
+    h ^= h >> 29;
+    uint32_t s = (uint32_t)(h ^ (h >> 32));
+    return s ? s : 1u; /* 0 means "not a candidate" */
+}
+
 /* Whether a batch draws the member of record rc now. */
 static bool drawn(const rill__batcher *bt, const member_rec *rc) {
     const cell *c = &bt->cells.data[rc->cell];
@@ -75,9 +84,7 @@ static const pos_entry *pos_seen(const rill__batcher *bt, rill_entity e,
 static uint32_t sig_now(const rill__batcher *bt, const member_rec *rc, const rill__batch_offer *o) {
     bool maybe = maybe_candidate(o->mask, o->own_normal);
     const mat_slot *ms = maybe && !rc->moved ? rill__material_get(bt->r, o->mat) : NULL;
-    return ms && ms->alpha_mode != RILL_ALPHA_BLEND
-               ? rill__batch_signature(o->mesh, o->mat, o->mask)
-               : 0u;
+    return ms && ms->alpha_mode != RILL_ALPHA_BLEND ? signature(o->mesh, o->mat, o->mask) : 0u;
 }
 
 /* Take's first look at o: nothing to do (not a candidate now nor when last taken, or built into
@@ -98,14 +105,7 @@ static int first_look(const rill__batcher *bt, const rill__batch_offer *o,
     if (!rc) {
         return maybe ? TAKE_NEW : TAKE_NOTHING;
     }
-    /* Built: drawn alone with its range off, nothing to do; unless it left and its cell is
-     * collecting (the old batches draw until the build is installed, so a member that left is
-     * collected from the walk). */
-    const cell *c = &bt->cells.data[rc->cell];
-    bool built = rc->gen && rc->gen == c->gen;
-    return built && !(c->state == CELL_COLLECTING && c->members.data[rc->member].left)
-               ? TAKE_NOTHING
-               : TAKE_REC;
+    return rc->gen && rc->gen == bt->cells.data[rc->cell].gen ? TAKE_NOTHING : TAKE_REC;
 }
 
 static bool unmoves(const rill__batcher *bt, const member_rec *rc) {
