@@ -147,6 +147,22 @@ static rill_content *open_content(const char *input, bool batching, rill_rendere
     return c;
 }
 
+/* With batching on, extracts until the batcher has no cell built or waiting, so the reference
+ * snapshot and every timed extract see the same built cells (cells build within a time budget a
+ * frame, so the first extracts change the output while they build). */
+static bool settle_batches(rill_content *c, bench *b, rill_error *err) {
+    rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(c));
+    for (int i = 0; b->batching && i < 10000; i++) {
+        rill_render_batching_stats bs;
+        if (rill_render_extract(b->w, &b->rc, &b->serial, &b->ref, err) != RILL_OK)
+            return false;
+        rill_render_assets_get_batching_stats(ra, &bs);
+        if (!bs.cells_waiting && !bs.cells_built_last_frame)
+            return true;
+    }
+    return true;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15] "
@@ -175,6 +191,7 @@ int main(int argc, char **argv) {
     if (ok) {
         b.w = rill_app_world(rill_content_app(c));
         ok = rill_render_register_components(b.w, &b.rc, &err) == RILL_OK &&
+             settle_batches(c, &b, &err) &&
              rill_render_extract(b.w, &b.rc, &b.serial, &b.ref, &err) == RILL_OK;
         b.shown = ok ? b.serial.shown.len : 0;
     }
