@@ -15,9 +15,26 @@
  * batching "on": static batching on (every cell built and uploaded before the timed extracts;
  * serial = each entity skipped or taken as the walk reaches it), "off" (default): off, whatever the
  * project says. The line then has "batching":true|false, and same_as_serial compares the ranges
- * too.
+ * too. With batching on, the reference is taken once the batcher has built nothing for
+ * static_frames + 2 extracts (settle_batches: the batcher's clock runs on extracts).
+ *
+ * When a snapshot is not the reference (same_as_serial false), a second line says why:
+ *   {"bench":"extract_diff","workers":N,"batching":..,"settle_extracts":..,"settled":..,
+ *    "first_differing_extract":K,"changed_extracts":C,"cells_built_since_ref":..,
+ *    "cells_waiting":..,"range_switches_since_ref":.., then snapshot_diff.h's members}
+ * settle_extracts / settled: the extracts the batcher took to settle before the reference (with
+ * batching on; settled false: it still built cells after 10000 extracts). first_differing_extract:
+ * the first of the config's extracts (0 = the warm one, then the timed ones) that differs from the
+ * reference; changed_extracts: how many of them differ from the extract before (the reference
+ * before the first): 1 = one change, then stable; every extract = the output never settles. The
+ * batcher's figures count from the reference extract on (a cell rebuilt since: the batched walk
+ * changed its output). The diff compares the config's last snapshot with the reference.
  *
  * usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15] [batching=off|on]
+ *        [last_dt=-|SECONDS]
+ * last_dt: after settling, one more app frame stepped by SECONDS (rill_app_frame_dt) before the
+ * reference. 0.004 plays an H200 frame on dev: shorter than the physics step, it moves nothing,
+ * so the falling cars that moved in every frame before stop (settle_batches says what follows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +43,13 @@
 
 #include "rill/app.h"
 #include "rill/render.h"
+#include "snapshot_diff.h"
 
 #define MAX_CONFIGS 16
+#define SETTLE_MAX 10000 /* extracts settle_batches waits for the batcher at most */
+#define STATIC_FRAMES 60 /* rill_render_batching.static_frames (the default), set explicitly */
+#define UPLOAD_RENDERS 4 /* frames rendered after a cell is built, so its batches upload */
+#define DIFF_MAX 6       /* instances the diff line shows of each kind */
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -59,11 +81,51 @@ typedef struct bench {
     rill_render_components rc;
     rill_render_extract_buf serial; /* the reference snapshot */
     rill_render_snapshot ref;
-    uint32_t shown;
-    bool batching;
+    rill_render_assets *ra;
+    rill_render_batching_stats ref_stats; /* the batcher's after the reference extract */
+    uint32_t shown, settle_extracts;
+    bool batching, settled;
     double *wall, *cpu, *sort, *walk;
     int reps;
 } bench;
+
+/* How one config's extracts went against the reference and each other. */
+typedef struct drift {
+    snap_copy prev;   /* the extract before */
+    long first_diff;  /* the first extract differing from the reference, -1 none */
+    uint32_t changed; /* extracts differing from the one before */
+    uint32_t extracts;
+} drift;
+
+/* Notes snapshot s, the config's next extract; false when out of memory. */
+static bool drift_note(drift *d, const bench *b, const rill_render_snapshot *s) {
+    rill_render_snapshot prev = d->extracts ? snap_copy_view(&d->prev) : b->ref;
+    d->changed += !snap_same(&prev, s);
+    if (d->first_diff < 0 && !snap_same(&b->ref, s))
+        d->first_diff = (long)d->extracts;
+    d->extracts++;
+    return snap_copy_set(&d->prev, s);
+}
+
+/* The diff line of a config whose last snapshot s is not the reference. */
+static void print_diff(const bench *b, uint32_t workers, const drift *d,
+                       const rill_render_snapshot *s) {
+    rill_render_batching_stats bs = {0};
+    if (b->batching)
+        rill_render_assets_get_batching_stats(b->ra, &bs);
+    printf("{\"bench\":\"extract_diff\",\"workers\":%u,\"batching\":%s,\"settle_extracts\":%u,"
+           "\"settled\":%s,\"first_differing_extract\":%ld,\"changed_extracts\":%u,"
+           "\"extracts\":%u,\"cells_built_since_ref\":%llu,\"cells_waiting\":%u,"
+           "\"range_switches_since_ref\":%llu",
+           workers, b->batching ? "true" : "false", b->settle_extracts,
+           b->settled ? "true" : "false", d->first_diff, d->changed, d->extracts,
+           (unsigned long long)(bs.cells_built - b->ref_stats.cells_built), bs.cells_waiting,
+           (unsigned long long)(bs.range_switches - b->ref_stats.range_switches));
+    if (!snap_diff_json(stdout, &b->ref, s, DIFF_MAX))
+        printf(",\"diff\":\"out of memory\"");
+    printf("}\n");
+    fflush(stdout);
+}
 
 /* reps extracts over `workers` workers; prints the line. */
 static bool run_config(bench *b, uint32_t workers, rill_error *err) {
@@ -73,7 +135,9 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
     rill_render_extract_buf xb = {0};
     xb.jobs = jobs;
     rill_render_snapshot snap;
-    bool ok = rill_render_extract(b->w, &b->rc, &xb, &snap, err) == RILL_OK; /* warm */
+    drift d = {.first_diff = -1};
+    bool ok = rill_render_extract(b->w, &b->rc, &xb, &snap, err) == RILL_OK && /* warm */
+              drift_note(&d, b, &snap);
     for (int i = 0; i < b->reps && ok; i++) {
         double w0 = ms_of(CLOCK_MONOTONIC), c0 = ms_of(CLOCK_THREAD_CPUTIME_ID);
         ok = rill_render_extract(b->w, &b->rc, &xb, &snap, err) == RILL_OK;
@@ -81,14 +145,10 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
         b->wall[i] = ms_of(CLOCK_MONOTONIC) - w0;
         b->sort[i] = (double)xb.sort_ns * 1e-6;
         b->walk[i] = (double)xb.walk_ns * 1e-6;
+        ok = ok && drift_note(&d, b, &snap); /* (after the clocks are read) */
     }
     if (ok) {
-        bool same = snap.instance_count == b->ref.instance_count &&
-                    !memcmp(snap.instances, b->ref.instances,
-                            (size_t)snap.instance_count * sizeof(rill_render_instance)) &&
-                    snap.range_count == b->ref.range_count &&
-                    !memcmp(snap.ranges, b->ref.ranges,
-                            (size_t)snap.range_count * sizeof(rill_render_range));
+        bool same = snap_same(&snap, &b->ref);
         double *all[] = {b->wall, b->cpu, b->sort, b->walk};
         for (int k = 0; k < 4; k++)
             qsort(all[k], (size_t)b->reps, sizeof(double), cmp_double);
@@ -102,7 +162,10 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
                b->wall[0], b->cpu[b->reps / 2], b->sort[b->reps / 2], b->walk[b->reps / 2],
                b->shown ? med * 1e6 / b->shown : 0.0, same ? "true" : "false");
         fflush(stdout);
+        if (!same)
+            print_diff(b, workers, &d, &snap);
     }
+    snap_copy_free(&d.prev);
     rill_render_extract_buf_free(&xb);
     rill_jobs_destroy(jobs);
     return ok;
@@ -112,8 +175,9 @@ static bool run_config(bench *b, uint32_t workers, rill_error *err) {
  * its batches drawn. */
 static bool set_batching(rill_content *c, rill_renderer *r, bool on, rill_error *err) {
     rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(c));
-    rill_render_assets_set_batching(
-        ra, &(rill_render_batching){.enabled = on, .build_ms = on ? 1e9f : 0.0f});
+    rill_render_assets_set_batching(ra, &(rill_render_batching){.enabled = on,
+                                                                .build_ms = on ? 1e9f : 0.0f,
+                                                                .static_frames = STATIC_FRAMES});
     for (int i = 0; on && i < 8; i++) {
         rill_render_snapshot snap;
         rill_app_frame(rill_content_app(c));
@@ -124,9 +188,10 @@ static bool set_batching(rill_content *c, rill_renderer *r, bool on, rill_error 
     return true;
 }
 
-/* Loads and settles the content; the world stays as it is from then on. */
-static rill_content *open_content(const char *input, bool batching, rill_renderer **out_r,
-                                  rill_error *err) {
+/* Loads and settles the content; the world stays as it is from then on. last_dt >= 0: one more
+ * app frame stepped by last_dt seconds before the reference (see the usage). */
+static rill_content *open_content(const char *input, bool batching, double last_dt,
+                                  rill_renderer **out_r, rill_error *err) {
     bool pack = strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".rpak") == 0;
     rill_content *c = rill_content_open(
         &(rill_content_desc){.input = pack ? NULL : input, .pack = pack ? input : NULL}, err);
@@ -144,45 +209,77 @@ static rill_content *open_content(const char *input, bool batching, rill_rendere
     for (int i = 0; i < 4; i++) /* uploads of what settling brought in */
         rill_app_frame(rill_content_app(c));
     set_batching(c, *out_r, batching, err);
+    if (last_dt >= 0.0)
+        rill_app_frame_dt(rill_content_app(c), last_dt);
     return c;
 }
 
-/* With batching on, extracts until the batcher has no cell built or waiting, so the reference
- * snapshot and every timed extract see the same built cells (cells build within a time budget a
- * frame, so the first extracts change the output while they build). */
-static bool settle_batches(rill_content *c, bench *b, rill_error *err) {
-    rill_render_assets *ra = rill_app_models_render_assets(rill_content_models(c));
-    for (int i = 0; b->batching && i < 10000; i++) {
+/* With batching on, extracts (and renders) until the batcher's output cannot change while the
+ * world does not: no cell built or waiting for STATIC_FRAMES + 2 extracts in a row, and the last
+ * built cell's batches uploaded. The batcher counts extracts as frames: an entity that moved in an
+ * earlier app frame but not in the last one is batched again STATIC_FRAMES extracts later, which
+ * rebuilds its cell; in the demo these are the falling cars, moved by the physics step, and on the
+ * H200 most app frames are shorter than that 1/60 s step, so the last one often moved nothing (a
+ * reference taken earlier differed from the timed extracts from the ~60th on, with 0 workers
+ * too). A rebuilt cell draws its members one by one until its new batches are uploaded, which
+ * only rendering does: each build is followed by UPLOAD_RENDERS frames of the snapshot. */
+static bool settle_batches(bench *b, rill_renderer *r, rill_error *err) {
+    uint32_t quiet = 0, renders = 0;
+    b->settled = !b->batching;
+    while (!b->settled && b->settle_extracts < SETTLE_MAX) {
         rill_render_batching_stats bs;
         if (rill_render_extract(b->w, &b->rc, &b->serial, &b->ref, err) != RILL_OK)
             return false;
-        rill_render_assets_get_batching_stats(ra, &bs);
-        if (!bs.cells_waiting && !bs.cells_built_last_frame)
-            return true;
+        b->settle_extracts++;
+        rill_render_assets_get_batching_stats(b->ra, &bs);
+        bool busy = bs.cells_waiting || bs.cells_built_last_frame;
+        quiet = busy ? 0 : quiet + 1;
+        renders = busy ? UPLOAD_RENDERS : renders;
+        if (renders) {
+            renders--;
+            if (rill_renderer_render(r, &b->ref, err) != RILL_OK)
+                return false;
+        }
+        b->settled = quiet >= STATIC_FRAMES + 2 && !renders;
     }
+    return true;
+}
+
+/* "-" (none) or seconds in [0, 0.25]; false when malformed. */
+static bool parse_last_dt(const char *s, double *out) {
+    char *end = NULL;
+    *out = -1.0;
+    if (!strcmp(s, "-"))
+        return true;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0.0 && v <= 0.25))
+        return false;
+    *out = v;
     return true;
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_extract PROJECT_OR_PACK [reps=50] [workers=0,1,2,4,8,15] "
-                        "[batching=off|on]\n");
+                        "[batching=off|on] [last_dt=-|SECONDS]\n");
         return 2;
     }
     int reps = argc > 2 ? atoi(argv[2]) : 50;
     uint32_t workers[MAX_CONFIGS];
     int nw = parse_workers(argc > 3 ? argv[3] : "0,1,2,4,8,15", workers);
     const char *batching = argc > 4 ? argv[4] : "off";
+    double last_dt = -1.0;
     if (reps < 1 || reps > 100000 || nw < 1 ||
-        (strcmp(batching, "on") != 0 && strcmp(batching, "off") != 0)) {
+        (strcmp(batching, "on") != 0 && strcmp(batching, "off") != 0) ||
+        !parse_last_dt(argc > 5 ? argv[5] : "-", &last_dt)) {
         fprintf(stderr, "bench_extract: reps in [1, 100000], workers a list like 0,1,4, "
-                        "batching on or off\n");
+                        "batching on or off, last_dt - or seconds in [0, 0.25]\n");
         return 2;
     }
     rill_error err = {0};
     rill_renderer *r = NULL;
     bench b = {.reps = reps, .batching = strcmp(batching, "on") == 0};
-    rill_content *c = open_content(argv[1], b.batching, &r, &err);
+    rill_content *c = open_content(argv[1], b.batching, last_dt, &r, &err);
     b.wall = calloc((size_t)reps, sizeof(double));
     b.cpu = calloc((size_t)reps, sizeof(double));
     b.sort = calloc((size_t)reps, sizeof(double));
@@ -190,10 +287,13 @@ int main(int argc, char **argv) {
     bool ok = c && r && err.code == RILL_OK && b.wall && b.cpu && b.sort && b.walk;
     if (ok) {
         b.w = rill_app_world(rill_content_app(c));
+        b.ra = rill_app_models_render_assets(rill_content_models(c));
         ok = rill_render_register_components(b.w, &b.rc, &err) == RILL_OK &&
-             settle_batches(c, &b, &err) &&
+             settle_batches(&b, r, &err) &&
              rill_render_extract(b.w, &b.rc, &b.serial, &b.ref, &err) == RILL_OK;
         b.shown = ok ? b.serial.shown.len : 0;
+        if (ok && b.batching)
+            rill_render_assets_get_batching_stats(b.ra, &b.ref_stats);
     }
     for (int i = 0; i < nw && ok; i++)
         ok = run_config(&b, workers[i], &err);
