@@ -16,16 +16,21 @@ static const rill_cli_opt *find_opt(const rill_cli_parser *p, const char *a) {
     return NULL;
 }
 
-/* "X,Y" with both in [min, max]. */
+/* "X,Y" with both numbers in [min, max] (each all of its side of the comma: "3," and "," are
+ * refused, not read as 0). */
 static bool parse_point(const rill_cli_opt *o, const char *v) {
-    char *end = NULL;
-    double x = strtod(v, &end), y = o->min - 1.0;
-    if (end && *end == ',')
-        y = strtod(end + 1, &end);
-    if (!end || *end || !(x >= o->min && x <= o->max) || !(y >= o->min && y <= o->max))
+    const char *comma = strchr(v, ',');
+    char x_text[64];
+    float x = 0.0f, y = 0.0f;
+    if (!comma || (size_t)(comma - v) >= sizeof x_text)
         return false;
-    *(float *)o->out = (float)x;
-    *(float *)o->out2 = (float)y;
+    memcpy(x_text, v, (size_t)(comma - v));
+    x_text[comma - v] = '\0';
+    if (!rill_cli_parse_float(x_text, o->min, o->max, &x) ||
+        !rill_cli_parse_float(comma + 1, o->min, o->max, &y))
+        return false;
+    *(float *)o->out = x;
+    *(float *)o->out2 = y;
     return true;
 }
 

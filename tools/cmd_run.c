@@ -205,6 +205,21 @@ static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, floa
         printf("%s\n", v->picked);
 }
 
+/* --pick X,Y on a fw x fh picture: a point outside it picks nothing (a ray beyond the view
+ * could hit what the picture does not show) and says so on stderr. */
+static void pick_option(viewer *v, rill_app *app, const rill_render_view *view, uint32_t fw,
+                        uint32_t fh) {
+    float x = v->opts->pick_x, y = v->opts->pick_y;
+    if (x >= (float)fw || y >= (float)fh) {
+        fprintf(stderr, "rill run: --pick %g,%g is outside the %ux%u picture\n", (double)x,
+                (double)y, fw, fh);
+        snprintf(v->picked, sizeof(v->picked), "picked nothing");
+        printf("%s\n", v->picked);
+        return;
+    }
+    pick_at(v, app, view, x, y, (float)fw, (float)fh, true);
+}
+
 static const char *tier_name(rill_render_quality q) {
     return q == RILL_RENDER_QUALITY_LOW ? "Low" : q == RILL_RENDER_QUALITY_HIGH ? "High" : "Medium";
 }
@@ -359,7 +374,7 @@ static void viewer_render(rill_app *app, void *user) {
     /* --pick: on the last frame of --frames (models loaded by then), else the first. */
     uint64_t pick_frame = v->opts->frames ? v->opts->frames - 1u : 0u;
     if (v->frames == pick_frame && v->opts->has_pick)
-        pick_at(v, app, &snap.view, v->opts->pick_x, v->opts->pick_y, (float)fw, (float)fh, true);
+        pick_option(v, app, &snap.view, fw, fh);
     if (in->mouse_pressed[RILL_MOUSE_LEFT]) {
         uint32_t ww, wh;
         rill_window_size(v->win, &ww, &wh);
@@ -616,6 +631,14 @@ int rill_cmd_run(int argc, char **argv) {
     if (o.press && (!o.press[0] || strspn(o.press, "1234") != strlen(o.press))) {
         fprintf(stderr, "rill run: bad --press '%s': the channel keys 1, 2, 3 and 4 only\n",
                 o.press);
+        return 2;
+    }
+    if (o.press && o.frames && strlen(o.press) > o.frames) {
+        fprintf(stderr,
+                "rill run: --press '%s' has %zu keys but --frames %llu presses only %llu (one a "
+                "frame)\n",
+                o.press, strlen(o.press), (unsigned long long)o.frames,
+                (unsigned long long)o.frames);
         return 2;
     }
     char why[1024];

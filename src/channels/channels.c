@@ -466,7 +466,8 @@ static bool parse_channel(const char *s, size_t n, uint64_t *out) {
             return true;
         }
     }
-    if (n > 3 && n <= 5 && strncmp(s, "bit", 3) == 0) {
+    bool leading_zero = n > 4 && s[3] == '0'; /* "bit07": N is written as "bit7" */
+    if (n > 3 && n <= 5 && !leading_zero && strncmp(s, "bit", 3) == 0) {
         uint32_t v = 0;
         for (size_t i = 3; i < n; i++) {
             if (s[i] < '0' || s[i] > '9') {
@@ -507,9 +508,11 @@ bool rill_channels_parse_assignment(const char *text, uint64_t *out_channels,
         }
     }
     if (strncmp(mode, "ghost:", 6) == 0) {
+        /* A plain decimal: no sign, space, "nan" or "inf" (strtod would take " 0.3" and "+.5"). */
+        const char *num = mode + 6;
         char *end = NULL;
-        double v = strtod(mode + 6, &end);
-        if (end != mode + 6 && *end == '\0' && v >= 0.0 && v <= 1.0) {
+        double v = (*num >= '0' && *num <= '9') || *num == '.' ? strtod(num, &end) : -1.0;
+        if (end && end != num && *end == '\0' && v >= 0.0 && v <= 1.0) {
             *out_mode = RILL_RENDER_MODE_GHOST;
             *out_opacity = (float)v;
             return true;

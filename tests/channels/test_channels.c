@@ -380,8 +380,37 @@ static void test_parse(void **state) {
     assert_true(rill_channels_parse_assignment("bit40=hidden", &ch, &mode, &op, &err));
     assert_int_equal(ch, UINT64_C(1) << 40);
     assert_true(rill_channels_parse_assignment("preserve-identity=normal", &ch, &mode, &op, &err));
-    const char *bad[] = {"context",      "walls=hidden", "context=glass", "ghost=ghost:1.5",
-                         "ghost=ghost:", "bit64=hidden", "=hidden",       "context=ghost:0.3x"};
+    assert_true(rill_channels_parse_assignment("bit63=ghost:.5", &ch, &mode, &op, &err));
+    assert_int_equal(ch, UINT64_C(1) << 63);
+    assert_float_equal(op, 0.5f, 1e-6);
+    assert_true(rill_channels_parse_assignment("context=ghost:0", &ch, &mode, &op, &err));
+    assert_float_equal(op, 0.0f, 0.0);
+    /* Only a plain decimal in [0, 1] is an opacity: no sign, space, NaN or infinity; an empty
+     * name, an empty mode, a name or mode in other letter case, a bit past 63 or with a leading
+     * zero are refused. */
+    const char *bad[] = {"context",
+                         "walls=hidden",
+                         "context=glass",
+                         "ghost=ghost:1.5",
+                         "ghost=ghost:",
+                         "bit64=hidden",
+                         "=hidden",
+                         "context=ghost:0.3x",
+                         "context=ghost:nan",
+                         "context=ghost:inf",
+                         "context=ghost:-1",
+                         "context=ghost:-0",
+                         "context=ghost: 0.3",
+                         "context=ghost:+0.3",
+                         "",
+                         "=",
+                         "context=",
+                         "Context=hidden",
+                         "context=HIDDEN",
+                         "bit032=hidden",
+                         "bit07=hidden",
+                         "bit-1=hidden",
+                         "context=hidden=x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_false(rill_channels_parse_assignment(bad[i], &ch, &mode, &op, &err));
         assert_int_equal(err.code, RILL_ERR_PARSE);

@@ -931,8 +931,21 @@ RSN
     expect_out "picked nothing"
     run 2 run p.rsn --pick 10
     expect_err "bad --pick"
+    # A side left empty is not 0 (",", "3," and ",4" were read as 0 before).
+    for bad in , 3, ,4 3,4,5 " 3,4"; do
+        run 2 run p.rsn --pick "$bad"
+        expect_err "bad --pick"
+    done
+    # A point outside the picture picks nothing (its ray would reach what the picture does not
+    # show) and says why.
+    pick 115,120
+    expect_out "picked nothing"
+    grep -q "is outside the 160x120 picture" err.txt || fail "no outside-the-picture message"
     run 2 run p.rsn --press 15
     expect_err "bad --press"
+    # More keys than frames would be dropped: refused before anything opens.
+    run 2 run p.rsn --frames 2 --press 222
+    expect_err "has 3 keys but --frames 2"
     run 2 run p.rsn --channel walls=hidden
     expect_err "bad --channel"
     ;;
@@ -960,10 +973,12 @@ render_channels)
     run 0 render "$s" --size 160x120 --channel context=hidden --channel context=normal \
         --out last.png
     "$PNG_SAME" normal.png last.png >out.txt 2>err.txt || fail "the last --channel did not win"
-    for bad in walls=hidden context=glass ghost=ghost:2 context; do
+    for bad in walls=hidden nosuch=wireframe context=glass ghost=ghost:2 context=ghost:-1 \
+        context=ghost:nan "context=ghost: 0.3" context "" = bit64=hidden bit07=hidden; do
         run 2 render "$s" --size 16x16 --channel "$bad" --out x.png
         expect_err "bad --channel"
     done
+    [ -e x.png ] && fail "a bad --channel still wrote a picture"
     ;;
 render_channels_edges)
     # The exported pack's models carry edge buffers: wireframe draws their 12 cube edges as line
