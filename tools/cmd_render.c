@@ -34,7 +34,8 @@ typedef struct render_opts {
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
     const char *channels[RILL_CHANNEL_COUNT];
     uint32_t channel_count;
-    int passthrough; /* -1: the camera's own, else rill_passthrough */
+    int passthrough;                 /* -1: the camera's own, else rill_passthrough */
+    rill_render_wireframe wireframe; /* --wireframe-fade / --wireframe-color (zero: defaults) */
 } render_opts;
 
 static void usage(FILE *f) {
@@ -83,6 +84,11 @@ static void usage(FILE *f) {
         "                      mixed writes a PNG whose alpha is 0 where nothing drew, 1 on\n"
         "                      geometry and a ghost's opacity on its pixels (for compositing over\n"
         "                      a camera feed)\n"
+        "  --wireframe-fade START,END[,MIN_ALPHA]\n"
+        "                      fade wireframe lines from full at START metres to MIN_ALPHA\n"
+        "                      (default 0.08) of it at END; meshes wholly beyond END are skipped\n"
+        "  --wireframe-color R,G,B,A\n"
+        "                      wireframe line colour, linear (default 0.2,0.85,1,0.65)\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
         "default is stated on stderr as a note.\n");
@@ -103,6 +109,7 @@ static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALIT
 /* Returns 0 to go on, -1 after --help (exit 0), 2 on a usage error. */
 static int parse(int argc, char **argv, render_opts *o) {
     memset(o, 0, sizeof(*o));
+    const char *wire_fade = NULL, *wire_color = NULL;
     o->frames = 1;
     o->ssao = -1;
     o->passthrough = -1;
@@ -131,11 +138,16 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
         {"--stats", RILL_CLI_OPT_FLAG, &o->stats},
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
+        {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
+        {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
     };
     const rill_cli_parser p = {"render", opts, RILL_COUNTOF(opts), &o->input, &o->fx, usage};
     int rc = rill_cli_parse(&p, argc, argv);
     if (rc)
         return rc;
+    if ((wire_fade && !rill_cli_wireframe_fade("render", wire_fade, &o->wireframe)) ||
+        (wire_color && !rill_cli_wireframe_color("render", wire_color, &o->wireframe)))
+        return 2;
     if (!o->input && !o->pack && !rill_cli_has_appended_pack()) {
         fprintf(stderr, "rill render: missing INPUT (a project folder, scene, model or --pack)\n");
         usage(stderr);
@@ -205,6 +217,7 @@ static void apply_view_opts(const render_opts *o, rill_render_snapshot *snap) {
     }
     if (o->passthrough >= 0)
         snap->view.passthrough = (rill_passthrough)o->passthrough;
+    rill_cli_wireframe_apply(&o->wireframe, &snap->wireframe);
 }
 
 /* --channel options: per-channel render modes on the world (parsed already in parse). */

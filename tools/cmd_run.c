@@ -127,6 +127,7 @@ static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *er
         snap->view.near_plane = v->opts->near_plane;
     if (v->opts->far_plane > 0.0f)
         snap->view.far_plane = v->opts->far_plane;
+    rill_cli_wireframe_apply(&v->opts->wireframe, &snap->wireframe);
     return true;
 }
 
@@ -550,7 +551,8 @@ static void usage(FILE *f) {
         f,
         "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--vsync on|off] [--frames N]\n"
         "                [--screenshot out.png] [--channel NAME=MODE]... [--pick X,Y]\n"
-        "                [--press KEYS]\n"
+        "                [--press KEYS] [--wireframe-fade START,END[,MIN_ALPHA]]\n"
+        "                [--wireframe-color R,G,B,A]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
@@ -569,6 +571,11 @@ static void usage(FILE *f) {
         "                    print what was hit\n"
         "  --press KEYS      press the channel keys KEYS (1-4), one a frame from the first, as\n"
         "                    on the keyboard; each press prints the overlay's channel line\n"
+        "  --wireframe-fade START,END[,MIN_ALPHA]\n"
+        "                    fade wireframe lines from full at START metres to MIN_ALPHA\n"
+        "                    (default 0.08) of it at END, as `rill render`\n"
+        "  --wireframe-color R,G,B,A\n"
+        "                    wireframe line colour, linear (default 0.2,0.85,1,0.65)\n"
         "  --quality low|medium|high\n"
         "                    quality tier, a ceiling on effects (default: the project's\n"
         "                    [rendering] graphics_quality, Medium); F2 cycles it while running\n"
@@ -603,7 +610,7 @@ int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
     memset(&fx, 0, sizeof(fx));
     rill_cli_viewer_opts o = {.vsync = -1, .effects = &fx};
-    const char *input = NULL, *pack = NULL;
+    const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL;
     const rill_cli_opt opts[] = {
         {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},
         {"--vsync", RILL_CLI_OPT_ENUM, &o.vsync, .names = ON_OFF, .values = ON_OFF_VALUES},
@@ -618,6 +625,8 @@ int rill_cmd_run(int argc, char **argv) {
         {"--pick", RILL_CLI_OPT_POINT, &o.pick_x, &o.pick_y, .min = 0, .max = 16384,
          .want = "X,Y window pixels", .given = &o.has_pick},
         {"--press", RILL_CLI_OPT_STRING, &o.press},
+        {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
+        {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);
@@ -628,6 +637,9 @@ int rill_cmd_run(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
+    if ((wire_fade && !rill_cli_wireframe_fade("run", wire_fade, &o.wireframe)) ||
+        (wire_color && !rill_cli_wireframe_color("run", wire_color, &o.wireframe)))
+        return 2;
     if (o.press && (!o.press[0] || strspn(o.press, "1234") != strlen(o.press))) {
         fprintf(stderr, "rill run: bad --press '%s': the channel keys 1, 2, 3 and 4 only\n",
                 o.press);

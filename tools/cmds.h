@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rill/app.h"
+#include "rill/render.h"
 
 int rill_cmd_scene(int argc, char **argv);      /* cmd_scene.c: check, load */
 int rill_cmd_components(int argc, char **argv); /* cmd_components.c: the component reference */
@@ -114,6 +115,13 @@ size_t rill_cli_effects_format(struct rill_renderer *r, char *buf, size_t cap);
 void rill_cli_effects_release(rill_cli_effects *fx);
 
 /* Viewer options (`rill run`, `rill demo --window`). Zero = defaults. */
+/* cli_wireframe.c: --wireframe-fade START,END[,MIN_ALPHA] and --wireframe-color R,G,B,A into
+ * *wf (only the fields the option sets); false after printing "rill CMD: bad ..." on stderr. */
+bool rill_cli_wireframe_fade(const char *cmd, const char *v, rill_render_wireframe *wf);
+bool rill_cli_wireframe_color(const char *cmd, const char *v, rill_render_wireframe *wf);
+/* Puts what the options gave (a colour with alpha > 0, fade on) over the snapshot's look. */
+void rill_cli_wireframe_apply(const rill_render_wireframe *given, rill_render_wireframe *snap);
+
 typedef struct rill_cli_viewer_opts {
     const char *title;      /* NULL = the project's [window] title */
     uint32_t width, height; /* 0 = the project's [window] size */
@@ -134,6 +142,8 @@ typedef struct rill_cli_viewer_opts {
      * each printed with the overlay's channel line; NULL = none */
     const char *press;
     float pick_x, pick_y;
+    /* --wireframe-fade / --wireframe-color: the wireframe look (zero = the snapshot's own) */
+    rill_render_wireframe wireframe;
     int quality;                      /* 0 = the project's tier, else rill_render_quality */
     float render_scale;               /* 0 = the project's */
     struct rill_cli_effects *effects; /* --effect / --plugins (NULL = none) */

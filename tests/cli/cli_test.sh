@@ -1020,6 +1020,31 @@ render_channels_edges)
     "$PNG_SAME" ghost.png scene.png >out.txt 2>err.txt || fail "Camera.passthrough mixed differs"
     run 2 render proj --size 16x16 --passthrough half --out x.png
     expect_err "bad --passthrough"
+    # The wireframe look from the command line: a fade that ends before the cubes (about 4.8 m
+    # away) skips them, one that starts beyond them leaves the lines as they were, another
+    # colour changes them.
+    run 0 render --pack game.rpak --size 160x120 --stats --channel context=wireframe \
+        --wireframe-fade 1,2 --out faded.png
+    expect_out "wireframe draws: 0 edge buffers, 0 line fill"
+    run 0 render --pack game.rpak --size 160x120 --channel context=hidden --out none.png
+    "$PNG_SAME" none.png faded.png >out.txt 2>err.txt || fail "faded-out wireframe still drawn"
+    run 0 render --pack game.rpak --size 160x120 --stats --channel context=wireframe \
+        --wireframe-fade 100,200,0.5 --out far.png
+    expect_out "wireframe draws: 1 edge buffers, 0 line fill"
+    "$PNG_SAME" edges.png far.png >out.txt 2>err.txt || fail "fade starting beyond changed lines"
+    run 0 render --pack game.rpak --size 160x120 --channel context=wireframe \
+        --wireframe-color 1,0.1,0.1,1 --out red.png
+    "$PNG_SAME" edges.png red.png >/dev/null 2>&1 && fail "--wireframe-color changed nothing"
+    for bad in 8 40,8 0,8 8,40,0 8,40,2 8,40,0.1,3 nan,40 ,; do
+        run 2 render proj --size 16x16 --wireframe-fade "$bad" --out x.png
+        expect_err "bad --wireframe-fade"
+        run 2 run proj --wireframe-fade "$bad"
+        expect_err "bad --wireframe-fade"
+    done
+    for bad in 1,1,1 1,1,1,0 1,1,1,1.5 1,1,1,1,1 -1,0,0,1 ,,,1; do
+        run 2 render proj --size 16x16 --wireframe-color "$bad" --out x.png
+        expect_err "bad --wireframe-color"
+    done
     ;;
 run_window_effects)
     # The viewer on a virtual X display with plugins, --effect on the camera, a tier and a render
