@@ -980,6 +980,82 @@ render_channels)
     done
     [ -e x.png ] && fail "a bad --channel still wrote a picture"
     ;;
+render_channels_blend)
+    # A blended (alphaMode BLEND) model in the context channel: its draws are in the transparent
+    # pass, and the channel modes reach them there too. Hidden draws nothing (the picture of the
+    # scene without it), wireframe draws its lines in the wireframe pass and no glass, and the
+    # exported pack's copy draws its edge buffer. The model: a unit cube, its buffer inline.
+    b64="AAAAPwAAAL8AAAC/AAAAPwAAAD8AAAC/AAAAPwAAAD8AAAA/AAAAPwAAAL8AAAA/AAAAvwAAAL8AAAA/"
+    b64=$b64"AAAAvwAAAD8AAAA/AAAAvwAAAD8AAAC/AAAAvwAAAL8AAAC/AAAAvwAAAD8AAAC/AAAAvwAAAD8AAAA/"
+    b64=$b64"AAAAPwAAAD8AAAA/AAAAPwAAAD8AAAC/AAAAPwAAAL8AAAC/AAAAPwAAAL8AAAA/AAAAvwAAAL8AAAA/"
+    b64=$b64"AAAAvwAAAL8AAAC/AAAAvwAAAL8AAAA/AAAAPwAAAL8AAAA/AAAAPwAAAD8AAAA/AAAAvwAAAD8AAAA/"
+    b64=$b64"AAAAvwAAAD8AAAC/AAAAPwAAAD8AAAC/AAAAPwAAAL8AAAC/AAAAvwAAAL8AAAC/AACAPwAAAAAAAAAA"
+    b64=$b64"AACAPwAAAAAAAAAAAACAPwAAAAAAAAAAAACAPwAAAAAAAAAAAACAvwAAAAAAAAAAAACAvwAAAAAAAAAA"
+    b64=$b64"AACAvwAAAAAAAAAAAACAvwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAgD8AAAAAAAAAAAAAgD8AAAAA"
+    b64=$b64"AAAAAAAAgD8AAAAAAAAAAAAAgL8AAAAAAAAAAAAAgL8AAAAAAAAAAAAAgL8AAAAAAAAAAAAAgL8AAAAA"
+    b64=$b64"AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIC/"
+    b64=$b64"AAAAAAAAAAAAAIC/AAAAAAAAAAAAAIC/AAAAAAAAAAAAAIC/AAABAAIAAAACAAMABAAFAAYABAAGAAcA"
+    b64=$b64"CAAJAAoACAAKAAsADAANAA4ADAAOAA8AEAARABIAEAASABMAFAAVABYAFAAWABcA"
+    mkdir -p proj/scenes
+    {
+        printf '{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],'
+        printf '"nodes":[{"name":"glass","mesh":0}],"meshes":[{"primitives":[{"attributes":'
+        printf '{"POSITION":0,"NORMAL":1},"indices":2,"material":0}]}],"materials":[{"alphaMode":'
+        printf '"BLEND","pbrMetallicRoughness":{"baseColorFactor":[1,0.2,0.1,0.5]}}],'
+        printf '"buffers":[{"byteLength":648,"uri":"data:application/octet-stream;base64,%s"}],' \
+            "$b64"
+        printf '"bufferViews":[{"buffer":0,"byteLength":288},{"buffer":0,"byteOffset":288,'
+        printf '"byteLength":288},{"buffer":0,"byteOffset":576,"byteLength":72}],"accessors":['
+        printf '{"bufferView":0,"componentType":5126,"count":24,"type":"VEC3",'
+        printf '"min":[-0.5,-0.5,-0.5],"max":[0.5,0.5,0.5]},{"bufferView":1,"componentType":5126,'
+        printf '"count":24,"type":"VEC3"},{"bufferView":2,"componentType":5123,"count":36,'
+        printf '"type":"SCALAR"}]}\n'
+    } >proj/glass.gltf
+    cat >proj/scenes/main.rsn <<'RSN'
+rsn 1
+entity 1 "Camera" {
+    Transform {
+        translation: (0, 1, 3)
+        rotation: (-0.16, 0, 0, 0.987)
+    }
+    Camera {
+        clear_color: (0.08, 0.1, 0.16, 1)
+    }
+}
+entity 2 "Sun" {
+    Transform {
+        rotation: (-0.4545195, 0.3799282, 0.2126311, 0.7745398)
+    }
+    DirectionalLight {
+        illuminance: 3
+    }
+}
+entity 3 "Glass" {
+    Model {
+        path: @"glass.gltf"
+    }
+}
+RSN
+    printf '[project]\nname = "Glass"\nmain_scene = "scenes/main.rsn"\n' >proj/project.toml
+    run 0 render proj --size 96x64 --validation --out normal.png
+    expect_out "1/1 instances visible, 1 draws"
+    run 0 render proj --size 96x64 --validation --channel context=hidden --out hidden.png
+    expect_out "0/1 instances visible, 0 draws"
+    sed '/entity 3/,$d' proj/scenes/main.rsn >proj/scenes/empty.rsn
+    run 0 render proj/scenes/empty.rsn --size 96x64 --out empty.png
+    "$PNG_SAME" empty.png hidden.png >out.txt 2>err.txt || fail "hidden glass still drawn"
+    "$PNG_SAME" empty.png normal.png >/dev/null 2>&1 && fail "the glass draws nothing"
+    run 0 render proj --size 96x64 --validation --stats --channel context=wireframe --out wire.png
+    expect_out "wireframe draws: 0 edge buffers, 1 line fill"
+    "$PNG_SAME" normal.png wire.png >/dev/null 2>&1 && fail "wireframe glass drawn as glass"
+    "$PNG_SAME" empty.png wire.png >/dev/null 2>&1 && fail "wireframe glass drew no lines"
+    run 0 export proj --out game.rpak --quiet
+    run 0 render --pack game.rpak --size 96x64 --validation --stats --channel context=wireframe \
+        --out edges.png
+    expect_out "wireframe draws: 1 edge buffers, 0 line fill"
+    run 0 render --pack game.rpak --size 96x64 --validation --channel context=hidden --out h2.png
+    "$PNG_SAME" empty.png h2.png >out.txt 2>err.txt || fail "hidden glass from the pack drawn"
+    ;;
 render_channels_edges)
     # The exported pack's models carry edge buffers: wireframe draws their 12 cube edges as line
     # lists (golden channels_wireframe_edges.png), the loose source model has none and falls back
