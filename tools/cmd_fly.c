@@ -77,6 +77,7 @@ typedef struct fly_frame {
     /* static batching: cells built this frame and their CPU time, cells queued, batched members */
     double batch_build_ms;
     uint32_t batch_cells_built, batch_cells_waiting, batched_entities;
+    uint32_t batch_taken_new, batch_deferred_new;
     /* the LOD system's update: models measured, due ones left to later updates, level switches */
     uint32_t lod_checked, lod_deferred, lod_switches;
     /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
@@ -661,6 +662,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "batch_cells_built", fr->batch_cells_built);
     jw_u64(w, "batch_cells_waiting", fr->batch_cells_waiting);
     jw_u64(w, "batched_entities", fr->batched_entities);
+    jw_u64(w, "batch_taken_new", fr->batch_taken_new);
+    jw_u64(w, "batch_deferred_new", fr->batch_deferred_new);
     jw_u64(w, "lod_checked", fr->lod_checked);
     jw_u64(w, "lod_deferred", fr->lod_deferred);
     jw_u64(w, "lod_switches", fr->lod_switches);
@@ -1243,6 +1246,8 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->batch_cells_built = bs.cells_built_last_frame;
     fr->batch_cells_waiting = bs.cells_waiting;
     fr->batched_entities = bs.batched_entities;
+    fr->batch_taken_new = bs.taken_new_last_frame;
+    fr->batch_deferred_new = bs.deferred_new_last_frame;
     jw jwr = {.f = run->jsonl};
     if (f < run->o.frames)
         write_frame_keys(&jwr, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs, app);

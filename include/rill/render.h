@@ -882,6 +882,11 @@ typedef struct rill_render_batching {
     float build_ms;         /* CPU time for cell (re)builds per extract; 0 = 1 ms (>= 1 cell) */
     uint32_t static_frames; /* frames without moving before an entity is batched; 0 = 60 */
     float part_size; /* metres; 0 = 16: a batch's members are grouped per sub-cell, culled apart */
+    /* entities first taken as candidates per extract; 0 = 4096. The rest draw as instances and
+     * are taken by later extracts, and no cell starts a rebuild in the extract after one that
+     * left some (their cells would be built again as they arrive): a district streaming in, or
+     * the first frame of a world, is spread over frames instead of one long extract. */
+    uint32_t new_per_frame;
 } rill_render_batching;
 typedef struct rill_render_batching_stats {
     bool enabled;
@@ -892,10 +897,12 @@ typedef struct rill_render_batching_stats {
     uint32_t candidates;       /* entities batchable when last walked (batched or waiting) */
     uint32_t materials;        /* distinct materials of the batches (one indirect draw each) */
     uint32_t cells_built_last_frame;
-    uint32_t cells_waiting;     /* queued for a rebuild, beyond the time budget so far */
-    uint64_t cells_built;       /* total rebuilds */
-    uint64_t range_switches;    /* members' ranges turned on or off (LOD switches, fades) */
-    double build_ms_last_frame; /* CPU time building cells in the last extract */
+    uint32_t cells_waiting;           /* queued for a rebuild, beyond the time budget so far */
+    uint32_t taken_new_last_frame;    /* entities first taken as candidates in the last extract */
+    uint32_t deferred_new_last_frame; /* ... and left to later extracts (new_per_frame spent) */
+    uint64_t cells_built;             /* total rebuilds */
+    uint64_t range_switches;          /* members' ranges turned on or off (LOD switches, fades) */
+    double build_ms_last_frame;       /* CPU time building cells in the last extract */
     double build_ms_total, build_ms_max_cell;
 } rill_render_batching_stats;
 /* Changes the settings from the next extract on (a new cell size or off drops every batch). */

@@ -13,6 +13,7 @@
 #define DEFAULT_PART 16.0f
 #define DEFAULT_BUILD_MS 1.0f
 #define DEFAULT_STATIC_FRAMES 60u
+#define DEFAULT_NEW_PER_FRAME 4096u
 #define MAX_PARTS_PER_AXIS 64u
 
 static float size_or(float v, float fallback) {
@@ -28,6 +29,7 @@ static rill_render_batching defaults(const rill_render_batching *s) {
         RILL_MIN(RILL_MAX(d.part_size, d.cell_size / (float)MAX_PARTS_PER_AXIS), d.cell_size);
     d.build_ms = size_or(d.build_ms, DEFAULT_BUILD_MS);
     d.static_frames = d.static_frames ? d.static_frames : DEFAULT_STATIC_FRAMES;
+    d.new_per_frame = d.new_per_frame ? d.new_per_frame : DEFAULT_NEW_PER_FRAME;
     return d;
 }
 
@@ -46,13 +48,10 @@ rill__batcher *rill__batch_create(rill_renderer *r, rill_render_assets *ra, uint
 /* The walk takes every member of c again (none is drawn by a batch). */
 static void undraw_all(rill__batcher *bt, const cell *c) {
     for (uint32_t i = 0; i < c->members.len; i++) {
-        rill_entity e = c->members.data[i].e;
-        uint32_t idx = RILL_ENTITY_INDEX(e); /* below recs.len: recs shrink only with the cells */
-        if (bt->recs.data[idx].e == e) {
-            pos_entry *p = rill__batch_pos_of(bt, &bt->recs.data[idx]);
-            if (p) {
-                p->bits &= ~(uint32_t)P_DRAWN;
-            }
+        const member_rec *rc = rill__batch_rec_if(bt, c->members.data[i].e);
+        pos_entry *p = rc ? rill__batch_pos_of(bt, rc) : NULL;
+        if (p) {
+            p->bits &= ~(uint32_t)P_DRAWN;
         }
     }
 }
@@ -84,7 +83,7 @@ static void drop_all(rill__batcher *bt) {
     }
     bt->cells.len = 0;
     rill_map_free(&bt->cell_of);
-    bt->recs.len = 0;
+    rill__batch_free_recs(bt);
     bt->pos.len = 0;
     bt->dirty.len = 0;
     bt->stats.cells = 0;
@@ -96,7 +95,6 @@ void rill__batch_destroy(rill__batcher *bt) {
     }
     drop_all(bt);
     rill_array_free(&bt->cells);
-    rill_array_free(&bt->recs);
     rill_array_free(&bt->pos);
     rill_array_free(&bt->dirty);
     rill_array_free(&bt->vtmp);
@@ -134,6 +132,8 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
     out->part_size = bt->set.part_size;
     out->build_ms = bt->set.build_ms;
     out->cells_waiting = bt->dirty.len;
+    out->taken_new_last_frame = bt->new_recs;
+    out->deferred_new_last_frame = bt->deferred;
 }
 
 /* Cell ci, about to be rebuilt, collects the members it holds that the walk will not offer: those
@@ -160,8 +160,12 @@ static void collect_parked(rill__batcher *bt, cell *c, uint32_t ci) {
 /* Queued cells start collecting, as many as the time budget allows (at least one a frame): a cell
  * is expected to take the running mean time per member times its members (those it holds, or
  * the candidates standing in it, whichever is more). The others keep drawing their on ranges and
- * wait. */
+ * wait. None starts while first-time candidates are still being left for later extracts
+ * (new_per_frame): a cell built before all of its arrived would be built again for each. */
 static void admit_dirty(rill__batcher *bt) {
+    if (bt->deferred_prev) {
+        return;
+    }
     double planned = 0.0;
     uint32_t kept = 0, admitted = 0;
     for (uint32_t i = 0; i < bt->dirty.len; i++) {
@@ -201,7 +205,10 @@ bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
     bt->mm_base = data;
     if (bt->mm_len > bt->pos.len) {
         uint32_t had = bt->pos.len;
-        if (!rill_array_reserve(&bt->pos, bt->mm_len)) {
+        /* (mremap growth past RILL_MAPPED_MIN: the ModelMesh storage of a streaming world grows by
+         * a district at a time, and a copy of the cache would land in one extract) */
+        if (!rill__array_grow_large((void **)&bt->pos.data, &bt->pos.cap, bt->mm_len,
+                                    sizeof(pos_entry), 1024u, RILL_MEM_RENDER)) {
             return false;
         }
         memset(bt->pos.data + had, 0, (bt->mm_len - had) * sizeof(pos_entry));
@@ -209,6 +216,9 @@ bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
     }
     bt->stats.cells_built_last_frame = 0;
     bt->stats.build_ms_last_frame = 0.0;
+    bt->deferred_prev = bt->deferred;
+    bt->deferred = 0;
+    bt->new_recs = 0;
     /* Moved entities leave their batches (and stay out for static_frames). */
     uint32_t nmoved = 0;
     const rill_entity *moved = rill_world_changed_transforms(world, &nmoved);

@@ -48,6 +48,9 @@
 
 enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING };
 
+#define REC_PAGE_BITS 10u
+#define REC_PAGE (1u << REC_PAGE_BITS)
+
 /* The walk's cache, by position in the ModelMesh storage (the order extract walks it): which entity
  * it last saw there and what it needs of it, so that in a settled world the walk reads memory in
  * order and never a record. A position whose entity changed is learnt again from the records. */
@@ -139,9 +142,16 @@ struct rill__batcher {
     bool observing; /* the world observers are installed */
     uint32_t frame;
     uint64_t next_id;
-    double ms_per_member;        /* running mean of the build time per member (0: none built yet) */
-    RILL_ARRAY(member_rec) recs; /* by entity index */
-    RILL_ARRAY(pos_entry) pos;   /* by position in the ModelMesh storage */
+    double ms_per_member; /* running mean of the build time per member (0: none built yet) */
+    /* Records by entity index, in pages of REC_PAGE made when one of theirs is first written: the
+     * indices of a streaming world reach far past its resident entities, and one array sized by
+     * the highest index cleared tens of MB in one frame when it doubled. */
+    member_rec **rec_pages;
+    uint32_t rec_page_count;
+    uint32_t new_recs;      /* records made by this extract's takes */
+    uint32_t deferred;      /* first-time candidates this extract left for later (new_per_frame) */
+    uint32_t deferred_prev; /* ... and the extract before */
+    RILL_ARRAY(pos_entry) pos;      /* by position in the ModelMesh storage */
     const rill_model_mesh *mm_base; /* that storage this frame */
     uint32_t mm_len;
     rill_component mm_comp, rm_comp;
@@ -168,8 +178,10 @@ bool rill__batch_observe(rill__batcher *bt, rill_world *world);
 /* batch_records.c */
 /* The record slot of e (grown when needed, possibly another entity's); NULL when out of memory. */
 member_rec *rill__batch_rec_of(rill__batcher *bt, rill_entity e);
-/* The record of e when it has one, else NULL. */
-member_rec *rill__batch_rec_if(rill__batcher *bt, rill_entity e);
+/* The record of e when it has one, else NULL (reads only: the walk's chunks call it too). */
+member_rec *rill__batch_rec_if(const rill__batcher *bt, rill_entity e);
+/* Frees every record page. */
+void rill__batch_free_recs(rill__batcher *bt);
 /* The cell holding world position p (created when new); UINT32_MAX when out of memory. */
 uint32_t rill__batch_cell_at(rill__batcher *bt, const float p[3]);
 /* A record of cell ci became (or stopped being) a candidate. */

@@ -21,9 +21,8 @@ void rill__batch_mark_dirty(rill__batcher *bt, uint32_t ci) {
 
 /* The record of e when a batch of its cell's current generation holds it, else NULL. */
 static member_rec *built_rec(rill__batcher *bt, rill_entity e) {
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    member_rec *rc = idx < bt->recs.len ? &bt->recs.data[idx] : NULL;
-    return rc && rc->e == e && rc->gen && rc->gen == bt->cells.data[rc->cell].gen ? rc : NULL;
+    member_rec *rc = rill__batch_rec_if(bt, e);
+    return rc && rc->gen && rc->gen == bt->cells.data[rc->cell].gen ? rc : NULL;
 }
 
 /* The walk's cache entry of a record's entity, or NULL when it is not (or no longer) there. */

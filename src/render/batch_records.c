@@ -1,21 +1,45 @@
 /* batch_records.c: the batcher's records (one per entity that was ever a candidate, by entity
- * index) and its cells (by packed grid coordinates). */
+ * index, in pages made on first use) and its cells (by packed grid coordinates). */
 #include "batch_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-member_rec *rill__batch_rec_of(rill__batcher *bt, rill_entity e) {
-    uint32_t i = RILL_ENTITY_INDEX(e);
-    if (i >= bt->recs.len) {
-        uint32_t want = RILL_MAX(i + 1u, bt->recs.len * 2u);
-        if (!rill_array_reserve(&bt->recs, want)) {
-            return NULL;
-        }
-        memset(bt->recs.data + bt->recs.len, 0, (want - bt->recs.len) * sizeof(member_rec));
-        bt->recs.len = want;
+/* The page table holds at least page + 1 entries (the new ones NULL); false when out of memory. */
+static bool grow_page_table(rill__batcher *bt, uint32_t page) {
+    if (page < bt->rec_page_count) {
+        return true;
     }
-    return &bt->recs.data[i];
+    uint32_t want = RILL_MAX(page + 1u, bt->rec_page_count * 2u);
+    member_rec **t = rill_realloc_tagged(bt->rec_pages, (size_t)want * sizeof(*t), RILL_MEM_RENDER);
+    if (!t) {
+        return false;
+    }
+    memset(t + bt->rec_page_count, 0, (size_t)(want - bt->rec_page_count) * sizeof(*t));
+    bt->rec_pages = t;
+    bt->rec_page_count = want;
+    return true;
+}
+
+member_rec *rill__batch_rec_of(rill__batcher *bt, rill_entity e) {
+    uint32_t i = RILL_ENTITY_INDEX(e), page = i >> REC_PAGE_BITS;
+    if (!grow_page_table(bt, page)) {
+        return NULL;
+    }
+    if (!bt->rec_pages[page] && !(bt->rec_pages[page] = rill_calloc_tagged(
+                                      REC_PAGE, sizeof(member_rec), RILL_MEM_RENDER))) {
+        return NULL;
+    }
+    return &bt->rec_pages[page][i & (REC_PAGE - 1u)];
+}
+
+void rill__batch_free_recs(rill__batcher *bt) {
+    for (uint32_t i = 0; i < bt->rec_page_count; i++) {
+        rill_free(bt->rec_pages[i]);
+    }
+    rill_free(bt->rec_pages);
+    bt->rec_pages = NULL;
+    bt->rec_page_count = 0;
 }
 
 static uint64_t pack_cell(int32_t x, int32_t y, int32_t z) {
@@ -54,9 +78,12 @@ uint32_t rill__batch_cell_at(rill__batcher *bt, const float p[3]) {
     return bt->cells.len - 1u;
 }
 
-member_rec *rill__batch_rec_if(rill__batcher *bt, rill_entity e) {
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    return idx < bt->recs.len && bt->recs.data[idx].e == e ? &bt->recs.data[idx] : NULL;
+member_rec *rill__batch_rec_if(const rill__batcher *bt, rill_entity e) {
+    uint32_t i = RILL_ENTITY_INDEX(e), page = i >> REC_PAGE_BITS;
+    member_rec *rc = page < bt->rec_page_count && bt->rec_pages[page]
+                         ? &bt->rec_pages[page][i & (REC_PAGE - 1u)]
+                         : NULL;
+    return rc && rc->e == e ? rc : NULL;
 }
 
 /* A record of cell ci became (or stopped being) a candidate. */

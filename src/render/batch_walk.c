@@ -98,9 +98,7 @@ static int first_look(const rill__batcher *bt, const rill__batch_offer *o,
     if (!maybe && p && !(p->bits & P_NOTE)) {
         return TAKE_NOTHING;
     }
-    uint32_t idx = RILL_ENTITY_INDEX(o->e);
-    const member_rec *rc =
-        idx < bt->recs.len && bt->recs.data[idx].e == o->e ? &bt->recs.data[idx] : NULL;
+    const member_rec *rc = rill__batch_rec_if(bt, o->e);
     *out_rc = rc;
     if (!rc) {
         return maybe ? TAKE_NEW : TAKE_NOTHING;
@@ -133,9 +131,14 @@ void rill__batch_take(rill__batcher *bt, const rill__batch_offer *o) {
     if (look == TAKE_NOTHING) {
         return;
     }
+    if (look == TAKE_NEW && bt->new_recs >= bt->set.new_per_frame) {
+        bt->deferred++; /* drawn alone; offered again by the next extract */
+        return;
+    }
     const float *m = o->m;
     member_rec *rc =
         look == TAKE_NEW ? rill__batch_new_rec(bt, o->e, &m[12]) : rill__batch_rec_if(bt, o->e);
+    bt->new_recs += look == TAKE_NEW && rc;
     if (!rc) {
         return; /* out of memory: it stays an instance */
     }
