@@ -231,6 +231,18 @@ static rill_result create_app(rill_content *c, rill_error *err) {
     return RILL_OK;
 }
 
+/* The pack's own project.toml, when the app's VFS holds one, replaces the defaults and the app is
+ * made again with it (scene budget, static batching, quality, ...), so a scene named inside a pack
+ * plays with the settings the pack's main scene plays with. found says whether there was one. */
+static rill_result reopen_with_pack_project(rill_content *c, bool *found, rill_error *err) {
+    RILL_TRY(load_project_vfs(c, found, err));
+    if (!*found)
+        return RILL_OK;
+    rill_app_destroy(c->app);
+    c->app = NULL;
+    return create_app(c, err);
+}
+
 rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) {
     rill_content_desc d;
     memset(&d, 0, sizeof(d));
@@ -274,21 +286,19 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
             goto fail;
         }
         bool found = false;
-        if (r == RILL_OK && (r = load_project_vfs(c, &found, err)) == RILL_OK && !found) {
+        if (r == RILL_OK && (r = reopen_with_pack_project(c, &found, err)) == RILL_OK && !found) {
             rill_error_set(err, RILL_ERR_NOT_FOUND,
                            "%s: the pack holds no project.toml (name a scene inside it)",
                            c->pack[0] ? c->pack : "appended pack");
             goto fail;
         }
-        if (r == RILL_OK) { /* again, now with the pack's settings (scene budget, ...) */
-            rill_app_destroy(c->app);
-            c->app = NULL;
-            r = create_app(c, err);
-        }
     } else if (c->pack[0] && !rill_file_exists(c->input) && !rill_dir_exists(c->input)) {
+        bool found = false;
         r = resolve_in_pack(c, err);
         if (r == RILL_OK)
             r = create_app(c, err);
+        if (r == RILL_OK)
+            r = reopen_with_pack_project(c, &found, err);
     } else {
         r = resolve_disk(c, err);
         if (r == RILL_OK)

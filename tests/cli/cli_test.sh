@@ -1135,6 +1135,33 @@ run_window_effects)
         >out.txt 2>err.txt && fail "rill run --effect Sepia without --plugins succeeded"
     expect_err "plugin effects need --plugins DIR"
     ;;
+render_pack_scene)
+    # A scene named inside a pack plays with the pack's project.toml, as its main scene does:
+    # static batching on there batches the scene both ways (it used to be off when the scene was
+    # named: the settings were the defaults), and graphics_quality reaches the renderer.
+    mkdir -p proj/scenes
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" proj/scenes/main.rsn
+    cp proj/scenes/main.rsn proj/scenes/other.rsn
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" proj/
+    printf '[project]\nname = "Packed"\nmain_scene = "scenes/main.rsn"\n\n' >proj/project.toml
+    printf '[rendering]\nstatic_batching = true\ngraphics_quality = "Low"\n' >>proj/project.toml
+    run 0 export proj --out game.rpak --quiet
+    run 0 render --pack game.rpak --size 96x64 --stats --out main.png
+    expect_out "static batching: [1-9][0-9]* batches"
+    expect_out "quality low"
+    for s in scenes/main.rsn scenes/other.rsn; do
+        run 0 render --pack game.rpak "$s" --size 96x64 --stats --out named.png
+        expect_out "static batching: [1-9][0-9]* batches"
+        expect_out "quality low"
+    done
+    "$PNG_SAME" main.png named.png >out.txt 2>err.txt ||
+        fail "the pack's scene named differs from its main scene: $(cat err.txt)"
+    # A pack without project.toml still plays a scene named in it, with the defaults.
+    rm proj/project.toml
+    run 0 pack create proj --out bare.rpak
+    run 0 render --pack bare.rpak scenes/main.rsn --size 96x64 --stats --out bare.png
+    expect_out "static batching: off"
+    ;;
 render_effects)
     # Effects the scene holds: Bloom and a plugin's Sepia on a "world environment" entity reach
     # the (default) camera through routing; --quality is a ceiling (Low drops bloom, never a
