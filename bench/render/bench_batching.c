@@ -72,8 +72,8 @@ static void side_free(side *s) {
     free(s->ext);
 }
 
-/* Loads the content with batching on or off and warms it up (cells built: one extract builds
- * all, uploads done, batches drawn). */
+/* Loads the content with batching on or off and warms it up (candidates taken, cells built in one
+ * extract, uploads done, batches drawn). */
 static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32_t h, float cell,
                       float part, rill_error *err) {
     bool pack = strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".rpak") == 0;
@@ -97,11 +97,17 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
         s->ra, &(rill_render_batching){
                    .enabled = s->on, .cell_size = cell, .part_size = part, .build_ms = 1e9f});
     rill_render_snapshot snap;
-    for (int i = 0; i < 8; i++) {
+    /* At least 8 frames, then until the batcher has taken every candidate (new_per_frame a frame)
+     * and built every queued cell, and two more frames upload and draw the batches. */
+    for (int i = 0, quiet = 0; i < 8 || (quiet < 3 && i < 400); i++) {
         rill_app_frame(rill_content_app(s->c));
         if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK ||
             rill_renderer_render(s->r, &snap, err) != RILL_OK)
             return false;
+        rill_render_batching_stats bs;
+        rill_render_assets_get_batching_stats(s->ra, &bs);
+        bool busy = bs.cells_waiting || bs.deferred_new_last_frame || bs.cells_built_last_frame;
+        quiet = busy ? 0 : quiet + 1;
     }
     return true;
 }
