@@ -24,11 +24,14 @@ bool rill__scene_model_write_mesh(rill_world *world, const rill_model_components
 typedef RILL_ARRAY(rill_entity) rill__entity_list;
 
 /* How a tree's ModelMesh entities start: as rill_scene_model_spawn leaves them (write false), or
- * with rmc written as `how` says, each right after its ModelMesh is added. */
+ * with rmc written as `how` says, each right after its ModelMesh is added. A detail level's tree
+ * (geometry_only) gets no lights and no cameras: the base tree's stand for the model whichever
+ * level shows, so a level's copies would light the scene again and render views of their own. */
 typedef struct rill__spawn_as {
     bool write;
     rill_render_mode_component rmc;
     rill__mesh_write how;
+    bool geometry_only;
 } rill__spawn_as;
 
 /* rill_scene_model_spawn with the ModelMesh entities started as `as` says (NULL: as spawned) and

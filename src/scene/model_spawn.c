@@ -3,9 +3,10 @@
  * Parent; each primitive of a node's mesh becomes a child entity with a ModelMesh that names the
  * model asset, the mesh and the primitive (the renderer resolves it to GPU objects at extract);
  * KHR_lights_punctual lights and glTF cameras become light components and the world's Camera on
- * the node entity. All entities of one
- * call are spawned with one rill_world_spawn_n, so a large model costs one temporary array, not
- * one allocation per entity. */
+ * the node entity. A detail level's tree (rill__spawn_as.geometry_only) has neither, nor the
+ * nodes whose subtree holds no primitive. All entities of one call are spawned with one
+ * rill_world_spawn_n, so a large model costs one temporary array, not one allocation per
+ * entity. */
 #include "model_internal.h"
 
 #include <math.h>
@@ -56,19 +57,28 @@ static void node_transform(const rill_gltf_node *n, rill_transform *t) {
         t->rotation[k] = q[k];
 }
 
+/* Marks of the visited array: a node counted and due to spawn, one left out, one spawned. */
+enum { NODE_DUE = 1, NODE_LEFT_OUT, NODE_SPAWNED };
+
 /* Counts the entities a node's subtree needs (node + one per primitive), marking visited nodes
- * so a malformed graph can never be walked twice. */
+ * so a malformed graph can never be walked twice. geometry_only (a detail level) leaves out a
+ * subtree that holds no primitive: its nodes carry only lights, cameras or nothing, which the
+ * base tree has already. */
 static uint32_t count_subtree(const rill_gltf_model *m, int32_t node, uint8_t *visited,
-                              uint32_t depth) {
+                              uint32_t depth, bool geometry_only) {
     if (depth > SPAWN_MAX_DEPTH || visited[node])
         return 0;
-    visited[node] = 1;
+    visited[node] = NODE_DUE;
     const rill_gltf_node *n = &m->nodes[node];
     uint32_t c = 1;
     if (n->mesh >= 0)
         c += m->meshes[n->mesh].primitive_count;
     for (uint32_t i = 0; i < n->child_count; i++)
-        c += count_subtree(m, n->children[i], visited, depth + 1);
+        c += count_subtree(m, n->children[i], visited, depth + 1, geometry_only);
+    if (geometry_only && c == 1) {
+        visited[node] = NODE_LEFT_OUT;
+        return 0;
+    }
     return c;
 }
 
@@ -113,9 +123,9 @@ static void add_camera(spawn_ctx *c, rill_entity e, const rill_gltf_camera *gc) 
 }
 
 static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t depth) {
-    if (depth > SPAWN_MAX_DEPTH || c->visited[node] != 1 || c->next >= c->cap)
+    if (depth > SPAWN_MAX_DEPTH || c->visited[node] != NODE_DUE || c->next >= c->cap)
         return;
-    c->visited[node] = 2;
+    c->visited[node] = NODE_SPAWNED;
     const rill_gltf_node *n = &c->m->nodes[node];
     rill_entity e = c->ents[c->next++];
     char fallback[32];
@@ -143,9 +153,10 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
             c->mesh_instances++;
         }
     }
-    if (n->light >= 0)
+    bool geometry_only = c->as && c->as->geometry_only; /* the base's stand for every level */
+    if (n->light >= 0 && !geometry_only)
         add_light(c, e, &c->m->lights[n->light]);
-    if (n->camera >= 0)
+    if (n->camera >= 0 && !geometry_only)
         add_camera(c, e, &c->m->cameras[n->camera]);
     for (uint32_t i = 0; i < n->child_count; i++)
         spawn_node(c, n->children[i], e, depth + 1);
@@ -181,7 +192,7 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
         int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
         if (scene < 0 && model->nodes[node].parent >= 0)
             continue;
-        total += count_subtree(model, node, visited, 0);
+        total += count_subtree(model, node, visited, 0, as && as->geometry_only);
     }
     rill_entity *ents = rill_malloc_tagged(sizeof(rill_entity) * total, RILL_MEM_SCENE);
     if (!ents || rill_world_spawn_n(world, total, ents) != total) {

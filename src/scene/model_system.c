@@ -208,15 +208,17 @@ static uint32_t ready_levels(const model_track *t) {
 }
 
 /* How level k's meshes start: as the picker says, else the base shown and the levels parked out
- * of extract's walk (the LOD system shows one at a time). */
+ * of extract's walk (the LOD system shows one at a time). The detail levels spawn geometry only:
+ * the base's lights and cameras stand for the model whichever level shows. */
 static rill__spawn_as spawn_as(const rill_scene_model_spawn_pick *pick, uint32_t k) {
     bool shown = pick ? pick->shown[k] : k == 0;
     float fade = pick ? pick->lod_fade[k] : 0.0f;
+    rill__spawn_as as = {false, {RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f}, RILL__MESH_SET, k > 0};
     if (!shown)
-        return (rill__spawn_as){true, {RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, RILL__MESH_PARK};
-    if (fade != 0.0f)
-        return (rill__spawn_as){true, {RILL_RENDER_MODE_NORMAL, 0.5f, fade}, RILL__MESH_SET};
-    return (rill__spawn_as){false, {RILL_RENDER_MODE_NORMAL, 0.5f, 0.0f}, RILL__MESH_SET};
+        as = (rill__spawn_as){true, {RILL_RENDER_MODE_HIDDEN, 0.5f, 0.0f}, RILL__MESH_PARK, k > 0};
+    else if (fade != 0.0f)
+        as = (rill__spawn_as){true, {RILL_RENDER_MODE_NORMAL, 0.5f, fade}, RILL__MESH_SET, k > 0};
+    return as;
 }
 
 /* Spawns level k of t's trees under its entity (k = 0: the base), its meshes listed in the scratch

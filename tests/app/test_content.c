@@ -5,7 +5,8 @@
  * .rsn finds its project above it; a model with its own light and camera gets no defaults;
  * built-in scenes; texture streaming settings are read without a warning; a terrain's first chunks
  * are on the renderer when the load returns (the first snapshot uploads none); bad inputs fail
- * naming the input. */
+ * naming the input; a model with a light and a camera exported with LOD levels still has one of
+ * each in the world and draws the loose project's picture. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gltf/gltf_test_models.h"
+#include "image_psnr.h"
 #include "render/model_gen.h"
 #include "rill/app.h"
+#include "rill/formats/export.h"
 #include "rill/render.h"
 #include "rill/terrain.h"
 #include "rill_test.h"
@@ -243,6 +247,154 @@ static void test_terrain_uploaded_at_load(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* A lit model with LODs: a 48 x 24 UV sphere (enough triangles for the export to bake 3 levels)
+ * as node "ball", a point light on node "lamp" and a camera on node "eye" 4 m in front of it. */
+static void write_lit_sphere(const char *dir, const char *rel) {
+    rill_gltf_model *sphere = tm_sphere(48, 24);
+    rill_gltf_node nodes[3];
+    memset(nodes, 0, sizeof(nodes));
+    static const char *names[3] = {"ball", "lamp", "eye"};
+    static const float at[3][3] = {{0, 0, 0}, {1.5f, 1.5f, 2.0f}, {0, 0, 4.0f}};
+    for (int i = 0; i < 3; i++) {
+        nodes[i].name = (char *)names[i];
+        nodes[i].parent = -1;
+        nodes[i].mesh = nodes[i].camera = nodes[i].light = -1;
+        memcpy(nodes[i].translation, at[i], sizeof(at[i]));
+        nodes[i].rotation[3] = 1.0f;
+        nodes[i].scale[0] = nodes[i].scale[1] = nodes[i].scale[2] = 1.0f;
+    }
+    nodes[0].mesh = 0;
+    nodes[1].light = 0;
+    nodes[2].camera = 0;
+    rill_gltf_light light = {.name = "bulb",
+                             .type = RILL_GLTF_LIGHT_POINT,
+                             .intensity = 6.0f,
+                             .color = {1.0f, 0.9f, 0.8f},
+                             .range = 20.0f};
+    rill_gltf_camera cam = {.name = "view",
+                            .type = RILL_GLTF_CAMERA_PERSPECTIVE,
+                            .yfov = 0.8f,
+                            .znear = 0.05f,
+                            .zfar = 100.0f};
+    int32_t roots[3] = {0, 1, 2};
+    rill_gltf_scene scene = {"lit", 3, roots};
+    rill_gltf_model m;
+    memset(&m, 0, sizeof(m));
+    m.mesh_count = sphere->mesh_count, m.meshes = sphere->meshes;
+    m.material_count = sphere->material_count, m.materials = sphere->materials;
+    m.node_count = 3, m.nodes = nodes;
+    m.scene_count = 1, m.scenes = &scene, m.default_scene = 0;
+    m.light_count = 1, m.lights = &light;
+    m.camera_count = 1, m.cameras = &cam;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    rill_error err = {0};
+    assert_int_equal(rill_glb_write_memory(&m, NULL, &bytes, &n, &err), RILL_OK);
+    rill_test_write_file(dir, rel, bytes, n);
+    rill_free(bytes);
+    rill_gltf_model_free(sphere);
+}
+
+static uint32_t count_of(rill_world *w, const char *component) {
+    return rill_world_component_len(w, rill_world_find_component(w, component));
+}
+
+static uint32_t count_named(rill_world *w, const char *name) {
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t n = rill_world_component_dense(w, RILL_COMPONENT_NAME, &ents, &data), named = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *v = ((const rill_name *)data)[i].value;
+        named += v && strcmp(v, name) == 0;
+    }
+    return named;
+}
+
+static uint32_t active_cameras(rill_world *w) {
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t n = rill_world_component_dense(w, RILL_COMPONENT_CAMERA, &ents, &data);
+    uint32_t active = 0;
+    for (uint32_t i = 0; i < n; i++)
+        active += ((const rill_camera *)data)[i].active;
+    return active;
+}
+
+/* Opens `input` (or the pack), loads and renders it; *out_pixels (malloc'd) gets the picture and
+ * *out_levels the levels spawned for the scene's Model entity "Ball". Checks that the world holds
+ * one point light and one active camera, whatever the levels. */
+static void render_lit(const char *input, const char *pack, uint8_t **out_pixels,
+                       uint32_t *out_levels) {
+    rill_error err = {0};
+    rill_content *c = rill_content_open(
+        &(rill_content_desc){.input = input, .pack = pack, .deterministic = true}, &err);
+    assert_non_null(c);
+    rill_renderer *r = make_renderer(c);
+    assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
+    assert_int_equal(rill_content_defaults_used(c), 0); /* the model's light and camera */
+    rill_world *w = rill_content_world(c);
+    rill_entity ball = rill_world_find_by_name(w, "Ball");
+    assert_true(ball != RILL_ENTITY_NULL);
+    *out_levels =
+        rill_scene_models_levels(rill_app_models_scene(rill_content_models(c)), ball, NULL);
+    assert_int_equal(count_of(w, "PointLight"), 1);
+    assert_int_equal(active_cameras(w), 1);
+    /* Each level has its sphere node; the light's and the camera's nodes are the base's alone. */
+    assert_int_equal(count_named(w, "ball"), *out_levels);
+    assert_int_equal(count_named(w, "lamp"), 1);
+    assert_int_equal(count_named(w, "eye"), 1);
+    render_one(c, r);
+    assert_true(drawn_fraction(r) > 0.05);
+    uint32_t pw = 0, ph = 0;
+    rill_renderer_size(r, &pw, &ph);
+    *out_pixels = malloc((size_t)pw * ph * 4);
+    assert_non_null(*out_pixels);
+    assert_int_equal(rill_renderer_read_pixels(r, *out_pixels, (size_t)pw * ph * 4, &err), RILL_OK);
+    finish_clean(c, r);
+}
+
+static const char SCENE_LIT[] = "rsn 1\n"
+                                "entity 1 \"Ball\" {\n"
+                                "    Transform {}\n"
+                                "    Model { path: \"models/lit.glb\" }\n"
+                                "}\n";
+
+/* Every LOD level's tree used to bring its own copies of the model's light and camera: the pack
+ * (3 baked levels) lit the sphere four times over (PSNR 19.9 dB against the loose picture) and
+ * rendered four views. Now the levels are geometry only: one light and one camera, and the pack's
+ * picture is the loose project's. */
+static void test_lod_levels_no_extra_lights_or_cameras(void **state) {
+    (void)state;
+    char dir[512], proj[600], pack[600];
+    rill_test_tmpdir(dir, sizeof(dir), "content_lod_lights");
+    rill_test_path(proj, sizeof(proj), dir, "proj");
+    rill_test_path(pack, sizeof(pack), dir, "game.rpak");
+    const char *toml = "[project]\nname = \"lit\"\nmain_scene = \"scenes/world.rsn\"\n"
+                       "[window]\nwidth = 64\nheight = 48\n";
+    rill_test_write_file(proj, "project.toml", toml, strlen(toml));
+    rill_test_write_file(proj, "scenes/world.rsn", SCENE_LIT, strlen(SCENE_LIT));
+    write_lit_sphere(proj, "models/lit.glb");
+    uint8_t *loose = NULL, *packed = NULL;
+    uint32_t loose_levels = 0, pack_levels = 0;
+    render_lit(proj, NULL, &loose, &loose_levels);
+    assert_int_equal(loose_levels, 1); /* no levels beside the loose source */
+
+    rill_export_desc ed = {.project_dir = proj, .out_pack = pack, .no_cache = true, .jobs = 1};
+    rill_export_result res;
+    rill_error err = {0};
+    assert_int_equal(rill_export_run(&ed, &res, &err), RILL_OK);
+    assert_int_equal(res.counts.failed, 0);
+    rill_export_result_free(&res);
+    render_lit(NULL, pack, &packed, &pack_levels);
+    assert_int_equal(pack_levels, 4); /* the base and 3 baked levels */
+    double psnr = rill_test_psnr(loose, packed, 64u * 48u, 0, 3);
+    if (psnr < 40.0)
+        fail_msg("the pack's picture differs from the loose project's: PSNR %.1f dB", psnr);
+    free(loose);
+    free(packed);
+    rill_test_tmpdir_remove(dir);
+}
+
 static void test_unapplied_and_bad_inputs(void **state) {
     (void)state;
     char dir[512], path[600];
@@ -288,6 +440,7 @@ int main(void) {
         cmocka_unit_test(test_model_with_light_and_camera),
         cmocka_unit_test(test_builtin),
         cmocka_unit_test(test_terrain_uploaded_at_load),
+        cmocka_unit_test(test_lod_levels_no_extra_lights_or_cameras),
         cmocka_unit_test(test_unapplied_and_bad_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,7 +179,9 @@ uint32_t rill_scene_model_set_level(rill_world *world, const rill_model_componen
  *       (spawn_budget_ns; the rest wait for later updates); an entity whose own RenderMode is
  *       hidden (a streamed instance on its way out) gets its tree hidden; a .glb with baked levels
  * beside it (name_lod1.glb ... name_lod4.glb, pack first then loose, contiguous) has each level
- *       requested too and spawned as a hidden sibling tree (rill_scene_models_levels);
+ *       requested too and spawned as a hidden sibling tree (rill_scene_models_levels) of
+ *       geometry only: the nodes that hold primitives and their ModelMesh children, no lights,
+ *       no cameras (the base tree's stand for the model whichever level shows);
  *     - on FAILED logs one warning (module "models") naming the entity (id and Name) and the
  *       file, and spawns nothing;
  *     - when an entity is despawned, loses its Model or names another path, despawns the tree it
