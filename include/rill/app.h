@@ -596,8 +596,10 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
  *   DirectionalLight, PointLight or SpotLight) gets a default sun entity ("Default Sun":
  *   DirectionalLight illuminance 3, colour (1, 0.96, 0.9), travelling along (-0.4, -1, -0.5));
  *   a world with no active camera gets a camera entity ("Default Camera", fov_y 0.8) framing the
- *   bounds of what it draws from the front-right-above. Each default is logged at INFO (module
- *   "content") and listed in rill_content_notes, so tools say so on stderr. */
+ *   bounds of what it draws from the front-right-above (a Model entity without a Transform is
+ *   framed where its model draws: at its parent's placement, the identity at the top). Each
+ *   default is logged at INFO (module "content") and listed in rill_content_notes, so tools say
+ *   so on stderr. */
 typedef struct rill_content rill_content;
 struct rill_render_snapshot;
 struct rill_renderer_desc;

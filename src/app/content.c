@@ -633,14 +633,16 @@ static uint32_t tree_asset(rill_world *w, const rill_render_components *rc, rill
     return 0;
 }
 
-/* Each Model's uploaded bounds placed by its entity's matrix (the spawned root is identity). */
+/* Each Model's uploaded bounds placed by its spawned root's matrix: the root's Transform is the
+ * identity, so that is where the entity puts the model, and it exists even when the entity has
+ * no Transform (and so no GlobalTransform): such an entity passes its parent's matrix through,
+ * the identity at the top, and its model is drawn there. */
 static bool model_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
     rill_world *w = rill_app_world(c->app);
     rill_render_assets *ra = rill_app_models_render_assets(c->models);
     rill_query_desc qd;
     memset(&qd, 0, sizeof(qd));
     qd.with[0] = c->comps.model;
-    qd.with[1] = rill_world_builtin(w)->global_transform;
     rill_query q = rill_world_query(w, &qd);
     bool found = false;
     while (ra && rill_query_next(&q)) {
@@ -648,9 +650,9 @@ static bool model_bounds(rill_content *c, float lo[3], float hi[3], bool *any) {
         uint32_t asset = root ? tree_asset(w, &c->comps, root, 0) : 0;
         const rill_render_model *rm =
             asset ? rill_render_assets_model(ra, (rill_asset){asset}) : NULL;
-        if (!rm)
+        const float *m = rm ? rill_world_global_matrix(w, root) : NULL;
+        if (!m)
             continue;
-        const float *m = ((const rill_global_transform *)rill_query_get(&q, 1))->m;
         if (!rill_mat4_in_world_limit(m))
             continue; /* not drawn (extract warns): framing it would make the planes inf */
         for (int k = 0; k < 8; k++) {

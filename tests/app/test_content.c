@@ -6,7 +6,8 @@
  * built-in scenes; texture streaming settings are read without a warning; a terrain's first chunks
  * are on the renderer when the load returns (the first snapshot uploads none); bad inputs fail
  * naming the input; a model with a light and a camera exported with LOD levels still has one of
- * each in the world and draws the loose project's picture. */
+ * each in the world and draws the loose project's picture; a Model entity without a Transform is
+ * framed by the default camera as one with `Transform {}`. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -395,6 +396,71 @@ static void test_lod_levels_no_extra_lights_or_cameras(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* The cube scene with its Model entity's Transform as `xform` ("" for none). */
+static void write_cube_scene(const char *dir, const char *xform) {
+    char rsn[256];
+    snprintf(rsn, sizeof(rsn),
+             "rsn 1\nentity 1 \"Box\" {\n%s    Model { path: \"models/cube.glb\" }\n}\n", xform);
+    rill_test_write_file(dir, "scenes/world.rsn", rsn, strlen(rsn));
+}
+
+/* Loads the project in dir, renders it; out_xf gets the default camera's Transform, out_lo/hi the
+ * content bounds (returns whether there are any), *out_pixels (malloc'd) the picture. */
+static bool default_framing(const char *dir, rill_transform *out_xf, float out_lo[3],
+                            float out_hi[3], uint8_t **out_pixels) {
+    rill_error err = {0};
+    rill_content *c =
+        rill_content_open(&(rill_content_desc){.input = dir, .deterministic = true}, &err);
+    assert_non_null(c);
+    rill_renderer *r = make_renderer(c);
+    assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
+    assert_true(rill_content_defaults_used(c) & RILL_CONTENT_DEFAULT_CAMERA);
+    bool bounded = rill_content_bounds(c, out_lo, out_hi);
+    rill_world *w = rill_content_world(c);
+    const rill_transform *xf =
+        rill_world_get(w, rill_world_find_by_name(w, "Default Camera"), RILL_COMPONENT_TRANSFORM);
+    assert_non_null(xf);
+    *out_xf = *xf;
+    render_one(c, r);
+    *out_pixels = malloc(64u * 48u * 4u);
+    assert_non_null(*out_pixels);
+    assert_int_equal(rill_renderer_read_pixels(r, *out_pixels, 64u * 48u * 4u, &err), RILL_OK);
+    finish_clean(c, r);
+    return bounded;
+}
+
+/* A Model entity without a Transform stands at the identity: its model is drawn at the origin, so
+ * the default camera frames it there, as with `Transform {}`. The framing used to need the
+ * entity's GlobalTransform, which such an entity never gets: it framed a radius of 5 around the
+ * origin instead, the cube a speck in the picture. */
+static void test_default_camera_frames_model_without_transform(void **state) {
+    (void)state;
+    char dir[512];
+    rill_test_tmpdir(dir, sizeof(dir), "content_no_transform");
+    write_project(dir, "");
+    rill_transform with_xf, without_xf;
+    float lo[2][3], hi[2][3];
+    uint8_t *with_px = NULL, *without_px = NULL;
+    write_cube_scene(dir, "    Transform {}\n");
+    assert_true(default_framing(dir, &with_xf, lo[0], hi[0], &with_px));
+    write_cube_scene(dir, "");
+    bool bounded = default_framing(dir, &without_xf, lo[1], hi[1], &without_px);
+    double psnr = rill_test_psnr(with_px, without_px, 64u * 48u, 0, 3);
+    if (psnr < 99.0)
+        fail_msg("framed differently without Transform: PSNR %.1f dB, camera at (%g, %g, %g) "
+                 "instead of (%g, %g, %g)",
+                 psnr, (double)without_xf.translation[0], (double)without_xf.translation[1],
+                 (double)without_xf.translation[2], (double)with_xf.translation[0],
+                 (double)with_xf.translation[1], (double)with_xf.translation[2]);
+    assert_memory_equal(&with_xf, &without_xf, sizeof(with_xf));
+    assert_true(bounded);
+    assert_memory_equal(lo[0], lo[1], sizeof(lo[0]));
+    assert_memory_equal(hi[0], hi[1], sizeof(hi[0]));
+    free(with_px);
+    free(without_px);
+    rill_test_tmpdir_remove(dir);
+}
+
 static void test_unapplied_and_bad_inputs(void **state) {
     (void)state;
     char dir[512], path[600];
@@ -441,6 +507,7 @@ int main(void) {
         cmocka_unit_test(test_builtin),
         cmocka_unit_test(test_terrain_uploaded_at_load),
         cmocka_unit_test(test_lod_levels_no_extra_lights_or_cameras),
+        cmocka_unit_test(test_default_camera_frames_model_without_transform),
         cmocka_unit_test(test_unapplied_and_bad_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
