@@ -598,12 +598,12 @@ static bool world_has_active_camera(rill_world *w) {
     qd.with[0] = rill_world_builtin(w)->camera;
     rill_query q = rill_world_query(w, &qd);
     while (rill_query_next(&q)) {
-        /* A camera placed out of the world is ignored by extract: the default one frames instead.
-         */
+        /* A camera that extract ignores, placed out of the world or not placed at all (no
+         * Transform, so no GlobalTransform), does not count: the default one frames instead. */
         const rill_global_transform *xf =
             rill_world_get(w, q.entity, rill_world_builtin(w)->global_transform);
-        if (((const rill_camera *)rill_query_get(&q, 0))->active &&
-            (!xf || rill_mat4_in_world_limit(xf->m)))
+        if (((const rill_camera *)rill_query_get(&q, 0))->active && xf &&
+            rill_mat4_in_world_limit(xf->m))
             return true;
     }
     return false;

@@ -458,6 +458,26 @@ static void test_default_camera_frames_model_without_transform(void **state) {
     assert_memory_equal(hi[0], hi[1], sizeof(hi[0]));
     free(with_px);
     free(without_px);
+
+    /* A Camera without a Transform has no GlobalTransform, so extract makes no view of it: the
+     * default camera frames the scene instead (the render used to fail: "no active camera with a
+     * GlobalTransform"). */
+    write_cube_scene(dir, "    Transform {}\n");
+    const char cam[] = "entity 2 \"Eye\" {\n    Camera {}\n}\n";
+    char rsn[512], path[600];
+    rill_test_path(path, sizeof(path), dir, "scenes/world.rsn");
+    uint8_t *data = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    assert_int_equal(rill_file_read_all(path, &data, &size, &err), RILL_OK);
+    snprintf(rsn, sizeof(rsn), "%.*s%s", (int)size, (const char *)data, cam);
+    rill_free(data);
+    rill_test_write_file(dir, "scenes/world.rsn", rsn, strlen(rsn));
+    rill_transform cam_xf;
+    uint8_t *cam_px = NULL;
+    assert_true(default_framing(dir, &cam_xf, lo[1], hi[1], &cam_px));
+    assert_memory_equal(&with_xf, &cam_xf, sizeof(cam_xf));
+    free(cam_px);
     rill_test_tmpdir_remove(dir);
 }
 
