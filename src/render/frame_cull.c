@@ -458,6 +458,12 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
     return r->prev_m.data[prev >> 1].m[prev & 1u];
 }
 
+bool rill__instance_mirrored(const float m[16]) {
+    float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+                m[8] * (m[1] * m[6] - m[2] * m[5]);
+    return det < 0.0f; /* NaN and singular: not mirrored */
+}
+
 /* >>ghosts --------------------------------------------------------------------------------- */
 
 uint32_t rill__ghost_opacity_q(const rill_render_instance *in) {
@@ -596,14 +602,19 @@ static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cul
             list_add(lists[LIST_TRANSPARENT], &len[LIST_TRANSPARENT], (uint64_t)(UINT32_MAX - bits),
                      i, prev, rg);
         } else {
-            /* The key keeps the (cuts, double-sided, material, shared block, ranged, mesh) order
-             * in 43 bits: meshes of one shared block (static batches) follow each other within a
-             * material, so draw_list draws them with one indirect call. Surfaces that cut (alpha
-             * mask, LOD crossfade) sort last: the prepass draws the rest with a shader that
-             * never discards, so the GPU tests depth before shading them. */
+            /* The key keeps the (cuts, mirrored, double-sided, material, shared block, ranged,
+             * mesh) order in 44 bits: meshes of one shared block (static batches) follow each
+             * other within a material, so draw_list draws them with one indirect call. Surfaces
+             * that cut (alpha mask, LOD crossfade) sort last: the prepass draws the rest with a
+             * shader that never discards, so the GPU tests depth before shading them. Mirrored
+             * instances draw with the other front face: never in one run with unmirrored ones,
+             * and after them (one front face change per part); without any, the bit is 0 in
+             * every key and the order and runs are what they were. */
             bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-            uint64_t key = ((uint64_t)cuts << 42) | ((uint64_t)mt->double_sided << 41) |
-                           ((uint64_t)ti << 25) | in_block | mesh_bits;
+            bool mirrored = rill__instance_mirrored(in->transform);
+            uint64_t key = ((uint64_t)cuts << 43) | ((uint64_t)mirrored << 42) |
+                           ((uint64_t)mt->double_sided << 41) | ((uint64_t)ti << 25) | in_block |
+                           mesh_bits;
             out->solid += !cuts * list_add(lists[LIST_OPAQUE], &len[LIST_OPAQUE], key, i, prev, rg);
             if (jb->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
                 list_add(lists[LIST_GHOSTS], &len[LIST_GHOSTS], ghost_key(in, mesh_bits), i, prev,
@@ -804,7 +815,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     vs->casters_plain = n_plain;
     vs->opaque_solid = n_solid;
     rill__phase_mark(r, RILL__CPU_CULL);
-    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 43);
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 44);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
     sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 42);
     sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 26);

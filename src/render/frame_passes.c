@@ -45,10 +45,10 @@ static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__c
 }
 
 /* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
- * list's key says exactly what batches (opaque: double-sided, material, mesh; alpha-masked
- * casters: material, mesh; plain casters and wireframes: mesh; pool slots of live handles are
- * unique within a frame), so runs are found on the sorted keys by galloping and then bisecting
- * instead of visiting every instance: the cost is per draw, not per instance. */
+ * list's key says exactly what batches (opaque: mirrored, double-sided, material, mesh;
+ * alpha-masked casters: material, mesh; plain casters and wireframes: mesh; pool slots of live
+ * handles are unique within a frame), so runs are found on the sorted keys by galloping and then
+ * bisecting instead of visiting every instance: the cost is per draw, not per instance. */
 static uint32_t key_run(const draw_item *items, uint32_t i, uint32_t n) {
     uint64_t key = items[i].key;
     /* Equal keys are contiguous: items[k].key == key holds for k in [i, end) and fails after.
@@ -84,6 +84,10 @@ typedef struct draw_binding {
     const void *push;
     uint32_t push_size;
     bool edges; /* draw the meshes' edge buffers (line lists) instead of their triangles */
+    /* The pipes take their front face per draw (P_FRONT_FACE): clockwise for mirrored instances.
+     * A list drawn this way keeps mirrored and unmirrored instances in separate runs (the opaque
+     * key; the transparent list draws one by one). */
+    bool mirrors;
 } draw_binding;
 
 /* One VkDrawIndexedIndirectCommand. */
@@ -94,16 +98,19 @@ typedef struct indirect_cmd {
 } indirect_cmd;
 
 /* Items i.. that can share one indirect draw with item i: meshes in the same shared block (same
- * buffers) and, when materials are bound, the same material. Returns the end of the span. */
+ * buffers) and, when materials are bound, the same material; with same_winding, instances that
+ * all mirror or all do not (one front face). Returns the end of the span. */
 static uint32_t block_span(const rill_renderer *r, const rill__view *vs, const draw_item *items,
-                           uint32_t i, uint32_t n, bool same_material) {
+                           uint32_t i, uint32_t n, bool same_material, bool same_winding) {
     const rill_render_instance *inst = vs->snap->instances;
     const rill_render_instance *a = &inst[items[i].inst];
     uint32_t block = rill__mesh_get(r, a->mesh)->block, j = i + 1;
+    bool mirrored = same_winding && rill__instance_mirrored(a->transform);
     while (j < n) {
         const rill_render_instance *b = &inst[items[j].inst];
         const mesh_slot *bm = rill__mesh_get(r, b->mesh);
-        if (!bm || bm->block != block || (same_material && b->material.id != a->material.id)) {
+        if (!bm || bm->block != block || (same_material && b->material.id != a->material.id) ||
+            (same_winding && rill__instance_mirrored(b->transform) != mirrored)) {
             break;
         }
         j++;
@@ -203,6 +210,16 @@ static void draw_ranges(rill_renderer *r, rill__cmd *cmd, const rill__view *vs, 
     }
 }
 
+/* Sets the front face for instance a's run when it is not the one set (front: -1 none, 1
+ * clockwise, 0 counter-clockwise); returns the one now set. */
+static int set_front_face(rill__cmd *cmd, int front, const rill_render_instance *a) {
+    int cw = rill__instance_mirrored(a->transform) ? 1 : 0;
+    if (cw != front) {
+        rill__cmd_front_face(cmd, cw == 1);
+    }
+    return cw;
+}
+
 /* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
  * batch, neighbours with the same key (mesh and material) become one instanced draw. Meshes in a
  * shared block (static batches) that follow each other with one material (any material for
@@ -216,6 +233,7 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     rill__pipe *bound = NULL;
     const rill__buf *cur_vb = NULL, *cur_ib = NULL;
     uint32_t cur_mat = 0;
+    int front = -1; /* the front face set since the pipeline was bound (1: clockwise), -1 none */
     bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
     for (uint32_t i = 0; i < n;) {
         const rill_render_instance *a = &inst[items[i].inst];
@@ -233,10 +251,14 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
                 }
                 bound = p;
                 cur_mat = 0;
+                front = -1;
             }
             if (a->material.id != cur_mat) {
                 rill__cmd_bind_set(cmd, 1, mt->set);
                 cur_mat = a->material.id;
+            }
+            if (db->mirrors) {
+                front = set_front_face(cmd, front, a);
             }
         }
         bool edges = db && db->edges;
@@ -249,7 +271,8 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
         /* a mesh with its own edge buffer draws its edges alone */
         bool in_block = ms->block && !(edges && ms->eb);
         if ((in_block || ranged) && mdi) {
-            uint32_t end = in_block ? block_span(r, vs, items, i, n, db && db->pipes) : i + 1;
+            bool bound_mat = db && db->pipes, winding = bound_mat && db->mirrors;
+            uint32_t end = in_block ? block_span(r, vs, items, i, n, bound_mat, winding) : i + 1;
             if ((end > i + run || ranged) &&
                 draw_indirect(ctx, vs, items, i, end, first, batch, edges)) {
                 i = end;
@@ -361,7 +384,8 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
      * before shading; then those that cut (alpha mask, LOD crossfade dither). */
     uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
-    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS_SOLID], false, NULL, NULL, NULL, 0, false};
+    draw_binding db = {
+        &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID], false, NULL, NULL, NULL, 0, false, true};
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
@@ -383,7 +407,8 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        rill__ctx_res(ctx, vs->res.ao),
                        NULL,
                        0,
-                       false};
+                       false,
+                       true};
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     ghost_alpha(ctx, vs);
     view_end(ctx, vs);
@@ -400,7 +425,8 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
                        rill__ctx_res(ctx, vs->res.ao),
                        NULL,
                        0,
-                       false};
+                       false,
+                       true};
     draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
     view_end(ctx, vs);
 }
