@@ -88,6 +88,9 @@ typedef struct draw_binding {
      * A list drawn this way keeps mirrored and unmirrored instances in separate runs (the opaque
      * key; the transparent list draws one by one). */
     bool mirrors;
+    /* When set: the pipes ghost instances draw with instead of pipes (mixed passthrough's
+     * transparent pass: their colour without alpha). */
+    rill__pipe *const *ghost_pipes;
 } draw_binding;
 
 /* One VkDrawIndexedIndirectCommand. */
@@ -242,7 +245,8 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
         bool ranged = items[i].range_n != 0;
         uint32_t run = batch && !ranged ? key_run(items, i, n) : 1;
         if (db && db->pipes) {
-            rill__pipe *p = db->pipes[mt->double_sided ? 1 : 0];
+            bool ghost = db->ghost_pipes && a->mode == RILL_RENDER_MODE_GHOST;
+            rill__pipe *p = (ghost ? db->ghost_pipes : db->pipes)[mt->double_sided ? 1 : 0];
             if (p != bound) {
                 rill__cmd_bind_pipe(cmd, p);
                 bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao);
@@ -311,36 +315,61 @@ static void view_end(rill_rg_ctx *ctx, const rill__view *vs) {
     }
 }
 
-/* Mixed passthrough, inside the opaque pass: the ghost instances again, depth tested EQUAL (the
- * same vertex shader gives the same depth) with alpha-only writes, so the visible pixels of each
- * ghost get its opacity as alpha and their colour stays lit. Runs of equal opacity share one push.
- */
-static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+/* Draws ghosts[from, to) in runs of one opacity, each with the opacity pushed (vec4, x): with
+ * db NULL through the bound pipeline (batched: the opaque ghosts' keys hold their mesh), else
+ * one by one through db's pipes, which push db->push when bound. Counts the draws as ghost alpha
+ * draws. */
+static void ghost_runs(rill_rg_ctx *ctx, const rill__view *vs, uint32_t from, uint32_t to,
+                       draw_binding *db) {
     rill_renderer *r = ctx->r;
-    uint32_t n = vs->ghosts.len;
-    if (!n || !r->pipes[RILL__PIPE_GHOST_ALPHA]) {
-        return;
-    }
-    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
-    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
     uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len + vs->wires.len;
     const draw_item *g = vs->ghosts.data;
     const rill_render_instance *inst = vs->snap->instances;
     uint32_t before = r->draw_calls;
-    for (uint32_t i = 0; i < n;) {
+    for (uint32_t i = from; i < to;) {
         /* The sort packs keys (order and equality kept, values not), so the opacity is read
          * from the instance; the list is sorted by it, so equal opacities are adjacent. */
         uint32_t q = rill__ghost_opacity_q(&inst[g[i].inst]);
         uint32_t end = i + 1;
-        while (end < n && rill__ghost_opacity_q(&inst[g[end].inst]) == q) {
+        while (end < to && rill__ghost_opacity_q(&inst[g[end].inst]) == q) {
             end++;
         }
         float push[4] = {(float)q / 65535.0f, 0, 0, 0};
-        rill__cmd_push(ctx->cmd, push, sizeof(push));
-        draw_list(ctx, vs, g + i, end - i, first + i, NULL, true);
+        if (db) {
+            db->push = push;
+            draw_list(ctx, vs, g + i, end - i, first + i, db, false);
+        } else {
+            rill__cmd_push(ctx->cmd, push, sizeof(push));
+            draw_list(ctx, vs, g + i, end - i, first + i, NULL, true);
+        }
         i = end;
     }
     r->ghost_alpha_draws += r->draw_calls - before;
+}
+
+/* Mixed passthrough, inside the opaque pass: the opaque ghost instances again, depth tested EQUAL
+ * (the same vertex shader gives the same depth) with alpha-only writes, so the visible pixels of
+ * each ghost get its opacity as alpha and their colour stays lit. */
+static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+    rill_renderer *r = ctx->r;
+    if (!vs->ghosts_opaque || !r->pipes[RILL__PIPE_GHOST_ALPHA]) {
+        return;
+    }
+    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
+    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+    ghost_runs(ctx, vs, 0, vs->ghosts_opaque, NULL);
+}
+
+/* Mixed passthrough, after the transparent draws: the blended ghost instances (whose colour the
+ * transparent pass drew without alpha) again with alpha-only writes blended over the pixel, each
+ * covering it by opacity x material alpha, as its own faces do (same culling, same depth test). */
+static void ghost_blend_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+    if (vs->ghosts_opaque == vs->ghosts.len) {
+        return;
+    }
+    draw_binding db = {
+        .pipes = &ctx->r->pipes[RILL__PIPE_GHOST_BLEND_ALPHA], .push_size = 16, .mirrors = true};
+    ghost_runs(ctx, vs, vs->ghosts_opaque, vs->ghosts.len, &db);
 }
 
 /* >>view passes ----------------------------------------------------------------------------- */
@@ -427,7 +456,11 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
                        0,
                        false,
                        true};
+    if (vs->passthrough) {
+        db.ghost_pipes = &ctx->r->pipes[RILL__PIPE_TRANSPARENT_RGB];
+    }
     draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
+    ghost_blend_alpha(ctx, vs);
     view_end(ctx, vs);
 }
 

@@ -210,6 +210,7 @@ typedef struct rill__pipe_desc {
     bool wireframe;  /* polygon mode line; needs caps.fill_mode_non_solid */
     bool line_list;  /* line list topology (edge buffers), filled */
     bool alpha_only; /* colour writes touch alpha only (passthrough alpha) */
+    bool rgb_only;   /* colour writes leave alpha alone (ghosted glass: its alpha drawn apart) */
     /* The front face is dynamic state (rill__cmd_front_face before drawing): mirrored instances
      * draw clockwise. Static pipelines take counter-clockwise. */
     bool dynamic_front_face;

@@ -140,10 +140,11 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     VkPipelineColorBlendAttachmentState cba[RILL__MAX_COLOR];
     memset(cba, 0, sizeof(cba));
     for (uint32_t i = 0; i < d->color_count; i++) {
-        cba[i].colorWriteMask = d->alpha_only
-                                    ? VK_COLOR_COMPONENT_A_BIT
-                                    : VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+        VkColorComponentFlags rgb =
+            VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT;
+        cba[i].colorWriteMask = d->alpha_only ? VK_COLOR_COMPONENT_A_BIT
+                                : d->rgb_only ? rgb
+                                              : rgb | VK_COLOR_COMPONENT_A_BIT;
         if (d->blend == RILL__BLEND_ALPHA) {
             cba[i].blendEnable = VK_TRUE;
             cba[i].srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
