@@ -76,6 +76,10 @@ typedef struct rill__cull_params {
 } rill__cull_params;
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
                             rill_error *err);
+/* Whether a world matrix mirrors (the determinant of its upper 3x3 is negative): the instance's
+ * triangles then wind clockwise seen from their front (glTF 2.0). The opaque list's key holds
+ * it, and the passes set the front face from it, so both take it from here. */
+bool rill__instance_mirrored(const float m[16]);
 /* A ghost instance's opacity clamped to [0, 1] in 16 bits (NaN: 0); the ghost list's sort key
  * holds it above the mesh. */
 uint32_t rill__ghost_opacity_q(const rill_render_instance *in);

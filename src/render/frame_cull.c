@@ -458,6 +458,12 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
     return r->prev_m.data[prev >> 1].m[prev & 1u];
 }
 
+bool rill__instance_mirrored(const float m[16]) {
+    float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+                m[8] * (m[1] * m[6] - m[2] * m[5]);
+    return det < 0.0f; /* NaN and singular: not mirrored */
+}
+
 /* >>ghosts --------------------------------------------------------------------------------- */
 
 uint32_t rill__ghost_opacity_q(const rill_render_instance *in) {
@@ -466,10 +472,11 @@ uint32_t rill__ghost_opacity_q(const rill_render_instance *in) {
     return (uint32_t)(op * 65535.0f + 0.5f);
 }
 
-/* A ghost's key: its opacity in 16 bits (runs of one opacity share a push) above the ranged bit
- * and the mesh. */
-static uint64_t ghost_key(const rill_render_instance *in, uint64_t mesh_bits) {
-    return ((uint64_t)rill__ghost_opacity_q(in) << 17) | mesh_bits;
+/* A ghost's key: whether its material is blended (those draw after the transparent pass, so
+ * they sort last), its opacity in 16 bits (runs of one opacity share a push), the ranged bit and
+ * the mesh. */
+static uint64_t ghost_key(const rill_render_instance *in, uint64_t mesh_bits, bool blended) {
+    return ((uint64_t)blended << 33) | ((uint64_t)rill__ghost_opacity_q(in) << 17) | mesh_bits;
 }
 
 /* Appends an item to a list of n: a range that follows the last item's ranges of the same
@@ -595,19 +602,29 @@ static void list_entry(const cull_job *jb, const cull_chunk *ch, uint32_t j, cul
             memcpy(&bits, &depth, sizeof(bits));
             list_add(lists[LIST_TRANSPARENT], &len[LIST_TRANSPARENT], (uint64_t)(UINT32_MAX - bits),
                      i, prev, rg);
+            if (jb->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
+                /* Mixed passthrough: its alpha is drawn apart (opacity x material alpha). */
+                out->glass += list_add(lists[LIST_GHOSTS], &len[LIST_GHOSTS],
+                                       ghost_key(in, mesh_bits, true), i, prev, rg);
+            }
         } else {
-            /* The key keeps the (cuts, double-sided, material, shared block, ranged, mesh) order
-             * in 43 bits: meshes of one shared block (static batches) follow each other within a
-             * material, so draw_list draws them with one indirect call. Surfaces that cut (alpha
-             * mask, LOD crossfade) sort last: the prepass draws the rest with a shader that
-             * never discards, so the GPU tests depth before shading them. */
+            /* The key keeps the (cuts, mirrored, double-sided, material, shared block, ranged,
+             * mesh) order in 44 bits: meshes of one shared block (static batches) follow each
+             * other within a material, so draw_list draws them with one indirect call. Surfaces
+             * that cut (alpha mask, LOD crossfade) sort last: the prepass draws the rest with a
+             * shader that never discards, so the GPU tests depth before shading them. Mirrored
+             * instances draw with the other front face: never in one run with unmirrored ones,
+             * and after them (one front face change per part); without any, the bit is 0 in
+             * every key and the order and runs are what they were. */
             bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
-            uint64_t key = ((uint64_t)cuts << 42) | ((uint64_t)mt->double_sided << 41) |
-                           ((uint64_t)ti << 25) | in_block | mesh_bits;
+            bool mirrored = rill__instance_mirrored(in->transform);
+            uint64_t key = ((uint64_t)cuts << 43) | ((uint64_t)mirrored << 42) |
+                           ((uint64_t)mt->double_sided << 41) | ((uint64_t)ti << 25) | in_block |
+                           mesh_bits;
             out->solid += !cuts * list_add(lists[LIST_OPAQUE], &len[LIST_OPAQUE], key, i, prev, rg);
             if (jb->passthrough && in->mode == RILL_RENDER_MODE_GHOST) {
-                list_add(lists[LIST_GHOSTS], &len[LIST_GHOSTS], ghost_key(in, mesh_bits), i, prev,
-                         rg);
+                list_add(lists[LIST_GHOSTS], &len[LIST_GHOSTS], ghost_key(in, mesh_bits, false), i,
+                         prev, rg);
             }
         }
     }
@@ -761,7 +778,7 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
                             rill_error *err) {
     const rill_render_snapshot *snap = vs->snap;
     vs->opaque.len = vs->transparent.len = vs->casters.len = vs->wires.len = vs->ghosts.len = 0;
-    vs->casters_plain = vs->opaque_solid = vs->wires_edges = 0;
+    vs->casters_plain = vs->opaque_solid = vs->wires_edges = vs->ghosts_opaque = 0;
     uint32_t ninst = snap->instance_count;
     uint32_t nslices = (uint32_t)(((uint64_t)ninst + CULL_SLICE - 1u) / CULL_SLICE);
     if (!rill_array_reserve(&r->cull_slices, nslices ? nslices : 1) ||
@@ -789,11 +806,12 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
      * the lists are the same whatever the number of threads. */
     rill_jobs_for(r->desc.jobs, ninst, CULL_SLICE, cull_slice_run, &jb);
     history_apply(r, &jb, nslices);
-    uint32_t n_plain = 0, n_solid = 0, n_edges = 0;
+    uint32_t n_plain = 0, n_solid = 0, n_edges = 0, n_glass = 0;
     for (uint32_t t = 0; t < nslices; t++) {
         n_plain += jb.slices[t].plain;
         n_solid += jb.slices[t].solid;
         n_edges += jb.slices[t].edges;
+        n_glass += jb.slices[t].glass;
     }
     vs->opaque.len = list_merge(&jb, LIST_OPAQUE, nslices);
     vs->transparent.len = list_merge(&jb, LIST_TRANSPARENT, nslices);
@@ -803,12 +821,13 @@ rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_p
     vs->wires_edges = n_edges;
     vs->casters_plain = n_plain;
     vs->opaque_solid = n_solid;
+    vs->ghosts_opaque = vs->ghosts.len - n_glass;
     rill__phase_mark(r, RILL__CPU_CULL);
-    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 43);
+    sort_list(r, &vs->opaque.data, vs->opaque.len, &vs->opaque.cap, 44);
     sort_list(r, &vs->transparent.data, vs->transparent.len, &vs->transparent.cap, 32);
     sort_list(r, &vs->casters.data, vs->casters.len, &vs->casters.cap, 42);
     sort_list(r, &vs->wires.data, vs->wires.len, &vs->wires.cap, 26);
-    sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 33);
+    sort_list(r, &vs->ghosts.data, vs->ghosts.len, &vs->ghosts.cap, 34);
     r->instances_visible += vs->opaque.len + vs->transparent.len + vs->wires.len;
     rill__phase_mark(r, RILL__CPU_SORT);
     return RILL_OK;

@@ -45,10 +45,10 @@ static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__c
 }
 
 /* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
- * list's key says exactly what batches (opaque: double-sided, material, mesh; alpha-masked
- * casters: material, mesh; plain casters and wireframes: mesh; pool slots of live handles are
- * unique within a frame), so runs are found on the sorted keys by galloping and then bisecting
- * instead of visiting every instance: the cost is per draw, not per instance. */
+ * list's key says exactly what batches (opaque: mirrored, double-sided, material, mesh;
+ * alpha-masked casters: material, mesh; plain casters and wireframes: mesh; pool slots of live
+ * handles are unique within a frame), so runs are found on the sorted keys by galloping and then
+ * bisecting instead of visiting every instance: the cost is per draw, not per instance. */
 static uint32_t key_run(const draw_item *items, uint32_t i, uint32_t n) {
     uint64_t key = items[i].key;
     /* Equal keys are contiguous: items[k].key == key holds for k in [i, end) and fails after.
@@ -84,6 +84,13 @@ typedef struct draw_binding {
     const void *push;
     uint32_t push_size;
     bool edges; /* draw the meshes' edge buffers (line lists) instead of their triangles */
+    /* The pipes take their front face per draw (P_FRONT_FACE): clockwise for mirrored instances.
+     * A list drawn this way keeps mirrored and unmirrored instances in separate runs (the opaque
+     * key; the transparent list draws one by one). */
+    bool mirrors;
+    /* When set: the pipes ghost instances draw with instead of pipes (mixed passthrough's
+     * transparent pass: their colour without alpha). */
+    rill__pipe *const *ghost_pipes;
 } draw_binding;
 
 /* One VkDrawIndexedIndirectCommand. */
@@ -94,16 +101,19 @@ typedef struct indirect_cmd {
 } indirect_cmd;
 
 /* Items i.. that can share one indirect draw with item i: meshes in the same shared block (same
- * buffers) and, when materials are bound, the same material. Returns the end of the span. */
+ * buffers) and, when materials are bound, the same material; with same_winding, instances that
+ * all mirror or all do not (one front face). Returns the end of the span. */
 static uint32_t block_span(const rill_renderer *r, const rill__view *vs, const draw_item *items,
-                           uint32_t i, uint32_t n, bool same_material) {
+                           uint32_t i, uint32_t n, bool same_material, bool same_winding) {
     const rill_render_instance *inst = vs->snap->instances;
     const rill_render_instance *a = &inst[items[i].inst];
     uint32_t block = rill__mesh_get(r, a->mesh)->block, j = i + 1;
+    bool mirrored = same_winding && rill__instance_mirrored(a->transform);
     while (j < n) {
         const rill_render_instance *b = &inst[items[j].inst];
         const mesh_slot *bm = rill__mesh_get(r, b->mesh);
-        if (!bm || bm->block != block || (same_material && b->material.id != a->material.id)) {
+        if (!bm || bm->block != block || (same_material && b->material.id != a->material.id) ||
+            (same_winding && rill__instance_mirrored(b->transform) != mirrored)) {
             break;
         }
         j++;
@@ -203,6 +213,16 @@ static void draw_ranges(rill_renderer *r, rill__cmd *cmd, const rill__view *vs, 
     }
 }
 
+/* Sets the front face for instance a's run when it is not the one set (front: -1 none, 1
+ * clockwise, 0 counter-clockwise); returns the one now set. */
+static int set_front_face(rill__cmd *cmd, int front, const rill_render_instance *a) {
+    int cw = rill__instance_mirrored(a->transform) ? 1 : 0;
+    if (cw != front) {
+        rill__cmd_front_face(cmd, cw == 1);
+    }
+    return cw;
+}
+
 /* Draws items[0..n) whose instance data starts at `first` in the view's instance buffer. With
  * batch, neighbours with the same key (mesh and material) become one instanced draw. Meshes in a
  * shared block (static batches) that follow each other with one material (any material for
@@ -216,6 +236,7 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     rill__pipe *bound = NULL;
     const rill__buf *cur_vb = NULL, *cur_ib = NULL;
     uint32_t cur_mat = 0;
+    int front = -1; /* the front face set since the pipeline was bound (1: clockwise), -1 none */
     bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
     for (uint32_t i = 0; i < n;) {
         const rill_render_instance *a = &inst[items[i].inst];
@@ -224,7 +245,8 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
         bool ranged = items[i].range_n != 0;
         uint32_t run = batch && !ranged ? key_run(items, i, n) : 1;
         if (db && db->pipes) {
-            rill__pipe *p = db->pipes[mt->double_sided ? 1 : 0];
+            bool ghost = db->ghost_pipes && a->mode == RILL_RENDER_MODE_GHOST;
+            rill__pipe *p = (ghost ? db->ghost_pipes : db->pipes)[mt->double_sided ? 1 : 0];
             if (p != bound) {
                 rill__cmd_bind_pipe(cmd, p);
                 bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao);
@@ -233,10 +255,14 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
                 }
                 bound = p;
                 cur_mat = 0;
+                front = -1;
             }
             if (a->material.id != cur_mat) {
                 rill__cmd_bind_set(cmd, 1, mt->set);
                 cur_mat = a->material.id;
+            }
+            if (db->mirrors) {
+                front = set_front_face(cmd, front, a);
             }
         }
         bool edges = db && db->edges;
@@ -249,7 +275,8 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
         /* a mesh with its own edge buffer draws its edges alone */
         bool in_block = ms->block && !(edges && ms->eb);
         if ((in_block || ranged) && mdi) {
-            uint32_t end = in_block ? block_span(r, vs, items, i, n, db && db->pipes) : i + 1;
+            bool bound_mat = db && db->pipes, winding = bound_mat && db->mirrors;
+            uint32_t end = in_block ? block_span(r, vs, items, i, n, bound_mat, winding) : i + 1;
             if ((end > i + run || ranged) &&
                 draw_indirect(ctx, vs, items, i, end, first, batch, edges)) {
                 i = end;
@@ -288,36 +315,61 @@ static void view_end(rill_rg_ctx *ctx, const rill__view *vs) {
     }
 }
 
-/* Mixed passthrough, inside the opaque pass: the ghost instances again, depth tested EQUAL (the
- * same vertex shader gives the same depth) with alpha-only writes, so the visible pixels of each
- * ghost get its opacity as alpha and their colour stays lit. Runs of equal opacity share one push.
- */
-static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+/* Draws ghosts[from, to) in runs of one opacity, each with the opacity pushed (vec4, x): with
+ * db NULL through the bound pipeline (batched: the opaque ghosts' keys hold their mesh), else
+ * one by one through db's pipes, which push db->push when bound. Counts the draws as ghost alpha
+ * draws. */
+static void ghost_runs(rill_rg_ctx *ctx, const rill__view *vs, uint32_t from, uint32_t to,
+                       draw_binding *db) {
     rill_renderer *r = ctx->r;
-    uint32_t n = vs->ghosts.len;
-    if (!n || !r->pipes[RILL__PIPE_GHOST_ALPHA]) {
-        return;
-    }
-    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
-    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
     uint32_t first = vs->opaque.len + vs->transparent.len + vs->casters.len + vs->wires.len;
     const draw_item *g = vs->ghosts.data;
     const rill_render_instance *inst = vs->snap->instances;
     uint32_t before = r->draw_calls;
-    for (uint32_t i = 0; i < n;) {
+    for (uint32_t i = from; i < to;) {
         /* The sort packs keys (order and equality kept, values not), so the opacity is read
          * from the instance; the list is sorted by it, so equal opacities are adjacent. */
         uint32_t q = rill__ghost_opacity_q(&inst[g[i].inst]);
         uint32_t end = i + 1;
-        while (end < n && rill__ghost_opacity_q(&inst[g[end].inst]) == q) {
+        while (end < to && rill__ghost_opacity_q(&inst[g[end].inst]) == q) {
             end++;
         }
         float push[4] = {(float)q / 65535.0f, 0, 0, 0};
-        rill__cmd_push(ctx->cmd, push, sizeof(push));
-        draw_list(ctx, vs, g + i, end - i, first + i, NULL, true);
+        if (db) {
+            db->push = push;
+            draw_list(ctx, vs, g + i, end - i, first + i, db, false);
+        } else {
+            rill__cmd_push(ctx->cmd, push, sizeof(push));
+            draw_list(ctx, vs, g + i, end - i, first + i, NULL, true);
+        }
         i = end;
     }
     r->ghost_alpha_draws += r->draw_calls - before;
+}
+
+/* Mixed passthrough, inside the opaque pass: the opaque ghost instances again, depth tested EQUAL
+ * (the same vertex shader gives the same depth) with alpha-only writes, so the visible pixels of
+ * each ghost get its opacity as alpha and their colour stays lit. */
+static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+    rill_renderer *r = ctx->r;
+    if (!vs->ghosts_opaque || !r->pipes[RILL__PIPE_GHOST_ALPHA]) {
+        return;
+    }
+    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
+    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+    ghost_runs(ctx, vs, 0, vs->ghosts_opaque, NULL);
+}
+
+/* Mixed passthrough, after the transparent draws: the blended ghost instances (whose colour the
+ * transparent pass drew without alpha) again with alpha-only writes blended over the pixel, each
+ * covering it by opacity x material alpha, as its own faces do (same culling, same depth test). */
+static void ghost_blend_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+    if (vs->ghosts_opaque == vs->ghosts.len) {
+        return;
+    }
+    draw_binding db = {
+        .pipes = &ctx->r->pipes[RILL__PIPE_GHOST_BLEND_ALPHA], .push_size = 16, .mirrors = true};
+    ghost_runs(ctx, vs, vs->ghosts_opaque, vs->ghosts.len, &db);
 }
 
 /* >>view passes ----------------------------------------------------------------------------- */
@@ -361,7 +413,8 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
      * before shading; then those that cut (alpha mask, LOD crossfade dither). */
     uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
-    draw_binding db = {&ctx->r->pipes[RILL__PIPE_PREPASS_SOLID], false, NULL, NULL, NULL, 0, false};
+    draw_binding db = {
+        &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID], false, NULL, NULL, NULL, 0, false, true};
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
@@ -383,7 +436,8 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        rill__ctx_res(ctx, vs->res.ao),
                        NULL,
                        0,
-                       false};
+                       false,
+                       true};
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     ghost_alpha(ctx, vs);
     view_end(ctx, vs);
@@ -400,8 +454,13 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
                        rill__ctx_res(ctx, vs->res.ao),
                        NULL,
                        0,
-                       false};
+                       false,
+                       true};
+    if (vs->passthrough) {
+        db.ghost_pipes = &ctx->r->pipes[RILL__PIPE_TRANSPARENT_RGB];
+    }
     draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
+    ghost_blend_alpha(ctx, vs);
     view_end(ctx, vs);
 }
 

@@ -41,6 +41,11 @@ enum {
     P_LINE_LIST = 1u << 6,   /* line list topology (edge buffers) */
     P_DEPTH_EQUAL = 1u << 7, /* with P_DEPTH: tested EQUAL (redraws of drawn surfaces) */
     P_ALPHA_ONLY = 1u << 8,  /* colour writes touch alpha only */
+    /* Dynamic front face, set per run of draws: mirrored instances (negative determinant) turn
+     * their triangles' winding around. For the pipelines that cull back faces or tell front
+     * from back faces (gl_FrontFacing: the double-sided ones). */
+    P_FRONT_FACE = 1u << 9,
+    P_RGB_ONLY = 1u << 10, /* colour writes leave alpha alone */
 };
 
 /* Shaders by reference (their sizes are not constant expressions). */
@@ -79,17 +84,23 @@ typedef struct pipe_row {
 /* clang-format off */
 static const pipe_row rows[] = {
     /* id                           label                          shaders                            color outputs                flags                           set 0            set 1          push */
-    {RILL__PIPE_PREPASS,        "prepass",                    MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE,                   &frame_set_min,  &material_set, 0},
-    {RILL__PIPE_PREPASS_DS,     "prepass (double-sided)",     MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL,       &frame_set_min,  &material_set, 0},
-    {RILL__PIPE_PREPASS_SOLID,  "prepass (solid)",            MESH(prepass_solid_frag),    2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE,                   &frame_set_min,  &material_set, 0},
-    {RILL__PIPE_PREPASS_SOLID_DS, "prepass (solid, double-sided)", MESH(prepass_solid_frag), 2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL,    &frame_set_min,  &material_set, 0},
-    {RILL__PIPE_OPAQUE,         "opaque",                     MESH(pbr_frag),              HDR,                     P_DEPTH,                        &frame_set_full, &material_set, 0},
-    {RILL__PIPE_OPAQUE_DS,      "opaque (double-sided)",      MESH(pbr_frag),              HDR,                     P_DEPTH | P_NO_CULL,            &frame_set_full, &material_set, 0},
-    {RILL__PIPE_TRANSPARENT,    "transparent",                MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND,              &frame_set_full, &material_set, 0},
-    {RILL__PIPE_TRANSPARENT_DS, "transparent (double-sided)", MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_NO_CULL,  &frame_set_full, &material_set, 0},
+    {RILL__PIPE_PREPASS,        "prepass",                    MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_PREPASS_DS,     "prepass (double-sided)",     MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_PREPASS_SOLID,  "prepass (solid)",            MESH(prepass_solid_frag),    2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_PREPASS_SOLID_DS, "prepass (solid, double-sided)", MESH(prepass_solid_frag), 2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_OPAQUE,         "opaque",                     MESH(pbr_frag),              HDR,                     P_DEPTH | P_FRONT_FACE, &frame_set_full, &material_set, 0},
+    {RILL__PIPE_OPAQUE_DS,      "opaque (double-sided)",      MESH(pbr_frag),              HDR,                     P_DEPTH | P_NO_CULL | P_FRONT_FACE, &frame_set_full, &material_set, 0},
+    {RILL__PIPE_TRANSPARENT,    "transparent",                MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_FRONT_FACE, &frame_set_full, &material_set, 0},
+    {RILL__PIPE_TRANSPARENT_DS, "transparent (double-sided)", MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_NO_CULL | P_FRONT_FACE, &frame_set_full, &material_set, 0},
+    /* Mixed passthrough: a ghost's blended material draws its colour without alpha, then its
+     * alpha (opacity x material alpha) alone, blended over what the pixel had. */
+    {RILL__PIPE_TRANSPARENT_RGB, "transparent (colour only)", MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_RGB_ONLY | P_FRONT_FACE, &frame_set_full, &material_set, 0},
+    {RILL__PIPE_TRANSPARENT_RGB_DS, "transparent (colour only, double-sided)", MESH(pbr_frag), HDR,               P_DEPTH | P_BLEND | P_RGB_ONLY | P_NO_CULL | P_FRONT_FACE, &frame_set_full, &material_set, 0},
     {RILL__PIPE_WIRE,           "wireframe",                  MESH(wire_frag),             HDR,                     P_DEPTH | P_BLEND | P_NO_CULL | P_LINES, &frame_set_min, NULL, 32},
     {RILL__PIPE_WIRE_EDGES,     "wireframe (edges)",          MESH(wire_frag),             HDR,                     P_DEPTH | P_BLEND | P_NO_CULL | P_LINE_LIST, &frame_set_min, NULL, 32},
     {RILL__PIPE_GHOST_ALPHA,    "ghost alpha",                MESH(ghost_alpha_frag),      HDR,                     P_DEPTH | P_DEPTH_EQUAL | P_NO_CULL | P_ALPHA_ONLY, &frame_set_min, NULL, 16},
+    {RILL__PIPE_GHOST_BLEND_ALPHA, "ghost blend alpha",       MESH(ghost_blend_alpha_frag), HDR,                    P_DEPTH | P_BLEND | P_ALPHA_ONLY | P_FRONT_FACE, &frame_set_min, &material_set, 16},
+    {RILL__PIPE_GHOST_BLEND_ALPHA_DS, "ghost blend alpha (double-sided)", MESH(ghost_blend_alpha_frag), HDR,        P_DEPTH | P_BLEND | P_ALPHA_ONLY | P_NO_CULL | P_FRONT_FACE, &frame_set_min, &material_set, 16},
     /* Shadows: no culling (thin and open meshes cast from both sides), depth only. */
     {RILL__PIPE_SHADOW,         "shadow",                     SPV(shadow_vert), NONE, NONE, NO_COLOR,               OPAQUE_STATE | P_NO_CULL | P_BIAS, &frame_set_min, NULL,        16},
     {RILL__PIPE_SHADOW_MASK,    "shadow (alpha mask)",        SPV(shadow_vert), SPV(shadow_mask_frag), NONE, NO_COLOR, OPAQUE_STATE | P_NO_CULL | P_BIAS, &frame_set_min, &material_set, 16},
@@ -141,6 +152,8 @@ static void row_desc(const pipe_row *row, rill__pipe_desc *d) {
     d->wireframe = (row->flags & P_LINES) != 0;
     d->line_list = (row->flags & P_LINE_LIST) != 0;
     d->alpha_only = (row->flags & P_ALPHA_ONLY) != 0;
+    d->dynamic_front_face = (row->flags & P_FRONT_FACE) != 0;
+    d->rgb_only = (row->flags & P_RGB_ONLY) != 0;
     d->set_count = row->set1 ? 2 : 1;
     d->sets[0] = *row->set0;
     if (row->set1) {

@@ -210,6 +210,10 @@ typedef struct rill__pipe_desc {
     bool wireframe;  /* polygon mode line; needs caps.fill_mode_non_solid */
     bool line_list;  /* line list topology (edge buffers), filled */
     bool alpha_only; /* colour writes touch alpha only (passthrough alpha) */
+    bool rgb_only;   /* colour writes leave alpha alone (ghosted glass: its alpha drawn apart) */
+    /* The front face is dynamic state (rill__cmd_front_face before drawing): mirrored instances
+     * draw clockwise. Static pipelines take counter-clockwise. */
+    bool dynamic_front_face;
     rill__set_layout sets[RILL__MAX_SETS];
     uint32_t set_count;
     uint32_t push_size; /* bytes, visible to every stage */
@@ -285,6 +289,9 @@ rill_result rill__cmd_bind_transient_set(rill__cmd *cmd, uint32_t set_index,
                                          const rill__binding *bindings, uint32_t count);
 void rill__cmd_push(rill__cmd *cmd, const void *data, uint32_t size);
 void rill__cmd_depth_bias(rill__cmd *cmd, float constant, float slope);
+/* The front face of the bound pipeline (one with dynamic_front_face): clockwise for instances
+ * whose world matrix mirrors (negative determinant), counter-clockwise otherwise. */
+void rill__cmd_front_face(rill__cmd *cmd, bool clockwise);
 void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices);
 /* With a vertex offset (meshes sharing buffers, render_pools.c). */
 void rill__cmd_draw_indexed_at(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,

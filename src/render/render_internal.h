@@ -124,7 +124,7 @@ typedef struct prev_key {
 typedef struct cull_slice {
     uint32_t at;
     uint32_t len[5]; /* opaque, transparent, casters, wires, ghosts */
-    uint32_t plain, solid, edges, tracked;
+    uint32_t plain, solid, edges, glass, tracked;
 } cull_slice;
 
 /* ... and each instance whose motion history the serial pass after the slices updates: its
@@ -181,13 +181,16 @@ typedef struct rill__view {
     uint32_t rect[4];     /* pixels of the 3D images (x, y, w, h; top-left origin) */
     uint32_t out_rect[4]; /* pixels of the output */
     float view_proj[16];
-    /* ghosts: in a mixed-passthrough view, the opaque ghost instances again (key: opacity in
-     * 16 bits above the mesh), whose pixels get alpha = opacity after the opaque pass. */
+    /* ghosts: in a mixed-passthrough view, the ghost instances again (key: blended, then the
+     * opacity in 16 bits above the mesh): the opaque ones first, whose pixels get alpha =
+     * opacity after the opaque pass, then the blended ones, whose alpha (opacity x material
+     * alpha) is drawn after the transparent pass. */
     RILL_ARRAY(draw_item) opaque, transparent, casters, wires, ghosts;
     bool passthrough;       /* mixed passthrough: the output's alpha shows the camera feed */
     uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
     uint32_t opaque_solid;  /* opaque[0, opaque_solid) never cut (no alpha mask, no crossfade) */
     uint32_t wires_edges;   /* wires[0, wires_edges) draw edge buffers, the rest line fill */
+    uint32_t ghosts_opaque; /* ghosts[0, ghosts_opaque) are opaque, the rest blended */
     float wire_color[4], wire_fade[4]; /* resolved rill_render_wireframe */
     rill__buf *frame_buf, *inst_buf, *light_buf, *cluster_buf, *cluster_idx_buf;
     uint64_t frame_off, inst_off, inst_size, light_off, light_size;
@@ -267,8 +270,9 @@ struct rill_rg_ctx {
 #define RILL__PIPES(X)                                                                             \
     X(PREPASS) X(PREPASS_DS) X(PREPASS_SOLID) X(PREPASS_SOLID_DS)                                  \
     X(OPAQUE) X(OPAQUE_DS)                                                                         \
-    X(TRANSPARENT) X(TRANSPARENT_DS)                                                               \
-    X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(SHADOW) X(SHADOW_MASK)                                  \
+    X(TRANSPARENT) X(TRANSPARENT_DS) X(TRANSPARENT_RGB) X(TRANSPARENT_RGB_DS)                      \
+    X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(GHOST_BLEND_ALPHA) X(GHOST_BLEND_ALPHA_DS)              \
+    X(SHADOW) X(SHADOW_MASK)                                                                       \
     X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)                     \
     X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)
 /* clang-format on */

@@ -372,6 +372,73 @@ static void test_ghost_passthrough(void **state) {
     check("ghost_passthrough", shown);
 }
 
+/* A blended glass cube (alpha 0.5) in front of an opaque ghost box (opacity 0.35), both over
+ * nothing (no ground): part of the glass covers the box, part nothing. The glass is in the
+ * given mode, a ghost of opacity 0.35 too when GHOST. */
+static void glass_scene(fixture *f, rill_passthrough pt, int glass_mode, rill_material glass) {
+    scene(f, (float[]){0, 1.2f, 4.0f}, (float[]){0, 0.6f, 0});
+    f->snap.view.passthrough = pt;
+    rill_render_instance *box = add(f, f->cube_plain, f->grey, -0.5f, 0.6f, -1.0f, 1.2f, 0.3f);
+    box->mode = RILL_RENDER_MODE_GHOST;
+    box->ghost_opacity = 0.35f;
+    if (glass_mode >= 0) {
+        rill_render_instance *g = add(f, f->cube_plain, glass, 0.35f, 0.6f, 0.4f, 1.0f, 0.4f);
+        g->mode = (rill_render_mode)glass_mode;
+        g->ghost_opacity = 0.35f;
+    }
+}
+
+/* Mixed passthrough with a blended material in a ghosted channel: the glass's alpha is its
+ * ghost's opacity times its material alpha "over" what is behind (0.35 x 0.5 = 0.175 over
+ * nothing: 45; over the ghost box's 0.35, 0.175 + 0.35 x 0.825 = 0.464: 118), where an unghosted
+ * glass gives 0.5 (128) and 0.675 (172); the colour is the unghosted glass's. Without
+ * passthrough a ghosted glass is the unghosted one. */
+static void test_ghost_glass_passthrough(void **state) {
+    fixture *f = *state;
+    rill_material glass =
+        render_test_material(f->r, (rill_material_desc){.base_color = {1.0f, 0.2f, 0.1f, 0.5f},
+                                                        .roughness = 0.3f,
+                                                        .roughness_set = true,
+                                                        .alpha_mode = RILL_ALPHA_BLEND});
+    static uint8_t box[W * H * 4], plain[W * H * 4], ghost[W * H * 4], px[W * H * 4];
+    glass_scene(f, RILL_PASSTHROUGH_MIXED, -1, glass);
+    render(f, box);
+    glass_scene(f, RILL_PASSTHROUGH_MIXED, RILL_RENDER_MODE_NORMAL, glass);
+    render(f, plain);
+    glass_scene(f, RILL_PASSTHROUGH_MIXED, RILL_RENDER_MODE_GHOST, glass);
+    render(f, ghost);
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    /* Glass pixels are those the unghosted glass changed; over nothing where the box left 0,
+     * over the box where it left its opacity. */
+    uint32_t over_nothing = 0, over_box = 0;
+    for (uint32_t i = 0; i < W * H; i++) {
+        uint8_t a0 = box[i * 4 + 3], an = plain[i * 4 + 3], ag = ghost[i * 4 + 3];
+        for (int c = 0; c < 3; c++) {
+            if (abs((int)plain[i * 4 + c] - (int)ghost[i * 4 + c]) > 1)
+                fail_msg("pixel %u channel %d: a ghosted glass changed the colour", i, c);
+        }
+        if (a0 == 0 && an >= 127 && an <= 129) {
+            over_nothing++;
+            if (ag < 44 || ag > 46)
+                fail_msg("pixel %u: ghosted glass over nothing has alpha %u, not 45", i, ag);
+        } else if (a0 >= 88 && a0 <= 90 && an >= 171 && an <= 173) {
+            over_box++;
+            if (ag < 117 || ag > 119)
+                fail_msg("pixel %u: ghosted glass over the ghost has alpha %u, not 118", i, ag);
+        }
+    }
+    assert_true(over_nothing > 500 && over_box > 500);
+    assert_int_equal(st.ghost_alpha_draws, 2); /* the box's and the glass's */
+    /* Without passthrough the ghosted glass draws as the unghosted one. */
+    glass_scene(f, RILL_PASSTHROUGH_OFF, RILL_RENDER_MODE_GHOST, glass);
+    render(f, px);
+    glass_scene(f, RILL_PASSTHROUGH_OFF, RILL_RENDER_MODE_NORMAL, glass);
+    render(f, plain);
+    assert_int_equal(pixels_differing(px, plain, 0), 0);
+    rill_render_material_destroy(f->r, glass);
+}
+
 /* A caster above and behind the camera (out of view) throws its shadow onto the ground in the
  * middle of the picture. Hidden, it casts nothing; wireframe, nothing either; ghost, as normal. */
 static void caster_scene(fixture *f, int caster) {
@@ -413,6 +480,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_wireframe_edges_and_fallback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wireframe_fade, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ghost_passthrough, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ghost_glass_passthrough, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hidden_and_wireframe_cast_no_shadow, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

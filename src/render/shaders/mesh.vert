@@ -24,7 +24,11 @@ void main() {
     out_world = world.xyz;
     out_normal = nmat * in_normal;
     out_uv = in_uv;
-    out_tangent = vec4(mat3(inst.model) * in_tangent.xyz, in_tangent.w);
+    // A mirroring matrix (negative determinant) reverses the handedness of the tangent frame:
+    // the fragment shader's bitangent, cross(normal, tangent) * w, would point against the
+    // mesh's +v, so w takes the determinant's sign.
+    float hand = determinant(mat3(inst.model)) < 0.0 ? -1.0 : 1.0;
+    out_tangent = vec4(mat3(inst.model) * in_tangent.xyz, in_tangent.w * hand);
     out_clip = frame.view_proj * world;
     out_prev_clip = frame.prev_view_proj * (inst.prev_model * vec4(in_pos, 1.0));
     out_view_depth = -(frame.view * world).z;

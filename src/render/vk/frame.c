@@ -513,6 +513,11 @@ void rill__cmd_depth_bias(rill__cmd *cmd, float constant, float slope) {
     vkCmdSetDepthBias(cmd->cb, constant, 0.0f, slope);
 }
 
+void rill__cmd_front_face(rill__cmd *cmd, bool clockwise) {
+    vkCmdSetFrontFace(cmd->cb,
+                      clockwise ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+}
+
 void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices) {
     VkDeviceSize off = 0;
     vkCmdBindVertexBuffers(cmd->cb, 0, 1, &vertices->buf, &off);

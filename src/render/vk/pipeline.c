@@ -124,7 +124,8 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     rs.cullMode = d->cull == RILL__CULL_NONE    ? VK_CULL_MODE_NONE
                   : d->cull == RILL__CULL_FRONT ? VK_CULL_MODE_FRONT_BIT
                                                 : VK_CULL_MODE_BACK_BIT;
-    /* Viewports are flipped (negative height), so counter-clockwise stays front-facing. */
+    /* Viewports are flipped (negative height), so counter-clockwise stays front-facing. A
+     * pipeline with a dynamic front face gets it per draw (mirrored instances: clockwise). */
     rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     rs.depthBiasEnable = d->depth_bias;
     rs.lineWidth = 1.0f;
@@ -139,10 +140,11 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     VkPipelineColorBlendAttachmentState cba[RILL__MAX_COLOR];
     memset(cba, 0, sizeof(cba));
     for (uint32_t i = 0; i < d->color_count; i++) {
-        cba[i].colorWriteMask = d->alpha_only
-                                    ? VK_COLOR_COMPONENT_A_BIT
-                                    : VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+        VkColorComponentFlags rgb =
+            VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT;
+        cba[i].colorWriteMask = d->alpha_only ? VK_COLOR_COMPONENT_A_BIT
+                                : d->rgb_only ? rgb
+                                              : rgb | VK_COLOR_COMPONENT_A_BIT;
         if (d->blend == RILL__BLEND_ALPHA) {
             cba[i].blendEnable = VK_TRUE;
             cba[i].srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
@@ -157,10 +159,17 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
         VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     cb.attachmentCount = d->color_count;
     cb.pAttachments = cba;
-    VkDynamicState dyn[3] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
-                             VK_DYNAMIC_STATE_DEPTH_BIAS};
+    /* VK_DYNAMIC_STATE_FRONT_FACE is core in Vulkan 1.3 (no feature to enable). */
+    VkDynamicState dyn[4] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    uint32_t ndyn = 2;
+    if (d->depth_bias) {
+        dyn[ndyn++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
+    }
+    if (d->dynamic_front_face) {
+        dyn[ndyn++] = VK_DYNAMIC_STATE_FRONT_FACE;
+    }
     VkPipelineDynamicStateCreateInfo dy = {VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dy.dynamicStateCount = d->depth_bias ? 3 : 2;
+    dy.dynamicStateCount = ndyn;
     dy.pDynamicStates = dyn;
     VkFormat cf[RILL__MAX_COLOR];
     for (uint32_t i = 0; i < d->color_count; i++) {
