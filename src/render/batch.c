@@ -97,9 +97,7 @@ void rill__batch_destroy(rill__batcher *bt) {
     rill_array_free(&bt->cells);
     rill_array_free(&bt->pos);
     rill_array_free(&bt->dirty);
-    rill_array_free(&bt->vtmp);
-    rill_array_free(&bt->itmp);
-    rill_array_free(&bt->etmp);
+    rill__merge_free(&bt->merge);
     rill_free(bt);
 }
 

@@ -1,5 +1,6 @@
-/* batch_build.c: building a cell: its collected members sorted by key, part and LOD level, their
- * primitives moved into cell space and merged into one mesh per key (split by vertex count). */
+/* batch_build.c: building a cell: its collected members sorted by key, part and LOD level, laid out
+ * as one mesh per key (split by vertex count), their primitives moved into cell space over the jobs
+ * (batch_merge.c), then one merged mesh per key and its members' ranges and parts. */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -52,80 +53,6 @@ static uint32_t part_of(const rill_render_batching *set, const float m[16], cons
     return p;
 }
 
-/* Appends one member's primitive, moved into cell space (origin subtracted from the translation):
- * positions through the matrix, normals through its inverse transpose and tangents through its
- * 3x3, as mesh.vert does per instance, so a batch draws what its members drew. */
-static bool append_member(rill__batcher *bt, const collected *k, const rill_gltf_primitive *p,
-                          const float origin[3]) {
-    const float *m = k->info.m;
-    float a[9] = {m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]}; /* columns */
-    /* Inverse transpose of the 3x3 = cofactor matrix / det. */
-    float cof[9] = {
-        a[4] * a[8] - a[5] * a[7], a[5] * a[6] - a[3] * a[8], a[3] * a[7] - a[4] * a[6],
-        a[2] * a[7] - a[1] * a[8], a[0] * a[8] - a[2] * a[6], a[1] * a[6] - a[0] * a[7],
-        a[1] * a[5] - a[2] * a[4], a[2] * a[3] - a[0] * a[5], a[0] * a[4] - a[1] * a[3]};
-    float det = a[0] * cof[0] + a[1] * cof[1] + a[2] * cof[2];
-    float id = fabsf(det) > 1e-30f ? 1.0f / det : 0.0f;
-    uint32_t base = bt->vtmp.len;
-    rill_vertex *v = rill_array_push_n(&bt->vtmp, p->vertex_count);
-    uint32_t *ix = p->index_count ? rill_array_push_n(&bt->itmp, p->index_count) : NULL;
-    if (!v || (p->index_count && !ix)) {
-        return false;
-    }
-    float t[3] = {m[12] - origin[0], m[13] - origin[1], m[14] - origin[2]};
-    for (uint32_t i = 0; i < p->vertex_count; i++) {
-        const float *ps = p->positions + 3 * i;
-        rill_vertex *o = &v[i];
-        memset(o, 0, sizeof(*o));
-        for (int r = 0; r < 3; r++) {
-            o->position[r] = a[r] * ps[0] + a[3 + r] * ps[1] + a[6 + r] * ps[2] + t[r];
-        }
-        if (p->normals) {
-            const float *n = p->normals + 3 * i;
-            /* column r of the inverse transpose is cofactor column r / det: cof laid out by
-             * columns of the cofactor matrix, transposed here. */
-            for (int r = 0; r < 3; r++) {
-                o->normal[r] =
-                    (cof[3 * 0 + r] * n[0] + cof[3 * 1 + r] * n[1] + cof[3 * 2 + r] * n[2]) * id;
-            }
-        }
-        if (p->uv0) {
-            memcpy(o->uv, p->uv0 + 2 * i, sizeof(o->uv));
-        }
-        if (p->tangents) {
-            const float *tg = p->tangents + 4 * i;
-            for (int r = 0; r < 3; r++) {
-                o->tangent[r] = a[r] * tg[0] + a[3 + r] * tg[1] + a[6 + r] * tg[2];
-            }
-            o->tangent[3] = tg[3];
-        }
-    }
-    for (uint32_t i = 0; i < p->index_count; i++) {
-        ix[i] = base + (p->indices[i] < p->vertex_count ? p->indices[i] : 0u);
-    }
-    /* The member's edges (keys keep members with and without edges apart), offset like its
-     * triangles. */
-    uint32_t *ex = p->edge_index_count ? rill_array_push_n(&bt->etmp, p->edge_index_count) : NULL;
-    if (p->edge_index_count && !ex) {
-        return false;
-    }
-    for (uint32_t i = 0; i < p->edge_index_count; i++) {
-        ex[i] = base + (p->edge_indices[i] < p->vertex_count ? p->edge_indices[i] : 0u);
-    }
-    return true;
-}
-
-/* Grows box (min xyz, max xyz) by the vertices from `from` on. */
-static void grow_box(const rill__batcher *bt, uint32_t from, float box[6]) {
-    for (uint32_t i = from; i < bt->vtmp.len; i++) {
-        const float *p = bt->vtmp.data[i].position;
-        for (int k = 0; k < 3; k++) {
-            box[k] = fminf(box[k], p[k]);
-            box[3 + k] = fmaxf(box[3 + k], p[k]);
-        }
-    }
-}
-
 static void close_part(part *pt, const float box[6]) {
     float r2 = 0.0f;
     for (int k = 0; k < 3; k++) {
@@ -136,25 +63,33 @@ static void close_part(part *pt, const float box[6]) {
     pt->radius = sqrtf(r2);
 }
 
-/* Appends col[a..b) to the scratch geometry as members of batch bi of c, one part per run of one
- * sub-cell. False when out of memory. */
-static bool append_members(rill__batcher *bt, cell *c, uint32_t bi, const collected *col,
-                           uint32_t a, uint32_t b, const float origin[3]) {
+/* A build of one cell: its collected members (sorted), where their geometry is merged. */
+typedef struct cell_build {
+    rill__batcher *bt;
+    cell *c;
+    const collected *col;
+    float origin[3];
+    rill_jobs *jobs;
+    bool laid_out; /* every member of the merge's meshes found room in its layout */
+} cell_build;
+
+/* The members of merged mesh mm join c as members of batch bi, one part per run of one sub-cell
+ * (its bounds: its members' boxes folded in order, as its vertices grow it), each member's range
+ * within the mesh. False when out of memory. */
+static bool add_members(cell_build *cb, uint32_t bi, const rill__merge_mesh *mm) {
+    cell *c = cb->c;
     float box[6];
-    for (uint32_t i = a; i < b; i++) {
-        const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &col[i].info.mm);
-        member_info mi = col[i].info;
+    for (uint32_t k = 0; k < mm->member_count; k++) {
+        const collected *cl = &cb->col[mm->tag + k];
+        const rill__merge_member *mb = &cb->bt->merge.members.data[mm->first_member + k];
+        member_info mi = cl->info;
         mi.batch = bi;
-        mi.first_index = bt->itmp.len;
-        mi.first_edge = bt->etmp.len;
+        mi.first_index = mb->first_index - mm->first_index;
+        mi.index_count = mb->prim->index_count;
+        mi.first_edge = mb->first_edge - mm->first_edge;
+        mi.edge_count = mb->prim->edge_index_count;
         mi.left = false;
-        uint32_t v0 = bt->vtmp.len;
-        if (!p || !append_member(bt, &col[i], p, origin)) {
-            return false;
-        }
-        mi.index_count = bt->itmp.len - mi.first_index;
-        mi.edge_count = bt->etmp.len - mi.first_edge;
-        if (i == a || col[i].part != col[i - 1].part) {
+        if (k == 0 || cl->part != cl[-1].part) {
             part *pt = rill_array_push_n(&c->parts, 1);
             if (!pt) {
                 return false;
@@ -164,7 +99,7 @@ static bool append_members(rill__batcher *bt, cell *c, uint32_t bi, const collec
             box[0] = box[1] = box[2] = INFINITY;
             box[3] = box[4] = box[5] = -INFINITY;
         }
-        grow_box(bt, v0, box);
+        rill__merge_box_grow(box, mb->box);
         part *pt = &c->parts.data[c->parts.len - 1u];
         pt->count++;
         close_part(pt, box);
@@ -195,36 +130,41 @@ static void settle_members(rill__batcher *bt, cell *c, uint32_t first) {
     }
 }
 
-/* Makes one batch of col[a..b) (same key); false when it could not (members stay instances). */
-static bool make_batch(rill__batcher *bt, cell *c, const collected *col, uint32_t a, uint32_t b,
-                       const float origin[3]) {
-    bt->vtmp.len = 0;
-    bt->itmp.len = 0;
-    bt->etmp.len = 0;
-    uint32_t parts0 = c->parts.len, members0 = c->members.len;
-    bool ok = append_members(bt, c, c->batches.len, col, a, b, origin) && bt->itmp.len;
-    rill_mesh mesh = {0};
+/* The merged mesh of a batch, from its share of the merge's scratch (0 when it could not). */
+static rill_mesh merged_mesh(cell_build *cb, const rill__merge_mesh *mm) {
+    const rill__merge *mg = &cb->bt->merge;
+    const cell *c = cb->c;
+    char label[64];
+    snprintf(label, sizeof(label), "batch %d,%d,%d", c->ix, c->iy, c->iz);
+    rill_mesh_desc md = {.vertices = mg->vertices.data + mm->first_vertex,
+                         .vertex_count = mm->vertex_count,
+                         .indices = mg->indices.data + mm->first_index,
+                         .index_count = mm->index_count,
+                         .label = label,
+                         .edge_indices = mm->edge_count ? mg->edges.data + mm->first_edge : NULL,
+                         .edge_index_count = mm->edge_count};
     rill_error err = {0};
-    if (ok) {
-        char label[64];
-        snprintf(label, sizeof(label), "batch %d,%d,%d", c->ix, c->iy, c->iz);
-        rill_mesh_desc md = {.vertices = bt->vtmp.data,
-                             .vertex_count = bt->vtmp.len,
-                             .indices = bt->itmp.data,
-                             .index_count = bt->itmp.len,
-                             .label = label,
-                             .edge_indices = bt->etmp.len ? bt->etmp.data : NULL,
-                             .edge_index_count = bt->etmp.len};
-        mesh = rill__mesh_create_merged(bt->r, &md, &err);
-        if (!mesh.id) {
-            RILL_LOG_WARN("render", "static batching: cell %d,%d,%d: %s (drawn unbatched)", c->ix,
-                          c->iy, c->iz, err.msg);
-        }
+    rill_mesh mesh = rill__mesh_create_merged(cb->bt->r, &md, &err);
+    if (!mesh.id) {
+        RILL_LOG_WARN("render", "static batching: cell %d,%d,%d: %s (drawn unbatched)", c->ix,
+                      c->iy, c->iz, err.msg);
     }
+    return mesh;
+}
+
+/* Makes one batch of merged mesh mm (members of one key); false when it could not (its members
+ * stay instances). */
+static bool make_batch(cell_build *cb, const rill__merge_mesh *mm) {
+    rill__batcher *bt = cb->bt;
+    cell *c = cb->c;
+    const collected *first = &cb->col[mm->tag];
+    uint32_t parts0 = c->parts.len, members0 = c->members.len;
+    bool ok = mm->index_count && add_members(cb, c->batches.len, mm);
+    rill_mesh mesh = ok ? merged_mesh(cb, mm) : (rill_mesh){0};
     batch bb = {.mesh = mesh,
-                .material = col[a].material,
-                .owner = col[a].owner,
-                .mask = col[a].info.mask,
+                .material = first->material,
+                .owner = first->owner,
+                .mask = first->info.mask,
                 .id = BATCH_ID_BIT | bt->next_id++,
                 .first_part = parts0,
                 .part_count = c->parts.len - parts0,
@@ -237,13 +177,36 @@ static bool make_batch(rill__batcher *bt, cell *c, const collected *col, uint32_
     }
     settle_members(bt, c, members0);
     bt->stats.batches++;
-    bt->stats.batched_entities += b - a;
+    bt->stats.batched_entities += mm->member_count;
     return true;
 }
 
-static uint32_t prim_vertices(rill__batcher *bt, const collected *k) {
-    const rill_gltf_primitive *p = rill__render_assets_primitive(bt->ra, &k->info.mm);
-    return p ? p->vertex_count : 0u;
+/* The meshes laid out so far: their geometry written over the jobs, then one batch each, in
+ * order; the merge is empty again. */
+static void merge_meshes(cell_build *cb) {
+    rill__merge *mg = &cb->bt->merge;
+    if (cb->laid_out && rill__merge_run(mg, cb->jobs, cb->origin)) {
+        for (uint32_t k = 0; k < mg->meshes.len; k++) {
+            make_batch(cb, &mg->meshes.data[k]);
+        }
+    }
+    rill__merge_clear(mg);
+    cb->laid_out = true;
+}
+
+/* col[lo..hi) (one key, at most MAX_BATCH_VERTICES unless one member is more) become a mesh of the
+ * merge; the meshes laid out before are merged first when the scratch would pass that many
+ * vertices, so it holds about one batch's worth at most, as when batches were merged one by one. */
+static void lay_out_mesh(cell_build *cb, uint32_t lo, uint32_t hi, uint32_t verts) {
+    rill__merge *mg = &cb->bt->merge;
+    if (mg->meshes.len && mg->vertex_total + (uint64_t)verts > MAX_BATCH_VERTICES) {
+        merge_meshes(cb);
+    }
+    bool ok = cb->laid_out && rill__merge_mesh_begin(mg, lo);
+    for (uint32_t i = lo; ok && i < hi; i++) {
+        ok = rill__merge_add(mg, cb->col[i].prim, cb->col[i].info.m);
+    }
+    cb->laid_out = ok; /* out of memory: the meshes laid out since the last merge stay instances */
 }
 
 /* Fills in what the build needs of each collected member; drops those whose primitive is gone
@@ -257,6 +220,7 @@ static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
         if (!p) {
             continue;
         }
+        k.prim = p;
         k.level = rill__render_assets_level(bt->ra, k.info.mm.asset);
         k.has_edges = p->edge_index_count != 0;
         k.part = part_of(&bt->set, k.info.m, origin);
@@ -272,7 +236,9 @@ static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
 }
 
 /* A cell of n members was built in ms. The mean per member learns slowly and takes an outlier (a
- * new shared block allocated, the machine busy) as at most four times the mean. */
+ * new shared block allocated, the machine busy) as at most four times the mean. ms is wall time,
+ * what extract waited with the geometry spread over the jobs, so the budget admits more cells a
+ * frame where workers take part, and fewer where they are busy elsewhere. */
 static void count_build(rill__batcher *bt, uint32_t n, double ms) {
     double per = ms / (double)RILL_MAX(n, 1u), was = bt->ms_per_member;
     bt->ms_per_member = was > 0.0 ? 0.875 * was + 0.125 * RILL_MIN(per, 4.0 * was) : per;
@@ -283,35 +249,41 @@ static void count_build(rill__batcher *bt, uint32_t n, double ms) {
     bt->stats.build_ms_max_cell = RILL_MAX(bt->stats.build_ms_max_cell, ms);
 }
 
-void rill__batch_build_cell(rill__batcher *bt, cell *c) {
+/* Lays out the groups of one key of the cell (col[a..b)), split by vertex count. */
+static void lay_out_key(cell_build *cb, uint32_t a, uint32_t b, uint32_t min_group) {
+    const collected *col = cb->col;
+    for (uint32_t lo = a; b - a >= min_group && lo < b;) {
+        uint32_t hi = lo, verts = 0;
+        while (hi < b && (hi == lo || verts + col[hi].prim->vertex_count <= MAX_BATCH_VERTICES)) {
+            verts += col[hi].prim->vertex_count;
+            hi++;
+        }
+        if (hi - lo >= min_group) {
+            lay_out_mesh(cb, lo, hi, verts);
+        }
+        lo = hi;
+    }
+}
+
+void rill__batch_build_cell(rill__batcher *bt, cell *c, rill_jobs *jobs) {
     uint64_t t0 = rill_time_ns();
     float s = bt->set.cell_size;
-    float origin[3] = {(float)c->ix * s, (float)c->iy * s, (float)c->iz * s};
-    collected *col = c->col.data;
-    uint32_t n = prepare_collected(bt, col, c->col.len, origin);
-    qsort(col, n, sizeof(collected), cmp_collected);
+    cell_build cb = {bt,   c,   c->col.data, {(float)c->ix * s, (float)c->iy * s, (float)c->iz * s},
+                     jobs, true};
+    uint32_t n = prepare_collected(bt, c->col.data, c->col.len, cb.origin);
+    qsort(c->col.data, n, sizeof(collected), cmp_collected);
     /* A group of one is worth a batch only when batches of a material draw together. */
     uint32_t min_group = rill__gpu_get_caps(bt->r->gpu)->multi_draw_indirect ? 1u : 2u;
+    rill__merge_clear(&bt->merge);
     for (uint32_t a = 0; a < n;) {
         uint32_t b = a + 1;
-        while (b < n && same_key(&col[a], &col[b])) {
+        while (b < n && same_key(&cb.col[a], &cb.col[b])) {
             b++;
         }
-        /* Large groups split by vertex count. */
-        for (uint32_t lo = a; b - a >= min_group && lo < b;) {
-            uint32_t hi = lo, verts = 0;
-            while (hi < b &&
-                   (hi == lo || verts + prim_vertices(bt, &col[hi]) <= MAX_BATCH_VERTICES)) {
-                verts += prim_vertices(bt, &col[hi]);
-                hi++;
-            }
-            if (hi - lo >= min_group) {
-                make_batch(bt, c, col, lo, hi, origin);
-            }
-            lo = hi;
-        }
+        lay_out_key(&cb, a, b, min_group);
         a = b;
     }
+    merge_meshes(&cb);
     c->col.len = 0;
     c->state = CELL_CLEAN;
     c->built_frame = bt->frame;

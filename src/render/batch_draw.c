@@ -115,7 +115,7 @@ bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
         cell *c = &bt->cells.data[ci];
         bool ok = true;
         if (c->state == CELL_COLLECTING) {
-            rill__batch_build_cell(bt, c);
+            rill__batch_build_cell(bt, c, buf->jobs);
         } else if (c->members.len && cell_ready(bt, c)) {
             ok = push_batches(bt, c, modes, buf);
         } else if (c->members.len) {

@@ -1,6 +1,7 @@
 /* batch_internal.h: static batching, the batcher's state shared by its files (batch.c: lifecycle
  * and per-frame start; batch_observe.c: world observers; batch_records.c: records and cells;
- * batch_walk.c: skip/take; batch_build.c: cell builds; batch_draw.c: rill__batch_end).
+ * batch_walk.c: skip/take; batch_build.c: cell builds, their geometry merged by batch_merge.c;
+ * batch_draw.c: rill__batch_end).
  *
  * Static batching. Static ModelMesh geometry is merged per key (spatial cell, material,
  * channel mask): one mesh per key and cell in a shared block, drawn as one instance at the cell's
@@ -38,13 +39,16 @@
  *          one that became a candidate queues its cell (the walk's chunks note the entities
  *          rill__batch_wants_take names; extract's merge takes them in walk order, one thread);
  *   end:   collected cells are built (their batches draw from the next frame, the members drew as
- *          instances this one); the others append one instance per batch with its on ranges.
+ *          instances this one; each member's vertices, indices and edges are moved into cell
+ *          space over extract's jobs, batch_merge.h); the others append one instance per batch
+ *          with its on ranges.
  * So the picture never depends on rebuild latency, and a channel's render mode (resolved per batch
  * from its mask at extract) changes nothing here. */
 #ifndef RILL_RENDER_BATCH_INTERNAL_H
 #define RILL_RENDER_BATCH_INTERNAL_H
 
 #include "batch.h"
+#include "batch_merge.h"
 
 enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING };
 
@@ -92,9 +96,10 @@ typedef struct member_info {
 
 typedef struct collected {
     member_info info;
-    uint64_t material_key;  /* the material's content (model_assets.c) */
-    rill_material material; /* the shared material of that content */
-    uint32_t owner;         /* the asset holding it */
+    const rill_gltf_primitive *prim; /* looked up when the build starts */
+    uint64_t material_key;           /* the material's content (model_assets.c) */
+    rill_material material;          /* the shared material of that content */
+    uint32_t owner;                  /* the asset holding it */
     uint32_t level;
     uint32_t part; /* the sub-cell of its origin */
     bool has_edges;
@@ -159,9 +164,7 @@ struct rill__batcher {
     RILL_ARRAY(cell) cells;
     rill_map cell_of; /* packed cell coordinates -> index + 1 */
     RILL_ARRAY(uint32_t) dirty;
-    RILL_ARRAY(rill_vertex) vtmp;
-    RILL_ARRAY(uint32_t) itmp;
-    RILL_ARRAY(uint32_t) etmp; /* edge indices */
+    rill__merge merge; /* a cell build's geometry (batch_merge.h) */
     rill_render_batching_stats stats;
 };
 
@@ -190,7 +193,8 @@ void rill__batch_count_candidate(rill__batcher *bt, uint32_t ci, bool now);
 member_rec *rill__batch_new_rec(rill__batcher *bt, rill_entity e, const float p[3]);
 
 /* batch_build.c */
-/* Builds collecting cell c from what it collected; it is clean afterwards. */
-void rill__batch_build_cell(rill__batcher *bt, cell *c);
+/* Builds collecting cell c from what it collected; it is clean afterwards. Its members' geometry is
+ * moved into cell space over jobs (NULL: on this thread; the same bytes either way). */
+void rill__batch_build_cell(rill__batcher *bt, cell *c, rill_jobs *jobs);
 
 #endif
