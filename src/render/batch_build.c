@@ -143,8 +143,13 @@ static rill_mesh merged_mesh(cell_build *cb, const rill__merge_mesh *mm) {
                          .label = label,
                          .edge_indices = mm->edge_count ? mg->edges.data + mm->first_edge : NULL,
                          .edge_index_count = mm->edge_count};
+    rill__mesh_bounds bounds;
+    memcpy(bounds.box_min, mm->box, sizeof(bounds.box_min));
+    memcpy(bounds.box_max, mm->box + 3, sizeof(bounds.box_max));
+    memcpy(bounds.center, mm->center, sizeof(bounds.center));
+    bounds.radius = mm->radius;
     rill_error err = {0};
-    rill_mesh mesh = rill__mesh_create_merged(cb->bt->r, &md, &err);
+    rill_mesh mesh = rill__mesh_create_merged(cb->bt->r, &md, &bounds, &err);
     if (!mesh.id) {
         RILL_LOG_WARN("render", "static batching: cell %d,%d,%d: %s (drawn unbatched)", c->ix,
                       c->iy, c->iz, err.msg);

@@ -52,7 +52,8 @@ bool rill__merge_add(rill__merge *mg, const rill_gltf_primitive *p, const float 
                              .first_vertex = mg->vertex_total,
                              .base = mm->vertex_count,
                              .first_index = mg->index_total,
-                             .first_edge = mg->edge_total};
+                             .first_edge = mg->edge_total,
+                             .mesh = mg->meshes.len - 1u};
     if (!rill_array_push(&mg->members, mb)) {
         return false;
     }
@@ -212,7 +213,8 @@ void rill__merge_box_grow(float box[6], const float by[6]) {
     }
 }
 
-/* Each member's box: its pieces' folded in order (pieces are in member order). */
+/* Each member's box: its pieces' folded in order (pieces are in member order); each mesh's box:
+ * its members', and its centre. */
 static void fold_boxes(rill__merge *mg) {
     for (uint32_t k = 0; k < mg->pieces.len; k++) {
         const rill__merge_piece *pc = &mg->pieces.data[k];
@@ -222,6 +224,57 @@ static void fold_boxes(rill__merge *mg) {
         } else {
             rill__merge_box_grow(box, pc->box);
         }
+    }
+    for (uint32_t k = 0; k < mg->meshes.len; k++) {
+        rill__merge_mesh *mm = &mg->meshes.data[k];
+        float *box = mm->box;
+        box[0] = box[1] = box[2] = INFINITY;
+        box[3] = box[4] = box[5] = -INFINITY;
+        for (uint32_t i = mm->first_member; i < mm->first_member + mm->member_count; i++) {
+            rill__merge_box_grow(box, mg->members.data[i].box);
+        }
+        for (int c = 0; c < 3; c++) {
+            mm->center[c] = 0.5f * (box[c] + box[3 + c]);
+        }
+    }
+}
+
+/* rill_job_range_fn over slices: each piece's largest squared distance from its mesh's centre. */
+static void measure_slices(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    rill__merge *mg = arg;
+    for (uint32_t s = begin; s < end; s++) {
+        for (uint32_t k = mg->slices.data[s]; k < mg->slices.data[s + 1u]; k++) {
+            rill__merge_piece *pc = &mg->pieces.data[k];
+            const rill__merge_member *mb = &mg->members.data[pc->member];
+            const float *c = mg->meshes.data[mb->mesh].center;
+            const rill_vertex *v = mg->vertices.data + mb->first_vertex;
+            float r2 = 0.0f;
+            for (uint32_t i = pc->v0; i < pc->v1; i++) {
+                float d2 = 0.0f;
+                for (int k3 = 0; k3 < 3; k3++) {
+                    float d = v[i].position[k3] - c[k3];
+                    d2 += d * d;
+                }
+                r2 = fmaxf(r2, d2);
+            }
+            pc->r2 = r2;
+        }
+    }
+}
+
+/* Each mesh's radius: its pieces' squared distances folded in order. */
+static void fold_radii(rill__merge *mg) {
+    for (uint32_t k = 0; k < mg->meshes.len; k++) {
+        mg->meshes.data[k].radius = 0.0f;
+    }
+    for (uint32_t k = 0; k < mg->pieces.len; k++) {
+        const rill__merge_piece *pc = &mg->pieces.data[k];
+        rill__merge_mesh *mm = &mg->meshes.data[mg->members.data[pc->member].mesh];
+        mm->radius = fmaxf(mm->radius, pc->r2); /* squared until the end */
+    }
+    for (uint32_t k = 0; k < mg->meshes.len; k++) {
+        mg->meshes.data[k].radius = sqrtf(mg->meshes.data[k].radius);
     }
 }
 
@@ -240,5 +293,7 @@ bool rill__merge_run(rill__merge *mg, rill_jobs *jobs, const float origin[3]) {
     /* One slice a chunk: slices are already about equal work. */
     rill_jobs_for(jobs, mg->slices.len - 1u, 1, write_slices, mg);
     fold_boxes(mg);
+    rill_jobs_for(jobs, mg->slices.len - 1u, 1, measure_slices, mg);
+    fold_radii(mg);
     return true;
 }

@@ -13,7 +13,10 @@
  * slice, a large one is cut into pieces over several. A piece writes only its own vertices, its
  * share of its member's indices and edges, and its own bounds; the bounds are folded per member
  * afterwards in piece order, so every byte (vertices, indices, edges, bounds) is the one a serial
- * loop over the members writes, with or without workers. */
+ * loop over the members writes, with or without workers. A second pass over the same slices
+ * measures each mesh's radius around the centre of its box (folded from its members' boxes), the
+ * largest squared distance folded per mesh in order with fmaxf, as the renderer's walk over a
+ * mesh's vertices would measure it. */
 #ifndef RILL_RENDER_BATCH_MERGE_H
 #define RILL_RENDER_BATCH_MERGE_H
 
@@ -29,6 +32,7 @@ typedef struct rill__merge_member {
     uint32_t base;         /* its first vertex within its mesh: added to its indices and edges */
     uint32_t first_index;  /* in the scratch */
     uint32_t first_edge;   /* in the scratch */
+    uint32_t mesh;         /* its mesh in the merge */
     float box[6];          /* after rill__merge_run: its vertices' bounds (min xyz, max xyz) */
 } rill__merge_member;
 
@@ -39,12 +43,16 @@ typedef struct rill__merge_mesh {
     uint32_t first_vertex, vertex_count;
     uint32_t first_index, index_count;
     uint32_t first_edge, edge_count;
+    /* After rill__merge_run: its vertices' box, the box's centre and the radius to the farthest
+     * vertex from it (what the renderer measures of a mesh, so it need not walk them again). */
+    float box[6], center[3], radius;
 } rill__merge_mesh;
 
-/* A member's vertices [v0, v1) and the same share of its indices and edges, with their bounds. */
+/* A member's vertices [v0, v1) and the same share of its indices and edges, with their bounds:
+ * the box, then the farthest squared distance from its mesh's centre. */
 typedef struct rill__merge_piece {
     uint32_t member, v0, v1;
-    float box[6];
+    float box[6], r2;
 } rill__merge_piece;
 
 /* The merge and its scratch; zero is an empty one. Arrays keep their memory across merges (one
@@ -76,8 +84,8 @@ bool rill__merge_mesh_begin(rill__merge *mg, uint32_t tag);
 bool rill__merge_add(rill__merge *mg, const rill_gltf_primitive *p, const float *m);
 /* Grows the scratch once for what is laid out and writes every member into its place, over jobs
  * (NULL, deterministic or worker-less: on this thread, the same slices in order); origin is the
- * cell's. Then each member's box is its pieces' folded in order. False when out of memory
- * (nothing is written). */
+ * cell's. Then each member's box is its pieces' folded in order, each mesh's its members', and
+ * each mesh's radius is measured over the jobs. False when out of memory (nothing is written). */
 bool rill__merge_run(rill__merge *mg, rill_jobs *jobs, const float origin[3]);
 /* Grows box (min xyz, max xyz) by box `by` with fminf/fmaxf, as a vertex grows it. */
 void rill__merge_box_grow(float box[6], const float by[6]);

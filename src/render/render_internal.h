@@ -401,9 +401,17 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
 static inline rill__buf *rill__mesh_edges(const mesh_slot *m) {
     return m->eb ? m->eb : m->block && m->edge_index_count ? m->ib : NULL;
 }
+/* What a mesh's maker already measured of its vertices: their box, its centre and the radius to
+ * the farthest vertex from that centre (the local bounds every mesh keeps). */
+typedef struct rill__mesh_bounds {
+    float box_min[3], box_max[3], center[3], radius;
+} rill__mesh_bounds;
 /* A mesh placed in a shared block (one bind + one indirect draw for many of them); the same as
- * rill_render_mesh_create (own buffers) when it does not fit a block. */
-rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
+ * rill_render_mesh_create (own buffers) when it does not fit a block. bounds: its vertices' bounds
+ * as the maker measured them (static batching measures them over the jobs), or NULL to measure
+ * them here. */
+rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
+                                   const rill__mesh_bounds *bounds, rill_error *err);
 /* GPU bytes of every live texture's levels (the image each texture samples now). */
 uint64_t rill__texture_bytes(const rill_renderer *r);
 /* Ends a texture create (render_pools.c, texture.c): with img set and its upload queued (ok), img

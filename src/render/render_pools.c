@@ -474,7 +474,8 @@ static bool block_alloc(rill_renderer *r, uint32_t nv, uint32_t ni, uint32_t *ou
     return false;
 }
 
-rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
+                                   const rill__mesh_bounds *bounds, rill_error *err) {
     rill_mesh h = {0};
     uint32_t max_index = 0;
     if (!r || !desc || !desc->vertices || desc->vertex_count == 0 || !desc->indices ||
@@ -534,7 +535,14 @@ rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
     m->first_edge = (uint32_t)ioff + desc->index_count;
     m->vertex_offset = (int32_t)voff;
     m->vertex_count = desc->vertex_count;
-    mesh_bounds(m, desc);
+    if (bounds) {
+        memcpy(m->box_min, bounds->box_min, sizeof(m->box_min));
+        memcpy(m->box_max, bounds->box_max, sizeof(m->box_max));
+        memcpy(m->center, bounds->center, sizeof(m->center));
+        m->radius = bounds->radius;
+    } else {
+        mesh_bounds(m, desc);
+    }
     h.id = id;
     return h;
 }

@@ -3,8 +3,9 @@
  * 5000 vertices cut into pieces over several, edges on some, an index past its primitive's
  * vertices) are merged without jobs, with deterministic jobs and over 1 and 4 workers: every
  * member lies at the offsets its counts give (vertices placed by its own matrix, indices and edges
- * offset to its first vertex in its mesh), its box bounds exactly its vertices, and every byte is
- * the same whatever ran it. */
+ * offset to its first vertex in its mesh), its box bounds exactly its vertices, each mesh's box,
+ * centre and radius are what a walk over its vertices measures, and every byte is the same
+ * whatever ran it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,6 +144,36 @@ static void assert_tangent(const float got[4], const float t[4], const float *m)
     assert_true(got[3] == t[3]);
 }
 
+/* Each mesh's bounds as the renderer measures a mesh (render_pools.c mesh_bounds): the box of its
+ * vertices vertex by vertex, its centre, the farthest vertex from it. */
+static void assert_mesh_bounds(const rill__merge *mg) {
+    for (uint32_t k = 0; k < mg->meshes.len; k++) {
+        const rill__merge_mesh *mm = &mg->meshes.data[k];
+        const rill_vertex *v = mg->vertices.data + mm->first_vertex;
+        float box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY}, c[3];
+        for (uint32_t i = 0; i < mm->vertex_count; i++)
+            for (int r = 0; r < 3; r++) {
+                box[r] = fminf(box[r], v[i].position[r]);
+                box[3 + r] = fmaxf(box[3 + r], v[i].position[r]);
+            }
+        for (int r = 0; r < 3; r++)
+            c[r] = 0.5f * (box[r] + box[3 + r]);
+        float r2 = 0.0f;
+        for (uint32_t i = 0; i < mm->vertex_count; i++) {
+            float d2 = 0.0f;
+            for (int r = 0; r < 3; r++) {
+                float d = v[i].position[r] - c[r];
+                d2 += d * d;
+            }
+            r2 = fmaxf(r2, d2);
+        }
+        float radius = sqrtf(r2);
+        assert_memory_equal(mm->box, box, sizeof(box));
+        assert_memory_equal(mm->center, c, sizeof(c));
+        assert_memory_equal(&mm->radius, &radius, sizeof(radius));
+    }
+}
+
 /* Every member where its counts put it: its vertices placed by its own matrix (checked against a
  * plain transform, to rounding), its indices and edges offset to its first vertex in its mesh, its
  * box the exact bounds of those vertices. */
@@ -205,6 +236,7 @@ static void assert_layout(const fixture *f, const rill__merge *mg) {
     assert_int_equal(m1->vertex_count, v - m1->first_vertex);
     assert_int_equal(m1->index_count, ix - m1->first_index);
     assert_int_equal(m1->edge_count, ex - m1->first_edge);
+    assert_mesh_bounds(mg);
 }
 
 /* The same bytes: vertices, indices, edges, layouts and boxes. */
@@ -222,6 +254,13 @@ static void assert_same(const rill__merge *a, const rill__merge *b) {
         assert_int_equal(x->first_index, y->first_index);
         assert_int_equal(x->first_edge, y->first_edge);
         assert_memory_equal(x->box, y->box, sizeof(x->box));
+    }
+    assert_int_equal(a->meshes.len, b->meshes.len);
+    for (uint32_t k = 0; k < a->meshes.len; k++) {
+        const rill__merge_mesh *x = &a->meshes.data[k], *y = &b->meshes.data[k];
+        assert_memory_equal(x->box, y->box, sizeof(x->box));
+        assert_memory_equal(x->center, y->center, sizeof(x->center));
+        assert_memory_equal(&x->radius, &y->radius, sizeof(x->radius));
     }
 }
 
