@@ -93,9 +93,11 @@ static bool cut_slices(rill__merge *mg) {
 /* >>the per-vertex work ----------------------------------------------------------------------- */
 
 /* A member's placement: the 3x3 by columns, its inverse transpose as cofactors over the
- * determinant, and its translation less the cell origin. */
+ * determinant, its translation less the cell origin, and whether it mirrors (a negative
+ * determinant: the batch draws it unmirrored, so its triangles turn and its tangents' w flips). */
 typedef struct placement {
     float a[9], cof[9], inv_det, t[3];
+    bool mirrored;
 } placement;
 
 static void placement_of(const float *m, const float origin[3], placement *pl) {
@@ -108,6 +110,7 @@ static void placement_of(const float *m, const float origin[3], placement *pl) {
     memcpy(pl->a, a, sizeof(a));
     memcpy(pl->cof, cof, sizeof(cof));
     pl->inv_det = fabsf(det) > 1e-30f ? 1.0f / det : 0.0f;
+    pl->mirrored = det < 0.0f;
     for (int r = 0; r < 3; r++) {
         pl->t[r] = m[12 + r] - origin[r];
     }
@@ -137,16 +140,17 @@ static void place_vertex(const placement *pl, const rill_gltf_primitive *p, uint
         for (int r = 0; r < 3; r++) {
             o->tangent[r] = a[r] * tg[0] + a[3 + r] * tg[1] + a[6 + r] * tg[2];
         }
-        o->tangent[3] = tg[3];
+        o->tangent[3] = pl->mirrored ? -tg[3] : tg[3]; /* as mesh.vert does per instance */
     }
 }
 
-/* The first of `total` indices that belong with vertex v of n: proportional, 0 at 0, all at n. */
-static uint32_t share_of(uint32_t total, uint32_t v, uint32_t n, bool end) {
+/* The first of `total` indices that belong with vertex v of n, in whole primitives of `unit`
+ * indices (a triangle stays in one piece): proportional, 0 at 0, all at n. */
+static uint32_t share_of(uint32_t total, uint32_t unit, uint32_t v, uint32_t n, bool end) {
     if (end && v == n) {
         return total;
     }
-    return v == 0 ? 0u : (uint32_t)((uint64_t)total * v / n);
+    return v == 0 ? 0u : (uint32_t)((uint64_t)(total / unit) * v / n) * unit;
 }
 
 /* src[0..count) offset by base into dst (an index past the primitive's n vertices reads 0). */
@@ -154,6 +158,16 @@ static void offset_indices(const uint32_t *src, uint32_t count, uint32_t n, uint
                            uint32_t *dst) {
     for (uint32_t i = 0; i < count; i++) {
         dst[i] = base + (src[i] < n ? src[i] : 0u);
+    }
+}
+
+/* A mirrored member's triangles, turned ((a, b, c) -> (a, c, b)) so they face out again once the
+ * batch draws them unmirrored; a trailing partial triangle stays. count from a triangle's start. */
+static void turn_triangles(uint32_t *dst, uint32_t count) {
+    for (uint32_t i = 0; i + 3u <= count; i += 3u) {
+        uint32_t b = dst[i + 1u];
+        dst[i + 1u] = dst[i + 2u];
+        dst[i + 2u] = b;
     }
 }
 
@@ -181,14 +195,17 @@ static void write_piece(const rill__merge *mg, rill__merge_piece *pc) {
         grow_point(box, out[i].position);
     }
     uint32_t n = p->vertex_count;
-    uint32_t i0 = share_of(p->index_count, pc->v0, n, false);
-    uint32_t i1 = share_of(p->index_count, pc->v1, n, true);
+    uint32_t i0 = share_of(p->index_count, 3u, pc->v0, n, false);
+    uint32_t i1 = share_of(p->index_count, 3u, pc->v1, n, true);
     if (i1 > i0) {
-        offset_indices(p->indices + i0, i1 - i0, n, mb->base,
-                       mg->indices.data + mb->first_index + i0);
+        uint32_t *dst = mg->indices.data + mb->first_index + i0;
+        offset_indices(p->indices + i0, i1 - i0, n, mb->base, dst);
+        if (pl.mirrored) {
+            turn_triangles(dst, i1 - i0);
+        }
     }
-    uint32_t e0 = share_of(p->edge_index_count, pc->v0, n, false);
-    uint32_t e1 = share_of(p->edge_index_count, pc->v1, n, true);
+    uint32_t e0 = share_of(p->edge_index_count, 2u, pc->v0, n, false);
+    uint32_t e1 = share_of(p->edge_index_count, 2u, pc->v1, n, true);
     if (e1 > e0) {
         offset_indices(p->edge_indices + e0, e1 - e0, n, mb->base,
                        mg->edges.data + mb->first_edge + e0);

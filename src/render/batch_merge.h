@@ -8,15 +8,17 @@
  * grows the scratch once and writes every member into its place: positions through the matrix
  * (less the cell origin), normals through its inverse transpose, tangents through its 3x3 (as
  * mesh.vert does per instance), indices and edge indices offset to the member's first vertex in
- * its mesh (an index past the primitive's vertices reads its first one). That per-vertex work is
- * spread over the jobs in slices of about the same number of vertices: small members share a
- * slice, a large one is cut into pieces over several. A piece writes only its own vertices, its
- * share of its member's indices and edges, and its own bounds; the bounds are folded per member
- * afterwards in piece order, so every byte (vertices, indices, edges, bounds) is the one a serial
- * loop over the members writes, with or without workers. A second pass over the same slices
- * measures each mesh's radius around the centre of its box (folded from its members' boxes), the
- * largest squared distance folded per mesh in order with fmaxf, as the renderer's walk over a
- * mesh's vertices would measure it. */
+ * its mesh (an index past the primitive's vertices reads its first one). A mirroring member (its
+ * matrix's determinant negative) has its triangles turned and its tangents' w negated: the batch
+ * draws unmirrored, so the renderer's per-instance front face and tangent sign do not reach it.
+ * That per-vertex work is spread over the jobs in slices of about the same number of vertices:
+ * small members share a slice, a large one is cut into pieces over several. A piece writes only its
+ * own vertices, its share of its member's indices and edges (whole triangles and lines), and its
+ * own bounds; the bounds are folded per member afterwards in piece order, so every byte (vertices,
+ * indices, edges, bounds) is the one a serial loop over the members writes, with or without
+ * workers. A second pass over the same slices measures each mesh's radius around the centre of its
+ * box (folded from its members' boxes), the largest squared distance folded per mesh in order with
+ * fmaxf, as the renderer's walk over a mesh's vertices would measure it. */
 #ifndef RILL_RENDER_BATCH_MERGE_H
 #define RILL_RENDER_BATCH_MERGE_H
 

@@ -1,11 +1,11 @@
 /* test_batch_merge.c: a cell's batch geometry merged over the jobs (src/render/batch_merge.c, built
  * from its source: no GPU). Two meshes of members (small primitives that share a slice, one of
  * 5000 vertices cut into pieces over several, edges on some, an index past its primitive's
- * vertices) are merged without jobs, with deterministic jobs and over 1 and 4 workers: every
- * member lies at the offsets its counts give (vertices placed by its own matrix, indices and edges
- * offset to its first vertex in its mesh), its box bounds exactly its vertices, each mesh's box,
- * centre and radius are what a walk over its vertices measures, and every byte is the same
- * whatever ran it. */
+ * vertices, two mirroring members whose triangles must turn) are merged without jobs, with
+ * deterministic jobs and over 1 and 4 workers: every member lies at the offsets its counts give
+ * (vertices placed by its own matrix, indices and edges offset to its first vertex in its mesh),
+ * its box bounds exactly its vertices, each mesh's box, centre and radius are what a walk over its
+ * vertices measures, and every byte is the same whatever ran it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,8 +75,11 @@ static void make_member(fixture *f, uint32_t i, uint32_t n, bool edges) {
             p->edge_indices[2 * k + 1] = (k + 1) % n;
         }
     }
-    /* Turned, scaled unevenly and moved: normals go through the inverse transpose. */
+    /* Turned, scaled unevenly and moved: normals go through the inverse transpose; members 2 and 5
+     * mirror (x scaled by a negative factor). */
     float c = cosf(0.3f * (float)i), s = sinf(0.3f * (float)i), sx = 1.0f + 0.25f * (float)i;
+    if (i == 2 || i == 5)
+        sx = -sx;
     const float m[16] = {c * sx,           0,    -s * sx,          0, 0, 0.5f, 0, 0, s, 0, c, 0,
                          10.0f * (float)i, 1.5f, -3.0f * (float)i, 1};
     memcpy(f->m[i], m, sizeof(m));
@@ -137,11 +140,18 @@ static void assert_normal(const float got[3], const float n[3], const float *m) 
     }
 }
 
-/* A tangent through m's 3x3, its sign kept. */
+/* Whether m's 3x3 mirrors (negative determinant). */
+static bool mirrors(const float *m) {
+    float det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+                m[8] * (m[1] * m[6] - m[2] * m[5]);
+    return det < 0.0f;
+}
+
+/* A tangent through m's 3x3, its sign flipped when m mirrors (the batch draws unmirrored). */
 static void assert_tangent(const float got[4], const float t[4], const float *m) {
     for (int r = 0; r < 3; r++)
         assert_near(got[r], m[r] * t[0] + m[4 + r] * t[1] + m[8 + r] * t[2]);
-    assert_true(got[3] == t[3]);
+    assert_true(got[3] == (mirrors(m) ? -t[3] : t[3]));
 }
 
 /* Each mesh's bounds as the renderer measures a mesh (render_pools.c mesh_bounds): the box of its
@@ -214,7 +224,9 @@ static void assert_layout(const fixture *f, const rill__merge *mg) {
         }
         assert_memory_equal(mb->box, box, sizeof(box));
         for (uint32_t k = 0; k < p->index_count; k++) {
-            uint32_t want = base + (p->indices[k] < p->vertex_count ? p->indices[k] : 0u);
+            /* A mirroring member's triangles turn: (a, b, c) -> (a, c, b). */
+            uint32_t from = mirrors(m) && k % 3 ? k + (k % 3 == 1 ? 1 : -1) : k;
+            uint32_t want = base + (p->indices[from] < p->vertex_count ? p->indices[from] : 0u);
             assert_int_equal(mg->indices.data[ix + k], want);
         }
         for (uint32_t k = 0; k < p->edge_index_count; k++)
