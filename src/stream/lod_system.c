@@ -182,6 +182,21 @@ static uint32_t slack_ticks(float slack, float d, const float camera[3]) {
     return (uint32_t)((double)fminf(slack, LOD_SLACK_MAX) * LOD_TICKS_PER_M);
 }
 
+/* Where model e stands, for its distance (NULL: not placed yet). An entity with a Transform stands
+ * at its GlobalTransform, once the transform system has made it; one without passes its
+ * parent's placement through to the model it spawns (the nearest ancestor with a
+ * GlobalTransform, the origin at the top), which is where that model is drawn. */
+static const float *model_place(const rill_world *w, rill_entity e) {
+    static const float origin[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const rill_builtins *b = rill_world_builtin(w);
+    for (rill_entity p = e; p; p = rill_world_get_parent(w, p)) {
+        const float *m = rill_world_global_matrix(w, p);
+        if (m || rill_world_has(w, p, b->transform))
+            return m;
+    }
+    return origin;
+}
+
 /* What model e (n levels) should show seen from camera (NULL: the base whole), and in *ticks
  * how far the camera may travel before that could change. */
 static shown_state wanted(const rill_lod_system *s, rill_entity e, uint32_t n, const float *camera,
@@ -192,7 +207,7 @@ static shown_state wanted(const rill_lod_system *s, rill_entity e, uint32_t n, c
         rill_lod_settings st = settings_of(s, e);
         rill_lod_bands bands;
         rill_lod_bands_make(&st, n, &bands);
-        const float *m = rill_world_global_matrix(s->world, e);
+        const float *m = model_place(s->world, e);
         float d = 0.0f;
         if (m) {
             float dx = m[12] - camera[0], dy = m[13] - camera[1], dz = m[14] - camera[2];
@@ -231,7 +246,7 @@ static bool pick_at_spawn(void *user, rill_entity e, uint32_t n, rill_scene_mode
     const float *camera = s->has_spawn_camera   ? s->spawn_camera
                           : s->watch.had_camera ? s->watch.camera
                                                 : NULL;
-    if (!camera || !rill_world_global_matrix(s->world, e))
+    if (!camera || !model_place(s->world, e))
         return false;
     uint32_t ticks;
     shown_state want = wanted(s, e, n, camera, &ticks);
@@ -263,7 +278,7 @@ static void count_shown(rill_lod_stats *st, uint64_t word) {
 
 /* The squared distance from camera (NULL: 0) to model e, for choosing the nearest. */
 static float distance2(const rill_lod_system *s, rill_entity e, const float *camera) {
-    const float *m = camera ? rill_world_global_matrix(s->world, e) : NULL;
+    const float *m = camera ? model_place(s->world, e) : NULL;
     if (!m)
         return 0.0f;
     float dx = m[12] - camera[0], dy = m[13] - camera[1], dz = m[14] - camera[2];

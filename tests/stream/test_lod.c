@@ -734,6 +734,30 @@ static void test_spawn_at_level(void **state) {
     assert_full_evaluation(f, &late, 1, cams[2]);
 }
 
+/* A Model entity without a Transform is drawn where its parent places it (the origin at the top),
+ * so it is measured from there: seen from 70 m it shows level 1, as one with a Transform does
+ * (it was measured at distance 0 and kept level 0 however far the camera was). */
+static void test_model_without_transform(void **state) {
+    lod_fixture *f = *state;
+    rill_world *w = f->w;
+    rill_entity bare = rill_world_spawn(w), parent = rill_world_spawn(w),
+                child = rill_world_spawn(w);
+    rill_model_ref ref = {.path = rill_intern("d.glb")};
+    rill_world_add(w, bare, f->mc->model, &ref);
+    rill_transform pt = {.translation = {500, 0, 0}, .rotation = {0, 0, 0, 1}, .scale = {1, 1, 1}};
+    rill_world_set_transform(w, parent, &pt);
+    rill_world_set_parent(w, child, parent);
+    rill_world_add(w, child, f->mc->model, &ref);
+    rill_world_update_transforms(w);
+    rill_scene_models_flush(f->sm);
+    const float far_from_origin[3] = {70, 0, 0}, near_parent[3] = {505, 0, 0};
+    rill_lod_system_update(f->lod, far_from_origin);
+    assert_int_equal(rill_lod_system_level(f->lod, bare), 1);
+    rill_lod_system_update(f->lod, near_parent);
+    assert_int_equal(rill_lod_system_level(f->lod, child), 0);
+    assert_int_equal(rill_lod_system_level(f->lod, bare), 2);
+}
+
 /* >>level lists: a level is written through the meshes listed at spawn */
 
 /* The ModelMesh entities of tree `root` (root -> node -> primitives), up to cap. */
@@ -910,6 +934,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_spawn_at_level, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_level_lists, lod_setup, lod_teardown),
         cmocka_unit_test_setup_teardown(test_check_budget, lod_setup, lod_teardown),
+        cmocka_unit_test_setup_teardown(test_model_without_transform, lod_setup, lod_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
