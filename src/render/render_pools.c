@@ -886,6 +886,12 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         d.metallic_roughness_texture = d.layer_albedo_atlas;
         d.occlusion_texture.id = d.emissive_texture.id = 0;
     }
+    /* A BC5 normal map (export's format for normal maps, docs/textures.md) holds X and Y alone:
+     * blue samples 0 (also when the device lacks BC and it is decoded to RGBA8), which read as
+     * the normal's Z turns every normal into the surface. The shader rebuilds Z for these. A
+     * texture keeps its format for life (rill_render_texture_replace takes the same one only). */
+    int32_t ni = rill_pool_index(&r->tex_pool, d.normal_texture.id);
+    ubo[7] = !terrain && ni >= 0 && r->textures[ni].format == RILL_TEX_FORMAT_BC5 ? 1.0f : 0.0f;
     m->alpha_mode = d.alpha_mode;
     m->double_sided = d.double_sided;
     m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,

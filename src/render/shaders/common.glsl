@@ -46,7 +46,7 @@ layout(set = 0, binding = 6) uniform sampler2D ssao_tex;
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;
-    vec4 emissive;       // rgb
+    vec4 emissive;       // rgb; w 1 = the normal map holds X and Y only (BC5): Z is rebuilt
     vec4 params;         // x metallic, y roughness, z occlusion strength, w alpha cutoff
     vec4 params2;        // x normal scale, y alpha mode (0 opaque, 1 mask, 2 blend),
                          // z 1 = terrain splat material, w its layer count

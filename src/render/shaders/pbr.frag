@@ -95,6 +95,11 @@ float shadow_factor(vec3 world, vec3 n) {
 vec3 shading_normal(vec3 n) {
     vec2 nuv = slot_uv(SLOT_NORMAL, in_uv);
     vec3 tn = texture(normal_tex, nuv).xyz * 2.0 - 1.0;
+    if (material.emissive.w > 0.5) {
+        // A two-channel map (BC5, what export makes of every normal map): blue samples 0, so Z
+        // is rebuilt from X and Y (a tangent-space normal has unit length and points out).
+        tn.z = sqrt(clamp(1.0 - dot(tn.xy, tn.xy), 0.0, 1.0));
+    }
     tn.xy *= material.params2.x;
     vec3 t = in_tangent.xyz;
     vec3 b;
