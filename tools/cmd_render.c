@@ -188,7 +188,8 @@ static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts 
             break;
         rill_renderer_stats(r, &st);
         rill_render_batching_stats bs = batching_of(c);
-        bool building = bs.enabled && (bs.cells_waiting || bs.cells_built_last_frame);
+        bool building =
+            bs.enabled && (bs.cells_waiting || bs.cells_building || bs.cells_built_last_frame);
         if (!building && (st.uploaded_bytes_last_frame == 0 || f >= WARM_UP_FRAMES))
             break;
     }

@@ -106,7 +106,8 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
             return false;
         rill_render_batching_stats bs;
         rill_render_assets_get_batching_stats(s->ra, &bs);
-        bool busy = bs.cells_waiting || bs.deferred_new_last_frame || bs.cells_built_last_frame;
+        bool busy = bs.cells_waiting || bs.cells_building || bs.deferred_new_last_frame ||
+                    bs.cells_built_last_frame;
         quiet = busy ? 0 : quiet + 1;
     }
     return true;

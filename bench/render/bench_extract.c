@@ -232,7 +232,7 @@ static bool settle_batches(bench *b, rill_renderer *r, rill_error *err) {
             return false;
         b->settle_extracts++;
         rill_render_assets_get_batching_stats(b->ra, &bs);
-        bool busy = bs.cells_waiting || bs.cells_built_last_frame;
+        bool busy = bs.cells_waiting || bs.cells_building || bs.cells_built_last_frame;
         quiet = busy ? 0 : quiet + 1;
         renders = busy ? UPLOAD_RENDERS : renders;
         if (renders) {

@@ -872,10 +872,11 @@ void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
  * frames (animated), and groups of one without multi-draw indirect. Built members cost extract one
  * compare a frame; a change to one (channels, mesh, transform, despawn) reaches the batcher through
  * world observers and the changed-transform list, turns its range off (it draws alone) and queues
- * its cell for a rebuild; queued cells are rebuilt within build_ms of CPU time per extract (at
- * least one a frame), so streaming districts never rebuild all at once, and the picture never waits
- * for a rebuild. A channel's render mode is resolved per batch at extract: changing it rebuilds
- * nothing. docs/channels.md "Static batching". */
+ * its cell for a rebuild; a queued cell is collected in one extract, then built one step (batch
+ * meshes of about mesh_vertices) at a time within build_ms of CPU time per extract (at least one
+ * mesh a frame), so neither a streaming district nor one large cell is built in one frame, and
+ * the picture never waits for a rebuild. A channel's render mode is resolved per batch at extract:
+ * changing it rebuilds nothing. docs/channels.md "Static batching". */
 typedef struct rill_render_batching {
     bool enabled;
     float cell_size;        /* metres; 0 = 64 */
@@ -887,6 +888,10 @@ typedef struct rill_render_batching {
      * left some (their cells would be built again as they arrive): a district streaming in, or
      * the first frame of a world, is spread over frames instead of one long extract. */
     uint32_t new_per_frame;
+    /* vertices of one batch mesh at most (unless one member has more); 0 = 65536. A build step
+     * merges about this much, so it bounds the work between two looks at the clock. Meshes of one
+     * material in one shared block still draw as one indirect call. */
+    uint32_t mesh_vertices;
 } rill_render_batching;
 typedef struct rill_render_batching_stats {
     bool enabled;
@@ -896,14 +901,18 @@ typedef struct rill_render_batching_stats {
     uint32_t batched_entities; /* entities in them (every LOD level seen) */
     uint32_t candidates;       /* entities batchable when last walked (batched or waiting) */
     uint32_t materials;        /* distinct materials of the batches (one indirect draw each) */
-    uint32_t cells_built_last_frame;
+    uint32_t cells_built_last_frame;  /* builds completed in the last extract */
+    uint32_t meshes_built_last_frame; /* batch meshes made in the last extract */
+    uint32_t cells_building;          /* collected, their meshes being built step by step */
     uint32_t cells_waiting;           /* queued for a rebuild, beyond the time budget so far */
     uint32_t taken_new_last_frame;    /* entities first taken as candidates in the last extract */
     uint32_t deferred_new_last_frame; /* ... and left to later extracts (new_per_frame spent) */
-    uint64_t cells_built;             /* total rebuilds */
+    uint64_t cells_built;             /* total rebuilds (completed) */
+    uint64_t meshes_built;            /* total batch meshes made */
+    uint64_t members_changed;         /* collected members left out of their build (changed) */
     uint64_t range_switches;          /* members' ranges turned on or off (LOD switches, fades) */
     double build_ms_last_frame;       /* CPU time building cells in the last extract */
-    double build_ms_total, build_ms_max_cell;
+    double build_ms_total, build_ms_max_cell; /* a cell's: all its steps */
 } rill_render_batching_stats;
 /* Changes the settings from the next extract on (a new cell size or off drops every batch). */
 void rill_render_assets_set_batching(rill_render_assets *ra, const rill_render_batching *settings);

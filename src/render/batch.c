@@ -1,6 +1,6 @@
 /* batch.c: static batching's lifecycle and per-frame start (batch_internal.h describes the design):
  * create, configure, stats, destroy; rill__batch_begin (moved members leave, queued cells are
- * admitted to a rebuild within the time budget). */
+ * admitted to a rebuild within the time budget, beside the cells still being built). */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -14,6 +14,7 @@
 #define DEFAULT_BUILD_MS 1.0f
 #define DEFAULT_STATIC_FRAMES 60u
 #define DEFAULT_NEW_PER_FRAME 4096u
+#define DEFAULT_MESH_VERTICES 65536u
 #define MAX_PARTS_PER_AXIS 64u
 
 static float size_or(float v, float fallback) {
@@ -30,6 +31,7 @@ static rill_render_batching defaults(const rill_render_batching *s) {
     d.build_ms = size_or(d.build_ms, DEFAULT_BUILD_MS);
     d.static_frames = d.static_frames ? d.static_frames : DEFAULT_STATIC_FRAMES;
     d.new_per_frame = d.new_per_frame ? d.new_per_frame : DEFAULT_NEW_PER_FRAME;
+    d.mesh_vertices = d.mesh_vertices ? d.mesh_vertices : DEFAULT_MESH_VERTICES;
     return d;
 }
 
@@ -86,6 +88,7 @@ static void drop_all(rill__batcher *bt) {
     rill__batch_free_recs(bt);
     bt->pos.len = 0;
     bt->dirty.len = 0;
+    bt->building.len = 0;
     bt->stats.cells = 0;
 }
 
@@ -97,6 +100,7 @@ void rill__batch_destroy(rill__batcher *bt) {
     rill_array_free(&bt->cells);
     rill_array_free(&bt->pos);
     rill_array_free(&bt->dirty);
+    rill_array_free(&bt->building);
     rill__merge_free(&bt->merge);
     rill_free(bt);
 }
@@ -130,6 +134,7 @@ void rill__batch_stats(const rill__batcher *bt, rill_render_batching_stats *out)
     out->part_size = bt->set.part_size;
     out->build_ms = bt->set.build_ms;
     out->cells_waiting = bt->dirty.len;
+    out->cells_building = bt->building.len;
     out->taken_new_last_frame = bt->new_recs;
     out->deferred_new_last_frame = bt->deferred;
 }
@@ -155,17 +160,30 @@ static void collect_parked(rill__batcher *bt, cell *c, uint32_t ci) {
     }
 }
 
-/* Queued cells start collecting, as many as the time budget allows (at least one a frame): a cell
- * is expected to take the running mean time per member times its members (those it holds, or
- * the candidates standing in it, whichever is more). The others keep drawing their on ranges and
- * wait. None starts while first-time candidates are still being left for later extracts
- * (new_per_frame): a cell built before all of its arrived would be built again for each. */
+/* What the cells being built are expected to take still: the running mean time per member times
+ * the members their steps have not reached. */
+static double building_ms(const rill__batcher *bt) {
+    double ms = 0.0;
+    for (uint32_t i = 0; i < bt->building.len; i++) {
+        const cell *c = &bt->cells.data[bt->building.data[i]];
+        ms += bt->ms_per_member * (double)(c->col.len - c->built_to);
+    }
+    return ms;
+}
+
+/* Queued cells start collecting, as many as the time budget allows beside what the cells being
+ * built still need (one when none is being built): a cell is expected to take the running mean
+ * time per member times its members (those it holds, or the candidates standing in it, whichever
+ * is more). The others keep drawing their on ranges and wait: a cell admitted drops its batches,
+ * so admitting more than the steps can build would draw them one by one for longer. None starts
+ * while first-time candidates are still being left for later extracts (new_per_frame): a cell
+ * built before all of its arrived would be built again for each. */
 static void admit_dirty(rill__batcher *bt) {
     if (bt->deferred_prev) {
         return;
     }
-    double planned = 0.0;
-    uint32_t kept = 0, admitted = 0;
+    double planned = building_ms(bt);
+    uint32_t kept = 0, admitted = bt->building.len;
     for (uint32_t i = 0; i < bt->dirty.len; i++) {
         uint32_t ci = bt->dirty.data[i];
         cell *c = &bt->cells.data[ci];
@@ -213,6 +231,7 @@ bool rill__batch_begin(rill__batcher *bt, rill_world *world) {
         bt->pos.len = bt->mm_len;
     }
     bt->stats.cells_built_last_frame = 0;
+    bt->stats.meshes_built_last_frame = 0;
     bt->stats.build_ms_last_frame = 0.0;
     bt->deferred_prev = bt->deferred;
     bt->deferred = 0;

@@ -1,6 +1,7 @@
-/* batch_build.c: building a cell: its collected members sorted by key, part and LOD level, laid out
- * as one mesh per key (split by vertex count), their primitives moved into cell space over the jobs
- * (batch_merge.c), then one merged mesh per key and its members' ranges and parts. */
+/* batch_build.c: building a cell, step by step over frames: its collected members sorted once by
+ * key, part and LOD level; then, a step at a time, groups of one key (cut by vertex count) read
+ * again (batch_check.c), laid out, their primitives moved into cell space over the jobs
+ * (batch_merge.c), and one merged mesh per group with its members' ranges and parts. */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_BATCH_VERTICES (1u << 20)
 #define BATCH_ID_BIT (UINT64_C(1) << 63)
 
 /* Members sort by key (material, mask, edges), then part, then LOD level (the levels a part shows
@@ -67,7 +67,8 @@ static void close_part(part *pt, const float box[6]) {
 typedef struct cell_build {
     rill__batcher *bt;
     cell *c;
-    const collected *col;
+    uint32_t ci;
+    collected *col;
     float origin[3];
     rill_jobs *jobs;
     bool laid_out; /* every member of the merge's meshes found room in its layout */
@@ -199,21 +200,6 @@ static void merge_meshes(cell_build *cb) {
     cb->laid_out = true;
 }
 
-/* col[lo..hi) (one key, at most MAX_BATCH_VERTICES unless one member is more) become a mesh of the
- * merge; the meshes laid out before are merged first when the scratch would pass that many
- * vertices, so it holds about one batch's worth at most, as when batches were merged one by one. */
-static void lay_out_mesh(cell_build *cb, uint32_t lo, uint32_t hi, uint32_t verts) {
-    rill__merge *mg = &cb->bt->merge;
-    if (mg->meshes.len && mg->vertex_total + (uint64_t)verts > MAX_BATCH_VERTICES) {
-        merge_meshes(cb);
-    }
-    bool ok = cb->laid_out && rill__merge_mesh_begin(mg, lo);
-    for (uint32_t i = lo; ok && i < hi; i++) {
-        ok = rill__merge_add(mg, cb->col[i].prim, cb->col[i].info.m);
-    }
-    cb->laid_out = ok; /* out of memory: the meshes laid out since the last merge stay instances */
-}
-
 /* Fills in what the build needs of each collected member; drops those whose primitive is gone
  * (an unloaded asset). Returns how many are left. */
 static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
@@ -240,57 +226,138 @@ static uint32_t prepare_collected(rill__batcher *bt, collected *col, uint32_t n,
     return kept;
 }
 
-/* A cell of n members was built in ms. The mean per member learns slowly and takes an outlier (a
- * new shared block allocated, the machine busy) as at most four times the mean. ms is wall time,
- * what extract waited with the geometry spread over the jobs, so the budget admits more cells a
- * frame where workers take part, and fewer where they are busy elsewhere. */
+/* A cell of n members was built in ms (its steps' time, over frames). The mean per member learns
+ * slowly and takes an outlier (a new shared block allocated, the machine busy) as at most four
+ * times the mean. ms is wall time, what extract waited with the geometry spread over the jobs, so
+ * the budget admits more cells a frame where workers take part, and fewer where they are busy
+ * elsewhere. */
 static void count_build(rill__batcher *bt, uint32_t n, double ms) {
     double per = ms / (double)RILL_MAX(n, 1u), was = bt->ms_per_member;
     bt->ms_per_member = was > 0.0 ? 0.875 * was + 0.125 * RILL_MIN(per, 4.0 * was) : per;
     bt->stats.cells_built++;
     bt->stats.cells_built_last_frame++;
-    bt->stats.build_ms_last_frame += ms;
-    bt->stats.build_ms_total += ms;
     bt->stats.build_ms_max_cell = RILL_MAX(bt->stats.build_ms_max_cell, ms);
 }
 
-/* Lays out the groups of one key of the cell (col[a..b)), split by vertex count. */
-static void lay_out_key(cell_build *cb, uint32_t a, uint32_t b, uint32_t min_group) {
-    const collected *col = cb->col;
-    for (uint32_t lo = a; b - a >= min_group && lo < b;) {
-        uint32_t hi = lo, verts = 0;
-        while (hi < b && (hi == lo || verts + col[hi].prim->vertex_count <= MAX_BATCH_VERTICES)) {
-            verts += col[hi].prim->vertex_count;
-            hi++;
-        }
-        if (hi - lo >= min_group) {
-            lay_out_mesh(cb, lo, hi, verts);
-        }
-        lo = hi;
-    }
+static float cell_origin(const rill__batcher *bt, const cell *c, int k) {
+    int32_t i = k == 0 ? c->ix : k == 1 ? c->iy : c->iz;
+    return (float)i * bt->set.cell_size;
 }
 
-void rill__batch_build_cell(rill__batcher *bt, cell *c, rill_jobs *jobs) {
-    uint64_t t0 = rill_time_ns();
-    float s = bt->set.cell_size;
-    cell_build cb = {bt,   c,   c->col.data, {(float)c->ix * s, (float)c->iy * s, (float)c->iz * s},
-                     jobs, true};
-    uint32_t n = prepare_collected(bt, c->col.data, c->col.len, cb.origin);
-    qsort(c->col.data, n, sizeof(collected), cmp_collected);
-    /* A group of one is worth a batch only when batches of a material draw together. */
-    uint32_t min_group = rill__gpu_get_caps(bt->r->gpu)->multi_draw_indirect ? 1u : 2u;
-    rill__merge_clear(&bt->merge);
-    for (uint32_t a = 0; a < n;) {
-        uint32_t b = a + 1;
-        while (b < n && same_key(&cb.col[a], &cb.col[b])) {
-            b++;
+/* The next group of one key from col[at]: its members read again (the changed ones dropped, the
+ * others moved down to follow col[at]), as many as fit in mesh_vertices (at least one), laid out
+ * as one mesh when it has min_group members. Returns where the next group starts. */
+static uint32_t lay_out_group(cell_build *cb, uint32_t at, uint32_t min_group) {
+    collected *col = cb->col;
+    const collected key = col[at];
+    uint32_t n = cb->c->col.len, cut = cb->bt->set.mesh_vertices, kept = 0, verts = 0, j = at;
+    for (; j < n && same_key(&key, &col[j]); j++) {
+        if (!rill__batch_check(cb->bt, cb->ci, &col[j])) {
+            continue;
         }
-        lay_out_key(&cb, a, b, min_group);
-        a = b;
+        uint32_t v = col[j].prim->vertex_count;
+        if (kept && verts + v > cut) {
+            break; /* (read again by the next group's step) */
+        }
+        if (at + kept != j) {
+            col[at + kept] = col[j];
+        }
+        kept++;
+        verts += v;
     }
+    rill__merge *mg = &cb->bt->merge;
+    bool ok = kept >= min_group && cb->laid_out && rill__merge_mesh_begin(mg, at);
+    for (uint32_t i = at; ok && i < at + kept; i++) {
+        ok = rill__merge_add(mg, col[i].prim, col[i].info.m);
+    }
+    /* out of memory: the groups of this step stay instances */
+    cb->laid_out = cb->laid_out && (ok || kept < min_group);
+    return j;
+}
+
+/* One step of building cell ci: groups from its cursor until the merge holds half of
+ * mesh_vertices (several small groups share one run over the jobs, so the job hand-off is paid
+ * once for them), merged and made batches. Returns the meshes made. */
+static uint32_t build_step(rill__batcher *bt, uint32_t ci, rill_jobs *jobs, uint32_t min_group) {
+    cell *c = &bt->cells.data[ci];
+    cell_build cb = {bt,
+                     c,
+                     ci,
+                     c->col.data,
+                     {cell_origin(bt, c, 0), cell_origin(bt, c, 1), cell_origin(bt, c, 2)},
+                     jobs,
+                     true};
+    rill__merge_clear(&bt->merge);
+    uint32_t at = c->built_to, before = c->batches.len;
+    while (at < c->col.len && bt->merge.vertex_total < bt->set.mesh_vertices / 2u) {
+        at = lay_out_group(&cb, at, min_group);
+    }
+    c->built_to = at;
     merge_meshes(&cb);
+    return c->batches.len - before;
+}
+
+/* Building cell ci is complete: clean, its batches draw once uploaded (from the next frame), and
+ * it is queued again when a member changed meanwhile. */
+static void finish_build(rill__batcher *bt, uint32_t ci) {
+    cell *c = &bt->cells.data[ci];
+    uint32_t n = c->col.len;
     c->col.len = 0;
     c->state = CELL_CLEAN;
     c->built_frame = bt->frame;
-    count_build(bt, n, (double)(rill_time_ns() - t0) * 1e-6);
+    count_build(bt, n, c->build_ms);
+    if (c->redo) {
+        c->redo = false;
+        rill__batch_mark_dirty(bt, ci);
+    }
+}
+
+double rill__batch_start_build(rill__batcher *bt, uint32_t ci) {
+    uint64_t t0 = rill_time_ns();
+    cell *c = &bt->cells.data[ci];
+    float origin[3] = {cell_origin(bt, c, 0), cell_origin(bt, c, 1), cell_origin(bt, c, 2)};
+    c->col.len = prepare_collected(bt, c->col.data, c->col.len, origin);
+    qsort(c->col.data, c->col.len, sizeof(collected), cmp_collected);
+    c->built_to = 0;
+    c->redo = false;
+    c->state = CELL_BUILDING;
+    c->build_ms = (double)(rill_time_ns() - t0) * 1e-6;
+    if (!rill_array_push(&bt->building, ci)) {
+        c->col.len = 0; /* out of memory: complete and empty, queued again */
+        c->redo = true;
+        finish_build(bt, ci);
+    }
+    return c->build_ms;
+}
+
+void rill__batch_build_some(rill__batcher *bt, rill_jobs *jobs, double spent_ms) {
+    /* A group of one is worth a batch only when batches of a material draw together. */
+    uint32_t min_group = rill__gpu_get_caps(bt->r->gpu)->multi_draw_indirect ? 1u : 2u;
+    uint32_t meshes = 0, done = 0;
+    uint64_t t0 = rill_time_ns();
+    while (done < bt->building.len) {
+        uint32_t ci = bt->building.data[done];
+        cell *c = &bt->cells.data[ci];
+        if (c->built_to < c->col.len) {
+            uint64_t s0 = rill_time_ns();
+            meshes += build_step(bt, ci, jobs, min_group);
+            c->build_ms += (double)(rill_time_ns() - s0) * 1e-6;
+        }
+        if (c->built_to >= c->col.len) {
+            finish_build(bt, ci);
+            done++;
+        }
+        double ms = spent_ms + (double)(rill_time_ns() - t0) * 1e-6;
+        if (meshes && ms > (double)bt->set.build_ms) {
+            break;
+        }
+    }
+    memmove(bt->building.data, bt->building.data + done,
+            (bt->building.len - done) * sizeof(uint32_t));
+    bt->building.len -= done;
+    double ms = spent_ms + (double)(rill_time_ns() - t0) * 1e-6;
+    bt->stats.meshes_built_last_frame = meshes;
+    bt->stats.meshes_built += meshes;
+    bt->stats.build_ms_last_frame = ms;
+    bt->stats.build_ms_total += ms;
 }

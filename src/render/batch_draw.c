@@ -1,5 +1,6 @@
-/* batch_draw.c: rill__batch_end: collected cells are built; ready cells append one instance per
- * batch with its on ranges; the others draw their members one by one. */
+/* batch_draw.c: rill__batch_end: ready cells append one instance per batch with its on ranges;
+ * the others (cells being built among them) draw their members one by one; collected cells start
+ * building, and the cells being built take this frame's build steps. */
 #include "batch_internal.h"
 
 #include "model_assets.h"
@@ -109,25 +110,42 @@ static bool push_members(rill__batcher *bt, const cell *c, const rill_channel_mo
     return true;
 }
 
+/* What cell ci draws this frame: its batches when ready, else its members whose range is on one
+ * by one (a cell being built draws so the members its earlier steps settled). A cell whose walk
+ * skipped fewer members than it has on lost one: it is queued (or, being built, built again
+ * once complete). */
+static bool draw_cell(rill__batcher *bt, uint32_t ci, const rill_channel_modes *modes,
+                      rill_render_extract_buf *buf) {
+    cell *c = &bt->cells.data[ci];
+    if (!c->members.len) {
+        return true;
+    }
+    if (c->state != CELL_BUILDING && cell_ready(bt, c)) {
+        return push_batches(bt, c, modes, buf);
+    }
+    if (c->seen != c->on_count) { /* a member is gone: rebuilt from a later walk */
+        rill__batch_mark_dirty(bt, ci);
+    }
+    return push_members(bt, c, modes, buf);
+}
+
 bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
                      rill_render_extract_buf *buf) {
+    double start_ms = 0.0;
     for (uint32_t ci = 0; ci < bt->cells.len; ci++) {
         cell *c = &bt->cells.data[ci];
         bool ok = true;
         if (c->state == CELL_COLLECTING) {
-            rill__batch_build_cell(bt, c, buf->jobs);
-        } else if (c->members.len && cell_ready(bt, c)) {
-            ok = push_batches(bt, c, modes, buf);
-        } else if (c->members.len) {
-            ok = push_members(bt, c, modes, buf);
-            if (c->seen != c->on_count) { /* a member is gone: rebuilt from next frame's walk */
-                rill__batch_mark_dirty(bt, ci);
-            }
+            start_ms += rill__batch_start_build(bt, ci);
+        } else {
+            ok = draw_cell(bt, ci, modes, buf);
         }
         c->seen = 0;
         if (!ok) {
             return false;
         }
     }
+    /* After drawing: a member settled by this frame's steps was drawn alone by this walk. */
+    rill__batch_build_some(bt, buf->jobs, start_ms);
     return true;
 }

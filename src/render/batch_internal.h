@@ -1,7 +1,8 @@
 /* batch_internal.h: static batching, the batcher's state shared by its files (batch.c: lifecycle
  * and per-frame start; batch_observe.c: world observers; batch_records.c: records and cells;
- * batch_walk.c: skip/take; batch_build.c: cell builds, their geometry merged by batch_merge.c;
- * batch_draw.c: rill__batch_end).
+ * batch_walk.c: skip/take; batch_build.c: cell builds step by step, their geometry merged by
+ * batch_merge.c; batch_check.c: a collected member read again before its step; batch_draw.c:
+ * rill__batch_end).
  *
  * Static batching. Static ModelMesh geometry is merged per key (spatial cell, material,
  * channel mask): one mesh per key and cell in a shared block, drawn as one instance at the cell's
@@ -33,15 +34,25 @@
  *     cell's members then draw alone from what was recorded at build time, and it is queued).
  * Per frame:
  *   begin: moved members leave; queued cells, within the time budget (build_ms, estimated from
- *          the mean time per member built), drop their batches and start collecting (their
- *          hidden and fading members come from what the cell recorded, the others from the walk);
+ *          the mean time per member built, less what the cells being built still need; one when
+ *          none is being built), drop their batches and start collecting (their hidden and fading
+ *          members come from what the cell recorded, the others from the walk);
  *   take:  an entity that is not a built member: a candidate in a collecting cell is collected;
  *          one that became a candidate queues its cell (the walk's chunks note the entities
  *          rill__batch_wants_take names; extract's merge takes them in walk order, one thread);
- *   end:   collected cells are built (their batches draw from the next frame, the members drew as
- *          instances this one; each member's vertices, indices and edges are moved into cell
- *          space over extract's jobs, batch_merge.h); the others append one instance per batch
- *          with its on ranges.
+ *   end:   collected cells are sorted once and start building (CELL_BUILDING); the cells being
+ *          built, oldest first, make batch meshes one step at a time (groups of one key, cut at
+ *          mesh_vertices, each member's vertices, indices and edges moved into cell space over
+ *          extract's jobs, batch_merge.h) until the frame's build time passes build_ms, at least
+ *          one mesh a frame; the others append one instance per batch with its on ranges.
+ * A build spans frames, so what was collected can change before it is merged: right before a
+ * group is merged each member is read again (batch_check.c: alive, same ModelMesh, channels and
+ * matrix, not moved, its RenderMode saying whether its range starts on or parked), a changed one is
+ * left out (it draws alone through the walk, as any non-member) and the cell is built again once
+ * this build completes (`redo`, also set when a member settled in an earlier step leaves or is
+ * despawned meanwhile). A member settled in a step is drawn from the cell's record (push_members)
+ * and skipped by the walk from the next frame on, until the cell is complete and its batches are
+ * uploaded; the cell's batches draw from the frame after its last step.
  * So the picture never depends on rebuild latency, and a channel's render mode (resolved per batch
  * from its mask at extract) changes nothing here. */
 #ifndef RILL_RENDER_BATCH_INTERNAL_H
@@ -50,7 +61,9 @@
 #include "batch.h"
 #include "batch_merge.h"
 
-enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING };
+/* CLEAN -> DIRTY (queued) -> COLLECTING (one extract's walk) -> BUILDING (steps, over frames) ->
+ * CLEAN. */
+enum { CELL_CLEAN, CELL_DIRTY, CELL_COLLECTING, CELL_BUILDING };
 
 #define REC_PAGE_BITS 10u
 #define REC_PAGE (1u << REC_PAGE_BITS)
@@ -132,6 +145,9 @@ typedef struct cell {
     uint32_t seen;        /* members with their range on, skipped by this frame's walk */
     uint32_t on_count;    /* members with their range on */
     uint32_t cands;       /* records standing in it that were candidates when last taken */
+    uint32_t built_to;    /* BUILDING: col[0, built_to) went through a step */
+    bool redo;            /* BUILDING: changed meanwhile, queued again once the build completes */
+    double build_ms;      /* BUILDING: its steps' time so far */
     RILL_ARRAY(batch) batches;
     RILL_ARRAY(part) parts;
     RILL_ARRAY(member_info) members; /* built into the batches, batch by batch, part by part */
@@ -159,17 +175,19 @@ struct rill__batcher {
     RILL_ARRAY(pos_entry) pos;      /* by position in the ModelMesh storage */
     const rill_model_mesh *mm_base; /* that storage this frame */
     uint32_t mm_len;
-    rill_component mm_comp, rm_comp;
+    rill_component mm_comp, rm_comp, sc_comp;
     rill_world *world; /* of the frame being extracted */
     RILL_ARRAY(cell) cells;
     rill_map cell_of; /* packed cell coordinates -> index + 1 */
     RILL_ARRAY(uint32_t) dirty;
-    rill__merge merge; /* a cell build's geometry (batch_merge.h) */
+    RILL_ARRAY(uint32_t) building; /* BUILDING cells, oldest first */
+    rill__merge merge;             /* a cell build's geometry (batch_merge.h) */
     rill_render_batching_stats stats;
 };
 
 /* batch_observe.c */
-/* Queues cell ci for a rebuild (when it is not queued or collecting already). */
+/* Queues cell ci for a rebuild (when it is not queued or collecting already; a cell being built
+ * is queued again once its build completes). */
 void rill__batch_mark_dirty(rill__batcher *bt, uint32_t ci);
 /* The walk's cache entry of a record's entity, or NULL when it is not (or no longer) there. */
 pos_entry *rill__batch_pos_of(rill__batcher *bt, const member_rec *rc);
@@ -193,8 +211,20 @@ void rill__batch_count_candidate(rill__batcher *bt, uint32_t ci, bool now);
 member_rec *rill__batch_new_rec(rill__batcher *bt, rill_entity e, const float p[3]);
 
 /* batch_build.c */
-/* Builds collecting cell c from what it collected; it is clean afterwards. Its members' geometry is
- * moved into cell space over jobs (NULL: on this thread; the same bytes either way). */
-void rill__batch_build_cell(rill__batcher *bt, cell *c, rill_jobs *jobs);
+/* Collecting cell ci starts building: what it collected is prepared and sorted (BUILDING).
+ * Returns the time it took (ms), part of this extract's build time. */
+double rill__batch_start_build(rill__batcher *bt, uint32_t ci);
+/* The cells being built make meshes, oldest first, one step at a time, until this extract's build
+ * time (spent_ms so far) passes build_ms, at least one mesh; a cell whose last step is done is
+ * clean. Members' geometry is moved into cell space over jobs (NULL: on this thread; the same
+ * bytes either way). */
+void rill__batch_build_some(rill__batcher *bt, rill_jobs *jobs, double spent_ms);
+
+/* batch_check.c */
+/* Collected member k of building cell ci read again right before its step: true when it is as it
+ * was collected (alive, in ci, not moved, same ModelMesh, channels and matrix, a NORMAL or hidden
+ * RenderMode), with its primitive looked up again and its range on or parked by its RenderMode
+ * now. False: it is left out of the build and the cell is noted to be built again. */
+bool rill__batch_check(rill__batcher *bt, uint32_t ci, collected *k);
 
 #endif

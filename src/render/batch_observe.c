@@ -16,6 +16,8 @@ void rill__batch_mark_dirty(rill__batcher *bt, uint32_t ci) {
     if (c->state == CELL_CLEAN) {
         c->state = CELL_DIRTY;
         rill_array_push(&bt->dirty, ci); /* out of memory: rebuilt when marked again */
+    } else if (c->state == CELL_BUILDING) {
+        c->redo = true; /* what it collected is out of date: queued once it completes */
     }
 }
 
@@ -94,6 +96,7 @@ bool rill__batch_observe(rill__batcher *bt, rill_world *world) {
     bool ok = sc.id && rill_scene_model_register(world, &mc, NULL) == RILL_OK;
     bt->mm_comp = ok ? mc.model_mesh : (rill_component){0};
     bt->rm_comp = ok ? mc.render_mode : (rill_component){0};
+    bt->sc_comp = sc;
     return ok && rill_world_observe_add(world, mc.render_mode, on_render_mode, user) &&
            rill_world_observe_add(world, mc.model_mesh, on_member_change, user) &&
            rill_world_observe_add(world, sc, on_member_change, user);
