@@ -1,0 +1,359 @@
+/* test_batch_slices.c: a static batching cell built step by step over frames (src/render/
+ * batch_build.c), on lavapipe. 24 boxes of three materials stand in one 32 m cell; batch meshes of
+ * at most 48 vertices (two boxes) and a build budget no step fits in make its build one mesh a
+ * frame over 12 frames. Every frame of it must show the unbatched picture with each box drawn
+ * exactly once (alone, or in a batch's ranges: 36 indices a box), never twice: a member settled in
+ * a step draws from the cell's record from the next frame, alone through the walk the frame it is
+ * settled in. test_change_mid_build changes boxes while their cell is being built: moved,
+ * despawned, given other channels, switched off (as a LOD level is) before their step and after
+ * it; each frame is the picture of the world as it is now, and the cell is built once again after
+ * (the switched-off box is kept in the batch with its range off, and comes back without a
+ * rebuild). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "golden.h"
+#include "model_gen.h"
+#include "rill/channels.h"
+#include "rill/render.h"
+#include "rill/scene/model.h"
+
+#define W 160
+#define H 120
+#define BATCH_BIT (UINT64_C(1) << 63)
+#define BOXES 24u
+#define MESHES 12u /* three keys of eight boxes, two boxes a mesh */
+#define BOX_INDICES 36u
+
+typedef struct fx {
+    rill_vfs *vfs;
+    rill_asset_server *as;
+    rill_asset asset;
+    rill_renderer *r;
+    rill_world *w;
+    rill_render_components rc;
+    rill_render_assets *ra;
+    rill_render_extract_buf xb;
+    rill_render_snapshot snap;
+    rill_entity box[BOXES];
+} fx;
+
+static void place(fx *f, rill_entity e, float x, float z) {
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = x;
+    t.translation[1] = 0.5f;
+    t.translation[2] = z;
+    t.rotation[1] = sinf(0.1f * x); /* turned a little: batches must rotate normals too */
+    t.rotation[3] = cosf(0.1f * x);
+    assert_true(rill_world_set_transform(f->w, e, &t));
+}
+
+/* Box k: the "box" cube, the "pair" one or the pair's default-material one, by k % 3. */
+static rill_entity box(fx *f, uint32_t k) {
+    rill_entity e = rill_world_spawn(f->w);
+    place(f, e, 1.5f + 2.5f * (float)(k % 6), 1.5f + 2.5f * (float)(k / 6));
+    rill_model_mesh mm = {f->asset.id, k % 3 ? 1u : 0u, k % 3 == 2 ? 1u : 0u};
+    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    return e;
+}
+
+static void camera(fx *f) {
+    rill_entity cam = rill_world_spawn(f->w);
+    rill_transform ct = rill_transform_identity();
+    ct.translation[0] = 8.0f;
+    ct.translation[1] = 9.0f;
+    ct.translation[2] = 17.0f;
+    ct.rotation[0] = sinf(-0.5f * 0.5f);
+    ct.rotation[3] = cosf(-0.5f * 0.5f);
+    rill_world_set_transform(f->w, cam, &ct);
+    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.1f, .far_plane = 200.0f};
+    c.viewport[2] = c.viewport[3] = 1.0f;
+    c.clear_color[2] = 0.2f;
+    assert_non_null(rill_world_add(f->w, cam, rill_world_builtin(f->w)->camera, &c));
+    rill_entity sun = rill_world_spawn(f->w);
+    rill_transform st = rill_transform_identity();
+    st.rotation[0] = -0.45f, st.rotation[1] = 0.38f, st.rotation[2] = 0.21f, st.rotation[3] = 0.77f;
+    rill_world_set_transform(f->w, sun, &st);
+    rill_directional_light dl = {.color = {1, 1, 1, 1}, .illuminance = 3.0f, .shadows = true};
+    assert_non_null(rill_world_add(f->w, sun, f->rc.directional_light, &dl));
+}
+
+static void fx_init(fx *f) {
+    memset(f, 0, sizeof(*f));
+    rill_error err = {0};
+    uint8_t *glb = NULL;
+    size_t n = 0;
+    assert_int_equal(model_gen_glb(&glb, &n, &err), RILL_OK);
+    const char *tmp = getenv("RILL_TEST_TMP");
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/batch_slices", tmp ? tmp : "/tmp/rill_test_batch_slices");
+    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
+    snprintf(path, sizeof path, "%s/m.glb", dir);
+    assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
+    rill_free(glb);
+    f->vfs = rill_vfs_create(NULL, NULL);
+    assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
+    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
+    assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
+    f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
+    assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
+    f->r = render_test_renderer(
+        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
+    assert_non_null(f->r);
+    f->w = rill_world_create(NULL, NULL);
+    assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
+    f->ra = rill_render_assets_create(
+        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
+    assert_non_null(f->ra);
+    camera(f);
+    for (uint32_t k = 0; k < BOXES; k++)
+        f->box[k] = box(f, k);
+}
+
+static void fx_done(fx *f) {
+    rill_render_stats rs;
+    rill_renderer_stats(f->r, &rs);
+    assert_int_equal(rs.validation_messages, 0);
+    rill_render_extract_buf_free(&f->xb);
+    rill_render_assets_destroy(f->ra);
+    rill_world_destroy(f->w);
+    rill_renderer_destroy(f->r);
+    rill_asset_release(f->as, f->asset);
+    rill_asset_server_destroy(f->as);
+    rill_vfs_destroy(f->vfs);
+}
+
+/* One frame (transforms, extract, render), its picture into px. */
+static void frame(fx *f, uint8_t *px) {
+    rill_error err = {0};
+    rill_world_update_transforms(f->w);
+    assert_int_equal(rill_render_extract(f->w, &f->rc, &f->xb, &f->snap, &err), RILL_OK);
+    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.2f;
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err), RILL_OK);
+}
+
+static double match_fraction(const uint8_t *a, const uint8_t *b) {
+    uint32_t ok = 0;
+    for (uint32_t i = 0; i < W * H; i++) {
+        bool same = true;
+        for (int k = 0; k < 3; k++)
+            same &= abs((int)a[i * 4 + k] - (int)b[i * 4 + k]) <= RILL_GOLDEN_TOLERANCE;
+        ok += same;
+    }
+    return (double)ok / (W * H);
+}
+
+static rill_render_batching_stats stats(const fx *f) {
+    rill_render_batching_stats bs;
+    rill_render_assets_get_batching_stats(f->ra, &bs);
+    return bs;
+}
+
+/* The last snapshot draws every box in `shown` exactly once and no other: each as its own
+ * instance (not HIDDEN) at most once, the batch instances' ranges 36 indices a box, the two summing
+ * to the boxes shown. Returns how many boxes batches drew. */
+static uint32_t assert_each_once(const fx *f, const bool *shown) {
+    uint32_t alone = 0, indices = 0, want = 0;
+    for (uint32_t k = 0; k < BOXES; k++) {
+        uint32_t seen = 0;
+        for (uint32_t i = 0; i < f->snap.instance_count; i++)
+            seen += f->snap.instances[i].id == f->box[k] &&
+                    f->snap.instances[i].mode != RILL_RENDER_MODE_HIDDEN; /* (no pass draws it) */
+        assert_true(seen <= (shown[k] ? 1u : 0u));
+        alone += seen;
+        want += shown[k];
+    }
+    for (uint32_t i = 0; i < f->snap.instance_count; i++) {
+        const rill_render_instance *in = &f->snap.instances[i];
+        for (uint32_t r = 0; (in->id & BATCH_BIT) && r < in->range_count; r++)
+            indices += f->snap.ranges[in->range_first + r].index_count;
+    }
+    assert_int_equal(indices % BOX_INDICES, 0);
+    assert_int_equal(alone + indices / BOX_INDICES, want);
+    return indices / BOX_INDICES;
+}
+
+static void batching_on(fx *f, float build_ms, uint32_t mesh_vertices) {
+    rill_render_assets_set_batching(f->ra, &(rill_render_batching){.enabled = true,
+                                                                   .cell_size = 32.0f,
+                                                                   .build_ms = build_ms,
+                                                                   .static_frames = 1000,
+                                                                   .mesh_vertices = mesh_vertices});
+}
+
+/* Frames until the cell is built and its batches draw (at most 40); each is checked. */
+static uint32_t run_build(fx *f, const uint8_t *ref, uint8_t *px, const bool *shown,
+                          uint32_t *most_meshes) {
+    uint32_t frames = 0, batched = 0;
+    for (; frames < 40 && !batched; frames++) {
+        frame(f, px);
+        rill_render_batching_stats bs = stats(f);
+        *most_meshes = RILL_MAX(*most_meshes, bs.meshes_built_last_frame);
+        assert_true(match_fraction(ref, px) >= RILL_GOLDEN_MIN_MATCH);
+        batched = assert_each_once(f, shown);
+    }
+    return frames;
+}
+
+static void test_sliced_build(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    bool shown[BOXES];
+    for (uint32_t k = 0; k < BOXES; k++)
+        shown[k] = true;
+    frame(&f, ref);
+    frame(&f, ref);
+    assert_int_equal(f.snap.instance_count, BOXES);
+    /* A budget no step fits in: one mesh a frame, the cell built over twelve frames, every one of
+     * them the unbatched picture with each box once. */
+    batching_on(&f, 1e-6f, 2 * 24);
+    uint32_t most = 0, frames = run_build(&f, ref, px, shown, &most);
+    rill_render_batching_stats bs = stats(&f);
+    print_message("built over %u frames, at most %u meshes a frame, %u batches\n", frames, most,
+                  bs.batches);
+    assert_int_equal(most, 1);
+    assert_true(frames >= MESHES);
+    assert_int_equal(bs.cells_built, 1);
+    assert_int_equal(bs.batches, MESHES);
+    assert_int_equal(bs.meshes_built, MESHES);
+    assert_int_equal(bs.cells_building, 0);
+    assert_int_equal(assert_each_once(&f, shown), BOXES);
+    rill_render_stats rs;
+    rill_renderer_stats(f.r, &rs);
+    uint32_t draws_small = rs.draw_calls;
+    /* A large budget: the same cell in one frame (all twelve meshes), the same picture. */
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    frame(&f, px);
+    batching_on(&f, 1000.0f, 2 * 24);
+    most = 0;
+    frames = run_build(&f, ref, px, shown, &most);
+    assert_int_equal(most, MESHES);
+    /* Default mesh size: one mesh per key; meshes of a material share a block, so the draws are
+     * the same. */
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    frame(&f, px);
+    batching_on(&f, 1000.0f, 0);
+    most = 0;
+    run_build(&f, ref, px, shown, &most);
+    frame(&f, px);
+    rill_renderer_stats(f.r, &rs);
+    print_message("draws: %u with 12 meshes, %u with 3\n", draws_small, rs.draw_calls);
+    assert_int_equal(stats(&f).batches, 3);
+    assert_int_equal(rs.draw_calls, draws_small);
+    fx_done(&f);
+}
+
+/* The changes made while the cell is being built: boxes 0, 5, 10, 15 and 20 moved, 1 and 13
+ * despawned, 2 and 14 given other channels, 3 and 16 switched off as a LOD level is. Spread over
+ * the three keys and the cell, some are settled in a batch mesh already, some not yet. */
+static void change_boxes(fx *f, bool *shown, rill_entity *hidden) {
+    for (uint32_t k = 0; k < BOXES; k += 5)
+        place(f, f->box[k], 1.5f + 2.5f * (float)(k % 6) + 0.7f, 1.5f + 2.5f * (float)(k / 6));
+    const uint32_t gone[] = {1, 13}, chan[] = {2, 14}, off[] = {3, 16};
+    for (int i = 0; i < 2; i++) {
+        assert_true(rill_world_despawn(f->w, f->box[gone[i]]));
+        shown[gone[i]] = false;
+        assert_true(
+            rill_channels_set(f->w, f->box[chan[i]], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+        rill_render_mode_component rm = {RILL_RENDER_MODE_HIDDEN, 1.0f, 0.0f};
+        assert_non_null(rill_world_add(f->w, f->box[off[i]], f->rc.render_mode, &rm));
+        shown[off[i]] = false;
+        hidden[i] = f->box[off[i]];
+    }
+}
+
+/* The two switched-off boxes (boxes 3 and 16) shown again, or switched off again. */
+static void set_shown(fx *f, const rill_entity *hidden, bool *shown, bool on) {
+    for (int i = 0; i < 2; i++) {
+        rill_render_mode_component rm = {on ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN,
+                                         1.0f, 0.0f};
+        assert_non_null(rill_world_add(f->w, hidden[i], f->rc.render_mode, &rm));
+    }
+    shown[3] = shown[16] = on;
+}
+
+static void test_change_mid_build(void **state) {
+    (void)state;
+    fx f;
+    fx_init(&f);
+    static uint8_t ref[W * H * 4], px[W * H * 4];
+    static uint8_t seen[40][W * H * 4];
+    bool shown[BOXES];
+    for (uint32_t k = 0; k < BOXES; k++)
+        shown[k] = true;
+    frame(&f, ref);
+    frame(&f, ref);
+    batching_on(&f, 1e-6f, 2 * 24);
+    /* Half way through the build (six of its twelve meshes): the boxes change. */
+    uint32_t n = 0;
+    while (stats(&f).meshes_built < MESHES / 2) {
+        frame(&f, px);
+        assert_true(match_fraction(ref, px) >= RILL_GOLDEN_MIN_MATCH);
+        assert_each_once(&f, shown);
+        assert_true(++n < 20);
+    }
+    rill_render_batching_stats bs = stats(&f);
+    assert_int_equal(bs.cells_building, 1);
+    uint64_t switches = bs.range_switches;
+    rill_entity hidden[2];
+    change_boxes(&f, shown, hidden);
+    /* From this frame on: the world as it is now, each box once, until the cell is complete, built
+     * once again (the changes) and drawn as batches. */
+    uint32_t batched = 0;
+    for (n = 0; n < 40 && !(stats(&f).cells_built == 2 && batched); n++) {
+        frame(&f, seen[n]);
+        batched = assert_each_once(&f, shown);
+    }
+    bs = stats(&f);
+    print_message("changed mid-build: %llu left out at their step, %llu ranges switched off after "
+                  "it, rebuilt %llu times, %u frames\n",
+                  (unsigned long long)bs.members_changed,
+                  (unsigned long long)(bs.range_switches - switches),
+                  (unsigned long long)bs.cells_built, n);
+    assert_true(n < 40);
+    assert_int_equal(bs.cells_built, 2); /* the build, then once again for the changes */
+    assert_int_equal(bs.cells_building, 0);
+    assert_int_equal(bs.cells_waiting, 0);
+    assert_true(bs.members_changed > 0);       /* changed before their step */
+    assert_true(bs.range_switches > switches); /* ... and after it */
+    /* moved and despawned boxes are out; the switched-off two are held, off */
+    assert_int_equal(bs.batched_entities, BOXES - 5 - 2);
+    /* The switched-off boxes are held in the batch with their range off: shown again, they draw
+     * from it without a rebuild; switched off again, neither. */
+    uint32_t batched_now = assert_each_once(&f, shown);
+    set_shown(&f, hidden, shown, true);
+    frame(&f, px);
+    assert_int_equal(assert_each_once(&f, shown), batched_now + 2);
+    set_shown(&f, hidden, shown, false);
+    frame(&f, px);
+    assert_int_equal(assert_each_once(&f, shown), batched_now);
+    assert_int_equal(stats(&f).cells_built, 2);
+    /* The reference: the same world unbatched; every frame since the changes showed it. */
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    frame(&f, ref);
+    for (uint32_t i = 0; i < n; i++)
+        assert_true(match_fraction(ref, seen[i]) >= RILL_GOLDEN_MIN_MATCH);
+    fx_done(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sliced_build),
+        cmocka_unit_test(test_change_mid_build),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
