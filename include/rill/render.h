@@ -888,7 +888,7 @@ typedef struct rill_render_batching {
      * left some (their cells would be built again as they arrive): a district streaming in, or
      * the first frame of a world, is spread over frames instead of one long extract. */
     uint32_t new_per_frame;
-    /* vertices of one batch mesh at most (unless one member has more); 0 = 65536. A build step
+    /* vertices of one batch mesh at most (unless one member has more); 0 = 16384. A build step
      * merges about this much, so it bounds the work between two looks at the clock. Meshes of one
      * material in one shared block still draw as one indirect call. */
     uint32_t mesh_vertices;

@@ -13,6 +13,11 @@
 #include <string.h>
 
 #define BATCH_ID_BIT (UINT64_C(1) << 63)
+/* A step's merge smaller than this runs on extract's thread (the same bytes): about 0.2 ms of
+ * work on the loaded 2-core dev machine, where handing its few slices to a worker gained at most
+ * half of that but, in the demo fly-through, now and then waited 2-5 ms for the worker (or the
+ * waiting thread) to be scheduled again. */
+#define JOBS_MIN_VERTICES 4096u
 
 /* Members sort by key (material, mask, edges), then part, then LOD level (the levels a part shows
  * now are mostly one, so its on members are mostly one run of indices), then entity. */
@@ -191,7 +196,8 @@ static bool make_batch(cell_build *cb, const rill__merge_mesh *mm) {
  * order; the merge is empty again. */
 static void merge_meshes(cell_build *cb) {
     rill__merge *mg = &cb->bt->merge;
-    if (cb->laid_out && rill__merge_run(mg, cb->jobs, cb->origin)) {
+    rill_jobs *jobs = mg->vertex_total >= JOBS_MIN_VERTICES ? cb->jobs : NULL;
+    if (cb->laid_out && rill__merge_run(mg, jobs, cb->origin)) {
         for (uint32_t k = 0; k < mg->meshes.len; k++) {
             make_batch(cb, &mg->meshes.data[k]);
         }
