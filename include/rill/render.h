@@ -880,7 +880,7 @@ void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on);
 typedef struct rill_render_batching {
     bool enabled;
     float cell_size;        /* metres; 0 = 64 */
-    float build_ms;         /* CPU time for cell (re)builds per extract; 0 = 1 ms (>= 1 cell) */
+    float build_ms;         /* CPU time for cell (re)builds per extract; 0 = 1 ms (>= 1 mesh) */
     uint32_t static_frames; /* frames without moving before an entity is batched; 0 = 60 */
     float part_size; /* metres; 0 = 16: a batch's members are grouped per sub-cell, culled apart */
     /* entities first taken as candidates per extract; 0 = 4096. The rest draw as instances and

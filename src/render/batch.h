@@ -2,9 +2,9 @@
  * rill__batch_skip first for every ModelMesh entity (true: a built batch draws it, nothing else is
  * done for it); the others are resolved and pushed as instances as before, and those for which
  * rill__batch_wants_take says so are offered to rill__batch_take, in walk order (the walk's chunks
- * note them, its merge replays them). rill__batch_end builds the cells collected this frame and
- * appends one instance per batch, with its members' ranges that draw (rill_render_range, into the
- * buffer's ranges). */
+ * note them, its merge replays them). rill__batch_end appends one instance per batch, with its
+ * members' ranges that draw (rill_render_range, into the buffer's ranges), starts building the
+ * cells collected this frame and takes this frame's build steps. */
 #ifndef RILL_RENDER_BATCH_H
 #define RILL_RENDER_BATCH_H
 
@@ -58,9 +58,10 @@ bool rill__batch_wants_take(const rill__batcher *bt, const rill__batch_offer *o)
  * becomes a candidate (its cell queued for a rebuild), stops being one, or is collected into a
  * cell being rebuilt. */
 void rill__batch_take(rill__batcher *bt, const rill__batch_offer *o);
-/* Builds the cells collected this frame and appends the batch instances with their ranges (modes
- * resolved from their channel masks through modes) plus, for a cell that lost a member during
- * this frame's walk, its members that draw one by one. False when out of memory. */
+/* Appends the batch instances with their ranges (modes resolved from their channel masks through
+ * modes) plus, for a cell that lost a member during this frame's walk or is still being built, its
+ * members that draw one by one; then the cells collected this frame start building, and the cells
+ * being built take steps within build_ms (batch_build.c). False when out of memory. */
 bool rill__batch_end(rill__batcher *bt, const rill_channel_modes *modes,
                      rill_render_extract_buf *buf);
 

@@ -295,8 +295,9 @@ static uint32_t build_step(rill__batcher *bt, uint32_t ci, rill_jobs *jobs, uint
                      true};
     rill__merge_clear(&bt->merge);
     uint32_t at = c->built_to, before = c->batches.len;
-    while (at < c->col.len && bt->merge.vertex_total < bt->set.mesh_vertices / 2u) {
-        at = lay_out_group(&cb, at, min_group);
+    while (at < c->col.len &&
+           (at == c->built_to || bt->merge.vertex_total < bt->set.mesh_vertices / 2u)) {
+        at = lay_out_group(&cb, at, min_group); /* (the first always: each step moves on) */
     }
     c->built_to = at;
     merge_meshes(&cb);

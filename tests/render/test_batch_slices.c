@@ -254,6 +254,12 @@ static void test_sliced_build(void **state) {
     print_message("draws: %u with 12 meshes, %u with 3\n", draws_small, rs.draw_calls);
     assert_int_equal(stats(&f).batches, 3);
     assert_int_equal(rs.draw_calls, draws_small);
+    /* Meshes smaller than one box: one box a mesh, and every step still moves on. */
+    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    frame(&f, px);
+    batching_on(&f, 1000.0f, 1);
+    run_build(&f, ref, px, shown, &most);
+    assert_int_equal(stats(&f).batches, BOXES);
     fx_done(&f);
 }
 
