@@ -74,9 +74,11 @@ typedef struct fly_frame {
     uint64_t texture_bytes_full; /* what the GPU would hold with every streamed chain full */
     uint64_t texture_bytes_read; /* since the start */
     double texture_swap_ms, texture_stream_ms;
-    /* static batching: cells built this frame and their CPU time, cells queued, batched members */
+    /* static batching: this frame's build time and completed builds, cells queued and being built,
+     * meshes made, batched members */
     double batch_build_ms;
     uint32_t batch_cells_built, batch_cells_waiting, batched_entities;
+    uint32_t batch_meshes_built, batch_cells_building;
     uint32_t batch_taken_new, batch_deferred_new;
     /* the LOD system's update: models measured, due ones left to later updates, level switches */
     uint32_t lod_checked, lod_deferred, lod_switches;
@@ -661,6 +663,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "batch_build_ms", fr->batch_build_ms);
     jw_u64(w, "batch_cells_built", fr->batch_cells_built);
     jw_u64(w, "batch_cells_waiting", fr->batch_cells_waiting);
+    jw_u64(w, "batch_cells_building", fr->batch_cells_building);
+    jw_u64(w, "batch_meshes_built", fr->batch_meshes_built);
     jw_u64(w, "batched_entities", fr->batched_entities);
     jw_u64(w, "batch_taken_new", fr->batch_taken_new);
     jw_u64(w, "batch_deferred_new", fr->batch_deferred_new);
@@ -1245,6 +1249,8 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->batch_build_ms = bs.build_ms_last_frame;
     fr->batch_cells_built = bs.cells_built_last_frame;
     fr->batch_cells_waiting = bs.cells_waiting;
+    fr->batch_cells_building = bs.cells_building;
+    fr->batch_meshes_built = bs.meshes_built_last_frame;
     fr->batched_entities = bs.batched_entities;
     fr->batch_taken_new = bs.taken_new_last_frame;
     fr->batch_deferred_new = bs.deferred_new_last_frame;

@@ -359,9 +359,11 @@ void rill__batch_build_some(rill__batcher *bt, rill_jobs *jobs, double spent_ms)
             break;
         }
     }
-    memmove(bt->building.data, bt->building.data + done,
-            (bt->building.len - done) * sizeof(uint32_t));
-    bt->building.len -= done;
+    if (done) { /* (the array may be empty and unallocated) */
+        memmove(bt->building.data, bt->building.data + done,
+                (bt->building.len - done) * sizeof(uint32_t));
+        bt->building.len -= done;
+    }
     double ms = spent_ms + (double)(rill_time_ns() - t0) * 1e-6;
     bt->stats.meshes_built_last_frame = meshes;
     bt->stats.meshes_built += meshes;
