@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.devbin
 rm -rf "$out" && mkdir -p "$out"
-bins=(build/release/bench/render/bench_render build/release/tools/rill)
+bins=(build/release/bench/render/bench_render build/release/bench/render/bench_batching
+      build/release/bench/render/bench_extract build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done
 for b in "${bins[@]}"; do
   ldd "$b" | awk '/=> \//{print $3}'
