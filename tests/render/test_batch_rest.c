@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_gen.h"
+#include "batch_fixture.h"
 #include "rill/render.h"
 #include "rill/scene/model.h"
 
@@ -29,15 +29,7 @@
 #define BOXES 4u
 
 typedef struct fx {
-    rill_vfs *vfs;
-    rill_asset_server *as;
-    rill_asset asset;
-    rill_renderer *r;
-    rill_world *w;
-    rill_render_components rc;
-    rill_render_assets *ra;
-    rill_render_extract_buf xb;
-    rill_render_snapshot snap;
+    batch_fx b;
     rill_entity mover;
 } fx;
 
@@ -46,80 +38,35 @@ static void place(fx *f, rill_entity e, float x, float z) {
     t.translation[0] = x;
     t.translation[1] = 0.5f;
     t.translation[2] = z;
-    assert_true(rill_world_set_transform(f->w, e, &t));
+    assert_true(rill_world_set_transform(f->b.w, e, &t));
 }
 
 static rill_entity box(fx *f, float x, float z) {
-    rill_entity e = rill_world_spawn(f->w);
+    rill_entity e = rill_world_spawn(f->b.w);
     place(f, e, x, z);
-    rill_model_mesh mm = {f->asset.id, 0, 0};
-    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    rill_model_mesh mm = {f->b.asset.id, 0, 0};
+    assert_non_null(rill_world_add(f->b.w, e, f->b.rc.model_mesh, &mm));
     return e;
-}
-
-static void camera(fx *f) {
-    rill_entity cam = rill_world_spawn(f->w);
-    rill_transform ct = rill_transform_identity();
-    ct.translation[0] = 4.0f;
-    ct.translation[1] = 6.0f;
-    ct.translation[2] = 12.0f;
-    ct.rotation[0] = sinf(-0.5f * 0.45f);
-    ct.rotation[3] = cosf(-0.5f * 0.45f);
-    rill_world_set_transform(f->w, cam, &ct);
-    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.1f, .far_plane = 100.0f};
-    c.viewport[2] = c.viewport[3] = 1.0f;
-    assert_non_null(rill_world_add(f->w, cam, rill_world_builtin(f->w)->camera, &c));
 }
 
 static void fx_init(fx *f) {
     memset(f, 0, sizeof(*f));
-    rill_error err = {0};
-    uint8_t *glb = NULL;
-    size_t n = 0;
-    assert_int_equal(model_gen_glb(&glb, &n, &err), RILL_OK);
-    const char *tmp = getenv("RILL_TEST_TMP");
-    char dir[1024], path[1200];
-    snprintf(dir, sizeof dir, "%s/batch_rest", tmp ? tmp : "/tmp/rill_test_batch_rest");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
-    snprintf(path, sizeof path, "%s/m.glb", dir);
-    assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
-    rill_free(glb);
-    f->vfs = rill_vfs_create(NULL, NULL);
-    assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
-    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
-    assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
-    f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
-    assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = 96, .height = 64, .quality = RILL_RENDER_QUALITY_LOW});
-    assert_non_null(f->r);
-    f->w = rill_world_create(NULL, NULL);
-    assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
-    f->ra = rill_render_assets_create(
-        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
-    assert_non_null(f->ra);
-    camera(f);
+    batch_fx_open(
+        &f->b, "batch_rest", 96, 64,
+        &(batch_fx_camera){.pos = {4.0f, 6.0f, 12.0f}, .pitch = 0.45f, .far_plane = 100.0f});
     for (uint32_t i = 0; i < BOXES; i++)
         box(f, 1.0f + 1.5f * (float)i, 2.0f);
     f->mover = box(f, 1.0f, 5.0f);
 }
 
 static void fx_done(fx *f) {
-    rill_render_stats rs;
-    rill_renderer_stats(f->r, &rs);
-    assert_int_equal(rs.validation_messages, 0);
-    rill_render_extract_buf_free(&f->xb);
-    rill_render_assets_destroy(f->ra);
-    rill_world_destroy(f->w);
-    rill_renderer_destroy(f->r);
-    rill_asset_release(f->as, f->asset);
-    rill_asset_server_destroy(f->as);
-    rill_vfs_destroy(f->vfs);
+    batch_fx_assert_no_validation(&f->b);
+    batch_fx_close(&f->b);
 }
 
 static void extract(fx *f) {
     rill_error err = {0};
-    assert_int_equal(rill_render_extract(f->w, &f->rc, &f->xb, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_render_extract(f->b.w, &f->b.rc, &f->b.xb, &f->b.snap, &err), RILL_OK);
 }
 
 /* An app frame: the mover moves to x (or, x < 0, stays), transforms update, extract, render. */
@@ -127,36 +74,36 @@ static void frame(fx *f, float x) {
     rill_error err = {0};
     if (x >= 0.0f)
         place(f, f->mover, x, 5.0f);
-    rill_world_update_transforms(f->w);
+    rill_world_update_transforms(f->b.w);
     extract(f);
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_render(f->b.r, &f->b.snap, &err), RILL_OK);
 }
 
 static bool drawn_alone(const fx *f, rill_entity e) {
-    for (uint32_t i = 0; i < f->snap.instance_count; i++)
-        if (f->snap.instances[i].id == e)
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+        if (f->b.snap.instances[i].id == e)
             return true;
     return false;
 }
 
 static uint32_t batches_drawn(const fx *f) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < f->snap.instance_count; i++)
-        n += (f->snap.instances[i].id & BATCH_BIT) != 0;
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+        n += (f->b.snap.instances[i].id & BATCH_BIT) != 0;
     return n;
 }
 
 static rill_render_batching_stats stats(const fx *f) {
     rill_render_batching_stats bs;
-    rill_render_assets_get_batching_stats(f->ra, &bs);
+    rill_render_assets_get_batching_stats(f->b.ra, &bs);
     return bs;
 }
 
 /* Batching on while the mover moves: the boxes are one batch, the mover an instance. */
 static void start_moving(fx *f) {
-    rill_render_assets_set_batching(f->ra, &(rill_render_batching){.enabled = true,
-                                                                   .cell_size = 8.0f,
-                                                                   .static_frames = STATIC_FRAMES});
+    rill_render_assets_set_batching(
+        f->b.ra, &(rill_render_batching){
+                     .enabled = true, .cell_size = 8.0f, .static_frames = STATIC_FRAMES});
     for (int i = 0; i < 6; i++)
         frame(f, 1.0f + 0.1f * (float)i);
     assert_int_equal(batches_drawn(f), 1);
@@ -194,14 +141,14 @@ static void test_rest_counted_in_extracts(void **state) {
     for (int i = 0; i < 3; i++) {
         extract(&f);
         assert_int_equal(batches_drawn(&f), 0);
-        assert_int_equal(f.snap.instance_count, BOXES + 1);
+        assert_int_equal(f.b.snap.instance_count, BOXES + 1);
         assert_true(drawn_alone(&f, f.mover));
     }
     /* Rendered once, the cell draws its batch, the mover in it. */
     frame(&f, -1.0f);
     frame(&f, -1.0f);
     assert_int_equal(batches_drawn(&f), 1);
-    assert_int_equal(f.snap.instance_count, 1);
+    assert_int_equal(f.b.snap.instance_count, 1);
     assert_false(drawn_alone(&f, f.mover));
     assert_int_equal(stats(&f).cells_built, built + 1);
     fx_done(&f);

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_fixture.h"
 #include "golden.h"
-#include "model_gen.h"
 #include "rill/channels.h"
 #include "rill/render.h"
 #include "rill/scene/model.h"
@@ -37,15 +37,7 @@
 #define BOX_INDICES 36u
 
 typedef struct fx {
-    rill_vfs *vfs;
-    rill_asset_server *as;
-    rill_asset asset;
-    rill_renderer *r;
-    rill_world *w;
-    rill_render_components rc;
-    rill_render_assets *ra;
-    rill_render_extract_buf xb;
-    rill_render_snapshot snap;
+    batch_fx b;
     rill_entity box[BOXES];
 } fx;
 
@@ -56,92 +48,43 @@ static void place(fx *f, rill_entity e, float x, float z) {
     t.translation[2] = z;
     t.rotation[1] = sinf(0.1f * x); /* turned a little: batches must rotate normals too */
     t.rotation[3] = cosf(0.1f * x);
-    assert_true(rill_world_set_transform(f->w, e, &t));
+    assert_true(rill_world_set_transform(f->b.w, e, &t));
 }
 
 /* Box k: the "box" cube, the "pair" one or the pair's default-material one, by k % 3. */
 static rill_entity box(fx *f, uint32_t k) {
-    rill_entity e = rill_world_spawn(f->w);
+    rill_entity e = rill_world_spawn(f->b.w);
     place(f, e, 1.5f + 2.5f * (float)(k % 6), 1.5f + 2.5f * (float)(k / 6));
-    rill_model_mesh mm = {f->asset.id, k % 3 ? 1u : 0u, k % 3 == 2 ? 1u : 0u};
-    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    rill_model_mesh mm = {f->b.asset.id, k % 3 ? 1u : 0u, k % 3 == 2 ? 1u : 0u};
+    assert_non_null(rill_world_add(f->b.w, e, f->b.rc.model_mesh, &mm));
     return e;
-}
-
-static void camera(fx *f) {
-    rill_entity cam = rill_world_spawn(f->w);
-    rill_transform ct = rill_transform_identity();
-    ct.translation[0] = 8.0f;
-    ct.translation[1] = 9.0f;
-    ct.translation[2] = 17.0f;
-    ct.rotation[0] = sinf(-0.5f * 0.5f);
-    ct.rotation[3] = cosf(-0.5f * 0.5f);
-    rill_world_set_transform(f->w, cam, &ct);
-    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.1f, .far_plane = 200.0f};
-    c.viewport[2] = c.viewport[3] = 1.0f;
-    c.clear_color[2] = 0.2f;
-    assert_non_null(rill_world_add(f->w, cam, rill_world_builtin(f->w)->camera, &c));
-    rill_entity sun = rill_world_spawn(f->w);
-    rill_transform st = rill_transform_identity();
-    st.rotation[0] = -0.45f, st.rotation[1] = 0.38f, st.rotation[2] = 0.21f, st.rotation[3] = 0.77f;
-    rill_world_set_transform(f->w, sun, &st);
-    rill_directional_light dl = {.color = {1, 1, 1, 1}, .illuminance = 3.0f, .shadows = true};
-    assert_non_null(rill_world_add(f->w, sun, f->rc.directional_light, &dl));
 }
 
 static void fx_init(fx *f) {
     memset(f, 0, sizeof(*f));
-    rill_error err = {0};
-    uint8_t *glb = NULL;
-    size_t n = 0;
-    assert_int_equal(model_gen_glb(&glb, &n, &err), RILL_OK);
-    const char *tmp = getenv("RILL_TEST_TMP");
-    char dir[1024], path[1200];
-    snprintf(dir, sizeof dir, "%s/batch_slices", tmp ? tmp : "/tmp/rill_test_batch_slices");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
-    snprintf(path, sizeof path, "%s/m.glb", dir);
-    assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
-    rill_free(glb);
-    f->vfs = rill_vfs_create(NULL, NULL);
-    assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
-    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
-    assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
-    f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
-    assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
-    assert_non_null(f->r);
-    f->w = rill_world_create(NULL, NULL);
-    assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
-    f->ra = rill_render_assets_create(
-        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
-    assert_non_null(f->ra);
-    camera(f);
+    batch_fx_open(&f->b, "batch_slices", W, H,
+                  &(batch_fx_camera){.pos = {8.0f, 9.0f, 17.0f},
+                                     .pitch = 0.5f,
+                                     .far_plane = 200.0f,
+                                     .clear_blue = 0.2f,
+                                     .sun = true});
     for (uint32_t k = 0; k < BOXES; k++)
         f->box[k] = box(f, k);
 }
 
 static void fx_done(fx *f) {
-    rill_render_stats rs;
-    rill_renderer_stats(f->r, &rs);
-    assert_int_equal(rs.validation_messages, 0);
-    rill_render_extract_buf_free(&f->xb);
-    rill_render_assets_destroy(f->ra);
-    rill_world_destroy(f->w);
-    rill_renderer_destroy(f->r);
-    rill_asset_release(f->as, f->asset);
-    rill_asset_server_destroy(f->as);
-    rill_vfs_destroy(f->vfs);
+    batch_fx_assert_no_validation(&f->b);
+    batch_fx_close(&f->b);
 }
 
 /* One frame (transforms, extract, render), its picture into px. */
 static void frame(fx *f, uint8_t *px) {
     rill_error err = {0};
-    rill_world_update_transforms(f->w);
-    assert_int_equal(rill_render_extract(f->w, &f->rc, &f->xb, &f->snap, &err), RILL_OK);
-    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.2f;
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
-    assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err), RILL_OK);
+    rill_world_update_transforms(f->b.w);
+    assert_int_equal(rill_render_extract(f->b.w, &f->b.rc, &f->b.xb, &f->b.snap, &err), RILL_OK);
+    f->b.snap.ambient[0] = f->b.snap.ambient[1] = f->b.snap.ambient[2] = 0.2f;
+    assert_int_equal(rill_renderer_render(f->b.r, &f->b.snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->b.r, px, (size_t)W * H * 4, &err), RILL_OK);
 }
 
 static double match_fraction(const uint8_t *a, const uint8_t *b) {
@@ -157,7 +100,7 @@ static double match_fraction(const uint8_t *a, const uint8_t *b) {
 
 static rill_render_batching_stats stats(const fx *f) {
     rill_render_batching_stats bs;
-    rill_render_assets_get_batching_stats(f->ra, &bs);
+    rill_render_assets_get_batching_stats(f->b.ra, &bs);
     return bs;
 }
 
@@ -168,17 +111,17 @@ static uint32_t assert_each_once(const fx *f, const bool *shown) {
     uint32_t alone = 0, indices = 0, want = 0;
     for (uint32_t k = 0; k < BOXES; k++) {
         uint32_t seen = 0;
-        for (uint32_t i = 0; i < f->snap.instance_count; i++)
-            seen += f->snap.instances[i].id == f->box[k] &&
-                    f->snap.instances[i].mode != RILL_RENDER_MODE_HIDDEN; /* (no pass draws it) */
+        for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+            seen += f->b.snap.instances[i].id == f->box[k] &&
+                    f->b.snap.instances[i].mode != RILL_RENDER_MODE_HIDDEN; /* (no pass draws it) */
         assert_true(seen <= (shown[k] ? 1u : 0u));
         alone += seen;
         want += shown[k];
     }
-    for (uint32_t i = 0; i < f->snap.instance_count; i++) {
-        const rill_render_instance *in = &f->snap.instances[i];
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
+        const rill_render_instance *in = &f->b.snap.instances[i];
         for (uint32_t r = 0; (in->id & BATCH_BIT) && r < in->range_count; r++)
-            indices += f->snap.ranges[in->range_first + r].index_count;
+            indices += f->b.snap.ranges[in->range_first + r].index_count;
     }
     assert_int_equal(indices % BOX_INDICES, 0);
     assert_int_equal(alone + indices / BOX_INDICES, want);
@@ -186,11 +129,12 @@ static uint32_t assert_each_once(const fx *f, const bool *shown) {
 }
 
 static void batching_on(fx *f, float build_ms, uint32_t mesh_vertices) {
-    rill_render_assets_set_batching(f->ra, &(rill_render_batching){.enabled = true,
-                                                                   .cell_size = 32.0f,
-                                                                   .build_ms = build_ms,
-                                                                   .static_frames = 1000,
-                                                                   .mesh_vertices = mesh_vertices});
+    rill_render_assets_set_batching(f->b.ra,
+                                    &(rill_render_batching){.enabled = true,
+                                                            .cell_size = 32.0f,
+                                                            .build_ms = build_ms,
+                                                            .static_frames = 1000,
+                                                            .mesh_vertices = mesh_vertices});
 }
 
 /* Frames until the cell is built and its batches draw (at most 40); each is checked. */
@@ -217,7 +161,7 @@ static void test_sliced_build(void **state) {
         shown[k] = true;
     frame(&f, ref);
     frame(&f, ref);
-    assert_int_equal(f.snap.instance_count, BOXES);
+    assert_int_equal(f.b.snap.instance_count, BOXES);
     /* A budget no step fits in: one mesh a frame, the cell built over twelve frames, every one of
      * them the unbatched picture with each box once. */
     batching_on(&f, 1e-6f, 2 * 24);
@@ -233,10 +177,10 @@ static void test_sliced_build(void **state) {
     assert_int_equal(bs.cells_building, 0);
     assert_int_equal(assert_each_once(&f, shown), BOXES);
     rill_render_stats rs;
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     uint32_t draws_small = rs.draw_calls;
     /* A large budget: the same cell in one frame (all twelve meshes), the same picture. */
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f, px);
     batching_on(&f, 1000.0f, 2 * 24);
     most = 0;
@@ -244,18 +188,18 @@ static void test_sliced_build(void **state) {
     assert_int_equal(most, MESHES);
     /* Default mesh size: one mesh per key; meshes of a material share a block, so the draws are
      * the same. */
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f, px);
     batching_on(&f, 1000.0f, 0);
     most = 0;
     run_build(&f, ref, px, shown, &most);
     frame(&f, px);
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     print_message("draws: %u with 12 meshes, %u with 3\n", draws_small, rs.draw_calls);
     assert_int_equal(stats(&f).batches, 3);
     assert_int_equal(rs.draw_calls, draws_small);
     /* Meshes smaller than one box: one box a mesh, and every step still moves on. */
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f, px);
     batching_on(&f, 1000.0f, 1);
     run_build(&f, ref, px, shown, &most);
@@ -271,12 +215,12 @@ static void change_boxes(fx *f, bool *shown, rill_entity *hidden) {
         place(f, f->box[k], 1.5f + 2.5f * (float)(k % 6) + 0.7f, 1.5f + 2.5f * (float)(k / 6));
     const uint32_t gone[] = {1, 13}, chan[] = {2, 14}, off[] = {3, 16};
     for (int i = 0; i < 2; i++) {
-        assert_true(rill_world_despawn(f->w, f->box[gone[i]]));
+        assert_true(rill_world_despawn(f->b.w, f->box[gone[i]]));
         shown[gone[i]] = false;
         assert_true(
-            rill_channels_set(f->w, f->box[chan[i]], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+            rill_channels_set(f->b.w, f->box[chan[i]], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
         rill_render_mode_component rm = {RILL_RENDER_MODE_HIDDEN, 1.0f, 0.0f};
-        assert_non_null(rill_world_add(f->w, f->box[off[i]], f->rc.render_mode, &rm));
+        assert_non_null(rill_world_add(f->b.w, f->box[off[i]], f->b.rc.render_mode, &rm));
         shown[off[i]] = false;
         hidden[i] = f->box[off[i]];
     }
@@ -287,7 +231,7 @@ static void set_shown(fx *f, const rill_entity *hidden, bool *shown, bool on) {
     for (int i = 0; i < 2; i++) {
         rill_render_mode_component rm = {on ? RILL_RENDER_MODE_NORMAL : RILL_RENDER_MODE_HIDDEN,
                                          1.0f, 0.0f};
-        assert_non_null(rill_world_add(f->w, hidden[i], f->rc.render_mode, &rm));
+        assert_non_null(rill_world_add(f->b.w, hidden[i], f->b.rc.render_mode, &rm));
     }
     shown[3] = shown[16] = on;
 }
@@ -349,7 +293,7 @@ static void test_change_mid_build(void **state) {
     assert_int_equal(assert_each_once(&f, shown), batched_now);
     assert_int_equal(stats(&f).cells_built, 2);
     /* The reference: the same world unbatched; every frame since the changes showed it. */
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f, ref);
     for (uint32_t i = 0; i < n; i++)
         assert_true(match_fraction(ref, seen[i]) >= RILL_GOLDEN_MIN_MATCH);

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_fixture.h"
 #include "golden.h"
-#include "model_gen.h"
 #include "rill/channels.h"
 #include "rill/render.h"
 #include "rill/scene/model.h"
@@ -33,91 +33,39 @@
 #define BATCH_BIT (UINT64_C(1) << 63)
 
 typedef struct fx {
-    rill_vfs *vfs;
-    rill_asset_server *as;
-    rill_asset asset;
-    rill_renderer *r;
-    rill_world *w;
-    rill_render_components rc;
-    rill_render_assets *ra;
-    rill_render_extract_buf xb;
-    rill_render_snapshot snap;
+    batch_fx b;
     rill_entity mover;
     float mover_x;
 } fx;
 
 static rill_entity cube(fx *f, uint32_t mesh, uint32_t prim, float x, float z, const char *name) {
-    rill_entity e = rill_world_spawn(f->w);
+    rill_entity e = rill_world_spawn(f->b.w);
     if (name)
-        rill_world_set_name(f->w, e, name);
+        rill_world_set_name(f->b.w, e, name);
     rill_transform t = rill_transform_identity();
     t.translation[0] = x;
     t.translation[1] = 0.5f;
     t.translation[2] = z;
     t.rotation[1] = sinf(0.1f * x); /* turned a little: batches must rotate normals too */
     t.rotation[3] = cosf(0.1f * x);
-    assert_true(rill_world_set_transform(f->w, e, &t));
-    rill_model_mesh mm = {f->asset.id, mesh, prim};
-    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    assert_true(rill_world_set_transform(f->b.w, e, &t));
+    rill_model_mesh mm = {f->b.asset.id, mesh, prim};
+    assert_non_null(rill_world_add(f->b.w, e, f->b.rc.model_mesh, &mm));
     return e;
 }
 
 static void fx_init(fx *f) {
     memset(f, 0, sizeof(*f));
-    rill_error err = {0};
-    uint8_t *glb = NULL;
-    size_t n = 0;
-    assert_int_equal(model_gen_glb(&glb, &n, &err), RILL_OK);
-    const char *tmp = getenv("RILL_TEST_TMP");
-    char dir[1024], path[1200];
-    snprintf(dir, sizeof dir, "%s/batching", tmp ? tmp : "/tmp/rill_test_batching");
-    assert_int_equal(rill_dir_create_all(dir, NULL), RILL_OK);
-    snprintf(path, sizeof path, "%s/m.glb", dir);
-    assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
-    rill_free(glb);
-    f->vfs = rill_vfs_create(NULL, NULL);
-    assert_int_equal(rill_vfs_mount_dir(f->vfs, dir, &err), RILL_OK);
-    f->as = rill_asset_server_create(&(rill_asset_server_desc){.vfs = f->vfs}, NULL);
-    assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
-    f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
-    assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = W, .height = H, .quality = RILL_RENDER_QUALITY_LOW});
-    assert_non_null(f->r);
-    f->w = rill_world_create(NULL, NULL);
-    assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);
-    f->ra = rill_render_assets_create(
-        &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
-    assert_non_null(f->ra);
-
-    rill_entity cam = rill_world_spawn(f->w);
-    rill_transform ct = rill_transform_identity();
-    ct.translation[0] = 8.0f;
-    ct.translation[1] = 7.0f;
-    ct.translation[2] = 15.0f;
-    ct.rotation[0] = sinf(-0.5f * 0.45f);
-    ct.rotation[3] = cosf(-0.5f * 0.45f);
-    rill_world_set_transform(f->w, cam, &ct);
-    rill_camera c = {.active = true, .fov_y = 0.9f, .near_plane = 0.1f, .far_plane = 200.0f};
-    c.viewport[2] = c.viewport[3] = 1.0f;
-    c.clear_color[2] = 0.2f;
-    assert_non_null(rill_world_add(f->w, cam, rill_world_builtin(f->w)->camera, &c));
-    rill_entity sun = rill_world_spawn(f->w);
-    rill_transform st = rill_transform_identity();
-    st.rotation[0] = -0.45f, st.rotation[1] = 0.38f, st.rotation[2] = 0.21f, st.rotation[3] = 0.77f;
-    rill_world_set_transform(f->w, sun, &st);
-    rill_directional_light dl = {.color = {1, 1, 1, 1}, .illuminance = 3.0f, .shadows = true};
-    assert_non_null(rill_world_add(f->w, sun, f->rc.directional_light, &dl));
+    batch_fx_open(&f->b, "batching", W, H,
+                  &(batch_fx_camera){.pos = {8.0f, 7.0f, 15.0f},
+                                     .pitch = 0.45f,
+                                     .far_plane = 200.0f,
+                                     .clear_blue = 0.2f,
+                                     .sun = true});
 }
 
 static void fx_done(fx *f) {
-    rill_render_extract_buf_free(&f->xb);
-    rill_render_assets_destroy(f->ra);
-    rill_world_destroy(f->w);
-    rill_renderer_destroy(f->r);
-    rill_asset_release(f->as, f->asset);
-    rill_asset_server_destroy(f->as);
-    rill_vfs_destroy(f->vfs);
+    batch_fx_close(&f->b);
 }
 
 /* One frame: the mover moves, transforms update, extract, render. */
@@ -129,21 +77,21 @@ static void frame(fx *f) {
         t.translation[0] = f->mover_x;
         t.translation[1] = 0.5f;
         t.translation[2] = 4.0f;
-        rill_world_set_transform(f->w, f->mover, &t);
+        rill_world_set_transform(f->b.w, f->mover, &t);
     }
-    rill_world_update_transforms(f->w);
-    assert_int_equal(rill_render_extract(f->w, &f->rc, &f->xb, &f->snap, &err), RILL_OK);
-    f->snap.ambient[0] = f->snap.ambient[1] = f->snap.ambient[2] = 0.2f;
-    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    rill_world_update_transforms(f->b.w);
+    assert_int_equal(rill_render_extract(f->b.w, &f->b.rc, &f->b.xb, &f->b.snap, &err), RILL_OK);
+    f->b.snap.ambient[0] = f->b.snap.ambient[1] = f->b.snap.ambient[2] = 0.2f;
+    assert_int_equal(rill_renderer_render(f->b.r, &f->b.snap, &err), RILL_OK);
 }
 
 static uint32_t count_batches(const fx *f, uint64_t *ids, rill_mesh *meshes, uint32_t cap) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < f->snap.instance_count; i++) {
-        if (f->snap.instances[i].id & BATCH_BIT) {
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++) {
+        if (f->b.snap.instances[i].id & BATCH_BIT) {
             if (n < cap) {
-                ids[n] = f->snap.instances[i].id;
-                meshes[n] = f->snap.instances[i].mesh;
+                ids[n] = f->b.snap.instances[i].id;
+                meshes[n] = f->b.snap.instances[i].mesh;
             }
             n++;
         }
@@ -188,12 +136,12 @@ static void test_batching(void **state) {
     cube(&f, 1, 0, 4.0f, 6.5f, NULL);
     cube(&f, 1, 1, 6.0f, 6.5f, NULL);
     rill_entity g1 = cube(&f, 0, 0, 1.0f, 0.5f, NULL), g2 = cube(&f, 0, 0, 3.0f, 0.5f, NULL);
-    assert_true(rill_channels_set(f.w, g1, RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
-    assert_true(rill_channels_set(f.w, g2, RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+    assert_true(rill_channels_set(f.b.w, g1, RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+    assert_true(rill_channels_set(f.b.w, g2, RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
     rill_entity nm = cube(&f, 0, 0, 5.0f, 0.5f, "NM_Keep");
     rill_entity wire = cube(&f, 0, 0, 7.0f, 0.5f, NULL);
     rill_render_mode_component rm = {RILL_RENDER_MODE_WIREFRAME, 1.0f};
-    assert_non_null(rill_world_add(f.w, wire, f.rc.render_mode, &rm));
+    assert_non_null(rill_world_add(f.b.w, wire, f.b.rc.render_mode, &rm));
     f.mover = cube(&f, 0, 0, 1.0f, 4.0f, NULL);
     f.mover_x = 1.0f;
     /* Cell (1,0,0): three boxes. */
@@ -206,12 +154,12 @@ static void test_batching(void **state) {
     /* Unbatched reference. */
     for (int i = 0; i < 3; i++)
         frame(&f);
-    assert_int_equal(f.snap.instance_count, entities);
+    assert_int_equal(f.b.snap.instance_count, entities);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
-    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, ref, sizeof(ref), &err), RILL_OK);
     rill_render_stats rs;
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     uint32_t draws_off = rs.draw_calls;
     (void)draws_off;
 
@@ -220,33 +168,34 @@ static void test_batching(void **state) {
      * one where batches of a material draw together (multi-draw indirect), else an instance. */
     bool mdi = rs.multi_draw_indirect;
     uint32_t want = 4 + mdi, batched = 17 + mdi;
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    rill_render_assets_set_batching(f.b.ra,
+                                    &(rill_render_batching){.enabled = true, .cell_size = 8});
     assert_int_equal(settle(&f, want), want);
     rill_render_batching_stats bs;
-    rill_render_assets_get_batching_stats(f.ra, &bs);
+    rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_true(bs.enabled);
     assert_int_equal(bs.batches, want);
     assert_int_equal(bs.batched_entities, batched);
     assert_int_equal(bs.cells_built, 2);
     assert_int_equal(bs.materials, 2 + mdi);
-    assert_int_equal(f.snap.instance_count, entities - batched + want);
-    for (uint32_t i = 0; i < f.snap.instance_count; i++) {
-        rill_entity e = f.snap.instances[i].id;
+    assert_int_equal(f.b.snap.instance_count, entities - batched + want);
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++) {
+        rill_entity e = f.b.snap.instances[i].id;
         if (!(e & BATCH_BIT))
             assert_true(e == nm || e == wire || e == f.mover ||
-                        (!mdi && rill_world_get_name(f.w, e) == NULL)); /* the lone cube */
+                        (!mdi && rill_world_get_name(f.b.w, e) == NULL)); /* the lone cube */
     }
     /* Same picture (the mover moved a little: its own pixels may differ; the golden rule allows
      * 0.5 %). */
-    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, px, sizeof(px), &err), RILL_OK);
     double same = match_fraction(ref, px, W * H);
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     print_message("batched vs unbatched: %.4f of pixels match; draws %u unbatched, %u batched\n",
                   same, draws_off, rs.draw_calls);
     if (getenv("RILL_TEST_TMP")) {
         char path[1200];
         snprintf(path, sizeof path, "%s/batching/batched.png", getenv("RILL_TEST_TMP"));
-        rill_renderer_write_png(f.r, path, NULL);
+        rill_renderer_write_png(f.b.r, path, NULL);
     }
     assert_true(same >= RILL_GOLDEN_MIN_MATCH);
 
@@ -254,15 +203,15 @@ static void test_batching(void **state) {
     uint64_t ids0[16], ids1[16];
     rill_mesh m0[16], m1[16];
     assert_int_equal(count_batches(&f, ids0, m0, 16), want);
-    assert_true(rill_channels_set(f.w, c1[1], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
+    assert_true(rill_channels_set(f.b.w, c1[1], RILL_CHANNEL_CONTEXT | RILL_CHANNEL_GHOST));
     frame(&f); /* cell 1 broken: its members draw alone this frame */
     assert_int_equal(count_batches(&f, ids1, m1, 16), want - 1);
-    assert_int_equal(f.snap.instance_count, entities - (batched - 3) + want - 1);
+    assert_int_equal(f.b.snap.instance_count, entities - (batched - 3) + want - 1);
     /* cell 1 now holds two boxes of one mask (a batch) and one of another (a batch of one with
      * multi-draw indirect) */
     uint32_t want2 = want + mdi;
     assert_int_equal(settle(&f, want2), want2);
-    rill_render_assets_get_batching_stats(f.ra, &bs);
+    rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_int_equal(bs.cells_built, 3); /* one more: cell 1 */
     assert_int_equal(bs.batched_entities, batched - 1 + mdi);
     assert_int_equal(count_batches(&f, ids1, m1, 16), want2);
@@ -273,30 +222,30 @@ static void test_batching(void **state) {
     assert_int_equal(kept, want - 1); /* cell 0's batches untouched */
 
     /* A channel's render mode: no rebuild, the batches carry the mode. */
-    rill_channels_set_mode(f.w, RILL_CHANNEL_GHOST, RILL_RENDER_MODE_WIREFRAME, 1.0f);
+    rill_channels_set_mode(f.b.w, RILL_CHANNEL_GHOST, RILL_RENDER_MODE_WIREFRAME, 1.0f);
     frame(&f);
-    rill_render_assets_get_batching_stats(f.ra, &bs);
+    rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_int_equal(bs.cells_built, 3);
     uint32_t wired = 0;
-    for (uint32_t i = 0; i < f.snap.instance_count; i++)
-        wired += (f.snap.instances[i].id & BATCH_BIT) &&
-                 f.snap.instances[i].mode == RILL_RENDER_MODE_WIREFRAME;
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++)
+        wired += (f.b.snap.instances[i].id & BATCH_BIT) &&
+                 f.b.snap.instances[i].mode == RILL_RENDER_MODE_WIREFRAME;
     assert_int_equal(wired, 1 + mdi); /* the ghost-masked pair of cell 0 (and cell 1's one) */
-    rill_channels_set_visible(f.w, RILL_CHANNEL_CONTEXT, false);
+    rill_channels_set_visible(f.b.w, RILL_CHANNEL_CONTEXT, false);
     frame(&f);
-    rill_render_assets_get_batching_stats(f.ra, &bs);
+    rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_int_equal(bs.cells_built, 3);
-    for (uint32_t i = 0; i < f.snap.instance_count; i++)
-        if (f.snap.instances[i].id & BATCH_BIT)
-            assert_int_equal(f.snap.instances[i].mode, RILL_RENDER_MODE_HIDDEN);
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++)
+        if (f.b.snap.instances[i].id & BATCH_BIT)
+            assert_int_equal(f.b.snap.instances[i].mode, RILL_RENDER_MODE_HIDDEN);
 
     /* Off: every entity is an instance again. */
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f);
-    assert_int_equal(f.snap.instance_count, entities);
-    rill_render_assets_get_batching_stats(f.ra, &bs);
+    assert_int_equal(f.b.snap.instance_count, entities);
+    rill_render_assets_get_batching_stats(f.b.ra, &bs);
     assert_int_equal(bs.batches, 0);
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     assert_int_equal(rs.validation_messages, 0);
     fx_done(&f);
 }
@@ -304,30 +253,30 @@ static void test_batching(void **state) {
 static uint64_t frame_triangles(fx *f) {
     frame(f);
     rill_render_stats rs;
-    rill_renderer_stats(f->r, &rs);
+    rill_renderer_stats(f->b.r, &rs);
     return rs.triangles;
 }
 
 /* The instance of entity e in the last snapshot, or NULL. */
 static const rill_render_instance *instance_of(const fx *f, rill_entity e) {
-    for (uint32_t i = 0; i < f->snap.instance_count; i++)
-        if (f->snap.instances[i].id == e)
-            return &f->snap.instances[i];
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+        if (f->b.snap.instances[i].id == e)
+            return &f->b.snap.instances[i];
     return NULL;
 }
 
 /* The ranges of the batch instances in the last snapshot. */
 static uint32_t batch_ranges(const fx *f) {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < f->snap.instance_count; i++)
-        if (f->snap.instances[i].id & BATCH_BIT)
-            n += f->snap.instances[i].range_count;
+    for (uint32_t i = 0; i < f->b.snap.instance_count; i++)
+        if (f->b.snap.instances[i].id & BATCH_BIT)
+            n += f->b.snap.instances[i].range_count;
     return n;
 }
 
 static rill_render_batching_stats batching_stats(const fx *f) {
     rill_render_batching_stats bs;
-    rill_render_assets_get_batching_stats(f->ra, &bs);
+    rill_render_assets_get_batching_stats(f->b.ra, &bs);
     return bs;
 }
 
@@ -344,31 +293,31 @@ static void test_parts(void **state) {
     }
     uint64_t tri_off = frame_triangles(&f);
     frame(&f);
-    assert_int_equal(f.snap.instance_count, 12);
+    assert_int_equal(f.b.snap.instance_count, 12);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
-    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, ref, sizeof(ref), &err), RILL_OK);
 
     /* Whole-cell parts: one batch, one range, culled as a whole. */
     rill_render_assets_set_batching(
-        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 32});
+        f.b.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 32});
     assert_int_equal(settle(&f, 1), 1);
     uint64_t tri_cell = frame_triangles(&f);
     assert_int_equal(batch_ranges(&f), 1);
     /* Parts of 4 m: still one batch (one mesh, one instance) but one range per box, each culled
      * on its own: the ones behind the camera are culled like the boxes were. */
     rill_render_assets_set_batching(
-        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 4});
+        f.b.ra, &(rill_render_batching){.enabled = true, .cell_size = 32, .part_size = 4});
     assert_int_equal(settle(&f, 1), 1);
     uint64_t tri_parts = frame_triangles(&f);
     print_message("triangles: unbatched %llu, whole-cell batch %llu, 4 m parts %llu\n",
                   (unsigned long long)tri_off, (unsigned long long)tri_cell,
                   (unsigned long long)tri_parts);
-    assert_int_equal(f.snap.instance_count, 1);
+    assert_int_equal(f.b.snap.instance_count, 1);
     assert_int_equal(batch_ranges(&f), 12);
     assert_true(tri_cell > tri_off);
     assert_int_equal(tri_parts, tri_off);
-    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, px, sizeof(px), &err), RILL_OK);
     assert_true(match_fraction(ref, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
     rill_render_batching_stats bs = batching_stats(&f);
     uint64_t built = bs.cells_built;
@@ -377,16 +326,16 @@ static void test_parts(void **state) {
     /* A crossfade on box 1 (the LOD system writes RenderMode.lod_fade): its range is off at once
      * and it draws alone with its fade; nothing is rebuilt. */
     rill_render_mode_component fade = {RILL_RENDER_MODE_NORMAL, 0.5f, 0.5f};
-    assert_non_null(rill_world_add(f.w, box[1], f.rc.render_mode, &fade));
+    assert_non_null(rill_world_add(f.b.w, box[1], f.b.rc.render_mode, &fade));
     frame(&f);
     const rill_render_instance *in = instance_of(&f, box[1]);
     assert_non_null(in);
     assert_true(in->lod_fade == 0.5f);
-    assert_int_equal(f.snap.instance_count, 2);
+    assert_int_equal(f.b.snap.instance_count, 2);
     assert_int_equal(batch_ranges(&f), 11);
     /* The fade ends: its range is on again, still without a rebuild. */
     rill_render_mode_component whole = {RILL_RENDER_MODE_NORMAL, 1.0f, 0.0f};
-    assert_non_null(rill_world_add(f.w, box[1], f.rc.render_mode, &whole));
+    assert_non_null(rill_world_add(f.b.w, box[1], f.b.rc.render_mode, &whole));
     frame(&f);
     assert_null(instance_of(&f, box[1]));
     assert_int_equal(batch_ranges(&f), 12);
@@ -394,18 +343,18 @@ static void test_parts(void **state) {
 
     /* A despawned member: not drawn from the next frame on (the batch's mesh still holds it until
      * the cell is rebuilt, so the cell's other members draw alone meanwhile). */
-    assert_true(rill_world_despawn(f.w, box[0]));
+    assert_true(rill_world_despawn(f.b.w, box[0]));
     frame(&f);
     uint64_t ids[16];
     rill_mesh meshes[16];
     assert_int_equal(count_batches(&f, ids, meshes, 16), 0);
-    assert_int_equal(f.snap.instance_count, 11);
+    assert_int_equal(f.b.snap.instance_count, 11);
     assert_null(instance_of(&f, box[0]));
     assert_int_equal(settle(&f, 1), 1);
     assert_int_equal(batching_stats(&f).batched_entities, 11);
     assert_int_equal(batch_ranges(&f), 11);
     rill_render_stats rs;
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     assert_int_equal(rs.validation_messages, 0);
     fx_done(&f);
 }
@@ -414,11 +363,11 @@ static void test_parts(void **state) {
 static void show_level(fx *f, const rill_model_components *mc, const rill_entity *a,
                        const rill_entity *b, uint32_t n, bool show_a, float fade) {
     for (uint32_t i = 0; i < n; i++) {
-        rill_scene_model_set_level(f->w, mc, show_a ? a[i] : b[i], true, fade);
+        rill_scene_model_set_level(f->b.w, mc, show_a ? a[i] : b[i], true, fade);
         if (fade != 0.0f)
-            rill_scene_model_set_level(f->w, mc, show_a ? b[i] : a[i], true, -fade);
+            rill_scene_model_set_level(f->b.w, mc, show_a ? b[i] : a[i], true, -fade);
         else
-            rill_scene_model_set_level(f->w, mc, show_a ? b[i] : a[i], false, 0.0f);
+            rill_scene_model_set_level(f->b.w, mc, show_a ? b[i] : a[i], false, 0.0f);
     }
 }
 
@@ -426,7 +375,7 @@ static void read_frame(fx *f, uint8_t *px, uint32_t frames) {
     for (uint32_t i = 0; i < frames; i++)
         frame(f);
     rill_error err = {0};
-    assert_int_equal(rill_renderer_read_pixels(f->r, px, (size_t)W * H * 4, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->b.r, px, (size_t)W * H * 4, &err), RILL_OK);
 }
 
 static void test_lod_switch(void **state) {
@@ -434,7 +383,7 @@ static void test_lod_switch(void **state) {
     fx f;
     fx_init(&f);
     rill_model_components mc;
-    assert_int_equal(rill_scene_model_register(f.w, &mc, NULL), RILL_OK);
+    assert_int_equal(rill_scene_model_register(f.b.w, &mc, NULL), RILL_OK);
     /* Six models of two LOD levels in one cell: level A a "box" cube, level B a "pair" cube
      * (another material), at the same places; B starts switched off. */
     enum { N = 6 };
@@ -446,12 +395,12 @@ static void test_lod_switch(void **state) {
     show_level(&f, &mc, a, b, N, true, 0.0f);
     static uint8_t ref_a[W * H * 4], ref_b[W * H * 4], px[W * H * 4];
     read_frame(&f, ref_a, 2);
-    assert_int_equal(f.snap.instance_count, N);
+    assert_int_equal(f.b.snap.instance_count, N);
     show_level(&f, &mc, a, b, N, false, 0.0f);
     read_frame(&f, ref_b, 2);
     show_level(&f, &mc, a, b, N, true, 0.0f);
 
-    rill_render_assets_set_batching(f.ra,
+    rill_render_assets_set_batching(f.b.ra,
                                     &(rill_render_batching){.enabled = true, .cell_size = 32});
     assert_int_equal(settle(&f, 1), 1);
     assert_int_equal(batching_stats(&f).batched_entities, N); /* level B never shown yet */
@@ -469,22 +418,22 @@ static void test_lod_switch(void **state) {
     for (int round = 0; round < 2; round++) {
         show_level(&f, &mc, a, b, N, true, 0.0f);
         read_frame(&f, px, 1);
-        assert_int_equal(f.snap.instance_count, 1);
+        assert_int_equal(f.b.snap.instance_count, 1);
         assert_true(match_fraction(ref_a, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
         show_level(&f, &mc, a, b, N, false, 0.0f);
         read_frame(&f, px, 1);
-        assert_int_equal(f.snap.instance_count, 1);
+        assert_int_equal(f.b.snap.instance_count, 1);
         assert_true(match_fraction(ref_b, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
     }
     /* A crossfade: both levels draw alone (dithered), the batches draw nothing; then A alone. */
     show_level(&f, &mc, a, b, N, true, 0.5f);
     frame(&f);
-    assert_int_equal(f.snap.instance_count, 2 * N);
-    for (uint32_t i = 0; i < f.snap.instance_count; i++)
-        assert_true(f.snap.instances[i].lod_fade != 0.0f);
+    assert_int_equal(f.b.snap.instance_count, 2 * N);
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++)
+        assert_true(f.b.snap.instances[i].lod_fade != 0.0f);
     show_level(&f, &mc, a, b, N, true, 0.0f);
     read_frame(&f, px, 1);
-    assert_int_equal(f.snap.instance_count, 1);
+    assert_int_equal(f.b.snap.instance_count, 1);
     assert_true(match_fraction(ref_a, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
     bs = batching_stats(&f);
     print_message("LOD switches: %llu range switches, %llu rebuilds\n",
@@ -493,7 +442,7 @@ static void test_lod_switch(void **state) {
     assert_int_equal(bs.cells_built, built);
     assert_true(bs.range_switches >= switches + 4u * 2u * N);
     rill_render_stats rs;
-    rill_renderer_stats(f.r, &rs);
+    rill_renderer_stats(f.b.r, &rs);
     assert_int_equal(rs.validation_messages, 0);
     fx_done(&f);
 }
@@ -509,14 +458,14 @@ static void test_build_budget(void **state) {
             cube(&f, 0, 0, 8.0f * (float)k + 2.0f + 3.0f * (float)i, 3.0f, NULL);
     /* A budget no build fits in: one cell a frame, the others wait (drawn unbatched). */
     rill_render_assets_set_batching(
-        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1e-6f});
+        f.b.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1e-6f});
     uint32_t frames = 0, most = 0;
     for (; frames < 20 && batching_stats(&f).cells_built < CELLS; frames++) {
         frame(&f);
         rill_render_batching_stats bs = batching_stats(&f);
         most = RILL_MAX(most, bs.cells_built_last_frame);
         /* every box draws: batched, or alone while its cell waits */
-        assert_true(f.snap.instance_count >= CELLS - (uint32_t)bs.cells_built);
+        assert_true(f.b.snap.instance_count >= CELLS - (uint32_t)bs.cells_built);
     }
     rill_render_batching_stats bs = batching_stats(&f);
     assert_int_equal(bs.cells_built, CELLS);
@@ -524,10 +473,10 @@ static void test_build_budget(void **state) {
     assert_true(bs.build_ms == 1e-6f);
     assert_int_equal(bs.cells_waiting, 0);
     /* A large budget: every queued cell in one frame. */
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = false});
+    rill_render_assets_set_batching(f.b.ra, &(rill_render_batching){.enabled = false});
     frame(&f);
     rill_render_assets_set_batching(
-        f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1000.0f});
+        f.b.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1000.0f});
     most = 0;
     for (int i = 0; i < 4; i++) {
         frame(&f);
@@ -544,7 +493,8 @@ static void test_blend_excluded(void **state) {
     fx f;
     fx_init(&f);
     rill_error err = {0};
-    const rill_gltf_model *gm = rill_asset_get_payload_as(f.as, f.asset, RILL_GLTF_ASSET_LOADER);
+    const rill_gltf_model *gm =
+        rill_asset_get_payload_as(f.b.as, f.b.asset, RILL_GLTF_ASSET_LOADER);
     assert_non_null(gm);
     rill_gltf_model copy = *gm;
     rill_gltf_material mats[4];
@@ -561,22 +511,23 @@ static void test_blend_excluded(void **state) {
     snprintf(path, sizeof path, "%s/batching/blend.glb", tmp ? tmp : "/tmp/rill_test_batching");
     assert_int_equal(rill_file_write_all(path, glb, n, NULL), RILL_OK);
     rill_free(glb);
-    rill_asset blend = rill_asset_load_sync(f.as, "blend.glb", &err);
-    assert_int_equal(rill_asset_get_state(f.as, blend), RILL_ASSET_STATE_LOADED);
+    rill_asset blend = rill_asset_load_sync(f.b.as, "blend.glb", &err);
+    assert_int_equal(rill_asset_get_state(f.b.as, blend), RILL_ASSET_STATE_LOADED);
     rill_entity glass[4];
     for (int i = 0; i < 4; i++) {
         cube(&f, 0, 0, 1.0f + 1.5f * (float)i, 2.0f, NULL);
         glass[i] = cube(&f, 0, 0, 1.0f + 1.5f * (float)i, 5.0f, NULL);
         rill_model_mesh mm = {blend.id, 0, 0};
-        assert_non_null(rill_world_add(f.w, glass[i], f.rc.model_mesh, &mm));
+        assert_non_null(rill_world_add(f.b.w, glass[i], f.b.rc.model_mesh, &mm));
     }
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    rill_render_assets_set_batching(f.b.ra,
+                                    &(rill_render_batching){.enabled = true, .cell_size = 8});
     assert_int_equal(settle(&f, 1), 1);
-    assert_int_equal(f.snap.instance_count, 1 + 4); /* the opaque batch, the four glass boxes */
+    assert_int_equal(f.b.snap.instance_count, 1 + 4); /* the opaque batch, the four glass boxes */
     for (int i = 0; i < 4; i++)
         assert_non_null(instance_of(&f, glass[i]));
     assert_int_equal(batching_stats(&f).batched_entities, 4);
-    rill_asset_release(f.as, blend);
+    rill_asset_release(f.b.as, blend);
     fx_done(&f);
 }
 
@@ -591,21 +542,22 @@ static void test_mirrored(void **state) {
     for (int i = 0; i < 8; i++) {
         rill_entity e = cube(&f, 0, 0, 0.8f + 0.9f * (float)i, 1.0f + (float)(i % 3) * 2.0f, NULL);
         if (i % 2) {
-            rill_transform *t = rill_world_transform_mut(f.w, e);
+            rill_transform *t = rill_world_transform_mut(f.b.w, e);
             assert_non_null(t);
             t->scale[0] = -1.0f;
         }
     }
     for (int i = 0; i < 3; i++)
         frame(&f);
-    assert_int_equal(f.snap.instance_count, 8);
+    assert_int_equal(f.b.snap.instance_count, 8);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
-    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, ref, sizeof(ref), &err), RILL_OK);
+    rill_render_assets_set_batching(f.b.ra,
+                                    &(rill_render_batching){.enabled = true, .cell_size = 8});
     assert_int_equal(settle(&f, 1), 1);
-    assert_int_equal(f.snap.instance_count, 1);
-    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_int_equal(f.b.snap.instance_count, 1);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, px, sizeof(px), &err), RILL_OK);
     double same = match_fraction(ref, px, W * H);
     print_message("mirrored, batched vs unbatched: %.4f of pixels match\n", same);
     assert_true(same >= RILL_GOLDEN_MIN_MATCH);
@@ -621,35 +573,36 @@ static void test_heatmap(void **state) {
     fx_init(&f);
     for (int i = 0; i < 8; i++)
         cube(&f, 0, 0, 0.8f + 0.9f * (float)i, 1.0f + (float)(i % 3) * 2.0f, NULL);
-    rill_render_assets_set_texture_heatmap(f.ra, true);
+    rill_render_assets_set_texture_heatmap(f.b.ra, true);
     for (int i = 0; i < 3; i++)
         frame(&f);
-    assert_int_equal(f.snap.instance_count, 8);
-    rill_material heat = f.snap.instances[0].material;
-    for (uint32_t i = 1; i < f.snap.instance_count; i++)
-        assert_int_equal(f.snap.instances[i].material.id, heat.id);
+    assert_int_equal(f.b.snap.instance_count, 8);
+    rill_material heat = f.b.snap.instances[0].material;
+    for (uint32_t i = 1; i < f.b.snap.instance_count; i++)
+        assert_int_equal(f.b.snap.instances[i].material.id, heat.id);
     static uint8_t ref[W * H * 4], px[W * H * 4];
     rill_error err = {0};
-    assert_int_equal(rill_renderer_read_pixels(f.r, ref, sizeof(ref), &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, ref, sizeof(ref), &err), RILL_OK);
 
-    rill_render_assets_set_batching(f.ra, &(rill_render_batching){.enabled = true, .cell_size = 8});
+    rill_render_assets_set_batching(f.b.ra,
+                                    &(rill_render_batching){.enabled = true, .cell_size = 8});
     assert_int_equal(settle(&f, 1), 1);
-    assert_int_equal(f.snap.instance_count, 1);
-    assert_int_equal(f.snap.instances[0].material.id, heat.id);
-    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_int_equal(f.b.snap.instance_count, 1);
+    assert_int_equal(f.b.snap.instances[0].material.id, heat.id);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, px, sizeof(px), &err), RILL_OK);
     assert_true(match_fraction(ref, px, W * H) >= RILL_GOLDEN_MIN_MATCH);
 
     /* Heatmap off again: the batch draws its own material, the picture changes. */
-    rill_render_assets_set_texture_heatmap(f.ra, false);
+    rill_render_assets_set_texture_heatmap(f.b.ra, false);
     frame(&f);
     frame(&f);
     uint32_t batches = 0;
-    for (uint32_t i = 0; i < f.snap.instance_count; i++) {
-        assert_int_not_equal(f.snap.instances[i].material.id, heat.id);
-        batches += (f.snap.instances[i].id & BATCH_BIT) != 0;
+    for (uint32_t i = 0; i < f.b.snap.instance_count; i++) {
+        assert_int_not_equal(f.b.snap.instances[i].material.id, heat.id);
+        batches += (f.b.snap.instances[i].id & BATCH_BIT) != 0;
     }
     assert_true(batches <= 1);
-    assert_int_equal(rill_renderer_read_pixels(f.r, px, sizeof(px), &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f.b.r, px, sizeof(px), &err), RILL_OK);
     assert_true(match_fraction(ref, px, W * H) < RILL_GOLDEN_MIN_MATCH);
     fx_done(&f);
 }
@@ -672,8 +625,8 @@ static void test_new_per_frame(void **state) {
     assert_non_null(px);
     read_frame(&f, ref, 2);
     rill_render_assets_set_batching(
-        f.ra, &(rill_render_batching){
-                  .enabled = true, .cell_size = 8, .build_ms = 1000.0f, .new_per_frame = 5});
+        f.b.ra, &(rill_render_batching){
+                    .enabled = true, .cell_size = 8, .build_ms = 1000.0f, .new_per_frame = 5});
     const uint32_t taken[] = {5, 5, 2, 0}, deferred[] = {7, 2, 0, 0};
     for (int i = 0; i < 4; i++) {
         read_frame(&f, px, 1);
@@ -706,13 +659,13 @@ static void test_records_paged(void **state) {
     enum { OTHERS = 300000 };
     rill_entity *others = malloc(OTHERS * sizeof(*others));
     assert_non_null(others);
-    assert_int_equal(rill_world_spawn_n(f.w, OTHERS, others), OTHERS);
+    assert_int_equal(rill_world_spawn_n(f.b.w, OTHERS, others), OTHERS);
     for (int i = 0; i < 4; i++)
         cube(&f, 0, 0, 2.0f + 3.0f * (float)i, 3.0f, NULL);
     frame(&f);
     frame(&f);
     size_t before = rill_mem_live_total();
-    rill_render_assets_set_batching(f.ra,
+    rill_render_assets_set_batching(f.b.ra,
                                     &(rill_render_batching){.enabled = true, .cell_size = 64});
     assert_int_equal(settle(&f, 1), 1);
     size_t after = rill_mem_live_total();
