@@ -102,6 +102,30 @@ static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t wid
     batch_fx_camera_spawn(f, cam);
 }
 
+/* Stands e on the ground at (x, z); `turned`: turned about +Y by 0.1 x radians (batches must turn
+ * normals too). */
+static inline void batch_fx_place(batch_fx *f, rill_entity e, float x, float z, bool turned) {
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = x;
+    t.translation[1] = 0.5f;
+    t.translation[2] = z;
+    if (turned) {
+        t.rotation[1] = sinf(0.1f * x);
+        t.rotation[3] = cosf(0.1f * x);
+    }
+    assert_true(rill_world_set_transform(f->w, e, &t));
+}
+
+/* A new entity drawing primitive `prim` of mesh `mesh` of m.glb, placed as batch_fx_place does. */
+static inline rill_entity batch_fx_box(batch_fx *f, uint32_t mesh, uint32_t prim, float x, float z,
+                                       bool turned) {
+    rill_entity e = rill_world_spawn(f->w);
+    batch_fx_place(f, e, x, z, turned);
+    rill_model_mesh mm = {f->asset.id, mesh, prim};
+    assert_non_null(rill_world_add(f->w, e, f->rc.model_mesh, &mm));
+    return e;
+}
+
 /* Fails the test unless the renderer has seen no validation message so far. */
 static inline void batch_fx_assert_no_validation(const batch_fx *f) {
     rill_render_stats rs;

@@ -34,19 +34,11 @@ typedef struct fx {
 } fx;
 
 static void place(fx *f, rill_entity e, float x, float z) {
-    rill_transform t = rill_transform_identity();
-    t.translation[0] = x;
-    t.translation[1] = 0.5f;
-    t.translation[2] = z;
-    assert_true(rill_world_set_transform(f->b.w, e, &t));
+    batch_fx_place(&f->b, e, x, z, false);
 }
 
 static rill_entity box(fx *f, float x, float z) {
-    rill_entity e = rill_world_spawn(f->b.w);
-    place(f, e, x, z);
-    rill_model_mesh mm = {f->b.asset.id, 0, 0};
-    assert_non_null(rill_world_add(f->b.w, e, f->b.rc.model_mesh, &mm));
-    return e;
+    return batch_fx_box(&f->b, 0, 0, x, z, false);
 }
 
 static void fx_init(fx *f) {

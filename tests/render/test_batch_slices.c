@@ -42,22 +42,13 @@ typedef struct fx {
 } fx;
 
 static void place(fx *f, rill_entity e, float x, float z) {
-    rill_transform t = rill_transform_identity();
-    t.translation[0] = x;
-    t.translation[1] = 0.5f;
-    t.translation[2] = z;
-    t.rotation[1] = sinf(0.1f * x); /* turned a little: batches must rotate normals too */
-    t.rotation[3] = cosf(0.1f * x);
-    assert_true(rill_world_set_transform(f->b.w, e, &t));
+    batch_fx_place(&f->b, e, x, z, true);
 }
 
 /* Box k: the "box" cube, the "pair" one or the pair's default-material one, by k % 3. */
 static rill_entity box(fx *f, uint32_t k) {
-    rill_entity e = rill_world_spawn(f->b.w);
-    place(f, e, 1.5f + 2.5f * (float)(k % 6), 1.5f + 2.5f * (float)(k / 6));
-    rill_model_mesh mm = {f->b.asset.id, k % 3 ? 1u : 0u, k % 3 == 2 ? 1u : 0u};
-    assert_non_null(rill_world_add(f->b.w, e, f->b.rc.model_mesh, &mm));
-    return e;
+    return batch_fx_box(&f->b, k % 3 ? 1u : 0u, k % 3 == 2 ? 1u : 0u, 1.5f + 2.5f * (float)(k % 6),
+                        1.5f + 2.5f * (float)(k / 6), true);
 }
 
 static void fx_init(fx *f) {

@@ -39,18 +39,9 @@ typedef struct fx {
 } fx;
 
 static rill_entity cube(fx *f, uint32_t mesh, uint32_t prim, float x, float z, const char *name) {
-    rill_entity e = rill_world_spawn(f->b.w);
+    rill_entity e = batch_fx_box(&f->b, mesh, prim, x, z, true);
     if (name)
         rill_world_set_name(f->b.w, e, name);
-    rill_transform t = rill_transform_identity();
-    t.translation[0] = x;
-    t.translation[1] = 0.5f;
-    t.translation[2] = z;
-    t.rotation[1] = sinf(0.1f * x); /* turned a little: batches must rotate normals too */
-    t.rotation[3] = cosf(0.1f * x);
-    assert_true(rill_world_set_transform(f->b.w, e, &t));
-    rill_model_mesh mm = {f->b.asset.id, mesh, prim};
-    assert_non_null(rill_world_add(f->b.w, e, f->b.rc.model_mesh, &mm));
     return e;
 }
 
@@ -447,15 +438,20 @@ static void test_lod_switch(void **state) {
     fx_done(&f);
 }
 
+/* Two boxes in each of `cells` 8 m cells along +x. */
+static void two_boxes_a_cell(fx *f, int cells) {
+    for (int k = 0; k < cells; k++)
+        for (int i = 0; i < 2; i++)
+            cube(f, 0, 0, 8.0f * (float)k + 2.0f + 3.0f * (float)i, 3.0f, NULL);
+}
+
 static void test_build_budget(void **state) {
     (void)state;
     fx f;
     fx_init(&f);
     /* Six 8 m cells of two boxes each. */
     enum { CELLS = 6 };
-    for (int k = 0; k < CELLS; k++)
-        for (int i = 0; i < 2; i++)
-            cube(&f, 0, 0, 8.0f * (float)k + 2.0f + 3.0f * (float)i, 3.0f, NULL);
+    two_boxes_a_cell(&f, CELLS);
     /* A budget no build fits in: one cell a frame, the others wait (drawn unbatched). */
     rill_render_assets_set_batching(
         f.b.ra, &(rill_render_batching){.enabled = true, .cell_size = 8, .build_ms = 1e-6f});
@@ -617,9 +613,7 @@ static void test_new_per_frame(void **state) {
     fx f;
     fx_init(&f);
     enum { CELLS = 6, BOXES = 2 * CELLS };
-    for (int k = 0; k < CELLS; k++)
-        for (int i = 0; i < 2; i++)
-            cube(&f, 0, 0, 8.0f * (float)k + 2.0f + 3.0f * (float)i, 3.0f, NULL);
+    two_boxes_a_cell(&f, CELLS);
     uint8_t *ref = malloc(W * H * 4), *px = malloc(W * H * 4);
     assert_non_null(ref);
     assert_non_null(px);
