@@ -15,6 +15,12 @@
 #define STBI_REALLOC(p, newsz) rill_realloc_tagged((p), (newsz), RILL_MEM_FORMATS)
 #define STBI_FREE(p) rill_free(p)
 #define STBI_NO_STDIO
+/* Only the formats docs/textures.md names (PNG, JPEG, TGA, BMP, PSD, GIF, Radiance HDR): stb's
+ * PNM and PIC readers are left out, so an input that claims to be one is refused as an unknown
+ * format (its PNM header parser overflowed an int on "P6666...";
+ * fuzz/image/corpus/regress_pnm_int_overflow). */
+#define STBI_NO_PNM
+#define STBI_NO_PIC
 #define STBI_ASSERT(x) ((void)0)
 #define STB_IMAGE_IMPLEMENTATION
 #if defined(__GNUC__) || defined(__clang__)

@@ -216,6 +216,13 @@ static void test_load_errors(void **state) {
     assert_int_equal(rill_image_load(junk, 0, "tex/empty.png", RILL_PIXEL_NONE, &img, &err),
                      RILL_ERR_PARSE);
     assert_non_null(strstr(err.msg, "tex/empty.png"));
+    /* A valid 2 x 1 binary PPM: not a format Rill reads (docs/textures.md), refused by name. */
+    const uint8_t ppm[] = {'P', '6',  ' ', '2', ' ', '1', ' ', '2', '5',
+                           '5', '\n', 1,   2,   3,   4,   5,   6};
+    assert_int_equal(rill_image_load(ppm, sizeof(ppm), "tex/a.ppm", RILL_PIXEL_NONE, &img, &err),
+                     RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "tex/a.ppm"));
+    assert_null(img.pixels);
     /* A TGA header claiming 60000 x 60000: refused on the header, before any allocation. */
     uint8_t tga[18 + 4] = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x60, 0xea, 0x60, 0xea, 32, 8};
     assert_int_equal(rill_image_load(tga, sizeof(tga), "huge.tga", RILL_PIXEL_NONE, &img, &err),
