@@ -85,7 +85,9 @@ typedef enum rill_graphics_quality {
  *   [project]   name "Rill project", main_scene "" (none)
  *   [window]    width 1280, height 720, vsync true, title = the project name
  *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0],
- *               static_batching false (rill_render_batching: merge static model geometry)
+ *               static_batching false (rill_render_batching: merge static model geometry),
+ *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a
+ *               WorldEnvironment; one with it uses its own `ambient`)
  *   [streaming.texture] enabled true, full_distance 60, low_distance 90 (forced to at least
  *               full_distance + 5), budget_bytes 0 (no budget)
  *   [scene]     load_budget_ms 3 (> 0)
@@ -102,6 +104,8 @@ typedef struct rill_project {
         rill_graphics_quality graphics_quality; /* LOW, MEDIUM or HIGH after resolution */
         float render_scale;
         bool static_batching;
+        /* the ambient multiplier of worlds without a WorldEnvironment, [0, 1000], default 1 */
+        float ambient;
     } rendering;
     struct {
         struct {

@@ -572,6 +572,7 @@ typedef struct rill_render_dir_light {
     float color[3];
     float illuminance;
     bool shadows;
+    bool marked; /* the DirectionalLight is marked sun (the sky then defaults to the atmosphere) */
 } rill_render_dir_light;
 
 typedef enum rill_light_kind {
@@ -604,6 +605,9 @@ typedef struct rill_render_snapshot {
     const rill_render_light *lights;
     uint32_t light_count;
     float ambient[3]; /* constant ambient light (linear) */
+    /* The ambient multiplier of views without a WorldEnvironment (rill/render/environment.h):
+     * 0 = 1. rill_content sets it from project.toml's [rendering] ambient. */
+    float ambient_scale;
     rill_render_wireframe wireframe;
     /* Every view of the frame in drawing order (rill_render_extract sorts them by order, then
      * entity id), at most RILL_RENDER_MAX_VIEWS (more are ignored). NULL/0: only `view` is drawn.
@@ -769,6 +773,8 @@ typedef struct rill_render_components {
     /* Anti-aliasing settings (rill/render/effects.h): TemporalAntiAliasing, Fxaa, Smaa,
      * ContrastAdaptiveSharpening. */
     rill_component taa, fxaa, smaa, cas;
+    /* The world's look (rill/render/environment.h): WorldEnvironment, DistanceFog, Atmosphere. */
+    rill_component world_environment, distance_fog, atmosphere;
     rill_component settings[RILL_RENDER_MAX_SETTINGS];
     uint32_t settings_count;
 } rill_render_components;
@@ -927,6 +933,7 @@ typedef struct rill_render_extract_buf {
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     bool warned_views;        /* the "too many cameras" warning was logged */
     bool warned_out_of_world; /* ... and the first out_of_world entity */
+    bool warned_environments; /* ... and a second WorldEnvironment */
     uint32_t
         out_of_world; /* last extract: entities skipped (world matrix beyond RILL_WORLD_LIMIT) */
     /* last extract: elapsed time sorting the shown ModelMeshes by slot and walking them (batching
@@ -958,7 +965,8 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf);
  * (is_default first, then lowest order, then lowest entity id); every MeshInstance with a
  * GlobalTransform, every shown ModelMesh (MeshShown, rill/scene/model.h: LOD levels not drawn are
  * parked out of it) with a GlobalTransform that the world's rill_render_assets resolves (see ON
- * RENDER ASSETS), each with its RenderMode, the first DirectionalLight, every
+ * RENDER ASSETS), each with its RenderMode, the sun (the DirectionalLight marked sun, else the
+ * one with the lowest entity id), every
  * point and spot light. A camera's viewport is
  * clamped to [0,1] (w, h to what is left of the output). hdr = false means the view is rendered
  * without tonemapping or exposure: tonemapper NONE, so linear values clamp to [0,1]. Returns

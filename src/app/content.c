@@ -958,6 +958,8 @@ rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_rend
     }
     if (c->look.ambient[0] + c->look.ambient[1] + c->look.ambient[2] > 0.0f)
         memcpy(out->ambient, c->look.ambient, sizeof(out->ambient));
+    /* project.toml's [rendering] ambient: the multiplier of worlds without a WorldEnvironment */
+    out->ambient_scale = c->project.rendering.ambient;
     return RILL_OK;
 }
 

@@ -23,6 +23,7 @@ void rill_project_defaults(rill_project *out) {
     snprintf(out->window.title, sizeof(out->window.title), "%s", PROJECT_DEFAULT_NAME);
     out->rendering.graphics_quality = RILL_QUALITY_MEDIUM;
     out->rendering.render_scale = 1.0f;
+    out->rendering.ambient = 1.0f;
     out->streaming.texture.enabled = true;
     out->streaming.texture.full_distance = 60.0f;
     out->streaming.texture.low_distance = 90.0f;
@@ -84,6 +85,7 @@ static const known_key KNOWN[] = {
     {"rendering.graphics_quality", K_QUALITY, OFF(rendering.graphics_quality), 0, 0},
     {"rendering.render_scale", K_FLOAT, OFF(rendering.render_scale), 0.1, 2.0},
     {"rendering.static_batching", K_BOOL, OFF(rendering.static_batching), 0, 0},
+    {"rendering.ambient", K_FLOAT, OFF(rendering.ambient), 0.0, 1000.0},
     {"streaming.texture.enabled", K_BOOL, OFF(streaming.texture.enabled), 0, 0},
     {"streaming.texture.full_distance", K_FLOAT, OFF(streaming.texture.full_distance), 0, 1e9},
     {"streaming.texture.low_distance", K_FLOAT, OFF(streaming.texture.low_distance), 0, 1e9},

@@ -600,6 +600,39 @@ static void size_instances(rill_world *world, const rill_render_components *comp
     (void)rill_array_size_for(&buf->instances, (uint32_t)RILL_MIN(need, UINT32_MAX / 2u));
 }
 
+/* The snapshot's sun: the DirectionalLight marked sun, else any; ties go to the lowest entity id
+ * so the choice does not follow storage order. */
+static void extract_sun(rill_world *world, const rill_render_components *comps,
+                        rill_render_extract_buf *buf, rill_render_snapshot *out_snap) {
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = comps->directional_light;
+    qd.with[1] = rill_world_builtin(world)->global_transform;
+    rill_query q = rill_world_query(world, &qd);
+    rill_entity best = 0;
+    bool best_marked = false;
+    while (rill_query_next(&q)) {
+        const rill_directional_light *dl = rill_query_get(&q, 0);
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        if (!in_world(world, buf, q.entity, xf)) {
+            continue;
+        }
+        bool marked = dl->sun;
+        if (out_snap->has_sun &&
+            (best_marked > marked || (best_marked == marked && best < q.entity))) {
+            continue;
+        }
+        best = q.entity;
+        best_marked = marked;
+        out_snap->has_sun = true;
+        neg_z(xf->m, out_snap->sun.direction);
+        memcpy(out_snap->sun.color, dl->color, sizeof(float) * 3);
+        out_snap->sun.illuminance = dl->illuminance;
+        out_snap->sun.shadows = dl->shadows;
+        out_snap->sun.marked = marked;
+    }
+}
+
 /* A camera found by extract, with what it is sorted by. */
 typedef struct view_key {
     const rill_camera *cam;
@@ -756,22 +789,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
 
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = comps->directional_light;
-    qd.with[1] = b->global_transform;
-    q = rill_world_query(world, &qd);
-    while (!out_snap->has_sun && rill_query_next(&q)) {
-        const rill_directional_light *dl = rill_query_get(&q, 0);
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        if (!in_world(world, buf, q.entity, xf)) {
-            continue;
-        }
-        out_snap->has_sun = true;
-        neg_z(xf->m, out_snap->sun.direction);
-        memcpy(out_snap->sun.color, dl->color, sizeof(float) * 3);
-        out_snap->sun.illuminance = dl->illuminance;
-        out_snap->sun.shadows = dl->shadows;
-    }
+    extract_sun(world, comps, buf, out_snap);
 
     for (int kind = 0; kind < 2; kind++) {
         memset(&qd, 0, sizeof(qd));

@@ -297,8 +297,9 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
         }
     }
     fr->sun_color[3] = sun ? 1.0f : 0.0f;
+    /* WorldEnvironment.ambient scales the ambient light (the image-based light once it lands). */
     for (int k = 0; k < 3; k++) {
-        fr->ambient[k] = snap->ambient[k];
+        fr->ambient[k] = snap->ambient[k] * vs->set.ambient;
     }
     fr->shadow_params[0] = 1.0f / (float)r->desc.shadow_map_size;
     fr->shadow_params[2] = (float)vs->cascades;
@@ -402,15 +403,16 @@ static bool view_whole(const rill_render_view *v) {
 }
 
 /* Starts slot `index` for view v: no graph resources yet (frame_graph.c finds them). */
-static rill__view *slot_begin(rill__frame *f, uint32_t index, const rill_render_snapshot *snap,
+static rill__view *slot_begin(rill_renderer *r, uint32_t index, const rill_render_snapshot *snap,
                               const rill_render_view *v, bool in_rect) {
-    rill__view *vs = &f->views[index];
+    rill__view *vs = &r->frame.views[index];
     vs->snap = snap;
     vs->view = v;
     vs->index = index;
     vs->in_rect = in_rect;
     vs->passthrough = v->passthrough == RILL_PASSTHROUGH_MIXED;
     rill__view_defaults(v, &vs->set);
+    rill__view_environment(r, snap, v, &vs->set);
     rill__res none = {-1};
     vs->res = (rill__view_res){none, none, none, none, none, none, none};
     return vs;
@@ -443,7 +445,7 @@ static rill_result plan_rects(rill_renderer *r, rill__cmd *cmd, const rill_rende
         if (!view_rects(r, &list[i], w3, h3, out_rect, rect)) {
             continue; /* zero area: nothing to draw */
         }
-        rill__view *vs = slot_begin(f, f->view_count, snap, &list[i], true);
+        rill__view *vs = slot_begin(r, f->view_count, snap, &list[i], true);
         memcpy(vs->out_rect, out_rect, sizeof(out_rect));
         memcpy(vs->rect, rect, sizeof(rect));
         view_fill p = {out_rect[2], out_rect[3], false, f->view_count == 0};
@@ -490,7 +492,7 @@ rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
         f->per_view_tonemap = false;
     }
     bool clustered = !multi && !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
-    rill__view *vs = slot_begin(f, 0, snap, primary, false);
+    rill__view *vs = slot_begin(r, 0, snap, primary, false);
     view_fill p = {r->width, r->height, clustered, true};
     res = view_fill_slot(r, cmd, vs, &p, err);
     memcpy(out_vp, vs->view_proj, sizeof(float) * 16);

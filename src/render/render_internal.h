@@ -5,6 +5,7 @@
 #define RILL_RENDER_INTERNAL_H
 
 #include "rill/render.h"
+#include "rill/render/environment.h"
 
 #include "gpu.h"
 #include "range_alloc.h"
@@ -167,6 +168,14 @@ typedef struct rill__view_settings {
     float ssao_thickness, ssao_radius;
     float bloom_intensity, bloom_threshold;
     float ae_rate, ae_min_ev, ae_max_ev; /* auto exposure */
+    /* The world's look (environment.c, rill__view_environment): the ambient multiplier, the sky
+     * mode (never AUTO), distance fog (fog_on: it applies) and the atmosphere (mode ATMOSPHERE:
+     * the routed one or the defaults), every value finite and in range. */
+    float ambient;
+    rill_sky_mode sky_mode;
+    bool fog_on;
+    rill_render_distance_fog fog;
+    rill_render_atmosphere atmo;
 } rill__view_settings;
 
 /* One camera view of the frame: everything its passes read, filled by rill__view_fill
@@ -336,6 +345,10 @@ struct rill_renderer {
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
     struct rill__effects *effects; /* effects.c: the composition registry */
     rill__taa_state taa;           /* effects_aa.c */
+    /* environment.c: (source entity, field) pairs already warned about, so a clamped value in a
+     * scene logs once, not every frame */
+    uint64_t env_warned[32];
+    uint32_t env_warned_n;
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */
@@ -425,6 +438,12 @@ const mat_slot *rill__material_get(const rill_renderer *r, rill_material mat);
  * types); routes every settings type to the n views (cams: each view's camera entity). */
 rill_result rill__render_settings_register(rill_world *w, rill_render_components *out,
                                            rill_error *err);
+/* environment.c: registers WorldEnvironment, DistanceFog and Atmosphere as settings types;
+ * resolves a view's environment into out (after rill__view_defaults), warning once per source
+ * entity about values it had to clamp. */
+rill_result rill__environment_register(rill_world *w, rill_render_components *out, rill_error *err);
+void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
+                            const rill_render_view *v, rill__view_settings *out);
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
                                         rill_render_extract_buf *buf, rill_render_view **views,
                                         const rill_entity *cams, uint32_t n, rill_error *err);

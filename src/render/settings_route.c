@@ -4,6 +4,7 @@
  * source in entity-id order; per settings type the first source wins, and the view gets a copy. */
 #include "render_internal.h"
 #include "rill/render/effects.h"
+#include "rill/render/environment.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = register_aa(w, out, err);
     }
+    if (r == RILL_OK) {
+        r = rill__environment_register(w, out, err);
+    }
     return r;
 }
 
@@ -312,7 +316,30 @@ static void apply_engine(const rill_render_components *comps, rill_component t, 
     } else if (t.id == comps->auto_exposure.id) {
         memcpy(&v->auto_exposure, data, sizeof(v->auto_exposure));
         v->auto_exposure.enabled = true;
+    } else if (t.id == comps->world_environment.id) {
+        /* The SSAO section, unless an Ssao component on the route set it (Ssao routes first). */
+        const rill_world_environment *env = data;
+        if (!v->ssao.enabled && env->ssao.enabled) {
+            v->ssao = env->ssao;
+        }
     }
+}
+
+/* One WorldEnvironment per world: the one with the lowest entity id is every camera's (a
+ * camera's own included), a second is warned about once per buffer, naming both, and ignored. */
+static void warn_second_environment(rill_world *w, rill_render_extract_buf *buf) {
+    if (buf->route_sources.len < 2 || buf->warned_environments) {
+        return;
+    }
+    buf->warned_environments = true;
+    rill_entity a = buf->route_sources.data[0], b = buf->route_sources.data[1];
+    const char *na = rill_world_get_name(w, a), *nb = rill_world_get_name(w, b);
+    RILL_LOG_WARN("render",
+                  "extract: %u WorldEnvironment components; a world has one: entity %u:%u%s%s%s "
+                  "is used, entity %u:%u%s%s%s (and any other) is ignored",
+                  (unsigned)buf->route_sources.len, RILL_ENTITY_INDEX(a), RILL_ENTITY_GENERATION(a),
+                  na ? " (" : "", na ? na : "", na ? ")" : "", RILL_ENTITY_INDEX(b),
+                  RILL_ENTITY_GENERATION(b), nb ? " (" : "", nb ? nb : "", nb ? ")" : "");
 }
 
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
@@ -331,9 +358,13 @@ rill_result rill__render_route_settings(rill_world *w, const rill_render_compone
         if (!collect_sources(w, t, buf)) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory routing");
         }
+        bool env = t.id == comps->world_environment.id;
+        if (env) {
+            warn_second_environment(w, buf);
+        }
         for (uint32_t vi = 0; vi < n; vi++) {
             rill_entity src =
-                rill_world_has(w, cams[vi], t) ? cams[vi] : buf->route_sources.data[0];
+                rill_world_has(w, cams[vi], t) && !env ? cams[vi] : buf->route_sources.data[0];
             const void *data = rill_world_get(w, src, t);
             size_t at = buf->routed_bytes.len;
             size_t pad = (16 - (at & 15)) & 15;

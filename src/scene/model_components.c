@@ -16,8 +16,11 @@ static const rill_field dir_fields[] = {
     RILL_FIELD_WITH(rill_directional_light, illuminance, F32, RILL_FIELD_MIN(0.0),
                     .default_value = &f_three),
     RILL_FIELD_WITH(rill_directional_light, shadows, BOOL, .default_value = &b_true),
+    RILL_FIELD_WITH(rill_directional_light, sun, BOOL,
+                    .doc = "this light is the sun: the sky defaults to the atmosphere and "
+                           "--time-of-day turns it"),
 };
-static const rill_directional_light dir_default = {{1, 1, 1, 1}, 3.0f, true};
+static const rill_directional_light dir_default = {{1, 1, 1, 1}, 3.0f, true, false};
 
 static const rill_field point_fields[] = {
     RILL_FIELD_WITH(rill_point_light, color, COLOR, .default_value = white4),
@@ -127,7 +130,7 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     rill_type_desc dl = {.name = "DirectionalLight",
                          RILL_TYPE_LAYOUT(rill_directional_light),
                          .fields = dir_fields,
-                         .field_count = 3,
+                         .field_count = 4,
                          .defaults = &dir_default,
                          .doc = "sun-like light along the entity's -Z axis"};
     rill_type_desc pl = {.name = "PointLight",

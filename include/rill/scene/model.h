@@ -78,6 +78,10 @@ typedef struct rill_directional_light {
     float color[4];
     float illuminance;
     bool shadows;
+    /* This light is the sun: it is the snapshot's sun even when other DirectionalLights come
+     * first, the sky defaults to the atmosphere (rill/render/environment.h) and the time of day
+     * turns it. */
+    bool sun;
 } rill_directional_light;
 typedef struct rill_point_light {
     float color[4];

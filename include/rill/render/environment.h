@@ -1,0 +1,109 @@
+/* rill/render/environment.h: the world's look: the one WorldEnvironment of a world (sections ssao,
+ * fog, ambient, sky), the physical Atmosphere, DistanceFog and the time of day.
+ *
+ * ON THE ENVIRONMENT
+ *   A world has one WorldEnvironment: its sections route to cameras like any settings component
+ *   (rill/render/effects.h, ON ROUTING; a camera's own copy wins). A second one is warned about,
+ *   naming both entities, and ignored. Sections:
+ *     ssao     the SSAO settings; `ssao.enabled` is the switch (an Ssao component on the route
+ *              still works and wins over the section).
+ *     fog      distance fog (rill_render_distance_fog); `fog.enabled` is the switch (default off;
+ *              a DistanceFog component on the route wins over the section).
+ *     ambient  a multiplier on the ambient (image-based) light, default 1.
+ *     sky      `sky.mode`: Auto (default) = Atmosphere when an Atmosphere source exists or a
+ *              DirectionalLight is marked `sun`, else Color (the camera's clear colour).
+ *
+ * ON THE ATMOSPHERE
+ *   The Atmosphere component holds the physical model's settings (Hillaire 2020: Rayleigh, Mie
+ *   and ozone over a spherical planet; world units are metres, world y = 0 is the ground) and
+ *   routes to cameras; its presence makes sky mode Auto resolve to Atmosphere. rendering_method
+ *   Auto follows the quality tier (High raymarched, Medium and Low lookup). docs/renderer.md
+ *   says which parts of the atmosphere draw today. */
+#ifndef RILL_RENDER_ENVIRONMENT_H
+#define RILL_RENDER_ENVIRONMENT_H
+
+#include "rill/render.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rill_sky_mode {
+    RILL_SKY_AUTO = 0, /* Atmosphere with an Atmosphere source or a marked sun, else Color */
+    RILL_SKY_COLOR,    /* the camera's clear colour */
+    RILL_SKY_SKYBOX,   /* a Skybox image */
+    RILL_SKY_ATMOSPHERE,
+    RILL_SKY_MODE_NUM,
+    RILL_SKY_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_sky_mode;
+
+typedef enum rill_fog_falloff {
+    RILL_FOG_EXPONENTIAL_SQUARED = 0, /* 1 - exp(-(density * d)^2), the default */
+    RILL_FOG_EXPONENTIAL,             /* 1 - exp(-density * d) */
+    RILL_FOG_LINEAR,                  /* 0 at start, 1 at end */
+    RILL_FOG_FALLOFF_NUM,
+    RILL_FOG_FALLOFF_FORCE_U32 = 0x7FFFFFFF
+} rill_fog_falloff;
+
+/* Distance fog ("DistanceFog", and WorldEnvironment's fog section). Defaults (NOTES 10):
+ * exponential squared, density 0.0015 per metre, linear start 50 m and end 1500 m, colour
+ * (0.6, 0.7, 0.8), sky_color on (with an atmosphere the colour is the sky's horizon colour toward
+ * the view direction), sun inscatter colour (1.0, 0.9, 0.7) with exponent 8 (black: none), height
+ * falloff 0 (per metre above y = 0: the density falls as exp(-height_falloff * y)). */
+typedef struct rill_render_distance_fog {
+    bool enabled;
+    rill_fog_falloff falloff;
+    float density;
+    float start, end;
+    float color[4];
+    bool sky_color;
+    float sun_color[4];
+    float sun_exponent;
+    float height_falloff;
+} rill_render_distance_fog;
+
+/* The component "WorldEnvironment" (one per world). Defaults: ssao as the Ssao component with
+ * enabled true, fog as DistanceFog with enabled false, ambient 1, sky mode Auto. */
+typedef struct rill_world_environment {
+    rill_render_ssao ssao;
+    rill_render_distance_fog fog;
+    float ambient;
+    rill_sky_mode sky_mode;
+} rill_world_environment;
+
+typedef enum rill_atmosphere_method {
+    RILL_ATMOSPHERE_AUTO = 0,   /* by quality tier: High raymarched, Medium and Low lookup */
+    RILL_ATMOSPHERE_LOOKUP,     /* the sky from the sky-view table */
+    RILL_ATMOSPHERE_RAYMARCHED, /* the sky marched per pixel (sharper, costlier) */
+    RILL_ATMOSPHERE_METHOD_NUM,
+    RILL_ATMOSPHERE_METHOD_FORCE_U32 = 0x7FFFFFFF
+} rill_atmosphere_method;
+
+/* The component "Atmosphere" (routed to cameras). Defaults (NOTES 10, Earth): ground radius 6360
+ * km, top 6460 km; Rayleigh scattering (5.802, 13.558, 33.1) per Mm (1e-6 per metre), scale
+ * height 8 km; Mie scattering 3.996 and absorption 4.40 per Mm, scale height 1.2 km, phase g 0.8;
+ * ozone absorption (0.650, 1.881, 0.085) per Mm in a tent centred at 25 km, 15 km half width;
+ * ground albedo 0.3; sun angular diameter 0.545 degrees; method Auto. */
+typedef struct rill_render_atmosphere {
+    float ground_radius_km, top_radius_km;
+    float rayleigh_scattering[3];
+    float rayleigh_scale_height_km;
+    float mie_scattering, mie_absorption;
+    float mie_scale_height_km;
+    float mie_g;
+    float ozone_absorption[3];
+    float ozone_center_km, ozone_half_width_km;
+    float ground_albedo[3];
+    float sun_angular_diameter_deg;
+    rill_atmosphere_method rendering_method;
+} rill_render_atmosphere;
+
+/* The defaults above (what an all-default component holds). */
+rill_render_atmosphere rill_render_atmosphere_defaults(void);
+rill_render_distance_fog rill_render_distance_fog_defaults(void);
+rill_world_environment rill_world_environment_defaults(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_RENDER_ENVIRONMENT_H */

@@ -1,0 +1,424 @@
+/* environment.c: the world's look as components: WorldEnvironment (sections ssao, fog, ambient,
+ * sky), DistanceFog and Atmosphere, registered through reflection and routed to cameras like the
+ * other settings (settings_route.c); their defaults; how a view resolves them (sky mode, ambient,
+ * fog, atmosphere; hostile values clamped with a warning naming the source entity); the CPU side
+ * of the atmosphere (the transmittance that tints the sun light) and the time of day. */
+#include "rill/render/environment.h"
+#include "render_internal.h"
+#include "rill/render/effects.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* >>fields ---------------------------------------------------------------------------------- */
+
+static const rill_enum_item ssao_quality_items[] = {
+    {"High", RILL_SSAO_HIGH},   {"Low", RILL_SSAO_LOW},       {"Medium", RILL_SSAO_MEDIUM},
+    {"Ultra", RILL_SSAO_ULTRA}, {"Custom", RILL_SSAO_CUSTOM},
+};
+static const rill_enum_item fog_items[] = {
+    {"ExponentialSquared", RILL_FOG_EXPONENTIAL_SQUARED},
+    {"Exponential", RILL_FOG_EXPONENTIAL},
+    {"Linear", RILL_FOG_LINEAR},
+};
+static const rill_enum_item sky_items[] = {
+    {"Auto", RILL_SKY_AUTO},
+    {"Color", RILL_SKY_COLOR},
+    {"Skybox", RILL_SKY_SKYBOX},
+    {"Atmosphere", RILL_SKY_ATMOSPHERE},
+};
+static const rill_enum_item method_items[] = {
+    {"Auto", RILL_ATMOSPHERE_AUTO},
+    {"Lookup", RILL_ATMOSPHERE_LOOKUP},
+    {"Raymarched", RILL_ATMOSPHERE_RAYMARCHED},
+};
+
+/* The fields of a distance fog `base` bytes into the component, names prefixed by `pre`. */
+#define FOG_OFF(base, f) ((base) + offsetof(rill_render_distance_fog, f))
+#define FOG_FIELDS(base, pre)                                                                      \
+    {.name = pre "enabled",                                                                        \
+     .type = RILL_FIELD_BOOL,                                                                      \
+     .offset = FOG_OFF(base, enabled),                                                             \
+     .doc = "the fog is on"},                                                                      \
+        {.name = pre "falloff",                                                                    \
+         .type = RILL_FIELD_ENUM,                                                                  \
+         .offset = FOG_OFF(base, falloff),                                                         \
+         .enum_items = fog_items,                                                                  \
+         .enum_count = 3,                                                                          \
+         .doc = "ExponentialSquared (default), Exponential, Linear"},                              \
+        {.name = pre "density",                                                                    \
+         .type = RILL_FIELD_F32,                                                                   \
+         .offset = FOG_OFF(base, density),                                                         \
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,                                         \
+         .max = 10,                                                                                \
+         .doc = "per metre (exponential kinds), default 0.0015"},                                  \
+        {.name = pre "start",                                                                      \
+         .type = RILL_FIELD_F32,                                                                   \
+         .offset = FOG_OFF(base, start),                                                           \
+         .flags = RILL_FIELD_HAS_MIN,                                                              \
+         .doc = "metres where linear fog begins, default 50"},                                     \
+        {.name = pre "end",                                                                        \
+         .type = RILL_FIELD_F32,                                                                   \
+         .offset = FOG_OFF(base, end),                                                             \
+         .flags = RILL_FIELD_HAS_MIN,                                                              \
+         .doc = "metres where linear fog is whole, default 1500"},                                 \
+        {.name = pre "color",                                                                      \
+         .type = RILL_FIELD_COLOR,                                                                 \
+         .offset = FOG_OFF(base, color),                                                           \
+         .doc = "fog colour (linear), default (0.6, 0.7, 0.8)"},                                   \
+        {.name = pre "sky_color",                                                                  \
+         .type = RILL_FIELD_BOOL,                                                                  \
+         .offset = FOG_OFF(base, sky_color),                                                       \
+         .doc = "with an atmosphere, take the sky's horizon colour toward the view instead"},      \
+        {.name = pre "sun_color",                                                                  \
+         .type = RILL_FIELD_COLOR,                                                                 \
+         .offset = FOG_OFF(base, sun_color),                                                       \
+         .doc = "inscattered sun colour toward the sun, default (1, 0.9, 0.7); black: none"},      \
+        {.name = pre "sun_exponent",                                                               \
+         .type = RILL_FIELD_F32,                                                                   \
+         .offset = FOG_OFF(base, sun_exponent),                                                    \
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,                                         \
+         .min = 1,                                                                                 \
+         .max = 4096,                                                                              \
+         .doc = "how tight the sun's inscatter is, default 8"},                                    \
+    {                                                                                              \
+        .name = pre "height_falloff", .type = RILL_FIELD_F32,                                      \
+        .offset = FOG_OFF(base, height_falloff), .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, \
+        .max = 10, .doc = "per metre above y = 0: density falls as exp(-falloff * y); 0 = even"    \
+    }
+
+static const rill_field env_fields[] = {
+    {.name = "ssao.enabled",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_world_environment, ssao.enabled),
+     .doc = "SSAO on (it runs at the High tier)"},
+    {.name = "ssao.quality",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_world_environment, ssao.quality),
+     .enum_items = ssao_quality_items,
+     .enum_count = 5,
+     .doc = "preset: High (18 samples, default), Low 4, Medium 8, Ultra 54, Custom"},
+    {.name = "ssao.slice_count",
+     .type = RILL_FIELD_U32,
+     .offset = offsetof(rill_world_environment, ssao.slice_count),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 16,
+     .doc = "Custom: directions per pixel (1..16)"},
+    {.name = "ssao.samples_per_slice_side",
+     .type = RILL_FIELD_U32,
+     .offset = offsetof(rill_world_environment, ssao.samples_per_slice_side),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 8,
+     .doc = "Custom: samples on each side of a direction (1..8)"},
+    {.name = "ssao.thickness",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_world_environment, ssao.thickness),
+     .flags = RILL_FIELD_HAS_MIN,
+     .doc = "assumed depth of surfaces (world units, >= 0), default 0.25"},
+    {.name = "ssao.radius",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_world_environment, ssao.radius),
+     .flags = RILL_FIELD_HAS_MIN,
+     .doc = "sampling radius (world units), default 0.5"},
+    FOG_FIELDS(offsetof(rill_world_environment, fog), "fog."),
+    {.name = "ambient",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_world_environment, ambient),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 1000,
+     .doc = "multiplier on the ambient (image-based) light, default 1"},
+    {.name = "sky.mode",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_world_environment, sky_mode),
+     .enum_items = sky_items,
+     .enum_count = 4,
+     .doc = "Auto (Atmosphere with an Atmosphere or a sun-marked light, else Color), Color, "
+            "Skybox, Atmosphere"},
+};
+
+static const rill_field fog_fields[] = {FOG_FIELDS(0, "")};
+
+#define ATMO_F32(member, lo, hi, text)                                                             \
+    {                                                                                              \
+        .name = #member, .type = RILL_FIELD_F32,                                                   \
+        .offset = offsetof(rill_render_atmosphere, member),                                        \
+        .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = (lo), .max = (hi), .doc = text    \
+    }
+#define ATMO_VEC3(member, hi, text)                                                                \
+    {                                                                                              \
+        .name = #member, .type = RILL_FIELD_VEC3,                                                  \
+        .offset = offsetof(rill_render_atmosphere, member),                                        \
+        .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = 0, .max = (hi), .doc = text       \
+    }
+static const rill_field atmo_fields[] = {
+    ATMO_F32(ground_radius_km, 1, 1e6, "planet radius (km), default 6360"),
+    ATMO_F32(top_radius_km, 1, 1e6, "radius of the atmosphere's top (km), default 6460"),
+    ATMO_VEC3(rayleigh_scattering, 1e4, "per Mm (1e-6 / m), default (5.802, 13.558, 33.1)"),
+    ATMO_F32(rayleigh_scale_height_km, 0.01, 1000, "km, default 8"),
+    ATMO_F32(mie_scattering, 0, 1e4, "per Mm, default 3.996"),
+    ATMO_F32(mie_absorption, 0, 1e4, "per Mm, default 4.40"),
+    ATMO_F32(mie_scale_height_km, 0.01, 1000, "km, default 1.2"),
+    ATMO_F32(mie_g, -0.999, 0.999, "Mie phase anisotropy, default 0.8"),
+    ATMO_VEC3(ozone_absorption, 1e4, "per Mm, default (0.650, 1.881, 0.085)"),
+    ATMO_F32(ozone_center_km, 0, 1000, "altitude of the ozone layer's peak (km), default 25"),
+    ATMO_F32(ozone_half_width_km, 0.01, 1000, "half width of the ozone tent (km), default 15"),
+    ATMO_VEC3(ground_albedo, 1, "default (0.3, 0.3, 0.3)"),
+    ATMO_F32(sun_angular_diameter_deg, 0.01, 45, "degrees, default 0.545"),
+    {.name = "rendering_method",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_atmosphere, rendering_method),
+     .enum_items = method_items,
+     .enum_count = 3,
+     .doc = "Auto (by tier: High Raymarched, else Lookup), Lookup, Raymarched"},
+};
+
+/* >>defaults -------------------------------------------------------------------------------- */
+
+rill_render_distance_fog rill_render_distance_fog_defaults(void) {
+    rill_render_distance_fog f = {.enabled = true,
+                                  .falloff = RILL_FOG_EXPONENTIAL_SQUARED,
+                                  .density = 0.0015f,
+                                  .start = 50.0f,
+                                  .end = 1500.0f,
+                                  .color = {0.6f, 0.7f, 0.8f, 1.0f},
+                                  .sky_color = true,
+                                  .sun_color = {1.0f, 0.9f, 0.7f, 1.0f},
+                                  .sun_exponent = 8.0f,
+                                  .height_falloff = 0.0f};
+    return f;
+}
+
+rill_world_environment rill_world_environment_defaults(void) {
+    rill_world_environment e;
+    memset(&e, 0, sizeof(e));
+    e.ssao.enabled = true;
+    e.ssao.quality = RILL_SSAO_HIGH;
+    e.ssao.slice_count = 3;
+    e.ssao.samples_per_slice_side = 3;
+    e.ssao.thickness = 0.25f;
+    e.ssao.thickness_set = true;
+    e.ssao.radius = 0.5f;
+    e.fog = rill_render_distance_fog_defaults();
+    e.fog.enabled = false;
+    e.ambient = 1.0f;
+    e.sky_mode = RILL_SKY_AUTO;
+    return e;
+}
+
+rill_render_atmosphere rill_render_atmosphere_defaults(void) {
+    rill_render_atmosphere a = {.ground_radius_km = 6360.0f,
+                                .top_radius_km = 6460.0f,
+                                .rayleigh_scattering = {5.802f, 13.558f, 33.1f},
+                                .rayleigh_scale_height_km = 8.0f,
+                                .mie_scattering = 3.996f,
+                                .mie_absorption = 4.40f,
+                                .mie_scale_height_km = 1.2f,
+                                .mie_g = 0.8f,
+                                .ozone_absorption = {0.650f, 1.881f, 0.085f},
+                                .ozone_center_km = 25.0f,
+                                .ozone_half_width_km = 15.0f,
+                                .ground_albedo = {0.3f, 0.3f, 0.3f},
+                                .sun_angular_diameter_deg = 0.545f,
+                                .rendering_method = RILL_ATMOSPHERE_AUTO};
+    return a;
+}
+
+/* >>registration ---------------------------------------------------------------------------- */
+
+static rill_component reg(rill_world *w, const rill_type_desc *d) {
+    rill_component c = rill_world_find_component(w, d->name);
+    return c.id ? c : rill_world_register_component(w, d);
+}
+
+rill_result rill__environment_register(rill_world *w, rill_render_components *out,
+                                       rill_error *err) {
+    static rill_world_environment env_default;
+    static rill_render_distance_fog fog_default;
+    static rill_render_atmosphere atmo_default;
+    env_default = rill_world_environment_defaults();
+    fog_default = rill_render_distance_fog_defaults();
+    atmo_default = rill_render_atmosphere_defaults();
+    rill_type_desc d[3] = {
+        {.name = "WorldEnvironment",
+         RILL_TYPE_LAYOUT(rill_world_environment),
+         .fields = env_fields,
+         .field_count = (uint32_t)(sizeof(env_fields) / sizeof(env_fields[0])),
+         .defaults = &env_default,
+         .doc = "the world's look, one per world: sections ssao, fog, ambient and sky, routed to "
+                "cameras"},
+        {.name = "DistanceFog",
+         RILL_TYPE_LAYOUT(rill_render_distance_fog),
+         .fields = fog_fields,
+         .field_count = (uint32_t)(sizeof(fog_fields) / sizeof(fog_fields[0])),
+         .defaults = &fog_default,
+         .doc = "distance fog (linear, exponential, exponential squared), routed to cameras"},
+        {.name = "Atmosphere",
+         RILL_TYPE_LAYOUT(rill_render_atmosphere),
+         .fields = atmo_fields,
+         .field_count = (uint32_t)(sizeof(atmo_fields) / sizeof(atmo_fields[0])),
+         .defaults = &atmo_default,
+         .doc = "physical sky and aerial perspective (Hillaire 2020), routed to cameras"},
+    };
+    rill_component *slots[3] = {&out->world_environment, &out->distance_fog, &out->atmosphere};
+    for (int i = 0; i < 3; i++) {
+        *slots[i] = reg(w, &d[i]);
+        if (!slots[i]->id) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "render: could not register the %s component", d[i].name);
+        }
+        RILL_TRY(rill_render_components_add_settings(out, *slots[i], err));
+    }
+    return RILL_OK;
+}
+
+/* >>resolving a view ------------------------------------------------------------------------ */
+
+/* The routed copy of `type` on v (NULL when none or of another size). */
+static const rill_render_routed_settings *routed(const rill_render_view *v, const char *type,
+                                                 uint32_t size) {
+    for (uint32_t i = 0; v && i < v->settings_count; i++) {
+        const rill_render_routed_settings *rs = &v->settings[i];
+        if (rs->type && strcmp(rs->type, type) == 0) {
+            return rs->size == size ? rs : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* Where a clamped value came from, for the warning. */
+typedef struct clamp_src {
+    rill_renderer *r;
+    const char *type;
+    rill_entity entity; /* 0: a hand-built view or the defaults */
+} clamp_src;
+
+/* Logs once per (entity, type, field) that value was replaced. */
+static void warn_clamp(const clamp_src *cs, const char *field, float was, float now) {
+    rill_renderer *r = cs->r;
+    uint64_t key = rill_hash64_seed(&cs->entity, sizeof(cs->entity),
+                                    rill_hash64_str(field) ^ rill_hash64_str(cs->type) * 31u);
+    for (uint32_t i = 0; i < r->env_warned_n; i++) {
+        if (r->env_warned[i] == key) {
+            return;
+        }
+    }
+    if (r->env_warned_n < sizeof(r->env_warned) / sizeof(r->env_warned[0])) {
+        r->env_warned[r->env_warned_n++] = key;
+    }
+    RILL_LOG_WARN("render", "%s of entity %u:%u: %s = %g is out of range; using %g", cs->type,
+                  RILL_ENTITY_INDEX(cs->entity), RILL_ENTITY_GENERATION(cs->entity), field,
+                  (double)was, (double)now);
+}
+
+/* v clamped to [lo, hi]; a NaN or infinity becomes def. */
+static float fix(const clamp_src *cs, const char *field, float v, float lo, float hi, float def) {
+    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
+    if (out != v) {
+        warn_clamp(cs, field, v, out);
+    }
+    return out;
+}
+
+static void fix_rgb(const clamp_src *cs, const char *field, float *c, int n, float hi,
+                    const float *def) {
+    for (int k = 0; k < n; k++) {
+        c[k] = fix(cs, field, c[k], 0.0f, hi, def[k]);
+    }
+}
+
+static void fix_fog(const clamp_src *cs, rill_render_distance_fog *f) {
+    rill_render_distance_fog d = rill_render_distance_fog_defaults();
+    if ((unsigned)f->falloff >= RILL_FOG_FALLOFF_NUM) {
+        warn_clamp(cs, "falloff", (float)f->falloff, 0.0f);
+        f->falloff = RILL_FOG_EXPONENTIAL_SQUARED;
+    }
+    f->density = fix(cs, "density", f->density, 0.0f, 10.0f, d.density);
+    f->start = fix(cs, "start", f->start, 0.0f, 1e7f, d.start);
+    f->end = fix(cs, "end", f->end, 0.0f, 1e7f, d.end);
+    if (f->end <= f->start) {
+        f->end = f->start + 1e-3f;
+    }
+    fix_rgb(cs, "color", f->color, 4, 1e4f, d.color);
+    fix_rgb(cs, "sun_color", f->sun_color, 4, 1e4f, d.sun_color);
+    f->sun_exponent = fix(cs, "sun_exponent", f->sun_exponent, 1.0f, 4096.0f, d.sun_exponent);
+    f->height_falloff = fix(cs, "height_falloff", f->height_falloff, 0.0f, 10.0f, 0.0f);
+}
+
+static void fix_atmosphere(const clamp_src *cs, rill_render_atmosphere *a) {
+    rill_render_atmosphere d = rill_render_atmosphere_defaults();
+    a->ground_radius_km =
+        fix(cs, "ground_radius_km", a->ground_radius_km, 1.0f, 1e6f, d.ground_radius_km);
+    /* The top must lie above the ground (a shell at least 1 km thick). */
+    a->top_radius_km = fix(cs, "top_radius_km", a->top_radius_km, a->ground_radius_km + 1.0f,
+                           a->ground_radius_km * 4.0f + 1.0f, a->ground_radius_km + 100.0f);
+    fix_rgb(cs, "rayleigh_scattering", a->rayleigh_scattering, 3, 1e4f, d.rayleigh_scattering);
+    a->rayleigh_scale_height_km = fix(cs, "rayleigh_scale_height_km", a->rayleigh_scale_height_km,
+                                      0.01f, 1000.0f, d.rayleigh_scale_height_km);
+    a->mie_scattering = fix(cs, "mie_scattering", a->mie_scattering, 0.0f, 1e4f, d.mie_scattering);
+    a->mie_absorption = fix(cs, "mie_absorption", a->mie_absorption, 0.0f, 1e4f, d.mie_absorption);
+    a->mie_scale_height_km = fix(cs, "mie_scale_height_km", a->mie_scale_height_km, 0.01f, 1000.0f,
+                                 d.mie_scale_height_km);
+    a->mie_g = fix(cs, "mie_g", a->mie_g, -0.999f, 0.999f, d.mie_g);
+    fix_rgb(cs, "ozone_absorption", a->ozone_absorption, 3, 1e4f, d.ozone_absorption);
+    a->ozone_center_km =
+        fix(cs, "ozone_center_km", a->ozone_center_km, 0.0f, 1000.0f, d.ozone_center_km);
+    a->ozone_half_width_km = fix(cs, "ozone_half_width_km", a->ozone_half_width_km, 0.01f, 1000.0f,
+                                 d.ozone_half_width_km);
+    fix_rgb(cs, "ground_albedo", a->ground_albedo, 3, 1.0f, d.ground_albedo);
+    a->sun_angular_diameter_deg = fix(cs, "sun_angular_diameter_deg", a->sun_angular_diameter_deg,
+                                      0.01f, 45.0f, d.sun_angular_diameter_deg);
+    if ((unsigned)a->rendering_method >= RILL_ATMOSPHERE_METHOD_NUM) {
+        warn_clamp(cs, "rendering_method", (float)a->rendering_method, 0.0f);
+        a->rendering_method = RILL_ATMOSPHERE_AUTO;
+    }
+}
+
+void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
+                            const rill_render_view *v, rill__view_settings *out) {
+    const rill_render_routed_settings *env_rs =
+        routed(v, "WorldEnvironment", sizeof(rill_world_environment));
+    const rill_render_routed_settings *fog_rs =
+        routed(v, "DistanceFog", sizeof(rill_render_distance_fog));
+    const rill_render_routed_settings *atmo_rs =
+        routed(v, "Atmosphere", sizeof(rill_render_atmosphere));
+    const rill_world_environment *env = env_rs ? env_rs->data : NULL;
+    clamp_src cs = {r, "WorldEnvironment", env_rs ? env_rs->source : 0};
+
+    /* Ambient: the environment's, else the snapshot's default (project.toml), else 1. */
+    float amb = env                                  ? env->ambient
+                : snap && snap->ambient_scale > 0.0f ? snap->ambient_scale
+                                                     : 1.0f;
+    out->ambient = fix(&cs, "ambient", amb, 0.0f, 1000.0f, 1.0f);
+
+    /* Sky mode: Auto is the atmosphere when there is one to show or a marked sun. */
+    rill_sky_mode mode = env ? env->sky_mode : RILL_SKY_AUTO;
+    if ((unsigned)mode >= RILL_SKY_MODE_NUM) {
+        warn_clamp(&cs, "sky.mode", (float)mode, 0.0f);
+        mode = RILL_SKY_AUTO;
+    }
+    if (mode == RILL_SKY_AUTO) {
+        bool marked = snap && snap->has_sun && snap->sun.marked;
+        mode = atmo_rs || marked ? RILL_SKY_ATMOSPHERE : RILL_SKY_COLOR;
+    }
+    out->sky_mode = mode;
+    out->atmo = atmo_rs ? *(const rill_render_atmosphere *)atmo_rs->data
+                        : rill_render_atmosphere_defaults();
+    clamp_src acs = {r, "Atmosphere", atmo_rs ? atmo_rs->source : 0};
+    fix_atmosphere(&acs, &out->atmo);
+
+    /* Fog: a DistanceFog on the route wins over the environment's section. */
+    out->fog_on = false;
+    if (fog_rs) {
+        out->fog = *(const rill_render_distance_fog *)fog_rs->data;
+        clamp_src fcs = {r, "DistanceFog", fog_rs->source};
+        fix_fog(&fcs, &out->fog);
+        out->fog_on = out->fog.enabled;
+    } else if (env && env->fog.enabled) {
+        out->fog = env->fog;
+        fix_fog(&cs, &out->fog);
+        out->fog_on = true;
+    }
+}

@@ -1,0 +1,180 @@
+/* The world's look (rill/render/environment.h) on lavapipe: WorldEnvironment routing (one per
+ * world, a second ignored; the ssao section; an Ssao component still wins), the ambient
+ * multiplier brightening a face the sun does not reach, the sun marking and time of day. */
+#include "rill/render.h"
+#include "rill/render/effects.h"
+#include "rill/render/environment.h"
+#include "rill/scene.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+typedef struct env_world {
+    rill_world *w;
+    rill_render_components comps;
+    rill_entity cam;
+} env_world;
+
+static void env_open(env_world *ew) {
+    memset(ew, 0, sizeof(*ew));
+    ew->w = rill_world_create(NULL, NULL);
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(ew->w, &ew->comps, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(ew->w);
+    ew->cam = rill_world_spawn(ew->w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(ew->w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(ew->w, ew->cam, b->camera, &c));
+    assert_non_null(rill_world_add(ew->w, ew->cam, b->transform, NULL));
+    assert_non_null(rill_world_add(ew->w, ew->cam, b->global_transform, NULL));
+}
+
+static rill_world_environment env_defaults(env_world *ew) {
+    rill_world_environment e;
+    rill_type_apply_defaults(rill_world_component_type(ew->w, ew->comps.world_environment), &e);
+    return e;
+}
+
+/* The defaults a scene gets (NOTES 10) and one WorldEnvironment per world. */
+static void test_environment_routing(void **state) {
+    (void)state;
+    env_world ew;
+    env_open(&ew);
+    rill_world_environment e = env_defaults(&ew);
+    assert_true(e.ssao.enabled);
+    assert_false(e.fog.enabled);
+    assert_float_equal(e.ambient, 1.0f, 0.0);
+    assert_int_equal(e.sky_mode, RILL_SKY_AUTO);
+    assert_float_equal(e.fog.density, 0.0015f, 1e-9);
+    assert_int_equal(e.fog.falloff, RILL_FOG_EXPONENTIAL_SQUARED);
+    rill_render_atmosphere a;
+    rill_type_apply_defaults(rill_world_component_type(ew.w, ew.comps.atmosphere), &a);
+    assert_float_equal(a.ground_radius_km, 6360.0f, 0.0);
+    assert_float_equal(a.rayleigh_scattering[2], 33.1f, 1e-5);
+
+    rill_entity first = rill_world_spawn(ew.w), second = rill_world_spawn(ew.w);
+    e.ambient = 2.5f;
+    e.ssao.quality = RILL_SSAO_LOW;
+    assert_non_null(rill_world_add(ew.w, first, ew.comps.world_environment, &e));
+    e.ambient = 7.0f;
+    assert_non_null(rill_world_add(ew.w, second, ew.comps.world_environment, &e));
+    assert_non_null(rill_world_add(ew.w, ew.cam, ew.comps.world_environment, &e));
+
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    rill_error err = {0};
+    assert_int_equal(rill_render_extract(ew.w, &ew.comps, &buf, &s, &err), RILL_OK);
+    const rill_world_environment *re = rill_render_view_settings(&s.view, "WorldEnvironment", NULL);
+    assert_non_null(re);
+    /* The lowest entity id is the world's one: the camera's own copy is ignored too. */
+    assert_true(ew.cam < first);
+    assert_float_equal(re->ambient, 7.0f, 0.0); /* cam has the lowest id here */
+    assert_true(buf.warned_environments);
+    /* The ssao section turns SSAO on for the view. */
+    assert_true(s.view.ssao.enabled);
+
+    rill_world_remove(ew.w, ew.cam, ew.comps.world_environment);
+    assert_int_equal(rill_render_extract(ew.w, &ew.comps, &buf, &s, &err), RILL_OK);
+    re = rill_render_view_settings(&s.view, "WorldEnvironment", NULL);
+    assert_float_equal(re->ambient, 2.5f, 0.0);
+    assert_int_equal(s.view.ssao.quality, RILL_SSAO_LOW);
+
+    /* An Ssao component on the route wins over the section. */
+    rill_render_ssao ss;
+    rill_type_apply_defaults(rill_world_component_type(ew.w, ew.comps.ssao), &ss);
+    ss.quality = RILL_SSAO_ULTRA;
+    assert_non_null(rill_world_add(ew.w, second, ew.comps.ssao, &ss));
+    assert_int_equal(rill_render_extract(ew.w, &ew.comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.view.ssao.quality, RILL_SSAO_ULTRA);
+
+    /* The section switched off, no Ssao: no SSAO. */
+    rill_world_remove(ew.w, second, ew.comps.ssao);
+    rill_world_environment *fe = rill_world_get(ew.w, first, ew.comps.world_environment);
+    fe->ssao.enabled = false;
+    assert_int_equal(rill_render_extract(ew.w, &ew.comps, &buf, &s, &err), RILL_OK);
+    assert_false(s.view.ssao.enabled);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(ew.w);
+}
+
+/* The mean of the RGB channels of the frame's pixels. */
+static double mean_rgb(rill_renderer *r, uint32_t n) {
+    static uint8_t px[64 * 64 * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+    double sum = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+        sum += px[i * 4] + px[i * 4 + 1] + px[i * 4 + 2];
+    }
+    return sum / (3.0 * n);
+}
+
+/* A face the sun does not reach is lit by the ambient light alone: raising
+ * WorldEnvironment.ambient brightens it, 0 turns it black; project.toml's default
+ * (snapshot.ambient_scale) applies only without a WorldEnvironment. */
+static void test_ambient_multiplier(void **state) {
+    (void)state;
+    rill_renderer *r = render_test_renderer(
+        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    if (!r) {
+        skip();
+    }
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    assert_true(cube.id != 0);
+    rill_material mat = render_test_material(r, (rill_material_desc){0});
+    rill_render_instance in;
+    render_test_place(&in, 1, cube, mat, (float[3]){0, 0, 0}, 3.0f, 0.0f);
+    rill_render_snapshot s;
+    memset(&s, 0, sizeof(s));
+    render_test_look_at((vec4 *)s.view.world_from_view, (float[3]){0, 0, 4}, (float[3]){0, 0, 0});
+    s.instances = &in;
+    s.instance_count = 1;
+    s.has_sun = true; /* travels along +Z onto the back face: the camera sees the unlit front */
+    s.sun = (rill_render_dir_light){{0, 0, 1}, {1, 1, 1}, 3.0f, false, false};
+    s.ambient[0] = s.ambient[1] = s.ambient[2] = 0.1f;
+    rill_world_environment env;
+    memset(&env, 0, sizeof(env));
+    env.ambient = 1.0f;
+    rill_render_routed_settings rs = {"WorldEnvironment", &env, sizeof(env), 0};
+    s.view.settings = &rs;
+    s.view.settings_count = 1;
+    double means[4];
+    const float amb[3] = {1.0f, 4.0f, 0.0f};
+    for (int i = 0; i < 4; i++) {
+        if (i < 3) {
+            env.ambient = amb[i];
+        } else { /* no environment: the snapshot's default multiplier */
+            s.view.settings_count = 0;
+            s.ambient_scale = 4.0f;
+        }
+        for (int f = 0; f < 3; f++) { /* the cube uploads within the first frames */
+            assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
+        }
+        means[i] = mean_rgb(r, 64 * 64);
+    }
+    print_message("means %.2f %.2f %.2f %.2f\n", means[0], means[1], means[2], means[3]);
+    assert_true(means[1] > means[0] * 1.5);
+    assert_true(means[2] < 1.0);
+    assert_true(fabs(means[3] - means[1]) < 1.0);
+    rill_render_mesh_destroy(r, cube);
+    rill_render_material_destroy(r, mat);
+    render_test_destroy_clean(r, false);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_environment_routing),
+        cmocka_unit_test(test_ambient_multiplier),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
