@@ -2,7 +2,7 @@
 #   make demo   builds Rill (release), generates and loads the demo world, renders it to PNGs
 #               (build/demo/*.png) and, when a display exists, opens it in a window
 #   make test   checks the formatting (clang-format), builds and runs every test (release), then
-#               the unit tests under ASan + UBSan,
+#               the unit tests and a set of end-to-end CLI cases (label "sanitize") under ASan + UBSan,
 #               then every fuzz target on its corpus plus CI_FUZZ_SECONDS of new inputs
 #   make fuzz   builds the fuzz targets (clang + libFuzzer, ASan + UBSan) and runs each one for
 #               FUZZ_SECONDS (scripts/fuzz.sh; findings land in build/fuzz/artifacts/)

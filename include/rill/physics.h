@@ -128,8 +128,11 @@ rill_physics_components rill_physics_register(rill_world *world);
 /* >>world ------------------------------------------------------------------------------------- */
 
 /* Defaults: gravity (0, -9.81, 0); solver_iterations 0 = 20; max_colliders 0 = 65536 (pool of
- * collider and shape handles, sized once); max_contacts 0 = 4 per touching pair; sleep true
- * (resting bodies stop being simulated until touched). world is required. */
+ * collider and shape handles, sized once; at most RILL_POOL_MAX_CAPACITY); max_contacts 0 = 4 per
+ * touching pair (at most 256); max_step_contacts 0 = 32768 contacts in one step (at most 1 Mi:
+ * pairs found once the step holds that many get none, and are counted in contacts_dropped, so
+ * bodies piled at one point cost bounded time and memory, docs/limits.md); sleep true (resting
+ * bodies stop being simulated until touched). world is required. */
 typedef struct rill_physics_desc {
     uint32_t start_canary; /* must be 0 */
     rill_world *world;
@@ -138,6 +141,7 @@ typedef struct rill_physics_desc {
     uint32_t solver_iterations;
     uint32_t max_colliders;
     uint32_t max_contacts;
+    uint32_t max_step_contacts;
     bool no_sleep;
     uint32_t end_canary; /* must be 0 */
 } rill_physics_desc;
@@ -160,10 +164,12 @@ void rill_physics_step(rill_physics *phys, double dt);
 
 /* Counters: colliders (all shapes in the simulation), static_colliders (without a body), bodies
  * (dynamic and kinematic), awake (bodies not sleeping), shapes (mesh and heightfield data),
- * refused (component colliders refused, now), contacts (in the last step), steps, and the
- * main-thread time of the last step (sync + simulate + write-back) in nanoseconds. */
+ * refused (component colliders refused, now), contacts (in the last step), contacts_dropped
+ * (touching pairs the last step left without contacts: max_step_contacts was reached), steps, and
+ * the main-thread time of the last step (sync + simulate + write-back) in nanoseconds. */
 typedef struct rill_physics_stats {
     uint32_t colliders, static_colliders, bodies, awake, shapes, refused, contacts;
+    uint32_t contacts_dropped;
     uint64_t steps;
     uint64_t last_step_ns;
     uint64_t step_ns_total; /* all steps and syncs since creation (per-frame time = difference) */

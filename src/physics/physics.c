@@ -182,6 +182,7 @@ rill_physics_desc rill_physics_query_defaults(void) {
     d.solver_iterations = 20;
     d.max_colliders = 65536;
     d.max_contacts = 4;
+    d.max_step_contacts = PHYS_STEP_CONTACTS_DEFAULT;
     return d;
 }
 
@@ -196,6 +197,8 @@ static rill_physics_desc resolve_desc(const rill_physics_desc *in) {
         d.max_colliders = in->max_colliders;
     if (in->max_contacts)
         d.max_contacts = in->max_contacts;
+    if (in->max_step_contacts)
+        d.max_step_contacts = in->max_step_contacts;
     d.no_sleep = in->no_sleep;
     return d;
 }
@@ -217,12 +220,11 @@ rill_physics *rill_physics_create(const rill_physics_desc *desc, rill_error *err
         return NULL;
     }
     if (d.max_colliders > RILL_POOL_MAX_CAPACITY || d.max_contacts > 256 ||
-        d.solver_iterations > 1000) {
-        rill_error_set(
-            err, RILL_ERR_INVALID_ARGUMENT,
-            "rill_physics_create: max_colliders %u, max_contacts %u or solver_iterations "
-            "%u out of range",
-            d.max_colliders, d.max_contacts, d.solver_iterations);
+        d.max_step_contacts > PHYS_STEP_CONTACTS_MAX || d.solver_iterations > 1000) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "rill_physics_create: max_colliders %u, max_contacts %u, max_step_contacts "
+                       "%u or solver_iterations %u out of range",
+                       d.max_colliders, d.max_contacts, d.max_step_contacts, d.solver_iterations);
         return NULL;
     }
     rill_physics *phys = rill_calloc_tagged(1, sizeof *phys, RILL_MEM_PHYSICS);
@@ -349,8 +351,16 @@ static void near_callback(void *user, dGeomID o1, dGeomID o2) {
     bool k1 = !b1 || dBodyIsKinematic(b1), k2 = !b2 || dBodyIsKinematic(b2);
     if (k1 && k2)
         return; /* neither side can move in response */
-    int n =
-        dCollide(o1, o2, (int)phys->desc.max_contacts, phys->contact_scratch, sizeof(dContactGeom));
+    /* The step's contact budget: bodies piled at one point touch pairwise, so their contacts (and
+     * ODE's solver time and memory, which follow them) would grow with the square of their
+     * number. Past the budget a pair is not even tested: the cost of a pair is then one call. */
+    uint32_t room = phys->desc.max_step_contacts - phys->contacts_last;
+    if (room == 0) {
+        phys->contacts_dropped++;
+        return;
+    }
+    int cap = (int)RILL_MIN(phys->desc.max_contacts, room);
+    int n = dCollide(o1, o2, cap, phys->contact_scratch, sizeof(dContactGeom));
     if (n <= 0)
         return;
     const phys_collider *c1 = rill__phys_collider_get(phys, (uint32_t)(uintptr_t)dGeomGetData(o1));
@@ -378,6 +388,7 @@ void rill_physics_step(rill_physics *phys, double dt) {
     rill__phys_sync_components(phys);
     if (isfinite(dt) && dt > 0.0 && dt <= 1.0) {
         phys->contacts_last = 0;
+        phys->contacts_dropped = 0;
         dSpaceCollide(phys->dynamic_space, phys, near_callback);
         dSpaceCollide2((dGeomID)phys->dynamic_space, (dGeomID)phys->static_space, phys,
                        near_callback);
@@ -407,6 +418,7 @@ void rill_physics_get_stats(const rill_physics *phys, rill_physics_stats *out) {
     out->shapes = phys->shape_pool.live;
     out->refused = phys->refused.len;
     out->contacts = phys->contacts_last;
+    out->contacts_dropped = phys->contacts_dropped;
     out->steps = phys->steps;
     out->last_step_ns = phys->last_step_ns;
     out->step_ns_total = phys->step_ns_total;

@@ -8,6 +8,11 @@
 #include <ode/ode.h>
 
 #define PHYS_LOG "physics"
+/* The contacts one step may create (rill_physics_desc.max_step_contacts): the default leaves room
+ * for thousands of bodies resting on each other (about 4 per touching pair), the maximum keeps
+ * ODE's per-step solver memory (a few hundred bytes per contact) well under a gigabyte. */
+#define PHYS_STEP_CONTACTS_DEFAULT 32768u
+#define PHYS_STEP_CONTACTS_MAX (1u << 20)
 
 /* Mesh or heightfield data ODE reads in place: the arrays live as long as the shape. */
 typedef struct phys_shape {
@@ -71,6 +76,7 @@ struct rill_physics {
     rill_map seen;                      /* query scratch: entities already reported */
     uint32_t stamp;
     uint32_t contacts_last;
+    uint32_t contacts_dropped; /* touching pairs past max_step_contacts in the last step */
     uint64_t steps;
     uint64_t last_step_ns;
     uint64_t step_ns_total;

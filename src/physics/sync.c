@@ -92,7 +92,10 @@ static uint32_t build_component(rill_physics *phys, rill_entity e, const rill_co
     }
     uint32_t id = rill__phys_collider_alloc(phys);
     if (!id) {
-        snprintf(why, why_cap, "all %u collider handles are in use", phys->desc.max_colliders);
+        snprintf(why, why_cap,
+                 "all %u collider handles are in use (the max_colliders limit: "
+                 "rill_physics_desc.max_colliders, docs/limits.md)",
+                 phys->desc.max_colliders);
         return 0;
     }
     dGeomID g = rill__phys_make_geom(phys, col, scale, why, why_cap);

@@ -364,7 +364,9 @@ static void refresh_touched(rill_scene_models *m) {
     uint32_t n = m->touched.len; /* a refresh out of memory queues its entity again, after n */
     for (uint32_t i = 0; i < n; i++)
         refresh(m, m->touched.data[i]);
-    memmove(m->touched.data, m->touched.data + n, (m->touched.len - n) * sizeof(rill_entity));
+    /* An empty queue may own no array yet: memmove on its null pointer is undefined even for 0. */
+    if (m->touched.len > n)
+        memmove(m->touched.data, m->touched.data + n, (m->touched.len - n) * sizeof(rill_entity));
     m->touched.len -= n;
     for (uint32_t k = 0; k < PATH_CHECK_SLICE && m->tracks.len; k++) {
         m->check_cursor = m->check_cursor < m->tracks.len ? m->check_cursor : 0;
@@ -437,8 +439,9 @@ static void spawn_waiting(rill_scene_models *m) {
         now = rill_clock_now(&m->clock);
         spent = !m->unbudgeted && now - t0 >= m->spawn_budget_ns;
     }
-    memmove(m->waiting.data + kept, m->waiting.data + i,
-            (m->waiting.len - i) * sizeof(rill_entity));
+    if (m->waiting.len > i)
+        memmove(m->waiting.data + kept, m->waiting.data + i,
+                (m->waiting.len - i) * sizeof(rill_entity));
     m->waiting.len = kept + (m->waiting.len - i);
     m->stats.last_spawn_ns = now - t0;
 }

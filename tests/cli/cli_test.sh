@@ -649,6 +649,13 @@ render_demo_main)
     run 0 render demo/project --size 160x90 --validation --out project.png
     expect_png project.png 3000
     ;;
+render_builtin_cubes)
+    # A built-in scene without any Model entity (issue 32: the sanitizer build aborted on a
+    # memmove of the models' empty queue): renders, in the release and the ASan/UBSan builds.
+    run 0 render builtin:cubes:4 --size 64x48 --validation --out cubes.png
+    expect_out "instances visible"
+    expect_png cubes.png 300
+    ;;
 render_defaults)
     # A scene with no light and no camera: stated defaults on stderr, and a picture.
     cat >empty.rsn <<'RSN'
