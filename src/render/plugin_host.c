@@ -13,12 +13,22 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <shaderc/shaderc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+/* Limits on what one library may announce (docs/limits.md, docs/plugins.md): effects per plugin
+ * (each is a compiled pipeline and a registered component: 2,000 took over a minute to list),
+ * settings bytes and fields per effect, and the bytes of one effect's GLSL. */
+#define PLUG_MAX_EFFECTS 64u
+#define PLUG_MAX_SHADER_BYTES (1u << 20)
+/* How long a library's load and entry point may take in the probe child before it is killed. */
+#define PLUG_PROBE_MS 5000
 #define PLUG_MAX_SETTINGS 256u
 #define PLUG_MAX_FIELDS 32u
 #define PLUG_PUSH_SIZE 32u
@@ -31,6 +41,7 @@ typedef struct plug_effect {
     int32_t order;
     char *source; /* inline source (owned) */
     char shader_path[512];
+    char shader_root[512]; /* the plugin's folder a relative shader_path stays in ("" = absolute) */
     int64_t shader_mtime;
     uint32_t settings_size; /* as declared */
     rill_plugin_field fields[PLUG_MAX_FIELDS];
@@ -137,7 +148,9 @@ static char *read_body(const plug_effect *e, rill_error *err) {
     }
     uint8_t *data = NULL;
     size_t size = 0;
-    if (rill_file_read_all(e->shader_path, &data, &size, err) != RILL_OK) {
+    const char *root = e->shader_root[0] ? e->shader_root : NULL;
+    if (rill_file_read_all_in(root, e->shader_path, PLUG_MAX_SHADER_BYTES, &data, &size, err) !=
+        RILL_OK) {
         return NULL;
     }
     char *s = rill_malloc_tagged(size + 1, RILL_MEM_RENDER);
@@ -282,6 +295,19 @@ static bool valid_name(const char *s) {
     return true;
 }
 
+/* True when a relative path has a '..' component (it could climb out of its folder). */
+static bool escapes_folder(const char *rel) {
+    for (const char *c = rel; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+            return true;
+        }
+        c += n;
+        c += *c == '/';
+    }
+    return false;
+}
+
 /* Checks one announced effect and copies it into *e; a message in err on refusal. */
 static rill_result take_effect(rill_plugins *p, const rill_plugin_effect_desc *d, plug_effect *e,
                                rill_error *err) {
@@ -333,14 +359,33 @@ static rill_result take_effect(rill_plugins *p, const rill_plugin_effect_desc *d
         if (d->shader_path[0] == '/') {
             snprintf(e->shader_path, sizeof(e->shader_path), "%s", d->shader_path);
         } else {
+            /* A relative path names a file in the plugin's folder: the read is confined to that
+             * folder (no '..', no link out), so '../../etc/passwd' is refused here, by name. */
+            if (escapes_folder(d->shader_path)) {
+                return rill_error_set(err, RILL_ERR_LIMIT,
+                                      "plugins: %s: effect '%s': shader_path '%.40s' leaves the "
+                                      "plugin's folder",
+                                      lib, d->id, d->shader_path);
+            }
             const char *slash = strrchr(lib, '/');
             int dl = slash ? (int)(slash - lib) : 1;
-            snprintf(e->shader_path, sizeof(e->shader_path), "%.*s/%s", dl, slash ? lib : ".",
-                     d->shader_path);
+            snprintf(e->shader_root, sizeof(e->shader_root), "%.*s", dl, slash ? lib : ".");
+            int n = snprintf(e->shader_path, sizeof(e->shader_path), "%s/%s", e->shader_root,
+                             d->shader_path);
+            if (n < 0 || (size_t)n >= sizeof(e->shader_path)) {
+                return rill_error_set(err, RILL_ERR_LIMIT,
+                                      "plugins: %s: effect '%s': shader_path too long", lib, d->id);
+            }
         }
         e->shader_mtime = file_mtime(e->shader_path);
     } else {
         size_t n = strlen(d->shader_source) + 1;
+        if (n > PLUG_MAX_SHADER_BYTES) {
+            return rill_error_set(err, RILL_ERR_LIMIT,
+                                  "plugins: %s: effect '%s': shader source of %zu bytes exceeds "
+                                  "%u",
+                                  lib, d->id, n - 1, PLUG_MAX_SHADER_BYTES);
+        }
         e->source = rill_malloc_tagged(n, RILL_MEM_RENDER);
         if (!e->source) {
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "plugins: out of memory");
@@ -354,6 +399,16 @@ static int host_add_post_process(void *host, const rill_plugin_effect_desc *d) {
     rill_plugins *p = host;
     rill_error err = {0};
     plug_effect e;
+    if (p->staged.len >= PLUG_MAX_EFFECTS) {
+        if (!p->staging_failed) {
+            rill_error_set(&err, RILL_ERR_LIMIT, "plugins: %s: more than %u effects in one plugin",
+                           p->staging_lib, PLUG_MAX_EFFECTS);
+            note_error(p, err.msg);
+        }
+        p->staging_failed = true;
+        return 1;
+    }
+    memset(&e, 0, sizeof(e));
     if (take_effect(p, d, &e, &err) != RILL_OK) {
         rill_free(e.source);
         note_error(p, err.msg);
@@ -456,11 +511,84 @@ static void free_staged(rill_plugins *p) {
     rill_array_clear(&p->staged);
 }
 
+/* Plugins are trusted code, but a broken one must not take the program down with it: before a
+ * library is opened in this process, a child process (fork) opens a copy and runs its entry point.
+ * A child that dies on a signal (a crash) or is still running after PLUG_PROBE_MS (a loop) gets
+ * the library refused with that reason, and this process never runs its code. Refusals of other
+ * kinds (no entry point, a bad ABI, bad effects) are left to the real load, which reports them. */
+static int probe_add(void *host, const rill_plugin_effect_desc *d) {
+    (void)d;
+    uint32_t *count = host;
+    return ++*count > PLUG_MAX_EFFECTS; /* the limit stops a plugin that keeps adding */
+}
+static void probe_log(void *host, int level, const char *message) {
+    (void)host, (void)level, (void)message;
+}
+/* The child logs nothing: the log lock may have been held by another thread at the fork. */
+_Noreturn static void probe_child(rill_plugins *p, const char *path) {
+    rill_error e = {0};
+    void *dl = open_copy(p, path, &e);
+    rill_plugin_entry_fn entry = NULL;
+    if (dl) {
+        *(void **)&entry = dlsym(dl, RILL_PLUGIN_ENTRY_NAME);
+    }
+    if (entry) {
+        uint32_t count = 0;
+        rill_host_api host = {RILL_PLUGIN_ABI_MAJOR,
+                              RILL_PLUGIN_ABI_MINOR,
+                              sizeof(rill_host_api),
+                              &count,
+                              probe_add,
+                              probe_log};
+        (void)entry(&host);
+    }
+    _exit(0); /* no atexit handlers, no buffered output of the parent's written twice */
+}
+
+static rill_result probe_lib(rill_plugins *p, const char *path, rill_error *err) {
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        return rill_error_set(err, RILL_ERR_IO, "plugins: %s: cannot start the probe process",
+                              path);
+    }
+    if (pid == 0) {
+        probe_child(p, path);
+    }
+    int st = 0;
+    for (int waited_us = 0;; waited_us += 2000) {
+        pid_t got = waitpid(pid, &st, WNOHANG);
+        if (got == pid) {
+            break;
+        }
+        if (got < 0 || waited_us >= PLUG_PROBE_MS * 1000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            return rill_error_set(err, RILL_ERR_LIMIT,
+                                  "plugins: %s: refused: loading it and running its entry point "
+                                  "did not finish within %d ms (in a probe process)",
+                                  path, PLUG_PROBE_MS);
+        }
+        nanosleep(&(struct timespec){0, 2000000}, NULL);
+    }
+    if (WIFSIGNALED(st)) {
+        return rill_error_set(err, RILL_ERR_CORRUPT,
+                              "plugins: %s: refused: loading it or running its entry point "
+                              "crashed (signal %d, %s, in a probe process)",
+                              path, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    }
+    return RILL_OK;
+}
+
 /* Opens path and runs its entry into p->staged; checks the ABI. */
 static rill_result open_lib(rill_plugins *p, const char *path, plug_lib *lib, rill_error *err) {
     memset(lib, 0, sizeof(*lib));
     snprintf(lib->path, sizeof(lib->path), "%s", path);
     lib->mtime = file_mtime(path);
+    if (probe_lib(p, path, err) != RILL_OK) {
+        return err ? err->code : RILL_ERR_IO;
+    }
     lib->dl = open_copy(p, path, err);
     if (!lib->dl) {
         return err ? err->code : RILL_ERR_IO;

@@ -1410,6 +1410,27 @@ plugins_broken)
     run 1 render s.rsn --size 16x16 --out x.png --plugins d --effect Vignette
     expect_err "d/cut.so: truncated"
     ;;
+plugins_hostile)
+    # Plugins that crash, loop, announce 2,000 effects or read a shader out of their folder
+    # (issue 32): `rill plugins` and `rill render` refuse each by name and why, and go on; the
+    # loop costs the probe's 5 s, not the program.
+    hp="$(dirname "$rill")/../hostile_plugins"
+    mkdir d
+    cp "$hp"/hostile_fx_crash.so "$hp"/hostile_fx_loop.so "$hp"/hostile_fx_many.so \
+        "$hp"/hostile_fx_escape.so d/
+    cp "$(dirname "$rill")/../plugins/sepia.so" "$(dirname "$rill")/../plugins/sepia.glsl" d/
+    run 1 plugins --plugins d
+    expect_err "d/hostile_fx_crash.so: refused: .*crashed (signal 11"
+    expect_err "d/hostile_fx_loop.so: refused: .*did not finish within 5000 ms"
+    expect_err "d/hostile_fx_many.so: more than 64 effects in one plugin"
+    expect_err "shader_path '../../etc/passwd' leaves the plugin's folder"
+    grep -q "root:" out.txt err.txt && fail "a plugin's shader_path read /etc/passwd"
+    expect_out "1 plugin(s) loaded from d, 4 refused"
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n}\n' >s.rsn
+    run 0 render s.rsn --size 16x16 --out x.png --plugins d --effect Sepia
+    expect_err "d/hostile_fx_crash.so: refused"
+    expect_png x.png 60
+    ;;
 hostile_args)
     # Hostile values for render's arguments: a usage error (exit 2) for what the parser owns, a
     # named refusal (exit 1) for effect settings, never a wrapped number or a NaN on the GPU.
