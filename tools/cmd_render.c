@@ -17,6 +17,7 @@
 #include "rill/asset.h"
 #include "rill/channels.h"
 #include "rill/render.h"
+#include "rill/render/environment.h"
 #include "rill/scene.h"
 #include "rill/world.h"
 
@@ -36,6 +37,8 @@ typedef struct render_opts {
     uint32_t channel_count;
     int passthrough;                 /* -1: the camera's own, else rill_passthrough */
     rill_render_wireframe wireframe; /* --wireframe-fade / --wireframe-color (zero: defaults) */
+    float time_of_day;               /* --time-of-day HOURS (when tod_set) */
+    bool tod_set;
 } render_opts;
 
 static void usage(FILE *f) {
@@ -66,6 +69,9 @@ static void usage(FILE *f) {
         "  --quality low|medium|high\n"
         "                      quality tier, a ceiling on effects (default: the project's)\n"
         "  --debug-view normals|motion\n"
+        "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
+        "                      to this hour at latitude 45, equinox (6 sunrise toward +X, 12\n"
+        "                      noon toward -Z, 18 sunset toward -X)\n"
         "  --render-scale S    3D passes at this fraction of the output size, in [0.1, 2]; never\n"
         "                      above the output (default: the project's [rendering] render_scale)\n"
         "  --device NAME       pick a Vulkan device by name (also RILL_DEVICE)\n"
@@ -130,6 +136,8 @@ static int parse(int argc, char **argv, render_opts *o) {
          .values = DEBUG_VIEW_FLAGS},
         {"--render-scale", RILL_CLI_OPT_FLOAT, &o->render_scale, .min = 0.1, .max = 2,
          .want = "[0.1, 2]"},
+        {"--time-of-day", RILL_CLI_OPT_FLOAT, &o->time_of_day, .min = 0, .max = 24,
+         .want = "hours in [0, 24]", .given = &o->tod_set},
         {"--device", RILL_CLI_OPT_STRING, &o->device},
         {"--channel", RILL_CLI_OPT_CHANNEL, o->channels, &o->channel_count,
          .max = RILL_CHANNEL_COUNT},
@@ -336,6 +344,10 @@ int rill_cmd_render(int argc, char **argv) {
     if (!settled)
         fprintf(stderr, "warning: still loading after %u frames; rendering what is there\n",
                 settle_frames);
+    if (o.tod_set && rill_render_set_time_of_day(rill_app_world(rill_content_app(c)),
+                                                 rill_content_render_components(c), o.time_of_day,
+                                                 &err) != RILL_OK)
+        goto done;
     if (warm_up(r, c, &o, &err) != RILL_OK)
         goto done;
     print_notes(rill_content_notes(c));

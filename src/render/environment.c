@@ -422,3 +422,116 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
         out->fog_on = true;
     }
 }
+
+/* >>atmosphere on the CPU ------------------------------------------------------------------- */
+
+/* Extinction (per km) at altitude h km: Rayleigh, Mie (scattering + absorption) and the ozone
+ * tent, the sum the transmittance integrates. */
+static void extinction(const rill_render_atmosphere *a, float h, float out[3]) {
+    float rd = expf(-h / a->rayleigh_scale_height_km);
+    float md = expf(-h / a->mie_scale_height_km);
+    float od = fmaxf(0.0f, 1.0f - fabsf(h - a->ozone_center_km) / a->ozone_half_width_km);
+    for (int k = 0; k < 3; k++) {
+        float per_mm = a->rayleigh_scattering[k] * rd +
+                       (a->mie_scattering + a->mie_absorption) * md + a->ozone_absorption[k] * od;
+        out[k] = per_mm * 1e-3f; /* per Mm -> per km */
+    }
+}
+
+void rill_render_atmosphere_transmittance(const rill_render_atmosphere *atmo, float altitude_m,
+                                          float cos_zenith, float out_rgb[3]) {
+    rill_render_atmosphere a = atmo ? *atmo : rill_render_atmosphere_defaults();
+    float rg =
+        isfinite(a.ground_radius_km) && a.ground_radius_km >= 1.0f ? a.ground_radius_km : 6360.0f;
+    float rt = isfinite(a.top_radius_km) && a.top_radius_km > rg ? a.top_radius_km : rg + 100.0f;
+    float h = isfinite(altitude_m) ? RILL_CLAMP(altitude_m * 1e-3f, 0.0f, rt - rg) : 0.0f;
+    float mu = isfinite(cos_zenith) ? RILL_CLAMP(cos_zenith, -1.0f, 1.0f) : 1.0f;
+    float r = rg + h;
+    /* A ray below the horizon that meets the ground: no sunlight. */
+    float disc_g = r * r * (mu * mu - 1.0f) + rg * rg;
+    if (mu < 0.0f && disc_g >= 0.0f) {
+        out_rgb[0] = out_rgb[1] = out_rgb[2] = 0.0f;
+        return;
+    }
+    float len = -r * mu + sqrtf(fmaxf(r * r * (mu * mu - 1.0f) + rt * rt, 0.0f));
+    enum { STEPS = 64 };
+    float depth[3] = {0, 0, 0}, dt = len / (float)STEPS;
+    for (int i = 0; i < STEPS; i++) {
+        float t = ((float)i + 0.5f) * dt;
+        float ri = sqrtf(r * r + t * t + 2.0f * r * mu * t);
+        float e[3];
+        extinction(&a, ri - rg, e);
+        for (int k = 0; k < 3; k++) {
+            depth[k] += e[k] * dt;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        out_rgb[k] = expf(-depth[k]);
+    }
+}
+
+/* >>time of day ----------------------------------------------------------------------------- */
+
+void rill_render_sun_direction_for_hour(double hours, float out_dir[3]) {
+    /* Toward the sun in (east = +X, up = +Y, north = +Z) at latitude 45 on an equinox (declination
+     * 0): east -sin H, up cos(lat) cos H, north -sin(lat) cos H. The light travels the other way.
+     */
+    const double lat = 45.0 * 3.14159265358979323846 / 180.0;
+    double hh = isfinite(hours) ? hours : 12.0;
+    double ha = 15.0 * (hh - 12.0) * 3.14159265358979323846 / 180.0;
+    double to_sun[3] = {-sin(ha), cos(lat) * cos(ha), -sin(lat) * cos(ha)};
+    double n = sqrt(to_sun[0] * to_sun[0] + to_sun[1] * to_sun[1] + to_sun[2] * to_sun[2]);
+    for (int k = 0; k < 3; k++) {
+        out_dir[k] = (float)(-to_sun[k] / n);
+    }
+}
+
+/* The rotation taking the light's -Z axis onto d (unit), as a quaternion (x, y, z, w). */
+static void quat_from_neg_z(const float d[3], float q[4]) {
+    /* a = (0, 0, -1): q = normalize(1 + a.d, a x d), a x d = (d.y, -d.x, 0). */
+    float w = 1.0f - d[2];
+    if (w < 1e-6f) { /* d = +Z: half a turn about Y */
+        q[0] = 0.0f, q[1] = 1.0f, q[2] = 0.0f, q[3] = 0.0f;
+        return;
+    }
+    float x = d[1], y = -d[0];
+    float n = sqrtf(x * x + y * y + w * w);
+    q[0] = x / n, q[1] = y / n, q[2] = 0.0f, q[3] = w / n;
+}
+
+rill_result rill_render_set_time_of_day(rill_world *world, const rill_render_components *comps,
+                                        double hours, rill_error *err) {
+    if (!world || !comps || !comps->directional_light.id) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "time of day: NULL world");
+    }
+    if (!isfinite(hours)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "time of day: %g is not a finite number of hours", hours);
+    }
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = comps->directional_light;
+    qd.with[1] = rill_world_builtin(world)->transform;
+    rill_query q = rill_world_query(world, &qd);
+    rill_entity best = 0;
+    bool best_marked = false, found = false;
+    while (rill_query_next(&q)) {
+        const rill_directional_light *dl = rill_query_get(&q, 0);
+        if (found && (best_marked > dl->sun || (best_marked == dl->sun && best < q.entity))) {
+            continue;
+        }
+        best = q.entity;
+        best_marked = dl->sun;
+        found = true;
+    }
+    if (!found) {
+        return rill_error_set(err, RILL_ERR_NOT_FOUND,
+                              "time of day: the world has no DirectionalLight with a Transform");
+    }
+    float d[3];
+    rill_render_sun_direction_for_hour(hours, d);
+    rill_transform *t = rill_world_transform_mut(world, best);
+    quat_from_neg_z(d, t->rotation);
+    rill_world_update_transforms(world);
+    return RILL_OK;
+}

@@ -292,8 +292,15 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
     fr->sun_dir[0] = -sun_dir[0], fr->sun_dir[1] = -sun_dir[1], fr->sun_dir[2] = -sun_dir[2];
     fr->sun_dir[3] = shadows ? 1.0f : 0.0f;
     if (sun) {
+        /* With the atmosphere, the sun light reaching the camera has crossed it: tinted by the
+         * transmittance toward the sun (red at sunset, nothing once it has set). */
+        float tr[3] = {1.0f, 1.0f, 1.0f};
+        if (vs->set.sky_mode == RILL_SKY_ATMOSPHERE) {
+            rill_render_atmosphere_transmittance(&vs->set.atmo, fmaxf(wfv[13], 0.0f), -sun_dir[1],
+                                                 tr);
+        }
         for (int k = 0; k < 3; k++) {
-            fr->sun_color[k] = snap->sun.color[k] * snap->sun.illuminance;
+            fr->sun_color[k] = snap->sun.color[k] * snap->sun.illuminance * tr[k];
         }
     }
     fr->sun_color[3] = sun ? 1.0f : 0.0f;

@@ -136,7 +136,9 @@ static void test_ambient_multiplier(void **state) {
     render_test_place(&in, 1, cube, mat, (float[3]){0, 0, 0}, 3.0f, 0.0f);
     rill_render_snapshot s;
     memset(&s, 0, sizeof(s));
-    render_test_look_at((vec4 *)s.view.world_from_view, (float[3]){0, 0, 4}, (float[3]){0, 0, 0});
+    mat4 wfv; /* aligned for cglm; the view's array need not be */
+    render_test_look_at(wfv, (float[3]){0, 0, 4}, (float[3]){0, 0, 0});
+    memcpy(s.view.world_from_view, wfv, sizeof(wfv));
     s.instances = &in;
     s.instance_count = 1;
     s.has_sun = true; /* travels along +Z onto the back face: the camera sees the unlit front */
@@ -171,10 +173,126 @@ static void test_ambient_multiplier(void **state) {
     render_test_destroy_clean(r, false);
 }
 
+/* NOTES 10's time of day, and the transmittance that tints the sun: bluer light is lost faster,
+ * so the low sun is redder; below the horizon nothing arrives. */
+static void test_time_of_day_and_transmittance(void **state) {
+    (void)state;
+    float d[3];
+    rill_render_sun_direction_for_hour(12.0, d); /* culminates toward -Z: light travels +Z, down */
+    assert_float_equal(d[0], 0.0f, 1e-6);
+    assert_float_equal(d[1], -sinf(0.785398f), 1e-5);
+    assert_true(d[2] > 0.7f);
+    rill_render_sun_direction_for_hour(6.0, d); /* rises toward +X: light travels -X */
+    assert_float_equal(d[0], -1.0f, 1e-5);
+    assert_float_equal(d[1], 0.0f, 1e-5);
+    rill_render_sun_direction_for_hour(18.0, d); /* sets toward -X */
+    assert_float_equal(d[0], 1.0f, 1e-5);
+    float noon[3], low[3], below[3];
+    rill_render_atmosphere_transmittance(NULL, 0.0f, 1.0f, noon);
+    rill_render_atmosphere_transmittance(NULL, 0.0f, 0.05f, low);
+    rill_render_atmosphere_transmittance(NULL, 0.0f, -0.2f, below);
+    assert_true(noon[0] > 0.8f && noon[0] <= 1.0f);
+    assert_true(noon[2] < noon[0]);
+    assert_true(low[0] / low[2] > 3.0f * noon[0] / noon[2]);
+    assert_float_equal(below[0] + below[1] + below[2], 0.0f, 0.0);
+    /* Hostile inputs: clamped, never NaN. */
+    rill_render_atmosphere_transmittance(NULL, NAN, INFINITY, low);
+    assert_true(isfinite(low[0]) && isfinite(low[2]));
+
+    /* The world's sun (the marked one) turns; a NaN hour is refused. */
+    env_world ew;
+    env_open(&ew);
+    rill_entity other = rill_world_spawn(ew.w), sun = rill_world_spawn(ew.w);
+    rill_directional_light dl = {{1, 1, 1, 1}, 3.0f, true, false};
+    const rill_builtins *b = rill_world_builtin(ew.w);
+    assert_non_null(rill_world_add(ew.w, other, ew.comps.directional_light, &dl));
+    dl.sun = true;
+    assert_non_null(rill_world_add(ew.w, sun, ew.comps.directional_light, &dl));
+    for (int i = 0; i < 2; i++) {
+        rill_entity e = i ? sun : other;
+        assert_non_null(rill_world_add(ew.w, e, b->transform, NULL));
+        assert_non_null(rill_world_add(ew.w, e, b->global_transform, NULL));
+    }
+    rill_error err = {0};
+    assert_int_equal(rill_render_set_time_of_day(ew.w, &ew.comps, NAN, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(rill_render_set_time_of_day(ew.w, &ew.comps, 6.0, &err), RILL_OK);
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    assert_int_equal(rill_render_extract(ew.w, &ew.comps, &buf, &s, &err), RILL_OK);
+    assert_true(s.has_sun && s.sun.marked);
+    assert_float_equal(s.sun.direction[0], -1.0f, 1e-4);
+    assert_float_equal(s.sun.direction[1], 0.0f, 1e-4);
+    /* A marked sun makes the sky default to the atmosphere: resolved per view in the renderer
+     * (test_sun_warmer_at_sunset shows its effect). */
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(ew.w);
+}
+
+/* The mean R / B of the frame (a white floor in the sun). */
+static double red_over_blue(rill_renderer *r) {
+    static uint8_t px[64 * 64 * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+    double rs = 0.0, bs = 0.0;
+    for (uint32_t i = 0; i < 64 * 64; i++) {
+        rs += px[i * 4];
+        bs += px[i * 4 + 2];
+    }
+    return rs / (bs + 1.0);
+}
+
+/* With the atmosphere (a marked sun, sky mode Auto) the sun light at the ground is warmer at
+ * sunset than at noon with no user action; without it (the sun not marked) the colour stays. */
+static void test_sun_warmer_at_sunset(void **state) {
+    (void)state;
+    rill_renderer *r = render_test_renderer(
+        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    if (!r) {
+        skip();
+    }
+    rill_error err = {0};
+    rill_mesh plane = rill_render_mesh_plane(r, &err);
+    assert_true(plane.id != 0);
+    rill_material mat = render_test_material(r, (rill_material_desc){0});
+    rill_render_instance in;
+    render_test_place(&in, 1, plane, mat, (float[3]){0, 0, 0}, 40.0f, 0.0f);
+    rill_render_snapshot s;
+    memset(&s, 0, sizeof(s));
+    mat4 wfv; /* aligned for cglm; the view's array need not be */
+    render_test_look_at(wfv, (float[3]){0, 6, 0.01f}, (float[3]){0, 0, 0});
+    memcpy(s.view.world_from_view, wfv, sizeof(wfv));
+    s.instances = &in;
+    s.instance_count = 1;
+    s.has_sun = true;
+    s.sun = (rill_render_dir_light){{0, 0, 0}, {1, 1, 1}, 3.0f, false, true};
+    s.ambient_scale = 1e-6f; /* (nearly) no ambient: the floor shows the sun's colour */
+    double ratio[4];
+    const double hours[2] = {12.0, 17.5};
+    for (int i = 0; i < 4; i++) {
+        s.sun.marked = i < 2;
+        rill_render_sun_direction_for_hour(hours[i % 2], s.sun.direction);
+        for (int f = 0; f < 3; f++) {
+            assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
+        }
+        ratio[i] = red_over_blue(r);
+    }
+    print_message("R/B noon %.2f sunset %.2f, unmarked %.2f %.2f\n", ratio[0], ratio[1], ratio[2],
+                  ratio[3]);
+    assert_true(ratio[1] > ratio[0] * 1.5);
+    assert_true(fabs(ratio[3] - ratio[2]) < 0.1);
+    rill_render_mesh_destroy(r, plane);
+    rill_render_material_destroy(r, mat);
+    render_test_destroy_clean(r, false);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_environment_routing),
         cmocka_unit_test(test_ambient_multiplier),
+        cmocka_unit_test(test_time_of_day_and_transmittance),
+        cmocka_unit_test(test_sun_warmer_at_sunset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,8 +17,10 @@
  *   The Atmosphere component holds the physical model's settings (Hillaire 2020: Rayleigh, Mie
  *   and ozone over a spherical planet; world units are metres, world y = 0 is the ground) and
  *   routes to cameras; its presence makes sky mode Auto resolve to Atmosphere. rendering_method
- *   Auto follows the quality tier (High raymarched, Medium and Low lookup). docs/renderer.md
- *   says which parts of the atmosphere draw today. */
+ *   Auto follows the quality tier (High raymarched, Medium and Low lookup). With sky mode
+ *   Atmosphere the sun light reaching the camera is tinted by the atmosphere's transmittance
+ *   toward the sun (rill_render_atmosphere_transmittance): white-yellow at noon, red at sunset,
+ *   none below the horizon. docs/renderer.md says which parts of the atmosphere draw today. */
 #ifndef RILL_RENDER_ENVIRONMENT_H
 #define RILL_RENDER_ENVIRONMENT_H
 
@@ -102,6 +104,24 @@ typedef struct rill_render_atmosphere {
 rill_render_atmosphere rill_render_atmosphere_defaults(void);
 rill_render_distance_fog rill_render_distance_fog_defaults(void);
 rill_world_environment rill_world_environment_defaults(void);
+
+/* The transmittance of the atmosphere from a point `altitude_m` above the ground toward a
+ * direction whose cosine with the local zenith is cos_zenith, to space (0 where the ray meets the
+ * ground): what tints the sun light there. a NULL = the defaults; non-finite inputs are clamped. */
+void rill_render_atmosphere_transmittance(const rill_render_atmosphere *a, float altitude_m,
+                                          float cos_zenith, float out_rgb[3]);
+
+/* Time of day (NOTES 10): latitude 45 degrees at an equinox; hour angle H = 15 deg * (hours - 12),
+ * elevation = asin(cos 45 * cos H); the sun rises toward +X, culminates toward -Z and sets toward
+ * -X. out_dir is where the sun light travels (from the sun toward the ground, unit length). */
+void rill_render_sun_direction_for_hour(double hours, float out_dir[3]);
+/* Turns the world's sun (the DirectionalLight marked sun, else the one with the lowest entity id
+ * that has a Transform) to the time of day's direction: its Transform's rotation is set and the
+ * transforms updated, so the next extract sees it. The rotation is in the light's parent space
+ * (a sun is expected at the root). RILL_ERR_NOT_FOUND without a DirectionalLight; a non-finite
+ * hours is RILL_ERR_INVALID_ARGUMENT. */
+rill_result rill_render_set_time_of_day(rill_world *world, const rill_render_components *comps,
+                                        double hours, rill_error *err);
 
 #ifdef __cplusplus
 }
