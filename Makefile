@@ -27,6 +27,8 @@ DEMO_WINDOW := $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--window,)
 demo: build
 	./build/release/tools/rill demo --out build/demo $(DEMO_WINDOW)
 
+# Timeouts scale with the machine: CTEST_TIMEOUT_SCALE=3 make test triples them; unset, they are
+# multiplied by the load per core when ctest starts (tests/CMakeLists.txt, rill_test_timeout).
 test: format-check test-release test-asan test-fuzz
 
 # Every tracked .c/.h must be clang-formatted (.clang-format); `make format` fixes it.

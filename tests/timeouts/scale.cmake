@@ -1,0 +1,25 @@
+# Runs inside ctest, after every test is declared: sets each recorded test's TIMEOUT to its base
+# (RILL_TEST_TIMEOUT_BASES, "name=seconds" items) times a factor: CTEST_TIMEOUT_SCALE from the
+# environment when set, else the 1-minute load average per core, never below 1. Factors are kept
+# in hundredths (ctest scripts have integer arithmetic only).
+set(pct 100)
+if(DEFINED ENV{CTEST_TIMEOUT_SCALE} AND "$ENV{CTEST_TIMEOUT_SCALE}" MATCHES "^([0-9]+)(\\.([0-9]+))?$")
+  set(frac "${CMAKE_MATCH_3}00")
+  string(SUBSTRING "${frac}" 0 2 frac)
+  math(EXPR pct "${CMAKE_MATCH_1} * 100 + 1${frac} - 100")
+elseif(EXISTS /proc/loadavg)
+  file(READ /proc/loadavg avg)
+  cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+  if(avg MATCHES "^([0-9]+)\\.([0-9][0-9])" AND cores GREATER 0)
+    math(EXPR pct "(${CMAKE_MATCH_1} * 100 + 1${CMAKE_MATCH_2} - 100) / ${cores}")
+  endif()
+endif()
+if(pct LESS 100)
+  set(pct 100)
+endif()
+foreach(item ${RILL_TEST_TIMEOUT_BASES})
+  if(item MATCHES "^(.+)=([0-9]+)$")
+    math(EXPR t "${CMAKE_MATCH_2} * ${pct} / 100")
+    set_tests_properties(${CMAKE_MATCH_1} PROPERTIES TIMEOUT ${t})
+  endif()
+endforeach()
