@@ -19,19 +19,11 @@ int rill_cmd_pack(int argc, char **argv);       /* cmd_pack.c (asset helper): .r
 int rill_cmd_run(int argc, char **argv); /* cmd_run.c: the windowed viewer */
 int rill_cmd_fly(int argc, char **argv); /* cmd_fly.c: the streaming fly-through */
 
-/* demo_assets.c: writes the demo city's textured .glb models into models_dir and their PNG
- * textures into models_dir/textures. Deterministic. */
-/* texture_size: the side of every texture (1024 for the real demo, 128 for small test worlds). */
-/* styles: how many sets of facade, roof and paving images (and of the buildings and ground tile
- * that name them) to write; style 0 keeps the plain names, style N adds "_sN". */
-rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size, uint32_t styles,
-                                   rill_error *err);
-
 /* Installs a log sink that prints "warning: ..." / "error: ..." lines on stderr, and counts them
  * (rill_cli_log_count). Debug and info messages are shown only when verbose. */
 void rill_cli_install_log(bool verbose);
 uint32_t rill_cli_log_count(rill_log_level level);
-/* CPU time of the calling thread in ns (cmd_scene.c): on a machine shared with other work,
+/* CPU time of the calling thread in ns (cli_load.c): on a machine shared with other work,
  * wall-clock frame times include time the thread spent preempted. */
 uint64_t rill_cli_thread_cpu_ns(void);
 
@@ -43,18 +35,15 @@ void rill_cli_content_hooks(rill_content_desc *desc);
  * it: then INPUT may be left out of `rill run` and `rill render`. */
 bool rill_cli_has_appended_pack(void);
 
-/* Registers the components the demo world uses (DemoBuilding, DemoProp, DemoLight) in world, so
- * that `rill scene check/load` know them as well as `rill demo` does. Idempotent. */
-void rill_demo_register_components(rill_world *world);
-
 /* Options of an asynchronous scene load driven by a frame loop (shared by `rill scene load` and
- * `rill demo`). */
+ * `rill demo`). The content is opened through rill_content (rill/app.h), so the project folder,
+ * its settings and the packs are resolved as `rill render` and `rill run` resolve them. */
 typedef struct rill_cli_load_opts {
-    const char *root;    /* project folder (the VFS loose root) */
-    const char *pack;    /* a .rpak mounted before the root (NULL = none) */
-    const char *scene;   /* VFS path of the scene inside root */
-    double budget_ms;    /* per-frame spawn budget; 0 = the project's (3 ms) */
-    bool progress;       /* draw a live bar (stdout is a terminal) instead of periodic lines */
+    const char *root;  /* project folder (the VFS loose root; "" = packs only); NULL = from scene */
+    const char *pack;  /* a .rpak mounted before the root (NULL = none) */
+    const char *scene; /* VFS path of the scene inside root; without root, a file path */
+    double budget_ms;  /* per-frame spawn budget; 0 = the project's (3 ms) */
+    bool progress;     /* draw a live bar (stdout is a terminal) instead of periodic lines */
     uint64_t max_frames; /* give up after this many frames; 0 = 1,000,000 */
     bool trace_frames;   /* print one line per frame with its main-thread time */
     /* Called once the scene has loaded, before the app is destroyed (NULL = none); a non-zero
@@ -76,12 +65,12 @@ typedef struct rill_cli_load_result {
     double p99_frame_cpu_ms;
 } rill_cli_load_result;
 
-/* Creates an app on opts->root, loads opts->scene asynchronously, runs frames until the load
+/* Opens the content (cli_load.c), loads opts->scene asynchronously, runs frames until the load
  * completes or fails, prints progress and a summary on stdout (errors on stderr). Returns 0 when
  * the scene loaded, 1 otherwise. out may be NULL. */
 int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *out);
 
-/* >>viewer (cmd_run.c) and demo drawables (cmd_demo.c) ------------------------------------- */
+/* >>viewer (cmd_run.c) ------------------------------------------------------------------------- */
 
 struct rill_renderer;
 
@@ -155,11 +144,5 @@ typedef struct rill_cli_viewer_opts {
  * load made before returning; the caller destroys the content. Prints why and returns 1 when
  * there is no display; 0 on success. */
 int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content);
-
-/* Maps the demo components of a loaded world to drawables: DemoBuilding -> a box the size of its
- * footprint and floors, DemoProp -> a box or sphere of its size, DemoLight -> PointLight (the one
- * with range 0 becomes the DirectionalLight sun). Creates the meshes and materials in r. Returns
- * the number of drawable instances added, or -1 with err set. */
-int64_t rill_demo_make_drawables(struct rill_renderer *r, rill_world *world, rill_error *err);
 
 #endif /* RILL_TOOLS_CMDS_H */

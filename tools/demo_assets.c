@@ -7,6 +7,7 @@
  * deterministic: the same bytes on every run.
  */
 #include "cmds.h"
+#include "demo.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * holds the log sink the subcommands share.
  */
 #include "cmds.h"
+#include "demo.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

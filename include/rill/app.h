@@ -627,10 +627,14 @@ typedef enum rill_content_kind {
  *   input: see ON PLAYING CONTENT.
  *   pack: a .rpak mounted before the project folder (the command line's --pack).
  *   mount_packs: also mount a pack appended to the running program and `<exe>.rpak`.
+ *   root: the project folder, given instead of found: input is then a .rsn or glTF path inside
+ *     it (or inside the packs), and root's project.toml, when there is one, supplies the
+ *     settings. "" = no loose folder (packs only). NULL = work the root out from input.
  *   app: borrowed; play the world this app already holds (input, pack, project ignored; nothing
  *     is loaded, the models and defaults are still set up). The caller destroys it after
  *     rill_content_destroy.
- *   deterministic, worker_count: passed to the app rill_content_open creates.
+ *   deterministic, worker_count, scene_budget_ns: passed to the app rill_content_open creates
+ *     (rill_app_desc; scene_budget_ns 0 = the project's [scene] load_budget_ms).
  *   on_world: called once the world exists, before anything is loaded (to register components).
  *   on_loaded: called by rill_content_load after the scene is in the world and before its
  *     models are flushed and the defaults decided; non-zero fails the load (set err).
@@ -640,9 +644,11 @@ typedef struct rill_content_desc {
     const char *input;
     const char *pack;
     bool mount_packs;
+    const char *root;
     rill_app *app;
     bool deterministic;
     uint32_t worker_count;
+    uint64_t scene_budget_ns;
     void (*on_world)(rill_world *world, void *user);
     int (*on_loaded)(rill_content *content, rill_renderer *renderer, void *user, rill_error *err);
     void *user;

@@ -214,13 +214,25 @@ static rill_result resolve_in_pack(rill_content *c, rill_error *err) {
     return RILL_OK;
 }
 
+/* desc.root given: the input is a path inside it (or inside the packs); its project.toml, when
+ * there is one, supplies the settings. */
+static rill_result resolve_rooted(rill_content *c, const char *root, rill_error *err) {
+    snprintf(c->root, sizeof(c->root), "%s", root);
+    char probe[CONTENT_PATH_MAX + 16];
+    if (root[0] && rill_path_join(probe, sizeof(probe), root, "project.toml") &&
+        rill_file_exists(probe))
+        RILL_TRY(load_project_file(c, root, err));
+    return resolve_in_pack(c, err);
+}
+
 static rill_result create_app(rill_content *c, rill_error *err) {
     rill_app_desc ad = {.project = &c->project,
                         .root = c->root,
                         .pack = c->pack[0] ? c->pack : NULL,
                         .mount_packs = c->desc.mount_packs,
                         .deterministic = c->desc.deterministic,
-                        .worker_count = c->desc.worker_count};
+                        .worker_count = c->desc.worker_count,
+                        .scene_budget_ns = c->desc.scene_budget_ns};
     c->app = rill_app_create(&ad, err);
     if (!c->app)
         return err ? err->code : RILL_ERR_IO;
@@ -292,6 +304,10 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
                            c->pack[0] ? c->pack : "appended pack");
             goto fail;
         }
+    } else if (d.root) {
+        r = resolve_rooted(c, d.root, err);
+        if (r == RILL_OK)
+            r = create_app(c, err);
     } else if (c->pack[0] && !rill_file_exists(c->input) && !rill_dir_exists(c->input)) {
         bool found = false;
         r = resolve_in_pack(c, err);
@@ -304,6 +320,7 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
         if (r == RILL_OK)
             r = create_app(c, err);
     }
+    c->desc.root = d.root ? c->root : NULL; /* the caller's string is not kept */
     if (r != RILL_OK)
         goto fail;
     if (c->kind == RILL_CONTENT_KIND_PROJECT) {

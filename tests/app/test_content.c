@@ -7,7 +7,8 @@
  * are on the renderer when the load returns (the first snapshot uploads none); bad inputs fail
  * naming the input; a model with a light and a camera exported with LOD levels still has one of
  * each in the world and draws the loose project's picture; a Model entity without a Transform is
- * framed by the default camera as one with `Transform {}`. */
+ * framed by the default camera as one with `Transform {}`; a given root (desc.root) is the
+ * project folder the input is found in. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -481,6 +482,34 @@ static void test_default_camera_frames_model_without_transform(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* desc.root names the project folder instead of finding it: input is then a path inside it, and
+ * its project.toml supplies the settings (here the window size); scene_budget_ns reaches the
+ * app. A root "" has no loose folder, so the scene is not found. */
+static void test_given_root(void **state) {
+    (void)state;
+    char dir[512];
+    rill_test_tmpdir(dir, sizeof(dir), "content_root");
+    write_project(dir, "");
+    rill_error err = {0};
+    rill_content *c = rill_content_open(
+        &(rill_content_desc){.input = "scenes/world.rsn", .root = dir, .scene_budget_ns = 500000},
+        &err);
+    assert_non_null(c);
+    assert_int_equal(rill_content_get_kind(c), RILL_CONTENT_KIND_SCENE);
+    assert_string_equal(rill_content_scene(c), "scenes/world.rsn");
+    assert_string_equal(rill_content_root(c), dir);
+    assert_int_equal(rill_content_project(c)->window.width, 64);
+    assert_true(rill_vfs_exists(rill_app_vfs(rill_content_app(c)), "models/cube.glb"));
+    assert_int_equal(rill_app_streaming_budget_left_ns(rill_content_app(c)), 500000);
+    rill_content_destroy(c);
+    c = rill_content_open(&(rill_content_desc){.input = "scenes/world.rsn", .root = ""}, &err);
+    assert_non_null(c);
+    assert_false(rill_vfs_exists(rill_app_vfs(rill_content_app(c)), "scenes/world.rsn"));
+    rill_content_destroy(c);
+    assert_null(rill_content_open(&(rill_content_desc){.input = "x.txt", .root = dir}, &err));
+    assert_non_null(strstr(err.msg, "x.txt"));
+}
+
 static void test_unapplied_and_bad_inputs(void **state) {
     (void)state;
     char dir[512], path[600];
@@ -529,6 +558,7 @@ int main(void) {
         cmocka_unit_test(test_lod_levels_no_extra_lights_or_cameras),
         cmocka_unit_test(test_default_camera_frames_model_without_transform),
         cmocka_unit_test(test_unapplied_and_bad_inputs),
+        cmocka_unit_test(test_given_root),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

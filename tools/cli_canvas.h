@@ -1,0 +1,28 @@
+/* cli_canvas.h: a small RGBA canvas the tools draw their plots and maps on (`rill fly`'s
+ * frametime.png and map.png) and write as PNG: points blended by alpha, lines, rectangles and
+ * circles, everything clipped to the canvas. */
+#ifndef RILL_TOOLS_CLI_CANVAS_H
+#define RILL_TOOLS_CLI_CANVAS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct cli_canvas {
+    uint8_t *px; /* w * h RGBA, row-major; malloc'd by cli_canvas_make, freed by cli_canvas_free */
+    int w, h;
+} cli_canvas;
+
+/* A white canvas of w x h; false when out of memory. */
+bool cli_canvas_make(cli_canvas *c, int w, int h);
+/* Blends rgb over the pixel at (x, y) by a in [0, 1]; outside the canvas is a no-op. */
+void cli_canvas_put(cli_canvas *c, int x, int y, const uint8_t rgb[3], float a);
+void cli_canvas_line(cli_canvas *c, float x0, float y0, float x1, float y1, const uint8_t rgb[3],
+                     float a);
+/* A rectangle filled at alpha `fill` with an opaque outline. */
+void cli_canvas_rect(cli_canvas *c, float x0, float y0, float x1, float y1, const uint8_t rgb[3],
+                     float fill);
+void cli_canvas_circle(cli_canvas *c, float cx, float cy, float r, const uint8_t rgb[3]);
+/* Writes the canvas as an RGBA PNG and frees it; false when the file could not be written. */
+bool cli_canvas_write_png(cli_canvas *c, const char *path);
+
+#endif /* RILL_TOOLS_CLI_CANVAS_H */

@@ -1,0 +1,151 @@
+/* fly.h: the parts of `rill fly` (cmd_fly.c) shared by its files: the run loop (cmd_fly.c), the
+ * camera path (fly_path.c: keyframes read or made, timed and sampled), the CPU count of what the
+ * primary view sees (fly_count.c) and the report (fly_report.c: frames.jsonl, summary.json,
+ * frametime.png and map.png drawn on the shared PNG canvas, cli_canvas.h). */
+#ifndef RILL_TOOLS_FLY_H
+#define RILL_TOOLS_FLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rill/app.h"
+#include "rill/render.h"
+#include "rill/stream.h"
+
+#define FLY_DT (1.0 / 60.0)
+#define FLY_MAX_FRAMES 10000000ull
+#define FLY_MAX_KEYS 4096u
+#define FLY_MAX_SECONDS 1.0e6 /* the latest keyframe time (11.6 days) */
+#define FLY_FRAME_BUDGET_MS 16.7
+#define FLY_STREAM_BUDGET_MS 3.0
+/* Frames the camera may hold still after the path until streaming has settled (10 s), so the
+ * memory comparison's end is not taken mid-load. */
+#define FLY_SETTLE_MAX 600u
+
+typedef struct fly_opts {
+    const char *input, *pack, *out, *path;
+    float speed; /* m/s; 0 = from --frames, else 30 */
+    uint64_t frames;
+    uint32_t w, h;
+    uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
+    bool no_render, window, size_set, heatmap;
+} fly_opts;
+
+typedef struct fly_key {
+    float pos[3], look[3];
+    bool has_look;
+    double t; /* seconds from the start */
+} fly_key;
+
+/* What one frame measured; the summary and the plots are computed from these. */
+typedef struct fly_frame {
+    double main_ms, stream_ms;
+    double app_ms, extract_ms; /* main_ms split: the app's frame, the render snapshot (extract) */
+    double main_cpu_ms; /* main_ms as the thread's CPU time: what a loaded machine does not skew */
+    double extract_cpu_ms; /* of which the snapshot (extract) */
+    uint32_t entities;
+    uint64_t triangles, triangles_full, texture_bytes;
+    float cam[3];
+    uint32_t terrain_chunks, terrain_resident, chunk_rebuilds, colliders;
+    uint64_t terrain_cpu_bytes, terrain_gpu_bytes;
+    double physics_ms;
+    /* texture streaming */
+    uint64_t texture_bytes_full; /* what the GPU would hold with every streamed chain full */
+    uint64_t texture_bytes_read; /* since the start */
+    double texture_swap_ms, texture_stream_ms;
+    /* static batching: this frame's build time and completed builds, cells queued and being built,
+     * meshes made, batched members */
+    double batch_build_ms;
+    uint32_t batch_cells_built, batch_cells_waiting, batched_entities;
+    uint32_t batch_meshes_built, batch_cells_building;
+    uint32_t batch_taken_new, batch_deferred_new;
+    /* the LOD system's update: models measured, due ones left to later updates, level switches */
+    uint32_t lod_checked, lod_deferred, lod_switches;
+    /* residency and the CPU heap per allocation tag (rill_mem_tag order), for start vs end */
+    uint32_t loaded, loading, unloading;
+    uint64_t loaded_set; /* which instances are loaded: a sum of their roots' hashes */
+    bool settled;        /* no load, unload, model tree or despawn in flight */
+    uint64_t live[RILL_MEM_TAG_NUM];
+} fly_frame;
+
+typedef struct fly_counts {
+    uint64_t triangles, triangles_full;
+    uint32_t draws, visible;
+    uint32_t extracted; /* instances in the snapshot: what extract walked and kept */
+    uint32_t lod[4];    /* visible instances per LOD level (levels above 3 count as 3) */
+} fly_counts;
+
+/* What a frame's counting reads: the renderer (mesh bounds), the app's world and model trees, and
+ * the components and asset cache the batched members are found through. */
+typedef struct count_ctx {
+    rill_renderer *r;
+    rill_app *app;
+    rill_scene_models *models;
+    const rill_render_components *rc;
+    rill_render_assets *ra;
+    float aspect;
+} count_ctx;
+
+typedef struct fly_run {
+    fly_opts o;
+    rill_content *content;
+    rill_renderer *r;
+    rill_window *win;
+    fly_key keys[FLY_MAX_KEYS];
+    uint32_t nkeys;
+    fly_frame *frames;
+    FILE *jsonl;
+    rill_map live;                   /* scene path -> most live entities an instance of it held */
+    rill_stream_instance_info *inst; /* scratch of loaded_set (malloc: not the engine's memory) */
+    uint32_t inst_cap;
+    uint64_t physics_ns;   /* rill_physics_stats.step_ns_total at the previous frame */
+    uint64_t lod_switches; /* rill_lod_stats.switches at the previous frame */
+    char path[1200];
+} fly_run;
+
+/* >>path (fly_path.c) */
+
+/* Reads a keyframe file (see usage); false with why[cap] naming the file and the keyframe. */
+bool fly_read_path(const char *file, fly_key *keys, uint32_t *out_n, char *why, size_t cap);
+/* A loop over the box [mn, mx] (the streamed instances' bounds) that returns to its start. */
+uint32_t fly_auto_path(const float mn[3], const float mx[3], fly_key *keys);
+/* A square around what the content draws, for worlds without streamed instances. */
+uint32_t fly_content_path(rill_content *content, fly_key *keys);
+/* The box over every streamed instance's bounds; false when there is none. */
+bool fly_world_bounds(rill_app *app, float mn[3], float mx[3]);
+/* Gives keyframes without "t" their time at speed; returns the path's duration in seconds. */
+double fly_time_path(fly_key *keys, uint32_t n, float speed);
+float fly_path_length(const fly_key *keys, uint32_t n);
+/* The camera's position and rotation (x, y, z, w) at time t. */
+void fly_path_eval(const fly_key *keys, uint32_t n, double t, float pos[3], float quat[4]);
+/* Keyframe times increase and the path fits FLY_MAX_FRAMES; false with err set. */
+bool fly_path_times_ok(const fly_run *run, float speed, double duration, rill_error *err);
+
+/* >>counting (fly_count.c) */
+
+/* Counts what the primary view sees (instances and static batch ranges as drawn) and what it
+ * would draw with every model at level 0, batched or not (triangles_full). */
+void fly_count_snapshot(const count_ctx *cx, const rill_render_snapshot *snap, fly_counts *out);
+
+/* >>report (fly_report.c) */
+
+/* One frame's line in frames.jsonl. */
+void fly_write_frame_keys(FILE *f, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
+                          const rill_stream_stats *ss, const fly_counts *fc,
+                          const rill_render_texture_streaming_stats *tx,
+                          const rill_render_stats *rs, const rill_app *app);
+/* Remembers, per scene file, the most entities a loaded instance of it held in the live world. */
+void fly_sample_live(rill_app *app, rill_map *live);
+/* summary.json, frametime.png, map.png and the closing line over frames [0, n); end is the frame
+ * the memory comparison ends at. Returns the exit code. */
+int fly_finish(fly_run *run, uint64_t n, uint64_t end);
+
+/* >>run (cmd_fly.c) */
+
+/* "DIR/name" in run->path (the --out folder). */
+const char *fly_out_path(fly_run *run, const char *name);
+/* The renderer's asset cache of the content's models. */
+rill_render_assets *fly_assets(const fly_run *run);
+
+#endif /* RILL_TOOLS_FLY_H */
