@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(
   build-essential cmake ninja-build pkg-config git
   libcmocka-dev libzstd-dev libxxhash-dev libcjson-dev libstb-dev libcglm-dev libmeshoptimizer-dev
-  libode-dev libglfw3-dev libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers
+  libode-dev liblua5.4-dev libglfw3-dev libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers
   clang libclang-rt-14-dev clang-format
   assimp-testmodels xvfb xauth
 )

@@ -448,7 +448,73 @@ static bool start_camera(viewer *v, rill_error *err) {
     return true;
 }
 
+/* The window's input as the scripts read it (rill.key_down, rill.mouse, ...). */
+static void scripts_input(rill_content *content, const rill_input *in) {
+    rill_script_input si;
+    memcpy(si.key_down, in->key_down, sizeof(si.key_down));
+    memcpy(si.key_pressed, in->key_pressed, sizeof(si.key_pressed));
+    memcpy(si.mouse_down, in->mouse_down, sizeof(si.mouse_down));
+    memcpy(si.mouse_pressed, in->mouse_pressed, sizeof(si.mouse_pressed));
+    si.mouse_x = in->mouse_x, si.mouse_y = in->mouse_y;
+    si.mouse_dx = in->mouse_dx, si.mouse_dy = in->mouse_dy;
+    si.scroll_y = in->scroll_y;
+    rill_scripts_set_input(rill_content_scripts(content), &si);
+}
+
+/* --headless: the content on an offscreen renderer for opts->frames frames, each drawn from the
+ * world's own cameras; the same frame loop as the window's (scripts, physics, streaming), with
+ * no input. --screenshot saves the last frame. */
+static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content) {
+    rill_error err = {0};
+    rill_renderer_desc rd;
+    memset(&rd, 0, sizeof(rd));
+    rill_content_renderer_desc(content, &rd);
+    rd.vsync = false;
+    if (opts->width)
+        rd.width = opts->width, rd.height = opts->height;
+    if (opts->quality)
+        rd.quality = (rill_render_quality)opts->quality;
+    rill_renderer *r = rill_renderer_create(&rd, &err);
+    int rc = 1;
+    uint64_t f = 0;
+    if (!r || rill_content_load(content, r, &err) != RILL_OK) {
+        fprintf(stderr, "rill run: %s\n", err.msg);
+        goto done;
+    }
+    print_notes(rill_content_notes(content));
+    rill_app *app = rill_content_app(content);
+    for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
+        rill_app_frame(app);
+        rill_render_snapshot snap;
+        if (rill_content_snapshot(content, NULL, &snap, &err) != RILL_OK ||
+            rill_renderer_render(r, &snap, &err) != RILL_OK) {
+            fprintf(stderr, "rill run: %s\n", err.msg);
+            goto done;
+        }
+    }
+    if (opts->screenshot && rill_renderer_write_png(r, opts->screenshot, &err) != RILL_OK) {
+        fprintf(stderr, "rill run: %s\n", err.msg);
+        goto done;
+    }
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    rill_scripts_stats ss;
+    rill_scripts_get_stats(rill_content_scripts(content), &ss);
+    printf("rill run: %llu frames headless on %s; scripts: %u files, %u running, %u errors\n",
+           (unsigned long long)f, st.device_name, ss.files, ss.running,
+           ss.errors + ss.compile_errors);
+    rc = st.validation_messages ? 1 : 0;
+    if (st.validation_messages)
+        fprintf(stderr, "rill run: %u validation messages\n", st.validation_messages);
+done:
+    rill_content_release(content);
+    rill_renderer_destroy(r);
+    return rc;
+}
+
 int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content) {
+    if (opts->headless)
+        return run_headless(opts, content);
     if (!rill_window_display_available()) {
         fprintf(stderr, "rill run: no display: neither DISPLAY nor WAYLAND_DISPLAY is set (use "
                         "`rill render` for headless output, or run under xvfb-run)\n");
@@ -516,6 +582,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         /* The last frame (by --frames, or the one after a close request) is the screenshot. */
         if (opts->screenshot && (last || closing))
             v->capture = true;
+        scripts_input(content, rill_window_input(v->win));
         rill_app_frame(app);
         if (closing || (opts->frames && v->frames >= opts->frames))
             break;
@@ -555,6 +622,7 @@ static void usage(FILE *f) {
         "                [--wireframe-color R,G,B,A]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]\n"
+        "                [--headless --frames N]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, builtin:spheres or builtin:cubes:N; none with --pack (or a\n"
         "                    pack appended to this program) plays the pack's project\n"
@@ -564,6 +632,8 @@ static void usage(FILE *f) {
         "  --vsync on|off    wait for the display (default: the project's [window] vsync, on)\n"
         "  --frames N        quit after N frames (default: run until closed)\n"
         "  --screenshot PNG  save the last frame\n"
+        "  --headless        no window: run --frames N frames (scripts, physics, streaming,\n"
+        "                    an offscreen renderer) and quit; for tests and servers\n"
         "  --channel NAME=MODE  start a scene channel in a render mode (repeatable): NAME is\n"
         "                    context, selectable, preserve-identity, ghost or bitN; MODE is\n"
         "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
@@ -627,6 +697,7 @@ int rill_cmd_run(int argc, char **argv) {
         {"--press", RILL_CLI_OPT_STRING, &o.press},
         {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
         {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
+        {"--headless", RILL_CLI_OPT_FLAG, &o.headless},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);
@@ -640,6 +711,10 @@ int rill_cmd_run(int argc, char **argv) {
     if ((wire_fade && !rill_cli_wireframe_fade("run", wire_fade, &o.wireframe)) ||
         (wire_color && !rill_cli_wireframe_color("run", wire_color, &o.wireframe)))
         return 2;
+    if (o.headless && !o.frames) {
+        fprintf(stderr, "rill run: --headless needs --frames N (there is no window to close)\n");
+        return 2;
+    }
     if (o.press && (!o.press[0] || strspn(o.press, "1234") != strlen(o.press))) {
         fprintf(stderr, "rill run: bad --press '%s': the channel keys 1, 2, 3 and 4 only\n",
                 o.press);
@@ -659,7 +734,8 @@ int rill_cmd_run(int argc, char **argv) {
         return 1;
     }
     rill_error err = {0};
-    rill_content_desc cd = {.input = input, .pack = pack};
+    /* Saving a loose script reloads it while the game runs (docs/scripting.md). */
+    rill_content_desc cd = {.input = input, .pack = pack, .hot_reload = true};
     rill_cli_content_hooks(&cd);
     rill_content *c = rill_content_open(&cd, &err);
     if (!c) {

@@ -54,6 +54,7 @@
 #include "rill/formats/toml.h"
 #include "rill/physics.h"
 #include "rill/scene.h"
+#include "rill/script.h"
 #include "rill/stream.h"
 #include "rill/stream/textures.h"
 #include "rill/terrain.h"
@@ -549,20 +550,41 @@ void rill_app_terrain_flush(rill_app_terrain *t);
 /* Unregisters the streamer and destroys the terrain system. NULL is a no-op. */
 void rill_app_disable_terrain(rill_app_terrain *t);
 
+/* >>scripts ---------------------------------------------------------------------------------- */
+
+/* ON SCRIPTS
+ *   rill_app_enable_scripts creates a script system (rill/script.h) on the app's world, VFS and
+ *   scene loader and runs it as two systems: rill_scripts_update first in `update` (order
+ *   RILL_SYSTEM_ORDER_BUILTIN: before every user update system, so C systems and post_update's
+ *   transform propagation see what scripts wrote the same frame) and rill_scripts_fixed_update in
+ *   `fixed_update` right after the physics step. Both run only while game time runs
+ *   (rill_run_mode_ticks). rill_content_load enables it for every content, so `rill run`,
+ *   `rill render` and a packed game all run a project's scripts. */
+typedef struct rill_app_scripts rill_app_scripts;
+
+/* desc: world, vfs and scenes (when NULL) are the app's; physics, terrain, limits, hot_reload as
+ * given (desc may be NULL). NULL + err on failure. Disable before physics, terrain and the app. */
+rill_app_scripts *rill_app_enable_scripts(rill_app *app, const rill_scripts_desc *desc,
+                                          rill_error *err);
+rill_scripts *rill_app_scripts_system(const rill_app_scripts *s);
+/* Calls every script's final, removes the systems and destroys the script system. NULL: no-op. */
+void rill_app_disable_scripts(rill_app_scripts *s);
+
 /* >>components ------------------------------------------------------------------------------- */
 
 /* The components one module registered: ids first .. first + count - 1. */
 typedef struct rill_app_component_group {
-    const char *module; /* "world", "scene", "scene/model", "render", "physics", "terrain" */
+    const char *module; /* "world", "scene", "scene/model", "render", "physics", "terrain",
+                         * "script" */
     rill_component first;
     uint32_t count;
 } rill_app_component_group;
 #define RILL_APP_COMPONENT_GROUPS 8u
 
 /* Registers every component the engine's modules define (world built-ins, scene, scene/model,
- * render when built with it, physics, terrain) in world. Registering is idempotent; in a fresh
- * world (rill_world_create) groups (may be NULL; RILL_APP_COMPONENT_GROUPS entries) receive which
- * module registered which ids and *out_count (may be NULL) how many groups were filled. */
+ * render when built with it, physics, terrain, script) in world. Registering is idempotent; in a
+ * fresh world (rill_world_create) groups (may be NULL; RILL_APP_COMPONENT_GROUPS entries) receive
+ * which module registered which ids and *out_count (may be NULL) how many groups were filled. */
 rill_result rill_app_register_components(rill_world *world, rill_app_component_group *groups,
                                          uint32_t *out_count, rill_error *err);
 
@@ -652,6 +674,8 @@ typedef struct rill_content_desc {
     void (*on_world)(rill_world *world, void *user);
     int (*on_loaded)(rill_content *content, rill_renderer *renderer, void *user, rill_error *err);
     void *user;
+    /* Scripts: reload a script file when its loose file changes (rill run sets it). */
+    bool hot_reload;
     uint32_t end_canary; /* must be 0 */
 } rill_content_desc;
 
@@ -720,6 +744,10 @@ rill_app_physics *rill_content_physics(const rill_content *c);
 rill_app_terrain *rill_content_terrain(const rill_content *c);
 /* The terrain renderer drawing its chunks (rill_render_terrain_get_stats: GPU bytes). Same life. */
 struct rill_render_terrain *rill_content_render_terrain(const rill_content *c);
+/* The script system rill_content_load turns on for every content (Script entities run; physics
+ * and terrain raycasts reach the content's). NULL before load, after release, or built without
+ * the renderer. */
+rill_scripts *rill_content_scripts(const rill_content *c);
 /* RILL_CONTENT_DEFAULT_* bits for the defaults rill_content_load added. */
 uint32_t rill_content_defaults_used(const rill_content *content);
 /* One line per stated default, '\n'-separated ("" = none). Settings read but not applied

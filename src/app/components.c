@@ -56,6 +56,10 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
     if (!rill_terrain_register(world).id)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "registering the terrain component");
     add_group(groups, &n, "terrain", at, rill_world_component_count(world) + 1);
+    at = rill_world_component_count(world) + 1;
+    if (!rill_script_register(world).id)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "registering the script component");
+    add_group(groups, &n, "script", at, rill_world_component_count(world) + 1);
     if (out_count)
         *out_count = n;
     return RILL_OK;

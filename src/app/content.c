@@ -41,6 +41,7 @@ struct rill_content {
     rill_app_models *models;
     rill_app_physics *physics;
     rill_app_terrain *terrain;
+    rill_app_scripts *scripts;
     rill_render_terrain *render_terrain;
     rill_render_components comps;
     rill_render_extract_buf xb;
@@ -846,7 +847,17 @@ static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     rill_app_terrain_flush(c->terrain);
     rill_render_terrain_update(c->render_terrain);
-    return RILL_OK;
+    /* Scripts last: their init runs at the first frame, with the world, physics and terrain in
+     * place. */
+    rill_scripts_desc sd = {.physics = rill_app_physics_world(c->physics),
+                            .terrain = rill_app_terrain_system(c->terrain),
+                            .hot_reload = c->desc.hot_reload};
+    c->scripts = rill_app_enable_scripts(c->app, &sd, err);
+    return c->scripts ? RILL_OK : (err ? err->code : RILL_ERR_OUT_OF_MEMORY);
+}
+
+rill_scripts *rill_content_scripts(const rill_content *c) {
+    return c ? rill_app_scripts_system(c->scripts) : NULL;
 }
 
 rill_app_physics *rill_content_physics(const rill_content *c) {
@@ -983,6 +994,8 @@ rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_rend
 void rill_content_release(rill_content *c) {
     if (!c)
         return;
+    rill_app_disable_scripts(c->scripts); /* final() may still read models, physics, terrain */
+    c->scripts = NULL;
     rill_app_disable_models(c->models);
     c->models = NULL;
     rill_render_terrain_destroy(c->render_terrain);
@@ -1046,6 +1059,11 @@ rill_app_terrain *rill_content_terrain(const rill_content *c) {
 }
 
 struct rill_render_terrain *rill_content_render_terrain(const rill_content *c) {
+    (void)c;
+    return NULL;
+}
+
+rill_scripts *rill_content_scripts(const rill_content *c) {
     (void)c;
     return NULL;
 }

@@ -1,0 +1,163 @@
+/* bench_script.c: the script system's costs, as JSON lines (docs/benchmarks.md, "Scripts"):
+ *   transform10k  N entities (default 10,000) each running update(self, dt) that reads its
+ *                 Transform translation and writes it back moved: rill_scripts_update per frame
+ *                 (median, best, mean of F frames; default 200), the issue's aim being <= 4 ms;
+ *   script_free   rill_scripts_update on a world of N entities with no Script, per frame (the
+ *                 cost a game without scripts pays; the aim is zero);
+ *   reload        a saved script to its new version running: rewrite + rill_scripts_reload_changed
+ *                 (what rill run does at each frame's start) + the update that runs it, per reload.
+ * Usage: bench_script [entities] [frames]. Writes its scripts under $TMPDIR (or /tmp). */
+#include "rill/script.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void report(const char *name, uint32_t n, uint64_t *ns, uint32_t frames) {
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < frames; i++)
+        sum += ns[i];
+    qsort(ns, frames, sizeof(uint64_t), cmp_u64);
+    printf("{\"bench\":\"script\",\"case\":\"%s\",\"entities\":%u,\"frames\":%u,"
+           "\"ms_median\":%.4f,\"ms_best\":%.4f,\"ms_mean\":%.4f}\n",
+           name, n, frames, (double)ns[frames / 2] / 1e6, (double)ns[0] / 1e6,
+           (double)sum / frames / 1e6);
+    fflush(stdout);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "bench_script: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+typedef struct bench {
+    rill_world *w;
+    rill_vfs *vfs;
+    rill_scripts *s;
+} bench;
+
+static void open_bench(bench *b, const char *dir) {
+    rill_error err = {0};
+    b->w = rill_world_create(NULL, &err);
+    b->vfs = rill_vfs_create(NULL, &err);
+    if (!b->w || !b->vfs || rill_vfs_mount_dir(b->vfs, dir, &err) != RILL_OK) {
+        fprintf(stderr, "bench_script: %s\n", err.msg);
+        exit(1);
+    }
+    b->s = rill_scripts_create(&(rill_scripts_desc){.world = b->w, .vfs = b->vfs}, &err);
+    if (!b->s) {
+        fprintf(stderr, "bench_script: %s\n", err.msg);
+        exit(1);
+    }
+}
+
+static void close_bench(bench *b) {
+    rill_scripts_destroy(b->s);
+    rill_world_destroy(b->w);
+    rill_vfs_destroy(b->vfs);
+}
+
+static void spawn(bench *b, uint32_t n, const char *script) {
+    rill_component sc = rill_script_register(b->w);
+    rill_script s = {rill_intern(script), NULL};
+    for (uint32_t i = 0; i < n; i++) {
+        rill_entity e = rill_world_spawn(b->w);
+        rill_transform t = rill_transform_identity();
+        t.translation[0] = (float)i;
+        rill_world_set_transform(b->w, e, &t);
+        if (script)
+            rill_world_add(b->w, e, sc, &s);
+    }
+}
+
+int main(int argc, char **argv) {
+    uint32_t n = argc > 1 ? (uint32_t)atoi(argv[1]) : 10000;
+    uint32_t frames = argc > 2 ? (uint32_t)atoi(argv[2]) : 200;
+    if (n == 0 || frames == 0)
+        return 2;
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char dir[512], path[600];
+    snprintf(dir, sizeof(dir), "%s/bench_script_%d", tmp, (int)getpid());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof(path), "%s/mover.lua", dir);
+    write_file(path, "function update(self, dt)\n"
+                     "  local t = self.entity.Transform\n"
+                     "  local p = t.translation\n"
+                     "  p.y = p.y + dt\n"
+                     "  t.translation = p\n"
+                     "end\n");
+    uint64_t *ns = malloc(sizeof(uint64_t) * frames);
+
+    bench b;
+    open_bench(&b, dir);
+    spawn(&b, n, "mover.lua");
+    rill_scripts_update(b.s, 1.0 / 60.0); /* instances start (init) */
+    for (uint32_t f = 0; f < frames; f++) {
+        uint64_t t0 = rill_time_ns();
+        rill_scripts_update(b.s, 1.0 / 60.0);
+        ns[f] = rill_time_ns() - t0;
+    }
+    report("transform10k", n, ns, frames);
+    rill_scripts_stats st;
+    rill_scripts_get_stats(b.s, &st);
+    const rill_transform *t0 =
+        rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
+    printf("{\"bench\":\"script\",\"case\":\"transform10k_check\",\"running\":%u,\"errors\":%u,"
+           "\"lua_bytes\":%zu,\"first_y\":%.4f,\"expected_y\":%.4f}\n",
+           st.running, st.errors, st.memory_bytes, t0 ? (double)t0->translation[1] : -1.0,
+           (frames + 1) / 60.0);
+    close_bench(&b);
+
+    open_bench(&b, dir);
+    spawn(&b, n, NULL);
+    for (uint32_t f = 0; f < frames; f++) {
+        uint64_t t1 = rill_time_ns();
+        rill_scripts_update(b.s, 1.0 / 60.0);
+        rill_scripts_fixed_update(b.s, 1.0 / 60.0);
+        ns[f] = rill_time_ns() - t1;
+    }
+    report("script_free", n, ns, frames);
+    close_bench(&b);
+
+    open_bench(&b, dir);
+    spawn(&b, 1, "mover.lua");
+    rill_scripts_update(b.s, 1.0 / 60.0);
+    uint32_t reloads = frames < 50 ? frames : 50;
+    for (uint32_t r = 0; r < reloads; r++) {
+        char text[256];
+        snprintf(text, sizeof(text),
+                 "-- version %u\nfunction update(self, dt) local t = self.entity.Transform\n"
+                 "  t.translation = vec3(%u, 0, 0) end\n",
+                 r, r);
+        uint64_t t1 = rill_time_ns();
+        write_file(path, text);
+        struct timespec ts[2] = {{0, UTIME_NOW}, {(time_t)(r + 1000), 0}}; /* a new mtime */
+        utimensat(AT_FDCWD, path, ts, 0);
+        uint32_t done = rill_scripts_reload_changed(b.s);
+        rill_scripts_update(b.s, 1.0 / 60.0);
+        ns[r] = rill_time_ns() - t1;
+        const rill_transform *t =
+            rill_world_get(b.w, RILL_ENTITY_MAKE(0, 1), RILL_COMPONENT_TRANSFORM);
+        if (done != 1 || !t || t->translation[0] != (float)r) {
+            fprintf(stderr, "bench_script: reload %u did not take\n", r);
+            return 1;
+        }
+    }
+    report("reload", 1, ns, reloads);
+    close_bench(&b);
+    unlink(path);
+    rmdir(dir);
+    free(ns);
+    return 0;
+}

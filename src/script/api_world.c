@@ -1,0 +1,614 @@
+/* api_world.c: entities and components for scripts. An entity is a userdata holding its 64-bit
+ * id; `e.Transform` gives a component proxy (entity + component id) and `e.Transform.translation`
+ * reads the field through the reflection registry, so every registered component, user ones
+ * included, reads and writes the same way with no per-component binding. Field values map to Lua
+ * as: bool -> boolean, integers -> integer, floats -> number, vec3 -> vec3, quat -> quat, vec2 /
+ * vec4 / color -> {x, y[, z, w]}, string / asset_path -> string or nil, entity -> entity or nil,
+ * enum -> its name, arrays -> a sequence. Writes convert back (a vector also from {1, 2, 3} or
+ * {r=, g=, b=, a=}), clamp to the field's bounds, and mark a Transform dirty. Unknown components
+ * and fields are errors naming the script line. Also rill.find, spawn, despawn and query. */
+#include <string.h>
+
+#include "script_internal.h"
+
+typedef struct comp_proxy {
+    rill_entity entity;
+    rill_component comp;
+} comp_proxy;
+
+/* >>entities ---------------------------------------------------------------------------------- */
+
+void rill__script_push_entity(lua_State *L, rill_entity e) {
+    if (!e) {
+        lua_pushnil(L);
+        return;
+    }
+    rill_entity *u = lua_newuserdatauv(L, sizeof(rill_entity), 0);
+    *u = e;
+    luaL_setmetatable(L, SCRIPT_MT_ENTITY);
+}
+
+rill_entity rill__script_check_entity(lua_State *L, int idx) {
+    return *(rill_entity *)luaL_checkudata(L, idx, SCRIPT_MT_ENTITY);
+}
+
+rill_entity rill__script_opt_entity(lua_State *L, int idx) {
+    rill_entity *u = luaL_testudata(L, idx, SCRIPT_MT_ENTITY);
+    return u ? *u : RILL_ENTITY_NULL;
+}
+
+static rill_component check_component(lua_State *L, rill_scripts *s, int idx) {
+    const char *name = luaL_checkstring(L, idx);
+    rill_component c = rill_world_find_component(s->world, name);
+    if (!c.id)
+        luaL_error(L, "unknown component '%s'", name);
+    return c;
+}
+
+/* >>values ------------------------------------------------------------------------------------ */
+
+static const char *const LANES[4] = {"x", "y", "z", "w"};
+static const char *const COLOR_LANES[4] = {"r", "g", "b", "a"};
+
+void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n) {
+    lua_createtable(L, 0, n);
+    for (int i = 0; i < n; i++) {
+        lua_pushnumber(L, (lua_Number)v[i]);
+        lua_setfield(L, -2, LANES[i]);
+    }
+    if (n == 3 || n == 4) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, n == 3 ? s->vec3_mt : s->quat_mt);
+        lua_setmetatable(L, -2);
+    }
+}
+
+/* Reads a vector of n lanes from {x=, y=, ...}, {r=, g=, ...} or {a, b, c}. */
+bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
+    if (lua_type(L, idx) != LUA_TTABLE)
+        return false;
+    idx = lua_absindex(L, idx);
+    for (int i = 0; i < n; i++) {
+        lua_getfield(L, idx, LANES[i]);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_getfield(L, idx, COLOR_LANES[i]);
+        }
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_rawgeti(L, idx, i + 1);
+        }
+        int ok = 0;
+        lua_Number v = lua_tonumberx(L, -1, &ok);
+        lua_pop(L, 1);
+        if (!ok)
+            return false;
+        out[i] = (float)v;
+    }
+    return true;
+}
+
+static int vec_lanes(rill_field_type t) {
+    switch (t) {
+    case RILL_FIELD_VEC2:
+        return 2;
+    case RILL_FIELD_VEC3:
+        return 3;
+    case RILL_FIELD_VEC4:
+    case RILL_FIELD_QUAT:
+    case RILL_FIELD_COLOR:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static void push_element(lua_State *L, rill_scripts *s, const rill_field *f, const void *p) {
+    int lanes = vec_lanes(f->type);
+    if (lanes) {
+        float v[4];
+        memcpy(v, p, sizeof(float) * (size_t)lanes);
+        if (f->type == RILL_FIELD_VEC3 || f->type == RILL_FIELD_QUAT)
+            rill__script_push_vec(L, s, v, lanes);
+        else {
+            lua_createtable(L, 0, lanes);
+            for (int i = 0; i < lanes; i++) {
+                lua_pushnumber(L, (lua_Number)v[i]);
+                lua_setfield(L, -2, LANES[i]);
+            }
+        }
+        return;
+    }
+    switch (f->type) {
+    case RILL_FIELD_BOOL:
+        lua_pushboolean(L, *(const bool *)p);
+        break;
+    case RILL_FIELD_I32:
+        lua_pushinteger(L, *(const int32_t *)p);
+        break;
+    case RILL_FIELD_U32:
+        lua_pushinteger(L, *(const uint32_t *)p);
+        break;
+    case RILL_FIELD_I64:
+        lua_pushinteger(L, (lua_Integer) * (const int64_t *)p);
+        break;
+    case RILL_FIELD_U64:
+        lua_pushinteger(L, (lua_Integer) * (const uint64_t *)p);
+        break;
+    case RILL_FIELD_F32:
+        lua_pushnumber(L, *(const float *)p);
+        break;
+    case RILL_FIELD_F64:
+        lua_pushnumber(L, *(const double *)p);
+        break;
+    case RILL_FIELD_STRING:
+    case RILL_FIELD_ASSET_PATH: {
+        const char *str = *(const char *const *)p;
+        if (str)
+            lua_pushstring(L, str);
+        else
+            lua_pushnil(L);
+        break;
+    }
+    case RILL_FIELD_ENTITY:
+        rill__script_push_entity(L, *(const rill_entity *)p);
+        break;
+    case RILL_FIELD_ENUM: {
+        int32_t v = *(const int32_t *)p;
+        const char *name = rill_field_enum_name(f, v);
+        if (name)
+            lua_pushstring(L, name);
+        else
+            lua_pushinteger(L, v);
+        break;
+    }
+    default:
+        lua_pushnil(L);
+        break;
+    }
+}
+
+static void push_field(lua_State *L, rill_scripts *s, const rill_field *f, const void *obj) {
+    const char *p = (const char *)obj + f->offset;
+    uint32_t n = rill_field_count(f);
+    if (n <= 1) {
+        push_element(L, s, f, p);
+        return;
+    }
+    size_t es = rill_field_type_size(f->type);
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        push_element(L, s, f, p + es * i);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+}
+
+static int bad_value(lua_State *L, const char *comp, const rill_field *f, int idx) {
+    return luaL_error(L, "%s.%s is a %s; cannot set it to a %s value", comp, f->name,
+                      rill_field_type_name(f->type), luaL_typename(L, idx));
+}
+
+/* Converts the Lua value at idx into one element of the field's storage at out (raises). */
+static void to_element(lua_State *L, const char *comp, const rill_field *f, int idx, void *out) {
+    int lanes = vec_lanes(f->type);
+    if (lanes) {
+        if (!rill__script_to_vec(L, idx, out, lanes))
+            bad_value(L, comp, f, idx);
+        return;
+    }
+    int ok = 1;
+    switch (f->type) {
+    case RILL_FIELD_BOOL:
+        if (!lua_isboolean(L, idx))
+            bad_value(L, comp, f, idx);
+        *(bool *)out = lua_toboolean(L, idx);
+        return;
+    case RILL_FIELD_STRING:
+    case RILL_FIELD_ASSET_PATH:
+        if (lua_isnil(L, idx)) {
+            *(const char **)out = NULL;
+            return;
+        }
+        if (lua_type(L, idx) != LUA_TSTRING)
+            bad_value(L, comp, f, idx);
+        size_t len;
+        const char *str = lua_tolstring(L, idx, &len);
+        *(const char **)out = len ? rill_intern_n(str, len) : NULL;
+        return;
+    case RILL_FIELD_ENTITY:
+        if (lua_isnil(L, idx))
+            *(rill_entity *)out = RILL_ENTITY_NULL;
+        else
+            *(rill_entity *)out = rill__script_check_entity(L, idx);
+        return;
+    case RILL_FIELD_ENUM:
+        if (lua_type(L, idx) == LUA_TSTRING) {
+            if (!rill_field_enum_value(f, lua_tostring(L, idx), (int32_t *)out))
+                luaL_error(L, "%s.%s has no value '%s'", comp, f->name, lua_tostring(L, idx));
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    lua_Number v = lua_tonumberx(L, idx, &ok);
+    if (!ok)
+        bad_value(L, comp, f, idx);
+    memset(out, 0, rill_field_type_size(f->type));
+    rill_field_set_f64(&(rill_field){.type = f->type == RILL_FIELD_ENUM ? RILL_FIELD_I32 : f->type},
+                       out, 0, (double)v);
+}
+
+/* Writes the Lua value at idx into field f of component c on e (raises on a bad value). The value
+ * is converted first, into a buffer: converting may run script code (a table's metamethods) that
+ * moves or removes the component. */
+static void write_field(lua_State *L, rill_scripts *s, rill_entity e, rill_component c,
+                        const rill_type_desc *t, const rill_field *f, int idx) {
+    uint32_t n = rill_field_count(f);
+    size_t es = rill_field_type_size(f->type);
+    _Alignas(16) unsigned char one[64];
+    unsigned char *buf = one;
+    idx = lua_absindex(L, idx);
+    if (n > 1) {
+        if (lua_type(L, idx) != LUA_TTABLE)
+            bad_value(L, t->name, f, idx);
+        buf = lua_newuserdatauv(L, es * n, 0); /* collected with the stack; no leak on error */
+        void *data = rill_world_get(s->world, e, c);
+        if (data) /* elements the table leaves out keep their values */
+            memcpy(buf, (char *)data + f->offset, es * n);
+        for (uint32_t i = 0; i < n; i++) {
+            if (lua_rawgeti(L, idx, (lua_Integer)i + 1) != LUA_TNIL)
+                to_element(L, t->name, f, -1, buf + es * i);
+            lua_pop(L, 1);
+        }
+    } else {
+        to_element(L, t->name, f, idx, buf);
+    }
+    void *data = rill_world_get(s->world, e, c);
+    if (!data)
+        luaL_error(L, "the entity no longer has %s", t->name);
+    memcpy((char *)data + f->offset, buf, es * n);
+    if (f->flags & (RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX))
+        rill_type_clamp(t, data);
+    if (c.id == s->transform.id)
+        rill_world_mark_transform_dirty(s->world, e);
+}
+
+static const rill_field *check_field(lua_State *L, const rill_type_desc *t, const char *name) {
+    const rill_field *f = rill_type_find_field(t, name);
+    if (!f) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (uint32_t i = 0; i < t->field_count; i++) {
+            luaL_addstring(&b, i ? ", " : "");
+            luaL_addstring(&b, t->fields[i].name);
+        }
+        luaL_pushresult(&b);
+        luaL_error(L, "%s has no field '%s' (its fields: %s)", t->name, name, lua_tostring(L, -1));
+    }
+    return f;
+}
+
+/* Sets every field of table idx on component c of e. */
+static void write_table(lua_State *L, rill_scripts *s, rill_entity e, rill_component c, int idx) {
+    const rill_type_desc *t = rill_world_component_type(s->world, c);
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            luaL_error(L, "%s: field names are strings", t->name);
+        write_field(L, s, e, c, t, check_field(L, t, lua_tostring(L, -2)), lua_gettop(L));
+        lua_pop(L, 1);
+    }
+}
+
+/* >>component proxies -------------------------------------------------------------------------- */
+
+static void *proxy_data(lua_State *L, rill_scripts *s, const comp_proxy *p,
+                        const rill_type_desc **out_t) {
+    *out_t = rill_world_component_type(s->world, p->comp);
+    void *data = rill_world_get(s->world, p->entity, p->comp);
+    if (!data)
+        luaL_error(L, "the entity no longer has %s", (*out_t)->name);
+    return data;
+}
+
+static int proxy_index(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    comp_proxy *p = luaL_checkudata(L, 1, SCRIPT_MT_COMPONENT);
+    const char *name = luaL_checkstring(L, 2);
+    const rill_type_desc *t;
+    void *data = proxy_data(L, s, p, &t);
+    push_field(L, s, check_field(L, t, name), data);
+    return 1;
+}
+
+static int proxy_newindex(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    comp_proxy *p = luaL_checkudata(L, 1, SCRIPT_MT_COMPONENT);
+    const char *name = luaL_checkstring(L, 2);
+    const rill_type_desc *t;
+    proxy_data(L, s, p, &t);
+    write_field(L, s, p->entity, p->comp, t, check_field(L, t, name), 3);
+    return 0;
+}
+
+static int proxy_tostring(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    comp_proxy *p = luaL_checkudata(L, 1, SCRIPT_MT_COMPONENT);
+    const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
+    const void *data = rill_world_get(s->world, p->entity, p->comp);
+    rill_strbuf sb = {0};
+    if (data && rill_type_dump(t, data, &sb) && sb.data)
+        lua_pushstring(L, sb.data);
+    else
+        lua_pushfstring(L, "%s (gone)", t->name);
+    rill_strbuf_free(&sb);
+    return 1;
+}
+
+static void push_proxy(lua_State *L, rill_entity e, rill_component c) {
+    comp_proxy *p = lua_newuserdatauv(L, sizeof(comp_proxy), 0);
+    p->entity = e;
+    p->comp = c;
+    luaL_setmetatable(L, SCRIPT_MT_COMPONENT);
+}
+
+/* >>entity methods ----------------------------------------------------------------------------- */
+
+static int ent_alive(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    lua_pushboolean(L, rill_world_is_alive(s->world, rill__script_check_entity(L, 1)));
+    return 1;
+}
+
+static int ent_has(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    lua_pushboolean(L, rill_world_has(s->world, e, check_component(L, s, 2)));
+    return 1;
+}
+
+/* e:add("Name"[, {field = value, ...}]): adds (or replaces) with the type's defaults, then sets
+ * the given fields. Returns the component proxy. */
+static int ent_add(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    rill_component c = check_component(L, s, 2);
+    const rill_type_desc *t = rill_world_component_type(s->world, c);
+    if (!rill_world_is_alive(s->world, e))
+        return luaL_error(L, "add %s: the entity is not alive", t->name);
+    if (t->flags & RILL_TYPE_MANAGED)
+        return luaL_error(L, "add %s: the world maintains it (use set_parent)", t->name);
+    if (!rill_world_add(s->world, e, c, NULL))
+        return luaL_error(L, "add %s: out of memory", t->name);
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        write_table(L, s, e, c, 3);
+    }
+    push_proxy(L, e, c);
+    return 1;
+}
+
+static int ent_remove(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    rill_component c = check_component(L, s, 2);
+    if (rill_world_component_type(s->world, c)->flags & RILL_TYPE_MANAGED)
+        return luaL_error(L, "remove: the world maintains that component (use set_parent)");
+    lua_pushboolean(L, rill_world_remove(s->world, e, c));
+    return 1;
+}
+
+static int ent_despawn(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    lua_pushinteger(L, rill_world_despawn_recursive(s->world, rill__script_check_entity(L, 1)));
+    return 1;
+}
+
+static int ent_parent(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill__script_push_entity(L, rill_world_get_parent(s->world, rill__script_check_entity(L, 1)));
+    return 1;
+}
+
+static int ent_set_parent(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    rill_entity p = lua_isnoneornil(L, 2) ? RILL_ENTITY_NULL : rill__script_check_entity(L, 2);
+    lua_pushboolean(L, rill_world_set_parent(s->world, e, p));
+    return 1;
+}
+
+static int ent_children(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    lua_newtable(L);
+    lua_Integer i = 1;
+    for (rill_entity c = rill_world_first_child(s->world, e); c;
+         c = rill_world_next_sibling(s->world, c)) {
+        rill__script_push_entity(L, c);
+        lua_rawseti(L, -2, i++);
+    }
+    return 1;
+}
+
+static int ent_index(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    const char *key = luaL_checkstring(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) /* a method */
+        return 1;
+    if (strcmp(key, "id") == 0) {
+        lua_pushinteger(L, (lua_Integer)e);
+        return 1;
+    }
+    if (strcmp(key, "name") == 0) {
+        const char *name = rill_world_get_name(s->world, e);
+        if (name)
+            lua_pushstring(L, name);
+        else
+            lua_pushnil(L);
+        return 1;
+    }
+    rill_component c = check_component(L, s, 2);
+    if (rill_world_has(s->world, e, c))
+        push_proxy(L, e, c);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* e.name = "x"; e.Transform = {translation = ...} sets fields of (adding if missing) a component.
+ */
+static int ent_newindex(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    const char *key = luaL_checkstring(L, 2);
+    if (strcmp(key, "name") == 0) {
+        rill_world_set_name(s->world, e, luaL_optstring(L, 3, NULL));
+        return 0;
+    }
+    lua_settop(L, 3);
+    lua_pushcfunction(L, ent_add);
+    lua_insert(L, 1);
+    lua_call(L, 3, 0);
+    return 0;
+}
+
+static int ent_eq(lua_State *L) {
+    lua_pushboolean(L, rill__script_opt_entity(L, 1) == rill__script_opt_entity(L, 2));
+    return 1;
+}
+
+static int ent_tostring(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill__script_check_entity(L, 1);
+    const char *name = rill_world_get_name(s->world, e);
+    lua_pushfstring(L, "entity %d:%d%s%s", (int)RILL_ENTITY_INDEX(e),
+                    (int)RILL_ENTITY_GENERATION(e), name ? " " : "", name ? name : "");
+    return 1;
+}
+
+/* >>rill.* ------------------------------------------------------------------------------------- */
+
+static int r_find(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill__script_push_entity(L, rill_world_find_by_name(s->world, luaL_checkstring(L, 1)));
+    return 1;
+}
+
+/* rill.spawn([name]) or rill.spawn{name = "x", parent = e, Transform = {...}, ...}. */
+static int r_spawn(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    rill_entity e = rill_world_spawn(s->world);
+    if (!e)
+        return luaL_error(L, "spawn: out of memory");
+    rill__script_push_entity(L, e);
+    int ent = lua_gettop(L);
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        rill_world_set_name(s->world, e, lua_tostring(L, 1));
+    } else if (lua_type(L, 1) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, 1)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+            if (strcmp(k, "name") == 0) {
+                rill_world_set_name(s->world, e, luaL_checkstring(L, -1));
+            } else if (strcmp(k, "parent") == 0) {
+                rill_world_set_parent(s->world, e, rill__script_check_entity(L, -1));
+            } else {
+                lua_pushcfunction(L, ent_add);
+                lua_pushvalue(L, ent);
+                lua_pushvalue(L, -4);
+                lua_pushvalue(L, -4);
+                lua_call(L, 3, 0);
+            }
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnoneornil(L, 1)) {
+        return luaL_argerror(L, 1, "a name or a table");
+    }
+    lua_pushvalue(L, ent);
+    return 1;
+}
+
+static int r_despawn(lua_State *L) {
+    return ent_despawn(L);
+}
+
+/* rill.query("A", "B", ...): an iterator over the entities that have every component, taken as a
+ * list first so the loop may spawn, despawn and add freely. */
+static int query_iter(lua_State *L) {
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
+    lua_pushinteger(L, i);
+    lua_replace(L, lua_upvalueindex(2));
+    lua_rawgeti(L, lua_upvalueindex(1), i);
+    return 1;
+}
+
+static int r_query(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    int n = lua_gettop(L);
+    if (n < 1 || n > RILL_QUERY_MAX_TERMS)
+        return luaL_error(L, "query: 1 to %d component names", RILL_QUERY_MAX_TERMS);
+    rill_query_desc d = {0};
+    for (int i = 0; i < n; i++)
+        d.with[i] = check_component(L, s, i + 1);
+    rill_query q = rill_world_query(s->world, &d);
+    lua_newtable(L);
+    lua_Integer k = 1;
+    while (rill_query_next(&q)) {
+        rill__script_push_entity(L, q.entity);
+        lua_rawseti(L, -2, k++);
+    }
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, query_iter, 2);
+    return 1;
+}
+
+/* rill.components(): the names of every registered component. */
+static int r_components(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    uint32_t n = rill_world_component_count(s->world);
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 1; i <= n; i++) {
+        lua_pushstring(L, rill_world_component_type(s->world, (rill_component){i})->name);
+        lua_rawseti(L, -2, (lua_Integer)i);
+    }
+    return 1;
+}
+
+void rill__script_open_world(lua_State *L, rill_scripts *s) {
+    (void)s;
+    luaL_newmetatable(L, SCRIPT_MT_ENTITY);
+    static const luaL_Reg methods[] = {
+        {"alive", ent_alive},           {"has", ent_has},           {"add", ent_add},
+        {"remove", ent_remove},         {"despawn", ent_despawn},   {"parent", ent_parent},
+        {"set_parent", ent_set_parent}, {"children", ent_children}, {NULL, NULL}};
+    luaL_newlib(L, methods);
+    lua_pushcclosure(L, ent_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, ent_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, ent_eq);
+    lua_setfield(L, -2, "__eq");
+    lua_pushcfunction(L, ent_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, SCRIPT_MT_COMPONENT);
+    lua_pushcfunction(L, proxy_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, proxy_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, proxy_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+    static const luaL_Reg fns[] = {
+        {"find", r_find},   {"spawn", r_spawn},           {"despawn", r_despawn},
+        {"query", r_query}, {"components", r_components}, {NULL, NULL}};
+    luaL_setfuncs(L, fns, 0); /* into the rill table on the stack */
+}

@@ -1,0 +1,443 @@
+/* sandbox.c: the Lua state every script shares and the walls around it: an allocator that refuses
+ * memory past the limit, a count hook that stops a callback past its instruction budget, the
+ * globals a script sees (the safe parts of the standard library, no io/os/debug/package/load),
+ * pcall and xpcall that cannot swallow those two stops, string.rep that refuses results over the
+ * memory left, and `require` reading modules through the VFS so a packed game finds them. */
+#include <string.h>
+
+#include <lualib.h>
+
+#include "script_internal.h"
+
+#define HOOK_STEP 1000 /* instructions between two budget checks */
+#define MODULE_NAME_MAX 200
+
+rill_scripts *rill__script_get(lua_State *L) {
+    return *(rill_scripts **)lua_getextraspace(L);
+}
+
+/* >>memory ------------------------------------------------------------------------------------ */
+
+/* Lua's allocator over rill_realloc_tagged, counting what the state holds; growth past the limit
+ * is refused (Lua raises "not enough memory" in the script that asked). */
+static void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    rill_scripts *s = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        s->mem_used -= old;
+        rill_free(ptr);
+        return NULL;
+    }
+    if (nsize > old && s->mem_used - old + nsize > s->mem_limit) {
+        s->mem_refused = true;
+        return NULL;
+    }
+    void *p = rill_realloc_tagged(ptr, nsize, RILL_MEM_GENERAL);
+    if (!p)
+        return NULL;
+    s->mem_used = s->mem_used - old + nsize;
+    return p;
+}
+
+/* >>budget ------------------------------------------------------------------------------------ */
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    rill_scripts *s = rill__script_get(L);
+    s->steps_left -= HOOK_STEP;
+    if (s->steps_left < 0 || s->aborting) {
+        s->aborting = true;
+        luaL_error(L, "instruction budget of %I instructions exceeded (the script was stopped)",
+                   (lua_Integer)s->desc.instruction_budget);
+    }
+}
+
+void rill__script_budget_start(rill_scripts *s) {
+    s->steps_left = (int64_t)s->desc.instruction_budget;
+    s->aborting = false;
+    s->mem_refused = false;
+}
+
+static int traceback(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (!msg)
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+int rill__script_pcall(rill_scripts *s, int nargs, int nresults) {
+    lua_State *L = s->L;
+    int base = lua_gettop(L) - nargs; /* the function's slot */
+    lua_pushcfunction(L, traceback);
+    lua_insert(L, base);
+    rill__script_budget_start(s);
+    s->in_call = true;
+    int st = lua_pcall(L, nargs, nresults, base);
+    s->in_call = false;
+    lua_remove(L, base);
+    s->stats.calls++;
+    return st;
+}
+
+const char *rill__script_where(lua_State *L, char *buf, size_t cap) {
+    lua_Debug ar;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0) {
+            snprintf(buf, cap, "%s:%d", ar.short_src, ar.currentline);
+            return buf;
+        }
+    }
+    snprintf(buf, cap, "?");
+    return buf;
+}
+
+/* >>safe replacements ------------------------------------------------------------------------- */
+
+/* pcall(f, ...): the standard one, except that a budget or memory stop goes on up. */
+static int sb_pcall(lua_State *L) {
+    luaL_checkany(L, 1);
+    int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    rill_scripts *s = rill__script_get(L);
+    if (st != LUA_OK && (s->aborting || s->mem_refused || st == LUA_ERRMEM))
+        return lua_error(L);
+    lua_pushboolean(L, st == LUA_OK);
+    lua_insert(L, 1);
+    return lua_gettop(L);
+}
+
+/* xpcall(f, handler, ...): likewise. */
+static int sb_xpcall(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    /* [f, h, args...] -> [h, f, args...] so h is the message handler at index 1. */
+    lua_pushvalue(L, 1);
+    lua_copy(L, 2, 1);
+    lua_copy(L, -1, 2);
+    lua_pop(L, 1);
+    int st = lua_pcall(L, n - 2, LUA_MULTRET, 1);
+    rill_scripts *s = rill__script_get(L);
+    if (st != LUA_OK && (s->aborting || s->mem_refused || st == LUA_ERRMEM))
+        return lua_error(L);
+    lua_pushboolean(L, st == LUA_OK);
+    lua_replace(L, 1);
+    return lua_gettop(L);
+}
+
+/* string.rep(s, n[, sep]) that refuses a result bigger than the memory left, as an ordinary error
+ * with the script's line (the allocator would refuse it anyway, but without a traceback). */
+static int sb_rep(lua_State *L) {
+    size_t l, lsep;
+    luaL_checklstring(L, 1, &l);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    rill_scripts *s = rill__script_get(L);
+    if (n > 0) {
+        double total = ((double)l + (double)lsep) * (double)n;
+        double left = (double)(s->mem_limit - RILL_MIN(s->mem_used, s->mem_limit));
+        if (total > left)
+            return luaL_error(L,
+                              "string.rep: a result of %f bytes is over the script memory left "
+                              "(%f bytes)",
+                              total, left);
+    }
+    lua_getfield(L, lua_upvalueindex(1), "rep");
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* setmetatable refusing __gc: a finalizer would run whenever the collector gets to it, outside
+ * any callback's budget. */
+static int sb_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE && (lua_pushliteral(L, "__gc"), lua_rawget(L, 2)) != LUA_TNIL)
+        return luaL_error(L, "setmetatable: __gc metamethods are not allowed in scripts");
+    lua_settop(L, 2);
+    lua_getfield(L, lua_upvalueindex(1), "setmetatable");
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+static int sb_print(lua_State *L) {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&b);
+        if (i < n)
+            luaL_addchar(&b, '\t');
+    }
+    luaL_pushresult(&b);
+    char where[256];
+    RILL_LOG_INFO(SCRIPT_LOG, "%s: %s", rill__script_where(L, where, sizeof(where)),
+                  lua_tostring(L, -1));
+    return 0;
+}
+
+/* >>require ------------------------------------------------------------------------------------ */
+
+char *rill__script_read(rill_scripts *s, const char *path, size_t *out_len, rill_error *err) {
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (rill_vfs_read_all(s->desc.vfs, path, &data, &len, err) != RILL_OK)
+        return NULL;
+    *out_len = len;
+    return (char *)data;
+}
+
+/* require("a.b") reads "a/b.lua" through the VFS, runs it once in an environment of its own and
+ * keeps what it returned (true when nothing). Names are letters, digits, '_' and '.'. */
+static int sb_require(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    size_t n;
+    const char *name = luaL_checklstring(L, 1, &n);
+    if (n == 0 || n > MODULE_NAME_MAX)
+        return luaL_error(L, "require: bad module name");
+    char path[MODULE_NAME_MAX + 8];
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '.' || c == '-';
+        if (!ok || (c == '.' && (i == 0 || name[i - 1] == '.' || i + 1 == n)))
+            return luaL_error(L, "require: bad module name '%s'", name);
+        path[i] = c == '.' ? '/' : c;
+    }
+    memcpy(path + n, ".lua", 5);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->loaded_modules);
+    lua_getfield(L, -1, path);
+    if (lua_toboolean(L, -1)) {
+        if (lua_type(L, -1) == LUA_TLIGHTUSERDATA)
+            return luaL_error(L, "require: '%s' requires itself (a loop)", name);
+        return 1;
+    }
+    lua_pop(L, 1);
+    rill_error err = {0};
+    size_t len = 0;
+    char *src = rill__script_read(s, path, &len, &err);
+    if (!src)
+        return luaL_error(L, "require '%s': %s", name, err.msg);
+    char chunk[MODULE_NAME_MAX + 16];
+    snprintf(chunk, sizeof(chunk), "@%s", path);
+    int st = luaL_loadbufferx(L, src, len, chunk, "t");
+    rill_free(src);
+    if (st != LUA_OK)
+        return lua_error(L);
+    lua_pushlightuserdata(L, s); /* "loading" marker, for loops */
+    lua_setfield(L, -3, path);
+    rill__script_new_env(L, s);
+    if (!lua_setupvalue(L, -2, 1))
+        lua_pop(L, 1);
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, path);
+    return 1;
+}
+
+/* >>globals ----------------------------------------------------------------------------------- */
+
+void rill__script_new_env(lua_State *L, rill_scripts *s) {
+    lua_newtable(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->sandbox_mt);
+    lua_setmetatable(L, -2);
+}
+
+/* Copies the listed fields of the table at -1 into a fresh table, which replaces it. */
+static void keep_fields(lua_State *L, const char *const *names) {
+    lua_newtable(L);
+    for (const char *const *n = names; *n; n++) {
+        lua_getfield(L, -2, *n);
+        lua_setfield(L, -2, *n);
+    }
+    lua_remove(L, -2);
+}
+
+/* The vector and quaternion types, in Lua: arithmetic on small tables is what the VM is fastest
+ * at, and C functions would cost a call across the API per operation. */
+static const char PRELUDE[] =
+    "local sqrt, sin, cos, acos, abs = math.sqrt, math.sin, math.cos, math.acos, math.abs\n"
+    "local V = {}; V.__index = V\n"
+    "local function vec3(x, y, z) return setmetatable({x = x or 0, y = y or 0, z = z or 0}, V) "
+    "end\n"
+    "V.__add = function(a, b) return vec3(a.x + b.x, a.y + b.y, a.z + b.z) end\n"
+    "V.__sub = function(a, b) return vec3(a.x - b.x, a.y - b.y, a.z - b.z) end\n"
+    "V.__unm = function(a) return vec3(-a.x, -a.y, -a.z) end\n"
+    "V.__mul = function(a, b)\n"
+    "  if type(a) == 'number' then return vec3(a * b.x, a * b.y, a * b.z) end\n"
+    "  if type(b) == 'number' then return vec3(a.x * b, a.y * b, a.z * b) end\n"
+    "  return vec3(a.x * b.x, a.y * b.y, a.z * b.z) end\n"
+    "V.__div = function(a, b)\n"
+    "  if type(b) == 'number' then return vec3(a.x / b, a.y / b, a.z / b) end\n"
+    "  return vec3(a.x / b.x, a.y / b.y, a.z / b.z) end\n"
+    "V.__eq = function(a, b) return a.x == b.x and a.y == b.y and a.z == b.z end\n"
+    "V.__tostring = function(a) return string.format('vec3(%g, %g, %g)', a.x, a.y, a.z) end\n"
+    "function V.dot(a, b) return a.x * b.x + a.y * b.y + a.z * b.z end\n"
+    "function V.cross(a, b) return vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,\n"
+    "  a.x * b.y - a.y * b.x) end\n"
+    "function V.length(a) return sqrt(a.x * a.x + a.y * a.y + a.z * a.z) end\n"
+    "function V.normalized(a) local l = V.length(a)\n"
+    "  if l == 0 then return vec3(0, 0, 0) end return vec3(a.x / l, a.y / l, a.z / l) end\n"
+    "function V.lerp(a, b, t) return vec3(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,\n"
+    "  a.z + (b.z - a.z) * t) end\n"
+    "function V.distance(a, b) return V.length(V.__sub(a, b)) end\n"
+    "function V.copy(a) return vec3(a.x, a.y, a.z) end\n"
+    "local Q = {}; Q.__index = Q\n"
+    "local function quat(x, y, z, w) return setmetatable({x = x or 0, y = y or 0, z = z or 0,\n"
+    "  w = w or 1}, Q) end\n"
+    "function Q.axis_angle(axis, angle) local n = V.normalized(axis) local s = sin(angle / 2)\n"
+    "  return quat(n.x * s, n.y * s, n.z * s, cos(angle / 2)) end\n"
+    "function Q.euler(x, y, z)\n" /* radians, applied Z then Y then X: q = qy * qx * qz */
+    "  return Q.axis_angle(vec3(0, 1, 0), y or 0) * Q.axis_angle(vec3(1, 0, 0), x or 0)\n"
+    "    * Q.axis_angle(vec3(0, 0, 1), z or 0) end\n"
+    "Q.__mul = function(a, b)\n"
+    "  if getmetatable(b) == V then\n"
+    "    local u = vec3(a.x, a.y, a.z) local t = V.cross(u, b) * 2\n"
+    "    return b + t * a.w + V.cross(u, t) end\n"
+    "  return quat(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,\n"
+    "    a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,\n"
+    "    a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,\n"
+    "    a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z) end\n"
+    "Q.__eq = function(a, b) return a.x == b.x and a.y == b.y and a.z == b.z and a.w == b.w end\n"
+    "Q.__tostring = function(a) return string.format('quat(%g, %g, %g, %g)', a.x, a.y, a.z, a.w) "
+    "end\n"
+    "function Q.dot(a, b) return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w end\n"
+    "function Q.length(a) return sqrt(Q.dot(a, a)) end\n"
+    "function Q.normalized(a) local l = Q.length(a)\n"
+    "  if l == 0 then return quat() end return quat(a.x / l, a.y / l, a.z / l, a.w / l) end\n"
+    "function Q.inverse(a) local d = Q.dot(a, a)\n"
+    "  if d == 0 then return quat() end return quat(-a.x / d, -a.y / d, -a.z / d, a.w / d) end\n"
+    "function Q.slerp(a, b, t) local d = Q.dot(a, b)\n"
+    "  if d < 0 then b = quat(-b.x, -b.y, -b.z, -b.w) d = -d end\n"
+    "  if d > 0.9995 then return Q.normalized(quat(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,\n"
+    "    a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t)) end\n"
+    "  local th = acos(d) local s = sin(th)\n"
+    "  local wa, wb = sin((1 - t) * th) / s, sin(t * th) / s\n"
+    "  return quat(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb,\n"
+    "    a.w * wa + b.w * wb) end\n"
+    "function Q.copy(a) return quat(a.x, a.y, a.z, a.w) end\n"
+    /* vec3(...) and quat(...) construct; quat.axis_angle and quat.euler hang off quat. */
+    "local vec3_t = setmetatable({}, {__call = function(_, x, y, z) return vec3(x, y, z) end,\n"
+    "  __index = V})\n"
+    "local quat_t = setmetatable({}, {__call = function(_, x, y, z, w) return quat(x, y, z, w)"
+    " end,\n  __index = Q})\n"
+    "return vec3_t, quat_t, V, Q\n";
+
+static int open_protected(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 0);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 0);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 0);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 0);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 0);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 0);
+    int co = lua_gettop(L), utf8 = co - 1, math = co - 2, table = co - 3, str = co - 4,
+        base = co - 5;
+    /* The sandbox's globals: chosen entries of the base library, copies of the safe libraries. */
+    lua_newtable(L);
+    int g = lua_gettop(L);
+    static const char *const base_names[] = {
+        "assert", "error",  "ipairs",   "next",     "pairs", "rawequal",     "rawget",   "rawlen",
+        "rawset", "select", "tonumber", "tostring", "type",  "getmetatable", "_VERSION", NULL};
+    for (const char *const *n = base_names; *n; n++) {
+        lua_getfield(L, base, *n);
+        lua_setfield(L, g, *n);
+    }
+    lua_pushvalue(L, base);
+    lua_pushcclosure(L, sb_setmetatable, 1);
+    lua_setfield(L, g, "setmetatable");
+    lua_pushcfunction(L, sb_pcall);
+    lua_setfield(L, g, "pcall");
+    lua_pushcfunction(L, sb_xpcall);
+    lua_setfield(L, g, "xpcall");
+    lua_pushcfunction(L, sb_print);
+    lua_setfield(L, g, "print");
+    lua_pushcfunction(L, sb_require);
+    lua_setfield(L, g, "require");
+    static const char *const str_names[] = {
+        "byte",  "char",    "find", "format", "gmatch", "gsub",     "len",    "lower",
+        "match", "reverse", "sub",  "upper",  "pack",   "packsize", "unpack", NULL};
+    lua_pushvalue(L, str);
+    keep_fields(L, str_names);
+    lua_pushvalue(L, str);
+    lua_pushcclosure(L, sb_rep, 1);
+    lua_setfield(L, -2, "rep");
+    /* Strings index the sandbox's string table (not the original, which has string.dump), and
+     * their metatable is hidden so no script can swap it for the others. */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+    lua_setfield(L, g, "string");
+    lua_pushvalue(L, table);
+    lua_setfield(L, g, "table");
+    lua_pushvalue(L, math);
+    lua_setfield(L, g, "math");
+    lua_pushvalue(L, utf8);
+    lua_setfield(L, g, "utf8");
+    lua_pushvalue(L, co);
+    lua_setfield(L, g, "coroutine");
+    /* The real globals table keeps nothing a script could reach: scripts never see it. */
+    lua_pushvalue(L, g);
+    lua_setfield(L, LUA_REGISTRYINDEX, "rill.sandbox");
+    /* vec3 / quat from the prelude, run with the sandbox as its globals. */
+    if (luaL_loadbufferx(L, PRELUDE, sizeof(PRELUDE) - 1, "=prelude", "t") != LUA_OK)
+        return lua_error(L);
+    lua_pushvalue(L, g);
+    lua_setupvalue(L, -2, 1);
+    lua_call(L, 0, 4);
+    s->quat_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+    s->vec3_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_setfield(L, g, "quat");
+    lua_setfield(L, g, "vec3");
+    /* The env metatable: globals fall through to the sandbox; getmetatable(_ENV) shows nothing. */
+    lua_newtable(L);
+    lua_pushvalue(L, g);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    s->sandbox_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    s->loaded_modules = luaL_ref(L, LUA_REGISTRYINDEX);
+    /* rill.* */
+    lua_newtable(L);
+    rill__script_open_world(L, s);
+    rill__script_open_engine(L, s);
+    lua_setfield(L, g, "rill");
+    lua_settop(L, 0);
+    return 0;
+}
+
+bool rill__script_open(rill_scripts *s, rill_error *err) {
+    s->L = lua_newstate(script_alloc, s);
+    if (!s->L) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scripts: cannot create the Lua state");
+        return false;
+    }
+    *(rill_scripts **)lua_getextraspace(s->L) = s;
+    lua_sethook(s->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+    lua_pushcfunction(s->L, open_protected);
+    rill__script_budget_start(s);
+    if (lua_pcall(s->L, 0, 0, 0) != LUA_OK) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scripts: setting up the sandbox: %s",
+                       lua_tostring(s->L, -1));
+        lua_close(s->L);
+        s->L = NULL;
+        return false;
+    }
+    return true;
+}
+
+void rill__script_close(rill_scripts *s) {
+    if (s->L)
+        lua_close(s->L);
+    s->L = NULL;
+}

@@ -1,0 +1,136 @@
+/* script_internal.h: the script system's private state, shared by its files: scripts.c (the
+ * system, instances and lifecycle), sandbox.c (the state, globals, require, budget and memory
+ * limit), api_world.c (entities and components through reflection), api_engine.c (log, scenes,
+ * timers, input, raycasts, channels, cameras, events) and the Lua prelude (vec3/quat math). */
+#ifndef RILL_SCRIPT_INTERNAL_H
+#define RILL_SCRIPT_INTERNAL_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "rill/script.h"
+
+#define SCRIPT_LOG "script"
+
+/* Registry keys (metatable names). */
+#define SCRIPT_MT_ENTITY "rill.entity"
+#define SCRIPT_MT_COMPONENT "rill.component"
+#define SCRIPT_MT_SCENE "rill.scene"
+
+/* One script file: its environment (the globals the file defined) and callback references. */
+typedef enum script_cb {
+    SCRIPT_CB_INIT,
+    SCRIPT_CB_UPDATE,
+    SCRIPT_CB_FIXED_UPDATE,
+    SCRIPT_CB_ON_EVENT,
+    SCRIPT_CB_FINAL,
+    SCRIPT_CB_ON_RELOAD,
+    SCRIPT_CB_NUM
+} script_cb;
+
+typedef struct script_file {
+    const char *path;      /* interned VFS path */
+    int env;               /* registry ref of the environment table; LUA_NOREF: never compiled */
+    int cb[SCRIPT_CB_NUM]; /* registry refs of the callbacks (LUA_NOREF when not defined) */
+    bool disabled;         /* stopped by the budget or the memory limit until the file changes */
+    uint64_t mtime_ns;     /* the loose file's mtime when read (0: in a pack, or unreadable) */
+    char loose[1024];      /* the OS path of the loose file ("" when in a pack) */
+} script_file;
+
+typedef enum script_state {
+    INST_NEW = 0, /* init not called yet */
+    INST_RUNNING,
+    INST_FAILED, /* a runtime error stopped it */
+    INST_GONE,   /* final called; compacted away at the end of the update */
+} script_state;
+
+typedef struct script_inst {
+    rill_entity entity;
+    const char *path; /* the Script path it started with (a new path restarts it) */
+    uint32_t file;
+    int self; /* registry ref of self */
+    script_state state;
+} script_inst;
+
+/* A timer from rill.after / rill.every. */
+typedef struct script_timer {
+    uint32_t id;
+    double due;
+    double period; /* 0 = once */
+    int fn;        /* registry ref */
+    uint32_t owner_file;
+} script_timer;
+
+struct rill_scripts {
+    rill_scripts_desc desc;
+    lua_State *L;
+    rill_world *world;
+    rill_component comp;      /* Script */
+    rill_component transform; /* Transform */
+    rill_component name;      /* Name */
+    rill_component camera;    /* Camera */
+    /* Memory: bytes held, the limit, and whether the limit refused an allocation in a callback. */
+    size_t mem_used, mem_limit;
+    bool mem_refused;
+    /* The budget of the running callback, in instructions left; `aborting` once it ran out (the
+     * hook then raises at every count and the sandbox's pcall re-raises, so nothing catches it). */
+    int64_t steps_left;
+    bool aborting;
+    bool in_call;
+    RILL_ARRAY(script_file) files;
+    RILL_ARRAY(script_inst) insts;
+    rill_map by_entity;            /* entity -> index into insts + 1 */
+    RILL_ARRAY(rill_entity) fresh; /* scratch: entities whose Script has no instance yet */
+    RILL_ARRAY(script_timer) timers;
+    uint32_t next_timer;
+    int32_t current_file; /* the file whose callback runs (-1: none), for rill.log and timers */
+    rill_script_input input;
+    double time;
+    uint64_t frame;
+    rill_event_reader scene_loaded, scene_failed;
+    int loaded_modules;   /* registry ref: require's cache */
+    int sandbox_mt;       /* registry ref: the metatable whose __index is the sandbox globals */
+    int vec3_mt, quat_mt; /* registry refs */
+    rill_scripts_stats stats;
+};
+
+/* sandbox.c */
+bool rill__script_open(rill_scripts *s, rill_error *err);
+void rill__script_close(rill_scripts *s);
+/* A new environment table for a chunk (globals fall through to the sandbox), left on the stack. */
+void rill__script_new_env(lua_State *L, rill_scripts *s);
+/* Reads a VFS file into a buffer the caller frees (rill_free); NULL + message pushed on error. */
+char *rill__script_read(rill_scripts *s, const char *path, size_t *out_len, rill_error *err);
+/* Starts the budget of a callback. */
+void rill__script_budget_start(rill_scripts *s);
+/* lua_pcall under the budget with a traceback handler: returns the status, the message (with its
+ * traceback) on the stack on failure. */
+int rill__script_pcall(rill_scripts *s, int nargs, int nresults);
+/* The "file:line" of the innermost Lua function calling into C (level 1), into buf. */
+const char *rill__script_where(lua_State *L, char *buf, size_t cap);
+
+/* api_world.c */
+void rill__script_open_world(lua_State *L, rill_scripts *s);
+void rill__script_push_entity(lua_State *L, rill_entity e);
+rill_entity rill__script_check_entity(lua_State *L, int idx);
+rill_entity rill__script_opt_entity(lua_State *L, int idx);
+void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n);
+bool rill__script_to_vec(lua_State *L, int idx, float *out, int n);
+
+/* api_engine.c */
+void rill__script_open_engine(lua_State *L, rill_scripts *s);
+void rill__script_run_timers(rill_scripts *s);
+void rill__script_deliver_events(rill_scripts *s);
+/* The scripts' system, from the registry (the C functions' upvalue-free way to find it). */
+rill_scripts *rill__script_get(lua_State *L);
+
+/* scripts.c */
+/* Calls callback cb of instance i with (self, the nextra values on top of the stack, which stay
+ * there for the caller to pop), if it runs and its script defines cb. */
+void rill__script_call(rill_scripts *s, uint32_t i, script_cb cb, int nextra);
+/* The same for every running instance, in order. */
+void rill__script_broadcast(rill_scripts *s, script_cb cb, int nextra);
+/* Marks every instance of a file disabled (budget or memory), logging once. */
+void rill__script_disable_file(rill_scripts *s, uint32_t file, const char *why);
+
+#endif /* RILL_SCRIPT_INTERNAL_H */

@@ -1,0 +1,551 @@
+/* test_script.c: gameplay scripts through the app, as a project runs them: Script components on
+ * entities, files read through the VFS from the project folder, frames run by rill_app_frame
+ * (deterministic). Lifecycle and order, properties, every rill.* call, user components through
+ * reflection, writes seen by C systems the same frame, load_scene progress and its loaded event,
+ * the sandbox's refusals (with the engine still running), syntax errors keeping the last good
+ * script, and hot reload keeping self. */
+#include "rill_test.h"
+
+#include "rill/app.h"
+
+#include <math.h>
+#include <sys/stat.h>
+
+/* A user component the scripts read and write by name. */
+typedef struct counter {
+    int32_t count;
+    float value;
+    const char *text;
+    float dir[3];
+    bool flag;
+} counter;
+
+typedef struct fixture {
+    char dir[512];
+    rill_app *app;
+    rill_world *w;
+    rill_app_physics *phys;
+    rill_app_scripts *as;
+    rill_scripts *s;
+    rill_component counter;
+    rill_component script;
+    rill_test_log log;
+} fixture;
+
+static void write_script(fixture *f, const char *rel, const char *text) {
+    rill_test_write_file(f->dir, rel, text, strlen(text));
+}
+
+/* Rewrites a file and moves its mtime on by a second, so a reload check sees the change however
+ * coarse the file system's clock is. */
+static void rewrite_script(fixture *f, const char *rel, const char *text) {
+    char path[1024];
+    rill_test_path(path, sizeof(path), f->dir, rel);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    write_script(f, rel, text);
+    struct timespec ts[2] = {st.st_atim, st.st_mtim};
+    ts[1].tv_sec += 1;
+    assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+static void open_fixture(fixture *f, const char *name) {
+    memset(f, 0, sizeof(*f));
+    rill_test_tmpdir(f->dir, sizeof(f->dir), name);
+    rill_error err = {0};
+    f->app = rill_app_create(&(rill_app_desc){.deterministic = true, .root = f->dir}, &err);
+    assert_non_null(f->app);
+    f->w = rill_app_world(f->app);
+    assert_int_equal(rill_app_register_components(f->w, NULL, NULL, &err), RILL_OK);
+    static const rill_field fields[] = {
+        RILL_FIELD(counter, count, I32),
+        RILL_FIELD_WITH(counter, value, F32, RILL_FIELD_RANGE(-100.0, 100.0)),
+        RILL_FIELD(counter, text, STRING),
+        RILL_FIELD(counter, dir, VEC3),
+        RILL_FIELD(counter, flag, BOOL),
+    };
+    f->counter =
+        rill_world_register_component(f->w, &(rill_type_desc){.name = "Counter",
+                                                              RILL_TYPE_LAYOUT(counter),
+                                                              .fields = fields,
+                                                              .field_count = RILL_COUNTOF(fields)});
+    assert_true(f->counter.id != 0);
+    f->phys = rill_app_enable_physics(f->app, NULL, &err);
+    assert_non_null(f->phys);
+    f->as = rill_app_enable_scripts(
+        f->app, &(rill_scripts_desc){.physics = rill_app_physics_world(f->phys)}, &err);
+    assert_non_null(f->as);
+    f->s = rill_app_scripts_system(f->as);
+    f->script = rill_world_find_component(f->w, "Script");
+    assert_true(f->script.id != 0);
+    rill_test_log_begin(&f->log);
+}
+
+static void close_fixture(fixture *f) {
+    rill_test_log_end(&f->log);
+    rill_app_disable_scripts(f->as);
+    rill_app_disable_physics(f->phys);
+    rill_app_destroy(f->app);
+    rill_test_tmpdir_remove(f->dir);
+}
+
+static rill_entity spawn_scripted(fixture *f, const char *name, const char *path,
+                                  const char *props) {
+    rill_entity e = rill_world_spawn(f->w);
+    rill_world_set_name(f->w, e, name);
+    rill_transform t = rill_transform_identity();
+    rill_world_set_transform(f->w, e, &t);
+    rill_world_add(f->w, e, f->counter, NULL);
+    rill_script sc = {rill_intern(path), props ? rill_intern(props) : NULL};
+    assert_non_null(rill_world_add(f->w, e, f->script, &sc));
+    return e;
+}
+
+static counter *get_counter(fixture *f, rill_entity e) {
+    counter *c = rill_world_get(f->w, e, f->counter);
+    assert_non_null(c);
+    return c;
+}
+
+static void frames(fixture *f, int n) {
+    for (int i = 0; i < n; i++)
+        rill_app_frame(f->app);
+}
+
+/* >>lifecycle ---------------------------------------------------------------------------------- */
+
+/* init once, update every frame, fixed_update every fixed step, final when the component goes;
+ * instances run in the order their Scripts appeared. */
+static void test_lifecycle(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_lifecycle");
+    write_script(&f, "scripts/life.lua",
+                 "properties = { step = 1, label = 'x' }\n"
+                 "order = order or {}\n"
+                 "function init(self) self.inits = (self.inits or 0) + 1\n"
+                 "  self.entity.Counter.text = self.label end\n"
+                 "function update(self, dt)\n"
+                 "  local c = self.entity.Counter\n"
+                 "  c.count = c.count + self.step\n"
+                 "  order[#order + 1] = self.entity.name\n"
+                 "  c.flag = (#order % 2) == 1 end\n"
+                 "function fixed_update(self, dt) local c = self.entity.Counter\n"
+                 "  c.value = c.value + dt end\n"
+                 "function final(self) rill.find('witness').Counter.count = 99 end\n");
+    rill_entity witness = rill_world_spawn(f.w);
+    rill_world_set_name(f.w, witness, "witness");
+    rill_world_add(f.w, witness, f.counter, NULL);
+    rill_entity a = spawn_scripted(&f, "a", "scripts/life.lua", NULL);
+    rill_entity b = spawn_scripted(&f, "b", "scripts/life.lua", "step = 10, label = 'bee'");
+    frames(&f, 5);
+    assert_int_equal(get_counter(&f, a)->count, 5);
+    assert_int_equal(get_counter(&f, b)->count, 50);
+    assert_string_equal(get_counter(&f, a)->text, "x");
+    assert_string_equal(get_counter(&f, b)->text, "bee");
+    /* Deterministic: one fixed step of 1/60 s per frame; the first frame's step ran before init
+     * (fixed_update comes before update in a frame). */
+    assert_true(fabsf(get_counter(&f, a)->value - 4.0f / 60.0f) < 1e-4f);
+    /* a runs before b every frame: the odd entries of the shared order list are a's. */
+    assert_true(get_counter(&f, a)->flag);
+    assert_false(get_counter(&f, b)->flag);
+    rill_world_remove(f.w, a, f.script);
+    frames(&f, 1);
+    assert_int_equal(get_counter(&f, witness)->count, 99);
+    assert_int_equal(get_counter(&f, a)->count, 5);
+    assert_int_equal(get_counter(&f, b)->count, 60);
+    assert_false(rill_scripts_running(f.s, a));
+    assert_true(rill_scripts_running(f.s, b));
+    close_fixture(&f);
+}
+
+/* A C system in update (after the scripts) and the transform propagation see a script's write of
+ * this very frame. */
+typedef struct seen {
+    rill_entity e;
+    float x[8];
+    int n;
+} seen;
+
+static void sys_read(rill_app *app, void *user) {
+    seen *s = user;
+    const rill_transform *t = rill_world_get(rill_app_world(app), s->e, RILL_COMPONENT_TRANSFORM);
+    if (s->n < 8)
+        s->x[s->n++] = t->translation[0];
+}
+
+static void test_writes_seen_same_frame(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_same_frame");
+    write_script(&f, "mover.lua",
+                 "function update(self, dt)\n"
+                 "  local t = self.entity.Transform\n"
+                 "  t.translation = vec3(rill.frame(), 2, 3) end\n");
+    seen s = {.e = spawn_scripted(&f, "m", "mover.lua", NULL)};
+    rill_app_add_system(
+        f.app, &(rill_system_desc){
+                   .name = "reader", .stage = RILL_STAGE_UPDATE, .fn = sys_read, .user = &s});
+    frames(&f, 3);
+    assert_int_equal(s.n, 3);
+    for (int i = 0; i < 3; i++)
+        assert_true(s.x[i] == (float)(i + 1));
+    const float *m = rill_world_global_matrix(f.w, s.e);
+    assert_true(m[12] == 3.0f && m[13] == 2.0f && m[14] == 3.0f);
+    close_fixture(&f);
+}
+
+/* >>the API ------------------------------------------------------------------------------------ */
+
+/* Every rill.* call from a script; each check writes its result into Counter.count bits, so the
+ * test sees which passed (and the script's own asserts fail it loudly). */
+static void test_api(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_api");
+    /* A ground box for the raycast; a game camera. */
+    rill_physics_components pc = rill_physics_register(f.w);
+    rill_entity ground = rill_world_spawn(f.w);
+    rill_world_set_name(f.w, ground, "ground");
+    rill_transform t = rill_transform_identity();
+    rill_world_set_transform(f.w, ground, &t);
+    rill_collider col;
+    rill_type_apply_defaults(rill_world_component_type(f.w, pc.collider), &col);
+    col.half_extents[0] = col.half_extents[1] = col.half_extents[2] = 1.0f;
+    rill_world_add(f.w, ground, pc.collider, &col);
+    rill_entity cam = rill_world_spawn(f.w);
+    rill_world_set_name(f.w, cam, "cam1");
+    rill_world_add(f.w, cam, RILL_COMPONENT_CAMERA, NULL);
+    rill_entity cam2 = rill_world_spawn(f.w);
+    rill_world_set_name(f.w, cam2, "cam2");
+    rill_camera c2 = {0};
+    rill_type_apply_defaults(rill_world_component_type(f.w, RILL_COMPONENT_CAMERA), &c2);
+    c2.active = false;
+    rill_world_add(f.w, cam2, RILL_COMPONENT_CAMERA, &c2);
+    write_script(&f, "lib/util.lua",
+                 "local M = {} function M.twice(x) return 2 * x end return M\n");
+    write_script(
+        &f, "api.lua",
+        "local util = require('lib.util')\n"
+        "local function check(c, bit) if c then self_bits = (self_bits or 0) | (1 << bit) end "
+        "end\n"
+        "function init(self)\n"
+        "  rill.log('hello', 42)\n" /* line 4 */
+        "  check(util.twice(21) == 42, 0)\n"
+        "  local e = rill.spawn{name = 'spawned', Transform = {translation = vec3(1, 2, 3)},\n"
+        "                       Counter = {count = 7, text = 'hi', dir = {1, 0, 0}}}\n"
+        "  check(rill.find('spawned') == e and e.Counter.count == 7 and e.Counter.text == 'hi',"
+        " 1)\n"
+        "  check(e.Transform.translation == vec3(1, 2, 3) and e.Counter.dir.x == 1, 2)\n"
+        "  e.Counter.value = 1000\n" /* clamped to the field's range */
+        "  check(e.Counter.value == 100, 3)\n"
+        "  check(e:has('Counter') and e:remove('Counter') and not e:has('Counter')"
+        " and e.Counter == nil, 4)\n"
+        "  local n = 0 for q in rill.query('Counter', 'Script') do n = n + 1 end\n"
+        "  check(n == 1, 5)\n"
+        "  local child = rill.spawn('child') child:set_parent(e)\n"
+        "  check(child:parent() == e and #e:children() == 1, 6)\n"
+        "  e:despawn() check(not e:alive() and not child:alive(), 7)\n"
+        "  local q = quat.axis_angle(vec3(0, 1, 0), math.pi / 2)\n"
+        "  local v = q * vec3(1, 0, 0)\n"
+        "  check(math.abs(v.x) < 1e-6 and math.abs(v.z + 1) < 1e-6, 8)\n"
+        "  check((vec3(1, 2, 3) + vec3(1, 1, 1)):dot(vec3(1, 0, 0)) == 2 and\n"
+        "    vec3(3, 4, 0):length() == 5 and vec3(1, 0, 0):cross(vec3(0, 1, 0)) == vec3(0, 0, 1),"
+        " 9)\n"
+        "  local hit = rill.raycast(vec3(0, 10, 0), vec3(0, -1, 0), 100)\n"
+        "  check(hit and hit.entity == rill.find('ground') and math.abs(hit.distance - 9) < 1e-3"
+        " and hit.normal.y > 0.99, 10)\n"
+        "  check(rill.raycast(vec3(50, 10, 0), vec3(0, -1, 0), 100) == nil, 11)\n"
+        "  check(rill.camera() == rill.find('cam1'), 12)\n"
+        "  rill.set_camera(rill.find('cam2'))\n"
+        "  check(rill.camera() == rill.find('cam2'), 13)\n"
+        "  rill.set_channel_mode('ghost', 'wireframe')\n"
+        "  check(rill.channel_mode('ghost') == 'wireframe', 14)\n"
+        "  self.timer_runs = 0\n"
+        "  rill.after(0.04, function() self.after_ran = rill.frame() end)\n"
+        "  self.every = rill.every(0.02, function() self.timer_runs = self.timer_runs + 1 end)\n"
+        "  rill.emit('hello', {n = 5}, self.entity)\n"
+        "  rill.emit('broadcast')\n"
+        "  check(not rill.key_down('w') and not rill.mouse_down('left'), 15)\n"
+        "  local ok, err = pcall(function() return self.entity.NoSuchThing end)\n"
+        "  check(not ok and err:find('api.lua:37: unknown component .NoSuchThing.') ~= nil, 16)\n"
+        "  ok, err = pcall(function() self.entity.Counter.nope = 1 end)\n"
+        "  check(not ok and err:find('api.lua:39: Counter has no field .nope.') ~= nil, 17)\n"
+        "  ok, err = pcall(function() self.entity.Counter.count = 'many' end)\n"
+        "  check(not ok and err:find('api.lua:41:') ~= nil, 18)\n"
+        "  check(#rill.components() > 10, 19)\n"
+        "  self.events = {}\n"
+        "end\n"
+        "function on_event(self, ev) self.events[#self.events + 1] = ev.type\n"
+        "  if ev.type == 'hello' then self.hello_n = ev.data.n end\n"
+        "  if ev.type == 'channel_changed' then self.channel_event = ev.mode end end\n"
+        "function update(self, dt)\n"
+        "  if rill.frame() == 6 then rill.cancel(self.every) self.runs_at_cancel = "
+        "self.timer_runs end\n"
+        "  if rill.frame() == 10 then\n"
+        "    check(self.hello_n == 5 and self.channel_event == 'wireframe', 20)\n"
+        "    check(self.after_ran == 4, 21)\n" /* due at 1/60 + 0.04 s: frame 4 (t = 4/60) */
+        "    check(self.runs_at_cancel >= 2 and self.timer_runs == self.runs_at_cancel, 22)\n"
+        "    check(rill.time() > 0.16 and rill.time() < 0.17, 23)\n"
+        "    self.entity.Counter.count = self_bits\n"
+        "  end\n"
+        "end\n");
+    rill_entity e = spawn_scripted(&f, "api", "api.lua", NULL);
+    frames(&f, 10);
+    int32_t bits = get_counter(&f, e)->count;
+    for (int b = 0; b <= 23; b++)
+        if (!(bits & (1 << b)))
+            fail_msg("api check %d failed (bits 0x%x); last log: %s", b, (unsigned)bits,
+                     f.log.last_msg);
+    assert_true(rill_scripts_running(f.s, e));
+    close_fixture(&f);
+}
+
+/* rill.log writes one line naming the script file and line. */
+static void test_log_names_script(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_log");
+    write_script(&f, "scripts/hello.lua", "function init(self)\n  rill.log('hi', 1, true)\nend\n");
+    spawn_scripted(&f, "h", "scripts/hello.lua", NULL);
+    int before = rill_test_log_count(&f.log, RILL_LOG_INFO);
+    frames(&f, 1);
+    assert_true(rill_test_log_count(&f.log, RILL_LOG_INFO) > before);
+    assert_true(rill_test_log_last_has(&f.log, "scripts/hello.lua:2: hi\t1\ttrue"));
+    close_fixture(&f);
+}
+
+/* >>scenes ------------------------------------------------------------------------------------- */
+
+static const char EXTRA_RSN[] = "rsn 1\n"
+                                "entity 1 \"extra-a\" { Transform { translation: (1, 0, 0) } }\n"
+                                "entity 2 \"extra-b\" { Transform { translation: (2, 0, 0) } }\n"
+                                "entity 3 \"extra-c\" { Transform { translation: (3, 0, 0) } }\n";
+
+/* load_scene's handle reports progress up to 1; the loaded event reaches on_event exactly once,
+ * carrying the same handle; unload_scene takes the entities away. */
+static void test_load_scene(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_load_scene");
+    rill_test_write_file(f.dir, "scenes/extra.rsn", EXTRA_RSN, strlen(EXTRA_RSN));
+    write_script(&f, "loader.lua",
+                 "function init(self)\n"
+                 "  self.h = rill.load_scene('scenes/extra.rsn', {additive = true,"
+                 " position = vec3(0, 5, 0), name = 'district'})\n"
+                 "  self.events = 0 self.max = 0 self.mono = true self.last = -1 end\n"
+                 "function on_event(self, ev)\n"
+                 "  if ev.type == 'scene_loaded' and ev.scene == self.h then\n"
+                 "    self.events = self.events + 1 self.event_loaded = ev.scene:loaded() end end\n"
+                 "function update(self, dt)\n"
+                 "  local p = self.h:progress()\n"
+                 "  if p < self.last then self.mono = false end self.last = p\n"
+                 "  local c = self.entity.Counter\n"
+                 "  c.value = p c.count = self.events\n"
+                 "  c.flag = self.mono and self.event_loaded == true and self.h:loaded()\n"
+                 "  if rill.frame() == 30 then c.text = tostring(rill.find('extra-b') ~= nil)\n"
+                 "    rill.unload_scene(self.h) end\n"
+                 "  if rill.frame() == 31 then c.text = c.text .. tostring(rill.find('extra-b'))"
+                 " end\n"
+                 "end\n");
+    rill_entity e = spawn_scripted(&f, "loader", "loader.lua", NULL);
+    frames(&f, 29);
+    counter *c = get_counter(&f, e);
+    assert_true(c->value == 1.0f);
+    assert_int_equal(c->count, 1);
+    assert_true(c->flag);
+    rill_entity b = rill_world_find_by_name(f.w, "extra-b");
+    assert_true(b != 0);
+    /* Under the instance root placed at (0, 5, 0). */
+    const float *m = rill_world_global_matrix(f.w, b);
+    assert_true(m[12] == 2.0f && m[13] == 5.0f);
+    frames(&f, 2);
+    assert_string_equal(get_counter(&f, e)->text, "truenil");
+    assert_int_equal(get_counter(&f, e)->count, 1);
+    close_fixture(&f);
+}
+
+/* >>sandbox ------------------------------------------------------------------------------------ */
+
+/* What a script cannot reach: each line must fail (or find nothing). */
+static void test_sandbox_refuses(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_sandbox");
+    static const char *const escapes[] = {
+        "io.open('/etc/passwd')",
+        "os.execute('true')",
+        "package.loadlib('libc.so.6', 'system')",
+        "debug.sethook()",
+        "load('return 1')()",
+        "loadfile('/etc/passwd')",
+        "dofile('/etc/passwd')",
+        "string.dump(print)",
+        "collectgarbage('stop')",
+        "require('os')",
+        "require('../../etc/passwd')",
+        "getmetatable('').__index.rep = nil",
+        "setmetatable({}, {__gc = function() end})",
+        "local s = string.rep('x', 1 << 40)",
+        "local s = string.rep('abcdefgh', 1 << 24)",   /* 128 MiB: over the 64 MiB limit */
+        "local t = {} for i = 1, 1e9 do t[i] = i end", /* memory, then budget */
+        "while true do end",
+        "local function f() return 1 + f() end f()",
+        "while true do pcall(function() while true do end end) end",
+        "local t = {} while true do t[#t + 1] = ('x'):rep(1000) .. #t end",
+        "rill.spawn{name = 'x', NoSuchComponent = {}}",
+        "require('nope')",
+    };
+    for (size_t i = 0; i < RILL_COUNTOF(escapes); i++) {
+        rill_error err = {0};
+        rill_result r = rill_scripts_exec(f.s, "escape", escapes[i], &err);
+        if (r == RILL_OK)
+            fail_msg("escape %zu was not refused: %s", i, escapes[i]);
+    }
+    /* The state is still good, and the engine keeps running frames with scripts in them. */
+    rill_error err = {0};
+    assert_int_equal(
+        rill_scripts_exec(f.s, "after", "local x = vec3(1, 2, 3) assert(x.y == 2)", &err), RILL_OK);
+    write_script(&f, "ok.lua",
+                 "function update(self) local c = self.entity.Counter c.count = c.count + 1 end\n");
+    rill_entity e = spawn_scripted(&f, "ok", "ok.lua", NULL);
+    frames(&f, 3);
+    assert_int_equal(get_counter(&f, e)->count, 3);
+    rill_scripts_stats st;
+    rill_scripts_get_stats(f.s, &st);
+    assert_true(st.memory_bytes < ((size_t)16 << 20));
+    close_fixture(&f);
+}
+
+/* A runaway script (an endless loop in update) is stopped with its file:line and a traceback and
+ * disabled; a script on another entity and the frame loop carry on. So does deep recursion in
+ * another, and a memory bomb in a third. */
+static void test_runaway_stopped(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_runaway");
+    write_script(&f, "loop.lua",
+                 "function helper() local n = 0\n"
+                 "  while true do n = n + 1 end end\n"
+                 "function update(self)\n"
+                 "  if rill.frame() == 3 then helper() end\n"
+                 "  local c = self.entity.Counter c.count = c.count + 1 end\n");
+    write_script(&f, "deep.lua",
+                 "local function f(n) return 1 + f(n + 1) end\n"
+                 "function update(self) if rill.frame() == 2 then f(1) end\n"
+                 "  local c = self.entity.Counter c.count = c.count + 1 end\n");
+    write_script(&f, "bomb.lua",
+                 "function update(self) local t = {}\n"
+                 "  if rill.frame() == 4 then for i = 1, 1e9 do t[i] = {i} end end\n"
+                 "  local c = self.entity.Counter c.count = c.count + 1 end\n");
+    write_script(&f, "good.lua",
+                 "function update(self) local c = self.entity.Counter c.count = c.count + 1 end\n");
+    rill_entity loop = spawn_scripted(&f, "loop", "loop.lua", NULL);
+    rill_entity deep = spawn_scripted(&f, "deep", "deep.lua", NULL);
+    rill_entity bomb = spawn_scripted(&f, "bomb", "bomb.lua", NULL);
+    rill_entity good = spawn_scripted(&f, "good", "good.lua", NULL);
+    rill_test_log_begin(&f.log);
+    frames(&f, 2);
+    assert_true(rill_test_log_last_has(&f.log, "deep.lua"));
+    frames(&f, 1);
+    assert_true(rill_test_log_last_has(&f.log, "loop.lua:2:"));
+    assert_true(rill_test_log_last_has(&f.log, "instruction budget"));
+    assert_true(rill_test_log_last_has(&f.log, "stack traceback"));
+    assert_true(rill_test_log_last_has(&f.log, "helper"));
+    frames(&f, 7);
+    assert_true(rill_test_log_count(&f.log, RILL_LOG_ERROR) >= 3);
+    assert_int_equal(get_counter(&f, good)->count, 10);
+    assert_int_equal(get_counter(&f, deep)->count, 1);
+    assert_int_equal(get_counter(&f, loop)->count, 2);
+    assert_int_equal(get_counter(&f, bomb)->count, 3);
+    assert_false(rill_scripts_running(f.s, loop));
+    assert_false(rill_scripts_running(f.s, deep));
+    assert_false(rill_scripts_running(f.s, bomb));
+    assert_true(rill_scripts_running(f.s, good));
+    close_fixture(&f);
+}
+
+/* >>reload ------------------------------------------------------------------------------------- */
+
+/* A syntax error names the file and line and changes nothing; a good save reloads the script,
+ * self keeps its data, on_reload runs, and the new update runs from then on. */
+static void test_reload(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_reload");
+    write_script(&f, "r.lua",
+                 "function init(self) self.n = 0 end\n"
+                 "function update(self) self.n = self.n + 1\n"
+                 "  self.entity.Counter.count = self.n end\n");
+    rill_entity e = spawn_scripted(&f, "r", "r.lua", NULL);
+    frames(&f, 3);
+    assert_int_equal(get_counter(&f, e)->count, 3);
+    rewrite_script(&f, "r.lua", "function update(self)\n  self.n = = 2\nend\n");
+    assert_int_equal(rill_scripts_reload_changed(f.s), 0);
+    assert_true(rill_test_log_last_has(&f.log, "r.lua:2:"));
+    frames(&f, 2);
+    assert_int_equal(get_counter(&f, e)->count, 5); /* the last good version still runs */
+    rewrite_script(&f, "r.lua",
+                   "function on_reload(self) self.reloaded = true end\n"
+                   "function update(self) self.n = self.n + 100\n"
+                   "  self.entity.Counter.count = self.n\n"
+                   "  self.entity.Counter.flag = self.reloaded end\n");
+    assert_int_equal(rill_scripts_reload_changed(f.s), 1);
+    frames(&f, 1);
+    assert_int_equal(get_counter(&f, e)->count, 105);
+    assert_true(get_counter(&f, e)->flag);
+    /* A runtime error stops the instance; fixing the file starts it again, self intact. */
+    rewrite_script(&f, "r.lua", "function update(self) error('boom') end\n");
+    assert_int_equal(rill_scripts_reload_changed(f.s), 1);
+    frames(&f, 1);
+    assert_false(rill_scripts_running(f.s, e));
+    assert_true(rill_test_log_last_has(&f.log, "boom"));
+    rewrite_script(&f, "r.lua",
+                   "function update(self) self.n = self.n + 1\n"
+                   "  self.entity.Counter.count = self.n end\n");
+    frames(&f, 1); /* not hot_reload here: nothing changes until asked */
+    assert_int_equal(get_counter(&f, e)->count, 105);
+    assert_int_equal(rill_scripts_reload_changed(f.s), 1);
+    frames(&f, 1);
+    assert_int_equal(get_counter(&f, e)->count, 106);
+    close_fixture(&f);
+}
+
+/* Bad properties text fails that instance (logged), not the others; a Script with an unknown
+ * file is logged and runs nothing. */
+static void test_bad_inputs(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_bad");
+    write_script(&f, "p.lua",
+                 "properties = {speed = 1}\n"
+                 "function update(self) self.entity.Counter.value = self.speed end\n");
+    rill_entity ok = spawn_scripted(&f, "ok", "p.lua", "speed = 7");
+    rill_entity bad = spawn_scripted(&f, "bad", "p.lua", "speed = } os.exit() {");
+    rill_entity loop =
+        spawn_scripted(&f, "loop", "p.lua", "speed = (function() while true do end end)()");
+    rill_entity missing = spawn_scripted(&f, "missing", "nope.lua", NULL);
+    frames(&f, 2);
+    assert_true(get_counter(&f, ok)->value == 7.0f);
+    assert_true(get_counter(&f, bad)->value == 0.0f);
+    assert_true(get_counter(&f, loop)->value == 0.0f);
+    assert_false(rill_scripts_running(f.s, bad));
+    assert_false(rill_scripts_running(f.s, missing));
+    assert_true(rill_scripts_running(f.s, ok));
+    close_fixture(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lifecycle),
+        cmocka_unit_test(test_writes_seen_same_frame),
+        cmocka_unit_test(test_api),
+        cmocka_unit_test(test_log_names_script),
+        cmocka_unit_test(test_load_scene),
+        cmocka_unit_test(test_sandbox_refuses),
+        cmocka_unit_test(test_runaway_stopped),
+        cmocka_unit_test(test_reload),
+        cmocka_unit_test(test_bad_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
