@@ -1,0 +1,3 @@
+local e = rill.find("target")
+e.Transform.translation = vec3(1, 2, 3)
+rill.log(e.Transform)
