@@ -115,13 +115,17 @@ static void cli_sink(rill_log_level level, const char *module, const char *msg, 
         fprintf(stderr, "warning: %s\n", msg);
     } else if (log_verbose) {
         fprintf(stderr, "[%s] %s: %s\n", rill_log_level_name(level), module, msg);
+    } else if (level == RILL_LOG_INFO && module && strcmp(module, "script") == 0) {
+        /* rill.log is the game's own output: shown without --verbose (docs/scripting.md). */
+        fprintf(stderr, "%s\n", msg);
     }
 }
 
 void rill_cli_install_log(bool verbose) {
     log_verbose = verbose;
     rill_log_set_sink(cli_sink, NULL);
-    rill_log_set_level(verbose ? RILL_LOG_DEBUG : RILL_LOG_WARN);
+    /* INFO reaches the sink for the scripts' rill.log lines; the sink drops the others. */
+    rill_log_set_level(verbose ? RILL_LOG_DEBUG : RILL_LOG_INFO);
 }
 
 uint32_t rill_cli_log_count(rill_log_level level) {

@@ -13,9 +13,9 @@
 
 /* rill.log(...): one line at INFO in the engine log, "file:line: values" (tab-separated). */
 static int r_log(lua_State *L) {
+    int n = lua_gettop(L); /* before luaL_buffinit, which may take a stack slot */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         luaL_tolstring(L, i, NULL);
         luaL_addvalue(&b);

@@ -161,9 +161,9 @@ static int sb_setmetatable(lua_State *L) {
 }
 
 static int sb_print(lua_State *L) {
+    int n = lua_gettop(L); /* before luaL_buffinit, which may take a stack slot */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         luaL_tolstring(L, i, NULL);
         luaL_addvalue(&b);

@@ -1459,6 +1459,63 @@ hostile_args)
     run 0 render s.rsn --out x.png --size 00016x16
     expect_png x.png 60
     ;;
+script_game)
+    # A scripted project played headless loose, then as a game: `rill export` packs the scripts,
+    # `rill pack append` makes a program of it, and that program plays with no loose file in
+    # reach (run from an empty folder). The script requires a module and logs through rill.log;
+    # a broken second script is logged with its file and line while the game goes on.
+    mkdir -p proj/scenes proj/scripts/lib
+    cat >proj/project.toml <<'TOML'
+[project]
+name = "Scripted"
+main_scene = "scenes/main.rsn"
+[window]
+width = 32
+height = 32
+TOML
+    cat >proj/scenes/main.rsn <<'RSN'
+rsn 1
+entity 1 "Mover" {
+    Transform { translation: (0, 0, 0) }
+    Script {
+        path: @"scripts/mover.lua"
+        properties: "speed = 3"
+    }
+}
+entity 2 "Broken" {
+    Script { path: @"scripts/broken.lua" }
+}
+RSN
+    cat >proj/scripts/lib/step.lua <<'LUA'
+return { advance = function(x, speed) return x + speed end }
+LUA
+    cat >proj/scripts/mover.lua <<'LUA'
+local step = require("scripts.lib.step")
+properties = { speed = 1 }
+function init(self) rill.log("mover init speed", self.speed) end
+function update(self, dt)
+  local t = self.entity.Transform
+  local p = t.translation
+  p.x = step.advance(p.x, self.speed)
+  t.translation = p
+  if rill.frame() == 4 then rill.log("mover x", p.x) end
+end
+LUA
+    printf 'function update(self)\n  local = 1\nend\n' >proj/scripts/broken.lua
+    run 0 run proj --headless --frames 4
+    expect_err "scripts/mover.lua:3: mover init speed	3"
+    expect_err "scripts/mover.lua:9: mover x	12"
+    expect_err "scripts/broken.lua:2:"
+    expect_out "4 frames headless"
+    expect_out "scripts: 2 files, 1 running"
+    run 0 export proj --out game.rpak
+    cp "$rill" game
+    run 0 pack append game game.rpak
+    mkdir empty
+    (cd empty && ../game --headless --frames 4 >../out.txt 2>../err.txt) || fail "the game failed"
+    expect_err "scripts/mover.lua:9: mover x	12"
+    expect_out "scripts: 2 files, 1 running"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

@@ -311,7 +311,7 @@ static void test_log_names_script(void **state) {
     int before = rill_test_log_count(&f.log, RILL_LOG_INFO);
     frames(&f, 1);
     assert_true(rill_test_log_count(&f.log, RILL_LOG_INFO) > before);
-    assert_true(rill_test_log_last_has(&f.log, "scripts/hello.lua:2: hi\t1\ttrue"));
+    assert_string_equal(f.log.last_msg, "scripts/hello.lua:2: hi\t1\ttrue");
     close_fixture(&f);
 }
 
