@@ -386,9 +386,14 @@ bool rill__gltf_primitive_fix_tangents(rill_gltf_primitive *prim, bool generate_
         } else {
             for (uint32_t v = 0; v < n; v++) {
                 float *d = &prim->tangents[(size_t)v * 4];
+                const float *nv = &prim->normals[(size_t)v * 3];
                 float l = len3(d);
-                if (!isfinite(l) || l < 1e-12f) {
-                    any_perpendicular(&prim->normals[(size_t)v * 3], d);
+                float c[3];
+                cross3(nv, d, c);
+                if (!isfinite(l) || l < 1e-12f || !(len3(c) > 1e-4f * l)) {
+                    /* Missing, or parallel to the normal (a file's tangent along its normal
+                     * spans no frame): any perpendicular direction shades the same. */
+                    any_perpendicular(nv, d);
                 } else if (fabsf(l - 1.0f) > 1e-5f) {
                     /* Only visibly non-unit vectors are rescaled, so a re-read file keeps its
                      * tangents bit for bit. */

@@ -483,6 +483,13 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             d.occlusion_texture = tex_ref(out, &mt->occlusion_texture);
             d.emissive_texture = tex_ref(out, &mt->emissive_texture);
             d.label = mt->name;
+        } else {
+            /* A primitive without a material gets glTF's default material: white, fully
+             * metallic and fully rough (glTF 2.0, 3.9.6), not the renderer's grey dielectric. */
+            d.metallic = 1.0f;
+            d.roughness = 1.0f;
+            d.roughness_set = true;
+            d.label = "gltf default";
         }
         out->materials[i] = rill_render_material_create(r, &d, err);
         if (!out->materials[i].id) {

@@ -4,6 +4,7 @@
 // point and spot lights. Used by the opaque and transparent passes; output is linear HDR.
 #extension GL_EXT_demote_to_helper_invocation : require
 #include "common.glsl"
+#include "surface.glsl"
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -92,8 +93,15 @@ float shadow_factor(vec3 world, vec3 n) {
     return sum / 9.0;
 }
 
+// The per-pixel normal: the normal map in the vertex tangent frame. A frame that cannot be built
+// from the vertex tangent (none given, or one parallel to the normal, as files sometimes hold)
+// comes from screen-space derivatives of position and UV instead, and a frame that degenerates
+// even so leaves the geometric normal: a normalize() of a zero vector is NaN, which would paint
+// the face black. The derivatives are taken outside any branch, where they are defined.
 vec3 shading_normal(vec3 n) {
     vec2 nuv = slot_uv(SLOT_NORMAL, in_uv);
+    vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
+    vec2 du1 = dFdx(nuv), du2 = dFdy(nuv);
     vec3 tn = texture(normal_tex, nuv).xyz * 2.0 - 1.0;
     if (material.emissive.w > 0.5) {
         // A two-channel map (BC5, what export makes of every normal map): blue samples 0, so Z
@@ -101,12 +109,9 @@ vec3 shading_normal(vec3 n) {
         tn.z = sqrt(clamp(1.0 - dot(tn.xy, tn.xy), 0.0, 1.0));
     }
     tn.xy *= material.params2.x;
-    vec3 t = in_tangent.xyz;
+    vec3 t = in_tangent.xyz - n * dot(n, in_tangent.xyz);
     vec3 b;
-    if (dot(t, t) < 1e-6) {
-        // No tangents: derive a frame from screen-space derivatives of position and UV.
-        vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
-        vec2 du1 = dFdx(nuv), du2 = dFdy(nuv);
+    if (dot(t, t) < 1e-6 * max(dot(in_tangent.xyz, in_tangent.xyz), 1e-6)) {
         vec3 dp2perp = cross(dp2, n), dp1perp = cross(n, dp1);
         t = dp2perp * du1.x + dp1perp * du2.x;
         b = dp2perp * du1.y + dp1perp * du2.y;
@@ -114,10 +119,11 @@ vec3 shading_normal(vec3 n) {
         t *= inv;
         b *= inv;
     } else {
-        t = normalize(t - n * dot(n, t));
+        t = normalize(t);
         b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
     }
-    return normalize(mat3(t, b, n) * tn);
+    vec3 s = mat3(t, b, n) * tn;
+    return dot(s, s) > 1e-12 ? normalize(s) : n;
 }
 
 // Samples layer `i` of a 2 x 2 atlas at tiling coordinate t. The explicit gradients come from t
@@ -162,9 +168,7 @@ void main() {
     vec4 base = material.base_color * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv));
     if (!terrain && material.params2.y == 1.0 && base.a < material.params.w)
         discard;
-    vec3 n = normalize(in_normal);
-    if (!gl_FrontFacing)
-        n = -n;
+    vec3 n = surface_normal(in_normal, in_world);
     vec3 geo_n = n;
     vec4 mr;
     float ao;

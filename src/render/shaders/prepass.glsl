@@ -1,5 +1,6 @@
 // prepass.glsl: what both prepass shaders share: the mesh inputs and the outputs next to depth,
-// world-space normals and screen-space motion vectors.
+// world-space normals and screen-space motion vectors. Include after common.glsl.
+#include "surface.glsl"
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec2 in_uv;
@@ -13,9 +14,7 @@ layout(location = 0) out vec4 out_normal;
 layout(location = 1) out vec2 out_motion;
 
 void write_prepass() {
-    vec3 n = normalize(in_normal);
-    if (!gl_FrontFacing)
-        n = -n;
+    vec3 n = surface_normal(in_normal, in_world);
     out_normal = vec4(n, 1.0);
     vec2 cur = in_clip.xy / in_clip.w;
     vec2 prev = in_prev_clip.xy / in_prev_clip.w;
