@@ -116,6 +116,12 @@ bool rill__gltf_primitive_fix_normals(rill_gltf_primitive *prim, bool generate_a
  * memory. */
 bool rill__gltf_primitive_fix_tangents(rill_gltf_primitive *prim, bool generate_missing);
 
+/* A model's animations (gltf_anim.c): released (the arrays NULL after), and deep-copied into
+ * dst, whose animations are replaced (false when out of memory: dst then holds a partial copy
+ * that rill__gltf_animations_free releases). */
+void rill__gltf_animations_free(rill_gltf_model *m);
+bool rill__gltf_animations_clone(rill_gltf_model *dst, const rill_gltf_model *src);
+
 /* Deep copy of a model; NULL when out of memory. */
 rill_gltf_model *rill__gltf_model_clone(const rill_gltf_model *src);
 /* The same without primitive geometry: every primitive struct is copied (counts, material,

@@ -121,6 +121,7 @@ void rill_gltf_model_free(rill_gltf_model *m) {
         rill_free(m->lights[i].name);
     }
     rill_free(m->lights);
+    rill__gltf_animations_free(m);
     rill_free(m);
 }
 
@@ -417,6 +418,7 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
     }
 #undef RILL__CLONE_NAMED
 #undef RILL__CLONE_ARRAY
+    ok = ok && rill__gltf_animations_clone(m, src);
     if (!ok) {
         rill_gltf_model_free(m);
         return NULL;

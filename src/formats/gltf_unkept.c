@@ -1,5 +1,6 @@
-/* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animations, skins, morph
- * targets, attribute sets beyond the kept ones, extensions Rill does not read), summed up in one
+/* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animation channels on
+ * other targets than nodes, skins, morph targets, attribute sets beyond the kept ones, extensions
+ * Rill does not read), summed up in one
  * line so the reader can warn instead of dropping content silently; and the list of extensions
  * the reader does read. */
 #include "gltf_internal.h"
@@ -64,6 +65,27 @@ static uint32_t array_count(const rill__gj *root, const char *key) {
     return rill__gj_is_array(a) ? a->count : 0;
 }
 
+/* Animation channels the reader drops: those whose target names no node or a path other than
+ * translation, rotation, scale and weights (KHR_animation_pointer and the like). */
+static uint32_t dropped_channels(const rill__gj *root) {
+    static const char *const kept[] = {"translation", "rotation", "scale", "weights"};
+    uint32_t n = 0;
+    const rill__gj *an, *ch;
+    RILL__GJ_FOR(an, rill__gj_get(root, "animations")) {
+        RILL__GJ_FOR(ch, rill__gj_get(an, "channels")) {
+            const rill__gj *t = rill__gj_get(ch, "target");
+            const rill__gj *path = rill__gj_get(t, "path");
+            bool ok = rill__gj_get(t, "node") != NULL && rill__gj_is_string(path);
+            bool known = false;
+            for (int i = 0; ok && i < 4; i++) {
+                known |= strcmp(path->u.str, kept[i]) == 0;
+            }
+            n += !known;
+        }
+    }
+    return n;
+}
+
 /* Primitives with morph targets, and each unkept attribute name once (in order of appearance,
  * at most 8 names). */
 static void scan_meshes(const rill__gj *root, uint32_t *morphed, const char **names,
@@ -89,9 +111,9 @@ static void scan_meshes(const rill__gj *root, uint32_t *morphed, const char **na
 size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     size_t len = 0;
     out[0] = '\0';
-    uint32_t n = array_count(root, "animations");
+    uint32_t n = dropped_channels(root);
     if (n) {
-        put(out, cap, &len, "%u animation%s", n, n == 1 ? "" : "s");
+        put(out, cap, &len, "%u animation channel%s without a node target", n, n == 1 ? "" : "s");
     }
     if ((n = array_count(root, "skins")) != 0) {
         put(out, cap, &len, "%u skin%s", n, n == 1 ? "" : "s");

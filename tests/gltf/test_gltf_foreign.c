@@ -125,14 +125,17 @@ static void test_left_out_is_said(void **state) {
     assert_int_equal(read_warnings(text, &cap), 0);
     /* Everything at once, in one line that names the file. */
     quantized_gltf(text, sizeof(text),
-                   "\"animations\":[{},{}],\"skins\":[{\"joints\":[0]}],"
+                   "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"path\":"
+                   "\"pointer\"}}],\"samplers\":[{\"input\":0,\"output\":0}]}],"
+                   "\"skins\":[{\"joints\":[0]}],"
                    "\"extensionsUsed\":[\"KHR_materials_clearcoat\",\"KHR_mesh_quantization\","
                    "\"KHR_materials_sheen\"],",
                    ",\"TEXCOORD_2\":0,\"COLOR_1\":0,\"_CUSTOM\":0,\"TEXCOORD_12\":0",
                    ",\"targets\":[{\"POSITION\":0}]");
     assert_int_equal(read_warnings(text, &cap), 1);
     assert_string_equal(cap.last_msg,
-                        "packed.gltf: left out (Rill does not read them): 2 animations, 1 skin, "
+                        "packed.gltf: left out (Rill does not read them): 1 animation channel "
+                        "without a node target, 1 skin, "
                         "morph targets on 1 primitive, attribute TEXCOORD_2, attribute COLOR_1, "
                         "attribute TEXCOORD_12, "
                         "extensions KHR_materials_clearcoat, KHR_materials_sheen");

@@ -26,8 +26,13 @@
  *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
- *   RILL_mesh_edges; a file requiring another is refused. What a file
- *   holds that the model does not keep (animations, skins, morph targets, UV sets beyond two,
+ *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
+ *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
+ *   must be finite, start at or after 0 and strictly increase, values must be finite and the
+ *   output count must match the input's, or the file is refused naming the JSON path; channels
+ *   without a target node (extensions such as KHR_animation_pointer) are dropped with the rest of
+ *   what is left out. What a file
+ *   holds that the model does not keep (skins, morph targets, UV sets beyond two,
  *   color sets beyond one, other extensions) is named in one warning per read.
  *
  * ON WRITING
@@ -213,6 +218,55 @@ typedef struct rill_gltf_light {
     float outer_cone_angle;
 } rill_gltf_light;
 
+/* >>animation --------------------------------------------------------------------------------- */
+
+/* What an animation channel drives on its node. */
+typedef enum rill_gltf_anim_path {
+    RILL_GLTF_ANIM_TRANSLATION = 0, /* 3 values */
+    RILL_GLTF_ANIM_ROTATION,        /* 4 values: a unit quaternion xyzw */
+    RILL_GLTF_ANIM_SCALE,           /* 3 values */
+    RILL_GLTF_ANIM_WEIGHTS,         /* one value per morph target of the node's mesh */
+    RILL_GLTF_ANIM_PATH_NUM,
+    RILL_GLTF_ANIM_PATH_FORCE_U32 = 0x7FFFFFFF
+} rill_gltf_anim_path;
+
+typedef enum rill_gltf_interpolation {
+    RILL_GLTF_INTERP_LINEAR = 0,  /* lerp; rotations slerp */
+    RILL_GLTF_INTERP_STEP,        /* the value of the last key at or before t */
+    RILL_GLTF_INTERP_CUBICSPLINE, /* Hermite spline with in/out tangents per key */
+    RILL_GLTF_INTERP_NUM,
+    RILL_GLTF_INTERP_FORCE_U32 = 0x7FFFFFFF
+} rill_gltf_interpolation;
+
+/* Keyframes: key_count strictly increasing, finite times (times[0] >= 0) and their values,
+ * `comps` floats each. CUBICSPLINE stores three vectors per key, in the file's order: in-tangent,
+ * value, out-tangent (so values holds key_count * 3 * comps floats, else key_count * comps).
+ * Rotation values are unit quaternions (the reader normalizes them); integer outputs are
+ * already normalized to floats. */
+typedef struct rill_gltf_anim_sampler {
+    uint32_t key_count;
+    uint32_t comps;
+    rill_gltf_interpolation interpolation;
+    float *times;
+    float *values;
+} rill_gltf_anim_sampler;
+
+typedef struct rill_gltf_anim_channel {
+    int32_t node; /* always a valid node index (channels without a node are dropped) */
+    rill_gltf_anim_path path;
+    uint32_t sampler; /* index into the animation's samplers */
+} rill_gltf_anim_channel;
+
+/* One clip. duration = the largest key time of its samplers (0 for a single-key clip). */
+typedef struct rill_gltf_animation {
+    char *name; /* may be NULL */
+    uint32_t channel_count;
+    rill_gltf_anim_channel *channels;
+    uint32_t sampler_count;
+    rill_gltf_anim_sampler *samplers;
+    float duration;
+} rill_gltf_animation;
+
 typedef struct rill_gltf_model {
     uint32_t mesh_count;
     rill_gltf_mesh *meshes;
@@ -233,6 +287,8 @@ typedef struct rill_gltf_model {
     rill_gltf_camera *cameras;
     uint32_t light_count;
     rill_gltf_light *lights;
+    uint32_t animation_count;
+    rill_gltf_animation *animations;
     uint32_t skipped_primitives; /* points/lines primitives the reader left out */
 } rill_gltf_model;
 
@@ -275,6 +331,14 @@ void rill_gltf_model_free(rill_gltf_model *model);
 
 /* Total triangle count over every primitive of every mesh. */
 uint64_t rill_gltf_model_triangle_count(const rill_gltf_model *model);
+
+/* Evaluates sampler s at time t (seconds; clamped to the first and last key) into out[0..comps):
+ * STEP holds the previous key, LINEAR interpolates (a rotation, `rotation` true, by the shortest
+ * slerp), CUBICSPLINE evaluates glTF's Hermite spline (rotations normalized after). A sampler
+ * without keys leaves out untouched. */
+void rill_gltf_sampler_eval(const rill_gltf_anim_sampler *s, float t, bool rotation, float *out);
+/* The index of the animation named `name`, or -1 (NULL or no match). */
+int32_t rill_gltf_animation_find(const rill_gltf_model *model, const char *name);
 
 /* >>write ------------------------------------------------------------------------------------- */
 
