@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rill/app.h"
+#include "rill/scene/anim.h"
 #include "rill/scene/model.h"
 
 #if RILL_APP_HAS_RENDER
@@ -39,6 +40,8 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
     rill_result r = rill_scene_model_register(world, &mc, err);
     if (r != RILL_OK)
         return r;
+    if (!rill_scene_anim_register(world, err).id) /* AnimationPlayer plays a Model's clips */
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     add_group(groups, &n, "scene/model", at, rill_world_component_count(world) + 1);
 #if RILL_APP_HAS_RENDER
     at = rill_world_component_count(world) + 1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rill/app.h"
+#include "rill/scene/anim.h"
 #include "rill/scene/model.h"
 
 #if RILL_APP_HAS_RENDER
@@ -12,6 +13,7 @@
 struct rill_app_models {
     rill_app *app;
     rill_scene_models *scene;
+    rill_scene_anim *anim; /* AnimationPlayer components, sampled after the spawns */
     rill_render_assets *gpu;
     rill_system spawn_system, upload_system, lod_system;
     rill_lod_system *lod;
@@ -35,6 +37,9 @@ static void sys_spawn(rill_app *app, void *user) {
         rill_scene_models_set_spawn_budget(m->scene, rill_app_streaming_budget_left_ns(app));
     spawn_camera(m);
     rill_scene_models_update(m->scene);
+    /* Animated nodes get their Transforms before this frame's propagation, trees spawned this
+     * frame included. */
+    rill_scene_anim_update(m->anim, (float)rill_app_get_time(app)->dt);
 }
 
 /* Detail bands after transforms (the camera and the models at this frame's positions). */
@@ -78,8 +83,12 @@ rill_app_models *rill_app_enable_models(rill_app *app, rill_renderer *renderer,
                                   .spawn_budget_ns = desc ? desc->spawn_budget_ns : 0,
                                   .clock = rill_app_clock(app)},
         err);
-    rill_texstream_settings ts = rill_app_texture_streaming_settings(rill_app_project(app));
     if (m->scene)
+        m->anim = rill_scene_anim_create(
+            &(rill_scene_anim_desc){.world = w, .models = m->scene, .jobs = rill_app_jobs(app)},
+            err);
+    rill_texstream_settings ts = rill_app_texture_streaming_settings(rill_app_project(app));
+    if (m->anim)
         m->gpu =
             rill_render_assets_create(&(rill_render_assets_desc){.renderer = renderer,
                                                                  .assets = rill_app_assets(app),
@@ -130,6 +139,7 @@ void rill_app_disable_models(rill_app_models *m) {
     if (m->lod_system.id)
         rill_app_remove_system(m->app, m->lod_system);
     rill_lod_system_destroy(m->lod);
+    rill_scene_anim_destroy(m->anim);
     rill_scene_models_destroy(m->scene); /* despawns the trees first */
     rill_render_assets_destroy(m->gpu);
     rill_free(m);

@@ -581,6 +581,16 @@ rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e) {
     return m->tracks.data[i].root;
 }
 
+const rill_gltf_model *rill_scene_models_model(const rill_scene_models *m, rill_entity e) {
+    uint64_t i = 0;
+    if (!m || !rill_map_get(&m->track_of, e, &i))
+        return NULL;
+    const model_track *t = &m->tracks.data[i];
+    if (t->state != TRACK_SPAWNED || !t->entry)
+        return NULL;
+    return rill_asset_get_payload_as(m->assets, t->entry->asset, RILL_GLTF_ASSET_LOADER);
+}
+
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m) {
     return m ? &m->comps : NULL;
 }

@@ -1244,21 +1244,22 @@ GLTF
 "buffers":[{"byteLength":60,"uri":"data:application/octet-stream;base64,$tri"}]}
 GLTF
     sed 's/"uri":"data[^"]*"/"uri":"nowhere.bin"/' proj/models/noimg.gltf >proj/models/nobin.gltf
-    # What a model holds that Rill does not draw is said, with the file: an animation (reader),
+    # What a model holds that Rill does not draw is said, with the file: an animation channel on
+    # something other than a node (reader),
     # vertex colors and a texture on UV set 1 (renderer), an embedded image that does not decode.
     cat >proj/models/extras.gltf <<GLTF
 {"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
 "meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1,"TEXCOORD_1":1,"COLOR_0":0},"material":0}]}],
 "materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0,"texCoord":1}}}],
 "textures":[{"source":0}],"images":[{"uri":"data:image/png;base64,AAAA"}],
-"animations":[{"channels":[],"samplers":[]}],
+"animations":[{"channels":[{"sampler":0,"target":{"path":"pointer"}}],"samplers":[{"input":0,"output":0}]}],
 "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
 {"bufferView":1,"componentType":5126,"count":3,"type":"VEC2"}],
 "bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":24}],
 "buffers":[{"byteLength":60,"uri":"data:application/octet-stream;base64,$tri"}]}
 GLTF
     run 0 render proj/models/extras.gltf --size 32x32 --out extras.png
-    expect_err "warning: extras.gltf: left out (Rill does not read them): 1 animation"
+    expect_err "warning: extras.gltf: left out (Rill does not read them): 1 animation channel without a node target"
     expect_err "warning: extras.gltf: not drawn: vertex colors (COLOR_0) of 1 primitive(s); UV set 1, which 1 texture slot(s) sample (drawn with UV set 0)"
     expect_err "warning: extras.gltf: texture 0: .*placeholder used"
     printf '[project]\nname = "bad"\nmain_scene = "main.rsn"\n' >proj/project.toml

@@ -285,6 +285,9 @@ void rill_scene_models_set_spawn_pick(rill_scene_models *m, rill_scene_models_pi
                                       void *user);
 /* The root of the tree spawned for entity e, or RILL_ENTITY_NULL. */
 rill_entity rill_scene_models_root(const rill_scene_models *m, rill_entity e);
+/* The glTF model whose tree is spawned for entity e (the base level's file), or NULL; valid
+ * while the tree stays spawned. */
+const rill_gltf_model *rill_scene_models_model(const rill_scene_models *m, rill_entity e);
 const rill_model_components *rill_scene_models_components(const rill_scene_models *m);
 
 #ifdef __cplusplus
