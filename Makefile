@@ -1,7 +1,7 @@
 # The README's two commands. Both install the Debian packages they need first.
 #   make demo   builds Rill (release), generates and loads the demo world, renders it to PNGs
 #               (build/demo/*.png) and, when a display exists, opens it in a window
-#   make test   checks the formatting (clang-format), builds and runs every test (release), then
+#   make test   checks the formatting and the API shape, builds and runs every test (release), then
 #               the unit tests and a set of end-to-end CLI cases (label "sanitize") under ASan + UBSan,
 #               then every fuzz target on its corpus plus CI_FUZZ_SECONDS of new inputs
 #   make fuzz   builds the fuzz targets (clang + libFuzzer, ASan + UBSan) and runs each one for
@@ -10,7 +10,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 300
 CI_FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build demo test format-check test-release test-asan test-fuzz fuzz fuzz-build format clean
+.PHONY: all deps build demo test format-check api-check test-release test-asan test-fuzz fuzz fuzz-build format clean
 
 all: build
 
@@ -29,11 +29,15 @@ demo: build
 
 # Timeouts scale with the machine: CTEST_TIMEOUT_SCALE=3 make test triples them; unset, they are
 # multiplied by the load per core when ctest starts (tests/CMakeLists.txt, rill_test_timeout).
-test: format-check test-release test-asan test-fuzz
+test: format-check api-check test-release test-asan test-fuzz
 
 # Every tracked .c/.h must be clang-formatted (.clang-format); `make format` fixes it.
 format-check: deps
 	scripts/format-check.sh
+
+# The public API's shape and the API list in docs/architecture.md (scripts/api-check.sh).
+api-check:
+	scripts/api-check.sh
 
 test-release: deps
 	cmake --preset release >/dev/null
