@@ -124,6 +124,7 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user);   /* rill__view */
 void rill__pass_wireframe(rill_rg_ctx *ctx, void *user);     /* rill__view */
 void rill__pass_ssao(rill_rg_ctx *ctx, void *user);          /* rill__view */
 void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user);     /* rill__view */
+void rill__pass_fog(rill_rg_ctx *ctx, void *user);           /* rill__view */
 void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user); /* rill__frame */
 void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user);    /* rill__bloom_step */
 void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user);      /* rill__bloom_step */

@@ -117,6 +117,15 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, char prev
     }
     bool ssao = vi == 0 && r->frame.ssao;
     RILL_TRY(add_hdr_pass(g, op, rill__pass_opaque, vs, ssao, dn, smn, err));
+    if (vs->set.fog_on) {
+        /* Distance fog on the opaque surfaces; transparent ones blend over the fogged image. */
+        char fg[32];
+        view_name(fg, "fog", vi);
+        RILL_TRY(pass(g, fg, rill__pass_fog, vs, false, err));
+        RILL_TRY(rill_rg_access(g, fg, dn, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        RILL_TRY(rill_rg_access(g, fg, "hdr", RILL_RG_USAGE_STORAGE_WRITE, err));
+        RILL_TRY(rill_rg_add_edge(g, op, fg, err));
+    }
     RILL_TRY(add_hdr_pass(g, tr, rill__pass_transparent, vs, ssao, dn, smn, err));
     RILL_TRY(add_hdr_pass(g, wf, rill__pass_wireframe, vs, false, dn, NULL, err));
     if (vi > 0) {

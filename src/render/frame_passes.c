@@ -541,6 +541,51 @@ void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user) {
     dispatch_8x8(ctx->cmd, d);
 }
 
+/* >>fog ------------------------------------------------------------------------------------- */
+
+/* Distance fog over the view's rectangle of the lit image (before the transparent pass). */
+void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    const rill__view_settings *st = &vs->set;
+    rill__img *depth = rill__ctx_res(ctx, vs->res.depth);
+    const rill__img_desc *d = rill__img_get_desc(depth);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_FOG]);
+    rill__binding b[3];
+    memset(b, 0, sizeof(b));
+    b[0].buf = vs->frame_buf;
+    b[0].offset = vs->frame_off;
+    b[0].range = sizeof(rill__gpu_frame);
+    bind_img(&b[1], depth, RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], rill__ctx_res(ctx, vs->res.hdr), STORE);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
+    struct {
+        float inv_vp[16];
+        float color[4], sun_color[4], params[4];
+        uint32_t rect[4];
+    } push;
+    mat4 vp, inv; /* aligned copies: cglm's SSE paths need 16-byte alignment */
+    memcpy(vp, vs->view_proj, sizeof(vp));
+    glm_mat4_inv(vp, inv);
+    memcpy(push.inv_vp, inv, sizeof(inv));
+    memcpy(push.color, st->fog.color, sizeof(float) * 3);
+    push.color[3] = (float)st->fog.falloff;
+    memcpy(push.sun_color, st->fog.sun_color, sizeof(float) * 3);
+    push.sun_color[3] = st->fog.sun_exponent;
+    push.params[0] = st->fog.density;
+    push.params[1] = st->fog.start;
+    push.params[2] = st->fog.end;
+    push.params[3] = st->fog.height_falloff;
+    if (vs->in_rect) {
+        memcpy(push.rect, vs->rect, sizeof(push.rect));
+    } else {
+        push.rect[0] = push.rect[1] = 0;
+        push.rect[2] = d->width;
+        push.rect[3] = d->height;
+    }
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, (push.rect[2] + 7) / 8, (push.rect[3] + 7) / 8, 1);
+}
+
 /* >>exposure and bloom ---------------------------------------------------------------------- */
 
 void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {

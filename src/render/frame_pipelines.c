@@ -25,6 +25,7 @@ static const rill__set_layout one_in_one_out = {{T, I}};    /* bloom down */
 static const rill__set_layout ae_set = {{T, S}};
 static const rill__set_layout tonemap_set = {{T, I, T, T, T, S}};
 static const rill__set_layout taa_set = {{T, T, T, T, I, I}};
+static const rill__set_layout fog_set = {{U, T, I}};
 #undef T
 #undef U
 #undef S
@@ -117,6 +118,8 @@ static const pipe_row rows[] = {
     {RILL__PIPE_SMAA_WEIGHTS,   "smaa weights",               COMPUTE(smaa_weights_comp),  NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
     {RILL__PIPE_SMAA_BLEND,     "smaa blend",                 COMPUTE(smaa_blend_comp),    NO_COLOR,                0,                              &two_in_one_out, NULL,          16},
     {RILL__PIPE_CAS,            "cas",                        COMPUTE(cas_comp),           NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
+    /* The world's look (environment.c): distance fog on the lit HDR image. */
+    {RILL__PIPE_FOG,            "fog",                        COMPUTE(fog_comp),           NO_COLOR,                0,                              &fog_set,        NULL,          128},
 };
 /* clang-format on */
 

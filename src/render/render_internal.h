@@ -283,7 +283,8 @@ struct rill_rg_ctx {
     X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(GHOST_BLEND_ALPHA) X(GHOST_BLEND_ALPHA_DS)              \
     X(SHADOW) X(SHADOW_MASK)                                                                       \
     X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)                     \
-    X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)
+    X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)                            \
+    X(FOG)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;

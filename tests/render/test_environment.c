@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -287,12 +288,92 @@ static void test_sun_warmer_at_sunset(void **state) {
     render_test_destroy_clean(r, false);
 }
 
+/* The centre pixel's RGB. */
+static void centre_rgb(rill_renderer *r, int out[3]) {
+    static uint8_t px[64 * 64 * 4];
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+    const uint8_t *c = px + (32 * 64 + 32) * 4;
+    out[0] = c[0], out[1] = c[1], out[2] = c[2];
+}
+
+/* Distance fog drives farther surfaces toward the fog colour, monotonically, for every falloff;
+ * off, the same cube keeps its colour at every distance. */
+static void test_distance_fog_monotonic(void **state) {
+    (void)state;
+    rill_renderer *r = render_test_renderer(
+        (rill_renderer_desc){.width = 64, .height = 64, .shadow_map_size = 256});
+    if (!r) {
+        skip();
+    }
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    assert_true(cube.id != 0);
+    rill_material mat =
+        render_test_material(r, (rill_material_desc){.base_color = {0.9f, 0.2f, 0.1f, 1.0f}});
+    rill_render_snapshot s;
+    memset(&s, 0, sizeof(s));
+    s.view.far_plane = 5000.0f;
+    s.has_sun = true;
+    s.sun = (rill_render_dir_light){{0.3f, -0.8f, -0.5f}, {1, 1, 1}, 3.0f, false, false};
+    s.ambient[0] = s.ambient[1] = s.ambient[2] = 0.1f;
+    rill_render_distance_fog fog = rill_render_distance_fog_defaults();
+    rill_render_routed_settings rs = {"DistanceFog", &fog, sizeof(fog), 0};
+    s.view.settings = &rs;
+    s.view.settings_count = 1;
+    const float dist[4] = {20.0f, 200.0f, 600.0f, 1400.0f};
+    const rill_fog_falloff kinds[3] = {RILL_FOG_EXPONENTIAL_SQUARED, RILL_FOG_EXPONENTIAL,
+                                       RILL_FOG_LINEAR};
+    rill_render_instance in;
+    for (int k = 0; k < 4; k++) {
+        int fogged[3], prev = 1 << 30;
+        for (int i = 0; i < 4; i++) {
+            /* Same size on screen at every distance: the scale grows with it. */
+            render_test_place(&in, 1, cube, mat, (float[3]){0, 0, -dist[i]}, dist[i] * 0.5f, 0.0f);
+            s.instances = &in;
+            s.instance_count = 1;
+            fog.enabled = k < 3;
+            fog.falloff = kinds[k < 3 ? k : 0];
+            fog.density = 0.0015f;
+            for (int f = 0; f < 3; f++) {
+                assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
+            }
+            int c[3];
+            centre_rgb(r, c);
+            fog.enabled = true; /* the reference: the whole fog colour at the same pixel */
+            fog.density = 10.0f;
+            fog.falloff = RILL_FOG_EXPONENTIAL;
+            assert_int_equal(rill_renderer_render(r, &s, &err), RILL_OK);
+            centre_rgb(r, fogged);
+            int gap = abs(c[0] - fogged[0]) + abs(c[1] - fogged[1]) + abs(c[2] - fogged[2]);
+            print_message("fog kind %d distance %.0f: gap to the fog colour %d\n", k, dist[i], gap);
+            if (k < 3) {
+                assert_true(gap <= prev);
+                if (i == 3) {
+                    assert_true(gap < 60); /* linear: 93% of the way at 1400 of 1500 m */
+                }
+                if (i == 0) {
+                    assert_true(gap > 100);
+                }
+            } else { /* fog off: the cube looks the same at every distance */
+                assert_true(gap > 100);
+                assert_true(i == 0 || abs(gap - prev) < 8);
+            }
+            prev = gap;
+        }
+    }
+    rill_render_mesh_destroy(r, cube);
+    rill_render_material_destroy(r, mat);
+    render_test_destroy_clean(r, false);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_environment_routing),
         cmocka_unit_test(test_ambient_multiplier),
         cmocka_unit_test(test_time_of_day_and_transmittance),
         cmocka_unit_test(test_sun_warmer_at_sunset),
+        cmocka_unit_test(test_distance_fog_monotonic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
