@@ -220,6 +220,10 @@ static uint32_t reload_file(rill_scripts *s, uint32_t fi) {
         script_inst *in = &s->insts.data[i];
         if (in->file != fi || in->state == INST_GONE || in->state == INST_NEW)
             continue;
+        if (in->self == LUA_NOREF) { /* it never started (bad properties): start afresh */
+            in->state = INST_NEW;
+            continue;
+        }
         in->state = INST_RUNNING; /* an instance an error stopped gets another chance */
         rill__script_call(s, i, SCRIPT_CB_ON_RELOAD, 0);
         n++;

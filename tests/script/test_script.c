@@ -532,6 +532,17 @@ static void test_bad_inputs(void **state) {
     assert_false(rill_scripts_running(f.s, bad));
     assert_false(rill_scripts_running(f.s, missing));
     assert_true(rill_scripts_running(f.s, ok));
+    /* A reload gives an instance that never started a fresh start (its properties are still bad:
+     * it fails there again), never an update with no self. */
+    rewrite_script(&f, "p.lua",
+                   "properties = {speed = 2}\n"
+                   "function update(self) self.entity.Counter.value = self.speed end\n");
+    assert_int_equal(rill_scripts_reload_changed(f.s), 1);
+    frames(&f, 1);
+    assert_true(rill_test_log_last_has(&f.log, "cannot start"));
+    assert_false(rill_test_log_last_has(&f.log, "nil value"));
+    assert_true(get_counter(&f, ok)->value == 7.0f);
+    assert_false(rill_scripts_running(f.s, bad));
     close_fixture(&f);
 }
 
