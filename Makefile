@@ -3,12 +3,14 @@
 #               (build/demo/*.png) and, when a display exists, opens it in a window
 #   make test   checks the formatting and the API shape, builds and runs every test (release), then
 #               the unit tests and a set of end-to-end CLI cases (label "sanitize") under ASan + UBSan,
-#               then every fuzz target on its corpus plus CI_FUZZ_SECONDS of new inputs
+#               then every fuzz target on its corpus plus CI_FUZZ_RUNS new inputs from seed 1
+#               (the same inputs every run: scripts/fuzz.sh FUZZ_RUNS)
 #   make fuzz   builds the fuzz targets (clang + libFuzzer, ASan + UBSan) and runs each one for
 #               FUZZ_SECONDS (scripts/fuzz.sh; findings land in build/fuzz/artifacts/)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 300
-CI_FUZZ_SECONDS ?= 10
+CI_FUZZ_RUNS ?= 10000
+CI_FUZZ_SECONDS ?= 300
 
 .PHONY: all deps build demo test format-check api-check test-release test-asan test-fuzz fuzz fuzz-build format clean
 
@@ -53,9 +55,11 @@ fuzz-build: deps
 	cmake --preset fuzz >/dev/null
 	cmake --build --preset fuzz -j $(JOBS)
 
-# CI: each target replays its corpus (seeds + regression inputs) and mutates for a few seconds.
+# CI: each target replays its corpus (seeds + regression inputs), then makes CI_FUZZ_RUNS mutations
+# from seed 1 with address randomization off, so a run explores the same inputs every time;
+# CI_FUZZ_SECONDS only bounds a hanging target.
 test-fuzz: fuzz-build
-	FUZZ_SEED=1 scripts/fuzz.sh $(CI_FUZZ_SECONDS)
+	FUZZ_SEED=1 FUZZ_RUNS=$(CI_FUZZ_RUNS) scripts/fuzz.sh $(CI_FUZZ_SECONDS)
 
 fuzz: fuzz-build
 	scripts/fuzz.sh $(FUZZ_SECONDS)

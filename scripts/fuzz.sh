@@ -7,6 +7,13 @@
 # a new random seed each run) fixes the mutation sequence; CI uses 1 so a finding there
 # reproduces with the same command.
 #
+# FUZZ_RUNS=N (CI: make test) replaces the time bound with a fixed number of new inputs, so that
+# with FUZZ_SEED fixed every run explores the same inputs: each target replays its corpus, then
+# makes exactly N mutations. The target runs with address-space randomization off (setarch -R,
+# when setarch exists), so anything in the program that depends on where memory lands (pointer
+# hashing, allocation order seen through addresses) is the same each run and cannot steer
+# libFuzzer's coverage feedback differently. SECONDS then only bounds a target that hangs.
+#
 # One line per target: executions, corpus size, peak memory. Exit status 1 on the first crash,
 # sanitizer report, leak, timeout (-timeout) or memory blow-up (-rss_limit_mb); the reproducer is
 # left in build/fuzz/artifacts/ and its name is printed. Reproduce with
@@ -45,16 +52,21 @@ for bin in "$build"/fuzz/*/fuzz_*; do
   work=$scratch/$name
   mkdir -p "$work"
   log=$scratch/$name.log
-  args=(-max_total_time="$secs" -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2560 -max_len="$(max_len "$area")"
+  bound=(-max_total_time="$secs")
+  [ -n "${FUZZ_RUNS:-}" ] && bound=(-runs="$FUZZ_RUNS" -max_total_time="$secs")
+  args=("${bound[@]}" -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2560 -max_len="$(max_len "$area")"
         -print_final_stats=1 -artifact_prefix="$artifacts/$name-" "$work")
   [ -d "$seeds" ] && args+=("$seeds")
-  if "$bin" "${args[@]}" >"$log" 2>&1; then
+  norand=()
+  [ -n "${FUZZ_RUNS:-}" ] && command -v setarch >/dev/null && norand=(setarch "$(uname -m)" -R)
+  if "${norand[@]}" "$bin" "${args[@]}" >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
     units=$(ls "$work" | wc -l)
     seeded=$( [ -d "$seeds" ] && ls "$seeds" | wc -l || echo 0)
-    printf 'fuzz %-18s ok: %9s executions in %s s, %s seed(s) + %s new input(s), peak %s MB\n' \
-      "$name" "${execs:-?}" "$secs" "$seeded" "$units" "${rss:-?}"
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+    printf 'fuzz %-18s ok: %9s executions, %s seed(s) + %s new input(s), %s, peak %s MB\n' \
+      "$name" "${execs:-?}" "$seeded" "$units" "${cov:-cov: ?}" "${rss:-?}"
     total_execs=$((total_execs + ${execs:-0}))
   else
     echo "fuzz $name FAILED; the end of its log:"

@@ -42,8 +42,9 @@ typedef struct terrain_rec {
     uint32_t index_count;
     uint32_t *edge_indices; /* the grid's edges (line list), shared by every chunk */
     uint32_t edge_index_count;
-    terrain_chunk *chunks;      /* chunks_x * chunks_z, row-major by z */
-    RILL_ARRAY(uint32_t) ready; /* chunk indices with a finished build, in arrival order */
+    terrain_chunk *chunks;       /* chunks_x * chunks_z, row-major by z */
+    RILL_ARRAY(uint32_t) ready;  /* chunk indices with a finished build, in arrival order */
+    RILL_ARRAY(uint32_t) wanted; /* scratch of queue_wanted: chunks to build, nearest first */
     uint32_t resident, building, colliders, rebuilds_last;
     uint64_t rebuilds_total, build_ns_total, apply_ns_total;
     uint32_t stamp;
