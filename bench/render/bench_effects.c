@@ -183,8 +183,9 @@ static void noop_exec(rill_rg_ctx *ctx, void *user) {
 }
 
 static rill_result add_noop(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill_rg_pass_desc d = {ctx->id, noop_exec, NULL, true};
-    return rill_rg_add_pass(ctx->graph, &d, err);
+    rill_rg_pass_desc d = {.label = ctx->id, .exec = noop_exec, .side_effect = true};
+    rill_rg_pass p = rill_rg_add_pass(ctx->graph, &d, err);
+    return p.id ? RILL_OK : (err ? err->code : RILL_ERR_INVALID_ARGUMENT);
 }
 
 static void bench_absent(bench *b) {

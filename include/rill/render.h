@@ -72,9 +72,24 @@ typedef enum rill_tonemapper {
     RILL_TONEMAP_FORCE_U32 = 0x7FFFFFFF
 } rill_tonemapper;
 
+/* The frame graph as the renderer hands it to effects (rill_render_effect_ctx.frame) and to
+ * setup_graph: the graph and the handles of its anchors and engine images, valid while this frame's
+ * graph is built. A handle is {0} while its pass or image is not yet added (effects of the GI
+ * phase run before end_main_pass exists) or when the frame has none. */
+typedef struct rill_render_graph {
+    rill_rg *graph;
+    rill_rg_pass end_main_pass, tonemapping, end_main_pass_post_processing;
+    rill_rg_pass output;                             /* the present or readback pass */
+    rill_rg_image depth, normal, motion, shadow_map; /* view 0's */
+    rill_rg_image hdr;       /* the lit HDR colour (before the effects of the HDR phases) */
+    rill_rg_image ldr;       /* the tonemapped 8-bit colour (before the LDR effects) */
+    rill_rg_buffer exposure; /* auto exposure's state */
+} rill_render_graph;
+
 /* Called while the frame graph is built, after the engine's passes and anchors exist; add passes
- * and edges here. The graph is rebuilt every frame. */
-typedef rill_result (*rill_render_setup_graph_fn)(rill_rg *graph, void *user, rill_error *err);
+ * and edges here (fg->graph, fg's handles). The graph is rebuilt every frame. */
+typedef rill_result (*rill_render_setup_graph_fn)(const rill_render_graph *fg, void *user,
+                                                  rill_error *err);
 
 /* Debug switches (rill_renderer_desc.debug_flags). */
 enum {
@@ -635,7 +650,7 @@ rill_result rill_renderer_wait_idle(rill_renderer *r, rill_error *err);
 
 /* >>effects ---------------------------------------------------------------------------------- */
 
-/* An in-place compute effect: user SPIR-V run over a whole graph image (typically "hdr" between
+/* An in-place compute effect: user SPIR-V run over a whole graph image (typically hdr between
  * end_main_pass and tonemapping, or "ldr" between tonemapping and end_main_pass_post_processing).
  * Shader contract: set 0, binding 0 is the target as a read-write storage image (declare it
  * `rgba16f` for "hdr", `rgba8` for "ldr"); push constants start with `uvec2 size` followed by up to
@@ -649,10 +664,11 @@ rill_render_fx *rill_render_fx_create(rill_renderer *r, const uint32_t *spirv, s
 /* Releases the effect (deferred on the GPU). NULL is a no-op. */
 void rill_render_fx_destroy(rill_renderer *r, rill_render_fx *fx);
 /* From a setup_graph callback: adds a pass labelled `label` that reads and writes `target` in place
- * with `params` (copied). Order it with rill_rg_add_edges between two anchors. */
-rill_result rill_render_fx_add(rill_rg *graph, rill_render_fx *fx, const char *label,
-                               const char *target, const void *params, uint32_t params_size,
-                               rill_error *err);
+ * with `params` (copied) and returns it ({0} with err set on failure); order it with
+ * rill_rg_add_edges between two anchors. */
+rill_rg_pass rill_render_fx_add(rill_rg *graph, rill_render_fx *fx, const char *label,
+                                rill_rg_image target, const void *params, uint32_t params_size,
+                                rill_error *err);
 
 /* >>models ----------------------------------------------------------------------------------- */
 

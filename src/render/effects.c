@@ -169,27 +169,21 @@ bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effe
     return true;
 }
 
-const char *rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err) {
-    if (!ctx || !ctx->graph || !ctx->color) {
+rill_rg_image rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err) {
+    rill_rg_image none = {0};
+    if (!ctx || !ctx->graph || !ctx->color.id) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: effect context without colour");
-        return NULL;
+        return none;
     }
-    int32_t cur = rill_rg_resource_find(ctx->graph, ctx->color);
-    if (cur < 0) {
-        rill_error_set(err, RILL_ERR_NOT_FOUND, "render: colour image '%s' missing", ctx->color);
-        return NULL;
-    }
-    rill_rg_image_desc d;
-    rill_rg_resource_image_desc(ctx->graph, (uint32_t)cur, &d);
-    char base[16];
-    snprintf(base, sizeof(base), "%s", ctx->phase <= RILL_RENDER_PHASE_HDR_POST ? "hdr" : "ldr");
+    char name[32];
     ctx->chain_++;
-    snprintf(ctx->color_buf_, sizeof(ctx->color_buf_), "%s.fx%u", base, ctx->chain_);
-    if (rill_rg_declare_image(ctx->graph, ctx->color_buf_, &d, err) != RILL_OK) {
-        return NULL;
+    snprintf(name, sizeof(name), "%s.fx%u",
+             ctx->phase <= RILL_RENDER_PHASE_HDR_POST ? "hdr" : "ldr", ctx->chain_);
+    rill_rg_image next = rill_rg_create_image_like(ctx->graph, name, ctx->color, err);
+    if (next.id) {
+        ctx->color = next;
     }
-    ctx->color = ctx->color_buf_;
-    return ctx->color;
+    return next;
 }
 
 rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
@@ -231,8 +225,6 @@ static bool wanted_id(const struct rill__effects *e, const char *id) {
 
 void rill__effects_plan(rill_renderer *r, const rill_render_view *primary) {
     rill__frame *f = &r->frame;
-    snprintf(f->hdr_name, sizeof(f->hdr_name), "hdr");
-    snprintf(f->ldr_name, sizeof(f->ldr_name), "ldr");
     f->chain[0] = f->chain[1] = 0;
     struct rill__effects *e = r->effects;
     rill_render_effect_ctx ctx;
@@ -263,16 +255,15 @@ static rill_result add_phase(rill_renderer *r, rill_rg *g, rill_render_phase pha
         !f->views[0].view) {
         return RILL_OK;
     }
-    char *name = phase <= RILL_RENDER_PHASE_HDR_POST ? f->hdr_name : f->ldr_name;
-    rill_render_effect_ctx ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.renderer = r;
-    ctx.graph = g;
-    ctx.phase = phase;
-    ctx.view = f->views[0].view;
-    snprintf(ctx.color_buf_, sizeof(ctx.color_buf_), "%s", name);
-    ctx.color = ctx.color_buf_;
-    ctx.chain_ = f->chain[phase <= RILL_RENDER_PHASE_HDR_POST ? 0 : 1];
+    bool hdr = phase <= RILL_RENDER_PHASE_HDR_POST;
+    rill_rg_image *color = hdr ? &f->hdr_color : &f->ldr_color;
+    rill_render_effect_ctx ctx = {.renderer = r,
+                                  .graph = g,
+                                  .frame = &f->fg,
+                                  .phase = phase,
+                                  .view = f->views[0].view,
+                                  .color = *color,
+                                  .chain_ = f->chain[hdr ? 0 : 1]};
     struct rill__effects *e = r->effects;
     for (uint32_t i = 0; i < e->count; i++) {
         rill__effect *fx = &e->list[i];
@@ -290,8 +281,8 @@ static rill_result add_phase(rill_renderer *r, rill_rg *g, rill_render_phase pha
         fx->pass_n = rill_rg_pass_count(g) - fx->pass_first;
         fx->ran = fx->pass_n > 0;
     }
-    f->chain[phase <= RILL_RENDER_PHASE_HDR_POST ? 0 : 1] = ctx.chain_;
-    snprintf(name, 32, "%s", ctx.color);
+    f->chain[hdr ? 0 : 1] = ctx.chain_;
+    *color = ctx.color;
     return RILL_OK;
 }
 

@@ -14,17 +14,6 @@
 #define TAA_CUT_COS 0.70710678f /* a camera turn above 45 degrees in one frame is a cut */
 #define TAA_IDLE_FRAMES 60u     /* frames without TAA after which its history is freed */
 
-static rill__res find(const rill_rg *g, const char *name) {
-    rill__res res = {rill_rg_resource_find(g, name)};
-    return res;
-}
-
-static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
-                        rill_error *err) {
-    rill_rg_pass_desc d = {label, fn, user, false};
-    return rill_rg_add_pass(g, &d, err);
-}
-
 static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sampler) {
     b->img = img;
     b->layer = -1;
@@ -150,14 +139,12 @@ static bool taa_active(const rill_render_effect_ctx *ctx) {
 }
 
 /* Imports history image i as `name`: `initial` is what the previous frame left it in. */
-static rill_result import_history(rill_renderer *r, rill_rg *g, const char *name, uint32_t i,
-                                  rill_rg_usage initial, rill_error *err) {
-    rill_rg_image_desc d;
-    memset(&d, 0, sizeof(d));
-    d.format = RILL_RG_FORMAT_RGBA16F;
-    d.size_mode = RILL_RG_SIZE_ABSOLUTE;
-    d.width = r->taa.w;
-    d.height = r->taa.h;
+static rill_rg_image import_history(rill_renderer *r, rill_rg *g, const char *name, uint32_t i,
+                                    rill_rg_usage initial, rill_error *err) {
+    rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
+                            .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                            .width = r->taa.w,
+                            .height = r->taa.h};
     return rill_rg_import_image(g, name, &d, r->taa.history[i], initial,
                                 RILL_RG_USAGE_SAMPLED_COMPUTE, err);
 }
@@ -167,39 +154,32 @@ static rill_result import_history(rill_renderer *r, rill_rg *g, const char *name
 static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
     rill__frame *f = &r->frame;
+    rill__aa_frame *aa = &f->aa;
     rill__taa_state *t = &r->taa;
     rill_rg *g = ctx->graph;
-    if (!f->aa.taa) {
+    if (!aa->taa) {
         return RILL_OK; /* no history image this frame */
     }
-    char src[32];
-    snprintf(src, sizeof(src), "%s", ctx->color);
-    const char *dst = rill_render_effect_next_color(ctx, err);
-    if (!dst) {
-        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
-    }
+    aa->taa_src = ctx->color;
+    aa->taa_dst = rill_render_effect_next_color(ctx, err);
     uint32_t next = t->cur ^ 1u;
-    RILL_TRY(import_history(r, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err));
-    if (!f->aa.taa_reset) {
-        RILL_TRY(
-            import_history(r, g, "taa.history_in", t->cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    aa->hist_out = import_history(r, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err);
+    aa->hist_in = aa->taa_reset ? aa->taa_src
+                                : import_history(r, g, "taa.history_in", t->cur,
+                                                 RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+    aa->motion = ctx->frame->motion;
+    aa->depth = ctx->frame->depth;
+    rill_rg_pass p = rill_rg_add_pass(
+        g, &(rill_rg_pass_desc){.label = "taa", .exec = rill__pass_taa, .user = f}, err);
+    RILL_TRY(rill_rg_use_image(g, p, aa->taa_src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_use_image(g, p, aa->motion, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_use_image(g, p, aa->depth, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    if (!aa->taa_reset) {
+        RILL_TRY(rill_rg_use_image(g, p, aa->hist_in, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     }
-    RILL_TRY(pass(g, "taa", rill__pass_taa, f, err));
-    RILL_TRY(rill_rg_access(g, "taa", src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "taa", "motion", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "taa", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    if (!f->aa.taa_reset) {
-        RILL_TRY(rill_rg_access(g, "taa", "taa.history_in", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    }
-    RILL_TRY(rill_rg_access(g, "taa", "taa.history_out", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_access(g, "taa", dst, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "taa", err));
-    f->aa.taa_src = find(g, src);
-    f->aa.taa_dst = find(g, dst);
-    f->aa.hist_in = f->aa.taa_reset ? f->aa.taa_src : find(g, "taa.history_in");
-    f->aa.hist_out = find(g, "taa.history_out");
-    f->aa.motion = find(g, "motion");
-    f->aa.depth = find(g, "depth");
+    RILL_TRY(rill_rg_use_image(g, p, aa->hist_out, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, p, aa->taa_dst, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err));
     t->cur = next;
     t->valid = true;
     t->last_frame = r->frame_counter;
@@ -208,17 +188,17 @@ static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
 
 void rill__pass_taa(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    rill__img *dst = rill__ctx_res(ctx, f->aa.taa_dst);
+    rill__img *dst = rill__ctx_img(ctx, f->aa.taa_dst);
     const rill__img_desc *d = rill__img_get_desc(dst);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_TAA]);
     rill__binding b[6];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, f->aa.taa_src), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[1], rill__ctx_res(ctx, f->aa.hist_in), RILL__SAMPLER_LINEAR_CLAMP);
-    bind_img(&b[2], rill__ctx_res(ctx, f->aa.motion), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[3], rill__ctx_res(ctx, f->aa.depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[0], rill__ctx_img(ctx, f->aa.taa_src), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[1], rill__ctx_img(ctx, f->aa.hist_in), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[2], rill__ctx_img(ctx, f->aa.motion), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_img(ctx, f->aa.depth), RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[4], dst, RILL__SAMPLER_NUM);
-    bind_img(&b[5], rill__ctx_res(ctx, f->aa.hist_out), RILL__SAMPLER_NUM);
+    bind_img(&b[5], rill__ctx_img(ctx, f->aa.hist_out), RILL__SAMPLER_NUM);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
     struct {
         uint32_t w, h, reset;
@@ -231,19 +211,23 @@ void rill__pass_taa(rill_rg_ctx *ctx, void *user) {
 /* >>LDR anti-aliasing and sharpening --------------------------------------------------------- */
 
 /* One compute pass `label` reading `src` and writing `dst`. */
-static rill_result add_filter(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
-                              const char *src, const char *dst, rill_error *err) {
-    RILL_TRY(pass(g, label, fn, user, err));
-    RILL_TRY(rill_rg_access(g, label, src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    return rill_rg_access(g, label, dst, RILL_RG_USAGE_STORAGE_WRITE, err);
+static rill_result add_filter(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__frame *f,
+                              rill_rg_image src, rill_rg_image dst, rill_rg_pass *out,
+                              rill_error *err) {
+    rill_rg_pass p =
+        rill_rg_add_pass(g, &(rill_rg_pass_desc){.label = label, .exec = fn, .user = f}, err);
+    if (out) {
+        *out = p;
+    }
+    RILL_TRY(rill_rg_use_image(g, p, src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    return rill_rg_use_image(g, p, dst, RILL_RG_USAGE_STORAGE_WRITE, err);
 }
 
-/* The phase's colour before and after a filter: src gets the current name, dst the next one. */
-static rill_result next_pair(rill_render_effect_ctx *ctx, char src[32], const char **dst,
-                             rill_error *err) {
-    snprintf(src, 32, "%s", ctx->color);
+/* The phase's colour before and after a filter: *src gets the current one, *dst the next. */
+static void next_pair(rill_render_effect_ctx *ctx, rill_rg_image *src, rill_rg_image *dst,
+                      rill_error *err) {
+    *src = ctx->color;
     *dst = rill_render_effect_next_color(ctx, err);
-    return *dst ? RILL_OK : (err ? err->code : RILL_ERR_INVALID_ARGUMENT);
 }
 
 static rill_result add_fxaa(rill_render_effect_ctx *ctx, rill_error *err) {
@@ -256,23 +240,19 @@ static rill_result add_fxaa(rill_render_effect_ctx *ctx, rill_error *err) {
     uint32_t a = s ? (uint32_t)s->edge_threshold : 0u, b = s ? (uint32_t)s->edge_threshold_min : 0u;
     f->aa.fxaa_threshold[0] = rel[a < RILL_FXAA_SENSITIVITY_NUM ? a : 0];
     f->aa.fxaa_threshold[1] = abs_min[b < RILL_FXAA_SENSITIVITY_NUM ? b : 0];
-    char src[32];
-    const char *dst;
-    RILL_TRY(next_pair(ctx, src, &dst, err));
-    RILL_TRY(add_filter(ctx->graph, "fxaa", rill__pass_fxaa, f, src, dst, err));
-    f->aa.fxaa_src = find(ctx->graph, src);
-    f->aa.fxaa_dst = find(ctx->graph, dst);
-    return RILL_OK;
+    next_pair(ctx, &f->aa.fxaa_src, &f->aa.fxaa_dst, err);
+    return add_filter(ctx->graph, "fxaa", rill__pass_fxaa, f, f->aa.fxaa_src, f->aa.fxaa_dst, NULL,
+                      err);
 }
 
 void rill__pass_fxaa(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    rill__img *dst = rill__ctx_res(ctx, f->aa.fxaa_dst);
+    rill__img *dst = rill__ctx_img(ctx, f->aa.fxaa_dst);
     const rill__img_desc *d = rill__img_get_desc(dst);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_FXAA]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, f->aa.fxaa_src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[0], rill__ctx_img(ctx, f->aa.fxaa_src), RILL__SAMPLER_LINEAR_CLAMP);
     bind_img(&b[1], dst, RILL__SAMPLER_NUM);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     struct {
@@ -295,25 +275,20 @@ static rill_result add_smaa(rill_render_effect_ctx *ctx, rill_error *err) {
     p = p < RILL_SMAA_PRESET_NUM ? p : 0u;
     f->aa.smaa_threshold = threshold[p];
     f->aa.smaa_steps = steps[p];
-    char src[32];
-    const char *dst;
-    RILL_TRY(next_pair(ctx, src, &dst, err));
-    rill_rg_image_desc d;
-    memset(&d, 0, sizeof(d));
-    d.format = RILL_RG_FORMAT_RGBA8_UNORM;
-    RILL_TRY(rill_rg_declare_image(g, "smaa.edges", &d, err));
+    rill__aa_frame *aa = &f->aa;
+    next_pair(ctx, &aa->smaa_src, &aa->smaa_dst, err);
+    rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA8_UNORM};
+    aa->smaa_edges = rill_rg_create_image(g, "smaa.edges", &d, err);
     d.format = RILL_RG_FORMAT_RGBA16F;
-    RILL_TRY(rill_rg_declare_image(g, "smaa.weights", &d, err));
-    RILL_TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, f, src, "smaa.edges", err));
-    RILL_TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, f, "smaa.edges", "smaa.weights",
-                        err));
-    RILL_TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, f, src, dst, err));
-    RILL_TRY(rill_rg_access(g, "smaa_blend", "smaa.weights", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    f->aa.smaa_src = find(g, src);
-    f->aa.smaa_edges = find(g, "smaa.edges");
-    f->aa.smaa_weights = find(g, "smaa.weights");
-    f->aa.smaa_dst = find(g, dst);
-    return RILL_OK;
+    aa->smaa_weights = rill_rg_create_image(g, "smaa.weights", &d, err);
+    RILL_TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, f, aa->smaa_src, aa->smaa_edges,
+                        NULL, err));
+    RILL_TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, f, aa->smaa_edges,
+                        aa->smaa_weights, NULL, err));
+    rill_rg_pass blend;
+    RILL_TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, f, aa->smaa_src, aa->smaa_dst,
+                        &blend, err));
+    return rill_rg_use_image(g, blend, aa->smaa_weights, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
 }
 
 /* One filter dispatch (SMAA steps, CAS): in (and in2) sampled -> out (storage), push {w, h, a, b}.
@@ -341,20 +316,20 @@ static void filter_step(rill_rg_ctx *ctx, rill__pipe_id pipe, rill__img *in, ril
 
 void rill__pass_smaa_edges(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    filter_step(ctx, RILL__PIPE_SMAA_EDGES, rill__ctx_res(ctx, f->aa.smaa_src), NULL,
-                rill__ctx_res(ctx, f->aa.smaa_edges), 0, f->aa.smaa_threshold);
+    filter_step(ctx, RILL__PIPE_SMAA_EDGES, rill__ctx_img(ctx, f->aa.smaa_src), NULL,
+                rill__ctx_img(ctx, f->aa.smaa_edges), 0, f->aa.smaa_threshold);
 }
 
 void rill__pass_smaa_weights(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    filter_step(ctx, RILL__PIPE_SMAA_WEIGHTS, rill__ctx_res(ctx, f->aa.smaa_edges), NULL,
-                rill__ctx_res(ctx, f->aa.smaa_weights), f->aa.smaa_steps, 0.0f);
+    filter_step(ctx, RILL__PIPE_SMAA_WEIGHTS, rill__ctx_img(ctx, f->aa.smaa_edges), NULL,
+                rill__ctx_img(ctx, f->aa.smaa_weights), f->aa.smaa_steps, 0.0f);
 }
 
 void rill__pass_smaa_blend(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    filter_step(ctx, RILL__PIPE_SMAA_BLEND, rill__ctx_res(ctx, f->aa.smaa_src),
-                rill__ctx_res(ctx, f->aa.smaa_weights), rill__ctx_res(ctx, f->aa.smaa_dst), 0,
+    filter_step(ctx, RILL__PIPE_SMAA_BLEND, rill__ctx_img(ctx, f->aa.smaa_src),
+                rill__ctx_img(ctx, f->aa.smaa_weights), rill__ctx_img(ctx, f->aa.smaa_dst), 0,
                 0.0f);
 }
 
@@ -364,19 +339,15 @@ static rill_result add_cas(rill_render_effect_ctx *ctx, rill_error *err) {
     float k = s ? s->sharpening_strength : 0.6f;
     f->aa.cas_strength = k >= 0.0f ? (k <= 1.0f ? k : 1.0f) : 0.0f; /* NaN becomes 0 */
     f->aa.cas_denoise = s && s->denoise;
-    char src[32];
-    const char *dst;
-    RILL_TRY(next_pair(ctx, src, &dst, err));
-    RILL_TRY(add_filter(ctx->graph, "cas", rill__pass_cas, f, src, dst, err));
-    f->aa.cas_src = find(ctx->graph, src);
-    f->aa.cas_dst = find(ctx->graph, dst);
-    return RILL_OK;
+    next_pair(ctx, &f->aa.cas_src, &f->aa.cas_dst, err);
+    return add_filter(ctx->graph, "cas", rill__pass_cas, f, f->aa.cas_src, f->aa.cas_dst, NULL,
+                      err);
 }
 
 void rill__pass_cas(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    filter_step(ctx, RILL__PIPE_CAS, rill__ctx_res(ctx, f->aa.cas_src), NULL,
-                rill__ctx_res(ctx, f->aa.cas_dst), f->aa.cas_denoise ? 1u : 0u, f->aa.cas_strength);
+    filter_step(ctx, RILL__PIPE_CAS, rill__ctx_img(ctx, f->aa.cas_src), NULL,
+                rill__ctx_img(ctx, f->aa.cas_dst), f->aa.cas_denoise ? 1u : 0u, f->aa.cas_strength);
 }
 
 rill_result rill__effects_register_aa(rill_renderer *r, rill_error *err) {

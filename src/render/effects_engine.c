@@ -8,15 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static rill__res find(const rill_rg *g, const char *name) {
-    rill__res res = {rill_rg_resource_find(g, name)};
-    return res;
-}
-
-static rill_result pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, void *user,
-                        rill_error *err) {
-    rill_rg_pass_desc d = {label, fn, user, false};
-    return rill_rg_add_pass(g, &d, err);
+/* One access per image: images[i] used as usages[i] by pass p. */
+static rill_result use_images(rill_rg *g, rill_rg_pass p, const rill_rg_image *images,
+                              const rill_rg_usage *usages, uint32_t n, rill_error *err) {
+    for (uint32_t i = 0; i < n; i++) {
+        RILL_TRY(rill_rg_use_image(g, p, images[i], usages[i], err));
+    }
+    return RILL_OK;
 }
 
 static rill_render_quality tier(const rill_render_effect_ctx *ctx) {
@@ -40,23 +38,19 @@ static bool ae_active(const rill_render_effect_ctx *ctx) {
 static rill_result add_ssao(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
     rill_rg *g = ctx->graph;
-    rill__view *vs = &r->frame.views[0];
-    rill_rg_image_desc ad;
-    memset(&ad, 0, sizeof(ad));
-    ad.format = RILL_RG_FORMAT_R32F;
-    ad.scale = r->render_scale;
-    RILL_TRY(rill_rg_declare_image(g, "ao_raw", &ad, err));
-    RILL_TRY(rill_rg_declare_image(g, "ao", &ad, err));
-    vs->res.ao_raw = find(g, "ao_raw");
-    vs->res.ao = find(g, "ao");
-    RILL_TRY(pass(g, "ssao", rill__pass_ssao, vs, err));
-    RILL_TRY(rill_rg_access(g, "ssao", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "ssao", "normal", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "ssao", "ao_raw", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(pass(g, "ssao_blur", rill__pass_ssao_blur, vs, err));
-    RILL_TRY(rill_rg_access(g, "ssao_blur", "ao_raw", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "ssao_blur", "depth", RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "ssao_blur", "ao", RILL_RG_USAGE_STORAGE_WRITE, err));
+    rill__view_res *res = &r->frame.views[0].res;
+    rill_rg_image_desc ad = {.format = RILL_RG_FORMAT_R32F, .scale = r->render_scale};
+    res->ao_raw = rill_rg_create_image(g, "ao_raw", &ad, err);
+    res->ao = rill_rg_create_image(g, "ao", &ad, err);
+    rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE, w = RILL_RG_USAGE_STORAGE_WRITE;
+    rill_rg_pass_desc d = {.label = "ssao", .exec = rill__pass_ssao, .user = &r->frame.views[0]};
+    rill_rg_pass p = rill_rg_add_pass(g, &d, err);
+    RILL_TRY(use_images(g, p, (rill_rg_image[]){res->depth, res->normal, res->ao_raw},
+                        (rill_rg_usage[]){s, s, w}, 3, err));
+    d = (rill_rg_pass_desc){.label = "ssao_blur", .exec = rill__pass_ssao_blur, .user = d.user};
+    p = rill_rg_add_pass(g, &d, err);
+    RILL_TRY(use_images(g, p, (rill_rg_image[]){res->ao_raw, res->depth, res->ao},
+                        (rill_rg_usage[]){s, s, w}, 3, err));
     r->frame.ssao = true;
     return RILL_OK;
 }
@@ -65,17 +59,30 @@ static rill_result add_ssao(rill_render_effect_ctx *ctx, rill_error *err) {
 static rill_result add_auto_exposure(rill_render_effect_ctx *ctx, rill_error *err) {
     rill__frame *f = &ctx->renderer->frame;
     rill_rg *g = ctx->graph;
-    RILL_TRY(pass(g, "auto_exposure", rill__pass_auto_exposure, f, err));
-    RILL_TRY(rill_rg_access(g, "auto_exposure", ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_access(g, "auto_exposure", "exposure", RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "auto_exposure", err));
-    f->ae_src = find(g, ctx->color);
+    rill_rg_pass p = rill_rg_add_pass(
+        g,
+        &(rill_rg_pass_desc){.label = "auto_exposure", .exec = rill__pass_auto_exposure, .user = f},
+        err);
+    RILL_TRY(rill_rg_use_image(g, p, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    RILL_TRY(rill_rg_use_buffer(g, p, ctx->frame->exposure, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err));
+    f->ae_src = ctx->color;
     f->auto_exposure = true;
     return RILL_OK;
 }
 
-static void bloom_name(char *dst, size_t cap, char kind, uint32_t level) {
-    snprintf(dst, cap, "bloom_%c%u", kind, level);
+/* One bloom step: a pass reading st->src (and st->cur when it is set) and writing st->out. */
+static rill_result bloom_pass(rill_rg *g, const char *label, uint32_t level, rill_rg_exec_fn fn,
+                              rill__bloom_step *st, rill_rg_pass *out, rill_error *err) {
+    char name[32];
+    snprintf(name, sizeof(name), "%s%u", label, level);
+    rill_rg_pass p = *out =
+        rill_rg_add_pass(g, &(rill_rg_pass_desc){.label = name, .exec = fn, .user = st}, err);
+    RILL_TRY(rill_rg_use_image(g, p, st->src, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    if (st->cur.id) {
+        RILL_TRY(rill_rg_use_image(g, p, st->cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    }
+    return rill_rg_use_image(g, p, st->out, RILL_RG_USAGE_STORAGE_WRITE, err);
 }
 
 /* The bloom pyramid: RILL__BLOOM_LEVELS downsampling passes from ctx->color, then upsampling
@@ -86,50 +93,35 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
     rill_rg *g = ctx->graph;
     rill__frame *f = &r->frame;
-    char name[32], label[32], prev[32];
+    rill_rg_image down[RILL__BLOOM_LEVELS], up[RILL__BLOOM_LEVELS];
+    rill_rg_pass first = {0};
     float scale = r->render_scale;
     for (uint32_t i = 0; i < RILL__BLOOM_LEVELS; i++) {
+        char name[32];
         scale *= 0.5f;
-        rill_rg_image_desc d;
-        memset(&d, 0, sizeof(d));
-        d.format = RILL_RG_FORMAT_RGBA16F;
-        d.scale = scale;
-        bloom_name(name, sizeof(name), 'd', i);
-        RILL_TRY(rill_rg_declare_image(g, name, &d, err));
+        rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F, .scale = scale};
+        snprintf(name, sizeof(name), "bloom_d%u", i);
+        down[i] = rill_rg_create_image(g, name, &d, err);
         if (i + 1 < RILL__BLOOM_LEVELS) {
-            bloom_name(label, sizeof(label), 'u', i);
-            RILL_TRY(rill_rg_declare_image(g, label, &d, err));
-        }
-        if (i == 0) {
-            snprintf(prev, sizeof(prev), "%s", ctx->color);
-        } else {
-            bloom_name(prev, sizeof(prev), 'd', i - 1);
+            snprintf(name, sizeof(name), "bloom_u%u", i);
+            up[i] = rill_rg_create_image(g, name, &d, err);
         }
         rill__bloom_step *st = &f->bloom_down[i];
-        *st = (rill__bloom_step){&f->views[0], i, find(g, prev), {-1}, find(g, name)};
-        snprintf(label, sizeof(label), "bloom_down%u", i);
-        RILL_TRY(pass(g, label, rill__pass_bloom_down, st, err));
-        RILL_TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL_TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+        *st = (rill__bloom_step){&f->views[0], i, i ? down[i - 1] : ctx->color, {0}, down[i]};
+        rill_rg_pass p;
+        RILL_TRY(bloom_pass(g, "bloom_down", i, rill__pass_bloom_down, st, &p, err));
+        first = i ? first : p;
     }
+    up[RILL__BLOOM_LEVELS - 1] = down[RILL__BLOOM_LEVELS - 1];
     for (int i = RILL__BLOOM_LEVELS - 2; i >= 0; i--) {
-        char cur[32];
-        bloom_name(prev, sizeof(prev), i + 1 == RILL__BLOOM_LEVELS - 1 ? 'd' : 'u',
-                   (uint32_t)i + 1);
-        bloom_name(cur, sizeof(cur), 'd', (uint32_t)i);
-        bloom_name(name, sizeof(name), 'u', (uint32_t)i);
         rill__bloom_step *st = &f->bloom_up[i];
-        *st = (rill__bloom_step){&f->views[0], (uint32_t)i, find(g, prev), find(g, cur),
-                                 find(g, name)};
-        snprintf(label, sizeof(label), "bloom_up%d", i);
-        RILL_TRY(pass(g, label, rill__pass_bloom_up, st, err));
-        RILL_TRY(rill_rg_access(g, label, prev, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL_TRY(rill_rg_access(g, label, cur, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-        RILL_TRY(rill_rg_access(g, label, name, RILL_RG_USAGE_STORAGE_WRITE, err));
+        *st = (rill__bloom_step){&f->views[0], (uint32_t)i, up[i + 1], down[i], up[i]};
+        rill_rg_pass p;
+        RILL_TRY(bloom_pass(g, "bloom_up", (uint32_t)i, rill__pass_bloom_up, st, &p, err));
     }
-    f->bloom_out = find(g, "bloom_u0");
+    f->bloom_out = up[0];
     f->bloom = true;
-    return rill_rg_add_edge(g, RILL_RG_END_MAIN_PASS, "bloom_down0", err);
+    return rill_rg_add_edge(g, ctx->frame->end_main_pass, first, err);
 }
 
 rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err) {

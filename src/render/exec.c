@@ -78,20 +78,16 @@ void rill__transients_release_unused(rill_renderer *r, bool all) {
     }
 }
 
-rill__img *rill__ctx_res(rill_rg_ctx *ctx, rill__res res) {
-    if (res.i < 0) {
+rill__img *rill__ctx_img(rill_rg_ctx *ctx, rill_rg_image image) {
+    int32_t res = rill_rg_image_resource(ctx->g, image);
+    if (res < 0) {
         return NULL;
     }
-    int32_t slot = rill_rg_resource_slot(ctx->g, (uint32_t)res.i);
+    int32_t slot = rill_rg_resource_slot(ctx->g, (uint32_t)res);
     if (slot >= 0) {
         return (uint32_t)slot < ctx->r->slot_images.len ? ctx->r->slot_images.data[slot] : NULL;
     }
-    return rill_rg_resource_external(ctx->g, (uint32_t)res.i);
-}
-
-rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name) {
-    rill__res res = {rill_rg_resource_find(ctx->g, name)};
-    return rill__ctx_res(ctx, res);
+    return rill_rg_resource_external(ctx->g, (uint32_t)res);
 }
 
 static void issue_barriers(rill_renderer *r, rill__cmd *cmd, const rill_rg *g,

@@ -7,15 +7,16 @@
  *                      frame constants, instance/light/cluster buffers). One view = views[0].
  *   frame_cull.c       culling and sorting one view's draw lists (and motion history).
  *   frame_lights.c     the light buffer and the clustered light grid of one view.
- *   frame_graph.c      rill__frame_build_graph: the engine's images, passes and anchors; every
- *                      resource a pass uses is found once here and stored as a rill__res.
+ *   frame_graph.c      rill__frame_build_graph: the engine's images, passes and anchors; the
+ *                      handles the graph returns are stored where the passes read them.
  *   frame_passes.c     the passes' recording functions: each gets its view (or bloom step, or
  *                      the frame) as its user pointer and reads nothing else per frame.
  *   frame_pipelines.c  the table of pipeline descriptions behind rill_renderer.pipes.
  *
  * Adding a pass: write `void rill__pass_x(rill_rg_ctx *ctx, void *user)` in frame_passes.c
- * (user: the rill__view it draws), add its rill__res fields to rill__view_res (or rill__frame)
- * and declare it in frame_graph.c, where the handles are found. Adding a pipeline: a name in
+ * (user: the rill__view it draws), add its rill_rg_image fields to rill__view_res (or rill__frame)
+ * and add it in frame_graph.c (rill_rg_add_pass, rill_rg_use_image), storing the handles there;
+ * the pass reads them with rill__ctx_img. Adding a pipeline: a name in
  * RILL__PIPES (render_internal.h) and a row in frame_pipelines.c's table. */
 #ifndef RILL_RENDER_FRAME_H
 #define RILL_RENDER_FRAME_H

@@ -1,7 +1,8 @@
 /* frame_passes.c: what the engine's passes record. Each pass gets, as its user pointer, the view
  * it draws (rill__view), the bloom level it works on (rill__bloom_step) or the frame
- * (rill__frame), and reaches its images through the rill__res handles frame_graph.c found when
- * it built the graph. Raster passes of a view in a rectangle keep to it (shadow maps do not). */
+ * (rill__frame), and reaches its images through the graph handles (rill_rg_image) frame_graph.c
+ * stored there when it built the graph. Raster passes of a view in a rectangle keep to it (shadow
+ * maps do not). */
 #include "frame.h"
 
 #include <string.h>
@@ -377,7 +378,7 @@ static void ghost_blend_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill_renderer *r = ctx->r;
-    rill__img *map = rill__ctx_res(ctx, vs->res.shadow_map);
+    rill__img *map = rill__ctx_img(ctx, vs->res.shadow_map);
     const rill__img_desc *d = rill__img_get_desc(map);
     uint32_t first = vs->opaque.len + vs->transparent.len;
     uint32_t plain = vs->casters_plain, ncast = vs->casters.len;
@@ -406,9 +407,9 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
 
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    rill__attachment col[2] = {{rill__ctx_res(ctx, vs->res.normal), -1, true, false, {0, 0, 0, 0}},
-                               {rill__ctx_res(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
-    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
+    rill__attachment col[2] = {{rill__ctx_img(ctx, vs->res.normal), -1, true, false, {0, 0, 0, 0}},
+                               {rill__ctx_img(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
+    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, col, 2, &depth);
     /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
      * before shading; then those that cut (alpha mask, LOD crossfade dither). */
@@ -427,13 +428,13 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
     /* Mixed passthrough: where nothing draws, alpha 0 lets the camera feed show. */
     float clear_a = vs->passthrough ? 0.0f : 1.0f;
     rill__attachment col = {
-        rill__ctx_res(ctx, vs->res.hdr), -1, true, false, {cc[0], cc[1], cc[2], clear_a}};
-    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+        rill__ctx_img(ctx, vs->res.hdr), -1, true, false, {cc[0], cc[1], cc[2], clear_a}};
+    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
     draw_binding db = {&ctx->r->pipes[RILL__PIPE_OPAQUE],
                        true,
-                       rill__ctx_res(ctx, vs->res.shadow_map),
-                       rill__ctx_res(ctx, vs->res.ao),
+                       rill__ctx_img(ctx, vs->res.shadow_map),
+                       rill__ctx_img(ctx, vs->res.ao),
                        NULL,
                        0,
                        false,
@@ -445,13 +446,13 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
 
 void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    rill__attachment col = {rill__ctx_res(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
-    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment col = {rill__ctx_img(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
     draw_binding db = {&ctx->r->pipes[RILL__PIPE_TRANSPARENT],
                        true,
-                       rill__ctx_res(ctx, vs->res.shadow_map),
-                       rill__ctx_res(ctx, vs->res.ao),
+                       rill__ctx_img(ctx, vs->res.shadow_map),
+                       rill__ctx_img(ctx, vs->res.ao),
                        NULL,
                        0,
                        false,
@@ -470,8 +471,8 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
 void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill_renderer *r = ctx->r;
-    rill__attachment col = {rill__ctx_res(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
-    rill__attachment depth = {rill__ctx_res(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment col = {rill__ctx_img(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
     float push[8];
     memcpy(push, vs->wire_color, sizeof(float) * 4);
@@ -503,7 +504,7 @@ static void dispatch_8x8(rill__cmd *cmd, const rill__img_desc *d) {
 
 void rill__pass_ssao(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    rill__img *ao = rill__ctx_res(ctx, vs->res.ao_raw);
+    rill__img *ao = rill__ctx_img(ctx, vs->res.ao_raw);
     const rill__img_desc *d = rill__img_get_desc(ao);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSAO]);
     rill__binding b[4];
@@ -511,8 +512,8 @@ void rill__pass_ssao(rill_rg_ctx *ctx, void *user) {
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
     b[0].range = sizeof(rill__gpu_frame);
-    bind_img(&b[1], rill__ctx_res(ctx, vs->res.depth), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[2], rill__ctx_res(ctx, vs->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[1], rill__ctx_img(ctx, vs->res.depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], rill__ctx_img(ctx, vs->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[3], ao, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
     const rill__view_settings *st = &vs->set;
@@ -527,13 +528,13 @@ void rill__pass_ssao(rill_rg_ctx *ctx, void *user) {
 
 void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    rill__img *ao = rill__ctx_res(ctx, vs->res.ao);
+    rill__img *ao = rill__ctx_img(ctx, vs->res.ao);
     const rill__img_desc *d = rill__img_get_desc(ao);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSAO_BLUR]);
     rill__binding b[3];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, vs->res.ao_raw), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[1], rill__ctx_res(ctx, vs->res.depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[0], rill__ctx_img(ctx, vs->res.ao_raw), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[1], rill__ctx_img(ctx, vs->res.depth), RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[2], ao, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
     uint32_t push[2] = {d->width, d->height};
@@ -547,7 +548,7 @@ void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user) {
 void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     const rill__view_settings *st = &vs->set;
-    rill__img *depth = rill__ctx_res(ctx, vs->res.depth);
+    rill__img *depth = rill__ctx_img(ctx, vs->res.depth);
     const rill__img_desc *d = rill__img_get_desc(depth);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_FOG]);
     rill__binding b[3];
@@ -556,7 +557,7 @@ void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
     b[0].offset = vs->frame_off;
     b[0].range = sizeof(rill__gpu_frame);
     bind_img(&b[1], depth, RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[2], rill__ctx_res(ctx, vs->res.hdr), STORE);
+    bind_img(&b[2], rill__ctx_img(ctx, vs->res.hdr), STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
     struct {
         float inv_vp[16];
@@ -595,7 +596,7 @@ void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_AUTO_EXPOSURE]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, f->ae_src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[0], rill__ctx_img(ctx, f->ae_src), RILL__SAMPLER_LINEAR_CLAMP);
     b[1].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     float push[4] = {vs->set.ae_rate, vs->set.ae_min_ev, vs->set.ae_max_ev, 0};
@@ -605,12 +606,12 @@ void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {
 
 void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user) {
     const rill__bloom_step *st = user;
-    rill__img *out = rill__ctx_res(ctx, st->out);
+    rill__img *out = rill__ctx_img(ctx, st->out);
     const rill__img_desc *d = rill__img_get_desc(out);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_BLOOM_DOWN]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, st->src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[0], rill__ctx_img(ctx, st->src), RILL__SAMPLER_LINEAR_CLAMP);
     bind_img(&b[1], out, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     struct {
@@ -624,13 +625,13 @@ void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user) {
 
 void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user) {
     const rill__bloom_step *st = user;
-    rill__img *out = rill__ctx_res(ctx, st->out);
+    rill__img *out = rill__ctx_img(ctx, st->out);
     const rill__img_desc *d = rill__img_get_desc(out);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_BLOOM_UP]);
     rill__binding b[3];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, st->src), RILL__SAMPLER_LINEAR_CLAMP);
-    bind_img(&b[1], rill__ctx_res(ctx, st->cur), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[0], rill__ctx_img(ctx, st->src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_img(&b[1], rill__ctx_img(ctx, st->cur), RILL__SAMPLER_LINEAR_CLAMP);
     bind_img(&b[2], out, STORE);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
     uint32_t push[2] = {d->width, d->height};
@@ -688,12 +689,12 @@ void rill__pass_tonemap(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_TONEMAP]);
     rill__binding b[6];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_res(ctx, f->hdr_final),
+    bind_img(&b[0], rill__ctx_img(ctx, f->hdr_color),
              RILL__SAMPLER_LINEAR_CLAMP); /* upscales when render_scale < 1 */
-    bind_img(&b[1], rill__ctx_res(ctx, f->ldr), STORE);
-    bind_img(&b[2], rill__ctx_res(ctx, v0->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[3], rill__ctx_res(ctx, v0->res.motion), RILL__SAMPLER_NEAREST_CLAMP);
-    rill__img *bloom = f->bloom ? rill__ctx_res(ctx, f->bloom_out) : NULL;
+    bind_img(&b[1], rill__ctx_img(ctx, f->fg.ldr), STORE);
+    bind_img(&b[2], rill__ctx_img(ctx, v0->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_img(ctx, v0->res.motion), RILL__SAMPLER_NEAREST_CLAMP);
+    rill__img *bloom = f->bloom ? rill__ctx_img(ctx, f->bloom_out) : NULL;
     bind_img(&b[4], bloom ? bloom : r->white, RILL__SAMPLER_LINEAR_CLAMP);
     b[5].buf = r->exposure_buf;
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
@@ -716,12 +717,12 @@ void rill__pass_readback(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
     rill_renderer *r = ctx->r;
     uint32_t slot = rill__gpu_frame_slot(r->gpu);
-    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_res(ctx, f->ldr_final), r->readback[slot]);
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_img(ctx, f->ldr_color), r->readback[slot]);
     rill__cmd_host_read_barrier(ctx->cmd);
     r->readback_slot = slot;
 }
 
 void rill__pass_present(rill_rg_ctx *ctx, void *user) {
     const rill__frame *f = user;
-    rill__cmd_blit(ctx->cmd, rill__ctx_res(ctx, f->ldr_final), rill__ctx_res(ctx, f->out));
+    rill__cmd_blit(ctx->cmd, rill__ctx_img(ctx, f->ldr_color), rill__ctx_img(ctx, f->out));
 }

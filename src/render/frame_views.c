@@ -420,8 +420,7 @@ static rill__view *slot_begin(rill_renderer *r, uint32_t index, const rill_rende
     vs->passthrough = v->passthrough == RILL_PASSTHROUGH_MIXED;
     rill__view_defaults(v, &vs->set);
     rill__view_environment(r, snap, v, &vs->set);
-    rill__res none = {-1};
-    vs->res = (rill__view_res){none, none, none, none, none, none, none};
+    memset(&vs->res, 0, sizeof(vs->res)); /* no images until the graph hands them out */
     return vs;
 }
 

@@ -11,7 +11,7 @@ struct rill_render_fx {
     rill_renderer *r;
     rill__pipe *pipe;
     uint32_t group_size;
-    const char *target; /* interned; set by rill_render_fx_add */
+    rill_rg_image target; /* this frame's, set by rill_render_fx_add */
     uint8_t params[FX_MAX_PARAMS];
     uint32_t params_size;
 };
@@ -56,7 +56,7 @@ void rill_render_fx_destroy(rill_renderer *r, rill_render_fx *fx) {
 
 static void exec_fx(rill_rg_ctx *ctx, void *user) {
     rill_render_fx *fx = user;
-    rill__img *img = rill__ctx_image(ctx, fx->target);
+    rill__img *img = rill__ctx_img(ctx, fx->target);
     if (!img) {
         return;
     }
@@ -76,27 +76,28 @@ static void exec_fx(rill_rg_ctx *ctx, void *user) {
     rill__cmd_dispatch(ctx->cmd, (d->width + gs - 1) / gs, (d->height + gs - 1) / gs, 1);
 }
 
-rill_result rill_render_fx_add(rill_rg *graph, rill_render_fx *fx, const char *label,
-                               const char *target, const void *params, uint32_t params_size,
-                               rill_error *err) {
-    if (!graph || !fx || !label || !target || params_size > FX_MAX_PARAMS ||
+rill_rg_pass rill_render_fx_add(rill_rg *graph, rill_render_fx *fx, const char *label,
+                                rill_rg_image target, const void *params, uint32_t params_size,
+                                rill_error *err) {
+    rill_rg_pass none = {0};
+    if (!graph || !fx || !label || !target.id || params_size > FX_MAX_PARAMS ||
         (params_size && !params)) {
-        return rill_error_set(
-            err, RILL_ERR_INVALID_ARGUMENT,
-            "render: effect pass needs a graph, an effect, a label, a target and at "
-            "most %u bytes of parameters",
-            FX_MAX_PARAMS);
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: effect pass needs a graph, an effect, a label, a target and at "
+                       "most %u bytes of parameters",
+                       FX_MAX_PARAMS);
+        return none;
     }
-    fx->target = rill_intern(target);
+    fx->target = target;
     memset(fx->params, 0, sizeof(fx->params));
     if (params_size) {
         memcpy(fx->params, params, params_size);
     }
     fx->params_size = params_size;
-    rill_rg_pass_desc d = {label, exec_fx, fx, false};
-    rill_result r = rill_rg_add_pass(graph, &d, err);
-    if (r == RILL_OK) {
-        r = rill_rg_access(graph, label, target, RILL_RG_USAGE_STORAGE_WRITE, err);
+    rill_rg_pass_desc d = {.label = label, .exec = exec_fx, .user = fx};
+    rill_rg_pass p = rill_rg_add_pass(graph, &d, err);
+    if (rill_rg_use_image(graph, p, target, RILL_RG_USAGE_STORAGE_WRITE, err) != RILL_OK) {
+        return none;
     }
-    return r;
+    return p;
 }

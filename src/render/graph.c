@@ -7,6 +7,7 @@
  */
 #include "rill/render/graph.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +32,7 @@ typedef struct rg_pass {
 
 typedef struct rg_access {
     uint32_t pass;
-    const char *name;
-    int32_t res; /* resolved by validate */
+    int32_t res;
     rill_rg_usage usage;
 } rg_access;
 
@@ -47,6 +47,7 @@ typedef struct rg_slot {
 
 struct rill_rg {
     uint32_t view_w, view_h;
+    rill_error failed; /* the first building error, returned again by every later call */
     RILL_ARRAY(rg_res) res;
     RILL_ARRAY(rg_pass) passes;
     RILL_ARRAY(rg_access) acc;
@@ -150,6 +151,7 @@ void rill_rg_reset(rill_rg *g) {
     rill_array_clear(&g->barriers);
     rill_array_clear(&g->barrier_start);
     rill_array_clear(&g->slots);
+    rill_error_clear(&g->failed);
     g->compiled = false;
 }
 
@@ -163,6 +165,31 @@ void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height) {
 }
 
 /* >>building -------------------------------------------------------------------------------- */
+
+/* Records the first building error (later calls return it again) and copies it to err. */
+static rill_result fail(rill_rg *g, rill_error *err, rill_result code, const char *fmt, ...)
+    RILL_PRINTF(4, 5);
+static rill_result fail(rill_rg *g, rill_error *err, rill_result code, const char *fmt, ...) {
+    if (g->failed.code == RILL_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(g->failed.msg, sizeof(g->failed.msg), fmt, ap);
+        va_end(ap);
+        g->failed.code = code;
+    }
+    if (err) {
+        *err = g->failed;
+    }
+    return g->failed.code;
+}
+
+/* The sticky error, when an earlier call failed: copied to err and returned. */
+static rill_result failed(const rill_rg *g, rill_error *err) {
+    if (g->failed.code != RILL_OK && err) {
+        *err = g->failed;
+    }
+    return g->failed.code;
+}
 
 static int32_t find_pass(const rill_rg *g, const char *interned) {
     for (uint32_t i = 0; i < g->passes.len; i++) {
@@ -182,20 +209,45 @@ static int32_t find_res(const rill_rg *g, const char *interned) {
     return -1;
 }
 
-static rill_result add_res(rill_rg *g, const char *name, bool is_image, bool imported,
-                           const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
-                           rill_rg_usage final, rill_error *err) {
-    if (!g || !name || !name[0]) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render graph: resource needs a name");
+/* The resource index behind a handle id of the given kind, or -1. */
+static int32_t res_of(const rill_rg *g, uint32_t id, bool is_image) {
+    return g && id && id <= g->res.len && g->res.data[id - 1].is_image == is_image ? (int32_t)id - 1
+                                                                                   : -1;
+}
+
+/* base for view 0, "base.N" for view N, interned; NULL when out of memory. */
+static const char *view_name(const char *base, uint32_t view) {
+    if (view == 0) {
+        return rill_intern(base);
+    }
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s.%u", base, view);
+    return rill_intern(buf);
+}
+
+/* Adds a resource; its handle id (index + 1), or 0 with the error recorded. */
+static uint32_t add_res(rill_rg *g, const char *name, bool is_image, bool imported,
+                        const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
+                        rill_rg_usage final, rill_error *err) {
+    if (!g) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
+        return 0;
+    }
+    if (failed(g, err) != RILL_OK) {
+        return 0;
+    }
+    if (!name || !name[0]) {
+        fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: resource needs a name");
+        return 0;
     }
     const char *n = rill_intern(name);
     if (!n) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        return 0;
     }
     if (find_res(g, n) >= 0) {
-        return rill_error_set(err, RILL_ERR_ALREADY_EXISTS,
-                              "render graph: resource '%s' declared twice", name);
+        fail(g, err, RILL_ERR_ALREADY_EXISTS, "render graph: resource '%s' declared twice", name);
+        return 0;
     }
     rg_res r;
     memset(&r, 0, sizeof(r));
@@ -210,39 +262,96 @@ static rill_result add_res(rill_rg *g, const char *name, bool is_image, bool imp
     r.final = final;
     r.slot = -1;
     if (!rill_array_push(&g->res, r)) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        return 0;
     }
     g->compiled = false;
-    return RILL_OK;
+    return g->res.len;
 }
 
-rill_result rill_rg_declare_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
-                                  rill_error *err) {
-    return add_res(g, name, true, false, desc, NULL, RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err);
+rill_rg_image rill_rg_create_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
+                                   rill_error *err) {
+    rill_rg_image h = {
+        add_res(g, name, true, false, desc, NULL, RILL_RG_USAGE_NONE, RILL_RG_USAGE_NONE, err)};
+    return h;
 }
 
-rill_result rill_rg_import_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
-                                 void *external, rill_rg_usage initial, rill_rg_usage final,
-                                 rill_error *err) {
-    return add_res(g, name, true, true, desc, external, initial, final, err);
-}
-
-rill_result rill_rg_import_buffer(rill_rg *g, const char *name, void *external,
-                                  rill_rg_usage initial, rill_rg_usage final, rill_error *err) {
-    return add_res(g, name, false, true, NULL, external, initial, final, err);
-}
-
-rill_result rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_error *err) {
-    if (!g || !desc || !desc->label || !desc->label[0]) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: pass needs a label");
+/* The handle's resource for a building call; -1 with the error recorded when it is none or
+ * stale. */
+static int32_t image_arg(rill_rg *g, rill_rg_image image, const char *what, rill_error *err) {
+    int32_t i = res_of(g, image.id, true);
+    if (i < 0 && failed(g, err) == RILL_OK) {
+        fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: %s: no such image (handle %u)", what,
+             image.id);
     }
-    const char *label = rill_intern(desc->label);
+    return i;
+}
+
+rill_rg_image rill_rg_create_image_like(rill_rg *g, const char *name, rill_rg_image like,
+                                        rill_error *err) {
+    rill_rg_image none = {0};
+    if (!g) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
+        return none;
+    }
+    int32_t i = image_arg(g, like, name ? name : "create_image_like", err);
+    if (i < 0) {
+        return none;
+    }
+    rill_rg_image_desc d = g->res.data[i].desc;
+    return rill_rg_create_image(g, name, &d, err);
+}
+
+rill_rg_image rill_rg_create_view_image(rill_rg *g, rill_rg_image base, uint32_t view,
+                                        rill_error *err) {
+    rill_rg_image none = {0};
+    if (!g) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
+        return none;
+    }
+    int32_t i = image_arg(g, base, "create_view_image", err);
+    if (i < 0) {
+        return none;
+    }
+    const char *n = view_name(g->res.data[i].name, view);
+    rill_rg_image_desc d = g->res.data[i].desc;
+    return rill_rg_create_image(g, n, &d, err);
+}
+
+rill_rg_image rill_rg_import_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
+                                   void *external, rill_rg_usage initial, rill_rg_usage final,
+                                   rill_error *err) {
+    rill_rg_image h = {add_res(g, name, true, true, desc, external, initial, final, err)};
+    return h;
+}
+
+rill_rg_buffer rill_rg_import_buffer(rill_rg *g, const char *name, void *external,
+                                     rill_rg_usage initial, rill_rg_usage final, rill_error *err) {
+    rill_rg_buffer h = {add_res(g, name, false, true, NULL, external, initial, final, err)};
+    return h;
+}
+
+rill_rg_pass rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_error *err) {
+    rill_rg_pass none = {0};
+    if (!g) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
+        return none;
+    }
+    if (failed(g, err) != RILL_OK) {
+        return none;
+    }
+    if (!desc || !desc->label || !desc->label[0]) {
+        fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: pass needs a label");
+        return none;
+    }
+    const char *label = view_name(desc->label, desc->view);
     if (!label) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        return none;
     }
     if (find_pass(g, label) >= 0) {
-        return rill_error_set(err, RILL_ERR_ALREADY_EXISTS, "render graph: pass '%s' added twice",
-                              desc->label);
+        fail(g, err, RILL_ERR_ALREADY_EXISTS, "render graph: pass '%s' added twice", label);
+        return none;
     }
     rg_pass p;
     memset(&p, 0, sizeof(p));
@@ -252,87 +361,115 @@ rill_result rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_err
     p.side_effect = desc->side_effect;
     p.order = -1;
     if (!rill_array_push(&g->passes, p)) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        return none;
     }
     g->compiled = false;
-    return RILL_OK;
+    rill_rg_pass h = {g->passes.len};
+    return h;
 }
 
-rill_result rill_rg_access(rill_rg *g, const char *pass, const char *name, rill_rg_usage usage,
-                           rill_error *err) {
-    if (!g || !pass || !name || usage == RILL_RG_USAGE_NONE ||
-        (unsigned)usage >= RILL_RG_USAGE_NUM) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: bad access");
+/* The pass index behind a handle, or -1 with the error recorded. */
+static int32_t pass_arg(rill_rg *g, rill_rg_pass pass, rill_error *err) {
+    if (pass.id && pass.id <= g->passes.len) {
+        return (int32_t)pass.id - 1;
     }
-    const char *label = rill_intern(pass);
-    const char *n = rill_intern(name);
-    if (!label || !n) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+    if (failed(g, err) == RILL_OK) {
+        fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: no such pass (handle %u)", pass.id);
     }
-    int32_t p = find_pass(g, label);
+    return -1;
+}
+
+static rill_result use(rill_rg *g, rill_rg_pass pass, uint32_t id, bool is_image,
+                       rill_rg_usage usage, rill_error *err) {
+    if (!g) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
+    }
+    if (failed(g, err) != RILL_OK) {
+        return g->failed.code;
+    }
+    int32_t p = pass_arg(g, pass, err);
+    int32_t r = res_of(g, id, is_image);
     if (p < 0) {
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render graph: no pass labelled '%s'", pass);
+        return g->failed.code;
+    }
+    const char *pl = g->passes.data[p].label;
+    if (r < 0) {
+        return fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: pass '%s' uses no such %s",
+                    pl, is_image ? "image" : "buffer");
+    }
+    const char *rn = g->res.data[r].name;
+    if (usage == RILL_RG_USAGE_NONE || (unsigned)usage >= RILL_RG_USAGE_NUM ||
+        (is_image && usage_is_buffer_only(usage)) || (!is_image && usage_is_image_only(usage))) {
+        return fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: pass '%s' uses %s '%s' as %s",
+                    pl, is_image ? "image" : "buffer", rn, rill_rg_usage_name(usage));
     }
     for (uint32_t i = 0; i < g->acc.len; i++) {
-        if (g->acc.data[i].pass == (uint32_t)p && g->acc.data[i].name == n) {
-            return rill_error_set(err, RILL_ERR_ALREADY_EXISTS,
-                                  "render graph: pass '%s' accesses '%s' twice", pass, name);
+        if (g->acc.data[i].pass == (uint32_t)p && g->acc.data[i].res == r) {
+            return fail(g, err, RILL_ERR_ALREADY_EXISTS,
+                        "render graph: pass '%s' accesses '%s' twice", pl, rn);
         }
     }
-    rg_access a = {(uint32_t)p, n, -1, usage};
+    rg_access a = {(uint32_t)p, r, usage};
     if (!rill_array_push(&g->acc, a)) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        return fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
     }
     g->compiled = false;
     return RILL_OK;
 }
 
-rill_result rill_rg_add_edge(rill_rg *g, const char *from, const char *to, rill_error *err) {
-    if (!g || !from || !to) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render graph: edge needs two labels");
+rill_result rill_rg_use_image(rill_rg *g, rill_rg_pass pass, rill_rg_image image,
+                              rill_rg_usage usage, rill_error *err) {
+    return use(g, pass, image.id, true, usage, err);
+}
+
+rill_result rill_rg_use_buffer(rill_rg *g, rill_rg_pass pass, rill_rg_buffer buffer,
+                               rill_rg_usage usage, rill_error *err) {
+    return use(g, pass, buffer.id, false, usage, err);
+}
+
+rill_result rill_rg_add_edge(rill_rg *g, rill_rg_pass from, rill_rg_pass to, rill_error *err) {
+    if (!g) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
     }
-    int32_t a = find_pass(g, rill_intern(from));
-    if (a < 0) {
-        return rill_error_set(err, RILL_ERR_NOT_FOUND,
-                              "render graph: edge %s -> %s: no pass labelled '%s'", from, to, from);
+    if (failed(g, err) != RILL_OK) {
+        return g->failed.code;
     }
-    int32_t b = find_pass(g, rill_intern(to));
+    int32_t a = pass_arg(g, from, err);
+    int32_t b = a < 0 ? -1 : pass_arg(g, to, err);
     if (b < 0) {
-        return rill_error_set(err, RILL_ERR_NOT_FOUND,
-                              "render graph: edge %s -> %s: no pass labelled '%s'", from, to, to);
+        return g->failed.code;
     }
     if (a == b) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "render graph: edge from '%s' to itself", from);
+        return fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: edge from '%s' to itself",
+                    g->passes.data[a].label);
     }
     rg_edge e = {(uint32_t)a, (uint32_t)b};
     if (!rill_array_push(&g->edges, e)) {
-        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
+        return fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
     }
     g->compiled = false;
     return RILL_OK;
 }
 
-rill_result rill_rg_add_edges(rill_rg *g, const char *const *labels, uint32_t count,
+rill_result rill_rg_add_edges(rill_rg *g, const rill_rg_pass *passes, uint32_t count,
                               rill_error *err) {
     for (uint32_t i = 0; i + 1 < count; i++) {
-        rill_result r = rill_rg_add_edge(g, labels[i], labels[i + 1], err);
-        if (r != RILL_OK) {
-            return r;
-        }
+        RILL_TRY(rill_rg_add_edge(g, passes[i], passes[i + 1], err));
     }
     return RILL_OK;
 }
 
-rill_result rill_rg_mark_output(rill_rg *g, const char *name, rill_error *err) {
-    if (!g || !name) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: output needs a name");
+rill_result rill_rg_mark_output(rill_rg *g, rill_rg_image image, rill_error *err) {
+    if (!g) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
     }
-    int32_t r = find_res(g, rill_intern(name));
+    if (failed(g, err) != RILL_OK) {
+        return g->failed.code;
+    }
+    int32_t r = image_arg(g, image, "mark_output", err);
     if (r < 0) {
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "render graph: no resource named '%s'",
-                              name);
+        return g->failed.code;
     }
     g->res.data[r].output = true;
     g->compiled = false;
@@ -368,6 +505,8 @@ static void resolve_desc(const rill_rg *g, rill_rg_image_desc *d) {
     }
 }
 
+/* Unknown names and wrong kinds cannot happen with handles (building refuses them); what is left
+ * to check is a transient read but never written. */
 static rill_result phase_validate(rill_rg *g, rill_error *err) {
     for (uint32_t i = 0; i < g->res.len; i++) {
         rg_res *r = &g->res.data[i];
@@ -376,27 +515,6 @@ static rill_result phase_validate(rill_rg *g, rill_error *err) {
         }
         r->slot = -1;
         r->first = r->last = -1;
-    }
-    for (uint32_t i = 0; i < g->acc.len; i++) {
-        rg_access *a = &g->acc.data[i];
-        a->res = find_res(g, a->name);
-        const char *pl = g->passes.data[a->pass].label;
-        if (a->res < 0) {
-            return rill_error_set(err, RILL_ERR_NOT_FOUND,
-                                  "render graph: pass '%s' uses unknown resource '%s'", pl,
-                                  a->name);
-        }
-        const rg_res *r = &g->res.data[a->res];
-        if (r->is_image && usage_is_buffer_only(a->usage)) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render graph: pass '%s' uses image '%s' as %s", pl, a->name,
-                                  rill_rg_usage_name(a->usage));
-        }
-        if (!r->is_image && usage_is_image_only(a->usage)) {
-            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                                  "render graph: pass '%s' uses buffer '%s' as %s", pl, a->name,
-                                  rill_rg_usage_name(a->usage));
-        }
     }
     /* A transient that some pass reads must be written by some pass. */
     for (uint32_t i = 0; i < g->acc.len; i++) {
@@ -688,6 +806,9 @@ rill_result rill_rg_compile(rill_rg *g, rill_error *err) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL graph");
     }
     g->compiled = false;
+    if (failed(g, err) != RILL_OK) {
+        return g->failed.code;
+    }
     for (uint32_t p = 0; p < g->passes.len; p++) {
         g->passes.data[p].order = -1;
         g->passes.data[p].culled = false;
@@ -727,6 +848,13 @@ const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i) {
         return NULL;
     }
     return g->passes.data[g->order.data[i]].label;
+}
+
+int32_t rill_rg_pass_order(const rill_rg *g, rill_rg_pass pass) {
+    if (!g || !g->compiled || !pass.id || pass.id > g->passes.len) {
+        return -1;
+    }
+    return g->passes.data[pass.id - 1].order;
 }
 
 int32_t rill_rg_order_of(const rill_rg *g, const char *label) {
@@ -770,6 +898,14 @@ uint32_t rill_rg_resource_count(const rill_rg *g) {
 
 const char *rill_rg_resource_name(const rill_rg *g, uint32_t resource) {
     return g && resource < g->res.len ? g->res.data[resource].name : NULL;
+}
+
+int32_t rill_rg_image_resource(const rill_rg *g, rill_rg_image image) {
+    return res_of(g, image.id, true);
+}
+
+int32_t rill_rg_buffer_resource(const rill_rg *g, rill_rg_buffer buffer) {
+    return res_of(g, buffer.id, false);
 }
 
 int32_t rill_rg_resource_find(const rill_rg *g, const char *name) {
@@ -840,8 +976,8 @@ void rill_rg_dump(const rill_rg *g, rill_strbuf *sb) {
                 continue;
             }
             rill_strbuf_printf(sb, "     %s %s (%s)\n",
-                               rill_rg_usage_is_write(a->usage) ? "write" : "read ", a->name,
-                               rill_rg_usage_name(a->usage));
+                               rill_rg_usage_is_write(a->usage) ? "write" : "read ",
+                               g->res.data[a->res].name, rill_rg_usage_name(a->usage));
         }
     }
     uint32_t n = g->order.len;

@@ -165,7 +165,7 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     rill_renderer *r = ctx->r;
     rill__overlay *o = r->overlay;
     rill__attachment col = {
-        rill__ctx_image(ctx, ctx->r->frame.ldr_name), -1, false, false, {0, 0, 0, 0}};
+        rill__ctx_img(ctx, ctx->r->frame.ldr_color), -1, false, false, {0, 0, 0, 0}};
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, NULL, r->width, r->height);
     rill__buf *buf = NULL;
     uint64_t off = 0;
@@ -208,7 +208,7 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
 
 static void exec_capture(rill_rg_ctx *ctx, void *user) {
     (void)user;
-    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_image(ctx, ctx->r->frame.ldr_name),
+    rill__cmd_copy_image_to_buffer(ctx->cmd, rill__ctx_img(ctx, ctx->r->frame.ldr_color),
                                    ctx->r->overlay->capture_buf);
     rill__cmd_host_read_barrier(ctx->cmd);
 }
@@ -225,55 +225,42 @@ static rill_result capture_prepare(rill_renderer *r, rill__overlay *o, rill_erro
     return o->capture_buf ? RILL_OK : (err && err->code ? err->code : RILL_ERR_VULKAN);
 }
 
-rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out_pass,
+/* The capture pass: copies the output colour into the capture buffer, after `before`. */
+static rill_result add_capture(rill_renderer *r, rill__overlay *o, rill_rg *g, rill_rg_pass before,
+                               rill_rg_pass out_pass, rill_error *err) {
+    o->capture_requested = false;
+    o->have_capture = false;
+    RILL_TRY(capture_prepare(r, o, err));
+    rill_rg_buffer buf = rill_rg_import_buffer(g, "capture", o->capture_buf, RILL_RG_USAGE_NONE,
+                                               RILL_RG_USAGE_NONE, err);
+    rill_rg_pass_desc d = {.label = "capture", .exec = exec_capture, .side_effect = true};
+    rill_rg_pass p = rill_rg_add_pass(g, &d, err);
+    RILL_TRY(rill_rg_use_image(g, p, r->frame.ldr_color, RILL_RG_USAGE_TRANSFER_SRC, err));
+    RILL_TRY(rill_rg_use_buffer(g, p, buf, RILL_RG_USAGE_TRANSFER_DST, err));
+    rill_rg_pass chain[] = {before, p, out_pass};
+    RILL_TRY(rill_rg_add_edges(g, chain, 3, err));
+    o->have_capture = true;
+    o->cap_w = r->width;
+    o->cap_h = r->height;
+    return RILL_OK;
+}
+
+rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, rill_rg_pass out_pass,
                                    rill_error *err) {
     rill__overlay *o = r->overlay;
     if (!o) {
         return RILL_OK;
     }
-    rill_result res = RILL_OK;
-    const char *before = RILL_RG_END_MAIN_PASS_POST_PROCESSING;
+    rill_rg_pass before = r->frame.fg.end_main_pass_post_processing;
     if (o->len && o->pipe) {
-        rill_rg_pass_desc d = {"overlay", exec_overlay, NULL, false};
-        res = rill_rg_add_pass(g, &d, err);
-        if (res == RILL_OK) {
-            res = rill_rg_access(g, "overlay", r->frame.ldr_name, RILL_RG_USAGE_COLOR_WRITE, err);
-        }
-        const char *chain[] = {before, "overlay", out_pass};
-        if (res == RILL_OK) {
-            res = rill_rg_add_edges(g, chain, 3, err);
-        }
-        before = "overlay";
+        rill_rg_pass_desc d = {.label = "overlay", .exec = exec_overlay};
+        rill_rg_pass p = rill_rg_add_pass(g, &d, err);
+        RILL_TRY(rill_rg_use_image(g, p, r->frame.ldr_color, RILL_RG_USAGE_COLOR_WRITE, err));
+        rill_rg_pass chain[] = {before, p, out_pass};
+        RILL_TRY(rill_rg_add_edges(g, chain, 3, err));
+        before = p;
     }
-    if (res == RILL_OK && o->capture_requested) {
-        o->capture_requested = false;
-        o->have_capture = false;
-        res = capture_prepare(r, o, err);
-        rill_rg_pass_desc d = {"capture", exec_capture, NULL, true};
-        if (res == RILL_OK) {
-            res = rill_rg_import_buffer(g, "capture", o->capture_buf, RILL_RG_USAGE_NONE,
-                                        RILL_RG_USAGE_NONE, err);
-        }
-        if (res == RILL_OK) {
-            res = rill_rg_add_pass(g, &d, err);
-        }
-        if (res == RILL_OK) {
-            res = rill_rg_access(g, "capture", r->frame.ldr_name, RILL_RG_USAGE_TRANSFER_SRC, err);
-        }
-        if (res == RILL_OK) {
-            res = rill_rg_access(g, "capture", "capture", RILL_RG_USAGE_TRANSFER_DST, err);
-        }
-        const char *chain[] = {before, "capture", out_pass};
-        if (res == RILL_OK) {
-            res = rill_rg_add_edges(g, chain, 3, err);
-        }
-        if (res == RILL_OK) {
-            o->have_capture = true;
-            o->cap_w = r->width;
-            o->cap_h = r->height;
-        }
-    }
-    return res;
+    return o->capture_requested ? add_capture(r, o, g, before, out_pass, err) : RILL_OK;
 }
 
 void rill_renderer_request_capture(rill_renderer *r) {

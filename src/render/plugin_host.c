@@ -885,19 +885,20 @@ uint32_t rill_plugins_poll(rill_plugins *p) {
 
 /* >>the registry ------------------------------------------------------------------------------ */
 
-/* The pass of one effect this frame (exec reads it while the frame's graph runs). */
+/* One effect's entry in the registry (its user pointer) and its pass this frame: the colour it
+ * rewrites (exec reads it while the frame's graph runs). */
 struct plug_pass {
     rill_plugins *p;
-    uint32_t effect;
-    char target[32];
+    uint32_t effect; /* index in p->effects */
+    rill_rg_image target;
 };
 
 static void exec_effect(rill_rg_ctx *ctx, void *user) {
     plug_pass *pp = user;
     plug_effect *e = &pp->p->effects.data[pp->effect];
     bool hdr = e->phase <= RILL_PLUGIN_PHASE_HDR_POST;
-    rill__img *src = rill__ctx_image(ctx, hdr ? "plugin_src_hdr" : "plugin_src");
-    rill__img *dst = rill__ctx_image(ctx, pp->target);
+    rill__img *src = rill__ctx_img(ctx, ctx->r->frame.plugin_src[hdr ? 0 : 1]);
+    rill__img *dst = rill__ctx_img(ctx, pp->target);
     if (!src || !dst || !e->pipe) {
         return;
     }
@@ -942,28 +943,21 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
 /* Runs when compiled and, with a world, when the camera's routed settings hold the effect's
  * component (without a world: always, with the host's settings). */
 static bool plug_active(const rill_render_effect_ctx *ctx) {
-    rill_plugins *p = ctx->user;
-    int i = find_effect(p, ctx->id);
-    return i >= 0 && p->effects.data[i].pipe && (!p->world || ctx->settings);
+    const plug_pass *pp = ctx->user;
+    return pp->p->effects.data[pp->effect].pipe && (!pp->p->world || ctx->settings);
 }
 
 /* One pass: copy the phase's colour into the scratch image, then the effect samples it and writes
  * the colour in place. Both are held as storage writes (GENERAL), so same-image writers run in
  * the order they are added (the registry's) and every later reader waits for them. */
 static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill_plugins *p = ctx->user;
-    int i = find_effect(p, ctx->id);
-    if (i < 0 || (uint32_t)i >= RILL_RENDER_MAX_EFFECTS) {
-        return RILL_OK;
-    }
-    plug_effect *e = &p->effects.data[i];
+    plug_pass *pp = ctx->user;
+    plug_effect *e = &pp->p->effects.data[pp->effect];
+    rill_rg *g = ctx->graph;
     bool hdr = ctx->phase <= RILL_RENDER_PHASE_HDR_POST;
-    const char *src = hdr ? "plugin_src_hdr" : "plugin_src";
-    if (rill_rg_resource_find(ctx->graph, src) < 0) {
-        rill_rg_image_desc d;
-        rill_rg_resource_image_desc(ctx->graph,
-                                    (uint32_t)rill_rg_resource_find(ctx->graph, ctx->color), &d);
-        RILL_TRY(rill_rg_declare_image(ctx->graph, src, &d, err));
+    rill_rg_image *src = &ctx->renderer->frame.plugin_src[hdr ? 0 : 1];
+    if (!src->id) {
+        *src = rill_rg_create_image_like(g, hdr ? "plugin_src_hdr" : "plugin_src", ctx->color, err);
     }
     if (ctx->settings) {
         uint32_t n = ctx->settings_size < e->settings_size ? ctx->settings_size : e->settings_size;
@@ -971,18 +965,15 @@ static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
     } else {
         memcpy(e->frame_settings, e->settings, sizeof(e->settings));
     }
-    plug_pass *pp = &p->passes[i];
-    pp->p = p;
-    pp->effect = (uint32_t)i;
-    snprintf(pp->target, sizeof(pp->target), "%s", ctx->color);
+    pp->target = ctx->color;
     char fx[80];
     snprintf(fx, sizeof(fx), "plugin:%s", e->id);
-    rill_rg_pass_desc fd = {fx, exec_effect, pp, false};
-    RILL_TRY(rill_rg_add_pass(ctx->graph, &fd, err));
-    RILL_TRY(rill_rg_access(ctx->graph, fx, src, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_access(ctx->graph, fx, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
+    rill_rg_pass_desc fd = {.label = fx, .exec = exec_effect, .user = pp};
+    rill_rg_pass pass = rill_rg_add_pass(g, &fd, err);
+    RILL_TRY(rill_rg_use_image(g, pass, *src, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, pass, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
     return rill_rg_add_edge(
-        ctx->graph, hdr ? RILL_RG_END_MAIN_PASS : RILL_RG_END_MAIN_PASS_POST_PROCESSING, fx, err);
+        g, hdr ? ctx->frame->end_main_pass : ctx->frame->end_main_pass_post_processing, pass, err);
 }
 
 /* Puts e into the renderer's composition registry (phase and order from the plugin; settings =
@@ -996,7 +987,13 @@ static rill_result effect_register(rill_plugins *p, plug_effect *e, rill_error *
     d.settings = p->world ? e->id : NULL;
     d.active = plug_active;
     d.add = plug_add;
-    d.user = p;
+    uint32_t i = (uint32_t)(e - p->effects.data);
+    if (i >= RILL_RENDER_MAX_EFFECTS) {
+        return rill_error_set(err, RILL_ERR_LIMIT, "plugins: effect '%s': more than %u effects",
+                              e->id, RILL_RENDER_MAX_EFFECTS);
+    }
+    p->passes[i] = (plug_pass){p, i, {0}};
+    d.user = &p->passes[i];
     d.after_lighting = true; /* a GI plugin transforms the lit image */
     e->fx = rill_render_effect_register(p->r, &d, err);
     return e->fx ? RILL_OK : (err ? err->code : RILL_ERR_INVALID_ARGUMENT);

@@ -142,18 +142,12 @@ typedef struct prev_xform {
     float m[2][16];
 } prev_xform;
 
-/* A frame graph resource, found by name once when the graph is built (frame_graph.c) so that
- * passes reach their images without a string lookup. i < 0: not in this frame's graph. */
-typedef struct rill__res {
-    int32_t i;
-} rill__res;
-
-/* The graph resources one view's passes read and write. depth, normal, motion and shadow_map are
- * the view's own ("name" for view 0, "name.N" for view N: the graph orders a resource's readers
- * after all its writers, so views cannot share them); hdr is shared; ao and ao_raw are none without
- * SSAO. */
+/* The graph images one view's passes read and write, as the graph handed them out when it was
+ * built (frame_graph.c). depth, normal, motion and shadow_map are the view's own (the graph names
+ * view N's copies "name.N": it orders a resource's readers after all its writers, so views cannot
+ * share them); hdr is shared; ao and ao_raw are none ({0}) without SSAO. */
 typedef struct rill__view_res {
-    rill__res depth, normal, motion, shadow_map, hdr, ao, ao_raw;
+    rill_rg_image depth, normal, motion, shadow_map, hdr, ao, ao_raw;
 } rill__view_res;
 
 /* A view's settings with every default resolved (rill__view_defaults in frame_views.c): the one
@@ -213,7 +207,7 @@ typedef struct rill__view {
 typedef struct rill__bloom_step {
     const rill__view *view;
     uint32_t level;
-    rill__res src, cur, out; /* down: src -> out; up: src (the level below) + cur -> out */
+    rill_rg_image src, cur, out; /* down: src -> out; up: src (the level below) + cur -> out */
 } rill__bloom_step;
 
 #define RILL__BLOOM_LEVELS 5
@@ -224,13 +218,13 @@ typedef struct rill__bloom_step {
 typedef struct rill__aa_frame {
     bool taa, taa_reset;
     float jitter[2];
-    rill__res taa_src, taa_dst, hist_in, hist_out, motion, depth;
-    rill__res fxaa_src, fxaa_dst;
+    rill_rg_image taa_src, taa_dst, hist_in, hist_out, motion, depth;
+    rill_rg_image fxaa_src, fxaa_dst;
     float fxaa_threshold[2]; /* relative, minimum */
-    rill__res smaa_src, smaa_edges, smaa_weights, smaa_dst;
+    rill_rg_image smaa_src, smaa_edges, smaa_weights, smaa_dst;
     float smaa_threshold;
     uint32_t smaa_steps;
-    rill__res cas_src, cas_dst;
+    rill_rg_image cas_src, cas_dst;
     float cas_strength;
     bool cas_denoise;
 } rill__aa_frame;
@@ -257,12 +251,15 @@ typedef struct rill__frame {
     bool shadows;          /* the sun casts shadows */
     uint32_t cascades;
     bool ssao, bloom, auto_exposure; /* their effects added passes to this frame's graph */
-    rill__res ldr, exposure, bloom_out, out;
-    /* effects.c: the colour chain (hdr_name: what tonemapping reads, ldr_name: what the overlay
-     * and the output read) and images the engine effects found */
-    char hdr_name[32], ldr_name[32];
+    /* the anchors and engine images handed to effects and setup_graph (frame_graph.c) */
+    rill_render_graph fg;
+    rill_rg_image bloom_out, out; /* out: the swapchain image (windowed) */
+    /* effects.c: the colour chain: hdr_color is what tonemapping reads, ldr_color what the
+     * overlay and the output read, each the last image its phases wrote */
+    rill_rg_image hdr_color, ldr_color;
     uint32_t chain[2];
-    rill__res ae_src, hdr_final, ldr_final;
+    rill_rg_image ae_src;
+    rill_rg_image plugin_src[2]; /* plugin_host.c: scratch copies of the HDR and LDR colour */
     rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
     rill__aa_frame aa;
 } rill__frame;
@@ -359,15 +356,14 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
 
 /* overlay.c: adds the overlay pass (when there is text) and the capture pass (when one was asked
  * for) between end_main_pass_post_processing and out_pass; frees the overlay state. */
-rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, const char *out_pass,
+rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, rill_rg_pass out_pass,
                                    rill_error *err);
 void rill__overlay_destroy(rill_renderer *r);
 
 /* exec.c */
 rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *err);
-rill__img *rill__ctx_image(rill_rg_ctx *ctx, const char *name);
-/* The image of a resource found at graph build; NULL when res is none. */
-rill__img *rill__ctx_res(rill_rg_ctx *ctx, rill__res res);
+/* The GPU image behind a handle of the graph being executed; NULL for {0}. */
+rill__img *rill__ctx_img(rill_rg_ctx *ctx, rill_rg_image image);
 void rill__transients_release_unused(rill_renderer *r, bool all);
 
 /* procmesh.c: builds vertex/index arrays owned by the caller (rill_free both). */

@@ -96,12 +96,9 @@ static inline void render_test_noop_exec(rill_rg_ctx *ctx, void *user) {
 /* An effect's add: one empty pass (a side effect, so culling keeps it) named by the effect's id,
  * reading the phase's colour. */
 static inline rill_result render_test_add_marker(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill_rg_pass_desc d = {ctx->id, render_test_noop_exec, NULL, true};
-    rill_result r = rill_rg_add_pass(ctx->graph, &d, err);
-    if (r == RILL_OK) {
-        r = rill_rg_access(ctx->graph, ctx->id, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
-    }
-    return r;
+    rill_rg_pass_desc d = {.label = ctx->id, .exec = render_test_noop_exec, .side_effect = true};
+    rill_rg_pass p = rill_rg_add_pass(ctx->graph, &d, err);
+    return rill_rg_use_image(ctx->graph, p, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
 }
 
 #endif

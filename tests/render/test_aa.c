@@ -42,9 +42,9 @@ typedef struct fixture {
 
 static int live_fixtures;
 
-static rill_result grab_graph(rill_rg *g, void *user, rill_error *err) {
+static rill_result grab_graph(const rill_render_graph *fg, void *user, rill_error *err) {
     (void)err;
-    ((fixture *)user)->graph = g;
+    ((fixture *)user)->graph = fg->graph;
     return RILL_OK;
 }
 

@@ -19,9 +19,9 @@ typedef struct fixture {
     rill_rg *graph; /* the frame graph (setup_graph hands it over every frame) */
 } fixture;
 
-static rill_result grab_graph(rill_rg *g, void *user, rill_error *err) {
+static rill_result grab_graph(const rill_render_graph *fg, void *user, rill_error *err) {
     (void)err;
-    ((fixture *)user)->graph = g;
+    ((fixture *)user)->graph = fg->graph;
     return RILL_OK;
 }
 

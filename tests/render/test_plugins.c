@@ -294,12 +294,9 @@ static void marker_exec(rill_rg_ctx *ctx, void *user) {
 }
 
 static rill_result add_marker(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill_rg_pass_desc d = {ctx->id, marker_exec, NULL, true};
-    rill_result r = rill_rg_add_pass(ctx->graph, &d, err);
-    if (r == RILL_OK) {
-        r = rill_rg_access(ctx->graph, ctx->id, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err);
-    }
-    return r;
+    rill_rg_pass_desc d = {.label = ctx->id, .exec = marker_exec, .side_effect = true};
+    rill_rg_pass p = rill_rg_add_pass(ctx->graph, &d, err);
+    return rill_rg_use_image(ctx->graph, p, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err);
 }
 
 /* Renders the world's primary camera (extract: routing) with the two cubes and the sun. */

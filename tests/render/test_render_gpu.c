@@ -507,24 +507,21 @@ typedef struct fx_setup {
     bool use_invert, use_scale;
 } fx_setup;
 
-static rill_result add_fx(rill_rg *g, void *user, rill_error *err) {
+static rill_result add_fx(const rill_render_graph *fg, void *user, rill_error *err) {
     fx_setup *s = user;
-    rill_result r = RILL_OK;
     if (s->use_invert) {
-        r = rill_render_fx_add(g, s->invert, "invert", "ldr", NULL, 0, err);
-        const char *chain[] = {RILL_RG_TONEMAPPING, "invert",
-                               RILL_RG_END_MAIN_PASS_POST_PROCESSING};
-        if (r == RILL_OK)
-            r = rill_rg_add_edges(g, chain, 3, err);
+        rill_rg_pass p = rill_render_fx_add(fg->graph, s->invert, "invert", fg->ldr, NULL, 0, err);
+        rill_rg_pass chain[] = {fg->tonemapping, p, fg->end_main_pass_post_processing};
+        RILL_TRY(rill_rg_add_edges(fg->graph, chain, 3, err));
     }
-    if (r == RILL_OK && s->use_scale) {
+    if (s->use_scale) {
         float params[6] = {0, 0, 0.0f, 0, 0, 0}; /* pad, then scale.x = 0 */
-        r = rill_render_fx_add(g, s->scale, "scale_hdr", "hdr", params, sizeof(params), err);
-        const char *chain[] = {RILL_RG_END_MAIN_PASS, "scale_hdr", RILL_RG_TONEMAPPING};
-        if (r == RILL_OK)
-            r = rill_rg_add_edges(g, chain, 3, err);
+        rill_rg_pass p = rill_render_fx_add(fg->graph, s->scale, "scale_hdr", fg->hdr, params,
+                                            sizeof(params), err);
+        rill_rg_pass chain[] = {fg->end_main_pass, p, fg->tonemapping};
+        RILL_TRY(rill_rg_add_edges(fg->graph, chain, 3, err));
     }
-    return r;
+    return RILL_OK;
 }
 
 static void test_compute_effects(void **state) {
@@ -1197,24 +1194,21 @@ static void test_upload_budget(void **state) {
     rill_renderer_destroy(r);
 }
 
-/* A user pass slotted between two anchors runs between them; an edge to an unknown label fails
- * the frame with a message naming it. */
+/* A user pass slotted between two anchors (handles from rill_render_graph) runs between them; an
+ * edge to a pass that does not exist ({0}) fails the frame with a message saying so. */
 static int user_runs;
 static void user_exec(rill_rg_ctx *ctx, void *user) {
     (void)ctx;
     (void)user;
     user_runs++;
 }
-static rill_result setup_user_graph(rill_rg *g, void *user, rill_error *err) {
-    rill_rg_pass_desc d = {"my_effect", user_exec, NULL, true};
-    rill_result r = rill_rg_add_pass(g, &d, err);
-    if (r != RILL_OK)
-        return r;
-    const char *chain[] = {RILL_RG_END_MAIN_PASS, "my_effect", RILL_RG_TONEMAPPING};
-    r = rill_rg_add_edges(g, chain, 3, err);
-    if (r == RILL_OK && user)
-        r = rill_rg_add_edge(g, "my_effect", "no_such_pass", err);
-    return r;
+static rill_result setup_user_graph(const rill_render_graph *fg, void *user, rill_error *err) {
+    rill_rg_pass_desc d = {.label = "my_effect", .exec = user_exec, .side_effect = true};
+    rill_rg_pass p = rill_rg_add_pass(fg->graph, &d, err);
+    rill_rg_pass chain[] = {fg->end_main_pass, p, fg->tonemapping};
+    RILL_TRY(rill_rg_add_edges(fg->graph, chain, 3, err));
+    rill_rg_pass none = {0};
+    return user ? rill_rg_add_edge(fg->graph, p, none, err) : RILL_OK;
 }
 
 static void test_user_pass_between_anchors(void **state) {
@@ -1235,8 +1229,8 @@ static void test_user_pass_between_anchors(void **state) {
         user_runs = 0;
         rill_result res = rill_renderer_render(r, &snap, &err);
         if (bad) {
-            assert_int_equal(res, RILL_ERR_NOT_FOUND);
-            assert_non_null(strstr(err.msg, "no_such_pass"));
+            assert_int_equal(res, RILL_ERR_INVALID_ARGUMENT);
+            assert_non_null(strstr(err.msg, "no such pass"));
         } else {
             assert_int_equal(res, RILL_OK);
             assert_int_equal(user_runs, 1);

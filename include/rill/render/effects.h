@@ -7,18 +7,18 @@
  *   graph of a frame adds the entries phase by phase, inside a phase by order (ties: registration
  *   order); an effect never names another pass. Phases:
  *     GI        after the prepass, before opaque lighting: depth, normal and motion are written;
- *               its images are inputs lighting samples (SSAO writes "ao"). HDR before TAA.
+ *               its images are inputs lighting samples (SSAO writes ao). HDR before TAA.
  *               A GI effect registered with after_lighting instead transforms the lit HDR image:
  *               it runs after end_main_pass, before TAA and the HDR_POST phase (plugin effects
  *               of the GI phase do).
  *     HDR_POST  after end_main_pass (and TAA), before tonemapping: the colour is linear HDR.
  *     LDR_POST  after tonemapping, before FXAA/SMAA: display-encoded 8-bit colour.
  *     OVERLAY   after anti-aliasing, before the text overlay and the output copy.
- *   Each phase has a current colour image (ctx->color: "hdr" in GI and HDR_POST, "ldr" after
- *   tonemapping). An effect that changes the colour reads ctx->color and writes the image
- *   rill_render_effect_next_color returns; what runs later in the phase (and the phase's
- *   consumer: tonemapping for HDR, the output for LDR) reads that image instead. Anchors that are
- *   missing (no TAA yet, no FXAA) change nothing: the phase still runs in its place.
+ *   Each phase has a current colour image (ctx->color: hdr in GI and HDR_POST, ldr after
+ *   tonemapping; a rill_rg_image handle). An effect that changes the colour reads ctx->color and
+ * writes the image rill_render_effect_next_color returns; what runs later in the phase (and the
+ * phase's consumer: tonemapping for HDR, the output for LDR) reads that image instead. Anchors that
+ * are missing (no TAA yet, no FXAA) change nothing: the phase still runs in its place.
  *
  *   An effect runs for a camera only when the camera's routed settings hold its settings type
  *   (rill_render_view_settings); otherwise it adds no pass, binds no pipeline and costs nothing.
@@ -53,24 +53,24 @@ const char *rill_render_phase_name(rill_render_phase p);
 typedef struct rill_render_effect_ctx {
     rill_renderer *renderer;
     rill_rg *graph;
+    const rill_render_graph *frame; /* the frame's anchors and engine images, as handles */
     rill_render_phase phase;
     const rill_render_view *view; /* the camera the effect runs for (routed settings applied) */
     const void *settings;         /* the camera's routed copy of the effect's settings type */
     uint32_t settings_size;       /* (NULL/0 for an effect with no settings type) */
-    const char *color;            /* the phase's current colour image (name in the graph) */
+    rill_rg_image color;          /* the phase's current colour image */
     const char *id;               /* the effect's id */
     void *user;                   /* the desc's user pointer */
     /* private: the registry's chain state */
     uint32_t chain_;
-    char color_buf_[32];
 } rill_render_effect_ctx;
 
-/* Declares a new image like ctx->color (format, size), makes it the phase's colour and returns its
- * name (ctx->color changes to it). The effect must write it in one of its passes. NULL with err
- * set when the graph refuses. */
-const char *rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err);
+/* Creates a new image like ctx->color (format, size), makes it the phase's colour and returns it
+ * (ctx->color changes to it; the graph names it "hdr.fxN" / "ldr.fxN"). The effect must write it
+ * in one of its passes. {0} with err set when the graph refuses. */
+rill_rg_image rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err);
 
-/* Adds the effect's passes (rill_rg_add_pass + rill_rg_access) to ctx->graph. */
+/* Adds the effect's passes (rill_rg_add_pass + rill_rg_use_image) to ctx->graph. */
 typedef rill_result (*rill_render_effect_add_fn)(rill_render_effect_ctx *ctx, rill_error *err);
 /* Optional: false keeps the effect out of this frame although its settings are routed (engine
  * effects apply the quality tier ceiling here). */

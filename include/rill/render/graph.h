@@ -1,30 +1,44 @@
 /* rill/render/graph.h: the render graph. Pure bookkeeping, no GPU calls, so every part of it can be
  * unit-tested without a device.
  *
+ * ON HANDLES
+ *   Creating or importing a resource returns a typed handle (rill_rg_image, rill_rg_buffer), adding
+ *   a pass returns a rill_rg_pass; accesses and edges take handles, so passing a buffer where an
+ *   image is wanted does not compile. A handle is valid until the next rill_rg_reset; {0} is
+ * "none". Names and labels are for dumps, timings and debugging only (rill_rg_order_of and
+ *   rill_rg_resource_find look them up for tests; engine code keeps the handles it was given).
+ *   Per-view copies are named by the graph: a pass with desc.view = N > 0 is labelled "label.N",
+ *   rill_rg_create_view_image names view N's copy of an image "name.N".
+ *
+ * ON ERRORS
+ *   Errors are sticky: the first failing call is kept, and every later building call (and
+ *   rill_rg_compile) returns it again with its message, so a {0} handle from a failed create is
+ *   reported as that failure by the next call that uses it.
+ *
  * ON PASSES AND RESOURCES
- *   A pass has a unique label and declares, by name, the images and buffers it reads and writes and
- *   how (a rill_rg_usage). Images are either transient (the graph allocates them, sized relative to
- *   the view by default) or imported (owned by someone else, with a known state on entry and an
- *   optional state required on exit). Buffers are imported.
+ *   A pass declares the images and buffers it reads and writes and how (a rill_rg_usage). Images
+ *   are either transient (the graph allocates them, sized relative to the view by default) or
+ *   imported (owned by someone else, with a known state on entry and an optional state required on
+ *   exit). Buffers are imported.
  *
  * ON ORDER
  *   A pass that reads a resource runs after every other pass that writes it. Two passes writing the
  *   same resource run in the order they were added, unless explicit edges say otherwise. Explicit
- *   edges (rill_rg_add_edge) order two labelled passes; an edge naming a label that does not exist
- *   yet is refused with an error at once, so register passes before you wire them. Among passes
- *   that are free to run, the one added first goes first (a stable topological order).
+ *   edges (rill_rg_add_edge) order two passes. Among passes that are free to run, the one added
+ *   first goes first (a stable topological order).
  *
  * ON COMPILING
- *   rill_rg_compile runs five named phases: validate (unknown names, duplicate access, cycles are
- *   found later in order), cull (a pass whose writes nobody needs is dropped; passes that write
- *   nothing, such as anchors, and passes marked side_effect are roots), order, allocate (each
- *   transient gets a physical slot; transients with equal descriptions and disjoint lifetimes share
- *   one), barriers (per pass, the list of transitions from each resource's previous usage).
+ *   rill_rg_compile runs five named phases: validate (a transient read but never written), cull (a
+ *   pass whose writes nobody needs is dropped; passes that write nothing, such as anchors, and
+ *   passes marked side_effect are roots), order (cycles are found here), allocate (each transient
+ *   gets a physical slot; transients with equal descriptions and disjoint lifetimes share one),
+ *   barriers (per pass, the list of transitions from each resource's previous usage).
  *   rill_rg_dump prints the result.
  *
  * ON THE 3D GRAPH
- *   The renderer builds its frame graph every frame and exposes the labelled anchors
- *   RILL_RG_END_MAIN_PASS ("end_main_pass"), RILL_RG_TONEMAPPING ("tonemapping") and
+ *   The renderer builds its frame graph every frame and hands its anchors and images to effects and
+ *   to rill_renderer_desc.setup_graph as handles (rill_render_graph in rill/render.h): the passes
+ *   labelled RILL_RG_END_MAIN_PASS ("end_main_pass"), RILL_RG_TONEMAPPING ("tonemapping") and
  *   RILL_RG_END_MAIN_PASS_POST_PROCESSING ("end_main_pass_post_processing"). A user pass goes
  *   between two anchors with two edges, e.g. end_main_pass -> mine -> tonemapping.
  */
@@ -112,16 +126,29 @@ typedef struct rill_rg_image_desc {
 typedef struct rill_rg rill_rg;
 typedef struct rill_rg_ctx rill_rg_ctx;
 
+/* Typed handles (index + 1; id 0 = none). Distinct types, so a wrong kind is a compile error. */
+typedef struct rill_rg_image {
+    uint32_t id;
+} rill_rg_image;
+typedef struct rill_rg_buffer {
+    uint32_t id;
+} rill_rg_buffer;
+typedef struct rill_rg_pass {
+    uint32_t id;
+} rill_rg_pass;
+
 /* Records a pass's commands. ctx is valid only during the call. */
 typedef void (*rill_rg_exec_fn)(rill_rg_ctx *ctx, void *user);
 
 /* Pass description. label is required and copied. Defaults: exec NULL (a pass that records
- * nothing, e.g. an anchor), side_effect false. */
+ * nothing, e.g. an anchor), side_effect false, view 0. view N > 0: the graph labels the pass
+ * "label.N" (the same pass for another camera view). */
 typedef struct rill_rg_pass_desc {
     const char *label;
     rill_rg_exec_fn exec;
     void *user;
     bool side_effect; /* never culled (readbacks, presents) */
+    uint32_t view;
 } rill_rg_pass_desc;
 
 typedef struct rill_rg_barrier {
@@ -133,36 +160,47 @@ typedef struct rill_rg_barrier {
 /* Creates an empty graph (view size 1x1 until set). Free with rill_rg_destroy. */
 rill_rg *rill_rg_create(void);
 void rill_rg_destroy(rill_rg *g);
-/* Forgets passes, resources and results but keeps memory, so rebuilding each frame is cheap. */
+/* Forgets passes, resources, results and the sticky error but keeps memory, so rebuilding each
+ * frame is cheap. Every handle of the graph becomes stale. */
 void rill_rg_reset(rill_rg *g);
 void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height);
 
-/* Declares a transient image. Re-declaring a name is RILL_ERR_ALREADY_EXISTS. desc may be NULL. */
-rill_result rill_rg_declare_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
-                                  rill_error *err);
+/* Creates a transient image. Names are unique (RILL_ERR_ALREADY_EXISTS). desc may be NULL. {0}
+ * with err set on failure. */
+rill_rg_image rill_rg_create_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
+                                   rill_error *err);
+/* A transient image with the description of `like` (as given, before view-relative sizes are
+ * resolved). */
+rill_rg_image rill_rg_create_image_like(rill_rg *g, const char *name, rill_rg_image like,
+                                        rill_error *err);
+/* View `view`'s own copy of `base` (view > 0): same description, named "<base's name>.<view>". */
+rill_rg_image rill_rg_create_view_image(rill_rg *g, rill_rg_image base, uint32_t view,
+                                        rill_error *err);
 /* Imports an image owned elsewhere. `external` is an opaque pointer handed back at execution
  * (rill_rg_resource_external). initial = its usage before the frame (NONE = contents don't
  * matter); final = the usage it must be left in (NONE = whatever the last pass left). */
-rill_result rill_rg_import_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
-                                 void *external, rill_rg_usage initial, rill_rg_usage final,
-                                 rill_error *err);
-rill_result rill_rg_import_buffer(rill_rg *g, const char *name, void *external,
-                                  rill_rg_usage initial, rill_rg_usage final, rill_error *err);
+rill_rg_image rill_rg_import_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
+                                   void *external, rill_rg_usage initial, rill_rg_usage final,
+                                   rill_error *err);
+rill_rg_buffer rill_rg_import_buffer(rill_rg *g, const char *name, void *external,
+                                     rill_rg_usage initial, rill_rg_usage final, rill_error *err);
 
-/* Adds a pass; the label must be unique (RILL_ERR_ALREADY_EXISTS). */
-rill_result rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_error *err);
-/* Declares an access of `pass` (a label) to the resource `name`. The usage decides read or write.
- * A pass may access a resource once; unknown names are reported by the validate phase. */
-rill_result rill_rg_access(rill_rg *g, const char *pass, const char *name, rill_rg_usage usage,
-                           rill_error *err);
-/* Orders pass `from` before pass `to`. Both labels must already exist: otherwise the edge is
- * refused now with RILL_ERR_NOT_FOUND and a message naming the missing label. */
-rill_result rill_rg_add_edge(rill_rg *g, const char *from, const char *to, rill_error *err);
-/* Edges along a chain: labels[0] -> labels[1] -> ... (stops at the first error). */
-rill_result rill_rg_add_edges(rill_rg *g, const char *const *labels, uint32_t count,
+/* Adds a pass; its label (suffixed for a view) must be unique (RILL_ERR_ALREADY_EXISTS). */
+rill_rg_pass rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_error *err);
+/* Declares an access of `pass` to an image or a buffer. The usage decides read or write and must
+ * suit the kind (a buffer usage on an image is RILL_ERR_INVALID_ARGUMENT). A pass may access a
+ * resource once. */
+rill_result rill_rg_use_image(rill_rg *g, rill_rg_pass pass, rill_rg_image image,
+                              rill_rg_usage usage, rill_error *err);
+rill_result rill_rg_use_buffer(rill_rg *g, rill_rg_pass pass, rill_rg_buffer buffer,
+                               rill_rg_usage usage, rill_error *err);
+/* Orders pass `from` before pass `to`. */
+rill_result rill_rg_add_edge(rill_rg *g, rill_rg_pass from, rill_rg_pass to, rill_error *err);
+/* Edges along a chain: passes[0] -> passes[1] -> ... (stops at the first error). */
+rill_result rill_rg_add_edges(rill_rg *g, const rill_rg_pass *passes, uint32_t count,
                               rill_error *err);
-/* Marks a resource the frame's output: the passes producing it are culling roots. */
-rill_result rill_rg_mark_output(rill_rg *g, const char *name, rill_error *err);
+/* Marks an image the frame's output: the passes producing it are culling roots. */
+rill_result rill_rg_mark_output(rill_rg *g, rill_rg_image image, rill_error *err);
 
 /* Runs validate, cull, order, allocate and barriers. On error the graph is not executable. */
 rill_result rill_rg_compile(rill_rg *g, rill_error *err);
@@ -177,7 +215,9 @@ uint32_t rill_rg_ordered_count(const rill_rg *g); /* passes that survive culling
 const char *rill_rg_pass_label(const rill_rg *g, uint32_t i);
 /* The i-th pass to run: its label (owned by the graph). */
 const char *rill_rg_ordered_label(const rill_rg *g, uint32_t i);
-/* Index in execution order of the pass with this label, or -1 when culled or unknown. */
+/* Index in execution order of a pass, or -1 when culled or unknown. */
+int32_t rill_rg_pass_order(const rill_rg *g, rill_rg_pass pass);
+/* Debugging and tests: the same by label (the full label, "opaque.1" for view 1). */
 int32_t rill_rg_order_of(const rill_rg *g, const char *label);
 bool rill_rg_is_culled(const rill_rg *g, const char *label);
 /* Barriers to issue before the i-th ordered pass; count in *out_count. Owned by the graph. */
@@ -186,6 +226,10 @@ const rill_rg_barrier *rill_rg_barriers(const rill_rg *g, uint32_t i, uint32_t *
 const rill_rg_barrier *rill_rg_final_barriers(const rill_rg *g, uint32_t *out_count);
 uint32_t rill_rg_resource_count(const rill_rg *g);
 const char *rill_rg_resource_name(const rill_rg *g, uint32_t resource);
+/* The resource index behind a handle (-1 for {0} or a stale handle). */
+int32_t rill_rg_image_resource(const rill_rg *g, rill_rg_image image);
+int32_t rill_rg_buffer_resource(const rill_rg *g, rill_rg_buffer buffer);
+/* Debugging and tests: a resource's index by name, or -1. */
 int32_t rill_rg_resource_find(const rill_rg *g, const char *name);
 /* Physical slot of a transient image (-1 for imported ones); slots are shared when aliased. */
 int32_t rill_rg_resource_slot(const rill_rg *g, uint32_t resource);
