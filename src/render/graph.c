@@ -118,24 +118,20 @@ rill_rg *rill_rg_create(void) {
     return g;
 }
 
+/* The arrays a reset empties (what one build and compile made), then the compile scratch, which
+ * only destroy frees: one list each, so a new array cannot be forgotten in one of the two. */
+#define RG_BUILT_ARRAYS(X)                                                                         \
+    X(res) X(passes) X(acc) X(edges) X(order) X(barriers) X(barrier_start) X(slots)
+#define RG_SCRATCH_ARRAYS(X) X(dep) X(reach) X(indeg) X(seq) X(flags) X(state)
+#define RG_FREE(a) rill_array_free(&g->a);
+#define RG_CLEAR(a) rill_array_clear(&g->a);
+
 void rill_rg_destroy(rill_rg *g) {
     if (!g) {
         return;
     }
-    rill_array_free(&g->res);
-    rill_array_free(&g->passes);
-    rill_array_free(&g->acc);
-    rill_array_free(&g->edges);
-    rill_array_free(&g->order);
-    rill_array_free(&g->barriers);
-    rill_array_free(&g->barrier_start);
-    rill_array_free(&g->slots);
-    rill_array_free(&g->dep);
-    rill_array_free(&g->reach);
-    rill_array_free(&g->indeg);
-    rill_array_free(&g->seq);
-    rill_array_free(&g->flags);
-    rill_array_free(&g->state);
+    RG_BUILT_ARRAYS(RG_FREE)
+    RG_SCRATCH_ARRAYS(RG_FREE)
     rill_free(g);
 }
 
@@ -143,14 +139,7 @@ void rill_rg_reset(rill_rg *g) {
     if (!g) {
         return;
     }
-    rill_array_clear(&g->res);
-    rill_array_clear(&g->passes);
-    rill_array_clear(&g->acc);
-    rill_array_clear(&g->edges);
-    rill_array_clear(&g->order);
-    rill_array_clear(&g->barriers);
-    rill_array_clear(&g->barrier_start);
-    rill_array_clear(&g->slots);
+    RG_BUILT_ARRAYS(RG_CLEAR)
     rill_error_clear(&g->failed);
     g->compiled = false;
 }
