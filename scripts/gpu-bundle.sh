@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 out=.devbin
 rm -rf "$out" && mkdir -p "$out"
 bins=(build/release/bench/render/bench_render build/release/bench/render/bench_batching
-      build/release/bench/render/bench_extract build/release/tools/rill)
+      build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
+      build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done
 for b in "${bins[@]}"; do
   ldd "$b" | awk '/=> \//{print $3}'

@@ -608,6 +608,42 @@ typedef struct rill_render_light {
     float inner_angle, outer_angle;
 } rill_render_light;
 
+/* The default sky colour of the image-based light's gradient (rill_render_snapshot.ambient): a
+ * slightly blue daylight shade, so a face turned from the sun reads about a fifth as bright as
+ * a sunlit one under a sun of illuminance 3. */
+#define RILL_RENDER_DEFAULT_AMBIENT_R 0.20f
+#define RILL_RENDER_DEFAULT_AMBIENT_G 0.22f
+#define RILL_RENDER_DEFAULT_AMBIENT_B 0.26f
+
+/* Where the sky's light comes from (WorldEnvironment's sky mode). */
+typedef enum rill_render_sky_mode {
+    RILL_RENDER_SKY_COLOR = 0,  /* a gradient from the snapshot's ambient colour */
+    RILL_RENDER_SKY_SKYBOX,     /* an image (environment.image) */
+    RILL_RENDER_SKY_ATMOSPHERE, /* the physical atmosphere (the sun's direction re-bakes it) */
+    RILL_RENDER_SKY_MODE_NUM,
+    RILL_RENDER_SKY_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_render_sky_mode;
+
+/* The image-based light (docs/renderer.md, "Image-based light"): the renderer bakes the sky into a
+ * prefiltered specular cube and diffuse spherical harmonics that light every surface, re-baking
+ * (one cube face a frame) only when what it is baked from changes. Zero = the colour gradient
+ * at intensity 1. With an image set (and uploaded), the image is baked instead of the gradient. */
+typedef struct rill_render_environment {
+    rill_render_sky_mode mode;
+    /* Multiplier on all image-based light (WorldEnvironment.ambient): used when intensity_set,
+     * else 1. NaN counts as 0; clamped to [0, 1000]. Changing it does not re-bake. */
+    float intensity;
+    bool intensity_set;
+    /* An equirectangular texture (rill_render_texture_create_data, RGBA16F for HDR): its centre
+     * column looks along -Z, +X a quarter turn to its right, top row straight up; {0} = the
+     * gradient. */
+    rill_texture image;
+    float rotation;   /* radians, turns the image about +Y */
+    float brightness; /* linear multiplier of the image (NaN counts as 0) */
+    /* Any change re-bakes: a way to say "the sky changed" for inputs the renderer cannot see. */
+    uint32_t version;
+} rill_render_environment;
+
 /* What to draw this frame. Arrays are read during rill_renderer_render only. */
 typedef struct rill_render_snapshot {
     rill_render_view view;
@@ -619,10 +655,14 @@ typedef struct rill_render_snapshot {
     rill_render_dir_light sun;
     const rill_render_light *lights;
     uint32_t light_count;
-    float ambient[3]; /* constant ambient light (linear) */
+    /* The sky colour of the image-based light's colour gradient (linear radiance at the zenith;
+     * 0.7 of it at the horizon, 0.35 below): a uniform sky of colour c lights a white diffuse
+     * surface with c. rill_render_extract sets (0.2, 0.22, 0.26). */
+    float ambient[3];
     /* The ambient multiplier of views without a WorldEnvironment (rill/render/environment.h):
      * 0 = 1. rill_content sets it from project.toml's [rendering] ambient. */
     float ambient_scale;
+    rill_render_environment environment;
     rill_render_wireframe wireframe;
     /* Every view of the frame in drawing order (rill_render_extract sorts them by order, then
      * entity id), at most RILL_RENDER_MAX_VIEWS (more are ignored). NULL/0: only `view` is drawn.
@@ -734,6 +774,9 @@ typedef struct rill_render_stats {
      * line fill for meshes without edges. */
     uint32_t wire_edge_draws, wire_fill_draws;
     uint32_t ghost_alpha_draws; /* mixed passthrough: draws lowering ghost pixels' alpha */
+    /* Image-based light: finished bakes and bake steps recorded since creation (a bake is 7
+     * steps: the source, then one per cube face), and the cube's face size (the tier's). */
+    uint32_t ibl_bakes, ibl_steps, ibl_face_size;
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);

@@ -831,6 +831,8 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     out_snap->range_count = buf->ranges.len;
     out_snap->lights = buf->lights.data;
     out_snap->light_count = buf->lights.len;
-    out_snap->ambient[0] = out_snap->ambient[1] = out_snap->ambient[2] = 0.03f;
+    out_snap->ambient[0] = RILL_RENDER_DEFAULT_AMBIENT_R;
+    out_snap->ambient[1] = RILL_RENDER_DEFAULT_AMBIENT_G;
+    out_snap->ambient[2] = RILL_RENDER_DEFAULT_AMBIENT_B;
     return RILL_OK;
 }

@@ -37,7 +37,7 @@ typedef struct rill__gpu_frame {
     float camera_pos[4];
     float sun_dir[4];
     float sun_color[4];
-    float ambient[4];
+    float ambient[4]; /* x: IBL intensity (WorldEnvironment.ambient), y: specular cube's last mip */
     float shadow_params[4];
     uint32_t counts[4];
     float cluster_params[4];
@@ -116,6 +116,22 @@ rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_ph
                                     rill_error *err);
 /* The GI effects registered with after_lighting, on the lit HDR image (after end_main_pass). */
 rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill_error *err);
+
+/* ibl.c: image-based light (the baked sky every lit pass reads). create makes the BRDF table's
+ * and harmonics' images; plan (before the graph) decides this frame's bake steps from the
+ * snapshot's sky and the tier; add_passes imports the IBL images and adds the bake's passes;
+ * access declares a lit pass's reads; bindings gives the lit passes' set 0 bindings 7..9
+ * (specular cube, BRDF table, harmonics); frame_consts fills rill__gpu_frame.ambient. */
+typedef struct rill__ibl rill__ibl;
+rill_result rill__ibl_create(rill_renderer *r, rill_error *err);
+void rill__ibl_destroy(rill_renderer *r);
+rill_result rill__ibl_plan(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
+rill_result rill__ibl_add_passes(rill_renderer *r, rill_rg *g, rill_error *err);
+rill_result rill__ibl_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, rill_error *err);
+void rill__ibl_bindings(const rill_renderer *r, rill__binding out[3]);
+void rill__ibl_frame_consts(const rill_renderer *r, float out[4]);
+void rill__ibl_stats(const rill_renderer *r, uint32_t *out_bakes, uint32_t *out_steps,
+                     uint32_t *out_face);
 
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */

@@ -51,11 +51,14 @@ static rill_rg_pass view_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn,
     return rill_rg_add_pass(g, &d, err);
 }
 
-/* A raster pass of a view drawing into the shared hdr: reads ao (with SSAO), depth and (shadows)
- * the view's shadow map. */
-static rill_result add_hdr_pass(rill_rg *g, rill_rg_pass *out, const char *label,
+/* A raster pass of a view drawing into the shared hdr: reads ao (with SSAO), depth and (shadows:
+ * a lit pass) the view's shadow map and the image-based light. */
+static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out, const char *label,
                                 rill_rg_exec_fn fn, rill__view *vs, bool shadows, rill_error *err) {
     rill_rg_pass p = *out = view_pass(g, label, fn, vs, err);
+    if (shadows) {
+        RILL_TRY(rill__ibl_access(r, g, p, err));
+    }
     if (vs->res.ao.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.ao, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
@@ -83,7 +86,7 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     if (vi == 0) {
         RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_GI, err));
     }
-    RILL_TRY(add_hdr_pass(g, &pass[2], "opaque", rill__pass_opaque, vs, true, err));
+    RILL_TRY(add_hdr_pass(r, g, &pass[2], "opaque", rill__pass_opaque, vs, true, err));
     if (vs->set.fog_on) {
         /* Distance fog on the opaque surfaces; transparent ones blend over the fogged image. */
         rill_rg_pass fog = view_pass(g, "fog", rill__pass_fog, vs, err);
@@ -91,8 +94,8 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
         RILL_TRY(rill_rg_use_image(g, fog, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
         RILL_TRY(rill_rg_add_edge(g, pass[2], fog, err));
     }
-    RILL_TRY(add_hdr_pass(g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
-    RILL_TRY(add_hdr_pass(g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
+    RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
+    RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
     if (vi > 0) {
         rill_rg_pass order[] = {prev_wf, pass[0], pass[1], pass[2], pass[3], pass[4]};
         RILL_TRY(rill_rg_add_edges(g, order, 6, err));
@@ -171,6 +174,7 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     create_images(r, g, &f->fg, err);
     f->hdr_color = f->fg.hdr;
     f->ldr_color = f->fg.ldr;
+    RILL_TRY(rill__ibl_add_passes(r, g, err));
     /* The per-view passes, in drawing order; view0 keeps view 0's for the chain below. */
     rill_rg_pass pass[6] = {{0}}, view0[6];
     for (uint32_t vi = 0; vi < f->view_count; vi++) {

@@ -16,7 +16,7 @@
 #define U RILL__BIND_UNIFORM
 #define S RILL__BIND_STORAGE
 #define I RILL__BIND_STORAGE_IMAGE
-static const rill__set_layout frame_set_full = {{U, S, S, T, S, S, T}};
+static const rill__set_layout frame_set_full = {{U, S, S, T, S, S, T, T, T, T}};
 static const rill__set_layout frame_set_min = {{U, S}};
 static const rill__set_layout material_set = {{U, T, T, T, T, T}};
 static const rill__set_layout ssao_set = {{U, T, T, I}};
@@ -26,6 +26,9 @@ static const rill__set_layout ae_set = {{T, S}};
 static const rill__set_layout tonemap_set = {{T, I, T, T, T, S}};
 static const rill__set_layout taa_set = {{T, T, T, T, I, I}};
 static const rill__set_layout fog_set = {{U, T, I}};
+static const rill__set_layout one_out = {{I}};         /* ibl brdf table */
+static const rill__set_layout out_and_in = {{I, T}};   /* ibl fill: cube out, image in */
+static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
 #undef T
 #undef U
 #undef S
@@ -120,6 +123,12 @@ static const pipe_row rows[] = {
     {RILL__PIPE_CAS,            "cas",                        COMPUTE(cas_comp),           NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
     /* The world's look (environment.c): distance fog on the lit HDR image. */
     {RILL__PIPE_FOG,            "fog",                        COMPUTE(fog_comp),           NO_COLOR,                0,                              &fog_set,        NULL,          128},
+    /* Image-based light (ibl.c). */
+    {RILL__PIPE_IBL_LUT,        "ibl brdf table",             COMPUTE(ibl_lut_comp),       NO_COLOR,                0,                              &one_out,        NULL,          8},
+    {RILL__PIPE_IBL_FILL,       "ibl fill",                   COMPUTE(ibl_fill_comp),      NO_COLOR,                0,                              &out_and_in,     NULL,          80},
+    {RILL__PIPE_IBL_DOWN,       "ibl mips",                   COMPUTE(ibl_down_comp),      NO_COLOR,                0,                              &image_in_out,   NULL,          4},
+    {RILL__PIPE_IBL_SH,         "ibl harmonics",              COMPUTE(ibl_sh_comp),        NO_COLOR,                0,                              &image_in_out,   NULL,          4},
+    {RILL__PIPE_IBL_PREFILTER,  "ibl prefilter",              COMPUTE(ibl_prefilter_comp), NO_COLOR,                0,                              &one_in_one_out, NULL,          24},
 };
 /* clang-format on */
 

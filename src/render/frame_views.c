@@ -304,10 +304,9 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
         }
     }
     fr->sun_color[3] = sun ? 1.0f : 0.0f;
-    /* WorldEnvironment.ambient scales the ambient light (the image-based light once it lands). */
-    for (int k = 0; k < 3; k++) {
-        fr->ambient[k] = snap->ambient[k] * vs->set.ambient;
-    }
+    /* The image-based light, scaled by WorldEnvironment.ambient (resolved per view). */
+    rill__ibl_frame_consts(r, fr->ambient);
+    fr->ambient[0] *= vs->set.ambient;
     fr->shadow_params[0] = 1.0f / (float)r->desc.shadow_map_size;
     fr->shadow_params[2] = (float)vs->cascades;
     fr->counts[2] = r->frame.ssao ? 1u : 0u;

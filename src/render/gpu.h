@@ -41,6 +41,10 @@ enum {
     RILL__IMG_TRANSFER_SRC = 1u << 4,
     RILL__IMG_TRANSFER_DST = 1u << 5,
     RILL__IMG_ARRAY = 1u << 6, /* not a Vulkan usage: the default view is an array view */
+    /* A cube (layers must be 6, faces +X -X +Y -Y +Z -Z): the default view is a cube view. With
+     * RILL__IMG_STORAGE every mip level also gets a 2D array view of its six faces
+     * (rill__binding.one_level), so compute can write one level of every face. */
+    RILL__IMG_CUBE = 1u << 7,
 };
 
 typedef struct rill__gpu_desc {
@@ -178,7 +182,7 @@ typedef enum rill__bind_kind {
 } rill__bind_kind;
 
 #define RILL__MAX_SETS 3
-#define RILL__MAX_BINDINGS 8
+#define RILL__MAX_BINDINGS 12
 #define RILL__MAX_COLOR 4
 
 typedef struct rill__set_layout {
@@ -229,6 +233,10 @@ typedef struct rill__binding {
     rill__img *img;
     int32_t layer; /* -1 = all layers (array view), else one layer */
     rill__sampler_kind sampler;
+    /* Storage images with mips (RILL__IMG_CUBE | RILL__IMG_STORAGE): true binds only mip `level`
+     * (all its layers, as a 2D array); false binds the default view (every level). */
+    bool one_level;
+    uint32_t level;
 } rill__binding;
 
 /* A persistent descriptor set (for materials) laid out as `pipe`'s set `set_index`. */

@@ -281,7 +281,8 @@ struct rill_rg_ctx {
     X(SHADOW) X(SHADOW_MASK)                                                                       \
     X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)                     \
     X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)                            \
-    X(FOG)
+    X(FOG)                                                                                         \
+    X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
@@ -347,6 +348,7 @@ struct rill_renderer {
      * scene logs once, not every frame */
     uint64_t env_warned[32];
     uint32_t env_warned_n;
+    struct rill__ibl *ibl;         /* ibl.c: image-based light */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */

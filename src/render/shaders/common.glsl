@@ -27,7 +27,7 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 camera_pos;     // xyz
     vec4 sun_dir;        // xyz toward the light, w 1 when shadows are on
     vec4 sun_color;      // rgb color * illuminance, w 1 when there is a sun
-    vec4 ambient;        // rgb
+    vec4 ambient;        // x IBL intensity (WorldEnvironment.ambient), y the specular cube's last mip
     vec4 shadow_params;  // x texel size in uv, z cascade count
     uvec4 counts;        // x light count, y 1 = clustered light lists, z 1 = SSAO on
     vec4 cluster_params; // x slices / log(far / near), y log(near), zw render target size
@@ -43,6 +43,12 @@ layout(set = 0, binding = 5) readonly buffer ClusterLights { uint cluster_lights
 const uint CLUSTER_X = 16u, CLUSTER_Y = 9u, CLUSTER_Z = 24u;
 // Screen-space ambient occlusion of this frame (white when SSAO is off).
 layout(set = 0, binding = 6) uniform sampler2D ssao_tex;
+// Image-based light (ibl.c): the GGX-prefiltered sky (mip = roughness x last mip), the split-sum
+// BRDF table (n.v across, roughness down: F0 scale and bias) and the diffuse irradiance / pi as
+// 9 spherical-harmonic coefficients (texels 0..8).
+layout(set = 0, binding = 7) uniform samplerCube ibl_specular;
+layout(set = 0, binding = 8) uniform sampler2D ibl_brdf;
+layout(set = 0, binding = 9) uniform sampler2D ibl_sh;
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;

@@ -54,19 +54,24 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     return (diff + spec) * nol;
 }
 
-// The ambient light is a hemisphere: the snapshot's ambient color above, a third of it below.
-vec3 hemisphere(vec3 d) {
-    vec3 sky = frame.ambient.rgb;
-    return mix(sky * 0.35, sky, clamp(d.y * 0.5 + 0.5, 0.0, 1.0));
+// Diffuse sky light reaching a Lambert surface facing n, divided by pi (so albedo x this is what
+// it reflects): the baked spherical harmonics evaluated at n.
+vec3 sky_diffuse(vec3 n) {
+    vec3 c = texelFetch(ibl_sh, ivec2(0, 0), 0).rgb * 0.282095;
+    c += texelFetch(ibl_sh, ivec2(1, 0), 0).rgb * (0.488603 * n.y);
+    c += texelFetch(ibl_sh, ivec2(2, 0), 0).rgb * (0.488603 * n.z);
+    c += texelFetch(ibl_sh, ivec2(3, 0), 0).rgb * (0.488603 * n.x);
+    c += texelFetch(ibl_sh, ivec2(4, 0), 0).rgb * (1.092548 * n.x * n.y);
+    c += texelFetch(ibl_sh, ivec2(5, 0), 0).rgb * (1.092548 * n.y * n.z);
+    c += texelFetch(ibl_sh, ivec2(6, 0), 0).rgb * (0.315392 * (3.0 * n.z * n.z - 1.0));
+    c += texelFetch(ibl_sh, ivec2(7, 0), 0).rgb * (1.092548 * n.x * n.z);
+    c += texelFetch(ibl_sh, ivec2(8, 0), 0).rgb * (0.546274 * (n.x * n.x - n.y * n.y));
+    return max(c, vec3(0.0));
 }
 
-// Split-sum environment BRDF scale and bias, analytic fit (no lookup texture).
+// Split-sum environment BRDF: the scale and bias of F0, from the baked table.
 vec2 env_brdf(float nov, float rough) {
-    const vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
-    const vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
-    vec4 r = rough * c0 + c1;
-    float a004 = min(r.x * r.x, exp2(-9.28 * nov)) * r.x + r.y;
-    return vec2(-1.04, 1.04) * a004 + r.zw;
+    return textureLod(ibl_brdf, vec2(nov, rough), 0.0).rg;
 }
 
 float shadow_factor(vec3 world, vec3 n) {
@@ -219,14 +224,16 @@ void main() {
         }
         color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
     }
-    // Ambient: diffuse from the hemisphere for dielectrics, a hemisphere reflection for the
-    // specular part (so metals are not black where no light reaches them).
+    // Image-based light: the sky's diffuse irradiance for dielectrics and its prefiltered
+    // reflection (split sum) for the specular part, so shadowed faces get sky light and metals
+    // reflect the sky. WorldEnvironment.ambient scales both; occlusion darkens both.
     float nov = clamp(abs(dot(n, v)), 1e-4, 1.0);
     vec3 f0 = mix(vec3(0.04), base.rgb, metallic);
     vec2 ab = env_brdf(nov, rough);
-    vec3 amb_diffuse = hemisphere(n) * base.rgb * (1.0 - metallic);
-    vec3 amb_specular = hemisphere(reflect(-v, n)) * (f0 * ab.x + ab.y);
-    color += (amb_diffuse + amb_specular) * ao;
+    vec3 spec_f = f0 * ab.x + ab.y;
+    vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f);
+    vec3 amb_specular = textureLod(ibl_specular, reflect(-v, n), rough * frame.ambient.y).rgb * spec_f;
+    color += (amb_diffuse + amb_specular) * (ao * frame.ambient.x);
     if (!terrain)
         color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv)).rgb;
     float alpha = material.params2.y == 2.0 ? base.a : 1.0;

@@ -340,6 +340,9 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
             const rill__img *img = b->img;
             ii[n].imageView =
                 b->layer >= 0 && img->layer_views ? img->layer_views[b->layer] : img->view;
+            if (b->one_level && img->mip_views && b->level < img->desc.mips) {
+                ii[n].imageView = img->mip_views[b->level];
+            }
             ii[n].sampler =
                 k == RILL__BIND_TEXTURE ? rill__vk_sampler(gpu, b->sampler) : VK_NULL_HANDLE;
             ii[n].imageLayout = k == RILL__BIND_STORAGE_IMAGE || k == RILL__BIND_SAMPLED_IMAGE

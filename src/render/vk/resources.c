@@ -172,18 +172,26 @@ void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
 
 /* >>images ---------------------------------------------------------------------------------- */
 
-static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, rill_error *err) {
+/* A view of layer `layer` (-1: all of them) of levels [level, level + levels); a cube's default
+ * view (layer -1, every level) is a cube view, its one-level views (levels 0) 2D arrays. */
+static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, uint32_t level,
+                             uint32_t levels, rill_error *err) {
+    bool cube_view = layer < 0 && levels > 0 && (img->desc.usage & RILL__IMG_CUBE);
+    levels = levels ? levels : 1;
     VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     ci.image = img->img;
     ci.format = img->vkfmt;
     ci.viewType = (layer < 0 && (img->desc.layers > 1 || (img->desc.usage & RILL__IMG_ARRAY)))
                       ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
                       : VK_IMAGE_VIEW_TYPE_2D;
+    if (cube_view) {
+        ci.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
+    }
     ci.subresourceRange.aspectMask = rill__vk_format_is_depth(img->desc.format)
                                          ? VK_IMAGE_ASPECT_DEPTH_BIT
                                          : VK_IMAGE_ASPECT_COLOR_BIT;
-    ci.subresourceRange.baseMipLevel = 0;
-    ci.subresourceRange.levelCount = img->desc.mips;
+    ci.subresourceRange.baseMipLevel = level;
+    ci.subresourceRange.levelCount = levels;
     ci.subresourceRange.baseArrayLayer = layer < 0 ? 0 : (uint32_t)layer;
     ci.subresourceRange.layerCount = layer < 0 ? img->desc.layers : 1;
     VkImageView view = VK_NULL_HANDLE;
@@ -197,6 +205,14 @@ static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, rill
 }
 
 static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
+    if (img->mip_views) {
+        for (uint32_t i = 0; i < img->desc.mips; i++) {
+            if (img->mip_views[i]) {
+                vkDestroyImageView(gpu->dev, img->mip_views[i], NULL);
+            }
+        }
+        rill_free(img->mip_views);
+    }
     if (img->layer_views) {
         for (uint32_t i = 0; i < img->desc.layers; i++) {
             if (img->layer_views[i]) {
@@ -216,6 +232,22 @@ static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
     rill_free(img);
 }
 
+/* One 2D array view per mip level (compute writes one level of every face). */
+static bool make_mip_views(rill__gpu *gpu, rill__img *img, rill_error *err) {
+    img->mip_views = rill_calloc_tagged(img->desc.mips, sizeof(VkImageView), RILL_MEM_RENDER);
+    if (!img->mip_views) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+        return false;
+    }
+    for (uint32_t m = 0; m < img->desc.mips; m++) {
+        img->mip_views[m] = make_view(gpu, img, -1, m, 0, err);
+        if (!img->mip_views[m]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err) {
     rill__img *img = rill_calloc_tagged(1, sizeof(*img), RILL_MEM_RENDER);
     if (!img) {
@@ -232,7 +264,9 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
         img->desc.mips = 1;
     }
     img->vkfmt = rill__vk_format(desc->format);
-    if (img->vkfmt == VK_FORMAT_UNDEFINED || desc->width == 0 || desc->height == 0) {
+    bool cube = (desc->usage & RILL__IMG_CUBE) != 0;
+    if (img->vkfmt == VK_FORMAT_UNDEFINED || desc->width == 0 || desc->height == 0 ||
+        (cube && (img->desc.layers != 6 || desc->width != desc->height))) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: image '%s': bad format or size",
                        img->desc.label ? img->desc.label : "?");
         destroy_img_now(gpu, img);
@@ -268,6 +302,7 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
         ci.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     }
     ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    ci.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
     VkResult res = vkCreateImage(gpu->dev, &ci, NULL, &img->img);
     if (res != VK_SUCCESS) {
         rill__vk_fail(err, res, "vkCreateImage", __FILE__, __LINE__);
@@ -289,7 +324,7 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
         return NULL;
     }
     rill__vk_name(gpu, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->img, img->desc.label);
-    img->view = make_view(gpu, img, -1, err);
+    img->view = make_view(gpu, img, -1, 0, img->desc.mips, err);
     if (!img->view) {
         destroy_img_now(gpu, img);
         return NULL;
@@ -303,12 +338,16 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
             return NULL;
         }
         for (uint32_t i = 0; i < img->desc.layers; i++) {
-            img->layer_views[i] = make_view(gpu, img, (int32_t)i, err);
+            img->layer_views[i] = make_view(gpu, img, (int32_t)i, 0, img->desc.mips, err);
             if (!img->layer_views[i]) {
                 destroy_img_now(gpu, img);
                 return NULL;
             }
         }
+    }
+    if (cube && (u & RILL__IMG_STORAGE) && !make_mip_views(gpu, img, err)) {
+        destroy_img_now(gpu, img);
+        return NULL;
     }
     return img;
 }
