@@ -348,7 +348,7 @@ struct rill_renderer {
      * scene logs once, not every frame */
     uint64_t env_warned[32];
     uint32_t env_warned_n;
-    struct rill__ibl *ibl;         /* ibl.c: image-based light */
+    struct rill__ibl *ibl; /* ibl.c: image-based light */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */
