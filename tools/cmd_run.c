@@ -535,7 +535,9 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     const rill_project *p = rill_content_project(content);
     rill_window_desc wd = {.title = opts->title ? opts->title : p->window.title,
                            .width = opts->width ? opts->width : rd.width,
-                           .height = opts->height ? opts->height : rd.height};
+                           .height = opts->height ? opts->height : rd.height,
+                           .fullscreen = opts->fullscreen >= 0 ? opts->fullscreen != 0
+                                                               : p->window.fullscreen};
     int rc = 1;
     rill_app *app = rill_content_app(content);
     if (!(v->win = rill_window_create(&wd, &err))) {
@@ -616,7 +618,8 @@ done:
 static void usage(FILE *f) {
     fprintf(
         f,
-        "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--vsync on|off] [--frames N]\n"
+        "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--fullscreen | --window]\n"
+        "                [--vsync on|off] [--frames N]\n"
         "                [--screenshot out.png] [--channel NAME=MODE]... [--pick X,Y]\n"
         "                [--press KEYS] [--wireframe-fade START,END[,MIN_ALPHA]]\n"
         "                [--wireframe-color R,G,B,A]\n"
@@ -629,6 +632,8 @@ static void usage(FILE *f) {
         "  --pack FILE       mount a .rpak before the project folder; INPUT may then be a path\n"
         "                    inside it\n"
         "  --size WxH        window size (default: the project's [window] size, else 1280x720)\n"
+        "  --fullscreen      full screen on the primary monitor, at its resolution\n"
+        "  --window          in a window (default, unless the project's [window] fullscreen)\n"
         "  --vsync on|off    wait for the display (default: the project's [window] vsync, on)\n"
         "  --frames N        quit after N frames (default: run until closed)\n"
         "  --screenshot PNG  save the last frame\n"
@@ -679,10 +684,13 @@ static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALIT
 int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
     memset(&fx, 0, sizeof(fx));
-    rill_cli_viewer_opts o = {.vsync = -1, .effects = &fx};
+    rill_cli_viewer_opts o = {.vsync = -1, .fullscreen = -1, .effects = &fx};
+    bool fullscreen = false, windowed = false;
     const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL;
     const rill_cli_opt opts[] = {
         {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},
+        {"--fullscreen", RILL_CLI_OPT_FLAG, &fullscreen},
+        {"--window", RILL_CLI_OPT_FLAG, &windowed},
         {"--vsync", RILL_CLI_OPT_ENUM, &o.vsync, .names = ON_OFF, .values = ON_OFF_VALUES},
         {"--quality", RILL_CLI_OPT_ENUM, &o.quality, .names = QUALITIES, .values = QUALITY_VALUES},
         {"--render-scale", RILL_CLI_OPT_FLOAT, &o.render_scale, .min = 0.1, .max = 2,
@@ -708,6 +716,12 @@ int rill_cmd_run(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
+    if (fullscreen && windowed) {
+        fprintf(stderr, "rill run: --fullscreen and --window contradict each other\n");
+        return 2;
+    }
+    if (fullscreen || windowed)
+        o.fullscreen = fullscreen ? 1 : 0;
     if ((wire_fade && !rill_cli_wireframe_fade("run", wire_fade, &o.wireframe)) ||
         (wire_color && !rill_cli_wireframe_color("run", wire_color, &o.wireframe)))
         return 2;

@@ -115,6 +115,7 @@ typedef struct rill_cli_viewer_opts {
     const char *title;      /* NULL = the project's [window] title */
     uint32_t width, height; /* 0 = the project's [window] size */
     int vsync;              /* -1 = the project's [window] vsync; 0 off; 1 on */
+    int fullscreen;         /* -1 = the project's [window] fullscreen; 0 window; 1 full screen */
     uint64_t frames;        /* quit after this many frames; 0 = run until closed */
     const char *screenshot; /* PNG of the last frame; NULL = none */
     float shadow_distance;  /* 0 = the renderer's default */

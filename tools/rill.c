@@ -1,6 +1,7 @@
 /* rill.c: the `rill` command-line program. It parses nothing itself beyond the subcommand name,
  * `help` and `--version`: each subcommand lives in its own tools/cmd_<name>.c. This file also
- * holds the log sink the subcommands share.
+ * holds the log sink the subcommands share, and the shipped game: a copy of rill carrying a pack
+ * takes a player's options only (>>shipped game).
  */
 #include "cmds.h"
 #include "demo.h"
@@ -214,13 +215,112 @@ bool rill_cli_has_appended_pack(void) {
     return true;
 }
 
-/* A copy of rill carrying a pack (`rill pack append`) is a game: with no arguments, or with
- * options only (`./mygame --frames 3 --screenshot shot.png`), it plays its pack as `run` would
- * with those options. argv[0] stands in for the command name `run`. */
+/* >>shipped game ------------------------------------------------------------------------------ */
+
+/* A copy of rill carrying a pack (`rill pack append`) is a game, not the developer tool: with no
+ * arguments it plays its pack as `rill run` would, it takes only the options a player needs, and
+ * its --help and --version are the game's (its project.toml's name and version). The developer
+ * commands (export, pack, scene, render, ...) are not reachable from it. */
+typedef struct game_opt {
+    const char *name;
+    bool value; /* takes a value (the next argument, or after '=') */
+    const char *help;
+} game_opt;
+
+static const game_opt GAME_OPTS[] = {
+    {"--window", false, "play in a window (default)"},
+    {"--fullscreen", false, "play full screen on the primary monitor"},
+    {"--size", true, "WxH  window size (default: the game's)"},
+    {"--quality", true, "low|medium|high  graphics quality (default: the game's)"},
+    {"--vsync", true, "on|off  wait for the display (default: on)"},
+    {"--frames", true, "N  quit after N frames"},
+    {"--screenshot", true, "PNG  save the last frame"},
+    {"--help", false, "show this help"},
+    {"--version", false, "show the game's name and version"},
+};
+
+static const char *game_exe_name(const char *argv0) {
+    const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+    return slash ? slash + 1 : (argv0 && argv0[0] ? argv0 : "game");
+}
+
+/* The game's project (from its pack's project.toml); false after printing why. */
+static bool game_project(const char *exe, rill_project *out) {
+    rill_error err = {0};
+    rill_content_desc cd = {0};
+    rill_cli_content_hooks(&cd);
+    rill_content *c = rill_content_open(&cd, &err);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", exe, err.msg);
+        return false;
+    }
+    *out = *rill_content_project(c);
+    rill_content_destroy(c);
+    return true;
+}
+
+static void game_title(const rill_project *p, FILE *f) {
+    fprintf(f, "%s%s%s\n", p->name, p->version[0] ? " " : "", p->version);
+}
+
+static void game_usage(const char *exe, const rill_project *p, FILE *f) {
+    if (p)
+        game_title(p, f);
+    fprintf(f, "usage: %s [options]\n\noptions:\n", exe);
+    for (size_t i = 0; i < RILL_COUNTOF(GAME_OPTS); i++) {
+        const char *h = GAME_OPTS[i].help;
+        const char *gap = GAME_OPTS[i].value ? strchr(h, ' ') : NULL;
+        char left[48];
+        snprintf(left, sizeof left, "%s%s%.*s", GAME_OPTS[i].name, gap ? " " : "",
+                 gap ? (int)(gap - h) : 0, h);
+        fprintf(f, "  %-26s %s\n", left, gap ? gap + 2 : h);
+    }
+    fprintf(f, "\nkeys: WASD move, Q/E down/up, right mouse drag looks around, F1 overlay, "
+               "Esc quits\n");
+}
+
+/* Which game option argument a names (with "=value" allowed on value options); NULL = none. */
+static const game_opt *game_find(const char *a) {
+    for (size_t i = 0; i < RILL_COUNTOF(GAME_OPTS); i++) {
+        size_t n = strlen(GAME_OPTS[i].name);
+        if (strncmp(a, GAME_OPTS[i].name, n) == 0 &&
+            (a[n] == '\0' || (a[n] == '=' && GAME_OPTS[i].value)))
+            return &GAME_OPTS[i];
+    }
+    return NULL;
+}
+
 static int play_appended_pack(int argc, char **argv) {
     rill_cli_install_log(false);
+    const char *exe = game_exe_name(argv[0]);
+    rill_project project;
+    for (int i = 1; i < argc; i++) {
+        const game_opt *o = game_find(argv[i]);
+        if (!o) {
+            fprintf(stderr, "%s: unknown %s '%s' (this is a game: %s --help lists what it takes)\n",
+                    exe, argv[i][0] == '-' ? "option" : "argument", argv[i], exe);
+            return 2;
+        }
+        if (strcmp(o->name, "--help") == 0 || strcmp(o->name, "--version") == 0) {
+            bool help = o->name[2] == 'h';
+            if (!game_project(exe, &project))
+                return 1;
+            if (help)
+                game_usage(exe, &project, stdout);
+            else
+                game_title(&project, stdout);
+            return 0;
+        }
+        if (o->value && !strchr(argv[i], '=')) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s: %s needs a value\n", exe, o->name);
+                return 2;
+            }
+            i++; /* its value, whatever it looks like: `rill run` checks it */
+        }
+    }
     if (!rill_cmd_run) {
-        fprintf(stderr, "rill: 'run' is not part of this build\n");
+        fprintf(stderr, "%s: 'run' is not part of this build\n", exe);
         return 1;
     }
     char run_name[] = "run";
@@ -232,11 +332,14 @@ int main(int argc, char **argv) {
     if (!apply_limits(&argc, argv)) {
         return 2;
     }
-    if (argc < 2 && !rill_cli_has_appended_pack()) {
+    if (rill_cli_has_appended_pack()) {
+        return play_appended_pack(argc, argv);
+    }
+    if (argc < 2) {
         print_usage(stderr);
         return 2;
     }
-    const char *name = argc < 2 ? "" : argv[1];
+    const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
         printf("rill %s\n", RILL_CLI_VERSION);
         return 0;
@@ -244,9 +347,6 @@ int main(int argc, char **argv) {
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         print_usage(stdout);
         return 0;
-    }
-    if ((argc < 2 || name[0] == '-') && rill_cli_has_appended_pack()) {
-        return play_appended_pack(argc, argv);
     }
     rill_cli_install_log(false);
     for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {

@@ -83,8 +83,8 @@ typedef enum rill_graphics_quality {
 
 /* The settings of a project, from project.toml. rill_project_defaults() gives the values used
  * for every missing key:
- *   [project]   name "Rill project", main_scene "" (none)
- *   [window]    width 1280, height 720, vsync true, title = the project name
+ *   [project]   name "Rill project", version "" (none), main_scene "" (none)
+ *   [window]    width 1280, height 720, vsync true, title = the project name, fullscreen false
  *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0],
  *               static_batching false (rill_render_batching: merge static model geometry),
  *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a
@@ -95,11 +95,14 @@ typedef enum rill_graphics_quality {
  * Plain data: copy it freely. */
 typedef struct rill_project {
     char name[RILL_PROJECT_NAME_MAX];
+    char version[RILL_PROJECT_NAME_MAX];    /* free text ("1.2.0"), "" = none; a shipped game's
+                                               --version prints it beside the name */
     char main_scene[RILL_PROJECT_PATH_MAX]; /* project-relative path, "" = none */
     struct {
         uint32_t width, height; /* in [1, 16384] */
         bool vsync;
         char title[RILL_PROJECT_NAME_MAX];
+        bool fullscreen; /* the primary monitor at its current mode (width/height ignored) */
     } window;
     struct {
         rill_graphics_quality graphics_quality; /* LOW, MEDIUM or HIGH after resolution */
@@ -409,6 +412,10 @@ typedef struct rill_window_desc {
     uint32_t width, height;
     bool fixed_size; /* not resizable */
     bool hidden;
+    /* Full screen on the primary monitor at its current video mode (width and height are then
+     * ignored); a display without a monitor GLFW can name falls back to a window, with a
+     * warning. */
+    bool fullscreen;
     uint32_t end_canary; /* must be 0 */
 } rill_window_desc;
 

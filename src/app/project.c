@@ -78,10 +78,12 @@ typedef struct known_key {
 static const known_key KNOWN[] = {
     {"project.name", K_NAME, OFF(name), 0, 0},
     {"project.main_scene", K_PATH, OFF(main_scene), 0, 0},
+    {"project.version", K_NAME, OFF(version), 0, 0},
     {"window.width", K_DIMENSION, OFF(window.width), 1, 16384},
     {"window.height", K_DIMENSION, OFF(window.height), 1, 16384},
     {"window.vsync", K_BOOL, OFF(window.vsync), 0, 0},
     {"window.title", K_NAME, OFF(window.title), 0, 0},
+    {"window.fullscreen", K_BOOL, OFF(window.fullscreen), 0, 0},
     {"rendering.graphics_quality", K_QUALITY, OFF(rendering.graphics_quality), 0, 0},
     {"rendering.render_scale", K_FLOAT, OFF(rendering.render_scale), 0.1, 2.0},
     {"rendering.static_batching", K_BOOL, OFF(rendering.static_batching), 0, 0},

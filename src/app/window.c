@@ -101,7 +101,21 @@ static rill_result window_create(const rill_window_desc *desc, rill_window **out
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     glfwWindowHint(GLFW_RESIZABLE, d.fixed_size ? GLFW_FALSE : GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, d.hidden ? GLFW_FALSE : GLFW_TRUE);
-    w->glfw = glfwCreateWindow((int)d.width, (int)d.height, d.title, NULL, NULL);
+    /* Full screen takes the monitor's current mode (no mode switch: the desktop's resolution,
+     * which every monitor supports), so the swapchain is the monitor's size. */
+    GLFWmonitor *monitor = d.fullscreen ? glfwGetPrimaryMonitor() : NULL;
+    const GLFWvidmode *mode = monitor ? glfwGetVideoMode(monitor) : NULL;
+    if (d.fullscreen && !mode) {
+        RILL_LOG_WARN(LOGM, "window: no monitor to go full screen on; opening a %ux%u window",
+                      d.width, d.height);
+        monitor = NULL;
+    }
+    if (mode) {
+        d.width = (uint32_t)mode->width;
+        d.height = (uint32_t)mode->height;
+        glfwWindowHint(GLFW_REFRESH_RATE, mode->refreshRate);
+    }
+    w->glfw = glfwCreateWindow((int)d.width, (int)d.height, d.title, monitor, NULL);
     if (!w->glfw) {
         rill_free(w);
         glfwTerminate();

@@ -399,6 +399,9 @@ static void process_model(rill__export_input *in, uint8_t *data, size_t size) {
     rd.base_dir = dir[0] ? dir : ".";
     rd.read_file = read_in_project; /* external buffers stay inside the project */
     rd.read_file_user = (void *)in->settings->project_dir;
+    char rel_dir[EXPORT_PATH_MAX];
+    rill_path_dirname(rel_dir, sizeof(rel_dir), in->path);
+    rd.uri_up_levels = rill_gltf_folder_depth(rel_dir); /* up to the project folder, not above */
     rill_gltf_model *model = NULL;
     rill_error err = {0};
     rill_result r = rill_gltf_read_memory(data, size, &rd, &model, &err);

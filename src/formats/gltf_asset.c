@@ -97,11 +97,14 @@ static rill_result load(const rill_asset_load_ctx *ctx, void **out_payload, size
         rill_free(data);
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: path too long", ctx->path);
     }
+    /* The VFS root is the project's: URIs may climb out of the model's folder up to it
+     * ("../textures/a.png" beside "models/"), never above. */
     rill_gltf_read_desc desc = {
         .name = ctx->path,
         .base_dir = dir, /* "" for a model at the root: URIs are then the paths */
         .read_file = vfs_read,
         .read_file_user = ctx->vfs,
+        .uri_up_levels = rill_gltf_folder_depth(dir),
     };
     rill_gltf_model *m = NULL;
     res = rill_gltf_read_memory(data, size, &desc, &m, err);

@@ -39,6 +39,7 @@ typedef struct rd_view {
 typedef struct rd {
     const char *name;
     const char *base_dir;
+    uint32_t up_levels; /* rill_gltf_read_desc.uri_up_levels */
     rill_gltf_file_fn read_file;
     void *read_file_user;
     size_t max_bytes;
@@ -400,12 +401,29 @@ static rill_result decode_data_uri(rd *r, const char *uri, const char *where, ui
     return RILL_OK;
 }
 
+/* How far a relative path climbs above its starting folder ("../a/../../b" climbs 2). */
+static uint32_t path_climb(const char *p) {
+    int64_t depth = 0, low = 0;
+    while (*p) {
+        size_t n = strcspn(p, "/\\");
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            depth--;
+        } else if (n && !(n == 1 && p[0] == '.')) {
+            depth++;
+        }
+        low = depth < low ? depth : low;
+        p += n + (p[n] != '\0');
+    }
+    return (uint32_t)RILL_MIN(-low, (int64_t)UINT32_MAX);
+}
+
 /* Percent-decodes a relative URI and normalizes it into dst. Absolute paths, other schemes and
- * paths that climb out of the model's folder are refused, so a hostile file cannot make the
- * reader open arbitrary files. */
+ * paths that climb more than r->up_levels folders above the model's (out of the project) are
+ * refused, so a hostile file cannot make the reader open arbitrary files. A URI that climbs k
+ * folders keeps k leading "../" segments, followed by the rest normalized. */
 static rill_result resolve_relative_uri(rd *r, const char *uri, const char *where, char *dst,
                                         size_t cap) {
-    char dec[1024];
+    char dec[1024], tmp[1100];
     if (!rill_uri_decode(dec, sizeof(dec), uri)) {
         return rd_fail(r, RILL_ERR_PARSE, "%s: invalid or too long URI", where);
     }
@@ -413,11 +431,65 @@ static rill_result resolve_relative_uri(rd *r, const char *uri, const char *wher
         return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: URI \"%s\" is not a relative path", where,
                        dec);
     }
-    if (!rill_path_normalize(dst, cap, dec)) {
+    uint32_t climb = path_climb(dec);
+    if (climb > r->up_levels) {
+        return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: URI \"%s\" leaves the %s", where, dec,
+                       r->up_levels ? "project root" : "model's folder");
+    }
+    /* Under `climb` placeholder folders the path no longer leaves its root; every placeholder
+     * is consumed by the deepest climb, so none is left in the normalized rest. */
+    size_t n = 0;
+    for (uint32_t i = 0; i < climb && n + 2 < sizeof(tmp); i++) {
+        tmp[n++] = '_', tmp[n++] = '/';
+    }
+    size_t len = strlen(dec);
+    if (n + len + 1 > sizeof(tmp)) {
+        return rd_fail(r, RILL_ERR_PARSE, "%s: invalid or too long URI", where);
+    }
+    memcpy(tmp + n, dec, len + 1);
+    if (!rill_path_normalize(tmp, sizeof(tmp), tmp) || 3u * climb + strlen(tmp) + 1 > cap) {
         return rd_fail(r, RILL_ERR_UNSUPPORTED, "%s: URI \"%s\" leaves the model's folder", where,
                        dec);
     }
+    size_t o = 0;
+    for (uint32_t i = 0; i < climb; i++) {
+        memcpy(dst + o, "../", 3);
+        o += 3;
+    }
+    memcpy(dst + o, tmp, strlen(tmp) + 1);
+    if (o && !tmp[0]) {
+        dst[o - 1] = '\0'; /* "../" alone names the folder */
+    }
     return RILL_OK;
+}
+
+uint32_t rill_gltf_folder_depth(const char *dir) {
+    uint32_t n = 0;
+    while (dir && *dir) {
+        size_t len = strcspn(dir, "/\\");
+        n += len && !(len == 1 && dir[0] == '.');
+        dir += len + (dir[len] != '\0');
+    }
+    return n;
+}
+
+/* base_dir joined with a path from resolve_relative_uri: each leading "../" takes the last
+ * folder off base_dir (lexically: base_dir may be absolute or project-relative). */
+static bool join_up(char *dst, size_t cap, const char *base_dir, const char *rel) {
+    char base[1024];
+    if ((size_t)snprintf(base, sizeof(base), "%s", base_dir) >= sizeof(base)) {
+        return false;
+    }
+    while (strncmp(rel, "../", 3) == 0) {
+        char *slash = strrchr(base, '/');
+        if (!slash) {
+            base[0] = '\0';
+        } else {
+            *slash = '\0';
+        }
+        rel += 3;
+    }
+    return rill_path_join(dst, cap, base, rel);
 }
 
 /* user is the base folder: external files are read confined to it (rill_file_open), so a link
@@ -498,7 +570,7 @@ static rill_result read_buffers(rd *r) {
                                "%s: external buffer \"%s\" but no folder to resolve it", uwhere,
                                rel);
             }
-            if (!rill_path_join(full, sizeof(full), r->base_dir, rel)) {
+            if (!join_up(full, sizeof(full), r->base_dir, rel)) {
                 return rd_fail(r, RILL_ERR_LIMIT, "%s: path too long", uwhere);
             }
             rill_error ferr;
@@ -2185,8 +2257,28 @@ static rill_result read_animations(rd *r) {
 
 /* >>top level --------------------------------------------------------------------------------- */
 
+/* glTF 1.0 files are still common in old collections; they say which version they are (or, with
+ * no asset.version, show it by keeping their arrays as dictionaries keyed by id), so the message
+ * says that rather than what it trips over first. */
+#define GLTF1_UNSUPPORTED "glTF 1.0 is not supported (2.0 is): re-export the model as glTF 2.0"
+
+static bool looks_gltf1(const rill__gj *root) {
+    static const char *const keys[] = {"accessors", "buffers", "meshes", "nodes", "scenes"};
+    for (size_t i = 0; i < RILL_COUNTOF(keys); i++) {
+        if (rill__gj_is_object(rill__gj_get(root, keys[i])))
+            return true;
+    }
+    return false;
+}
+
 static rill_result check_asset(rd *r) {
     const rill__gj *asset;
+    const rill__gj *a = rill__gj_get(r->root, "asset");
+    const rill__gj *v = rill__gj_is_object(a) ? rill__gj_get(a, "version") : NULL;
+    bool says_2 = rill__gj_is_string(v) && strncmp(v->u.str, "2.", 2) == 0;
+    if (!says_2 && looks_gltf1(r->root)) {
+        return rd_fail(r, RILL_ERR_VERSION, "%s", GLTF1_UNSUPPORTED);
+    }
     RILL_TRY(js_member_object(r, r->root, "asset", "", &asset));
     if (!asset) {
         return rd_fail(r, RILL_ERR_PARSE, "asset: missing");
@@ -2197,9 +2289,12 @@ static rill_result check_asset(rd *r) {
     if (!version) {
         return rd_fail(r, RILL_ERR_PARSE, "asset.version: missing");
     }
+    if (strncmp(version, "1.", 2) == 0 || strcmp(version, "1") == 0) {
+        return rd_fail(r, RILL_ERR_VERSION, "%s", GLTF1_UNSUPPORTED);
+    }
     if (strncmp(version, "2.", 2) != 0) {
-        return rd_fail(r, RILL_ERR_VERSION,
-                       "asset.version: glTF \"%s\" is not supported (2.0 only)", version);
+        return rd_fail(r, RILL_ERR_VERSION, "asset.version: glTF \"%s\" is not supported (2.0 is)",
+                       version);
     }
     if (min_version && strcmp(min_version, "2.0") != 0) {
         return rd_fail(r, RILL_ERR_VERSION,
@@ -2262,6 +2357,9 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
             return rd_fail(r, RILL_ERR_TRUNCATED, "offset %zu: GLB header truncated", size);
         }
         memcpy(hdr, data, 12);
+        if (hdr[1] == 1) {
+            return rd_fail(r, RILL_ERR_VERSION, "%s", GLTF1_UNSUPPORTED);
+        }
         if (hdr[1] != 2) {
             return rd_fail(r, RILL_ERR_VERSION, "offset 4: GLB version %u (2 only)", hdr[1]);
         }
@@ -2403,6 +2501,7 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
     rd r = {0};
     r.name = d.name ? d.name : "<memory>";
     r.base_dir = d.base_dir;
+    r.up_levels = d.uri_up_levels;
     r.read_file = d.read_file ? d.read_file : default_read_file;
     r.read_file_user = d.read_file ? d.read_file_user : (void *)d.base_dir;
     r.max_bytes = d.max_bytes ? d.max_bytes : default_model_limit();

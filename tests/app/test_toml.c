@@ -283,12 +283,14 @@ static void test_depth_limit(void **state) {
 
 static const char SAMPLE[] = "[project]\n"
                              "name = \"Open World\"\n"
+                             "version = \"1.2.0\"\n"
                              "main_scene = \"scenes/main.rsn\"\n"
                              "\n"
                              "[window]\n"
                              "width = 1920\n"
                              "height = 1080\n"
                              "vsync = false\n"
+                             "fullscreen = true\n"
                              "\n"
                              "[rendering]\n"
                              "graphics_quality = \"High\"\n"
@@ -376,6 +378,8 @@ static void test_project_defaults(void **state) {
     assert_int_equal(p.window.width, 1280);
     assert_int_equal(p.window.height, 720);
     assert_true(p.window.vsync);
+    assert_false(p.window.fullscreen);
+    assert_string_equal(p.version, "");
     assert_int_equal(p.rendering.graphics_quality, RILL_QUALITY_MEDIUM);
     assert_true(p.rendering.render_scale == 1.0f);
     assert_false(p.rendering.static_batching);
@@ -400,6 +404,8 @@ static void test_project_values(void **state) {
     assert_string_equal(p.name, "Open World");
     assert_string_equal(p.window.title, "Open World"); /* follows the name */
     assert_string_equal(p.main_scene, "scenes/main.rsn");
+    assert_string_equal(p.version, "1.2.0");
+    assert_true(p.window.fullscreen);
     assert_int_equal(p.window.width, 1920);
     assert_int_equal(p.window.height, 1080);
     assert_false(p.window.vsync);
@@ -419,7 +425,7 @@ static void test_project_warnings_and_clamps(void **state) {
     rill_log_set_sink(capture_sink, &cap);
     rill_toml *doc = parse_ok("[window]\n"
                               "title = \"T\"\n"
-                              "fullscreen = true\n"
+                              "fulscreen = true\n"
                               "[rendering]\n"
                               "render_scale = 5.0\n"
                               "graphics_quality = \"ultra\"\n"
@@ -436,7 +442,7 @@ static void test_project_warnings_and_clamps(void **state) {
     assert_true(p.streaming.texture.low_distance == 105.0f); /* forced to full + 5 */
     assert_int_equal(p.warning_count, 5);
     assert_int_equal(cap.count, 5);
-    assert_non_null(strstr(cap.lines[0], "t.toml:3:1: unknown key 'window.fullscreen'"));
+    assert_non_null(strstr(cap.lines[0], "t.toml:3:1: unknown key 'window.fulscreen'"));
     assert_non_null(strstr(cap.lines[1], "t.toml:5:16:"));
     assert_non_null(strstr(cap.lines[2], "t.toml:6:20:"));
     assert_non_null(strstr(cap.lines[3], "t.toml:7:1: unknown table 'audio'"));

@@ -406,9 +406,10 @@ RSN
     run 0 pack append game game.rpak
     rm game.rpak
     mkdir empty
-    (cd empty && ../game render --validation --out ../exe.png >../out.txt 2>../err.txt) ||
-        fail "the executable with its pack appended did not render"
-    expect_out "rendered appended pack"
+    # The game itself renders nothing headless (render is a developer command): the plain rill
+    # reads the pack appended to it.
+    (cd empty && "$rill" render --pack ../game --validation --out ../exe.png >../out.txt \
+        2>../err.txt) || fail "the pack appended to the executable did not render"
     [ -s err.txt ] && fail "appended-pack render printed messages"
     "$PNG_SAME" pack.png exe.png >out.txt 2>err.txt || fail "appended-pack render differs"
     # With no arguments it plays its pack in a window (here: no display, said so).
@@ -428,6 +429,99 @@ RSN
     expect_err "missing INPUT"
     run 2 --frames 3
     expect_err "unknown command '--frames'"
+    ;;
+formats_door)
+    # glTF 1.0 is refused by name, in a .gltf (string or number version, or none) and a GLB v1.
+    printf '{"asset":{"version":"1.0"},"meshes":{"m":{}}}' >old.gltf
+    run 1 render old.gltf --out x.png
+    expect_err "old.gltf: glTF 1.0 is not supported (2.0 is)"
+    printf '{"accessors":{},"meshes":{}}' >noversion.gltf
+    run 1 render noversion.gltf --out x.png
+    expect_err "noversion.gltf: glTF 1.0 is not supported (2.0 is)"
+    run 1 render /usr/share/assimp/models/glTF/BoxTextured-glTF-Binary/BoxTextured.glb --out x.png
+    expect_err "BoxTextured.glb: glTF 1.0 is not supported (2.0 is)"
+    # An image URI may leave the model's folder while it stays in the project: the loose project
+    # and its export draw the textured box alike, with no warning.
+    m=/usr/share/assimp/models/glTF2/BoxTextured-glTF
+    mkdir -p p/models/box p/textures
+    cp "$m/BoxTextured0.bin" p/models/box/
+    cp "$m/CesiumLogoFlat.png" p/textures/
+    sed 's|"CesiumLogoFlat.png"|"../../textures/CesiumLogoFlat.png"|' "$m/BoxTextured.gltf" \
+        >p/models/box/box.gltf
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n    Model { path: "models/box/box.gltf" }\n}\n' \
+        >p/main.rsn
+    printf '[project]\nmain_scene = "main.rsn"\n[window]\nwidth = 64\nheight = 48\n' >p/project.toml
+    run 0 render p --out loose.png
+    grep -q -e warning -e error err.txt && fail "the ../ image URI warned"
+    run 0 export p --out p.rpak --quiet
+    run 0 render --pack p.rpak --out pack.png
+    grep -q -e warning -e error err.txt && fail "the exported ../ image URI warned"
+    "$PNG_SAME" loose.png pack.png 32 >out.txt 2>err.txt || fail "the pack draws another box"
+    # Untextured, the box draws differently: the texture was read.
+    sed 's|"../../textures/CesiumLogoFlat.png"|"missing.png"|' p/models/box/box.gltf >p/models/box/plain.gltf
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n    Model { path: "models/box/plain.gltf" }\n}\n' \
+        >p/plain.rsn
+    run 0 render p/plain.rsn --out plain.png
+    "$PNG_SAME" loose.png plain.png 32 >out.txt 2>err.txt && fail "the texture made no difference"
+    # One that leaves the project root is refused, naming it.
+    sed 's|"../../textures/|"../../../textures/|' p/models/box/box.gltf >p/models/box/out.gltf
+    printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n    Model { path: "models/box/out.gltf" }\n}\n' \
+        >p/out.rsn
+    run 1 render p/out.rsn --out x.png
+    expect_err 'URI "../../../textures/CesiumLogoFlat.png" leaves the project root'
+    ;;
+game_shipped)
+    # A copy of rill with a pack appended is a game: its help and version are the game's, it
+    # takes a player's options only, and the developer commands are not reachable from it.
+    mkdir -p proj
+    printf '[project]\nname = "Tiny Game"\nversion = "1.2.0"\nmain_scene = "main.rsn"\n' \
+        >proj/project.toml
+    printf '[window]\nwidth = 64\nheight = 48\n' >>proj/project.toml
+    printf 'rsn 1\nentity 1 "Sun" {\n    DirectionalLight {}\n}\n' >proj/main.rsn
+    run 0 export proj --out game.rpak --quiet
+    cp "$rill" game
+    run 0 pack append game game.rpak
+    rm -rf game.rpak proj
+    # game EXPECTED_RC ARGS...: runs the game, output in out.txt / err.txt.
+    game() {
+        want=$1
+        shift
+        ./game "$@" >out.txt 2>err.txt
+        got=$?
+        [ "$got" -eq "$want" ] || fail "game $* exited $got, expected $want"
+    }
+    game 0 --version
+    [ "$(cat out.txt)" = "Tiny Game 1.2.0" ] || fail "--version is not the game's name and version"
+    game 0 --help
+    expect_out "^Tiny Game 1.2.0"
+    expect_out "usage: game \\[options\\]"
+    for o in --window --fullscreen --size --quality --vsync --frames --screenshot; do
+        expect_out "  $o"
+    done
+    grep -q -e export -e "rill pack" -e "--plugins" out.txt && fail "the game's help names developer tools"
+    for c in export pack scene render run help components plugins demo fly; do
+        game 2 "$c"
+        expect_err "game: unknown argument '$c'"
+    done
+    game 2 --pack other.rpak
+    expect_err "game: unknown option '--pack'"
+    game 2 --effect Sepia
+    expect_err "unknown option '--effect'"
+    game 2 --frames
+    expect_err "game: --frames needs a value"
+    game 2 --frames 0
+    expect_err "bad --frames '0'"
+    game 2 --fullscreen --window
+    expect_err "contradict"
+    # The options go through to the viewer, which says there is no display here.
+    (env -u DISPLAY -u WAYLAND_DISPLAY ./game --size 64x48 --frames 2 --quality low \
+        >out.txt 2>err.txt) && fail "no display, yet the game ran"
+    expect_err "no display"
+    (env -u DISPLAY -u WAYLAND_DISPLAY ./game >out.txt 2>err.txt) && fail "no display, yet it ran"
+    expect_err "no display"
+    # The plain rill still renders the game's pack headless.
+    run 0 render --pack game --out shot.png
+    [ -f shot.png ] || fail "rill render --pack game wrote no picture"
     ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an

@@ -137,10 +137,14 @@ static void test_assimp_broken(void **state) {
         rill_result code;
         const char *needle; /* part of the expected message */
     } bad[] = {
-        {"glTF/BoxTextured-glTF-Binary/BoxTextured.glb", RILL_ERR_VERSION, "GLB version 1"},
-        {"glTF/BoxTextured-glTF/BoxTextured.gltf", RILL_ERR_VERSION, "asset.version"},
-        {"glTF/CesiumMilkTruck/CesiumMilkTruck.gltf", RILL_ERR_PARSE, "asset.version"},
-        {"glTF/TwoBoxes/TwoBoxes.gltf", RILL_ERR_VERSION, "asset.version"},
+        /* glTF 1.0, said so whether the version is a GLB header's, a string or a number. */
+        {"glTF/BoxTextured-glTF-Binary/BoxTextured.glb", RILL_ERR_VERSION,
+         "glTF 1.0 is not supported (2.0 is)"},
+        {"glTF/BoxTextured-glTF/BoxTextured.gltf", RILL_ERR_VERSION,
+         "glTF 1.0 is not supported (2.0 is)"},
+        {"glTF/CesiumMilkTruck/CesiumMilkTruck.gltf", RILL_ERR_VERSION,
+         "glTF 1.0 is not supported (2.0 is)"},
+        {"glTF/TwoBoxes/TwoBoxes.gltf", RILL_ERR_VERSION, "glTF 1.0 is not supported (2.0 is)"},
         {"glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", RILL_ERR_CORRUPT,
          "meshes[0].primitives[0].attributes.POSITION: vertex 0 is not finite"},
         {"glTF2/IncorrectVertexArrays/Cube.gltf", RILL_ERR_CORRUPT, "bufferViews[2]"},
@@ -273,7 +277,11 @@ static void test_hostile_json(void **state) {
     tri_gltf(text, sizeof(text), inf_tri, k_pos_acc, "0", "");
     expect_fail(text, RILL_ERR_CORRUPT, "attributes.POSITION: vertex 0 is not finite");
     /* Version, required extensions, syntax. */
-    expect_fail("{\"asset\":{\"version\":\"1.0\"}}", RILL_ERR_VERSION, "asset.version");
+    expect_fail("{\"asset\":{\"version\":\"1.0\"}}", RILL_ERR_VERSION,
+                "glTF 1.0 is not supported (2.0 is)");
+    expect_fail("{\"asset\":{\"version\":\"3.0\"}}", RILL_ERR_VERSION, "asset.version");
+    /* No asset.version, but 1.0's dictionaries: said to be 1.0, not "asset: missing". */
+    expect_fail("{\"meshes\":{\"m\":{}}}", RILL_ERR_VERSION, "glTF 1.0 is not supported");
     expect_fail("{\"asset\":{\"version\":\"2.0\"},\"extensionsRequired\":[\"KHR_draco_mesh_"
                 "compression\"]}",
                 RILL_ERR_UNSUPPORTED, "KHR_draco_mesh_compression is not supported");

@@ -305,6 +305,11 @@ typedef rill_result (*rill_gltf_file_fn)(const char *path, uint8_t **out_data, s
  *     read_file; for read_memory NULL means external URIs are an error);
  *   read_file: how external files are read (default: rill_file_read_all_in confined to base_dir,
  *     so a symbolic link beside the model cannot lead out of its folder);
+ *   uri_up_levels: how many folders above base_dir an external URI may climb with "..": the
+ *     depth of the model's folder inside its project (a model in "models/box/" of a project gives
+ *     2, so "../textures/a.png" is read as "models/textures/a.png"), so URIs may leave the
+ *     model's folder but never the project root. Default 0: URIs stay in the model's folder. A
+ *     kept image URI (rill_gltf_image.uri) then starts with its "../" segments;
  *   max_bytes: limit on the decoded bytes of the whole model, the JSON tree and buffers included
  *     (default: the process-wide model_bytes limit, rill_limit_get(RILL_LIMIT_MODEL_BYTES), 1 GiB
  *     unless changed); a file that needs more fails with RILL_ERR_LIMIT naming the place. */
@@ -315,8 +320,13 @@ typedef struct rill_gltf_read_desc {
     rill_gltf_file_fn read_file;
     void *read_file_user;
     size_t max_bytes;
+    uint32_t uri_up_levels;
     uint32_t end_canary; /* must be 0 */
 } rill_gltf_read_desc;
+
+/* The uri_up_levels of a model whose folder is `dir` (project-relative): how many folders dir
+ * has ("models/box" gives 2; "" and "." give 0). */
+uint32_t rill_gltf_folder_depth(const char *dir);
 
 /* Parses a .glb or .gltf held in memory (the format is detected from the "glTF" magic). The
  * bytes are not kept. On success *out_model is a new model owned by the caller (free with
