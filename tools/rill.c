@@ -235,6 +235,7 @@ static const game_opt GAME_OPTS[] = {
     {"--vsync", true, "on|off  wait for the display (default: on)"},
     {"--frames", true, "N  quit after N frames"},
     {"--screenshot", true, "PNG  save the last frame"},
+    {"--headless", false, "no window: play --frames N frames (tests, servers)"},
     {"--help", false, "show this help"},
     {"--version", false, "show the game's name and version"},
 };

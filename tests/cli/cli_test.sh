@@ -495,7 +495,7 @@ game_shipped)
     game 0 --help
     expect_out "^Tiny Game 1.2.0"
     expect_out "usage: game \\[options\\]"
-    for o in --window --fullscreen --size --quality --vsync --frames --screenshot; do
+    for o in --window --fullscreen --size --quality --vsync --frames --screenshot --headless; do
         expect_out "  $o"
     done
     grep -q -e export -e "rill pack" -e "--plugins" out.txt && fail "the game's help names developer tools"
