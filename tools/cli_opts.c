@@ -126,10 +126,10 @@ int rill_cli_parse(const rill_cli_parser *p, int argc, char **argv) {
             return -1;
         }
         int fxa = p->effects ? rill_cli_effects_arg(p->effects, p->cmd, a, v) : 0;
-        if (fxa != 0) { /* --effect, --plugins */
+        if (fxa != 0) { /* --effect, --plugins, --no-plugins */
             if (fxa < 0)
                 return 2;
-            i++;
+            i += fxa == 1; /* the option's value */
             continue;
         }
         const rill_cli_opt *o = find_opt(p, a);

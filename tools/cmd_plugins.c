@@ -1,7 +1,8 @@
 /* cmd_plugins.c: `rill plugins [--plugins DIR] [--json]` loads every effect plugin of a folder
- * on a headless renderer (ABI check, shaderc compilation: the same path `run` and `render` take)
- * and lists each library with its ABI version and effects; refused libraries are reported on
- * stderr with the reason and make the exit code 1. */
+ * (default: the shipped plugins, cli_plugin_dir.c) on a headless renderer (ABI check, shaderc
+ * compilation: the same path `run` and `render` take) and lists each library with its ABI version
+ * and effects; refused libraries are reported on stderr with the reason and make the exit code 1.
+ */
 #include "cmds.h"
 
 #include "rill/render/plugins.h"
@@ -12,33 +13,19 @@
 #include <unistd.h>
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: rill plugins [--plugins DIR] [--json]\n"
-               "  --plugins DIR  the folder of plugin libraries (*.so) and their shaders\n"
-               "                 (default: the plugins folder of the build, next to tools/)\n"
-               "  --json         one JSON object per plugin on stdout\n"
-               "Loads every plugin of DIR (ABI check, shader compilation) and lists each with its\n"
-               "ABI version and effects. Exit code 1 when a library is refused.\n");
+    fprintf(f,
+            "usage: rill plugins [--plugins DIR] [--json]\n"
+            "  --plugins DIR  the folder of plugin libraries (*.so) and their shaders\n"
+            "                 (default: the plugins shipped with Rill: <prefix>/lib/rill/plugins\n"
+            "                 beside an installed bin/rill, build/<preset>/plugins in a build)\n"
+            "  --json         one JSON object per plugin on stdout\n"
+            "Loads every plugin of DIR (ABI check, shader compilation) and lists each with its\n"
+            "ABI version and effects. Exit code 1 when a library is refused.\n");
 }
 
 static const char *phase_name(uint32_t phase) {
     static const char *names[] = {"gi", "hdr_post", "ldr_post", "overlay"};
     return phase < 4 ? names[phase] : "?";
-}
-
-/* <folder of this program>/../plugins: build/<preset>/tools/rill -> build/<preset>/plugins. */
-static void default_dir(char *buf, size_t cap) {
-    char exe[PATH_MAX - 32];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0) {
-        snprintf(buf, cap, "plugins");
-        return;
-    }
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-        *slash = 0;
-    }
-    snprintf(buf, cap, "%s/../plugins", exe);
 }
 
 static void print_plugin(const rill_plugins *p, uint32_t i, bool json) {
@@ -75,7 +62,8 @@ static void print_plugin(const rill_plugins *p, uint32_t i, bool json) {
 
 int rill_cmd_plugins(int argc, char **argv) {
     char dir[PATH_MAX];
-    default_dir(dir, sizeof(dir));
+    bool shipped = rill_cli_shipped_plugins_dir(dir, sizeof(dir));
+    bool dir_given = false;
     bool json = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -83,6 +71,7 @@ int rill_cmd_plugins(int argc, char **argv) {
             return 0;
         } else if (strcmp(argv[i], "--plugins") == 0 && i + 1 < argc) {
             snprintf(dir, sizeof(dir), "%s", argv[++i]);
+            dir_given = true;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else {
@@ -90,6 +79,13 @@ int rill_cmd_plugins(int argc, char **argv) {
             usage(stderr);
             return 2;
         }
+    }
+    if (!dir_given && !shipped) {
+        fprintf(stderr,
+                "rill plugins: no shipped plugins beside this program (looked for %s); name a "
+                "folder with --plugins DIR\n",
+                dir);
+        return 1;
     }
     rill_cli_install_log(false);
     rill_renderer_desc rd = rill_renderer_query_defaults();

@@ -5,6 +5,7 @@
 #define RILL_TOOLS_CMDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rill/app.h"
@@ -74,21 +75,32 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
 
 struct rill_renderer;
 
-/* >>effects (cli_effects.c): --plugins DIR and --effect NAME[:field=value,...] of render/run */
+/* >>effects (cli_effects.c): the plugins, --plugins DIR, --no-plugins and
+ * --effect NAME[:field=value,...] of render/run */
 
 #define RILL_CLI_MAX_EFFECTS 16u
+#define RILL_CLI_MAX_PLUGIN_DIRS 8u
 struct rill_plugins;
 typedef struct rill_cli_effects {
-    const char *plugins_dir; /* NULL = no plugins */
+    const char *plugins_dirs[RILL_CLI_MAX_PLUGIN_DIRS]; /* --plugins, in order */
+    uint32_t plugins_dir_count;
+    bool no_plugins; /* --no-plugins: not even the shipped ones */
     const char *specs[RILL_CLI_MAX_EFFECTS];
     uint32_t count;
     struct rill_plugins *host; /* after attach */
 } rill_cli_effects;
-/* Takes --effect / --plugins (value v): 1 consumed (skip v), 0 not one of them, -1 usage error
- * (printed). */
+/* Takes --effect / --plugins (value v) and --no-plugins: 1 consumed with v (skip it), 2 consumed
+ * alone, 0 not one of them, -1 usage error (printed). */
 int rill_cli_effects_arg(rill_cli_effects *fx, const char *cmd, const char *a, const char *v);
-/* Creates the plugin host on the content's world and loads --plugins DIR: after the renderer,
- * before rill_content_load (the scene may name plugin components). No-op without --plugins. */
+/* The folder of the plugins shipped with Rill, found from this program's path (cli_plugin_dir.c):
+ * <bin>/../plugins in a build tree, <prefix>/lib/rill/plugins beside an installed bin/rill. False
+ * (buf holds the install path looked for) when neither folder exists. */
+bool rill_cli_shipped_plugins_dir(char *buf, size_t cap);
+/* Creates the plugin host on the content's world and loads each --plugins DIR, then the shipped
+ * plugins (one whose file name a --plugins folder holds is skipped: a folder of one's own
+ * overrides them), unless --no-plugins; then checks every --effect against the components that
+ * exist (name, fields, values) so a typo fails before the content loads. After the renderer, before
+ * rill_content_load (the scene may name plugin components). */
 rill_result rill_cli_effects_attach(rill_cli_effects *fx, struct rill_renderer *r, rill_content *c,
                                     rill_error *err);
 /* Puts each --effect on every active camera (after rill_content_load: the default camera exists

@@ -523,6 +523,57 @@ game_shipped)
     run 0 render --pack game --out shot.png
     [ -f shot.png ] || fail "rill render --pack game wrote no picture"
     ;;
+plugins_install)
+    # Issue 31: `cmake --install` puts the shipped plugins in <prefix>/lib/rill/plugins; the
+    # installed rill lists them and `rill render --effect Sepia` uses them with no --plugins;
+    # --plugins adds a folder (a library of its own replaces the shipped one of that name);
+    # --no-plugins loads none; an install without them says where it looked.
+    run 0 plugins
+    expect_out "sepia 1.0  ABI"
+    expect_out "plugin(s) loaded from .*/plugins, 0 refused"
+    cmake --install "$(dirname "$rill")/.." --prefix "$tmp/prefix" >install.log 2>&1 ||
+        fail "cmake --install failed: $(tail -5 install.log)"
+    pdir=$(dirname "$(find prefix -name sepia.so | head -1)")
+    [ "$(basename "$(dirname "$pdir")")/$(basename "$pdir")" = rill/plugins ] ||
+        fail "sepia.so installed in '$pdir', not <prefix>/lib/rill/plugins"
+    for f in sepia.so sepia.glsl vignette.so vignette.glsl; do
+        [ -f "$pdir/$f" ] || fail "$pdir/$f was not installed"
+    done
+    inst() {
+        want=$1
+        shift
+        prefix/bin/rill "$@" >out.txt 2>err.txt
+        got=$?
+        [ "$got" -eq "$want" ] || fail "installed rill $* exited $got, expected $want"
+    }
+    inst 0 plugins
+    expect_out "sepia 1.0  ABI"
+    expect_out "plugin(s) loaded from $tmp/$pdir, 0 refused"
+    inst 0 render builtin:cubes:2 --size 48x32 --out plain.png
+    inst 0 render builtin:cubes:2 --size 48x32 --effect Sepia:strength=1 --out sepia.png
+    "$PNG_SAME" plain.png sepia.png >out.txt 2>err.txt && fail "--effect Sepia changed nothing"
+    inst 1 render builtin:cubes:2 --size 48x32 --effect Sepia --no-plugins --out x.png
+    expect_err "no effect settings called 'Sepia'.*--no-plugins left out the shipped plugins"
+    # --plugins adds a folder: with --no-plugins only its plugins load.
+    mkdir mine broken
+    cp "$pdir/vignette.so" "$pdir/vignette.glsl" mine/
+    inst 0 render builtin:cubes:2 --size 48x32 --no-plugins --plugins mine --effect Vignette \
+        --out x.png
+    inst 1 render builtin:cubes:2 --size 48x32 --no-plugins --plugins mine --effect Sepia \
+        --out x.png
+    expect_err "no effect settings called 'Sepia'"
+    # A broken sepia.so of one's own replaces the shipped one (refused: no fallback).
+    : >broken/sepia.so
+    inst 1 render builtin:cubes:2 --size 48x32 --plugins broken --effect Sepia --out x.png
+    expect_err "1 plugin(s) of broken refused"
+    inst 0 render builtin:cubes:2 --size 48x32 --plugins broken --effect Vignette --out x.png
+    # An install without its plugins folder says where it looked.
+    rm -rf "$pdir"
+    inst 1 plugins
+    expect_err "no shipped plugins beside this program (looked for .*rill/plugins)"
+    inst 1 render builtin:cubes:2 --size 48x32 --effect Sepia --out x.png
+    expect_err "no shipped plugins were found: add --plugins DIR"
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
@@ -1225,16 +1276,16 @@ render_channels_edges)
     ;;
 run_window_effects)
     # The viewer on a virtual X display with plugins, --effect on the camera, a tier and a render
-    # scale; a plugin effect named without --plugins is refused with the reason.
+    # scale; a plugin effect named with --no-plugins is refused with the reason.
     xvfb-run -a "$rill" run builtin:spheres --size 96x64 --vsync off --frames 3 \
         --plugins "$(dirname "$rill")/../plugins" --effect Sepia:strength=0.8 --effect Bloom \
         --quality high --render-scale 0.5 --screenshot fx.png >out.txt 2>err.txt ||
         fail "rill run with effects failed"
     expect_out "3 frames"
     expect_png fx.png 1000
-    xvfb-run -a "$rill" run builtin:spheres --size 32x32 --frames 1 --effect Sepia \
-        >out.txt 2>err.txt && fail "rill run --effect Sepia without --plugins succeeded"
-    expect_err "plugin effects need --plugins DIR"
+    xvfb-run -a "$rill" run builtin:spheres --size 32x32 --frames 1 --effect Sepia --no-plugins \
+        >out.txt 2>err.txt && fail "rill run --effect Sepia --no-plugins succeeded"
+    expect_err "--no-plugins left out the shipped plugins"
     ;;
 render_pack_scene)
     # A scene named inside a pack plays with the pack's project.toml, as its main scene does:
@@ -1296,15 +1347,19 @@ RSN
         --out low.png
     expect_out "plugin:Sepia"
     grep -q "bloom_down0" out.txt && fail "bloom ran at the Low tier"
-    run 0 render fx.rsn --size 64x48 --validation --dump-graph --out noplug.png
-    grep -q "plugin:" out.txt && fail "a plugin pass without --plugins"
+    run 0 render fx.rsn --size 64x48 --validation --dump-graph --no-plugins --out noplug.png
+    grep -q "plugin:" out.txt && fail "a plugin pass with --no-plugins"
+    # The shipped plugins load without --plugins (issue 31).
+    run 0 render fx.rsn --size 64x48 --validation --quality low --dump-graph --out shipped.png
+    expect_out "plugin:Sepia"
     run 0 render fx.rsn --size 64x48 --validation --quality high --plugins "$plug" \
         --effect ssao:quality=Ultra,thickness=0.5 --effect Vignette --dump-graph --out fx.png
     expect_out "ssao_blur"
     expect_out "plugin:Vignette"
     run 1 render fx.rsn --size 16x16 --effect Nope --out x.png
-    expect_err "no effect settings called 'Nope' (known: Ssao, Bloom, AutoExposure"
-    expect_err "plugin effects need --plugins DIR"
+    expect_err "no effect settings called 'Nope' (known: Ssao, Bloom, AutoExposure.*Sepia"
+    run 1 render fx.rsn --size 16x16 --effect Sepia --no-plugins --out x.png
+    expect_err "no effect settings called 'Sepia' .*--no-plugins left out the shipped plugins"
     run 1 render fx.rsn --size 16x16 --effect Bloom:nope=1 --out x.png
     expect_err "Bloom has no field 'nope' (fields: intensity, threshold)"
     run 1 render fx.rsn --size 16x16 --effect Bloom:intensity=abc --out x.png
