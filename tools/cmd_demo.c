@@ -735,7 +735,12 @@ static void demo_usage(FILE *f) {
             "1280x720; --no-render skips this) and flies over it into DIR/fly (`rill fly PACK\n"
             "--path DIR/fly_path.json --speed 40 --size WxH --no-render`: out and back;\n"
             "--fly-frames N stops after N frames, 0 skips it). With --window it then opens the\n"
-            "world in the `rill run` viewer (needs a display; --frames N quits after N frames).\n",
+            "world in the `rill run` viewer (needs a display; --frames N quits after N frames,\n"
+            "and is refused without --window).\n"
+            "The counts printed exceed N: N is the scene entities written (whole districts, so\n"
+            "rounded up), and each Model entity, when its model loads, spawns the model's glTF\n"
+            "node tree as child entities (a building is several nodes), which `rill fly` and the\n"
+            "viewer count too.\n",
             DEMO_DEFAULT_ENTITIES);
 }
 
@@ -760,9 +765,16 @@ int rill_cmd_demo(int argc, char **argv) {
         {"--size", RILL_CLI_OPT_SIZE, &ro.width, &ro.height},
     };
     const rill_cli_parser p = {"demo", options, RILL_COUNTOF(options), NULL, NULL, demo_usage};
+    /* Progress lines reach a pipe or a log as they are printed. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     int prc = rill_cli_parse(&p, argc, argv);
     if (prc)
         return prc < 0 ? 0 : prc;
+    if (ro.frames && !ro.window) {
+        fprintf(stderr, "rill demo: --frames is a viewer option: it needs --window (the headless "
+                        "pictures are one frame each; --fly-frames N limits the fly-through)\n");
+        return 2;
+    }
     bool load = !no_load;
     ro.render = !no_render;
     ro.fly_frames = fly_set ? (int64_t)fly_frames : -1;

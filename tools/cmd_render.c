@@ -46,8 +46,10 @@ static void usage(FILE *f) {
         f,
         "usage: rill render [INPUT] --out frame.png [options]\n"
         "  INPUT               a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
-        "                      model, builtin:spheres or builtin:cubes:N; none with --pack (or a\n"
-        "                      pack appended to this program) plays the pack's project\n"
+        "                      model, a .rpak (as --pack), builtin:spheres or builtin:cubes:N; "
+        "none\n"
+        "                      with --pack (or a pack appended to this program) plays the pack's\n"
+        "                      project\n"
         "  --out PATH          PNG to write (required)\n"
         "  --pack FILE         mount a .rpak before the project folder; INPUT may then be a path\n"
         "                      inside it\n"

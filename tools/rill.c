@@ -84,6 +84,12 @@ static int cmd_help(int argc, char **argv) {
         print_usage(stdout);
         return 0;
     }
+    if (strcmp(argv[1], "help") == 0) {
+        printf("usage: rill help [COMMAND]\n"
+               "Without COMMAND, lists the commands; with one, prints its options (the same as\n"
+               "`rill COMMAND --help`).\n");
+        return 0;
+    }
     for (size_t i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++) {
         if (strcmp(argv[1], COMMANDS[i].name) == 0 && COMMANDS[i].fn != cmd_help) {
             int (*fn)(int, char **) = command_fn(&COMMANDS[i]);

@@ -622,7 +622,8 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
  *     - a glTF model (.glb/.gltf): a world holding one "Model" entity that names it;
  *     - "builtin:spheres" or "builtin:cubes:N": test scenes made of procedural meshes;
  *     - NULL with a pack (desc.pack, or desc.mount_packs finding one appended to the program):
- *       the pack's own project.toml and main scene.
+ *       the pack's own project.toml and main scene;
+ *     - a path ending in .rpak (without desc.pack): that pack, as if it were desc.pack.
  *   With a pack, an input that is not a file on disk is a path inside the pack.
  *
  *   Stated defaults. After loading (models spawned), a world with no light at all (no

@@ -274,6 +274,12 @@ rill_content *rill_content_open(const rill_content_desc *desc, rill_error *err) 
     rill_project_defaults(&c->project);
     snprintf(c->input, sizeof(c->input), "%s", d.input ? d.input : "");
     snprintf(c->pack, sizeof(c->pack), "%s", d.pack ? d.pack : "");
+    /* A .rpak given as the input is the pack to play, as with --pack. */
+    size_t in_len = strlen(c->input);
+    if (!c->pack[0] && in_len > 5 && strcmp(c->input + in_len - 5, ".rpak") == 0) {
+        memcpy(c->pack, c->input, in_len + 1);
+        c->input[0] = '\0';
+    }
     c->desc.input = c->input;
     c->desc.pack = c->pack;
     rill_result r = RILL_OK;

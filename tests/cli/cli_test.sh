@@ -574,6 +574,43 @@ plugins_install)
     inst 1 render builtin:cubes:2 --size 48x32 --effect Sepia --out x.png
     expect_err "no shipped plugins were found: add --plugins DIR"
     ;;
+inputs_consistent)
+    # Issue 31 item 6: a .rpak as INPUT plays like --pack; --effect vectors as bare lanes or in
+    # brackets; --effect checked before the content loads; `rill help help`; `rill demo --frames`
+    # needs --window and its help says why counts exceed --entities.
+    cp -r "$RILL_SOURCE_DIR/examples/data/project" proj
+    run 0 export proj --out game.rpak --quiet
+    run 0 render game.rpak --size 48x32 --out as_input.png
+    expect_out "rendered game.rpak"
+    run 0 render --pack game.rpak --size 48x32 --out as_pack.png
+    "$PNG_SAME" as_input.png as_pack.png >out.txt 2>err.txt ||
+        fail "render PACK.rpak differs from render --pack PACK.rpak"
+    run 1 render missing.rpak --size 48x32 --out x.png
+    expect_err "missing.rpak"
+    fog="DistanceFog:density=0.5,end=20"
+    run 0 render proj --size 48x32 --out bare.png --effect "$fog,color=1,0.2,0.2,1,start=1"
+    run 0 render proj --size 48x32 --out brackets.png \
+        --effect "$fog,color=(1, 0.2, 0.2, 1),start=1"
+    run 0 render proj --size 48x32 --out plain.png
+    "$PNG_SAME" bare.png brackets.png >out.txt 2>err.txt ||
+        fail "color=1,0.2,0.2,1 and color=(1, 0.2, 0.2, 1) differ"
+    "$PNG_SAME" bare.png plain.png >out.txt 2>err.txt && fail "the red fog changed nothing"
+    run 1 render proj --size 48x32 --out x.png --effect "$fog,color=1,0.2,0.2"
+    expect_err "DistanceFog.color: bad value"
+    # Checked before loading: a scene that cannot load is not what the error is about.
+    printf 'rsn 1\nentity 1 "Broken" {\n    Transform { translation: (1, 2 }\n' >broken.rsn
+    run 1 render broken.rsn --size 48x32 --out x.png --effect Bloom:intensity=abc
+    expect_err "Bloom.intensity: bad value 'abc'"
+    grep -q "broken.rsn" err.txt && fail "the scene was loaded before --effect was checked"
+    run 0 help help
+    expect_out "usage: rill help \\[COMMAND\\]"
+    run 2 demo --out demo --frames 3
+    expect_err "--frames is a viewer option: it needs --window"
+    [ -d demo ] && fail "demo --frames without --window wrote files"
+    run 0 demo --help
+    expect_out "The counts printed exceed N"
+    expect_out "node tree"
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
