@@ -192,6 +192,7 @@ rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (effects)");
     }
     RILL_TRY(rill__effects_register_engine(r, err));
+    RILL_TRY(rill__ssr_effect_register(r, err));
     return rill__effects_register_aa(r, err);
 }
 

@@ -128,6 +128,9 @@ void rill__ibl_destroy(rill_renderer *r);
 rill_result rill__ibl_plan(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
 rill_result rill__ibl_add_passes(rill_renderer *r, rill_rg *g, rill_error *err);
 rill_result rill__ibl_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, rill_error *err);
+/* The same reads for a compute pass (screen-space reflections' resolve). */
+rill_result rill__ibl_access_compute(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                     rill_error *err);
 void rill__ibl_bindings(const rill_renderer *r, rill__binding out[3]);
 void rill__ibl_frame_consts(const rill_renderer *r, float out[4]);
 void rill__ibl_stats(const rill_renderer *r, uint32_t *out_bakes, uint32_t *out_steps,
@@ -146,6 +149,12 @@ void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user); /* rill__frame */
 void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user);    /* rill__bloom_step */
 void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user);      /* rill__bloom_step */
 void rill__pass_tonemap(rill_rg_ctx *ctx, void *user);       /* rill__frame */
+/* ssr.c: the screen-space reflections effect and its passes (user: view 0's rill__view) */
+rill_result rill__ssr_effect_register(rill_renderer *r, rill_error *err);
+void rill__pass_ssr_hiz(rill_rg_ctx *ctx, void *user);
+void rill__pass_ssr_trace(rill_rg_ctx *ctx, void *user);
+void rill__pass_ssr_blur(rill_rg_ctx *ctx, void *user);
+void rill__pass_ssr_resolve(rill_rg_ctx *ctx, void *user);
 /* effects_aa.c */
 void rill__pass_taa(rill_rg_ctx *ctx, void *user);          /* rill__frame */
 void rill__pass_fxaa(rill_rg_ctx *ctx, void *user);         /* rill__frame */

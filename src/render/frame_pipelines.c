@@ -26,6 +26,9 @@ static const rill__set_layout ae_set = {{T, S}};
 static const rill__set_layout tonemap_set = {{T, I, T, T, T, S}};
 static const rill__set_layout taa_set = {{T, T, T, T, I, I}};
 static const rill__set_layout fog_set = {{U, T, I}};
+static const rill__set_layout ssr_hiz_set = {{T, I, I}};
+static const rill__set_layout ssr_trace_set = {{U, T, T, T, T, I}};
+static const rill__set_layout ssr_resolve_set = {{U, T, T, T, T, T, I, T, T}};
 static const rill__set_layout one_out = {{I}};         /* ibl brdf table */
 static const rill__set_layout out_and_in = {{I, T}};   /* ibl fill: cube out, image in */
 static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
@@ -123,6 +126,11 @@ static const pipe_row rows[] = {
     {RILL__PIPE_CAS,            "cas",                        COMPUTE(cas_comp),           NO_COLOR,                0,                              &one_in_one_out, NULL,          16},
     /* The world's look (environment.c): distance fog on the lit HDR image. */
     {RILL__PIPE_FOG,            "fog",                        COMPUTE(fog_comp),           NO_COLOR,                0,                              &fog_set,        NULL,          128},
+    /* Screen-space reflections (ssr.c). */
+    {RILL__PIPE_SSR_HIZ,        "ssr hiz",                    COMPUTE(ssr_hiz_comp),       NO_COLOR,                0,                              &ssr_hiz_set,    NULL,          20},
+    {RILL__PIPE_SSR_TRACE,      "ssr trace",                  COMPUTE(ssr_trace_comp),     NO_COLOR,                0,                              &ssr_trace_set,  NULL,          48},
+    {RILL__PIPE_SSR_BLUR,       "ssr blur",                   COMPUTE(ssr_blur_comp),      NO_COLOR,                0,                              &image_in_out,   NULL,          16},
+    {RILL__PIPE_SSR_RESOLVE,    "ssr resolve",                COMPUTE(ssr_resolve_comp),   NO_COLOR,                0,                              &ssr_resolve_set, NULL,         32},
     /* Image-based light (ibl.c). */
     {RILL__PIPE_IBL_LUT,        "ibl brdf table",             COMPUTE(ibl_lut_comp),       NO_COLOR,                0,                              &one_out,        NULL,          8},
     {RILL__PIPE_IBL_FILL,       "ibl fill",                   COMPUTE(ibl_fill_comp),      NO_COLOR,                0,                              &out_and_in,     NULL,          80},

@@ -233,8 +233,9 @@ typedef struct rill__binding {
     rill__img *img;
     int32_t layer; /* -1 = all layers (array view), else one layer */
     rill__sampler_kind sampler;
-    /* Storage images with mips (RILL__IMG_CUBE | RILL__IMG_STORAGE): true binds only mip `level`
-     * (all its layers, as a 2D array); false binds the default view (every level). */
+    /* Storage images with mips (RILL__IMG_STORAGE, a cube or more than one level): true binds only
+     * mip `level` (a cube's six faces as a 2D array); false binds the default view (every level).
+     */
     bool one_level;
     uint32_t level;
 } rill__binding;

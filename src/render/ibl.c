@@ -355,6 +355,14 @@ rill_result rill__ibl_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, ri
     return rill_rg_use_image(g, pass, ibl->r_sh, lit, err);
 }
 
+rill_result rill__ibl_access_compute(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                     rill_error *err) {
+    rill__ibl *ibl = r->ibl;
+    const rill_rg_usage use = RILL_RG_USAGE_SAMPLED_COMPUTE;
+    RILL_TRY(rill_rg_use_image(g, pass, ibl->r_lut, use, err));
+    return rill_rg_use_image(g, pass, ibl->r_spec, use, err);
+}
+
 void rill__ibl_bindings(const rill_renderer *r, rill__binding out[3]) {
     const rill__ibl *ibl = r->ibl;
     memset(out, 0, 3 * sizeof(*out));

@@ -212,6 +212,16 @@ typedef struct rill__bloom_step {
 
 #define RILL__BLOOM_LEVELS 5
 
+/* Screen-space reflections of the frame being recorded (ssr.c): whether they run, the settings
+ * after clamping, the pyramids' level counts and the graph images of their passes (src: the lit
+ * colour they read, dst: the colour they write). */
+typedef struct rill__ssr_frame {
+    bool on;
+    float intensity, thickness, max_roughness;
+    uint32_t steps, hiz_levels, blur_levels;
+    rill_rg_image hiz, trace, src, dst, depth, normal;
+} rill__ssr_frame;
+
 /* The anti-aliasing effects of the frame being recorded (effects_aa.c): whether TAA runs (view 0
  * is then jittered by `jitter`, clip-space x and y), whether its history restarts, the images its
  * passes use and the parameters of FXAA, SMAA and CAS. */
@@ -262,6 +272,7 @@ typedef struct rill__frame {
     rill_rg_image plugin_src[2]; /* plugin_host.c: scratch copies of the HDR and LDR colour */
     rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
     rill__aa_frame aa;
+    rill__ssr_frame ssr;
 } rill__frame;
 
 struct rill_rg_ctx {
@@ -282,6 +293,7 @@ struct rill_rg_ctx {
     X(SSAO) X(SSAO_BLUR) X(BLOOM_DOWN) X(BLOOM_UP) X(AUTO_EXPOSURE) X(TONEMAP)                     \
     X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)                            \
     X(FOG)                                                                                         \
+    X(SSR_HIZ) X(SSR_TRACE) X(SSR_BLUR) X(SSR_RESOLVE)                                             \
     X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
@@ -443,6 +455,8 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
 rill_result rill__environment_register(rill_world *w, rill_render_components *out, rill_error *err);
 void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
                             const rill_render_view *v, rill__view_settings *out);
+/* ssr.c: registers ScreenSpaceReflections as a settings type. */
+rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_error *err);
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
                                         rill_render_extract_buf *buf, rill_render_view **views,
                                         const rill_entity *cams, uint32_t n, rill_error *err);

@@ -243,6 +243,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = rill__environment_register(w, out, err);
     }
+    if (r == RILL_OK) {
+        r = rill__ssr_register(w, out, err);
+    }
     return r;
 }
 

@@ -1,5 +1,6 @@
 // prepass.glsl: what both prepass shaders share: the mesh inputs and the outputs next to depth,
-// world-space normals and screen-space motion vectors. Include after common.glsl.
+// world-space normals (alpha: the packed roughness and metalness screen-space reflections read)
+// and screen-space motion vectors. Include after common.glsl.
 #include "surface.glsl"
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -13,9 +14,19 @@ layout(location = 7) flat in float in_lod_fade;
 layout(location = 0) out vec4 out_normal;
 layout(location = 1) out vec2 out_motion;
 
+// Roughness and metalness as the lit pass computes them, packed as round(roughness * 255) +
+// 256 * round(metallic * 7): an integer below 2048, exact in the half-float alpha
+// (ssr_common.glsl unpack_material).
+float pack_material() {
+    vec4 mr = material.params2.z == 1.0 ? vec4(1.0) : texture(mr_tex, slot_uv(SLOT_MR, in_uv));
+    float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
+    float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
+    return round(rough * 255.0) + 256.0 * round(metallic * 7.0);
+}
+
 void write_prepass() {
     vec3 n = surface_normal(in_normal, in_world);
-    out_normal = vec4(n, 1.0);
+    out_normal = vec4(n, pack_material());
     vec2 cur = in_clip.xy / in_clip.w;
     vec2 prev = in_prev_clip.xy / in_prev_clip.w;
     out_motion = (cur - prev) * vec2(0.5, -0.5); // in UV units, +y down

@@ -232,7 +232,7 @@ static void destroy_img_now(rill__gpu *gpu, rill__img *img) {
     rill_free(img);
 }
 
-/* One 2D array view per mip level (compute writes one level of every face). */
+/* One view per mip level (compute writes one level: of every face for a cube, as a 2D array). */
 static bool make_mip_views(rill__gpu *gpu, rill__img *img, rill_error *err) {
     img->mip_views = rill_calloc_tagged(img->desc.mips, sizeof(VkImageView), RILL_MEM_RENDER);
     if (!img->mip_views) {
@@ -345,7 +345,7 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
             }
         }
     }
-    if (cube && (u & RILL__IMG_STORAGE) && !make_mip_views(gpu, img, err)) {
+    if ((u & RILL__IMG_STORAGE) && (cube || img->desc.mips > 1) && !make_mip_views(gpu, img, err)) {
         destroy_img_now(gpu, img);
         return NULL;
     }
