@@ -211,6 +211,14 @@ typedef struct rill_vertex {
     float tangent[4];
 } rill_vertex;
 
+/* The skin weights of one vertex of a skinned mesh (rill_mesh_desc.skin): four joint indices into
+ * the joint matrices an instance is drawn with (rill_render_skin) and their weights, which should
+ * sum to 1. 24 bytes. */
+typedef struct rill_vertex_skin {
+    uint16_t joints[4];
+    float weights[4];
+} rill_vertex_skin;
+
 /* Mesh description: vertices and 32-bit indices (copied; the caller keeps ownership). An edge
  * buffer (optional; rill/formats/edges.h, a glTF primitive's RILL_mesh_edges) is a line list over
  * the same vertices: the wireframe pass draws it as lines, and a mesh without one as polygon-mode
@@ -236,7 +244,11 @@ typedef struct rill_mesh_desc {
     const uint32_t *edge_indices; /* NULL = no edge buffer */
     uint32_t edge_index_count;    /* a multiple of 2 */
     rill_mesh share_indices;
-    bool gpu_only;       /* keep no CPU copy of the triangles (see below) */
+    bool gpu_only; /* keep no CPU copy of the triangles (see below) */
+    /* vertex_count skin weights (copied), NULL = a rigid mesh. An instance of a skinned mesh that
+     * the snapshot gives joint matrices (rill_render_snapshot.skins) is skinned on the GPU before
+     * any pass draws it; without them it draws in its rest pose. */
+    const rill_vertex_skin *skin;
     uint32_t end_canary; /* must be 0 */
 } rill_mesh_desc;
 
@@ -645,6 +657,17 @@ typedef struct rill_render_environment {
 } rill_render_environment;
 
 /* What to draw this frame. Arrays are read during rill_renderer_render only. */
+/* The pose of one skinned instance: instances[instance] (whose mesh has skin weights) is drawn
+ * with the joint matrices joint_matrices[first_joint .. first_joint + joint_count), 16 floats
+ * each, column major, in the instance's local space (joint world x inverse bind, then the inverse
+ * of the instance's transform). A vertex lands at transform * sum_k weight_k * J[joint_k] * v. An
+ * entry whose mesh has no weights, or whose weights name a joint beyond joint_count, is ignored
+ * (the instance draws rigid). */
+typedef struct rill_render_skin {
+    uint32_t instance;
+    uint32_t first_joint, joint_count;
+} rill_render_skin;
+
 typedef struct rill_render_snapshot {
     rill_render_view view;
     const rill_render_instance *instances;
@@ -672,6 +695,11 @@ typedef struct rill_render_snapshot {
      * clustered lights (docs/renderer.md, Cameras). */
     const rill_render_view *views;
     uint32_t view_count;
+    /* Skinned instances (rill_render_extract: every ModelMesh with a MeshSkin, rill/scene/model.h)
+     * and the joint matrices they index. */
+    const rill_render_skin *skins;
+    uint32_t skin_count;
+    const float *joint_matrices;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -1014,7 +1042,10 @@ typedef struct rill_render_extract_buf {
     /* static batching: the walk's notes for the batcher, per chunk from its start (extract.c) */
     RILL_ARRAY(struct rill__walk_seen) walk_seen;
     RILL_ARRAY(struct rill__batch_offer) walk_takes;
-    RILL_ARRAY(uint32_t) sort_counts; /* the slot sort's digit counts per chunk (extract.c) */
+    RILL_ARRAY(uint32_t) sort_counts;   /* the slot sort's digit counts per chunk (extract.c) */
+    RILL_ARRAY(rill_render_skin) skins; /* skinned instances and their joint matrices */
+    RILL_ARRAY(float) joint_matrices;
+    rill_map skinned; /* MeshSkin entity -> its dense index (extract_skins.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

@@ -19,7 +19,7 @@ static size_t model_bytes(const rill_gltf_model *m) {
         for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {
             const rill_gltf_primitive *pr = &m->meshes[i].primitives[p];
             size_t floats = 3 + 3 + (pr->tangents ? 4 : 0) + (pr->uv0 ? 2 : 0) + (pr->uv1 ? 2 : 0) +
-                            (pr->colors ? 4 : 0);
+                            (pr->colors ? 4 : 0) + (pr->joints ? 8 : 0);
             n += (size_t)pr->vertex_count * floats * sizeof(float);
             n += ((size_t)pr->index_count + pr->edge_index_count) * sizeof(uint32_t);
         }

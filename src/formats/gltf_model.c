@@ -65,6 +65,8 @@ void rill__gltf_primitive_release(rill_gltf_primitive *prim) {
     rill_free(prim->uv0);
     rill_free(prim->uv1);
     rill_free(prim->colors);
+    rill_free(prim->joints);
+    rill_free(prim->weights);
     rill_free(prim->indices);
     rill_free(prim->edge_indices);
     memset(prim, 0, sizeof(*prim));
@@ -122,6 +124,12 @@ void rill_gltf_model_free(rill_gltf_model *m) {
     }
     rill_free(m->lights);
     rill__gltf_animations_free(m);
+    for (uint32_t i = 0; i < m->skin_count; i++) {
+        rill_free(m->skins[i].name);
+        rill_free(m->skins[i].joints);
+        rill_free(m->skins[i].inverse_bind_matrices);
+    }
+    rill_free(m->skins);
     rill_free(m);
 }
 
@@ -350,6 +358,7 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
             rill_gltf_primitive *d = &mesh->primitives[p];
             d->positions = d->normals = d->tangents = d->uv0 = d->uv1 = d->colors = NULL;
+            d->joints = d->weights = NULL;
             d->indices = d->edge_indices = NULL;
         }
         for (uint32_t p = 0; ok && geometry && p < mesh->primitive_count; p++) {
@@ -361,6 +370,8 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
                  dup_floats(&d->tangents, s->tangents, n * 4) &&
                  dup_floats(&d->uv0, s->uv0, n * 2) && dup_floats(&d->uv1, s->uv1, n * 2) &&
                  dup_floats(&d->colors, s->colors, n * 4) &&
+                 dup_floats(&d->joints, s->joints, n * 4) &&
+                 dup_floats(&d->weights, s->weights, n * 4) &&
                  dup_u32(&d->indices, s->indices, s->index_count) &&
                  dup_u32(&d->edge_indices, s->edge_indices, s->edge_index_count);
         }
@@ -415,6 +426,17 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
                 memcpy(im->data, si->data, si->size);
             }
         }
+    }
+    RILL__CLONE_NAMED(skins, skin_count);
+    for (uint32_t i = 0; i < m->skin_count; i++) {
+        m->skins[i].joints = NULL;
+        m->skins[i].inverse_bind_matrices = NULL;
+    }
+    for (uint32_t i = 0; ok && i < m->skin_count; i++) {
+        const rill_gltf_skin *ss = &src->skins[i];
+        ok = dup_i32(&m->skins[i].joints, ss->joints, ss->joint_count) &&
+             dup_floats(&m->skins[i].inverse_bind_matrices, ss->inverse_bind_matrices,
+                        (size_t)ss->joint_count * 16);
     }
 #undef RILL__CLONE_NAMED
 #undef RILL__CLONE_ARRAY

@@ -1186,8 +1186,9 @@ static bool unweld_for_flat_normals(rill_gltf_primitive *prim) {
         return false;
     }
     memset(first, 0xFF, (size_t)prim->vertex_count * sizeof(uint32_t));
-    float **arrays[] = {&prim->positions, &prim->tangents, &prim->uv0, &prim->uv1, &prim->colors};
-    const uint32_t comps[] = {3, 4, 2, 2, 4};
+    float **arrays[] = {&prim->positions, &prim->tangents, &prim->uv0,    &prim->uv1,
+                        &prim->colors,    &prim->joints,   &prim->weights};
+    const uint32_t comps[] = {3, 4, 2, 2, 4, 4, 4};
     bool ok = true;
     for (size_t a = 0; a < RILL_COUNTOF(arrays) && ok; a++) {
         float *src = *arrays[a];
@@ -1286,8 +1287,9 @@ static rill_result read_edges_ext(rd *r, const rill__gj *p, const char *where,
 
 /* Bytes one vertex of the primitive takes across its attribute arrays. */
 static uint64_t vertex_bytes(const rill_gltf_primitive *prim) {
-    return sizeof(float) * (3u + 3u + (prim->tangents ? 4u : 0u) + (prim->uv0 ? 2u : 0u) +
-                            (prim->uv1 ? 2u : 0u) + (prim->colors ? 4u : 0u));
+    return sizeof(float) *
+           (3u + 3u + (prim->tangents ? 4u : 0u) + (prim->uv0 ? 2u : 0u) + (prim->uv1 ? 2u : 0u) +
+            (prim->colors ? 4u : 0u) + (prim->joints ? 8u : 0u));
 }
 
 /* Normals, tangents and bounds after the arrays are read: flat shading where normals are missing,
@@ -1323,6 +1325,62 @@ static rill_result finish_primitive(rd *r, const char *where, bool normals_unit,
     }
     /* Bounds were taken while the positions were checked; tangent generation only copies
      * vertices, which keeps them. */
+    return RILL_OK;
+}
+
+/* JOINTS_0 (VEC4 unsigned byte or short) and WEIGHTS_0 (VEC4 float, or normalized unsigned byte
+ * or short), kept only together. Weights must be finite and non-negative; they are normalized to
+ * sum 1 (exporters round them), and a vertex whose weights sum to 0 follows its first joint.
+ * Joints of weight 0 are set to 0, so only the joints that move a vertex are checked against the
+ * skin later (check_skinned_meshes). */
+static rill_result read_skin_attributes(rd *r, const rill__gj *attrs, const char *where,
+                                        rill_gltf_primitive *prim) {
+    uint32_t n = prim->vertex_count;
+    const rd_accessor *ji = NULL, *wi = NULL;
+    RILL_TRY(attribute(r, attrs, "JOINTS_0", where, 4, 4, n, NULL, &prim->joints, &ji));
+    if (prim->joints && (ji->normalized || (ji->component != GL_UNSIGNED_BYTE &&
+                                            ji->component != GL_UNSIGNED_SHORT))) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s.attributes.JOINTS_0: must be unsigned byte or short, not normalized",
+                       where);
+    }
+    RILL_TRY(attribute(r, attrs, "WEIGHTS_0", where, 4, 4, n, NULL, &prim->weights, &wi));
+    if (prim->weights && wi->component != GL_FLOAT &&
+        (!wi->normalized ||
+         (wi->component != GL_UNSIGNED_BYTE && wi->component != GL_UNSIGNED_SHORT))) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s.attributes.WEIGHTS_0: must be float or normalized unsigned byte or "
+                       "short",
+                       where);
+    }
+    if (!prim->joints || !prim->weights) {
+        rill_free(prim->joints);
+        rill_free(prim->weights);
+        prim->joints = prim->weights = NULL;
+        return RILL_OK;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        float *w = &prim->weights[(size_t)v * 4];
+        float sum = 0.0f;
+        for (int k = 0; k < 4; k++) {
+            if (!(w[k] >= 0.0f) || !isfinite(w[k])) {
+                return rd_fail(r, RILL_ERR_CORRUPT,
+                               "%s.attributes.WEIGHTS_0: vertex %u: weight %d is negative or not "
+                               "finite",
+                               where, v, k);
+            }
+            sum += w[k];
+        }
+        float *j = &prim->joints[(size_t)v * 4];
+        if (!(sum > 0.0f)) {
+            w[0] = 1.0f;
+            sum = 1.0f;
+        }
+        for (int k = 0; k < 4; k++) {
+            w[k] /= sum;
+            j[k] = w[k] > 0.0f ? j[k] : 0.0f;
+        }
+    }
     return RILL_OK;
 }
 
@@ -1391,6 +1449,7 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     } else {
         prim->colors = col;
     }
+    RILL_TRY(read_skin_attributes(r, attrs, where, prim));
     if (prim->uv0 && uc0.bad != (size_t)n * 2) {
         sanitize(prim->uv0, (size_t)n * 2);
     }
@@ -1853,6 +1912,9 @@ static rill_result read_nodes(rd *r) {
     const rill__gj *arr;
     uint32_t count;
     RILL_TRY(js_array(r, r->root, "nodes", "", &arr, &count));
+    const rill__gj *skins;
+    uint32_t skin_count;
+    RILL_TRY(js_array(r, r->root, "skins", "", &skins, &skin_count));
     if (count) {
         r->m->nodes = rill__gltf_alloc(count, sizeof(rill_gltf_node));
         if (!r->m->nodes) {
@@ -1874,6 +1936,7 @@ static rill_result read_nodes(rd *r) {
         RILL_TRY(js_index(r, no, "mesh", where, r->m->mesh_count, "mesh", &node->mesh));
         RILL_TRY(js_index(r, no, "camera", where, r->m->camera_count, "camera", &node->camera));
         node->light = -1;
+        RILL_TRY(js_index(r, no, "skin", where, skin_count, "skin", &node->skin));
         const rill__gj *ext, *lp;
         RILL_TRY(check_extensions(r, no, where));
         RILL_TRY(js_member_object(r, no, "extensions", where, &ext));
@@ -2003,6 +2066,125 @@ static rill_result read_scenes(rd *r) {
     }
     RILL_TRY(js_index(r, r->root, "scene", "", r->m->scene_count, "scene", &r->m->default_scene));
     return RILL_OK;
+}
+
+/* >>skins ------------------------------------------------------------------------------------- */
+
+/* inverseBindMatrices: a MAT4 float accessor with at least one matrix per joint (the first
+ * joint_count are kept), every value finite; absent = identities. */
+static rill_result skin_matrices(rd *r, const rill__gj *so, const char *where,
+                                 rill_gltf_skin *skin) {
+    int32_t acc;
+    RILL_TRY(js_index(r, so, "inverseBindMatrices", where, r->accessor_count, "accessor", &acc));
+    size_t n = (size_t)skin->joint_count * 16;
+    if (acc < 0) {
+        RILL_TRY(rd_charge(r, n * sizeof(float), where, ".inverseBindMatrices"));
+        skin->inverse_bind_matrices = rill__gltf_alloc(n, sizeof(float));
+        if (!skin->inverse_bind_matrices) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+        }
+        for (uint32_t j = 0; j < skin->joint_count; j++) {
+            float *m = &skin->inverse_bind_matrices[(size_t)j * 16];
+            m[0] = m[5] = m[10] = m[15] = 1.0f;
+        }
+        return RILL_OK;
+    }
+    const rd_accessor *a;
+    RILL_TRY(accessor_info(r, acc, &a));
+    if (a->comps != 16 || a->component != GL_FLOAT) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s.inverseBindMatrices: accessor %d must be MAT4 float", where, acc);
+    }
+    if (a->count < skin->joint_count) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s.inverseBindMatrices: accessor %d holds %u matrices for %u joints", where,
+                       acc, a->count, skin->joint_count);
+    }
+    float *all;
+    RILL_TRY(accessor_floats(r, acc, a, where, ".inverseBindMatrices", NULL, &all));
+    skin->inverse_bind_matrices = all;
+    size_t bad = rill__gltf_first_non_finite(all, n);
+    if (bad < n) {
+        return rd_fail(r, RILL_ERR_CORRUPT,
+                       "%s.inverseBindMatrices: accessor %d: matrix %zu is not finite", where, acc,
+                       bad / 16);
+    }
+    return RILL_OK;
+}
+
+static rill_result read_skin(rd *r, const rill__gj *so, const char *where, rill_gltf_skin *skin) {
+    RILL_TRY(js_object(r, so, where));
+    RILL_TRY(js_name(r, so, where, &skin->name));
+    RILL_TRY(js_index(r, so, "skeleton", where, r->m->node_count, "node", &skin->skeleton));
+    const rill__gj *joints;
+    uint32_t count;
+    RILL_TRY(js_array(r, so, "joints", where, &joints, &count));
+    if (count == 0 || count > RILL_GLTF_MAX_JOINTS) {
+        return rd_fail(r, count ? RILL_ERR_LIMIT : RILL_ERR_PARSE,
+                       "%s.joints: %u joints (1 to %u allowed)", where, count,
+                       RILL_GLTF_MAX_JOINTS);
+    }
+    skin->joints = rill__gltf_alloc(count, sizeof(int32_t));
+    if (!skin->joints) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+    }
+    const rill__gj *j;
+    RILL__GJ_FOR(j, joints) {
+        double v = rill__gj_num(j);
+        if (!rill__gj_is_number(j) || v != floor(v) || v < 0.0 || v >= (double)r->m->node_count) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s.joints[%u]: node index out of range (%u)",
+                           where, skin->joint_count, r->m->node_count);
+        }
+        skin->joints[skin->joint_count++] = (int32_t)v;
+    }
+    return skin_matrices(r, so, where, skin);
+}
+
+/* Every joint index that moves a vertex of a mesh must name a joint of each skin the mesh is
+ * drawn with (a node's skin and mesh); the renderer indexes its joint matrices with them. */
+static rill_result check_skinned_meshes(rd *r) {
+    for (uint32_t i = 0; i < r->m->node_count; i++) {
+        const rill_gltf_node *n = &r->m->nodes[i];
+        if (n->skin < 0 || n->mesh < 0) {
+            continue;
+        }
+        uint32_t limit = r->m->skins[n->skin].joint_count;
+        const rill_gltf_mesh *mesh = &r->m->meshes[n->mesh];
+        for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+            const rill_gltf_primitive *pr = &mesh->primitives[p];
+            for (size_t k = 0; pr->joints && k < (size_t)pr->vertex_count * 4; k++) {
+                if (pr->joints[k] >= (float)limit) {
+                    return rd_fail(r, RILL_ERR_CORRUPT,
+                                   "meshes[%d].primitives[%u].attributes.JOINTS_0: vertex %zu: "
+                                   "joint %.0f out of range of skins[%d] (%u joints; nodes[%u])",
+                                   n->mesh, p, k / 4, (double)pr->joints[k], n->skin, limit, i);
+                }
+            }
+        }
+    }
+    return RILL_OK;
+}
+
+static rill_result read_skins(rd *r) {
+    const rill__gj *arr;
+    uint32_t count;
+    RILL_TRY(js_array(r, r->root, "skins", "", &arr, &count));
+    if (count) {
+        r->m->skins = rill__gltf_alloc(count, sizeof(rill_gltf_skin));
+        if (!r->m->skins) {
+            return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "skins: out of memory");
+        }
+    }
+    const rill__gj *so;
+    RILL__GJ_FOR(so, arr) {
+        rill_gltf_skin *skin = &r->m->skins[r->m->skin_count];
+        skin->skeleton = -1;
+        char where[64];
+        index_path(where, sizeof(where), "skins", r->m->skin_count);
+        r->m->skin_count++; /* counted first so a failure below frees what it holds */
+        RILL_TRY(read_skin(r, so, where, skin));
+    }
+    return check_skinned_meshes(r);
 }
 
 /* >>animations -------------------------------------------------------------------------------- */
@@ -2465,6 +2647,9 @@ static rill_result parse(rd *r, const uint8_t *data, size_t size) {
     }
     if (res == RILL_OK) {
         res = read_scenes(r);
+    }
+    if (res == RILL_OK) {
+        res = read_skins(r);
     }
     if (res == RILL_OK) {
         res = read_animations(r);

@@ -1,5 +1,5 @@
 /* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animation channels on
- * other targets than nodes, skins, morph targets, attribute sets beyond the kept ones, extensions
+ * other targets than nodes, morph targets, attribute sets beyond the kept ones, extensions
  * Rill does not read), summed up in one
  * line so the reader can warn instead of dropping content silently; and the list of extensions
  * the reader does read. */
@@ -28,7 +28,7 @@ bool rill__gltf_extension_known(const char *name) {
 }
 
 /* Sets of a kept attribute family beyond those the model keeps: TEXCOORD_2 and up (UV0 and UV1
- * are kept), COLOR_1 and up. Joints and weights belong to skins, counted on their own. */
+ * are kept), COLOR_1 and up, JOINTS_1 and WEIGHTS_1 and up (4 influences per vertex are kept). */
 static bool attribute_unkept(const char *key) {
     const char *num = NULL;
     long keep = 0;
@@ -36,6 +36,10 @@ static bool attribute_unkept(const char *key) {
         num = key + 9, keep = 2;
     } else if (strncmp(key, "COLOR_", 6) == 0) {
         num = key + 6, keep = 1;
+    } else if (strncmp(key, "JOINTS_", 7) == 0) {
+        num = key + 7, keep = 1;
+    } else if (strncmp(key, "WEIGHTS_", 8) == 0) {
+        num = key + 8, keep = 1;
     }
     char *end = NULL;
     long set = num ? strtol(num, &end, 10) : -1;
@@ -58,11 +62,6 @@ static void put(char *out, size_t cap, size_t *len, const char *fmt, ...) {
     int w = vsnprintf(out + *len, cap - *len, fmt, ap);
     va_end(ap);
     *len += w > 0 ? (size_t)w : 0;
-}
-
-static uint32_t array_count(const rill__gj *root, const char *key) {
-    const rill__gj *a = rill__gj_get(root, key);
-    return rill__gj_is_array(a) ? a->count : 0;
 }
 
 /* Animation channels the reader drops: those whose target names no node or a path other than
@@ -114,9 +113,6 @@ size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     uint32_t n = dropped_channels(root);
     if (n) {
         put(out, cap, &len, "%u animation channel%s without a node target", n, n == 1 ? "" : "s");
-    }
-    if ((n = array_count(root, "skins")) != 0) {
-        put(out, cap, &len, "%u skin%s", n, n == 1 ? "" : "s");
     }
     const char *names[8];
     uint32_t name_count = 0, morphed = 0;

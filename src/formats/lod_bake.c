@@ -83,11 +83,11 @@ static bool compact_from(rill_gltf_primitive *dst, const rill_gltf_primitive *fr
         }
         idx[i] = remap[v];
     }
-    const float *srcs[] = {from->positions, from->normals, from->tangents,
-                           from->uv0,       from->uv1,     from->colors};
-    float **dsts[] = {&dst->positions, &dst->normals, &dst->tangents,
-                      &dst->uv0,       &dst->uv1,     &dst->colors};
-    const uint32_t comps[] = {3, 3, 4, 2, 2, 4};
+    const float *srcs[] = {from->positions, from->normals, from->tangents, from->uv0,
+                           from->uv1,       from->colors,  from->joints,   from->weights};
+    float **dsts[] = {&dst->positions, &dst->normals, &dst->tangents, &dst->uv0,
+                      &dst->uv1,       &dst->colors,  &dst->joints,   &dst->weights};
+    const uint32_t comps[] = {3, 3, 4, 2, 2, 4, 4, 4};
     for (size_t a = 0; a < RILL_COUNTOF(srcs); a++) {
         if (!srcs[a]) {
             continue;
@@ -131,7 +131,9 @@ static bool copy_from(rill_gltf_primitive *dst, const rill_gltf_primitive *from)
               dup_array(&dst->normals, from->normals, n * 3) &&
               dup_array(&dst->tangents, from->tangents, n * 4) &&
               dup_array(&dst->uv0, from->uv0, n * 2) && dup_array(&dst->uv1, from->uv1, n * 2) &&
-              dup_array(&dst->colors, from->colors, n * 4);
+              dup_array(&dst->colors, from->colors, n * 4) &&
+              dup_array(&dst->joints, from->joints, n * 4) &&
+              dup_array(&dst->weights, from->weights, n * 4);
     dst->indices = ok ? rill__gltf_alloc_raw(from->index_count, sizeof(uint32_t)) : NULL;
     if (!dst->indices) {
         return false;

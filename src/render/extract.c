@@ -72,6 +72,9 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->walk_seen);
     rill_array_free(&buf->walk_takes);
     rill_array_free(&buf->sort_counts);
+    rill_array_free(&buf->skins);
+    rill_array_free(&buf->joint_matrices);
+    rill_map_free(&buf->skinned);
 }
 
 static void neg_z(const float m[16], float out[3]) {
@@ -785,6 +788,10 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
 
+    if (!rill__extract_skins(world, buf)) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+
     if (rt && !rill__render_terrain_extract(rt, buf)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
@@ -831,6 +838,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     out_snap->range_count = buf->ranges.len;
     out_snap->lights = buf->lights.data;
     out_snap->light_count = buf->lights.len;
+    out_snap->skins = buf->skins.data;
+    out_snap->skin_count = buf->skins.len;
+    out_snap->joint_matrices = buf->joint_matrices.data;
     out_snap->ambient[0] = RILL_RENDER_DEFAULT_AMBIENT_R;
     out_snap->ambient[1] = RILL_RENDER_DEFAULT_AMBIENT_G;
     out_snap->ambient[2] = RILL_RENDER_DEFAULT_AMBIENT_B;

@@ -22,6 +22,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
 }
 
 void rill__frame_destroy(rill_renderer *r) {
+    rill__skinning_destroy(r);
     rill__effects_destroy(r);
     rill__taa_destroy(r);
     rill__ibl_destroy(r);
@@ -89,7 +90,12 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
     r->phase_t = t_begun;
     mat4 vp;
     glm_mat4_identity(vp);
-    rill_result res = record_frame(r, cmd, snap, (float *)vp, err);
+    /* Skinned instances are posed first; the passes draw their posed copies. */
+    rill_render_snapshot posed;
+    rill_result res = rill__skinning_run(r, cmd, snap, &posed, err);
+    if (res == RILL_OK) {
+        res = record_frame(r, cmd, &posed, (float *)vp, err);
+    }
     /* The frame is submitted even after an error so the command buffer and frame slot stay in a
      * consistent state; the first error is the one reported. */
     rill_result end = rill__frame_end(r->gpu, cmd, res == RILL_OK ? err : NULL);

@@ -138,6 +138,9 @@ rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uin
 bool rill__fmt_is_block(rill__fmt fmt);
 uint32_t rill__fmt_unit_bytes(rill__fmt fmt);
 bool rill__buf_ready(const rill__buf *buf);
+/* Marks a device-local buffer that GPU work fills (no upload) as drawable: the skinning pass
+ * writes its target vertices before any pass reads them in the same frame. */
+void rill__buf_mark_written(rill__buf *buf);
 /* The number of the last upload queued into buf (0: none), and whether upload `seq` (and every one
  * before it) has been recorded, so a range written by it can be drawn. */
 uint64_t rill__buf_upload_seq(const rill__buf *buf);
@@ -323,6 +326,10 @@ void rill__cmd_set_render_rect(rill__cmd *cmd, const uint32_t rect[4]);
 /* Orders compute shader writes before later compute reads and writes (between dispatches of one
  * pass that touch the same image). */
 void rill__cmd_compute_barrier(rill__cmd *cmd);
+/* The skinning pass's barriers (skinning.c): before its dispatches (after = false) every earlier
+ * command's reads and writes finish before compute writes; after them, compute writes are seen by
+ * the vertex input of every later draw. */
+void rill__cmd_skinning_barrier(rill__cmd *cmd, bool after);
 /* Copies src (whole) onto dst (same size and format), both in the GENERAL layout (images a pass
  * holds as STORAGE_WRITE), with barriers so earlier writes of either are seen and the copy is seen
  * by the compute work that follows in the same pass. */

@@ -395,6 +395,31 @@ static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
     }
 }
 
+/* The skin weights of a primitive with JOINTS_0 and WEIGHTS_0 (*out NULL when a joint index does
+ * not fit 16 bits, which the reader never gives: the mesh is then rigid). False when out of
+ * memory. */
+static bool skin_weights(const rill_gltf_primitive *pr, rill_vertex_skin **out) {
+    *out = NULL;
+    for (size_t i = 0; i < (size_t)pr->vertex_count * 4; i++) {
+        if (!(pr->joints[i] >= 0.0f && pr->joints[i] <= 65535.0f)) {
+            return true;
+        }
+    }
+    rill_vertex_skin *s = rill_malloc_tagged(
+        (size_t)(pr->vertex_count ? pr->vertex_count : 1) * sizeof(*s), RILL_MEM_RENDER);
+    if (!s) {
+        return false;
+    }
+    for (uint32_t v = 0; v < pr->vertex_count; v++) {
+        for (int k = 0; k < 4; k++) {
+            s[v].joints[k] = (uint16_t)pr->joints[(size_t)v * 4 + k];
+            s[v].weights[k] = pr->weights[(size_t)v * 4 + k];
+        }
+    }
+    *out = s;
+    return true;
+}
+
 static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, const image_source *src,
                                 rill_render_model *out, rill_error *err) {
     if (!r || !m || !out) {
@@ -425,6 +450,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
     out->instances =
         rill_calloc_tagged(max_inst ? max_inst : 1, sizeof(rill_render_instance), RILL_MEM_RENDER);
     rill_vertex *verts = NULL;
+    rill_vertex_skin *skin = NULL;
     rill_result res = RILL_OK;
     if (!out->meshes || !out->materials || !out->textures || !out->instances) {
         res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
@@ -521,6 +547,12 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                     memcpy(verts[v].tangent, pr->tangents + 4 * v, sizeof(float) * 4);
                 }
             }
+            rill_free(skin);
+            skin = NULL;
+            if (pr->joints && pr->weights && !skin_weights(pr, &skin)) {
+                res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+                goto done;
+            }
             char label[96];
             snprintf(label, sizeof(label), "%s#%u", mesh->name ? mesh->name : "mesh", p);
             rill_mesh_desc md = {.vertices = verts,
@@ -531,7 +563,8 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                                  .edge_indices = pr->edge_indices,
                                  .edge_index_count = pr->edge_index_count,
                                  /* Picked through the asset's own CPU triangles. */
-                                 .gpu_only = true};
+                                 .gpu_only = true,
+                                 .skin = skin};
             out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
             if (!out->meshes[prim_base[mi] + p].id) {
                 res = err ? err->code : RILL_ERR_VULKAN;
@@ -564,6 +597,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
     }
 done:
     rill_free(verts);
+    rill_free(skin);
     rill_free(prim_base);
     if (res != RILL_OK) {
         for (uint32_t t = 0; src->origins && out->textures && t < m->texture_count; t++) {

@@ -56,6 +56,11 @@ typedef struct mesh_slot {
     uint32_t first_index, vertex_count;
     int32_t vertex_offset;
     uint64_t vseq, iseq;
+    /* A skinned mesh (rill_mesh_desc.skin): its weights (a storage buffer of rill_vertex_skin;
+     * vb is then a storage buffer too, read by the skinning pass) and 1 + the largest joint index
+     * they name. NULL / 0 for a rigid mesh. */
+    rill__buf *sb;
+    uint32_t skin_joints;
 } mesh_slot;
 
 /* A block of shared vertex + index buffers for merged meshes, sub-allocated in vertices and
@@ -302,7 +307,8 @@ typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill_
 
 struct rill_renderer {
     rill_renderer_desc desc;
-    struct rill_plugins *plugins; /* effect plugin host (plugin_host.c), or NULL */
+    struct rill__skinning *skinning; /* skinned instances' GPU state (skinning.c), NULL until one */
+    struct rill_plugins *plugins;    /* effect plugin host (plugin_host.c), or NULL */
     rill__gpu *gpu;
     uint32_t width, height;
     float render_scale;     /* applied: of the output, in (0, 1] (renderer.c apply_scale) */
@@ -421,6 +427,23 @@ void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
+/* A mesh that draws a skinned mesh `base`'s posed vertices: its own vertex buffer (storage and
+ * vertex, filled by the skinning pass, never uploaded), base's indices and edges shared. {0} with
+ * err set when base is stale or not skinned. */
+rill_mesh rill__mesh_create_skin_target(rill_renderer *r, rill_mesh base, rill_error *err);
+/* The writable slot of a live mesh, NULL for a stale handle. */
+mesh_slot *rill__mesh_slot(rill_renderer *r, rill_mesh mesh);
+/* Skinning (skinning.c): before the frame's views are planned, every snapshot skin whose mesh is
+ * skinned gets its posed vertices written by a compute dispatch into a per-instance target mesh,
+ * and *out_snap becomes a copy of snap whose skinned instances draw that mesh (snap itself when
+ * it has no skins). Targets unused for a few frames are destroyed; rill__skinning_destroy frees
+ * everything. */
+rill_result rill__skinning_run(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                               rill_render_snapshot *out_snap, rill_error *err);
+void rill__skinning_destroy(rill_renderer *r);
+/* Extract's skins (extract_skins.c): every drawn instance whose entity has a MeshSkin gets a
+ * rill_render_skin and its joint matrices in buf. False when out of memory. */
+bool rill__extract_skins(rill_world *world, rill_render_extract_buf *buf);
 /* The index buffer a mesh's edges are drawn from (from m->first_edge on), NULL without edges. */
 static inline rill__buf *rill__mesh_edges(const mesh_slot *m) {
     return m->eb ? m->eb : m->block && m->edge_index_count ? m->ib : NULL;

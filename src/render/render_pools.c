@@ -55,6 +55,7 @@ void rill__pools_destroy(rill_renderer *r) {
             release_ib(r, &r->meshes[i]);
         }
         rill__buf_destroy(r->gpu, r->meshes[i].eb);
+        rill__buf_destroy(r->gpu, r->meshes[i].sb);
         free_cpu_copy(&r->meshes[i]);
     }
     for (uint32_t i = 0; i < r->blocks.len; i++) {
@@ -218,6 +219,80 @@ static bool upload_edges(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *d
     return true;
 }
 
+static mesh_slot *shared_source(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err);
+
+/* Creates and fills the skin weights' buffer of a skinned mesh. */
+static bool upload_skin(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *desc,
+                        rill_error *err) {
+    if (!desc->skin) {
+        return true;
+    }
+    uint32_t hi = 0;
+    for (uint32_t v = 0; v < desc->vertex_count; v++) {
+        for (int k = 0; k < 4; k++) {
+            hi = RILL_MAX(hi, (uint32_t)desc->skin[v].joints[k]);
+        }
+    }
+    uint64_t bytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex_skin);
+    m->sb = rill__buf_create(r->gpu, bytes, RILL__BUF_STORAGE, false, desc->label, err);
+    if (!m->sb || rill__buf_upload(r->gpu, m->sb, 0, desc->skin, bytes, err) != RILL_OK) {
+        return false;
+    }
+    m->skin_joints = hi + 1u;
+    return true;
+}
+
+rill_mesh rill__mesh_create_skin_target(rill_renderer *r, rill_mesh base, rill_error *err) {
+    rill_mesh h = {0};
+    int32_t bi = rill_pool_index(&r->mesh_pool, base.id);
+    if (bi < 0 || !r->meshes[bi].sb || r->meshes[bi].block) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: skin target of a stale or rigid "
+                       "mesh");
+        return h;
+    }
+    uint32_t nv = (uint32_t)(rill__buf_size(r->meshes[bi].vb) / sizeof(rill_vertex));
+    rill_mesh_desc d = {.vertex_count = nv, .share_indices = base, .label = "skinned"};
+    mesh_slot *src = shared_source(r, &d, err);
+    if (!src) {
+        return h;
+    }
+    uint32_t id = rill_pool_alloc(&r->mesh_pool);
+    if (!id) {
+        rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: mesh pool exhausted");
+        return h;
+    }
+    mesh_slot *m = &r->meshes[rill_pool_index(&r->mesh_pool, id)];
+    src = &r->meshes[bi];
+    memset(m, 0, sizeof(*m));
+    m->vb = rill__buf_create(r->gpu, (uint64_t)nv * sizeof(rill_vertex),
+                             RILL__BUF_VERTEX | RILL__BUF_STORAGE, false, "skinned vertices", err);
+    if (!m->vb) {
+        memset(m, 0, sizeof(*m));
+        rill_pool_free(&r->mesh_pool, id);
+        return h;
+    }
+    rill__buf_mark_written(m->vb);
+    m->ib = src->ib;
+    m->eb = src->eb;
+    m->edge_index_count = src->edge_index_count;
+    m->ib_share = src->ib_share;
+    m->ib_share->users++;
+    m->index_count = src->index_count;
+    m->max_index = src->max_index;
+    memcpy(m->center, src->center, sizeof(m->center));
+    m->radius = src->radius;
+    memcpy(m->box_min, src->box_min, sizeof(m->box_min));
+    memcpy(m->box_max, src->box_max, sizeof(m->box_max));
+    h.id = id;
+    return h;
+}
+
+mesh_slot *rill__mesh_slot(rill_renderer *r, rill_mesh mesh) {
+    int32_t i = rill_pool_index(&r->mesh_pool, mesh.id);
+    return i < 0 ? NULL : &r->meshes[i];
+}
+
 /* The mesh whose index buffer desc shares, after checking it fits; NULL (err set) when it does
  * not. */
 static mesh_slot *shared_source(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
@@ -356,7 +431,8 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     memset(m, 0, sizeof(*m));
     uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
     uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
-    m->vb = rill__buf_create(r->gpu, vbytes, RILL__BUF_VERTEX, false, desc->label, err);
+    uint32_t vusage = RILL__BUF_VERTEX | (desc->skin ? RILL__BUF_STORAGE : 0u);
+    m->vb = rill__buf_create(r->gpu, vbytes, vusage, false, desc->label, err);
     if (src) { /* the source's edge buffer comes with its indices */
         m->ib = src->ib;
         m->eb = src->eb;
@@ -371,8 +447,10 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     if (!m->vb || !m->ib ||
         rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
         (!src && rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) ||
-        (!src && !upload_edges(r, m, desc, err)) || !keep_cpu_copy(m, desc, src, err)) {
+        (!src && !upload_edges(r, m, desc, err)) || !keep_cpu_copy(m, desc, src, err) ||
+        !upload_skin(r, m, desc, err)) {
         rill__buf_destroy(r->gpu, m->vb);
+        rill__buf_destroy(r->gpu, m->sb);
         release_ib(r, m);
         rill__buf_destroy(r->gpu, m->eb);
         memset(m, 0, sizeof(*m));
@@ -408,6 +486,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
         rill__buf_destroy(r->gpu, m->vb);
         release_ib(r, m);
     }
+    rill__buf_destroy(r->gpu, m->sb);
     rill__buf_destroy(r->gpu, m->eb);
     free_cpu_copy(m);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));

@@ -105,6 +105,16 @@ static void on_render_mode(rill_world *w, rill_entity e, void *data, void *user)
         mark_shown(w, e, user);
 }
 
+/* MeshSkin owns its arrays: they go with the component. */
+static void on_skin_removed(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e, (void)user;
+    rill_mesh_skin *s = data;
+    rill_free(s->joints);
+    s->joints = NULL;
+    s->inverse_bind = NULL;
+    s->joint_count = 0;
+}
+
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
     return c.id ? c : rill_world_register_component(w, d);
@@ -161,6 +171,12 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
                          RILL_TYPE_LAYOUT(rill_mesh_shown),
                          .flags = RILL_TYPE_NO_SERIALIZE,
                          .doc = "this ModelMesh entity may draw (extract visits it)"};
+    rill_type_desc sk = {.name = "MeshSkin",
+                         RILL_TYPE_LAYOUT(rill_mesh_skin),
+                         .flags = RILL_TYPE_NO_SERIALIZE,
+                         .on_remove = on_skin_removed,
+                         .doc = "the joint entities that pose this skinned ModelMesh (runtime)"};
+    out->mesh_skin = reg(world, &sk);
     out->mesh_shown = reg(world, &ms);
     out->mesh_lod = reg(world, &ml);
     out->model = reg(world, &md);
@@ -171,7 +187,7 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     out->spot_light = reg(world, &sl);
     if (!out->model.id || !out->model_mesh.id || !out->render_mode.id ||
         !out->directional_light.id || !out->point_light.id || !out->spot_light.id ||
-        !out->mesh_lod.id || !out->mesh_shown.id)
+        !out->mesh_lod.id || !out->mesh_shown.id || !out->mesh_skin.id)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
     /* The observers keep MeshShown on whatever may draw; the same fn and user again is a no-op. */

@@ -28,6 +28,8 @@ typedef struct spawn_ctx {
     uint32_t next; /* next unused entity of ents */
     uint32_t cap;
     uint32_t mesh_instances;
+    rill_entity *node_ents;    /* node -> its entity (RILL_ENTITY_NULL: not spawned) */
+    uint32_t *node_at;         /* node -> its position in ents */
     const rill__spawn_as *as;  /* how each ModelMesh entity starts (NULL: as added) */
     rill__entity_list *meshes; /* where they are listed (NULL: nowhere) */
     bool list_short;           /* out of memory while listing */
@@ -127,7 +129,9 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
         return;
     c->visited[node] = NODE_SPAWNED;
     const rill_gltf_node *n = &c->m->nodes[node];
+    c->node_at[node] = c->next;
     rill_entity e = c->ents[c->next++];
+    c->node_ents[node] = e;
     char fallback[32];
     if (!n->name || !n->name[0])
         snprintf(fallback, sizeof(fallback), "node%d", (int)node);
@@ -162,6 +166,33 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
         spawn_node(c, n->children[i], e, depth + 1);
 }
 
+/* Gives the primitives of skinned node `node` (spawned, its primitives after it in ents) a
+ * MeshSkin, when every joint of its skin was spawned (a detail level's tree leaves out subtrees
+ * without meshes: its skinned primitives then draw in their rest pose). */
+static void bind_skin(spawn_ctx *c, int32_t node) {
+    const rill_gltf_node *n = &c->m->nodes[node];
+    const rill_gltf_skin *sk = &c->m->skins[n->skin];
+    for (uint32_t j = 0; j < sk->joint_count; j++)
+        if (!c->node_ents[sk->joints[j]])
+            return;
+    const rill_gltf_mesh *mesh = &c->m->meshes[n->mesh];
+    size_t bytes = (size_t)sk->joint_count * (sizeof(rill_entity) + 16 * sizeof(float));
+    for (uint32_t p = 0; p < mesh->primitive_count; p++) {
+        uint32_t at = c->node_at[node] + 1u + p;
+        if (!mesh->primitives[p].joints || at >= c->next)
+            continue;
+        rill_mesh_skin ms = {sk->joint_count, rill_malloc_tagged(bytes, RILL_MEM_SCENE), NULL};
+        if (!ms.joints)
+            continue; /* out of memory: drawn rigid */
+        ms.inverse_bind = (float *)(ms.joints + sk->joint_count);
+        for (uint32_t j = 0; j < sk->joint_count; j++)
+            ms.joints[j] = c->node_ents[sk->joints[j]];
+        memcpy(ms.inverse_bind, sk->inverse_bind_matrices, (size_t)sk->joint_count * 64u);
+        if (!rill_world_add(c->world, c->ents[at], c->comps->mesh_skin, &ms))
+            rill_free(ms.joints);
+    }
+}
+
 rill_result rill_scene_model_spawn(rill_world *world, const rill_model_components *comps,
                                    rill_asset asset, const rill_gltf_model *model,
                                    rill_entity parent, rill_entity *out_root, rill_error *err) {
@@ -182,8 +213,16 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: model spawn: the parent entity is not alive");
     uint8_t *visited = rill_calloc_tagged(1, (size_t)model->node_count + 1, RILL_MEM_SCENE);
-    if (!visited)
+    rill_entity *node_ents =
+        rill_calloc_tagged((size_t)model->node_count + 1, sizeof(rill_entity), RILL_MEM_SCENE);
+    uint32_t *node_at =
+        rill_calloc_tagged((size_t)model->node_count + 1, sizeof(uint32_t), RILL_MEM_SCENE);
+    if (!visited || !node_ents || !node_at) {
+        rill_free(visited);
+        rill_free(node_ents);
+        rill_free(node_at);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene: model spawn: out of memory");
+    }
     int32_t scene =
         model->default_scene >= 0 ? model->default_scene : (model->scene_count ? 0 : -1);
     uint32_t root_count = scene >= 0 ? model->scenes[scene].node_count : model->node_count;
@@ -198,6 +237,8 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
     if (!ents || rill_world_spawn_n(world, total, ents) != total) {
         rill_free(ents);
         rill_free(visited);
+        rill_free(node_ents);
+        rill_free(node_at);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scene: model spawn: out of memory");
     }
     rill_entity root = ents[0];
@@ -208,15 +249,23 @@ rill_result rill__scene_model_spawn_as(rill_world *world, const rill_model_compo
     rill_world_set_transform(world, root, &ident);
     if (parent != RILL_ENTITY_NULL)
         rill_world_set_parent(world, root, parent);
-    spawn_ctx c = {world, comps, asset.id, model, visited, ents, 1, total, 0, as, meshes, false};
+    spawn_ctx c = {world, comps, asset.id,  model,   visited, ents,   1,
+                   total, 0,     node_ents, node_at, as,      meshes, false};
     for (uint32_t i = 0; i < root_count; i++) {
         int32_t node = scene >= 0 ? model->scenes[scene].nodes[i] : (int32_t)i;
         if (scene < 0 && model->nodes[node].parent >= 0)
             continue;
         spawn_node(&c, node, root, 0);
     }
+    for (uint32_t i = 0; comps->mesh_skin.id && i < model->node_count; i++) {
+        const rill_gltf_node *n = &model->nodes[i];
+        if (n->mesh >= 0 && n->skin >= 0 && (uint32_t)n->skin < model->skin_count && node_ents[i])
+            bind_skin(&c, (int32_t)i);
+    }
     rill_free(ents);
     rill_free(visited);
+    rill_free(node_ents);
+    rill_free(node_at);
     if (out_root)
         *out_root = root;
     if (c.list_short)

@@ -31,8 +31,11 @@
  *   must be finite, start at or after 0 and strictly increase, values must be finite and the
  *   output count must match the input's, or the file is refused naming the JSON path; channels
  *   without a target node (extensions such as KHR_animation_pointer) are dropped with the rest of
- *   what is left out. What a file
- *   holds that the model does not keep (skins, morph targets, UV sets beyond two,
+ *   what is left out. Skins are read (joints, inverse bind matrices) with each primitive's
+ *   JOINTS_0 and WEIGHTS_0: joint indices in range of every skin the mesh is drawn with, weights
+ *   finite and non-negative (normalized to sum 1), inverse bind matrices finite and at least one
+ *   per joint, or the file is refused naming the JSON path. What a file
+ *   holds that the model does not keep (morph targets, UV sets beyond two, JOINTS_1 and up,
  *   color sets beyond one, other extensions) is named in one warning per read.
  *
  * ON WRITING
@@ -129,12 +132,18 @@ typedef struct rill_gltf_image {
  * samples a normal texture. */
 typedef struct rill_gltf_primitive {
     uint32_t vertex_count;
-    float *positions;     /* xyz */
-    float *normals;       /* xyz, unit length */
-    float *tangents;      /* xyzw, w = +-1 handedness */
-    float *uv0;           /* uv, first set */
-    float *uv1;           /* uv, second set (materials may sample it through texcoord 1) */
-    float *colors;        /* rgba (RGB sources get a = 1) */
+    float *positions; /* xyz */
+    float *normals;   /* xyz, unit length */
+    float *tangents;  /* xyzw, w = +-1 handedness */
+    float *uv0;       /* uv, first set */
+    float *uv1;       /* uv, second set (materials may sample it through texcoord 1) */
+    float *colors;    /* rgba (RGB sources get a = 1) */
+    /* JOINTS_0 / WEIGHTS_0 (NULL unless the file gives both): 4 joint indices per vertex, whole
+     * numbers stored as floats, each below the joint count of every skin a node draws this mesh
+     * with (a joint of weight 0 is set to 0); 4 weights per vertex, finite, >= 0, summing to 1
+     * (a vertex whose weights sum to 0 gets (1, 0, 0, 0)). */
+    float *joints;
+    float *weights;
     uint32_t index_count; /* a multiple of 3 */
     uint32_t *indices;
     uint32_t edge_index_count; /* a multiple of 2; 0 = no edge buffer */
@@ -155,9 +164,12 @@ typedef struct rill_gltf_node {
     int32_t parent; /* -1 = root */
     uint32_t child_count;
     int32_t *children;
-    int32_t mesh;    /* -1 = none */
-    int32_t camera;  /* -1 = none */
-    int32_t light;   /* KHR_lights_punctual, -1 = none */
+    int32_t mesh;   /* -1 = none */
+    int32_t camera; /* -1 = none */
+    int32_t light;  /* KHR_lights_punctual, -1 = none */
+    /* The skin the node's mesh is drawn with: -1 or any value >= the model's skin_count = none
+     * (so a node a program builds with skin 0 in a model without skins has none). */
+    int32_t skin;
     bool has_matrix; /* the file gave a matrix; translation/rotation/scale are then unused */
     float translation[3];
     float rotation[4]; /* quaternion xyzw */
@@ -173,6 +185,7 @@ typedef struct rill_gltf_node {
                       .mesh = (MESH),                                                              \
                       .camera = -1,                                                                \
                       .light = -1,                                                                 \
+                      .skin = -1,                                                                  \
                       .rotation = {0, 0, 0, 1},                                                    \
                       .scale = {1, 1, 1},                                                          \
                       .matrix = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}})
@@ -217,6 +230,22 @@ typedef struct rill_gltf_light {
     float inner_cone_angle;
     float outer_cone_angle;
 } rill_gltf_light;
+
+/* A skin (glTF 2.0, 3.7.3): the nodes whose world transforms deform a skinned mesh, and the
+ * inverse bind matrix of each (column major; identity where the file gives none). A vertex drawn
+ * with the skin lands at sum_k weight_k * world(joints[joint_k]) * inverse_bind[joint_k] * v; the
+ * transform of the node that draws the mesh is not applied. skeleton is the common root the
+ * file names (-1 = none; informative only). joint_count is 1..RILL_GLTF_MAX_JOINTS. */
+typedef struct rill_gltf_skin {
+    char *name;
+    uint32_t joint_count;
+    int32_t *joints; /* node indices */
+    float *inverse_bind_matrices;
+    int32_t skeleton;
+} rill_gltf_skin;
+
+/* The most joints a skin may have (the reader refuses more). */
+#define RILL_GLTF_MAX_JOINTS 1024u
 
 /* >>animation --------------------------------------------------------------------------------- */
 
@@ -289,6 +318,8 @@ typedef struct rill_gltf_model {
     rill_gltf_light *lights;
     uint32_t animation_count;
     rill_gltf_animation *animations;
+    uint32_t skin_count;
+    rill_gltf_skin *skins;
     uint32_t skipped_primitives; /* points/lines primitives the reader left out */
 } rill_gltf_model;
 

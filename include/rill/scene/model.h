@@ -117,10 +117,23 @@ typedef struct rill_mesh_shown {
     uint8_t unused;
 } rill_mesh_shown;
 
+/* "MeshSkin" (runtime only, never saved): on the ModelMesh entity of a primitive whose node draws
+ * its mesh with a skin (rill_gltf_node.skin), the entities of the skin's joints (the node entities
+ * spawned for rill_gltf_skin.joints) and a copy of their inverse bind matrices (joint_count * 16
+ * floats). The component owns both arrays (one allocation, freed when it is removed). Animating
+ * the joints' Transforms (an AnimationPlayer, a script) poses the mesh: rill_render_extract gives
+ * the renderer each joint's GlobalTransform x inverse bind matrix, relative to the mesh entity. */
+typedef struct rill_mesh_skin {
+    uint32_t joint_count;
+    rill_entity *joints;
+    float *inverse_bind;
+} rill_mesh_skin;
+
 typedef struct rill_model_components {
     rill_component model, model_mesh, render_mode, directional_light, point_light, spot_light;
     rill_component mesh_lod;
     rill_component mesh_shown;
+    rill_component mesh_skin;
 } rill_model_components;
 
 /* Registers (or finds, when already registered) the components above. */
@@ -134,7 +147,8 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
  *   - each node: an entity with Name (the node's name, "nodeN" when unnamed), Transform (from its
  *     TRS, or its matrix decomposed) and Parent;
  *   - each primitive of a node's mesh: an unnamed child entity of the node with an identity
- *     Transform and a ModelMesh;
+ *     Transform and a ModelMesh (and a MeshSkin binding the skin's joint entities when the node
+ *     has a skin, the primitive has weights and every joint was spawned);
  *   - a node's KHR_lights_punctual light: DirectionalLight (illuminance = intensity, shadows on),
  *     PointLight or SpotLight (color, intensity, range, cone angles) on the node entity; glTF's
  *     infinite range becomes sqrt(intensity * 256) (where intensity / d^2 falls to 1/256, at

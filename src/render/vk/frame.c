@@ -592,6 +592,21 @@ void rill__cmd_compute_barrier(rill__cmd *cmd) {
         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
+void rill__cmd_skinning_barrier(rill__cmd *cmd, bool after) {
+    if (!after) {
+        /* The previous frame's draws (and copies) read the vertices this dispatch rewrites. */
+        rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        return;
+    }
+    rill__vk_memory_barrier(
+        cmd->cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT, VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT);
+}
+
 void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst) {
     /* The graph's barrier into GENERAL targets compute; the copy is a transfer. */
     rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

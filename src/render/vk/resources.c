@@ -161,6 +161,11 @@ uint64_t rill__buf_size(const rill__buf *buf) {
 bool rill__buf_ready(const rill__buf *buf) {
     return buf && buf->ready;
 }
+void rill__buf_mark_written(rill__buf *buf) {
+    if (buf) {
+        buf->ready = true;
+    }
+}
 
 void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
     if (!buf) {
