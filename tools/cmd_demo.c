@@ -378,7 +378,7 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
         st->rotation[3] = cy * cp;
     }
     rill_directional_light dl = {
-        .color = {1.0f, 0.96f, 0.9f, 1.0f}, .illuminance = 3.0f, .shadows = true};
+        .color = {1.0f, 0.96f, 0.9f, 1.0f}, .illuminance = 3.0f, .shadows = true, .sun = true};
     rill_world_add(g->w, sun, g->ids.directional_light, &dl);
     count += 2;
     /* Landmarks sit on street crossings, between districts, so they stand in every picture. */

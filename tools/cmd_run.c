@@ -29,6 +29,7 @@
 #include <cglm/cglm.h>
 
 #include "rill/render.h"
+#include "rill/render/environment.h"
 #include "rill/stream.h"
 
 #define RUN_MAX_FRAMES 1000000000ull /* --frames upper bound (a typo, not a wish) */
@@ -103,6 +104,7 @@ typedef struct viewer {
     fly_camera cam;
     bool overlay;
     bool heatmap;  /* F6: texture streaming heatmap */
+    double hours;  /* the sun's time of day (--time-of-day, F8 / Shift+F8 step it) */
     bool capture;  /* capture this frame (the last one) for --screenshot */
     bool captured; /* a capture was written */
     uint64_t frames;
@@ -226,7 +228,8 @@ static const char *tier_name(rill_render_quality q) {
 }
 
 /* F2 cycles the quality tier (Low -> Medium -> High -> Low), F3/F4 lower/raise the render scale
- * by 0.1 (of the logical window, [0.1, 2]), F7 switches vsync. */
+ * by 0.1 (of the logical window, [0.1, 2]), F7 switches vsync, F8 (Shift+F8) turns the sun half
+ * an hour on (back). */
 static void runtime_keys(viewer *v, const rill_input *in) {
     rill_renderer_settings rs;
     rill_renderer_get_settings(v->r, &rs);
@@ -240,6 +243,17 @@ static void runtime_keys(viewer *v, const rill_input *in) {
     if (in->key_pressed[RILL_KEY_F1 + 6]) {
         rill_renderer_set_vsync(v->r, !rs.vsync);
         printf("rill run: vsync %s\n", rs.vsync ? "off" : "on");
+    }
+    if (in->key_pressed[RILL_KEY_F1 + 7]) { /* F8: the sun half an hour on (Shift: back) */
+        bool back = in->key_down[RILL_KEY_LEFT_SHIFT] || in->key_down[RILL_KEY_RIGHT_SHIFT];
+        v->hours = fmod(v->hours + (back ? 23.5 : 0.5), 24.0);
+        rill_error err = {0};
+        if (rill_render_set_time_of_day(rill_app_world(rill_content_app(v->content)),
+                                        rill_content_render_components(v->content), v->hours,
+                                        &err) == RILL_OK)
+            printf("rill run: time of day %.1f h\n", v->hours);
+        else
+            printf("rill run: %s\n", err.msg);
     }
     float step = (float)in->key_pressed[RILL_KEY_F1 + 3] - (float)in->key_pressed[RILL_KEY_F1 + 2];
     if (step != 0.0f) {
@@ -461,6 +475,19 @@ static void scripts_input(rill_content *content, const rill_input *in) {
     rill_scripts_set_input(rill_content_scripts(content), &si);
 }
 
+/* --time-of-day: turns the world's sun (false after printing why: no DirectionalLight). */
+static bool apply_time_of_day(const rill_cli_viewer_opts *opts, rill_content *content) {
+    rill_error err = {0};
+    if (opts->time_of_day_set &&
+        rill_render_set_time_of_day(rill_app_world(rill_content_app(content)),
+                                    rill_content_render_components(content), opts->time_of_day,
+                                    &err) != RILL_OK) {
+        fprintf(stderr, "rill run: --time-of-day: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
 /* --headless: the content on an offscreen renderer for opts->frames frames, each drawn from the
  * world's own cameras; the same frame loop as the window's (scripts, physics, streaming), with
  * no input. --screenshot saves the last frame. */
@@ -482,6 +509,8 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
         goto done;
     }
     print_notes(rill_content_notes(content));
+    if (!apply_time_of_day(opts, content))
+        goto done;
     rill_app *app = rill_content_app(content);
     for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
         rill_app_frame(app);
@@ -566,6 +595,9 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         goto done;
     }
     print_notes(rill_content_notes(content));
+    v->hours = opts->time_of_day_set ? opts->time_of_day : 12.0;
+    if (!apply_time_of_day(opts, content))
+        goto done;
     for (uint32_t i = 0; i < opts->channel_count; i++) {
         uint64_t ch = 0;
         rill_render_mode mode;
@@ -625,7 +657,7 @@ static void usage(FILE *f) {
         "                [--wireframe-color R,G,B,A]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
-        "                [--headless --frames N]\n"
+        "                [--time-of-day HOURS] [--headless --frames N]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, a .rpak (as --pack), builtin:spheres or builtin:cubes:N; none\n"
         "                    with --pack (or a pack appended to this program) plays the pack's\n"
@@ -662,6 +694,10 @@ static void usage(FILE *f) {
         "                    settings component by name or effect id (Bloom, ssao:quality=Ultra,\n"
         "                    Sepia:strength=0.5, DistanceFog:color=1,0.3,0.3,1). Effects the\n"
         "                    scene holds apply without it\n"
+        "  --time-of-day HOURS\n"
+        "                    turn the sun (the DirectionalLight marked sun, else the first) to\n"
+        "                    that hour in [0, 24] (latitude 45, equinox; 12 = noon); F8 /\n"
+        "                    Shift+F8 step it half an hour while running\n"
         "  --plugins DIR     also load the effect plugins of DIR (repeatable; the shipped\n"
         "                    plugins load anyway); edited shaders and rebuilt libraries are\n"
         "                    swapped in while running\n"
@@ -672,7 +708,9 @@ static void usage(FILE *f) {
         "          ghost channels (normal, hidden, wireframe, ghost 0.35), left click picks the\n"
         "          nearest selectable entity (named in the overlay), F1 overlay (effects with\n"
         "          their GPU time), F2 quality tier, F3/F4 render scale, F5 texture streaming\n"
-        "          on/off, F6 texture state heatmap, F7 vsync, Esc quit.\n"
+        "          on/off, F6 texture state heatmap, F7 vsync, F8 / Shift+F8 sun +/- half an "
+        "hour,\n"
+        "          Esc quit.\n"
         "          Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
@@ -710,6 +748,8 @@ int rill_cmd_run(int argc, char **argv) {
         {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
         {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
         {"--headless", RILL_CLI_OPT_FLAG, &o.headless},
+        {"--time-of-day", RILL_CLI_OPT_FLOAT, &o.time_of_day, .min = 0, .max = 24,
+         .want = "hours in [0, 24]", .given = &o.time_of_day_set},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);

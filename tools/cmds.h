@@ -149,7 +149,9 @@ typedef struct rill_cli_viewer_opts {
     int quality;                      /* 0 = the project's tier, else rill_render_quality */
     float render_scale;               /* 0 = the project's */
     struct rill_cli_effects *effects; /* --effect / --plugins (NULL = none) */
-    bool headless; /* --headless: no window; an offscreen renderer runs `frames` frames */
+    bool headless;        /* --headless: no window; an offscreen renderer runs `frames` frames */
+    bool time_of_day_set; /* --time-of-day HOURS: turn the sun after the load (F8 steps it) */
+    float time_of_day;
 } rill_cli_viewer_opts;
 
 /* Opens the window and a renderer on it (sized and tuned by the content's project), loads the

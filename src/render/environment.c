@@ -401,7 +401,8 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
     }
     if (mode == RILL_SKY_AUTO) {
         bool marked = snap && snap->has_sun && snap->sun.marked;
-        mode = atmo_rs || marked ? RILL_SKY_ATMOSPHERE : RILL_SKY_COLOR;
+        bool asked = snap && snap->environment.mode == RILL_RENDER_SKY_ATMOSPHERE;
+        mode = atmo_rs || marked || asked ? RILL_SKY_ATMOSPHERE : RILL_SKY_COLOR;
     }
     out->sky_mode = mode;
     out->atmo = atmo_rs ? *(const rill_render_atmosphere *)atmo_rs->data

@@ -136,6 +136,30 @@ void rill__ibl_frame_consts(const rill_renderer *r, float out[4]);
 void rill__ibl_stats(const rill_renderer *r, uint32_t *out_bakes, uint32_t *out_steps,
                      uint32_t *out_face);
 
+/* sky.c: the physical sky (Hillaire 2020) when a view's sky mode resolves to Atmosphere. plan
+ * (before the IBL's) finds the frame's atmosphere (the first view showing one) and writes its
+ * settings block; add_passes adds the tables' passes (the transmittance and multiple scattering
+ * tables only when the settings changed); access declares a pass's reads of the tables; add_view
+ * adds a view's aerial perspective and "sky" passes after `after` (out_last: the last of them, or
+ * `after` when the view shows no atmosphere); ibl_fill records level 0 of the IBL source cube from
+ * the tables; fog_bindings gives the fog pass the settings block and the sky view table; key
+ * changes when what the IBL bakes from the atmosphere changes (0: no atmosphere this frame). */
+typedef struct rill__sky rill__sky;
+rill_result rill__sky_create(rill_renderer *r, rill_error *err);
+void rill__sky_destroy(rill_renderer *r);
+rill_result rill__sky_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                           rill_error *err);
+bool rill__sky_on(const rill_renderer *r);
+uint64_t rill__sky_key(const rill_renderer *r);
+rill_result rill__sky_add_passes(rill_renderer *r, rill_rg *g, rill_error *err);
+rill_result rill__sky_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, rill_error *err);
+rill_result rill__sky_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
+                               rill_rg_pass *out_last, rill_error *err);
+void rill__sky_ibl_fill(rill_rg_ctx *ctx, rill_renderer *r, rill__img *cube, uint32_t size);
+void rill__sky_fog_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding *ubo,
+                            rill__binding *view_lut);
+void rill__sky_stats(const rill_renderer *r, uint32_t *out_lut_runs);
+
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user);       /* rill__view */

@@ -87,12 +87,18 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
         RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_GI, err));
     }
     RILL_TRY(add_hdr_pass(r, g, &pass[2], "opaque", rill__pass_opaque, vs, true, err));
+    /* With an atmosphere: the sky behind everything, aerial perspective on the opaque surfaces. */
+    rill_rg_pass lit;
+    RILL_TRY(rill__sky_add_view(r, g, vs, pass[2], &lit, err));
     if (vs->set.fog_on) {
         /* Distance fog on the opaque surfaces; transparent ones blend over the fogged image. */
         rill_rg_pass fog = view_pass(g, "fog", rill__pass_fog, vs, err);
         RILL_TRY(rill_rg_use_image(g, fog, vs->res.depth, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
         RILL_TRY(rill_rg_use_image(g, fog, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
-        RILL_TRY(rill_rg_add_edge(g, pass[2], fog, err));
+        if (rill__sky_on(r)) { /* the sky's horizon colour as the fog's (sky_color) */
+            RILL_TRY(rill__sky_access(r, g, fog, err));
+        }
+        RILL_TRY(rill_rg_add_edge(g, lit, fog, err));
     }
     RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
     RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
@@ -174,6 +180,7 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     create_images(r, g, &f->fg, err);
     f->hdr_color = f->fg.hdr;
     f->ldr_color = f->fg.ldr;
+    RILL_TRY(rill__sky_add_passes(r, g, err)); /* the tables the IBL's source may read */
     RILL_TRY(rill__ibl_add_passes(r, g, err));
     /* The per-view passes, in drawing order; view0 keeps view 0's for the chain below. */
     rill_rg_pass pass[6] = {{0}}, view0[6];

@@ -554,14 +554,22 @@ void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
     rill__img *depth = rill__ctx_img(ctx, vs->res.depth);
     const rill__img_desc *d = rill__img_get_desc(depth);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_FOG]);
-    rill__binding b[3];
+    rill__binding b[5];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
     b[0].range = sizeof(rill__gpu_frame);
     bind_img(&b[1], depth, RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[2], rill__ctx_img(ctx, vs->res.hdr), STORE);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
+    /* With an atmosphere the sky's tables; without, placeholders the shader does not read. */
+    bool sky = st->fog.sky_color && st->sky_mode == RILL_SKY_ATMOSPHERE && rill__sky_on(ctx->r);
+    if (sky) {
+        rill__sky_fog_bindings(ctx, ctx->r, &b[4], &b[3]);
+    } else {
+        bind_img(&b[3], ctx->r->white, RILL__SAMPLER_LINEAR_CLAMP);
+        b[4] = b[0];
+    }
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
     struct {
         float inv_vp[16];
         float color[4], sun_color[4], params[4];
@@ -572,7 +580,7 @@ void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
     glm_mat4_inv(vp, inv);
     memcpy(push.inv_vp, inv, sizeof(inv));
     memcpy(push.color, st->fog.color, sizeof(float) * 3);
-    push.color[3] = (float)st->fog.falloff;
+    push.color[3] = (float)st->fog.falloff + (sky ? 4.0f : 0.0f);
     memcpy(push.sun_color, st->fog.sun_color, sizeof(float) * 3);
     push.sun_color[3] = st->fog.sun_exponent;
     push.params[0] = st->fog.density;

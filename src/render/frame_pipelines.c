@@ -25,13 +25,17 @@ static const rill__set_layout one_in_one_out = {{T, I}};    /* bloom down */
 static const rill__set_layout ae_set = {{T, S}};
 static const rill__set_layout tonemap_set = {{T, I, T, T, T, S}};
 static const rill__set_layout taa_set = {{T, T, T, T, I, I}};
-static const rill__set_layout fog_set = {{U, T, I}};
+static const rill__set_layout fog_set = {{U, T, I, T, U}}; /* + sky view table, sky block */
 static const rill__set_layout ssr_hiz_set = {{T, I, I}};
 static const rill__set_layout ssr_trace_set = {{U, T, T, T, T, I}};
 static const rill__set_layout ssr_resolve_set = {{U, T, T, T, T, T, I, T, T}};
 static const rill__set_layout one_out = {{I}};         /* ibl brdf table */
 static const rill__set_layout out_and_in = {{I, T}};   /* ibl fill: cube out, image in */
 static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
+static const rill__set_layout sky_trans_set = {{U, I}};
+static const rill__set_layout sky_ms_set = {{U, T, I}};
+static const rill__set_layout sky_view_set = {{U, T, T, I}}; /* aerial volume, IBL fill too */
+static const rill__set_layout sky_set = {{U, T, T, T, T, T, I}};
 #undef T
 #undef U
 #undef S
@@ -137,6 +141,13 @@ static const pipe_row rows[] = {
     {RILL__PIPE_IBL_DOWN,       "ibl mips",                   COMPUTE(ibl_down_comp),      NO_COLOR,                0,                              &image_in_out,   NULL,          4},
     {RILL__PIPE_IBL_SH,         "ibl harmonics",              COMPUTE(ibl_sh_comp),        NO_COLOR,                0,                              &image_in_out,   NULL,          4},
     {RILL__PIPE_IBL_PREFILTER,  "ibl prefilter",              COMPUTE(ibl_prefilter_comp), NO_COLOR,                0,                              &one_in_one_out, NULL,          24},
+    /* The physical sky (sky.c). */
+    {RILL__PIPE_SKY_TRANSMITTANCE, "sky transmittance",       COMPUTE(sky_transmittance_comp), NO_COLOR,            0,                              &sky_trans_set,  NULL,          0},
+    {RILL__PIPE_SKY_MULTISCATTER, "sky multiple scattering",  COMPUTE(sky_multiscatter_comp), NO_COLOR,             0,                              &sky_ms_set,     NULL,          0},
+    {RILL__PIPE_SKY_VIEW,       "sky view",                   COMPUTE(sky_view_comp),      NO_COLOR,                0,                              &sky_view_set,   NULL,          0},
+    {RILL__PIPE_SKY_AERIAL,     "sky aerial perspective",     COMPUTE(sky_aerial_comp),    NO_COLOR,                0,                              &sky_view_set,   NULL,          80},
+    {RILL__PIPE_SKY,            "sky",                        COMPUTE(sky_comp),           NO_COLOR,                0,                              &sky_set,        NULL,          96},
+    {RILL__PIPE_SKY_IBL,        "sky ibl source",             COMPUTE(sky_ibl_comp),       NO_COLOR,                0,                              &sky_view_set,   NULL,          4},
 };
 /* clang-format on */
 

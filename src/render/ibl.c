@@ -32,6 +32,7 @@ typedef struct ibl_sky {
     uint32_t mode;  /* rill_render_sky_mode */
     uint32_t image; /* texture id, 0 = none */
     uint32_t version;
+    uint64_t atmosphere; /* rill__sky_key: the atmosphere's settings and sun light, 0 = none */
     float zenith[3], horizon[3], ground[3];
     float rotation, brightness;
 } ibl_sky;
@@ -168,9 +169,9 @@ static float finite_or(float v, float fallback) {
     return isfinite(v) ? v : fallback;
 }
 
-/* The sky this snapshot asks for. The colour gradient (sky mode `color`, and `atmosphere` until an
- * atmosphere fills the source): the ambient colour at the zenith, 0.7 of it at the horizon and
- * 0.35 of it below (the hemisphere the constant ambient used to be). */
+/* The sky this snapshot asks for. The colour gradient (sky mode `color`): the ambient colour at
+ * the zenith, 0.7 of it at the horizon and 0.35 of it below (the hemisphere the constant ambient
+ * used to be); an image when one is set; the atmosphere when the frame shows one. */
 static void sky_of(const rill_renderer *r, const rill_render_snapshot *snap, ibl_sky *out) {
     const rill_render_environment *e = &snap->environment;
     memset(out, 0, sizeof(*out));
@@ -188,6 +189,14 @@ static void sky_of(const rill_renderer *r, const rill_render_snapshot *snap, ibl
         out->brightness = RILL_CLAMP(finite_or(e->brightness, 0.0f), 0.0f, 65000.0f);
     }
     out->version = e->version;
+    /* A frame showing the physical atmosphere bakes it (sky.c fills the source from its tables). */
+    out->atmosphere = rill__sky_key(r);
+    if (out->atmosphere) {
+        out->mode = RILL_RENDER_SKY_ATMOSPHERE;
+        out->image = 0;
+    } else if (out->mode == RILL_RENDER_SKY_ATMOSPHERE) {
+        out->mode = RILL_RENDER_SKY_COLOR; /* no atmosphere resolved: the gradient */
+    }
 }
 
 static bool sun_turned(const rill__ibl *ibl, const rill_render_snapshot *snap) {
@@ -337,6 +346,9 @@ rill_result rill__ibl_add_passes(rill_renderer *r, rill_rg *g, rill_error *err) 
     if (source) {
         rill_rg_pass p = add_pass(g, "ibl.source", pass_source, r, err);
         RILL_TRY(rill_rg_use_image(g, p, ibl->r_source, wr, err));
+        if (ibl->baked.mode == RILL_RENDER_SKY_ATMOSPHERE) {
+            RILL_TRY(rill__sky_access(r, g, p, err));
+        }
         RILL_TRY(rill_rg_use_image(g, p, ibl->r_sh_target, wr, err));
     }
     if (faces) {
@@ -448,10 +460,14 @@ static void pass_source(rill_rg_ctx *ctx, void *user) {
     b[1].img = ibl->image;
     b[1].layer = -1;
     b[1].sampler = RILL__SAMPLER_LINEAR_REPEAT;
-    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_FILL]);
-    rill__cmd_bind_transient_set(cmd, 0, b, 2);
-    rill__cmd_push(cmd, &fp, sizeof(fp));
-    rill__cmd_dispatch(cmd, groups(ibl->face_size), groups(ibl->face_size), 6);
+    if (ibl->baked.mode == RILL_RENDER_SKY_ATMOSPHERE) {
+        rill__sky_ibl_fill(ctx, r, src, ibl->face_size);
+    } else {
+        rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_FILL]);
+        rill__cmd_bind_transient_set(cmd, 0, b, 2);
+        rill__cmd_push(cmd, &fp, sizeof(fp));
+        rill__cmd_dispatch(cmd, groups(ibl->face_size), groups(ibl->face_size), 6);
+    }
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_DOWN]);
     uint32_t sh_level = 0;
     for (uint32_t m = 1; m < ibl->source_mips; m++) {

@@ -299,7 +299,8 @@ struct rill_rg_ctx {
     X(TAA) X(FXAA) X(SMAA_EDGES) X(SMAA_WEIGHTS) X(SMAA_BLEND) X(CAS)                            \
     X(FOG)                                                                                         \
     X(SSR_HIZ) X(SSR_TRACE) X(SSR_BLUR) X(SSR_RESOLVE)                                             \
-    X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)
+    X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)                                \
+    X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
@@ -367,6 +368,7 @@ struct rill_renderer {
     uint64_t env_warned[32];
     uint32_t env_warned_n;
     struct rill__ibl *ibl; /* ibl.c: image-based light */
+    struct rill__sky *sky; /* sky.c: the physical sky */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */

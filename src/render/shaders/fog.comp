@@ -4,6 +4,9 @@
 // toward the fog colour by a factor that only grows with distance: linear (start..end),
 // exponential or exponential squared, the density falling with height above y = 0 when
 // height_falloff > 0, and the sun's inscatter colour toward the sun. Sky pixels keep the sky.
+// With an atmosphere and sky_color (color.w >= 4), the fog colour is the sky's horizon radiance
+// toward the pixel's azimuth, from the sky view table (the sky already brightens toward the sun,
+// so the sun's inscatter colour is not added then).
 
 // The leading part of `Frame` (common.glsl, frame.h): what the fog reads.
 layout(set = 0, binding = 0) uniform Frame {
@@ -18,9 +21,12 @@ layout(set = 0, binding = 0) uniform Frame {
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 1) uniform sampler2D depth_tex;
 layout(set = 0, binding = 2, rgba16f) uniform image2D hdr;
+layout(set = 0, binding = 3) uniform sampler2D view_lut;
+#define SKY_BINDING 4
+#include "sky_common.glsl"
 layout(push_constant) uniform Push {
     mat4 inv_view_proj;
-    vec4 color;     // rgb, w falloff (0 exp2, 1 exp, 2 linear)
+    vec4 color;     // rgb, w falloff (0 exp2, 1 exp, 2 linear) + 4 with the sky's colour
     vec4 sun_color; // rgb, w exponent
     vec4 params;    // x density, y start, z end, w height falloff
     uvec4 rect;     // the view's pixels: x, y, w, h
@@ -28,7 +34,7 @@ layout(push_constant) uniform Push {
 
 // Optical depth along the ray from the camera to p with density falling as exp(-k y).
 float fog_amount(vec3 cam, vec3 p, float d) {
-    int falloff = int(pc.color.w + 0.5);
+    int falloff = int(pc.color.w + 0.5) & 3;
     if (falloff == 2)
         return clamp((d - pc.params.y) / max(pc.params.z - pc.params.y, 1e-3), 0.0, 1.0);
     float k = pc.params.w, dens = pc.params.x;
@@ -62,7 +68,12 @@ void main() {
     float d = length(ray);
     float f = fog_amount(cam, world, d);
     vec3 fog = pc.color.rgb;
-    if (frame.sun_color.w > 0.0) {
+    if (int(pc.color.w + 0.5) >= 4) {
+        vec2 h = ray.xz;
+        vec3 dir = length(h) > 1e-6 ? vec3(normalize(h), 0.0).xzy : vec3(1.0, 0.0, 0.0);
+        float rc = sky_camera_radius(cam.y * 0.001);
+        fog = sky_view_radiance(view_lut, rc, dir, atmo.sun_dir.xyz) * atmo.sun_radiance.rgb;
+    } else if (frame.sun_color.w > 0.0) {
         float s = max(dot(ray / max(d, 1e-6), normalize(frame.sun_dir.xyz)), 0.0);
         fog = mix(fog, pc.sun_color.rgb, pow(s, pc.sun_color.w));
     }

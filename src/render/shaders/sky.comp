@@ -1,0 +1,100 @@
+#version 450
+// sky.comp: the physical sky of one view, over its rectangle of the lit HDR image (after the
+// opaque pass). Pixels where nothing was drawn (depth at the far plane) get the sky: looked up in
+// the sky view table, or marched per pixel when the method is raymarched (the High tier), plus
+// the ground below the horizon and the sun's disc (its angular size from the settings, radiance = illuminance / the disc's solid
+// angle, dimmed by the transmittance). Drawn pixels get the aerial perspective: their colour
+// times the transmittance plus the light scattered over their distance, from the view's volume.
+// Everything scales with the sun light's colour x illuminance. Alpha is kept.
+#define SKY_BINDING 0
+#include "sky_common.glsl"
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 1) uniform sampler2D trans_lut;
+layout(set = 0, binding = 2) uniform sampler2D ms_lut;
+layout(set = 0, binding = 3) uniform sampler2D view_lut;
+layout(set = 0, binding = 4) uniform sampler2D volume;
+layout(set = 0, binding = 5) uniform sampler2D depth_tex;
+layout(set = 0, binding = 6, rgba16f) uniform image2D hdr;
+layout(push_constant) uniform Push {
+    mat4 inv_view_proj;
+    vec4 camera; // xyz world position (metres)
+    uvec4 rect;  // the view's pixels: x, y, w, h
+} pc;
+
+const float MAX_HALF = 60000.0; // below half-float infinity
+
+vec3 sky(vec3 d, float r) {
+    vec3 sun = atmo.sun_dir.xyz;
+    vec3 L;
+    vec3 o = vec3(0.0, r, 0.0);
+    if (atmo.sun_radiance.w > 0.5) {
+        // The table's frame (sun along +X in azimuth) is not needed: march in world directions.
+        vec3 t;
+        L = sky_march(trans_lut, ms_lut, true, o, d, sun, sky_ray_length(o, d), 32, t);
+    } else {
+        L = sky_view_radiance(view_lut, r, d, sun);
+    }
+    float tg = sky_ray_sphere(o, d, atmo.radii.x);
+    if (tg > 0.0) {
+        // The ground (Lambertian, its albedo lit by the sun through the air) seen through the
+        // air between it and the camera: the ratio of two upward transmittances.
+        vec3 n = normalize(o + d * tg);
+        float mu_s = dot(n, sun);
+        vec3 lit = atmo.albedo.rgb / SKY_PI * sky_transmittance(trans_lut, atmo.radii.x, mu_s) *
+                   max(mu_s, 0.0);
+        vec3 t_far = sky_transmittance(trans_lut, atmo.radii.x, max(-dot(n, d), 0.0));
+        vec3 t_cam = sky_transmittance(trans_lut, r, max(-d.y, 0.0));
+        L += lit * clamp(t_far / max(t_cam, vec3(1e-6)), vec3(0.0), vec3(1.0));
+    }
+    L *= atmo.sun_radiance.rgb;
+    float ang = atmo.radii.w;
+    float c = dot(d, sun);
+    if (atmo.sun_dir.w > 0.5 && c > cos(ang * 1.5) && tg < 0.0) {
+        float solid = 2.0 * SKY_PI * (1.0 - cos(ang));
+        float disc = smoothstep(cos(ang * 1.05), cos(ang * 0.95), c); // a soft edge
+        L += disc * atmo.sun_radiance.rgb * sky_transmittance(trans_lut, r, d.y) / solid;
+    }
+    return min(L, vec3(MAX_HALF));
+}
+
+vec4 aerial(vec2 uv, float dist_km) {
+    float f = dist_km / AP_KM_PER_SLICE - 1.0; // slice k ends at (k + 1) slices
+    vec2 xy = clamp(uv * float(AP_SIZE), vec2(0.5), vec2(float(AP_SIZE) - 0.5));
+    vec2 size = vec2(textureSize(volume, 0));
+    if (f < 0.0) { // nearer than the first slice's end: from nothing at the camera
+        vec4 a = textureLod(volume, xy / size, 0.0);
+        float w = clamp(f + 1.0, 0.0, 1.0);
+        return vec4(a.rgb * w, mix(1.0, a.a, w));
+    }
+    f = min(f, float(AP_SLICES - 1));
+    float k0 = floor(f);
+    float k1 = min(k0 + 1.0, float(AP_SLICES - 1));
+    vec4 a = textureLod(volume, (xy + vec2(k0 * float(AP_SIZE), 0.0)) / size, 0.0);
+    vec4 b = textureLod(volume, (xy + vec2(k1 * float(AP_SIZE), 0.0)) / size, 0.0);
+    return mix(a, b, f - k0);
+}
+
+void main() {
+    uvec2 g = gl_GlobalInvocationID.xy;
+    if (g.x >= pc.rect.z || g.y >= pc.rect.w)
+        return;
+    ivec2 p = ivec2(g + pc.rect.xy);
+    vec2 uv = (vec2(g) + 0.5) / vec2(pc.rect.zw);
+    vec2 ndc = uv * 2.0 - 1.0;
+    ndc.y = -ndc.y; // viewports are y-flipped
+    float z = texelFetch(depth_tex, p, 0).r;
+    vec4 c = imageLoad(hdr, p);
+    float r = sky_camera_radius(pc.camera.y * 0.001);
+    if (z >= 1.0) {
+        vec4 a = pc.inv_view_proj * vec4(ndc, 0.0, 1.0);
+        vec4 b = pc.inv_view_proj * vec4(ndc, 1.0, 1.0);
+        vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
+        imageStore(hdr, p, vec4(sky(d, r), c.a));
+        return;
+    }
+    vec4 w = pc.inv_view_proj * vec4(ndc, z, 1.0);
+    float dist = length(w.xyz / w.w - pc.camera.xyz);
+    vec4 ap = aerial(uv, dist * 0.001);
+    vec3 lit = c.rgb * ap.a + ap.rgb * atmo.sun_radiance.rgb;
+    imageStore(hdr, p, vec4(min(lit, vec3(MAX_HALF)), c.a));
+}

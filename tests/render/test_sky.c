@@ -1,0 +1,313 @@
+/* test_sky.c: the physical sky on lavapipe with validation on (src/render/sky.c), as a user sees
+ * it: at noon the zenith is bluer than the horizon and the horizon brighter; at sunset the horizon
+ * toward the sun is redder than at noon; a face turned from the sun is lit bluish by the
+ * atmosphere's image-based light (black in Color mode with no ambient); aerial perspective takes
+ * a far object closer to the sky's colour than a near one; Color mode adds no sky pass and the
+ * tables are made again only when the settings change; hostile settings clamp without a crash.
+ * RILL_SKY_PNG_DIR=dir writes each frame a test reads, to look at. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rill/render.h"
+#include "rill/render/environment.h"
+
+#define W 64
+#define H 64
+
+typedef struct fixture {
+    rill_renderer *r;
+    rill_mesh cube;
+    rill_material white;
+    rill_render_instance inst;
+    rill_render_snapshot snap;
+    rill_render_atmosphere atmo;
+    rill_render_routed_settings rs;
+    uint8_t px[W * H * 4];
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = rill_calloc(1, sizeof(*f));
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW});
+    if (!f->r) {
+        rill_free(f);
+        return -1;
+    }
+    rill_error err = {0};
+    f->cube = rill_render_mesh_cube(f->r, &err);
+    assert_true(f->cube.id != 0);
+    f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    render_test_destroy_clean(f->r, false);
+    rill_free(f);
+    return 0;
+}
+
+/* An empty world seen from eye toward `at` under a sun marked as the sun (sky mode Auto resolves
+ * to Atmosphere) at time of day `hours`; no ambient colour (the atmosphere's light only). */
+static void scene(fixture *f, const float eye[3], const float at[3], double hours, bool marked) {
+    memset(&f->snap, 0, sizeof(f->snap));
+    mat4 inv;
+    render_test_look_at(inv, eye, at);
+    memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
+    f->snap.view.fov_y = 0.6f;
+    f->snap.view.far_plane = 60000.0f;
+    f->snap.has_sun = true;
+    f->snap.sun.color[0] = f->snap.sun.color[1] = f->snap.sun.color[2] = 1.0f;
+    f->snap.sun.illuminance = 3.0f;
+    f->snap.sun.marked = marked;
+    rill_render_sun_direction_for_hour(hours, f->snap.sun.direction);
+}
+
+static void frame(fixture *f, const char *name) {
+    rill_error err = {0};
+    for (int i = 0; i < 2; i++) { /* the first frame uploads the cube */
+        assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    }
+    if (rill_renderer_read_pixels(f->r, f->px, sizeof(f->px), &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+    const char *dir = getenv("RILL_SKY_PNG_DIR");
+    if (dir && name) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+        assert_int_equal(rill_renderer_write_png(f->r, path, &err), RILL_OK);
+    }
+}
+
+/* Mean RGB (0..255) of the 8 x 8 pixels around (x, y). */
+static void mean_at(const fixture *f, int x, int y, double out[3]) {
+    out[0] = out[1] = out[2] = 0.0;
+    for (int j = y - 4; j < y + 4; j++) {
+        for (int i = x - 4; i < x + 4; i++) {
+            const uint8_t *p = f->px + ((size_t)j * W + (size_t)i) * 4;
+            for (int k = 0; k < 3; k++) {
+                out[k] += p[k] / 64.0;
+            }
+        }
+    }
+}
+
+static double blueness(const double c[3]) {
+    return c[2] / (c[0] + c[1] + c[2] + 1e-6);
+}
+
+/* At noon the zenith is bluer than the horizon, and the horizon brighter. */
+static void test_noon_zenith_bluer_horizon_brighter(void **state) {
+    fixture *f = *state;
+    double zen[3], hor[3];
+    scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, 100, 0}, 12.0, true);
+    frame(f, "noon_zenith");
+    mean_at(f, W / 2, H / 2, zen);
+    /* Looking east (away from the sun, which culminates toward -Z), a little above the horizon. */
+    scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2 + 100 * 0.05f, 0}, 12.0, true);
+    frame(f, "noon_horizon");
+    mean_at(f, W / 2, H / 2, hor);
+    print_message("zenith %.0f %.0f %.0f, horizon %.0f %.0f %.0f\n", zen[0], zen[1], zen[2], hor[0],
+                  hor[1], hor[2]);
+    assert_true(zen[2] > zen[0] + 10.0); /* a blue sky */
+    assert_true(blueness(zen) > blueness(hor) + 0.02);
+    assert_true(hor[0] + hor[1] + hor[2] > zen[0] + zen[1] + zen[2]);
+}
+
+/* At sunset the horizon toward the sun is redder than toward the sun at noon. */
+static void test_sunset_horizon_redder(void **state) {
+    fixture *f = *state;
+    double c[2][3];
+    const double hours[2] = {12.0, 17.6};
+    for (int i = 0; i < 2; i++) {
+        float d[3];
+        rill_render_sun_direction_for_hour(hours[i], d);
+        float h = sqrtf(d[0] * d[0] + d[2] * d[2]);
+        /* The sun's azimuth, 2 degrees above the horizon and 12 degrees to its side. */
+        float ax = -d[0] / h, az = -d[2] / h, s = sinf(0.21f), co = cosf(0.21f);
+        float at[3] = {100 * (ax * co - az * s), 2 + 100 * 0.035f, 100 * (az * co + ax * s)};
+        scene(f, (float[3]){0, 2, 0}, at, hours[i], true);
+        frame(f, i ? "sunset_horizon" : "noon_toward_sun");
+        mean_at(f, W / 2, H / 2, c[i]);
+    }
+    double rb_noon = c[0][0] / (c[0][2] + 1.0), rb_sunset = c[1][0] / (c[1][2] + 1.0);
+    print_message("R/B toward the sun: noon %.2f, sunset %.2f\n", rb_noon, rb_sunset);
+    assert_true(rb_sunset > rb_noon * 1.5);
+}
+
+/* A face turned from the sun gets the atmosphere's light through the image-based light: bluish
+ * and brighter than black (in Color mode, with no ambient colour, the same face is black). */
+static void test_shaded_face_lit_by_atmosphere(void **state) {
+    fixture *f = *state;
+    double c[2][3];
+    for (int i = 0; i < 2; i++) {
+        /* The sun at noon shines toward +Z: the camera at +Z sees the cube's face turned away. */
+        scene(f, (float[3]){0, 0.5f, 3.0f}, (float[3]){0, 0.5f, 0}, 12.0, i == 0);
+        render_test_place(&f->inst, 1, f->cube, f->white, (float[3]){0, 0.5f, 0}, 1.0f, 0.0f);
+        f->snap.instances = &f->inst;
+        f->snap.instance_count = 1;
+        for (int k = 0; k < 8; k++) { /* a changed sky re-bakes one step a frame */
+            frame(f, NULL);
+        }
+        frame(f, i ? "shaded_face_color" : "shaded_face_atmosphere");
+        mean_at(f, W / 2, H / 2, c[i]);
+    }
+    print_message("shaded face: atmosphere %.0f %.0f %.0f, color mode %.0f %.0f %.0f\n", c[0][0],
+                  c[0][1], c[0][2], c[1][0], c[1][1], c[1][2]);
+    assert_true(c[0][0] + c[0][1] + c[0][2] > 30.0);
+    assert_true(c[0][2] > c[0][0]);                 /* bluish: the sky's light */
+    assert_true(c[1][0] + c[1][1] + c[1][2] < 6.0); /* no atmosphere, no ambient: black */
+}
+
+/* Aerial perspective: the same cube, the same size on screen, is closer to the sky's colour
+ * behind it at 20 km than at 200 m. */
+static void test_aerial_perspective_far_toward_sky(void **state) {
+    fixture *f = *state;
+    double sky[3], c[2][3];
+    const float dist[2] = {200.0f, 20000.0f};
+    /* Looking east, level: the sky behind is the horizon's. */
+    scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2 + 100 * 0.03f, 0}, 12.0, true);
+    frame(f, "aerial_sky");
+    mean_at(f, W / 2, H / 2, sky);
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2 + 100 * 0.03f, 0}, 12.0, true);
+        float d = dist[i];
+        render_test_place(&f->inst, 1, f->cube, f->white, (float[3]){d, 2 + d * 0.03f, 0}, d * 0.1f,
+                          0.0f);
+        f->snap.instances = &f->inst;
+        f->snap.instance_count = 1;
+        frame(f, i ? "aerial_far" : "aerial_near");
+        mean_at(f, W / 2, H / 2, c[i]);
+    }
+    double gap[2];
+    for (int i = 0; i < 2; i++) {
+        gap[i] = fabs(c[i][0] - sky[0]) + fabs(c[i][1] - sky[1]) + fabs(c[i][2] - sky[2]);
+    }
+    print_message("sky %.0f %.0f %.0f; near %.0f %.0f %.0f (gap %.0f); far %.0f %.0f %.0f (gap "
+                  "%.0f)\n",
+                  sky[0], sky[1], sky[2], c[0][0], c[0][1], c[0][2], gap[0], c[1][0], c[1][1],
+                  c[1][2], gap[1]);
+    assert_true(gap[1] < gap[0] * 0.7);
+}
+
+/* Whether the last frame's graph ran a pass named `name` (a dump line "NN name"). */
+static bool has_pass(fixture *f, const char *name) {
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    char line[64];
+    snprintf(line, sizeof(line), " %s\n", name);
+    bool has = sb.data && strstr(sb.data, line) != NULL;
+    if (getenv("RILL_SKY_DUMP")) {
+        print_message("%s", sb.data ? sb.data : "");
+    }
+    rill_strbuf_free(&sb);
+    return has;
+}
+
+/* Whether the last frame's graph mentions "sky" anywhere (a pass or an image). */
+static bool mentions_sky(fixture *f) {
+    rill_strbuf sb = {0};
+    rill_renderer_dump_graph(f->r, &sb);
+    bool has = sb.data && strstr(sb.data, "sky") != NULL;
+    rill_strbuf_free(&sb);
+    return has;
+}
+
+/* Color mode (a sun not marked, no Atmosphere) adds no sky pass; Atmosphere adds the sky view,
+ * aerial perspective and sky passes every frame and the transmittance and multiple scattering
+ * tables only when the settings change. */
+static void test_passes_by_mode(void **state) {
+    fixture *f = *state;
+    rill_error err = {0};
+    scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, 12.0, false);
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_false(mentions_sky(f));
+    f->snap.sun.marked = true;
+    f->atmo = rill_render_atmosphere_defaults();
+    f->rs = (rill_render_routed_settings){"Atmosphere", &f->atmo, sizeof(f->atmo), 0};
+    f->snap.view.settings = &f->rs;
+    f->snap.view.settings_count = 1;
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_true(has_pass(f, "sky.transmittance"));
+    assert_true(has_pass(f, "sky.multiscatter"));
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_false(has_pass(f, "sky.transmittance"));
+    assert_true(has_pass(f, "sky.view"));
+    assert_true(has_pass(f, "sky.aerial"));
+    assert_true(has_pass(f, "sky"));
+    f->atmo.mie_scattering = 40.0f; /* hazier: the tables again */
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_true(has_pass(f, "sky.transmittance"));
+    /* The same Atmosphere source with sky mode Color (a WorldEnvironment saying so): no sky. */
+    rill_world_environment env = rill_world_environment_defaults();
+    env.sky_mode = RILL_SKY_COLOR;
+    rill_render_routed_settings both[2] = {f->rs, {"WorldEnvironment", &env, sizeof(env), 0}};
+    f->snap.view.settings = both;
+    f->snap.view.settings_count = 2;
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_false(mentions_sky(f));
+}
+
+/* Hostile Atmosphere settings (NaN, zero radii, the top below the ground, infinities) are clamped
+ * with a warning: the frame renders, validation stays clean and the sky is not black. */
+static void test_hostile_settings_clamp(void **state) {
+    fixture *f = *state;
+    const float nan = NAN, inf = INFINITY;
+    for (int k = 0; k < 4; k++) {
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 20, 0}, 12.0, true);
+        rill_render_atmosphere a = rill_render_atmosphere_defaults();
+        if (k == 0) {
+            a.ground_radius_km = nan;
+            a.rayleigh_scattering[1] = nan;
+            a.mie_g = nan;
+        } else if (k == 1) {
+            a.ground_radius_km = 0.0f;
+            a.top_radius_km = 0.0f;
+            a.rayleigh_scale_height_km = 0.0f;
+            a.ozone_half_width_km = 0.0f;
+        } else if (k == 2) {
+            a.top_radius_km = a.ground_radius_km - 100.0f;
+            a.sun_angular_diameter_deg = -3.0f;
+        } else {
+            a.mie_scattering = inf;
+            a.rayleigh_scattering[0] = -inf;
+            a.ground_albedo[2] = 1e30f;
+            f->snap.sun.illuminance = inf;
+        }
+        f->atmo = a;
+        f->rs = (rill_render_routed_settings){"Atmosphere", &f->atmo, sizeof(f->atmo), 0};
+        f->snap.view.settings = &f->rs;
+        f->snap.view.settings_count = 1;
+        frame(f, NULL);
+        double c[3];
+        mean_at(f, W / 2, H / 4, c);
+        print_message("hostile case %d: sky %.0f %.0f %.0f\n", k, c[0], c[1], c[2]);
+        if (k != 1) { /* a 1 km planet under a 1 km shell of air has next to no sky */
+            assert_true(c[0] + c[1] + c[2] > 3.0);
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sunset_horizon_redder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shaded_face_lit_by_atmosphere, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_aerial_perspective_far_toward_sky, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_passes_by_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_settings_clamp, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
