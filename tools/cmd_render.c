@@ -19,6 +19,7 @@
 #include "rill/render.h"
 #include "rill/render/environment.h"
 #include "rill/scene.h"
+#include "rill/scene/anim.h"
 #include "rill/world.h"
 
 typedef struct render_opts {
@@ -39,6 +40,8 @@ typedef struct render_opts {
     rill_render_wireframe wireframe; /* --wireframe-fade / --wireframe-color (zero: defaults) */
     float time_of_day;               /* --time-of-day HOURS (when tod_set) */
     bool tod_set;
+    float time; /* --time SECONDS (when time_set): every AnimationPlayer held there */
+    bool time_set;
 } render_opts;
 
 static void usage(FILE *f) {
@@ -77,6 +80,8 @@ static void usage(FILE *f) {
         "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
         "                      to this hour at latitude 45, equinox (6 sunrise toward +X, 12\n"
         "                      noon toward -Z, 18 sunset toward -X)\n"
+        "  --time SECONDS      pose every AnimationPlayer at this time of its clip (paused);\n"
+        "                      a model (or a scene without players) plays its first clip\n"
         "  --render-scale S    3D passes at this fraction of the output size, in [0.1, 2]; never\n"
         "                      above the output (default: the project's [rendering] render_scale)\n"
         "  --device NAME       pick a Vulkan device by name (also RILL_DEVICE)\n"
@@ -117,6 +122,34 @@ static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
 static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
                                      RILL_RENDER_QUALITY_HIGH};
 
+/* --time: every AnimationPlayer paused at t (its clip's time, clamped to the clip by the
+ * animation system); without any, each Model entity gets one playing its first clip, so a
+ * model file shows its pose. The app's animation update applies it at the next frame. */
+static void pose_players(rill_world *w, float t) {
+    rill_component player = rill_world_find_component(w, "AnimationPlayer");
+    rill_component model = rill_world_find_component(w, "Model");
+    const rill_entity *ents;
+    void *data;
+    uint32_t n = player.id ? rill_world_component_dense(w, player, &ents, &data) : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        rill_animation_player *p = (rill_animation_player *)data + i;
+        p->time = t;
+        p->playing = false;
+    }
+    uint32_t m =
+        n || !model.id || !player.id ? 0 : rill_world_component_dense(w, model, &ents, &data);
+    rill_entity *models = m ? rill_malloc(sizeof(rill_entity) * m) : NULL;
+    for (uint32_t i = 0; models && i < m; i++)
+        models[i] = ents[i];
+    for (uint32_t i = 0; models && i < m; i++) {
+        rill_animation_player p = {.playing = false, .loop = false, .speed = 1.0f, .time = t};
+        rill_world_add(w, models[i], player, &p);
+    }
+    rill_free(models);
+    if (n + m == 0)
+        fprintf(stderr, "warning: --time: nothing to animate (no AnimationPlayer, no Model)\n");
+}
+
 /* Returns 0 to go on, -1 after --help (exit 0), 2 on a usage error. */
 static int parse(int argc, char **argv, render_opts *o) {
     memset(o, 0, sizeof(*o));
@@ -143,6 +176,8 @@ static int parse(int argc, char **argv, render_opts *o) {
          .want = "[0.1, 2]"},
         {"--time-of-day", RILL_CLI_OPT_FLOAT, &o->time_of_day, .min = 0, .max = 24,
          .want = "hours in [0, 24]", .given = &o->tod_set},
+        {"--time", RILL_CLI_OPT_FLOAT, &o->time, .min = 0, .max = 1e6,
+         .want = "seconds in [0, 1e6]", .given = &o->time_set},
         {"--device", RILL_CLI_OPT_STRING, &o->device},
         {"--channel", RILL_CLI_OPT_CHANNEL, o->channels, &o->channel_count,
          .max = RILL_CHANNEL_COUNT},
@@ -353,6 +388,8 @@ int rill_cmd_render(int argc, char **argv) {
                                                  rill_content_render_components(c), o.time_of_day,
                                                  &err) != RILL_OK)
         goto done;
+    if (o.time_set)
+        pose_players(rill_app_world(rill_content_app(c)), o.time);
     if (warm_up(r, c, &o, &err) != RILL_OK)
         goto done;
     print_notes(rill_content_notes(c));
