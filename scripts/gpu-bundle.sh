@@ -10,7 +10,8 @@ out=.devbin
 rm -rf "$out" && mkdir -p "$out"
 bins=(build/release/bench/render/bench_render build/release/bench/render/bench_batching
       build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
-      build/release/bench/render/bench_skin build/release/tools/rill)
+      build/release/bench/render/bench_skin build/release/bench/render/bench_gi
+      build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done
 for b in "${bins[@]}"; do
   ldd "$b" | awk '/=> \//{print $3}'

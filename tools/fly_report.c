@@ -133,6 +133,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame); /* copied to staging in the wait */
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
+    jw_f64(w, "gi_ms", rs->gi_ms);                   /* GPU time of the GI passes */
+    jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* 0: no voxel tiers yet */
     jw_passes(w, "gpu_passes", rs);
     jw_systems(w, "systems", app);
     jw_end(w);

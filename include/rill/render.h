@@ -805,6 +805,9 @@ typedef struct rill_render_stats {
     /* Image-based light: finished bakes and bake steps recorded since creation (a bake is 7
      * steps: the source, then one per cube face), and the cube's face size (the tier's). */
     uint32_t ibl_bakes, ibl_steps, ibl_face_size;
+    /* Global illumination (rill/render/gi.h): GPU ms of the GI passes in the newest timed frame,
+     * and of voxelization (0: the voxel tiers are not built). */
+    double gi_ms, gi_voxelize_ms;
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);

@@ -3,6 +3,7 @@
  * each only when the primary camera's routed settings hold its settings type. */
 #include "rill/render/effects.h"
 #include "frame.h"
+#include "gi_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -193,10 +194,12 @@ rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
     }
     RILL_TRY(rill__effects_register_engine(r, err));
     RILL_TRY(rill__ssr_effect_register(r, err));
-    return rill__effects_register_aa(r, err);
+    RILL_TRY(rill__effects_register_aa(r, err));
+    return rill__gi_create(r, err);
 }
 
 void rill__effects_destroy(rill_renderer *r) {
+    rill__gi_destroy(r);
     rill_free(r->effects);
     r->effects = NULL;
 }

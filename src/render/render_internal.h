@@ -300,7 +300,8 @@ struct rill_rg_ctx {
     X(FOG)                                                                                         \
     X(SSR_HIZ) X(SSR_TRACE) X(SSR_BLUR) X(SSR_RESOLVE)                                             \
     X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)                                \
-    X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)
+    X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
+    X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
@@ -369,6 +370,7 @@ struct rill_renderer {
     uint32_t env_warned_n;
     struct rill__ibl *ibl; /* ibl.c: image-based light */
     struct rill__sky *sky; /* sky.c: the physical sky */
+    struct rill__gi *gi;   /* gi.c: screen-space global illumination */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */

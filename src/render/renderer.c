@@ -2,6 +2,7 @@
  * output, and statistics. Meshes, textures and materials live in render_pools.c; the frame is
  * recorded by frame_render.c and the frame_*.c files beside it, and executed by exec.c. */
 #include "frame.h"
+#include "gi_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -411,6 +412,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->wire_fill_draws = r->fill_wire_draws;
     out->ghost_alpha_draws = r->ghost_alpha_draws;
     rill__ibl_stats(r, &out->ibl_bakes, &out->ibl_steps, &out->ibl_face_size);
+    rill__gi_stats(out);
     out->triangles = r->triangles;
     out->texture_bytes = rill__texture_bytes(r);
     out->light_cluster_refs = r->light_cluster_refs;

@@ -2,6 +2,7 @@
  * anti-aliasing ones: TemporalAntiAliasing, Fxaa, Smaa, ContrastAdaptiveSharpening) and the routing
  * table rill_render_extract rebuilds every frame: each camera's route is itself, then every other
  * source in entity-id order; per settings type the first source wins, and the view gets a copy. */
+#include "gi_internal.h"
 #include "render_internal.h"
 #include "rill/render/effects.h"
 #include "rill/render/environment.h"
@@ -245,6 +246,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     }
     if (r == RILL_OK) {
         r = rill__ssr_register(w, out, err);
+    }
+    if (r == RILL_OK) {
+        r = rill__gi_register_components(w, out, err);
     }
     return r;
 }

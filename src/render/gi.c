@@ -1,0 +1,311 @@
+/* gi.c: screen-space global illumination as a registry effect ("gi": GI phase, on the lit HDR
+ * image after end_main_pass, before TAA). Three compute passes per frame:
+ *   ssgi           half resolution: for each pixel, short screen-space rays in `directions`
+ *                  directions gather the lit colour of the surfaces they find above the pixel's
+ *                  horizon (depth + normal aware; a sample must face the pixel), cosine-weighted
+ *                  by how much each raises the horizon; rays that find nothing add nothing, the
+ *                  lit pass's image-based light (the sky) already lights those directions.
+ *   ssgi_temporal  half resolution: a depth-aware 5x5 filter of that, blended with last frame's
+ *                  result reprojected through the motion vectors; history whose distance from
+ *                  the camera does not match (a disocclusion) is rejected.
+ *   ssgi_apply     full resolution: a depth-aware upsample, times an albedo estimate (the lit
+ *                  colour's chromaticity: the prepass holds no albedo), times intensity, added
+ *                  to the lit image (or alone: debug IndirectOnly).
+ * The history is two half-resolution images written in turn and imported into the graph each
+ * frame, like TAA's; they are freed once GI has been off for 60 frames. */
+#include "frame.h"
+#include "gi_internal.h"
+
+#include <string.h>
+
+#define GI_CURRENT_WEIGHT 0.1f /* share of the current frame in each new history */
+#define GI_IDLE_FRAMES 60u     /* frames without GI after which its history is freed */
+
+static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sampler) {
+    b->img = img;
+    b->layer = -1;
+    b->sampler = sampler;
+}
+
+static void bind_frame(rill__binding *b, const rill__view *vs) {
+    b->buf = vs->frame_buf;
+    b->offset = vs->frame_off;
+    b->range = sizeof(rill__gpu_frame);
+}
+
+static void dispatch_8x8(rill__cmd *cmd, uint32_t w, uint32_t h) {
+    rill__cmd_dispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
+}
+
+/* >>history ---------------------------------------------------------------------------------- */
+
+static void history_free(rill_renderer *r, rill__gi *gi) {
+    for (int i = 0; i < 2; i++) {
+        rill__img_destroy(r->gpu, gi->history[i]);
+        gi->history[i] = NULL;
+    }
+    gi->valid = false;
+    gi->hw = gi->hh = 0;
+}
+
+/* (Re)creates the two history images at w x h; false (no accumulation this frame) on failure. */
+static bool history_ready(rill_renderer *r, rill__gi *gi, uint32_t w, uint32_t h) {
+    if (gi->history[0] && gi->hw == w && gi->hh == h) {
+        return true;
+    }
+    history_free(r, gi);
+    for (int i = 0; i < 2; i++) {
+        rill__img_desc d = {w,
+                            h,
+                            1,
+                            1,
+                            RILL_RG_FORMAT_RGBA16F,
+                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                            i ? "ssgi history 1" : "ssgi history 0"};
+        rill_error err = {0};
+        gi->history[i] = rill__img_create(r->gpu, &d, &err);
+        if (!gi->history[i]) {
+            RILL_LOG_WARN("render", "SSGI without accumulation: no history image (%s)", err.msg);
+            history_free(r, gi);
+            return false;
+        }
+    }
+    gi->hw = w;
+    gi->hh = h;
+    return true;
+}
+
+static rill_rg_image import_history(rill_rg *g, rill__gi *gi, const char *name, uint32_t i,
+                                    rill_rg_usage initial, rill_error *err) {
+    rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
+                            .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                            .width = gi->hw,
+                            .height = gi->hh};
+    return rill_rg_import_image(g, name, &d, gi->history[i], initial, RILL_RG_USAGE_SAMPLED_COMPUTE,
+                                err);
+}
+
+/* Last frame's camera position in this frame's view space (w = 1 when usable), and this frame's
+ * position kept for the next. */
+static void track_camera(rill__gi *gi, const rill__view *vs, bool usable) {
+    mat4 wfv, view;
+    memcpy(wfv, vs->set.world_from_view, sizeof(wfv));
+    glm_mat4_inv(wfv, view);
+    vec4 prev = {gi->prev_cam[0], gi->prev_cam[1], gi->prev_cam[2], 1.0f}, out;
+    glm_mat4_mulv(view, prev, out);
+    memcpy(gi->prev_cam_view, out, sizeof(float) * 3);
+    gi->prev_cam_view[3] = usable ? 1.0f : 0.0f;
+    memcpy(gi->prev_cam, &vs->set.world_from_view[12], sizeof(gi->prev_cam));
+}
+
+/* >>graph ------------------------------------------------------------------------------------ */
+
+static bool gi_active(const rill_render_effect_ctx *ctx) {
+    rill__gi *gi = ctx->user;
+    rill_renderer *r = ctx->renderer;
+    rill__gi_resolve(gi, ctx->view, &gi->cur);
+    bool on = gi->cur.on && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
+    if (!on && gi->history[0] && r->frame_counter - gi->last_frame > GI_IDLE_FRAMES) {
+        history_free(r, gi); /* GI is off for this camera: give the history's memory back */
+    }
+    return on;
+}
+
+static rill_rg_pass add_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__gi *gi,
+                             rill_error *err) {
+    return rill_rg_add_pass(g, &(rill_rg_pass_desc){.label = label, .exec = fn, .user = gi}, err);
+}
+
+static void pass_trace(rill_rg_ctx *ctx, void *user);
+static void pass_temporal(rill_rg_ctx *ctx, void *user);
+static void pass_apply(rill_rg_ctx *ctx, void *user);
+
+/* Where this frame's accumulated result goes: the next history image (temporal), else a
+ * transient; hist_in is last frame's, or the raw trace on a reset (then unread). */
+static void plan_history(rill_renderer *r, rill__gi *gi, rill_rg *g, uint32_t hw, uint32_t hh,
+                         rill_error *err) {
+    bool temporal = gi->cur.temporal && history_ready(r, gi, hw, hh);
+    gi->reset = !temporal || !gi->valid || gi->last_frame + 1 != r->frame_counter;
+    if (!temporal) {
+        rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
+                                .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                                .width = hw,
+                                .height = hh};
+        gi->hist_out = rill_rg_create_image(g, "ssgi.filtered", &d, err);
+        gi->hist_in = gi->raw;
+        gi->valid = false;
+        return;
+    }
+    uint32_t next = gi->cur_hist ^ 1u;
+    gi->hist_out = import_history(g, gi, "ssgi.history_out", next, RILL_RG_USAGE_NONE, err);
+    gi->hist_in = gi->reset ? gi->raw
+                            : import_history(g, gi, "ssgi.history_in", gi->cur_hist,
+                                             RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+    gi->cur_hist = next;
+    gi->valid = true;
+}
+
+static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
+    rill_renderer *r = ctx->renderer;
+    rill__gi *gi = ctx->user;
+    rill_rg *g = ctx->graph;
+    rill__view *vs = &r->frame.views[0];
+    uint32_t w3 = (uint32_t)((float)r->width * r->render_scale + 0.5f);
+    uint32_t h3 = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+    uint32_t hw = (RILL_MAX(w3, 1u) + 1) / 2, hh = (RILL_MAX(h3, 1u) + 1) / 2;
+    gi->view = vs;
+    gi->src = ctx->color;
+    gi->depth = ctx->frame->depth;
+    gi->normal = ctx->frame->normal;
+    gi->motion = ctx->frame->motion;
+    rill_rg_image_desc rd = {.format = RILL_RG_FORMAT_RGBA16F,
+                             .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                             .width = hw,
+                             .height = hh};
+    gi->raw = rill_rg_create_image(g, "ssgi.raw", &rd, err);
+    plan_history(r, gi, g, hw, hh, err);
+    track_camera(gi, vs, !gi->reset);
+    gi->last_frame = r->frame_counter;
+    gi->frame_index++;
+    gi->dst = rill_render_effect_next_color(ctx, err);
+    rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE, w = RILL_RG_USAGE_STORAGE_WRITE;
+
+    rill_rg_pass p = add_pass(g, "ssgi", pass_trace, gi, err);
+    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->src, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->raw, w, err));
+    RILL_TRY(rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err));
+
+    p = add_pass(g, "ssgi_temporal", pass_temporal, gi, err);
+    RILL_TRY(rill_rg_use_image(g, p, gi->raw, s, err));
+    if (!gi->reset) {
+        RILL_TRY(rill_rg_use_image(g, p, gi->hist_in, s, err));
+    }
+    RILL_TRY(rill_rg_use_image(g, p, gi->motion, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->hist_out, w, err));
+
+    p = add_pass(g, "ssgi_apply", pass_apply, gi, err);
+    RILL_TRY(rill_rg_use_image(g, p, gi->src, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->hist_out, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
+    return rill_rg_use_image(g, p, gi->dst, w, err);
+}
+
+/* >>passes ----------------------------------------------------------------------------------- */
+
+static void pass_trace(rill_rg_ctx *ctx, void *user) {
+    const rill__gi *gi = user;
+    rill__img *raw = rill__ctx_img(ctx, gi->raw);
+    const rill__img_desc *hd = rill__img_get_desc(raw);
+    const rill__img_desc *fd = rill__img_get_desc(rill__ctx_img(ctx, gi->src));
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSGI]);
+    rill__binding b[5];
+    memset(b, 0, sizeof(b));
+    bind_frame(&b[0], gi->view);
+    bind_img(&b[1], rill__ctx_img(ctx, gi->depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], rill__ctx_img(ctx, gi->normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_img(ctx, gi->src), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[4], raw, RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
+    struct {
+        uint32_t fw, fh, hw, hh, directions, steps;
+        float radius;
+        uint32_t frame_index;
+    } push = {fd->width,          fd->height,    hd->width,      hd->height,
+              gi->cur.directions, gi->cur.steps, gi->cur.radius, gi->frame_index};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, hd->width, hd->height);
+}
+
+static void pass_temporal(rill_rg_ctx *ctx, void *user) {
+    const rill__gi *gi = user;
+    rill__img *out = rill__ctx_img(ctx, gi->hist_out);
+    const rill__img_desc *hd = rill__img_get_desc(out);
+    const rill__img_desc *fd = rill__img_get_desc(rill__ctx_img(ctx, gi->depth));
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSGI_TEMPORAL]);
+    rill__binding b[6];
+    memset(b, 0, sizeof(b));
+    bind_frame(&b[0], gi->view);
+    bind_img(&b[1], rill__ctx_img(ctx, gi->raw), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], rill__ctx_img(ctx, gi->hist_in), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_img(ctx, gi->motion), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[4], rill__ctx_img(ctx, gi->depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[5], out, RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
+    struct {
+        uint32_t hw, hh, fw, fh, reset;
+        float current_weight, pad[2];
+        float prev_cam[4];
+    } push = {hd->width,           hd->height,        fd->width, fd->height,
+              gi->reset ? 1u : 0u, GI_CURRENT_WEIGHT, {0, 0},    {0, 0, 0, 0}};
+    memcpy(push.prev_cam, gi->prev_cam_view, sizeof(push.prev_cam));
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, hd->width, hd->height);
+}
+
+static void pass_apply(rill_rg_ctx *ctx, void *user) {
+    const rill__gi *gi = user;
+    rill__img *dst = rill__ctx_img(ctx, gi->dst);
+    rill__img *acc = rill__ctx_img(ctx, gi->hist_out);
+    const rill__img_desc *fd = rill__img_get_desc(dst);
+    const rill__img_desc *hd = rill__img_get_desc(acc);
+    rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSGI_APPLY]);
+    rill__binding b[5];
+    memset(b, 0, sizeof(b));
+    bind_frame(&b[0], gi->view);
+    bind_img(&b[1], rill__ctx_img(ctx, gi->src), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[2], acc, RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_img(ctx, gi->depth), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[4], dst, RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
+    struct {
+        uint32_t fw, fh, hw, hh;
+        float intensity;
+        uint32_t indirect_only;
+    } push = {fd->width,  fd->height,        hd->width,
+              hd->height, gi->cur.intensity, gi->cur.indirect_only ? 1u : 0u};
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    dispatch_8x8(ctx->cmd, fd->width, fd->height);
+}
+
+/* >>lifetime --------------------------------------------------------------------------------- */
+
+rill_result rill__gi_create(rill_renderer *r, rill_error *err) {
+    rill__gi *gi = rill_calloc_tagged(1, sizeof(*gi), RILL_MEM_RENDER);
+    if (!gi) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gi)");
+    }
+    r->gi = gi;
+    rill_render_effect_desc d = {.id = "gi",
+                                 .phase = RILL_RENDER_PHASE_GI,
+                                 .order = 50, /* before ssr: reflections show the bounce */
+                                 .active = gi_active,
+                                 .add = add_gi,
+                                 .user = gi,
+                                 .after_lighting = true};
+    if (!rill_render_effect_register(r, &d, err)) {
+        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    }
+    return RILL_OK;
+}
+
+void rill__gi_destroy(rill_renderer *r) {
+    if (!r->gi) {
+        return;
+    }
+    history_free(r, r->gi);
+    rill_free(r->gi);
+    r->gi = NULL;
+}
+
+void rill__gi_stats(rill_render_stats *st) {
+    st->gi_ms = 0.0;
+    st->gi_voxelize_ms = 0.0; /* no voxel tiers yet */
+    for (uint32_t i = 0; i < st->pass_count; i++) {
+        if (st->pass_names[i] && strncmp(st->pass_names[i], "ssgi", 4) == 0) {
+            st->gi_ms += st->pass_gpu_ms[i];
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/* gi_internal.h: what the global illumination files share: the settings a frame resolved from
+ * GlobalIllumination / ScreenSpaceGi (gi_settings.c) and the screen-space GI state across frames
+ * (gi.c: its history images, the images of this frame's passes, the warnings already given). */
+#ifndef RILL_RENDER_GI_INTERNAL_H
+#define RILL_RENDER_GI_INTERNAL_H
+
+#include "render_internal.h"
+#include "rill/render/gi.h"
+
+/* What the camera's routed GI settings ask for, every value clamped. */
+typedef struct rill__gi_resolved {
+    bool on;               /* a pass runs (before the quality tier's ceiling) */
+    rill_gi_quality asked; /* what the source asked for (ScreenSpace for ScreenSpaceGi) */
+    float intensity;
+    float radius;
+    uint32_t directions, steps;
+    bool temporal;
+    bool indirect_only; /* debug IndirectOnly (or VoxelCache, until the voxel tiers exist) */
+} rill__gi_resolved;
+
+typedef struct rill__gi {
+    rill__gi_resolved cur; /* this frame's (rill__gi_resolve) */
+    /* history: two half-resolution RGBA16F images written in turn (rgb: accumulated indirect
+     * light, a: the surface's distance from the camera), valid when history[cur_hist] holds
+     * the last frame's */
+    rill__img *history[2];
+    uint32_t hw, hh, cur_hist;
+    bool valid, reset;
+    uint64_t last_frame;
+    float prev_cam[3];      /* the camera's position when the history was written */
+    float prev_cam_view[4]; /* it, in this frame's view space (w: history usable) */
+    uint32_t frame_index;   /* rotates the trace's directions between frames */
+    /* this frame's graph images */
+    rill_rg_image src, dst, raw, hist_in, hist_out, depth, normal, motion;
+    const struct rill__view *view;
+    /* warnings given once: (entity, field) keys and the messages without an entity */
+    uint64_t warned[32];
+    uint32_t warned_n;
+} rill__gi;
+
+/* gi_settings.c: registers GlobalIllumination and ScreenSpaceGi as routed settings types. */
+rill_result rill__gi_register_components(rill_world *w, rill_render_components *out,
+                                         rill_error *err);
+/* Resolves v's routed GI settings into out (on = false when none or Off), warning once per
+ * clamped field, per yield and per missing tier. */
+void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved *out);
+/* True the first time `key` is seen (then remembered; false afterwards). */
+bool rill__gi_first_warning(rill__gi *gi, uint64_t key);
+
+/* gi.c: creates the state and registers the "gi" effect (GI phase, on the lit image); destroys
+ * it (history images included); fills st's gi_ms (the ssgi* passes among st's pass timings) and
+ * gi_voxelize_ms. */
+rill_result rill__gi_create(rill_renderer *r, rill_error *err);
+void rill__gi_destroy(rill_renderer *r);
+void rill__gi_stats(rill_render_stats *st);
+
+#endif

@@ -1,0 +1,291 @@
+/* gi_settings.c: the global illumination settings components (GlobalIllumination, the world's
+ * tier / strength / debug view, and ScreenSpaceGi, the screen-space tier's own settings),
+ * registered through reflection and routed to cameras like the other settings
+ * (settings_route.c), and how a camera's routed copies resolve into what the frame runs: a
+ * ScreenSpaceGi on the route wins over GlobalIllumination, tiers that are not built run
+ * ScreenSpace, hostile values are clamped; each case is logged once. */
+#include "gi_internal.h"
+#include "rill/render/effects.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* >>fields ---------------------------------------------------------------------------------- */
+
+static const rill_enum_item quality_items[] = {
+    {"Off", RILL_GI_OFF},        {"ScreenSpace", RILL_GI_SCREEN_SPACE},
+    {"SdfLow", RILL_GI_SDF_LOW}, {"SdfHigh", RILL_GI_SDF_HIGH},
+    {"Hwrt", RILL_GI_HWRT},
+};
+static const rill_enum_item debug_items[] = {
+    {"None", RILL_GI_DEBUG_NONE},
+    {"IndirectOnly", RILL_GI_DEBUG_INDIRECT_ONLY},
+    {"VoxelCache", RILL_GI_DEBUG_VOXEL_CACHE},
+};
+
+#define GI_OFF(f) offsetof(rill_render_global_illumination, f)
+static const rill_field gi_fields[] = {
+    {.name = "quality",
+     .type = RILL_FIELD_ENUM,
+     .offset = GI_OFF(quality),
+     .enum_items = quality_items,
+     .enum_count = 5,
+     .doc = "Off, ScreenSpace (default; runs at the High tier), SdfLow, SdfHigh, Hwrt (the last "
+            "three are not built yet and run ScreenSpace)"},
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = GI_OFF(intensity),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 16,
+     .doc = "strength of the indirect light, default 0.4"},
+    {.name = "specular_intensity",
+     .type = RILL_FIELD_F32,
+     .offset = GI_OFF(specular_intensity),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 16,
+     .doc = "voxel tiers' specular multiplier, default 1 (screen-space GI is diffuse only)"},
+    {.name = "debug",
+     .type = RILL_FIELD_ENUM,
+     .offset = GI_OFF(debug),
+     .enum_items = debug_items,
+     .enum_count = 3,
+     .doc = "None, IndirectOnly (the indirect light alone), VoxelCache (IndirectOnly until the "
+            "voxel tiers exist)"},
+};
+
+#define SS_OFF(f) offsetof(rill_render_screen_space_gi, f)
+static const rill_field ssgi_fields[] = {
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = SS_OFF(intensity),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 16,
+     .doc = "strength of the indirect light, default 0.4"},
+    {.name = "radius",
+     .type = RILL_FIELD_F32,
+     .offset = SS_OFF(radius),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0.05,
+     .max = 100,
+     .doc = "world units a ray reaches, default 2"},
+    {.name = "directions",
+     .type = RILL_FIELD_U32,
+     .offset = SS_OFF(directions),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 16,
+     .doc = "screen-space directions per pixel (1..16), default 4"},
+    {.name = "steps",
+     .type = RILL_FIELD_U32,
+     .offset = SS_OFF(steps),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 32,
+     .doc = "samples along each direction (1..32), default 6"},
+    {.name = "temporal",
+     .type = RILL_FIELD_BOOL,
+     .offset = SS_OFF(temporal),
+     .doc = "accumulate over frames (reprojected with the motion vectors), default on"},
+};
+
+/* >>defaults -------------------------------------------------------------------------------- */
+
+rill_render_global_illumination rill_render_global_illumination_query_defaults(void) {
+    rill_render_global_illumination g = {.quality = RILL_GI_SCREEN_SPACE,
+                                         .intensity = 0.4f,
+                                         .specular_intensity = 1.0f,
+                                         .debug = RILL_GI_DEBUG_NONE};
+    return g;
+}
+
+rill_render_screen_space_gi rill_render_screen_space_gi_query_defaults(void) {
+    rill_render_screen_space_gi s = {
+        .intensity = 0.4f, .radius = 2.0f, .directions = 4, .steps = 6, .temporal = true};
+    return s;
+}
+
+/* >>registration ---------------------------------------------------------------------------- */
+
+static rill_component reg(rill_world *w, const rill_type_desc *d) {
+    rill_component c = rill_world_find_component(w, d->name);
+    return c.id ? c : rill_world_register_component(w, d);
+}
+
+rill_result rill__gi_register_components(rill_world *w, rill_render_components *out,
+                                         rill_error *err) {
+    static rill_render_global_illumination gi_default;
+    static rill_render_screen_space_gi ssgi_default;
+    gi_default = rill_render_global_illumination_query_defaults();
+    ssgi_default = rill_render_screen_space_gi_query_defaults();
+    rill_type_desc d[2] = {
+        {.name = "GlobalIllumination",
+         RILL_TYPE_LAYOUT(rill_render_global_illumination),
+         .fields = gi_fields,
+         .field_count = (uint32_t)(sizeof(gi_fields) / sizeof(gi_fields[0])),
+         .defaults = &gi_default,
+         .doc = "global illumination tier, strength and debug view, authored on a non-camera "
+                "entity and routed to cameras"},
+        {.name = "ScreenSpaceGi",
+         RILL_TYPE_LAYOUT(rill_render_screen_space_gi),
+         .fields = ssgi_fields,
+         .field_count = (uint32_t)(sizeof(ssgi_fields) / sizeof(ssgi_fields[0])),
+         .defaults = &ssgi_default,
+         .doc = "screen-space GI settings, routed to cameras; a camera holding them ignores "
+                "GlobalIllumination"},
+    };
+    for (int i = 0; i < 2; i++) {
+        rill_component c = reg(w, &d[i]);
+        if (!c.id) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "render: could not register the %s component", d[i].name);
+        }
+        RILL_TRY(rill_render_components_add_settings(out, c, err));
+    }
+    return RILL_OK;
+}
+
+/* >>resolving a view ------------------------------------------------------------------------ */
+
+bool rill__gi_first_warning(rill__gi *gi, uint64_t key) {
+    for (uint32_t i = 0; i < gi->warned_n; i++) {
+        if (gi->warned[i] == key) {
+            return false;
+        }
+    }
+    if (gi->warned_n < sizeof(gi->warned) / sizeof(gi->warned[0])) {
+        gi->warned[gi->warned_n++] = key;
+    }
+    return true;
+}
+
+/* The routed copy of `type` on v (NULL when none or of another size). */
+static const rill_render_routed_settings *routed(const rill_render_view *v, const char *type,
+                                                 uint32_t size) {
+    for (uint32_t i = 0; v && i < v->settings_count; i++) {
+        const rill_render_routed_settings *rs = &v->settings[i];
+        if (rs->type && strcmp(rs->type, type) == 0) {
+            return rs->size == size ? rs : NULL;
+        }
+    }
+    return NULL;
+}
+
+typedef struct clamp_src {
+    rill__gi *gi;
+    const char *type;
+    rill_entity entity;
+} clamp_src;
+
+static void warn_clamp(const clamp_src *cs, const char *field, double was, double now) {
+    uint64_t key = rill_hash64_seed(&cs->entity, sizeof(cs->entity),
+                                    rill_hash64_str(field) ^ rill_hash64_str(cs->type) * 31u);
+    if (rill__gi_first_warning(cs->gi, key)) {
+        RILL_LOG_WARN("render", "%s of entity %u:%u: %s = %g is out of range; using %g", cs->type,
+                      RILL_ENTITY_INDEX(cs->entity), RILL_ENTITY_GENERATION(cs->entity), field, was,
+                      now);
+    }
+}
+
+/* v clamped to [lo, hi]; NaN or infinity becomes def. */
+static float fix(const clamp_src *cs, const char *field, float v, float lo, float hi, float def) {
+    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
+    if (out != v) {
+        warn_clamp(cs, field, (double)v, (double)out);
+    }
+    return out;
+}
+
+static uint32_t fix_u32(const clamp_src *cs, const char *field, uint32_t v, uint32_t lo,
+                        uint32_t hi) {
+    uint32_t out = v < lo ? lo : v > hi ? hi : v;
+    if (out != v) {
+        warn_clamp(cs, field, (double)v, (double)out);
+    }
+    return out;
+}
+
+/* ScreenSpaceGi's values into out. */
+static void resolve_ssgi(const clamp_src *cs, const rill_render_screen_space_gi *s,
+                         rill__gi_resolved *out) {
+    rill_render_screen_space_gi d = rill_render_screen_space_gi_query_defaults();
+    out->on = true;
+    out->asked = RILL_GI_SCREEN_SPACE;
+    out->intensity = fix(cs, "intensity", s->intensity, 0.0f, 16.0f, d.intensity);
+    out->radius = fix(cs, "radius", s->radius, 0.05f, 100.0f, d.radius);
+    out->directions = fix_u32(cs, "directions", s->directions, 1, 16);
+    out->steps = fix_u32(cs, "steps", s->steps, 1, 32);
+    out->temporal = s->temporal;
+}
+
+static const char *quality_name(rill_gi_quality q) {
+    for (size_t i = 0; i < sizeof(quality_items) / sizeof(quality_items[0]); i++) {
+        if (quality_items[i].value == (int32_t)q) {
+            return quality_items[i].name;
+        }
+    }
+    return "?";
+}
+
+/* GlobalIllumination's values into out: its tier (those not built run ScreenSpace) with the
+ * screen-space defaults scaled by its intensity. */
+static void resolve_world(const clamp_src *cs, const rill_render_global_illumination *g,
+                          rill__gi_resolved *out) {
+    rill_render_global_illumination d = rill_render_global_illumination_query_defaults();
+    rill_gi_quality q = g->quality;
+    if ((unsigned)q >= RILL_GI_QUALITY_NUM) {
+        warn_clamp(cs, "quality", (double)(unsigned)q, (double)RILL_GI_SCREEN_SPACE);
+        q = RILL_GI_SCREEN_SPACE;
+    }
+    rill_gi_debug dbg = g->debug;
+    if ((unsigned)dbg >= RILL_GI_DEBUG_NUM) {
+        warn_clamp(cs, "debug", (double)(unsigned)dbg, 0.0);
+        dbg = RILL_GI_DEBUG_NONE;
+    }
+    float intensity = fix(cs, "intensity", g->intensity, 0.0f, 16.0f, d.intensity);
+    (void)fix(cs, "specular_intensity", g->specular_intensity, 0.0f, 16.0f, d.specular_intensity);
+    if (q == RILL_GI_OFF) {
+        return;
+    }
+    rill_render_screen_space_gi ss = rill_render_screen_space_gi_query_defaults();
+    ss.intensity = intensity;
+    resolve_ssgi(cs, &ss, out);
+    out->asked = q;
+    out->indirect_only = dbg != RILL_GI_DEBUG_NONE;
+    if (q != RILL_GI_SCREEN_SPACE &&
+        rill__gi_first_warning(cs->gi, rill_hash64_str(quality_name(q)))) {
+        RILL_LOG_INFO("render",
+                      "GlobalIllumination quality %s: %s is not built yet; running ScreenSpace",
+                      quality_name(q),
+                      q == RILL_GI_HWRT ? "hardware ray-traced GI"
+                                        : "the voxel radiance clipmap (voxel-cone GI)");
+    }
+    if (dbg == RILL_GI_DEBUG_VOXEL_CACHE &&
+        rill__gi_first_warning(cs->gi, rill_hash64_str("VoxelCache"))) {
+        RILL_LOG_INFO("render", "GlobalIllumination debug VoxelCache: there is no voxel cache yet "
+                                "(SdfLow/SdfHigh are not built); showing IndirectOnly");
+    }
+}
+
+void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved *out) {
+    memset(out, 0, sizeof(*out));
+    const rill_render_routed_settings *ss =
+        routed(v, "ScreenSpaceGi", sizeof(rill_render_screen_space_gi));
+    const rill_render_routed_settings *wg =
+        routed(v, "GlobalIllumination", sizeof(rill_render_global_illumination));
+    if (ss) {
+        if (wg && rill__gi_first_warning(gi, rill_hash64_str("yield") ^ wg->source ^
+                                                 (ss->source * 0x9E3779B97F4A7C15ull))) {
+            RILL_LOG_WARN("render",
+                          "the camera holds ScreenSpaceGi (entity %u:%u): its settings are used "
+                          "and GlobalIllumination (entity %u:%u) yields",
+                          RILL_ENTITY_INDEX(ss->source), RILL_ENTITY_GENERATION(ss->source),
+                          RILL_ENTITY_INDEX(wg->source), RILL_ENTITY_GENERATION(wg->source));
+        }
+        clamp_src cs = {gi, "ScreenSpaceGi", ss->source};
+        resolve_ssgi(&cs, ss->data, out);
+    } else if (wg) {
+        clamp_src cs = {gi, "GlobalIllumination", wg->source};
+        resolve_world(&cs, wg->data, out);
+    }
+}

@@ -1,0 +1,384 @@
+/* Global illumination (rill/render/gi.h) on lavapipe, validation on: a closed box with a red and a
+ * green wall and a white floor under a point light shows colour bleeding on the floor with
+ * screen-space GI and none without; Off and tiers below High add no pass; hostile values clamp
+ * with a warning naming the field; a camera's ScreenSpaceGi wins over the world's
+ * GlobalIllumination (warned once); the components route from a scene. */
+#include "rill/render.h"
+#include "rill/render/effects.h"
+#include "rill/render/gi.h"
+#include "rill/scene.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#define W 96
+#define H 96
+
+typedef struct box_scene {
+    rill_renderer *r;
+    const rill_rg *graph;
+    rill_render_instance inst[6];
+    rill_render_light light;
+    rill_render_snapshot snap;
+    mat4 wfv;
+} box_scene;
+
+static rill_result grab_graph(const rill_render_graph *fg, void *user, rill_error *err) {
+    (void)err;
+    ((box_scene *)user)->graph = fg->graph;
+    return RILL_OK;
+}
+
+/* Instance id of mesh/mat: the unit cube stretched to `size` around `pos`. */
+static void place_box(rill_render_instance *in, uint32_t id, rill_mesh mesh, rill_material mat,
+                      vec3 pos, vec3 size) {
+    memset(in, 0, sizeof(*in));
+    in->id = id;
+    in->mesh = mesh;
+    in->material = mat;
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, pos);
+    glm_scale(m, size);
+    memcpy(in->transform, m, sizeof(mat4));
+}
+
+static rill_material matte(rill_renderer *r, float red, float green, float blue) {
+    rill_material_desc d = {.base_color = {red, green, blue, 1.0f}, .roughness = 1.0f};
+    return render_test_material(r, d);
+}
+
+/* The room x in [-1, 1], y in [0, 2], z in [-1, 1]: white floor, ceiling, back and front walls,
+ * a red wall at -x and a green one at +x, a point light under the ceiling; the camera stands
+ * inside by the front wall looking down at the floor. */
+static void box_open(box_scene *b, rill_render_quality q) {
+    memset(b, 0, sizeof(*b));
+    b->r = render_test_renderer((rill_renderer_desc){.width = W,
+                                                     .height = H,
+                                                     .shadow_map_size = 256,
+                                                     .quality = q,
+                                                     .setup_graph = grab_graph,
+                                                     .setup_graph_user = b});
+    assert_non_null(b->r);
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(b->r, &err);
+    assert_true(cube.id != 0);
+    rill_material white = matte(b->r, 0.8f, 0.8f, 0.8f);
+    rill_material red = matte(b->r, 0.9f, 0.05f, 0.05f);
+    rill_material green = matte(b->r, 0.05f, 0.9f, 0.05f);
+    place_box(&b->inst[0], 1, cube, white, (vec3){0, -0.05f, 0}, (vec3){2.2f, 0.1f, 2.2f});
+    place_box(&b->inst[1], 2, cube, white, (vec3){0, 2.05f, 0}, (vec3){2.2f, 0.1f, 2.2f});
+    place_box(&b->inst[2], 3, cube, white, (vec3){0, 1, -1.05f}, (vec3){2.2f, 2.2f, 0.1f});
+    place_box(&b->inst[3], 4, cube, white, (vec3){0, 1, 1.05f}, (vec3){2.2f, 2.2f, 0.1f});
+    place_box(&b->inst[4], 5, cube, red, (vec3){-1.05f, 1, 0}, (vec3){0.1f, 2.2f, 2.2f});
+    place_box(&b->inst[5], 6, cube, green, (vec3){1.05f, 1, 0}, (vec3){0.1f, 2.2f, 2.2f});
+    b->light = (rill_render_light){.kind = RILL_LIGHT_POINT,
+                                   .position = {0, 1.7f, -0.2f},
+                                   .color = {1, 1, 1},
+                                   .intensity = 3.0f,
+                                   .range = 10.0f};
+    render_test_look_at(b->wfv, (float[3]){0, 1.3f, 0.9f}, (float[3]){0, 0.2f, -0.6f});
+    memcpy(b->snap.view.world_from_view, b->wfv, sizeof(b->wfv));
+    b->snap.view.fov_y = 1.2f;
+    b->snap.instances = b->inst;
+    b->snap.instance_count = 6;
+    b->snap.lights = &b->light;
+    b->snap.light_count = 1;
+    b->snap.ambient[0] = b->snap.ambient[1] = b->snap.ambient[2] = 0.03f;
+}
+
+static void box_close(box_scene *b) {
+    render_test_destroy_clean(b->r, false);
+}
+
+/* Renders `frames` frames (uploads land, the accumulation settles) and reads the last. */
+static void box_render(box_scene *b, uint32_t frames, uint8_t *px) {
+    rill_error err = {0};
+    for (uint32_t i = 0; i < frames; i++) {
+        assert_int_equal(rill_renderer_render(b->r, &b->snap, &err), RILL_OK);
+    }
+    if (px) {
+        assert_int_equal(rill_renderer_read_pixels(b->r, px, W * H * 4, &err), RILL_OK);
+    }
+}
+
+static bool has_pass(const box_scene *b, const char *label) {
+    return b->graph && rill_rg_order_of(b->graph, label) >= 0;
+}
+
+/* Mean red and green of a 7x7 patch around the pixel where world point p lands. */
+static void patch_rg(const box_scene *b, const uint8_t *px, vec3 p, double *red, double *green) {
+    mat4 view, proj, vp;
+    glm_mat4_inv((vec4 *)b->wfv, view);
+    glm_perspective(b->snap.view.fov_y, (float)W / (float)H, 0.1f, 1000.0f, proj);
+    glm_mat4_mul(proj, view, vp);
+    vec4 c;
+    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, c);
+    int x = (int)((c[0] / c[3] * 0.5f + 0.5f) * W), y = (int)((0.5f - c[1] / c[3] * 0.5f) * H);
+    assert_true(x >= 3 && x < W - 3 && y >= 3 && y < H - 3);
+    *red = *green = 0.0;
+    for (int dy = -3; dy <= 3; dy++) {
+        for (int dx = -3; dx <= 3; dx++) {
+            const uint8_t *q = px + ((size_t)(y + dy) * W + (size_t)(x + dx)) * 4;
+            *red += q[0];
+            *green += q[1];
+        }
+    }
+}
+
+/* How much redder the floor by the red wall is than the floor by the green wall: the red / green
+ * ratio of the first patch over that of the second. */
+static double bleed(const box_scene *b, const uint8_t *px) {
+    double lr, lg, rr, rg;
+    patch_rg(b, px, (vec3){-0.8f, 0.0f, -0.3f}, &lr, &lg);
+    patch_rg(b, px, (vec3){0.8f, 0.0f, -0.3f}, &rr, &rg);
+    print_message("floor by the red wall r/g %.3f (%.0f %.0f), by the green wall r/g %.3f (%.0f "
+                  "%.0f)\n",
+                  lr / lg, lr / 49, lg / 49, rr / rg, rr / 49, rg / 49);
+    return (lr / lg) / (rr / rg);
+}
+
+static rill_render_routed_settings gi_route(rill_render_global_illumination *g) {
+    return (rill_render_routed_settings){"GlobalIllumination", g, sizeof(*g), 0};
+}
+
+/* The floor takes the colour of the wall next to it with GI; without it both sides match. */
+static void test_gi_colour_bleeding(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    static uint8_t off[W * H * 4], on[W * H * 4], ind[W * H * 4];
+    box_render(&b, 3, off);
+    double ratio_off = bleed(&b, off);
+    assert_false(has_pass(&b, "ssgi"));
+
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    rill_render_routed_settings rs = gi_route(&g);
+    b.snap.view.settings = &rs;
+    b.snap.view.settings_count = 1;
+    box_render(&b, 8, on);
+    double ratio_on = bleed(&b, on);
+    assert_true(has_pass(&b, "ssgi") && has_pass(&b, "ssgi_temporal") &&
+                has_pass(&b, "ssgi_apply"));
+    print_message("bleed ratio off %.3f on %.3f (intensity 0.4)\n", ratio_off, ratio_on);
+    assert_true(fabs(ratio_off - 1.0) < 0.01); /* a symmetric room: both sides alike */
+    assert_true(ratio_on > 1.03);              /* measured 1.05 */
+    /* intensity scales the bounce */
+    g.intensity = 1.0f;
+    box_render(&b, 2, on);
+    double ratio_strong = bleed(&b, on);
+    print_message("bleed ratio at intensity 1: %.3f\n", ratio_strong);
+    assert_true(ratio_strong > 1.08); /* measured 1.12 */
+    assert_true(ratio_strong > ratio_on + 0.03);
+    rill_render_stats st;
+    rill_renderer_stats(b.r, &st);
+    assert_true(st.gi_ms > 0.0);
+    assert_true(st.gi_voxelize_ms == 0.0);
+
+    /* IndirectOnly: the indirect light alone, darker than the lit image, still red by red. */
+    g.intensity = 0.4f;
+    g.debug = RILL_GI_DEBUG_INDIRECT_ONLY;
+    box_render(&b, 4, ind);
+    double sum_on = 0, sum_ind = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) {
+        sum_on += on[i] * ((i & 3) != 3);
+        sum_ind += ind[i] * ((i & 3) != 3);
+    }
+    assert_true(sum_ind < sum_on * 0.7);
+    assert_true(sum_ind > 0.0);
+    assert_true(bleed(&b, ind) > 1.5);
+
+    /* Off: no pass, and the picture is the one without GI. */
+    g.debug = RILL_GI_DEBUG_NONE;
+    g.quality = RILL_GI_OFF;
+    static uint8_t off2[W * H * 4];
+    box_render(&b, 2, off2);
+    assert_false(has_pass(&b, "ssgi"));
+    assert_memory_equal(off, off2, sizeof(off));
+    box_close(&b);
+}
+
+/* The tier is a ceiling: screen-space GI runs at High only. */
+static void test_gi_tier_ceiling(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_MEDIUM);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    rill_render_routed_settings rs = gi_route(&g);
+    b.snap.view.settings = &rs;
+    b.snap.view.settings_count = 1;
+    box_render(&b, 1, NULL);
+    assert_false(has_pass(&b, "ssgi"));
+    rill_renderer_set_quality(b.r, RILL_RENDER_QUALITY_HIGH);
+    box_render(&b, 1, NULL);
+    assert_true(has_pass(&b, "ssgi"));
+    box_close(&b);
+}
+
+/* Warnings logged while a test runs. */
+static char logged[8192];
+static void log_sink(rill_log_level level, const char *module, const char *msg, void *user) {
+    (void)level;
+    (void)module;
+    (void)user;
+    size_t n = strlen(logged);
+    snprintf(logged + n, sizeof(logged) - n, "%s\n", msg);
+}
+
+static int count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
+        n++;
+    }
+    return n;
+}
+
+/* Values that are not finite or out of range are clamped, each field warned about once. */
+static void test_gi_hostile_settings(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_global_illumination g = {.quality = (rill_gi_quality)77,
+                                         .intensity = NAN,
+                                         .specular_intensity = -3.0f,
+                                         .debug = (rill_gi_debug)9};
+    rill_render_routed_settings rs = gi_route(&g);
+    b.snap.view.settings = &rs;
+    b.snap.view.settings_count = 1;
+    logged[0] = 0;
+    rill_log_set_sink(log_sink, NULL);
+    static uint8_t px[W * H * 4];
+    box_render(&b, 3, px);
+    rill_log_set_sink(NULL, NULL);
+    print_message("%s", logged);
+    assert_int_equal(count_of(logged, "GlobalIllumination of entity"), 4);
+    assert_non_null(strstr(logged, "quality = 77"));
+    assert_non_null(strstr(logged, "intensity = nan"));
+    assert_non_null(strstr(logged, "specular_intensity = -3"));
+    assert_non_null(strstr(logged, "debug = 9"));
+    assert_true(has_pass(&b, "ssgi")); /* the quality became ScreenSpace */
+
+    rill_render_screen_space_gi ss = {
+        .intensity = 1e9f, .radius = INFINITY, .directions = 0, .steps = 4000, .temporal = true};
+    rill_render_routed_settings rs2 = {"ScreenSpaceGi", &ss, sizeof(ss), 0};
+    b.snap.view.settings = &rs2;
+    logged[0] = 0;
+    rill_log_set_sink(log_sink, NULL);
+    box_render(&b, 2, px);
+    rill_log_set_sink(NULL, NULL);
+    print_message("%s", logged);
+    assert_int_equal(count_of(logged, "ScreenSpaceGi of entity"), 4);
+    assert_non_null(strstr(logged, "radius = inf"));
+    assert_non_null(strstr(logged, "directions = 0 is out of range; using 1"));
+    assert_non_null(strstr(logged, "steps = 4000 is out of range; using 32"));
+    assert_non_null(strstr(logged, "intensity = 1e+09 is out of range; using 16"));
+    box_close(&b);
+}
+
+/* From a scene: GlobalIllumination on a non-camera entity routes to the camera; a camera holding
+ * its own ScreenSpaceGi keeps it and the world's setting yields (warned once). */
+static void test_gi_world_yields_to_camera(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_render_components comps;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    const rill_builtins *bi = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w), env = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, bi->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, bi->camera, &c));
+    assert_non_null(rill_world_add(w, cam, bi->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, bi->global_transform, NULL));
+    rill_component gic = rill_world_find_component(w, "GlobalIllumination");
+    rill_component ssc = rill_world_find_component(w, "ScreenSpaceGi");
+    assert_true(gic.id && ssc.id);
+    /* The defaults a scene gets. */
+    rill_render_global_illumination g;
+    rill_type_apply_defaults(rill_world_component_type(w, gic), &g);
+    assert_int_equal(g.quality, RILL_GI_SCREEN_SPACE);
+    assert_float_equal(g.intensity, 0.4f, 0.0);
+    assert_float_equal(g.specular_intensity, 1.0f, 0.0);
+    assert_int_equal(g.debug, RILL_GI_DEBUG_NONE);
+    g.quality = RILL_GI_OFF;
+    assert_non_null(rill_world_add(w, env, gic, &g));
+
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    const rill_render_global_illumination *rg =
+        rill_render_view_settings(&s.view, "GlobalIllumination", NULL);
+    assert_non_null(rg);
+    assert_int_equal(rg->quality, RILL_GI_OFF);
+    b.snap.view.settings = s.view.settings;
+    b.snap.view.settings_count = s.view.settings_count;
+    box_render(&b, 1, NULL);
+    assert_false(has_pass(&b, "ssgi")); /* the world says Off */
+
+    rill_render_screen_space_gi ss;
+    rill_type_apply_defaults(rill_world_component_type(w, ssc), &ss);
+    assert_int_equal(ss.directions, 4);
+    assert_true(ss.temporal);
+    assert_non_null(rill_world_add(w, cam, ssc, &ss));
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    b.snap.view.settings = s.view.settings;
+    b.snap.view.settings_count = s.view.settings_count;
+    logged[0] = 0;
+    rill_log_set_sink(log_sink, NULL);
+    box_render(&b, 3, NULL);
+    rill_log_set_sink(NULL, NULL);
+    assert_true(has_pass(&b, "ssgi")); /* the camera's ScreenSpaceGi runs */
+    assert_int_equal(count_of(logged, "GlobalIllumination (entity"), 1);
+    assert_non_null(strstr(logged, "yields"));
+    box_close(&b);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+}
+
+/* A tier that is not built runs ScreenSpace and says so once. */
+static void test_gi_missing_tiers_fall_back(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.quality = RILL_GI_SDF_LOW;
+    rill_render_routed_settings rs = gi_route(&g);
+    b.snap.view.settings = &rs;
+    b.snap.view.settings_count = 1;
+    logged[0] = 0;
+    rill_log_set_sink(log_sink, NULL);
+    box_render(&b, 2, NULL);
+    g.quality = RILL_GI_HWRT;
+    box_render(&b, 2, NULL);
+    rill_log_set_sink(NULL, NULL);
+    print_message("%s", logged);
+    assert_true(has_pass(&b, "ssgi"));
+    assert_int_equal(count_of(logged, "quality SdfLow"), 1);
+    assert_int_equal(count_of(logged, "quality Hwrt"), 1);
+    assert_non_null(strstr(logged, "running ScreenSpace"));
+    box_close(&b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gi_colour_bleeding),
+        cmocka_unit_test(test_gi_tier_ceiling),
+        cmocka_unit_test(test_gi_hostile_settings),
+        cmocka_unit_test(test_gi_world_yields_to_camera),
+        cmocka_unit_test(test_gi_missing_tiers_fall_back),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
