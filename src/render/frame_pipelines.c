@@ -29,9 +29,9 @@ static const rill__set_layout fog_set = {{U, T, I, T, U}}; /* + sky view table, 
 static const rill__set_layout ssr_hiz_set = {{T, I, I}};
 static const rill__set_layout ssr_trace_set = {{U, T, T, T, T, I}};
 static const rill__set_layout ssr_resolve_set = {{U, T, T, T, T, T, I, T, T}};
-static const rill__set_layout ssgi_set = {{U, T, T, T, I}}; /* ssgi trace and apply */
-static const rill__set_layout ssgi_temporal_set = {{U, T, T, T, T, I}};
-static const rill__set_layout one_out = {{I}};         /* ibl brdf table */
+static const rill__set_layout ssgi_set = {{U, T, T, T, I}};            /* ssgi trace */
+static const rill__set_layout ssgi_four_in_set = {{U, T, T, T, T, I}}; /* temporal, apply */
+static const rill__set_layout one_out = {{I}};                         /* ibl brdf table */
 static const rill__set_layout out_and_in = {{I, T}};   /* ibl fill: cube out, image in */
 static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
 static const rill__set_layout sky_trans_set = {{U, I}};
@@ -152,8 +152,8 @@ static const pipe_row rows[] = {
     {RILL__PIPE_SKY_IBL,        "sky ibl source",             COMPUTE(sky_ibl_comp),       NO_COLOR,                0,                              &sky_view_set,   NULL,          4},
     /* Screen-space global illumination (gi.c): trace, accumulation, composite. */
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},
-    {RILL__PIPE_SSGI_TEMPORAL,  "ssgi temporal",              COMPUTE(ssgi_temporal_comp), NO_COLOR,                0,                              &ssgi_temporal_set, NULL,       48},
-    {RILL__PIPE_SSGI_APPLY,     "ssgi apply",                 COMPUTE(ssgi_apply_comp),    NO_COLOR,                0,                              &ssgi_set,       NULL,          24},
+    {RILL__PIPE_SSGI_TEMPORAL,  "ssgi temporal",              COMPUTE(ssgi_temporal_comp), NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        48},
+    {RILL__PIPE_SSGI_APPLY,     "ssgi apply",                 COMPUTE(ssgi_apply_comp),    NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        24},
 };
 /* clang-format on */
 

@@ -9,8 +9,9 @@
  *                  result reprojected through the motion vectors; history whose distance from
  *                  the camera does not match (a disocclusion) is rejected.
  *   ssgi_apply     full resolution: a depth-aware upsample, times an albedo estimate (the lit
- *                  colour's chromaticity: the prepass holds no albedo), times intensity, added
- *                  to the lit image (or alone: debug IndirectOnly).
+ *                  colour's chromaticity: the prepass holds no albedo), times 1 - metalness (the
+ *                  prepass packs it in the normal's alpha), times intensity, added to the lit
+ *                  image (or alone: debug IndirectOnly).
  * The history is two half-resolution images written in turn and imported into the graph each
  * frame, like TAA's; they are freed once GI has been off for 60 frames. */
 #include "frame.h"
@@ -190,6 +191,7 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     RILL_TRY(rill_rg_use_image(g, p, gi->src, s, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->hist_out, s, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
     return rill_rg_use_image(g, p, gi->dst, w, err);
 }
 
@@ -252,14 +254,15 @@ static void pass_apply(rill_rg_ctx *ctx, void *user) {
     const rill__img_desc *fd = rill__img_get_desc(dst);
     const rill__img_desc *hd = rill__img_get_desc(acc);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSGI_APPLY]);
-    rill__binding b[5];
+    rill__binding b[6];
     memset(b, 0, sizeof(b));
     bind_frame(&b[0], gi->view);
     bind_img(&b[1], rill__ctx_img(ctx, gi->src), RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[2], acc, RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[3], rill__ctx_img(ctx, gi->depth), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[4], dst, RILL__SAMPLER_NUM);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
+    bind_img(&b[4], rill__ctx_img(ctx, gi->normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[5], dst, RILL__SAMPLER_NUM);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
     struct {
         uint32_t fw, fh, hw, hh;
         float intensity;

@@ -355,6 +355,9 @@ size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, cha
     APPEND("draws %u  triangles %llu  instances %u / %u visible\n", s->draw_calls,
            (unsigned long long)s->triangles, s->instances_visible, s->instances_submitted);
     APPEND("gpu %.2f ms total\n", gpu_total);
+    if (s->gi_ms > 0.0) {
+        APPEND("gi %.2f ms (voxelize %.2f ms)\n", s->gi_ms, s->gi_voxelize_ms);
+    }
     for (uint32_t i = 0; i < s->pass_count; i++) {
         APPEND("  %-14s %7.2f ms\n", s->pass_names[i] ? s->pass_names[i] : "?", s->pass_gpu_ms[i]);
     }

@@ -197,6 +197,22 @@ static void test_gi_colour_bleeding(void **state) {
     assert_true(sum_ind > 0.0);
     assert_true(bleed(&b, ind) > 1.5);
 
+    /* A metal floor reflects no diffuse light: no bounce on it in the indirect view. */
+    rill_material_desc md = {
+        .base_color = {0.8f, 0.8f, 0.8f, 1.0f}, .metallic = 1.0f, .roughness = 1.0f};
+    rill_material floor = b.inst[0].material;
+    b.inst[0].material = render_test_material(b.r, md);
+    static uint8_t metal[W * H * 4];
+    box_render(&b, 3, metal);
+    double mr, mg, wr, wg;
+    patch_rg(&b, metal, (vec3){-0.8f, 0.0f, -0.3f}, &mr, &mg);
+    patch_rg(&b, ind, (vec3){-0.8f, 0.0f, -0.3f}, &wr, &wg);
+    print_message("indirect by the red wall: white floor %.1f, metal floor %.1f\n", wr / 49,
+                  mr / 49);
+    assert_true(wr / 49 >= 3.0);
+    assert_true(mr / 49 < 0.5);
+    b.inst[0].material = floor;
+
     /* Off: no pass, and the picture is the one without GI. */
     g.debug = RILL_GI_DEBUG_NONE;
     g.quality = RILL_GI_OFF;

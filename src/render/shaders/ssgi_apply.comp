@@ -4,14 +4,17 @@
 // neighbour matches), multiplied by an albedo estimate and the intensity and added to the lit
 // image. The prepass holds no albedo, so the estimate is the lit colour's chromaticity (the lit
 // colour over its largest channel): a red wall takes the red of a bounce, a white floor all of
-// it. indirect_only writes the indirect light alone (alpha kept).
+// it. Metals reflect no diffuse light: the bounce is scaled by 1 - metalness (the prepass packs
+// it in the normal image's alpha: round(roughness * 255) + 256 * round(metallic * 7)).
+// indirect_only writes the indirect light alone (alpha kept).
 #include "common.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 1) uniform sampler2D color_tex;
 layout(set = 0, binding = 2) uniform sampler2D gi_tex;
 layout(set = 0, binding = 3) uniform sampler2D depth_tex;
-layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D out_img;
+layout(set = 0, binding = 4) uniform sampler2D normal_tex_in; // alpha: packed roughness, metalness
+layout(set = 0, binding = 5, rgba16f) uniform writeonly image2D out_img;
 layout(push_constant) uniform Push {
     uvec2 full;
     uvec2 half_size;
@@ -61,6 +64,8 @@ void main() {
     }
     float m = max(max(src.r, src.g), src.b);
     vec3 albedo = m > 1e-4 ? clamp(src.rgb / m, 0.0, 1.0) : vec3(1.0);
-    vec3 ind = pc.intensity * gi * albedo;
+    float packed = texelFetch(normal_tex_in, p, 0).a;
+    float metallic = clamp(floor(packed / 256.0 + 1e-3) / 7.0, 0.0, 1.0);
+    vec3 ind = pc.intensity * (1.0 - metallic) * gi * albedo;
     imageStore(out_img, p, vec4(pc.indirect_only != 0u ? ind : src.rgb + ind, src.a));
 }
