@@ -11,7 +11,7 @@ rm -rf "$out" && mkdir -p "$out"
 bins=(build/release/bench/render/bench_render build/release/bench/render/bench_batching
       build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
       build/release/bench/render/bench_skin build/release/bench/render/bench_gi
-      build/release/tools/rill)
+      build/release/bench/render/bench_post build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done
 for b in "${bins[@]}"; do
   ldd "$b" | awk '/=> \//{print $3}'

@@ -20,6 +20,7 @@
 
 #if RILL_APP_HAS_RENDER
 #include "rill/render.h"
+#include "rill/render/post.h"
 #endif
 
 struct rill_content {
@@ -789,6 +790,7 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
     if (c->renderer)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: loaded already");
     c->renderer = renderer;
+    rill_renderer_set_vfs(renderer, rill_app_vfs(c->app)); /* ColorGrading.lut tables */
     rill_world *w = rill_app_world(c->app);
     /* Every component the engine knows, before the scene binds its blocks (a Terrain or Collider
      * read before its registration would be kept as unknown text). */
@@ -1016,6 +1018,7 @@ void rill_content_release(rill_content *c) {
         for (uint32_t i = 0; i < c->meshes.len; i++)
             if (c->meshes.data[i].id)
                 rill_render_mesh_destroy(c->renderer, c->meshes.data[i]);
+        rill_renderer_set_vfs(c->renderer, NULL); /* the app's file system may go first */
     }
     c->materials.len = c->meshes.len = c->extra.len = 0;
     c->renderer = NULL;

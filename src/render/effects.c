@@ -4,6 +4,7 @@
 #include "rill/render/effects.h"
 #include "frame.h"
 #include "gi_internal.h"
+#include "post_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -195,11 +196,13 @@ rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__effects_register_engine(r, err));
     RILL_TRY(rill__ssr_effect_register(r, err));
     RILL_TRY(rill__effects_register_aa(r, err));
-    return rill__gi_create(r, err);
+    RILL_TRY(rill__gi_create(r, err));
+    return rill__post_create(r, err); /* colour grading, depth of field, motion blur */
 }
 
 void rill__effects_destroy(rill_renderer *r) {
     rill__gi_destroy(r);
+    rill__post_destroy(r);
     rill_free(r->effects);
     r->effects = NULL;
 }

@@ -368,9 +368,10 @@ struct rill_renderer {
      * scene logs once, not every frame */
     uint64_t env_warned[32];
     uint32_t env_warned_n;
-    struct rill__ibl *ibl; /* ibl.c: image-based light */
-    struct rill__sky *sky; /* sky.c: the physical sky */
-    struct rill__gi *gi;   /* gi.c: screen-space global illumination */
+    struct rill__ibl *ibl;   /* ibl.c: image-based light */
+    struct rill__sky *sky;   /* sky.c: the physical sky */
+    struct rill__gi *gi;     /* gi.c: screen-space global illumination */
+    struct rill__post *post; /* post.c: colour grading, depth of field, motion blur */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */

@@ -3,6 +3,7 @@
  * table rill_render_extract rebuilds every frame: each camera's route is itself, then every other
  * source in entity-id order; per settings type the first source wins, and the view gets a copy. */
 #include "gi_internal.h"
+#include "post_internal.h"
 #include "render_internal.h"
 #include "rill/render/effects.h"
 #include "rill/render/environment.h"
@@ -249,6 +250,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     }
     if (r == RILL_OK) {
         r = rill__gi_register_components(w, out, err);
+    }
+    if (r == RILL_OK) {
+        r = rill__post_register_components(w, out, err); /* post_settings.c */
     }
     return r;
 }

@@ -216,12 +216,30 @@ static void test_phase_order(void **state) {
         .id = "ldr_a", .phase = RILL_RENDER_PHASE_LDR_POST, .add = add_marker};
     assert_int_equal(rill_render_effect_register(f->r, &dup, &err), 0);
     /* the registry lists them sorted, engine effects interleaved by order; the anti-aliasing
-     * anchors (taa, fxaa, smaa, cas) come first in their phase whatever the others' order */
-    static const char *const want[] = {"ssao",          "gi",      "ssr",   "taa",      "hdr_first",
-                                       "auto_exposure", "hdr_mid", "bloom", "hdr_late", "ldr_b",
-                                       "ldr_a",         "fxaa",    "smaa",  "cas",      "ovl"};
-    assert_int_equal(rill_render_effect_count(f->r), 15);
-    for (uint32_t i = 0; i < 15; i++) {
+     * anchors (taa, fxaa, smaa, cas) come first in their phase whatever the others' order; the
+     * post effects (render/post.h) at their orders, color_grading before hdr_mid (same order,
+     * registered first) */
+    static const char *const want[] = {"ssao",
+                                       "gi",
+                                       "ssr",
+                                       "taa",
+                                       "hdr_first",
+                                       "depth_of_field",
+                                       "motion_blur",
+                                       "auto_exposure",
+                                       "color_grading",
+                                       "hdr_mid",
+                                       "bloom",
+                                       "hdr_late",
+                                       "color_grading_lut",
+                                       "ldr_b",
+                                       "ldr_a",
+                                       "fxaa",
+                                       "smaa",
+                                       "cas",
+                                       "ovl"};
+    assert_int_equal(rill_render_effect_count(f->r), 19);
+    for (uint32_t i = 0; i < 19; i++) {
         rill_render_effect_info info;
         assert_true(rill_render_effect_get(f->r, i, &info));
         assert_string_equal(info.id, want[i]);

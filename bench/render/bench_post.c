@@ -1,0 +1,213 @@
+/* bench_post.c: the GPU cost of the post-processing effects (rill/render/post.h), one JSON line per
+ * case, on bench_cubes.h's scene of 64 lit cubes with the camera orbiting (so motion vectors are
+ * not zero):
+ *   none               the frame without them (frame GPU time, CPU record time)
+ *   depth_of_field     Gaussian and bokeh modes (max circle 64 px)
+ *   motion_blur        8 and 32 samples, shutter 180 degrees
+ *   color_grading      the HDR part (white balance, contrast, saturation) alone, the .cube part
+ *                      alone (a 33^3 table), both
+ * Each line gives the effect's passes and GPU time (registry pass timings, mean after warm-up) and
+ * the frame's GPU time. Figures quote the machine (docs/benchmarks.md).
+ *
+ * usage: bench_post [--size 1920x1080] [--frames 30] [--device NAME] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rill/asset.h"
+#include "rill/render.h"
+#include "rill/render/effects.h"
+#include "rill/render/post.h"
+
+#include "bench_cubes.h"
+#include "bench_renderer.h"
+
+#define WARMUP 5
+
+typedef struct bench {
+    rill_renderer *r;
+    rill_mesh cube;
+    rill_material mats[4];
+    rill_render_instance inst[BENCH_CUBES];
+    uint32_t w, h, frames, frame_no;
+} bench;
+
+static void die(const char *what, const rill_error *err) {
+    fprintf(stderr, "bench_post: %s: %s\n", what, err ? err->msg : "");
+    exit(1);
+}
+
+static double gpu_total(const rill_renderer *r) {
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    double ms = 0;
+    for (uint32_t i = 0; i < st.pass_count; i++) {
+        ms += st.pass_gpu_ms[i];
+    }
+    return ms;
+}
+
+typedef struct sample {
+    double effect_ms, frame_ms, cpu_ms;
+    uint32_t passes;
+} sample;
+
+/* Warm-up + frames with `settings` routed to the camera; the GPU time of the effects named by
+ * ids (NULL-terminated), summed. */
+static sample measure(bench *b, const rill_render_routed_settings *settings, uint32_t n,
+                      const char *const *ids) {
+    sample m = {0};
+    for (uint32_t f = 0; f < WARMUP + b->frames; f++) {
+        rill_render_snapshot s;
+        bench_cubes_scene(&s, b->inst, b->cube, b->mats, 0.01f * (float)b->frame_no++);
+        s.view.settings = settings;
+        s.view.settings_count = n;
+        rill_error err = {0};
+        if (rill_renderer_render(b->r, &s, &err) != RILL_OK ||
+            rill_renderer_wait_idle(b->r, &err) != RILL_OK) {
+            die("render", &err);
+        }
+        if (f < WARMUP) {
+            continue;
+        }
+        rill_render_stats st;
+        rill_renderer_stats(b->r, &st);
+        m.frame_ms += gpu_total(b->r);
+        m.cpu_ms += st.cpu_record_ms;
+        for (uint32_t i = 0; i < rill_render_effect_count(b->r); i++) {
+            rill_render_effect_info fi;
+            for (const char *const *id = ids; id && *id; id++) {
+                if (rill_render_effect_get(b->r, i, &fi) && !strcmp(fi.id, *id) &&
+                    fi.ran_last_frame) {
+                    m.effect_ms += fi.gpu_ms;
+                    m.passes += f == WARMUP ? fi.passes : 0;
+                }
+            }
+        }
+    }
+    m.effect_ms /= b->frames;
+    m.frame_ms /= b->frames;
+    m.cpu_ms /= b->frames;
+    return m;
+}
+
+static void report(const bench *b, const char *effect, const char *variant, sample m) {
+    printf("{\"bench\":\"post\",\"effect\":\"%s\",\"variant\":\"%s\",\"size\":\"%ux%u\","
+           "\"passes\":%u,\"effect_gpu_ms\":%.3f,\"frame_gpu_ms\":%.3f,\"cpu_record_ms\":%.3f}\n",
+           effect, variant, b->w, b->h, m.passes, m.effect_ms, m.frame_ms, m.cpu_ms);
+    fflush(stdout);
+}
+
+/* A warm 33^3 .cube table in a fresh folder mounted as the renderer's file system. */
+static rill_vfs *lut_vfs(char *dir, size_t cap) {
+    snprintf(dir, cap, "/tmp/bench_post_XXXXXX");
+    if (!mkdtemp(dir)) {
+        die("mkdtemp", NULL);
+    }
+    char path[600];
+    snprintf(path, sizeof(path), "%s/warm.cube", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        die(path, NULL);
+    }
+    const uint32_t n = 33;
+    fprintf(f, "TITLE \"warm\"\nLUT_3D_SIZE %u\n", n);
+    for (uint32_t i = 0; i < n * n * n; i++) {
+        float r = (float)(i % n) / (n - 1), g = (float)(i / n % n) / (n - 1),
+              bl = (float)(i / (n * n)) / (n - 1);
+        fprintf(f, "%.6f %.6f %.6f\n", r * 1.05f + 0.02f, g, bl * 0.9f);
+    }
+    fclose(f);
+    rill_error err = {0};
+    rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){0}, &err);
+    if (!vfs || rill_vfs_mount_dir(vfs, dir, &err) != RILL_OK) {
+        die("vfs", &err);
+    }
+    return vfs;
+}
+
+static void run(bench *b) {
+    sample none = measure(b, NULL, 0, NULL);
+    report(b, "none", "", none);
+
+    static const char *const dof_ids[] = {"depth_of_field", NULL};
+    for (int mode = 0; mode < 2; mode++) {
+        rill_render_dof d = {mode ? RILL_DOF_BOKEH : RILL_DOF_GAUSSIAN, 8.0f, 0.5f, 0.01866f, 64};
+        rill_render_routed_settings rs = {"DepthOfField", &d, sizeof(d), 0};
+        report(b, "depth_of_field", mode ? "bokeh" : "gaussian", measure(b, &rs, 1, dof_ids));
+    }
+
+    static const char *const mb_ids[] = {"motion_blur", NULL};
+    const uint32_t samples[2] = {8, 32};
+    for (int i = 0; i < 2; i++) {
+        rill_render_motion_blur m = {180.0f, samples[i]};
+        rill_render_routed_settings rs = {"MotionBlur", &m, sizeof(m), 0};
+        report(b, "motion_blur", i ? "32_samples" : "8_samples", measure(b, &rs, 1, mb_ids));
+    }
+
+    char dir[64];
+    rill_vfs *vfs = lut_vfs(dir, sizeof(dir));
+    rill_renderer_set_vfs(b->r, vfs);
+    static const char *const grade_ids[] = {"color_grading", "color_grading_lut", NULL};
+    rill_render_color_grading g = {.temperature = 0.3f,
+                                   .contrast = 1.1f,
+                                   .saturation = 1.2f,
+                                   .gamma = {1, 1, 1},
+                                   .gain = {1, 1, 1}};
+    rill_render_routed_settings rs = {"ColorGrading", &g, sizeof(g), 0};
+    report(b, "color_grading", "hdr", measure(b, &rs, 1, grade_ids));
+    g = (rill_render_color_grading){
+        .contrast = 1, .saturation = 1, .gamma = {1, 1, 1}, .gain = {1, 1, 1}, .lut = "warm.cube"};
+    report(b, "color_grading", "lut_33", measure(b, &rs, 1, grade_ids));
+    g.temperature = 0.3f, g.contrast = 1.1f, g.saturation = 1.2f;
+    report(b, "color_grading", "hdr_and_lut_33", measure(b, &rs, 1, grade_ids));
+    rill_renderer_set_vfs(b->r, NULL);
+    rill_vfs_destroy(vfs);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/warm.cube", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(int argc, char **argv) {
+    bench b = {.w = 1920, .h = 1080, .frames = 30};
+    rill_renderer_desc d = rill_renderer_query_defaults();
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%ux%u", &b.w, &b.h) != 2 || !b.w || !b.h) {
+                die("--size wants WxH", NULL);
+            }
+        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+            b.frames = (uint32_t)atoi(argv[++i]);
+            b.frames = b.frames ? b.frames : 1;
+        } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+            d.device_name = argv[++i];
+        } else {
+            fprintf(stderr, "usage: bench_post [--size 1920x1080] [--frames 30] [--device NAME]\n");
+            return 2;
+        }
+    }
+    d.width = b.w;
+    d.height = b.h;
+    d.quality = RILL_RENDER_QUALITY_HIGH;
+    b.r = bench_renderer_create("bench_post", d);
+    if (!b.r) {
+        return 1;
+    }
+    rill_error err = {0};
+    b.cube = rill_render_mesh_cube(b.r, &err);
+    const float colors[4][3] = {
+        {0.8f, 0.2f, 0.2f}, {0.2f, 0.7f, 0.3f}, {0.3f, 0.4f, 0.9f}, {0.9f, 0.8f, 0.3f}};
+    for (int i = 0; i < 4; i++) {
+        rill_material_desc md = {.base_color = {colors[i][0], colors[i][1], colors[i][2], 1},
+                                 .roughness = 0.5f};
+        b.mats[i] = rill_render_material_create(b.r, &md, &err);
+    }
+    if (!b.cube.id) {
+        die("cube", &err);
+    }
+    run(&b);
+    rill_renderer_destroy(b.r);
+    return 0;
+}

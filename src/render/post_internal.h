@@ -1,0 +1,95 @@
+/* post_internal.h: what the post-processing effects (rill/render/post.h) share: their state on the
+ * renderer (pipelines, the .cube tables loaded, the per-frame records their passes read), the
+ * clamping of their settings and the registration of their components and effects.
+ *   post.c           state, pipelines, per-frame records, rill_renderer_set_vfs
+ *   post_settings.c  the ColorGrading, DepthOfField and MotionBlur components; clamping
+ *   post_grade.c     colour grading and its .cube tables
+ *   post_dof.c       depth of field
+ *   post_motion.c    motion blur */
+#ifndef RILL_RENDER_POST_INTERNAL_H
+#define RILL_RENDER_POST_INTERNAL_H
+
+#include "frame.h"
+#include "rill/render/post.h"
+
+/* The post pipelines. */
+typedef enum rill__post_pipe {
+    POST_PIPE_GRADE,
+    POST_PIPE_GRADE_LUT,
+    POST_PIPE_DOF_COC,
+    POST_PIPE_DOF_BLUR,
+    POST_PIPE_DOF_BOKEH,
+    POST_PIPE_DOF_COMPOSITE,
+    POST_PIPE_MOTION_BLUR,
+    POST_PIPE_NUM
+} rill__post_pipe;
+
+/* One use of a post pass in a frame: its images and push constants, read by its exec. */
+#define POST_MAX_IMAGES 4
+#define POST_PUSH_BYTES 128
+typedef struct rill__post_run {
+    rill__post_pipe pipe;
+    rill_rg_image in[POST_MAX_IMAGES]; /* sampled, bindings 0.. */
+    uint32_t in_count;
+    bool in_linear[POST_MAX_IMAGES]; /* bilinear sampler (else nearest) */
+    rill_rg_image out;               /* the storage image written, binding in_count */
+    rill__buf *buffer;               /* a storage buffer after the image (the .cube table) */
+    uint8_t push[POST_PUSH_BYTES];   /* the first 8 bytes get the output's size */
+    uint32_t push_size;
+} rill__post_run;
+
+#define POST_MAX_RUNS 32
+#define POST_MAX_LUTS 8
+
+/* A .cube table on the GPU (or why not), by the interned path it came from. */
+typedef struct rill__post_lut {
+    const char *path;
+    rill__buf *buf; /* NULL: failed (logged once) */
+    uint32_t size;
+    float domain_min[3], domain_max[3];
+    uint64_t last_used;
+} rill__post_lut;
+
+typedef struct rill__post {
+    rill__pipe *pipes[POST_PIPE_NUM];
+    rill_vfs *vfs;
+    rill__post_run runs[POST_MAX_RUNS];
+    uint32_t run_count;
+    uint64_t run_frame;
+    rill__post_lut luts[POST_MAX_LUTS];
+    uint64_t warned[32]; /* (entity, type, field) keys already warned about */
+    uint32_t warned_n;
+} rill__post;
+
+/* post.c: creates the pipelines and registers the effects (from rill__effects_create); frees. */
+rill_result rill__post_create(rill_renderer *r, rill_error *err);
+void rill__post_destroy(rill_renderer *r);
+/* A fresh run record for this frame (the first of a frame forgets the last frame's); NULL when a
+ * frame has used them all. */
+rill__post_run *rill__post_run_new(rill_renderer *r, rill__post_pipe pipe);
+/* Adds the compute pass `label` recording run (its inputs sampled, its output written). */
+rill_result rill__post_add_pass(rill_render_effect_ctx *ctx, const char *label, rill__post_run *run,
+                                rill_error *err);
+/* The routed settings of ctx when they have the component's size, else NULL. */
+const void *rill__post_settings(const rill_render_effect_ctx *ctx, uint32_t size);
+/* The view's depth as distance: near, far and 1 for orthographic (3 floats); see post_dof.glsl. */
+void rill__post_depth_params(const rill_render_view *v, float out[3]);
+
+/* post_settings.c: the three components (rill_render_register_components adds them to the routed
+ * settings), and their values made finite and in range, warned about once per (entity, field). */
+rill_result rill__post_register_components(rill_world *w, rill_render_components *out,
+                                           rill_error *err);
+void rill__post_fix_grading(rill_renderer *r, rill_entity src, rill_render_color_grading *g);
+void rill__post_fix_dof(rill_renderer *r, rill_entity src, rill_render_dof *d);
+void rill__post_fix_motion_blur(rill_renderer *r, rill_entity src, rill_render_motion_blur *m);
+/* The source entity of the routed settings `type` of v (0 when hand-built). */
+rill_entity rill__post_source(const rill_render_view *v, const char *type);
+
+/* post_grade.c, post_dof.c, post_motion.c: register the effects. */
+rill_result rill__post_register_grade(rill_renderer *r, rill_error *err);
+rill_result rill__post_register_dof(rill_renderer *r, rill_error *err);
+rill_result rill__post_register_motion(rill_renderer *r, rill_error *err);
+/* post_grade.c: frees the tables. */
+void rill__post_luts_destroy(rill_renderer *r);
+
+#endif

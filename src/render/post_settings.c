@@ -1,0 +1,202 @@
+/* post_settings.c: the ColorGrading, DepthOfField and MotionBlur settings components (routed to
+ * cameras like Bloom) and the clamping of what reaches the GPU: a value that is not finite or out
+ * of range is replaced, with one warning naming the entity, the component and the field. */
+#include "post_internal.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static const float f_zero3[3] = {0, 0, 0}, f_one3[3] = {1, 1, 1};
+static const float f_one = 1.0f, f_ten = 10.0f, f_sensor = 0.01866f, f_coc = 64.0f,
+                   f_shutter = 180.0f;
+static const uint32_t u_samples = 8;
+
+#define F32(st, f, lo, hi, def, text)                                                              \
+    {                                                                                              \
+        .name = #f, .type = RILL_FIELD_F32, .offset = offsetof(st, f),                             \
+        .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = lo, .max = hi,                    \
+        .default_value = def, .doc = text                                                          \
+    }
+#define VEC3(st, f, lo, hi, def, text)                                                             \
+    {                                                                                              \
+        .name = #f, .type = RILL_FIELD_VEC3, .offset = offsetof(st, f),                            \
+        .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX, .min = lo, .max = hi,                    \
+        .default_value = def, .doc = text                                                          \
+    }
+
+static const rill_field grading_fields[] = {
+    F32(rill_render_color_grading, exposure, -16, 16, NULL, "EV added to the camera's exposure"),
+    F32(rill_render_color_grading, temperature, -1, 1, NULL,
+        "white balance: negative cooler (bluer), positive warmer"),
+    F32(rill_render_color_grading, tint, -1, 1, NULL,
+        "white balance: negative greener, positive more magenta"),
+    F32(rill_render_color_grading, contrast, 0, 4, &f_one,
+        "around middle grey (0.18); 1 unchanged"),
+    F32(rill_render_color_grading, saturation, 0, 4, &f_one, "0 grey, 1 unchanged"),
+    VEC3(rill_render_color_grading, lift, -1, 1, f_zero3,
+         "raises the blacks (display-encoded colour): gain * (x + lift * (1 - x))"),
+    VEC3(rill_render_color_grading, gamma, 0.01, 10, f_one3, "midtones: x^(1 / gamma)"),
+    VEC3(rill_render_color_grading, gain, 0, 16, f_one3, "scales the whites"),
+    {.name = "lut",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_render_color_grading, lut),
+     .doc = "Adobe/Resolve .cube 3D table applied after tonemapping (project path; empty: none)"},
+};
+
+static const rill_enum_item dof_modes[] = {{"Gaussian", RILL_DOF_GAUSSIAN},
+                                           {"Bokeh", RILL_DOF_BOKEH}};
+static const rill_field dof_fields[] = {
+    {.name = "mode",
+     .type = RILL_FIELD_ENUM,
+     .offset = offsetof(rill_render_dof, mode),
+     .enum_items = dof_modes,
+     .enum_count = 2,
+     .doc = "Gaussian (separable blur, default) or Bokeh (disc-shaped gather)"},
+    F32(rill_render_dof, focal_distance, 0.01, 1e6, &f_ten, "metres in focus"),
+    F32(rill_render_dof, aperture_f_stops, 0.01, 1000, &f_one, "f-number: lower is blurrier"),
+    F32(rill_render_dof, sensor_height, 0.001, 1, &f_sensor,
+        "metres (Super 35); with the camera's fov gives the focal length"),
+    F32(rill_render_dof, max_circle_of_confusion, 0, 128, &f_coc,
+        "largest blur diameter, pixels of the 3D image"),
+};
+
+static const rill_field motion_fields[] = {
+    F32(rill_render_motion_blur, shutter_angle, 0, 360, &f_shutter,
+        "degrees of a frame the shutter is open (360: the whole frame's motion)"),
+    {.name = "samples",
+     .type = RILL_FIELD_U32,
+     .offset = offsetof(rill_render_motion_blur, samples),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 1,
+     .max = 64,
+     .default_value = &u_samples,
+     .doc = "colour samples along each pixel's motion"},
+};
+#undef F32
+#undef VEC3
+
+rill_result rill__post_register_components(rill_world *w, rill_render_components *out,
+                                           rill_error *err) {
+    static const rill_render_color_grading grading_default = {
+        .contrast = 1, .saturation = 1, .gamma = {1, 1, 1}, .gain = {1, 1, 1}};
+    static const rill_render_dof dof_default = {RILL_DOF_GAUSSIAN, 10.0f, 1.0f, 0.01866f, 64.0f};
+    static const rill_render_motion_blur motion_default = {180.0f, 8};
+    const rill_type_desc d[3] = {
+        {.name = "ColorGrading",
+         RILL_TYPE_LAYOUT(rill_render_color_grading),
+         .fields = grading_fields,
+         .field_count = (uint32_t)RILL_COUNTOF(grading_fields),
+         .defaults = &grading_default,
+         .doc = "exposure, white balance, contrast, saturation, lift/gamma/gain and a .cube "
+                "table, routed to cameras"},
+        {.name = "DepthOfField",
+         RILL_TYPE_LAYOUT(rill_render_dof),
+         .fields = dof_fields,
+         .field_count = (uint32_t)RILL_COUNTOF(dof_fields),
+         .defaults = &dof_default,
+         .doc = "depth of field (thin lens; Gaussian or bokeh blur), routed to cameras; off at "
+                "Low"},
+        {.name = "MotionBlur",
+         RILL_TYPE_LAYOUT(rill_render_motion_blur),
+         .fields = motion_fields,
+         .field_count = (uint32_t)RILL_COUNTOF(motion_fields),
+         .defaults = &motion_default,
+         .doc = "motion blur along camera and per-object motion vectors, routed to cameras; off "
+                "at Low"},
+    };
+    for (int i = 0; i < 3; i++) {
+        rill_component c = rill_world_find_component(w, d[i].name);
+        if (!c.id) {
+            c = rill_world_register_component(w, &d[i]);
+        }
+        if (!c.id) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                  "render: could not register the %s component", d[i].name);
+        }
+        RILL_TRY(rill_render_components_add_settings(out, c, err));
+    }
+    return RILL_OK;
+}
+
+rill_entity rill__post_source(const rill_render_view *v, const char *type) {
+    for (uint32_t i = 0; v && i < v->settings_count; i++) {
+        if (v->settings[i].type && strcmp(v->settings[i].type, type) == 0) {
+            return v->settings[i].source;
+        }
+    }
+    return 0;
+}
+
+/* Where a value came from, for the warning. */
+typedef struct fix_src {
+    rill__post *p;
+    const char *type;
+    rill_entity entity;
+} fix_src;
+
+static void warn(const fix_src *s, const char *field, double was, double now) {
+    rill__post *p = s->p;
+    uint64_t key = rill_hash64_seed(&s->entity, sizeof(s->entity),
+                                    rill_hash64_str(field) ^ rill_hash64_str(s->type) * 31u);
+    for (uint32_t i = 0; i < p->warned_n; i++) {
+        if (p->warned[i] == key) {
+            return;
+        }
+    }
+    if (p->warned_n < RILL_COUNTOF(p->warned)) {
+        p->warned[p->warned_n++] = key;
+    }
+    RILL_LOG_WARN("render", "%s of entity %u:%u: %s = %g is out of range; using %g", s->type,
+                  RILL_ENTITY_INDEX(s->entity), RILL_ENTITY_GENERATION(s->entity), field, was, now);
+}
+
+/* v within [lo, hi]; not finite: def. */
+static float fix(const fix_src *s, const char *field, float v, float lo, float hi, float def) {
+    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
+    if (out != v) {
+        warn(s, field, (double)v, (double)out);
+    }
+    return out;
+}
+
+static void fix3(const fix_src *s, const char *field, float *v, float lo, float hi, float def) {
+    for (int k = 0; k < 3; k++) {
+        v[k] = fix(s, field, v[k], lo, hi, def);
+    }
+}
+
+void rill__post_fix_grading(rill_renderer *r, rill_entity src, rill_render_color_grading *g) {
+    fix_src s = {r->post, "ColorGrading", src};
+    g->exposure = fix(&s, "exposure", g->exposure, -16, 16, 0);
+    g->temperature = fix(&s, "temperature", g->temperature, -1, 1, 0);
+    g->tint = fix(&s, "tint", g->tint, -1, 1, 0);
+    g->contrast = fix(&s, "contrast", g->contrast, 0, 4, 1);
+    g->saturation = fix(&s, "saturation", g->saturation, 0, 4, 1);
+    fix3(&s, "lift", g->lift, -1, 1, 0);
+    fix3(&s, "gamma", g->gamma, 0.01f, 10, 1);
+    fix3(&s, "gain", g->gain, 0, 16, 1);
+}
+
+void rill__post_fix_dof(rill_renderer *r, rill_entity src, rill_render_dof *d) {
+    fix_src s = {r->post, "DepthOfField", src};
+    if ((unsigned)d->mode >= RILL_DOF_MODE_NUM) {
+        warn(&s, "mode", (double)d->mode, 0.0);
+        d->mode = RILL_DOF_GAUSSIAN;
+    }
+    d->focal_distance = fix(&s, "focal_distance", d->focal_distance, 0.01f, 1e6f, 10);
+    d->aperture_f_stops = fix(&s, "aperture_f_stops", d->aperture_f_stops, 0.01f, 1000, 1);
+    d->sensor_height = fix(&s, "sensor_height", d->sensor_height, 0.001f, 1, 0.01866f);
+    d->max_circle_of_confusion =
+        fix(&s, "max_circle_of_confusion", d->max_circle_of_confusion, 0, 128, 64);
+}
+
+void rill__post_fix_motion_blur(rill_renderer *r, rill_entity src, rill_render_motion_blur *m) {
+    fix_src s = {r->post, "MotionBlur", src};
+    m->shutter_angle = fix(&s, "shutter_angle", m->shutter_angle, 0, 360, 180);
+    if (m->samples < 1 || m->samples > 64) {
+        uint32_t now = m->samples < 1 ? 1u : 64u;
+        warn(&s, "samples", (double)m->samples, (double)now);
+        m->samples = now;
+    }
+}
