@@ -198,6 +198,24 @@ static rill_result recreate_swapchain(rill__gpu *gpu, rill_error *err) {
     return rill__vk_swapchain_create(gpu, err);
 }
 
+/* Destroys every deferred object whose frame the GPU has finished. */
+VkResult rill__vk_collect_deleted(rill__gpu *gpu) {
+    uint64_t completed = 0;
+    VkResult r = vkGetSemaphoreCounterValue(gpu->dev, gpu->timeline, &completed);
+    if (r != VK_SUCCESS) {
+        return r;
+    }
+    for (uint32_t i = 0; i < gpu->dels.len;) {
+        if (gpu->dels.data[i].after <= completed) {
+            rill__vk_destroy_now(gpu, &gpu->dels.data[i]);
+            rill_array_swap_remove(&gpu->dels, i);
+        } else {
+            i++;
+        }
+    }
+    return VK_SUCCESS;
+}
+
 rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *err) {
     *out_cmd = NULL;
     if (gpu->in_frame) {
@@ -213,16 +231,7 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
         RILL__VK_TRY(err, vkWaitSemaphores(gpu->dev, &wi, UINT64_MAX));
         collect_timings(gpu, f);
     }
-    uint64_t completed = 0;
-    RILL__VK_TRY(err, vkGetSemaphoreCounterValue(gpu->dev, gpu->timeline, &completed));
-    for (uint32_t i = 0; i < gpu->dels.len;) {
-        if (gpu->dels.data[i].after <= completed) {
-            rill__vk_destroy_now(gpu, &gpu->dels.data[i]);
-            rill_array_swap_remove(&gpu->dels, i);
-        } else {
-            i++;
-        }
-    }
+    RILL__VK_TRY(err, rill__vk_collect_deleted(gpu));
     if (gpu->surface) {
         /* Not every platform reports a resized window as an out-of-date swapchain, so compare
          * the framebuffer size too (a minimized window, 0 x 0, keeps the old swapchain). */

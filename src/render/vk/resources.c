@@ -72,12 +72,21 @@ uint32_t rill__fmt_unit_bytes(rill__fmt fmt) {
     }
 }
 
+/* Every DEFER_COLLECT deferrals made outside a frame, the queue is collected on the spot: a
+ * renderer that records no frames for a while (`rill fly --no-render`, a minimized window) would
+ * otherwise keep every object destroyed meanwhile until its next frame. */
+#define DEFER_COLLECT 256u
+
 static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
     vk_del d = {kind, gpu->frame_index, obj};
     if (!rill_array_push(&gpu->dels, d)) {
         /* Out of memory for the queue: the only safe choice left is to wait for the GPU. */
         vkDeviceWaitIdle(gpu->dev);
         rill__vk_destroy_now(gpu, &d);
+        return;
+    }
+    if (!gpu->in_frame && gpu->dels.len % DEFER_COLLECT == 0) {
+        (void)rill__vk_collect_deleted(gpu); /* a failure leaves them for the next frame */
     }
 }
 

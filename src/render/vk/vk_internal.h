@@ -198,6 +198,7 @@ void rill__vk_memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags2 src_stage
                              VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
                              VkAccessFlags2 dst_access);
 void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d);
+VkResult rill__vk_collect_deleted(rill__gpu *gpu);
 rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err);
 void rill__vk_swapchain_destroy(rill__gpu *gpu);
 void rill__vk_record_uploads(rill__gpu *gpu, VkCommandBuffer cb, vk_frame *f);
