@@ -13,10 +13,12 @@
  *                  prepass packs it in the normal's alpha), times intensity, added to the lit
  *                  image (or alone: debug IndirectOnly).
  * The history is two half-resolution images written in turn and imported into the graph each
- * frame, like TAA's; they are freed once GI has been off for 60 frames. */
+ * frame, like TAA's; it restarts on a camera cut (projection change, a turn over 45 degrees in a
+ * frame) and after a frame without GI, and is freed once GI has been off for 60 frames. */
 #include "frame.h"
 #include "gi_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 #define GI_CURRENT_WEIGHT 0.1f /* share of the current frame in each new history */
@@ -99,6 +101,24 @@ static void track_camera(rill__gi *gi, const rill__view *vs, bool usable) {
     memcpy(gi->prev_cam, &vs->set.world_from_view[12], sizeof(gi->prev_cam));
 }
 
+/* Whether the camera cut since the history was written: another projection (fov, near, far,
+ * orthographic height or mode) or a turn of more than 45 degrees; remembers this frame's. */
+static bool camera_cut(rill__gi *gi, const rill__view *vs) {
+    const float *m = vs->set.world_from_view;
+    float len = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
+    float fwd[3] = {0.0f, 0.0f, -1.0f};
+    if (len > 1e-6f) {
+        fwd[0] = -m[8] / len, fwd[1] = -m[9] / len, fwd[2] = -m[10] / len;
+    }
+    float proj[5] = {vs->set.fov_y, vs->set.znear, vs->set.zfar, vs->set.half_h,
+                     vs->set.orthographic ? 1.0f : 0.0f};
+    float c = fwd[0] * gi->prev_fwd[0] + fwd[1] * gi->prev_fwd[1] + fwd[2] * gi->prev_fwd[2];
+    bool cut = memcmp(proj, gi->prev_proj, sizeof(proj)) != 0 || !(c >= 0.70710678f);
+    memcpy(gi->prev_fwd, fwd, sizeof(fwd));
+    memcpy(gi->prev_proj, proj, sizeof(proj));
+    return cut;
+}
+
 /* >>graph ------------------------------------------------------------------------------------ */
 
 static bool gi_active(const rill_render_effect_ctx *ctx) {
@@ -126,7 +146,13 @@ static void pass_apply(rill_rg_ctx *ctx, void *user);
 static void plan_history(rill_renderer *r, rill__gi *gi, rill_rg *g, uint32_t hw, uint32_t hh,
                          rill_error *err) {
     bool temporal = gi->cur.temporal && history_ready(r, gi, hw, hh);
-    gi->reset = !temporal || !gi->valid || gi->last_frame + 1 != r->frame_counter;
+    bool cut = camera_cut(gi, &r->frame.views[0]);
+    /* A fresh start: the first GI frame, after a frame without GI, or a camera cut. */
+    bool fresh = cut || gi->last_frame + 1 != r->frame_counter;
+    /* The directions' rotation restarts with it, so a fresh frame is the first frame of a new
+     * renderer; without accumulation they keep rotating (TAA, when on, averages them). */
+    gi->frame_index = fresh ? 0 : gi->frame_index + 1;
+    gi->reset = !temporal || !gi->valid || fresh;
     if (!temporal) {
         rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
                                 .size_mode = RILL_RG_SIZE_ABSOLUTE,
@@ -167,7 +193,6 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     plan_history(r, gi, g, hw, hh, err);
     track_camera(gi, vs, !gi->reset);
     gi->last_frame = r->frame_counter;
-    gi->frame_index++;
     gi->dst = rill_render_effect_next_color(ctx, err);
     rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE, w = RILL_RG_USAGE_STORAGE_WRITE;
 

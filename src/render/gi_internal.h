@@ -27,9 +27,10 @@ typedef struct rill__gi {
     uint32_t hw, hh, cur_hist;
     bool valid, reset;
     uint64_t last_frame;
-    float prev_cam[3];      /* the camera's position when the history was written */
-    float prev_cam_view[4]; /* it, in this frame's view space (w: history usable) */
-    uint32_t frame_index;   /* rotates the trace's directions between frames */
+    float prev_cam[3];               /* the camera's position when the history was written */
+    float prev_fwd[3], prev_proj[5]; /* its forward axis and projection (cut detection) */
+    float prev_cam_view[4];          /* it, in this frame's view space (w: history usable) */
+    uint32_t frame_index;            /* rotates the trace's directions; 0 on a reset */
     /* this frame's graph images */
     rill_rg_image src, dst, raw, hist_in, hist_out, depth, normal, motion;
     const struct rill__view *view;

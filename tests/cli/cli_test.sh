@@ -247,7 +247,7 @@ fly)
     for k in frame t main_ms stream_ms gpu_ms entities instances_loaded instances_loading \
         instances_unloaded triangles triangles_full draws lod texture_bytes terrain_chunks \
         terrain_chunks_resident chunk_rebuilds colliders terrain_cpu_bytes terrain_gpu_bytes \
-        physics_ms; do
+        physics_ms gi_ms gi_voxelize_ms; do
         head -n 1 fly/frames.jsonl | grep -q "\"$k\":" || fail "frames.jsonl lacks $k"
     done
     # Terrain memory per frame: heights and colliders on the CPU, chunk meshes on the GPU (also

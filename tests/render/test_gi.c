@@ -364,6 +364,61 @@ static void test_gi_world_yields_to_camera(void **state) {
     rill_world_destroy(w);
 }
 
+/* The mean absolute difference of two frames' RGB bytes. */
+static double frame_diff(const uint8_t *a, const uint8_t *b) {
+    double d = 0.0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) {
+        if ((i & 3) != 3) {
+            d += fabs((double)a[i] - (double)b[i]);
+        }
+    }
+    return d / (W * H * 3.0);
+}
+
+/* Temporal accumulation: with a still camera successive indirect-only frames change much less
+ * than without it (each frame traces other directions); a camera cut restarts the history, and
+ * the first frame after it is the first frame of a fresh renderer, byte for byte. */
+static void test_gi_temporal_and_cut(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_screen_space_gi ss = rill_render_screen_space_gi_query_defaults();
+    ss.intensity = 4.0f; /* bright enough to see the noise in 8 bits */
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.debug = RILL_GI_DEBUG_INDIRECT_ONLY;
+    rill_render_routed_settings rs[2] = {{"ScreenSpaceGi", &ss, sizeof(ss), 0}, gi_route(&g)};
+    b.snap.view.settings = rs;
+    b.snap.view.settings_count = 2;
+    static uint8_t f0[W * H * 4], f1[W * H * 4];
+    ss.temporal = false;
+    box_render(&b, 4, f0);
+    box_render(&b, 1, f1);
+    double raw = frame_diff(f0, f1);
+    ss.temporal = true;
+    box_render(&b, 12, f0);
+    box_render(&b, 1, f1);
+    double accumulated = frame_diff(f0, f1);
+    print_message("frame to frame: %.3f without accumulation, %.3f with\n", raw, accumulated);
+    assert_true(raw > 0.2);
+    assert_true(accumulated < raw * 0.5);
+
+    /* A cut: the camera turns 90 degrees and looks at the red wall. */
+    render_test_look_at(b.wfv, (float[3]){0, 1.0f, 0.2f}, (float[3]){-1.0f, 0.8f, 0.2f});
+    memcpy(b.snap.view.world_from_view, b.wfv, sizeof(b.wfv));
+    static uint8_t cut[W * H * 4], fresh[W * H * 4];
+    box_render(&b, 1, cut);
+    box_scene c;
+    box_open(&c, RILL_RENDER_QUALITY_HIGH);
+    memcpy(c.snap.view.world_from_view, b.wfv, sizeof(b.wfv));
+    box_render(&c, 3, NULL); /* without GI: the uploads land */
+    c.snap.view.settings = rs;
+    c.snap.view.settings_count = 2;
+    box_render(&c, 1, fresh);
+    assert_memory_equal(cut, fresh, sizeof(cut));
+    box_close(&c);
+    box_close(&b);
+}
+
 /* A tier that is not built runs ScreenSpace and says so once. */
 static void test_gi_missing_tiers_fall_back(void **state) {
     (void)state;
@@ -395,6 +450,7 @@ int main(void) {
         cmocka_unit_test(test_gi_hostile_settings),
         cmocka_unit_test(test_gi_world_yields_to_camera),
         cmocka_unit_test(test_gi_missing_tiers_fall_back),
+        cmocka_unit_test(test_gi_temporal_and_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
