@@ -20,7 +20,10 @@
  *   Auto follows the quality tier (High raymarched, Medium and Low lookup). With sky mode
  *   Atmosphere the sun light reaching the camera is tinted by the atmosphere's transmittance
  *   toward the sun (rill_render_atmosphere_transmittance): white-yellow at noon, red at sunset,
- *   none below the horizon. docs/renderer.md says which parts of the atmosphere draw today. */
+ *   none below the horizon. The sky itself is drawn behind everything from the atmosphere's
+ *   look-up tables (the sun's disc included), distant surfaces fade into it (aerial perspective
+ *   over 32 km) and the image-based light is baked from it; docs/renderer.md, "The physical
+ *   sky". */
 #ifndef RILL_RENDER_ENVIRONMENT_H
 #define RILL_RENDER_ENVIRONMENT_H
 
