@@ -249,6 +249,14 @@ typedef struct rill_mesh_desc {
      * the snapshot gives joint matrices (rill_render_snapshot.skins) is skinned on the GPU before
      * any pass draws it; without them it draws in its rest pose. */
     const rill_vertex_skin *skin;
+    /* Morph targets (copied), 0 = none: per vertex, each target's position (and, when
+     * morph_normals is set, normal) displacement, vertex-major: vertex v's target t at
+     * [(v * morph_target_count + t) * 3]. An instance given weights (rill_render_skin) is
+     * displaced by sum_t weight_t * delta_t (before skinning) on the GPU; without them it draws
+     * undisplaced. At most 256 targets. */
+    uint32_t morph_target_count;
+    const float *morph_positions;
+    const float *morph_normals;
     uint32_t end_canary; /* must be 0 */
 } rill_mesh_desc;
 
@@ -666,6 +674,9 @@ typedef struct rill_render_environment {
 typedef struct rill_render_skin {
     uint32_t instance;
     uint32_t first_joint, joint_count;
+    /* Morph weights: morph_weights[first_weight .. first_weight + weight_count), one per morph
+     * target of the instance's mesh (weight_count 0: no morph; joint_count 0: no skin). */
+    uint32_t first_weight, weight_count;
 } rill_render_skin;
 
 typedef struct rill_render_snapshot {
@@ -700,6 +711,7 @@ typedef struct rill_render_snapshot {
     const rill_render_skin *skins;
     uint32_t skin_count;
     const float *joint_matrices;
+    const float *morph_weights;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -1048,7 +1060,9 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(uint32_t) sort_counts;   /* the slot sort's digit counts per chunk (extract.c) */
     RILL_ARRAY(rill_render_skin) skins; /* skinned instances and their joint matrices */
     RILL_ARRAY(float) joint_matrices;
+    RILL_ARRAY(float) morph_weights;
     rill_map skinned; /* MeshSkin entity -> its dense index (extract_skins.c) */
+    rill_map morphed; /* MeshMorph entity -> its dense index (extract_skins.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

@@ -67,6 +67,8 @@ void rill__gltf_primitive_release(rill_gltf_primitive *prim) {
     rill_free(prim->colors);
     rill_free(prim->joints);
     rill_free(prim->weights);
+    rill_free(prim->target_positions);
+    rill_free(prim->target_normals);
     rill_free(prim->indices);
     rill_free(prim->edge_indices);
     memset(prim, 0, sizeof(*prim));
@@ -84,11 +86,13 @@ void rill_gltf_model_free(rill_gltf_model *m) {
         }
         rill_free(mesh->primitives);
         rill_free(mesh->name);
+        rill_free(mesh->weights);
     }
     rill_free(m->meshes);
     for (uint32_t i = 0; i < m->node_count; i++) {
         rill_free(m->nodes[i].name);
         rill_free(m->nodes[i].children);
+        rill_free(m->nodes[i].weights);
     }
     rill_free(m->nodes);
     for (uint32_t i = 0; i < m->scene_count; i++) {
@@ -344,11 +348,13 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
         m->meshes[i].name = NULL;
         m->meshes[i].primitives = NULL;
         m->meshes[i].primitive_count = 0;
+        m->meshes[i].weights = NULL;
     }
     for (uint32_t i = 0; ok && i < m->mesh_count; i++) {
         rill_gltf_mesh *mesh = &m->meshes[i];
         const rill_gltf_mesh *sm = &src->meshes[i];
         ok = dup_str(&mesh->name, sm->name) &&
+             dup_floats(&mesh->weights, sm->weights, sm->weight_count) &&
              dup_structs((void **)&mesh->primitives, sm->primitives, sm->primitive_count,
                          sizeof(*sm->primitives));
         if (!ok) {
@@ -359,6 +365,7 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
             rill_gltf_primitive *d = &mesh->primitives[p];
             d->positions = d->normals = d->tangents = d->uv0 = d->uv1 = d->colors = NULL;
             d->joints = d->weights = NULL;
+            d->target_positions = d->target_normals = NULL;
             d->indices = d->edge_indices = NULL;
         }
         for (uint32_t p = 0; ok && geometry && p < mesh->primitive_count; p++) {
@@ -372,6 +379,8 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
                  dup_floats(&d->colors, s->colors, n * 4) &&
                  dup_floats(&d->joints, s->joints, n * 4) &&
                  dup_floats(&d->weights, s->weights, n * 4) &&
+                 dup_floats(&d->target_positions, s->target_positions, n * 3 * s->target_count) &&
+                 dup_floats(&d->target_normals, s->target_normals, n * 3 * s->target_count) &&
                  dup_u32(&d->indices, s->indices, s->index_count) &&
                  dup_u32(&d->edge_indices, s->edge_indices, s->edge_index_count);
         }
@@ -380,9 +389,11 @@ static rill_gltf_model *clone_impl(const rill_gltf_model *src, bool geometry) {
     for (uint32_t i = 0; i < m->node_count; i++) {
         m->nodes[i].name = NULL;
         m->nodes[i].children = NULL;
+        m->nodes[i].weights = NULL;
     }
     for (uint32_t i = 0; ok && i < m->node_count; i++) {
         ok = dup_str(&m->nodes[i].name, src->nodes[i].name) &&
+             dup_floats(&m->nodes[i].weights, src->nodes[i].weights, src->nodes[i].weight_count) &&
              dup_i32(&m->nodes[i].children, src->nodes[i].children, src->nodes[i].child_count);
     }
     RILL__CLONE_ARRAY(scenes, scene_count);

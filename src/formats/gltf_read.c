@@ -1186,9 +1186,11 @@ static bool unweld_for_flat_normals(rill_gltf_primitive *prim) {
         return false;
     }
     memset(first, 0xFF, (size_t)prim->vertex_count * sizeof(uint32_t));
-    float **arrays[] = {&prim->positions, &prim->tangents, &prim->uv0,    &prim->uv1,
-                        &prim->colors,    &prim->joints,   &prim->weights};
-    const uint32_t comps[] = {3, 4, 2, 2, 4, 4, 4};
+    uint32_t tc3 = 3 * prim->target_count;
+    float **arrays[] = {&prim->positions, &prim->tangents,         &prim->uv0,
+                        &prim->uv1,       &prim->colors,           &prim->joints,
+                        &prim->weights,   &prim->target_positions, &prim->target_normals};
+    const uint32_t comps[] = {3, 4, 2, 2, 4, 4, 4, tc3, tc3};
     bool ok = true;
     for (size_t a = 0; a < RILL_COUNTOF(arrays) && ok; a++) {
         float *src = *arrays[a];
@@ -1289,7 +1291,9 @@ static rill_result read_edges_ext(rd *r, const rill__gj *p, const char *where,
 static uint64_t vertex_bytes(const rill_gltf_primitive *prim) {
     return sizeof(float) *
            (3u + 3u + (prim->tangents ? 4u : 0u) + (prim->uv0 ? 2u : 0u) + (prim->uv1 ? 2u : 0u) +
-            (prim->colors ? 4u : 0u) + (prim->joints ? 8u : 0u));
+            (prim->colors ? 4u : 0u) + (prim->joints ? 8u : 0u) +
+            3u * prim->target_count *
+                ((prim->target_positions ? 1u : 0u) + (prim->target_normals ? 1u : 0u)));
 }
 
 /* Normals, tangents and bounds after the arrays are read: flat shading where normals are missing,
@@ -1384,6 +1388,69 @@ static rill_result read_skin_attributes(rd *r, const rill__gj *attrs, const char
     return RILL_OK;
 }
 
+/* One attribute of every morph target into the interleaved array *out (vertex-major). Absent
+ * (NULL) when `optional` and no target has it; a target without it displaces nothing. Values
+ * must be finite. */
+static rill_result target_attribute(rd *r, const rill__gj *targets, const char *where,
+                                    const char *key, bool optional, rill_gltf_primitive *prim,
+                                    float **out) {
+    uint32_t n = prim->vertex_count, tc = prim->target_count, present = 0;
+    const rill__gj *t;
+    RILL__GJ_FOR(t, targets) {
+        present += rill__gj_get(t, key) != NULL;
+    }
+    if (present == 0 && optional) {
+        return RILL_OK;
+    }
+    uint64_t total = (uint64_t)n * tc * 3u;
+    RILL_TRY(rd_charge(r, total * sizeof(float), where, ".targets"));
+    *out = rill__gltf_alloc((size_t)total, sizeof(float));
+    if (!*out) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s.targets: out of memory", where);
+    }
+    uint32_t k = 0;
+    RILL__GJ_FOR(t, targets) {
+        char tw[160];
+        snprintf(tw, sizeof(tw), "%s.targets[%u]", where, k);
+        RILL_TRY(js_object(r, t, tw));
+        float *d = NULL;
+        const rd_accessor *info = NULL;
+        RILL_TRY(attribute(r, t, key, tw, 3, 3, n, NULL, &d, &info));
+        if (d) {
+            size_t bad = rill__gltf_first_non_finite(d, (size_t)n * 3);
+            for (uint32_t v = 0; bad == (size_t)n * 3 && v < n; v++) {
+                memcpy(&(*out)[((size_t)v * tc + k) * 3], &d[(size_t)v * 3], 3 * sizeof(float));
+            }
+            rill_free(d);
+            if (bad != (size_t)n * 3) {
+                return rd_fail(r, RILL_ERR_CORRUPT, "%s.%s: vertex %zu is not finite", tw, key,
+                               bad / 3);
+            }
+        }
+        k++;
+    }
+    return RILL_OK;
+}
+
+/* Morph targets: POSITION and NORMAL displacements (TANGENT ones are left out and named in the
+ * warning), at most RILL_GLTF_MAX_TARGETS, their bytes charged before they are allocated. */
+static rill_result read_targets(rd *r, const rill__gj *p, const char *where,
+                                rill_gltf_primitive *prim) {
+    const rill__gj *targets;
+    uint32_t tc;
+    RILL_TRY(js_array(r, p, "targets", where, &targets, &tc));
+    if (tc == 0) {
+        return RILL_OK;
+    }
+    if (tc > RILL_GLTF_MAX_TARGETS) {
+        return rd_fail(r, RILL_ERR_LIMIT, "%s.targets: %u morph targets (limit %u)", where, tc,
+                       RILL_GLTF_MAX_TARGETS);
+    }
+    prim->target_count = tc;
+    RILL_TRY(target_attribute(r, targets, where, "POSITION", true, prim, &prim->target_positions));
+    return target_attribute(r, targets, where, "NORMAL", true, prim, &prim->target_normals);
+}
+
 static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, bool *out_skip,
                                   rill_gltf_primitive *prim) {
     *out_skip = false;
@@ -1450,6 +1517,7 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
         prim->colors = col;
     }
     RILL_TRY(read_skin_attributes(r, attrs, where, prim));
+    RILL_TRY(read_targets(r, p, where, prim));
     if (prim->uv0 && uc0.bad != (size_t)n * 2) {
         sanitize(prim->uv0, (size_t)n * 2);
     }
@@ -1486,6 +1554,54 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     }
     RILL_TRY(read_edges_ext(r, p, where, prim));
     return finish_primitive(r, where, prim->normals && nc.unit, prim);
+}
+
+/* An optional "weights" array of morph weights: exactly `want` finite numbers (want 0: the
+ * array must be absent or empty). */
+static rill_result js_weights(rd *r, const rill__gj *obj, const char *where, uint32_t want,
+                              uint32_t *out_count, float **out) {
+    const rill__gj *arr;
+    uint32_t n;
+    *out = NULL;
+    *out_count = 0;
+    RILL_TRY(js_array(r, obj, "weights", where, &arr, &n));
+    if (n == 0) {
+        return RILL_OK;
+    }
+    if (n != want) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s.weights: %u weights for %u morph targets", where, n,
+                       want);
+    }
+    *out = rill__gltf_alloc(n, sizeof(float));
+    if (!*out) {
+        return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s.weights: out of memory", where);
+    }
+    *out_count = n;
+    uint32_t k = 0;
+    const rill__gj *e;
+    RILL__GJ_FOR(e, arr) {
+        double v = rill__gj_num(e);
+        if (!rill__gj_is_number(e) || !isfinite(v) || fabs(v) > 1e6) {
+            return rd_fail(r, RILL_ERR_CORRUPT, "%s.weights[%u]: not a finite number", where, k);
+        }
+        (*out)[k++] = (float)v;
+    }
+    return RILL_OK;
+}
+
+/* Every primitive of a mesh has the same number of morph targets (glTF 2.0, 3.7.2.2); its
+ * weights, when given, one per target. */
+static rill_result mesh_targets(rd *r, const rill__gj *me, const char *where,
+                                rill_gltf_mesh *mesh) {
+    uint32_t tc = mesh->primitive_count ? mesh->primitives[0].target_count : 0;
+    for (uint32_t p = 1; p < mesh->primitive_count; p++) {
+        if (mesh->primitives[p].target_count != tc) {
+            return rd_fail(r, RILL_ERR_CORRUPT,
+                           "%s.primitives[%u].targets: %u morph targets, primitive 0 has %u", where,
+                           p, mesh->primitives[p].target_count, tc);
+        }
+    }
+    return js_weights(r, me, where, tc, &mesh->weight_count, &mesh->weights);
 }
 
 static rill_result read_meshes(rd *r) {
@@ -1539,6 +1655,7 @@ static rill_result read_meshes(rd *r) {
             }
             pi++;
         }
+        RILL_TRY(mesh_targets(r, me, where, mesh));
     }
     return RILL_OK;
 }
@@ -1937,6 +2054,11 @@ static rill_result read_nodes(rd *r) {
         RILL_TRY(js_index(r, no, "camera", where, r->m->camera_count, "camera", &node->camera));
         node->light = -1;
         RILL_TRY(js_index(r, no, "skin", where, skin_count, "skin", &node->skin));
+        uint32_t targets = 0;
+        for (uint32_t p = 0; node->mesh >= 0 && p < r->m->meshes[node->mesh].primitive_count; p++) {
+            targets = r->m->meshes[node->mesh].primitives[p].target_count;
+        }
+        RILL_TRY(js_weights(r, no, where, targets, &node->weight_count, &node->weights));
         const rill__gj *ext, *lp;
         RILL_TRY(check_extensions(r, no, where));
         RILL_TRY(js_member_object(r, no, "extensions", where, &ext));

@@ -234,9 +234,10 @@ static void add_triangle(const rill_gltf_primitive *p, const uint32_t *tri, cons
 static bool split_vertices(rill_gltf_primitive *p, const uint32_t *dup, uint32_t dups) {
     uint32_t n = p->vertex_count;
     uint32_t total = n + dups;
-    float **arrays[] = {&p->positions, &p->normals, &p->uv0,    &p->uv1,
-                        &p->colors,    &p->joints,  &p->weights};
-    const uint32_t comps[] = {3, 3, 2, 2, 4, 4, 4};
+    float **arrays[] = {&p->positions, &p->normals,          &p->uv0,
+                        &p->uv1,       &p->colors,           &p->joints,
+                        &p->weights,   &p->target_positions, &p->target_normals};
+    const uint32_t comps[] = {3, 3, 2, 2, 4, 4, 4, 3 * p->target_count, 3 * p->target_count};
     for (size_t a = 0; a < RILL_COUNTOF(arrays); a++) {
         float *src = *arrays[a];
         if (!src) {

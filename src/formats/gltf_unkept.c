@@ -1,5 +1,5 @@
 /* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animation channels on
- * other targets than nodes, morph targets, attribute sets beyond the kept ones, extensions
+ * other targets than nodes, TANGENT morph targets, attribute sets beyond the kept ones, extensions
  * Rill does not read), summed up in one
  * line so the reader can warn instead of dropping content silently; and the list of extensions
  * the reader does read. */
@@ -85,15 +85,19 @@ static uint32_t dropped_channels(const rill__gj *root) {
     return n;
 }
 
-/* Primitives with morph targets, and each unkept attribute name once (in order of appearance,
- * at most 8 names). */
+/* Primitives with TANGENT morph targets, and each unkept attribute name once (in order of
+ * appearance, at most 8 names). */
 static void scan_meshes(const rill__gj *root, uint32_t *morphed, const char **names,
                         uint32_t *name_count) {
     const rill__gj *mesh, *prim, *attr;
     RILL__GJ_FOR(mesh, rill__gj_get(root, "meshes")) {
         RILL__GJ_FOR(prim, rill__gj_get(mesh, "primitives")) {
-            const rill__gj *t = rill__gj_get(prim, "targets");
-            *morphed += rill__gj_is_array(t) && t->count > 0;
+            /* Position and normal displacements are read; tangent ones are not. */
+            const rill__gj *t, *tangents = NULL;
+            RILL__GJ_FOR(t, rill__gj_get(prim, "targets")) {
+                tangents = tangents ? tangents : rill__gj_get(t, "TANGENT");
+            }
+            *morphed += tangents != NULL;
             RILL__GJ_FOR(attr, rill__gj_get(prim, "attributes")) {
                 bool seen = !attribute_unkept(attr->key);
                 for (uint32_t i = 0; !seen && i < *name_count; i++) {
@@ -118,7 +122,8 @@ size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     uint32_t name_count = 0, morphed = 0;
     scan_meshes(root, &morphed, names, &name_count);
     if (morphed) {
-        put(out, cap, &len, "morph targets on %u primitive%s", morphed, morphed == 1 ? "" : "s");
+        put(out, cap, &len, "TANGENT morph targets on %u primitive%s", morphed,
+            morphed == 1 ? "" : "s");
     }
     for (uint32_t i = 0; i < name_count; i++) {
         put(out, cap, &len, "attribute %s", names[i]);

@@ -83,11 +83,16 @@ static bool compact_from(rill_gltf_primitive *dst, const rill_gltf_primitive *fr
         }
         idx[i] = remap[v];
     }
-    const float *srcs[] = {from->positions, from->normals, from->tangents, from->uv0,
-                           from->uv1,       from->colors,  from->joints,   from->weights};
-    float **dsts[] = {&dst->positions, &dst->normals, &dst->tangents, &dst->uv0,
-                      &dst->uv1,       &dst->colors,  &dst->joints,   &dst->weights};
-    const uint32_t comps[] = {3, 3, 4, 2, 2, 4, 4, 4};
+    const float *srcs[] = {from->positions,     from->normals, from->tangents,
+                           from->uv0,           from->uv1,     from->colors,
+                           from->joints,        from->weights, from->target_positions,
+                           from->target_normals};
+    float **dsts[] = {&dst->positions,     &dst->normals, &dst->tangents,
+                      &dst->uv0,           &dst->uv1,     &dst->colors,
+                      &dst->joints,        &dst->weights, &dst->target_positions,
+                      &dst->target_normals};
+    const uint32_t tc3 = 3 * from->target_count;
+    const uint32_t comps[] = {3, 3, 4, 2, 2, 4, 4, 4, tc3, tc3};
     for (size_t a = 0; a < RILL_COUNTOF(srcs); a++) {
         if (!srcs[a]) {
             continue;
@@ -109,9 +114,13 @@ static bool compact_from(rill_gltf_primitive *dst, const rill_gltf_primitive *fr
             for (uint32_t v = 0; v < used; v++) {
                 memcpy(&d[(size_t)v * 3], &sa[(size_t)origin[v] * 3], 12);
             }
-        } else {
+        } else if (c == 4) {
             for (uint32_t v = 0; v < used; v++) {
                 memcpy(&d[(size_t)v * 4], &sa[(size_t)origin[v] * 4], 16);
+            }
+        } else {
+            for (uint32_t v = 0; v < used; v++) {
+                memcpy(&d[(size_t)v * c], &sa[(size_t)origin[v] * c], c * sizeof(float));
             }
         }
         *dsts[a] = d;
@@ -127,13 +136,16 @@ static bool compact_from(rill_gltf_primitive *dst, const rill_gltf_primitive *fr
  * simplified further). */
 static bool copy_from(rill_gltf_primitive *dst, const rill_gltf_primitive *from) {
     size_t n = from->vertex_count;
-    bool ok = dup_array(&dst->positions, from->positions, n * 3) &&
-              dup_array(&dst->normals, from->normals, n * 3) &&
-              dup_array(&dst->tangents, from->tangents, n * 4) &&
-              dup_array(&dst->uv0, from->uv0, n * 2) && dup_array(&dst->uv1, from->uv1, n * 2) &&
-              dup_array(&dst->colors, from->colors, n * 4) &&
-              dup_array(&dst->joints, from->joints, n * 4) &&
-              dup_array(&dst->weights, from->weights, n * 4);
+    bool ok =
+        dup_array(&dst->positions, from->positions, n * 3) &&
+        dup_array(&dst->normals, from->normals, n * 3) &&
+        dup_array(&dst->tangents, from->tangents, n * 4) &&
+        dup_array(&dst->uv0, from->uv0, n * 2) && dup_array(&dst->uv1, from->uv1, n * 2) &&
+        dup_array(&dst->colors, from->colors, n * 4) &&
+        dup_array(&dst->joints, from->joints, n * 4) &&
+        dup_array(&dst->weights, from->weights, n * 4) &&
+        dup_array(&dst->target_positions, from->target_positions, n * 3 * from->target_count) &&
+        dup_array(&dst->target_normals, from->target_normals, n * 3 * from->target_count);
     dst->indices = ok ? rill__gltf_alloc_raw(from->index_count, sizeof(uint32_t)) : NULL;
     if (!dst->indices) {
         return false;

@@ -84,7 +84,7 @@ static const pos_entry *pos_seen(const rill__batcher *bt, rill_entity e,
  * while its entity stands still). */
 static uint32_t sig_now(const rill__batcher *bt, const member_rec *rc, const rill__batch_offer *o) {
     const mesh_slot *msh = rill__mesh_get(bt->r, o->mesh);
-    bool maybe = maybe_candidate(o->mask, o->own_normal) && !(msh && msh->sb);
+    bool maybe = maybe_candidate(o->mask, o->own_normal) && !(msh && (msh->sb || msh->mb));
     const mat_slot *ms = maybe && !rc->moved ? rill__material_get(bt->r, o->mat) : NULL;
     return ms && ms->alpha_mode != RILL_ALPHA_BLEND ? signature(o->mesh, o->mat, o->mask) : 0u;
 }

@@ -75,6 +75,8 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->skins);
     rill_array_free(&buf->joint_matrices);
     rill_map_free(&buf->skinned);
+    rill_map_free(&buf->morphed);
+    rill_array_free(&buf->morph_weights);
 }
 
 static void neg_z(const float m[16], float out[3]) {
@@ -841,6 +843,7 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     out_snap->skins = buf->skins.data;
     out_snap->skin_count = buf->skins.len;
     out_snap->joint_matrices = buf->joint_matrices.data;
+    out_snap->morph_weights = buf->morph_weights.data;
     out_snap->ambient[0] = RILL_RENDER_DEFAULT_AMBIENT_R;
     out_snap->ambient[1] = RILL_RENDER_DEFAULT_AMBIENT_G;
     out_snap->ambient[2] = RILL_RENDER_DEFAULT_AMBIENT_B;

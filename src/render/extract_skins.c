@@ -1,8 +1,9 @@
-/* extract_skins.c: the skinned instances of a snapshot. After extract's walks, every drawn
- * instance whose entity carries a MeshSkin (rill/scene/model.h) gets a rill_render_skin and its
- * joint matrices: each joint entity's GlobalTransform times its inverse bind matrix, brought into
- * the instance's local space (the inverse of the instance's own world matrix), since the renderer
- * applies the instance's transform after skinning. A world without MeshSkin costs one lookup. */
+/* extract_skins.c: the deformed instances of a snapshot. After extract's walks, every drawn
+ * instance whose entity carries a MeshSkin or a MeshMorph (rill/scene/model.h) gets a
+ * rill_render_skin with its morph weights (copied) and joint matrices: each joint entity's
+ * GlobalTransform times its inverse bind matrix, brought into the instance's local space (the
+ * inverse of the instance's own world matrix), since the renderer applies the instance's transform
+ * after skinning. A world without either costs two lookups. */
 #include "render_internal.h"
 
 #include "rill/scene/model.h"
@@ -30,37 +31,69 @@ static void joint_matrices(rill_world *world, const rill_mesh_skin *s,
     }
 }
 
-bool rill__extract_skins(rill_world *world, rill_render_extract_buf *buf) {
-    buf->skins.len = 0;
-    buf->joint_matrices.len = 0;
-    rill_component sk = rill_world_find_component(world, "MeshSkin");
+/* Fills map with every entity of component c (entity -> dense index); its dense array in *out
+ * (NULL when none). False when out of memory. */
+static bool index_component(rill_world *world, const char *name, rill_map *map, void **out) {
+    rill_component c = rill_world_find_component(world, name);
     const rill_entity *ents = NULL;
-    void *data = NULL;
-    uint32_t n = sk.id ? rill_world_component_dense(world, sk, &ents, &data) : 0;
+    *out = NULL;
+    uint32_t n = c.id ? rill_world_component_dense(world, c, &ents, out) : 0;
+    rill_map_clear(map);
     if (!n) {
+        *out = NULL;
         return true;
     }
-    rill_map_clear(&buf->skinned);
-    if (!rill_map_reserve(&buf->skinned, n)) {
+    if (!rill_map_reserve(map, n)) {
         return false;
     }
     for (uint32_t i = 0; i < n; i++) {
-        rill_map_set(&buf->skinned, ents[i], i);
+        rill_map_set(map, ents[i], i);
     }
-    const rill_mesh_skin *skins = data;
+    return true;
+}
+
+bool rill__extract_skins(rill_world *world, rill_render_extract_buf *buf) {
+    buf->skins.len = 0;
+    buf->joint_matrices.len = 0;
+    buf->morph_weights.len = 0;
+    void *skin_data, *morph_data;
+    if (!index_component(world, "MeshSkin", &buf->skinned, &skin_data) ||
+        !index_component(world, "MeshMorph", &buf->morphed, &morph_data)) {
+        return false;
+    }
+    if (!skin_data && !morph_data) {
+        return true;
+    }
+    const rill_mesh_skin *skins = skin_data;
+    const rill_mesh_morph *morphs = morph_data;
     for (uint32_t i = 0; i < buf->instances.len; i++) {
         const rill_render_instance *in = &buf->instances.data[i];
-        uint64_t at;
-        if (!rill_map_get(&buf->skinned, in->id, &at) || !skins[at].joint_count) {
+        uint64_t at_s, at_m;
+        bool sk = skins && rill_map_get(&buf->skinned, in->id, &at_s) && skins[at_s].joint_count;
+        bool mo = morphs && rill_map_get(&buf->morphed, in->id, &at_m) && morphs[at_m].count &&
+                  morphs[at_m].weights;
+        if (!sk && !mo) {
             continue;
         }
-        const rill_mesh_skin *s = &skins[at];
-        rill_render_skin rs = {i, buf->joint_matrices.len / 16u, s->joint_count};
-        float *m = rill_array_push_n(&buf->joint_matrices, (size_t)s->joint_count * 16u);
-        if (!m || !rill_array_push(&buf->skins, rs)) {
+        rill_render_skin rs = {i, buf->joint_matrices.len / 16u, sk ? skins[at_s].joint_count : 0,
+                               buf->morph_weights.len, mo ? morphs[at_m].count : 0};
+        if (!rill_array_push(&buf->skins, rs)) {
             return false;
         }
-        joint_matrices(world, s, in, m);
+        if (sk) {
+            float *m = rill_array_push_n(&buf->joint_matrices, (size_t)rs.joint_count * 16u);
+            if (!m) {
+                return false;
+            }
+            joint_matrices(world, &skins[at_s], in, m);
+        }
+        if (mo) {
+            float *w = rill_array_push_n(&buf->morph_weights, rs.weight_count);
+            if (!w) {
+                return false;
+            }
+            memcpy(w, morphs[at_m].weights, rs.weight_count * sizeof(float));
+        }
     }
     return true;
 }

@@ -564,7 +564,10 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                                  .edge_index_count = pr->edge_index_count,
                                  /* Picked through the asset's own CPU triangles. */
                                  .gpu_only = true,
-                                 .skin = skin};
+                                 .skin = skin,
+                                 .morph_target_count = pr->target_count,
+                                 .morph_positions = pr->target_positions,
+                                 .morph_normals = pr->target_normals};
             out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
             if (!out->meshes[prim_base[mi] + p].id) {
                 res = err ? err->code : RILL_ERR_VULKAN;

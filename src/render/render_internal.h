@@ -61,6 +61,12 @@ typedef struct mesh_slot {
      * they name. NULL / 0 for a rigid mesh. */
     rill__buf *sb;
     uint32_t skin_joints;
+    /* Morph targets (rill_mesh_desc.morph_*): their displacements (a storage buffer: positions,
+     * then normals when morph_normals), the target count and the longest displacement (bounds). */
+    rill__buf *mb;
+    uint32_t morph_targets;
+    bool morph_normals;
+    float morph_reach;
 } mesh_slot;
 
 /* A block of shared vertex + index buffers for merged meshes, sub-allocated in vertices and
@@ -446,8 +452,9 @@ mesh_slot *rill__mesh_slot(rill_renderer *r, rill_mesh mesh);
 rill_result rill__skinning_run(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                                rill_render_snapshot *out_snap, rill_error *err);
 void rill__skinning_destroy(rill_renderer *r);
-/* Extract's skins (extract_skins.c): every drawn instance whose entity has a MeshSkin gets a
- * rill_render_skin and its joint matrices in buf. False when out of memory. */
+/* Extract's skins (extract_skins.c): every drawn instance whose entity has a MeshSkin or a
+ * MeshMorph gets a rill_render_skin, its joint matrices and morph weights in buf. False when out
+ * of memory. */
 bool rill__extract_skins(rill_world *world, rill_render_extract_buf *buf);
 /* The index buffer a mesh's edges are drawn from (from m->first_edge on), NULL without edges. */
 static inline rill__buf *rill__mesh_edges(const mesh_slot *m) {

@@ -56,6 +56,7 @@ void rill__pools_destroy(rill_renderer *r) {
         }
         rill__buf_destroy(r->gpu, r->meshes[i].eb);
         rill__buf_destroy(r->gpu, r->meshes[i].sb);
+        rill__buf_destroy(r->gpu, r->meshes[i].mb);
         free_cpu_copy(&r->meshes[i]);
     }
     for (uint32_t i = 0; i < r->blocks.len; i++) {
@@ -242,10 +243,47 @@ static bool upload_skin(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *de
     return true;
 }
 
+/* Creates and fills the displacements' buffer of a mesh with morph targets: every target's
+ * positions (zeros where none are given), then their normals when given. */
+static bool upload_morph(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *desc,
+                         rill_error *err) {
+    uint32_t t = desc->morph_target_count;
+    if (!t) {
+        return true;
+    }
+    if (t > 256) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: mesh '%s': %u morph targets "
+                       "(256 at most)",
+                       desc->label ? desc->label : "?", t);
+        return false;
+    }
+    size_t n = (size_t)desc->vertex_count * t * 3u;
+    uint64_t block = (uint64_t)n * sizeof(float);
+    m->mb = rill__buf_create(r->gpu, block * (desc->morph_normals ? 2u : 1u), RILL__BUF_STORAGE,
+                             false, desc->label, err);
+    float *zeros =
+        desc->morph_positions ? NULL : rill_calloc_tagged(n, sizeof(float), RILL_MEM_RENDER);
+    const float *pos = desc->morph_positions ? desc->morph_positions : zeros;
+    bool ok = m->mb && pos && rill__buf_upload(r->gpu, m->mb, 0, pos, block, err) == RILL_OK &&
+              (!desc->morph_normals ||
+               rill__buf_upload(r->gpu, m->mb, block, desc->morph_normals, block, err) == RILL_OK);
+    float reach = 0.0f;
+    for (size_t i = 0; ok && i < n; i += 3) {
+        float d = sqrtf(pos[i] * pos[i] + pos[i + 1] * pos[i + 1] + pos[i + 2] * pos[i + 2]);
+        reach = isfinite(d) && d > reach ? d : reach;
+    }
+    rill_free(zeros);
+    m->morph_targets = t;
+    m->morph_normals = desc->morph_normals != NULL;
+    m->morph_reach = reach;
+    return ok;
+}
+
 rill_mesh rill__mesh_create_skin_target(rill_renderer *r, rill_mesh base, rill_error *err) {
     rill_mesh h = {0};
     int32_t bi = rill_pool_index(&r->mesh_pool, base.id);
-    if (bi < 0 || !r->meshes[bi].sb || r->meshes[bi].block) {
+    if (bi < 0 || !(r->meshes[bi].sb || r->meshes[bi].mb) || r->meshes[bi].block) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                        "render: skin target of a stale or rigid "
                        "mesh");
@@ -431,7 +469,8 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
     memset(m, 0, sizeof(*m));
     uint64_t vbytes = (uint64_t)desc->vertex_count * sizeof(rill_vertex);
     uint64_t ibytes = (uint64_t)desc->index_count * sizeof(uint32_t);
-    uint32_t vusage = RILL__BUF_VERTEX | (desc->skin ? RILL__BUF_STORAGE : 0u);
+    bool deforms = desc->skin || desc->morph_target_count;
+    uint32_t vusage = RILL__BUF_VERTEX | (deforms ? RILL__BUF_STORAGE : 0u);
     m->vb = rill__buf_create(r->gpu, vbytes, vusage, false, desc->label, err);
     if (src) { /* the source's edge buffer comes with its indices */
         m->ib = src->ib;
@@ -448,9 +487,10 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
         rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
         (!src && rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) ||
         (!src && !upload_edges(r, m, desc, err)) || !keep_cpu_copy(m, desc, src, err) ||
-        !upload_skin(r, m, desc, err)) {
+        !upload_skin(r, m, desc, err) || !upload_morph(r, m, desc, err)) {
         rill__buf_destroy(r->gpu, m->vb);
         rill__buf_destroy(r->gpu, m->sb);
+        rill__buf_destroy(r->gpu, m->mb);
         release_ib(r, m);
         rill__buf_destroy(r->gpu, m->eb);
         memset(m, 0, sizeof(*m));
@@ -487,6 +527,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
         release_ib(r, m);
     }
     rill__buf_destroy(r->gpu, m->sb);
+    rill__buf_destroy(r->gpu, m->mb);
     rill__buf_destroy(r->gpu, m->eb);
     free_cpu_copy(m);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));

@@ -1,4 +1,5 @@
-/* skinning.c: GPU skinning of the snapshot's skinned instances (rill_render_snapshot.skins).
+/* skinning.c: GPU skinning and morph targets of the snapshot's deformed instances
+ * (rill_render_snapshot.skins: joint matrices, morph weights, or both).
  *
  * A compute pre-pass, not a vertex-shader path: every instance with joint matrices gets a target
  * mesh of its own (its vertex buffer, the base mesh's indices and edges shared), and one dispatch
@@ -45,8 +46,8 @@ static rill__skinning *skinning_get(rill_renderer *r, rill_error *err) {
                          .cs = rill__spv_skin_comp,
                          .cs_size = rill__spv_skin_comp_size,
                          .set_count = 1,
-                         .push_size = 8};
-    for (int k = 0; k < 4; k++) {
+                         .push_size = 16};
+    for (int k = 0; k < 6; k++) {
         d.sets[0].bindings[k] = RILL__BIND_STORAGE;
     }
     s->pipe = rill__pipe_create(r->gpu, &d, err);
@@ -120,15 +121,25 @@ static rill_mesh target_of(rill_renderer *r, rill__skinning *s, uint64_t id, ril
     return m;
 }
 
-/* The target's local bounds: the base box carried by every joint matrix. */
-static void pose_bounds(mesh_slot *t, const mesh_slot *base, const float *joints, uint32_t n) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+/* The target's local bounds: the base box grown by the longest morph displacement times the
+ * weights' sum, then carried by every joint matrix (none: the identity). */
+static void pose_bounds(mesh_slot *t, const mesh_slot *base, const float *joints, uint32_t n,
+                        const float *weights, uint32_t wn) {
+    static const float ident[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    float grow = 0.0f, lo[3] = {INFINITY, INFINITY, INFINITY};
+    float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t k = 0; k < wn; k++) {
+        grow += fabsf(weights[k]) * base->morph_reach;
+    }
+    if (!n) {
+        joints = ident, n = 1;
+    }
     for (uint32_t j = 0; j < n; j++) {
         const float *m = &joints[(size_t)j * 16];
         for (int c = 0; c < 8; c++) {
-            float p[3] = {(c & 1) ? base->box_max[0] : base->box_min[0],
-                          (c & 2) ? base->box_max[1] : base->box_min[1],
-                          (c & 4) ? base->box_max[2] : base->box_min[2]};
+            float p[3] = {(c & 1) ? base->box_max[0] + grow : base->box_min[0] - grow,
+                          (c & 2) ? base->box_max[1] + grow : base->box_min[1] - grow,
+                          (c & 4) ? base->box_max[2] + grow : base->box_min[2] - grow};
             for (int k = 0; k < 3; k++) {
                 float v = m[k] * p[0] + m[4 + k] * p[1] + m[8 + k] * p[2] + m[12 + k];
                 lo[k] = fminf(lo[k], v);
@@ -146,45 +157,68 @@ static void pose_bounds(mesh_slot *t, const mesh_slot *base, const float *joints
     t->radius = sqrtf(r2);
 }
 
-/* Whether skin k of snap can be drawn skinned: its instance exists, its mesh is a skinned mesh
- * (uploaded) whose weights name no joint beyond the skin's, and its matrices are finite. */
+/* What skin k of snap deforms: *joints (0: no skinning) when its mesh is skinned (uploaded),
+ * names no joint beyond the skin's and its matrices are finite; *weights (0: no morph) when the
+ * mesh has that many morph targets and the weights are finite. NULL when neither applies. */
 static const mesh_slot *skin_base(const rill_renderer *r, const rill_render_snapshot *snap,
-                                  const rill_render_skin *k) {
-    if (k->instance >= snap->instance_count || !k->joint_count || !snap->joint_matrices) {
+                                  const rill_render_skin *k, uint32_t *joints, uint32_t *weights) {
+    *joints = *weights = 0;
+    if (k->instance >= snap->instance_count) {
         return NULL;
     }
     const mesh_slot *b = rill__mesh_get(r, snap->instances[k->instance].mesh);
-    if (!b || !b->sb || !rill__buf_ready(b->sb) || b->block || b->skin_joints > k->joint_count) {
+    if (!b || b->block) {
         return NULL;
     }
-    const float *jm = &snap->joint_matrices[(size_t)k->first_joint * 16];
-    for (size_t i = 0; i < (size_t)k->joint_count * 16; i++) {
-        if (!isfinite(jm[i])) {
-            return NULL;
-        }
+    bool skin = k->joint_count && snap->joint_matrices && b->sb && rill__buf_ready(b->sb) &&
+                b->skin_joints <= k->joint_count;
+    const float *jm = skin ? &snap->joint_matrices[(size_t)k->first_joint * 16] : NULL;
+    for (size_t i = 0; skin && i < (size_t)k->joint_count * 16; i++) {
+        skin = isfinite(jm[i]);
     }
-    return b;
+    bool morph = k->weight_count && snap->morph_weights && b->mb && rill__buf_ready(b->mb) &&
+                 b->morph_targets == k->weight_count;
+    const float *mw = morph ? &snap->morph_weights[k->first_weight] : NULL;
+    for (uint32_t i = 0; morph && i < k->weight_count; i++) {
+        morph = isfinite(mw[i]);
+    }
+    *joints = skin ? k->joint_count : 0;
+    *weights = morph ? k->weight_count : 0;
+    return skin || morph ? b : NULL;
 }
 
-/* Records one instance's dispatch; false when the frame's scratch memory ran out. */
+/* Records one instance's dispatch; false when the frame's scratch memory ran out. A buffer the
+ * instance does not use is bound as the rest pose (never read: its count is 0). */
 static bool dispatch_one(rill__cmd *cmd, const mesh_slot *base, const mesh_slot *target,
-                         const float *joints, uint32_t joint_count) {
+                         const float *joints, uint32_t joint_count, const float *weights,
+                         uint32_t weight_count) {
     rill__buf *jbuf = NULL;
-    uint64_t joff = 0, jbytes = (uint64_t)joint_count * 64u;
-    void *dst = rill__frame_alloc(cmd, jbytes, 256, &jbuf, &joff);
+    uint64_t joff = 0, jbytes = (uint64_t)(joint_count ? joint_count : 1u) * 64u;
+    uint64_t wbytes = (uint64_t)(weight_count ? weight_count : 1u) * 4u;
+    uint64_t wat = (jbytes + 255u) & ~(uint64_t)255u;
+    char *dst = rill__frame_alloc(cmd, wat + wbytes, 256, &jbuf, &joff);
     if (!dst) {
         return false;
     }
-    memcpy(dst, joints, jbytes);
-    rill__binding b[4] = {{.buf = base->vb},
-                          {.buf = base->sb},
+    memset(dst, 0, wat + wbytes);
+    if (joint_count) {
+        memcpy(dst, joints, (size_t)joint_count * 64u);
+    }
+    if (weight_count) {
+        memcpy(dst + wat, weights, (size_t)weight_count * 4u);
+    }
+    rill__binding b[6] = {{.buf = base->vb},
+                          {.buf = joint_count ? base->sb : base->vb},
                           {.buf = jbuf, .offset = joff, .range = jbytes},
-                          {.buf = target->vb}};
-    if (rill__cmd_bind_transient_set(cmd, 0, b, 4) != RILL_OK) {
+                          {.buf = target->vb},
+                          {.buf = weight_count ? base->mb : base->vb},
+                          {.buf = jbuf, .offset = joff + wat, .range = wbytes}};
+    if (rill__cmd_bind_transient_set(cmd, 0, b, 6) != RILL_OK) {
         return false;
     }
     uint32_t vertices = (uint32_t)(rill__buf_size(base->vb) / sizeof(rill_vertex));
-    uint32_t push[2] = {vertices, joint_count};
+    uint32_t push[4] = {vertices, joint_count, weight_count,
+                        weight_count && base->morph_normals ? 1u : 0u};
     rill__cmd_push(cmd, push, sizeof(push));
     rill__cmd_dispatch(cmd, (vertices + 63u) / 64u, 1, 1);
     return true;
@@ -213,7 +247,8 @@ rill_result rill__skinning_run(rill_renderer *r, rill__cmd *cmd, const rill_rend
     bool begun = false;
     for (uint32_t i = 0; i < snap->skin_count; i++) {
         const rill_render_skin *k = &snap->skins[i];
-        const mesh_slot *base = skin_base(r, snap, k);
+        uint32_t joints = 0, weights = 0;
+        const mesh_slot *base = skin_base(r, snap, k, &joints, &weights);
         rill_render_instance *in = base ? &s->patched.data[k->instance] : NULL;
         rill_mesh tm = in ? target_of(r, s, in->id, in->mesh) : (rill_mesh){0};
         mesh_slot *target = tm.id ? rill__mesh_slot(r, tm) : NULL;
@@ -228,11 +263,12 @@ rill_result rill__skinning_run(rill_renderer *r, rill__cmd *cmd, const rill_rend
             rill__cmd_bind_pipe(cmd, s->pipe);
             begun = true;
         }
-        const float *jm = &snap->joint_matrices[(size_t)k->first_joint * 16];
-        if (!dispatch_one(cmd, base, target, jm, k->joint_count)) {
+        const float *jm = joints ? &snap->joint_matrices[(size_t)k->first_joint * 16] : NULL;
+        const float *mw = weights ? &snap->morph_weights[k->first_weight] : NULL;
+        if (!dispatch_one(cmd, base, target, jm, joints, mw, weights)) {
             break; /* out of frame memory: the rest draw rigid */
         }
-        pose_bounds(target, base, jm, k->joint_count);
+        pose_bounds(target, base, jm, joints, mw, weights);
         in->mesh = tm;
     }
     if (begun) {

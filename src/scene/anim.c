@@ -22,6 +22,7 @@ typedef struct binding {
     float *rest;        /* node_count * POSE: the node's own TRS */
     float *pose;        /* node_count * POSE: this frame's sampled pose */
     uint8_t *touched;   /* node_count: animated this frame */
+    bool has_weights;   /* some clip of the model has "weights" channels (morph targets) */
     /* What the job samples this frame (copied from the component on the main thread). */
     int32_t active, from;
     float time, from_time, blend; /* blend: weight of active (1 = no fade) */
@@ -132,6 +133,9 @@ static bool binding_make(rill_scene_anim *a, binding *b, rill_entity player, ril
     }
     for (uint32_t i = 0; i < m->node_count; i++)
         rest_pose(&m->nodes[i], &b->rest[(size_t)i * POSE]);
+    for (uint32_t k = 0; k < m->animation_count && !b->has_weights; k++)
+        for (uint32_t ch = 0; ch < m->animations[k].channel_count; ch++)
+            b->has_weights |= m->animations[k].channels[ch].path == RILL_GLTF_ANIM_WEIGHTS;
     return true;
 }
 
@@ -339,6 +343,33 @@ static void sample_range(void *arg, uint32_t begin, uint32_t end, uint32_t index
         sample_binding(&a->bindings.data[i]);
 }
 
+/* >>morph weights (main thread) ---------------------------------------------------------------- */
+
+/* The active clip's "weights" channels written to the MeshMorph of each primitive entity of
+ * their node (the node entity's children with a MeshMorph of that many weights). A cross-fade
+ * does not blend weights: the new clip's apply from its first frame. */
+static void apply_weights(rill_scene_anim *a, const binding *b) {
+    rill_component morph = rill_scene_models_components(a->models)->mesh_morph;
+    if (!b->has_weights || b->active < 0 || !morph.id)
+        return;
+    const rill_gltf_animation *an = &b->m->animations[b->active];
+    float w[RILL_GLTF_MAX_TARGETS];
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        const rill_gltf_anim_channel *ch = &an->channels[c];
+        const rill_gltf_anim_sampler *s = &an->samplers[ch->sampler];
+        if (ch->path != RILL_GLTF_ANIM_WEIGHTS || (uint32_t)ch->node >= b->node_count ||
+            !b->nodes[ch->node] || !s->comps || s->comps > RILL_GLTF_MAX_TARGETS)
+            continue;
+        rill_gltf_sampler_eval(s, b->time, false, w);
+        for (rill_entity e = rill_world_first_child(a->world, b->nodes[ch->node]); e;
+             e = rill_world_next_sibling(a->world, e)) {
+            rill_mesh_morph *mm = rill_world_get(a->world, e, morph);
+            if (mm && mm->weights && mm->count == s->comps)
+                memcpy(mm->weights, w, s->comps * sizeof(float));
+        }
+    }
+}
+
 /* >>update ------------------------------------------------------------------------------------- */
 
 void rill_scene_anim_update(rill_scene_anim *a, float dt) {
@@ -381,6 +412,7 @@ void rill_scene_anim_update(rill_scene_anim *a, float dt) {
             memcpy(t.scale, p + 7, 3 * sizeof(float));
             written += rill_world_set_transform(a->world, b->nodes[k], &t);
         }
+        apply_weights(a, b);
     }
     a->stats.players = players;
     a->stats.bindings = a->bindings.len;

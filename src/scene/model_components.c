@@ -115,6 +115,14 @@ static void on_skin_removed(rill_world *w, rill_entity e, void *data, void *user
     s->joint_count = 0;
 }
 
+static void on_morph_removed(rill_world *w, rill_entity e, void *data, void *user) {
+    (void)w, (void)e, (void)user;
+    rill_mesh_morph *m = data;
+    rill_free(m->weights);
+    m->weights = NULL;
+    m->count = 0;
+}
+
 static rill_component reg(rill_world *w, const rill_type_desc *d) {
     rill_component c = rill_world_find_component(w, d->name);
     return c.id ? c : rill_world_register_component(w, d);
@@ -177,6 +185,12 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
                          .on_remove = on_skin_removed,
                          .doc = "the joint entities that pose this skinned ModelMesh (runtime)"};
     out->mesh_skin = reg(world, &sk);
+    rill_type_desc mo = {.name = "MeshMorph",
+                         RILL_TYPE_LAYOUT(rill_mesh_morph),
+                         .flags = RILL_TYPE_NO_SERIALIZE,
+                         .on_remove = on_morph_removed,
+                         .doc = "the morph target weights this ModelMesh draws with (runtime)"};
+    out->mesh_morph = reg(world, &mo);
     out->mesh_shown = reg(world, &ms);
     out->mesh_lod = reg(world, &ml);
     out->model = reg(world, &md);
@@ -187,7 +201,7 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
     out->spot_light = reg(world, &sl);
     if (!out->model.id || !out->model_mesh.id || !out->render_mode.id ||
         !out->directional_light.id || !out->point_light.id || !out->spot_light.id ||
-        !out->mesh_lod.id || !out->mesh_shown.id || !out->mesh_skin.id)
+        !out->mesh_lod.id || !out->mesh_shown.id || !out->mesh_skin.id || !out->mesh_morph.id)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "scene: could not register the model components");
     /* The observers keep MeshShown on whatever may draw; the same fn and user again is a no-op. */

@@ -124,6 +124,21 @@ static void add_camera(spawn_ctx *c, rill_entity e, const rill_gltf_camera *gc) 
     rill_world_add(c->world, e, RILL_COMPONENT_CAMERA, &cam);
 }
 
+/* A MeshMorph of `count` weights on primitive entity pe: the node's, else the mesh's, else 0. */
+static void add_morph(spawn_ctx *c, rill_entity pe, const rill_gltf_node *n,
+                      const rill_gltf_mesh *mesh, uint32_t count) {
+    rill_mesh_morph mm = {count, rill_calloc_tagged(count, sizeof(float), RILL_MEM_SCENE)};
+    if (!mm.weights)
+        return; /* out of memory: drawn undisplaced */
+    const float *w = n->weight_count == count      ? n->weights
+                     : mesh->weight_count == count ? mesh->weights
+                                                   : NULL;
+    if (w)
+        memcpy(mm.weights, w, count * sizeof(float));
+    if (!rill_world_add(c->world, pe, c->comps->mesh_morph, &mm))
+        rill_free(mm.weights);
+}
+
 static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t depth) {
     if (depth > SPAWN_MAX_DEPTH || c->visited[node] != NODE_DUE || c->next >= c->cap)
         return;
@@ -150,6 +165,8 @@ static void spawn_node(spawn_ctx *c, int32_t node, rill_entity parent, uint32_t 
             /* Parent first: an add observer of ModelMesh (scene channels) reads the ancestors. */
             rill_world_set_parent(c->world, pe, e);
             rill_world_add(c->world, pe, c->comps->model_mesh, &mm);
+            if (mesh->primitives[p].target_count && c->comps->mesh_morph.id)
+                add_morph(c, pe, n, mesh, mesh->primitives[p].target_count);
             if (c->as && c->as->write)
                 rill__scene_model_write_mesh(c->world, c->comps, pe, c->as->rmc, c->as->how);
             if (c->meshes && !rill_array_push(c->meshes, pe))

@@ -19,7 +19,7 @@ typedef struct skin_bar_opts {
     uint32_t joint_count; /* entries in skins[0].joints (0 = 2; the extra ones repeat node 2) */
 } skin_bar_opts;
 
-static void skin_bar_base64(const uint8_t *src, size_t n, char *dst) {
+static inline void skin_bar_base64(const uint8_t *src, size_t n, char *dst) {
     static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     size_t o = 0;
     for (size_t i = 0; i < n; i += 3) {
@@ -34,7 +34,7 @@ static void skin_bar_base64(const uint8_t *src, size_t n, char *dst) {
 }
 
 /* Writes the .gltf text into text (cap bytes, 64 KiB is plenty); returns its length. */
-static size_t skin_bar_text(const skin_bar_opts *o, char *text, size_t cap) {
+static inline size_t skin_bar_text(const skin_bar_opts *o, char *text, size_t cap) {
     uint8_t b[656];
     memset(b, 0, sizeof(b));
     float *pos = (float *)b, *nrm = (float *)(b + 120), *wt = (float *)(b + 280);

@@ -133,12 +133,13 @@ static void test_left_out_is_said(void **state) {
                    "\"KHR_materials_sheen\"],",
                    ",\"TEXCOORD_2\":0,\"COLOR_1\":0,\"_CUSTOM\":0,\"TEXCOORD_12\":0,"
                    "\"JOINTS_1\":0",
-                   ",\"targets\":[{\"POSITION\":0}]");
+                   ",\"targets\":[{\"POSITION\":0,\"TANGENT\":0}]");
     assert_int_equal(read_warnings(text, &cap), 1);
     assert_string_equal(cap.last_msg,
                         "packed.gltf: left out (Rill does not read them): 1 animation channel "
                         "without a node target, "
-                        "morph targets on 1 primitive, attribute TEXCOORD_2, attribute COLOR_1, "
+                        "TANGENT morph targets on 1 primitive, attribute TEXCOORD_2, attribute "
+                        "COLOR_1, "
                         "attribute TEXCOORD_12, attribute JOINTS_1, "
                         "extensions KHR_materials_clearcoat, KHR_materials_sheen");
 }

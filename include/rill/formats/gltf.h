@@ -34,8 +34,10 @@
  *   what is left out. Skins are read (joints, inverse bind matrices) with each primitive's
  *   JOINTS_0 and WEIGHTS_0: joint indices in range of every skin the mesh is drawn with, weights
  *   finite and non-negative (normalized to sum 1), inverse bind matrices finite and at least one
- *   per joint, or the file is refused naming the JSON path. What a file
- *   holds that the model does not keep (morph targets, UV sets beyond two, JOINTS_1 and up,
+ *   per joint, or the file is refused naming the JSON path. Morph targets are read (POSITION and
+ *   NORMAL displacements, mesh and node weights): at most RILL_GLTF_MAX_TARGETS, the same count on
+ *   every primitive of a mesh and in its weights, finite values. What a file
+ *   holds that the model does not keep (TANGENT morph targets, UV sets beyond two, JOINTS_1 and up,
  *   color sets beyond one, other extensions) is named in one warning per read.
  *
  * ON WRITING
@@ -144,6 +146,12 @@ typedef struct rill_gltf_primitive {
      * (a vertex whose weights sum to 0 gets (1, 0, 0, 0)). */
     float *joints;
     float *weights;
+    /* Morph targets (target_count, at most RILL_GLTF_MAX_TARGETS): per vertex, each target's
+     * POSITION (and NORMAL, when every target gives one) displacement, interleaved by vertex:
+     * vertex v's target t at [(v * target_count + t) * 3]. NULL when there are none. */
+    uint32_t target_count;
+    float *target_positions;
+    float *target_normals;
     uint32_t index_count; /* a multiple of 3 */
     uint32_t *indices;
     uint32_t edge_index_count; /* a multiple of 2; 0 = no edge buffer */
@@ -157,7 +165,14 @@ typedef struct rill_gltf_mesh {
     char *name;
     uint32_t primitive_count;
     rill_gltf_primitive *primitives;
+    /* The default morph weights (weight_count = every primitive's target_count; NULL/0 when the
+     * file gives none: all 0). */
+    uint32_t weight_count;
+    float *weights;
 } rill_gltf_mesh;
+
+/* The most morph targets a primitive may have (the reader refuses more). */
+#define RILL_GLTF_MAX_TARGETS 256u
 
 typedef struct rill_gltf_node {
     char *name;
@@ -170,6 +185,10 @@ typedef struct rill_gltf_node {
     /* The skin the node's mesh is drawn with: -1 or any value >= the model's skin_count = none
      * (so a node a program builds with skin 0 in a model without skins has none). */
     int32_t skin;
+    /* The node's morph weights, overriding its mesh's (weight_count = the mesh's target count;
+     * NULL/0 = the mesh's). */
+    uint32_t weight_count;
+    float *weights;
     bool has_matrix; /* the file gave a matrix; translation/rotation/scale are then unused */
     float translation[3];
     float rotation[4]; /* quaternion xyzw */

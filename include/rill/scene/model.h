@@ -129,11 +129,21 @@ typedef struct rill_mesh_skin {
     float *inverse_bind;
 } rill_mesh_skin;
 
+/* "MeshMorph" (runtime only, never saved): on the ModelMesh entity of a primitive with morph
+ * targets, the weights it is drawn with (count = its target count), owned by the component
+ * (freed when it is removed). Spawning starts them at the node's weights, else the mesh's, else
+ * 0; an AnimationPlayer's "weights" channels write them; rill_render_extract hands them over. */
+typedef struct rill_mesh_morph {
+    uint32_t count;
+    float *weights;
+} rill_mesh_morph;
+
 typedef struct rill_model_components {
     rill_component model, model_mesh, render_mode, directional_light, point_light, spot_light;
     rill_component mesh_lod;
     rill_component mesh_shown;
     rill_component mesh_skin;
+    rill_component mesh_morph;
 } rill_model_components;
 
 /* Registers (or finds, when already registered) the components above. */
@@ -148,7 +158,8 @@ rill_result rill_scene_model_register(rill_world *world, rill_model_components *
  *     TRS, or its matrix decomposed) and Parent;
  *   - each primitive of a node's mesh: an unnamed child entity of the node with an identity
  *     Transform and a ModelMesh (and a MeshSkin binding the skin's joint entities when the node
- *     has a skin, the primitive has weights and every joint was spawned);
+ *     has a skin, the primitive has weights and every joint was spawned; a MeshMorph when the
+ *     primitive has morph targets);
  *   - a node's KHR_lights_punctual light: DirectionalLight (illuminance = intensity, shadows on),
  *     PointLight or SpotLight (color, intensity, range, cone angles) on the node entity; glTF's
  *     infinite range becomes sqrt(intensity * 256) (where intensity / d^2 falls to 1/256, at

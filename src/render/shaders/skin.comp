@@ -1,8 +1,9 @@
 #version 450
-// skin.comp: linear blend skinning of one skinned instance (skinning.c). Each invocation reads a
-// vertex of the mesh's rest pose and its four joint weights, blends the instance's joint matrices
-// and writes the posed vertex, in the same 48-byte layout, to the instance's target mesh, which
-// every pass then draws like any rigid mesh.
+// skin.comp: the deformation of one skinned or morphed instance (skinning.c). Each invocation
+// reads a vertex of the mesh's rest pose, adds its morph targets' displacements by the instance's
+// weights, blends the instance's joint matrices by the vertex's four joint weights, and writes
+// the posed vertex, in the same 48-byte layout, to the instance's target mesh, which every pass
+// then draws like any rigid mesh.
 layout(local_size_x = 64) in;
 
 // Vertices as plain floats: 12 per vertex (position 3, normal 3, uv 2, tangent 4).
@@ -11,10 +12,16 @@ layout(std430, set = 0, binding = 0) readonly buffer Rest { float rest[]; };
 layout(std430, set = 0, binding = 1) readonly buffer Weights { uint skin[]; };
 layout(std430, set = 0, binding = 2) readonly buffer Joints { mat4 joints[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer Posed { float posed[]; };
+// Morph displacements: vertex-major (vertex v, target t at (v * targets + t) * 3), positions for
+// every vertex, then normals when morph_normals is set.
+layout(std430, set = 0, binding = 4) readonly buffer Deltas { float deltas[]; };
+layout(std430, set = 0, binding = 5) readonly buffer MorphWeights { float morph_w[]; };
 
 layout(push_constant) uniform Push {
     uint vertex_count;
-    uint joint_count;
+    uint joint_count; // 0: not skinned
+    uint target_count; // 0: not morphed
+    uint morph_normals;
 } pc;
 
 vec3 unit_or_zero(vec3 v) {
@@ -27,18 +34,35 @@ void main() {
     if (v >= pc.vertex_count) {
         return;
     }
-    uint s = v * 6u;
-    uint last = pc.joint_count - 1u;
-    uvec4 j = min(uvec4(skin[s] & 0xFFFFu, skin[s] >> 16, skin[s + 1u] & 0xFFFFu,
-                        skin[s + 1u] >> 16),
-                  uvec4(last));
-    vec4 w = vec4(uintBitsToFloat(skin[s + 2u]), uintBitsToFloat(skin[s + 3u]),
-                  uintBitsToFloat(skin[s + 4u]), uintBitsToFloat(skin[s + 5u]));
-    mat4 m = w.x * joints[j.x] + w.y * joints[j.y] + w.z * joints[j.z] + w.w * joints[j.w];
     uint b = v * 12u;
     vec3 p = vec3(rest[b], rest[b + 1u], rest[b + 2u]);
     vec3 n = vec3(rest[b + 3u], rest[b + 4u], rest[b + 5u]);
     vec4 t = vec4(rest[b + 8u], rest[b + 9u], rest[b + 10u], rest[b + 11u]);
+    uint tc = pc.target_count;
+    uint normals_at = pc.vertex_count * tc * 3u;
+    for (uint k = 0u; k < tc; k++) {
+        float w = morph_w[k];
+        if (w == 0.0) {
+            continue;
+        }
+        uint d = (v * tc + k) * 3u;
+        p += w * vec3(deltas[d], deltas[d + 1u], deltas[d + 2u]);
+        if (pc.morph_normals != 0u) {
+            n += w * vec3(deltas[normals_at + d], deltas[normals_at + d + 1u],
+                          deltas[normals_at + d + 2u]);
+        }
+    }
+    mat4 m = mat4(1.0);
+    if (pc.joint_count > 0u) {
+        uint s = v * 6u;
+        uint last = pc.joint_count - 1u;
+        uvec4 j = min(uvec4(skin[s] & 0xFFFFu, skin[s] >> 16, skin[s + 1u] & 0xFFFFu,
+                            skin[s + 1u] >> 16),
+                      uvec4(last));
+        vec4 jw = vec4(uintBitsToFloat(skin[s + 2u]), uintBitsToFloat(skin[s + 3u]),
+                       uintBitsToFloat(skin[s + 4u]), uintBitsToFloat(skin[s + 5u]));
+        m = jw.x * joints[j.x] + jw.y * joints[j.y] + jw.z * joints[j.z] + jw.w * joints[j.w];
+    }
     vec3 pp = (m * vec4(p, 1.0)).xyz;
     // The normal goes through the inverse transpose (correct under non-uniform scale); the
     // cofactor matrix is that times the determinant (whose sign is undone), and unlike the inverse
