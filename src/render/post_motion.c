@@ -1,7 +1,8 @@
-/* post_motion.c: MotionBlur (rill/render/post.h): one pass averaging each pixel's colour along
- * its motion vector (the prepass writes camera and per-object motion: each instance's previous
- * world matrix and the previous view-projection) scaled by shutter_angle / 360. HDR_POST after
- * depth of field; off at Low. */
+/* post_motion.c: MotionBlur (rill/render/post.h): one pass gathering colour along the strongest
+ * motion near each pixel (the prepass writes camera and per-object motion: each instance's
+ * previous world matrix and the previous view-projection) scaled by shutter_angle / 360, weighted
+ * as a reconstruction of the scattered streaks (shaders/motion_blur.comp). HDR_POST after depth of
+ * field; off at Low. */
 #include "post_internal.h"
 
 #include <string.h>

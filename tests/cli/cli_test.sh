@@ -1351,6 +1351,37 @@ render_pack_scene)
     run 0 render --pack bare.rpak scenes/main.rsn --size 96x64 --stats --out bare.png
     expect_out "static batching: off"
     ;;
+render_color_grading)
+    # A scene's ColorGrading names a .cube table by project path: the loose project and its
+    # exported pack render the same graded frame, unlike the ungraded one; a truncated table is
+    # refused naming the file and line and the frame still renders; --effect reaches the fields.
+    mkdir -p proj/scenes proj/looks
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" proj/scenes/main.rsn
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" proj/
+    printf '[project]\nname = "Look"\nmain_scene = "scenes/main.rsn"\n' >proj/project.toml
+    { printf 'TITLE "warm"\nLUT_3D_SIZE 2\n'
+      for b in 0 0.6; do for g in 0 1; do for r in 0.05 1; do echo "$r $g $b"; done; done; done
+    } >proj/looks/warm.cube
+    head -n 5 proj/looks/warm.cube >proj/looks/cut.cube
+    run 0 render proj --size 64x48 --out plain.png
+    printf '\nentity 90 "Look" {\n    ColorGrading {\n        lut: @"looks/warm.cube"\n    }\n}\n' \
+        >>proj/scenes/main.rsn
+    run 0 render proj --size 64x48 --out graded.png
+    "$PNG_SAME" plain.png graded.png >/dev/null 2>&1 && fail "the .cube table changed nothing"
+    run 0 export proj --out game.rpak --quiet
+    run 0 render --pack game.rpak --size 64x48 --out packed.png
+    "$PNG_SAME" graded.png packed.png >out.txt 2>err.txt ||
+        fail "the pack grades differently: $(cat err.txt)"
+    run 0 render proj --size 64x48 --out cut.png --effect 'ColorGrading:lut="looks/cut.cube"'
+    expect_err "looks/cut.cube:5: 3 entries; LUT_3D_SIZE 2 needs 8"
+    "$PNG_SAME" plain.png cut.png >out.txt 2>err.txt ||
+        fail "a refused table still graded: $(cat err.txt)"
+    run 1 render proj --size 64x48 --out x.png --effect 'DepthOfField:mode=Blurry'
+    expect_err "DepthOfField.mode"
+    run 0 render proj --size 64x48 --out dof.png --effect 'DepthOfField:aperture_f_stops=0.05' \
+        --effect MotionBlur:samples=16 --effect ColorGrading:saturation=0 --stats
+    expect_out "depth_of_field"
+    ;;
 render_effects)
     # Effects the scene holds: Bloom and a plugin's Sepia on a "world environment" entity reach
     # the (default) camera through routing; --quality is a ceiling (Low drops bloom, never a

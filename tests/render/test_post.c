@@ -319,8 +319,8 @@ static void test_depth_of_field(void **state) {
     scene_close(&sc);
 }
 
-/* Motion blur: a cube moving sideways between two frames is streaked (its edges soften); a still
- * one is left exactly as it was. */
+/* Motion blur: a cube moving sideways between two frames is streaked (its edges soften and the
+ * streak covers background beside it); a still one is left exactly as it was. */
 static void test_motion_blur(void **state) {
     (void)state;
     scene sc;
@@ -348,6 +348,14 @@ static void test_motion_blur(void **state) {
             double e0 = edges(moving, 0, W), e1 = edges(sc.px, 0, W);
             print_message("motion blur: edges %.0f -> %.0f\n", e0, e1);
             assert_true(e1 < e0 * 0.7);
+            /* the streak reaches past the silhouette: background pixels take the cube's colour */
+            int streaked = 0;
+            for (int i = 0; i < W * H; i++) {
+                const uint8_t *a = moving + i * 4, *b = sc.px + i * 4;
+                streaked += a[0] + a[1] + a[2] < 10 && b[0] + b[1] + b[2] > 30;
+            }
+            print_message("motion blur: %d background pixels streaked\n", streaked);
+            assert_true(streaked >= 20);
         } else {
             memcpy(moving, sc.px, sizeof(moving));
         }

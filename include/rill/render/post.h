@@ -15,9 +15,10 @@
  *                  lens: focal length from sensor_height and the camera's fov), `dof_blur_h` +
  *                  `dof_blur_v` (Gaussian) or `dof_bokeh` (a disc of 48 samples) at half
  *                  resolution, `dof_composite` at full resolution. Off at the Low tier.
- *   MotionBlur     HDR_POST order 60: `motion_blur` samples each pixel's colour along its motion
- *                  vector (camera and per-object motion: the prepass writes both) scaled by
- *                  shutter_angle / 360. Off at the Low tier.
+ *   MotionBlur     HDR_POST order 60: `motion_blur` gathers colour along the strongest motion near
+ *                  each pixel (camera and per-object motion: the prepass writes both) scaled by
+ *                  shutter_angle / 360, weighted so moving objects streak over what is behind
+ *                  them. Off at the Low tier.
  *   Values that are not finite or out of range are clamped with one warning naming the entity and
  *   the field. */
 #ifndef RILL_RENDER_POST_H
