@@ -159,6 +159,7 @@ static rill_content *open_content(const rill_cli_load_opts *opts) {
         return NULL;
     }
     rill_demo_register_components(rill_content_world(c));
+    rill_scene_loader_set_strict(rill_app_scenes(rill_content_app(c)), opts->strict);
     return c;
 }
 

@@ -30,7 +30,7 @@ typedef struct render_opts {
     int debug_flags; /* RILL_RENDER_DEBUG_VIEW_* */
     int ssao;        /* -1 off, else rill_ssao_quality */
     float bloom;     /* intensity; 0 = off */
-    bool size_set, dump_graph, stats, validation, auto_exposure, heatmap;
+    bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
@@ -74,6 +74,8 @@ static void usage(FILE *f) {
         "  --plugins DIR       also load the effect plugins of DIR (repeatable; the shipped\n"
         "                      plugins, which `rill plugins` lists, load anyway)\n"
         "  --no-plugins        load no plugins, not even the shipped ones\n"
+        "  --strict            unknown components and missing assets in the scenes are errors\n"
+        "                      (without it they are warnings naming FILE:LINE:COL)\n"
         "  --quality low|medium|high\n"
         "                      quality tier, a ceiling on effects (default: the project's)\n"
         "  --debug-view normals|motion\n"
@@ -186,6 +188,7 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
         {"--stats", RILL_CLI_OPT_FLAG, &o->stats},
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
+        {"--strict", RILL_CLI_OPT_FLAG, &o->strict},
         {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
         {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
     };
@@ -346,6 +349,7 @@ int rill_cmd_render(int argc, char **argv) {
         fprintf(stderr, "rill render: %s\n", err.msg);
         return 1;
     }
+    rill_scene_loader_set_strict(rill_app_scenes(rill_content_app(c)), o.strict);
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     rill_content_renderer_desc(c, &d);

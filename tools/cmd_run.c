@@ -657,7 +657,7 @@ static void usage(FILE *f) {
         "                [--wireframe-color R,G,B,A]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
-        "                [--time-of-day HOURS] [--headless --frames N]\n"
+        "                [--time-of-day HOURS] [--headless --frames N] [--strict]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, a .rpak (as --pack), builtin:spheres or builtin:cubes:N; none\n"
         "                    with --pack (or a pack appended to this program) plays the pack's\n"
@@ -702,6 +702,8 @@ static void usage(FILE *f) {
         "                    plugins load anyway); edited shaders and rebuilt libraries are\n"
         "                    swapped in while running\n"
         "  --no-plugins      load no plugins, not even the shipped ones (`rill plugins`)\n"
+        "  --strict          unknown components and missing assets in the scenes are errors\n"
+        "                    (without it they are warnings naming FILE:LINE:COL)\n"
         "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
         "speed,\n"
         "          1 2 3 4 cycle the mode of the context, selectable, preserve-identity and\n"
@@ -727,7 +729,7 @@ int rill_cmd_run(int argc, char **argv) {
     rill_cli_effects fx;
     memset(&fx, 0, sizeof(fx));
     rill_cli_viewer_opts o = {.vsync = -1, .fullscreen = -1, .effects = &fx};
-    bool fullscreen = false, windowed = false;
+    bool fullscreen = false, windowed = false, strict = false;
     const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL;
     const rill_cli_opt opts[] = {
         {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},
@@ -750,6 +752,7 @@ int rill_cmd_run(int argc, char **argv) {
         {"--headless", RILL_CLI_OPT_FLAG, &o.headless},
         {"--time-of-day", RILL_CLI_OPT_FLOAT, &o.time_of_day, .min = 0, .max = 24,
          .want = "hours in [0, 24]", .given = &o.time_of_day_set},
+        {"--strict", RILL_CLI_OPT_FLAG, &strict},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);
@@ -800,6 +803,7 @@ int rill_cmd_run(int argc, char **argv) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         return 1;
     }
+    rill_scene_loader_set_strict(rill_app_scenes(rill_content_app(c)), strict);
     if (rill_content_get_kind(c) != RILL_CONTENT_KIND_PROJECT)
         o.title = input ? input : pack;
     int rc = rill_cli_viewer_run(&o, c);

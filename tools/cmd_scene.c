@@ -1,4 +1,6 @@
-/* cmd_scene.c: `rill scene check FILE` validates a .rsn file against the component registry and
+/* cmd_scene.c: `rill scene check FILE` validates a .rsn file against the component registry (the
+ * engine's, the demo's and, when the file names components the engine lacks, the shipped
+ * plugins') and its asset paths against its project folder, and
  * `rill scene load FILE` loads it asynchronously through a headless frame loop, with a progress
  * display and a timing summary. The load driver (rill_cli_load_scene, cli_load.c) opens the
  * scene through rill_content and is shared with `rill demo`. */
@@ -12,12 +14,17 @@
 
 static void scene_usage(FILE *f) {
     fprintf(f,
-            "usage: rill scene check FILE [--lossy]\n"
+            "usage: rill scene check FILE [--lossy] [--strict]\n"
             "       rill scene load FILE [--root DIR] [--pack X.rpak] [--budget-ms N] [--verbose]\n"
-            "                            [--trace-frames]\n"
+            "                            [--trace-frames] [--strict]\n"
             "\n"
-            "check  parse FILE and bind it to the component registry; print every problem as\n"
-            "       FILE:LINE:COL and exit 1 when there is an error\n"
+            "check  parse FILE and bind it to the component registry (the shipped plugins'\n"
+            "       components included) and check its asset paths against the project folder\n"
+            "       (the nearest folder up to three above FILE with a project.toml, else the\n"
+            "       folder holding FILE); print every problem as FILE:LINE:COL (a misspelt\n"
+            "       component or field gets \"did you mean\") and exit 1 when there is an error\n"
+            "       --lossy       drop unknown components instead of keeping them\n"
+            "       --strict      unknown components and missing assets are errors\n"
             "load   load FILE asynchronously in a headless frame loop (nested scene instances\n"
             "       included) and print entities, frames, time and main-thread frame times.\n"
             "       --root DIR    project folder that scene paths are relative to\n"
@@ -26,17 +33,47 @@ static void scene_usage(FILE *f) {
             "       --pack X.rpak mount a pack before the root (its files win)\n"
             "       --budget-ms N wall-clock spawn budget per frame (default: project, 3 ms)\n"
             "       --verbose     show debug and info log lines\n"
-            "       --trace-frames print every frame's main-thread time\n");
+            "       --trace-frames print every frame's main-thread time\n"
+            "       --strict      unknown components and missing assets fail the load\n");
 }
 
 /* >>check ------------------------------------------------------------------------------------- */
 
+/* Binds text to world's registry (asset paths checked against assets when not NULL); quiet
+ * leaves the log out (a first look that only counts). */
+static rill_result check_text(rill_world *world, const char *file, const uint8_t *data, size_t size,
+                              const rill_scene_read_desc *rd, bool quiet,
+                              rill_scene_check_info *info, rill_error *err) {
+    rill_log_level level = rill_log_get_level();
+    if (quiet)
+        rill_log_set_level(RILL_LOG_NONE);
+    rill_result r = rill_scene_check_text(world, file, (const char *)data, size, rd, info, err);
+    rill_log_set_level(level);
+    return r;
+}
+
+/* The components of the shipped plugins into c's world (through a small headless renderer: the
+ * plugin host compiles their shaders). *r and *fx are released by the caller. */
+static void add_plugin_components(rill_content *c, rill_renderer **r, rill_cli_effects *fx) {
+    char dir[4096];
+    if (!rill_cli_shipped_plugins_dir(dir, sizeof dir))
+        return;
+    rill_renderer_desc rd = rill_renderer_query_defaults();
+    rd.width = rd.height = 16;
+    rill_error err = {0};
+    if (!(*r = rill_renderer_create(&rd, &err)) ||
+        rill_cli_effects_attach(fx, *r, c, &err) != RILL_OK)
+        fprintf(stderr, "note: the shipped plugins' components are not checked: %s\n", err.msg);
+}
+
 static int scene_check(int argc, char **argv) {
     const char *file = NULL;
-    bool lossy = false;
+    bool lossy = false, strict = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--lossy") == 0) {
             lossy = true;
+        } else if (strcmp(argv[i], "--strict") == 0) {
+            strict = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             scene_usage(stdout);
             return 0;
@@ -59,28 +96,42 @@ static int scene_check(int argc, char **argv) {
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    rill_world *world = rill_world_create(NULL, NULL);
-    if (!world) {
+    /* The scene as `rill render` opens it: its project folder (the VFS the asset paths are
+     * checked against) and a world with every component the engine registers (the renderer's,
+     * physics' and terrain's included) plus the demo's. */
+    rill_content_desc cd = {.input = file};
+    rill_cli_content_hooks(&cd);
+    rill_content *c = rill_content_open(&cd, &err);
+    if (!c) {
         rill_free(data);
-        fprintf(stderr, "error: out of memory\n");
-        return 1;
-    }
-    /* Every component the engine registers (the renderer's, physics' and terrain's included),
-     * so their names and values are checked, plus the demo's. */
-    if (rill_app_register_components(world, NULL, NULL, &err) != RILL_OK) {
-        rill_free(data);
-        rill_world_destroy(world);
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
-    rill_demo_register_components(world);
+    rill_world *world = rill_content_world(c);
+    if (rill_app_register_components(world, NULL, NULL, &err) != RILL_OK) {
+        rill_free(data);
+        rill_content_destroy(c);
+        fprintf(stderr, "error: %s\n", err.msg);
+        return 1;
+    }
+    rill_scene_read_desc rd = {
+        .lossy = lossy, .strict = strict, .assets = rill_app_vfs(rill_content_app(c))};
     rill_scene_check_info info = {0};
-    rill_result r = rill_scene_check_text(world, file, (const char *)data, size,
-                                          &(rill_scene_read_desc){.lossy = lossy}, &info, &err);
+    rill_renderer *r = NULL;
+    rill_cli_effects fx = {0};
+    /* Components the engine lacks may be a plugin's: look again with the shipped plugins. */
+    rill_scene_read_desc first = rd;
+    first.strict = false;
+    if (check_text(world, file, data, size, &first, true, &info, &err) == RILL_OK &&
+        info.unknown_components)
+        add_plugin_components(c, &r, &fx);
+    rill_result res = check_text(world, file, data, size, &rd, false, &info, &err);
     rill_free(data);
-    rill_world_destroy(world);
-    if (r != RILL_OK) {
-        fprintf(stderr, "error: %s\n", err.msg[0] ? err.msg : rill_result_str(r));
+    rill_cli_effects_release(&fx);
+    rill_content_destroy(c);
+    rill_renderer_destroy(r);
+    if (res != RILL_OK) {
+        fprintf(stderr, "error: %s\n", err.msg[0] ? err.msg : rill_result_str(res));
         return 1;
     }
     printf("%s: ok: %u entities, %u components (%u unknown), %u warnings\n", file, info.entities,
@@ -96,7 +147,7 @@ static int scene_load(int argc, char **argv) {
     const char *pack = NULL;
     double budget_ms = 0.0;
     bool verbose = false;
-    bool trace = false;
+    bool trace = false, strict = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
             root = argv[++i];
@@ -114,6 +165,8 @@ static int scene_load(int argc, char **argv) {
             verbose = true;
         } else if (strcmp(argv[i], "--trace-frames") == 0) {
             trace = true;
+        } else if (strcmp(argv[i], "--strict") == 0) {
+            strict = true;
         } else if (strcmp(argv[i], "--help") == 0) {
             scene_usage(stdout);
             return 0;
@@ -148,7 +201,8 @@ static int scene_load(int argc, char **argv) {
                                .scene = rel,
                                .budget_ms = budget_ms,
                                .progress = !trace && isatty(STDOUT_FILENO) != 0,
-                               .trace_frames = trace};
+                               .trace_frames = trace,
+                               .strict = strict};
     return rill_cli_load_scene(&opts, NULL);
 }
 

@@ -47,6 +47,7 @@ typedef struct rill_cli_load_opts {
     bool progress;     /* draw a live bar (stdout is a terminal) instead of periodic lines */
     uint64_t max_frames; /* give up after this many frames; 0 = 1,000,000 */
     bool trace_frames;   /* print one line per frame with its main-thread time */
+    bool strict;         /* unknown components and missing assets fail the load */
     /* Called once the scene has loaded, before the app is destroyed (NULL = none); a non-zero
      * return becomes rill_cli_load_scene's result. `rill demo` renders the world from here. */
     int (*on_loaded)(rill_app *app, void *user);

@@ -7,8 +7,10 @@
  *   The world's reflection registry says which components and fields exist; see
  *   docs/formats/rsn.md for the grammar and docs/scenes.md for a guide. Missing fields take their
  *   defaults, out-of-range values are clamped with a warning, unknown fields warn, and unknown
- *   components are kept verbatim (in the SceneUnknown component, so the writer emits them back)
- *   unless the lossy option skips them with a warning. Every message names `path:line:col`.
+ *   components warn and are kept verbatim (in the SceneUnknown component, so the writer emits
+ *   them back) unless the lossy option skips them; the strict option makes unknown components
+ *   and missing assets errors. Every message names `path:line:col`, and a misspelt component or
+ *   field name gets "did you mean" the registered one closest to it.
  *
  * ON LOADING
  *   A rill_scene_loader owns all loads into one world. Create it once:
@@ -116,6 +118,13 @@ typedef struct rill_scene_read_desc {
     /* 0 = scene_entities. A load whose files declare more entities once their instances expand
      * fails with ERR_LIMIT before anything is expanded. */
     uint32_t max_entities;
+    /* Unknown components and missing assets fail the read (the message names file:line:col)
+     * instead of being warnings. */
+    bool strict;
+    /* rill_scene_check_text only: check every asset path against this VFS (a warning per missing
+     * file, an error with strict); NULL = paths are not checked. Loaders check against their own
+     * VFS. Borrowed. */
+    rill_vfs *assets;
     uint32_t end_canary; /* must be 0 */
 } rill_scene_read_desc;
 
@@ -221,6 +230,9 @@ rill_scene_loader *rill_scene_loader_create(const rill_scene_loader_desc *desc, 
 void rill_scene_loader_destroy(rill_scene_loader *loader);
 /* Changes the per-frame budget (0 = default 3 ms). */
 void rill_scene_loader_set_budget(rill_scene_loader *loader, uint64_t budget_ns);
+/* Makes later loads strict or not (rill_scene_read_desc.strict): unknown components and missing
+ * assets fail them. */
+void rill_scene_loader_set_strict(rill_scene_loader *loader, bool strict);
 /* The event ids registered by the loader ("SceneLoaded", "SceneLoadFailed"). */
 void rill_scene_loader_events(const rill_scene_loader *loader, rill_event *out_loaded,
                               rill_event *out_failed);

@@ -148,8 +148,12 @@ static bool bind_fail(binder *b, const place *pl, uint32_t line, uint32_t col, c
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    rill_error_set(b->err, RILL_ERR_PARSE, "%s:%u:%u: %.*s.%.*s: %s", pl->doc->path, line, col,
-                   (int)pl->comp_len, pl->comp, (int)pl->field_len, pl->field, msg);
+    if (pl->field) {
+        rill_error_set(b->err, RILL_ERR_PARSE, "%s:%u:%u: %.*s.%.*s: %s", pl->doc->path, line, col,
+                       (int)pl->comp_len, pl->comp, (int)pl->field_len, pl->field, msg);
+    } else {
+        rill_error_set(b->err, RILL_ERR_PARSE, "%s:%u:%u: %s", pl->doc->path, line, col, msg);
+    }
     return false;
 }
 
@@ -272,6 +276,9 @@ static const char *value_asset(void *user, const char *s, size_t pos) {
         value_place(fv, pos, &line, &col);
         if (invalid) {
             bind_warn(b, fv->pl, line, col, "asset path \"%s\" is not a valid project path", s);
+        } else if (b->opts->strict) {
+            bind_fail(b, fv->pl, line, col, "asset \"%s\" is missing (an error with --strict)",
+                      norm_s);
         } else {
             bind_warn(b, fv->pl, line, col, "asset \"%s\" is missing", norm_s);
         }
@@ -321,6 +328,17 @@ static uint32_t blob_alloc(bound_scene *o, size_t size) {
     return (uint32_t)off;
 }
 
+/* Names for "did you mean": the registered component types, a type's fields. */
+static const char *type_name(const void *ctx, uint32_t i) {
+    const scene_types *t = ctx;
+    return t->items[i].id.id == t->unknown_comp.id ? NULL : t->items[i].type->name;
+}
+
+static const char *field_name(const void *ctx, uint32_t i) {
+    const rill_type_desc *ty = ctx;
+    return (ty->fields[i].flags & RILL_FIELD_NO_SERIALIZE) ? NULL : ty->fields[i].name;
+}
+
 static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c,
                            uint32_t entity_index, uint32_t fix_base, bool top) {
     place pl = {.doc = doc, .comp = doc->src + c->name_off, .comp_len = c->name_len};
@@ -331,11 +349,20 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
     if (ti < 0 || b->types->items[ti].id.id == b->types->unknown_comp.id) {
         if (top)
             o->unknown_components++;
-        if (b->opts->lossy) {
-            bind_warn(b, &pl, c->line, c->col, "unknown component '%.*s' skipped", (int)c->name_len,
-                      pl.comp);
-            return true;
+        char hint[96] = "";
+        const char *near =
+            rill__scene_suggest(pl.comp, c->name_len, type_name, b->types, b->types->count);
+        if (near)
+            snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+        if (b->opts->strict) {
+            return bind_fail(b, &pl, c->line, c->col,
+                             "unknown component '%.*s' (an error with --strict)%s",
+                             (int)c->name_len, pl.comp, hint);
         }
+        bind_warn(b, &pl, c->line, c->col, "unknown component '%.*s' %s%s", (int)c->name_len,
+                  pl.comp, b->opts->lossy ? "skipped" : "kept as written, not used", hint);
+        if (b->opts->lossy)
+            return true;
         if (b->unknown.len && !rill_strbuf_append(&b->unknown, "\x01", 1))
             return false;
         return rill_strbuf_append(&b->unknown, doc->src + c->raw_off, c->raw_end - c->raw_off);
@@ -377,8 +404,12 @@ static bool bind_component(binder *b, const rsn_doc *doc, const rsn_component *c
         if (!f || (f->flags & RILL_FIELD_NO_SERIALIZE)) {
             place cp = pl;
             cp.field = NULL;
-            bind_warn(b, &cp, fd->line, fd->col, "component '%s' has no field '%.*s'; ignored",
-                      ty->name, (int)fd->name_len, fname);
+            const char *near =
+                rill__scene_suggest(fname, fd->name_len, field_name, ty, ty->field_count);
+            bind_warn(b, &cp, fd->line, fd->col,
+                      "component '%s' has no field '%.*s'; ignored%s%s%s", ty->name,
+                      (int)fd->name_len, fname, near ? " (did you mean '" : "", near ? near : "",
+                      near ? "'?)" : "");
             continue;
         }
         if (k < 64) {

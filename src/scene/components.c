@@ -75,6 +75,9 @@ rill_result rill_scene_check_text(rill_world *world, const char *path, const cha
     }
     bind_opts opts = {
         .lossy = desc && desc->lossy,
+        .strict = desc && desc->strict,
+        .vfs = desc ? desc->assets : NULL,
+        .check_assets = desc && desc->assets,
         .max_depth = (uint32_t)RILL_MIN(rill_limit_get(RILL_LIMIT_SCENE_DEPTH), 63u),
         .max_entities = desc && desc->max_entities
                             ? desc->max_entities

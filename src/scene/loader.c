@@ -663,6 +663,7 @@ static uint32_t start_load(rill_scene_loader *ld, const char *path, bool is_main
         .check_assets = true,
         .expand_instances = true,
         .lossy = ld->read.lossy,
+        .strict = ld->read.strict,
         .max_depth = ld->read.max_instance_depth,
         .max_entities = ld->read.max_entities,
         .cancel = &job->cancel,
@@ -761,6 +762,11 @@ void rill_scene_loader_destroy(rill_scene_loader *ld) {
 void rill_scene_loader_set_budget(rill_scene_loader *ld, uint64_t budget_ns) {
     if (ld)
         ld->budget_ns = budget_ns ? budget_ns : DEFAULT_BUDGET_NS;
+}
+
+void rill_scene_loader_set_strict(rill_scene_loader *ld, bool strict) {
+    if (ld)
+        ld->read.strict = strict;
 }
 
 void rill_scene_loader_events(const rill_scene_loader *ld, rill_event *out_loaded,

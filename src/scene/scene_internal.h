@@ -39,6 +39,11 @@ void rill__scene_types_retain(scene_types *t);
 void rill__scene_types_release(scene_types *t);
 /* Index of the type named name[0..len) in t->items, or -1. */
 int32_t rill__scene_types_find(const scene_types *t, const char *name, size_t len);
+/* suggest.c: of the count names get(ctx, i) gives, the one closest to name[0..len) when it is
+ * close enough to be a typo of it ("did you mean"), else NULL. */
+const char *rill__scene_suggest(const char *name, size_t len,
+                                const char *(*get)(const void *ctx, uint32_t i), const void *ctx,
+                                uint32_t count);
 
 /* A component ready to add: id and the offset of its bytes in the blob. */
 typedef struct bound_comp {
@@ -82,6 +87,7 @@ typedef struct bind_opts {
     bool check_assets;     /* warn about asset paths missing from the VFS */
     bool expand_instances; /* expand non-streamed SceneInstance contents */
     bool lossy;
+    bool strict; /* unknown components and missing assets fail the bind */
     uint32_t max_depth;
     uint32_t max_entities;
     const _Atomic bool *cancel; /* may be NULL; checked now and then */

@@ -611,6 +611,60 @@ inputs_consistent)
     expect_out "The counts printed exceed N"
     expect_out "node tree"
     ;;
+own_components)
+    # Issue 31 item 3: unknown components and fields named with file:line:col and "did you mean";
+    # asset paths checked against the project folder; --strict makes both errors (scene check,
+    # scene load, render); a shipped plugin's component is known to scene check.
+    mkdir -p p/scenes p/models
+    printf '[project]\nname = "P"\nmain_scene = "scenes/s.rsn"\n' >p/project.toml
+    cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" p/models/
+    cat >p/scenes/s.rsn <<'RSN'
+rsn 1
+entity 1 "Box" {
+    Transfrom {
+        translation: (1, 2, 3)
+    }
+    PointLight {
+        intensty: 5
+    }
+    Model {
+        path: "models/cube.glb"
+    }
+    Sepia {
+        strength: 0.5
+    }
+    Gizmo {}
+}
+entity 2 "Ghost" {
+    Model {
+        path: "models/gone.glb"
+    }
+}
+RSN
+    run 0 scene check p/scenes/s.rsn
+    expect_err "s.rsn:3:5: unknown component 'Transfrom' kept as written, not used; did you mean 'Transform'?"
+    expect_err "s.rsn:7:9: component 'PointLight' has no field 'intensty'; ignored (did you mean 'intensity'?)"
+    expect_err "s.rsn:15:5: unknown component 'Gizmo' kept as written, not used$"
+    expect_err "s.rsn:19:15: Model.path: asset \"models/gone.glb\" is missing"
+    grep -q "cube.glb" err.txt && fail "an asset that exists was reported"
+    grep -q "Sepia" err.txt && fail "the shipped plugin's Sepia is unknown to scene check"
+    expect_out "s.rsn: ok: 2 entities, 6 components (2 unknown), 4 warnings"
+    run 1 scene check p/scenes/s.rsn --strict
+    expect_err "error: .*s.rsn:3:5: unknown component 'Transfrom' (an error with --strict); did you mean 'Transform'?"
+    # The loaders name them too; --strict fails them.
+    head -16 p/scenes/s.rsn >p/scenes/u.rsn
+    run 0 render p/scenes/u.rsn --size 32x24 --out x.png
+    expect_err "u.rsn:3:5: unknown component 'Transfrom' kept as written, not used; did you mean 'Transform'?"
+    run 1 render p/scenes/u.rsn --size 32x24 --out x.png --strict
+    expect_err "unknown component 'Transfrom' (an error with --strict)"
+    # (scene load registers no plugin components: Sepia goes too.)
+    sed -e 's/Transfrom/Transform/' -e '/Gizmo/d' -e '12,14d' p/scenes/s.rsn >p/scenes/t.rsn
+    run 1 scene check p/scenes/t.rsn --strict
+    expect_err "t.rsn:15:15: Model.path: asset \"models/gone.glb\" is missing (an error with --strict)"
+    run 1 scene load p/scenes/t.rsn --strict
+    expect_err "asset \"models/gone.glb\" is missing (an error with --strict)"
+    run 2 render p --size 32x24 --out x.png --strictly
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
@@ -700,8 +754,9 @@ entity 4 "Ground" {
 }
 RSN
     run 0 scene check all.rsn
-    expect_out "all.rsn: ok: 4 entities, 9 components (0 unknown), 1 warnings"
+    expect_out "all.rsn: ok: 4 entities, 9 components (0 unknown), 2 warnings"
     expect_err "all.rsn:12:20: PointLight.intensity: value -5 out of range, clamped to 0"
+    expect_err "all.rsn:20:15: Model.path: asset \"box.glb\" is missing"
     sed 's/mode: wireframe/mode: sideways/' all.rsn >bad.rsn
     run 1 scene check bad.rsn
     expect_err "bad.rsn:23:15: RenderMode.mode: .sideways. is not a value"

@@ -170,14 +170,16 @@ static void test_canonical_round_trip(void **state) {
     test_log_begin(&lb);
     rill_error err = {0};
     assert_int_equal(rill_scene_load_sync(fx.loader, "scenes/canon.rsn", NULL, &err), RILL_OK);
-    /* The only warnings: the two asset paths that do not exist in the VFS. */
+    /* The only warnings: the two asset paths that do not exist in the VFS and the two unknown
+     * components (kept, and named with their place). */
     assert_true(
         test_log_has(&lb, "canon.rsn:22:15: TestAll.path: asset \"models/door.glb\" is missing"));
     assert_true(test_log_has(
         &lb, "canon.rsn:82:16: SceneInstance.scene: asset \"scenes/village.rsn\" is missing"));
-    if (lb.warns != 2)
+    assert_true(test_log_has(&lb, "canon.rsn:4:5: unknown component 'Alpha' kept as written"));
+    if (lb.warns != 4)
         fprintf(stderr, "%s", lb.text.data);
-    assert_int_equal(lb.warns, 2);
+    assert_int_equal(lb.warns, 4);
     test_log_end(&lb);
     assert_int_equal(rill_world_entity_count(fx.world), 6);
 
@@ -308,14 +310,18 @@ static void test_unknown_components(void **state) {
                                "    }\n"
                                "    Unheard {}\n"
                                "}\n";
-    /* Default: kept verbatim and written back byte for byte. */
+    /* Default: kept verbatim and written back byte for byte, each named with its place. */
     fixture fx;
     fx_init(&fx, false);
     test_write_file(fx.dir, "u.rsn", text);
     rill_error err = {0};
     rill_scene_load h;
+    test_logbuf lb0;
+    test_log_begin(&lb0);
     assert_int_equal(rill_scene_load_sync(fx.loader, "u.rsn", &h, &err), RILL_OK);
-    assert_int_equal(rill_scene_load_warnings(fx.loader, h), 0);
+    assert_int_equal(rill_scene_load_warnings(fx.loader, h), 2);
+    assert_true(test_log_has(&lb0, "u.rsn:4:5: unknown component 'Mystery' kept as written"));
+    test_log_end(&lb0);
     rill_strbuf out = {0};
     write_main(&fx, &out);
     assert_string_equal(out.data, text);
@@ -337,6 +343,70 @@ static void test_unknown_components(void **state) {
     assert_null(strstr(out.data, "Mystery"));
     assert_non_null(strstr(out.data, "Transform {"));
     rill_strbuf_free(&out);
+    fx_done(&fx);
+}
+
+/* A misspelt component or field gets the registered name closest to it; strict makes unknown
+ * components and missing assets errors (loads and checks alike); a check given a VFS checks
+ * asset paths. */
+static void test_unknown_suggest_and_strict(void **state) {
+    (void)state;
+    static const char text[] = "rsn 1\n"
+                               "entity 1 \"A\" {\n"
+                               "    Transfrom {\n"
+                               "        translation: (1, 2, 3)\n"
+                               "    }\n"
+                               "    Transform {\n"
+                               "        translaton: (1, 2, 3)\n"
+                               "    }\n"
+                               "    Zebra {}\n"
+                               "}\n";
+    fixture fx;
+    fx_init(&fx, false);
+    test_logbuf lb;
+    test_log_begin(&lb);
+    rill_scene_check_info info;
+    rill_error err = {0};
+    assert_int_equal(
+        rill_scene_check_text(fx.world, "s.rsn", text, sizeof text - 1, NULL, &info, &err),
+        RILL_OK);
+    assert_int_equal(info.unknown_components, 2);
+    assert_int_equal(info.warnings, 3);
+    assert_true(test_log_has(&lb, "s.rsn:3:5: unknown component 'Transfrom' kept as written, not "
+                                  "used; did you mean 'Transform'?"));
+    assert_true(test_log_has(&lb, "translaton'; ignored (did you mean 'translation'?)"));
+    assert_true(
+        test_log_has(&lb, "s.rsn:9:5: unknown component 'Zebra' kept as written, not used"));
+    assert_false(test_log_has(&lb, "'Zebra' kept as written, not used; did you mean"));
+    test_log_end(&lb);
+    rill_scene_read_desc strict = {.strict = true};
+    assert_int_equal(
+        rill_scene_check_text(fx.world, "s.rsn", text, sizeof text - 1, &strict, &info, &err),
+        RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "s.rsn:3:5: unknown component 'Transfrom' (an error with "
+                                    "--strict); did you mean 'Transform'?"));
+    /* Missing assets: a warning against the VFS, an error when strict, in a load too. */
+    static const char model[] = "rsn 1\nentity 1 {\n    TestAll {\n        path: \"m/x.glb\"\n"
+                                "    }\n}\n";
+    rill_scene_read_desc assets = {.assets = fx.vfs};
+    test_log_begin(&lb);
+    assert_int_equal(
+        rill_scene_check_text(fx.world, "m.rsn", model, sizeof model - 1, &assets, &info, &err),
+        RILL_OK);
+    assert_int_equal(info.warnings, 1);
+    assert_true(test_log_has(&lb, "m.rsn:4:15: TestAll.path: asset \"m/x.glb\" is missing"));
+    test_log_end(&lb);
+    assets.strict = true;
+    assert_int_equal(
+        rill_scene_check_text(fx.world, "m.rsn", model, sizeof model - 1, &assets, &info, &err),
+        RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "asset \"m/x.glb\" is missing (an error with --strict)"));
+    test_write_file(fx.dir, "m.rsn", model);
+    rill_scene_loader_set_strict(fx.loader, true);
+    assert_int_not_equal(rill_scene_load_sync(fx.loader, "m.rsn", NULL, &err), RILL_OK);
+    assert_non_null(strstr(err.msg, "is missing (an error with --strict)"));
+    rill_scene_loader_set_strict(fx.loader, false);
+    assert_int_equal(rill_scene_load_sync(fx.loader, "m.rsn", NULL, &err), RILL_OK);
     fx_done(&fx);
 }
 
@@ -575,6 +645,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_and_noncanonical),
         cmocka_unit_test(test_clamps_and_unknown_fields_warn),
         cmocka_unit_test(test_unknown_components),
+        cmocka_unit_test(test_unknown_suggest_and_strict),
         cmocka_unit_test(test_errors_name_the_place),
         cmocka_unit_test(test_every_truncation),
         cmocka_unit_test(test_random_byte_flips),
