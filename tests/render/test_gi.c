@@ -375,8 +375,8 @@ static double frame_diff(const uint8_t *a, const uint8_t *b) {
     return d / (W * H * 3.0);
 }
 
-/* Temporal accumulation: with a still camera successive indirect-only frames change much less
- * than without it (each frame traces other directions); a camera cut restarts the history, and
+/* Temporal accumulation: with a still camera successive frames change much less than without
+ * it (each frame traces other directions); a camera cut restarts the history, and
  * the first frame after it is the first frame of a fresh renderer, byte for byte. */
 static void test_gi_temporal_and_cut(void **state) {
     (void)state;
@@ -384,11 +384,9 @@ static void test_gi_temporal_and_cut(void **state) {
     box_open(&b, RILL_RENDER_QUALITY_HIGH);
     rill_render_screen_space_gi ss = rill_render_screen_space_gi_query_defaults();
     ss.intensity = 4.0f; /* bright enough to see the noise in 8 bits */
-    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
-    g.debug = RILL_GI_DEBUG_INDIRECT_ONLY;
-    rill_render_routed_settings rs[2] = {{"ScreenSpaceGi", &ss, sizeof(ss), 0}, gi_route(&g)};
-    b.snap.view.settings = rs;
-    b.snap.view.settings_count = 2;
+    rill_render_routed_settings rs = {"ScreenSpaceGi", &ss, sizeof(ss), 0};
+    b.snap.view.settings = &rs;
+    b.snap.view.settings_count = 1;
     static uint8_t f0[W * H * 4], f1[W * H * 4];
     ss.temporal = false;
     box_render(&b, 4, f0);
@@ -411,11 +409,61 @@ static void test_gi_temporal_and_cut(void **state) {
     box_open(&c, RILL_RENDER_QUALITY_HIGH);
     memcpy(c.snap.view.world_from_view, b.wfv, sizeof(b.wfv));
     box_render(&c, 3, NULL); /* without GI: the uploads land */
-    c.snap.view.settings = rs;
-    c.snap.view.settings_count = 2;
+    c.snap.view.settings = &rs;
+    c.snap.view.settings_count = 1;
     box_render(&c, 1, fresh);
     assert_memory_equal(cut, fresh, sizeof(cut));
     box_close(&c);
+    box_close(&b);
+}
+
+/* The mean of the RGB bytes of a 9x9 patch around the pixel where world point p lands. */
+static double patch_mean(const box_scene *b, const uint8_t *px, vec3 p) {
+    double r, g;
+    patch_rg(b, px, p, &r, &g); /* 7x7 red and green sums */
+    return (r + g) / (2.0 * 49.0);
+}
+
+/* Disocclusion: where a metal box floating in front of the camera was (black in the indirect
+ * view), the floor it uncovers takes none of the box's history: its indirect light is the
+ * floor's at once. */
+static void test_gi_disocclusion(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.intensity = 4.0f;
+    g.debug = RILL_GI_DEBUG_INDIRECT_ONLY;
+    rill_render_routed_settings rs = gi_route(&g);
+    b.snap.view.settings = &rs;
+    b.snap.view.settings_count = 1;
+    vec3 spot = {-0.35f, 0.0f, -0.3f}; /* floor by the red wall, behind the box */
+    static uint8_t fresh[W * H * 4], covered[W * H * 4], uncovered[W * H * 4];
+    box_render(&b, 8, fresh); /* no box yet: the floor's converged indirect light */
+    double floor_lit = patch_mean(&b, fresh, spot);
+    /* The box on the line from the camera to the spot, a third of the way. */
+    vec3 eye = {0, 1.3f, 0.9f}, at;
+    glm_vec3_lerp(eye, spot, 0.35f, at);
+    rill_render_instance inst[7];
+    memcpy(inst, b.inst, sizeof(b.inst));
+    /* a metal box: no diffuse bounce, so its indirect light is black */
+    rill_material_desc md = {.base_color = {0.8f, 0.8f, 0.8f, 1.0f}, .metallic = 1.0f};
+    place_box(&inst[6], 7, b.inst[0].mesh, render_test_material(b.r, md), at,
+              (vec3){0.4f, 0.4f, 0.4f});
+    b.snap.instances = inst;
+    b.snap.instance_count = 7;
+    box_render(&b, 8, covered);
+    double box_lit = patch_mean(&b, covered, spot);
+    b.snap.instance_count = 6; /* the box goes: its pixels show the floor again */
+    box_render(&b, 1, uncovered);
+    double after = patch_mean(&b, uncovered, spot);
+    print_message("indirect at the spot: floor %.2f, box %.2f, floor uncovered %.2f\n", floor_lit,
+                  box_lit, after);
+    assert_true(floor_lit > 4.0);
+    assert_true(box_lit < 0.25 * floor_lit);
+    /* kept history would give 0.9 box + 0.1 floor */
+    assert_true(fabs(after - floor_lit) < 0.1 * floor_lit);
+    b.snap.instances = b.inst;
     box_close(&b);
 }
 
@@ -451,6 +499,7 @@ int main(void) {
         cmocka_unit_test(test_gi_world_yields_to_camera),
         cmocka_unit_test(test_gi_missing_tiers_fall_back),
         cmocka_unit_test(test_gi_temporal_and_cut),
+        cmocka_unit_test(test_gi_disocclusion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
