@@ -309,6 +309,8 @@ rill_result rill__gi_create(rill_renderer *r, rill_error *err) {
     rill_render_effect_desc d = {.id = "gi",
                                  .phase = RILL_RENDER_PHASE_GI,
                                  .order = 50, /* before ssr: reflections show the bounce */
+                                 /* names it for --effect gi; gi_active decides (ScreenSpaceGi) */
+                                 .settings = "GlobalIllumination",
                                  .active = gi_active,
                                  .add = add_gi,
                                  .user = gi,
