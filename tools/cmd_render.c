@@ -90,7 +90,8 @@ static void usage(FILE *f) {
         "  --validation        enable the Vulkan validation layers (also RILL_VALIDATION=1); any\n"
         "                      validation message fails the command\n"
         "  --dump-graph        print the compiled render graph\n"
-        "  --stats             print per-pass GPU times, the effects that ran with their GPU time\n"
+        "  --stats             print the CPU time of each step (load, upload, extract, record),\n"
+        "                      per-pass GPU times, the effects that ran with their GPU time\n"
         "                      and counters\n"
         "  --texture-heatmap   draw every model material flat in its texture streaming state\n"
         "                      (green full, blue #low, amber swapping, grey not streamed)\n"
@@ -150,6 +151,22 @@ static void pose_players(rill_world *w, float t) {
     rill_free(models);
     if (n + m == 0)
         fprintf(stderr, "warning: --time: nothing to animate (no AnimationPlayer, no Model)\n");
+}
+
+/* Where the command's time went, for --stats: wall and main-thread CPU ns per step. */
+typedef struct step_times {
+    uint64_t wall[4], cpu[4]; /* load, upload, extract (all frames), record (all frames) */
+} step_times;
+enum { T_LOAD, T_UPLOAD, T_EXTRACT, T_RECORD };
+
+static void time_begin(uint64_t *w, uint64_t *c) {
+    *w = rill_time_ns();
+    *c = rill_cli_thread_cpu_ns();
+}
+
+static void time_end(step_times *t, int k, uint64_t w, uint64_t c) {
+    t->wall[k] += rill_time_ns() - w;
+    t->cpu[k] += rill_cli_thread_cpu_ns() - c;
 }
 
 /* Returns 0 to go on, -1 after --help (exit 0), 2 on a usage error. */
@@ -293,9 +310,18 @@ static void print_notes(const char *notes) {
     }
 }
 
-static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c) {
+static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
+                        const step_times *t) {
     rill_render_stats s;
     rill_renderer_stats(r, &s);
+    static const char *const names[] = {"load", "upload", "extract", "record"};
+    for (int k = 0; k < 4; k++)
+        printf("cpu %-8s %10.3f ms main thread, %10.3f ms wall%s\n", names[k],
+               (double)t->cpu[k] * 1e-6, (double)t->wall[k] * 1e-6,
+               k == T_LOAD      ? " (plugins, scene, models, streaming in)"
+               : k == T_UPLOAD  ? " (meshes and textures to the GPU, batching: warm-up frames)"
+               : k == T_EXTRACT ? " (world to render snapshot, all frames)"
+                                : " (recording and submitting, all frames)");
     printf("cpu record %.3f ms (plus %.3f ms waiting for a frame slot)\n", s.cpu_record_ms,
            s.cpu_wait_ms);
     for (uint32_t i = 0; i < s.pass_count; i++)
@@ -350,6 +376,8 @@ int rill_cmd_render(int argc, char **argv) {
         return 1;
     }
     rill_scene_loader_set_strict(rill_app_scenes(rill_content_app(c)), o.strict);
+    step_times times = {0};
+    uint64_t w0, c0;
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     rill_content_renderer_desc(c, &d);
@@ -369,15 +397,24 @@ int rill_cmd_render(int argc, char **argv) {
         d.quality = (rill_render_quality)o.quality;
     d.validation = o.validation ? 1 : 0;
     rill_renderer *r = NULL;
+    rill_cli_progress_start("rill render");
+    rill_cli_step("starting the renderer");
     if (!(r = rill_renderer_create(&d, &err))) {
+        rill_cli_progress_stop();
         fprintf(stderr, "rill render: %s\n", err.msg);
         rill_content_destroy(c);
         return 1;
     }
     int rc = 1;
-    if (rill_cli_effects_attach(&o.fx, r, c, &err) != RILL_OK ||
-        rill_content_load(c, r, &err) != RILL_OK ||
-        rill_cli_effects_apply(&o.fx, c, r, &err) != RILL_OK)
+    time_begin(&w0, &c0);
+    rill_cli_step("loading plugins");
+    if (rill_cli_effects_attach(&o.fx, r, c, &err) != RILL_OK)
+        goto done;
+    rill_cli_step("loading %s", o.input ? o.input : o.pack ? o.pack : "the appended pack");
+    if (rill_content_load(c, r, &err) != RILL_OK)
+        goto done;
+    rill_cli_step_done("%u entities", rill_world_entity_count(rill_app_world(rill_content_app(c))));
+    if (rill_cli_effects_apply(&o.fx, c, r, &err) != RILL_OK)
         goto done;
     apply_channels(&o, rill_app_world(rill_content_app(c)));
     if (o.heatmap)
@@ -385,7 +422,11 @@ int rill_cmd_render(int argc, char **argv) {
             rill_app_models_render_assets(rill_content_models(c)), true);
     /* Streamed scene instances and their models load over frames: let them arrive first. */
     bool settled = false;
+    rill_cli_step("streaming in the scene's instances and models");
     uint32_t settle_frames = rill_content_settle(c, 0, &settled);
+    rill_cli_step_done("%u frames, %u entities", settle_frames,
+                       rill_world_entity_count(rill_app_world(rill_content_app(c))));
+    time_end(&times, T_LOAD, w0, c0);
     if (!settled)
         fprintf(stderr, "warning: still loading after %u frames; rendering what is there\n",
                 settle_frames);
@@ -395,21 +436,36 @@ int rill_cmd_render(int argc, char **argv) {
         goto done;
     if (o.time_set)
         pose_players(rill_app_world(rill_content_app(c)), o.time);
+    rill_cli_step("uploading meshes and textures");
+    time_begin(&w0, &c0);
     if (warm_up(r, c, &o, &err) != RILL_OK)
         goto done;
+    time_end(&times, T_UPLOAD, w0, c0);
+    {
+        rill_render_stats us;
+        rill_renderer_stats(r, &us);
+        rill_cli_step_done("%.1f MB of textures on the GPU", (double)us.texture_bytes / 1e6);
+    }
     print_notes(rill_content_notes(c));
     rill_app *app = rill_content_app(c);
+    rill_cli_step("rendering %u frame%s at %ux%u", o.frames, o.frames == 1 ? "" : "s", o.w, o.h);
     for (uint32_t f = 0; f < o.frames; f++) {
         rill_app_frame(app);
         rill_render_snapshot snap;
+        time_begin(&w0, &c0);
         if (rill_content_snapshot(c, NULL, &snap, &err) != RILL_OK)
             goto done;
+        time_end(&times, T_EXTRACT, w0, c0);
         apply_view_opts(&o, &snap);
+        time_begin(&w0, &c0);
         if (rill_renderer_render(r, &snap, &err) != RILL_OK)
             goto done;
+        time_end(&times, T_RECORD, w0, c0);
     }
+    rill_cli_step("writing %s", o.out);
     if (rill_renderer_write_png(r, o.out, &err) != RILL_OK)
         goto done;
+    rill_cli_progress_stop();
     rc = 0;
     rill_render_stats s;
     rill_renderer_stats(r, &s);
@@ -420,7 +476,7 @@ int rill_cmd_render(int argc, char **argv) {
            o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, s.draw_calls,
            s.device_name);
     if (o.stats)
-        print_stats(&o, r, c);
+        print_stats(&o, r, c, &times);
     if (o.dump_graph) {
         rill_strbuf sb = {0};
         rill_renderer_dump_graph(r, &sb);
@@ -433,6 +489,7 @@ int rill_cmd_render(int argc, char **argv) {
         rc = 1;
     }
 done:
+    rill_cli_progress_stop();
     if (rc && err.msg[0])
         fprintf(stderr, "rill render: %s\n", err.msg);
     rill_content_release(c);

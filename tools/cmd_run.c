@@ -399,7 +399,7 @@ static void viewer_render(rill_app *app, void *user) {
     }
     rill_renderer_settings rs;
     rill_renderer_get_settings(v->r, &rs);
-    bool toast = rs.hint[0] && now - v->start_ns < RUN_TOAST_NS;
+    bool toast = rs.hint[0] && now - v->start_ns < RUN_TOAST_NS && !v->opts->no_overlay;
     if (v->overlay || toast) {
         size_t n = 0;
         if (toast)
@@ -501,17 +501,22 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
         rd.width = opts->width, rd.height = opts->height;
     if (opts->quality)
         rd.quality = (rill_render_quality)opts->quality;
+    rill_cli_step("starting the renderer");
     rill_renderer *r = rill_renderer_create(&rd, &err);
     int rc = 1;
     uint64_t f = 0;
+    if (r)
+        rill_cli_step("loading the content");
     if (!r || rill_content_load(content, r, &err) != RILL_OK) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
+    rill_cli_step_done("%u entities", rill_world_entity_count(rill_content_world(content)));
     print_notes(rill_content_notes(content));
     if (!apply_time_of_day(opts, content))
         goto done;
     rill_app *app = rill_content_app(content);
+    rill_cli_step("running %llu frames", (unsigned long long)opts->frames);
     for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
         rill_app_frame(app);
         rill_render_snapshot snap;
@@ -525,6 +530,7 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
+    rill_cli_progress_stop();
     rill_render_stats st;
     rill_renderer_stats(r, &st);
     rill_scripts_stats ss;
@@ -536,6 +542,7 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     if (st.validation_messages)
         fprintf(stderr, "rill run: %u validation messages\n", st.validation_messages);
 done:
+    rill_cli_progress_stop();
     rill_content_release(content);
     rill_renderer_destroy(r);
     return rc;
@@ -556,7 +563,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     }
     v->opts = opts;
     v->content = content;
-    v->overlay = true;
+    v->overlay = !opts->no_overlay;
     rill_error err = {0};
     rill_renderer_desc rd;
     memset(&rd, 0, sizeof(rd));
@@ -569,6 +576,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
                                                                : p->window.fullscreen};
     int rc = 1;
     rill_app *app = rill_content_app(content);
+    rill_cli_step("opening the window and starting the renderer");
     if (!(v->win = rill_window_create(&wd, &err))) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
@@ -588,12 +596,19 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     }
     /* Plugins before the scene is bound (it may hold their settings), --effect after the load
      * (the default camera exists then). */
-    if ((opts->effects && rill_cli_effects_attach(opts->effects, v->r, content, &err) != RILL_OK) ||
-        rill_content_load(content, v->r, &err) != RILL_OK || !start_camera(v, &err) ||
+    rill_cli_step("loading plugins");
+    if (opts->effects && rill_cli_effects_attach(opts->effects, v->r, content, &err) != RILL_OK) {
+        fprintf(stderr, "rill run: %s\n", err.msg);
+        goto done;
+    }
+    rill_cli_step("loading the content");
+    if (rill_content_load(content, v->r, &err) != RILL_OK || !start_camera(v, &err) ||
         (opts->effects && rill_cli_effects_apply(opts->effects, content, v->r, &err) != RILL_OK)) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
+    rill_cli_step_done("%u entities", rill_world_entity_count(rill_app_world(app)));
+    rill_cli_step("drawing the first frame");
     print_notes(rill_content_notes(content));
     v->hours = opts->time_of_day_set ? opts->time_of_day : 12.0;
     if (!apply_time_of_day(opts, content))
@@ -618,6 +633,8 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
             v->capture = true;
         scripts_input(content, rill_window_input(v->win));
         rill_app_frame(app);
+        if (v->frames == 1)
+            rill_cli_progress_stop(); /* the first frame is on screen */
         if (closing || (opts->frames && v->frames >= opts->frames))
             break;
     }
@@ -636,6 +653,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         rc = 1;
     }
 done:
+    rill_cli_progress_stop();
     rill_content_release(content);
     if (opts->effects)
         rill_cli_effects_release(opts->effects);
@@ -658,6 +676,7 @@ static void usage(FILE *f) {
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
         "                [--time-of-day HOURS] [--headless --frames N] [--strict]\n"
+        "                [--no-overlay]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, a .rpak (as --pack), builtin:spheres or builtin:cubes:N; none\n"
         "                    with --pack (or a pack appended to this program) plays the pack's\n"
@@ -702,6 +721,8 @@ static void usage(FILE *f) {
         "                    plugins load anyway); edited shaders and rebuilt libraries are\n"
         "                    swapped in while running\n"
         "  --no-plugins      load no plugins, not even the shipped ones (`rill plugins`)\n"
+        "  --no-overlay      start with the overlay (stats, hints) hidden, for screenshots;\n"
+        "                    F1 shows and hides it\n"
         "  --strict          unknown components and missing assets in the scenes are errors\n"
         "                    (without it they are warnings naming FILE:LINE:COL)\n"
         "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
@@ -753,6 +774,7 @@ int rill_cmd_run(int argc, char **argv) {
         {"--time-of-day", RILL_CLI_OPT_FLOAT, &o.time_of_day, .min = 0, .max = 24,
          .want = "hours in [0, 24]", .given = &o.time_of_day_set},
         {"--strict", RILL_CLI_OPT_FLAG, &strict},
+        {"--no-overlay", RILL_CLI_OPT_FLAG, &o.no_overlay},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);
@@ -806,6 +828,7 @@ int rill_cmd_run(int argc, char **argv) {
     rill_scene_loader_set_strict(rill_app_scenes(rill_content_app(c)), strict);
     if (rill_content_get_kind(c) != RILL_CONTENT_KIND_PROJECT)
         o.title = input ? input : pack;
+    rill_cli_progress_start("rill run");
     int rc = rill_cli_viewer_run(&o, c);
     rill_content_destroy(c);
     return rc;

@@ -28,6 +28,16 @@ uint32_t rill_cli_log_count(rill_log_level level);
  * wall-clock frame times include time the thread spent preempted. */
 uint64_t rill_cli_thread_cpu_ns(void);
 
+/* Feedback on slow work (cli_progress.c): each step of `rill render` / `rill run` / a game is
+ * named as it starts; a step still running after a second is printed on stderr as
+ * "PROG: STEP ...", and its end then adds "done in T s: RESULT". On when stderr is a terminal or
+ * RILL_PROGRESS=1 (all: every step at once; 0: off). */
+void rill_cli_progress_start(const char *prog);
+void rill_cli_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Ends the current step; fmt (NULL = none) says what it did. */
+void rill_cli_step_done(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rill_cli_progress_stop(void);
+
 /* Sets desc's hooks for the tools' content (rill_content in rill/app.h): the demo components are
  * registered before loading and turned into drawables after (rill_demo_make_drawables), and packs
  * appended to this program (or `<exe>.rpak`) are mounted. `render`, `run` and `demo` share it. */
@@ -150,7 +160,8 @@ typedef struct rill_cli_viewer_opts {
     int quality;                      /* 0 = the project's tier, else rill_render_quality */
     float render_scale;               /* 0 = the project's */
     struct rill_cli_effects *effects; /* --effect / --plugins (NULL = none) */
-    bool headless;        /* --headless: no window; an offscreen renderer runs `frames` frames */
+    bool headless;   /* --headless: no window; an offscreen renderer runs `frames` frames */
+    bool no_overlay; /* --no-overlay: the overlay (and the hint toast) starts hidden; F1 toggles */
     bool time_of_day_set; /* --time-of-day HOURS: turn the sun after the load (F8 steps it) */
     float time_of_day;
 } rill_cli_viewer_opts;

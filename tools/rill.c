@@ -332,6 +332,7 @@ static int play_appended_pack(int argc, char **argv) {
     }
     char run_name[] = "run";
     argv[0] = run_name;
+    rill_cli_progress_start(exe); /* its slow steps are named as the game's */
     return rill_cmd_run(argc, argv);
 }
 

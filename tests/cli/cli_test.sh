@@ -665,6 +665,30 @@ RSN
     expect_err "asset \"models/gone.glb\" is missing (an error with --strict)"
     run 2 render p --size 32x24 --out x.png --strictly
     ;;
+slow_feedback)
+    # Issue 31 item 4: render and run name each step when it is slow (RILL_PROGRESS=all shows
+    # every step, as a slow machine would), never when stderr is a log (the default); --stats
+    # itemises the CPU time of load, upload, extract and record.
+    proj="$RILL_SOURCE_DIR/examples/data/project"
+    RILL_PROGRESS=all "$rill" render "$proj" --size 48x32 --out a.png --stats >out.txt 2>err.txt ||
+        fail "render with RILL_PROGRESS=all failed"
+    expect_err "^rill render: starting the renderer \\.\\.\\.$"
+    expect_err "^rill render: loading .*project \\.\\.\\. done in [0-9.]* s: [0-9]* entities$"
+    expect_err "^rill render: uploading meshes and textures \\.\\.\\. done in"
+    expect_err "^rill render: rendering 1 frame at 48x32"
+    for k in load upload extract record; do
+        expect_out "^cpu $k  *[0-9.]* ms main thread,  *[0-9.]* ms wall"
+    done
+    expect_out "^gpu opaque"
+    run 0 render "$proj" --size 48x32 --out b.png
+    grep -q "starting the renderer" err.txt && fail "progress lines in a log by default"
+    RILL_PROGRESS=all "$rill" run "$proj" --headless --frames 2 >out.txt 2>err.txt ||
+        fail "run --headless with RILL_PROGRESS=all failed"
+    expect_err "^rill run: loading the content \\.\\.\\. done in [0-9.]* s: [0-9]* entities$"
+    expect_err "^rill run: running 2 frames"
+    run 0 run --help
+    expect_out "--no-overlay"
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
@@ -1365,6 +1389,20 @@ render_channels_edges)
         run 2 render proj --size 16x16 --wireframe-color "$bad" --out x.png
         expect_err "bad --wireframe-color"
     done
+    ;;
+run_no_overlay)
+    # --no-overlay hides the stats overlay from the first frame (screenshots without it).
+    xvfb-run -a "$rill" run builtin:spheres --size 128x96 --vsync off --frames 2 --no-overlay \
+        --screenshot clean.png >out.txt 2>err.txt || fail "rill run --no-overlay failed"
+    xvfb-run -a "$rill" run builtin:spheres --size 128x96 --vsync off --frames 2 \
+        --screenshot overlay.png >out.txt 2>err.txt || fail "rill run failed"
+    xvfb-run -a "$rill" run builtin:spheres --size 128x96 --vsync off --frames 2 --no-overlay \
+        --screenshot clean2.png >out.txt 2>err.txt || fail "rill run --no-overlay failed"
+    expect_png clean.png 1000
+    "$PNG_SAME" clean.png clean2.png 3 0.999 >out.txt 2>err.txt ||
+        fail "two --no-overlay screenshots differ: the comparison below means nothing"
+    "$PNG_SAME" clean.png overlay.png 3 0.999 >out.txt 2>err.txt &&
+        fail "the overlay screenshot and the --no-overlay one are the same"
     ;;
 run_window_effects)
     # The viewer on a virtual X display with plugins, --effect on the camera, a tier and a render
