@@ -165,6 +165,68 @@ static int add_index_accessor(wr *w, const uint32_t *idx, uint32_t count, uint32
     return push_accessor(w, view, ctype, count, "SCALAR", NULL);
 }
 
+/* JOINTS_0: 4 joint indices per vertex as unsigned shorts (the model keeps them as floats). */
+static int add_joints_accessor(wr *w, const float *joints, uint32_t count) {
+    uint16_t *tmp = rill_malloc_tagged((size_t)count * 8u, RILL_MEM_FORMATS);
+    if (!tmp) {
+        w->oom = true;
+        return -1;
+    }
+    for (size_t i = 0; i < (size_t)count * 4u; i++) {
+        tmp[i] = (uint16_t)joints[i];
+    }
+    int view = add_view(w, tmp, (size_t)count * 8u, GL_ARRAY_BUFFER);
+    rill_free(tmp);
+    return push_accessor(w, view, GL_UNSIGNED_SHORT, count, "VEC4", NULL);
+}
+
+/* Float data that is not vertex data (inverse bind matrices, key times and values): a view
+ * without a target; with_bounds adds min/max (key times need them). */
+static int add_plain_accessor(wr *w, const float *data, uint32_t count, int comps, const char *type,
+                              bool with_bounds) {
+    int view = add_view(w, data, (size_t)count * (size_t)comps * sizeof(float), 0);
+    cJSON *a = NULL;
+    int index = push_accessor(w, view, GL_FLOAT, count, type, &a);
+    if (index >= 0 && with_bounds && comps == 1) {
+        float lo = data[0], hi = data[0];
+        for (uint32_t e = 1; e < count; e++) {
+            lo = data[e] < lo ? data[e] : lo;
+            hi = data[e] > hi ? data[e] : hi;
+        }
+        cJSON_AddItemToObject(a, "min", float_array(&lo, 1));
+        cJSON_AddItemToObject(a, "max", float_array(&hi, 1));
+    }
+    return index;
+}
+
+/* A primitive's morph targets: per target, its POSITION (with min/max, as glTF asks) and NORMAL
+ * displacements gathered out of the model's interleaved arrays. */
+static void write_targets(wr *w, cJSON *po, const rill_gltf_primitive *pr) {
+    uint32_t n = pr->vertex_count, tc = pr->target_count;
+    cJSON *arr = cJSON_AddArrayToObject(po, "targets");
+    float *tmp = rill_malloc_tagged((size_t)n * 12u, RILL_MEM_FORMATS);
+    if (!arr || !tmp) {
+        rill_free(tmp);
+        w->oom = true;
+        return;
+    }
+    for (uint32_t t = 0; t < tc; t++) {
+        cJSON *o = push_element(w, arr);
+        const float *src[2] = {pr->target_positions, pr->target_normals};
+        const char *keys[2] = {"POSITION", "NORMAL"};
+        for (int k = 0; o && k < 2; k++) {
+            if (!src[k]) {
+                continue;
+            }
+            for (uint32_t v = 0; v < n; v++) {
+                memcpy(&tmp[(size_t)v * 3], &src[k][((size_t)v * tc + t) * 3], 12);
+            }
+            cJSON_AddNumberToObject(o, keys[k], add_float_accessor(w, tmp, n, 3, "VEC3", k == 0));
+        }
+    }
+    rill_free(tmp);
+}
+
 static void add_name(cJSON *obj, const char *name) {
     if (name) {
         cJSON_AddStringToObject(obj, "name", name);
@@ -229,6 +291,60 @@ static bool idx_ok(int32_t i, uint32_t count) {
     return i >= -1 && (i < 0 || (uint32_t)i < count);
 }
 
+/* Skins, morph data and clips as the reader gives them: joints in range (and below 2^16 in the
+ * vertices), inverse bind matrices present, target arrays present, channels naming a node and
+ * a sampler with keys and a known path and interpolation. */
+static rill_result validate_motion(const rill_gltf_model *m, rill_error *err) {
+    for (uint32_t i = 0; i < m->skin_count; i++) {
+        const rill_gltf_skin *sk = &m->skins[i];
+        if (!sk->joint_count || !sk->joints || !sk->inverse_bind_matrices ||
+            !idx_ok(sk->skeleton, m->node_count)) {
+            return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "skins[%u]: inconsistent", i);
+        }
+        for (uint32_t j = 0; j < sk->joint_count; j++) {
+            if (sk->joints[j] < 0 || (uint32_t)sk->joints[j] >= m->node_count) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "skins[%u].joints[%u]: out of range", i, j);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {
+            const rill_gltf_primitive *pr = &m->meshes[i].primitives[p];
+            for (size_t k = 0; pr->joints && pr->weights && k < (size_t)pr->vertex_count * 4; k++) {
+                if (!(pr->joints[k] >= 0.0f && pr->joints[k] < 65536.0f)) {
+                    return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                          "meshes[%u].primitives[%u]: joint out of range", i, p);
+                }
+            }
+            if (pr->target_count && !pr->target_positions && !pr->target_normals) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "meshes[%u].primitives[%u]: targets without data", i, p);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < m->animation_count; i++) {
+        const rill_gltf_animation *an = &m->animations[i];
+        for (uint32_t k = 0; k < an->sampler_count; k++) {
+            const rill_gltf_anim_sampler *sa = &an->samplers[k];
+            if (!sa->key_count || !sa->times || !sa->values || !sa->comps ||
+                (uint32_t)sa->interpolation >= RILL_GLTF_INTERP_NUM) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "animations[%u].samplers[%u]: inconsistent", i, k);
+            }
+        }
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            const rill_gltf_anim_channel *ch = &an->channels[k];
+            if (ch->node < 0 || (uint32_t)ch->node >= m->node_count ||
+                ch->sampler >= an->sampler_count || (uint32_t)ch->path >= RILL_GLTF_ANIM_PATH_NUM) {
+                return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                                      "animations[%u].channels[%u]: out of range", i, k);
+            }
+        }
+    }
+    return RILL_OK;
+}
+
 /* The writer trusts only what it checks: a model built by hand gets the same guarantees the
  * reader gives, so a bad index cannot make it read out of bounds. */
 static rill_result validate(const rill_gltf_model *m, rill_error *err) {
@@ -285,6 +401,7 @@ static rill_result validate(const rill_gltf_model *m, rill_error *err) {
             }
         }
     }
+    RILL_TRY(validate_motion(m, err));
     if (!idx_ok(m->default_scene, m->scene_count)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "scene: out of range");
     }
@@ -406,6 +523,12 @@ static void write_nodes_scenes(const rill_gltf_model *m, cJSON *root) {
             }
             if (n->camera >= 0) {
                 cJSON_AddNumberToObject(o, "camera", n->camera);
+            }
+            if (n->skin >= 0 && (uint32_t)n->skin < m->skin_count) {
+                cJSON_AddNumberToObject(o, "skin", n->skin);
+            }
+            if (n->weight_count) {
+                cJSON_AddItemToObject(o, "weights", float_array(n->weights, (int)n->weight_count));
             }
             if (n->has_matrix) {
                 cJSON_AddItemToObject(o, "matrix", float_array(n->matrix, 16));
@@ -581,6 +704,81 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
     }
 }
 
+/* Skins: joints, their inverse bind matrices, the skeleton. */
+static void write_skins(const rill_gltf_model *m, cJSON *root, wr *w) {
+    cJSON *arr = m->skin_count ? cJSON_AddArrayToObject(root, "skins") : NULL;
+    for (uint32_t i = 0; arr && i < m->skin_count; i++) {
+        const rill_gltf_skin *sk = &m->skins[i];
+        cJSON *o = push_named(arr, sk->name);
+        if (!o) {
+            w->oom = true;
+            return;
+        }
+        cJSON_AddItemToObject(o, "joints", cJSON_CreateIntArray(sk->joints, (int)sk->joint_count));
+        int a =
+            add_plain_accessor(w, sk->inverse_bind_matrices, sk->joint_count, 16, "MAT4", false);
+        cJSON_AddNumberToObject(o, "inverseBindMatrices", a);
+        if (sk->skeleton >= 0) {
+            cJSON_AddNumberToObject(o, "skeleton", sk->skeleton);
+        }
+    }
+}
+
+/* Clips: each sampler's key times (with min/max) and values, each channel's node and path. */
+static void write_animations(const rill_gltf_model *m, cJSON *root, wr *w) {
+    static const char *const paths[] = {"translation", "rotation", "scale", "weights"};
+    static const char *const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+    cJSON *arr = m->animation_count ? cJSON_AddArrayToObject(root, "animations") : NULL;
+    for (uint32_t i = 0; arr && i < m->animation_count; i++) {
+        const rill_gltf_animation *an = &m->animations[i];
+        cJSON *o = push_named(arr, an->name);
+        cJSON *samplers = o ? cJSON_AddArrayToObject(o, "samplers") : NULL;
+        cJSON *channels = o ? cJSON_AddArrayToObject(o, "channels") : NULL;
+        if (!samplers || !channels) {
+            w->oom = true;
+            return;
+        }
+        for (uint32_t k = 0; k < an->sampler_count; k++) {
+            const rill_gltf_anim_sampler *sa = &an->samplers[k];
+            uint32_t per_key = sa->interpolation == RILL_GLTF_INTERP_CUBICSPLINE ? 3u : 1u;
+            uint32_t comps = sa->comps;
+            /* Weights values are scalars (comps per key); the others vectors of comps. */
+            bool scalar = false;
+            for (uint32_t c = 0; c < an->channel_count; c++) {
+                scalar |=
+                    an->channels[c].sampler == k && an->channels[c].path == RILL_GLTF_ANIM_WEIGHTS;
+            }
+            uint32_t elems = sa->key_count * per_key * (scalar ? comps : 1u);
+            cJSON *so = push_element(w, samplers);
+            if (!so) {
+                return;
+            }
+            cJSON_AddNumberToObject(
+                so, "input", add_plain_accessor(w, sa->times, sa->key_count, 1, "SCALAR", true));
+            cJSON_AddNumberToObject(so, "output",
+                                    add_plain_accessor(w, sa->values, elems,
+                                                       scalar ? 1 : (int)comps,
+                                                       scalar       ? "SCALAR"
+                                                       : comps == 3 ? "VEC3"
+                                                                    : "VEC4",
+                                                       false));
+            cJSON_AddStringToObject(so, "interpolation", interps[sa->interpolation]);
+        }
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            const rill_gltf_anim_channel *ch = &an->channels[k];
+            cJSON *co = push_element(w, channels);
+            cJSON *t = co ? cJSON_AddObjectToObject(co, "target") : NULL;
+            if (!t) {
+                w->oom = true;
+                return;
+            }
+            cJSON_AddNumberToObject(co, "sampler", ch->sampler);
+            cJSON_AddNumberToObject(t, "node", ch->node);
+            cJSON_AddStringToObject(t, "path", paths[ch->path]);
+        }
+    }
+}
+
 static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d, cJSON *root, wr *w,
                          bool *used_edges) {
     if (!m->mesh_count) {
@@ -592,6 +790,10 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
         cJSON *o = push_named(arr, mesh->name);
         if (!o) {
             return false;
+        }
+        if (mesh->weight_count) {
+            cJSON_AddItemToObject(o, "weights",
+                                  float_array(mesh->weights, (int)mesh->weight_count));
         }
         cJSON *prims = cJSON_AddArrayToObject(o, "primitives");
         for (uint32_t p = 0; prims && p < mesh->primitive_count; p++) {
@@ -626,6 +828,15 @@ static bool write_meshes(const rill_gltf_model *m, const rill_glb_write_desc *d,
             if (pr->colors) {
                 a = add_float_accessor(w, pr->colors, n, 4, "VEC4", false);
                 cJSON_AddNumberToObject(attrs, "COLOR_0", a);
+            }
+            if (pr->joints && pr->weights) {
+                a = add_joints_accessor(w, pr->joints, n);
+                cJSON_AddNumberToObject(attrs, "JOINTS_0", a);
+                a = add_float_accessor(w, pr->weights, n, 4, "VEC4", false);
+                cJSON_AddNumberToObject(attrs, "WEIGHTS_0", a);
+            }
+            if (pr->target_count) {
+                write_targets(w, po, pr);
             }
             a = add_index_accessor(w, pr->indices, pr->index_count, n);
             cJSON_AddNumberToObject(po, "indices", a);
@@ -698,6 +909,8 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
     write_textures(model, root, &w);
     write_nodes_scenes(model, root);
     write_cameras_lights(model, root, root_ext);
+    write_skins(model, root, &w);
+    write_animations(model, root, &w);
     if (!ok || w.oom) {
         cJSON_Delete(root_ext);
         goto done;

@@ -1380,8 +1380,10 @@ static rill_result read_skin_attributes(rd *r, const rill__gj *attrs, const char
             w[0] = 1.0f;
             sum = 1.0f;
         }
+        /* Rescaled only when visibly off, so a re-read file keeps identical bits. */
+        bool rescale = fabsf(sum - 1.0f) > 1e-6f;
         for (int k = 0; k < 4; k++) {
-            w[k] /= sum;
+            w[k] = rescale ? w[k] / sum : w[k];
             j[k] = w[k] > 0.0f ? j[k] : 0.0f;
         }
     }

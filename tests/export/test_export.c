@@ -5,6 +5,9 @@
  * project itself, and the path rule. */
 #include "export_test_project.h"
 
+#include "../gltf/morph_quad.h"
+#include "../gltf/skin_bar.h"
+
 #include "rill/asset.h"
 #include "rill/formats/export.h"
 #include "rill/formats/lod.h"
@@ -315,6 +318,50 @@ static void test_broken_and_conflicting_inputs(void **state) {
 /* Loose output into the project itself: generated files appear beside their sources, a second
  * export does not take them for inputs, inputs are never overwritten, and the same path works
  * from the pack and from the loose folder. */
+/* A skinned, animated model and a morphed one keep their skin, weights, targets and clips through
+ * the export (before rill-export/2 the .glb dropped them). */
+static void test_motion_kept(void **state) {
+    (void)state;
+    char dir[512], proj[1024], pack[1024];
+    static char text[65536];
+    rill_test_tmpdir(dir, sizeof(dir), "export_motion");
+    rill_test_path(proj, sizeof(proj), dir, "proj");
+    rill_test_path(pack, sizeof(pack), dir, "game.rpak");
+    size_t n = skin_bar_text(&(skin_bar_opts){0}, text, sizeof(text));
+    rill_test_write_file(proj, "models/bar.gltf", text, n);
+    n = morph_quad_text(&(morph_quad_opts){.weight = 0.5f}, text, sizeof(text));
+    rill_test_write_file(proj, "models/quad.gltf", text, n);
+    rill_test_write_file(proj, "project.toml", "[project]\nname = \"m\"\n", 22);
+    rill_export_result res = {0};
+    assert_int_equal(run_export(proj, pack, NULL, false, 1, &res), RILL_OK);
+    rill_export_result_free(&res);
+    rill_rpak *p = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_rpak_open_file(pack, &p, &err), RILL_OK);
+    const char *names[] = {"models/bar.glb", "models/quad.glb"};
+    for (int k = 0; k < 2; k++) {
+        size_t len = 0;
+        uint8_t *data = pack_read(p, names[k], &len);
+        rill_gltf_model *m = NULL;
+        if (rill_gltf_read_memory(data, len, NULL, &m, &err) != RILL_OK)
+            fail_msg("%s: %s", names[k], err.msg);
+        assert_int_equal(m->animation_count, 1);
+        const rill_gltf_primitive *pr = &m->meshes[0].primitives[0];
+        if (k == 0) {
+            assert_int_equal(m->skin_count, 1);
+            assert_int_equal(m->skins[0].joint_count, 2);
+            assert_non_null(pr->joints);
+            assert_non_null(pr->weights);
+        } else {
+            assert_int_equal(pr->target_count, 1);
+            assert_int_equal(m->meshes[0].weight_count, 1);
+        }
+        rill_gltf_model_free(m);
+        rill_free(data);
+    }
+    rill_rpak_close(p);
+}
+
 static void test_loose_into_project(void **state) {
     (void)state;
     char dir[512], proj[1024], pack[1024], path[1100];
@@ -572,6 +619,7 @@ int main(void) {
         cmocka_unit_test(test_pack_contents_and_cache),
         cmocka_unit_test(test_broken_and_conflicting_inputs),
         cmocka_unit_test(test_loose_into_project),
+        cmocka_unit_test(test_motion_kept),
         cmocka_unit_test(test_terrain_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* Part of every cache key: bump it when the exporter's output for the same input changes. */
-#define RILL_EXPORT_TOOL_VERSION "rill-export/1"
+#define RILL_EXPORT_TOOL_VERSION "rill-export/2" /* 2: models keep skins, morphs, clips */
 /* The default cache folder, relative to the project folder. */
 #define RILL_EXPORT_DEFAULT_CACHE ".rill-cache"
 /* The file a loose export writes at the root of its output folder, listing the files it

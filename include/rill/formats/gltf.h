@@ -44,7 +44,9 @@
  *   rill_glb_write_memory / rill_glb_write_file produce a binary glTF (JSON chunk + BIN chunk,
  *   4-byte aligned) that the Khronos validator accepts. Edge buffers (rill/formats/edges.h) are
  *   written as the primitive extension RILL_mesh_edges (in extensionsUsed, never required) and
- *   read back by the reader. docs/formats/gltf-extensions.md describes the extension.
+ *   read back by the reader. docs/formats/gltf-extensions.md describes the extension. Skins
+ *   (joints as unsigned shorts), morph targets (POSITION with min/max, NORMAL), mesh and node
+ *   weights and animation clips are written too.
  *
  * Depends on: base (its own JSON parser, gltf_json.c; the writer uses cJSON; meshoptimizer
  *   decodes EXT_meshopt_compression).
