@@ -213,6 +213,7 @@ VkResult rill__vk_collect_deleted(rill__gpu *gpu) {
             i++;
         }
     }
+    gpu->dels_collect_at = 0; /* defer's next on-the-spot collection: at DEFER_COLLECT again */
     return VK_SUCCESS;
 }
 

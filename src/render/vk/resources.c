@@ -72,10 +72,12 @@ uint32_t rill__fmt_unit_bytes(rill__fmt fmt) {
     }
 }
 
-/* Every DEFER_COLLECT deferrals made outside a frame, the queue is collected on the spot: a
- * renderer that records no frames for a while (`rill fly --no-render`, a minimized window) would
- * otherwise keep every object destroyed meanwhile until its next frame. */
-#define DEFER_COLLECT 256u
+/* Outside a frame, a queue that reached dels_collect_at is collected on the spot and the mark set
+ * to twice what is left (at least DEFER_COLLECT): a renderer that records no frames for a while
+ * (`rill fly --no-render`, a minimized window) keeps at most DEFER_COLLECT destroyed objects
+ * instead of every one until its next frame, and a frame that destroys thousands scans the queue
+ * a logarithmic number of times. */
+#define DEFER_COLLECT 64u
 
 static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
     vk_del d = {kind, gpu->frame_index, obj};
@@ -85,8 +87,9 @@ static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
         rill__vk_destroy_now(gpu, &d);
         return;
     }
-    if (!gpu->in_frame && gpu->dels.len % DEFER_COLLECT == 0) {
+    if (!gpu->in_frame && gpu->dels.len >= RILL_MAX(gpu->dels_collect_at, DEFER_COLLECT)) {
         (void)rill__vk_collect_deleted(gpu); /* a failure leaves them for the next frame */
+        gpu->dels_collect_at = RILL_MAX(2u * gpu->dels.len, DEFER_COLLECT);
     }
 }
 

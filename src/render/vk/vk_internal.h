@@ -163,6 +163,7 @@ struct rill__gpu {
     RILL_ARRAY(VkSampler) material_samplers;
     RILL_ARRAY(vk_block) blocks;
     RILL_ARRAY(vk_del) dels;
+    uint32_t dels_collect_at; /* outside a frame, the queue length that collects it (defer) */
     RILL_ARRAY(vk_upload) uploads;
     RILL_ARRAY(VkDescriptorPool) persistent_pools;
     VkSemaphore timeline;
