@@ -290,6 +290,10 @@ static rill_result walk(export_run *run, const char *dir, const char *rel, rill_
                 RILL_LOG_WARN(MODULE, "%s: a pack is never packed into a pack; skipped", child);
                 continue;
             }
+            if (st.st_size == 0) {
+                RILL_LOG_WARN(MODULE, "%s: an empty file; not exported", child);
+                continue;
+            }
             if (!add_input(run, child, os_path, (uint64_t)st.st_size)) {
                 r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", child);
             }
@@ -429,9 +433,50 @@ static void note_texture(const cJSON *root, const cJSON *ref, rill_tex_usage usa
     rill_map_set(usages, key, (uint64_t)usage);
 }
 
+/* The project-relative path a model's URI names (relative to the model's folder dir); false for
+ * data: URIs and paths that leave the project. */
+static bool uri_path(const cJSON *uri, const char *dir, char *dst, size_t cap) {
+    char rel[EXPORT_PATH_MAX];
+    return cJSON_IsString(uri) && strncmp(uri->valuestring, "data:", 5) != 0 &&
+           rill__export_decode_uri(rel, sizeof(rel), uri->valuestring) &&
+           rill_path_join(dst, cap, dir, rel) && rill_path_normalize(dst, cap, dst);
+}
+
+/* Notes the external buffers (.bin) of a model in *embedded (path hash -> 1): the exported .glb
+ * carries their bytes, so the files themselves are not exported. Warns about an image file the
+ * model names that the project lacks (the model draws with a placeholder there). */
+static void scan_model_files(const rill__export_input *in, const cJSON *root, const char *dir,
+                             rill_map *embedded) {
+    const cJSON *item = NULL, *list = cJSON_GetObjectItemCaseSensitive(root, "buffers");
+    if (!cJSON_IsArray(list))
+        list = NULL;
+    cJSON_ArrayForEach(item, list) {
+        char path[EXPORT_PATH_MAX];
+        if (uri_path(cJSON_GetObjectItemCaseSensitive(item, "uri"), dir, path, sizeof(path)))
+            rill_map_set(embedded, rill_hash64_str(path), 1);
+    }
+    list = cJSON_GetObjectItemCaseSensitive(root, "images");
+    if (!cJSON_IsArray(list))
+        list = NULL;
+    int i = 0;
+    cJSON_ArrayForEach(item, list) {
+        char path[EXPORT_PATH_MAX], os[EXPORT_PATH_MAX];
+        if (uri_path(cJSON_GetObjectItemCaseSensitive(item, "uri"), dir, path, sizeof(path)) &&
+            rill_path_join(os, sizeof(os), in->settings->project_dir, path) &&
+            !rill_file_exists(os)) {
+            RILL_LOG_WARN(MODULE,
+                          "%s: images[%d] names %s, which is missing: the model draws with a "
+                          "placeholder there",
+                          in->path, i, path);
+        }
+        i++;
+    }
+}
+
 /* Reads the JSON of a model input (only the JSON chunk of a .glb) and notes each material slot's
- * image usage. Problems are left for the model's own job to report. */
-static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
+ * image usage and the files it names (scan_model_files). Problems are left for the model's own
+ * job to report. */
+static void scan_model_usages(const rill__export_input *in, rill_map *usages, rill_map *embedded) {
     const char *proj = in->settings->project_dir;
     uint8_t *data = NULL;
     size_t size = 0;
@@ -461,6 +506,8 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages) {
     const cJSON *mats = root ? cJSON_GetObjectItemCaseSensitive(root, "materials") : NULL;
     char dir[EXPORT_PATH_MAX];
     rill_path_dirname(dir, sizeof(dir), in->path);
+    if (root)
+        scan_model_files(in, root, dir, embedded);
     const cJSON *m = NULL;
     const cJSON *mat_list = cJSON_IsArray(mats) ? mats : NULL;
     cJSON_ArrayForEach(m, mat_list) {
@@ -605,12 +652,34 @@ static void plan(export_run *run) {
     rill_map usages = {0};
     rill_map terrain_images = {0}; /* hash of project-relative path -> 1 */
     rill_map outputs = {0};        /* hash of main output path -> input index */
+    rill_map embedded = {0};       /* hash of a buffer file the exported models carry -> 1 */
+    for (uint32_t i = 0; i < run->inputs.len; i++) {
+        rill__export_input *in = &run->inputs.data[i];
+        if (in->kind == RILL_EXPORT_KIND_MODEL) {
+            scan_model_usages(in, &usages, &embedded);
+        }
+    }
+    /* A .bin whose bytes the exported .glb embeds is not exported itself. */
+    kept = 0;
+    for (uint32_t i = 0; i < run->inputs.len; i++) {
+        rill__export_input *in = &run->inputs.data[i];
+        uint64_t one = 0;
+        if (in->kind == RILL_EXPORT_KIND_COPY &&
+            rill_map_get(&embedded, rill_hash64_str(in->path), &one)) {
+            RILL_LOG_INFO(MODULE, "%s: embedded in the exported models; not exported itself",
+                          in->path);
+            rill_free(in->path);
+            rill_free(in->os_path);
+            rill_free(in->out_path);
+            continue;
+        }
+        run->inputs.data[kept++] = *in;
+    }
+    run->inputs.len = kept;
+    rill_map_free(&embedded);
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         rill__export_input *in = &run->inputs.data[i];
         rill_map_set(&run->input_by_path, rill_hash64_str(in->path), i);
-        if (in->kind == RILL_EXPORT_KIND_MODEL) {
-            scan_model_usages(in, &usages);
-        }
         scan_scene_terrain(in, &terrain_images);
     }
     for (uint32_t i = 0; i < run->inputs.len; i++) {
@@ -903,6 +972,12 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     }
     if (run->settings.cache_dir &&
         (r = rill_dir_create_all(run->settings.cache_dir, err)) != RILL_OK) {
+        char why[512];
+        snprintf(why, sizeof(why), "%s", err ? err->msg : "cannot create the folder");
+        rill_error_set(err, r,
+                       "%s (the export cache: in a read-only project, give --cache DIR in a "
+                       "writable folder, or --no-cache)",
+                       why);
         goto done;
     }
     if (run->desc.loose_out && (r = rill_dir_create_all(run->desc.loose_out, err)) != RILL_OK) {

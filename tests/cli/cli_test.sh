@@ -689,6 +689,36 @@ slow_feedback)
     run 0 run --help
     expect_out "--no-overlay"
     ;;
+export_hygiene)
+    # Issue 31 item 7: a .gltf's .bin is embedded in the exported .glb, so it is not exported
+    # itself; an empty file is not exported (said so); a glTF image that is missing is named;
+    # a cache folder that cannot be made gets the --cache DIR / --no-cache hint.
+    mkdir -p p/models
+    cp /usr/share/assimp/models/glTF2/BoxTextured-glTF/* p/models/
+    printf '[project]\nname = "P"\nmain_scene = "main.rsn"\n' >p/project.toml
+    printf 'rsn 1\nentity 1 {\n    Model { path: "models/BoxTextured.gltf" }\n}\n' >p/main.rsn
+    : >p/empty.txt
+    run 0 export p --out a.rpak --quiet
+    expect_err "empty.txt: an empty file; not exported"
+    run 0 pack ls a.rpak
+    expect_out "models/BoxTextured.glb"
+    expect_out "models/CesiumLogoFlat.rmip"
+    grep -q "BoxTextured0.bin" out.txt && fail "the embedded .bin was packed"
+    grep -q "empty.txt" out.txt && fail "the empty file was packed"
+    run 0 render a.rpak --size 48x32 --out a.png
+    expect_png a.png 100
+    run 0 export p --loose-out loose --quiet --no-cache
+    [ -f loose/models/BoxTextured.glb ] || fail "no loose .glb"
+    [ -e loose/models/BoxTextured0.bin ] && fail "the embedded .bin was written loose"
+    rm p/models/CesiumLogoFlat.png
+    run 0 export p --out b.rpak --quiet --no-cache
+    expect_err "models/BoxTextured.gltf: images\\[0\\] names models/CesiumLogoFlat.png, which is missing"
+    rm -rf p/.rill-cache
+    : >p/.rill-cache
+    run 1 export p --out c.rpak --quiet
+    expect_err "in a read-only project, give --cache DIR in a writable folder, or --no-cache"
+    run 0 export p --out c.rpak --quiet --no-cache
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
@@ -708,7 +738,8 @@ export_hash_names)
     run 0 pack ls game.rpak
     expect_out "models/box _1/logo _1.rmip"
     expect_out "models/box _1/box.glb"
-    expect_out "models/box _1/Box _0.bin"
+    # The buffer is embedded in the exported .glb: not packed on its own (issue 31).
+    grep -q "Box _0.bin" out.txt && fail "the .glb's embedded buffer was packed too"
     grep -q '#' out.txt && fail "a pack entry holds '#'"
     # The pack draws the textured box (a missing texture would warn) exactly as the export of
     # the same files under their own names does.
