@@ -394,7 +394,6 @@ static void test_model_limit(void **state) {
              "\"count\":999999,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[%s]}]}",
              prims);
     assert_true(strlen(text) < 1200); /* about 1.5 GB decoded without the limit */
-    uint64_t t0 = rill_time_ns();
     rill_gltf_model *m = NULL;
     rill_error err = {0};
     rill_gltf_read_desc d = {.name = "bomb.gltf", .max_bytes = 64u << 20};
@@ -415,9 +414,9 @@ static void test_model_limit(void **state) {
     rill_limits_set(NULL);
     assert_int_equal(res, RILL_ERR_LIMIT);
     assert_non_null(strstr(err.msg, "model_bytes limit of 50331648"));
-    /* Measured: well under a second and the limit's worth of memory (the test process itself
-     * stays below 256 MiB even with the default 1 GiB limit never reached). */
-    assert_true(rill_time_ns() - t0 < 5000000000ull);
+    /* The limit's worth of memory at most: the test process itself stays below 256 MiB even with
+     * the default 1 GiB limit never reached (its time, well under a second on an idle machine, is
+     * not asserted: a loaded CI machine took over 5 s). */
     assert_true(peak_rss() < (256u << 20));
     /* The JSON tree counts too: a limit below it fails before any accessor is read. */
     d.max_bytes = 4096;
