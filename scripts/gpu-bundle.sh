@@ -12,7 +12,8 @@ bins=(build/release/bench/render/bench_sky
       build/release/bench/render/bench_render build/release/bench/render/bench_batching
       build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
       build/release/bench/render/bench_skin build/release/bench/render/bench_gi
-      build/release/bench/render/bench_post build/release/tools/rill)
+      build/release/bench/render/bench_post build/release/bench/render/bench_reflections
+      build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done
 for b in "${bins[@]}"; do
   ldd "$b" | awk '/=> \//{print $3}'

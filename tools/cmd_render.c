@@ -345,6 +345,9 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
     char line[1024];
     rill_cli_effects_format(r, line, sizeof(line));
     printf("%s\n", line);
+    printf("reflections: ssr %.3f ms; probes %u shaded, %u baked (%.3f ms this frame), %u "
+           "unusable sources\n",
+           s.ssr_gpu_ms, s.probes_shaded, s.probe_bakes, s.probe_bake_gpu_ms, s.probes_failed);
     rill_renderer_settings rs;
     rill_renderer_get_settings(r, &rs);
     printf("quality %s, shadow map %u, render scale %.2f (3D %ux%u)\n",

@@ -136,6 +136,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "gi_ms", rs->gi_ms);                   /* GPU time of the GI passes */
     jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* 0: no voxel tiers yet */
     jw_passes(w, "gpu_passes", rs);
+    jw_f64(w, "ssr_ms", rs->ssr_gpu_ms); /* screen-space reflections' passes */
     jw_systems(w, "systems", app);
     jw_end(w);
 }

@@ -712,6 +712,11 @@ typedef struct rill_render_snapshot {
     uint32_t skin_count;
     const float *joint_matrices;
     const float *morph_weights;
+    /* Reflection probes (rill/render/reflections.h) and the VFS their sources are read through
+     * (NULL: the file system). rill_render_extract fills both. */
+    const struct rill_render_probe *probes;
+    uint32_t probe_count;
+    struct rill_vfs *probe_vfs;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -820,6 +825,11 @@ typedef struct rill_render_stats {
     /* Global illumination (rill/render/gi.h): GPU ms of the GI passes in the newest timed frame,
      * and of voxelization (0: the voxel tiers are not built). */
     double gi_ms, gi_voxelize_ms;
+    /* Reflection probes (rill/render/reflections.h): probes shading the last frame, cubes baked
+     * since creation, sources that could not be used; and the last frame's GPU time of the
+     * screen-space reflections' passes (ssr_*) and of probe bakes (probe.*), ms. */
+    uint32_t probes_shaded, probe_bakes, probes_failed;
+    double ssr_gpu_ms, probe_bake_gpu_ms;
 } rill_render_stats;
 /* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
@@ -1032,6 +1042,7 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(rill_render_instance) instances;
     RILL_ARRAY(rill_render_range) ranges; /* of the instances (static batches) */
     RILL_ARRAY(rill_render_light) lights;
+    RILL_ARRAY(struct rill_render_probe) probes;
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     bool warned_views;        /* the "too many cameras" warning was logged */
     bool warned_out_of_world; /* ... and the first out_of_world entity */

@@ -64,6 +64,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->instances);
     rill_array_free(&buf->ranges);
     rill_array_free(&buf->lights);
+    rill_array_free(&buf->probes);
     rill_array_free(&buf->routed_bytes);
     rill_array_free(&buf->route_sources);
     rill_array_free(&buf->shown);
@@ -847,5 +848,5 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     out_snap->ambient[0] = RILL_RENDER_DEFAULT_AMBIENT_R;
     out_snap->ambient[1] = RILL_RENDER_DEFAULT_AMBIENT_G;
     out_snap->ambient[2] = RILL_RENDER_DEFAULT_AMBIENT_B;
-    return RILL_OK;
+    return rill__probe_extract(world, buf, out_snap, err);
 }

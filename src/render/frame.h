@@ -131,6 +131,13 @@ rill_result rill__ibl_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, ri
 /* The same reads for a compute pass (screen-space reflections' resolve). */
 rill_result rill__ibl_access_compute(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
                                      rill_error *err);
+/* Reflection probes reuse the bake: the fill of a storage cube with a full mip chain (held
+ * STORAGE_WRITE) from an equirectangular image times brightness, then its mips; and the GGX
+ * prefilter of every face and level of spec (held STORAGE_WRITE) from source (SAMPLED_COMPUTE). */
+void rill__ibl_record_fill(rill_renderer *r, rill__cmd *cmd, rill__img *cube, rill__img *image,
+                           float brightness);
+void rill__ibl_record_prefilter(rill_renderer *r, rill__cmd *cmd, rill__img *source,
+                                rill__img *spec);
 void rill__ibl_bindings(const rill_renderer *r, rill__binding out[3]);
 void rill__ibl_frame_consts(const rill_renderer *r, float out[4]);
 void rill__ibl_stats(const rill_renderer *r, uint32_t *out_bakes, uint32_t *out_steps,
@@ -159,6 +166,19 @@ void rill__sky_ibl_fill(rill_rg_ctx *ctx, rill_renderer *r, rill__img *cube, uin
 void rill__sky_fog_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding *ubo,
                             rill__binding *view_lut);
 void rill__sky_stats(const rill_renderer *r, uint32_t *out_lut_runs);
+/* probe.c: reflection probes. plan (after the IBL's) loads new sources, picks this frame's bake
+ * and the shaded probes and writes their uniform block; add_passes imports their cubes and adds
+ * the bake; access declares a pass's reads of the shaded cubes; bindings gives the probe block
+ * and the four cubes (the sky's cube in unused slots); bakes counts finished bakes. */
+rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                              rill_error *err);
+rill_result rill__probes_add_passes(rill_renderer *r, rill_rg *g, rill_error *err);
+rill_result rill__probes_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                rill_rg_usage usage, rill_error *err);
+void rill__probes_bindings(const rill_renderer *r, rill__binding out[5]);
+void rill__probes_destroy(rill_renderer *r);
+void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
+                        uint32_t *out_failed);
 
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */

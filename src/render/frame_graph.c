@@ -58,6 +58,7 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     rill_rg_pass p = *out = view_pass(g, label, fn, vs, err);
     if (shadows) {
         RILL_TRY(rill__ibl_access(r, g, p, err));
+        RILL_TRY(rill__probes_access(r, g, p, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
     if (vs->res.ao.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.ao, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
@@ -182,6 +183,7 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     f->ldr_color = f->fg.ldr;
     RILL_TRY(rill__sky_add_passes(r, g, err)); /* the tables the IBL's source may read */
     RILL_TRY(rill__ibl_add_passes(r, g, err));
+    RILL_TRY(rill__probes_add_passes(r, g, err));
     /* The per-view passes, in drawing order; view0 keeps view 0's for the chain below. */
     rill_rg_pass pass[6] = {{0}}, view0[6];
     for (uint32_t vi = 0; vi < f->view_count; vi++) {

@@ -20,10 +20,11 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
 #define STORE RILL__SAMPLER_NUM
 
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
- * light clusters, ambient occlusion (white without SSAO) and the image-based light). */
+ * light clusters, ambient occlusion (white without SSAO), the image-based light and the
+ * reflection probes). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
                            rill__img *shadow, rill__img *ao) {
-    rill__binding b[10];
+    rill__binding b[15];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -44,8 +45,9 @@ static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__c
     bind_img(&b[6], ao ? ao : r->white, RILL__SAMPLER_NEAREST_CLAMP);
     if (full) {
         rill__ibl_bindings(r, &b[7]);
+        rill__probes_bindings(r, &b[10]);
     }
-    rill__cmd_bind_transient_set(cmd, 0, b, full ? 10 : 2);
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 15 : 2);
 }
 
 /* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched

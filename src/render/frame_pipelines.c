@@ -16,7 +16,7 @@
 #define U RILL__BIND_UNIFORM
 #define S RILL__BIND_STORAGE
 #define I RILL__BIND_STORAGE_IMAGE
-static const rill__set_layout frame_set_full = {{U, S, S, T, S, S, T, T, T, T}};
+static const rill__set_layout frame_set_full = {{U, S, S, T, S, S, T, T, T, T, U, T, T, T, T}};
 static const rill__set_layout frame_set_min = {{U, S}};
 static const rill__set_layout material_set = {{U, T, T, T, T, T}};
 static const rill__set_layout ssao_set = {{U, T, T, I}};
@@ -28,7 +28,7 @@ static const rill__set_layout taa_set = {{T, T, T, T, I, I}};
 static const rill__set_layout fog_set = {{U, T, I, T, U}}; /* + sky view table, sky block */
 static const rill__set_layout ssr_hiz_set = {{T, I, I}};
 static const rill__set_layout ssr_trace_set = {{U, T, T, T, T, I}};
-static const rill__set_layout ssr_resolve_set = {{U, T, T, T, T, T, I, T, T}};
+static const rill__set_layout ssr_resolve_set = {{U, T, T, T, T, T, I, T, T, U, T, T, T, T}};
 static const rill__set_layout ssgi_set = {{U, T, T, T, I}};            /* ssgi trace */
 static const rill__set_layout ssgi_four_in_set = {{U, T, T, T, T, I}}; /* temporal, apply */
 static const rill__set_layout one_out = {{I}};                         /* ibl brdf table */

@@ -28,6 +28,7 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__taa_destroy(r);
     rill__ibl_destroy(r);
     rill__sky_destroy(r);
+    rill__probes_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;
@@ -66,6 +67,9 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     rill_result res = rill__sky_plan(r, cmd, snap, err);
     if (res == RILL_OK) {
         res = rill__ibl_plan(r, snap, err);
+    }
+    if (res == RILL_OK) {
+        res = rill__probes_plan(r, cmd, snap, err);
     }
     if (res == RILL_OK) {
         res = rill__frame_plan_views(r, cmd, snap, vp, err);

@@ -528,3 +528,60 @@ static void pass_faces(rill_rg_ctx *ctx, void *user) {
         }
     }
 }
+
+/* >>for reflection probes ------------------------------------------------------------------- */
+
+void rill__ibl_record_fill(rill_renderer *r, rill__cmd *cmd, rill__img *cube, rill__img *image,
+                           float brightness) {
+    const rill__img_desc *cd = rill__img_get_desc(cube);
+    fill_push fp;
+    memset(&fp, 0, sizeof(fp));
+    fp.rot[0] = 1.0f;
+    fp.rot[2] = brightness;
+    fp.rot[3] = 1.0f;
+    fp.size[0] = cd->width;
+    fp.size[1] = rill__img_get_desc(image)->mips;
+    rill__binding b[2];
+    memset(b, 0, sizeof(b));
+    bind_level(&b[0], cube, 0);
+    b[1].img = image;
+    b[1].layer = -1;
+    b[1].sampler = RILL__SAMPLER_LINEAR_REPEAT;
+    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_FILL]);
+    rill__cmd_bind_transient_set(cmd, 0, b, 2);
+    rill__cmd_push(cmd, &fp, sizeof(fp));
+    rill__cmd_dispatch(cmd, groups(cd->width), groups(cd->width), 6);
+    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_DOWN]);
+    for (uint32_t m = 1; m < cd->mips; m++) {
+        uint32_t size = RILL_MAX(cd->width >> m, 1u);
+        rill__cmd_compute_barrier(cmd);
+        memset(b, 0, sizeof(b));
+        bind_level(&b[0], cube, m - 1);
+        bind_level(&b[1], cube, m);
+        rill__cmd_bind_transient_set(cmd, 0, b, 2);
+        rill__cmd_push(cmd, &size, sizeof(size));
+        rill__cmd_dispatch(cmd, groups(size), groups(size), 6);
+    }
+}
+
+void rill__ibl_record_prefilter(rill_renderer *r, rill__cmd *cmd, rill__img *source,
+                                rill__img *spec) {
+    const rill__img_desc *sd = rill__img_get_desc(source), *pd = rill__img_get_desc(spec);
+    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_PREFILTER]);
+    for (uint32_t face = 0; face < 6; face++) {
+        for (uint32_t m = 0; m < pd->mips; m++) {
+            rill__binding b[2];
+            memset(b, 0, sizeof(b));
+            b[0].img = source;
+            b[0].layer = -1;
+            b[0].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+            bind_level(&b[1], spec, m);
+            float rough = pd->mips > 1 ? (float)m / (float)(pd->mips - 1) : 0.0f;
+            face_push fp = {face,        RILL_MAX(pd->width >> m, 1u), sd->width, sd->mips, rough,
+                            SPEC_SAMPLES};
+            rill__cmd_bind_transient_set(cmd, 0, b, 2);
+            rill__cmd_push(cmd, &fp, sizeof(fp));
+            rill__cmd_dispatch(cmd, groups(fp.size), groups(fp.size), 1);
+        }
+    }
+}

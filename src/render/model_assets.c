@@ -80,6 +80,10 @@ rill_render_assets *rill__render_assets_of(const rill_world *world) {
     return ar ? ar->ra : NULL;
 }
 
+rill_asset_server *rill__render_assets_server(const rill_render_assets *ra) {
+    return ra ? ra->assets : NULL;
+}
+
 rill_render_assets *rill__render_assets_at(const rill_world *world, uint32_t resource) {
     const assets_resource *ar = rill_world_get_resource(world, (rill_resource){resource});
     return ar ? ar->ra : NULL;

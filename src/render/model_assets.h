@@ -6,6 +6,8 @@
 
 /* The cache attached to world, or NULL. */
 rill_render_assets *rill__render_assets_of(const rill_world *world);
+/* The asset server the cache loads through (reflection probes read their sources by its VFS). */
+rill_asset_server *rill__render_assets_server(const rill_render_assets *ra);
 /* The cache that world's resource `resource` holds, or NULL (none, or destroyed). */
 rill_render_assets *rill__render_assets_at(const rill_world *world, uint32_t resource);
 /* The GPU mesh and material of one ModelMesh (uploading its asset when needed); false when it

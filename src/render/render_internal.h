@@ -374,10 +374,11 @@ struct rill_renderer {
      * scene logs once, not every frame */
     uint64_t env_warned[32];
     uint32_t env_warned_n;
-    struct rill__ibl *ibl;   /* ibl.c: image-based light */
-    struct rill__sky *sky;   /* sky.c: the physical sky */
-    struct rill__gi *gi;     /* gi.c: screen-space global illumination */
-    struct rill__post *post; /* post.c: colour grading, depth of field, motion blur */
+    struct rill__ibl *ibl;       /* ibl.c: image-based light */
+    struct rill__sky *sky;       /* sky.c: the physical sky */
+    struct rill__gi *gi;         /* gi.c: screen-space global illumination */
+    struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
+    struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */
@@ -492,6 +493,11 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
                             const rill_render_view *v, rill__view_settings *out);
 /* ssr.c: registers ScreenSpaceReflections as a settings type. */
 rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_error *err);
+/* probe_extract.c: registers LightProbe, ReflectionProbeSource and ParallaxCorrection; fills the
+ * snapshot's probes (and the VFS their sources are read through) at extract. */
+rill_result rill__probe_register(rill_world *w, rill_error *err);
+rill_result rill__probe_extract(rill_world *world, rill_render_extract_buf *buf,
+                                rill_render_snapshot *out, rill_error *err);
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
                                         rill_render_extract_buf *buf, rill_render_view **views,
                                         const rill_entity *cams, uint32_t n, rill_error *err);

@@ -413,6 +413,13 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     out->ghost_alpha_draws = r->ghost_alpha_draws;
     rill__ibl_stats(r, &out->ibl_bakes, &out->ibl_steps, &out->ibl_face_size);
     rill__gi_stats(out);
+    rill__probes_stats(r, &out->probes_shaded, &out->probe_bakes, &out->probes_failed);
+    for (uint32_t i = 0; i < out->pass_count; i++) {
+        const char *label = out->pass_names[i];
+        double t = out->pass_gpu_ms[i];
+        out->ssr_gpu_ms += label && strncmp(label, "ssr_", 4) == 0 ? t : 0.0;
+        out->probe_bake_gpu_ms += label && strncmp(label, "probe.", 6) == 0 ? t : 0.0;
+    }
     out->triangles = r->triangles;
     out->texture_bytes = rill__texture_bytes(r);
     out->light_cluster_refs = r->light_cluster_refs;

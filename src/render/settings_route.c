@@ -254,6 +254,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = rill__post_register_components(w, out, err); /* post_settings.c */
     }
+    if (r == RILL_OK) {
+        r = rill__probe_register(w, err);
+    }
     return r;
 }
 

@@ -188,6 +188,7 @@ static rill_result add_ssr(rill_render_effect_ctx *ctx, rill_error *err) {
         RILL_TRY(rill_rg_use_image(g, p, rin[i], s, err));
     }
     RILL_TRY(rill__ibl_access_compute(r, g, p, err));
+    RILL_TRY(rill__probes_access(r, g, p, s, err));
     RILL_TRY(rill_rg_use_image(g, p, f->dst, w, err));
     f->on = true;
     return RILL_OK;
@@ -302,17 +303,18 @@ void rill__pass_ssr_resolve(rill_rg_ctx *ctx, void *user) {
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SSR_RESOLVE]);
     rill__binding ibl[3];
     rill__ibl_bindings(r, ibl);
-    rill__binding b[9] = {frame_ubo(vs),
-                          tex(rill__ctx_img(ctx, f->depth), RILL__SAMPLER_NEAREST_CLAMP),
-                          tex(rill__ctx_img(ctx, f->normal), RILL__SAMPLER_NEAREST_CLAMP),
-                          tex(trace, RILL__SAMPLER_LINEAR_CLAMP),
-                          tex(rill__ctx_img(ctx, f->hiz), RILL__SAMPLER_NEAREST_CLAMP),
-                          tex(rill__ctx_img(ctx, f->src), RILL__SAMPLER_NEAREST_CLAMP),
-                          store_level(dst, 0),
-                          ibl[0],
-                          ibl[1]};
+    rill__binding b[14] = {frame_ubo(vs),
+                           tex(rill__ctx_img(ctx, f->depth), RILL__SAMPLER_NEAREST_CLAMP),
+                           tex(rill__ctx_img(ctx, f->normal), RILL__SAMPLER_NEAREST_CLAMP),
+                           tex(trace, RILL__SAMPLER_LINEAR_CLAMP),
+                           tex(rill__ctx_img(ctx, f->hiz), RILL__SAMPLER_NEAREST_CLAMP),
+                           tex(rill__ctx_img(ctx, f->src), RILL__SAMPLER_NEAREST_CLAMP),
+                           store_level(dst, 0),
+                           ibl[0],
+                           ibl[1]};
     b[6].one_level = false;
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 9);
+    rill__probes_bindings(r, &b[9]);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 14);
     struct {
         uint32_t size[4];
         float params[4];

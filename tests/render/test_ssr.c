@@ -120,6 +120,9 @@ static void test_ssr_mirror_floor(void **state) {
     assert_int_equal(ssr_passes(sc.r), 0);
     scene_render(&sc, true, on);
     assert_int_equal(ssr_passes(sc.r), 4);
+    rill_render_stats st;
+    rill_renderer_stats(sc.r, &st);
+    assert_true(st.ssr_gpu_ms > 0.0); /* the four passes' timestamps (rill render --stats) */
     /* The box's own pixels are red in both; the lowest row holding one of them without SSR. */
     int box_bottom = -1, off_red = 0;
     for (int y = 0; y < H; y++) {

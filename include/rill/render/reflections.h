@@ -1,4 +1,5 @@
-/* rill/render/reflections.h: screen-space reflections (the ScreenSpaceReflections settings).
+/* rill/render/reflections.h: screen-space reflections (the ScreenSpaceReflections settings) and
+ * reflection probes (LightProbe, ReflectionProbeSource, ParallaxCorrection).
  *
  * ON SCREEN-SPACE REFLECTIONS
  *   ScreenSpaceReflections is a settings component routed to cameras like Bloom or Ssao
@@ -23,6 +24,25 @@
  *   is no pass. Screen effects run for a single view covering the output.
  *   Defaults (NOTES 10): intensity 1, thickness 0.3 m, max_roughness 0.6, steps 32. Hostile
  *   values (not finite, out of range) are clamped with one warning naming the entity and field. */
+/* ON REFLECTION PROBES
+ *   An entity with a LightProbe and a GlobalTransform is a reflection probe: its transform maps the
+ *   unit cube [-0.5, 0.5]^3 onto the box it influences. Inside the box the lit passes take their
+ *   environment reflection from the probe's cube instead of the sky's, fully from `falloff` (a
+ *   fraction of the box, default 0.1) inside its faces, fading to nothing at them; overlapping
+ *   probes blend by those weights (the sky fills what they leave).
+ *   ReflectionProbeSource says where the cube comes from: `source` is an equirectangular image
+ *   (.hdr, .png, anything rill_image_load reads; its centre column looks along -Z, as the sky's
+ *   image) read through the world's asset VFS (the file system without one), reprojected into a
+ *   256 x 256 RGBA16F cube and prefiltered like the image-based light (GGX, mips down to 4 x 4).
+ *   `intensity` (default 1) scales it. A probe is inert, with no GPU work, until its cube is
+ *   ready; a source that cannot be read or decoded is reported once, naming the file and the
+ *   entity, and the probe stays inert.
+ *   ParallaxCorrection: None (the reflection is infinitely far), Auto (default, also without the
+ *   component: the reflection ray is intersected with the probe's box and the cube is read toward
+ *   that point, so a room's walls land where they are) or Custom (the box of half_extents metres
+ *   along the probe's axes, centred on it).
+ *   At most RILL_RENDER_MAX_SHADED_PROBES probes shade a frame: the ready ones nearest the camera
+ *   (distance to their boxes). */
 #ifndef RILL_RENDER_REFLECTIONS_H
 #define RILL_RENDER_REFLECTIONS_H
 
@@ -44,6 +64,45 @@ typedef struct rill_render_ssr {
 
 /* The defaults above. */
 rill_render_ssr rill_render_ssr_query_defaults(void);
+
+#define RILL_RENDER_MAX_SHADED_PROBES 4u
+
+typedef enum rill_parallax_mode {
+    RILL_PARALLAX_AUTO = 0, /* the probe's own box (its transform) */
+    RILL_PARALLAX_NONE,     /* infinitely far */
+    RILL_PARALLAX_CUSTOM,   /* half_extents */
+    RILL_PARALLAX_MODE_NUM,
+    RILL_PARALLAX_MODE_FORCE_U32 = 0x7FFFFFFF
+} rill_parallax_mode;
+
+/* The component "LightProbe": falloff in [0, 1] of the box (default 0.1). */
+typedef struct rill_light_probe {
+    float falloff;
+} rill_light_probe;
+
+/* The component "ReflectionProbeSource": source an asset path (NULL or "": inert), intensity in
+ * [0, 1000] (default 1). */
+typedef struct rill_reflection_probe_source {
+    const char *source;
+    float intensity;
+} rill_reflection_probe_source;
+
+/* The component "ParallaxCorrection": mode (default Auto), half_extents in metres (Custom;
+ * default (1, 1, 1)). */
+typedef struct rill_parallax_correction {
+    rill_parallax_mode mode;
+    float half_extents[3];
+} rill_parallax_correction;
+
+/* A probe as rill_render_extract hands it to the renderer (rill_render_snapshot.probes). */
+typedef struct rill_render_probe {
+    float world_from_probe[16]; /* maps [-0.5, 0.5]^3 onto the box of influence */
+    float falloff, intensity;
+    rill_parallax_mode parallax;
+    float half_extents[3];
+    const char *source; /* the asset path; NULL: none (inert) */
+    rill_entity entity; /* named in messages; 0 for a hand-built probe */
+} rill_render_probe;
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
 #extension GL_EXT_demote_to_helper_invocation : require
 #include "common.glsl"
 #include "surface.glsl"
+#define PROBE_BINDING 10
+#include "probes.glsl"
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -225,14 +227,14 @@ void main() {
         color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
     }
     // Image-based light: the sky's diffuse irradiance for dielectrics and its prefiltered
-    // reflection (split sum) for the specular part, so shadowed faces get sky light and metals
-    // reflect the sky. WorldEnvironment.ambient scales both; occlusion darkens both.
+    // reflection (split sum; the reflection probes covering the surface, probes.glsl, over the
+    // sky's) for the specular part, so shadowed faces get sky light and metals reflect the sky. WorldEnvironment.ambient scales both; occlusion darkens both.
     float nov = clamp(abs(dot(n, v)), 1e-4, 1.0);
     vec3 f0 = mix(vec3(0.04), base.rgb, metallic);
     vec2 ab = env_brdf(nov, rough);
     vec3 spec_f = f0 * ab.x + ab.y;
     vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f);
-    vec3 amb_specular = textureLod(ibl_specular, reflect(-v, n), rough * frame.ambient.y).rgb * spec_f;
+    vec3 amb_specular = environment_specular(in_world, reflect(-v, n), rough) * spec_f;
     color += (amb_diffuse + amb_specular) * (ao * frame.ambient.x);
     if (!terrain)
         color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv)).rgb;

@@ -6,7 +6,8 @@
 // environment reflection the lit pass added, with the same split-sum weight:
 //     colour += intensity * (F0 * A + B) * (traced - a * environment)
 // F0 is 0.04 for dielectrics and 1 for metals (the prepass keeps no base colour: metals reflect
-// screen-space hits untinted). Misses keep the environment's reflection as it is.
+// screen-space hits untinted). Misses keep the environment's reflection as it is: the reflection
+// probe covering the pixel, else the sky.
 #include "ssr_common.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -18,6 +19,8 @@ layout(set = 0, binding = 5) uniform sampler2D color_in;
 layout(set = 0, binding = 6, rgba16f) uniform writeonly image2D color_out;
 layout(set = 0, binding = 7) uniform samplerCube ibl_specular;
 layout(set = 0, binding = 8) uniform sampler2D ibl_brdf;
+#define PROBE_BINDING 9
+#include "probes.glsl"
 layout(push_constant) uniform Push {
     uvec4 size;  // xy full, zw half
     vec4 params; // x intensity, y max roughness, z the pyramid's last level
@@ -25,9 +28,10 @@ layout(push_constant) uniform Push {
 
 mat4 inv_proj; // inverse(frame.proj), set first in main
 
-// The environment's reflection along world direction r, as the lit pass computed it.
-vec3 environment(vec3 r, float rough) {
-    return textureLod(ibl_specular, r, rough * frame.ambient.y).rgb * frame.ambient.x;
+// The environment's reflection along world direction r at world position p, as the lit pass
+// computed it (the probes covering p over the sky).
+vec3 environment(vec3 p, vec3 r, float rough) {
+    return environment_specular(p, r, rough) * frame.ambient.x;
 }
 
 void main() {
@@ -75,7 +79,8 @@ void main() {
     float nov = clamp(abs(dot(n, toward)), 1e-4, 1.0);
     vec2 ab = textureLod(ibl_brdf, vec2(nov, rough), 0.0).rg;
     float spec_f = mix(0.04, 1.0, metal) * ab.x + ab.y;
-    vec3 env = environment(reflect(-toward, n), rough);
+    vec3 world = frame.camera_pos.xyz + transpose(mat3(frame.view)) * P;
+    vec3 env = environment(world, reflect(-toward, n), rough);
     vec3 add = pc.params.x * spec_f * (refl.rgb - refl.a * env);
     imageStore(color_out, p, vec4(max(c.rgb + add, vec3(0.0)), c.a));
 }

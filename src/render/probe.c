@@ -1,0 +1,438 @@
+/* probe.c: reflection probes on the GPU (rill/render/reflections.h, ON REFLECTION PROBES). One
+ * entry per source file: read (through the snapshot's VFS, else the file system) and decoded the
+ * first time a probe names it, uploaded as an equirectangular image, then baked, one entry a
+ * frame, with the image-based light's own passes (ibl.c): "probe.source" fills a scratch cube
+ * and its mips, "probe.filter" prefilters it (GGX) into the entry's 256 x 256 RGBA16F cube. A file
+ * that cannot be read or decoded is reported once, naming it and the entity, and its probes stay
+ * inert. Each frame the ready probes nearest the camera (at most RILL_RENDER_MAX_SHADED_PROBES)
+ * are described in a uniform block the lit passes and the SSR resolve read (probes.glsl). */
+#include "frame.h"
+#include "rill/asset.h"
+#include "rill/formats/image.h"
+#include "rill/render/reflections.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PROBE_FACE 256u
+#define PROBE_SPEC_MIN 4u
+#define MAX_ENTRIES 64u
+#define PROBE_VEC4S 6u /* per probe in the uniform block (probes.glsl) */
+
+typedef enum entry_state { ENTRY_WAIT, ENTRY_READY, ENTRY_FAILED } entry_state;
+
+typedef struct probe_entry {
+    char *path;
+    entry_state state;
+    rill__img *equirect; /* until baked */
+    rill__img *spec;
+    rill_rg_usage spec_use;
+    rill_rg_image r_spec; /* this frame's handle, {0} when not imported */
+} probe_entry;
+
+/* The uniform block (probes.glsl): count, then PROBE_VEC4S vec4 per shaded probe. */
+typedef struct probe_ubo {
+    uint32_t count[4];
+    float data[RILL_RENDER_MAX_SHADED_PROBES * PROBE_VEC4S][4];
+} probe_ubo;
+
+struct rill__probes {
+    RILL_ARRAY(probe_entry) entries;
+    rill__img *source; /* the bakes' scratch cube (full mip chain) */
+    rill_rg_usage source_use;
+    int bake;                                       /* entry baked this frame, -1 none */
+    uint32_t shaded[RILL_RENDER_MAX_SHADED_PROBES]; /* entries */
+    uint32_t shaded_n;
+    probe_ubo ubo;
+    rill__buf *ubo_buf;
+    uint64_t ubo_off;
+    rill_rg_image r_source;
+    uint32_t bakes;
+};
+
+/* >>lifetime -------------------------------------------------------------------------------- */
+
+static struct rill__probes *probes_of(rill_renderer *r) {
+    if (!r->probes) {
+        r->probes = rill_calloc_tagged(1, sizeof(*r->probes), RILL_MEM_RENDER);
+    }
+    return r->probes;
+}
+
+void rill__probes_destroy(rill_renderer *r) {
+    struct rill__probes *p = r->probes;
+    if (!p) {
+        return;
+    }
+    for (uint32_t i = 0; i < p->entries.len; i++) {
+        probe_entry *e = &p->entries.data[i];
+        rill__img_destroy(r->gpu, e->equirect);
+        rill__img_destroy(r->gpu, e->spec);
+        rill_free(e->path);
+    }
+    rill_array_free(&p->entries);
+    rill__img_destroy(r->gpu, p->source);
+    rill_free(p);
+    r->probes = NULL;
+}
+
+/* >>loading --------------------------------------------------------------------------------- */
+
+static uint16_t to_half(float f) {
+    if (!(f > 0.0f)) {
+        return 0; /* negative, zero and NaN: black */
+    }
+    if (f >= 65504.0f) {
+        return 0x7BFF;
+    }
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    int32_t e = (int32_t)((u >> 23) & 0xFF) - 127 + 15;
+    uint32_t m = u & 0x7FFFFF;
+    if (e <= 0) { /* subnormal half */
+        if (e < -10) {
+            return 0;
+        }
+        m |= 0x800000;
+        return (uint16_t)(m >> (uint32_t)(14 - e));
+    }
+    return (uint16_t)(((uint32_t)e << 10) | (m >> 13));
+}
+
+/* Reads and decodes path into a GPU image (uploading); NULL with err set. HDR files upload as
+ * RGBA16F, 8-bit ones as sRGB RGBA8. */
+static rill__img *load_equirect(rill_renderer *r, struct rill_vfs *vfs, const char *path,
+                                rill_error *err) {
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    rill_result res;
+    if (vfs) {
+        res = rill_vfs_read_all(vfs, path, &bytes, &size, err);
+    } else {
+        res = rill_file_read_all(path, &bytes, &size, err);
+    }
+    if (res != RILL_OK) {
+        return NULL;
+    }
+    rill_image im;
+    res = rill_image_load(bytes, size, path, RILL_PIXEL_NONE, &im, err);
+    rill_free(bytes);
+    if (res != RILL_OK) {
+        return NULL;
+    }
+    bool hdr = im.type == RILL_PIXEL_RGBA32F;
+    size_t texels = (size_t)im.width * im.height;
+    uint16_t *half = NULL;
+    if (hdr) {
+        half = rill_malloc_tagged(texels * 8, RILL_MEM_RENDER);
+        const float *f = im.pixels;
+        for (size_t i = 0; half && i < texels * 4; i++) {
+            half[i] = to_half(f[i]);
+        }
+    }
+    rill__img *img = NULL;
+    if (!hdr || half) {
+        rill__img_desc d = {im.width,
+                            im.height,
+                            1,
+                            1,
+                            hdr ? RILL_RG_FORMAT_RGBA16F : RILL_RG_FORMAT_RGBA8_SRGB,
+                            RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                            "probe source image"};
+        img = rill__img_create(r->gpu, &d, err);
+        const void *data = hdr ? (const void *)half : im.pixels;
+        if (img && rill__img_upload(r->gpu, img, data, texels * (hdr ? 8 : 4), err) != RILL_OK) {
+            rill__img_destroy(r->gpu, img);
+            img = NULL;
+        }
+    } else {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    rill_free(half);
+    rill_image_free(&im);
+    return img;
+}
+
+/* The entry of path, made (and its file read) when new; NULL when the table is full. */
+static probe_entry *entry_for(rill_renderer *r, const rill_render_snapshot *snap,
+                              const rill_render_probe *probe) {
+    struct rill__probes *p = r->probes;
+    for (uint32_t i = 0; i < p->entries.len; i++) {
+        if (strcmp(p->entries.data[i].path, probe->source) == 0) {
+            return &p->entries.data[i];
+        }
+    }
+    if (p->entries.len >= MAX_ENTRIES) {
+        return NULL;
+    }
+    probe_entry e;
+    memset(&e, 0, sizeof(e));
+    e.path = rill_strdup(probe->source);
+    if (!e.path || !rill_array_push(&p->entries, e)) {
+        rill_free(e.path);
+        return NULL;
+    }
+    probe_entry *ne = &p->entries.data[p->entries.len - 1];
+    rill_error err = {0};
+    ne->equirect = load_equirect(r, snap->probe_vfs, probe->source, &err);
+    if (ne->equirect) {
+        rill__img_desc cd = {PROBE_FACE,
+                             PROBE_FACE,
+                             6,
+                             0,
+                             RILL_RG_FORMAT_RGBA16F,
+                             RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE,
+                             "probe cube"};
+        uint32_t mips = 1;
+        for (uint32_t s = PROBE_FACE; s > PROBE_SPEC_MIN; s >>= 1) {
+            mips++;
+        }
+        cd.mips = mips;
+        ne->spec = rill__img_create(r->gpu, &cd, &err);
+    }
+    if (!ne->equirect || !ne->spec) {
+        ne->state = ENTRY_FAILED;
+        RILL_LOG_WARN("render",
+                      "reflection probe of entity %u:%u: source '%s' not usable (%s); "
+                      "the probe stays inert",
+                      RILL_ENTITY_INDEX(probe->entity), RILL_ENTITY_GENERATION(probe->entity),
+                      probe->source, err.msg[0] ? err.msg : "no memory");
+        rill__img_destroy(r->gpu, ne->equirect);
+        ne->equirect = NULL;
+    }
+    return ne;
+}
+
+/* >>planning -------------------------------------------------------------------------------- */
+
+static float finite_in(float v, float lo, float hi, float def) {
+    return !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Distance from point c to probe q's box (0 inside), and its axes and half extents. */
+static float box_distance(const rill_render_probe *q, const float c[3], float axes[3][3],
+                          float half[3]) {
+    const float *m = q->world_from_probe;
+    float d2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        float len =
+            sqrtf(m[k * 4] * m[k * 4] + m[k * 4 + 1] * m[k * 4 + 1] + m[k * 4 + 2] * m[k * 4 + 2]);
+        len = isfinite(len) && len > 1e-6f ? len : 1e-6f;
+        half[k] = 0.5f * len;
+        float along = 0.0f;
+        for (int j = 0; j < 3; j++) {
+            axes[k][j] = m[k * 4 + j] / len;
+            along += (c[j] - m[12 + j]) * axes[k][j];
+        }
+        float out = fabsf(along) - half[k];
+        d2 += out > 0.0f ? out * out : 0.0f;
+    }
+    return sqrtf(d2);
+}
+
+/* Writes shaded probe slot s from snapshot probe q. */
+static void fill_slot(probe_ubo *u, uint32_t s, const rill_render_probe *q, float mips) {
+    float axes[3][3], half[3], zero[3] = {0, 0, 0};
+    box_distance(q, zero, axes, half);
+    float(*v)[4] = &u->data[s * PROBE_VEC4S];
+    memcpy(v[0], &q->world_from_probe[12], sizeof(float) * 3);
+    v[0][3] = finite_in(q->falloff, 0.0f, 1.0f, 0.1f);
+    for (int k = 0; k < 3; k++) {
+        memcpy(v[1 + k], axes[k], sizeof(float) * 3);
+        v[1 + k][3] = half[k];
+    }
+    bool custom = q->parallax == RILL_PARALLAX_CUSTOM;
+    for (int k = 0; k < 3; k++) {
+        v[4][k] = custom ? finite_in(q->half_extents[k], 0.01f, 1e5f, 1.0f) : half[k];
+    }
+    v[4][3] = q->parallax == RILL_PARALLAX_NONE ? 0.0f : 1.0f;
+    v[5][0] = finite_in(q->intensity, 0.0f, 1000.0f, 1.0f);
+    v[5][1] = mips - 1.0f;
+    v[5][2] = v[5][3] = 0.0f;
+}
+
+rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                              rill_error *err) {
+    struct rill__probes *p = probes_of(r);
+    if (!p) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (probes)");
+    }
+    p->bake = -1;
+    p->shaded_n = 0;
+    for (uint32_t i = 0; i < p->entries.len; i++) {
+        p->entries.data[i].r_spec = (rill_rg_image){0};
+    }
+    /* The nearest ready probes (insertion by distance), and one waiting upload baked. */
+    const float *eye = &snap->view.world_from_view[12];
+    float best_d[RILL_RENDER_MAX_SHADED_PROBES];
+    uint32_t best_q[RILL_RENDER_MAX_SHADED_PROBES];
+    uint32_t n = 0;
+    for (uint32_t i = 0; snap->probes && i < snap->probe_count; i++) {
+        const rill_render_probe *q = &snap->probes[i];
+        if (!q->source) {
+            continue;
+        }
+        probe_entry *e = entry_for(r, snap, q);
+        if (!e || e->state == ENTRY_FAILED) {
+            continue;
+        }
+        uint32_t ei = (uint32_t)(e - p->entries.data);
+        if (e->state == ENTRY_WAIT) {
+            if (p->bake >= 0 || !rill__img_ready(e->equirect)) {
+                continue;
+            }
+            p->bake = (int)ei; /* baked before this frame's lit passes read it */
+            e->state = ENTRY_READY;
+        }
+        float axes[3][3], half[3];
+        float d = box_distance(q, eye, axes, half);
+        uint32_t at = n < RILL_RENDER_MAX_SHADED_PROBES ? n++ : n;
+        while (at > 0 && best_d[at - 1] > d) {
+            if (at < RILL_RENDER_MAX_SHADED_PROBES) {
+                best_d[at] = best_d[at - 1];
+                best_q[at] = best_q[at - 1];
+            }
+            at--;
+        }
+        if (at < RILL_RENDER_MAX_SHADED_PROBES) {
+            best_d[at] = d;
+            best_q[at] = i;
+        }
+    }
+    memset(&p->ubo, 0, sizeof(p->ubo));
+    for (uint32_t s = 0; s < n; s++) {
+        const rill_render_probe *q = &snap->probes[best_q[s]];
+        probe_entry *e = entry_for(r, snap, q);
+        p->shaded[s] = (uint32_t)(e - p->entries.data);
+        fill_slot(&p->ubo, s, q, (float)rill__img_get_desc(e->spec)->mips);
+    }
+    p->shaded_n = n;
+    p->ubo.count[0] = n;
+    void *dst = rill__frame_alloc(cmd, sizeof(p->ubo), 256, &p->ubo_buf, &p->ubo_off);
+    if (!dst) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: frame arena full (probes)");
+    }
+    memcpy(dst, &p->ubo, sizeof(p->ubo));
+    return RILL_OK;
+}
+
+/* >>graph ----------------------------------------------------------------------------------- */
+
+static rill_result import(rill_rg *g, const char *name, rill__img *img, rill_rg_usage *use,
+                          rill_rg_usage final, rill_rg_image *out, rill_error *err) {
+    const rill__img_desc *id = rill__img_get_desc(img);
+    rill_rg_image_desc d = {.format = id->format,
+                            .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                            .width = id->width,
+                            .height = id->height,
+                            .layers = id->layers,
+                            .mips = id->mips};
+    *out = rill_rg_import_image(g, name, &d, img, *use, final, err);
+    if (!out->id) {
+        return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+    }
+    *use = final;
+    return RILL_OK;
+}
+
+static void pass_source(rill_rg_ctx *ctx, void *user) {
+    rill_renderer *r = user;
+    struct rill__probes *p = r->probes;
+    probe_entry *e = &p->entries.data[p->bake];
+    rill__ibl_record_fill(r, ctx->cmd, rill__ctx_img(ctx, p->r_source), e->equirect, 1.0f);
+}
+
+static void pass_filter(rill_rg_ctx *ctx, void *user) {
+    rill_renderer *r = user;
+    struct rill__probes *p = r->probes;
+    probe_entry *e = &p->entries.data[p->bake];
+    rill__ibl_record_prefilter(r, ctx->cmd, rill__ctx_img(ctx, p->r_source),
+                               rill__ctx_img(ctx, e->r_spec));
+    rill__img_destroy(r->gpu, e->equirect); /* deferred past this frame */
+    e->equirect = NULL;
+    p->bakes++;
+}
+
+static rill_result add_bake(rill_renderer *r, rill_rg *g, bool shaded, rill_error *err) {
+    struct rill__probes *p = r->probes;
+    probe_entry *e = &p->entries.data[p->bake];
+    const rill_rg_usage wr = RILL_RG_USAGE_STORAGE_WRITE, cs = RILL_RG_USAGE_SAMPLED_COMPUTE;
+    if (!p->source) {
+        rill__img_desc d = {PROBE_FACE,
+                            PROBE_FACE,
+                            6,
+                            9,
+                            RILL_RG_FORMAT_RGBA16F,
+                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE,
+                            "probe bake source"};
+        p->source = rill__img_create(r->gpu, &d, err);
+        if (!p->source) {
+            return err ? err->code : RILL_ERR_VULKAN;
+        }
+        p->source_use = RILL_RG_USAGE_NONE;
+    }
+    RILL_TRY(import(g, "probe.source", p->source, &p->source_use, cs, &p->r_source, err));
+    if (!shaded) {
+        RILL_TRY(import(g, "probe.cube", e->spec, &e->spec_use, wr, &e->r_spec, err));
+    }
+    rill_rg_pass_desc d = {
+        .label = "probe.source", .exec = pass_source, .user = r, .side_effect = true};
+    rill_rg_pass ps = rill_rg_add_pass(g, &d, err);
+    RILL_TRY(rill_rg_use_image(g, ps, p->r_source, wr, err));
+    d.label = "probe.filter";
+    d.exec = pass_filter;
+    rill_rg_pass pf = rill_rg_add_pass(g, &d, err);
+    RILL_TRY(rill_rg_use_image(g, pf, p->r_source, cs, err));
+    return rill_rg_use_image(g, pf, e->r_spec, wr, err);
+}
+
+rill_result rill__probes_add_passes(rill_renderer *r, rill_rg *g, rill_error *err) {
+    struct rill__probes *p = r->probes;
+    bool bake_shaded = false;
+    for (uint32_t s = 0; s < p->shaded_n; s++) {
+        probe_entry *e = &p->entries.data[p->shaded[s]];
+        char name[32];
+        snprintf(name, sizeof(name), "probe.cube%u", p->shaded[s]);
+        RILL_TRY(import(g, name, e->spec, &e->spec_use, RILL_RG_USAGE_SAMPLED_FRAGMENT, &e->r_spec,
+                        err));
+        bake_shaded |= (int)p->shaded[s] == p->bake;
+    }
+    return p->bake >= 0 ? add_bake(r, g, bake_shaded, err) : RILL_OK;
+}
+
+rill_result rill__probes_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                rill_rg_usage usage, rill_error *err) {
+    struct rill__probes *p = r->probes;
+    for (uint32_t s = 0; p && s < p->shaded_n; s++) {
+        RILL_TRY(rill_rg_use_image(g, pass, p->entries.data[p->shaded[s]].r_spec, usage, err));
+    }
+    return RILL_OK;
+}
+
+void rill__probes_bindings(const rill_renderer *r, rill__binding out[5]) {
+    const struct rill__probes *p = r->probes;
+    rill__binding ibl[3];
+    rill__ibl_bindings(r, ibl);
+    memset(out, 0, 5 * sizeof(*out));
+    out[0].buf = p->ubo_buf; /* this frame's (rill__probes_plan), count 0 without probes */
+    out[0].offset = p->ubo_off;
+    out[0].range = sizeof(probe_ubo);
+    for (uint32_t s = 0; s < RILL_RENDER_MAX_SHADED_PROBES; s++) {
+        out[1 + s] = ibl[0];
+        if (s < p->shaded_n) {
+            out[1 + s].img = p->entries.data[p->shaded[s]].spec;
+        }
+    }
+}
+
+void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
+                        uint32_t *out_failed) {
+    const struct rill__probes *p = r->probes;
+    *out_shaded = p ? p->shaded_n : 0;
+    *out_bakes = p ? p->bakes : 0;
+    *out_failed = 0;
+    for (uint32_t i = 0; p && i < p->entries.len; i++) {
+        *out_failed += p->entries.data[i].state == ENTRY_FAILED;
+    }
+}
