@@ -225,6 +225,48 @@ static void test_parallax_edge(void **state) {
     scene_close(&sc);
 }
 
+/* A rough floor reads the prefiltered mips: near the edge it shows both colours blended (the
+ * GGX lobe spans the edge), and nowhere black (every mip of every face was written). */
+static void test_rough_reads_prefiltered_mips(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc)) {
+        skip();
+    }
+    rill_render_material_destroy(sc.r, sc.floor);
+    sc.floor = render_test_material(sc.r, (rill_material_desc){.base_color = {1, 1, 1, 1},
+                                                               .metallic = 1.0f,
+                                                               .roughness = 0.6f,
+                                                               .roughness_set = true});
+    sc.in[0].material = sc.floor;
+    char path[512];
+    tmp_path(path, sizeof(path), "halves_rough.png");
+    write_equirect(path, red_blue_halves);
+    sc.probe.source = path;
+    static uint8_t px[W * H * 4];
+    scene_render(&sc, true, false, px);
+    int floor_px = 0, dark = 0, mixed = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            float P[3], R[3];
+            if (!floor_ray(&sc, x, y, P, R) || fabsf(P[0]) > 4.5f || fabsf(P[2]) > 4.5f) {
+                continue;
+            }
+            const uint8_t *p = px + (y * W + x) * 4;
+            floor_px++;
+            dark += p[0] + p[2] < 40;
+            mixed += p[0] > 40 && p[2] > 40;
+        }
+    }
+    print_message("rough floor: %d pixels, %d dark, %d showing both colours\n", floor_px, dark,
+                  mixed);
+    assert_true(floor_px > 400);
+    assert_int_equal(dark, 0);
+    assert_true(mixed > floor_px / 20);
+    remove(path);
+    scene_close(&sc);
+}
+
 /* The red box's direction seen from the probe's centre (0, 2, 0): box at (0, 6, -4), 2 m wide. */
 static bool box_hit(const float o[3], const float d[3]) {
     float lo[3] = {-1, 5, -5}, hi[3] = {1, 7, -3}, t0 = 0.0f, t1 = 1e30f;
@@ -423,6 +465,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probe_components),
         cmocka_unit_test(test_parallax_edge),
+        cmocka_unit_test(test_rough_reads_prefiltered_mips),
         cmocka_unit_test(test_off_screen_box_through_probe),
         cmocka_unit_test(test_missing_source_inert),
     };
