@@ -327,7 +327,8 @@ static rill_result validate_motion(const rill_gltf_model *m, rill_error *err) {
         const rill_gltf_animation *an = &m->animations[i];
         for (uint32_t k = 0; k < an->sampler_count; k++) {
             const rill_gltf_anim_sampler *sa = &an->samplers[k];
-            if (!sa->key_count || !sa->times || !sa->values || !sa->comps ||
+            /* A sampler without keys (a dropped channel's) is left out of the file. */
+            if ((sa->key_count && (!sa->times || !sa->values || !sa->comps)) ||
                 (uint32_t)sa->interpolation >= RILL_GLTF_INTERP_NUM) {
                 return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                       "animations[%u].samplers[%u]: inconsistent", i, k);
@@ -492,6 +493,13 @@ static void write_materials(const rill_gltf_model *m, cJSON *root) {
         if (ma->emissive_factor[0] != 0.0f || ma->emissive_factor[1] != 0.0f ||
             ma->emissive_factor[2] != 0.0f) {
             cJSON_AddItemToObject(o, "emissiveFactor", float_array(ma->emissive_factor, 3));
+        }
+        if (ma->emissive_strength > 0.0f && ma->emissive_strength != 1.0f) {
+            cJSON *ext = cJSON_AddObjectToObject(o, "extensions");
+            cJSON *es = ext ? cJSON_AddObjectToObject(ext, RILL_GLTF_EXT_EMISSIVE_STRENGTH) : NULL;
+            if (es) {
+                cJSON_AddNumberToObject(es, "emissiveStrength", ma->emissive_strength);
+            }
         }
         if (ma->alpha_mode == RILL_GLTF_ALPHA_MASK) {
             cJSON_AddStringToObject(o, "alphaMode", "MASK");
@@ -724,14 +732,64 @@ static void write_skins(const rill_gltf_model *m, cJSON *root, wr *w) {
     }
 }
 
-/* Clips: each sampler's key times (with min/max) and values, each channel's node and path. */
+/* A sampler the writer can write: one with keys (the reader leaves the samplers of the channels it
+ * drops without any). */
+static bool sampler_kept(const rill_gltf_anim_sampler *sa) {
+    return sa->key_count && sa->times && sa->values && sa->comps;
+}
+
+/* The index sampler k gets among the kept samplers of `an`, or -1 when it is not kept. */
+static int kept_index(const rill_gltf_animation *an, uint32_t k) {
+    if (k >= an->sampler_count || !sampler_kept(&an->samplers[k])) {
+        return -1;
+    }
+    int n = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        n += sampler_kept(&an->samplers[i]);
+    }
+    return n;
+}
+
+static void write_sampler(const rill_gltf_animation *an, uint32_t k, cJSON *samplers, wr *w) {
+    static const char *const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
+    const rill_gltf_anim_sampler *sa = &an->samplers[k];
+    uint32_t per_key = sa->interpolation == RILL_GLTF_INTERP_CUBICSPLINE ? 3u : 1u;
+    uint32_t comps = sa->comps;
+    /* Weights values are scalars (comps per key); the others vectors of comps. */
+    bool scalar = false;
+    for (uint32_t c = 0; c < an->channel_count; c++) {
+        scalar |= an->channels[c].sampler == k && an->channels[c].path == RILL_GLTF_ANIM_WEIGHTS;
+    }
+    uint32_t elems = sa->key_count * per_key * (scalar ? comps : 1u);
+    cJSON *so = push_element(w, samplers);
+    if (!so) {
+        return;
+    }
+    cJSON_AddNumberToObject(so, "input",
+                            add_plain_accessor(w, sa->times, sa->key_count, 1, "SCALAR", true));
+    const char *type = scalar ? "SCALAR" : comps == 3 ? "VEC3" : "VEC4";
+    cJSON_AddNumberToObject(
+        so, "output",
+        add_plain_accessor(w, sa->values, elems, scalar ? 1 : (int)comps, type, false));
+    cJSON_AddStringToObject(so, "interpolation", interps[sa->interpolation]);
+}
+
+/* Clips: each kept sampler's key times (with min/max) and values, each channel on a kept sampler
+ * with its node and path; a clip left without channels is not written. */
 static void write_animations(const rill_gltf_model *m, cJSON *root, wr *w) {
     static const char *const paths[] = {"translation", "rotation", "scale", "weights"};
-    static const char *const interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
-    cJSON *arr = m->animation_count ? cJSON_AddArrayToObject(root, "animations") : NULL;
-    for (uint32_t i = 0; arr && i < m->animation_count; i++) {
+    cJSON *arr = NULL;
+    for (uint32_t i = 0; i < m->animation_count; i++) {
         const rill_gltf_animation *an = &m->animations[i];
-        cJSON *o = push_named(arr, an->name);
+        uint32_t live = 0;
+        for (uint32_t k = 0; k < an->channel_count; k++) {
+            live += kept_index(an, an->channels[k].sampler) >= 0;
+        }
+        if (!live) {
+            continue;
+        }
+        arr = arr ? arr : cJSON_AddArrayToObject(root, "animations");
+        cJSON *o = arr ? push_named(arr, an->name) : NULL;
         cJSON *samplers = o ? cJSON_AddArrayToObject(o, "samplers") : NULL;
         cJSON *channels = o ? cJSON_AddArrayToObject(o, "channels") : NULL;
         if (!samplers || !channels) {
@@ -739,40 +797,23 @@ static void write_animations(const rill_gltf_model *m, cJSON *root, wr *w) {
             return;
         }
         for (uint32_t k = 0; k < an->sampler_count; k++) {
-            const rill_gltf_anim_sampler *sa = &an->samplers[k];
-            uint32_t per_key = sa->interpolation == RILL_GLTF_INTERP_CUBICSPLINE ? 3u : 1u;
-            uint32_t comps = sa->comps;
-            /* Weights values are scalars (comps per key); the others vectors of comps. */
-            bool scalar = false;
-            for (uint32_t c = 0; c < an->channel_count; c++) {
-                scalar |=
-                    an->channels[c].sampler == k && an->channels[c].path == RILL_GLTF_ANIM_WEIGHTS;
+            if (sampler_kept(&an->samplers[k])) {
+                write_sampler(an, k, samplers, w);
             }
-            uint32_t elems = sa->key_count * per_key * (scalar ? comps : 1u);
-            cJSON *so = push_element(w, samplers);
-            if (!so) {
-                return;
-            }
-            cJSON_AddNumberToObject(
-                so, "input", add_plain_accessor(w, sa->times, sa->key_count, 1, "SCALAR", true));
-            cJSON_AddNumberToObject(so, "output",
-                                    add_plain_accessor(w, sa->values, elems,
-                                                       scalar ? 1 : (int)comps,
-                                                       scalar       ? "SCALAR"
-                                                       : comps == 3 ? "VEC3"
-                                                                    : "VEC4",
-                                                       false));
-            cJSON_AddStringToObject(so, "interpolation", interps[sa->interpolation]);
         }
         for (uint32_t k = 0; k < an->channel_count; k++) {
             const rill_gltf_anim_channel *ch = &an->channels[k];
+            int si = kept_index(an, ch->sampler);
+            if (si < 0) {
+                continue;
+            }
             cJSON *co = push_element(w, channels);
             cJSON *t = co ? cJSON_AddObjectToObject(co, "target") : NULL;
             if (!t) {
                 w->oom = true;
                 return;
             }
-            cJSON_AddNumberToObject(co, "sampler", ch->sampler);
+            cJSON_AddNumberToObject(co, "sampler", si);
             cJSON_AddNumberToObject(t, "node", ch->node);
             cJSON_AddStringToObject(t, "path", paths[ch->path]);
         }
@@ -916,8 +957,16 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
         goto done;
     }
     bool used_xf = uses_texture_transform(model);
-    if (used_edges || model->light_count || used_xf) {
+    bool used_es = false;
+    for (uint32_t i = 0; i < model->material_count; i++) {
+        used_es |= model->materials[i].emissive_strength > 0.0f &&
+                   model->materials[i].emissive_strength != 1.0f;
+    }
+    if (used_edges || model->light_count || used_xf || used_es) {
         cJSON *used = cJSON_AddArrayToObject(root, "extensionsUsed");
+        if (used && used_es) {
+            cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_EMISSIVE_STRENGTH));
+        }
         if (used && used_xf) {
             cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_TEXTURE_TRANSFORM));
         }

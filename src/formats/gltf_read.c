@@ -1723,6 +1723,30 @@ static rill_result texref(rd *r, const rill__gj *obj, const char *key, const cha
     return texture_transform(r, t, tw, out);
 }
 
+/* KHR_materials_emissive_strength: a finite, non-negative multiplier of the emissive factor. */
+static rill_result emissive_strength(rd *r, const rill__gj *ma, const char *where,
+                                     rill_gltf_material *mat) {
+    const rill__gj *ext = rill__gj_get(ma, "extensions");
+    const rill__gj *es = ext ? rill__gj_get(ext, RILL_GLTF_EXT_EMISSIVE_STRENGTH) : NULL;
+    if (!es) {
+        return RILL_OK;
+    }
+    char ew[160];
+    snprintf(ew, sizeof(ew), "%s.extensions." RILL_GLTF_EXT_EMISSIVE_STRENGTH, where);
+    float v = 1.0f;
+    RILL_TRY(js_float(r, es, "emissiveStrength", ew, 1.0f, &v));
+    if (v < 0.0f || v > 1e6f) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s.emissiveStrength: %g is out of range [0, 1e6]", ew,
+                       (double)v);
+    }
+    if (v == 0.0f) {
+        mat->emissive_factor[0] = mat->emissive_factor[1] = mat->emissive_factor[2] = 0.0f;
+        return RILL_OK;
+    }
+    mat->emissive_strength = v == 1.0f ? 0.0f : v;
+    return RILL_OK;
+}
+
 static rill_result read_materials(rd *r) {
     const rill__gj *arr;
     uint32_t count;
@@ -1761,6 +1785,7 @@ static rill_result read_materials(rd *r) {
         RILL_TRY(texref(r, ma, "occlusionTexture", where, "strength", &mat->occlusion_texture));
         RILL_TRY(texref(r, ma, "emissiveTexture", where, NULL, &mat->emissive_texture));
         RILL_TRY(js_floats(r, ma, "emissiveFactor", where, 3, mat->emissive_factor, NULL));
+        RILL_TRY(emissive_strength(r, ma, where, mat));
         const char *mode;
         RILL_TRY(js_str(r, ma, "alphaMode", where, &mode));
         mat->alpha_mode = RILL_GLTF_ALPHA_OPAQUE;

@@ -15,7 +15,7 @@
  * decodes every type (normalized or not) to floats, so it is supported by construction. */
 static const char *const k_known_extensions[] = {
     "EXT_meshopt_compression",       "KHR_lights_punctual",    "KHR_mesh_quantization",
-    RILL_GLTF_EXT_TEXTURE_TRANSFORM, RILL_GLTF_EXT_MESH_EDGES,
+    RILL_GLTF_EXT_TEXTURE_TRANSFORM, RILL_GLTF_EXT_MESH_EDGES, RILL_GLTF_EXT_EMISSIVE_STRENGTH,
 };
 
 bool rill__gltf_extension_known(const char *name) {

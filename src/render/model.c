@@ -489,6 +489,9 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             d.roughness = mt->roughness_factor;
             d.roughness_set = true;
             memcpy(d.emissive, mt->emissive_factor, sizeof(d.emissive));
+            for (int k = 0; k < 3 && mt->emissive_strength > 0.0f; k++) {
+                d.emissive[k] *= mt->emissive_strength;
+            }
             d.normal_scale = mt->normal_texture.scale;
             d.occlusion_strength =
                 mt->occlusion_texture.texture >= 0 ? mt->occlusion_texture.scale : 1.0f;

@@ -1576,6 +1576,24 @@ GLTF
     "$PNG_SAME" t0.png t1.png >/dev/null 2>&1 && fail "--time 1 shows the same pose as 0"
     run 2 render bar.gltf --time -1 --out x.png
     ;;
+render_emissive_strength)
+    # KHR_materials_emissive_strength (issue 28): emission 0.05 at strength 8 draws as emission
+    # 0.4 without the extension, and differs from 0.05 alone.
+    cat >es8.gltf <<'GLTF'
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"quad","mesh":0}],"materials":[{"pbrMetallicRoughness":{"baseColorFactor":[0,0,0,1]},"emissiveFactor":[0.05,0.05,0.05],"doubleSided":true,"extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":8}}}],"meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":1},"indices":2,"material":0,"targets":[{"POSITION":3}]}],"weights":[0]}],"animations":[{"name":"reach","channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}],"samplers":[{"input":4,"output":5}]}],"buffers":[{"byteLength":172,"uri":"data:application/octet-stream;base64,AACAvwAAgL8AAAAAAACAPwAAgL8AAAAAAACAPwAAgD8AAAAAAACAvwAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAABAAIAAAACAAMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPw=="}],"bufferViews":[{"buffer":0,"byteLength":172}],"accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[-1,-1,0],"max":[1,1,0]},{"bufferView":0,"byteOffset":48,"componentType":5126,"count":4,"type":"VEC3"},{"bufferView":0,"byteOffset":96,"componentType":5123,"count":6,"type":"SCALAR"},{"bufferView":0,"byteOffset":108,"componentType":5126,"count":4,"type":"VEC3"},{"bufferView":0,"byteOffset":156,"componentType":5126,"count":2,"type":"SCALAR"},{"bufferView":0,"byteOffset":164,"componentType":5126,"count":2,"type":"SCALAR"}]}
+GLTF
+    cat >e04.gltf <<'GLTF'
+{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"name":"quad","mesh":0}],"materials":[{"pbrMetallicRoughness":{"baseColorFactor":[0,0,0,1]},"emissiveFactor":[0.4,0.4,0.4],"doubleSided":true}],"meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":1},"indices":2,"material":0,"targets":[{"POSITION":3}]}],"weights":[0]}],"animations":[{"name":"reach","channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}],"samplers":[{"input":4,"output":5}]}],"buffers":[{"byteLength":172,"uri":"data:application/octet-stream;base64,AACAvwAAgL8AAAAAAACAPwAAgL8AAAAAAACAPwAAgD8AAAAAAACAvwAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAABAAIAAAACAAMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPw=="}],"bufferViews":[{"buffer":0,"byteLength":172}],"accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[-1,-1,0],"max":[1,1,0]},{"bufferView":0,"byteOffset":48,"componentType":5126,"count":4,"type":"VEC3"},{"bufferView":0,"byteOffset":96,"componentType":5123,"count":6,"type":"SCALAR"},{"bufferView":0,"byteOffset":108,"componentType":5126,"count":4,"type":"VEC3"},{"bufferView":0,"byteOffset":156,"componentType":5126,"count":2,"type":"SCALAR"},{"bufferView":0,"byteOffset":164,"componentType":5126,"count":2,"type":"SCALAR"}]}
+GLTF
+    sed 's/,"extensions":{"KHR_materials_emissive_strength":{"emissiveStrength":8}}//' es8.gltf >e005.gltf
+    run 0 render es8.gltf --size 48x48 --tonemap none --out es8.png
+    expect_err_none() { ! grep -q -- "$1" err.txt || fail "stderr has: $1"; }
+    expect_err_none "left out"
+    run 0 render e04.gltf --size 48x48 --tonemap none --out e04.png
+    run 0 render e005.gltf --size 48x48 --tonemap none --out e005.png
+    "$PNG_SAME" es8.png e04.png >out.txt 2>err.txt || fail "strength 8 x 0.05 differs from 0.4"
+    "$PNG_SAME" es8.png e005.png >/dev/null 2>&1 && fail "the strength changed nothing"
+    ;;
 render_bad_models)
     # Unseen, broken glTF models through the user's path (render and export of a project): every
     # failure names the file and the place inside it, the entity by index:generation and name;

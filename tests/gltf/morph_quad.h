@@ -17,6 +17,8 @@ typedef struct morph_quad_opts {
     bool nan_delta;        /* a displacement is NaN */
     uint32_t targets;      /* targets listed (0 = 1; extra ones repeat the first) */
     uint32_t mesh_weights; /* weights listed on the mesh (0 = one per target) */
+    float emission;        /* the emissive factor (0 = 1) */
+    float strength;        /* KHR_materials_emissive_strength (0 = not given) */
 } morph_quad_opts;
 
 static inline size_t morph_quad_text(const morph_quad_opts *o, char *text, size_t cap) {
@@ -49,12 +51,22 @@ static inline size_t morph_quad_text(const morph_quad_opts *o, char *text, size_
         aw += (size_t)snprintf(weights + aw, sizeof(weights) - aw, "%s%g", k ? "," : "",
                                (double)o->weight);
     }
+    char mat[256];
+    float e = o->emission > 0.0f ? o->emission : 1.0f;
+    if (o->strength != 0.0f) {
+        snprintf(mat, sizeof(mat),
+                 ",\"extensions\":{\"KHR_materials_emissive_strength\":{\"emissiveStrength\""
+                 ":%g}}",
+                 (double)o->strength);
+    } else {
+        mat[0] = '\0';
+    }
     int n = snprintf(
         text, cap,
         "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
         "\"nodes\":[{\"name\":\"quad\",\"mesh\":0}],"
         "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0,0,0,1]},"
-        "\"emissiveFactor\":[1,1,1],\"doubleSided\":true}],"
+        "\"emissiveFactor\":[%g,%g,%g],\"doubleSided\":true%s}],"
         "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
         "\"indices\":2,\"material\":0,\"targets\":[%s]}],\"weights\":[%s]}],"
         "\"animations\":[{\"name\":\"reach\",\"channels\":[{\"sampler\":0,\"target\":"
@@ -74,7 +86,7 @@ static inline size_t morph_quad_text(const morph_quad_opts *o, char *text, size_
         "\"type\":\"SCALAR\"},"
         "{\"bufferView\":0,\"byteOffset\":164,\"componentType\":5126,\"count\":2,"
         "\"type\":\"SCALAR\"}]}",
-        targets, weights, b64);
+        (double)e, (double)e, (double)e, mat, targets, weights, b64);
     return n > 0 ? (size_t)n : 0;
 }
 

@@ -106,11 +106,36 @@ static void test_morph_round_trip(void **state) {
     rill_gltf_model_free(m);
 }
 
+/* KHR_materials_emissive_strength: read, refused when negative, written back. */
+static void test_emissive_strength(void **state) {
+    (void)state;
+    rill_error err = {0};
+    rill_gltf_model *m = read_quad(&(morph_quad_opts){.emission = 0.1f, .strength = 8}, &err);
+    assert_non_null(m);
+    assert_float_equal(m->materials[0].emissive_strength, 8.0f, 0);
+    assert_float_equal(m->materials[0].emissive_factor[0], 0.1f, 1e-7);
+    uint8_t *a = NULL;
+    size_t an = 0;
+    assert_int_equal(rill_glb_write_memory(m, NULL, &a, &an, &err), RILL_OK);
+    rill_gltf_model *r = NULL;
+    assert_int_equal(rill_gltf_read_memory(a, an, NULL, &r, &err), RILL_OK);
+    assert_float_equal(r->materials[0].emissive_strength, 8.0f, 0);
+    rill_free(a);
+    rill_gltf_model_free(r);
+    rill_gltf_model_free(m);
+    m = read_quad(&(morph_quad_opts){0}, &err);
+    assert_float_equal(m->materials[0].emissive_strength, 0.0f, 0); /* not given */
+    rill_gltf_model_free(m);
+    expect_refused(&(morph_quad_opts){.strength = -1},
+                   "materials[0].extensions.KHR_materials_emissive_strength.emissiveStrength: -1");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_morph_read),
         cmocka_unit_test(test_hostile_morph),
         cmocka_unit_test(test_morph_round_trip),
+        cmocka_unit_test(test_emissive_strength),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

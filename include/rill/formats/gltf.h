@@ -25,6 +25,7 @@
  *   skipped_primitives). Unindexed primitives get 0..n-1. External buffers and images resolve
  *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
+ *   KHR_materials_emissive_strength,
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
  *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
  *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
@@ -61,6 +62,8 @@
 extern "C" {
 #endif
 
+/* KHR_materials_emissive_strength: read into rill_gltf_material.emissive_strength. */
+#define RILL_GLTF_EXT_EMISSIVE_STRENGTH "KHR_materials_emissive_strength"
 /* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
 #define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
@@ -101,6 +104,9 @@ typedef struct rill_gltf_material {
     rill_gltf_texref occlusion_texture;
     rill_gltf_texref emissive_texture;
     float emissive_factor[3];
+    /* KHR_materials_emissive_strength: multiplies emissive_factor (HDR emission). 0 = not given
+     * (1); a file's strength of 0 is read as a zero emissive_factor instead. */
+    float emissive_strength;
     rill_gltf_alpha_mode alpha_mode;
     float alpha_cutoff; /* used in MASK mode, default 0.5 */
     bool double_sided;
