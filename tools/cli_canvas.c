@@ -47,6 +47,27 @@ void cli_canvas_circle(cli_canvas *c, float cx, float cy, float r, const uint8_t
     }
 }
 
+/* A 3 x 5 pixel font for A-Z (rows top to bottom, 3 bits each, the high bit left). */
+static const uint16_t FONT_3X5[26] = {0x2bed, 0x6bae, 0x3923, 0x6b6e, 0x79a7, 0x79a4, 0x396b,
+                                      0x5bed, 0x7497, 0x126a, 0x5bad, 0x4927, 0x5fed, 0x6b6d,
+                                      0x2b6a, 0x6ba4, 0x2b73, 0x6bad, 0x388e, 0x7492, 0x5b6f,
+                                      0x5b6a, 0x5bfd, 0x5aad, 0x5a92, 0x72a7};
+
+void cli_canvas_text(cli_canvas *c, int x, int y, const char *s, const uint8_t rgb[3], int scale) {
+    for (; *s; s++, x += 4 * scale) {
+        int ch = *s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s;
+        if (ch < 'A' || ch > 'Z')
+            continue; /* a space, or what the font lacks */
+        uint16_t g = FONT_3X5[ch - 'A'];
+        for (int row = 0; row < 5; row++)
+            for (int col = 0; col < 3; col++)
+                if (g & (1u << (14 - (row * 3 + col))))
+                    for (int dy = 0; dy < scale; dy++)
+                        for (int dx = 0; dx < scale; dx++)
+                            cli_canvas_put(c, x + col * scale + dx, y + row * scale + dy, rgb, 1);
+    }
+}
+
 bool cli_canvas_make(cli_canvas *c, int w, int h) {
     c->w = w, c->h = h;
     c->px = malloc((size_t)w * (size_t)h * 4u);

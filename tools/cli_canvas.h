@@ -1,6 +1,6 @@
 /* cli_canvas.h: a small RGBA canvas the tools draw their plots and maps on (`rill fly`'s
- * frametime.png and map.png) and write as PNG: points blended by alpha, lines, rectangles and
- * circles, everything clipped to the canvas. */
+ * frametime.png and map.png) and write as PNG: points blended by alpha, lines, rectangles,
+ * circles and labels in a tiny font, everything clipped to the canvas. */
 #ifndef RILL_TOOLS_CLI_CANVAS_H
 #define RILL_TOOLS_CLI_CANVAS_H
 
@@ -22,6 +22,9 @@ void cli_canvas_line(cli_canvas *c, float x0, float y0, float x1, float y1, cons
 void cli_canvas_rect(cli_canvas *c, float x0, float y0, float x1, float y1, const uint8_t rgb[3],
                      float fill);
 void cli_canvas_circle(cli_canvas *c, float cx, float cy, float r, const uint8_t rgb[3]);
+/* Upper-case letters of s (a-z drawn as A-Z; anything else is a space) in a 3 x 5 pixel font at
+ * `scale` pixels per font pixel, the top-left corner at (x, y): labels and legends. */
+void cli_canvas_text(cli_canvas *c, int x, int y, const char *s, const uint8_t rgb[3], int scale);
 /* Writes the canvas as an RGBA PNG and frees it; false when the file could not be written. */
 bool cli_canvas_write_png(cli_canvas *c, const char *path);
 

@@ -161,7 +161,9 @@ int rill_cmd_components(int argc, char **argv) {
             "`rill components --markdown > docs/components.md`). Scene files (.rsn) write\n"
             "components by these names and fields; a missing field takes its default, and a\n"
             "value outside its range is clamped with a warning (`rill scene check` reports it).\n"
-            "Types: docs/scenes.md.\n\n");
+            "A quat field (a rotation) takes `(x, y, z, w)` or Euler angles in degrees,\n"
+            "`euler(pitch, yaw, roll)`; cameras and lights face their -Z axis. Types:\n"
+            "docs/formats/rsn.md, docs/scenes.md.\n\n");
     for (uint32_t g = 0; g < ngroups; g++) {
         if (md)
             printf("## %s\n\n", groups[g].module);

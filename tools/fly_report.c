@@ -186,6 +186,33 @@ static bool write_frametime(const char *path, const fly_frame *fr, uint64_t n) {
     return cli_canvas_write_png(&c, path);
 }
 
+/* The map's legend, top left: what each colour means. */
+static void map_legend(cli_canvas *c, const uint8_t inst_cols[][3], const uint8_t path_col[3],
+                       const uint8_t load_col[3], const uint8_t unload_col[3]) {
+    static const char *const inst_names[] = {"instance unloaded", "instance loading",
+                                             "instance loaded", "instance failed",
+                                             "instance unloading"};
+    const uint8_t white[3] = {255, 255, 255}, ink[3] = {30, 30, 30};
+    const int x = 8, y = 8, line = 22, n = RILL_INSTANCE_STATE_NUM + 4;
+    cli_canvas_rect(c, (float)x, (float)y, (float)(x + 330), (float)(y + 10 + n * line), white,
+                    0.85f);
+    int row = y + 8;
+    for (int i = 0; i < RILL_INSTANCE_STATE_NUM && i < 5; i++, row += line) {
+        cli_canvas_rect(c, (float)(x + 8), (float)row, (float)(x + 30), (float)(row + 14),
+                        inst_cols[i], 0.35f);
+        cli_canvas_text(c, x + 40, row, inst_names[i], ink, 3);
+    }
+    const uint8_t *line_cols[] = {path_col, load_col, unload_col};
+    static const char *const line_names[] = {"camera path", "load ring", "unload ring"};
+    for (int i = 0; i < 3; i++, row += line) {
+        for (int t = 0; t < 3; t++)
+            cli_canvas_line(c, (float)(x + 8), (float)(row + 6 + t), (float)(x + 30),
+                            (float)(row + 6 + t), line_cols[i], 1);
+        cli_canvas_text(c, x + 40, row, line_names[i], ink, 3);
+    }
+    cli_canvas_text(c, x + 8, row, "pale tiles terrain chunks", ink, 3);
+}
+
 static bool write_map(const char *path, const rill_stream_instance_info *inst, uint32_t ni,
                       const fly_frame *fr, uint64_t n, const float cam[3],
                       const rill_terrain_system *terrain) {
@@ -241,6 +268,7 @@ static bool write_map(const char *path, const rill_stream_instance_info *inst, u
         cli_canvas_circle(&c, MX(cam[0]), MZ(cam[2]), lr * k, load_col);
         cli_canvas_circle(&c, MX(cam[0]), MZ(cam[2]), ur * k, unload_col);
     }
+    map_legend(&c, colors, path_col, load_col, unload_col);
 #undef MX
 #undef MZ
     return cli_canvas_write_png(&c, path);

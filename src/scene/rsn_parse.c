@@ -310,8 +310,13 @@ static bool parse_value(parser *p, uint32_t depth) {
     switch (p->tok.kind) {
     case TOK_NUMBER:
     case TOK_STRING:
+        next(p);
+        return !p->failed;
     case TOK_IDENT:
         next(p);
+        /* A tagged tuple, `euler(-25, 0, 0)`: reflection's parser gives the tag its meaning. */
+        if (!p->failed && p->tok.kind == TOK_LPAREN)
+            return parse_value(p, depth + 1);
         return !p->failed;
     case TOK_AT:
         next(p);

@@ -599,9 +599,8 @@ static bool parse_enum(cursor *c, void *dst) {
 
 /* >>values */
 
-/* "(x, y, ...)" with exactly the type's lane count (a trailing comma is allowed). */
-static bool parse_vector(cursor *c, void *dst) {
-    uint32_t lanes = vector_lanes(c->f->type);
+/* "(x, y, ...)" with exactly `lanes` numbers (a trailing comma is allowed). */
+static bool parse_tuple(cursor *c, uint32_t lanes, void *dst) {
     size_t at = c->pos;
     if (!eat(c, '(')) {
         return fail_at(c, at, "expected a tuple of %u numbers, found %s", lanes, found(c));
@@ -634,6 +633,42 @@ static bool parse_vector(cursor *c, void *dst) {
     return true;
 }
 
+/* A rotation: a quaternion "(x, y, z, w)", or "euler(pitch, yaw, roll)" in degrees about X, Y
+ * and Z, applied roll first, then pitch, then yaw (q = yaw * pitch * roll): euler(0, 90, 0)
+ * turns -Z (where a camera looks) to -X. Stored as the unit quaternion. */
+static bool parse_rotation(cursor *c, void *dst) {
+    size_t n = ident_len(c);
+    if (!ident_is(c, n, "euler")) {
+        return parse_tuple(c, 4, dst);
+    }
+    c->pos += n;
+    skip_ws(c);
+    float deg[3];
+    if (!parse_tuple(c, 3, deg)) {
+        return false;
+    }
+    double h[3], sn[3], cs[3];
+    for (int k = 0; k < 3; k++) {
+        h[k] = (double)deg[k] * (3.14159265358979323846 / 360.0); /* half angle, radians */
+        sn[k] = sin(h[k]);
+        cs[k] = cos(h[k]);
+    }
+    /* yaw (Y) * pitch (X) */
+    double yx[4] = {cs[1] * sn[0], sn[1] * cs[0], -sn[1] * sn[0], cs[1] * cs[0]};
+    /* ... * roll (Z) */
+    double q[4] = {yx[0] * cs[2] + yx[1] * sn[2], yx[1] * cs[2] - yx[0] * sn[2],
+                   yx[2] * cs[2] + yx[3] * sn[2], yx[3] * cs[2] - yx[2] * sn[2]};
+    float out[4];
+    for (int k = 0; k < 4; k++) {
+        out[k] = (float)q[k];
+        if (!isfinite(out[k])) {
+            return fail_at(c, c->pos, "euler angles must be finite numbers");
+        }
+    }
+    memcpy(dst, out, sizeof out);
+    return true;
+}
+
 static bool parse_element(cursor *c, uint32_t elem, void *dst) {
     skip_ws(c);
     switch (c->f->type) {
@@ -654,12 +689,13 @@ static bool parse_element(cursor *c, uint32_t elem, void *dst) {
     case RILL_FIELD_F32:
     case RILL_FIELD_F64:
         return parse_float(c, c->f->type == RILL_FIELD_F64, dst);
+    case RILL_FIELD_QUAT:
+        return parse_rotation(c, dst);
     case RILL_FIELD_VEC2:
     case RILL_FIELD_VEC3:
     case RILL_FIELD_VEC4:
-    case RILL_FIELD_QUAT:
     case RILL_FIELD_COLOR:
-        return parse_vector(c, dst);
+        return parse_tuple(c, vector_lanes(c->f->type), dst);
     case RILL_FIELD_STRING:
     case RILL_FIELD_ASSET_PATH:
         return parse_string(c, dst);

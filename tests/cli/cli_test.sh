@@ -719,6 +719,22 @@ export_hygiene)
     expect_err "in a read-only project, give --cache DIR in a writable folder, or --no-cache"
     run 0 export p --out c.rpak --quiet --no-cache
     ;;
+scene_euler)
+    # Issue 31 item 9: a rotation written as Euler angles in degrees draws what its quaternion
+    # draws (the example project's camera, 25 degrees down).
+    cp -r "$RILL_SOURCE_DIR/examples/data/project" q
+    cp -r q e
+    sed 's|rotation: (-0.2164396, 0, 0, 0.9762960)|rotation: euler(-25, 0, 0)|' \
+        q/scenes/main.rsn >e/scenes/main.rsn
+    grep -q "euler(-25, 0, 0)" e/scenes/main.rsn || fail "the camera's rotation line moved"
+    run 0 scene check e/scenes/main.rsn
+    run 0 render q --size 64x48 --out q.png
+    run 0 render e --size 64x48 --out e.png
+    "$PNG_SAME" q.png e.png >out.txt 2>err.txt || fail "euler(-25, 0, 0) draws another picture"
+    sed -i 's|euler(-25, 0, 0)|euler(-25, 30, 0)|' e/scenes/main.rsn
+    run 0 render e --size 64x48 --out turned.png
+    "$PNG_SAME" q.png turned.png >out.txt 2>err.txt && fail "a 30 degree yaw changed nothing"
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI

@@ -399,6 +399,43 @@ static void test_parse_truncated_and_garbage(void **state) {
     rill_strbuf_free(&sb);
 }
 
+/* A rotation written as Euler angles in degrees: euler(pitch X, yaw Y, roll Z), yaw applied
+ * last; the same quaternion as the tuple form. */
+static void test_euler_rotation(void **state) {
+    (void)state;
+    rill_type_desc d = every_field_type("EveryEuler");
+    const rill_field *qf = rill_type_find_field(&d, "q");
+    every_field a;
+    memset(&a, 0, sizeof a);
+    const char *yaw = "euler(0, 90, 0)";
+    assert_int_equal(rill_field_parse(qf, &a, yaw, strlen(yaw), NULL, NULL), RILL_OK);
+    assert_float_equal(a.q[0], 0.0f, 1e-6f);
+    assert_float_equal(a.q[1], 0.70710678f, 1e-6f);
+    assert_float_equal(a.q[2], 0.0f, 1e-6f);
+    assert_float_equal(a.q[3], 0.70710678f, 1e-6f);
+    /* The example project's camera: 25 degrees down. */
+    const char *pitch = "euler( -25 , 0, 0, )";
+    assert_int_equal(rill_field_parse(qf, &a, pitch, strlen(pitch), NULL, NULL), RILL_OK);
+    assert_float_equal(a.q[0], -0.2164396f, 1e-6f);
+    assert_float_equal(a.q[3], 0.9762960f, 1e-6f);
+    /* Yaw after pitch after roll: q = yaw * pitch * roll. */
+    const char *all = "euler(90, 90, 90)";
+    assert_int_equal(rill_field_parse(qf, &a, all, strlen(all), NULL, NULL), RILL_OK);
+    assert_float_equal(a.q[0], 0.70710678f, 1e-6f);
+    assert_float_equal(a.q[1], 0.0f, 1e-6f);
+    assert_float_equal(a.q[2], 0.0f, 1e-6f);
+    assert_float_equal(a.q[3], 0.70710678f, 1e-6f);
+    rill_error err = {0};
+    const char *bad[] = {"euler(1, 2)", "euler(1, 2, 3, 4)", "euler 1, 2, 3", "euler(1, inf, 0)",
+                         "euler"};
+    for (size_t i = 0; i < RILL_COUNTOF(bad); i++) {
+        float before[4] = {a.q[0], a.q[1], a.q[2], a.q[3]};
+        assert_int_equal(rill_field_parse(qf, &a, bad[i], strlen(bad[i]), NULL, &err),
+                         RILL_ERR_PARSE);
+        assert_memory_equal(before, a.q, sizeof before);
+    }
+}
+
 /* What the hooks of rill_field_parse_ex saw, in order. */
 typedef struct hook_log {
     char text[512];
@@ -588,6 +625,7 @@ int main(void) {
         cmocka_unit_test(test_equal_and_copy),
         cmocka_unit_test(test_format_parse_round_trip),
         cmocka_unit_test(test_parse_truncated_and_garbage),
+        cmocka_unit_test(test_euler_rotation),
         cmocka_unit_test(test_parse_ex_hooks),
         cmocka_unit_test(test_dump),
     };

@@ -16,7 +16,7 @@
  *   every read. A mismatch is RILL_ERR_CHECKSUM with a message naming the entry; damaged data is
  *   never returned.
  *
- * ON LOOKUP ORDER (NOTES 7)
+ * ON LOOKUP ORDER
  *   rill_rpak_mount_default mounts, in this order: the pack given on the command line, a pack
  *   appended to the executable, `<exe>.rpak` beside the executable. Loose roots mounted with
  *   rill_vfs_mount_dir are always searched after every pack.
@@ -163,8 +163,8 @@ rill_result rill_rpak_mount(rill_vfs *vfs, rill_rpak *pak, rill_error *err);
  * stats. */
 rill_result rill_rpak_mount_file(rill_vfs *vfs, const char *path, rill_rpak **out_pak,
                                  rill_error *err);
-/* Mounts the default packs in NOTES 7 order: `cmdline_pack` (may be NULL; failing to open it is an
- * error), then a pack appended to the running executable, then `<exe>.rpak`; the last two are
+/* Mounts the default packs in the lookup order: `cmdline_pack` (may be NULL; failing to open it is
+ * an error), then a pack appended to the running executable, then `<exe>.rpak`; the last two are
  * skipped silently when absent but a damaged one is an error. out_mounted (may be NULL) receives
  * how many packs were mounted. Mount loose roots after this call. */
 rill_result rill_rpak_mount_default(rill_vfs *vfs, const char *cmdline_pack, uint32_t *out_mounted,
