@@ -18,7 +18,8 @@
 #define PROBE_FACE 256u
 #define PROBE_SPEC_MIN 4u
 #define MAX_ENTRIES 64u
-#define PROBE_VEC4S 6u /* per probe in the uniform block (probes.glsl) */
+#define PROBE_VEC4S 6u     /* per probe in the uniform block (probes.glsl) */
+#define UNUSED_FRAMES 300u /* an entry no probe named for this long is freed */
 
 typedef enum entry_state { ENTRY_WAIT, ENTRY_READY, ENTRY_FAILED } entry_state;
 
@@ -29,6 +30,7 @@ typedef struct probe_entry {
     rill__img *spec;
     rill_rg_usage spec_use;
     rill_rg_image r_spec; /* this frame's handle, {0} when not imported */
+    uint64_t last_used;   /* rill_renderer.frame_counter when a probe last named it */
 } probe_entry;
 
 /* The uniform block (probes.glsl): count, then PROBE_VEC4S vec4 per shaded probe. */
@@ -49,6 +51,7 @@ struct rill__probes {
     uint64_t ubo_off;
     rill_rg_image r_source;
     uint32_t bakes;
+    bool warned_full;
 };
 
 /* >>lifetime -------------------------------------------------------------------------------- */
@@ -164,6 +167,14 @@ static probe_entry *entry_for(rill_renderer *r, const rill_render_snapshot *snap
         }
     }
     if (p->entries.len >= MAX_ENTRIES) {
+        if (!p->warned_full) {
+            p->warned_full = true;
+            RILL_LOG_WARN("render",
+                          "reflection probe of entity %u:%u: more than %u probe sources "
+                          "in use; '%s' is not loaded",
+                          RILL_ENTITY_INDEX(probe->entity), RILL_ENTITY_GENERATION(probe->entity),
+                          MAX_ENTRIES, probe->source);
+        }
         return NULL;
     }
     probe_entry e;
@@ -260,8 +271,18 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
     }
     p->bake = -1;
     p->shaded_n = 0;
-    for (uint32_t i = 0; i < p->entries.len; i++) {
-        p->entries.data[i].r_spec = (rill_rg_image){0};
+    /* Sources no probe named for a while give their cubes back (deferred past the GPU's use). */
+    for (uint32_t i = 0; i < p->entries.len;) {
+        probe_entry *e = &p->entries.data[i];
+        e->r_spec = (rill_rg_image){0};
+        if (e->last_used + UNUSED_FRAMES < r->frame_counter) {
+            rill__img_destroy(r->gpu, e->equirect);
+            rill__img_destroy(r->gpu, e->spec);
+            rill_free(e->path);
+            rill_array_swap_remove(&p->entries, i);
+            continue;
+        }
+        i++;
     }
     /* The nearest ready probes (insertion by distance), and one waiting upload baked. */
     const float *eye = &snap->view.world_from_view[12];
@@ -274,6 +295,9 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
             continue;
         }
         probe_entry *e = entry_for(r, snap, q);
+        if (e) {
+            e->last_used = r->frame_counter;
+        }
         if (!e || e->state == ENTRY_FAILED) {
             continue;
         }

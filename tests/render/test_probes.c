@@ -395,6 +395,16 @@ static void test_missing_source_inert(void **state) {
     assert_int_equal(st.probes_failed, 2);
     assert_int_equal(st.probes_shaded, 0);
     assert_int_equal(st.probe_bakes, 0);
+    /* Sources no probe names for 300 frames are let go (a failed one too: named again if a probe
+     * asks for it later). */
+    sc.s.probes = NULL;
+    sc.s.probe_count = 0;
+    rill_error err = {0};
+    for (int k = 0; k < 302; k++) {
+        assert_int_equal(rill_renderer_render(sc.r, &sc.s, &err), RILL_OK);
+    }
+    rill_renderer_stats(sc.r, &st);
+    assert_int_equal(st.probes_failed, 0);
     remove(path);
     scene_close(&sc);
 }
