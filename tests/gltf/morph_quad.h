@@ -22,7 +22,7 @@ typedef struct morph_quad_opts {
 } morph_quad_opts;
 
 static inline size_t morph_quad_text(const morph_quad_opts *o, char *text, size_t cap) {
-    uint8_t b[172];
+    _Alignas(16) uint8_t b[172];
     memset(b, 0, sizeof(b));
     float *pos = (float *)b, *nrm = (float *)(b + 48), *delta = (float *)(b + 108);
     uint16_t *idx = (uint16_t *)(b + 96);

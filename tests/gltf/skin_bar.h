@@ -35,7 +35,7 @@ static inline void skin_bar_base64(const uint8_t *src, size_t n, char *dst) {
 
 /* Writes the .gltf text into text (cap bytes, 64 KiB is plenty); returns its length. */
 static inline size_t skin_bar_text(const skin_bar_opts *o, char *text, size_t cap) {
-    uint8_t b[656];
+    _Alignas(16) uint8_t b[656];
     memset(b, 0, sizeof(b));
     float *pos = (float *)b, *nrm = (float *)(b + 120), *wt = (float *)(b + 280);
     uint8_t *jt = b + 240;
