@@ -6,6 +6,7 @@
  *   motion_blur        8 and 32 samples, shutter 180 degrees
  *   color_grading      the HDR part (white balance, contrast, saturation) alone, the .cube part
  *                      alone (a 33^3 table), both
+ *   forward_decal      100 decal boxes (10 x 10 over the grid, 1.2 m each)
  * Each line gives the effect's passes and GPU time (registry pass timings, mean after warm-up) and
  * the frame's GPU time. Figures quote the machine (docs/benchmarks.md).
  *
@@ -31,6 +32,8 @@ typedef struct bench {
     rill_material mats[4];
     rill_render_instance inst[BENCH_CUBES];
     uint32_t w, h, frames, frame_no;
+    const rill_render_decal *decals;
+    uint32_t decal_count;
 } bench;
 
 static void die(const char *what, const rill_error *err) {
@@ -63,6 +66,8 @@ static sample measure(bench *b, const rill_render_routed_settings *settings, uin
         bench_cubes_scene(&s, b->inst, b->cube, b->mats, 0.01f * (float)b->frame_no++);
         s.view.settings = settings;
         s.view.settings_count = n;
+        s.decals = b->decals;
+        s.decal_count = b->decal_count;
         rill_error err = {0};
         if (rill_renderer_render(b->r, &s, &err) != RILL_OK ||
             rill_renderer_wait_idle(b->r, &err) != RILL_OK) {
@@ -97,6 +102,27 @@ static void report(const bench *b, const char *effect, const char *variant, samp
            "\"passes\":%u,\"effect_gpu_ms\":%.3f,\"frame_gpu_ms\":%.3f,\"cpu_record_ms\":%.3f}\n",
            effect, variant, b->w, b->h, m.passes, m.effect_ms, m.frame_ms, m.cpu_ms);
     fflush(stdout);
+}
+
+/* 100 decal boxes laid over the cube grid, projecting down. */
+static void bench_decals(bench *b) {
+    static rill_render_decal d[100];
+    for (int i = 0; i < 100; i++) {
+        mat4 m;
+        glm_mat4_identity(m);
+        glm_translate(m,
+                      (vec3){(float)(i % 10) * 1.25f - 5.6f, 0.5f, (float)(i / 10) * 1.25f - 5.6f});
+        glm_scale(m, (vec3){1.2f, 2.0f, 1.2f});
+        memcpy(d[i].world_from_box, m, sizeof(m));
+        d[i].base_color[0] = (float)(i % 3) * 0.4f, d[i].base_color[1] = 0.5f;
+        d[i].base_color[2] = 0.2f, d[i].base_color[3] = 0.8f;
+        d[i].angle_fade_start = 60, d[i].angle_fade_end = 80;
+    }
+    static const char *const ids[] = {"forward_decal", NULL};
+    b->decals = d;
+    b->decal_count = 100;
+    report(b, "forward_decal", "100_boxes", measure(b, NULL, 0, ids));
+    b->decal_count = 0;
 }
 
 /* A warm 33^3 .cube table in a fresh folder mounted as the renderer's file system. */
@@ -164,6 +190,7 @@ static void run(bench *b) {
     report(b, "color_grading", "hdr_and_lut_33", measure(b, &rs, 1, grade_ids));
     rill_renderer_set_vfs(b->r, NULL);
     rill_vfs_destroy(vfs);
+    bench_decals(b);
     char path[600];
     snprintf(path, sizeof(path), "%s/warm.cube", dir);
     unlink(path);

@@ -717,6 +717,10 @@ typedef struct rill_render_snapshot {
     const struct rill_render_probe *probes;
     uint32_t probe_count;
     struct rill_vfs *probe_vfs;
+    /* Decal boxes (rill/render/post.h; rill_render_extract: every ForwardDecal with a
+     * GlobalTransform). */
+    const struct rill_render_decal *decals;
+    uint32_t decal_count;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -1074,6 +1078,7 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(float) morph_weights;
     rill_map skinned; /* MeshSkin entity -> its dense index (extract_skins.c) */
     rill_map morphed; /* MeshMorph entity -> its dense index (extract_skins.c) */
+    RILL_ARRAY(struct rill_render_decal) decals; /* ForwardDecal boxes (post_decal.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

@@ -5,6 +5,7 @@
  * never pointers into component storage, so the world may change while the frame is recorded. */
 #include "batch.h"
 #include "model_assets.h"
+#include "post_internal.h"
 #include "render_internal.h"
 #include "rill/channels.h"
 
@@ -65,6 +66,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->ranges);
     rill_array_free(&buf->lights);
     rill_array_free(&buf->probes);
+    rill_array_free(&buf->decals);
     rill_array_free(&buf->routed_bytes);
     rill_array_free(&buf->route_sources);
     rill_array_free(&buf->shown);
@@ -800,6 +802,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
     }
 
     extract_sun(world, comps, buf, out_snap);
+    if (!rill__post_extract_decals(world, buf, out_snap)) { /* post_decal.c */
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
 
     for (int kind = 0; kind < 2; kind++) {
         memset(&qd, 0, sizeof(qd));

@@ -63,6 +63,9 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     if (vs->res.ao.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.ao, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
+    if (vs->res.decal.id) {
+        RILL_TRY(rill_rg_use_image(g, p, vs->res.decal, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+    }
     RILL_TRY(rill_rg_use_image(g, p, vs->res.depth, RILL_RG_USAGE_DEPTH_READ, err));
     if (shadows) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.shadow_map, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));

@@ -4,6 +4,7 @@
  * stored there when it built the graph. Raster passes of a view in a rectangle keep to it (shadow
  * maps do not). */
 #include "frame.h"
+#include "post_internal.h"
 
 #include <string.h>
 
@@ -23,8 +24,8 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
  * light clusters, ambient occlusion (white without SSAO), the image-based light and the
  * reflection probes). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
-                           rill__img *shadow, rill__img *ao) {
-    rill__binding b[15];
+                           rill__img *shadow, rill__img *ao, rill__img *decal) {
+    rill__binding b[16];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -46,8 +47,9 @@ static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__c
     if (full) {
         rill__ibl_bindings(r, &b[7]);
         rill__probes_bindings(r, &b[10]);
+        bind_img(&b[15], decal ? decal : rill__post_no_decal(r), RILL__SAMPLER_NEAREST_CLAMP);
     }
-    rill__cmd_bind_transient_set(cmd, 0, b, full ? 15 : 2);
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 16 : 2);
 }
 
 /* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
@@ -97,6 +99,7 @@ typedef struct draw_binding {
     /* When set: the pipes ghost instances draw with instead of pipes (mixed passthrough's
      * transparent pass: their colour without alpha). */
     rill__pipe *const *ghost_pipes;
+    rill__img *decal; /* ForwardDecal albedo + coverage (post_decal.c), NULL: none */
 } draw_binding;
 
 /* One VkDrawIndexedIndirectCommand. */
@@ -255,7 +258,7 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
             rill__pipe *p = (ghost ? db->ghost_pipes : db->pipes)[mt->double_sided ? 1 : 0];
             if (p != bound) {
                 rill__cmd_bind_pipe(cmd, p);
-                bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao);
+                bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao, db->decal);
                 if (db->push_size) {
                     rill__cmd_push(cmd, db->push, db->push_size);
                 }
@@ -362,7 +365,7 @@ static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
         return;
     }
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
-    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL);
     ghost_runs(ctx, vs, 0, vs->ghosts_opaque, NULL);
 }
 
@@ -392,7 +395,7 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
         rill__cmd_begin_rendering(ctx->cmd, NULL, 0, &depth, d->width, d->height);
         if (c < vs->cascades && ncast) {
             rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SHADOW]);
-            bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+            bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL);
             uint32_t push[4] = {c, 0, 0, 0};
             rill__cmd_push(ctx->cmd, push, sizeof(push));
             rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
@@ -444,6 +447,7 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        0,
                        false,
                        true};
+    db.decal = rill__ctx_img(ctx, vs->res.decal);
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     ghost_alpha(ctx, vs);
     view_end(ctx, vs);
@@ -491,7 +495,7 @@ void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
             continue;
         }
         rill__cmd_bind_pipe(ctx->cmd, kinds[k]);
-        bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL);
+        bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL);
         rill__cmd_push(ctx->cmd, push, sizeof(push));
         draw_binding db = {NULL, false, NULL, NULL, NULL, 0, k == 0};
         uint32_t before = r->draw_calls;

@@ -46,6 +46,10 @@ static const struct {
                                rill__spv_motion_blur_comp,
                                &rill__spv_motion_blur_comp_size,
                                {{T, T, T, I}}},
+    [POST_PIPE_DECAL] = {"forward decal",
+                         rill__spv_decal_comp,
+                         &rill__spv_decal_comp_size,
+                         {{T, T, I}}},
 };
 #undef T
 #undef I
@@ -71,8 +75,16 @@ rill_result rill__post_create(rill_renderer *r, rill_error *err) {
             return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
         }
     }
+    rill__img_desc nd = {
+        1, 1, 1, 1, RILL_RG_FORMAT_RGBA16F, RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST, "no decal"};
+    static const uint16_t zero[4] = {0, 0, 0, 0};
+    p->no_decal = rill__img_create(r->gpu, &nd, err);
+    if (!p->no_decal || rill__img_upload(r->gpu, p->no_decal, zero, sizeof(zero), err) != RILL_OK) {
+        return err ? err->code : RILL_ERR_VULKAN;
+    }
     RILL_TRY(rill__post_register_grade(r, err));
     RILL_TRY(rill__post_register_dof(r, err));
+    RILL_TRY(rill__post_register_decals(r, err));
     return rill__post_register_motion(r, err);
 }
 
@@ -82,6 +94,8 @@ void rill__post_destroy(rill_renderer *r) {
         return;
     }
     rill__post_luts_destroy(r);
+    rill__img_destroy(r->gpu, p->no_decal);
+    rill_free(p->decals);
     for (int i = 0; i < POST_PIPE_NUM; i++) {
         rill__pipe_destroy(r->gpu, p->pipes[i]);
     }

@@ -21,6 +21,7 @@ typedef enum rill__post_pipe {
     POST_PIPE_DOF_BOKEH,
     POST_PIPE_DOF_COMPOSITE,
     POST_PIPE_MOTION_BLUR,
+    POST_PIPE_DECAL,
     POST_PIPE_NUM
 } rill__post_pipe;
 
@@ -59,6 +60,10 @@ typedef struct rill__post {
     rill__post_lut luts[POST_MAX_LUTS];
     uint64_t warned[32]; /* (entity, type, field) keys already warned about */
     uint32_t warned_n;
+    rill__img *no_decal;        /* 1x1, coverage 0: what the lit passes read without decals */
+    struct decal_frame *decals; /* post_decal.c: this frame's decal dispatches */
+    bool warned_decals;         /* a decal with a non-finite or flat box */
+    bool warned_many_decals;    /* more than RILL_RENDER_MAX_DECALS in a frame */
 } rill__post;
 
 /* post.c: creates the pipelines and registers the effects (from rill__effects_create); frees. */
@@ -89,6 +94,12 @@ rill_entity rill__post_source(const rill_render_view *v, const char *type);
 rill_result rill__post_register_grade(rill_renderer *r, rill_error *err);
 rill_result rill__post_register_dof(rill_renderer *r, rill_error *err);
 rill_result rill__post_register_motion(rill_renderer *r, rill_error *err);
+/* post_decal.c: the ForwardDecal boxes of the world into buf->decals and the snapshot (false: out
+ * of memory); the decal effect; the image the lit passes bind without decals. */
+bool rill__post_extract_decals(rill_world *w, rill_render_extract_buf *buf,
+                               rill_render_snapshot *out);
+rill_result rill__post_register_decals(rill_renderer *r, rill_error *err);
+rill__img *rill__post_no_decal(const rill_renderer *r);
 /* post_grade.c: frees the tables. */
 void rill__post_luts_destroy(rill_renderer *r);
 

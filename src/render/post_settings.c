@@ -76,8 +76,54 @@ static const rill_field motion_fields[] = {
 #undef F32
 #undef VEC3
 
+static const float f_white[4] = {1, 1, 1, 1}, f_fade0 = 60.0f, f_fade1 = 80.0f;
+static const rill_field decal_fields[] = {
+    {.name = "base_color",
+     .type = RILL_FIELD_COLOR,
+     .offset = offsetof(rill_render_forward_decal, base_color),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 1,
+     .default_value = f_white,
+     .doc = "albedo laid on the surfaces in the box (linear); alpha = opacity"},
+    {.name = "angle_fade_start",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_forward_decal, angle_fade_start),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 180,
+     .default_value = &f_fade0,
+     .doc = "degrees between a surface's normal and the box's +Y where the decal starts to fade"},
+    {.name = "angle_fade_end",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_forward_decal, angle_fade_end),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 180,
+     .default_value = &f_fade1,
+     .doc = "degrees where it is gone"},
+};
+
+/* ForwardDecal: a spatial component (one per decal entity), not a routed setting. */
+static rill_result register_decal(rill_world *w, rill_error *err) {
+    static const rill_render_forward_decal decal_default = {{1, 1, 1, 1}, 60.0f, 80.0f};
+    rill_type_desc d = {.name = "ForwardDecal",
+                        RILL_TYPE_LAYOUT(rill_render_forward_decal),
+                        .fields = decal_fields,
+                        .field_count = (uint32_t)RILL_COUNTOF(decal_fields),
+                        .defaults = &decal_default,
+                        .doc = "a box (the entity's transform) painting base_color onto the opaque "
+                               "surfaces inside it, projected along its -Y"};
+    if (rill_world_find_component(w, d.name).id || rill_world_register_component(w, &d).id) {
+        return RILL_OK;
+    }
+    return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                          "render: could not register the ForwardDecal component");
+}
+
 rill_result rill__post_register_components(rill_world *w, rill_render_components *out,
                                            rill_error *err) {
+    RILL_TRY(register_decal(w, err));
     static const rill_render_color_grading grading_default = {
         .contrast = 1, .saturation = 1, .gamma = {1, 1, 1}, .gain = {1, 1, 1}};
     static const rill_render_dof dof_default = {RILL_DOF_GAUSSIAN, 10.0f, 1.0f, 0.01866f, 64.0f};

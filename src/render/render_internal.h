@@ -159,6 +159,7 @@ typedef struct prev_xform {
  * share them); hdr is shared; ao and ao_raw are none ({0}) without SSAO. */
 typedef struct rill__view_res {
     rill_rg_image depth, normal, motion, shadow_map, hdr, ao, ao_raw;
+    rill_rg_image decal; /* ForwardDecal albedo (premultiplied) + coverage; {0} without decals */
 } rill__view_res;
 
 /* A view's settings with every default resolved (rill__view_defaults in frame_views.c): the one

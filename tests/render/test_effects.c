@@ -218,8 +218,9 @@ static void test_phase_order(void **state) {
     /* the registry lists them sorted, engine effects interleaved by order; the anti-aliasing
      * anchors (taa, fxaa, smaa, cas) come first in their phase whatever the others' order; the
      * post effects (render/post.h) at their orders, color_grading before hdr_mid (same order,
-     * registered first) */
+     * registered first), forward_decal in the GI phase */
     static const char *const want[] = {"ssao",
+                                       "forward_decal",
                                        "gi",
                                        "ssr",
                                        "taa",
@@ -238,8 +239,8 @@ static void test_phase_order(void **state) {
                                        "smaa",
                                        "cas",
                                        "ovl"};
-    assert_int_equal(rill_render_effect_count(f->r), 19);
-    for (uint32_t i = 0; i < 19; i++) {
+    assert_int_equal(rill_render_effect_count(f->r), 20);
+    for (uint32_t i = 0; i < 20; i++) {
         rill_render_effect_info info;
         assert_true(rill_render_effect_get(f->r, i, &info));
         assert_string_equal(info.id, want[i]);

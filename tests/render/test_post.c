@@ -20,6 +20,8 @@
 
 #include "render_test.h"
 
+#include <cglm/clipspace/persp_rh_zo.h>
+
 #define W 96
 #define H 64
 
@@ -420,11 +422,125 @@ static void test_hostile_settings(void **state) {
     scene_close(&sc);
 }
 
+/* ForwardDecal: a box over part of a floor paints only the pixels inside its projected box,
+ * redder; turned so its +Y lies along the floor (normal at 90 degrees), it fades out entirely. */
+static void test_forward_decal(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc)) {
+        skip();
+    }
+    mat4 wfv;
+    render_test_look_at(wfv, (float[3]){0, 3, 4}, (float[3]){0, -1, 0});
+    memcpy(sc.s.view.world_from_view, wfv, sizeof(wfv));
+    render_test_place(&sc.inst[0], 1, sc.cube, sc.lit, (float[3]){0, -1.1f, 0}, 1.0f, 0);
+    sc.inst[0].transform[0] = 8.0f, sc.inst[0].transform[5] = 0.2f, sc.inst[0].transform[10] = 8.0f;
+    sc.s.instance_count = 1;
+    scene_render(&sc, 3);
+    static uint8_t base[W * H * 4];
+    memcpy(base, sc.px, sizeof(base));
+
+    rill_render_decal d;
+    memset(&d, 0, sizeof(d));
+    mat4 box;
+    glm_mat4_identity(box);
+    glm_translate(box, (vec3){0.5f, -1.0f, 0.0f});
+    glm_scale(box, (vec3){1.5f, 1.0f, 1.0f});
+    memcpy(d.world_from_box, box, sizeof(box));
+    memcpy(d.base_color, (float[4]){1, 0, 0, 1}, sizeof(d.base_color));
+    d.angle_fade_start = 60, d.angle_fade_end = 80;
+    sc.s.decals = &d;
+    sc.s.decal_count = 1;
+    scene_render(&sc, 1);
+    assert_true(effect_ran(sc.r, "forward_decal"));
+    /* the box's screen rectangle: its 8 corners through the view-projection */
+    mat4 view, proj, vp;
+    glm_mat4_inv(wfv, view);
+    glm_perspective_rh_zo(0.8f, (float)W / (float)H, 0.1f, 1000.0f, proj);
+    glm_mat4_mul(proj, view, vp);
+    float x0 = W, x1 = 0, y0 = H, y1 = 0;
+    for (int c = 0; c < 8; c++) {
+        vec4 corner = {c & 1 ? 0.5f : -0.5f, c & 2 ? 0.5f : -0.5f, c & 4 ? 0.5f : -0.5f, 1}, w, cl;
+        glm_mat4_mulv(box, corner, w);
+        glm_mat4_mulv(vp, w, cl);
+        float sx = (cl[0] / cl[3] * 0.5f + 0.5f) * W, sy = (0.5f - cl[1] / cl[3] * 0.5f) * H;
+        x0 = fminf(x0, sx), x1 = fmaxf(x1, sx), y0 = fminf(y0, sy), y1 = fmaxf(y1, sy);
+    }
+    int changed = 0, outside = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            const uint8_t *a = base + (y * W + x) * 4, *b = sc.px + (y * W + x) * 4;
+            if (memcmp(a, b, 3) != 0) {
+                changed++;
+                outside += x + 1 < x0 || x > x1 + 1 || y + 1 < y0 || y > y1 + 1;
+                assert_true(b[0] >= a[0] && b[2] <= a[2]); /* redder */
+            }
+        }
+    }
+    print_message("decal: %d pixels painted, %d outside the box's rectangle\n", changed, outside);
+    assert_true(changed > 100);
+    assert_int_equal(outside, 0);
+
+    /* turned so the floor's normal is 90 degrees from the box's +Y: faded out */
+    glm_rotate_x(box, 1.5707963f, box);
+    memcpy(d.world_from_box, box, sizeof(box));
+    scene_render(&sc, 1);
+    assert_memory_equal(sc.px, base, sizeof(base));
+    /* no decals: no pass */
+    sc.s.decal_count = 0;
+    scene_render(&sc, 1);
+    assert_false(effect_ran(sc.r, "forward_decal"));
+    assert_memory_equal(sc.px, base, sizeof(base));
+    scene_close(&sc);
+}
+
+/* rill_render_extract turns every ForwardDecal with a GlobalTransform into a snapshot decal. */
+static void test_forward_decal_extract(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_render_components comps;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w), decal = rill_world_spawn(w), bare = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    rill_component fdc = rill_world_find_component(w, "ForwardDecal");
+    assert_true(fdc.id != 0);
+    rill_render_forward_decal fd;
+    rill_type_apply_defaults(rill_world_component_type(w, fdc), &fd);
+    assert_float_equal(fd.base_color[3], 1.0f, 0.0);
+    assert_float_equal(fd.angle_fade_start, 60.0f, 0.0);
+    fd.base_color[0] = 0.25f;
+    assert_non_null(rill_world_add(w, decal, fdc, &fd));
+    rill_transform t = rill_transform_identity();
+    t.translation[1] = 2.0f;
+    assert_non_null(rill_world_add(w, decal, b->transform, &t));
+    assert_non_null(rill_world_add(w, decal, b->global_transform, NULL));
+    assert_non_null(rill_world_add(w, bare, fdc, &fd)); /* no transform: not a decal */
+    rill_world_update_transforms(w);
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.decal_count, 1);
+    assert_float_equal(s.decals[0].base_color[0], 0.25f, 0.0);
+    assert_float_equal(s.decals[0].world_from_box[13], 2.0f, 1e-6);
+    assert_true(s.decals[0].entity == decal);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_color_grading_lut), cmocka_unit_test(test_color_grading_hdr),
-        cmocka_unit_test(test_depth_of_field),    cmocka_unit_test(test_motion_blur),
-        cmocka_unit_test(test_hostile_settings),
+        cmocka_unit_test(test_color_grading_lut),     cmocka_unit_test(test_color_grading_hdr),
+        cmocka_unit_test(test_depth_of_field),        cmocka_unit_test(test_motion_blur),
+        cmocka_unit_test(test_hostile_settings),      cmocka_unit_test(test_forward_decal),
+        cmocka_unit_test(test_forward_decal_extract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

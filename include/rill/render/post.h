@@ -1,9 +1,9 @@
 /* rill/render/post.h: the camera effects of the post-processing phases: colour grading (with a
- * .cube 3D look-up table), depth of field and motion blur. Each is a settings component routed to
- * cameras like Bloom (rill/render/effects.h, ON ROUTING) and a registry effect that runs only for
- * a camera whose routed settings hold it.
+ * .cube 3D look-up table), depth of field and motion blur; and ForwardDecal boxes. Each is a
+ * settings component routed to cameras like Bloom (rill/render/effects.h, ON ROUTING) and a
+ * registry effect that runs only for a camera whose routed settings hold it.
  *
- * ON THE EFFECTS (docs/renderer.md "Colour grading, depth of field, motion blur")
+ * ON THE EFFECTS (docs/renderer.md "Colour grading, depth of field, motion blur, decals")
  *   ColorGrading   two passes: `color_grading` (HDR_POST, order 150: after auto exposure measured
  *                  the image, before bloom) applies exposure, white balance (temperature, tint),
  *                  contrast (around middle grey 0.18) and saturation to the linear HDR colour;
@@ -72,6 +72,29 @@ typedef struct rill_render_motion_blur {
     float shutter_angle; /* degrees of a frame the shutter is open (0 .. 360; 180) */
     uint32_t samples;    /* colour samples along each pixel's motion (1 .. 64; 8) */
 } rill_render_motion_blur;
+
+/* The component "ForwardDecal": the entity's box (a unit cube, -0.5 .. 0.5 on each axis, placed by
+ * its GlobalTransform) paints `base_color` onto the opaque surfaces inside it, projected along the
+ * box's -Y axis: the colour replaces the surface's albedo by its alpha before lighting, so the
+ * decal is lit, shadowed and fogged like the surface. Surfaces turned away from the box's +Y fade
+ * out between angle_fade_start and angle_fade_end (degrees between the surface normal and +Y).
+ * Transparent surfaces are not painted. */
+typedef struct rill_render_forward_decal {
+    float base_color[4];    /* linear RGB, alpha = opacity (default (1, 1, 1, 1)) */
+    float angle_fade_start; /* degrees, 0 .. 180 (default 60) */
+    float angle_fade_end;   /* degrees, above start (default 80) */
+} rill_render_forward_decal;
+
+/* One decal of a snapshot (rill_render_extract fills them from ForwardDecal components). */
+typedef struct rill_render_decal {
+    float world_from_box[16]; /* the box's world matrix (column-major) */
+    float base_color[4];
+    float angle_fade_start, angle_fade_end; /* degrees */
+    rill_entity entity;                     /* the ForwardDecal's (warnings); 0 by hand */
+} rill_render_decal;
+
+/* Most decals one frame draws (the rest are dropped with a warning once per renderer). */
+#define RILL_RENDER_MAX_DECALS 256u
 
 /* The file system ColorGrading.lut paths are read from (a project's, rill_app_vfs); NULL: none
  * (a lut then logs that it cannot be read). Borrowed: it must outlive the renderer or be reset. */

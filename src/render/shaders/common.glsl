@@ -49,6 +49,8 @@ layout(set = 0, binding = 6) uniform sampler2D ssao_tex;
 layout(set = 0, binding = 7) uniform samplerCube ibl_specular;
 layout(set = 0, binding = 8) uniform sampler2D ibl_brdf;
 layout(set = 0, binding = 9) uniform sampler2D ibl_sh;
+// ForwardDecal (post_decal.c): premultiplied albedo and coverage per pixel of the 3D image.
+layout(set = 0, binding = 15) uniform sampler2D decal_tex; // after the probes (10..14)
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;

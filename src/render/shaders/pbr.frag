@@ -189,6 +189,11 @@ void main() {
         mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv));
         ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv)).r, material.params.z);
     }
+    if (material.params2.y != 2.0) { // ForwardDecal paints opaque surfaces: albedo by coverage
+        ivec2 dp = min(ivec2(gl_FragCoord.xy), textureSize(decal_tex, 0) - 1); // 1x1 without decals
+        vec4 dc = texelFetch(decal_tex, dp, 0);
+        base.rgb = base.rgb * (1.0 - dc.a) + dc.rgb;
+    }
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
     if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
