@@ -46,12 +46,18 @@ static void print_plugin(const rill_plugins *p, uint32_t i, bool json) {
         if (strcmp(e.plugin, info.name) != 0) {
             continue;
         }
+        char reads[40];
+        snprintf(reads, sizeof(reads), "%s%s%s", e.inputs & RILL_PLUGIN_INPUT_DEPTH ? " depth" : "",
+                 e.inputs & RILL_PLUGIN_INPUT_NORMAL ? " normal" : "",
+                 e.inputs & RILL_PLUGIN_INPUT_MOTION ? " motion" : "");
         if (json) {
-            printf("%s{\"id\":\"%s\",\"phase\":\"%s\",\"order\":%d,\"settings_size\":%u}",
-                   shown ? "," : "", e.id, phase_name(e.phase), e.order, e.settings_size);
+            printf("%s{\"id\":\"%s\",\"phase\":\"%s\",\"order\":%d,\"settings_size\":%u,"
+                   "\"reads\":\"%s\"}",
+                   shown ? "," : "", e.id, phase_name(e.phase), e.order, e.settings_size,
+                   reads[0] ? reads + 1 : "");
         } else {
-            printf("  %s  phase %s, order %d, %u bytes of settings\n", e.id, phase_name(e.phase),
-                   e.order, e.settings_size);
+            printf("  %s  phase %s, order %d, %u bytes of settings%s%s\n", e.id,
+                   phase_name(e.phase), e.order, e.settings_size, reads[0] ? ", reads" : "", reads);
         }
         shown++;
     }

@@ -1,6 +1,7 @@
 /* bench_effects.c: the cost of the composition registry's effects, one JSON line per case.
  *   effect    GPU time of each engine effect (SSAO at High, bloom, auto exposure) and each
- *             shipped plugin alone, from the registry's per-effect pass timings (mean after
+ *             plugin of the plugins folder alone (every shipped plugin: one line each, with the
+ *             frame inputs it reads), from the registry's per-effect pass timings (mean after
  *             warm-up), with the whole frame's GPU time;
  *   tier      the same scene with SSAO, bloom, auto exposure and TAA settings on the camera at
  *             Low, Medium and High: passes, GPU and CPU-record time of the frame;
@@ -11,6 +12,7 @@
  * A scene of 64 lit cubes with shadows. Figures quote the machine (docs/benchmarks.md).
  *
  * usage: bench_effects [--size 320x180] [--frames 20] [--plugins DIR] [--device NAME] */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,28 +126,50 @@ static void bench_engine_effects(bench *b) {
     }
 }
 
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every plugin library of the folder (sorted), each alone on a fresh host: one line per effect. */
 static void bench_plugin_effects(bench *b) {
-    static const char *const libs[5] = {"sepia", "vignette", "chromatic_aberration", "crt",
-                                        "film_grain"};
-    for (int i = 0; i < 5; i++) {
+    DIR *d = opendir(b->plugins);
+    if (!d) {
+        die(b->plugins, NULL);
+    }
+    char *names[256];
+    uint32_t n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) && n < 256) {
+        size_t len = strlen(ent->d_name);
+        if (len > 3 && strcmp(ent->d_name + len - 3, ".so") == 0) {
+            names[n++] = strdup(ent->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, n, sizeof(names[0]), cmp_name);
+    for (uint32_t i = 0; i < n; i++) {
         rill_error err = {0};
         rill_plugins *p = rill_plugins_create(&(rill_plugins_desc){.renderer = b->r}, &err);
         char path[1024];
-        snprintf(path, sizeof(path), "%s/%s.so", b->plugins, libs[i]);
+        snprintf(path, sizeof(path), "%s/%s", b->plugins, names[i]);
         if (!p || rill_plugins_load(p, path, &err) != RILL_OK) {
             die(path, &err);
         }
-        rill_plugin_effect_info ei;
-        rill_plugins_effect_get(p, 0, &ei);
-        char id[64];
-        snprintf(id, sizeof(id), "%s", ei.id);
-        rill_render_snapshot s;
-        scene(b, &s);
-        sample m = measure(b, &s, id);
-        printf("{\"bench\":\"effects\",\"case\":\"effect\",\"effect\":\"%s\",\"kind\":\"plugin\","
-               "\"size\":\"%ux%u\",\"passes\":%u,\"effect_gpu_ms\":%.3f,\"frame_gpu_ms\":%.3f}\n",
-               id, b->w, b->h, m.effect_passes, m.effect_ms, m.frame_ms);
+        for (uint32_t k = 0; k < rill_plugins_effect_count(p); k++) {
+            rill_plugin_effect_info ei;
+            rill_plugins_effect_get(p, k, &ei);
+            char id[64];
+            snprintf(id, sizeof(id), "%s", ei.id);
+            rill_render_snapshot s;
+            scene(b, &s);
+            sample m = measure(b, &s, id);
+            printf("{\"bench\":\"effects\",\"case\":\"effect\",\"effect\":\"%s\","
+                   "\"kind\":\"plugin\",\"plugin\":\"%s\",\"inputs\":%u,\"size\":\"%ux%u\","
+                   "\"passes\":%u,\"effect_gpu_ms\":%.3f,\"frame_gpu_ms\":%.3f}\n",
+                   id, ei.plugin, ei.inputs, b->w, b->h, m.effect_passes, m.effect_ms, m.frame_ms);
+        }
         rill_plugins_destroy(p);
+        free(names[i]);
     }
 }
 

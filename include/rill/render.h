@@ -877,7 +877,7 @@ typedef struct rill_mesh_instance {
     uint32_t mesh, material;
 } rill_mesh_instance;
 
-#define RILL_RENDER_MAX_SETTINGS 32u
+#define RILL_RENDER_MAX_SETTINGS 128u
 typedef struct rill_render_components {
     rill_component mesh_instance, directional_light, point_light, spot_light, model, model_mesh,
         render_mode;

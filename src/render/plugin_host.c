@@ -3,7 +3,8 @@
  * compiled with shaderc into compute pipelines, and their settings registered as components
  * routed to cameras. Each effect is an entry of the renderer's composition registry (effects.c)
  * with the plugin's phase and order; its add callback adds one pass that copies the phase's colour
- * into plugin_src and runs the effect from plugin_src into the colour. */
+ * into plugin_src and runs the effect from plugin_src into the colour, also reading the view's
+ * depth, normal and motion images when the effect asked for them (ABI 1.1 inputs). */
 #include "rill/render/plugins.h"
 
 #include "render_internal.h"
@@ -31,7 +32,9 @@
 #define PLUG_PROBE_MS 5000
 #define PLUG_MAX_SETTINGS 256u
 #define PLUG_MAX_FIELDS 32u
-#define PLUG_PUSH_SIZE 32u
+#define PLUG_PUSH_SIZE 48u
+/* The frame inputs this host gives (rill_plugin_input): the view's prepass images. */
+#define PLUG_HOST_INPUTS RILL_PLUGIN_INPUTS_1_1
 
 typedef struct plug_effect {
     char id[64];
@@ -39,7 +42,9 @@ typedef struct plug_effect {
     uint32_t lib; /* index in libs */
     uint32_t phase;
     int32_t order;
-    char *source; /* inline source (owned) */
+    uint32_t inputs;    /* rill_plugin_input bits it reads (0 for a plugin built for ABI 1.0) */
+    bool warned_inputs; /* said once that a frame lacked one of them */
+    char *source;       /* inline source (owned) */
     char shader_path[512];
     char shader_root[512]; /* the plugin's folder a relative shader_path stays in ("" = absolute) */
     int64_t shader_mtime;
@@ -114,11 +119,41 @@ static char *build_source(const plug_effect *e, const char *body) {
         "layout(set = 0, binding = 1) uniform sampler rill_sampler;\n"
         "layout(set = 0, binding = 3, %s) uniform writeonly image2D rill_output;\n"
         "layout(push_constant) uniform RillFrame {\n"
-        "    vec2 size; vec2 inv_size; float time; uint frame; vec2 pad;\n"
+        "    vec2 size; vec2 inv_size; float time; uint frame; float near; float far;\n"
+        "    uint orthographic; uint pad0, pad1, pad2;\n"
         "} rill_frame;\n"
         "vec4 rill_sample(vec2 uv) { return textureLod(sampler2D(rill_source, rill_sampler), uv, "
         "0.0); }\n"
+        "%s"
         "#line 1\n";
+    /* The readers of the frame inputs (ABI 1.1), each declared only when the effect asked for it
+     * (calling another is a compile error naming it). Images are read texel by texel at the UV:
+     * the prepass images are at the 3D size, which may differ from the colour's. */
+    static const char depth[] =
+        "layout(set = 0, binding = 4) uniform sampler2D rill_depth_image;\n"
+        "float rill_depth(vec2 uv) {\n"
+        "    ivec2 s = textureSize(rill_depth_image, 0);\n"
+        "    return texelFetch(rill_depth_image, clamp(ivec2(uv * vec2(s)), ivec2(0), s - 1), "
+        "0).r;\n"
+        "}\n"
+        "float rill_view_depth(vec2 uv) {\n"
+        "    float d = rill_depth(uv), n = rill_frame.near, f = rill_frame.far;\n"
+        "    return rill_frame.orthographic != 0u ? n + d * (f - n) : n * f / (f - d * (f - n));\n"
+        "}\n";
+    static const char normal[] =
+        "layout(set = 0, binding = 5) uniform sampler2D rill_normal_image;\n"
+        "vec3 rill_normal(vec2 uv) {\n"
+        "    ivec2 s = textureSize(rill_normal_image, 0);\n"
+        "    return texelFetch(rill_normal_image, clamp(ivec2(uv * vec2(s)), ivec2(0), s - 1), "
+        "0).xyz;\n"
+        "}\n";
+    static const char motion[] =
+        "layout(set = 0, binding = 6) uniform sampler2D rill_motion_image;\n"
+        "vec2 rill_motion(vec2 uv) {\n"
+        "    ivec2 s = textureSize(rill_motion_image, 0);\n"
+        "    return texelFetch(rill_motion_image, clamp(ivec2(uv * vec2(s)), ivec2(0), s - 1), "
+        "0).xy;\n"
+        "}\n";
     static const char post[] =
         "\nvoid main() {\n"
         "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
@@ -126,12 +161,16 @@ static char *build_source(const plug_effect *e, const char *body) {
         "    vec2 uv = (vec2(p) + 0.5) * rill_frame.inv_size;\n"
         "    imageStore(rill_output, p, rill_effect(uv, rill_sample(uv)));\n"
         "}\n";
-    size_t n = sizeof(pre) + 16 + strlen(body) + sizeof(post);
+    char inputs[sizeof(depth) + sizeof(normal) + sizeof(motion)];
+    snprintf(inputs, sizeof(inputs), "%s%s%s", e->inputs & RILL_PLUGIN_INPUT_DEPTH ? depth : "",
+             e->inputs & RILL_PLUGIN_INPUT_NORMAL ? normal : "",
+             e->inputs & RILL_PLUGIN_INPUT_MOTION ? motion : "");
+    size_t n = sizeof(pre) + 16 + strlen(inputs) + strlen(body) + sizeof(post);
     char *s = rill_malloc_tagged(n, RILL_MEM_RENDER);
     if (!s) {
         return NULL;
     }
-    int k = snprintf(s, n, pre, phase_format(e->phase));
+    int k = snprintf(s, n, pre, phase_format(e->phase), inputs);
     snprintf(s + k, n - (size_t)k, "%s%s", body, post);
     return s;
 }
@@ -162,10 +201,10 @@ static char *read_body(const plug_effect *e, rill_error *err) {
     return s;
 }
 
-/* Compiles e's shader into a pipeline; on failure *out is untouched and err holds shaderc's
- * messages (file:line: error: ...). */
-static rill_result compile_effect(rill_plugins *p, const plug_effect *e, rill__pipe **out,
-                                  rill_error *err) {
+/* Compiles e's shader into a pipeline; on failure *out is untouched and err names the library
+ * (lib) and the effect and holds shaderc's messages (file:line: error: ...). */
+static rill_result compile_effect(rill_plugins *p, const plug_effect *e, const char *lib,
+                                  rill__pipe **out, rill_error *err) {
     char *body = read_body(e, err);
     if (!body) {
         return err ? err->code : RILL_ERR_IO;
@@ -186,7 +225,7 @@ static rill_result compile_effect(rill_plugins *p, const plug_effect *e, rill__p
     rill_free(src);
     rill_result rc = RILL_OK;
     if (shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
-        rc = rill_error_set(err, RILL_ERR_PARSE, "plugins: effect '%s': shader: %s", e->id,
+        rc = rill_error_set(err, RILL_ERR_PARSE, "plugins: %s: effect '%s': shader: %s", lib, e->id,
                             shaderc_result_get_error_message(res));
     } else {
         rill__pipe_desc d;
@@ -199,6 +238,9 @@ static rill_result compile_effect(rill_plugins *p, const plug_effect *e, rill__p
         d.sets[0].bindings[1] = RILL__BIND_SAMPLER;
         d.sets[0].bindings[2] = RILL__BIND_UNIFORM;
         d.sets[0].bindings[3] = RILL__BIND_STORAGE_IMAGE;
+        for (uint32_t i = 0; e->inputs && i < 3; i++) {
+            d.sets[0].bindings[4 + i] = RILL__BIND_TEXTURE; /* all three: no holes in a set */
+        }
         d.push_size = PLUG_PUSH_SIZE;
         rill__pipe *pipe = rill__pipe_create(p->r->gpu, &d, err);
         if (!pipe) {
@@ -320,19 +362,35 @@ static rill_result take_effect(rill_plugins *p, const rill_plugin_effect_desc *d
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "plugins: %s: effect id must be 1-47 letters, digits or _", lib);
     }
-    if (d->phase >= RILL_PLUGIN_PHASE_COUNT || d->settings_size > PLUG_MAX_SETTINGS ||
-        d->settings_field_count > PLUG_MAX_FIELDS ||
-        (d->settings_field_count && !d->settings_fields) ||
+    if (d->settings_size > PLUG_MAX_SETTINGS || d->settings_field_count > PLUG_MAX_FIELDS) {
+        return rill_error_set(err, RILL_ERR_LIMIT,
+                              "plugins: %s: effect '%s': %u bytes of settings in %u fields: at "
+                              "most %u bytes and %u fields",
+                              lib, d->id, d->settings_size, d->settings_field_count,
+                              PLUG_MAX_SETTINGS, PLUG_MAX_FIELDS);
+    }
+    if (d->phase >= RILL_PLUGIN_PHASE_COUNT || (d->settings_field_count && !d->settings_fields) ||
         (!d->shader_source && !d->shader_path)) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
-                              "plugins: %s: effect '%s': bad phase, settings (at most %u bytes, "
-                              "%u fields) or no shader",
-                              lib, d->id, PLUG_MAX_SETTINGS, PLUG_MAX_FIELDS);
+                              "plugins: %s: effect '%s': bad phase, no settings_fields for its "
+                              "fields, or no shader",
+                              lib, d->id);
+    }
+    /* ABI 1.1's inputs: a plugin built for 1.0 has a desc that ends before them (none). */
+    uint64_t inputs = d->struct_size >= offsetof(rill_plugin_effect_desc, inputs) + sizeof(uint64_t)
+                          ? d->inputs
+                          : 0;
+    if (inputs & ~(uint64_t)PLUG_HOST_INPUTS) {
+        return rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                              "plugins: %s: effect '%s': asks for frame inputs this host cannot "
+                              "give (mask 0x%llx; it gives 0x%x: depth, normal, motion)",
+                              lib, d->id, (unsigned long long)inputs, PLUG_HOST_INPUTS);
     }
     memset(e, 0, sizeof(*e));
     snprintf(e->id, sizeof(e->id), "%s", d->id);
     e->phase = d->phase;
     e->order = d->order;
+    e->inputs = (uint32_t)inputs;
     e->settings_size = d->settings_size;
     e->field_count = d->settings_field_count;
     for (uint32_t i = 0; i < e->field_count; i++) {
@@ -539,7 +597,8 @@ _Noreturn static void probe_child(rill_plugins *p, const char *path) {
                               sizeof(rill_host_api),
                               &count,
                               probe_add,
-                              probe_log};
+                              probe_log,
+                              PLUG_HOST_INPUTS};
         (void)entry(&host);
     }
     _exit(0); /* no atexit handlers, no buffered output of the parent's written twice */
@@ -602,7 +661,8 @@ static rill_result open_lib(rill_plugins *p, const char *path, plug_lib *lib, ri
     }
     rill_host_api host = {RILL_PLUGIN_ABI_MAJOR, RILL_PLUGIN_ABI_MINOR,
                           sizeof(rill_host_api), p,
-                          host_add_post_process, host_log};
+                          host_add_post_process, host_log,
+                          PLUG_HOST_INPUTS};
     p->staging_lib = path;
     p->staging_failed = false;
     free_staged(p);
@@ -672,7 +732,7 @@ static rill_result check_staged(rill_plugins *p, uint32_t owner, rill_error *err
                                   "(the old plugin is kept: restart to change a layout)",
                                   p->staging_lib, e->id);
         }
-        if (compile_effect(p, e, &e->pipe, err) != RILL_OK) {
+        if (compile_effect(p, e, p->staging_lib, &e->pipe, err) != RILL_OK) {
             p->stats.shader_errors++;
             return err ? err->code : RILL_ERR_PARSE;
         }
@@ -847,7 +907,7 @@ static bool reload_shader(rill_plugins *p, plug_effect *e) {
     e->shader_mtime = file_mtime(e->shader_path);
     rill_error err = {0};
     rill__pipe *pipe = NULL;
-    if (compile_effect(p, e, &pipe, &err) != RILL_OK) {
+    if (compile_effect(p, e, p->libs.data[e->lib].path, &pipe, &err) != RILL_OK) {
         p->stats.shader_errors++;
         note_error(p, err.msg); /* the last good pipeline stays */
         return false;
@@ -886,11 +946,15 @@ uint32_t rill_plugins_poll(rill_plugins *p) {
 /* >>the registry ------------------------------------------------------------------------------ */
 
 /* One effect's entry in the registry (its user pointer) and its pass this frame: the colour it
- * rewrites (exec reads it while the frame's graph runs). */
+ * rewrites, the frame inputs it reads (depth, normal, motion; {0} when not asked for) and the
+ * view's depth range (exec reads them while the frame's graph runs). */
 struct plug_pass {
     rill_plugins *p;
     uint32_t effect; /* index in p->effects */
     rill_rg_image target;
+    rill_rg_image inputs[3];
+    float near_plane, far_plane;
+    uint32_t orthographic;
 };
 
 static void exec_effect(rill_rg_ctx *ctx, void *user) {
@@ -914,7 +978,7 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
     memcpy(ubo, e->frame_settings, e->settings_size);
     const rill__img_desc *d = rill__img_get_desc(dst);
     rill__cmd_bind_pipe(ctx->cmd, e->pipe);
-    rill__binding b[4];
+    rill__binding b[7];
     memset(b, 0, sizeof(b));
     b[0].img = src;
     b[0].layer = -1;
@@ -924,18 +988,39 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
     b[2].range = ubo_size;
     b[3].img = dst;
     b[3].layer = -1;
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
-    float push[8] = {(float)d->width,
-                     (float)d->height,
-                     1.0f / (float)d->width,
-                     1.0f / (float)d->height,
-                     0,
-                     0,
-                     0,
-                     0};
+    uint32_t nb = 4;
+    if (e->inputs) {
+        /* All three bindings exist; one not asked for is bound to an input that was. */
+        rill_rg_image any = pp->inputs[0].id   ? pp->inputs[0]
+                            : pp->inputs[1].id ? pp->inputs[1]
+                                               : pp->inputs[2];
+        for (uint32_t i = 0; i < 3; i++) {
+            b[4 + i].img = rill__ctx_img(ctx, pp->inputs[i].id ? pp->inputs[i] : any);
+            b[4 + i].layer = -1;
+            b[4 + i].sampler = RILL__SAMPLER_NEAREST_CLAMP;
+            if (!b[4 + i].img) {
+                return;
+            }
+        }
+        nb = 7;
+    }
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, nb);
+    float push[12] = {(float)d->width,
+                      (float)d->height,
+                      1.0f / (float)d->width,
+                      1.0f / (float)d->height,
+                      0,
+                      0,
+                      pp->near_plane,
+                      pp->far_plane,
+                      0,
+                      0,
+                      0,
+                      0};
     uint32_t frame = (uint32_t)rill__gpu_frame_index(pp->p->r->gpu);
     push[4] = (float)frame / 60.0f;
     memcpy(&push[5], &frame, 4);
+    memcpy(&push[8], &pp->orthographic, 4);
     rill__cmd_push(ctx->cmd, push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
 }
@@ -945,6 +1030,41 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
 static bool plug_active(const rill_render_effect_ctx *ctx) {
     const plug_pass *pp = ctx->user;
     return pp->p->effects.data[pp->effect].pipe && (!pp->p->world || ctx->settings);
+}
+
+/* The frame inputs e asked for, from the graph handles of the effect's view, and the view's depth
+ * range. False (and a warning, once per effect) when the frame lacks one: the effect then adds no
+ * pass, and the rest of the frame renders. */
+static bool take_inputs(plug_pass *pp, plug_effect *e, const rill_render_effect_ctx *ctx) {
+    static const char *const names[3] = {"depth", "normal", "motion"};
+    const rill_rg_image have[3] = {ctx->frame->depth, ctx->frame->normal, ctx->frame->motion};
+    memset(pp->inputs, 0, sizeof(pp->inputs));
+    for (uint32_t i = 0; i < 3; i++) {
+        if (!(e->inputs & (1u << i))) {
+            continue;
+        }
+        if (!have[i].id) {
+            if (!e->warned_inputs) {
+                e->warned_inputs = true;
+                rill_logf(RILL_LOG_WARN, "plugins",
+                          "%s: effect '%s' reads %s, which this frame does not have: skipped",
+                          pp->p->libs.data[e->lib].path, e->id, names[i]);
+            }
+            return false;
+        }
+        pp->inputs[i] = have[i];
+    }
+    const rill__frame *f = &ctx->renderer->frame;
+    const rill__view *v = &f->views[0];
+    for (uint32_t i = 0; i < f->view_count; i++) {
+        if (f->views[i].view == ctx->view) {
+            v = &f->views[i];
+        }
+    }
+    pp->near_plane = v->set.znear;
+    pp->far_plane = v->set.zfar;
+    pp->orthographic = v->set.orthographic;
+    return true;
 }
 
 /* One pass: copy the phase's colour into the scratch image, then the effect samples it and writes
@@ -966,12 +1086,20 @@ static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
         memcpy(e->frame_settings, e->settings, sizeof(e->settings));
     }
     pp->target = ctx->color;
+    if (!take_inputs(pp, e, ctx)) {
+        return RILL_OK; /* no pass this frame (said once) */
+    }
     char fx[80];
     snprintf(fx, sizeof(fx), "plugin:%s", e->id);
     rill_rg_pass_desc fd = {.label = fx, .exec = exec_effect, .user = pp};
     rill_rg_pass pass = rill_rg_add_pass(g, &fd, err);
     RILL_TRY(rill_rg_use_image(g, pass, *src, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
+    for (uint32_t i = 0; i < 3; i++) {
+        if (pp->inputs[i].id) {
+            RILL_TRY(rill_rg_use_image(g, pass, pp->inputs[i], RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        }
+    }
     return rill_rg_add_edge(
         g, hdr ? ctx->frame->end_main_pass : ctx->frame->end_main_pass_post_processing, pass, err);
 }
@@ -992,7 +1120,7 @@ static rill_result effect_register(rill_plugins *p, plug_effect *e, rill_error *
         return rill_error_set(err, RILL_ERR_LIMIT, "plugins: effect '%s': more than %u effects",
                               e->id, RILL_RENDER_MAX_EFFECTS);
     }
-    p->passes[i] = (plug_pass){p, i, {0}};
+    p->passes[i] = (plug_pass){.p = p, .effect = i};
     d.user = &p->passes[i];
     d.after_lighting = true; /* a GI plugin transforms the lit image */
     e->fx = rill_render_effect_register(p->r, &d, err);
@@ -1104,8 +1232,9 @@ bool rill_plugins_effect_get(const rill_plugins *p, uint32_t index, rill_plugin_
             ran = fi.ran_last_frame;
         }
     }
-    *out = (rill_plugin_effect_info){
-        e->id, e->plugin, e->phase, e->order, e->settings_size, e->generation, ran && !e->dead};
+    *out = (rill_plugin_effect_info){e->id,           e->plugin,        e->phase,
+                                     e->order,        e->settings_size, e->generation,
+                                     ran && !e->dead, e->inputs};
     return true;
 }
 

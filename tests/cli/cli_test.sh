@@ -1803,12 +1803,14 @@ plugins_broken)
     ;;
 plugins_hostile)
     # Plugins that crash, loop, announce 2,000 effects or read a shader out of their folder
-    # (issue 32): `rill plugins` and `rill render` refuse each by name and why, and go on; the
-    # loop costs the probe's 5 s, not the program.
+    # (issue 32), ask for a frame input no host gives, declare 1 GiB of settings or ship a shader
+    # that does not compile (issue 27): `rill plugins` and `rill render` refuse each by name and
+    # why, and go on; the loop costs the probe's 5 s, not the program.
     hp="$(dirname "$rill")/../hostile_plugins"
     mkdir d
-    cp "$hp"/hostile_fx_crash.so "$hp"/hostile_fx_loop.so "$hp"/hostile_fx_many.so \
-        "$hp"/hostile_fx_escape.so d/
+    for v in crash loop many escape inputs huge broken; do cp "$hp/hostile_fx_$v.so" d/; done
+    printf 'vec4 rill_effect(vec2 uv, vec4 c) {\n    return c * no_such_value;\n}\n' \
+        >d/hostile_broken.glsl
     cp "$(dirname "$rill")/../plugins/sepia.so" "$(dirname "$rill")/../plugins/sepia.glsl" d/
     run 1 plugins --plugins d
     expect_err "d/hostile_fx_crash.so: refused: .*crashed (signal 11"
@@ -1816,7 +1818,10 @@ plugins_hostile)
     expect_err "d/hostile_fx_many.so: more than 64 effects in one plugin"
     expect_err "shader_path '../../etc/passwd' leaves the plugin's folder"
     grep -q "root:" out.txt err.txt && fail "a plugin's shader_path read /etc/passwd"
-    expect_out "1 plugin(s) loaded from d, 4 refused"
+    expect_err "d/hostile_fx_inputs.so: effect 'Inputs': asks for frame inputs this host cannot give"
+    expect_err "d/hostile_fx_huge.so: effect 'Huge': 1073741824 bytes of settings .*at most 256"
+    expect_err "d/hostile_fx_broken.so: effect 'Broken': shader: d/hostile_broken.glsl:2: error"
+    expect_out "1 plugin(s) loaded from d, 7 refused"
     printf 'rsn 1\nentity 1 "Box" {\n    Transform {}\n}\n' >s.rsn
     run 0 render s.rsn --size 16x16 --out x.png --plugins d --effect Sepia
     expect_err "d/hostile_fx_crash.so: refused"

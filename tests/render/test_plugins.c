@@ -1,9 +1,11 @@
-/* test_plugins.c: effect plugins on lavapipe with validation on: the five shipped plugins against
- * goldens (64x64), ABI mismatches refused, a shader file and a library hot-reloaded under a
+/* test_plugins.c: effect plugins on lavapipe with validation on: the first five shipped plugins
+ * against goldens (64x64), every shipped plugin loading, compiling and changing the image, a
+ * plugin built for ABI 1.0 loading unchanged, the frame inputs of ABI 1.1 (depth, normals,
+ * motion) bound and read, ABI mismatches refused, a shader file and a library hot-reloaded under a
  * running renderer, a broken shader keeping the last good pipeline, a changed settings layout
  * refused, settings as a world component (absent = no pass) and the order of plugin passes in the
  * compiled graph. RILL_PLUGIN_DIR is the build's plugins folder, RILL_TEST_PLUGIN_DIR the test
- * plugins (test_fx_v1/2/3.so, bad_abi_major.so, bad_abi_minor.so). */
+ * plugins (test_fx_v1/2/3.so, bad_abi_major.so, bad_abi_minor.so, legacy_fx.so, inputs_fx.so). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 
 #include "render_test.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,11 +76,13 @@ static int teardown(void **state) {
     return 0;
 }
 
-/* Two cubes in front of a blue-grey sky, lit by a sun. */
-static void render(fixture *f, uint8_t *px) {
+/* Two cubes in front of a blue-grey sky, lit by a sun; the green one `shift` metres to the right
+ * (a frame after one with another shift has motion vectors). */
+static void render_shifted(fixture *f, uint8_t *px, float shift) {
     rill_render_instance inst[2];
     render_test_place(&inst[0], 1, f->cube, f->red, (float[3]){-0.8f, 0, -4}, 1.0f, 0.0f);
-    render_test_place(&inst[1], 2, f->cube, f->green, (float[3]){0.9f, 0.3f, -5}, 1.0f, 0.0f);
+    render_test_place(&inst[1], 2, f->cube, f->green, (float[3]){0.9f + shift, 0.3f, -5}, 1.0f,
+                      0.0f);
     rill_render_snapshot s;
     memset(&s, 0, sizeof(s));
     float v[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
@@ -98,6 +103,10 @@ static void render(fixture *f, uint8_t *px) {
     if (rill_renderer_read_pixels(f->r, px, W * H * 4, &err) != RILL_OK) {
         fail_msg("read_pixels: %s", err.msg);
     }
+}
+
+static void render(fixture *f, uint8_t *px) {
+    render_shifted(f, px, 0.0f);
 }
 
 static double mean_abs_diff(const uint8_t *a, const uint8_t *b) {
@@ -184,8 +193,8 @@ static void test_shipped_plugins_goldens(void **state) {
 
 static void test_abi_mismatch_refused(void **state) {
     fixture *f = *state;
-    const char *cases[][2] = {{"bad_abi_major.so", "ABI 2.0 refused: this host has ABI 1.0"},
-                              {"bad_abi_minor.so", "ABI 1.99 refused: this host has ABI 1.0"}};
+    const char *cases[][2] = {{"bad_abi_major.so", "ABI 2.0 refused: this host has ABI 1.1"},
+                              {"bad_abi_minor.so", "ABI 1.99 refused: this host has ABI 1.1"}};
     for (int i = 0; i < 2; i++) {
         char path[512];
         snprintf(path, sizeof(path), "%s/%s", RILL_TEST_PLUGIN_DIR, cases[i][0]);
@@ -198,6 +207,126 @@ static void test_abi_mismatch_refused(void **state) {
     rill_plugins_stats st;
     rill_plugins_get_stats(f->p, &st);
     assert_int_equal(st.refused, 2);
+}
+
+/* Pixels whose colour differs by more than 2 in some channel. */
+static int changed_pixels(const uint8_t *a, const uint8_t *b) {
+    int n = 0;
+    for (size_t i = 0; i < W * H; i++) {
+        for (int c = 0; c < 3; c++) {
+            if (abs((int)a[i * 4 + c] - (int)b[i * 4 + c]) > 2) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A fresh host with one library loaded (failing the test when it is refused). */
+static void load_alone(fixture *f, const char *path) {
+    rill_plugins_destroy(f->p);
+    rill_error err = {0};
+    f->p = rill_plugins_create(&(rill_plugins_desc){.renderer = f->r}, &err);
+    assert_non_null(f->p);
+    if (rill_plugins_load(f->p, path, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+}
+
+/* Every library of the build's plugins folder (at least the 25 the catalogue promises) loads
+ * alone, compiles and changes the image with its default settings. The frame is the second of
+ * two with the green cube moving, so effects that read motion vectors have some to read. */
+static void test_every_shipped_plugin_changes_image(void **state) {
+    fixture *f = *state;
+    static uint8_t base[W * H * 4], px[W * H * 4];
+    render_shifted(f, base, -0.3f);
+    render(f, base);
+    char *names[256];
+    int n = 0;
+    DIR *d = opendir(RILL_PLUGIN_DIR);
+    assert_non_null(d);
+    for (struct dirent *ent; (ent = readdir(d)) && n < 256;) {
+        size_t len = strlen(ent->d_name);
+        if (len > 3 && strcmp(ent->d_name + len - 3, ".so") == 0) {
+            names[n++] = strdup(ent->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof(names[0]), cmp_name);
+    assert_true(n >= 25);
+    for (int i = 0; i < n; i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s", RILL_PLUGIN_DIR, names[i]);
+        load_alone(f, path);
+        assert_int_equal(rill_plugins_effect_count(f->p), 1);
+        render_shifted(f, px, -0.3f);
+        render(f, px);
+        rill_plugin_effect_info ei;
+        assert_true(rill_plugins_effect_get(f->p, 0, &ei));
+        assert_true(ei.active);
+        int changed = changed_pixels(base, px);
+        if (changed < W * H / 100) {
+            fail_msg("%s (%s) changed %d of %d pixels", names[i], ei.id, changed, W * H);
+        }
+        free(names[i]);
+    }
+}
+
+/* A plugin built as ABI 1.0 made it (1.0 tables, the desc without `inputs`, garbage after it)
+ * loads into this 1.1 host and runs, reading no input. */
+static void test_abi_1_0_plugin_still_loads(void **state) {
+    fixture *f = *state;
+    static uint8_t base[W * H * 4], px[W * H * 4];
+    render(f, base);
+    char path[512];
+    snprintf(path, sizeof(path), "%s/legacy_fx.so", RILL_TEST_PLUGIN_DIR);
+    load_alone(f, path);
+    rill_plugin_info pi;
+    assert_true(rill_plugins_get(f->p, 0, &pi));
+    assert_int_equal(pi.abi_major, 1);
+    assert_int_equal(pi.abi_minor, 0);
+    rill_plugin_effect_info ei;
+    assert_true(rill_plugins_effect_get(f->p, 0, &ei));
+    assert_int_equal(ei.inputs, 0);
+    render(f, px);
+    for (size_t i = 0; i < W * H * 4; i += 4) { /* the colour inverted */
+        assert_true(abs((int)px[i] - (255 - (int)base[i])) <= 1);
+    }
+}
+
+/* ABI 1.1's inputs: the host binds the view's depth, normals and motion vectors. The red cube's
+ * front face (x = 19, y = 32 at 64x64) is 3.5 m away and faces the camera (normal z = 1); the sky
+ * is at the far plane (depth 1) with no normal; the green cube moving right has motion x > 0. */
+static void test_frame_inputs_bound(void **state) {
+    fixture *f = *state;
+    static uint8_t px[W * H * 4];
+    char path[512];
+    snprintf(path, sizeof(path), "%s/inputs_fx.so", RILL_TEST_PLUGIN_DIR);
+    load_alone(f, path);
+    rill_plugin_effect_info ei;
+    assert_true(rill_plugins_effect_get(f->p, 0, &ei));
+    assert_int_equal(ei.inputs,
+                     RILL_PLUGIN_INPUT_DEPTH | RILL_PLUGIN_INPUT_NORMAL | RILL_PLUGIN_INPUT_MOTION);
+    render_shifted(f, px, -0.2f);
+    render(f, px);
+    const uint8_t *cube = &px[(32 * W + 19) * 4], *sky = &px[(2 * W + 2) * 4];
+    if (abs((int)cube[0] - 89) > 8 || cube[1] < 245 || abs((int)cube[2] - 128) > 3) {
+        fail_msg("red cube: %u %u %u (want ~89 = 3.5 m, 255 = facing, 128 = still)", cube[0],
+                 cube[1], cube[2]);
+    }
+    if (sky[0] != 255 || abs((int)sky[1] - 128) > 1) {
+        fail_msg("sky: %u %u (want 255 = far, 128 = no normal)", sky[0], sky[1]);
+    }
+    int moving = 0; /* pixels of the green cube, which moved right since the last frame */
+    for (size_t i = 0; i < W * H * 4; i += 4) {
+        moving += px[i + 2] > 140;
+    }
+    assert_true(moving > 20);
 }
 
 static void test_shader_hot_reload_and_broken_shader(void **state) {
@@ -441,6 +570,9 @@ static void test_registry_routing_and_order(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_shipped_plugins_goldens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_shipped_plugin_changes_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_abi_1_0_plugin_still_loads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frame_inputs_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_abi_mismatch_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shader_hot_reload_and_broken_shader, setup, teardown),
         cmocka_unit_test_setup_teardown(test_library_hot_reload_and_layout_change, setup, teardown),

@@ -97,7 +97,7 @@ typedef struct rill_render_effect_desc {
     uint32_t end_canary; /* must be 0 */
 } rill_render_effect_desc;
 
-#define RILL_RENDER_MAX_EFFECTS 64
+#define RILL_RENDER_MAX_EFFECTS 128
 
 /* Registers an effect; returns its handle (> 0), or 0 with err set (bad desc, duplicate id, full).
  * Takes effect from the next frame. */

@@ -65,6 +65,7 @@ typedef struct rill_plugin_effect_info {
     uint32_t settings_size;
     uint32_t generation; /* bumps on every successful shader swap */
     bool active;         /* added a pass to the last built frame */
+    uint32_t inputs;     /* the rill_plugin_input bits it reads (depth, normal, motion) */
 } rill_plugin_effect_info;
 uint32_t rill_plugins_effect_count(const rill_plugins *p);
 bool rill_plugins_effect_get(const rill_plugins *p, uint32_t index, rill_plugin_effect_info *out);
