@@ -4,6 +4,7 @@
 # that has a Vulkan driver but none of Rill's build dependencies. Usage, from the repo root:
 #   cmake --preset release && cmake --build --preset release && scripts/gpu-bundle.sh
 # then, there: LD_LIBRARY_PATH=.devbin .devbin/bench_render --counts 1000,10000,100000
+# or: LD_LIBRARY_PATH=.devbin .devbin/bench_effects --size 1920x1080 --frames 60 --plugins .devbin/plugins
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.devbin
@@ -13,6 +14,7 @@ bins=(build/release/bench/render/bench_sky
       build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
       build/release/bench/render/bench_skin build/release/bench/render/bench_gi
       build/release/bench/render/bench_post build/release/bench/render/bench_reflections
+      build/release/bench/render/bench_effects
       build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done
 for b in "${bins[@]}"; do
@@ -20,4 +22,6 @@ for b in "${bins[@]}"; do
 done | sort -u | grep -vE 'lib(c|m|dl|pthread|rt|vulkan|stdc\+\+|gcc_s)\.so' | while read -r lib; do
   cp -L "$lib" "$out/"
 done
+# The shipped effect plugins (libraries and shaders), for bench_effects --plugins .devbin/plugins.
+mkdir -p "$out/plugins" && cp build/release/plugins/*.so build/release/plugins/*.glsl "$out/plugins/"
 ls "$out"
