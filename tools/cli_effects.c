@@ -122,6 +122,7 @@ rill_result rill_cli_effects_attach(rill_cli_effects *fx, rill_renderer *r, rill
         d.renderer = r;
         d.world = rill_app_world(rill_content_app(c));
         d.components = rill_content_render_components(c);
+        d.compile_on_first_use = true; /* 33 shipped plugins: compile only what a camera uses */
         fx->host = rill_plugins_create(&d, err);
         if (!fx->host) {
             return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
@@ -286,14 +287,19 @@ static rill_result spec_component(rill_cli_effects *fx, rill_content *c, rill_re
     if (rill_component_valid(*out)) {
         return RILL_OK;
     }
+    /* The known names (the engine's and every plugin effect's: longer than an error message
+     * holds) go to stderr whole; the error says where they are. */
     rill_strbuf sb = {0};
     list_settings(w, comps, &sb);
+    const char *why = fx->no_plugins ? "; --no-plugins left out the shipped plugins"
+                      : fx->host     ? ""
+                                     : "; no shipped plugins were found: add --plugins DIR";
+    fprintf(stderr, "--effect '%s': no effect settings called '%s' (known: %s%s)\n", spec, name,
+            sb.data ? sb.data : "none", why);
     rill_error_set(err, RILL_ERR_NOT_FOUND,
-                   "--effect '%s': no effect settings called '%s' (known: %s%s)", spec, name,
-                   sb.data ? sb.data : "none",
-                   fx->no_plugins ? "; --no-plugins left out the shipped plugins"
-                   : fx->host     ? ""
-                                  : "; no shipped plugins were found: add --plugins DIR");
+                   "--effect '%s': no effect settings called '%s' (the known ones are listed "
+                   "above%s)",
+                   spec, name, why);
     rill_strbuf_free(&sb);
     return RILL_ERR_NOT_FOUND;
 }
@@ -318,6 +324,16 @@ static rill_result check_specs(rill_cli_effects *fx, rill_content *c, rill_rende
         _Alignas(16) unsigned char obj[1024];
         rill_component comp;
         RILL_TRY(spec_settings(fx, c, r, fx->specs[i], obj, &comp, err));
+        /* A plugin effect asked for by name compiles now: a broken shader fails the command
+         * (the plugins compile on first use otherwise). */
+        const rill_type_desc *td =
+            rill_world_component_type(rill_app_world(rill_content_app(c)), comp);
+        for (uint32_t k = 0; fx->host && td && k < rill_plugins_effect_count(fx->host); k++) {
+            rill_plugin_effect_info ei;
+            if (rill_plugins_effect_get(fx->host, k, &ei) && strcmp(ei.id, td->name) == 0) {
+                RILL_TRY(rill_plugins_compile(fx->host, ei.id, err));
+            }
+        }
     }
     return RILL_OK;
 }

@@ -58,7 +58,8 @@ typedef struct plug_effect {
     rill_component comp;
     uint32_t fx; /* its handle in the renderer's composition registry (0 = not registered) */
     uint32_t generation;
-    bool dead; /* dropped by a library reload */
+    bool dead;           /* dropped by a library reload */
+    bool compile_failed; /* lazy: its first compile failed (retried when its shader changes) */
 } plug_effect;
 
 typedef struct plug_lib {
@@ -83,6 +84,7 @@ struct rill_plugins {
     const char *staging_lib;        /* path, for messages */
     bool staging_failed;
     rill_plugins_stats stats;
+    bool lazy; /* rill_plugins_desc.compile_on_first_use */
     uint32_t copies;
     plug_pass *passes; /* RILL_RENDER_MAX_EFFECTS records, by effect index */
 };
@@ -732,6 +734,15 @@ static rill_result check_staged(rill_plugins *p, uint32_t owner, rill_error *err
                                   "(the old plugin is kept: restart to change a layout)",
                                   p->staging_lib, e->id);
         }
+        if (p->lazy && owner == UINT32_MAX) {
+            /* Compiled when a camera first uses it; its shader must still be readable now. */
+            char *body = read_body(e, err);
+            if (!body) {
+                return err ? err->code : RILL_ERR_IO;
+            }
+            rill_free(body);
+            continue;
+        }
         if (compile_effect(p, e, p->staging_lib, &e->pipe, err) != RILL_OK) {
             p->stats.shader_errors++;
             return err ? err->code : RILL_ERR_PARSE;
@@ -905,6 +916,10 @@ static bool reload_lib(rill_plugins *p, uint32_t li) {
 
 static bool reload_shader(rill_plugins *p, plug_effect *e) {
     e->shader_mtime = file_mtime(e->shader_path);
+    if (!e->pipe && p->lazy) {
+        e->compile_failed = false; /* not compiled yet: its next use compiles the new file */
+        return false;
+    }
     rill_error err = {0};
     rill__pipe *pipe = NULL;
     if (compile_effect(p, e, p->libs.data[e->lib].path, &pipe, &err) != RILL_OK) {
@@ -1029,7 +1044,21 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
  * component (without a world: always, with the host's settings). */
 static bool plug_active(const rill_render_effect_ctx *ctx) {
     const plug_pass *pp = ctx->user;
-    return pp->p->effects.data[pp->effect].pipe && (!pp->p->world || ctx->settings);
+    plug_effect *e = &pp->p->effects.data[pp->effect];
+    if (pp->p->world && !ctx->settings) {
+        return false;
+    }
+    if (!e->pipe && pp->p->lazy && !e->compile_failed) {
+        /* compile_on_first_use: the first frame that wants the effect compiles it; a failure is
+         * said once (library, effect, file:line) and keeps it off until its shader changes. */
+        rill_error err = {0};
+        if (compile_effect(pp->p, e, pp->p->libs.data[e->lib].path, &e->pipe, &err) != RILL_OK) {
+            e->compile_failed = true;
+            pp->p->stats.shader_errors++;
+            note_error(pp->p, err.msg);
+        }
+    }
+    return e->pipe != NULL;
 }
 
 /* The frame inputs e asked for, from the graph handles of the effect's view, and the view's depth
@@ -1166,6 +1195,7 @@ rill_plugins *rill_plugins_create(const rill_plugins_desc *desc, rill_error *err
         return NULL;
     }
     p->r = r;
+    p->lazy = desc->compile_on_first_use;
     p->world = desc->world;
     p->comps = desc->world ? desc->components : NULL;
     r->plugins = p;
@@ -1242,6 +1272,25 @@ void rill_plugins_get_stats(const rill_plugins *p, rill_plugins_stats *out) {
     if (p && out) {
         *out = p->stats;
     }
+}
+
+rill_result rill_plugins_compile(rill_plugins *p, const char *id, rill_error *err) {
+    int i = p && id ? find_effect(p, id) : -1;
+    if (i < 0) {
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "plugins: no effect '%s'",
+                              id ? id : "(null)");
+    }
+    plug_effect *e = &p->effects.data[i];
+    if (e->pipe) {
+        return RILL_OK;
+    }
+    rill_result rc = compile_effect(p, e, p->libs.data[e->lib].path, &e->pipe, err);
+    if (rc != RILL_OK) {
+        e->compile_failed = true;
+        p->stats.shader_errors++;
+        note_error(p, err ? err->msg : "plugins: compile failed");
+    }
+    return rc;
 }
 
 rill_result rill_plugins_set_settings(rill_plugins *p, const char *id, const void *data,

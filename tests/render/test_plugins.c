@@ -1,7 +1,8 @@
 /* test_plugins.c: effect plugins on lavapipe with validation on: the first five shipped plugins
  * against goldens (64x64), every shipped plugin loading, compiling and changing the image, a
  * plugin built for ABI 1.0 loading unchanged, the frame inputs of ABI 1.1 (depth, normals,
- * motion) bound and read, ABI mismatches refused, a shader file and a library hot-reloaded under a
+ * motion) bound and read, compile on first use (a broken shader reported at its first frame),
+ * ABI mismatches refused, a shader file and a library hot-reloaded under a
  * running renderer, a broken shader keeping the last good pipeline, a changed settings layout
  * refused, settings as a world component (absent = no pass) and the order of plugin passes in the
  * compiled graph. RILL_PLUGIN_DIR is the build's plugins folder, RILL_TEST_PLUGIN_DIR the test
@@ -329,6 +330,49 @@ static void test_frame_inputs_bound(void **state) {
     assert_true(moving > 20);
 }
 
+/* compile_on_first_use (what rill render and rill run use, loading every shipped plugin): a
+ * library whose shader does not compile loads, the first frame that wants the effect reports the
+ * error (library, file:line) and renders without it; a fixed shader compiles at its next use. */
+static void test_compile_on_first_use(void **state) {
+    fixture *f = *state;
+    char so[600], glsl[600], src[600];
+    snprintf(so, sizeof(so), "%s/sepia.so", f->tmp);
+    snprintf(glsl, sizeof(glsl), "%s/sepia.glsl", f->tmp);
+    snprintf(src, sizeof(src), "%s/sepia.so", RILL_PLUGIN_DIR);
+    copy_file(src, so);
+    write_text(glsl, "vec4 rill_effect(vec2 uv, vec4 c) { return c * no_such_value; }\n", 0);
+    static uint8_t base[W * H * 4], px[W * H * 4];
+    render(f, base);
+    rill_plugins_destroy(f->p);
+    rill_error err = {0};
+    f->p = rill_plugins_create(&(rill_plugins_desc){.renderer = f->r, .compile_on_first_use = true},
+                               &err);
+    assert_non_null(f->p);
+    if (rill_plugins_load(f->p, so, &err) != RILL_OK) {
+        fail_msg("a lazy load compiled: %s", err.msg);
+    }
+    rill_plugins_stats st;
+    rill_plugins_get_stats(f->p, &st);
+    assert_int_equal(st.shader_errors, 0);
+    render(f, px);
+    rill_plugins_get_stats(f->p, &st);
+    assert_int_equal(st.shader_errors, 1);
+    char where[700];
+    snprintf(where, sizeof(where), "%s:1:", glsl);
+    assert_non_null(strstr(st.last_error, so));
+    assert_non_null(strstr(st.last_error, where));
+    assert_memory_equal(px, base, sizeof(px)); /* the frame rendered without it */
+    render(f, px);                             /* said once, not every frame */
+    rill_plugins_get_stats(f->p, &st);
+    assert_int_equal(st.shader_errors, 1);
+    snprintf(src, sizeof(src), "%s/sepia.glsl", RILL_PLUGIN_DIR);
+    copy_file(src, glsl);
+    bump_mtime(glsl, 2);
+    rill_plugins_poll(f->p);
+    render(f, px);
+    assert_true(mean_abs_diff(base, px) > 1.0);
+}
+
 static void test_shader_hot_reload_and_broken_shader(void **state) {
     fixture *f = *state;
     char so[600], glsl[600], src[600];
@@ -574,6 +618,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_abi_1_0_plugin_still_loads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_inputs_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_abi_mismatch_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compile_on_first_use, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shader_hot_reload_and_broken_shader, setup, teardown),
         cmocka_unit_test_setup_teardown(test_library_hot_reload_and_layout_change, setup, teardown),
         cmocka_unit_test_setup_teardown(test_registry_routing_and_order, setup, teardown),

@@ -32,6 +32,12 @@ typedef struct rill_plugins_desc {
     rill_renderer *renderer;
     rill_world *world;
     rill_render_components *components;
+    /* false (default): rill_plugins_load compiles every effect and refuses a library whose shader
+     * does not compile. true: an effect is compiled the first frame a camera wants it (loading
+     * many plugins costs no compile for the unused ones); a compile error is then logged naming
+     * the library, the effect and file:line, counted in shader_errors, and the effect stays off
+     * until its shader file changes. Library hot reloads compile at once either way. */
+    bool compile_on_first_use;
     uint32_t end_canary;
 } rill_plugins_desc;
 rill_plugins_desc rill_plugins_query_defaults(void);
@@ -75,6 +81,11 @@ typedef struct rill_plugins_stats {
     char last_error[512]; /* the last refusal or compile error, "" when none */
 } rill_plugins_stats;
 void rill_plugins_get_stats(const rill_plugins *p, rill_plugins_stats *out);
+
+/* Compiles effect id now when it is not compiled yet (compile_on_first_use; a no-op otherwise):
+ * a tool checks the effects it was asked for before its first frame. The error names the library,
+ * the effect and the shader's file:line. */
+rill_result rill_plugins_compile(rill_plugins *p, const char *id, rill_error *err);
 
 /* Sets an effect's settings used when no world is attached (or as the defaults for new
  * components). size must equal the effect's settings_size. */
