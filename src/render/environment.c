@@ -1,8 +1,8 @@
 /* environment.c: the world's look as components: WorldEnvironment (sections ssao, fog, ambient,
- * sky), DistanceFog and Atmosphere, registered through reflection and routed to cameras like the
- * other settings (settings_route.c); their defaults; how a view resolves them (sky mode, ambient,
- * fog, atmosphere; hostile values clamped with a warning naming the source entity); the CPU side
- * of the atmosphere (the transmittance that tints the sun light) and the time of day. */
+ * sky), DistanceFog, Atmosphere and Skybox, registered through reflection and routed to cameras
+ * like the other settings (settings_route.c); their defaults; how a view resolves them (sky mode,
+ * ambient, fog, atmosphere; hostile values clamped with a warning naming the source entity); the
+ * CPU side of the atmosphere (the transmittance that tints the sun light) and the time of day. */
 #include "rill/render/environment.h"
 #include "render_internal.h"
 #include "rill/render/effects.h"
@@ -135,8 +135,8 @@ static const rill_field env_fields[] = {
      .offset = offsetof(rill_world_environment, sky_mode),
      .enum_items = sky_items,
      .enum_count = 4,
-     .doc = "Auto (Atmosphere with an Atmosphere or a sun-marked light, else Color), Color, "
-            "Skybox, Atmosphere"},
+     .doc = "Auto (Skybox with a Skybox image, else Atmosphere with an Atmosphere or a "
+            "sun-marked light, else Color), Color, Skybox, Atmosphere"},
 };
 
 static const rill_field fog_fields[] = {FOG_FIELDS(0, "")};
@@ -175,7 +175,32 @@ static const rill_field atmo_fields[] = {
      .doc = "Auto (by tier: High Raymarched, else Lookup), Lookup, Raymarched"},
 };
 
+static const rill_field skybox_fields[] = {
+    {.name = "image",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_render_skybox, image),
+     .doc = "equirectangular .hdr (linear) or .png/.jpg (sRGB), project path, at most 8192x4096"},
+    {.name = "rotation",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_skybox, rotation),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = -3600,
+     .max = 3600,
+     .doc = "degrees about +Y, default 0 (the image's centre looks along -Z)"},
+    {.name = "brightness",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_skybox, brightness),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 65000,
+     .doc = "linear multiplier, default 1"},
+};
+
 /* >>defaults -------------------------------------------------------------------------------- */
+
+rill_render_skybox rill_render_skybox_defaults(void) {
+    rill_render_skybox k = {.image = NULL, .rotation = 0.0f, .brightness = 1.0f};
+    return k;
+}
 
 rill_render_distance_fog rill_render_distance_fog_defaults(void) {
     rill_render_distance_fog f = {.enabled = true,
@@ -238,10 +263,12 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
     static rill_world_environment env_default;
     static rill_render_distance_fog fog_default;
     static rill_render_atmosphere atmo_default;
+    static rill_render_skybox skybox_default;
     env_default = rill_world_environment_defaults();
     fog_default = rill_render_distance_fog_defaults();
     atmo_default = rill_render_atmosphere_defaults();
-    rill_type_desc d[3] = {
+    skybox_default = rill_render_skybox_defaults();
+    rill_type_desc d[4] = {
         {.name = "WorldEnvironment",
          RILL_TYPE_LAYOUT(rill_world_environment),
          .fields = env_fields,
@@ -261,9 +288,17 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
          .field_count = (uint32_t)(sizeof(atmo_fields) / sizeof(atmo_fields[0])),
          .defaults = &atmo_default,
          .doc = "physical sky and aerial perspective (Hillaire 2020), routed to cameras"},
+        {.name = "Skybox",
+         RILL_TYPE_LAYOUT(rill_render_skybox),
+         .fields = skybox_fields,
+         .field_count = (uint32_t)(sizeof(skybox_fields) / sizeof(skybox_fields[0])),
+         .defaults = &skybox_default,
+         .doc = "an equirectangular image as the sky and its image-based light, routed to "
+                "cameras"},
     };
-    rill_component *slots[3] = {&out->world_environment, &out->distance_fog, &out->atmosphere};
-    for (int i = 0; i < 3; i++) {
+    rill_component *slots[4] = {&out->world_environment, &out->distance_fog, &out->atmosphere,
+                                &out->skybox};
+    for (int i = 0; i < 4; i++) {
         *slots[i] = reg(w, &d[i]);
         if (!slots[i]->id) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
@@ -399,12 +434,28 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
         warn_clamp(&cs, "sky.mode", (float)mode, 0.0f);
         mode = RILL_SKY_AUTO;
     }
+    const rill_render_routed_settings *sky_rs = routed(v, "Skybox", sizeof(rill_render_skybox));
+    const rill_render_skybox *box = sky_rs ? sky_rs->data : NULL;
+    bool has_image = box && box->image && box->image[0];
     if (mode == RILL_SKY_AUTO) {
         bool marked = snap && snap->has_sun && snap->sun.marked;
         bool asked = snap && snap->environment.mode == RILL_RENDER_SKY_ATMOSPHERE;
-        mode = atmo_rs || marked || asked ? RILL_SKY_ATMOSPHERE : RILL_SKY_COLOR;
+        mode = has_image                    ? RILL_SKY_SKYBOX
+               : atmo_rs || marked || asked ? RILL_SKY_ATMOSPHERE
+                                            : RILL_SKY_COLOR;
+    }
+    if (mode == RILL_SKY_SKYBOX && !has_image) {
+        mode = RILL_SKY_COLOR; /* no image to show: the clear colour */
     }
     out->sky_mode = mode;
+    out->skybox_source = 0;
+    if (mode == RILL_SKY_SKYBOX) {
+        clamp_src kcs = {r, "Skybox", sky_rs->source};
+        out->skybox = *box;
+        out->skybox.rotation = fix(&kcs, "rotation", box->rotation, -3600.0f, 3600.0f, 0.0f);
+        out->skybox.brightness = fix(&kcs, "brightness", box->brightness, 0.0f, 65000.0f, 1.0f);
+        out->skybox_source = sky_rs->source;
+    }
     out->atmo = atmo_rs ? *(const rill_render_atmosphere *)atmo_rs->data
                         : rill_render_atmosphere_defaults();
     clamp_src acs = {r, "Atmosphere", atmo_rs ? atmo_rs->source : 0};

@@ -180,6 +180,19 @@ void rill__probes_destroy(rill_renderer *r);
 void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
                         uint32_t *out_failed);
 
+/* skybox.c: sky mode Skybox. plan loads the first Skybox view's image (once per path; a warning
+ * and the clear colour when it fails); add_view adds a view's "skybox" pass after `after`
+ * (out_last as rill__sky_add_view); get gives the IBL the image, its turn (radians) and
+ * brightness while one is shown. */
+typedef struct rill__skybox rill__skybox;
+rill_result rill__skybox_create(rill_renderer *r, rill_error *err);
+void rill__skybox_destroy(rill_renderer *r);
+void rill__skybox_plan(rill_renderer *r, const rill_render_snapshot *snap);
+rill_result rill__skybox_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
+                                  rill_rg_pass *out_last, rill_error *err);
+bool rill__skybox_get(const rill_renderer *r, rill_texture *out_tex, float *out_rotation,
+                      float *out_brightness);
+
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user);       /* rill__view */

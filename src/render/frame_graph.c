@@ -92,8 +92,9 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     }
     RILL_TRY(add_hdr_pass(r, g, &pass[2], "opaque", rill__pass_opaque, vs, true, err));
     /* With an atmosphere: the sky behind everything, aerial perspective on the opaque surfaces. */
-    rill_rg_pass lit;
-    RILL_TRY(rill__sky_add_view(r, g, vs, pass[2], &lit, err));
+    rill_rg_pass lit, sky;
+    RILL_TRY(rill__sky_add_view(r, g, vs, pass[2], &sky, err));
+    RILL_TRY(rill__skybox_add_view(r, g, vs, sky, &lit, err));
     if (vs->set.fog_on) {
         /* Distance fog on the opaque surfaces; transparent ones blend over the fogged image. */
         rill_rg_pass fog = view_pass(g, "fog", rill__pass_fog, vs, err);

@@ -12,6 +12,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__pipelines_create(r, err));
     RILL_TRY(rill__ibl_create(r, err));
     RILL_TRY(rill__sky_create(r, err));
+    RILL_TRY(rill__skybox_create(r, err));
     static const float zero_state[4] = {0, 0, 0, 0};
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
                                        "auto exposure state", err);
@@ -29,6 +30,7 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__ibl_destroy(r);
     rill__sky_destroy(r);
     rill__probes_destroy(r);
+    rill__skybox_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;
@@ -66,6 +68,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     /* The image-based light's bake steps first: the views' frame constants read its state. */
     rill_result res = rill__sky_plan(r, cmd, snap, err);
     if (res == RILL_OK) {
+        rill__skybox_plan(r, snap);
         res = rill__ibl_plan(r, snap, err);
     }
     if (res == RILL_OK) {

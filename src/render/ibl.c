@@ -191,9 +191,16 @@ static void sky_of(const rill_renderer *r, const rill_render_snapshot *snap, ibl
     out->version = e->version;
     /* A frame showing the physical atmosphere bakes it (sky.c fills the source from its tables). */
     out->atmosphere = rill__sky_key(r);
+    rill_texture box;
+    float turn, bright;
     if (out->atmosphere) {
         out->mode = RILL_RENDER_SKY_ATMOSPHERE;
         out->image = 0;
+    } else if (rill__skybox_get(r, &box, &turn, &bright)) { /* a Skybox component's image */
+        out->mode = RILL_RENDER_SKY_SKYBOX;
+        out->image = box.id;
+        out->rotation = turn;
+        out->brightness = RILL_CLAMP(finite_or(bright, 0.0f), 0.0f, 65000.0f);
     } else if (out->mode == RILL_RENDER_SKY_ATMOSPHERE) {
         out->mode = RILL_RENDER_SKY_COLOR; /* no atmosphere resolved: the gradient */
     }
@@ -459,7 +466,9 @@ static void pass_source(rill_rg_ctx *ctx, void *user) {
     bind_level(&b[0], src, 0);
     b[1].img = ibl->image;
     b[1].layer = -1;
-    b[1].sampler = RILL__SAMPLER_LINEAR_REPEAT;
+    /* Around (u) the image repeats; at the poles (v) it stops at its first and last rows. */
+    rill__sampler_desc sd = {.wrap_u = 0, .wrap_v = 1};
+    b[1].sampler = rill__sampler_material(r->gpu, &sd, NULL);
     if (ibl->baked.mode == RILL_RENDER_SKY_ATMOSPHERE) {
         rill__sky_ibl_fill(ctx, r, src, ibl->face_size);
     } else {

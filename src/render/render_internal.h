@@ -182,6 +182,8 @@ typedef struct rill__view_settings {
     bool fog_on;
     rill_render_distance_fog fog;
     rill_render_atmosphere atmo;
+    rill_render_skybox skybox; /* mode SKYBOX: the routed Skybox (image never NULL then) */
+    rill_entity skybox_source;
 } rill__view_settings;
 
 /* One camera view of the frame: everything its passes read, filled by rill__view_fill
@@ -308,6 +310,7 @@ struct rill_rg_ctx {
     X(SSR_HIZ) X(SSR_TRACE) X(SSR_BLUR) X(SSR_RESOLVE)                                             \
     X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)                                \
     X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
+    X(SKYBOX)                                                                                      \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
@@ -380,6 +383,9 @@ struct rill_renderer {
     struct rill__gi *gi;         /* gi.c: screen-space global illumination */
     struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
+
+    /* skybox.c: sky mode Skybox */
+    struct rill__skybox *skybox;
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */

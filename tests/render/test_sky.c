@@ -3,7 +3,9 @@
  * toward the sun is redder than at noon; a face turned from the sun is lit bluish by the
  * atmosphere's image-based light (black in Color mode with no ambient); aerial perspective takes
  * a far object closer to the sky's colour than a near one; Color mode adds no sky pass and the
- * tables are made again only when the settings change; hostile settings clamp without a crash.
+ * tables are made again only when the settings change; hostile settings clamp without a crash;
+ * a Skybox image is the sky and lights the scene, a missing or oversized one falls back to the
+ * clear colour.
  * RILL_SKY_PNG_DIR=dir writes each frame a test reads, to look at. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,8 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rill/asset.h"
+#include "rill/formats/image.h"
 #include "rill/render.h"
 #include "rill/render/environment.h"
+#include "rill/render/post.h"
 
 #define W 64
 #define H 64
@@ -300,6 +305,89 @@ static void test_hostile_settings_clamp(void **state) {
     }
 }
 
+/* Writes a w x h PNG into dir/name: the top half red, the bottom half blue. */
+static void write_sky_png(const char *dir, const char *name, uint32_t w, uint32_t h) {
+    uint8_t *px = rill_calloc((size_t)w * h, 3);
+    assert_non_null(px);
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            px[((size_t)y * w + x) * 3 + (y < h / 2 ? 0 : 2)] = 255;
+        }
+    }
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    rill_error err = {0};
+    assert_int_equal(rill_image_write_png(path, px, w, h, 3, &err), RILL_OK);
+    rill_free(px);
+}
+
+/* A Skybox image (red above the horizon, blue below) is the sky: red looking up, blue looking
+ * down, and it lights a face turned from the sun through the image-based light (red and blue,
+ * little green). A missing or oversized image renders the clear colour. */
+static void test_skybox_image(void **state) {
+    fixture *f = *state;
+    char dir[] = "/tmp/rill_skyboxXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_sky_png(dir, "sky.png", 16, 8);
+    write_sky_png(dir, "huge.png", 8200, 2);
+    rill_error err = {0};
+    rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){0}, &err);
+    assert_non_null(vfs);
+    assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
+    rill_renderer_set_vfs(f->r, vfs);
+    rill_render_skybox box = rill_render_skybox_defaults();
+    box.image = "sky.png";
+    rill_render_routed_settings rs = {"Skybox", &box, sizeof(box), 0};
+    double up[3], down[3], face[3];
+    scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, 100, 0}, 12.0, false);
+    f->snap.view.settings = &rs;
+    f->snap.view.settings_count = 1;
+    frame(f, "skybox_up");
+    mean_at(f, W / 2, H / 2, up);
+    assert_true(has_pass(f, "skybox"));
+    scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, -100, 0}, 12.0, false);
+    f->snap.view.settings = &rs;
+    f->snap.view.settings_count = 1;
+    frame(f, "skybox_down");
+    mean_at(f, W / 2, H / 2, down);
+    scene(f, (float[3]){0, 0.5f, 3.0f}, (float[3]){0, 0.5f, 0}, 12.0, false);
+    f->snap.view.settings = &rs;
+    f->snap.view.settings_count = 1;
+    render_test_place(&f->inst, 1, f->cube, f->white, (float[3]){0, 0.5f, 0}, 1.0f, 0.0f);
+    f->snap.instances = &f->inst;
+    f->snap.instance_count = 1;
+    for (int k = 0; k < 8; k++) { /* the image's bake, one step a frame */
+        frame(f, NULL);
+    }
+    frame(f, "skybox_face");
+    mean_at(f, W / 2, H / 2, face);
+    print_message("skybox: up %.0f %.0f %.0f, down %.0f %.0f %.0f, shaded face %.0f %.0f %.0f\n",
+                  up[0], up[1], up[2], down[0], down[1], down[2], face[0], face[1], face[2]);
+    assert_true(up[0] > 150.0 && up[2] < 40.0);
+    assert_true(down[2] > 150.0 && down[0] < 40.0);
+    assert_true(face[0] > face[1] + 20.0 && face[2] > face[1] + 20.0);
+    /* Missing and oversized images: a warning, the clear colour, no skybox pass. */
+    const char *bad[2] = {"missing.png", "huge.png"};
+    for (int i = 0; i < 2; i++) {
+        box.image = bad[i];
+        scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, 100, 0}, 12.0, false);
+        f->snap.view.settings = &rs;
+        f->snap.view.settings_count = 1;
+        frame(f, NULL);
+        assert_false(has_pass(f, "skybox"));
+        mean_at(f, W / 2, H / 2, up);
+        assert_true(up[0] < 40.0); /* not the red sky */
+    }
+    rill_renderer_set_vfs(f->r, NULL);
+    rill_vfs_destroy(vfs);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/sky.png", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/huge.png", dir);
+    remove(path);
+    remove(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
@@ -308,6 +396,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_aerial_perspective_far_toward_sky, setup, teardown),
         cmocka_unit_test_setup_teardown(test_passes_by_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_settings_clamp, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_skybox_image, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,8 +10,9 @@
  *     fog      distance fog (rill_render_distance_fog); `fog.enabled` is the switch (default off;
  *              a DistanceFog component on the route wins over the section).
  *     ambient  a multiplier on the ambient (image-based) light, default 1.
- *     sky      `sky.mode`: Auto (default) = Atmosphere when an Atmosphere source exists or a
- *              DirectionalLight is marked `sun`, else Color (the camera's clear colour).
+ *     sky      `sky.mode`: Auto (default) = Skybox when a Skybox component is routed, else
+ *              Atmosphere when an Atmosphere source exists or a DirectionalLight is marked
+ *              `sun`, else Color (the camera's clear colour).
  *
  * ON THE ATMOSPHERE
  *   The Atmosphere component holds the physical model's settings (Hillaire 2020: Rayleigh, Mie
@@ -103,7 +104,21 @@ typedef struct rill_render_atmosphere {
     rill_atmosphere_method rendering_method;
 } rill_render_atmosphere;
 
+/* The component "Skybox" (routed to cameras): an equirectangular image drawn as the sky and
+ * baked into the image-based light. Its presence makes sky mode Auto resolve to Skybox. image: a
+ * project path (read through rill_renderer_set_vfs's file system) of a Radiance .hdr (linear)
+ * or an 8-bit image (.png, .jpg, .tga: sRGB), at most 8192 x 4096; its centre column looks along
+ * -Z and its top row straight up. rotation: degrees about +Y. brightness: a linear multiplier
+ * (default 1). A missing or broken image is a warning naming the entity and the file, and the
+ * sky falls back to the camera's clear colour (the frame still renders). */
+typedef struct rill_render_skybox {
+    const char *image;
+    float rotation;
+    float brightness;
+} rill_render_skybox;
+
 /* The defaults above (what an all-default component holds). */
+rill_render_skybox rill_render_skybox_defaults(void);
 rill_render_atmosphere rill_render_atmosphere_defaults(void);
 rill_render_distance_fog rill_render_distance_fog_defaults(void);
 rill_world_environment rill_world_environment_defaults(void);
