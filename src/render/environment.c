@@ -197,7 +197,7 @@ static const rill_field skybox_fields[] = {
 
 /* >>defaults -------------------------------------------------------------------------------- */
 
-rill_render_skybox rill_render_skybox_defaults(void) {
+rill_render_skybox rill_render_skybox_query_defaults(void) {
     rill_render_skybox k = {.image = NULL, .rotation = 0.0f, .brightness = 1.0f};
     return k;
 }
@@ -267,7 +267,7 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
     env_default = rill_world_environment_defaults();
     fog_default = rill_render_distance_fog_defaults();
     atmo_default = rill_render_atmosphere_defaults();
-    skybox_default = rill_render_skybox_defaults();
+    skybox_default = rill_render_skybox_query_defaults();
     rill_type_desc d[4] = {
         {.name = "WorldEnvironment",
          RILL_TYPE_LAYOUT(rill_world_environment),

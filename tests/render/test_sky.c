@@ -335,7 +335,7 @@ static void test_skybox_image(void **state) {
     assert_non_null(vfs);
     assert_int_equal(rill_vfs_mount_dir(vfs, dir, &err), RILL_OK);
     rill_renderer_set_vfs(f->r, vfs);
-    rill_render_skybox box = rill_render_skybox_defaults();
+    rill_render_skybox box = rill_render_skybox_query_defaults();
     box.image = "sky.png";
     rill_render_routed_settings rs = {"Skybox", &box, sizeof(box), 0};
     double up[3], down[3], face[3];

@@ -118,7 +118,7 @@ typedef struct rill_render_skybox {
 } rill_render_skybox;
 
 /* The defaults above (what an all-default component holds). */
-rill_render_skybox rill_render_skybox_defaults(void);
+rill_render_skybox rill_render_skybox_query_defaults(void);
 rill_render_atmosphere rill_render_atmosphere_defaults(void);
 rill_render_distance_fog rill_render_distance_fog_defaults(void);
 rill_world_environment rill_world_environment_defaults(void);
