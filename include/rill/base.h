@@ -409,7 +409,9 @@ void rill_intern_shutdown(void);
       "decoded bytes per stored byte of one compressed entry")                                     \
     X(SCENE_ENTITIES, scene_entities, (uint64_t)1 << 20, "entities",                               \
       "entities one scene load may create, counted from declared counts before expansion")         \
-    X(SCENE_DEPTH, scene_depth, 8, "levels", "nesting of scene instances in one load")
+    X(SCENE_DEPTH, scene_depth, 8, "levels", "nesting of scene instances in one load")             \
+    X(MODEL_EXPANSION, model_expansion, 1024, "to 1",                                              \
+      "decoded bytes of one model per byte of its file and buffers (at least 4 MiB)")
 
 typedef enum rill_limit {
 #define RILL__LIMIT_ENUM(id, field, def, unit, what) RILL_LIMIT_##id,

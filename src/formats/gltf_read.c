@@ -56,6 +56,8 @@ typedef struct rd {
     struct rd_accessor *acc_info;
     uint8_t *acc_state; /* 1 = acc_info[i] checked */
     uint64_t decoded;   /* bytes decoded so far, charged against max_bytes */
+    uint64_t input;     /* bytes of the file and its external buffers, for the expansion limit */
+    uint64_t expansion; /* the model_expansion limit: decoded bytes per input byte */
     rill_gltf_model *m;
 } rd;
 
@@ -70,6 +72,9 @@ static rill_result rd_fail(rd *r, rill_result code, const char *fmt, ...) {
     va_end(ap);
     return rill_error_set(r->err, code, "%s: %s", r->name, msg);
 }
+
+/* Decoded bytes any model may reach whatever its size (the model_expansion limit's floor). */
+#define RD_EXPANSION_FLOOR ((uint64_t)4 << 20)
 
 /* How to raise the model limit, as every limit message says it (docs/limits.md). */
 #define RD_RAISE_HINT                                                                              \
@@ -86,6 +91,25 @@ static rill_result rd_charge(rd *r, uint64_t bytes, const char *where, const cha
                        "(%llu decoded before; " RD_RAISE_HINT ")",
                        where, what, (unsigned long long)(r->decoded + bytes),
                        (unsigned long long)r->max_bytes, (unsigned long long)r->decoded);
+    }
+    /* A small file must not expand without bound inside model_bytes either: accessors without
+     * a buffer view (zeros), sparse ones, zero-index draws and unwelding make data from no
+     * bytes. Expansion past model_expansion times the input (at least RD_EXPANSION_FLOOR) is
+     * refused before the bytes are allocated. */
+    uint64_t cap = RD_EXPANSION_FLOOR;
+    if (r->input && r->expansion && r->input <= UINT64_MAX / r->expansion &&
+        r->input * r->expansion > cap) {
+        cap = r->input * r->expansion;
+    }
+    if (r->expansion && r->decoded + bytes > cap) {
+        return rd_fail(r, RILL_ERR_LIMIT,
+                       "%s%s: %llu bytes decoded from %llu bytes of file would exceed the "
+                       "model_expansion limit of %llu to 1 (at least %u MiB; raise it: "
+                       "RILL_LIMITS=model_expansion=N, rill --limit model_expansion=N, or "
+                       "rill_limits_set)",
+                       where, what, (unsigned long long)(r->decoded + bytes),
+                       (unsigned long long)r->input, (unsigned long long)r->expansion,
+                       (unsigned)(RD_EXPANSION_FLOOR >> 20));
     }
     r->decoded += bytes;
     return RILL_OK;
@@ -583,6 +607,7 @@ static rill_result read_buffers(rd *r) {
             }
             buf->data = data;
             buf->owned = true;
+            r->input += size;
             RILL_TRY(rd_charge(r, size, uwhere, ""));
             if (size < byte_length) {
                 return rd_fail(r, RILL_ERR_TRUNCATED,
@@ -1055,6 +1080,7 @@ static rill_result accessor_indices(rd *r, int32_t index, const char *where, con
          * value it yields is an integer below 2^32, exact in a float only below 2^24, which the
          * vertex limit (2^24) guarantees for every value that passes the range check. */
         float *f;
+        RILL_TRY(rd_charge(r, (uint64_t)a->count * sizeof(uint32_t), where, key));
         RILL_TRY(accessor_floats(r, index, a, where, key, NULL, &f));
         uint32_t *u = rill__gltf_alloc_raw(a->count, sizeof(uint32_t));
         for (uint32_t i = 0; u && i < a->count; i++) {
@@ -2839,6 +2865,8 @@ rill_result rill_gltf_read_memory(const void *data, size_t size, const rill_gltf
     r.read_file = d.read_file ? d.read_file : default_read_file;
     r.read_file_user = d.read_file ? d.read_file_user : (void *)d.base_dir;
     r.max_bytes = d.max_bytes ? d.max_bytes : default_model_limit();
+    r.input = size;
+    r.expansion = rill_limit_get(RILL_LIMIT_MODEL_EXPANSION);
     r.err = err;
     r.m = rill__gltf_alloc(1, sizeof(rill_gltf_model));
     if (!r.m) {

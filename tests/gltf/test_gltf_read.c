@@ -394,6 +394,10 @@ static void test_model_limit(void **state) {
              "\"count\":999999,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[%s]}]}",
              prims);
     assert_true(strlen(text) < 1200); /* about 1.5 GB decoded without the limit */
+    /* This test is about model_bytes: the expansion limit (test_expansion_bombs) is raised. */
+    rill_limits big = rill_limits_query_defaults();
+    big.model_expansion = 1u << 30;
+    rill_limits_set(&big);
     rill_gltf_model *m = NULL;
     rill_error err = {0};
     rill_gltf_read_desc d = {.name = "bomb.gltf", .max_bytes = 64u << 20};
@@ -407,7 +411,7 @@ static void test_model_limit(void **state) {
     assert_non_null(strstr(err.msg, "RILL_LIMITS=model_bytes=N"));
     assert_non_null(strstr(err.msg, "max_bytes"));
     /* Without a desc limit, the process-wide model_bytes limit applies. */
-    rill_limits lim = rill_limits_query_defaults();
+    rill_limits lim = big;
     lim.model_bytes = 48u << 20;
     rill_limits_set(&lim);
     res = rill_gltf_read_memory(text, strlen(text), NULL, &m, &err);
@@ -429,6 +433,91 @@ static void test_model_limit(void **state) {
              "{\"POSITION\":0}}]}]}");
     assert_int_equal(rill_gltf_read_memory(text, strlen(text), NULL, &m, &err), RILL_OK);
     assert_int_equal(rill_gltf_model_triangle_count(m), 333);
+    rill_gltf_model_free(m);
+    RILL_TEST_LEAK_END();
+}
+
+/* Files of a few hundred bytes that decode to hundreds of megabytes while staying inside
+ * model_bytes (each took 0.45-0.6 GB and 2.6-5.5 s of CPU before the model_expansion limit): zero
+ * indices drawing three zero vertices and unwelded for flat normals, a sparse accessor of 16 M
+ * zeros, a strip of zero indices, indices times vertices over four primitives, tangents generated
+ * for three primitives sharing 3 M zero vertices. Each is refused before the bytes are allocated,
+ * naming the file and the JSON path; the process never holds the memory. */
+static void test_expansion_bombs(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    static const char *const bombs[] = {
+        /* zero-index draw */
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":3,"
+        "\"type\":\"VEC3\"},{\"componentType\":5125,\"count\":16777215,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}]}",
+        /* strip of zero indices */
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":3,"
+        "\"type\":\"VEC3\"},{\"componentType\":5125,\"count\":16777215,\"type\":\"SCALAR\"}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,"
+        "\"mode\":5}]}]}",
+        /* sparse: 16 M zeros, one value (a data: URI buffer) */
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":16,\"uri\":"
+        "\"data:application/octet-stream;base64,BQAAAAAAgD8AAABAAABAQA==\"}],\"bufferViews\":"
+        "[{\"buffer\":0,\"byteLength\":4},{\"buffer\":0,\"byteOffset\":4,\"byteLength\":12}],"
+        "\"accessors\":[{\"componentType\":5126,\"count\":16777215,\"type\":\"VEC3\",\"sparse\":"
+        "{\"count\":1,\"indices\":{\"bufferView\":0,\"componentType\":5125},\"values\":"
+        "{\"bufferView\":1}}}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]}",
+        /* indices x vertices, four primitives */
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":"
+        "4000000,\"type\":\"VEC3\"},{\"componentType\":5126,\"count\":4000000,\"type\":\"VEC3\"},"
+        "{\"componentType\":5125,\"count\":12000000,\"type\":\"SCALAR\"}],\"meshes\":"
+        "[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"indices\":2},"
+        "{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"indices\":2},{\"attributes\":"
+        "{\"POSITION\":0,\"NORMAL\":1},\"indices\":2},{\"attributes\":{\"POSITION\":0,"
+        "\"NORMAL\":1},\"indices\":2}]}]}",
+        /* tangents for a normal-mapped material */
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":"
+        "3000000,\"type\":\"VEC3\"},{\"componentType\":5126,\"count\":3000000,\"type\":\"VEC3\"},"
+        "{\"componentType\":5126,\"count\":3000000,\"type\":\"VEC2\"}],\"images\":[{\"uri\":"
+        "\"data:image/png;base64,\"}],\"textures\":[{\"source\":0}],\"materials\":[{"
+        "\"normalTexture\":{\"index\":0}}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+        "{\"POSITION\":0,\"NORMAL\":1,\"TEXCOORD_0\":2},\"material\":0}]}]}",
+    };
+    for (size_t i = 0; i < sizeof(bombs) / sizeof(bombs[0]); i++) {
+        assert_true(strlen(bombs[i]) < 700);
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        rill_gltf_read_desc d = {.name = "bomb.gltf"};
+        rill_result res = rill_gltf_read_memory(bombs[i], strlen(bombs[i]), &d, &m, &err);
+        if (res != RILL_ERR_LIMIT) {
+            fail_msg("bomb %zu: got %s: %s", i, rill_result_name(res), err.msg);
+        }
+        assert_null(m);
+        assert_non_null(strstr(err.msg, "bomb.gltf: meshes[0].primitives[0]"));
+        assert_non_null(strstr(err.msg, "model_expansion limit of 1024 to 1"));
+        assert_non_null(strstr(err.msg, "RILL_LIMITS=model_expansion=N"));
+    }
+    /* Refused before allocating: the process stays far below what any of them needed. */
+    assert_true(peak_rss() < (256u << 20));
+    /* Small expansions stay allowed (the 4 MiB floor), and raising the limit admits more: 500 k
+     * zero indices unwelded (about 18 MB) are refused by default and load when allowed. */
+    char text[512];
+    const char *fmt = "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,"
+                      "\"count\":3,\"type\":\"VEC3\"},{\"componentType\":5125,\"count\":%u,"
+                      "\"type\":\"SCALAR\"}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                      "{\"POSITION\":0},\"indices\":1}]}]}";
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    snprintf(text, sizeof(text), fmt, 3000u);
+    assert_int_equal(rill_gltf_read_memory(text, strlen(text), NULL, &m, &err), RILL_OK);
+    assert_int_equal(rill_gltf_model_triangle_count(m), 1000);
+    rill_gltf_model_free(m);
+    snprintf(text, sizeof(text), fmt, 500001u);
+    assert_int_equal(rill_gltf_read_memory(text, strlen(text), NULL, &m, &err), RILL_ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "model_expansion"));
+    rill_limits lim = rill_limits_query_defaults();
+    lim.model_expansion = 1u << 20;
+    rill_limits_set(&lim);
+    rill_result res = rill_gltf_read_memory(text, strlen(text), NULL, &m, &err);
+    rill_limits_set(NULL);
+    assert_int_equal(res, RILL_OK);
+    assert_int_equal(rill_gltf_model_triangle_count(m), 166667);
     rill_gltf_model_free(m);
     RILL_TEST_LEAK_END();
 }
@@ -853,13 +942,21 @@ static void test_writer_rejects_bad_model(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_assimp_good),        cmocka_unit_test(test_assimp_details),
-        cmocka_unit_test(test_assimp_broken),      cmocka_unit_test(test_hostile_json),
-        cmocka_unit_test(test_non_finite_numbers), cmocka_unit_test(test_model_limit),
-        cmocka_unit_test(test_truncation),         cmocka_unit_test(test_glb_short_length),
-        cmocka_unit_test(test_byte_flips),         cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_lights_round_trip),  cmocka_unit_test(test_writer_rejects_bad_model),
-        cmocka_unit_test(test_texture_transform),  cmocka_unit_test(test_primitive_modes),
+        cmocka_unit_test(test_assimp_good),
+        cmocka_unit_test(test_assimp_details),
+        cmocka_unit_test(test_assimp_broken),
+        cmocka_unit_test(test_hostile_json),
+        cmocka_unit_test(test_non_finite_numbers),
+        cmocka_unit_test(test_model_limit),
+        cmocka_unit_test(test_expansion_bombs),
+        cmocka_unit_test(test_truncation),
+        cmocka_unit_test(test_glb_short_length),
+        cmocka_unit_test(test_byte_flips),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_lights_round_trip),
+        cmocka_unit_test(test_writer_rejects_bad_model),
+        cmocka_unit_test(test_texture_transform),
+        cmocka_unit_test(test_primitive_modes),
         cmocka_unit_test(test_flat_normals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
