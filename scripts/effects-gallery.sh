@@ -33,9 +33,11 @@ engine=(
   "Smaa"
   "ContrastAdaptiveSharpening:sharpening_strength=1"
   "DistanceFog:density=0.06,color=(0.55,0.6,0.7,1)"
-  "DepthOfField"
+  "GlobalIllumination:intensity=1"
+  "ScreenSpaceReflections"
+  "DepthOfField:focal_distance=8,aperture_f_stops=0.5"
   "MotionBlur"
-  "ColorGrading"
+  "ColorGrading:temperature=0.4,contrast=1.3,saturation=1.4"
 )
 for fx in "${engine[@]}"; do
   name=${fx%%:*}
