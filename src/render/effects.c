@@ -1,6 +1,8 @@
 /* effects.c: the composition registry. One list of effects per renderer (engine and plugin alike),
- * kept sorted by (phase, order, registration); the frame graph asks it to add a phase's effects,
- * each only when the primary camera's routed settings hold its settings type. */
+ * kept sorted by (phase, order, registration); the frame graph asks it to add a phase's effects
+ * for each view, each effect only for the views whose routed settings hold its settings type.
+ * It also keeps the frame-lifetime memory effects hold their per-view state in
+ * (rill_render_effect_state). */
 #include "rill/render/effects.h"
 #include "frame.h"
 #include "gi_internal.h"
@@ -12,9 +14,12 @@
 typedef struct rill__effect {
     uint32_t handle, seq;
     char id[48], settings[48];
-    bool has_settings, ran, wanted, after_lighting;
-    bool anchor; /* an engine anchor (anti-aliasing): first in its phase, whatever the order */
-    uint32_t pass_first, pass_n; /* the passes it added to the last graph */
+    bool has_settings, after_lighting;
+    bool anchor;     /* an engine anchor (anti-aliasing): first in its phase, whatever the order */
+    uint32_t wanted; /* bit v: it runs for view v this frame */
+    uint32_t ran;    /* bit v: it added passes for view v to the last graph */
+    /* the passes it added to the last graph, per view */
+    uint32_t pass_first[RILL_RENDER_MAX_VIEWS], pass_n[RILL_RENDER_MAX_VIEWS];
     rill_render_phase phase;
     int32_t order;
     rill_render_effect_active_fn active;
@@ -22,9 +27,19 @@ typedef struct rill__effect {
     void *user;
 } rill__effect;
 
+/* A block of the frame-lifetime state memory. */
+typedef struct state_block {
+    uint8_t *data;
+    size_t size, used;
+} state_block;
+
+#define STATE_BLOCK_SIZE (64u * 1024u)
+#define STATE_MAX_SIZE (16u * 1024u * 1024u) /* one request; the frame's state is far smaller */
+
 struct rill__effects {
     rill__effect list[RILL_RENDER_MAX_EFFECTS];
     uint32_t count, next_handle, next_seq;
+    RILL_ARRAY(state_block) blocks; /* rill_render_effect_state's memory, reused every frame */
 };
 
 const char *rill_render_phase_name(rill_render_phase p) {
@@ -135,12 +150,14 @@ static double effect_gpu_ms(const rill_renderer *r, const rill__effect *fx) {
     }
     rill_renderer_stats(r, st);
     double ms = 0.0;
-    for (uint32_t p = fx->pass_first; p < fx->pass_first + fx->pass_n; p++) {
-        const char *label = rill_rg_pass_label(r->graph, p);
-        for (uint32_t k = 0; label && k < st->pass_count; k++) {
-            if (st->pass_names[k] && strcmp(st->pass_names[k], label) == 0) {
-                ms += st->pass_gpu_ms[k];
-                break;
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        for (uint32_t p = fx->pass_first[v]; p < fx->pass_first[v] + fx->pass_n[v]; p++) {
+            const char *label = rill_rg_pass_label(r->graph, p);
+            for (uint32_t k = 0; label && k < st->pass_count; k++) {
+                if (st->pass_names[k] && strcmp(st->pass_names[k], label) == 0) {
+                    ms += st->pass_gpu_ms[k];
+                    break;
+                }
             }
         }
     }
@@ -157,15 +174,14 @@ bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effe
         return false;
     }
     const rill__effect *fx = &r->effects->list[i];
-    *out = (rill_render_effect_info){fx->handle,
-                                     fx->id,
-                                     fx->phase,
-                                     fx->order,
-                                     fx->has_settings ? fx->settings : NULL,
-                                     fx->ran,
-                                     fx->ran ? fx->pass_n : 0,
-                                     0.0};
-    if (fx->ran && fx->pass_n) {
+    uint32_t passes = 0;
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        passes += fx->ran & (1u << v) ? fx->pass_n[v] : 0u;
+    }
+    *out = (rill_render_effect_info){
+        fx->handle,   fx->id, fx->phase, fx->order, fx->has_settings ? fx->settings : NULL,
+        fx->ran != 0, passes, 0.0};
+    if (passes) {
         out->gpu_ms = effect_gpu_ms(r, fx);
     }
     return true;
@@ -203,8 +219,40 @@ rill_result rill__effects_create(rill_renderer *r, rill_error *err) {
 void rill__effects_destroy(rill_renderer *r) {
     rill__gi_destroy(r);
     rill__post_destroy(r);
+    if (r->effects) {
+        for (uint32_t i = 0; i < r->effects->blocks.len; i++) {
+            rill_free(r->effects->blocks.data[i].data);
+        }
+        rill_array_free(&r->effects->blocks);
+    }
     rill_free(r->effects);
     r->effects = NULL;
+}
+
+void *rill_render_effect_state(rill_render_effect_ctx *ctx, size_t size, rill_error *err) {
+    struct rill__effects *e = ctx && ctx->renderer ? ctx->renderer->effects : NULL;
+    if (!e || size == 0 || size > STATE_MAX_SIZE) {
+        rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                       "render: effect state of %zu bytes (1 to %u)", size, STATE_MAX_SIZE);
+        return NULL;
+    }
+    size = (size + 15u) & ~(size_t)15u;
+    for (uint32_t i = 0; i < e->blocks.len; i++) {
+        state_block *b = &e->blocks.data[i];
+        if (b->size - b->used >= size) {
+            void *p = b->data + b->used;
+            b->used += size;
+            return memset(p, 0, size);
+        }
+    }
+    state_block nb = {rill_malloc_tagged(RILL_MAX(size, (size_t)STATE_BLOCK_SIZE), RILL_MEM_RENDER),
+                      RILL_MAX(size, (size_t)STATE_BLOCK_SIZE), size};
+    if (!nb.data || !rill_array_push(&e->blocks, nb)) {
+        rill_free(nb.data);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (effect state)");
+        return NULL;
+    }
+    return memset(nb.data, 0, size);
 }
 
 /* Whether fx runs for ctx's view: its settings routed (or given on the view for the engine's),
@@ -221,83 +269,100 @@ static bool effect_wanted(const rill__effect *fx, rill_render_effect_ctx *ctx) {
     return fx->active ? fx->active(ctx) : true;
 }
 
-static bool wanted_id(const struct rill__effects *e, const char *id) {
+static bool wanted_id(const struct rill__effects *e, const char *id, uint32_t bit) {
     for (uint32_t i = 0; i < e->count; i++) {
         if (strcmp(e->list[i].id, id) == 0) {
-            return e->list[i].wanted;
+            return (e->list[i].wanted & bit) != 0;
         }
     }
     return false;
 }
 
-void rill__effects_plan(rill_renderer *r, const rill_render_view *primary) {
-    rill__frame *f = &r->frame;
-    f->chain[0] = f->chain[1] = 0;
+void rill__effects_frame_begin(rill_renderer *r) {
+    struct rill__effects *e = r->effects;
+    for (uint32_t i = 0; e && i < e->count; i++) {
+        e->list[i].wanted = e->list[i].ran = 0;
+    }
+    for (uint32_t i = 0; e && i < e->blocks.len; i++) {
+        e->blocks.data[i].used = 0;
+    }
+}
+
+void rill__effects_plan_view(rill_renderer *r, rill__view *vs) {
+    rill__view_fx *vf = &vs->fx;
+    memset(vf, 0, sizeof(*vf));
     struct rill__effects *e = r->effects;
     rill_render_effect_ctx ctx;
     memset(&ctx, 0, sizeof(ctx));
     ctx.renderer = r;
-    ctx.view = primary;
-    for (uint32_t i = 0; e && i < e->count; i++) {
+    ctx.view = vs->view;
+    ctx.view_index = vs->index;
+    uint32_t bit = 1u << vs->index;
+    for (uint32_t i = 0; e && vs->view && !r->frame.no_view && i < e->count; i++) {
         rill__effect *fx = &e->list[i];
-        fx->ran = false;
         ctx.phase = fx->phase;
         ctx.id = fx->id;
         ctx.user = fx->user;
-        fx->wanted = primary && effect_wanted(fx, &ctx);
+        if (effect_wanted(fx, &ctx)) {
+            fx->wanted |= bit;
+        }
     }
     /* The engine's effects that other passes read before the graph is built (frame constants). */
-    f->ssao = e && wanted_id(e, "ssao");
-    f->bloom = e && wanted_id(e, "bloom");
-    f->auto_exposure = e && wanted_id(e, "auto_exposure");
-    f->aa.taa = e && wanted_id(e, "taa"); /* effects_aa.c plans it (jitter, history) */
+    vf->ssao = e && wanted_id(e, "ssao", bit);
+    vf->bloom = e && wanted_id(e, "bloom", bit);
+    vf->auto_exposure = e && wanted_id(e, "auto_exposure", bit);
+    vf->aa.taa = e && wanted_id(e, "taa", bit); /* effects_aa.c plans it (jitter, history) */
 }
 
-/* Adds the wanted effects of `phase` (for GI: those with after_lighting == lit). */
-static rill_result add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase, bool lit,
-                             rill_error *err) {
-    rill__frame *f = &r->frame;
-    /* Screen effects work on the whole image: a single whole-output view only. */
-    if (!r->effects || f->view_count != 1 || f->per_view_tonemap || f->no_view ||
-        !f->views[0].view) {
+/* Adds the effects of `phase` wanted for view vs (for GI: those with after_lighting == lit), in
+ * the view's scope of the graph. */
+static rill_result add_phase(rill_renderer *r, rill_rg *g, rill__view *vs, rill_render_phase phase,
+                             bool lit, rill_error *err) {
+    if (!r->effects || r->frame.no_view || !vs->view) {
         return RILL_OK;
     }
+    rill__view_fx *vf = &vs->fx;
     bool hdr = phase <= RILL_RENDER_PHASE_HDR_POST;
-    rill_rg_image *color = hdr ? &f->hdr_color : &f->ldr_color;
+    rill_rg_image *color = hdr ? &vf->hdr_color : &vf->ldr_color;
     rill_render_effect_ctx ctx = {.renderer = r,
                                   .graph = g,
-                                  .frame = &f->fg,
+                                  .frame = &vf->fg,
                                   .phase = phase,
-                                  .view = f->views[0].view,
+                                  .view = vs->view,
                                   .color = *color,
-                                  .chain_ = f->chain[hdr ? 0 : 1]};
+                                  .view_index = vs->index,
+                                  .chain_ = vf->chain[hdr ? 0 : 1]};
     struct rill__effects *e = r->effects;
+    uint32_t v = vs->index, bit = 1u << v;
     for (uint32_t i = 0; i < e->count; i++) {
         rill__effect *fx = &e->list[i];
-        if (fx->phase != phase || !fx->wanted || fx->after_lighting != lit) {
+        if (fx->phase != phase || !(fx->wanted & bit) || fx->after_lighting != lit) {
             continue;
         }
         ctx.settings = rill_render_view_settings(ctx.view, fx->settings, &ctx.settings_size);
         ctx.id = fx->id;
         ctx.user = fx->user;
-        fx->pass_first = rill_rg_pass_count(g);
+        fx->pass_first[v] = rill_rg_pass_count(g);
         rill_result res = fx->add(&ctx, err);
         if (res != RILL_OK) {
             return res;
         }
-        fx->pass_n = rill_rg_pass_count(g) - fx->pass_first;
-        fx->ran = fx->pass_n > 0;
+        fx->pass_n[v] = rill_rg_pass_count(g) - fx->pass_first[v];
+        if (fx->pass_n[v]) {
+            fx->ran |= bit;
+        }
     }
-    f->chain[hdr ? 0 : 1] = ctx.chain_;
+    vf->chain[hdr ? 0 : 1] = ctx.chain_;
     *color = ctx.color;
     return RILL_OK;
 }
 
-rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
-                                    rill_error *err) {
-    return add_phase(r, g, phase, false, err);
+rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill__view *vs,
+                                    rill_render_phase phase, rill_error *err) {
+    return add_phase(r, g, vs, phase, false, err);
 }
 
-rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill_error *err) {
-    return add_phase(r, g, RILL_RENDER_PHASE_GI, true, err);
+rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill__view *vs,
+                                     rill_error *err) {
+    return add_phase(r, g, vs, RILL_RENDER_PHASE_GI, true, err);
 }

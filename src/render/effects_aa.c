@@ -64,13 +64,14 @@ static bool taa_cut(const rill__taa_state *t, const float fwd[3], const float pr
     return !(c >= TAA_CUT_COS);
 }
 
-/* (Re)creates the two history images at w x h; false (TAA off this frame) when that fails. */
-static bool taa_history(rill_renderer *r, uint32_t w, uint32_t h) {
-    rill__taa_state *t = &r->taa;
+/* (Re)creates view v's two history images at w x h; false (TAA off this frame) when that
+ * fails. */
+static bool taa_history(rill_renderer *r, uint32_t v, uint32_t w, uint32_t h) {
+    rill__taa_state *t = &r->taa[v];
     if (t->history[0] && t->w == w && t->h == h) {
         return true;
     }
-    rill__taa_destroy(r);
+    rill__taa_destroy_view(r, v);
     for (int i = 0; i < 2; i++) {
         rill__img_desc d = {w,
                             h,
@@ -83,7 +84,7 @@ static bool taa_history(rill_renderer *r, uint32_t w, uint32_t h) {
         t->history[i] = rill__img_create(r->gpu, &d, &err);
         if (!t->history[i]) {
             RILL_LOG_WARN("render", "TAA off: no history image (%s)", err.msg);
-            rill__taa_destroy(r);
+            rill__taa_destroy_view(r, v);
             return false;
         }
     }
@@ -93,21 +94,23 @@ static bool taa_history(rill_renderer *r, uint32_t w, uint32_t h) {
     return true;
 }
 
-void rill__taa_plan(rill_renderer *r, const rill_render_view *primary, uint32_t w3, uint32_t h3) {
-    rill__frame *f = &r->frame;
-    rill__taa_state *t = &r->taa;
-    f->aa.jitter[0] = f->aa.jitter[1] = 0.0f;
-    if (!f->aa.taa && t->history[0] && r->frame_counter - t->last_frame > TAA_IDLE_FRAMES) {
-        rill__taa_destroy(r); /* TAA is off for this camera: give the history's memory back */
+void rill__taa_plan(rill_renderer *r, rill__view *vs) {
+    rill__aa_frame *aa = &vs->fx.aa;
+    uint32_t v = vs->index, w3 = vs->size3[0], h3 = vs->size3[1];
+    rill__taa_state *t = &r->taa[v];
+    const rill_render_view *cam = vs->view;
+    aa->jitter[0] = aa->jitter[1] = 0.0f;
+    if (!aa->taa && t->history[0] && r->frame_counter - t->last_frame > TAA_IDLE_FRAMES) {
+        rill__taa_destroy_view(r, v); /* TAA is off for this camera: give the memory back */
     }
-    if (!f->aa.taa || !primary || !w3 || !h3 || !taa_history(r, w3, h3)) {
-        f->aa.taa = false;
+    if (!aa->taa || !cam || !w3 || !h3 || !taa_history(r, v, w3, h3)) {
+        aa->taa = false;
         return;
     }
     uint32_t size = 0;
-    const rill_render_taa *s = rill_render_view_settings(primary, "TemporalAntiAliasing", &size);
+    const rill_render_taa *s = rill_render_view_settings(cam, "TemporalAntiAliasing", &size);
     float fwd[3], proj[5];
-    camera_key(primary, fwd, proj);
+    camera_key(cam, fwd, proj);
     bool reset = !t->valid || t->last_frame + 1 != r->frame_counter ||
                  (s && size >= sizeof(*s) && s->reset) || taa_cut(t, fwd, proj);
     memcpy(t->fwd, fwd, sizeof(t->fwd));
@@ -118,14 +121,14 @@ void rill__taa_plan(rill_renderer *r, const rill_render_view *primary, uint32_t 
     /* The jitter restarts with the history, so a reset frame is the first frame of a fresh one. */
     uint32_t i = t->sample % TAA_SAMPLES + 1;
     t->sample++;
-    f->aa.taa_reset = reset;
+    aa->taa_reset = reset;
     /* A sub-pixel offset in [-0.5, 0.5) pixels, as clip-space x and y. */
-    f->aa.jitter[0] = (halton(i, 2) - 0.5f) * 2.0f / (float)w3;
-    f->aa.jitter[1] = (halton(i, 3) - 0.5f) * 2.0f / (float)h3;
+    aa->jitter[0] = (halton(i, 2) - 0.5f) * 2.0f / (float)w3;
+    aa->jitter[1] = (halton(i, 3) - 0.5f) * 2.0f / (float)h3;
 }
 
-void rill__taa_destroy(rill_renderer *r) {
-    rill__taa_state *t = &r->taa;
+void rill__taa_destroy_view(rill_renderer *r, uint32_t view) {
+    rill__taa_state *t = &r->taa[view];
     for (int i = 0; i < 2; i++) {
         rill__img_destroy(r->gpu, t->history[i]);
         t->history[i] = NULL;
@@ -134,28 +137,39 @@ void rill__taa_destroy(rill_renderer *r) {
     t->w = t->h = 0;
 }
 
+void rill__taa_destroy(rill_renderer *r) {
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        rill__taa_destroy_view(r, v);
+    }
+}
+
 static bool taa_active(const rill_render_effect_ctx *ctx) {
     return ctx->settings && ctx->renderer->desc.quality != RILL_RENDER_QUALITY_LOW;
 }
 
-/* Imports history image i as `name`: `initial` is what the previous frame left it in. */
-static rill_rg_image import_history(rill_renderer *r, rill_rg *g, const char *name, uint32_t i,
-                                    rill_rg_usage initial, rill_error *err) {
+/* Imports history image i of t as `name`: `initial` is what the previous frame left it in. */
+static rill_rg_image import_history(const rill__taa_state *t, rill_rg *g, const char *name,
+                                    uint32_t i, rill_rg_usage initial, rill_error *err) {
     rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
                             .size_mode = RILL_RG_SIZE_ABSOLUTE,
-                            .width = r->taa.w,
-                            .height = r->taa.h};
-    return rill_rg_import_image(g, name, &d, r->taa.history[i], initial,
-                                RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+                            .width = t->w,
+                            .height = t->h};
+    return rill_rg_import_image(g, name, &d, t->history[i], initial, RILL_RG_USAGE_SAMPLED_COMPUTE,
+                                err);
+}
+
+/* The view an anti-aliasing effect runs for. */
+static rill__view *view_of(const rill_render_effect_ctx *ctx) {
+    return &ctx->renderer->frame.views[ctx->view_index];
 }
 
 /* taa: the current colour, motion and depth and last frame's history in; the anti-aliased colour
  * (the phase's next colour) and this frame's history out. */
 static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
-    rill__frame *f = &r->frame;
-    rill__aa_frame *aa = &f->aa;
-    rill__taa_state *t = &r->taa;
+    rill__view *f = view_of(ctx);
+    rill__aa_frame *aa = &f->fx.aa;
+    rill__taa_state *t = &r->taa[f->index];
     rill_rg *g = ctx->graph;
     if (!aa->taa) {
         return RILL_OK; /* no history image this frame */
@@ -163,9 +177,9 @@ static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
     aa->taa_src = ctx->color;
     aa->taa_dst = rill_render_effect_next_color(ctx, err);
     uint32_t next = t->cur ^ 1u;
-    aa->hist_out = import_history(r, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err);
+    aa->hist_out = import_history(t, g, "taa.history_out", next, RILL_RG_USAGE_NONE, err);
     aa->hist_in = aa->taa_reset ? aa->taa_src
-                                : import_history(r, g, "taa.history_in", t->cur,
+                                : import_history(t, g, "taa.history_in", t->cur,
                                                  RILL_RG_USAGE_SAMPLED_COMPUTE, err);
     aa->motion = ctx->frame->motion;
     aa->depth = ctx->frame->depth;
@@ -187,7 +201,7 @@ static rill_result add_taa(rill_render_effect_ctx *ctx, rill_error *err) {
 }
 
 void rill__pass_taa(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
+    const rill__view_fx *f = &((const rill__view *)user)->fx;
     rill__img *dst = rill__ctx_img(ctx, f->aa.taa_dst);
     const rill__img_desc *d = rill__img_get_desc(dst);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_TAA]);
@@ -211,7 +225,7 @@ void rill__pass_taa(rill_rg_ctx *ctx, void *user) {
 /* >>LDR anti-aliasing and sharpening --------------------------------------------------------- */
 
 /* One compute pass `label` reading `src` and writing `dst`. */
-static rill_result add_filter(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__frame *f,
+static rill_result add_filter(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__view *f,
                               rill_rg_image src, rill_rg_image dst, rill_rg_pass *out,
                               rill_error *err) {
     rill_rg_pass p =
@@ -235,18 +249,19 @@ static rill_result add_fxaa(rill_render_effect_ctx *ctx, rill_error *err) {
     static const float rel[RILL_FXAA_SENSITIVITY_NUM] = {0.125f, 0.25f, 0.166f, 0.063f, 0.031f};
     static const float abs_min[RILL_FXAA_SENSITIVITY_NUM] = {0.0312f, 0.0833f, 0.0625f, 0.0156f,
                                                              0.0078f};
-    rill__frame *f = &ctx->renderer->frame;
+    rill__view *vs = view_of(ctx);
+    rill__view_fx *f = &vs->fx;
     const rill_render_fxaa *s = settings_of(ctx, sizeof(rill_render_fxaa));
     uint32_t a = s ? (uint32_t)s->edge_threshold : 0u, b = s ? (uint32_t)s->edge_threshold_min : 0u;
     f->aa.fxaa_threshold[0] = rel[a < RILL_FXAA_SENSITIVITY_NUM ? a : 0];
     f->aa.fxaa_threshold[1] = abs_min[b < RILL_FXAA_SENSITIVITY_NUM ? b : 0];
     next_pair(ctx, &f->aa.fxaa_src, &f->aa.fxaa_dst, err);
-    return add_filter(ctx->graph, "fxaa", rill__pass_fxaa, f, f->aa.fxaa_src, f->aa.fxaa_dst, NULL,
+    return add_filter(ctx->graph, "fxaa", rill__pass_fxaa, vs, f->aa.fxaa_src, f->aa.fxaa_dst, NULL,
                       err);
 }
 
 void rill__pass_fxaa(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
+    const rill__view_fx *f = &((const rill__view *)user)->fx;
     rill__img *dst = rill__ctx_img(ctx, f->aa.fxaa_dst);
     const rill__img_desc *d = rill__img_get_desc(dst);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_FXAA]);
@@ -268,7 +283,8 @@ void rill__pass_fxaa(rill_rg_ctx *ctx, void *user) {
 static rill_result add_smaa(rill_render_effect_ctx *ctx, rill_error *err) {
     static const float threshold[RILL_SMAA_PRESET_NUM] = {0.1f, 0.15f, 0.1f, 0.05f};
     static const uint32_t steps[RILL_SMAA_PRESET_NUM] = {16, 4, 8, 32};
-    rill__frame *f = &ctx->renderer->frame;
+    rill__view *vs = view_of(ctx);
+    rill__view_fx *f = &vs->fx;
     rill_rg *g = ctx->graph;
     const rill_render_smaa *s = settings_of(ctx, sizeof(rill_render_smaa));
     uint32_t p = s ? (uint32_t)s->preset : 0u;
@@ -281,12 +297,12 @@ static rill_result add_smaa(rill_render_effect_ctx *ctx, rill_error *err) {
     aa->smaa_edges = rill_rg_create_image(g, "smaa.edges", &d, err);
     d.format = RILL_RG_FORMAT_RGBA16F;
     aa->smaa_weights = rill_rg_create_image(g, "smaa.weights", &d, err);
-    RILL_TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, f, aa->smaa_src, aa->smaa_edges,
+    RILL_TRY(add_filter(g, "smaa_edges", rill__pass_smaa_edges, vs, aa->smaa_src, aa->smaa_edges,
                         NULL, err));
-    RILL_TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, f, aa->smaa_edges,
+    RILL_TRY(add_filter(g, "smaa_weights", rill__pass_smaa_weights, vs, aa->smaa_edges,
                         aa->smaa_weights, NULL, err));
     rill_rg_pass blend;
-    RILL_TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, f, aa->smaa_src, aa->smaa_dst,
+    RILL_TRY(add_filter(g, "smaa_blend", rill__pass_smaa_blend, vs, aa->smaa_src, aa->smaa_dst,
                         &blend, err));
     return rill_rg_use_image(g, blend, aa->smaa_weights, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
 }
@@ -315,37 +331,38 @@ static void filter_step(rill_rg_ctx *ctx, rill__pipe_id pipe, rill__img *in, ril
 }
 
 void rill__pass_smaa_edges(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
+    const rill__view_fx *f = &((const rill__view *)user)->fx;
     filter_step(ctx, RILL__PIPE_SMAA_EDGES, rill__ctx_img(ctx, f->aa.smaa_src), NULL,
                 rill__ctx_img(ctx, f->aa.smaa_edges), 0, f->aa.smaa_threshold);
 }
 
 void rill__pass_smaa_weights(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
+    const rill__view_fx *f = &((const rill__view *)user)->fx;
     filter_step(ctx, RILL__PIPE_SMAA_WEIGHTS, rill__ctx_img(ctx, f->aa.smaa_edges), NULL,
                 rill__ctx_img(ctx, f->aa.smaa_weights), f->aa.smaa_steps, 0.0f);
 }
 
 void rill__pass_smaa_blend(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
+    const rill__view_fx *f = &((const rill__view *)user)->fx;
     filter_step(ctx, RILL__PIPE_SMAA_BLEND, rill__ctx_img(ctx, f->aa.smaa_src),
                 rill__ctx_img(ctx, f->aa.smaa_weights), rill__ctx_img(ctx, f->aa.smaa_dst), 0,
                 0.0f);
 }
 
 static rill_result add_cas(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill__frame *f = &ctx->renderer->frame;
+    rill__view *vs = view_of(ctx);
+    rill__view_fx *f = &vs->fx;
     const rill_render_cas *s = settings_of(ctx, sizeof(rill_render_cas));
     float k = s ? s->sharpening_strength : 0.6f;
     f->aa.cas_strength = k >= 0.0f ? (k <= 1.0f ? k : 1.0f) : 0.0f; /* NaN becomes 0 */
     f->aa.cas_denoise = s && s->denoise;
     next_pair(ctx, &f->aa.cas_src, &f->aa.cas_dst, err);
-    return add_filter(ctx->graph, "cas", rill__pass_cas, f, f->aa.cas_src, f->aa.cas_dst, NULL,
+    return add_filter(ctx->graph, "cas", rill__pass_cas, vs, f->aa.cas_src, f->aa.cas_dst, NULL,
                       err);
 }
 
 void rill__pass_cas(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
+    const rill__view_fx *f = &((const rill__view *)user)->fx;
     filter_step(ctx, RILL__PIPE_CAS, rill__ctx_img(ctx, f->aa.cas_src), NULL,
                 rill__ctx_img(ctx, f->aa.cas_dst), f->aa.cas_denoise ? 1u : 0u, f->aa.cas_strength);
 }

@@ -33,17 +33,23 @@ static bool ae_active(const rill_render_effect_ctx *ctx) {
     return ctx->view->auto_exposure.enabled && tier(ctx) != RILL_RENDER_QUALITY_LOW;
 }
 
-/* SSAO of view 0: ao_raw from depth and normals, blurred into ao (opaque and transparent read
- * it). */
+/* The view an engine effect runs for. */
+static rill__view *view_of(const rill_render_effect_ctx *ctx) {
+    return &ctx->renderer->frame.views[ctx->view_index];
+}
+
+/* SSAO of the view: ao_raw from depth and normals, blurred into ao (its opaque and transparent
+ * passes read it). */
 static rill_result add_ssao(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
     rill_rg *g = ctx->graph;
-    rill__view_res *res = &r->frame.views[0].res;
+    rill__view *vs = view_of(ctx);
+    rill__view_res *res = &vs->res;
     rill_rg_image_desc ad = {.format = RILL_RG_FORMAT_R32F, .scale = r->render_scale};
     res->ao_raw = rill_rg_create_image(g, "ao_raw", &ad, err);
     res->ao = rill_rg_create_image(g, "ao", &ad, err);
     rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE, w = RILL_RG_USAGE_STORAGE_WRITE;
-    rill_rg_pass_desc d = {.label = "ssao", .exec = rill__pass_ssao, .user = &r->frame.views[0]};
+    rill_rg_pass_desc d = {.label = "ssao", .exec = rill__pass_ssao, .user = vs};
     rill_rg_pass p = rill_rg_add_pass(g, &d, err);
     RILL_TRY(use_images(g, p, (rill_rg_image[]){res->depth, res->normal, res->ao_raw},
                         (rill_rg_usage[]){s, s, w}, 3, err));
@@ -51,18 +57,21 @@ static rill_result add_ssao(rill_render_effect_ctx *ctx, rill_error *err) {
     p = rill_rg_add_pass(g, &d, err);
     RILL_TRY(use_images(g, p, (rill_rg_image[]){res->ao_raw, res->depth, res->ao},
                         (rill_rg_usage[]){s, s, w}, 3, err));
-    r->frame.ssao = true;
+    vs->fx.ssao = true;
     return RILL_OK;
 }
 
-/* Auto exposure: measures ctx->color into the persistent state buffer tonemapping reads. */
+/* Auto exposure: measures ctx->color into the view's part of the persistent state buffer its
+ * tonemapping reads. */
 static rill_result add_auto_exposure(rill_render_effect_ctx *ctx, rill_error *err) {
-    rill__frame *f = &ctx->renderer->frame;
+    rill__view *vs = view_of(ctx);
+    rill__view_fx *f = &vs->fx;
     rill_rg *g = ctx->graph;
-    rill_rg_pass p = rill_rg_add_pass(
-        g,
-        &(rill_rg_pass_desc){.label = "auto_exposure", .exec = rill__pass_auto_exposure, .user = f},
-        err);
+    rill_rg_pass p = rill_rg_add_pass(g,
+                                      &(rill_rg_pass_desc){.label = "auto_exposure",
+                                                           .exec = rill__pass_auto_exposure,
+                                                           .user = vs},
+                                      err);
     RILL_TRY(rill_rg_use_image(g, p, ctx->color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL_TRY(rill_rg_use_buffer(g, p, ctx->frame->exposure, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err));
@@ -92,7 +101,8 @@ static rill_result bloom_pass(rill_rg *g, const char *label, uint32_t level, ril
 static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
     rill_rg *g = ctx->graph;
-    rill__frame *f = &r->frame;
+    rill__view *vs = view_of(ctx);
+    rill__view_fx *f = &vs->fx;
     rill_rg_image down[RILL__BLOOM_LEVELS], up[RILL__BLOOM_LEVELS];
     rill_rg_pass first = {0};
     float scale = r->render_scale;
@@ -107,7 +117,7 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
             up[i] = rill_rg_create_image(g, name, &d, err);
         }
         rill__bloom_step *st = &f->bloom_down[i];
-        *st = (rill__bloom_step){&f->views[0], i, i ? down[i - 1] : ctx->color, {0}, down[i]};
+        *st = (rill__bloom_step){vs, i, i ? down[i - 1] : ctx->color, {0}, down[i]};
         rill_rg_pass p;
         RILL_TRY(bloom_pass(g, "bloom_down", i, rill__pass_bloom_down, st, &p, err));
         first = i ? first : p;
@@ -115,7 +125,7 @@ static rill_result add_bloom(rill_render_effect_ctx *ctx, rill_error *err) {
     up[RILL__BLOOM_LEVELS - 1] = down[RILL__BLOOM_LEVELS - 1];
     for (int i = RILL__BLOOM_LEVELS - 2; i >= 0; i--) {
         rill__bloom_step *st = &f->bloom_up[i];
-        *st = (rill__bloom_step){&f->views[0], (uint32_t)i, up[i + 1], down[i], up[i]};
+        *st = (rill__bloom_step){vs, (uint32_t)i, up[i + 1], down[i], up[i]};
         rill_rg_pass p;
         RILL_TRY(bloom_pass(g, "bloom_up", (uint32_t)i, rill__pass_bloom_up, st, &p, err));
     }

@@ -4,7 +4,8 @@
  *                      execute it, submit. Also creates and destroys the frame's GPU state.
  *   frame_views.c      rill__frame_plan_views: which views the snapshot draws and where, each
  *                      filled into a view slot by rill__view_fill (matrices, cascades, draw lists,
- *                      frame constants, instance/light/cluster buffers). One view = views[0].
+ *                      frame constants, instance/light/cluster buffers, its effects planned).
+ *                      One view = views[0].
  *   frame_cull.c       culling and sorting one view's draw lists (and motion history).
  *   frame_lights.c     the light buffer and the clustered light grid of one view.
  *   frame_graph.c      rill__frame_build_graph: the engine's images, passes and anchors; the
@@ -58,11 +59,10 @@ rill_result rill__pipelines_create(rill_renderer *r, rill_error *err);
 void rill__pipelines_destroy(rill_renderer *r);
 
 /* frame_views.c: fills r->frame.views for the snapshot (view_count >= 1 on success) and sets
- * the frame's effects, shadows and cascades. out_vp gets the first view's view-projection (the
- * camera motion reference of the next frame), also on failure once it is known. */
+ * each view's effects and the frame's shadows and cascades. Each view's view_proj is the camera
+ * motion reference of its next frame. */
 rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
-                                   const rill_render_snapshot *snap, float out_vp[16],
-                                   rill_error *err);
+                                   const rill_render_snapshot *snap, rill_error *err);
 /* The settings of v with every default resolved. */
 void rill__view_defaults(const rill_render_view *v, rill__view_settings *out);
 
@@ -97,8 +97,10 @@ rill_result rill__view_lights(rill_renderer *r, rill__cmd *cmd, rill__view *vs, 
 rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err);
 
 /* effects.c / effects_engine.c: the composition registry (rill/render/effects.h). create registers
- * the engine's effects; frame_begin resets the colour chain; add_phase adds one phase's effects
- * for the frame's single whole-output view (nothing for several views). */
+ * the engine's effects; frame_begin forgets last frame's plan and state memory; plan_view decides
+ * which effects run for one view (its routed settings; the quality tier ceiling is applied in
+ * effects_engine.c) and clears its rill__view_fx; add_phase adds one phase's effects for a view
+ * (in its graph scope). */
 rill_result rill__effects_create(rill_renderer *r, rill_error *err);
 void rill__effects_destroy(rill_renderer *r);
 rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err);
@@ -106,16 +108,20 @@ rill_result rill__effects_register_engine(rill_renderer *r, rill_error *err);
  * registration). The anti-aliasing effects are anchors (effects_aa.c). */
 uint32_t rill__effect_register_anchor(rill_renderer *r, const rill_render_effect_desc *d,
                                       rill_error *err);
-/* effects_aa.c: registers TAA, FXAA, SMAA and CAS; plans TAA for the frame (history reset, jitter
- * of view 0, in 3D-image pixels w3 x h3) after rill__effects_plan; frees the TAA history. */
+/* effects_aa.c: registers TAA, FXAA, SMAA and CAS; plans TAA for a view (its history, by view
+ * index, reset and jitter in the view's 3D pixels) after rill__effects_plan_view; frees the TAA
+ * histories (destroy_view: one view's). */
 rill_result rill__effects_register_aa(rill_renderer *r, rill_error *err);
-void rill__taa_plan(rill_renderer *r, const rill_render_view *primary, uint32_t w3, uint32_t h3);
+void rill__taa_plan(rill_renderer *r, rill__view *vs);
 void rill__taa_destroy(rill_renderer *r);
-void rill__effects_plan(rill_renderer *r, const rill_render_view *primary);
-rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill_render_phase phase,
-                                    rill_error *err);
-/* The GI effects registered with after_lighting, on the lit HDR image (after end_main_pass). */
-rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill_error *err);
+void rill__taa_destroy_view(rill_renderer *r, uint32_t view);
+void rill__effects_frame_begin(rill_renderer *r);
+void rill__effects_plan_view(rill_renderer *r, rill__view *vs);
+rill_result rill__effects_add_phase(rill_renderer *r, rill_rg *g, rill__view *vs,
+                                    rill_render_phase phase, rill_error *err);
+/* The GI effects registered with after_lighting, on the view's lit HDR image (after
+ * end_main_pass). */
+rill_result rill__effects_add_gi_lit(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error *err);
 
 /* ibl.c: image-based light (the baked sky every lit pass reads). create makes the BRDF table's
  * and harmonics' images; plan (before the graph) decides this frame's bake steps from the
@@ -202,23 +208,24 @@ void rill__pass_wireframe(rill_rg_ctx *ctx, void *user);     /* rill__view */
 void rill__pass_ssao(rill_rg_ctx *ctx, void *user);          /* rill__view */
 void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user);     /* rill__view */
 void rill__pass_fog(rill_rg_ctx *ctx, void *user);           /* rill__view */
-void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user); /* rill__frame */
+void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user); /* rill__view */
 void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user);    /* rill__bloom_step */
 void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user);      /* rill__bloom_step */
-void rill__pass_tonemap(rill_rg_ctx *ctx, void *user);       /* rill__frame */
-/* ssr.c: the screen-space reflections effect and its passes (user: view 0's rill__view) */
+void rill__pass_tonemap(rill_rg_ctx *ctx, void *user);       /* rill__view */
+void rill__pass_compose(rill_rg_ctx *ctx, void *user);       /* rill__frame */
+/* ssr.c: the screen-space reflections effect and its passes (user: the rill__view) */
 rill_result rill__ssr_effect_register(rill_renderer *r, rill_error *err);
 void rill__pass_ssr_hiz(rill_rg_ctx *ctx, void *user);
 void rill__pass_ssr_trace(rill_rg_ctx *ctx, void *user);
 void rill__pass_ssr_blur(rill_rg_ctx *ctx, void *user);
 void rill__pass_ssr_resolve(rill_rg_ctx *ctx, void *user);
 /* effects_aa.c */
-void rill__pass_taa(rill_rg_ctx *ctx, void *user);          /* rill__frame */
-void rill__pass_fxaa(rill_rg_ctx *ctx, void *user);         /* rill__frame */
-void rill__pass_smaa_edges(rill_rg_ctx *ctx, void *user);   /* rill__frame */
-void rill__pass_smaa_weights(rill_rg_ctx *ctx, void *user); /* rill__frame */
-void rill__pass_smaa_blend(rill_rg_ctx *ctx, void *user);   /* rill__frame */
-void rill__pass_cas(rill_rg_ctx *ctx, void *user);          /* rill__frame */
+void rill__pass_taa(rill_rg_ctx *ctx, void *user);          /* rill__view */
+void rill__pass_fxaa(rill_rg_ctx *ctx, void *user);         /* rill__view */
+void rill__pass_smaa_edges(rill_rg_ctx *ctx, void *user);   /* rill__view */
+void rill__pass_smaa_weights(rill_rg_ctx *ctx, void *user); /* rill__view */
+void rill__pass_smaa_blend(rill_rg_ctx *ctx, void *user);   /* rill__view */
+void rill__pass_cas(rill_rg_ctx *ctx, void *user);          /* rill__view */
 void rill__pass_readback(rill_rg_ctx *ctx, void *user);     /* rill__frame */
 void rill__pass_present(rill_rg_ctx *ctx, void *user);      /* rill__frame */
 

@@ -1,26 +1,31 @@
-/* frame_graph.c: the frame graph of a planned frame. It creates the engine's images, adds the
- * per-view passes (once per view: the graph names later views' passes and images "name.N"), the
- * effects registry's four phases (effects.c: SSAO, auto exposure, bloom, plugins), tonemapping and
- * the output pass with their accesses and the anchors user passes order against, lets the user add
- * passes, and compiles. Every handle the graph returns is kept in the rill__view (or frame, or
- * bloom step) the pass gets as its user pointer, and in r->frame.fg for effects and setup_graph. */
+/* frame_graph.c: the frame graph of a planned frame. Each view (camera) gets its own images and
+ * passes in its view scope of the graph (view N > 0: "name.N"): raster passes, the effects
+ * registry's four phases (effects.c: SSAO, auto exposure, bloom, TAA, FXAA, plugins ...) and
+ * tonemapping; several views are then composed into the output's ldr. It adds the output pass and
+ * the anchors user passes order against, lets the user add passes, and compiles. Every handle the
+ * graph returns is kept in the rill__view (or frame, or bloom step) the pass gets as its user
+ * pointer, and in r->frame.fg for effects and setup_graph. */
 #include "frame.h"
 
 #include <string.h>
 
-/* The images every frame has: view 0's depth, normal, motion and shadow map, the shared hdr and
- * the full-size ldr output. */
-static void create_images(rill_renderer *r, rill_rg *g, rill_render_graph *fg, rill_error *err) {
-    /* The 3D images follow render_scale; the tonemapped output is always at full size. */
+/* The images of view vs, in its scope of the graph (view N > 0: "name.N", sized relative to the
+ * view's rectangle): depth, normal, hdr, motion, the shadow map and its ldr (for a single view the
+ * frame's output itself, created outside any scope by the caller). */
+static void view_images(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error *err) {
+    rill__view_res *res = &vs->res;
+    /* The 3D images follow render_scale; the tonemapped colour is at full size. */
     rill_rg_image_desc d = {.format = RILL_RG_FORMAT_D32F, .scale = r->render_scale};
-    fg->depth = rill_rg_create_image(g, "depth", &d, err);
+    res->depth = rill_rg_create_image(g, "depth", &d, err);
     d.format = RILL_RG_FORMAT_RGBA16F;
-    fg->normal = rill_rg_create_image(g, "normal", &d, err);
-    fg->hdr = rill_rg_create_image(g, "hdr", &d, err);
+    res->normal = rill_rg_create_image(g, "normal", &d, err);
+    res->hdr = rill_rg_create_image(g, "hdr", &d, err);
     d.format = RILL_RG_FORMAT_RG16F;
-    fg->motion = rill_rg_create_image(g, "motion", &d, err);
-    d = (rill_rg_image_desc){.format = RILL_RG_FORMAT_RGBA8_UNORM, .scale = 1.0f};
-    fg->ldr = rill_rg_create_image(g, "ldr", &d, err);
+    res->motion = rill_rg_create_image(g, "motion", &d, err);
+    if (r->frame.composed) {
+        d = (rill_rg_image_desc){.format = RILL_RG_FORMAT_RGBA8_UNORM, .scale = 1.0f};
+        res->ldr = rill_rg_create_image(g, "view_ldr", &d, err);
+    }
     uint32_t size = r->frame.shadows ? r->desc.shadow_map_size : 1;
     d = (rill_rg_image_desc){.format = RILL_RG_FORMAT_D32F,
                              .size_mode = RILL_RG_SIZE_ABSOLUTE,
@@ -29,30 +34,31 @@ static void create_images(rill_renderer *r, rill_rg *g, rill_render_graph *fg, r
                              .height = size,
                              .layers = r->frame.shadows ? r->frame.cascades : 1,
                              .array_view = true};
-    fg->shadow_map = rill_rg_create_image(g, "shadow_map", &d, err);
+    res->shadow_map = rill_rg_create_image(g, "shadow_map", &d, err);
 }
 
-/* View vi's images: view 0 uses the frame's; view N > 0 gets its own copies of depth, normal,
- * motion and the shadow map. hdr is shared. */
-static void view_images(rill_rg *g, const rill_render_graph *fg, rill__view *vs, uint32_t vi,
-                        rill_error *err) {
-    rill__view_res *res = &vs->res;
-    res->depth = vi ? rill_rg_create_view_image(g, fg->depth, vi, err) : fg->depth;
-    res->normal = vi ? rill_rg_create_view_image(g, fg->normal, vi, err) : fg->normal;
-    res->motion = vi ? rill_rg_create_view_image(g, fg->motion, vi, err) : fg->motion;
-    res->shadow_map = vi ? rill_rg_create_view_image(g, fg->shadow_map, vi, err) : fg->shadow_map;
-    res->hdr = fg->hdr;
+/* The handles the view's effects get (rill_render_effect_ctx.frame): its own images, the frame's
+ * anchors and exposure buffer. */
+static void view_handles(rill__frame *f, rill__view *vs) {
+    rill_render_graph *fg = &vs->fx.fg;
+    *fg = f->fg;
+    fg->depth = vs->res.depth;
+    fg->normal = vs->res.normal;
+    fg->motion = vs->res.motion;
+    fg->shadow_map = vs->res.shadow_map;
+    fg->hdr = vs->res.hdr;
+    fg->ldr = vs->res.ldr;
 }
 
-/* A pass of view vi whose user pointer is the view. */
+/* A pass of view vs (in its scope) whose user pointer is the view. */
 static rill_rg_pass view_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, rill__view *vs,
                               rill_error *err) {
-    rill_rg_pass_desc d = {.label = label, .exec = fn, .user = vs, .view = vs->index};
+    rill_rg_pass_desc d = {.label = label, .exec = fn, .user = vs};
     return rill_rg_add_pass(g, &d, err);
 }
 
-/* A raster pass of a view drawing into the shared hdr: reads ao (with SSAO), depth and (shadows:
- * a lit pass) the view's shadow map and the image-based light. */
+/* A raster pass of a view drawing into its hdr: reads ao (with SSAO), depth and (shadows: a lit
+ * pass) the view's shadow map and the image-based light. */
 static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out, const char *label,
                                 rill_rg_exec_fn fn, rill__view *vs, bool shadows, rill_error *err) {
     rill_rg_pass p = *out = view_pass(g, label, fn, vs, err);
@@ -73,13 +79,29 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     return rill_rg_use_image(g, p, vs->res.hdr, RILL_RG_USAGE_COLOR_WRITE, err);
 }
 
-/* The passes of view vi: shadows, prepass, (SSAO), opaque, transparent, wireframe (in
- * pass[0..5]). For vi > 0 they run after the previous view's wireframe pass (pass[5] on entry). */
+/* The scope of view vs in the graph: its passes and images are "name.N" for N > 0, sized
+ * relative to its rectangle of the output. */
+static void begin_view(rill_renderer *r, rill_rg *g, const rill__view *vs) {
+    bool whole = !r->frame.composed;
+    rill_rg_begin_view(g, vs->index, whole ? r->width : vs->out_rect[2],
+                       whole ? r->height : vs->out_rect[3]);
+}
+
+/* The raster passes of view vi: shadows, prepass, (GI effects: SSAO), opaque, (fog),
+ * transparent, wireframe (in pass[0..5]). For vi > 0 they run after the previous view's
+ * wireframe pass (pass[5] on entry). */
 static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_pass pass[6],
                             rill_error *err) {
     rill__view *vs = &r->frame.views[vi];
     rill_rg_pass prev_wf = pass[5];
-    view_images(g, &r->frame.fg, vs, vi, err);
+    begin_view(r, g, vs);
+    view_images(r, g, vs, err);
+    if (!r->frame.composed) {
+        vs->res.ldr = r->frame.fg.ldr;
+    }
+    view_handles(&r->frame, vs);
+    vs->fx.hdr_color = vs->res.hdr;
+    vs->fx.ldr_color = vs->res.ldr;
     pass[0] = view_pass(g, "shadows", rill__pass_shadows, vs, err);
     RILL_TRY(rill_rg_use_image(g, pass[0], vs->res.shadow_map, RILL_RG_USAGE_DEPTH_WRITE, err));
     pass[1] = view_pass(g, "prepass", rill__pass_prepass, vs, err);
@@ -87,9 +109,7 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.normal, RILL_RG_USAGE_COLOR_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.motion, RILL_RG_USAGE_COLOR_WRITE, err));
     /* The GI phase of the registry (SSAO): after the prepass, before lighting. */
-    if (vi == 0) {
-        RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_GI, err));
-    }
+    RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_GI, err));
     RILL_TRY(add_hdr_pass(r, g, &pass[2], "opaque", rill__pass_opaque, vs, true, err));
     /* With an atmosphere: the sky behind everything, aerial perspective on the opaque surfaces. */
     rill_rg_pass lit, sky;
@@ -107,6 +127,7 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     }
     RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
     RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
+    rill_rg_end_view(g);
     if (vi > 0) {
         rill_rg_pass order[] = {prev_wf, pass[0], pass[1], pass[2], pass[3], pass[4]};
         RILL_TRY(rill_rg_add_edges(g, order, 6, err));
@@ -121,30 +142,40 @@ static rill_rg_pass anchor(rill_rg *g, const char *label, rill_error *err) {
     return rill_rg_add_pass(g, &d, err);
 }
 
-/* Between the main pass and tonemapping: auto exposure's state buffer (always imported, so the
- * state written by earlier frames stays visible) and the registry's HDR_POST phase (auto exposure,
- * bloom, plugins); tonemapping reads the colour the phase ends with. */
-static rill_result add_post(rill_renderer *r, rill_rg *g, rill_error *err) {
-    r->frame.fg.exposure = rill_rg_import_buffer(
-        g, "exposure", r->exposure_buf, RILL_RG_USAGE_STORAGE_WRITE, RILL_RG_USAGE_NONE, err);
-    return rill__effects_add_phase(r, g, RILL_RENDER_PHASE_HDR_POST, err);
-}
-
-static rill_result add_tonemap(rill__frame *f, rill_rg *g, rill_error *err) {
-    rill_rg_pass_desc d = {.label = RILL_RG_TONEMAPPING, .exec = rill__pass_tonemap, .user = f};
-    rill_rg_pass tm = f->fg.tonemapping = rill_rg_add_pass(g, &d, err);
+/* View vs between the main pass and its tonemapping, in its scope: the registry's GI effects on
+ * the lit image, then its HDR_POST phase (TAA, auto exposure, bloom, plugins); its tonemapping
+ * reads the colour the phases end with and writes the view's ldr. */
+static rill_result add_view_post(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass *out,
+                                 rill_error *err) {
+    rill__view_fx *f = &vs->fx;
+    begin_view(r, g, vs);
+    RILL_TRY(rill__effects_add_gi_lit(r, g, vs, err));
+    RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_HDR_POST, err));
+    rill_rg_pass_desc d = {.label = RILL_RG_TONEMAPPING, .exec = rill__pass_tonemap, .user = vs};
+    rill_rg_pass tm = *out = rill_rg_add_pass(g, &d, err);
+    rill_rg_end_view(g);
     if (f->bloom) {
         RILL_TRY(rill_rg_use_image(g, tm, f->bloom_out, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     }
     /* Always read, so the state written by earlier frames is made visible even on frames that
      * do not use it. */
-    RILL_TRY(rill_rg_use_buffer(g, tm, f->fg.exposure, RILL_RG_USAGE_STORAGE_READ, err));
+    RILL_TRY(rill_rg_use_buffer(g, tm, r->frame.fg.exposure, RILL_RG_USAGE_STORAGE_READ, err));
     RILL_TRY(rill_rg_use_image(g, tm, f->hdr_color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_use_image(g, tm, f->fg.ldr, RILL_RG_USAGE_STORAGE_WRITE, err));
-    RILL_TRY(rill_rg_use_image(g, tm, f->fg.normal, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_use_image(g, tm, f->fg.motion, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    f->fg.end_main_pass_post_processing = anchor(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, err);
-    return RILL_OK;
+    RILL_TRY(rill_rg_use_image(g, tm, vs->res.ldr, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, tm, vs->res.normal, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+    return rill_rg_use_image(g, tm, vs->res.motion, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+}
+
+/* Several views: the output's ldr is black, then each view's final colour in its rectangle. */
+static rill_result add_compose(rill__frame *f, rill_rg *g, rill_error *err) {
+    rill_rg_pass_desc d = {.label = "compose", .exec = rill__pass_compose, .user = f};
+    rill_rg_pass p = rill_rg_add_pass(g, &d, err);
+    for (uint32_t i = 0; i < f->view_count; i++) {
+        RILL_TRY(
+            rill_rg_use_image(g, p, f->views[i].fx.ldr_color, RILL_RG_USAGE_TRANSFER_SRC, err));
+    }
+    RILL_TRY(rill_rg_use_image(g, p, f->fg.ldr, RILL_RG_USAGE_TRANSFER_DST, err));
+    return rill_rg_add_edge(g, f->fg.end_main_pass_post_processing, p, err);
 }
 
 /* The output pass (f->fg.output): present to the window's swapchain, or copy into this frame's
@@ -174,6 +205,33 @@ static rill_result add_output(rill_renderer *r, rill_rg *g, rill_error *err) {
     return rill_rg_use_image(g, f->fg.output, f->ldr_color, RILL_RG_USAGE_TRANSFER_SRC, err);
 }
 
+/* Each view after the main pass: GI-lit and HDR_POST effects and tonemapping (the last view's
+ * tonemapping in *tm_last, view 0's is fg.tonemapping), then the end_main_pass_post_processing
+ * anchor, then each view's LDR_POST and OVERLAY phases, and the composition of several views. */
+static rill_result add_views_post(rill_renderer *r, rill_rg *g, rill_error *err) {
+    rill__frame *f = &r->frame;
+    rill_rg_pass tm[RILL_RENDER_MAX_VIEWS];
+    for (uint32_t vi = 0; vi < f->view_count; vi++) {
+        RILL_TRY(add_view_post(r, g, &f->views[vi], &tm[vi], err));
+    }
+    f->fg.tonemapping = tm[0];
+    f->fg.end_main_pass_post_processing = anchor(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, err);
+    for (uint32_t vi = 1; vi < f->view_count; vi++) {
+        RILL_TRY(rill_rg_add_edge(g, tm[vi], f->fg.end_main_pass_post_processing, err));
+    }
+    for (uint32_t vi = 0; vi < f->view_count; vi++) {
+        rill__view *vs = &f->views[vi];
+        begin_view(r, g, vs);
+        vs->fx.fg.tonemapping = tm[vi];
+        vs->fx.fg.end_main_pass_post_processing = f->fg.end_main_pass_post_processing;
+        RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_LDR_POST, err));
+        RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_OVERLAY, err));
+        rill_rg_end_view(g);
+    }
+    f->ldr_color = f->composed ? f->fg.ldr : f->views[0].fx.ldr_color;
+    return f->composed ? add_compose(f, g, err) : RILL_OK;
+}
+
 rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     rill__frame *f = &r->frame;
     rill_rg *g = r->graph;
@@ -181,10 +239,12 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     rill_rg_set_view_size(g, r->width, r->height);
     memset(&f->fg, 0, sizeof(f->fg));
     f->fg.graph = g;
-    memset(f->plugin_src, 0, sizeof(f->plugin_src));
-    create_images(r, g, &f->fg, err);
-    f->hdr_color = f->fg.hdr;
-    f->ldr_color = f->fg.ldr;
+    rill_rg_image_desc ld = {.format = RILL_RG_FORMAT_RGBA8_UNORM, .scale = 1.0f};
+    f->fg.ldr = rill_rg_create_image(g, "ldr", &ld, err);
+    /* Auto exposure's state (always imported, so the state written by earlier frames stays
+     * visible); each view has its part. */
+    f->fg.exposure = rill_rg_import_buffer(g, "exposure", r->exposure_buf,
+                                           RILL_RG_USAGE_STORAGE_WRITE, RILL_RG_USAGE_NONE, err);
     RILL_TRY(rill__sky_add_passes(r, g, err)); /* the tables the IBL's source may read */
     RILL_TRY(rill__ibl_add_passes(r, g, err));
     RILL_TRY(rill__probes_add_passes(r, g, err));
@@ -200,13 +260,17 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     if (f->view_count > 1) {
         RILL_TRY(rill_rg_add_edge(g, pass[5], f->fg.end_main_pass, err));
     }
-    /* GI effects on the lit image (plugins of the GI phase), then HDR_POST (TAA first). */
-    RILL_TRY(rill__effects_add_gi_lit(r, g, err));
-    RILL_TRY(add_post(r, g, err));
-    RILL_TRY(add_tonemap(f, g, err));
-    RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_LDR_POST, err));
-    /* (FXAA/SMAA go here) */
-    RILL_TRY(rill__effects_add_phase(r, g, RILL_RENDER_PHASE_OVERLAY, err));
+    /* setup_graph sees view 0's images and the output's ldr. */
+    rill__view *v0 = &f->views[0];
+    f->fg.depth = v0->res.depth;
+    f->fg.normal = v0->res.normal;
+    f->fg.motion = v0->res.motion;
+    f->fg.shadow_map = v0->res.shadow_map;
+    f->fg.hdr = v0->res.hdr;
+    for (uint32_t vi = 0; vi < f->view_count; vi++) {
+        f->views[vi].fx.fg.end_main_pass = f->fg.end_main_pass;
+    }
+    RILL_TRY(add_views_post(r, g, err));
     RILL_TRY(add_output(r, g, err));
     rill_rg_pass chain[] = {view0[3],
                             view0[4],

@@ -307,21 +307,17 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     }
 }
 
-/* Starts and ends a raster pass over the view's depth image (and its rectangle, if it has one). */
+/* Starts and ends a raster pass over the view's depth image (every view has its own images). */
 static void view_begin(rill_rg_ctx *ctx, const rill__view *vs, const rill__attachment *col,
                        uint32_t ncol, const rill__attachment *depth) {
-    if (vs->in_rect) {
-        rill__cmd_set_render_rect(ctx->cmd, vs->rect);
-    }
+    (void)vs;
     const rill__img_desc *dd = rill__img_get_desc(depth->img);
     rill__cmd_begin_rendering(ctx->cmd, col, ncol, depth, dd->width, dd->height);
 }
 
 static void view_end(rill_rg_ctx *ctx, const rill__view *vs) {
+    (void)vs;
     rill__cmd_end_rendering(ctx->cmd);
-    if (vs->in_rect) {
-        rill__cmd_set_render_rect(ctx->cmd, NULL);
-    }
 }
 
 /* Draws ghosts[from, to) in runs of one opacity, each with the opacity pushed (vec4, x): with
@@ -553,7 +549,7 @@ void rill__pass_ssao_blur(rill_rg_ctx *ctx, void *user) {
 
 /* >>fog ------------------------------------------------------------------------------------- */
 
-/* Distance fog over the view's rectangle of the lit image (before the transparent pass). */
+/* Distance fog over the view's lit image (before the transparent pass). */
 void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     const rill__view_settings *st = &vs->set;
@@ -593,28 +589,30 @@ void rill__pass_fog(rill_rg_ctx *ctx, void *user) {
     push.params[1] = st->fog.start;
     push.params[2] = st->fog.end;
     push.params[3] = st->fog.height_falloff;
-    if (vs->in_rect) {
-        memcpy(push.rect, vs->rect, sizeof(push.rect));
-    } else {
-        push.rect[0] = push.rect[1] = 0;
-        push.rect[2] = d->width;
-        push.rect[3] = d->height;
-    }
+    push.rect[0] = push.rect[1] = 0;
+    push.rect[2] = d->width;
+    push.rect[3] = d->height;
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (push.rect[2] + 7) / 8, (push.rect[3] + 7) / 8, 1);
 }
 
 /* >>exposure and bloom ---------------------------------------------------------------------- */
 
+/* The view's auto-exposure state in the renderer's exposure buffer. */
+static void bind_exposure(rill__binding *b, const rill_renderer *r, const rill__view *vs) {
+    b->buf = r->exposure_buf;
+    b->offset = (uint64_t)vs->index * RILL__EXPOSURE_STRIDE;
+    b->range = 16;
+}
+
 void rill__pass_auto_exposure(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
-    const rill__view *vs = &f->views[0];
+    const rill__view *vs = user;
     rill_renderer *r = ctx->r;
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_AUTO_EXPOSURE]);
     rill__binding b[2];
     memset(b, 0, sizeof(b));
-    bind_img(&b[0], rill__ctx_img(ctx, f->ae_src), RILL__SAMPLER_LINEAR_CLAMP);
-    b[1].buf = r->exposure_buf;
+    bind_img(&b[0], rill__ctx_img(ctx, vs->fx.ae_src), RILL__SAMPLER_LINEAR_CLAMP);
+    bind_exposure(&b[1], r, vs);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 2);
     float push[4] = {vs->set.ae_rate, vs->set.ae_min_ev, vs->set.ae_max_ev, 0};
     rill__cmd_push(ctx->cmd, push, sizeof(push));
@@ -658,16 +656,11 @@ void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user) {
 
 /* >>output ---------------------------------------------------------------------------------- */
 
-/* One tonemapping dispatch over rect of the output (clamped to it) with the view's tonemapper
- * and exposure; vs NULL fills the rectangle with black. */
-static void tonemap_dispatch(const rill_renderer *r, const rill__frame *f, rill__cmd *cmd,
-                             const rill__view *vs, const uint32_t rect[4],
-                             const rill__img_desc *src, rill__img *bloom) {
-    uint32_t x = RILL_MIN(rect[0], r->width), y = RILL_MIN(rect[1], r->height);
-    uint32_t w = RILL_MIN(rect[2], r->width - x), h = RILL_MIN(rect[3], r->height - y);
-    if (!w || !h) {
-        return;
-    }
+/* Tonemapping of view vs (NULL: black) into its ldr image, whole (the output itself for a
+ * single view). */
+static void tonemap_dispatch(const rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
+                             const rill__img_desc *dst, const rill__img_desc *src,
+                             rill__img *bloom) {
     uint32_t debug_view = (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_NORMALS)  ? 1u
                           : (r->desc.debug_flags & RILL_RENDER_DEBUG_VIEW_MOTION) ? 2u
                                                                                   : 0u;
@@ -681,52 +674,56 @@ static void tonemap_dispatch(const rill_renderer *r, const rill__frame *f, rill_
         uint32_t auto_exposure;
         uint32_t off_x, off_y, ext_w, ext_h;
         uint32_t passthrough;
-    } push = {r->width,
-              r->height,
+    } push = {dst->width,
+              dst->height,
               vs ? vs->set.exposure : 1.0f,
               vs ? (uint32_t)vs->set.tonemapper : 0u,
               src->width,
               src->height,
               debug_view,
               bloom && vs ? vs->set.bloom_intensity : 0.0f,
-              f->auto_exposure ? 1u : 0u,
-              x,
-              y,
-              w,
-              h,
+              vs && vs->fx.auto_exposure ? 1u : 0u,
+              0,
+              0,
+              dst->width,
+              dst->height,
               vs && vs->passthrough ? 1u : 0u};
     rill__cmd_push(cmd, &push, sizeof(push));
-    rill__cmd_dispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
+    rill__cmd_dispatch(cmd, (dst->width + 7) / 8, (dst->height + 7) / 8, 1);
 }
 
 void rill__pass_tonemap(rill_rg_ctx *ctx, void *user) {
-    const rill__frame *f = user;
-    const rill__view *v0 = &f->views[0];
+    const rill__view *vs = user;
+    const rill__view_fx *f = &vs->fx;
     rill_renderer *r = ctx->r;
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_TONEMAP]);
     rill__binding b[6];
     memset(b, 0, sizeof(b));
     bind_img(&b[0], rill__ctx_img(ctx, f->hdr_color),
              RILL__SAMPLER_LINEAR_CLAMP); /* upscales when render_scale < 1 */
-    bind_img(&b[1], rill__ctx_img(ctx, f->fg.ldr), STORE);
-    bind_img(&b[2], rill__ctx_img(ctx, v0->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
-    bind_img(&b[3], rill__ctx_img(ctx, v0->res.motion), RILL__SAMPLER_NEAREST_CLAMP);
+    rill__img *ldr = rill__ctx_img(ctx, vs->res.ldr);
+    bind_img(&b[1], ldr, STORE);
+    bind_img(&b[2], rill__ctx_img(ctx, vs->res.normal), RILL__SAMPLER_NEAREST_CLAMP);
+    bind_img(&b[3], rill__ctx_img(ctx, vs->res.motion), RILL__SAMPLER_NEAREST_CLAMP);
     rill__img *bloom = f->bloom ? rill__ctx_img(ctx, f->bloom_out) : NULL;
     bind_img(&b[4], bloom ? bloom : r->white, RILL__SAMPLER_LINEAR_CLAMP);
-    b[5].buf = r->exposure_buf;
+    bind_exposure(&b[5], r, vs);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
-    const rill__img_desc *src = rill__img_get_desc(b[0].img);
-    static const uint32_t whole[4] = {0, 0, UINT32_MAX, UINT32_MAX};
-    if (!f->per_view_tonemap) {
-        tonemap_dispatch(r, f, ctx->cmd, f->no_view ? NULL : v0, whole, src, bloom);
-        return;
-    }
-    /* Several views: black where none lands, then each view's rectangle in drawing order with
-     * its own tonemapper (a barrier between dispatches, as rectangles may overlap). */
-    tonemap_dispatch(r, f, ctx->cmd, NULL, whole, src, NULL);
+    tonemap_dispatch(r, ctx->cmd, r->frame.no_view ? NULL : vs, rill__img_get_desc(ldr),
+                     rill__img_get_desc(b[0].img), bloom);
+}
+
+/* Several views (or one in part of the output): black, then each view's final colour copied into
+ * its rectangle in drawing order (a later view over an earlier one). */
+void rill__pass_compose(rill_rg_ctx *ctx, void *user) {
+    const rill__frame *f = user;
+    rill__img *out = rill__ctx_img(ctx, f->ldr_color);
+    static const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    rill__cmd_clear_color(ctx->cmd, out, black);
     for (uint32_t i = 0; i < f->view_count; i++) {
-        rill__cmd_compute_barrier(ctx->cmd);
-        tonemap_dispatch(r, f, ctx->cmd, &f->views[i], f->views[i].out_rect, src, NULL);
+        const rill__view *vs = &f->views[i];
+        rill__cmd_copy_image_to(ctx->cmd, rill__ctx_img(ctx, vs->fx.ldr_color), out,
+                                vs->out_rect[0], vs->out_rect[1]);
     }
 }
 

@@ -13,7 +13,8 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__ibl_create(r, err));
     RILL_TRY(rill__sky_create(r, err));
     RILL_TRY(rill__skybox_create(r, err));
-    static const float zero_state[4] = {0, 0, 0, 0};
+    /* One state per view (ev, initialized), RILL__EXPOSURE_STRIDE apart. */
+    static const uint8_t zero_state[RILL__EXPOSURE_STRIDE * RILL_RENDER_MAX_VIEWS];
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
                                        "auto exposure state", err);
     if (!r->exposure_buf || rill__buf_upload(r->gpu, r->exposure_buf, 0, zero_state,
@@ -50,10 +51,9 @@ void rill__phase_mark(rill_renderer *r, enum rill__cpu_phase phase) {
     r->phase_t = now;
 }
 
-/* Everything recorded between the frame's begin and end; vp gets the first view's
- * view-projection. */
+/* Everything recorded between the frame's begin and end. */
 static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
-                                float vp[16], rill_error *err) {
+                                rill_error *err) {
     r->frame_counter++;
     r->draw_calls = 0;
     r->edge_draws = 0;
@@ -75,7 +75,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         res = rill__probes_plan(r, cmd, snap, err);
     }
     if (res == RILL_OK) {
-        res = rill__frame_plan_views(r, cmd, snap, vp, err);
+        res = rill__frame_plan_views(r, cmd, snap, err);
     }
     if (res == RILL_OK) {
         res = rill__frame_build_graph(r, err);
@@ -100,13 +100,12 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
     uint64_t t_begun = rill_time_ns(); /* frame_begin may wait for the GPU: not recording time */
     memset(r->cpu_phase_ms, 0, sizeof(r->cpu_phase_ms));
     r->phase_t = t_begun;
-    mat4 vp;
-    glm_mat4_identity(vp);
+    r->frame.view_count = 0;
     /* Skinned instances are posed first; the passes draw their posed copies. */
     rill_render_snapshot posed;
     rill_result res = rill__skinning_run(r, cmd, snap, &posed, err);
     if (res == RILL_OK) {
-        res = record_frame(r, cmd, &posed, (float *)vp, err);
+        res = record_frame(r, cmd, &posed, err);
     }
     /* The frame is submitted even after an error so the command buffer and frame slot stay in a
      * consistent state; the first error is the one reported. */
@@ -118,8 +117,13 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
     if (res == RILL_OK && !r->desc.glfw_window) {
         r->have_frame = true;
     }
-    memcpy(r->prev_view_proj, vp, sizeof(mat4));
-    r->have_prev_view_proj = true;
+    /* Each view's camera motion reference for its next frame (a view slot that did not draw
+     * starts without one). */
+    r->have_prev_view_proj = 0;
+    for (uint32_t i = 0; i < r->frame.view_count; i++) {
+        memcpy(r->prev_view_proj[i], r->frame.views[i].view_proj, sizeof(mat4));
+        r->have_prev_view_proj |= 1u << i;
+    }
     rill__transients_release_unused(r, false);
     r->cpu_wait_ms = (double)(t_begun - t0) * 1e-6;
     r->cpu_record_ms = (double)(rill_time_ns() - t_begun) * 1e-6;

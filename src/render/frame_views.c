@@ -208,8 +208,8 @@ static void view_cascades(const rill_renderer *r, rill__view *vs, mat4 world_fro
 /* >>filling a view -------------------------------------------------------------------------- */
 
 /* How one view is filled: rect_w x rect_h (output pixels) gives the aspect ratio; clustered
- * selects the clustered light list (else every light at every pixel); motion uses last frame's
- * view-projection for camera motion. */
+ * selects the clustered light list (else every light at every pixel); motion uses the view's
+ * view-projection of last frame for camera motion. */
 typedef struct view_fill {
     uint32_t rect_w, rect_h;
     bool clustered, motion;
@@ -281,8 +281,9 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
     memcpy(fr->view, view, sizeof(mat4));
     memcpy(fr->proj, proj, sizeof(mat4));
     memcpy(fr->view_proj, vp, sizeof(mat4));
-    memcpy(fr->prev_view_proj,
-           r->have_prev_view_proj && motion ? r->prev_view_proj : (const float *)vp, sizeof(mat4));
+    bool have_prev = motion && (r->have_prev_view_proj & (1u << vs->index));
+    memcpy(fr->prev_view_proj, have_prev ? r->prev_view_proj[vs->index] : (const float *)vp,
+           sizeof(mat4));
     for (uint32_t c = 0; c < vs->cascades; c++) {
         memcpy(fr->cascade_vp[c], vs->cascade_vp[c], sizeof(mat4));
     }
@@ -309,12 +310,12 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
     fr->ambient[0] *= vs->set.ambient;
     fr->shadow_params[0] = 1.0f / (float)r->desc.shadow_map_size;
     fr->shadow_params[2] = (float)vs->cascades;
-    fr->counts[2] = r->frame.ssao ? 1u : 0u;
-    fr->cluster_params[2] = (float)(uint32_t)((float)r->width * r->render_scale + 0.5f);
-    fr->cluster_params[3] = (float)(uint32_t)((float)r->height * r->render_scale + 0.5f);
-    if (r->frame.aa.taa && vs->index == 0 && !vs->in_rect) {
-        fr->jitter[0] = r->frame.aa.jitter[0];
-        fr->jitter[1] = r->frame.aa.jitter[1];
+    fr->counts[2] = vs->fx.ssao ? 1u : 0u;
+    fr->cluster_params[2] = (float)vs->size3[0];
+    fr->cluster_params[3] = (float)vs->size3[1];
+    if (vs->fx.aa.taa) {
+        fr->jitter[0] = vs->fx.aa.jitter[0];
+        fr->jitter[1] = vs->fx.aa.jitter[1];
     }
 }
 
@@ -391,8 +392,11 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
 
 /* >>planning the frame ---------------------------------------------------------------------- */
 
-/* Pixel span [a, a + len) of a normalized span [x, x + w) over size pixels (rounded, clamped). */
+/* Pixel span [a, a + len) of a normalized span [x, x + w) over size pixels (rounded, clamped;
+ * NaN counts as 0). */
 static void pixel_span(float x, float w, uint32_t size, uint32_t *a, uint32_t *len) {
+    x = x == x ? x : 0.0f;
+    w = w == w ? w : 0.0f;
     float x0 = RILL_CLAMP(x, 0.0f, 1.0f), x1 = RILL_CLAMP(x + w, x0, 1.0f);
     uint32_t p0 = (uint32_t)(x0 * (float)size + 0.5f), p1 = (uint32_t)(x1 * (float)size + 0.5f);
     *a = RILL_MIN(p0, size);
@@ -408,64 +412,66 @@ static bool view_whole(const rill_render_view *v) {
     return vr[0] <= 0.0f && vr[1] <= 0.0f && vr[2] >= 1.0f && vr[3] >= 1.0f;
 }
 
-/* Starts slot `index` for view v: no graph resources yet (frame_graph.c finds them). */
+/* The 3D image size of an output size at the renderer's render scale (at least 1). */
+static uint32_t size_3d(const rill_renderer *r, uint32_t out) {
+    uint32_t n = (uint32_t)((float)out * r->render_scale + 0.5f);
+    return n ? n : 1u;
+}
+
+/* Starts slot `index` for view v over out_rect (output pixels): no graph resources yet
+ * (frame_graph.c makes them); its effects are planned (routed settings, tier ceiling, TAA). */
 static rill__view *slot_begin(rill_renderer *r, uint32_t index, const rill_render_snapshot *snap,
-                              const rill_render_view *v, bool in_rect) {
+                              const rill_render_view *v, bool in_rect, const uint32_t out_rect[4]) {
     rill__view *vs = &r->frame.views[index];
     vs->snap = snap;
     vs->view = v;
     vs->index = index;
     vs->in_rect = in_rect;
+    memcpy(vs->out_rect, out_rect, sizeof(vs->out_rect));
+    vs->size3[0] = size_3d(r, out_rect[2]);
+    vs->size3[1] = size_3d(r, out_rect[3]);
     vs->passthrough = v->passthrough == RILL_PASSTHROUGH_MIXED;
     rill__view_defaults(v, &vs->set);
     rill__view_environment(r, snap, v, &vs->set);
     memset(&vs->res, 0, sizeof(vs->res)); /* no images until the graph hands them out */
+    rill__effects_plan_view(r, vs);
+    rill__taa_plan(r, vs);
     return vs;
 }
 
-/* The rectangles of view v in the output and in the 3D images (w3 x h3); false: zero area. */
-static bool view_rects(const rill_renderer *r, const rill_render_view *v, uint32_t w3, uint32_t h3,
-                       uint32_t out_rect[4], uint32_t rect[4]) {
+/* The rectangle of view v in the output; false: zero area. */
+static bool view_rect(const rill_renderer *r, const rill_render_view *v, uint32_t out_rect[4]) {
     bool whole = view_whole(v);
     float vx = whole ? 0.0f : v->viewport[0], vy = whole ? 0.0f : v->viewport[1];
     float vw = whole ? 1.0f : v->viewport[2], vh = whole ? 1.0f : v->viewport[3];
     pixel_span(vx, vw, r->width, &out_rect[0], &out_rect[2]);
     pixel_span(vy, vh, r->height, &out_rect[1], &out_rect[3]);
-    pixel_span(vx, vw, w3, &rect[0], &rect[2]);
-    pixel_span(vy, vh, h3, &rect[1], &rect[3]);
-    return out_rect[2] && out_rect[3] && rect[2] && rect[3];
+    return out_rect[2] && out_rect[3];
 }
 
-/* Several views, or one in part of the output: each in its rectangle, in drawing order. The
- * light clusters tile the whole output, so views in rectangles take every light at every pixel. */
+/* Several views, or one in part of the output: each in its own images, in drawing order, composed
+ * into its rectangle of the output afterwards. Each has its own clustered light grid (over its
+ * own image), effects, TAA history and exposure. */
 static rill_result plan_rects(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
-                              const rill_render_view *list, uint32_t count, float out_vp[16],
-                              rill_error *err) {
+                              const rill_render_view *list, uint32_t count, rill_error *err) {
     rill__frame *f = &r->frame;
-    uint32_t w3 = (uint32_t)((float)r->width * r->render_scale + 0.5f);
-    uint32_t h3 = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+    bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
     rill_result res = RILL_OK;
     for (uint32_t i = 0; i < count && res == RILL_OK; i++) {
-        uint32_t out_rect[4], rect[4];
-        if (!view_rects(r, &list[i], w3, h3, out_rect, rect)) {
+        uint32_t out_rect[4];
+        if (!view_rect(r, &list[i], out_rect)) {
             continue; /* zero area: nothing to draw */
         }
-        rill__view *vs = slot_begin(r, f->view_count, snap, &list[i], true);
-        memcpy(vs->out_rect, out_rect, sizeof(out_rect));
-        memcpy(vs->rect, rect, sizeof(rect));
-        view_fill p = {out_rect[2], out_rect[3], false, f->view_count == 0};
+        rill__view *vs = slot_begin(r, f->view_count, snap, &list[i], true, out_rect);
+        view_fill p = {out_rect[2], out_rect[3], clustered, true};
         res = view_fill_slot(r, cmd, vs, &p, err);
-        if (f->view_count == 0) {
-            memcpy(out_vp, vs->view_proj, sizeof(float) * 16);
-        }
         f->view_count++;
     }
     return res;
 }
 
 rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
-                                   const rill_render_snapshot *snap, float out_vp[16],
-                                   rill_error *err) {
+                                   const rill_render_snapshot *snap, rill_error *err) {
     rill__frame *f = &r->frame;
     /* The views: the snapshot's list when it has one, else its single view. One view over the
      * whole output records as the single view; anything else goes view by view. */
@@ -474,33 +480,30 @@ rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
     uint32_t count = has_list ? RILL_MIN(snap->view_count, (uint32_t)RILL_RENDER_MAX_VIEWS) : 1u;
     bool multi = count > 1 || !view_whole(&list[0]);
     const rill_render_view *primary = multi ? &list[0] : &snap->view;
-    /* The effects registry decides which effects run (a single whole-output view only; the
-     * quality tier ceiling is applied in effects_engine.c). */
-    rill__effects_plan(r, multi ? NULL : primary);
-    rill__taa_plan(r, multi ? NULL : primary, (uint32_t)((float)r->width * r->render_scale + 0.5f),
-                   (uint32_t)((float)r->height * r->render_scale + 0.5f));
+    rill__effects_frame_begin(r);
     /* Every view of a snapshot has the same sun, so the same cascade count. */
     f->shadows = snap->has_sun && snap->sun.shadows;
     f->cascades = f->shadows ? r->desc.shadow_cascades : 0;
     f->view_count = 0;
     f->no_view = false;
-    f->per_view_tonemap = multi;
+    f->composed = multi;
     rill_result res = RILL_OK;
     if (multi) {
-        res = plan_rects(r, cmd, snap, list, count, out_vp, err);
+        res = plan_rects(r, cmd, snap, list, count, err);
         if (res != RILL_OK || f->view_count > 0) {
             return res;
         }
         /* Nothing to draw: the passes still need valid state, so the first view records as a
          * single view and tonemapping writes black. */
         f->no_view = true;
-        f->per_view_tonemap = false;
+        f->composed = false;
+        rill__effects_frame_begin(r);
     }
-    bool clustered = !multi && !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
-    rill__view *vs = slot_begin(r, 0, snap, primary, false);
+    bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
+    const uint32_t whole[4] = {0, 0, r->width, r->height};
+    rill__view *vs = slot_begin(r, 0, snap, primary, false, whole);
     view_fill p = {r->width, r->height, clustered, true};
     res = view_fill_slot(r, cmd, vs, &p, err);
-    memcpy(out_vp, vs->view_proj, sizeof(float) * 16);
     f->view_count = 1;
     if (f->no_view) {
         r->instances_visible = 0;

@@ -121,8 +121,13 @@ static bool camera_cut(rill__gi *gi, const rill__view *vs) {
 
 /* >>graph ------------------------------------------------------------------------------------ */
 
+/* The camera's GI state (one per view index: its own history). */
+static rill__gi *gi_of(const rill_render_effect_ctx *ctx) {
+    return (rill__gi *)ctx->user + ctx->view_index;
+}
+
 static bool gi_active(const rill_render_effect_ctx *ctx) {
-    rill__gi *gi = ctx->user;
+    rill__gi *gi = gi_of(ctx);
     rill_renderer *r = ctx->renderer;
     rill__gi_resolve(gi, ctx->view, &gi->cur);
     bool on = gi->cur.on && r->desc.quality == RILL_RENDER_QUALITY_HIGH;
@@ -146,7 +151,7 @@ static void pass_apply(rill_rg_ctx *ctx, void *user);
 static void plan_history(rill_renderer *r, rill__gi *gi, rill_rg *g, uint32_t hw, uint32_t hh,
                          rill_error *err) {
     bool temporal = gi->cur.temporal && history_ready(r, gi, hw, hh);
-    bool cut = camera_cut(gi, &r->frame.views[0]);
+    bool cut = camera_cut(gi, gi->view); /* the camera this GI state belongs to */
     /* A fresh start: the first GI frame, after a frame without GI, or a camera cut. */
     bool fresh = cut || gi->last_frame + 1 != r->frame_counter;
     /* The directions' rotation restarts with it, so a fresh frame is the first frame of a new
@@ -174,11 +179,10 @@ static void plan_history(rill_renderer *r, rill__gi *gi, rill_rg *g, uint32_t hw
 
 static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
-    rill__gi *gi = ctx->user;
+    rill__gi *gi = gi_of(ctx);
     rill_rg *g = ctx->graph;
-    rill__view *vs = &r->frame.views[0];
-    uint32_t w3 = (uint32_t)((float)r->width * r->render_scale + 0.5f);
-    uint32_t h3 = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+    rill__view *vs = &r->frame.views[ctx->view_index];
+    uint32_t w3 = vs->size3[0], h3 = vs->size3[1]; /* the camera's 3D images */
     uint32_t hw = (RILL_MAX(w3, 1u) + 1) / 2, hh = (RILL_MAX(h3, 1u) + 1) / 2;
     gi->view = vs;
     gi->src = ctx->color;
@@ -301,7 +305,7 @@ static void pass_apply(rill_rg_ctx *ctx, void *user) {
 /* >>lifetime --------------------------------------------------------------------------------- */
 
 rill_result rill__gi_create(rill_renderer *r, rill_error *err) {
-    rill__gi *gi = rill_calloc_tagged(1, sizeof(*gi), RILL_MEM_RENDER);
+    rill__gi *gi = rill_calloc_tagged(RILL_RENDER_MAX_VIEWS, sizeof(*gi), RILL_MEM_RENDER);
     if (!gi) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gi)");
     }
@@ -325,7 +329,9 @@ void rill__gi_destroy(rill_renderer *r) {
     if (!r->gi) {
         return;
     }
-    history_free(r, r->gi);
+    for (uint32_t v = 0; v < RILL_RENDER_MAX_VIEWS; v++) {
+        history_free(r, &r->gi[v]);
+    }
     rill_free(r->gi);
     r->gi = NULL;
 }

@@ -334,6 +334,13 @@ void rill__cmd_skinning_barrier(rill__cmd *cmd, bool after);
  * holds as STORAGE_WRITE), with barriers so earlier writes of either are seen and the copy is seen
  * by the compute work that follows in the same pass. */
 void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst);
+/* Fills img (held as TRANSFER_DST) with one colour. */
+void rill__cmd_clear_color(rill__cmd *cmd, rill__img *img, const float rgba[4]);
+/* Copies src (whole, TRANSFER_SRC) into dst (TRANSFER_DST, same format) at pixel (x, y), cut to
+ * dst; earlier transfer writes into dst are ordered before it (overlapping copies land in call
+ * order). */
+void rill__cmd_copy_image_to(rill__cmd *cmd, rill__img *src, rill__img *dst, uint32_t x,
+                             uint32_t y);
 /* Blits src (whole) onto dst (whole), converting formats; both in transfer layouts. */
 void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst);
 

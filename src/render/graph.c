@@ -18,7 +18,8 @@ typedef struct rg_res {
     void *external;
     rill_rg_usage initial, final;
     int32_t slot;
-    int32_t first, last; /* order indices of first and last use, -1 when unused */
+    int32_t first, last;     /* order indices of first and last use, -1 when unused */
+    uint32_t base_w, base_h; /* what a view-relative size is relative to (0: the graph's view) */
 } rg_res;
 
 typedef struct rg_pass {
@@ -47,6 +48,10 @@ typedef struct rg_slot {
 
 struct rill_rg {
     uint32_t view_w, view_h;
+    /* rill_rg_begin_view's scope: view N's passes and images, sized relative to scope_w x scope_h
+     * (in_scope false: none) */
+    bool in_scope;
+    uint32_t scope_view, scope_w, scope_h;
     rill_error failed; /* the first building error, returned again by every later call */
     RILL_ARRAY(rg_res) res;
     RILL_ARRAY(rg_pass) passes;
@@ -142,6 +147,7 @@ void rill_rg_reset(rill_rg *g) {
     RG_BUILT_ARRAYS(RG_CLEAR)
     rill_error_clear(&g->failed);
     g->compiled = false;
+    g->in_scope = false;
 }
 
 void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height) {
@@ -151,6 +157,22 @@ void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height) {
     g->view_w = width ? width : 1;
     g->view_h = height ? height : 1;
     g->compiled = false;
+}
+
+void rill_rg_begin_view(rill_rg *g, uint32_t view, uint32_t width, uint32_t height) {
+    if (!g) {
+        return;
+    }
+    g->in_scope = true;
+    g->scope_view = view;
+    g->scope_w = width ? width : 1;
+    g->scope_h = height ? height : 1;
+}
+
+void rill_rg_end_view(rill_rg *g) {
+    if (g) {
+        g->in_scope = false;
+    }
 }
 
 /* >>building -------------------------------------------------------------------------------- */
@@ -214,10 +236,11 @@ static const char *view_name(const char *base, uint32_t view) {
     return rill_intern(buf);
 }
 
-/* Adds a resource; its handle id (index + 1), or 0 with the error recorded. */
-static uint32_t add_res(rill_rg *g, const char *name, bool is_image, bool imported,
-                        const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
-                        rill_rg_usage final, rill_error *err) {
+/* Adds a resource; its handle id (index + 1), or 0 with the error recorded. scoped: inside a
+ * view scope the name is the view's ("name.N") and a view-relative size is the scope's. */
+static uint32_t add_res_in(rill_rg *g, const char *name, bool scoped, bool is_image, bool imported,
+                           const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
+                           rill_rg_usage final, rill_error *err) {
     if (!g) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render graph: NULL");
         return 0;
@@ -229,7 +252,8 @@ static uint32_t add_res(rill_rg *g, const char *name, bool is_image, bool import
         fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: resource needs a name");
         return 0;
     }
-    const char *n = rill_intern(name);
+    scoped = scoped && g->in_scope;
+    const char *n = scoped ? view_name(name, g->scope_view) : rill_intern(name);
     if (!n) {
         fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
         return 0;
@@ -250,12 +274,22 @@ static uint32_t add_res(rill_rg *g, const char *name, bool is_image, bool import
     r.initial = initial;
     r.final = final;
     r.slot = -1;
+    if (scoped) {
+        r.base_w = g->scope_w;
+        r.base_h = g->scope_h;
+    }
     if (!rill_array_push(&g->res, r)) {
         fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
         return 0;
     }
     g->compiled = false;
     return g->res.len;
+}
+
+static uint32_t add_res(rill_rg *g, const char *name, bool is_image, bool imported,
+                        const rill_rg_image_desc *desc, void *external, rill_rg_usage initial,
+                        rill_rg_usage final, rill_error *err) {
+    return add_res_in(g, name, true, is_image, imported, desc, external, initial, final, err);
 }
 
 rill_rg_image rill_rg_create_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
@@ -304,7 +338,14 @@ rill_rg_image rill_rg_create_view_image(rill_rg *g, rill_rg_image base, uint32_t
     }
     const char *n = view_name(g->res.data[i].name, view);
     rill_rg_image_desc d = g->res.data[i].desc;
-    return rill_rg_create_image(g, n, &d, err);
+    uint32_t bw = g->res.data[i].base_w, bh = g->res.data[i].base_h;
+    rill_rg_image h = {add_res_in(g, n, false, true, false, &d, NULL, RILL_RG_USAGE_NONE,
+                                  RILL_RG_USAGE_NONE, err)};
+    if (h.id) {
+        g->res.data[h.id - 1].base_w = bw;
+        g->res.data[h.id - 1].base_h = bh;
+    }
+    return h;
 }
 
 rill_rg_image rill_rg_import_image(rill_rg *g, const char *name, const rill_rg_image_desc *desc,
@@ -333,7 +374,8 @@ rill_rg_pass rill_rg_add_pass(rill_rg *g, const rill_rg_pass_desc *desc, rill_er
         fail(g, err, RILL_ERR_INVALID_ARGUMENT, "render graph: pass needs a label");
         return none;
     }
-    const char *label = view_name(desc->label, desc->view);
+    uint32_t view = desc->view ? desc->view : (g->in_scope ? g->scope_view : 0u);
+    const char *label = view_name(desc->label, view);
     if (!label) {
         fail(g, err, RILL_ERR_OUT_OF_MEMORY, "render graph: out of memory");
         return none;
@@ -467,7 +509,7 @@ rill_result rill_rg_mark_output(rill_rg *g, rill_rg_image image, rill_error *err
 
 /* >>compile: validate ------------------------------------------------------------------------ */
 
-static void resolve_desc(const rill_rg *g, rill_rg_image_desc *d) {
+static void resolve_desc(const rill_rg *g, const rg_res *res, rill_rg_image_desc *d) {
     if (d->format == RILL_RG_FORMAT_NONE) {
         d->format = RILL_RG_FORMAT_RGBA16F;
     }
@@ -479,8 +521,10 @@ static void resolve_desc(const rill_rg *g, rill_rg_image_desc *d) {
     }
     if (d->size_mode == RILL_RG_SIZE_VIEW_RELATIVE) {
         float s = d->scale > 0.0f ? d->scale : 1.0f;
-        uint32_t w = (uint32_t)((float)g->view_w * s + 0.5f);
-        uint32_t h = (uint32_t)((float)g->view_h * s + 0.5f);
+        uint32_t bw = res->base_w ? res->base_w : g->view_w;
+        uint32_t bh = res->base_h ? res->base_h : g->view_h;
+        uint32_t w = (uint32_t)((float)bw * s + 0.5f);
+        uint32_t h = (uint32_t)((float)bh * s + 0.5f);
         d->scale = s;
         d->width = w ? w : 1;
         d->height = h ? h : 1;
@@ -500,7 +544,7 @@ static rill_result phase_validate(rill_rg *g, rill_error *err) {
     for (uint32_t i = 0; i < g->res.len; i++) {
         rg_res *r = &g->res.data[i];
         if (r->is_image) {
-            resolve_desc(g, &r->desc);
+            resolve_desc(g, r, &r->desc);
         }
         r->slot = -1;
         r->first = r->last = -1;

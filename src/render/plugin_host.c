@@ -53,7 +53,6 @@ typedef struct plug_effect {
     char field_names[PLUG_MAX_FIELDS][48];
     uint32_t field_count;
     uint8_t settings[PLUG_MAX_SETTINGS]; /* defaults, or rill_plugins_set_settings */
-    uint8_t frame_settings[PLUG_MAX_SETTINGS];
     rill__pipe *pipe;
     rill_component comp;
     uint32_t fx; /* its handle in the renderer's composition registry (0 = not registered) */
@@ -960,24 +959,30 @@ uint32_t rill_plugins_poll(rill_plugins *p) {
 
 /* >>the registry ------------------------------------------------------------------------------ */
 
-/* One effect's entry in the registry (its user pointer) and its pass this frame: the colour it
- * rewrites, the frame inputs it reads (depth, normal, motion; {0} when not asked for) and the
- * view's depth range (exec reads them while the frame's graph runs). */
+/* One effect's entry in the registry (its user pointer). */
 struct plug_pass {
     rill_plugins *p;
     uint32_t effect; /* index in p->effects */
-    rill_rg_image target;
-    rill_rg_image inputs[3];
-    float near_plane, far_plane;
-    uint32_t orthographic;
 };
 
+/* One camera's run of an effect this frame (rill_render_effect_state memory, its pass's user
+ * pointer): the camera's scratch copy, the colour it rewrites, the frame inputs it reads and the
+ * camera's depth range and settings (exec reads them while the frame's graph runs). */
+typedef struct plug_run {
+    plug_pass *pp;
+    rill_rg_image src, target;
+    rill_rg_image inputs[3]; /* depth, normal, motion; {0} when not asked for */
+    float near_plane, far_plane;
+    uint32_t orthographic;
+    uint8_t settings[PLUG_MAX_SETTINGS];
+} plug_run;
+
 static void exec_effect(rill_rg_ctx *ctx, void *user) {
-    plug_pass *pp = user;
+    const plug_run *run = user;
+    plug_pass *pp = run->pp;
     plug_effect *e = &pp->p->effects.data[pp->effect];
-    bool hdr = e->phase <= RILL_PLUGIN_PHASE_HDR_POST;
-    rill__img *src = rill__ctx_img(ctx, ctx->r->frame.plugin_src[hdr ? 0 : 1]);
-    rill__img *dst = rill__ctx_img(ctx, pp->target);
+    rill__img *src = rill__ctx_img(ctx, run->src);
+    rill__img *dst = rill__ctx_img(ctx, run->target);
     if (!src || !dst || !e->pipe) {
         return;
     }
@@ -990,7 +995,7 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
         return;
     }
     memset(ubo, 0, ubo_size);
-    memcpy(ubo, e->frame_settings, e->settings_size);
+    memcpy(ubo, run->settings, e->settings_size);
     const rill__img_desc *d = rill__img_get_desc(dst);
     rill__cmd_bind_pipe(ctx->cmd, e->pipe);
     rill__binding b[7];
@@ -1006,11 +1011,11 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
     uint32_t nb = 4;
     if (e->inputs) {
         /* All three bindings exist; one not asked for is bound to an input that was. */
-        rill_rg_image any = pp->inputs[0].id   ? pp->inputs[0]
-                            : pp->inputs[1].id ? pp->inputs[1]
-                                               : pp->inputs[2];
+        rill_rg_image any = run->inputs[0].id   ? run->inputs[0]
+                            : run->inputs[1].id ? run->inputs[1]
+                                                : run->inputs[2];
         for (uint32_t i = 0; i < 3; i++) {
-            b[4 + i].img = rill__ctx_img(ctx, pp->inputs[i].id ? pp->inputs[i] : any);
+            b[4 + i].img = rill__ctx_img(ctx, run->inputs[i].id ? run->inputs[i] : any);
             b[4 + i].layer = -1;
             b[4 + i].sampler = RILL__SAMPLER_NEAREST_CLAMP;
             if (!b[4 + i].img) {
@@ -1026,8 +1031,8 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
                       1.0f / (float)d->height,
                       0,
                       0,
-                      pp->near_plane,
-                      pp->far_plane,
+                      run->near_plane,
+                      run->far_plane,
                       0,
                       0,
                       0,
@@ -1035,7 +1040,7 @@ static void exec_effect(rill_rg_ctx *ctx, void *user) {
     uint32_t frame = (uint32_t)rill__gpu_frame_index(pp->p->r->gpu);
     push[4] = (float)frame / 60.0f;
     memcpy(&push[5], &frame, 4);
-    memcpy(&push[8], &pp->orthographic, 4);
+    memcpy(&push[8], &run->orthographic, 4);
     rill__cmd_push(ctx->cmd, push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
 }
@@ -1064,10 +1069,11 @@ static bool plug_active(const rill_render_effect_ctx *ctx) {
 /* The frame inputs e asked for, from the graph handles of the effect's view, and the view's depth
  * range. False (and a warning, once per effect) when the frame lacks one: the effect then adds no
  * pass, and the rest of the frame renders. */
-static bool take_inputs(plug_pass *pp, plug_effect *e, const rill_render_effect_ctx *ctx) {
+static bool take_inputs(plug_run *run, plug_effect *e, const rill_render_effect_ctx *ctx) {
+    const plug_pass *pp = run->pp;
     static const char *const names[3] = {"depth", "normal", "motion"};
     const rill_rg_image have[3] = {ctx->frame->depth, ctx->frame->normal, ctx->frame->motion};
-    memset(pp->inputs, 0, sizeof(pp->inputs));
+    memset(run->inputs, 0, sizeof(run->inputs));
     for (uint32_t i = 0; i < 3; i++) {
         if (!(e->inputs & (1u << i))) {
             continue;
@@ -1081,18 +1087,12 @@ static bool take_inputs(plug_pass *pp, plug_effect *e, const rill_render_effect_
             }
             return false;
         }
-        pp->inputs[i] = have[i];
+        run->inputs[i] = have[i];
     }
-    const rill__frame *f = &ctx->renderer->frame;
-    const rill__view *v = &f->views[0];
-    for (uint32_t i = 0; i < f->view_count; i++) {
-        if (f->views[i].view == ctx->view) {
-            v = &f->views[i];
-        }
-    }
-    pp->near_plane = v->set.znear;
-    pp->far_plane = v->set.zfar;
-    pp->orthographic = v->set.orthographic;
+    const rill__view *v = &ctx->renderer->frame.views[ctx->view_index];
+    run->near_plane = v->set.znear;
+    run->far_plane = v->set.zfar;
+    run->orthographic = v->set.orthographic;
     return true;
 }
 
@@ -1104,29 +1104,37 @@ static rill_result plug_add(rill_render_effect_ctx *ctx, rill_error *err) {
     plug_effect *e = &pp->p->effects.data[pp->effect];
     rill_rg *g = ctx->graph;
     bool hdr = ctx->phase <= RILL_RENDER_PHASE_HDR_POST;
-    rill_rg_image *src = &ctx->renderer->frame.plugin_src[hdr ? 0 : 1];
+    plug_run *run = rill_render_effect_state(ctx, sizeof(plug_run), err);
+    if (!run) {
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
+    }
+    /* The camera's scratch copy, shared by its effects of the phase. */
+    rill_rg_image *src = &ctx->renderer->frame.views[ctx->view_index].fx.plugin_src[hdr ? 0 : 1];
     if (!src->id) {
         *src = rill_rg_create_image_like(g, hdr ? "plugin_src_hdr" : "plugin_src", ctx->color, err);
     }
+    run->pp = pp;
+    run->src = *src;
     if (ctx->settings) {
         uint32_t n = ctx->settings_size < e->settings_size ? ctx->settings_size : e->settings_size;
-        memcpy(e->frame_settings, ctx->settings, n);
+        memcpy(run->settings, ctx->settings, n);
     } else {
-        memcpy(e->frame_settings, e->settings, sizeof(e->settings));
+        memcpy(run->settings, e->settings, sizeof(e->settings));
     }
-    pp->target = ctx->color;
-    if (!take_inputs(pp, e, ctx)) {
+    run->target = ctx->color;
+    if (!take_inputs(run, e, ctx)) {
         return RILL_OK; /* no pass this frame (said once) */
     }
     char fx[80];
     snprintf(fx, sizeof(fx), "plugin:%s", e->id);
-    rill_rg_pass_desc fd = {.label = fx, .exec = exec_effect, .user = pp};
+    rill_rg_pass_desc fd = {.label = fx, .exec = exec_effect, .user = run};
     rill_rg_pass pass = rill_rg_add_pass(g, &fd, err);
     RILL_TRY(rill_rg_use_image(g, pass, *src, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass, ctx->color, RILL_RG_USAGE_STORAGE_WRITE, err));
     for (uint32_t i = 0; i < 3; i++) {
-        if (pp->inputs[i].id) {
-            RILL_TRY(rill_rg_use_image(g, pass, pp->inputs[i], RILL_RG_USAGE_SAMPLED_COMPUTE, err));
+        if (run->inputs[i].id) {
+            RILL_TRY(
+                rill_rg_use_image(g, pass, run->inputs[i], RILL_RG_USAGE_SAMPLED_COMPUTE, err));
         }
     }
     return rill_rg_add_edge(

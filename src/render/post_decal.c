@@ -149,12 +149,12 @@ static bool decals_active(const rill_render_effect_ctx *ctx) {
 
 static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
-    rill__view *vs = &r->frame.views[0];
+    rill__view *vs = &r->frame.views[ctx->view_index];
     const rill_render_snapshot *snap = vs->snap;
     if (!snap || !snap->decals || !snap->decal_count) {
         return RILL_OK;
     }
-    decal_frame *df = r->post->decals;
+    decal_frame *df = &r->post->decals[ctx->view_index]; /* each camera's own */
     df->count = 0;
     uint32_t n = snap->decal_count;
     if (n > RILL_RENDER_MAX_DECALS) {
@@ -186,7 +186,8 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
 }
 
 rill_result rill__post_register_decals(rill_renderer *r, rill_error *err) {
-    r->post->decals = rill_calloc_tagged(1, sizeof(decal_frame), RILL_MEM_RENDER);
+    r->post->decals =
+        rill_calloc_tagged(RILL_RENDER_MAX_VIEWS, sizeof(decal_frame), RILL_MEM_RENDER);
     if (!r->post->decals) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (decals)");
     }

@@ -60,7 +60,7 @@ static rill_result add_dof(rill_render_effect_ctx *ctx, rill_error *err) {
     if (d.max_circle_of_confusion < 1.0f) {
         return RILL_OK; /* nothing can blur */
     }
-    uint32_t h3 = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+    uint32_t h3 = r->frame.views[ctx->view_index].size3[1]; /* the camera's 3D images */
     dof_push push = dof_constants(ctx->view, &d, h3);
     rill_rg_image_desc half = {.format = RILL_RG_FORMAT_RGBA16F, .scale = r->render_scale * 0.5f};
     rill_rg_image coc = rill_rg_create_image(g, "dof_coc", &half, err);

@@ -61,7 +61,7 @@ typedef struct rill__post {
     uint64_t warned[32]; /* (entity, type, field) keys already warned about */
     uint32_t warned_n;
     rill__img *no_decal;        /* 1x1, coverage 0: what the lit passes read without decals */
-    struct decal_frame *decals; /* post_decal.c: this frame's decal dispatches */
+    struct decal_frame *decals; /* post_decal.c: this frame's decal dispatches, per view */
     bool warned_decals;         /* a decal with a non-finite or flat box */
     bool warned_many_decals;    /* more than RILL_RENDER_MAX_DECALS in a frame */
 } rill__post;

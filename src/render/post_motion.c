@@ -33,7 +33,8 @@ static rill_result add_motion(rill_render_effect_ctx *ctx, rill_error *err) {
         return RILL_OK;
     }
     /* The longest streak: an eighth of the image's longer side. */
-    float longer = (float)(r->width > r->height ? r->width : r->height) * r->render_scale;
+    const uint32_t *size3 = r->frame.views[ctx->view_index].size3; /* the camera's 3D images */
+    float longer = (float)(size3[0] > size3[1] ? size3[0] : size3[1]);
     motion_push push = {{0, 0}, m.shutter_angle / 360.0f, m.samples, longer / 8.0f};
     memcpy(run->push, &push, sizeof(push));
     run->in[0] = ctx->color;

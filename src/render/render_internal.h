@@ -160,6 +160,7 @@ typedef struct prev_xform {
 typedef struct rill__view_res {
     rill_rg_image depth, normal, motion, shadow_map, hdr, ao, ao_raw;
     rill_rg_image decal; /* ForwardDecal albedo (premultiplied) + coverage; {0} without decals */
+    rill_rg_image ldr;   /* the view's tonemapped colour (the output itself for a single view) */
 } rill__view_res;
 
 /* A view's settings with every default resolved (rill__view_defaults in frame_views.c): the one
@@ -186,6 +187,62 @@ typedef struct rill__view_settings {
     rill_entity skybox_source;
 } rill__view_settings;
 
+/* One level of the bloom pyramid as a pass sees it (frame_graph.c fills the handles). */
+typedef struct rill__bloom_step {
+    const struct rill__view *view;
+    uint32_t level;
+    rill_rg_image src, cur, out; /* down: src -> out; up: src (the level below) + cur -> out */
+} rill__bloom_step;
+
+#define RILL__BLOOM_LEVELS 5
+/* Bytes between two views' auto-exposure states in exposure_buf (a storage buffer offset
+ * alignment every device accepts). */
+#define RILL__EXPOSURE_STRIDE 256u
+
+/* The anti-aliasing effects of one view of the frame being recorded (effects_aa.c): whether TAA
+ * runs (the view is then jittered by `jitter`, clip-space x and y), whether its history restarts,
+ * the images its passes use and the parameters of FXAA, SMAA and CAS. */
+typedef struct rill__aa_frame {
+    bool taa, taa_reset;
+    float jitter[2];
+    rill_rg_image taa_src, taa_dst, hist_in, hist_out, motion, depth;
+    rill_rg_image fxaa_src, fxaa_dst;
+    float fxaa_threshold[2]; /* relative, minimum */
+    rill_rg_image smaa_src, smaa_edges, smaa_weights, smaa_dst;
+    float smaa_threshold;
+    uint32_t smaa_steps;
+    rill_rg_image cas_src, cas_dst;
+    float cas_strength;
+    bool cas_denoise;
+} rill__aa_frame;
+
+/* Screen-space reflections of one view (ssr.c): whether they run, the settings after clamping,
+ * the pyramids' level counts and the graph images of their passes (src: the lit colour they read,
+ * dst: the colour they write). */
+typedef struct rill__ssr_frame {
+    bool on;
+    float intensity, thickness, max_roughness;
+    uint32_t steps, hiz_levels, blur_levels;
+    rill_rg_image hiz, trace, src, dst, depth, normal;
+} rill__ssr_frame;
+
+/* The screen effects of one view this frame (effects*.c, plugin_host.c): the handles its
+ * effects get (fg: the view's own depth, normal, motion, shadow map, hdr and ldr; the frame's
+ * anchors and exposure buffer), its colour chain (hdr_color is what its tonemapping reads,
+ * ldr_color what the composition or the output reads), which engine effects added passes, and
+ * their images and parameters. Every camera has its own, so no effect is shared between views. */
+typedef struct rill__view_fx {
+    rill_render_graph fg;
+    rill_rg_image hdr_color, ldr_color;
+    uint32_t chain[2];
+    bool ssao, bloom, auto_exposure; /* planned, then: their effects added passes */
+    rill_rg_image bloom_out, ae_src;
+    rill_rg_image plugin_src[2]; /* plugin_host.c: scratch copies of the HDR and LDR colour */
+    rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
+    rill__aa_frame aa;
+    rill__ssr_frame ssr;
+} rill__view_fx;
+
 /* One camera view of the frame: everything its passes read, filled by rill__view_fill
  * (frame_views.c) and handed to each of its passes as the pass's user pointer. A frame with a
  * single view uses views[0]. */
@@ -194,9 +251,9 @@ typedef struct rill__view {
     const rill_render_view *view; /* as given; NULL on a frame with nothing to draw */
     rill__view_settings set;
     uint32_t index;       /* in the frame: passes and images of view N > 0 are "name.N" */
-    bool in_rect;         /* raster passes keep to rect (several views, or one in part) */
-    uint32_t rect[4];     /* pixels of the 3D images (x, y, w, h; top-left origin) */
-    uint32_t out_rect[4]; /* pixels of the output */
+    bool in_rect;         /* several views, or one in part: composed into out_rect */
+    uint32_t size3[2];    /* its 3D images' size (render scale of out_rect's) */
+    uint32_t out_rect[4]; /* pixels of the output (x, y, w, h; top-left origin) */
     float view_proj[16];
     /* ghosts: in a mixed-passthrough view, the ghost instances again (key: blended, then the
      * opacity in 16 bits above the mesh): the opaque ones first, whose pixels get alpha =
@@ -215,43 +272,8 @@ typedef struct rill__view {
     uint32_t cascades;
     float cascade_vp[RILL__MAX_CASCADES][16];
     rill__view_res res;
+    rill__view_fx fx;
 } rill__view;
-
-/* One level of the bloom pyramid as a pass sees it (frame_graph.c fills the handles). */
-typedef struct rill__bloom_step {
-    const rill__view *view;
-    uint32_t level;
-    rill_rg_image src, cur, out; /* down: src -> out; up: src (the level below) + cur -> out */
-} rill__bloom_step;
-
-#define RILL__BLOOM_LEVELS 5
-
-/* Screen-space reflections of the frame being recorded (ssr.c): whether they run, the settings
- * after clamping, the pyramids' level counts and the graph images of their passes (src: the lit
- * colour they read, dst: the colour they write). */
-typedef struct rill__ssr_frame {
-    bool on;
-    float intensity, thickness, max_roughness;
-    uint32_t steps, hiz_levels, blur_levels;
-    rill_rg_image hiz, trace, src, dst, depth, normal;
-} rill__ssr_frame;
-
-/* The anti-aliasing effects of the frame being recorded (effects_aa.c): whether TAA runs (view 0
- * is then jittered by `jitter`, clip-space x and y), whether its history restarts, the images its
- * passes use and the parameters of FXAA, SMAA and CAS. */
-typedef struct rill__aa_frame {
-    bool taa, taa_reset;
-    float jitter[2];
-    rill_rg_image taa_src, taa_dst, hist_in, hist_out, motion, depth;
-    rill_rg_image fxaa_src, fxaa_dst;
-    float fxaa_threshold[2]; /* relative, minimum */
-    rill_rg_image smaa_src, smaa_edges, smaa_weights, smaa_dst;
-    float smaa_threshold;
-    uint32_t smaa_steps;
-    rill_rg_image cas_src, cas_dst;
-    float cas_strength;
-    bool cas_denoise;
-} rill__aa_frame;
 
 /* TAA's state across frames (effects_aa.c): two history images at the 3D size (history[cur] holds
  * the last result when valid), the frame TAA last ran, the jitter sample since the last reset, and
@@ -269,24 +291,18 @@ typedef struct rill__taa_state {
  * through their user pointer. Kept on the renderer only so the draw lists keep their memory. */
 typedef struct rill__frame {
     rill__view views[RILL_RENDER_MAX_VIEWS];
-    uint32_t view_count;   /* >= 1 once planned */
-    bool per_view_tonemap; /* several views (or one in part): black, then each rectangle */
-    bool no_view;          /* every view had zero area: the output is black */
-    bool shadows;          /* the sun casts shadows */
+    uint32_t view_count; /* >= 1 once planned */
+    bool composed;       /* several views (or one in part): black, then each view's ldr */
+    bool no_view;        /* every view had zero area: the output is black */
+    bool shadows;        /* the sun casts shadows */
     uint32_t cascades;
-    bool ssao, bloom, auto_exposure; /* their effects added passes to this frame's graph */
-    /* the anchors and engine images handed to effects and setup_graph (frame_graph.c) */
+    /* the anchors and engine images handed to setup_graph (frame_graph.c): view 0's, and the
+     * output's ldr */
     rill_render_graph fg;
-    rill_rg_image bloom_out, out; /* out: the swapchain image (windowed) */
-    /* effects.c: the colour chain: hdr_color is what tonemapping reads, ldr_color what the
-     * overlay and the output read, each the last image its phases wrote */
-    rill_rg_image hdr_color, ldr_color;
-    uint32_t chain[2];
-    rill_rg_image ae_src;
-    rill_rg_image plugin_src[2]; /* plugin_host.c: scratch copies of the HDR and LDR colour */
-    rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];
-    rill__aa_frame aa;
-    rill__ssr_frame ssr;
+    rill_rg_image out; /* the swapchain image (windowed) */
+    /* what the overlay and the output read: the output's ldr (a single view's colour chain end,
+     * or the composition of every view) */
+    rill_rg_image ldr_color;
 } rill__frame;
 
 struct rill_rg_ctx {
@@ -340,7 +356,7 @@ struct rill_renderer {
     rill__pipe *pipes[RILL__PIPE_NUM]; /* pipes[RILL__PIPE_WIRE] is NULL without line fill */
     /* last frame's wireframe draws by kind and passthrough alpha draws (stats) */
     uint32_t edge_draws, fill_wire_draws, ghost_alpha_draws;
-    rill__buf *exposure_buf; /* persistent auto-exposure state (16 bytes) */
+    rill__buf *exposure_buf; /* persistent auto-exposure state, RILL__EXPOSURE_STRIDE per view */
     rill_rg *graph;
     RILL_ARRAY(transient_img) transients;
     RILL_ARRAY(rill__img *) slot_images; /* per graph slot, this frame */
@@ -355,8 +371,8 @@ struct rill_renderer {
     RILL_ARRAY(uint32_t) cluster_counts;
     RILL_ARRAY(struct cluster_range) light_ranges;
     /* history */
-    float prev_view_proj[16];
-    bool have_prev_view_proj;
+    float prev_view_proj[RILL_RENDER_MAX_VIEWS][16]; /* by view index */
+    uint32_t have_prev_view_proj;                    /* bit i: prev_view_proj[i] is set */
     rill_map prev_index; /* instance id -> history slot (index into prev_keys and prev_m) */
     RILL_ARRAY(prev_key) prev_keys;
     RILL_ARRAY(prev_xform) prev_m;
@@ -373,14 +389,14 @@ struct rill_renderer {
     uint64_t triangles;
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
     struct rill__effects *effects; /* effects.c: the composition registry */
-    rill__taa_state taa;           /* effects_aa.c */
+    rill__taa_state taa[RILL_RENDER_MAX_VIEWS]; /* effects_aa.c, by view index */
     /* environment.c: (source entity, field) pairs already warned about, so a clamped value in a
      * scene logs once, not every frame */
     uint64_t env_warned[32];
     uint32_t env_warned_n;
     struct rill__ibl *ibl;       /* ibl.c: image-based light */
     struct rill__sky *sky;       /* sky.c: the physical sky */
-    struct rill__gi *gi;         /* gi.c: screen-space global illumination */
+    struct rill__gi *gi;         /* gi.c: screen-space GI, one per view index */
     struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
 

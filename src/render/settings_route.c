@@ -1,7 +1,9 @@
 /* settings_route.c: the effect settings components (Ssao, Bloom, AutoExposure, and the
  * anti-aliasing ones: TemporalAntiAliasing, Fxaa, Smaa, ContrastAdaptiveSharpening) and the routing
  * table rill_render_extract rebuilds every frame: each camera's route is itself, then every other
- * source in entity-id order; per settings type the first source wins, and the view gets a copy. */
+ * source that is not a camera in entity-id order (settings on a camera entity are that camera's
+ * own: a split screen can bloom one half); per settings type the first source wins, and the view
+ * gets a copy. */
 #include "gi_internal.h"
 #include "post_internal.h"
 #include "render_internal.h"
@@ -376,9 +378,18 @@ rill_result rill__render_route_settings(rill_world *w, const rill_render_compone
         if (env) {
             warn_second_environment(w, buf);
         }
+        /* The shared source: the first that is not a camera (the world's one environment is
+         * every camera's, a camera's included). */
+        rill_entity shared = RILL_ENTITY_NULL;
+        for (uint32_t k = 0; k < buf->route_sources.len && shared == RILL_ENTITY_NULL; k++) {
+            rill_entity e = buf->route_sources.data[k];
+            shared = env || !rill_world_has(w, e, rill_world_builtin(w)->camera) ? e : shared;
+        }
         for (uint32_t vi = 0; vi < n; vi++) {
-            rill_entity src =
-                rill_world_has(w, cams[vi], t) && !env ? cams[vi] : buf->route_sources.data[0];
+            rill_entity src = rill_world_has(w, cams[vi], t) && !env ? cams[vi] : shared;
+            if (src == RILL_ENTITY_NULL) {
+                continue; /* only other cameras hold it: their own */
+            }
             const void *data = rill_world_get(w, src, t);
             size_t at = buf->routed_bytes.len;
             size_t pad = (16 - (at & 15)) & 15;

@@ -200,12 +200,9 @@ static void pass_skybox(rill_rg_ctx *ctx, void *user) {
     glm_mat4_inv(vp, inv);
     memcpy(p.inv_vp, inv, sizeof(inv));
     memcpy(p.rot, r->skybox->rot, sizeof(p.rot));
-    if (vs->in_rect) {
-        memcpy(p.rect, vs->rect, sizeof(p.rect));
-    } else {
-        p.rect[2] = rill__img_get_desc(depth)->width;
-        p.rect[3] = rill__img_get_desc(depth)->height;
-    }
+    /* Every view has its own images: the rectangle is the whole of them. */
+    p.rect[2] = rill__img_get_desc(depth)->width;
+    p.rect[3] = rill__img_get_desc(depth)->height;
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SKYBOX]);
     rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
     rill__cmd_push(ctx->cmd, &p, sizeof(p));

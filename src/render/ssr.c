@@ -141,12 +141,11 @@ static bool ssr_active(const rill_render_effect_ctx *ctx) {
 static rill_result add_ssr(rill_render_effect_ctx *ctx, rill_error *err) {
     rill_renderer *r = ctx->renderer;
     rill_rg *g = ctx->graph;
-    rill__frame *fr = &r->frame;
-    rill__ssr_frame *f = &fr->ssr;
-    rill__view_res *res = &fr->views[0].res;
+    rill__view *vs = &r->frame.views[ctx->view_index];
+    rill__ssr_frame *f = &vs->fx.ssr;
+    rill__view_res *res = &vs->res;
     resolve_settings(r, ctx, f);
-    uint32_t full_w = (uint32_t)((float)r->width * r->render_scale + 0.5f);
-    uint32_t full_h = (uint32_t)((float)r->height * r->render_scale + 0.5f);
+    uint32_t full_w = vs->size3[0], full_h = vs->size3[1]; /* the camera's 3D images */
     uint32_t hw = full_w > 1 ? (full_w + 1) / 2 : 1, hh = full_h > 1 ? (full_h + 1) / 2 : 1;
     f->hiz_levels = levels_for(hw, hh, HIZ_LEVELS_MAX);
     f->blur_levels = levels_for(hw, hh, BLUR_LEVELS_MAX);
@@ -164,7 +163,6 @@ static rill_result add_ssr(rill_render_effect_ctx *ctx, rill_error *err) {
     f->depth = res->depth;
     f->normal = res->normal;
     const rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE, w = RILL_RG_USAGE_STORAGE_WRITE;
-    rill__view *vs = &fr->views[0];
     rill_rg_pass p = rill_rg_add_pass(
         g, &(rill_rg_pass_desc){.label = "ssr_hiz", .exec = rill__pass_ssr_hiz, .user = vs}, err);
     RILL_TRY(rill_rg_use_image(g, p, f->depth, s, err));
@@ -229,8 +227,7 @@ static uint32_t level_size(uint32_t size, uint32_t level) {
 }
 
 void rill__pass_ssr_hiz(rill_rg_ctx *ctx, void *user) {
-    (void)user;
-    const rill__ssr_frame *f = &ctx->r->frame.ssr;
+    const rill__ssr_frame *f = &((const rill__view *)user)->fx.ssr;
     rill__img *depth = rill__ctx_img(ctx, f->depth), *hiz = rill__ctx_img(ctx, f->hiz);
     const rill__img_desc *dd = rill__img_get_desc(depth), *hd = rill__img_get_desc(hiz);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSR_HIZ]);
@@ -254,7 +251,7 @@ void rill__pass_ssr_hiz(rill_rg_ctx *ctx, void *user) {
 
 void rill__pass_ssr_trace(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    const rill__ssr_frame *f = &ctx->r->frame.ssr;
+    const rill__ssr_frame *f = &((const rill__view *)user)->fx.ssr;
     rill__img *trace = rill__ctx_img(ctx, f->trace), *depth = rill__ctx_img(ctx, f->depth);
     const rill__img_desc *td = rill__img_get_desc(trace), *dd = rill__img_get_desc(depth);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSR_TRACE]);
@@ -276,8 +273,7 @@ void rill__pass_ssr_trace(rill_rg_ctx *ctx, void *user) {
 }
 
 void rill__pass_ssr_blur(rill_rg_ctx *ctx, void *user) {
-    (void)user;
-    const rill__ssr_frame *f = &ctx->r->frame.ssr;
+    const rill__ssr_frame *f = &((const rill__view *)user)->fx.ssr;
     rill__img *trace = rill__ctx_img(ctx, f->trace);
     const rill__img_desc *td = rill__img_get_desc(trace);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSR_BLUR]);
@@ -297,7 +293,7 @@ void rill__pass_ssr_blur(rill_rg_ctx *ctx, void *user) {
 void rill__pass_ssr_resolve(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill_renderer *r = ctx->r;
-    const rill__ssr_frame *f = &r->frame.ssr;
+    const rill__ssr_frame *f = &vs->fx.ssr;
     rill__img *dst = rill__ctx_img(ctx, f->dst), *trace = rill__ctx_img(ctx, f->trace);
     const rill__img_desc *od = rill__img_get_desc(dst), *td = rill__img_get_desc(trace);
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SSR_RESOLVE]);

@@ -22,8 +22,16 @@
  *
  *   An effect runs for a camera only when the camera's routed settings hold its settings type
  *   (rill_render_view_settings); otherwise it adds no pass, binds no pipeline and costs nothing.
- *   Screen effects run for a single view covering the whole output (several views or a partial
- *   viewport: none run, as before the registry). */
+ *
+ * ON CAMERAS
+ *   The phases run once per camera (view) of the frame, each camera with its own routed settings,
+ *   images and colour chain: a split screen runs bloom on one half and not the other. The add
+ *   callback is called once per camera that wants the effect, inside that camera's view scope of
+ *   the graph (rill_rg_begin_view): passes and images it adds are named "name.N" for view N > 0
+ *   and view-relative images are relative to the camera's rectangle, so an effect written for one
+ *   camera works for all. What the effect's passes read at execution must be per camera too:
+ *   keep it in rill_render_effect_state memory (not in the effect's user pointer, which the next
+ *   camera's add would overwrite) and give that as the pass's user pointer. */
 #ifndef RILL_RENDER_EFFECTS_H
 #define RILL_RENDER_EFFECTS_H
 
@@ -61,6 +69,7 @@ typedef struct rill_render_effect_ctx {
     rill_rg_image color;          /* the phase's current colour image */
     const char *id;               /* the effect's id */
     void *user;                   /* the desc's user pointer */
+    uint32_t view_index;          /* the camera's view in the frame (0: the first drawn) */
     /* private: the registry's chain state */
     uint32_t chain_;
 } rill_render_effect_ctx;
@@ -69,6 +78,11 @@ typedef struct rill_render_effect_ctx {
  * (ctx->color changes to it; the graph names it "hdr.fxN" / "ldr.fxN"). The effect must write it
  * in one of its passes. {0} with err set when the graph refuses. */
 rill_rg_image rill_render_effect_next_color(rill_render_effect_ctx *ctx, rill_error *err);
+
+/* size bytes of zeroed memory that live until the next frame's graph is built (16-byte
+ * aligned): where an effect keeps what its passes read for this camera (see ON CAMERAS). NULL
+ * with err set when size is 0 or above 16 MiB, or memory runs out. */
+void *rill_render_effect_state(rill_render_effect_ctx *ctx, size_t size, rill_error *err);
 
 /* Adds the effect's passes (rill_rg_add_pass + rill_rg_use_image) to ctx->graph. */
 typedef rill_result (*rill_render_effect_add_fn)(rill_render_effect_ctx *ctx, rill_error *err);
@@ -193,10 +207,11 @@ typedef struct rill_render_cas {
 /* ON ROUTING
  *   A settings component (Bloom, Ssao, AutoExposure, a plugin's) may sit on any entity. At each
  *   rill_render_extract the routing table is rebuilt: for every camera, its route is the camera
- *   entity itself, then every other entity holding a settings component in entity-id order; per
- *   settings type the first source on the route wins. The view gets a copy (removing the source
- *   removes the copy at the next extract). Register a settings type with
- *   rill_render_components_add_settings after rill_render_register_components. */
+ *   entity itself, then every other entity holding a settings component in entity-id order, other
+ *   cameras excepted (settings on a camera entity are that camera's own: in a split screen one
+ *   camera may bloom and the other not); per settings type the first source on the route wins. The
+ * view gets a copy (removing the source removes the copy at the next extract). Register a settings
+ * type with rill_render_components_add_settings after rill_render_register_components. */
 
 /* Adds a component type to the routed settings types of comps (at most RILL_RENDER_MAX_SETTINGS;
  * adding one twice is a no-op). */

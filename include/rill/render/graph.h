@@ -8,7 +8,8 @@
  * "none". Names and labels are for dumps, timings and debugging only (rill_rg_order_of and
  *   rill_rg_resource_find look them up for tests; engine code keeps the handles it was given).
  *   Per-view copies are named by the graph: a pass with desc.view = N > 0 is labelled "label.N",
- *   rill_rg_create_view_image names view N's copy of an image "name.N".
+ *   rill_rg_create_view_image names view N's copy of an image "name.N", and inside a view scope
+ *   (rill_rg_begin_view) every pass and resource is view N's that way.
  *
  * ON ERRORS
  *   Errors are sticky: the first failing call is kept, and every later building call (and
@@ -164,6 +165,13 @@ void rill_rg_destroy(rill_rg *g);
  * frame is cheap. Every handle of the graph becomes stale. */
 void rill_rg_reset(rill_rg *g);
 void rill_rg_set_view_size(rill_rg *g, uint32_t width, uint32_t height);
+/* A view scope: until rill_rg_end_view (or rill_rg_reset), every pass added with desc.view 0
+ * belongs to `view` (labelled "label.N" for N > 0), and every image or buffer created or imported
+ * is view N's ("name.N" for N > 0), a view-relative image sized relative to width x height
+ * instead of the graph's view size. Code that adds passes for one camera (a screen effect) runs
+ * unchanged for each camera of a split screen inside its scope. Scopes do not nest. */
+void rill_rg_begin_view(rill_rg *g, uint32_t view, uint32_t width, uint32_t height);
+void rill_rg_end_view(rill_rg *g);
 
 /* Creates a transient image. Names are unique (RILL_ERR_ALREADY_EXISTS). desc may be NULL. {0}
  * with err set on failure. */

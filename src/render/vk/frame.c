@@ -637,6 +637,35 @@ void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst
                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
+void rill__cmd_clear_color(rill__cmd *cmd, rill__img *img, const float rgba[4]) {
+    VkClearColorValue c;
+    memcpy(c.float32, rgba, sizeof(c.float32));
+    VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cmd->cb, img->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &c, 1, &range);
+}
+
+void rill__cmd_copy_image_to(rill__cmd *cmd, rill__img *src, rill__img *dst, uint32_t x,
+                             uint32_t y) {
+    if (x >= dst->desc.width || y >= dst->desc.height) {
+        return;
+    }
+    /* Earlier clears and copies into dst may cover the same pixels: they land first. */
+    rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkImageCopy c = {0};
+    c.srcSubresource.aspectMask = c.dstSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    c.srcSubresource.layerCount = c.dstSubresource.layerCount = 1;
+    c.dstOffset.x = (int32_t)x;
+    c.dstOffset.y = (int32_t)y;
+    uint32_t room_w = dst->desc.width - x, room_h = dst->desc.height - y;
+    c.extent.width = src->desc.width < room_w ? src->desc.width : room_w;
+    c.extent.height = src->desc.height < room_h ? src->desc.height : room_h;
+    c.extent.depth = 1;
+    vkCmdCopyImage(cmd->cb, src->img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->img,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &c);
+}
+
 void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst) {
     VkImageBlit b = {0};
     b.srcSubresource.aspectMask = b.dstSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
