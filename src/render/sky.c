@@ -383,13 +383,10 @@ static void view_push_of(const rill__view *vs, const rill__img *depth, view_push
     p->camera[0] = vs->set.world_from_view[12];
     p->camera[1] = vs->set.world_from_view[13];
     p->camera[2] = vs->set.world_from_view[14];
-    if (vs->in_rect) {
-        memcpy(p->rect, vs->rect, sizeof(p->rect));
-    } else {
-        const rill__img_desc *d = rill__img_get_desc(depth);
-        p->rect[2] = d->width;
-        p->rect[3] = d->height;
-    }
+    /* Every view has its own images: the rectangle is the whole of them. */
+    const rill__img_desc *d = rill__img_get_desc(depth);
+    p->rect[2] = d->width;
+    p->rect[3] = d->height;
 }
 
 static void pass_aerial(rill_rg_ctx *ctx, void *user) {
