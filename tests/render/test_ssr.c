@@ -150,6 +150,17 @@ static void test_ssr_mirror_floor(void **state) {
                   off_red, box_bottom, new_red, new_red_below);
     assert_true(new_red >= off_red / 4);
     assert_true(new_red_below >= new_red * 9 / 10);
+    /* At an odd render scale (64 x 0.55 = 35 pixels: pyramid levels 18, 9, 4, 2, 1) the box still
+     * shows below itself. */
+    rill_renderer_set_render_scale(sc.r, 0.55f);
+    static uint8_t scaled[W * H * 4];
+    scene_render(&sc, true, scaled);
+    int scaled_red = 0;
+    for (int i = (box_bottom + 2) * W; i < W * H; i++) {
+        scaled_red += reddish(scaled + i * 4) && !reddish(off + i * 4);
+    }
+    print_message("reflected red pixels at render scale 0.55: %d\n", scaled_red);
+    assert_true(scaled_red >= new_red_below / 2);
     scene_close(&sc);
 }
 

@@ -3,8 +3,8 @@
 // (ssr_hiz.comp). Per pixel whose material is smoother than max_roughness, the mirror ray is
 // projected to a segment in (pixels of pyramid level 0, NDC depth), both linear on screen, and
 // walked cell by cell: a ray in front of a cell's nearest depth skips the whole cell and climbs a
-// level; one that may touch it descends; at level 0 a ray behind the surface by less than
-// `thickness` metres hits it. Output: the lit colour at the hit times a confidence that fades
+// level; one that may touch it descends; at level 0 a ray behind the full-resolution surface under
+// it by less than `thickness` metres hits it. Output: the lit colour at the hit times a confidence that fades
 // toward the screen's edges, toward max_roughness and for surfaces seen from behind; 0 on a miss.
 #include "ssr_common.glsl"
 
@@ -95,11 +95,15 @@ void main() {
             }
         } else if (level > 0) {
             level--;
-        } else if (ssr_linear(inv_proj, zr) - ssr_linear(inv_proj, zmin) < pc.params.x) {
-            hit = true;
-            break;
         } else {
-            t = t_exit + eps; // behind a thin surface: pass it
+            // The cell's nearest depth may belong to a neighbouring full-resolution pixel (a
+            // surface sloping toward the camera): test against the depth under the ray itself.
+            float zs = textureLod(depth_tex, pos / size, 0.0).r;
+            if (zr >= zs && ssr_linear(inv_proj, zr) - ssr_linear(inv_proj, zs) < pc.params.x) {
+                hit = true;
+                break;
+            }
+            t = t_exit + eps; // in front of it, or behind a thin surface: pass it
         }
     }
     if (!hit) {
