@@ -4,8 +4,9 @@
 // projected to a segment in (pixels of pyramid level 0, NDC depth), both linear on screen, and
 // walked cell by cell: a ray in front of a cell's nearest depth skips the whole cell and climbs a
 // level; one that may touch it descends; at level 0 a ray behind the full-resolution surface under
-// it by less than `thickness` metres hits it. Output: the lit colour at the hit times a confidence that fades
-// toward the screen's edges, toward max_roughness and for surfaces seen from behind; 0 on a miss.
+// it by less than `thickness` metres hits it. Output: the lit colour at the hit times a confidence
+// that fades toward the screen's edges, toward max_roughness and for surfaces seen from behind;
+// 0 on a miss.
 #include "ssr_common.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
