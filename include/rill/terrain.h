@@ -54,6 +54,9 @@ extern "C" {
 #define RILL_TERRAIN_MAX_LAYERS 4
 #define RILL_TERRAIN_MAX_CHUNKS_SIDE 256u
 #define RILL_TERRAIN_MAX_RESOLUTION 1025u
+/* The default of rill_terrain_system_desc.max_chunks: 128 x 128 chunks, a quarter of the
+ * renderer's 65536 meshes (the rest stays for models) and of the physics world's colliders. */
+#define RILL_TERRAIN_DEFAULT_MAX_CHUNKS 16384u
 
 /* >>component --------------------------------------------------------------------------------- */
 
@@ -111,6 +114,11 @@ typedef struct rill_terrain_system_desc {
     rill_vfs *vfs;
     rill_physics *physics;
     uint32_t max_in_flight; /* 0 = 8: chunk builds queued on workers at once */
+    /* 0 = RILL_TERRAIN_DEFAULT_MAX_CHUNKS: chunks all terrains may hold resident at once (a
+     * terrain's chunks_x x chunks_z, or its streaming ring's when stream is on). Each resident
+     * chunk is a renderer mesh and a collider; a terrain that would pass it is refused (FAILED,
+     * its error names the limit). Docs: docs/limits.md. */
+    uint32_t max_chunks;
     uint32_t end_canary;
 } rill_terrain_system_desc;
 
@@ -184,6 +192,7 @@ bool rill_terrain_get_info(const rill_terrain_system *sys, rill_entity e, rill_t
  * update and in total with their worker and main-thread times, and CPU bytes. */
 typedef struct rill_terrain_stats {
     uint32_t terrains, chunks, resident, building, colliders, rebuilds_last_update;
+    uint32_t failed; /* terrains whose load failed (bad heightmap, over max_chunks …) */
     uint64_t rebuilds_total, build_ns_total, apply_ns_total;
     size_t height_bytes, resident_bytes;
 } rill_terrain_stats;

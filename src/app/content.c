@@ -855,6 +855,14 @@ static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     rill_app_terrain_flush(c->terrain);
     rill_render_terrain_update(c->render_terrain);
+    /* A terrain that failed (its error was logged with its entity) fails the load, as a Model
+     * does: a bad heightmap or one over the max_chunks limit must not render a world without it
+     * and exit 0. */
+    rill_terrain_stats ts;
+    rill_terrain_get_stats(rill_app_terrain_system(c->terrain), &ts);
+    if (ts.failed)
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: %u Terrain entities failed to load",
+                              c->scene[0] ? c->scene : c->input, ts.failed);
     /* Scripts last: their init runs at the first frame, with the world, physics and terrain in
      * place. */
     rill_scripts_desc sd = {.physics = rill_app_physics_world(c->physics),

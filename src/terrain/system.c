@@ -238,8 +238,44 @@ static void load_done(void *arg) {
     load_free(job);
 }
 
+/* Chunks terrain t may hold resident at once: all of them, or those of its streaming ring. */
+static uint64_t resident_bound(const terrain_rec *t) {
+    uint64_t all = chunk_count(t);
+    if (!t->comp.stream)
+        return all;
+    double side = 2.0 * ceil((double)t->comp.stream_radius / (double)t->comp.chunk_size) + 1.0;
+    return side * side < (double)all ? (uint64_t)(side * side) : all;
+}
+
+/* Refuses terrain t when it and the other loaded terrains would hold more than max_chunks. */
+static bool over_chunk_limit(rill_terrain_system *sys, terrain_rec *t) {
+    uint64_t others = 0;
+    for (uint32_t i = 0; i < sys->terrains.len; i++) {
+        const terrain_rec *o = sys->terrains.data[i];
+        if (o != t && o->status != RILL_TERRAIN_STATUS_FAILED)
+            others += resident_bound(o);
+    }
+    uint64_t mine = resident_bound(t);
+    if (others + mine <= sys->desc.max_chunks)
+        return false;
+    t->status = RILL_TERRAIN_STATUS_FAILED;
+    const char *name = rill_world_get_name(sys->world, t->entity);
+    rill_error_set(&t->error, RILL_ERR_LIMIT,
+                   "terrain %u%s%s: %llu chunks resident (%u x %u%s) with %llu of other terrains "
+                   "exceed the max_chunks limit of %u (rill_terrain_system_desc.max_chunks; fewer "
+                   "chunks, or stream: true with a smaller stream_radius)",
+                   RILL_ENTITY_INDEX(t->entity), name ? " " : "", name ? name : "",
+                   (unsigned long long)mine, t->comp.chunks_x, t->comp.chunks_z,
+                   t->comp.stream ? ", streaming ring" : "", (unsigned long long)others,
+                   sys->desc.max_chunks);
+    RILL_LOG_ERROR(TERRAIN_LOG, "%s", t->error.msg);
+    return true;
+}
+
 static void start_load(rill_terrain_system *sys, terrain_rec *t) {
     t->status = RILL_TERRAIN_STATUS_LOADING;
+    if (over_chunk_limit(sys, t))
+        return;
     load_job *job = rill_calloc_tagged(1, sizeof *job, RILL_MEM_TERRAIN);
     if (!job) {
         t->status = RILL_TERRAIN_STATUS_FAILED;
@@ -397,6 +433,20 @@ static uint32_t decide(rill_terrain_system *sys, terrain_rec *t, const rill_terr
         return 0; /* no camera: residency stays as it is */
     float cam[2] = {view->camera_position[0], view->camera_position[2]};
     uint32_t wanted = 0;
+    /* Without streaming (edit mode) a streamed terrain wants every chunk, more than its ring
+     * counted against max_chunks: chunks past the limit stay unloaded. */
+    uint64_t room = UINT64_MAX;
+    if (!streaming && t->comp.stream) {
+        uint64_t others = 0;
+        for (uint32_t i = 0; i < sys->terrains.len; i++) {
+            const terrain_rec *o = sys->terrains.data[i];
+            if (o != t && o->status != RILL_TERRAIN_STATUS_FAILED)
+                others += resident_bound(o);
+        }
+        room = others < sys->desc.max_chunks ? sys->desc.max_chunks - others : 0;
+        for (uint32_t i = 0; i < chunk_count(t); i++)
+            room -= room && t->chunks[i].state != RILL_TERRAIN_CHUNK_UNLOADED;
+    }
     for (uint32_t i = 0; i < chunk_count(t); i++) {
         terrain_chunk *c = &t->chunks[i];
         int dec = 1;
@@ -410,7 +460,16 @@ static uint32_t decide(rill_terrain_system *sys, terrain_rec *t, const rill_terr
         }
         if (dec < 0 && c->state != RILL_TERRAIN_CHUNK_UNLOADED)
             release_chunk(sys, t, i);
-        if (dec > 0 && c->state == RILL_TERRAIN_CHUNK_UNLOADED) {
+        if (dec > 0 && c->state == RILL_TERRAIN_CHUNK_UNLOADED && room == 0) {
+            if (!t->capped)
+                RILL_LOG_WARN(TERRAIN_LOG,
+                              "terrain %u: edit mode loads its chunks only up to the max_chunks "
+                              "limit of %u; the rest stay unloaded",
+                              RILL_ENTITY_INDEX(t->entity), sys->desc.max_chunks);
+            t->capped = true;
+            c->distance = INFINITY;
+        } else if (dec > 0 && c->state == RILL_TERRAIN_CHUNK_UNLOADED) {
+            room -= room != UINT64_MAX;
             wanted++;
         } else {
             c->distance = INFINITY;
@@ -554,6 +613,8 @@ rill_terrain_system *rill_terrain_system_create(const rill_terrain_system_desc *
     sys->desc = *desc;
     if (!sys->desc.max_in_flight)
         sys->desc.max_in_flight = 8;
+    if (!sys->desc.max_chunks)
+        sys->desc.max_chunks = RILL_TERRAIN_DEFAULT_MAX_CHUNKS;
     sys->world = desc->world;
     sys->jobs = desc->jobs;
     sys->vfs = desc->vfs;
@@ -686,6 +747,7 @@ void rill_terrain_get_stats(const rill_terrain_system *sys, rill_terrain_stats *
         rill_terrain_info info;
         rill_terrain_get_info(sys, sys->terrains.data[i]->entity, &info);
         out->terrains++;
+        out->failed += info.status == RILL_TERRAIN_STATUS_FAILED;
         out->chunks += info.chunks_x * info.chunks_z;
         out->resident += info.resident;
         out->building += info.building;

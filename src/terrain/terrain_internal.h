@@ -48,6 +48,7 @@ typedef struct terrain_rec {
     uint32_t resident, building, colliders, rebuilds_last;
     uint64_t rebuilds_total, build_ns_total, apply_ns_total;
     uint32_t stamp;
+    bool capped; /* edit mode left chunks unloaded at max_chunks (warned once) */
 } terrain_rec;
 
 /* Shared between the system and the completions it queued, so a completion that runs after the

@@ -1045,15 +1045,29 @@ RSN
     "$PNG_SAME" loose.png pack.png >out.txt 2>err.txt || fail "pack render differs from loose"
     ;;
 render_terrain)
-    # A project whose scene holds a Terrain (generated heights), a second Terrain whose raw
-    # heightmap is truncated, and a falling ball: the good terrain's 16 chunks draw, the bad one
-    # is an error naming its file, and the render still succeeds.
+    # A project whose scene holds a Terrain (generated heights) and a falling ball: the terrain's
+    # 16 chunks draw. A Terrain whose raw heightmap is truncated, or one of 256 x 256 chunks held
+    # resident (past the max_chunks limit: it exhausted the renderer's mesh pool, drew 796 of
+    # 65536 chunks and exited 0), fails the render like a failed Model: an error naming the file
+    # or the limit, and exit 1.
     cat >project.toml <<'TOML'
 [project]
 name = "terrain"
 main_scene = "main.rsn"
 TOML
     printf 'too short' >bad.r16
+    BROKEN='entity 2 "Broken" {
+    Transform {
+        translation: (500, 0, 0)
+    }
+    Terrain {
+        chunks_x: 1
+        chunks_z: 1
+        resolution: 9
+        heightmap: @"bad.r16"
+    }
+}
+'
     cat >main.rsn <<'RSN'
 rsn 1
 
@@ -1066,18 +1080,6 @@ entity 1 "Ground" {
         chunks_z: 4
         resolution: 33
         height_scale: 40
-    }
-}
-
-entity 2 "Broken" {
-    Transform {
-        translation: (500, 0, 0)
-    }
-    Terrain {
-        chunks_x: 1
-        chunks_z: 1
-        resolution: 9
-        heightmap: @"bad.r16"
     }
 }
 
@@ -1105,8 +1107,28 @@ entity 4 "Ball" {
 RSN
     run 0 render . --size 96x64 --validation --out terrain.png
     expect_out "16/16 instances visible"
-    expect_err "bad.r16: truncated"
     expect_png terrain.png 1500
+    { printf 'rsn 1\n\n'; printf '%s' "$BROKEN"; } >broken.rsn
+    run 1 render broken.rsn --size 32x32 --out broken.png
+    expect_err "bad.r16: truncated"
+    expect_err "broken.rsn: 1 Terrain entities failed to load"
+    cat >big.rsn <<'RSN'
+rsn 1
+
+entity 1 "Huge" {
+    Transform {}
+    Terrain {
+        chunks_x: 256
+        chunks_z: 256
+        resolution: 2
+    }
+}
+RSN
+    run 1 render big.rsn --size 32x32 --out big.png
+    expect_err "Huge: 65536 chunks resident (256 x 256) with 0 of other terrains exceed the max_chunks limit of 16384"
+    expect_err "big.rsn: 1 Terrain entities failed to load"
+    run 1 run big.rsn --headless --frames 1
+    expect_err "big.rsn: 1 Terrain entities failed to load"
     ;;
 run_no_display)
     env -u DISPLAY -u WAYLAND_DISPLAY "$rill" run builtin:spheres --frames 1 \

@@ -678,10 +678,94 @@ static void test_streaming_with_workers(void **state) {
     teardown(&f);
 }
 
+/* A terrain of 256 x 256 chunks held resident (not streamed) would take every renderer mesh (the
+ * 65536 of its pool: "mesh pool exhausted", most chunks missing) and a collider each: it is refused
+ * before its heights load, naming the limit, and counted as failed. Streamed, only its ring
+ * counts; terrains share the limit. */
+static void test_max_chunks(void **state) {
+    (void)state;
+    fixture f;
+    setup(&f, "terrain_max_chunks");
+    rill_terrain big = small_terrain(256, 256);
+    big.stream = false;
+    big.resolution = 2; /* 257 x 257 heights: the streamed load below stays cheap */
+    rill_test_log cap = {0};
+    rill_test_log_begin(&cap);
+    rill_entity e = spawn_terrain(&f, &big, 0, 0, 0);
+    rill_terrain_view edit = {0};
+    rill_terrain_system_flush(f.sys, &edit);
+    rill_test_log_end(&cap);
+    rill_terrain_info info;
+    assert_true(rill_terrain_get_info(f.sys, e, &info));
+    assert_int_equal(info.status, RILL_TERRAIN_STATUS_FAILED);
+    assert_int_equal(info.resident, 0);
+    assert_int_equal(info.height_bytes, 0);
+    assert_int_equal(info.error.code, RILL_ERR_LIMIT);
+    assert_non_null(strstr(info.error.msg, "65536 chunks resident (256 x 256)"));
+    assert_non_null(strstr(info.error.msg, "max_chunks limit of 16384"));
+    assert_true(rill_test_log_last_has(&cap, "max_chunks limit of 16384"));
+    rill_terrain_stats ts;
+    rill_terrain_get_stats(f.sys, &ts);
+    assert_int_equal(ts.failed, 1);
+    /* Streamed with a 32 m ring over 16 m chunks (at most 5 x 5 resident), the same size loads. */
+    big.stream = true;
+    rill_world_despawn(f.world, e);
+    e = spawn_terrain(&f, &big, 0, 0, 0);
+    rill_terrain_view cam = {.streaming = true, .has_camera = true, .camera_position = {8, 0, 8}};
+    rill_terrain_system_flush(f.sys, &cam);
+    assert_true(rill_terrain_get_info(f.sys, e, &info));
+    assert_int_equal(info.status, RILL_TERRAIN_STATUS_READY);
+    assert_true(info.resident > 0 && info.resident <= 25);
+    rill_terrain_get_stats(f.sys, &ts);
+    assert_int_equal(ts.failed, 0);
+    teardown(&f);
+    /* The limit is the desc's, over all terrains: 16 chunks, a 4 x 4 loads, a 2 x 1 more fails. */
+    setup(&f, "terrain_max_chunks_desc");
+    rill_terrain_system_destroy(f.sys);
+    rill_error err = {0};
+    f.sys = rill_terrain_system_create(
+        &(rill_terrain_system_desc){
+            .world = f.world, .jobs = f.jobs, .vfs = f.vfs, .physics = f.phys, .max_chunks = 16},
+        &err);
+    assert_non_null(f.sys);
+    rill_terrain a = small_terrain(4, 4), b = small_terrain(2, 1);
+    a.stream = b.stream = false;
+    rill_entity ea = spawn_terrain(&f, &a, 0, 0, 0);
+    rill_terrain_system_flush(f.sys, &edit);
+    rill_entity eb = spawn_terrain(&f, &b, 500, 0, 0);
+    rill_test_log_begin(&cap);
+    rill_terrain_system_flush(f.sys, &edit);
+    rill_test_log_end(&cap);
+    assert_true(rill_terrain_get_info(f.sys, ea, &info));
+    assert_int_equal(info.status, RILL_TERRAIN_STATUS_READY);
+    assert_int_equal(info.resident, 16);
+    assert_true(rill_terrain_get_info(f.sys, eb, &info));
+    assert_int_equal(info.status, RILL_TERRAIN_STATUS_FAILED);
+    assert_non_null(strstr(info.error.msg, "2 chunks resident (2 x 1) with 16 of other terrains"));
+    /* A streamed terrain counts its ring (3 x 3 here); in edit mode, which wants every chunk, it
+     * loads chunks only up to the limit and says so. */
+    rill_world_despawn(f.world, ea);
+    rill_world_despawn(f.world, eb);
+    rill_terrain_system_flush(f.sys, &edit);
+    rill_terrain s8 = small_terrain(8, 8);
+    s8.stream_radius = 16.0f;
+    rill_entity es = spawn_terrain(&f, &s8, 0, 0, 0);
+    rill_test_log_begin(&cap);
+    rill_terrain_system_flush(f.sys, &edit);
+    rill_test_log_end(&cap);
+    assert_true(rill_terrain_get_info(f.sys, es, &info));
+    assert_int_equal(info.status, RILL_TERRAIN_STATUS_READY);
+    assert_int_equal(info.resident, 16);
+    assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
+    assert_true(rill_test_log_last_has(&cap, "only up to the max_chunks limit of 16"));
+    teardown(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_rule_at_ring),
+        cmocka_unit_test(test_max_chunks),
         cmocka_unit_test(test_edit_mode_all_resident_queries_match_colliders),
         cmocka_unit_test(test_noise_is_deterministic),
         cmocka_unit_test(test_streaming_ring_and_rebuild_limit),
