@@ -177,9 +177,22 @@ static void list_settings(rill_world *w, const rill_render_components *comps, ri
     }
 }
 
-/* One "field=value" (value up to len bytes) into obj. */
+/* Where a value of an --effect is, for the clamp warnings. */
+typedef struct effect_place {
+    const char *spec, *type, *field;
+    bool warn; /* print them (the first of the two parses of each spec) */
+} effect_place;
+
+static void effect_warn(void *user, size_t pos, const char *msg) {
+    const effect_place *at = user;
+    (void)pos;
+    if (at->warn)
+        fprintf(stderr, "warning: --effect '%s': %s.%s: %s\n", at->spec, at->type, at->field, msg);
+}
+
+/* One "field=value" (value up to len bytes) into obj; warn: print clamp warnings. */
 static rill_result set_field(const rill_type_desc *td, void *obj, const char *kv, size_t len,
-                             const char *spec, rill_error *err) {
+                             const char *spec, bool warn, rill_error *err) {
     const char *eq = memchr(kv, '=', len);
     if (!eq || eq == kv) {
         return rill_error_set(err, RILL_ERR_PARSE, "--effect '%s': '%.*s' is not field=value", spec,
@@ -201,12 +214,15 @@ static rill_result set_field(const rill_type_desc *td, void *obj, const char *kv
     const char *val = eq + 1;
     size_t vlen = len - (size_t)(val - kv), used = 0;
     rill_error perr = {0};
-    if (rill_field_parse(f, obj, val, vlen, &used, &perr) != RILL_OK || used != vlen) {
+    /* Out of the field's range (inf and NaN included): clamped, with a warning naming it. */
+    effect_place at = {spec, td->name, fname, warn};
+    const rill_field_text opt = {.flags = RILL_FIELD_TEXT_CLAMP, .user = &at, .warn = effect_warn};
+    if (rill_field_parse_ex(f, obj, val, vlen, &opt, &used, &perr) != RILL_OK || used != vlen) {
         return rill_error_set(err, RILL_ERR_PARSE, "--effect '%s': %s.%s: bad value '%.*s' %s",
                               spec, td->name, fname, (int)vlen, val, perr.msg);
     }
     /* The number syntax reads nan/inf (scene files round-trip them), but no effect setting wants
-     * one: the clamp would turn NaN into the minimum silently and let inf through to the GPU. */
+     * one: what no bound brought back to a finite number is refused. */
     double lane;
     for (uint32_t i = 0; rill_field_get_f64(f, obj, i, &lane); i++) {
         if (!isfinite(lane)) {
@@ -251,7 +267,7 @@ static const char *field_end(const char *p) {
 /* Parses spec into obj (the type's defaults first). A value of several comma-separated lanes
  * without brackets is read as the vector "(lanes)". */
 static rill_result parse_spec(const rill_type_desc *td, void *obj, const char *spec,
-                              const char *colon, rill_error *err) {
+                              const char *colon, bool warn, rill_error *err) {
     rill_type_apply_defaults(td, obj);
     if (!colon) {
         return RILL_OK;
@@ -265,9 +281,9 @@ static rill_result parse_spec(const rill_type_desc *td, void *obj, const char *s
             len + 3 < sizeof(kv)) {
             int k = snprintf(kv, sizeof(kv), "%.*s(%.*s)", (int)(eq + 1 - p), p, (int)(e - eq - 1),
                              eq + 1);
-            RILL_TRY(set_field(td, obj, kv, (size_t)k, spec, err));
+            RILL_TRY(set_field(td, obj, kv, (size_t)k, spec, warn, err));
         } else {
-            RILL_TRY(set_field(td, obj, p, len, spec, err));
+            RILL_TRY(set_field(td, obj, p, len, spec, warn, err));
         }
         p = *e ? e + 1 : e;
     }
@@ -304,9 +320,10 @@ static rill_result spec_component(rill_cli_effects *fx, rill_content *c, rill_re
     return RILL_ERR_NOT_FOUND;
 }
 
-/* Parses spec into obj (at least 1024 bytes) as *out_comp's settings. */
+/* Parses spec into obj (at least 1024 bytes) as *out_comp's settings; warn: print the clamp
+ * warnings (the check before loading does, the apply after it does not repeat them). */
 static rill_result spec_settings(rill_cli_effects *fx, rill_content *c, rill_renderer *r,
-                                 const char *spec, void *obj, rill_component *out_comp,
+                                 const char *spec, void *obj, rill_component *out_comp, bool warn,
                                  rill_error *err) {
     RILL_TRY(spec_component(fx, c, r, spec, out_comp, err));
     const rill_type_desc *td =
@@ -315,7 +332,7 @@ static rill_result spec_settings(rill_cli_effects *fx, rill_content *c, rill_ren
         return rill_error_set(err, RILL_ERR_LIMIT, "--effect '%s': %s is too large", spec,
                               td->name);
     }
-    return parse_spec(td, obj, spec, strchr(spec, ':'), err);
+    return parse_spec(td, obj, spec, strchr(spec, ':'), warn, err);
 }
 
 static rill_result check_specs(rill_cli_effects *fx, rill_content *c, rill_renderer *r,
@@ -323,7 +340,7 @@ static rill_result check_specs(rill_cli_effects *fx, rill_content *c, rill_rende
     for (uint32_t i = 0; i < fx->count; i++) {
         _Alignas(16) unsigned char obj[1024];
         rill_component comp;
-        RILL_TRY(spec_settings(fx, c, r, fx->specs[i], obj, &comp, err));
+        RILL_TRY(spec_settings(fx, c, r, fx->specs[i], obj, &comp, true, err));
         /* A plugin effect asked for by name compiles now: a broken shader fails the command
          * (the plugins compile on first use otherwise). */
         const rill_type_desc *td =
@@ -345,7 +362,7 @@ rill_result rill_cli_effects_apply(rill_cli_effects *fx, rill_content *c, rill_r
         const char *spec = fx->specs[i];
         _Alignas(16) unsigned char obj[1024];
         rill_component comp;
-        RILL_TRY(spec_settings(fx, c, r, spec, obj, &comp, err));
+        RILL_TRY(spec_settings(fx, c, r, spec, obj, &comp, false, err));
         /* On every active camera: a camera's own settings come first on its route. */
         const rill_builtins *b = rill_world_builtin(w);
         rill_query q = rill_world_query(w, &(rill_query_desc){.with = {b->camera}});

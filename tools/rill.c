@@ -221,6 +221,26 @@ bool rill_cli_has_appended_pack(void) {
     return true;
 }
 
+/* Whether this program ends with a pack trailer but the pack cannot be opened (a game whose
+ * appended pack was damaged: cut short, overwritten); why says what is wrong. */
+static bool appended_pack_damaged(char *why, size_t cap) {
+    static const uint8_t magic[8] = {'R', 'P', 'A', 'K', 'E', 'N', 'D', 0x1A};
+    char exe[4096];
+    uint8_t tail[8];
+    int64_t size = rill_exe_path(exe, sizeof(exe)) ? rill_file_size(exe) : -1;
+    if (size < 8 || rill_file_read_range(exe, (uint64_t)size - 8u, 8, tail, NULL) != RILL_OK ||
+        memcmp(tail, magic, 8) != 0)
+        return false;
+    rill_rpak *pak = NULL;
+    rill_error err = {0};
+    if (rill_rpak_open_file(exe, &pak, &err) == RILL_OK) {
+        rill_rpak_close(pak);
+        return false;
+    }
+    snprintf(why, cap, "%s", err.msg);
+    return true;
+}
+
 /* >>shipped game ------------------------------------------------------------------------------ */
 
 /* A copy of rill carrying a pack (`rill pack append`) is a game, not the developer tool: with no
@@ -339,6 +359,12 @@ static int play_appended_pack(int argc, char **argv) {
 int main(int argc, char **argv) {
     if (!apply_limits(&argc, argv)) {
         return 2;
+    }
+    char why[1024];
+    if (appended_pack_damaged(why, sizeof why)) {
+        fprintf(stderr, "%s: the pack appended to this program is damaged: %s\n",
+                game_exe_name(argv[0]), why);
+        return 1;
     }
     if (rill_cli_has_appended_pack()) {
         return play_appended_pack(argc, argv);

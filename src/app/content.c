@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rill/app.h"
 
@@ -155,6 +156,23 @@ static rill_result load_project_vfs(rill_content *c, bool *found, rill_error *er
     return r;
 }
 
+/* Why the input is not a file to play: missing, or something that exists but is neither a regular
+ * file nor a folder (a FIFO, /dev/zero), said as what it is. */
+static rill_result not_a_file(const char *in, rill_error *err) {
+    struct stat st;
+    if (stat(in, &st) != 0)
+        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: no such file or folder", in);
+    const char *kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "something else";
+    return rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                          "%s: is %s, not a file or folder (give a project folder, a scene, a "
+                          "model or a pack)",
+                          in, kind);
+}
+
 /* Works out kind, root, scene and which project.toml applies, from desc.input on disk. */
 static rill_result resolve_disk(rill_content *c, rill_error *err) {
     const char *in = c->input;
@@ -171,7 +189,7 @@ static rill_result resolve_disk(rill_content *c, rill_error *err) {
         return load_project_file(c, c->root, err);
     }
     if (!rill_file_exists(in))
-        return rill_error_set(err, RILL_ERR_NOT_FOUND, "%s: no such file or folder", in);
+        return not_a_file(in, err);
     dir_of(in, dir, sizeof(dir));
     if (strcmp(rill_path_basename(in), "project.toml") == 0) {
         c->kind = RILL_CONTENT_KIND_PROJECT;

@@ -735,6 +735,29 @@ scene_euler)
     run 0 render e --size 64x48 --out turned.png
     "$PNG_SAME" q.png turned.png >out.txt 2>err.txt && fail "a 30 degree yaw changed nothing"
     ;;
+truthful_messages)
+    # Issue 32 item 7: a FIFO or /dev/zero given as INPUT is named as what it is; a game whose
+    # appended pack is damaged says so instead of printing rill's usage.
+    mkfifo fifo.rsn
+    run 1 render fifo.rsn --size 16x16 --out x.png
+    expect_err "fifo.rsn: is a FIFO, not a file or folder"
+    run 1 render /dev/zero --size 16x16 --out x.png
+    expect_err "/dev/zero: is a character device, not a file or folder"
+    run 1 scene load /dev/zero
+    expect_err "/dev/zero: is a character device"
+    mkdir -p proj
+    printf '[project]\nname = "G"\nmain_scene = "main.rsn"\n' >proj/project.toml
+    printf 'rsn 1\nentity 1 "Sun" {\n    DirectionalLight {}\n}\n' >proj/main.rsn
+    run 0 export proj --out g.rpak --quiet
+    cp "$rill" game
+    run 0 pack append game g.rpak
+    size=$(wc -c <game)
+    # Damage the pack's index (just before the 64-byte trailer), keep the trailer.
+    printf 'XXXXXXXXXXXXXXXX' | dd of=game bs=1 seek=$((size - 80)) conv=notrunc 2>/dev/null
+    ./game >out.txt 2>err.txt && fail "a damaged game ran"
+    expect_err "game: the pack appended to this program is damaged: "
+    grep -q "usage: rill" err.txt && fail "a damaged game printed rill's usage"
+    ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an
     # output path into '_' (no pack entry holds '#', the label separator), the model's image URI
@@ -1863,17 +1886,24 @@ hostile_args)
         run 2 render s.rsn --out x.png --size "$size"
         expect_err "bad --size '$size' (want WxH, each in \[1, 16384\])"
     done
-    for v in nan inf -inf; do
-        run 1 render s.rsn --size 16x16 --out x.png --effect "Bloom:intensity=$v"
-        expect_err "Bloom.intensity: bad value '$v' (not a finite number)"
+    # Out of a field's range, NaN and infinities included: clamped with a warning naming the
+    # field (issue 32); what no bound makes finite (inf with only a minimum) is refused.
+    for v in nan -inf; do
+        run 0 render s.rsn --size 16x16 --out x.png --effect "Bloom:intensity=$v"
+        expect_err "warning: --effect 'Bloom:intensity=$v': Bloom.intensity: value $v out of range, clamped to 0"
     done
+    run 1 render s.rsn --size 16x16 --out x.png --effect "Bloom:intensity=inf"
+    expect_err "Bloom.intensity: bad value 'inf' (not a finite number)"
+    run 0 render s.rsn --size 16x16 --out x.png --effect "Sepia:strength=inf"
+    expect_err "Sepia.strength: value inf out of range, clamped to 1"
+    [ "$(grep -c "clamped to 1" err.txt)" -eq 1 ] || fail "the clamp warning was not said once"
     # A finite decimal that overflows is refused by the value parser itself, as in .rsn files.
     for v in 1e999 -1e999; do
         run 1 render s.rsn --size 16x16 --out x.png --effect "Bloom:intensity=$v"
-        expect_err "Bloom.intensity: bad value '$v' offset 0: number too large for a 32-bit float"
+        expect_err "Bloom.intensity: bad value '$v' number too large for a 32-bit float"
     done
-    run 1 render s.rsn --size 16x16 --out x.png --effect "Ssao:radius=nan"
-    expect_err "Ssao.radius: bad value 'nan' (not a finite number)"
+    run 0 render s.rsn --size 16x16 --out x.png --effect "Ssao:radius=nan"
+    expect_err "Ssao.radius: value nan out of range, clamped to 0"
     for c in context=ghost:nan context=ghost:1e999 context=ghost:2 bit64=hidden =normal; do
         run 2 render s.rsn --size 16x16 --out x.png --channel "$c"
         expect_err "bad --channel"
