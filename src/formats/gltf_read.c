@@ -1632,10 +1632,81 @@ static rill_result mesh_targets(rd *r, const rill__gj *me, const char *where,
     return js_weights(r, me, where, tc, &mesh->weight_count, &mesh->weights);
 }
 
+/* Decoded bytes of accessor `key` of attrs (0 when absent or not a checked accessor: the decode
+ * names those errors). */
+static uint64_t attribute_bytes(rd *r, const rill__gj *attrs, const char *key, uint32_t *count) {
+    const rill__gj *it = rill__gj_get(attrs, key);
+    double v = it && rill__gj_is_number(it) ? rill__gj_num(it) : -1.0;
+    const rd_accessor *a;
+    if (!(v >= 0.0 && v < (double)r->accessor_count && v == floor(v)) ||
+        accessor_info(r, (int32_t)v, &a) != RILL_OK) {
+        rill_error_clear(r->err);
+        return 0;
+    }
+    *count = a->count;
+    return (uint64_t)a->count * a->comps * sizeof(float);
+}
+
+/* The least every triangle primitive will decode to (its attributes and indices as floats and
+ * u32, and the unwelding for flat normals where NORMAL is missing), summed over the model and
+ * checked against the limits before any accessor is decoded: a model past them is refused
+ * naming the primitive where the sum crossed, without first spending the time to decode those
+ * before it. What the decode charges later is never less than this. */
+static rill_result budget_meshes(rd *r, const rill__gj *arr) {
+    uint64_t sum = 0;
+    uint32_t i = 0;
+    const rill__gj *me;
+    RILL__GJ_FOR(me, arr) {
+        uint32_t pi = 0;
+        const rill__gj *p;
+        RILL__GJ_FOR(p, rill__gj_get(me, "primitives")) {
+            const rill__gj *attrs = rill__gj_get(p, "attributes");
+            const rill__gj *mode = rill__gj_get(p, "mode");
+            uint32_t n = 0, unused = 0, corners = 0;
+            if (!attrs || (mode && (!rill__gj_is_number(mode) || rill__gj_num(mode) < 4.0)) ||
+                !attribute_bytes(r, attrs, "POSITION", &n)) {
+                pi++;
+                continue;
+            }
+            sum += (uint64_t)n * 12u;
+            static const char *const keys[] = {"NORMAL", "TANGENT", "TEXCOORD_0", "TEXCOORD_1",
+                                               "COLOR_0"};
+            for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+                sum += attribute_bytes(r, attrs, keys[k], &unused);
+            }
+            corners = n;
+            const rill__gj *ix = rill__gj_get(p, "indices");
+            double iv = ix && rill__gj_is_number(ix) ? rill__gj_num(ix) : -1.0;
+            const rd_accessor *a;
+            if (iv >= 0.0 && iv < (double)r->accessor_count && iv == floor(iv)) {
+                if (accessor_info(r, (int32_t)iv, &a) == RILL_OK) {
+                    sum += (uint64_t)a->count * 4u;
+                    corners = a->count;
+                } else {
+                    rill_error_clear(r->err);
+                }
+            }
+            if (!rill__gj_get(attrs, "NORMAL") && corners <= (1u << 24)) {
+                sum += (uint64_t)corners * 28u; /* position, normal and an index per corner */
+            }
+            char pw[128];
+            snprintf(pw, sizeof(pw), "meshes[%u].primitives[%u]", i, pi);
+            uint64_t before = r->decoded;
+            rill_result res = rd_charge(r, sum, pw, ": the primitives up to here");
+            r->decoded = before;
+            RILL_TRY(res);
+            pi++;
+        }
+        i++;
+    }
+    return RILL_OK;
+}
+
 static rill_result read_meshes(rd *r) {
     const rill__gj *arr;
     uint32_t count;
     RILL_TRY(js_array(r, r->root, "meshes", "", &arr, &count));
+    RILL_TRY(budget_meshes(r, arr));
     if (count) {
         r->m->meshes = rill__gltf_alloc(count, sizeof(rill_gltf_mesh));
         if (!r->m->meshes) {

@@ -407,6 +407,8 @@ static void test_model_limit(void **state) {
     }
     assert_null(m);
     assert_non_null(strstr(err.msg, "bomb.gltf: meshes[0].primitives["));
+    /* Refused by the sum over the primitives, before any of them is decoded. */
+    assert_non_null(strstr(err.msg, "the primitives up to here"));
     assert_non_null(strstr(err.msg, "model_bytes limit of 67108864"));
     assert_non_null(strstr(err.msg, "RILL_LIMITS=model_bytes=N"));
     assert_non_null(strstr(err.msg, "max_bytes"));
