@@ -890,7 +890,7 @@ typedef struct rill_render_components {
      * ContrastAdaptiveSharpening. */
     rill_component taa, fxaa, smaa, cas;
     /* The world's look (rill/render/environment.h): WorldEnvironment, DistanceFog, Atmosphere. */
-    rill_component world_environment, distance_fog, atmosphere, skybox;
+    rill_component world_environment, distance_fog, atmosphere, skybox, night_stars;
     rill_component settings[RILL_RENDER_MAX_SETTINGS];
     uint32_t settings_count;
 } rill_render_components;

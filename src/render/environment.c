@@ -195,7 +195,25 @@ static const rill_field skybox_fields[] = {
      .doc = "linear multiplier, default 1"},
 };
 
+static const rill_field stars_fields[] = {
+    {.name = "intensity",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_night_stars, intensity),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .max = 1000,
+     .doc = "linear multiplier of the stars' brightness, default 1 (0: none)"},
+    {.name = "twinkle",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_render_night_stars, twinkle),
+     .doc = "their brightness flickers over time, default off"},
+};
+
 /* >>defaults -------------------------------------------------------------------------------- */
+
+rill_render_night_stars rill_render_night_stars_query_defaults(void) {
+    rill_render_night_stars n = {.intensity = 1.0f, .twinkle = false};
+    return n;
+}
 
 rill_render_skybox rill_render_skybox_query_defaults(void) {
     rill_render_skybox k = {.image = NULL, .rotation = 0.0f, .brightness = 1.0f};
@@ -264,11 +282,13 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
     static rill_render_distance_fog fog_default;
     static rill_render_atmosphere atmo_default;
     static rill_render_skybox skybox_default;
+    static rill_render_night_stars stars_default;
     env_default = rill_world_environment_defaults();
     fog_default = rill_render_distance_fog_defaults();
     atmo_default = rill_render_atmosphere_defaults();
     skybox_default = rill_render_skybox_query_defaults();
-    rill_type_desc d[4] = {
+    stars_default = rill_render_night_stars_query_defaults();
+    rill_type_desc d[5] = {
         {.name = "WorldEnvironment",
          RILL_TYPE_LAYOUT(rill_world_environment),
          .fields = env_fields,
@@ -295,10 +315,16 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
          .defaults = &skybox_default,
          .doc = "an equirectangular image as the sky and its image-based light, routed to "
                 "cameras"},
+        {.name = "NightStars",
+         RILL_TYPE_LAYOUT(rill_render_night_stars),
+         .fields = stars_fields,
+         .field_count = (uint32_t)(sizeof(stars_fields) / sizeof(stars_fields[0])),
+         .defaults = &stars_default,
+         .doc = "procedural stars in the physical sky, fading in after sunset, routed to cameras"},
     };
-    rill_component *slots[4] = {&out->world_environment, &out->distance_fog, &out->atmosphere,
-                                &out->skybox};
-    for (int i = 0; i < 4; i++) {
+    rill_component *slots[5] = {&out->world_environment, &out->distance_fog, &out->atmosphere,
+                                &out->skybox, &out->night_stars};
+    for (int i = 0; i < 5; i++) {
         *slots[i] = reg(w, &d[i]);
         if (!slots[i]->id) {
             return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,

@@ -14,6 +14,7 @@
  * tables is per unit of sun illuminance; the passes multiply by the sun light's colour times its
  * illuminance, so the sky scales with the sun like the direct light does. */
 #include "frame.h"
+#include "rill/render/environment.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -165,6 +166,24 @@ static void fill_ubo(const rill_renderer *r, const rill_render_atmosphere *a,
     u->sun_radiance[3] = m == RILL_ATMOSPHERE_RAYMARCHED ? 1.0f : 0.0f;
 }
 
+/* NightStars on the view: their brightness (intensity x the fade while the sun goes from 0 to
+ * -12 degrees) in ozone_width.y, and with twinkle the time in seconds in ozone_width.z (-1:
+ * still). */
+static void fill_stars(const rill_renderer *r, const rill_render_view *v, sky_ubo *u) {
+    uint32_t size = 0;
+    const rill_render_night_stars *ns = rill_render_view_settings(v, "NightStars", &size);
+    u->ozone_width[2] = -1.0f;
+    if (!ns || size != sizeof(*ns)) {
+        return;
+    }
+    float elev = asinf(RILL_CLAMP(u->sun_dir[1], -1.0f, 1.0f)) * 180.0f / 3.14159265f;
+    float fade = u->sun_dir[3] > 0.5f ? RILL_CLAMP(-elev / 12.0f, 0.0f, 1.0f) : 1.0f;
+    u->ozone_width[1] = finite_clamp(ns->intensity, 0.0f, 1000.0f) * fade;
+    if (ns->twinkle) {
+        u->ozone_width[2] = (float)(r->frame_counter % 1000000u) / 60.0f;
+    }
+}
+
 rill_result rill__sky_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                            rill_error *err) {
     rill__sky *s = r->sky;
@@ -173,10 +192,12 @@ rill_result rill__sky_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_s
     const rill_render_view *list = snap->view_count ? snap->views : &snap->view;
     uint32_t n = snap->view_count ? RILL_MIN(snap->view_count, RILL_RENDER_MAX_VIEWS) : 1;
     rill__view_settings set;
+    const rill_render_view *shown = NULL;
     for (uint32_t i = 0; i < n && !s->on; i++) {
         rill__view_defaults(&list[i], &set);
         rill__view_environment(r, snap, &list[i], &set);
         s->on = set.sky_mode == RILL_SKY_ATMOSPHERE;
+        shown = &list[i];
     }
     if (!s->on) {
         return RILL_OK;
@@ -184,6 +205,7 @@ rill_result rill__sky_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_s
     RILL_TRY(make_tables(r, s, err));
     s->atmo = set.atmo;
     fill_ubo(r, &set.atmo, snap, set.world_from_view[13], &s->ubo);
+    fill_stars(r, shown, &s->ubo);
     sky_ubo *u = rill__frame_alloc(cmd, sizeof(sky_ubo), 256, &s->ubo_buf, &s->ubo_off);
     if (!u) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,

@@ -388,6 +388,44 @@ static void test_skybox_image(void **state) {
     remove(dir);
 }
 
+/* Pixels of the frame brighter than `level` (0..765, the sum of R, G and B). */
+static int bright_pixels(const fixture *f, int level) {
+    int n = 0;
+    for (int i = 0; i < W * H; i++) {
+        const uint8_t *p = f->px + (size_t)i * 4;
+        n += p[0] + p[1] + p[2] > level;
+    }
+    return n;
+}
+
+/* NightStars: at midnight points of light show in the black sky; without the component, or at
+ * noon (the fade), none. */
+static void test_night_stars(void **state) {
+    fixture *f = *state;
+    rill_render_night_stars ns = rill_render_night_stars_query_defaults();
+    ns.intensity = 4.0f;
+    rill_render_routed_settings rs = {"NightStars", &ns, sizeof(ns), 0};
+    int n[3];
+    const double hours[3] = {0.0, 0.0, 12.0};
+    for (int i = 0; i < 3; i++) {
+        scene(f, (float[3]){0, 2, 0}, (float[3]){30, 60, 40}, hours[i], true);
+        f->snap.view.settings = &rs;
+        f->snap.view.settings_count = i == 1 ? 0 : 1;
+        frame(f, i == 0 ? "night_stars" : NULL);
+        n[i] = bright_pixels(f, 60);
+        if (i == 2) { /* the noon sky is bright everywhere: count pixels far above its mean */
+            double c[3];
+            mean_at(f, W / 2, H / 2, c);
+            n[i] = bright_pixels(f, (int)(c[0] + c[1] + c[2]) + 60);
+        }
+    }
+    print_message("star pixels: night %d, night without NightStars %d, noon %d\n", n[0], n[1],
+                  n[2]);
+    assert_true(n[0] >= 3);
+    assert_int_equal(n[1], 0);
+    assert_int_equal(n[2], 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
@@ -397,6 +435,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_passes_by_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_settings_clamp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skybox_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_night_stars, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -117,7 +117,17 @@ typedef struct rill_render_skybox {
     float brightness;
 } rill_render_skybox;
 
+/* The component "NightStars" (routed to cameras; drawn with the physical atmosphere): about 9,000
+ * procedural stars (positions and brightness from a hash, magnitudes up to 6) fading in while
+ * the sun goes from 0 to -12 degrees, dimmed by the air toward them. intensity: a linear
+ * multiplier (default 1, 0 = none); twinkle: their brightness flickers over time (default off). */
+typedef struct rill_render_night_stars {
+    float intensity;
+    bool twinkle;
+} rill_render_night_stars;
+
 /* The defaults above (what an all-default component holds). */
+rill_render_night_stars rill_render_night_stars_query_defaults(void);
 rill_render_skybox rill_render_skybox_query_defaults(void);
 rill_render_atmosphere rill_render_atmosphere_defaults(void);
 rill_render_distance_fog rill_render_distance_fog_defaults(void);

@@ -2,7 +2,7 @@
 // sky.comp: the physical sky of one view, over its rectangle of the lit HDR image (after the
 // opaque pass). Pixels where nothing was drawn (depth at the far plane) get the sky: looked up in
 // the sky view table, or marched per pixel when the method is raymarched (the High tier), plus
-// the ground below the horizon and the sun's disc (its angular size from the settings, radiance = illuminance / the disc's solid
+// the ground below the horizon, NightStars and the sun's disc (its angular size from the settings, radiance = illuminance / the disc's solid
 // angle, dimmed by the transmittance). Drawn pixels get the aerial perspective: their colour
 // times the transmittance plus the light scattered over their distance, from the view's volume.
 // Everything scales with the sun light's colour x illuminance. Alpha is kept.
@@ -23,7 +23,46 @@ layout(push_constant) uniform Push {
 
 const float MAX_HALF = 60000.0; // below half-float infinity
 
-vec3 sky(vec3 d, float r) {
+float star_hash(vec2 p) {
+    p = fract(p * vec2(0.1031, 0.1030));
+    p += dot(p, p.yx + 33.33);
+    return fract((p.x + p.y) * p.x);
+}
+
+// NightStars: one candidate per cell of a 1024 x 512 longitude-latitude grid, kept with a chance
+// proportional to the cell's area (about 9,000 over the sphere); its position, magnitude (up to
+// 6, most faint) and tint from a hash; drawn as a small gaussian at least `pix` radians wide.
+vec3 stars(vec3 d, float pix) {
+    const vec2 grid = vec2(1024.0, 512.0);
+    const float keep = 9000.0 * SKY_PI / (2.0 * 1024.0 * 512.0);
+    vec2 c = vec2(atan(d.z, d.x) / (2.0 * SKY_PI) + 0.5, asin(clamp(d.y, -1.0, 1.0)) / SKY_PI + 0.5);
+    vec2 cell = floor(c * grid);
+    float sigma = max(0.0012, pix);
+    vec3 sum = vec3(0.0);
+    for (int dy = -1; dy <= 1; dy++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            vec2 k = cell + vec2(dx, dy);
+            k.x = mod(k.x, grid.x);
+            float lat_c = ((k.y + 0.5) / grid.y - 0.5) * SKY_PI;
+            if (k.y < 0.0 || k.y >= grid.y || star_hash(k) > keep * cos(lat_c))
+                continue;
+            vec2 pos = (k + vec2(star_hash(k + 17.31), star_hash(k + 41.77))) / grid;
+            float lon = (pos.x - 0.5) * 2.0 * SKY_PI, lat = (pos.y - 0.5) * SKY_PI;
+            vec3 sd = vec3(cos(lat) * cos(lon), sin(lat), cos(lat) * sin(lon));
+            float h = star_hash(k + 5.13);
+            float mag = -1.0 + 7.0 * pow(h, 0.35);
+            float b = pow(10.0, -0.4 * mag);
+            if (atmo.ozone_width.z >= 0.0)
+                b *= 1.0 + 0.35 * sin(atmo.ozone_width.z * (3.0 + 5.0 * h) + 6.2832 * h);
+            float a = acos(clamp(dot(d, sd), -1.0, 1.0));
+            vec3 tint = mix(vec3(1.0, 0.85, 0.7), vec3(0.75, 0.85, 1.0), star_hash(k + 9.7));
+            sum += tint * b * exp(-(a * a) / (2.0 * sigma * sigma));
+        }
+    }
+    return sum * 0.5;
+}
+
+vec3 sky(vec3 d, float r, float pix) {
     vec3 sun = atmo.sun_dir.xyz;
     vec3 L;
     vec3 o = vec3(0.0, r, 0.0);
@@ -54,6 +93,8 @@ vec3 sky(vec3 d, float r) {
         float disc = smoothstep(cos(ang * 1.05), cos(ang * 0.95), c); // a soft edge
         L += disc * atmo.sun_radiance.rgb * sky_transmittance(trans_lut, r, d.y) / solid;
     }
+    if (atmo.ozone_width.y > 0.0 && tg < 0.0) // stars, seen through the air
+        L += stars(d, pix) * atmo.ozone_width.y * sky_transmittance(trans_lut, r, d.y);
     return min(L, vec3(MAX_HALF));
 }
 
@@ -89,7 +130,13 @@ void main() {
         vec4 a = pc.inv_view_proj * vec4(ndc, 0.0, 1.0);
         vec4 b = pc.inv_view_proj * vec4(ndc, 1.0, 1.0);
         vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
-        imageStore(hdr, p, vec4(sky(d, r), c.a));
+        // The angle one pixel spans (the stars are at least that wide).
+        vec2 ndc2 = ndc + vec2(2.0 / float(pc.rect.z), 0.0);
+        vec4 a2 = pc.inv_view_proj * vec4(ndc2, 0.0, 1.0);
+        vec4 b2 = pc.inv_view_proj * vec4(ndc2, 1.0, 1.0);
+        vec3 d2 = normalize(b2.xyz / b2.w - a2.xyz / a2.w);
+        float pix = acos(clamp(dot(d, d2), -1.0, 1.0)) * 0.6;
+        imageStore(hdr, p, vec4(sky(d, r, pix), c.a));
         return;
     }
     vec4 w = pc.inv_view_proj * vec4(ndc, z, 1.0);
