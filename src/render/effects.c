@@ -312,6 +312,8 @@ void rill__effects_plan_view(rill_renderer *r, rill__view *vs) {
     vf->bloom = e && wanted_id(e, "bloom", bit);
     vf->auto_exposure = e && wanted_id(e, "auto_exposure", bit);
     vf->aa.taa = e && wanted_id(e, "taa", bit); /* effects_aa.c plans it (jitter, history) */
+    /* The normal image's alpha: read by screen-space reflections and GI, else never written. */
+    vf->material_in_normal = e && (wanted_id(e, "ssr", bit) || wanted_id(e, "gi", bit));
 }
 
 /* Adds the effects of `phase` wanted for view vs (for GI: those with after_lighting == lit), in

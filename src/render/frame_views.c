@@ -311,6 +311,7 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
     fr->shadow_params[0] = 1.0f / (float)r->desc.shadow_map_size;
     fr->shadow_params[2] = (float)vs->cascades;
     fr->counts[2] = vs->fx.ssao ? 1u : 0u;
+    fr->counts[3] = vs->fx.material_in_normal ? 1u : 0u;
     fr->cluster_params[2] = (float)vs->size3[0];
     fr->cluster_params[3] = (float)vs->size3[1];
     if (vs->fx.aa.taa) {

@@ -236,6 +236,7 @@ typedef struct rill__view_fx {
     rill_rg_image hdr_color, ldr_color;
     uint32_t chain[2];
     bool ssao, bloom, auto_exposure; /* planned, then: their effects added passes */
+    bool material_in_normal;         /* the prepass packs roughness + metalness (SSR or GI reads) */
     rill_rg_image bloom_out, ae_src;
     rill_rg_image plugin_src[2]; /* plugin_host.c: scratch copies of the HDR and LDR colour */
     rill__bloom_step bloom_down[RILL__BLOOM_LEVELS], bloom_up[RILL__BLOOM_LEVELS];

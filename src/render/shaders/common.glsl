@@ -29,7 +29,8 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 sun_color;      // rgb color * illuminance, w 1 when there is a sun
     vec4 ambient;        // x IBL intensity (WorldEnvironment.ambient), y the specular cube's last mip
     vec4 shadow_params;  // x texel size in uv, z cascade count
-    uvec4 counts;        // x light count, y 1 = clustered light lists, z 1 = SSAO on
+    uvec4 counts;        // x light count, y 1 = clustered light lists, z 1 = SSAO on,
+                         // w 1 = the prepass packs the material (SSR or GI reads it)
     vec4 cluster_params; // x slices / log(far / near), y log(near), zw render target size
     vec4 jitter;         // xy: TAA's sub-pixel offset of the projection (clip space, times w)
 } frame;

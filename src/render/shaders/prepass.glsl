@@ -26,7 +26,8 @@ float pack_material() {
 
 void write_prepass() {
     vec3 n = surface_normal(in_normal, in_world);
-    out_normal = vec4(n, pack_material());
+    // Only a frame with a reader pays for the material texture fetch (0: rough 0, not metal).
+    out_normal = vec4(n, frame.counts.w != 0u ? pack_material() : 0.0);
     vec2 cur = in_clip.xy / in_clip.w;
     vec2 prev = in_prev_clip.xy / in_prev_clip.w;
     out_motion = (cur - prev) * vec2(0.5, -0.5); // in UV units, +y down
