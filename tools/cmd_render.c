@@ -24,6 +24,7 @@
 
 typedef struct render_opts {
     const char *input, *out, *device, *pack;
+    const char *camera; /* --camera NAME: that camera alone, over the whole output */
     uint32_t w, h, frames;
     int tonemap; /* 0: the view's own, else rill_tonemapper */
     float exposure, render_scale;
@@ -99,10 +100,15 @@ static void usage(FILE *f) {
         "                      selectable, preserve-identity, ghost or bitN (0-63); MODE is\n"
         "                      normal, hidden, wireframe or ghost:OPACITY (0..1, e.g. ghost:0.35)\n"
         "  --passthrough off|mixed\n"
-        "                      the camera's passthrough output (default: the Camera's own):\n"
-        "                      mixed writes a PNG whose alpha is 0 where nothing drew, 1 on\n"
-        "                      geometry and a ghost's opacity on its pixels (for compositing over\n"
-        "                      a camera feed)\n"
+        "                      every camera's passthrough output (default: the Camera's own).\n"
+        "                      off: ghost entities (--channel ghost=ghost:0.35, RenderMode ghost)\n"
+        "                      draw as ordinary opaque geometry, so their opacity shows nowhere;\n"
+        "                      mixed: the PNG's alpha is 0 where nothing drew, 1 on geometry and "
+        "a\n"
+        "                      ghost's opacity on its pixels, for compositing over a camera feed\n"
+        "  --camera NAME       render only the camera of the entity named NAME, over the whole\n"
+        "                      output (default: every active camera, laid out by its viewport\n"
+        "                      and order, as the scene's split screen or picture in picture)\n"
         "  --wireframe-fade START,END[,MIN_ALPHA]\n"
         "                      fade wireframe lines from full at START metres to MIN_ALPHA\n"
         "                      (default 0.08) of it at END; meshes wholly beyond END are skipped\n"
@@ -180,6 +186,7 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
         {"--out", RILL_CLI_OPT_STRING, &o->out},
         {"--pack", RILL_CLI_OPT_STRING, &o->pack},
+        {"--camera", RILL_CLI_OPT_STRING, &o->camera},
         {"--frames", RILL_CLI_OPT_U32, &o->frames, .min = 1, .max = 1000000},
         {"--tonemap", RILL_CLI_OPT_ENUM, &o->tonemap, .names = TONEMAPS, .values = TONEMAP_VALUES},
         {"--passthrough", RILL_CLI_OPT_ENUM, &o->passthrough, .names = PASSTHROUGH_NAMES},
@@ -266,27 +273,71 @@ static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts 
     return res;
 }
 
-/* The command line's view options, on the primary view (drawn alone). */
-static void apply_view_opts(const render_opts *o, rill_render_snapshot *snap) {
-    snap->views = NULL;
-    snap->view_count = 0;
+/* The command line's view options on one view. */
+static void apply_view_opts_to(const render_opts *o, rill_render_view *v) {
     if (o->tonemap)
-        snap->view.tonemapper = (rill_tonemapper)o->tonemap;
+        v->tonemapper = (rill_tonemapper)o->tonemap;
     if (o->exposure != 0.0f)
-        snap->view.exposure_ev = o->exposure;
+        v->exposure_ev = o->exposure;
     if (o->auto_exposure) /* else the scene's AutoExposure, when routed, stays */
-        snap->view.auto_exposure.enabled = true;
+        v->auto_exposure.enabled = true;
     if (o->bloom > 0.0f) {
-        snap->view.bloom.enabled = true;
-        snap->view.bloom.intensity = o->bloom;
+        v->bloom.enabled = true;
+        v->bloom.intensity = o->bloom;
     }
     if (o->ssao >= 0) {
-        snap->view.ssao.enabled = true;
-        snap->view.ssao.quality = (rill_ssao_quality)o->ssao;
+        v->ssao.enabled = true;
+        v->ssao.quality = (rill_ssao_quality)o->ssao;
     }
     if (o->passthrough >= 0)
-        snap->view.passthrough = (rill_passthrough)o->passthrough;
+        v->passthrough = (rill_passthrough)o->passthrough;
+}
+
+/* The command line's view options on every view; with --camera (entity `cam`), that camera's
+ * view alone over the whole output. False when that camera has no view this frame. */
+static bool apply_view_opts(const render_opts *o, rill_entity cam, rill_render_snapshot *snap) {
+    if (o->camera) {
+        const rill_render_view *pick = snap->view.camera == cam ? &snap->view : NULL;
+        for (uint32_t i = 0; !pick && i < snap->view_count; i++)
+            pick = snap->views[i].camera == cam ? &snap->views[i] : NULL;
+        if (!pick)
+            return false;
+        snap->view = *pick;
+        memset(snap->view.viewport, 0, sizeof(snap->view.viewport));
+        snap->views = NULL;
+        snap->view_count = 0;
+    }
+    apply_view_opts_to(o, &snap->view);
+    /* The extract buffer's views: this command's own copies, edited in place. */
+    for (uint32_t i = 0; i < snap->view_count; i++)
+        apply_view_opts_to(o, (rill_render_view *)&snap->views[i]);
     rill_cli_wireframe_apply(&o->wireframe, &snap->wireframe);
+    return true;
+}
+
+/* --camera NAME: the entity named NAME with a Camera, made active (RILL_ENTITY_NULL with a message
+ * naming the flag and the cameras there are). */
+static rill_entity find_camera(const render_opts *o, rill_world *w, rill_error *err) {
+    rill_component cc = rill_world_builtin(w)->camera;
+    rill_entity e = rill_world_find_by_name(w, o->camera);
+    rill_camera *cam = e != RILL_ENTITY_NULL ? rill_world_get(w, e, cc) : NULL;
+    if (cam) {
+        cam->active = true;
+        return e;
+    }
+    char names[512] = "";
+    size_t n = 0;
+    rill_query q = rill_world_query(w, &(rill_query_desc){.with = {cc}});
+    while (rill_query_next(&q) && n + 1 < sizeof(names)) {
+        const char *nm = rill_world_get_name(w, q.entity);
+        int k =
+            snprintf(names + n, sizeof(names) - n, "%s'%s'", n ? ", " : "", nm ? nm : "(unnamed)");
+        n += k > 0 ? (size_t)k : 0;
+    }
+    rill_error_set(err, RILL_ERR_NOT_FOUND, "--camera '%s': %s; the cameras are: %s", o->camera,
+                   e != RILL_ENTITY_NULL ? "that entity has no Camera" : "no entity has that Name",
+                   names[0] ? names : "none");
+    return RILL_ENTITY_NULL;
 }
 
 /* --channel options: per-channel render modes on the world (parsed already in parse). */
@@ -439,6 +490,9 @@ int rill_cmd_render(int argc, char **argv) {
         goto done;
     if (o.time_set)
         pose_players(rill_app_world(rill_content_app(c)), o.time);
+    rill_entity cam = RILL_ENTITY_NULL;
+    if (o.camera && !(cam = find_camera(&o, rill_app_world(rill_content_app(c)), &err)))
+        goto done;
     rill_cli_step("uploading meshes and textures");
     time_begin(&w0, &c0);
     if (warm_up(r, c, &o, &err) != RILL_OK)
@@ -459,7 +513,13 @@ int rill_cmd_render(int argc, char **argv) {
         if (rill_content_snapshot(c, NULL, &snap, &err) != RILL_OK)
             goto done;
         time_end(&times, T_EXTRACT, w0, c0);
-        apply_view_opts(&o, &snap);
+        if (!apply_view_opts(&o, cam, &snap)) {
+            rill_error_set(&err, RILL_ERR_NOT_FOUND,
+                           "--camera '%s': the camera has no view (no GlobalTransform, or beyond "
+                           "the %u views a frame draws)",
+                           o.camera, RILL_RENDER_MAX_VIEWS);
+            goto done;
+        }
         time_begin(&w0, &c0);
         if (rill_renderer_render(r, &snap, &err) != RILL_OK)
             goto done;

@@ -117,18 +117,31 @@ typedef struct viewer {
 } viewer;
 
 /* This frame's snapshot: the world as rill_content sets it up, seen from the fly camera (with the
- * world camera's lens). */
+ * world camera's lens). With several active cameras every one is shown as the scene lays them
+ * out (split screen, picture in picture) and the fly camera drives the primary one. */
 static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *err) {
     if (rill_content_snapshot(v->content, v->cam.eye, snap, err) != RILL_OK)
         return false;
-    snap->views = NULL; /* the fly camera replaces the world's views */
-    snap->view_count = 0;
     camera_matrix(&v->cam, snap->view.world_from_view);
     snap->view.orthographic = false;
     if (v->opts->near_plane > 0.0f)
         snap->view.near_plane = v->opts->near_plane;
     if (v->opts->far_plane > 0.0f)
         snap->view.far_plane = v->opts->far_plane;
+    if (v->opts->passthrough)
+        snap->view.passthrough = (rill_passthrough)(v->opts->passthrough - 1);
+    if (snap->view_count < 2) {
+        snap->views = NULL; /* the fly camera replaces the world's view */
+        snap->view_count = 0;
+    }
+    /* The extract buffer's views: this viewer's own copies, edited in place. */
+    rill_render_view *views = (rill_render_view *)snap->views;
+    for (uint32_t i = 0; i < snap->view_count; i++) {
+        if (views[i].camera == snap->view.camera)
+            views[i] = snap->view;
+        else if (v->opts->passthrough)
+            views[i].passthrough = (rill_passthrough)(v->opts->passthrough - 1);
+    }
     rill_cli_wireframe_apply(&v->opts->wireframe, &snap->wireframe);
     return true;
 }
@@ -676,7 +689,7 @@ static void usage(FILE *f) {
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
         "                [--time-of-day HOURS] [--headless --frames N] [--strict]\n"
-        "                [--no-overlay]\n"
+        "                [--no-overlay] [--passthrough off|mixed]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, a .rpak (as --pack), builtin:spheres or builtin:cubes:N; none\n"
         "                    with --pack (or a pack appended to this program) plays the pack's\n"
@@ -725,6 +738,12 @@ static void usage(FILE *f) {
         "                    F1 shows and hides it\n"
         "  --strict          unknown components and missing assets in the scenes are errors\n"
         "                    (without it they are warnings naming FILE:LINE:COL)\n"
+        "  --passthrough off|mixed\n"
+        "                    every camera's passthrough (default: each Camera's own). off:\n"
+        "                    ghost entities draw as ordinary opaque geometry (their opacity\n"
+        "                    shows nowhere); mixed: the image's alpha is 0 where nothing drew\n"
+        "                    and a ghost's opacity on its pixels (see --screenshot), for\n"
+        "                    compositing over a camera feed\n"
         "controls: WASD move, Q/E down/up, right mouse drag to look, Shift fast, scroll "
         "speed,\n"
         "          1 2 3 4 cycle the mode of the context, selectable, preserve-identity and\n"
@@ -733,13 +752,16 @@ static void usage(FILE *f) {
         "          their GPU time), F2 quality tier, F3/F4 render scale, F5 texture streaming\n"
         "          on/off, F6 texture state heatmap, F7 vsync, F8 / Shift+F8 sun +/- half an "
         "hour,\n"
-        "          Esc quit.\n"
+        "          Esc quit. Every active camera is shown as the scene lays them out (split\n"
+        "          screen, picture in picture); the fly camera drives the primary one.\n"
         "          Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
         "A scene with no light gets a default sun and one with no camera a camera framing it; "
         "each\n"
         "default is stated on stderr as a note.\n");
 }
 
+static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
+static const int PASSTHROUGH_VALUES[] = {1 + RILL_PASSTHROUGH_OFF, 1 + RILL_PASSTHROUGH_MIXED};
 static const char *const ON_OFF[] = {"on", "off", NULL};
 static const int ON_OFF_VALUES[] = {1, 0};
 static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
@@ -775,6 +797,8 @@ int rill_cmd_run(int argc, char **argv) {
          .want = "hours in [0, 24]", .given = &o.time_of_day_set},
         {"--strict", RILL_CLI_OPT_FLAG, &strict},
         {"--no-overlay", RILL_CLI_OPT_FLAG, &o.no_overlay},
+        {"--passthrough", RILL_CLI_OPT_ENUM, &o.passthrough, .names = PASSTHROUGH_NAMES,
+         .values = PASSTHROUGH_VALUES},
     };
     const rill_cli_parser p = {"run", opts, RILL_COUNTOF(opts), &input, &fx, usage};
     int prc = rill_cli_parse(&p, argc, argv);

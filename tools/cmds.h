@@ -164,6 +164,7 @@ typedef struct rill_cli_viewer_opts {
     bool no_overlay; /* --no-overlay: the overlay (and the hint toast) starts hidden; F1 toggles */
     bool time_of_day_set; /* --time-of-day HOURS: turn the sun after the load (F8 steps it) */
     float time_of_day;
+    int passthrough; /* --passthrough: 0 = each Camera's own, else 1 + rill_passthrough */
 } rill_cli_viewer_opts;
 
 /* Opens the window and a renderer on it (sized and tuned by the content's project), loads the

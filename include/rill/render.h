@@ -307,6 +307,19 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
  * i must be max(1, width >> i) x max(1, height >> i) with exactly rill_tex_level_size bytes. A
  * device without textureCompressionBC gets the BC levels decoded to RGBA8 here (BC3 from legacy
  * files always is). {0} with err set on a broken chain or an unknown format. */
+/* Render textures: a camera whose Camera.target (rill_render_view.target) names one draws into it
+ * instead of the output, with its own effects, before the other cameras; a material whose image
+ * URI is "target:NAME" (a glTF image, resolved by rill_render_model_create) samples it: cameras
+ * drawing to the output see this frame's image, cameras drawing to a render texture last
+ * frame's (a camera never waits for itself). RILL_RENDER_TARGET_SIZE square, RGBA8 sRGB, one mip
+ * level, black until drawn. */
+#define RILL_RENDER_TARGET_SIZE 512u
+#define RILL_RENDER_MAX_TARGETS 16u
+/* The render texture named `name` (1 to 63 characters), made on first use and owned by the
+ * renderer (rill_render_texture_destroy ignores it). {0} with err set for a bad name or beyond
+ * RILL_RENDER_MAX_TARGETS. */
+rill_texture rill_render_target_texture(rill_renderer *r, const char *name, rill_error *err);
+
 rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_data *tex,
                                              const char *label, rill_error *err);
 /* Replaces the contents of tex with another mip range of the same image (texture streaming swaps
@@ -543,6 +556,12 @@ typedef struct rill_render_view {
     const struct rill_render_routed_settings *settings;
     uint32_t settings_count;
     rill_passthrough passthrough; /* Camera.passthrough */
+    /* The Camera entity rill_render_extract made the view from (RILL_ENTITY_NULL for a view built
+     * by hand): how tools find a camera's view by its Name (rill render --camera). */
+    uint64_t camera;
+    /* Camera.target: the render texture (rill_render_target_texture) the view draws into instead
+     * of the output (its viewport is then ignored); NULL: the output. */
+    const char *target;
 } rill_render_view;
 
 /* One routed settings copy: the type's name, the bytes, and the entity it came from. */
@@ -794,7 +813,7 @@ void rill_render_model_destroy(rill_renderer *r, rill_render_model *model);
 
 /* >>stats ------------------------------------------------------------------------------------ */
 
-#define RILL_RENDER_MAX_PASS_TIMINGS 32
+#define RILL_RENDER_MAX_PASS_TIMINGS 128 /* every view of a split screen has its own passes */
 typedef struct rill_render_stats {
     uint64_t frame_index;
     double cpu_record_ms; /* last rill_renderer_render: CPU time from frame start to submit */
@@ -1049,6 +1068,7 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(struct rill_render_probe) probes;
     rill_render_view views[RILL_RENDER_MAX_VIEWS];
     bool warned_views;        /* the "too many cameras" warning was logged */
+    bool warned_viewport;     /* the "viewport clamped" warning was logged */
     bool warned_out_of_world; /* ... and the first out_of_world entity */
     bool warned_environments; /* ... and a second WorldEnvironment */
     uint32_t

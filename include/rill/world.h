@@ -594,6 +594,10 @@ typedef struct rill_camera {
     float clear_color[4];
     int32_t order;
     int32_t passthrough; /* 0 off, 1 mixed */
+    /* The render texture the camera draws into instead of the output (interned; NULL or "": the
+     * output): materials sample it through an image URI "target:NAME" (rill/render.h,
+     * rill_render_target_texture). */
+    const char *target;
 } rill_camera;
 
 /* Convenience: sets the Name component (the string is interned). NULL name removes it. */

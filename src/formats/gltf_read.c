@@ -2009,6 +2009,16 @@ static rill_result read_images(rd *r) {
                     img->mime_type[dmime_len] = '\0';
                 }
             }
+        } else if (strncmp(uri, RILL_GLTF_TARGET_SCHEME, strlen(RILL_GLTF_TARGET_SCHEME)) == 0) {
+            /* A render texture by name (Rill's: a Camera.target draws it), kept as written. */
+            if (!uri[strlen(RILL_GLTF_TARGET_SCHEME)] || strlen(uri) > 70) {
+                return rd_fail(r, RILL_ERR_PARSE, "%s: render texture name of 1 to 63 characters",
+                               uw);
+            }
+            img->uri = rill__gltf_strdup(uri);
+            if (!img->uri) {
+                return rd_fail(r, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", where);
+            }
         } else {
             char rel[1024];
             RILL_TRY(resolve_relative_uri(r, uri, uw, rel, sizeof(rel)));

@@ -663,9 +663,11 @@ static float clamp01(float x, float lo, float hi) {
 
 /* Fills a view from a camera. The viewport is clamped to the output: x, y to [0,1], w, h to what
  * is left right of x and below y. hdr off selects the clamp-only tonemapper. */
-static void view_from_camera(const rill_camera *cam, const rill_global_transform *xf,
+static void view_from_camera(const rill_camera *cam, const rill_global_transform *xf, rill_entity e,
                              rill_render_view *v) {
     memset(v, 0, sizeof(*v));
+    v->camera = e;
+    v->target = cam->target && cam->target[0] ? cam->target : NULL;
     memcpy(v->world_from_view, xf->m, sizeof(v->world_from_view));
     v->fov_y = cam->fov_y;
     v->near_plane = cam->near_plane;
@@ -681,6 +683,24 @@ static void view_from_camera(const rill_camera *cam, const rill_global_transform
     v->tonemapper = cam->hdr ? RILL_TONEMAP_DEFAULT : RILL_TONEMAP_NONE;
     v->order = cam->order;
     v->passthrough = cam->passthrough == 1 ? RILL_PASSTHROUGH_MIXED : RILL_PASSTHROUGH_OFF;
+}
+
+/* A camera's viewport that had to be clamped (NaN, outside [0, 1], running off the output) is
+ * warned about once per extract buffer, naming the entity. */
+static void warn_viewport(const rill_world *w, rill_render_extract_buf *buf, const rill_camera *cam,
+                          rill_entity e, const rill_render_view *v) {
+    if (buf->warned_viewport || memcmp(cam->viewport, v->viewport, sizeof(v->viewport)) == 0) {
+        return;
+    }
+    buf->warned_viewport = true;
+    const char *name = rill_world_get_name(w, e);
+    const float *a = cam->viewport, *b = v->viewport;
+    RILL_LOG_WARN("render",
+                  "extract: Camera of entity %u:%u%s%s%s: viewport (%g, %g, %g, %g) is not inside "
+                  "[0, 1]; clamped to (%g, %g, %g, %g)",
+                  RILL_ENTITY_INDEX(e), RILL_ENTITY_GENERATION(e), name ? " (" : "",
+                  name ? name : "", name ? ")" : "", (double)a[0], (double)a[1], (double)a[2],
+                  (double)a[3], (double)b[0], (double)b[1], (double)b[2], (double)b[3]);
 }
 
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
@@ -750,9 +770,10 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
             nviews + dropped, RILL_RENDER_MAX_VIEWS, dropped);
     }
     for (uint32_t i = 0; i < nviews; i++) {
-        view_from_camera(keys[i].cam, keys[i].xf, &buf->views[i]);
+        view_from_camera(keys[i].cam, keys[i].xf, keys[i].entity, &buf->views[i]);
+        warn_viewport(world, buf, keys[i].cam, keys[i].entity, &buf->views[i]);
     }
-    view_from_camera(best.cam, best.xf, &out_snap->view);
+    view_from_camera(best.cam, best.xf, best.entity, &out_snap->view);
     out_snap->views = buf->views;
     out_snap->view_count = nviews;
     /* Effect settings: every view's routed copies (the primary view routes as its camera). */

@@ -213,6 +213,7 @@ void rill__pass_bloom_down(rill_rg_ctx *ctx, void *user);    /* rill__bloom_step
 void rill__pass_bloom_up(rill_rg_ctx *ctx, void *user);      /* rill__bloom_step */
 void rill__pass_tonemap(rill_rg_ctx *ctx, void *user);       /* rill__view */
 void rill__pass_compose(rill_rg_ctx *ctx, void *user);       /* rill__frame */
+void rill__pass_target_copy(rill_rg_ctx *ctx, void *user);   /* rill__view */
 /* ssr.c: the screen-space reflections effect and its passes (user: the rill__view) */
 rill_result rill__ssr_effect_register(rill_renderer *r, rill_error *err);
 void rill__pass_ssr_hiz(rill_rg_ctx *ctx, void *user);

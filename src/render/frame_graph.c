@@ -7,6 +7,7 @@
  * pointer, and in r->frame.fg for effects and setup_graph. */
 #include "frame.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The images of view vs, in its scope of the graph (view N > 0: "name.N", sized relative to the
@@ -37,11 +38,15 @@ static void view_images(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error
     res->shadow_map = rill_rg_create_image(g, "shadow_map", &d, err);
 }
 
-/* The handles the view's effects get (rill_render_effect_ctx.frame): its own images, the frame's
- * anchors and exposure buffer. */
-static void view_handles(rill__frame *f, rill__view *vs) {
+/* The handles the view's effects get (rill_render_effect_ctx.frame): its own images and its part
+ * of the auto-exposure state (imported per view, so views never wait on each other through it;
+ * always imported, so the state earlier frames wrote stays visible), the frame's anchors. Called
+ * in the view's scope. */
+static void view_handles(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error *err) {
     rill_render_graph *fg = &vs->fx.fg;
-    *fg = f->fg;
+    *fg = r->frame.fg;
+    fg->exposure = rill_rg_import_buffer(g, "exposure", r->exposure_buf,
+                                         RILL_RG_USAGE_STORAGE_WRITE, RILL_RG_USAGE_NONE, err);
     fg->depth = vs->res.depth;
     fg->normal = vs->res.normal;
     fg->motion = vs->res.motion;
@@ -59,9 +64,21 @@ static rill_rg_pass view_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn,
 
 /* A raster pass of a view drawing into its hdr: reads ao (with SSAO), depth and (shadows: a lit
  * pass) the view's shadow map and the image-based light. */
+/* A pass of a view drawing to the output samples the render textures other cameras drew this
+ * frame: it runs after their copies (a view drawing into a render texture reads none: it sees
+ * last frame's, and the textures keep their sampled layout until every such view has drawn). */
+static rill_result read_targets(rill_renderer *r, rill_rg *g, rill_rg_pass p, const rill__view *vs,
+                                rill_error *err) {
+    for (uint32_t i = 0; !vs->target_tex.id && i < r->frame.target_count; i++) {
+        RILL_TRY(rill_rg_use_image(g, p, r->frame.targets[i], RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+    }
+    return RILL_OK;
+}
+
 static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out, const char *label,
                                 rill_rg_exec_fn fn, rill__view *vs, bool shadows, rill_error *err) {
     rill_rg_pass p = *out = view_pass(g, label, fn, vs, err);
+    RILL_TRY(read_targets(r, g, p, vs, err));
     if (shadows) {
         RILL_TRY(rill__ibl_access(r, g, p, err));
         RILL_TRY(rill__probes_access(r, g, p, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
@@ -77,6 +94,12 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
         RILL_TRY(rill_rg_use_image(g, p, vs->res.shadow_map, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
     return rill_rg_use_image(g, p, vs->res.hdr, RILL_RG_USAGE_COLOR_WRITE, err);
+}
+
+/* An anchor: a pass that records nothing and that other passes order against. */
+static rill_rg_pass anchor(rill_rg *g, const char *label, rill_error *err) {
+    rill_rg_pass_desc d = {.label = label};
+    return rill_rg_add_pass(g, &d, err);
 }
 
 /* The scope of view vs in the graph: its passes and images are "name.N" for N > 0, sized
@@ -99,12 +122,14 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     if (!r->frame.composed) {
         vs->res.ldr = r->frame.fg.ldr;
     }
-    view_handles(&r->frame, vs);
+    view_handles(r, g, vs, err);
     vs->fx.hdr_color = vs->res.hdr;
     vs->fx.ldr_color = vs->res.ldr;
     pass[0] = view_pass(g, "shadows", rill__pass_shadows, vs, err);
     RILL_TRY(rill_rg_use_image(g, pass[0], vs->res.shadow_map, RILL_RG_USAGE_DEPTH_WRITE, err));
+    RILL_TRY(read_targets(r, g, pass[0], vs, err)); /* alpha-masked casters sample textures */
     pass[1] = view_pass(g, "prepass", rill__pass_prepass, vs, err);
+    RILL_TRY(read_targets(r, g, pass[1], vs, err));
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.depth, RILL_RG_USAGE_DEPTH_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.normal, RILL_RG_USAGE_COLOR_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.motion, RILL_RG_USAGE_COLOR_WRITE, err));
@@ -127,6 +152,11 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     }
     RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
     RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
+    if (vs->target_tex.id) {
+        /* Its effects order against its own anchor: the frame's comes after every camera. */
+        vs->target_main_end = anchor(g, "target_main_pass", err);
+        RILL_TRY(rill_rg_add_edge(g, pass[4], vs->target_main_end, err));
+    }
     rill_rg_end_view(g);
     if (vi > 0) {
         rill_rg_pass order[] = {prev_wf, pass[0], pass[1], pass[2], pass[3], pass[4]};
@@ -134,12 +164,6 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     }
     pass[5] = pass[4];
     return RILL_OK;
-}
-
-/* An anchor: a pass that records nothing and that other passes order against. */
-static rill_rg_pass anchor(rill_rg *g, const char *label, rill_error *err) {
-    rill_rg_pass_desc d = {.label = label};
-    return rill_rg_add_pass(g, &d, err);
 }
 
 /* View vs between the main pass and its tonemapping, in its scope: the registry's GI effects on
@@ -159,7 +183,7 @@ static rill_result add_view_post(rill_renderer *r, rill_rg *g, rill__view *vs, r
     }
     /* Always read, so the state written by earlier frames is made visible even on frames that
      * do not use it. */
-    RILL_TRY(rill_rg_use_buffer(g, tm, r->frame.fg.exposure, RILL_RG_USAGE_STORAGE_READ, err));
+    RILL_TRY(rill_rg_use_buffer(g, tm, f->fg.exposure, RILL_RG_USAGE_STORAGE_READ, err));
     RILL_TRY(rill_rg_use_image(g, tm, f->hdr_color, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL_TRY(rill_rg_use_image(g, tm, vs->res.ldr, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, tm, vs->res.normal, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
@@ -170,7 +194,7 @@ static rill_result add_view_post(rill_renderer *r, rill_rg *g, rill__view *vs, r
 static rill_result add_compose(rill__frame *f, rill_rg *g, rill_error *err) {
     rill_rg_pass_desc d = {.label = "compose", .exec = rill__pass_compose, .user = f};
     rill_rg_pass p = rill_rg_add_pass(g, &d, err);
-    for (uint32_t i = 0; i < f->view_count; i++) {
+    for (uint32_t i = f->target_views; i < f->view_count; i++) {
         RILL_TRY(
             rill_rg_use_image(g, p, f->views[i].fx.ldr_color, RILL_RG_USAGE_TRANSFER_SRC, err));
     }
@@ -205,31 +229,86 @@ static rill_result add_output(rill_renderer *r, rill_rg *g, rill_error *err) {
     return rill_rg_use_image(g, f->fg.output, f->ldr_color, RILL_RG_USAGE_TRANSFER_SRC, err);
 }
 
-/* Each view after the main pass: GI-lit and HDR_POST effects and tonemapping (the last view's
- * tonemapping in *tm_last, view 0's is fg.tonemapping), then the end_main_pass_post_processing
- * anchor, then each view's LDR_POST and OVERLAY phases, and the composition of several views. */
-static rill_result add_views_post(rill_renderer *r, rill_rg *g, rill_error *err) {
+/* A view drawing into a render texture: after its tonemapping its own post-processing anchor,
+ * after its LDR phases the copy of its final image into the texture (once every camera drawing
+ * into a render texture has drawn: they sample the textures unsynchronized, as last frame's). */
+static rill_result add_target_copy(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error *err) {
+    rill__frame *f = &r->frame;
+    rill_rg_pass_desc d = {.label = "target_copy", .exec = rill__pass_target_copy, .user = vs};
+    rill_rg_pass p = rill_rg_add_pass(g, &d, err);
+    RILL_TRY(rill_rg_use_image(g, p, vs->fx.ldr_color, RILL_RG_USAGE_TRANSFER_SRC, err));
+    RILL_TRY(rill_rg_use_image(g, p, vs->target, RILL_RG_USAGE_TRANSFER_DST, err));
+    RILL_TRY(rill_rg_add_edge(g, vs->target_post_end, p, err));
+    return rill_rg_add_edge(g, f->views[f->target_views - 1].target_main_end, p, err);
+}
+
+/* Each view after the main pass: GI-lit and HDR_POST effects and tonemapping (view `main`'s
+ * tonemapping is fg.tonemapping: the first view drawing to the output), then the
+ * end_main_pass_post_processing anchor, then each view's LDR_POST and OVERLAY phases, and the
+ * composition of several views. Views drawing into render textures order against anchors of
+ * their own and end in a copy into their texture. */
+static rill_result add_views_post(rill_renderer *r, rill_rg *g, uint32_t main, rill_error *err) {
     rill__frame *f = &r->frame;
     rill_rg_pass tm[RILL_RENDER_MAX_VIEWS];
     for (uint32_t vi = 0; vi < f->view_count; vi++) {
         RILL_TRY(add_view_post(r, g, &f->views[vi], &tm[vi], err));
     }
-    f->fg.tonemapping = tm[0];
+    f->fg.tonemapping = tm[main];
     f->fg.end_main_pass_post_processing = anchor(g, RILL_RG_END_MAIN_PASS_POST_PROCESSING, err);
-    for (uint32_t vi = 1; vi < f->view_count; vi++) {
-        RILL_TRY(rill_rg_add_edge(g, tm[vi], f->fg.end_main_pass_post_processing, err));
+    for (uint32_t vi = 0; vi < f->view_count; vi++) {
+        rill__view *vs = &f->views[vi];
+        if (vs->target_tex.id) {
+            begin_view(r, g, vs);
+            vs->target_post_end = anchor(g, "target_post_processing", err);
+            rill_rg_end_view(g);
+            RILL_TRY(rill_rg_add_edge(g, tm[vi], vs->target_post_end, err));
+        } else if (vi != main) {
+            RILL_TRY(rill_rg_add_edge(g, tm[vi], f->fg.end_main_pass_post_processing, err));
+        }
     }
     for (uint32_t vi = 0; vi < f->view_count; vi++) {
         rill__view *vs = &f->views[vi];
         begin_view(r, g, vs);
         vs->fx.fg.tonemapping = tm[vi];
-        vs->fx.fg.end_main_pass_post_processing = f->fg.end_main_pass_post_processing;
+        vs->fx.fg.end_main_pass_post_processing =
+            vs->target_tex.id ? vs->target_post_end : f->fg.end_main_pass_post_processing;
         RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_LDR_POST, err));
         RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_OVERLAY, err));
         rill_rg_end_view(g);
+        if (vs->target_tex.id) {
+            RILL_TRY(add_target_copy(r, g, vs, err));
+        }
     }
     f->ldr_color = f->composed ? f->fg.ldr : f->views[0].fx.ldr_color;
     return f->composed ? add_compose(f, g, err) : RILL_OK;
+}
+
+/* Imports the render textures the frame's views draw into (one image per texture, in its sampled
+ * layout on entry and on exit). */
+static void import_targets(rill_renderer *r, rill_rg *g, rill_error *err) {
+    rill__frame *f = &r->frame;
+    f->target_count = 0;
+    for (uint32_t vi = 0; vi < f->target_views; vi++) {
+        rill__view *vs = &f->views[vi];
+        uint32_t k = 0;
+        while (k < f->target_count && f->target_texs[k].id != vs->target_tex.id) {
+            k++;
+        }
+        if (k == f->target_count) {
+            char name[80];
+            snprintf(name, sizeof(name), "target:%s", vs->view->target);
+            rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA8_SRGB,
+                                    .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                                    .width = RILL_RENDER_TARGET_SIZE,
+                                    .height = RILL_RENDER_TARGET_SIZE};
+            f->target_texs[k] = vs->target_tex;
+            f->targets[k] = rill_rg_import_image(g, name, &d, rill__texture_img(r, vs->target_tex),
+                                                 RILL_RG_USAGE_SAMPLED_FRAGMENT,
+                                                 RILL_RG_USAGE_SAMPLED_FRAGMENT, err);
+            f->target_count++;
+        }
+        vs->target = f->targets[k];
+    }
 }
 
 rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
@@ -241,18 +320,17 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     f->fg.graph = g;
     rill_rg_image_desc ld = {.format = RILL_RG_FORMAT_RGBA8_UNORM, .scale = 1.0f};
     f->fg.ldr = rill_rg_create_image(g, "ldr", &ld, err);
-    /* Auto exposure's state (always imported, so the state written by earlier frames stays
-     * visible); each view has its part. */
-    f->fg.exposure = rill_rg_import_buffer(g, "exposure", r->exposure_buf,
-                                           RILL_RG_USAGE_STORAGE_WRITE, RILL_RG_USAGE_NONE, err);
+    import_targets(r, g, err);
     RILL_TRY(rill__sky_add_passes(r, g, err)); /* the tables the IBL's source may read */
     RILL_TRY(rill__ibl_add_passes(r, g, err));
     RILL_TRY(rill__probes_add_passes(r, g, err));
-    /* The per-view passes, in drawing order; view0 keeps view 0's for the chain below. */
+    /* The per-view passes, in drawing order; view0 keeps those of the first view drawing to the
+     * output (`main`) for the chain below. */
+    uint32_t main = f->target_views < f->view_count ? f->target_views : 0;
     rill_rg_pass pass[6] = {{0}}, view0[6];
     for (uint32_t vi = 0; vi < f->view_count; vi++) {
         RILL_TRY(add_view(r, g, vi, pass, err));
-        if (vi == 0) {
+        if (vi == main) {
             memcpy(view0, pass, sizeof(view0));
         }
     }
@@ -260,17 +338,19 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     if (f->view_count > 1) {
         RILL_TRY(rill_rg_add_edge(g, pass[5], f->fg.end_main_pass, err));
     }
-    /* setup_graph sees view 0's images and the output's ldr. */
-    rill__view *v0 = &f->views[0];
+    /* setup_graph sees the main view's images and the output's ldr. */
+    rill__view *v0 = &f->views[main];
     f->fg.depth = v0->res.depth;
     f->fg.normal = v0->res.normal;
     f->fg.motion = v0->res.motion;
     f->fg.shadow_map = v0->res.shadow_map;
     f->fg.hdr = v0->res.hdr;
+    f->fg.exposure = v0->fx.fg.exposure;
     for (uint32_t vi = 0; vi < f->view_count; vi++) {
-        f->views[vi].fx.fg.end_main_pass = f->fg.end_main_pass;
+        rill__view *vs = &f->views[vi];
+        vs->fx.fg.end_main_pass = vs->target_tex.id ? vs->target_main_end : f->fg.end_main_pass;
     }
-    RILL_TRY(add_views_post(r, g, err));
+    RILL_TRY(add_views_post(r, g, main, err));
     RILL_TRY(add_output(r, g, err));
     rill_rg_pass chain[] = {view0[3],
                             view0[4],

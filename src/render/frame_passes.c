@@ -720,11 +720,18 @@ void rill__pass_compose(rill_rg_ctx *ctx, void *user) {
     rill__img *out = rill__ctx_img(ctx, f->ldr_color);
     static const float black[4] = {0.0f, 0.0f, 0.0f, 1.0f};
     rill__cmd_clear_color(ctx->cmd, out, black);
-    for (uint32_t i = 0; i < f->view_count; i++) {
+    for (uint32_t i = f->target_views; i < f->view_count; i++) {
         const rill__view *vs = &f->views[i];
         rill__cmd_copy_image_to(ctx->cmd, rill__ctx_img(ctx, vs->fx.ldr_color), out,
                                 vs->out_rect[0], vs->out_rect[1]);
     }
+}
+
+/* A camera drawing into a render texture: its final image into the texture (same size). */
+void rill__pass_target_copy(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__cmd_copy_image_to(ctx->cmd, rill__ctx_img(ctx, vs->fx.ldr_color),
+                            rill__ctx_img(ctx, vs->target), 0, 0);
 }
 
 void rill__pass_readback(rill_rg_ctx *ctx, void *user) {

@@ -450,23 +450,60 @@ static bool view_rect(const rill_renderer *r, const rill_render_view *v, uint32_
     return out_rect[2] && out_rect[3];
 }
 
-/* Several views, or one in part of the output: each in its own images, in drawing order, composed
- * into its rectangle of the output afterwards. Each has its own clustered light grid (over its
- * own image), effects, TAA history and exposure. */
+/* The render texture of a view drawing into one, when it can be drawn this frame (its first
+ * upload recorded); {0} otherwise (a bad name is warned about once). */
+static rill_texture view_target(rill_renderer *r, const rill_render_view *v) {
+    rill_texture none = {0};
+    rill_error err = {0};
+    rill_texture t = rill_render_target_texture(r, v->target, &err);
+    if (!t.id) {
+        if (!r->warned_target) {
+            r->warned_target = true;
+            RILL_LOG_WARN("render", "Camera.target: %s; the camera is not drawn", err.msg);
+        }
+        return none;
+    }
+    const rill__img *img = rill__texture_img(r, t);
+    return img && rill__img_ready(img) ? t : none;
+}
+
+/* Fills view slot f->view_count for list[i] over out_rect (tex: its render texture, or {0}). */
+static rill_result plan_one(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                            const rill_render_view *v, const uint32_t out_rect[4], rill_texture tex,
+                            rill_error *err) {
+    rill__frame *f = &r->frame;
+    bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
+    rill__view *vs = slot_begin(r, f->view_count, snap, v, true, out_rect);
+    vs->target_tex = tex;
+    view_fill p = {out_rect[2], out_rect[3], clustered, true};
+    rill_result res = view_fill_slot(r, cmd, vs, &p, err);
+    f->view_count++;
+    return res;
+}
+
+/* Several views, or one in part of the output, or one drawing into a render texture: each in its
+ * own images, in drawing order, composed into its rectangle of the output afterwards (or copied
+ * into its render texture). Each has its own clustered light grid (over its own image), effects,
+ * TAA history and exposure. Cameras drawing into render textures come first, so the others can
+ * sample this frame's image. */
 static rill_result plan_rects(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                               const rill_render_view *list, uint32_t count, rill_error *err) {
     rill__frame *f = &r->frame;
-    bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
     rill_result res = RILL_OK;
     for (uint32_t i = 0; i < count && res == RILL_OK; i++) {
-        uint32_t out_rect[4];
-        if (!view_rect(r, &list[i], out_rect)) {
-            continue; /* zero area: nothing to draw */
+        rill_texture tex = list[i].target ? view_target(r, &list[i]) : (rill_texture){0};
+        const uint32_t square[4] = {0, 0, RILL_RENDER_TARGET_SIZE, RILL_RENDER_TARGET_SIZE};
+        if (tex.id) {
+            res = plan_one(r, cmd, snap, &list[i], square, tex, err);
         }
-        rill__view *vs = slot_begin(r, f->view_count, snap, &list[i], true, out_rect);
-        view_fill p = {out_rect[2], out_rect[3], clustered, true};
-        res = view_fill_slot(r, cmd, vs, &p, err);
-        f->view_count++;
+    }
+    f->target_views = f->view_count;
+    for (uint32_t i = 0; i < count && res == RILL_OK; i++) {
+        uint32_t out_rect[4];
+        if (list[i].target || !view_rect(r, &list[i], out_rect)) {
+            continue; /* a render texture's, or zero area: nothing to draw on the output */
+        }
+        res = plan_one(r, cmd, snap, &list[i], out_rect, (rill_texture){0}, err);
     }
     return res;
 }
@@ -479,13 +516,14 @@ rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
     bool has_list = snap->views && snap->view_count;
     const rill_render_view *list = has_list ? snap->views : &snap->view;
     uint32_t count = has_list ? RILL_MIN(snap->view_count, (uint32_t)RILL_RENDER_MAX_VIEWS) : 1u;
-    bool multi = count > 1 || !view_whole(&list[0]);
+    bool multi = count > 1 || !view_whole(&list[0]) || list[0].target;
     const rill_render_view *primary = multi ? &list[0] : &snap->view;
     rill__effects_frame_begin(r);
     /* Every view of a snapshot has the same sun, so the same cascade count. */
     f->shadows = snap->has_sun && snap->sun.shadows;
     f->cascades = f->shadows ? r->desc.shadow_cascades : 0;
     f->view_count = 0;
+    f->target_views = 0;
     f->no_view = false;
     f->composed = multi;
     rill_result res = RILL_OK;
@@ -498,11 +536,13 @@ rill_result rill__frame_plan_views(rill_renderer *r, rill__cmd *cmd,
          * single view and tonemapping writes black. */
         f->no_view = true;
         f->composed = false;
+        f->target_views = 0;
         rill__effects_frame_begin(r);
     }
     bool clustered = !(r->desc.debug_flags & RILL_RENDER_DEBUG_FLAT_LIGHT_LIST);
     const uint32_t whole[4] = {0, 0, r->width, r->height};
     rill__view *vs = slot_begin(r, 0, snap, primary, false, whole);
+    vs->target_tex = (rill_texture){0};
     view_fill p = {r->width, r->height, clustered, true};
     res = view_fill_slot(r, cmd, vs, &p, err);
     f->view_count = 1;

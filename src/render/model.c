@@ -207,6 +207,16 @@ static rill_texture load_texture(rill_renderer *r, const rill_gltf_model *m, int
         return none;
     }
     const rill_gltf_image *im = &m->images[t->image];
+    size_t scheme = strlen(RILL_GLTF_TARGET_SCHEME);
+    if (im->uri && strncmp(im->uri, RILL_GLTF_TARGET_SCHEME, scheme) == 0) {
+        /* A render texture: the renderer's, drawn by the camera whose target names it. */
+        rill_error e = {0};
+        rill_texture rt = rill_render_target_texture(r, im->uri + scheme, &e);
+        if (!rt.id) {
+            warn_texture(src, ti, e.msg);
+        }
+        return rt;
+    }
     const uint8_t *bytes = im->data;
     size_t size = im->size;
     uint8_t *file = NULL;

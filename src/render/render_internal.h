@@ -274,6 +274,12 @@ typedef struct rill__view {
     float cascade_vp[RILL__MAX_CASCADES][16];
     rill__view_res res;
     rill__view_fx fx;
+    /* A camera drawing into a render texture (rill_render_view.target): the texture, its image
+     * in the graph (imported, shared by the views drawing into it) and the anchors its effects
+     * order against instead of the frame's (its passes all run before the other cameras'). */
+    rill_texture target_tex;
+    rill_rg_image target;
+    rill_rg_pass target_main_end, target_post_end;
 } rill__view;
 
 /* TAA's state across frames (effects_aa.c): two history images at the 3D size (history[cur] holds
@@ -300,7 +306,12 @@ typedef struct rill__frame {
     /* the anchors and engine images handed to setup_graph (frame_graph.c): view 0's, and the
      * output's ldr */
     rill_render_graph fg;
-    rill_rg_image out; /* the swapchain image (windowed) */
+    rill_rg_image out;     /* the swapchain image (windowed) */
+    uint32_t target_views; /* views[0, target_views) draw into render textures */
+    /* the render textures drawn this frame, imported (every other view's lit passes read them) */
+    rill_rg_image targets[RILL_RENDER_MAX_VIEWS];
+    rill_texture target_texs[RILL_RENDER_MAX_VIEWS];
+    uint32_t target_count;
     /* what the overlay and the output read: the output's ldr (a single view's colour chain end,
      * or the composition of every view) */
     rill_rg_image ldr_color;
@@ -403,6 +414,13 @@ struct rill_renderer {
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;
+    /* render_targets.c: the render textures by name (rill_render_target_texture) */
+    struct {
+        char name[64];
+        rill_texture tex;
+    } targets[RILL_RENDER_MAX_TARGETS];
+    uint32_t target_count;
+    bool warned_target; /* a Camera.target was refused (said once) */
 };
 
 /* frame_render.c: the 3D frame (views, graph, passes, pipelines live in the frame_*.c files). */
@@ -515,6 +533,11 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
 rill_result rill__environment_register(rill_world *w, rill_render_components *out, rill_error *err);
 void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
                             const rill_render_view *v, rill__view_settings *out);
+/* render_targets.c: whether tex is a render texture (owned by the renderer). */
+bool rill__target_owned(const rill_renderer *r, rill_texture tex);
+/* The GPU image of a texture (NULL for a stale handle). */
+rill__img *rill__texture_img(const rill_renderer *r, rill_texture tex);
+
 /* ssr.c: registers ScreenSpaceReflections as a settings type. */
 rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_error *err);
 /* probe_extract.c: registers LightProbe, ReflectionProbeSource and ParallaxCorrection; fills the

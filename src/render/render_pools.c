@@ -765,8 +765,8 @@ void rill_render_texture_destroy(rill_renderer *r, rill_texture tex) {
         return;
     }
     int32_t i = rill_pool_index(&r->tex_pool, tex.id);
-    if (i < 0) {
-        return;
+    if (i < 0 || rill__target_owned(r, tex)) {
+        return; /* a render texture lives as long as the renderer */
     }
     rill__img_destroy(r->gpu, r->textures[i].img);
     rill__img_destroy(r->gpu, r->textures[i].pending);
@@ -811,6 +811,11 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
     /* KHR_texture_transform: T * R * S with R = [[c, s], [-s, c]]. */
     float m[8] = {c * sx, s * sy, ox, 0.0f, -s * sx, c * sy, oy, 0.0f};
     memcpy(rows, m, sizeof(m));
+}
+
+rill__img *rill__texture_img(const rill_renderer *r, rill_texture tex) {
+    int32_t i = rill_pool_index(&r->tex_pool, tex.id);
+    return i >= 0 ? r->textures[i].img : NULL;
 }
 
 static rill__img *tex_or(rill_renderer *r, rill_texture t, rill__img *fallback) {

@@ -382,6 +382,11 @@ static bool register_builtins(rill_world *w) {
          .offset = offsetof(rill_camera, passthrough),
          .enum_items = PASSTHROUGH,
          .enum_count = 2},
+        {.name = "target",
+         .type = RILL_FIELD_STRING,
+         .offset = offsetof(rill_camera, target),
+         .doc = "render texture drawn into instead of the screen; materials sample it as the "
+                "image \"target:NAME\""},
     };
     const rill_type_desc descs[] = {
         {.name = "Name", RILL_TYPE_LAYOUT(rill_name), .fields = name_fields, .field_count = 1},

@@ -128,7 +128,10 @@ typedef struct rill_gltf_texture {
 } rill_gltf_texture;
 
 /* An image is either bytes (a bufferView in the file or a data: URI; `data` set) or a path
- * relative to the model's folder (`uri` set, bytes not loaded). */
+ * relative to the model's folder (`uri` set, bytes not loaded), or a render texture by name: a URI
+ * "target:NAME" (RILL_GLTF_TARGET_SCHEME, kept as written; NAME 1 to 63 characters) names the
+ * image a camera with Camera.target NAME draws (rill/render.h, rill_render_target_texture). */
+#define RILL_GLTF_TARGET_SCHEME "target:"
 typedef struct rill_gltf_image {
     char *name;
     char *uri;       /* external reference, percent-decoded; NULL when embedded */

@@ -9,7 +9,8 @@
 #include "../range_alloc.h"
 
 #define RILL__VK_MAX_FRAMES 3
-#define RILL__VK_MAX_QUERIES 128
+#define RILL__VK_MAX_QUERIES                                                                       \
+    256 /* two per timed pass: 128 passes (split screens time every view) */
 
 /* Checks a VkResult and turns a failure into a rill_error naming the call; evaluates `call` in
  * every build (never inside an assert). */
