@@ -105,8 +105,9 @@ static inline void ep_write_panel_gltf(const char *dir, const char *folder) {
     ep_write_text(dir, rel, json);
 }
 
-/* The number of inputs ep_make_project creates. */
-#define EP_INPUTS 13u
+/* The number of inputs ep_make_project creates that the export takes (panel.bin is not one: the
+ * exported panel.glb embeds its bytes). */
+#define EP_INPUTS 12u
 /* ... of which converted (textures + models): albedo, brick_n, sky, bumps, panel mr, sphere,
  * panel.gltf, rock, rock_lod1. */
 #define EP_CONVERTED 9u

@@ -57,7 +57,7 @@ static void test_cli(void **state) {
     assert_int_equal(summary_value("rebuilt"), (int)EP_CONVERTED);
     assert_int_equal(summary_value("from cache"), 0);
     assert_int_equal(summary_value("failed"), 0);
-    assert_non_null(strstr(out_text, "export: 13 inputs"));
+    assert_non_null(strstr(out_text, "export: 12 inputs"));
     assert_non_null(strstr(out_text, "game.rpak"));
     assert_string_equal(err_text, "");
     char dflt[1100];
