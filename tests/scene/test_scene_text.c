@@ -112,6 +112,7 @@ static const char CANONICAL[] = "rsn 1\n"
                                 "        hdr: true\n"
                                 "        order: 0\n"
                                 "        passthrough: off\n"
+                                "        target: \"\"\n"
                                 "    }\n"
                                 "}\n";
 
