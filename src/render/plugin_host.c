@@ -572,8 +572,9 @@ static void free_staged(rill_plugins *p) {
 
 /* Plugins are trusted code, but a broken one must not take the program down with it: before a
  * library is opened in this process, a child process (fork) opens a copy and runs its entry point.
- * A child that dies on a signal (a crash) or is still running after PLUG_PROBE_MS (a loop) gets
- * the library refused with that reason, and this process never runs its code. Refusals of other
+ * A child that dies on a signal or exits non-zero (a crash, or a sanitizer's report of one) or is
+ * still running after PLUG_PROBE_MS (a loop) gets the library refused with that reason, and this
+ * process never runs its code. Refusals of other
  * kinds (no entry point, a bad ABI, bad effects) are left to the real load, which reports them. */
 static int probe_add(void *host, const rill_plugin_effect_desc *d) {
     (void)d;
@@ -637,6 +638,14 @@ static rill_result probe_lib(rill_plugins *p, const char *path, rill_error *err)
                               "plugins: %s: refused: loading it or running its entry point "
                               "crashed (signal %d, %s, in a probe process)",
                               path, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    }
+    /* The child exits 0 whatever it found; any other status is the plugin exiting, or a crash a
+     * sanitizer's handler turned into an exit (its report is on stderr). */
+    if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+        return rill_error_set(err, RILL_ERR_CORRUPT,
+                              "plugins: %s: refused: loading it or running its entry point "
+                              "crashed (exit status %d, in a probe process)",
+                              path, WEXITSTATUS(st));
     }
     return RILL_OK;
 }
