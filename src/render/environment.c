@@ -337,18 +337,6 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
 
 /* >>resolving a view ------------------------------------------------------------------------ */
 
-/* The routed copy of `type` on v (NULL when none or of another size). */
-static const rill_render_routed_settings *routed(const rill_render_view *v, const char *type,
-                                                 uint32_t size) {
-    for (uint32_t i = 0; v && i < v->settings_count; i++) {
-        const rill_render_routed_settings *rs = &v->settings[i];
-        if (rs->type && strcmp(rs->type, type) == 0) {
-            return rs->size == size ? rs : NULL;
-        }
-    }
-    return NULL;
-}
-
 /* Where a clamped value came from, for the warning. */
 typedef struct clamp_src {
     rill_renderer *r;
@@ -440,11 +428,11 @@ static void fix_atmosphere(const clamp_src *cs, rill_render_atmosphere *a) {
 void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
                             const rill_render_view *v, rill__view_settings *out) {
     const rill_render_routed_settings *env_rs =
-        routed(v, "WorldEnvironment", sizeof(rill_world_environment));
+        rill__view_routed(v, "WorldEnvironment", sizeof(rill_world_environment));
     const rill_render_routed_settings *fog_rs =
-        routed(v, "DistanceFog", sizeof(rill_render_distance_fog));
+        rill__view_routed(v, "DistanceFog", sizeof(rill_render_distance_fog));
     const rill_render_routed_settings *atmo_rs =
-        routed(v, "Atmosphere", sizeof(rill_render_atmosphere));
+        rill__view_routed(v, "Atmosphere", sizeof(rill_render_atmosphere));
     const rill_world_environment *env = env_rs ? env_rs->data : NULL;
     clamp_src cs = {r, "WorldEnvironment", env_rs ? env_rs->source : 0};
 
@@ -460,7 +448,8 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
         warn_clamp(&cs, "sky.mode", (float)mode, 0.0f);
         mode = RILL_SKY_AUTO;
     }
-    const rill_render_routed_settings *sky_rs = routed(v, "Skybox", sizeof(rill_render_skybox));
+    const rill_render_routed_settings *sky_rs =
+        rill__view_routed(v, "Skybox", sizeof(rill_render_skybox));
     const rill_render_skybox *box = sky_rs ? sky_rs->data : NULL;
     bool has_image = box && box->image && box->image[0];
     if (mode == RILL_SKY_AUTO) {

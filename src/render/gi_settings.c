@@ -159,18 +159,6 @@ bool rill__gi_first_warning(rill__gi *gi, uint64_t key) {
     return true;
 }
 
-/* The routed copy of `type` on v (NULL when none or of another size). */
-static const rill_render_routed_settings *routed(const rill_render_view *v, const char *type,
-                                                 uint32_t size) {
-    for (uint32_t i = 0; v && i < v->settings_count; i++) {
-        const rill_render_routed_settings *rs = &v->settings[i];
-        if (rs->type && strcmp(rs->type, type) == 0) {
-            return rs->size == size ? rs : NULL;
-        }
-    }
-    return NULL;
-}
-
 typedef struct clamp_src {
     rill__gi *gi;
     const char *type;
@@ -270,9 +258,9 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
 void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved *out) {
     memset(out, 0, sizeof(*out));
     const rill_render_routed_settings *ss =
-        routed(v, "ScreenSpaceGi", sizeof(rill_render_screen_space_gi));
+        rill__view_routed(v, "ScreenSpaceGi", sizeof(rill_render_screen_space_gi));
     const rill_render_routed_settings *wg =
-        routed(v, "GlobalIllumination", sizeof(rill_render_global_illumination));
+        rill__view_routed(v, "GlobalIllumination", sizeof(rill_render_global_illumination));
     if (ss) {
         if (wg && rill__gi_first_warning(gi, rill_hash64_str("yield") ^ wg->source ^
                                                  (ss->source * 0x9E3779B97F4A7C15ull))) {

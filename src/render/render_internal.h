@@ -558,4 +558,8 @@ bool rill__render_terrain_extract(rill_render_terrain *rt, rill_render_extract_b
  * scale of the window, read now). */
 void rill__renderer_apply_scale(rill_renderer *r);
 
+/* settings_route.c: the routed copy of `type` on v (NULL when none or of another size). */
+const rill_render_routed_settings *rill__view_routed(const rill_render_view *v, const char *type,
+                                                     uint32_t size);
+
 #endif

@@ -280,6 +280,18 @@ rill_result rill_render_components_add_settings(rill_render_components *comps,
     return RILL_OK;
 }
 
+/* The routed copy of `type` on v, with its source (NULL when none or of another size). */
+const rill_render_routed_settings *rill__view_routed(const rill_render_view *v, const char *type,
+                                                     uint32_t size) {
+    for (uint32_t i = 0; v && i < v->settings_count; i++) {
+        const rill_render_routed_settings *rs = &v->settings[i];
+        if (rs->type && strcmp(rs->type, type) == 0) {
+            return rs->size == size ? rs : NULL;
+        }
+    }
+    return NULL;
+}
+
 const void *rill_render_view_settings(const rill_render_view *v, const char *type, uint32_t *size) {
     if (!v || !type) {
         return NULL;
