@@ -740,6 +740,10 @@ typedef struct rill_render_snapshot {
      * GlobalTransform). */
     const struct rill_render_decal *decals;
     uint32_t decal_count;
+    /* FogVolume boxes (rill/render/volumetric.h; rill_render_extract: every FogVolume with a
+     * GlobalTransform). */
+    const struct rill_render_fog_box *fog_volumes;
+    uint32_t fog_volume_count;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -1098,7 +1102,8 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(float) morph_weights;
     rill_map skinned; /* MeshSkin entity -> its dense index (extract_skins.c) */
     rill_map morphed; /* MeshMorph entity -> its dense index (extract_skins.c) */
-    RILL_ARRAY(struct rill_render_decal) decals; /* ForwardDecal boxes (post_decal.c) */
+    RILL_ARRAY(struct rill_render_decal) decals;        /* ForwardDecal boxes (post_decal.c) */
+    RILL_ARRAY(struct rill_render_fog_box) fog_volumes; /* FogVolume boxes (fog_volume.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

@@ -371,6 +371,12 @@ static float fix(const clamp_src *cs, const char *field, float v, float lo, floa
     return out;
 }
 
+float rill__settings_fix(rill_renderer *r, const char *type, rill_entity source, const char *field,
+                         float v, float lo, float hi, float def) {
+    clamp_src cs = {r, type, source};
+    return fix(&cs, field, v, lo, hi, def);
+}
+
 static void fix_rgb(const clamp_src *cs, const char *field, float *c, int n, float hi,
                     const float *def) {
     for (int k = 0; k < n; k++) {

@@ -67,6 +67,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->lights);
     rill_array_free(&buf->probes);
     rill_array_free(&buf->decals);
+    rill_array_free(&buf->fog_volumes);
     rill_array_free(&buf->routed_bytes);
     rill_array_free(&buf->route_sources);
     rill_array_free(&buf->shown);
@@ -824,6 +825,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
 
     extract_sun(world, comps, buf, out_snap);
     if (!rill__post_extract_decals(world, buf, out_snap)) { /* post_decal.c */
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+    if (!rill__vfog_extract(world, buf, out_snap)) { /* fog_volume.c */
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
 

@@ -137,6 +137,9 @@ rill_result rill__ibl_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, ri
 /* The same reads for a compute pass (screen-space reflections' resolve). */
 rill_result rill__ibl_access_compute(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
                                      rill_error *err);
+/* The harmonics alone, for a compute pass (volumetric fog's ambient light). */
+rill_result rill__ibl_access_sh_compute(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                        rill_error *err);
 /* Reflection probes reuse the bake: the fill of a storage cube with a full mip chain (held
  * STORAGE_WRITE) from an equirectangular image times brightness, then its mips; and the GGX
  * prefilter of every face and level of spec (held STORAGE_WRITE) from source (SAMPLED_COMPUTE). */
@@ -198,6 +201,19 @@ rill_result rill__skybox_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, 
                                   rill_rg_pass *out_last, rill_error *err);
 bool rill__skybox_get(const rill_renderer *r, rill_texture *out_tex, float *out_rotation,
                       float *out_brightness);
+
+/* fog_volume.c: volumetric fog (VolumetricFog on a view, FogVolume boxes). plan (after the
+ * views) resolves each view's settings (clamped, warnings naming the entity) and writes their
+ * uniform blocks and the frame's boxes; add_view adds a view's "vfog" (froxel volume) and
+ * "vfog.apply" passes after `after` (out_last as rill__sky_add_view); stats: views fogged last
+ * frame and boxes used. */
+typedef struct rill__vfog rill__vfog;
+rill_result rill__vfog_create(rill_renderer *r, rill_error *err);
+void rill__vfog_destroy(rill_renderer *r);
+rill_result rill__vfog_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                            rill_error *err);
+rill_result rill__vfog_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
+                                rill_rg_pass *out_last, rill_error *err);
 
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */

@@ -149,7 +149,9 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
             RILL_TRY(rill__sky_access(r, g, fog, err));
         }
         RILL_TRY(rill_rg_add_edge(g, lit, fog, err));
+        lit = fog;
     }
+    RILL_TRY(rill__vfog_add_view(r, g, vs, lit, &lit, err)); /* volumetric fog (fog_volume.c) */
     RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
     RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
     if (vs->target_tex.id) {

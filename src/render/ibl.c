@@ -382,6 +382,11 @@ rill_result rill__ibl_access_compute(rill_renderer *r, rill_rg *g, rill_rg_pass 
     return rill_rg_use_image(g, pass, ibl->r_spec, use, err);
 }
 
+rill_result rill__ibl_access_sh_compute(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                        rill_error *err) {
+    return rill_rg_use_image(g, pass, r->ibl->r_sh, RILL_RG_USAGE_SAMPLED_COMPUTE, err);
+}
+
 void rill__ibl_bindings(const rill_renderer *r, rill__binding out[3]) {
     const rill__ibl *ibl = r->ibl;
     memset(out, 0, 3 * sizeof(*out));

@@ -339,6 +339,7 @@ struct rill_rg_ctx {
     X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)                                \
     X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
     X(SKYBOX)                                                                                      \
+    X(VFOG) X(VFOG_APPLY)                                                                          \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
@@ -411,6 +412,7 @@ struct rill_renderer {
     struct rill__gi *gi;         /* gi.c: screen-space GI, one per view index */
     struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
+    struct rill__vfog *vfog;     /* fog_volume.c: volumetric fog */
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;
@@ -533,6 +535,10 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
 rill_result rill__environment_register(rill_world *w, rill_render_components *out, rill_error *err);
 void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
                             const rill_render_view *v, rill__view_settings *out);
+/* v clamped to [lo, hi] (a NaN or infinity: def), warning once per (source, type, field) that it
+ * was replaced, naming the entity: what every settings type's resolution uses. */
+float rill__settings_fix(rill_renderer *r, const char *type, rill_entity source, const char *field,
+                         float v, float lo, float hi, float def);
 /* render_targets.c: whether tex is a render texture (owned by the renderer). */
 bool rill__target_owned(const rill_renderer *r, rill_texture tex);
 /* The GPU image of a texture (NULL for a stale handle). */
@@ -545,6 +551,10 @@ rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_
 rill_result rill__probe_register(rill_world *w, rill_error *err);
 rill_result rill__probe_extract(rill_world *world, rill_render_extract_buf *buf,
                                 rill_render_snapshot *out, rill_error *err);
+/* fog_volume.c: registers VolumetricFog (a settings type) and FogVolume; fills the snapshot's
+ * fog volumes at extract (false when out of memory). */
+rill_result rill__vfog_register(rill_world *w, rill_render_components *out, rill_error *err);
+bool rill__vfog_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out);
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,
                                         rill_render_extract_buf *buf, rill_render_view **views,
                                         const rill_entity *cams, uint32_t n, rill_error *err);

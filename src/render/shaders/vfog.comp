@@ -1,0 +1,111 @@
+#version 450
+// vfog.comp: the volumetric fog volume of one view (fog_volume.c). Each invocation walks one
+// froxel column from the camera out to `distance` metres through grid.z slices spaced
+// exponentially (slice k ends at c * ((1 + D / c)^((k + 1) / S) - 1) metres along the ray). At
+// each slice's middle it finds the medium (the view's height fog plus the FogVolume boxes around
+// the point), lights it by the sun (through the cascaded shadow map, Henyey-Greenstein phase)
+// and the sky's ambient light, and integrates front to back (the in-scattering over the slice
+// taken analytically for its extinction), storing the scattered light gathered so far (rgb) and
+// the transmittance (a) at the end of every slice: slice k at x + k * grid.x of the image.
+
+// The leading part of `Frame` (common.glsl, frame.h): what the fog reads.
+layout(set = 0, binding = 0) uniform Frame {
+    mat4 view, proj, view_proj, prev_view_proj;
+    mat4 cascade_view_proj[4];
+    vec4 cascade_far, cascade_texel;
+    vec4 camera_pos; // xyz
+    vec4 sun_dir;    // xyz toward the light, w 1 when shadows are on
+    vec4 sun_color;  // rgb colour x illuminance, w 1 when there is a sun
+    vec4 ambient;    // x the image-based light's intensity (WorldEnvironment.ambient)
+    vec4 shadow_params; // x texel size in uv, z cascade count
+} frame;
+layout(set = 0, binding = 1) uniform sampler2DArrayShadow shadow_map;
+layout(set = 0, binding = 2) uniform sampler2D ibl_sh; // irradiance / pi as 9 coefficients
+#include "vfog_common.glsl"
+
+struct Box {
+    mat4 box_from_world;
+    vec4 color;  // rgb scattering colour x scattering x density (per metre)
+    vec4 params; // x extinction (per metre), y anisotropy
+};
+layout(set = 0, binding = 4) readonly buffer Boxes { Box boxes[]; };
+layout(set = 0, binding = 5, rgba16f) uniform writeonly image2D volume;
+layout(local_size_x = 8, local_size_y = 8) in;
+
+float phase_hg(float g, float c) {
+    float d = 1.0 + g * g - 2.0 * g * c;
+    return (1.0 - g * g) / (12.5663706 * d * sqrt(d));
+}
+
+// The sun's visibility at world point p (1 outside the cascades or without shadows).
+float sun_visibility(vec3 p) {
+    if (frame.sun_dir.w == 0.0)
+        return 1.0;
+    float vd = -(frame.view * vec4(p, 1.0)).z;
+    int count = int(frame.shadow_params.z);
+    if (count <= 0 || vd > frame.cascade_far[count - 1])
+        return 1.0;
+    int c = 0;
+    while (c < count - 1 && vd > frame.cascade_far[c])
+        c++;
+    vec4 lc = frame.cascade_view_proj[c] * vec4(p, 1.0);
+    vec3 uvz = lc.xyz / lc.w;
+    vec2 uv = vec2(uvz.x * 0.5 + 0.5, 0.5 - uvz.y * 0.5); // viewports are y-flipped
+    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || uvz.z > 1.0)
+        return 1.0;
+    return texture(shadow_map, vec4(uv, float(c), uvz.z));
+}
+
+void main() {
+    uvec2 g = gl_GlobalInvocationID.xy;
+    if (g.x >= vf.grid.x || g.y >= vf.grid.y)
+        return;
+    vec2 ndc = (vec2(g) + 0.5) / vec2(vf.grid.xy) * 2.0 - 1.0;
+    ndc.y = -ndc.y; // viewports are y-flipped
+    vec4 a = vf.inv_view_proj * vec4(ndc, 0.0, 1.0);
+    vec4 b = vf.inv_view_proj * vec4(ndc, 1.0, 1.0);
+    vec3 dir = normalize(b.xyz / b.w - a.xyz / a.w);
+    vec3 cam = vf.camera.xyz;
+    vec3 to_sun = normalize(frame.sun_dir.xyz);
+    float cos_sun = dot(dir, to_sun);
+    bool sun = frame.sun_color.w > 0.0;
+    // The sky's mean radiance: the harmonics' constant term (a uniform sky of radiance L gives L).
+    vec3 ambient = texelFetch(ibl_sh, ivec2(0, 0), 0).rgb * 0.282095 * frame.ambient.x *
+                   vf.color.w;
+    vec3 L = vec3(0.0);
+    float T = 1.0;
+    float t0 = 0.0;
+    uint S = vf.grid.z;
+    for (uint k = 0u; k < S; k++) {
+        float t1 = vfog_slice_end(float(k + 1u));
+        float dt = t1 - t0;
+        vec3 p = cam + dir * (0.5 * (t0 + t1));
+        // The view's fog: density falling with height above y = 0.
+        float dens = vf.medium.x * exp(-vf.medium.w * max(p.y, 0.0));
+        vec3 scat = dens * vf.medium.y * vf.color.rgb;
+        float ext = dens;
+        float gsum = vf.medium.z * dens * vf.medium.y;
+        float ssum = dens * vf.medium.y;
+        for (uint i = 0u; i < vf.grid.w; i++) {
+            vec3 q = (boxes[i].box_from_world * vec4(p, 1.0)).xyz;
+            if (all(lessThanEqual(abs(q), vec3(0.5)))) {
+                scat += boxes[i].color.rgb;
+                ext += boxes[i].params.x;
+                float s = dot(boxes[i].color.rgb, vec3(1.0 / 3.0));
+                gsum += boxes[i].params.y * s;
+                ssum += s;
+            }
+        }
+        if (ext > 0.0) {
+            float gp = ssum > 0.0 ? clamp(gsum / ssum, -0.95, 0.95) : 0.0;
+            vec3 light = ambient;
+            if (sun)
+                light += frame.sun_color.rgb * phase_hg(gp, cos_sun) * sun_visibility(p);
+            float st = exp(-ext * dt);
+            L += T * scat * light * ((1.0 - st) / ext);
+            T *= st;
+        }
+        imageStore(volume, ivec2(g.x + k * vf.grid.x, g.y), vec4(L, T));
+        t0 = t1;
+    }
+}

@@ -1,0 +1,403 @@
+/* test_vfog.c: volumetric fog (rill/render/volumetric.h, src/render/fog_volume.c) on lavapipe with
+ * validation on, as a user sees it: the fog in front of a black cube brightens with the cube's
+ * distance (more air, more scattered light); looking toward a low sun the fog is brighter than
+ * looking away; fog in a roof's shadow is darker; a FogVolume box fogs what is seen through it and
+ * nothing beside it; a VolumetricFog or FogVolume of density 0 and the Low tier change no pixel;
+ * hostile settings clamp to what the clamped values render; a scene's components reach the snapshot
+ * through extract. RILL_VFOG_PNG_DIR=dir writes each frame a test reads, to look at. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rill/render.h"
+#include "rill/render/volumetric.h"
+#include "rill/scene.h"
+
+#define W 48
+#define H 48
+
+typedef struct fixture {
+    rill_renderer *r;
+    rill_mesh cube;
+    rill_material black, white;
+    rill_render_instance inst;
+    rill_render_snapshot snap;
+    rill_render_volumetric_fog fog;
+    rill_render_routed_settings rs;
+    rill_render_fog_box box;
+    uint8_t px[W * H * 4];
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = rill_calloc(1, sizeof(*f));
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_MEDIUM});
+    if (!f->r) {
+        rill_free(f);
+        return -1;
+    }
+    rill_error err = {0};
+    f->cube = rill_render_mesh_cube(f->r, &err);
+    assert_true(f->cube.id != 0);
+    f->black = render_test_material(
+        f->r, (rill_material_desc){.base_color = {0, 0, 0, 1}, .roughness = 1.0f});
+    f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    render_test_destroy_clean(f->r, false);
+    rill_free(f);
+    return 0;
+}
+
+/* Camera at eye looking at `at`; a sun (not marked: the sky is the clear colour) shining along
+ * sun_dir; no routed settings, no instance. */
+static void scene(fixture *f, const float eye[3], const float at[3], const float sun_dir[3]) {
+    memset(&f->snap, 0, sizeof(f->snap));
+    mat4 inv;
+    render_test_look_at(inv, eye, at);
+    memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
+    f->snap.view.fov_y = 0.6f;
+    f->snap.view.far_plane = 2000.0f;
+    f->snap.has_sun = true;
+    f->snap.sun.color[0] = f->snap.sun.color[1] = f->snap.sun.color[2] = 1.0f;
+    f->snap.sun.illuminance = 3.0f;
+    f->snap.sun.shadows = true;
+    memcpy(f->snap.sun.direction, sun_dir, sizeof(float) * 3);
+    f->snap.ambient[0] = 0.2f, f->snap.ambient[1] = 0.22f, f->snap.ambient[2] = 0.26f;
+}
+
+static void with_fog(fixture *f, const rill_render_volumetric_fog *fog) {
+    f->fog = *fog;
+    f->rs = (rill_render_routed_settings){"VolumetricFog", &f->fog, sizeof(f->fog), 0};
+    f->snap.view.settings = &f->rs;
+    f->snap.view.settings_count = 1;
+}
+
+static void with_cube(fixture *f, rill_material m, const float pos[3], float size) {
+    render_test_place(&f->inst, 1, f->cube, m, pos, size, 0.0f);
+    f->snap.instances = &f->inst;
+    f->snap.instance_count = 1;
+}
+
+static void frame(fixture *f, const char *name) {
+    rill_error err = {0};
+    for (int i = 0; i < 3; i++) { /* uploads, then the image-based light's bake */
+        assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    }
+    if (rill_renderer_read_pixels(f->r, f->px, sizeof(f->px), &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+    const char *dir = getenv("RILL_VFOG_PNG_DIR");
+    if (dir && name) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+        assert_int_equal(rill_renderer_write_png(f->r, path, &err), RILL_OK);
+    }
+}
+
+/* Mean of R, G and B (0..255) over the 6 x 6 pixels around (x, y). */
+static double mean_at(const fixture *f, int x, int y) {
+    double s = 0.0;
+    for (int j = y - 3; j < y + 3; j++) {
+        for (int i = x - 3; i < x + 3; i++) {
+            const uint8_t *p = f->px + ((size_t)j * W + (size_t)i) * 4;
+            s += (p[0] + p[1] + p[2]) / 3.0;
+        }
+    }
+    return s / 36.0;
+}
+
+/* The last frame's pixels into out. */
+static void copy_px(const fixture *f, uint8_t *out) {
+    memcpy(out, f->px, sizeof(f->px));
+}
+
+static void set_identity(float m[16]) {
+    memset(m, 0, sizeof(float) * 16);
+    m[0] = m[5] = m[10] = m[15] = 1.0f;
+}
+
+static const float noon[3] = {0.0f, -1.0f, -0.3f};
+
+/* The fog in front of a black cube scatters more light the farther the cube: near < far, and
+ * without fog the cube is black. */
+static void test_thickens_with_distance(void **state) {
+    fixture *f = *state;
+    const float dist[3] = {8.0f, 40.0f, 160.0f};
+    double c[3], none;
+    for (int i = 0; i < 3; i++) {
+        float d = dist[i];
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, noon);
+        with_cube(f, f->black, (float[3]){d, 2, 0}, d * 0.25f);
+        rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+        with_fog(f, &fog);
+        char name[32];
+        snprintf(name, sizeof(name), "distance_%d", (int)d);
+        frame(f, name);
+        c[i] = mean_at(f, W / 2, H / 2);
+    }
+    scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, noon);
+    with_cube(f, f->black, (float[3]){40, 2, 0}, 10.0f);
+    frame(f, "distance_none");
+    none = mean_at(f, W / 2, H / 2);
+    print_message("fog over a black cube: 8 m %.1f, 40 m %.1f, 160 m %.1f; no fog %.1f\n", c[0],
+                  c[1], c[2], none);
+    assert_true(none < 3.0);
+    assert_true(c[0] > none + 2.0);
+    assert_true(c[1] > c[0] + 5.0);
+    assert_true(c[2] > c[1] + 5.0);
+}
+
+/* With a low sun, the fog toward the sun is brighter than away from it (forward scattering), and
+ * the sun's part is real: without the sun the same view is darker. */
+static void test_brighter_toward_sun(void **state) {
+    fixture *f = *state;
+    const float low_sun[3] = {-0.95f, -0.3f, 0.0f}; /* it travels toward -X: the sun is at +X */
+    rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+    double c[3];
+    const float at[2][3] = {{100, 2, 0}, {-100, 2, 0}};
+    for (int i = 0; i < 3; i++) {
+        scene(f, (float[3]){0, 2, 0}, at[i == 1], low_sun);
+        f->snap.has_sun = i < 2;
+        with_fog(f, &fog);
+        frame(f, i == 0 ? "toward_sun" : i == 1 ? "away_from_sun" : "no_sun");
+        c[i] = mean_at(f, W / 2, H / 2);
+    }
+    print_message("fog toward the sun %.1f, away %.1f, without the sun %.1f\n", c[0], c[1], c[2]);
+    assert_true(c[0] > c[1] * 1.5 + 5.0);
+    assert_true(c[1] > c[2]);
+}
+
+/* The fog under a roof is in its shadow (the cascaded shadow map): darker than in the open. */
+static void test_shadowed_fog_darker(void **state) {
+    fixture *f = *state;
+    const float sun[3] = {0.0f, -1.0f, 0.0f};
+    rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+    fog.ambient_intensity = 0.0f; /* the sun's light alone */
+    double c[2];
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, sun);
+        with_fog(f, &fog);
+        if (i == 1) { /* a 120 m black slab 9 m up, over the camera and the air it looks at */
+            with_cube(f, f->black, (float[3]){20, 9, 0}, 1.0f);
+            mat4 m;
+            glm_mat4_identity(m);
+            glm_translate(m, (vec3){20, 9, 0});
+            glm_scale(m, (vec3){120, 1, 120});
+            memcpy(f->inst.transform, m, sizeof(m));
+        }
+        frame(f, i ? "roof" : "open");
+        c[i] = mean_at(f, W / 2, H / 2);
+    }
+    print_message("fog in the open %.1f, under a roof %.1f\n", c[0], c[1]);
+    assert_true(c[1] < c[0] * 0.6);
+}
+
+/* A FogVolume box in front of the camera fogs the black cube behind it where it is seen through
+ * the box, and leaves the pixels beside the box alone. */
+static void test_fog_volume_box(void **state) {
+    fixture *f = *state;
+    uint8_t clear[W * H * 4];
+    rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+    fog.density = 0.0f; /* only the box's fog */
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, noon);
+        with_cube(f, f->black, (float[3]){60, 2, 0}, 60.0f); /* fills the view */
+        with_fog(f, &fog);
+        if (i == 1) {
+            /* A 10 m box 20 m ahead, 4 m wide: the middle of the view only. */
+            memset(&f->box, 0, sizeof(f->box));
+            mat4 m;
+            glm_mat4_identity(m);
+            glm_translate(m, (vec3){20, 2, 0});
+            glm_scale(m, (vec3){10, 4, 4});
+            memcpy(f->box.world_from_box, m, sizeof(m));
+            f->box.fog = rill_render_fog_volume_query_defaults();
+            f->snap.fog_volumes = &f->box;
+            f->snap.fog_volume_count = 1;
+        }
+        frame(f, i ? "box" : "box_none");
+        if (i == 0) {
+            copy_px(f, clear);
+        }
+    }
+    double mid = mean_at(f, W / 2, H / 2), side = mean_at(f, 4, 4);
+    memcpy(f->px, clear, sizeof(clear));
+    double mid0 = mean_at(f, W / 2, H / 2), side0 = mean_at(f, 4, 4);
+    print_message("box: middle %.1f (without %.1f), corner %.1f (without %.1f)\n", mid, mid0, side,
+                  side0);
+    assert_true(mid > mid0 + 10.0);
+    assert_true(fabs(side - side0) < 0.5);
+}
+
+/* Density 0 (the camera's and a box's) and the Low tier change no pixel; the Low tier adds no
+ * pass either. */
+static void test_zero_density_and_low_tier_change_nothing(void **state) {
+    fixture *f = *state;
+    uint8_t plain[W * H * 4];
+    scene(f, (float[3]){0, 2, 0}, (float[3]){100, 12, 0}, noon);
+    with_cube(f, f->white, (float[3]){30, 2, 0}, 6.0f);
+    frame(f, "plain");
+    copy_px(f, plain);
+    rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+    fog.density = 0.0f;
+    with_fog(f, &fog);
+    f->box.fog = rill_render_fog_volume_query_defaults();
+    set_identity(f->box.world_from_box);
+    f->box.fog.density = 0.0f;
+    f->snap.fog_volumes = &f->box;
+    f->snap.fog_volume_count = 1;
+    frame(f, "zero_density");
+    assert_memory_equal(f->px, plain, sizeof(plain));
+    /* A box with fog out of sight (behind the camera): the passes run, the view is unchanged. */
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){-50, 2, 0});
+    glm_scale_uni(m, 10.0f);
+    memcpy(f->box.world_from_box, m, sizeof(m));
+    f->box.fog.density = 1.0f;
+    frame(f, "box_behind");
+    assert_memory_equal(f->px, plain, sizeof(plain));
+    /* Real fog at the Low tier: none. */
+    fog.density = 0.05f;
+    with_fog(f, &fog);
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_LOW);
+    frame(f, "low_tier");
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_MEDIUM);
+    assert_memory_equal(f->px, plain, sizeof(plain));
+    frame(f, "medium_tier");
+    assert_true(memcmp(f->px, plain, sizeof(plain)) != 0);
+}
+
+/* Hostile values clamp (a warning naming the entity and field) to what the clamped values render:
+ * NaN density is the default 0.02, an anisotropy of 40 is 0.95, an infinite distance the default
+ * 256 m, a negative height falloff 0,
+ * a box's NaN colour is white and its negative density none. */
+static void test_hostile_settings_clamp(void **state) {
+    fixture *f = *state;
+    uint8_t want[W * H * 4];
+    for (int k = 0; k < 2; k++) {
+        rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+        rill_render_fog_volume box = rill_render_fog_volume_query_defaults();
+        if (k == 0) { /* what the clamped values are */
+            fog.anisotropy = 0.95f;
+            fog.distance = 256.0f;
+            fog.height_falloff = 0.0f;
+            box.density = 0.0f;
+        } else {
+            fog.density = NAN;
+            fog.anisotropy = 40.0f;
+            fog.distance = INFINITY;
+            fog.height_falloff = -3.0f; /* 0 */
+            box.color[1] = NAN;
+            box.density = -5.0f;
+        }
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, noon);
+        with_cube(f, f->black, (float[3]){60, 2, 0}, 8.0f);
+        with_fog(f, &fog);
+        f->rs.source = 7; /* names the entity in the warning */
+        memset(&f->box, 0, sizeof(f->box));
+        set_identity(f->box.world_from_box);
+        f->box.fog = box;
+        f->snap.fog_volumes = &f->box;
+        f->snap.fog_volume_count = 1;
+        frame(f, k ? "hostile" : "hostile_clamped");
+        if (k == 0) {
+            copy_px(f, want);
+        }
+    }
+    assert_memory_equal(f->px, want, sizeof(want));
+    /* A degenerate box matrix drops the box; the frame still renders. */
+    memset(f->box.world_from_box, 0, sizeof(f->box.world_from_box));
+    f->box.fog.density = 1.0f;
+    frame(f, NULL);
+}
+
+/* The user's path: VolumetricFog on the camera entity is routed to the view, every FogVolume with
+ * a GlobalTransform reaches the snapshot with its entity, and their defaults are NOTES 10's. */
+static void test_components_extract(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_render_components comps;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    rill_component vf = rill_world_find_component(w, "VolumetricFog");
+    rill_component fv = rill_world_find_component(w, "FogVolume");
+    assert_true(vf.id && fv.id);
+    rill_render_volumetric_fog fog;
+    rill_type_apply_defaults(rill_world_component_type(w, vf), &fog);
+    assert_float_equal(fog.density, 0.02f, 0.0);
+    assert_float_equal(fog.scattering_albedo, 0.9f, 0.0);
+    assert_float_equal(fog.anisotropy, 0.6f, 0.0);
+    assert_float_equal(fog.height_falloff, 0.05f, 0.0);
+    assert_float_equal(fog.distance, 256.0f, 0.0);
+    fog.density = 0.5f;
+    assert_non_null(rill_world_add(w, cam, vf, &fog));
+    rill_entity box = rill_world_spawn(w);
+    rill_render_fog_volume bv;
+    rill_type_apply_defaults(rill_world_component_type(w, fv), &bv);
+    assert_float_equal(bv.density, 0.1f, 0.0);
+    bv.scattering = 2.0f;
+    assert_non_null(rill_world_add(w, box, fv, &bv));
+    assert_non_null(rill_world_add(w, box, b->transform, NULL));
+    assert_non_null(rill_world_add(w, box, b->global_transform, NULL));
+    rill_entity no_xf = rill_world_spawn(w); /* no transform: not a box anywhere */
+    assert_non_null(rill_world_add(w, no_xf, fv, &bv));
+
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    uint32_t size = 0;
+    const rill_render_volumetric_fog *routed =
+        rill_render_view_settings(&s.view, "VolumetricFog", &size);
+    assert_non_null(routed);
+    assert_int_equal(size, sizeof(*routed));
+    assert_float_equal(routed->density, 0.5f, 0.0);
+    assert_int_equal(s.fog_volume_count, 1);
+    assert_int_equal(s.fog_volumes[0].entity, box);
+    assert_float_equal(s.fog_volumes[0].fog.scattering, 2.0f, 0.0);
+    rill_world_remove(w, box, fv);
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.fog_volume_count, 0);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest gpu[] = {
+        cmocka_unit_test(test_thickens_with_distance),
+        cmocka_unit_test(test_brighter_toward_sun),
+        cmocka_unit_test(test_shadowed_fog_darker),
+        cmocka_unit_test(test_fog_volume_box),
+        cmocka_unit_test(test_zero_density_and_low_tier_change_nothing),
+        cmocka_unit_test(test_hostile_settings_clamp),
+    };
+    const struct CMUnitTest cpu[] = {
+        cmocka_unit_test(test_components_extract),
+    };
+    int failed = cmocka_run_group_tests_name("vfog_cpu", cpu, NULL, NULL);
+    return failed + cmocka_run_group_tests_name("vfog_gpu", gpu, setup, teardown);
+}
