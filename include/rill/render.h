@@ -100,6 +100,11 @@ enum {
      * motion vectors as (0.5 + 100 * motion in UV units, 0.5 + 100 * ..., 0.5). */
     RILL_RENDER_DEBUG_VIEW_NORMALS = 1u << 1,
     RILL_RENDER_DEBUG_VIEW_MOTION = 1u << 2,
+    /* GPU-driven culling and drawing for the single-view frame (docs/renderer.md "GPU-driven
+     * culling"): plain opaque instances stay resident on the GPU, updated by what changed, and a
+     * compute pass culls them against the view and each shadow cascade into indirect draws;
+     * everything else keeps the CPU path. */
+    RILL_RENDER_DEBUG_GPU_CULL = 1u << 3,
 };
 
 /* Quality tiers. They pick the shadow map size and switch effects off, never on: SSAO runs only

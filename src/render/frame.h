@@ -74,6 +74,8 @@ typedef struct rill__cull_params {
     bool shadows;
     float shadow_center[3], shadow_radius, sun_dir[3];
     float cam_pos[3], cam_fwd[3];
+    /* Per snapshot position, non-zero: the GPU path (gpu_cull.c) draws it; NULL: none. */
+    const uint8_t *gpu_taken;
 } rill__cull_params;
 rill_result rill__view_cull(rill_renderer *r, rill__view *vs, const rill__cull_params *p,
                             rill_error *err);
@@ -87,6 +89,45 @@ uint32_t rill__ghost_opacity_q(const rill_render_instance *in);
 /* This instance's world matrix last frame (prev: its history slot, or UINT32_MAX). */
 const float *rill__prev_model(const rill_renderer *r, const rill_render_instance *in,
                               uint32_t prev);
+
+/* frame_views.c: the frustum planes of a view-projection (zero-to-one clip space), as
+ * frame_cull.c tests them (a, b, c, d with ax + by + cz + d >= 0 inside). */
+void rill__frustum_planes(const float vp[16], float out[6][4]);
+
+/* gpu_cull.c: GPU-driven culling and drawing (RILL_RENDER_DEBUG_GPU_CULL; see the file).
+ * scan matches the view's snapshot to the resident instance table (on false: the table is
+ * dropped) and returns, per snapshot position, non-zero for the instances the GPU path draws
+ * (NULL: none this frame, err set when on and it failed); record adds the compute work that
+ * applies the deltas and culls (after the CPU lists are made); draws gives the passes what to
+ * draw (false: nothing); info reads its state for stats and tests. */
+typedef struct rill__gpu_cull rill__gpu_cull;
+typedef struct rill__gpu_cull_run {
+    uint32_t first, count; /* commands [first, first + count) of a list */
+    rill_material mat;     /* the material and mesh (buffers) of the run's first group */
+    rill_mesh mesh;
+    bool double_sided;
+} rill__gpu_cull_run;
+typedef struct rill__gpu_cull_draw {
+    rill__buf *cmds, *instances; /* commands (20 bytes each, ncmds per list), instance data */
+    uint32_t ncmds, lists;       /* list 0: the view, 1 + c: cascade c */
+    const rill__gpu_cull_run *runs_mat, *runs_geo; /* by pipeline + material + buffers; buffers */
+    uint32_t nruns_mat, nruns_geo;
+} rill__gpu_cull_draw;
+typedef struct rill__gpu_cull_stats {
+    bool active;
+    uint32_t resident, groups, deltas, lists;
+} rill__gpu_cull_stats;
+const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
+                                   rill_error *err);
+rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
+                                  const float planes[6][4], rill_error *err);
+bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gpu_cull_draw *out);
+void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out);
+void rill__gpu_cull_destroy(rill_renderer *r);
+/* Tests: with readback on (it drops the table), the visible-list bits (bit l: list l) the last
+ * finished frame's culling wrote for instance id; UINT32_MAX: not resident. */
+void rill__gpu_cull_set_readback(rill_renderer *r, bool on);
+uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id);
 
 /* frame_lights.c: writes the view's light buffer and (clustered) its light grid; fr gets the
  * light count and cluster parameters. */

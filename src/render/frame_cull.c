@@ -658,6 +658,10 @@ static uint32_t chunk_fill(const cull_job *jb, slice_cursor *c, cull_chunk *ch, 
     while (c->i < c->end && m < CULL_CHUNK) {
         uint32_t i = c->i;
         const rill_render_instance *in = &snap->instances[i];
+        if (jb->p->gpu_taken && jb->p->gpu_taken[i]) {
+            c->i++; /* culled and drawn by the GPU path (gpu_cull.c) */
+            continue;
+        }
         int32_t mi = -1, ti = -1;
         if (in->mode != RILL_RENDER_MODE_HIDDEN) { /* hidden: no pass sees it */
             mi = cached_mesh_index(r, &c->mesh_cache, in->mesh.id);

@@ -23,16 +23,17 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
  * light clusters, ambient occlusion (white without SSAO), the image-based light and the
  * reflection probes). */
-static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
-                           rill__img *shadow, rill__img *ao, rill__img *decal) {
+static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd,
+                                bool full, rill__img *shadow, rill__img *ao, rill__img *decal,
+                                rill__buf *instances) {
     rill__binding b[16];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
     b[0].range = sizeof(rill__gpu_frame);
-    b[1].buf = vs->inst_buf;
-    b[1].offset = vs->inst_off;
-    b[1].range = vs->inst_size;
+    b[1].buf = instances ? instances : vs->inst_buf;
+    b[1].offset = instances ? 0 : vs->inst_off;
+    b[1].range = instances ? 0 : vs->inst_size;
     b[2].buf = vs->light_buf;
     b[2].offset = vs->light_off;
     b[2].range = vs->light_size;
@@ -50,6 +51,12 @@ static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__c
         bind_img(&b[15], decal ? decal : rill__post_no_decal(r), RILL__SAMPLER_NEAREST_CLAMP);
     }
     rill__cmd_bind_transient_set(cmd, 0, b, full ? 16 : 2);
+}
+
+/* bind_frame_set_with the view's instance buffer (the CPU path's draw lists). */
+static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
+                           rill__img *shadow, rill__img *ao, rill__img *decal) {
+    bind_frame_set_with(r, vs, cmd, full, shadow, ao, decal, NULL);
 }
 
 /* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
@@ -307,6 +314,65 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     }
 }
 
+/* Draws GPU culling's list `list` (0: the view, 1 + c: cascade c; gpu_cull.c): one indirect
+ * draw per run of commands. With db->pipes, through those pipelines with their materials (runs of
+ * one pipeline, material and buffers), else through `pipe` with push (shadows: runs of one pair of
+ * buffers). The instances are never mirrored: counter-clockwise front faces. */
+static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, const draw_binding *db,
+                     rill__pipe *pipe, const void *push, uint32_t push_size) {
+    rill_renderer *r = ctx->r;
+    rill__cmd *cmd = ctx->cmd;
+    rill__gpu_cull_draw d;
+    if (!rill__gpu_cull_draws(r, vs, &d) || list >= d.lists) {
+        return;
+    }
+    bool mats = db && db->pipes;
+    const rill__gpu_cull_run *runs = mats ? d.runs_mat : d.runs_geo;
+    uint32_t nruns = mats ? d.nruns_mat : d.nruns_geo;
+    rill__pipe *bound = NULL;
+    const rill__buf *cur_vb = NULL, *cur_ib = NULL;
+    uint32_t cur_mat = 0;
+    for (uint32_t k = 0; k < nruns; k++) {
+        const rill__gpu_cull_run *run = &runs[k];
+        const mesh_slot *ms = rill__mesh_get(r, run->mesh);
+        const mat_slot *mt = rill__material_get(r, run->mat);
+        if (!ms || !mt) {
+            continue;
+        }
+        rill__pipe *p = mats ? db->pipes[run->double_sided ? 1 : 0] : pipe;
+        if (p != bound) {
+            rill__cmd_bind_pipe(cmd, p);
+            if (mats) {
+                bind_frame_set_with(r, vs, cmd, db->full_set, db->shadow, db->ao, db->decal,
+                                    d.instances);
+                if (db->push_size) {
+                    rill__cmd_push(cmd, db->push, db->push_size);
+                }
+                if (db->mirrors) {
+                    rill__cmd_front_face(cmd, false);
+                }
+            } else {
+                bind_frame_set_with(r, vs, cmd, false, NULL, NULL, NULL, d.instances);
+                rill__cmd_push(cmd, push, push_size);
+            }
+            bound = p;
+            cur_mat = 0;
+        }
+        if (mats && run->mat.id != cur_mat) {
+            rill__cmd_bind_set(cmd, 1, mt->set);
+            cur_mat = run->mat.id;
+        }
+        if (ms->vb != cur_vb || ms->ib != cur_ib) {
+            rill__cmd_bind_mesh(cmd, ms->vb, ms->ib);
+            cur_vb = ms->vb;
+            cur_ib = ms->ib;
+        }
+        uint64_t at = ((uint64_t)list * d.ncmds + run->first) * 20u;
+        rill__cmd_draw_indexed_indirect(cmd, d.cmds, at, run->count);
+        r->draw_calls++;
+    }
+}
+
 /* Starts and ends a raster pass over the view's depth image (every view has its own images). */
 static void view_begin(rill_rg_ctx *ctx, const rill__view *vs, const rill__attachment *col,
                        uint32_t ncol, const rill__attachment *depth) {
@@ -405,6 +471,11 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
                           true);
             }
         }
+        if (c < vs->cascades) {
+            uint32_t push[4] = {c, 0, 0, 0};
+            rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
+            draw_gpu(ctx, vs, 1u + c, NULL, r->pipes[RILL__PIPE_SHADOW], push, sizeof(push));
+        }
         rill__cmd_end_rendering(ctx->cmd);
     }
 }
@@ -423,6 +494,8 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
+    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID]; /* GPU culling's: all solid */
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0);
     view_end(ctx, vs);
 }
 
@@ -445,6 +518,7 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        true};
     db.decal = rill__ctx_img(ctx, vs->res.decal);
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0);
     ghost_alpha(ctx, vs);
     view_end(ctx, vs);
 }

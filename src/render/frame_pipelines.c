@@ -41,6 +41,7 @@ static const rill__set_layout sky_set = {{U, T, T, T, T, T, I}};
 static const rill__set_layout skybox_set = {{T, T, I}};
 static const rill__set_layout vfog_set = {{U, T, T, U, S, I}}; /* frame, shadows, harmonics */
 static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
+static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S}}; /* gpu_cull.c */
 #undef T
 #undef U
 #undef S
@@ -161,6 +162,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},
     {RILL__PIPE_SSGI_TEMPORAL,  "ssgi temporal",              COMPUTE(ssgi_temporal_comp), NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        48},
     {RILL__PIPE_SSGI_APPLY,     "ssgi apply",                 COMPUTE(ssgi_apply_comp),    NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        24},
+    {RILL__PIPE_GPU_CULL,       "gpu cull",                   COMPUTE(gpu_cull_comp),      NO_COLOR,                0,                              &gpu_cull_set,   NULL,          8},
 };
 /* clang-format on */
 

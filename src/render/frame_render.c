@@ -27,6 +27,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
 
 void rill__frame_destroy(rill_renderer *r) {
     rill__skinning_destroy(r);
+    rill__gpu_cull_destroy(r);
     rill__effects_destroy(r);
     rill__taa_destroy(r);
     rill__ibl_destroy(r);

@@ -112,6 +112,14 @@ static void frustum_planes(mat4 vp, vec4 out[6]) {
     }
 }
 
+void rill__frustum_planes(const float vp[16], float out[6][4]) {
+    mat4 m;
+    memcpy(m, vp, sizeof(mat4));
+    vec4 p[6];
+    frustum_planes(m, p);
+    memcpy(out, p, sizeof(p));
+}
+
 /* The bounding sphere of the view frustum between view distances a and b. */
 static rill__sphere slice_sphere(mat4 world_from_view, float tan_y, float aspect, float a, float b,
                                  bool ortho, float half_h) {
@@ -366,6 +374,14 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
         cp.cam_pos[k] = world_from_view[3][k];
         cp.cam_fwd[k] = -world_from_view[2][k];
     }
+    /* GPU-driven culling (gpu_cull.c) takes its instances first; the CPU path skips them. Only
+     * a frame of one view takes it. */
+    bool gpu = (r->desc.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) && !r->frame.composed;
+    rill_error gerr = {0};
+    cp.gpu_taken = rill__gpu_cull_scan(r, vs, gpu, &gerr);
+    if (gpu && !cp.gpu_taken) {
+        RILL_LOG_WARN("render", "GPU culling off this frame: %s", gerr.msg);
+    }
     rill_result res = rill__view_cull(r, vs, &cp, err);
     if (res != RILL_OK) {
         return res;
@@ -384,6 +400,12 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
     }
     write_frame(r, vs, fr, view, proj, vp, p->motion, cascade_far, cascade_texel, sun_dir);
     write_instances(r, vs, gi);
+    if (cp.gpu_taken) {
+        res = rill__gpu_cull_record(r, cmd, vs, cp.planes, err);
+        if (res != RILL_OK) {
+            return res;
+        }
+    }
     res = rill__view_lights(r, cmd, vs, view, proj, p->clustered, fr, err);
     if (res == RILL_OK) {
         rill__phase_mark(r, RILL__CPU_UPLOAD);

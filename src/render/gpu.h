@@ -330,6 +330,9 @@ void rill__cmd_compute_barrier(rill__cmd *cmd);
  * command's reads and writes finish before compute writes; after them, compute writes are seen by
  * the vertex input of every later draw. */
 void rill__cmd_skinning_barrier(rill__cmd *cmd, bool after);
+/* After GPU culling's dispatches (gpu_cull.c): compute writes are seen by the indirect draws'
+ * parameters, the vertex shaders' storage reads and the host (tests read the visible flags). */
+void rill__cmd_indirect_barrier(rill__cmd *cmd);
 /* Copies src (whole) onto dst (same size and format), both in the GENERAL layout (images a pass
  * holds as STORAGE_WRITE), with barriers so earlier writes of either are seen and the copy is seen
  * by the compute work that follows in the same pass. */

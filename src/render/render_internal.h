@@ -340,7 +340,8 @@ struct rill_rg_ctx {
     X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
     X(SKYBOX)                                                                                      \
     X(VFOG) X(VFOG_APPLY)                                                                          \
-    X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)
+    X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
+    X(GPU_CULL)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
@@ -349,6 +350,7 @@ typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill_
 struct rill_renderer {
     rill_renderer_desc desc;
     struct rill__skinning *skinning; /* skinned instances' GPU state (skinning.c), NULL until one */
+    struct rill__gpu_cull *gpu_cull; /* GPU-driven culling's resident table (gpu_cull.c), or NULL */
     struct rill_plugins *plugins;    /* effect plugin host (plugin_host.c), or NULL */
     rill__gpu *gpu;
     uint32_t width, height;

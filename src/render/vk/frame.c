@@ -617,6 +617,15 @@ void rill__cmd_skinning_barrier(rill__cmd *cmd, bool after) {
         VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT, VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT);
 }
 
+void rill__cmd_indirect_barrier(rill__cmd *cmd) {
+    rill__vk_memory_barrier(
+        cmd->cb, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+            VK_PIPELINE_STAGE_2_HOST_BIT,
+        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+            VK_ACCESS_2_HOST_READ_BIT);
+}
+
 void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst) {
     /* The graph's barrier into GENERAL targets compute; the copy is a transfer. */
     rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

@@ -1,0 +1,244 @@
+/* bench_gpu_cull.c: the CPU path against GPU-driven culling (RILL_RENDER_DEBUG_GPU_CULL) in the
+ * same run. A grid of N mesh instances (cubes and spheres, 8 materials, a sun with 4 shadow
+ * cascades) at 1920x1080, drawn by one renderer first on the CPU path, then with GPU culling;
+ * one JSON line per N and path: CPU record time (mean, min, max over the frames, measured with
+ * the GPU idle), its phases, the GPU time of GPU culling's compute ("gpu cull") and of every pass,
+ * draw calls, and for the GPU path the resident instances, draw groups and deltas of the last
+ * frame.
+ *
+ * usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size 1920x1080]
+ *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
+ *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
+ *                view; 4: about 7 % of it)
+ *   --moving P   P percent of the instances move every frame (default 0: a static world, where
+ *                the GPU path uploads nothing after the first frame)
+ *   --workers N  job workers the renderer culls with (default one per core; 0: none)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+#include "rill/render.h"
+
+#include "bench_renderer.h"
+
+enum { PHASES = 7 };
+static const char *const phase_names[PHASES] = {"setup", "cull",     "sort",  "upload",
+                                                "graph", "commands", "submit"};
+
+typedef struct options {
+    uint32_t frames, w, h;
+    const char *device;
+    float zoom, moving;
+    rill_jobs *jobs;
+} options;
+
+typedef struct scene {
+    rill_render_instance *inst;
+    uint32_t count, side;
+    float spacing;
+    rill_render_snapshot snap;
+} scene;
+
+/* Instance i's matrix in frame f: on the grid, lifted by a wave when it is one of the moving. */
+static void place(const scene *s, const options *o, uint32_t i, uint32_t f) {
+    mat4 m;
+    glm_mat4_identity(m);
+    float lift = 0.0f;
+    if (o->moving > 0.0f && (float)(i % 1000u) < o->moving * 10.0f) {
+        lift = 0.25f * sinf((float)f * 0.3f + (float)i);
+    }
+    glm_translate(m,
+                  (vec3){((float)(i % s->side) - (float)s->side * 0.5f) * s->spacing, 0.5f + lift,
+                         ((float)(i / s->side) - (float)s->side * 0.5f) * s->spacing});
+    memcpy(s->inst[i].transform, m, sizeof(mat4));
+}
+
+static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options *o) {
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(r, &err), sphere = rill_render_mesh_sphere(r, 24, &err);
+    rill_mesh plane = rill_render_mesh_plane(r, &err);
+    rill_material mats[8];
+    for (int i = 0; i < 8; i++) {
+        rill_material_desc md;
+        memset(&md, 0, sizeof(md));
+        md.base_color[0] = 0.3f + 0.08f * (float)i, md.base_color[1] = 0.5f;
+        md.base_color[2] = 0.9f - 0.08f * (float)i, md.base_color[3] = 1.0f;
+        md.roughness = 0.3f + 0.08f * (float)i;
+        md.metallic = (i & 1) ? 1.0f : 0.0f;
+        mats[i] = rill_render_material_create(r, &md, &err);
+    }
+    s->inst = rill_calloc_tagged(count + 1, sizeof(*s->inst), RILL_MEM_RENDER);
+    if (!s->inst || !cube.id || !sphere.id || !plane.id) {
+        return false;
+    }
+    s->count = count;
+    s->side = (uint32_t)ceil(sqrt((double)count));
+    s->spacing = 1.6f;
+    float extent = (float)s->side * s->spacing;
+    for (uint32_t i = 0; i < count; i++) {
+        s->inst[i].id = i + 1;
+        s->inst[i].mesh = (i % 4 == 3) ? sphere : cube;
+        s->inst[i].material = mats[(i * 7) % 8];
+        place(s, o, i, 0);
+    }
+    mat4 g;
+    glm_mat4_identity(g);
+    glm_scale_uni(g, extent * 1.5f);
+    s->inst[count].id = count + 1;
+    s->inst[count].mesh = plane;
+    s->inst[count].material = mats[0];
+    memcpy(s->inst[count].transform, g, sizeof(mat4));
+    rill_render_snapshot *sn = &s->snap;
+    memset(sn, 0, sizeof(*sn));
+    mat4 view, inv;
+    glm_lookat((vec3){0, extent * 0.55f / o->zoom + 3.0f, extent * 0.75f / o->zoom + 3.0f},
+               (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+    glm_mat4_inv(view, inv);
+    memcpy(sn->view.world_from_view, inv, sizeof(mat4));
+    sn->view.far_plane = extent * 4.0f + 50.0f;
+    sn->has_sun = true;
+    sn->sun.direction[0] = -0.4f, sn->sun.direction[1] = -1.0f, sn->sun.direction[2] = -0.3f;
+    sn->sun.color[0] = sn->sun.color[1] = sn->sun.color[2] = 1.0f;
+    sn->sun.illuminance = 3.0f;
+    sn->sun.shadows = true;
+    sn->ambient[0] = sn->ambient[1] = sn->ambient[2] = 0.05f;
+    sn->instances = s->inst;
+    sn->instance_count = count + 1;
+    return true;
+}
+
+/* Draws `frames` frames on one path and prints its line. f0: the scene's frame number so far. */
+static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, uint32_t *f0) {
+    rill_renderer_set_debug_flags(r, gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u);
+    rill_error err = {0};
+    double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0, phase_sum[PHASES] = {0};
+    double cull_sum = 0, gpu_sum = 0;
+    rill_render_stats st;
+    memset(&st, 0, sizeof(st));
+    /* Two warm-up frames: uploads, pipelines, transient images, the GPU path's first spawn. */
+    for (uint32_t f = 0; f < o->frames + 2; f++) {
+        if (o->moving > 0.0f) {
+            for (uint32_t i = 0; i < s->count; i++) {
+                place(s, o, i, *f0);
+            }
+        }
+        (*f0)++;
+        rill_renderer_wait_idle(r, NULL);
+        if (rill_renderer_render(r, &s->snap, &err) != RILL_OK) {
+            fprintf(stderr, "bench_gpu_cull: %s\n", err.msg);
+            return 1;
+        }
+        rill_renderer_wait_idle(r, NULL);
+        rill_renderer_stats(r, &st);
+        if (f < 2) {
+            continue;
+        }
+        cpu_sum += st.cpu_record_ms;
+        cpu_min = fmin(cpu_min, st.cpu_record_ms);
+        cpu_max = fmax(cpu_max, st.cpu_record_ms);
+        const double phase[PHASES] = {st.cpu_setup_ms,  st.cpu_cull_ms,  st.cpu_sort_ms,
+                                      st.cpu_upload_ms, st.cpu_graph_ms, st.cpu_commands_ms,
+                                      st.cpu_submit_ms};
+        for (int k = 0; k < PHASES; k++) {
+            phase_sum[k] += phase[k];
+        }
+        for (uint32_t p = 0; p < st.pass_count; p++) {
+            gpu_sum += st.pass_gpu_ms[p];
+            if (strcmp(st.pass_names[p], "gpu cull") == 0) {
+                cull_sum += st.pass_gpu_ms[p];
+            }
+        }
+    }
+    double n = o->frames;
+    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"instances\":%u,\"zoom\":%g,\"moving_pct\":%g,"
+           "\"width\":%u,\"height\":%u,\"frames\":%u,\"workers\":%u,\"device\":\"%s\","
+           "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
+           "\"max\":%.3f},\"cpu_phase_ms\":{",
+           gpu ? "gpu" : "cpu", s->count, (double)o->zoom, (double)o->moving, o->w, o->h, o->frames,
+           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls, st.instances_visible,
+           cpu_sum / n, cpu_min, cpu_max);
+    for (int k = 0; k < PHASES; k++) {
+        printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
+    }
+    printf("},\"gpu_cull_ms\":%.3f,\"gpu_total_ms\":%.3f}\n", cull_sum / n, gpu_sum / n);
+    fflush(stdout);
+    return 0;
+}
+
+static int run(uint32_t count, const options *o) {
+    rill_renderer *r =
+        bench_renderer_create("bench_gpu_cull", (rill_renderer_desc){.width = o->w,
+                                                                     .height = o->h,
+                                                                     .validation = -1,
+                                                                     .device_name = o->device,
+                                                                     .jobs = o->jobs});
+    if (!r) {
+        return 1;
+    }
+    scene s;
+    int rc = 1;
+    uint32_t f0 = 0;
+    if (scene_make(&s, r, count, o)) {
+        rc = measure(r, &s, o, false, &f0) || measure(r, &s, o, true, &f0);
+    } else {
+        fprintf(stderr, "bench_gpu_cull: out of memory for %u instances\n", count);
+    }
+    rill_free(s.inst);
+    rill_renderer_destroy(r);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    const char *counts = "10000,100000,1000000";
+    options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f};
+    long workers = -1;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--counts") == 0)
+            counts = argv[i + 1];
+        else if (strcmp(argv[i], "--frames") == 0)
+            o.frames = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--size") == 0)
+            sscanf(argv[i + 1], "%ux%u", &o.w, &o.h);
+        else if (strcmp(argv[i], "--zoom") == 0)
+            o.zoom = strtof(argv[i + 1], NULL);
+        else if (strcmp(argv[i], "--moving") == 0)
+            o.moving = strtof(argv[i + 1], NULL);
+        else if (strcmp(argv[i], "--device") == 0)
+            o.device = argv[i + 1];
+        else if (strcmp(argv[i], "--workers") == 0)
+            workers = strtol(argv[i + 1], NULL, 10);
+    }
+    if (!o.frames)
+        o.frames = 1;
+    if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f) || !(o.moving >= 0.0f && o.moving <= 100.0f) ||
+        workers < -1 || workers > 256) {
+        fprintf(stderr, "bench_gpu_cull: --zoom in [1, 1000], --moving in [0, 100], --workers in "
+                        "[0, 256]\n");
+        return 2;
+    }
+    rill_log_set_level(RILL_LOG_WARN);
+    rill_error err = {0};
+    if (workers != 0 &&
+        !(o.jobs = rill_jobs_create(
+              &(rill_jobs_desc){.worker_count = workers < 0 ? 0u : (uint32_t)workers}, &err))) {
+        fprintf(stderr, "bench_gpu_cull: %s\n", err.msg);
+        return 1;
+    }
+    int rc = 0;
+    const char *p = counts;
+    while (*p && rc == 0) {
+        uint32_t n = (uint32_t)strtoul(p, (char **)&p, 10);
+        if (n && run(n, &o))
+            rc = 1;
+        while (*p == ',')
+            p++;
+        if (*p && (*p < '0' || *p > '9'))
+            break;
+    }
+    rill_jobs_destroy(o.jobs);
+    return rc;
+}

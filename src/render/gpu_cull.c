@@ -1,0 +1,750 @@
+/* gpu_cull.c: GPU-driven culling and drawing (RILL_RENDER_DEBUG_GPU_CULL). Plain instances -- an
+ * id, drawn normally (not hidden, wireframe or ghost), a whole opaque mesh, no LOD crossfade, not
+ * mirrored -- live in an instance table resident on the GPU, one slot per instance id; every other
+ * instance keeps the CPU path (frame_cull.c), which skips the ones taken here. Each frame:
+ *
+ *   scan    (CPU, over the renderer's jobs) each snapshot instance is matched to its slot (the
+ *           slot its position had last frame, else the id map) and its matrix and bounds hashed:
+ *           only what changed becomes a delta (spawned, moved, settled: the frame after a move,
+ *           its previous matrix catches up; despawned: not in the snapshot any more).
+ *   groups  slots share a draw group per (mesh, material); the live groups are ordered by
+ *           double-sidedness, material and buffers, so a run of them is one multi-draw indirect.
+ *   record  one compute shader (shaders/gpu_cull.comp) applies the deltas, writes each list's
+ *           indirect commands (list 0: the view; 1..4: the shadow cascades) with no instances,
+ *           then tests every resident sphere against each list's planes and appends the
+ *           survivors' instance data to their group's range, counting them in the command.
+ *   draw    the prepass, opaque and shadow passes draw the runs with vkCmdDrawIndexedIndirect:
+ *           the CPU records one call per run, whatever the instance count.
+ *
+ * Only the single-view frame takes this path; a frame of several views (or a render texture
+ * camera) draws everything on the CPU path and the table starts over when the path comes back. */
+#include "frame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GC_LISTS 5u    /* the view and up to four cascades */
+#define GC_SLICE 4096u /* snapshot positions per scan job */
+#define GC_NONE UINT32_MAX
+
+/* Must match `Delta` in gpu_cull.comp (std430). */
+typedef struct gc_delta {
+    float model[16];
+    float sphere[4];
+    uint32_t meta[4]; /* slot, group, op */
+} gc_delta;
+
+enum { OP_SPAWN = 0, OP_MOVE = 1, OP_SETTLE = 2, OP_DESPAWN = 3 };
+
+/* Must match `Group` in gpu_cull.comp. */
+typedef struct gc_group_gpu {
+    uint32_t index_count, first_index;
+    int32_t vertex_offset;
+    uint32_t base, cmd, pad[3];
+} gc_group_gpu;
+
+/* Must match `Params` in gpu_cull.comp. */
+typedef struct gc_params {
+    float planes[GC_LISTS][6][4];
+    uint32_t info[4]; /* lists, commands per list, output entries per list, groups */
+} gc_params;
+
+/* One resident instance (CPU side): what the scan compares against. */
+typedef struct gc_slot {
+    uint64_t id, hash; /* id 0: free */
+    uint32_t mesh, mat, group;
+    uint32_t seen, moved; /* the frame it was last in the snapshot, last moved */
+} gc_slot;
+
+/* A draw group: the resident instances of one mesh with one material. */
+typedef struct gc_group {
+    rill_mesh mesh;
+    rill_material mat;
+    uint32_t count;     /* resident instances, 0: free */
+    uint32_t cmd, base; /* this frame's command and first output entry (within a list) */
+} gc_group;
+
+/* What a snapshot position became in the scan. */
+enum { ST_CPU = 0, ST_SAME, ST_MOVED, ST_SERIAL };
+
+typedef struct gc_slice {
+    uint32_t moved, serial, seen;
+} gc_slice;
+
+struct rill__gpu_cull {
+    RILL_ARRAY(gc_slot) slots;
+    RILL_ARRAY(uint32_t) free_slots;
+    rill_map by_id;
+    uint32_t live;
+    RILL_ARRAY(uint32_t) moved_last, moved_now;
+    RILL_ARRAY(uint32_t) pos_slot; /* snapshot position -> slot, last frame's guess */
+    RILL_ARRAY(uint8_t) state;     /* snapshot position -> ST_* (non-zero: taken here) */
+    RILL_ARRAY(gc_slice) slices;
+    RILL_ARRAY(gc_group) groups;
+    RILL_ARRAY(uint32_t) free_groups;
+    rill_map group_by_key;
+    RILL_ARRAY(uint32_t) order; /* live groups in draw order */
+    RILL_ARRAY(rill__gpu_cull_run) runs_mat, runs_geo;
+    RILL_ARRAY(gc_delta) deltas;
+    uint32_t frame, ncmds, total;
+    bool active, readback;
+    uint32_t lists;
+    /* GPU buffers (device-local; flags host-visible with readback). */
+    rill__buf *res, *out, *cmds, *flags;
+    uint64_t res_slots, out_entries, cmd_count, flag_slots;
+    uint32_t deltas_last; /* for stats */
+};
+
+/* >>state ------------------------------------------------------------------------------------ */
+
+static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
+    rill__buf_destroy(r->gpu, g->res);
+    rill__buf_destroy(r->gpu, g->out);
+    rill__buf_destroy(r->gpu, g->cmds);
+    rill__buf_destroy(r->gpu, g->flags);
+    g->res = g->out = g->cmds = g->flags = NULL;
+    g->res_slots = g->out_entries = g->cmd_count = g->flag_slots = 0;
+}
+
+/* Forgets every resident instance (the next active frame spawns them again). */
+static void gc_reset(rill_renderer *r, rill__gpu_cull *g) {
+    g->slots.len = g->free_slots.len = g->moved_last.len = g->moved_now.len = 0;
+    g->groups.len = g->free_groups.len = g->order.len = 0;
+    g->runs_mat.len = g->runs_geo.len = 0;
+    g->pos_slot.len = 0;
+    rill_map_clear(&g->by_id);
+    rill_map_clear(&g->group_by_key);
+    g->live = g->ncmds = g->total = 0;
+    g->active = false;
+    gc_free_buffers(r, g); /* the new table must not see the old one's slots */
+}
+
+void rill__gpu_cull_destroy(rill_renderer *r) {
+    rill__gpu_cull *g = r->gpu_cull;
+    if (!g) {
+        return;
+    }
+    gc_free_buffers(r, g);
+    rill_array_free(&g->slots);
+    rill_array_free(&g->free_slots);
+    rill_map_free(&g->by_id);
+    rill_array_free(&g->moved_last);
+    rill_array_free(&g->moved_now);
+    rill_array_free(&g->pos_slot);
+    rill_array_free(&g->state);
+    rill_array_free(&g->slices);
+    rill_array_free(&g->groups);
+    rill_array_free(&g->free_groups);
+    rill_map_free(&g->group_by_key);
+    rill_array_free(&g->order);
+    rill_array_free(&g->runs_mat);
+    rill_array_free(&g->runs_geo);
+    rill_array_free(&g->deltas);
+    rill_free(g);
+    r->gpu_cull = NULL;
+}
+
+static rill__gpu_cull *gc_get(rill_renderer *r) {
+    if (!r->gpu_cull) {
+        r->gpu_cull = rill_calloc_tagged(1, sizeof(rill__gpu_cull), RILL_MEM_RENDER);
+    }
+    return r->gpu_cull;
+}
+
+void rill__gpu_cull_set_readback(rill_renderer *r, bool on) {
+    rill__gpu_cull *g = gc_get(r);
+    if (g && g->readback != on) {
+        gc_reset(r, g);
+        g->readback = on;
+    }
+}
+
+/* >>scan ------------------------------------------------------------------------------------- */
+
+/* A direct-mapped cache of handle -> slot pointer (NULL: not drawable) for one scan job. */
+#define GC_CACHE 256u
+typedef struct gc_cache {
+    uint32_t id[GC_CACHE];
+    const void *ptr[GC_CACHE];
+} gc_cache;
+
+static const mesh_slot *cached_mesh(const rill_renderer *r, gc_cache *c, rill_mesh h) {
+    uint32_t k = h.id & (GC_CACHE - 1u);
+    if (c->id[k] != h.id) {
+        c->id[k] = h.id;
+        c->ptr[k] = rill__mesh_get(r, h);
+    }
+    return c->ptr[k];
+}
+
+static const mat_slot *cached_mat(const rill_renderer *r, gc_cache *c, rill_material h) {
+    uint32_t k = h.id & (GC_CACHE - 1u);
+    if (c->id[k] != h.id) {
+        c->id[k] = h.id;
+        c->ptr[k] = rill__material_get(r, h);
+    }
+    return c->ptr[k];
+}
+
+/* Whether an instance takes the GPU path (see the file comment); *ms gets its mesh. */
+static bool eligible(const rill_renderer *r, gc_cache *mc, gc_cache *tc,
+                     const rill_render_instance *in, const mesh_slot **ms) {
+    if (!in->id || in->mode != RILL_RENDER_MODE_NORMAL || in->range_count || in->lod_fade != 0.0f) {
+        return false;
+    }
+    const mat_slot *mt = cached_mat(r, tc, in->material);
+    if (!mt || mt->alpha_mode != RILL_ALPHA_OPAQUE) {
+        return false;
+    }
+    *ms = cached_mesh(r, mc, in->mesh);
+    return *ms && (*ms)->index_count && !rill__instance_mirrored(in->transform);
+}
+
+/* The fingerprint of what the resident table holds of an instance: its matrix and its mesh's
+ * bounding sphere (a skinned mesh's bounds move with its pose). Ten 64-bit words in two lanes of
+ * multiply-xorshift rounds (short dependency chains; frame_cull.c's matrix_hash does the same
+ * over eight), mixed at the end. */
+static uint64_t instance_hash(const rill_render_instance *in, const mesh_slot *ms) {
+    uint64_t w[10], a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
+    memcpy(w, in->transform, sizeof(float) * 16);
+    memcpy(&w[8], ms->center, sizeof(float) * 3);
+    memcpy((char *)&w[9] + 4, &ms->radius, sizeof(float));
+    for (int i = 0; i < 10; i += 2) {
+        a = (a ^ w[i]) * 0xff51afd7ed558ccdull;
+        b = (b ^ w[i + 1]) * 0xc4ceb9fe1a85ec53ull;
+        a ^= a >> 29;
+        b ^= b >> 31;
+    }
+    uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+typedef struct scan_job {
+    const rill_renderer *r;
+    rill__gpu_cull *g;
+    const rill_render_snapshot *snap;
+    uint32_t guesses; /* positions with a guess from last frame */
+} scan_job;
+
+/* Positions [begin, end) (a rill_job_range_fn): each instance whose position's slot of last frame
+ * still holds its id, mesh and material is settled here (seen; moved when its hash changed);
+ * anything else is left to the serial pass. Slots are touched only through the position that
+ * guessed them, so the jobs never share one. */
+static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    const scan_job *j = arg;
+    rill__gpu_cull *g = j->g;
+    gc_cache mc, tc;
+    memset(mc.id, 0, sizeof(mc.id));
+    memset(tc.id, 0, sizeof(tc.id));
+    gc_slice out = {0, 0, 0};
+    uint32_t frame = g->frame;
+    for (uint32_t i = begin; i < end; i++) {
+        const rill_render_instance *in = &j->snap->instances[i];
+        const mesh_slot *ms = NULL;
+        uint8_t st = ST_CPU;
+        if (eligible(j->r, &mc, &tc, in, &ms)) {
+            uint32_t s = i < j->guesses ? g->pos_slot.data[i] : GC_NONE;
+            gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
+            if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id) {
+                uint64_t h = instance_hash(in, ms);
+                sl->seen = frame;
+                out.seen++;
+                st = ST_SAME;
+                if (h != sl->hash) {
+                    sl->hash = h;
+                    sl->moved = frame;
+                    st = ST_MOVED;
+                    out.moved++;
+                }
+            } else {
+                st = ST_SERIAL;
+                out.serial++;
+            }
+        }
+        g->state.data[i] = st;
+    }
+    g->slices.data[index] = out;
+}
+
+/* A draw group for (mesh, material), made when new; counts one more instance. GC_NONE: out of
+ * memory. */
+static uint32_t group_acquire(rill__gpu_cull *g, rill_mesh mesh, rill_material mat) {
+    uint64_t key = (uint64_t)mesh.id << 32 | mat.id, v;
+    uint32_t k;
+    if (rill_map_get(&g->group_by_key, key, &v)) {
+        k = (uint32_t)v;
+    } else {
+        if (g->free_groups.len) {
+            k = rill_array_pop(&g->free_groups);
+        } else {
+            if (!rill_array_reserve(&g->groups, g->groups.len + 1u)) {
+                return GC_NONE;
+            }
+            k = g->groups.len++;
+        }
+        if (!rill_map_set(&g->group_by_key, key, k)) {
+            g->groups.data[k].count = 0;
+            (void)rill_array_push(&g->free_groups, k);
+            return GC_NONE;
+        }
+        g->groups.data[k] = (gc_group){mesh, mat, 0, GC_NONE, 0};
+    }
+    g->groups.data[k].count++;
+    return k;
+}
+
+static void group_release(rill__gpu_cull *g, uint32_t k) {
+    gc_group *gr = &g->groups.data[k];
+    if (--gr->count == 0) {
+        rill_map_remove(&g->group_by_key, (uint64_t)gr->mesh.id << 32 | gr->mat.id);
+        (void)rill_array_push(&g->free_groups, k);
+    }
+}
+
+/* Appends a delta for slot s (the instance's data with spawn and move). False: out of memory. */
+static bool push_delta(rill__gpu_cull *g, uint32_t s, uint32_t op, const rill_render_instance *in,
+                       const mesh_slot *ms) {
+    gc_delta *d = rill_array_push_n(&g->deltas, 1u);
+    if (!d) {
+        return false;
+    }
+    memset(d, 0, sizeof(*d));
+    if (in) {
+        memcpy(d->model, in->transform, sizeof(d->model));
+        memcpy(d->sphere, ms->center, sizeof(float) * 3);
+        d->sphere[3] = ms->radius;
+    }
+    d->meta[0] = s;
+    d->meta[1] = g->slots.data[s].group;
+    d->meta[2] = op;
+    return true;
+}
+
+/* A position the jobs could not settle: its id through the map (a new slot when new, a new group
+ * when its mesh or material changed); a second position with an id already seen this frame
+ * stays on the CPU path. False: out of memory. */
+static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_instance *in,
+                    uint32_t i) {
+    const mesh_slot *ms = rill__mesh_get(r, in->mesh);
+    uint64_t v, h = instance_hash(in, ms);
+    if (rill_map_get(&g->by_id, in->id, &v)) {
+        gc_slot *sl = &g->slots.data[v];
+        if (sl->seen == g->frame) {
+            g->state.data[i] = ST_CPU; /* a repeated id */
+            return true;
+        }
+        sl->seen = g->frame;
+        g->pos_slot.data[i] = (uint32_t)v;
+        if (sl->mesh != in->mesh.id || sl->mat != in->material.id) {
+            uint32_t k = group_acquire(g, in->mesh, in->material);
+            if (k == GC_NONE) {
+                return false;
+            }
+            group_release(g, sl->group);
+            sl->group = k;
+            sl->mesh = in->mesh.id;
+            sl->mat = in->material.id;
+            sl->hash = h ^ 1u; /* moves below */
+        }
+        if (h != sl->hash) {
+            sl->hash = h;
+            sl->moved = g->frame;
+            return push_delta(g, (uint32_t)v, OP_MOVE, in, ms) &&
+                   rill_array_push(&g->moved_now, (uint32_t)v);
+        }
+        return true;
+    }
+    uint32_t k = group_acquire(g, in->mesh, in->material);
+    if (k == GC_NONE) {
+        return false;
+    }
+    uint32_t s;
+    if (g->free_slots.len) {
+        s = rill_array_pop(&g->free_slots);
+    } else if (rill_array_reserve(&g->slots, g->slots.len + 1u)) {
+        s = g->slots.len++;
+    } else {
+        group_release(g, k);
+        return false;
+    }
+    if (!rill_map_set(&g->by_id, in->id, s)) {
+        group_release(g, k);
+        g->slots.data[s].id = 0;
+        (void)rill_array_push(&g->free_slots, s);
+        return false;
+    }
+    g->slots.data[s] = (gc_slot){in->id, h, in->mesh.id, in->material.id, k, g->frame, 0};
+    g->live++;
+    g->pos_slot.data[i] = s;
+    return push_delta(g, s, OP_SPAWN, in, ms);
+}
+
+/* Despawns the live slots the snapshot no longer has. */
+static bool despawn_unseen(rill__gpu_cull *g) {
+    for (uint32_t s = 0; s < g->slots.len; s++) {
+        gc_slot *sl = &g->slots.data[s];
+        if (!sl->id || sl->seen == g->frame) {
+            continue;
+        }
+        rill_map_remove(&g->by_id, sl->id);
+        group_release(g, sl->group);
+        if (!push_delta(g, s, OP_DESPAWN, NULL, NULL) || !rill_array_push(&g->free_slots, s)) {
+            return false;
+        }
+        sl->id = 0;
+        g->live--;
+    }
+    return true;
+}
+
+/* The serial pass after the jobs: deltas of the moved positions, the unsettled ones resolved,
+ * the slots that moved last frame and not this one settled, the missing ones despawned. */
+static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_snapshot *snap,
+                        uint32_t nslices) {
+    uint32_t seen = 0;
+    for (uint32_t t = 0; t < nslices; t++) {
+        const gc_slice *sc = &g->slices.data[t];
+        seen += sc->seen;
+        if (!sc->moved && !sc->serial) {
+            continue;
+        }
+        uint32_t end = RILL_MIN((t + 1u) * GC_SLICE, snap->instance_count);
+        for (uint32_t i = t * GC_SLICE; i < end; i++) {
+            uint8_t st = g->state.data[i];
+            const rill_render_instance *in = &snap->instances[i];
+            if (st == ST_MOVED) {
+                uint32_t s = g->pos_slot.data[i];
+                if (!push_delta(g, s, OP_MOVE, in, rill__mesh_get(r, in->mesh)) ||
+                    !rill_array_push(&g->moved_now, s)) {
+                    return false;
+                }
+            } else if (st == ST_SERIAL) {
+                if (!resolve(r, g, in, i)) {
+                    return false;
+                }
+                seen += g->state.data[i] != ST_CPU;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < g->moved_last.len; k++) {
+        uint32_t s = g->moved_last.data[k];
+        const gc_slot *sl = &g->slots.data[s];
+        if (sl->id && sl->seen == g->frame && sl->moved != g->frame &&
+            !push_delta(g, s, OP_SETTLE, NULL, NULL)) {
+            return false;
+        }
+    }
+    if (seen != g->live && !despawn_unseen(g)) {
+        return false;
+    }
+    /* This frame's moves settle next frame. */
+    uint32_t *data = g->moved_last.data, cap = g->moved_last.cap;
+    g->moved_last.data = g->moved_now.data;
+    g->moved_last.len = g->moved_now.len;
+    g->moved_last.cap = g->moved_now.cap;
+    g->moved_now.data = data;
+    g->moved_now.len = 0;
+    g->moved_now.cap = cap;
+    return true;
+}
+
+/* >>groups and runs -------------------------------------------------------------------------- */
+
+typedef struct order_key {
+    uint32_t double_sided, mat;
+    uintptr_t vb, ib;
+    uint32_t mesh, group;
+} order_key;
+
+static int order_cmp(const void *pa, const void *pb) {
+    const order_key *a = pa, *b = pb;
+#define CMP(f)                                                                                     \
+    if (a->f != b->f) {                                                                            \
+        return a->f < b->f ? -1 : 1;                                                               \
+    }
+    CMP(double_sided)
+    CMP(mat)
+    CMP(vb)
+    CMP(ib)
+    CMP(mesh)
+    CMP(group)
+#undef CMP
+    return 0;
+}
+
+/* Orders the live groups for drawing (double-sided, material, buffers), gives each its command
+ * and output range, and cuts the order into runs: runs_mat (one pipeline, material and pair of
+ * buffers: the material passes) and runs_geo (one pair of buffers: shadows). Without multi-draw
+ * indirect every run is one group. */
+static bool build_groups(rill_renderer *r, rill__gpu_cull *g) {
+    uint32_t n = g->groups.len;
+    order_key *keys = rill_malloc_tagged((size_t)(n ? n : 1u) * sizeof(order_key), RILL_MEM_RENDER);
+    if (!keys || !rill_array_reserve(&g->order, n ? n : 1u)) {
+        rill_free(keys);
+        return false;
+    }
+    uint32_t live = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        gc_group *gr = &g->groups.data[k];
+        gr->cmd = GC_NONE;
+        const mesh_slot *ms = gr->count ? rill__mesh_get(r, gr->mesh) : NULL;
+        const mat_slot *mt = gr->count ? rill__material_get(r, gr->mat) : NULL;
+        if (!ms || !mt) {
+            continue; /* instances of a mesh gone since the scan never are */
+        }
+        keys[live++] = (order_key){mt->double_sided,  gr->mat.id,  (uintptr_t)ms->vb,
+                                   (uintptr_t)ms->ib, gr->mesh.id, k};
+    }
+    qsort(keys, live, sizeof(*keys), order_cmp);
+    bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
+    g->runs_mat.len = g->runs_geo.len = 0;
+    uint32_t base = 0;
+    for (uint32_t c = 0; c < live; c++) {
+        gc_group *gr = &g->groups.data[keys[c].group];
+        gr->cmd = c;
+        gr->base = base;
+        base += gr->count;
+        g->order.data[c] = keys[c].group;
+        const order_key *p = c ? &keys[c - 1] : NULL;
+        bool same_geo = p && mdi && p->vb == keys[c].vb && p->ib == keys[c].ib;
+        bool same_mat =
+            same_geo && p->mat == keys[c].mat && p->double_sided == keys[c].double_sided;
+        rill__gpu_cull_run run = {c, 1, gr->mat, gr->mesh, keys[c].double_sided != 0};
+        if (same_mat) {
+            g->runs_mat.data[g->runs_mat.len - 1u].count++;
+        } else if (!rill_array_push(&g->runs_mat, run)) {
+            rill_free(keys);
+            return false;
+        }
+        if (same_geo) {
+            g->runs_geo.data[g->runs_geo.len - 1u].count++;
+        } else if (!rill_array_push(&g->runs_geo, run)) {
+            rill_free(keys);
+            return false;
+        }
+    }
+    g->order.len = live;
+    g->ncmds = live;
+    g->total = base;
+    rill_free(keys);
+    return true;
+}
+
+/* >>the frame -------------------------------------------------------------------------------- */
+
+const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
+                                   rill_error *err) {
+    rill__gpu_cull *g = on || r->gpu_cull ? gc_get(r) : NULL;
+    if (!g) {
+        if (on) {
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
+        }
+        return NULL;
+    }
+    if (!on) {
+        if (g->active || g->slots.len) {
+            gc_reset(r, g);
+        }
+        return NULL;
+    }
+    const rill_render_snapshot *snap = vs->snap;
+    uint32_t n = snap->instance_count;
+    uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
+    uint32_t guesses = g->pos_slot.len;
+    if (!rill_array_reserve(&g->state, n ? n : 1u) ||
+        !rill_array_reserve(&g->pos_slot, n ? n : 1u) ||
+        !rill_array_size_for(&g->slices, nslices ? nslices : 1u)) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
+        return NULL;
+    }
+    for (uint32_t i = guesses; i < n; i++) {
+        g->pos_slot.data[i] = GC_NONE;
+    }
+    g->pos_slot.len = RILL_MAX(guesses, n);
+    g->frame++;
+    g->deltas.len = 0;
+    g->moved_now.len = 0;
+    scan_job j = {r, g, snap, RILL_MIN(guesses, n)};
+    rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);
+    if (!scan_serial(r, g, snap, nslices) || !build_groups(r, g)) {
+        gc_reset(r, g);
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
+        return NULL;
+    }
+    g->active = true;
+    return g->state.data;
+}
+
+/* A device-local buffer of at least `need` elements of size `elem` (grown by half again); true
+ * when it had to be made anew (its contents are then undefined). */
+static bool ensure_buf(rill_renderer *r, rill__buf **buf, uint64_t *have, uint64_t need,
+                       uint64_t elem, uint32_t usage, bool host, const char *label, bool *failed) {
+    if (*buf && *have >= need) {
+        return false;
+    }
+    uint64_t want = RILL_MAX(need + need / 2u, 64u);
+    rill__buf_destroy(r->gpu, *buf);
+    *buf = rill__buf_create(r->gpu, want * elem, usage, host, label, NULL);
+    *have = *buf ? want : 0;
+    *failed |= !*buf;
+    return true;
+}
+
+/* Every slot of the table again (a new resident buffer): live ones spawn from this frame's
+ * snapshot, the others are cleared. */
+static bool respawn_all(rill_renderer *r, rill__gpu_cull *g, const rill_render_snapshot *snap) {
+    g->deltas.len = 0;
+    g->moved_now.len = 0;
+    for (uint32_t i = 0; i < snap->instance_count; i++) {
+        if (g->state.data[i] != ST_CPU) {
+            const rill_render_instance *in = &snap->instances[i];
+            if (!push_delta(g, g->pos_slot.data[i], OP_SPAWN, in, rill__mesh_get(r, in->mesh))) {
+                return false;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < g->slots.len; s++) {
+        if (!g->slots.data[s].id && !push_delta(g, s, OP_DESPAWN, NULL, NULL)) {
+            return false;
+        }
+    }
+    g->moved_last.len = 0;
+    return true;
+}
+
+/* Binds the shader's buffers and runs one of its steps over count invocations. */
+static void gc_dispatch(rill__cmd *cmd, uint32_t mode, uint32_t count) {
+    uint32_t push[2] = {mode, count};
+    rill__cmd_push(cmd, push, sizeof(push));
+    rill__cmd_dispatch(cmd, (count + 63u) / 64u, 1, 1);
+}
+
+rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
+                                  const float planes[6][4], rill_error *err) {
+    rill__gpu_cull *g = r->gpu_cull;
+    if (!g || !g->active) {
+        return RILL_OK;
+    }
+    g->lists = 1u + (r->frame.shadows ? RILL_MIN(vs->cascades, GC_LISTS - 1u) : 0u);
+    uint32_t nslots = g->slots.len, ngroups = g->groups.len;
+    bool failed = false;
+    bool fresh = ensure_buf(r, &g->res, &g->res_slots, RILL_MAX(nslots, 1u), 160, RILL__BUF_STORAGE,
+                            false, "gpu cull instances", &failed);
+    ensure_buf(r, &g->out, &g->out_entries, (uint64_t)g->lists * RILL_MAX(g->total, 1u), 144,
+               RILL__BUF_STORAGE, false, "gpu cull output", &failed);
+    ensure_buf(r, &g->cmds, &g->cmd_count, (uint64_t)GC_LISTS * RILL_MAX(g->ncmds, 1u), 20,
+               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull commands", &failed);
+    ensure_buf(r, &g->flags, &g->flag_slots, RILL_MAX(nslots, 1u), 4, RILL__BUF_STORAGE,
+               g->readback, "gpu cull flags", &failed);
+    if (failed || !r->pipes[RILL__PIPE_GPU_CULL]) {
+        gc_reset(r, g);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: gpu culling buffers failed");
+    }
+    if (fresh && !respawn_all(r, g, vs->snap)) {
+        gc_reset(r, g);
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
+    }
+    g->deltas_last = g->deltas.len;
+    /* This frame's deltas, group table and planes in the frame's scratch memory. */
+    rill__buf *dbuf = NULL, *gbuf = NULL, *pbuf = NULL;
+    uint64_t doff = 0, goff = 0, poff = 0;
+    uint64_t dsize = (uint64_t)RILL_MAX(g->deltas.len, 1u) * sizeof(gc_delta);
+    uint64_t gsize = (uint64_t)RILL_MAX(ngroups, 1u) * sizeof(gc_group_gpu);
+    gc_delta *d = rill__frame_alloc(cmd, dsize, 16, &dbuf, &doff);
+    gc_group_gpu *gg = d ? rill__frame_alloc(cmd, gsize, 16, &gbuf, &goff) : NULL;
+    gc_params *pp = gg ? rill__frame_alloc(cmd, sizeof(gc_params), 16, &pbuf, &poff) : NULL;
+    if (!pp) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "render: frame scratch allocation failed");
+    }
+    memcpy(d, g->deltas.data, (size_t)g->deltas.len * sizeof(gc_delta));
+    memset(gg, 0, gsize);
+    for (uint32_t k = 0; k < ngroups; k++) {
+        const gc_group *gr = &g->groups.data[k];
+        gg[k].cmd = GC_NONE;
+        if (gr->cmd != GC_NONE) {
+            const mesh_slot *ms = rill__mesh_get(r, gr->mesh);
+            gg[k] = (gc_group_gpu){ms->index_count, ms->first_index, ms->vertex_offset,
+                                   gr->base,        gr->cmd,         {0, 0, 0}};
+        }
+    }
+    memset(pp, 0, sizeof(*pp));
+    memcpy(pp->planes[0], planes, sizeof(pp->planes[0]));
+    for (uint32_t c = 1; c < g->lists; c++) {
+        rill__frustum_planes(vs->cascade_vp[c - 1u], pp->planes[c]);
+        /* No near plane: casters between the light and the cascade still cast into it. */
+        pp->planes[c][4][0] = pp->planes[c][4][1] = pp->planes[c][4][2] = 0.0f;
+        pp->planes[c][4][3] = 1.0f;
+    }
+    pp->info[0] = g->lists;
+    pp->info[1] = g->ncmds;
+    pp->info[2] = g->total;
+    pp->info[3] = ngroups;
+    rill__cmd_timestamp_begin(cmd, "gpu cull");
+    rill__cmd_label_begin(cmd, "gpu cull");
+    rill__cmd_skinning_barrier(cmd, false); /* last frame's draws read what this rewrites */
+    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
+    rill__binding b[7] = {{.buf = dbuf, .offset = doff, .range = dsize},
+                          {.buf = g->res},
+                          {.buf = gbuf, .offset = goff, .range = gsize},
+                          {.buf = g->cmds},
+                          {.buf = g->out},
+                          {.buf = g->flags},
+                          {.buf = pbuf, .offset = poff, .range = sizeof(gc_params)}};
+    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 7));
+    if (g->deltas.len) {
+        gc_dispatch(cmd, 0, g->deltas.len);
+    }
+    if (ngroups) {
+        gc_dispatch(cmd, 1, ngroups * g->lists);
+    }
+    rill__cmd_compute_barrier(cmd);
+    if (nslots) {
+        gc_dispatch(cmd, 2, nslots);
+    }
+    rill__cmd_indirect_barrier(cmd);
+    rill__cmd_label_end(cmd);
+    rill__cmd_timestamp_end(cmd);
+    return RILL_OK;
+}
+
+/* >>what the passes and tests read ----------------------------------------------------------- */
+
+bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gpu_cull_draw *out) {
+    const rill__gpu_cull *g = r->gpu_cull;
+    if (!g || !g->active || vs->index != 0 || !g->ncmds || !g->out) {
+        return false;
+    }
+    out->cmds = g->cmds;
+    out->instances = g->out;
+    out->ncmds = g->ncmds;
+    out->lists = g->lists;
+    out->runs_mat = g->runs_mat.data;
+    out->nruns_mat = g->runs_mat.len;
+    out->runs_geo = g->runs_geo.data;
+    out->nruns_geo = g->runs_geo.len;
+    return true;
+}
+
+void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
+    memset(out, 0, sizeof(*out));
+    const rill__gpu_cull *g = r->gpu_cull;
+    if (!g) {
+        return;
+    }
+    out->active = g->active;
+    out->resident = g->live;
+    out->groups = g->ncmds;
+    out->deltas = g->deltas_last;
+    out->lists = g->lists;
+}
+
+uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id) {
+    const rill__gpu_cull *g = r->gpu_cull;
+    uint64_t v;
+    if (!g || !g->readback || !g->flags || !rill_map_get(&g->by_id, id, &v)) {
+        return UINT32_MAX;
+    }
+    const uint32_t *f = rill__buf_map(g->flags);
+    return f ? f[v] : UINT32_MAX;
+}

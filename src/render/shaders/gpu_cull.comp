@@ -1,0 +1,137 @@
+#version 450
+// gpu_cull.comp: GPU-driven culling (gpu_cull.c). One shader, three steps picked by pc.mode:
+//   0 scatter: applies this frame's deltas to the resident instance table (spawn, move, settle,
+//     despawn), one invocation per delta;
+//   1 reset: writes each list's indirect draw commands (one per draw group: mesh and material)
+//     with no instances yet, one invocation per group and list;
+//   2 cull: tests every resident instance's world bounding sphere against each list's planes (the
+//     view frustum, then each shadow cascade) and appends the survivors' instance data to their
+//     group's range of the output, counting them in the command's instance count.
+// The output's entries have the layout of `Instance` in common.glsl, so the mesh and shadow
+// vertex shaders read them through gl_InstanceIndex as they read the CPU path's instances.
+layout(local_size_x = 64) in;
+
+struct Delta {
+    mat4 model;
+    vec4 sphere; // mesh-space centre xyz, radius
+    uvec4 meta;  // x slot, y group, z op (0 spawn, 1 move, 2 settle, 3 despawn)
+};
+
+struct Resident {
+    mat4 model;
+    mat4 prev; // last frame's model (motion vectors)
+    vec4 sphere;
+    uvec4 meta; // x group, y 1 = live
+};
+
+struct Group {
+    uint index_count, first_index;
+    int vertex_offset;
+    uint base; // first output entry of the group within a list
+    uint cmd;  // its command within a list, 0xffffffff: no instance
+    uint pad0, pad1, pad2;
+};
+
+struct OutInstance {
+    mat4 model;
+    mat4 prev_model;
+    vec4 params;
+};
+
+layout(set = 0, binding = 0) readonly buffer Deltas { Delta deltas[]; };
+layout(set = 0, binding = 1) buffer Residents { Resident res[]; };
+layout(set = 0, binding = 2) readonly buffer Groups { Group groups[]; };
+layout(set = 0, binding = 3) buffer Commands { uint cmds[]; }; // 5 uints per command
+layout(set = 0, binding = 4) writeonly buffer Out { OutInstance outs[]; };
+layout(set = 0, binding = 5) writeonly buffer Flags { uint flags[]; }; // per slot: bit l = in list l
+layout(set = 0, binding = 6) readonly buffer Params {
+    vec4 planes[5][6]; // per list: a, b, c, d with ax + by + cz + d >= 0 inside
+    uvec4 info;        // x lists, y commands per list, z output entries per list, w groups
+};
+
+layout(push_constant) uniform Push {
+    uint mode;
+    uint count;
+} pc;
+
+void scatter(uint i) {
+    Delta d = deltas[i];
+    uint s = d.meta.x, op = d.meta.z;
+    if (op == 3u) {
+        res[s].meta = uvec4(0u);
+        return;
+    }
+    if (op == 2u) {
+        res[s].prev = res[s].model;
+        return;
+    }
+    res[s].prev = op == 1u ? res[s].model : d.model;
+    res[s].model = d.model;
+    res[s].sphere = d.sphere;
+    res[s].meta = uvec4(d.meta.y, 1u, 0u, 0u);
+}
+
+void reset(uint i) {
+    uint ng = info.w, g = i % ng, l = i / ng;
+    Group gr = groups[g];
+    if (gr.cmd == 0xffffffffu) {
+        return;
+    }
+    uint c = (l * info.y + gr.cmd) * 5u;
+    cmds[c + 0u] = gr.index_count;
+    cmds[c + 1u] = 0u;
+    cmds[c + 2u] = gr.first_index;
+    cmds[c + 3u] = uint(gr.vertex_offset);
+    cmds[c + 4u] = l * info.z + gr.base;
+}
+
+// The same expressions as frame_cull.c's chunk_spheres and cull_frustum.
+void cull(uint s) {
+    Resident r = res[s];
+    if (r.meta.y == 0u) {
+        flags[s] = 0u;
+        return;
+    }
+    mat4 m = r.model;
+    vec3 c = r.sphere.xyz;
+    float x = m[0][0] * c.x + m[1][0] * c.y + m[2][0] * c.z + m[3][0];
+    float y = m[0][1] * c.x + m[1][1] * c.y + m[2][1] * c.z + m[3][1];
+    float z = m[0][2] * c.x + m[1][2] * c.y + m[2][2] * c.z + m[3][2];
+    float sx = m[0][0] * m[0][0] + m[0][1] * m[0][1] + m[0][2] * m[0][2];
+    float sy = m[1][0] * m[1][0] + m[1][1] * m[1][1] + m[1][2] * m[1][2];
+    float sz = m[2][0] * m[2][0] + m[2][1] * m[2][1] + m[2][2] * m[2][2];
+    float rad = r.sphere.w * sqrt(max(sx, max(sy, sz)));
+    Group gr = groups[r.meta.x];
+    uint bits = 0u;
+    for (uint l = 0u; l < info.x; l++) {
+        bool inside = true;
+        for (int k = 0; k < 6; k++) {
+            vec4 p = planes[l][k];
+            inside = inside && !(p.x * x + p.y * y + p.z * z + p.w < -rad);
+        }
+        if (!inside) {
+            continue;
+        }
+        bits |= 1u << l;
+        uint at = atomicAdd(cmds[(l * info.y + gr.cmd) * 5u + 1u], 1u);
+        uint o = l * info.z + gr.base + at;
+        outs[o].model = m;
+        outs[o].prev_model = r.prev;
+        outs[o].params = vec4(0.0);
+    }
+    flags[s] = bits;
+}
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= pc.count) {
+        return;
+    }
+    if (pc.mode == 0u) {
+        scatter(i);
+    } else if (pc.mode == 1u) {
+        reset(i);
+    } else {
+        cull(i);
+    }
+}

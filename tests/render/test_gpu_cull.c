@@ -1,0 +1,285 @@
+/* test_gpu_cull.c: GPU-driven culling (RILL_RENDER_DEBUG_GPU_CULL, src/render/gpu_cull.c) gives
+ * the visible sets of the CPU path. Two renderers built alike, one on the CPU path and one with
+ * GPU culling (its visible flags read back), draw the same frames of a generated scene: plain
+ * opaque instances (which the GPU path takes) among hidden, wireframe, ghost, blended, masked,
+ * crossfading, mirrored, ranged, id-less and repeated-id ones (which stay on the CPU path); frames
+ * move instances, reorder the snapshot, bring new ids and drop others. Each frame: every resident
+ * instance's view bit equals whether the CPU path listed it as opaque; its cascade bits equal a
+ * sphere test against each cascade's planes (no near plane); the instances the GPU path does not
+ * take are in the CPU lists exactly as on the CPU renderer, nothing hidden is resident; and the
+ * pictures are the same. Reads the renderer's internals (frame.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "frame.h"
+#include "rill/render.h"
+
+#define W 96
+#define H 64
+#define COUNT 6000u /* two scan slices of the GPU path and part of a third */
+
+typedef struct side {
+    rill_renderer *r;
+    rill_mesh cube, sphere;
+    rill_material opaque, opaque2, blend, mask;
+} side;
+
+static void side_create(side *s, bool gpu) {
+    rill_error err = {0};
+    s->r = render_test_renderer((rill_renderer_desc){
+        .width = W,
+        .height = H,
+        .shadow_map_size = 256,
+        .debug_flags = gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u,
+    });
+    assert_non_null(s->r);
+    if (gpu) {
+        rill__gpu_cull_set_readback(s->r, true);
+    }
+    s->cube = rill_render_mesh_cube(s->r, &err);
+    s->sphere = rill_render_mesh_sphere(s->r, 12, &err);
+    assert_true(s->cube.id && s->sphere.id);
+    s->opaque = render_test_material(
+        s->r, (rill_material_desc){.base_color = {0.8f, 0.6f, 0.4f, 1}, .roughness = 0.5f});
+    s->opaque2 = render_test_material(
+        s->r, (rill_material_desc){
+                  .base_color = {0.3f, 0.6f, 0.9f, 1}, .roughness = 0.7f, .double_sided = true});
+    s->blend =
+        render_test_material(s->r, (rill_material_desc){.base_color = {0.2f, 0.5f, 0.9f, 0.5f},
+                                                        .alpha_mode = RILL_ALPHA_BLEND});
+    s->mask = render_test_material(s->r, (rill_material_desc){.base_color = {0.4f, 0.9f, 0.3f, 1},
+                                                              .alpha_mode = RILL_ALPHA_MASK});
+}
+
+static const rill_render_range cube_ranges[2] = {
+    {.index_count = 18, .center = {-0.25f, 0, 0}, .radius = 0.8f},
+    {.first_index = 18, .index_count = 18, .center = {0.25f, 0, 0}, .radius = 0.8f},
+};
+
+/* Instance k of frame `frame`: a grid of 100 columns, most of it outside the view. Frame 1 moves
+ * every fifth instance and swaps the material of every 43rd; frame 2 hides every 41st (it leaves
+ * the resident table) and gives some new ids. */
+static void place(const side *s, rill_render_instance *in, uint32_t k, uint32_t frame) {
+    bool blend = k % 7 == 0, mask = k % 7 == 1;
+    rill_material m = blend ? s->blend : mask ? s->mask : k % 5 == 2 ? s->opaque2 : s->opaque;
+    if (frame >= 1 && k % 43 == 3) {
+        m = m.id == s->opaque.id ? s->opaque2 : s->opaque;
+    }
+    float pos[3] = {(float)(k % 100) * 1.5f - 75.0f, 0.5f, -(float)(k / 100) * 1.5f};
+    if (frame >= 1 && k % 5 == 0) {
+        pos[1] += 0.25f * (float)frame;
+    }
+    uint32_t id = k + 1u;
+    if (k % 19 == 0) {
+        id = 0; /* no id: the CPU path */
+    } else if (k % 29 == 0) {
+        id = k; /* the same id as the instance before */
+    } else if (frame == 2 && k % 31 == 0) {
+        id = 100000u + k; /* new this frame */
+    }
+    render_test_place(in, id, k % 3 ? s->cube : s->sphere, m, pos, 0.6f, (float)k * 0.1f);
+    in->mode = k % 17 == 0 || (frame == 2 && k % 41 == 0) ? RILL_RENDER_MODE_HIDDEN
+               : k % 11 == 0                              ? RILL_RENDER_MODE_WIREFRAME
+               : k % 13 == 0                              ? RILL_RENDER_MODE_GHOST
+                                                          : RILL_RENDER_MODE_NORMAL;
+    in->ghost_opacity = 0.5f;
+    in->lod_fade = k % 23 == 0 ? 0.5f : 0.0f;
+    if (k % 37 == 0) {
+        in->transform[0] = -in->transform[0]; /* mirrored */
+        in->transform[1] = -in->transform[1];
+        in->transform[2] = -in->transform[2];
+    }
+    if (k % 3 && k % 47 == 0) {
+        in->range_first = 0;
+        in->range_count = 2;
+    }
+}
+
+/* Renders frame `frame` of the scene on s into px. */
+static void draw(const side *s, rill_render_instance *inst, uint32_t frame, uint8_t *px) {
+    for (uint32_t k = 0; k < COUNT; k++) {
+        place(s, &inst[k], k, frame);
+    }
+    if (frame == 2) {
+        for (uint32_t a = 3000, b = 3999; a < b; a++, b--) {
+            rill_render_instance t = inst[a];
+            inst[a] = inst[b];
+            inst[b] = t;
+        }
+    }
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    mat4 world_from_view;
+    render_test_look_at(world_from_view, (float[3]){-40, 4, 6}, (float[3]){-40, 0, -8});
+    memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
+    snap.view.fov_y = 0.9f;
+    snap.has_sun = true;
+    snap.sun.direction[0] = -0.3f, snap.sun.direction[1] = -0.9f, snap.sun.direction[2] = -0.3f;
+    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
+    snap.sun.illuminance = 3.0f;
+    snap.sun.shadows = true;
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.2f;
+    snap.instances = inst;
+    snap.instance_count = COUNT;
+    snap.ranges = cube_ranges;
+    snap.range_count = 2;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+}
+
+/* Whether another position of inst has instance k's (non-zero) id. Which of the two the GPU
+ * path keeps depends on last frame's positions: the checks leave such pairs out. */
+static bool repeated(const rill_render_instance *inst, uint32_t k) {
+    return inst[k].id && ((k > 0 && inst[k - 1].id == inst[k].id) ||
+                          (k + 1 < COUNT && inst[k + 1].id == inst[k].id));
+}
+
+/* Whether the GPU path takes instance k (the CPU reference of gpu_cull.c's rule). */
+static bool takes(const side *s, const rill_render_instance *in) {
+    return in->id && in->mode == RILL_RENDER_MODE_NORMAL && !in->range_count && in->lod_fade == 0 &&
+           in->material.id != s->blend.id && in->material.id != s->mask.id &&
+           !rill__instance_mirrored(in->transform);
+}
+
+/* The smallest signed distance of instance in's world sphere to planes (negative radius-scaled
+ * margin: outside), as frame_cull.c computes the sphere. */
+static float sphere_margin(const rill_renderer *r, const rill_render_instance *in,
+                           const float planes[6][4]) {
+    const mesh_slot *ms = rill__mesh_get(r, in->mesh);
+    const float *m = in->transform, *c = ms->center;
+    float x = m[0] * c[0] + m[4] * c[1] + m[8] * c[2] + m[12];
+    float y = m[1] * c[0] + m[5] * c[1] + m[9] * c[2] + m[13];
+    float z = m[2] * c[0] + m[6] * c[1] + m[10] * c[2] + m[14];
+    float sx = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+    float sy = m[4] * m[4] + m[5] * m[5] + m[6] * m[6];
+    float sz = m[8] * m[8] + m[9] * m[9] + m[10] * m[10];
+    float rad = ms->radius * sqrtf(fmaxf(sx, fmaxf(sy, sz)));
+    float best = INFINITY;
+    for (int p = 0; p < 6; p++) {
+        best = fminf(best,
+                     planes[p][0] * x + planes[p][1] * y + planes[p][2] * z + planes[p][3] + rad);
+    }
+    return best; /* >= 0: inside */
+}
+
+/* Whether list l (the CPU path's lists, 0 opaque .. 4 ghosts) of view v holds position k. */
+static bool listed(const rill__view *v, int l, uint32_t k) {
+    const draw_item *items[5] = {v->opaque.data, v->transparent.data, v->casters.data,
+                                 v->wires.data, v->ghosts.data};
+    uint32_t n[5] = {v->opaque.len, v->transparent.len, v->casters.len, v->wires.len,
+                     v->ghosts.len};
+    for (uint32_t j = 0; j < n[l]; j++) {
+        if (items[l][j].inst == k) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The frame just drawn by cpu and gpu (the same snapshot in inst): visible sets equal. */
+static void check_frame(const side *cpu, const side *gpu, const rill_render_instance *inst,
+                        uint32_t *taken_visible) {
+    const rill__view *vc = &cpu->r->frame.views[0], *vg = &gpu->r->frame.views[0];
+    assert_true(vg->cascades >= 1 && vg->cascades <= 4);
+    float view_planes[6][4], casc[4][6][4];
+    rill__frustum_planes(vg->view_proj, view_planes);
+    for (uint32_t c = 0; c < vg->cascades; c++) {
+        rill__frustum_planes(vg->cascade_vp[c], casc[c]);
+        casc[c][4][0] = casc[c][4][1] = casc[c][4][2] = 0.0f;
+        casc[c][4][3] = 1.0f;
+    }
+    rill__gpu_cull_stats st;
+    rill__gpu_cull_info(gpu->r, &st);
+    assert_true(st.active);
+    assert_int_equal(st.lists, 1u + vg->cascades);
+    uint32_t resident = 0, near_miss = 0;
+    for (uint32_t k = 0; k < COUNT; k++) {
+        const rill_render_instance *in = &inst[k];
+        if (repeated(inst, k)) {
+            continue;
+        }
+        bool take = takes(gpu, in);
+        uint32_t flags = in->id ? rill__gpu_cull_flags(gpu->r, in->id) : UINT32_MAX;
+        if (!take) {
+            /* Not resident (hidden ones included), and listed as on the CPU renderer. */
+            assert_true(flags == UINT32_MAX);
+            for (int l = 0; l < 5; l++) {
+                assert_int_equal(listed(vc, l, k), listed(vg, l, k));
+            }
+            continue;
+        }
+        resident++;
+        assert_true(flags != UINT32_MAX);
+        for (int l = 0; l < 5; l++) {
+            assert_false(listed(vg, l, k)); /* the CPU path skipped it */
+        }
+        bool want = listed(vc, 0, k);
+        bool got = (flags & 1u) != 0;
+        if (want != got) {
+            /* Only a sphere touching a plane may round the other way on the GPU. */
+            assert_true(fabsf(sphere_margin(gpu->r, in, view_planes)) < 1e-3f);
+            near_miss++;
+        }
+        *taken_visible += got;
+        for (uint32_t c = 0; c < vg->cascades; c++) {
+            float mg = sphere_margin(gpu->r, in, casc[c]);
+            bool cwant = mg >= 0.0f, cgot = (flags >> (1u + c)) & 1u;
+            if (cwant != cgot) {
+                assert_true(fabsf(mg) < 1e-3f);
+                near_miss++;
+            }
+        }
+    }
+    assert_true(st.resident >= resident && st.resident < resident + COUNT / 29u + 1u);
+    assert_true(near_miss <= 2);
+}
+
+static void test_gpu_cull_matches_cpu(void **state) {
+    (void)state;
+    side a, b;
+    side_create(&a, false);
+    side_create(&b, true);
+    static rill_render_instance ia[COUNT], ib[COUNT];
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    for (uint32_t frame = 0; frame < 3; frame++) {
+        draw(&a, ia, frame, pa);
+        draw(&b, ib, frame, pb);
+        uint32_t visible = 0;
+        check_frame(&a, &b, ib, &visible);
+        /* The view sees part of the GPU path's instances, not all of them. */
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(b.r, &st);
+        assert_true(visible > 0 && visible < st.resident / 2);
+        if (frame > 0) {
+            assert_true(st.deltas > 0); /* moves, settles, new and dropped ids */
+        }
+        assert_memory_equal(pa, pb, sizeof(pa));
+    }
+    /* A frame without changes uploads nothing (frame 2 moved nothing new: its moves settle). */
+    draw(&b, ib, 2, pb);
+    draw(&b, ib, 2, pb);
+    rill__gpu_cull_stats st;
+    rill__gpu_cull_info(b.r, &st);
+    assert_int_equal(st.deltas, 0);
+    assert_memory_equal(pa, pb, sizeof(pa));
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_cull_matches_cpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
