@@ -17,6 +17,8 @@
 #include "cli_opts.h"
 #include "cmds.h"
 #include "demo.h"
+#include "demo_gen.h"
+#include "demo_region.h"
 
 #include <math.h>
 
@@ -37,16 +39,10 @@
 #define DEMO_PROPS_PER_DISTRICT 40u
 #define DEMO_LIGHTS_PER_DISTRICT 12u
 #define DEMO_STREETS_PER_DISTRICT 4u
-#define DEMO_DISTRICT_SIZE 200.0f /* metres between district centres */
 #define DEMO_DEFAULT_ENTITIES 1000000u
 /* Worlds of at least this many entities get 1024^2 textures (texture streaming has something to
  * stream); smaller ones (tests) keep 128^2 so they stay quick to write and export. */
 #define DEMO_BIG_TEXTURES_FROM 100000u
-
-typedef struct demo_ids {
-    rill_component building, prop, light, instance;
-    rill_component model, point_light, directional_light, channel_mask;
-} demo_ids;
 
 /* >>generation -------------------------------------------------------------------------------- */
 
@@ -66,15 +62,7 @@ static uint32_t rng_u32(uint64_t *s, uint32_t n) {
     return (uint32_t)(rng_next(s) % n);
 }
 
-typedef struct gen {
-    rill_world *w;
-    demo_ids ids;
-    const char *out;
-    uint64_t bytes_written;
-    uint32_t files_written;
-    uint32_t variants; /* district scenes (at most DEMO_DISTRICT_VARIANTS) */
-    uint32_t styles;   /* image sets: district variant N builds in style N % styles */
-} gen;
+typedef demo_gen gen; /* demo_gen.h: shared with the region generator (demo_region.c) */
 
 static rill_entity put(gen *g, rill_entity parent, const char *name, float x, float y, float z,
                        float yaw) {
@@ -143,7 +131,6 @@ static rill_result save_roots(gen *g, const char *rel, rill_error *err) {
  * grid (with its bounds, so the first load is decided by distance to the district's box), plus a
  * camera, the sun and the NM_ landmarks. Only the user-facing components are used. */
 #define DEMO_DISTRICT_VARIANTS 16u
-#define DEMO_DISTRICT_MAX_ENTITIES 1000u
 #define DEMO_LOAD_RADIUS 400.0f
 #define DEMO_UNLOAD_RADIUS 480.0f
 
@@ -233,6 +220,32 @@ static uint32_t gen_district(gen *g, uint32_t variant, uint32_t budget, rill_err
     snprintf(path, sizeof path, "districts/district_%u.rsn", variant);
     *res = save_roots(g, path, err);
     return count;
+}
+
+/* >>shared ----------------------------------------------------------------------------------- */
+
+/* The helpers the region generator (demo_region.c, `--km`) builds with (demo_gen.h). */
+rill_entity demo_gen_put(demo_gen *g, rill_entity parent, const char *name, float x, float y,
+                         float z, float yaw) {
+    return put(g, parent, name, x, y, z, yaw);
+}
+
+void demo_gen_add_model(demo_gen *g, rill_entity e, const char *path) {
+    add_model(g, e, path);
+}
+
+rill_result demo_gen_save_roots(demo_gen *g, const char *rel, rill_error *err) {
+    return save_roots(g, rel, err);
+}
+
+rill_result demo_gen_out_path(char *path, size_t cap, const char *out, const char *rel,
+                              rill_error *err) {
+    return out_path(path, cap, out, rel, err);
+}
+
+uint32_t demo_gen_city_district(demo_gen *g, uint32_t variant, uint32_t budget, rill_error *err,
+                                rill_result *res) {
+    return gen_district(g, variant, budget, err, res);
 }
 
 /* >>terrain ---------------------------------------------------------------------------------- */
@@ -486,6 +499,7 @@ typedef struct demo_render_opts {
     bool render, window;
     uint64_t frames;    /* --window: quit after this many frames (0 = when closed) */
     int64_t fly_frames; /* fly-through frames after loading: -1 = the whole path, 0 = none */
+    uint32_t km;        /* --km: the region world (its own fly path, flown at 100 m/s) */
 } demo_render_opts;
 
 /* The city's size and a district near its middle, from the district instances of main.rsn (laid
@@ -708,23 +722,44 @@ static int demo_fly(const char *out, const char *pack, const char *fly_dir, uint
         snprintf(text, sizeof text,
                  "[{\"pos\": [50, 25, 0]}, {\"pos\": [50, 25, %.0f]}, {\"pos\": [50, 25, 0]}]\n",
                  (double)-reach);
-    if (rill_file_write_all(path, text, (size_t)n, &err) != RILL_OK) {
+    /* A region world (--km) wrote its own path: across it low, then up to the overview. */
+    if (!o->km && rill_file_write_all(path, text, (size_t)n, &err) != RILL_OK) {
         fprintf(stderr, "error: %s\n", err.msg);
         return 1;
     }
+    char *speed = o->km ? "100" : "40";
     snprintf(size, sizeof size, "%ux%u", o->width, o->height);
     snprintf(frames, sizeof frames, "%lld", (long long)o->fly_frames);
     char *argv[] = {"fly", (char *)pack, "--out", (char *)fly_dir, "--path",   path,   "--speed",
-                    "40",  "--size",     size,    "--no-render",   "--frames", frames, NULL};
-    printf("fly-through: rill fly %s --out %s --path %s --speed 40 --size %s --no-render\n", pack,
-           fly_dir, path, size);
+                    speed, "--size",     size,    "--no-render",   "--frames", frames, NULL};
+    printf("fly-through: rill fly %s --out %s --path %s --speed %s --size %s --no-render\n", pack,
+           fly_dir, path, speed, size);
     return rill_cmd_fly(o->fly_frames > 0 ? 13 : 11, argv);
+}
+
+/* `--km K`: the region world (demo_region.c) and its fly path into out/fly_path.json. */
+static rill_result generate_region(demo_gen *g, uint32_t km, float density, const char *out,
+                                   rill_error *err) {
+    char fly_path[1024];
+    demo_region_result rr;
+    uint64_t t0 = rill_time_ns();
+    rill_result r = demo_gen_out_path(fly_path, sizeof fly_path, out, "fly_path.json", err);
+    if (r == RILL_OK)
+        r = demo_region_generate(g, km, density, fly_path, &rr, err);
+    if (r == RILL_OK)
+        printf("generated region: %u x %u km, %llu entities in the world, %u streamed districts "
+               "(%u city core, %u suburb, %u countryside), %u scene files, %.1f MB, %.2f s\n",
+               km, km, (unsigned long long)rr.entities, rr.districts, rr.cores, rr.suburbs,
+               rr.country, g->files_written, (double)g->bytes_written / 1e6,
+               (double)(rill_time_ns() - t0) * 1e-9);
+    return r;
 }
 
 static void demo_usage(FILE *f) {
     fprintf(f,
             "usage: rill demo [--out DIR] [--entities N] [--budget-ms N] [--no-load]\n"
             "                 [--size WxH] [--no-render] [--fly-frames N] [--window [--frames N]]\n"
+            "       rill demo --km K [--density F] [same options but --entities]\n"
             "\n"
             "Writes the demo city as a project into DIR/project (project.toml, main.rsn, one\n"
             "streamed SceneInstance per 200 m district, district scenes, textured .glb models and\n"
@@ -740,8 +775,15 @@ static void demo_usage(FILE *f) {
             "The counts printed exceed N: N is the scene entities written (whole districts, so\n"
             "rounded up), and each Model entity, when its model loads, spawns the model's glTF\n"
             "node tree as child entities (a building is several nodes), which `rill fly` and the\n"
-            "viewer count too.\n",
-            DEMO_DEFAULT_ENTITIES);
+            "viewer count too.\n"
+            "--km K (1 to %u) writes the region world instead: K x K km of 200 m cells, city\n"
+            "cores (the city's districts), suburbs and countryside (every country cell its own\n"
+            "scene, on the terrain's hills), roads joining the cities, one terrain (heights and a\n"
+            "splat map of grass, roads and fields); --density F (default 1) scales every\n"
+            "district's entities. Its fly path (DIR/fly_path.json) crosses it 40 m above the\n"
+            "ground at 100 m/s, then climbs to a 500 m overview. `--km 10` is the 100 km^2 world:\n"
+            "over 10 M entities once every model's node tree is counted (docs/cli.md).\n",
+            DEMO_DEFAULT_ENTITIES, DEMO_REGION_MAX_KM);
 }
 
 int rill_cmd_demo(int argc, char **argv) {
@@ -749,11 +791,17 @@ int rill_cmd_demo(int argc, char **argv) {
     uint32_t target = DEMO_DEFAULT_ENTITIES;
     float budget_ms = 0.0f;
     bool no_load = false, no_render = false, fly_set = false;
-    uint32_t fly_frames = 0;
+    uint32_t fly_frames = 0, km = 0;
+    float density = 1.0f;
+    bool entities_set = false;
     demo_render_opts ro = {.width = 1280, .height = 720};
     const rill_cli_opt options[] = {
         {"--out", RILL_CLI_OPT_STRING, &out},
-        {"--entities", RILL_CLI_OPT_U32, &target, .min = 1, .max = 10000000},
+        {"--entities", RILL_CLI_OPT_U32, &target, .min = 1, .max = 10000000,
+         .given = &entities_set},
+        {"--km", RILL_CLI_OPT_U32, &km, .min = 1, .max = DEMO_REGION_MAX_KM},
+        {"--density", RILL_CLI_OPT_FLOAT, &density, .min = 0.001, .max = 1,
+         .want = "a fraction in [0.001, 1]"},
         {"--budget-ms", RILL_CLI_OPT_FLOAT, &budget_ms, .min = 0.001, .max = 10000,
          .want = "milliseconds in [0.001, 10000]"},
         {"--fly-frames", RILL_CLI_OPT_U32, &fly_frames, .min = 0, .max = 1000000,
@@ -775,7 +823,13 @@ int rill_cmd_demo(int argc, char **argv) {
                         "pictures are one frame each; --fly-frames N limits the fly-through)\n");
         return 2;
     }
+    if (km && entities_set) {
+        fprintf(stderr, "rill demo: --entities sizes the city; --km sizes the region world by "
+                        "its area (--density scales its districts)\n");
+        return 2;
+    }
     bool load = !no_load;
+    ro.km = km;
     ro.render = !no_render;
     ro.fly_frames = fly_set ? (int64_t)fly_frames : -1;
     rill_error err = {0};
@@ -801,16 +855,18 @@ int rill_cmd_demo(int argc, char **argv) {
     g.ids.channel_mask = rill_world_find_component(g.w, "ChannelMask");
     uint64_t t0 = rill_time_ns();
     uint32_t expected = 0, districts = 0;
-    rill_result r = generate(project, target, &expected, &districts, &g, &err);
+    rill_result r = km ? generate_region(&g, km, density, out, &err)
+                       : generate(project, target, &expected, &districts, &g, &err);
     rill_world_destroy(g.w);
     if (r != RILL_OK) {
         fprintf(stderr, "error: writing the demo: %s\n", err.msg);
         return 1;
     }
-    printf("generated demo: %u entities in the world, %u streamed districts (%u kinds), %u scene "
-           "files, %.1f MB, %.2f s\n",
-           expected, districts, g.variants, g.files_written, (double)g.bytes_written / 1e6,
-           (double)(rill_time_ns() - t0) * 1e-9);
+    if (!km)
+        printf("generated demo: %u entities in the world, %u streamed districts (%u kinds), %u "
+               "scene files, %.1f MB, %.2f s\n",
+               expected, districts, g.variants, g.files_written, (double)g.bytes_written / 1e6,
+               (double)(rill_time_ns() - t0) * 1e-9);
     if (!load) {
         return 0;
     }

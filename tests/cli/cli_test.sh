@@ -1189,6 +1189,33 @@ demo_long_out)
     expect_err "path too long"
     [ -f keep/file.txt ] || fail "keep/file.txt was deleted"
     ;;
+demo_region)
+    # `rill demo --km K`: the region world at 2 km and a low density, end to end (generated,
+    # exported, loaded from the pack, flown for 30 frames). Every kind of district is there as a
+    # streamed instance, the country cells are scenes of their own, the terrain names its
+    # heights and splat map, and the fly path climbs to the 500 m overview.
+    run 2 demo --out bad --km 0 --no-load
+    run 2 demo --out bad --km 16 --no-load
+    run 2 demo --out bad --km 2 --entities 1000 --no-load
+    expect_err "sizes the region"
+    run 0 demo --out region --km 2 --density 0.05 --no-render --fly-frames 30
+    expect_out "generated region: 2 x 2 km, [1-9][0-9]* entities in the world, 100 streamed \
+districts ([1-9][0-9]* city core, [1-9][0-9]* suburb, [1-9][0-9]* countryside)"
+    expect_out "exported region/demo.rpak"
+    expect_out "fly-through: rill fly region/demo.rpak .* --speed 100 "
+    expect_out "fly: 30 frames"
+    m=region/project/main.rsn
+    for k in Core Suburb Country; do
+        grep -q "^entity [0-9]* \"$k [0-9]*,[0-9]*\"" $m || fail "main.rsn has no $k cell"
+    done
+    grep -q 'scene: @"country/c_[0-9]*_[0-9]*.rsn"' $m || fail "country cells are not scenes"
+    grep -q 'scene: @"districts/suburb_[0-9]*.rsn"' $m || fail "suburbs are not streamed"
+    grep -q 'splat_map: @"terrain_splat.png"' $m || fail "the terrain has no splat map"
+    [ -s region/project/terrain.r16 ] || fail "terrain.r16 missing"
+    expect_png region/project/terrain_splat.png 1000
+    tail -2 region/fly_path.json | grep -q '"pos": \[[-0-9.]*, 500.0,' ||
+        fail "the fly path does not end at the 500 m overview"
+    ;;
 run_demo_window)
     # The demo world in the viewer (its own case: generating and exporting the demo takes most
     # of a minute on a loaded 2-core machine).

@@ -1,0 +1,126 @@
+/* The region layout of `rill demo --km K` (tools/demo_region.h): at 2 and 10 km it has city cores,
+ * suburbs and countryside, roads that leave every city, a terrain flat under the towns and along
+ * the roads and hilly elsewhere, a splat map that paints the roads, and a fly path that crosses the
+ * region low (within DEMO_REGION_LOW + a margin of the ground) and climbs to the overview height;
+ * sizes outside [1, DEMO_REGION_MAX_KM] are refused. */
+#include "rill_test.h"
+
+#include <math.h>
+
+#include "demo_region.h"
+
+static uint32_t count_kind(const demo_region *r, demo_region_kind k) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->side * r->side; i++)
+        n += r->kinds[i] == k;
+    return n;
+}
+
+/* The splat map's road weight (0..255) at world (x, z). */
+static uint32_t splat_road(const demo_region *r, float x, float z) {
+    float size = (float)r->chunks * DEMO_REGION_TERRAIN_CHUNK;
+    uint32_t u = (uint32_t)((x - r->corner) / size * (float)r->splat_side);
+    uint32_t v = (uint32_t)((z - r->corner) / size * (float)r->splat_side);
+    return r->splat[((size_t)v * r->splat_side + u) * 4u + 1u];
+}
+
+/* Checks the shape of a km region; leaves it in *out (demo_region_free it). */
+static void check_region(uint32_t km, demo_region *out) {
+    demo_region r;
+    rill_error err = {0};
+    assert_int_equal(demo_region_layout(&r, km, &err), RILL_OK);
+    assert_int_equal(r.side, km * 5u);
+    assert_true(r.city_count >= 1u);
+    uint32_t cores = count_kind(&r, DEMO_REGION_CORE), suburbs = count_kind(&r, DEMO_REGION_SUBURB),
+             country = count_kind(&r, DEMO_REGION_COUNTRY);
+    assert_true(cores > 0 && suburbs > 0 && country > 0);
+    assert_int_equal(cores + suburbs + country, r.side * r.side);
+    /* Countryside is the larger part; the towns are not a token. */
+    assert_true(country > r.side * r.side / 3u);
+    assert_true(cores + suburbs > r.side * r.side / 10u);
+    /* Roads: every city has one, and they reach the region's edge. */
+    assert_true(r.road_count >= r.city_count);
+    bool to_edge = false;
+    for (uint32_t i = 0; i < r.road_count; i++)
+        for (int e = 0; e < 2; e++)
+            to_edge |= fabsf(r.roads[i].b[e]) > r.half;
+    assert_true(to_edge);
+    for (uint32_t i = 0; i < r.city_count; i++) {
+        assert_true(demo_region_road_distance(&r, r.cities[i].x, r.cities[i].z) < 1.0f);
+        /* A city centre is flat ground; the road there is painted. */
+        assert_float_equal(demo_region_ground(&r, r.cities[i].x, r.cities[i].z), DEMO_REGION_GROUND,
+                           0.01f);
+        assert_true(splat_road(&r, r.cities[i].x, r.cities[i].z) > 128u);
+    }
+    /* The terrain covers the cells and is hilly in the countryside (some country cell's centre is
+     * more than 20 m above the towns' ground), level across a road. */
+    assert_true(r.corner <= -r.half && -r.corner >= r.half);
+    float highest = 0.0f;
+    for (uint32_t i = 0; i < r.side * r.side; i++) {
+        float c[2];
+        demo_region_cell_center(&r, i % r.side, i / r.side, c);
+        if (r.kinds[i] == DEMO_REGION_COUNTRY)
+            highest = fmaxf(highest, demo_region_ground(&r, c[0], c[1]));
+        else
+            assert_float_equal(demo_region_ground(&r, c[0], c[1]), DEMO_REGION_GROUND, 0.01f);
+    }
+    assert_true(highest > 20.0f);
+    const demo_region_road *rd = &r.roads[r.road_count - 1u];
+    float mx = 0.5f * (rd->a[0] + rd->b[0]), mz = 0.5f * (rd->a[1] + rd->b[1]);
+    float ex = rd->b[0] - rd->a[0], ez = rd->b[1] - rd->a[1], len = hypotf(ex, ez);
+    float nx = -ez / len * 3.0f, nz = ex / len * 3.0f; /* 3 m either side of the centre line */
+    assert_float_equal(demo_region_ground(&r, mx + nx, mz + nz),
+                       demo_region_ground(&r, mx - nx, mz - nz), 0.3f);
+    /* The fly path: low across the region (west edge to east edge), then the overview. */
+    assert_true(r.key_count >= 4u);
+    float west = INFINITY, east = -INFINITY, top = 0.0f;
+    for (uint32_t i = 0; i < r.key_count; i++) {
+        const demo_region_key *k = &r.keys[i];
+        top = fmaxf(top, k->pos[1]);
+        if (k->has_look)
+            continue;
+        west = fminf(west, k->pos[0]), east = fmaxf(east, k->pos[0]);
+        float above = k->pos[1] - demo_region_ground(&r, k->pos[0], k->pos[2]);
+        assert_true(above >= DEMO_REGION_LOW - 0.5f && above <= DEMO_REGION_LOW + 150.0f);
+    }
+    assert_true(east - west >= 2.0f * r.half - 250.0f);
+    assert_float_equal(top, DEMO_REGION_OVERVIEW, 0.01f);
+    assert_float_equal(r.keys[r.key_count - 1u].pos[1], DEMO_REGION_OVERVIEW, 0.01f);
+    *out = r;
+}
+
+static void test_two_km(void **state) {
+    (void)state;
+    demo_region r;
+    check_region(2, &r);
+    demo_region_free(&r);
+}
+
+static void test_ten_km(void **state) {
+    (void)state;
+    demo_region r;
+    check_region(10, &r);
+    /* The 100 km^2 region has several cities joined by roads. */
+    assert_true(r.city_count >= 4u);
+    assert_true(r.road_count >= 2u * r.city_count - 1u);
+    demo_region_free(&r);
+}
+
+static void test_sizes_refused(void **state) {
+    (void)state;
+    demo_region r;
+    rill_error err = {0};
+    assert_int_equal(demo_region_layout(&r, 0, &err), RILL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(demo_region_layout(&r, DEMO_REGION_MAX_KM + 1u, &err),
+                     RILL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.msg, "km"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_km),
+        cmocka_unit_test(test_ten_km),
+        cmocka_unit_test(test_sizes_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
