@@ -232,6 +232,13 @@ static uint64_t loaded_set(fly_run *run, rill_app *app) {
     return sum;
 }
 
+/* The texture streaming update of this frame (decisions, loads started, swaps handed over). */
+static double stream_texture_ms(fly_run *run) {
+    rill_render_texture_streaming_stats tx;
+    rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
+    return (double)tx.update_ns_last / 1e6;
+}
+
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     rill_world *w = rill_app_world(app);
@@ -286,6 +293,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     rill_scene_models_stats ms;
     rill_scene_models_get_stats(rill_app_models_scene(rill_content_models(run->content)), &ms);
     fr->stream_ms = (double)(rill_app_last_streaming_ns(app) + ms.last_spawn_ns) / 1e6;
+    fr->stream_ms += stream_texture_ms(run); /* the texture swaps are streaming work too */
     fr->entities = rill_world_entity_count(w);
     fr->triangles = fc.triangles;
     fr->triangles_full = fc.triangles_full;

@@ -30,9 +30,11 @@
  *       (rill_scene_instance_load: the loader's budgeted async spawner, the same path as scene
  *       swaps); at most max_loads_in_flight (default 4) at once, nearest first. A LOADING or
  *       LOADED instance beyond the unload radius becomes UNLOADING (a load in flight is cancelled
- *       and its partial entities despawned): its meshes are hidden at once (RenderMode hidden on
- *       ModelMesh and Model entities) and rill_scene_instance_retire hands the content to the
- *       loader, which despawns it in batches within its per-update budget; the instance is
+ *       and its partial entities hidden and despawned): its meshes are hidden (RenderMode hidden
+ *       on ModelMesh and Model entities), at most max_hides_per_update entities an update over
+ *       every unloading instance (oldest first; a cancelled load's partial content at once), then
+ *       rill_scene_instance_retire hands the content to the loader, which despawns it in batches
+ *       within its per-update budget; the instance is
  *       UNLOADED when the root has no child left, and only then loads again. The unload
  *       radius used is max(unload_radius, load_radius + min_gap) (min_gap default 10 m), so a
  *       boundary instance cannot thrash.
@@ -148,7 +150,9 @@ typedef struct rill_streamer_desc {
 /* Defaults (resolved in one place by rill_stream_query_defaults):
  *   world: required, borrowed. scenes: borrowed; NULL = no instance streamer.
  *   run_mode DEFAULT = GAME. max_loads_in_flight 0 = 4. min_gap 0 = 10 m (a negative value is
- *   read as 0 = default; the gap is never below 0). */
+ *   read as 0 = default; the gap is never below 0). max_hides_per_update 0 = 2048: an unloading
+ *   instance's content is hidden at most that many entities an update (a district of tens of
+ *   thousands of entities goes over several frames, never in one), then handed to the loader. */
 typedef struct rill_stream_desc {
     uint32_t start_canary; /* must be 0 */
     rill_world *world;
@@ -156,6 +160,7 @@ typedef struct rill_stream_desc {
     rill_run_mode run_mode;
     uint32_t max_loads_in_flight;
     float min_gap;
+    uint32_t max_hides_per_update;
     uint32_t end_canary; /* must be 0 */
 } rill_stream_desc;
 

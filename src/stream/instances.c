@@ -1,7 +1,8 @@
 /* instances.c: the instance streamer. It keeps one record per streamed SceneInstance root and, each
  * frame, decides from the camera's distance to the instance's world bounds which ones load (through
- * the scene loader's budgeted async spawner) and which unload (the root's descendants hidden at
- * once, then despawned by the scene loader in budgeted batches; the root and its Transform stay).
+ * the scene loader's budgeted async spawner) and which unload (the root's descendants hidden, at
+ * most max_hides_per_update entities an update, then despawned by the scene loader in budgeted
+ * batches; the root and its Transform stay).
  * Rules in rill/stream.h, "ON STREAMED SCENE INSTANCES".
  *
  * Nothing here allocates in the steady state: the record array, the entity -> record map, the
@@ -22,6 +23,7 @@ typedef struct inst_rec {
     float wmin[3], wmax[3]; /* world box (a point at the root's origin when unknown) */
     float distance;
     float load_r, unload_r;
+    bool hiding; /* UNLOADING, in the hide queue: not yet handed to the loader */
 } inst_rec;
 
 typedef struct candidate {
@@ -38,6 +40,11 @@ struct rill__instance_streamer {
     rill_map by_root; /* entity -> record index + 1 */
     RILL_ARRAY(candidate) cands;
     RILL_ARRAY(rill_entity) walk;
+    /* Roots whose content is being hidden, oldest first; the walk is the first one's (seeded once
+     * hide_seeded). Hiding a district's tens of thousands of entities at once took milliseconds of
+     * one frame: it goes max_hides_per_update entities an update. */
+    RILL_ARRAY(rill_entity) hide_queue;
+    bool hide_seeded;
     uint64_t stamp;
     uint64_t loads_started, loads_completed, loads_cancelled, loads_failed, unloads;
     uint64_t entities_unloaded;
@@ -167,55 +174,116 @@ static void start_load(rill__instance_streamer *is, inst_rec *r) {
     is->loads_started++;
 }
 
-/* Hides every mesh below root (RenderMode hidden on ModelMesh entities, and on Model entities so
- * the LOD system shows none of their levels) and returns how many descendants root has. */
-static uint64_t hide_content(rill__instance_streamer *is, rill_entity root) {
-    rill_world *w = rill_stream_world(is->stream);
+/* Hides one entity: RenderMode hidden on a ModelMesh entity, and on a Model entity so the LOD
+ * system shows none of its levels. */
+static void hide_one(rill__instance_streamer *is, rill_world *w, rill_entity e) {
     const rill_model_components *mc = &is->models;
     const rill_render_mode_component hidden = {.mode = RILL_RENDER_MODE_HIDDEN};
+    bool model = mc->model.id && rill_world_has(w, e, mc->model);
+    if (!mc->render_mode.id ||
+        !(model || (mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh))))
+        return;
+    /* On a Model entity through the world, so the LOD system hears of it at once. */
+    rill_render_mode_component *rm = model ? NULL : rill_world_get(w, e, mc->render_mode);
+    if (rm)
+        *rm = hidden;
+    else
+        rill_world_add(w, e, mc->render_mode, &hidden);
+}
+
+/* Pushes e's children on the walk; false when memory ran out (what is left draws until despawned).
+ */
+static bool push_children(rill__instance_streamer *is, rill_world *w, rill_entity e) {
+    for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c))
+        if (!rill_array_push(&is->walk, c))
+            return false;
+    return true;
+}
+
+/* Hides every mesh below root now and returns how many descendants root has. */
+static uint64_t hide_content(rill__instance_streamer *is, rill_entity root) {
+    rill_world *w = rill_stream_world(is->stream);
     uint64_t n = 0;
     rill_array_clear(&is->walk);
-    rill_entity e = root;
-    for (;;) {
-        for (rill_entity c = rill_world_first_child(w, e); c; c = rill_world_next_sibling(w, c)) {
-            if (!rill_array_push(&is->walk, c))
-                return n; /* no memory for the walk: what is left draws until despawned */
-        }
-        if (!is->walk.len)
-            return n;
-        e = rill_array_pop(&is->walk);
+    bool ok = push_children(is, w, root);
+    while (ok && is->walk.len) {
+        rill_entity e = rill_array_pop(&is->walk);
         n++;
-        bool model = mc->model.id && rill_world_has(w, e, mc->model);
-        if (mc->render_mode.id &&
-            (model || (mc->model_mesh.id && rill_world_has(w, e, mc->model_mesh)))) {
-            /* On a Model entity through the world, so the LOD system hears of it at once. */
-            rill_render_mode_component *rm = model ? NULL : rill_world_get(w, e, mc->render_mode);
-            if (rm)
-                *rm = hidden;
-            else
-                rill_world_add(w, e, mc->render_mode, &hidden);
+        hide_one(is, w, e);
+        ok = push_children(is, w, e);
+    }
+    rill_array_clear(&is->walk);
+    return n;
+}
+
+/* Hands a hidden instance to the scene loader, which despawns its content within its per-update
+ * budget. The record stays UNLOADING until the root has no child left. */
+static void retire(rill__instance_streamer *is, inst_rec *r) {
+    r->hiding = false;
+    r->state = rill_scene_instance_retire(is->scenes, r->root) != 0 ? RILL_INSTANCE_UNLOADING
+                                                                    : RILL_INSTANCE_UNLOADED;
+}
+
+/* Continues the hide queue for at most `budget` entities: the first root's walk goes on where the
+ * last update left it (entities despawned meanwhile are skipped); a root whose walk ends is
+ * retired, and the next one starts. */
+static void hide_step(rill__instance_streamer *is, uint32_t budget) {
+    rill_world *w = rill_stream_world(is->stream);
+    while (is->hide_queue.len) {
+        rill_entity root = is->hide_queue.data[0];
+        uint64_t v = 0;
+        inst_rec *r = rill_map_get(&is->by_root, root, &v) ? &is->recs.data[v - 1] : NULL;
+        bool live = r && r->hiding && rill_world_is_alive(w, root);
+        if (live && !is->hide_seeded) {
+            rill_array_clear(&is->walk);
+            is->hide_seeded = true;
+            live = push_children(is, w, root);
         }
+        while (live && is->walk.len && budget) {
+            rill_entity e = rill_array_pop(&is->walk);
+            if (!rill_world_is_alive(w, e))
+                continue;
+            budget--;
+            is->entities_unloaded++;
+            hide_one(is, w, e);
+            live = push_children(is, w, e);
+        }
+        if (live && is->walk.len)
+            return; /* the budget is spent: the rest next update */
+        if (r && r->hiding)
+            retire(is, r);
+        rill_array_clear(&is->walk);
+        is->hide_seeded = false;
+        memmove(is->hide_queue.data, is->hide_queue.data + 1,
+                (is->hide_queue.len - 1u) * sizeof(rill_entity));
+        is->hide_queue.len--;
+        if (!budget)
+            return;
     }
 }
 
-/* A loaded (or partly loaded) instance goes: the content is hidden now and queued on the scene
- * loader, which despawns it within its per-update budget; a load in flight is cancelled by the
- * same call, its partial entities joining that queue (a partly applied district with its model
- * trees is too big for one frame). The record stays UNLOADING until the root has no child left;
- * only then can the instance load again. */
+/* A loaded instance goes: its content is queued for hiding (hide_step, a slice an update), then
+ * retired to the loader. A load in flight is cancelled now, its partial entities hidden at once and
+ * queued on the loader (the retire call cancels the load). Either way the record is UNLOADING until
+ * the root has no child left; only then can the instance load again. */
 static void unload(rill__instance_streamer *is, inst_rec *r) {
     if (r->state == RILL_INSTANCE_UNLOADING)
         return;
     if (r->state != RILL_INSTANCE_FAILED)
         is->unloads++;
+    if (r->state == RILL_INSTANCE_LOADED && rill_array_push(&is->hide_queue, r->root)) {
+        r->state = RILL_INSTANCE_UNLOADING;
+        r->hiding = true;
+        return;
+    }
+    bool loading = r->state == RILL_INSTANCE_LOADING;
     is->entities_unloaded += hide_content(is, r->root);
-    bool queued = rill_scene_instance_retire(is->scenes, r->root) != 0;
-    if (r->state == RILL_INSTANCE_LOADING) {
+    retire(is, r);
+    if (loading) {
         is->loads_cancelled++;
         rill_scene_load_release(is->scenes, r->load); /* cancelled above: forgets the record */
         r->load = (rill_scene_load){0};
     }
-    r->state = queued ? RILL_INSTANCE_UNLOADING : RILL_INSTANCE_UNLOADED;
 }
 
 /* Follows a load in flight to its end. */
@@ -294,7 +362,8 @@ static void sync_records(rill__instance_streamer *is, const rill_streaming_state
         r->seen = is->stamp;
         if (r->state == RILL_INSTANCE_LOADING)
             poll_load(is, r, si);
-        if (r->state == RILL_INSTANCE_UNLOADING && !rill_world_first_child(w, r->root))
+        if (r->state == RILL_INSTANCE_UNLOADING && !r->hiding &&
+            !rill_world_first_child(w, r->root))
             r->state = RILL_INSTANCE_UNLOADED; /* the loader despawned the last of it */
         r->load_r = si->load_radius;
         float gapped = si->load_radius + is->stream->desc.min_gap;
@@ -354,10 +423,14 @@ static void instances_update(rill_stream *s, const rill_streaming_state *st, voi
     } else if (has_cam) {
         decide(is, false, true);
     }
-    /* Gate open without a camera: residency stays as it is (loads in flight still complete). */
-    /* The walk is hide_content's scratch, empty between unloads: a district's worth of it goes
-     * back over the next frames. */
-    rill_array_trim(&is->walk, 0, 256u);
+    /* Gate open without a camera: residency stays as it is (loads in flight still complete), and
+     * so do hides under way. */
+    hide_step(is, is->stream->desc.max_hides_per_update);
+    /* The walk is the hides' scratch, empty between them: a district's worth of it goes back over
+     * the next frames. */
+    if (!is->hide_queue.len)
+        rill_array_trim(&is->walk, 0, 256u);
+    rill_array_trim(&is->hide_queue, 0, 64u);
 }
 
 /* The gate closed: start bringing everything back now rather than at the next update. */
@@ -398,6 +471,7 @@ void rill__instances_destroy(rill__instance_streamer *is) {
     rill_array_free(&is->recs);
     rill_array_free(&is->cands);
     rill_array_free(&is->walk);
+    rill_array_free(&is->hide_queue);
     rill_map_free(&is->by_root);
     rill_free(is);
 }

@@ -11,6 +11,7 @@ rill_stream_desc rill_stream_query_defaults(void) {
     d.run_mode = RILL_RUN_MODE_GAME;
     d.max_loads_in_flight = 4;
     d.min_gap = 10.0f;
+    d.max_hides_per_update = 2048;
     return d;
 }
 
@@ -24,6 +25,8 @@ static rill_stream_desc desc_defaults(const rill_stream_desc *in) {
         d.max_loads_in_flight = def.max_loads_in_flight;
     if (!(d.min_gap > 0.0f))
         d.min_gap = def.min_gap;
+    if (d.max_hides_per_update == 0)
+        d.max_hides_per_update = def.max_hides_per_update;
     return d;
 }
 

@@ -2,9 +2,9 @@
  * entering and leaving the radii with the enforced gap, oscillating 1 m around a boundary, a load
  * cancelled mid-way, at most 4 loads in flight nearest first, the edit/play/server modes and the
  * restore on turning streaming off, distances to bounds rather than origins (authored and
- * computed), an unload hidden at once and despawned over frames within the loader's budget (a
- * return meanwhile waits for it), and 1000 load/unload cycles returning entities and live bytes to
- * their start. */
+ * computed), an unload hidden over frames (max_hides_per_update entities each) and then despawned
+ * over frames within the loader's budget (a return meanwhile waits for it), and 1000 load/unload
+ * cycles returning entities and live bytes to their start. */
 #include "stream_fixture.h"
 
 /* 1 ms budget, 100 us per entity: 10 entities per frame. */
@@ -302,9 +302,15 @@ static void test_self_streaming_stops(void **state) {
     sfx_done(&fx);
 }
 
-/* A big instance (5000 entities in chains of 4, each a mesh) and its unload: hidden at once,
- * despawned over several frames, each frame's loader work within the budget plus one batch;
- * a camera coming back while it is still unloading waits for the end, then loads it again. */
+/* Whether the instance's content is still being hidden (not yet on the loader's retire queue). */
+static bool still_hiding(sfx *fx) {
+    return !rill_scene_loader_retiring(fx->env.loader);
+}
+
+/* A big instance (5000 entities in chains of 4, each a mesh) and its unload: hidden 2048 entities
+ * an update, then despawned over several frames, each frame's loader work within the budget plus
+ * one batch; a camera coming back while it is still unloading waits for the end, then loads it
+ * again. */
 static void test_unload_spread_over_frames(void **state) {
     (void)state;
     enum { N = 5000 };
@@ -342,10 +348,27 @@ static void test_unload_spread_over_frames(void **state) {
         assert_non_null(rill_world_add(fx.env.world, meshes[i], mc.model_mesh, NULL));
 
     sfx_camera(&fx, 1000, 0);
-    sfx_frame(&fx);
-    assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADING);
+    /* The burst is spread: the meshes are hidden max_hides_per_update (2048) entities an update,
+     * 5000 over 3 updates, and the loader gets the content (and despawns any) only after the last
+     * one is hidden. */
+    uint32_t hide_frames = 0;
+    do {
+        sfx_frame(&fx);
+        hide_frames++;
+        assert_int_equal(st_of(&fx, a), RILL_INSTANCE_UNLOADING);
+        assert_int_equal(sfx_stats(&fx).unloading, 1);
+        uint32_t hidden = 0;
+        for (uint32_t i = 0; i < N; i++) {
+            const rill_render_mode_component *rm =
+                rill_world_get(fx.env.world, meshes[i], mc.render_mode);
+            hidden += rm && rm->mode == RILL_RENDER_MODE_HIDDEN;
+        }
+        assert_int_equal(hidden, RILL_MIN((uint32_t)N, hide_frames * 2048u));
+        assert_int_equal(sfx_stats(&fx).entities_unloaded, hidden);
+        assert_int_equal(rill_world_entity_count(fx.env.world), start);
+    } while (still_hiding(&fx) && hide_frames < 10);
+    assert_int_equal(hide_frames, 3);
     assert_true(rill_scene_loader_retiring(fx.env.loader));
-    assert_int_equal(sfx_stats(&fx).unloading, 1);
     assert_int_equal(sfx_stats(&fx).entities_unloaded, N);
     uint32_t frames = 0, shrinking = 0, prev = rill_world_entity_count(fx.env.world);
     sfx_camera(&fx, 0, 0); /* back at once: the reload waits for the unload to finish */
