@@ -29,6 +29,9 @@ static int export_usage(FILE *f, int code) {
             "  --out FILE        the .rpak to write (atomically)\n"
             "  --loose-out DIR   also (or instead) write the outputs as loose files into DIR\n"
             "  --lod-levels N    LOD levels to bake per model, 0..4 (default 3; 0 = none)\n"
+            "  --no-hlod         bake no far-world proxies (.hlod beside streamed scenes)\n"
+            "  --hlod-triangles N  triangles per far-world proxy (district, or level-1 cell),\n"
+            "                    64..1000000 (default 4000)\n"
             "  --jobs N          worker threads (default: one per core)\n"
             "  --cache DIR       cache folder (default PROJECT_DIR/.rill-cache)\n"
             "  --no-cache        neither read nor write the cache\n"
@@ -166,6 +169,13 @@ int rill_cmd_export(int argc, char **argv) {
                 fprintf(stderr, "rill export: --jobs takes 1..1024\n");
                 return 2;
             }
+        } else if (strcmp(a, "--hlod-triangles") == 0 && has_value) {
+            if (!parse_u32(argv[++i], 1000000, &desc.hlod_triangles) || desc.hlod_triangles < 64) {
+                fprintf(stderr, "rill export: --hlod-triangles takes 64..1000000\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--no-hlod") == 0) {
+            desc.no_hlod = true;
         } else if (strcmp(a, "--no-cache") == 0) {
             desc.no_cache = true;
         } else if (strcmp(a, "--force") == 0) {

@@ -27,6 +27,7 @@
 
 #include "rill/app.h"
 #include "rill/render.h"
+#include "rill/render/hlod.h"
 #include "rill/scene/model.h"
 #include "rill/stream.h"
 #include "rill/terrain.h"
@@ -259,6 +260,10 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->app_ms = (double)(t_app - t0) / 1e6;
     fr->extract_ms = (double)(rill_time_ns() - t_app) / 1e6;
     fr->extract_cpu_ms = (double)(rill_cli_thread_cpu_ns() - x0) / 1e6;
+    rill_render_hlod_stats hst;
+    rill_render_hlod_get_stats(rill_content_hlod(run->content), &hst);
+    fr->hlod_drawn = hst.drawn;
+    fr->hlod_triangles = hst.triangles;
     /* The counting below is the tool's measurement, not engine work: kept out of main_ms. */
     uint64_t c0 = rill_time_ns(), count_cpu0 = rill_cli_thread_cpu_ns();
     fly_counts fc;

@@ -67,6 +67,10 @@ typedef struct fly_frame {
     uint64_t loaded_set; /* which instances are loaded: a sum of their roots' hashes */
     bool settled;        /* no load, unload, model tree or despawn in flight */
     uint64_t live[RILL_MEM_TAG_NUM];
+    /* far-world proxies handed to the renderer this frame (rill/render/hlod.h) and their triangles
+     */
+    uint32_t hlod_drawn;
+    uint64_t hlod_triangles;
 } fly_frame;
 
 typedef struct fly_counts {

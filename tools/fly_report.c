@@ -95,6 +95,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "triangles", fc->triangles);
     jw_u64(w, "triangles_full", fc->triangles_full);
     jw_u64(w, "draws", fc->draws);
+    jw_u64(w, "hlod_drawn", fr->hlod_drawn); /* far-world proxies drawn (before culling) */
+    jw_u64(w, "hlod_triangles", fr->hlod_triangles);
     jw_u64(w, "extracted", fc->extracted);
     jw_u32s(w, "lod", fc->lod, 4);
     jw_u64(w, "texture_bytes", fr->texture_bytes); /* GPU bytes of every texture's levels now */

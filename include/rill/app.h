@@ -752,6 +752,10 @@ rill_app_physics *rill_content_physics(const rill_content *c);
 rill_app_terrain *rill_content_terrain(const rill_content *c);
 /* The terrain renderer drawing its chunks (rill_render_terrain_get_stats: GPU bytes). Same life. */
 struct rill_render_terrain *rill_content_render_terrain(const rill_content *c);
+/* The far-world proxies drawn where streamed instances are not resident (rill/render/hlod.h:
+ * rill_render_hlod_get_stats). rill_content_snapshot appends this frame's proxies to the
+ * snapshot's instances. Same life. */
+struct rill_render_hlod *rill_content_hlod(const rill_content *c);
 /* The script system rill_content_load turns on for every content (Script entities run; physics
  * and terrain raycasts reach the content's). NULL before load, after release, or built without
  * the renderer. */

@@ -257,6 +257,10 @@ typedef struct rill_stream_instance_info {
     float distance; /* camera -> box at the last update (FLT_MAX without a camera) */
     float load_radius;
     float unload_radius; /* with the gap enforced */
+    /* How much of its far-world proxy stands in for it (see ON FAR-WORLD PROXIES): 1 while its
+     * content is not resident (unloaded, loading, unloading, failed), falling to 0 over
+     * rill_stream_hlod_settings.crossfade_frames updates once it is loaded; 0 = content only. */
+    float proxy_fade;
 } rill_stream_instance_info;
 
 /* Copies up to cap instances (in no particular order) into out; returns how many there are. */
@@ -264,6 +268,33 @@ uint32_t rill_stream_instances(const rill_stream *stream, rill_stream_instance_i
                                uint32_t cap);
 /* The state of the instance rooted at root (UNLOADED for unknown roots). */
 rill_instance_state rill_stream_instance_state(const rill_stream *stream, rill_entity root);
+
+/* >>far-world proxies ------------------------------------------------------------------------ */
+/* ON FAR-WORLD PROXIES (HLOD; docs/streaming.md "Far-world proxies")
+ *   `rill export` bakes a proxy for each streamed scene (rill/formats/hlod.h): its models merged
+ *   and simplified, one colour per vertex. The instance streamer decides, per instance, how much
+ *   of the proxy stands in for the content (rill_stream_instance_info.proxy_fade): 1 whenever the
+ *   content is not resident (beyond the radius, still loading, unloading: the content is hidden
+ *   at once when it starts to unload, so the proxy takes over the same frame), then, once the
+ *   instance is LOADED, down to 0 over crossfade_frames updates, during which the proxy draws as
+ *   the complementary dither of the LOD crossfade (its share of the pixels shrinking), never
+ *   after. The renderer (rill/render/hlod.h) draws the proxies from these decisions out to
+ *   far_distance (distance to the instance's box), and, for a cell of neighbouring instances none
+ *   of which is resident, the cell's merged level-1 proxy instead of their level-0 ones once the
+ *   cell's box is level1_distance away (crossfading over level_crossfade metres). */
+typedef struct rill_stream_hlod_settings {
+    bool enabled;              /* default true; false: no proxy draws anywhere */
+    float far_distance;        /* default 6000 m: beyond it no proxy draws */
+    float level1_distance;     /* default 1200 m */
+    float level_crossfade;     /* default 100 m */
+    uint32_t crossfade_frames; /* default 30 (0.5 s at 60 Hz); 0 = the default */
+} rill_stream_hlod_settings;
+/* The defaults above. */
+rill_stream_hlod_settings rill_stream_hlod_default(void);
+/* Replaces the settings (NULL = defaults); a zero or negative distance takes its default, and
+ * level1_distance is kept at or below far_distance. */
+void rill_stream_set_hlod(rill_stream *stream, const rill_stream_hlod_settings *settings);
+rill_stream_hlod_settings rill_stream_get_hlod(const rill_stream *stream);
 
 /* >>mesh lod --------------------------------------------------------------------------------- */
 

@@ -21,6 +21,7 @@
 
 #if RILL_APP_HAS_RENDER
 #include "rill/render.h"
+#include "rill/render/hlod.h"
 #include "rill/render/post.h"
 #endif
 
@@ -45,6 +46,7 @@ struct rill_content {
     rill_app_terrain *terrain;
     rill_app_scripts *scripts;
     rill_render_terrain *render_terrain;
+    rill_render_hlod *hlod; /* far-world proxies of the streamed instances */
     rill_render_components comps;
     rill_render_extract_buf xb;
     RILL_ARRAY(rill_render_instance) extra; /* built-in scenes: procedural instances */
@@ -873,6 +875,16 @@ static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill
         return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     rill_app_terrain_flush(c->terrain);
     rill_render_terrain_update(c->render_terrain);
+    /* Far-world proxies: drawn where streamed instances are not resident (rill/render/hlod.h). */
+    c->hlod = rill_render_hlod_create(&(rill_render_hlod_desc){.renderer = renderer,
+                                                               .world = rill_app_world(c->app),
+                                                               .stream = rill_app_stream(c->app),
+                                                               .vfs = rill_app_vfs(c->app),
+                                                               .jobs = rill_app_jobs(c->app),
+                                                               .main_scene = c->scene},
+                                      err);
+    if (!c->hlod)
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     /* A terrain that failed (its error was logged with its entity) fails the load, as a Model
      * does: a bad heightmap or one over the max_chunks limit must not render a world without it
      * and exit 0. */
@@ -904,6 +916,10 @@ rill_app_terrain *rill_content_terrain(const rill_content *c) {
 
 rill_render_terrain *rill_content_render_terrain(const rill_content *c) {
     return c ? c->render_terrain : NULL;
+}
+
+struct rill_render_hlod *rill_content_hlod(const rill_content *c) {
+    return c ? c->hlod : NULL;
 }
 
 /* >>settle ------------------------------------------------------------------------------------ */
@@ -999,6 +1015,12 @@ rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_rend
     for (uint32_t i = 0; i < c->extra.len; i++)
         if (!rill_array_push(&c->xb.instances, c->extra.data[i]))
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+    const rill_render_instance *proxies = NULL;
+    uint32_t np = rill_render_hlod_update(c->hlod, eye ? eye : &out->view.world_from_view[12],
+                                          &proxies, NULL);
+    for (uint32_t i = 0; i < np; i++)
+        if (!rill_array_push(&c->xb.instances, proxies[i]))
+            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
     out->instances = c->xb.instances.data;
     out->instance_count = c->xb.instances.len;
     out->ranges = c->xb.ranges.data;
@@ -1032,6 +1054,8 @@ void rill_content_release(rill_content *c) {
     c->scripts = NULL;
     rill_app_disable_models(c->models);
     c->models = NULL;
+    rill_render_hlod_destroy(c->hlod);
+    c->hlod = NULL;
     rill_render_terrain_destroy(c->render_terrain);
     rill_app_disable_terrain(c->terrain);
     rill_app_disable_physics(c->physics);
@@ -1094,6 +1118,11 @@ rill_app_terrain *rill_content_terrain(const rill_content *c) {
 }
 
 struct rill_render_terrain *rill_content_render_terrain(const rill_content *c) {
+    (void)c;
+    return NULL;
+}
+
+struct rill_render_hlod *rill_content_hlod(const rill_content *c) {
     (void)c;
     return NULL;
 }

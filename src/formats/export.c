@@ -134,6 +134,7 @@ typedef struct export_run {
     RILL_ARRAY(char *) manifest_paths; /* the paths of new_manifest, for writing it out */
     rill_rpak_writer *writer;
     rill_jobs *jobs;
+    rill__export_hlod *hlod; /* far-world proxies: the plan and the level-0 proxies kept */
     rill_export_counts counts;
     uint32_t in_flight;
     uint32_t workers; /* of the job system, kept for the result after it is destroyed */
@@ -781,6 +782,7 @@ static void on_done(void *arg) {
     for (uint32_t i = 0; in->status != RILL_EXPORT_STATUS_FAILED && i < in->output_count; i++) {
         const rill__export_output *o = &in->outputs[i];
         rill_result r = RILL_OK;
+        rill__export_hlod_keep(run->hlod, in->path, o);
         if (run->writer) {
             r = rill_rpak_writer_add(run->writer, o->path, o->data, o->size,
                                      RILL_RPAK_COMPRESSION_AUTO, &err);
@@ -832,6 +834,33 @@ static void on_done(void *arg) {
     ev.input_sec = in->seconds;
     emit(run, &ev);
     rill__export_free_outputs(in);
+}
+
+/* The level-1 far-world proxies, baked once every level-0 one is in, go into the pack and the
+ * loose folder like any output. They belong to no input: a failure is a warning. */
+static void add_cells(export_run *run) {
+    rill__export_output *outs = NULL;
+    uint32_t n = rill__export_hlod_cells(run->hlod, &outs);
+    for (uint32_t i = 0; i < n; i++) {
+        rill_error err = {0};
+        rill_result r = RILL_OK;
+        if (run->writer)
+            r = rill_rpak_writer_add(run->writer, outs[i].path, outs[i].data, outs[i].size,
+                                     RILL_RPAK_COMPRESSION_AUTO, &err);
+        if (r == RILL_OK && run->desc.loose_out)
+            r = write_loose(run, &outs[i], &err);
+        if (r != RILL_OK)
+            RILL_LOG_WARN(MODULE, "%s: not written: %s", outs[i].path, err.msg);
+        else
+            run->counts.outputs++;
+        if (!run->writer && r == RILL_OK)
+            run->counts.bytes_out += outs[i].size;
+        rill_free(outs[i].path);
+        rill_free(outs[i].data);
+    }
+    rill_free(outs);
+    rill__export_hlod_destroy(run->hlod);
+    run->hlod = NULL;
 }
 
 /* Reports the input that has been in work the longest (dispatched ones are order[0..next)). */
@@ -898,6 +927,7 @@ static void run_free(export_run *run) {
     rill_map_free(&run->manifest);
     rill_map_free(&run->new_manifest);
     rill_rpak_writer_destroy(run->writer);
+    rill__export_hlod_destroy(run->hlod);
 }
 
 static rill_result fill_result(export_run *run, rill_export_result *out, rill_error *err) {
@@ -962,6 +992,9 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     run->settings.lod.levels = run->desc.lod_levels;
     run->settings.no_lods = run->desc.no_lods;
     run->settings.bc7_quality = run->desc.bc7_quality;
+    run->settings.no_hlod = run->desc.no_hlod;
+    run->settings.hlod_triangles = run->desc.hlod_triangles;
+    run->settings.hlod_cell = run->desc.hlod_cell;
 
     rill_result r = RILL_OK;
     bool own_jobs = false;
@@ -1007,6 +1040,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
         goto done;
     }
     plan(run);
+    run->hlod = rill__export_hlod_plan(run->inputs.data, run->inputs.len, &run->settings);
     run->counts.inputs = run->inputs.len;
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         run->counts.bytes_in += run->inputs.data[i].size;
@@ -1078,6 +1112,7 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
         }
     }
     rill_free(order);
+    add_cells(run);
     if (run->writer) {
         rill_export_event ev = {0};
         ev.type = RILL_EXPORT_EVENT_WRITING;

@@ -28,6 +28,9 @@ typedef struct rill__export_settings {
     bool no_lods;
     uint32_t bc7_quality;
     rill_jobs *jobs; /* the run's job system: a large texture's blocks are encoded in bands on it */
+    bool no_hlod;    /* bake no far-world proxies */
+    uint32_t hlod_triangles; /* a proxy part's triangle budget (0 = RILL_HLOD_DEFAULT_TRIANGLES) */
+    float hlod_cell;         /* level-1 cell size in metres (0 = 3 x the widest instance) */
 } rill__export_settings;
 
 /* One input: planned on the calling thread, processed by one job, then handed back. */
@@ -40,6 +43,7 @@ typedef struct rill__export_input {
     rill_tex_usage usage; /* textures: the usage the planner chose */
     bool bake_lods;       /* models: bake levels (false for authored LODs and their bases) */
     bool keep_source;     /* textures a Terrain names and a model uses: also copied as they are */
+    bool bake_hlod;       /* scenes a streamed SceneInstance names: also bake their proxy */
     const rill__export_settings *settings;
     void *run; /* the run that owns this input (export.c) */
     /* Filled by the job. */
@@ -77,5 +81,18 @@ void rill__export_terrain_strings(const char *t, size_t n,
 
 /* True when the name's extension is one of the texture extensions the exporter converts. */
 bool rill__export_is_texture_ext(const char *path);
+
+/* >>far-world proxies (export_hlod.c) */
+typedef struct rill__export_hlod rill__export_hlod;
+/* Scans the .rsn inputs: sets bake_hlod on every scene a streamed SceneInstance names and keeps
+ * the placements for level 1. NULL when settings turn proxies off (or out of memory). */
+rill__export_hlod *rill__export_hlod_plan(rill__export_input *inputs, uint32_t n,
+                                          const rill__export_settings *s);
+/* Keeps a finished job's level-0 proxy output (o, of district scene `scene`) for level 1. */
+void rill__export_hlod_keep(rill__export_hlod *x, const char *scene, const rill__export_output *o);
+/* Bakes the level-1 proxies (one per placing scene) into *out (owned: free each path and data,
+ * then the array); returns how many. Failures are warnings. */
+uint32_t rill__export_hlod_cells(rill__export_hlod *x, rill__export_output **out);
+void rill__export_hlod_destroy(rill__export_hlod *x);
 
 #endif /* RILL_FORMATS_EXPORT_INTERNAL_H */

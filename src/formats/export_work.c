@@ -7,6 +7,7 @@
  *    then per output: u32 path length, path bytes, u64 size, data bytes.
  * Anything that does not parse or whose checksum differs counts as a miss and is rebuilt. */
 #include "export_internal.h"
+#include "hlod_internal.h"
 #include "lib_hooks.h"
 
 #include "rill/formats/bc.h"
@@ -579,6 +580,26 @@ void rill__export_terrain_strings(const char *t, size_t n,
 
 /* >>job --------------------------------------------------------------------------------------- */
 
+/* A district scene's level-0 far-world proxy (export_hlod.c), an extra output beside the scene.
+ * A failure is a warning: the scene still ships, and the runtime streams it without a proxy. */
+static void bake_proxy(rill__export_input *in, const uint8_t *data, size_t size) {
+    rill_error err = {0};
+    rill_hlod *h = NULL;
+    char path[EXPORT_PATH_MAX];
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (!rill_hlod_path(path, sizeof path, in->out_path, 0) ||
+        rill__hlod_bake_scene(in->settings->project_dir, in->path, (const char *)data, size,
+                              in->settings->hlod_triangles, &h, &err) != RILL_OK ||
+        rill_hlod_write(h, &bytes, &n, &err) != RILL_OK) {
+        RILL_LOG_WARN("export", "%s: no far-world proxy: %s", in->path,
+                      err.msg[0] ? err.msg : "path too long");
+    } else if (!add_output(in, path, bytes, n)) {
+        RILL_LOG_WARN("export", "%s: no far-world proxy: out of memory", in->path);
+    }
+    rill_hlod_free(h);
+}
+
 void rill__export_process(rill__export_input *in) {
     uint8_t *data = NULL;
     size_t size = 0;
@@ -604,6 +625,8 @@ void rill__export_process(rill__export_input *in) {
         process_model(in, data, size);
         break;
     default:
+        if (in->bake_hlod)
+            bake_proxy(in, data, size);
         if (is_scene(in->path) && !rewrite_scene(in, &data, &size)) {
             fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
             break;

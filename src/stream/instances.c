@@ -23,7 +23,8 @@ typedef struct inst_rec {
     float wmin[3], wmax[3]; /* world box (a point at the root's origin when unknown) */
     float distance;
     float load_r, unload_r;
-    bool hiding; /* UNLOADING, in the hide queue: not yet handed to the loader */
+    bool hiding;      /* UNLOADING, in the hide queue: not yet handed to the loader */
+    float proxy_fade; /* how much of its far-world proxy stands in for it (hlod.c) */
 } inst_rec;
 
 typedef struct candidate {
@@ -313,10 +314,11 @@ static inst_rec *record_for(rill__instance_streamer *is, rill_entity root) {
     uint64_t v;
     if (rill_map_get(&is->by_root, root, &v))
         return &is->recs.data[v - 1];
-    inst_rec r = {.root = root, .state = RILL_INSTANCE_UNLOADED};
+    inst_rec r = {.root = root, .state = RILL_INSTANCE_UNLOADED, .proxy_fade = 1.0f};
     /* Content already under the root (an editor's synchronous expand) counts as loaded. */
     if (rill_world_first_child(rill_stream_world(is->stream), root)) {
         r.state = RILL_INSTANCE_LOADED;
+        r.proxy_fade = 0.0f;
     }
     if (!rill_array_push(&is->recs, r))
         return NULL;
@@ -426,6 +428,13 @@ static void instances_update(rill_stream *s, const rill_streaming_state *st, voi
     /* Gate open without a camera: residency stays as it is (loads in flight still complete), and
      * so do hides under way. */
     hide_step(is, is->stream->desc.max_hides_per_update);
+    /* After the decisions, so an instance that starts unloading this update has its proxy whole
+     * in the same frame (while its content is hidden over the next updates, the proxy overlaps
+     * what is left of it rather than leave a hole). */
+    for (uint32_t i = 0; i < is->recs.len; i++) {
+        inst_rec *r = &is->recs.data[i];
+        r->proxy_fade = rill__hlod_next_fade(&is->stream->hlod, r->state, r->proxy_fade);
+    }
     /* The walk is the hides' scratch, empty between them: a district's worth of it goes back over
      * the next frames. */
     if (!is->hide_queue.len)
@@ -518,7 +527,8 @@ uint32_t rill__instances_list(const rill__instance_streamer *is, rill_stream_ins
                                              .bounds_known = r->bounds_known,
                                              .distance = r->distance,
                                              .load_radius = r->load_r,
-                                             .unload_radius = r->unload_r};
+                                             .unload_radius = r->unload_r,
+                                             .proxy_fade = r->proxy_fade};
         memcpy(out[i].bounds_min, r->wmin, sizeof r->wmin);
         memcpy(out[i].bounds_max, r->wmax, sizeof r->wmax);
     }

@@ -80,6 +80,7 @@ rill_stream *rill_stream_create(const rill_stream_desc *desc, rill_error *err) {
         return NULL;
     }
     s->desc = desc_defaults(desc);
+    s->hlod = rill_stream_hlod_default();
     s->world = desc->world;
     s->mode = s->desc.run_mode;
     if (!register_gate_data(s) ||

@@ -20,6 +20,7 @@ struct rill_stream {
     rill_streamer_desc streamers[STREAM_MAX_STREAMERS];
     uint32_t streamer_count;
     rill__instance_streamer *instances; /* NULL without a scene loader */
+    rill_stream_hlod_settings hlod;     /* far-world proxies (hlod.c) */
     uint64_t update_ns, update_ns_max;
 };
 
@@ -31,6 +32,10 @@ uint32_t rill__instances_list(const rill__instance_streamer *is, rill_stream_ins
                               uint32_t cap);
 uint32_t rill__instances_settle(rill__instance_streamer *is, uint64_t max_ns);
 rill_instance_state rill__instances_state(const rill__instance_streamer *is, rill_entity root);
+/* The proxy share after one more update (hlod.c): 1 unless LOADED, then falling by
+ * 1 / crossfade_frames to 0. */
+float rill__hlod_next_fade(const rill_stream_hlod_settings *hs, rill_instance_state state,
+                           float fade);
 
 /* >>mesh lod: what makes a model's band check due (lod_watch.c for lod_system.c) */
 

@@ -15,6 +15,9 @@
  *     - models (.glb, .gltf) become `.glb` with edge buffers (RILL_mesh_edges) plus baked LOD
  *       levels `name_lod1.glb` ... beside them. A model that has hand-authored `name_lodN.glb`
  *       files in the project gets no baked levels (the authored ones are exported instead).
+ *     - a scene that a streamed SceneInstance names also gets its far-world proxy `name.hlod`
+ *       (its models merged and simplified, rill/formats/hlod.h); a scene that places streamed
+ *       instances gets `name.hlod1`, their proxies merged again per cell.
  *     - everything else is copied unchanged.
  *   Two inputs that map to the same output path (rock.png and rock.jpg, or rock.png and an
  *   existing rock.rmip) are an error on the later one in path order.
@@ -145,6 +148,12 @@ typedef struct rill_export_desc {
     uint32_t jobs;
     rill_jobs *job_system;
     uint32_t bc7_quality;
+    /* Far-world proxies (docs/export.md): no_hlod bakes none; hlod_triangles is one proxy
+     * part's budget (0 = RILL_HLOD_DEFAULT_TRIANGLES, 4000); hlod_cell the level-1 cell size in
+     * metres (0 = 3 x the widest streamed instance). */
+    bool no_hlod;
+    uint32_t hlod_triangles;
+    float hlod_cell;
     rill_export_progress_fn progress;
     void *progress_user;
     uint32_t end_canary; /* must be 0 */
