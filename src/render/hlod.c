@@ -50,7 +50,8 @@ typedef struct proxy_file {
 struct rill_render_hlod {
     rill_render_hlod_desc desc;
     rill_component instance;
-    rill_map by_path; /* hash of path -> index into files + 1 */
+    rill_map by_path;    /* hash of path -> index into files + 1 */
+    rill_map quiet_dirs; /* folders without any proxy, said once (note_missing) */
     RILL_ARRAY(proxy_file *) files;
     proxy_file *level1; /* NULL without a main scene */
     rill_counter loads;
@@ -86,6 +87,37 @@ static void warn_file(const rill_render_hlod *h, const proxy_file *f, const char
     RILL_LOG_WARN("render", "far-world proxy %s (%s): %s; %s streams without it", f->path,
                   where ? where : "no pack or folder mounted", why,
                   f->scene ? f->scene : "the scene");
+}
+
+static bool is_proxy(const char *path, uint64_t size, void *user) {
+    (void)size;
+    bool *found = user;
+    *found = rill_path_ext_is(path, "hlod");
+    return !*found; /* stop at the first */
+}
+
+/* A missing proxy is a warning where proxies were baked (another .hlod beside the scene: this
+ * one is lost or was left out); a folder without any (a project not exported yet, a pack exported
+ * before proxies or with --no-hlod) is said once, at INFO, and its districts stream as before. */
+static void note_missing(rill_render_hlod *h, const proxy_file *f) {
+    char dir[1024];
+    if (!rill_path_dirname(dir, sizeof dir, f->path))
+        dir[0] = '\0';
+    bool found = false;
+    rill_vfs_list(h->desc.vfs, dir, is_proxy, &found);
+    if (found) {
+        warn_file(h, f, "not found");
+        return;
+    }
+    uint64_t key = rill_hash64_str(dir[0] ? dir : ".");
+    if (rill_map_get(&h->quiet_dirs, key, NULL))
+        return;
+    rill_map_set(&h->quiet_dirs, key, 1);
+    const char *where = rill_vfs_which(h->desc.vfs, f->scene ? f->scene : f->path);
+    RILL_LOG_INFO("render",
+                  "no far-world proxies in %s/ (%s): its streamed scenes draw nothing "
+                  "beyond their radius (rill export bakes them)",
+                  dir[0] ? dir : ".", where ? where : "not mounted");
 }
 
 static void load_job(void *arg) {
@@ -131,7 +163,7 @@ static proxy_file *file_for(rill_render_hlod *h, const char *path, const char *s
     }
     if (!rill_vfs_exists(h->desc.vfs, path)) {
         atomic_store(&f->state, FILE_MISSING);
-        warn_file(h, f, "not found");
+        note_missing(h, f);
     }
     return f;
 }
@@ -487,6 +519,7 @@ void rill_render_hlod_destroy(rill_render_hlod *h) {
     }
     rill_array_free(&h->files);
     rill_map_free(&h->by_path);
+    rill_map_free(&h->quiet_dirs);
     rill_array_free(&h->infos);
     rill_array_free(&h->cell_of);
     rill_array_free(&h->cell_w);
