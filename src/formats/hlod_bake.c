@@ -179,13 +179,15 @@ static void material_colour(const char *project_dir, const char *model_path,
     if (img->data) {
         ok = image_mean(img->data, img->size, model_path, mean);
     } else if (img->uri) {
-        char dir[1024], joined[2048], rel[2048];
+        char dir[1024], joined[2048], rel[2048], os[4096];
         uint8_t *bytes = NULL;
         size_t size = 0;
+        /* The URI is relative to the model's folder; the read stays inside the project. */
         if (rill_path_dirname(dir, sizeof dir, model_path) &&
             rill_path_join(joined, sizeof joined, dir, img->uri) &&
             rill_path_normalize(rel, sizeof rel, joined) &&
-            rill_file_read_all_in(project_dir, rel, 0, &bytes, &size, NULL) == RILL_OK) {
+            rill_path_join(os, sizeof os, project_dir, rel) &&
+            rill_file_read_all_in(project_dir, os, 0, &bytes, &size, NULL) == RILL_OK) {
             ok = image_mean(bytes, size, rel, mean);
         }
         rill_free(bytes);

@@ -178,8 +178,39 @@ static void test_paths(void **state) {
 #define GRID 3 /* instances per row */
 #define SPACING 100.0f
 
+/* A sphere whose material's base colour is a texture beside it (models/tex/red.png: pure red)
+ * times a factor of (1, 1, 0.5): the proxy's colour must come from both. */
+static void write_red_ball(const char *dir) {
+    uint8_t px[8 * 8 * 4];
+    for (int i = 0; i < 64; i++)
+        px[i * 4] = 255, px[i * 4 + 1] = 0, px[i * 4 + 2] = 0, px[i * 4 + 3] = 255;
+    uint8_t *png = NULL;
+    size_t size = 0;
+    assert_int_equal(rill_image_encode_png(px, 8, 8, 4, &png, &size, NULL), RILL_OK);
+    rill_test_write_file(dir, "models/tex/red.png", png, size);
+    rill_free(png);
+    rill_gltf_model *m = tm_sphere(24, 12);
+    m->image_count = 1;
+    m->images = tm_alloc(1, sizeof *m->images);
+    m->images[0].uri = tm_strdup("tex/red.png");
+    m->texture_count = 1;
+    m->textures = tm_alloc(1, sizeof *m->textures);
+    m->textures[0] = (rill_gltf_texture){.sampler = -1, .image = 0};
+    m->materials[0].base_color_texture.texture = 0;
+    m->materials[0].base_color_texture.scale = 1.0f;
+    m->materials[0].base_color_factor[0] = m->materials[0].base_color_factor[1] = 1.0f;
+    m->materials[0].base_color_factor[2] = 0.5f;
+    m->materials[0].base_color_factor[3] = 1.0f;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    assert_int_equal(rill_glb_write_memory(m, NULL, &bytes, &n, NULL), RILL_OK);
+    rill_test_write_file(dir, "models/ball.glb", bytes, n);
+    rill_free(bytes);
+    rill_gltf_model_free(m);
+}
+
 static void write_world(const char *dir) {
-    ep_write_sphere(dir, "models/ball.glb", 24, 12); /* 528 triangles */
+    write_red_ball(dir); /* 528 triangles */
     ep_write_sphere(dir, "models/pebble.glb", 8, 4);
     rill_strbuf a = {0}, b = {0};
     rill_strbuf_printf(&a, "rsn 1\n");
@@ -264,7 +295,14 @@ static void test_export_bakes_proxies(void **state) {
     assert_true(ta > 20 && ta <= 250);
     /* The child ball stands 10 m above its parent (2 m up, scale 3): the box reaches y >= 30. */
     assert_true(a->parts[0].box_max[1] > 30.0f);
+    /* Every ball is red (texture mean x factor): the palette holds that red, nothing greener. */
     assert_true(a->parts[0].palette_count >= 1);
+    for (uint32_t i = 0; i < a->parts[0].palette_count; i++) {
+        uint32_t c = a->parts[0].palette[i];
+        if (!((c & 0xFFu) >= 250u && ((c >> 8) & 0xFFu) <= 4u && ((c >> 16) & 0xFFu) <= 4u))
+            print_error("palette[%u] = %08x\n", i, c);
+        assert_true((c & 0xFFu) >= 250u && ((c >> 8) & 0xFFu) <= 4u && ((c >> 16) & 0xFFu) <= 4u);
+    }
     rill_hlod *l1 = read_proxy(out, "main.hlod1");
     assert_non_null(l1);
     assert_int_equal(l1->level, 1);
