@@ -274,8 +274,8 @@ rill_instance_state rill_stream_instance_state(const rill_stream *stream, rill_e
  *   `rill export` bakes a proxy for each streamed scene (rill/formats/hlod.h): its models merged
  *   and simplified, one colour per vertex. The instance streamer decides, per instance, how much
  *   of the proxy stands in for the content (rill_stream_instance_info.proxy_fade): 1 whenever the
- *   content is not resident (beyond the radius, still loading, unloading: the content is hidden
- *   at once when it starts to unload, so the proxy takes over the same frame), then, once the
+ *   content is not resident (beyond the radius, still loading, unloading: from the update an
+ *   unload starts, while its content is hidden over the next updates), then, once the
  *   instance is LOADED, down to 0 over crossfade_frames updates, during which the proxy draws as
  *   the complementary dither of the LOD crossfade (its share of the pixels shrinking), never
  *   after. The renderer (rill/render/hlod.h) draws the proxies from these decisions out to
