@@ -52,6 +52,8 @@ static void usage(FILE *f) {
         "  --window            show the fly-through in a window\n"
         "  --texture-heatmap   draw every model material flat in its texture state (green full,\n"
         "                      blue #low, amber swapping, grey not streamed)\n"
+        "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
+        "                      [rendering] gpu_culling in project.toml)\n"
         "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
 }
 
@@ -62,6 +64,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--no-render", RILL_CLI_OPT_FLAG, &o->no_render},
         {"--window", RILL_CLI_OPT_FLAG, &o->window},
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
+        {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
         {"--out", RILL_CLI_OPT_STRING, &o->out},
         {"--path", RILL_CLI_OPT_STRING, &o->path},
         {"--speed", RILL_CLI_OPT_FLOAT, &o->speed, .min = 0.001, .max = 100000.0,
@@ -117,6 +120,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
     rill_content_renderer_desc(run->content, &d);
     d.vsync = false;
     d.width = run->o.w, d.height = run->o.h;
+    if (run->o.gpu_cull)
+        d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     if (run->o.window) {
         rill_window_desc wd = {
             .title = "rill fly", .width = run->o.w, .height = run->o.h, .fixed_size = true};

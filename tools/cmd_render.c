@@ -31,7 +31,7 @@ typedef struct render_opts {
     int debug_flags; /* RILL_RENDER_DEBUG_VIEW_* */
     int ssao;        /* -1 off, else rill_ssao_quality */
     float bloom;     /* intensity; 0 = off */
-    bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict;
+    bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict, gpu_cull;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
@@ -80,6 +80,8 @@ static void usage(FILE *f) {
         "  --quality low|medium|high\n"
         "                      quality tier, a ceiling on effects (default: the project's)\n"
         "  --debug-view normals|motion\n"
+        "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
+        "                      [rendering] gpu_culling in project.toml)\n"
         "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
         "                      to this hour at latitude 45, equinox (6 sunrise toward +X, 12\n"
         "                      noon toward -Z, 18 sunset toward -X)\n"
@@ -208,6 +210,7 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--channel", RILL_CLI_OPT_CHANNEL, o->channels, &o->channel_count,
          .max = RILL_CHANNEL_COUNT},
         {"--auto-exposure", RILL_CLI_OPT_FLAG, &o->auto_exposure},
+        {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
         {"--validation", RILL_CLI_OPT_FLAG, &o->validation},
         {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
         {"--stats", RILL_CLI_OPT_FLAG, &o->stats},
@@ -444,7 +447,9 @@ int rill_cmd_render(int argc, char **argv) {
     d.device_name = o.device;
     if (o.render_scale > 0.0f)
         d.render_scale = o.render_scale;
-    d.debug_flags = (uint32_t)o.debug_flags;
+    d.debug_flags = (d.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) | (uint32_t)o.debug_flags;
+    if (o.gpu_cull)
+        d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     if (o.ssao >= 0)
         d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
     if (o.quality)

@@ -87,6 +87,7 @@ typedef enum rill_graphics_quality {
  *   [window]    width 1280, height 720, vsync true, title = the project name, fullscreen false
  *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0],
  *               static_batching false (rill_render_batching: merge static model geometry),
+ *               gpu_culling false (RILL_RENDER_DEBUG_GPU_CULL: GPU-driven culling and drawing),
  *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a
  *               WorldEnvironment; one with it uses its own `ambient`)
  *   [streaming.texture] enabled true, full_distance 60, low_distance 90 (forced to at least
@@ -108,6 +109,7 @@ typedef struct rill_project {
         rill_graphics_quality graphics_quality; /* LOW, MEDIUM or HIGH after resolution */
         float render_scale;
         bool static_batching;
+        bool gpu_culling; /* rill_content_renderer_desc sets RILL_RENDER_DEBUG_GPU_CULL */
         /* the ambient multiplier of worlds without a WorldEnvironment, [0, 1000], default 1 */
         float ambient;
     } rendering;

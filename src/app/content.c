@@ -433,6 +433,9 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
     /* A fraction of the logical window in [0.1, 2]; the renderer never draws above the
      * display's physical size (rill_renderer_set_render_scale). */
     d->render_scale = p->rendering.render_scale;
+    if (p->rendering.gpu_culling) {
+        d->debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
+    }
     d->jobs = rill_app_jobs(c->app); /* the frame's culling runs on the app's workers */
 }
 

@@ -162,7 +162,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},
     {RILL__PIPE_SSGI_TEMPORAL,  "ssgi temporal",              COMPUTE(ssgi_temporal_comp), NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        48},
     {RILL__PIPE_SSGI_APPLY,     "ssgi apply",                 COMPUTE(ssgi_apply_comp),    NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        24},
-    {RILL__PIPE_GPU_CULL,       "gpu cull",                   COMPUTE(gpu_cull_comp),      NO_COLOR,                0,                              &gpu_cull_set,   NULL,          8},
+    {RILL__PIPE_GPU_CULL,       "gpu cull",                   COMPUTE(gpu_cull_comp),      NO_COLOR,                0,                              &gpu_cull_set,   NULL,          12},
 };
 /* clang-format on */
 

@@ -612,11 +612,16 @@ static bool respawn_all(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
     return true;
 }
 
-/* Binds the shader's buffers and runs one of its steps over count invocations. */
+/* Runs one of the shader's steps over count invocations, in dispatches of at most 65535
+ * workgroups of 64 (the least maxComputeWorkGroupCount[0] Vulkan allows). */
 static void gc_dispatch(rill__cmd *cmd, uint32_t mode, uint32_t count) {
-    uint32_t push[2] = {mode, count};
-    rill__cmd_push(cmd, push, sizeof(push));
-    rill__cmd_dispatch(cmd, (count + 63u) / 64u, 1, 1);
+    const uint32_t most = 65535u * 64u;
+    for (uint32_t at = 0; at < count; at += most) {
+        uint32_t n = RILL_MIN(count - at, most);
+        uint32_t push[3] = {mode, count, at};
+        rill__cmd_push(cmd, push, sizeof(push));
+        rill__cmd_dispatch(cmd, (n + 63u) / 64u, 1, 1);
+    }
 }
 
 rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,

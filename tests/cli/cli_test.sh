@@ -986,6 +986,9 @@ render_builtin_cubes)
     run 0 render builtin:cubes:4 --size 64x48 --validation --out cubes.png
     expect_out "instances visible"
     expect_png cubes.png 300
+    # The same picture with GPU-driven culling (docs/renderer.md "GPU-driven culling").
+    run 0 render builtin:cubes:4 --size 64x48 --validation --gpu-cull --out gpu.png
+    "$PNG_SAME" cubes.png gpu.png >out.txt 2>err.txt || fail "--gpu-cull changed the picture"
     ;;
 render_defaults)
     # A scene with no light and no camera: stated defaults on stderr, and a picture.

@@ -51,7 +51,8 @@ layout(set = 0, binding = 6) readonly buffer Params {
 
 layout(push_constant) uniform Push {
     uint mode;
-    uint count;
+    uint count;  // invocations in all
+    uint offset; // of this dispatch's first (a dispatch has at most 65535 workgroups)
 } pc;
 
 void scatter(uint i) {
@@ -123,7 +124,7 @@ void cull(uint s) {
 }
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = gl_GlobalInvocationID.x + pc.offset;
     if (i >= pc.count) {
         return;
     }
