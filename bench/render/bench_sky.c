@@ -10,7 +10,9 @@
  * aerial perspective <= 0.3 ms, IBL slice <= 0.2 ms a frame on the H200. The camera also has a
  * VolumetricFog (defaults) and the scene 4 FogVolume boxes (src/render/fog_volume.c): vfog_ms is
  * the froxel volume's pass, vfog_apply_ms its application over the image, vfog_ms_total both
- * (mean; aim <= 0.5 ms at 1080p on the H200; 0 at Low, where there is none). GPU times are the
+ * (mean; aim <= 0.5 ms at 1080p on the H200; 0 at Low, where there is none). The camera has
+ * Clouds too (defaults: coverage 0.5, wind 10 m/s): clouds_ms is the cloud panorama's pass
+ * (src/render/clouds.c; aim <= 0.5 ms; none at Low). GPU times are the
  * renderer's pass timestamps (rill_render_stats). Usage:
  *   bench_sky [--size WxH] [--frames N] [--device NAME] */
 #include <stdio.h>
@@ -86,8 +88,10 @@ static int run_tier(rill_render_quality q, const char *name, uint32_t w, uint32_
     /* Volumetric fog on the camera, and four boxes of it along the view. */
     rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
     rill_render_routed_settings rs = {"VolumetricFog", &fog, sizeof(fog), 0};
-    snap.view.settings = &rs;
-    snap.view.settings_count = 1;
+    rill_render_clouds clouds = rill_render_clouds_query_defaults();
+    rill_render_routed_settings routed[2] = {rs, {"Clouds", &clouds, sizeof(clouds), 0}};
+    snap.view.settings = routed;
+    snap.view.settings_count = 2;
     rill_render_fog_box boxes[4];
     memset(boxes, 0, sizeof(boxes));
     for (int i = 0; i < 4; i++) {
@@ -110,7 +114,8 @@ static int run_tier(rill_render_quality q, const char *name, uint32_t w, uint32_
     }
     double luts = pass_ms(&s, "sky.transmittance", false) + pass_ms(&s, "sky.multiscatter", false);
     double full = pass_ms(&s, "ibl.source", false) + pass_ms(&s, "ibl.face", false);
-    double view = 0, aerial = 0, sky = 0, slice_sum = 0, slice_max = 0, vfog = 0, vfog_apply = 0;
+    double view = 0, aerial = 0, sky = 0, slice_sum = 0, slice_max = 0, vfog = 0, vfog_apply = 0,
+           clouds_t = 0;
     uint32_t n = 0, slices = 0;
     for (uint32_t i = 0; i < frames; i++) {
         hours += 0.01; /* 0.15 degrees of hour angle a frame: a re-bake always under way */
@@ -123,6 +128,7 @@ static int run_tier(rill_render_quality q, const char *name, uint32_t w, uint32_
         sky += pass_ms(&s, "sky", false);
         vfog += pass_ms(&s, "vfog", false);
         vfog_apply += pass_ms(&s, "vfog.apply", false);
+        clouds_t += pass_ms(&s, "clouds", false);
         n++;
         double t = pass_ms(&s, "ibl.source", false) + pass_ms(&s, "ibl.face", false);
         if (t > 0) {
@@ -132,15 +138,16 @@ static int run_tier(rill_render_quality q, const char *name, uint32_t w, uint32_
         }
     }
     double k = n ? 1.0 / n : 0.0;
-    printf("{\"bench\":\"sky\",\"device\":\"%s\",\"tier\":\"%s\",\"width\":%u,\"height\":%u,"
-           "\"frames\":%u,\"luts_ms\":%.4f,\"sky_view_ms\":%.4f,\"aerial_ms\":%.4f,"
-           "\"sky_pass_ms\":%.4f,\"per_frame_ms\":%.4f,\"ibl_face\":%u,\"ibl_full_bake_ms\":%.4f,"
-           "\"ibl_slice_mean_ms\":%.4f,\"ibl_slice_max_ms\":%.4f,\"ibl_bakes\":%u,"
-           "\"vfog_ms\":%.4f,\"vfog_apply_ms\":%.4f,\"vfog_ms_total\":%.4f,"
-           "\"aim_sky_ms\":0.3,\"aim_ibl_slice_ms\":0.2,\"aim_vfog_ms\":0.5}\n",
-           s.device_name, name, w, h, n, luts, view * k, aerial * k, sky * k,
-           (view + aerial + sky) * k, s.ibl_face_size, full, slices ? slice_sum / slices : 0.0,
-           slice_max, s.ibl_bakes, vfog * k, vfog_apply * k, (vfog + vfog_apply) * k);
+    printf(
+        "{\"bench\":\"sky\",\"device\":\"%s\",\"tier\":\"%s\",\"width\":%u,\"height\":%u,"
+        "\"frames\":%u,\"luts_ms\":%.4f,\"sky_view_ms\":%.4f,\"aerial_ms\":%.4f,"
+        "\"sky_pass_ms\":%.4f,\"per_frame_ms\":%.4f,\"ibl_face\":%u,\"ibl_full_bake_ms\":%.4f,"
+        "\"ibl_slice_mean_ms\":%.4f,\"ibl_slice_max_ms\":%.4f,\"ibl_bakes\":%u,"
+        "\"vfog_ms\":%.4f,\"vfog_apply_ms\":%.4f,\"vfog_ms_total\":%.4f,\"clouds_ms\":%.4f,"
+        "\"aim_sky_ms\":0.3,\"aim_ibl_slice_ms\":0.2,\"aim_vfog_ms\":0.5,\"aim_clouds_ms\":0.5}\n",
+        s.device_name, name, w, h, n, luts, view * k, aerial * k, sky * k,
+        (view + aerial + sky) * k, s.ibl_face_size, full, slices ? slice_sum / slices : 0.0,
+        slice_max, s.ibl_bakes, vfog * k, vfog_apply * k, (vfog + vfog_apply) * k, clouds_t * k);
     fflush(stdout);
     rill_render_material_destroy(r, m);
     rill_render_mesh_destroy(r, cube);

@@ -243,6 +243,24 @@ rill_result rill__skybox_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, 
 bool rill__skybox_get(const rill_renderer *r, rill_texture *out_tex, float *out_rotation,
                       float *out_brightness);
 
+/* clouds.c: the cloud layer of the physical sky. plan (from sky.c's, for the first atmosphere
+ * view: its route, camera, field of view and size) says whether the frame has clouds; add_pass
+ * adds the "clouds" panorama pass (after the sky tables); access declares a pass's read of the
+ * panorama; binding gives it (r->white, unread, without clouds); key changes with the settings
+ * (for the image-based light's re-bake; 0 without clouds). sky.c's clouds_bindings gives the
+ * panorama pass its settings block and the transmittance and sky view tables (b[0..2]). */
+typedef struct rill__clouds rill__clouds;
+rill_result rill__clouds_create(rill_renderer *r, rill_error *err);
+void rill__clouds_destroy(rill_renderer *r);
+bool rill__clouds_plan(rill_renderer *r, const rill_render_view *v, const float camera[3],
+                       float fov_y, uint32_t width, uint32_t height);
+bool rill__clouds_on(const rill_renderer *r);
+uint64_t rill__clouds_key(const rill_renderer *r);
+rill_result rill__clouds_add_pass(rill_renderer *r, rill_rg *g, rill_error *err);
+rill_result rill__clouds_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, rill_error *err);
+void rill__clouds_binding(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding *b);
+void rill__sky_clouds_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding b[3]);
+
 /* fog_volume.c: volumetric fog (VolumetricFog on a view, FogVolume boxes). plan (after the
  * views) resolves each view's settings (clamped, warnings naming the entity) and writes their
  * uniform blocks and the frame's boxes; add_view adds a view's "vfog" (froxel volume) and

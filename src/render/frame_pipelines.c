@@ -37,7 +37,8 @@ static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
 static const rill__set_layout sky_trans_set = {{U, I}};
 static const rill__set_layout sky_ms_set = {{U, T, I}};
 static const rill__set_layout sky_view_set = {{U, T, T, I}}; /* aerial volume, IBL fill too */
-static const rill__set_layout sky_set = {{U, T, T, T, T, T, I}};
+static const rill__set_layout sky_set = {{U, T, T, T, T, T, I, T}}; /* + cloud panorama */
+static const rill__set_layout sky_ibl_set = {{U, T, T, I, T}};      /* + cloud panorama */
 static const rill__set_layout skybox_set = {{T, T, I}};
 static const rill__set_layout vfog_set = {{U, T, T, U, S, I}}; /* frame, shadows, harmonics */
 static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
@@ -153,10 +154,11 @@ static const pipe_row rows[] = {
     {RILL__PIPE_SKY_VIEW,       "sky view",                   COMPUTE(sky_view_comp),      NO_COLOR,                0,                              &sky_view_set,   NULL,          0},
     {RILL__PIPE_SKY_AERIAL,     "sky aerial perspective",     COMPUTE(sky_aerial_comp),    NO_COLOR,                0,                              &sky_view_set,   NULL,          80},
     {RILL__PIPE_SKY,            "sky",                        COMPUTE(sky_comp),           NO_COLOR,                0,                              &sky_set,        NULL,          96},
-    {RILL__PIPE_SKY_IBL,        "sky ibl source",             COMPUTE(sky_ibl_comp),       NO_COLOR,                0,                              &sky_view_set,   NULL,          4},
+    {RILL__PIPE_SKY_IBL,        "sky ibl source",             COMPUTE(sky_ibl_comp),       NO_COLOR,                0,                              &sky_ibl_set,    NULL,          4},
     {RILL__PIPE_SKYBOX,         "skybox",                     COMPUTE(skybox_comp),        NO_COLOR,                0,                              &skybox_set,     NULL,          96},
     /* Volumetric fog (fog_volume.c). */
     {RILL__PIPE_VFOG,           "volumetric fog",             COMPUTE(vfog_comp),          NO_COLOR,                0,                              &vfog_set,       NULL,          0},
+    {RILL__PIPE_CLOUDS,         "clouds",                     COMPUTE(clouds_comp),        NO_COLOR,                0,                              &sky_view_set,   NULL,          48},
     {RILL__PIPE_VFOG_APPLY,     "volumetric fog apply",       COMPUTE(vfog_apply_comp),    NO_COLOR,                0,                              &vfog_apply_set, NULL,          0},
     /* Screen-space global illumination (gi.c): trace, accumulation, composite. */
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},

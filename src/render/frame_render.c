@@ -14,6 +14,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__sky_create(r, err));
     RILL_TRY(rill__skybox_create(r, err));
     RILL_TRY(rill__vfog_create(r, err));
+    RILL_TRY(rill__clouds_create(r, err));
     /* One state per view (ev, initialized), RILL__EXPOSURE_STRIDE apart. */
     static const uint8_t zero_state[RILL__EXPOSURE_STRIDE * RILL_RENDER_MAX_VIEWS];
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
@@ -35,6 +36,7 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__probes_destroy(r);
     rill__skybox_destroy(r);
     rill__vfog_destroy(r);
+    rill__clouds_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;

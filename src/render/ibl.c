@@ -355,6 +355,7 @@ rill_result rill__ibl_add_passes(rill_renderer *r, rill_rg *g, rill_error *err) 
         RILL_TRY(rill_rg_use_image(g, p, ibl->r_source, wr, err));
         if (ibl->baked.mode == RILL_RENDER_SKY_ATMOSPHERE) {
             RILL_TRY(rill__sky_access(r, g, p, err));
+            RILL_TRY(rill__clouds_access(r, g, p, err));
         }
         RILL_TRY(rill_rg_use_image(g, p, ibl->r_sh_target, wr, err));
     }

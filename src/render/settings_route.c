@@ -262,6 +262,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = rill__vfog_register(w, out, err); /* fog_volume.c */
     }
+    if (r == RILL_OK) {
+        r = rill__clouds_register(w, out, err); /* clouds.c */
+    }
     return r;
 }
 

@@ -206,6 +206,10 @@ rill_result rill__sky_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_s
     s->atmo = set.atmo;
     fill_ubo(r, &set.atmo, snap, set.world_from_view[13], &s->ubo);
     fill_stars(r, shown, &s->ubo);
+    /* Clouds (clouds.c) of the same view: the flag the sky shaders composite them by. */
+    uint32_t vw = r->width, vh = r->height;
+    bool clouds = rill__clouds_plan(r, shown, &set.world_from_view[12], set.fov_y, vw, vh);
+    s->ubo.ozone_width[3] = clouds ? 1.0f : 0.0f;
     sky_ubo *u = rill__frame_alloc(cmd, sizeof(sky_ubo), 256, &s->ubo_buf, &s->ubo_off);
     if (!u) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
@@ -232,7 +236,7 @@ uint64_t rill__sky_key(const rill_renderer *r) {
     }
     /* What the IBL's bake depends on besides the sun's direction: the settings and the sun's
      * colour x illuminance. */
-    uint64_t h = rill_hash64_seed(&s->atmo, sizeof(s->atmo), 0x736b79u);
+    uint64_t h = rill_hash64_seed(&s->atmo, sizeof(s->atmo), 0x736b79u) ^ rill__clouds_key(r);
     return rill_hash64_seed(s->ubo.sun_radiance, sizeof(s->ubo.sun_radiance), h) | 1u;
 }
 
@@ -287,7 +291,8 @@ rill_result rill__sky_add_passes(rill_renderer *r, rill_rg *g, rill_error *err) 
     rill_rg_pass p = side_pass(g, "sky.view", pass_view, r, err);
     RILL_TRY(rill_rg_use_image(g, p, s->r_trans, rd, err));
     RILL_TRY(rill_rg_use_image(g, p, s->r_ms, rd, err));
-    return rill_rg_use_image(g, p, s->r_view, wr, err);
+    RILL_TRY(rill_rg_use_image(g, p, s->r_view, wr, err));
+    return rill__clouds_add_pass(r, g, err); /* reads the tables: after them */
 }
 
 rill_result rill__sky_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass, rill_error *err) {
@@ -328,6 +333,7 @@ rill_result rill__sky_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, ril
     RILL_TRY(rill_rg_use_image(g, sp, sv->volume, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL_TRY(rill_rg_use_image(g, sp, vs->res.depth, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL_TRY(rill_rg_use_image(g, sp, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill__clouds_access(r, g, sp, err));
     RILL_TRY(rill_rg_add_edge(g, after, sp, err));
     *out_last = sp;
     return RILL_OK;
@@ -434,7 +440,7 @@ static void pass_sky(rill_rg_ctx *ctx, void *user) {
     rill_renderer *r = sv->r;
     rill__sky *s = r->sky;
     rill__img *depth = rill__ctx_img(ctx, sv->vs->res.depth);
-    rill__binding b[7];
+    rill__binding b[8];
     memset(b, 0, sizeof(b));
     bind_ubo(s, &b[0]);
     bind_tex(&b[1], rill__ctx_img(ctx, s->r_trans));
@@ -444,17 +450,18 @@ static void pass_sky(rill_rg_ctx *ctx, void *user) {
     bind_tex(&b[5], depth);
     b[5].sampler = RILL__SAMPLER_NEAREST_CLAMP;
     bind_store(&b[6], rill__ctx_img(ctx, sv->vs->res.hdr));
+    rill__clouds_binding(ctx, r, &b[7]);
     view_push p;
     view_push_of(sv->vs, depth, &p);
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SKY]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 7);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 8);
     rill__cmd_push(ctx->cmd, &p, sizeof(p));
     rill__cmd_dispatch(ctx->cmd, groups(p.rect[2]), groups(p.rect[3]), 1);
 }
 
 void rill__sky_ibl_fill(rill_rg_ctx *ctx, rill_renderer *r, rill__img *cube, uint32_t size) {
     rill__sky *s = r->sky;
-    rill__binding b[4];
+    rill__binding b[5];
     memset(b, 0, sizeof(b));
     bind_ubo(s, &b[0]);
     bind_tex(&b[1], rill__ctx_img(ctx, s->r_trans));
@@ -463,8 +470,9 @@ void rill__sky_ibl_fill(rill_rg_ctx *ctx, rill_renderer *r, rill__img *cube, uin
     b[3].layer = -1;
     b[3].one_level = true;
     b[3].level = 0;
+    rill__clouds_binding(ctx, r, &b[4]);
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SKY_IBL]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 4);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 5);
     rill__cmd_push(ctx->cmd, &size, sizeof(size));
     rill__cmd_dispatch(ctx->cmd, groups(size), groups(size), 6);
 }
@@ -474,6 +482,13 @@ void rill__sky_fog_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__bind
     const rill__sky *s = r->sky;
     bind_ubo(s, ubo);
     bind_tex(view_lut, rill__ctx_img(ctx, s->r_view));
+}
+
+void rill__sky_clouds_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding b[3]) {
+    const rill__sky *s = r->sky;
+    bind_ubo(s, &b[0]);
+    bind_tex(&b[1], rill__ctx_img(ctx, s->r_trans));
+    bind_tex(&b[2], rill__ctx_img(ctx, s->r_view));
 }
 
 void rill__sky_stats(const rill_renderer *r, uint32_t *out_lut_runs) {

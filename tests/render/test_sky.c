@@ -5,7 +5,7 @@
  * a far object closer to the sky's colour than a near one; Color mode adds no sky pass and the
  * tables are made again only when the settings change; hostile settings clamp without a crash;
  * a Skybox image is the sky and lights the scene, a missing or oversized one falls back to the
- * clear colour.
+ * clear colour; Clouds cover the sky as their coverage says and grey the image-based light.
  * RILL_SKY_PNG_DIR=dir writes each frame a test reads, to look at. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -426,6 +426,113 @@ static void test_night_stars(void **state) {
     assert_int_equal(n[2], 0);
 }
 
+/* Sky pixels (of the whole frame) that differ from `base` by more than 6 in a channel. */
+static int changed_pixels(const fixture *f, const uint8_t *base) {
+    int n = 0;
+    for (int i = 0; i < W * H; i++) {
+        for (int k = 0; k < 3; k++) {
+            if (abs((int)f->px[i * 4 + k] - (int)base[i * 4 + k]) > 6) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* Clouds (Medium tier) cover the sky where coverage says: coverage 0 changes no byte of it, 0.5
+ * part of it, 1 nearly all of it (greyer, less blue); the Low tier has none and no pass. A
+ * face turned from the sun takes the overcast sky's grey light instead of the clear sky's blue
+ * (the image-based light bakes the clouds). Hostile values render as their clamped values. */
+static void test_clouds(void **state) {
+    fixture *f = *state;
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_MEDIUM);
+    static uint8_t clear[W * H * 4];
+    rill_render_clouds cl = rill_render_clouds_query_defaults();
+    cl.wind[0] = 0.0f; /* still: frames compare */
+    rill_render_routed_settings rs = {"Clouds", &cl, sizeof(cl), 0};
+    const float eye[3] = {0, 2, 0}, up[3] = {100, 45, 30};
+    scene(f, eye, up, 10.0, true);
+    frame(f, "clouds_none");
+    memcpy(clear, f->px, sizeof(clear));
+    double clear_c[3], over_c[3];
+    mean_at(f, W / 2, H / 2, clear_c);
+    int changed[3];
+    const float coverage[3] = {0.0f, 0.5f, 1.0f};
+    for (int i = 0; i < 3; i++) {
+        scene(f, eye, up, 10.0, true);
+        cl.coverage = coverage[i];
+        f->snap.view.settings = &rs;
+        f->snap.view.settings_count = 1;
+        frame(f, i == 0 ? "clouds_0" : i == 1 ? "clouds_half" : "clouds_overcast");
+        changed[i] = changed_pixels(f, clear);
+        if (i == 0) {
+            assert_memory_equal(f->px, clear, sizeof(clear));
+        }
+        assert_true(has_pass(f, "clouds"));
+    }
+    mean_at(f, W / 2, H / 2, over_c);
+    print_message("clouds: changed sky pixels at coverage 0 / 0.5 / 1: %d %d %d of %d; zenith "
+                  "clear %.0f %.0f %.0f, overcast %.0f %.0f %.0f\n",
+                  changed[0], changed[1], changed[2], W * H, clear_c[0], clear_c[1], clear_c[2],
+                  over_c[0], over_c[1], over_c[2]);
+    assert_int_equal(changed[0], 0);
+    assert_true(changed[1] > W * H / 10 && changed[1] < W * H * 9 / 10);
+    assert_true(changed[2] > W * H * 9 / 10);
+    assert_true(blueness(over_c) < blueness(clear_c) - 0.05);
+
+    /* The Low tier: no clouds, no pass. */
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_LOW);
+    frame(f, NULL);
+    assert_false(has_pass(f, "clouds"));
+    assert_memory_equal(f->px, clear, sizeof(clear));
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_MEDIUM);
+
+    /* The image-based light: a face turned from the sun, clear sky against overcast. */
+    double face[2][3];
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 0.5f, 3.0f}, (float[3]){0, 0.5f, 0}, 12.0, true);
+        render_test_place(&f->inst, 1, f->cube, f->white, (float[3]){0, 0.5f, 0}, 1.0f, 0.0f);
+        f->snap.instances = &f->inst;
+        f->snap.instance_count = 1;
+        cl.coverage = 1.0f;
+        f->snap.view.settings = &rs;
+        f->snap.view.settings_count = (uint32_t)i;
+        for (int k = 0; k < 8; k++) { /* a changed sky re-bakes one step a frame */
+            frame(f, NULL);
+        }
+        frame(f, i ? "clouds_face_overcast" : "clouds_face_clear");
+        mean_at(f, W / 2, H / 2, face[i]);
+    }
+    print_message("shaded face: clear sky %.0f %.0f %.0f, overcast %.0f %.0f %.0f\n", face[0][0],
+                  face[0][1], face[0][2], face[1][0], face[1][1], face[1][2]);
+    assert_true(blueness(face[1]) < blueness(face[0]) - 0.02);
+
+    /* Hostile values: NaN coverage is 0.5, an infinite density 0.03, a huge altitude 50 km, a NaN
+     * wind none. */
+    static uint8_t want[W * H * 4];
+    for (int i = 0; i < 2; i++) {
+        scene(f, eye, up, 10.0, true);
+        cl = rill_render_clouds_query_defaults();
+        cl.wind[0] = 0.0f;
+        cl.altitude = 50000.0f;
+        if (i == 1) {
+            cl.coverage = NAN;
+            cl.density = INFINITY;
+            cl.altitude = 1e12f;
+            cl.wind[0] = NAN;
+        }
+        rs.source = 9;
+        f->snap.view.settings = &rs;
+        f->snap.view.settings_count = 1;
+        frame(f, NULL);
+        if (i == 0) {
+            memcpy(want, f->px, sizeof(want));
+        }
+    }
+    assert_memory_equal(f->px, want, sizeof(want));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
@@ -436,6 +543,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_hostile_settings_clamp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skybox_image, setup, teardown),
         cmocka_unit_test_setup_teardown(test_night_stars, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clouds, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,7 +126,25 @@ typedef struct rill_render_night_stars {
     bool twinkle;
 } rill_render_night_stars;
 
+/* The component "Clouds" (routed to cameras; drawn with the physical atmosphere, sky mode
+ * Atmosphere): a layer of cumulus from `altitude` to `altitude + thickness` metres above the
+ * ground, raymarched through procedural noise (a coverage field of cells about 6 km across eroded
+ * by 1 km detail), lit by the sun through the atmosphere's transmittance (self-shadowed) and by
+ * the sky, drawn over the sky (hiding the sun's disc) and baked into the image-based light.
+ * Defaults (NOTES 10): coverage 0.5 (0: none, 1: overcast), density 0.03 per metre, altitude
+ * 1500 m, thickness 2000 m, wind (10, 0) m/s along world x and z (the clouds drift with the frame
+ * time). Quality tiers: High 128 view steps + 6 light steps, Medium 48 + 4, Low none. The camera
+ * is expected below the layer (above its base there are no clouds). */
+typedef struct rill_render_clouds {
+    float coverage;
+    float density;
+    float altitude;
+    float thickness;
+    float wind[2];
+} rill_render_clouds;
+
 /* The defaults above (what an all-default component holds). */
+rill_render_clouds rill_render_clouds_query_defaults(void);
 rill_render_night_stars rill_render_night_stars_query_defaults(void);
 rill_render_skybox rill_render_skybox_query_defaults(void);
 rill_render_atmosphere rill_render_atmosphere_defaults(void);

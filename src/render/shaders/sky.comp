@@ -15,6 +15,8 @@ layout(set = 0, binding = 3) uniform sampler2D view_lut;
 layout(set = 0, binding = 4) uniform sampler2D volume;
 layout(set = 0, binding = 5) uniform sampler2D depth_tex;
 layout(set = 0, binding = 6, rgba16f) uniform image2D hdr;
+layout(set = 0, binding = 7) uniform sampler2D cloud_pano; // Clouds (clouds_common.glsl)
+#include "clouds_common.glsl"
 layout(push_constant) uniform Push {
     mat4 inv_view_proj;
     vec4 camera; // xyz world position (metres)
@@ -95,6 +97,10 @@ vec3 sky(vec3 d, float r, float pix) {
     }
     if (atmo.ozone_width.y > 0.0 && tg < 0.0) // stars, seen through the air
         L += stars(d, pix) * atmo.ozone_width.y * sky_transmittance(trans_lut, r, d.y);
+    if (atmo.ozone_width.w > 0.5) { // Clouds over everything above (the sun's disc included)
+        vec4 cl = cloud_lookup(cloud_pano, d);
+        L = L * cl.a + cl.rgb * atmo.sun_radiance.rgb;
+    }
     return min(L, vec3(MAX_HALF));
 }
 

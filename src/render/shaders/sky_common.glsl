@@ -15,7 +15,8 @@ layout(set = 0, binding = SKY_BINDING) uniform Atmo {
     vec4 rayleigh;     // rgb scattering per km, w scale height km
     vec4 mie;          // x scattering per km, y absorption per km, z scale height km, w phase g
     vec4 ozone;        // rgb absorption per km, w centre altitude km
-    vec4 ozone_width;  // x ozone half width km, y stars' brightness, z twinkle time (s; < 0 still)
+    vec4 ozone_width;  // x ozone half width km, y stars' brightness, z twinkle time (s; < 0 still),
+                       // w 1 = Clouds (clouds.c) over the sky
     vec4 albedo;       // rgb ground albedo
     vec4 sun_dir;      // xyz toward the sun (unit), w 1 with a sun
     vec4 sun_radiance; // rgb the sun light's colour x illuminance, w 1 = raymarched sky
