@@ -106,6 +106,8 @@ typedef struct rill__gpu_cull_run {
     rill_material mat;     /* the material and mesh (buffers) of the run's first group */
     rill_mesh mesh;
     bool double_sided;
+    bool cuts;     /* masked or crossfading: the prepass and shadows discard (sorted last) */
+    bool mirrored; /* clockwise front face */
 } rill__gpu_cull_run;
 typedef struct rill__gpu_cull_draw {
     rill__buf *cmds, *instances; /* commands (20 bytes each, ncmds per list), instance data */

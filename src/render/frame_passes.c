@@ -314,12 +314,17 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     }
 }
 
-/* Draws GPU culling's list `list` (0: the view, 1 + c: cascade c; gpu_cull.c): one indirect
- * draw per run of commands. With db->pipes, through those pipelines with their materials (runs of
- * one pipeline, material and buffers), else through `pipe` with push (shadows: runs of one pair of
- * buffers). The instances are never mirrored: counter-clockwise front faces. */
+/* Which of GPU culling's runs draw_gpu draws: all, the solid ones (no mask, no crossfade) or
+ * those that cut. */
+typedef enum gpu_runs { GPU_RUNS_ALL, GPU_RUNS_SOLID, GPU_RUNS_CUTS } gpu_runs;
+
+/* Draws GPU culling's list `list` (0: the view, 1 + c: cascade c; gpu_cull.c), the runs `which`
+ * selects: one indirect draw per run of commands. With db->pipes, through those pipelines with
+ * their materials (runs of one kind, pipeline, material and buffers; the front face per run where
+ * db->mirrors), else through `pipe` with push (plain shadow casters: runs of one pair of buffers).
+ */
 static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, const draw_binding *db,
-                     rill__pipe *pipe, const void *push, uint32_t push_size) {
+                     rill__pipe *pipe, const void *push, uint32_t push_size, gpu_runs which) {
     rill_renderer *r = ctx->r;
     rill__cmd *cmd = ctx->cmd;
     rill__gpu_cull_draw d;
@@ -332,11 +337,13 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
     rill__pipe *bound = NULL;
     const rill__buf *cur_vb = NULL, *cur_ib = NULL;
     uint32_t cur_mat = 0;
+    int front = -1; /* the front face set since the pipeline was bound (1: clockwise) */
     for (uint32_t k = 0; k < nruns; k++) {
         const rill__gpu_cull_run *run = &runs[k];
         const mesh_slot *ms = rill__mesh_get(r, run->mesh);
         const mat_slot *mt = rill__material_get(r, run->mat);
-        if (!ms || !mt) {
+        if (!ms || !mt || (which == GPU_RUNS_SOLID && run->cuts) ||
+            (which == GPU_RUNS_CUTS && !run->cuts)) {
             continue;
         }
         rill__pipe *p = mats ? db->pipes[run->double_sided ? 1 : 0] : pipe;
@@ -348,15 +355,17 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
                 if (db->push_size) {
                     rill__cmd_push(cmd, db->push, db->push_size);
                 }
-                if (db->mirrors) {
-                    rill__cmd_front_face(cmd, false);
-                }
             } else {
                 bind_frame_set_with(r, vs, cmd, false, NULL, NULL, NULL, d.instances);
                 rill__cmd_push(cmd, push, push_size);
             }
             bound = p;
             cur_mat = 0;
+            front = -1;
+        }
+        if (mats && db->mirrors && front != (int)run->mirrored) {
+            rill__cmd_front_face(cmd, run->mirrored);
+            front = run->mirrored;
         }
         if (mats && run->mat.id != cur_mat) {
             rill__cmd_bind_set(cmd, 1, mt->set);
@@ -472,9 +481,15 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
             }
         }
         if (c < vs->cascades) {
+            /* GPU culling's casters of this cascade: plain ones, then those that cut. */
             uint32_t push[4] = {c, 0, 0, 0};
             rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
-            draw_gpu(ctx, vs, 1u + c, NULL, r->pipes[RILL__PIPE_SHADOW], push, sizeof(push));
+            draw_gpu(ctx, vs, 1u + c, NULL, r->pipes[RILL__PIPE_SHADOW], push, sizeof(push),
+                     GPU_RUNS_SOLID);
+            rill__pipe *mask[2] = {r->pipes[RILL__PIPE_SHADOW_MASK],
+                                   r->pipes[RILL__PIPE_SHADOW_MASK]};
+            draw_binding db = {mask, false, NULL, NULL, push, sizeof(push), false};
+            draw_gpu(ctx, vs, 1u + c, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
         }
         rill__cmd_end_rendering(ctx->cmd);
     }
@@ -494,8 +509,11 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
-    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID]; /* GPU culling's: all solid */
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0);
+    /* GPU culling's, likewise. */
+    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID];
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_SOLID);
+    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
     view_end(ctx, vs);
 }
 
@@ -518,7 +536,7 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        true};
     db.decal = rill__ctx_img(ctx, vs->res.decal);
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0);
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_ALL);
     ghost_alpha(ctx, vs);
     view_end(ctx, vs);
 }

@@ -1,13 +1,16 @@
 /* gpu_cull.c: GPU-driven culling and drawing (RILL_RENDER_DEBUG_GPU_CULL). Plain instances -- an
- * id, drawn normally (not hidden, wireframe or ghost), a whole opaque mesh, no LOD crossfade, not
- * mirrored -- live in an instance table resident on the GPU, one slot per instance id; every other
- * instance keeps the CPU path (frame_cull.c), which skips the ones taken here. Each frame:
+ * id, drawn normally (not hidden, wireframe or ghost), a whole mesh (no ranges), an opaque or
+ * alpha-masked material; LOD crossfading and mirrored ones included -- live in an instance table
+ * resident on the GPU, one slot per instance id; every other instance keeps the CPU path
+ * (frame_cull.c), which skips the ones taken here. Each frame:
  *
  *   scan    (CPU, over the renderer's jobs) each snapshot instance is matched to its slot (the
  *           slot its position had last frame, else the id map) and its matrix and bounds hashed:
  *           only what changed becomes a delta (spawned, moved, settled: the frame after a move,
  *           its previous matrix catches up; despawned: not in the snapshot any more).
- *   groups  slots share a draw group per (mesh, material); the live groups are ordered by
+ *   groups  slots share a draw group per (mesh, material, cuts, mirrored): "cuts" for a masked
+ *           material or a LOD crossfade (the prepass and shadows draw those with the discarding
+ *           shaders), mirrored for the clockwise front face; the live groups are ordered by those,
  *           double-sidedness, material and buffers, so a run of them is one multi-draw indirect.
  *   record  one compute shader (shaders/gpu_cull.comp) applies the deltas, writes each list's
  *           indirect commands (list 0: the view; 1..4: the shadow cascades) with no instances,
@@ -31,7 +34,7 @@
 typedef struct gc_delta {
     float model[16];
     float sphere[4];
-    uint32_t meta[4]; /* slot, group, op */
+    uint32_t meta[4]; /* slot, group, op, the LOD fade's bits */
 } gc_delta;
 
 enum { OP_SPAWN = 0, OP_MOVE = 1, OP_SETTLE = 2, OP_DESPAWN = 3 };
@@ -53,13 +56,18 @@ typedef struct gc_params {
 typedef struct gc_slot {
     uint64_t id, hash; /* id 0: free */
     uint32_t mesh, mat, group;
+    uint32_t kind;        /* GROUP_CUTS | GROUP_MIRRORED */
     uint32_t seen, moved; /* the frame it was last in the snapshot, last moved */
 } gc_slot;
 
-/* A draw group: the resident instances of one mesh with one material. */
+/* What besides mesh and material keeps instances in separate groups. */
+enum { GROUP_CUTS = 1u, GROUP_MIRRORED = 2u };
+
+/* A draw group: the resident instances of one mesh with one material and kind. */
 typedef struct gc_group {
     rill_mesh mesh;
     rill_material mat;
+    uint32_t kind;
     uint32_t count;     /* resident instances, 0: free */
     uint32_t cmd, base; /* this frame's command and first output entry (within a list) */
 } gc_group;
@@ -82,7 +90,7 @@ struct rill__gpu_cull {
     RILL_ARRAY(gc_slice) slices;
     RILL_ARRAY(gc_group) groups;
     RILL_ARRAY(uint32_t) free_groups;
-    rill_map group_by_key;
+    rill_map group_by_key[4];   /* by kind */
     RILL_ARRAY(uint32_t) order; /* live groups in draw order */
     RILL_ARRAY(rill__gpu_cull_run) runs_mat, runs_geo;
     RILL_ARRAY(gc_delta) deltas;
@@ -113,7 +121,9 @@ static void gc_reset(rill_renderer *r, rill__gpu_cull *g) {
     g->runs_mat.len = g->runs_geo.len = 0;
     g->pos_slot.len = 0;
     rill_map_clear(&g->by_id);
-    rill_map_clear(&g->group_by_key);
+    for (int k = 0; k < 4; k++) {
+        rill_map_clear(&g->group_by_key[k]);
+    }
     g->live = g->ncmds = g->total = 0;
     g->active = false;
     gc_free_buffers(r, g); /* the new table must not see the old one's slots */
@@ -135,7 +145,9 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     rill_array_free(&g->slices);
     rill_array_free(&g->groups);
     rill_array_free(&g->free_groups);
-    rill_map_free(&g->group_by_key);
+    for (int k = 0; k < 4; k++) {
+        rill_map_free(&g->group_by_key[k]);
+    }
     rill_array_free(&g->order);
     rill_array_free(&g->runs_mat);
     rill_array_free(&g->runs_geo);
@@ -188,28 +200,37 @@ static const mat_slot *cached_mat(const rill_renderer *r, gc_cache *c, rill_mate
 
 /* Whether an instance takes the GPU path (see the file comment); *ms gets its mesh. */
 static bool eligible(const rill_renderer *r, gc_cache *mc, gc_cache *tc,
-                     const rill_render_instance *in, const mesh_slot **ms) {
-    if (!in->id || in->mode != RILL_RENDER_MODE_NORMAL || in->range_count || in->lod_fade != 0.0f) {
+                     const rill_render_instance *in, const mesh_slot **ms, const mat_slot **mto) {
+    if (!in->id || in->mode != RILL_RENDER_MODE_NORMAL || in->range_count) {
         return false;
     }
     const mat_slot *mt = cached_mat(r, tc, in->material);
-    if (!mt || mt->alpha_mode != RILL_ALPHA_OPAQUE) {
+    if (!mt || mt->alpha_mode == RILL_ALPHA_BLEND) {
         return false;
     }
+    *mto = mt;
     *ms = cached_mesh(r, mc, in->mesh);
-    return *ms && (*ms)->index_count && !rill__instance_mirrored(in->transform);
+    return *ms && (*ms)->index_count;
 }
 
-/* The fingerprint of what the resident table holds of an instance: its matrix and its mesh's
- * bounding sphere (a skinned mesh's bounds move with its pose). Ten 64-bit words in two lanes of
- * multiply-xorshift rounds (short dependency chains; frame_cull.c's matrix_hash does the same
- * over eight), mixed at the end. */
+/* An eligible instance's group kind (mt: its material). */
+static uint32_t kind_of(const mat_slot *mt, const rill_render_instance *in) {
+    bool cuts = mt->alpha_mode == RILL_ALPHA_MASK || in->lod_fade != 0.0f;
+    return (cuts ? GROUP_CUTS : 0u) |
+           (rill__instance_mirrored(in->transform) ? GROUP_MIRRORED : 0u);
+}
+
+/* The fingerprint of what the resident table holds of an instance: its matrix, its mesh's
+ * bounding sphere (a skinned mesh's bounds move with its pose) and its LOD fade. Twelve 64-bit
+ * words in two lanes of multiply-xorshift rounds (short dependency chains; frame_cull.c's
+ * matrix_hash does the same over eight), mixed at the end. */
 static uint64_t instance_hash(const rill_render_instance *in, const mesh_slot *ms) {
-    uint64_t w[10], a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
+    uint64_t w[12] = {0}, a = 0x9e3779b97f4a7c15ull, b = 0xc2b2ae3d27d4eb4full;
     memcpy(w, in->transform, sizeof(float) * 16);
     memcpy(&w[8], ms->center, sizeof(float) * 3);
     memcpy((char *)&w[9] + 4, &ms->radius, sizeof(float));
-    for (int i = 0; i < 10; i += 2) {
+    memcpy(&w[10], &in->lod_fade, sizeof(float));
+    for (int i = 0; i < 12; i += 2) {
         a = (a ^ w[i]) * 0xff51afd7ed558ccdull;
         b = (b ^ w[i + 1]) * 0xc4ceb9fe1a85ec53ull;
         a ^= a >> 29;
@@ -241,11 +262,13 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
     for (uint32_t i = begin; i < end; i++) {
         const rill_render_instance *in = &j->snap->instances[i];
         const mesh_slot *ms = NULL;
+        const mat_slot *mt = NULL;
         uint8_t st = ST_CPU;
-        if (eligible(j->r, &mc, &tc, in, &ms)) {
+        if (eligible(j->r, &mc, &tc, in, &ms, &mt)) {
             uint32_t s = i < j->guesses ? g->pos_slot.data[i] : GC_NONE;
             gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
-            if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id) {
+            if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
+                sl->kind == kind_of(mt, in)) {
                 uint64_t h = instance_hash(in, ms);
                 sl->seen = frame;
                 out.seen++;
@@ -268,10 +291,15 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
 
 /* A draw group for (mesh, material), made when new; counts one more instance. GC_NONE: out of
  * memory. */
-static uint32_t group_acquire(rill__gpu_cull *g, rill_mesh mesh, rill_material mat) {
-    uint64_t key = (uint64_t)mesh.id << 32 | mat.id, v;
+static uint64_t group_key(rill_mesh mesh, rill_material mat) {
+    return (uint64_t)mesh.id << 32 | mat.id;
+}
+
+static uint32_t group_acquire(rill__gpu_cull *g, rill_mesh mesh, rill_material mat, uint32_t kind) {
+    uint64_t key = group_key(mesh, mat), v;
+    rill_map *by_key = &g->group_by_key[kind];
     uint32_t k;
-    if (rill_map_get(&g->group_by_key, key, &v)) {
+    if (rill_map_get(by_key, key, &v)) {
         k = (uint32_t)v;
     } else {
         if (g->free_groups.len) {
@@ -282,12 +310,12 @@ static uint32_t group_acquire(rill__gpu_cull *g, rill_mesh mesh, rill_material m
             }
             k = g->groups.len++;
         }
-        if (!rill_map_set(&g->group_by_key, key, k)) {
+        if (!rill_map_set(by_key, key, k)) {
             g->groups.data[k].count = 0;
             (void)rill_array_push(&g->free_groups, k);
             return GC_NONE;
         }
-        g->groups.data[k] = (gc_group){mesh, mat, 0, GC_NONE, 0};
+        g->groups.data[k] = (gc_group){mesh, mat, kind, 0, GC_NONE, 0};
     }
     g->groups.data[k].count++;
     return k;
@@ -296,7 +324,7 @@ static uint32_t group_acquire(rill__gpu_cull *g, rill_mesh mesh, rill_material m
 static void group_release(rill__gpu_cull *g, uint32_t k) {
     gc_group *gr = &g->groups.data[k];
     if (--gr->count == 0) {
-        rill_map_remove(&g->group_by_key, (uint64_t)gr->mesh.id << 32 | gr->mat.id);
+        rill_map_remove(&g->group_by_key[gr->kind], group_key(gr->mesh, gr->mat));
         (void)rill_array_push(&g->free_groups, k);
     }
 }
@@ -313,6 +341,7 @@ static bool push_delta(rill__gpu_cull *g, uint32_t s, uint32_t op, const rill_re
         memcpy(d->model, in->transform, sizeof(d->model));
         memcpy(d->sphere, ms->center, sizeof(float) * 3);
         d->sphere[3] = ms->radius;
+        memcpy(&d->meta[3], &in->lod_fade, sizeof(float));
     }
     d->meta[0] = s;
     d->meta[1] = g->slots.data[s].group;
@@ -335,8 +364,9 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         }
         sl->seen = g->frame;
         g->pos_slot.data[i] = (uint32_t)v;
-        if (sl->mesh != in->mesh.id || sl->mat != in->material.id) {
-            uint32_t k = group_acquire(g, in->mesh, in->material);
+        uint32_t kind = kind_of(rill__material_get(r, in->material), in);
+        if (sl->mesh != in->mesh.id || sl->mat != in->material.id || sl->kind != kind) {
+            uint32_t k = group_acquire(g, in->mesh, in->material, kind);
             if (k == GC_NONE) {
                 return false;
             }
@@ -344,6 +374,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
             sl->group = k;
             sl->mesh = in->mesh.id;
             sl->mat = in->material.id;
+            sl->kind = kind;
             sl->hash = h ^ 1u; /* moves below */
         }
         if (h != sl->hash) {
@@ -354,7 +385,8 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         }
         return true;
     }
-    uint32_t k = group_acquire(g, in->mesh, in->material);
+    uint32_t kind = kind_of(rill__material_get(r, in->material), in);
+    uint32_t k = group_acquire(g, in->mesh, in->material, kind);
     if (k == GC_NONE) {
         return false;
     }
@@ -373,7 +405,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         (void)rill_array_push(&g->free_slots, s);
         return false;
     }
-    g->slots.data[s] = (gc_slot){in->id, h, in->mesh.id, in->material.id, k, g->frame, 0};
+    g->slots.data[s] = (gc_slot){in->id, h, in->mesh.id, in->material.id, k, kind, g->frame, 0};
     g->live++;
     g->pos_slot.data[i] = s;
     return push_delta(g, s, OP_SPAWN, in, ms);
@@ -451,7 +483,7 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
 /* >>groups and runs -------------------------------------------------------------------------- */
 
 typedef struct order_key {
-    uint32_t double_sided, mat;
+    uint32_t kind, double_sided, mat;
     uintptr_t vb, ib;
     uint32_t mesh, group;
 } order_key;
@@ -462,6 +494,7 @@ static int order_cmp(const void *pa, const void *pb) {
     if (a->f != b->f) {                                                                            \
         return a->f < b->f ? -1 : 1;                                                               \
     }
+    CMP(kind)
     CMP(double_sided)
     CMP(mat)
     CMP(vb)
@@ -492,8 +525,9 @@ static bool build_groups(rill_renderer *r, rill__gpu_cull *g) {
         if (!ms || !mt) {
             continue; /* instances of a mesh gone since the scan never are */
         }
-        keys[live++] = (order_key){mt->double_sided,  gr->mat.id,  (uintptr_t)ms->vb,
-                                   (uintptr_t)ms->ib, gr->mesh.id, k};
+        keys[live++] =
+            (order_key){gr->kind,          mt->double_sided, gr->mat.id, (uintptr_t)ms->vb,
+                        (uintptr_t)ms->ib, gr->mesh.id,      k};
     }
     qsort(keys, live, sizeof(*keys), order_cmp);
     bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
@@ -506,10 +540,19 @@ static bool build_groups(rill_renderer *r, rill__gpu_cull *g) {
         base += gr->count;
         g->order.data[c] = keys[c].group;
         const order_key *p = c ? &keys[c - 1] : NULL;
-        bool same_geo = p && mdi && p->vb == keys[c].vb && p->ib == keys[c].ib;
-        bool same_mat =
-            same_geo && p->mat == keys[c].mat && p->double_sided == keys[c].double_sided;
-        rill__gpu_cull_run run = {c, 1, gr->mat, gr->mesh, keys[c].double_sided != 0};
+        /* Shadows keep cut groups apart (they bind the mask pipeline and materials); the
+         * material passes keep every kind apart (pipeline, front face). */
+        bool same_geo = p && mdi && p->vb == keys[c].vb && p->ib == keys[c].ib &&
+                        (p->kind & GROUP_CUTS) == (keys[c].kind & GROUP_CUTS);
+        bool same_mat = same_geo && p->kind == keys[c].kind && p->mat == keys[c].mat &&
+                        p->double_sided == keys[c].double_sided;
+        rill__gpu_cull_run run = {c,
+                                  1,
+                                  gr->mat,
+                                  gr->mesh,
+                                  keys[c].double_sided != 0,
+                                  (gr->kind & GROUP_CUTS) != 0,
+                                  (gr->kind & GROUP_MIRRORED) != 0};
         if (same_mat) {
             g->runs_mat.data[g->runs_mat.len - 1u].count++;
         } else if (!rill_array_push(&g->runs_mat, run)) {

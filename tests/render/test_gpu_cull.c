@@ -1,9 +1,10 @@
 /* test_gpu_cull.c: GPU-driven culling (RILL_RENDER_DEBUG_GPU_CULL, src/render/gpu_cull.c) gives
  * the visible sets of the CPU path. Two renderers built alike, one on the CPU path and one with
- * GPU culling (its visible flags read back), draw the same frames of a generated scene: plain
- * opaque instances (which the GPU path takes) among hidden, wireframe, ghost, blended, masked,
- * crossfading, mirrored, ranged, id-less and repeated-id ones (which stay on the CPU path); frames
- * move instances, reorder the snapshot, bring new ids and drop others. Each frame: every resident
+ * GPU culling (its visible flags read back), draw the same frames of a generated scene: opaque,
+ * alpha-masked, crossfading and mirrored instances (which the GPU path takes) among hidden,
+ * wireframe, ghost, blended, ranged, id-less and repeated-id ones (which stay on the CPU path);
+ * frames move instances, reorder the snapshot, bring new ids and drop others, swap materials and
+ * start and end crossfades. Each frame: every resident
  * instance's view bit equals whether the CPU path listed it as opaque; its cascade bits equal a
  * sphere test against each cascade's planes (no near plane); the instances the GPU path does not
  * take are in the CPU lists exactly as on the CPU renderer, nothing hidden is resident; and the
@@ -92,7 +93,7 @@ static void place(const side *s, rill_render_instance *in, uint32_t k, uint32_t 
                : k % 13 == 0                              ? RILL_RENDER_MODE_GHOST
                                                           : RILL_RENDER_MODE_NORMAL;
     in->ghost_opacity = 0.5f;
-    in->lod_fade = k % 23 == 0 ? 0.5f : 0.0f;
+    in->lod_fade = k % 23 == (frame == 1 ? 1u : 0u) ? (k % 2 ? 0.5f : -0.5f) : 0.0f;
     if (k % 37 == 0) {
         in->transform[0] = -in->transform[0]; /* mirrored */
         in->transform[1] = -in->transform[1];
@@ -147,9 +148,8 @@ static bool repeated(const rill_render_instance *inst, uint32_t k) {
 
 /* Whether the GPU path takes instance k (the CPU reference of gpu_cull.c's rule). */
 static bool takes(const side *s, const rill_render_instance *in) {
-    return in->id && in->mode == RILL_RENDER_MODE_NORMAL && !in->range_count && in->lod_fade == 0 &&
-           in->material.id != s->blend.id && in->material.id != s->mask.id &&
-           !rill__instance_mirrored(in->transform);
+    return in->id && in->mode == RILL_RENDER_MODE_NORMAL && !in->range_count &&
+           in->material.id != s->blend.id;
 }
 
 /* The smallest signed distance of instance in's world sphere to planes (negative radius-scaled

@@ -14,14 +14,14 @@ layout(local_size_x = 64) in;
 struct Delta {
     mat4 model;
     vec4 sphere; // mesh-space centre xyz, radius
-    uvec4 meta;  // x slot, y group, z op (0 spawn, 1 move, 2 settle, 3 despawn)
+    uvec4 meta;  // x slot, y group, z op (0 spawn, 1 move, 2 settle, 3 despawn), w LOD fade bits
 };
 
 struct Resident {
     mat4 model;
     mat4 prev; // last frame's model (motion vectors)
     vec4 sphere;
-    uvec4 meta; // x group, y 1 = live
+    uvec4 meta; // x group, y 1 = live, z LOD fade bits
 };
 
 struct Group {
@@ -69,7 +69,7 @@ void scatter(uint i) {
     res[s].prev = op == 1u ? res[s].model : d.model;
     res[s].model = d.model;
     res[s].sphere = d.sphere;
-    res[s].meta = uvec4(d.meta.y, 1u, 0u, 0u);
+    res[s].meta = uvec4(d.meta.y, 1u, d.meta.w, 0u);
 }
 
 void reset(uint i) {
@@ -118,7 +118,7 @@ void cull(uint s) {
         uint o = l * info.z + gr.base + at;
         outs[o].model = m;
         outs[o].prev_model = r.prev;
-        outs[o].params = vec4(0.0);
+        outs[o].params = vec4(uintBitsToFloat(r.meta.z), 0.0, 0.0, 0.0);
     }
     flags[s] = bits;
 }
