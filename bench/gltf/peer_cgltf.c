@@ -10,6 +10,11 @@
 
 #include "peer_cgltf.h"
 
+struct peer_cgltf_loaded {
+    cgltf_data *data;
+    void **arrays; /* one decoded array per accessor */
+};
+
 /* Decodes every accessor of a parsed file into malloc'ed arrays; returns the decoded bytes or 0 on
  * failure. When keep is non-NULL the arrays are returned there (one per accessor). */
 static size_t decode_all(cgltf_data *data, void **keep) {
@@ -54,20 +59,50 @@ static size_t decode_all(cgltf_data *data, void **keep) {
     return total;
 }
 
-size_t peer_cgltf_load(const void *bytes, size_t size) {
+/* Load buffers (relative to path, NULL for a .glb in memory), validate, decode every accessor
+ * into arrays kept with the data; NULL on failure (data is then freed). */
+static peer_cgltf_loaded *finish(cgltf_options *opt, cgltf_data *data, const char *path) {
+    peer_cgltf_loaded *l = calloc(1, sizeof(*l));
+    l->data = data;
+    l->arrays = calloc(data->accessors_count + 1, sizeof(void *));
+    if (cgltf_load_buffers(opt, data, path) != cgltf_result_success ||
+        cgltf_validate(data) != cgltf_result_success || decode_all(data, l->arrays) == 0) {
+        peer_cgltf_release(l);
+        return NULL;
+    }
+    return l;
+}
+
+peer_cgltf_loaded *peer_cgltf_load(const void *bytes, size_t size) {
     cgltf_options opt;
     memset(&opt, 0, sizeof(opt));
     cgltf_data *data = NULL;
     if (cgltf_parse(&opt, bytes, size, &data) != cgltf_result_success) {
-        return 0;
+        return NULL;
     }
-    size_t total = 0;
-    if (cgltf_load_buffers(&opt, data, NULL) == cgltf_result_success &&
-        cgltf_validate(data) == cgltf_result_success) {
-        total = decode_all(data, NULL);
+    return finish(&opt, data, NULL);
+}
+
+peer_cgltf_loaded *peer_cgltf_load_file(const char *path) {
+    cgltf_options opt;
+    memset(&opt, 0, sizeof(opt));
+    cgltf_data *data = NULL;
+    if (cgltf_parse_file(&opt, path, &data) != cgltf_result_success) {
+        return NULL;
     }
-    cgltf_free(data);
-    return total;
+    return finish(&opt, data, path);
+}
+
+void peer_cgltf_release(peer_cgltf_loaded *l) {
+    if (!l) {
+        return;
+    }
+    for (cgltf_size i = 0; i < l->data->accessors_count; i++) {
+        free(l->arrays[i]);
+    }
+    free(l->arrays);
+    cgltf_free(l->data);
+    free(l);
 }
 
 /* Compares what cgltf decodes with Rill's model: positions, UV0 and indices of every primitive

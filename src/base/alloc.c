@@ -142,7 +142,55 @@ static void *map_new(void *ptr, size_t size, rill_mem_tag tag) {
     }
     return h + 1;
 }
+
+/* A new mapped block of `size` bytes whose mapping starts on a 2 MiB boundary and is marked for
+ * transparent huge pages before anything touches it: every whole 2 MiB of it then faults in at
+ * once. The kernel only places a mapping on that boundary when its length is a multiple of
+ * 2 MiB, so 2 MiB more is mapped and the ends outside the aligned range are unmapped again. */
+static void *map_bulk(size_t size, rill_mem_tag tag) {
+    const size_t huge = (size_t)2 << 20;
+    size_t len = map_len(size);
+    uint8_t *raw =
+        mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) {
+        return NULL;
+    }
+    uint8_t *start = (uint8_t *)(((uintptr_t)raw + huge - 1u) & ~(uintptr_t)(huge - 1u));
+    if (start > raw) {
+        munmap(raw, (size_t)(start - raw));
+    }
+    if (raw + len + huge > start + len) {
+        munmap(start + len, (size_t)(raw + len + huge - (start + len)));
+    }
+#if defined(MADV_HUGEPAGE)
+    (void)madvise(start, len, MADV_HUGEPAGE);
 #endif
+    alloc_header *h = (alloc_header *)(void *)start;
+    h->size = size;
+    h->tag = clamp_tag(tag);
+    h->magic = ALLOC_MAPPED;
+    account_add(h->tag, size);
+    return h + 1;
+}
+#endif
+
+void *rill_malloc_bulk(size_t size, rill_mem_tag tag, bool *out_zeroed) {
+    if (out_zeroed) {
+        *out_zeroed = false;
+    }
+#if ALLOC_HAVE_MAPPED
+    if (size >= RILL_BULK_MIN && size <= SIZE_MAX / 2u && hooks.alloc == libc_alloc) {
+        void *p = map_bulk(size, tag);
+        if (p != NULL) {
+            if (out_zeroed) {
+                *out_zeroed = true; /* a fresh anonymous mapping reads as zeros */
+            }
+            return p;
+        }
+    }
+#endif
+    return rill_malloc_tagged(size, tag);
+}
 
 void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag) {
 #if ALLOC_HAVE_MAPPED

@@ -187,25 +187,49 @@ void rill_file_close(rill_file *f) {
     }
 }
 
+/* One read(2) of up to cap bytes into dst, retried on EINTR; the count, 0 at end of file, or -1
+ * with the error in *out_errno. */
+static ssize_t read_some(int fd, uint8_t *dst, size_t cap, int *out_errno) {
+    for (;;) {
+        ssize_t n = read(fd, dst, cap);
+        if (n >= 0 || errno != EINTR) {
+            *out_errno = n < 0 ? errno : 0;
+            return n;
+        }
+    }
+}
+
 /* Reads the open file f until its end or until more than max bytes came (then RILL_ERR_LIMIT). */
 static rill_result read_whole(rill_file *f, const char *path, uint64_t max, bool named_limit,
                               uint8_t **out_data, size_t *out_size, rill_error *err) {
     /* st_size is only a hint (files in /proc report 0, and files can grow while read), so the
-     * loop reads until end of file and grows the buffer when needed, never past max. */
+     * loop reads until end of file and grows the buffer when needed, never past max. A buffer
+     * that is full when the file should end is probed with a small read on the stack first: a
+     * file of the size it said (the usual case) then ends without growing the buffer, which
+     * copied every byte once more and touched twice the memory. */
     uint64_t want = f->size + 1u;
     size_t cap = want > 4096u ? (size_t)want : 4096u;
     size_t len = 0;
-    uint8_t *buf = rill_malloc_tagged(cap, RILL_MEM_GENERAL);
+    uint8_t *buf = rill_malloc_bulk(cap, RILL_MEM_GENERAL, NULL);
     if (buf == NULL) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory for %zu bytes", path,
                               cap);
     }
+    uint8_t probe[512];
     for (;;) {
         if (len + 1u >= cap) {
-            if ((uint64_t)len > max) {
-                break; /* reported below */
+            int e = 0;
+            ssize_t n = (uint64_t)len > max ? 0 : read_some(f->fd, probe, sizeof(probe), &e);
+            if (n < 0) {
+                rill_free(buf);
+                return rill_error_set(err, RILL_ERR_IO, "%s: offset %zu: read failed: %s", path,
+                                      len, strerror(e));
             }
-            size_t new_cap = cap * 2u;
+            if (n == 0) {
+                break; /* end of file, or past max: reported below */
+            }
+            size_t extra = (size_t)n;
+            size_t new_cap = cap * 2u > len + 1u + extra ? cap * 2u : len + 1u + extra;
             uint8_t *nb =
                 new_cap > cap ? rill_realloc_tagged(buf, new_cap, RILL_MEM_GENERAL) : NULL;
             if (nb == NULL) {
@@ -214,13 +238,13 @@ static rill_result read_whole(rill_file *f, const char *path, uint64_t max, bool
             }
             buf = nb;
             cap = new_cap;
+            memcpy(buf + len, probe, extra);
+            len += extra;
+            continue;
         }
-        ssize_t n = read(f->fd, buf + len, cap - 1u - len);
+        int e = 0;
+        ssize_t n = read_some(f->fd, buf + len, cap - 1u - len, &e);
         if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            int e = errno;
             rill_free(buf);
             return rill_error_set(err, RILL_ERR_IO, "%s: offset %zu: read failed: %s", path, len,
                                   strerror(e));

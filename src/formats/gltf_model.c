@@ -6,18 +6,25 @@
 #include <math.h>
 #include <string.h>
 
+/* Arrays of a model are written in full as soon as they are allocated (decoded, generated), so
+ * large ones come from rill_malloc_bulk: huge pages, and zeros without a memset. */
 void *rill__gltf_alloc(size_t count, size_t size) {
-    if (count == 0 || size == 0) {
+    if (count == 0 || size == 0 || count > SIZE_MAX / size) {
         return NULL;
     }
-    return rill_calloc_tagged(count, size, RILL_MEM_FORMATS);
+    bool zeroed = false;
+    void *p = rill_malloc_bulk(count * size, RILL_MEM_FORMATS, &zeroed);
+    if (p && !zeroed) {
+        memset(p, 0, count * size);
+    }
+    return p;
 }
 
 void *rill__gltf_alloc_raw(size_t count, size_t size) {
     if (count == 0 || size == 0 || count > SIZE_MAX / size) {
         return NULL;
     }
-    return rill_malloc_tagged(count * size, RILL_MEM_FORMATS);
+    return rill_malloc_bulk(count * size, RILL_MEM_FORMATS, NULL);
 }
 
 void *rill__scratch_get(rill__scratch *s, size_t bytes) {

@@ -172,6 +172,40 @@ static void test_realloc_large(void **state) {
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before);
 }
 
+/* rill_malloc_bulk: a large block reads as zeros when it says so, is writable to its end, keeps its
+ * contents through growth and is counted under its tag until freed; a small one is an ordinary
+ * block. */
+static void test_malloc_bulk(void **state) {
+    (void)state;
+    size_t before = rill_mem_live_bytes(RILL_MEM_FORMATS), total = rill_mem_live_total();
+    size_t size = RILL_BULK_MIN + 123u;
+    bool zeroed = false;
+    uint8_t *p = rill_malloc_bulk(size, RILL_MEM_FORMATS, &zeroed);
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % 16u, 0);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before + size);
+    if (zeroed) {
+        for (size_t i = 0; i < size; i += 4093u) {
+            assert_int_equal(p[i], 0);
+        }
+        assert_int_equal(p[size - 1u], 0);
+    }
+    assert_true(pattern(p, size, true));
+    p = rill_realloc_tagged(p, 2u * size, RILL_MEM_WORLD); /* the birth tag stays */
+    assert_non_null(p);
+    assert_true(pattern(p, size, false));
+    p[2u * size - 1u] = 0x5A;
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before + 2u * size);
+    rill_free(p);
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before);
+    p = rill_malloc_bulk(100, RILL_MEM_FORMATS, &zeroed);
+    assert_non_null(p);
+    assert_false(zeroed); /* an ordinary block: its contents are unknown */
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before + 100u);
+    rill_free(p);
+    assert_int_equal(rill_mem_live_total(), total);
+}
+
 static void test_calloc_zero(void **state) {
     (void)state;
     size_t before = rill_mem_live_total();
@@ -401,13 +435,14 @@ static void test_mutex_cond(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_result_strings), cmocka_unit_test(test_error_set),
-        cmocka_unit_test(test_assert_hook),    cmocka_unit_test(test_alloc_accounting),
-        cmocka_unit_test(test_calloc_zero),    cmocka_unit_test(test_strdup),
-        cmocka_unit_test(test_realloc_large),  cmocka_unit_test(test_allocator_hooks),
-        cmocka_unit_test(test_out_of_memory),  cmocka_unit_test(test_log_capture),
-        cmocka_unit_test(test_hash),           cmocka_unit_test(test_time_and_clock),
-        cmocka_unit_test(test_mutex_cond),     cmocka_unit_test(test_desc_canaries),
+        cmocka_unit_test(test_result_strings),  cmocka_unit_test(test_error_set),
+        cmocka_unit_test(test_assert_hook),     cmocka_unit_test(test_alloc_accounting),
+        cmocka_unit_test(test_calloc_zero),     cmocka_unit_test(test_strdup),
+        cmocka_unit_test(test_realloc_large),   cmocka_unit_test(test_malloc_bulk),
+        cmocka_unit_test(test_allocator_hooks), cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_log_capture),     cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_time_and_clock),  cmocka_unit_test(test_mutex_cond),
+        cmocka_unit_test(test_desc_canaries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,6 +213,20 @@ static void test_file_round_trip(void **state) {
     assert_int_equal(size, 2);
     assert_string_equal((char *)back, "hi");
     rill_free(back);
+    /* A file past RILL_BULK_MIN (read into a block of its own) comes back whole, NUL after it. */
+    size_t big_size = RILL_BULK_MIN + 4097u;
+    uint8_t *big = rill_malloc(big_size);
+    assert_non_null(big);
+    for (size_t i = 0; i < big_size; i++) {
+        big[i] = (uint8_t)(i * 131u + (i >> 12));
+    }
+    assert_int_equal(rill_file_write_all(path, big, big_size, &err), RILL_OK);
+    assert_int_equal(rill_file_read_all(path, &back, &size, &err), RILL_OK);
+    assert_int_equal(size, big_size);
+    assert_memory_equal(back, big, big_size);
+    assert_int_equal(back[size], 0);
+    rill_free(back);
+    rill_free(big);
     /* Empty file. */
     assert_int_equal(rill_file_write_all(path, NULL, 0, &err), RILL_OK);
     assert_int_equal(rill_file_read_all(path, &back, &size, &err), RILL_OK);
@@ -220,7 +234,7 @@ static void test_file_round_trip(void **state) {
     assert_non_null(back);
     assert_int_equal(back[0], 0);
     rill_free(back);
-    /* The temporary files of the three writes are all gone. */
+    /* The temporary files of the writes are all gone. */
     int files = 0;
     assert_int_equal(rill_dir_walk(dir, count_files, &files, &err), RILL_OK);
     assert_int_equal(files, 1);
