@@ -722,10 +722,14 @@ typedef struct rill_query {
     void *data[RILL_QUERY_MAX_TERMS];
     struct rill_query_cache *cache; /* NULL, or the cache this iteration replays or records */
     uint32_t replay;                /* next run record of the cache */
+    uint32_t token;                 /* the cache's recording this iteration owns, if recording */
     bool replaying;
 } rill_query;
 
-/* Starts a query. An invalid desc (no with term, unknown id) gives a query that yields nothing. */
+/* Starts a query. An invalid desc (no with term, unknown id) gives a query that yields nothing.
+ * The world remembers the runs of its last few distinct descs the way a rill_query_cache does
+ * (below): a query a system starts every frame over a settled world replays them instead of
+ * finding them again, the same runs in the same order. */
 rill_query rill_world_query(rill_world *world, const rill_query_desc *desc);
 /* Internal: buffers the next run for rill_query_next; false when done. */
 bool rill__query_refill(rill_query *q);

@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-rill_query rill_world_query(rill_world *world, const rill_query_desc *desc) {
+/* A query over desc, without a cache. */
+static rill_query query_make(rill_world *world, const rill_query_desc *desc) {
     rill_query q;
     memset(&q, 0, sizeof q);
     q.world = world;
@@ -149,6 +150,8 @@ struct rill_query_cache {
     uint32_t versions[2 * RILL_QUERY_MAX_TERMS]; /* with, then without sets, when recorded */
     bool valid;     /* the records describe the storages as they are at `versions` */
     bool recording; /* an iteration is appending records */
+    uint32_t token; /* the recording iteration's token: a newer iteration may take over */
+    uint32_t used;  /* the world's memo clock at its last use (memo entries only) */
     uint32_t *runs; /* records of 2 + with_count: driver start, count, start of each term */
     uint32_t len, cap;
 };
@@ -187,26 +190,80 @@ void rill_query_cache_destroy(rill_query_cache *cache) {
     }
 }
 
+/* Points q at cache c: it replays c's records when they describe the storages as they are,
+ * else it records its runs there. A newer iteration takes the recording over (the older one
+ * then goes on without recording), so nested or abandoned iterations never mix records. */
+static void cache_begin(rill_query *q, rill_query_cache *c) {
+    q->cache = c;
+    if (c->valid && versions_match(q, c)) {
+        q->replaying = true;
+        return;
+    }
+    c->valid = false;
+    c->recording = true;
+    c->len = 0;
+    q->token = ++c->token;
+    for (uint32_t i = 0; i < q->with_count + q->without_count; i++) {
+        c->versions[i] = cache_set(q, i)->version;
+    }
+}
+
 rill_query rill_query_cache_iter(rill_query_cache *cache) {
     if (cache == NULL) {
-        return rill_world_query(NULL, NULL);
+        return query_make(NULL, NULL);
     }
-    rill_query q = rill_world_query(cache->world, &cache->desc);
+    rill_query q = query_make(cache->world, &cache->desc);
+    if (q.with_count != 0) {
+        cache_begin(&q, cache);
+    }
+    return q;
+}
+
+/* >>memo: the world's caches of plain queries, found by desc, the least recently used one
+ * replaced when all RILL__QUERY_MEMO are taken. */
+
+static rill_query_cache *memo_get(rill_world *w, const rill_query_desc *desc) {
+    uint32_t oldest = 0;
+    for (uint32_t i = 0; i < RILL__QUERY_MEMO; i++) {
+        rill_query_cache *c = w->query_memo[i];
+        if (c != NULL && memcmp(&c->desc, desc, sizeof *desc) == 0) {
+            return c;
+        }
+        if (c == NULL || (w->query_memo[oldest] != NULL && c->used < w->query_memo[oldest]->used)) {
+            oldest = i;
+        }
+    }
+    rill_query_cache *c = w->query_memo[oldest];
+    if (c == NULL) {
+        c = rill_world_query_cache(w, desc);
+        w->query_memo[oldest] = c;
+    } else {
+        c->desc = *desc; /* reused: its records describe another query */
+        c->valid = false;
+        c->recording = false;
+        c->len = 0;
+    }
+    return c;
+}
+
+rill_query rill_world_query(rill_world *world, const rill_query_desc *desc) {
+    rill_query q = query_make(world, desc);
     if (q.with_count == 0) {
         return q;
     }
-    q.cache = cache;
-    if (cache->valid && versions_match(&q, cache)) {
-        q.replaying = true;
-        return q;
-    }
-    cache->valid = false;
-    cache->recording = true;
-    cache->len = 0;
-    for (uint32_t i = 0; i < q.with_count + q.without_count; i++) {
-        cache->versions[i] = cache_set(&q, i)->version;
+    rill_query_cache *c = memo_get(world, &q.desc);
+    if (c != NULL) {
+        c->used = ++world->query_memo_clock;
+        cache_begin(&q, c);
     }
     return q;
+}
+
+void rill__query_memo_free(rill_world *w) {
+    for (uint32_t i = 0; i < RILL__QUERY_MEMO; i++) {
+        rill_query_cache_destroy(w->query_memo[i]);
+        w->query_memo[i] = NULL;
+    }
 }
 
 /* Appends the run just found. Worlds so churned that runs are short are not worth remembering
@@ -228,11 +285,15 @@ static void cache_record(rill_query *q, const uint32_t *starts) {
 }
 
 /* The next run of a cached iteration that replays its records. A structural change in the middle
- * (against the rules) drops the records and goes on finding runs from the cursor. */
+ * (against the rules) drops the records and goes on finding runs from the cursor, as does an
+ * iteration whose memo entry another query took over meanwhile. */
 static bool replay_run(rill_query *q) {
     rill_query_cache *c = q->cache;
-    if (!versions_match(q, c)) {
-        c->valid = false;
+    bool mine = memcmp(&c->desc, &q->desc, sizeof q->desc) == 0; /* not taken over */
+    if (!mine || !c->valid || !versions_match(q, c)) {
+        if (mine) {
+            c->valid = false; /* the storages changed under this iteration */
+        }
         q->replaying = false;
         q->cache = NULL;
         return find_run(q, NULL);
@@ -261,7 +322,7 @@ static bool advance(rill_query *q) {
         return replay_run(q);
     }
     uint32_t starts[RILL_QUERY_MAX_TERMS];
-    bool recording = q->cache != NULL && q->cache->recording;
+    bool recording = q->cache != NULL && q->cache->recording && q->cache->token == q->token;
     bool found = find_run(q, recording ? starts : NULL);
     if (!recording) {
         return found;

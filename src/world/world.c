@@ -474,6 +474,7 @@ void rill_world_destroy(rill_world *world) {
         rill__type_destroy(world->types.data[i]);
     }
     rill__events_free(world);
+    rill__query_memo_free(world);
     rill_array_free(&world->types);
     rill_array_free(&world->components);
     rill_array_free(&world->resources);

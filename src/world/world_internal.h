@@ -42,6 +42,9 @@ typedef struct rill__type {
  * first used: a world that grows never copies (nor zeroes) what it holds already, so a spawn costs
  * at most a few new pages however large the world is, and a lookup is one more load (the page
  * table: a few KB, kept in cache by use). */
+/* Plain queries (rill_world_query) whose runs a world remembers, by desc (query.c). */
+#define RILL__QUERY_MEMO 8u
+
 #define RILL__PAGE_BITS 10u
 #define RILL__PAGE_SLOTS (1u << RILL__PAGE_BITS)
 #define RILL__PAGE_MASK (RILL__PAGE_SLOTS - 1u)
@@ -139,6 +142,10 @@ struct rill_world {
 
     /* >>events */
     RILL_ARRAY(rill__event_queue) events; /* index = id - 1 */
+
+    /* >>queries: the runs of the last RILL__QUERY_MEMO distinct plain queries (query.c) */
+    struct rill_query_cache *query_memo[RILL__QUERY_MEMO];
+    uint32_t query_memo_clock; /* stamps each use, so the least recently used entry goes first */
 };
 
 /* One page of entity slots: generations and flags (RILL__SLOT_*). */
@@ -222,5 +229,7 @@ void rill__transform_mark_dirty(rill_world *w, rill_entity e);
 
 /* Events (events.c). */
 void rill__events_free(rill_world *w);
+/* Frees the runs plain queries remembered (rill_world_destroy). */
+void rill__query_memo_free(rill_world *w);
 
 #endif /* RILL_WORLD_INTERNAL_H */

@@ -1324,6 +1324,117 @@ static void test_query_cache(void **state) {
     rill_world_destroy(w);
 }
 
+/* Walks q run by run from where it stands, marking each match in seen (each once), and checks
+ * the columns against the world. `stop` > 0 stops after that many runs. Returns the matches. */
+static uint32_t walk_runs(rill_world *w, rill_query *q, uint8_t *seen, uint32_t stop) {
+    uint32_t n = 0, runs = 0;
+    while ((stop == 0 || runs < stop) && rill_query_next_run(q)) {
+        runs++;
+        for (uint32_t k = 0; k < q->count; k++) {
+            rill_entity e = q->entities[k];
+            assert_int_equal(seen[RILL_ENTITY_INDEX(e)], 0);
+            seen[RILL_ENTITY_INDEX(e)] = 1;
+            assert_ptr_equal((tag *)q->columns[0] + k, rill_world_get(w, e, q->desc.with[0]));
+            assert_ptr_equal((tag *)q->columns[1] + k, rill_world_get(w, e, q->desc.with[1]));
+            n++;
+        }
+    }
+    return n;
+}
+
+/* A plain query remembers its runs: repeating it replays them (the same matches), a structural
+ * change is seen by the next one, and nested iterations of the same desc, iterations abandoned
+ * halfway and an iteration whose memo entry nine other queries took over all stay exact. */
+static void test_query_memo(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_component ca = register_tag(w, "A"), cb = register_tag(w, "B"), cc = register_tag(w, "C");
+    enum { N = 3000 };
+    static rill_entity ents[N];
+    static uint8_t seen[N + 16];
+    rill_world_spawn_n(w, N, ents);
+    for (uint32_t i = 0; i < N; i++) {
+        rill_world_add(w, ents[i], ca, &(tag){ents[i], 0});
+        rill_world_add(w, ents[i], cb, &(tag){ents[i], 0});
+    }
+    /* Churn, so the query has many runs (not so many that they are not worth remembering). */
+    for (uint32_t i = 0; i < N; i += 50) {
+        rill_world_remove(w, ents[i], cb);
+    }
+    for (uint32_t i = 0; i < N; i += 100) {
+        rill_world_add(w, ents[i], cb, &(tag){ents[i], 0});
+    }
+    uint32_t expect = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        expect += rill_world_has(w, ents[i], cb) ? 1u : 0u;
+    }
+    rill_query_desc ab = {.with = {ca, cb}};
+    uint32_t runs = 0;
+    for (int round = 0; round < 3; round++) { /* finds and records, then replays */
+        memset(seen, 0, sizeof seen);
+        assert_int_equal(collect_runs(w, &ab, seen, N, &runs), expect);
+    }
+    assert_true(runs > 10);
+    rill_query q = rill_world_query(w, &ab);
+    assert_true(q.replaying); /* private member: the remembered runs are used */
+    /* A structural change of a term is seen by the next query. */
+    rill_world_remove(w, ents[1], cb);
+    expect--;
+    q = rill_world_query(w, &ab);
+    assert_false(q.replaying);
+    memset(seen, 0, sizeof seen);
+    assert_int_equal(walk_runs(w, &q, seen, 0), expect);
+    /* Nested queries of the same desc while the outer one records: the inner ones take the
+     * recording over; every walk stays exact and the next query replays. */
+    rill_world_remove(w, ents[2], cb);
+    expect--;
+    q = rill_world_query(w, &ab);
+    memset(seen, 0, sizeof seen);
+    uint32_t outer = 0;
+    for (int step = 0; step < 4; step++) {
+        outer += walk_runs(w, &q, seen, 2);
+        static uint8_t inner_seen[N + 16];
+        memset(inner_seen, 0, sizeof inner_seen);
+        rill_query in = rill_world_query(w, &ab);
+        assert_int_equal(walk_runs(w, &in, inner_seen, 0), expect);
+    }
+    outer += walk_runs(w, &q, seen, 0);
+    assert_int_equal(outer, expect);
+    q = rill_world_query(w, &ab);
+    assert_true(q.replaying);
+    /* Abandoned halfway: the next query still sees everything. */
+    memset(seen, 0, sizeof seen);
+    walk_runs(w, &q, seen, 3);
+    memset(seen, 0, sizeof seen);
+    assert_int_equal(collect_runs(w, &ab, seen, N, &runs), expect);
+    /* A replaying iteration whose memo entry is taken over by nine other queries meanwhile goes
+     * on from where it stood. */
+    q = rill_world_query(w, &ab);
+    assert_true(q.replaying);
+    memset(seen, 0, sizeof seen);
+    outer = walk_runs(w, &q, seen, 5);
+    rill_query_desc others[9] = {
+        {.with = {cb, ca}},
+        {.with = {ca, cb}, .without = {cc}},
+        {.with = {ca, cc}},
+        {.with = {cb, cc}},
+        {.with = {ca, cb, cc}},
+        {.with = {cc, ca}},
+        {.with = {cc, cb}},
+        {.with = {cb, ca}, .without = {cc}},
+        {.with = {ca, cc}, .without = {cb}},
+    };
+    for (int k = 0; k < 9; k++) {
+        static uint8_t other_seen[N + 16];
+        memset(other_seen, 0, sizeof other_seen);
+        rill_query o = rill_world_query(w, &others[k]);
+        walk_runs(w, &o, other_seen, 0);
+    }
+    outer += walk_runs(w, &q, seen, 0);
+    assert_int_equal(outer, expect);
+    rill_world_destroy(w);
+}
+
 static uint32_t bulk_hook_calls;
 static rill_component bulk_hooked;
 static void count_add_hook(rill_world *w, rill_entity e, void *data, void *user) {
@@ -1525,6 +1636,7 @@ int main(void) {
         cmocka_unit_test(test_query_runs),
         cmocka_unit_test(test_spawn_bulk),
         cmocka_unit_test(test_query_cache),
+        cmocka_unit_test(test_query_memo),
         cmocka_unit_test(test_update_transforms_of),
         cmocka_unit_test(test_changed_transforms_since),
         cmocka_unit_test(test_world_desc_canaries),
