@@ -85,45 +85,56 @@ static uint64_t bare_meshopt(const rill_gltf_model *m, uint32_t levels) {
     return tris;
 }
 
-/* The bake (default desc: 3 levels, edges) against bare meshoptimizer, alternating runs. */
+/* The bake (default desc: 3 levels, edges included, and the same without edges) against bare
+ * meshoptimizer, the three alternating within each run. */
 static void bench_vs_meshopt(const char *name, const rill_gltf_model *m, int reps) {
     if (rill_gltf_model_triangle_count(m) < 1000) {
         return; /* too small to have levels or a meaningful ratio */
     }
-    double *bake = malloc(sizeof(double) * (size_t)reps),
-           *bare = malloc(sizeof(double) * (size_t)reps);
+    double *bake = malloc(sizeof(double) * (size_t)reps * 3u);
+    double *bare = bake + reps, *plain = bake + 2 * reps;
     uint32_t count = 0;
     uint64_t bare_tris = 0, bake_tris = 0;
     rill_error err = {0};
+    rill_lod_desc no_edges = rill_lod_query_defaults();
+    no_edges.skip_edges = true;
     for (int r = 0; r < reps; r++) {
-        rill_gltf_model *levels[RILL_LOD_MAX_LEVELS];
-        rill_lod_level_info info[RILL_LOD_MAX_LEVELS];
-        double t0 = cpu_ms();
-        if (rill_lod_bake(m, NULL, levels, info, &count, &err) != RILL_OK) {
-            fprintf(stderr, "%s: %s\n", name, err.msg);
-            return;
+        for (int turn = 0; turn < 3; turn++) {
+            int which = (turn + r) % 3; /* 0 bake, 1 bare meshoptimizer, 2 bake without edges */
+            double t0 = cpu_ms();
+            if (which == 1) {
+                bare_tris = bare_meshopt(m, count);
+                bare[r] = cpu_ms() - t0;
+                continue;
+            }
+            rill_gltf_model *levels[RILL_LOD_MAX_LEVELS];
+            rill_lod_level_info info[RILL_LOD_MAX_LEVELS];
+            if (rill_lod_bake(m, which ? &no_edges : NULL, levels, info, &count, &err) != RILL_OK) {
+                fprintf(stderr, "%s: %s\n", name, err.msg);
+                free(bake);
+                return;
+            }
+            (which ? plain : bake)[r] = cpu_ms() - t0;
+            bake_tris = count ? info[count - 1].triangles : 0;
+            for (uint32_t i = 0; i < count; i++) {
+                rill_gltf_model_free(levels[i]);
+            }
         }
-        bake[r] = cpu_ms() - t0;
-        bake_tris = count ? info[count - 1].triangles : 0;
-        for (uint32_t i = 0; i < count; i++) {
-            rill_gltf_model_free(levels[i]);
-        }
-        t0 = cpu_ms();
-        bare_tris = bare_meshopt(m, count);
-        bare[r] = cpu_ms() - t0;
     }
     qsort(bake, (size_t)reps, sizeof(double), cmp_d);
     qsort(bare, (size_t)reps, sizeof(double), cmp_d);
-    double mb = bake[reps / 2], mm = bare[reps / 2];
-    printf(
-        "{\"bench\":\"lod_vs_meshopt\",\"model\":\"%s\",\"base_triangles\":%llu,\"levels\":%u,"
-        "\"last_level_triangles\":%llu,\"bare_last_level_triangles\":%llu,"
-        "\"bake_cpu_ms_median\":%.2f,\"meshopt_cpu_ms_median\":%.2f,\"bake_over_meshopt\":%.2f}\n",
-        name, (unsigned long long)rill_gltf_model_triangle_count(m), count,
-        (unsigned long long)bake_tris, (unsigned long long)bare_tris, mb, mm, mb / mm);
+    qsort(plain, (size_t)reps, sizeof(double), cmp_d);
+    double mb = bake[reps / 2], mm = bare[reps / 2], mp = plain[reps / 2];
+    printf("{\"bench\":\"lod_vs_meshopt\",\"model\":\"%s\",\"base_triangles\":%llu,\"levels\":%u,"
+           "\"last_level_triangles\":%llu,\"bare_last_level_triangles\":%llu,"
+           "\"bake_cpu_ms_median\":%.2f,\"bake_no_edges_cpu_ms_median\":%.2f,"
+           "\"meshopt_cpu_ms_median\":%.2f,\"bake_over_meshopt\":%.2f,"
+           "\"bake_no_edges_over_meshopt\":%.2f}\n",
+           name, (unsigned long long)rill_gltf_model_triangle_count(m), count,
+           (unsigned long long)bake_tris, (unsigned long long)bare_tris, mb, mp, mm, mb / mm,
+           mp / mm);
     fflush(stdout);
     free(bake);
-    free(bare);
 }
 
 static void bench_model(const char *name, const rill_gltf_model *m, double read_ms,
