@@ -504,8 +504,9 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
      * before shading; then those that cut (alpha mask, LOD crossfade dither). */
     uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
-    draw_binding db = {
-        &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID], false, NULL, NULL, NULL, 0, false, true};
+    rill__pipe_id solid_pipe =
+        vs->fx.material_in_normal ? RILL__PIPE_PREPASS_PACK : RILL__PIPE_PREPASS_SOLID;
+    draw_binding db = {&ctx->r->pipes[solid_pipe], false, NULL, NULL, NULL, 0, false, true};
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);

@@ -106,6 +106,8 @@ static const pipe_row rows[] = {
     {RILL__PIPE_PREPASS_DS,     "prepass (double-sided)",     MESH(prepass_frag),          2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
     {RILL__PIPE_PREPASS_SOLID,  "prepass (solid)",            MESH(prepass_solid_frag),    2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
     {RILL__PIPE_PREPASS_SOLID_DS, "prepass (solid, double-sided)", MESH(prepass_solid_frag), 2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_PREPASS_PACK,   "prepass (solid, material)",  MESH(prepass_solid_pack_frag), 2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
+    {RILL__PIPE_PREPASS_PACK_DS, "prepass (solid, material, double-sided)", MESH(prepass_solid_pack_frag), 2, {F_RGBA16F, F_RG16F}, OPAQUE_STATE | P_NO_CULL | P_FRONT_FACE, &frame_set_min,  &material_set, 0},
     {RILL__PIPE_OPAQUE,         "opaque",                     MESH(pbr_frag),              HDR,                     P_DEPTH | P_FRONT_FACE, &frame_set_full, &material_set, 0},
     {RILL__PIPE_OPAQUE_DS,      "opaque (double-sided)",      MESH(pbr_frag),              HDR,                     P_DEPTH | P_NO_CULL | P_FRONT_FACE, &frame_set_full, &material_set, 0},
     {RILL__PIPE_TRANSPARENT,    "transparent",                MESH(pbr_frag),              HDR,                     P_DEPTH | P_BLEND | P_FRONT_FACE, &frame_set_full, &material_set, 0},

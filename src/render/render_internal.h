@@ -327,7 +327,8 @@ struct rill_rg_ctx {
  * single- and double-sided: draw code indexes it as &pipes[X] + double_sided. */
 /* clang-format off */
 #define RILL__PIPES(X)                                                                             \
-    X(PREPASS) X(PREPASS_DS) X(PREPASS_SOLID) X(PREPASS_SOLID_DS)                                  \
+    X(PREPASS) X(PREPASS_DS) X(PREPASS_SOLID) X(PREPASS_SOLID_DS) X(PREPASS_PACK)                  \
+    X(PREPASS_PACK_DS)                                                                             \
     X(OPAQUE) X(OPAQUE_DS)                                                                         \
     X(TRANSPARENT) X(TRANSPARENT_DS) X(TRANSPARENT_RGB) X(TRANSPARENT_RGB_DS)                      \
     X(WIRE) X(WIRE_EDGES) X(GHOST_ALPHA) X(GHOST_BLEND_ALPHA) X(GHOST_BLEND_ALPHA_DS)              \

@@ -3,6 +3,7 @@
 // cut out, and LOD levels inside a crossfade by their dither. It may discard, so the GPU tests
 // depth after it runs; surfaces that never cut use prepass_solid.frag.
 #extension GL_EXT_demote_to_helper_invocation : require
+#define PREPASS_PACK 2 /* these surfaces read material textures anyway */
 #include "common.glsl"
 #include "prepass.glsl"
 
