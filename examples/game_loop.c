@@ -34,7 +34,7 @@ static void draw(rill_app *app, void *user) {
     game *g = user;
     rill_render_snapshot snap;
     rill_error err = {0};
-    if (rill_content_snapshot(g->content, NULL, &snap, &err) != RILL_OK ||
+    if (rill_content_snapshot(g->content, &snap, &err) != RILL_OK ||
         rill_renderer_render(g->renderer, &snap, &err) != RILL_OK) {
         fprintf(stderr, "game_loop: %s\n", err.msg);
         g->failed = 1;

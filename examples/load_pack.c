@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     for (int frame = 0; ok && frame < 2; frame++) {
         rill_render_snapshot snap;
         rill_app_frame(rill_content_app(c));
-        ok = rill_content_snapshot(c, NULL, &snap, &err) == RILL_OK &&
+        ok = rill_content_snapshot(c, &snap, &err) == RILL_OK &&
              rill_renderer_render(r, &snap, &err) == RILL_OK;
     }
     ok = ok && rill_renderer_write_png(r, argv[2], &err) == RILL_OK;

@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
         }
         if (argc > 3) {
             rill_render_snapshot snap;
-            ok = rill_content_snapshot(c, NULL, &snap, &err) == RILL_OK &&
+            ok = rill_content_snapshot(c, &snap, &err) == RILL_OK &&
                  rill_renderer_render(r, &snap, &err) == RILL_OK &&
                  rill_renderer_write_png(r, argv[3], &err) == RILL_OK;
             if (ok)

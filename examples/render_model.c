@@ -19,7 +19,7 @@ int main(int argc, char **argv) {
     rill_render_snapshot snap;
     for (int frame = 0; ok && frame < 2; frame++) { /* the first frame uploads the model */
         rill_app_frame(rill_content_app(content));
-        ok = rill_content_snapshot(content, NULL, &snap, &err) == RILL_OK &&
+        ok = rill_content_snapshot(content, &snap, &err) == RILL_OK &&
              rill_renderer_render(r, &snap, &err) == RILL_OK;
     }
     ok = ok && rill_renderer_write_png(r, argv[2], &err) == RILL_OK;

@@ -603,7 +603,7 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
             rill_stream_get_stats(rill_app_stream(app), &ss);
             rill_app_models_stats ms;
             rill_app_models_get_stats(rill_content_models(c), &ms);
-            if (rill_content_snapshot(c, views[v].eye, &snap, &err) != RILL_OK ||
+            if (rill_content_snapshot(c, &snap, &err) != RILL_OK ||
                 rill_renderer_render(r, &snap, &err) != RILL_OK) {
                 fprintf(stderr, "error: rill demo: %s\n", err.msg);
                 goto done;
@@ -614,7 +614,7 @@ static int demo_render_headless(rill_app *app, const demo_render_opts *o) {
         }
         if (rill_renderer_wait_idle(r, &err) != RILL_OK ||
             rill_renderer_resize(r, o->width, o->height, &err) != RILL_OK ||
-            rill_content_snapshot(c, views[v].eye, &snap, &err) != RILL_OK) {
+            rill_content_snapshot(c, &snap, &err) != RILL_OK) {
             fprintf(stderr, "error: rill demo: %s\n", err.msg);
             goto done;
         }

@@ -260,7 +260,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     uint64_t t_app = rill_time_ns();
     rill_render_snapshot snap;
     uint64_t x0 = rill_cli_thread_cpu_ns();
-    if (rill_content_snapshot(run->content, tr.translation, &snap, err) != RILL_OK)
+    if (rill_content_snapshot(run->content, &snap, err) != RILL_OK)
         return 1;
     fr->app_ms = (double)(t_app - t0) / 1e6;
     fr->extract_ms = (double)(rill_time_ns() - t_app) / 1e6;

@@ -260,7 +260,7 @@ static rill_result warm_up(rill_renderer *r, rill_content *c, const render_opts 
     rill_result res = rill_renderer_resize(r, 32, 18, err);
     for (int f = 0; f < WARM_UP_BATCH_FRAMES && res == RILL_OK; f++) {
         rill_render_snapshot snap;
-        if ((res = rill_content_snapshot(c, NULL, &snap, err)) != RILL_OK ||
+        if ((res = rill_content_snapshot(c, &snap, err)) != RILL_OK ||
             (res = rill_renderer_render(r, &snap, err)) != RILL_OK ||
             (res = rill_renderer_wait_idle(r, err)) != RILL_OK)
             break;
@@ -515,7 +515,7 @@ int rill_cmd_render(int argc, char **argv) {
         rill_app_frame(app);
         rill_render_snapshot snap;
         time_begin(&w0, &c0);
-        if (rill_content_snapshot(c, NULL, &snap, &err) != RILL_OK)
+        if (rill_content_snapshot(c, &snap, &err) != RILL_OK)
             goto done;
         time_end(&times, T_EXTRACT, w0, c0);
         if (!apply_view_opts(&o, cam, &snap)) {

@@ -120,7 +120,7 @@ typedef struct viewer {
  * world camera's lens). With several active cameras every one is shown as the scene lays them
  * out (split screen, picture in picture) and the fly camera drives the primary one. */
 static bool build_snapshot(viewer *v, rill_render_snapshot *snap, rill_error *err) {
-    if (rill_content_snapshot(v->content, v->cam.eye, snap, err) != RILL_OK)
+    if (rill_content_snapshot(v->content, snap, err) != RILL_OK)
         return false;
     camera_matrix(&v->cam, snap->view.world_from_view);
     snap->view.orthographic = false;
@@ -456,7 +456,7 @@ static void print_notes(const char *notes) {
 /* The fly camera starts where the world's primary camera is (opts->eye/target override it). */
 static bool start_camera(viewer *v, rill_error *err) {
     rill_render_snapshot snap;
-    if (rill_content_snapshot(v->content, NULL, &snap, err) != RILL_OK)
+    if (rill_content_snapshot(v->content, &snap, err) != RILL_OK)
         return false;
     camera_from_matrix(&v->cam, snap.view.world_from_view);
     if (v->opts->has_start) {
@@ -533,7 +533,7 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
         rill_app_frame(app);
         rill_render_snapshot snap;
-        if (rill_content_snapshot(content, NULL, &snap, &err) != RILL_OK ||
+        if (rill_content_snapshot(content, &snap, &err) != RILL_OK ||
             rill_renderer_render(r, &snap, &err) != RILL_OK) {
             fprintf(stderr, "rill run: %s\n", err.msg);
             goto done;

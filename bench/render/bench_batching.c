@@ -101,7 +101,7 @@ static bool side_open(side *s, const char *input, int frames, uint32_t w, uint32
      * and built every queued cell, and two more frames upload and draw the batches. */
     for (int i = 0, quiet = 0; i < 8 || (quiet < 3 && i < 400); i++) {
         rill_app_frame(rill_content_app(s->c));
-        if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK ||
+        if (rill_content_snapshot(s->c, &snap, err) != RILL_OK ||
             rill_renderer_render(s->r, &snap, err) != RILL_OK)
             return false;
         rill_render_batching_stats bs;
@@ -118,7 +118,7 @@ static bool side_frame(side *s, int i, rill_error *err) {
     rill_render_snapshot snap;
     rill_app_frame(rill_content_app(s->c));
     double t0 = thread_ms();
-    if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK)
+    if (rill_content_snapshot(s->c, &snap, err) != RILL_OK)
         return false;
     double t1 = thread_ms();
     s->ext[i] = t1 - t0;
@@ -166,7 +166,7 @@ static bool wire_frames(side *s, int frames, double *mode_us, wire_figures *wf, 
         if (i)
             rill_app_frame(rill_content_app(s->c));
         double t0 = thread_ms();
-        if (rill_content_snapshot(s->c, NULL, &snap, err) != RILL_OK)
+        if (rill_content_snapshot(s->c, &snap, err) != RILL_OK)
             break;
         double t1 = thread_ms();
         if (!i)

@@ -181,7 +181,7 @@ static bool set_batching(rill_content *c, rill_renderer *r, bool on, rill_error 
     for (int i = 0; on && i < 8; i++) {
         rill_render_snapshot snap;
         rill_app_frame(rill_content_app(c));
-        if (rill_content_snapshot(c, NULL, &snap, err) != RILL_OK ||
+        if (rill_content_snapshot(c, &snap, err) != RILL_OK ||
             rill_renderer_render(r, &snap, err) != RILL_OK)
             return false;
     }

@@ -610,7 +610,7 @@ rill_result rill_app_register_components(rill_world *world, rill_app_component_g
  *       for (;;) {
  *           rill_app_frame(rill_content_app(c));
  *           rill_render_snapshot snap;
- *           rill_content_snapshot(c, NULL, &snap, &err);
+ *           rill_content_snapshot(c, &snap, &err);
  *           rill_renderer_render(renderer, &snap, &err);
  *       }
  *       rill_content_release(c);   // before the renderer goes
@@ -706,12 +706,12 @@ rill_result rill_content_load(rill_content *content, rill_renderer *renderer, ri
  * streamed worlds, so the picture holds what the camera should see. Returns the frames run;
  * *out_settled (may be NULL) says whether it settled before the cap. */
 uint32_t rill_content_settle(rill_content *content, uint32_t max_frames, bool *out_settled);
-/* Builds this frame's snapshot from the world (rill_render_extract) plus the built-in instances.
- * When the world has more point and spot lights than the renderer shades (1024), the nearest to
- * `eye` (NULL = the primary view's position) are kept. The snapshot points into storage the
- * content owns: valid until the next call or rill_content_release. */
-rill_result rill_content_snapshot(rill_content *content, const float eye[3],
-                                  struct rill_render_snapshot *out, rill_error *err);
+/* Builds this frame's snapshot from the world (rill_render_extract) plus the built-in instances,
+ * with every light (each view shades the RILL_RENDER_MAX_LIGHTS nearest its camera). The
+ * snapshot points into storage the content owns: valid until the next call or
+ * rill_content_release. */
+rill_result rill_content_snapshot(rill_content *content, struct rill_render_snapshot *out,
+                                  rill_error *err);
 /* Releases what rill_content_load made with the renderer (models, built-in meshes). Call before
  * rill_renderer_destroy. Idempotent; NULL is a no-op. */
 void rill_content_release(rill_content *content);

@@ -640,6 +640,11 @@ typedef enum rill_light_kind {
     RILL_LIGHT_KIND_FORCE_U32 = 0x7FFFFFFF
 } rill_light_kind;
 
+/* The most point and spot lights one view shades. A snapshot may hold any number: each view
+ * shades the RILL_RENDER_MAX_LIGHTS nearest its camera (ties: the earlier light), so the
+ * application never trims or sorts its lights. */
+#define RILL_RENDER_MAX_LIGHTS 1024u
+
 /* Point or spot light: intensity / distance^2 falloff, windowed to 0 at range (0 = 20).
  * Spot cones in radians (outer 0 = pi/4; inner 0 = 0). */
 typedef struct rill_render_light {
@@ -711,7 +716,7 @@ typedef struct rill_render_snapshot {
     uint32_t range_count;
     bool has_sun;
     rill_render_dir_light sun;
-    const rill_render_light *lights;
+    const rill_render_light *lights; /* any number: see RILL_RENDER_MAX_LIGHTS */
     uint32_t light_count;
     /* The sky colour of the image-based light's colour gradient (linear radiance at the zenith;
      * 0.7 of it at the horizon, 0.35 below): a uniform sky of colour c lights a white diffuse

@@ -16,7 +16,6 @@
 
 #define LOGC "content"
 #define CONTENT_PATH_MAX 1024
-#define CONTENT_MAX_LIGHTS 1024u /* what the renderer shades (frame3d.c MAX_LIGHTS) */
 #define CONTENT_PROJECT_SEARCH_UP 3u
 
 #if RILL_APP_HAS_RENDER
@@ -52,9 +51,6 @@ struct rill_content {
     RILL_ARRAY(rill_render_instance) extra; /* built-in scenes: procedural instances */
     RILL_ARRAY(rill_mesh) meshes;
     RILL_ARRAY(rill_material) materials;
-    RILL_ARRAY(uint32_t) order; /* light indices sorted by distance (nearest-light trimming) */
-    RILL_ARRAY(float) dist;
-    RILL_ARRAY(rill_render_light) kept;
     rill_render_view last_view;
     bool have_view;
 #endif
@@ -963,39 +959,7 @@ uint32_t rill_content_settle(rill_content *c, uint32_t max_frames, bool *out_set
 
 /* >>snapshot ---------------------------------------------------------------------------------- */
 
-static const rill_render_light *nearest_lights(rill_content *c, const rill_render_light *src,
-                                               uint32_t n, const float eye[3]) {
-    c->order.len = c->dist.len = c->kept.len = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        float d2 = 0.0f;
-        for (int k = 0; k < 3; k++)
-            d2 += (src[i].position[k] - eye[k]) * (src[i].position[k] - eye[k]);
-        if (!rill_array_push(&c->order, i) || !rill_array_push(&c->dist, d2))
-            return NULL;
-    }
-    /* Partial selection: insertion of each light into the sorted best-K prefix would be O(nK);
-     * a full sort of the indices by distance is simpler and fast enough for a few 100k lights. */
-    const float *dist = c->dist.data;
-    uint32_t *ord = c->order.data;
-    /* Shell sort by distance (qsort has no user pointer in C11). */
-    for (uint32_t gap = n / 2; gap > 0; gap /= 2)
-        for (uint32_t i = gap; i < n; i++) {
-            uint32_t v = ord[i];
-            uint32_t j = i;
-            while (j >= gap && dist[ord[j - gap]] > dist[v]) {
-                ord[j] = ord[j - gap];
-                j -= gap;
-            }
-            ord[j] = v;
-        }
-    for (uint32_t i = 0; i < CONTENT_MAX_LIGHTS; i++)
-        if (!rill_array_push(&c->kept, src[ord[i]]))
-            return NULL;
-    return c->kept.data;
-}
-
-rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_render_snapshot *out,
-                                  rill_error *err) {
+rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, rill_error *err) {
     if (!c || !out || !c->renderer)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_content_snapshot: not loaded (rill_content_load first)");
@@ -1030,14 +994,6 @@ rill_result rill_content_snapshot(rill_content *c, const float eye[3], rill_rend
     out->range_count = c->xb.ranges.len;
     out->lights = c->xb.lights.data;
     out->light_count = c->xb.lights.len;
-    if (out->light_count > CONTENT_MAX_LIGHTS) {
-        const float *at = eye ? eye : &out->view.world_from_view[12];
-        const rill_render_light *kept = nearest_lights(c, out->lights, out->light_count, at);
-        if (!kept)
-            return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
-        out->lights = kept;
-        out->light_count = CONTENT_MAX_LIGHTS;
-    }
     if (c->look.set_clear_color) {
         memcpy(out->view.clear_color, c->look.clear_color, sizeof(float) * 3);
         for (uint32_t i = 0; i < out->view_count; i++)
@@ -1082,9 +1038,6 @@ static void free_render_state(rill_content *c) {
     rill_array_free(&c->extra);
     rill_array_free(&c->meshes);
     rill_array_free(&c->materials);
-    rill_array_free(&c->order);
-    rill_array_free(&c->dist);
-    rill_array_free(&c->kept);
 }
 
 #else /* built without the renderer */
@@ -1141,9 +1094,9 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
                           "rill_content_load: built without the renderer");
 }
 
-rill_result rill_content_snapshot(rill_content *c, const float eye[3],
-                                  struct rill_render_snapshot *out, rill_error *err) {
-    (void)c, (void)eye, (void)out;
+rill_result rill_content_snapshot(rill_content *c, struct rill_render_snapshot *out,
+                                  rill_error *err) {
+    (void)c, (void)out;
     return rill_error_set(err, RILL_ERR_UNSUPPORTED,
                           "rill_content_snapshot: built without the renderer");
 }

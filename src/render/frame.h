@@ -27,8 +27,6 @@
 
 #include <cglm/cglm.h>
 
-#define RILL__MAX_LIGHTS 1024u
-
 /* Must match `Frame` in shaders/common.glsl (std140). */
 typedef struct rill__gpu_frame {
     float view[16], proj[16], view_proj[16], prev_view_proj[16];

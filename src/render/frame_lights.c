@@ -1,7 +1,8 @@
 /* frame_lights.c: one view's lights. The snapshot's point and spot lights go into the light
- * buffer, and (clustered shading) are binned into a froxel grid of CLUSTER_X x CLUSTER_Y tiles
- * and CLUSTER_Z logarithmic depth slices, so a pixel shades only the lights whose range reaches
- * its cluster. */
+ * buffer (all of them when they fit in RILL_RENDER_MAX_LIGHTS, else the nearest to the view's
+ * camera: the renderer alone decides which lights a view shades), and (clustered shading) are
+ * binned into a froxel grid of CLUSTER_X x CLUSTER_Y tiles and CLUSTER_Z logarithmic depth slices,
+ * so a pixel shades only the lights whose range reaches its cluster. */
 #include "frame.h"
 
 #include <math.h>
@@ -82,13 +83,13 @@ static cluster_range light_clusters(mat4 view, mat4 proj, const float pos[3], fl
 
 /* Counts each cluster's lights into counts[0, CLUSTER_COUNT) and keeps each light's range;
  * returns the number of references. */
-static uint64_t count_clusters(rill_renderer *r, const rill_render_snapshot *snap, uint32_t nlights,
+static uint64_t count_clusters(rill_renderer *r, const rill_render_light *lights, uint32_t nlights,
                                mat4 view, mat4 proj, float znear, float log_near, float scale) {
     uint32_t *counts = r->cluster_counts.data;
     memset(counts, 0, CLUSTER_COUNT * sizeof(uint32_t));
     uint64_t total = 0;
     for (uint32_t i = 0; i < nlights; i++) {
-        const rill_render_light *L = &snap->lights[i];
+        const rill_render_light *L = &lights[i];
         cluster_range c =
             light_clusters(view, proj, L->position, light_range(L), znear, log_near, scale);
         r->light_ranges.data[i] = c;
@@ -110,8 +111,8 @@ static uint64_t count_clusters(rill_renderer *r, const rill_render_snapshot *sna
 /* Bins the lights into the cluster grid (two passes: count, then fill) and uploads grid and index
  * list into the frame's scratch memory. */
 static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd, rill__view *vs,
-                                  uint32_t nlights, mat4 view, mat4 proj, float *out_params,
-                                  rill_error *err) {
+                                  const rill_render_light *lights, uint32_t nlights, mat4 view,
+                                  mat4 proj, float *out_params, rill_error *err) {
     float znear = vs->set.znear, zfar = vs->set.zfar;
     float cfar = fmaxf(fminf(zfar, 1000.0f), znear * 2.0f);
     float log_near = logf(znear), scale = (float)CLUSTER_Z / logf(cfar / znear);
@@ -122,7 +123,7 @@ static rill_result build_clusters(rill_renderer *r, rill__cmd *cmd, rill__view *
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: out of memory for light clusters");
     }
-    uint64_t total = count_clusters(r, vs->snap, nlights, view, proj, znear, log_near, scale);
+    uint64_t total = count_clusters(r, lights, nlights, view, proj, znear, log_near, scale);
     if (total > CLUSTER_MAX_REFS) {
         RILL_LOG_WARN("render", "%llu light-cluster references; lights beyond %u are dropped",
                       (unsigned long long)total, CLUSTER_MAX_REFS);
@@ -194,22 +195,95 @@ static void write_light(gpu_light *g, const rill_render_light *L) {
     g->cone[1] = cosf(outer);
 }
 
+/* >>nearest lights ---------------------------------------------------------------------------- */
+
+static void swap_f(float *v, uint32_t a, uint32_t b) {
+    float t = v[a];
+    v[a] = v[b];
+    v[b] = t;
+}
+
+/* The k-th smallest (0-based) of v[0, n) with n > k, reordering v: quickselect with a middle
+ * pivot and a three-way partition (many equal values stay linear). */
+static float kth_smallest(float *v, uint32_t n, uint32_t k) {
+    uint32_t lo = 0, hi = n; /* k lies in [lo, hi) */
+    while (hi - lo > 1) {
+        float pivot = v[lo + (hi - lo) / 2];
+        uint32_t lt = lo, i = lo, gt = hi; /* [lo,lt) < pivot, [lt,gt) == pivot, [gt,hi) > */
+        while (i < gt) {
+            if (v[i] < pivot) {
+                swap_f(v, lt++, i++);
+            } else if (v[i] > pivot) {
+                swap_f(v, i, --gt);
+            } else {
+                i++;
+            }
+        }
+        if (k < lt) {
+            hi = lt;
+        } else if (k >= gt) {
+            lo = gt;
+        } else {
+            return pivot;
+        }
+    }
+    return v[lo];
+}
+
+/* The lights a view shades: the snapshot's when they fit in RILL_RENDER_MAX_LIGHTS, else the
+ * RILL_RENDER_MAX_LIGHTS nearest eye (squared distance; a light at a NaN position counts as the
+ * farthest; ties go to the earlier light), copied in snapshot order into r->view_lights. NULL
+ * when out of memory. */
+static const rill_render_light *view_light_set(rill_renderer *r, const rill_render_snapshot *snap,
+                                               const float eye[3], uint32_t *out_n) {
+    uint32_t n = snap->light_count, keep = RILL_RENDER_MAX_LIGHTS;
+    *out_n = RILL_MIN(n, keep);
+    if (n <= keep) {
+        return snap->lights;
+    }
+    r->light_d2.len = r->view_lights.len = 0;
+    float *d2 = rill_array_push_n(&r->light_d2, 2u * n);
+    if (!d2 || !rill_array_reserve(&r->view_lights, keep)) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = snap->lights[i].position;
+        float dx = p[0] - eye[0], dy = p[1] - eye[1], dz = p[2] - eye[2];
+        float d = dx * dx + dy * dy + dz * dz;
+        d2[i] = d2[n + i] = d == d ? d : INFINITY;
+    }
+    float bound = kth_smallest(d2 + n, n, keep - 1);
+    uint32_t below = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        below += d2[i] < bound;
+    }
+    uint32_t ties = keep - below; /* lights at exactly the bound distance that still fit */
+    for (uint32_t i = 0; i < n && r->view_lights.len < keep; i++) {
+        if (d2[i] < bound || (d2[i] == bound && ties && ties--)) {
+            r->view_lights.data[r->view_lights.len++] = snap->lights[i];
+        }
+    }
+    return r->view_lights.data;
+}
+
 rill_result rill__view_lights(rill_renderer *r, rill__cmd *cmd, rill__view *vs, mat4 view,
                               mat4 proj, bool clustered, rill__gpu_frame *fr, rill_error *err) {
-    const rill_render_snapshot *snap = vs->snap;
-    uint32_t nlights = RILL_MIN(snap->light_count, RILL__MAX_LIGHTS);
+    const float *wfv = vs->set.world_from_view;
+    uint32_t nlights = 0;
+    const rill_render_light *lights = view_light_set(r, vs->snap, &wfv[12], &nlights);
     vs->light_size = (uint64_t)RILL_MAX(nlights, 1u) * sizeof(gpu_light);
     gpu_light *gl = rill__frame_alloc(cmd, vs->light_size, 256, &vs->light_buf, &vs->light_off);
-    if (!gl) {
+    if (!gl || (nlights && !lights)) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: frame scratch allocation failed");
     }
     memset(gl, 0, vs->light_size);
     for (uint32_t i = 0; i < nlights; i++) {
-        write_light(&gl[i], &snap->lights[i]);
+        write_light(&gl[i], &lights[i]);
     }
     float cp[2] = {0, 0};
-    rill_result res = build_clusters(r, cmd, vs, clustered ? nlights : 0, view, proj, cp, err);
+    rill_result res =
+        build_clusters(r, cmd, vs, lights, clustered ? nlights : 0, view, proj, cp, err);
     fr->counts[0] = nlights;
     fr->counts[1] = clustered ? 1u : 0u;
     fr->cluster_params[0] = cp[0];

@@ -386,6 +386,8 @@ struct rill_renderer {
     RILL_ARRAY(cull_track) cull_tracks;
     RILL_ARRAY(uint32_t) cluster_counts;
     RILL_ARRAY(struct cluster_range) light_ranges;
+    RILL_ARRAY(float) light_d2;                /* nearest-light selection: distances, twice */
+    RILL_ARRAY(rill_render_light) view_lights; /* a view's nearest lights when over the limit */
     /* history */
     float prev_view_proj[RILL_RENDER_MAX_VIEWS][16]; /* by view index */
     uint32_t have_prev_view_proj;                    /* bit i: prev_view_proj[i] is set */

@@ -198,6 +198,8 @@ void rill_renderer_destroy(rill_renderer *r) {
     rill_array_free(&r->cull_tracks);
     rill_array_free(&r->cluster_counts);
     rill_array_free(&r->light_ranges);
+    rill_array_free(&r->light_d2);
+    rill_array_free(&r->view_lights);
     rill_array_free(&r->prev_keys);
     rill_array_free(&r->prev_m);
     rill_array_free(&r->prev_remap);

@@ -96,7 +96,7 @@ static void render_one(rill_content *c, rill_renderer *r) {
     rill_render_snapshot snap;
     for (int f = 0; f < 2; f++) {
         rill_app_frame(rill_content_app(c));
-        assert_int_equal(rill_content_snapshot(c, NULL, &snap, &err), RILL_OK);
+        assert_int_equal(rill_content_snapshot(c, &snap, &err), RILL_OK);
         assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
     }
 }
@@ -190,7 +190,7 @@ static void test_builtin(void **state) {
     assert_int_equal(rill_content_load(c, r, &err), RILL_OK);
     assert_int_equal(rill_content_defaults_used(c), 0);
     rill_render_snapshot snap;
-    assert_int_equal(rill_content_snapshot(c, NULL, &snap, &err), RILL_OK);
+    assert_int_equal(rill_content_snapshot(c, &snap, &err), RILL_OK);
     assert_int_equal(snap.instance_count, 5); /* four cubes and the ground */
     assert_true(snap.has_sun);
     rill_content_release(c);
@@ -240,7 +240,7 @@ static void test_terrain_uploaded_at_load(void **state) {
     rill_render_terrain_get_stats(rill_content_render_terrain(c), &before);
     assert_int_equal(before.meshes, 6);
     rill_render_snapshot snap;
-    assert_int_equal(rill_content_snapshot(c, NULL, &snap, &err), RILL_OK);
+    assert_int_equal(rill_content_snapshot(c, &snap, &err), RILL_OK);
     rill_render_terrain_get_stats(rill_content_render_terrain(c), &after);
     assert_true(after.uploads == before.uploads);
     assert_int_equal(snap.instance_count, 1 + 6); /* the cube and the chunks */

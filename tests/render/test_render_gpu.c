@@ -655,6 +655,37 @@ static void test_clustered_lights(void **state) {
     rill_renderer_destroy(g.r);
 }
 
+/* More lights than a view shades: 2000 lights far from the camera come first in the snapshot,
+ * the scene's 96 after them. The view shades the 1024 nearest its camera, so the picture is the
+ * one of the 96 alone (the far ones light nothing on screen); keeping the first 1024 would leave
+ * it dark. */
+static void test_nearest_lights(void **state) {
+    fixture *f = *state;
+    static rill_render_light lights[2096];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 2000; i++) {
+        rill_render_light *L = &lights[i];
+        memset(L, 0, sizeof(*L));
+        L->kind = RILL_LIGHT_POINT;
+        L->position[0] = 5000.0f + (float)(i % 50);
+        L->position[1] = 1.0f;
+        L->position[2] = (float)(i / 50);
+        L->color[0] = L->color[1] = L->color[2] = 1.0f;
+        L->intensity = 100.0f;
+        L->range = 2.0f;
+    }
+    many_lights_scene(f, lights + 2000, &n);
+    f->snap.instances = f->inst;
+    f->snap.instance_count = f->n;
+    f->snap.lights = lights;
+    f->snap.light_count = 2000 + n;
+    rill_error err = {0};
+    static uint8_t px[W * H * 4];
+    assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(f->r, px, sizeof(px), &err), RILL_OK);
+    golden_expect("many_lights", px, W, H);
+}
+
 /* Render modes from scene channels: a wireframe sphere and cube (lines, no shadow, no depth), a
  * hidden cube (nothing at all, not even its shadow), next to a normal cube. */
 static void test_render_modes(void **state) {
@@ -1631,6 +1662,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bloom, setup, teardown),
         cmocka_unit_test_setup_teardown(test_auto_exposure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clustered_lights, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nearest_lights, setup, teardown),
         cmocka_unit_test(test_camera_views_extract),
         cmocka_unit_test_setup_teardown(test_camera_orthographic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_camera_hdr, setup, teardown),
