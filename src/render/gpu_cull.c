@@ -1,5 +1,6 @@
 /* gpu_cull.c: GPU-driven culling and drawing (RILL_RENDER_DEBUG_GPU_CULL). Plain instances -- an
- * id, drawn normally (not hidden, wireframe or ghost), a whole mesh (no ranges), an opaque or
+ * id, drawn normally (not hidden or wireframe; a ghost where the view has no mixed passthrough,
+ * which draws it as normal), a whole mesh (no ranges), an opaque or
  * alpha-masked material; LOD crossfading and mirrored ones included -- live in an instance table
  * resident on the GPU, one slot per instance id; every other instance keeps the CPU path
  * (frame_cull.c), which skips the ones taken here. Each frame:
@@ -198,10 +199,14 @@ static const mat_slot *cached_mat(const rill_renderer *r, gc_cache *c, rill_mate
     return c->ptr[k];
 }
 
-/* Whether an instance takes the GPU path (see the file comment); *ms gets its mesh. */
+/* Whether an instance takes the GPU path (see the file comment; ghosts: a ghost draws as a normal
+ * instance, the view having no mixed passthrough); *ms and *mto get its mesh and material. */
 static bool eligible(const rill_renderer *r, gc_cache *mc, gc_cache *tc,
-                     const rill_render_instance *in, const mesh_slot **ms, const mat_slot **mto) {
-    if (!in->id || in->mode != RILL_RENDER_MODE_NORMAL || in->range_count) {
+                     const rill_render_instance *in, bool ghosts, const mesh_slot **ms,
+                     const mat_slot **mto) {
+    bool mode_ok =
+        in->mode == RILL_RENDER_MODE_NORMAL || (ghosts && in->mode == RILL_RENDER_MODE_GHOST);
+    if (!in->id || !mode_ok || in->range_count) {
         return false;
     }
     const mat_slot *mt = cached_mat(r, tc, in->material);
@@ -245,6 +250,7 @@ typedef struct scan_job {
     rill__gpu_cull *g;
     const rill_render_snapshot *snap;
     uint32_t guesses; /* positions with a guess from last frame */
+    bool ghosts;      /* ghosts draw as normal instances (no mixed passthrough) */
 } scan_job;
 
 /* Positions [begin, end) (a rill_job_range_fn): each instance whose position's slot of last frame
@@ -264,7 +270,7 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
         const mesh_slot *ms = NULL;
         const mat_slot *mt = NULL;
         uint8_t st = ST_CPU;
-        if (eligible(j->r, &mc, &tc, in, &ms, &mt)) {
+        if (eligible(j->r, &mc, &tc, in, j->ghosts, &ms, &mt)) {
             uint32_t s = i < j->guesses ? g->pos_slot.data[i] : GC_NONE;
             gc_slot *sl = s < g->slots.len ? &g->slots.data[s] : NULL;
             if (sl && sl->id == in->id && sl->mesh == in->mesh.id && sl->mat == in->material.id &&
@@ -607,7 +613,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     g->frame++;
     g->deltas.len = 0;
     g->moved_now.len = 0;
-    scan_job j = {r, g, snap, RILL_MIN(guesses, n)};
+    scan_job j = {r, g, snap, RILL_MIN(guesses, n), !vs->passthrough};
     rill_jobs_for(r->desc.jobs, n, GC_SLICE, scan_slice, &j);
     if (!scan_serial(r, g, snap, nslices) || !build_groups(r, g)) {
         gc_reset(r, g);

@@ -1,8 +1,9 @@
 /* test_gpu_cull.c: GPU-driven culling (RILL_RENDER_DEBUG_GPU_CULL, src/render/gpu_cull.c) gives
  * the visible sets of the CPU path. Two renderers built alike, one on the CPU path and one with
  * GPU culling (its visible flags read back), draw the same frames of a generated scene: opaque,
- * alpha-masked, crossfading and mirrored instances (which the GPU path takes) among hidden,
- * wireframe, ghost, blended, ranged, id-less and repeated-id ones (which stay on the CPU path);
+ * alpha-masked, crossfading, mirrored and ghost instances (no passthrough: which the GPU path
+ * takes) among hidden, wireframe, blended, ranged, id-less and repeated-id ones (which stay on the
+ * CPU path);
  * frames move instances, reorder the snapshot, bring new ids and drop others, swap materials and
  * start and end crossfades. Each frame: every resident
  * instance's view bit equals whether the CPU path listed it as opaque; its cascade bits equal a
@@ -148,8 +149,9 @@ static bool repeated(const rill_render_instance *inst, uint32_t k) {
 
 /* Whether the GPU path takes instance k (the CPU reference of gpu_cull.c's rule). */
 static bool takes(const side *s, const rill_render_instance *in) {
-    return in->id && in->mode == RILL_RENDER_MODE_NORMAL && !in->range_count &&
-           in->material.id != s->blend.id;
+    /* Ghosts draw as normal instances: the view has no mixed passthrough. */
+    bool mode_ok = in->mode == RILL_RENDER_MODE_NORMAL || in->mode == RILL_RENDER_MODE_GHOST;
+    return in->id && mode_ok && !in->range_count && in->material.id != s->blend.id;
 }
 
 /* The smallest signed distance of instance in's world sphere to planes (negative radius-scaled
