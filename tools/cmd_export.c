@@ -4,6 +4,9 @@
  *   rill export PROJECT_DIR --out game.rpak [--loose-out DIR] [--lod-levels N] [--jobs N]
  *                           [--cache DIR] [--no-cache] [--force] [--quiet] [--verbose]
  *
+ * Scripts (.lua) are compiled as they are packed: one that does not compile fails with its
+ * file:line.
+ *
  * Progress: on a terminal, one live line (bar, done/total, rebuilt/cached/failed, current file);
  * otherwise a plain line at most once a second. Failures are "error: path: reason" lines on
  * stderr. Exit codes: 0 every input exported, 1 some input failed or the output could not be
@@ -11,6 +14,7 @@
  */
 #include "cli_args.h"
 #include "rill/formats/export.h"
+#include "rill/script.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +28,8 @@ static int export_usage(FILE *f, int code) {
             "usage: rill export PROJECT_DIR --out game.rpak [options]\n"
             "       rill export PROJECT_DIR --loose-out DIR [options]\n\n"
             "Converts textures to .rmip, adds edge buffers and LOD levels to models, copies the\n"
-            "rest, and writes a pack and/or loose files. Unchanged inputs come from the cache.\n\n"
+            "rest, and writes a pack and/or loose files. Unchanged inputs come from the cache.\n"
+            "Lua scripts are checked: one that does not compile fails with its file:line.\n\n"
             "options:\n"
             "  --out FILE        the .rpak to write (atomically)\n"
             "  --loose-out DIR   also (or instead) write the outputs as loose files into DIR\n"
@@ -131,6 +136,17 @@ static void on_event(const rill_export_event *ev, void *user) {
     }
 }
 
+/* Scripts are checked as they are packed: one that does not compile fails the export with its
+ * file:line (the game would log the same error at its first frame). */
+static bool check_input(const char *path, const uint8_t *data, size_t size, void *user,
+                        rill_error *err) {
+    (void)user;
+    size_t n = strlen(path);
+    if (n < 4 || !rill_str_ieq(path + n - 4, ".lua"))
+        return true;
+    return rill_scripts_check_source(path, (const char *)data, size, err) == RILL_OK;
+}
+
 static bool parse_u32(const char *s, uint32_t max, uint32_t *out) {
     char *end = NULL;
     unsigned long v = strtoul(s, &end, 10);
@@ -218,6 +234,7 @@ int rill_cmd_export(int argc, char **argv) {
     ps.last_print = -1.0;
     desc.progress = on_event;
     desc.progress_user = &ps;
+    desc.check = check_input;
 
     rill_export_result res = {0};
     rill_error err = {0};

@@ -201,9 +201,12 @@ static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, floa
                         .terrain = terrain ? rill_app_terrain_system(terrain) : NULL};
     rill_render_pick_source(v->r, &d);
     rill_pick_hit hit;
-    if (rill_channels_screen_ray(view->world_from_view, view->orthographic, view->fov_y,
-                                 view->ortho_height, x, y, w, h, d.origin, d.dir) &&
-        rill_channels_pick(rill_app_world(app), rill_app_assets(app), &d, &hit)) {
+    bool got = rill_channels_screen_ray(view->world_from_view, view->orthographic, view->fov_y,
+                                        view->ortho_height, x, y, w, h, d.origin, d.dir) &&
+               rill_channels_pick(rill_app_world(app), rill_app_assets(app), &d, &hit);
+    /* Gameplay hears of it: scripts' on_event "pick" at the next frame, C through the event. */
+    rill_channels_send_pick(rill_app_world(app), got ? &hit : NULL, x, y);
+    if (got) {
         /* The name a user gave (the NM_ object, not the glTF node under it), else the entity as
          * index:generation, as log lines name entities. */
         const char *name = rill_channels_pick_name(rill_app_world(app), hit.entity);
@@ -475,16 +478,32 @@ static bool start_camera(viewer *v, rill_error *err) {
     return true;
 }
 
-/* The window's input as the scripts read it (rill.key_down, rill.mouse, ...). */
-static void scripts_input(rill_content *content, const rill_input *in) {
+/* The window's input (NULL: none, headless) as the scripts read it (rill.key_down, rill.mouse,
+ * rill.gamepad_*, ...), with the --key presses of frame `frame` (1 = the first) added. */
+static void scripts_input(const rill_cli_viewer_opts *opts, rill_content *content,
+                          const rill_input *in, uint64_t frame) {
     rill_script_input si;
-    memcpy(si.key_down, in->key_down, sizeof(si.key_down));
-    memcpy(si.key_pressed, in->key_pressed, sizeof(si.key_pressed));
-    memcpy(si.mouse_down, in->mouse_down, sizeof(si.mouse_down));
-    memcpy(si.mouse_pressed, in->mouse_pressed, sizeof(si.mouse_pressed));
-    si.mouse_x = in->mouse_x, si.mouse_y = in->mouse_y;
-    si.mouse_dx = in->mouse_dx, si.mouse_dy = in->mouse_dy;
-    si.scroll_y = in->scroll_y;
+    memset(&si, 0, sizeof(si));
+    if (in) {
+        memcpy(si.key_down, in->key_down, sizeof(si.key_down));
+        memcpy(si.key_pressed, in->key_pressed, sizeof(si.key_pressed));
+        memcpy(si.mouse_down, in->mouse_down, sizeof(si.mouse_down));
+        memcpy(si.mouse_pressed, in->mouse_pressed, sizeof(si.mouse_pressed));
+        si.mouse_x = in->mouse_x, si.mouse_y = in->mouse_y;
+        si.mouse_dx = in->mouse_dx, si.mouse_dy = in->mouse_dy;
+        si.scroll_y = in->scroll_y;
+        for (int g = 0; g < RILL_GAMEPAD_MAX; g++) {
+            const rill_gamepad *p = &in->gamepads[g];
+            rill_script_gamepad *q = &si.gamepads[g];
+            q->connected = p->connected;
+            memcpy(q->button_down, p->button_down, sizeof(q->button_down));
+            memcpy(q->button_pressed, p->button_pressed, sizeof(q->button_pressed));
+            memcpy(q->axis, p->axis, sizeof(q->axis));
+        }
+    }
+    for (uint32_t i = 0; i < opts->key_count; i++)
+        if (opts->keys[i].frame == frame)
+            si.key_down[opts->keys[i].code] = si.key_pressed[opts->keys[i].code] = true;
     rill_scripts_set_input(rill_content_scripts(content), &si);
 }
 
@@ -531,6 +550,7 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_app *app = rill_content_app(content);
     rill_cli_step("running %llu frames", (unsigned long long)opts->frames);
     for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
+        scripts_input(opts, content, NULL, f + 1u);
         rill_app_frame(app);
         rill_render_snapshot snap;
         if (rill_content_snapshot(content, &snap, &err) != RILL_OK ||
@@ -644,7 +664,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         /* The last frame (by --frames, or the one after a close request) is the screenshot. */
         if (opts->screenshot && (last || closing))
             v->capture = true;
-        scripts_input(content, rill_window_input(v->win));
+        scripts_input(opts, content, rill_window_input(v->win), v->frames + 1u);
         rill_app_frame(app);
         if (v->frames == 1)
             rill_cli_progress_stop(); /* the first frame is on screen */
@@ -684,7 +704,8 @@ static void usage(FILE *f) {
         "usage: rill run [INPUT] [--pack FILE] [--size WxH] [--fullscreen | --window]\n"
         "                [--vsync on|off] [--frames N]\n"
         "                [--screenshot out.png] [--channel NAME=MODE]... [--pick X,Y]\n"
-        "                [--press KEYS] [--wireframe-fade START,END[,MIN_ALPHA]]\n"
+        "                [--press KEYS] [--key KEY@FRAME,...]\n"
+        "                [--wireframe-fade START,END[,MIN_ALPHA]]\n"
         "                [--wireframe-color R,G,B,A]\n"
         "                [--quality low|medium|high] [--render-scale S]\n"
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
@@ -711,6 +732,9 @@ static void usage(FILE *f) {
         "                    print what was hit\n"
         "  --press KEYS      press the channel keys KEYS (1-4), one a frame from the first, as\n"
         "                    on the keyboard; each press prints the overlay's channel line\n"
+        "  --key KEY@FRAME[,KEY@FRAME...]\n"
+        "                    press script keys (rill.key_pressed names: l, space, f1, ...) on\n"
+        "                    those frames (1 = the first), for the scripts only; headless too\n"
         "  --wireframe-fade START,END[,MIN_ALPHA]\n"
         "                    fade wireframe lines from full at START metres to MIN_ALPHA\n"
         "                    (default 0.08) of it at END, as `rill render`\n"
@@ -760,6 +784,36 @@ static void usage(FILE *f) {
         "default is stated on stderr as a note.\n");
 }
 
+/* --key KEY@FRAME[,KEY@FRAME...]: script key names (rill.key_down's) and 1-based frames. */
+static bool parse_keys(const char *text, rill_cli_viewer_opts *o) {
+    const char *p = text;
+    while (*p) {
+        const char *at = strchr(p, '@'), *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        char name[32], *stop = NULL;
+        size_t n = at && at < end ? (size_t)(at - p) : 0;
+        unsigned long long frame = n ? strtoull(at + 1, &stop, 10) : 0;
+        if (n && n < sizeof(name)) {
+            memcpy(name, p, n);
+            name[n] = 0;
+        }
+        int code = n && n < sizeof(name) ? rill_scripts_key_code(name) : -1;
+        if (code < 0 || stop != end || frame < 1 || frame > RUN_MAX_FRAMES ||
+            o->key_count >= RILL_COUNTOF(o->keys)) {
+            fprintf(stderr,
+                    "rill run: bad --key '%s' (want KEY@FRAME[,KEY@FRAME...], at most %zu, KEY a "
+                    "script key name such as l, space, f1, FRAME from 1)\n",
+                    text, RILL_COUNTOF(o->keys));
+            return false;
+        }
+        o->keys[o->key_count].code = code;
+        o->keys[o->key_count++].frame = frame;
+        p = *end ? end + 1 : end;
+    }
+    return o->key_count > 0;
+}
+
 static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
 static const int PASSTHROUGH_VALUES[] = {1 + RILL_PASSTHROUGH_OFF, 1 + RILL_PASSTHROUGH_MIXED};
 static const char *const ON_OFF[] = {"on", "off", NULL};
@@ -773,7 +827,7 @@ int rill_cmd_run(int argc, char **argv) {
     memset(&fx, 0, sizeof(fx));
     rill_cli_viewer_opts o = {.vsync = -1, .fullscreen = -1, .effects = &fx};
     bool fullscreen = false, windowed = false, strict = false;
-    const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL;
+    const char *input = NULL, *pack = NULL, *wire_fade = NULL, *wire_color = NULL, *keys = NULL;
     const rill_cli_opt opts[] = {
         {"--size", RILL_CLI_OPT_SIZE, &o.width, &o.height},
         {"--fullscreen", RILL_CLI_OPT_FLAG, &fullscreen},
@@ -790,6 +844,7 @@ int rill_cmd_run(int argc, char **argv) {
         {"--pick", RILL_CLI_OPT_POINT, &o.pick_x, &o.pick_y, .min = 0, .max = 16384,
          .want = "X,Y window pixels", .given = &o.has_pick},
         {"--press", RILL_CLI_OPT_STRING, &o.press},
+        {"--key", RILL_CLI_OPT_STRING, &keys},
         {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
         {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},
         {"--headless", RILL_CLI_OPT_FLAG, &o.headless},
@@ -835,6 +890,8 @@ int rill_cmd_run(int argc, char **argv) {
                 (unsigned long long)o.frames);
         return 2;
     }
+    if (keys && !parse_keys(keys, &o))
+        return 2;
     char why[1024];
     if (o.screenshot && !rill_cli_writable(o.screenshot, why, sizeof(why))) {
         fprintf(stderr, "rill run: cannot write --screenshot: %s\n", why);

@@ -155,6 +155,13 @@ typedef struct rill_cli_viewer_opts {
      * each printed with the overlay's channel line; NULL = none */
     const char *press;
     float pick_x, pick_y;
+    /* --key KEY@FRAME,...: script keys pressed on those frames (1 = the first) for the scripts
+     * (rill.key_pressed / key_down), in a window or headless; codes from rill_scripts_key_code */
+    struct {
+        int code;
+        uint64_t frame;
+    } keys[16];
+    uint32_t key_count;
     /* --wireframe-fade / --wireframe-color: the wireframe look (zero = the snapshot's own) */
     rill_render_wireframe wireframe;
     int quality;                      /* 0 = the project's tier, else rill_render_quality */

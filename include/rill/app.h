@@ -393,6 +393,23 @@ typedef struct rill_window rill_window;
 #define RILL_MOUSE_MIDDLE 2
 #define RILL_MOUSE_BUTTON_COUNT 8
 
+/* Gamepads: GLFW's standard layout (SDL_GameControllerDB mappings), buttons and axes in GLFW's
+ * order: buttons a, b, x, y, left_bumper, right_bumper, back, start, guide, left_thumb,
+ * right_thumb, dpad_up, dpad_right, dpad_down, dpad_left; axes left_x, left_y, right_x, right_y
+ * (-1..1, +y = down as GLFW reports), left_trigger, right_trigger (0 released .. 1 fully
+ * pressed: GLFW's -1..1 moved so that released is neutral). */
+#define RILL_GAMEPAD_MAX 4
+#define RILL_GAMEPAD_BUTTON_COUNT 15
+#define RILL_GAMEPAD_AXIS_COUNT 6
+
+/* One gamepad slot: all false / zero while nothing is connected there. */
+typedef struct rill_gamepad {
+    bool connected;
+    bool button_down[RILL_GAMEPAD_BUTTON_COUNT];
+    bool button_pressed[RILL_GAMEPAD_BUTTON_COUNT]; /* went down since the previous poll */
+    float axis[RILL_GAMEPAD_AXIS_COUNT];
+} rill_gamepad;
+
 /* The input state after the last rill_window_poll. "pressed" is true only in the poll that saw
  * the key go down (edges between polls are not lost: a key pressed and released within one poll
  * still reads pressed once). Cursor motion and scroll are summed since the previous poll. */
@@ -404,6 +421,9 @@ typedef struct rill_input {
     double mouse_x, mouse_y;   /* cursor position in window coordinates */
     double mouse_dx, mouse_dy; /* motion since the previous poll */
     double scroll_y;           /* vertical scroll since the previous poll (+ = away from user) */
+    /* Connected gamepads with a standard mapping, in the order GLFW numbers them (the first four).
+     */
+    rill_gamepad gamepads[RILL_GAMEPAD_MAX];
 } rill_input;
 
 /* Window description. Zero = defaults: title "Rill", 1280x720 (screen coordinates), resizable,

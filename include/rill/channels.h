@@ -204,6 +204,25 @@ bool rill_channels_pick(rill_world *world, rill_asset_server *assets, const rill
  * else the nearest name on the chain; NULL when none has one. */
 const char *rill_channels_pick_name(const rill_world *world, rill_entity e);
 
+/* "Picked": the event of a pick a user made (a click in `rill run`, its --pick), sent into the
+ * world by the tool that picked (rill_channels_send_pick) so that gameplay reads it like any event
+ * (rill/world.h; scripts get on_event's "pick"). entity is RILL_ENTITY_NULL when the pick hit
+ * nothing; x, y are the window pixel (origin top-left). */
+#define RILL_CHANNELS_PICK_EVENT "Picked"
+typedef struct rill_pick_event {
+    rill_entity entity;
+    float distance;
+    float point[3];
+    float normal[3];
+    float x, y;
+} rill_pick_event;
+/* Registers the "Picked" event type in world (idempotent) and returns it; 0 when world is NULL or
+ * out of memory. */
+rill_event rill_channels_pick_event(rill_world *world);
+/* Sends a Picked event for hit (NULL: the pick hit nothing) at window pixel (x, y). False when
+ * world is NULL or out of memory. */
+bool rill_channels_send_pick(rill_world *world, const rill_pick_hit *hit, float x, float y);
+
 /* Channel names for tools: "context", "selectable", "preserve-identity", "ghost", or "bitN"
  * (N = 0..63). Parses "NAME=MODE" where MODE is normal | hidden | wireframe | ghost[:OPACITY]
  * (opacity default 0.5). False with a message in err for anything else. */

@@ -262,6 +262,36 @@ uint32_t rill_physics_overlap_box(rill_physics *phys, const float center[3],
                                   const float half_extents[3], const float rotation[4],
                                   uint32_t mask, rill_entity *out, uint32_t cap);
 
+/* >>contacts ---------------------------------------------------------------------------------- */
+
+/* Contact events: each step compares the pairs of entities whose colliders touch (ODE produced at
+ * least one contact between them) with the previous step's, and sends into the world
+ * "PhysicsContactBegin" for a pair that started touching and "PhysicsContactEnd" for one that
+ * stopped (or whose collider went). A pair is two entities: several colliders or terrain chunks
+ * of one entity touching another count once. A pair whose bodies fell asleep touching stays
+ * touching (no end) until one wakes and parts. Pairs left without contacts by max_step_contacts
+ * look parted for that step. Read them with a rill_event_reader (rill/world.h) after the
+ * fixed_update stage; scripts get them as on_event's contact_begin / contact_end. */
+#define RILL_PHYSICS_CONTACT_BEGIN_EVENT "PhysicsContactBegin"
+#define RILL_PHYSICS_CONTACT_END_EVENT "PhysicsContactEnd"
+
+/* The payload of both events. point, normal and depth: ODE's first contact of the step the pair
+ * began touching (an end event repeats them). normal is unit and points from b toward a (moving a
+ * along it by depth separates them). part_a, part_b: the colliders' parts (terrain chunks). */
+typedef struct rill_physics_contact {
+    rill_entity a, b;
+    uint32_t part_a, part_b;
+    float point[3];
+    float normal[3];
+    float depth;
+} rill_physics_contact;
+
+/* Registers the two event types in world (idempotent; rill_physics_create does it) and returns
+ * them. Zero ids when world is NULL or out of memory. */
+void rill_physics_contact_events(rill_world *world, rill_event *out_begin, rill_event *out_end);
+/* The pairs touching after the last step. */
+uint32_t rill_physics_touching_count(const rill_physics *phys);
+
 #ifdef __cplusplus
 }
 #endif

@@ -66,6 +66,19 @@ rill_component rill_script_register(rill_world *world);
 #define RILL_SCRIPT_KEY_COUNT 349 /* GLFW key codes, the same as rill/app.h's RILL_KEY_* */
 #define RILL_SCRIPT_MOUSE_BUTTONS 8
 
+#define RILL_SCRIPT_GAMEPADS 4 /* the same as rill/app.h's RILL_GAMEPAD_* */
+#define RILL_SCRIPT_GAMEPAD_BUTTONS 15
+#define RILL_SCRIPT_GAMEPAD_AXES 6
+
+/* One gamepad as rill.gamepad_* read it: buttons and axes in GLFW's standard order (rill/app.h
+ * "Gamepads"; triggers 0..1). Zero = not connected, everything neutral. */
+typedef struct rill_script_gamepad {
+    bool connected;
+    bool button_down[RILL_SCRIPT_GAMEPAD_BUTTONS];
+    bool button_pressed[RILL_SCRIPT_GAMEPAD_BUTTONS];
+    float axis[RILL_SCRIPT_GAMEPAD_AXES];
+} rill_script_gamepad;
+
 /* What rill.key_down and friends read: the window's input of this frame, copied in by the app
  * (rill_scripts_set_input). Zero = nothing pressed (headless runs). */
 typedef struct rill_script_input {
@@ -74,6 +87,7 @@ typedef struct rill_script_input {
     bool mouse_down[RILL_SCRIPT_MOUSE_BUTTONS];
     bool mouse_pressed[RILL_SCRIPT_MOUSE_BUTTONS];
     double mouse_x, mouse_y, mouse_dx, mouse_dy, scroll_y;
+    rill_script_gamepad gamepads[RILL_SCRIPT_GAMEPADS];
 } rill_script_input;
 
 /* >>system ------------------------------------------------------------------------------------ */
@@ -115,6 +129,10 @@ void rill_scripts_update(rill_scripts *s, double dt);
 void rill_scripts_fixed_update(rill_scripts *s, double dt);
 /* The input rill.key_down / rill.mouse read from now on (copied). NULL = nothing pressed. */
 void rill_scripts_set_input(rill_scripts *s, const rill_script_input *in);
+/* The key code (GLFW's, an index into rill_script_input.key_down) of a key name as rill.key_down
+ * takes it ("a".."z", "0".."9", "f1".."f12", "space", "left_shift", ...); -1 for an unknown name.
+ * For tools that press keys for scripts (rill run --key). */
+int rill_scripts_key_code(const char *name);
 /* Checks the loose files of loaded scripts now and reloads those that changed (what update does
  * when hot_reload is on). Returns how many files were reloaded. */
 uint32_t rill_scripts_reload_changed(rill_scripts *s);
@@ -141,6 +159,12 @@ bool rill_scripts_running(const rill_scripts *s, rill_entity e);
  * RILL_ERR_PARSE (does not compile) / RILL_ERR_INVALID_ARGUMENT (runtime error) with the message.
  */
 rill_result rill_scripts_exec(rill_scripts *s, const char *name, const char *code, rill_error *err);
+
+/* Compiles a script's text without running it (no engine needed; thread-safe): RILL_OK, or
+ * RILL_ERR_PARSE with "path:line: message" when it does not compile (or is a binary chunk, which
+ * the engine refuses). `rill export` checks every .lua it packs with it. */
+rill_result rill_scripts_check_source(const char *path, const char *text, size_t len,
+                                      rill_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,15 +1,20 @@
 /* window.c: rill_window, a GLFW window for showing the renderer's output, with the input state
- * (keys, mouse buttons, cursor motion, scroll) kept from GLFW's callbacks. GLFW is initialized
+ * (keys, mouse buttons, cursor motion, scroll) kept from GLFW's callbacks and the gamepads read
+ * at each poll (GLFW's gamepad API: joysticks with a standard mapping). GLFW is initialized
  * when the window opens and terminated when it closes, so a process opens one window at a time.
  */
 #include "rill/app.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <GLFW/glfw3.h>
 
 #define LOGM "app"
+
+_Static_assert(GLFW_GAMEPAD_BUTTON_LAST + 1 == RILL_GAMEPAD_BUTTON_COUNT, "gamepad buttons");
+_Static_assert(GLFW_GAMEPAD_AXIS_LAST + 1 == RILL_GAMEPAD_AXIS_COUNT, "gamepad axes");
 
 struct rill_window {
     GLFWwindow *glfw;
@@ -152,6 +157,32 @@ void *rill_window_glfw(const rill_window *w) {
     return w ? w->glfw : NULL;
 }
 
+/* Gamepad slots from GLFW's joysticks that have a standard mapping, in joystick order; a slot
+ * with none is all neutral. A button is pressed in the poll that first sees it down. */
+static void poll_gamepads(rill_window *w) {
+    int slot = 0;
+    for (int jid = GLFW_JOYSTICK_1; jid <= GLFW_JOYSTICK_LAST && slot < RILL_GAMEPAD_MAX; jid++) {
+        GLFWgamepadstate st;
+        if (!glfwJoystickIsGamepad(jid) || !glfwGetGamepadState(jid, &st))
+            continue;
+        rill_gamepad *g = &w->input.gamepads[slot++];
+        for (int b = 0; b < RILL_GAMEPAD_BUTTON_COUNT; b++) {
+            bool down = st.buttons[b] == GLFW_PRESS;
+            g->button_pressed[b] = down && !(g->connected && g->button_down[b]);
+            g->button_down[b] = down;
+        }
+        for (int a = 0; a < RILL_GAMEPAD_AXIS_COUNT; a++) {
+            float v = st.axes[a];
+            if (a == GLFW_GAMEPAD_AXIS_LEFT_TRIGGER || a == GLFW_GAMEPAD_AXIS_RIGHT_TRIGGER)
+                v = 0.5f * (v + 1.0f);
+            g->axis[a] = isfinite(v) ? RILL_CLAMP(v, -1.0f, 1.0f) : 0.0f;
+        }
+        g->connected = true;
+    }
+    for (; slot < RILL_GAMEPAD_MAX; slot++)
+        memset(&w->input.gamepads[slot], 0, sizeof(rill_gamepad));
+}
+
 void rill_window_poll(rill_window *w) {
     if (!w)
         return;
@@ -169,6 +200,7 @@ void rill_window_poll(rill_window *w) {
     w->input.mouse_x = x;
     w->input.mouse_y = y;
     w->have_cursor = true;
+    poll_gamepads(w);
 }
 
 const rill_input *rill_window_input(const rill_window *w) {

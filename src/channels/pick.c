@@ -541,3 +541,23 @@ const char *rill_channels_pick_name(const rill_world *world, rill_entity e) {
     }
     return first;
 }
+
+rill_event rill_channels_pick_event(rill_world *world) {
+    return world
+               ? rill_world_register_event(world, RILL_CHANNELS_PICK_EVENT, sizeof(rill_pick_event))
+               : RILL_EVENT_NONE;
+}
+
+bool rill_channels_send_pick(rill_world *world, const rill_pick_hit *hit, float x, float y) {
+    rill_event ev = rill_channels_pick_event(world);
+    if (!ev.id)
+        return false;
+    rill_pick_event p = {.x = x, .y = y};
+    if (hit) {
+        p.entity = hit->entity;
+        p.distance = hit->distance;
+        memcpy(p.point, hit->point, sizeof(p.point));
+        memcpy(p.normal, hit->normal, sizeof(p.normal));
+    }
+    return rill_world_send_event(world, ev, &p);
+}

@@ -995,6 +995,8 @@ rill_result rill_export_run(const rill_export_desc *desc, rill_export_result *ou
     run->settings.no_hlod = run->desc.no_hlod;
     run->settings.hlod_triangles = run->desc.hlod_triangles;
     run->settings.hlod_cell = run->desc.hlod_cell;
+    run->settings.check = run->desc.check;
+    run->settings.check_user = run->desc.check_user;
 
     rill_result r = RILL_OK;
     bool own_jobs = false;

@@ -31,6 +31,8 @@ typedef struct rill__export_settings {
     bool no_hlod;    /* bake no far-world proxies */
     uint32_t hlod_triangles; /* a proxy part's triangle budget (0 = RILL_HLOD_DEFAULT_TRIANGLES) */
     float hlod_cell;         /* level-1 cell size in metres (0 = 3 x the widest instance) */
+    rill_export_check_fn check; /* copied inputs (rill_export_desc.check) */
+    void *check_user;
 } rill__export_settings;
 
 /* One input: planned on the calling thread, processed by one job, then handed back. */

@@ -41,7 +41,9 @@ static void fail_input(rill__export_input *in, rill_result code, const char *msg
         rest++;
     }
     rill_strbuf sb = {0};
-    rill_strbuf_printf(&sb, "%s: %s", in->path, rest);
+    /* "path:LINE: ..." keeps its file:line form. */
+    bool line = rest != msg && rest[0] >= '0' && rest[0] <= '9' && rest[-1] == ':';
+    rill_strbuf_printf(&sb, line ? "%s:%s" : "%s: %s", in->path, rest);
     rill__export_free_outputs(in);
     rill_free(in->message);
     in->message = sb.data; /* NULL only when out of memory */
@@ -627,6 +629,11 @@ void rill__export_process(rill__export_input *in) {
     default:
         if (in->bake_hlod)
             bake_proxy(in, data, size);
+        if (in->settings->check &&
+            !in->settings->check(in->path, data, size, in->settings->check_user, &err)) {
+            fail_input(in, err.code ? err.code : RILL_ERR_PARSE, err.msg);
+            break;
+        }
         if (is_scene(in->path) && !rewrite_scene(in, &data, &size)) {
             fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
             break;

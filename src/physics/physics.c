@@ -235,6 +235,7 @@ rill_physics *rill_physics_create(const rill_physics_desc *desc, rill_error *err
     phys->desc = d;
     phys->world = d.world;
     phys->comps = rill_physics_register(d.world);
+    rill_physics_contact_events(d.world, &phys->contact_begin, &phys->contact_end);
     const rill_builtins *b = rill_world_builtin(d.world);
     phys->transform = b->transform;
     phys->global_transform = b->global_transform;
@@ -314,6 +315,7 @@ void rill_physics_destroy(rill_physics *phys) {
     rill_map_free(&phys->by_entity);
     rill_map_free(&phys->refused);
     rill_map_free(&phys->seen);
+    rill__phys_touch_free(phys);
     rill_array_free(&phys->component_ids);
     rill_free(phys->colliders);
     rill_free(phys->shapes);
@@ -363,8 +365,11 @@ static void near_callback(void *user, dGeomID o1, dGeomID o2) {
     int n = dCollide(o1, o2, cap, phys->contact_scratch, sizeof(dContactGeom));
     if (n <= 0)
         return;
-    const phys_collider *c1 = rill__phys_collider_get(phys, (uint32_t)(uintptr_t)dGeomGetData(o1));
-    const phys_collider *c2 = rill__phys_collider_get(phys, (uint32_t)(uintptr_t)dGeomGetData(o2));
+    uint32_t id1 = (uint32_t)(uintptr_t)dGeomGetData(o1),
+             id2 = (uint32_t)(uintptr_t)dGeomGetData(o2);
+    const phys_collider *c1 = rill__phys_collider_get(phys, id1);
+    const phys_collider *c2 = rill__phys_collider_get(phys, id2);
+    rill__phys_touch_note(phys, id1, id2, &phys->contact_scratch[0]);
     for (int i = 0; i < n; i++) {
         dContact *ct = &phys->contact_joints[i];
         contact_surface(c1, c2, &ct->surface);
@@ -389,11 +394,13 @@ void rill_physics_step(rill_physics *phys, double dt) {
     if (isfinite(dt) && dt > 0.0 && dt <= 1.0) {
         phys->contacts_last = 0;
         phys->contacts_dropped = 0;
+        rill__phys_touch_begin_step(phys);
         dSpaceCollide(phys->dynamic_space, phys, near_callback);
         dSpaceCollide2((dGeomID)phys->dynamic_space, (dGeomID)phys->static_space, phys,
                        near_callback);
         dWorldQuickStep(phys->ode_world, dt);
         dJointGroupEmpty(phys->contacts);
+        rill__phys_touch_end_step(phys);
         rill__phys_write_back(phys);
         phys->steps++;
     }

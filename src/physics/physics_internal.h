@@ -53,6 +53,15 @@ typedef struct phys_collider {
     float last_lin[3], last_ang[3]; /* dynamic: velocities written back last */
 } phys_collider;
 
+/* A pair of entities touching (contacts.c): keyed by a hash of the two. */
+typedef struct phys_touch {
+    uint64_t key;
+    rill_physics_contact c; /* the event payload (its first contact) */
+    uint32_t ca, cb;        /* the colliders that touched (for the asleep check) */
+    uint32_t seen;          /* the step stamp that last saw the pair touching */
+    bool fresh;             /* began this step: its begin event is not sent yet */
+} phys_touch;
+
 struct rill_physics {
     rill_physics_desc desc;
     rill_world *world;
@@ -81,6 +90,11 @@ struct rill_physics {
     uint64_t last_step_ns;
     uint64_t step_ns_total;
     uint32_t static_count, body_count;
+    /* Contact events (contacts.c). */
+    rill_event contact_begin, contact_end;
+    RILL_ARRAY(phys_touch) touching;
+    rill_map touch_index; /* key -> index into touching + 1 */
+    uint32_t touch_stamp;
 };
 
 /* Validates a Collider for a shape of the given kind (dynamic: with a body); `scale` is the
@@ -110,6 +124,13 @@ bool rill__phys_finite(const float *v, uint32_t n);
 /* rill (x, y, z, w) <-> ODE (w, x, y, z). */
 void rill__phys_to_ode_quat(const float rot[4], dQuaternion out);
 void rill__phys_from_ode_quat(const dReal *q, float out[4]);
+
+/* Contact events (contacts.c): a step starts with touch_begin_step, the near callback reports
+ * each colliding pair with touch_note, and touch_end_step sends the begin and end events. */
+void rill__phys_touch_begin_step(rill_physics *phys);
+void rill__phys_touch_note(rill_physics *phys, uint32_t ca, uint32_t cb, const dContactGeom *g);
+void rill__phys_touch_end_step(rill_physics *phys);
+void rill__phys_touch_free(rill_physics *phys);
 
 /* Sync of the Collider / RigidBody components (sync.c). */
 void rill__phys_sync_components(rill_physics *phys);

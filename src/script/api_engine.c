@@ -1,7 +1,7 @@
 /* api_engine.c: the rest of rill.* for scripts: log, time, scenes (load_scene through the same
  * streamed, budgeted loader as the C API, with a handle reporting progress), timers, input, physics
- * and terrain raycasts, channel modes, cameras, and events (scene loaded / failed and the scripts'
- * own rill.emit), delivered to on_event. */
+ * and terrain raycasts, channel modes, cameras, and events (scene loaded / failed, physics
+ * contacts, picks and the scripts' own rill.emit), delivered to on_event. */
 #include <math.h>
 #include <string.h>
 
@@ -326,6 +326,11 @@ static int key_code(const char *k) {
     return -1;
 }
 
+int rill_scripts_key_code(const char *name) {
+    int code = name && name[0] ? key_code(name) : -1;
+    return code >= 0 && code < RILL_SCRIPT_KEY_COUNT ? code : -1;
+}
+
 static int check_key(lua_State *L) {
     const char *k = luaL_checkstring(L, 1);
     int code = key_code(k);
@@ -377,6 +382,59 @@ static int r_mouse(lua_State *L) {
     lua_pushnumber(L, in->mouse_dy);
     lua_pushnumber(L, in->scroll_y);
     return 5;
+}
+
+static const char *const PAD_BUTTONS[RILL_SCRIPT_GAMEPAD_BUTTONS] = {
+    "a",          "b",         "x",        "y",          "left_bumper", "right_bumper",
+    "back",       "start",     "guide",    "left_thumb", "right_thumb", "dpad_up",
+    "dpad_right", "dpad_down", "dpad_left"};
+static const char *const PAD_AXES[RILL_SCRIPT_GAMEPAD_AXES] = {
+    "left_x", "left_y", "right_x", "right_y", "left_trigger", "right_trigger"};
+
+/* The gamepad of the optional index argument at idx (1-based, default 1). */
+static const rill_script_gamepad *check_pad(lua_State *L, int idx) {
+    lua_Integer i = luaL_optinteger(L, idx, 1);
+    if (i < 1 || i > RILL_SCRIPT_GAMEPADS)
+        luaL_error(L, "gamepad index %d is out of 1..%d", (int)i, RILL_SCRIPT_GAMEPADS);
+    return &rill__script_get(L)->input.gamepads[i - 1];
+}
+
+static int check_pad_name(lua_State *L, const char *const *names, int n, const char *what) {
+    const char *k = luaL_checkstring(L, 1);
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], k) == 0)
+            return i;
+    return luaL_error(L, "unknown gamepad %s '%s' (%s)", what, k,
+                      names == PAD_AXES ? "left_x, left_y, right_x, right_y, left_trigger, "
+                                          "right_trigger"
+                                        : "a, b, x, y, left_bumper, right_bumper, back, start, "
+                                          "guide, left_thumb, right_thumb, dpad_up, ...");
+}
+
+/* rill.gamepad([index]): whether gamepad index (1..4) is connected. */
+static int r_gamepad(lua_State *L) {
+    lua_pushboolean(L, check_pad(L, 1)->connected);
+    return 1;
+}
+
+/* rill.gamepad_down(button[, index]) / rill.gamepad_pressed(button[, index]). */
+static int r_gamepad_down(lua_State *L) {
+    int b = check_pad_name(L, PAD_BUTTONS, RILL_SCRIPT_GAMEPAD_BUTTONS, "button");
+    lua_pushboolean(L, check_pad(L, 2)->button_down[b]);
+    return 1;
+}
+
+static int r_gamepad_pressed(lua_State *L) {
+    int b = check_pad_name(L, PAD_BUTTONS, RILL_SCRIPT_GAMEPAD_BUTTONS, "button");
+    lua_pushboolean(L, check_pad(L, 2)->button_pressed[b]);
+    return 1;
+}
+
+/* rill.gamepad_axis(axis[, index]): sticks -1..1, triggers 0..1; 0 when not connected. */
+static int r_gamepad_axis(lua_State *L) {
+    int a = check_pad_name(L, PAD_AXES, RILL_SCRIPT_GAMEPAD_AXES, "axis");
+    lua_pushnumber(L, check_pad(L, 2)->axis[a]);
+    return 1;
 }
 
 /* >>raycasts ------------------------------------------------------------------------------------
@@ -564,11 +622,9 @@ static int r_emit(lua_State *L) {
 }
 
 /* Queues the scene loader's events of this frame as script events. */
-static int queue_scene_events(lua_State *L) {
-    rill_scripts *s = rill__script_get(L);
-    lua_getfield(L, LUA_REGISTRYINDEX, "rill.events");
+static void queue_scene_events(lua_State *L, rill_scripts *s, int events) {
     lua_getfield(L, LUA_REGISTRYINDEX, "rill.scenes");
-    int events = lua_gettop(L) - 1, scenes = lua_gettop(L);
+    int scenes = lua_gettop(L);
     for (int kind = 0; kind < 2; kind++) {
         rill_event_reader *rd = kind == 0 ? &s->scene_loaded : &s->scene_failed;
         if (!rd->event.id)
@@ -595,6 +651,84 @@ static int queue_scene_events(lua_State *L) {
             lua_rawseti(L, scenes, ev->load.id);
         }
     }
+    lua_pop(L, 1);
+}
+
+/* A contact event for the instance on `self` (when there is one): {type, target = self, other,
+ * point, normal (pushing self out of other), depth}. */
+static void queue_contact(lua_State *L, rill_scripts *s, int events, const char *type,
+                          const rill_physics_contact *c, bool self_is_a) {
+    rill_entity self = self_is_a ? c->a : c->b, other = self_is_a ? c->b : c->a;
+    uint64_t k;
+    if (!rill_map_get(&s->by_entity, self, &k))
+        return;
+    float n[3];
+    for (int i = 0; i < 3; i++)
+        n[i] = self_is_a ? c->normal[i] : -c->normal[i];
+    lua_createtable(L, 0, 6);
+    lua_pushstring(L, type);
+    lua_setfield(L, -2, "type");
+    rill__script_push_entity(L, self);
+    lua_setfield(L, -2, "target");
+    rill__script_push_entity(L, other);
+    lua_setfield(L, -2, "other");
+    rill__script_push_vec(L, s, c->point, 3);
+    lua_setfield(L, -2, "point");
+    rill__script_push_vec(L, s, n, 3);
+    lua_setfield(L, -2, "normal");
+    lua_pushnumber(L, c->depth);
+    lua_setfield(L, -2, "depth");
+    lua_rawseti(L, events, (lua_Integer)lua_rawlen(L, events) + 1);
+}
+
+/* The physics steps' contact events, each to the instances on its two entities. */
+static void queue_contact_events(lua_State *L, rill_scripts *s, int events) {
+    for (int kind = 0; kind < 2; kind++) {
+        rill_event_reader *rd = kind == 0 ? &s->contact_begin : &s->contact_end;
+        const char *type = kind == 0 ? "contact_begin" : "contact_end";
+        const rill_physics_contact *c;
+        while (rd->event.id && (c = rill_event_read(s->world, rd)) != NULL) {
+            queue_contact(L, s, events, type, c, true);
+            queue_contact(L, s, events, type, c, false);
+        }
+    }
+}
+
+/* Picks (a click in rill run), to every instance: {type = "pick", entity (nil: nothing hit),
+ * point, normal, distance, x, y}. */
+static void queue_pick_events(lua_State *L, rill_scripts *s, int events) {
+    const rill_pick_event *p;
+    while (s->picked.event.id && (p = rill_event_read(s->world, &s->picked)) != NULL) {
+        lua_createtable(L, 0, 7);
+        lua_pushliteral(L, "pick");
+        lua_setfield(L, -2, "type");
+        if (p->entity) {
+            rill__script_push_entity(L, p->entity);
+            lua_setfield(L, -2, "entity");
+            rill__script_push_vec(L, s, p->point, 3);
+            lua_setfield(L, -2, "point");
+            rill__script_push_vec(L, s, p->normal, 3);
+            lua_setfield(L, -2, "normal");
+            lua_pushnumber(L, p->distance);
+            lua_setfield(L, -2, "distance");
+        }
+        lua_pushnumber(L, p->x);
+        lua_setfield(L, -2, "x");
+        lua_pushnumber(L, p->y);
+        lua_setfield(L, -2, "y");
+        lua_rawseti(L, events, (lua_Integer)lua_rawlen(L, events) + 1);
+    }
+}
+
+/* Queues the world's events of this frame (scene loader, physics contacts, picks) as script
+ * events. */
+static int queue_world_events(lua_State *L) {
+    rill_scripts *s = rill__script_get(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, "rill.events");
+    int events = lua_gettop(L);
+    queue_scene_events(L, s, events);
+    queue_contact_events(L, s, events);
+    queue_pick_events(L, s, events);
     return 0;
 }
 
@@ -608,7 +742,7 @@ static int take_events(lua_State *L) {
 
 void rill__script_deliver_events(rill_scripts *s) {
     lua_State *L = s->L;
-    lua_pushcfunction(L, queue_scene_events);
+    lua_pushcfunction(L, queue_world_events);
     if (rill__script_pcall(s, 0, 0) != LUA_OK) {
         RILL_LOG_ERROR(SCRIPT_LOG, "queueing events: %s", lua_tostring(L, -1));
         lua_pop(L, 1);
@@ -638,6 +772,8 @@ void rill__script_deliver_events(rill_scripts *s) {
 void rill__script_open_engine(lua_State *L, rill_scripts *s) {
     s->scene_loaded.event = rill_world_find_event(s->world, "SceneLoaded");
     s->scene_failed.event = rill_world_find_event(s->world, "SceneLoadFailed");
+    rill_physics_contact_events(s->world, &s->contact_begin.event, &s->contact_end.event);
+    s->picked.event = rill_channels_pick_event(s->world);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, "rill.events");
     lua_newtable(L);
@@ -664,6 +800,10 @@ void rill__script_open_engine(lua_State *L, rill_scripts *s) {
                                    {"mouse_down", r_mouse_down},
                                    {"mouse_pressed", r_mouse_pressed},
                                    {"mouse", r_mouse},
+                                   {"gamepad", r_gamepad},
+                                   {"gamepad_down", r_gamepad_down},
+                                   {"gamepad_pressed", r_gamepad_pressed},
+                                   {"gamepad_axis", r_gamepad_axis},
                                    {"raycast", r_raycast},
                                    {"terrain_raycast", r_terrain_raycast},
                                    {"terrain_height", r_terrain_height},

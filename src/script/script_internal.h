@@ -88,6 +88,7 @@ struct rill_scripts {
     double time;
     uint64_t frame;
     rill_event_reader scene_loaded, scene_failed;
+    rill_event_reader contact_begin, contact_end, picked;
     int loaded_modules;   /* registry ref: require's cache */
     int sandbox_mt;       /* registry ref: the metatable whose __index is the sandbox globals */
     int vec3_mt, quat_mt; /* registry refs */

@@ -2047,7 +2047,11 @@ LUA
     expect_err "scripts/broken.lua:2:"
     expect_out "4 frames headless"
     expect_out "scripts: 2 files, 1 running"
-    run 0 export proj --out game.rpak
+    # Export checks the scripts: the broken one fails the export with its file:line (the rest
+    # is still packed), and the game then runs without it.
+    run 1 export proj --out game.rpak
+    expect_err "error: scripts/broken.lua:2: <name> expected near '='"
+    expect_out "failed 1"
     cp "$rill" game
     run 0 pack append game game.rpak
     mkdir empty

@@ -436,6 +436,75 @@ static void test_lifecycle_follows_components(void **state) {
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_PHYSICS), before);
 }
 
+/* Counts the contact events of pair (x, y) in either order since the reader's last read. */
+static uint32_t count_pair(fixture *f, rill_event_reader *rd, rill_entity x, rill_entity y,
+                           rill_physics_contact *last) {
+    uint32_t n = 0;
+    const rill_physics_contact *c;
+    while ((c = rill_event_read(f->world, rd)) != NULL) {
+        if ((c->a == x && c->b == y) || (c->a == y && c->b == x)) {
+            n++;
+            if (last)
+                *last = *c;
+        }
+    }
+    return n;
+}
+
+/* Two bodies falling onto each other (the lower onto the ground, the upper onto it): one begin
+ * per pair while they settle and sleep, with a point between them and a normal separating them;
+ * the upper one's despawn ends its pair once. */
+static void test_contact_events(void **state) {
+    (void)state;
+    fixture f;
+    setup(&f);
+    rill_event begin, end;
+    rill_physics_contact_events(f.world, &begin, &end);
+    assert_true(begin.id && end.id && begin.id != end.id);
+    rill_entity ground = add_box(&f, 0, 0, 0, 5, 0.5f, 5); /* top at y = 0.5 */
+    rill_entity low = add_box(&f, 0, 2.0f, 0, 0.5f, 0.5f, 0.5f);
+    rill_entity high = add_box(&f, 0.1f, 4.0f, 0, 0.5f, 0.5f, 0.5f);
+    rill_rigid_body rb;
+    rill_type_apply_defaults(rill_world_component_type(f.world, f.c.rigid_body), &rb);
+    assert_non_null(rill_world_add(f.world, low, f.c.rigid_body, &rb));
+    assert_non_null(rill_world_add(f.world, high, f.c.rigid_body, &rb));
+    rill_event_reader rb_hl = {.event = begin}, rb_lg = {.event = begin}, rb_hg = {.event = begin};
+    rill_event_reader re_hl = {.event = end}, re_lg = {.event = end};
+    uint32_t n_hl = 0, n_lg = 0, n_hg = 0, e_hl = 0, e_lg = 0;
+    rill_physics_contact c_hl = {0};
+    for (int i = 0; i < 600; i++) {
+        rill_physics_step(f.phys, 1.0 / 60.0);
+        n_hl += count_pair(&f, &rb_hl, high, low, &c_hl);
+        n_lg += count_pair(&f, &rb_lg, low, ground, NULL);
+        n_hg += count_pair(&f, &rb_hg, high, ground, NULL);
+        e_hl += count_pair(&f, &re_hl, high, low, NULL);
+        e_lg += count_pair(&f, &re_lg, low, ground, NULL);
+        rill_world_update_events(f.world);
+    }
+    assert_int_equal(n_lg, 1);
+    assert_int_equal(n_hl, 1);
+    assert_int_equal(n_hg, 0);
+    assert_int_equal(e_hl, 0);
+    assert_int_equal(e_lg, 0);
+    assert_int_equal(rill_physics_touching_count(f.phys), 2);
+    /* Where the two boxes meet, at y = 1.5 by then (the contact of the step they met is near). */
+    assert_true(fabsf(c_hl.point[1] - 1.5f) < 0.3f);
+    float ny = c_hl.a == high ? c_hl.normal[1] : -c_hl.normal[1]; /* toward a */
+    assert_true(ny > 0.9f);
+    assert_true(c_hl.depth >= 0.0f);
+    rill_world_despawn(f.world, high);
+    for (int i = 0; i < 3; i++) {
+        rill_physics_step(f.phys, 1.0 / 60.0);
+        e_hl += count_pair(&f, &re_hl, high, low, NULL);
+        e_lg += count_pair(&f, &re_lg, low, ground, NULL);
+        rill_world_update_events(f.world);
+    }
+    assert_int_equal(e_hl, 1);
+    assert_int_equal(e_lg, 0);
+    assert_int_equal(rill_physics_touching_count(f.phys), 1);
+    teardown(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_register),
@@ -446,6 +515,7 @@ int main(void) {
         cmocka_unit_test(test_bad_values_refused_api),
         cmocka_unit_test(test_bad_values_refused_components),
         cmocka_unit_test(test_lifecycle_follows_components),
+        cmocka_unit_test(test_contact_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include "rill_test.h"
 
 #include "rill/app.h"
+#include "rill/channels.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -546,6 +547,134 @@ static void test_bad_inputs(void **state) {
     close_fixture(&f);
 }
 
+/* >>events from the engine --------------------------------------------------------------------- */
+
+/* A scripted box falls onto a static one: its on_event gets contact_begin once, naming the ground
+ * as `other`, with a normal pushing it up; the ground (scripted too) gets the mirror event. A
+ * pick sent into the world (as rill run does for a click) reaches every instance once, the next
+ * frame, with the entity hit; a pick of nothing has no entity. */
+static void test_contact_and_pick_events(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_events");
+    write_script(&f, "toucher.lua",
+                 "function init(self) self.begins = 0 self.ends = 0 self.picks = 0 end\n"
+                 "function on_event(self, ev)\n"
+                 "  local c = self.entity.Counter\n"
+                 "  if ev.type == 'contact_begin' then\n"
+                 "    assert(ev.target == self.entity)\n"
+                 "    self.begins = self.begins + 1 c.count = self.begins\n"
+                 "    c.text = ev.other.name c.dir = ev.normal c.value = ev.point.y end\n"
+                 "  if ev.type == 'contact_end' then self.ends = self.ends + 1 end\n"
+                 "  if ev.type == 'pick' then self.picks = self.picks + 1\n"
+                 "    c.flag = ev.entity ~= nil and ev.entity.name == 'ground'\n"
+                 "      and ev.distance > 0 and ev.x == 10 and ev.y == 20\n"
+                 "    if ev.entity == nil then c.text = 'nothing' .. self.picks end end\n"
+                 "end\n");
+    rill_physics_components pc = rill_physics_register(f.w);
+    rill_entity ground = spawn_scripted(&f, "ground", "toucher.lua", NULL);
+    rill_collider col;
+    rill_type_apply_defaults(rill_world_component_type(f.w, pc.collider), &col);
+    col.half_extents[0] = col.half_extents[2] = 5.0f; /* top at y = 0.5 */
+    assert_non_null(rill_world_add(f.w, ground, pc.collider, &col));
+    rill_entity box = spawn_scripted(&f, "box", "toucher.lua", NULL);
+    rill_transform t = rill_transform_identity();
+    t.translation[1] = 3.0f;
+    rill_world_set_transform(f.w, box, &t);
+    col.half_extents[0] = col.half_extents[2] = 0.5f;
+    assert_non_null(rill_world_add(f.w, box, pc.collider, &col));
+    rill_rigid_body rb;
+    rill_type_apply_defaults(rill_world_component_type(f.w, pc.rigid_body), &rb);
+    assert_non_null(rill_world_add(f.w, box, pc.rigid_body, &rb));
+    frames(&f, 240);
+    counter *c = get_counter(&f, box);
+    assert_int_equal(c->count, 1);
+    assert_string_equal(c->text, "ground");
+    assert_true(c->dir[1] > 0.9f);              /* pushes the box up */
+    assert_true(fabsf(c->value - 0.5f) < 0.2f); /* on the ground's top face */
+    c = get_counter(&f, ground);
+    assert_int_equal(c->count, 1);
+    assert_string_equal(c->text, "box");
+    assert_true(c->dir[1] < -0.9f);
+    assert_int_equal(rill_test_log_count(&f.log, RILL_LOG_ERROR), 0);
+
+    /* A pick of the ground at pixel (10, 20), then a pick of nothing. */
+    rill_pick_hit hit = {
+        .entity = ground, .distance = 7.0f, .point = {0, 0.5f, 0}, .normal = {0, 1, 0}};
+    assert_true(rill_channels_send_pick(f.w, &hit, 10.0f, 20.0f));
+    frames(&f, 1);
+    assert_true(get_counter(&f, box)->flag && get_counter(&f, ground)->flag);
+    assert_true(rill_channels_send_pick(f.w, NULL, 1.0f, 1.0f));
+    frames(&f, 2);
+    assert_string_equal(get_counter(&f, box)->text, "nothing2");
+    assert_string_equal(get_counter(&f, ground)->text, "nothing2");
+    close_fixture(&f);
+}
+
+/* No gamepad (a headless run, or none plugged in): every gamepad call reads neutral. A gamepad
+ * the window layer reports reads back by name, sticks and triggers alike; bad names are errors
+ * naming the line. */
+static void test_gamepad(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_gamepad");
+    write_script(&f, "pad.lua",
+                 "function update(self, dt)\n"
+                 "  local c = self.entity.Counter\n"
+                 "  c.flag = rill.gamepad() or rill.gamepad(4) or rill.gamepad_down('a')\n"
+                 "    or rill.gamepad_pressed('start', 2) or rill.gamepad_down('dpad_left')\n"
+                 "  c.dir = vec3(rill.gamepad_axis('left_x'), rill.gamepad_axis('right_y'),\n"
+                 "               rill.gamepad_axis('right_trigger', 2))\n"
+                 "  c.count = (rill.gamepad(2) and 1 or 0) + (rill.gamepad_down('b', 2) and 2 or 0)"
+                 "\n    + (rill.gamepad_pressed('dpad_up', 2) and 4 or 0)\n"
+                 "  local ok, err = pcall(function() return rill.gamepad_down('z') end)\n"
+                 "  local ok2, err2 = pcall(function() return rill.gamepad_axis('left_x', 5) end)\n"
+                 "  c.text = tostring(ok) .. tostring(ok2) .. '|' .. err .. '|' .. err2\n"
+                 "end\n");
+    rill_entity e = spawn_scripted(&f, "pad", "pad.lua", NULL);
+    frames(&f, 2);
+    counter *c = get_counter(&f, e);
+    assert_false(c->flag);
+    assert_true(c->dir[0] == 0.0f && c->dir[1] == 0.0f && c->dir[2] == 0.0f);
+    assert_int_equal(c->count, 0);
+    assert_non_null(strstr(c->text, "falsefalse|"));
+    assert_non_null(strstr(c->text, "pad.lua:9: unknown gamepad button 'z'"));
+    assert_non_null(strstr(c->text, "gamepad index 5 is out of 1..4"));
+
+    rill_script_input in = {0};
+    in.gamepads[1].connected = true;
+    in.gamepads[1].button_down[1] = true;     /* b */
+    in.gamepads[1].button_pressed[11] = true; /* dpad_up */
+    in.gamepads[1].axis[5] = 0.75f;           /* right_trigger */
+    rill_scripts_set_input(f.s, &in);
+    frames(&f, 1);
+    c = get_counter(&f, e);
+    assert_false(c->flag); /* pad 1 is still absent */
+    assert_int_equal(c->count, 1 + 2 + 4);
+    assert_true(c->dir[2] == 0.75f);
+    close_fixture(&f);
+}
+
+/* The export-time check: good text compiles, a syntax error names file:line, a binary chunk and
+ * truncated text are refused, nothing runs (an infinite loop compiles at once). */
+static void test_check_source(void **state) {
+    (void)state;
+    rill_error err = {0};
+    const char *good = "function update(self, dt) while true do end end\n";
+    assert_int_equal(rill_scripts_check_source("a.lua", good, strlen(good), &err), RILL_OK);
+    assert_int_equal(rill_scripts_check_source("a.lua", "", 0, &err), RILL_OK);
+    const char *bad = "x = 1\nfunction f(\n";
+    assert_int_equal(rill_scripts_check_source("s/b.lua", bad, strlen(bad), &err), RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "s/b.lua:3:"));
+    const char bin[] = "\x1bLua\x54\x00garbage";
+    assert_int_equal(rill_scripts_check_source("c.lua", bin, sizeof(bin) - 1, &err),
+                     RILL_ERR_PARSE);
+    assert_non_null(strstr(err.msg, "c.lua:1: a binary"));
+    for (size_t n = 1; n < strlen(good); n++) /* every truncation: an error or fine, no crash */
+        (void)rill_scripts_check_source("t.lua", good, n, &err);
+    assert_int_equal(rill_scripts_check_source(NULL, good, 1, &err), RILL_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lifecycle),
@@ -557,6 +686,9 @@ int main(void) {
         cmocka_unit_test(test_runaway_stopped),
         cmocka_unit_test(test_reload),
         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_contact_and_pick_events),
+        cmocka_unit_test(test_gamepad),
+        cmocka_unit_test(test_check_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

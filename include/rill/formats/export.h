@@ -118,6 +118,12 @@ typedef struct rill_export_event {
 
 /* Called on the thread that called rill_export_run, never concurrently. */
 typedef void (*rill_export_progress_fn)(const rill_export_event *event, void *user);
+/* Checks one input that is copied unchanged (path project-relative; its bytes): false with err
+ * set fails that input (its message is err's, after the path: "scripts/door.lua:12: ..."). Called
+ * on worker threads, concurrently: it must be thread-safe. `rill export` checks Lua scripts with
+ * it (they must compile). */
+typedef bool (*rill_export_check_fn)(const char *path, const uint8_t *data, size_t size, void *user,
+                                     rill_error *err);
 
 /* Export options. All zero except project_dir and an output = defaults:
  *   project_dir: the project folder (required).
@@ -134,7 +140,8 @@ typedef void (*rill_export_progress_fn)(const rill_export_event *event, void *us
  *     thread only gathers results, so it does not need a core of its own).
  *   job_system: an existing job system to use instead (borrowed; may be deterministic).
  *   bc7_quality: 0 = the converter's default.
- *   progress / progress_user: optional callback. */
+ *   progress / progress_user: optional callback.
+ *   check / check_user: optional check of the inputs copied unchanged (rill_export_check_fn). */
 typedef struct rill_export_desc {
     uint32_t start_canary; /* must be 0 */
     const char *project_dir;
@@ -156,6 +163,8 @@ typedef struct rill_export_desc {
     float hlod_cell;
     rill_export_progress_fn progress;
     void *progress_user;
+    rill_export_check_fn check;
+    void *check_user;
     uint32_t end_canary; /* must be 0 */
 } rill_export_desc;
 
