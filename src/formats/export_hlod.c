@@ -21,7 +21,8 @@ typedef struct kept {
 } kept;
 
 struct rill__export_hlod {
-    const rill__export_settings *settings;
+    rill__export_settings *settings;
+    rill__hlod_cache *models;
     RILL_ARRAY(placing) placings;
     RILL_ARRAY(kept) proxies;
 };
@@ -34,13 +35,15 @@ static rill__export_input *find_input(rill__export_input *inputs, uint32_t n, co
 }
 
 rill__export_hlod *rill__export_hlod_plan(rill__export_input *inputs, uint32_t n,
-                                          const rill__export_settings *s) {
+                                          rill__export_settings *s) {
     if (s->no_hlod)
         return NULL;
     rill__export_hlod *x = rill_calloc_tagged(1, sizeof *x, RILL_MEM_FORMATS);
     if (!x)
         return NULL;
     x->settings = s;
+    /* Models shared by the district bakes (a NULL cache: each bake reads its own). */
+    s->hlod_models = x->models = rill__hlod_cache_create();
     for (uint32_t i = 0; i < n; i++) {
         rill__export_input *in = &inputs[i];
         if (!rill_path_ext_is(in->path, "rsn") || in->status == RILL_EXPORT_STATUS_FAILED)
@@ -167,6 +170,8 @@ uint32_t rill__export_hlod_cells(rill__export_hlod *x, rill__export_output **out
 void rill__export_hlod_destroy(rill__export_hlod *x) {
     if (!x)
         return;
+    x->settings->hlod_models = NULL;
+    rill__hlod_cache_destroy(x->models);
     for (uint32_t i = 0; i < x->placings.len; i++) {
         rill__rsn_scan_free(&x->placings.data[i].scan);
         rill_free(x->placings.data[i].scene);

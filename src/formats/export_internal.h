@@ -33,6 +33,7 @@ typedef struct rill__export_settings {
     float hlod_cell;         /* level-1 cell size in metres (0 = 3 x the widest instance) */
     rill_export_check_fn check; /* copied inputs (rill_export_desc.check) */
     void *check_user;
+    struct rill__hlod_cache *hlod_models; /* models shared by the proxy bakes (export_hlod.c) */
 } rill__export_settings;
 
 /* One input: planned on the calling thread, processed by one job, then handed back. */
@@ -89,7 +90,7 @@ typedef struct rill__export_hlod rill__export_hlod;
 /* Scans the .rsn inputs: sets bake_hlod on every scene a streamed SceneInstance names and keeps
  * the placements for level 1. NULL when settings turn proxies off (or out of memory). */
 rill__export_hlod *rill__export_hlod_plan(rill__export_input *inputs, uint32_t n,
-                                          const rill__export_settings *s);
+                                          rill__export_settings *s);
 /* Keeps a finished job's level-0 proxy output (o, of district scene `scene`) for level 1. */
 void rill__export_hlod_keep(rill__export_hlod *x, const char *scene, const rill__export_output *o);
 /* Bakes the level-1 proxies (one per placing scene) into *out (owned: free each path and data,

@@ -592,7 +592,8 @@ static void bake_proxy(rill__export_input *in, const uint8_t *data, size_t size)
     size_t n = 0;
     if (!rill_hlod_path(path, sizeof path, in->out_path, 0) ||
         rill__hlod_bake_scene(in->settings->project_dir, in->path, (const char *)data, size,
-                              in->settings->hlod_triangles, &h, &err) != RILL_OK ||
+                              in->settings->hlod_triangles, in->settings->hlod_models, &h,
+                              &err) != RILL_OK ||
         rill_hlod_write(h, &bytes, &n, &err) != RILL_OK) {
         RILL_LOG_WARN("export", "%s: no far-world proxy: %s", in->path,
                       err.msg[0] ? err.msg : "path too long");

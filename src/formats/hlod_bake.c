@@ -351,23 +351,117 @@ static rill_hlod *hlod_new(uint32_t level, uint32_t parts) {
     return h;
 }
 
-/* >>level 0 ----------------------------------------------------------------------------------- */
+/* >>model cache ------------------------------------------------------------------------------ */
 
+/* One model flattened and pre-simplified, shared by every scene of an export that places it
+ * (a region world's thousands of cells place the same few dozen models). */
 typedef struct model_entry {
-    const char *path; /* borrowed from the scan */
+    char *path;
+    uint32_t budget; /* the pre-simplification it was made with */
     geo g;
-    bool failed;
+    bool ready, failed;
 } model_entry;
 
+struct rill__hlod_cache {
+    rill_mutex lock;
+    rill_cond done;
+    RILL_ARRAY(model_entry *) models;
+};
+
+rill__hlod_cache *rill__hlod_cache_create(void) {
+    rill__hlod_cache *c = rill_calloc_tagged(1, sizeof *c, RILL_MEM_FORMATS);
+    if (c) {
+        rill_mutex_init(&c->lock);
+        rill_cond_init(&c->done);
+    }
+    return c;
+}
+
+void rill__hlod_cache_destroy(rill__hlod_cache *c) {
+    if (!c)
+        return;
+    for (uint32_t i = 0; i < c->models.len; i++) {
+        geo_free(&c->models.data[i]->g);
+        rill_free(c->models.data[i]->path);
+        rill_free(c->models.data[i]);
+    }
+    rill_array_free(&c->models);
+    rill_cond_destroy(&c->done);
+    rill_mutex_destroy(&c->lock);
+    rill_free(c);
+}
+
+/* Reads, flattens and pre-simplifies a model into e (outside the lock). */
+static void make_model(const char *project_dir, const char *scene_path, model_entry *e) {
+    rill_error merr = {0};
+    if (load_model(project_dir, e->path, &e->g, &merr) != RILL_OK) {
+        /* One unreadable model leaves a hole in the proxy, not a missing proxy. */
+        RILL_LOG_WARN("export", "%s: proxy leaves out %s: %s", scene_path, e->path, merr.msg);
+        e->failed = true;
+    } else if (!geo_simplify(&e->g, e->budget)) {
+        e->failed = true;
+    }
+}
+
+/* The model at `path`, made once per cache (other jobs wanting it meanwhile wait for it); without
+ * a cache, made into *own. NULL when it failed or memory ran out. */
+static const model_entry *model_get(rill__hlod_cache *c, const char *project_dir,
+                                    const char *scene_path, const char *path, uint32_t budget,
+                                    model_entry *own) {
+    if (!c) {
+        *own = (model_entry){.path = (char *)path, .budget = budget};
+        make_model(project_dir, scene_path, own);
+        own->path = NULL;
+        return own->failed ? NULL : own;
+    }
+    rill_mutex_lock(&c->lock);
+    model_entry *e = NULL;
+    for (uint32_t i = 0; i < c->models.len && !e; i++)
+        if (c->models.data[i]->budget == budget && strcmp(c->models.data[i]->path, path) == 0)
+            e = c->models.data[i];
+    if (e) {
+        while (!e->ready)
+            rill_cond_wait(&c->done, &c->lock);
+        rill_mutex_unlock(&c->lock);
+        return e->failed ? NULL : e;
+    }
+    e = rill_calloc_tagged(1, sizeof *e, RILL_MEM_FORMATS);
+    if (!e || !(e->path = rill_strdup(path)) || !rill_array_push(&c->models, e)) {
+        rill_mutex_unlock(&c->lock);
+        if (e)
+            rill_free(e->path);
+        rill_free(e);
+        return NULL;
+    }
+    e->budget = budget;
+    rill_mutex_unlock(&c->lock);
+    make_model(project_dir, scene_path, e);
+    rill_mutex_lock(&c->lock);
+    e->ready = true;
+    rill_cond_broadcast(&c->done);
+    rill_mutex_unlock(&c->lock);
+    return e->failed ? NULL : e;
+}
+
+/* >>level 0 ----------------------------------------------------------------------------------- */
+
+typedef struct placed_model {
+    const char *path; /* borrowed from the scan */
+    const model_entry *model;
+    model_entry own; /* without a cache */
+} placed_model;
+
 rill_result rill__hlod_bake_scene(const char *project_dir, const char *scene_path, const char *t,
-                                  size_t n, uint32_t triangles, rill_hlod **out, rill_error *err) {
+                                  size_t n, uint32_t triangles, rill__hlod_cache *cache,
+                                  rill_hlod **out, rill_error *err) {
     *out = NULL;
     if (!triangles)
         triangles = RILL_HLOD_DEFAULT_TRIANGLES;
+    const uint32_t per_model = RILL_MAX(16u, triangles / 8u);
     rill__rsn_scan scan;
     if (!rill__rsn_scan_text(t, n, &scan))
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", scene_path);
-    RILL_ARRAY(model_entry) models = {0};
+    RILL_ARRAY(placed_model) models = {0};
     geo all = {0};
     rill_result r = RILL_OK;
     for (uint32_t i = 0; i < scan.count && r == RILL_OK; i++) {
@@ -378,26 +472,21 @@ rill_result rill__hlod_bake_scene(const char *project_dir, const char *scene_pat
         while (k < models.len && strcmp(models.data[k].path, mp) != 0)
             k++;
         if (k == models.len) {
-            model_entry me = {.path = mp};
-            rill_error merr = {0};
-            if (load_model(project_dir, mp, &me.g, &merr) != RILL_OK) {
-                /* One unreadable model leaves a hole in the proxy, not a missing proxy. */
-                RILL_LOG_WARN("export", "%s: proxy leaves out %s: %s", scene_path, mp, merr.msg);
-                me.failed = true;
-            } else if (!geo_simplify(&me.g, RILL_MAX(16u, triangles / 8u))) {
-                me.failed = true;
-            }
-            if (!rill_array_push(&models, me)) {
-                geo_free(&me.g);
+            if (!rill_array_push(&models, ((placed_model){.path = mp}))) {
                 r = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", scene_path);
                 break;
             }
+            placed_model *pm = &models.data[k];
+            pm->model = model_get(cache, project_dir, scene_path, mp, per_model, &pm->own);
         }
-        if (models.data[k].failed)
+        /* pm->own may have moved with the array: the pointer into it is refreshed here. */
+        placed_model *pm = &models.data[k];
+        const model_entry *me = cache ? pm->model : (pm->own.failed ? NULL : &pm->own);
+        if (!me)
             continue;
         float m[16];
         rill__rsn_world_matrix(&scan, i, m);
-        if (!geo_append(&all, &models.data[k].g, m))
+        if (!geo_append(&all, &me->g, m))
             r = rill_error_set(err, RILL_ERR_LIMIT, "%s: too many vertices for a proxy",
                                scene_path);
     }
@@ -411,7 +500,7 @@ rill_result rill__hlod_bake_scene(const char *project_dir, const char *scene_pat
         r = geo_to_part(&all, &h->parts[0], err);
     }
     for (uint32_t i = 0; i < models.len; i++)
-        geo_free(&models.data[i].g);
+        geo_free(&models.data[i].own.g);
     rill_array_free(&models);
     geo_free(&all);
     rill__rsn_scan_free(&scan);

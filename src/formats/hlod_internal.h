@@ -31,12 +31,18 @@ void rill__rsn_scan_free(rill__rsn_scan *s);
  * (a missing parent or a cycle ends the chain). */
 void rill__rsn_world_matrix(const rill__rsn_scan *s, uint32_t i, float out[16]);
 
+/* Models flattened and pre-simplified once per export, shared by the jobs (thread-safe). */
+typedef struct rill__hlod_cache rill__hlod_cache;
+rill__hlod_cache *rill__hlod_cache_create(void);
+void rill__hlod_cache_destroy(rill__hlod_cache *cache);
+
 /* Bakes the level-0 proxy of the district scene `scene_path` (project-relative) whose text is
- * t[n]: every Model it places, read from project_dir, merged and simplified to `triangles`.
- * On success *out is a one-part proxy. A scene that places no model gives a part with no
- * triangles. Errors name the scene and the model. */
+ * t[n]: every Model it places, read from project_dir (through cache when not NULL), merged and
+ * simplified to `triangles`. On success *out is a one-part proxy. A scene that places no model
+ * gives a part with no triangles. Errors name the scene and the model. */
 rill_result rill__hlod_bake_scene(const char *project_dir, const char *scene_path, const char *t,
-                                  size_t n, uint32_t triangles, rill_hlod **out, rill_error *err);
+                                  size_t n, uint32_t triangles, rill__hlod_cache *cache,
+                                  rill_hlod **out, rill_error *err);
 
 /* One level-0 proxy placed in the space of the scene that streams it. */
 typedef struct rill__hlod_member {
