@@ -50,6 +50,7 @@ static void usage(FILE *f) {
         "  --no-render         skip the GPU frame only (the app, the extract, the culling and\n"
         "                      every counter still run)\n"
         "  --window            show the fly-through in a window\n"
+        "  --no-hlod           draw no far-world proxies (docs/streaming.md), to compare\n"
         "  --texture-heatmap   draw every model material flat in its texture state (green full,\n"
         "                      blue #low, amber swapping, grey not streamed)\n"
         "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
@@ -65,6 +66,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--window", RILL_CLI_OPT_FLAG, &o->window},
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
+        {"--no-hlod", RILL_CLI_OPT_FLAG, &o->no_hlod},
         {"--out", RILL_CLI_OPT_STRING, &o->out},
         {"--path", RILL_CLI_OPT_STRING, &o->path},
         {"--speed", RILL_CLI_OPT_FLOAT, &o->speed, .min = 0.001, .max = 100000.0,
@@ -138,6 +140,11 @@ static int fly_setup(fly_run *run, rill_error *err) {
         rill_app_set_run_mode(app, RILL_RUN_MODE_GAME);
     if (run->o.heatmap)
         rill_render_assets_set_texture_heatmap(fly_assets(run), true);
+    if (run->o.no_hlod) {
+        rill_stream_hlod_settings hs = rill_stream_get_hlod(rill_app_stream(app));
+        hs.enabled = false;
+        rill_stream_set_hlod(rill_app_stream(app), &hs);
+    }
     char why[512];
     if (run->o.path) {
         if (!fly_read_path(run->o.path, run->keys, &run->nkeys, why, sizeof why)) {
