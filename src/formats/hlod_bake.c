@@ -159,9 +159,15 @@ static bool image_mean(const uint8_t *data, size_t size, const char *name, float
     return true;
 }
 
-/* The base colour of material `mi` of model m (linear RGBA): factor x texture mean. */
-static void material_colour(const char *project_dir, const char *model_path,
-                            const rill_gltf_model *m, int32_t mi, float out[4]) {
+typedef struct rill__hlod_cache rill__hlod_cache;
+static bool cached_mean(rill__hlod_cache *c, const char *path, float out[4], bool *out_ok);
+static void keep_mean(rill__hlod_cache *c, const char *path, const float mean[4], bool ok);
+
+/* The base colour of material `mi` of model m (linear RGBA): factor x texture mean. Means of
+ * external images are kept in the cache (models of one style share their facade images). */
+static void material_colour(rill__hlod_cache *cache, const char *project_dir,
+                            const char *model_path, const rill_gltf_model *m, int32_t mi,
+                            float out[4]) {
     out[0] = out[1] = out[2] = out[3] = 1.0f;
     if (mi < 0 || (uint32_t)mi >= m->material_count)
         return;
@@ -185,10 +191,11 @@ static void material_colour(const char *project_dir, const char *model_path,
         /* The URI is relative to the model's folder; the read stays inside the project. */
         if (rill_path_dirname(dir, sizeof dir, model_path) &&
             rill_path_join(joined, sizeof joined, dir, img->uri) &&
-            rill_path_normalize(rel, sizeof rel, joined) &&
-            rill_path_join(os, sizeof os, project_dir, rel) &&
-            rill_file_read_all_in(project_dir, os, 0, &bytes, &size, NULL) == RILL_OK) {
-            ok = image_mean(bytes, size, rel, mean);
+            rill_path_normalize(rel, sizeof rel, joined) && !cached_mean(cache, rel, mean, &ok)) {
+            if (rill_path_join(os, sizeof os, project_dir, rel) &&
+                rill_file_read_all_in(project_dir, os, 0, &bytes, &size, NULL) == RILL_OK)
+                ok = image_mean(bytes, size, rel, mean);
+            keep_mean(cache, rel, mean, ok);
         }
         rill_free(bytes);
     }
@@ -222,8 +229,8 @@ static void node_matrix(const rill_gltf_model *m, uint32_t ni, float out[16]) {
 }
 
 /* Reads model_path (project-relative) into g: every node's primitives in model space. */
-static rill_result load_model(const char *project_dir, const char *model_path, geo *g,
-                              rill_error *err) {
+static rill_result load_model(rill__hlod_cache *cache, const char *project_dir,
+                              const char *model_path, geo *g, rill_error *err) {
     char os[4096], dir[1024];
     if (!rill_path_join(os, sizeof os, project_dir, model_path) ||
         !rill_path_dirname(dir, sizeof dir, model_path))
@@ -238,7 +245,7 @@ static rill_result load_model(const char *project_dir, const char *model_path, g
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "%s: out of memory", model_path);
     }
     for (uint32_t i = 0; i < m->material_count; i++)
-        material_colour(project_dir, model_path, m, (int32_t)i, &mat_col[i * 4u]);
+        material_colour(cache, project_dir, model_path, m, (int32_t)i, &mat_col[i * 4u]);
     rill_result r = RILL_OK;
     for (uint32_t ni = 0; ni < m->node_count && r == RILL_OK; ni++) {
         int32_t mesh = m->nodes[ni].mesh;
@@ -362,11 +369,46 @@ typedef struct model_entry {
     bool ready, failed;
 } model_entry;
 
+typedef struct image_mean_entry {
+    uint64_t key; /* hash of the project-relative path */
+    float mean[4];
+    bool ok;
+} image_mean_entry;
+
 struct rill__hlod_cache {
     rill_mutex lock;
     rill_cond done;
     RILL_ARRAY(model_entry *) models;
+    RILL_ARRAY(image_mean_entry) means;
 };
+
+static bool cached_mean(rill__hlod_cache *c, const char *path, float out[4], bool *out_ok) {
+    if (!c)
+        return false;
+    uint64_t key = rill_hash64_str(path);
+    bool found = false;
+    rill_mutex_lock(&c->lock);
+    for (uint32_t i = 0; i < c->means.len && !found; i++) {
+        if (c->means.data[i].key == key) {
+            memcpy(out, c->means.data[i].mean, sizeof(float) * 4);
+            *out_ok = c->means.data[i].ok;
+            found = true;
+        }
+    }
+    rill_mutex_unlock(&c->lock);
+    return found;
+}
+
+static void keep_mean(rill__hlod_cache *c, const char *path, const float mean[4], bool ok) {
+    if (!c)
+        return;
+    image_mean_entry e = {.key = rill_hash64_str(path), .ok = ok};
+    if (ok)
+        memcpy(e.mean, mean, sizeof e.mean);
+    rill_mutex_lock(&c->lock);
+    rill_array_push(&c->means, e); /* out of memory: it is decoded again next time */
+    rill_mutex_unlock(&c->lock);
+}
 
 rill__hlod_cache *rill__hlod_cache_create(void) {
     rill__hlod_cache *c = rill_calloc_tagged(1, sizeof *c, RILL_MEM_FORMATS);
@@ -386,15 +428,17 @@ void rill__hlod_cache_destroy(rill__hlod_cache *c) {
         rill_free(c->models.data[i]);
     }
     rill_array_free(&c->models);
+    rill_array_free(&c->means);
     rill_cond_destroy(&c->done);
     rill_mutex_destroy(&c->lock);
     rill_free(c);
 }
 
 /* Reads, flattens and pre-simplifies a model into e (outside the lock). */
-static void make_model(const char *project_dir, const char *scene_path, model_entry *e) {
+static void make_model(rill__hlod_cache *c, const char *project_dir, const char *scene_path,
+                       model_entry *e) {
     rill_error merr = {0};
-    if (load_model(project_dir, e->path, &e->g, &merr) != RILL_OK) {
+    if (load_model(c, project_dir, e->path, &e->g, &merr) != RILL_OK) {
         /* One unreadable model leaves a hole in the proxy, not a missing proxy. */
         RILL_LOG_WARN("export", "%s: proxy leaves out %s: %s", scene_path, e->path, merr.msg);
         e->failed = true;
@@ -410,7 +454,7 @@ static const model_entry *model_get(rill__hlod_cache *c, const char *project_dir
                                     model_entry *own) {
     if (!c) {
         *own = (model_entry){.path = (char *)path, .budget = budget};
-        make_model(project_dir, scene_path, own);
+        make_model(NULL, project_dir, scene_path, own);
         own->path = NULL;
         return own->failed ? NULL : own;
     }
@@ -435,7 +479,7 @@ static const model_entry *model_get(rill__hlod_cache *c, const char *project_dir
     }
     e->budget = budget;
     rill_mutex_unlock(&c->lock);
-    make_model(project_dir, scene_path, e);
+    make_model(c, project_dir, scene_path, e);
     rill_mutex_lock(&c->lock);
     e->ready = true;
     rill_cond_broadcast(&c->done);
