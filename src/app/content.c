@@ -982,9 +982,9 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
     for (uint32_t i = 0; i < c->extra.len; i++)
         if (!rill_array_push(&c->xb.instances, c->extra.data[i]))
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+    /* Far-world proxies, seen from the primary view's camera. */
     const rill_render_instance *proxies = NULL;
-    uint32_t np = rill_render_hlod_update(c->hlod, eye ? eye : &out->view.world_from_view[12],
-                                          &proxies, NULL);
+    uint32_t np = rill_render_hlod_update(c->hlod, &out->view.world_from_view[12], &proxies, NULL);
     for (uint32_t i = 0; i < np; i++)
         if (!rill_array_push(&c->xb.instances, proxies[i]))
             return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory");
