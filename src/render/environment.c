@@ -337,96 +337,62 @@ rill_result rill__environment_register(rill_world *w, rill_render_components *ou
 
 /* >>resolving a view ------------------------------------------------------------------------ */
 
-/* Where a clamped value came from, for the warning. */
-typedef struct clamp_src {
-    rill_renderer *r;
-    const char *type;
-    rill_entity entity; /* 0: a hand-built view or the defaults */
-} clamp_src;
-
-/* Logs once per (entity, type, field) that value was replaced. */
-static void warn_clamp(const clamp_src *cs, const char *field, float was, float now) {
-    rill_renderer *r = cs->r;
-    uint64_t key = rill_hash64_seed(&cs->entity, sizeof(cs->entity),
-                                    rill_hash64_str(field) ^ rill_hash64_str(cs->type) * 31u);
-    for (uint32_t i = 0; i < r->env_warned_n; i++) {
-        if (r->env_warned[i] == key) {
-            return;
-        }
-    }
-    if (r->env_warned_n < sizeof(r->env_warned) / sizeof(r->env_warned[0])) {
-        r->env_warned[r->env_warned_n++] = key;
-    }
-    RILL_LOG_WARN("render", "%s of entity %u:%u: %s = %g is out of range; using %g", cs->type,
-                  RILL_ENTITY_INDEX(cs->entity), RILL_ENTITY_GENERATION(cs->entity), field,
-                  (double)was, (double)now);
-}
-
-/* v clamped to [lo, hi]; a NaN or infinity becomes def. */
-static float fix(const clamp_src *cs, const char *field, float v, float lo, float hi, float def) {
-    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
-    if (out != v) {
-        warn_clamp(cs, field, v, out);
-    }
-    return out;
-}
-
-float rill__settings_fix(rill_renderer *r, const char *type, rill_entity source, const char *field,
-                         float v, float lo, float hi, float def) {
-    clamp_src cs = {r, type, source};
-    return fix(&cs, field, v, lo, hi, def);
-}
+typedef rill__fix_src clamp_src;
 
 static void fix_rgb(const clamp_src *cs, const char *field, float *c, int n, float hi,
                     const float *def) {
     for (int k = 0; k < n; k++) {
-        c[k] = fix(cs, field, c[k], 0.0f, hi, def[k]);
+        c[k] = rill__fix(cs, field, c[k], 0.0f, hi, def[k]);
     }
 }
 
 static void fix_fog(const clamp_src *cs, rill_render_distance_fog *f) {
     rill_render_distance_fog d = rill_render_distance_fog_defaults();
     if ((unsigned)f->falloff >= RILL_FOG_FALLOFF_NUM) {
-        warn_clamp(cs, "falloff", (float)f->falloff, 0.0f);
+        rill__fix_warn(cs, "falloff", (float)f->falloff, 0.0f);
         f->falloff = RILL_FOG_EXPONENTIAL_SQUARED;
     }
-    f->density = fix(cs, "density", f->density, 0.0f, 10.0f, d.density);
-    f->start = fix(cs, "start", f->start, 0.0f, 1e7f, d.start);
-    f->end = fix(cs, "end", f->end, 0.0f, 1e7f, d.end);
+    f->density = rill__fix(cs, "density", f->density, 0.0f, 10.0f, d.density);
+    f->start = rill__fix(cs, "start", f->start, 0.0f, 1e7f, d.start);
+    f->end = rill__fix(cs, "end", f->end, 0.0f, 1e7f, d.end);
     if (f->end <= f->start) {
         f->end = f->start + 1e-3f;
     }
     fix_rgb(cs, "color", f->color, 4, 1e4f, d.color);
     fix_rgb(cs, "sun_color", f->sun_color, 4, 1e4f, d.sun_color);
-    f->sun_exponent = fix(cs, "sun_exponent", f->sun_exponent, 1.0f, 4096.0f, d.sun_exponent);
-    f->height_falloff = fix(cs, "height_falloff", f->height_falloff, 0.0f, 10.0f, 0.0f);
+    f->sun_exponent = rill__fix(cs, "sun_exponent", f->sun_exponent, 1.0f, 4096.0f, d.sun_exponent);
+    f->height_falloff = rill__fix(cs, "height_falloff", f->height_falloff, 0.0f, 10.0f, 0.0f);
 }
 
 static void fix_atmosphere(const clamp_src *cs, rill_render_atmosphere *a) {
     rill_render_atmosphere d = rill_render_atmosphere_defaults();
     a->ground_radius_km =
-        fix(cs, "ground_radius_km", a->ground_radius_km, 1.0f, 1e6f, d.ground_radius_km);
+        rill__fix(cs, "ground_radius_km", a->ground_radius_km, 1.0f, 1e6f, d.ground_radius_km);
     /* The top must lie above the ground (a shell at least 1 km thick). */
-    a->top_radius_km = fix(cs, "top_radius_km", a->top_radius_km, a->ground_radius_km + 1.0f,
-                           a->ground_radius_km * 4.0f + 1.0f, a->ground_radius_km + 100.0f);
+    a->top_radius_km = rill__fix(cs, "top_radius_km", a->top_radius_km, a->ground_radius_km + 1.0f,
+                                 a->ground_radius_km * 4.0f + 1.0f, a->ground_radius_km + 100.0f);
     fix_rgb(cs, "rayleigh_scattering", a->rayleigh_scattering, 3, 1e4f, d.rayleigh_scattering);
-    a->rayleigh_scale_height_km = fix(cs, "rayleigh_scale_height_km", a->rayleigh_scale_height_km,
-                                      0.01f, 1000.0f, d.rayleigh_scale_height_km);
-    a->mie_scattering = fix(cs, "mie_scattering", a->mie_scattering, 0.0f, 1e4f, d.mie_scattering);
-    a->mie_absorption = fix(cs, "mie_absorption", a->mie_absorption, 0.0f, 1e4f, d.mie_absorption);
-    a->mie_scale_height_km = fix(cs, "mie_scale_height_km", a->mie_scale_height_km, 0.01f, 1000.0f,
-                                 d.mie_scale_height_km);
-    a->mie_g = fix(cs, "mie_g", a->mie_g, -0.999f, 0.999f, d.mie_g);
+    a->rayleigh_scale_height_km =
+        rill__fix(cs, "rayleigh_scale_height_km", a->rayleigh_scale_height_km, 0.01f, 1000.0f,
+                  d.rayleigh_scale_height_km);
+    a->mie_scattering =
+        rill__fix(cs, "mie_scattering", a->mie_scattering, 0.0f, 1e4f, d.mie_scattering);
+    a->mie_absorption =
+        rill__fix(cs, "mie_absorption", a->mie_absorption, 0.0f, 1e4f, d.mie_absorption);
+    a->mie_scale_height_km = rill__fix(cs, "mie_scale_height_km", a->mie_scale_height_km, 0.01f,
+                                       1000.0f, d.mie_scale_height_km);
+    a->mie_g = rill__fix(cs, "mie_g", a->mie_g, -0.999f, 0.999f, d.mie_g);
     fix_rgb(cs, "ozone_absorption", a->ozone_absorption, 3, 1e4f, d.ozone_absorption);
     a->ozone_center_km =
-        fix(cs, "ozone_center_km", a->ozone_center_km, 0.0f, 1000.0f, d.ozone_center_km);
-    a->ozone_half_width_km = fix(cs, "ozone_half_width_km", a->ozone_half_width_km, 0.01f, 1000.0f,
-                                 d.ozone_half_width_km);
+        rill__fix(cs, "ozone_center_km", a->ozone_center_km, 0.0f, 1000.0f, d.ozone_center_km);
+    a->ozone_half_width_km = rill__fix(cs, "ozone_half_width_km", a->ozone_half_width_km, 0.01f,
+                                       1000.0f, d.ozone_half_width_km);
     fix_rgb(cs, "ground_albedo", a->ground_albedo, 3, 1.0f, d.ground_albedo);
-    a->sun_angular_diameter_deg = fix(cs, "sun_angular_diameter_deg", a->sun_angular_diameter_deg,
-                                      0.01f, 45.0f, d.sun_angular_diameter_deg);
+    a->sun_angular_diameter_deg =
+        rill__fix(cs, "sun_angular_diameter_deg", a->sun_angular_diameter_deg, 0.01f, 45.0f,
+                  d.sun_angular_diameter_deg);
     if ((unsigned)a->rendering_method >= RILL_ATMOSPHERE_METHOD_NUM) {
-        warn_clamp(cs, "rendering_method", (float)a->rendering_method, 0.0f);
+        rill__fix_warn(cs, "rendering_method", (float)a->rendering_method, 0.0f);
         a->rendering_method = RILL_ATMOSPHERE_AUTO;
     }
 }
@@ -440,18 +406,18 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
     const rill_render_routed_settings *atmo_rs =
         rill__view_routed(v, "Atmosphere", sizeof(rill_render_atmosphere));
     const rill_world_environment *env = env_rs ? env_rs->data : NULL;
-    clamp_src cs = {r, "WorldEnvironment", env_rs ? env_rs->source : 0};
+    clamp_src cs = {&r->env_warned, "WorldEnvironment", env_rs ? env_rs->source : 0};
 
     /* Ambient: the environment's, else the snapshot's default (project.toml), else 1. */
     float amb = env                                  ? env->ambient
                 : snap && snap->ambient_scale > 0.0f ? snap->ambient_scale
                                                      : 1.0f;
-    out->ambient = fix(&cs, "ambient", amb, 0.0f, 1000.0f, 1.0f);
+    out->ambient = rill__fix(&cs, "ambient", amb, 0.0f, 1000.0f, 1.0f);
 
     /* Sky mode: Auto is the atmosphere when there is one to show or a marked sun. */
     rill_sky_mode mode = env ? env->sky_mode : RILL_SKY_AUTO;
     if ((unsigned)mode >= RILL_SKY_MODE_NUM) {
-        warn_clamp(&cs, "sky.mode", (float)mode, 0.0f);
+        rill__fix_warn(&cs, "sky.mode", (float)mode, 0.0f);
         mode = RILL_SKY_AUTO;
     }
     const rill_render_routed_settings *sky_rs =
@@ -471,22 +437,23 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
     out->sky_mode = mode;
     out->skybox_source = 0;
     if (mode == RILL_SKY_SKYBOX) {
-        clamp_src kcs = {r, "Skybox", sky_rs->source};
+        clamp_src kcs = {&r->env_warned, "Skybox", sky_rs->source};
         out->skybox = *box;
-        out->skybox.rotation = fix(&kcs, "rotation", box->rotation, -3600.0f, 3600.0f, 0.0f);
-        out->skybox.brightness = fix(&kcs, "brightness", box->brightness, 0.0f, 65000.0f, 1.0f);
+        out->skybox.rotation = rill__fix(&kcs, "rotation", box->rotation, -3600.0f, 3600.0f, 0.0f);
+        out->skybox.brightness =
+            rill__fix(&kcs, "brightness", box->brightness, 0.0f, 65000.0f, 1.0f);
         out->skybox_source = sky_rs->source;
     }
     out->atmo = atmo_rs ? *(const rill_render_atmosphere *)atmo_rs->data
                         : rill_render_atmosphere_defaults();
-    clamp_src acs = {r, "Atmosphere", atmo_rs ? atmo_rs->source : 0};
+    clamp_src acs = {&r->env_warned, "Atmosphere", atmo_rs ? atmo_rs->source : 0};
     fix_atmosphere(&acs, &out->atmo);
 
     /* Fog: a DistanceFog on the route wins over the environment's section. */
     out->fog_on = false;
     if (fog_rs) {
         out->fog = *(const rill_render_distance_fog *)fog_rs->data;
-        clamp_src fcs = {r, "DistanceFog", fog_rs->source};
+        clamp_src fcs = {&r->env_warned, "DistanceFog", fog_rs->source};
         fix_fog(&fcs, &out->fog);
         out->fog_on = out->fog.enabled;
     } else if (env && env->fog.enabled) {

@@ -34,9 +34,7 @@ typedef struct rill__gi {
     /* this frame's graph images */
     rill_rg_image src, dst, raw, hist_in, hist_out, depth, normal, motion;
     const struct rill__view *view;
-    /* warnings given once: (entity, field) keys and the messages without an entity */
-    uint64_t warned[32];
-    uint32_t warned_n;
+    rill__warned warned; /* warnings given once: (entity, field) keys, messages without one */
 } rill__gi;
 
 /* gi_settings.c: registers GlobalIllumination and ScreenSpaceGi as routed settings types. */
@@ -45,8 +43,6 @@ rill_result rill__gi_register_components(rill_world *w, rill_render_components *
 /* Resolves v's routed GI settings into out (on = false when none or Off), warning once per
  * clamped field, per yield and per missing tier. */
 void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved *out);
-/* True the first time `key` is seen (then remembered; false afterwards). */
-bool rill__gi_first_warning(rill__gi *gi, uint64_t key);
 
 /* gi.c: creates the state and registers the "gi" effect (GI phase, on the lit image); destroys
  * it (history images included); fills st's gi_ms (the ssgi* passes among st's pass timings) and

@@ -147,51 +147,7 @@ rill_result rill__gi_register_components(rill_world *w, rill_render_components *
 
 /* >>resolving a view ------------------------------------------------------------------------ */
 
-bool rill__gi_first_warning(rill__gi *gi, uint64_t key) {
-    for (uint32_t i = 0; i < gi->warned_n; i++) {
-        if (gi->warned[i] == key) {
-            return false;
-        }
-    }
-    if (gi->warned_n < sizeof(gi->warned) / sizeof(gi->warned[0])) {
-        gi->warned[gi->warned_n++] = key;
-    }
-    return true;
-}
-
-typedef struct clamp_src {
-    rill__gi *gi;
-    const char *type;
-    rill_entity entity;
-} clamp_src;
-
-static void warn_clamp(const clamp_src *cs, const char *field, double was, double now) {
-    uint64_t key = rill_hash64_seed(&cs->entity, sizeof(cs->entity),
-                                    rill_hash64_str(field) ^ rill_hash64_str(cs->type) * 31u);
-    if (rill__gi_first_warning(cs->gi, key)) {
-        RILL_LOG_WARN("render", "%s of entity %u:%u: %s = %g is out of range; using %g", cs->type,
-                      RILL_ENTITY_INDEX(cs->entity), RILL_ENTITY_GENERATION(cs->entity), field, was,
-                      now);
-    }
-}
-
-/* v clamped to [lo, hi]; NaN or infinity becomes def. */
-static float fix(const clamp_src *cs, const char *field, float v, float lo, float hi, float def) {
-    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
-    if (out != v) {
-        warn_clamp(cs, field, (double)v, (double)out);
-    }
-    return out;
-}
-
-static uint32_t fix_u32(const clamp_src *cs, const char *field, uint32_t v, uint32_t lo,
-                        uint32_t hi) {
-    uint32_t out = v < lo ? lo : v > hi ? hi : v;
-    if (out != v) {
-        warn_clamp(cs, field, (double)v, (double)out);
-    }
-    return out;
-}
+typedef rill__fix_src clamp_src;
 
 /* ScreenSpaceGi's values into out. */
 static void resolve_ssgi(const clamp_src *cs, const rill_render_screen_space_gi *s,
@@ -199,10 +155,10 @@ static void resolve_ssgi(const clamp_src *cs, const rill_render_screen_space_gi 
     rill_render_screen_space_gi d = rill_render_screen_space_gi_query_defaults();
     out->on = true;
     out->asked = RILL_GI_SCREEN_SPACE;
-    out->intensity = fix(cs, "intensity", s->intensity, 0.0f, 16.0f, d.intensity);
-    out->radius = fix(cs, "radius", s->radius, 0.05f, 100.0f, d.radius);
-    out->directions = fix_u32(cs, "directions", s->directions, 1, 16);
-    out->steps = fix_u32(cs, "steps", s->steps, 1, 32);
+    out->intensity = rill__fix(cs, "intensity", s->intensity, 0.0f, 16.0f, d.intensity);
+    out->radius = rill__fix(cs, "radius", s->radius, 0.05f, 100.0f, d.radius);
+    out->directions = rill__fix_u32(cs, "directions", s->directions, 1, 16);
+    out->steps = rill__fix_u32(cs, "steps", s->steps, 1, 32);
     out->temporal = s->temporal;
 }
 
@@ -222,16 +178,17 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
     rill_render_global_illumination d = rill_render_global_illumination_query_defaults();
     rill_gi_quality q = g->quality;
     if ((unsigned)q >= RILL_GI_QUALITY_NUM) {
-        warn_clamp(cs, "quality", (double)(unsigned)q, (double)RILL_GI_SCREEN_SPACE);
+        rill__fix_warn(cs, "quality", (double)(unsigned)q, (double)RILL_GI_SCREEN_SPACE);
         q = RILL_GI_SCREEN_SPACE;
     }
     rill_gi_debug dbg = g->debug;
     if ((unsigned)dbg >= RILL_GI_DEBUG_NUM) {
-        warn_clamp(cs, "debug", (double)(unsigned)dbg, 0.0);
+        rill__fix_warn(cs, "debug", (double)(unsigned)dbg, 0.0);
         dbg = RILL_GI_DEBUG_NONE;
     }
-    float intensity = fix(cs, "intensity", g->intensity, 0.0f, 16.0f, d.intensity);
-    (void)fix(cs, "specular_intensity", g->specular_intensity, 0.0f, 16.0f, d.specular_intensity);
+    float intensity = rill__fix(cs, "intensity", g->intensity, 0.0f, 16.0f, d.intensity);
+    (void)rill__fix(cs, "specular_intensity", g->specular_intensity, 0.0f, 16.0f,
+                    d.specular_intensity);
     if (q == RILL_GI_OFF) {
         return;
     }
@@ -241,7 +198,7 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
     out->asked = q;
     out->indirect_only = dbg != RILL_GI_DEBUG_NONE;
     if (q != RILL_GI_SCREEN_SPACE &&
-        rill__gi_first_warning(cs->gi, rill_hash64_str(quality_name(q)))) {
+        rill__warned_first(cs->warned, rill_hash64_str(quality_name(q)))) {
         RILL_LOG_INFO("render",
                       "GlobalIllumination quality %s: %s is not built yet; running ScreenSpace",
                       quality_name(q),
@@ -249,7 +206,7 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
                                         : "the voxel radiance clipmap (voxel-cone GI)");
     }
     if (dbg == RILL_GI_DEBUG_VOXEL_CACHE &&
-        rill__gi_first_warning(cs->gi, rill_hash64_str("VoxelCache"))) {
+        rill__warned_first(cs->warned, rill_hash64_str("VoxelCache"))) {
         RILL_LOG_INFO("render", "GlobalIllumination debug VoxelCache: there is no voxel cache yet "
                                 "(SdfLow/SdfHigh are not built); showing IndirectOnly");
     }
@@ -262,18 +219,18 @@ void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved
     const rill_render_routed_settings *wg =
         rill__view_routed(v, "GlobalIllumination", sizeof(rill_render_global_illumination));
     if (ss) {
-        if (wg && rill__gi_first_warning(gi, rill_hash64_str("yield") ^ wg->source ^
-                                                 (ss->source * 0x9E3779B97F4A7C15ull))) {
+        if (wg && rill__warned_first(&gi->warned, rill_hash64_str("yield") ^ wg->source ^
+                                                      (ss->source * 0x9E3779B97F4A7C15ull))) {
             RILL_LOG_WARN("render",
                           "the camera holds ScreenSpaceGi (entity %u:%u): its settings are used "
                           "and GlobalIllumination (entity %u:%u) yields",
                           RILL_ENTITY_INDEX(ss->source), RILL_ENTITY_GENERATION(ss->source),
                           RILL_ENTITY_INDEX(wg->source), RILL_ENTITY_GENERATION(wg->source));
         }
-        clamp_src cs = {gi, "ScreenSpaceGi", ss->source};
+        clamp_src cs = {&gi->warned, "ScreenSpaceGi", ss->source};
         resolve_ssgi(&cs, ss->data, out);
     } else if (wg) {
-        clamp_src cs = {gi, "GlobalIllumination", wg->source};
+        clamp_src cs = {&gi->warned, "GlobalIllumination", wg->source};
         resolve_world(&cs, wg->data, out);
     }
 }

@@ -58,8 +58,7 @@ typedef struct rill__post {
     uint32_t run_count;
     uint64_t run_frame;
     rill__post_lut luts[POST_MAX_LUTS];
-    uint64_t warned[32]; /* (entity, type, field) keys already warned about */
-    uint32_t warned_n;
+    rill__warned warned;        /* (entity, type, field) keys already warned about */
     rill__img *no_decal;        /* 1x1, coverage 0: what the lit passes read without decals */
     struct decal_frame *decals; /* post_decal.c: this frame's decal dispatches, per view */
     bool warned_decals;         /* a decal with a non-finite or flat box */

@@ -174,75 +174,45 @@ rill_entity rill__post_source(const rill_render_view *v, const char *type) {
     return 0;
 }
 
-/* Where a value came from, for the warning. */
-typedef struct fix_src {
-    rill__post *p;
-    const char *type;
-    rill_entity entity;
-} fix_src;
-
-static void warn(const fix_src *s, const char *field, double was, double now) {
-    rill__post *p = s->p;
-    uint64_t key = rill_hash64_seed(&s->entity, sizeof(s->entity),
-                                    rill_hash64_str(field) ^ rill_hash64_str(s->type) * 31u);
-    for (uint32_t i = 0; i < p->warned_n; i++) {
-        if (p->warned[i] == key) {
-            return;
-        }
-    }
-    if (p->warned_n < RILL_COUNTOF(p->warned)) {
-        p->warned[p->warned_n++] = key;
-    }
-    RILL_LOG_WARN("render", "%s of entity %u:%u: %s = %g is out of range; using %g", s->type,
-                  RILL_ENTITY_INDEX(s->entity), RILL_ENTITY_GENERATION(s->entity), field, was, now);
-}
-
-/* v within [lo, hi]; not finite: def. */
-static float fix(const fix_src *s, const char *field, float v, float lo, float hi, float def) {
-    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
-    if (out != v) {
-        warn(s, field, (double)v, (double)out);
-    }
-    return out;
-}
+typedef rill__fix_src fix_src;
 
 static void fix3(const fix_src *s, const char *field, float *v, float lo, float hi, float def) {
     for (int k = 0; k < 3; k++) {
-        v[k] = fix(s, field, v[k], lo, hi, def);
+        v[k] = rill__fix(s, field, v[k], lo, hi, def);
     }
 }
 
 void rill__post_fix_grading(rill_renderer *r, rill_entity src, rill_render_color_grading *g) {
-    fix_src s = {r->post, "ColorGrading", src};
-    g->exposure = fix(&s, "exposure", g->exposure, -16, 16, 0);
-    g->temperature = fix(&s, "temperature", g->temperature, -1, 1, 0);
-    g->tint = fix(&s, "tint", g->tint, -1, 1, 0);
-    g->contrast = fix(&s, "contrast", g->contrast, 0, 4, 1);
-    g->saturation = fix(&s, "saturation", g->saturation, 0, 4, 1);
+    fix_src s = {&r->post->warned, "ColorGrading", src};
+    g->exposure = rill__fix(&s, "exposure", g->exposure, -16, 16, 0);
+    g->temperature = rill__fix(&s, "temperature", g->temperature, -1, 1, 0);
+    g->tint = rill__fix(&s, "tint", g->tint, -1, 1, 0);
+    g->contrast = rill__fix(&s, "contrast", g->contrast, 0, 4, 1);
+    g->saturation = rill__fix(&s, "saturation", g->saturation, 0, 4, 1);
     fix3(&s, "lift", g->lift, -1, 1, 0);
     fix3(&s, "gamma", g->gamma, 0.01f, 10, 1);
     fix3(&s, "gain", g->gain, 0, 16, 1);
 }
 
 void rill__post_fix_dof(rill_renderer *r, rill_entity src, rill_render_dof *d) {
-    fix_src s = {r->post, "DepthOfField", src};
+    fix_src s = {&r->post->warned, "DepthOfField", src};
     if ((unsigned)d->mode >= RILL_DOF_MODE_NUM) {
-        warn(&s, "mode", (double)d->mode, 0.0);
+        rill__fix_warn(&s, "mode", (double)d->mode, 0.0);
         d->mode = RILL_DOF_GAUSSIAN;
     }
-    d->focal_distance = fix(&s, "focal_distance", d->focal_distance, 0.01f, 1e6f, 10);
-    d->aperture_f_stops = fix(&s, "aperture_f_stops", d->aperture_f_stops, 0.01f, 1000, 1);
-    d->sensor_height = fix(&s, "sensor_height", d->sensor_height, 0.001f, 1, 0.01866f);
+    d->focal_distance = rill__fix(&s, "focal_distance", d->focal_distance, 0.01f, 1e6f, 10);
+    d->aperture_f_stops = rill__fix(&s, "aperture_f_stops", d->aperture_f_stops, 0.01f, 1000, 1);
+    d->sensor_height = rill__fix(&s, "sensor_height", d->sensor_height, 0.001f, 1, 0.01866f);
     d->max_circle_of_confusion =
-        fix(&s, "max_circle_of_confusion", d->max_circle_of_confusion, 0, 128, 64);
+        rill__fix(&s, "max_circle_of_confusion", d->max_circle_of_confusion, 0, 128, 64);
 }
 
 void rill__post_fix_motion_blur(rill_renderer *r, rill_entity src, rill_render_motion_blur *m) {
-    fix_src s = {r->post, "MotionBlur", src};
-    m->shutter_angle = fix(&s, "shutter_angle", m->shutter_angle, 0, 360, 180);
+    fix_src s = {&r->post->warned, "MotionBlur", src};
+    m->shutter_angle = rill__fix(&s, "shutter_angle", m->shutter_angle, 0, 360, 180);
     if (m->samples < 1 || m->samples > 64) {
         uint32_t now = m->samples < 1 ? 1u : 64u;
-        warn(&s, "samples", (double)m->samples, (double)now);
+        rill__fix_warn(&s, "samples", (double)m->samples, (double)now);
         m->samples = now;
     }
 }

@@ -293,6 +293,13 @@ typedef struct rill__taa_state {
     float fwd[3], proj[5];
 } rill__taa_state;
 
+/* settings_fix.c: keys (source entity, type, field) already warned about, so a value clamped
+ * every frame logs once. */
+typedef struct rill__warned {
+    uint64_t keys[64];
+    uint32_t n;
+} rill__warned;
+
 /* The frame being recorded: its views, which effects run, and the frame-wide graph resources.
  * Views are filled by frame_views.c, handles by frame_graph.c; passes get the part they need
  * through their user pointer. Kept on the renderer only so the draw lists keep their memory. */
@@ -408,10 +415,7 @@ struct rill_renderer {
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
     struct rill__effects *effects; /* effects.c: the composition registry */
     rill__taa_state taa[RILL_RENDER_MAX_VIEWS]; /* effects_aa.c, by view index */
-    /* environment.c: (source entity, field) pairs already warned about, so a clamped value in a
-     * scene logs once, not every frame */
-    uint64_t env_warned[32];
-    uint32_t env_warned_n;
+    rill__warned env_warned;     /* environment.c, ssr.c and rill__settings_fix's clamp warnings */
     struct rill__ibl *ibl;       /* ibl.c: image-based light */
     struct rill__sky *sky;       /* sky.c: the physical sky */
     struct rill__gi *gi;         /* gi.c: screen-space GI, one per view index */
@@ -541,8 +545,21 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
 rill_result rill__environment_register(rill_world *w, rill_render_components *out, rill_error *err);
 void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
                             const rill_render_view *v, rill__view_settings *out);
-/* v clamped to [lo, hi] (a NaN or infinity: def), warning once per (source, type, field) that it
- * was replaced, naming the entity: what every settings type's resolution uses. */
+/* settings_fix.c: what every settings type's resolution uses. rill__fix: v clamped to [lo, hi]
+ * (a NaN or infinity: def), warning once per (source, type, field) that it was replaced, naming
+ * the entity; rill__fix_u32 the same for a count; rill__fix_warn says it for a value the caller
+ * replaced. rill__settings_fix: rill__fix with the renderer's own warned set. rill__warned_first:
+ * whether key is new to w (then remembered). */
+typedef struct rill__fix_src {
+    rill__warned *warned;
+    const char *type;   /* the settings component, e.g. "ScreenSpaceGi" */
+    rill_entity entity; /* 0: a hand-built view or the defaults */
+} rill__fix_src;
+bool rill__warned_first(rill__warned *w, uint64_t key);
+void rill__fix_warn(const rill__fix_src *s, const char *field, double was, double now);
+float rill__fix(const rill__fix_src *s, const char *field, float v, float lo, float hi, float def);
+uint32_t rill__fix_u32(const rill__fix_src *s, const char *field, uint32_t v, uint32_t lo,
+                       uint32_t hi);
 float rill__settings_fix(rill_renderer *r, const char *type, rill_entity source, const char *field,
                          float v, float lo, float hi, float def);
 /* render_targets.c: whether tex is a render texture (owned by the renderer). */

@@ -74,32 +74,6 @@ rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_
 
 /* >>settings of a frame --------------------------------------------------------------------- */
 
-/* Logs once per (entity, field) that a value was replaced (the environment's warned list). */
-static void warn_once(rill_renderer *r, rill_entity src, const char *field, double was,
-                      double now) {
-    uint64_t key = rill_hash64_seed(&src, sizeof(src), rill_hash64_str(field) ^ 0x55a5a5u);
-    for (uint32_t i = 0; i < r->env_warned_n; i++) {
-        if (r->env_warned[i] == key) {
-            return;
-        }
-    }
-    if (r->env_warned_n < sizeof(r->env_warned) / sizeof(r->env_warned[0])) {
-        r->env_warned[r->env_warned_n++] = key;
-    }
-    RILL_LOG_WARN("render",
-                  "ScreenSpaceReflections of entity %u:%u: %s = %g is out of range; using %g",
-                  RILL_ENTITY_INDEX(src), RILL_ENTITY_GENERATION(src), field, was, now);
-}
-
-static float fix(rill_renderer *r, rill_entity src, const char *field, float v, float lo, float hi,
-                 float def) {
-    float out = !isfinite(v) ? def : v < lo ? lo : v > hi ? hi : v;
-    if (out != v) {
-        warn_once(r, src, field, (double)v, (double)out);
-    }
-    return out;
-}
-
 /* The routed settings of the view, clamped, into f. */
 static void resolve_settings(rill_renderer *r, const rill_render_effect_ctx *ctx,
                              rill__ssr_frame *f) {
@@ -114,14 +88,12 @@ static void resolve_settings(rill_renderer *r, const rill_render_effect_ctx *ctx
         }
     }
     rill_render_ssr d = rill_render_ssr_query_defaults();
-    f->intensity = fix(r, src, "intensity", s.intensity, 0.0f, 4.0f, d.intensity);
-    f->thickness = fix(r, src, "thickness", s.thickness, 0.001f, 100.0f, d.thickness);
-    f->max_roughness = fix(r, src, "max_roughness", s.max_roughness, 0.0f, 1.0f, d.max_roughness);
-    uint32_t steps = s.steps < 1 ? 1 : s.steps > 256 ? 256 : s.steps;
-    if (steps != s.steps) {
-        warn_once(r, src, "steps", (double)s.steps, (double)steps);
-    }
-    f->steps = steps;
+    rill__fix_src fs = {&r->env_warned, "ScreenSpaceReflections", src};
+    f->intensity = rill__fix(&fs, "intensity", s.intensity, 0.0f, 4.0f, d.intensity);
+    f->thickness = rill__fix(&fs, "thickness", s.thickness, 0.001f, 100.0f, d.thickness);
+    f->max_roughness =
+        rill__fix(&fs, "max_roughness", s.max_roughness, 0.0f, 1.0f, d.max_roughness);
+    f->steps = rill__fix_u32(&fs, "steps", s.steps, 1, 256);
 }
 
 /* >>graph ----------------------------------------------------------------------------------- */
