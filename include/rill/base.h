@@ -202,8 +202,11 @@ void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag);
  * of its own, aligned to 2 MiB and marked for transparent huge pages, so filling it faults once
  * per 2 MiB instead of once per 4 KiB page (on the development machine a fault costs about 20 us:
  * 28 MB read into fresh memory spent 140 ms faulting); *out_zeroed (may be NULL) then says the
- * block already reads as zeros. Elsewhere, or below that size, it is rill_malloc_tagged. Free
- * with rill_free; rill_realloc_tagged and rill_realloc_large take it. NULL when out of memory. */
+ * block already reads as zeros. The last such block freed (up to 64 MiB) keeps its mapping for
+ * the next one, its pages given back lazily (MADV_FREE: the kernel takes them when it needs
+ * memory), so a loader reading file after file does not fault or zero again; that block is not
+ * zeroed. Elsewhere, or below that size, it is rill_malloc_tagged. Free with rill_free;
+ * rill_realloc_tagged and rill_realloc_large take it. NULL when out of memory. */
 void *rill_malloc_bulk(size_t size, rill_mem_tag tag, bool *out_zeroed);
 #define RILL_BULK_MIN ((size_t)4 << 20)
 /* A hint that [ptr, ptr + size), inside a block from these functions, is about to be written in

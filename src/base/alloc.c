@@ -33,6 +33,8 @@ _Static_assert(sizeof(alloc_header) == 16, "the header must keep 16-byte alignme
 #define ALLOC_FREED 0x44454144u /* "DEAD": written on free to catch double frees in debug */
 #define ALLOC_MAPPED                                                                               \
     0x4D415050u /* "MAPP": a block with a mapping of its own (rill_realloc_large) */
+#define ALLOC_BULK                                                                                 \
+    0x4B4C5542u /* "BULK": the same from rill_malloc_bulk (kept for reuse when freed) */
 
 static _Atomic size_t live_bytes[RILL_MEM_TAG_NUM];
 static _Atomic size_t live_total;
@@ -143,32 +145,97 @@ static void *map_new(void *ptr, size_t size, rill_mem_tag tag) {
     return h + 1;
 }
 
-/* A new mapped block of `size` bytes whose mapping starts on a 2 MiB boundary and is marked for
- * transparent huge pages before anything touches it: every whole 2 MiB of it then faults in at
- * once. The kernel only places a mapping on that boundary when its length is a multiple of
+static bool is_mapped(uint32_t magic) {
+    return magic == ALLOC_MAPPED || magic == ALLOC_BULK;
+}
+
+/* >>bulk spares: the last bulk block freed (up to BULK_SPARE_MAX bytes) keeps its mapping for the
+ * next rill_malloc_bulk, its pages handed back lazily (MADV_FREE: the kernel takes them when it
+ * needs memory; until then the next block reuses them without faulting or zeroing). A loader
+ * reading file after file then maps once, as a heap allocator's free list would give it. */
+
+#define BULK_SPARE_MAX ((size_t)64 << 20)
+
+static atomic_flag spare_lock = ATOMIC_FLAG_INIT;
+static void *spare;      /* a freed bulk mapping, or NULL */
+static size_t spare_len; /* its length */
+
+static void spare_lock_take(void) {
+    while (atomic_flag_test_and_set_explicit(&spare_lock, memory_order_acquire)) {
+    }
+}
+
+static void spare_lock_give(void) {
+    atomic_flag_clear_explicit(&spare_lock, memory_order_release);
+}
+
+/* Keeps a freed bulk mapping (len bytes) as the spare, unmapping the one it replaces; unmaps it
+ * instead when it is too large or the system cannot free it lazily. */
+static void spare_put(void *m, size_t len) {
+#if defined(MADV_FREE)
+    if (len <= BULK_SPARE_MAX && madvise(m, len, MADV_FREE) == 0) {
+        spare_lock_take();
+        void *old = spare;
+        size_t old_len = spare_len;
+        spare = m;
+        spare_len = len;
+        spare_lock_give();
+        if (old != NULL) {
+            munmap(old, old_len);
+        }
+        return;
+    }
+#endif
+    munmap(m, len);
+}
+
+/* The spare mapping, cut to len bytes, when it has at least that many; else NULL. */
+static void *spare_take(size_t len) {
+    spare_lock_take();
+    void *m = spare_len >= len ? spare : NULL;
+    size_t have = spare_len;
+    if (m != NULL) {
+        spare = NULL;
+        spare_len = 0;
+    }
+    spare_lock_give();
+    if (m != NULL && have > len) {
+        munmap((uint8_t *)m + len, have - len);
+    }
+    return m;
+}
+
+/* A new mapped block of `size` bytes: the spare when it is large enough (*out_fresh false: its
+ * contents are whatever was there), else a mapping that starts on a 2 MiB boundary and is marked
+ * for transparent huge pages before anything touches it, so every whole 2 MiB of it faults in
+ * at once. The kernel only places a mapping on that boundary when its length is a multiple of
  * 2 MiB, so 2 MiB more is mapped and the ends outside the aligned range are unmapped again. */
-static void *map_bulk(size_t size, rill_mem_tag tag) {
+static void *map_bulk(size_t size, rill_mem_tag tag, bool *out_fresh) {
     const size_t huge = (size_t)2 << 20;
     size_t len = map_len(size);
-    uint8_t *raw =
-        mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) {
-        return NULL;
-    }
-    uint8_t *start = (uint8_t *)(((uintptr_t)raw + huge - 1u) & ~(uintptr_t)(huge - 1u));
-    if (start > raw) {
-        munmap(raw, (size_t)(start - raw));
-    }
-    if (raw + len + huge > start + len) {
-        munmap(start + len, (size_t)(raw + len + huge - (start + len)));
-    }
+    uint8_t *start = spare_take(len);
+    *out_fresh = start == NULL;
+    if (start == NULL) {
+        uint8_t *raw =
+            mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) {
+            return NULL;
+        }
+        start = (uint8_t *)(((uintptr_t)raw + huge - 1u) & ~(uintptr_t)(huge - 1u));
+        if (start > raw) {
+            munmap(raw, (size_t)(start - raw));
+        }
+        if (raw + len + huge > start + len) {
+            munmap(start + len, (size_t)(raw + len + huge - (start + len)));
+        }
 #if defined(MADV_HUGEPAGE)
-    (void)madvise(start, len, MADV_HUGEPAGE);
+        (void)madvise(start, len, MADV_HUGEPAGE);
 #endif
+    }
     alloc_header *h = (alloc_header *)(void *)start;
     h->size = size;
     h->tag = clamp_tag(tag);
-    h->magic = ALLOC_MAPPED;
+    h->magic = ALLOC_BULK;
     account_add(h->tag, size);
     return h + 1;
 }
@@ -180,10 +247,11 @@ void *rill_malloc_bulk(size_t size, rill_mem_tag tag, bool *out_zeroed) {
     }
 #if ALLOC_HAVE_MAPPED
     if (size >= RILL_BULK_MIN && size <= SIZE_MAX / 2u && hooks.alloc == libc_alloc) {
-        void *p = map_bulk(size, tag);
+        bool fresh = false;
+        void *p = map_bulk(size, tag, &fresh);
         if (p != NULL) {
             if (out_zeroed) {
-                *out_zeroed = true; /* a fresh anonymous mapping reads as zeros */
+                *out_zeroed = fresh; /* a fresh anonymous mapping reads as zeros */
             }
             return p;
         }
@@ -195,7 +263,7 @@ void *rill_malloc_bulk(size_t size, rill_mem_tag tag, bool *out_zeroed) {
 void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag) {
 #if ALLOC_HAVE_MAPPED
     const alloc_header *old = ptr ? (const alloc_header *)ptr - 1 : NULL;
-    bool mapped = old && old->magic == ALLOC_MAPPED;
+    bool mapped = old && is_mapped(old->magic);
     if (!mapped && size >= RILL_MAPPED_MIN && size <= SIZE_MAX / 2u && hooks.alloc == libc_alloc) {
         return map_new(ptr, size, tag);
     }
@@ -216,7 +284,7 @@ void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag) {
     }
     alloc_header *old = (alloc_header *)ptr - 1;
 #if ALLOC_HAVE_MAPPED
-    if (old->magic == ALLOC_MAPPED) {
+    if (is_mapped(old->magic)) {
         return map_resize(old, size);
     }
 #endif
@@ -242,9 +310,13 @@ void rill_free(void *ptr) {
     }
     alloc_header *h = (alloc_header *)ptr - 1;
 #if ALLOC_HAVE_MAPPED
-    if (h->magic == ALLOC_MAPPED) {
+    if (is_mapped(h->magic)) {
         account_sub(h->tag, (size_t)h->size);
-        munmap(h, map_len((size_t)h->size));
+        if (h->magic == ALLOC_BULK) {
+            spare_put(h, map_len((size_t)h->size));
+        } else {
+            munmap(h, map_len((size_t)h->size));
+        }
         return;
     }
 #endif

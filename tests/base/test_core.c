@@ -198,6 +198,21 @@ static void test_malloc_bulk(void **state) {
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before + 2u * size);
     rill_free(p);
     assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before);
+    /* Blocks freed and allocated again (the spare mapping reused, cut, or a fresh one): each is
+     * writable to its end, zeros when it says so, and counted exactly. */
+    size_t sizes[4] = {3u * RILL_BULK_MIN, RILL_BULK_MIN, 2u * RILL_BULK_MIN + 77u, RILL_BULK_MIN};
+    for (int k = 0; k < 4; k++) {
+        p = rill_malloc_bulk(sizes[k], RILL_MEM_FORMATS, &zeroed);
+        assert_non_null(p);
+        if (zeroed) {
+            assert_int_equal(p[0], 0);
+            assert_int_equal(p[sizes[k] - 1u], 0);
+        }
+        memset(p, 0xA5, sizes[k]);
+        assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before + sizes[k]);
+        rill_free(p);
+    }
+    assert_int_equal(rill_mem_live_bytes(RILL_MEM_FORMATS), before);
     p = rill_malloc_bulk(100, RILL_MEM_FORMATS, &zeroed);
     assert_non_null(p);
     assert_false(zeroed); /* an ordinary block: its contents are unknown */
