@@ -379,7 +379,7 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
     bool gpu = (r->desc.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) && !r->frame.composed;
     rill_error gerr = {0};
     cp.gpu_taken = rill__gpu_cull_scan(r, vs, gpu, &gerr);
-    if (gpu && !cp.gpu_taken) {
+    if (gpu && !cp.gpu_taken && gerr.code != RILL_OK) {
         RILL_LOG_WARN("render", "GPU culling off this frame: %s", gerr.msg);
     }
     rill_result res = rill__view_cull(r, vs, &cp, err);

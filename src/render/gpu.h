@@ -67,6 +67,7 @@ typedef struct rill__gpu_caps {
     bool texture_bc;          /* BC1-BC7 sampled images (else the renderer decodes them to RGBA8) */
     bool anisotropy;          /* samplerAnisotropy */
     bool multi_draw_indirect; /* multiDrawIndirect + drawIndirectFirstInstance */
+    uint64_t max_storage_range; /* maxStorageBufferRange: bytes one storage binding may see */
     bool timestamps;
     bool validation;
     float timestamp_period_ns;

@@ -96,7 +96,7 @@ struct rill__gpu_cull {
     RILL_ARRAY(rill__gpu_cull_run) runs_mat, runs_geo;
     RILL_ARRAY(gc_delta) deltas;
     uint32_t frame, ncmds, total;
-    bool active, readback;
+    bool active, readback, warned;
     uint32_t lists;
     /* GPU buffers (device-local; flags host-visible with readback). */
     rill__buf *res, *out, *cmds, *flags;
@@ -618,6 +618,23 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     if (!scan_serial(r, g, snap, nslices) || !build_groups(r, g)) {
         gc_reset(r, g);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
+        return NULL;
+    }
+    /* The table and the output are bound whole: past what one binding may see (or without
+     * multi-draw indirect with a first instance, which the commands need) the CPU path draws. */
+    const rill__gpu_caps *caps = rill__gpu_get_caps(r->gpu);
+    uint64_t out_bytes = (uint64_t)GC_LISTS * g->total * 3u / 2u * 144u;
+    uint64_t res_bytes = (uint64_t)g->slots.len * 3u / 2u * 160u;
+    if (!caps->multi_draw_indirect || out_bytes > caps->max_storage_range ||
+        res_bytes > caps->max_storage_range) {
+        if (!g->warned) {
+            g->warned = true;
+            RILL_LOG_WARN("render", "GPU culling off: %s",
+                          caps->multi_draw_indirect
+                              ? "its buffers would exceed the device's storage buffer range"
+                              : "the device lacks multiDrawIndirect or drawIndirectFirstInstance");
+        }
+        gc_reset(r, g);
         return NULL;
     }
     g->active = true;

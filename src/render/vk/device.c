@@ -408,6 +408,7 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     gpu->caps.timestamps =
         gpu->props.limits.timestampComputeAndGraphics && qp[gpu->qfam].timestampValidBits > 0;
     gpu->caps.timestamp_period_ns = gpu->props.limits.timestampPeriod;
+    gpu->caps.max_storage_range = gpu->props.limits.maxStorageBufferRange;
     snprintf(gpu->caps.device_name, sizeof(gpu->caps.device_name), "%s", gpu->props.deviceName);
     switch (gpu->props.deviceType) {
     case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
