@@ -468,6 +468,41 @@ static const char *image_mime(const rill_gltf_image *im) {
     return "application/octet-stream";
 }
 
+/* The material extensions (KHR_materials_unlit, _ior, _specular, _clearcoat) a material uses,
+ * as bits 1, 2, 4 and 8. */
+static unsigned material_lighting_exts(const rill_gltf_material *ma) {
+    return (ma->unlit ? 1u : 0u) | (ma->ior > 0.0f ? 2u : 0u) | (ma->has_specular ? 4u : 0u) |
+           (ma->clearcoat_factor > 0.0f ? 8u : 0u);
+}
+
+static const char *const k_lighting_exts[4] = {RILL_GLTF_EXT_UNLIT, RILL_GLTF_EXT_IOR,
+                                               RILL_GLTF_EXT_SPECULAR, RILL_GLTF_EXT_CLEARCOAT};
+
+/* Writes the material extensions ma uses into its "extensions" object (made when needed). */
+static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
+    unsigned used = material_lighting_exts(ma);
+    cJSON *ext = cJSON_GetObjectItem(o, "extensions");
+    if (used && !ext) {
+        ext = cJSON_AddObjectToObject(o, "extensions");
+    }
+    cJSON *x[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; ext && k < 4; k++) {
+        x[k] = used & (1u << k) ? cJSON_AddObjectToObject(ext, k_lighting_exts[k]) : NULL;
+    }
+    if (x[1]) {
+        cJSON_AddNumberToObject(x[1], "ior", ma->ior);
+    }
+    if (x[2]) {
+        cJSON_AddNumberToObject(x[2], "specularFactor", ma->specular_factor);
+        cJSON_AddItemToObject(x[2], "specularColorFactor",
+                              float_array(ma->specular_color_factor, 3));
+    }
+    if (x[3]) {
+        cJSON_AddNumberToObject(x[3], "clearcoatFactor", ma->clearcoat_factor);
+        cJSON_AddNumberToObject(x[3], "clearcoatRoughnessFactor", ma->clearcoat_roughness_factor);
+    }
+}
+
 static void write_materials(const rill_gltf_model *m, cJSON *root) {
     if (!m->material_count) {
         return;
@@ -501,6 +536,7 @@ static void write_materials(const rill_gltf_model *m, cJSON *root) {
                 cJSON_AddNumberToObject(es, "emissiveStrength", ma->emissive_strength);
             }
         }
+        write_lighting_exts(ma, o);
         if (ma->alpha_mode == RILL_GLTF_ALPHA_MASK) {
             cJSON_AddStringToObject(o, "alphaMode", "MASK");
             cJSON_AddNumberToObject(o, "alphaCutoff", ma->alpha_cutoff);
@@ -958,14 +994,21 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
     }
     bool used_xf = uses_texture_transform(model);
     bool used_es = false;
+    unsigned used_lit = 0;
     for (uint32_t i = 0; i < model->material_count; i++) {
         used_es |= model->materials[i].emissive_strength > 0.0f &&
                    model->materials[i].emissive_strength != 1.0f;
+        used_lit |= material_lighting_exts(&model->materials[i]);
     }
-    if (used_edges || model->light_count || used_xf || used_es) {
+    if (used_edges || model->light_count || used_xf || used_es || used_lit) {
         cJSON *used = cJSON_AddArrayToObject(root, "extensionsUsed");
         if (used && used_es) {
             cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_EMISSIVE_STRENGTH));
+        }
+        for (int k = 0; used && k < 4; k++) {
+            if (used_lit & (1u << k)) {
+                cJSON_AddItemToArray(used, cJSON_CreateString(k_lighting_exts[k]));
+            }
         }
         if (used && used_xf) {
             cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_TEXTURE_TRANSFORM));

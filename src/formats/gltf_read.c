@@ -1485,9 +1485,7 @@ static rill_result read_primitive(rd *r, const rill__gj *p, const char *where, b
     RILL_TRY(js_object(r, p, where));
     uint64_t mode = 0;
     RILL_TRY(js_uint(r, p, "mode", where, 4, 6, &mode));
-    if (mode < 4) {
-        RILL_LOG_WARN("formats", "%s: %s: mode %d (points/lines) is not supported; skipped",
-                      r->name, where, (int)mode);
+    if (mode < 4) { /* points and lines: counted in the left-out warning (gltf_unkept.c) */
         *out_skip = true;
         return RILL_OK;
     }
@@ -1844,6 +1842,52 @@ static rill_result emissive_strength(rd *r, const rill__gj *ma, const char *wher
     return RILL_OK;
 }
 
+/* One factor of a material extension: a finite number in [lo, hi], def when absent. */
+static rill_result ext_factor(rd *r, const rill__gj *x, const char *key, const char *xw, float def,
+                              float lo, float hi, float *out) {
+    RILL_TRY(js_float(r, x, key, xw, def, out));
+    if (!(*out >= lo && *out <= hi)) {
+        return rd_fail(r, RILL_ERR_CORRUPT, "%s.%s: %g is out of range [%g, %g]", xw, key,
+                       (double)*out, (double)lo, (double)hi);
+    }
+    return RILL_OK;
+}
+
+/* KHR_materials_unlit, _ior, _specular and _clearcoat: their factors (their textures are not
+ * read; gltf_unkept.c names them). Out-of-range factors refuse the file naming the place. */
+static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char *where,
+                                          rill_gltf_material *mat) {
+    const rill__gj *ext = rill__gj_get(ma, "extensions"), *x;
+    char xw[192];
+    mat->unlit = ext && rill__gj_get(ext, RILL_GLTF_EXT_UNLIT);
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_IOR)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_IOR, where);
+        RILL_TRY(ext_factor(r, x, "ior", xw, 1.5f, 1.0f, 1e3f, &mat->ior));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_SPECULAR)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_SPECULAR, where);
+        mat->has_specular = true;
+        RILL_TRY(ext_factor(r, x, "specularFactor", xw, 1.0f, 0.0f, 1.0f, &mat->specular_factor));
+        float c[3] = {1.0f, 1.0f, 1.0f};
+        RILL_TRY(js_floats(r, x, "specularColorFactor", xw, 3, c, NULL));
+        for (int k = 0; k < 3; k++) {
+            if (!(c[k] >= 0.0f && c[k] <= 1e6f)) {
+                return rd_fail(r, RILL_ERR_CORRUPT,
+                               "%s.specularColorFactor[%d]: %g is out of range [0, 1e6]", xw, k,
+                               (double)c[k]);
+            }
+            mat->specular_color_factor[k] = c[k];
+        }
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_CLEARCOAT)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_CLEARCOAT, where);
+        RILL_TRY(ext_factor(r, x, "clearcoatFactor", xw, 0.0f, 0.0f, 1.0f, &mat->clearcoat_factor));
+        RILL_TRY(ext_factor(r, x, "clearcoatRoughnessFactor", xw, 0.0f, 0.0f, 1.0f,
+                            &mat->clearcoat_roughness_factor));
+    }
+    return RILL_OK;
+}
+
 static rill_result read_materials(rd *r) {
     const rill__gj *arr;
     uint32_t count;
@@ -1883,6 +1927,7 @@ static rill_result read_materials(rd *r) {
         RILL_TRY(texref(r, ma, "emissiveTexture", where, NULL, &mat->emissive_texture));
         RILL_TRY(js_floats(r, ma, "emissiveFactor", where, 3, mat->emissive_factor, NULL));
         RILL_TRY(emissive_strength(r, ma, where, mat));
+        RILL_TRY(material_lighting_exts(r, ma, where, mat));
         const char *mode;
         RILL_TRY(js_str(r, ma, "alphaMode", where, &mode));
         mat->alpha_mode = RILL_GLTF_ALPHA_OPAQUE;

@@ -1,5 +1,6 @@
 /* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animation channels on
- * other targets than nodes, TANGENT morph targets, attribute sets beyond the kept ones, extensions
+ * other targets than nodes, point and line primitives, the textures of material extensions whose
+ * factors alone are read, TANGENT morph targets, attribute sets beyond the kept ones, extensions
  * Rill does not read), summed up in one
  * line so the reader can warn instead of dropping content silently; and the list of extensions
  * the reader does read. */
@@ -14,8 +15,18 @@
 /* KHR_mesh_quantization only widens the component types an attribute may have; the reader
  * decodes every type (normalized or not) to floats, so it is supported by construction. */
 static const char *const k_known_extensions[] = {
-    "EXT_meshopt_compression",       "KHR_lights_punctual",    "KHR_mesh_quantization",
-    RILL_GLTF_EXT_TEXTURE_TRANSFORM, RILL_GLTF_EXT_MESH_EDGES, RILL_GLTF_EXT_EMISSIVE_STRENGTH,
+    "EXT_meshopt_compression", "KHR_lights_punctual",
+    "KHR_mesh_quantization",   RILL_GLTF_EXT_TEXTURE_TRANSFORM,
+    RILL_GLTF_EXT_MESH_EDGES,  RILL_GLTF_EXT_EMISSIVE_STRENGTH,
+    RILL_GLTF_EXT_UNLIT,       RILL_GLTF_EXT_IOR,
+    RILL_GLTF_EXT_SPECULAR,    RILL_GLTF_EXT_CLEARCOAT,
+};
+
+/* The texture references of the material extensions whose factors alone are read. */
+static const char *const k_ext_textures[][4] = {
+    {RILL_GLTF_EXT_SPECULAR, "specularTexture", "specularColorTexture", NULL},
+    {RILL_GLTF_EXT_CLEARCOAT, "clearcoatTexture", "clearcoatRoughnessTexture",
+     "clearcoatNormalTexture"},
 };
 
 bool rill__gltf_extension_known(const char *name) {
@@ -111,12 +122,51 @@ static void scan_meshes(const rill__gj *root, uint32_t *morphed, const char **na
     }
 }
 
+/* Primitives drawn as points or lines (modes 0 to 3), which the reader skips. */
+static uint32_t point_line_primitives(const rill__gj *root) {
+    uint32_t n = 0;
+    const rill__gj *mesh, *prim;
+    RILL__GJ_FOR(mesh, rill__gj_get(root, "meshes")) {
+        RILL__GJ_FOR(prim, rill__gj_get(mesh, "primitives")) {
+            const rill__gj *mode = rill__gj_get(prim, "mode");
+            n += mode && rill__gj_is_number(mode) && rill__gj_num(mode) < 4.0;
+        }
+    }
+    return n;
+}
+
+/* Materials whose extension `k` (of k_ext_textures) names a texture the reader does not read. */
+static uint32_t ext_texture_materials(const rill__gj *root, int k) {
+    uint32_t n = 0;
+    const rill__gj *ma;
+    RILL__GJ_FOR(ma, rill__gj_get(root, "materials")) {
+        const rill__gj *x = rill__gj_get(rill__gj_get(ma, "extensions"), k_ext_textures[k][0]);
+        bool any = false;
+        for (int t = 1; x && t < 4 && k_ext_textures[k][t]; t++) {
+            any |= rill__gj_get(x, k_ext_textures[k][t]) != NULL;
+        }
+        n += any;
+    }
+    return n;
+}
+
 size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     size_t len = 0;
     out[0] = '\0';
     uint32_t n = dropped_channels(root);
     if (n) {
         put(out, cap, &len, "%u animation channel%s without a node target", n, n == 1 ? "" : "s");
+    }
+    uint32_t lines = point_line_primitives(root);
+    if (lines) {
+        put(out, cap, &len, "%u point or line primitive%s", lines, lines == 1 ? "" : "s");
+    }
+    for (int k = 0; k < (int)(sizeof(k_ext_textures) / sizeof(k_ext_textures[0])); k++) {
+        uint32_t tm = ext_texture_materials(root, k);
+        if (tm) {
+            put(out, cap, &len, "%s textures on %u material%s", k_ext_textures[k][0], tm,
+                tm == 1 ? "" : "s");
+        }
     }
     const char *names[8];
     uint32_t name_count = 0, morphed = 0;

@@ -3,7 +3,9 @@
  * values the extension defines; a file asking for a newer glTF says which version it needs; and
  * what the model leaves out (animations, morph targets, extra attribute sets (a second set of
  * skin weights too), extensions Rill does not read) is said in one warning naming the file,
- * never dropped silently. A gltfpack -c file (EXT_meshopt_compression, octahedral normals) decodes
+ * never dropped silently. Material lighting extensions (unlit, ior, specular, clear coat) are read,
+ * written back and refused when out of range; point and line primitives are named as left out.
+ * A gltfpack -c file (EXT_meshopt_compression, octahedral normals) decodes
  * to the same triangle, and each shape meshoptimizer's decoders would assert on is refused with its
  * place first. */
 #include "rill_test.h"
@@ -141,7 +143,107 @@ static void test_left_out_is_said(void **state) {
                         "TANGENT morph targets on 1 primitive, attribute TEXCOORD_2, attribute "
                         "COLOR_1, "
                         "attribute TEXCOORD_12, attribute JOINTS_1, "
-                        "extensions KHR_materials_clearcoat, KHR_materials_sheen");
+                        "extension KHR_materials_sheen");
+}
+
+/* A material with every lighting extension Rill reads (clear coat with a texture it does not),
+ * and a primitive of lines beside the triangles; `mat1` is the second material's extension
+ * objects. */
+static void material_gltf(char *dst, size_t cap, const char *mat1) {
+    char root[1024];
+    snprintf(root, sizeof(root),
+             "\"extensionsUsed\":[\"KHR_materials_unlit\",\"KHR_materials_ior\","
+             "\"KHR_materials_specular\",\"KHR_materials_clearcoat\"],"
+             "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}}},"
+             "{\"extensions\":{%s}}],",
+             mat1);
+    quantized_gltf(dst, cap, root, "",
+                   ",\"material\":1},{\"attributes\":{\"POSITION\":0},\"mode\":1");
+}
+
+static const char k_mat1[] =
+    "\"KHR_materials_ior\":{\"ior\":1.4},"
+    "\"KHR_materials_specular\":{\"specularFactor\":0.5,\"specularColorFactor\":[1,0.5,0.25]},"
+    "\"KHR_materials_clearcoat\":{\"clearcoatFactor\":0.75,\"clearcoatRoughnessFactor\":0.25,"
+    "\"clearcoatTexture\":{\"index\":0}}";
+
+static void check_material_exts(const rill_gltf_model *m) {
+    assert_int_equal(m->material_count, 2);
+    const rill_gltf_material *u = &m->materials[0], *x = &m->materials[1];
+    assert_true(u->unlit && !x->unlit);
+    assert_true(u->ior == 0.0f && !u->has_specular && u->clearcoat_factor == 0.0f);
+    assert_true(x->ior == 1.4f && x->has_specular && x->specular_factor == 0.5f);
+    assert_true(x->specular_color_factor[0] == 1.0f && x->specular_color_factor[1] == 0.5f &&
+                x->specular_color_factor[2] == 0.25f);
+    assert_true(x->clearcoat_factor == 0.75f && x->clearcoat_roughness_factor == 0.25f);
+}
+
+/* KHR_materials_unlit, _ior, _specular and _clearcoat: factors read and written back; the
+ * clear coat's texture and the line primitive named in the one warning; bad factors refused
+ * naming the place. */
+static void test_material_extensions(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    static char text[8192];
+    material_gltf(text, sizeof(text), k_mat1);
+    rill_test_log cap = {0};
+    rill_test_log_begin(&cap);
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    rill_result res = read_text(text, &m, &err);
+    rill_test_log_end(&cap);
+    if (res != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
+    assert_string_equal(cap.last_msg, "packed.gltf: left out (Rill does not read them): 1 point or "
+                                      "line primitive, KHR_materials_clearcoat textures on 1 "
+                                      "material");
+    assert_int_equal(m->meshes[0].primitive_count, 1);
+    assert_int_equal(m->skipped_primitives, 1);
+    check_material_exts(m);
+    uint8_t *glb = NULL;
+    size_t n = 0;
+    assert_int_equal(rill_glb_write_memory(m, NULL, &glb, &n, &err), RILL_OK);
+    rill_gltf_model *back = NULL;
+    if (rill_gltf_read_memory(glb, n, NULL, &back, &err) != RILL_OK) {
+        fail_msg("written file refused: %s", err.msg);
+    }
+    check_material_exts(back);
+    rill_free(glb);
+    rill_gltf_model_free(back);
+    rill_gltf_model_free(m);
+    static const char *const bad[][2] = {
+        {"\"KHR_materials_ior\":{\"ior\":0.5}",
+         "packed.gltf: materials[1].extensions.KHR_materials_ior.ior: 0.5 is out of range [1, "
+         "1000]"},
+        {"\"KHR_materials_ior\":{\"ior\":1e999}",
+         "packed.gltf: materials[1].extensions.KHR_materials_ior.ior: not a finite number"},
+        {"\"KHR_materials_specular\":{\"specularColorFactor\":[1,-1,1]}",
+         "packed.gltf: materials[1].extensions.KHR_materials_specular.specularColorFactor[1]: -1 "
+         "is out of range [0, 1e6]"},
+        {"\"KHR_materials_specular\":{\"specularFactor\":\"x\"}",
+         "packed.gltf: materials[1].extensions.KHR_materials_specular.specularFactor: expected a "
+         "number"},
+        {"\"KHR_materials_clearcoat\":{\"clearcoatFactor\":2}",
+         "packed.gltf: materials[1].extensions.KHR_materials_clearcoat.clearcoatFactor: 2 is out "
+         "of range [0, 1]"},
+        {"\"KHR_materials_clearcoat\":{\"clearcoatRoughnessFactor\":-0.5}",
+         "packed.gltf: materials[1].extensions.KHR_materials_clearcoat.clearcoatRoughnessFactor: "
+         "-0.5 is out of range [0, 1]"},
+        {"\"KHR_materials_clearcoat\":7",
+         "packed.gltf: materials[1].extensions.KHR_materials_clearcoat: expected an object"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        material_gltf(text, sizeof(text), bad[i][0]);
+        m = NULL;
+        assert_int_not_equal(read_text(text, &m, &err), RILL_OK);
+        assert_null(m);
+        if (strstr(err.msg, bad[i][1]) == NULL) {
+            fail_msg("%s: got \"%s\"", bad[i][0], err.msg);
+        }
+    }
+    RILL_TEST_LEAK_END();
 }
 
 /* The same triangle as gltfpack -c writes it: every view EXT_meshopt_compression-encoded into
@@ -246,9 +348,8 @@ static void test_meshopt_compression(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mesh_quantization),
-        cmocka_unit_test(test_versions),
-        cmocka_unit_test(test_left_out_is_said),
+        cmocka_unit_test(test_mesh_quantization),   cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_left_out_is_said),    cmocka_unit_test(test_material_extensions),
         cmocka_unit_test(test_meshopt_compression),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

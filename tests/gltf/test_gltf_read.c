@@ -541,14 +541,15 @@ static void test_primitive_modes(void **state) {
     rill_gltf_model *m;
     rill_error err = {0};
     rill_test_log cap = {0};
-    /* Points: skipped with a warning; the model still loads. */
+    /* Points: skipped and counted in the one left-out warning; the model still loads. */
     tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");
     replace(text, sizeof(text), "\"indices\":1}", "\"indices\":1,\"mode\":0}");
     rill_test_log_begin(&cap);
     assert_int_equal(read_text(text, "pts.gltf", &m, &err), RILL_OK);
     rill_test_log_end(&cap);
     assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
-    assert_true(rill_test_log_last_has(&cap, "pts.gltf: meshes[0].primitives[0]: mode 0"));
+    assert_true(rill_test_log_last_has(
+        &cap, "pts.gltf: left out (Rill does not read them): 1 point or line primitive"));
     assert_int_equal(m->skipped_primitives, 1);
     assert_int_equal(m->meshes[0].primitive_count, 0);
     rill_gltf_model_free(m);
@@ -672,6 +673,31 @@ static void sample_glb_normal_mapped(uint8_t **data, size_t *size) {
     rill_gltf_model_free(m);
 }
 
+/* The cube with vertex colours, a second UV set and a material using every lighting extension
+ * the reader reads: truncations and flips also run through those fields. */
+static void sample_glb_extras(uint8_t **data, size_t *size) {
+    rill_gltf_model *m = tm_cube();
+    rill_error err = {0};
+    rill_gltf_primitive *p = &m->meshes[0].primitives[0];
+    p->colors = tm_alloc((size_t)p->vertex_count * 4, sizeof(float));
+    p->uv1 = tm_alloc((size_t)p->vertex_count * 2, sizeof(float));
+    for (uint32_t v = 0; v < p->vertex_count * 4; v++) {
+        p->colors[v] = (float)(v % 5) * 0.25f;
+    }
+    memcpy(p->uv1, p->uv0, (size_t)p->vertex_count * 2 * sizeof(float));
+    rill_gltf_material *mt = &m->materials[0];
+    mt->unlit = true;
+    mt->ior = 1.33f;
+    mt->has_specular = true;
+    mt->specular_factor = 0.5f;
+    mt->specular_color_factor[0] = mt->specular_color_factor[1] = 1.0f;
+    mt->clearcoat_factor = 1.0f;
+    mt->clearcoat_roughness_factor = 0.1f;
+    mt->occlusion_texture.texcoord = 1;
+    assert_int_equal(rill_glb_write_memory(m, NULL, data, size, &err), RILL_OK);
+    rill_gltf_model_free(m);
+}
+
 static void truncate_all(const uint8_t *glb, size_t size);
 
 static void test_truncation(void **state) {
@@ -688,6 +714,15 @@ static void test_truncation(void **state) {
     truncate_all(glb, size);
     rill_free(glb);
     sample_glb(&glb, &size);
+    truncate_all(glb, size);
+    rill_free(glb);
+    sample_glb_extras(&glb, &size);
+    rill_gltf_model *xm = NULL;
+    assert_int_equal(rill_gltf_read_memory(glb, size, NULL, &xm, &nerr), RILL_OK);
+    assert_non_null(xm->meshes[0].primitives[0].colors);
+    assert_non_null(xm->meshes[0].primitives[0].uv1);
+    assert_true(xm->materials[0].unlit && xm->materials[0].clearcoat_factor == 1.0f);
+    rill_gltf_model_free(xm);
     truncate_all(glb, size);
     rill_free(glb);
 
@@ -789,6 +824,9 @@ static void test_byte_flips(void **state) {
     rill_free(glb);
     sample_glb_normal_mapped(&glb, &size);
     flip_run(glb, size, 5000, 0x2545F4914F6CDD1Dull, &ok);
+    rill_free(glb);
+    sample_glb_extras(&glb, &size);
+    flip_run(glb, size, 5000, 0x9FB21C651E98DF25ull, &ok);
     rill_free(glb);
     char text[4096];
     tri_gltf(text, sizeof(text), k_tri, k_pos_acc, "0", "");

@@ -21,11 +21,13 @@
  *   Tangents are kept when the file has them; when it has none and the primitive's material
  *   samples a normal texture, they are generated with MikkTSpace semantics from UV0 (which may
  *   split vertices on mirrored UV seams); otherwise tangents stays NULL. Triangle strips and fans
- *   are converted to lists; points and lines are skipped with a warning (counted in
- *   skipped_primitives). Unindexed primitives get 0..n-1. External buffers and images resolve
- *   against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
+ *   are converted to lists; points and lines are skipped (counted in skipped_primitives and
+ *   named in the left-out warning). Unindexed primitives get 0..n-1. External buffers and images
+ * resolve against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
- *   KHR_materials_emissive_strength,
+ *   KHR_materials_emissive_strength, KHR_materials_unlit, KHR_materials_ior,
+ *   KHR_materials_specular and KHR_materials_clearcoat (factors; their textures are named in the
+ *   left-out warning),
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
  *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
  *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
@@ -64,6 +66,11 @@ extern "C" {
 
 /* KHR_materials_emissive_strength: read into rill_gltf_material.emissive_strength. */
 #define RILL_GLTF_EXT_EMISSIVE_STRENGTH "KHR_materials_emissive_strength"
+/* Material extensions read into rill_gltf_material (their factors; see there). */
+#define RILL_GLTF_EXT_UNLIT "KHR_materials_unlit"
+#define RILL_GLTF_EXT_IOR "KHR_materials_ior"
+#define RILL_GLTF_EXT_SPECULAR "KHR_materials_specular"
+#define RILL_GLTF_EXT_CLEARCOAT "KHR_materials_clearcoat"
 /* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
 #define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
@@ -107,6 +114,19 @@ typedef struct rill_gltf_material {
     /* KHR_materials_emissive_strength: multiplies emissive_factor (HDR emission). 0 = not given
      * (1); a file's strength of 0 is read as a zero emissive_factor instead. */
     float emissive_strength;
+    /* KHR_materials_unlit: drawn with its base colour only, no lighting. */
+    bool unlit;
+    /* KHR_materials_ior: the index of refraction, >= 1; 0 = not given (1.5). */
+    float ior;
+    /* KHR_materials_specular (has_specular false = not given: 1 and white): the strength and
+     * colour of the dielectric specular reflection. Its textures are not read. */
+    bool has_specular;
+    float specular_factor;
+    float specular_color_factor[3];
+    /* KHR_materials_clearcoat: the coat's strength and roughness factors, 0 = none. Its textures
+     * are not read. */
+    float clearcoat_factor;
+    float clearcoat_roughness_factor;
     rill_gltf_alpha_mode alpha_mode;
     float alpha_cutoff; /* used in MASK mode, default 0.5 */
     bool double_sided;
