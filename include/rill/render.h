@@ -262,6 +262,13 @@ typedef struct rill_mesh_desc {
     uint32_t morph_target_count;
     const float *morph_positions;
     const float *morph_normals;
+    /* Per-vertex extras (copied; NULL = none): colors, RGBA per vertex in [0, 1] (clamped; kept
+     * at 16 bits each), multiplied into the material's base colour and alpha (glTF COLOR_0);
+     * uv1, a second UV set that texture slots with uv_sets[slot] 1 sample (glTF TEXCOORD_1). A
+     * mesh without colors draws white, one without uv1 samples (0, 0) there. A mesh with extras
+     * keeps buffers of its own (static batching leaves it out). */
+    const float *colors;
+    const float *uv1;
     uint32_t end_canary; /* must be 0 */
 } rill_mesh_desc;
 
@@ -451,6 +458,23 @@ typedef struct rill_material_desc {
         emissive_texture;
     rill_texture_sampler samplers[RILL_MATERIAL_TEX_NUM];     /* per slot (RILL_MATERIAL_TEX_*) */
     rill_texture_transform transforms[RILL_MATERIAL_TEX_NUM]; /* per slot */
+    /* The UV set each slot samples (before its transform): 0 the vertex uv, 1 the mesh's uv1. */
+    uint8_t uv_sets[RILL_MATERIAL_TEX_NUM];
+    /* glTF KHR_materials_unlit: the base colour (times the vertex colour) is drawn as it is, with
+     * no light, shadow or emission. */
+    bool unlit;
+    /* Dielectric reflectance (glTF KHR_materials_ior and KHR_materials_specular): ior 0 = 1.5;
+     * without specular_set, specular 1 and specular_color white. The reflectance at normal
+     * incidence of the non-metal part is min(((ior - 1) / (ior + 1))^2 * specular_color, 1) *
+     * specular, at grazing angles specular. */
+    float ior;
+    bool specular_set;
+    float specular;
+    float specular_color[3];
+    /* glTF KHR_materials_clearcoat: a second, dielectric (ior 1.5) GGX layer of this strength
+     * (0..1) and roughness over the geometric normal, darkening what is under it by its Fresnel
+     * reflectance. 0 = none. */
+    float clearcoat, clearcoat_roughness;
     const char *label;
     /* kind TERRAIN: the terrain splat material (rill_render_terrain makes these). Up to 4 layers
      * blended by splat_weights (RGBA, one channel per layer, sampled with the mesh uv; linear, not

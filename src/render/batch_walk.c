@@ -81,10 +81,11 @@ static const pos_entry *pos_seen(const rill__batcher *bt, rill_entity e,
 
 /* The signature take gives record rc now: 0 when it cannot be batched (moving, a mode of its own,
  * keeping its identity, a blended material or one not uploaded, a skinned mesh: its pose moves
- * while its entity stands still). */
+ * while its entity stands still; a mesh with vertex extras, which merged blocks do not carry). */
 static uint32_t sig_now(const rill__batcher *bt, const member_rec *rc, const rill__batch_offer *o) {
     const mesh_slot *msh = rill__mesh_get(bt->r, o->mesh);
-    bool maybe = maybe_candidate(o->mask, o->own_normal) && !(msh && (msh->sb || msh->mb));
+    bool maybe =
+        maybe_candidate(o->mask, o->own_normal) && !(msh && (msh->sb || msh->mb || msh->xb));
     const mat_slot *ms = maybe && !rc->moved ? rill__material_get(bt->r, o->mat) : NULL;
     return ms && ms->alpha_mode != RILL_ALPHA_BLEND ? signature(o->mesh, o->mat, o->mask) : 0u;
 }

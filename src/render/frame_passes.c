@@ -250,7 +250,7 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     rill__cmd *cmd = ctx->cmd;
     const rill_render_instance *inst = vs->snap->instances;
     rill__pipe *bound = NULL;
-    const rill__buf *cur_vb = NULL, *cur_ib = NULL;
+    const rill__buf *cur_vb = NULL, *cur_ib = NULL, *cur_xb = NULL;
     uint32_t cur_mat = 0;
     int front = -1; /* the front face set since the pipeline was bound (1: clockwise), -1 none */
     bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
@@ -283,10 +283,13 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
         }
         bool edges = db && db->edges;
         rill__buf *ib = edges ? rill__mesh_edges(ms) : ms->ib;
-        if (ms->vb != cur_vb || ib != cur_ib) {
-            rill__cmd_bind_mesh(cmd, ms->vb, ib);
+        rill__buf *xb = rill__mesh_extras(r, ms);
+        if (ms->vb != cur_vb || ib != cur_ib || xb != cur_xb) {
+            rill__cmd_bind_mesh_extras(cmd, ms->vb, xb ? xb : r->default_extras,
+                                       xb ? (uint32_t)sizeof(rill__vertex_extra) : 0u, ib);
             cur_vb = ms->vb;
             cur_ib = ib;
+            cur_xb = xb;
         }
         /* a mesh with its own edge buffer draws its edges alone */
         bool in_block = ms->block && !(edges && ms->eb);

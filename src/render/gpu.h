@@ -206,7 +206,9 @@ typedef struct rill__pipe_desc {
     const char *label;
     const uint32_t *vs, *fs, *cs; /* SPIR-V; cs alone = compute pipeline */
     size_t vs_size, fs_size, cs_size;
-    bool mesh_vertex_input; /* the standard 48-byte mesh vertex (pos, normal, uv, tangent) */
+    /* the standard 48-byte mesh vertex (pos, normal, uv, tangent; binding 0) and the vertex
+     * extras (colour, uv1; binding 1, rill__vertex_extra, its stride given when bound) */
+    bool mesh_vertex_input;
     rill__fmt color_formats[RILL__MAX_COLOR];
     uint32_t color_count;
     rill__fmt depth_format; /* RILL_RG_FORMAT_NONE = no depth */
@@ -306,6 +308,10 @@ void rill__cmd_depth_bias(rill__cmd *cmd, float constant, float slope);
  * whose world matrix mirrors (negative determinant), counter-clockwise otherwise. */
 void rill__cmd_front_face(rill__cmd *cmd, bool clockwise);
 void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices);
+/* Binds a mesh for a mesh_vertex_input pipeline: its vertices (binding 0), its extras (binding 1,
+ * extra_stride bytes apart; 0 repeats the first for every vertex) and indices. */
+void rill__cmd_bind_mesh_extras(rill__cmd *cmd, rill__buf *vertices, rill__buf *extras,
+                                uint32_t extra_stride, rill__buf *indices);
 /* With a vertex offset (meshes sharing buffers, render_pools.c). */
 void rill__cmd_draw_indexed_at(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
                                uint32_t first_index, int32_t vertex_offset,

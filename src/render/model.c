@@ -294,10 +294,12 @@ static rill_texture_wrap gl_wrap(uint32_t wrap) {
 }
 
 /* A texture reference's sampler (wrap per axis, the filters as the file says them; an unset
- * minification filter is trilinear) and its KHR_texture_transform. Returns whether it asks for a
- * UV set other than the first, which the vertex layout does not have (it draws with UV set 0). */
+ * minification filter is trilinear), its KHR_texture_transform and its UV set (the transform's
+ * texCoord override first). Returns whether it asks for a UV set beyond the two meshes carry
+ * (it then draws with UV set 0). */
 static bool slot_from_gltf(const rill_gltf_model *m, const rill_gltf_texref *ref,
-                           rill_texture_sampler *out_s, rill_texture_transform *out_x) {
+                           rill_texture_sampler *out_s, rill_texture_transform *out_x,
+                           uint8_t *out_set) {
     if (ref->texture < 0 || (uint32_t)ref->texture >= m->texture_count) {
         return false;
     }
@@ -329,33 +331,30 @@ static bool slot_from_gltf(const rill_gltf_model *m, const rill_gltf_texref *ref
     }
     int32_t uv_set = ref->has_transform && ref->transform_texcoord >= 0 ? ref->transform_texcoord
                                                                         : (int32_t)ref->texcoord;
-    return uv_set > 0;
+    *out_set = uv_set == 1 ? 1 : 0;
+    return uv_set > 1;
 }
 
-/* What the model holds that the renderer does not draw, said once per upload: vertex colors
- * (the vertex layout has none) and texture slots sampling UV set 1 (drawn with UV set 0). */
-static void warn_not_drawn(const rill_gltf_model *m, const image_source *src, uint32_t uv1_slots) {
-    uint32_t colored = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        for (uint32_t p = 0; p < m->meshes[i].primitive_count; p++) {
-            colored += m->meshes[i].primitives[p].colors != NULL;
-        }
+/* What the model holds that the renderer does not draw, said once per upload: texture slots
+ * sampling a UV set beyond the second (the reader keeps two; drawn with UV set 0). */
+static void warn_not_drawn(const image_source *src, uint32_t far_slots) {
+    if (far_slots) {
+        RILL_LOG_WARN(LOGM,
+                      "%s: not drawn: UV sets beyond 1, which %u texture slot(s) sample (drawn "
+                      "with UV set 0)",
+                      model_name(src), far_slots);
     }
-    char what[192];
-    size_t n = 0;
-    what[0] = '\0';
-    if (colored) {
-        n += (size_t)snprintf(what, sizeof(what), "vertex colors (COLOR_0) of %u primitive(s)",
-                              colored);
-    }
-    if (uv1_slots && n < sizeof(what)) {
-        snprintf(what + n, sizeof(what) - n,
-                 "%sUV set 1, which %u texture slot(s) sample (drawn with UV set 0)", n ? "; " : "",
-                 uv1_slots);
-    }
-    if (what[0]) {
-        RILL_LOG_WARN(LOGM, "%s: not drawn: %s", model_name(src), what);
-    }
+}
+
+/* The lighting extensions of a glTF material (unlit, ior, specular, clear coat factors). */
+static void lighting_from_gltf(const rill_gltf_material *mt, rill_material_desc *d) {
+    d->unlit = mt->unlit;
+    d->ior = mt->ior;
+    d->specular_set = mt->has_specular;
+    d->specular = mt->specular_factor;
+    memcpy(d->specular_color, mt->specular_color_factor, sizeof(d->specular_color));
+    d->clearcoat = mt->clearcoat_factor;
+    d->clearcoat_roughness = mt->clearcoat_roughness_factor;
 }
 
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
@@ -484,7 +483,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src, out);
         }
     }
-    uint32_t uv1_slots = 0;
+    uint32_t far_slots = 0;
     for (uint32_t i = 0; i <= m->material_count; i++) {
         rill_material_desc d;
         memset(&d, 0, sizeof(d));
@@ -514,8 +513,10 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                 &mt->base_color_texture, &mt->normal_texture, &mt->metallic_roughness_texture,
                 &mt->occlusion_texture, &mt->emissive_texture};
             for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
-                uv1_slots += slot_from_gltf(m, refs[k], &d.samplers[k], &d.transforms[k]);
+                far_slots +=
+                    slot_from_gltf(m, refs[k], &d.samplers[k], &d.transforms[k], &d.uv_sets[k]);
             }
+            lighting_from_gltf(mt, &d);
             d.base_color_texture = tex_ref(out, &mt->base_color_texture);
             d.normal_texture = tex_ref(out, &mt->normal_texture);
             d.metallic_roughness_texture = tex_ref(out, &mt->metallic_roughness_texture);
@@ -536,7 +537,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             goto done;
         }
     }
-    warn_not_drawn(m, src, uv1_slots);
+    warn_not_drawn(src, far_slots);
     for (uint32_t mi = 0; mi < m->mesh_count; mi++) {
         const rill_gltf_mesh *mesh = &m->meshes[mi];
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
@@ -580,7 +581,9 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                                  .skin = skin,
                                  .morph_target_count = pr->target_count,
                                  .morph_positions = pr->target_positions,
-                                 .morph_normals = pr->target_normals};
+                                 .morph_normals = pr->target_normals,
+                                 .colors = pr->colors,
+                                 .uv1 = pr->uv1};
             out->meshes[prim_base[mi] + p] = rill_render_mesh_create(r, &md, err);
             if (!out->meshes[prim_base[mi] + p].id) {
                 res = err ? err->code : RILL_ERR_VULKAN;

@@ -67,7 +67,22 @@ typedef struct mesh_slot {
     uint32_t morph_targets;
     bool morph_normals;
     float morph_reach;
+    /* Per-vertex extras (rill_mesh_desc.colors / uv1): a vertex buffer of rill__vertex_extra
+     * (vertex binding 1), NULL when the mesh has none (it binds the renderer's default, stride
+     * 0). A skinned instance's target mesh draws its base mesh's: xb_of names it. */
+    rill__buf *xb;
+    rill_mesh xb_of;
 } mesh_slot;
+
+/* One vertex's extras in a mesh's extras buffer (mesh_slot.xb), vertex binding 1: colour as RGBA
+ * 16-bit unorm (location 4), the second UV set (location 5). 16 bytes. */
+typedef struct rill__vertex_extra {
+    uint16_t color[4];
+    float uv1[2];
+} rill__vertex_extra;
+
+/* The extras buffer mesh m draws with (its own, its skin base's) or NULL for the default. */
+rill__buf *rill__mesh_extras(const rill_renderer *r, const mesh_slot *m);
 
 /* A block of shared vertex + index buffers for merged meshes, sub-allocated in vertices and
  * indices. */
@@ -376,6 +391,7 @@ struct rill_renderer {
     uint32_t tex_next_batch;            /* rill_render_texture_replace_many batch ids */
     mat_slot *materials;
     rill__img *white, *flat_normal;
+    rill__buf *default_extras; /* one rill__vertex_extra (white, uv1 0), bound with stride 0 */
     rill__pipe *pipes[RILL__PIPE_NUM]; /* pipes[RILL__PIPE_WIRE] is NULL without line fill */
     /* last frame's wireframe draws by kind and passthrough alpha draws (stats) */
     uint32_t edge_draws, fill_wire_draws, ghost_alpha_draws;

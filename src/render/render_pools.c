@@ -57,6 +57,7 @@ void rill__pools_destroy(rill_renderer *r) {
         rill__buf_destroy(r->gpu, r->meshes[i].eb);
         rill__buf_destroy(r->gpu, r->meshes[i].sb);
         rill__buf_destroy(r->gpu, r->meshes[i].mb);
+        rill__buf_destroy(r->gpu, r->meshes[i].xb);
         free_cpu_copy(&r->meshes[i]);
     }
     for (uint32_t i = 0; i < r->blocks.len; i++) {
@@ -95,7 +96,7 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
         return NULL;
     }
     const mesh_slot *m = &r->meshes[i];
-    bool edges = !m->eb || rill__buf_ready(m->eb);
+    bool edges = (!m->eb || rill__buf_ready(m->eb)) && (!m->xb || rill__buf_ready(m->xb));
     if (m->block) {
         return rill__buf_seq_done(m->vb, m->vseq) && rill__buf_seq_done(m->ib, m->iseq) && edges
                    ? m
@@ -280,6 +281,40 @@ static bool upload_morph(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *d
     return ok;
 }
 
+/* Packs and uploads a mesh's per-vertex extras (colours as 16-bit unorm, the second UV set) when
+ * it has any. */
+static bool upload_extras(rill_renderer *r, mesh_slot *m, const rill_mesh_desc *desc,
+                          rill_error *err) {
+    if (!desc->colors && !desc->uv1) {
+        return true;
+    }
+    uint64_t bytes = (uint64_t)desc->vertex_count * sizeof(rill__vertex_extra);
+    rill__vertex_extra *x = rill_malloc_tagged((size_t)bytes, RILL_MEM_RENDER);
+    if (!x) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: mesh '%s': out of memory",
+                       desc->label ? desc->label : "?");
+        return false;
+    }
+    for (uint32_t v = 0; v < desc->vertex_count; v++) {
+        for (int k = 0; k < 4; k++) {
+            float c = desc->colors ? desc->colors[(size_t)v * 4 + k] : 1.0f;
+            c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f; /* NaN -> 0 */
+            x[v].color[k] = (uint16_t)(c * 65535.0f + 0.5f);
+        }
+        x[v].uv1[0] = desc->uv1 ? desc->uv1[(size_t)v * 2] : 0.0f;
+        x[v].uv1[1] = desc->uv1 ? desc->uv1[(size_t)v * 2 + 1] : 0.0f;
+    }
+    m->xb = rill__buf_create(r->gpu, bytes, RILL__BUF_VERTEX, false, desc->label, err);
+    bool ok = m->xb && rill__buf_upload(r->gpu, m->xb, 0, x, bytes, err) == RILL_OK;
+    rill_free(x);
+    return ok;
+}
+
+rill__buf *rill__mesh_extras(const rill_renderer *r, const mesh_slot *m) {
+    const mesh_slot *of = m->xb_of.id ? rill__mesh_get(r, m->xb_of) : NULL;
+    return m->xb ? m->xb : of ? of->xb : NULL;
+}
+
 rill_mesh rill__mesh_create_skin_target(rill_renderer *r, rill_mesh base, rill_error *err) {
     rill_mesh h = {0};
     int32_t bi = rill_pool_index(&r->mesh_pool, base.id);
@@ -318,6 +353,7 @@ rill_mesh rill__mesh_create_skin_target(rill_renderer *r, rill_mesh base, rill_e
     m->ib_share->users++;
     m->index_count = src->index_count;
     m->max_index = src->max_index;
+    m->xb_of = src->xb ? base : (rill_mesh){0};
     memcpy(m->center, src->center, sizeof(m->center));
     m->radius = src->radius;
     memcpy(m->box_min, src->box_min, sizeof(m->box_min));
@@ -487,10 +523,12 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
         rill__buf_upload(r->gpu, m->vb, 0, desc->vertices, vbytes, err) != RILL_OK ||
         (!src && rill__buf_upload(r->gpu, m->ib, 0, desc->indices, ibytes, err) != RILL_OK) ||
         (!src && !upload_edges(r, m, desc, err)) || !keep_cpu_copy(m, desc, src, err) ||
-        !upload_skin(r, m, desc, err) || !upload_morph(r, m, desc, err)) {
+        !upload_skin(r, m, desc, err) || !upload_morph(r, m, desc, err) ||
+        !upload_extras(r, m, desc, err)) {
         rill__buf_destroy(r->gpu, m->vb);
         rill__buf_destroy(r->gpu, m->sb);
         rill__buf_destroy(r->gpu, m->mb);
+        rill__buf_destroy(r->gpu, m->xb);
         release_ib(r, m);
         rill__buf_destroy(r->gpu, m->eb);
         memset(m, 0, sizeof(*m));
@@ -529,6 +567,7 @@ void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
     rill__buf_destroy(r->gpu, m->sb);
     rill__buf_destroy(r->gpu, m->mb);
     rill__buf_destroy(r->gpu, m->eb);
+    rill__buf_destroy(r->gpu, m->xb);
     free_cpu_copy(m);
     memset(&r->meshes[i], 0, sizeof(mesh_slot));
     rill_pool_free(&r->mesh_pool, mesh.id);
@@ -612,9 +651,10 @@ rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
     uint64_t voff = 0, ioff = 0;
     /* The edges follow the triangles in the block's index buffer. */
     uint64_t nidx = (uint64_t)desc->index_count + desc->edge_index_count;
-    if (nidx > UINT32_MAX ||
+    /* Too big for a block, or with vertex extras (a block binds none): its own buffers. */
+    if (nidx > UINT32_MAX || desc->colors || desc->uv1 ||
         !block_alloc(r, desc->vertex_count, (uint32_t)nidx, &b, &voff, &ioff)) {
-        return rill_render_mesh_create(r, desc, err); /* too big for a block: its own buffers */
+        return rill_render_mesh_create(r, desc, err);
     }
     mesh_block *blk = &r->blocks.data[b];
     uint32_t id = rill_pool_alloc(&r->mesh_pool);
@@ -813,6 +853,30 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
     memcpy(rows, m, sizeof(m));
 }
 
+/* Where the material block's extension fields start (floats): after 4 vec4, 2 per texture slot
+ * and the 5 of the terrain splat. */
+#define MAT_EXT (16 + 8 * RILL_MATERIAL_TEX_NUM + 20)
+
+/* The material block's two extension vec4: the dielectric reflectance at normal incidence (rgb)
+ * and grazing angles (w), then unlit, clear coat strength and roughness, and whether the
+ * reflectance is other than the default (ior 1.5, no specular: exactly 0.04 and 1), which the
+ * shader then takes as constants, bit for bit as before. */
+static void material_extensions(const rill_material_desc *d, float *out) {
+    float ior = d->ior > 0.0f && isfinite(d->ior) ? d->ior : 1.5f;
+    float r = (ior - 1.0f) / (ior + 1.0f);
+    float f0 = ior == 1.5f ? 0.04f : r * r;
+    float spec = d->specular_set ? RILL_CLAMP(d->specular, 0.0f, 1.0f) : 1.0f;
+    for (int k = 0; k < 3; k++) {
+        float c = d->specular_set ? RILL_CLAMP(d->specular_color[k], 0.0f, 1e6f) : 1.0f;
+        out[k] = RILL_MIN(f0 * c, 1.0f) * spec;
+    }
+    out[3] = spec;
+    out[4] = d->unlit ? 1.0f : 0.0f;
+    out[5] = RILL_CLAMP(d->clearcoat, 0.0f, 1.0f);
+    out[6] = RILL_CLAMP(d->clearcoat_roughness, 0.0f, 1.0f);
+    out[7] = out[0] != 0.04f || out[1] != 0.04f || out[2] != 0.04f || out[3] != 1.0f ? 1.0f : 0.0f;
+}
+
 rill__img *rill__texture_img(const rill_renderer *r, rill_texture tex) {
     int32_t i = rill_pool_index(&r->tex_pool, tex.id);
     return i >= 0 ? r->textures[i].img : NULL;
@@ -966,8 +1030,9 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     mat_slot *m = &r->materials[rill_pool_index(&r->mat_pool, id)];
     memset(m, 0, sizeof(*m));
     /* Must match `Material` in shaders/common.glsl (std140): 4 vec4, the UV transforms of the
-     * texture slots, then the terrain splat fields (zero for PBR materials). */
-    float ubo[16 + 8 * RILL_MATERIAL_TEX_NUM + 20] = {
+     * texture slots, the terrain splat fields (zero for PBR materials), then the dielectric
+     * reflectance and the unlit and clear coat parameters (MAT_EXT). */
+    float ubo[MAT_EXT + 8] = {
         d.base_color[0],
         d.base_color[1],
         d.base_color[2],
@@ -987,7 +1052,9 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     };
     for (int t = 0; t < RILL_MATERIAL_TEX_NUM; t++) {
         slot_transform(&d.transforms[t], &ubo[16 + 8 * t]);
+        ubo[16 + 8 * t + 3] = d.uv_sets[t] == 1 ? 1.0f : 0.0f;
     }
+    material_extensions(&d, &ubo[MAT_EXT]);
     bool terrain = d.kind == RILL_MATERIAL_TERRAIN;
     if (terrain) {
         float *splat = &ubo[16 + 8 * RILL_MATERIAL_TEX_NUM];

@@ -152,7 +152,15 @@ static rill_result renderer_create(const rill_renderer_desc *desc, rill_renderer
     static const uint8_t white[4] = {255, 255, 255, 255}, flat[4] = {128, 128, 255, 255};
     r->white = solid_texture(r, white, false, "default white", err);
     r->flat_normal = r->white ? solid_texture(r, flat, false, "default flat normal", err) : NULL;
-    if (!r->flat_normal || (res = rill__frame_create(r, err)) != RILL_OK ||
+    static const rill__vertex_extra no_extras = {{65535, 65535, 65535, 65535}, {0.0f, 0.0f}};
+    r->default_extras = r->flat_normal
+                            ? rill__buf_create(r->gpu, sizeof(no_extras), RILL__BUF_VERTEX, false,
+                                               "default vertex extras", err)
+                            : NULL;
+    if (!r->default_extras ||
+        rill__buf_upload(r->gpu, r->default_extras, 0, &no_extras, sizeof(no_extras), err) !=
+            RILL_OK ||
+        (res = rill__frame_create(r, err)) != RILL_OK ||
         (res = create_readback(r, err)) != RILL_OK) {
         rill_renderer_destroy(r);
         return err && err->code ? err->code : RILL_ERR_VULKAN;
@@ -182,6 +190,7 @@ void rill_renderer_destroy(rill_renderer *r) {
         }
         rill__img_destroy(r->gpu, r->white);
         rill__img_destroy(r->gpu, r->flat_normal);
+        rill__buf_destroy(r->gpu, r->default_extras);
         rill__transients_release_unused(r, true);
         rill__overlay_destroy(r);
         rill__frame_destroy(r);

@@ -1770,12 +1770,12 @@ GLTF
 GLTF
     sed 's/"uri":"data[^"]*"/"uri":"nowhere.bin"/' proj/models/noimg.gltf >proj/models/nobin.gltf
     # What a model holds that Rill does not draw is said, with the file: an animation channel on
-    # something other than a node (reader),
-    # vertex colors and a texture on UV set 1 (renderer), an embedded image that does not decode.
+    # something other than a node and a third UV set (reader), a texture on UV set 2 (renderer),
+    # an embedded image that does not decode. Vertex colors and UV set 1 are drawn: not named.
     cat >proj/models/extras.gltf <<GLTF
 {"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
-"meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1,"TEXCOORD_1":1,"COLOR_0":0},"material":0}]}],
-"materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0,"texCoord":1}}}],
+"meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1,"TEXCOORD_1":1,"TEXCOORD_2":1,"COLOR_0":0},"material":0}]}],
+"materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0,"texCoord":2}}}],
 "textures":[{"source":0}],"images":[{"uri":"data:image/png;base64,AAAA"}],
 "animations":[{"channels":[{"sampler":0,"target":{"path":"pointer"}}],"samplers":[{"input":0,"output":0}]}],
 "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
@@ -1785,7 +1785,8 @@ GLTF
 GLTF
     run 0 render proj/models/extras.gltf --size 32x32 --out extras.png
     expect_err "warning: extras.gltf: left out (Rill does not read them): 1 animation channel without a node target"
-    expect_err "warning: extras.gltf: not drawn: vertex colors (COLOR_0) of 1 primitive(s); UV set 1, which 1 texture slot(s) sample (drawn with UV set 0)"
+    expect_err "warning: extras.gltf: left out (Rill does not read them): .*attribute TEXCOORD_2"
+    expect_err "warning: extras.gltf: not drawn: UV sets beyond 1, which 1 texture slot(s) sample (drawn with UV set 0)"
     expect_err "warning: extras.gltf: texture 0: .*placeholder used"
     printf '[project]\nname = "bad"\nmain_scene = "main.rsn"\n' >proj/project.toml
     cat >proj/main.rsn <<'RSN'

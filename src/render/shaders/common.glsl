@@ -61,6 +61,7 @@ layout(set = 1, binding = 0) uniform Material {
                          // z 1 = terrain splat material, w its layer count
     // Per texture slot (base color, normal, metallic-roughness, occlusion, emissive) the two rows
     // of its 2x3 UV transform (KHR_texture_transform): uv' = (dot(r0.xyz, (uv, 1)), dot(r1...)).
+    // r0.w: the UV set the slot samples (0 the vertex uv, 1 the second set, uv1).
     vec4 uv_xform[10];
     // Terrain splat material only (zero otherwise): metres per texture repeat of each layer, and
     // each layer's base colour. Its textures: base_color_tex = the RGBA layer weights over the
@@ -68,10 +69,16 @@ layout(set = 1, binding = 0) uniform Material {
     // albedos (layer i in quadrant (i % 2, i / 2)).
     vec4 layer_tile;
     vec4 layer_color[4];
+    // Dielectric reflectance (KHR_materials_ior / _specular): rgb at normal incidence, w at
+    // grazing angles (0.04 and 1 by default).
+    vec4 spec;
+    // x 1 = unlit (KHR_materials_unlit), y clearcoat strength, z clearcoat roughness, w 1 = spec
+    // holds a reflectance other than glTF's default (0.04, 1).
+    vec4 params3;
 } material;
 const int SLOT_BASE = 0, SLOT_NORMAL = 1, SLOT_MR = 2, SLOT_OCCLUSION = 3, SLOT_EMISSIVE = 4;
-vec2 slot_uv(int slot, vec2 uv) {
-    vec3 h = vec3(uv, 1.0);
+vec2 slot_uv(int slot, vec2 uv0, vec2 uv1) {
+    vec3 h = vec3(material.uv_xform[2 * slot].w > 0.5 ? uv1 : uv0, 1.0);
     return vec2(dot(material.uv_xform[2 * slot].xyz, h), dot(material.uv_xform[2 * slot + 1].xyz, h));
 }
 layout(set = 1, binding = 1) uniform sampler2D base_color_tex;
@@ -79,6 +86,13 @@ layout(set = 1, binding = 2) uniform sampler2D normal_tex;
 layout(set = 1, binding = 3) uniform sampler2D mr_tex;
 layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;
 layout(set = 1, binding = 5) uniform sampler2D emissive_tex;
+
+// An interpolated vertex colour. A constant white (meshes without colours) can interpolate to a
+// hair under 1 across a triangle; taken as exactly 1 there, so such meshes shade bit for bit as
+// if there were no colour at all (a difference of 1e-5 is invisible in any real colour).
+vec4 vertex_color(vec4 c) {
+    return mix(c, vec4(1.0), greaterThanEqual(c, vec4(0.99999)));
+}
 
 // The LOD crossfade's screen-space dither: a 4 x 4 ordered (Bayer) threshold per pixel. Two levels
 // crossfading carry +f and -f, so at every pixel exactly one of them passes: never a hole, never

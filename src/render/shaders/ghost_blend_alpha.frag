@@ -16,6 +16,8 @@ layout(location = 4) in vec4 in_clip;
 layout(location = 5) in vec4 in_prev_clip;
 layout(location = 6) in float in_view_depth;
 layout(location = 7) flat in float in_lod_fade;
+layout(location = 8) in vec4 in_color; // the vertex colour (white without)
+layout(location = 9) in vec2 in_uv1;
 
 layout(push_constant) uniform Push {
     vec4 opacity; // x
@@ -27,6 +29,6 @@ void main() {
     if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
         demote; // the other level of a LOD crossfade owns this pixel
     // The alpha pbr.frag blends the colour with (a blended material's base alpha).
-    float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
+    float a = material.base_color.a * vertex_color(in_color).a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv, in_uv1)).a;
     out_color = vec4(0.0, 0.0, 0.0, pc.opacity.x * a);
 }

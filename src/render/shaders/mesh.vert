@@ -7,6 +7,8 @@ layout(location = 0) in vec3 in_pos;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec2 in_uv;
 layout(location = 3) in vec4 in_tangent;
+layout(location = 4) in vec4 in_color; // vertex extras (binding 1): white without
+layout(location = 5) in vec2 in_uv1;
 
 layout(location = 0) out vec3 out_world;
 layout(location = 1) out vec3 out_normal;
@@ -16,6 +18,8 @@ layout(location = 4) out vec4 out_clip;
 layout(location = 5) out vec4 out_prev_clip;
 layout(location = 6) out float out_view_depth;
 layout(location = 7) flat out float out_lod_fade;
+layout(location = 8) out vec4 out_color;
+layout(location = 9) out vec2 out_uv1;
 
 void main() {
     Instance inst = instances[gl_InstanceIndex];
@@ -24,6 +28,8 @@ void main() {
     out_world = world.xyz;
     out_normal = nmat * in_normal;
     out_uv = in_uv;
+    out_color = in_color;
+    out_uv1 = in_uv1;
     // A mirroring matrix (negative determinant) reverses the handedness of the tangent frame:
     // the fragment shader's bitangent, cross(normal, tangent) * w, would point against the
     // mesh's +v, so w takes the determinant's sign.

@@ -16,6 +16,8 @@ layout(location = 4) in vec4 in_clip;
 layout(location = 5) in vec4 in_prev_clip;
 layout(location = 6) in float in_view_depth;
 layout(location = 7) flat in float in_lod_fade;
+layout(location = 8) in vec4 in_color; // the vertex colour (white without)
+layout(location = 9) in vec2 in_uv1;
 
 layout(location = 0) out vec4 out_color;
 
@@ -42,6 +44,16 @@ vec3 f_schlick(float voh, vec3 f0) {
     return f0 + (1.0 - f0) * pow(1.0 - voh, 5.0);
 }
 
+// The reflectance at normal incidence and at grazing angles of a material with its own
+// dielectric ones (KHR_materials_ior / _specular; params3.w 1), blended toward the metal's
+// (albedo, 1). Materials without them keep the constant expressions (0.04, 1) the shader always
+// had, so their pixels stay the same to the bit.
+vec3 f_schlick_spec(float voh, vec3 albedo, float metallic) {
+    vec3 f0 = mix(material.spec.rgb, albedo, metallic);
+    float f90 = material.spec.w + (1.0 - material.spec.w) * metallic;
+    return f0 + (f90 - f0) * pow(1.0 - voh, 5.0);
+}
+
 vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     vec3 h = normalize(v + l);
     float nol = clamp(dot(n, l), 0.0, 1.0);
@@ -50,7 +62,7 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     float voh = clamp(dot(v, h), 0.0, 1.0);
     float a = rough * rough;
     vec3 f0 = mix(vec3(0.04), albedo, metallic);
-    vec3 f = f_schlick(voh, f0);
+    vec3 f = material.params3.w > 0.5 ? f_schlick_spec(voh, albedo, metallic) : f_schlick(voh, f0);
     vec3 spec = d_ggx(noh, a) * v_smith(nov, nol, a) * f;
     vec3 diff = (1.0 - f) * (1.0 - metallic) * albedo / PI;
     return (diff + spec) * nol;
@@ -106,7 +118,7 @@ float shadow_factor(vec3 world, vec3 n) {
 // even so leaves the geometric normal: a normalize() of a zero vector is NaN, which would paint
 // the face black. The derivatives are taken outside any branch, where they are defined.
 vec3 shading_normal(vec3 n) {
-    vec2 nuv = slot_uv(SLOT_NORMAL, in_uv);
+    vec2 nuv = slot_uv(SLOT_NORMAL, in_uv, in_uv1);
     vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
     vec2 du1 = dFdx(nuv), du2 = dFdy(nuv);
     vec3 tn = texture(normal_tex, nuv).xyz * 2.0 - 1.0;
@@ -131,6 +143,18 @@ vec3 shading_normal(vec3 n) {
     }
     vec3 s = mat3(t, b, n) * tn;
     return dot(s, s) > 1e-12 ? normalize(s) : n;
+}
+
+// The clear coat's specular lobe (KHR_materials_clearcoat): dielectric GGX (F0 0.04) of the
+// coat's roughness around the geometric normal nc, times n.l; the caller scales it by the
+// coat's strength and the light.
+vec3 coat_brdf(vec3 nc, vec3 v, vec3 l, float rough) {
+    vec3 h = normalize(v + l);
+    float nol = clamp(dot(nc, l), 0.0, 1.0);
+    float nov = clamp(abs(dot(nc, v)), 1e-4, 1.0);
+    float a = rough * rough;
+    float f = f_schlick(clamp(dot(v, h), 0.0, 1.0), vec3(0.04)).x;
+    return vec3(d_ggx(clamp(dot(nc, h), 0.0, 1.0), a) * v_smith(nov, nol, a) * f * nol);
 }
 
 // Samples layer `i` of a 2 x 2 atlas at tiling coordinate t. The explicit gradients come from t
@@ -172,7 +196,8 @@ void main() {
     if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
         demote; // a helper, not killed: its quad's texture derivatives stay defined
     bool terrain = material.params2.z == 1.0;
-    vec4 base = material.base_color * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv));
+    vec4 base = material.base_color * vertex_color(in_color) *
+                texture(base_color_tex, slot_uv(SLOT_BASE, in_uv, in_uv1));
     if (!terrain && material.params2.y == 1.0 && base.a < material.params.w)
         discard;
     vec3 n = surface_normal(in_normal, in_world);
@@ -186,23 +211,32 @@ void main() {
         ao = 1.0;
     } else {
         n = shading_normal(n);
-        mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv));
-        ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv)).r, material.params.z);
+        mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv, in_uv1));
+        ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv, in_uv1)).r, material.params.z);
     }
     if (material.params2.y != 2.0) { // ForwardDecal paints opaque surfaces: albedo by coverage
         ivec2 dp = min(ivec2(gl_FragCoord.xy), textureSize(decal_tex, 0) - 1); // 1x1 without decals
         vec4 dc = texelFetch(decal_tex, dp, 0);
         base.rgb = base.rgb * (1.0 - dc.a) + dc.rgb;
     }
+    if (material.params3.x > 0.5) { // unlit: the base colour as it is
+        out_color = vec4(base.rgb, material.params2.y == 2.0 ? base.a : 1.0);
+        return;
+    }
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
+    float coat = material.params3.y, coat_rough = clamp(material.params3.z, 0.045, 1.0);
+    vec3 coat_light = vec3(0.0);
     if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 color = vec3(0.0);
     if (frame.sun_color.w > 0.0) {
         vec3 l = normalize(frame.sun_dir.xyz);
-        color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * shadow_factor(in_world, geo_n);
+        float sf = shadow_factor(in_world, geo_n);
+        color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * sf;
+        if (coat > 0.0)
+            coat_light += coat_brdf(geo_n, v, l, coat_rough) * frame.sun_color.rgb * sf;
     }
     uint first = 0u, count = frame.counts.x;
     bool clustered = frame.counts.y == 1u;
@@ -230,19 +264,34 @@ void main() {
             atten *= smoothstep(lt.cone.y, lt.cone.x, cd);
         }
         color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
+        if (coat > 0.0)
+            coat_light += coat_brdf(geo_n, v, l, coat_rough) * lt.color.rgb * atten;
     }
     // Image-based light: the sky's diffuse irradiance for dielectrics and its prefiltered
     // reflection (split sum; the reflection probes covering the surface, probes.glsl, over the
     // sky's) for the specular part, so shadowed faces get sky light and metals reflect the sky. WorldEnvironment.ambient scales both; occlusion darkens both.
     float nov = clamp(abs(dot(n, v)), 1e-4, 1.0);
-    vec3 f0 = mix(vec3(0.04), base.rgb, metallic);
     vec2 ab = env_brdf(nov, rough);
+    vec3 f0 = mix(vec3(0.04), base.rgb, metallic);
     vec3 spec_f = f0 * ab.x + ab.y;
+    if (material.params3.w > 0.5) {
+        f0 = mix(material.spec.rgb, base.rgb, metallic);
+        spec_f = f0 * ab.x + (material.spec.w + (1.0 - material.spec.w) * metallic) * ab.y;
+    }
     vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f);
     vec3 amb_specular = environment_specular(in_world, reflect(-v, n), rough) * spec_f;
     color += (amb_diffuse + amb_specular) * (ao * frame.ambient.x);
     if (!terrain)
-        color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv)).rgb;
+        color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv, in_uv1)).rgb;
+    if (coat > 0.0) {
+        // The coat reflects the sky too, and what is under it loses what it reflects.
+        float cnov = clamp(abs(dot(geo_n, v)), 1e-4, 1.0);
+        vec2 cab = env_brdf(cnov, coat_rough);
+        vec3 coat_env = environment_specular(in_world, reflect(-v, geo_n), coat_rough) *
+                        (0.04 * cab.x + cab.y) * (ao * frame.ambient.x);
+        float fc = f_schlick(cnov, vec3(0.04)).x;
+        color = color * (1.0 - coat * fc) + coat * (coat_light + coat_env);
+    }
     float alpha = material.params2.y == 2.0 ? base.a : 1.0;
     out_color = vec4(color, alpha);
 }

@@ -11,7 +11,7 @@ void main() {
     if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
         demote; // a helper, not killed: its quad's texture derivatives stay defined
     if (material.params2.y == 1.0) {
-        float a = material.base_color.a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv)).a;
+        float a = material.base_color.a * vertex_color(in_color).a * texture(base_color_tex, slot_uv(SLOT_BASE, in_uv, in_uv1)).a;
         if (a < material.params.w)
             discard;
     }

@@ -13,6 +13,8 @@ layout(location = 4) in vec4 in_clip;
 layout(location = 5) in vec4 in_prev_clip;
 layout(location = 6) in float in_view_depth;
 layout(location = 7) flat in float in_lod_fade;
+layout(location = 8) in vec4 in_color; // the vertex colour (white without)
+layout(location = 9) in vec2 in_uv1;
 
 layout(location = 0) out vec4 out_normal;
 layout(location = 1) out vec2 out_motion;
@@ -21,7 +23,7 @@ layout(location = 1) out vec2 out_motion;
 // 256 * round(metallic * 7): an integer below 2048, exact in the half-float alpha
 // (ssr_common.glsl unpack_material).
 float pack_material() {
-    vec4 mr = material.params2.z == 1.0 ? vec4(1.0) : texture(mr_tex, slot_uv(SLOT_MR, in_uv));
+    vec4 mr = material.params2.z == 1.0 ? vec4(1.0) : texture(mr_tex, slot_uv(SLOT_MR, in_uv, in_uv1));
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
     return round(rough * 255.0) + 256.0 * round(metallic * 7.0);

@@ -534,6 +534,15 @@ void rill__cmd_bind_mesh(rill__cmd *cmd, rill__buf *vertices, rill__buf *indices
     vkCmdBindIndexBuffer(cmd->cb, indices->buf, 0, VK_INDEX_TYPE_UINT32);
 }
 
+void rill__cmd_bind_mesh_extras(rill__cmd *cmd, rill__buf *vertices, rill__buf *extras,
+                                uint32_t extra_stride, rill__buf *indices) {
+    VkBuffer bufs[2] = {vertices->buf, extras->buf};
+    VkDeviceSize offs[2] = {0, 0};
+    VkDeviceSize strides[2] = {48, extra_stride}; /* rill_vertex */
+    vkCmdBindVertexBuffers2(cmd->cb, 0, 2, bufs, offs, NULL, strides);
+    vkCmdBindIndexBuffer(cmd->cb, indices->buf, 0, VK_INDEX_TYPE_UINT32);
+}
+
 void rill__cmd_draw_indexed(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
                             uint32_t first_index, uint32_t first_instance) {
     vkCmdDrawIndexed(cmd->cb, index_count, instance_count, first_index, 0, first_instance);

@@ -95,19 +95,21 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     st[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
     st[1].module = fs;
     st[1].pName = "main";
-    VkVertexInputBindingDescription vb = {0, 48, VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription va[4] = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12},
-        {2, 0, VK_FORMAT_R32G32_SFLOAT, 24},
-        {3, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 32},
+    /* Binding 1: the vertex extras (rill__vertex_extra), their stride dynamic (0 for meshes
+     * without, which all read the renderer's one default). */
+    VkVertexInputBindingDescription vb[2] = {{0, 48, VK_VERTEX_INPUT_RATE_VERTEX},
+                                             {1, 16, VK_VERTEX_INPUT_RATE_VERTEX}};
+    VkVertexInputAttributeDescription va[6] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},   {1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12},
+        {2, 0, VK_FORMAT_R32G32_SFLOAT, 24},     {3, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 32},
+        {4, 1, VK_FORMAT_R16G16B16A16_UNORM, 0}, {5, 1, VK_FORMAT_R32G32_SFLOAT, 8},
     };
     VkPipelineVertexInputStateCreateInfo vi = {
         VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     if (d->mesh_vertex_input) {
-        vi.vertexBindingDescriptionCount = 1;
-        vi.pVertexBindingDescriptions = &vb;
-        vi.vertexAttributeDescriptionCount = 4;
+        vi.vertexBindingDescriptionCount = 2;
+        vi.pVertexBindingDescriptions = vb;
+        vi.vertexAttributeDescriptionCount = 6;
         vi.pVertexAttributeDescriptions = va;
     }
     VkPipelineInputAssemblyStateCreateInfo ia = {
@@ -160,8 +162,11 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     cb.attachmentCount = d->color_count;
     cb.pAttachments = cba;
     /* VK_DYNAMIC_STATE_FRONT_FACE is core in Vulkan 1.3 (no feature to enable). */
-    VkDynamicState dyn[4] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkDynamicState dyn[5] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
     uint32_t ndyn = 2;
+    if (d->mesh_vertex_input) { /* core in Vulkan 1.3 */
+        dyn[ndyn++] = VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
+    }
     if (d->depth_bias) {
         dyn[ndyn++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
     }

@@ -1,0 +1,303 @@
+/* test_gltf_fidelity.c: glTF features seen in pixels, through the path a user's file takes
+ * (.gltf text -> reader -> renderer model -> frame), on lavapipe with validation on. Each case
+ * renders the square of fidelity_quad.h, seen head on, and checks what the feature must do to the
+ * picture: vertex colours (three encodings) tint each corner and agree; an occlusion map read
+ * through TEXCOORD_1 darkens the side UV set 1 puts its dark texel on (the other side with
+ * TEXCOORD_0); KHR_texture_transform's offset shifts the texture by half its width and its
+ * texCoord override picks UV set 1; unlit ignores the light; clear coat adds a highlight a rough
+ * surface lacks; specular 0 and ior 1 take a smooth dielectric's highlight away. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "fidelity_quad.h"
+#include "render_test.h"
+
+#include <stdlib.h>
+
+#include "rill/formats/gltf.h"
+
+#define W 64
+#define H 64
+
+typedef struct fq_light {
+    float sun;     /* illuminance of a sun shining straight at the square; 0 = none */
+    float ambient; /* sky light */
+} fq_light;
+
+/* Reads the file o describes and renders its model into px (W * H * 4). */
+static void render_file(rill_renderer *r, const fq_opts *o, fq_light light, uint8_t *px) {
+    static char text[16384];
+    size_t n = fq_text(o, text, sizeof(text));
+    assert_true(n > 0);
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    rill_gltf_read_desc rd = {.name = "fidelity.gltf"};
+    if (rill_gltf_read_memory(text, n, &rd, &m, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    rill_render_model rm;
+    assert_int_equal(rill_render_model_create(r, m, NULL, &rm, &err), RILL_OK);
+    assert_int_equal(rm.instance_count, 1);
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    mat4 inv;
+    render_test_look_at(inv, (float[3]){0, 0, 3.5f}, (float[3]){0, 0, 0});
+    memcpy(snap.view.world_from_view, inv, sizeof(mat4));
+    snap.view.fov_y = 0.8f;
+    snap.has_sun = light.sun > 0.0f;
+    snap.sun.direction[2] = -1.0f;
+    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
+    snap.sun.illuminance = light.sun;
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = light.ambient;
+    snap.instances = rm.instances;
+    snap.instance_count = 1;
+    /* Two frames: the first may still be uploading the mesh and the image. */
+    for (int f = 0; f < 2; f++) {
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    }
+    if (rill_renderer_read_pixels(r, px, (size_t)W * H * 4, &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+    rill_render_model_destroy(r, &rm);
+    rill_gltf_model_free(m);
+}
+
+/* The pixel where the square's point (x, y) shows (the square spans about 68 % of the view). */
+static const uint8_t *at(const uint8_t *px, float x, float y) {
+    float half = 3.5f * tanf(0.4f); /* world half-height seen at the square */
+    int col = (int)((0.5f + 0.5f * x / half) * W);
+    int row = (int)((0.5f - 0.5f * y / half) * H);
+    return &px[((size_t)row * W + (size_t)col) * 4];
+}
+
+static float luma(const uint8_t *p) {
+    return 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
+}
+
+/* The mean luma of the square's left (side -1) or right (side 1) half, inset from the edges. */
+static float half_luma(const uint8_t *px, int side) {
+    float sum = 0.0f;
+    int n = 0;
+    for (float y = -0.8f; y <= 0.8f; y += 0.1f) {
+        for (float x = 0.15f; x <= 0.85f; x += 0.1f) {
+            sum += luma(at(px, x * (float)side, y));
+            n++;
+        }
+    }
+    return sum / (float)n;
+}
+
+static rill_renderer *renderer(void) {
+    return render_test_renderer((rill_renderer_desc){.width = W, .height = H});
+}
+
+static const char k_unlit_white[] = "{\"pbrMetallicRoughness\":{\"metallicFactor\":0},"
+                                    "\"extensions\":{\"KHR_materials_unlit\":{}}}";
+
+/* COLOR_0 as float RGBA, normalized bytes (RGB) and normalized shorts: each corner shows its
+ * colour, and the encodings draw the same picture. */
+static void test_vertex_colors(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t px[3][W * H * 4], plain[W * H * 4];
+    const fq_colors kinds[3] = {FQ_FLOAT_VEC4, FQ_UBYTE_VEC3, FQ_USHORT_VEC4};
+    for (int k = 0; k < 3; k++) {
+        render_file(r, &(fq_opts){.colors = kinds[k], .material = k_unlit_white}, (fq_light){0, 1},
+                    px[k]);
+    }
+    render_file(r, &(fq_opts){.material = k_unlit_white}, (fq_light){0, 1}, plain);
+    const uint8_t *bl = at(px[0], -0.85f, -0.85f), *br = at(px[0], 0.85f, -0.85f);
+    const uint8_t *tr = at(px[0], 0.85f, 0.85f), *tl = at(px[0], -0.85f, 0.85f);
+    print_message("corners: bl %u,%u,%u br %u,%u,%u tr %u,%u,%u tl %u,%u,%u\n", bl[0], bl[1], bl[2],
+                  br[0], br[1], br[2], tr[0], tr[1], tr[2], tl[0], tl[1], tl[2]);
+    assert_true(bl[0] > bl[1] + 60 && bl[0] > bl[2] + 60);  /* red */
+    assert_true(br[1] > br[0] + 60 && br[1] > br[2] + 60);  /* green */
+    assert_true(tr[2] > tr[0] + 60 && tr[2] > tr[1] + 60);  /* blue */
+    assert_true(tl[0] > 150 && tl[1] > 150 && tl[2] > 150); /* white */
+    /* Without COLOR_0 the square is white all over. */
+    const uint8_t *pb = at(plain, -0.85f, -0.85f);
+    assert_true(pb[0] > 150 && pb[1] > 150 && pb[2] > 150);
+    for (int k = 1; k < 3; k++) {
+        uint32_t off = 0;
+        for (size_t i = 0; i < (size_t)W * H * 4; i++) {
+            off += abs((int)px[k][i] - (int)px[0][i]) > 2;
+        }
+        print_message("encoding %d: %u channel values off the float colours\n", k, off);
+        assert_true(off <= W * H / 100);
+    }
+    render_test_destroy_clean(r, false);
+}
+
+/* An occlusion map (dark left texel, white right) sampled through texCoord 1, whose UVs are the
+ * mirror of UV set 0: the right side is lit, the left side occluded; with texCoord 0 the other
+ * way round. The KHR_texture_transform texCoord override picks the set the same way. */
+static void test_texcoord1_occlusion(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t uv0[W * H * 4], uv1[W * H * 4], over[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"metallicFactor\":0,\"roughnessFactor\":1},"
+                      "\"occlusionTexture\":{\"index\":0,\"texCoord\":%d%s}}";
+    char mat[512];
+    fq_opts o = {.texels = {{0, 0, 0, 255}, {255, 255, 255, 255}}, .material = mat};
+    snprintf(mat, sizeof(mat), fmt, 0, "");
+    render_file(r, &o, (fq_light){0, 1}, uv0);
+    snprintf(mat, sizeof(mat), fmt, 1, "");
+    render_file(r, &o, (fq_light){0, 1}, uv1);
+    snprintf(mat, sizeof(mat), fmt, 0,
+             ",\"extensions\":{\"KHR_texture_transform\":{\"texCoord\":1}}");
+    render_file(r, &o, (fq_light){0, 1}, over);
+    float l0 = half_luma(uv0, -1), r0 = half_luma(uv0, 1);
+    float l1 = half_luma(uv1, -1), r1 = half_luma(uv1, 1);
+    float lo = half_luma(over, -1), ro = half_luma(over, 1);
+    print_message("texCoord 0: left %.1f right %.1f; texCoord 1: left %.1f right %.1f; "
+                  "override: left %.1f right %.1f\n",
+                  (double)l0, (double)r0, (double)l1, (double)r1, (double)lo, (double)ro);
+    assert_true(r0 > 20.0f && r0 > l0 * 2.0f);
+    assert_true(r1 < l1 * 0.5f && l1 > 20.0f);
+    assert_true(fabsf(l1 - r0) < 3.0f && fabsf(r1 - l0) < 3.0f);
+    assert_true(fabsf(lo - l1) < 1.0f && fabsf(ro - r1) < 1.0f);
+    render_test_destroy_clean(r, false);
+}
+
+/* KHR_texture_transform offset [0.5, 0] on a red | green base colour texture (nearest, repeat):
+ * the left half shows green and the right half red, the reverse of the untransformed texture. */
+static void test_texture_transform_offset(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t plain[W * H * 4], moved[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0%s}},"
+                      "\"extensions\":{\"KHR_materials_unlit\":{}}}";
+    char mat[512];
+    fq_opts o = {.texels = {{255, 0, 0, 255}, {0, 255, 0, 255}}, .material = mat};
+    snprintf(mat, sizeof(mat), fmt, "");
+    render_file(r, &o, (fq_light){0, 1}, plain);
+    snprintf(mat, sizeof(mat), fmt,
+             ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":[0.5,0]}}");
+    render_file(r, &o, (fq_light){0, 1}, moved);
+    const uint8_t *pl = at(plain, -0.5f, 0.0f), *pr = at(plain, 0.5f, 0.0f);
+    const uint8_t *ml = at(moved, -0.5f, 0.0f), *mr = at(moved, 0.5f, 0.0f);
+    print_message("plain: left %u,%u right %u,%u; offset: left %u,%u right %u,%u (r,g)\n", pl[0],
+                  pl[1], pr[0], pr[1], ml[0], ml[1], mr[0], mr[1]);
+    assert_true(pl[0] > pl[1] + 100 && pr[1] > pr[0] + 100);
+    assert_true(ml[1] > ml[0] + 100 && mr[0] > mr[1] + 100);
+    render_test_destroy_clean(r, false);
+}
+
+/* KHR_materials_unlit: the same picture with and without light; a lit material differs. */
+static void test_unlit(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t dark[W * H * 4], bright[W * H * 4], lit[W * H * 4];
+    const char *unlit = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.6,0.9,1]},"
+                        "\"extensions\":{\"KHR_materials_unlit\":{}}}";
+    render_file(r, &(fq_opts){.material = unlit}, (fq_light){0, 0.1f}, dark);
+    render_file(r, &(fq_opts){.material = unlit}, (fq_light){6, 1}, bright);
+    render_file(r,
+                &(fq_opts){.material = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                                       "[0.2,0.6,0.9,1],\"metallicFactor\":0}}"},
+                (fq_light){6, 1}, lit);
+    const uint8_t *d = at(dark, 0, 0), *b = at(bright, 0, 0), *l = at(lit, 0, 0);
+    print_message("unlit %u,%u,%u in the dark, %u,%u,%u in the sun; lit %u,%u,%u\n", d[0], d[1],
+                  d[2], b[0], b[1], b[2], l[0], l[1], l[2]);
+    for (int c = 0; c < 3; c++) {
+        assert_true(abs((int)d[c] - (int)b[c]) <= 1);
+    }
+    assert_true(b[2] > b[1] && b[1] > b[0]);
+    assert_true(abs((int)l[1] - (int)b[1]) > 10);
+    render_test_destroy_clean(r, false);
+}
+
+/* The brightest pixel's luma over the middle of the square. */
+static float peak(const uint8_t *px) {
+    float best = 0.0f;
+    for (float y = -0.3f; y <= 0.3f; y += 0.05f) {
+        for (float x = -0.3f; x <= 0.3f; x += 0.05f) {
+            best = fmaxf(best, luma(at(px, x, y)));
+        }
+    }
+    return best;
+}
+
+/* KHR_materials_clearcoat on a rough surface adds the coat's sharp highlight where the sun
+ * reflects into the camera (the middle of the square). */
+static void test_clearcoat(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t bare[W * H * 4], coated[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.1,0.1,0.1,1],"
+                      "\"metallicFactor\":0,\"roughnessFactor\":1}%s}";
+    char mat[512];
+    snprintf(mat, sizeof(mat), fmt, "");
+    render_file(r, &(fq_opts){.material = mat}, (fq_light){2, 0.2f}, bare);
+    snprintf(mat, sizeof(mat), fmt,
+             ",\"extensions\":{\"KHR_materials_clearcoat\":{\"clearcoatFactor\":1,"
+             "\"clearcoatRoughnessFactor\":0.3}}");
+    render_file(r, &(fq_opts){.material = mat}, (fq_light){2, 0.2f}, coated);
+    float pb = peak(bare), pc = peak(coated);
+    print_message("peak luma: bare %.1f, coated %.1f\n", (double)pb, (double)pc);
+    assert_true(pc > pb + 40.0f);
+    render_test_destroy_clean(r, false);
+}
+
+/* A smooth dark dielectric reflects the sun into the camera; KHR_materials_specular with factor 0
+ * and KHR_materials_ior 1 (no reflectance at normal incidence) take that highlight away, and a
+ * higher ior makes it brighter. */
+static void test_specular_and_ior(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t base[W * H * 4], nospec[W * H * 4], ior1[W * H * 4], ior2[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.05,0.05,0.05,1],"
+                      "\"metallicFactor\":0,\"roughnessFactor\":0.6}%s}";
+    char mat[512];
+    fq_light sun = {1, 0.1f};
+    snprintf(mat, sizeof(mat), fmt, "");
+    render_file(r, &(fq_opts){.material = mat}, sun, base);
+    snprintf(mat, sizeof(mat), fmt,
+             ",\"extensions\":{\"KHR_materials_specular\":{\"specularFactor\":0}}");
+    render_file(r, &(fq_opts){.material = mat}, sun, nospec);
+    snprintf(mat, sizeof(mat), fmt, ",\"extensions\":{\"KHR_materials_ior\":{\"ior\":1}}");
+    render_file(r, &(fq_opts){.material = mat}, sun, ior1);
+    snprintf(mat, sizeof(mat), fmt, ",\"extensions\":{\"KHR_materials_ior\":{\"ior\":2}}");
+    render_file(r, &(fq_opts){.material = mat}, sun, ior2);
+    float pb = peak(base), pn = peak(nospec), p1 = peak(ior1), p2 = peak(ior2);
+    print_message("peak luma: default %.1f, specular 0 %.1f, ior 1 %.1f, ior 2 %.1f\n", (double)pb,
+                  (double)pn, (double)p1, (double)p2);
+    assert_true(pn < pb - 10.0f);
+    assert_true(p1 < pb - 10.0f);
+    assert_true(p2 > pb + 5.0f);
+    render_test_destroy_clean(r, false);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vertex_colors),
+        cmocka_unit_test(test_texcoord1_occlusion),
+        cmocka_unit_test(test_texture_transform_offset),
+        cmocka_unit_test(test_unlit),
+        cmocka_unit_test(test_clearcoat),
+        cmocka_unit_test(test_specular_and_ior),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
