@@ -338,7 +338,7 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
     const rill__gpu_cull_run *runs = mats ? d.runs_mat : d.runs_geo;
     uint32_t nruns = mats ? d.nruns_mat : d.nruns_geo;
     rill__pipe *bound = NULL;
-    const rill__buf *cur_vb = NULL, *cur_ib = NULL;
+    const rill__buf *cur_vb = NULL, *cur_ib = NULL, *cur_xb = NULL;
     uint32_t cur_mat = 0;
     int front = -1; /* the front face set since the pipeline was bound (1: clockwise) */
     for (uint32_t k = 0; k < nruns; k++) {
@@ -374,10 +374,13 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
             rill__cmd_bind_set(cmd, 1, mt->set);
             cur_mat = run->mat.id;
         }
-        if (ms->vb != cur_vb || ms->ib != cur_ib) {
-            rill__cmd_bind_mesh(cmd, ms->vb, ms->ib);
+        rill__buf *xb = rill__mesh_extras(r, ms);
+        if (ms->vb != cur_vb || ms->ib != cur_ib || xb != cur_xb) {
+            rill__cmd_bind_mesh_extras(cmd, ms->vb, xb ? xb : r->default_extras,
+                                       xb ? (uint32_t)sizeof(rill__vertex_extra) : 0u, ms->ib);
             cur_vb = ms->vb;
             cur_ib = ms->ib;
+            cur_xb = xb;
         }
         uint64_t at = ((uint64_t)list * d.ncmds + run->first) * 20u;
         rill__cmd_draw_indexed_indirect(cmd, d.cmds, at, run->count);
