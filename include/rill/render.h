@@ -778,6 +778,10 @@ typedef struct rill_render_snapshot {
      * GlobalTransform). */
     const struct rill_render_fog_box *fog_volumes;
     uint32_t fog_volume_count;
+    /* PoolWater boxes (rill/render/water.h; rill_render_extract: every PoolWater with a
+     * GlobalTransform). */
+    const struct rill_render_water_box *water;
+    uint32_t water_count;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -1138,6 +1142,7 @@ typedef struct rill_render_extract_buf {
     rill_map morphed; /* MeshMorph entity -> its dense index (extract_skins.c) */
     RILL_ARRAY(struct rill_render_decal) decals;        /* ForwardDecal boxes (post_decal.c) */
     RILL_ARRAY(struct rill_render_fog_box) fog_volumes; /* FogVolume boxes (fog_volume.c) */
+    RILL_ARRAY(struct rill_render_water_box) water;     /* PoolWater boxes (water.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

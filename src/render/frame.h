@@ -261,6 +261,16 @@ rill_result rill__clouds_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
 void rill__clouds_binding(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding *b);
 void rill__sky_clouds_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__binding b[3]);
 
+/* water.c: PoolWater. plan (after the views) clamps the snapshot's boxes into this frame's
+ * buffer; add_view adds a view's "water" pass after `after` (out_last as rill__sky_add_view). */
+typedef struct rill__water rill__water;
+rill_result rill__water_create(rill_renderer *r, rill_error *err);
+void rill__water_destroy(rill_renderer *r);
+rill_result rill__water_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                             rill_error *err);
+rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
+                                 rill_rg_pass *out_last, rill_error *err);
+
 /* fog_volume.c: volumetric fog (VolumetricFog on a view, FogVolume boxes). plan (after the
  * views) resolves each view's settings (clamped, warnings naming the entity) and writes their
  * uniform blocks and the frame's boxes; add_view adds a view's "vfog" (froxel volume) and

@@ -140,6 +140,7 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     rill_rg_pass lit, sky;
     RILL_TRY(rill__sky_add_view(r, g, vs, pass[2], &sky, err));
     RILL_TRY(rill__skybox_add_view(r, g, vs, sky, &lit, err));
+    RILL_TRY(rill__water_add_view(r, g, vs, lit, &lit, err)); /* PoolWater (water.c) */
     if (vs->set.fog_on) {
         /* Distance fog on the opaque surfaces; transparent ones blend over the fogged image. */
         rill_rg_pass fog = view_pass(g, "fog", rill__pass_fog, vs, err);

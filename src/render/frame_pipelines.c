@@ -41,6 +41,7 @@ static const rill__set_layout sky_set = {{U, T, T, T, T, T, I, T}}; /* + cloud p
 static const rill__set_layout sky_ibl_set = {{U, T, T, I, T}};      /* + cloud panorama */
 static const rill__set_layout skybox_set = {{T, T, I}};
 static const rill__set_layout vfog_set = {{U, T, T, U, S, I}}; /* frame, shadows, harmonics */
+static const rill__set_layout water_set = {{U, T, I, S, T}};   /* frame, depth, hdr, boxes, sky */
 static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
 static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S}}; /* gpu_cull.c */
 #undef T
@@ -161,6 +162,7 @@ static const pipe_row rows[] = {
     /* Volumetric fog (fog_volume.c). */
     {RILL__PIPE_VFOG,           "volumetric fog",             COMPUTE(vfog_comp),          NO_COLOR,                0,                              &vfog_set,       NULL,          0},
     {RILL__PIPE_CLOUDS,         "clouds",                     COMPUTE(clouds_comp),        NO_COLOR,                0,                              &sky_view_set,   NULL,          48},
+    {RILL__PIPE_WATER,          "pool water",                 COMPUTE(water_comp),         NO_COLOR,                0,                              &water_set,      NULL,          80},
     {RILL__PIPE_VFOG_APPLY,     "volumetric fog apply",       COMPUTE(vfog_apply_comp),    NO_COLOR,                0,                              &vfog_apply_set, NULL,          0},
     /* Screen-space global illumination (gi.c): trace, accumulation, composite. */
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},

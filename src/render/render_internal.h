@@ -362,7 +362,7 @@ struct rill_rg_ctx {
     X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)                                \
     X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
     X(SKYBOX)                                                                                      \
-    X(VFOG) X(VFOG_APPLY) X(CLOUDS)                                                                \
+    X(VFOG) X(VFOG_APPLY) X(CLOUDS) X(WATER)                                                       \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
     X(GPU_CULL)
 /* clang-format on */
@@ -439,6 +439,7 @@ struct rill_renderer {
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
     struct rill__vfog *vfog;     /* fog_volume.c: volumetric fog */
     struct rill__clouds *clouds; /* clouds.c: the sky's cloud layer */
+    struct rill__water *water;   /* water.c: PoolWater */
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;
@@ -594,6 +595,10 @@ rill_result rill__probe_extract(rill_world *world, rill_render_extract_buf *buf,
  * fog volumes at extract (false when out of memory). */
 rill_result rill__vfog_register(rill_world *w, rill_render_components *out, rill_error *err);
 bool rill__vfog_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out);
+/* water.c: registers PoolWater; fills the snapshot's water boxes at extract (false when out of
+ * memory). */
+rill_result rill__water_register(rill_world *w, rill_error *err);
+bool rill__water_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out);
 /* clouds.c: registers Clouds (a settings type). */
 rill_result rill__clouds_register(rill_world *w, rill_render_components *out, rill_error *err);
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,

@@ -265,6 +265,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = rill__clouds_register(w, out, err); /* clouds.c */
     }
+    if (r == RILL_OK) {
+        r = rill__water_register(w, err); /* water.c */
+    }
     return r;
 }
 

@@ -1,0 +1,313 @@
+/* test_water.c: PoolWater (rill/render/water.h, src/render/water.c) on lavapipe with validation on,
+ * as a user sees it: a white floor seen through the water takes the depth colour, more so under
+ * deep water than shallow; the waves move (two frames differ on the water, nowhere else) and the
+ * same frame count renders the same picture on another renderer; at a grazing angle the water
+ * mirrors the sky more than looking down; hostile values render as their clamped values; the
+ * component reaches the snapshot through extract.
+ * RILL_WATER_PNG_DIR=dir writes each frame a test reads, to look at. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rill/render.h"
+#include "rill/render/water.h"
+#include "rill/scene.h"
+
+#define W 48
+#define H 48
+
+typedef struct fixture {
+    rill_renderer *r;
+    rill_mesh cube;
+    rill_material white;
+    rill_render_instance floor;
+    rill_render_snapshot snap;
+    rill_render_water_box box;
+    uint8_t px[W * H * 4];
+} fixture;
+
+static rill_renderer *make_renderer(void) {
+    return render_test_renderer((rill_renderer_desc){
+        .width = W, .height = H, .shadow_map_size = 256, .quality = RILL_RENDER_QUALITY_LOW});
+}
+
+static int setup(void **state) {
+    fixture *f = rill_calloc(1, sizeof(*f));
+    f->r = make_renderer();
+    if (!f->r) {
+        rill_free(f);
+        return -1;
+    }
+    rill_error err = {0};
+    f->cube = rill_render_mesh_cube(f->r, &err);
+    assert_true(f->cube.id != 0);
+    f->white = render_test_material(f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}});
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    render_test_destroy_clean(f->r, false);
+    rill_free(f);
+    return 0;
+}
+
+/* A white floor (its top at y = -depth) under a 10 x depth x 10 m pool whose surface is y = 0,
+ * seen from eye toward the pool's middle under a noon sun. water: with the pool. */
+static void scene(fixture *f, const float eye[3], float depth, bool water) {
+    memset(&f->snap, 0, sizeof(f->snap));
+    mat4 inv;
+    render_test_look_at(inv, eye, (float[3]){0, 0, 0});
+    memcpy(f->snap.view.world_from_view, inv, sizeof(mat4));
+    f->snap.view.fov_y = 0.6f;
+    f->snap.view.far_plane = 500.0f;
+    f->snap.has_sun = true;
+    f->snap.sun.color[0] = f->snap.sun.color[1] = f->snap.sun.color[2] = 1.0f;
+    f->snap.sun.illuminance = 3.0f;
+    f->snap.sun.direction[0] = 0.3f, f->snap.sun.direction[1] = -1.0f;
+    f->snap.ambient[0] = 0.2f, f->snap.ambient[1] = 0.22f, f->snap.ambient[2] = 0.26f;
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){0, -depth - 0.5f, 0});
+    glm_scale(m, (vec3){40, 1, 40});
+    memset(&f->floor, 0, sizeof(f->floor));
+    f->floor.id = 1;
+    f->floor.mesh = f->cube;
+    f->floor.material = f->white;
+    memcpy(f->floor.transform, m, sizeof(m));
+    f->snap.instances = &f->floor;
+    f->snap.instance_count = 1;
+    if (water) {
+        memset(&f->box, 0, sizeof(f->box));
+        glm_mat4_identity(m);
+        glm_translate(m, (vec3){0, -0.5f * depth, 0});
+        glm_scale(m, (vec3){10, depth, 10});
+        memcpy(f->box.world_from_box, m, sizeof(m));
+        f->box.water = rill_render_pool_water_query_defaults();
+        f->snap.water = &f->box;
+        f->snap.water_count = 1;
+    }
+}
+
+static void render(fixture *f, rill_renderer *r, int frames, const char *name) {
+    rill_error err = {0};
+    for (int i = 0; i < frames; i++) {
+        assert_int_equal(rill_renderer_render(r, &f->snap, &err), RILL_OK);
+    }
+    if (rill_renderer_read_pixels(r, f->px, sizeof(f->px), &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+    const char *dir = getenv("RILL_WATER_PNG_DIR");
+    if (dir && name) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+        assert_int_equal(rill_renderer_write_png(r, path, &err), RILL_OK);
+    }
+}
+
+/* Mean R, G, B (0..255) over the 6 x 6 pixels around (x, y). */
+static void mean_at(const fixture *f, int x, int y, double out[3]) {
+    out[0] = out[1] = out[2] = 0.0;
+    for (int j = y - 3; j < y + 3; j++) {
+        for (int i = x - 3; i < x + 3; i++) {
+            const uint8_t *p = f->px + ((size_t)j * W + (size_t)i) * 4;
+            for (int k = 0; k < 3; k++) {
+                out[k] += p[k] / 36.0;
+            }
+        }
+    }
+}
+
+static double sum3(const double c[3]) {
+    return c[0] + c[1] + c[2];
+}
+
+/* The floor seen through the water takes the depth colour (red goes first), more under deep water
+ * than shallow; without water it is white-grey. */
+static void test_depth_tint(void **state) {
+    fixture *f = *state;
+    const float eye[3] = {0, 8, 6};
+    double dry[3], c[2][3];
+    scene(f, eye, 0.5f, false);
+    render(f, f->r, 3, "dry");
+    mean_at(f, W / 2, H / 2, dry);
+    const float depth[2] = {0.5f, 4.0f};
+    for (int i = 0; i < 2; i++) {
+        scene(f, eye, depth[i], true);
+        render(f, f->r, 3, i ? "deep" : "shallow");
+        mean_at(f, W / 2, H / 2, c[i]);
+    }
+    print_message("floor: dry %.0f %.0f %.0f, under 0.5 m %.0f %.0f %.0f, under 4 m %.0f %.0f "
+                  "%.0f\n",
+                  dry[0], dry[1], dry[2], c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2]);
+    assert_true(c[0][2] > c[0][0] + 5.0); /* tinted: blue over red */
+    assert_true(c[0][0] < dry[0] - 10.0);
+    assert_true(sum3(c[1]) < sum3(c[0]) - 20.0); /* deeper, darker */
+    assert_true(c[1][2] > c[1][0]);
+}
+
+/* The waves move: two frames differ on the water and nowhere else; the same number of frames
+ * gives the same picture on a fresh renderer. */
+static void test_waves_move_deterministic(void **state) {
+    fixture *f = *state;
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    scene(f, (float[3]){0, 3, 9}, 2.0f, true);
+    f->box.water.wave_height = 0.3f;
+    rill_renderer *r2 = make_renderer();
+    assert_non_null(r2);
+    rill_error err = {0};
+    /* The other renderer has its own cube and material: same ids, as the first's were made
+     * first too. */
+    assert_true(rill_render_mesh_cube(r2, &err).id == f->cube.id);
+    assert_true(render_test_material(r2, (rill_material_desc){.base_color = {1, 1, 1, 1}}).id ==
+                f->white.id);
+    /* Both renderers at the same frame count. */
+    rill_render_stats st;
+    rill_renderer_stats(f->r, &st);
+    uint64_t done = st.frame_index;
+    for (uint64_t i = 0; i < done; i++) {
+        assert_int_equal(rill_renderer_render(r2, &f->snap, &err), RILL_OK);
+    }
+    render(f, f->r, 2, "waves_a");
+    memcpy(a, f->px, sizeof(a));
+    render(f, r2, 2, "waves_other");
+    memcpy(b, f->px, sizeof(b));
+    assert_memory_equal(a, b, sizeof(a));
+    render(f, f->r, 3, "waves_b");
+    int water_changed = 0, sky_changed = 0;
+    for (int i = 0; i < W * H; i++) {
+        bool diff = memcmp(&a[i * 4], &f->px[i * 4], 3) != 0;
+        if (diff && i / W >= H / 2) {
+            water_changed++;
+        } else if (diff && i / W < H / 8) {
+            sky_changed++;
+        }
+    }
+    print_message("waves: %d pixels of the lower half changed, %d of the top rows\n", water_changed,
+                  sky_changed);
+    assert_true(water_changed > W * H / 8);
+    assert_int_equal(sky_changed, 0);
+    render_test_destroy_clean(r2, false);
+}
+
+/* At a grazing angle the water mirrors the sky (Fresnel): through clear water a white floor looks
+ * nearly as it does dry when seen from above, and much less so at a grazing angle, where the
+ * reflection of the (darker) sky takes over. */
+static void test_fresnel(void **state) {
+    fixture *f = *state;
+    double change[2];
+    const float eyes[2][3] = {{0, 10, 1}, {0, 0.6f, 9}};
+    for (int i = 0; i < 2; i++) {
+        double wet[3], dry[3];
+        scene(f, eyes[i], 3.0f, true);
+        f->box.water.clarity = 1000.0f; /* clear: the floor shows through */
+        f->box.water.wave_height = 0.0f;
+        mat4 m;
+        glm_mat4_identity(m);
+        glm_translate(m, (vec3){0, -3.5f, 0});
+        glm_scale(m, (vec3){400, 1, 400});
+        memcpy(f->floor.transform, m, sizeof(m));
+        render(f, f->r, 3, i ? "grazing_wet" : "down_wet");
+        mean_at(f, W / 2, H / 2, wet);
+        f->snap.water_count = 0;
+        render(f, f->r, 3, i ? "grazing_dry" : "down_dry");
+        mean_at(f, W / 2, H / 2, dry);
+        change[i] = fabs(sum3(wet) - sum3(dry));
+        print_message("%s: wet %.0f %.0f %.0f, dry %.0f %.0f %.0f\n", i ? "grazing" : "down",
+                      wet[0], wet[1], wet[2], dry[0], dry[1], dry[2]);
+    }
+    assert_true(change[1] > change[0] * 3.0 + 30.0);
+}
+
+/* Hostile values render as their clamped values: NaN clarity is 3, a negative wave height 0, a
+ * zero wind direction (1, 0), a depth colour above 1 is 1; a degenerate matrix drops the box. */
+static void test_hostile_clamp(void **state) {
+    fixture *f = *state;
+    static uint8_t want[W * H * 4], none[W * H * 4];
+    for (int k = 0; k < 2; k++) {
+        scene(f, (float[3]){0, 6, 6}, 2.0f, true);
+        rill_render_pool_water *w = &f->box.water;
+        if (k == 0) {
+            w->wave_height = 0.0f;
+            w->depth_color[1] = 1.0f;
+        } else {
+            w->clarity = NAN;
+            w->wave_height = -4.0f;
+            w->wind_direction[0] = w->wind_direction[1] = 0.0f;
+            w->depth_color[1] = 7.0f;
+        }
+        f->box.entity = 11;
+        render(f, f->r, 2, k ? "hostile" : "hostile_clamped");
+        if (k == 0) {
+            memcpy(want, f->px, sizeof(want));
+        }
+    }
+    assert_memory_equal(f->px, want, sizeof(want));
+    scene(f, (float[3]){0, 6, 6}, 2.0f, false);
+    render(f, f->r, 2, NULL);
+    memcpy(none, f->px, sizeof(none));
+    scene(f, (float[3]){0, 6, 6}, 2.0f, true);
+    memset(f->box.world_from_box, 0, sizeof(f->box.world_from_box));
+    render(f, f->r, 2, NULL);
+    assert_memory_equal(f->px, none, sizeof(none));
+}
+
+/* The user's path: a PoolWater with a GlobalTransform reaches the snapshot with its entity. */
+static void test_extract(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_render_components comps;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w); /* extract draws from a camera */
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    rill_component pw = rill_world_find_component(w, "PoolWater");
+    assert_true(pw.id != 0);
+    rill_render_pool_water v;
+    rill_type_apply_defaults(rill_world_component_type(w, pw), &v);
+    assert_float_equal(v.depth_color[1], 0.15f, 0.0);
+    assert_float_equal(v.depth_color[2], 0.2f, 0.0);
+    v.clarity = 7.0f;
+    rill_entity e = rill_world_spawn(w);
+    assert_non_null(rill_world_add(w, e, pw, &v));
+    assert_non_null(rill_world_add(w, e, b->transform, NULL));
+    assert_non_null(rill_world_add(w, e, b->global_transform, NULL));
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.water_count, 1);
+    assert_int_equal(s.water[0].entity, e);
+    assert_float_equal(s.water[0].water.clarity, 7.0f, 0.0);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest cpu[] = {cmocka_unit_test(test_extract)};
+    const struct CMUnitTest gpu[] = {
+        cmocka_unit_test(test_depth_tint),
+        cmocka_unit_test(test_waves_move_deterministic),
+        cmocka_unit_test(test_fresnel),
+        cmocka_unit_test(test_hostile_clamp),
+    };
+    int failed = cmocka_run_group_tests_name("water_cpu", cpu, NULL, NULL);
+    return failed + cmocka_run_group_tests_name("water_gpu", gpu, setup, teardown);
+}
