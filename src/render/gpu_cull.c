@@ -291,6 +291,9 @@ static void scan_slice(void *arg, uint32_t begin, uint32_t end, uint32_t index) 
             }
         }
         g->state.data[i] = st;
+        if (st == ST_CPU && i < j->guesses) {
+            g->pos_slot.data[i] = GC_NONE; /* see resolve */
+        }
     }
     g->slices.data[index] = out;
 }
@@ -357,7 +360,10 @@ static bool push_delta(rill__gpu_cull *g, uint32_t s, uint32_t op, const rill_re
 
 /* A position the jobs could not settle: its id through the map (a new slot when new, a new group
  * when its mesh or material changed); a second position with an id already seen this frame
- * stays on the CPU path. False: out of memory. */
+ * stays on the CPU path. False: out of memory. A slot is some position's guess only when that
+ * position took it this frame: positions left on the CPU path forget theirs (here and in
+ * scan_slice), and the others get a new one here, so no two jobs of the next scan can settle the
+ * same slot (a repeated id that went away and came back would otherwise be taken twice). */
 static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_instance *in,
                     uint32_t i) {
     const mesh_slot *ms = rill__mesh_get(r, in->mesh);
@@ -366,6 +372,7 @@ static bool resolve(rill_renderer *r, rill__gpu_cull *g, const rill_render_insta
         gc_slot *sl = &g->slots.data[v];
         if (sl->seen == g->frame) {
             g->state.data[i] = ST_CPU; /* a repeated id */
+            g->pos_slot.data[i] = GC_NONE;
             return true;
         }
         sl->seen = g->frame;
