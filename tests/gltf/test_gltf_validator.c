@@ -1,7 +1,8 @@
 /* test_gltf_validator.c: the Khronos glTF validator accepts (no errors) what the .glb writer and
- * the LOD bake produce: procedural models with edges and lights, re-written assimp test models,
- * and LOD levels. Runs tests/gltf/validate.js with Node.js; skipped with a message when node or
- * the gltf-validator package is missing (scripts/install-deps.sh installs it under build/). */
+ * the LOD bake produce: procedural models with edges and lights, vertex colours, a second UV set
+ * and material extensions, re-written assimp test models, and LOD levels. Runs
+ * tests/gltf/validate.js with Node.js; skipped with a message when node or the gltf-validator
+ * package is missing (scripts/install-deps.sh installs it under build/). */
 #include <sys/wait.h>
 
 #include "rill_test.h"
@@ -66,6 +67,28 @@ static void test_validator_accepts(void **state) {
         rill_strdup("lamp"), RILL_GLTF_LIGHT_SPOT, {1, 1, 1}, 20.0f, 10.0f, 0.1f, 0.5f};
     m->nodes[0].light = 0;
     write_model(m, dir, "cube.glb", cmd, sizeof(cmd));
+    rill_gltf_model_free(m);
+    /* Vertex colours, a second UV set and every material extension the writer writes. */
+    m = tm_cube();
+    rill_gltf_primitive *p = &m->meshes[0].primitives[0];
+    p->colors = tm_alloc((size_t)p->vertex_count * 4, sizeof(float));
+    p->uv1 = tm_alloc((size_t)p->vertex_count * 2, sizeof(float));
+    for (uint32_t v = 0; v < p->vertex_count * 4; v++) {
+        p->colors[v] = (float)(v % 5) * 0.25f;
+    }
+    memcpy(p->uv1, p->uv0, (size_t)p->vertex_count * 2 * sizeof(float));
+    rill_gltf_material *mt = &m->materials[0];
+    mt->unlit = true;
+    mt->ior = 1.33f;
+    mt->has_specular = true;
+    mt->specular_factor = 0.5f;
+    mt->specular_color_factor[0] = 1.0f;
+    mt->specular_color_factor[1] = 0.5f;
+    mt->specular_color_factor[2] = 0.25f;
+    mt->clearcoat_factor = 0.75f;
+    mt->clearcoat_roughness_factor = 0.25f;
+    mt->occlusion_texture.texcoord = 1;
+    write_model(m, dir, "extras.glb", cmd, sizeof(cmd));
     rill_gltf_model_free(m);
     m = tm_plane(8);
     assert_int_equal(rill_gltf_model_build_edges(m, NULL, &err), RILL_OK);
