@@ -35,13 +35,15 @@ typedef struct side {
     rill_material opaque, opaque2, blend, mask;
 } side;
 
-static void side_create(side *s, bool gpu) {
+/* jobs: the renderer's culling jobs (the GPU path's scan runs over them too), or NULL. */
+static void side_create(side *s, bool gpu, rill_jobs *jobs) {
     rill_error err = {0};
     s->r = render_test_renderer((rill_renderer_desc){
         .width = W,
         .height = H,
         .shadow_map_size = 256,
         .debug_flags = gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u,
+        .jobs = jobs,
     });
     assert_non_null(s->r);
     if (gpu) {
@@ -249,9 +251,12 @@ static void check_frame(const side *cpu, const side *gpu, const rill_render_inst
 
 static void test_gpu_cull_matches_cpu(void **state) {
     (void)state;
+    rill_error err = {0};
+    rill_jobs *jobs = rill_jobs_create(&(rill_jobs_desc){.worker_count = 3}, &err);
+    assert_non_null(jobs);
     side a, b;
-    side_create(&a, false);
-    side_create(&b, true);
+    side_create(&a, false, NULL);
+    side_create(&b, true, jobs); /* the scan's slices over three workers */
     static rill_render_instance ia[COUNT], ib[COUNT];
     static uint8_t pa[W * H * 4], pb[W * H * 4];
     for (uint32_t frame = 0; frame < 3; frame++) {
@@ -277,6 +282,7 @@ static void test_gpu_cull_matches_cpu(void **state) {
     assert_memory_equal(pa, pb, sizeof(pa));
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
+    rill_jobs_destroy(jobs);
 }
 
 /* Draws `n` instances (inst) on s into px: the camera looks at the origin from +z. */
@@ -300,8 +306,8 @@ static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n
 static void test_repeated_id_comes_back(void **state) {
     (void)state;
     side a, b;
-    side_create(&a, false);
-    side_create(&b, true);
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
     static uint8_t pa[W * H * 4], pb[W * H * 4];
     const float xs[3] = {-2.5f, 0.0f, 2.5f};
     for (uint32_t frame = 0; frame < 4; frame++) {
