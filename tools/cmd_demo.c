@@ -428,6 +428,10 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
     count += gen_terrain(g, side, off + 60.0f, off + 160.0f, err, res);
     if (*res != RILL_OK)
         return count;
+    /* Scripted life (demo_scripts.c): traffic, the gate's doors, day and night, a district on L. */
+    *res = rill_demo_add_life(g->w, g->out, &(rill_demo_layout){side, districts, off}, &count, err);
+    if (*res != RILL_OK)
+        return count;
     *res = save_roots(g, "main.rsn", err);
     return count;
 }

@@ -27,4 +27,19 @@ void rill_demo_register_components(rill_world *world);
  * the number of drawable instances added, or -1 with err set. */
 int64_t rill_demo_make_drawables(rill_renderer *r, rill_world *world, rill_error *err);
 
+/* demo_scripts.c: the city's scripted life. The main scene's layout: `side` x `side` grid cells of
+ * 200 m, the first `districts` of them holding a district; the landmarks stand around the street
+ * crossing at (offset, offset). */
+typedef struct rill_demo_layout {
+    uint32_t side, districts;
+    float offset;
+} rill_demo_layout;
+/* Writes the scripts (.lua files in project_dir/scripts, each checked to compile) and adds their
+ * Script entities to the main scene being built in w: the day/night cycle on the Sun, cars driving
+ * around blocks near the tower, the city gate's doors opening as the camera nears (models/door.glb)
+ * and a loader that adds an extra district on the L key. Adds the entities it spawned to
+ * *out_count. */
+rill_result rill_demo_add_life(rill_world *w, const char *project_dir, const rill_demo_layout *l,
+                               uint32_t *out_count, rill_error *err);
+
 #endif /* RILL_TOOLS_DEMO_H */

@@ -530,13 +530,20 @@ static void build_gate(mdl *m) {
     box(p, (float[3]){-14, 24, -3}, (float[3]){14, 30, 3}, 2);
 }
 
+/* A door leaf of 1 x 1 m, 1 m thick, hinged at the origin (it spans x 0..1): the entity's scale
+ * sizes it, its rotation about Y swings it (demo_scripts.c, scripts/door.lua). */
+static void build_door(mdl *m) {
+    prim *p = mdl_prim(m, TEX_BARK);
+    box(p, (float[3]){0, 0, -0.5f}, (float[3]){1, 1, 0.5f}, 1);
+}
+
 /* Model i (of the names below) at detail level l in style `style`, written as
  * dir/<name>[_sN][_lodL].glb. */
 static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t style,
                                rill_error *err) {
-    static const char *const names[] = {"building_0", "building_1", "building_2", "building_3",
-                                        "tree",       "lamp",       "bench",      "car",
-                                        "ground",     "tower",      "fountain",   "gate"};
+    static const char *const names[] = {
+        "building_0", "building_1", "building_2", "building_3", "tree", "lamp", "bench",
+        "car",        "ground",     "tower",      "fountain",   "gate", "door"};
     mdl m;
     memset(&m, 0, sizeof m);
     m.style = style;
@@ -558,8 +565,10 @@ static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t
         build_tower(&m);
     else if (i == 10)
         build_fountain(&m);
-    else
+    else if (i == 11)
         build_gate(&m);
+    else
+        build_door(&m);
     char name[64], styled[48];
     if (style)
         snprintf(styled, sizeof styled, "%s_s%u", names[i], style);
@@ -584,7 +593,7 @@ rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size
         r = write_textures(tex_dir, texture_size, styles, err);
     /* Levels written per model (the base included); 1 = none authored, export bakes them. The
      * buildings (0..3) and the ground (8) are written once per style. */
-    static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1};
+    static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1, 1};
     for (uint32_t i = 0; r == RILL_OK && i < RILL_COUNTOF(levels); i++) {
         uint32_t model_styles = (i < 4 || i == 8) ? styles : 1u;
         for (uint32_t s = 0; r == RILL_OK && s < model_styles; s++)

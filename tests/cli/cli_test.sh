@@ -2060,6 +2060,30 @@ LUA
     expect_err "scripts/mover.lua:9: mover x	12"
     expect_out "scripts: 2 files, 1 running"
     ;;
+demo_scripts)
+    # The demo city's scripted life, through the path a user's project takes: the generated
+    # project holds the scripts and their Script entities; `rill run --headless` plays them (the
+    # sun turns, the cars drive, L pressed at frame 2 loads the extra district); `rill export`
+    # checks and packs them and the pack plays them too.
+    run 0 demo --out demo --entities 3000 --no-load
+    for f in day_night car door district_loader; do
+        [ -s "demo/project/scripts/$f.lua" ] || fail "scripts/$f.lua missing"
+    done
+    grep -q 'scripts/car.lua' demo/project/main.rsn || fail "no scripted car in main.rsn"
+    grep -q 'scripts/day_night.lua' demo/project/main.rsn || fail "the sun has no script"
+    run 0 run demo/project --headless --frames 60 --size 32x18 --key l@2
+    expect_out "scripts: 4 files, 12 running, 0 errors"
+    expect_err "day_night.lua:[0-9]*: sun at 13:00:00"
+    last=$(grep "day_night.lua:[0-9]*: sun at" err.txt | tail -1)
+    case "$last" in *13:00:00) fail "the sun did not turn: $last" ;; esac
+    expect_err "car.lua:[0-9]*: Car 1 drove [1-9][0-9.]* m, now [1-9][0-9.]* m from"
+    expect_err "district_loader.lua:[0-9]*: loading an extra district"
+    expect_err "district_loader.lua:[0-9]*: extra district loaded: [1-9][0-9]* entities"
+    [ "$(grep -c "extra district loaded" err.txt)" -eq 1 ] || fail "the district loaded more than once"
+    run 0 export demo/project --out demo.rpak --lod-levels 0 --no-hlod
+    run 0 run --pack demo.rpak --headless --frames 3 --size 32x18
+    expect_out "scripts: 4 files, 12 running, 0 errors"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
