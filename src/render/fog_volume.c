@@ -4,7 +4,8 @@
  * planned: the settings resolved and clamped (a warning naming the entity and the field), the
  * boxes made into their inverse matrices and per-metre coefficients, one uniform block; in the
  * graph after the opaque surfaces, the sky and distance fog: "vfog" (vfog.comp: the froxel volume,
- * one column an invocation, lit by the sun's cascaded shadows and the sky's ambient light) and
+ * one column an invocation, lit by the sun's cascaded shadows, the view's point and spot lights
+ * and the sky's ambient light) and
  * "vfog.apply" (vfog_apply.comp: the volume over the lit image). A view whose medium is empty (its
  * density 0 and no box with density > 0) adds no pass. */
 #include "frame.h"
@@ -401,7 +402,7 @@ static void pass_volume(rill_rg_ctx *ctx, void *user) {
     vfog_view *fv = user;
     rill_renderer *r = fv->r;
     const rill__view *vs = fv->vs;
-    rill__binding b[6], ibl[3];
+    rill__binding b[9], ibl[3];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -415,8 +416,17 @@ static void pass_volume(rill_rg_ctx *ctx, void *user) {
     b[4].range = sizeof(gpu_box) * (r->vfog->box_count ? r->vfog->box_count : 1);
     b[5].img = rill__ctx_img(ctx, fv->volume);
     b[5].layer = -1;
+    b[6].buf = vs->light_buf;
+    b[6].offset = vs->light_off;
+    b[6].range = vs->light_size;
+    b[7].buf = vs->cluster_buf;
+    b[7].offset = vs->cluster_off;
+    b[7].range = vs->cluster_size;
+    b[8].buf = vs->cluster_idx_buf;
+    b[8].offset = vs->cluster_idx_off;
+    b[8].range = vs->cluster_idx_size;
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_VFOG]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 9);
     rill__cmd_dispatch(ctx->cmd, (fv->grid[0] + 7) / 8, (fv->grid[1] + 7) / 8, 1);
 }
 

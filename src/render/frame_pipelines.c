@@ -40,7 +40,8 @@ static const rill__set_layout sky_view_set = {{U, T, T, I}}; /* aerial volume, I
 static const rill__set_layout sky_set = {{U, T, T, T, T, T, I, T}}; /* + cloud panorama */
 static const rill__set_layout sky_ibl_set = {{U, T, T, I, T}};      /* + cloud panorama */
 static const rill__set_layout skybox_set = {{T, T, I}};
-static const rill__set_layout vfog_set = {{U, T, T, U, S, I}}; /* frame, shadows, harmonics */
+/* frame, shadows, harmonics, block, boxes, volume, lights, light clusters, cluster lists */
+static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S}};
 static const rill__set_layout water_set = {{U, T, I, S, T}};   /* frame, depth, hdr, boxes, sky */
 static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
 static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S}}; /* gpu_cull.c */

@@ -1,10 +1,11 @@
 /* test_vfog.c: volumetric fog (rill/render/volumetric.h, src/render/fog_volume.c) on lavapipe with
  * validation on, as a user sees it: the fog in front of a black cube brightens with the cube's
  * distance (more air, more scattered light); looking toward a low sun the fog is brighter than
- * looking away; fog in a roof's shadow is darker; a FogVolume box fogs what is seen through it and
- * nothing beside it; a VolumetricFog or FogVolume of density 0 and the Low tier change no pixel;
- * hostile settings clamp to what the clamped values render; a scene's components reach the snapshot
- * through extract. RILL_VFOG_PNG_DIR=dir writes each frame a test reads, to look at. */
+ * looking away; fog in a roof's shadow is darker; a point light lights the fog around it; a
+ * FogVolume box fogs what is seen through it and nothing beside it; a VolumetricFog or FogVolume of
+ * density 0 and the Low tier change no pixel; hostile settings clamp to what the clamped values
+ * render; a scene's components reach the snapshot through extract. RILL_VFOG_PNG_DIR=dir writes
+ * each frame a test reads, to look at. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,6 +208,43 @@ static void test_shadowed_fog_darker(void **state) {
     assert_true(c[1] < c[0] * 0.6);
 }
 
+/* A point light in the fog lights the air around it (no sun, no sky light): the middle of the view,
+ * where the light hangs, is brighter with it than without; a spot light aimed away lights less. */
+static void test_point_light_in_fog(void **state) {
+    fixture *f = *state;
+    rill_render_volumetric_fog fog = rill_render_volumetric_fog_query_defaults();
+    fog.ambient_intensity = 0.0f;
+    rill_render_light lt;
+    memset(&lt, 0, sizeof(lt));
+    lt.kind = RILL_LIGHT_POINT;
+    lt.position[0] = 12.0f, lt.position[1] = 2.0f;
+    lt.color[0] = lt.color[1] = lt.color[2] = 1.0f;
+    lt.intensity = 400.0f;
+    lt.range = 30.0f;
+    double c[3];
+    for (int i = 0; i < 3; i++) {
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, noon);
+        f->snap.has_sun = false;
+        with_fog(f, &fog);
+        if (i > 0) {
+            if (i == 2) { /* a narrow spot aimed away from the camera's view of it */
+                lt.kind = RILL_LIGHT_SPOT;
+                lt.direction[1] = -1.0f;
+                lt.inner_angle = 0.1f;
+                lt.outer_angle = 0.2f;
+            }
+            f->snap.lights = &lt;
+            f->snap.light_count = 1;
+        }
+        frame(f, i == 0 ? "light_none" : i == 1 ? "light_point" : "light_spot");
+        c[i] = mean_at(f, W / 2, H / 2);
+    }
+    print_message("fog around a light: none %.1f, point %.1f, spot aimed down %.1f\n", c[0], c[1],
+                  c[2]);
+    assert_true(c[1] > c[0] + 20.0);
+    assert_true(c[2] < c[1] - 10.0);
+}
+
 /* A FogVolume box in front of the camera fogs the black cube behind it where it is seen through
  * the box, and leaves the pixels beside the box alone. */
 static void test_fog_volume_box(void **state) {
@@ -391,6 +429,7 @@ int main(void) {
         cmocka_unit_test(test_thickens_with_distance),
         cmocka_unit_test(test_brighter_toward_sun),
         cmocka_unit_test(test_shadowed_fog_darker),
+        cmocka_unit_test(test_point_light_in_fog),
         cmocka_unit_test(test_fog_volume_box),
         cmocka_unit_test(test_zero_density_and_low_tier_change_nothing),
         cmocka_unit_test(test_hostile_settings_clamp),

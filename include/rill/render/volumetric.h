@@ -7,13 +7,14 @@
  *   9, 10), its slices spaced exponentially out to `distance` metres. Each froxel holds the
  *   medium there: the camera's own fog (density falling with height above y = 0) plus every
  *   FogVolume box containing it. The medium is lit by the sun through its cascaded shadow map
- *   (Henyey-Greenstein phase, brighter toward the sun) and by the sky's ambient light (the
- *   image-based light's mean radiance, times WorldEnvironment.ambient), integrated front to back
+ *   (Henyey-Greenstein phase, brighter toward the sun), by the view's point and spot lights (no
+ *   shadows) and by the sky's ambient light (the image-based light's mean radiance, times
+ *   WorldEnvironment.ambient), integrated front to back
  *   and applied over the lit image before the transparent pass: surfaces (and the sky, at
  *   `distance`) are dimmed by the transmittance and take the scattered light. Without a
  *   VolumetricFog on the camera there is no pass and FogVolumes change nothing.
  *   Hostile values (NaN, infinities, out of range) are clamped with one warning naming the entity
- *   and the field. Not done yet: point and spot lights in the fog, temporal reprojection. */
+ *   and the field. Not done yet: temporal reprojection. */
 #ifndef RILL_RENDER_VOLUMETRIC_H
 #define RILL_RENDER_VOLUMETRIC_H
 

@@ -18,6 +18,8 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 sun_color;  // rgb colour x illuminance, w 1 when there is a sun
     vec4 ambient;    // x the image-based light's intensity (WorldEnvironment.ambient)
     vec4 shadow_params; // x texel size in uv, z cascade count
+    uvec4 counts;       // x light count, y 1 = clustered light lists
+    vec4 cluster_params; // x slices / log(far / near), y log(near)
 } frame;
 layout(set = 0, binding = 1) uniform sampler2DArrayShadow shadow_map;
 layout(set = 0, binding = 2) uniform sampler2D ibl_sh; // irradiance / pi as 9 coefficients
@@ -30,6 +32,17 @@ struct Box {
 };
 layout(set = 0, binding = 4) readonly buffer Boxes { Box boxes[]; };
 layout(set = 0, binding = 5, rgba16f) uniform writeonly image2D volume;
+// Point and spot lights (common.glsl's Light, the view's clustered lists: 16 x 9 x 24 cells).
+struct Light {
+    vec4 pos_range; // xyz position, w range
+    vec4 color;     // rgb colour x intensity
+    vec4 dir_kind;  // xyz direction (spot), w 0 point / 1 spot
+    vec4 cone;      // x cos(inner), y cos(outer)
+};
+layout(set = 0, binding = 6) readonly buffer Lights { Light lights[]; };
+layout(set = 0, binding = 7) readonly buffer ClusterGrid { uvec2 clusters[]; };
+layout(set = 0, binding = 8) readonly buffer ClusterLights { uint cluster_lights[]; };
+const uint CLUSTER_X = 16u, CLUSTER_Y = 9u, CLUSTER_Z = 24u;
 layout(local_size_x = 8, local_size_y = 8) in;
 
 float phase_hg(float g, float c) {
@@ -54,6 +67,36 @@ float sun_visibility(vec3 p) {
     if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || uvz.z > 1.0)
         return 1.0;
     return texture(shadow_map, vec4(uv, float(c), uvz.z));
+}
+
+// The light of the view's point and spot lights reaching world point p (its view depth vd, its
+// place uv on the screen), times the phase toward the camera along dir.
+vec3 local_lights(vec3 p, float vd, vec2 uv, vec3 dir, float g) {
+    uint first = 0u, count = frame.counts.x;
+    bool clustered = frame.counts.y == 1u;
+    if (clustered) {
+        uint tx = min(uint(uv.x * float(CLUSTER_X)), CLUSTER_X - 1u);
+        uint ty = min(uint(uv.y * float(CLUSTER_Y)), CLUSTER_Y - 1u);
+        float sl = (log(max(vd, 1e-4)) - frame.cluster_params.y) * frame.cluster_params.x;
+        uint tz = uint(clamp(sl, 0.0, float(CLUSTER_Z - 1u)));
+        uvec2 cell = clusters[(tz * CLUSTER_Y + ty) * CLUSTER_X + tx];
+        first = cell.x;
+        count = cell.y;
+    }
+    vec3 sum = vec3(0.0);
+    for (uint k = 0u; k < count; k++) {
+        Light lt = lights[clustered ? cluster_lights[first + k] : k];
+        vec3 to = lt.pos_range.xyz - p;
+        float d2 = max(dot(to, to), 1e-4);
+        vec3 l = to * inversesqrt(d2);
+        float r = lt.pos_range.w;
+        float win = clamp(1.0 - (d2 * d2) / (r * r * r * r), 0.0, 1.0);
+        float atten = win * win / d2;
+        if (lt.dir_kind.w > 0.5)
+            atten *= smoothstep(lt.cone.y, lt.cone.x, dot(-l, normalize(lt.dir_kind.xyz)));
+        sum += lt.color.rgb * atten * phase_hg(g, dot(l, dir));
+    }
+    return sum;
 }
 
 void main() {
@@ -101,6 +144,10 @@ void main() {
             vec3 light = ambient;
             if (sun)
                 light += frame.sun_color.rgb * phase_hg(gp, cos_sun) * sun_visibility(p);
+            if (frame.counts.x > 0u) {
+                vec2 uv = (vec2(g) + 0.5) / vec2(vf.grid.xy);
+                light += local_lights(p, -(frame.view * vec4(p, 1.0)).z, uv, dir, gp);
+            }
             float st = exp(-ext * dt);
             L += T * scat * light * ((1.0 - st) / ext);
             T *= st;
