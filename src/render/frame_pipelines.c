@@ -44,7 +44,7 @@ static const rill__set_layout skybox_set = {{T, T, I}};
 static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S}};
 static const rill__set_layout water_set = {{U, T, I, S, T}};   /* frame, depth, hdr, boxes, sky */
 static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
-static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S}}; /* gpu_cull.c */
+static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S, S}}; /* gpu_cull.c */
 #undef T
 #undef U
 #undef S

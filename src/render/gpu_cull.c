@@ -30,6 +30,7 @@
 #define GC_LISTS 5u    /* the view and up to four cascades */
 #define GC_SLICE 4096u /* snapshot positions per scan job */
 #define GC_NONE UINT32_MAX
+#define COUNT_STRIDE 256u /* bytes per frame slot of the counts (storage offset alignment) */
 
 /* Must match `Delta` in gpu_cull.comp (std430). */
 typedef struct gc_delta {
@@ -100,6 +101,10 @@ struct rill__gpu_cull {
     uint32_t lists;
     /* GPU buffers (device-local; flags host-visible with readback). */
     rill__buf *res, *out, *cmds, *flags;
+    /* Host-visible: per frame slot (COUNT_STRIDE bytes apart) the visible count of each list,
+     * read when the slot comes around again (its frame has finished then). */
+    rill__buf *counts;
+    bool counted[4]; /* per frame slot: its counts are this path's */
     uint64_t res_slots, out_entries, cmd_count, flag_slots;
     uint32_t deltas_last; /* for stats */
 };
@@ -111,7 +116,9 @@ static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
     rill__buf_destroy(r->gpu, g->out);
     rill__buf_destroy(r->gpu, g->cmds);
     rill__buf_destroy(r->gpu, g->flags);
-    g->res = g->out = g->cmds = g->flags = NULL;
+    rill__buf_destroy(r->gpu, g->counts);
+    g->res = g->out = g->cmds = g->flags = g->counts = NULL;
+    memset(g->counted, 0, sizeof(g->counted));
     g->res_slots = g->out_entries = g->cmd_count = g->flag_slots = 0;
 }
 
@@ -603,6 +610,14 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
         }
         return NULL;
     }
+    /* The view's visible count of the last frame recorded into this frame slot (finished now:
+     * the slot was waited for), for rill_render_stats.instances_visible. */
+    uint32_t slot = rill__gpu_frame_slot(r->gpu);
+    if (slot < 4u && g->counted[slot] && g->counts) {
+        const uint32_t *c = rill__buf_map(g->counts);
+        r->instances_visible += c ? c[slot * (COUNT_STRIDE / 4u)] : 0u;
+        g->counted[slot] = false;
+    }
     const rill_render_snapshot *snap = vs->snap;
     uint32_t n = snap->instance_count;
     uint32_t nslices = (n + GC_SLICE - 1u) / GC_SLICE;
@@ -714,7 +729,13 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
                RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull commands", &failed);
     ensure_buf(r, &g->flags, &g->flag_slots, RILL_MAX(nslots, 1u), 4, RILL__BUF_STORAGE,
                g->readback, "gpu cull flags", &failed);
-    if (failed || !r->pipes[RILL__PIPE_GPU_CULL]) {
+    uint32_t fslot = rill__gpu_frame_slot(r->gpu);
+    if (!g->counts) {
+        g->counts = rill__buf_create(r->gpu, 4u * COUNT_STRIDE, RILL__BUF_STORAGE, true,
+                                     "gpu cull counts", NULL);
+        failed |= !g->counts;
+    }
+    if (failed || fslot >= 4u || !r->pipes[RILL__PIPE_GPU_CULL]) {
         gc_reset(r, g);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: gpu culling buffers failed");
     }
@@ -762,14 +783,16 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     rill__cmd_label_begin(cmd, "gpu cull");
     rill__cmd_skinning_barrier(cmd, false); /* last frame's draws read what this rewrites */
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
-    rill__binding b[7] = {{.buf = dbuf, .offset = doff, .range = dsize},
-                          {.buf = g->res},
-                          {.buf = gbuf, .offset = goff, .range = gsize},
-                          {.buf = g->cmds},
-                          {.buf = g->out},
-                          {.buf = g->flags},
-                          {.buf = pbuf, .offset = poff, .range = sizeof(gc_params)}};
-    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 7));
+    rill__binding b[8] = {
+        {.buf = dbuf, .offset = doff, .range = dsize},
+        {.buf = g->res},
+        {.buf = gbuf, .offset = goff, .range = gsize},
+        {.buf = g->cmds},
+        {.buf = g->out},
+        {.buf = g->flags},
+        {.buf = pbuf, .offset = poff, .range = sizeof(gc_params)},
+        {.buf = g->counts, .offset = fslot * COUNT_STRIDE, .range = COUNT_STRIDE}};
+    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 8));
     if (g->deltas.len) {
         gc_dispatch(cmd, 0, g->deltas.len);
     }
@@ -780,6 +803,9 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     if (nslots) {
         gc_dispatch(cmd, 2, nslots);
     }
+    rill__cmd_compute_barrier(cmd);
+    gc_dispatch(cmd, 3, g->lists);
+    g->counted[fslot] = true;
     rill__cmd_indirect_barrier(cmd);
     rill__cmd_label_end(cmd);
     rill__cmd_timestamp_end(cmd);

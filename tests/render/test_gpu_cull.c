@@ -280,6 +280,14 @@ static void test_gpu_cull_matches_cpu(void **state) {
     rill__gpu_cull_info(b.r, &st);
     assert_int_equal(st.deltas, 0);
     assert_memory_equal(pa, pb, sizeof(pa));
+    /* The visible count: the CPU path's lists plus the GPU's count of the view, read when its
+     * frame slot comes around (two frames in flight: the count of the first redraw, whose
+     * snapshot is this one). */
+    rill_render_stats sa, sb;
+    rill_renderer_stats(a.r, &sa);
+    rill_renderer_stats(b.r, &sb);
+    assert_true(sa.instances_visible > 0);
+    assert_int_equal(sb.instances_visible, sa.instances_visible);
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
     rill_jobs_destroy(jobs);

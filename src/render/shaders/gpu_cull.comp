@@ -6,7 +6,8 @@
 //     with no instances yet, one invocation per group and list;
 //   2 cull: tests every resident instance's world bounding sphere against each list's planes (the
 //     view frustum, then each shadow cascade) and appends the survivors' instance data to their
-//     group's range of the output, counting them in the command's instance count.
+//     group's range of the output, counting them in the command's instance count;
+//   3 count: one invocation per list sums its commands' instance counts for the host (stats).
 // The output's entries have the layout of `Instance` in common.glsl, so the mesh and shadow
 // vertex shaders read them through gl_InstanceIndex as they read the CPU path's instances.
 layout(local_size_x = 64) in;
@@ -48,6 +49,8 @@ layout(set = 0, binding = 6) readonly buffer Params {
     vec4 planes[5][6]; // per list: a, b, c, d with ax + by + cz + d >= 0 inside
     uvec4 info;        // x lists, y commands per list, z output entries per list, w groups
 };
+
+layout(set = 0, binding = 7) writeonly buffer Counts { uint counts[]; }; // per list (mode 3)
 
 layout(push_constant) uniform Push {
     uint mode;
@@ -123,6 +126,14 @@ void cull(uint s) {
     flags[s] = bits;
 }
 
+void count(uint l) {
+    uint sum = 0u;
+    for (uint c = 0u; c < info.y; c++) {
+        sum += cmds[(l * info.y + c) * 5u + 1u];
+    }
+    counts[l] = sum;
+}
+
 void main() {
     uint i = gl_GlobalInvocationID.x + pc.offset;
     if (i >= pc.count) {
@@ -132,7 +143,9 @@ void main() {
         scatter(i);
     } else if (pc.mode == 1u) {
         reset(i);
-    } else {
+    } else if (pc.mode == 2u) {
         cull(i);
+    } else {
+        count(i);
     }
 }
