@@ -1,139 +1,18 @@
-/* toml.c: the TOML reader for settings files (project.toml and others), a recursive-descent parser
- * for the TOML subset that Rill's configuration files use, and the path lookup and typed getters on
- * the resulting tree.
+/* toml.c: the TOML reader for settings files (project.toml and others): a recursive-descent parser
+ * for the TOML subset that Rill's configuration files use, building the tree of toml_tree.c
+ * (which also holds the path lookup and typed getters).
  *
  * The input is untrusted: every read is bounds-checked against the length (the text need not be
  * NUL-terminated), nesting depth is capped (RILL_TOML_MAX_DEPTH) so a file of ten thousand '['
  * cannot overflow the stack, and large tables get a hash index so a file with many keys cannot
  * make parsing quadratic.
  */
-#include "rill/formats/toml.h"
+#include "toml_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* >>tree -------------------------------------------------------------------------------------- */
-
-enum {
-    TF_HEADER = 1u << 0, /* table defined by a [header] */
-    TF_DOTTED = 1u << 1, /* table created by a dotted key (a.b = 1) */
-    TF_INLINE = 1u << 2, /* inline table { }: sealed once closed */
-    TF_AOT = 1u << 3,    /* array created by [[header]] */
-    TF_STATIC = 1u << 4, /* array written as a literal [ ]: sealed */
-};
-
-/* A table is indexed by hash once it holds this many members; below, a linear scan is faster. */
-#define TOML_INDEX_MIN 16u
-
-struct rill_toml_value {
-    rill_toml_type type;
-    uint32_t line, col;
-    uint32_t flags;
-    char *key; /* member key within the parent table, NUL-terminated; NULL otherwise */
-    uint32_t key_len;
-    uint32_t key_line, key_col; /* where the key (or the header naming the table) starts */
-    union {
-        int64_t i;
-        double f;
-        bool b;
-        struct {
-            char *data; /* NUL-terminated; may hold NULs before len */
-            uint32_t len;
-        } s;
-    } as;
-    RILL_ARRAY(rill_toml_value *) items; /* members of tables, items of arrays */
-    rill_map index;                      /* tables with many members: hash(key) -> item index */
-};
-
-struct rill_toml {
-    rill_toml_value *root;
-    char *name;
-};
-
-static rill_toml_value *value_new(rill_toml_type type, uint32_t line, uint32_t col) {
-    rill_toml_value *v = rill_calloc_tagged(1, sizeof(*v), RILL_MEM_FORMATS);
-    if (v) {
-        v->type = type;
-        v->line = line;
-        v->col = col;
-    }
-    return v;
-}
-
-/* Frees a value tree without recursion, so a deeply nested document cannot overflow the stack
- * on the way out either (the parser bounds depth, but this stays safe for any tree). */
-static void value_free(rill_toml_value *v) {
-    RILL_ARRAY(rill_toml_value *) stack = {0};
-    while (v) {
-        for (uint32_t i = 0; i < v->items.len; i++) {
-            if (!rill_array_push(&stack, v->items.data[i])) {
-                /* Out of memory while freeing: fall back to recursion for this child. */
-                value_free(v->items.data[i]);
-            }
-        }
-        rill_array_free(&v->items);
-        rill_map_free(&v->index);
-        rill_free(v->key);
-        if (v->type == RILL_TOML_STRING) {
-            rill_free(v->as.s.data);
-        }
-        rill_free(v);
-        v = stack.len ? rill_array_pop(&stack) : NULL;
-    }
-    rill_array_free(&stack);
-}
-
-static bool key_eq(const rill_toml_value *m, const char *key, size_t len) {
-    return m->key && m->key_len == len && memcmp(m->key, key, len) == 0;
-}
-
-/* Member `key` of table t, or NULL. */
-static rill_toml_value *table_get(const rill_toml_value *t, const char *key, size_t len) {
-    if (t->index.cap) {
-        uint64_t idx;
-        if (rill_map_get(&t->index, rill_hash64(key, len), &idx) && idx < t->items.len &&
-            key_eq(t->items.data[idx], key, len)) {
-            return t->items.data[idx];
-        }
-        /* A hash collision keeps the first key in the index; the rest are found by scanning. */
-    }
-    for (uint32_t i = 0; i < t->items.len; i++) {
-        if (key_eq(t->items.data[i], key, len)) {
-            return t->items.data[i];
-        }
-    }
-    return NULL;
-}
-
-/* Adds member m (whose key is set) to table t. Returns false when out of memory. */
-static bool table_add(rill_toml_value *t, rill_toml_value *m) {
-    if (!rill_array_push(&t->items, m)) {
-        return false;
-    }
-    if (t->items.len >= TOML_INDEX_MIN) {
-        if (!t->index.cap) {
-            for (uint32_t i = 0; i < t->items.len; i++) {
-                uint64_t h = rill_hash64(t->items.data[i]->key, t->items.data[i]->key_len);
-                uint64_t old;
-                if (!rill_map_get(&t->index, h, &old) && !rill_map_set(&t->index, h, i)) {
-                    t->items.len--;
-                    return false;
-                }
-            }
-        } else {
-            uint64_t h = rill_hash64(m->key, m->key_len);
-            uint64_t old;
-            if (!rill_map_get(&t->index, h, &old) &&
-                !rill_map_set(&t->index, h, t->items.len - 1u)) {
-                t->items.len--;
-                return false;
-            }
-        }
-    }
-    return true;
-}
 
 /* >>parser ------------------------------------------------------------------------------------ */
 
@@ -581,14 +460,14 @@ static const char *key_part(const key_path *k, uint32_t i) {
 
 static rill_toml_value *new_member(parser *p, rill_toml_value *table, rill_toml_type type,
                                    const char *key, uint32_t key_len, uint32_t col) {
-    rill_toml_value *m = value_new(type, p->line, col);
+    rill_toml_value *m = rill__toml_value_new(type, p->line, col);
     if (!m) {
         fail_oom(p);
         return NULL;
     }
     m->key = rill_strndup(key, key_len);
     if (key_len && !m->key) {
-        value_free(m);
+        rill__toml_value_free(m);
         fail_oom(p);
         return NULL;
     }
@@ -596,7 +475,7 @@ static rill_toml_value *new_member(parser *p, rill_toml_value *table, rill_toml_
         /* The empty key "" is legal TOML; rill_strndup may return NULL for size 0. */
         m->key = rill_malloc_tagged(1, RILL_MEM_FORMATS);
         if (!m->key) {
-            value_free(m);
+            rill__toml_value_free(m);
             fail_oom(p);
             return NULL;
         }
@@ -605,8 +484,8 @@ static rill_toml_value *new_member(parser *p, rill_toml_value *table, rill_toml_
     m->key_len = key_len;
     m->key_line = p->line;
     m->key_col = col;
-    if (!table_add(table, m)) {
-        value_free(m);
+    if (!rill__toml_table_add(table, m)) {
+        rill__toml_value_free(m);
         fail_oom(p);
         return NULL;
     }
@@ -657,7 +536,7 @@ static rill_toml_value *parse_number(parser *p) {
     const char *body = t + i;
     size_t bn = n - i;
     if (bn == 3 && (memcmp(body, "inf", 3) == 0 || memcmp(body, "nan", 3) == 0)) {
-        rill_toml_value *v = value_new(RILL_TOML_FLOAT, line, col);
+        rill_toml_value *v = rill__toml_value_new(RILL_TOML_FLOAT, line, col);
         if (!v) {
             fail_oom(p);
             return NULL;
@@ -705,7 +584,7 @@ static rill_toml_value *parse_number(parser *p) {
             u = u * base + d;
             prev_digit = true;
         }
-        rill_toml_value *v = value_new(RILL_TOML_INT, line, col);
+        rill_toml_value *v = rill__toml_value_new(RILL_TOML_INT, line, col);
         if (!v) {
             fail_oom(p);
             return NULL;
@@ -783,7 +662,8 @@ static rill_toml_value *parse_number(parser *p) {
         return NULL;
     }
     clean[cn] = '\0';
-    rill_toml_value *v = value_new(is_float ? RILL_TOML_FLOAT : RILL_TOML_INT, line, col);
+    rill_toml_value *v =
+        rill__toml_value_new(is_float ? RILL_TOML_FLOAT : RILL_TOML_INT, line, col);
     if (!v) {
         fail_oom(p);
         return NULL;
@@ -792,7 +672,7 @@ static rill_toml_value *parse_number(parser *p) {
         /* The form was checked above; the one number parser rounds it (inf and nan come
          * through their own branch). */
         if (!rill_num_parse_f64(clean, cn, &v->as.f)) {
-            value_free(v);
+            rill__toml_value_free(v);
             fail_at(p, start, "malformed float");
             return NULL;
         }
@@ -802,7 +682,7 @@ static rill_toml_value *parse_number(parser *p) {
         for (size_t k = neg ? 1u : 0u; k < cn; k++) {
             int d = clean[k] - '0';
             if (acc < (INT64_MIN + d) / 10) {
-                value_free(v);
+                rill__toml_value_free(v);
                 fail_at(p, start, "integer does not fit in 64 bits");
                 return NULL;
             }
@@ -810,7 +690,7 @@ static rill_toml_value *parse_number(parser *p) {
         }
         if (!neg) {
             if (acc == INT64_MIN) {
-                value_free(v);
+                rill__toml_value_free(v);
                 fail_at(p, start, "integer does not fit in 64 bits");
                 return NULL;
             }
@@ -823,7 +703,7 @@ static rill_toml_value *parse_number(parser *p) {
 
 static rill_toml_value *parse_array(parser *p) {
     uint32_t line = p->line, col = col_at(p, p->pos);
-    rill_toml_value *arr = value_new(RILL_TOML_ARRAY, line, col);
+    rill_toml_value *arr = rill__toml_value_new(RILL_TOML_ARRAY, line, col);
     if (!arr) {
         fail_oom(p);
         return NULL;
@@ -843,7 +723,7 @@ static rill_toml_value *parse_array(parser *p) {
             goto error;
         }
         if (!rill_array_push(&arr->items, item)) {
-            value_free(item);
+            rill__toml_value_free(item);
             fail_oom(p);
             goto error;
         }
@@ -862,7 +742,7 @@ static rill_toml_value *parse_array(parser *p) {
         goto error;
     }
 error:
-    value_free(arr);
+    rill__toml_value_free(arr);
     return NULL;
 }
 
@@ -870,7 +750,7 @@ static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k);
 
 static rill_toml_value *parse_inline_table(parser *p) {
     uint32_t line = p->line, col = col_at(p, p->pos);
-    rill_toml_value *t = value_new(RILL_TOML_TABLE, line, col);
+    rill_toml_value *t = rill__toml_value_new(RILL_TOML_TABLE, line, col);
     key_path k = {0};
     if (!t) {
         fail_oom(p);
@@ -912,7 +792,7 @@ static rill_toml_value *parse_inline_table(parser *p) {
                         !rill_array_push(&stack, cur->items.data[i])) {
                         rill_array_free(&stack);
                         fail_oom(p);
-                        value_free(t);
+                        rill__toml_value_free(t);
                         return NULL;
                     }
                 }
@@ -924,7 +804,7 @@ static rill_toml_value *parse_inline_table(parser *p) {
     return t;
 error:
     key_path_free(&k);
-    value_free(t);
+    rill__toml_value_free(t);
     return NULL;
 }
 
@@ -939,14 +819,14 @@ static rill_toml_value *parse_value(parser *p) {
         if (parse_string(p)) {
             return NULL;
         }
-        rill_toml_value *v = value_new(RILL_TOML_STRING, line, col);
+        rill_toml_value *v = rill__toml_value_new(RILL_TOML_STRING, line, col);
         if (!v) {
             fail_oom(p);
             return NULL;
         }
         v->as.s.data = rill_malloc_tagged(p->buf.len + 1u, RILL_MEM_FORMATS);
         if (!v->as.s.data) {
-            value_free(v);
+            rill__toml_value_free(v);
             fail_oom(p);
             return NULL;
         }
@@ -965,7 +845,7 @@ static rill_toml_value *parse_value(parser *p) {
             for (size_t i = 0; i < n; i++) {
                 advance(p);
             }
-            rill_toml_value *v = value_new(RILL_TOML_BOOL, line, col);
+            rill_toml_value *v = rill__toml_value_new(RILL_TOML_BOOL, line, col);
             if (!v) {
                 fail_oom(p);
                 return NULL;
@@ -1006,7 +886,7 @@ static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k) 
     skip_ws(p);
     rill_toml_value *t = table;
     for (uint32_t i = 0; i + 1u < k->offsets.len; i++) {
-        rill_toml_value *m = table_get(t, key_part(k, i), k->lens.data[i]);
+        rill_toml_value *m = rill__toml_table_get(t, key_part(k, i), k->lens.data[i]);
         if (!m) {
             m = new_member(p, t, RILL_TOML_TABLE, key_part(k, i), k->lens.data[i], k->cols.data[i]);
             if (!m) {
@@ -1021,7 +901,7 @@ static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k) 
         t = m;
     }
     uint32_t last = k->offsets.len - 1u;
-    if (table_get(t, key_part(k, last), k->lens.data[last])) {
+    if (rill__toml_table_get(t, key_part(k, last), k->lens.data[last])) {
         return fail_at(p, key_pos, "duplicate key '%s'", key_part(k, last));
     }
     /* Copy the last part of the key now: parsing the value reuses the scratch string buffer. */
@@ -1040,7 +920,7 @@ static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k) 
     if (!v->key) {
         v->key = rill_malloc_tagged(1, RILL_MEM_FORMATS);
         if (!v->key) {
-            value_free(v);
+            rill__toml_value_free(v);
             return fail_oom(p);
         }
         v->key[0] = '\0';
@@ -1051,8 +931,8 @@ static rill_result parse_keyval(parser *p, rill_toml_value *table, key_path *k) 
     if (v->type == RILL_TOML_TABLE) {
         v->line = key_line;
     }
-    if (!table_add(t, v)) {
-        value_free(v);
+    if (!rill__toml_table_add(t, v)) {
+        rill__toml_value_free(v);
         return fail_oom(p);
     }
     return RILL_OK;
@@ -1078,7 +958,7 @@ static rill_result parse_header(parser *p, key_path *k) {
     }
     rill_toml_value *t = p->root;
     for (uint32_t i = 0; i + 1u < k->offsets.len; i++) {
-        rill_toml_value *m = table_get(t, key_part(k, i), k->lens.data[i]);
+        rill_toml_value *m = rill__toml_table_get(t, key_part(k, i), k->lens.data[i]);
         if (!m) {
             m = new_member(p, t, RILL_TOML_TABLE, key_part(k, i), k->lens.data[i], k->cols.data[i]);
             if (!m) {
@@ -1094,7 +974,7 @@ static rill_result parse_header(parser *p, key_path *k) {
     uint32_t last = k->offsets.len - 1u;
     const char *name = key_part(k, last);
     uint32_t name_len = k->lens.data[last];
-    rill_toml_value *m = table_get(t, name, name_len);
+    rill_toml_value *m = rill__toml_table_get(t, name, name_len);
     if (aot) {
         if (!m) {
             m = new_member(p, t, RILL_TOML_ARRAY, name, name_len, col_at(p, at));
@@ -1106,13 +986,13 @@ static rill_result parse_header(parser *p, key_path *k) {
         } else if (m->type != RILL_TOML_ARRAY || !(m->flags & TF_AOT)) {
             return fail_at(p, at, "'%s' is already defined and is not an array of tables", name);
         }
-        rill_toml_value *elem = value_new(RILL_TOML_TABLE, p->line, col_at(p, at));
+        rill_toml_value *elem = rill__toml_value_new(RILL_TOML_TABLE, p->line, col_at(p, at));
         if (!elem) {
             return fail_oom(p);
         }
         elem->flags = TF_HEADER;
         if (!rill_array_push(&m->items, elem)) {
-            value_free(elem);
+            rill__toml_value_free(elem);
             return fail_oom(p);
         }
         p->current = elem;
@@ -1157,7 +1037,7 @@ rill_result rill_toml_parse(const char *text, size_t len, const char *name, rill
     p.err = err;
     key_path k = {0};
     if (!doc || !(doc->name = rill_strdup(name)) ||
-        !(doc->root = value_new(RILL_TOML_TABLE, 1, 1))) {
+        !(doc->root = rill__toml_value_new(RILL_TOML_TABLE, 1, 1))) {
         fail_oom(&p);
         goto done;
     }
@@ -1231,184 +1111,4 @@ rill_result rill_toml_load(const char *path, rill_toml **out_doc, rill_error *er
     r = rill_toml_parse((const char *)data, size, path, out_doc, err);
     rill_free(data);
     return r;
-}
-
-void rill_toml_destroy(rill_toml *doc) {
-    if (!doc) {
-        return;
-    }
-    value_free(doc->root);
-    rill_free(doc->name);
-    rill_free(doc);
-}
-
-const rill_toml_value *rill_toml_root(const rill_toml *doc) {
-    return doc ? doc->root : NULL;
-}
-
-const char *rill_toml_name(const rill_toml *doc) {
-    return doc ? doc->name : NULL;
-}
-
-/* >>lookup ------------------------------------------------------------------------------------ */
-
-const rill_toml_value *rill_toml_value_find(const rill_toml_value *from, const char *path) {
-    if (!from || !path) {
-        return NULL;
-    }
-    const rill_toml_value *v = from;
-    const char *s = path;
-    if (*s == '\0') {
-        return v;
-    }
-    for (;;) {
-        if (*s == '[') {
-            /* Array index: [N]. */
-            s++;
-            uint64_t idx = 0;
-            if (*s < '0' || *s > '9') {
-                return NULL;
-            }
-            while (*s >= '0' && *s <= '9') {
-                idx = idx * 10u + (uint64_t)(*s - '0');
-                if (idx > UINT32_MAX) {
-                    return NULL;
-                }
-                s++;
-            }
-            if (*s != ']' || v->type != RILL_TOML_ARRAY || idx >= v->items.len) {
-                return NULL;
-            }
-            s++;
-            v = v->items.data[idx];
-        } else {
-            const char *key;
-            size_t klen;
-            if (*s == '"' || *s == '\'') {
-                char q = *s++;
-                key = s;
-                while (*s && *s != q) {
-                    s++;
-                }
-                if (*s != q) {
-                    return NULL;
-                }
-                klen = (size_t)(s - key);
-                s++;
-            } else {
-                key = s;
-                while (*s && *s != '.' && *s != '[') {
-                    s++;
-                }
-                klen = (size_t)(s - key);
-                if (klen == 0) {
-                    return NULL;
-                }
-            }
-            if (v->type != RILL_TOML_TABLE) {
-                return NULL;
-            }
-            v = table_get(v, key, klen);
-            if (!v) {
-                return NULL;
-            }
-        }
-        if (*s == '\0') {
-            return v;
-        }
-        if (*s == '.') {
-            s++;
-            if (*s == '\0') {
-                return NULL;
-            }
-        } else if (*s != '[') {
-            return NULL;
-        }
-    }
-}
-
-const rill_toml_value *rill_toml_find(const rill_toml *doc, const char *path) {
-    return doc ? rill_toml_value_find(doc->root, path) : NULL;
-}
-
-rill_toml_type rill_toml_value_type(const rill_toml_value *v) {
-    return v ? v->type : RILL_TOML_NONE;
-}
-
-uint32_t rill_toml_value_len(const rill_toml_value *v) {
-    return v && (v->type == RILL_TOML_ARRAY || v->type == RILL_TOML_TABLE) ? v->items.len : 0u;
-}
-
-const rill_toml_value *rill_toml_value_at(const rill_toml_value *v, uint32_t i) {
-    return i < rill_toml_value_len(v) ? v->items.data[i] : NULL;
-}
-
-const char *rill_toml_value_key(const rill_toml_value *v) {
-    return v ? v->key : NULL;
-}
-
-uint32_t rill_toml_value_line(const rill_toml_value *v) {
-    return v ? v->line : 0u;
-}
-
-uint32_t rill_toml_value_col(const rill_toml_value *v) {
-    return v ? v->col : 0u;
-}
-
-uint32_t rill_toml_value_key_line(const rill_toml_value *v) {
-    return v && v->key ? v->key_line : rill_toml_value_line(v);
-}
-
-uint32_t rill_toml_value_key_col(const rill_toml_value *v) {
-    return v && v->key ? v->key_col : rill_toml_value_col(v);
-}
-
-const char *rill_toml_value_string(const rill_toml_value *v, const char *def) {
-    return v && v->type == RILL_TOML_STRING ? v->as.s.data : def;
-}
-
-size_t rill_toml_value_string_len(const rill_toml_value *v) {
-    return v && v->type == RILL_TOML_STRING ? v->as.s.len : 0u;
-}
-
-int64_t rill_toml_value_int(const rill_toml_value *v, int64_t def) {
-    return v && v->type == RILL_TOML_INT ? v->as.i : def;
-}
-
-double rill_toml_value_float(const rill_toml_value *v, double def) {
-    if (v && v->type == RILL_TOML_FLOAT) {
-        return v->as.f;
-    }
-    if (v && v->type == RILL_TOML_INT) {
-        return (double)v->as.i;
-    }
-    return def;
-}
-
-bool rill_toml_value_bool(const rill_toml_value *v, bool def) {
-    return v && v->type == RILL_TOML_BOOL ? v->as.b : def;
-}
-
-const char *rill_toml_get_string(const rill_toml *doc, const char *path, const char *def) {
-    return rill_toml_value_string(rill_toml_find(doc, path), def);
-}
-
-int64_t rill_toml_get_int(const rill_toml *doc, const char *path, int64_t def) {
-    return rill_toml_value_int(rill_toml_find(doc, path), def);
-}
-
-double rill_toml_get_float(const rill_toml *doc, const char *path, double def) {
-    return rill_toml_value_float(rill_toml_find(doc, path), def);
-}
-
-bool rill_toml_get_bool(const rill_toml *doc, const char *path, bool def) {
-    return rill_toml_value_bool(rill_toml_find(doc, path), def);
-}
-
-const char *rill_toml_type_name(rill_toml_type type) {
-    switch (type) {
-        RILL_TOML_TYPE_LIST(RILL_ENUM_NAME_CASE)
-    default:
-        return "none";
-    }
 }
