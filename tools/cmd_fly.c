@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "rill/app.h"
 #include "rill/render.h"
@@ -252,6 +253,17 @@ static double stream_texture_ms(fly_run *run) {
     return (double)tx.update_ns_last / 1e6;
 }
 
+/* The process's resident set in bytes (Linux /proc/self/statm), 0 where it cannot be read. */
+static uint64_t resident_bytes(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long long size = 0, rss = 0;
+    bool ok = f && fscanf(f, "%llu %llu", &size, &rss) == 2;
+    if (f)
+        fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return ok && page > 0 ? (uint64_t)rss * (uint64_t)page : 0;
+}
+
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     rill_world *w = rill_app_world(app);
@@ -330,6 +342,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
                   !rill_scene_loader_retiring(rill_app_scenes(app));
     for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
         fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
+    fr->gpu_block_bytes = rs.gpu_memory_block_bytes;
+    fr->gpu_used_bytes = rs.gpu_memory_used_bytes;
+    fr->rss_bytes = resident_bytes();
     rill_render_texture_streaming_stats tx;
     rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
     /* All-full: the textures that do not stream as they are, the streamed ones at full. */

@@ -72,6 +72,9 @@ typedef struct fly_frame {
      */
     uint32_t hlod_drawn;
     uint64_t hlod_triangles;
+    /* GPU memory blocks held and the bytes of them in use (the renderer's sub-allocator), and the
+     * process's resident set as the OS counts it */
+    uint64_t gpu_block_bytes, gpu_used_bytes, rss_bytes;
 } fly_frame;
 
 typedef struct fly_counts {

@@ -36,6 +36,13 @@ static void jw_f64(jw *w, const char *k, double v) {
     jw_key(w, k);
     fprintf(w->f, "%.4f", isfinite(v) ? v : 0.0);
 }
+static void jw_u64s(jw *w, const char *k, const uint64_t *v, uint32_t n) {
+    jw_key(w, k);
+    fputc('[', w->f);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(w->f, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+    fputc(']', w->f);
+}
 static void jw_u32s(jw *w, const char *k, const uint32_t *v, uint32_t n) {
     jw_key(w, k);
     fputc('[', w->f);
@@ -126,6 +133,10 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_u64(w, "terrain_gpu_bytes", fr->terrain_gpu_bytes);
     jw_f64(w, "physics_ms", fr->physics_ms);
     jw_u64(w, "live_bytes", rill_mem_live_total()); /* CPU heap through rill's allocator */
+    jw_u64s(w, "live_bytes_by_tag", fr->live, RILL_MEM_TAG_NUM); /* rill_mem_tag order */
+    jw_u64(w, "gpu_memory_bytes", fr->gpu_block_bytes);          /* device memory blocks held */
+    jw_u64(w, "gpu_memory_used_bytes", fr->gpu_used_bytes);
+    jw_u64(w, "rss_bytes", fr->rss_bytes); /* the process's resident set (the OS's count) */
     /* What the renderer itself saw (zero with --no-render): CPU recording, waiting for a free
      * frame slot, triangles of every pass (shadow cascades too), and GPU time per pass. */
     jw_f64(w, "app_ms", fr->app_ms);
@@ -388,9 +399,10 @@ static void write_memory(jw *w, const fly_frame *frames, uint64_t n, uint64_t en
     uint64_t at[2] = {n ? memory_start(frames, n, end, &same) : 0, end};
     jw_u64(w, "memory_same_instances", same);
     jw_u64(w, "memory_settle_frames", end + 1u > n ? end + 1u - n : 0);
-    const char *names[2][4] = {
-        {"memory_start_frame", "entities_start", "live_bytes_start", "live_bytes_by_tag_start"},
-        {"memory_end_frame", "entities_end", "live_bytes_end", "live_bytes_by_tag_end"}};
+    const char *names[2][5] = {{"memory_start_frame", "entities_start", "live_bytes_start",
+                                "live_bytes_by_tag_start", "gpu_memory_bytes_start"},
+                               {"memory_end_frame", "entities_end", "live_bytes_end",
+                                "live_bytes_by_tag_end", "gpu_memory_bytes_end"}};
     for (int k = 0; k < 2 && n; k++) {
         const fly_frame *fr = &frames[at[k]];
         uint64_t total = 0;
@@ -401,6 +413,7 @@ static void write_memory(jw *w, const fly_frame *frames, uint64_t n, uint64_t en
         jw_u64(w, names[k][1], fr->entities);
         jw_u64(w, names[k][2], total);
         jw_u32s(w, names[k][3], tags, RILL_MEM_TAG_NUM);
+        jw_u64(w, names[k][4], fr->gpu_block_bytes);
     }
 }
 

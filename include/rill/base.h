@@ -209,6 +209,9 @@ void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag);
  * rill_realloc_tagged and rill_realloc_large take it. NULL when out of memory. */
 void *rill_malloc_bulk(size_t size, rill_mem_tag tag, bool *out_zeroed);
 #define RILL_BULK_MIN ((size_t)4 << 20)
+/* Whether ptr (from these functions, or NULL) is such a block with a mapping of its own: resizing
+ * it moves pages instead of copying, so its owner can keep its capacity close to what it holds. */
+bool rill__mem_mapped(const void *ptr);
 /* A hint that [ptr, ptr + size), inside a block from these functions, is about to be written in
  * full (a bulk spawn filling fresh storage). On Linux a range of 4 MiB or more is marked for
  * transparent huge pages (madvise MADV_HUGEPAGE), so first touches fault once per 2 MiB instead of

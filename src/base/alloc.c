@@ -271,6 +271,15 @@ void *rill_realloc_large(void *ptr, size_t size, rill_mem_tag tag) {
     return rill_realloc_tagged(ptr, size, tag);
 }
 
+bool rill__mem_mapped(const void *ptr) {
+#if ALLOC_HAVE_MAPPED
+    return ptr != NULL && ((const alloc_header *)ptr - 1)->magic == ALLOC_MAPPED;
+#else
+    RILL_UNUSED(ptr);
+    return false;
+#endif
+}
+
 void *rill_realloc_tagged(void *ptr, size_t size, rill_mem_tag tag) {
     if (ptr == NULL) {
         return rill_malloc_tagged(size, tag);

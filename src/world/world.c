@@ -24,12 +24,47 @@ bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, boo
 
 /* >>sparse set */
 
+/* A set whose component array has a mapping of its own (past RILL_MAPPED_MIN: rill_realloc_large)
+ * resizes by moving pages, not copying, so it keeps its capacity within a slack of what it holds
+ * instead of doubling: it grows to need + need/SET_SLACK and a batch despawn shrinks it back to
+ * that once it holds more than twice the slack (set_trim). A set swaying within that band never
+ * reallocates, and the same entities take the same memory whatever the world held before (a
+ * doubled 40 MB GlobalTransform array kept 20 MB nothing used). Smaller sets double and halve. */
+#define SET_SLACK 32u
+
+static uint32_t slack_cap(uint32_t n) {
+    return (uint32_t)RILL_MIN((uint64_t)n + n / SET_SLACK + 64u, UINT32_MAX);
+}
+
+/* Resizes dense and data to exactly `to` elements (at least len), growing or shrinking; false when
+ * out of memory (the set still valid: a grown data array is merely larger than cap, a dense array
+ * that did not shrink merely larger than the new cap). */
+static bool set_resize(rill__sparse_set *s, uint32_t to) {
+    to = RILL_MAX(to, s->len);
+    void *data = rill_realloc_large(s->data, (size_t)to * s->stride, RILL_MEM_WORLD);
+    if (data == NULL) {
+        return false;
+    }
+    s->data = data;
+    void *dense = rill_realloc_large(s->dense, (size_t)to * sizeof(rill_entity), RILL_MEM_WORLD);
+    if (dense != NULL) {
+        s->dense = dense;
+    } else if (to > s->cap) {
+        return false;
+    }
+    s->cap = to;
+    return true;
+}
+
 static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
     if (n <= s->cap) {
         return true;
     }
     w->epoch++;
     s->version++;
+    if (s->stride != 0 && rill__mem_mapped(s->data)) {
+        return set_resize(s, slack_cap(n));
+    }
     uint32_t cap = s->cap;
     if (!rill__world_grow((void **)&s->dense, &cap, n, sizeof(rill_entity), false)) {
         return false;
@@ -44,13 +79,24 @@ static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
 }
 
 /* After a batch despawn (a structural change: pointers into the storage are stale already), the
- * index pages left empty go, and a set holding under a quarter of its capacity shrinks to twice
- * what it holds (64 at least): growth doubles at full, so a set swaying within a factor of four
- * never reallocates, and a district that came and went does not leave its components' capacity
- * behind. */
+ * index pages left empty go, and the arrays shrink: a mapped set holding under cap - 2 * slack
+ * back to len + slack (SET_SLACK), a smaller one holding under a quarter of its capacity to twice
+ * what it holds (64 at least; growth doubles at full, so it sways within a factor of four without
+ * reallocating). A district that came and went does not leave its components' capacity behind. */
 static void set_trim(rill_world *w, rill__sparse_set *s) {
     rill__set_trim_pages(s);
-    if (s->cap <= 64u || s->len >= s->cap / 4u || s->stride == 0) {
+    if (s->cap <= 64u || s->stride == 0) {
+        return;
+    }
+    if (rill__mem_mapped(s->data)) {
+        uint32_t to = slack_cap(s->len);
+        if ((uint64_t)s->cap > (uint64_t)to + (uint64_t)s->len / SET_SLACK && set_resize(s, to)) {
+            s->version++;
+            w->epoch++;
+        }
+        return;
+    }
+    if (s->len >= s->cap / 4u) {
         return;
     }
     uint32_t cap = s->cap, to = RILL_MAX(64u, 2u * s->len);
@@ -498,6 +544,17 @@ bool rill_world_reserve(rill_world *world, uint32_t entity_count) {
     return rill__slots_reserve(world, entity_count);
 }
 
+/* The free-slot list gives capacity back as spawns take slots from it: it holds up to every slot a
+ * despawned district left, and kept that capacity (4 bytes a slot, 2 MB for a 300k-entity world)
+ * after the slots were reused. Under a quarter full it shrinks to twice what it holds, never below
+ * 1024 (growth doubles at full: a list swaying within a factor of four never reallocates). */
+static void free_trim(rill_world *w) {
+    if (w->free_cap > 1024u && w->free_len < w->free_cap / 4u) {
+        rill__array_fit((void **)&w->free_slots, &w->free_cap, w->free_len,
+                        RILL_MAX(1024u, 2u * w->free_len), sizeof(uint32_t));
+    }
+}
+
 static inline rill_entity spawn_one(rill_world *w) {
     uint32_t idx;
     if (w->free_len > 0) {
@@ -519,7 +576,9 @@ rill_entity rill_world_spawn(rill_world *world) {
         !rill_world_reserve(world, world->slot_count + 1u)) {
         return RILL_ENTITY_NULL;
     }
-    return spawn_one(world);
+    rill_entity e = spawn_one(world);
+    free_trim(world);
+    return e;
 }
 
 uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out) {
@@ -534,6 +593,7 @@ uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out)
     for (uint32_t i = 0; i < count; i++) {
         out[i] = spawn_one(world);
     }
+    free_trim(world);
     return count;
 }
 
@@ -777,6 +837,7 @@ uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, r
     if (list != out) {
         rill_free(list);
     }
+    free_trim(world);
     return n;
 }
 

@@ -148,6 +148,7 @@ static void test_realloc_large(void **state) {
     uint8_t *p = rill_realloc_large(NULL, small, RILL_MEM_WORLD);
     assert_non_null(p);
     assert_true(pattern(p, small, true));
+    assert_false(rill__mem_mapped(p)); /* a heap block below the size */
     for (size_t size = RILL_MAPPED_MIN; size <= big; size *= 2u) {
         p = rill_realloc_large(p, size, RILL_MEM_ASSET); /* the birth tag stays */
         assert_non_null(p);
@@ -155,6 +156,9 @@ static void test_realloc_large(void **state) {
         assert_true(pattern(p, small, false));
         p[size - 1u] = 0x5A; /* the whole size is writable */
         assert_int_equal(rill_mem_live_bytes(RILL_MEM_WORLD), before + size);
+#if defined(__linux__)
+        assert_true(rill__mem_mapped(p)); /* its own mapping: resizes move pages */
+#endif
     }
     p = rill_realloc_tagged(p, small, RILL_MEM_WORLD);
     assert_non_null(p);
