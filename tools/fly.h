@@ -42,6 +42,7 @@ typedef struct fly_key {
 /* What one frame measured; the summary and the plots are computed from these. */
 typedef struct fly_frame {
     double main_ms, stream_ms;
+    double stream_cpu_ms;      /* thread CPU time of the loader, stream update and model systems */
     double app_ms, extract_ms; /* main_ms split: the app's frame, the render snapshot (extract) */
     double main_cpu_ms; /* main_ms as the thread's CPU time: what a loaded machine does not skew */
     double extract_cpu_ms; /* of which the snapshot (extract) */

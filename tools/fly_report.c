@@ -59,14 +59,15 @@ static void jw_passes(jw *w, const char *k, const rill_render_stats *rs) {
                 isfinite(rs->pass_gpu_ms[i]) ? rs->pass_gpu_ms[i] : 0.0);
     fputc('}', w->f);
 }
-/* The app's systems' main-thread time in the frame, as {"name": ms, ...}. */
-static void jw_systems(jw *w, const char *k, const rill_app *app) {
+/* The app's systems' main-thread time in the frame (wall or thread CPU), as {"name": ms, ...}. */
+static void jw_systems(jw *w, const char *k, const rill_app *app, bool cpu) {
     rill_system_timing t[64];
     uint32_t n = RILL_MIN(rill_app_system_timings(app, t, RILL_COUNTOF(t)), RILL_COUNTOF(t));
     jw_key(w, k);
     fputc('{', w->f);
     for (uint32_t i = 0; i < n; i++)
-        fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", t[i].name, (double)t[i].ns / 1e6);
+        fprintf(w->f, "%s\"%s\":%.4f", i ? "," : "", t[i].name,
+                (double)(cpu ? t[i].cpu_ns : t[i].ns) / 1e6);
     fputc('}', w->f);
 }
 /* The parts of the renderer's CPU time (rill_render_stats' cpu_*_ms), as {"cull": ms, ...}. */
@@ -94,6 +95,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "main_cpu_ms", fr->main_cpu_ms);
     jw_f64(w, "extract_cpu_ms", fr->extract_cpu_ms);
     jw_f64(w, "stream_ms", fr->stream_ms);
+    jw_f64(w, "stream_cpu_ms", fr->stream_cpu_ms);
     jw_f64(w, "gpu_ms", gpu_ms);
     jw_u64(w, "entities", fr->entities);
     jw_u64(w, "instances_loaded", ss->loaded);
@@ -150,7 +152,8 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* 0: no voxel tiers yet */
     jw_passes(w, "gpu_passes", rs);
     jw_f64(w, "ssr_ms", rs->ssr_gpu_ms); /* screen-space reflections' passes */
-    jw_systems(w, "systems", app);
+    jw_systems(w, "systems", app, false);
+    jw_systems(w, "systems_cpu", app, true);
     jw_end(w);
 }
 
@@ -444,12 +447,14 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
     rill_stream_instance_info *inst = calloc(ni ? ni : 1, sizeof *inst);
     ni = inst ? rill_stream_instances(s, inst, ni) : 0;
     fly_spread wall = spread_of(run->frames, n, false), cpu = spread_of(run->frames, n, true);
-    double main_max = 0, stream_max = 0, tri = 0, tri_full = 0, swap_max = 0, tstream_max = 0;
+    double main_max = 0, stream_max = 0, stream_cpu_max = 0, tri = 0, tri_full = 0, swap_max = 0,
+           tstream_max = 0;
     uint64_t ent_max = 0, tex_max = 0, tex_full_max = 0;
     for (uint64_t i = 0; i < n; i++) {
         const fly_frame *fr = &run->frames[i];
         main_max = RILL_MAX(main_max, fr->main_ms);
         stream_max = RILL_MAX(stream_max, fr->stream_ms);
+        stream_cpu_max = RILL_MAX(stream_cpu_max, fr->stream_cpu_ms);
         ent_max = RILL_MAX(ent_max, (uint64_t)fr->entities);
         tex_max = RILL_MAX(tex_max, fr->texture_bytes);
         tex_full_max = RILL_MAX(tex_full_max, fr->texture_bytes_full);
@@ -475,6 +480,7 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         jw_f64(&w, "main_cpu_ms_p99", cpu.p99);
         jw_f64(&w, "main_cpu_ms_median", cpu.median);
         jw_f64(&w, "stream_ms_max", stream_max);
+        jw_f64(&w, "stream_cpu_ms_max", stream_cpu_max);
         jw_f64(&w, "triangles_mean", n ? tri / (double)n : 0.0);
         jw_f64(&w, "triangles_full_mean", n ? tri_full / (double)n : 0.0);
         rill_render_texture_streaming_stats tx;

@@ -317,11 +317,13 @@ uint64_t rill_app_last_frame_ns(const rill_app *app);
 uint64_t rill_app_last_stage_ns(const rill_app *app, rill_stage stage);
 
 /* One system's main-thread time in the last complete frame (its runs summed: a fixed-update
- * system runs 0..max_fixed_steps times a frame). name lives as long as the system. */
+ * system runs 0..max_fixed_steps times a frame), wall clock and thread CPU time (what it ran,
+ * without the time the thread was preempted). name lives as long as the system. */
 typedef struct rill_system_timing {
     const char *name;
     rill_stage stage;
     uint64_t ns;
+    uint64_t cpu_ns;
 } rill_system_timing;
 /* Writes up to max timings of the registered systems (stage order, then run order) into out and
  * returns how many systems there are (out may be NULL to count). */

@@ -600,6 +600,8 @@ bool rill_uri_is_relative_path(const char *path);
 
 /* Monotonic nanoseconds. */
 uint64_t rill_time_ns(void);
+/* CPU nanoseconds the calling thread has run (not counting time it was preempted or asleep). */
+uint64_t rill_thread_cpu_ns(void);
 double rill_time_sec(void);
 void rill_sleep_ns(uint64_t ns);
 

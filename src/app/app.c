@@ -24,6 +24,7 @@ typedef struct app_system {
     char *name;
     bool removed;
     uint64_t frame_ns, last_ns; /* time of its runs in this frame so far, and in the last one */
+    uint64_t frame_cpu_ns, last_cpu_ns; /* the same in thread CPU time */
 } app_system;
 
 typedef struct off_listener {
@@ -488,9 +489,10 @@ static void run_stage(rill_app *app, rill_stage stage) {
     for (uint32_t i = 0; i < app->stages[stage].len; i++) {
         app_system *s = &app->stages[stage].data[i];
         if (!s->removed) {
-            uint64_t t0 = rill_time_ns();
+            uint64_t t0 = rill_time_ns(), c0 = rill_thread_cpu_ns();
             s->fn(app, s->user);
             s->frame_ns += rill_time_ns() - t0;
+            s->frame_cpu_ns += rill_thread_cpu_ns() - c0;
         }
     }
     if (stage == RILL_STAGE_RENDER && app->desc.render) {
@@ -506,7 +508,8 @@ static void close_system_times(rill_app *app) {
         for (uint32_t i = 0; i < app->stages[st].len; i++) {
             app_system *s = &app->stages[st].data[i];
             s->last_ns = s->frame_ns;
-            s->frame_ns = 0;
+            s->last_cpu_ns = s->frame_cpu_ns;
+            s->frame_ns = s->frame_cpu_ns = 0;
         }
     }
 }
@@ -520,7 +523,7 @@ uint32_t rill_app_system_timings(const rill_app *app, rill_system_timing *out, u
                 continue;
             }
             if (out && n < max) {
-                out[n] = (rill_system_timing){s->name, (rill_stage)st, s->last_ns};
+                out[n] = (rill_system_timing){s->name, (rill_stage)st, s->last_ns, s->last_cpu_ns};
             }
             n++;
         }

@@ -431,8 +431,15 @@ static void busy_sys(rill_app *app, void *user) {
     }
 }
 
+/* Asleep for *user nanoseconds: wall-clock time without CPU time. */
+static void sleep_sys(rill_app *app, void *user) {
+    (void)app;
+    rill_sleep_ns(*(const uint64_t *)user);
+}
+
 /* Each system's time in the last frame, its fixed-update runs summed; a frame where a system does
- * not run reports 0 for it. */
+ * not run reports 0 for it. Thread CPU time (cpu_ns) is what the system ran: never above the wall
+ * time, and a system that sleeps has almost none. */
 static const rill_system_timing *find_timing(const rill_system_timing *t, uint32_t n,
                                              const char *name) {
     for (uint32_t i = 0; i < n; i++) {
@@ -458,11 +465,20 @@ static void test_system_timings(void **state) {
                                                  .stage = RILL_STAGE_FIXED_UPDATE,
                                                  .fn = busy_sys,
                                                  .user = &ms1});
+    uint64_t ms5 = 5000000u;
+    rill_app_add_system(
+        app, &(rill_system_desc){
+                 .name = "sleeper", .stage = RILL_STAGE_UPDATE, .fn = sleep_sys, .user = &ms5});
+    engine++; /* counted with the app's own below */
     rill_system_timing t[64];
     assert_int_equal(rill_app_system_timings(app, NULL, 0), engine + 2);
     rill_app_frame_dt(app, 0.025); /* two fixed steps */
     uint32_t n = rill_app_system_timings(app, t, 64);
     assert_int_equal(n, engine + 2);
+    const rill_system_timing *sleeper = find_timing(t, n, "sleeper");
+    assert_non_null(sleeper);
+    assert_true(sleeper->ns >= ms5);
+    assert_true(sleeper->cpu_ns < ms5 / 2u);
     const rill_system_timing *step = find_timing(t, n, "stepper"),
                              *slow = find_timing(t, n, "slow");
     assert_non_null(step);
@@ -473,6 +489,7 @@ static void test_system_timings(void **state) {
     assert_true(step->ns >= 2 * ms1);
     assert_int_equal(slow->stage, RILL_STAGE_UPDATE);
     assert_true(slow->ns >= ms2);
+    assert_true(slow->cpu_ns > 0 && slow->cpu_ns <= slow->ns + 100000u);
     rill_app_frame_dt(app, 0.001); /* no fixed step this frame */
     rill_app_system_timings(app, t, 64);
     assert_int_equal(step->ns, 0);
