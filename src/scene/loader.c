@@ -19,7 +19,10 @@
  * tenth of a millisecond on the development machine, so no step overshoots the budget by more. */
 #define SPAWN_STEP 16384u /* entities spawned empty */
 #define COUNT_STEP 65536u /* bound components or entities counted for the reservation */
-#define RETIRE_CHUNK 512u /* entities of a replaced main scene despawned together */
+/* Entities of a retired scene despawned together: each despawn runs the remove hooks (models, LOD,
+ * texture users, render assets), so a batch is the loader's overshoot past its budget; 128 keep it
+ * well under a millisecond. */
+#define RETIRE_CHUNK 128u
 
 /* Worker-side state of one read + parse + bind. Owned by its record while the record waits for
  * it; a cancelled record hands it to the loader's orphan list until the worker is done. */

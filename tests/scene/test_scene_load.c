@@ -647,7 +647,7 @@ static void test_swap_retires_old_scene_in_budget(void **state) {
         uint64_t t0 = fx.clock.now;
         frame(&fx, &loaded, NULL, h);
         /* No update exceeds the budget by more than one slice of despawns. */
-        assert_true(fx.clock.now - t0 <= budget + 512u * tock_cost);
+        assert_true(fx.clock.now - t0 <= budget + 128u * tock_cost);
         uint32_t count = rill_world_entity_count(fx.world);
         bool is_loaded = rill_scene_load_get_state(fx.loader, h) == RILL_SCENE_LOAD_LOADED;
         if (!is_loaded) {
@@ -714,7 +714,7 @@ static void test_cancel_main_retires_in_budget(void **state) {
         t0 = fx.clock.now;
         frame(&fx, &loaded, NULL, h);
         /* No update exceeds the budget by more than one slice of despawns (or one entity). */
-        assert_true(fx.clock.now - t0 <= budget + 512u * tock_cost + cost);
+        assert_true(fx.clock.now - t0 <= budget + 128u * tock_cost + cost);
         uint32_t count = rill_world_component_len(fx.world, tock_c);
         retire_frames += count < prev;
         prev = count;
