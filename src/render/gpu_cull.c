@@ -631,7 +631,7 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     for (uint32_t i = guesses; i < n; i++) {
         g->pos_slot.data[i] = GC_NONE;
     }
-    g->pos_slot.len = RILL_MAX(guesses, n);
+    g->pos_slot.len = n; /* positions past the snapshot's end forget their guess */
     g->frame++;
     g->deltas.len = 0;
     g->moved_now.len = 0;

@@ -308,9 +308,10 @@ static void draw_few(const side *s, const rill_render_instance *inst, uint32_t n
     assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
 }
 
-/* A repeated id whose first position left the GPU path (hidden) while the id moved to another
- * position, then came back: the two positions must not both be taken (one resident slot), so the
- * CPU path draws the second and both show, as on the CPU renderer. */
+/* A repeated id whose first position left the GPU path (hidden, or past a shorter snapshot's end)
+ * while the id moved to another position, then came back: the two positions must not both be
+ * taken (one resident slot), so the CPU path draws the second and both show, as on the CPU
+ * renderer. */
 static void test_repeated_id_comes_back(void **state) {
     (void)state;
     side a, b;
@@ -345,6 +346,22 @@ static void test_repeated_id_comes_back(void **state) {
             assert_int_equal(v->opaque.len, 1u);
         }
     }
+    /* The same through a shorter snapshot: ids (11, 12, 10), then (10) alone, then (10, 11, 10):
+     * the third position's guess from before the short frame must not count. */
+    const uint32_t ids[3][3] = {{11, 12, 10}, {10, 0, 0}, {10, 11, 10}};
+    const uint32_t counts[3] = {3, 1, 3};
+    for (uint32_t frame = 0; frame < 3; frame++) {
+        rill_render_instance ia[3], ib[3];
+        for (uint32_t k = 0; k < counts[frame]; k++) {
+            float pos[3] = {xs[k], 0.5f, 0.0f};
+            render_test_place(&ia[k], ids[frame][k], a.cube, a.opaque, pos, 1.0f, 0.3f);
+            render_test_place(&ib[k], ids[frame][k], b.cube, b.opaque, pos, 1.0f, 0.3f);
+        }
+        draw_few(&a, ia, counts[frame], pa);
+        draw_few(&b, ib, counts[frame], pb);
+        assert_memory_equal(pa, pb, sizeof(pa));
+    }
+    assert_int_equal(b.r->frame.views[0].opaque.len, 1u);
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
 }
