@@ -1,5 +1,6 @@
 /* world.c: the world object, entity slots, per-component sparse sets, the type registry
- * (components, resources, plain types), resources and the built-in components. */
+ * (components, resources, plain types), resources, the built-in components, add/remove hooks and
+ * single spawns. Bulk spawn and despawn are in world_spawn.c. */
 #include "world_internal.h"
 
 #include <string.h>
@@ -27,9 +28,10 @@ bool rill__world_grow(void **ptr, uint32_t *cap, uint32_t need, size_t elem, boo
 /* A set whose component array has a mapping of its own (past RILL_MAPPED_MIN: rill_realloc_large)
  * resizes by moving pages, not copying, so it keeps its capacity within a slack of what it holds
  * instead of doubling: it grows to need + need/SET_SLACK and a batch despawn shrinks it back to
- * that once it holds more than twice the slack (set_trim). A set swaying within that band never
- * reallocates, and the same entities take the same memory whatever the world held before (a
- * doubled 40 MB GlobalTransform array kept 20 MB nothing used). Smaller sets double and halve. */
+ * that once it holds more than twice the slack (rill__world_set_trim). A set swaying within that
+ * band never reallocates, and the same entities take the same memory whatever the world held before
+ * (a doubled 40 MB GlobalTransform array kept 20 MB nothing used). Smaller sets double and halve.
+ */
 #define SET_SLACK 32u
 
 static uint32_t slack_cap(uint32_t n) {
@@ -56,7 +58,7 @@ static bool set_resize(rill__sparse_set *s, uint32_t to) {
     return true;
 }
 
-static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
+bool rill__world_set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
     if (n <= s->cap) {
         return true;
     }
@@ -83,7 +85,7 @@ static bool set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n) {
  * back to len + slack (SET_SLACK), a smaller one holding under a quarter of its capacity to twice
  * what it holds (64 at least; growth doubles at full, so it sways within a factor of four without
  * reallocating). A district that came and went does not leave its components' capacity behind. */
-static void set_trim(rill_world *w, rill__sparse_set *s) {
+void rill__world_set_trim(rill_world *w, rill__sparse_set *s) {
     rill__set_trim_pages(s);
     if (s->cap <= 64u || s->stride == 0) {
         return;
@@ -121,7 +123,7 @@ void *rill__set_insert(rill_world *w, rill__sparse_set *s, rill_entity e, bool *
     if (!rill__set_page(s, slot)) {
         return NULL;
     }
-    if (s->len == s->cap && !set_reserve(w, s, s->len + 1u)) {
+    if (s->len == s->cap && !rill__world_set_reserve(w, s, s->len + 1u)) {
         return NULL;
     }
     w->epoch++;
@@ -239,7 +241,7 @@ bool rill_world_component_reserve(rill_world *world, rill_component comp, uint32
         return false;
     }
     /* the index pages are made as slots reach them */
-    return set_reserve(world, &c->set, n);
+    return rill__world_set_reserve(world, &c->set, n);
 }
 
 uint32_t rill_world_component_prefault(rill_world *world, rill_component comp, uint32_t first,
@@ -503,13 +505,11 @@ rill_world *rill_world_create(const rill_world_desc *desc, rill_error *err) {
     return w;
 }
 
-static void despawn_all(rill_world *w, bool hooks);
-
 void rill_world_destroy(rill_world *world) {
     if (world == NULL) {
         return;
     }
-    despawn_all(world, !world->skip_hooks_on_destroy);
+    rill__world_despawn_all(world, !world->skip_hooks_on_destroy);
     for (uint32_t i = 0; i < world->components.len; i++) {
         set_free(&world->components.data[i].set);
     }
@@ -548,14 +548,14 @@ bool rill_world_reserve(rill_world *world, uint32_t entity_count) {
  * despawned district left, and kept that capacity (4 bytes a slot, 2 MB for a 300k-entity world)
  * after the slots were reused. Under a quarter full it shrinks to twice what it holds, never below
  * 1024 (growth doubles at full: a list swaying within a factor of four never reallocates). */
-static void free_trim(rill_world *w) {
+void rill__world_free_trim(rill_world *w) {
     if (w->free_cap > 1024u && w->free_len < w->free_cap / 4u) {
         rill__array_fit((void **)&w->free_slots, &w->free_cap, w->free_len,
                         RILL_MAX(1024u, 2u * w->free_len), sizeof(uint32_t));
     }
 }
 
-static inline rill_entity spawn_one(rill_world *w) {
+inline rill_entity rill__world_spawn_one(rill_world *w) {
     uint32_t idx;
     if (w->free_len > 0) {
         idx = w->free_slots[--w->free_len];
@@ -576,8 +576,8 @@ rill_entity rill_world_spawn(rill_world *world) {
         !rill_world_reserve(world, world->slot_count + 1u)) {
         return RILL_ENTITY_NULL;
     }
-    rill_entity e = spawn_one(world);
-    free_trim(world);
+    rill_entity e = rill__world_spawn_one(world);
+    rill__world_free_trim(world);
     return e;
 }
 
@@ -591,126 +591,17 @@ uint32_t rill_world_spawn_n(rill_world *world, uint32_t count, rill_entity *out)
         return 0;
     }
     for (uint32_t i = 0; i < count; i++) {
-        out[i] = spawn_one(world);
+        out[i] = rill__world_spawn_one(world);
     }
-    free_trim(world);
+    rill__world_free_trim(world);
     return count;
 }
 
-/* >>bulk spawn */
-
-/* The components of a bulk spawn, checked: known, not MANAGED, not repeated. 0 on a bad desc. */
-static uint32_t bulk_components(rill_world *w, const rill_spawn_desc *d, rill__component **out) {
-    uint32_t n = 0;
-    for (; n < RILL_SPAWN_MAX_COMPONENTS && d->components[n].id != 0; n++) {
-        rill_component id = d->components[n];
-        rill__component *c = rill__world_comp(w, id);
-        if (c == NULL || (c->type->desc.flags & RILL_TYPE_MANAGED)) {
-            RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: component %u is %s", w->label, id.id,
-                          c ? "managed by the world" : "unknown");
-            return UINT32_MAX;
-        }
-        for (uint32_t k = 0; k < n; k++) {
-            if (d->components[k].id == id.id) {
-                RILL_LOG_WARN(WORLD_LOG, "%s: spawn_bulk: %s listed twice", w->label,
-                              c->type->desc.name);
-                return UINT32_MAX;
-            }
-        }
-        out[n] = c;
-    }
-    return n;
-}
-
-/* Makes the index pages of s for the slots a spawn of count takes: the last from_free free slots
- * (reused last in, first out) and the new ones after them. */
-static bool bulk_pages(rill_world *w, rill__sparse_set *s, uint32_t count, uint32_t from_free) {
-    for (uint32_t i = w->free_len - from_free; i < w->free_len; i++) {
-        if (!rill__set_page(s, w->free_slots[i])) {
-            return false;
-        }
-    }
-    uint64_t end = (uint64_t)w->slot_count + (count - from_free);
-    for (uint64_t slot = w->slot_count; slot < end; slot = (slot | RILL__PAGE_MASK) + 1u) {
-        if (!rill__set_page(s, (uint32_t)slot)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Grows every storage the spawn writes, so that nothing after it can fail. */
-static bool bulk_reserve(rill_world *w, rill__component **comps, uint32_t nc, uint32_t count,
-                         bool dirty) {
-    uint32_t from_free = RILL_MIN(count, w->free_len);
-    uint64_t slots = (uint64_t)w->slot_count + (count - from_free);
-    if (slots > UINT32_MAX || !rill_world_reserve(w, (uint32_t)slots)) {
-        return false;
-    }
-    for (uint32_t c = 0; c < nc; c++) {
-        rill__sparse_set *s = &comps[c]->set;
-        if ((uint64_t)s->len + count > UINT32_MAX || !bulk_pages(w, s, count, from_free) ||
-            !set_reserve(w, s, s->len + count)) {
-            return false;
-        }
-    }
-    return !dirty || rill_array_reserve(&w->dirty, w->dirty.len + count);
-}
-
-/* Writes n copies of the size-byte value at src, stride bytes apart, doubling the copied block
- * when the elements are packed. */
-static void fill_repeat(uint8_t *dst, const void *src, uint32_t n, uint32_t size, uint32_t stride) {
-    if (n == 0) {
-        return;
-    }
-    if (size != stride) {
-        for (uint32_t i = 0; i < n; i++) {
-            memcpy(dst + (size_t)i * stride, src, size);
-        }
-        return;
-    }
-    memcpy(dst, src, size);
-    for (size_t done = 1; done < n;) {
-        size_t k = RILL_MIN(done, (size_t)n - done);
-        memcpy(dst + done * size, dst, k * size);
-        done += k;
-    }
-}
-
-/* Hints that a bulk spawn is about to write n fresh elements of s from its length on. */
-static void bulk_advise(rill__sparse_set *s, uint32_t n) {
-    rill_mem_advise_bulk(s->dense + s->len, (size_t)n * sizeof(rill_entity));
-    rill_mem_advise_bulk(s->data + (size_t)s->len * s->stride, (size_t)n * s->stride);
-}
-
-/* Appends ids[0..n) with their data (or defaults) to one component's storage. */
-static void bulk_fill(rill__component *c, const rill_entity *ids, uint32_t n, const void *src) {
-    rill__sparse_set *s = &c->set;
-    uint32_t base = s->len;
-    if (s->dense + base != ids) {
-        memcpy(s->dense + base, ids, (size_t)n * sizeof(rill_entity));
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        rill__set_put(s, RILL_ENTITY_INDEX(ids[i]), base + i + 1u);
-    }
-    uint32_t size = c->type->desc.size;
-    uint8_t *dst = s->data + (size_t)base * s->stride;
-    if (src == NULL) {
-        fill_repeat(dst, c->type->defaults, n, size, s->stride);
-    } else if (size == s->stride) {
-        memcpy(dst, src, (size_t)n * size);
-    } else {
-        for (uint32_t i = 0; i < n; i++) {
-            memcpy(dst + (size_t)i * s->stride, (const uint8_t *)src + (size_t)i * size, size);
-        }
-    }
-    s->len = base + n;
-    s->version++;
-}
+/* >>hooks */
 
 /* The type's on_add, then every add observer, each on a fresh lookup: an earlier hook may have
  * despawned the entity or moved the storage. */
-static void run_add_hooks(rill_world *world, rill_entity e, rill_component comp) {
+void rill__world_run_add_hooks(rill_world *world, rill_entity e, rill_component comp) {
     const rill__component *c = rill__world_comp(world, comp);
     const rill_type_desc *t = &c->type->desc;
     void *data = t->on_add ? rill_world_get(world, e, comp) : NULL;
@@ -726,13 +617,13 @@ static void run_add_hooks(rill_world *world, rill_entity e, rill_component comp)
     }
 }
 
-static bool has_remove_hooks(const rill__component *c) {
+bool rill__world_has_remove_hooks(const rill__component *c) {
     return c->type->desc.on_remove != NULL || c->removed.count;
 }
 
 /* The type's on_remove, then every remove observer, each on a fresh lookup (a hook may register
  * components, moving the table, or despawn the entity). The component is still in place. */
-static void run_remove_hooks_of(rill_world *world, rill_entity e, rill_component comp) {
+void rill__world_run_remove_hooks_of(rill_world *world, rill_entity e, rill_component comp) {
     const rill_type_desc *t = &rill__world_comp(world, comp)->type->desc;
     void *data = t->on_remove ? rill_world_get(world, e, comp) : NULL;
     if (data != NULL) {
@@ -779,68 +670,6 @@ bool rill_world_observe_remove(rill_world *world, rill_component comp, rill_comp
            observe(world, c, &c->removed, fn, user, "remove");
 }
 
-uint32_t rill_world_spawn_bulk(rill_world *world, const rill_spawn_desc *desc, rill_entity *out) {
-    if (world == NULL || desc == NULL || desc->count == 0) {
-        return 0;
-    }
-    rill__component *comps[RILL_SPAWN_MAX_COMPONENTS];
-    uint32_t nc = bulk_components(world, desc, comps);
-    if (nc == UINT32_MAX) {
-        return 0;
-    }
-    uint32_t n = desc->count;
-    bool has_transform = false, has_hook = false;
-    for (uint32_t c = 0; c < nc; c++) {
-        has_transform = has_transform || desc->components[c].id == RILL_BUILTIN_TRANSFORM;
-        has_hook = has_hook || comps[c]->type->desc.on_add != NULL || comps[c]->added.count;
-    }
-    /* Hooks may move storage, so they walk a list of their own when the caller gave none. */
-    rill_entity *list = out;
-    if (list == NULL && (has_hook || nc == 0)) {
-        list = rill_malloc_tagged((size_t)n * sizeof(rill_entity), RILL_MEM_WORLD);
-    }
-    if ((list == NULL && nc == 0) || (has_hook && list == NULL) ||
-        !bulk_reserve(world, comps, nc, n, has_transform)) {
-        RILL_LOG_ERROR(WORLD_LOG, "%s: spawn_bulk of %u: out of memory", world->label, n);
-        if (list != out) {
-            rill_free(list);
-        }
-        return 0;
-    }
-    for (uint32_t c = 0; c < nc; c++) {
-        bulk_advise(&comps[c]->set, n);
-    }
-    /* The ids go straight into the first storage's dense array (or the caller's list), and every
-     * other storage copies them from there. */
-    rill_entity *ids = nc > 0 ? comps[0]->set.dense + comps[0]->set.len : list;
-    for (uint32_t i = 0; i < n; i++) {
-        ids[i] = spawn_one(world);
-    }
-    if (list != NULL && list != ids) {
-        memcpy(list, ids, (size_t)n * sizeof(rill_entity));
-    }
-    for (uint32_t c = 0; c < nc; c++) {
-        bulk_fill(comps[c], ids, n, desc->data[c]);
-    }
-    world->epoch++;
-    if (has_transform) {
-        for (uint32_t i = 0; i < n; i++) {
-            *rill__slot_flags(world, RILL_ENTITY_INDEX(ids[i])) |= RILL__SLOT_DIRTY;
-            world->dirty.data[world->dirty.len++] = ids[i];
-        }
-    }
-    for (uint32_t c = 0; c < nc && has_hook; c++) {
-        for (uint32_t i = 0; i < n; i++) {
-            run_add_hooks(world, list[i], desc->components[c]);
-        }
-    }
-    if (list != out) {
-        rill_free(list);
-    }
-    free_trim(world);
-    return n;
-}
-
 bool rill_world_is_alive(const rill_world *world, rill_entity e) {
     return world != NULL && rill__world_alive(world, e);
 }
@@ -863,209 +692,6 @@ bool rill_world_entity_next(const rill_world *world, uint32_t *iter, rill_entity
         }
     }
     return false;
-}
-
-/* Frees e's slot after its components are gone. */
-static void release_slot(rill_world *w, uint32_t idx) {
-    *rill__slot_flags(w, idx) = 0;
-    /* Generation 0 is reserved for command-buffer placeholders, so skip it on wrap-around. */
-    uint32_t *gen = rill__slot_gen(w, idx);
-    if (++*gen == 0) {
-        *gen = 1;
-    }
-    /* The free list can never need more entries than there are slots. */
-    if (w->free_len == w->free_cap) {
-        if (!rill__world_grow((void **)&w->free_slots, &w->free_cap, w->free_len + 1u,
-                              sizeof(uint32_t), false)) {
-            RILL_LOG_ERROR(WORLD_LOG, "%s: out of memory; slot %u leaks", w->label, idx);
-            w->alive--;
-            return;
-        }
-    }
-    w->free_slots[w->free_len++] = idx;
-    w->alive--;
-}
-
-static void run_remove_hooks(rill_world *w, rill_entity e, uint32_t idx) {
-    for (uint32_t c = 0; c < w->components.len; c++) {
-        const rill__component *comp = &w->components.data[c];
-        if (has_remove_hooks(comp) && rill__set_get(&comp->set, idx) != NULL) {
-            run_remove_hooks_of(w, e, (rill_component){c + 1u});
-        }
-    }
-}
-
-bool rill_world_despawn(rill_world *world, rill_entity e) {
-    if (world == NULL || !rill__world_alive(world, e)) {
-        return false;
-    }
-    uint32_t idx = RILL_ENTITY_INDEX(e);
-    uint8_t *flags = rill__slot_flags(world, idx);
-    if (*flags & RILL__SLOT_DESPAWNING) {
-        return false; /* a hook of this entity despawned it again */
-    }
-    *flags |= RILL__SLOT_DESPAWNING;
-    /* Hooks first, while the entity still has every component, so a hook may read the others. */
-    run_remove_hooks(world, e, idx);
-    if (!rill__world_alive(world, e)) {
-        return false; /* cannot happen through the API, but a hook must not crash us */
-    }
-    rill__hierarchy_detach_all(world, e);
-    for (uint32_t c = 0; c < world->components.len; c++) {
-        rill__sparse_set *s = &world->components.data[c].set;
-        if (rill__set_index(s, idx) != 0) {
-            rill__set_erase(world, s, idx);
-        }
-    }
-    release_slot(world, idx);
-    return true;
-}
-
-uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint32_t n) {
-    /* Hooks first, in reverse order (children before parents, as one by one), while every listed
-     * entity still has all its components. DESPAWNING makes a hook's despawn of a listed entity
-     * a no-op: the batch removes it anyway. */
-    for (uint32_t i = 0; i < n; i++) {
-        *rill__slot_flags(w, RILL_ENTITY_INDEX(list[i])) |= RILL__SLOT_DESPAWNING;
-    }
-    bool any_hook = false;
-    for (uint32_t c = 0; c < w->components.len && !any_hook; c++) {
-        any_hook = has_remove_hooks(&w->components.data[c]);
-    }
-    if (any_hook) {
-        for (uint32_t i = n; i-- > 0;) {
-            if (rill__world_alive(w, list[i])) {
-                run_remove_hooks(w, list[i], RILL_ENTITY_INDEX(list[i]));
-            }
-        }
-    }
-    /* Links that cross the edge of the batch: a listed entity under a parent that stays (the
-     * roots), or a child that a hook attached to a listed entity. Links inside the batch simply
-     * vanish with the Parent and Children components below. */
-    const rill__sparse_set *ps = &w->components.data[RILL_BUILTIN_PARENT - 1].set;
-    const rill__sparse_set *cs = &w->components.data[RILL_BUILTIN_CHILDREN - 1].set;
-    for (uint32_t i = 0; i < n; i++) {
-        rill_entity e = list[i];
-        if (!rill__world_alive(w, e)) {
-            continue;
-        }
-        const rill_parent *p = rill__set_get(ps, RILL_ENTITY_INDEX(e));
-        if (p != NULL && !(*rill__slot_flags(w, RILL_ENTITY_INDEX(p->parent)) & RILL__SLOT_BATCH)) {
-            rill__hierarchy_unlink(w, e);
-        }
-        const rill_children *ch = rill__set_get(cs, RILL_ENTITY_INDEX(e));
-        for (rill_entity c = ch ? ch->first : RILL_ENTITY_NULL; c != RILL_ENTITY_NULL;) {
-            const rill_parent *cp = rill__set_get(ps, RILL_ENTITY_INDEX(c));
-            rill_entity next = cp ? cp->next_sibling : RILL_ENTITY_NULL;
-            if (!(*rill__slot_flags(w, RILL_ENTITY_INDEX(c)) & RILL__SLOT_BATCH)) {
-                rill__hierarchy_unlink(w, c);
-                rill__transform_mark_dirty(w, c);
-                /* The unlink may have dropped e's Children component and moved others. */
-                ch = rill__set_get(cs, RILL_ENTITY_INDEX(e));
-                if (ch == NULL) {
-                    break;
-                }
-            }
-            c = next;
-        }
-    }
-    /* Component storage: a set holding few listed entities erases them one by one; a set where
-     * they are a large share is compacted in one sequential pass, which is far cheaper than
-     * scattered swap-removes. */
-    for (uint32_t c = 0; c < w->components.len; c++) {
-        rill__sparse_set *s = &w->components.data[c].set;
-        if (s->len == 0) {
-            rill__set_trim_pages(s); /* emptied by single removes since */
-            continue;
-        }
-        if ((uint64_t)n * 4u < s->len) {
-            for (uint32_t i = 0; i < n; i++) {
-                uint32_t idx = RILL_ENTITY_INDEX(list[i]);
-                if (rill__world_alive(w, list[i]) && rill__set_index(s, idx) != 0) {
-                    rill__set_erase(w, s, idx);
-                }
-            }
-            set_trim(w, s);
-            continue;
-        }
-        /* One pass: ids and sparse entries move one by one, the component bytes of each run of
-         * kept entries with one memmove (a scene's entities sit together in the dense arrays, so
-         * runs are long). */
-        uint32_t kept = 0, run_from = 0, run_to = 0, run_len = 0;
-        for (uint32_t d = 0; d <= s->len; d++) {
-            bool drop = d < s->len &&
-                        (*rill__slot_flags(w, RILL_ENTITY_INDEX(s->dense[d])) & RILL__SLOT_BATCH);
-            if ((d == s->len || drop) && run_len > 0) {
-                memmove(s->data + (size_t)run_to * s->stride,
-                        s->data + (size_t)run_from * s->stride, (size_t)run_len * s->stride);
-                run_len = 0;
-            }
-            if (d == s->len) {
-                break;
-            }
-            rill_entity owner = s->dense[d];
-            if (drop) {
-                rill__set_put(s, RILL_ENTITY_INDEX(owner), 0);
-                continue;
-            }
-            if (kept != d) {
-                if (run_len == 0) {
-                    run_from = d;
-                    run_to = kept;
-                }
-                run_len++;
-                s->dense[kept] = owner;
-                *rill__set_entry(s, RILL_ENTITY_INDEX(owner)) = kept + 1u;
-            }
-            kept++;
-        }
-        s->len = kept;
-        s->version++;
-        w->epoch++;
-        set_trim(w, s);
-    }
-    uint32_t gone = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (rill__world_alive(w, list[i])) {
-            release_slot(w, RILL_ENTITY_INDEX(list[i]));
-            gone++;
-        }
-    }
-    return gone;
-}
-
-static void despawn_all(rill_world *w, bool hooks) {
-    if (hooks) {
-        for (uint32_t i = 0; i < w->slot_count; i++) {
-            uint8_t *flags = rill__slot_flags(w, i);
-            if ((*flags & RILL__SLOT_ALIVE) && !(*flags & RILL__SLOT_DESPAWNING)) {
-                *flags |= RILL__SLOT_DESPAWNING;
-                run_remove_hooks(w, RILL_ENTITY_MAKE(i, *rill__slot_gen(w, i)), i);
-            }
-        }
-    }
-    /* Everything goes at once: no need to unlink hierarchies one by one. */
-    for (uint32_t c = 0; c < w->components.len; c++) {
-        rill__sparse_set *s = &w->components.data[c].set;
-        for (uint32_t d = 0; d < s->len; d++) {
-            rill__set_put(s, RILL_ENTITY_INDEX(s->dense[d]), 0);
-        }
-        s->len = 0;
-        s->version++;
-    }
-    w->epoch++;
-    for (uint32_t i = 0; i < w->slot_count; i++) {
-        if (*rill__slot_flags(w, i) & RILL__SLOT_ALIVE) {
-            release_slot(w, i);
-        }
-    }
-    rill_array_clear(&w->dirty);
-}
-
-void rill_world_clear(rill_world *world) {
-    if (world != NULL) {
-        despawn_all(world, true);
-    }
 }
 
 /* >>components */
@@ -1102,8 +728,8 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
         init = copy;
     }
     void *old = rill__set_get(&c->set, idx);
-    if (old != NULL && has_remove_hooks(c)) {
-        run_remove_hooks_of(world, e, comp);
+    if (old != NULL && rill__world_has_remove_hooks(c)) {
+        rill__world_run_remove_hooks_of(world, e, comp);
         /* The hook may have registered components (moving the component table) or despawned. */
         c = rill__world_comp(world, comp);
         if (!rill__world_alive(world, e)) {
@@ -1125,7 +751,7 @@ void *rill_world_add(rill_world *world, rill_entity e, rill_component comp, cons
     }
     if (t->on_add != NULL || c->added.count) {
         /* Hooks may change other storage, but not this component's (documented rule). */
-        run_add_hooks(world, e, comp);
+        rill__world_run_add_hooks(world, e, comp);
         data = rill_world_get(world, e, comp);
     }
     return data;
@@ -1171,8 +797,8 @@ bool rill_world_remove(rill_world *world, rill_entity e, rill_component comp) {
         return true;
     }
     rill__component *c = rill__world_comp(world, comp);
-    if (has_remove_hooks(c)) {
-        run_remove_hooks_of(world, e, comp);
+    if (rill__world_has_remove_hooks(c)) {
+        rill__world_run_remove_hooks_of(world, e, comp);
         c = rill__world_comp(world, comp); /* a hook may have grown the component table */
         if (!rill__world_alive(world, e)) {
             return true;

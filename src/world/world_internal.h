@@ -223,7 +223,8 @@ void rill__hierarchy_detach_all(rill_world *w, rill_entity e);
 /* Unlinks e from its parent only (its Parent component goes; its children stay). */
 void rill__hierarchy_unlink(rill_world *w, rill_entity e);
 /* Despawns list[0..n): alive entities, each flagged RILL__SLOT_BATCH, closed under children (every
- * child of a listed entity is listed), parents before children. Returns how many went (world.c). */
+ * child of a listed entity is listed), parents before children. Returns how many went
+ * (world_spawn.c). */
 uint32_t rill__world_despawn_batch(rill_world *w, const rill_entity *list, uint32_t n);
 void rill__transform_mark_dirty(rill_world *w, rill_entity e);
 
@@ -231,5 +232,33 @@ void rill__transform_mark_dirty(rill_world *w, rill_entity e);
 void rill__events_free(rill_world *w);
 /* Frees the runs plain queries remembered (rill_world_destroy). */
 void rill__query_memo_free(rill_world *w);
+
+/* world.c and world_spawn.c: what one calls in the other. */
+
+/* Makes room for n entries in s (false when out of memory). */
+bool rill__world_set_reserve(rill_world *w, rill__sparse_set *s, uint32_t n);
+/* After a batch despawn (a structural change: pointers into the storage are stale already), the
+ * index pages left empty go, and the arrays shrink: a mapped set holding under cap - 2 * slack
+ * back to len + slack (SET_SLACK), a smaller one holding under a quarter of its capacity to twice
+ * what it holds (64 at least; growth doubles at full, so it sways within a factor of four without
+ * reallocating). A district that came and went does not leave its components' capacity behind. */
+void rill__world_set_trim(rill_world *w, rill__sparse_set *s);
+/* The free-slot list gives capacity back as spawns take slots from it: it holds up to every slot a
+ * despawned district left, and kept that capacity (4 bytes a slot, 2 MB for a 300k-entity world)
+ * after the slots were reused. Under a quarter full it shrinks to twice what it holds, never below
+ * 1024 (growth doubles at full: a list swaying within a factor of four never reallocates). */
+void rill__world_free_trim(rill_world *w);
+/* Takes a slot (a free one first) and returns its live entity; the caller made room. */
+rill_entity rill__world_spawn_one(rill_world *w);
+/* The type's on_add, then every add observer, each on a fresh lookup: an earlier hook may have
+ * despawned the entity or moved the storage. */
+void rill__world_run_add_hooks(rill_world *world, rill_entity e, rill_component comp);
+/* True when removing c from an entity runs anything (on_remove or remove observers). */
+bool rill__world_has_remove_hooks(const rill__component *c);
+/* The type's on_remove, then every remove observer, each on a fresh lookup (a hook may register
+ * components, moving the table, or despawn the entity). The component is still in place. */
+void rill__world_run_remove_hooks_of(rill_world *world, rill_entity e, rill_component comp);
+/* Despawns every entity (running remove hooks first when hooks is true). */
+void rill__world_despawn_all(rill_world *w, bool hooks);
 
 #endif /* RILL_WORLD_INTERNAL_H */
