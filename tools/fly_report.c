@@ -308,8 +308,31 @@ static uint64_t descendants(rill_world *w, rill_entity root) {
     return n;
 }
 
+/* Remembers, per model file, the most entities a Model naming it had below it (its spawned node
+ * trees, every level), walking at most 8 Model entities a file each sample. The keys are the
+ * interned model paths, which never equal an interned scene path. */
+static void sample_models(rill_world *w, rill_map *live) {
+    rill_component mc = rill_world_find_component(w, "Model");
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t n = mc.id ? rill_world_component_dense(w, mc, &ents, &data) : 0;
+    rill_map walked = {0}; /* path -> Models walked this sample */
+    for (uint32_t i = 0; i < n; i++) {
+        const rill_model_ref *ref = (const rill_model_ref *)data + i;
+        uint64_t key = (uint64_t)(uintptr_t)ref->path, k = 0, old = 0;
+        if (!ref->path || (rill_map_get(&walked, key, &k) && k >= 8u))
+            continue;
+        rill_map_set(&walked, key, k + 1u);
+        uint64_t d = descendants(w, ents[i]);
+        if (!rill_map_get(live, key, &old) || d > old)
+            rill_map_set(live, key, d);
+    }
+    rill_map_free(&walked);
+}
+
 /* Remembers, per scene file, the most entities a loaded instance of it held in the live world
- * (its own entities plus the node trees its models spawned). */
+ * (its own entities plus the node trees its models spawned), and per model file what a Model of it
+ * spawned (sample_models). */
 void fly_sample_live(rill_app *app, rill_map *live) {
     rill_world *w = rill_app_world(app);
     rill_stream *s = rill_app_stream(app);
@@ -326,12 +349,31 @@ void fly_sample_live(rill_app *app, rill_map *live) {
             rill_map_set(live, (uint64_t)(uintptr_t)si->scene, n);
     }
     free(inst);
+    sample_models(w, live);
+}
+
+/* Entities a scene file loaded into the scratch world would bring in the live one: its own entities
+ * plus, for each of its Model entities, what a Model of that file spawned live (sample_models;
+ * nothing for a model never seen live, so the count is then a lower bound). */
+static uint64_t scratch_content(rill_world *scratch, uint64_t own, const rill_map *live) {
+    rill_component mc = rill_world_find_component(scratch, "Model");
+    const rill_entity *ents = NULL;
+    void *data = NULL;
+    uint32_t n = mc.id ? rill_world_component_dense(scratch, mc, &ents, &data) : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t d = 0;
+        const rill_model_ref *ref = (const rill_model_ref *)data + i;
+        if (ref->path && rill_map_get(live, (uint64_t)(uintptr_t)ref->path, &d))
+            own += d;
+    }
+    return own;
 }
 
 /* Entities the whole world holds, counted like the per-frame `entities`: what no streamed instance
  * brought, plus each streamed instance's content as measured live (sample_live). A scene file no
- * instance loaded during the fly is counted by loading it into a scratch world (its own entities
- * only, so the total is then a lower bound). */
+ * instance loaded during the fly is counted by loading it into a scratch world: its own entities
+ * and, per Model, the node trees a Model of the same file spawned live (a model never seen live
+ * adds nothing, so the total is then a lower bound). */
 static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *inst, uint32_t ni,
                                const rill_map *live) {
     rill_world *w = rill_app_world(app);
@@ -360,7 +402,7 @@ static uint64_t world_entities(rill_app *app, const rill_stream_instance_info *i
                    rill_scene_load_get_state(ld, h) == RILL_SCENE_LOAD_SPAWNING) {
                 rill_scene_loader_update(ld);
             }
-            v = rill_scene_load_entity_count(ld, h);
+            v = scratch_content(scratch, rill_scene_load_entity_count(ld, h), live);
             rill_scene_load_release(ld, h);
             rill_world_despawn_recursive(scratch, root);
             rill_map_set(&counts, key, v);
