@@ -727,6 +727,16 @@ static void write_textures(const rill_gltf_model *m, cJSON *root, wr *w) {
                 if (im->mime_type) {
                     cJSON_AddStringToObject(o, "mimeType", im->mime_type);
                 }
+            } else {
+                /* No bytes and no file (an empty data URI was read): an empty data URI again,
+                 * since a bufferView may not be empty and an image needs a uri or a view. */
+                const char *mime = im->mime_type ? im->mime_type : "";
+                if (!mime[0] || strlen(mime) > 64 || strpbrk(mime, ",;\"%")) {
+                    mime = "image/png"; /* the model's own type only where it reads back as one */
+                }
+                char uri[96];
+                snprintf(uri, sizeof(uri), "data:%s;base64,", mime);
+                cJSON_AddStringToObject(o, "uri", uri);
             }
         }
     }
