@@ -705,6 +705,27 @@ static void warn_viewport(const rill_world *w, rill_render_extract_buf *buf, con
                   (double)a[3], (double)b[0], (double)b[1], (double)b[2], (double)b[3]);
 }
 
+/* Calls fn for every entity holding component `name` and a GlobalTransform (the box components:
+ * ForwardDecal, FogVolume, PoolWater); false as soon as fn is (out of memory). */
+bool rill__extract_boxes(rill_world *w, const char *name, rill__box_fn fn, void *user) {
+    rill_component c = rill_world_find_component(w, name);
+    if (!c.id || !rill_world_component_len(w, c)) {
+        return true;
+    }
+    rill_query_desc qd;
+    memset(&qd, 0, sizeof(qd));
+    qd.with[0] = c;
+    qd.with[1] = rill_world_builtin(w)->global_transform;
+    rill_query q = rill_world_query(w, &qd);
+    while (rill_query_next(&q)) {
+        const rill_global_transform *xf = rill_query_get(&q, 1);
+        if (!fn(user, xf->m, rill_query_get(&q, 0), q.entity)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 rill_result rill_render_extract(rill_world *world, const rill_render_components *comps,
                                 rill_render_extract_buf *buf, rill_render_snapshot *out_snap,
                                 rill_error *err) {

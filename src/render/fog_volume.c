@@ -114,28 +114,22 @@ rill_result rill__vfog_register(rill_world *w, rill_render_components *out, rill
     return rill_render_components_add_settings(out, c[0], err);
 }
 
+static bool push_fog_box(void *user, const float world_from_box[16], const void *component,
+                         rill_entity entity) {
+    rill_render_extract_buf *buf = user;
+    rill_render_fog_box b;
+    memcpy(b.world_from_box, world_from_box, sizeof(b.world_from_box));
+    memcpy(&b.fog, component, sizeof(b.fog));
+    b.entity = entity;
+    return rill_array_push(&buf->fog_volumes, b);
+}
+
 bool rill__vfog_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out) {
     rill_array_clear(&buf->fog_volumes);
     out->fog_volumes = NULL;
     out->fog_volume_count = 0;
-    rill_component c = rill_world_find_component(w, "FogVolume");
-    if (!c.id || !rill_world_component_len(w, c)) {
-        return true;
-    }
-    rill_query_desc qd;
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = c;
-    qd.with[1] = rill_world_builtin(w)->global_transform;
-    rill_query q = rill_world_query(w, &qd);
-    while (rill_query_next(&q)) {
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        rill_render_fog_box b;
-        memcpy(b.world_from_box, xf->m, sizeof(b.world_from_box));
-        memcpy(&b.fog, rill_query_get(&q, 0), sizeof(b.fog));
-        b.entity = q.entity;
-        if (!rill_array_push(&buf->fog_volumes, b)) {
-            return false;
-        }
+    if (!rill__extract_boxes(w, "FogVolume", push_fog_box, buf)) {
+        return false;
     }
     out->fog_volumes = buf->fog_volumes.data;
     out->fog_volume_count = (uint32_t)buf->fog_volumes.len;

@@ -27,32 +27,26 @@ typedef struct decal_frame {
     decal_push push[RILL_RENDER_MAX_DECALS];
 } decal_frame;
 
+static bool push_decal(void *user, const float world_from_box[16], const void *component,
+                       rill_entity entity) {
+    rill_render_extract_buf *buf = user;
+    rill_render_decal b;
+    memcpy(b.world_from_box, world_from_box, sizeof(b.world_from_box));
+    const rill_render_forward_decal *fd = component;
+    memcpy(b.base_color, fd->base_color, sizeof(b.base_color));
+    b.angle_fade_start = fd->angle_fade_start;
+    b.angle_fade_end = fd->angle_fade_end;
+    b.entity = entity;
+    return rill_array_push(&buf->decals, b);
+}
+
 bool rill__post_extract_decals(rill_world *w, rill_render_extract_buf *buf,
                                rill_render_snapshot *out) {
     rill_array_clear(&buf->decals);
     out->decals = NULL;
     out->decal_count = 0;
-    rill_component c = rill_world_find_component(w, "ForwardDecal");
-    if (!c.id || !rill_world_component_len(w, c)) {
-        return true;
-    }
-    rill_query_desc qd;
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = c;
-    qd.with[1] = rill_world_builtin(w)->global_transform;
-    rill_query q = rill_world_query(w, &qd);
-    while (rill_query_next(&q)) {
-        const rill_render_forward_decal *fd = rill_query_get(&q, 0);
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        rill_render_decal d;
-        memcpy(d.world_from_box, xf->m, sizeof(d.world_from_box));
-        memcpy(d.base_color, fd->base_color, sizeof(d.base_color));
-        d.angle_fade_start = fd->angle_fade_start;
-        d.angle_fade_end = fd->angle_fade_end;
-        d.entity = q.entity;
-        if (!rill_array_push(&buf->decals, d)) {
-            return false;
-        }
+    if (!rill__extract_boxes(w, "ForwardDecal", push_decal, buf)) {
+        return false;
     }
     out->decals = buf->decals.data;
     out->decal_count = (uint32_t)buf->decals.len;

@@ -591,6 +591,11 @@ rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_
 rill_result rill__probe_register(rill_world *w, rill_error *err);
 rill_result rill__probe_extract(rill_world *world, rill_render_extract_buf *buf,
                                 rill_render_snapshot *out, rill_error *err);
+/* extract.c: fn(user, world_from_box, component, entity) for every entity holding component
+ * `name` and a GlobalTransform; false as soon as fn returns false (out of memory). */
+typedef bool (*rill__box_fn)(void *user, const float world_from_box[16], const void *component,
+                             rill_entity entity);
+bool rill__extract_boxes(rill_world *w, const char *name, rill__box_fn fn, void *user);
 /* fog_volume.c: registers VolumetricFog (a settings type) and FogVolume; fills the snapshot's
  * fog volumes at extract (false when out of memory). */
 rill_result rill__vfog_register(rill_world *w, rill_render_components *out, rill_error *err);

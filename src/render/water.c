@@ -63,28 +63,22 @@ rill_result rill__water_register(rill_world *w, rill_error *err) {
     return RILL_OK;
 }
 
+static bool push_water_box(void *user, const float world_from_box[16], const void *component,
+                           rill_entity entity) {
+    rill_render_extract_buf *buf = user;
+    rill_render_water_box b;
+    memcpy(b.world_from_box, world_from_box, sizeof(b.world_from_box));
+    memcpy(&b.water, component, sizeof(b.water));
+    b.entity = entity;
+    return rill_array_push(&buf->water, b);
+}
+
 bool rill__water_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out) {
     rill_array_clear(&buf->water);
     out->water = NULL;
     out->water_count = 0;
-    rill_component c = rill_world_find_component(w, "PoolWater");
-    if (!c.id || !rill_world_component_len(w, c)) {
-        return true;
-    }
-    rill_query_desc qd;
-    memset(&qd, 0, sizeof(qd));
-    qd.with[0] = c;
-    qd.with[1] = rill_world_builtin(w)->global_transform;
-    rill_query q = rill_world_query(w, &qd);
-    while (rill_query_next(&q)) {
-        const rill_global_transform *xf = rill_query_get(&q, 1);
-        rill_render_water_box b;
-        memcpy(b.world_from_box, xf->m, sizeof(b.world_from_box));
-        memcpy(&b.water, rill_query_get(&q, 0), sizeof(b.water));
-        b.entity = q.entity;
-        if (!rill_array_push(&buf->water, b)) {
-            return false;
-        }
+    if (!rill__extract_boxes(w, "PoolWater", push_water_box, buf)) {
+        return false;
     }
     out->water = buf->water.data;
     out->water_count = (uint32_t)buf->water.len;
