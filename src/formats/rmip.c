@@ -57,6 +57,10 @@ static rill_result check_dims(rill_rmip_info *info, const char *name, rill_error
     if (info->width > RILL_IMAGE_MAX_DIM || info->height > RILL_IMAGE_MAX_DIM)
         return rill_error_set(err, RILL_ERR_LIMIT, "%s: offset 8: %ux%u exceeds the %u px limit",
                               name, info->width, info->height, RILL_IMAGE_MAX_DIM);
+    if (info->faces == 6 && info->width != info->height)
+        return rill_error_set(err, RILL_ERR_CORRUPT,
+                              "%s: offset 8: cube faces of %ux%u (not square)", name, info->width,
+                              info->height);
     uint32_t full = rill_image_mip_count(info->width, info->height);
     if (info->level_count == 0 || info->level_count > full)
         return rill_error_set(err, RILL_ERR_CORRUPT,
@@ -67,6 +71,7 @@ static rill_result check_dims(rill_rmip_info *info, const char *name, rill_error
         lv->width = RILL_MAX(1u, info->width >> i);
         lv->height = RILL_MAX(1u, info->height >> i);
         rill_tex_level_size(info->format, lv->width, lv->height, &lv->size);
+        lv->size *= info->faces; /* at most 16384^2 * 16 * 6: far below 2^64 */
     }
     return RILL_OK;
 }
@@ -86,6 +91,7 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
         return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset 0: not an .rmip (bad magic)",
                               name);
     out->version = rd32(p + 4);
+    out->faces = 1;
     if (out->version == 1 || out->version == 2) {
         if (prefix_size < RILL_RMIP_LEGACY_HEADER_SIZE)
             return rill_error_set(err, RILL_ERR_TRUNCATED, "%s: offset %zu: header truncated", name,
@@ -118,8 +124,8 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
         }
         return RILL_OK;
     }
-    if (out->version != RILL_RMIP_VERSION)
-        return rill_error_set(err, RILL_ERR_VERSION, "%s: offset 4: version %u (reads 1, 2, 3)",
+    if (out->version != RILL_RMIP_VERSION && out->version != RILL_RMIP_VERSION_CUBE)
+        return rill_error_set(err, RILL_ERR_VERSION, "%s: offset 4: version %u (reads 1 to 4)",
                               name, out->version);
     if (prefix_size < RILL_RMIP_HEADER_SIZE)
         return rill_error_set(err, RILL_ERR_TRUNCATED, "%s: offset %zu: header truncated", name,
@@ -135,6 +141,8 @@ rill_result rill_rmip_parse(const void *prefix, size_t prefix_size, uint64_t fil
         return rill_error_set(err, RILL_ERR_CORRUPT, "%s: offset 24: colour space %u", name, space);
     out->format = (rill_tex_format)format;
     out->srgb = space == 1;
+    if (out->version == RILL_RMIP_VERSION_CUBE && (out->flags & RILL_RMIP_FLAG_CUBE))
+        out->faces = 6; /* a version-3 reader never sees the bit: it refuses version 4 */
     rill_result res = check_dims(out, name, err);
     if (res != RILL_OK)
         return res;
@@ -247,6 +255,7 @@ rill_result rill_rmip_texture_from_range(const rill_rmip_info *info, const rill_
     out->height = out->levels[0].height;
     out->full_width = info->width;
     out->full_height = info->height;
+    out->faces = info->faces ? info->faces : 1;
     return RILL_OK;
 }
 
@@ -285,6 +294,10 @@ rill_result rill_rmip_write(const rill_rmip_write_desc *desc, uint8_t **out_data
     info.width = desc->width;
     info.height = desc->height;
     info.level_count = desc->level_count;
+    if (desc->faces > 1 && desc->faces != 6)
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rmip write: %u faces (1 or 6)",
+                              desc->faces);
+    info.faces = desc->faces == 6 ? 6u : 1u;
     rill_result res = check_dims(&info, "rmip write", err);
     if (res != RILL_OK)
         return res;
@@ -309,13 +322,13 @@ rill_result rill_rmip_write(const rill_rmip_write_desc *desc, uint8_t **out_data
     if (!buf)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "rmip write: out of memory");
     memcpy(buf, "RMIP", 4);
-    wr32(buf + 4, RILL_RMIP_VERSION);
+    wr32(buf + 4, info.faces == 6 ? RILL_RMIP_VERSION_CUBE : RILL_RMIP_VERSION);
     wr32(buf + 8, info.width);
     wr32(buf + 12, info.height);
     wr32(buf + 16, info.level_count);
     wr32(buf + 20, (uint32_t)info.format);
     wr32(buf + 24, desc->srgb ? 1u : 0u);
-    wr32(buf + 28, desc->flags);
+    wr32(buf + 28, info.faces == 6 ? desc->flags | RILL_RMIP_FLAG_CUBE : desc->flags);
     for (uint32_t k = 0; k < info.level_count; k++) {
         uint8_t *e = buf + RILL_RMIP_HEADER_SIZE + RILL_RMIP_INDEX_ENTRY_SIZE * k;
         wr64(e, info.levels[k].offset);

@@ -65,6 +65,11 @@ rill_result rill_rmip_load(const rill_asset_load_ctx *ctx, void **out_payload, s
     }
 done:
     rill_free(buf);
+    if (res == RILL_OK && tex->faces == 6)
+        res = rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                             "%s: a cube map (for a Skybox, EnvironmentMapLight or "
+                             "ReflectionProbeSource), not a texture",
+                             name);
     if (res != RILL_OK) {
         rill_tex_data_free(tex);
         rill_free(tex);

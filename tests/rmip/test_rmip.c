@@ -366,7 +366,7 @@ static void test_hostile_headers(void **state) {
         assert_int_equal(rill_rmip_read(b, size, "h.rmip", &tex, &err), (code));                   \
     } while (0)
     EDIT(b[0] = 'X', RILL_ERR_CORRUPT);
-    EDIT(put32(b + 4, 4), RILL_ERR_VERSION);
+    EDIT(put32(b + 4, 5), RILL_ERR_VERSION); /* 4 is a cube (or a texture without the flag) */
     EDIT(put32(b + 4, 0), RILL_ERR_VERSION);
     EDIT(put32(b + 8, 0), RILL_ERR_CORRUPT);
     EDIT(put32(b + 8, 100000), RILL_ERR_LIMIT);

@@ -15,6 +15,12 @@
  *   ending at the end of the largest tail level; rill_rmip_low_range computes it from the header
  *   and index alone.
  *
+ * ON CUBES (version 4)
+ *   The same layout with RILL_RMIP_FLAG_CUBE in the flags: width == height is the face size and
+ *   each level holds the six faces (+X, -X, +Y, -Y, +Z, -Z; Vulkan's cube orientation) back to
+ *   back, so its size is six times a face's. Version-3 readers refuse it by its version. Built
+ *   and read by rill/formats/rmip_cube.h; the texture loader refuses cubes.
+ *
  * ON LEGACY FILES
  *   The reference engine's versions 1 and 2 (24-byte header "RMIP", u32 version, width, height,
  *   mip count, format code 0-9; levels largest first right after the header, no index) are read
@@ -41,6 +47,9 @@ extern "C" {
 #endif
 
 #define RILL_RMIP_VERSION 3u
+/* Version 4: the version-3 layout whose flags may hold RILL_RMIP_FLAG_CUBE (a cube map: each
+ * level holds six square faces back to back); written for cubes only (rmip_cube.c). */
+#define RILL_RMIP_VERSION_CUBE 4u
 #define RILL_RMIP_HEADER_SIZE 32u
 #define RILL_RMIP_LEGACY_HEADER_SIZE 24u
 #define RILL_RMIP_INDEX_ENTRY_SIZE 16u
@@ -56,6 +65,7 @@ typedef enum rill_rmip_flags {
     RILL_RMIP_FLAG_NORMAL_MAP = 1u << 0, /* BC5/RGBA: xy (z rebuilt) tangent-space normals */
     RILL_RMIP_FLAG_HAS_ALPHA = 1u << 1,  /* alpha is not constant 255 */
     RILL_RMIP_FLAG_HDR = 1u << 2,        /* values may exceed 1 (RGBA16F) */
+    RILL_RMIP_FLAG_CUBE = 1u << 3,       /* version 4 only: six faces +X -X +Y -Y +Z -Z a level */
     RILL_RMIP_FLAG_FORCE_U32 = 0x7FFFFFFF
 } rill_rmip_flags;
 
@@ -67,8 +77,10 @@ typedef struct rill_rmip_level {
 
 /* Everything the header and index say. */
 typedef struct rill_rmip_info {
-    uint32_t version; /* 1 or 2 (legacy) or 3 */
+    uint32_t version; /* 1 or 2 (legacy) or 3, or 4 (RILL_RMIP_VERSION_CUBE) */
     uint32_t width, height, level_count;
+    uint32_t faces; /* 1, or 6 for a cube (version 4 with RILL_RMIP_FLAG_CUBE; then a level's
+                       size is six faces' and width == height) */
     rill_tex_format format;
     bool srgb;
     uint32_t flags;
@@ -116,6 +128,7 @@ typedef struct rill_tex_data {
     uint32_t level_count;
     uint32_t first_level;             /* index in the file's full chain of levels[0] */
     uint32_t full_width, full_height; /* the full chain's base size */
+    uint32_t faces;                   /* 1, or 6: each level is six faces back to back */
     rill_tex_level levels[RILL_RMIP_MAX_LEVELS];
     void *storage;
     size_t storage_size;
@@ -142,12 +155,15 @@ typedef struct rill_rmip_write_desc {
     bool srgb;
     uint32_t flags;
     uint32_t width, height, level_count;
+    uint32_t faces; /* 0 or 1: a texture (version 3); 6: a cube (version 4, RILL_RMIP_FLAG_CUBE
+                       set by the writer; width == height; each level six faces back to back) */
     const void *level_data[RILL_RMIP_MAX_LEVELS];
     size_t level_size[RILL_RMIP_MAX_LEVELS];
     uint32_t end_canary; /* must be 0 */
 } rill_rmip_write_desc;
 
-/* Serializes a version-3 .rmip. *out_data is owned by the caller (rill_free). */
+/* Serializes a version-3 .rmip (version 4 for a cube). *out_data is owned by the caller
+ * (rill_free). */
 rill_result rill_rmip_write(const rill_rmip_write_desc *desc, uint8_t **out_data, size_t *out_size,
                             rill_error *err);
 
