@@ -3,12 +3,14 @@
  * project folder, its project.toml and the packs as `rill render` and `rill run`), then the scene
  * loads through the app's budgeted loader in a headless frame loop with a progress display, and
  * a summary of the main thread's frame times is printed. */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "cmds.h"
 #include "demo.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 /* CPU time of the calling thread: on a machine shared with other work, wall-clock frame times
@@ -17,6 +19,17 @@ uint64_t rill_cli_thread_cpu_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's major page faults and voluntary / involuntary context switches so far
+ * (getrusage RUSAGE_THREAD): a frame whose wall time exceeds its CPU time waited on a lock or the
+ * disk (faults, voluntary switches) or was preempted (involuntary switches). */
+rill_cli_thread_waits rill_cli_thread_waits_now(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return (rill_cli_thread_waits){0};
+    return (rill_cli_thread_waits){(uint64_t)ru.ru_majflt, (uint64_t)ru.ru_nvcsw,
+                                   (uint64_t)ru.ru_nivcsw};
 }
 
 static int cmp_u64(const void *a, const void *b) {

@@ -285,6 +285,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     double t = (double)RILL_MIN(f, run->o.frames - 1u) * FLY_DT; /* settle frames hold still */
     fly_frame *fr = &run->frames[f];
     uint64_t t0 = rill_time_ns(), cpu0 = rill_cli_thread_cpu_ns();
+    rill_cli_thread_waits waits0 = rill_cli_thread_waits_now();
     rill_transform tr = {.scale = {1, 1, 1}};
     fly_path_eval(run->keys, run->nkeys, t, tr.translation, tr.rotation);
     keep_above_ground(run, tr.translation);
@@ -328,6 +329,10 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     uint64_t t1 = rill_time_ns();
     fr->main_ms = (double)(t1 - t0 - count_ns) / 1e6 - wait_ms;
     fr->main_cpu_ms = (double)(rill_cli_thread_cpu_ns() - cpu0 - count_cpu) / 1e6;
+    rill_cli_thread_waits waits1 = rill_cli_thread_waits_now();
+    fr->main_faults = (uint32_t)(waits1.major_faults - waits0.major_faults);
+    fr->main_waits = (uint32_t)(waits1.voluntary_switches - waits0.voluntary_switches);
+    fr->main_preempts = (uint32_t)(waits1.involuntary_switches - waits0.involuntary_switches);
     /* Real time keeps pace with the simulated step, so workers (file reads, parses) take the time
      * they would in a game; a frame that runs long is not made up for. */
     if (t1 - t0 < (uint64_t)(FLY_DT * 1e9))

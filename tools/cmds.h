@@ -27,6 +27,10 @@ uint32_t rill_cli_log_count(rill_log_level level);
 /* CPU time of the calling thread in ns (cli_load.c): on a machine shared with other work,
  * wall-clock frame times include time the thread spent preempted. */
 uint64_t rill_cli_thread_cpu_ns(void);
+typedef struct rill_cli_thread_waits {
+    uint64_t major_faults, voluntary_switches, involuntary_switches;
+} rill_cli_thread_waits;
+rill_cli_thread_waits rill_cli_thread_waits_now(void);
 
 /* Feedback on slow work (cli_progress.c): each step of `rill render` / `rill run` / a game is
  * named as it starts; a step still running after a second is printed on stderr as

@@ -46,6 +46,9 @@ typedef struct fly_frame {
     double app_ms, extract_ms; /* main_ms split: the app's frame, the render snapshot (extract) */
     double main_cpu_ms; /* main_ms as the thread's CPU time: what a loaded machine does not skew */
     double extract_cpu_ms; /* of which the snapshot (extract) */
+    /* the main thread's major page faults and voluntary / involuntary context switches during the
+     * frame: why a frame's wall time exceeds its CPU time (disk, a lock, preemption) */
+    uint32_t main_faults, main_waits, main_preempts;
     uint32_t entities;
     uint64_t triangles, triangles_full, texture_bytes;
     float cam[3];

@@ -94,6 +94,9 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "main_ms", fr->main_ms);
     jw_f64(w, "main_cpu_ms", fr->main_cpu_ms);
     jw_f64(w, "extract_cpu_ms", fr->extract_cpu_ms);
+    jw_u64(w, "main_faults", fr->main_faults);
+    jw_u64(w, "main_waits", fr->main_waits);
+    jw_u64(w, "main_preempts", fr->main_preempts);
     jw_f64(w, "stream_ms", fr->stream_ms);
     jw_f64(w, "stream_cpu_ms", fr->stream_cpu_ms);
     jw_f64(w, "gpu_ms", gpu_ms);

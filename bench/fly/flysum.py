@@ -2,7 +2,8 @@
 """Summarises `rill fly` runs: for each DIR given, from DIR/frames.jsonl (docs/cli.md keys), the
 frames over 16.7 ms, the boot frame's parts, mean / p99 / max of the main-thread, extract, render,
 GPU, streaming and batch-build times over frames 1.., draws and triangles, the mean GPU time of each
-pass, and the five longest frames with what the batcher did in them.
+pass, and the five longest frames with what the batcher did in them and the main thread's page
+faults and context switches (why wall time exceeded CPU time).
 Usage: bench/fly/flysum.py DIR [DIR ...]"""
 import json
 import statistics as st
@@ -24,4 +25,4 @@ for n in sys.argv[1:]:
     print("  gpu passes mean", {k: round(st.mean(f["gpu_passes"].get(k,0) for f in r),3) for k in keys})
     worst=sorted(fr,key=lambda f:-f["main_ms"])[:5]
     for f in worst:
-        print("   worst frame %d main %.2f app %.2f extract %.2f ext_cpu %.2f rcpu %.2f wait %.2f build %.2f built %d taken %d"%(f["frame"],f["main_ms"],f["app_ms"],f["extract_ms"],f["extract_cpu_ms"],f["render_cpu_ms"],f["render_wait_ms"],f["batch_build_ms"],f["batch_cells_built"],f.get("batch_taken_new",0)))
+        print("   worst frame %d main %.2f cpu %.2f app %.2f extract %.2f ext_cpu %.2f rcpu %.2f wait %.2f build %.2f built %d taken %d faults %d waits %d preempts %d"%(f["frame"],f["main_ms"],f["main_cpu_ms"],f["app_ms"],f["extract_ms"],f["extract_cpu_ms"],f["render_cpu_ms"],f["render_wait_ms"],f["batch_build_ms"],f["batch_cells_built"],f.get("batch_taken_new",0),f.get("main_faults",0),f.get("main_waits",0),f.get("main_preempts",0)))

@@ -311,6 +311,8 @@ fly_small_project)
     [ "$(wc -l <fly/frames.jsonl)" -eq 30 ] || fail "frames.jsonl should have 30 lines"
     grep -q '"triangles":0,' fly/frames.jsonl && fail "a frame saw nothing"
     grep -q '"triangles":12,' fly/frames.jsonl || fail "the cube's 12 triangles never counted"
+    grep -q '"main_faults":[0-9]*,"main_waits":[0-9]*,"main_preempts":[0-9]*,' fly/frames.jsonl ||
+        fail "frames.jsonl lacks the main thread's faults / waits / preempts"
     ;;
 fly_world_entities)
     # world_entities counts what the content load settled in around the scene's camera even when
