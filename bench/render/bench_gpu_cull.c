@@ -8,11 +8,16 @@
  *
  * usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size 1920x1080]
  *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
+ *                       [--meshes K] [--materials M]
  *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
  *                view; 4: about 7 % of it)
  *   --moving P   P percent of the instances move every frame (default 0: a static world, where
  *                the GPU path uploads nothing after the first frame)
  *   --workers N  job workers the renderer culls with (default one per core; 0: none)
+ *   --meshes K   K distinct meshes (cubes and spheres of varied detail, each its own mesh, as a
+ *                city's buildings are), instance i drawing mesh i % K (default 0: one cube and
+ *                one sphere, every fourth instance a sphere)
+ *   --materials M  M materials (default 8), instance i drawing material (7 i) % M
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +38,7 @@ typedef struct options {
     uint32_t frames, w, h;
     const char *device;
     float zoom, moving;
+    uint32_t meshes, materials;
     rill_jobs *jobs;
 } options;
 
@@ -57,22 +63,45 @@ static void place(const scene *s, const options *o, uint32_t i, uint32_t f) {
     memcpy(s->inst[i].transform, m, sizeof(mat4));
 }
 
-static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options *o) {
+/* The scene's materials (o->materials) and meshes (o->meshes; 0: a cube then a sphere). */
+static bool assets_make(rill_renderer *r, const options *o, rill_material *mats,
+                        rill_mesh *meshes) {
     rill_error err = {0};
-    rill_mesh cube = rill_render_mesh_cube(r, &err), sphere = rill_render_mesh_sphere(r, 24, &err);
-    rill_mesh plane = rill_render_mesh_plane(r, &err);
-    rill_material mats[8];
-    for (int i = 0; i < 8; i++) {
+    for (uint32_t i = 0; i < o->materials; i++) {
+        float t = (float)(i % 8u) + (float)(i / 8u) / (float)((o->materials + 7u) / 8u);
         rill_material_desc md;
         memset(&md, 0, sizeof(md));
-        md.base_color[0] = 0.3f + 0.08f * (float)i, md.base_color[1] = 0.5f;
-        md.base_color[2] = 0.9f - 0.08f * (float)i, md.base_color[3] = 1.0f;
-        md.roughness = 0.3f + 0.08f * (float)i;
+        md.base_color[0] = 0.3f + 0.08f * t, md.base_color[1] = 0.5f;
+        md.base_color[2] = 0.9f - 0.08f * t, md.base_color[3] = 1.0f;
+        md.roughness = 0.3f + 0.08f * t;
         md.metallic = (i & 1) ? 1.0f : 0.0f;
         mats[i] = rill_render_material_create(r, &md, &err);
+        if (!mats[i].id) {
+            return false;
+        }
     }
+    uint32_t nm = o->meshes ? o->meshes : 2u;
+    for (uint32_t k = 0; k < nm; k++) {
+        meshes[k] = k % 2u == 0 ? rill_render_mesh_cube(r, &err)
+                                : rill_render_mesh_sphere(r, o->meshes ? 8u + k % 17u : 24u, &err);
+        if (!meshes[k].id) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options *o) {
+    rill_error err = {0};
+    rill_mesh plane = rill_render_mesh_plane(r, &err);
+    uint32_t nm = o->meshes ? o->meshes : 2u;
+    rill_material *mats = rill_calloc_tagged(o->materials, sizeof(*mats), RILL_MEM_RENDER);
+    rill_mesh *meshes = rill_calloc_tagged(nm, sizeof(*meshes), RILL_MEM_RENDER);
     s->inst = rill_calloc_tagged(count + 1, sizeof(*s->inst), RILL_MEM_RENDER);
-    if (!s->inst || !cube.id || !sphere.id || !plane.id) {
+    bool ok = mats && meshes && s->inst && plane.id && assets_make(r, o, mats, meshes);
+    if (!ok) {
+        rill_free(mats);
+        rill_free(meshes);
         return false;
     }
     s->count = count;
@@ -81,8 +110,8 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     float extent = (float)s->side * s->spacing;
     for (uint32_t i = 0; i < count; i++) {
         s->inst[i].id = i + 1;
-        s->inst[i].mesh = (i % 4 == 3) ? sphere : cube;
-        s->inst[i].material = mats[(i * 7) % 8];
+        s->inst[i].mesh = o->meshes ? meshes[i % nm] : meshes[i % 4 == 3 ? 1 : 0];
+        s->inst[i].material = mats[(uint32_t)(((uint64_t)i * 7u) % o->materials)];
         place(s, o, i, 0);
     }
     mat4 g;
@@ -91,6 +120,8 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     s->inst[count].id = count + 1;
     s->inst[count].mesh = plane;
     s->inst[count].material = mats[0];
+    rill_free(mats);
+    rill_free(meshes);
     memcpy(s->inst[count].transform, g, sizeof(mat4));
     rill_render_snapshot *sn = &s->snap;
     memset(sn, 0, sizeof(*sn));
@@ -154,13 +185,14 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, uint3
         }
     }
     double n = o->frames;
-    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"instances\":%u,\"zoom\":%g,\"moving_pct\":%g,"
-           "\"width\":%u,\"height\":%u,\"frames\":%u,\"workers\":%u,\"device\":\"%s\","
+    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"instances\":%u,\"meshes\":%u,"
+           "\"materials\":%u,\"zoom\":%g,\"moving_pct\":%g,\"width\":%u,\"height\":%u,\"frames\":%"
+           "u,\"workers\":%u,\"device\":\"%s\","
            "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
            "\"max\":%.3f},\"cpu_phase_ms\":{",
-           gpu ? "gpu" : "cpu", s->count, (double)o->zoom, (double)o->moving, o->w, o->h, o->frames,
-           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls, st.instances_visible,
-           cpu_sum / n, cpu_min, cpu_max);
+           gpu ? "gpu" : "cpu", s->count, o->meshes ? o->meshes : 2u, o->materials, (double)o->zoom,
+           (double)o->moving, o->w, o->h, o->frames, rill_jobs_worker_count(o->jobs),
+           st.device_name, st.draw_calls, st.instances_visible, cpu_sum / n, cpu_min, cpu_max);
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
     }
@@ -194,7 +226,7 @@ static int run(uint32_t count, const options *o) {
 
 int main(int argc, char **argv) {
     const char *counts = "10000,100000,1000000";
-    options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f};
+    options o = {.frames = 10, .w = 1920, .h = 1080, .zoom = 1.0f, .materials = 8};
     long workers = -1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--counts") == 0)
@@ -211,13 +243,18 @@ int main(int argc, char **argv) {
             o.device = argv[i + 1];
         else if (strcmp(argv[i], "--workers") == 0)
             workers = strtol(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--meshes") == 0)
+            o.meshes = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--materials") == 0)
+            o.materials = (uint32_t)strtoul(argv[i + 1], NULL, 10);
     }
     if (!o.frames)
         o.frames = 1;
     if (!(o.zoom >= 1.0f && o.zoom <= 1000.0f) || !(o.moving >= 0.0f && o.moving <= 100.0f) ||
-        workers < -1 || workers > 256) {
+        workers < -1 || workers > 256 || o.meshes > 20000 || o.materials < 1 ||
+        o.materials > 20000) {
         fprintf(stderr, "bench_gpu_cull: --zoom in [1, 1000], --moving in [0, 100], --workers in "
-                        "[0, 256]\n");
+                        "[0, 256], --meshes in [0, 20000], --materials in [1, 20000]\n");
         return 2;
     }
     rill_log_set_level(RILL_LOG_WARN);

@@ -100,9 +100,9 @@ void rill__frustum_planes(const float vp[16], float out[6][4]);
  * draw (false: nothing); info reads its state for stats and tests. */
 typedef struct rill__gpu_cull rill__gpu_cull;
 typedef struct rill__gpu_cull_run {
-    uint32_t first, count; /* commands [first, first + count) of a list */
-    rill_material mat;     /* the material and mesh (buffers) of the run's first group */
-    rill_mesh mesh;
+    uint32_t first, count;   /* commands [first, first + count) of a list */
+    rill_material mat;       /* the material of the run's first group */
+    rill__buf *vb, *ib, *xb; /* the buffers it draws from (xb NULL: the default extras) */
     bool double_sided;
     bool cuts;     /* masked or crossfading: the prepass and shadows discard (sorted last) */
     bool mirrored; /* clockwise front face */
@@ -110,12 +110,18 @@ typedef struct rill__gpu_cull_run {
 typedef struct rill__gpu_cull_draw {
     rill__buf *cmds, *instances; /* commands (20 bytes each, ncmds per list), instance data */
     uint32_t ncmds, lists;       /* list 0: the view, 1 + c: cascade c */
-    const rill__gpu_cull_run *runs_mat, *runs_geo; /* by pipeline + material + buffers; buffers */
-    uint32_t nruns_mat, nruns_geo;
+    /* Runs of commands: runs_mat of one pipeline state (kind, double-sidedness), material and
+     * buffers (the passes that bind materials); runs_shape the same across materials (passes whose
+     * shaders read none); runs_geo of one pair of buffers and cuts (shadows). */
+    const rill__gpu_cull_run *runs_mat, *runs_shape, *runs_geo;
+    uint32_t nruns_mat, nruns_shape, nruns_geo;
 } rill__gpu_cull_draw;
 typedef struct rill__gpu_cull_stats {
     bool active;
     uint32_t resident, groups, deltas, lists;
+    uint32_t runs_mat, runs_shape, runs_geo; /* per list */
+    uint64_t arena_bytes;
+    uint32_t arena_meshes;
 } rill__gpu_cull_stats;
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err);
@@ -128,6 +134,26 @@ void rill__gpu_cull_destroy(rill_renderer *r);
  * finished frame's culling wrote for instance id; UINT32_MAX: not resident. */
 void rill__gpu_cull_set_readback(rill_renderer *r, bool on);
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id);
+
+/* gpu_cull_arena.c: the shared vertex and index buffers GPU culling draws from. place gives where
+ * a mesh draws from this frame (copying it into the arena the first time it is placed: the copies
+ * are recorded by record, before any draw of the frame; its own buffers when the arena cannot
+ * hold it); sweep gives back the ranges of meshes not placed this frame (once no frame in flight
+ * reads them). False: out of memory. */
+typedef struct rill__gc_arena rill__gc_arena;
+typedef struct rill__gc_geom {
+    rill__buf *vb, *ib, *xb; /* xb NULL: the default extras */
+    uint32_t first_index;
+    int32_t vertex_offset;
+} rill__gc_geom;
+rill__gc_arena *rill__gc_arena_create(void);
+void rill__gc_arena_destroy(rill_renderer *r, rill__gc_arena *a);
+bool rill__gc_arena_place(rill_renderer *r, rill__gc_arena *a, rill_mesh h, const mesh_slot *ms,
+                          rill__gc_geom *out);
+void rill__gc_arena_sweep(rill_renderer *r, rill__gc_arena *a);
+void rill__gc_arena_record(rill__gc_arena *a, rill__cmd *cmd);
+uint64_t rill__gc_arena_bytes(const rill__gc_arena *a);
+uint32_t rill__gc_arena_meshes(const rill__gc_arena *a); /* meshes placed (own buffers too) */
 
 /* frame_lights.c: writes the view's light buffer and (clustered) its light grid; fr gets the
  * light count and cluster parameters. */

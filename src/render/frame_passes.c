@@ -317,15 +317,15 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
     }
 }
 
-/* Which of GPU culling's runs draw_gpu draws: all, the solid ones (no mask, no crossfade) or
- * those that cut. */
-typedef enum gpu_runs { GPU_RUNS_ALL, GPU_RUNS_SOLID, GPU_RUNS_CUTS } gpu_runs;
+/* Which of GPU culling's runs draw_gpu draws: all, the solid ones (no mask, no crossfade), those
+ * that cut, or the solid ones across materials (through pipelines that read no material). */
+typedef enum gpu_runs { GPU_RUNS_ALL, GPU_RUNS_SOLID, GPU_RUNS_CUTS, GPU_RUNS_SHAPES } gpu_runs;
 
 /* Draws GPU culling's list `list` (0: the view, 1 + c: cascade c; gpu_cull.c), the runs `which`
  * selects: one indirect draw per run of commands. With db->pipes, through those pipelines with
  * their materials (runs of one kind, pipeline, material and buffers; the front face per run where
- * db->mirrors), else through `pipe` with push (plain shadow casters: runs of one pair of buffers).
- */
+ * db->mirrors; GPU_RUNS_SHAPES: runs across materials, none bound), else through `pipe` with push
+ * (plain shadow casters: runs of one pair of buffers). */
 static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, const draw_binding *db,
                      rill__pipe *pipe, const void *push, uint32_t push_size, gpu_runs which) {
     rill_renderer *r = ctx->r;
@@ -334,25 +334,24 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
     if (!rill__gpu_cull_draws(r, vs, &d) || list >= d.lists) {
         return;
     }
-    bool mats = db && db->pipes;
-    const rill__gpu_cull_run *runs = mats ? d.runs_mat : d.runs_geo;
-    uint32_t nruns = mats ? d.nruns_mat : d.nruns_geo;
+    bool pipes = db && db->pipes, mats = pipes && which != GPU_RUNS_SHAPES;
+    const rill__gpu_cull_run *runs = !pipes ? d.runs_geo : mats ? d.runs_mat : d.runs_shape;
+    uint32_t nruns = !pipes ? d.nruns_geo : mats ? d.nruns_mat : d.nruns_shape;
     rill__pipe *bound = NULL;
     const rill__buf *cur_vb = NULL, *cur_ib = NULL, *cur_xb = NULL;
     uint32_t cur_mat = 0;
     int front = -1; /* the front face set since the pipeline was bound (1: clockwise) */
     for (uint32_t k = 0; k < nruns; k++) {
         const rill__gpu_cull_run *run = &runs[k];
-        const mesh_slot *ms = rill__mesh_get(r, run->mesh);
-        const mat_slot *mt = rill__material_get(r, run->mat);
-        if (!ms || !mt || (which == GPU_RUNS_SOLID && run->cuts) ||
+        const mat_slot *mt = mats ? rill__material_get(r, run->mat) : NULL;
+        if ((mats && !mt) || (which != GPU_RUNS_ALL && which != GPU_RUNS_CUTS && run->cuts) ||
             (which == GPU_RUNS_CUTS && !run->cuts)) {
             continue;
         }
-        rill__pipe *p = mats ? db->pipes[run->double_sided ? 1 : 0] : pipe;
+        rill__pipe *p = pipes ? db->pipes[run->double_sided ? 1 : 0] : pipe;
         if (p != bound) {
             rill__cmd_bind_pipe(cmd, p);
-            if (mats) {
+            if (pipes) {
                 bind_frame_set_with(r, vs, cmd, db->full_set, db->shadow, db->ao, db->decal,
                                     d.instances);
                 if (db->push_size) {
@@ -366,7 +365,7 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
             cur_mat = 0;
             front = -1;
         }
-        if (mats && db->mirrors && front != (int)run->mirrored) {
+        if (pipes && db->mirrors && front != (int)run->mirrored) {
             rill__cmd_front_face(cmd, run->mirrored);
             front = run->mirrored;
         }
@@ -374,13 +373,13 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
             rill__cmd_bind_set(cmd, 1, mt->set);
             cur_mat = run->mat.id;
         }
-        rill__buf *xb = rill__mesh_extras(r, ms);
-        if (ms->vb != cur_vb || ms->ib != cur_ib || xb != cur_xb) {
-            rill__cmd_bind_mesh_extras(cmd, ms->vb, xb ? xb : r->default_extras,
-                                       xb ? (uint32_t)sizeof(rill__vertex_extra) : 0u, ms->ib);
-            cur_vb = ms->vb;
-            cur_ib = ms->ib;
-            cur_xb = xb;
+        if (run->vb != cur_vb || run->ib != cur_ib || run->xb != cur_xb) {
+            rill__cmd_bind_mesh_extras(cmd, run->vb, run->xb ? run->xb : r->default_extras,
+                                       run->xb ? (uint32_t)sizeof(rill__vertex_extra) : 0u,
+                                       run->ib);
+            cur_vb = run->vb;
+            cur_ib = run->ib;
+            cur_xb = run->xb;
         }
         uint64_t at = ((uint64_t)list * d.ncmds + run->first) * 20u;
         rill__cmd_draw_indexed_indirect(cmd, d.cmds, at, run->count);
@@ -516,9 +515,10 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
-    /* GPU culling's, likewise. */
-    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS_SOLID];
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_SOLID);
+    /* GPU culling's, likewise (the solid pipeline reads no material: runs across materials). */
+    db.pipes = &ctx->r->pipes[solid_pipe];
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0,
+             vs->fx.material_in_normal ? GPU_RUNS_SOLID : GPU_RUNS_SHAPES);
     db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
     draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
     view_end(ctx, vs);

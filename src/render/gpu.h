@@ -340,6 +340,12 @@ void rill__cmd_skinning_barrier(rill__cmd *cmd, bool after);
 /* After GPU culling's dispatches (gpu_cull.c): compute writes are seen by the indirect draws'
  * parameters, the vertex shaders' storage reads and the host (tests read the visible flags). */
 void rill__cmd_indirect_barrier(rill__cmd *cmd);
+/* Copies size bytes of src (from src_off) to dst (at dst_off). first: after a barrier that makes
+ * every earlier write (uploads included) visible to the copy; last: followed by one that makes the
+ * copies visible to vertex and index fetch (a batch of copies passes first on its first and last
+ * on its last). Buffers not host-visible are copy sources. */
+void rill__cmd_copy_buffer(rill__cmd *cmd, rill__buf *src, uint64_t src_off, rill__buf *dst,
+                           uint64_t dst_off, uint64_t size, bool first, bool last);
 /* Copies src (whole) onto dst (same size and format), both in the GENERAL layout (images a pass
  * holds as STORAGE_WRITE), with barriers so earlier writes of either are seen and the copy is seen
  * by the compute work that follows in the same pass. */

@@ -72,7 +72,10 @@ typedef struct gc_group {
     uint32_t kind;
     uint32_t count;     /* resident instances, 0: free */
     uint32_t cmd, base; /* this frame's command and first output entry (within a list) */
+    rill__gc_geom geom; /* this frame's buffers and place in them (gpu_cull_arena.c) */
 } gc_group;
+
+typedef RILL_ARRAY(rill__gpu_cull_run) gc_runs;
 
 /* What a snapshot position became in the scan. */
 enum { ST_CPU = 0, ST_SAME, ST_MOVED, ST_SERIAL };
@@ -94,7 +97,8 @@ struct rill__gpu_cull {
     RILL_ARRAY(uint32_t) free_groups;
     rill_map group_by_key[4];   /* by kind */
     RILL_ARRAY(uint32_t) order; /* live groups in draw order */
-    RILL_ARRAY(rill__gpu_cull_run) runs_mat, runs_geo;
+    gc_runs runs_mat, runs_shape, runs_geo;
+    rill__gc_arena *arena; /* the shared geometry the groups draw from */
     RILL_ARRAY(gc_delta) deltas;
     uint32_t frame, ncmds, total;
     bool active, readback, warned;
@@ -126,8 +130,10 @@ static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
 static void gc_reset(rill_renderer *r, rill__gpu_cull *g) {
     g->slots.len = g->free_slots.len = g->moved_last.len = g->moved_now.len = 0;
     g->groups.len = g->free_groups.len = g->order.len = 0;
-    g->runs_mat.len = g->runs_geo.len = 0;
+    g->runs_mat.len = g->runs_shape.len = g->runs_geo.len = 0;
     g->pos_slot.len = 0;
+    rill__gc_arena_destroy(r, g->arena); /* its copies are not recorded yet, or drawn already */
+    g->arena = NULL;
     rill_map_clear(&g->by_id);
     for (int k = 0; k < 4; k++) {
         rill_map_clear(&g->group_by_key[k]);
@@ -143,6 +149,7 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
         return;
     }
     gc_free_buffers(r, g);
+    rill__gc_arena_destroy(r, g->arena);
     rill_array_free(&g->slots);
     rill_array_free(&g->free_slots);
     rill_map_free(&g->by_id);
@@ -158,6 +165,7 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     }
     rill_array_free(&g->order);
     rill_array_free(&g->runs_mat);
+    rill_array_free(&g->runs_shape);
     rill_array_free(&g->runs_geo);
     rill_array_free(&g->deltas);
     rill_free(g);
@@ -503,9 +511,9 @@ static bool scan_serial(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
 /* >>groups and runs -------------------------------------------------------------------------- */
 
 typedef struct order_key {
-    uint32_t kind, double_sided, mat;
-    uintptr_t vb, ib;
-    uint32_t mesh, group;
+    uint32_t cuts;
+    uintptr_t vb, ib, xb;
+    uint32_t mirrored, double_sided, mat, mesh, group;
 } order_key;
 
 static int order_cmp(const void *pa, const void *pb) {
@@ -514,25 +522,41 @@ static int order_cmp(const void *pa, const void *pb) {
     if (a->f != b->f) {                                                                            \
         return a->f < b->f ? -1 : 1;                                                               \
     }
-    CMP(kind)
-    CMP(double_sided)
-    CMP(mat)
+    CMP(cuts)
     CMP(vb)
     CMP(ib)
+    CMP(xb)
+    CMP(mirrored)
+    CMP(double_sided)
+    CMP(mat)
     CMP(mesh)
     CMP(group)
 #undef CMP
     return 0;
 }
 
-/* Orders the live groups for drawing (double-sided, material, buffers), gives each its command
- * and output range, and cuts the order into runs: runs_mat (one pipeline, material and pair of
- * buffers: the material passes) and runs_geo (one pair of buffers: shadows). Without multi-draw
- * indirect every run is one group. */
+/* Appends run to list, or lengthens the list's last run when `same`. False: out of memory. */
+static bool run_add(gc_runs *list, bool same, const rill__gpu_cull_run *run) {
+    if (same) {
+        list->data[list->len - 1u].count++;
+        return true;
+    }
+    return rill_array_push(list, *run);
+}
+
+/* Places every live group's mesh (gpu_cull_arena.c), orders the groups for drawing (cuts,
+ * buffers, mirrored, double-sided, material), gives each its command and output range, and cuts
+ * the order into runs: runs_geo (one pair of buffers and cuts: shadows), runs_shape (and one
+ * pipeline state: passes without materials) and runs_mat (and one material). Meshes in the arena
+ * share its buffers, so a pass draws them with one call per pipeline state (and material).
+ * Without multi-draw indirect every run is one group. */
 static bool build_groups(rill_renderer *r, rill__gpu_cull *g) {
     uint32_t n = g->groups.len;
     order_key *keys = rill_malloc_tagged((size_t)(n ? n : 1u) * sizeof(order_key), RILL_MEM_RENDER);
-    if (!keys || !rill_array_reserve(&g->order, n ? n : 1u)) {
+    if (!g->arena) {
+        g->arena = rill__gc_arena_create();
+    }
+    if (!keys || !g->arena || !rill_array_reserve(&g->order, n ? n : 1u)) {
         rill_free(keys);
         return false;
     }
@@ -545,52 +569,55 @@ static bool build_groups(rill_renderer *r, rill__gpu_cull *g) {
         if (!ms || !mt) {
             continue; /* instances of a mesh gone since the scan never are */
         }
-        keys[live++] =
-            (order_key){gr->kind,          mt->double_sided, gr->mat.id, (uintptr_t)ms->vb,
-                        (uintptr_t)ms->ib, gr->mesh.id,      k};
+        if (!rill__gc_arena_place(r, g->arena, gr->mesh, ms, &gr->geom)) {
+            rill_free(keys);
+            return false;
+        }
+        keys[live++] = (order_key){(gr->kind & GROUP_CUTS) != 0,
+                                   (uintptr_t)gr->geom.vb,
+                                   (uintptr_t)gr->geom.ib,
+                                   (uintptr_t)gr->geom.xb,
+                                   (gr->kind & GROUP_MIRRORED) != 0,
+                                   mt->double_sided,
+                                   gr->mat.id,
+                                   gr->mesh.id,
+                                   k};
     }
+    rill__gc_arena_sweep(r, g->arena);
     qsort(keys, live, sizeof(*keys), order_cmp);
     bool mdi = rill__gpu_get_caps(r->gpu)->multi_draw_indirect;
-    g->runs_mat.len = g->runs_geo.len = 0;
+    g->runs_mat.len = g->runs_shape.len = g->runs_geo.len = 0;
     uint32_t base = 0;
-    for (uint32_t c = 0; c < live; c++) {
+    bool ok = true;
+    for (uint32_t c = 0; c < live && ok; c++) {
         gc_group *gr = &g->groups.data[keys[c].group];
+        const order_key *p = c ? &keys[c - 1] : NULL, *q = &keys[c];
         gr->cmd = c;
         gr->base = base;
         base += gr->count;
-        g->order.data[c] = keys[c].group;
-        const order_key *p = c ? &keys[c - 1] : NULL;
-        /* Shadows keep cut groups apart (they bind the mask pipeline and materials); the
-         * material passes keep every kind apart (pipeline, front face). */
-        bool same_geo = p && mdi && p->vb == keys[c].vb && p->ib == keys[c].ib &&
-                        (p->kind & GROUP_CUTS) == (keys[c].kind & GROUP_CUTS);
-        bool same_mat = same_geo && p->kind == keys[c].kind && p->mat == keys[c].mat &&
-                        p->double_sided == keys[c].double_sided;
+        g->order.data[c] = q->group;
+        bool same_geo =
+            p && mdi && p->cuts == q->cuts && p->vb == q->vb && p->ib == q->ib && p->xb == q->xb;
+        bool same_shape =
+            same_geo && p->mirrored == q->mirrored && p->double_sided == q->double_sided;
+        bool same_mat = same_shape && p->mat == q->mat;
         rill__gpu_cull_run run = {c,
                                   1,
                                   gr->mat,
-                                  gr->mesh,
-                                  keys[c].double_sided != 0,
-                                  (gr->kind & GROUP_CUTS) != 0,
-                                  (gr->kind & GROUP_MIRRORED) != 0};
-        if (same_mat) {
-            g->runs_mat.data[g->runs_mat.len - 1u].count++;
-        } else if (!rill_array_push(&g->runs_mat, run)) {
-            rill_free(keys);
-            return false;
-        }
-        if (same_geo) {
-            g->runs_geo.data[g->runs_geo.len - 1u].count++;
-        } else if (!rill_array_push(&g->runs_geo, run)) {
-            rill_free(keys);
-            return false;
-        }
+                                  gr->geom.vb,
+                                  gr->geom.ib,
+                                  gr->geom.xb,
+                                  q->double_sided != 0,
+                                  q->cuts != 0,
+                                  q->mirrored != 0};
+        ok = run_add(&g->runs_geo, same_geo, &run) && run_add(&g->runs_shape, same_shape, &run) &&
+             run_add(&g->runs_mat, same_mat, &run);
     }
     g->order.len = live;
     g->ncmds = live;
     g->total = base;
     rill_free(keys);
-    return true;
+    return ok;
 }
 
 /* >>the frame -------------------------------------------------------------------------------- */
@@ -763,8 +790,9 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         gg[k].cmd = GC_NONE;
         if (gr->cmd != GC_NONE) {
             const mesh_slot *ms = rill__mesh_get(r, gr->mesh);
-            gg[k] = (gc_group_gpu){ms->index_count, ms->first_index, ms->vertex_offset,
-                                   gr->base,        gr->cmd,         {0, 0, 0}};
+            gg[k] = (gc_group_gpu){
+                ms->index_count, gr->geom.first_index, gr->geom.vertex_offset, gr->base, gr->cmd,
+                {0, 0, 0}};
         }
     }
     memset(pp, 0, sizeof(*pp));
@@ -781,6 +809,7 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     pp->info[3] = ngroups;
     rill__cmd_timestamp_begin(cmd, "gpu cull");
     rill__cmd_label_begin(cmd, "gpu cull");
+    rill__gc_arena_record(g->arena, cmd);   /* meshes new to the arena: before any draw */
     rill__cmd_skinning_barrier(cmd, false); /* last frame's draws read what this rewrites */
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
     rill__binding b[8] = {
@@ -825,6 +854,8 @@ bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gp
     out->lists = g->lists;
     out->runs_mat = g->runs_mat.data;
     out->nruns_mat = g->runs_mat.len;
+    out->runs_shape = g->runs_shape.data;
+    out->nruns_shape = g->runs_shape.len;
     out->runs_geo = g->runs_geo.data;
     out->nruns_geo = g->runs_geo.len;
     return true;
@@ -841,6 +872,11 @@ void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
     out->groups = g->ncmds;
     out->deltas = g->deltas_last;
     out->lists = g->lists;
+    out->runs_mat = g->runs_mat.len;
+    out->runs_shape = g->runs_shape.len;
+    out->runs_geo = g->runs_geo.len;
+    out->arena_bytes = rill__gc_arena_bytes(g->arena);
+    out->arena_meshes = rill__gc_arena_meshes(g->arena);
 }
 
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id) {

@@ -72,6 +72,9 @@ typedef struct mesh_slot {
      * 0). A skinned instance's target mesh draws its base mesh's: xb_of names it. */
     rill__buf *xb;
     rill_mesh xb_of;
+    /* A skin or morph target: its vertices are rewritten every frame (GPU culling's geometry
+     * arena does not copy them). */
+    bool rewritten;
 } mesh_slot;
 
 /* One vertex's extras in a mesh's extras buffer (mesh_slot.xb), vertex binding 1: colour as RGBA

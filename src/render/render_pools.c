@@ -346,6 +346,7 @@ rill_mesh rill__mesh_create_skin_target(rill_renderer *r, rill_mesh base, rill_e
         return h;
     }
     rill__buf_mark_written(m->vb);
+    m->rewritten = true;
     m->ib = src->ib;
     m->eb = src->eb;
     m->edge_index_count = src->edge_index_count;

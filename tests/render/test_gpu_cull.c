@@ -366,10 +366,58 @@ static void test_repeated_id_comes_back(void **state) {
     render_test_destroy_clean(b.r, false);
 }
 
+/* Distinct meshes of one material draw as one run (gpu_cull_arena.c): their geometry is copied
+ * into shared buffers, so the view's solid instances of 12 meshes make one indirect draw per pass,
+ * the alpha-masked ones another, as the pictures stay those of the CPU path; and a mesh the GPU
+ * path stops drawing gives its arena ranges back for another to take. */
+static void test_meshes_share_runs(void **state) {
+    (void)state;
+    side a, b;
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
+    enum { MESHES = 12, N = 24 };
+    rill_mesh ma[MESHES], mb[MESHES];
+    rill_error err = {0};
+    for (uint32_t k = 0; k < MESHES; k++) {
+        ma[k] =
+            k % 2 ? rill_render_mesh_sphere(a.r, 6 + k, &err) : rill_render_mesh_cube(a.r, &err);
+        mb[k] =
+            k % 2 ? rill_render_mesh_sphere(b.r, 6 + k, &err) : rill_render_mesh_cube(b.r, &err);
+        assert_true(ma[k].id && mb[k].id);
+    }
+    static uint8_t pa[W * H * 4], pb[W * H * 4];
+    for (uint32_t frame = 0; frame < 3; frame++) {
+        rill_render_instance ia[N], ib[N];
+        for (uint32_t k = 0; k < N; k++) {
+            /* frame 2: the first half of the meshes are not drawn any more */
+            uint32_t m = frame == 2 ? MESHES / 2 + k % (MESHES / 2) : k % MESHES;
+            float pos[3] = {-5.5f + (float)(k % 12), 0.5f + 1.2f * (float)(k / 12), 0.0f};
+            bool mask = k % 5 == 4;
+            render_test_place(&ia[k], 100u + k, ma[m], mask ? a.mask : a.opaque, pos, 0.45f, 0.3f);
+            render_test_place(&ib[k], 100u + k, mb[m], mask ? b.mask : b.opaque, pos, 0.45f, 0.3f);
+        }
+        draw_few(&a, ia, N, pa);
+        draw_few(&b, ib, N, pb);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        rill__gpu_cull_stats st;
+        rill__gpu_cull_info(b.r, &st);
+        assert_int_equal(st.resident, N);
+        assert_true(st.groups > (frame == 2 ? MESHES / 2u : MESHES)); /* and masked ones */
+        assert_int_equal(st.runs_geo, 2u); /* solid, then those that cut */
+        assert_int_equal(st.runs_shape, 2u);
+        assert_int_equal(st.runs_mat, 2u);
+        assert_true(st.arena_bytes > 0);
+        assert_int_equal(st.arena_meshes, frame == 2 ? MESHES / 2 : MESHES);
+    }
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
         cmocka_unit_test(test_repeated_id_comes_back),
+        cmocka_unit_test(test_meshes_share_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

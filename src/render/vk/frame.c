@@ -635,6 +635,24 @@ void rill__cmd_indirect_barrier(rill__cmd *cmd) {
             VK_ACCESS_2_HOST_READ_BIT);
 }
 
+void rill__cmd_copy_buffer(rill__cmd *cmd, rill__buf *src, uint64_t src_off, rill__buf *dst,
+                           uint64_t dst_off, uint64_t size, bool first, bool last) {
+    if (first) {
+        rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                VK_ACCESS_2_MEMORY_WRITE_BIT | VK_ACCESS_2_MEMORY_READ_BIT,
+                                VK_PIPELINE_STAGE_2_COPY_BIT,
+                                VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    }
+    VkBufferCopy c = {src_off, dst_off, size};
+    vkCmdCopyBuffer(cmd->cb, src->buf, dst->buf, 1, &c);
+    if (last) {
+        rill__vk_memory_barrier(
+            cmd->cb, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT,
+            VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT);
+    }
+}
+
 void rill__cmd_copy_image_general(rill__cmd *cmd, rill__img *src, rill__img *dst) {
     /* The graph's barrier into GENERAL targets compute; the copy is a transfer. */
     rill__vk_memory_barrier(cmd->cb, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

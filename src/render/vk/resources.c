@@ -133,7 +133,8 @@ rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool 
         ci.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     }
     if (!host_visible) {
-        ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT; /* filled through the staging ring */
+        /* filled through the staging ring; a source of GPU copies (gpu_cull_arena.c) */
+        ci.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     }
     ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VkResult res = vkCreateBuffer(gpu->dev, &ci, NULL, &b->buf);
