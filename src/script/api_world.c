@@ -23,17 +23,37 @@ void rill__script_push_entity(lua_State *L, rill_entity e) {
         lua_pushnil(L);
         return;
     }
-    rill_entity *u = lua_newuserdatauv(L, sizeof(rill_entity), 0);
+    rill_entity *u = lua_newuserdatauv(L, sizeof(rill_entity), 1); /* uv 1: its proxies */
     *u = e;
-    luaL_setmetatable(L, SCRIPT_MT_ENTITY);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rill__script_get(L)->entity_mt);
+    lua_setmetatable(L, -2);
+}
+
+/* The userdata at idx when its metatable is the one under registry ref mt, else NULL. The same
+ * test as luaL_testudata, by reference instead of by name (no string lookup per call). */
+static void *test_udata(lua_State *L, int idx, int mt) {
+    void *p = lua_touserdata(L, idx);
+    if (!p || !lua_getmetatable(L, idx))
+        return NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, mt);
+    bool same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same ? p : NULL;
+}
+
+static void *check_udata(lua_State *L, int idx, int mt, const char *what) {
+    void *p = test_udata(L, idx, mt);
+    if (!p)
+        luaL_typeerror(L, idx, what);
+    return p;
 }
 
 rill_entity rill__script_check_entity(lua_State *L, int idx) {
-    return *(rill_entity *)luaL_checkudata(L, idx, SCRIPT_MT_ENTITY);
+    return *(rill_entity *)check_udata(L, idx, rill__script_get(L)->entity_mt, SCRIPT_MT_ENTITY);
 }
 
 rill_entity rill__script_opt_entity(lua_State *L, int idx) {
-    rill_entity *u = luaL_testudata(L, idx, SCRIPT_MT_ENTITY);
+    rill_entity *u = test_udata(L, idx, rill__script_get(L)->entity_mt);
     return u ? *u : RILL_ENTITY_NULL;
 }
 
@@ -53,8 +73,9 @@ static const char *const COLOR_LANES[4] = {"r", "g", "b", "a"};
 void rill__script_push_vec(lua_State *L, rill_scripts *s, const float *v, int n) {
     lua_createtable(L, 0, n);
     for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[i]);
         lua_pushnumber(L, (lua_Number)v[i]);
-        lua_setfield(L, -2, LANES[i]);
+        lua_rawset(L, -3);
     }
     if (n == 3 || n == 4) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, n == 3 ? s->vec3_mt : s->quat_mt);
@@ -67,11 +88,13 @@ bool rill__script_to_vec(lua_State *L, int idx, float *out, int n) {
     if (lua_type(L, idx) != LUA_TTABLE)
         return false;
     idx = lua_absindex(L, idx);
+    rill_scripts *s = rill__script_get(L);
     for (int i = 0; i < n; i++) {
-        lua_getfield(L, idx, LANES[i]);
-        if (lua_isnil(L, -1)) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[i]);
+        if (lua_gettable(L, idx) == LUA_TNIL) {
             lua_pop(L, 1);
-            lua_getfield(L, idx, COLOR_LANES[i]);
+            lua_rawgeti(L, LUA_REGISTRYINDEX, s->lane_key[4 + i]);
+            lua_gettable(L, idx);
         }
         if (lua_isnil(L, -1)) {
             lua_pop(L, 1);
@@ -312,29 +335,39 @@ static void *proxy_data(lua_State *L, rill_scripts *s, const comp_proxy *p,
     return data;
 }
 
+/* The field named by the key at 2 of the proxy at 1, through the proxy's field table (raises for
+ * an unknown field, listing the type's fields). */
+static const rill_field *proxy_field(lua_State *L, const rill_type_desc *t) {
+    lua_getiuservalue(L, 1, 1);
+    lua_pushvalue(L, 2);
+    lua_Integer i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 2);
+    if (i >= 1 && (uint64_t)i <= t->field_count)
+        return &t->fields[i - 1];
+    return check_field(L, t, luaL_checkstring(L, 2));
+}
+
 static int proxy_index(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = luaL_checkudata(L, 1, SCRIPT_MT_COMPONENT);
-    const char *name = luaL_checkstring(L, 2);
+    comp_proxy *p = check_udata(L, 1, s->component_mt, SCRIPT_MT_COMPONENT);
     const rill_type_desc *t;
     void *data = proxy_data(L, s, p, &t);
-    push_field(L, s, check_field(L, t, name), data);
+    push_field(L, s, proxy_field(L, t), data);
     return 1;
 }
 
 static int proxy_newindex(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = luaL_checkudata(L, 1, SCRIPT_MT_COMPONENT);
-    const char *name = luaL_checkstring(L, 2);
+    comp_proxy *p = check_udata(L, 1, s->component_mt, SCRIPT_MT_COMPONENT);
     const rill_type_desc *t;
     proxy_data(L, s, p, &t);
-    write_field(L, s, p->entity, p->comp, t, check_field(L, t, name), 3);
+    write_field(L, s, p->entity, p->comp, t, proxy_field(L, t), 3);
     return 0;
 }
 
 static int proxy_tostring(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
-    comp_proxy *p = luaL_checkudata(L, 1, SCRIPT_MT_COMPONENT);
+    comp_proxy *p = check_udata(L, 1, s->component_mt, SCRIPT_MT_COMPONENT);
     const rill_type_desc *t = rill_world_component_type(s->world, p->comp);
     const void *data = rill_world_get(s->world, p->entity, p->comp);
     rill_strbuf sb = {0};
@@ -346,11 +379,56 @@ static int proxy_tostring(lua_State *L) {
     return 1;
 }
 
-static void push_proxy(lua_State *L, rill_entity e, rill_component c) {
-    comp_proxy *p = lua_newuserdatauv(L, sizeof(comp_proxy), 0);
+/* Pushes the field table of component c: field name -> index + 1, made once per type and kept
+ * in the registry, so a proxy finds a field with one table lookup instead of comparing names. */
+static void push_field_table(lua_State *L, rill_scripts *s, rill_component c) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->field_tables);
+    if (lua_rawgeti(L, -1, (lua_Integer)c.id) == LUA_TTABLE) {
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 1);
+    const rill_type_desc *t = rill_world_component_type(s->world, c);
+    lua_createtable(L, 0, (int)t->field_count);
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        lua_pushinteger(L, (lua_Integer)i + 1);
+        lua_setfield(L, -2, t->fields[i].name);
+    }
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, (lua_Integer)c.id);
+    lua_remove(L, -2);
+}
+
+static void push_new_proxy(lua_State *L, rill_scripts *s, rill_entity e, rill_component c) {
+    comp_proxy *p = lua_newuserdatauv(L, sizeof(comp_proxy), 1); /* uv 1: the field table */
     p->entity = e;
     p->comp = c;
-    luaL_setmetatable(L, SCRIPT_MT_COMPONENT);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->component_mt);
+    lua_setmetatable(L, -2);
+    push_field_table(L, s, c);
+    lua_setiuservalue(L, -2, 1);
+}
+
+/* The proxy of component c on the entity userdata at ent: one per (entity userdata, component),
+ * kept in the userdata's user value, so `self.entity.Transform` in every frame's update allocates
+ * nothing after the first. A proxy holds no state but the two ids, so reusing it is safe. */
+static void push_proxy_of(lua_State *L, rill_scripts *s, int ent, rill_component c) {
+    rill_entity e = *(const rill_entity *)lua_touserdata(L, ent);
+    if (lua_getiuservalue(L, ent, 1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 0);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, ent, 1);
+    }
+    if (lua_rawgeti(L, -1, (lua_Integer)c.id) == LUA_TUSERDATA) {
+        lua_remove(L, -2);
+        return;
+    }
+    lua_pop(L, 1);
+    push_new_proxy(L, s, e, c);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, (lua_Integer)c.id);
+    lua_remove(L, -2);
 }
 
 /* >>entity methods ----------------------------------------------------------------------------- */
@@ -385,7 +463,7 @@ static int ent_add(lua_State *L) {
         luaL_checktype(L, 3, LUA_TTABLE);
         write_table(L, s, e, c, 3);
     }
-    push_proxy(L, e, c);
+    push_proxy_of(L, s, 1, c);
     return 1;
 }
 
@@ -432,13 +510,27 @@ static int ent_children(lua_State *L) {
     return 1;
 }
 
+/* e.key: a method (upvalue 1), a component by name (upvalue 2 caches name -> component id for
+ * the names found before), id or name. */
 static int ent_index(lua_State *L) {
     rill_scripts *s = rill__script_get(L);
     rill_entity e = rill__script_check_entity(L, 1);
-    const char *key = luaL_checkstring(L, 2);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) /* a method */
         return 1;
+    lua_pushvalue(L, 2);
+    lua_Integer cached =
+        lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 2);
+    if (cached) {
+        rill_component c = {(uint32_t)cached};
+        if (rill_world_has(s->world, e, c))
+            push_proxy_of(L, s, 1, c);
+        else
+            lua_pushnil(L);
+        return 1;
+    }
+    const char *key = luaL_checkstring(L, 2);
     if (strcmp(key, "id") == 0) {
         lua_pushinteger(L, (lua_Integer)e);
         return 1;
@@ -452,8 +544,11 @@ static int ent_index(lua_State *L) {
         return 1;
     }
     rill_component c = check_component(L, s, 2);
+    lua_pushvalue(L, 2);
+    lua_pushinteger(L, (lua_Integer)c.id);
+    lua_rawset(L, lua_upvalueindex(2));
     if (rill_world_has(s->world, e, c))
-        push_proxy(L, e, c);
+        push_proxy_of(L, s, 1, c);
     else
         lua_pushnil(L);
     return 1;
@@ -579,14 +674,16 @@ static int r_components(lua_State *L) {
 }
 
 void rill__script_open_world(lua_State *L, rill_scripts *s) {
-    (void)s;
+    lua_newtable(L);
+    s->field_tables = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_newmetatable(L, SCRIPT_MT_ENTITY);
     static const luaL_Reg methods[] = {
         {"alive", ent_alive},           {"has", ent_has},           {"add", ent_add},
         {"remove", ent_remove},         {"despawn", ent_despawn},   {"parent", ent_parent},
         {"set_parent", ent_set_parent}, {"children", ent_children}, {NULL, NULL}};
     luaL_newlib(L, methods);
-    lua_pushcclosure(L, ent_index, 1);
+    lua_newtable(L); /* component name -> id, filled as scripts use names */
+    lua_pushcclosure(L, ent_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, ent_newindex);
     lua_setfield(L, -2, "__newindex");
@@ -596,7 +693,7 @@ void rill__script_open_world(lua_State *L, rill_scripts *s) {
     lua_setfield(L, -2, "__tostring");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
+    s->entity_mt = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_newmetatable(L, SCRIPT_MT_COMPONENT);
     lua_pushcfunction(L, proxy_index);
     lua_setfield(L, -2, "__index");
@@ -606,7 +703,11 @@ void rill__script_open_world(lua_State *L, rill_scripts *s) {
     lua_setfield(L, -2, "__tostring");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
+    s->component_mt = luaL_ref(L, LUA_REGISTRYINDEX);
+    for (int i = 0; i < 8; i++) {
+        lua_pushstring(L, i < 4 ? LANES[i] : COLOR_LANES[i - 4]);
+        s->lane_key[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     static const luaL_Reg fns[] = {
         {"find", r_find},   {"spawn", r_spawn},           {"despawn", r_despawn},
         {"query", r_query}, {"components", r_components}, {NULL, NULL}};

