@@ -395,6 +395,11 @@ enum {
     RILL_MATERIAL_TEX_METALLIC_ROUGHNESS,
     RILL_MATERIAL_TEX_OCCLUSION,
     RILL_MATERIAL_TEX_EMISSIVE,
+    RILL_MATERIAL_TEX_SPECULAR,            /* alpha: KHR_materials_specular strength */
+    RILL_MATERIAL_TEX_SPECULAR_COLOR,      /* rgb (sRGB): specular colour */
+    RILL_MATERIAL_TEX_CLEARCOAT,           /* red: clear coat strength */
+    RILL_MATERIAL_TEX_CLEARCOAT_ROUGHNESS, /* green: clear coat roughness */
+    RILL_MATERIAL_TEX_CLEARCOAT_NORMAL,    /* the clear coat's normal map */
     RILL_MATERIAL_TEX_NUM
 };
 
@@ -471,10 +476,17 @@ typedef struct rill_material_desc {
     bool specular_set;
     float specular;
     float specular_color[3];
+    /* Their textures (0 = none, white): specular strength times specular_texture's alpha, the
+     * colour times specular_color_texture's RGB (sRGB). */
+    rill_texture specular_texture, specular_color_texture;
     /* glTF KHR_materials_clearcoat: a second, dielectric (ior 1.5) GGX layer of this strength
      * (0..1) and roughness over the geometric normal, darkening what is under it by its Fresnel
-     * reflectance. 0 = none. */
+     * reflectance. 0 = none. Strength times clearcoat_texture's red, roughness times
+     * clearcoat_roughness_texture's green; clearcoat_normal_texture (scaled by
+     * clearcoat_normal_scale, 0 = 1) bends the coat's normal in the mesh's tangent frame. */
     float clearcoat, clearcoat_roughness;
+    rill_texture clearcoat_texture, clearcoat_roughness_texture, clearcoat_normal_texture;
+    float clearcoat_normal_scale;
     const char *label;
     /* kind TERRAIN: the terrain splat material (rill_render_terrain makes these). Up to 4 layers
      * blended by splat_weights (RGBA, one channel per layer, sampled with the mesh uv; linear, not

@@ -474,6 +474,31 @@ static void scan_model_files(const rill__export_input *in, const cJSON *root, co
     }
 }
 
+/* The textures of the material extensions Rill reads, with the usage each needs: colour for
+ * the specular colour, a normal map for the clear coat's, linear data for the others (the
+ * specular strength is alpha, which the linear formats keep). */
+static void note_ext_textures(const cJSON *root, const cJSON *mat, const char *dir,
+                              const char *model_path, rill_map *usages) {
+    static const struct {
+        const char *ext, *key;
+        rill_tex_usage usage;
+    } k_refs[] = {
+        {RILL_GLTF_EXT_SPECULAR, "specularTexture", RILL_TEX_USAGE_LINEAR},
+        {RILL_GLTF_EXT_SPECULAR, "specularColorTexture", RILL_TEX_USAGE_COLOR},
+        {RILL_GLTF_EXT_CLEARCOAT, "clearcoatTexture", RILL_TEX_USAGE_LINEAR},
+        {RILL_GLTF_EXT_CLEARCOAT, "clearcoatRoughnessTexture", RILL_TEX_USAGE_LINEAR},
+        {RILL_GLTF_EXT_CLEARCOAT, "clearcoatNormalTexture", RILL_TEX_USAGE_NORMAL},
+    };
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(mat, "extensions");
+    for (size_t i = 0; cJSON_IsObject(ext) && i < RILL_COUNTOF(k_refs); i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(ext, k_refs[i].ext);
+        if (cJSON_IsObject(x)) {
+            note_texture(root, cJSON_GetObjectItemCaseSensitive(x, k_refs[i].key), k_refs[i].usage,
+                         dir, model_path, usages);
+        }
+    }
+}
+
 /* Reads the JSON of a model input (only the JSON chunk of a .glb) and notes each material slot's
  * image usage and the files it names (scan_model_files). Problems are left for the model's own
  * job to report. */
@@ -525,6 +550,7 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages, ri
                      RILL_TEX_USAGE_LINEAR, dir, in->path, usages);
         note_texture(root, cJSON_GetObjectItemCaseSensitive(m, "emissiveTexture"),
                      RILL_TEX_USAGE_COLOR, dir, in->path, usages);
+        note_ext_textures(root, m, dir, in->path, usages);
     }
     cJSON_Delete(root);
 }

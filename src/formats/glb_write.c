@@ -278,10 +278,12 @@ static void add_texref(cJSON *obj, const char *key, const rill_gltf_texref *t,
 static bool uses_texture_transform(const rill_gltf_model *m) {
     for (uint32_t i = 0; i < m->material_count; i++) {
         const rill_gltf_material *ma = &m->materials[i];
-        if (ma->base_color_texture.has_transform || ma->metallic_roughness_texture.has_transform ||
-            ma->normal_texture.has_transform || ma->occlusion_texture.has_transform ||
-            ma->emissive_texture.has_transform) {
-            return true;
+        const rill_gltf_texref *t[RILL_GLTF_MATERIAL_MAX_TEXREFS];
+        uint32_t n = rill__gltf_material_texrefs(ma, t);
+        for (uint32_t k = 0; k < n; k++) {
+            if (t[k]->has_transform) {
+                return true;
+            }
         }
     }
     return false;
@@ -415,10 +417,9 @@ static rill_result validate(const rill_gltf_model *m, rill_error *err) {
     }
     for (uint32_t i = 0; i < m->material_count; i++) {
         const rill_gltf_material *ma = &m->materials[i];
-        const rill_gltf_texref *t[] = {&ma->base_color_texture, &ma->metallic_roughness_texture,
-                                       &ma->normal_texture, &ma->occlusion_texture,
-                                       &ma->emissive_texture};
-        for (size_t k = 0; k < RILL_COUNTOF(t); k++) {
+        const rill_gltf_texref *t[RILL_GLTF_MATERIAL_MAX_TEXREFS];
+        uint32_t n = rill__gltf_material_texrefs(ma, t);
+        for (uint32_t k = 0; k < n; k++) {
             if (!idx_ok(t[k]->texture, m->texture_count)) {
                 return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                                       "materials[%u]: texture out of range", i);
@@ -496,10 +497,15 @@ static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
         cJSON_AddNumberToObject(x[2], "specularFactor", ma->specular_factor);
         cJSON_AddItemToObject(x[2], "specularColorFactor",
                               float_array(ma->specular_color_factor, 3));
+        add_texref(x[2], "specularTexture", &ma->specular_texture, NULL);
+        add_texref(x[2], "specularColorTexture", &ma->specular_color_texture, NULL);
     }
     if (x[3]) {
         cJSON_AddNumberToObject(x[3], "clearcoatFactor", ma->clearcoat_factor);
         cJSON_AddNumberToObject(x[3], "clearcoatRoughnessFactor", ma->clearcoat_roughness_factor);
+        add_texref(x[3], "clearcoatTexture", &ma->clearcoat_texture, NULL);
+        add_texref(x[3], "clearcoatRoughnessTexture", &ma->clearcoat_roughness_texture, NULL);
+        add_texref(x[3], "clearcoatNormalTexture", &ma->clearcoat_normal_texture, "scale");
     }
 }
 

@@ -41,6 +41,13 @@ void *rill__gltf_alloc(size_t count, size_t size);
 void *rill__gltf_alloc_raw(size_t count, size_t size);
 char *rill__gltf_strdup(const char *s); /* NULL stays NULL */
 
+/* The texture references a material uses, into out (at most RILL_GLTF_MATERIAL_MAX_TEXREFS;
+ * returns how many): the five of the standard material, then those of KHR_materials_specular
+ * when has_specular and of KHR_materials_clearcoat when clearcoat_factor > 0 (a material built in
+ * code that leaves an extension off need not fill in its references). */
+#define RILL_GLTF_MATERIAL_MAX_TEXREFS 10
+uint32_t rill__gltf_material_texrefs(const rill_gltf_material *ma, const rill_gltf_texref **out);
+
 /* Accessor kernels (gltf_decode.c). The caller has checked the byte range: `count` elements,
  * `stride` bytes apart, each `comps` components of GL component type `ct`. decode_floats applies
  * glTF's normalization when `normalized`; decode_indices widens unsigned 8/16/32-bit values and

@@ -103,12 +103,62 @@ static rill_result ext_factor(rd *r, const rill__gj *x, const char *key, const c
     return RILL_OK;
 }
 
-/* KHR_materials_unlit, _ior, _specular and _clearcoat: their factors (their textures are not
- * read; gltf_unkept.c names them). Out-of-range factors refuse the file naming the place. */
+/* A texture reference no file gave: texture -1, UV set 0, scale 1, no transform. */
+static void texref_none(rill_gltf_texref *t) {
+    memset(t, 0, sizeof(*t));
+    t->texture = -1;
+    t->scale = 1.0f;
+    t->uv_scale[0] = t->uv_scale[1] = 1.0f;
+    t->transform_texcoord = -1;
+}
+
+/* KHR_materials_specular: the factor and colour (0 to 1e6 each) and their two textures. */
+static rill_result specular_ext(rd *r, const rill__gj *x, const char *xw, rill_gltf_material *mat) {
+    mat->has_specular = true;
+    RILL_TRY(ext_factor(r, x, "specularFactor", xw, 1.0f, 0.0f, 1.0f, &mat->specular_factor));
+    float c[3] = {1.0f, 1.0f, 1.0f};
+    RILL_TRY(rill__rd_js_floats(r, x, "specularColorFactor", xw, 3, c, NULL));
+    for (int k = 0; k < 3; k++) {
+        if (!(c[k] >= 0.0f && c[k] <= 1e6f)) {
+            return rill__rd_fail(r, RILL_ERR_CORRUPT,
+                                 "%s.specularColorFactor[%d]: %g is out of range [0, 1e6]", xw, k,
+                                 (double)c[k]);
+        }
+        mat->specular_color_factor[k] = c[k];
+    }
+    RILL_TRY(texref(r, x, "specularTexture", xw, NULL, &mat->specular_texture));
+    return texref(r, x, "specularColorTexture", xw, NULL, &mat->specular_color_texture);
+}
+
+/* KHR_materials_clearcoat: strength and roughness (0 to 1) and the three textures. */
+static rill_result clearcoat_ext(rd *r, const rill__gj *x, const char *xw,
+                                 rill_gltf_material *mat) {
+    RILL_TRY(ext_factor(r, x, "clearcoatFactor", xw, 0.0f, 0.0f, 1.0f, &mat->clearcoat_factor));
+    RILL_TRY(ext_factor(r, x, "clearcoatRoughnessFactor", xw, 0.0f, 0.0f, 1.0f,
+                        &mat->clearcoat_roughness_factor));
+    RILL_TRY(texref(r, x, "clearcoatTexture", xw, NULL, &mat->clearcoat_texture));
+    RILL_TRY(
+        texref(r, x, "clearcoatRoughnessTexture", xw, NULL, &mat->clearcoat_roughness_texture));
+    RILL_TRY(texref(r, x, "clearcoatNormalTexture", xw, "scale", &mat->clearcoat_normal_texture));
+    if (!(fabsf(mat->clearcoat_normal_texture.scale) <= 1e3f)) {
+        return rill__rd_fail(r, RILL_ERR_CORRUPT,
+                             "%s.clearcoatNormalTexture.scale: %g is out of range [-1000, 1000]",
+                             xw, (double)mat->clearcoat_normal_texture.scale);
+    }
+    return RILL_OK;
+}
+
+/* KHR_materials_unlit, _ior, _specular and _clearcoat: factors and textures. Out-of-range
+ * factors and bad texture references refuse the file naming the place. */
 static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char *where,
                                           rill_gltf_material *mat) {
     const rill__gj *ext = rill__gj_get(ma, "extensions"), *x;
     char xw[192];
+    texref_none(&mat->specular_texture);
+    texref_none(&mat->specular_color_texture);
+    texref_none(&mat->clearcoat_texture);
+    texref_none(&mat->clearcoat_roughness_texture);
+    texref_none(&mat->clearcoat_normal_texture);
     mat->unlit = ext && rill__gj_get(ext, RILL_GLTF_EXT_UNLIT);
     if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_IOR)) != NULL) {
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_IOR, where);
@@ -116,24 +166,13 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
     }
     if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_SPECULAR)) != NULL) {
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_SPECULAR, where);
-        mat->has_specular = true;
-        RILL_TRY(ext_factor(r, x, "specularFactor", xw, 1.0f, 0.0f, 1.0f, &mat->specular_factor));
-        float c[3] = {1.0f, 1.0f, 1.0f};
-        RILL_TRY(rill__rd_js_floats(r, x, "specularColorFactor", xw, 3, c, NULL));
-        for (int k = 0; k < 3; k++) {
-            if (!(c[k] >= 0.0f && c[k] <= 1e6f)) {
-                return rill__rd_fail(r, RILL_ERR_CORRUPT,
-                                     "%s.specularColorFactor[%d]: %g is out of range [0, 1e6]", xw,
-                                     k, (double)c[k]);
-            }
-            mat->specular_color_factor[k] = c[k];
-        }
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(specular_ext(r, x, xw, mat));
     }
     if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_CLEARCOAT)) != NULL) {
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_CLEARCOAT, where);
-        RILL_TRY(ext_factor(r, x, "clearcoatFactor", xw, 0.0f, 0.0f, 1.0f, &mat->clearcoat_factor));
-        RILL_TRY(ext_factor(r, x, "clearcoatRoughnessFactor", xw, 0.0f, 0.0f, 1.0f,
-                            &mat->clearcoat_roughness_factor));
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(clearcoat_ext(r, x, xw, mat));
     }
     return RILL_OK;
 }

@@ -65,6 +65,25 @@ char *rill__gltf_strdup(const char *s) {
     return d;
 }
 
+uint32_t rill__gltf_material_texrefs(const rill_gltf_material *ma, const rill_gltf_texref **out) {
+    uint32_t n = 0;
+    out[n++] = &ma->base_color_texture;
+    out[n++] = &ma->metallic_roughness_texture;
+    out[n++] = &ma->normal_texture;
+    out[n++] = &ma->occlusion_texture;
+    out[n++] = &ma->emissive_texture;
+    if (ma->has_specular) {
+        out[n++] = &ma->specular_texture;
+        out[n++] = &ma->specular_color_texture;
+    }
+    if (ma->clearcoat_factor > 0.0f) {
+        out[n++] = &ma->clearcoat_texture;
+        out[n++] = &ma->clearcoat_roughness_texture;
+        out[n++] = &ma->clearcoat_normal_texture;
+    }
+    return n;
+}
+
 void rill__gltf_primitive_release(rill_gltf_primitive *prim) {
     rill_free(prim->positions);
     rill_free(prim->normals);

@@ -1,7 +1,6 @@
 /* gltf_unkept.c: what a glTF file holds that rill_gltf_model leaves out (animation channels on
- * other targets than nodes, point and line primitives, the textures of material extensions whose
- * factors alone are read, TANGENT morph targets, attribute sets beyond the kept ones, extensions
- * Rill does not read), summed up in one
+ * other targets than nodes, point and line primitives, TANGENT morph targets, attribute sets
+ * beyond the kept ones, extensions Rill does not read), summed up in one
  * line so the reader can warn instead of dropping content silently; and the list of extensions
  * the reader does read. */
 #include "gltf_internal.h"
@@ -20,13 +19,6 @@ static const char *const k_known_extensions[] = {
     RILL_GLTF_EXT_MESH_EDGES,  RILL_GLTF_EXT_EMISSIVE_STRENGTH,
     RILL_GLTF_EXT_UNLIT,       RILL_GLTF_EXT_IOR,
     RILL_GLTF_EXT_SPECULAR,    RILL_GLTF_EXT_CLEARCOAT,
-};
-
-/* The texture references of the material extensions whose factors alone are read. */
-static const char *const k_ext_textures[][4] = {
-    {RILL_GLTF_EXT_SPECULAR, "specularTexture", "specularColorTexture", NULL},
-    {RILL_GLTF_EXT_CLEARCOAT, "clearcoatTexture", "clearcoatRoughnessTexture",
-     "clearcoatNormalTexture"},
 };
 
 bool rill__gltf_extension_known(const char *name) {
@@ -135,21 +127,6 @@ static uint32_t point_line_primitives(const rill__gj *root) {
     return n;
 }
 
-/* Materials whose extension `k` (of k_ext_textures) names a texture the reader does not read. */
-static uint32_t ext_texture_materials(const rill__gj *root, int k) {
-    uint32_t n = 0;
-    const rill__gj *ma;
-    RILL__GJ_FOR(ma, rill__gj_get(root, "materials")) {
-        const rill__gj *x = rill__gj_get(rill__gj_get(ma, "extensions"), k_ext_textures[k][0]);
-        bool any = false;
-        for (int t = 1; x && t < 4 && k_ext_textures[k][t]; t++) {
-            any |= rill__gj_get(x, k_ext_textures[k][t]) != NULL;
-        }
-        n += any;
-    }
-    return n;
-}
-
 size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     size_t len = 0;
     out[0] = '\0';
@@ -160,13 +137,6 @@ size_t rill__gltf_unkept_summary(const rill__gj *root, char *out, size_t cap) {
     uint32_t lines = point_line_primitives(root);
     if (lines) {
         put(out, cap, &len, "%u point or line primitive%s", lines, lines == 1 ? "" : "s");
-    }
-    for (int k = 0; k < (int)(sizeof(k_ext_textures) / sizeof(k_ext_textures[0])); k++) {
-        uint32_t tm = ext_texture_materials(root, k);
-        if (tm) {
-            put(out, cap, &len, "%s textures on %u material%s", k_ext_textures[k][0], tm,
-                tm == 1 ? "" : "s");
-        }
     }
     const char *names[8];
     uint32_t name_count = 0, morphed = 0;

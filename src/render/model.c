@@ -346,6 +346,30 @@ static void warn_not_drawn(const image_source *src, uint32_t far_slots) {
     }
 }
 
+/* The extensions' references count only when the material uses the extension (code that builds
+ * a model may leave them zero). */
+void rill__model_material_refs(const rill_gltf_material *mt,
+                               const rill_gltf_texref *out[RILL_MATERIAL_TEX_NUM]) {
+    static const rill_gltf_texref none = {.texture = -1, .scale = 1.0f};
+    bool spec = mt->has_specular, coat = mt->clearcoat_factor > 0.0f;
+    out[RILL_MATERIAL_TEX_BASE_COLOR] = &mt->base_color_texture;
+    out[RILL_MATERIAL_TEX_NORMAL] = &mt->normal_texture;
+    out[RILL_MATERIAL_TEX_METALLIC_ROUGHNESS] = &mt->metallic_roughness_texture;
+    out[RILL_MATERIAL_TEX_OCCLUSION] = &mt->occlusion_texture;
+    out[RILL_MATERIAL_TEX_EMISSIVE] = &mt->emissive_texture;
+    out[RILL_MATERIAL_TEX_SPECULAR] = spec ? &mt->specular_texture : &none;
+    out[RILL_MATERIAL_TEX_SPECULAR_COLOR] = spec ? &mt->specular_color_texture : &none;
+    out[RILL_MATERIAL_TEX_CLEARCOAT] = coat ? &mt->clearcoat_texture : &none;
+    out[RILL_MATERIAL_TEX_CLEARCOAT_ROUGHNESS] = coat ? &mt->clearcoat_roughness_texture : &none;
+    out[RILL_MATERIAL_TEX_CLEARCOAT_NORMAL] = coat ? &mt->clearcoat_normal_texture : &none;
+}
+
+/* Slots whose texels are colours (sRGB); the others hold data. */
+static bool slot_is_color(int slot) {
+    return slot == RILL_MATERIAL_TEX_BASE_COLOR || slot == RILL_MATERIAL_TEX_EMISSIVE ||
+           slot == RILL_MATERIAL_TEX_SPECULAR_COLOR;
+}
+
 /* The lighting extensions of a glTF material (unlit, ior, specular, clear coat factors). */
 static void lighting_from_gltf(const rill_gltf_material *mt, rill_material_desc *d) {
     d->unlit = mt->unlit;
@@ -355,6 +379,7 @@ static void lighting_from_gltf(const rill_gltf_material *mt, rill_material_desc 
     memcpy(d->specular_color, mt->specular_color_factor, sizeof(d->specular_color));
     d->clearcoat = mt->clearcoat_factor;
     d->clearcoat_roughness = mt->clearcoat_roughness_factor;
+    d->clearcoat_normal_scale = mt->clearcoat_normal_texture.scale;
 }
 
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
@@ -362,6 +387,20 @@ static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref
     return ref->texture >= 0 && (uint32_t)ref->texture < out->texture_count
                ? out->textures[ref->texture]
                : none;
+}
+
+/* The material's textures, slot by slot. */
+static void textures_from_gltf(const rill_render_model *out,
+                               const rill_gltf_texref *const refs[RILL_MATERIAL_TEX_NUM],
+                               rill_material_desc *d) {
+    rill_texture *slot[RILL_MATERIAL_TEX_NUM] = {
+        &d->base_color_texture,      &d->normal_texture,    &d->metallic_roughness_texture,
+        &d->occlusion_texture,       &d->emissive_texture,  &d->specular_texture,
+        &d->specular_color_texture,  &d->clearcoat_texture, &d->clearcoat_roughness_texture,
+        &d->clearcoat_normal_texture};
+    for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
+        *slot[k] = tex_ref(out, refs[k]);
+    }
 }
 
 static void walk(const rill_gltf_model *m, int32_t node, const float parent[16],
@@ -472,12 +511,13 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
     for (uint32_t t = 0; t < m->texture_count; t++) {
         bool used = false, srgb = false;
         for (uint32_t i = 0; i < m->material_count; i++) {
-            const rill_gltf_material *mt = &m->materials[i];
-            srgb |= mt->base_color_texture.texture == (int32_t)t ||
-                    mt->emissive_texture.texture == (int32_t)t;
-            used |= srgb || mt->normal_texture.texture == (int32_t)t ||
-                    mt->metallic_roughness_texture.texture == (int32_t)t ||
-                    mt->occlusion_texture.texture == (int32_t)t;
+            const rill_gltf_texref *refs[RILL_MATERIAL_TEX_NUM];
+            rill__model_material_refs(&m->materials[i], refs);
+            for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
+                bool here = refs[k]->texture == (int32_t)t;
+                used |= here;
+                srgb |= here && slot_is_color(k);
+            }
         }
         if (used) {
             out->textures[t] = load_texture(r, m, (int32_t)t, srgb, src, out);
@@ -509,19 +549,14 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
                            : mt->alpha_mode == RILL_GLTF_ALPHA_MASK ? RILL_ALPHA_MASK
                                                                     : RILL_ALPHA_OPAQUE;
             d.double_sided = mt->double_sided;
-            const rill_gltf_texref *refs[RILL_MATERIAL_TEX_NUM] = {
-                &mt->base_color_texture, &mt->normal_texture, &mt->metallic_roughness_texture,
-                &mt->occlusion_texture, &mt->emissive_texture};
+            const rill_gltf_texref *refs[RILL_MATERIAL_TEX_NUM];
+            rill__model_material_refs(mt, refs);
             for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
                 far_slots +=
                     slot_from_gltf(m, refs[k], &d.samplers[k], &d.transforms[k], &d.uv_sets[k]);
             }
             lighting_from_gltf(mt, &d);
-            d.base_color_texture = tex_ref(out, &mt->base_color_texture);
-            d.normal_texture = tex_ref(out, &mt->normal_texture);
-            d.metallic_roughness_texture = tex_ref(out, &mt->metallic_roughness_texture);
-            d.occlusion_texture = tex_ref(out, &mt->occlusion_texture);
-            d.emissive_texture = tex_ref(out, &mt->emissive_texture);
+            textures_from_gltf(out, refs, &d);
             d.label = mt->name;
         } else {
             /* A primitive without a material gets glTF's default material: white, fully

@@ -293,13 +293,25 @@ static void hash_materials(rill_render_assets *ra, asset_entry *e, const char *p
                 mt->base_color_factor[3], mt->metallic_factor,      mt->roughness_factor,
                 mt->emissive_factor[0],   mt->emissive_factor[1],   mt->emissive_factor[2],
                 mt->alpha_cutoff,         mt->normal_texture.scale, mt->occlusion_texture.scale};
-            uint32_t iv[2] = {(uint32_t)mt->alpha_mode, (uint32_t)mt->double_sided};
+            /* The lighting extensions too: two materials differing only there are not one. */
+            float xv[10] = {mt->emissive_strength,
+                            mt->ior,
+                            mt->specular_factor,
+                            mt->specular_color_factor[0],
+                            mt->specular_color_factor[1],
+                            mt->specular_color_factor[2],
+                            mt->clearcoat_factor,
+                            mt->clearcoat_roughness_factor,
+                            mt->clearcoat_normal_texture.scale,
+                            0.0f};
+            uint32_t iv[4] = {(uint32_t)mt->alpha_mode, (uint32_t)mt->double_sided,
+                              (uint32_t)mt->unlit, (uint32_t)mt->has_specular};
             h = rill_hash64_seed(fv, sizeof(fv), h);
+            h = rill_hash64_seed(xv, sizeof(xv), h);
             h = rill_hash64_seed(iv, sizeof(iv), h);
-            const rill_gltf_texref *refs[5] = {&mt->base_color_texture, &mt->normal_texture,
-                                               &mt->metallic_roughness_texture,
-                                               &mt->occlusion_texture, &mt->emissive_texture};
-            for (int k = 0; k < 5; k++) {
+            const rill_gltf_texref *refs[RILL_MATERIAL_TEX_NUM];
+            rill__model_material_refs(mt, refs);
+            for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
                 h = texref_hash(m, refs[k], dir, e->asset.id, h);
             }
         }

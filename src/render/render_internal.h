@@ -508,6 +508,10 @@ rill_result rill__render_model_create_streamed(rill_renderer *r, const rill_gltf
                                                const rill__tex_share *share, bool start_low,
                                                rill__tex_origin *origins, rill_render_model *out,
                                                rill_error *err);
+/* A glTF material's texture reference of each slot (RILL_MATERIAL_TEX_*, model.c); an
+ * extension's slots only when the material uses the extension (others get a "none" reference). */
+void rill__model_material_refs(const rill_gltf_material *mt,
+                               const rill_gltf_texref *out[RILL_MATERIAL_TEX_NUM]);
 void rill__tex_chain_bytes(const rill_tex_data *tex, uint64_t *out_full, uint64_t *out_low);
 void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */

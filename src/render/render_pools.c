@@ -857,25 +857,45 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
 /* Where the material block's extension fields start (floats): after 4 vec4, 2 per texture slot
  * and the 5 of the terrain splat. */
 #define MAT_EXT (16 + 8 * RILL_MATERIAL_TEX_NUM + 20)
+#define MAT_EXT_VEC4 4
 
-/* The material block's two extension vec4: the dielectric reflectance at normal incidence (rgb)
- * and grazing angles (w), then unlit, clear coat strength and roughness, and whether the
- * reflectance is other than the default (ior 1.5, no specular: exactly 0.04 and 1), which the
- * shader then takes as constants, bit for bit as before. */
-static void material_extensions(const rill_material_desc *d, float *out) {
+/* The material block's extension vec4s (MAT_EXT_VEC4 of them): the dielectric reflectance at
+ * normal incidence (rgb) and grazing angles (w); unlit, clear coat strength and roughness, and
+ * whether the reflectance is other than the default (ior 1.5, no specular: exactly 0.04 and 1;
+ * the shader otherwise takes the constants, bit for bit as before); the clear coat normal map's
+ * scale, whether there is one and whether it is BC5 (Z rebuilt), whether the specular textures
+ * apply; the reflectance at normal incidence before the clamp to 1 and the strength (the
+ * textured path multiplies them by the textures first). */
+static void material_extensions(const rill_material_desc *d, bool coat_bc5, float *out) {
     float ior = d->ior > 0.0f && isfinite(d->ior) ? d->ior : 1.5f;
     float r = (ior - 1.0f) / (ior + 1.0f);
     float f0 = ior == 1.5f ? 0.04f : r * r;
     float spec = d->specular_set ? RILL_CLAMP(d->specular, 0.0f, 1.0f) : 1.0f;
+    bool spec_tex = d->specular_set && (d->specular_texture.id || d->specular_color_texture.id);
     for (int k = 0; k < 3; k++) {
         float c = d->specular_set ? RILL_CLAMP(d->specular_color[k], 0.0f, 1e6f) : 1.0f;
         out[k] = RILL_MIN(f0 * c, 1.0f) * spec;
+        out[12 + k] = f0 * c;
     }
     out[3] = spec;
     out[4] = d->unlit ? 1.0f : 0.0f;
     out[5] = RILL_CLAMP(d->clearcoat, 0.0f, 1.0f);
     out[6] = RILL_CLAMP(d->clearcoat_roughness, 0.0f, 1.0f);
-    out[7] = out[0] != 0.04f || out[1] != 0.04f || out[2] != 0.04f || out[3] != 1.0f ? 1.0f : 0.0f;
+    out[7] = out[0] != 0.04f || out[1] != 0.04f || out[2] != 0.04f || out[3] != 1.0f || spec_tex
+                 ? 1.0f
+                 : 0.0f;
+    float ns = d->clearcoat_normal_scale;
+    out[8] = ns != 0.0f && isfinite(ns) ? RILL_CLAMP(ns, -1e3f, 1e3f) : 1.0f;
+    out[9] = d->clearcoat_normal_texture.id ? 1.0f : 0.0f;
+    out[10] = coat_bc5 ? 1.0f : 0.0f;
+    out[11] = spec_tex ? 1.0f : 0.0f;
+    out[15] = spec;
+}
+
+/* True when tex is a BC5 image (export's format for normal maps: X and Y only). */
+static bool texture_is_bc5(const rill_renderer *r, rill_texture tex) {
+    int32_t i = rill_pool_index(&r->tex_pool, tex.id);
+    return i >= 0 && r->textures[i].format == RILL_TEX_FORMAT_BC5;
 }
 
 rill__img *rill__texture_img(const rill_renderer *r, rill_texture tex) {
@@ -894,7 +914,8 @@ static rill__dset *material_set(rill_renderer *r, const mat_slot *m, rill_error 
     memset(b, 0, sizeof(b));
     b[0].buf = m->ubo;
     for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
-        rill__img *fallback = i == RILL_MATERIAL_TEX_NORMAL ? r->flat_normal : r->white;
+        bool normal = i == RILL_MATERIAL_TEX_NORMAL || i == RILL_MATERIAL_TEX_CLEARCOAT_NORMAL;
+        rill__img *fallback = normal ? r->flat_normal : r->white;
         b[i + 1].img = tex_or(r, m->tex[i], fallback);
         b[i + 1].layer = -1;
         b[i + 1].sampler = m->samplers[i];
@@ -1032,8 +1053,8 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     memset(m, 0, sizeof(*m));
     /* Must match `Material` in shaders/common.glsl (std140): 4 vec4, the UV transforms of the
      * texture slots, the terrain splat fields (zero for PBR materials), then the dielectric
-     * reflectance and the unlit and clear coat parameters (MAT_EXT). */
-    float ubo[MAT_EXT + 8] = {
+     * reflectance and the unlit, clear coat and specular texture parameters (MAT_EXT). */
+    float ubo[MAT_EXT + 4 * MAT_EXT_VEC4] = {
         d.base_color[0],
         d.base_color[1],
         d.base_color[2],
@@ -1055,8 +1076,13 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         slot_transform(&d.transforms[t], &ubo[16 + 8 * t]);
         ubo[16 + 8 * t + 3] = d.uv_sets[t] == 1 ? 1.0f : 0.0f;
     }
-    material_extensions(&d, &ubo[MAT_EXT]);
     bool terrain = d.kind == RILL_MATERIAL_TERRAIN;
+    if (terrain) {
+        d.specular_texture.id = d.specular_color_texture.id = 0;
+        d.clearcoat_texture.id = d.clearcoat_roughness_texture.id = 0;
+        d.clearcoat_normal_texture.id = 0;
+    }
+    material_extensions(&d, texture_is_bc5(r, d.clearcoat_normal_texture), &ubo[MAT_EXT]);
     if (terrain) {
         float *splat = &ubo[16 + 8 * RILL_MATERIAL_TEX_NUM];
         uint32_t layers = d.layer_count == 0 ? 1u : RILL_MIN(d.layer_count, 4u);
@@ -1083,8 +1109,7 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
      * blue samples 0 (also when the device lacks BC and it is decoded to RGBA8), which read as
      * the normal's Z turns every normal into the surface. The shader rebuilds Z for these. A
      * texture keeps its format for life (rill_render_texture_replace takes the same one only). */
-    int32_t ni = rill_pool_index(&r->tex_pool, d.normal_texture.id);
-    ubo[7] = !terrain && ni >= 0 && r->textures[ni].format == RILL_TEX_FORMAT_BC5 ? 1.0f : 0.0f;
+    ubo[7] = !terrain && texture_is_bc5(r, d.normal_texture) ? 1.0f : 0.0f;
     m->alpha_mode = d.alpha_mode;
     m->double_sided = d.double_sided;
     m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
@@ -1092,9 +1117,11 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK) {
         goto fail;
     }
-    rill_texture texs[RILL_MATERIAL_TEX_NUM] = {d.base_color_texture, d.normal_texture,
-                                                d.metallic_roughness_texture, d.occlusion_texture,
-                                                d.emissive_texture};
+    rill_texture texs[RILL_MATERIAL_TEX_NUM] = {
+        d.base_color_texture,      d.normal_texture,    d.metallic_roughness_texture,
+        d.occlusion_texture,       d.emissive_texture,  d.specular_texture,
+        d.specular_color_texture,  d.clearcoat_texture, d.clearcoat_roughness_texture,
+        d.clearcoat_normal_texture};
     for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
         m->tex[i] = texs[i];
         rill__sampler_desc sd = slot_sampler(&d, i);

@@ -114,6 +114,9 @@ static inline rill_gltf_model *tm_wrap(const char *name, uint32_t vertex_count, 
     mat->normal_texture = none;
     mat->occlusion_texture = none;
     mat->emissive_texture = none;
+    mat->specular_texture = mat->specular_color_texture = none;
+    mat->clearcoat_texture = mat->clearcoat_roughness_texture = none;
+    mat->clearcoat_normal_texture = none;
     mat->alpha_cutoff = 0.5f;
     return m;
 }

@@ -146,14 +146,17 @@ static void test_left_out_is_said(void **state) {
                         "extension KHR_materials_sheen");
 }
 
-/* A material with every lighting extension Rill reads (clear coat with a texture it does not),
- * and a primitive of lines beside the triangles; `mat1` is the second material's extension
- * objects. */
+/* A material with every lighting extension Rill reads, two textures (images without bytes) for
+ * their texture references, and a primitive of lines beside the triangles; `mat1` is the second
+ * material's extension objects. */
 static void material_gltf(char *dst, size_t cap, const char *mat1) {
-    char root[1024];
+    char root[2048];
     snprintf(root, sizeof(root),
              "\"extensionsUsed\":[\"KHR_materials_unlit\",\"KHR_materials_ior\","
-             "\"KHR_materials_specular\",\"KHR_materials_clearcoat\"],"
+             "\"KHR_materials_specular\",\"KHR_materials_clearcoat\","
+             "\"KHR_texture_transform\"],"
+             "\"images\":[{\"uri\":\"data:image/png;base64,\"}],"
+             "\"textures\":[{\"source\":0},{\"source\":0}],"
              "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}}},"
              "{\"extensions\":{%s}}],",
              mat1);
@@ -163,9 +166,12 @@ static void material_gltf(char *dst, size_t cap, const char *mat1) {
 
 static const char k_mat1[] =
     "\"KHR_materials_ior\":{\"ior\":1.4},"
-    "\"KHR_materials_specular\":{\"specularFactor\":0.5,\"specularColorFactor\":[1,0.5,0.25]},"
+    "\"KHR_materials_specular\":{\"specularFactor\":0.5,\"specularColorFactor\":[1,0.5,0.25],"
+    "\"specularTexture\":{\"index\":1},\"specularColorTexture\":{\"index\":0,\"texCoord\":1}},"
     "\"KHR_materials_clearcoat\":{\"clearcoatFactor\":0.75,\"clearcoatRoughnessFactor\":0.25,"
-    "\"clearcoatTexture\":{\"index\":0}}";
+    "\"clearcoatTexture\":{\"index\":0},\"clearcoatRoughnessTexture\":{\"index\":1,"
+    "\"extensions\":{\"KHR_texture_transform\":{\"scale\":[2,3],\"texCoord\":1}}},"
+    "\"clearcoatNormalTexture\":{\"index\":1,\"scale\":0.5}}";
 
 static void check_material_exts(const rill_gltf_model *m) {
     assert_int_equal(m->material_count, 2);
@@ -176,10 +182,22 @@ static void check_material_exts(const rill_gltf_model *m) {
     assert_true(x->specular_color_factor[0] == 1.0f && x->specular_color_factor[1] == 0.5f &&
                 x->specular_color_factor[2] == 0.25f);
     assert_true(x->clearcoat_factor == 0.75f && x->clearcoat_roughness_factor == 0.25f);
+    /* The extensions' textures, with their UV sets, transforms and the coat normal's scale. */
+    assert_int_equal(u->specular_texture.texture, -1);
+    assert_int_equal(u->clearcoat_normal_texture.texture, -1);
+    assert_int_equal(x->specular_texture.texture, 1);
+    assert_int_equal(x->specular_color_texture.texture, 0);
+    assert_int_equal(x->specular_color_texture.texcoord, 1);
+    assert_int_equal(x->clearcoat_texture.texture, 0);
+    const rill_gltf_texref *cr = &x->clearcoat_roughness_texture;
+    assert_true(cr->texture == 1 && cr->has_transform && cr->uv_scale[0] == 2.0f &&
+                cr->uv_scale[1] == 3.0f && cr->transform_texcoord == 1);
+    assert_true(x->clearcoat_normal_texture.texture == 1 &&
+                x->clearcoat_normal_texture.scale == 0.5f);
 }
 
-/* KHR_materials_unlit, _ior, _specular and _clearcoat: factors read and written back; the
- * clear coat's texture and the line primitive named in the one warning; bad factors refused
+/* KHR_materials_unlit, _ior, _specular and _clearcoat: factors and textures read and written
+ * back; the line primitive named in the one warning; bad factors and texture references refused
  * naming the place. */
 static void test_material_extensions(void **state) {
     (void)state;
@@ -197,8 +215,7 @@ static void test_material_extensions(void **state) {
     }
     assert_int_equal(rill_test_log_count(&cap, RILL_LOG_WARN), 1);
     assert_string_equal(cap.last_msg, "packed.gltf: left out (Rill does not read them): 1 point or "
-                                      "line primitive, KHR_materials_clearcoat textures on 1 "
-                                      "material");
+                                      "line primitive");
     assert_int_equal(m->meshes[0].primitive_count, 1);
     assert_int_equal(m->skipped_primitives, 1);
     check_material_exts(m);
@@ -233,6 +250,19 @@ static void test_material_extensions(void **state) {
          "-0.5 is out of range [0, 1]"},
         {"\"KHR_materials_clearcoat\":7",
          "packed.gltf: materials[1].extensions.KHR_materials_clearcoat: expected an object"},
+        {"\"KHR_materials_clearcoat\":{\"clearcoatFactor\":1,\"clearcoatTexture\":{\"index\":2}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_clearcoat.clearcoatTexture.index: "},
+        {"\"KHR_materials_clearcoat\":{\"clearcoatNormalTexture\":{\"texCoord\":0}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_clearcoat.clearcoatNormalTexture."
+         "index: missing"},
+        {"\"KHR_materials_clearcoat\":{\"clearcoatNormalTexture\":{\"index\":0,\"scale\":1e30}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_clearcoat.clearcoatNormalTexture."
+         "scale: 1e+30 is out of range [-1000, 1000]"},
+        {"\"KHR_materials_specular\":{\"specularTexture\":{\"index\":-1}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_specular.specularTexture.index"},
+        {"\"KHR_materials_specular\":{\"specularColorTexture\":[0]}",
+         "packed.gltf: materials[1].extensions.KHR_materials_specular.specularColorTexture: "
+         "expected an object"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         material_gltf(text, sizeof(text), bad[i][0]);

@@ -5,7 +5,9 @@
  * through TEXCOORD_1 darkens the side UV set 1 puts its dark texel on (the other side with
  * TEXCOORD_0); KHR_texture_transform's offset shifts the texture by half its width and its
  * texCoord override picks UV set 1; unlit ignores the light; clear coat adds a highlight a rough
- * surface lacks; specular 0 and ior 1 take a smooth dielectric's highlight away. */
+ * surface lacks, and its textures mask it (strength), blur it (roughness) or tilt it away (its
+ * normal map) on the half their texel says; specular 0 and ior 1 take a smooth dielectric's
+ * highlight away, and the specular texture's alpha does so on its half. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 
 #include "fidelity_quad.h"
+#include "golden.h"
 #include "render_test.h"
 
 #include <stdlib.h>
@@ -258,6 +261,106 @@ static void test_clearcoat(void **state) {
     render_test_destroy_clean(r, false);
 }
 
+/* The mean luma of the square's band |x| in [0.05, 0.35], |y| <= 0.3 on one side (-1 left, +1
+ * right): where the sun's reflection falls on either side of the middle. */
+static float near_luma(const uint8_t *px, float side) {
+    float sum = 0.0f;
+    int n = 0;
+    for (float y = -0.3f; y <= 0.3f; y += 0.05f) {
+        for (float x = 0.05f; x <= 0.35f; x += 0.05f) {
+            sum += luma(at(px, side * x, y));
+            n++;
+        }
+    }
+    return sum / (float)n;
+}
+
+/* KHR_materials_clearcoat's textures, through the 2 x 1 image (left texel, right texel): the
+ * strength texture (red 0 | 255) leaves the left half bare and the right coated; the roughness
+ * texture (green 255 | 0 over a roughness factor 1) blurs the left half's highlight away; the
+ * coat's normal map (flat | tilted) keeps the highlight on the left and turns it away on the
+ * right. The masked picture is the golden gltf_clearcoat_texture. */
+static void test_clearcoat_textures(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t plain[W * H * 4], masked[W * H * 4], rough[W * H * 4], tilted[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.1,0.1,0.1,1],"
+                      "\"metallicFactor\":0,\"roughnessFactor\":1},"
+                      "\"extensions\":{\"KHR_materials_clearcoat\":{\"clearcoatFactor\":1,"
+                      "\"clearcoatRoughnessFactor\":%s%s}}}";
+    char mat[512];
+    fq_light sun = {2, 0.2f};
+    snprintf(mat, sizeof(mat), fmt, "0.3", "");
+    render_file(r, &(fq_opts){.material = mat}, sun, plain);
+    snprintf(mat, sizeof(mat), fmt, "0.3", ",\"clearcoatTexture\":{\"index\":0}");
+    render_file(r, &(fq_opts){.material = mat, .texels = {{0, 0, 0, 255}, {255, 255, 255, 255}}},
+                sun, masked);
+    snprintf(mat, sizeof(mat), fmt, "1", ",\"clearcoatRoughnessTexture\":{\"index\":0}");
+    render_file(r, &(fq_opts){.material = mat, .texels = {{0, 255, 0, 255}, {0, 77, 0, 255}}}, sun,
+                rough);
+    snprintf(mat, sizeof(mat), fmt, "0.3", ",\"clearcoatNormalTexture\":{\"index\":0}");
+    render_file(r,
+                &(fq_opts){.material = mat, .texels = {{128, 128, 255, 255}, {250, 128, 140, 255}}},
+                sun, tilted);
+    float pl = near_luma(plain, -1), pr = near_luma(plain, 1);
+    float ml = near_luma(masked, -1), mr = near_luma(masked, 1);
+    float rl = near_luma(rough, -1), rr = near_luma(rough, 1);
+    float tl = near_luma(tilted, -1), tr = near_luma(tilted, 1);
+    print_message("coat highlight (left, right): plain %.1f %.1f, strength map %.1f %.1f, "
+                  "roughness map %.1f %.1f, normal map %.1f %.1f\n",
+                  (double)pl, (double)pr, (double)ml, (double)mr, (double)rl, (double)rr,
+                  (double)tl, (double)tr);
+    assert_true(fabsf(pl - pr) < 2.0f); /* no texture: symmetric */
+    assert_true(fabsf(mr - pr) < 2.0f); /* white texel: the coat as without a texture */
+    assert_true(ml < pl - 20.0f);       /* black texel: the second highlight is gone */
+    assert_true(rr > rl + 15.0f);       /* roughness 0.3 (77/255) sharp, 1 blurred */
+    assert_true(fabsf(tl - pl) < 6.0f); /* flat texel (128 is not exactly 0): as without a map */
+    assert_true(tr < pr - 20.0f);       /* tilted: the reflection leaves the camera */
+    golden_expect("gltf_clearcoat_texture", masked, W, H);
+    render_test_destroy_clean(r, false);
+}
+
+/* KHR_materials_specular's textures: specularTexture's alpha (0 | 255) takes a smooth
+ * dielectric's highlight away on the left half only; specularColorTexture's colour (red | white
+ * texels, sRGB) tints the left half's highlight red. */
+static void test_specular_textures(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t plain[W * H * 4], masked[W * H * 4], tinted[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.02,0.02,0.02,1],"
+                      "\"metallicFactor\":0,\"roughnessFactor\":0.4},"
+                      "\"extensions\":{\"KHR_materials_specular\":{\"specularFactor\":1%s}}}";
+    char mat[512];
+    fq_light sun = {1, 0.05f};
+    snprintf(mat, sizeof(mat), fmt, "");
+    render_file(r, &(fq_opts){.material = mat}, sun, plain);
+    snprintf(mat, sizeof(mat), fmt, ",\"specularTexture\":{\"index\":0}");
+    render_file(r,
+                &(fq_opts){.material = mat, .texels = {{255, 255, 255, 0}, {255, 255, 255, 255}}},
+                sun, masked);
+    snprintf(mat, sizeof(mat), fmt, ",\"specularColorTexture\":{\"index\":0}");
+    render_file(r, &(fq_opts){.material = mat, .texels = {{255, 0, 0, 255}, {255, 255, 255, 255}}},
+                sun, tinted);
+    float pl = near_luma(plain, -1), pr = near_luma(plain, 1);
+    float ml = near_luma(masked, -1), mr = near_luma(masked, 1);
+    const uint8_t *tl = at(tinted, -0.1f, 0.0f), *tr = at(tinted, 0.1f, 0.0f);
+    print_message("specular highlight (left, right): plain %.1f %.1f, strength map %.1f %.1f; "
+                  "colour map left %u,%u,%u right %u,%u,%u\n",
+                  (double)pl, (double)pr, (double)ml, (double)mr, tl[0], tl[1], tl[2], tr[0], tr[1],
+                  tr[2]);
+    assert_true(fabsf(mr - pr) < 2.0f);
+    assert_true(ml < pl - 10.0f);
+    assert_true(tl[0] > tl[1] + 10 && tl[0] > tl[2] + 10);
+    assert_true(abs((int)tr[0] - (int)tr[1]) <= 3);
+    render_test_destroy_clean(r, false);
+}
+
 /* A smooth dark dielectric reflects the sun into the camera; KHR_materials_specular with factor 0
  * and KHR_materials_ior 1 (no reflectance at normal incidence) take that highlight away, and a
  * higher ior makes it brighter. */
@@ -297,6 +400,8 @@ int main(void) {
         cmocka_unit_test(test_texture_transform_offset),
         cmocka_unit_test(test_unlit),
         cmocka_unit_test(test_clearcoat),
+        cmocka_unit_test(test_clearcoat_textures),
+        cmocka_unit_test(test_specular_textures),
         cmocka_unit_test(test_specular_and_ior),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,8 +26,7 @@
  * resolve against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
  *   KHR_materials_emissive_strength, KHR_materials_unlit, KHR_materials_ior,
- *   KHR_materials_specular and KHR_materials_clearcoat (factors; their textures are named in the
- *   left-out warning),
+ *   KHR_materials_specular and KHR_materials_clearcoat (factors and textures),
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
  *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
  *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
@@ -119,14 +118,20 @@ typedef struct rill_gltf_material {
     /* KHR_materials_ior: the index of refraction, >= 1; 0 = not given (1.5). */
     float ior;
     /* KHR_materials_specular (has_specular false = not given: 1 and white): the strength and
-     * colour of the dielectric specular reflection. Its textures are not read. */
+     * colour of the dielectric specular reflection, times specular_texture's alpha and
+     * specular_color_texture's RGB (sRGB). */
     bool has_specular;
     float specular_factor;
     float specular_color_factor[3];
-    /* KHR_materials_clearcoat: the coat's strength and roughness factors, 0 = none. Its textures
-     * are not read. */
+    rill_gltf_texref specular_texture, specular_color_texture;
+    /* KHR_materials_clearcoat: the coat's strength and roughness factors, 0 = none, times the red
+     * channel of clearcoat_texture and the green of clearcoat_roughness_texture; the coat's own
+     * normal map (its `scale` the normal scale; none = the geometric normal). */
     float clearcoat_factor;
     float clearcoat_roughness_factor;
+    rill_gltf_texref clearcoat_texture, clearcoat_roughness_texture, clearcoat_normal_texture;
+    /* (A model built in code need not fill in an extension's references while the extension is
+     * off, has_specular false or clearcoat_factor 0; once on, -1 means none as everywhere.) */
     rill_gltf_alpha_mode alpha_mode;
     float alpha_cutoff; /* used in MASK mode, default 0.5 */
     bool double_sided;

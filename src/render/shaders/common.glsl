@@ -59,10 +59,11 @@ layout(set = 1, binding = 0) uniform Material {
     vec4 params;         // x metallic, y roughness, z occlusion strength, w alpha cutoff
     vec4 params2;        // x normal scale, y alpha mode (0 opaque, 1 mask, 2 blend),
                          // z 1 = terrain splat material, w its layer count
-    // Per texture slot (base color, normal, metallic-roughness, occlusion, emissive) the two rows
-    // of its 2x3 UV transform (KHR_texture_transform): uv' = (dot(r0.xyz, (uv, 1)), dot(r1...)).
+    // Per texture slot (base color, normal, metallic-roughness, occlusion, emissive, specular,
+    // specular colour, clear coat, clear coat roughness, clear coat normal) the two rows of its
+    // 2x3 UV transform (KHR_texture_transform): uv' = (dot(r0.xyz, (uv, 1)), dot(r1...)).
     // r0.w: the UV set the slot samples (0 the vertex uv, 1 the second set, uv1).
-    vec4 uv_xform[10];
+    vec4 uv_xform[20];
     // Terrain splat material only (zero otherwise): metres per texture repeat of each layer, and
     // each layer's base colour. Its textures: base_color_tex = the RGBA layer weights over the
     // terrain (mesh uv), normal_tex and mr_tex = 2 x 2 atlases of the layers' normal maps and
@@ -73,10 +74,18 @@ layout(set = 1, binding = 0) uniform Material {
     // grazing angles (0.04 and 1 by default).
     vec4 spec;
     // x 1 = unlit (KHR_materials_unlit), y clearcoat strength, z clearcoat roughness, w 1 = spec
-    // holds a reflectance other than glTF's default (0.04, 1).
+    // holds a reflectance other than glTF's default (0.04, 1), or the specular textures apply.
     vec4 params3;
+    // x the clear coat normal map's scale, y 1 = the coat has a normal map (else the geometric
+    // normal), z 1 = that map is two-channel (BC5), w 1 = the specular textures apply.
+    vec4 params4;
+    // The specular textures' path: rgb the reflectance at normal incidence before the clamp to
+    // 1, w the specular strength; both are multiplied by the textures per pixel.
+    vec4 spec_raw;
 } material;
 const int SLOT_BASE = 0, SLOT_NORMAL = 1, SLOT_MR = 2, SLOT_OCCLUSION = 3, SLOT_EMISSIVE = 4;
+const int SLOT_SPECULAR = 5, SLOT_SPECULAR_COLOR = 6, SLOT_CLEARCOAT = 7;
+const int SLOT_CLEARCOAT_ROUGHNESS = 8, SLOT_CLEARCOAT_NORMAL = 9;
 vec2 slot_uv(int slot, vec2 uv0, vec2 uv1) {
     vec3 h = vec3(material.uv_xform[2 * slot].w > 0.5 ? uv1 : uv0, 1.0);
     return vec2(dot(material.uv_xform[2 * slot].xyz, h), dot(material.uv_xform[2 * slot + 1].xyz, h));
@@ -86,6 +95,11 @@ layout(set = 1, binding = 2) uniform sampler2D normal_tex;
 layout(set = 1, binding = 3) uniform sampler2D mr_tex;
 layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;
 layout(set = 1, binding = 5) uniform sampler2D emissive_tex;
+layout(set = 1, binding = 6) uniform sampler2D specular_tex;       // alpha
+layout(set = 1, binding = 7) uniform sampler2D specular_color_tex; // rgb
+layout(set = 1, binding = 8) uniform sampler2D clearcoat_tex;      // red
+layout(set = 1, binding = 9) uniform sampler2D clearcoat_rough_tex; // green
+layout(set = 1, binding = 10) uniform sampler2D clearcoat_normal_tex;
 
 // An interpolated vertex colour. A constant white (meshes without colours) can interpolate to a
 // hair under 1 across a triangle; taken as exactly 1 there, so such meshes shade bit for bit as

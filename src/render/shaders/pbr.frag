@@ -44,13 +44,25 @@ vec3 f_schlick(float voh, vec3 f0) {
     return f0 + (1.0 - f0) * pow(1.0 - voh, 5.0);
 }
 
+// This pixel's dielectric reflectance (KHR_materials_ior / _specular): rgb at normal incidence,
+// w at grazing angles; material.spec, or with the specular textures that times their texels.
+vec4 dielectric_spec = vec4(0.04, 0.04, 0.04, 1.0);
+
+// KHR_materials_specular's textures: the strength (alpha of specular_tex) and the colour (rgb of
+// specular_color_tex, sRGB) multiply the factors before the reflectance is clamped to 1.
+vec4 textured_spec() {
+    float s = material.spec_raw.w * texture(specular_tex, slot_uv(SLOT_SPECULAR, in_uv, in_uv1)).a;
+    vec3 c = texture(specular_color_tex, slot_uv(SLOT_SPECULAR_COLOR, in_uv, in_uv1)).rgb;
+    return vec4(min(material.spec_raw.rgb * c, vec3(1.0)) * s, s);
+}
+
 // The reflectance at normal incidence and at grazing angles of a material with its own
-// dielectric ones (KHR_materials_ior / _specular; params3.w 1), blended toward the metal's
-// (albedo, 1). Materials without them keep the constant expressions (0.04, 1) the shader always
-// had, so their pixels stay the same to the bit.
+// dielectric ones (params3.w 1), blended toward the metal's (albedo, 1). Materials without them
+// keep the constant expressions (0.04, 1) the shader always had, so their pixels stay the same
+// to the bit.
 vec3 f_schlick_spec(float voh, vec3 albedo, float metallic) {
-    vec3 f0 = mix(material.spec.rgb, albedo, metallic);
-    float f90 = material.spec.w + (1.0 - material.spec.w) * metallic;
+    vec3 f0 = mix(dielectric_spec.rgb, albedo, metallic);
+    float f90 = dielectric_spec.w + (1.0 - dielectric_spec.w) * metallic;
     return f0 + (f90 - f0) * pow(1.0 - voh, 5.0);
 }
 
@@ -112,22 +124,23 @@ float shadow_factor(vec3 world, vec3 n) {
     return sum / 9.0;
 }
 
-// The per-pixel normal: the normal map in the vertex tangent frame. A frame that cannot be built
+// A normal map's normal (texture tex of slot `slot`, XY scaled by `scale`, Z rebuilt when the
+// map is two-channel) in the vertex tangent frame around n. A frame that cannot be built
 // from the vertex tangent (none given, or one parallel to the normal, as files sometimes hold)
 // comes from screen-space derivatives of position and UV instead, and a frame that degenerates
 // even so leaves the geometric normal: a normalize() of a zero vector is NaN, which would paint
 // the face black. The derivatives are taken outside any branch, where they are defined.
-vec3 shading_normal(vec3 n) {
-    vec2 nuv = slot_uv(SLOT_NORMAL, in_uv, in_uv1);
+vec3 mapped_normal(sampler2D tex, int slot, float scale, bool two_channel, vec3 n) {
+    vec2 nuv = slot_uv(slot, in_uv, in_uv1);
     vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
     vec2 du1 = dFdx(nuv), du2 = dFdy(nuv);
-    vec3 tn = texture(normal_tex, nuv).xyz * 2.0 - 1.0;
-    if (material.emissive.w > 0.5) {
+    vec3 tn = texture(tex, nuv).xyz * 2.0 - 1.0;
+    if (two_channel) {
         // A two-channel map (BC5, what export makes of every normal map): blue samples 0, so Z
         // is rebuilt from X and Y (a tangent-space normal has unit length and points out).
         tn.z = sqrt(clamp(1.0 - dot(tn.xy, tn.xy), 0.0, 1.0));
     }
-    tn.xy *= material.params2.x;
+    tn.xy *= scale;
     vec3 t = in_tangent.xyz - n * dot(n, in_tangent.xyz);
     vec3 b;
     if (dot(t, t) < 1e-6 * max(dot(in_tangent.xyz, in_tangent.xyz), 1e-6)) {
@@ -145,8 +158,22 @@ vec3 shading_normal(vec3 n) {
     return dot(s, s) > 1e-12 ? normalize(s) : n;
 }
 
+// The per-pixel normal: the material's normal map.
+vec3 shading_normal(vec3 n) {
+    return mapped_normal(normal_tex, SLOT_NORMAL, material.params2.x, material.emissive.w > 0.5, n);
+}
+
+// The clear coat's normal: its own normal map (KHR_materials_clearcoat's clearcoatNormalTexture)
+// or, without one, the geometric normal.
+vec3 coat_normal(vec3 geo_n) {
+    if (material.params4.y < 0.5)
+        return geo_n;
+    return mapped_normal(clearcoat_normal_tex, SLOT_CLEARCOAT_NORMAL, material.params4.x,
+                         material.params4.z > 0.5, geo_n);
+}
+
 // The clear coat's specular lobe (KHR_materials_clearcoat): dielectric GGX (F0 0.04) of the
-// coat's roughness around the geometric normal nc, times n.l; the caller scales it by the
+// coat's roughness around the coat's normal nc, times n.l; the caller scales it by the
 // coat's strength and the light.
 vec3 coat_brdf(vec3 nc, vec3 v, vec3 l, float rough) {
     vec3 h = normalize(v + l);
@@ -225,7 +252,16 @@ void main() {
     }
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
     float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
-    float coat = material.params3.y, coat_rough = clamp(material.params3.z, 0.045, 1.0);
+    float coat = material.params3.y, coat_rough = material.params3.z;
+    vec3 coat_n = geo_n;
+    if (coat > 0.0) { // strength times red, roughness times green of their textures
+        coat *= texture(clearcoat_tex, slot_uv(SLOT_CLEARCOAT, in_uv, in_uv1)).r;
+        coat_rough *= texture(clearcoat_rough_tex, slot_uv(SLOT_CLEARCOAT_ROUGHNESS, in_uv, in_uv1)).g;
+        coat_n = coat_normal(geo_n);
+    }
+    coat_rough = clamp(coat_rough, 0.045, 1.0);
+    if (material.params3.w > 0.5)
+        dielectric_spec = material.params4.w > 0.5 ? textured_spec() : material.spec;
     vec3 coat_light = vec3(0.0);
     if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
@@ -236,7 +272,7 @@ void main() {
         float sf = shadow_factor(in_world, geo_n);
         color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * sf;
         if (coat > 0.0)
-            coat_light += coat_brdf(geo_n, v, l, coat_rough) * frame.sun_color.rgb * sf;
+            coat_light += coat_brdf(coat_n, v, l, coat_rough) * frame.sun_color.rgb * sf;
     }
     uint first = 0u, count = frame.counts.x;
     bool clustered = frame.counts.y == 1u;
@@ -265,7 +301,7 @@ void main() {
         }
         color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
         if (coat > 0.0)
-            coat_light += coat_brdf(geo_n, v, l, coat_rough) * lt.color.rgb * atten;
+            coat_light += coat_brdf(coat_n, v, l, coat_rough) * lt.color.rgb * atten;
     }
     // Image-based light: the sky's diffuse irradiance for dielectrics and its prefiltered
     // reflection (split sum; the reflection probes covering the surface, probes.glsl, over the
@@ -275,8 +311,8 @@ void main() {
     vec3 f0 = mix(vec3(0.04), base.rgb, metallic);
     vec3 spec_f = f0 * ab.x + ab.y;
     if (material.params3.w > 0.5) {
-        f0 = mix(material.spec.rgb, base.rgb, metallic);
-        spec_f = f0 * ab.x + (material.spec.w + (1.0 - material.spec.w) * metallic) * ab.y;
+        f0 = mix(dielectric_spec.rgb, base.rgb, metallic);
+        spec_f = f0 * ab.x + (dielectric_spec.w + (1.0 - dielectric_spec.w) * metallic) * ab.y;
     }
     vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f);
     vec3 amb_specular = environment_specular(in_world, reflect(-v, n), rough) * spec_f;
@@ -285,9 +321,9 @@ void main() {
         color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv, in_uv1)).rgb;
     if (coat > 0.0) {
         // The coat reflects the sky too, and what is under it loses what it reflects.
-        float cnov = clamp(abs(dot(geo_n, v)), 1e-4, 1.0);
+        float cnov = clamp(abs(dot(coat_n, v)), 1e-4, 1.0);
         vec2 cab = env_brdf(cnov, coat_rough);
-        vec3 coat_env = environment_specular(in_world, reflect(-v, geo_n), coat_rough) *
+        vec3 coat_env = environment_specular(in_world, reflect(-v, coat_n), coat_rough) *
                         (0.04 * cab.x + cab.y) * (ao * frame.ambient.x);
         float fc = f_schlick(cnov, vec3(0.04)).x;
         color = color * (1.0 - coat * fc) + coat * (coat_light + coat_env);
