@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.devbin
 rm -rf "$out" && mkdir -p "$out"
-bins=(build/release/bench/render/bench_sky
+bins=(build/release/bench/render/bench_sky build/release/bench/render/bench_ocean
       build/release/bench/render/bench_render build/release/bench/render/bench_batching
       build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
       build/release/bench/render/bench_skin build/release/bench/render/bench_gi

@@ -794,6 +794,10 @@ typedef struct rill_render_snapshot {
      * GlobalTransform). */
     const struct rill_render_water_box *water;
     uint32_t water_count;
+    /* Water oceans (rill/render/ocean.h; rill_render_extract: every Water with a GlobalTransform
+     * its channels do not hide; the renderer draws the lowest entity id's). */
+    const struct rill_render_water_surface *oceans;
+    uint32_t ocean_count;
 } rill_render_snapshot;
 
 /* Records and submits one frame. Frames pipeline: the call returns once the GPU has the work;
@@ -1152,9 +1156,10 @@ typedef struct rill_render_extract_buf {
     RILL_ARRAY(float) morph_weights;
     rill_map skinned; /* MeshSkin entity -> its dense index (extract_skins.c) */
     rill_map morphed; /* MeshMorph entity -> its dense index (extract_skins.c) */
-    RILL_ARRAY(struct rill_render_decal) decals;        /* ForwardDecal boxes (post_decal.c) */
-    RILL_ARRAY(struct rill_render_fog_box) fog_volumes; /* FogVolume boxes (fog_volume.c) */
-    RILL_ARRAY(struct rill_render_water_box) water;     /* PoolWater boxes (water.c) */
+    RILL_ARRAY(struct rill_render_decal) decals;         /* ForwardDecal boxes (post_decal.c) */
+    RILL_ARRAY(struct rill_render_fog_box) fog_volumes;  /* FogVolume boxes (fog_volume.c) */
+    RILL_ARRAY(struct rill_render_water_box) water;      /* PoolWater boxes (water.c) */
+    RILL_ARRAY(struct rill_render_water_surface) oceans; /* Water (ocean.c) */
 } rill_render_extract_buf;
 /* Frees the buffer's arrays (a snapshot pointing into it is then invalid). NULL is a no-op. */
 void rill_render_extract_buf_free(rill_render_extract_buf *buf);

@@ -69,6 +69,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->decals);
     rill_array_free(&buf->fog_volumes);
     rill_array_free(&buf->water);
+    rill_array_free(&buf->oceans);
     rill_array_free(&buf->routed_bytes);
     rill_array_free(&buf->route_sources);
     rill_array_free(&buf->shown);
@@ -853,6 +854,9 @@ rill_result rill_render_extract(rill_world *world, const rill_render_components 
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
     if (!rill__water_extract(world, buf, out_snap)) { /* water.c */
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
+    }
+    if (!rill__ocean_extract(world, buf, out_snap)) { /* ocean.c */
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory in extract");
     }
 

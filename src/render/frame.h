@@ -289,6 +289,17 @@ void rill__sky_clouds_bindings(rill_rg_ctx *ctx, const rill_renderer *r, rill__b
 
 /* water.c: PoolWater. plan (after the views) clamps the snapshot's boxes into this frame's
  * buffer; add_view adds a view's "water" pass after `after` (out_last as rill__sky_add_view). */
+/* ocean.c: Water. plan (after the views) picks the ocean, clamps its settings and fills this
+ * frame's block; add_passes adds the simulation once a frame (before any view's passes);
+ * add_view adds a view's "ocean" pass after `after` (out_last as rill__sky_add_view). */
+typedef struct rill__ocean rill__ocean;
+rill_result rill__ocean_create(rill_renderer *r, rill_error *err);
+void rill__ocean_destroy(rill_renderer *r);
+rill_result rill__ocean_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
+                             rill_error *err);
+rill_result rill__ocean_add_passes(rill_renderer *r, rill_rg *g, rill_error *err);
+rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
+                                 rill_rg_pass *out_last, rill_error *err);
 typedef struct rill__water rill__water;
 rill_result rill__water_create(rill_renderer *r, rill_error *err);
 void rill__water_destroy(rill_renderer *r);

@@ -141,6 +141,7 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     RILL_TRY(rill__sky_add_view(r, g, vs, pass[2], &sky, err));
     RILL_TRY(rill__skybox_add_view(r, g, vs, sky, &lit, err));
     RILL_TRY(rill__water_add_view(r, g, vs, lit, &lit, err)); /* PoolWater (water.c) */
+    RILL_TRY(rill__ocean_add_view(r, g, vs, lit, &lit, err)); /* Water (ocean.c) */
     if (vs->set.fog_on) {
         /* Distance fog on the opaque surfaces; transparent ones blend over the fogged image. */
         rill_rg_pass fog = view_pass(g, "fog", rill__pass_fog, vs, err);
@@ -327,6 +328,7 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__sky_add_passes(r, g, err)); /* the tables the IBL's source may read */
     RILL_TRY(rill__ibl_add_passes(r, g, err));
     RILL_TRY(rill__probes_add_passes(r, g, err));
+    RILL_TRY(rill__ocean_add_passes(r, g, err)); /* Water's simulation, once before the views */
     /* The per-view passes, in drawing order; view0 keeps those of the first view drawing to the
      * output (`main`) for the chain below. */
     uint32_t main = f->target_views < f->view_count ? f->target_views : 0;

@@ -16,6 +16,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__vfog_create(r, err));
     RILL_TRY(rill__clouds_create(r, err));
     RILL_TRY(rill__water_create(r, err));
+    RILL_TRY(rill__ocean_create(r, err));
     /* One state per view (ev, initialized), RILL__EXPOSURE_STRIDE apart. */
     static const uint8_t zero_state[RILL__EXPOSURE_STRIDE * RILL_RENDER_MAX_VIEWS];
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
@@ -39,6 +40,7 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__vfog_destroy(r);
     rill__clouds_destroy(r);
     rill__water_destroy(r);
+    rill__ocean_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;
@@ -89,6 +91,9 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     }
     if (res == RILL_OK) {
         res = rill__water_plan(r, cmd, snap, err);
+    }
+    if (res == RILL_OK) {
+        res = rill__ocean_plan(r, cmd, snap, err);
     }
     if (res == RILL_OK) {
         res = rill__frame_build_graph(r, err);

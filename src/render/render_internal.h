@@ -366,6 +366,7 @@ struct rill_rg_ctx {
     X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
     X(SKYBOX)                                                                                      \
     X(VFOG) X(VFOG_APPLY) X(CLOUDS) X(WATER)                                                       \
+    X(OCEAN_SPECTRUM) X(OCEAN_FFT) X(OCEAN_MAPS) X(OCEAN_DRAW)                                     \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
     X(GPU_CULL)
 /* clang-format on */
@@ -443,6 +444,7 @@ struct rill_renderer {
     struct rill__vfog *vfog;     /* fog_volume.c: volumetric fog */
     struct rill__clouds *clouds; /* clouds.c: the sky's cloud layer */
     struct rill__water *water;   /* water.c: PoolWater */
+    struct rill__ocean *ocean;   /* ocean.c: Water, the FFT ocean */
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;
@@ -611,6 +613,10 @@ bool rill__vfog_extract(rill_world *w, rill_render_extract_buf *buf, rill_render
  * memory). */
 rill_result rill__water_register(rill_world *w, rill_error *err);
 bool rill__water_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out);
+/* ocean.c: registers Water (a component and a routed settings type, so --effect finds it);
+ * fills the snapshot's oceans at extract with their channel modes (false when out of memory). */
+rill_result rill__ocean_register(rill_world *w, rill_render_components *out, rill_error *err);
+bool rill__ocean_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out);
 /* clouds.c: registers Clouds (a settings type). */
 rill_result rill__clouds_register(rill_world *w, rill_render_components *out, rill_error *err);
 rill_result rill__render_route_settings(rill_world *w, const rill_render_components *comps,

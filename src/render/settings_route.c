@@ -268,6 +268,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = rill__water_register(w, err); /* water.c */
     }
+    if (r == RILL_OK) {
+        r = rill__ocean_register(w, out, err); /* ocean.c */
+    }
     return r;
 }
 
