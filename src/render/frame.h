@@ -115,6 +115,11 @@ typedef struct rill__gpu_cull_draw {
      * shaders read none); runs_geo of one pair of buffers and cuts (shadows). */
     const rill__gpu_cull_run *runs_mat, *runs_shape, *runs_geo;
     uint32_t nruns_mat, nruns_shape, nruns_geo;
+    /* With drawIndirectCount (else NULL): per kind of run (0 geo, 1 shape, 2 mat) and list, ncmds
+     * commands, each run's non-empty ones at its front; draw_counts: per list nruns counts, the
+     * runs of the three kinds numbered one after the other. */
+    rill__buf *compact, *draw_counts;
+    uint32_t nruns;
 } rill__gpu_cull_draw;
 typedef struct rill__gpu_cull_stats {
     bool active;
@@ -122,6 +127,7 @@ typedef struct rill__gpu_cull_stats {
     uint32_t runs_mat, runs_shape, runs_geo; /* per list */
     uint64_t arena_bytes;
     uint32_t arena_meshes;
+    bool compacted; /* the draws read the compacted commands with GPU counts */
 } rill__gpu_cull_stats;
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err);

@@ -337,6 +337,10 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
     bool pipes = db && db->pipes, mats = pipes && which != GPU_RUNS_SHAPES;
     const rill__gpu_cull_run *runs = !pipes ? d.runs_geo : mats ? d.runs_mat : d.runs_shape;
     uint32_t nruns = !pipes ? d.nruns_geo : mats ? d.nruns_mat : d.nruns_shape;
+    /* the kind of runs (geo, shape, mat) and the draw count slot of its first run */
+    uint32_t kind = !pipes ? 0u : mats ? 2u : 1u;
+    uint32_t slot0 =
+        list * d.nruns + (kind > 0 ? d.nruns_geo : 0u) + (kind > 1 ? d.nruns_shape : 0u);
     rill__pipe *bound = NULL;
     const rill__buf *cur_vb = NULL, *cur_ib = NULL, *cur_xb = NULL;
     uint32_t cur_mat = 0;
@@ -381,8 +385,14 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
             cur_ib = run->ib;
             cur_xb = run->xb;
         }
-        uint64_t at = ((uint64_t)list * d.ncmds + run->first) * 20u;
-        rill__cmd_draw_indexed_indirect(cmd, d.cmds, at, run->count);
+        if (d.compact) { /* only the commands with instances, as many as the GPU counted */
+            uint64_t at = (((uint64_t)kind * d.lists + list) * d.ncmds + run->first) * 20u;
+            rill__cmd_draw_indexed_indirect_count(cmd, d.compact, at, d.draw_counts,
+                                                  (uint64_t)(slot0 + k) * 4u, run->count);
+        } else {
+            uint64_t at = ((uint64_t)list * d.ncmds + run->first) * 20u;
+            rill__cmd_draw_indexed_indirect(cmd, d.cmds, at, run->count);
+        }
         r->draw_calls++;
     }
 }

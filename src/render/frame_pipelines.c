@@ -49,8 +49,8 @@ static const rill__set_layout ocean_spectrum_set = {{S, S}};
 static const rill__set_layout ocean_fft_set = {{S}};
 static const rill__set_layout ocean_maps_set = {{S, S, I, I}};
 static const rill__set_layout ocean_draw_set = {{U, T, I, S, T, T, T}};
-static const rill__set_layout vfog_apply_set = {{T, T, I, U}};           /* volume, depth, hdr */
-static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S, S}}; /* gpu_cull.c */
+static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
+static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S, S, S, S, S}}; /* gpu_cull.c */
 #undef T
 #undef U
 #undef S

@@ -67,6 +67,7 @@ typedef struct rill__gpu_caps {
     bool texture_bc;          /* BC1-BC7 sampled images (else the renderer decodes them to RGBA8) */
     bool anisotropy;          /* samplerAnisotropy */
     bool multi_draw_indirect; /* multiDrawIndirect + drawIndirectFirstInstance */
+    bool draw_indirect_count; /* and drawIndirectCount (rill__cmd_draw_indexed_indirect_count) */
     uint64_t max_storage_range; /* maxStorageBufferRange: bytes one storage binding may see */
     bool timestamps;
     bool validation;
@@ -320,6 +321,11 @@ void rill__cmd_draw_indexed_at(rill__cmd *cmd, uint32_t index_count, uint32_t in
  * RILL__BUF_INDIRECT); needs caps.multi_draw_indirect when count > 1. */
 void rill__cmd_draw_indexed_indirect(rill__cmd *cmd, rill__buf *buf, uint64_t offset,
                                      uint32_t count);
+/* Up to max_count of those records, as many as the uint32 at count_offset of count_buf (written by
+ * the GPU; RILL__BUF_INDIRECT) says; needs caps.draw_indirect_count. */
+void rill__cmd_draw_indexed_indirect_count(rill__cmd *cmd, rill__buf *buf, uint64_t offset,
+                                           rill__buf *count_buf, uint64_t count_offset,
+                                           uint32_t max_count);
 void rill__cmd_draw_indexed(rill__cmd *cmd, uint32_t index_count, uint32_t instance_count,
                             uint32_t first_index, uint32_t first_instance);
 void rill__cmd_dispatch(rill__cmd *cmd, uint32_t x, uint32_t y, uint32_t z);

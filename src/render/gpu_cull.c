@@ -51,8 +51,15 @@ typedef struct gc_group_gpu {
 /* Must match `Params` in gpu_cull.comp. */
 typedef struct gc_params {
     float planes[GC_LISTS][6][4];
-    uint32_t info[4]; /* lists, commands per list, output entries per list, groups */
+    uint32_t info[4];  /* lists, commands per list, output entries per list, groups */
+    uint32_t info2[4]; /* runs of the three kinds */
 } gc_params;
+
+/* Must match `CmdRun` in gpu_cull.comp: per kind of run (casters, shapes, materials), the draw
+ * count slot of the command's run and the run's first command. */
+typedef struct gc_cmd_run {
+    uint32_t slot[4], first[4];
+} gc_cmd_run;
 
 /* One resident instance (CPU side): what the scan compares against. */
 typedef struct gc_slot {
@@ -105,6 +112,11 @@ struct rill__gpu_cull {
     uint32_t lists;
     /* GPU buffers (device-local; flags host-visible with readback). */
     rill__buf *res, *out, *cmds, *flags;
+    /* With drawIndirectCount: per kind of run and list the commands compacted to the front of
+     * their run, and per list each run's draw count. */
+    rill__buf *compact, *draw_counts;
+    uint64_t compact_cmds, draw_count_slots;
+    bool compacted; /* this frame's draws read compact */
     /* Host-visible: per frame slot (COUNT_STRIDE bytes apart) the visible count of each list,
      * read when the slot comes around again (its frame has finished then). */
     rill__buf *counts;
@@ -121,7 +133,10 @@ static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
     rill__buf_destroy(r->gpu, g->cmds);
     rill__buf_destroy(r->gpu, g->flags);
     rill__buf_destroy(r->gpu, g->counts);
-    g->res = g->out = g->cmds = g->flags = g->counts = NULL;
+    rill__buf_destroy(r->gpu, g->compact);
+    rill__buf_destroy(r->gpu, g->draw_counts);
+    g->res = g->out = g->cmds = g->flags = g->counts = g->compact = g->draw_counts = NULL;
+    g->compact_cmds = g->draw_count_slots = 0;
     memset(g->counted, 0, sizeof(g->counted));
     g->res_slots = g->out_entries = g->cmd_count = g->flag_slots = 0;
 }
@@ -690,6 +705,22 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     return g->state.data;
 }
 
+/* Per command, for each kind of run, its run's draw count slot (the runs of the three kinds
+ * numbered one after the other) and first command. */
+static void fill_cmd_runs(const rill__gpu_cull *g, gc_cmd_run *cr) {
+    const gc_runs *kinds[3] = {&g->runs_geo, &g->runs_shape, &g->runs_mat};
+    uint32_t slot = 0;
+    for (uint32_t k = 0; k < 3u; k++) {
+        for (uint32_t i = 0; i < kinds[k]->len; i++, slot++) {
+            const rill__gpu_cull_run *run = &kinds[k]->data[i];
+            for (uint32_t c = run->first; c < run->first + run->count; c++) {
+                cr[c].slot[k] = slot;
+                cr[c].first[k] = run->first;
+            }
+        }
+    }
+}
+
 /* A device-local buffer of at least `need` elements of size `elem` (grown by half again); true
  * when it had to be made anew (its contents are then undefined). */
 static bool ensure_buf(rill_renderer *r, rill__buf **buf, uint64_t *have, uint64_t need,
@@ -756,6 +787,11 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
                RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull commands", &failed);
     ensure_buf(r, &g->flags, &g->flag_slots, RILL_MAX(nslots, 1u), 4, RILL__BUF_STORAGE,
                g->readback, "gpu cull flags", &failed);
+    uint32_t nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
+    ensure_buf(r, &g->compact, &g->compact_cmds, 3u * GC_LISTS * RILL_MAX(g->ncmds, 1u), 20,
+               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull compacted", &failed);
+    ensure_buf(r, &g->draw_counts, &g->draw_count_slots, (uint64_t)GC_LISTS * RILL_MAX(nruns, 1u),
+               4, RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull draw counts", &failed);
     uint32_t fslot = rill__gpu_frame_slot(r->gpu);
     if (!g->counts) {
         g->counts = rill__buf_create(r->gpu, 4u * COUNT_STRIDE, RILL__BUF_STORAGE, true,
@@ -772,14 +808,16 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     }
     g->deltas_last = g->deltas.len;
     /* This frame's deltas, group table and planes in the frame's scratch memory. */
-    rill__buf *dbuf = NULL, *gbuf = NULL, *pbuf = NULL;
-    uint64_t doff = 0, goff = 0, poff = 0;
+    rill__buf *dbuf = NULL, *gbuf = NULL, *pbuf = NULL, *rbuf = NULL;
+    uint64_t doff = 0, goff = 0, poff = 0, roff = 0;
+    uint64_t rsize = (uint64_t)RILL_MAX(g->ncmds, 1u) * sizeof(gc_cmd_run);
     uint64_t dsize = (uint64_t)RILL_MAX(g->deltas.len, 1u) * sizeof(gc_delta);
     uint64_t gsize = (uint64_t)RILL_MAX(ngroups, 1u) * sizeof(gc_group_gpu);
     gc_delta *d = rill__frame_alloc(cmd, dsize, 16, &dbuf, &doff);
     gc_group_gpu *gg = d ? rill__frame_alloc(cmd, gsize, 16, &gbuf, &goff) : NULL;
     gc_params *pp = gg ? rill__frame_alloc(cmd, sizeof(gc_params), 16, &pbuf, &poff) : NULL;
-    if (!pp) {
+    gc_cmd_run *cr = pp ? rill__frame_alloc(cmd, rsize, 16, &rbuf, &roff) : NULL;
+    if (!cr) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
                               "render: frame scratch allocation failed");
     }
@@ -807,12 +845,14 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     pp->info[1] = g->ncmds;
     pp->info[2] = g->total;
     pp->info[3] = ngroups;
+    pp->info2[0] = nruns;
+    fill_cmd_runs(g, cr);
     rill__cmd_timestamp_begin(cmd, "gpu cull");
     rill__cmd_label_begin(cmd, "gpu cull");
     rill__gc_arena_record(g->arena, cmd);   /* meshes new to the arena: before any draw */
     rill__cmd_skinning_barrier(cmd, false); /* last frame's draws read what this rewrites */
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
-    rill__binding b[8] = {
+    rill__binding b[11] = {
         {.buf = dbuf, .offset = doff, .range = dsize},
         {.buf = g->res},
         {.buf = gbuf, .offset = goff, .range = gsize},
@@ -820,19 +860,26 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         {.buf = g->out},
         {.buf = g->flags},
         {.buf = pbuf, .offset = poff, .range = sizeof(gc_params)},
-        {.buf = g->counts, .offset = fslot * COUNT_STRIDE, .range = COUNT_STRIDE}};
-    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 8));
+        {.buf = g->counts, .offset = fslot * COUNT_STRIDE, .range = COUNT_STRIDE},
+        {.buf = rbuf, .offset = roff, .range = rsize},
+        {.buf = g->compact},
+        {.buf = g->draw_counts}};
+    RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 11));
     if (g->deltas.len) {
         gc_dispatch(cmd, 0, g->deltas.len);
     }
     if (ngroups) {
-        gc_dispatch(cmd, 1, ngroups * g->lists);
+        gc_dispatch(cmd, 1, RILL_MAX(ngroups, nruns) * g->lists); /* commands, draw counts */
     }
     rill__cmd_compute_barrier(cmd);
     if (nslots) {
         gc_dispatch(cmd, 2, nslots);
     }
     rill__cmd_compute_barrier(cmd);
+    g->compacted = rill__gpu_get_caps(r->gpu)->draw_indirect_count && g->ncmds;
+    if (g->compacted) {
+        gc_dispatch(cmd, 4, g->ncmds * g->lists);
+    }
     gc_dispatch(cmd, 3, g->lists);
     g->counted[fslot] = true;
     rill__cmd_indirect_barrier(cmd);
@@ -856,6 +903,9 @@ bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gp
     out->nruns_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.data;
     out->nruns_shape = g->runs_shape.len;
+    out->compact = g->compacted ? g->compact : NULL;
+    out->draw_counts = g->draw_counts;
+    out->nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
     out->runs_geo = g->runs_geo.data;
     out->nruns_geo = g->runs_geo.len;
     return true;
@@ -877,6 +927,7 @@ void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
     out->runs_geo = g->runs_geo.len;
     out->arena_bytes = rill__gc_arena_bytes(g->arena);
     out->arena_meshes = rill__gc_arena_meshes(g->arena);
+    out->compacted = g->compacted;
 }
 
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id) {

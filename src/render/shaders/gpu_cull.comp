@@ -7,7 +7,11 @@
 //   2 cull: tests every resident instance's world bounding sphere against each list's planes (the
 //     view frustum, then each shadow cascade) and appends the survivors' instance data to their
 //     group's range of the output, counting them in the command's instance count;
-//   3 count: one invocation per list sums its commands' instance counts for the host (stats).
+//   3 count: one invocation per list sums its commands' instance counts for the host (stats);
+//   4 compact: one invocation per command and list: a command with instances is copied, for each
+//     kind of run (shadow casters, solid shapes, materials: gpu_cull.c), to the front of its run
+//     in that kind's array, counted in the run's draw count (vkCmdDrawIndexedIndirectCount draws
+//     only those: empty commands cost the GPU nothing).
 // The output's entries have the layout of `Instance` in common.glsl, so the mesh and shadow
 // vertex shaders read them through gl_InstanceIndex as they read the CPU path's instances.
 layout(local_size_x = 64) in;
@@ -48,9 +52,21 @@ layout(set = 0, binding = 5) writeonly buffer Flags { uint flags[]; }; // per sl
 layout(set = 0, binding = 6) readonly buffer Params {
     vec4 planes[5][6]; // per list: a, b, c, d with ax + by + cz + d >= 0 inside
     uvec4 info;        // x lists, y commands per list, z output entries per list, w groups
+    uvec4 info2;       // x runs of the three kinds (draw counts per list)
 };
 
 layout(set = 0, binding = 7) writeonly buffer Counts { uint counts[]; }; // per list (mode 3)
+
+// Per command: for each kind of run (x shadow casters, y solid shapes, z materials), the run's
+// draw count slot and the run's first command.
+struct CmdRun {
+    uvec4 slot;
+    uvec4 first;
+};
+layout(set = 0, binding = 8) readonly buffer CmdRuns { CmdRun cmd_runs[]; };
+// Per kind and list, info.y commands (5 uints each): each run's non-empty ones at its front.
+layout(set = 0, binding = 9) writeonly buffer Compact { uint compact[]; };
+layout(set = 0, binding = 10) buffer DrawCounts { uint draw_counts[]; }; // per list, info2.x
 
 layout(push_constant) uniform Push {
     uint mode;
@@ -76,7 +92,13 @@ void scatter(uint i) {
 }
 
 void reset(uint i) {
+    if (i < info.x * info2.x) {
+        draw_counts[i] = 0u;
+    }
     uint ng = info.w, g = i % ng, l = i / ng;
+    if (l >= info.x) {
+        return;
+    }
     Group gr = groups[g];
     if (gr.cmd == 0xffffffffu) {
         return;
@@ -134,6 +156,21 @@ void count(uint l) {
     counts[l] = sum;
 }
 
+void compact_cmd(uint i) {
+    uint nc = info.y, l = i / nc, c = i % nc, src = (l * nc + c) * 5u;
+    if (cmds[src + 1u] == 0u) {
+        return;
+    }
+    CmdRun cr = cmd_runs[c];
+    for (uint k = 0u; k < 3u; k++) {
+        uint at = atomicAdd(draw_counts[l * info2.x + cr.slot[k]], 1u);
+        uint dst = ((k * info.x + l) * nc + cr.first[k] + at) * 5u;
+        for (uint w = 0u; w < 5u; w++) {
+            compact[dst + w] = cmds[src + w];
+        }
+    }
+}
+
 void main() {
     uint i = gl_GlobalInvocationID.x + pc.offset;
     if (i >= pc.count) {
@@ -145,7 +182,9 @@ void main() {
         reset(i);
     } else if (pc.mode == 2u) {
         cull(i);
-    } else {
+    } else if (pc.mode == 3u) {
         count(i);
+    } else {
+        compact_cmd(i);
     }
 }

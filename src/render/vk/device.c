@@ -352,6 +352,11 @@ static rill_result create_instance(rill__gpu *gpu, rill_error *err) {
 static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     VkPhysicalDeviceFeatures avail;
     vkGetPhysicalDeviceFeatures(gpu->pd, &avail);
+    VkPhysicalDeviceVulkan12Features avail12 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 avail2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    avail2.pNext = &avail12;
+    vkGetPhysicalDeviceFeatures2(gpu->pd, &avail2);
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     f13.dynamicRendering = VK_TRUE;
     f13.synchronization2 = VK_TRUE;
@@ -362,6 +367,8 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     f13.shaderDemoteToHelperInvocation = VK_TRUE;
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     f12.timelineSemaphore = VK_TRUE;
+    /* GPU culling draws its compacted commands with a count it wrote (gpu_cull.c). */
+    f12.drawIndirectCount = avail12.drawIndirectCount;
     f12.pNext = &f13;
     VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &f12;
@@ -375,6 +382,8 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     f2.features.drawIndirectFirstInstance = avail.drawIndirectFirstInstance;
     gpu->caps.multi_draw_indirect =
         avail.multiDrawIndirect == VK_TRUE && avail.drawIndirectFirstInstance == VK_TRUE;
+    gpu->caps.draw_indirect_count =
+        gpu->caps.multi_draw_indirect && avail12.drawIndirectCount == VK_TRUE;
     gpu->caps.fill_mode_non_solid = avail.fillModeNonSolid == VK_TRUE;
     gpu->caps.texture_bc = avail.textureCompressionBC == VK_TRUE;
     gpu->caps.anisotropy = avail.samplerAnisotropy == VK_TRUE;

@@ -561,6 +561,13 @@ void rill__cmd_draw_indexed_indirect(rill__cmd *cmd, rill__buf *buf, uint64_t of
                              (uint32_t)sizeof(VkDrawIndexedIndirectCommand));
 }
 
+void rill__cmd_draw_indexed_indirect_count(rill__cmd *cmd, rill__buf *buf, uint64_t offset,
+                                           rill__buf *count_buf, uint64_t count_offset,
+                                           uint32_t max_count) {
+    vkCmdDrawIndexedIndirectCount(cmd->cb, buf->buf, offset, count_buf->buf, count_offset,
+                                  max_count, (uint32_t)sizeof(VkDrawIndexedIndirectCommand));
+}
+
 void rill__cmd_dispatch(rill__cmd *cmd, uint32_t x, uint32_t y, uint32_t z) {
     vkCmdDispatch(cmd->cb, x, y, z);
 }
