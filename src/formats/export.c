@@ -555,7 +555,8 @@ static void scan_model_usages(const rill__export_input *in, rill_map *usages, ri
     cJSON_Delete(root);
 }
 
-/* Notes one string of a Terrain block: a project-relative path, normalized, into the map. */
+/* Notes one string of a Terrain (or environment) block: a project-relative image path,
+ * normalized, into the map. */
 static void note_terrain_path(const char *s, size_t n, void *user) {
     char rel[EXPORT_PATH_MAX];
     if (n == 0 || n >= sizeof(rel)) {
@@ -569,9 +570,11 @@ static void note_terrain_path(const char *s, size_t n, void *user) {
 }
 
 /* Notes the images the scene's Terrain components name (heightmap, splat map, layer textures):
- * the terrain decodes them itself, so they ship unconverted. A scene that cannot be read is left
- * for its own job to report. */
-static void scan_scene_terrain(const rill__export_input *in, rill_map *terrain_images) {
+ * the terrain decodes them itself, so they ship unconverted; and those its Skybox,
+ * EnvironmentMapLight and ReflectionProbeSource components name: they become .rmip cubes. A scene
+ * that cannot be read is left for its own job to report. */
+static void scan_scene_terrain(const rill__export_input *in, rill_map *terrain_images,
+                               rill_map *env_images) {
     uint8_t *data = NULL;
     size_t size = 0;
     if (!rill_path_ext_is(in->path, "rsn") ||
@@ -580,6 +583,7 @@ static void scan_scene_terrain(const rill__export_input *in, rill_map *terrain_i
         return;
     }
     rill__export_terrain_strings((const char *)data, size, note_terrain_path, terrain_images);
+    rill__export_environment_strings((const char *)data, size, note_terrain_path, env_images);
     rill_free(data);
 }
 
@@ -678,6 +682,7 @@ static void plan(export_run *run) {
 
     rill_map usages = {0};
     rill_map terrain_images = {0}; /* hash of project-relative path -> 1 */
+    rill_map env_images = {0};     /* the same, for environment images (.rmip cubes) */
     rill_map outputs = {0};        /* hash of main output path -> input index */
     rill_map embedded = {0};       /* hash of a buffer file the exported models carry -> 1 */
     for (uint32_t i = 0; i < run->inputs.len; i++) {
@@ -707,7 +712,7 @@ static void plan(export_run *run) {
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         rill__export_input *in = &run->inputs.data[i];
         rill_map_set(&run->input_by_path, rill_hash64_str(in->path), i);
-        scan_scene_terrain(in, &terrain_images);
+        scan_scene_terrain(in, &terrain_images, &env_images);
     }
     for (uint32_t i = 0; i < run->inputs.len; i++) {
         rill__export_input *in = &run->inputs.data[i];
@@ -735,6 +740,15 @@ static void plan(export_run *run) {
                 rill_map_get(&usages, rill_hash64_str(in->path), &u)) {
                 in->usage = (rill_tex_usage)u;
             }
+            /* An environment image is a cube; a model using the same file then gets no texture
+             * (the texture loader refuses cubes): said here. */
+            in->env_cube = rill_map_get(&env_images, rill_hash64_str(in->path), &u);
+            if (in->env_cube && rill_map_get(&usages, rill_hash64_str(in->path), &u)) {
+                RILL_LOG_WARN(MODULE,
+                              "%s: an environment image a model also uses as a texture; "
+                              "exported as a cube, the model's texture will not load",
+                              in->path);
+            }
         }
         in->bake_lods = in->kind == RILL_EXPORT_KIND_MODEL;
     }
@@ -760,6 +774,7 @@ static void plan(export_run *run) {
     }
     rill_map_free(&usages);
     rill_map_free(&terrain_images);
+    rill_map_free(&env_images);
     rill_map_free(&outputs);
 }
 

@@ -46,6 +46,8 @@ typedef struct rill__export_input {
     rill_tex_usage usage; /* textures: the usage the planner chose */
     bool bake_lods;       /* models: bake levels (false for authored LODs and their bases) */
     bool keep_source;     /* textures a Terrain names and a model uses: also copied as they are */
+    bool env_cube;        /* textures a Skybox / EnvironmentMapLight / ReflectionProbeSource
+                             names: a .rmip cube (rill_rmip_cube_from_equirect) */
     bool bake_hlod;       /* scenes a streamed SceneInstance names: also bake their proxy */
     const rill__export_settings *settings;
     void *run; /* the run that owns this input (export.c) */
@@ -81,6 +83,12 @@ bool rill__export_decode_uri(char *dst, size_t cap, const char *uri);
  * ships them as they are instead of converting them. Unterminated text ends the scan. */
 void rill__export_terrain_strings(const char *t, size_t n,
                                   void (*found)(const char *s, size_t n, void *user), void *user);
+
+/* The same for the blocks of the components whose images are environment images (Skybox,
+ * EnvironmentMapLight, ReflectionProbeSource): the export turns those into .rmip cubes. */
+void rill__export_environment_strings(const char *t, size_t n,
+                                      void (*found)(const char *s, size_t n, void *user),
+                                      void *user);
 
 /* True when the name's extension is one of the texture extensions the exporter converts. */
 bool rill__export_is_texture_ext(const char *path);

@@ -13,6 +13,7 @@
 #include "rill/formats/bc.h"
 #include "rill/formats/edges.h"
 #include "rill/formats/gltf.h"
+#include "rill/formats/rmip_cube.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -245,7 +246,42 @@ static uint64_t make_key(const rill__export_input *in, const char *options, uint
 
 /* >>textures ---------------------------------------------------------------------------------- */
 
+/* An environment image (a Skybox's, EnvironmentMapLight's or ReflectionProbeSource's): decoded
+ * as the engine decodes it and reprojected onto a .rmip cube (RGBA16F, full chain). */
+static void process_env_cube(rill__export_input *in, uint8_t *data, size_t size) {
+    char options[64];
+    snprintf(options, sizeof(options), "cube;rmip=%u", RILL_RMIP_VERSION_CUBE);
+    uint64_t key = make_key(in, options, rill_hash64(data, size));
+    if (!in->settings->force && cache_load(in, key)) {
+        in->status = RILL_EXPORT_STATUS_CACHED;
+        return;
+    }
+    rill_image img;
+    uint8_t *out = NULL;
+    size_t out_size = 0;
+    rill_error err = {0};
+    rill_result r = rill_env_image_decode(data, size, in->path, &img, &err);
+    if (r == RILL_OK) {
+        r = rill_rmip_cube_from_equirect(&img, 0, &out, &out_size, &err);
+        rill_image_free(&img);
+    }
+    if (r != RILL_OK) {
+        fail_input(in, r, err.msg);
+        return;
+    }
+    if (!add_output(in, in->out_path, out, out_size)) {
+        fail_input(in, RILL_ERR_OUT_OF_MEMORY, "out of memory");
+        return;
+    }
+    in->status = RILL_EXPORT_STATUS_REBUILT;
+    cache_store(in, key);
+}
+
 static void process_texture(rill__export_input *in, uint8_t *data, size_t size) {
+    if (in->env_cube) {
+        process_env_cube(in, data, size);
+        return;
+    }
     rill_rmip_convert_desc cd = {0};
     cd.usage = in->usage;
     cd.bc7.quality = in->settings->bc7_quality;
@@ -481,11 +517,43 @@ static char *scene_string_rewrite(const rill__export_input *in, const char *s, s
     return rill_strdup(out);
 }
 
-/* Rewrites the model paths of a .rsn (see scene_string_rewrite). Comments and everything else
- * are kept byte for byte. On success *data / *size are replaced (the old buffer freed). */
+/* An environment component's string (rill__export_environment_strings) that names an image of
+ * the project gets the exported .rmip cube's name. */
+static char *env_string_rewrite(const rill__export_input *in, const char *s, size_t n) {
+    char rel[EXPORT_PATH_MAX], os[EXPORT_PATH_MAX], out[EXPORT_PATH_MAX];
+    if (n >= sizeof(rel) || memchr(s, '\\', n)) {
+        return NULL;
+    }
+    memcpy(rel, s, n);
+    rel[n] = '\0';
+    if (!rill__export_is_texture_ext(rel) || !rill_path_normalize(rel, sizeof(rel), rel) ||
+        !rill_path_join(os, sizeof(os), in->settings->project_dir, rel) || !rill_file_exists(os) ||
+        !rill_export_output_path(out, sizeof(out), rel)) {
+        return NULL;
+    }
+    return rill_strdup(out);
+}
+
+/* Notes the offset in the scene text of an environment component's string. */
+typedef struct env_offsets {
+    const char *text;
+    rill_map at; /* offset of the string's first byte -> 1 */
+} env_offsets;
+
+static void note_env_offset(const char *s, size_t n, void *user) {
+    (void)n;
+    env_offsets *o = user;
+    rill_map_set(&o->at, (uint64_t)(s - o->text), 1);
+}
+
+/* Rewrites the model paths of a .rsn (see scene_string_rewrite) and the images environment
+ * components name (env_string_rewrite). Comments and everything else are kept byte for byte. On
+ * success *data / *size are replaced (the old buffer freed). */
 static bool rewrite_scene(const rill__export_input *in, uint8_t **data, size_t *size) {
     const char *t = (const char *)*data;
     size_t n = *size;
+    env_offsets env = {t, {0}};
+    rill__export_environment_strings(t, n, note_env_offset, &env);
     rill_strbuf sb = {0};
     size_t copied = 0;
     bool changed = false;
@@ -506,19 +574,24 @@ static bool rewrite_scene(const rill__export_input *in, uint8_t **data, size_t *
         if (i >= n || t[i] != '"') {
             break; /* unterminated: the scene reader reports it; copy the rest as it is */
         }
-        char *to = scene_string_rewrite(in, t + start, i - start);
+        uint64_t one = 0;
+        char *to = rill_map_get(&env.at, (uint64_t)start, &one)
+                       ? env_string_rewrite(in, t + start, i - start)
+                       : scene_string_rewrite(in, t + start, i - start);
         if (to) {
             bool ok = rill_strbuf_append(&sb, t + copied, start - copied) &&
                       rill_strbuf_append(&sb, to, strlen(to));
             rill_free(to);
             if (!ok) {
                 rill_strbuf_free(&sb);
+                rill_map_free(&env.at);
                 return false;
             }
             copied = i;
             changed = true;
         }
     }
+    rill_map_free(&env.at);
     if (!changed) {
         rill_strbuf_free(&sb);
         return true;
@@ -538,10 +611,12 @@ static bool ident_char(char c, bool first) {
            (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
-void rill__export_terrain_strings(const char *t, size_t n,
-                                  void (*found)(const char *s, size_t n, void *user), void *user) {
-    bool saw_terrain = false; /* the last token was the identifier Terrain */
-    bool inside = false;      /* between `Terrain {` and its `}` (component blocks never nest) */
+/* Calls found() for the plain string literals inside the blocks of the components named in
+ * names[count] (see rill__export_terrain_strings). */
+static void component_strings(const char *t, size_t n, const char *const *names, size_t count,
+                              void (*found)(const char *s, size_t n, void *user), void *user) {
+    bool saw_name = false; /* the last token was one of the names */
+    bool inside = false;   /* between `Name {` and its `}` (component blocks never nest) */
     for (size_t i = 0; i < n; i++) {
         char c = t[i];
         if (c == '#') {
@@ -561,23 +636,40 @@ void rill__export_terrain_strings(const char *t, size_t n,
             if (inside && !escaped) {
                 found(t + start, i - start, user);
             }
-            saw_terrain = false;
+            saw_name = false;
         } else if (ident_char(c, true)) {
             size_t start = i;
             while (i + 1 < n && ident_char(t[i + 1], false)) {
                 i++;
             }
-            saw_terrain = i + 1 - start == 7 && memcmp(t + start, "Terrain", 7) == 0;
+            saw_name = false;
+            for (size_t k = 0; k < count; k++) {
+                size_t len = strlen(names[k]);
+                saw_name |= i + 1 - start == len && memcmp(t + start, names[k], len) == 0;
+            }
         } else if (c == '{') {
-            inside = saw_terrain;
-            saw_terrain = false;
+            inside = saw_name;
+            saw_name = false;
         } else if (c == '}') {
             inside = false;
-            saw_terrain = false;
+            saw_name = false;
         } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-            saw_terrain = false;
+            saw_name = false;
         }
     }
+}
+
+void rill__export_terrain_strings(const char *t, size_t n,
+                                  void (*found)(const char *s, size_t n, void *user), void *user) {
+    static const char *const names[] = {"Terrain"};
+    component_strings(t, n, names, 1, found, user);
+}
+
+void rill__export_environment_strings(const char *t, size_t n,
+                                      void (*found)(const char *s, size_t n, void *user),
+                                      void *user) {
+    static const char *const names[] = {"Skybox", "EnvironmentMapLight", "ReflectionProbeSource"};
+    component_strings(t, n, names, 3, found, user);
 }
 
 /* >>job --------------------------------------------------------------------------------------- */

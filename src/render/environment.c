@@ -179,7 +179,8 @@ static const rill_field skybox_fields[] = {
     {.name = "image",
      .type = RILL_FIELD_ASSET_PATH,
      .offset = offsetof(rill_render_skybox, image),
-     .doc = "equirectangular .hdr (linear) or .png/.jpg (sRGB), project path, at most 8192x4096"},
+     .doc = "equirectangular .hdr (linear) or .png/.jpg (sRGB), 4x2 to 8192x4096, or a .rmip "
+            "cube; project path"},
     {.name = "rotation",
      .type = RILL_FIELD_F32,
      .offset = offsetof(rill_render_skybox, rotation),

@@ -275,6 +275,19 @@ rill_result rill__skybox_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, 
 bool rill__skybox_get(const rill_renderer *r, rill_texture *out_tex, float *out_rotation,
                       float *out_brightness);
 
+/* envmap.c: EnvironmentMapLight. plan loads the first view's image with one (once per path; a
+ * warning naming the entity and the file when it fails); get gives the IBL the image, its turn
+ * (radians) and intensity while it is uploaded (the IBL then bakes it instead of the sky).
+ * env_texture_load reads an environment image (rill_env_image_decode: an equirectangular image or
+ * a .rmip cube) through the renderer's file system into one RGBA16F level; {0} with err set. */
+typedef struct rill__envmap rill__envmap;
+void rill__envmap_plan(rill_renderer *r, const rill_render_snapshot *snap);
+bool rill__envmap_get(const rill_renderer *r, rill_texture *out_tex, float *out_rotation,
+                      float *out_intensity);
+void rill__envmap_destroy(rill_renderer *r);
+rill_texture rill__env_texture_load(rill_renderer *r, const char *path, const char *label,
+                                    rill_error *err);
+
 /* clouds.c: the cloud layer of the physical sky. plan (from sky.c's, for the first atmosphere
  * view: its route, camera, field of view and size) says whether the frame has clouds; add_pass
  * adds the "clouds" panorama pass (after the sky tables); access declares a pass's read of the

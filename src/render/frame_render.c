@@ -37,6 +37,7 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__sky_destroy(r);
     rill__probes_destroy(r);
     rill__skybox_destroy(r);
+    rill__envmap_destroy(r);
     rill__vfog_destroy(r);
     rill__clouds_destroy(r);
     rill__water_destroy(r);
@@ -78,6 +79,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     rill_result res = rill__sky_plan(r, cmd, snap, err);
     if (res == RILL_OK) {
         rill__skybox_plan(r, snap);
+        rill__envmap_plan(r, snap);
         res = rill__ibl_plan(r, snap, err);
     }
     if (res == RILL_OK) {

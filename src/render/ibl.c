@@ -193,7 +193,13 @@ static void sky_of(const rill_renderer *r, const rill_render_snapshot *snap, ibl
     out->atmosphere = rill__sky_key(r);
     rill_texture box;
     float turn, bright;
-    if (out->atmosphere) {
+    if (rill__envmap_get(r, &box, &turn, &bright)) { /* an EnvironmentMapLight wins over the sky */
+        out->mode = RILL_RENDER_SKY_SKYBOX;
+        out->atmosphere = 0;
+        out->image = box.id;
+        out->rotation = turn;
+        out->brightness = bright;
+    } else if (out->atmosphere) {
         out->mode = RILL_RENDER_SKY_ATMOSPHERE;
         out->image = 0;
     } else if (rill__skybox_get(r, &box, &turn, &bright)) { /* a Skybox component's image */

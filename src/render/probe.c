@@ -1,6 +1,7 @@
 /* probe.c: reflection probes on the GPU (rill/render/reflections.h, ON REFLECTION PROBES). One
  * entry per source file: read (through the snapshot's VFS, else the file system) and decoded the
- * first time a probe names it, uploaded as an equirectangular image, then baked, one entry a
+ * first time a probe names it (an equirectangular image or a .rmip cube, rill_env_image_decode),
+ * uploaded as an equirectangular RGBA16F image, then baked, one entry a
  * frame, with the image-based light's own passes (ibl.c): "probe.source" fills a scratch cube
  * and its mips, "probe.filter" prefilters it (GGX) into the entry's 256 x 256 RGBA16F cube. A file
  * that cannot be read or decoded is reported once, naming it and the entity, and its probes stay
@@ -8,7 +9,7 @@
  * are described in a uniform block the lit passes and the SSR resolve read (probes.glsl). */
 #include "frame.h"
 #include "rill/asset.h"
-#include "rill/formats/image.h"
+#include "rill/formats/rmip_cube.h"
 #include "rill/render/reflections.h"
 
 #include <math.h>
@@ -82,29 +83,8 @@ void rill__probes_destroy(rill_renderer *r) {
 
 /* >>loading --------------------------------------------------------------------------------- */
 
-static uint16_t to_half(float f) {
-    if (!(f > 0.0f)) {
-        return 0; /* negative, zero and NaN: black */
-    }
-    if (f >= 65504.0f) {
-        return 0x7BFF;
-    }
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    int32_t e = (int32_t)((u >> 23) & 0xFF) - 127 + 15;
-    uint32_t m = u & 0x7FFFFF;
-    if (e <= 0) { /* subnormal half */
-        if (e < -10) {
-            return 0;
-        }
-        m |= 0x800000;
-        return (uint16_t)(m >> (uint32_t)(14 - e));
-    }
-    return (uint16_t)(((uint32_t)e << 10) | (m >> 13));
-}
-
-/* Reads and decodes path into a GPU image (uploading); NULL with err set. HDR files upload as
- * RGBA16F, 8-bit ones as sRGB RGBA8. */
+/* Reads and decodes path (an equirectangular image or a .rmip cube, rill_env_image_decode) into
+ * a GPU image (uploading, RGBA16F); NULL with err set. */
 static rill__img *load_equirect(rill_renderer *r, struct rill_vfs *vfs, const char *path,
                                 rill_error *err) {
     uint8_t *bytes = NULL;
@@ -119,33 +99,28 @@ static rill__img *load_equirect(rill_renderer *r, struct rill_vfs *vfs, const ch
         return NULL;
     }
     rill_image im;
-    res = rill_image_load(bytes, size, path, RILL_PIXEL_NONE, &im, err);
+    res = rill_env_image_decode(bytes, size, path, &im, err);
     rill_free(bytes);
     if (res != RILL_OK) {
         return NULL;
     }
-    bool hdr = im.type == RILL_PIXEL_RGBA32F;
-    size_t texels = (size_t)im.width * im.height;
-    uint16_t *half = NULL;
-    if (hdr) {
-        half = rill_malloc_tagged(texels * 8, RILL_MEM_RENDER);
-        const float *f = im.pixels;
-        for (size_t i = 0; half && i < texels * 4; i++) {
-            half[i] = to_half(f[i]);
-        }
+    size_t n = (size_t)im.width * im.height * 4u;
+    uint16_t *half = rill_malloc_tagged(n * sizeof(uint16_t), RILL_MEM_RENDER);
+    const float *f = im.pixels;
+    for (size_t i = 0; half && i < n; i++) {
+        half[i] = rill_f32_to_f16(f[i]); /* finite, in [0, 65000]: the decoder's */
     }
     rill__img *img = NULL;
-    if (!hdr || half) {
+    if (half) {
         rill__img_desc d = {im.width,
                             im.height,
                             1,
                             1,
-                            hdr ? RILL_RG_FORMAT_RGBA16F : RILL_RG_FORMAT_RGBA8_SRGB,
+                            RILL_RG_FORMAT_RGBA16F,
                             RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
                             "probe source image"};
         img = rill__img_create(r->gpu, &d, err);
-        const void *data = hdr ? (const void *)half : im.pixels;
-        if (img && rill__img_upload(r->gpu, img, data, texels * (hdr ? 8 : 4), err) != RILL_OK) {
+        if (img && rill__img_upload(r->gpu, img, half, n * sizeof(uint16_t), err) != RILL_OK) {
             rill__img_destroy(r->gpu, img);
             img = NULL;
         }

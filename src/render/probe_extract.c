@@ -27,7 +27,7 @@ static const rill_field source_fields[] = {
     {.name = "source",
      .type = RILL_FIELD_ASSET_PATH,
      .offset = offsetof(rill_reflection_probe_source, source),
-     .doc = "equirectangular image (.hdr, .png, ...); empty: the probe is inert"},
+     .doc = "equirectangular image (.hdr, .png, ...) or a .rmip cube; empty: the probe is inert"},
     {.name = "intensity",
      .type = RILL_FIELD_F32,
      .offset = offsetof(rill_reflection_probe_source, intensity),
@@ -74,7 +74,8 @@ rill_result rill__probe_register(rill_world *w, rill_error *err) {
          RILL_TYPE_LAYOUT(rill_reflection_probe_source),
          .fields = source_fields,
          .field_count = COUNT(source_fields),
-         .doc = "where a reflection probe's cube comes from (an equirectangular image)"},
+         .doc = "where a reflection probe's cube comes from (an equirectangular image or a .rmip "
+                "cube)"},
         {.name = "ParallaxCorrection",
          RILL_TYPE_LAYOUT(rill_parallax_correction),
          .fields = parallax_fields,

@@ -448,6 +448,8 @@ struct rill_renderer {
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;
+    /* envmap.c: the EnvironmentMapLight's image (made on the first frame) */
+    struct rill__envmap *envmap;
     /* render_targets.c: the render textures by name (rill_render_target_texture) */
     struct {
         char name[64];
@@ -598,6 +600,8 @@ rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_
 /* probe_extract.c: registers LightProbe, ReflectionProbeSource and ParallaxCorrection; fills the
  * snapshot's probes (and the VFS their sources are read through) at extract. */
 rill_result rill__probe_register(rill_world *w, rill_error *err);
+/* envmap.c: registers EnvironmentMapLight (a routed settings type). */
+rill_result rill__envmap_register(rill_world *w, rill_render_components *out, rill_error *err);
 rill_result rill__probe_extract(rill_world *world, rill_render_extract_buf *buf,
                                 rill_render_snapshot *out, rill_error *err);
 /* extract.c: fn(user, world_from_box, component, entity) for every entity holding component

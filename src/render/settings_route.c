@@ -260,6 +260,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
         r = rill__probe_register(w, err);
     }
     if (r == RILL_OK) {
+        r = rill__envmap_register(w, out, err); /* envmap.c */
+    }
+    if (r == RILL_OK) {
         r = rill__vfog_register(w, out, err); /* fog_volume.c */
     }
     if (r == RILL_OK) {

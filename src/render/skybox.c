@@ -3,22 +3,18 @@
  * the image-based light as its source (ibl.c bakes it turned and scaled the same way).
  *
  * The image is read the first time a frame names it, through the renderer's file system
- * (rill_renderer_set_vfs), decoded (a Radiance .hdr is linear; 8-bit images are sRGB and made
- * linear), and uploaded as one RGBA16F level; NaN becomes 0 and values clamp below half-float
- * infinity. A missing, unreadable or too large image is one warning naming the entity and the
- * file, and that path is not tried again until another is named: the sky is then the camera's
- * clear colour. The upload lands at the start of the next frame, so the first frame that names
- * an image shows the clear colour. */
+ * (rill_renderer_set_vfs), decoded (rill_env_image_decode: a Radiance .hdr is linear, 8-bit images
+ * are sRGB and made linear, a .rmip cube is resampled to an equirectangular image), and uploaded
+ * as one RGBA16F level (envmap.c's rill__env_texture_load); NaN becomes 0 and values clamp below
+ * half-float infinity. A missing, unreadable or too large (or small) image is one warning naming
+ * the entity and the file, and that path is not tried again until another is named: the sky is
+ * then the camera's clear colour. The upload lands at the start of the next frame, so the first
+ * frame that names an image shows the clear colour. */
 #include "frame.h"
 #include "post_internal.h"
-#include "rill/formats/image.h"
-#include "rill/formats/rmip.h"
 
 #include <math.h>
 #include <string.h>
-
-#define MAX_W 8192u
-#define MAX_H 4096u
 
 struct rill__skybox {
     const char *path; /* interned: the image last named */
@@ -48,70 +44,15 @@ void rill__skybox_destroy(rill_renderer *r) {
     r->skybox = NULL;
 }
 
-static float srgb_to_linear(float c) {
-    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
-}
-
-/* The decoded image as one RGBA16F level (linear), or {0} after a warning. */
-static rill_texture upload(rill_renderer *r, const rill_image *img) {
-    size_t n = (size_t)img->width * img->height * 4u;
-    uint16_t *half = rill_malloc_tagged(n * sizeof(uint16_t), RILL_MEM_RENDER);
-    if (!half) {
-        return (rill_texture){0};
-    }
-    const float *px = img->pixels;
-    for (size_t i = 0; i < n; i++) {
-        float v = px[i];
-        v = isnan(v) ? 0.0f : RILL_CLAMP(v, 0.0f, 65000.0f);
-        if (!img->source_hdr && i % 4u != 3u) {
-            v = srgb_to_linear(v);
-        }
-        half[i] = rill_f32_to_f16(v);
-    }
-    rill_tex_data td;
-    memset(&td, 0, sizeof(td));
-    td.format = RILL_TEX_FORMAT_RGBA16F;
-    td.width = td.full_width = img->width;
-    td.height = td.full_height = img->height;
-    td.level_count = 1;
-    td.levels[0] =
-        (rill_tex_level){img->width, img->height, (const uint8_t *)half, n * sizeof(uint16_t)};
-    rill_error err = {0};
-    rill_texture tex = rill_render_texture_create_data(r, &td, "skybox", &err);
-    rill_free(half);
-    if (!tex.id) {
-        RILL_LOG_WARN("render", "Skybox: %s", err.msg);
-    }
-    return tex;
-}
-
 /* Reads, decodes and uploads path (src: the entity whose Skybox names it, for the warning). */
 static rill_texture load(rill_renderer *r, const char *path, rill_entity src) {
-    rill_vfs *vfs = r->post ? r->post->vfs : NULL;
     rill_error err = {0};
-    uint8_t *data = NULL;
-    size_t size = 0;
-    rill_image img;
-    memset(&img, 0, sizeof(img));
-    rill_texture tex = {0};
-    if (!vfs) {
-        rill_error_set(&err, RILL_ERR_NOT_FOUND, "the renderer has no file system to read it from");
-    } else if (rill_vfs_read_all(vfs, path, &data, &size, &err) == RILL_OK &&
-               rill_image_load(data, size, path, RILL_PIXEL_RGBA32F, &img, &err) == RILL_OK) {
-        if (img.width > MAX_W || img.height > MAX_H) {
-            rill_error_set(&err, RILL_ERR_LIMIT, "%ux%u is larger than %ux%u", img.width,
-                           img.height, MAX_W, MAX_H);
-        } else {
-            tex = upload(r, &img);
-        }
-    }
+    rill_texture tex = rill__env_texture_load(r, path, "skybox", &err);
     if (!tex.id) {
         RILL_LOG_WARN("render",
                       "Skybox of entity %u:%u: image '%s': %s; the sky is the clear colour",
                       RILL_ENTITY_INDEX(src), RILL_ENTITY_GENERATION(src), path, err.msg);
     }
-    rill_image_free(&img);
-    rill_free(data);
     return tex;
 }
 

@@ -12,6 +12,7 @@
 #include "rill/formats/export.h"
 #include "rill/formats/lod.h"
 #include "rill/formats/rmip.h"
+#include "rill/formats/rmip_cube.h"
 #include "rill/formats/rpak.h"
 
 /* Reads a pack entry (the test fails when it is missing). Caller frees. */
@@ -612,6 +613,87 @@ static void test_terrain_images(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* Images a Skybox, an EnvironmentMapLight and a ReflectionProbeSource name become .rmip cubes
+ * holding the texels the engine's own reprojection gives (export -> load -> same texels), and the
+ * exported scene names the cubes; a texture named elsewhere stays a 2D .rmip and its string is
+ * kept. */
+static void test_environment_images(void **state) {
+    (void)state;
+    char dir[512], proj[1024], loose[1024];
+    rill_test_tmpdir(dir, sizeof(dir), "export_env");
+    rill_test_path(proj, sizeof(proj), dir, "proj");
+    rill_test_path(loose, sizeof(loose), dir, "loose");
+    ep_write_hdr(proj, "sky/sky.hdr", 64, 32);
+    ep_write_png(proj, "sky/light.png", 64, 32, 9, false);
+    ep_write_png(proj, "probes/room.png", 32, 16, 10, false);
+    ep_write_png(proj, "textures/plain.png", 16, 16, 7, false);
+    ep_write_text(proj, "scenes/main.rsn",
+                  "rsn 1\n"
+                  "entity 1 \"Sky\" {\n"
+                  "    Skybox { image: @\"sky/sky.hdr\" }\n"
+                  "    EnvironmentMapLight { image: @\"sky/light.png\", intensity: 2 }\n"
+                  "}\n"
+                  "entity 2 \"Probe\" {\n"
+                  "    ReflectionProbeSource { source: @\"probes/room.png\" }\n"
+                  "    Texture { path: \"textures/plain.png\" }\n"
+                  "}\n");
+    rill_export_result res = {0};
+    assert_int_equal(run_export(proj, NULL, loose, false, 2, &res), RILL_OK);
+    assert_int_equal(res.counts.failed, 0);
+    rill_export_result_free(&res);
+    static const char *const src[] = {"sky/sky.hdr", "sky/light.png", "probes/room.png"};
+    static const char *const cube[] = {"sky/sky.rmip", "sky/light.rmip", "probes/room.rmip"};
+    for (size_t i = 0; i < RILL_COUNTOF(src); i++) {
+        char path[1200];
+        uint8_t *got = NULL, *in = NULL, *want = NULL;
+        size_t gn = 0, in_n = 0, wn = 0;
+        rill_error err = {0};
+        rill_test_path(path, sizeof(path), loose, cube[i]);
+        assert_int_equal(rill_file_read_all(path, &got, &gn, NULL), RILL_OK);
+        rill_tex_data t;
+        if (rill_rmip_cube_read(got, gn, cube[i], &t, &err) != RILL_OK) {
+            fail_msg("%s", err.msg);
+        }
+        assert_int_equal(t.faces, 6);
+        assert_int_equal(t.width, 16); /* a quarter of the width, at least 16 */
+        rill_tex_data_free(&t);
+        /* The same texels as the engine's reprojection of the source. */
+        rill_test_path(path, sizeof(path), proj, src[i]);
+        assert_int_equal(rill_file_read_all(path, &in, &in_n, NULL), RILL_OK);
+        rill_image img;
+        assert_int_equal(rill_env_image_decode(in, in_n, src[i], &img, &err), RILL_OK);
+        assert_int_equal(rill_rmip_cube_from_equirect(&img, 0, &want, &wn, &err), RILL_OK);
+        assert_int_equal(gn, wn);
+        assert_memory_equal(got, want, gn);
+        rill_image_free(&img);
+        rill_free(got);
+        rill_free(in);
+        rill_free(want);
+    }
+    char path[1200];
+    rill_test_path(path, sizeof(path), loose, "textures/plain.rmip");
+    uint8_t *data = NULL;
+    size_t n = 0;
+    rill_error err = {0};
+    assert_int_equal(rill_file_read_all(path, &data, &n, NULL), RILL_OK);
+    rill_rmip_info info;
+    assert_int_equal(rill_rmip_parse(data, n, n, path, &info, &err), RILL_OK);
+    assert_int_equal(info.faces, 1);
+    rill_free(data);
+    rill_test_path(path, sizeof(path), loose, "scenes/main.rsn");
+    assert_int_equal(rill_file_read_all(path, &data, &n, NULL), RILL_OK);
+    char *text = rill_calloc(1, n + 1);
+    memcpy(text, data, n);
+    assert_non_null(strstr(text, "Skybox { image: @\"sky/sky.rmip\" }"));
+    assert_non_null(
+        strstr(text, "EnvironmentMapLight { image: @\"sky/light.rmip\", intensity: 2 }"));
+    assert_non_null(strstr(text, "ReflectionProbeSource { source: @\"probes/room.rmip\" }"));
+    assert_non_null(strstr(text, "Texture { path: \"textures/plain.png\" }"));
+    rill_free(text);
+    rill_free(data);
+    rill_test_tmpdir_remove(dir);
+}
+
 int main(void) {
     rill_log_set_level(RILL_LOG_ERROR);
     const struct CMUnitTest tests[] = {
@@ -621,6 +703,7 @@ int main(void) {
         cmocka_unit_test(test_loose_into_project),
         cmocka_unit_test(test_motion_kept),
         cmocka_unit_test(test_terrain_images),
+        cmocka_unit_test(test_environment_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

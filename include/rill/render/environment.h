@@ -117,6 +117,21 @@ typedef struct rill_render_skybox {
     float brightness;
 } rill_render_skybox;
 
+/* The component "EnvironmentMapLight" (routed to cameras): an image that replaces the sky as the
+ * source of the image-based light (the sky drawn behind the scene is unchanged). The first view
+ * with one decides for the frame. image: a project path (through rill_renderer_set_vfs's file
+ * system) of an equirectangular Radiance .hdr (linear) or 8-bit image (sRGB), 4 x 2 to
+ * 8192 x 4096, or a .rmip cube (docs/formats/rmip.md); it is reprojected onto the image-based
+ * light's power-of-two RGBA16F cube (256 / 128 / 64 by tier) and prefiltered like the sky.
+ * intensity: a linear multiplier (default 1; WorldEnvironment's ambient multiplies it too).
+ * rotation: degrees about +Y (default 0; the image's centre looks along -Z). A missing or broken
+ * image is a warning naming the entity and the file, and the light comes from the sky. */
+typedef struct rill_render_environment_map_light {
+    const char *image;
+    float intensity;
+    float rotation;
+} rill_render_environment_map_light;
+
 /* The component "NightStars" (routed to cameras; drawn with the physical atmosphere): about 9,000
  * procedural stars (positions and brightness from a hash, magnitudes up to 6) fading in while
  * the sun goes from 0 to -12 degrees, dimmed by the air toward them. intensity: a linear
@@ -147,6 +162,7 @@ typedef struct rill_render_clouds {
 rill_render_clouds rill_render_clouds_query_defaults(void);
 rill_render_night_stars rill_render_night_stars_query_defaults(void);
 rill_render_skybox rill_render_skybox_query_defaults(void);
+rill_render_environment_map_light rill_render_environment_map_light_query_defaults(void);
 rill_render_atmosphere rill_render_atmosphere_defaults(void);
 rill_render_distance_fog rill_render_distance_fog_defaults(void);
 rill_world_environment rill_world_environment_defaults(void);
