@@ -366,10 +366,31 @@ static void test_repeated_id_comes_back(void **state) {
     render_test_destroy_clean(b.r, false);
 }
 
+/* A quad facing +z with red vertex colours: a mesh with extras, which keeps its own buffers. */
+static rill_mesh colored_quad(rill_renderer *r) {
+    static const rill_vertex v[4] = {{{-0.5f, -0.5f, 0}, {0, 0, 1}, {0, 0}, {1, 0, 0, 1}},
+                                     {{0.5f, -0.5f, 0}, {0, 0, 1}, {1, 0}, {1, 0, 0, 1}},
+                                     {{0.5f, 0.5f, 0}, {0, 0, 1}, {1, 1}, {1, 0, 0, 1}},
+                                     {{-0.5f, 0.5f, 0}, {0, 0, 1}, {0, 1}, {1, 0, 0, 1}}};
+    static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    static const float colors[16] = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+    rill_error err = {0};
+    rill_mesh m = rill_render_mesh_create(r,
+                                          &(rill_mesh_desc){.vertices = v,
+                                                            .vertex_count = 4,
+                                                            .indices = idx,
+                                                            .index_count = 6,
+                                                            .colors = colors,
+                                                            .label = "colored quad"},
+                                          &err);
+    assert_true(m.id != 0);
+    return m;
+}
+
 /* Distinct meshes of one material draw as one run (gpu_cull_arena.c): their geometry is copied
  * into shared buffers, so the view's solid instances of 12 meshes make one indirect draw per pass,
- * the alpha-masked ones another, as the pictures stay those of the CPU path; and a mesh the GPU
- * path stops drawing gives its arena ranges back for another to take. */
+ * the alpha-masked ones another, and a mesh with vertex colours (own buffers) a third, as the
+ * pictures stay those of the CPU path; a mesh the GPU path stops drawing leaves the arena. */
 static void test_meshes_share_runs(void **state) {
     (void)state;
     side a, b;
@@ -377,6 +398,7 @@ static void test_meshes_share_runs(void **state) {
     side_create(&b, true, NULL);
     enum { MESHES = 12, N = 24 };
     rill_mesh ma[MESHES], mb[MESHES];
+    rill_mesh qa = colored_quad(a.r), qb = colored_quad(b.r);
     rill_error err = {0};
     for (uint32_t k = 0; k < MESHES; k++) {
         ma[k] =
@@ -387,7 +409,10 @@ static void test_meshes_share_runs(void **state) {
     }
     static uint8_t pa[W * H * 4], pb[W * H * 4];
     for (uint32_t frame = 0; frame < 3; frame++) {
-        rill_render_instance ia[N], ib[N];
+        rill_render_instance ia[N + 1], ib[N + 1];
+        const float qpos[3] = {0.0f, -0.6f, 0.5f};
+        render_test_place(&ia[N], 99u, qa, a.opaque, qpos, 1.0f, 0.0f);
+        render_test_place(&ib[N], 99u, qb, b.opaque, qpos, 1.0f, 0.0f);
         for (uint32_t k = 0; k < N; k++) {
             /* frame 2: the first half of the meshes are not drawn any more */
             uint32_t m = frame == 2 ? MESHES / 2 + k % (MESHES / 2) : k % MESHES;
@@ -396,18 +421,24 @@ static void test_meshes_share_runs(void **state) {
             render_test_place(&ia[k], 100u + k, ma[m], mask ? a.mask : a.opaque, pos, 0.45f, 0.3f);
             render_test_place(&ib[k], 100u + k, mb[m], mask ? b.mask : b.opaque, pos, 0.45f, 0.3f);
         }
-        draw_few(&a, ia, N, pa);
-        draw_few(&b, ib, N, pb);
+        draw_few(&a, ia, N + 1, pa);
+        draw_few(&b, ib, N + 1, pb);
         assert_memory_equal(pa, pb, sizeof(pa));
+        uint32_t red = 0; /* the coloured quad is in the picture (red: its vertex colours) */
+        for (uint32_t p = 0; p < W * H; p++) {
+            red += pb[p * 4] > 40 && pb[p * 4] > 3 * pb[p * 4 + 1];
+        }
+        assert_true(red > 20u);
         rill__gpu_cull_stats st;
         rill__gpu_cull_info(b.r, &st);
-        assert_int_equal(st.resident, N);
+        assert_int_equal(st.resident, N + 1);
         assert_true(st.groups > (frame == 2 ? MESHES / 2u : MESHES)); /* and masked ones */
-        assert_int_equal(st.runs_geo, 2u); /* solid, then those that cut */
-        assert_int_equal(st.runs_shape, 2u);
-        assert_int_equal(st.runs_mat, 2u);
+        /* solid, then those that cut; the coloured quad's own buffers a run apart */
+        assert_int_equal(st.runs_geo, 3u);
+        assert_int_equal(st.runs_shape, 3u);
+        assert_int_equal(st.runs_mat, 3u);
         assert_true(st.arena_bytes > 0);
-        assert_int_equal(st.arena_meshes, frame == 2 ? MESHES / 2 : MESHES);
+        assert_int_equal(st.arena_meshes, (frame == 2 ? MESHES / 2 : MESHES) + 1u);
         /* Where the device can, only commands with instances are drawn (GPU counts). */
         assert_int_equal(st.compacted, rill__gpu_get_caps(b.r->gpu)->draw_indirect_count);
     }
