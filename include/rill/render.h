@@ -400,6 +400,8 @@ enum {
     RILL_MATERIAL_TEX_CLEARCOAT,           /* red: clear coat strength */
     RILL_MATERIAL_TEX_CLEARCOAT_ROUGHNESS, /* green: clear coat roughness */
     RILL_MATERIAL_TEX_CLEARCOAT_NORMAL,    /* the clear coat's normal map */
+    RILL_MATERIAL_TEX_TRANSMISSION,        /* red: transmission */
+    RILL_MATERIAL_TEX_THICKNESS,           /* green: volume thickness */
     RILL_MATERIAL_TEX_NUM
 };
 
@@ -487,6 +489,21 @@ typedef struct rill_material_desc {
     float clearcoat, clearcoat_roughness;
     rill_texture clearcoat_texture, clearcoat_roughness_texture, clearcoat_normal_texture;
     float clearcoat_normal_scale;
+    /* glTF KHR_materials_transmission: the share (0..1, times transmission_texture's red) of the
+     * non-metal part's diffuse light replaced by what lies behind the surface, tinted by the base
+     * colour and blurred by its roughness (the opaque image of the view, refracted through
+     * the surface when it has a volume). A material with transmission draws after the opaque
+     * surfaces, in the transparent pass, like a blended one (it casts no shadow). */
+    float transmission;
+    rill_texture transmission_texture;
+    /* glTF KHR_materials_volume (volume_set; else thin-walled): thickness in the mesh's units
+     * (times thickness_texture's green) bends the refracted view; light fades to
+     * attenuation_color after attenuation_distance (0 = it never fades). */
+    bool volume_set;
+    float thickness;
+    rill_texture thickness_texture;
+    float attenuation_distance;
+    float attenuation_color[3];
     const char *label;
     /* kind TERRAIN: the terrain splat material (rill_render_terrain makes these). Up to 4 layers
      * blended by splat_weights (RGBA, one channel per layer, sampled with the mesh uv; linear, not

@@ -469,15 +469,18 @@ static const char *image_mime(const rill_gltf_image *im) {
     return "application/octet-stream";
 }
 
-/* The material extensions (KHR_materials_unlit, _ior, _specular, _clearcoat) a material uses,
- * as bits 1, 2, 4 and 8. */
+/* The material extensions (KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission,
+ * _volume) a material uses, as bits 1, 2, 4, 8, 16 and 32. */
 static unsigned material_lighting_exts(const rill_gltf_material *ma) {
     return (ma->unlit ? 1u : 0u) | (ma->ior > 0.0f ? 2u : 0u) | (ma->has_specular ? 4u : 0u) |
-           (ma->clearcoat_factor > 0.0f ? 8u : 0u);
+           (ma->clearcoat_factor > 0.0f ? 8u : 0u) | (ma->transmission_factor > 0.0f ? 16u : 0u) |
+           (ma->has_volume ? 32u : 0u);
 }
 
-static const char *const k_lighting_exts[4] = {RILL_GLTF_EXT_UNLIT, RILL_GLTF_EXT_IOR,
-                                               RILL_GLTF_EXT_SPECULAR, RILL_GLTF_EXT_CLEARCOAT};
+#define LIGHTING_EXTS 6
+static const char *const k_lighting_exts[LIGHTING_EXTS] = {
+    RILL_GLTF_EXT_UNLIT,     RILL_GLTF_EXT_IOR,          RILL_GLTF_EXT_SPECULAR,
+    RILL_GLTF_EXT_CLEARCOAT, RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME};
 
 /* Writes the material extensions ma uses into its "extensions" object (made when needed). */
 static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
@@ -486,8 +489,8 @@ static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
     if (used && !ext) {
         ext = cJSON_AddObjectToObject(o, "extensions");
     }
-    cJSON *x[4] = {NULL, NULL, NULL, NULL};
-    for (int k = 0; ext && k < 4; k++) {
+    cJSON *x[LIGHTING_EXTS] = {NULL};
+    for (int k = 0; ext && k < LIGHTING_EXTS; k++) {
         x[k] = used & (1u << k) ? cJSON_AddObjectToObject(ext, k_lighting_exts[k]) : NULL;
     }
     if (x[1]) {
@@ -506,6 +509,18 @@ static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
         add_texref(x[3], "clearcoatTexture", &ma->clearcoat_texture, NULL);
         add_texref(x[3], "clearcoatRoughnessTexture", &ma->clearcoat_roughness_texture, NULL);
         add_texref(x[3], "clearcoatNormalTexture", &ma->clearcoat_normal_texture, "scale");
+    }
+    if (x[4]) {
+        cJSON_AddNumberToObject(x[4], "transmissionFactor", ma->transmission_factor);
+        add_texref(x[4], "transmissionTexture", &ma->transmission_texture, NULL);
+    }
+    if (x[5]) {
+        cJSON_AddNumberToObject(x[5], "thicknessFactor", ma->thickness_factor);
+        add_texref(x[5], "thicknessTexture", &ma->thickness_texture, NULL);
+        if (ma->attenuation_distance > 0.0f) {
+            cJSON_AddNumberToObject(x[5], "attenuationDistance", ma->attenuation_distance);
+        }
+        cJSON_AddItemToObject(x[5], "attenuationColor", float_array(ma->attenuation_color, 3));
     }
 }
 
@@ -1021,7 +1036,7 @@ rill_result rill_glb_write_memory(const rill_gltf_model *model, const rill_glb_w
         if (used && used_es) {
             cJSON_AddItemToArray(used, cJSON_CreateString(RILL_GLTF_EXT_EMISSIVE_STRENGTH));
         }
-        for (int k = 0; used && k < 4; k++) {
+        for (int k = 0; used && k < LIGHTING_EXTS; k++) {
             if (used_lit & (1u << k)) {
                 cJSON_AddItemToArray(used, cJSON_CreateString(k_lighting_exts[k]));
             }

@@ -148,8 +148,40 @@ static rill_result clearcoat_ext(rd *r, const rill__gj *x, const char *xw,
     return RILL_OK;
 }
 
-/* KHR_materials_unlit, _ior, _specular and _clearcoat: factors and textures. Out-of-range
- * factors and bad texture references refuse the file naming the place. */
+/* KHR_materials_transmission: the factor (0 to 1) and its texture. */
+static rill_result transmission_ext(rd *r, const rill__gj *x, const char *xw,
+                                    rill_gltf_material *mat) {
+    RILL_TRY(
+        ext_factor(r, x, "transmissionFactor", xw, 0.0f, 0.0f, 1.0f, &mat->transmission_factor));
+    return texref(r, x, "transmissionTexture", xw, NULL, &mat->transmission_texture);
+}
+
+/* KHR_materials_volume: thickness (0 to 1e6), its texture, the attenuation distance (positive;
+ * absent: infinite, kept as 0) and colour (0 to 1). */
+static rill_result volume_ext(rd *r, const rill__gj *x, const char *xw, rill_gltf_material *mat) {
+    mat->has_volume = true;
+    RILL_TRY(ext_factor(r, x, "thicknessFactor", xw, 0.0f, 0.0f, 1e6f, &mat->thickness_factor));
+    RILL_TRY(texref(r, x, "thicknessTexture", xw, NULL, &mat->thickness_texture));
+    mat->attenuation_distance = 0.0f;
+    if (rill__gj_get(x, "attenuationDistance")) {
+        RILL_TRY(ext_factor(r, x, "attenuationDistance", xw, 0.0f, 1e-6f, 1e30f,
+                            &mat->attenuation_distance));
+    }
+    float c[3] = {1.0f, 1.0f, 1.0f};
+    RILL_TRY(rill__rd_js_floats(r, x, "attenuationColor", xw, 3, c, NULL));
+    for (int k = 0; k < 3; k++) {
+        if (!(c[k] >= 0.0f && c[k] <= 1.0f)) {
+            return rill__rd_fail(r, RILL_ERR_CORRUPT,
+                                 "%s.attenuationColor[%d]: %g is out of range [0, 1]", xw, k,
+                                 (double)c[k]);
+        }
+        mat->attenuation_color[k] = c[k];
+    }
+    return RILL_OK;
+}
+
+/* KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission and _volume: factors and
+ * textures. Out-of-range factors and bad texture references refuse the file naming the place. */
 static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char *where,
                                           rill_gltf_material *mat) {
     const rill__gj *ext = rill__gj_get(ma, "extensions"), *x;
@@ -159,6 +191,9 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
     texref_none(&mat->clearcoat_texture);
     texref_none(&mat->clearcoat_roughness_texture);
     texref_none(&mat->clearcoat_normal_texture);
+    texref_none(&mat->transmission_texture);
+    texref_none(&mat->thickness_texture);
+    mat->attenuation_color[0] = mat->attenuation_color[1] = mat->attenuation_color[2] = 1.0f;
     mat->unlit = ext && rill__gj_get(ext, RILL_GLTF_EXT_UNLIT);
     if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_IOR)) != NULL) {
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_IOR, where);
@@ -173,6 +208,16 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_CLEARCOAT, where);
         RILL_TRY(rill__rd_js_object(r, x, xw));
         RILL_TRY(clearcoat_ext(r, x, xw, mat));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_TRANSMISSION)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_TRANSMISSION, where);
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(transmission_ext(r, x, xw, mat));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_VOLUME)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_VOLUME, where);
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(volume_ext(r, x, xw, mat));
     }
     return RILL_OK;
 }

@@ -81,6 +81,12 @@ uint32_t rill__gltf_material_texrefs(const rill_gltf_material *ma, const rill_gl
         out[n++] = &ma->clearcoat_roughness_texture;
         out[n++] = &ma->clearcoat_normal_texture;
     }
+    if (ma->transmission_factor > 0.0f) {
+        out[n++] = &ma->transmission_texture;
+    }
+    if (ma->has_volume) {
+        out[n++] = &ma->thickness_texture;
+    }
     return n;
 }
 

@@ -14,11 +14,12 @@
 /* KHR_mesh_quantization only widens the component types an attribute may have; the reader
  * decodes every type (normalized or not) to floats, so it is supported by construction. */
 static const char *const k_known_extensions[] = {
-    "EXT_meshopt_compression", "KHR_lights_punctual",
-    "KHR_mesh_quantization",   RILL_GLTF_EXT_TEXTURE_TRANSFORM,
-    RILL_GLTF_EXT_MESH_EDGES,  RILL_GLTF_EXT_EMISSIVE_STRENGTH,
-    RILL_GLTF_EXT_UNLIT,       RILL_GLTF_EXT_IOR,
-    RILL_GLTF_EXT_SPECULAR,    RILL_GLTF_EXT_CLEARCOAT,
+    "EXT_meshopt_compression",  "KHR_lights_punctual",
+    "KHR_mesh_quantization",    RILL_GLTF_EXT_TEXTURE_TRANSFORM,
+    RILL_GLTF_EXT_MESH_EDGES,   RILL_GLTF_EXT_EMISSIVE_STRENGTH,
+    RILL_GLTF_EXT_UNLIT,        RILL_GLTF_EXT_IOR,
+    RILL_GLTF_EXT_SPECULAR,     RILL_GLTF_EXT_CLEARCOAT,
+    RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME,
 };
 
 bool rill__gltf_extension_known(const char *name) {

@@ -327,6 +327,14 @@ rill_result rill__water_plan(rill_renderer *r, rill__cmd *cmd, const rill_render
 rill_result rill__water_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                  rill_rg_pass *out_last, rill_error *err);
 
+/* transmission.c: when the view's transparent list holds a transmissive material, adds the copy
+ * of its lit HDR image (vs->res.scene, vs->scene_levels mips) after `after` (out_last as
+ * rill__sky_add_view); _img is the image a pass binds for it (white without). */
+rill_result rill__transmission_add_view(rill_renderer *r, rill_rg *g, rill__view *vs,
+                                        rill_rg_pass after, rill_rg_pass *out_last,
+                                        rill_error *err);
+rill__img *rill__transmission_img(rill_rg_ctx *ctx, const rill__view *vs);
+
 /* fog_volume.c: volumetric fog (VolumetricFog on a view, FogVolume boxes). plan (after the
  * views) resolves each view's settings (clamped, warnings naming the entity) and writes their
  * uniform blocks and the frame's boxes; add_view adds a view's "vfog" (froxel volume) and

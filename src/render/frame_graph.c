@@ -154,7 +154,12 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
         lit = fog;
     }
     RILL_TRY(rill__vfog_add_view(r, g, vs, lit, &lit, err)); /* volumetric fog (fog_volume.c) */
+    RILL_TRY(rill__transmission_add_view(r, g, vs, lit, &lit, err)); /* transmission.c */
     RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
+    if (vs->res.scene.id) {
+        RILL_TRY(rill_rg_use_image(g, pass[3], vs->res.scene, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        RILL_TRY(rill_rg_add_edge(g, lit, pass[3], err));
+    }
     RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
     if (vs->target_tex.id) {
         /* Its effects order against its own anchor: the frame's comes after every camera. */

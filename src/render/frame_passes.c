@@ -21,12 +21,12 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
 #define STORE RILL__SAMPLER_NUM
 
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
- * light clusters, ambient occlusion (white without SSAO), the image-based light and the
- * reflection probes). */
+ * light clusters, ambient occlusion (white without SSAO), the image-based light, the
+ * reflection probes, the decals and the opaque image transmissive surfaces see). */
 static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd,
                                 bool full, rill__img *shadow, rill__img *ao, rill__img *decal,
-                                rill__buf *instances) {
-    rill__binding b[16];
+                                rill__img *scene, rill__buf *instances) {
+    rill__binding b[17];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -49,14 +49,15 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
         rill__ibl_bindings(r, &b[7]);
         rill__probes_bindings(r, &b[10]);
         bind_img(&b[15], decal ? decal : rill__post_no_decal(r), RILL__SAMPLER_NEAREST_CLAMP);
+        bind_img(&b[16], scene ? scene : r->white, RILL__SAMPLER_LINEAR_CLAMP);
     }
-    rill__cmd_bind_transient_set(cmd, 0, b, full ? 16 : 2);
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? 17 : 2);
 }
 
 /* bind_frame_set_with the view's instance buffer (the CPU path's draw lists). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
-                           rill__img *shadow, rill__img *ao, rill__img *decal) {
-    bind_frame_set_with(r, vs, cmd, full, shadow, ao, decal, NULL);
+                           rill__img *shadow, rill__img *ao, rill__img *decal, rill__img *scene) {
+    bind_frame_set_with(r, vs, cmd, full, shadow, ao, decal, scene, NULL);
 }
 
 /* Length of the run of items equal in key to items[i], in a list sorted by key. Every batched
@@ -107,6 +108,7 @@ typedef struct draw_binding {
      * transparent pass: their colour without alpha). */
     rill__pipe *const *ghost_pipes;
     rill__img *decal; /* ForwardDecal albedo + coverage (post_decal.c), NULL: none */
+    rill__img *scene; /* transmission.c's opaque image, NULL: none (white bound) */
 } draw_binding;
 
 /* One VkDrawIndexedIndirectCommand. */
@@ -265,7 +267,7 @@ static void draw_list(rill_rg_ctx *ctx, const rill__view *vs, const draw_item *i
             rill__pipe *p = (ghost ? db->ghost_pipes : db->pipes)[mt->double_sided ? 1 : 0];
             if (p != bound) {
                 rill__cmd_bind_pipe(cmd, p);
-                bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao, db->decal);
+                bind_frame_set(r, vs, cmd, db->full_set, db->shadow, db->ao, db->decal, db->scene);
                 if (db->push_size) {
                     rill__cmd_push(cmd, db->push, db->push_size);
                 }
@@ -357,12 +359,12 @@ static void draw_gpu(rill_rg_ctx *ctx, const rill__view *vs, uint32_t list, cons
             rill__cmd_bind_pipe(cmd, p);
             if (pipes) {
                 bind_frame_set_with(r, vs, cmd, db->full_set, db->shadow, db->ao, db->decal,
-                                    d.instances);
+                                    db->scene, d.instances);
                 if (db->push_size) {
                     rill__cmd_push(cmd, db->push, db->push_size);
                 }
             } else {
-                bind_frame_set_with(r, vs, cmd, false, NULL, NULL, NULL, d.instances);
+                bind_frame_set_with(r, vs, cmd, false, NULL, NULL, NULL, NULL, d.instances);
                 rill__cmd_push(cmd, push, push_size);
             }
             bound = p;
@@ -451,7 +453,7 @@ static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
         return;
     }
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
-    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL);
+    bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL, NULL);
     ghost_runs(ctx, vs, 0, vs->ghosts_opaque, NULL);
 }
 
@@ -481,7 +483,7 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
         rill__cmd_begin_rendering(ctx->cmd, NULL, 0, &depth, d->width, d->height);
         if (c < vs->cascades && ncast) {
             rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SHADOW]);
-            bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL);
+            bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL, NULL);
             uint32_t push[4] = {c, 0, 0, 0};
             rill__cmd_push(ctx->cmd, push, sizeof(push));
             rill__cmd_depth_bias(ctx->cmd, 1.25f, 1.75f);
@@ -574,6 +576,7 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
     if (vs->passthrough) {
         db.ghost_pipes = &ctx->r->pipes[RILL__PIPE_TRANSPARENT_RGB];
     }
+    db.scene = rill__transmission_img(ctx, vs);
     draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
     ghost_blend_alpha(ctx, vs);
     view_end(ctx, vs);
@@ -600,7 +603,7 @@ void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
             continue;
         }
         rill__cmd_bind_pipe(ctx->cmd, kinds[k]);
-        bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL);
+        bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL, NULL);
         rill__cmd_push(ctx->cmd, push, sizeof(push));
         draw_binding db = {NULL, false, NULL, NULL, NULL, 0, k == 0};
         uint32_t before = r->draw_calls;

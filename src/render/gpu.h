@@ -187,7 +187,7 @@ typedef enum rill__bind_kind {
 } rill__bind_kind;
 
 #define RILL__MAX_SETS 3
-#define RILL__MAX_BINDINGS 16
+#define RILL__MAX_BINDINGS 20
 #define RILL__MAX_COLOR 4
 
 typedef struct rill__set_layout {

@@ -362,6 +362,9 @@ void rill__model_material_refs(const rill_gltf_material *mt,
     out[RILL_MATERIAL_TEX_CLEARCOAT] = coat ? &mt->clearcoat_texture : &none;
     out[RILL_MATERIAL_TEX_CLEARCOAT_ROUGHNESS] = coat ? &mt->clearcoat_roughness_texture : &none;
     out[RILL_MATERIAL_TEX_CLEARCOAT_NORMAL] = coat ? &mt->clearcoat_normal_texture : &none;
+    out[RILL_MATERIAL_TEX_TRANSMISSION] =
+        mt->transmission_factor > 0.0f ? &mt->transmission_texture : &none;
+    out[RILL_MATERIAL_TEX_THICKNESS] = mt->has_volume ? &mt->thickness_texture : &none;
 }
 
 /* Slots whose texels are colours (sRGB); the others hold data. */
@@ -380,6 +383,11 @@ static void lighting_from_gltf(const rill_gltf_material *mt, rill_material_desc 
     d->clearcoat = mt->clearcoat_factor;
     d->clearcoat_roughness = mt->clearcoat_roughness_factor;
     d->clearcoat_normal_scale = mt->clearcoat_normal_texture.scale;
+    d->transmission = mt->transmission_factor;
+    d->volume_set = mt->has_volume;
+    d->thickness = mt->thickness_factor;
+    d->attenuation_distance = mt->attenuation_distance;
+    memcpy(d->attenuation_color, mt->attenuation_color, sizeof(d->attenuation_color));
 }
 
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
@@ -394,10 +402,10 @@ static void textures_from_gltf(const rill_render_model *out,
                                const rill_gltf_texref *const refs[RILL_MATERIAL_TEX_NUM],
                                rill_material_desc *d) {
     rill_texture *slot[RILL_MATERIAL_TEX_NUM] = {
-        &d->base_color_texture,      &d->normal_texture,    &d->metallic_roughness_texture,
-        &d->occlusion_texture,       &d->emissive_texture,  &d->specular_texture,
-        &d->specular_color_texture,  &d->clearcoat_texture, &d->clearcoat_roughness_texture,
-        &d->clearcoat_normal_texture};
+        &d->base_color_texture,       &d->normal_texture,       &d->metallic_roughness_texture,
+        &d->occlusion_texture,        &d->emissive_texture,     &d->specular_texture,
+        &d->specular_color_texture,   &d->clearcoat_texture,    &d->clearcoat_roughness_texture,
+        &d->clearcoat_normal_texture, &d->transmission_texture, &d->thickness_texture};
     for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
         *slot[k] = tex_ref(out, refs[k]);
     }

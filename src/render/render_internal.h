@@ -113,8 +113,9 @@ typedef struct tex_slot {
 typedef struct mat_slot {
     rill__buf *ubo;
     rill__dset *set;
-    rill_alpha_mode alpha_mode;
+    rill_alpha_mode alpha_mode; /* how it draws: BLEND for a transmissive material */
     bool double_sided;
+    bool transmissive; /* KHR_materials_transmission: samples the view's opaque image */
     /* What the descriptor set binds, kept so it can be rebuilt when a texture is replaced. */
     rill_texture tex[RILL_MATERIAL_TEX_NUM];
     rill__sampler_kind samplers[RILL_MATERIAL_TEX_NUM];
@@ -179,6 +180,7 @@ typedef struct rill__view_res {
     rill_rg_image depth, normal, motion, shadow_map, hdr, ao, ao_raw;
     rill_rg_image decal; /* ForwardDecal albedo (premultiplied) + coverage; {0} without decals */
     rill_rg_image ldr;   /* the view's tonemapped colour (the output itself for a single view) */
+    rill_rg_image scene; /* the opaque image with mips transmissive surfaces see; {0}: none */
 } rill__view_res;
 
 /* A view's settings with every default resolved (rill__view_defaults in frame_views.c): the one
@@ -269,10 +271,11 @@ typedef struct rill__view {
     const rill_render_snapshot *snap;
     const rill_render_view *view; /* as given; NULL on a frame with nothing to draw */
     rill__view_settings set;
-    uint32_t index;       /* in the frame: passes and images of view N > 0 are "name.N" */
-    bool in_rect;         /* several views, or one in part: composed into out_rect */
-    uint32_t size3[2];    /* its 3D images' size (render scale of out_rect's) */
-    uint32_t out_rect[4]; /* pixels of the output (x, y, w, h; top-left origin) */
+    uint32_t index;        /* in the frame: passes and images of view N > 0 are "name.N" */
+    bool in_rect;          /* several views, or one in part: composed into out_rect */
+    uint32_t size3[2];     /* its 3D images' size (render scale of out_rect's) */
+    uint32_t scene_levels; /* mips of res.scene (transmission.c); 0 without */
+    uint32_t out_rect[4];  /* pixels of the output (x, y, w, h; top-left origin) */
     float view_proj[16];
     /* ghosts: in a mixed-passthrough view, the ghost instances again (key: blended, then the
      * opacity in 16 bits above the mesh): the opaque ones first, whose pixels get alpha =

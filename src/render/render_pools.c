@@ -857,7 +857,7 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
 /* Where the material block's extension fields start (floats): after 4 vec4, 2 per texture slot
  * and the 5 of the terrain splat. */
 #define MAT_EXT (16 + 8 * RILL_MATERIAL_TEX_NUM + 20)
-#define MAT_EXT_VEC4 4
+#define MAT_EXT_VEC4 6
 
 /* The material block's extension vec4s (MAT_EXT_VEC4 of them): the dielectric reflectance at
  * normal incidence (rgb) and grazing angles (w); unlit, clear coat strength and roughness, and
@@ -865,7 +865,8 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
  * the shader otherwise takes the constants, bit for bit as before); the clear coat normal map's
  * scale, whether there is one and whether it is BC5 (Z rebuilt), whether the specular textures
  * apply; the reflectance at normal incidence before the clamp to 1 and the strength (the
- * textured path multiplies them by the textures first). */
+ * textured path multiplies them by the textures first); transmission, volume thickness,
+ * attenuation distance (0 = none) and whether there is a volume; the attenuation colour. */
 static void material_extensions(const rill_material_desc *d, bool coat_bc5, float *out) {
     float ior = d->ior > 0.0f && isfinite(d->ior) ? d->ior : 1.5f;
     float r = (ior - 1.0f) / (ior + 1.0f);
@@ -890,6 +891,17 @@ static void material_extensions(const rill_material_desc *d, bool coat_bc5, floa
     out[10] = coat_bc5 ? 1.0f : 0.0f;
     out[11] = spec_tex ? 1.0f : 0.0f;
     out[15] = spec;
+    bool volume = d->volume_set && d->thickness > 0.0f && isfinite(d->thickness);
+    float ad = d->attenuation_distance;
+    out[16] = isfinite(d->transmission) ? RILL_CLAMP(d->transmission, 0.0f, 1.0f) : 0.0f;
+    out[17] = volume ? RILL_MIN(d->thickness, 1e6f) : 0.0f;
+    out[18] = volume && ad > 0.0f && isfinite(ad) ? ad : 0.0f;
+    out[19] = volume ? 1.0f : 0.0f;
+    for (int k = 0; k < 3; k++) {
+        float c = d->attenuation_color[k];
+        out[20 + k] = volume && isfinite(c) ? RILL_CLAMP(c, 0.0f, 1.0f) : 1.0f;
+    }
+    out[23] = ior;
 }
 
 /* True when tex is a BC5 image (export's format for normal maps: X and Y only). */
@@ -1081,6 +1093,8 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         d.specular_texture.id = d.specular_color_texture.id = 0;
         d.clearcoat_texture.id = d.clearcoat_roughness_texture.id = 0;
         d.clearcoat_normal_texture.id = 0;
+        d.transmission = 0.0f;
+        d.transmission_texture.id = d.thickness_texture.id = 0;
     }
     material_extensions(&d, texture_is_bc5(r, d.clearcoat_normal_texture), &ubo[MAT_EXT]);
     if (terrain) {
@@ -1110,7 +1124,10 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
      * the normal's Z turns every normal into the surface. The shader rebuilds Z for these. A
      * texture keeps its format for life (rill_render_texture_replace takes the same one only). */
     ubo[7] = !terrain && texture_is_bc5(r, d.normal_texture) ? 1.0f : 0.0f;
-    m->alpha_mode = d.alpha_mode;
+    /* A transmissive surface shows the opaque image behind it: it draws after the opaque pass,
+     * with the blended ones (its UBO keeps its own alpha mode). */
+    m->transmissive = ubo[MAT_EXT + 16] > 0.0f;
+    m->alpha_mode = m->transmissive ? RILL_ALPHA_BLEND : d.alpha_mode;
     m->double_sided = d.double_sided;
     m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
                               d.label ? d.label : "material", err);
@@ -1118,10 +1135,10 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         goto fail;
     }
     rill_texture texs[RILL_MATERIAL_TEX_NUM] = {
-        d.base_color_texture,      d.normal_texture,    d.metallic_roughness_texture,
-        d.occlusion_texture,       d.emissive_texture,  d.specular_texture,
-        d.specular_color_texture,  d.clearcoat_texture, d.clearcoat_roughness_texture,
-        d.clearcoat_normal_texture};
+        d.base_color_texture,       d.normal_texture,       d.metallic_roughness_texture,
+        d.occlusion_texture,        d.emissive_texture,     d.specular_texture,
+        d.specular_color_texture,   d.clearcoat_texture,    d.clearcoat_roughness_texture,
+        d.clearcoat_normal_texture, d.transmission_texture, d.thickness_texture};
     for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
         m->tex[i] = texs[i];
         rill__sampler_desc sd = slot_sampler(&d, i);

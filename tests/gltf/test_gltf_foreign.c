@@ -154,7 +154,7 @@ static void material_gltf(char *dst, size_t cap, const char *mat1) {
     snprintf(root, sizeof(root),
              "\"extensionsUsed\":[\"KHR_materials_unlit\",\"KHR_materials_ior\","
              "\"KHR_materials_specular\",\"KHR_materials_clearcoat\","
-             "\"KHR_texture_transform\"],"
+             "\"KHR_materials_transmission\",\"KHR_materials_volume\",\"KHR_texture_transform\"],"
              "\"images\":[{\"uri\":\"data:image/png;base64,\"}],"
              "\"textures\":[{\"source\":0},{\"source\":0}],"
              "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}}},"
@@ -171,7 +171,11 @@ static const char k_mat1[] =
     "\"KHR_materials_clearcoat\":{\"clearcoatFactor\":0.75,\"clearcoatRoughnessFactor\":0.25,"
     "\"clearcoatTexture\":{\"index\":0},\"clearcoatRoughnessTexture\":{\"index\":1,"
     "\"extensions\":{\"KHR_texture_transform\":{\"scale\":[2,3],\"texCoord\":1}}},"
-    "\"clearcoatNormalTexture\":{\"index\":1,\"scale\":0.5}}";
+    "\"clearcoatNormalTexture\":{\"index\":1,\"scale\":0.5}},"
+    "\"KHR_materials_transmission\":{\"transmissionFactor\":0.9,\"transmissionTexture\":"
+    "{\"index\":1}},"
+    "\"KHR_materials_volume\":{\"thicknessFactor\":0.2,\"thicknessTexture\":{\"index\":0},"
+    "\"attenuationDistance\":3,\"attenuationColor\":[0.5,0.75,1]}";
 
 static void check_material_exts(const rill_gltf_model *m) {
     assert_int_equal(m->material_count, 2);
@@ -194,6 +198,13 @@ static void check_material_exts(const rill_gltf_model *m) {
                 cr->uv_scale[1] == 3.0f && cr->transform_texcoord == 1);
     assert_true(x->clearcoat_normal_texture.texture == 1 &&
                 x->clearcoat_normal_texture.scale == 0.5f);
+    /* Transmission and volume: factors, textures, attenuation; absent: none, thin, white. */
+    assert_true(u->transmission_factor == 0.0f && !u->has_volume);
+    assert_true(u->attenuation_color[0] == 1.0f && u->attenuation_distance == 0.0f);
+    assert_true(x->transmission_factor == 0.9f && x->transmission_texture.texture == 1);
+    assert_true(x->has_volume && x->thickness_factor == 0.2f && x->thickness_texture.texture == 0);
+    assert_true(x->attenuation_distance == 3.0f && x->attenuation_color[0] == 0.5f &&
+                x->attenuation_color[1] == 0.75f && x->attenuation_color[2] == 1.0f);
 }
 
 /* KHR_materials_unlit, _ior, _specular and _clearcoat: factors and textures read and written
@@ -260,6 +271,24 @@ static void test_material_extensions(void **state) {
          "scale: 1e+30 is out of range [-1000, 1000]"},
         {"\"KHR_materials_specular\":{\"specularTexture\":{\"index\":-1}}",
          "packed.gltf: materials[1].extensions.KHR_materials_specular.specularTexture.index"},
+        {"\"KHR_materials_transmission\":{\"transmissionFactor\":1e999}",
+         "packed.gltf: materials[1].extensions.KHR_materials_transmission.transmissionFactor: not "
+         "a finite number"},
+        {"\"KHR_materials_transmission\":{\"transmissionFactor\":1.5}",
+         "packed.gltf: materials[1].extensions.KHR_materials_transmission.transmissionFactor: 1.5 "
+         "is out of range [0, 1]"},
+        {"\"KHR_materials_transmission\":{\"transmissionTexture\":{\"index\":9}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_transmission.transmissionTexture."
+         "index"},
+        {"\"KHR_materials_volume\":{\"thicknessFactor\":-1}",
+         "packed.gltf: materials[1].extensions.KHR_materials_volume.thicknessFactor: -1 is out of "
+         "range [0, 1e+06]"},
+        {"\"KHR_materials_volume\":{\"attenuationDistance\":0}",
+         "packed.gltf: materials[1].extensions.KHR_materials_volume.attenuationDistance: 0 is out "
+         "of range"},
+        {"\"KHR_materials_volume\":{\"attenuationColor\":[2,0,0]}",
+         "packed.gltf: materials[1].extensions.KHR_materials_volume.attenuationColor[0]: 2 is out "
+         "of range [0, 1]"},
         {"\"KHR_materials_specular\":{\"specularColorTexture\":[0]}",
          "packed.gltf: materials[1].extensions.KHR_materials_specular.specularColorTexture: "
          "expected an object"},

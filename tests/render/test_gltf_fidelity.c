@@ -7,7 +7,9 @@
  * texCoord override picks UV set 1; unlit ignores the light; clear coat adds a highlight a rough
  * surface lacks, and its textures mask it (strength), blur it (roughness) or tilt it away (its
  * normal map) on the half their texel says; specular 0 and ior 1 take a smooth dielectric's
- * highlight away, and the specular texture's alpha does so on its half. */
+ * highlight away, and the specular texture's alpha does so on its half; a transmissive square
+ * shows the red square behind it (sharp when smooth, spread when rough, darkened through an
+ * absorbing volume), an opaque one hides it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -361,6 +363,106 @@ static void test_specular_textures(void **state) {
     render_test_destroy_clean(r, false);
 }
 
+/* Reads a fidelity file into a renderer model (one instance). */
+static rill_gltf_model *load_model(rill_renderer *r, const fq_opts *o, rill_render_model *rm) {
+    static char text[16384];
+    size_t n = fq_text(o, text, sizeof(text));
+    assert_true(n > 0);
+    rill_gltf_model *m = NULL;
+    rill_error err = {0};
+    rill_gltf_read_desc rd = {.name = "fidelity.gltf"};
+    if (rill_gltf_read_memory(text, n, &rd, &m, &err) != RILL_OK) {
+        fail_msg("%s", err.msg);
+    }
+    assert_int_equal(rill_render_model_create(r, m, NULL, rm, &err), RILL_OK);
+    assert_int_equal(rm->instance_count, 1);
+    return m;
+}
+
+/* The square of `front` with, 1.5 behind it, an unlit red square of 0.4 its size, in the sky
+ * light only, into px. */
+static void render_over_red(rill_renderer *r, const char *front, uint8_t *px) {
+    rill_render_model fm, bm;
+    rill_gltf_model *f = load_model(r, &(fq_opts){.material = front}, &fm);
+    rill_gltf_model *b = load_model(
+        r,
+        &(fq_opts){.material = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},"
+                               "\"extensions\":{\"KHR_materials_unlit\":{}}}"},
+        &bm);
+    rill_render_instance inst[2] = {bm.instances[0], fm.instances[0]};
+    glm_mat4_identity((vec4 *)inst[0].transform);
+    inst[0].transform[0] = inst[0].transform[5] = inst[0].transform[10] = 0.4f;
+    inst[0].transform[14] = -1.5f;
+    inst[0].id += 1000;
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    mat4 inv;
+    render_test_look_at(inv, (float[3]){0, 0, 3.5f}, (float[3]){0, 0, 0});
+    memcpy(snap.view.world_from_view, inv, sizeof(mat4));
+    snap.view.fov_y = 0.8f;
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.3f;
+    snap.instances = inst;
+    snap.instance_count = 2;
+    rill_error err = {0};
+    for (int k = 0; k < 2; k++) {
+        if (rill_renderer_render(r, &snap, &err) != RILL_OK) {
+            fail_msg("render: %s", err.msg);
+        }
+    }
+    if (rill_renderer_read_pixels(r, px, (size_t)W * H * 4, &err) != RILL_OK) {
+        fail_msg("read_pixels: %s", err.msg);
+    }
+    rill_render_model_destroy(r, &fm);
+    rill_render_model_destroy(r, &bm);
+    rill_gltf_model_free(f);
+    rill_gltf_model_free(b);
+}
+
+/* KHR_materials_transmission and _volume: a white square in front of a small red one. Opaque, it
+ * hides the red; transmissive and smooth, the red shows through sharp in the middle and the
+ * black background around it; rough, the red spreads past its edge and dims in the middle;
+ * through a volume absorbing red (attenuation colour 0.1, 1, 1 over 0.5 of 1 thickness) it
+ * darkens. The smooth picture is the golden gltf_transmission. */
+static void test_transmission(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t opaque[W * H * 4], sharp[W * H * 4], rough[W * H * 4], absorbed[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1,1],"
+                      "\"metallicFactor\":0,\"roughnessFactor\":%s}%s}";
+    char mat[512];
+    snprintf(mat, sizeof(mat), fmt, "0", "");
+    render_over_red(r, mat, opaque);
+    snprintf(mat, sizeof(mat), fmt, "0",
+             ",\"extensions\":{\"KHR_materials_transmission\":{\"transmissionFactor\":1}}");
+    render_over_red(r, mat, sharp);
+    snprintf(mat, sizeof(mat), fmt, "0.8",
+             ",\"extensions\":{\"KHR_materials_transmission\":{\"transmissionFactor\":1}}");
+    render_over_red(r, mat, rough);
+    snprintf(mat, sizeof(mat), fmt, "0",
+             ",\"extensions\":{\"KHR_materials_transmission\":{\"transmissionFactor\":1},"
+             "\"KHR_materials_volume\":{\"thicknessFactor\":1,\"attenuationDistance\":0.5,"
+             "\"attenuationColor\":[0.1,1,1]}}");
+    render_over_red(r, mat, absorbed);
+    const uint8_t *oc = at(opaque, 0, 0), *sc = at(sharp, 0, 0), *se = at(sharp, 0.8f, 0.8f);
+    const uint8_t *rc = at(rough, 0, 0), *re = at(rough, 0.4f, 0), *sx = at(sharp, 0.4f, 0);
+    const uint8_t *ac = at(absorbed, 0, 0);
+    print_message("middle: opaque %u,%u,%u, transmissive %u,%u,%u, rough %u,%u,%u, absorbed "
+                  "%u,%u,%u; corner %u,%u,%u; past the red's edge: sharp %u, rough %u (red)\n",
+                  oc[0], oc[1], oc[2], sc[0], sc[1], sc[2], rc[0], rc[1], rc[2], ac[0], ac[1],
+                  ac[2], se[0], se[1], se[2], sx[0], re[0]);
+    assert_true(abs((int)oc[0] - (int)oc[1]) < 10);        /* opaque: no red */
+    assert_true(sc[0] > 150 && sc[0] > sc[1] + 100);       /* the red shows through */
+    assert_true(se[0] < 60);                               /* black around it */
+    assert_true(rc[0] < sc[0] - 10 && rc[0] > rc[1] + 20); /* rough: dimmer, still red */
+    assert_true(re[0] > sx[0] + 10);                       /* and spread past the edge */
+    assert_true(ac[0] < sc[0] - 60);                       /* the volume absorbs red */
+    golden_expect("gltf_transmission", sharp, W, H);
+    render_test_destroy_clean(r, false);
+}
+
 /* A smooth dark dielectric reflects the sun into the camera; KHR_materials_specular with factor 0
  * and KHR_materials_ior 1 (no reflectance at normal incidence) take that highlight away, and a
  * higher ior makes it brighter. */
@@ -402,6 +504,7 @@ int main(void) {
         cmocka_unit_test(test_clearcoat),
         cmocka_unit_test(test_clearcoat_textures),
         cmocka_unit_test(test_specular_textures),
+        cmocka_unit_test(test_transmission),
         cmocka_unit_test(test_specular_and_ior),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,7 +26,8 @@
  * resolve against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
  *   KHR_materials_emissive_strength, KHR_materials_unlit, KHR_materials_ior,
- *   KHR_materials_specular and KHR_materials_clearcoat (factors and textures),
+ *   KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_transmission and
+ *   KHR_materials_volume (factors and textures),
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
  *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
  *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
@@ -70,6 +71,8 @@ extern "C" {
 #define RILL_GLTF_EXT_IOR "KHR_materials_ior"
 #define RILL_GLTF_EXT_SPECULAR "KHR_materials_specular"
 #define RILL_GLTF_EXT_CLEARCOAT "KHR_materials_clearcoat"
+#define RILL_GLTF_EXT_TRANSMISSION "KHR_materials_transmission"
+#define RILL_GLTF_EXT_VOLUME "KHR_materials_volume"
 /* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
 #define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
@@ -130,8 +133,21 @@ typedef struct rill_gltf_material {
     float clearcoat_factor;
     float clearcoat_roughness_factor;
     rill_gltf_texref clearcoat_texture, clearcoat_roughness_texture, clearcoat_normal_texture;
+    /* KHR_materials_transmission: the share of light (0 to 1, times transmission_texture's red)
+     * that passes through the surface, refracted; 0 = opaque as usual. */
+    float transmission_factor;
+    rill_gltf_texref transmission_texture;
+    /* KHR_materials_volume (has_volume false = thin-walled): the thickness under the surface in
+     * the mesh's units (times thickness_texture's green) and how light fades through it:
+     * attenuation_color reached after attenuation_distance (0 = never fades). */
+    bool has_volume;
+    float thickness_factor;
+    rill_gltf_texref thickness_texture;
+    float attenuation_distance;
+    float attenuation_color[3];
     /* (A model built in code need not fill in an extension's references while the extension is
-     * off, has_specular false or clearcoat_factor 0; once on, -1 means none as everywhere.) */
+     * off: has_specular false, clearcoat_factor or transmission_factor 0, has_volume false; once
+     * on, -1 means none as everywhere.) */
     rill_gltf_alpha_mode alpha_mode;
     float alpha_cutoff; /* used in MASK mode, default 0.5 */
     bool double_sided;

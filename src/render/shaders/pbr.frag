@@ -21,6 +21,8 @@ layout(location = 9) in vec2 in_uv1;
 
 layout(location = 0) out vec4 out_color;
 
+#include "pbr_transmission.glsl"
+
 // The opaque and transparent passes test depth without writing it, so the test can run before
 // the shader even though it may discard: fragments the prepass hid are never shaded.
 layout(early_fragment_tests) in;
@@ -66,6 +68,10 @@ vec3 f_schlick_spec(float voh, vec3 albedo, float metallic) {
     return f0 + (f90 - f0) * pow(1.0 - voh, 5.0);
 }
 
+// The share of the diffuse light a surface keeps: 1 - its transmission (KHR_materials_transmission
+// replaces the rest with what shows through it).
+float diffuse_weight = 1.0;
+
 vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     vec3 h = normalize(v + l);
     float nol = clamp(dot(n, l), 0.0, 1.0);
@@ -76,7 +82,7 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     vec3 f0 = mix(vec3(0.04), albedo, metallic);
     vec3 f = material.params3.w > 0.5 ? f_schlick_spec(voh, albedo, metallic) : f_schlick(voh, f0);
     vec3 spec = d_ggx(noh, a) * v_smith(nov, nol, a) * f;
-    vec3 diff = (1.0 - f) * (1.0 - metallic) * albedo / PI;
+    vec3 diff = (1.0 - f) * (1.0 - metallic) * albedo / PI * diffuse_weight;
     return (diff + spec) * nol;
 }
 
@@ -241,7 +247,7 @@ void main() {
         mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv, in_uv1));
         ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv, in_uv1)).r, material.params.z);
     }
-    if (material.params2.y != 2.0) { // ForwardDecal paints opaque surfaces: albedo by coverage
+    if (material.params2.y != 2.0 && material.params5.x <= 0.0) { // ForwardDecal: opaque surfaces
         ivec2 dp = min(ivec2(gl_FragCoord.xy), textureSize(decal_tex, 0) - 1); // 1x1 without decals
         vec4 dc = texelFetch(decal_tex, dp, 0);
         base.rgb = base.rgb * (1.0 - dc.a) + dc.rgb;
@@ -263,7 +269,10 @@ void main() {
     if (material.params3.w > 0.5)
         dielectric_spec = material.params4.w > 0.5 ? textured_spec() : material.spec;
     vec3 coat_light = vec3(0.0);
-    if (frame.counts.z == 1u && material.params2.y != 2.0) // SSAO describes opaque surfaces only
+    float transmission = transmission_amount();
+    diffuse_weight = 1.0 - transmission;
+    // SSAO describes the surfaces of the prepass only (not blended or transmissive ones).
+    if (frame.counts.z == 1u && material.params2.y != 2.0 && material.params5.x <= 0.0)
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 color = vec3(0.0);
@@ -314,9 +323,12 @@ void main() {
         f0 = mix(dielectric_spec.rgb, base.rgb, metallic);
         spec_f = f0 * ab.x + (dielectric_spec.w + (1.0 - dielectric_spec.w) * metallic) * ab.y;
     }
-    vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f);
+    vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f) * diffuse_weight;
     vec3 amb_specular = environment_specular(in_world, reflect(-v, n), rough) * spec_f;
     color += (amb_diffuse + amb_specular) * (ao * frame.ambient.x);
+    if (transmission > 0.0) // what shows through, less what the surface reflects
+        color += transmitted_light(n, v, base.rgb, rough) * transmission * (1.0 - metallic) *
+                 (1.0 - spec_f);
     if (!terrain)
         color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv, in_uv1)).rgb;
     if (coat > 0.0) {
