@@ -9,7 +9,9 @@
  * Controls: WASD move, Q/E down/up, right mouse drag looks around, Shift is 4x faster, the scroll
  * wheel changes the speed, 1-4 cycle the render mode of the built-in scene channels (context,
  * selectable, preserve-identity, ghost: normal, hidden, wireframe, ghost 0.35), a left click picks
- * the nearest selectable entity under the cursor (its name goes in the overlay), F1 toggles the
+ * the nearest selectable entity under the cursor (its name goes in the overlay; a reflection
+ * probe's box the ray enters before that is picked instead and drawn as a wireframe box while
+ * selected: viewer_probes.c), F1 toggles the
  * overlay, F2 cycles the quality tier, F3/F4 lower/raise the render scale, F5 turns texture
  * streaming on/off, F6 shows the texture state heatmap, F7 switches vsync, Esc quits. The
  * overlay
@@ -20,7 +22,9 @@
 #include "cli_opts.h"
 #include "cmds.h"
 #include "rill/channels.h"
+#include "viewer_probes.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +117,38 @@ typedef struct viewer {
     double frame_ms;
     int rc;
     char picked[128]; /* the overlay's pick line */
+    /* The reflection probe a pick selected (0: none): its box draws as a wireframe cube. */
+    rill_entity probe;
+    rill_mesh box_mesh;
+    rill_material box_material;
+    RILL_ARRAY(rill_render_instance) instances; /* the snapshot's, plus the probe box */
     char text[RILL_RENDER_OVERLAY_MAX_TEXT];
 } viewer;
+
+/* The selected probe's box, a wireframe cube, appended to the snapshot's instances (a copy the
+ * viewer owns); called once a frame, after this frame's pick. */
+static bool add_probe_box(viewer *v, rill_render_snapshot *snap, rill_error *err) {
+    rill_world *w = rill_app_world(rill_content_app(v->content));
+    rill_render_instance box;
+    if (!v->probe || !viewer_probe_box(w, v->probe, v->box_mesh, &box)) {
+        return true;
+    }
+    box.material = v->box_material;
+    rill_array_clear(&v->instances);
+    for (uint32_t i = 0; i < snap->instance_count; i++) {
+        if (!rill_array_push(&v->instances, snap->instances[i])) {
+            rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory (probe box)");
+            return false;
+        }
+    }
+    if (!rill_array_push(&v->instances, box)) {
+        rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "out of memory (probe box)");
+        return false;
+    }
+    snap->instances = v->instances.data;
+    snap->instance_count = v->instances.len;
+    return true;
+}
 
 /* This frame's snapshot: the world as rill_content sets it up, seen from the fly camera (with the
  * world camera's lens). With several active cameras every one is shown as the scene lays them
@@ -206,7 +240,21 @@ static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, floa
                rill_channels_pick(rill_app_world(app), rill_app_assets(app), &d, &hit);
     /* Gameplay hears of it: scripts' on_event "pick" at the next frame, C through the event. */
     rill_channels_send_pick(rill_app_world(app), got ? &hit : NULL, x, y);
-    if (got) {
+    /* A reflection probe's box the ray enters before the geometry it hits (or the entity hit, when
+     * it is a probe itself) is selected: its box draws as a wireframe. */
+    float probe_at = 0.0f;
+    v->probe = viewer_probe_pick(rill_app_world(app), d.origin, d.dir, got ? hit.distance : FLT_MAX,
+                                 &probe_at);
+    if (!v->probe && got && viewer_is_probe(rill_app_world(app), hit.entity)) {
+        v->probe = hit.entity;
+        probe_at = hit.distance;
+    }
+    if (v->probe) {
+        const char *name = rill_channels_pick_name(rill_app_world(app), v->probe);
+        snprintf(v->picked, sizeof(v->picked), "picked probe %s%s(entity %u:%u) at %.1f m",
+                 name ? name : "", name ? " " : "", RILL_ENTITY_INDEX(v->probe),
+                 RILL_ENTITY_GENERATION(v->probe), (double)probe_at);
+    } else if (got) {
         /* The name a user gave (the NM_ object, not the glTF node under it), else the entity as
          * index:generation, as log lines name entities. */
         const char *name = rill_channels_pick_name(rill_app_world(app), hit.entity);
@@ -412,6 +460,12 @@ static void viewer_render(rill_app *app, void *user) {
         if (ww && wh)
             pick_at(v, app, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
                     (float)wh, false);
+    }
+    if (!add_probe_box(v, &snap, &err)) {
+        fprintf(stderr, "rill run: %s\n", err.msg);
+        v->rc = 1;
+        rill_app_request_exit(app);
+        return;
     }
     rill_renderer_settings rs;
     rill_renderer_get_settings(v->r, &rs);
@@ -641,6 +695,8 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         goto done;
     }
     rill_cli_step_done("%u entities", rill_world_entity_count(rill_app_world(app)));
+    v->box_mesh = viewer_probe_box_mesh(v->r, &err);
+    v->box_material = rill_render_material_create(v->r, &(rill_material_desc){0}, &err);
     rill_cli_step("drawing the first frame");
     print_notes(rill_content_notes(content));
     v->hours = opts->time_of_day_set ? opts->time_of_day : 12.0;
@@ -690,6 +746,7 @@ done:
     rill_content_release(content);
     if (opts->effects)
         rill_cli_effects_release(opts->effects);
+    rill_array_free(&v->instances);
     rill_renderer_destroy(v->r);
     rill_window_destroy(v->win);
     rill_free(v);
@@ -772,7 +829,9 @@ static void usage(FILE *f) {
         "speed,\n"
         "          1 2 3 4 cycle the mode of the context, selectable, preserve-identity and\n"
         "          ghost channels (normal, hidden, wireframe, ghost 0.35), left click picks the\n"
-        "          nearest selectable entity (named in the overlay), F1 overlay (effects with\n"
+        "          nearest selectable entity (named in the overlay; a reflection probe's box in\n"
+        "          front of it is picked instead and drawn as a wireframe box), F1 overlay "
+        "(effects with\n"
         "          their GPU time), F2 quality tier, F3/F4 render scale, F5 texture streaming\n"
         "          on/off, F6 texture state heatmap, F7 vsync, F8 / Shift+F8 sun +/- half an "
         "hour,\n"

@@ -1257,6 +1257,39 @@ run_demo_window)
         fail "rill demo --window failed"
     expect_out "2 frames"
     ;;
+run_probe_box)
+    # A reflection probe's box around the right cube of cube_scene.rsn: a pick whose ray enters
+    # the box before it reaches the cube selects the probe (named by its name and entity), and
+    # while selected its box draws as a wireframe: the picture differs from the unselected one
+    # by the box's lines (a few per cent of the pixels), the rest the same.
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" .
+    cat "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" - >p.rsn <<'EOF'
+
+entity 6 "Probe" {
+    Transform {
+        translation: (0.9, 0.5, 0)
+        scale: (1.6, 1.6, 1.6)
+    }
+    LightProbe {
+    }
+}
+EOF
+    view() { # view OUT.png [extra args...]
+        o=$1
+        shift
+        xvfb-run -a "$rill" run p.rsn --size 160x120 --vsync off --frames 3 --no-overlay \
+            --screenshot "$o" "$@" >out.txt 2>err.txt || fail "rill run $* failed: $(cat err.txt)"
+    }
+    view sel.png --pick 115,30
+    grep -Eq "^picked probe Probe \(entity [0-9]+:[0-9]+\) at [0-9]+\.[0-9] m$" out.txt ||
+        fail "the probe was not picked: $(cat out.txt)"
+    view none.png --pick 80,100
+    expect_out "picked nothing"
+    "$PNG_SAME" none.png sel.png 3 0.999 >out.txt 2>err.txt &&
+        fail "the selected probe's box is not drawn"
+    "$PNG_SAME" none.png sel.png 3 0.9 >out.txt 2>err.txt ||
+        fail "more than the probe's box differs: $(cat err.txt)"
+    ;;
 run_pick)
     # Picking in the viewer: cube_scene.rsn with its right cube renamed NM_Right (selectable),
     # then a terrain.
