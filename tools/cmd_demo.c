@@ -4,7 +4,8 @@
  * written as PNGs headless, then, with --window, the world opens in `rill run`'s viewer.
  *
  * The world is scene instances over models:
- *   main.rsn                  a camera, a sun, the landmarks and one streamed SceneInstance per
+ *   main.rsn                  a camera, a sun, the landmarks, the harbour (a Water over a terrain
+ *                             basin along the east edge) and one streamed SceneInstance per
  *                             district
  *   districts/district_N.rsn  district variants (16, or 8 in small test worlds): ground, buildings,
  *                             props, street lights; each in a style (its own facade, roof and
@@ -27,6 +28,7 @@
 #include "rill/channels.h"
 #include "rill/formats/export.h"
 #include "rill/render.h"
+#include "rill/render/ocean.h"
 #include "rill/scene/model.h"
 #include "rill/stream.h"
 #include "rill/terrain.h"
@@ -275,12 +277,37 @@ static demo_terrain demo_terrain_size(uint32_t side) {
     return t;
 }
 
-/* Height samples in [0, 1]: 0 under the city (plus a 40 m apron), noise hills beyond that,
- * faded in over 400 m so the city's edge meets a gentle slope. */
+/* The harbour along the city's east edge: a basin of the terrain from the apron outward and the
+ * Water over it (gen_harbour). Its rectangle in world x and z, and the water's level. */
+#define DEMO_HARBOUR_WIDTH 700.0f    /* metres east of the apron */
+#define DEMO_HARBOUR_OVERHANG 300.0f /* metres past the city to the north and south */
+#define DEMO_HARBOUR_DEEP 6.0f       /* metres the basin's floor lies below the flat terrain */
+#define DEMO_HARBOUR_SHORE 150.0f    /* metres from the basin's edge to its full depth */
+#define DEMO_HARBOUR_LEVEL (-0.05f)  /* the sea: under the ground tiles, above the flat terrain */
+
+static void harbour_rect(uint32_t side, float out[4]) {
+    float half_city = 0.5f * (float)side * DEMO_DISTRICT_SIZE + 40.0f;
+    out[0] = half_city;                            /* x min */
+    out[1] = half_city + DEMO_HARBOUR_WIDTH;       /* x max */
+    out[2] = -(half_city + DEMO_HARBOUR_OVERHANG); /* z min */
+    out[3] = half_city + DEMO_HARBOUR_OVERHANG;    /* z max */
+}
+
+/* 1 outside the harbour, falling to 0 over DEMO_HARBOUR_SHORE metres inside its edge. */
+static float harbour_keep(const float rect[4], float x, float z) {
+    float in = fminf(fminf(x - rect[0], rect[1] - x), fminf(z - rect[2], rect[3] - z));
+    float t = fminf(fmaxf(in / DEMO_HARBOUR_SHORE, 0.0f), 1.0f);
+    return 1.0f - t * t * (3.0f - 2.0f * t);
+}
+
+/* Height samples in [0, 1] above DEMO_TERRAIN_FLAT - DEMO_HARBOUR_DEEP: the flat level under the
+ * city (plus a 40 m apron), noise hills beyond that, faded in over 400 m so the city's edge meets
+ * a gentle slope, and the harbour's basin sloping down to the floor along the east edge. */
 static rill_result write_heightmap(gen *g, const demo_terrain *t, uint32_t side, rill_error *err) {
     uint32_t n = t->chunks * (DEMO_TERRAIN_RES - 1u) + 1u;
     float step = DEMO_TERRAIN_CHUNK / (float)(DEMO_TERRAIN_RES - 1u);
-    float half_city = 0.5f * (float)side * DEMO_DISTRICT_SIZE + 40.0f;
+    float half_city = 0.5f * (float)side * DEMO_DISTRICT_SIZE + 40.0f, harbour[4];
+    harbour_rect(side, harbour);
     uint8_t *raw = rill_malloc((size_t)n * n * 2u);
     if (!raw)
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "terrain.r16: out of memory");
@@ -292,6 +319,7 @@ static rill_result write_heightmap(gen *g, const demo_terrain *t, uint32_t side,
             float fade = fminf(out / 400.0f, 1.0f);
             fade = fade * fade * (3.0f - 2.0f * fade);
             float v = fade * rill_terrain_noise(7u, 700.0f, wx, wz);
+            v = (v + DEMO_HARBOUR_DEEP / DEMO_TERRAIN_HEIGHT) * harbour_keep(harbour, wx, wz);
             uint32_t q = (uint32_t)(fminf(fmaxf(v, 0.0f), 1.0f) * 65535.0f + 0.5f);
             raw[((size_t)z * n + x) * 2u] = (uint8_t)q;
             raw[((size_t)z * n + x) * 2u + 1u] = (uint8_t)(q >> 8);
@@ -315,7 +343,8 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
     *res = write_heightmap(g, &dt, side, err);
     if (*res != RILL_OK)
         return 0;
-    rill_entity e = put(g, 0, "Terrain", dt.corner, DEMO_TERRAIN_FLAT, dt.corner, 0);
+    rill_entity e =
+        put(g, 0, "Terrain", dt.corner, DEMO_TERRAIN_FLAT - DEMO_HARBOUR_DEEP, dt.corner, 0);
     rill_component tc = rill_world_find_component(g->w, "Terrain");
     rill_terrain t;
     rill_type_apply_defaults(rill_world_component_type(g->w, tc), &t);
@@ -358,6 +387,27 @@ static uint32_t gen_terrain(gen *g, uint32_t side, float cam_x, float cam_z, ril
         add_model(g, body, "models/car.glb");
     }
     return 1u + 2u * DEMO_FALLING_CARS;
+}
+
+/* The harbour's sea: a Water (the FFT ocean, rill/render/ocean.h) over the terrain's basin, its
+ * surface DEMO_HARBOUR_LEVEL, bounded to the basin's rectangle, a light breeze along +X. */
+static uint32_t gen_harbour(gen *g, uint32_t side) {
+    rill_component wc = rill_world_find_component(g->w, "Water");
+    if (!wc.id)
+        return 0;
+    float rect[4];
+    harbour_rect(side, rect);
+    rill_entity e = put(g, 0, "Harbour", 0.5f * (rect[0] + rect[1]), DEMO_HARBOUR_LEVEL,
+                        0.5f * (rect[2] + rect[3]), 0);
+    rill_render_water w;
+    rill_type_apply_defaults(rill_world_component_type(g->w, wc), &w);
+    w.wind_speed = 6.0f;
+    w.amplitude = 0.5f;
+    w.extent[0] = rect[1] - rect[0];
+    w.extent[1] = rect[3] - rect[2];
+    w.clarity = 2.0f;
+    rill_world_add(g->w, e, wc, &w);
+    return 1;
 }
 
 /* The main scene: camera, sun, landmarks and the streamed district instances. */
@@ -428,6 +478,7 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
     count += gen_terrain(g, side, off + 60.0f, off + 160.0f, err, res);
     if (*res != RILL_OK)
         return count;
+    count += gen_harbour(g, side);
     /* Scripted life (demo_scripts.c): traffic, the gate's doors, day and night, a district on L. */
     *res = rill_demo_add_life(g->w, g->out, &(rill_demo_layout){side, districts, off}, &count, err);
     if (*res != RILL_OK)
