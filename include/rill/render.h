@@ -402,6 +402,8 @@ enum {
     RILL_MATERIAL_TEX_CLEARCOAT_NORMAL,    /* the clear coat's normal map */
     RILL_MATERIAL_TEX_TRANSMISSION,        /* red: transmission */
     RILL_MATERIAL_TEX_THICKNESS,           /* green: volume thickness */
+    RILL_MATERIAL_TEX_SHEEN_COLOR,         /* rgb (sRGB): sheen colour */
+    RILL_MATERIAL_TEX_SHEEN_ROUGHNESS,     /* alpha: sheen roughness */
     RILL_MATERIAL_TEX_NUM
 };
 
@@ -504,6 +506,13 @@ typedef struct rill_material_desc {
     rill_texture thickness_texture;
     float attenuation_distance;
     float attenuation_color[3];
+    /* glTF KHR_materials_sheen: a cloth-like layer (Charlie distribution, Ashikhmin visibility)
+     * of this colour (times sheen_color_texture's RGB, sRGB; black = none) and roughness (times
+     * sheen_roughness_texture's alpha) that brightens grazing angles; what is under it loses
+     * the light the sheen reflects. */
+    float sheen_color[3];
+    float sheen_roughness;
+    rill_texture sheen_color_texture, sheen_roughness_texture;
     const char *label;
     /* kind TERRAIN: the terrain splat material (rill_render_terrain makes these). Up to 4 layers
      * blended by splat_weights (RGBA, one channel per layer, sampled with the mesh uv; linear, not

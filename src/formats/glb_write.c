@@ -470,17 +470,18 @@ static const char *image_mime(const rill_gltf_image *im) {
 }
 
 /* The material extensions (KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission,
- * _volume) a material uses, as bits 1, 2, 4, 8, 16 and 32. */
+ * _volume, _sheen) a material uses, as bits 1, 2, 4, 8, 16, 32 and 64. */
 static unsigned material_lighting_exts(const rill_gltf_material *ma) {
     return (ma->unlit ? 1u : 0u) | (ma->ior > 0.0f ? 2u : 0u) | (ma->has_specular ? 4u : 0u) |
            (ma->clearcoat_factor > 0.0f ? 8u : 0u) | (ma->transmission_factor > 0.0f ? 16u : 0u) |
-           (ma->has_volume ? 32u : 0u);
+           (ma->has_volume ? 32u : 0u) | (ma->has_sheen ? 64u : 0u);
 }
 
-#define LIGHTING_EXTS 6
+#define LIGHTING_EXTS 7
 static const char *const k_lighting_exts[LIGHTING_EXTS] = {
     RILL_GLTF_EXT_UNLIT,     RILL_GLTF_EXT_IOR,          RILL_GLTF_EXT_SPECULAR,
-    RILL_GLTF_EXT_CLEARCOAT, RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME};
+    RILL_GLTF_EXT_CLEARCOAT, RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME,
+    RILL_GLTF_EXT_SHEEN};
 
 /* Writes the material extensions ma uses into its "extensions" object (made when needed). */
 static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
@@ -521,6 +522,12 @@ static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
             cJSON_AddNumberToObject(x[5], "attenuationDistance", ma->attenuation_distance);
         }
         cJSON_AddItemToObject(x[5], "attenuationColor", float_array(ma->attenuation_color, 3));
+    }
+    if (x[6]) {
+        cJSON_AddItemToObject(x[6], "sheenColorFactor", float_array(ma->sheen_color_factor, 3));
+        cJSON_AddNumberToObject(x[6], "sheenRoughnessFactor", ma->sheen_roughness_factor);
+        add_texref(x[6], "sheenColorTexture", &ma->sheen_color_texture, NULL);
+        add_texref(x[6], "sheenRoughnessTexture", &ma->sheen_roughness_texture, NULL);
     }
 }
 

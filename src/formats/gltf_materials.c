@@ -180,8 +180,28 @@ static rill_result volume_ext(rd *r, const rill__gj *x, const char *xw, rill_glt
     return RILL_OK;
 }
 
-/* KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission and _volume: factors and
- * textures. Out-of-range factors and bad texture references refuse the file naming the place. */
+/* KHR_materials_sheen: colour (0 to 1 each), roughness (0 to 1) and their textures. */
+static rill_result sheen_ext(rd *r, const rill__gj *x, const char *xw, rill_gltf_material *mat) {
+    mat->has_sheen = true;
+    float c[3] = {0.0f, 0.0f, 0.0f};
+    RILL_TRY(rill__rd_js_floats(r, x, "sheenColorFactor", xw, 3, c, NULL));
+    for (int k = 0; k < 3; k++) {
+        if (!(c[k] >= 0.0f && c[k] <= 1.0f)) {
+            return rill__rd_fail(r, RILL_ERR_CORRUPT,
+                                 "%s.sheenColorFactor[%d]: %g is out of range [0, 1]", xw, k,
+                                 (double)c[k]);
+        }
+        mat->sheen_color_factor[k] = c[k];
+    }
+    RILL_TRY(ext_factor(r, x, "sheenRoughnessFactor", xw, 0.0f, 0.0f, 1.0f,
+                        &mat->sheen_roughness_factor));
+    RILL_TRY(texref(r, x, "sheenColorTexture", xw, NULL, &mat->sheen_color_texture));
+    return texref(r, x, "sheenRoughnessTexture", xw, NULL, &mat->sheen_roughness_texture);
+}
+
+/* KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission, _volume and _sheen: factors
+ * and textures. Out-of-range factors and bad texture references refuse the file naming the place.
+ */
 static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char *where,
                                           rill_gltf_material *mat) {
     const rill__gj *ext = rill__gj_get(ma, "extensions"), *x;
@@ -193,6 +213,8 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
     texref_none(&mat->clearcoat_normal_texture);
     texref_none(&mat->transmission_texture);
     texref_none(&mat->thickness_texture);
+    texref_none(&mat->sheen_color_texture);
+    texref_none(&mat->sheen_roughness_texture);
     mat->attenuation_color[0] = mat->attenuation_color[1] = mat->attenuation_color[2] = 1.0f;
     mat->unlit = ext && rill__gj_get(ext, RILL_GLTF_EXT_UNLIT);
     if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_IOR)) != NULL) {
@@ -218,6 +240,11 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_VOLUME, where);
         RILL_TRY(rill__rd_js_object(r, x, xw));
         RILL_TRY(volume_ext(r, x, xw, mat));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_SHEEN)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_SHEEN, where);
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(sheen_ext(r, x, xw, mat));
     }
     return RILL_OK;
 }

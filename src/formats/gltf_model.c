@@ -87,6 +87,10 @@ uint32_t rill__gltf_material_texrefs(const rill_gltf_material *ma, const rill_gl
     if (ma->has_volume) {
         out[n++] = &ma->thickness_texture;
     }
+    if (ma->has_sheen) {
+        out[n++] = &ma->sheen_color_texture;
+        out[n++] = &ma->sheen_roughness_texture;
+    }
     return n;
 }
 

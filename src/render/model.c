@@ -365,12 +365,14 @@ void rill__model_material_refs(const rill_gltf_material *mt,
     out[RILL_MATERIAL_TEX_TRANSMISSION] =
         mt->transmission_factor > 0.0f ? &mt->transmission_texture : &none;
     out[RILL_MATERIAL_TEX_THICKNESS] = mt->has_volume ? &mt->thickness_texture : &none;
+    out[RILL_MATERIAL_TEX_SHEEN_COLOR] = mt->has_sheen ? &mt->sheen_color_texture : &none;
+    out[RILL_MATERIAL_TEX_SHEEN_ROUGHNESS] = mt->has_sheen ? &mt->sheen_roughness_texture : &none;
 }
 
 /* Slots whose texels are colours (sRGB); the others hold data. */
 static bool slot_is_color(int slot) {
     return slot == RILL_MATERIAL_TEX_BASE_COLOR || slot == RILL_MATERIAL_TEX_EMISSIVE ||
-           slot == RILL_MATERIAL_TEX_SPECULAR_COLOR;
+           slot == RILL_MATERIAL_TEX_SPECULAR_COLOR || slot == RILL_MATERIAL_TEX_SHEEN_COLOR;
 }
 
 /* The lighting extensions of a glTF material (unlit, ior, specular, clear coat factors). */
@@ -388,6 +390,10 @@ static void lighting_from_gltf(const rill_gltf_material *mt, rill_material_desc 
     d->thickness = mt->thickness_factor;
     d->attenuation_distance = mt->attenuation_distance;
     memcpy(d->attenuation_color, mt->attenuation_color, sizeof(d->attenuation_color));
+    if (mt->has_sheen) {
+        memcpy(d->sheen_color, mt->sheen_color_factor, sizeof(d->sheen_color));
+        d->sheen_roughness = mt->sheen_roughness_factor;
+    }
 }
 
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
@@ -402,10 +408,11 @@ static void textures_from_gltf(const rill_render_model *out,
                                const rill_gltf_texref *const refs[RILL_MATERIAL_TEX_NUM],
                                rill_material_desc *d) {
     rill_texture *slot[RILL_MATERIAL_TEX_NUM] = {
-        &d->base_color_texture,       &d->normal_texture,       &d->metallic_roughness_texture,
-        &d->occlusion_texture,        &d->emissive_texture,     &d->specular_texture,
-        &d->specular_color_texture,   &d->clearcoat_texture,    &d->clearcoat_roughness_texture,
-        &d->clearcoat_normal_texture, &d->transmission_texture, &d->thickness_texture};
+        &d->base_color_texture,       &d->normal_texture,         &d->metallic_roughness_texture,
+        &d->occlusion_texture,        &d->emissive_texture,       &d->specular_texture,
+        &d->specular_color_texture,   &d->clearcoat_texture,      &d->clearcoat_roughness_texture,
+        &d->clearcoat_normal_texture, &d->transmission_texture,   &d->thickness_texture,
+        &d->sheen_color_texture,      &d->sheen_roughness_texture};
     for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
         *slot[k] = tex_ref(out, refs[k]);
     }

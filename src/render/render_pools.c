@@ -857,7 +857,7 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
 /* Where the material block's extension fields start (floats): after 4 vec4, 2 per texture slot
  * and the 5 of the terrain splat. */
 #define MAT_EXT (16 + 8 * RILL_MATERIAL_TEX_NUM + 20)
-#define MAT_EXT_VEC4 6
+#define MAT_EXT_VEC4 7
 
 /* The material block's extension vec4s (MAT_EXT_VEC4 of them): the dielectric reflectance at
  * normal incidence (rgb) and grazing angles (w); unlit, clear coat strength and roughness, and
@@ -866,7 +866,8 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
  * scale, whether there is one and whether it is BC5 (Z rebuilt), whether the specular textures
  * apply; the reflectance at normal incidence before the clamp to 1 and the strength (the
  * textured path multiplies them by the textures first); transmission, volume thickness,
- * attenuation distance (0 = none) and whether there is a volume; the attenuation colour. */
+ * attenuation distance (0 = none) and whether there is a volume; the attenuation colour and
+ * the ior; the sheen colour and roughness. */
 static void material_extensions(const rill_material_desc *d, bool coat_bc5, float *out) {
     float ior = d->ior > 0.0f && isfinite(d->ior) ? d->ior : 1.5f;
     float r = (ior - 1.0f) / (ior + 1.0f);
@@ -902,6 +903,11 @@ static void material_extensions(const rill_material_desc *d, bool coat_bc5, floa
         out[20 + k] = volume && isfinite(c) ? RILL_CLAMP(c, 0.0f, 1.0f) : 1.0f;
     }
     out[23] = ior;
+    for (int k = 0; k < 3; k++) {
+        float c = d->sheen_color[k];
+        out[24 + k] = isfinite(c) ? RILL_CLAMP(c, 0.0f, 1.0f) : 0.0f;
+    }
+    out[27] = isfinite(d->sheen_roughness) ? RILL_CLAMP(d->sheen_roughness, 0.0f, 1.0f) : 0.0f;
 }
 
 /* True when tex is a BC5 image (export's format for normal maps: X and Y only). */
@@ -1095,6 +1101,8 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         d.clearcoat_normal_texture.id = 0;
         d.transmission = 0.0f;
         d.transmission_texture.id = d.thickness_texture.id = 0;
+        memset(d.sheen_color, 0, sizeof d.sheen_color);
+        d.sheen_color_texture.id = d.sheen_roughness_texture.id = 0;
     }
     material_extensions(&d, texture_is_bc5(r, d.clearcoat_normal_texture), &ubo[MAT_EXT]);
     if (terrain) {
@@ -1135,10 +1143,11 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         goto fail;
     }
     rill_texture texs[RILL_MATERIAL_TEX_NUM] = {
-        d.base_color_texture,       d.normal_texture,       d.metallic_roughness_texture,
-        d.occlusion_texture,        d.emissive_texture,     d.specular_texture,
-        d.specular_color_texture,   d.clearcoat_texture,    d.clearcoat_roughness_texture,
-        d.clearcoat_normal_texture, d.transmission_texture, d.thickness_texture};
+        d.base_color_texture,       d.normal_texture,         d.metallic_roughness_texture,
+        d.occlusion_texture,        d.emissive_texture,       d.specular_texture,
+        d.specular_color_texture,   d.clearcoat_texture,      d.clearcoat_roughness_texture,
+        d.clearcoat_normal_texture, d.transmission_texture,   d.thickness_texture,
+        d.sheen_color_texture,      d.sheen_roughness_texture};
     for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
         m->tex[i] = texs[i];
         rill__sampler_desc sd = slot_sampler(&d, i);

@@ -132,7 +132,7 @@ static void test_left_out_is_said(void **state) {
                    "\"pointer\"}}],\"samplers\":[{\"input\":0,\"output\":0}]}],"
                    "\"skins\":[{\"joints\":[0]}],"
                    "\"extensionsUsed\":[\"KHR_materials_clearcoat\",\"KHR_mesh_quantization\","
-                   "\"KHR_materials_sheen\"],",
+                   "\"KHR_materials_iridescence\"],",
                    ",\"TEXCOORD_2\":0,\"COLOR_1\":0,\"_CUSTOM\":0,\"TEXCOORD_12\":0,"
                    "\"JOINTS_1\":0",
                    ",\"targets\":[{\"POSITION\":0,\"TANGENT\":0}]");
@@ -143,7 +143,7 @@ static void test_left_out_is_said(void **state) {
                         "TANGENT morph targets on 1 primitive, attribute TEXCOORD_2, attribute "
                         "COLOR_1, "
                         "attribute TEXCOORD_12, attribute JOINTS_1, "
-                        "extension KHR_materials_sheen");
+                        "extension KHR_materials_iridescence");
 }
 
 /* A material with every lighting extension Rill reads, two textures (images without bytes) for
@@ -154,7 +154,8 @@ static void material_gltf(char *dst, size_t cap, const char *mat1) {
     snprintf(root, sizeof(root),
              "\"extensionsUsed\":[\"KHR_materials_unlit\",\"KHR_materials_ior\","
              "\"KHR_materials_specular\",\"KHR_materials_clearcoat\","
-             "\"KHR_materials_transmission\",\"KHR_materials_volume\",\"KHR_texture_transform\"],"
+             "\"KHR_materials_transmission\",\"KHR_materials_volume\",\"KHR_materials_sheen\","
+             "\"KHR_texture_transform\"],"
              "\"images\":[{\"uri\":\"data:image/png;base64,\"}],"
              "\"textures\":[{\"source\":0},{\"source\":0}],"
              "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}}},"
@@ -175,7 +176,9 @@ static const char k_mat1[] =
     "\"KHR_materials_transmission\":{\"transmissionFactor\":0.9,\"transmissionTexture\":"
     "{\"index\":1}},"
     "\"KHR_materials_volume\":{\"thicknessFactor\":0.2,\"thicknessTexture\":{\"index\":0},"
-    "\"attenuationDistance\":3,\"attenuationColor\":[0.5,0.75,1]}";
+    "\"attenuationDistance\":3,\"attenuationColor\":[0.5,0.75,1]},"
+    "\"KHR_materials_sheen\":{\"sheenColorFactor\":[1,0.5,0.25],\"sheenRoughnessFactor\":0.3,"
+    "\"sheenColorTexture\":{\"index\":0},\"sheenRoughnessTexture\":{\"index\":1}}";
 
 static void check_material_exts(const rill_gltf_model *m) {
     assert_int_equal(m->material_count, 2);
@@ -205,6 +208,11 @@ static void check_material_exts(const rill_gltf_model *m) {
     assert_true(x->has_volume && x->thickness_factor == 0.2f && x->thickness_texture.texture == 0);
     assert_true(x->attenuation_distance == 3.0f && x->attenuation_color[0] == 0.5f &&
                 x->attenuation_color[1] == 0.75f && x->attenuation_color[2] == 1.0f);
+    /* Sheen: colour, roughness, both textures; absent: none. */
+    assert_true(!u->has_sheen && x->has_sheen && x->sheen_roughness_factor == 0.3f);
+    assert_true(x->sheen_color_factor[0] == 1.0f && x->sheen_color_factor[1] == 0.5f &&
+                x->sheen_color_factor[2] == 0.25f);
+    assert_true(x->sheen_color_texture.texture == 0 && x->sheen_roughness_texture.texture == 1);
 }
 
 /* KHR_materials_unlit, _ior, _specular and _clearcoat: factors and textures read and written
@@ -289,6 +297,15 @@ static void test_material_extensions(void **state) {
         {"\"KHR_materials_volume\":{\"attenuationColor\":[2,0,0]}",
          "packed.gltf: materials[1].extensions.KHR_materials_volume.attenuationColor[0]: 2 is out "
          "of range [0, 1]"},
+        {"\"KHR_materials_sheen\":{\"sheenColorFactor\":[1,1,-0.5]}",
+         "packed.gltf: materials[1].extensions.KHR_materials_sheen.sheenColorFactor[2]: -0.5 is "
+         "out of range [0, 1]"},
+        {"\"KHR_materials_sheen\":{\"sheenRoughnessFactor\":1e999}",
+         "packed.gltf: materials[1].extensions.KHR_materials_sheen.sheenRoughnessFactor: not a "
+         "finite number"},
+        {"\"KHR_materials_sheen\":{\"sheenRoughnessTexture\":{}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_sheen.sheenRoughnessTexture.index: "
+         "missing"},
         {"\"KHR_materials_specular\":{\"specularColorTexture\":[0]}",
          "packed.gltf: materials[1].extensions.KHR_materials_specular.specularColorTexture: "
          "expected an object"},

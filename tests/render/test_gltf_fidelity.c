@@ -33,8 +33,10 @@ typedef struct fq_light {
     float ambient; /* sky light */
 } fq_light;
 
-/* Reads the file o describes and renders its model into px (W * H * 4). */
-static void render_file(rill_renderer *r, const fq_opts *o, fq_light light, uint8_t *px) {
+/* Reads the file o describes and renders its model, turned by yaw radians about +Y, into px
+ * (W * H * 4). */
+static void render_posed(rill_renderer *r, const fq_opts *o, fq_light light, float yaw,
+                         uint8_t *px) {
     static char text[16384];
     size_t n = fq_text(o, text, sizeof(text));
     assert_true(n > 0);
@@ -58,7 +60,14 @@ static void render_file(rill_renderer *r, const fq_opts *o, fq_light light, uint
     snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
     snap.sun.illuminance = light.sun;
     snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = light.ambient;
-    snap.instances = rm.instances;
+    rill_render_instance in = rm.instances[0];
+    if (yaw != 0.0f) {
+        glm_mat4_identity((vec4 *)in.transform);
+        in.transform[0] = in.transform[10] = cosf(yaw);
+        in.transform[2] = -sinf(yaw);
+        in.transform[8] = sinf(yaw);
+    }
+    snap.instances = &in;
     snap.instance_count = 1;
     /* Two frames: the first may still be uploading the mesh and the image. */
     for (int f = 0; f < 2; f++) {
@@ -69,6 +78,10 @@ static void render_file(rill_renderer *r, const fq_opts *o, fq_light light, uint
     }
     rill_render_model_destroy(r, &rm);
     rill_gltf_model_free(m);
+}
+
+static void render_file(rill_renderer *r, const fq_opts *o, fq_light light, uint8_t *px) {
+    render_posed(r, o, light, 0.0f, px);
 }
 
 /* The pixel where the square's point (x, y) shows (the square spans about 68 % of the view). */
@@ -463,6 +476,49 @@ static void test_transmission(void **state) {
     render_test_destroy_clean(r, false);
 }
 
+/* KHR_materials_sheen on a dark rough square lit from the camera: facing the camera (the half
+ * vector along the normal, where the Charlie lobe is nil) it changes almost nothing; turned 75
+ * degrees (grazing for the eye and the light) it brightens the square a lot. A red sheen colour
+ * texture makes that rim red. The grazing picture is the golden gltf_sheen. */
+static void test_sheen(void **state) {
+    (void)state;
+    rill_renderer *r = renderer();
+    if (!r) {
+        skip();
+    }
+    static uint8_t face0[W * H * 4], face1[W * H * 4], graze0[W * H * 4], graze1[W * H * 4],
+        tinted[W * H * 4];
+    const char *fmt = "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.1,0.1,0.1,1],"
+                      "\"metallicFactor\":0,\"roughnessFactor\":1}%s}";
+    const char *sheen = ",\"extensions\":{\"KHR_materials_sheen\":{\"sheenColorFactor\":[1,1,1],"
+                        "\"sheenRoughnessFactor\":0.5%s}}";
+    char mat[512], ext[256];
+    fq_light sun = {2, 0.1f};
+    const float graze = 75.0f * 3.14159265f / 180.0f;
+    snprintf(mat, sizeof(mat), fmt, "");
+    render_posed(r, &(fq_opts){.material = mat}, sun, 0.0f, face0);
+    render_posed(r, &(fq_opts){.material = mat}, sun, graze, graze0);
+    snprintf(ext, sizeof(ext), sheen, "");
+    snprintf(mat, sizeof(mat), fmt, ext);
+    render_posed(r, &(fq_opts){.material = mat}, sun, 0.0f, face1);
+    render_posed(r, &(fq_opts){.material = mat}, sun, graze, graze1);
+    snprintf(ext, sizeof(ext), sheen, ",\"sheenColorTexture\":{\"index\":0}");
+    snprintf(mat, sizeof(mat), fmt, ext);
+    render_posed(r, &(fq_opts){.material = mat, .texels = {{255, 0, 0, 255}, {255, 0, 0, 255}}},
+                 sun, graze, tinted);
+    float f0 = luma(at(face0, 0, 0)), f1 = luma(at(face1, 0, 0));
+    float g0 = luma(at(graze0, 0, 0)), g1 = luma(at(graze1, 0, 0));
+    const uint8_t *t = at(tinted, 0, 0);
+    print_message("luma facing: %.1f -> %.1f with sheen; grazing: %.1f -> %.1f; red sheen "
+                  "%u,%u,%u\n",
+                  (double)f0, (double)f1, (double)g0, (double)g1, t[0], t[1], t[2]);
+    assert_true(fabsf(f1 - f0) < 4.0f);
+    assert_true(g1 > g0 + 25.0f);
+    assert_true(t[0] > t[1] + 20 && t[0] > t[2] + 20);
+    golden_expect("gltf_sheen", graze1, W, H);
+    render_test_destroy_clean(r, false);
+}
+
 /* A smooth dark dielectric reflects the sun into the camera; KHR_materials_specular with factor 0
  * and KHR_materials_ior 1 (no reflectance at normal incidence) take that highlight away, and a
  * higher ior makes it brighter. */
@@ -505,6 +561,7 @@ int main(void) {
         cmocka_unit_test(test_clearcoat_textures),
         cmocka_unit_test(test_specular_textures),
         cmocka_unit_test(test_transmission),
+        cmocka_unit_test(test_sheen),
         cmocka_unit_test(test_specular_and_ior),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

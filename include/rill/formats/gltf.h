@@ -26,8 +26,8 @@
  * resolve against the folder of the file (or desc.base_dir); absolute URIs and URIs leaving that
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
  *   KHR_materials_emissive_strength, KHR_materials_unlit, KHR_materials_ior,
- *   KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_transmission and
- *   KHR_materials_volume (factors and textures),
+ *   KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_transmission,
+ *   KHR_materials_volume and KHR_materials_sheen (factors and textures),
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
  *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
  *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
@@ -73,6 +73,7 @@ extern "C" {
 #define RILL_GLTF_EXT_CLEARCOAT "KHR_materials_clearcoat"
 #define RILL_GLTF_EXT_TRANSMISSION "KHR_materials_transmission"
 #define RILL_GLTF_EXT_VOLUME "KHR_materials_volume"
+#define RILL_GLTF_EXT_SHEEN "KHR_materials_sheen"
 /* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
 #define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
@@ -145,9 +146,16 @@ typedef struct rill_gltf_material {
     rill_gltf_texref thickness_texture;
     float attenuation_distance;
     float attenuation_color[3];
+    /* KHR_materials_sheen (has_sheen false = none): the colour (0 to 1, times
+     * sheen_color_texture's RGB, sRGB) and roughness (0 to 1, times sheen_roughness_texture's
+     * alpha) of a cloth-like layer that brightens grazing angles (Charlie distribution). */
+    bool has_sheen;
+    float sheen_color_factor[3];
+    float sheen_roughness_factor;
+    rill_gltf_texref sheen_color_texture, sheen_roughness_texture;
     /* (A model built in code need not fill in an extension's references while the extension is
-     * off: has_specular false, clearcoat_factor or transmission_factor 0, has_volume false; once
-     * on, -1 means none as everywhere.) */
+     * off: has_specular, has_volume, has_sheen false, clearcoat_factor or transmission_factor 0;
+     * once on, -1 means none as everywhere.) */
     rill_gltf_alpha_mode alpha_mode;
     float alpha_cutoff; /* used in MASK mode, default 0.5 */
     bool double_sided;

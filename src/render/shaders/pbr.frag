@@ -178,6 +178,8 @@ vec3 coat_normal(vec3 geo_n) {
                          material.params4.z > 0.5, geo_n);
 }
 
+#include "pbr_sheen.glsl"
+
 // The clear coat's specular lobe (KHR_materials_clearcoat): dielectric GGX (F0 0.04) of the
 // coat's roughness around the coat's normal nc, times n.l; the caller scales it by the
 // coat's strength and the light.
@@ -276,12 +278,16 @@ void main() {
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 color = vec3(0.0);
+    vec4 sheen = sheen_params(); // w 0: no sheen
+    vec3 sheen_light = vec3(0.0);
     if (frame.sun_color.w > 0.0) {
         vec3 l = normalize(frame.sun_dir.xyz);
         float sf = shadow_factor(in_world, geo_n);
         color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * sf;
         if (coat > 0.0)
             coat_light += coat_brdf(coat_n, v, l, coat_rough) * frame.sun_color.rgb * sf;
+        if (sheen.w > 0.0)
+            sheen_light += sheen_brdf(n, v, l, sheen) * frame.sun_color.rgb * sf;
     }
     uint first = 0u, count = frame.counts.x;
     bool clustered = frame.counts.y == 1u;
@@ -311,6 +317,8 @@ void main() {
         color += brdf(n, v, l, base.rgb, metallic, rough) * lt.color.rgb * atten;
         if (coat > 0.0)
             coat_light += coat_brdf(coat_n, v, l, coat_rough) * lt.color.rgb * atten;
+        if (sheen.w > 0.0)
+            sheen_light += sheen_brdf(n, v, l, sheen) * lt.color.rgb * atten;
     }
     // Image-based light: the sky's diffuse irradiance for dielectrics and its prefiltered
     // reflection (split sum; the reflection probes covering the surface, probes.glsl, over the
@@ -329,6 +337,12 @@ void main() {
     if (transmission > 0.0) // what shows through, less what the surface reflects
         color += transmitted_light(n, v, base.rgb, rough) * transmission * (1.0 - metallic) *
                  (1.0 - spec_f);
+    if (sheen.w > 0.0) {
+        // The sheen reflects the lights and the sky; what is under it loses that share.
+        float e = sheen_albedo(nov, sheen.w);
+        vec3 sheen_sky = sheen.rgb * e * sky_diffuse(n) * (ao * frame.ambient.x);
+        color = color * (1.0 - max(sheen.r, max(sheen.g, sheen.b)) * e) + sheen_light + sheen_sky;
+    }
     if (!terrain)
         color += material.emissive.rgb * texture(emissive_tex, slot_uv(SLOT_EMISSIVE, in_uv, in_uv1)).rgb;
     if (coat > 0.0) {
