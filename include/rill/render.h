@@ -821,7 +821,8 @@ typedef struct rill_render_snapshot {
     const struct rill_render_water_box *water;
     uint32_t water_count;
     /* Water oceans (rill/render/ocean.h; rill_render_extract: every Water with a GlobalTransform
-     * its channels do not hide; the renderer draws the lowest entity id's). */
+     * its channels do not hide; the renderer draws one on a camera, else the lowest entity id's).
+     */
     const struct rill_render_water_surface *oceans;
     uint32_t ocean_count;
 } rill_render_snapshot;

@@ -114,6 +114,7 @@ static bool push_ocean(void *user, const float world_from[16], const void *compo
     if (x->camera.id && rill_world_get(x->w, entity, x->camera)) {
         mat4 id = GLM_MAT4_IDENTITY_INIT; /* --effect: the world plane y = 0 */
         memcpy(s.world_from_water, id, sizeof(id));
+        s.on_camera = true;
     } else {
         memcpy(s.world_from_water, world_from, sizeof(s.world_from_water));
     }
@@ -191,12 +192,14 @@ static void fix(rill_renderer *r, rill_entity src, rill_render_water *w) {
     }
 }
 
-/* The ocean to draw: the lowest entity id (the others named in a warning once). */
+/* The ocean to draw: one on a camera (what --effect asked for), else the lowest entity id (the
+ * others named in a warning once). */
 static const rill_render_water_surface *pick(rill__ocean *o, const rill_render_snapshot *snap) {
     const rill_render_water_surface *best = NULL;
     for (uint32_t i = 0; snap->oceans && i < snap->ocean_count; i++) {
         const rill_render_water_surface *s = &snap->oceans[i];
-        if (!best || s->entity < best->entity) {
+        if (!best || s->on_camera > best->on_camera ||
+            (s->on_camera == best->on_camera && s->entity < best->entity)) {
             best = s;
         }
     }

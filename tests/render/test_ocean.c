@@ -369,6 +369,7 @@ static void test_world_path(void **state) {
     assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
     assert_int_equal(s.ocean_count, 1);
     assert_int_equal(s.oceans[0].mode, RILL_RENDER_MODE_GHOST);
+    assert_true(s.oceans[0].on_camera);
     assert_float_equal(s.oceans[0].ghost_opacity, 0.25f, 1e-6);
     for (int k = 0; k < 16; k++) {
         assert_float_equal(s.oceans[0].world_from_water[k], (k % 5) == 0 ? 1.0f : 0.0f, 0.0);

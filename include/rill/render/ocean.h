@@ -8,8 +8,8 @@
  *   it; keep it upright and unscaled, scale stretches the waves), infinite, or an extent.x by
  *   extent.z metre rectangle centred on the entity when extent is not (0, 0). On a camera entity
  *   (where `rill render --effect Water:...` puts it) the surface is the world plane y = 0.
- *   One ocean a world: with several, the lowest entity id wins and the others are named in a
- *   warning once.
+ *   One ocean a world: with several, one on a camera (an --effect) wins, else the lowest entity
+ *   id; the others are named in a warning once.
  *
  *   Once a frame, before any camera's passes, compute passes simulate it (view-independent):
  *   "ocean.spectrum" evaluates h(k, t) per cascade from a JONSWAP spectrum (Hasselmann 1973 with
@@ -67,6 +67,7 @@ typedef struct rill_render_water_surface {
     rill_entity entity;  /* the Water's (warnings); 0 when built by hand */
     uint32_t mode;       /* rill_render_mode of its channels: NORMAL, GHOST or WIREFRAME */
     float ghost_opacity; /* GHOST: 0..1 */
+    bool on_camera;      /* held by a camera (--effect): preferred over the others */
 } rill_render_water_surface;
 
 /* The simulation's grid per cascade at High and Medium (Low: 128). */
