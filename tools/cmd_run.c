@@ -122,6 +122,8 @@ typedef struct viewer {
     rill_mesh box_mesh;
     rill_material box_material;
     RILL_ARRAY(rill_render_instance) instances; /* the snapshot's, plus the probe box */
+    rill_render_view shown; /* the view of the last frame drawn, and its framebuffer size */
+    uint32_t shown_w, shown_h;
     char text[RILL_RENDER_OVERLAY_MAX_TEXT];
 } viewer;
 
@@ -224,67 +226,79 @@ static size_t channel_line(const rill_world *w, char *out, size_t cap) {
     return RILL_MIN(n, cap);
 }
 
-/* Picks at window pixel (x, y) of a w x h window through this frame's camera; writes the result
- * to v->picked (and stdout when print). */
-static void pick_at(viewer *v, rill_app *app, const rill_render_view *view, float x, float y,
-                    float w, float h, bool print) {
+/* Picks at window pixel (x, y) of a w x h window through `view`, from what renderer r drew;
+ * writes the result line to out (and stdout when print). Gameplay hears of it through the Picked
+ * event: scripts' on_event "pick" and C readers in the next app frame. A reflection probe whose
+ * box the ray enters first (or that was hit) is named instead and, with out_probe, selected. */
+static void pick_at(rill_renderer *r, rill_content *content, const rill_render_view *view, float x,
+                    float y, float w, float h, bool print, char *out, size_t cap,
+                    rill_entity *out_probe) {
+    rill_app *app = rill_content_app(content);
     /* Every drawn kind: glTF models (assets), MeshInstance boxes (the renderer's meshes) and
      * terrain (its heights). */
-    const rill_app_terrain *terrain = rill_content_terrain(v->content);
+    const rill_app_terrain *terrain = rill_content_terrain(content);
     rill_pick_desc d = {.opaque_blocks = true,
                         .terrain = terrain ? rill_app_terrain_system(terrain) : NULL};
-    rill_render_pick_source(v->r, &d);
+    rill_render_pick_source(r, &d);
     rill_pick_hit hit;
     bool got = rill_channels_screen_ray(view->world_from_view, view->orthographic, view->fov_y,
                                         view->ortho_height, x, y, w, h, d.origin, d.dir) &&
                rill_channels_pick(rill_app_world(app), rill_app_assets(app), &d, &hit);
-    /* Gameplay hears of it: scripts' on_event "pick" at the next frame, C through the event. */
     rill_channels_send_pick(rill_app_world(app), got ? &hit : NULL, x, y);
     /* A reflection probe's box the ray enters before the geometry it hits (or the entity hit, when
      * it is a probe itself) is selected: its box draws as a wireframe. */
     float probe_at = 0.0f;
-    v->probe = viewer_probe_pick(rill_app_world(app), d.origin, d.dir, got ? hit.distance : FLT_MAX,
-                                 &probe_at);
-    if (!v->probe && got && viewer_is_probe(rill_app_world(app), hit.entity)) {
-        v->probe = hit.entity;
+    rill_entity probe = viewer_probe_pick(rill_app_world(app), d.origin, d.dir,
+                                          got ? hit.distance : FLT_MAX, &probe_at);
+    if (!probe && got && viewer_is_probe(rill_app_world(app), hit.entity)) {
+        probe = hit.entity;
         probe_at = hit.distance;
     }
-    if (v->probe) {
-        const char *name = rill_channels_pick_name(rill_app_world(app), v->probe);
-        snprintf(v->picked, sizeof(v->picked), "picked probe %s%s(entity %u:%u) at %.1f m",
-                 name ? name : "", name ? " " : "", RILL_ENTITY_INDEX(v->probe),
-                 RILL_ENTITY_GENERATION(v->probe), (double)probe_at);
+    if (out_probe)
+        *out_probe = probe;
+    if (probe) {
+        const char *name = rill_channels_pick_name(rill_app_world(app), probe);
+        snprintf(out, cap, "picked probe %s%s(entity %u:%u) at %.1f m", name ? name : "",
+                 name ? " " : "", RILL_ENTITY_INDEX(probe), RILL_ENTITY_GENERATION(probe),
+                 (double)probe_at);
     } else if (got) {
         /* The name a user gave (the NM_ object, not the glTF node under it), else the entity as
          * index:generation, as log lines name entities. */
         const char *name = rill_channels_pick_name(rill_app_world(app), hit.entity);
         uint32_t index = RILL_ENTITY_INDEX(hit.entity), gen = RILL_ENTITY_GENERATION(hit.entity);
         if (name)
-            snprintf(v->picked, sizeof(v->picked), "picked %s (entity %u:%u) at %.1f m", name,
-                     index, gen, (double)hit.distance);
-        else
-            snprintf(v->picked, sizeof(v->picked), "picked entity %u:%u at %.1f m", index, gen,
+            snprintf(out, cap, "picked %s (entity %u:%u) at %.1f m", name, index, gen,
                      (double)hit.distance);
+        else
+            snprintf(out, cap, "picked entity %u:%u at %.1f m", index, gen, (double)hit.distance);
     } else {
-        snprintf(v->picked, sizeof(v->picked), "picked nothing");
+        snprintf(out, cap, "picked nothing");
     }
     if (print)
-        printf("%s\n", v->picked);
+        printf("%s\n", out);
 }
 
-/* --pick X,Y on a fw x fh picture: a point outside it picks nothing (a ray beyond the view
- * could hit what the picture does not show) and says so on stderr. */
-static void pick_option(viewer *v, rill_app *app, const rill_render_view *view, uint32_t fw,
-                        uint32_t fh) {
-    float x = v->opts->pick_x, y = v->opts->pick_y;
+/* --pick X,Y on the fw x fh picture r drew through `view`: a point outside it picks nothing (a ray
+ * beyond the view could hit what the picture does not show) and says so on stderr. */
+static void pick_option(const rill_cli_viewer_opts *opts, rill_renderer *r, rill_content *content,
+                        rill_entity *out_probe, const rill_render_view *view, uint32_t fw,
+                        uint32_t fh, char *out, size_t cap) {
+    float x = opts->pick_x, y = opts->pick_y;
     if (x >= (float)fw || y >= (float)fh) {
         fprintf(stderr, "rill run: --pick %g,%g is outside the %ux%u picture\n", (double)x,
                 (double)y, fw, fh);
-        snprintf(v->picked, sizeof(v->picked), "picked nothing");
-        printf("%s\n", v->picked);
+        snprintf(out, cap, "picked nothing");
+        printf("%s\n", out);
         return;
     }
-    pick_at(v, app, view, x, y, (float)fw, (float)fh, true);
+    pick_at(r, content, view, x, y, (float)fw, (float)fh, true, out, cap, out_probe);
+}
+
+/* When --pick picks: with --frames N >= 2, on the picture of frame N - 1, just before the last
+ * frame's update, so the last frame's scripts (on_event "pick") and systems handle it and the
+ * last picture (--screenshot) shows what they did; else on the first frame's picture. */
+static bool pick_before_last(const rill_cli_viewer_opts *opts) {
+    return opts->has_pick && opts->frames >= 2;
 }
 
 static const char *tier_name(rill_render_quality q) {
@@ -450,17 +464,17 @@ static void viewer_render(rill_app *app, void *user) {
         return;
     }
     /* Window coordinates and framebuffer pixels may differ (HiDPI): the ray uses fractions. */
-    /* --pick: on the last frame of --frames (models loaded by then), else the first. */
-    uint64_t pick_frame = v->opts->frames ? v->opts->frames - 1u : 0u;
-    if (v->frames == pick_frame && v->opts->has_pick)
-        pick_option(v, app, &snap.view, fw, fh);
+    if (v->frames == 0 && v->opts->has_pick && !pick_before_last(v->opts))
+        pick_option(v->opts, v->r, v->content, &v->probe, &snap.view, fw, fh, v->picked,
+                    sizeof(v->picked));
     if (in->mouse_pressed[RILL_MOUSE_LEFT]) {
         uint32_t ww, wh;
         rill_window_size(v->win, &ww, &wh);
         if (ww && wh)
-            pick_at(v, app, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
-                    (float)wh, false);
+            pick_at(v->r, v->content, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
+                    (float)wh, false, v->picked, sizeof(v->picked), &v->probe);
     }
+    v->shown = snap.view, v->shown_w = fw, v->shown_h = fh;
     if (!add_probe_box(v, &snap, &err)) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         v->rc = 1;
@@ -603,8 +617,14 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
         goto done;
     rill_app *app = rill_content_app(content);
     rill_cli_step("running %llu frames", (unsigned long long)opts->frames);
+    uint32_t pw = rd.width ? rd.width : 1280u, ph = rd.height ? rd.height : 720u;
+    char picked[128];
+    rill_render_view shown;
+    memset(&shown, 0, sizeof(shown));
     for (; f < opts->frames && !rill_app_exit_requested(app); f++) {
         scripts_input(opts, content, NULL, f + 1u);
+        if (pick_before_last(opts) && f + 1u == opts->frames)
+            pick_option(opts, r, content, NULL, &shown, pw, ph, picked, sizeof(picked));
         rill_app_frame(app);
         rill_render_snapshot snap;
         if (rill_content_snapshot(content, &snap, &err) != RILL_OK ||
@@ -612,6 +632,9 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
             fprintf(stderr, "rill run: %s\n", err.msg);
             goto done;
         }
+        shown = snap.view;
+        if (f == 0 && opts->has_pick && !pick_before_last(opts))
+            pick_option(opts, r, content, NULL, &shown, pw, ph, picked, sizeof(picked));
     }
     if (opts->screenshot && rill_renderer_write_png(r, opts->screenshot, &err) != RILL_OK) {
         fprintf(stderr, "rill run: %s\n", err.msg);
@@ -721,6 +744,9 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         if (opts->screenshot && (last || closing))
             v->capture = true;
         scripts_input(opts, content, rill_window_input(v->win), v->frames + 1u);
+        if (pick_before_last(opts) && v->frames + 1u == opts->frames && v->shown_w)
+            pick_option(opts, v->r, content, &v->probe, &v->shown, v->shown_w, v->shown_h,
+                        v->picked, sizeof(v->picked));
         rill_app_frame(app);
         if (v->frames == 1)
             rill_cli_progress_stop(); /* the first frame is on screen */
@@ -785,8 +811,10 @@ static void usage(FILE *f) {
         "  --channel NAME=MODE  start a scene channel in a render mode (repeatable): NAME is\n"
         "                    context, selectable, preserve-identity, ghost or bitN; MODE is\n"
         "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
-        "  --pick X,Y        pick at pixel X,Y on the last of --frames (else the first frame) and\n"
-        "                    print what was hit\n"
+        "  --pick X,Y        pick at pixel X,Y as a click would and print what was hit: on the\n"
+        "                    picture before the last of --frames, so the last frame's scripts\n"
+        "                    (on_event pick) handle it (with --frames 1 or none: the first\n"
+        "                    frame); headless too\n"
         "  --press KEYS      press the channel keys KEYS (1-4), one a frame from the first, as\n"
         "                    on the keyboard; each press prints the overlay's channel line\n"
         "  --key KEY@FRAME[,KEY@FRAME...]\n"

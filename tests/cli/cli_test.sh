@@ -2124,6 +2124,34 @@ LUA
     expect_err "scripts/mover.lua:9: mover x	12"
     expect_out "scripts: 2 files, 1 running"
     ;;
+run_pick_headless)
+    # --pick headless, on the picture before the last frame, so the last frame's scripts hear of
+    # it (on_event "pick"); with --frames 1 on the only frame. cube_scene.rsn at 160x120: the
+    # right cube (renamed NM_Right, selectable) covers pixel (115,30), nothing is at (80,100).
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" .
+    sed 's/"Right cube"/"NM_Right"/' "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" >p.rsn
+    cat >>p.rsn <<'RSN'
+
+entity 9 "Watcher" {
+    Script { path: @"watch.lua" }
+}
+RSN
+    cat >watch.lua <<'LUA'
+function on_event(self, ev)
+  if ev.type == "pick" then
+    rill.log("pick seen at frame", rill.frame(), ev.entity ~= nil and "hit" or "miss")
+  end
+end
+LUA
+    run 0 run p.rsn --headless --frames 3 --size 160x120 --pick 115,30
+    expect_out "picked NM_Right (entity"
+    expect_err "watch.lua:3: pick seen at frame	3	hit"
+    run 0 run p.rsn --headless --frames 3 --size 160x120 --pick 80,100
+    expect_out "picked nothing"
+    expect_err "watch.lua:3: pick seen at frame	3	miss"
+    run 0 run p.rsn --headless --frames 1 --size 160x120 --pick 115,30
+    expect_out "picked NM_Right (entity"
+    ;;
 demo_scripts)
     # The demo city's scripted life, through the path a user's project takes: the generated
     # project holds the scripts and their Script entities; `rill run --headless` plays them (the
