@@ -136,7 +136,11 @@ typedef enum rill_render_quality {
  *   jobs NULL = record on the calling thread alone; else the frame's culling is split over these
  *   jobs (rill_jobs_for: the calling thread takes part, the draw lists and images are the same
  *   as without; the app's rill_app_jobs is the usual choice, rill_content_renderer_desc sets it).
- *   Borrowed: it must stay valid while the renderer records frames. */
+ *   Borrowed: it must stay valid while the renderer records frames; voxel-cone GI voxelizes
+ *   its bricks over these jobs too.
+ *   gi_voxel_budget 0 = 200,000: the CPU voxelization of the voxel-cone GI tiers (SdfLow,
+ *   SdfHigh) spends at most this many work units a frame (one triangle or one instance examined
+ *   against a brick = 1 unit; rill_render_stats.gi_voxel_units says what the last frame spent). */
 typedef struct rill_renderer_desc {
     uint32_t start_canary; /* must be 0 */
     uint32_t width, height;
@@ -157,6 +161,7 @@ typedef struct rill_renderer_desc {
     rill_render_setup_graph_fn setup_graph;
     void *setup_graph_user;
     rill_jobs *jobs;
+    uint32_t gi_voxel_budget;
     uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 
@@ -930,9 +935,14 @@ typedef struct rill_render_stats {
     /* Image-based light: finished bakes and bake steps recorded since creation (a bake is 7
      * steps: the source, then one per cube face), and the cube's face size (the tier's). */
     uint32_t ibl_bakes, ibl_steps, ibl_face_size;
-    /* Global illumination (rill/render/gi.h): GPU ms of the GI passes in the newest timed frame,
-     * and of voxelization (0: the voxel tiers are not built). */
+    /* Global illumination (rill/render/gi.h): GPU ms of the GI passes in the newest timed frame
+     * (ssgi* and vxgi_*), and the wall ms the last frame's CPU voxelization took on the calling
+     * thread (jobs included; 0 without a voxel tier). The voxel tiers' clipmap: work units the
+     * last frame's voxelization spent (rill_renderer_desc.gi_voxel_budget), voxels occupied and
+     * cascades resident (holding injected radiance, 0..4). */
     double gi_ms, gi_voxelize_ms;
+    uint64_t gi_voxel_units;
+    uint32_t gi_voxels_filled, gi_cascades_resident;
     /* Reflection probes (rill/render/reflections.h): probes shading the last frame, cubes baked
      * since creation, sources that could not be used; and the last frame's GPU time of the
      * screen-space reflections' passes (ssr_*) and of probe bakes (probe.*), ms. */

@@ -17,6 +17,7 @@
  * frame) and after a frame without GI, and is freed once GI has been off for 60 frames. */
 #include "frame.h"
 #include "gi_internal.h"
+#include "gi_voxel.h"
 
 #include <math.h>
 #include <string.h>
@@ -152,8 +153,10 @@ static void plan_history(rill_renderer *r, rill__gi *gi, rill_rg *g, uint32_t hw
                          rill_error *err) {
     bool temporal = gi->cur.temporal && history_ready(r, gi, hw, hh);
     bool cut = camera_cut(gi, gi->view); /* the camera this GI state belongs to */
-    /* A fresh start: the first GI frame, after a frame without GI, or a camera cut. */
-    bool fresh = cut || gi->last_frame + 1 != r->frame_counter;
+    /* A fresh start: the first GI frame, after a frame without GI, a camera cut or another
+     * tier. */
+    bool fresh = cut || gi->last_frame + 1 != r->frame_counter || gi->prev_tier != gi->cur.tier;
+    gi->prev_tier = gi->cur.tier;
     /* The directions' rotation restarts with it, so a fresh frame is the first frame of a new
      * renderer; without accumulation they keep rotating (TAA, when on, averages them). */
     gi->frame_index = fresh ? 0 : gi->frame_index + 1;
@@ -185,6 +188,13 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     uint32_t w3 = vs->size3[0], h3 = vs->size3[1]; /* the camera's 3D images */
     uint32_t hw = (RILL_MAX(w3, 1u) + 1) / 2, hh = (RILL_MAX(h3, 1u) + 1) / 2;
     gi->view = vs;
+    rill__vox *vx = NULL;
+    if (gi->cur.tier == RILL_GI_SDF_LOW || gi->cur.tier == RILL_GI_SDF_HIGH) {
+        vx = rill__gi_voxel_prepare(r, vs, g, err);
+        if (!vx) {
+            gi->cur.tier = RILL_GI_SCREEN_SPACE; /* logged by the clipmap */
+        }
+    }
     gi->src = ctx->color;
     gi->depth = ctx->frame->depth;
     gi->normal = ctx->frame->normal;
@@ -200,12 +210,17 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     gi->dst = rill_render_effect_next_color(ctx, err);
     rill_rg_usage s = RILL_RG_USAGE_SAMPLED_COMPUTE, w = RILL_RG_USAGE_STORAGE_WRITE;
 
-    rill_rg_pass p = add_pass(g, "ssgi", pass_trace, gi, err);
-    RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->src, s, err));
-    RILL_TRY(rill_rg_use_image(g, p, gi->raw, w, err));
-    RILL_TRY(rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err));
+    rill_rg_pass p;
+    if (vx) { /* SdfLow / SdfHigh: the cone trace fills raw */
+        RILL_TRY(rill__gi_add_voxel_trace(ctx, gi, vx, err));
+    } else {
+        p = add_pass(g, "ssgi", pass_trace, gi, err);
+        RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
+        RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
+        RILL_TRY(rill_rg_use_image(g, p, gi->src, s, err));
+        RILL_TRY(rill_rg_use_image(g, p, gi->raw, w, err));
+        RILL_TRY(rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err));
+    }
 
     p = add_pass(g, "ssgi_temporal", pass_temporal, gi, err);
     RILL_TRY(rill_rg_use_image(g, p, gi->raw, s, err));
@@ -216,6 +231,9 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->hist_out, w, err));
 
+    if (vx && gi->cur.voxel_cache) {
+        return rill__gi_add_voxel_debug(ctx, gi, vx, err);
+    }
     p = add_pass(g, "ssgi_apply", pass_apply, gi, err);
     RILL_TRY(rill_rg_use_image(g, p, gi->src, s, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->hist_out, s, err));
@@ -326,6 +344,7 @@ rill_result rill__gi_create(rill_renderer *r, rill_error *err) {
 }
 
 void rill__gi_destroy(rill_renderer *r) {
+    rill__vox_destroy(r);
     if (!r->gi) {
         return;
     }
@@ -336,12 +355,25 @@ void rill__gi_destroy(rill_renderer *r) {
     r->gi = NULL;
 }
 
-void rill__gi_stats(rill_render_stats *st) {
+void rill__gi_stats(const rill_renderer *r, rill_render_stats *st) {
     st->gi_ms = 0.0;
-    st->gi_voxelize_ms = 0.0; /* no voxel tiers yet */
+    st->gi_voxelize_ms = 0.0;
+    st->gi_voxel_units = 0;
+    st->gi_voxels_filled = 0;
+    st->gi_cascades_resident = 0;
     for (uint32_t i = 0; i < st->pass_count; i++) {
-        if (st->pass_names[i] && strncmp(st->pass_names[i], "ssgi", 4) == 0) {
+        const char *n = st->pass_names[i];
+        if (n && (strncmp(n, "ssgi", 4) == 0 || strncmp(n, "vxgi", 4) == 0)) {
             st->gi_ms += st->pass_gpu_ms[i];
+        }
+    }
+    const rill__vox *vx = r->vox;
+    if (vx && vx->frame == r->frame_counter) { /* a voxel tier ran in the last frame */
+        st->gi_voxelize_ms = vx->ms;
+        st->gi_voxel_units = vx->units;
+        st->gi_cascades_resident = vx->resident;
+        for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
+            st->gi_voxels_filled += vx->cascades[c].filled;
         }
     }
 }

@@ -5,6 +5,7 @@
 #define RILL_RENDER_GI_INTERNAL_H
 
 #include "render_internal.h"
+#include "rill/render/effects.h"
 #include "rill/render/gi.h"
 
 /* What the camera's routed GI settings ask for, every value clamped. */
@@ -15,7 +16,11 @@ typedef struct rill__gi_resolved {
     float radius;
     uint32_t directions, steps;
     bool temporal;
-    bool indirect_only; /* debug IndirectOnly (or VoxelCache, until the voxel tiers exist) */
+    bool indirect_only; /* debug IndirectOnly (or VoxelCache on the screen-space tier) */
+    /* what runs: ScreenSpace, SdfLow or SdfHigh (Hwrt runs SdfHigh) */
+    rill_gi_quality tier;
+    uint32_t cones, cone_steps; /* the voxel tiers' (SdfLow 2 x 12, SdfHigh 4 x 20) */
+    bool voxel_cache;           /* debug VoxelCache on a voxel tier */
 } rill__gi_resolved;
 
 typedef struct rill__gi {
@@ -31,6 +36,7 @@ typedef struct rill__gi {
     float prev_fwd[3], prev_proj[5]; /* its forward axis and projection (cut detection) */
     float prev_cam_view[4];          /* it, in this frame's view space (w: history usable) */
     uint32_t frame_index;            /* rotates the trace's directions; 0 on a reset */
+    rill_gi_quality prev_tier;       /* the tier the history was written by */
     /* this frame's graph images */
     rill_rg_image src, dst, raw, hist_in, hist_out, depth, normal, motion;
     const struct rill__view *view;
@@ -48,7 +54,17 @@ void rill__gi_resolve(rill__gi *gi, const rill_render_view *v, rill__gi_resolved
  * it (history images included); fills st's gi_ms (the ssgi* passes among st's pass timings) and
  * gi_voxelize_ms. */
 rill_result rill__gi_create(rill_renderer *r, rill_error *err);
+/* gi_voxel_trace.c: the voxel tiers' part of the frame: the clipmap updated, uploaded and lit
+ * (NULL: not available this frame, the screen-space trace runs instead), the cone trace into
+ * gi->raw, the VoxelCache view into gi->dst. */
+struct rill__vox;
+struct rill__vox *rill__gi_voxel_prepare(rill_renderer *r, const rill__view *vs, rill_rg *g,
+                                         rill_error *err);
+rill_result rill__gi_add_voxel_trace(rill_render_effect_ctx *ctx, rill__gi *gi,
+                                     struct rill__vox *vx, rill_error *err);
+rill_result rill__gi_add_voxel_debug(rill_render_effect_ctx *ctx, rill__gi *gi,
+                                     struct rill__vox *vx, rill_error *err);
 void rill__gi_destroy(rill_renderer *r);
-void rill__gi_stats(rill_render_stats *st);
+void rill__gi_stats(const rill_renderer *r, rill_render_stats *st);
 
 #endif

@@ -2,8 +2,8 @@
  * tier / strength / debug view, and ScreenSpaceGi, the screen-space tier's own settings),
  * registered through reflection and routed to cameras like the other settings
  * (settings_route.c), and how a camera's routed copies resolve into what the frame runs: a
- * ScreenSpaceGi on the route wins over GlobalIllumination, tiers that are not built run
- * ScreenSpace, hostile values are clamped; each case is logged once. */
+ * ScreenSpaceGi on the route wins over GlobalIllumination, Hwrt (not built) runs SdfHigh,
+ * hostile values are clamped; each case is logged once. */
 #include "gi_internal.h"
 #include "rill/render/effects.h"
 
@@ -31,8 +31,8 @@ static const rill_field gi_fields[] = {
      .offset = GI_OFF(quality),
      .enum_items = quality_items,
      .enum_count = 5,
-     .doc = "Off, ScreenSpace (default; runs at the High tier), SdfLow, SdfHigh, Hwrt (the last "
-            "three are not built yet and run ScreenSpace)"},
+     .doc = "Off, ScreenSpace (default; runs at the High tier), SdfLow (voxel-cone GI, 2 cones x "
+            "12 steps), SdfHigh (4 x 20), Hwrt (not built yet: runs SdfHigh)"},
     {.name = "intensity",
      .type = RILL_FIELD_F32,
      .offset = GI_OFF(intensity),
@@ -44,14 +44,15 @@ static const rill_field gi_fields[] = {
      .offset = GI_OFF(specular_intensity),
      .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
      .max = 16,
-     .doc = "voxel tiers' specular multiplier, default 1 (screen-space GI is diffuse only)"},
+     .doc = "specular multiplier, default 1 (accepted and clamped; every tier is diffuse only "
+            "for now)"},
     {.name = "debug",
      .type = RILL_FIELD_ENUM,
      .offset = GI_OFF(debug),
      .enum_items = debug_items,
      .enum_count = 3,
-     .doc = "None, IndirectOnly (the indirect light alone), VoxelCache (IndirectOnly until the "
-            "voxel tiers exist)"},
+     .doc = "None, IndirectOnly (the indirect light alone), VoxelCache (SdfLow/SdfHigh: the voxel "
+            "clipmap's light; IndirectOnly on ScreenSpace)"},
 };
 
 #define SS_OFF(f) offsetof(rill_render_screen_space_gi, f)
@@ -160,6 +161,7 @@ static void resolve_ssgi(const clamp_src *cs, const rill_render_screen_space_gi 
     out->directions = rill__fix_u32(cs, "directions", s->directions, 1, 16);
     out->steps = rill__fix_u32(cs, "steps", s->steps, 1, 32);
     out->temporal = s->temporal;
+    out->tier = RILL_GI_SCREEN_SPACE;
 }
 
 static const char *quality_name(rill_gi_quality q) {
@@ -196,19 +198,20 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
     ss.intensity = intensity;
     resolve_ssgi(cs, &ss, out);
     out->asked = q;
-    out->indirect_only = dbg != RILL_GI_DEBUG_NONE;
-    if (q != RILL_GI_SCREEN_SPACE &&
-        rill__warned_first(cs->warned, rill_hash64_str(quality_name(q)))) {
-        RILL_LOG_INFO("render",
-                      "GlobalIllumination quality %s: %s is not built yet; running ScreenSpace",
-                      quality_name(q),
-                      q == RILL_GI_HWRT ? "hardware ray-traced GI"
-                                        : "the voxel radiance clipmap (voxel-cone GI)");
+    out->tier = q == RILL_GI_HWRT ? RILL_GI_SDF_HIGH : q;
+    bool voxel = out->tier == RILL_GI_SDF_LOW || out->tier == RILL_GI_SDF_HIGH;
+    out->cones = out->tier == RILL_GI_SDF_HIGH ? 4u : 2u; /* NOTES §9 */
+    out->cone_steps = out->tier == RILL_GI_SDF_HIGH ? 20u : 12u;
+    out->voxel_cache = voxel && dbg == RILL_GI_DEBUG_VOXEL_CACHE;
+    out->indirect_only = dbg != RILL_GI_DEBUG_NONE && !out->voxel_cache;
+    if (q == RILL_GI_HWRT && rill__warned_first(cs->warned, rill_hash64_str(quality_name(q)))) {
+        RILL_LOG_INFO("render", "GlobalIllumination quality Hwrt: hardware ray-traced GI is not "
+                                "built yet; running SdfHigh (voxel-cone GI)");
     }
-    if (dbg == RILL_GI_DEBUG_VOXEL_CACHE &&
+    if (dbg == RILL_GI_DEBUG_VOXEL_CACHE && !voxel &&
         rill__warned_first(cs->warned, rill_hash64_str("VoxelCache"))) {
-        RILL_LOG_INFO("render", "GlobalIllumination debug VoxelCache: there is no voxel cache yet "
-                                "(SdfLow/SdfHigh are not built); showing IndirectOnly");
+        RILL_LOG_INFO("render", "GlobalIllumination debug VoxelCache: the ScreenSpace tier has no "
+                                "voxel cache (SdfLow/SdfHigh have); showing IndirectOnly");
     }
 }
 

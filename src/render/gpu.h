@@ -105,6 +105,10 @@ typedef struct rill__img_desc {
     rill__fmt format;
     uint32_t usage;
     const char *label;
+    /* Above 1: a 3D image (VK_IMAGE_TYPE_3D) of width x height x depth texels, one layer, whose
+     * views are 3D (sampler3D / image3D); with RILL__IMG_STORAGE and mips every level also gets
+     * its own view (rill__binding.one_level). 0 or 1: a 2D image. Not for cubes or arrays. */
+    uint32_t depth;
 } rill__img_desc;
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err);
 void rill__img_destroy(rill__gpu *gpu, rill__img *img);

@@ -119,6 +119,9 @@ typedef struct mat_slot {
     /* What the descriptor set binds, kept so it can be rebuilt when a texture is replaced. */
     rill_texture tex[RILL_MATERIAL_TEX_NUM];
     rill__sampler_kind samplers[RILL_MATERIAL_TEX_NUM];
+    /* What voxel-cone GI (gi_voxel.c) voxelizes: the base colour (rgb) and the emissive colour
+     * (textures are not sampled: their factors alone). */
+    float gi_albedo[3], gi_emissive[3];
 } mat_slot;
 
 /* A physical image backing graph transients, reused across frames by description. */
@@ -371,6 +374,7 @@ struct rill_rg_ctx {
     X(VFOG) X(VFOG_APPLY) X(CLOUDS) X(WATER)                                                       \
     X(OCEAN_SPECTRUM) X(OCEAN_FFT) X(OCEAN_MAPS) X(OCEAN_DRAW)                                     \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
+    X(VXGI_INJECT) X(VXGI_MIPS) X(VXGI_TRACE) X(VXGI_DEBUG)                                        \
     X(GPU_CULL)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
@@ -442,6 +446,7 @@ struct rill_renderer {
     struct rill__ibl *ibl;       /* ibl.c: image-based light */
     struct rill__sky *sky;       /* sky.c: the physical sky */
     struct rill__gi *gi;         /* gi.c: screen-space GI, one per view index */
+    struct rill__vox *vox;       /* gi_voxel*.c: the voxel radiance clipmap, NULL until used */
     struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
     struct rill__vfog *vfog;     /* fog_volume.c: volumetric fog */

@@ -1137,6 +1137,10 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     m->transmissive = ubo[MAT_EXT + 16] > 0.0f;
     m->alpha_mode = m->transmissive ? RILL_ALPHA_BLEND : d.alpha_mode;
     m->double_sided = d.double_sided;
+    for (int k = 0; k < 3; k++) {
+        m->gi_albedo[k] = terrain ? d.layer_color[0][k] : d.base_color[k];
+        m->gi_emissive[k] = terrain ? 0.0f : d.emissive[k];
+    }
     m->ubo = rill__buf_create(r->gpu, sizeof(ubo), RILL__BUF_UNIFORM, false,
                               d.label ? d.label : "material", err);
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK) {

@@ -10,13 +10,23 @@
  *                  rays around each pixel (depth + normal aware), accumulated over frames with
  *                  motion-vector reprojection and disocclusion rejection, added to the lit image
  *                  before TAA.
- *     SdfLow, SdfHigh, Hwrt
- *                  not built yet (no voxel clipmap, no ray tracing): they run ScreenSpace and log
- *                  once what is missing.
- *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) is the voxel tiers'
- *   specular multiplier (accepted and clamped; the screen-space tier is diffuse only).
- *   `debug` IndirectOnly shows the indirect light alone; VoxelCache needs the voxel tiers and
- *   shows IndirectOnly until they exist (logged once).
+ *     SdfLow, SdfHigh
+ *                  voxel-cone GI: the scene's meshes (those keeping a CPU copy of their
+ *                  triangles) are voxelized on the CPU, under a per-frame budget of work units
+ *                  (rill_renderer_desc.gi_voxel_budget) on the renderer's jobs, into a clipmap of
+ *                  4 cascades of 64^3 voxels (0.5 / 1 / 2 / 4 m) that scrolls with the camera
+ *                  (only entering bricks are voxelized); instances that leave the snapshot take
+ *                  their voxels with them. The GPU lights the voxels (sun with its cascaded shadow
+ *                  map, point and spot lights, emissive), builds their mips and traces diffuse
+ *                  cones from each half-resolution pixel (SdfLow 2 cones x 12 steps, SdfHigh
+ *                  4 x 20); what the cones miss is the sky. Accumulated and composited like
+ *                  ScreenSpace.
+ *     Hwrt         hardware ray tracing is not built: runs SdfHigh and logs so once.
+ *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) is accepted and
+ *   clamped (every tier is diffuse only for now).
+ *   `debug` IndirectOnly shows the indirect light alone; VoxelCache (SdfLow / SdfHigh) shows the
+ *   voxels' light as blocks, first voxel along each pixel's ray; on ScreenSpace it shows
+ *   IndirectOnly (logged once).
  *   A camera whose route also holds ScreenSpaceGi keeps those settings: the world's setting
  *   yields (warned once). The quality tier is a ceiling: GI runs at the High tier only.
  *   Values that are not finite or out of range are clamped with one warning naming the entity
@@ -33,9 +43,9 @@ extern "C" {
 typedef enum rill_gi_quality {
     RILL_GI_OFF = 0,
     RILL_GI_SCREEN_SPACE, /* the default */
-    RILL_GI_SDF_LOW,      /* voxel-cone tiers: not built, run ScreenSpace */
-    RILL_GI_SDF_HIGH,
-    RILL_GI_HWRT, /* hardware ray tracing: not built, runs ScreenSpace */
+    RILL_GI_SDF_LOW,      /* voxel-cone GI, 2 cones x 12 steps */
+    RILL_GI_SDF_HIGH,     /* voxel-cone GI, 4 cones x 20 steps */
+    RILL_GI_HWRT,         /* hardware ray tracing: not built, runs SdfHigh */
     RILL_GI_QUALITY_NUM,
     RILL_GI_QUALITY_FORCE_U32 = 0x7FFFFFFF
 } rill_gi_quality;
@@ -43,7 +53,7 @@ typedef enum rill_gi_quality {
 typedef enum rill_gi_debug {
     RILL_GI_DEBUG_NONE = 0,
     RILL_GI_DEBUG_INDIRECT_ONLY, /* the image is the indirect light alone */
-    RILL_GI_DEBUG_VOXEL_CACHE,   /* the voxel radiance cache (IndirectOnly until it exists) */
+    RILL_GI_DEBUG_VOXEL_CACHE,   /* the voxel radiance clipmap (SdfLow / SdfHigh) */
     RILL_GI_DEBUG_NUM,
     RILL_GI_DEBUG_FORCE_U32 = 0x7FFFFFFF
 } rill_gi_debug;

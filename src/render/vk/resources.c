@@ -205,6 +205,9 @@ static VkImageView make_view(rill__gpu *gpu, rill__img *img, int32_t layer, uint
     if (cube_view) {
         ci.viewType = VK_IMAGE_VIEW_TYPE_CUBE;
     }
+    if (img->desc.depth > 1) {
+        ci.viewType = VK_IMAGE_VIEW_TYPE_3D;
+    }
     ci.subresourceRange.aspectMask = rill__vk_format_is_depth(img->desc.format)
                                          ? VK_IMAGE_ASPECT_DEPTH_BIT
                                          : VK_IMAGE_ASPECT_COLOR_BIT;
@@ -283,19 +286,22 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     }
     img->vkfmt = rill__vk_format(desc->format);
     bool cube = (desc->usage & RILL__IMG_CUBE) != 0;
+    bool volume = desc->depth > 1;
     if (img->vkfmt == VK_FORMAT_UNDEFINED || desc->width == 0 || desc->height == 0 ||
-        (cube && (img->desc.layers != 6 || desc->width != desc->height))) {
+        (cube && (img->desc.layers != 6 || desc->width != desc->height)) ||
+        (volume && (cube || img->desc.layers != 1 || (desc->usage & RILL__IMG_ARRAY) ||
+                    rill__vk_format_is_depth(desc->format)))) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: image '%s': bad format or size",
                        img->desc.label ? img->desc.label : "?");
         destroy_img_now(gpu, img);
         return NULL;
     }
     VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ci.imageType = VK_IMAGE_TYPE_2D;
+    ci.imageType = volume ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
     ci.format = img->vkfmt;
     ci.extent.width = desc->width;
     ci.extent.height = desc->height;
-    ci.extent.depth = 1;
+    ci.extent.depth = volume ? desc->depth : 1;
     ci.mipLevels = img->desc.mips;
     ci.arrayLayers = img->desc.layers;
     ci.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -474,8 +480,9 @@ rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, co
 
 rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
                              rill_error *err) {
-    if (!img || !data || size == 0) {
-        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: empty image upload");
+    if (!img || !data || size == 0 || img->desc.depth > 1) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: empty image upload (or a 3D image: GPU-written only)");
     }
     return queue_upload(gpu, true, img, 0, data, size, err);
 }
@@ -496,7 +503,7 @@ rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t fir
                                     uint32_t level_count, const void *const *level_data,
                                     const uint64_t *level_size, rill_error *err) {
     if (!img || level_count == 0 || first_level + level_count > img->desc.mips ||
-        rill__fmt_unit_bytes(img->desc.format) == 0) {
+        rill__fmt_unit_bytes(img->desc.format) == 0 || img->desc.depth > 1) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: image '%s': levels %u..%u out of its %u",
                               img ? img->desc.label : "?", first_level, first_level + level_count,

@@ -1,0 +1,445 @@
+/* gi_voxel.c: the CPU side of the voxel radiance clipmap (layout in gi_voxel.h). Once a frame:
+ *   track     the snapshot's instances whose meshes keep a CPU copy of their triangles are
+ *             resident, keyed by instance id; one that appears, changes (mesh, material or
+ *             transform) or leaves (despawned, streamed out) marks the bricks its old and new
+ *             bounds touch in every cascade dirty, so its voxels come and go with it.
+ *   scroll    each cascade's region follows the camera in whole bricks; only the bricks that
+ *             enter are dirty (toroidal addressing: what stays inside is not voxelized again).
+ *   voxelize  dirty bricks, finest cascade first, share the frame's budget of work units (one
+ *             triangle or one instance examined = 1); each brick job (rill_jobs_for over the
+ *             renderer's jobs) clears its brick on first touch, walks the resident instances
+ *             overlapping it from where it stopped and stops when its share is spent, so a brick
+ *             may take several frames; a finished brick is uploaded by gi_voxel_gpu.c. */
+#include "gi_voxel.h"
+
+#include <math.h>
+#include <string.h>
+
+#define VOX_JOBS_MAX 64u /* bricks a frame works on at most (one cascade's worth) */
+
+static rill_map *ids_of(rill__vox *vx);
+
+/* >>lifetime --------------------------------------------------------------------------------- */
+
+/* The id -> slot map lives after the struct (gi_voxel.h keeps rill__vox free of it). */
+typedef struct vox_box {
+    rill__vox vx;
+    rill_map ids;
+} vox_box;
+
+static rill_map *ids_of(rill__vox *vx) {
+    return &((vox_box *)vx)->ids;
+}
+
+rill__vox *rill__vox_get(rill_renderer *r) {
+    if (r->vox) {
+        return r->vox;
+    }
+    vox_box *b = rill_calloc_tagged(1, sizeof(*b), RILL_MEM_RENDER);
+    if (!b) {
+        return NULL;
+    }
+    rill__vox *vx = &b->vx;
+    size_t words = (size_t)RILL__VOX_RES * RILL__VOX_RES * RILL__VOX_RES * 2;
+    for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
+        vx->cascades[c].voxels = rill_calloc_tagged(words, sizeof(uint32_t), RILL_MEM_RENDER);
+        if (!vx->cascades[c].voxels) {
+            r->vox = vx;
+            rill__vox_destroy(r);
+            return NULL;
+        }
+    }
+    vx->budget = r->desc.gi_voxel_budget ? r->desc.gi_voxel_budget : RILL__VOX_DEFAULT_BUDGET;
+    r->vox = vx;
+    return vx;
+}
+
+void rill__vox_destroy(rill_renderer *r) {
+    rill__vox *vx = r->vox;
+    if (!vx) {
+        return;
+    }
+    rill__vox_gpu_destroy(r, vx);
+    for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
+        rill_free(vx->cascades[c].voxels);
+    }
+    rill_array_free(&vx->insts);
+    rill_map_free(ids_of(vx));
+    rill_free(vx);
+    r->vox = NULL;
+}
+
+const uint32_t *rill__vox_at(const rill__vox *vx, uint32_t c, const float p[3]) {
+    const rill__vox_cascade *cc = &vx->cascades[c];
+    int32_t t[3];
+    for (int k = 0; k < 3; k++) {
+        float f = floorf(p[k] / rill__vox_size(c));
+        if (!(f >= (float)cc->origin[k] && f < (float)(cc->origin[k] + RILL__VOX_RES))) {
+            return NULL;
+        }
+        int32_t v = (int32_t)f;
+        t[k] = ((v % RILL__VOX_RES) + RILL__VOX_RES) % RILL__VOX_RES;
+    }
+    return &cc->voxels[2 * (size_t)rill__vox_index(t)];
+}
+
+/* >>dirty bricks ----------------------------------------------------------------------------- */
+
+static int32_t floor_div(int32_t a, int32_t b) {
+    int32_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static int32_t wrap(int32_t a, int32_t n) {
+    return ((a % n) + n) % n;
+}
+
+static void brick_dirty(rill__vox_brick *b) {
+    b->dirty = true;
+    b->started = false;
+}
+
+/* Marks the bricks of every cascade that world box [mn, mx] touches (one voxel more) dirty. */
+static void dirty_box(rill__vox *vx, const float mn[3], const float mx[3]) {
+    for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
+        rill__vox_cascade *cc = &vx->cascades[c];
+        if (!cc->placed) {
+            continue;
+        }
+        float s = rill__vox_size(c);
+        int32_t b0[3], b1[3];
+        bool out = false;
+        for (int k = 0; k < 3; k++) {
+            float lo = floorf(mn[k] / s) - 1.0f, hi = floorf(mx[k] / s) + 1.0f;
+            float r0 = (float)cc->origin[k], r1 = (float)(cc->origin[k] + RILL__VOX_RES - 1);
+            if (!(hi >= r0 && lo <= r1)) {
+                out = true;
+                break;
+            }
+            int32_t v0 = (int32_t)(lo > r0 ? lo : r0), v1 = (int32_t)(hi < r1 ? hi : r1);
+            b0[k] = floor_div(v0, RILL__VOX_BRICK);
+            b1[k] = floor_div(v1, RILL__VOX_BRICK);
+        }
+        if (out) {
+            continue;
+        }
+        for (int32_t z = b0[2]; z <= b1[2]; z++) {
+            for (int32_t y = b0[1]; y <= b1[1]; y++) {
+                for (int32_t x = b0[0]; x <= b1[0]; x++) {
+                    uint32_t i =
+                        (uint32_t)(wrap(x, RILL__VOX_BRICKS_SIDE) +
+                                   RILL__VOX_BRICKS_SIDE *
+                                       (wrap(y, RILL__VOX_BRICKS_SIDE) +
+                                        RILL__VOX_BRICKS_SIDE * wrap(z, RILL__VOX_BRICKS_SIDE)));
+                    brick_dirty(&cc->bricks[i]);
+                }
+            }
+        }
+    }
+}
+
+/* >>tracking --------------------------------------------------------------------------------- */
+
+static void world_box(const float m[16], const float bmin[3], const float bmax[3], float out_mn[3],
+                      float out_mx[3]) {
+    for (int k = 0; k < 3; k++) {
+        float c = m[12 + k], e = 0.0f;
+        for (int j = 0; j < 3; j++) {
+            float mid = 0.5f * (bmin[j] + bmax[j]), half = 0.5f * (bmax[j] - bmin[j]);
+            c += m[4 * j + k] * mid;
+            e += fabsf(m[4 * j + k]) * half;
+        }
+        out_mn[k] = c - e;
+        out_mx[k] = c + e;
+    }
+}
+
+/* Fills what inst voxelizes from the instance in; false when it cannot be voxelized (no CPU
+ * triangles, a mode other than normal, bounds not finite). */
+static bool describe(rill_renderer *r, const rill_render_instance *in, rill__vox_inst *inst) {
+    if (in->mode != 0 || in->range_count != 0 || in->lod_fade < 0.0f) {
+        return false; /* ghosts, wireframes, partial draws, outgoing LOD levels */
+    }
+    const mesh_slot *m = rill__mesh_get(r, in->mesh);
+    if (!m || !m->cpu_positions || !m->cpu_indices || m->index_count < 3 ||
+        m->max_index >= m->cpu_vertex_count) {
+        return false;
+    }
+    memset(inst, 0, sizeof(*inst));
+    inst->id = in->id;
+    inst->mesh = in->mesh;
+    inst->material = in->material;
+    memcpy(inst->transform, in->transform, sizeof(inst->transform));
+    inst->positions = m->cpu_positions;
+    inst->indices = m->cpu_indices;
+    inst->tri_count = m->index_count / 3;
+    const mat_slot *mat = rill__material_get(r, in->material);
+    for (int k = 0; k < 3; k++) {
+        inst->albedo[k] = mat ? mat->gi_albedo[k] : 0.8f;
+        inst->emissive[k] = mat ? mat->gi_emissive[k] : 0.0f;
+    }
+    world_box(in->transform, m->box_min, m->box_max, inst->box_min, inst->box_max);
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(inst->box_min[k]) || !isfinite(inst->box_max[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool same_inst(const rill__vox_inst *a, const rill__vox_inst *b) {
+    return a->mesh.id == b->mesh.id && a->material.id == b->material.id &&
+           memcmp(a->transform, b->transform, sizeof(a->transform)) == 0 &&
+           memcmp(a->albedo, b->albedo, sizeof(a->albedo)) == 0 &&
+           memcmp(a->emissive, b->emissive, sizeof(a->emissive)) == 0;
+}
+
+static void drop_slot(rill__vox *vx, uint32_t slot) {
+    rill__vox_inst *old = &vx->insts.data[slot];
+    dirty_box(vx, old->box_min, old->box_max);
+    rill_map_remove(ids_of(vx), old->id);
+    memset(old, 0, sizeof(*old));
+    vx->live--;
+}
+
+/* A free slot (a dead one, else a new one), or UINT32_MAX when out of memory. */
+static uint32_t free_slot(rill__vox *vx) {
+    if (vx->live < vx->insts.len) {
+        for (uint32_t i = 0; i < vx->insts.len; i++) {
+            if (vx->insts.data[i].id == 0) {
+                return i;
+            }
+        }
+    }
+    rill__vox_inst blank = {0};
+    return rill_array_push(&vx->insts, blank) ? vx->insts.len - 1 : UINT32_MAX;
+}
+
+static void track(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *snap) {
+    rill_map *ids = ids_of(vx);
+    for (uint32_t i = 0; i < snap->instance_count; i++) {
+        const rill_render_instance *in = &snap->instances[i];
+        rill__vox_inst now;
+        if (in->id == 0 || !describe(r, in, &now)) {
+            continue;
+        }
+        now.seen = vx->frame;
+        uint64_t slot;
+        if (rill_map_get(ids, in->id, &slot)) {
+            rill__vox_inst *was = &vx->insts.data[slot];
+            if (was->seen == vx->frame) {
+                continue; /* the id twice in one snapshot: the first wins */
+            }
+            if (!same_inst(was, &now)) {
+                dirty_box(vx, was->box_min, was->box_max);
+                dirty_box(vx, now.box_min, now.box_max);
+                *was = now;
+            } else {
+                was->seen = vx->frame;
+                was->positions = now.positions; /* the same mesh: the same copy */
+                was->indices = now.indices;
+            }
+            continue;
+        }
+        uint32_t s = free_slot(vx);
+        if (s == UINT32_MAX || !rill_map_set(ids, in->id, s)) {
+            continue; /* out of memory: this one stays out of the clipmap */
+        }
+        vx->insts.data[s] = now;
+        vx->live++;
+        dirty_box(vx, now.box_min, now.box_max);
+    }
+    for (uint32_t s = 0; s < vx->insts.len; s++) {
+        if (vx->insts.data[s].id != 0 && vx->insts.data[s].seen != vx->frame) {
+            drop_slot(vx, s); /* despawned or streamed out: its voxels leave */
+        }
+    }
+}
+
+/* >>scrolling -------------------------------------------------------------------------------- */
+
+/* The region's low corner for a camera at cam: the brick-aligned 64-voxel cube nearest to
+ * centring it. */
+static void region_for(uint32_t c, const float cam[3], int32_t out[3]) {
+    float s = rill__vox_size(c);
+    for (int k = 0; k < 3; k++) {
+        float f = floorf(cam[k] / s / (float)RILL__VOX_BRICK + 0.5f);
+        f = f > 1e8f ? 1e8f : (f < -1e8f ? -1e8f : (f == f ? f : 0.0f));
+        out[k] = ((int32_t)f - RILL__VOX_BRICKS_SIDE / 2) * RILL__VOX_BRICK;
+    }
+}
+
+static void scroll(rill__vox *vx, const float cam[3]) {
+    for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
+        rill__vox_cascade *cc = &vx->cascades[c];
+        int32_t o[3];
+        region_for(c, cam, o);
+        if (cc->placed && memcmp(o, cc->origin, sizeof(o)) == 0) {
+            continue;
+        }
+        /* A brick enters when its world brick was outside the old region on some axis. */
+        for (int32_t z = 0; z < RILL__VOX_BRICKS_SIDE; z++) {
+            for (int32_t y = 0; y < RILL__VOX_BRICKS_SIDE; y++) {
+                for (int32_t x = 0; x < RILL__VOX_BRICKS_SIDE; x++) {
+                    int32_t wb[3] = {o[0] / RILL__VOX_BRICK + x, o[1] / RILL__VOX_BRICK + y,
+                                     o[2] / RILL__VOX_BRICK + z};
+                    bool inside = cc->placed;
+                    for (int k = 0; k < 3 && inside; k++) {
+                        int32_t ob = cc->origin[k] / RILL__VOX_BRICK;
+                        inside = wb[k] >= ob && wb[k] < ob + RILL__VOX_BRICKS_SIDE;
+                    }
+                    if (!inside) {
+                        uint32_t i = (uint32_t)(wrap(wb[0], RILL__VOX_BRICKS_SIDE) +
+                                                RILL__VOX_BRICKS_SIDE *
+                                                    (wrap(wb[1], RILL__VOX_BRICKS_SIDE) +
+                                                     RILL__VOX_BRICKS_SIDE *
+                                                         wrap(wb[2], RILL__VOX_BRICKS_SIDE)));
+                        brick_dirty(&cc->bricks[i]);
+                    }
+                }
+            }
+        }
+        memcpy(cc->origin, o, sizeof(o));
+        cc->placed = true;
+        cc->inject = true;
+    }
+}
+
+/* >>voxelizing ------------------------------------------------------------------------------- */
+
+typedef struct brick_job {
+    rill__vox *vx;
+    uint32_t cascade, brick;
+    uint32_t allot; /* work units it may spend */
+    uint64_t used;  /* spent */
+    int32_t added;  /* voxels occupied minus voxels cleared */
+    bool finished;
+} brick_job;
+
+typedef struct vox_frame {
+    brick_job jobs[VOX_JOBS_MAX];
+    uint32_t count;
+} vox_frame;
+
+/* The world voxel of texel brick i's low corner in cascade cc. */
+static void brick_origin(const rill__vox_cascade *cc, uint32_t i, int32_t lo[3]) {
+    int32_t tb[3] = {(int32_t)(i % RILL__VOX_BRICKS_SIDE),
+                     (int32_t)(i / RILL__VOX_BRICKS_SIDE % RILL__VOX_BRICKS_SIDE),
+                     (int32_t)(i / (RILL__VOX_BRICKS_SIDE * RILL__VOX_BRICKS_SIDE))};
+    for (int k = 0; k < 3; k++) {
+        int32_t ob = cc->origin[k] / RILL__VOX_BRICK;
+        int32_t wb = ob + wrap(tb[k] - ob, RILL__VOX_BRICKS_SIDE);
+        lo[k] = wb * RILL__VOX_BRICK;
+    }
+}
+
+static void run_brick(brick_job *j) {
+    rill__vox *vx = j->vx;
+    rill__vox_cascade *cc = &vx->cascades[j->cascade];
+    rill__vox_brick *b = &cc->bricks[j->brick];
+    uint32_t *words = &cc->voxels[(size_t)j->brick * RILL__VOX_BRICK_VOXELS * 2];
+    if (!b->started) {
+        for (uint32_t v = 0; v < RILL__VOX_BRICK_VOXELS; v++) {
+            j->added -= (words[2 * v] >> 24) != 0 ? 1 : 0;
+        }
+        memset(words, 0, sizeof(uint32_t) * 2 * RILL__VOX_BRICK_VOXELS);
+        b->started = true;
+        b->next_inst = b->next_tri = 0;
+        b->upload = true;
+    }
+    float s = rill__vox_size(j->cascade);
+    int32_t lo[3];
+    brick_origin(cc, j->brick, lo);
+    float bmin[3], bmax[3];
+    for (int k = 0; k < 3; k++) {
+        bmin[k] = (float)lo[k] * s;
+        bmax[k] = (float)(lo[k] + RILL__VOX_BRICK) * s;
+    }
+    while (b->next_inst < vx->insts.len) {
+        if (j->used >= j->allot) {
+            return; /* its share is spent: the cursor stays for the next frame */
+        }
+        const rill__vox_inst *in = &vx->insts.data[b->next_inst];
+        if (b->next_tri == 0) {
+            j->used++; /* the instance's bounds examined */
+            bool touch = in->id != 0;
+            for (int k = 0; k < 3 && touch; k++) {
+                touch = in->box_max[k] >= bmin[k] && in->box_min[k] <= bmax[k];
+            }
+            if (!touch) {
+                b->next_inst++;
+                continue;
+            }
+        }
+        uint64_t left = j->allot > j->used ? j->allot - j->used : 0;
+        uint32_t count = (uint32_t)(left < in->tri_count ? left : in->tri_count);
+        if (count == 0) {
+            return;
+        }
+        j->added += (int32_t)rill__vox_raster(in, lo, s, words, b->next_tri, &count);
+        j->used += count;
+        b->next_tri += count;
+        if (b->next_tri >= in->tri_count) {
+            b->next_tri = 0;
+            b->next_inst++;
+        }
+    }
+    j->finished = true;
+}
+
+static void run_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
+    (void)index;
+    vox_frame *f = arg;
+    for (uint32_t i = begin; i < end; i++) {
+        run_brick(&f->jobs[i]);
+    }
+}
+
+/* Picks this frame's bricks (finest cascade first, bricks in progress before fresh ones) and
+ * shares the budget among them. */
+static void plan_bricks(rill__vox *vx, vox_frame *f) {
+    f->count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t c = 0; c < RILL__VOX_CASCADES && f->count < VOX_JOBS_MAX; c++) {
+            for (uint32_t i = 0; i < RILL__VOX_BRICKS && f->count < VOX_JOBS_MAX; i++) {
+                const rill__vox_brick *b = &vx->cascades[c].bricks[i];
+                if (b->dirty && b->started == (pass == 0)) {
+                    f->jobs[f->count++] = (brick_job){.vx = vx, .cascade = c, .brick = i};
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < f->count; i++) {
+        f->jobs[i].allot = vx->budget / f->count + (i < vx->budget % f->count ? 1u : 0u);
+    }
+}
+
+void rill__vox_update(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *snap,
+                      const float cam[3]) {
+    if (vx->frame == r->frame_counter) {
+        return;
+    }
+    uint64_t t0 = rill_time_ns();
+    vx->frame = r->frame_counter;
+    scroll(vx, cam);
+    track(r, vx, snap);
+    vox_frame f;
+    plan_bricks(vx, &f);
+    if (f.count) {
+        rill_jobs_for(r->desc.jobs, f.count, 1, run_range, &f);
+    }
+    vx->units = 0;
+    vx->bricks_done = 0;
+    for (uint32_t i = 0; i < f.count; i++) {
+        brick_job *j = &f.jobs[i];
+        rill__vox_cascade *cc = &vx->cascades[j->cascade];
+        vx->units += j->used;
+        cc->filled = (uint32_t)((int64_t)cc->filled + j->added);
+        if (j->finished) {
+            cc->bricks[j->brick].dirty = false;
+            cc->bricks[j->brick].started = false;
+            vx->bricks_done++;
+        }
+    }
+    vx->ms = (double)(rill_time_ns() - t0) / 1e6;
+}
