@@ -12,7 +12,7 @@ rm -rf "$out" && mkdir -p "$out"
 bins=(build/release/bench/render/bench_sky build/release/bench/render/bench_ocean
       build/release/bench/render/bench_render build/release/bench/render/bench_batching
       build/release/bench/render/bench_extract build/release/bench/render/bench_ibl
-      build/release/bench/render/bench_envmap
+      build/release/bench/render/bench_envmap build/release/bench/render/bench_materials
       build/release/bench/render/bench_skin build/release/bench/render/bench_gi
       build/release/bench/render/bench_post build/release/bench/render/bench_reflections
       build/release/bench/render/bench_effects
