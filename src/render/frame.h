@@ -220,6 +220,8 @@ void rill__ibl_record_fill(rill_renderer *r, rill__cmd *cmd, rill__img *cube, ri
                            float brightness);
 void rill__ibl_record_prefilter(rill_renderer *r, rill__cmd *cmd, rill__img *source,
                                 rill__img *spec);
+/* The mips of a storage cube (held STORAGE_WRITE) from its level 0 (a probe capture's). */
+void rill__ibl_record_mips(rill_renderer *r, rill__cmd *cmd, rill__img *cube);
 void rill__ibl_bindings(const rill_renderer *r, rill__binding out[3]);
 void rill__ibl_frame_consts(const rill_renderer *r, float out[4]);
 void rill__ibl_stats(const rill_renderer *r, uint32_t *out_bakes, uint32_t *out_steps,
@@ -259,6 +261,20 @@ rill_result rill__probes_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
                                 rill_rg_usage usage, rill_error *err);
 void rill__probes_bindings(const rill_renderer *r, rill__binding out[5]);
 void rill__probes_destroy(rill_renderer *r);
+/* A capture source's bake, after the views that drew its six faces (frame_graph.c). */
+rill_result rill__probes_add_capture_passes(rill_renderer *r, rill_rg *g, rill_error *err);
+
+/* probe_capture.c: capture sources. request (from probes_plan) asks for the six render textures
+ * and says whether this frame draws the six face views from eye; snapshot gives the snapshot the
+ * frame then draws (the input plus those views); add_pass blits their pictures onto the layers
+ * of `cube` (held TRANSFER_DST) after the views' passes. */
+typedef struct rill__capture rill__capture;
+bool rill__capture_request(rill_renderer *r, const float eye[3]);
+const rill_render_snapshot *rill__capture_snapshot(rill_renderer *r,
+                                                   const rill_render_snapshot *snap);
+rill_result rill__capture_add_pass(rill_renderer *r, rill_rg *g, rill_rg_image cube,
+                                   rill_rg_pass *out_pass, rill_error *err);
+void rill__capture_destroy(rill_renderer *r);
 void rill__probes_stats(const rill_renderer *r, uint32_t *out_shaded, uint32_t *out_bakes,
                         uint32_t *out_failed);
 

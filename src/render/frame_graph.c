@@ -283,10 +283,10 @@ static rill_result add_views_post(rill_renderer *r, rill_rg *g, uint32_t main, r
             vs->target_tex.id ? vs->target_post_end : f->fg.end_main_pass_post_processing;
         RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_LDR_POST, err));
         RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_OVERLAY, err));
-        rill_rg_end_view(g);
-        if (vs->target_tex.id) {
+        if (vs->target_tex.id) { /* in the view's scope: several cameras may draw to textures */
             RILL_TRY(add_target_copy(r, g, vs, err));
         }
+        rill_rg_end_view(g);
     }
     f->ldr_color = f->composed ? f->fg.ldr : f->views[0].fx.ldr_color;
     return f->composed ? add_compose(f, g, err) : RILL_OK;
@@ -361,6 +361,7 @@ rill_result rill__frame_build_graph(rill_renderer *r, rill_error *err) {
         vs->fx.fg.end_main_pass = vs->target_tex.id ? vs->target_main_end : f->fg.end_main_pass;
     }
     RILL_TRY(add_views_post(r, g, main, err));
+    RILL_TRY(rill__probes_add_capture_passes(r, g, err)); /* after the views that drew it */
     RILL_TRY(add_output(r, g, err));
     rill_rg_pass chain[] = {view0[3],
                             view0[4],

@@ -36,6 +36,7 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__ibl_destroy(r);
     rill__sky_destroy(r);
     rill__probes_destroy(r);
+    rill__capture_destroy(r);
     rill__skybox_destroy(r);
     rill__envmap_destroy(r);
     rill__vfog_destroy(r);
@@ -84,6 +85,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     }
     if (res == RILL_OK) {
         res = rill__probes_plan(r, cmd, snap, err);
+        snap = rill__capture_snapshot(r, snap); /* plus six face views while a probe captures */
     }
     if (res == RILL_OK) {
         res = rill__frame_plan_views(r, cmd, snap, err);

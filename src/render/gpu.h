@@ -369,6 +369,10 @@ void rill__cmd_copy_image_to(rill__cmd *cmd, rill__img *src, rill__img *dst, uin
                              uint32_t y);
 /* Blits src (whole) onto dst (whole), converting formats; both in transfer layouts. */
 void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst);
+/* Blits src (whole, TRANSFER_SRC) onto level 0 of array layer `layer` of dst (TRANSFER_DST),
+ * mirrored left to right when flip_x (a camera's picture onto a cube face), converting formats. */
+void rill__cmd_blit_layer(rill__cmd *cmd, rill__img *src, rill__img *dst, uint32_t layer,
+                          bool flip_x);
 
 /* A frame-lifetime host-visible scratch allocation (instance data, per-frame uniforms). Memory is
  * valid until the frame slot comes around again. Returns NULL when the frame arena is full. */

@@ -572,6 +572,12 @@ void rill__ibl_record_fill(rill_renderer *r, rill__cmd *cmd, rill__img *cube, ri
     rill__cmd_bind_transient_set(cmd, 0, b, 2);
     rill__cmd_push(cmd, &fp, sizeof(fp));
     rill__cmd_dispatch(cmd, groups(cd->width), groups(cd->width), 6);
+    rill__ibl_record_mips(r, cmd, cube);
+}
+
+void rill__ibl_record_mips(rill_renderer *r, rill__cmd *cmd, rill__img *cube) {
+    const rill__img_desc *cd = rill__img_get_desc(cube);
+    rill__binding b[2];
     rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_IBL_DOWN]);
     for (uint32_t m = 1; m < cd->mips; m++) {
         uint32_t size = RILL_MAX(cd->width >> m, 1u);

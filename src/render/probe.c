@@ -28,6 +28,8 @@ typedef struct probe_entry {
     char *path;
     entry_state state;
     rill__img *equirect; /* until baked */
+    bool capture;        /* a capture source: the scene rendered at eye */
+    float eye[3];
     rill__img *spec;
     rill_rg_usage spec_use;
     rill_rg_image r_spec; /* this frame's handle, {0} when not imported */
@@ -51,6 +53,7 @@ struct rill__probes {
     rill__buf *ubo_buf;
     uint64_t ubo_off;
     rill_rg_image r_source;
+    bool bake_capture; /* the entry baked this frame is a capture (its passes follow the views) */
     uint32_t bakes;
     bool warned_full;
 };
@@ -136,8 +139,15 @@ static rill__img *load_equirect(rill_renderer *r, struct rill_vfs *vfs, const ch
 static probe_entry *entry_for(rill_renderer *r, const rill_render_snapshot *snap,
                               const rill_render_probe *probe) {
     struct rill__probes *p = r->probes;
+    char key[64];
+    const char *path = probe->source;
+    if (probe->capture) { /* one cube per probe entity and capture_version */
+        snprintf(key, sizeof(key), "capture:%u:%u:%u", RILL_ENTITY_INDEX(probe->entity),
+                 RILL_ENTITY_GENERATION(probe->entity), probe->capture_version);
+        path = key;
+    }
     for (uint32_t i = 0; i < p->entries.len; i++) {
-        if (strcmp(p->entries.data[i].path, probe->source) == 0) {
+        if (strcmp(p->entries.data[i].path, path) == 0) {
             return &p->entries.data[i];
         }
     }
@@ -148,21 +158,23 @@ static probe_entry *entry_for(rill_renderer *r, const rill_render_snapshot *snap
                           "reflection probe of entity %u:%u: more than %u probe sources "
                           "in use; '%s' is not loaded",
                           RILL_ENTITY_INDEX(probe->entity), RILL_ENTITY_GENERATION(probe->entity),
-                          MAX_ENTRIES, probe->source);
+                          MAX_ENTRIES, path);
         }
         return NULL;
     }
     probe_entry e;
     memset(&e, 0, sizeof(e));
-    e.path = rill_strdup(probe->source);
+    e.path = rill_strdup(path);
     if (!e.path || !rill_array_push(&p->entries, e)) {
         rill_free(e.path);
         return NULL;
     }
     probe_entry *ne = &p->entries.data[p->entries.len - 1];
     rill_error err = {0};
-    ne->equirect = load_equirect(r, snap->probe_vfs, probe->source, &err);
-    if (ne->equirect) {
+    ne->capture = probe->capture;
+    memcpy(ne->eye, &probe->world_from_probe[12], sizeof(ne->eye));
+    ne->equirect = probe->capture ? NULL : load_equirect(r, snap->probe_vfs, probe->source, &err);
+    if (ne->equirect || ne->capture) {
         rill__img_desc cd = {PROBE_FACE,
                              PROBE_FACE,
                              6,
@@ -177,13 +189,13 @@ static probe_entry *entry_for(rill_renderer *r, const rill_render_snapshot *snap
         cd.mips = mips;
         ne->spec = rill__img_create(r->gpu, &cd, &err);
     }
-    if (!ne->equirect || !ne->spec) {
+    if ((!ne->equirect && !ne->capture) || !ne->spec) {
         ne->state = ENTRY_FAILED;
         RILL_LOG_WARN("render",
                       "reflection probe of entity %u:%u: source '%s' not usable (%s); "
                       "the probe stays inert",
-                      RILL_ENTITY_INDEX(probe->entity), RILL_ENTITY_GENERATION(probe->entity),
-                      probe->source, err.msg[0] ? err.msg : "no memory");
+                      RILL_ENTITY_INDEX(probe->entity), RILL_ENTITY_GENERATION(probe->entity), path,
+                      err.msg[0] ? err.msg : "no memory");
         rill__img_destroy(r->gpu, ne->equirect);
         ne->equirect = NULL;
     }
@@ -245,6 +257,7 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (probes)");
     }
     p->bake = -1;
+    p->bake_capture = false;
     p->shaded_n = 0;
     /* Sources no probe named for a while give their cubes back (deferred past the GPU's use). */
     for (uint32_t i = 0; i < p->entries.len;) {
@@ -266,7 +279,7 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
     uint32_t n = 0;
     for (uint32_t i = 0; snap->probes && i < snap->probe_count; i++) {
         const rill_render_probe *q = &snap->probes[i];
-        if (!q->source) {
+        if (!q->source && !q->capture) {
             continue;
         }
         probe_entry *e = entry_for(r, snap, q);
@@ -277,12 +290,24 @@ rill_result rill__probes_plan(rill_renderer *r, rill__cmd *cmd, const rill_rende
             continue;
         }
         uint32_t ei = (uint32_t)(e - p->entries.data);
+        if (e->state == ENTRY_WAIT && e->capture) {
+            /* Captured after this frame's views (which draw it): shaded from the next frame. */
+            if (p->bake < 0 && rill__capture_request(r, e->eye)) {
+                p->bake = (int)ei;
+                p->bake_capture = true;
+                e->state = ENTRY_READY;
+            }
+            continue;
+        }
         if (e->state == ENTRY_WAIT) {
             if (p->bake >= 0 || !rill__img_ready(e->equirect)) {
                 continue;
             }
             p->bake = (int)ei; /* baked before this frame's lit passes read it */
             e->state = ENTRY_READY;
+        }
+        if (p->bake_capture && (int)ei == p->bake) {
+            continue; /* being captured this frame */
         }
         float axes[3][3], half[3];
         float d = box_distance(q, eye, axes, half);
@@ -353,6 +378,11 @@ static void pass_filter(rill_rg_ctx *ctx, void *user) {
     p->bakes++;
 }
 
+static void pass_capture_mips(rill_rg_ctx *ctx, void *user) {
+    rill_renderer *r = user;
+    rill__ibl_record_mips(r, ctx->cmd, rill__ctx_img(ctx, r->probes->r_source));
+}
+
 static rill_result add_bake(rill_renderer *r, rill_rg *g, bool shaded, rill_error *err) {
     struct rill__probes *p = r->probes;
     probe_entry *e = &p->entries.data[p->bake];
@@ -363,7 +393,8 @@ static rill_result add_bake(rill_renderer *r, rill_rg *g, bool shaded, rill_erro
                             6,
                             9,
                             RILL_RG_FORMAT_RGBA16F,
-                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE,
+                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE |
+                                RILL__IMG_TRANSFER_DST,
                             "probe bake source"};
         p->source = rill__img_create(r->gpu, &d, err);
         if (!p->source) {
@@ -377,6 +408,12 @@ static rill_result add_bake(rill_renderer *r, rill_rg *g, bool shaded, rill_erro
     }
     rill_rg_pass_desc d = {
         .label = "probe.source", .exec = pass_source, .user = r, .side_effect = true};
+    if (p->bake_capture) { /* the six views' pictures onto level 0, then the mips */
+        rill_rg_pass pc;
+        RILL_TRY(rill__capture_add_pass(r, g, p->r_source, &pc, err));
+        d.label = "probe.capture_mips";
+        d.exec = pass_capture_mips;
+    }
     rill_rg_pass ps = rill_rg_add_pass(g, &d, err);
     RILL_TRY(rill_rg_use_image(g, ps, p->r_source, wr, err));
     d.label = "probe.filter";
@@ -397,7 +434,12 @@ rill_result rill__probes_add_passes(rill_renderer *r, rill_rg *g, rill_error *er
                         err));
         bake_shaded |= (int)p->shaded[s] == p->bake;
     }
-    return p->bake >= 0 ? add_bake(r, g, bake_shaded, err) : RILL_OK;
+    return p->bake >= 0 && !p->bake_capture ? add_bake(r, g, bake_shaded, err) : RILL_OK;
+}
+
+rill_result rill__probes_add_capture_passes(rill_renderer *r, rill_rg *g, rill_error *err) {
+    struct rill__probes *p = r->probes;
+    return p && p->bake >= 0 && p->bake_capture ? add_bake(r, g, false, err) : RILL_OK;
 }
 
 rill_result rill__probes_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,

@@ -35,6 +35,15 @@ static const rill_field source_fields[] = {
      .max = 1000,
      .default_value = &f_one,
      .doc = "multiplier of the probe's light, default 1"},
+    {.name = "capture",
+     .type = RILL_FIELD_BOOL,
+     .offset = offsetof(rill_reflection_probe_source, capture),
+     .doc = "render the scene from the probe's centre into its cube instead of an image, once "
+            "(the probe is inert until then), default off"},
+    {.name = "capture_version",
+     .type = RILL_FIELD_U32,
+     .offset = offsetof(rill_reflection_probe_source, capture_version),
+     .doc = "with capture: a new value captures again (bump it after the scene changed)"},
 };
 
 static const rill_enum_item parallax_items[] = {
@@ -75,7 +84,7 @@ rill_result rill__probe_register(rill_world *w, rill_error *err) {
          .fields = source_fields,
          .field_count = COUNT(source_fields),
          .doc = "where a reflection probe's cube comes from (an equirectangular image or a .rmip "
-                "cube)"},
+                "cube, or a capture of the scene)"},
         {.name = "ParallaxCorrection",
          RILL_TYPE_LAYOUT(rill_parallax_correction),
          .fields = parallax_fields,
@@ -120,6 +129,8 @@ rill_result rill__probe_extract(rill_world *world, rill_render_extract_buf *buf,
         p.falloff = l->falloff;
         p.intensity = s ? s->intensity : 1.0f;
         p.source = s && s->source && s->source[0] ? s->source : NULL;
+        p.capture = s && s->capture;
+        p.capture_version = s ? s->capture_version : 0;
         p.parallax = pc ? pc->mode : RILL_PARALLAX_AUTO;
         memcpy(p.half_extents, pc ? pc->half_extents : v_one, sizeof(p.half_extents));
         p.entity = q.entity;

@@ -449,10 +449,11 @@ struct rill_renderer {
     struct rill__vox *vox;       /* gi_voxel*.c: the voxel radiance clipmap, NULL until used */
     struct rill__post *post;     /* post.c: colour grading, depth of field, motion blur */
     struct rill__probes *probes; /* probe.c: reflection probes (NULL until the first frame) */
-    struct rill__vfog *vfog;     /* fog_volume.c: volumetric fog */
-    struct rill__clouds *clouds; /* clouds.c: the sky's cloud layer */
-    struct rill__water *water;   /* water.c: PoolWater */
-    struct rill__ocean *ocean;   /* ocean.c: Water, the FFT ocean */
+    struct rill__capture *capture; /* probe_capture.c: capture sources (NULL until one) */
+    struct rill__vfog *vfog;       /* fog_volume.c: volumetric fog */
+    struct rill__clouds *clouds;   /* clouds.c: the sky's cloud layer */
+    struct rill__water *water;     /* water.c: PoolWater */
+    struct rill__ocean *ocean;     /* ocean.c: Water, the FFT ocean */
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;

@@ -125,7 +125,9 @@ static void scene_render(scene *sc, bool probe, bool ssr, uint8_t *px) {
     sc->s.view.settings_count = ssr ? 1 : 0;
     rill_error err = {0};
     for (int f = 0; f < 4; f++) {
-        assert_int_equal(rill_renderer_render(sc->r, &sc->s, &err), RILL_OK);
+        if (rill_renderer_render(sc->r, &sc->s, &err) != RILL_OK) {
+            fail_msg("render: %s", err.msg);
+        }
     }
     assert_int_equal(rill_renderer_read_pixels(sc->r, px, W * H * 4, &err), RILL_OK);
     const char *dir = getenv("RILL_TEST_PNG_DIR"); /* to look at the pictures */
@@ -471,6 +473,52 @@ static void test_probe_components(void **state) {
     rill_world_destroy(w);
 }
 
+/* A capture probe (ReflectionProbeSource.capture): the engine renders the scene from the probe's
+ * centre; a mirror sphere in front of the camera then shows the red wall behind the camera, which
+ * neither the sky's light nor screen-space reflections can give it. Before the capture is ready
+ * (and without the probe) the sphere shows the grey ambient light. */
+static void test_capture_shows_what_is_behind(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc)) {
+        skip();
+    }
+    rill_error err = {0};
+    rill_mesh sphere = rill_render_mesh_sphere(sc.r, 32, &err);
+    assert_true(sphere.id != 0);
+    render_test_place(&sc.in[0], 1, sphere, sc.floor, (float[3]){0, 1, 0}, 1.0f, 0.0f);
+    render_test_place(&sc.in[1], 2, sc.cube, sc.red, (float[3]){0, 2, 9.5f}, 8.0f, 0.0f);
+    sc.n = 2;
+    mat4 wfv;
+    render_test_look_at(wfv, (float[3]){0, 1, 2.2f}, (float[3]){0, 1, 0});
+    memcpy(sc.s.view.world_from_view, wfv, sizeof(wfv));
+    sc.probe.capture = true;
+    sc.probe.entity = 7;
+    static uint8_t none[W * H * 4], captured[W * H * 4];
+    scene_render(&sc, false, false, none);
+    scene_render(&sc, true, false, captured);
+    scene_render(&sc, true, false, captured); /* the targets' upload, the capture, the bake */
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    for (int y = H / 2 - 3; y < H / 2 + 3; y++) {
+        for (int x = W / 2 - 3; x < W / 2 + 3; x++) {
+            for (int k = 0; k < 3; k++) {
+                a[k] += none[(y * W + x) * 4 + k] / 36.0;
+                b[k] += captured[(y * W + x) * 4 + k] / 36.0;
+            }
+        }
+    }
+    print_message(
+        "mirror sphere's centre: no probe %.0f %.0f %.0f, captured probe %.0f %.0f %.0f\n", a[0],
+        a[1], a[2], b[0], b[1], b[2]);
+    assert_true(a[0] < a[2] + 15.0);
+    assert_true(b[0] > b[2] + 40.0 && b[0] > a[0] + 40.0);
+    rill_render_stats st;
+    rill_renderer_stats(sc.r, &st);
+    assert_int_equal(st.probe_bakes, 1);
+    rill_render_mesh_destroy(sc.r, sphere);
+    scene_close(&sc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probe_components),
@@ -478,6 +526,7 @@ int main(void) {
         cmocka_unit_test(test_rough_reads_prefiltered_mips),
         cmocka_unit_test(test_off_screen_box_through_probe),
         cmocka_unit_test(test_missing_source_inert),
+        cmocka_unit_test(test_capture_shows_what_is_behind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

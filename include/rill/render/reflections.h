@@ -81,10 +81,15 @@ typedef struct rill_light_probe {
 } rill_light_probe;
 
 /* The component "ReflectionProbeSource": source an asset path (NULL or "": inert), intensity in
- * [0, 1000] (default 1). */
+ * [0, 1000] (default 1). capture (default off): instead of an image, the engine renders the scene
+ * from the probe's centre into its cube (six 90-degree views into render textures, the frame
+ * after the probe appears), then prefilters it; the probe is inert until then. Changing
+ * capture_version captures again (a script bumps it after moving things). */
 typedef struct rill_reflection_probe_source {
     const char *source;
     float intensity;
+    bool capture;
+    uint32_t capture_version;
 } rill_reflection_probe_source;
 
 /* The component "ParallaxCorrection": mode (default Auto), half_extents in metres (Custom;
@@ -100,8 +105,10 @@ typedef struct rill_render_probe {
     float falloff, intensity;
     rill_parallax_mode parallax;
     float half_extents[3];
-    const char *source; /* the asset path; NULL: none (inert) */
-    rill_entity entity; /* named in messages; 0 for a hand-built probe */
+    const char *source;       /* the asset path; NULL: none (inert) */
+    rill_entity entity;       /* named in messages; 0 for a hand-built probe */
+    bool capture;             /* render the scene at the probe's centre instead (source ignored) */
+    uint32_t capture_version; /* a new value captures again */
 } rill_render_probe;
 
 #ifdef __cplusplus

@@ -724,6 +724,23 @@ void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst) {
                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &b, VK_FILTER_LINEAR);
 }
 
+void rill__cmd_blit_layer(rill__cmd *cmd, rill__img *src, rill__img *dst, uint32_t layer,
+                          bool flip_x) {
+    VkImageBlit b = {0};
+    b.srcSubresource.aspectMask = b.dstSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    b.srcSubresource.layerCount = b.dstSubresource.layerCount = 1;
+    b.dstSubresource.baseArrayLayer = layer;
+    b.srcOffsets[1].x = (int32_t)src->desc.width;
+    b.srcOffsets[1].y = (int32_t)src->desc.height;
+    b.srcOffsets[1].z = 1;
+    b.dstOffsets[0].x = flip_x ? (int32_t)dst->desc.width : 0;
+    b.dstOffsets[1].x = flip_x ? 0 : (int32_t)dst->desc.width;
+    b.dstOffsets[1].y = (int32_t)dst->desc.height;
+    b.dstOffsets[1].z = 1;
+    vkCmdBlitImage(cmd->cb, src->img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->img,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &b, VK_FILTER_LINEAR);
+}
+
 /* >>swapchain ------------------------------------------------------------------------------- */
 
 rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
