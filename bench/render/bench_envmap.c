@@ -6,6 +6,9 @@
  * it, then its reprojection onto the IBL's source cube and prefilter ("ibl.source" + six
  * "ibl.face" steps, one a frame): total and the largest slice. Prints JSON lines:
  *   {"bench":"envmap_cpu",...} and {"bench":"envmap","tier":...,"reproject_prefilter_ms":...}
+ * Probe capture (ReflectionProbeSource.capture), at the Medium tier: the GPU time of the frame that
+ * draws the six face views and bakes them against the next frame's, and the bake's own passes:
+ *   {"bench":"probe_capture","capture_frame_gpu_ms":...,"capture_extra_gpu_ms":...}
  * Usage: bench_envmap [--image WxH] [--size WxH] [--device NAME] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "rill/formats/rmip_cube.h"
 #include "rill/render/environment.h"
 #include "rill/render/post.h"
+#include "rill/render/reflections.h"
 
 static double pass_ms(const rill_render_stats *s, const char *prefix) {
     double t = 0;
@@ -184,6 +188,104 @@ static int run_tier(rill_render_quality q, const char *name, const char *dir, ui
     return rc;
 }
 
+static double frame_gpu_ms(const rill_render_stats *s) {
+    double t = 0;
+    for (uint32_t i = 0; i < s->pass_count; i++) {
+        t += s->pass_gpu_ms[i];
+    }
+    return t;
+}
+
+/* A grid of spheres and a probe capturing them, at the Medium tier. */
+static int run_capture(uint32_t w, uint32_t h, const char *device) {
+    rill_renderer_desc d = {
+        .width = w, .height = h, .quality = RILL_RENDER_QUALITY_MEDIUM, .device_name = device};
+    rill_renderer *r = bench_renderer_create("bench_envmap", d);
+    if (!r) {
+        return 1;
+    }
+    rill_error err = {0};
+    rill_mesh sphere = rill_render_mesh_sphere(r, 32, &err);
+    rill_material m = rill_render_material_create(
+        r, &(rill_material_desc){.metallic = 1, .roughness = 0.2f, .roughness_set = true}, &err);
+    rill_render_instance in[64];
+    memset(in, 0, sizeof(in));
+    for (int i = 0; i < 64; i++) {
+        in[i].id = (uint64_t)i + 1;
+        in[i].mesh = sphere;
+        in[i].material = m;
+        for (int k = 0; k < 16; k++) {
+            in[i].transform[k] = (k % 5 == 0) ? 1.0f : 0.0f;
+        }
+        in[i].transform[12] = (float)(i % 8) * 1.5f - 5.25f;
+        in[i].transform[14] = (float)(i / 8) * 1.5f - 5.25f;
+    }
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    for (int k = 0; k < 16; k++) {
+        snap.view.world_from_view[k] = (k % 5 == 0) ? 1.0f : 0.0f;
+    }
+    snap.view.world_from_view[13] = 3.0f;
+    snap.view.world_from_view[14] = 10.0f;
+    snap.instances = in;
+    snap.instance_count = 64;
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.3f;
+    snap.has_sun = true;
+    snap.sun.direction[1] = -1.0f;
+    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
+    snap.sun.illuminance = 3.0f;
+    rill_render_probe probe;
+    memset(&probe, 0, sizeof(probe));
+    for (int k = 0; k < 16; k++) {
+        probe.world_from_probe[k] = (k % 5 == 0) ? 20.0f : 0.0f;
+    }
+    probe.world_from_probe[13] = 2.0f;
+    probe.world_from_probe[15] = 1.0f;
+    probe.falloff = 0.1f;
+    probe.intensity = 1.0f;
+    probe.capture = true;
+    probe.entity = 1;
+    snap.probes = &probe;
+    snap.probe_count = 1;
+    rill_render_stats s;
+    double capture_gpu = -1, capture_cpu = 0, after_gpu = -1, bake = 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < 8 && after_gpu < 0; i++) {
+        double t0 = now_ms();
+        if (rill_renderer_render(r, &snap, &err) != RILL_OK ||
+            rill_renderer_wait_idle(r, &err) != RILL_OK) {
+            fprintf(stderr, "bench_envmap: %s\n", err.msg);
+            rc = 1;
+            break;
+        }
+        double cpu = now_ms() - t0;
+        rill_renderer_stats(r, &s);
+        if (capture_gpu >= 0) {
+            after_gpu = frame_gpu_ms(&s);
+        } else if (s.probe_bakes == 1) {
+            capture_gpu = frame_gpu_ms(&s);
+            capture_cpu = cpu;
+            bake = s.probe_bake_gpu_ms;
+        }
+    }
+    if (rc == 0 && after_gpu >= 0) {
+        printf("{\"bench\":\"probe_capture\",\"device\":\"%s\",\"width\":%u,\"height\":%u,"
+               "\"views\":6,\"view_size\":512,\"capture_frame_gpu_ms\":%.4f,"
+               "\"next_frame_gpu_ms\":%.4f,\"capture_extra_gpu_ms\":%.4f,"
+               "\"bake_passes_gpu_ms\":%.4f,\"capture_frame_cpu_ms\":%.2f}\n",
+               s.device_name, w, h, capture_gpu, after_gpu, capture_gpu - after_gpu, bake,
+               capture_cpu);
+        fflush(stdout);
+    } else if (rc == 0) {
+        fprintf(stderr, "bench_envmap: the probe was not captured in 8 frames\n");
+        rc = 1;
+    }
+    rill_render_material_destroy(r, m);
+    rill_render_mesh_destroy(r, sphere);
+    rill_renderer_destroy(r);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     uint32_t w = 1920, h = 1080, iw = 4096, ih = 2048;
     const char *device = NULL;
@@ -224,6 +326,7 @@ int main(int argc, char **argv) {
         rc |= run_tier(RILL_RENDER_QUALITY_LOW, "low", dir, w, h, device);
         rc |= run_tier(RILL_RENDER_QUALITY_MEDIUM, "medium", dir, w, h, device);
         rc |= run_tier(RILL_RENDER_QUALITY_HIGH, "high", dir, w, h, device);
+        rc |= run_capture(w, h, device);
     }
     remove(path);
     rmdir(dir);
