@@ -1434,6 +1434,41 @@ render_channels)
     done
     [ -e x.png ] && fail "a bad --channel still wrote a picture"
     ;;
+render_environment_map)
+    # From a scene file: an EnvironmentMapLight (a red image) lights the cube's shaded face (the
+    # picture differs from the same scene with intensity 0), and a ReflectionProbeSource with
+    # capture: true is captured and shaded (the --stats reflections line).
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" .
+    cat >s.rsn <<'EOF'
+rsn 1
+entity 1 "Camera" {
+    Transform { translation: (0, 1, 3) }
+    Camera { }
+}
+entity 2 "Env" {
+    EnvironmentMapLight { image: @"sky.hdr" }
+}
+entity 3 "Probe" {
+    Transform { translation: (0, 1, 0) scale: (8, 8, 8) }
+    LightProbe { }
+    ReflectionProbeSource { capture: true }
+}
+entity 4 "Cube" {
+    Transform { translation: (0, 1, 0) }
+    Model { path: @"cube_striped.glb" }
+}
+EOF
+    # A 16 x 8 Radiance image, every pixel (0.9, 0.08, 0.08): the header, then flat RGBE runs.
+    printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 8 +X 16\n' >sky.hdr
+    i=0
+    while [ $i -lt 128 ]; do printf '\346\024\024\200' >>sky.hdr; i=$((i + 1)); done
+    run 0 render s.rsn --out lit.png --size 160x120 --frames 10 --stats
+    expect_out "probes 1 shaded, 1 baked"
+    sed 's/image: @"sky.hdr" }/image: @"sky.hdr" intensity: 0 }/' s.rsn >dark.rsn
+    run 0 render dark.rsn --out dark.png --size 160x120 --frames 10
+    "$PNG_SAME" dark.png lit.png 3 0.999 >out.txt 2>err.txt &&
+        fail "the EnvironmentMapLight changed nothing"
+    ;;
 render_cameras)
     # Every camera of a scene in the one image (issue 27): cameras_scene.rsn has "Left" (with its
     # own Bloom) and "Right" side by side. Both render, each with its own passes; bloom runs for

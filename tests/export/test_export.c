@@ -631,7 +631,7 @@ static void test_environment_images(void **state) {
                   "rsn 1\n"
                   "entity 1 \"Sky\" {\n"
                   "    Skybox { image: @\"sky/sky.hdr\" }\n"
-                  "    EnvironmentMapLight { image: @\"sky/light.png\", intensity: 2 }\n"
+                  "    EnvironmentMapLight { image: @\"sky/light.png\" intensity: 2 }\n"
                   "}\n"
                   "entity 2 \"Probe\" {\n"
                   "    ReflectionProbeSource { source: @\"probes/room.png\" }\n"
@@ -686,7 +686,7 @@ static void test_environment_images(void **state) {
     memcpy(text, data, n);
     assert_non_null(strstr(text, "Skybox { image: @\"sky/sky.rmip\" }"));
     assert_non_null(
-        strstr(text, "EnvironmentMapLight { image: @\"sky/light.rmip\", intensity: 2 }"));
+        strstr(text, "EnvironmentMapLight { image: @\"sky/light.rmip\" intensity: 2 }"));
     assert_non_null(strstr(text, "ReflectionProbeSource { source: @\"probes/room.rmip\" }"));
     assert_non_null(strstr(text, "Texture { path: \"textures/plain.png\" }"));
     rill_free(text);
