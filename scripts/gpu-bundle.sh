@@ -17,6 +17,7 @@ bins=(build/release/bench/render/bench_sky build/release/bench/render/bench_ocea
       build/release/bench/render/bench_post build/release/bench/render/bench_reflections
       build/release/bench/render/bench_effects
       build/release/bench/render/bench_cameras build/release/bench/render/bench_gpu_cull
+      build/release/bench/render/bench_msaa_oit
       build/release/bench/script/bench_script
       build/release/tools/rill)
 for b in "${bins[@]}"; do cp "$b" "$out/"; done

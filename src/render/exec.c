@@ -11,10 +11,15 @@
 
 static bool desc_eq(const rill_rg_image_desc *a, const rill_rg_image_desc *b) {
     return a->format == b->format && a->width == b->width && a->height == b->height &&
-           a->layers == b->layers && a->mips == b->mips && a->array_view == b->array_view;
+           a->layers == b->layers && a->mips == b->mips && a->array_view == b->array_view &&
+           a->samples == b->samples;
 }
 
 static uint32_t transient_usage(const rill_rg_image_desc *d) {
+    if (d->samples > 1) { /* multisampled: drawn into, then resolved */
+        return d->format == RILL_RG_FORMAT_D32F ? RILL__IMG_DEPTH
+                                                : RILL__IMG_COLOR | RILL__IMG_TRANSFER_SRC;
+    }
     uint32_t u = RILL__IMG_SAMPLED;
     switch (d->format) {
     case RILL_RG_FORMAT_D32F:
@@ -49,8 +54,14 @@ static rill__img *acquire_transient(rill_renderer *r, const rill_rg_image_desc *
     char label[64];
     snprintf(label, sizeof(label), "transient %u (%s %ux%u)", slot, rill_rg_format_name(d->format),
              d->width, d->height);
-    rill__img_desc id = {d->width,  d->height,          d->layers, d->mips,
-                         d->format, transient_usage(d), label};
+    rill__img_desc id = {.width = d->width,
+                         .height = d->height,
+                         .layers = d->layers,
+                         .mips = d->mips,
+                         .format = d->format,
+                         .usage = transient_usage(d),
+                         .label = label,
+                         .samples = d->samples};
     rill__img *img = rill__img_create(r->gpu, &id, err);
     if (!img) {
         return NULL;

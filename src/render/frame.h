@@ -55,6 +55,8 @@ void rill__phase_mark(rill_renderer *r, enum rill__cpu_phase phase);
 /* frame_pipelines.c */
 rill_result rill__pipelines_create(rill_renderer *r, rill_error *err);
 void rill__pipelines_destroy(rill_renderer *r);
+/* The description of pipeline id's row (variants such as msaa.c's start from it); false: none. */
+bool rill__pipeline_desc(rill__pipe_id id, rill__pipe_desc *out);
 
 /* frame_views.c: fills r->frame.views for the snapshot (view_count >= 1 on success) and sets
  * each view's effects and the frame's shadows and cascades. Each view's view_proj is the camera
@@ -364,9 +366,43 @@ rill_result rill__vfog_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_
 rill_result rill__vfog_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                 rill_rg_pass *out_last, rill_error *err);
 
+/* msaa.c: Msaa (rill/render/msaa.h). register adds the Msaa and OrderIndependentTransparency
+ * settings components; plan_view sets vs->msaa (routed Msaa, 1 while OIT is enabled, the
+ * device's counts; makes the pipelines on first use); pipes is the pipeline table the view's
+ * multisampled passes draw with (r->pipes without MSAA), indexed by rill__pipe_id; add_images
+ * makes the view's depth_ms and hdr_ms (in its scope; none without MSAA); add_resolve adds
+ * `msaa_resolve` (hdr_ms into hdr). routed_settings: the routed copy of `type` (size checked)
+ * and its source, or NULL. */
+rill_result rill__msaa_create(rill_renderer *r, rill_error *err);
+void rill__msaa_destroy(rill_renderer *r);
+void rill__msaa_plan_view(rill_renderer *r, rill__view *vs);
+rill__pipe *const *rill__msaa_pipes(const rill_renderer *r, const rill__view *vs);
+void rill__msaa_add_images(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error *err);
+rill_result rill__msaa_add_resolve(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass *out,
+                                   rill_error *err);
+const void *rill__routed_settings(const rill_render_view *v, const char *type, uint32_t size,
+                                  rill_entity *out_source);
+/* oit.c: order-independent transparency. enabled: whether the view's routed
+ * OrderIndependentTransparency is; plan_view sets vs->oit_layers (0: off) and oit_threshold
+ * (clamped settings; pipelines and buffers made or grown); add_clear imports the view's buffers
+ * and adds `oit_clear`; use_layers declares the transparent pass's appends; add_resolve adds
+ * `oit_resolve` after it (blending into hdr); begin_draws binds the transparent pass's OIT
+ * pipeline, its buffers (set 2) and push constants and returns the two pipelines (single-,
+ * double-sided) for the draws. */
+bool rill__oit_enabled(const rill_render_view *v);
+void rill__oit_plan_view(rill_renderer *r, rill__view *vs);
+void rill__oit_destroy(rill_renderer *r);
+rill_result rill__oit_add_clear(rill_renderer *r, rill_rg *g, rill__view *vs, rill_error *err);
+rill_result rill__oit_use_layers(rill_rg *g, rill_rg_pass transparent, const rill__view *vs,
+                                 rill_error *err);
+rill_result rill__oit_add_resolve(rill_renderer *r, rill_rg *g, rill__view *vs,
+                                  rill_rg_pass transparent, rill_error *err);
+rill__pipe *const *rill__oit_begin_draws(rill_rg_ctx *ctx, const rill__view *vs);
+
 /* frame_passes.c: recording functions; user is what each comment names. */
 void rill__pass_shadows(rill_rg_ctx *ctx, void *user);       /* rill__view */
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user);       /* rill__view */
+void rill__pass_prepass_msaa(rill_rg_ctx *ctx, void *user);  /* rill__view: depth_ms only */
 void rill__pass_opaque(rill_rg_ctx *ctx, void *user);        /* rill__view */
 void rill__pass_transparent(rill_rg_ctx *ctx, void *user);   /* rill__view */
 void rill__pass_wireframe(rill_rg_ctx *ctx, void *user);     /* rill__view */

@@ -76,7 +76,8 @@ static rill_result read_targets(rill_renderer *r, rill_rg *g, rill_rg_pass p, co
 }
 
 static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out, const char *label,
-                                rill_rg_exec_fn fn, rill__view *vs, bool shadows, rill_error *err) {
+                                rill_rg_exec_fn fn, rill__view *vs, bool shadows, bool ms,
+                                bool no_color, rill_error *err) {
     rill_rg_pass p = *out = view_pass(g, label, fn, vs, err);
     RILL_TRY(read_targets(r, g, p, vs, err));
     if (shadows) {
@@ -89,11 +90,17 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     if (vs->res.decal.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.decal, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
-    RILL_TRY(rill_rg_use_image(g, p, vs->res.depth, RILL_RG_USAGE_DEPTH_READ, err));
+    /* ms: the multisampled depth and colour (msaa.c) */
+    RILL_TRY(rill_rg_use_image(g, p, ms ? vs->res.depth_ms : vs->res.depth,
+                               RILL_RG_USAGE_DEPTH_READ, err));
     if (shadows) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.shadow_map, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
-    return rill_rg_use_image(g, p, vs->res.hdr, RILL_RG_USAGE_COLOR_WRITE, err);
+    if (no_color) { /* OIT's transparent pass appends to its layers instead */
+        return RILL_OK;
+    }
+    return rill_rg_use_image(g, p, ms ? vs->res.hdr_ms : vs->res.hdr, RILL_RG_USAGE_COLOR_WRITE,
+                             err);
 }
 
 /* An anchor: a pass that records nothing and that other passes order against. */
@@ -133,12 +140,23 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.depth, RILL_RG_USAGE_DEPTH_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.normal, RILL_RG_USAGE_COLOR_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, pass[1], vs->res.motion, RILL_RG_USAGE_COLOR_WRITE, err));
+    bool ms = vs->msaa > 1; /* MSAA: the opaque pass draws multisampled, then is resolved */
+    if (ms) {
+        rill__msaa_add_images(r, g, vs, err);
+        rill_rg_pass pm = view_pass(g, "prepass_msaa", rill__pass_prepass_msaa, vs, err);
+        RILL_TRY(read_targets(r, g, pm, vs, err));
+        RILL_TRY(rill_rg_use_image(g, pm, vs->res.depth_ms, RILL_RG_USAGE_DEPTH_WRITE, err));
+    }
     /* The GI phase of the registry (SSAO): after the prepass, before lighting. */
     RILL_TRY(rill__effects_add_phase(r, g, vs, RILL_RENDER_PHASE_GI, err));
-    RILL_TRY(add_hdr_pass(r, g, &pass[2], "opaque", rill__pass_opaque, vs, true, err));
+    RILL_TRY(add_hdr_pass(r, g, &pass[2], "opaque", rill__pass_opaque, vs, true, ms, false, err));
+    rill_rg_pass opaque = pass[2];
+    if (ms) {
+        RILL_TRY(rill__msaa_add_resolve(r, g, vs, &opaque, err));
+    }
     /* With an atmosphere: the sky behind everything, aerial perspective on the opaque surfaces. */
     rill_rg_pass lit, sky;
-    RILL_TRY(rill__sky_add_view(r, g, vs, pass[2], &sky, err));
+    RILL_TRY(rill__sky_add_view(r, g, vs, opaque, &sky, err));
     RILL_TRY(rill__skybox_add_view(r, g, vs, sky, &lit, err));
     RILL_TRY(rill__water_add_view(r, g, vs, lit, &lit, err)); /* PoolWater (water.c) */
     RILL_TRY(rill__ocean_add_view(r, g, vs, lit, &lit, err)); /* Water (ocean.c) */
@@ -155,12 +173,22 @@ static rill_result add_view(rill_renderer *r, rill_rg *g, uint32_t vi, rill_rg_p
     }
     RILL_TRY(rill__vfog_add_view(r, g, vs, lit, &lit, err)); /* volumetric fog (fog_volume.c) */
     RILL_TRY(rill__transmission_add_view(r, g, vs, lit, &lit, err)); /* transmission.c */
-    RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, err));
+    bool oit = vs->oit_layers > 0; /* OIT: layers filled, then resolved into hdr (oit.c) */
+    if (oit) {
+        RILL_TRY(rill__oit_add_clear(r, g, vs, err));
+    }
+    RILL_TRY(add_hdr_pass(r, g, &pass[3], "transparent", rill__pass_transparent, vs, true, false,
+                          oit, err));
     if (vs->res.scene.id) {
         RILL_TRY(rill_rg_use_image(g, pass[3], vs->res.scene, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
         RILL_TRY(rill_rg_add_edge(g, lit, pass[3], err));
     }
-    RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, err));
+    if (oit) {
+        RILL_TRY(rill__oit_use_layers(g, pass[3], vs, err));
+        RILL_TRY(rill__oit_add_resolve(r, g, vs, pass[3], err));
+    }
+    RILL_TRY(add_hdr_pass(r, g, &pass[4], "wireframe", rill__pass_wireframe, vs, false, false,
+                          false, err));
     if (vs->target_tex.id) {
         /* Its effects order against its own anchor: the frame's comes after every camera. */
         vs->target_main_end = anchor(g, "target_main_pass", err);

@@ -447,12 +447,12 @@ static void ghost_runs(rill_rg_ctx *ctx, const rill__view *vs, uint32_t from, ui
 /* Mixed passthrough, inside the opaque pass: the opaque ghost instances again, depth tested EQUAL
  * (the same vertex shader gives the same depth) with alpha-only writes, so the visible pixels of
  * each ghost get its opacity as alpha and their colour stays lit. */
-static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs) {
+static void ghost_alpha(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *pipe) {
     rill_renderer *r = ctx->r;
-    if (!vs->ghosts_opaque || !r->pipes[RILL__PIPE_GHOST_ALPHA]) {
+    if (!vs->ghosts_opaque || !pipe) {
         return;
     }
-    rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_GHOST_ALPHA]);
+    rill__cmd_bind_pipe(ctx->cmd, pipe);
     bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL, NULL);
     ghost_runs(ctx, vs, 0, vs->ghosts_opaque, NULL);
 }
@@ -512,27 +512,43 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
     }
 }
 
+/* The prepass's draws through pipes (r->pipes, or the view's multisampled ones) with solid_pipe
+ * for the surfaces that never cut. */
+static void prepass_draws(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *const *pipes,
+                          rill__pipe_id solid_pipe) {
+    /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
+     * before shading; then those that cut (alpha mask, LOD crossfade dither). */
+    uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
+    draw_binding db = {&pipes[solid_pipe], false, NULL, NULL, NULL, 0, false, true};
+    draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
+    db.pipes = &pipes[RILL__PIPE_PREPASS];
+    draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
+    /* GPU culling's, likewise (the solid pipeline reads no material: runs across materials). */
+    db.pipes = &pipes[solid_pipe];
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0,
+             solid_pipe == RILL__PIPE_PREPASS_PACK ? GPU_RUNS_SOLID : GPU_RUNS_SHAPES);
+    db.pipes = &pipes[RILL__PIPE_PREPASS];
+    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
+}
+
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill__attachment col[2] = {{rill__ctx_img(ctx, vs->res.normal), -1, true, false, {0, 0, 0, 0}},
                                {rill__ctx_img(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
     rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, col, 2, &depth);
-    /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
-     * before shading; then those that cut (alpha mask, LOD crossfade dither). */
-    uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
-    rill__pipe_id solid_pipe =
-        vs->fx.material_in_normal ? RILL__PIPE_PREPASS_PACK : RILL__PIPE_PREPASS_SOLID;
-    draw_binding db = {&ctx->r->pipes[solid_pipe], false, NULL, NULL, NULL, 0, false, true};
-    draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
-    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
-    draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
-    /* GPU culling's, likewise (the solid pipeline reads no material: runs across materials). */
-    db.pipes = &ctx->r->pipes[solid_pipe];
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0,
-             vs->fx.material_in_normal ? GPU_RUNS_SOLID : GPU_RUNS_SHAPES);
-    db.pipes = &ctx->r->pipes[RILL__PIPE_PREPASS];
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
+    prepass_draws(ctx, vs, ctx->r->pipes,
+                  vs->fx.material_in_normal ? RILL__PIPE_PREPASS_PACK : RILL__PIPE_PREPASS_SOLID);
+    view_end(ctx, vs);
+}
+
+/* With MSAA: the same surfaces into the multisampled depth alone, which the opaque pass tests. */
+void rill__pass_prepass_msaa(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__attachment depth = {
+        rill__ctx_img(ctx, vs->res.depth_ms), -1, true, false, {1.0f, 0, 0, 0}};
+    view_begin(ctx, vs, NULL, 0, &depth);
+    prepass_draws(ctx, vs, rill__msaa_pipes(ctx->r, vs), RILL__PIPE_PREPASS_SOLID);
     view_end(ctx, vs);
 }
 
@@ -541,11 +557,21 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
     const float *cc = vs->view->clear_color;
     /* Mixed passthrough: where nothing draws, alpha 0 lets the camera feed show. */
     float clear_a = vs->passthrough ? 0.0f : 1.0f;
-    rill__attachment col = {
-        rill__ctx_img(ctx, vs->res.hdr), -1, true, false, {cc[0], cc[1], cc[2], clear_a}};
-    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    /* With MSAA: the multisampled images (msaa_resolve then writes hdr). */
+    bool ms = vs->res.hdr_ms.id != 0;
+    rill__pipe *const *pipes = rill__msaa_pipes(ctx->r, vs);
+    rill__attachment col = {rill__ctx_img(ctx, ms ? vs->res.hdr_ms : vs->res.hdr),
+                            -1,
+                            true,
+                            false,
+                            {cc[0], cc[1], cc[2], clear_a}};
+    rill__attachment depth = {rill__ctx_img(ctx, ms ? vs->res.depth_ms : vs->res.depth),
+                              -1,
+                              false,
+                              true,
+                              {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
-    draw_binding db = {&ctx->r->pipes[RILL__PIPE_OPAQUE],
+    draw_binding db = {&pipes[RILL__PIPE_OPAQUE],
                        true,
                        rill__ctx_img(ctx, vs->res.shadow_map),
                        rill__ctx_img(ctx, vs->res.ao),
@@ -556,12 +582,34 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
     db.decal = rill__ctx_img(ctx, vs->res.decal);
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_ALL);
-    ghost_alpha(ctx, vs);
+    ghost_alpha(ctx, vs, pipes[RILL__PIPE_GHOST_ALPHA]);
+    view_end(ctx, vs);
+}
+
+/* With OIT: the transparent surfaces appended to the pixels' layers (oit.c), in any order. */
+static void transparent_oit(rill_rg_ctx *ctx, const rill__view *vs) {
+    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    view_begin(ctx, vs, NULL, 0, &depth);
+    rill__pipe *const *pipes = rill__oit_begin_draws(ctx, vs);
+    draw_binding db = {pipes,
+                       true,
+                       rill__ctx_img(ctx, vs->res.shadow_map),
+                       rill__ctx_img(ctx, vs->res.ao),
+                       NULL,
+                       0,
+                       false,
+                       true};
+    db.scene = rill__transmission_img(ctx, vs);
+    draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
     view_end(ctx, vs);
 }
 
 void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
+    if (vs->oit_layers) {
+        transparent_oit(ctx, vs);
+        return;
+    }
     rill__attachment col = {rill__ctx_img(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
     rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);

@@ -234,6 +234,16 @@ static void row_desc(const pipe_row *row, rill__pipe_desc *d) {
     d->push_size = row->push_size;
 }
 
+bool rill__pipeline_desc(rill__pipe_id id, rill__pipe_desc *out) {
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (rows[i].id == id) {
+            row_desc(&rows[i], out);
+            return true;
+        }
+    }
+    return false;
+}
+
 rill_result rill__pipelines_create(rill_renderer *r, rill_error *err) {
     bool lines = rill__gpu_get_caps(r->gpu)->fill_mode_non_solid;
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

@@ -17,6 +17,7 @@ rill_result rill__frame_create(rill_renderer *r, rill_error *err) {
     RILL_TRY(rill__clouds_create(r, err));
     RILL_TRY(rill__water_create(r, err));
     RILL_TRY(rill__ocean_create(r, err));
+    RILL_TRY(rill__msaa_create(r, err));
     /* One state per view (ev, initialized), RILL__EXPOSURE_STRIDE apart. */
     static const uint8_t zero_state[RILL__EXPOSURE_STRIDE * RILL_RENDER_MAX_VIEWS];
     r->exposure_buf = rill__buf_create(r->gpu, sizeof(zero_state), RILL__BUF_STORAGE, false,
@@ -43,6 +44,8 @@ void rill__frame_destroy(rill_renderer *r) {
     rill__clouds_destroy(r);
     rill__water_destroy(r);
     rill__ocean_destroy(r);
+    rill__msaa_destroy(r);
+    rill__oit_destroy(r);
     rill__pipelines_destroy(r);
     rill__buf_destroy(r->gpu, r->exposure_buf);
     r->exposure_buf = NULL;

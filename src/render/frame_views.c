@@ -459,6 +459,8 @@ static rill__view *slot_begin(rill_renderer *r, uint32_t index, const rill_rende
     memset(&vs->res, 0, sizeof(vs->res)); /* no images until the graph hands them out */
     rill__effects_plan_view(r, vs);
     rill__taa_plan(r, vs);
+    rill__msaa_plan_view(r, vs);
+    rill__oit_plan_view(r, vs);
     return vs;
 }
 

@@ -72,6 +72,10 @@ typedef struct rill__gpu_caps {
     bool timestamps;
     bool validation;
     float timestamp_period_ns;
+    /* Sample counts usable for an RGBA16F colour + D32F depth attachment pair (bit n: 2^n
+     * samples; bit 0 always set). */
+    uint32_t msaa_counts;
+    bool fragment_stores; /* fragmentStoresAndAtomics (order-independent transparency) */
 } rill__gpu_caps;
 
 rill_result rill__gpu_create(const rill__gpu_desc *desc, rill__gpu **out, rill_error *err);
@@ -109,6 +113,7 @@ typedef struct rill__img_desc {
      * views are 3D (sampler3D / image3D); with RILL__IMG_STORAGE and mips every level also gets
      * its own view (rill__binding.one_level). 0 or 1: a 2D image. Not for cubes or arrays. */
     uint32_t depth;
+    uint32_t samples; /* 0 or 1: single-sampled; 2, 4, 8: multisampled (caps.msaa_counts) */
 } rill__img_desc;
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err);
 void rill__img_destroy(rill__gpu *gpu, rill__img *img);
@@ -232,6 +237,7 @@ typedef struct rill__pipe_desc {
     rill__set_layout sets[RILL__MAX_SETS];
     uint32_t set_count;
     uint32_t push_size; /* bytes, visible to every stage */
+    uint32_t samples;   /* rasterization samples: 0 or 1, or 2, 4, 8 (multisampled targets) */
 } rill__pipe_desc;
 
 rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_error *err);
@@ -373,6 +379,9 @@ void rill__cmd_blit(rill__cmd *cmd, rill__img *src, rill__img *dst);
  * mirrored left to right when flip_x (a camera's picture onto a cube face), converting formats. */
 void rill__cmd_blit_layer(rill__cmd *cmd, rill__img *src, rill__img *dst, uint32_t layer,
                           bool flip_x);
+/* Resolves multisampled colour src (TRANSFER_SRC) into single-sampled dst (TRANSFER_DST), the
+ * size of the smaller. */
+void rill__cmd_resolve(rill__cmd *cmd, rill__img *src, rill__img *dst);
 
 /* A frame-lifetime host-visible scratch allocation (instance data, per-frame uniforms). Memory is
  * valid until the frame slot comes around again. Returns NULL when the frame arena is full. */

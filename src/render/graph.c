@@ -79,6 +79,7 @@ bool rill_rg_usage_is_write(rill_rg_usage usage) {
     case RILL_RG_USAGE_COLOR_WRITE:
     case RILL_RG_USAGE_DEPTH_WRITE:
     case RILL_RG_USAGE_STORAGE_WRITE:
+    case RILL_RG_USAGE_STORAGE_FRAGMENT:
     case RILL_RG_USAGE_TRANSFER_DST:
         return true;
     default:
@@ -93,7 +94,8 @@ static bool usage_is_image_only(rill_rg_usage u) {
 }
 
 static bool usage_is_buffer_only(rill_rg_usage u) {
-    return u == RILL_RG_USAGE_SHADER_READ || u == RILL_RG_USAGE_VERTEX_INPUT;
+    return u == RILL_RG_USAGE_SHADER_READ || u == RILL_RG_USAGE_VERTEX_INPUT ||
+           u == RILL_RG_USAGE_STORAGE_FRAGMENT;
 }
 
 const char *rill_rg_usage_name(rill_rg_usage usage) {
@@ -519,6 +521,9 @@ static void resolve_desc(const rill_rg *g, const rg_res *res, rill_rg_image_desc
     if (d->mips == 0) {
         d->mips = 1;
     }
+    if (d->samples == 0) {
+        d->samples = 1;
+    }
     if (d->size_mode == RILL_RG_SIZE_VIEW_RELATIVE) {
         float s = d->scale > 0.0f ? d->scale : 1.0f;
         uint32_t bw = res->base_w ? res->base_w : g->view_w;
@@ -735,7 +740,8 @@ static rill_result phase_order(rill_rg *g, rill_error *err) {
 
 static bool desc_equal(const rill_rg_image_desc *a, const rill_rg_image_desc *b) {
     return a->format == b->format && a->width == b->width && a->height == b->height &&
-           a->layers == b->layers && a->mips == b->mips && a->array_view == b->array_view;
+           a->layers == b->layers && a->mips == b->mips && a->array_view == b->array_view &&
+           a->samples == b->samples;
 }
 
 static rill_result phase_allocate(rill_rg *g, rill_error *err) {

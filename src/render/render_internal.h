@@ -184,6 +184,10 @@ typedef struct rill__view_res {
     rill_rg_image decal; /* ForwardDecal albedo (premultiplied) + coverage; {0} without decals */
     rill_rg_image ldr;   /* the view's tonemapped colour (the output itself for a single view) */
     rill_rg_image scene; /* the opaque image with mips transmissive surfaces see; {0}: none */
+    /* With MSAA (msaa.c): the multisampled depth and HDR colour of the opaque pass; {0} without */
+    rill_rg_image depth_ms, hdr_ms;
+    /* With OIT (oit.c): the per-pixel counts and layers, imported; {0} without */
+    rill_rg_buffer oit_counts, oit_layers;
 } rill__view_res;
 
 /* A view's settings with every default resolved (rill__view_defaults in frame_views.c): the one
@@ -286,6 +290,9 @@ typedef struct rill__view {
      * alpha) is drawn after the transparent pass. */
     RILL_ARRAY(draw_item) opaque, transparent, casters, wires, ghosts;
     bool passthrough;       /* mixed passthrough: the output's alpha shows the camera feed */
+    uint32_t msaa;          /* samples per pixel of its opaque pass (msaa.c; 1: none) */
+    uint32_t oit_layers;    /* OIT layers per pixel (oit.c; 0: sorted blending) */
+    float oit_threshold;    /* OIT alpha_threshold, clamped */
     uint32_t casters_plain; /* casters[0, casters_plain) are opaque, the rest alpha-masked */
     uint32_t opaque_solid;  /* opaque[0, opaque_solid) never cut (no alpha mask, no crossfade) */
     uint32_t wires_edges;   /* wires[0, wires_edges) draw edge buffers, the rest line fill */
@@ -454,6 +461,8 @@ struct rill_renderer {
     struct rill__clouds *clouds;   /* clouds.c: the sky's cloud layer */
     struct rill__water *water;     /* water.c: PoolWater */
     struct rill__ocean *ocean;     /* ocean.c: Water, the FFT ocean */
+    struct rill__msaa *msaa;       /* msaa.c: multisampled pipelines, warnings */
+    struct rill__oit *oit;         /* oit.c: OIT pipelines and layer buffers (NULL until used) */
 
     /* skybox.c: sky mode Skybox */
     struct rill__skybox *skybox;
@@ -625,6 +634,8 @@ bool rill__vfog_extract(rill_world *w, rill_render_extract_buf *buf, rill_render
 /* water.c: registers PoolWater; fills the snapshot's water boxes at extract (false when out of
  * memory). */
 rill_result rill__water_register(rill_world *w, rill_error *err);
+/* msaa.c: registers the Msaa and OrderIndependentTransparency settings components. */
+rill_result rill__msaa_register(rill_world *w, rill_render_components *out, rill_error *err);
 bool rill__water_extract(rill_world *w, rill_render_extract_buf *buf, rill_render_snapshot *out);
 /* ocean.c: registers Water (a component and a routed settings type, so --effect finds it);
  * fills the snapshot's oceans at extract with their channel modes (false when out of memory). */

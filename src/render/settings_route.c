@@ -274,6 +274,9 @@ rill_result rill__render_settings_register(rill_world *w, rill_render_components
     if (r == RILL_OK) {
         r = rill__ocean_register(w, out, err); /* ocean.c */
     }
+    if (r == RILL_OK) {
+        r = rill__msaa_register(w, out, err); /* msaa.c: Msaa, OrderIndependentTransparency */
+    }
     return r;
 }
 

@@ -96,7 +96,9 @@ typedef enum rill_rg_format {
     X(RILL_RG_USAGE_PRESENT, "present")                                                            \
     X(RILL_RG_USAGE_SHADER_READ,                                                                   \
       "shader_read") /* buffer read by any shader stage (uniform or storage) */                    \
-    X(RILL_RG_USAGE_VERTEX_INPUT, "vertex_input") /* vertex/index buffer */
+    X(RILL_RG_USAGE_VERTEX_INPUT, "vertex_input") /* vertex/index buffer */                        \
+    X(RILL_RG_USAGE_STORAGE_FRAGMENT,                                                              \
+      "storage_fragment") /* storage buffer read and written by fragment shaders (OIT layers) */
 typedef enum rill_rg_usage {
     RILL_RG_USAGE_LIST(RILL_ENUM_ID) /* values from the list */
     RILL_RG_USAGE_NUM,
@@ -121,7 +123,9 @@ typedef struct rill_rg_image_desc {
     float scale;
     uint32_t width, height; /* absolute size */
     uint32_t layers, mips;
-    bool array_view; /* shaders see it as an array even with one layer (shadow maps) */
+    bool array_view;  /* shaders see it as an array even with one layer (shadow maps) */
+    uint32_t samples; /* 0 or 1: one sample per pixel; 2, 4, 8: multisampled (an attachment
+                         and a resolve source only) */
 } rill_rg_image_desc;
 
 typedef struct rill_rg rill_rg;

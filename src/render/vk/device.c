@@ -376,6 +376,7 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     f2.features.fillModeNonSolid = avail.fillModeNonSolid;
     f2.features.samplerAnisotropy = avail.samplerAnisotropy;
     f2.features.depthClamp = avail.depthClamp;
+    f2.features.fragmentStoresAndAtomics = avail.fragmentStoresAndAtomics; /* OIT layers */
     f2.features.textureCompressionBC = avail.textureCompressionBC;
     /* Static batches of one material draw as one indirect call (frame_passes.c draw_list). */
     f2.features.multiDrawIndirect = avail.multiDrawIndirect;
@@ -385,6 +386,7 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
     gpu->caps.draw_indirect_count =
         gpu->caps.multi_draw_indirect && avail12.drawIndirectCount == VK_TRUE;
     gpu->caps.fill_mode_non_solid = avail.fillModeNonSolid == VK_TRUE;
+    gpu->caps.fragment_stores = avail.fragmentStoresAndAtomics == VK_TRUE;
     gpu->caps.texture_bc = avail.textureCompressionBC == VK_TRUE;
     gpu->caps.anisotropy = avail.samplerAnisotropy == VK_TRUE;
 
@@ -418,6 +420,11 @@ static rill_result create_device(rill__gpu *gpu, rill_error *err) {
         gpu->props.limits.timestampComputeAndGraphics && qp[gpu->qfam].timestampValidBits > 0;
     gpu->caps.timestamp_period_ns = gpu->props.limits.timestampPeriod;
     gpu->caps.max_storage_range = gpu->props.limits.maxStorageBufferRange;
+    gpu->caps.msaa_counts =
+        (gpu->props.limits.framebufferColorSampleCounts &
+         gpu->props.limits.framebufferDepthSampleCounts &
+         (VK_SAMPLE_COUNT_2_BIT | VK_SAMPLE_COUNT_4_BIT | VK_SAMPLE_COUNT_8_BIT)) |
+        VK_SAMPLE_COUNT_1_BIT;
     snprintf(gpu->caps.device_name, sizeof(gpu->caps.device_name), "%s", gpu->props.deviceName);
     switch (gpu->props.deviceType) {
     case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:

@@ -87,6 +87,10 @@ static usage_info usage_map(rill_rg_usage u) {
             VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT;
         i.access = VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT;
         break;
+    case RILL_RG_USAGE_STORAGE_FRAGMENT:
+        i.stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+        i.access = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+        break;
     default:
         break;
     }
@@ -739,6 +743,17 @@ void rill__cmd_blit_layer(rill__cmd *cmd, rill__img *src, rill__img *dst, uint32
     b.dstOffsets[1].z = 1;
     vkCmdBlitImage(cmd->cb, src->img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->img,
                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &b, VK_FILTER_LINEAR);
+}
+
+void rill__cmd_resolve(rill__cmd *cmd, rill__img *src, rill__img *dst) {
+    VkImageResolve rv = {0};
+    rv.srcSubresource.aspectMask = rv.dstSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    rv.srcSubresource.layerCount = rv.dstSubresource.layerCount = 1;
+    rv.extent.width = RILL_MIN(src->desc.width, dst->desc.width);
+    rv.extent.height = RILL_MIN(src->desc.height, dst->desc.height);
+    rv.extent.depth = 1;
+    vkCmdResolveImage(cmd->cb, src->img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->img,
+                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &rv);
 }
 
 /* >>swapchain ------------------------------------------------------------------------------- */

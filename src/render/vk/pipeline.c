@@ -133,7 +133,8 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     rs.lineWidth = 1.0f;
     VkPipelineMultisampleStateCreateInfo ms = {
         VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    ms.rasterizationSamples =
+        d->samples > 1 ? (VkSampleCountFlagBits)d->samples : VK_SAMPLE_COUNT_1_BIT;
     VkPipelineDepthStencilStateCreateInfo ds = {
         VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     ds.depthTestEnable = d->depth_test;

@@ -304,7 +304,7 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
     ci.extent.depth = volume ? desc->depth : 1;
     ci.mipLevels = img->desc.mips;
     ci.arrayLayers = img->desc.layers;
-    ci.samples = VK_SAMPLE_COUNT_1_BIT;
+    ci.samples = desc->samples > 1 ? (VkSampleCountFlagBits)desc->samples : VK_SAMPLE_COUNT_1_BIT;
     ci.tiling = VK_IMAGE_TILING_OPTIMAL;
     uint32_t u = desc->usage;
     if (u & RILL__IMG_SAMPLED) {
