@@ -14,6 +14,16 @@ layout(push_constant) uniform OitPush {
     uint pad;
 } oit;
 
+// A pixel whose layers are full drops what comes: skip its shading (a racy read: at worst it
+// shades a fragment that is then dropped). Such pixels are approximate already (fragments
+// dropped); a quad neighbour of one may see undefined texture derivatives.
+void pbr_begin() {
+    uvec2 p = uvec2(gl_FragCoord.xy);
+    if (oit_counts[p.y * oit.width + p.x] >= oit.layer_count) {
+        discard;
+    }
+}
+
 void pbr_emit(vec4 c) {
     if (!(c.a > 0.0) || c.a < oit.threshold) {
         return; // adds nothing (or is below the threshold)

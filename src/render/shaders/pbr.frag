@@ -6,6 +6,9 @@
 
 layout(location = 0) out vec4 out_color;
 
+void pbr_begin() {
+}
+
 void pbr_emit(vec4 c) {
     out_color = c;
 }

@@ -3,8 +3,8 @@
 // of point and spot lights, the fragment shader's body shared by pbr.frag (the opaque and
 // transparent passes: the colour goes to the attachment) and oit_pbr.frag (order-independent
 // transparency: the colour goes to the pixel's layers). The includer defines
-// `void pbr_emit(vec4 linear_hdr_colour_and_alpha)` first and enables
-// GL_EXT_demote_to_helper_invocation.
+// `void pbr_emit(vec4 linear_hdr_colour_and_alpha)` and `void pbr_begin()` (called first in
+// main: it may discard) first and enables GL_EXT_demote_to_helper_invocation.
 #include "common.glsl"
 #include "surface.glsl"
 #define PROBE_BINDING 10
@@ -229,6 +229,7 @@ void terrain_surface(vec3 n, out vec3 albedo, out vec3 shading_n) {
 }
 
 void main() {
+    pbr_begin();
     if (lod_dither_discard(in_lod_fade, gl_FragCoord.xy))
         demote; // a helper, not killed: its quad's texture derivatives stay defined
     bool terrain = material.params2.z == 1.0;
