@@ -380,7 +380,9 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
            s.cpu_wait_ms);
     for (uint32_t i = 0; i < s.pass_count; i++)
         printf("gpu %-32s %.3f ms\n", s.pass_names[i], s.pass_gpu_ms[i]);
-    printf("gi: %.3f ms (voxelize %.3f ms)\n", s.gi_ms, s.gi_voxelize_ms);
+    printf("gi: %.3f ms (voxelize %.3f ms, %llu units; %u voxels, %u cascades resident)\n", s.gi_ms,
+           s.gi_voxelize_ms, (unsigned long long)s.gi_voxel_units, s.gi_voxels_filled,
+           s.gi_cascades_resident);
     printf("wireframe draws: %u edge buffers, %u line fill; ghost alpha draws: %u\n",
            s.wire_edge_draws, s.wire_fill_draws, s.ghost_alpha_draws);
     rill_channels_census cs;

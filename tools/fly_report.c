@@ -152,7 +152,7 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
     jw_f64(w, "gi_ms", rs->gi_ms);                   /* GPU time of the GI passes */
-    jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* 0: no voxel tiers yet */
+    jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* CPU voxelization (voxel tiers) */
     jw_passes(w, "gpu_passes", rs);
     jw_f64(w, "ssr_ms", rs->ssr_gpu_ms); /* screen-space reflections' passes */
     jw_systems(w, "systems", app, false);

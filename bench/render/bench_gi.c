@@ -1,12 +1,16 @@
-/* bench_gi.c: GPU time of screen-space global illumination at 1920x1080 (or --size WxH) on a
- * representative scene: a ground plane with a grid of coloured cubes and spheres under a sun,
- * seen at a slant (every pixel is a surface, a band of sky at the top), GlobalIllumination at its
- * defaults (ScreenSpace), quality tier High. After warm-up frames it prints one JSON line with
- * the mean and max of the three passes (ssgi trace at half resolution, ssgi_temporal, ssgi_apply)
- * and of their sum (rill_render_stats.gi_ms):
- *   {"bench":"gi","tier":"screen_space","width":...,"gi_mean_ms":...,"gi_max_ms":...,...}
- * GPU times are the renderer's pass timestamps. Usage:
- *   bench_gi [--size WxH] [--frames N] [--device NAME] */
+/* bench_gi.c: GPU time of global illumination at 1920x1080 (or --size WxH) on a representative
+ * scene: a ground plane with a grid of coloured cubes and spheres under a sun, seen at a slant
+ * (every pixel is a surface, a band of sky at the top), GlobalIllumination at its defaults but
+ * the tier, quality tier High. For each tier (--tier screen_space | sdf_low | sdf_high | all,
+ * the default) it prints one JSON line after warm-up frames: the mean of the trace (ssgi or
+ * vxgi_trace, half resolution), vxgi_inject (light + mips of the changed cascades), ssgi_temporal
+ * and ssgi_apply, the mean and max of their sum (rill_render_stats.gi_ms), and for the voxel
+ * tiers the CPU voxelization per frame (gi_voxelize_ms mean and max over every frame, warm-up
+ * included, and work units), voxels filled and cascades resident:
+ *   {"bench":"gi","tier":"sdf_low","width":...,"gi_mean_ms":...,"voxelize_max_ms":...,...}
+ * --move slides the camera 0.1 m a frame along x (the clipmap scrolls: entering bricks are
+ * voxelized). GPU times are the renderer's pass timestamps. Usage:
+ *   bench_gi [--size WxH] [--frames N] [--tier T] [--move] [--device NAME] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +52,20 @@ static void look(float m[16]) {
     m[12] = 0, m[13] = 4, m[14] = 10, m[15] = 1;
 }
 
-static int run(uint32_t w, uint32_t h, uint32_t frames, const char *device) {
-    rill_renderer_desc d = {
-        .width = w, .height = h, .quality = RILL_RENDER_QUALITY_HIGH, .device_name = device};
+static const char *const tier_names[] = {"off", "screen_space", "sdf_low", "sdf_high"};
+
+static int run(uint32_t w, uint32_t h, uint32_t frames, const char *device, rill_gi_quality tier,
+               bool move) {
+    rill_error jerr = {0};
+    rill_jobs *jobs = rill_jobs_create(NULL, &jerr); /* as an app's renderer has: voxelization */
+    rill_renderer_desc d = {.width = w,
+                            .height = h,
+                            .quality = RILL_RENDER_QUALITY_HIGH,
+                            .device_name = device,
+                            .jobs = jobs};
     rill_renderer *r = bench_renderer_create("bench_gi", d);
     if (!r) {
+        rill_jobs_destroy(jobs);
         return 1;
     }
     rill_error err = {0};
@@ -89,26 +102,40 @@ static int run(uint32_t w, uint32_t h, uint32_t frames, const char *device) {
     snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
     snap.sun.illuminance = 3.0f;
     rill_render_global_illumination gi = rill_render_global_illumination_query_defaults();
+    gi.quality = tier;
     rill_render_routed_settings rs = {"GlobalIllumination", &gi, sizeof(gi), 0};
     snap.view.settings = &rs;
     snap.view.settings_count = 1;
     rill_render_stats s;
-    double sum[4] = {0}, mx[4] = {0};
+    double sum[6] = {0}, mx[6] = {0};
+    double vox_sum = 0.0, vox_max = 0.0;
+    uint64_t units_max = 0;
     uint32_t got = 0, warm = 5;
     for (uint32_t i = 0; i < frames + warm; i++) {
+        if (move) {
+            snap.view.world_from_view[12] = 0.1f * (float)i;
+        }
         if (rill_renderer_render(r, &snap, &err) != RILL_OK ||
             rill_renderer_wait_idle(r, &err) != RILL_OK) {
             fprintf(stderr, "bench_gi: %s\n", err.msg);
             rill_renderer_destroy(r);
+            rill_jobs_destroy(jobs);
             return 1;
         }
+        rill_renderer_stats(r, &s);
+        vox_sum += s.gi_voxelize_ms;
+        vox_max = s.gi_voxelize_ms > vox_max ? s.gi_voxelize_ms : vox_max;
+        units_max = s.gi_voxel_units > units_max ? s.gi_voxel_units : units_max;
         if (i < warm) {
             continue;
         }
-        rill_renderer_stats(r, &s);
-        double t[4] = {pass_ms(&s, "ssgi"), pass_ms(&s, "ssgi_temporal"), pass_ms(&s, "ssgi_apply"),
-                       s.gi_ms};
-        for (int k = 0; k < 4; k++) {
+        double t[6] = {pass_ms(&s, tier == RILL_GI_SCREEN_SPACE ? "ssgi" : "vxgi_trace"),
+                       pass_ms(&s, "ssgi_temporal"),
+                       pass_ms(&s, "ssgi_apply"),
+                       s.gi_ms,
+                       pass_ms(&s, "vxgi_inject"),
+                       0.0};
+        for (int k = 0; k < 6; k++) {
             sum[k] += t[k];
             mx[k] = t[k] > mx[k] ? t[k] : mx[k];
         }
@@ -116,18 +143,28 @@ static int run(uint32_t w, uint32_t h, uint32_t frames, const char *device) {
     }
     rill_renderer_stats(r, &s);
     double m = got ? 1.0 / got : 0.0;
-    printf("{\"bench\":\"gi\",\"device\":\"%s\",\"tier\":\"screen_space\",\"width\":%u,"
-           "\"height\":%u,\"frames\":%u,\"trace_mean_ms\":%.4f,\"temporal_mean_ms\":%.4f,"
-           "\"apply_mean_ms\":%.4f,\"gi_mean_ms\":%.4f,\"gi_max_ms\":%.4f,\"aim_ms\":1.0}\n",
-           s.device_name, w, h, got, sum[0] * m, sum[1] * m, sum[2] * m, sum[3] * m, mx[3]);
+    double aim = tier == RILL_GI_SCREEN_SPACE ? 1.0 : (tier == RILL_GI_SDF_LOW ? 2.0 : 4.0);
+    printf("{\"bench\":\"gi\",\"device\":\"%s\",\"tier\":\"%s\",\"move\":%s,\"width\":%u,"
+           "\"height\":%u,\"frames\":%u,\"trace_mean_ms\":%.4f,\"inject_mean_ms\":%.4f,"
+           "\"temporal_mean_ms\":%.4f,\"apply_mean_ms\":%.4f,\"gi_mean_ms\":%.4f,"
+           "\"gi_max_ms\":%.4f,\"aim_ms\":%.1f,\"voxelize_mean_ms\":%.4f,"
+           "\"voxelize_max_ms\":%.4f,\"voxel_units_max\":%llu,\"voxels_filled\":%u,"
+           "\"cascades_resident\":%u}\n",
+           s.device_name, tier_names[tier], move ? "true" : "false", w, h, got, sum[0] * m,
+           sum[4] * m, sum[1] * m, sum[2] * m, sum[3] * m, mx[3], aim,
+           vox_sum / (double)(frames + warm), vox_max, (unsigned long long)units_max,
+           s.gi_voxels_filled, s.gi_cascades_resident);
     fflush(stdout);
     rill_renderer_destroy(r);
+    rill_jobs_destroy(jobs);
     return 0;
 }
 
 int main(int argc, char **argv) {
     uint32_t w = 1920, h = 1080, frames = 60;
     const char *device = NULL;
+    int tier = -1; /* all */
+    bool move = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             if (sscanf(argv[++i], "%ux%u", &w, &h) != 2 || !w || !h) {
@@ -138,10 +175,28 @@ int main(int argc, char **argv) {
             frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             device = argv[++i];
+        } else if (!strcmp(argv[i], "--move")) {
+            move = true;
+        } else if (!strcmp(argv[i], "--tier") && i + 1 < argc) {
+            const char *t = argv[++i];
+            tier = !strcmp(t, "all") ? -1 : -2;
+            for (int k = 1; k < 4; k++) {
+                tier = !strcmp(t, tier_names[k]) ? k : tier;
+            }
+            if (tier == -2) {
+                fprintf(stderr, "bench_gi: --tier screen_space|sdf_low|sdf_high|all\n");
+                return 2;
+            }
         } else {
-            fprintf(stderr, "usage: bench_gi [--size WxH] [--frames N] [--device NAME]\n");
+            fprintf(stderr, "usage: bench_gi [--size WxH] [--frames N] [--tier T] [--move] "
+                            "[--device NAME]\n");
             return 2;
         }
     }
-    return run(w, h, frames, device);
+    for (int k = 1; k < 4; k++) {
+        if ((tier < 0 || tier == k) && run(w, h, frames, device, (rill_gi_quality)k, move) != 0) {
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -138,7 +138,7 @@ typedef enum rill_render_quality {
  *   as without; the app's rill_app_jobs is the usual choice, rill_content_renderer_desc sets it).
  *   Borrowed: it must stay valid while the renderer records frames; voxel-cone GI voxelizes
  *   its bricks over these jobs too.
- *   gi_voxel_budget 0 = 200,000: the CPU voxelization of the voxel-cone GI tiers (SdfLow,
+ *   gi_voxel_budget 0 = 50,000: the CPU voxelization of the voxel-cone GI tiers (SdfLow,
  *   SdfHigh) spends at most this many work units a frame (one triangle or one instance examined
  *   against a brick = 1 unit; rill_render_stats.gi_voxel_units says what the last frame spent). */
 typedef struct rill_renderer_desc {

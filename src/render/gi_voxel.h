@@ -27,10 +27,10 @@
 #define RILL__VOX_BRICKS_SIDE (RILL__VOX_RES / RILL__VOX_BRICK) /* 4 */
 #define RILL__VOX_BRICKS (RILL__VOX_BRICKS_SIDE * RILL__VOX_BRICKS_SIDE * RILL__VOX_BRICKS_SIDE)
 #define RILL__VOX_BRICK_VOXELS (RILL__VOX_BRICK * RILL__VOX_BRICK * RILL__VOX_BRICK)
-#define RILL__VOX_MIPS 5                 /* 64, 32, 16, 8, 4 */
-#define RILL__VOX_SIZE0 0.5f             /* metres per voxel of cascade 0 */
-#define RILL__VOX_EMISSIVE_RANGE 16.0f   /* the brightest emissive colour a voxel holds */
-#define RILL__VOX_DEFAULT_BUDGET 200000u /* work units per frame (rill_renderer_desc) */
+#define RILL__VOX_MIPS 5                /* 64, 32, 16, 8, 4 */
+#define RILL__VOX_SIZE0 0.5f            /* metres per voxel of cascade 0 */
+#define RILL__VOX_EMISSIVE_RANGE 16.0f  /* the brightest emissive colour a voxel holds */
+#define RILL__VOX_DEFAULT_BUDGET 50000u /* work units per frame (rill_renderer_desc) */
 
 /* One resident instance, as voxelized. */
 typedef struct rill__vox_inst {

@@ -357,6 +357,10 @@ size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, cha
     APPEND("gpu %.2f ms total\n", gpu_total);
     if (s->gi_ms > 0.0) {
         APPEND("gi %.2f ms (voxelize %.2f ms)\n", s->gi_ms, s->gi_voxelize_ms);
+        if (s->gi_cascades_resident > 0) {
+            APPEND("gi voxels %u  cascades %u/4  units %llu\n", s->gi_voxels_filled,
+                   s->gi_cascades_resident, (unsigned long long)s->gi_voxel_units);
+        }
     }
     for (uint32_t i = 0; i < s->pass_count; i++) {
         APPEND("  %-14s %7.2f ms\n", s->pass_names[i] ? s->pass_names[i] : "?", s->pass_gpu_ms[i]);
