@@ -17,6 +17,7 @@
 #include "rill/asset.h"
 #include "rill/channels.h"
 #include "rill/render.h"
+#include "rill/render/debug.h"
 #include "rill/render/environment.h"
 #include "rill/scene.h"
 #include "rill/scene/anim.h"
@@ -28,9 +29,11 @@ typedef struct render_opts {
     uint32_t w, h, frames;
     int tonemap; /* 0: the view's own, else rill_tonemapper */
     float exposure, render_scale;
-    int debug_flags; /* RILL_RENDER_DEBUG_VIEW_* */
-    int ssao;        /* -1 off, else rill_ssao_quality */
-    float bloom;     /* intensity; 0 = off */
+    int debug_flags;      /* RILL_RENDER_DEBUG_VIEW_*, or PANEL_BIT | a rill_render_panel */
+    float pick_x, pick_y; /* --pick X,Y (when pick_set): the material panel's pixel */
+    bool pick_set;
+    int ssao;    /* -1 off, else rill_ssao_quality */
+    float bloom; /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict, gpu_cull;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
@@ -79,7 +82,18 @@ static void usage(FILE *f) {
         "                      (without it they are warnings naming FILE:LINE:COL)\n"
         "  --quality low|medium|high\n"
         "                      quality tier, a ceiling on effects (default: the project's)\n"
-        "  --debug-view normals|motion\n"
+        "  --debug-view normals|motion|stats|culling|cameras|material\n"
+        "                      normals, motion: the prepass outputs instead of the image;\n"
+        "                      stats: draws, triangles, per-pass GPU and CPU time, memory by tag\n"
+        "                      drawn over the image; culling: the scene seen from behind the\n"
+        "                      camera, its frustum (yellow) frozen, instance bounds green when\n"
+        "                      drawn, red when culled; cameras: the same view with every\n"
+        "                      camera's frustum (white, near plane orange) and the shadow\n"
+        "                      cascades; material: what draws the entity at --pick (default the\n"
+        "                      centre pixel): pipeline, shader, textures with their resident\n"
+        "                      level, samplers, render mode and channels, on the image and as\n"
+        "                      one JSON line on stdout (\"material: {...}\")\n"
+        "  --pick X,Y          the pixel the material view describes\n"
         "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
         "                      [rendering] gpu_culling in project.toml)\n"
         "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
@@ -125,9 +139,15 @@ static const char *const TONEMAPS[] = {"aces", "agx", "none", NULL};
 static const int TONEMAP_VALUES[] = {RILL_TONEMAP_ACES, RILL_TONEMAP_AGX, RILL_TONEMAP_NONE};
 static const char *const SSAO_LEVELS[] = {"low", "medium", "high", "ultra", NULL};
 static const int SSAO_VALUES[] = {RILL_SSAO_LOW, RILL_SSAO_MEDIUM, RILL_SSAO_HIGH, RILL_SSAO_ULTRA};
-static const char *const DEBUG_VIEWS[] = {"normals", "motion", NULL};
-static const int DEBUG_VIEW_FLAGS[] = {RILL_RENDER_DEBUG_VIEW_NORMALS,
-                                       RILL_RENDER_DEBUG_VIEW_MOTION};
+/* --debug-view: renderer debug flags, or a debug panel (rill/render/debug.h) marked by PANEL_BIT.
+ */
+#define PANEL_BIT (1 << 24)
+static const char *const DEBUG_VIEWS[] = {"normals", "motion",   "stats", "culling",
+                                          "cameras", "material", NULL};
+static const int DEBUG_VIEW_FLAGS[] = {
+    RILL_RENDER_DEBUG_VIEW_NORMALS,        RILL_RENDER_DEBUG_VIEW_MOTION,
+    PANEL_BIT | RILL_RENDER_PANEL_STATS,   PANEL_BIT | RILL_RENDER_PANEL_CULLING,
+    PANEL_BIT | RILL_RENDER_PANEL_CAMERAS, PANEL_BIT | RILL_RENDER_PANEL_MATERIAL};
 static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
 static const char *const QUALITIES[] = {"low", "medium", "high", NULL};
 static const int QUALITY_VALUES[] = {RILL_RENDER_QUALITY_LOW, RILL_RENDER_QUALITY_MEDIUM,
@@ -200,6 +220,8 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--quality", RILL_CLI_OPT_ENUM, &o->quality, .names = QUALITIES, .values = QUALITY_VALUES},
         {"--debug-view", RILL_CLI_OPT_ENUM, &o->debug_flags, .names = DEBUG_VIEWS,
          .values = DEBUG_VIEW_FLAGS},
+        {"--pick", RILL_CLI_OPT_POINT, &o->pick_x, &o->pick_y, .min = 0, .max = 16384,
+         .want = "X,Y output pixels", .given = &o->pick_set},
         {"--render-scale", RILL_CLI_OPT_FLOAT, &o->render_scale, .min = 0.1, .max = 2,
          .want = "[0.1, 2]"},
         {"--time-of-day", RILL_CLI_OPT_FLOAT, &o->time_of_day, .min = 0, .max = 24,
@@ -416,6 +438,18 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
     (void)o;
 }
 
+/* --debug-view material: the entity at --pick (else the centre pixel) described on the image
+ * (the overlay) and in json. */
+static void material_panel(const render_opts *o, rill_content *c, rill_renderer *r,
+                           const rill_render_snapshot *snap, char *json, size_t json_cap) {
+    float x = o->pick_set ? o->pick_x : (float)(o->w / 2),
+          y = o->pick_set ? o->pick_y : (float)(o->h / 2);
+    char text[RILL_RENDER_OVERLAY_MAX_TEXT];
+    rill_cli_debug_material(c, r, snap, x, y, (float)o->w, (float)o->h, text, sizeof(text), json,
+                            json_cap);
+    rill_renderer_set_overlay_text(r, text);
+}
+
 int rill_cmd_render(int argc, char **argv) {
     render_opts o;
     int prc = parse(argc, argv, &o);
@@ -449,6 +483,17 @@ int rill_cmd_render(int argc, char **argv) {
     d.device_name = o.device;
     if (o.render_scale > 0.0f)
         d.render_scale = o.render_scale;
+    rill_render_panel panel = RILL_RENDER_PANEL_NONE;
+    if (o.debug_flags & PANEL_BIT) {
+        panel = (rill_render_panel)(o.debug_flags & ~PANEL_BIT);
+        o.debug_flags = 0;
+    }
+    if (o.pick_set && (o.pick_x >= (float)o.w || o.pick_y >= (float)o.h)) {
+        fprintf(stderr, "rill render: --pick %g,%g is outside the %ux%u picture\n",
+                (double)o.pick_x, (double)o.pick_y, o.w, o.h);
+        rill_content_destroy(c);
+        return 2;
+    }
     d.debug_flags = (d.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) | (uint32_t)o.debug_flags;
     if (o.gpu_cull)
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
@@ -512,8 +557,14 @@ int rill_cmd_render(int argc, char **argv) {
     }
     print_notes(rill_content_notes(c));
     rill_app *app = rill_content_app(c);
+    /* A debug panel gets one frame more: the stats panel shows the frame before the last (the
+     * newest timed one), and the material panel picks through the frame before. */
+    uint32_t frames = o.frames + (panel != RILL_RENDER_PANEL_NONE ? 1u : 0u);
+    rill_render_debug_desc dd = rill_cli_debug_desc(panel, true);
+    rill_renderer_set_debug(r, &dd);
+    char material_json[16384] = "";
     rill_cli_step("rendering %u frame%s at %ux%u", o.frames, o.frames == 1 ? "" : "s", o.w, o.h);
-    for (uint32_t f = 0; f < o.frames; f++) {
+    for (uint32_t f = 0; f < frames; f++) {
         rill_app_frame(app);
         rill_render_snapshot snap;
         time_begin(&w0, &c0);
@@ -527,6 +578,8 @@ int rill_cmd_render(int argc, char **argv) {
                            o.camera, RILL_RENDER_MAX_VIEWS);
             goto done;
         }
+        if (panel == RILL_RENDER_PANEL_MATERIAL && f + 1 == frames)
+            material_panel(&o, c, r, &snap, material_json, sizeof(material_json));
         time_begin(&w0, &c0);
         if (rill_renderer_render(r, &snap, &err) != RILL_OK)
             goto done;
@@ -545,6 +598,8 @@ int rill_cmd_render(int argc, char **argv) {
                     : "appended pack",
            o.out, o.w, o.h, o.frames, s.instances_visible, s.instances_submitted, s.draw_calls,
            s.device_name);
+    if (material_json[0])
+        printf("material: %s\n", material_json);
     if (o.stats)
         print_stats(&o, r, c, &times);
     if (o.dump_graph) {

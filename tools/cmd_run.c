@@ -13,8 +13,9 @@
  * probe's box the ray enters before that is picked instead and drawn as a wireframe box while
  * selected: viewer_probes.c), F1 toggles the
  * overlay, F2 cycles the quality tier, F3/F4 lower/raise the render scale, F5 turns texture
- * streaming on/off, F6 shows the texture state heatmap, F7 switches vsync, Esc quits. The
- * overlay
+ * streaming on/off, F6 shows the texture state heatmap, F7 switches vsync, F9 cycles the debug
+ * panels (stats, culling with its frustum frozen where F9 selected it, cameras, material of the
+ * last click; rill/render/debug.h), Esc quits. The overlay
  * lists the effects that ran for the camera with their GPU time; the integrated-GPU hint shows as
  * a toast for the first seconds.
  */
@@ -124,6 +125,9 @@ typedef struct viewer {
     RILL_ARRAY(rill_render_instance) instances; /* the snapshot's, plus the probe box */
     rill_render_view shown; /* the view of the last frame drawn, and its framebuffer size */
     uint32_t shown_w, shown_h;
+    rill_render_panel panel; /* F9 / --debug-view: the debug panel shown */
+    float pick_at[4];        /* the material panel's pixel: x, y of a w x h window */
+    bool pick_json;          /* print the material panel's JSON once (--pick) */
     char text[RILL_RENDER_OVERLAY_MAX_TEXT];
 } viewer;
 
@@ -301,6 +305,32 @@ static bool pick_before_last(const rill_cli_viewer_opts *opts) {
     return opts->has_pick && opts->frames >= 2;
 }
 
+/* F9: the next debug panel (none, stats, culling, cameras, material). Culling freezes the
+ * frustum of the frame it starts on: fly away to see what it keeps. */
+static void set_panel(viewer *v, rill_render_panel p) {
+    v->panel = p;
+    rill_render_debug_desc d = rill_cli_debug_desc(p, false);
+    rill_renderer_set_debug(v->r, &d);
+    printf("rill run: debug view %s\n", rill_render_panel_name(p));
+}
+
+/* The material panel's text (appended to v->text from byte n): what draws the entity at the
+ * last pick (else the window's centre). */
+static void material_text(viewer *v, const rill_render_snapshot *snap, uint32_t fw, uint32_t fh,
+                          size_t n) {
+    float x = v->pick_at[0], y = v->pick_at[1], w = v->pick_at[2], h = v->pick_at[3];
+    if (!(w > 0.0f && h > 0.0f))
+        x = (float)(fw / 2), y = (float)(fh / 2), w = (float)fw, h = (float)fh;
+    char json[16384];
+    if (n < sizeof(v->text))
+        rill_cli_debug_material(v->content, v->r, snap, x, y, w, h, v->text + n,
+                                sizeof(v->text) - n, json, sizeof(json));
+    if (v->pick_json) {
+        printf("material: %s\n", json);
+        v->pick_json = false;
+    }
+}
+
 static const char *tier_name(rill_render_quality q) {
     return q == RILL_RENDER_QUALITY_LOW ? "Low" : q == RILL_RENDER_QUALITY_HIGH ? "High" : "Medium";
 }
@@ -431,6 +461,8 @@ static void viewer_render(rill_app *app, void *user) {
         ts.enabled = !ts.enabled;
         rill_render_assets_set_texture_streaming(ra, &ts);
     }
+    if (in->key_pressed[RILL_KEY_F1 + 8]) /* F9: the next debug panel */
+        set_panel(v, (rill_render_panel)((v->panel + 1) % RILL_RENDER_PANEL_NUM));
     if (in->key_pressed[RILL_KEY_F1 + 5]) { /* F6: texture state heatmap */
         v->heatmap = !v->heatmap;
         rill_render_assets_set_texture_heatmap(ra, v->heatmap);
@@ -467,9 +499,18 @@ static void viewer_render(rill_app *app, void *user) {
     if (v->frames == 0 && v->opts->has_pick && !pick_before_last(v->opts))
         pick_option(v->opts, v->r, v->content, &v->probe, &snap.view, fw, fh, v->picked,
                     sizeof(v->picked));
+    if (v->frames == 0 && v->opts->has_pick) { /* the material panel's pixel: --pick */
+        v->pick_at[0] = v->opts->pick_x, v->pick_at[1] = v->opts->pick_y;
+        v->pick_at[2] = (float)fw, v->pick_at[3] = (float)fh;
+    }
+    /* Its JSON on the last of --frames (models loaded by then), else the first frame. */
+    uint64_t last = v->opts->frames ? v->opts->frames - 1u : 0u;
+    v->pick_json = v->opts->has_pick && v->frames == last;
     if (in->mouse_pressed[RILL_MOUSE_LEFT]) {
         uint32_t ww, wh;
         rill_window_size(v->win, &ww, &wh);
+        v->pick_at[0] = (float)in->mouse_x, v->pick_at[1] = (float)in->mouse_y;
+        v->pick_at[2] = (float)ww, v->pick_at[3] = (float)wh;
         if (ww && wh)
             pick_at(v->r, v->content, &snap.view, (float)in->mouse_x, (float)in->mouse_y, (float)ww,
                     (float)wh, false, v->picked, sizeof(v->picked), &v->probe);
@@ -484,12 +525,20 @@ static void viewer_render(rill_app *app, void *user) {
     rill_renderer_settings rs;
     rill_renderer_get_settings(v->r, &rs);
     bool toast = rs.hint[0] && now - v->start_ns < RUN_TOAST_NS && !v->opts->no_overlay;
-    if (v->overlay || toast) {
+    bool material = v->panel == RILL_RENDER_PANEL_MATERIAL;
+    if (v->overlay || toast || material) {
         size_t n = 0;
+        v->text[0] = 0;
         if (toast)
             n = (size_t)snprintf(v->text, sizeof(v->text), "hint: %s\n", rs.hint);
-        if (v->overlay && n < sizeof(v->text))
+        if (v->overlay && n < sizeof(v->text)) {
             overlay_text(v, app, &rs, n);
+            n = strlen(v->text);
+            if (material && n + 1 < sizeof(v->text))
+                v->text[n++] = '\n', v->text[n] = 0;
+        }
+        if (material)
+            material_text(v, &snap, fw, fh, n);
         rill_renderer_set_overlay_text(v->r, v->text);
     } else {
         rill_renderer_set_overlay_text(v->r, NULL);
@@ -732,6 +781,8 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
         if (rill_channels_parse_assignment(opts->channels[i], &ch, &mode, &op, NULL))
             rill_channels_set_mode(rill_app_world(app), ch, mode, op);
     }
+    if (opts->debug_panel)
+        set_panel(v, (rill_render_panel)opts->debug_panel);
     rill_app_set_render_hook(app, viewer_render, v);
     v->rc = 0;
     while (!rill_app_exit_requested(app)) {
@@ -794,6 +845,7 @@ static void usage(FILE *f) {
         "                [--effect NAME[:field=value,...]]... [--plugins DIR]... [--no-plugins]\n"
         "                [--time-of-day HOURS] [--headless --frames N] [--strict]\n"
         "                [--no-overlay] [--passthrough off|mixed]\n"
+        "                [--debug-view stats|culling|cameras|material]\n"
         "  INPUT             a project folder (or its project.toml), a .rsn scene, a .glb/.gltf\n"
         "                    model, a .rpak (as --pack), builtin:spheres or builtin:cubes:N; none\n"
         "                    with --pack (or a pack appended to this program) plays the pack's\n"
@@ -843,6 +895,10 @@ static void usage(FILE *f) {
         "                    plugins load anyway); edited shaders and rebuilt libraries are\n"
         "                    swapped in while running\n"
         "  --no-plugins      load no plugins, not even the shipped ones (`rill plugins`)\n"
+        "  --debug-view stats|culling|cameras|material\n"
+        "                    start with a debug view (F9 cycles them; see `rill render --help`);\n"
+        "                    with --pick, material prints what draws the picked entity as one\n"
+        "                    JSON line (\"material: {...}\")\n"
         "  --no-overlay      start with the overlay (stats, hints) hidden, for screenshots;\n"
         "                    F1 shows and hides it\n"
         "  --strict          unknown components and missing assets in the scenes are errors\n"
@@ -863,6 +919,8 @@ static void usage(FILE *f) {
         "          their GPU time), F2 quality tier, F3/F4 render scale, F5 texture streaming\n"
         "          on/off, F6 texture state heatmap, F7 vsync, F8 / Shift+F8 sun +/- half an "
         "hour,\n"
+        "          F9 debug views (stats, culling: the frustum freezes, fly away to see it,\n"
+        "          cameras, material: what draws the last clicked entity, then none),\n"
         "          Esc quit. Every active camera is shown as the scene lays them out (split\n"
         "          screen, picture in picture); the fly camera drives the primary one.\n"
         "          Needs a display (DISPLAY or WAYLAND_DISPLAY).\n"
@@ -902,6 +960,9 @@ static bool parse_keys(const char *text, rill_cli_viewer_opts *o) {
 }
 
 static const char *const PASSTHROUGH_NAMES[] = {"off", "mixed", NULL};
+static const char *const PANELS[] = {"stats", "culling", "cameras", "material", NULL};
+static const int PANEL_VALUES[] = {RILL_RENDER_PANEL_STATS, RILL_RENDER_PANEL_CULLING,
+                                   RILL_RENDER_PANEL_CAMERAS, RILL_RENDER_PANEL_MATERIAL};
 static const int PASSTHROUGH_VALUES[] = {1 + RILL_PASSTHROUGH_OFF, 1 + RILL_PASSTHROUGH_MIXED};
 static const char *const ON_OFF[] = {"on", "off", NULL};
 static const int ON_OFF_VALUES[] = {1, 0};
@@ -931,6 +992,8 @@ int rill_cmd_run(int argc, char **argv) {
         {"--pick", RILL_CLI_OPT_POINT, &o.pick_x, &o.pick_y, .min = 0, .max = 16384,
          .want = "X,Y window pixels", .given = &o.has_pick},
         {"--press", RILL_CLI_OPT_STRING, &o.press},
+        {"--debug-view", RILL_CLI_OPT_ENUM, &o.debug_panel, .names = PANELS,
+         .values = PANEL_VALUES},
         {"--key", RILL_CLI_OPT_STRING, &keys},
         {"--wireframe-fade", RILL_CLI_OPT_STRING, &wire_fade},
         {"--wireframe-color", RILL_CLI_OPT_STRING, &wire_color},

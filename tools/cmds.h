@@ -10,6 +10,7 @@
 
 #include "rill/app.h"
 #include "rill/render.h"
+#include "rill/render/debug.h"
 
 int rill_cmd_scene(int argc, char **argv);      /* cmd_scene.c: check, load */
 int rill_cmd_components(int argc, char **argv); /* cmd_components.c: the component reference */
@@ -138,6 +139,16 @@ bool rill_cli_wireframe_color(const char *cmd, const char *v, rill_render_wirefr
 /* Puts what the options gave (a colour with alpha > 0, fade on) over the snapshot's look. */
 void rill_cli_wireframe_apply(const rill_render_wireframe *given, rill_render_wireframe *snap);
 
+/* cli_debug_view.c: the debug panel settings a tool uses for panel (culling freezes; observe: the
+ * culling and cameras panels are seen from behind the camera, as `rill render` shows them). */
+rill_render_debug_desc rill_cli_debug_desc(rill_render_panel panel, bool observe);
+/* The material resolver: picks the entity drawn at pixel (x, y) of a w x h output through snap's
+ * primary view (any channel) and describes what draws it (rill_render_describe_instance) as
+ * overlay text and one JSON object; false (text and JSON saying so) when nothing is there. */
+bool rill_cli_debug_material(rill_content *c, rill_renderer *r, const rill_render_snapshot *snap,
+                             float x, float y, float w, float h, char *text, size_t text_cap,
+                             char *json, size_t json_cap);
+
 typedef struct rill_cli_viewer_opts {
     const char *title;      /* NULL = the project's [window] title */
     uint32_t width, height; /* 0 = the project's [window] size */
@@ -159,6 +170,9 @@ typedef struct rill_cli_viewer_opts {
      * each printed with the overlay's channel line; NULL = none */
     const char *press;
     float pick_x, pick_y;
+    /* --debug-view stats|culling|cameras|material: the debug panel to start with (F9 cycles
+     * them); 0 = none */
+    int debug_panel;
     /* --key KEY@FRAME,...: script keys pressed on those frames (1 = the first) for the scripts
      * (rill.key_pressed / key_down), in a window or headless; codes from rill_scripts_key_code */
     struct {

@@ -916,6 +916,11 @@ typedef struct rill_render_stats {
     uint32_t pass_count; /* GPU timings of the last completed frame */
     const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
     double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
+    /* CPU time of recording each pass of the last recorded frame (its exec callback: draws,
+     * dispatches, barriers excluded), ms; labels interned, static lifetime. */
+    uint32_t pass_cpu_count;
+    const char *pass_cpu_names[RILL_RENDER_MAX_PASS_TIMINGS];
+    double pass_cpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
     uint32_t instances_submitted, instances_visible, draw_calls;
     uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
@@ -1051,6 +1056,10 @@ void rill_render_assets_destroy(rill_render_assets *ra);
 void rill_render_assets_update(rill_render_assets *ra);
 /* The upload of a glTF asset (uploading it when LOADED and not uploaded yet), or NULL. */
 const rill_render_model *rill_render_assets_model(rill_render_assets *ra, rill_asset asset);
+/* The VFS path of the image a texture of the cache's models was loaded from (the exported .rmip
+ * when there is one); NULL for a texture it did not load from a file (embedded images) or does
+ * not hold. Lives while the texture does. For debug views (rill/render/debug.h). */
+const char *rill_render_assets_texture_path(const rill_render_assets *ra, rill_texture tex);
 void rill_render_assets_get_stats(const rill_render_assets *ra, rill_render_assets_stats *out);
 
 /* ON TEXTURE STREAMING (docs/streaming.md "Texture streaming")

@@ -142,6 +142,7 @@ rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *er
         }
     }
     rill_rg_ctx ctx = {r, cmd, g};
+    r->pass_cpu_count = 0;
     for (uint32_t i = 0; i < rill_rg_ordered_count(g); i++) {
         uint32_t nb;
         const rill_rg_barrier *b = rill_rg_barriers(g, i, &nb);
@@ -155,7 +156,12 @@ rill_result rill__graph_execute(rill_renderer *r, rill__cmd *cmd, rill_error *er
             rill_rg_ordered_label(g, i); /* interned: lives as long as the process */
         rill__cmd_label_begin(cmd, label);
         rill__cmd_timestamp_begin(cmd, label);
+        uint64_t t0 = rill_time_ns();
         fn(&ctx, user);
+        if (r->pass_cpu_count < RILL_RENDER_MAX_PASS_TIMINGS) {
+            r->pass_cpu_names[r->pass_cpu_count] = label;
+            r->pass_cpu_ms[r->pass_cpu_count++] = (double)(rill_time_ns() - t0) * 1e-6;
+        }
         rill__cmd_timestamp_end(cmd);
         rill__cmd_label_end(cmd);
     }

@@ -93,6 +93,10 @@ const float *rill__prev_model(const rill_renderer *r, const rill_render_instance
 /* frame_views.c: the frustum planes of a view-projection (zero-to-one clip space), as
  * frame_cull.c tests them (a, b, c, d with ax + by + cz + d >= 0 inside). */
 void rill__frustum_planes(const float vp[16], float out[6][4]);
+/* The shadow cascades' light view-projections a camera with settings st would get this frame
+ * (debug panels: the camera's own while its image is drawn from an observer); their count. */
+uint32_t rill__cascades_for(const rill_renderer *r, const rill_render_snapshot *snap,
+                            const rill__view_settings *st, float aspect, float out_vp[][16]);
 
 /* gpu_cull.c: GPU-driven culling and drawing (RILL_RENDER_DEBUG_GPU_CULL; see the file).
  * scan matches the view's snapshot to the resident instance table (on false: the table is

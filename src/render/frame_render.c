@@ -3,6 +3,7 @@
  * (frame_graph.c), executes it (exec.c, calling the passes in frame_passes.c) and submits, timing
  * each phase for rill_render_stats. It also owns the frame's GPU state: the pipelines
  * (frame_pipelines.c) and the auto-exposure state buffer. */
+#include "debug_views.h"
 #include "frame.h"
 
 #include <string.h>
@@ -103,6 +104,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
         res = rill__ocean_plan(r, cmd, snap, err);
     }
     if (res == RILL_OK) {
+        rill__debug_plan(r); /* the debug panel's lines and text for the overlay */
         res = rill__frame_build_graph(r, err);
     }
     rill__phase_mark(r, RILL__CPU_GRAPH);
@@ -152,5 +154,6 @@ rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *sna
     rill__transients_release_unused(r, false);
     r->cpu_wait_ms = (double)(t_begun - t0) * 1e-6;
     r->cpu_record_ms = (double)(rill_time_ns() - t_begun) * 1e-6;
+    rill__debug_frame_end(r);
     return res;
 }

@@ -3,6 +3,7 @@
  * matrices, shadow cascades, draw lists (frame_cull.c), frame constants and the instance, light
  * and cluster buffers (frame_lights.c). A frame with a single view over the whole output uses
  * views[0] and draws without a rectangle. */
+#include "debug_views.h"
 #include "frame.h"
 #include "view_projection.h"
 
@@ -188,29 +189,51 @@ static void sun_direction(const rill_render_snapshot *snap, vec3 out) {
 
 /* Cascade matrices of the view into vs->cascade_vp, their far distances and texel sizes; *whole
  * gets the bounding sphere of the shadowed part of the view. */
-static void view_cascades(const rill_renderer *r, rill__view *vs, mat4 world_from_view,
-                          float aspect, vec3 sun_dir, float cascade_far[4], float cascade_texel[4],
-                          rill__sphere *whole) {
-    const rill__view_settings *st = &vs->set;
+static void cascades_of(const rill_renderer *r, const rill__view_settings *st, uint32_t cascades,
+                        mat4 world_from_view, float aspect, vec3 sun_dir, float cascade_vp[][16],
+                        float cascade_far[4], float cascade_texel[4], rill__sphere *whole) {
     float znear = st->znear, dist = fminf(r->desc.shadow_distance, st->zfar);
     float tan_y = tanf(st->fov_y * 0.5f);
     float prev_split = znear;
-    for (uint32_t c = 0; c < vs->cascades; c++) {
-        float t = (float)(c + 1) / (float)vs->cascades;
+    for (uint32_t c = 0; c < cascades; c++) {
+        float t = (float)(c + 1) / (float)cascades;
         float lin = znear + (dist - znear) * t, lg = znear * powf(dist / znear, t);
-        float split = c + 1 == vs->cascades ? dist : 0.75f * lg + 0.25f * lin;
+        float split = c + 1 == cascades ? dist : 0.75f * lg + 0.25f * lin;
         rill__sphere s = slice_sphere(world_from_view, tan_y, aspect, prev_split, split,
                                       st->orthographic, st->half_h);
         mat4 lvp, lview;
         float lfar;
         light_matrices(&s, sun_dir, (float)r->desc.shadow_map_size, lvp, lview, &lfar);
-        memcpy(vs->cascade_vp[c], lvp, sizeof(mat4));
+        memcpy(cascade_vp[c], lvp, sizeof(mat4));
         cascade_far[c] = split;
         cascade_texel[c] = 2.0f * s.r / (float)r->desc.shadow_map_size;
         prev_split = split;
     }
     *whole =
         slice_sphere(world_from_view, tan_y, aspect, znear, dist, st->orthographic, st->half_h);
+}
+
+static void view_cascades(const rill_renderer *r, rill__view *vs, mat4 world_from_view,
+                          float aspect, vec3 sun_dir, float cascade_far[4], float cascade_texel[4],
+                          rill__sphere *whole) {
+    cascades_of(r, &vs->set, vs->cascades, world_from_view, aspect, sun_dir, vs->cascade_vp,
+                cascade_far, cascade_texel, whole);
+}
+
+uint32_t rill__cascades_for(const rill_renderer *r, const rill_render_snapshot *snap,
+                            const rill__view_settings *st, float aspect, float out_vp[][16]) {
+    if (!r->frame.shadows) {
+        return 0;
+    }
+    vec3 sun_dir;
+    sun_direction(snap, sun_dir);
+    mat4 world_from_view;
+    memcpy(world_from_view, st->world_from_view, sizeof(mat4));
+    float far_[4], texel[4];
+    rill__sphere whole;
+    cascades_of(r, st, r->frame.cascades, world_from_view, aspect, sun_dir, out_vp, far_, texel,
+                &whole);
+    return r->frame.cascades;
 }
 
 /* >>filling a view -------------------------------------------------------------------------- */
@@ -351,6 +374,7 @@ static rill_result view_fill_slot(rill_renderer *r, rill__cmd *cmd, rill__view *
     vec4 planes[6];
     frustum_planes(vp, planes);
     memcpy(cp.planes, planes, sizeof(cp.planes));
+    rill__debug_cull_planes(r, vs, aspect, cp.planes); /* a debug panel's culling frustum */
 
     /* Sun and cascades. */
     bool shadows = r->frame.shadows;
@@ -456,6 +480,7 @@ static rill__view *slot_begin(rill_renderer *r, uint32_t index, const rill_rende
     vs->passthrough = v->passthrough == RILL_PASSTHROUGH_MIXED;
     rill__view_defaults(v, &vs->set);
     rill__view_environment(r, snap, v, &vs->set);
+    rill__debug_view_begin(r, snap, vs);  /* a debug panel's observer */
     memset(&vs->res, 0, sizeof(vs->res)); /* no images until the graph hands them out */
     rill__effects_plan_view(r, vs);
     rill__taa_plan(r, vs);

@@ -182,6 +182,8 @@ typedef struct rill__sampler_desc {
  * put in rill__binding.sampler; RILL__SAMPLER_LINEAR_REPEAT with err set when it cannot be made. */
 rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_desc *d,
                                           rill_error *err);
+/* The desc of a material sampler kind (for debug views); false for a built-in or unknown kind. */
+bool rill__sampler_desc_of(const rill__gpu *gpu, rill__sampler_kind kind, rill__sampler_desc *out);
 
 /* >>pipelines ------------------------------------------------------------------------------- */
 

@@ -836,3 +836,7 @@ void rill_render_assets_set_texture_heatmap(rill_render_assets *ra, bool on) {
     }
     ra->heatmap = on;
 }
+
+const char *rill_render_assets_texture_path(const rill_render_assets *ra, rill_texture tex) {
+    return ra ? rill__tsc_path_of(ra->tsc, tex) : NULL;
+}

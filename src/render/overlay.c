@@ -11,6 +11,7 @@
  * owned here, so it works the same for headless and windowed renderers (a windowed frame otherwise
  * ends in a blit to the swapchain that the CPU cannot read).
  */
+#include "debug_views.h"
 #include "render_internal.h"
 
 #include <stdio.h>
@@ -98,6 +99,25 @@ static bool overlay_init(rill_renderer *r, rill__overlay *o, rill_error *err) {
     return ok;
 }
 
+bool rill__overlay_ensure(rill_renderer *r) {
+    rill__overlay *o = overlay_get(r);
+    if (!o) {
+        return false;
+    }
+    if (!o->pipe) {
+        rill_error err = {0};
+        if (!overlay_init(r, o, &err)) {
+            RILL_LOG_ERROR(LOGM, "overlay: %s", err.msg);
+            rill__pipe_destroy(r->gpu, o->pipe);
+            rill__buf_destroy(r->gpu, o->indices);
+            o->pipe = NULL;
+            o->indices = NULL;
+            return false;
+        }
+    }
+    return true;
+}
+
 void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
     if (!r) {
         return;
@@ -108,20 +128,8 @@ void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
         }
         return;
     }
-    rill__overlay *o = overlay_get(r);
-    if (!o) {
+    if (!rill__overlay_ensure(r)) {
         return;
-    }
-    if (!o->pipe) {
-        rill_error err = {0};
-        if (!overlay_init(r, o, &err)) {
-            RILL_LOG_ERROR(LOGM, "overlay: %s", err.msg);
-            rill__pipe_destroy(r->gpu, o->pipe);
-            rill__buf_destroy(r->gpu, o->indices);
-            o->pipe = NULL;
-            o->indices = NULL;
-            return;
-        }
     }
     size_t n = strlen(text);
     if (n >= sizeof(r->overlay->text)) {
@@ -160,6 +168,44 @@ static void put_quad(float *v, float x0, float y0, float x1, float y1, const uin
     }
 }
 
+/* The overlay's push constants (overlay.vert). */
+typedef struct overlay_push {
+    float size[2], origin[2], scale, pad[3];
+} overlay_push;
+
+/* Draws quads [0, quads) of the vertices at (buf, off) with push p. */
+static void draw_quads(rill_rg_ctx *ctx, rill__overlay *o, rill__buf *buf, uint64_t off,
+                       uint32_t quads, const overlay_push *p) {
+    rill__binding b;
+    memset(&b, 0, sizeof(b));
+    b.buf = buf;
+    b.offset = off;
+    b.range = (uint64_t)quads * OVERLAY_QUAD_BYTES;
+    b.layer = -1;
+    if (rill__cmd_bind_transient_set(ctx->cmd, 0, &b, 1) == RILL_OK) {
+        rill__cmd_push(ctx->cmd, p, sizeof(*p));
+        rill__cmd_bind_mesh(ctx->cmd, o->indices, o->indices);
+        rill__cmd_draw_indexed(ctx->cmd, quads * 6u, 1, 0, 0);
+    }
+}
+
+/* The debug panel's lines (debug_views.c), in output pixels. */
+static void draw_panel_lines(rill_rg_ctx *ctx, rill__overlay *o) {
+    rill_renderer *r = ctx->r;
+    if (!rill__debug_draws(r)) {
+        return;
+    }
+    rill__buf *buf = NULL;
+    uint64_t off = 0;
+    float *verts = rill__frame_alloc(ctx->cmd, (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES, 16,
+                                     &buf, &off);
+    uint32_t quads = verts ? rill__debug_line_quads(r, verts, OVERLAY_MAX_QUADS) : 0;
+    if (quads) {
+        overlay_push push = {{(float)r->width, (float)r->height}, {0, 0}, 1.0f, {0, 0, 0}};
+        draw_quads(ctx, o, buf, off, quads, &push);
+    }
+}
+
 static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
@@ -167,41 +213,38 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     rill__attachment col = {
         rill__ctx_img(ctx, ctx->r->frame.ldr_color), -1, false, false, {0, 0, 0, 0}};
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, NULL, r->width, r->height);
+    bool ready = o && o->pipe && rill__buf_ready(o->indices);
+    if (ready) {
+        rill__cmd_bind_pipe(ctx->cmd, o->pipe);
+        draw_panel_lines(ctx, o);
+    }
+    /* The caller's text, then the debug panel's below it. */
+    const char *panel = rill__debug_text(r);
+    char text[RILL_RENDER_OVERLAY_MAX_TEXT * 2];
+    snprintf(text, sizeof(text), "%s%s%s", o ? o->text : "",
+             o && o->len && panel[0] && o->text[o->len - 1] != '\n' ? "\n" : "", panel);
     rill__buf *buf = NULL;
     uint64_t off = 0;
     float *verts = NULL;
-    if (o && o->len && o->pipe && rill__buf_ready(o->indices)) {
+    if (ready && text[0]) {
         verts = rill__frame_alloc(ctx->cmd, (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES, 16,
                                   &buf, &off);
     }
     if (verts) {
         /* Quad 0 is the backdrop; the text follows, offset by the padding. */
-        int quads = stb_easy_font_print(OVERLAY_PAD, OVERLAY_PAD, o->text,
+        int quads = stb_easy_font_print(OVERLAY_PAD, OVERLAY_PAD, text,
                                         (unsigned char[4]){255, 255, 255, 255}, verts + 16,
                                         (int)((OVERLAY_MAX_QUADS - 1u) * 64u));
-        float w = (float)stb_easy_font_width(o->text) + 2.0f * OVERLAY_PAD;
-        float h = (float)stb_easy_font_height(o->text) + 2.0f * OVERLAY_PAD;
+        float w = (float)stb_easy_font_width(text) + 2.0f * OVERLAY_PAD;
+        float h = (float)stb_easy_font_height(text) + 2.0f * OVERLAY_PAD;
         put_quad(verts, 0.0f, 0.0f, w, h, (const uint8_t[4]){0, 0, 0, 170});
         /* Twice the font size on larger outputs (stb_easy_font glyphs are about 6 x 12 pixels). */
         float scale = r->height >= 600 ? 2.0f : 1.0f;
-        struct {
-            float size[2], origin[2], scale, pad[3];
-        } push = {{(float)r->width, (float)r->height},
-                  {OVERLAY_MARGIN, OVERLAY_MARGIN},
-                  scale,
-                  {0, 0, 0}};
-        rill__cmd_bind_pipe(ctx->cmd, o->pipe);
-        rill__binding b;
-        memset(&b, 0, sizeof(b));
-        b.buf = buf;
-        b.offset = off;
-        b.range = (uint64_t)OVERLAY_MAX_QUADS * OVERLAY_QUAD_BYTES;
-        b.layer = -1;
-        if (rill__cmd_bind_transient_set(ctx->cmd, 0, &b, 1) == RILL_OK) {
-            rill__cmd_push(ctx->cmd, &push, sizeof(push));
-            rill__cmd_bind_mesh(ctx->cmd, o->indices, o->indices);
-            rill__cmd_draw_indexed(ctx->cmd, (uint32_t)(quads + 1) * 6u, 1, 0, 0);
-        }
+        overlay_push push = {{(float)r->width, (float)r->height},
+                             {OVERLAY_MARGIN, OVERLAY_MARGIN},
+                             scale,
+                             {0, 0, 0}};
+        draw_quads(ctx, o, buf, off, (uint32_t)quads + 1u, &push);
     }
     rill__cmd_end_rendering(ctx->cmd);
 }
@@ -252,7 +295,7 @@ rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, rill_rg_pass ou
         return RILL_OK;
     }
     rill_rg_pass before = r->frame.fg.end_main_pass_post_processing;
-    if (o->len && o->pipe) {
+    if ((o->len || rill__debug_draws(r)) && o->pipe) {
         rill_rg_pass_desc d = {.label = "overlay", .exec = exec_overlay};
         rill_rg_pass p = rill_rg_add_pass(g, &d, err);
         RILL_TRY(rill_rg_use_image(g, p, r->frame.ldr_color, RILL_RG_USAGE_COLOR_WRITE, err));

@@ -447,7 +447,12 @@ struct rill_renderer {
     uint32_t light_cluster_refs;
     uint64_t triangles;
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */
-    struct rill__effects *effects; /* effects.c: the composition registry */
+    struct rill__debug *debug;     /* debug_views.c: the debug panel; NULL until one is set */
+    /* exec.c: CPU time of recording each pass of the last frame (labels interned) */
+    uint32_t pass_cpu_count;
+    const char *pass_cpu_names[RILL_RENDER_MAX_PASS_TIMINGS];
+    double pass_cpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
+    struct rill__effects *effects;              /* effects.c: the composition registry */
     rill__taa_state taa[RILL_RENDER_MAX_VIEWS]; /* effects_aa.c, by view index */
     rill__warned env_warned;     /* environment.c, ssr.c and rill__settings_fix's clamp warnings */
     struct rill__ibl *ibl;       /* ibl.c: image-based light */

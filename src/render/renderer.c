@@ -1,6 +1,7 @@
 /* renderer.c: the public renderer object: creation and defaults, headless readback and PNG
  * output, and statistics. Meshes, textures and materials live in render_pools.c; the frame is
  * recorded by frame_render.c and the frame_*.c files beside it, and executed by exec.c. */
+#include "debug_views.h"
 #include "frame.h"
 #include "gi_internal.h"
 
@@ -193,6 +194,7 @@ void rill_renderer_destroy(rill_renderer *r) {
         rill__buf_destroy(r->gpu, r->default_extras);
         rill__transients_release_unused(r, true);
         rill__overlay_destroy(r);
+        rill__debug_destroy(r);
         rill__frame_destroy(r);
         uint32_t vm = rill__gpu_validation_messages(r->gpu);
         if (vm) {
@@ -416,6 +418,9 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
         out->pass_names[i] = names[i];
         out->pass_gpu_ms[i] = ms[i];
     }
+    out->pass_cpu_count = r->pass_cpu_count;
+    memcpy(out->pass_cpu_names, r->pass_cpu_names, sizeof(out->pass_cpu_names));
+    memcpy(out->pass_cpu_ms, r->pass_cpu_ms, sizeof(out->pass_cpu_ms));
     out->instances_submitted = r->instances_submitted;
     out->instances_visible = r->instances_visible;
     out->draw_calls = r->draw_calls;

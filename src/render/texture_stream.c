@@ -253,6 +253,15 @@ static uint32_t find_slot(const rill__tsc *c, const char *path, bool srgb) {
     return x->srgb == srgb && strcmp(x->path, path) == 0 ? (uint32_t)v : RILL_TEXSTREAM_NONE;
 }
 
+const char *rill__tsc_path_of(const rill__tsc *c, rill_texture tex) {
+    for (uint32_t i = 0; c && tex.id && i < c->ntex; i++) {
+        if (c->tex[i].refs && c->tex[i].tex.id == tex.id) {
+            return c->tex[i].path;
+        }
+    }
+    return NULL;
+}
+
 rill_texture rill__tsc_find(void *user, const char *path, bool srgb) {
     rill__tsc *c = user;
     uint32_t slot = find_slot(c, path, srgb);

@@ -31,6 +31,8 @@ bool rill__tsc_start_low(const rill__tsc *c);
 /* rill__tex_share.find for this carrier (user = the carrier): the live shared texture for an
  * image's VFS path and colour space, or {0}. */
 rill_texture rill__tsc_find(void *user, const char *path, bool srgb);
+/* The VFS path of a texture the carrier holds (NULL: not one of its textures), for debug views. */
+const char *rill__tsc_path_of(const rill__tsc *c, rill_texture tex);
 /* Registers a model (origins from rill__render_model_create_streamed; the paths of the textures it
  * loaded move here): each texture read through the VFS becomes shared (or gains a reference when
  * the model took it from the share), each streaming one is registered once with the streamer, and

@@ -1290,6 +1290,28 @@ EOF
     "$PNG_SAME" none.png sel.png 3 0.9 >out.txt 2>err.txt ||
         fail "more than the probe's box differs: $(cat err.txt)"
     ;;
+run_debug_views)
+    # The viewer's debug views (F9, --debug-view): each draws over the picture; material with
+    # --pick prints what draws the entity under that pixel, selectable or not (cube_scene.rsn's
+    # right cube is in the context channel: the viewer's pick skips it, the resolver does not).
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_striped.glb" .
+    cp "$RILL_SOURCE_DIR/tests/render/data/cube_scene.rsn" p.rsn
+    view() { # view NAME.png [args...]
+        png=$1
+        shift
+        xvfb-run -a "$rill" run p.rsn --size 160x120 --vsync off --frames 3 --no-overlay \
+            --screenshot "$png" "$@" >out.txt 2>err.txt || fail "rill run $* failed: $(cat err.txt)"
+    }
+    view plain.png
+    for v in stats culling cameras; do
+        view $v.png --debug-view $v
+        expect_out "debug view $v"
+        "$PNG_SAME" plain.png $v.png >/dev/null 2>&1 && fail "rill run --debug-view $v drew nothing"
+    done
+    view mat.png --debug-view material --pick 115,30
+    expect_out 'material: {"pick":\[115,30\],"entity":"[0-9]*:[0-9]*"'
+    expect_out '"slot":"base_color","texture":[1-9]'
+    ;;
 run_pick)
     # Picking in the viewer: cube_scene.rsn with its right cube renamed NM_Right (selectable),
     # then a terrain.
@@ -1468,6 +1490,66 @@ EOF
     run 0 render dark.rsn --out dark.png --size 160x120 --frames 10
     "$PNG_SAME" dark.png lit.png 3 0.999 >out.txt 2>err.txt &&
         fail "the EnvironmentMapLight changed nothing"
+    ;;
+render_debug_views)
+    # The debug views (issue 27 item 5, docs/renderer.md "Debug views"): each renders with
+    # validation on and draws over the image. culling: a cube behind the camera is culled (1 of 2
+    # instances drawn) and its box is drawn, seen from behind the camera; material: the JSON line
+    # names the picked entity's texture (its file) and the level the GPU holds.
+    mkdir -p dv/models
+    cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" dv/models/
+    cat >dv/main.rsn <<'RSN'
+rsn 1
+entity 1 "Camera" {
+    Transform {
+        translation: (0, 0, 4)
+    }
+    Camera {
+    }
+}
+entity 2 "Sun" {
+    DirectionalLight {
+    }
+}
+entity 3 "Front" {
+    Model {
+        path: "models/cube.glb"
+    }
+}
+entity 4 "Behind" {
+    Transform {
+        translation: (0, 0, 12)
+    }
+    Model {
+        path: "models/cube.glb"
+    }
+}
+RSN
+    run 0 render dv/main.rsn --size 128x96 --validation --out plain.png
+    expect_out "1/2 instances visible"
+    for v in stats culling cameras material; do
+        run 0 render dv/main.rsn --size 128x96 --validation --debug-view $v --out $v.png
+        expect_png $v.png 500
+        "$PNG_SAME" plain.png $v.png >/dev/null 2>&1 && fail "--debug-view $v drew nothing"
+    done
+    run 0 render dv/main.rsn --size 128x96 --validation --debug-view culling --out culling.png
+    expect_out "1/2 instances visible"
+    # The material resolver on a model whose emissive texture is a PNG file beside it.
+    mkdir -p mt
+    "$TERRAIN_PNGS" mt || fail "terrain_pngs failed"
+    sed 's/target:monitor/rock.png/' "$RILL_SOURCE_DIR/tests/render/data/monitor.gltf" >mt/screen.gltf
+    run 0 render mt/screen.gltf --size 96x72 --validation --debug-view material --out mat.png
+    expect_out 'material: {"pick":\[48,36\],"entity":"[0-9]*:[0-9]*","name":"Screen"'
+    expect_out '"slot":"emissive","texture":[1-9][0-9]*,"path":"rock.png","format":"rgba8"'
+    expect_out '"width":32,"height":32,"resident_level":0'
+    expect_out '"pipeline":"opaque","shader":"pbr.frag"'
+    # A pixel with nothing drawn says so; one outside the picture is refused.
+    run 0 render mt/screen.gltf --size 96x72 --debug-view material --pick 0,0 --out far.png
+    expect_out 'material: {"pick":\[0,0\],"entity":null}'
+    run 2 render mt/screen.gltf --size 96x72 --debug-view material --pick 96,10 --out x.png
+    expect_err "--pick 96,10 is outside the 96x72 picture"
+    run 2 render mt/screen.gltf --out x.png --debug-view shading
+    expect_err "one of normals, motion, stats, culling, cameras, material"
     ;;
 render_cameras)
     # Every camera of a scene in the one image (issue 27): cameras_scene.rsn has "Left" (with its

@@ -507,6 +507,15 @@ static VkSamplerAddressMode address_mode(uint8_t wrap) {
                        : VK_SAMPLER_ADDRESS_MODE_REPEAT;
 }
 
+bool rill__sampler_desc_of(const rill__gpu *gpu, rill__sampler_kind kind, rill__sampler_desc *out) {
+    uint32_t i = (uint32_t)kind - RILL__SAMPLER_NUM;
+    if ((uint32_t)kind < RILL__SAMPLER_NUM || i >= gpu->material_sampler_descs.len) {
+        return false;
+    }
+    *out = gpu->material_sampler_descs.data[i];
+    return true;
+}
+
 rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_desc *d,
                                           rill_error *err) {
     for (uint32_t i = 0; i < gpu->material_sampler_descs.len; i++) {
