@@ -94,10 +94,11 @@ static uint32_t raster_tri(const float a[3], const float b[3], const float c[3],
     int32_t v0[3], v1[3];
     for (int k = 0; k < 3; k++) {
         float mn = fminf(a[k], fminf(b[k], c[k])), mx = fmaxf(a[k], fmaxf(b[k], c[k]));
-        if (!(mn == mn) || !(mx == mx)) {
-            return 0; /* not finite */
+        if (!isfinite(a[k]) || !isfinite(b[k]) || !isfinite(c[k])) {
+            return 0; /* not finite (fminf would skip a NaN) */
         }
-        float f0 = floorf(mn / size), f1 = floorf(mx / size);
+        /* the voxels of the boxes below, moved up a hair as there */
+        float f0 = floorf((mn - size * 1e-3f) / size), f1 = floorf((mx - size * 1e-3f) / size);
         float l = (float)lo[k], hi = (float)(lo[k] + RILL__VOX_BRICK - 1);
         if (f1 < l || f0 > hi) {
             return 0;
@@ -113,12 +114,12 @@ static uint32_t raster_tri(const float a[3], const float b[3], const float c[3],
                 if (words[2 * i] >> 24) {
                     continue; /* occupied already: the first surface keeps it */
                 }
-                /* shrunk a hair: a face lying on a voxel boundary marks one side only */
+                /* moved up a hair: a face lying on a voxel boundary marks the voxel below it
+                 * only (voxels are half-open, [lo, lo + size)) */
                 float e = size * 1e-3f;
                 float bmin[3] = {(float)(lo[0] + x) * size + e, (float)(lo[1] + y) * size + e,
                                  (float)(lo[2] + z) * size + e};
-                float bmax[3] = {bmin[0] + size - 2 * e, bmin[1] + size - 2 * e,
-                                 bmin[2] + size - 2 * e};
+                float bmax[3] = {bmin[0] + size, bmin[1] + size, bmin[2] + size};
                 if (rill__vox_tri_box(a, b, c, bmin, bmax)) {
                     words[2 * i] = albedo;
                     words[2 * i + 1] = emissive;

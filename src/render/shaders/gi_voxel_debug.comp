@@ -1,7 +1,8 @@
 #version 450
 // gi_voxel_debug.comp: the VoxelCache debug view (GlobalIllumination.debug) of the voxel-cone GI
 // tiers, full resolution: a ray from the camera through each pixel walks the voxel clipmap
-// (gi_voxel_common.glsl), in the finest cascade holding each point at its own voxel size, and
+// (gi_voxel_common.glsl) from 1.5 voxels of cascade 0 out (past the camera's own voxel), in the
+// finest cascade holding each point at its own voxel size, and
 // the pixel shows the light of the first voxel it meets (radiance as injected), black where it
 // meets none (nearest texels: the voxels show as blocks). Alpha is kept from the source image.
 #include "common.glsl"
@@ -25,7 +26,7 @@ void main() {
     vec3 dir = normalize(mat3(inverse(frame.view)) * (v.xyz / v.w));
     vec3 o = frame.camera_pos.xyz;
     vec3 color = vec3(0.0);
-    float t = 0.0;
+    float t = pc.origins[0].w * 1.5; // past the voxels around the camera itself
     for (int i = 0; i < 512; i++) {
         vec3 x = o + dir * t;
         int c = 0;
