@@ -2293,6 +2293,36 @@ demo_scripts)
     run 0 run --pack demo.rpak --headless --frames 3 --size 32x18
     expect_out "scripts: 4 files, 12 running, 0 errors"
     ;;
+project_lit)
+    # Issue 31 item 1: the example project's face away from the sun is lit by the ambient
+    # (image-based) light, not black as it was ((1, 1, 3) with the old constant ambient). A golden
+    # of the project at 160x120 (tests/render/golden/project_lit.png, the png_same rule), and the
+    # shaded face's pixels read out: the cube's striped left face covers x 56..74, y 50..86 here
+    # (measured: every channel's maximum 34..53, the sunlit front face up to 197). With the ambient
+    # turned off (WorldEnvironment.ambient 0) the same pixels are black: the check can fail.
+    p="$RILL_SOURCE_DIR/examples/data/project"
+    run 0 render "$p" --size 160x120 --out lit.png
+    "$PNG_SAME" lit.png "$RILL_SOURCE_DIR/tests/render/golden/project_lit.png" \
+        >out.txt 2>err.txt || fail "the example project differs from its golden: $(cat err.txt)"
+    # max_channel X Y...: the largest channel of each pixel of FILE, one a line.
+    max_channel() {
+        f=$1
+        shift
+        "$PNG_PIXEL" "$f" "$@" | awk '{ m = $1; if ($2 > m) m = $2; if ($3 > m) m = $3; print m }'
+    }
+    shaded="60 60 64 66 68 72 70 80"
+    for m in $(max_channel lit.png $shaded); do
+        [ "$m" -ge 25 ] || fail "the shaded face is dark: a channel maximum of $m (want >= 25)"
+    done
+    sunlit=$(max_channel lit.png 100 70)
+    for m in $(max_channel lit.png $shaded); do
+        [ "$m" -lt "$sunlit" ] || fail "the shaded face ($m) is as bright as the sunlit one ($sunlit)"
+    done
+    run 0 render "$p" --size 160x120 --effect WorldEnvironment:ambient=0 --out dark.png
+    for m in $(max_channel dark.png $shaded); do
+        [ "$m" -le 5 ] || fail "with no ambient light the shaded face still shows $m"
+    done
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2
