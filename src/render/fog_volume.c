@@ -5,9 +5,10 @@
  * boxes made into their inverse matrices and per-metre coefficients, one uniform block; in the
  * graph after the opaque surfaces, the sky and distance fog: "vfog" (vfog.comp: the froxel volume,
  * one column an invocation, lit by the sun's cascaded shadows, the view's point and spot lights
- * and the sky's ambient light) and
- * "vfog.apply" (vfog_apply.comp: the volume over the lit image). A view whose medium is empty (its
- * density 0 and no box with density > 0) adds no pass. */
+ * and the sky's ambient light, blended with last frame's froxels reprojected: the temporal
+ * history, two images per view written in turn) and "vfog.apply" (vfog_apply.comp: the volume
+ * over the lit image). A view whose medium is empty (its density 0 and no box with density > 0)
+ * adds no pass. */
 #include "frame.h"
 #include "rill/render/volumetric.h"
 
@@ -138,14 +139,22 @@ bool rill__vfog_extract(rill_world *w, rill_render_extract_buf *buf, rill_render
 
 /* >>resolving ------------------------------------------------------------------------------- */
 
+#define VFOG_HISTORY_WEIGHT 0.9f /* NOTES 10: share of last frame's froxels in this frame's */
+#define VFOG_CUT_COS 0.70710678f /* a camera turn above 45 degrees in one frame is a cut */
+#define VFOG_JITTER_PERIOD 4096u /* the jitter sequence's index wraps here (float precision) */
+#define VFOG_IDLE_FRAMES 60u     /* frames without fog after which a view's history is freed */
+
 /* The settings block of vfog_common.glsl (std140). */
 typedef struct vfog_block {
     float inv_vp[16];
+    float prev_vp[16];
     float camera[4];
     float medium[4];
     float color[4];
     uint32_t grid[4];
     float slice[4];
+    float prev_camera[4];
+    float temporal[4];
 } vfog_block;
 
 /* A box as vfog.comp reads it. */
@@ -155,15 +164,33 @@ typedef struct gpu_box {
     float params[4];
 } gpu_box;
 
+/* One view's temporal history: two froxel images (in-scattered light and extinction per metre)
+ * written in turn, and what last frame's volume was (to reproject into it and to see a cut). */
+typedef struct vfog_history {
+    rill__img *img[2];
+    uint32_t w, h;       /* image size: grid x * slices, grid y */
+    uint32_t cur;        /* the image last frame wrote */
+    bool valid;          /* img[cur] holds a frame */
+    uint64_t last_frame; /* the frame counter when it was written */
+    uint32_t sample;     /* frames since the history restarted */
+    float vp[16];        /* last frame's view-projection */
+    float camera[4];     /* xyz last frame's camera, w its distance */
+    float slice[2];      /* last frame's slice spacing (c, log(1 + D / c)) */
+    float fwd[3];        /* last frame's forward axis and projection, to see cuts */
+    float proj[5];
+} vfog_history;
+
 /* One view's fog this frame. */
 typedef struct vfog_view {
     rill_renderer *r;
     const rill__view *vs;
     bool on;
+    bool reset; /* this frame starts the history again (nothing to read) */
     uint32_t grid[3];
     rill__buf *block_buf;
     uint64_t block_off;
-    rill_rg_image volume;
+    rill_rg_image volume, hist_in, hist_out;
+    vfog_history hist;
 } vfog_view;
 
 struct rill__vfog {
@@ -182,7 +209,22 @@ rill_result rill__vfog_create(rill_renderer *r, rill_error *err) {
     return RILL_OK;
 }
 
+static void history_free(rill_renderer *r, vfog_history *h) {
+    for (int i = 0; i < 2; i++) {
+        rill__img_destroy(r->gpu, h->img[i]);
+        h->img[i] = NULL;
+    }
+    h->valid = false;
+    h->w = h->h = 0;
+}
+
 void rill__vfog_destroy(rill_renderer *r) {
+    if (!r->vfog) {
+        return;
+    }
+    for (uint32_t i = 0; i < RILL_RENDER_MAX_VIEWS; i++) {
+        history_free(r, &r->vfog->views[i].hist);
+    }
     rill_free(r->vfog);
     r->vfog = NULL;
 }
@@ -303,6 +345,96 @@ static void fill_block(const rill__view *vs, const rill_render_volumetric_fog *f
     b->slice[1] = logf(1.0f + f->distance / c);
 }
 
+/* >>history --------------------------------------------------------------------------------- */
+
+/* The view's forward axis and projection (fov, near, far, orthographic height and mode). */
+static void camera_key(const rill__view *vs, float fwd[3], float proj[5]) {
+    const float *m = vs->set.world_from_view;
+    float len = sqrtf(m[8] * m[8] + m[9] * m[9] + m[10] * m[10]);
+    fwd[0] = 0.0f, fwd[1] = 0.0f, fwd[2] = -1.0f;
+    if (len > 1e-6f) {
+        fwd[0] = -m[8] / len, fwd[1] = -m[9] / len, fwd[2] = -m[10] / len;
+    }
+    proj[0] = vs->set.fov_y, proj[1] = vs->set.znear, proj[2] = vs->set.zfar;
+    proj[3] = vs->set.half_h, proj[4] = vs->set.orthographic ? 1.0f : 0.0f;
+}
+
+/* Whether the camera cut since last frame: another projection, a turn of more than 45 degrees,
+ * or a move farther than the volume reaches (nothing of last frame's volume is in this one). */
+static bool camera_cut(const vfog_history *h, const rill__view *vs, const vfog_block *b) {
+    float fwd[3], proj[5];
+    camera_key(vs, fwd, proj);
+    float c = fwd[0] * h->fwd[0] + fwd[1] * h->fwd[1] + fwd[2] * h->fwd[2];
+    float dx = b->camera[0] - h->camera[0], dy = b->camera[1] - h->camera[1],
+          dz = b->camera[2] - h->camera[2];
+    float moved = sqrtf(dx * dx + dy * dy + dz * dz);
+    return memcmp(proj, h->proj, sizeof(proj)) != 0 || !(c >= VFOG_CUT_COS) ||
+           !(moved < b->camera[3]);
+}
+
+/* (Re)creates the history's two images at w x h; false when that fails (no temporal blend). */
+static bool history_images(rill_renderer *r, vfog_history *h, uint32_t w, uint32_t hh) {
+    if (h->img[0] && h->w == w && h->h == hh) {
+        return true;
+    }
+    history_free(r, h);
+    for (int i = 0; i < 2; i++) {
+        rill__img_desc d = {w,
+                            hh,
+                            1,
+                            1,
+                            RILL_RG_FORMAT_RGBA16F,
+                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                            i ? "vfog history 1" : "vfog history 0"};
+        rill_error err = {0};
+        h->img[i] = rill__img_create(r->gpu, &d, &err);
+        if (!h->img[i]) {
+            RILL_LOG_WARN("render", "volumetric fog: no temporal history (%s)", err.msg);
+            history_free(r, h);
+            return false;
+        }
+    }
+    h->w = w;
+    h->h = hh;
+    return true;
+}
+
+/* Fills b's reprojection and jitter from the view's history and remembers this frame's volume
+ * for the next. A fresh history (the first frame with fog, after a frame without, a cut or a new
+ * grid) reads nothing and samples the slices' middles, as a single frame does. */
+static bool plan_history(rill_renderer *r, vfog_view *fv, vfog_block *b) {
+    vfog_history *h = &fv->hist;
+    uint32_t w = fv->grid[0] * fv->grid[2], hh = fv->grid[1];
+    if (!history_images(r, h, w, hh)) {
+        return false;
+    }
+    bool fresh = !h->valid || h->last_frame + 1 != r->frame_counter || camera_cut(h, fv->vs, b);
+    h->sample = fresh ? 0 : (h->sample + 1) % VFOG_JITTER_PERIOD;
+    memcpy(b->prev_vp, h->vp, sizeof(b->prev_vp));
+    memcpy(b->prev_camera, h->camera, sizeof(b->prev_camera));
+    b->slice[2] = h->slice[0];
+    b->slice[3] = h->slice[1];
+    b->temporal[0] = (float)h->sample;
+    b->temporal[1] = fresh ? 0.0f : VFOG_HISTORY_WEIGHT;
+    fv->reset = fresh;
+    memcpy(h->vp, fv->vs->view_proj, sizeof(h->vp));
+    memcpy(h->camera, b->camera, sizeof(h->camera));
+    h->slice[0] = b->slice[0];
+    h->slice[1] = b->slice[1];
+    camera_key(fv->vs, h->fwd, h->proj);
+    return true;
+}
+
+/* Frees the histories of views that had no fog for a while. */
+static void history_idle(rill_renderer *r) {
+    for (uint32_t i = 0; i < RILL_RENDER_MAX_VIEWS; i++) {
+        vfog_history *h = &r->vfog->views[i].hist;
+        if (h->img[0] && r->frame_counter - h->last_frame > VFOG_IDLE_FRAMES) {
+            history_free(r, h);
+        }
+    }
+}
+
 rill_result rill__vfog_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_snapshot *snap,
                             rill_error *err) {
     rill__vfog *v = r->vfog;
@@ -335,11 +467,12 @@ rill_result rill__vfog_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_
                                   "render: frame scratch allocation failed");
         }
         fill_block(vs, &f, grid, v->box_count, b);
-        fv->on = true;
         fv->r = r;
         fv->vs = vs;
         memcpy(fv->grid, grid, sizeof(grid));
+        fv->on = plan_history(r, fv, b);
     }
+    history_idle(r);
     return RILL_OK;
 }
 
@@ -361,12 +494,25 @@ rill_result rill__vfog_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, ri
                             .width = fv->grid[0] * fv->grid[2],
                             .height = fv->grid[1]};
     fv->volume = rill_rg_create_image(g, "vfog.volume", &d, err);
+    const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
+    /* Last frame's history in (contents undefined on a reset: not read), this frame's out. */
+    vfog_history *h = &fv->hist;
+    uint32_t next = h->cur ^ 1u;
+    fv->hist_in =
+        rill_rg_import_image(g, "vfog.history_in", &d, h->img[h->cur],
+                             fv->reset ? RILL_RG_USAGE_NONE : rd, RILL_RG_USAGE_NONE, err);
+    fv->hist_out =
+        rill_rg_import_image(g, "vfog.history_out", &d, h->img[next], RILL_RG_USAGE_NONE, rd, err);
     rill_rg_pass_desc pd = {.label = "vfog", .exec = pass_volume, .user = fv, .view = vs->index};
     rill_rg_pass vp = rill_rg_add_pass(g, &pd, err);
-    const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
     RILL_TRY(rill_rg_use_image(g, vp, vs->res.shadow_map, rd, err));
     RILL_TRY(rill__ibl_access_sh_compute(r, g, vp, err));
     RILL_TRY(rill_rg_use_image(g, vp, fv->volume, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, vp, fv->hist_in, rd, err));
+    RILL_TRY(rill_rg_use_image(g, vp, fv->hist_out, RILL_RG_USAGE_STORAGE_WRITE, err));
+    h->cur = next;
+    h->valid = true;
+    h->last_frame = r->frame_counter;
     pd.label = "vfog.apply";
     pd.exec = pass_apply;
     rill_rg_pass ap = rill_rg_add_pass(g, &pd, err);
@@ -396,7 +542,7 @@ static void pass_volume(rill_rg_ctx *ctx, void *user) {
     vfog_view *fv = user;
     rill_renderer *r = fv->r;
     const rill__view *vs = fv->vs;
-    rill__binding b[9], ibl[3];
+    rill__binding b[11], ibl[3];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -419,8 +565,11 @@ static void pass_volume(rill_rg_ctx *ctx, void *user) {
     b[8].buf = vs->cluster_idx_buf;
     b[8].offset = vs->cluster_idx_off;
     b[8].range = vs->cluster_idx_size;
+    bind_img(&b[9], rill__ctx_img(ctx, fv->hist_in), RILL__SAMPLER_LINEAR_CLAMP);
+    b[10].img = rill__ctx_img(ctx, fv->hist_out);
+    b[10].layer = -1;
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_VFOG]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 9);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 11);
     rill__cmd_dispatch(ctx->cmd, (fv->grid[0] + 7) / 8, (fv->grid[1] + 7) / 8, 1);
 }
 

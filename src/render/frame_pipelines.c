@@ -44,8 +44,9 @@ static const rill__set_layout sky_view_set = {{U, T, T, I}}; /* aerial volume, I
 static const rill__set_layout sky_set = {{U, T, T, T, T, T, I, T}}; /* + cloud panorama */
 static const rill__set_layout sky_ibl_set = {{U, T, T, I, T}};      /* + cloud panorama */
 static const rill__set_layout skybox_set = {{T, T, I}};
-/* frame, shadows, harmonics, block, boxes, volume, lights, light clusters, cluster lists */
-static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S}};
+/* frame, shadows, harmonics, block, boxes, volume, lights, light clusters, cluster lists,
+ * history in, history out */
+static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S, T, I}};
 static const rill__set_layout water_set = {{U, T, I, S, T}}; /* frame, depth, hdr, boxes, sky */
 /* Water (ocean.c): spectrum (workspace, block), fft (workspace), maps (workspace, block,
  * displacement, slopes), draw (frame, depth, hdr, block, sky, displacement, slopes) */

@@ -7,6 +7,11 @@
 // and the sky's ambient light, and integrates front to back (the in-scattering over the slice
 // taken analytically for its extinction), storing the scattered light gathered so far (rgb) and
 // the transmittance (a) at the end of every slice: slice k at x + k * grid.x of the image.
+// Temporal reprojection (NOTES 10: blend 0.9): each frame samples the medium at a jittered depth
+// inside every slice (the middle on the first frame of a history), and before integrating blends
+// the froxel's in-scattered light and extinction with last frame's value at the same world point
+// (the froxel's centre through last frame's view-projection and slice spacing; none where that
+// falls outside last frame's volume). The blended values are this frame's history (same layout).
 
 // The leading part of `Frame` (common.glsl, frame.h): what the fog reads.
 layout(set = 0, binding = 0) uniform Frame {
@@ -43,6 +48,9 @@ layout(set = 0, binding = 6) readonly buffer Lights { Light lights[]; };
 layout(set = 0, binding = 7) readonly buffer ClusterGrid { uvec2 clusters[]; };
 layout(set = 0, binding = 8) readonly buffer ClusterLights { uint cluster_lights[]; };
 const uint CLUSTER_X = 16u, CLUSTER_Y = 9u, CLUSTER_Z = 24u;
+// Per froxel: in-scattered light per metre (rgb) and extinction per metre (a); slices side by side.
+layout(set = 0, binding = 9) uniform sampler2D history_in; // last frame's (read when temporal.y > 0)
+layout(set = 0, binding = 10, rgba16f) uniform writeonly image2D history_out;
 layout(local_size_x = 8, local_size_y = 8) in;
 
 float phase_hg(float g, float c) {
@@ -99,6 +107,41 @@ vec3 local_lights(vec3 p, float vd, vec2 uv, vec3 dir, float g) {
     return sum;
 }
 
+// Where in slice k the medium is sampled this frame (0..1 of the slice): the middle on a history's
+// first frame, then a golden-ratio sequence offset per froxel column (interleaved gradient noise),
+// so banding between slices becomes noise that the history averages away.
+float slice_jitter(uvec2 g) {
+    if (vf.temporal.x == 0.0)
+        return 0.5;
+    float ign = fract(52.9829189 * fract(0.06711056 * float(g.x) + 0.00583715 * float(g.y)));
+    return fract(0.5 + vf.temporal.x * 0.618034 + ign);
+}
+
+// Last frame's froxel values at world point p (false where p was outside last frame's volume).
+bool history_at(vec3 p, out vec4 h) {
+    h = vec4(0.0);
+    vec4 c = vf.prev_view_proj * vec4(p, 1.0);
+    if (c.w <= 1e-6)
+        return false;
+    vec2 uv = vec2(c.x / c.w * 0.5 + 0.5, 0.5 - c.y / c.w * 0.5); // viewports are y-flipped
+    float d = length(p - vf.prev_camera.xyz);
+    float S = float(vf.grid.z);
+    if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || d > vf.prev_camera.w)
+        return false;
+    // Continuous slice coordinate of d last frame; texel k holds slice k's centre (k + 0.5).
+    float s = clamp(S * log(1.0 + d / vf.slice.z) / vf.slice.w - 0.5, 0.0, S - 1.0);
+    int k0 = int(s);
+    int k1 = min(k0 + 1, int(S) - 1);
+    float w = float(vf.grid.x);
+    vec2 size = vec2(textureSize(history_in, 0));
+    float x = clamp(uv.x * w, 0.5, w - 0.5);
+    float y = clamp(uv.y * float(vf.grid.y), 0.5, float(vf.grid.y) - 0.5) / size.y;
+    vec4 a = textureLod(history_in, vec2((x + float(k0) * w) / size.x, y), 0.0);
+    vec4 b = textureLod(history_in, vec2((x + float(k1) * w) / size.x, y), 0.0);
+    h = mix(a, b, s - float(k0));
+    return all(equal(h, h)); // NaN-free
+}
+
 void main() {
     uvec2 g = gl_GlobalInvocationID.xy;
     if (g.x >= vf.grid.x || g.y >= vf.grid.y)
@@ -119,10 +162,13 @@ void main() {
     float T = 1.0;
     float t0 = 0.0;
     uint S = vf.grid.z;
+    float jit = slice_jitter(g);
+    bool temporal = vf.temporal.y > 0.0;
     for (uint k = 0u; k < S; k++) {
         float t1 = vfog_slice_end(float(k + 1u));
         float dt = t1 - t0;
-        vec3 p = cam + dir * (0.5 * (t0 + t1));
+        vec3 p = cam + dir * mix(t0, t1, jit);
+        vec4 cur = vec4(0.0); // in-scattered light per metre, extinction per metre
         // The view's fog: density falling with height above y = 0.
         float dens = vf.medium.x * exp(-vf.medium.w * max(p.y, 0.0));
         vec3 scat = dens * vf.medium.y * vf.color.rgb;
@@ -148,11 +194,19 @@ void main() {
                 vec2 uv = (vec2(g) + 0.5) / vec2(vf.grid.xy);
                 light += local_lights(p, -(frame.view * vec4(p, 1.0)).z, uv, dir, gp);
             }
-            float st = exp(-ext * dt);
-            L += T * scat * light * ((1.0 - st) / ext);
+            cur = vec4(min(scat * light, vec3(60000.0)), ext);
+        }
+        vec4 h;
+        if (temporal && history_at(cam + dir * vfog_slice_end(float(k) + 0.5), h))
+            cur = mix(cur, h, vf.temporal.y);
+        ivec2 at = ivec2(g.x + k * vf.grid.x, g.y);
+        imageStore(history_out, at, min(cur, vec4(60000.0)));
+        if (cur.a > 0.0) {
+            float st = exp(-cur.a * dt);
+            L += T * cur.rgb * ((1.0 - st) / cur.a);
             T *= st;
         }
-        imageStore(volume, ivec2(g.x + k * vf.grid.x, g.y), vec4(L, T));
+        imageStore(volume, at, vec4(L, T));
         t0 = t1;
     }
 }
