@@ -164,6 +164,7 @@ typedef enum rill_mem_tag {
     RILL_MEM_APP,
     RILL_MEM_PHYSICS,
     RILL_MEM_TERRAIN,
+    RILL_MEM_SCRIPT, /* the Lua state: a garbage-collected heap, so it moves between collections */
     RILL_MEM_TAG_NUM,
     RILL_MEM_TAG_FORCE_U32 = 0x7FFFFFFF
 } rill_mem_tag;

@@ -448,7 +448,7 @@ static void camera_lines(rill_renderer *r, rill__debug *dbg, const rill_render_s
 
 static const char *const TAG_NAMES[RILL_MEM_TAG_NUM] = {
     "general", "container", "world", "asset", "scene",   "formats",
-    "render",  "stream",    "jobs",  "app",   "physics", "terrain"};
+    "render",  "stream",    "jobs",  "app",   "physics", "terrain", "script"};
 
 #define APPEND(...)                                                                                \
     do {                                                                                           \

@@ -21,7 +21,7 @@ static void *check_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     if (nsize > old && m->used - old + nsize > CHECK_MEMORY_LIMIT)
         return NULL;
-    void *p = rill_realloc_tagged(ptr, nsize, RILL_MEM_GENERAL);
+    void *p = rill_realloc_tagged(ptr, nsize, RILL_MEM_SCRIPT);
     if (p)
         m->used = m->used - old + nsize;
     return p;

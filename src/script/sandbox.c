@@ -45,7 +45,7 @@ static void *pool_get(rill_scripts *s, size_t n) {
     }
     size_t bytes = c << 4;
     if (s->pool_left < bytes) {
-        pool_slab *slab = rill_malloc_tagged(sizeof(pool_slab) + POOL_SLAB, RILL_MEM_GENERAL);
+        pool_slab *slab = rill_malloc_tagged(sizeof(pool_slab) + POOL_SLAB, RILL_MEM_SCRIPT);
         if (!slab)
             return NULL;
         slab->next = s->pool_slabs;
@@ -81,10 +81,10 @@ static void pool_release(rill_scripts *s) {
 static void *block_realloc(rill_scripts *s, void *ptr, size_t old, size_t nsize) {
     bool was_small = ptr && old <= POOL_MAX, small = nsize <= POOL_MAX;
     if (ptr && !was_small && !small)
-        return rill_realloc_tagged(ptr, nsize, RILL_MEM_GENERAL);
+        return rill_realloc_tagged(ptr, nsize, RILL_MEM_SCRIPT);
     if (was_small && small && pool_class(old) == pool_class(nsize))
         return ptr;
-    void *p = small ? pool_get(s, nsize) : rill_malloc_tagged(nsize, RILL_MEM_GENERAL);
+    void *p = small ? pool_get(s, nsize) : rill_malloc_tagged(nsize, RILL_MEM_SCRIPT);
     if (!p)
         return NULL;
     if (ptr) {

@@ -288,10 +288,14 @@ fly_out_and_back)
     tags() { sed "s/.*\"live_bytes_by_tag_$1\":\[\([0-9,]*\)\].*/\1/" fly/summary.json | tr ',' ' '; }
     start=$(tags start)
     end=$(tags end)
-    [ "$(echo "$start" | wc -w)" -eq 12 ] || fail "live_bytes_by_tag_start: $start"
+    [ "$(echo "$start" | wc -w)" -eq 13 ] || fail "live_bytes_by_tag_start: $start"
+    # The last tag (script) is the Lua heap: garbage-collected, it swings between what is live and
+    # the collector's pause (3x) without leaking, so it is held to that factor; every other tag to
+    # 5 %.
     echo "$start" "$end" | awk '{ n = NF / 2; bad = 0
         for (i = 1; i <= n; i++) { a = $i; b = $(i + n); d = b > a ? b - a : a - b
             lim = a * 0.05 > 65536 ? a * 0.05 : 65536
+            if (i == n) { lo = a < b ? a : b; lim = 2 * lo + 65536 }
             if (d > lim) { printf "tag %d: %d bytes at the start, %d at the end\n", i - 1, a, b; bad = 1 } }
         exit bad }' >tags.txt || fail "memory did not come back: $(cat tags.txt)"
     world_start=$(echo "$start" | awk '{ print $3 }')
