@@ -447,8 +447,8 @@ static void camera_lines(rill_renderer *r, rill__debug *dbg, const rill_render_s
 /* >>text ----------------------------------------------------------------------------------- */
 
 static const char *const TAG_NAMES[RILL_MEM_TAG_NUM] = {
-    "general", "container", "world", "asset", "scene",   "formats",
-    "render",  "stream",    "jobs",  "app",   "physics", "terrain", "script"};
+    "general", "container", "world", "asset",   "scene",   "formats", "render",
+    "stream",  "jobs",      "app",   "physics", "terrain", "script"};
 
 #define APPEND(...)                                                                                \
     do {                                                                                           \
