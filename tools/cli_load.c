@@ -176,6 +176,21 @@ static rill_content *open_content(const rill_cli_load_opts *opts) {
     return c;
 }
 
+/* The shipped plugins' components into c's world when opts ask for them and the scene file
+ * names components the engine lacks (read through the content's VFS, as the loader reads it). */
+static void add_plugin_components(const rill_cli_load_opts *opts, rill_content *c,
+                                  rill_cli_plugin_components *pc) {
+    if (!opts->plugin_components)
+        return;
+    uint8_t *text = NULL;
+    size_t size = 0;
+    rill_error err = {0};
+    const char *scene = rill_content_scene(c);
+    if (rill_vfs_read_all(rill_app_vfs(rill_content_app(c)), scene, &text, &size, &err) == RILL_OK)
+        rill_cli_plugin_components_add(pc, c, scene, (const char *)text, size);
+    rill_free(text); /* a file that does not read fails the load below, with its message */
+}
+
 /* What became of the load: the summary and the on_loaded hook, or why it did not complete. */
 static int load_outcome(load_run *lr, rill_scene_load_state st, uint64_t max_frames,
                         const rill_cli_load_result *res, double budget_ms) {
@@ -202,6 +217,8 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
     if (!c) {
         return 1;
     }
+    rill_cli_plugin_components pc = {0};
+    add_plugin_components(opts, c, &pc);
     load_run lr = {.opts = opts, .app = rill_content_app(c), .last_decile = -1};
     lr.scenes = rill_app_scenes(lr.app);
     lr.scene = rill_content_scene(c);
@@ -213,7 +230,9 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
     lr.h = rill_scene_load_async(lr.scenes, lr.scene, &err);
     if (!lr.h.id) {
         fprintf(stderr, "error: %s\n", err.msg);
+        rill_cli_plugin_components_release_host(&pc);
         rill_content_destroy(c);
+        rill_cli_plugin_components_release(&pc);
         return 1;
     }
     uint64_t max_frames = opts->max_frames ? opts->max_frames : 1000000u;
@@ -228,7 +247,9 @@ int rill_cli_load_scene(const rill_cli_load_opts *opts, rill_cli_load_result *ou
     rill_array_free(&lr.frame_ns);
     res.ok = st == RILL_SCENE_LOAD_LOADED;
     int rc = load_outcome(&lr, st, max_frames, &res, budget_ms);
+    rill_cli_plugin_components_release_host(&pc);
     rill_content_destroy(c);
+    rill_cli_plugin_components_release(&pc);
     if (out) {
         *out = res;
     }

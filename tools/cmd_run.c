@@ -654,9 +654,18 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_renderer *r = rill_renderer_create(&rd, &err);
     int rc = 1;
     uint64_t f = 0;
+    /* As with a window: plugins before the scene is bound (it may hold their settings),
+     * --effect after the load (the default camera exists then). */
     if (r)
-        rill_cli_step("loading the content");
-    if (!r || rill_content_load(content, r, &err) != RILL_OK) {
+        rill_cli_step("loading plugins");
+    if (!r ||
+        (opts->effects && rill_cli_effects_attach(opts->effects, r, content, &err) != RILL_OK)) {
+        fprintf(stderr, "rill run: %s\n", err.msg);
+        goto done;
+    }
+    rill_cli_step("loading the content");
+    if (rill_content_load(content, r, &err) != RILL_OK ||
+        (opts->effects && rill_cli_effects_apply(opts->effects, content, r, &err) != RILL_OK)) {
         fprintf(stderr, "rill run: %s\n", err.msg);
         goto done;
     }
@@ -703,6 +712,8 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
 done:
     rill_cli_progress_stop();
     rill_content_release(content);
+    if (opts->effects)
+        rill_cli_effects_release(opts->effects);
     rill_renderer_destroy(r);
     return rc;
 }

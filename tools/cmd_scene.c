@@ -26,7 +26,8 @@ static void scene_usage(FILE *f) {
             "       --lossy       drop unknown components instead of keeping them\n"
             "       --strict      unknown components and missing assets are errors\n"
             "load   load FILE asynchronously in a headless frame loop (nested scene instances\n"
-            "       included) and print entities, frames, time and main-thread frame times.\n"
+            "       included; the shipped plugins' components known as for check) and print\n"
+            "       entities, frames, time and main-thread frame times.\n"
             "       --root DIR    project folder that scene paths are relative to\n"
             "                     (default: the nearest folder up to three above FILE\n"
             "                     with a project.toml, else the folder holding FILE)\n"
@@ -38,33 +39,6 @@ static void scene_usage(FILE *f) {
 }
 
 /* >>check ------------------------------------------------------------------------------------- */
-
-/* Binds text to world's registry (asset paths checked against assets when not NULL); quiet
- * leaves the log out (a first look that only counts). */
-static rill_result check_text(rill_world *world, const char *file, const uint8_t *data, size_t size,
-                              const rill_scene_read_desc *rd, bool quiet,
-                              rill_scene_check_info *info, rill_error *err) {
-    rill_log_level level = rill_log_get_level();
-    if (quiet)
-        rill_log_set_level(RILL_LOG_NONE);
-    rill_result r = rill_scene_check_text(world, file, (const char *)data, size, rd, info, err);
-    rill_log_set_level(level);
-    return r;
-}
-
-/* The components of the shipped plugins into c's world (through a small headless renderer: the
- * plugin host compiles their shaders). *r and *fx are released by the caller. */
-static void add_plugin_components(rill_content *c, rill_renderer **r, rill_cli_effects *fx) {
-    char dir[4096];
-    if (!rill_cli_shipped_plugins_dir(dir, sizeof dir))
-        return;
-    rill_renderer_desc rd = rill_renderer_query_defaults();
-    rd.width = rd.height = 16;
-    rill_error err = {0};
-    if (!(*r = rill_renderer_create(&rd, &err)) ||
-        rill_cli_effects_attach(fx, *r, c, &err) != RILL_OK)
-        fprintf(stderr, "note: the shipped plugins' components are not checked: %s\n", err.msg);
-}
 
 static int scene_check(int argc, char **argv) {
     const char *file = NULL;
@@ -117,19 +91,15 @@ static int scene_check(int argc, char **argv) {
     rill_scene_read_desc rd = {
         .lossy = lossy, .strict = strict, .assets = rill_app_vfs(rill_content_app(c))};
     rill_scene_check_info info = {0};
-    rill_renderer *r = NULL;
-    rill_cli_effects fx = {0};
-    /* Components the engine lacks may be a plugin's: look again with the shipped plugins. */
-    rill_scene_read_desc first = rd;
-    first.strict = false;
-    if (check_text(world, file, data, size, &first, true, &info, &err) == RILL_OK &&
-        info.unknown_components)
-        add_plugin_components(c, &r, &fx);
-    rill_result res = check_text(world, file, data, size, &rd, false, &info, &err);
+    /* Components the engine lacks may be a plugin's: the shipped plugins' are added then. */
+    rill_cli_plugin_components pc = {0};
+    rill_cli_plugin_components_add(&pc, c, file, (const char *)data, size);
+    rill_result res =
+        rill_scene_check_text(world, file, (const char *)data, size, &rd, &info, &err);
     rill_free(data);
-    rill_cli_effects_release(&fx);
+    rill_cli_plugin_components_release_host(&pc);
     rill_content_destroy(c);
-    rill_renderer_destroy(r);
+    rill_cli_plugin_components_release(&pc);
     if (res != RILL_OK) {
         fprintf(stderr, "error: %s\n", err.msg[0] ? err.msg : rill_result_str(res));
         return 1;
@@ -202,7 +172,8 @@ static int scene_load(int argc, char **argv) {
                                .budget_ms = budget_ms,
                                .progress = !trace && isatty(STDOUT_FILENO) != 0,
                                .trace_frames = trace,
-                               .strict = strict};
+                               .strict = strict,
+                               .plugin_components = true};
     return rill_cli_load_scene(&opts, NULL);
 }
 

@@ -63,6 +63,9 @@ typedef struct rill_cli_load_opts {
     uint64_t max_frames; /* give up after this many frames; 0 = 1,000,000 */
     bool trace_frames;   /* print one line per frame with its main-thread time */
     bool strict;         /* unknown components and missing assets fail the load */
+    /* The shipped plugins' components are known when the scene file names components the engine
+     * lacks (`rill scene load`; cli_plugin_components.c). */
+    bool plugin_components;
     /* Called once the scene has loaded, before the app is destroyed (NULL = none); a non-zero
      * return becomes rill_cli_load_scene's result. `rill demo` renders the world from here. */
     int (*on_loaded)(rill_app *app, void *user);
@@ -130,6 +133,22 @@ void rill_cli_effects_poll(rill_cli_effects *fx);
 size_t rill_cli_effects_format(struct rill_renderer *r, char *buf, size_t cap);
 /* Destroys the plugin host (before the renderer). */
 void rill_cli_effects_release(rill_cli_effects *fx);
+
+/* cli_plugin_components.c: the shipped plugins' components for `rill scene check` and `rill scene
+ * load`, which bind a scene without rendering it. */
+typedef struct rill_cli_plugin_components {
+    struct rill_renderer *r; /* a 16x16 headless renderer, only when needed */
+    rill_cli_effects fx;     /* its plugin host on the content's world */
+} rill_cli_plugin_components;
+/* When text (the scene file `file`) names components c's world lacks, registers the shipped
+ * plugins' components in it (through a small headless renderer: the plugin host needs one); else
+ * does nothing. A note on stderr when they cannot be registered. Before the scene binds. */
+void rill_cli_plugin_components_add(rill_cli_plugin_components *pc, rill_content *c,
+                                    const char *file, const char *text, size_t size);
+/* Destroys the plugin host: before rill_content_destroy. */
+void rill_cli_plugin_components_release_host(rill_cli_plugin_components *pc);
+/* Destroys what is left (the host, then the renderer): after rill_content_destroy. */
+void rill_cli_plugin_components_release(rill_cli_plugin_components *pc);
 
 /* Viewer options (`rill run`, `rill demo --window`). Zero = defaults. */
 /* cli_wireframe.c: --wireframe-fade START,END[,MIN_ALPHA] and --wireframe-color R,G,B,A into

@@ -649,7 +649,7 @@ inputs_consistent)
 own_components)
     # Issue 31 item 3: unknown components and fields named with file:line:col and "did you mean";
     # asset paths checked against the project folder; --strict makes both errors (scene check,
-    # scene load, render); a shipped plugin's component is known to scene check.
+    # scene load, render, run); a shipped plugin's component is known to scene check and load.
     mkdir -p p/scenes p/models
     printf '[project]\nname = "P"\nmain_scene = "scenes/s.rsn"\n' >p/project.toml
     cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" p/models/
@@ -692,7 +692,31 @@ RSN
     expect_err "u.rsn:3:5: unknown component 'Transfrom' kept as written, not used; did you mean 'Transform'?"
     run 1 render p/scenes/u.rsn --size 32x24 --out x.png --strict
     expect_err "unknown component 'Transfrom' (an error with --strict)"
-    # (scene load registers no plugin components: Sepia goes too.)
+    # scene load and run --headless know the shipped plugins' components as check and render do:
+    # with --strict an unknown component fails them (named, with "did you mean"), Sepia does not.
+    run 1 scene load p/scenes/u.rsn --strict
+    expect_err "u.rsn:3:5: unknown component 'Transfrom' (an error with --strict); did you mean 'Transform'?"
+    run 1 run p/scenes/u.rsn --headless --frames 1 --size 32x24 --strict
+    expect_err "unknown component 'Transfrom' (an error with --strict)"
+    sed -e 's/Transfrom/Transform/' -e 's/intensty/intensity/' -e '/Gizmo/d' p/scenes/u.rsn \
+        >p/scenes/v.rsn
+    run 0 scene check p/scenes/v.rsn --strict
+    run 0 scene load p/scenes/v.rsn --strict
+    expect_out "loaded .*v.rsn: 1 entities .*(0 warnings)"
+    run 0 run p/scenes/v.rsn --headless --frames 1 --size 32x24 --strict
+    grep -q "Sepia" err.txt && fail "run --headless does not know the shipped plugin's Sepia"
+    # run --headless loads the shipped plugins and puts --effect on the camera as a window does
+    # (it used to skip both silently): Grayscale makes the cube's red-and-blue pixel grey.
+    printf 'rsn 1\nentity 1 "Box" {\n    Model {\n        path: "models/cube.glb"\n    }\n}\n' \
+        >p/scenes/box.rsn
+    run 0 run p/scenes/box.rsn --headless --frames 1 --size 32x24 --screenshot c.png
+    run 0 run p/scenes/box.rsn --headless --frames 1 --size 32x24 --effect Grayscale \
+        --screenshot g.png
+    "$PNG_PIXEL" c.png 16 12 | awk '$1 == $2 && $2 == $3 { exit 1 }' ||
+        fail "the cube's pixel is grey without an effect: the check below means nothing"
+    "$PNG_PIXEL" g.png 16 12 | awk '$1 != $2 || $2 != $3 { exit 1 }' ||
+        fail "run --headless --effect Grayscale: pixel $("$PNG_PIXEL" g.png 16 12) is not grey"
+    # A missing asset is an error with --strict for check and load.
     sed -e 's/Transfrom/Transform/' -e '/Gizmo/d' -e '12,14d' p/scenes/s.rsn >p/scenes/t.rsn
     run 1 scene check p/scenes/t.rsn --strict
     expect_err "t.rsn:15:15: Model.path: asset \"models/gone.glb\" is missing (an error with --strict)"
