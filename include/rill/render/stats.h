@@ -1,0 +1,100 @@
+/* rill/render/stats.h: renderer statistics, the text overlay and frame capture (part of
+ * rill/render.h).
+ */
+#ifndef RILL_RENDER_STATS_H
+#define RILL_RENDER_STATS_H
+
+#include "rill/base.h"
+#include "rill/render/renderer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RILL_RENDER_MAX_PASS_TIMINGS 128 /* every view of a split screen has its own passes */
+typedef struct rill_render_stats {
+    uint64_t frame_index;
+    double cpu_record_ms; /* last rill_renderer_render: CPU time from frame start to submit */
+    double cpu_wait_ms;   /* ... and time spent before that waiting for a free frame slot */
+    /* Where cpu_record_ms went (ms): camera/cascade setup, culling and draw lists (with motion
+     * history), sorting, filling per-frame buffers (instances, lights, light clusters), building
+     * and compiling the graph, recording its commands, and ending + submitting. */
+    double cpu_setup_ms, cpu_cull_ms, cpu_sort_ms, cpu_upload_ms, cpu_graph_ms, cpu_commands_ms,
+        cpu_submit_ms;
+    uint32_t pass_count; /* GPU timings of the last completed frame */
+    const char *pass_names[RILL_RENDER_MAX_PASS_TIMINGS]; /* interned, static lifetime */
+    double pass_gpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
+    /* CPU time of recording each pass of the last recorded frame (its exec callback: draws,
+     * dispatches, barriers excluded), ms; labels interned, static lifetime. */
+    uint32_t pass_cpu_count;
+    const char *pass_cpu_names[RILL_RENDER_MAX_PASS_TIMINGS];
+    double pass_cpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
+    uint32_t instances_submitted, instances_visible, draw_calls;
+    uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
+    uint32_t validation_messages; /* validation warnings + errors since creation */
+    uint64_t uploaded_bytes_last_frame;
+    uint64_t gpu_memory_block_bytes, gpu_memory_used_bytes;
+    uint32_t gpu_memory_blocks;
+    char device_name[256];
+    bool fill_mode_non_solid; /* wireframe (polygon mode line) is available */
+    bool multi_draw_indirect; /* static batches of one material draw as one indirect call */
+    bool validation;          /* validation layers are on */
+    uint64_t triangles;       /* triangles drawn by the last frame, all passes (shadows too) */
+    uint64_t texture_bytes;   /* GPU bytes of the levels every live texture holds now */
+    /* Wireframe pass draws of the last frame: edge buffers drawn as line lists, and polygon-mode
+     * line fill for meshes without edges. */
+    uint32_t wire_edge_draws, wire_fill_draws;
+    uint32_t ghost_alpha_draws; /* mixed passthrough: draws lowering ghost pixels' alpha */
+    /* Image-based light: finished bakes and bake steps recorded since creation (a bake is 7
+     * steps: the source, then one per cube face), and the cube's face size (the tier's). */
+    uint32_t ibl_bakes, ibl_steps, ibl_face_size;
+    /* Global illumination (rill/render/gi.h): GPU ms of the GI passes in the newest timed frame
+     * (ssgi* and vxgi_*), and the wall ms the last frame's CPU voxelization took on the calling
+     * thread (jobs included; 0 without a voxel tier). The voxel tiers' clipmap: work units the
+     * last frame's voxelization spent (rill_renderer_desc.gi_voxel_budget), voxels occupied and
+     * cascades resident (holding injected radiance, 0..4). */
+    double gi_ms, gi_voxelize_ms;
+    uint64_t gi_voxel_units;
+    uint32_t gi_voxels_filled, gi_cascades_resident;
+    /* Reflection probes (rill/render/reflections.h): probes shading the last frame, cubes baked
+     * since creation, sources that could not be used; and the last frame's GPU time of the
+     * screen-space reflections' passes (ssr_*) and of probe bakes (probe.*), ms. */
+    uint32_t probes_shaded, probe_bakes, probes_failed;
+    double ssr_gpu_ms, probe_bake_gpu_ms;
+} rill_render_stats;
+/* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
+void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
+/* Appends the last frame's compiled graph listing to sb. */
+void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);
+
+/* >>overlay ---------------------------------------------------------------------------------- */
+
+/* Longest overlay text kept (bytes, the terminating NUL included); longer text is cut. */
+#define RILL_RENDER_OVERLAY_MAX_TEXT 4096
+/* Sets the text drawn over every following frame, in the top-left corner on a dark backdrop, after
+ * tonemapping (at end_main_pass_post_processing, before readback or present). '\n' breaks lines;
+ * the glyphs are stb_easy_font's (about 6 x 12 pixels, doubled on outputs 600 pixels tall or
+ * more). text is copied; NULL or "" hides the overlay (no pass is added then). The first call
+ * builds the overlay's pipeline; failures are logged and leave the overlay off. */
+void rill_renderer_set_overlay_text(rill_renderer *r, const char *text);
+/* Formats stats for an overlay or a log: frame time (frame_ms: the caller's measured CPU frame
+ * time; <= 0 leaves it out), CPU record time, draw calls, triangles, visible instances and the GPU
+ * time of each pass, one item per line. Writes at most cap bytes (always NUL-terminated when cap >
+ * 0) and returns the length written. */
+size_t rill_render_stats_format(const rill_render_stats *s, double frame_ms, char *buf, size_t cap);
+
+/* Frame capture, for screenshots of windowed renderers (headless ones work too): the next
+ * rill_renderer_render copies its final image (overlay included, as displayed) into a buffer the
+ * renderer keeps; read it with rill_renderer_read_capture (waits for the GPU; dst NULL = only
+ * report the size in *out_w x *out_h; RGBA8 sRGB-encoded, top row first, w * h * 4 bytes) or
+ * write it with rill_renderer_write_capture_png. Reading before a captured frame is
+ * RILL_ERR_NOT_FOUND. The capture stays readable until the next one. */
+void rill_renderer_request_capture(rill_renderer *r);
+rill_result rill_renderer_read_capture(rill_renderer *r, uint8_t *dst, size_t dst_size,
+                                       uint32_t *out_w, uint32_t *out_h, rill_error *err);
+rill_result rill_renderer_write_capture_png(rill_renderer *r, const char *path, rill_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RILL_RENDER_STATS_H */
