@@ -30,11 +30,13 @@ static const rill__set_layout fog_set = {{U, T, I, T, U}}; /* + sky view table, 
 static const rill__set_layout ssr_hiz_set = {{T, I, I}};
 static const rill__set_layout ssr_trace_set = {{U, T, T, T, T, I}};
 static const rill__set_layout ssr_resolve_set = {{U, T, T, T, T, T, I, T, T, U, T, T, T, T}};
-static const rill__set_layout ssgi_set = {{U, T, T, T, I}};            /* ssgi trace */
-static const rill__set_layout ssgi_four_in_set = {{U, T, T, T, T, I}}; /* temporal, apply */
+static const rill__set_layout ssgi_set = {{U, T, T, T, I}};             /* ssgi trace */
+static const rill__set_layout ssgi_four_in_set = {{U, T, T, T, T, I}};  /* temporal */
+static const rill__set_layout ssgi_apply_set = {{U, T, T, T, T, I, T}}; /* + specular cone */
 /* frame, shadows, voxels, lights, cascade out; frame, depth, normal, sky, 4 cascades, out */
 static const rill__set_layout vxgi_inject_set = {{U, T, S, S, I}};
-static const rill__set_layout vxgi_trace_set = {{U, T, T, T, T, T, T, T, I}};
+static const rill__set_layout vxgi_trace_set = {{U, T, T, T, T, T, T, T, I, I}}; /* + specular */
+static const rill__set_layout vxgi_debug_set = {{U, T, T, T, T, T, T, T, I}};
 static const rill__set_layout one_out = {{I}};         /* ibl brdf table */
 static const rill__set_layout out_and_in = {{I, T}};   /* ibl fill: cube out, image in */
 static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
@@ -183,12 +185,12 @@ static const pipe_row rows[] = {
     /* Screen-space global illumination (gi.c): trace, accumulation, composite. */
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},
     {RILL__PIPE_SSGI_TEMPORAL,  "ssgi temporal",              COMPUTE(ssgi_temporal_comp), NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        48},
-    {RILL__PIPE_SSGI_APPLY,     "ssgi apply",                 COMPUTE(ssgi_apply_comp),    NO_COLOR,                0,                              &ssgi_four_in_set, NULL,        24},
+    {RILL__PIPE_SSGI_APPLY,     "ssgi apply",                 COMPUTE(ssgi_apply_comp),    NO_COLOR,                0,                              &ssgi_apply_set, NULL,          32},
     /* Voxel-cone GI (gi_voxel_gpu.c, gi_voxel_trace.c): light, mips, cone trace, debug view. */
     {RILL__PIPE_VXGI_INJECT,    "vxgi inject",                COMPUTE(gi_voxel_inject_comp), NO_COLOR,              0,                              &vxgi_inject_set, NULL,         32},
     {RILL__PIPE_VXGI_MIPS,      "vxgi mips",                  COMPUTE(gi_voxel_mips_comp), NO_COLOR,                0,                              &image_in_out,   NULL,          4},
-    {RILL__PIPE_VXGI_TRACE,     "vxgi trace",                 COMPUTE(gi_voxel_trace_comp), NO_COLOR,               0,                              &vxgi_trace_set, NULL,          96},
-    {RILL__PIPE_VXGI_DEBUG,     "vxgi debug",                 COMPUTE(gi_voxel_debug_comp), NO_COLOR,               0,                              &vxgi_trace_set, NULL,          80},
+    {RILL__PIPE_VXGI_TRACE,     "vxgi trace",                 COMPUTE(gi_voxel_trace_comp), NO_COLOR,               0,                              &vxgi_trace_set, NULL,          112},
+    {RILL__PIPE_VXGI_DEBUG,     "vxgi debug",                 COMPUTE(gi_voxel_debug_comp), NO_COLOR,               0,                              &vxgi_debug_set, NULL,          80},
     {RILL__PIPE_GPU_CULL,       "gpu cull",                   COMPUTE(gpu_cull_comp),      NO_COLOR,                0,                              &gpu_cull_set,   NULL,          12},
 };
 /* clang-format on */

@@ -11,7 +11,10 @@
  *   ssgi_apply     full resolution: a depth-aware upsample, times an albedo estimate (the lit
  *                  colour's chromaticity: the prepass holds no albedo), times 1 - metalness (the
  *                  prepass packs it in the normal's alpha), times intensity, added to the lit
- *                  image (or alone: debug IndirectOnly).
+ *                  image (or alone: debug IndirectOnly); on the voxel tiers, plus the specular
+ *                  cone's light (gi_voxel_trace.comp) times the surface's Fresnel reflectance
+ *                  (F0 from the albedo estimate and metalness), intensity and
+ *                  specular_intensity.
  * The history is two half-resolution images written in turn and imported into the graph each
  * frame, like TAA's; it restarts on a camera cut (projection change, a turn over 45 degrees in a
  * frame) and after a frame without GI, and is freed once GI has been off for 60 frames. */
@@ -143,6 +146,11 @@ static rill_rg_pass add_pass(rill_rg *g, const char *label, rill_rg_exec_fn fn, 
     return rill_rg_add_pass(g, &(rill_rg_pass_desc){.label = label, .exec = fn, .user = gi}, err);
 }
 
+/* Whether the apply pass adds the voxel tiers' specular cone. */
+static bool spec_on(const rill__gi *gi) {
+    return gi->spec.id != 0 && gi->cur.specular_intensity > 0.0f;
+}
+
 static void pass_trace(rill_rg_ctx *ctx, void *user);
 static void pass_temporal(rill_rg_ctx *ctx, void *user);
 static void pass_apply(rill_rg_ctx *ctx, void *user);
@@ -204,6 +212,9 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
                              .width = hw,
                              .height = hh};
     gi->raw = rill_rg_create_image(g, "ssgi.raw", &rd, err);
+    /* the specular cone's light (voxel tiers; at specular_intensity 0 the trace leaves it
+     * unwritten and the apply pass does not read it) */
+    gi->spec = vx ? rill_rg_create_image(g, "vxgi.spec", &rd, err) : (rill_rg_image){0};
     plan_history(r, gi, g, hw, hh, err);
     track_camera(gi, vs, !gi->reset);
     gi->last_frame = r->frame_counter;
@@ -239,6 +250,9 @@ static rill_result add_gi(rill_render_effect_ctx *ctx, rill_error *err) {
     RILL_TRY(rill_rg_use_image(g, p, gi->hist_out, s, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->depth, s, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->normal, s, err));
+    if (spec_on(gi)) {
+        RILL_TRY(rill_rg_use_image(g, p, gi->spec, s, err));
+    }
     return rill_rg_use_image(g, p, gi->dst, w, err);
 }
 
@@ -301,7 +315,7 @@ static void pass_apply(rill_rg_ctx *ctx, void *user) {
     const rill__img_desc *fd = rill__img_get_desc(dst);
     const rill__img_desc *hd = rill__img_get_desc(acc);
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_SSGI_APPLY]);
-    rill__binding b[6];
+    rill__binding b[7];
     memset(b, 0, sizeof(b));
     bind_frame(&b[0], gi->view);
     bind_img(&b[1], rill__ctx_img(ctx, gi->src), RILL__SAMPLER_NEAREST_CLAMP);
@@ -309,13 +323,22 @@ static void pass_apply(rill_rg_ctx *ctx, void *user) {
     bind_img(&b[3], rill__ctx_img(ctx, gi->depth), RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[4], rill__ctx_img(ctx, gi->normal), RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[5], dst, RILL__SAMPLER_NUM);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 6);
+    /* without the specular cone its slot holds the accumulated light again (unread) */
+    bind_img(&b[6], spec_on(gi) ? rill__ctx_img(ctx, gi->spec) : acc, RILL__SAMPLER_NEAREST_CLAMP);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 7);
     struct {
         uint32_t fw, fh, hw, hh;
         float intensity;
         uint32_t indirect_only;
-    } push = {fd->width,  fd->height,        hd->width,
-              hd->height, gi->cur.intensity, gi->cur.indirect_only ? 1u : 0u};
+        float specular, pad;
+    } push = {fd->width,
+              fd->height,
+              hd->width,
+              hd->height,
+              gi->cur.intensity,
+              gi->cur.indirect_only ? 1u : 0u,
+              spec_on(gi) ? gi->cur.intensity * gi->cur.specular_intensity : 0.0f,
+              0.0f};
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     dispatch_8x8(ctx->cmd, fd->width, fd->height);
 }

@@ -21,6 +21,7 @@ typedef struct rill__gi_resolved {
     rill_gi_quality tier;
     uint32_t cones, cone_steps; /* the voxel tiers' (SdfLow 2 x 12, SdfHigh 4 x 20) */
     bool voxel_cache;           /* debug VoxelCache on a voxel tier */
+    float specular_intensity;   /* the voxel tiers' specular cone (0 on ScreenSpace) */
 } rill__gi_resolved;
 
 typedef struct rill__gi {
@@ -39,6 +40,10 @@ typedef struct rill__gi {
     rill_gi_quality prev_tier;       /* the tier the history was written by */
     /* this frame's graph images */
     rill_rg_image src, dst, raw, hist_in, hist_out, depth, normal, motion;
+    /* the voxel tiers' specular cone, half resolution (rgb its light, a the view's Fresnel
+     * weight), not accumulated (one cone along the reflection, no rotation): written by the
+     * trace, read by the apply pass; 0 on ScreenSpace */
+    rill_rg_image spec;
     const struct rill__view *view;
     rill__warned warned; /* warnings given once: (entity, field) keys, messages without one */
 } rill__gi;

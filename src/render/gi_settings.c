@@ -44,8 +44,8 @@ static const rill_field gi_fields[] = {
      .offset = GI_OFF(specular_intensity),
      .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
      .max = 16,
-     .doc = "specular multiplier, default 1 (accepted and clamped; every tier is diffuse only "
-            "for now)"},
+     .doc = "specular multiplier, default 1 (SdfLow / SdfHigh trace one specular cone along the "
+            "reflection; ScreenSpace is diffuse only)"},
     {.name = "debug",
      .type = RILL_FIELD_ENUM,
      .offset = GI_OFF(debug),
@@ -189,8 +189,8 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
         dbg = RILL_GI_DEBUG_NONE;
     }
     float intensity = rill__fix(cs, "intensity", g->intensity, 0.0f, 16.0f, d.intensity);
-    (void)rill__fix(cs, "specular_intensity", g->specular_intensity, 0.0f, 16.0f,
-                    d.specular_intensity);
+    float specular = rill__fix(cs, "specular_intensity", g->specular_intensity, 0.0f, 16.0f,
+                               d.specular_intensity);
     if (q == RILL_GI_OFF) {
         return;
     }
@@ -203,6 +203,7 @@ static void resolve_world(const clamp_src *cs, const rill_render_global_illumina
     out->cones = out->tier == RILL_GI_SDF_HIGH ? 4u : 2u; /* NOTES §9 */
     out->cone_steps = out->tier == RILL_GI_SDF_HIGH ? 20u : 12u;
     out->voxel_cache = voxel && dbg == RILL_GI_DEBUG_VOXEL_CACHE;
+    out->specular_intensity = voxel ? specular : 0.0f; /* the voxel tiers trace a specular cone */
     out->indirect_only = dbg != RILL_GI_DEBUG_NONE && !out->voxel_cache;
     if (q == RILL_GI_HWRT && rill__warned_first(cs->warned, rill_hash64_str(quality_name(q)))) {
         RILL_LOG_INFO("render", "GlobalIllumination quality Hwrt: hardware ray-traced GI is not "

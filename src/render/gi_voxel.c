@@ -1,10 +1,10 @@
 /* gi_voxel.c: the CPU side of the voxel radiance clipmap (layout in gi_voxel.h). Once a frame:
- *   track     the snapshot's instances whose meshes keep a CPU copy of their triangles are
- *             resident, keyed by instance id; one that appears, changes (mesh, material or
- *             transform) or leaves (despawned, streamed out) marks the bricks its old and new
- *             bounds touch in every cascade dirty, so its voxels come and go with it.
- *   scroll    each cascade's region follows the camera in whole bricks; only the bricks that
- *             enter are dirty (toroidal addressing: what stays inside is not voxelized again).
+ *   track     the snapshot's instances whose meshes keep a CPU copy of their triangles (their
+ *             own, or a glTF model primitive's voxel copy, gi_voxel_source.c) are resident, keyed
+ * by instance id; one that appears, changes (mesh, material or transform) or leaves (despawned,
+ * streamed out) marks the bricks its old and new bounds touch in every cascade dirty, so its voxels
+ * come and go with it. scroll    each cascade's region follows the camera in whole bricks; only the
+ * bricks that enter are dirty (toroidal addressing: what stays inside is not voxelized again).
  *   voxelize  dirty bricks, finest cascade first, share the frame's budget of work units (one
  *             triangle or one instance examined = 1); each brick job (rill_jobs_for over the
  *             renderer's jobs) clears its brick on first touch, walks the resident instances
@@ -161,18 +161,26 @@ static bool describe(rill_renderer *r, const rill_render_instance *in, rill__vox
         return false; /* ghosts, wireframes, partial draws, outgoing LOD levels */
     }
     const mesh_slot *m = rill__mesh_get(r, in->mesh);
-    if (!m || !m->cpu_positions || !m->cpu_indices || m->index_count < 3 ||
-        m->max_index >= m->cpu_vertex_count) {
+    if (!m) {
         return false;
     }
     memset(inst, 0, sizeof(*inst));
+    if (m->vox.tri_count) { /* a model primitive: its voxel copy (gi_voxel_source.c) */
+        inst->positions = m->vox.positions;
+        inst->indices = m->vox.indices;
+        inst->tri_count = m->vox.tri_count;
+    } else if (m->cpu_positions && m->cpu_indices && m->index_count >= 3 &&
+               m->max_index < m->cpu_vertex_count) {
+        inst->positions = m->cpu_positions;
+        inst->indices = m->cpu_indices;
+        inst->tri_count = m->index_count / 3;
+    } else {
+        return false;
+    }
     inst->id = in->id;
     inst->mesh = in->mesh;
     inst->material = in->material;
     memcpy(inst->transform, in->transform, sizeof(inst->transform));
-    inst->positions = m->cpu_positions;
-    inst->indices = m->cpu_indices;
-    inst->tri_count = m->index_count / 3;
     const mat_slot *mat = rill__material_get(r, in->material);
     for (int k = 0; k < 3; k++) {
         inst->albedo[k] = mat ? mat->gi_albedo[k] : 0.8f;

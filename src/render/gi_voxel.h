@@ -6,6 +6,8 @@
  *                      the per-frame work budget they are voxelized under on the job system.
  *   gi_voxel_raster.c  one mesh instance's triangles into one brick's voxels (occupancy, albedo,
  *                      emissive): the only code that touches voxels on the CPU.
+ *   gi_voxel_source.c  the bounded CPU copy of a glTF model primitive's triangles that the
+ *                      voxelizer reads (model meshes are gpu_only), simplified when large.
  *   gi_voxel_gpu.c     the GPU side: changed bricks uploaded into one storage buffer, radiance
  *                      injected into four 64^3 3D images (sun with its cascaded shadows, point and
  *                      spot lights, emissive), their mip pyramids, the cone trace, the VoxelCache
@@ -31,6 +33,9 @@
 #define RILL__VOX_SIZE0 0.5f            /* metres per voxel of cascade 0 */
 #define RILL__VOX_EMISSIVE_RANGE 16.0f  /* the brightest emissive colour a voxel holds */
 #define RILL__VOX_DEFAULT_BUDGET 50000u /* work units per frame (rill_renderer_desc) */
+#define RILL__VOX_SRC_KEEP 2048u        /* a model primitive this small is kept as it is */
+#define RILL__VOX_SRC_MAX 8192u         /* triangles a simplified primitive keeps at most */
+#define RILL__VOX_SRC_CELL 0.25f        /* clustering grid (metres): half the finest voxel */
 
 /* One resident instance, as voxelized. */
 typedef struct rill__vox_inst {
@@ -126,6 +131,17 @@ uint32_t rill__vox_raster(const rill__vox_inst *inst, const int32_t lo[3], float
 /* Whether the box [bmin, bmax] touches the triangle a, b, c (separating axes). */
 bool rill__vox_tri_box(const float a[3], const float b[3], const float c[3], const float bmin[3],
                        const float bmax[3]);
+
+/* gi_voxel_source.c ------------------------------------------------------------------------------
+ */
+
+/* Builds the voxelizer's copy of a triangle list (xyz positions): as it is up to
+ * RILL__VOX_SRC_KEEP triangles, else clustered on a RILL__VOX_SRC_CELL-metre grid (in world
+ * metres: the mesh is drawn at most `scale` times its size) coarsened until at most
+ * RILL__VOX_SRC_MAX triangles are left. A list with an index out of range or a non-finite position
+ * gets no copy (true, *out empty). False when out of memory (*out empty). */
+bool rill__vox_source_build(const float *positions, uint32_t vertex_count, const uint32_t *indices,
+                            uint32_t index_count, float scale, rill__vox_source *out);
 
 /* gi_voxel_gpu.c ---------------------------------------------------------------------------------
  */

@@ -1,9 +1,9 @@
 /* gi_voxel_trace.c: the voxel-cone GI tiers' passes in the "gi" effect (gi.c): once a frame the
  * clipmap's CPU update (gi_voxel.c), uploads and injection (gi_voxel_gpu.c); per camera the cone
  * trace ("vxgi_trace", half resolution, gi_voxel_trace.comp: SdfLow 2 cones x 12 steps, SdfHigh
- * 4 x 20) whose output the screen-space tier's temporal and apply passes accumulate and
- * composite, and the VoxelCache debug view ("vxgi_debug", gi_voxel_debug.comp) in place of the
- * composite. */
+ * 4 x 20, plus one specular cone along the reflection when specular_intensity > 0) whose
+ * output the screen-space tier's temporal and apply passes accumulate and composite, and the
+ * VoxelCache debug view ("vxgi_debug", gi_voxel_debug.comp) in place of the composite. */
 #include "frame.h"
 #include "gi_internal.h"
 #include "gi_voxel.h"
@@ -34,7 +34,7 @@ static void pass_trace(rill_rg_ctx *ctx, void *user) {
     const rill__img_desc *hd = rill__img_get_desc(raw);
     const rill__img_desc *fd = rill__img_get_desc(rill__ctx_img(ctx, gi->depth));
     rill__cmd_bind_pipe(ctx->cmd, ctx->r->pipes[RILL__PIPE_VXGI_TRACE]);
-    rill__binding b[9], ibl[3];
+    rill__binding b[10], ibl[3];
     memset(b, 0, sizeof(b));
     b[0].buf = gi->view->frame_buf;
     b[0].offset = gi->view->frame_off;
@@ -47,12 +47,15 @@ static void pass_trace(rill_rg_ctx *ctx, void *user) {
     b[3] = ibl[2];
     rill__vox_bind(vx, ctx, false, &b[4]);
     b[8] = (rill__binding){.img = raw, .layer = -1};
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 9);
+    b[9] = (rill__binding){.img = rill__ctx_img(ctx, gi->spec), .layer = -1};
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 10);
     struct {
         float origins[RILL__VOX_CASCADES][4];
         uint32_t fw, fh, hw, hh, cones, steps, frame_index;
         float tan_half;
+        uint32_t spec, pad[3];
     } push;
+    memset(&push, 0, sizeof(push));
     rill__vox_origins(vx, push.origins);
     push.fw = fd->width;
     push.fh = fd->height;
@@ -62,6 +65,7 @@ static void pass_trace(rill_rg_ctx *ctx, void *user) {
     push.steps = gi->cur.cone_steps;
     push.frame_index = gi->frame_index;
     push.tan_half = gi->cur.cones <= 2 ? 1.0f : 0.8f; /* 45 / 39 degrees: the hemisphere covered */
+    push.spec = gi->cur.specular_intensity > 0.0f ? 1u : 0u;
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (hd->width + 7) / 8, (hd->height + 7) / 8, 1);
 }
@@ -77,6 +81,7 @@ rill_result rill__gi_add_voxel_trace(rill_render_effect_ctx *ctx, rill__gi *gi, 
     RILL_TRY(rill__ibl_access_sh_compute(ctx->renderer, g, p, err));
     RILL_TRY(rill__vox_use(vx, g, p, err));
     RILL_TRY(rill_rg_use_image(g, p, gi->raw, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, p, gi->spec, RILL_RG_USAGE_STORAGE_WRITE, err));
     return rill_rg_add_edge(g, ctx->frame->end_main_pass, p, err);
 }
 

@@ -483,6 +483,45 @@ static bool skin_weights(const rill_gltf_primitive *pr, rill_vertex_skin **out) 
     return true;
 }
 
+/* The voxel GI's copy of every rigid primitive's triangles (gpu_only meshes keep none), simplified
+ * on a grid in world metres: each primitive's scale is the largest its nodes draw it at. */
+static rill_result keep_vox_sources(rill_renderer *r, const rill_gltf_model *m,
+                                    const uint32_t *prim_base, rill_render_model *out,
+                                    rill_error *err) {
+    float *scale =
+        rill_calloc_tagged(out->mesh_count ? out->mesh_count : 1u, sizeof(float), RILL_MEM_RENDER);
+    if (!scale) {
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+    }
+    for (uint32_t i = 0; i < out->instance_count; i++) {
+        const rill_render_instance *in = &out->instances[i];
+        uint64_t pi = (in->id & 0xFFFFFu) - 1u; /* walk's id: the primitive's index + 1 */
+        if (pi >= out->mesh_count || out->meshes[pi].id != in->mesh.id) {
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {
+            const float *col = &in->transform[4 * c];
+            float len = sqrtf(col[0] * col[0] + col[1] * col[1] + col[2] * col[2]);
+            scale[pi] = isfinite(len) && len > scale[pi] ? len : scale[pi];
+        }
+    }
+    rill_result res = RILL_OK;
+    for (uint32_t mi = 0; mi < m->mesh_count && res == RILL_OK; mi++) {
+        for (uint32_t p = 0; p < m->meshes[mi].primitive_count; p++) {
+            const rill_gltf_primitive *pr = &m->meshes[mi].primitives[p];
+            uint32_t k = prim_base[mi] + p;
+            float s = scale[k] > 0.0f ? scale[k] : 1.0f;
+            if (!rill__mesh_keep_vox_source(r, out->meshes[k], pr->positions, pr->vertex_count,
+                                            pr->indices, pr->index_count, s)) {
+                res = rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
+                break;
+            }
+        }
+    }
+    rill_free(scale);
+    return res;
+}
+
 static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, const image_source *src,
                                 rill_render_model *out, rill_error *err) {
     if (!r || !m || !out) {
@@ -664,6 +703,7 @@ static rill_result model_create(rill_renderer *r, const rill_gltf_model *m, cons
             out->bounds_min[k] = out->bounds_max[k] = 0.0f;
         }
     }
+    res = keep_vox_sources(r, m, prim_base, out, err);
 done:
     rill_free(verts);
     rill_free(skin);

@@ -32,6 +32,16 @@ typedef struct rill__ib_share {
     uint32_t users;
 } rill__ib_share;
 
+/* The triangles the voxel GI reads for a mesh without a CPU copy of its own (gi_voxel_source.c):
+ * xyz per vertex, a triangle list; `cell` is the clustering grid (metres) it was simplified on,
+ * 0 when kept as it is. Owned by the mesh slot. */
+typedef struct rill__vox_source {
+    float *positions;
+    uint32_t *indices;
+    uint32_t vertex_count, tri_count;
+    float cell;
+} rill__vox_source;
+
 typedef struct mesh_slot {
     rill__buf *vb, *ib;
     rill__buf *eb;            /* edge buffer (line list), NULL without one */
@@ -49,6 +59,7 @@ typedef struct mesh_slot {
     float *cpu_positions;
     uint32_t *cpu_indices;
     uint32_t cpu_vertex_count;
+    rill__vox_source vox; /* model primitives (gpu_only): what voxel GI reads instead */
     /* A mesh in a shared block (render_pools.c "merged meshes", static batches): block is its
      * index + 1 (0 = the mesh owns vb and ib), its ranges there, and the
      * upload numbers that make them drawable. */
@@ -544,6 +555,14 @@ void rill__pools_commit_replacements(rill_renderer *r);
 void rill__pools_destroy(rill_renderer *r); /* the GPU objects (needs the device) */
 void rill__pools_release(rill_renderer *r); /* the pools' memory (after the device) */
 const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh);
+/* Gives a mesh without a CPU copy (a glTF model primitive) the voxel GI's copy of its triangles
+ * (gi_voxel_source.c; scale: the largest scale it is drawn at, for the simplification grid).
+ * Skinned and morphing meshes get none (the voxels would hold their rest pose). False when out of
+ * memory. */
+bool rill__mesh_keep_vox_source(rill_renderer *r, rill_mesh mesh, const float *positions,
+                                uint32_t vertex_count, const uint32_t *indices,
+                                uint32_t index_count, float scale);
+void rill__vox_source_free(rill__vox_source *s);
 /* A mesh that draws a skinned mesh `base`'s posed vertices: its own vertex buffer (storage and
  * vertex, filled by the skinning pass, never uploaded), base's indices and edges shared. {0} with
  * err set when base is stale or not skinned. */

@@ -46,6 +46,7 @@ static void free_cpu_copy(mesh_slot *m) {
     m->cpu_positions = NULL;
     m->cpu_indices = NULL;
     m->cpu_vertex_count = 0;
+    rill__vox_source_free(&m->vox);
 }
 
 void rill__pools_destroy(rill_renderer *r) {

@@ -3,7 +3,10 @@
  * either tier and not without GI; the clipmap fills (voxels, four resident cascades, a measured
  * voxelization time); a despawned instance's voxels leave; the voxelization spends at most its
  * budget of work units a frame and still finishes; VoxelCache shows the voxels' light; Hwrt
- * runs SdfHigh and says so once; hostile settings clamp. */
+ * runs SdfHigh and says so once; hostile settings clamp; red and green walls that are a glTF
+ * model (its meshes keep no CPU copy for picking) voxelize and bleed too, and leave with the
+ * model; the specular cone colours a rough metal floor that takes no diffuse bounce. */
+#include "rill/formats/gltf.h"
 #include "rill/render/effects.h"
 
 #include <stdlib.h>
@@ -189,6 +192,157 @@ static void test_voxel_gi_hwrt_and_hostile(void **state) {
     assert_int_equal(render_test_destroy(b.r), 0);
 }
 
+/* The specular cone: a rough metal floor takes no diffuse bounce (metals reflect none), so without
+ * the specular cone it shows no colour from the walls; with it, the floor by the red wall reflects
+ * red and the floor by the green wall green. */
+static void test_voxel_gi_specular_cone(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_material_desc md = {.base_color = {0.9f, 0.9f, 0.9f, 1.0f},
+                             .metallic = 1.0f,
+                             .roughness = 0.5f,
+                             .roughness_set = true};
+    b.inst[0].material = render_test_material(b.r, md);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.quality = RILL_GI_SDF_LOW;
+    g.intensity = 1.0f;
+    g.specular_intensity = 0.0f;
+    use_gi(&b, &g);
+    static uint8_t diffuse[W * H * 4], spec[W * H * 4];
+    box_render(&b, 10, diffuse);
+    double ratio_diffuse = bleed(&b, diffuse);
+    g.specular_intensity = 1.0f;
+    box_render(&b, 4, spec);
+    double ratio_spec = bleed(&b, spec);
+    print_message("rough metal floor: bleed ratio without the specular cone %.3f, with %.3f\n",
+                  ratio_diffuse, ratio_spec);
+    assert_true(fabs(ratio_diffuse - 1.0) < 0.02);
+    assert_true(ratio_spec > 1.05);
+    box_close(&b);
+}
+
+/* >>walls from a glTF model --------------------------------------------------------------------
+ */
+
+static void base64(const uint8_t *in, size_t n, char *out) {
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0u) |
+                     (i + 2 < n ? in[i + 2] : 0u);
+        out[o++] = abc[v >> 18 & 63];
+        out[o++] = abc[v >> 12 & 63];
+        out[o++] = i + 1 < n ? abc[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? abc[v & 63] : '=';
+    }
+    out[o] = 0;
+}
+
+/* A .gltf (text, its buffer a base64 data URI) of the box's two coloured walls: one unit cube
+ * mesh per wall (24 vertices with normals, 36 indices), a red and a green matte material, two
+ * nodes scaling and placing them as gi_box_fixture.h places its cube walls. */
+static char *walls_gltf(void) {
+    static struct {
+        float pos[24][3], nrm[24][3];
+        uint32_t idx[36];
+    } buf;
+    for (int f = 0; f < 6; f++) {
+        int ax = f / 2;
+        float sgn = (f & 1) ? 0.5f : -0.5f;
+        int u = (ax + 1) % 3, v = (ax + 2) % 3;
+        for (int c = 0; c < 4; c++) {
+            float *p = buf.pos[f * 4 + c], *n = buf.nrm[f * 4 + c];
+            memset(n, 0, sizeof(float) * 3);
+            p[ax] = sgn;
+            n[ax] = sgn * 2.0f;
+            p[u] = (c == 1 || c == 2) ? 0.5f : -0.5f;
+            p[v] = (c >= 2) ? 0.5f : -0.5f;
+        }
+        uint32_t q[6] = {0, 1, 2, 0, 2, 3};
+        bool flip = sgn < 0.0f;
+        for (int k = 0; k < 6; k++) {
+            buf.idx[f * 6 + k] = (uint32_t)(f * 4) + (flip ? q[5 - k] : q[k]);
+        }
+    }
+    static char b64[(sizeof(buf) + 2) / 3 * 4 + 1];
+    base64((const uint8_t *)&buf, sizeof(buf), b64);
+    static char json[4096];
+    int n = snprintf(
+        json, sizeof(json),
+        "{\"asset\":{\"version\":\"2.0\"},"
+        "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":288},"
+        "{\"buffer\":0,\"byteOffset\":288,\"byteLength\":288},"
+        "{\"buffer\":0,\"byteOffset\":576,\"byteLength\":144}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":24,\"type\":\"VEC3\","
+        "\"min\":[-0.5,-0.5,-0.5],\"max\":[0.5,0.5,0.5]},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":24,\"type\":\"VEC3\"},"
+        "{\"bufferView\":2,\"componentType\":5125,\"count\":36,\"type\":\"SCALAR\"}],"
+        "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.9,0.05,0.05,1],"
+        "\"metallicFactor\":0,\"roughnessFactor\":1}},"
+        "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.05,0.9,0.05,1],"
+        "\"metallicFactor\":0,\"roughnessFactor\":1}}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
+        "\"indices\":2,\"material\":0}]},"
+        "{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"indices\":2,"
+        "\"material\":1}]}],"
+        "\"nodes\":[{\"mesh\":0,\"translation\":[-1.05,1,0],\"scale\":[0.1,2.2,2.2]},"
+        "{\"mesh\":1,\"translation\":[1.05,1,0],\"scale\":[0.1,2.2,2.2]}],"
+        "\"scenes\":[{\"nodes\":[0,1]}],\"scene\":0}",
+        sizeof(buf), b64);
+    assert_true(n > 0 && (size_t)n < sizeof(json));
+    return json;
+}
+
+/* The coloured walls are the model's two instances (renumbered after the fixture's own). */
+static void model_walls(box_scene *b, const rill_render_model *model) {
+    assert_int_equal(model->instance_count, 2);
+    for (uint32_t i = 0; i < 2; i++) {
+        b->inst[4 + i] = model->instances[i];
+        b->inst[4 + i].id = 5 + i;
+    }
+}
+
+static void test_voxel_gi_model_walls(void **state) {
+    (void)state;
+    const char *json = walls_gltf();
+    rill_gltf_model *gm = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_gltf_read_memory(json, strlen(json), NULL, &gm, &err), RILL_OK);
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_model model;
+    assert_int_equal(rill_render_model_create(b.r, gm, NULL, &model, &err), RILL_OK);
+    rill_gltf_model_free(gm); /* the renderer keeps what it needs */
+    /* gpu_only: no triangles for picking, but voxels all the same */
+    rill_pick_mesh pm;
+    assert_false(rill_render_mesh_triangles(b.r, model.meshes[0], &pm));
+    model_walls(&b, &model);
+    static uint8_t off[W * H * 4], on[W * H * 4];
+    box_render(&b, 3, off);
+    double ratio_off = bleed(&b, off);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.quality = RILL_GI_SDF_LOW;
+    use_gi(&b, &g);
+    box_render(&b, 10, on);
+    double ratio_on = bleed(&b, on);
+    uint32_t filled = stats_of(&b).gi_voxels_filled;
+    print_message("model walls, SdfLow: bleed ratio off %.3f on %.3f, %u voxels\n", ratio_off,
+                  ratio_on, filled);
+    assert_true(fabs(ratio_off - 1.0) < 0.01);
+    assert_true(ratio_on > 1.03);
+    /* the model unloads: its instances leave the snapshot, its meshes (and their voxel copies)
+     * go, and so do their voxels */
+    b.snap.instance_count = 4;
+    rill_render_model_destroy(b.r, &model);
+    box_render(&b, 6, NULL);
+    uint32_t after = stats_of(&b).gi_voxels_filled;
+    print_message("after the model unloads: %u voxels\n", after);
+    assert_true(after < filled);
+    render_test_destroy_clean(b.r, true);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_voxel_gi_bleeding),
@@ -196,6 +350,8 @@ int main(void) {
         cmocka_unit_test(test_voxel_gi_budget),
         cmocka_unit_test(test_voxel_gi_cache_view),
         cmocka_unit_test(test_voxel_gi_hwrt_and_hostile),
+        cmocka_unit_test(test_voxel_gi_specular_cone),
+        cmocka_unit_test(test_voxel_gi_model_walls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,8 @@
  *                  before TAA.
  *     SdfLow, SdfHigh
  *                  voxel-cone GI: the scene's meshes (those keeping a CPU copy of their
- *                  triangles) are voxelized on the CPU, under a per-frame budget of work units
+ *                  triangles, and glTF model primitives through a bounded voxel copy made at
+ *                  upload: simplified past 2,048 triangles) are voxelized on the CPU, under a per-frame budget of work units
  *                  (rill_renderer_desc.gi_voxel_budget) on the renderer's jobs, into a clipmap of
  *                  4 cascades of 64^3 voxels (0.5 / 1 / 2 / 4 m) that scrolls with the camera
  *                  (only entering bricks are voxelized); instances that leave the snapshot take
@@ -22,8 +23,10 @@
  *                  4 x 20); what the cones miss is the sky. Accumulated and composited like
  *                  ScreenSpace.
  *     Hwrt         hardware ray tracing is not built: runs SdfHigh and logs so once.
- *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) is accepted and
- *   clamped (every tier is diffuse only for now).
+ *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) scales, on SdfLow /
+ *   SdfHigh, one specular cone traced along the reflection (its aperture from the roughness)
+ *   times the surface's Fresnel reflectance, so rough metals reflect bounce colour (ScreenSpace
+ *   is diffuse only).
  *   `debug` IndirectOnly shows the indirect light alone; VoxelCache (SdfLow / SdfHigh) shows the
  *   voxels' light as blocks, first voxel along each pixel's ray; on ScreenSpace it shows
  *   IndirectOnly (logged once).

@@ -9,6 +9,11 @@
 // the sky light that hides behind it. Output as ssgi.comp's: rgb the indirect light a white
 // surface reflects (the mean over the cones), a = |P| (distance from the camera; -1 for the sky),
 // which the shared temporal and apply passes read.
+// With `spec` set, one more cone runs along the view's reflection about N, its half angle widening
+// with the surface's roughness (tan = tan(roughness * 45 degrees), at least a finest voxel wide),
+// and what it finds less the sky it hides goes to spec_out: rgb that light, a the view's Fresnel
+// weight (1 - N.V)^5 that the apply pass turns into the surface's reflectance. It is not rotated
+// per frame, so it is not accumulated.
 #include "common.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -17,6 +22,7 @@ layout(set = 0, binding = 2) uniform sampler2D normal_tex_in;
 layout(set = 0, binding = 3) uniform sampler2D sky_sh; // the sky's irradiance / pi (9 texels)
 #include "gi_voxel_common.glsl"
 layout(set = 0, binding = 8, rgba16f) uniform writeonly image2D raw_out;
+layout(set = 0, binding = 9, rgba16f) uniform writeonly image2D spec_out;
 layout(push_constant) uniform Push {
     vec4 origins[4]; // per cascade: xyz its low corner (metres), w metres a voxel
     uvec2 full;
@@ -25,6 +31,7 @@ layout(push_constant) uniform Push {
     uint steps;
     uint frame_index;
     float tan_half; // tangent of the cones' half angle
+    uint spec;      // trace the specular cone
 } pc;
 
 vec3 sky(vec3 n) {
@@ -41,12 +48,12 @@ vec3 sky(vec3 n) {
 }
 
 // Light along one cone from p (premultiplied rgb, a = how much of it something blocks).
-vec4 cone(vec3 p, vec3 dir) {
+vec4 cone(vec3 p, vec3 dir, float tan_half) {
     float size0 = pc.origins[0].w;
     float t = size0 * 0.5;
     vec4 acc = vec4(0.0);
     for (uint i = 0u; i < pc.steps && acc.a < 0.97; i++) {
-        float diameter = max(size0, 2.0 * t * pc.tan_half);
+        float diameter = max(size0, 2.0 * t * tan_half);
         vec4 s = vox_sample(p + dir * t, diameter, pc.origins);
         if (s.a < 0.0)
             break; // out of the clipmap: the rest is sky
@@ -90,9 +97,19 @@ void main() {
     for (uint i = 0u; i < pc.cones; i++) {
         float phi = 6.2831853 * (float(i) + jitter) / float(pc.cones);
         vec3 dir = normalize(N * tilt_cos + (T * cos(phi) + B * sin(phi)) * tilt_sin);
-        vec4 c = cone(start, dir);
+        vec4 c = cone(start, dir, pc.tan_half);
         sum += c.rgb - c.a * sky(dir);
     }
     float dist = length(P - frame.camera_pos.xyz);
     imageStore(raw_out, q, vec4(sum / float(pc.cones), dist));
+    if (pc.spec != 0u) {
+        // the prepass packs round(roughness * 255) + 256 * round(metallic * 7) in the alpha
+        float packed = texelFetch(normal_tex_in, p, 0).a;
+        float rough = clamp((packed - floor(packed / 256.0 + 1e-3) * 256.0) / 255.0, 0.0, 1.0);
+        vec3 V = normalize(frame.camera_pos.xyz - P);
+        vec3 R = reflect(-V, N);
+        float nv = clamp(dot(N, V), 0.0, 1.0);
+        vec4 c = cone(start, R, tan(rough * 0.785398));
+        imageStore(spec_out, q, vec4(c.rgb - c.a * sky(R), pow(1.0 - nv, 5.0)));
+    }
 }
