@@ -13,14 +13,13 @@
  *     SdfLow, SdfHigh
  *                  voxel-cone GI: the scene's meshes (those keeping a CPU copy of their
  *                  triangles, and glTF model primitives through a bounded voxel copy made at
- *                  upload: simplified past 2,048 triangles) are voxelized on the CPU, under a per-frame budget of work units
- *                  (rill_renderer_desc.gi_voxel_budget) on the renderer's jobs, into a clipmap of
- *                  4 cascades of 64^3 voxels (0.5 / 1 / 2 / 4 m) that scrolls with the camera
- *                  (only entering bricks are voxelized); instances that leave the snapshot take
- *                  their voxels with them. The GPU lights the voxels (sun with its cascaded shadow
- *                  map, point and spot lights, emissive), builds their mips and traces diffuse
- *                  cones from each half-resolution pixel (SdfLow 2 cones x 12 steps, SdfHigh
- *                  4 x 20); what the cones miss is the sky. Accumulated and composited like
+ *                  upload: simplified past 2,048 triangles) are voxelized on the CPU, under a
+ * per-frame budget of work units (rill_renderer_desc.gi_voxel_budget) on the renderer's jobs, into
+ * a clipmap of 4 cascades of 64^3 voxels (0.5 / 1 / 2 / 4 m) that scrolls with the camera (only
+ * entering bricks are voxelized); instances that leave the snapshot take their voxels with them.
+ * The GPU lights the voxels (sun with its cascaded shadow map, point and spot lights, emissive),
+ * builds their mips and traces diffuse cones from each half-resolution pixel (SdfLow 2 cones x 12
+ * steps, SdfHigh 4 x 20); what the cones miss is the sky. Accumulated and composited like
  *                  ScreenSpace.
  *     Hwrt         hardware ray tracing is not built: runs SdfHigh and logs so once.
  *   `intensity` (0.4) scales the indirect light; `specular_intensity` (1.0) scales, on SdfLow /
