@@ -87,8 +87,11 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     if (vs->res.ao.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.ao, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
-    if (vs->res.decal.id) {
-        RILL_TRY(rill_rg_use_image(g, p, vs->res.decal, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+    for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
+        if (vs->res.decal[i].id) {
+            RILL_TRY(
+                rill_rg_use_image(g, p, vs->res.decal[i], RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        }
     }
     /* ms: the multisampled depth and colour (msaa.c) */
     RILL_TRY(rill_rg_use_image(g, p, ms ? vs->res.depth_ms : vs->res.depth,

@@ -24,9 +24,10 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
  * light clusters, ambient occlusion (white without SSAO), the image-based light, the
  * reflection probes, the decals and the opaque image transmissive surfaces see). */
 static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd,
-                                bool full, rill__img *shadow, rill__img *ao, rill__img *decal,
-                                rill__img *scene, rill__buf *instances) {
-    rill__binding b[17];
+                                bool full, rill__img *shadow, rill__img *ao,
+                                rill__img *const decal[RILL__DECAL_IMAGES], rill__img *scene,
+                                rill__buf *instances) {
+    rill__binding b[17 + RILL__DECAL_IMAGES - 1];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -48,15 +49,20 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
     if (full) {
         rill__ibl_bindings(r, &b[7]);
         rill__probes_bindings(r, &b[10]);
-        bind_img(&b[15], decal ? decal : rill__post_no_decal(r), RILL__SAMPLER_NEAREST_CLAMP);
+        /* decal albedo at 15, its normal and roughness after the transmission image */
+        for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
+            bind_img(&b[i ? 16 + i : 15], decal[i] ? decal[i] : rill__post_no_decal(r),
+                     RILL__SAMPLER_NEAREST_CLAMP);
+        }
         bind_img(&b[16], scene ? scene : r->white, RILL__SAMPLER_LINEAR_CLAMP);
     }
-    rill__cmd_bind_transient_set(cmd, 0, b, full ? 17 : 2);
+    rill__cmd_bind_transient_set(cmd, 0, b, full ? (uint32_t)RILL_COUNTOF(b) : 2);
 }
 
 /* bind_frame_set_with the view's instance buffer (the CPU path's draw lists). */
 static void bind_frame_set(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd, bool full,
-                           rill__img *shadow, rill__img *ao, rill__img *decal, rill__img *scene) {
+                           rill__img *shadow, rill__img *ao, rill__img *const *decal,
+                           rill__img *scene) {
     bind_frame_set_with(r, vs, cmd, full, shadow, ao, decal, scene, NULL);
 }
 
@@ -107,7 +113,8 @@ typedef struct draw_binding {
     /* When set: the pipes ghost instances draw with instead of pipes (mixed passthrough's
      * transparent pass: their colour without alpha). */
     rill__pipe *const *ghost_pipes;
-    rill__img *decal; /* ForwardDecal albedo + coverage (post_decal.c), NULL: none */
+    /* ForwardDecal albedo, normal and roughness with their coverage (post_decal.c); NULL: none */
+    rill__img *decal[RILL__DECAL_IMAGES];
     rill__img *scene; /* transmission.c's opaque image, NULL: none (white bound) */
 } draw_binding;
 
@@ -579,7 +586,9 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
                        0,
                        false,
                        true};
-    db.decal = rill__ctx_img(ctx, vs->res.decal);
+    for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
+        db.decal[i] = rill__ctx_img(ctx, vs->res.decal[i]);
+    }
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_ALL);
     ghost_alpha(ctx, vs, pipes[RILL__PIPE_GHOST_ALPHA]);

@@ -16,8 +16,8 @@
 #define U RILL__BIND_UNIFORM
 #define S RILL__BIND_STORAGE
 #define I RILL__BIND_STORAGE_IMAGE
-static const rill__set_layout frame_set_full = {
-    {U, S, S, T, S, S, T, T, T, T, U, T, T, T, T, T, T}};
+static const rill__set_layout frame_set_full = {{U, S, S, T, S, S, T, T, T, T, U, T, T, T, T, T, T,
+                                                 T, T}}; /* 17, 18: decal normal, roughness */
 static const rill__set_layout frame_set_min = {{U, S}};
 static const rill__set_layout material_set = {{U, T, T, T, T, T, T, T, T, T, T, T, T, T, T}};
 static const rill__set_layout ssao_set = {{U, T, T, I}};

@@ -49,7 +49,7 @@ static const struct {
     [POST_PIPE_DECAL] = {"forward decal",
                          rill__spv_decal_comp,
                          &rill__spv_decal_comp_size,
-                         {{T, T, I}}},
+                         {{T, T, I, I, I, S, S, T, T, T, T, T, T, T, T}}},
 };
 #undef T
 #undef I
@@ -95,6 +95,7 @@ void rill__post_destroy(rill_renderer *r) {
     }
     rill__post_luts_destroy(r);
     rill__img_destroy(r->gpu, p->no_decal);
+    rill__buf_destroy(r->gpu, p->no_decal_buf);
     rill_free(p->decals);
     for (int i = 0; i < POST_PIPE_NUM; i++) {
         rill__pipe_destroy(r->gpu, p->pipes[i]);

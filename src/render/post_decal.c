@@ -1,43 +1,84 @@
 /* post_decal.c: ForwardDecal (rill/render/post.h). rill_render_extract gathers every ForwardDecal
- * with a GlobalTransform into the snapshot; the `forward_decal` effect (GI phase, order 10: after
- * the prepass, before lighting) runs one compute dispatch per decal over the 3D image, laying
- * each box's colour (premultiplied, coverage in alpha) into a `decal` image that the lit passes
- * read: opaque surfaces mix their albedo with it before lighting. Without decals there is no pass
- * and the lit passes read a 1x1 image of coverage 0. */
+ * with a GlobalTransform whose scene channels draw it into the snapshot; the `forward_decal`
+ * effect (GI phase, order 10: after the prepass, before lighting) culls a camera's decals against
+ * its view, resolves their maps (post_decal_maps.c) and, when it records, bins them into 16 x 16
+ * pixel tiles (one bit per decal per tile) so that one compute dispatch (decal.comp) walks, per
+ * tile, only the decals whose projected box touches it. It writes three images the lit pass reads
+ * (premultiplied, coverage last): albedo, world normal and roughness; opaque surfaces mix theirs
+ * with them before lighting. Without decals there is no pass and the lit passes read a 1x1 image
+ * of zeros. */
 #include "post_internal.h"
+
+#include "rill/channels.h"
 
 #include <math.h>
 #include <string.h>
 
 #define DEG (3.14159265358979f / 180.0f)
+#define TILE 16u
+#define WORDS ((RILL_RENDER_MAX_DECALS + 31u) / 32u)
 
 /* Push constants of decal.comp. */
 typedef struct decal_push {
-    uint32_t size[2], first;
-    float cos_end;
-    float box_from_clip[16];
-    float color[4];
-    float up[4]; /* xyz, w: cos of the fade's start */
+    uint32_t size[2], tiles_x, words;
+    float world_from_clip[16];
 } decal_push;
 
-/* This frame's decals, as the pass records them. */
+/* One decal as decal.comp reads it (std430). */
+typedef struct gpu_decal {
+    float box_from_world[16];
+    float color[4];
+    float axis_y[4];  /* w: cos of angle_fade_start */
+    float axis_x[4];  /* w: cos of angle_fade_end */
+    float params[4];  /* normal strength, roughness strength */
+    uint32_t maps[4]; /* albedo, normal, roughness: map binding + 1 (0 = none) */
+} gpu_decal;
+
+/* This frame's decals of one view, as the pass records them. */
 typedef struct decal_frame {
-    rill_rg_image depth, normal, out;
+    rill_rg_image depth, normal, out[RILL__DECAL_IMAGES];
     uint32_t count;
-    decal_push push[RILL_RENDER_MAX_DECALS];
+    float world_from_clip[16];
+    gpu_decal gpu[RILL_RENDER_MAX_DECALS];
+    float rect[RILL_RENDER_MAX_DECALS][4]; /* the projected box in NDC: x0, y0, x1, y1 */
+    rill__img *maps[RILL_RENDER_MAX_DECAL_MAPS];
+    uint32_t map_count;
 } decal_frame;
+
+/* What the extract callback needs: the world (the decal's channels) and the buffer. */
+typedef struct decal_extract {
+    rill_world *world;
+    rill_render_extract_buf *buf;
+} decal_extract;
 
 static bool push_decal(void *user, const float world_from_box[16], const void *component,
                        rill_entity entity) {
-    rill_render_extract_buf *buf = user;
-    rill_render_decal b;
-    memcpy(b.world_from_box, world_from_box, sizeof(b.world_from_box));
+    decal_extract *x = user;
     const rill_render_forward_decal *fd = component;
+    /* The decal's own channels: hidden and wireframe channels do not paint (a decal has no
+     * edges to draw); ghost draws like normal, as ghosted meshes do outside mixed passthrough. */
+    const rill_channel_modes *modes = x->buf->channel_modes;
+    uint64_t mask = modes ? rill_channels_get(x->world, entity) : 0;
+    if (mask & (modes ? modes->hidden | modes->wireframe : 0)) {
+        float opacity = 1.0f;
+        rill_render_mode mode = rill_channels_resolve(modes, mask, &opacity);
+        if (mode == RILL_RENDER_MODE_HIDDEN || mode == RILL_RENDER_MODE_WIREFRAME) {
+            return true;
+        }
+    }
+    rill_render_decal b;
+    memset(&b, 0, sizeof(b));
+    memcpy(b.world_from_box, world_from_box, sizeof(b.world_from_box));
     memcpy(b.base_color, fd->base_color, sizeof(b.base_color));
     b.angle_fade_start = fd->angle_fade_start;
     b.angle_fade_end = fd->angle_fade_end;
     b.entity = entity;
-    return rill_array_push(&buf->decals, b);
+    b.albedo = fd->albedo;
+    b.normal = fd->normal;
+    b.roughness = fd->roughness;
+    b.normal_strength = fd->normal_strength;
+    b.roughness_strength = fd->roughness_strength;
+    return rill_array_push(&x->buf->decals, b);
 }
 
 bool rill__post_extract_decals(rill_world *w, rill_render_extract_buf *buf,
@@ -45,7 +86,8 @@ bool rill__post_extract_decals(rill_world *w, rill_render_extract_buf *buf,
     rill_array_clear(&buf->decals);
     out->decals = NULL;
     out->decal_count = 0;
-    if (!rill__extract_boxes(w, "ForwardDecal", push_decal, buf)) {
+    decal_extract x = {w, buf};
+    if (!rill__extract_boxes(w, "ForwardDecal", push_decal, &x)) {
         return false;
     }
     out->decals = buf->decals.data;
@@ -66,15 +108,96 @@ static bool finite_all(const float *v, int n) {
     return true;
 }
 
-/* The push constants of decal d for a view with this view-projection; false for a box that
- * cannot be inverted or holds non-finite values (skipped, warned once). */
-static bool decal_constants(rill_renderer *r, const rill_render_decal *d, const float vp[16],
-                            decal_push *out) {
-    mat4 box, inv_box, inv_vp, m;
-    memcpy(box, d->world_from_box, sizeof(box));
+static float clamp01(float v) {
+    return isfinite(v) ? fminf(fmaxf(v, 0.0f), 1.0f) : 0.0f;
+}
+
+/* The unit direction of column c of m (the box's axis), or false when it has no length. */
+static bool axis_of(mat4 m, int c, float out[4]) {
+    float len = sqrtf(m[c][0] * m[c][0] + m[c][1] * m[c][1] + m[c][2] * m[c][2]);
+    for (int k = 0; k < 3; k++) {
+        out[k] = len > 0.0f ? m[c][k] / len : 0.0f;
+    }
+    return len > 0.0f && isfinite(len);
+}
+
+/* The box's rectangle on screen (NDC x0, y0, x1, y1) through vp; false when the whole box lies
+ * outside one clip plane (culled). A box crossing the camera plane covers the whole screen. */
+static bool screen_rect(mat4 box, const float vp[16], float out[4]) {
+    mat4 m, clip_from_box;
     memcpy(m, vp, sizeof(m));
+    glm_mat4_mul(m, box, clip_from_box);
+    uint32_t outside[6] = {0};
+    bool behind = false;
+    out[0] = out[1] = 1.0f, out[2] = out[3] = -1.0f;
+    for (int c = 0; c < 8; c++) {
+        vec4 corner = {c & 1 ? 0.5f : -0.5f, c & 2 ? 0.5f : -0.5f, c & 4 ? 0.5f : -0.5f, 1}, cl;
+        glm_mat4_mulv(clip_from_box, corner, cl);
+        outside[0] += cl[0]<-cl[3], outside[1] += cl[0]> cl[3];
+        outside[2] += cl[1]<-cl[3], outside[3] += cl[1]> cl[3];
+        outside[4] += cl[2]<0.0f, outside[5] += cl[2]> cl[3];
+        if (cl[3] <= 1e-6f) {
+            behind = true;
+            continue;
+        }
+        float x = cl[0] / cl[3], y = cl[1] / cl[3];
+        out[0] = fminf(out[0], x), out[1] = fminf(out[1], y);
+        out[2] = fmaxf(out[2], x), out[3] = fmaxf(out[3], y);
+    }
+    for (int p = 0; p < 6; p++) {
+        if (outside[p] == 8) {
+            return false;
+        }
+    }
+    if (behind) {
+        out[0] = out[1] = -1.0f, out[2] = out[3] = 1.0f;
+    }
+    for (int k = 0; k < 4; k++) {
+        out[k] = fminf(fmaxf(out[k], -1.0f), 1.0f);
+    }
+    return out[0] <= out[2] && out[1] <= out[3];
+}
+
+/* The binding + 1 of the map at path for this view (0: none, failed, not uploaded yet, or past
+ * RILL_RENDER_MAX_DECAL_MAPS distinct maps, warned once). */
+static uint32_t map_slot(rill_renderer *r, decal_frame *df, const char *path, bool srgb) {
+    rill__img *img = rill__post_decal_map_img(r, path, srgb);
+    if (!img) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < df->map_count; i++) {
+        if (df->maps[i] == img) {
+            return i + 1;
+        }
+    }
+    if (df->map_count == RILL_RENDER_MAX_DECAL_MAPS) {
+        if (!r->post->warned_many_maps) {
+            RILL_LOG_WARN("render",
+                          "ForwardDecal map '%s': a camera sees more than %u distinct decal maps; "
+                          "decals draw without the rest",
+                          path, RILL_RENDER_MAX_DECAL_MAPS);
+            r->post->warned_many_maps = true;
+        }
+        return 0;
+    }
+    df->maps[df->map_count++] = img;
+    return df->map_count;
+}
+
+/* Decal d as the shader reads it, and its screen rectangle, for a view with this
+ * view-projection; false for a box outside the view, or one that cannot be inverted or holds
+ * non-finite values (skipped, warned once). */
+static bool decal_constants(rill_renderer *r, decal_frame *df, const rill_render_decal *d,
+                            const float vp[16], gpu_decal *out, float rect[4]) {
+    mat4 box, inv_box;
+    memcpy(box, d->world_from_box, sizeof(box));
     bool ok = finite_all(d->world_from_box, 16) && finite_all(d->base_color, 4) &&
               fabsf(glm_mat4_det(box)) > 1e-12f;
+    if (ok) {
+        glm_mat4_inv(box, inv_box);
+        ok = finite_all(&inv_box[0][0], 16) && axis_of(box, 0, out->axis_x) &&
+             axis_of(box, 1, out->axis_y);
+    }
     if (!ok) {
         if (!r->post->warned_decals) {
             RILL_LOG_WARN("render",
@@ -85,32 +208,83 @@ static bool decal_constants(rill_renderer *r, const rill_render_decal *d, const 
         }
         return false;
     }
-    glm_mat4_inv(box, inv_box);
-    glm_mat4_inv(m, inv_vp);
-    glm_mat4_mul(inv_box, inv_vp, m);
-    memcpy(out->box_from_clip, m, sizeof(m));
-    for (int k = 0; k < 4; k++) {
-        out->color[k] = fminf(fmaxf(d->base_color[k], 0.0f), 1.0f);
+    if (!screen_rect(box, vp, rect)) {
+        return false;
     }
-    float up[3] = {box[1][0], box[1][1], box[1][2]};
-    float len = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+    memcpy(out->box_from_world, inv_box, sizeof(inv_box));
+    for (int k = 0; k < 4; k++) {
+        out->color[k] = clamp01(d->base_color[k]);
+    }
     float start =
         isfinite(d->angle_fade_start) ? fminf(fmaxf(d->angle_fade_start, 0.0f), 180.0f) : 60.0f;
     float end = isfinite(d->angle_fade_end) ? fminf(fmaxf(d->angle_fade_end, 0.0f), 180.0f) : 80.0f;
     end = fmaxf(end, start + 0.01f);
-    for (int k = 0; k < 3; k++) {
-        out->up[k] = up[k] / len;
-    }
-    out->up[3] = cosf(start * DEG);
-    out->cos_end = cosf(end * DEG);
+    out->axis_y[3] = cosf(start * DEG);
+    out->axis_x[3] = cosf(end * DEG);
+    out->params[0] = clamp01(d->normal_strength);
+    out->params[1] = clamp01(d->roughness_strength);
+    out->params[2] = out->params[3] = 0.0f;
+    out->maps[0] = map_slot(r, df, d->albedo, true);
+    out->maps[1] = map_slot(r, df, d->normal, false);
+    out->maps[2] = map_slot(r, df, d->roughness, false);
+    out->maps[3] = 0;
     return true;
 }
 
+/* Sets decal i's bit in every tile its rectangle touches. */
+static void bin_decal(uint32_t *bits, uint32_t i, const float rect[4], uint32_t w, uint32_t h,
+                      uint32_t tiles_x, uint32_t tiles_y, uint32_t words) {
+    /* NDC to pixels (y down), then to tiles, widened by a pixel for rounding */
+    float px0 = (rect[0] * 0.5f + 0.5f) * (float)w - 1.0f;
+    float px1 = (rect[2] * 0.5f + 0.5f) * (float)w + 1.0f;
+    float py0 = (0.5f - rect[3] * 0.5f) * (float)h - 1.0f;
+    float py1 = (0.5f - rect[1] * 0.5f) * (float)h + 1.0f;
+    uint32_t tx0 = px0 <= 0.0f ? 0 : (uint32_t)px0 / TILE;
+    uint32_t ty0 = py0 <= 0.0f ? 0 : (uint32_t)py0 / TILE;
+    uint32_t tx1 = px1 <= 0.0f ? 0 : (uint32_t)px1 / TILE;
+    uint32_t ty1 = py1 <= 0.0f ? 0 : (uint32_t)py1 / TILE;
+    tx1 = tx1 < tiles_x ? tx1 : tiles_x - 1;
+    ty1 = ty1 < tiles_y ? ty1 : tiles_y - 1;
+    for (uint32_t ty = ty0; ty <= ty1; ty++) {
+        for (uint32_t tx = tx0; tx <= tx1; tx++) {
+            bits[(ty * tiles_x + tx) * words + i / 32u] |= 1u << (i % 32u);
+        }
+    }
+}
+
 static void exec_decals(rill_rg_ctx *ctx, void *user) {
-    const decal_frame *df = user;
-    rill__img *dst = rill__ctx_img(ctx, df->out);
+    decal_frame *df = user;
+    rill_renderer *r = ctx->r;
+    rill__img *dst = rill__ctx_img(ctx, df->out[0]);
     const rill__img_desc *d = rill__img_get_desc(dst);
-    rill__binding b[3];
+    decal_push push;
+    memset(&push, 0, sizeof(push));
+    push.size[0] = d->width;
+    push.size[1] = d->height;
+    push.tiles_x = (d->width + TILE - 1) / TILE;
+    uint32_t tiles_y = (d->height + TILE - 1) / TILE;
+    push.words = (df->count + 31u) / 32u;
+    memcpy(push.world_from_clip, df->world_from_clip, sizeof(push.world_from_clip));
+    /* the decals and the tiles' bits, in this frame's arena */
+    uint64_t decal_bytes = (uint64_t)df->count * sizeof(gpu_decal);
+    uint64_t bit_bytes = (uint64_t)push.tiles_x * tiles_y * push.words * sizeof(uint32_t);
+    rill__buf *dbuf = NULL, *bbuf = NULL;
+    uint64_t doff = 0, boff = 0;
+    gpu_decal *gd = rill__frame_alloc(ctx->cmd, decal_bytes, 256, &dbuf, &doff);
+    uint32_t *bits = gd ? rill__frame_alloc(ctx->cmd, bit_bytes, 256, &bbuf, &boff) : NULL;
+    if (bits) {
+        memcpy(gd, df->gpu, decal_bytes);
+        memset(bits, 0, bit_bytes);
+        for (uint32_t i = 0; i < df->count; i++) {
+            bin_decal(bits, i, df->rect[i], d->width, d->height, push.tiles_x, tiles_y, push.words);
+        }
+    } else { /* the arena is full: no decals this frame, the images still written (zeros) */
+        push.words = 0;
+        dbuf = bbuf = r->post->no_decal_buf;
+        doff = boff = 0;
+        decal_bytes = bit_bytes = 0;
+    }
+    rill__binding b[7 + RILL_RENDER_MAX_DECAL_MAPS];
     memset(b, 0, sizeof(b));
     rill_rg_image in[2] = {df->depth, df->normal};
     for (int i = 0; i < 2; i++) {
@@ -118,22 +292,22 @@ static void exec_decals(rill_rg_ctx *ctx, void *user) {
         b[i].layer = -1;
         b[i].sampler = RILL__SAMPLER_NEAREST_CLAMP;
     }
-    b[2].img = dst;
-    b[2].layer = -1;
-    b[2].sampler = RILL__SAMPLER_NUM;
-    rill__cmd_bind_pipe(ctx->cmd, ctx->r->post->pipes[POST_PIPE_DECAL]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
-    for (uint32_t i = 0; i < df->count; i++) {
-        decal_push push = df->push[i];
-        push.size[0] = d->width;
-        push.size[1] = d->height;
-        push.first = i == 0;
-        if (i) {
-            rill__cmd_compute_barrier(ctx->cmd);
-        }
-        rill__cmd_push(ctx->cmd, &push, sizeof(push));
-        rill__cmd_dispatch(ctx->cmd, (d->width + 7) / 8, (d->height + 7) / 8, 1);
+    for (int i = 0; i < RILL__DECAL_IMAGES; i++) {
+        b[2 + i].img = rill__ctx_img(ctx, df->out[i]);
+        b[2 + i].layer = -1;
+        b[2 + i].sampler = RILL__SAMPLER_NUM;
     }
+    b[5].buf = dbuf, b[5].offset = doff, b[5].range = decal_bytes;
+    b[6].buf = bbuf, b[6].offset = boff, b[6].range = bit_bytes;
+    for (uint32_t i = 0; i < RILL_RENDER_MAX_DECAL_MAPS; i++) {
+        b[7 + i].img = i < df->map_count ? df->maps[i] : r->white;
+        b[7 + i].layer = -1;
+        b[7 + i].sampler = RILL__SAMPLER_LINEAR_CLAMP;
+    }
+    rill__cmd_bind_pipe(ctx->cmd, r->post->pipes[POST_PIPE_DECAL]);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, (uint32_t)RILL_COUNTOF(b));
+    rill__cmd_push(ctx->cmd, &push, sizeof(push));
+    rill__cmd_dispatch(ctx->cmd, push.tiles_x, tiles_y, 1);
 }
 
 static bool decals_active(const rill_render_effect_ctx *ctx) {
@@ -150,6 +324,7 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
     }
     decal_frame *df = &r->post->decals[ctx->view_index]; /* each camera's own */
     df->count = 0;
+    df->map_count = 0;
     uint32_t n = snap->decal_count;
     if (n > RILL_RENDER_MAX_DECALS) {
         n = RILL_RENDER_MAX_DECALS;
@@ -160,22 +335,37 @@ static rill_result add_decals(rill_render_effect_ctx *ctx, rill_error *err) {
         }
     }
     for (uint32_t i = 0; i < n; i++) {
-        df->count += decal_constants(r, &snap->decals[i], vs->view_proj, &df->push[df->count]);
+        df->count += decal_constants(r, df, &snap->decals[i], vs->view_proj, &df->gpu[df->count],
+                                     df->rect[df->count]);
     }
     if (!df->count) {
-        return RILL_OK;
+        return RILL_OK; /* none in view */
     }
+    mat4 vp;
+    memcpy(vp, vs->view_proj, sizeof(vp));
+    glm_mat4_inv(vp, vp);
+    memcpy(df->world_from_clip, vp, sizeof(vp));
     rill_rg *g = ctx->graph;
-    rill_rg_image_desc id = {.format = RILL_RG_FORMAT_RGBA16F, .scale = r->render_scale};
-    df->out = rill_rg_create_image(g, "decal", &id, err);
+    static const char *const names[RILL__DECAL_IMAGES] = {"decal", "decal_normal", "decal_rough"};
+    static const rill_rg_format formats[RILL__DECAL_IMAGES] = {
+        RILL_RG_FORMAT_RGBA16F, RILL_RG_FORMAT_RGBA16F, RILL_RG_FORMAT_RGBA16F};
+    for (int i = 0; i < RILL__DECAL_IMAGES; i++) {
+        rill_rg_image_desc id = {.format = formats[i], .scale = r->render_scale};
+        df->out[i] = rill_rg_create_image(g, names[i], &id, err);
+        if (!df->out[i].id) {
+            return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
+        }
+    }
     df->depth = vs->res.depth;
     df->normal = vs->res.normal;
     rill_rg_pass p = rill_rg_add_pass(
         g, &(rill_rg_pass_desc){.label = "forward_decal", .exec = exec_decals, .user = df}, err);
     RILL_TRY(rill_rg_use_image(g, p, df->depth, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
     RILL_TRY(rill_rg_use_image(g, p, df->normal, RILL_RG_USAGE_SAMPLED_COMPUTE, err));
-    RILL_TRY(rill_rg_use_image(g, p, df->out, RILL_RG_USAGE_STORAGE_WRITE, err));
-    vs->res.decal = df->out;
+    for (int i = 0; i < RILL__DECAL_IMAGES; i++) {
+        RILL_TRY(rill_rg_use_image(g, p, df->out[i], RILL_RG_USAGE_STORAGE_WRITE, err));
+        vs->res.decal[i] = df->out[i];
+    }
     return RILL_OK;
 }
 
@@ -184,6 +374,14 @@ rill_result rill__post_register_decals(rill_renderer *r, rill_error *err) {
         rill_calloc_tagged(RILL_RENDER_MAX_VIEWS, sizeof(decal_frame), RILL_MEM_RENDER);
     if (!r->post->decals) {
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (decals)");
+    }
+    static const uint8_t zeros[256];
+    r->post->no_decal_buf =
+        rill__buf_create(r->gpu, sizeof(zeros), RILL__BUF_STORAGE | RILL__BUF_TRANSFER_DST, false,
+                         "no decal buffer", err);
+    if (!r->post->no_decal_buf ||
+        rill__buf_upload(r->gpu, r->post->no_decal_buf, 0, zeros, sizeof(zeros), err) != RILL_OK) {
+        return err ? err->code : RILL_ERR_VULKAN;
     }
     rill_render_effect_desc fx = {.id = "forward_decal",
                                   .phase = RILL_RENDER_PHASE_GI,

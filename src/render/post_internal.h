@@ -5,7 +5,9 @@
  *   post_settings.c  the ColorGrading, DepthOfField and MotionBlur components; clamping
  *   post_grade.c     colour grading and its .cube tables
  *   post_dof.c       depth of field
- *   post_motion.c    motion blur */
+ *   post_motion.c    motion blur
+ *   post_decal.c     ForwardDecal: extract, per-view culling and tile binning, the decal pass
+ *   post_decal_maps.c  the decals' textures, read through the file system */
 #ifndef RILL_RENDER_POST_INTERNAL_H
 #define RILL_RENDER_POST_INTERNAL_H
 
@@ -41,6 +43,15 @@ typedef struct rill__post_run {
 
 #define POST_MAX_RUNS 32
 #define POST_MAX_LUTS 8
+#define POST_MAX_DECAL_MAPS 32
+
+/* A ForwardDecal map on the GPU (or why not), by the interned path and colour space. */
+typedef struct rill__post_decal_map {
+    const char *path;
+    bool srgb;
+    rill_texture tex; /* {0}: failed (warned once) */
+    uint64_t last_used;
+} rill__post_decal_map;
 
 /* A .cube table on the GPU (or why not), by the interned path it came from. */
 typedef struct rill__post_lut {
@@ -59,10 +70,13 @@ typedef struct rill__post {
     uint64_t run_frame;
     rill__post_lut luts[POST_MAX_LUTS];
     rill__warned warned;        /* (entity, type, field) keys already warned about */
-    rill__img *no_decal;        /* 1x1, coverage 0: what the lit passes read without decals */
-    struct decal_frame *decals; /* post_decal.c: this frame's decal dispatches, per view */
-    bool warned_decals;         /* a decal with a non-finite or flat box */
-    bool warned_many_decals;    /* more than RILL_RENDER_MAX_DECALS in a frame */
+    rill__img *no_decal;        /* 1x1, all 0: what the lit passes read without decals */
+    rill__buf *no_decal_buf;    /* zeros: the decal pass's buffers when the frame arena is full */
+    struct decal_frame *decals; /* post_decal.c: this frame's decal pass, per view */
+    rill__post_decal_map maps[POST_MAX_DECAL_MAPS];
+    bool warned_decals;      /* a decal with a non-finite or flat box */
+    bool warned_many_decals; /* more than RILL_RENDER_MAX_DECALS in a frame */
+    bool warned_many_maps;   /* more than RILL_RENDER_MAX_DECAL_MAPS for one camera */
 } rill__post;
 
 /* post.c: creates the pipelines and registers the effects (from rill__effects_create); frees. */
@@ -99,6 +113,9 @@ bool rill__post_extract_decals(rill_world *w, rill_render_extract_buf *buf,
                                rill_render_snapshot *out);
 rill_result rill__post_register_decals(rill_renderer *r, rill_error *err);
 rill__img *rill__post_no_decal(const rill_renderer *r);
+/* post_decal_maps.c: the GPU image of the decal map at path (srgb: a colour map), loaded the first
+ * time; NULL for no path, a map that failed (warned once) or one not uploaded yet. */
+rill__img *rill__post_decal_map_img(rill_renderer *r, const char *path, bool srgb);
 /* post_grade.c: frees the tables. */
 void rill__post_luts_destroy(rill_renderer *r);
 

@@ -102,18 +102,51 @@ static const rill_field decal_fields[] = {
      .max = 180,
      .default_value = &f_fade1,
      .doc = "degrees where it is gone"},
+    {.name = "albedo",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_render_forward_decal, albedo),
+     .doc = "sRGB colour map times base_color; its alpha masks the whole decal (empty: none)"},
+    {.name = "normal",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_render_forward_decal, normal),
+     .doc = "tangent-space normal map (u along +X, v along +Z; empty: none)"},
+    {.name = "roughness",
+     .type = RILL_FIELD_ASSET_PATH,
+     .offset = offsetof(rill_render_forward_decal, roughness),
+     .doc = "roughness in the green channel (a glTF metallic-roughness map or a grey image)"},
+    {.name = "normal_strength",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_forward_decal, normal_strength),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 1,
+     .default_value = &f_one,
+     .doc = "how far the normal map replaces the surface's normal"},
+    {.name = "roughness_strength",
+     .type = RILL_FIELD_F32,
+     .offset = offsetof(rill_render_forward_decal, roughness_strength),
+     .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+     .min = 0,
+     .max = 1,
+     .default_value = &f_one,
+     .doc = "how far the roughness map replaces the surface's roughness"},
 };
 
 /* ForwardDecal: a spatial component (one per decal entity), not a routed setting. */
 static rill_result register_decal(rill_world *w, rill_error *err) {
-    static const rill_render_forward_decal decal_default = {{1, 1, 1, 1}, 60.0f, 80.0f};
+    static const rill_render_forward_decal decal_default = {.base_color = {1, 1, 1, 1},
+                                                            .angle_fade_start = 60.0f,
+                                                            .angle_fade_end = 80.0f,
+                                                            .normal_strength = 1.0f,
+                                                            .roughness_strength = 1.0f};
     rill_type_desc d = {.name = "ForwardDecal",
                         RILL_TYPE_LAYOUT(rill_render_forward_decal),
                         .fields = decal_fields,
                         .field_count = (uint32_t)RILL_COUNTOF(decal_fields),
                         .defaults = &decal_default,
-                        .doc = "a box (the entity's transform) painting base_color onto the opaque "
-                               "surfaces inside it, projected along its -Y"};
+                        .doc =
+                            "a box (the entity's transform) painting colour, normal and roughness "
+                            "maps onto the opaque surfaces inside it, projected along its -Y"};
     if (rill_world_find_component(w, d.name).id || rill_world_register_component(w, &d).id) {
         return RILL_OK;
     }

@@ -74,30 +74,49 @@ typedef struct rill_render_motion_blur {
 } rill_render_motion_blur;
 
 /* The component "ForwardDecal": the entity's box (a unit cube, -0.5 .. 0.5 on each axis, placed by
- * its GlobalTransform) paints `base_color` onto the opaque surfaces inside it, projected along the
- * box's -Y axis: the colour replaces the surface's albedo by its alpha before lighting, so the
- * decal is lit, shadowed and fogged like the surface. Surfaces turned away from the box's +Y fade
- * out between angle_fade_start and angle_fade_end (degrees between the surface normal and +Y).
- * Transparent surfaces are not painted. */
+ * its GlobalTransform) paints onto the opaque surfaces inside it, projected along the box's -Y
+ * (the maps' u runs along +X, v along +Z; their top edge is at -Z). Before lighting, inside the
+ * lit pass: `base_color` times the `albedo` map replaces the surface's albedo by its alpha; the
+ * `normal` map (tangent space, +Y green up the image) replaces the surface normal by
+ * normal_strength; the green channel of the `roughness` map replaces its roughness by
+ * roughness_strength; the albedo map's alpha masks all three. So a decal is lit, shadowed and
+ * fogged like the surface. Surfaces turned away from the box's +Y fade out between
+ * angle_fade_start and angle_fade_end (degrees between the surface normal and +Y). Transparent
+ * surfaces are not painted. Map paths are project paths read through the renderer's file system
+ * (rill_renderer_set_vfs; the exported .rmip is preferred); a missing or unreadable one is warned
+ * about once and the decal draws without it. The decal entity's scene channels decide whether it
+ * draws: hidden or wireframe, not at all; ghost, like normal. */
 typedef struct rill_render_forward_decal {
     float base_color[4];    /* linear RGB, alpha = opacity (default (1, 1, 1, 1)) */
     float angle_fade_start; /* degrees, 0 .. 180 (default 60) */
     float angle_fade_end;   /* degrees, above start (default 80) */
+    const char *albedo;     /* sRGB colour map, alpha = coverage (NULL / "": none) */
+    const char *normal;     /* tangent-space normal map (NULL / "": none) */
+    const char *roughness;  /* linear map, roughness in green (NULL / "": none) */
+    float normal_strength; /* 0 .. 1 (default 1): how far the map's normal replaces the surface's */
+    float roughness_strength; /* 0 .. 1 (default 1): how far the map's roughness replaces it */
 } rill_render_forward_decal;
 
-/* One decal of a snapshot (rill_render_extract fills them from ForwardDecal components). */
+/* One decal of a snapshot (rill_render_extract fills them from ForwardDecal components). The map
+ * paths are borrowed from the world (valid until it changes) or the caller. */
 typedef struct rill_render_decal {
     float world_from_box[16]; /* the box's world matrix (column-major) */
     float base_color[4];
-    float angle_fade_start, angle_fade_end; /* degrees */
-    rill_entity entity;                     /* the ForwardDecal's (warnings); 0 by hand */
+    float angle_fade_start, angle_fade_end;  /* degrees */
+    rill_entity entity;                      /* the ForwardDecal's (warnings); 0 by hand */
+    const char *albedo, *normal, *roughness; /* NULL / "": none */
+    float normal_strength, roughness_strength;
 } rill_render_decal;
 
-/* Most decals one frame draws (the rest are dropped with a warning once per renderer). */
+/* Most decals one frame draws (the rest are dropped with a warning once per renderer), and most
+ * distinct decal maps one camera samples in a frame (decals naming more draw without them, warned
+ * once). */
 #define RILL_RENDER_MAX_DECALS 256u
+#define RILL_RENDER_MAX_DECAL_MAPS 8u
 
-/* The file system ColorGrading.lut paths are read from (a project's, rill_app_vfs); NULL: none
- * (a lut then logs that it cannot be read). Borrowed: it must outlive the renderer or be reset. */
+/* The file system ColorGrading.lut and ForwardDecal map paths are read from (a project's,
+ * rill_app_vfs); NULL: none (a lut or map then logs that it cannot be read). Borrowed: it must
+ * outlive the renderer or be reset. */
 void rill_renderer_set_vfs(rill_renderer *r, rill_vfs *vfs);
 
 #ifdef __cplusplus

@@ -50,8 +50,11 @@ layout(set = 0, binding = 6) uniform sampler2D ssao_tex;
 layout(set = 0, binding = 7) uniform samplerCube ibl_specular;
 layout(set = 0, binding = 8) uniform sampler2D ibl_brdf;
 layout(set = 0, binding = 9) uniform sampler2D ibl_sh;
-// ForwardDecal (post_decal.c): premultiplied albedo and coverage per pixel of the 3D image.
+// ForwardDecal (post_decal.c), per pixel of the 3D image, each premultiplied by its coverage
+// (in the last channel): albedo, world-space normal, roughness (r, coverage g). 1x1 zeros without.
 layout(set = 0, binding = 15) uniform sampler2D decal_tex; // after the probes (10..14)
+layout(set = 0, binding = 17) uniform sampler2D decal_normal_tex; // after the transmission image
+layout(set = 0, binding = 18) uniform sampler2D decal_rough_tex;
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;

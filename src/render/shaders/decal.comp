@@ -1,37 +1,131 @@
 #version 450
-// decal.comp: one ForwardDecal box over the 3D image. Each pixel's surface position (prepass depth
-// through the inverse view-projection) is taken into the box's space; inside the unit box, facing
-// the box's +Y within the angle fade, the decal's colour is laid over what earlier decals left
-// (premultiplied albedo, coverage in alpha). The lit passes mix the surface albedo with it.
-layout(local_size_x = 8, local_size_y = 8) in;
+// decal.comp: every ForwardDecal of a view in one pass over the 3D image (post_decal.c). The CPU
+// culls the decals against the view and bins them into 16 x 16 pixel tiles (one bit per decal);
+// each workgroup is one tile and walks only its tile's decals, in order. A pixel's surface (prepass
+// depth through the inverse view-projection) is taken into each box's space; inside the unit box,
+// facing the box's +Y within the angle fade, the decal's albedo, normal and roughness are laid over
+// what earlier decals left (premultiplied, coverage in the last channel). The lit pass mixes the
+// surface's albedo, normal and roughness with them before lighting (pbr_body.glsl).
+layout(local_size_x = 16, local_size_y = 16) in;
+
+struct Decal {
+    mat4 box_from_world;
+    vec4 color;  // linear rgb, opacity
+    vec4 axis_y; // the box's +Y in world space (xyz), cosine of angle_fade_start (w)
+    vec4 axis_x; // the box's +X in world space (xyz), cosine of angle_fade_end (w)
+    vec4 params; // x normal strength, y roughness strength
+    uvec4 maps;  // x albedo, y normal, z roughness: map binding + 1 (0 = none)
+};
+
 layout(set = 0, binding = 0) uniform sampler2D depth;
 layout(set = 0, binding = 1) uniform sampler2D normals;
-layout(set = 0, binding = 2, rgba16f) uniform image2D dst;
+layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D out_albedo;
+layout(set = 0, binding = 3, rgba16f) uniform writeonly image2D out_normal;
+layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D out_rough; // r, coverage g
+layout(set = 0, binding = 5) readonly buffer Decals { Decal decals[]; };
+layout(set = 0, binding = 6) readonly buffer Tiles { uint tile_bits[]; };
+layout(set = 0, binding = 7) uniform sampler2D map0;
+layout(set = 0, binding = 8) uniform sampler2D map1;
+layout(set = 0, binding = 9) uniform sampler2D map2;
+layout(set = 0, binding = 10) uniform sampler2D map3;
+layout(set = 0, binding = 11) uniform sampler2D map4;
+layout(set = 0, binding = 12) uniform sampler2D map5;
+layout(set = 0, binding = 13) uniform sampler2D map6;
+layout(set = 0, binding = 14) uniform sampler2D map7;
+
 layout(push_constant) uniform Push {
     uvec2 size;
-    uint first;       // 1: the first decal of the frame (nothing to lay it over)
-    float cos_end;    // cosine of angle_fade_end
-    mat4 box_from_clip;
-    vec4 color;       // linear rgb, opacity
-    vec4 up;          // the box's +Y in world space (xyz), cosine of angle_fade_start (w)
+    uint tiles_x; // tiles across the image
+    uint words;   // 32-bit words of decal bits per tile
+    mat4 world_from_clip;
 } pc;
+
+// Map i with explicit gradients (compute has no derivatives); the binding is picked by a switch
+// because the maps are separate bindings.
+vec4 sample_map(uint i, vec2 uv, vec2 gx, vec2 gy) {
+    switch (i) {
+    case 0u: return textureGrad(map0, uv, gx, gy);
+    case 1u: return textureGrad(map1, uv, gx, gy);
+    case 2u: return textureGrad(map2, uv, gx, gy);
+    case 3u: return textureGrad(map3, uv, gx, gy);
+    case 4u: return textureGrad(map4, uv, gx, gy);
+    case 5u: return textureGrad(map5, uv, gx, gy);
+    case 6u: return textureGrad(map6, uv, gx, gy);
+    default: return textureGrad(map7, uv, gx, gy);
+    }
+}
+
+vec3 unproject(vec2 ndc, float d) {
+    vec4 w = pc.world_from_clip * vec4(ndc, d, 1.0);
+    return w.xyz / w.w;
+}
+
+// Where the view ray through ndc meets the plane (pos, n): the neighbour pixel's surface point
+// for the maps' gradients (the ray from the near plane through depth d, at most 4x as far).
+vec3 on_plane(vec2 ndc, float d, vec3 pos, vec3 n) {
+    vec3 o = unproject(ndc, 0.0), a = unproject(ndc, d);
+    float den = dot(n, a - o);
+    float t = abs(den) > 1e-8 ? clamp(dot(n, pos - o) / den, 0.0, 4.0) : 1.0;
+    return o + (a - o) * t;
+}
 
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (p.x >= int(pc.size.x) || p.y >= int(pc.size.y))
         return;
-    vec4 prev = pc.first == 1u ? vec4(0.0) : imageLoad(dst, p);
+    vec4 acc_a = vec4(0.0), acc_n = vec4(0.0);
+    vec2 acc_r = vec2(0.0);
     float d = texelFetch(depth, p, 0).r;
-    float cover = 0.0;
     if (d < 1.0) {
-        vec2 uv = (vec2(p) + 0.5) / vec2(pc.size);
-        vec4 b = pc.box_from_clip * vec4(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, d, 1.0);
-        vec3 q = b.xyz / b.w;
-        if (all(lessThanEqual(abs(q), vec3(0.5)))) {
-            float facing = dot(normalize(texelFetch(normals, p, 0).xyz), pc.up.xyz);
-            cover = pc.color.a * smoothstep(pc.cos_end, pc.up.w, facing);
+        vec2 px = 2.0 / vec2(pc.size);
+        vec2 ndc = vec2((float(p.x) + 0.5) * px.x - 1.0, 1.0 - (float(p.y) + 0.5) * px.y);
+        vec3 pos = unproject(ndc, d);
+        vec3 n = normalize(texelFetch(normals, p, 0).xyz);
+        vec3 pos_x = on_plane(ndc + vec2(px.x, 0.0), d, pos, n);
+        vec3 pos_y = on_plane(ndc - vec2(0.0, px.y), d, pos, n);
+        uint base = (gl_WorkGroupID.y * pc.tiles_x + gl_WorkGroupID.x) * pc.words;
+        for (uint w = 0u; w < pc.words; w++) {
+            uint bits = tile_bits[base + w];
+            while (bits != 0u) {
+                int b = findLSB(bits);
+                bits &= bits - 1u;
+                Decal dc = decals[w * 32u + uint(b)];
+                vec3 q = (dc.box_from_world * vec4(pos, 1.0)).xyz;
+                if (any(greaterThan(abs(q), vec3(0.5))))
+                    continue;
+                float m = smoothstep(dc.axis_x.w, dc.axis_y.w, dot(n, dc.axis_y.xyz));
+                if (m <= 0.0)
+                    continue;
+                vec2 uv = q.xz + 0.5;
+                vec2 gx = (dc.box_from_world * vec4(pos_x, 1.0)).xz + 0.5 - uv;
+                vec2 gy = (dc.box_from_world * vec4(pos_y, 1.0)).xz + 0.5 - uv;
+                vec3 albedo = dc.color.rgb;
+                if (dc.maps.x != 0u) {
+                    vec4 t = sample_map(dc.maps.x - 1u, uv, gx, gy);
+                    albedo *= t.rgb;
+                    m *= t.a;
+                }
+                float ca = m * dc.color.a;
+                acc_a = vec4(albedo * ca, ca) + acc_a * (1.0 - ca);
+                if (dc.maps.y != 0u) {
+                    // tangent space on the surface: u along the box's +X, the image's up along -Z
+                    vec2 xy = sample_map(dc.maps.y - 1u, uv, gx, gy).xy * 2.0 - 1.0;
+                    float z = sqrt(max(0.0, 1.0 - dot(xy, xy)));
+                    vec3 t = dc.axis_x.xyz - n * dot(dc.axis_x.xyz, n);
+                    t = dot(t, t) > 1e-8 ? normalize(t) : vec3(0.0);
+                    vec3 nd = normalize(t * xy.x + cross(n, t) * xy.y + n * z);
+                    float cn = m * dc.params.x;
+                    acc_n = vec4(nd * cn, cn) + acc_n * (1.0 - cn);
+                }
+                if (dc.maps.z != 0u) {
+                    float rv = sample_map(dc.maps.z - 1u, uv, gx, gy).g;
+                    float cr = m * dc.params.y;
+                    acc_r = vec2(rv * cr, cr) + acc_r * (1.0 - cr);
+                }
+            }
         }
     }
-    imageStore(dst, p, vec4(pc.color.rgb * cover + prev.rgb * (1.0 - cover),
-                            cover + prev.a * (1.0 - cover)));
+    imageStore(out_albedo, p, acc_a);
+    imageStore(out_normal, p, acc_n);
+    imageStore(out_rough, p, vec4(acc_r, 0.0, 0.0));
 }

@@ -251,17 +251,22 @@ void main() {
         mr = texture(mr_tex, slot_uv(SLOT_MR, in_uv, in_uv1));
         ao = mix(1.0, texture(occlusion_tex, slot_uv(SLOT_OCCLUSION, in_uv, in_uv1)).r, material.params.z);
     }
+    vec2 decal_rough = vec2(0.0); // premultiplied roughness, coverage
     if (material.params2.y != 2.0 && material.params5.x <= 0.0) { // ForwardDecal: opaque surfaces
         ivec2 dp = min(ivec2(gl_FragCoord.xy), textureSize(decal_tex, 0) - 1); // 1x1 without decals
         vec4 dc = texelFetch(decal_tex, dp, 0);
         base.rgb = base.rgb * (1.0 - dc.a) + dc.rgb;
+        vec4 dn = texelFetch(decal_normal_tex, min(dp, textureSize(decal_normal_tex, 0) - 1), 0);
+        if (dn.w > 0.0)
+            n = normalize(n * (1.0 - dn.w) + dn.xyz);
+        decal_rough = texelFetch(decal_rough_tex, min(dp, textureSize(decal_rough_tex, 0) - 1), 0).rg;
     }
     if (material.params3.x > 0.5) { // unlit: the base colour as it is
         pbr_emit(vec4(base.rgb, material.params2.y == 2.0 ? base.a : 1.0));
         return;
     }
     float metallic = clamp(material.params.x * mr.b, 0.0, 1.0);
-    float rough = clamp(material.params.y * mr.g, 0.045, 1.0);
+    float rough = clamp(material.params.y * mr.g * (1.0 - decal_rough.y) + decal_rough.x, 0.045, 1.0);
     float coat = material.params3.y, coat_rough = material.params3.z;
     vec3 coat_n = geo_n;
     if (coat > 0.0) { // strength times red, roughness times green of their textures

@@ -1,0 +1,365 @@
+/* ForwardDecal maps and the tiled decal pass (rill/render/post.h) on lavapipe, 96x64, validation
+ * on: an albedo map paints only where its alpha covers (the half of the box it covers, greener);
+ * a normal-only map changes the shading inside the box and nowhere else, and at strength 0 changes
+ * nothing; a roughness map changes the floor's highlight inside the box; a missing map is warned
+ * about by name and the decal draws its colour as if it had none; a NaN box is skipped with a
+ * warning while the other decals still draw; many decals over the floor (binned into tiles) paint
+ * only inside their boxes; a decal entity in a hidden channel is not extracted, one in a ghost
+ * channel is. */
+#include "rill_test.h"
+
+#include "rill/asset.h"
+#include "rill/channels.h"
+#include "rill/formats/image.h"
+#include "rill/render.h"
+#include "rill/render/effects.h"
+#include "rill/render/post.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_test.h"
+
+#include <cglm/clipspace/persp_rh_zo.h>
+
+#define W 96
+#define H 64
+
+typedef struct scene {
+    rill_renderer *r;
+    rill_mesh cube;
+    rill_material floor;
+    rill_render_instance inst[1];
+    rill_render_snapshot s;
+    rill_vfs *vfs;
+    char dir[512];
+    mat4 vp;
+    uint8_t px[W * H * 4];
+} scene;
+
+/* One 16x16 RGBA8 map written as a PNG under the scene's folder. */
+static void write_map(scene *sc, const char *name, const uint8_t rgba_left[4],
+                      const uint8_t rgba_right[4]) {
+    uint8_t px[16 * 16 * 4];
+    for (int i = 0; i < 16 * 16; i++) {
+        memcpy(px + i * 4, (i % 16) < 8 ? rgba_left : rgba_right, 4);
+    }
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s", sc->dir, name);
+    rill_error err = {0};
+    assert_int_equal(rill_image_write_png(path, px, 16, 16, 4, &err), RILL_OK);
+}
+
+/* A floor slab seen from above and in front, lit by a low sun; the maps' folder mounted. */
+static bool scene_open(scene *sc, const char *name) {
+    memset(sc, 0, sizeof(*sc));
+    sc->r =
+        render_test_renderer((rill_renderer_desc){.width = W, .height = H, .shadow_map_size = 256});
+    if (!sc->r) {
+        return false;
+    }
+    rill_error err = {0};
+    sc->cube = rill_render_mesh_cube(sc->r, &err);
+    sc->floor = render_test_material(
+        sc->r, (rill_material_desc){.base_color = {0.6f, 0.4f, 0.4f, 1}, .roughness = 0.25f});
+    mat4 wfv, view, proj;
+    render_test_look_at(wfv, (float[3]){0, 3, 4}, (float[3]){0, -1, 0});
+    memcpy(sc->s.view.world_from_view, wfv, sizeof(wfv));
+    glm_mat4_inv(wfv, view);
+    glm_perspective_rh_zo(0.8f, (float)W / (float)H, 0.1f, 1000.0f, proj);
+    glm_mat4_mul(proj, view, sc->vp);
+    sc->s.has_sun = true;
+    sc->s.sun = (rill_render_dir_light){{0.2f, -0.6f, -1.0f}, {1, 1, 1}, 3.0f, false, false};
+    sc->s.ambient[0] = sc->s.ambient[1] = sc->s.ambient[2] = 0.2f;
+    sc->s.instances = sc->inst;
+    render_test_place(&sc->inst[0], 1, sc->cube, sc->floor, (float[3]){0, -1.1f, 0}, 1.0f, 0);
+    sc->inst[0].transform[0] = 8.0f, sc->inst[0].transform[5] = 0.2f;
+    sc->inst[0].transform[10] = 8.0f;
+    sc->s.instance_count = 1;
+    rill_test_tmpdir(sc->dir, sizeof(sc->dir), name);
+    sc->vfs = rill_vfs_create(&(rill_vfs_desc){0}, &err);
+    assert_non_null(sc->vfs);
+    assert_int_equal(rill_vfs_mount_dir(sc->vfs, sc->dir, &err), RILL_OK);
+    rill_renderer_set_vfs(sc->r, sc->vfs);
+    return true;
+}
+
+static void scene_close(scene *sc) {
+    rill_renderer_set_vfs(sc->r, NULL);
+    rill_render_mesh_destroy(sc->r, sc->cube);
+    rill_render_material_destroy(sc->r, sc->floor);
+    render_test_destroy_clean(sc->r, false);
+    rill_vfs_destroy(sc->vfs);
+    rill_test_tmpdir_remove(sc->dir);
+}
+
+static void scene_render(scene *sc, const rill_render_decal *d, uint32_t n, int frames) {
+    sc->s.decals = d;
+    sc->s.decal_count = n;
+    rill_error err = {0};
+    for (int f = 0; f < frames; f++) {
+        assert_int_equal(rill_renderer_render(sc->r, &sc->s, &err), RILL_OK);
+    }
+    assert_int_equal(rill_renderer_read_pixels(sc->r, sc->px, sizeof(sc->px), &err), RILL_OK);
+}
+
+/* A decal box at (x, -1, z), sx wide and sz deep, 1 m tall, projecting down. */
+static rill_render_decal box_decal(float x, float z, float sx, float sz) {
+    rill_render_decal d;
+    memset(&d, 0, sizeof(d));
+    mat4 box;
+    glm_mat4_identity(box);
+    glm_translate(box, (vec3){x, -1.0f, z});
+    glm_scale(box, (vec3){sx, 1.0f, sz});
+    memcpy(d.world_from_box, box, sizeof(box));
+    memcpy(d.base_color, (float[4]){1, 1, 1, 1}, sizeof(d.base_color));
+    d.angle_fade_start = 60, d.angle_fade_end = 80;
+    d.normal_strength = d.roughness_strength = 1.0f;
+    return d;
+}
+
+/* The screen rectangle (pixels x0, y0, x1, y1) of the box part [lo, hi] (box space). */
+static void box_rect(const scene *sc, const rill_render_decal *d, const float lo[3],
+                     const float hi[3], float out[4]) {
+    mat4 box, vp;
+    memcpy(box, d->world_from_box, sizeof(box));
+    memcpy(vp, sc->vp, sizeof(vp));
+    out[0] = W, out[1] = H, out[2] = 0, out[3] = 0;
+    for (int c = 0; c < 8; c++) {
+        vec4 corner = {c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2], 1}, w,
+             cl;
+        glm_mat4_mulv(box, corner, w);
+        glm_mat4_mulv(vp, w, cl);
+        float sx = (cl[0] / cl[3] * 0.5f + 0.5f) * W, sy = (0.5f - cl[1] / cl[3] * 0.5f) * H;
+        out[0] = fminf(out[0], sx), out[2] = fmaxf(out[2], sx);
+        out[1] = fminf(out[1], sy), out[3] = fmaxf(out[3], sy);
+    }
+}
+
+static const float whole_lo[3] = {-0.5f, -0.5f, -0.5f}, whole_hi[3] = {0.5f, 0.5f, 0.5f};
+
+/* Pixels that differ from base; *outside gets those outside every rect (n of them). */
+static int changed_pixels(const uint8_t *base, const uint8_t *px, const float (*rects)[4], int n,
+                          int *outside) {
+    int changed = 0;
+    *outside = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            if (memcmp(base + (y * W + x) * 4, px + (y * W + x) * 4, 3) == 0) {
+                continue;
+            }
+            changed++;
+            bool in = false;
+            for (int i = 0; i < n; i++) {
+                const float *r = rects[i];
+                in |= x + 1 >= r[0] && x <= r[2] + 1 && y + 1 >= r[1] && y <= r[3] + 1;
+            }
+            *outside += !in;
+        }
+    }
+    return changed;
+}
+
+/* An albedo map opaque green on its left half (box -X) and transparent on its right: only the
+ * left half of the box turns greener. */
+static void test_albedo_map(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_albedo")) {
+        skip();
+    }
+    write_map(&sc, "paint.png", (uint8_t[4]){0, 255, 0, 255}, (uint8_t[4]){255, 0, 0, 0});
+    static uint8_t base[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    rill_render_decal d = box_decal(0, 0, 2.0f, 2.0f);
+    d.albedo = "paint.png";
+    scene_render(&sc, &d, 1, 3); /* the first frame reads and uploads the map */
+    float left[1][4];
+    box_rect(&sc, &d, whole_lo, (float[3]){0.0f, 0.5f, 0.5f}, left[0]);
+    int outside = 0, changed = changed_pixels(base, sc.px, left, 1, &outside);
+    int greener = 0;
+    for (int i = 0; i < W * H; i++) {
+        greener += sc.px[i * 4 + 1] > base[i * 4 + 1] + 20 && sc.px[i * 4] < base[i * 4];
+    }
+    print_message("albedo map: %d pixels changed (%d greener), %d outside the map's opaque half\n",
+                  changed, greener, outside);
+    assert_true(changed > 100);
+    assert_true(greener > changed * 9 / 10);
+    assert_int_equal(outside, 0);
+    scene_close(&sc);
+}
+
+/* A normal-only decal (base_color alpha 0): a map tilting the normal towards +X changes the
+ * shading inside the box only; at normal_strength 0 it changes nothing. */
+static void test_normal_map(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_normal")) {
+        skip();
+    }
+    /* tangent space (0.7, 0, 0.71): 0.5 + 0.5 v */
+    write_map(&sc, "bump_n.png", (uint8_t[4]){217, 128, 218, 255},
+              (uint8_t[4]){217, 128, 218, 255});
+    static uint8_t base[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    rill_render_decal d = box_decal(0, 0, 2.0f, 2.0f);
+    d.base_color[3] = 0.0f;
+    d.normal = "bump_n.png";
+    scene_render(&sc, &d, 1, 3);
+    float rect[1][4];
+    box_rect(&sc, &d, whole_lo, whole_hi, rect[0]);
+    int outside = 0, changed = changed_pixels(base, sc.px, rect, 1, &outside);
+    print_message("normal map: %d pixels shaded differently, %d outside the box\n", changed,
+                  outside);
+    assert_true(changed > 100);
+    assert_int_equal(outside, 0);
+    d.normal_strength = 0.0f;
+    scene_render(&sc, &d, 1, 1);
+    assert_memory_equal(sc.px, base, sizeof(base));
+    scene_close(&sc);
+}
+
+/* A roughness map (green 255: fully rough) over a glossy floor changes its lighting inside the
+ * box only. */
+static void test_roughness_map(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_rough")) {
+        skip();
+    }
+    write_map(&sc, "matte_rough.png", (uint8_t[4]){0, 255, 0, 255}, (uint8_t[4]){0, 255, 0, 255});
+    static uint8_t base[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    rill_render_decal d = box_decal(0, 0, 2.0f, 2.0f);
+    d.base_color[3] = 0.0f;
+    d.roughness = "matte_rough.png";
+    scene_render(&sc, &d, 1, 3);
+    float rect[1][4];
+    box_rect(&sc, &d, whole_lo, whole_hi, rect[0]);
+    int outside = 0, changed = changed_pixels(base, sc.px, rect, 1, &outside);
+    print_message("roughness map: %d pixels changed, %d outside the box\n", changed, outside);
+    assert_true(changed > 50);
+    assert_int_equal(outside, 0);
+    scene_close(&sc);
+}
+
+/* A map that does not exist: one warning naming it, and the decal draws its colour exactly as a
+ * decal without maps does. A NaN box among good decals is skipped with a warning naming its
+ * entity; the others still draw. */
+static void test_missing_map_and_nan_box(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_missing")) {
+        skip();
+    }
+    rill_render_decal d[2] = {box_decal(0, 0, 1.5f, 1.5f), box_decal(1, 0, 1, 1)};
+    memcpy(d[0].base_color, (float[4]){0.9f, 0.1f, 0.1f, 1}, sizeof(d[0].base_color));
+    scene_render(&sc, d, 1, 2);
+    static uint8_t plain[W * H * 4];
+    memcpy(plain, sc.px, sizeof(plain));
+    d[0].albedo = "maps/nope.png";
+    rill_test_log log = {0};
+    rill_test_log_begin(&log);
+    scene_render(&sc, d, 1, 2);
+    rill_test_log_end(&log);
+    assert_true(log.count[RILL_LOG_WARN] >= 1);
+    print_message("missing map: %s\n", log.last_msg);
+    assert_non_null(strstr(log.last_msg, "maps/nope.png"));
+    assert_memory_equal(sc.px, plain, sizeof(plain));
+
+    d[1].world_from_box[5] = NAN;
+    d[1].entity = RILL_ENTITY_MAKE(7, 0);
+    rill_test_log_begin(&log);
+    scene_render(&sc, d, 2, 1);
+    rill_test_log_end(&log);
+    assert_non_null(strstr(log.last_msg, "7:0"));
+    assert_memory_equal(sc.px, plain, sizeof(plain));
+    scene_close(&sc);
+}
+
+/* 60 small decals in a grid over the floor (many tiles, several decals per tile): every changed
+ * pixel lies inside some decal's box, and most boxes paint. */
+static void test_many_decals_binned(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_many")) {
+        skip();
+    }
+    static uint8_t base[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    enum { N = 60 };
+    static rill_render_decal d[N];
+    static float rects[N][4];
+    for (int i = 0; i < N; i++) {
+        d[i] = box_decal((float)(i % 10) * 0.6f - 2.7f, (float)(i / 10) * 0.6f - 1.5f, 0.3f, 0.3f);
+        memcpy(d[i].base_color, (float[4]){0.1f, 0.2f, 0.9f, 1}, sizeof(d[i].base_color));
+        box_rect(&sc, &d[i], whole_lo, whole_hi, rects[i]);
+    }
+    scene_render(&sc, d, N, 1);
+    assert_true(rill_render_effect_count(sc.r) > 0);
+    int outside = 0, changed = changed_pixels(base, sc.px, (const float(*)[4])rects, N, &outside);
+    print_message("%d decals: %d pixels painted, %d outside every box\n", N, changed, outside);
+    assert_true(changed > 200);
+    assert_int_equal(outside, 0);
+    scene_close(&sc);
+}
+
+/* The decal entity's channels: hidden leaves it out of the snapshot, ghost keeps it. */
+static void test_decal_channels(void **state) {
+    (void)state;
+    rill_world *w = rill_world_create(NULL, NULL);
+    rill_render_components comps;
+    rill_error err = {0};
+    assert_int_equal(rill_render_register_components(w, &comps, &err), RILL_OK);
+    const rill_builtins *b = rill_world_builtin(w);
+    rill_entity cam = rill_world_spawn(w), decal = rill_world_spawn(w);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(w, b->camera), &c);
+    c.active = true;
+    assert_non_null(rill_world_add(w, cam, b->camera, &c));
+    assert_non_null(rill_world_add(w, cam, b->transform, NULL));
+    assert_non_null(rill_world_add(w, cam, b->global_transform, NULL));
+    rill_component fdc = rill_world_find_component(w, "ForwardDecal");
+    rill_render_forward_decal fd;
+    rill_type_apply_defaults(rill_world_component_type(w, fdc), &fd);
+    assert_float_equal(fd.normal_strength, 1.0f, 0.0);
+    assert_float_equal(fd.roughness_strength, 1.0f, 0.0);
+    fd.albedo = rill_intern("decals/crack.png");
+    assert_non_null(rill_world_add(w, decal, fdc, &fd));
+    assert_non_null(rill_world_add(w, decal, b->transform, NULL));
+    assert_non_null(rill_world_add(w, decal, b->global_transform, NULL));
+    assert_true(rill_channels_set(w, decal, 1ull << 20));
+    rill_world_update_transforms(w);
+    rill_render_extract_buf buf;
+    memset(&buf, 0, sizeof(buf));
+    rill_render_snapshot s;
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.decal_count, 1);
+    assert_string_equal(s.decals[0].albedo, "decals/crack.png");
+    rill_channels_set_mode(w, 1ull << 20, RILL_RENDER_MODE_HIDDEN, 1.0f);
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.decal_count, 0);
+    rill_channels_set_mode(w, 1ull << 20, RILL_RENDER_MODE_WIREFRAME, 1.0f);
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.decal_count, 0);
+    rill_channels_set_mode(w, 1ull << 20, RILL_RENDER_MODE_GHOST, 0.5f);
+    assert_int_equal(rill_render_extract(w, &comps, &buf, &s, &err), RILL_OK);
+    assert_int_equal(s.decal_count, 1);
+    rill_render_extract_buf_free(&buf);
+    rill_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_albedo_map),         cmocka_unit_test(test_normal_map),
+        cmocka_unit_test(test_roughness_map),      cmocka_unit_test(test_missing_map_and_nan_box),
+        cmocka_unit_test(test_many_decals_binned), cmocka_unit_test(test_decal_channels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
