@@ -6,17 +6,19 @@
  *   motion_blur        8 and 32 samples, shutter 180 degrees
  *   color_grading      the HDR part (white balance, contrast, saturation) alone, the .cube part
  *                      alone (a 33^3 table), both
- *   forward_decal      100 decal boxes (10 x 10 over the grid, 1.2 m each)
+ *   forward_decal      100 decal boxes (10 x 10 over the grid, 1.2 m each): colour only, and with
+ *                      albedo, normal and roughness maps (64 x 64 PNGs); one tiled pass each
  * Each line gives the effect's passes and GPU time (registry pass timings, mean after warm-up) and
  * the frame's GPU time. Figures quote the machine (docs/benchmarks.md).
  *
- * usage: bench_post [--size 1920x1080] [--frames 30] [--device NAME] */
+ * usage: bench_post [--size 1920x1080] [--frames 30] [--device NAME] [--only decals] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rill/asset.h"
+#include "rill/formats/image.h"
 #include "rill/render.h"
 #include "rill/render/effects.h"
 #include "rill/render/post.h"
@@ -104,8 +106,39 @@ static void report(const bench *b, const char *effect, const char *variant, samp
     fflush(stdout);
 }
 
-/* 100 decal boxes laid over the cube grid, projecting down. */
-static void bench_decals(bench *b) {
+/* A 64 x 64 map under dir: a ring (albedo: colour in the ring, transparent outside; normal: a
+ * bump; roughness: rough ring on a glossy ground). */
+static void write_decal_map(const char *dir, const char *name, int kind) {
+    static uint8_t px[64 * 64 * 4];
+    for (int y = 0; y < 64; y++) {
+        for (int x = 0; x < 64; x++) {
+            float dx = ((float)x - 31.5f) / 32.0f, dy = ((float)y - 31.5f) / 32.0f;
+            float r = sqrtf(dx * dx + dy * dy);
+            bool ring = r > 0.5f && r < 0.9f;
+            uint8_t *p = px + (y * 64 + x) * 4;
+            if (kind == 0) {
+                p[0] = 200, p[1] = 60, p[2] = 30, p[3] = ring ? 255 : 0;
+            } else if (kind == 1) {
+                float s = ring ? 0.5f : 0.0f;
+                p[0] = (uint8_t)(127.5f + 127.0f * dx * s),
+                p[1] = (uint8_t)(127.5f - 127.0f * dy * s);
+                p[2] = 230, p[3] = 255;
+            } else {
+                p[0] = 0, p[1] = ring ? 240 : 40, p[2] = 0, p[3] = 255;
+            }
+        }
+    }
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    rill_error err = {0};
+    if (rill_image_write_png(path, px, 64, 64, 4, &err) != RILL_OK) {
+        die("decal map", &err);
+    }
+}
+
+/* 100 decal boxes laid over the cube grid, projecting down: colour only, then with maps read
+ * through vfs (rooted at dir). */
+static void bench_decals(bench *b, rill_vfs *vfs, const char *dir) {
     static rill_render_decal d[100];
     for (int i = 0; i < 100; i++) {
         mat4 m;
@@ -117,12 +150,28 @@ static void bench_decals(bench *b) {
         d[i].base_color[0] = (float)(i % 3) * 0.4f, d[i].base_color[1] = 0.5f;
         d[i].base_color[2] = 0.2f, d[i].base_color[3] = 0.8f;
         d[i].angle_fade_start = 60, d[i].angle_fade_end = 80;
+        d[i].normal_strength = d[i].roughness_strength = 1.0f;
     }
     static const char *const ids[] = {"forward_decal", NULL};
     b->decals = d;
     b->decal_count = 100;
     report(b, "forward_decal", "100_boxes", measure(b, NULL, 0, ids));
+    write_decal_map(dir, "ring.png", 0);
+    write_decal_map(dir, "ring_n.png", 1);
+    write_decal_map(dir, "ring_rough.png", 2);
+    rill_renderer_set_vfs(b->r, vfs);
+    for (int i = 0; i < 100; i++) {
+        d[i].albedo = "ring.png", d[i].normal = "ring_n.png", d[i].roughness = "ring_rough.png";
+    }
+    report(b, "forward_decal", "100_boxes_3_maps", measure(b, NULL, 0, ids));
+    rill_renderer_set_vfs(b->r, NULL);
     b->decal_count = 0;
+    static const char *const names[] = {"ring.png", "ring_n.png", "ring_rough.png"};
+    for (int i = 0; i < 3; i++) {
+        char path[600];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        unlink(path);
+    }
 }
 
 /* A warm 33^3 .cube table in a fresh folder mounted as the renderer's file system. */
@@ -153,9 +202,20 @@ static rill_vfs *lut_vfs(char *dir, size_t cap) {
     return vfs;
 }
 
-static void run(bench *b) {
+static void run(bench *b, bool only_decals) {
     sample none = measure(b, NULL, 0, NULL);
     report(b, "none", "", none);
+    char dir[64];
+    rill_vfs *vfs = lut_vfs(dir, sizeof(dir));
+    if (only_decals) {
+        bench_decals(b, vfs, dir);
+        rill_vfs_destroy(vfs);
+        char path[600];
+        snprintf(path, sizeof(path), "%s/warm.cube", dir);
+        unlink(path);
+        rmdir(dir);
+        return;
+    }
 
     static const char *const dof_ids[] = {"depth_of_field", NULL};
     for (int mode = 0; mode < 2; mode++) {
@@ -172,8 +232,6 @@ static void run(bench *b) {
         report(b, "motion_blur", i ? "32_samples" : "8_samples", measure(b, &rs, 1, mb_ids));
     }
 
-    char dir[64];
-    rill_vfs *vfs = lut_vfs(dir, sizeof(dir));
     rill_renderer_set_vfs(b->r, vfs);
     static const char *const grade_ids[] = {"color_grading", "color_grading_lut", NULL};
     rill_render_color_grading g = {.temperature = 0.3f,
@@ -189,8 +247,8 @@ static void run(bench *b) {
     g.temperature = 0.3f, g.contrast = 1.1f, g.saturation = 1.2f;
     report(b, "color_grading", "hdr_and_lut_33", measure(b, &rs, 1, grade_ids));
     rill_renderer_set_vfs(b->r, NULL);
+    bench_decals(b, vfs, dir);
     rill_vfs_destroy(vfs);
-    bench_decals(b);
     char path[600];
     snprintf(path, sizeof(path), "%s/warm.cube", dir);
     unlink(path);
@@ -199,6 +257,7 @@ static void run(bench *b) {
 
 int main(int argc, char **argv) {
     bench b = {.w = 1920, .h = 1080, .frames = 30};
+    bool only_decals = false;
     rill_renderer_desc d = rill_renderer_query_defaults();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--size") && i + 1 < argc) {
@@ -210,8 +269,11 @@ int main(int argc, char **argv) {
             b.frames = b.frames ? b.frames : 1;
         } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
             d.device_name = argv[++i];
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc && !strcmp(argv[i + 1], "decals")) {
+            only_decals = true, i++;
         } else {
-            fprintf(stderr, "usage: bench_post [--size 1920x1080] [--frames 30] [--device NAME]\n");
+            fprintf(stderr, "usage: bench_post [--size 1920x1080] [--frames 30] [--device NAME] "
+                            "[--only decals]\n");
             return 2;
         }
     }
@@ -234,7 +296,7 @@ int main(int argc, char **argv) {
     if (!b.cube.id) {
         die("cube", &err);
     }
-    run(&b);
+    run(&b, only_decals);
     rill_renderer_destroy(b.r);
     return 0;
 }
