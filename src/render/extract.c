@@ -72,6 +72,7 @@ void rill_render_extract_buf_free(rill_render_extract_buf *buf) {
     rill_array_free(&buf->oceans);
     rill_array_free(&buf->routed_bytes);
     rill_array_free(&buf->route_sources);
+    rill_array_free(&buf->settings_warned);
     rill_array_free(&buf->shown);
     rill_array_free(&buf->shown_tmp);
     rill_array_free(&buf->walk_parts);

@@ -635,6 +635,14 @@ uint32_t rill__fix_u32(const rill__fix_src *s, const char *field, uint32_t v, ui
                        uint32_t hi);
 float rill__settings_fix(rill_renderer *r, const char *type, rill_entity source, const char *field,
                          float v, float lo, float hi, float def);
+/* Every float lane of a routed settings copy (data, of type td, from entity source) that is NaN
+ * or infinite is replaced: +inf by the field's maximum, -inf by its minimum, where it has one,
+ * anything else by the field's default; a warning names type, entity, field and both values, once
+ * per (source, type, field) in warned. Each settings type's own resolution then clamps finite
+ * values; this keeps what no range reaches (inf on a field with only a minimum, a field with no
+ * range) off the GPU whatever set it: a scene file, --effect, a script, C. */
+void rill__settings_fix_nonfinite(const rill_type_desc *td, rill_entity source, void *data,
+                                  rill_render_extract_buf *warned);
 /* render_targets.c: whether tex is a render texture (owned by the renderer). */
 bool rill__target_owned(const rill_renderer *r, rill_texture tex);
 /* The GPU image of a texture (NULL for a stale handle). */

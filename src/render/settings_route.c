@@ -428,11 +428,12 @@ rill_result rill__render_route_settings(rill_world *w, const rill_render_compone
                 return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory routing");
             }
             memcpy(dst + pad, data, td->size);
+            rill__settings_fix_nonfinite(td, src, dst + pad, buf); /* no NaN or inf routed */
             rill_render_routed_settings *rs = &buf->routed[vi][views[vi]->settings_count++];
             /* offset now, pointer once every copy is in (the array may move) */
             *rs = (rill_render_routed_settings){td->name, (const void *)(uintptr_t)(at + pad),
                                                 td->size, src};
-            apply_engine(comps, t, data, views[vi]);
+            apply_engine(comps, t, dst + pad, views[vi]);
         }
     }
     for (uint32_t vi = 0; vi < n; vi++) {

@@ -816,6 +816,45 @@ truthful_messages)
     ./game >out.txt 2>err.txt && fail "a damaged game ran"
     expect_err "game: the pack appended to this program is damaged: "
     grep -q "usage: rill" err.txt && fail "a damaged game printed rill's usage"
+    # Effect settings in a scene file: inf where a field has only a minimum, nan and inf where it
+    # has no range pass the reader's clamp; routing replaces them (the bound on that side, else
+    # the default) with a warning naming type, entity and field, so the picture is the defaults'
+    # (before: Bloom intensity inf drew 13 % of the pixels black).
+    cp "$RILL_SOURCE_DIR/examples/data/project/models/cube.glb" .
+    cat >e.rsn <<'RSN'
+rsn 1
+entity 1 "Cam" {
+    Transform {
+        translation: (0, 1, 4)
+    }
+    Camera {}
+    Bloom {
+        intensity: inf
+    }
+    Ssao {
+        radius: inf
+    }
+    AutoExposure {
+        min_ev: nan
+        max_ev: inf
+    }
+}
+entity 2 "Box" {
+    Model {
+        path: "cube.glb"
+    }
+}
+RSN
+    sed -e 's/intensity: inf/intensity: 0.15/' -e 's/radius: inf/radius: 0.5/' \
+        -e 's/min_ev: nan/min_ev: -10/' -e 's/max_ev: inf/max_ev: 10/' e.rsn >d.rsn
+    run 0 render e.rsn --size 48x32 --out e.png
+    expect_err "Bloom of entity [0-9]*:[0-9]*: intensity = inf is out of range; using 0.15"
+    expect_err "Ssao of entity [0-9]*:[0-9]*: radius = inf is out of range; using 0.5"
+    expect_err "AutoExposure of entity [0-9]*:[0-9]*: min_ev = nan is out of range; using -10"
+    expect_err "AutoExposure of entity [0-9]*:[0-9]*: max_ev = inf is out of range; using 10"
+    run 0 render d.rsn --size 48x32 --out d.png
+    "$PNG_SAME" e.png d.png >out.txt 2>err.txt ||
+        fail "non-finite settings drew another picture than the defaults: $(cat err.txt)"
     ;;
 export_hash_names)
     # '#' in project file names (a glTF's buffer and texture): the export turns each '#' of an

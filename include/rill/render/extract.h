@@ -69,6 +69,9 @@ typedef struct rill_render_extract_buf {
     rill_render_routed_settings routed[RILL_RENDER_MAX_VIEWS + 1][RILL_RENDER_MAX_SETTINGS];
     RILL_ARRAY(unsigned char) routed_bytes;
     RILL_ARRAY(rill_entity) route_sources;
+    /* routing: the (source, type, field) keys of the non-finite settings values already warned
+     * about (settings_fix.c), at most 256 */
+    RILL_ARRAY(uint64_t) settings_warned;
     /* the shown ModelMesh entities in slot order, and the sort's scratch (extract.c) */
     RILL_ARRAY(rill_entity) shown, shown_tmp;
     /* Set by the owner (NULL: serial): the jobs the walk over the shown ModelMeshes is spread
