@@ -56,6 +56,9 @@ static void usage(FILE *f) {
         "                      blue #low, amber swapping, grey not streamed)\n"
         "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
         "                      [rendering] gpu_culling in project.toml)\n"
+        "  --render-thread     record and submit each frame on a render thread while the next\n"
+        "                      frame's app update runs (also [rendering] render_thread in\n"
+        "                      project.toml); frames.jsonl adds render_thread_ms\n"
         "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
 }
 
@@ -67,6 +70,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--window", RILL_CLI_OPT_FLAG, &o->window},
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
+        {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread},
         {"--no-hlod", RILL_CLI_OPT_FLAG, &o->no_hlod},
         {"--out", RILL_CLI_OPT_STRING, &o->out},
         {"--path", RILL_CLI_OPT_STRING, &o->path},
@@ -125,6 +129,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
     d.width = run->o.w, d.height = run->o.h;
     if (run->o.gpu_cull)
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
+    if (run->o.render_thread)
+        d.render_thread = true;
     if (run->o.window) {
         rill_window_desc wd = {
             .title = "rill fly", .width = run->o.w, .height = run->o.h, .fixed_size = true};
@@ -134,6 +140,9 @@ static int fly_setup(fly_run *run, rill_error *err) {
     }
     if (!(run->r = rill_renderer_create(&d, err)))
         return 1;
+    rill_renderer_settings rset;
+    rill_renderer_get_settings(run->r, &rset);
+    run->threaded = rset.render_thread; /* --render-thread or [rendering] render_thread */
     if (rill_content_load(run->content, run->r, err) != RILL_OK)
         return 1;
     rill_app *app = rill_content_app(run->content);
@@ -279,6 +288,53 @@ static uint64_t resident_bytes(void) {
     return ok && page > 0 ? (uint64_t)rss * (uint64_t)page : 0;
 }
 
+/* Keeps what frame f measured for its line in frames.jsonl, written by fly_row_finish. */
+static void fly_row_begin(fly_run *run, uint64_t f, double t, const rill_stream_stats *ss,
+                          const fly_counts *fc, const rill_render_texture_streaming_stats *tx) {
+    fly_row *row = &run->row;
+    row->f = f, row->t = t, row->ss = *ss, row->fc = *fc, row->tx = *tx;
+    row->nsys = RILL_MIN(
+        rill_app_system_timings(rill_content_app(run->content), row->sys, RILL_COUNTOF(row->sys)),
+        RILL_COUNTOF(row->sys));
+    row->pending = true;
+}
+
+/* The waiting frame's render statistics (rs: that frame's) and its line. */
+static void fly_row_finish(fly_run *run, const rill_render_stats *rs) {
+    fly_row *row = &run->row;
+    if (!row->pending)
+        return;
+    row->pending = false;
+    fly_frame *fr = &run->frames[row->f];
+    bool rendered = !run->o.no_render;
+    fr->render_thread_ms = rendered ? rs->render_thread_ms : 0.0;
+    fr->texture_bytes = rs->texture_bytes;
+    fr->gpu_block_bytes = rs->gpu_memory_block_bytes;
+    fr->gpu_used_bytes = rs->gpu_memory_used_bytes;
+    /* All-full: the textures that do not stream as they are, the streamed ones at full. */
+    uint64_t streamed = RILL_MIN(row->tx.decisions.resident_bytes, fr->texture_bytes);
+    fr->texture_bytes_full = fr->texture_bytes - streamed + row->tx.decisions.all_full_bytes;
+    double gpu_ms = 0.0;
+    for (uint32_t i = 0; rendered && i < rs->pass_count; i++)
+        gpu_ms += rs->pass_gpu_ms[i];
+    if (rendered)
+        row->fc.draws = rs->draw_calls;
+    if (row->f < run->o.frames)
+        fly_write_frame_keys(run->jsonl, row, fr, gpu_ms, rs);
+}
+
+/* With a render thread, the last frame's line waits for the thread to finish it. */
+static int fly_flush_row(fly_run *run, rill_error *err) {
+    if (!run->row.pending)
+        return 0;
+    if (run->r && rill_renderer_sync(run->r, err) != RILL_OK)
+        return 1;
+    rill_render_stats rs;
+    rill_renderer_stats(run->r, &rs);
+    fly_row_finish(run, &rs);
+    return 0;
+}
+
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     rill_world *w = rill_app_world(app);
@@ -315,7 +371,6 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
                     (float)run->o.w / (float)run->o.h};
     fly_count_snapshot(&cx, &snap, &fc);
     uint64_t count_ns = rill_time_ns() - c0, count_cpu = rill_cli_thread_cpu_ns() - count_cpu0;
-    double wait_ms = 0.0;
     rill_render_stats rs;
     if (!run->o.no_render) {
         if (run->win)
@@ -323,9 +378,12 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
         if (rill_renderer_render(run->r, &snap, err) != RILL_OK)
             return 1;
     }
+    /* With a render thread these are the statistics of the frame before (finished during this
+     * one's hand-off), plus this frame's waits for the render thread. */
     rill_renderer_stats(run->r, &rs);
-    if (!run->o.no_render)
-        wait_ms = rs.cpu_wait_ms;
+    bool threaded = run->threaded && !run->o.no_render;
+    double wait_ms = run->o.no_render ? 0.0 : threaded ? rs.render_sync_ms : rs.cpu_wait_ms;
+    fr->render_sync_ms = threaded ? rs.render_sync_ms : 0.0;
     uint64_t t1 = rill_time_ns();
     fr->main_ms = (double)(t1 - t0 - count_ns) / 1e6 - wait_ms;
     fr->main_cpu_ms = (double)(rill_cli_thread_cpu_ns() - cpu0 - count_cpu) / 1e6;
@@ -347,14 +405,8 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->entities = rill_world_entity_count(w);
     fr->triangles = fc.triangles;
     fr->triangles_full = fc.triangles_full;
-    fr->texture_bytes = rs.texture_bytes;
     terrain_counters(run, fr);
     lod_counters(run, fr);
-    double gpu_ms = 0.0;
-    for (uint32_t i = 0; !run->o.no_render && i < rs.pass_count; i++)
-        gpu_ms += rs.pass_gpu_ms[i];
-    if (!run->o.no_render)
-        fc.draws = rs.draw_calls;
     rill_stream_stats ss;
     rill_stream_get_stats(rill_app_stream(app), &ss);
     fr->loaded = ss.loaded, fr->loading = ss.loading, fr->unloading = ss.unloading;
@@ -363,14 +415,9 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
                   !rill_scene_loader_retiring(rill_app_scenes(app));
     for (int tag = 0; tag < RILL_MEM_TAG_NUM; tag++)
         fr->live[tag] = rill_mem_live_bytes((rill_mem_tag)tag);
-    fr->gpu_block_bytes = rs.gpu_memory_block_bytes;
-    fr->gpu_used_bytes = rs.gpu_memory_used_bytes;
     fr->rss_bytes = resident_bytes();
     rill_render_texture_streaming_stats tx;
     rill_render_assets_get_texture_streaming_stats(fly_assets(run), &tx);
-    /* All-full: the textures that do not stream as they are, the streamed ones at full. */
-    uint64_t streamed = RILL_MIN(tx.decisions.resident_bytes, fr->texture_bytes);
-    fr->texture_bytes_full = fr->texture_bytes - streamed + tx.decisions.all_full_bytes;
     fr->texture_bytes_read = tx.bytes_read;
     fr->texture_swap_ms = (double)tx.swap_ns_last / 1e6;
     fr->texture_stream_ms = (double)tx.update_ns_last / 1e6;
@@ -384,8 +431,11 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fr->batched_entities = bs.batched_entities;
     fr->batch_taken_new = bs.taken_new_last_frame;
     fr->batch_deferred_new = bs.deferred_new_last_frame;
-    if (f < run->o.frames)
-        fly_write_frame_keys(run->jsonl, f, t, fr, gpu_ms, &ss, &fc, &tx, &rs, app);
+    if (threaded)
+        fly_row_finish(run, &rs); /* the frame before: rs is its statistics */
+    fly_row_begin(run, f, t, &ss, &fc, &tx);
+    if (!threaded)
+        fly_row_finish(run, &rs);
     return run->win && rill_window_should_close(run->win) ? -1 : 0;
 }
 
@@ -446,6 +496,8 @@ int rill_cmd_fly(int argc, char **argv) {
     uint64_t end = n ? n - 1u : 0;
     if (rc == 0 && n == run.o.frames)
         end = fly_settle(&run, n, &err, &rc);
+    if (rc == 0)
+        rc = fly_flush_row(&run, &err);
     if (run.jsonl)
         fclose(run.jsonl);
     if (rc == 0)

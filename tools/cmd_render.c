@@ -35,6 +35,7 @@ typedef struct render_opts {
     int ssao;    /* -1 off, else rill_ssao_quality */
     float bloom; /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict, gpu_cull;
+    bool render_thread;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
@@ -96,6 +97,8 @@ static void usage(FILE *f) {
         "  --pick X,Y          the pixel the material view describes\n"
         "  --gpu-cull          GPU-driven culling and drawing of plain opaque instances (also\n"
         "                      [rendering] gpu_culling in project.toml)\n"
+        "  --render-thread     record and submit frames on a render thread (also [rendering]\n"
+        "                      render_thread in project.toml; the pixels are the same)\n"
         "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
         "                      to this hour at latitude 45, equinox (6 sunrise toward +X, 12\n"
         "                      noon toward -Z, 18 sunset toward -X)\n"
@@ -233,6 +236,7 @@ static int parse(int argc, char **argv, render_opts *o) {
          .max = RILL_CHANNEL_COUNT},
         {"--auto-exposure", RILL_CLI_OPT_FLAG, &o->auto_exposure},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
+        {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread},
         {"--validation", RILL_CLI_OPT_FLAG, &o->validation},
         {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
         {"--stats", RILL_CLI_OPT_FLAG, &o->stats},
@@ -497,6 +501,8 @@ int rill_cmd_render(int argc, char **argv) {
     d.debug_flags = (d.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) | (uint32_t)o.debug_flags;
     if (o.gpu_cull)
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
+    if (o.render_thread)
+        d.render_thread = true;
     if (o.ssao >= 0)
         d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
     if (o.quality)

@@ -646,6 +646,7 @@ static int run_headless(const rill_cli_viewer_opts *opts, rill_content *content)
     memset(&rd, 0, sizeof(rd));
     rill_content_renderer_desc(content, &rd);
     rd.vsync = false;
+    rd.render_thread |= opts->render_thread;
     if (opts->width)
         rd.width = opts->width, rd.height = opts->height;
     if (opts->quality)
@@ -738,6 +739,7 @@ int rill_cli_viewer_run(const rill_cli_viewer_opts *opts, rill_content *content)
     rill_renderer_desc rd;
     memset(&rd, 0, sizeof(rd));
     rill_content_renderer_desc(content, &rd);
+    rd.render_thread |= opts->render_thread;
     const rill_project *p = rill_content_project(content);
     rill_window_desc wd = {.title = opts->title ? opts->title : p->window.title,
                            .width = opts->width ? opts->width : rd.width,
@@ -871,6 +873,8 @@ static void usage(FILE *f) {
         "  --screenshot PNG  save the last frame\n"
         "  --headless        no window: run --frames N frames (scripts, physics, streaming,\n"
         "                    an offscreen renderer) and quit; for tests and servers\n"
+        "  --render-thread   record and submit frames on a render thread while the app's next\n"
+        "                    frame updates (also [rendering] render_thread in project.toml)\n"
         "  --channel NAME=MODE  start a scene channel in a render mode (repeatable): NAME is\n"
         "                    context, selectable, preserve-identity, ghost or bitN; MODE is\n"
         "                    normal, hidden, wireframe or ghost[:OPACITY]\n"
@@ -1013,6 +1017,7 @@ int rill_cmd_run(int argc, char **argv) {
          .want = "hours in [0, 24]", .given = &o.time_of_day_set},
         {"--strict", RILL_CLI_OPT_FLAG, &strict},
         {"--no-overlay", RILL_CLI_OPT_FLAG, &o.no_overlay},
+        {"--render-thread", RILL_CLI_OPT_FLAG, &o.render_thread},
         {"--passthrough", RILL_CLI_OPT_ENUM, &o.passthrough, .names = PASSTHROUGH_NAMES,
          .values = PASSTHROUGH_VALUES},
     };

@@ -206,6 +206,7 @@ typedef struct rill_cli_viewer_opts {
     struct rill_cli_effects *effects; /* --effect / --plugins (NULL = none) */
     bool headless;   /* --headless: no window; an offscreen renderer runs `frames` frames */
     bool no_overlay; /* --no-overlay: the overlay (and the hint toast) starts hidden; F1 toggles */
+    bool render_thread;   /* --render-thread: frames recorded on a render thread */
     bool time_of_day_set; /* --time-of-day HOURS: turn the sun after the load (F8 steps it) */
     float time_of_day;
     int passthrough; /* --passthrough: 0 = each Camera's own, else 1 + rill_passthrough */

@@ -29,7 +29,7 @@ typedef struct fly_opts {
     uint64_t frames;
     uint32_t w, h;
     uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
-    bool no_render, window, size_set, heatmap, gpu_cull;
+    bool no_render, window, size_set, heatmap, gpu_cull, render_thread;
     bool no_hlod; /* draw no far-world proxies (before/after runs) */
 } fly_opts;
 
@@ -79,6 +79,9 @@ typedef struct fly_frame {
     /* GPU memory blocks held and the bytes of them in use (the renderer's sub-allocator), and the
      * process's resident set as the OS counts it */
     uint64_t gpu_block_bytes, gpu_used_bytes, rss_bytes;
+    /* --render-thread: the render thread's wall time on this frame, and the main thread's waits
+     * for the render thread during it (kept out of main_ms, as the wait for the GPU is) */
+    double render_thread_ms, render_sync_ms;
 } fly_frame;
 
 typedef struct fly_counts {
@@ -99,6 +102,19 @@ typedef struct count_ctx {
     float aspect;
 } count_ctx;
 
+/* A frame's line waiting for its render statistics: with --render-thread they are known when the
+ * render thread has finished the frame, which is during the next frame (fly_row_finish). */
+typedef struct fly_row {
+    uint64_t f;
+    double t;
+    rill_stream_stats ss;
+    fly_counts fc;
+    rill_render_texture_streaming_stats tx;
+    rill_system_timing sys[64];
+    uint32_t nsys;
+    bool pending;
+} fly_row;
+
 typedef struct fly_run {
     fly_opts o;
     rill_content *content;
@@ -113,6 +129,8 @@ typedef struct fly_run {
     uint32_t inst_cap;
     uint64_t physics_ns;   /* rill_physics_stats.step_ns_total at the previous frame */
     uint64_t lod_switches; /* rill_lod_stats.switches at the previous frame */
+    fly_row row;           /* the frame whose line is not written yet */
+    bool threaded;         /* the renderer records on a render thread */
     char path[1200];
 } fly_run;
 
@@ -143,10 +161,8 @@ void fly_count_snapshot(const count_ctx *cx, const rill_render_snapshot *snap, f
 /* >>report (fly_report.c) */
 
 /* One frame's line in frames.jsonl. */
-void fly_write_frame_keys(FILE *f, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
-                          const rill_stream_stats *ss, const fly_counts *fc,
-                          const rill_render_texture_streaming_stats *tx,
-                          const rill_render_stats *rs, const rill_app *app);
+void fly_write_frame_keys(FILE *f, const fly_row *row, const fly_frame *fr, double gpu_ms,
+                          const rill_render_stats *rs);
 /* Remembers, per scene file, the most entities a loaded instance of it held in the live world. */
 void fly_sample_live(rill_app *app, rill_map *live);
 /* summary.json, frametime.png, map.png and the closing line over frames [0, n); end is the frame

@@ -60,9 +60,7 @@ static void jw_passes(jw *w, const char *k, const rill_render_stats *rs) {
     fputc('}', w->f);
 }
 /* The app's systems' main-thread time in the frame (wall or thread CPU), as {"name": ms, ...}. */
-static void jw_systems(jw *w, const char *k, const rill_app *app, bool cpu) {
-    rill_system_timing t[64];
-    uint32_t n = RILL_MIN(rill_app_system_timings(app, t, RILL_COUNTOF(t)), RILL_COUNTOF(t));
+static void jw_systems(jw *w, const char *k, const rill_system_timing *t, uint32_t n, bool cpu) {
     jw_key(w, k);
     fputc('{', w->f);
     for (uint32_t i = 0; i < n; i++)
@@ -84,10 +82,13 @@ static void jw_end(jw *w) {
 }
 
 /* One frame's line in frames.jsonl. Adding a key is one line here. */
-static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
-                             const rill_stream_stats *ss, const fly_counts *fc,
-                             const rill_render_texture_streaming_stats *tx,
-                             const rill_render_stats *rs, const rill_app *app) {
+static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, double gpu_ms,
+                             const rill_render_stats *rs) {
+    uint64_t frame = row->f;
+    double t = row->t;
+    const rill_stream_stats *ss = &row->ss;
+    const fly_counts *fc = &row->fc;
+    const rill_render_texture_streaming_stats *tx = &row->tx;
     jw_begin(w);
     jw_u64(w, "frame", frame);
     jw_f64(w, "t", t);
@@ -148,6 +149,10 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "extract_ms", fr->extract_ms);
     jw_f64(w, "render_cpu_ms", rs->cpu_record_ms);
     jw_f64(w, "render_wait_ms", rs->cpu_wait_ms);
+    /* --render-thread: the render thread's wall time on this frame (its wait for a free frame
+     * slot, recording, submit) and the main thread's waits for it (0 without) */
+    jw_f64(w, "render_thread_ms", fr->render_thread_ms);
+    jw_f64(w, "render_sync_ms", fr->render_sync_ms);
     jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame); /* copied to staging in the wait */
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
@@ -155,17 +160,15 @@ static void write_frame_keys(jw *w, uint64_t frame, double t, const fly_frame *f
     jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* CPU voxelization (voxel tiers) */
     jw_passes(w, "gpu_passes", rs);
     jw_f64(w, "ssr_ms", rs->ssr_gpu_ms); /* screen-space reflections' passes */
-    jw_systems(w, "systems", app, false);
-    jw_systems(w, "systems_cpu", app, true);
+    jw_systems(w, "systems", row->sys, row->nsys, false);
+    jw_systems(w, "systems_cpu", row->sys, row->nsys, true);
     jw_end(w);
 }
 
-void fly_write_frame_keys(FILE *f, uint64_t frame, double t, const fly_frame *fr, double gpu_ms,
-                          const rill_stream_stats *ss, const fly_counts *fc,
-                          const rill_render_texture_streaming_stats *tx,
-                          const rill_render_stats *rs, const rill_app *app) {
+void fly_write_frame_keys(FILE *f, const fly_row *row, const fly_frame *fr, double gpu_ms,
+                          const rill_render_stats *rs) {
     jw w = {.f = f};
-    write_frame_keys(&w, frame, t, fr, gpu_ms, ss, fc, tx, rs, app);
+    write_frame_keys(&w, row, fr, gpu_ms, rs);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -470,7 +473,8 @@ typedef struct fly_spread {
     double median, p99, max;
 } fly_spread;
 
-static fly_spread spread_of(const fly_frame *frames, uint64_t n, bool cpu) {
+enum { SPREAD_MAIN, SPREAD_MAIN_CPU, SPREAD_RENDER_THREAD };
+static fly_spread spread_of(const fly_frame *frames, uint64_t n, int what) {
     fly_spread sp = {0, 0, 0};
     double *sorted = calloc(n ? n : 1, sizeof(double));
     if (!sorted || !n) {
@@ -478,7 +482,9 @@ static fly_spread spread_of(const fly_frame *frames, uint64_t n, bool cpu) {
         return sp;
     }
     for (uint64_t i = 0; i < n; i++)
-        sorted[i] = cpu ? frames[i].main_cpu_ms : frames[i].main_ms;
+        sorted[i] = what == SPREAD_MAIN_CPU        ? frames[i].main_cpu_ms
+                    : what == SPREAD_RENDER_THREAD ? frames[i].render_thread_ms
+                                                   : frames[i].main_ms;
     qsort(sorted, n, sizeof(double), cmp_double);
     sp = (fly_spread){sorted[(n - 1) / 2], sorted[(size_t)((double)(n - 1) * 0.99)], sorted[n - 1]};
     free(sorted);
@@ -491,7 +497,14 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
     uint32_t ni = rill_stream_instances(s, NULL, 0);
     rill_stream_instance_info *inst = calloc(ni ? ni : 1, sizeof *inst);
     ni = inst ? rill_stream_instances(s, inst, ni) : 0;
-    fly_spread wall = spread_of(run->frames, n, false), cpu = spread_of(run->frames, n, true);
+    fly_spread wall = spread_of(run->frames, n, SPREAD_MAIN),
+               cpu = spread_of(run->frames, n, SPREAD_MAIN_CPU),
+               rt = spread_of(run->frames, n, SPREAD_RENDER_THREAD);
+    uint64_t main_over = 0, rt_over = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        main_over += run->frames[i].main_ms > FLY_FRAME_BUDGET_MS;
+        rt_over += run->frames[i].render_thread_ms > FLY_FRAME_BUDGET_MS;
+    }
     double main_max = 0, stream_max = 0, stream_cpu_max = 0, tri = 0, tri_full = 0, swap_max = 0,
            tstream_max = 0;
     uint64_t ent_max = 0, tex_max = 0, tex_full_max = 0;
@@ -521,6 +534,12 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         jw_f64(&w, "main_ms_max", main_max);
         jw_f64(&w, "main_ms_p99", p99);
         jw_f64(&w, "main_ms_median", wall.median);
+        jw_u64(&w, "main_frames_over_budget", main_over); /* main_ms over 16.7 ms */
+        /* --render-thread: the render thread's time per frame (0 without) */
+        jw_f64(&w, "render_thread_ms_max", rt.max);
+        jw_f64(&w, "render_thread_ms_p99", rt.p99);
+        jw_f64(&w, "render_thread_ms_median", rt.median);
+        jw_u64(&w, "render_thread_frames_over_budget", rt_over);
         jw_f64(&w, "main_cpu_ms_max", cpu.max);
         jw_f64(&w, "main_cpu_ms_p99", cpu.p99);
         jw_f64(&w, "main_cpu_ms_median", cpu.median);

@@ -88,6 +88,8 @@ typedef enum rill_graphics_quality {
  *   [rendering] graphics_quality "Medium" (Low | Medium | High), render_scale 1.0 in [0.1, 2.0],
  *               static_batching false (rill_render_batching: merge static model geometry),
  *               gpu_culling false (RILL_RENDER_DEBUG_GPU_CULL: GPU-driven culling and drawing),
+ *               render_thread false (record and submit frames on a render thread while the
+ *               app's next frame updates: rill_renderer_desc.render_thread),
  *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a
  *               WorldEnvironment; one with it uses its own `ambient`)
  *   [streaming.texture] enabled true, full_distance 60, low_distance 90 (forced to at least
@@ -109,7 +111,8 @@ typedef struct rill_project {
         rill_graphics_quality graphics_quality; /* LOW, MEDIUM or HIGH after resolution */
         float render_scale;
         bool static_batching;
-        bool gpu_culling; /* rill_content_renderer_desc sets RILL_RENDER_DEBUG_GPU_CULL */
+        bool gpu_culling;   /* rill_content_renderer_desc sets RILL_RENDER_DEBUG_GPU_CULL */
+        bool render_thread; /* rill_content_renderer_desc sets rill_renderer_desc.render_thread */
         /* the ambient multiplier of worlds without a WorldEnvironment, [0, 1000], default 1 */
         float ambient;
     } rendering;

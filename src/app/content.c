@@ -53,6 +53,7 @@ struct rill_content {
     RILL_ARRAY(rill_material) materials;
     rill_render_view last_view;
     bool have_view;
+    rill_system render_sync; /* with a render thread: waits for its frame first in extract */
 #endif
 };
 
@@ -433,6 +434,7 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
         d->debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     }
     d->jobs = rill_app_jobs(c->app); /* the frame's culling runs on the app's workers */
+    d->render_thread = p->rendering.render_thread;
 }
 
 /* >>math -------------------------------------------------------------------------------------- */
@@ -803,6 +805,33 @@ static rill_result spawn_model_entity(rill_content *c, rill_error *err) {
 
 static rill_result enable_terrain(rill_content *c, rill_renderer *renderer, rill_error *err);
 
+/* The app's update stages of a frame run while the render thread records the previous one; the
+ * extract stage (model uploads, texture swaps) and the snapshot change and read the renderer, so
+ * the frame waits for the render thread first there. The failure of a frame stays for
+ * rill_renderer_render to report. */
+static void sys_render_sync(rill_app *app, void *user) {
+    (void)app;
+    rill_content *c = user;
+    rill_renderer_sync(c->renderer, NULL);
+}
+
+static rill_result add_render_sync(rill_content *c, rill_error *err) {
+    rill_renderer_settings rs;
+    rill_renderer_get_settings(c->renderer, &rs);
+    if (!rs.render_thread)
+        return RILL_OK;
+    c->render_sync =
+        rill_app_add_system(c->app, &(rill_system_desc){.name = "rill.render_sync",
+                                                        .stage = RILL_STAGE_EXTRACT,
+                                                        .order = RILL_SYSTEM_ORDER_BUILTIN - 100,
+                                                        .fn = sys_render_sync,
+                                                        .user = c});
+    if (!c->render_sync.id)
+        return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY,
+                              "rill_content_load: cannot add the render sync system");
+    return RILL_OK;
+}
+
 rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_error *err) {
     if (!c || !renderer)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: NULL argument");
@@ -810,6 +839,8 @@ rill_result rill_content_load(rill_content *c, rill_renderer *renderer, rill_err
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "rill_content_load: loaded already");
     c->renderer = renderer;
     rill_renderer_set_vfs(renderer, rill_app_vfs(c->app)); /* ColorGrading.lut tables */
+    if (add_render_sync(c, err) != RILL_OK)
+        return err ? err->code : RILL_ERR_OUT_OF_MEMORY;
     rill_world *w = rill_app_world(c->app);
     /* Every component the engine knows, before the scene binds its blocks (a Terrain or Collider
      * read before its registration would be kept as unknown text). */
@@ -963,6 +994,7 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
     if (!c || !out || !c->renderer)
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "rill_content_snapshot: not loaded (rill_content_load first)");
+    rill_renderer_sync(c->renderer, NULL); /* the render thread reads the last snapshot */
     rill_error xerr = {0};
     c->xb.jobs = rill_app_jobs(c->app); /* the walk over the shown models is spread over them */
     rill_result r = rill_render_extract(rill_app_world(c->app), &c->comps, &c->xb, out, &xerr);
@@ -1009,6 +1041,11 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
 void rill_content_release(rill_content *c) {
     if (!c)
         return;
+    if (c->renderer) /* nothing below may change what a frame in progress reads */
+        rill_renderer_sync(c->renderer, NULL);
+    if (c->render_sync.id)
+        rill_app_remove_system(c->app, c->render_sync);
+    c->render_sync = (rill_system){0};
     rill_app_disable_scripts(c->scripts); /* final() may still read models, physics, terrain */
     c->scripts = NULL;
     rill_app_disable_models(c->models);

@@ -88,6 +88,7 @@ static const known_key KNOWN[] = {
     {"rendering.render_scale", K_FLOAT, OFF(rendering.render_scale), 0.1, 2.0},
     {"rendering.static_batching", K_BOOL, OFF(rendering.static_batching), 0, 0},
     {"rendering.gpu_culling", K_BOOL, OFF(rendering.gpu_culling), 0, 0},
+    {"rendering.render_thread", K_BOOL, OFF(rendering.render_thread), 0, 0},
     {"rendering.ambient", K_FLOAT, OFF(rendering.ambient), 0.0, 1000.0},
     {"streaming.texture.enabled", K_BOOL, OFF(streaming.texture.enabled), 0, 0},
     {"streaming.texture.full_distance", K_FLOAT, OFF(streaming.texture.full_distance), 0, 1e9},

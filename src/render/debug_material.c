@@ -108,6 +108,7 @@ static void texture_info(const rill_renderer *r, const rill_render_assets *ra, c
 bool rill_render_describe_instance(const rill_renderer *r, const rill_render_assets *ra,
                                    const rill_render_snapshot *snap, uint64_t id,
                                    rill_render_instance_info *out) {
+    rill__rthread_guard(r);
     if (!r || !snap || !out) {
         return false;
     }

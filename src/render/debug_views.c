@@ -54,6 +54,7 @@ const char *rill_render_panel_name(rill_render_panel p) {
 }
 
 void rill_renderer_set_debug(rill_renderer *r, const rill_render_debug_desc *desc) {
+    rill__rthread_guard(r);
     if (!r) {
         return;
     }
@@ -91,6 +92,7 @@ void rill_renderer_set_debug(rill_renderer *r, const rill_render_debug_desc *des
 }
 
 bool rill_renderer_debug_cull_matrix(const rill_renderer *r, float out_vp[16]) {
+    rill__rthread_guard(r);
     if (!r || !r->debug || !r->debug->have_cull) {
         return false;
     }

@@ -119,6 +119,7 @@ static uint32_t effect_register(rill_renderer *r, const rill_render_effect_desc 
 
 uint32_t rill_render_effect_register(rill_renderer *r, const rill_render_effect_desc *d,
                                      rill_error *err) {
+    rill__rthread_guard(r);
     return effect_register(r, d, false, err);
 }
 
@@ -128,6 +129,7 @@ uint32_t rill__effect_register_anchor(rill_renderer *r, const rill_render_effect
 }
 
 void rill_render_effect_unregister(rill_renderer *r, uint32_t effect) {
+    rill__rthread_guard(r);
     if (!r || !r->effects || !effect) {
         return;
     }
@@ -166,10 +168,12 @@ static double effect_gpu_ms(const rill_renderer *r, const rill__effect *fx) {
 }
 
 uint32_t rill_render_effect_count(const rill_renderer *r) {
+    rill__rthread_guard(r);
     return r && r->effects ? r->effects->count : 0;
 }
 
 bool rill_render_effect_get(const rill_renderer *r, uint32_t i, rill_render_effect_info *out) {
+    rill__rthread_guard(r);
     if (!out || i >= rill_render_effect_count(r)) {
         return false;
     }

@@ -78,7 +78,9 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->instances_visible = 0;
     if (r->desc.glfw_window) {
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
-        rill__renderer_apply_scale(r); /* the window may have moved to another display */
+        if (!r->rthread) { /* the render thread's caller applied it (GLFW's thread) */
+            rill__renderer_apply_scale(r); /* the window may have moved to another display */
+        }
     }
     /* The image-based light's bake steps first: the views' frame constants read its state. */
     rill_result res = rill__sky_plan(r, cmd, snap, err);

@@ -18,6 +18,7 @@ struct rill_render_fx {
 
 rill_render_fx *rill_render_fx_create(rill_renderer *r, const uint32_t *spirv, size_t spirv_size,
                                       const char *label, uint32_t group_size, rill_error *err) {
+    rill__rthread_guard(r);
     if (!r || !spirv || spirv_size < 20 || spirv_size % 4 != 0) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: effect '%s': not SPIR-V",
                        label ? label : "?");
@@ -47,6 +48,7 @@ rill_render_fx *rill_render_fx_create(rill_renderer *r, const uint32_t *spirv, s
 }
 
 void rill_render_fx_destroy(rill_renderer *r, rill_render_fx *fx) {
+    rill__rthread_guard(r);
     if (!r || !fx) {
         return;
     }

@@ -276,6 +276,12 @@ rill_result rill__frame_end(rill__gpu *gpu, rill__cmd *cmd, rill_error *err);
 /* The swapchain image for this frame (windowed), else NULL; and the surface size. */
 rill__img *rill__frame_swapchain_image(rill__gpu *gpu);
 void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out_h);
+/* The render thread's guard: called first by every resource call (create, destroy, upload,
+ * pipelines, descriptor sets, samplers, wait_idle, vsync). NULL: none. */
+void rill__gpu_set_guard(rill__gpu *gpu, void (*fn)(const void *user), const void *user);
+/* The window's framebuffer size as the calling thread read it from GLFW (which allows that on
+ * the main thread only): frame_begin and swapchain creation use it instead of asking GLFW. */
+void rill__gpu_set_framebuffer_size(rill__gpu *gpu, int w, int h);
 /* Windowed: the swapchain is made again with the present mode for vsync at the next frame. */
 void rill__gpu_set_vsync(rill__gpu *gpu, bool vsync);
 /* "fifo", "mailbox", "immediate" (the current swapchain's), or "none" headless. */

@@ -119,6 +119,7 @@ bool rill__overlay_ensure(rill_renderer *r) {
 }
 
 void rill_renderer_set_overlay_text(rill_renderer *r, const char *text) {
+    rill__rthread_guard(r);
     if (!r) {
         return;
     }
@@ -307,6 +308,7 @@ rill_result rill__overlay_add_pass(rill_renderer *r, rill_rg *g, rill_rg_pass ou
 }
 
 void rill_renderer_request_capture(rill_renderer *r) {
+    rill__rthread_guard(r);
     rill__overlay *o = r ? overlay_get(r) : NULL;
     if (o) {
         o->capture_requested = true;
@@ -315,6 +317,7 @@ void rill_renderer_request_capture(rill_renderer *r) {
 
 rill_result rill_renderer_read_capture(rill_renderer *r, uint8_t *dst, size_t dst_size,
                                        uint32_t *out_w, uint32_t *out_h, rill_error *err) {
+    rill__rthread_guard(r);
     if (!r) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer");
     }

@@ -105,6 +105,7 @@ void rill__post_destroy(rill_renderer *r) {
 }
 
 void rill_renderer_set_vfs(rill_renderer *r, rill_vfs *vfs) {
+    rill__rthread_guard(r);
     if (r && r->post) {
         r->post->vfs = vfs;
     }

@@ -404,6 +404,7 @@ typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill_
 
 struct rill_renderer {
     rill_renderer_desc desc;
+    struct rill__rthread *rthread;   /* render_thread.c: the render thread, NULL without one */
     struct rill__skinning *skinning; /* skinned instances' GPU state (skinning.c), NULL until one */
     struct rill__gpu_cull *gpu_cull; /* GPU-driven culling's resident table (gpu_cull.c), or NULL */
     struct rill_plugins *plugins;    /* effect plugin host (plugin_host.c), or NULL */
@@ -500,6 +501,19 @@ struct rill_renderer {
 rill_result rill__frame_create(rill_renderer *r, rill_error *err);
 void rill__frame_destroy(rill_renderer *r);
 rill_result rill__frame_render(rill_renderer *r, const rill_render_snapshot *snap, rill_error *err);
+/* render_thread.c: the optional render thread. guard waits for the frame in progress when called
+ * from another thread (every renderer entry point that reads or changes renderer state calls it;
+ * a no-op without a render thread and on it); submit waits for the previous frame and hands
+ * `snap` over; stats copies what the thread published at the end of its last frame. */
+rill_result rill__rthread_start(rill_renderer *r, rill_error *err);
+void rill__rthread_stop(rill_renderer *r);
+void rill__rthread_guard(const rill_renderer *r);
+bool rill__rthread_here(void);
+rill_result rill__rthread_submit(rill_renderer *r, const rill_render_snapshot *snap,
+                                 rill_error *err);
+void rill__rthread_stats(const rill_renderer *r, rill_render_stats *out);
+/* renderer.c: rill_renderer_stats' fields from the renderer's own state. */
+void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out);
 
 /* overlay.c: adds the overlay pass (when there is text) and the capture pass (when one was asked
  * for) between end_main_pass_post_processing and out_pass; frees the overlay state. */

@@ -107,12 +107,14 @@ const mesh_slot *rill__mesh_get(const rill_renderer *r, rill_mesh mesh) {
 }
 
 uint32_t rill_render_mesh_edge_count(const rill_renderer *r, rill_mesh mesh) {
+    rill__rthread_guard(r);
     int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
     return i < 0 ? 0 : r->meshes[i].edge_index_count;
 }
 
 bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out_index_count,
                            float out_center[3], float *out_radius) {
+    rill__rthread_guard(r);
     int32_t i = r ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
     if (i < 0) {
         return false;
@@ -131,6 +133,7 @@ bool rill_render_mesh_info(const rill_renderer *r, rill_mesh mesh, uint32_t *out
 }
 
 bool rill_render_mesh_triangles(const rill_renderer *r, rill_mesh mesh, rill_pick_mesh *out) {
+    rill__rthread_guard(r);
     int32_t i = r && out ? rill_pool_index(&r->mesh_pool, mesh.id) : -1;
     const mesh_slot *m = i >= 0 ? &r->meshes[i] : NULL;
     if (!m || !m->cpu_positions) {
@@ -155,6 +158,7 @@ static bool pick_mesh_instance(const void *renderer, const rill_world *world, ri
 }
 
 void rill_render_pick_source(const rill_renderer *r, rill_pick_desc *desc) {
+    rill__rthread_guard(r);
     if (desc) {
         desc->mesh_source = r ? pick_mesh_instance : NULL;
         desc->mesh_source_user = r;
@@ -472,6 +476,7 @@ static bool keep_cpu_copy(mesh_slot *m, const rill_mesh_desc *desc, const mesh_s
 }
 
 rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, rill_error *err) {
+    rill__rthread_guard(r);
     if (RILL_DESC_CHECK(desc, "rill_render_mesh_create", err) != RILL_OK) {
         return (rill_mesh){0};
     }
@@ -543,6 +548,7 @@ rill_mesh rill_render_mesh_create(rill_renderer *r, const rill_mesh_desc *desc, 
 }
 
 void rill_render_mesh_destroy(rill_renderer *r, rill_mesh mesh) {
+    rill__rthread_guard(r);
     if (!r) {
         return;
     }
@@ -637,6 +643,7 @@ static bool block_alloc(rill_renderer *r, uint32_t nv, uint32_t ni, uint32_t *ou
 
 rill_mesh rill__mesh_create_merged(rill_renderer *r, const rill_mesh_desc *desc,
                                    const rill__mesh_bounds *bounds, rill_error *err) {
+    rill__rthread_guard(r);
     rill_mesh h = {0};
     uint32_t max_index = 0;
     if (!r || !desc || !desc->vertices || desc->vertex_count == 0 || !desc->indices ||
@@ -751,6 +758,7 @@ rill_mesh rill_render_mesh_plane(rill_renderer *r, rill_error *err) {
 
 rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_desc *desc,
                                         rill_error *err) {
+    rill__rthread_guard(r);
     if (RILL_DESC_CHECK(desc, "rill_render_texture_create", err) != RILL_OK) {
         return (rill_texture){0};
     }
@@ -803,6 +811,7 @@ rill_texture rill__texture_finish(rill_renderer *r, uint32_t id, rill__img *img,
 }
 
 void rill_render_texture_destroy(rill_renderer *r, rill_texture tex) {
+    rill__rthread_guard(r);
     if (!r) {
         return;
     }
@@ -1032,6 +1041,7 @@ void rill__pools_commit_replacements(rill_renderer *r) {
 
 rill_material rill_render_material_create(rill_renderer *r, const rill_material_desc *desc,
                                           rill_error *err) {
+    rill__rthread_guard(r);
     if (RILL_DESC_CHECK(desc, "rill_render_material_create", err) != RILL_OK) {
         return (rill_material){0};
     }
@@ -1172,6 +1182,7 @@ fail:
 }
 
 void rill_render_material_destroy(rill_renderer *r, rill_material mat) {
+    rill__rthread_guard(r);
     if (!r) {
         return;
     }

@@ -48,6 +48,7 @@ static rill_texture create(rill_renderer *r, const char *name, rill_error *err) 
 }
 
 rill_texture rill_render_target_texture(rill_renderer *r, const char *name, rill_error *err) {
+    rill__rthread_guard(r);
     rill_texture none = {0};
     size_t len = name ? strlen(name) : 0;
     if (!r || len == 0 || len >= sizeof(r->targets[0].name)) {

@@ -103,6 +103,12 @@ static rill_result create_readback(rill_renderer *r, rill_error *err) {
     return RILL_OK;
 }
 
+/* The GPU layer's guard (rill__gpu_set_guard): its resource calls wait for the render thread's
+ * frame in progress. */
+static void guard_gpu(const void *user) {
+    rill__rthread_guard(user);
+}
+
 static rill_result renderer_create(const rill_renderer_desc *desc, rill_renderer **out,
                                    rill_error *err) {
     rill_renderer *r = rill_calloc_tagged(1, sizeof(*r), RILL_MEM_RENDER);
@@ -166,6 +172,13 @@ static rill_result renderer_create(const rill_renderer_desc *desc, rill_renderer
         rill_renderer_destroy(r);
         return err && err->code ? err->code : RILL_ERR_VULKAN;
     }
+    if (r->desc.render_thread) {
+        if ((res = rill__rthread_start(r, err)) != RILL_OK) {
+            rill_renderer_destroy(r);
+            return res;
+        }
+        rill__gpu_set_guard(r->gpu, guard_gpu, r);
+    }
     *out = r;
     return RILL_OK;
 }
@@ -183,7 +196,9 @@ void rill_renderer_destroy(rill_renderer *r) {
     if (!r) {
         return;
     }
+    rill__rthread_stop(r); /* finishes a frame in progress; the renderer is single-threaded after */
     if (r->gpu) {
+        rill__gpu_set_guard(r->gpu, NULL, NULL);
         rill__gpu_wait_idle(r->gpu, NULL);
         rill__pools_destroy(r);
         for (uint32_t i = 0; i < 3; i++) {
@@ -230,6 +245,7 @@ rill_result rill_renderer_resize(rill_renderer *r, uint32_t width, uint32_t heig
     if (r->desc.glfw_window) {
         return RILL_OK;
     }
+    rill__rthread_guard(r);
     rill_result res = rill__gpu_wait_idle(r->gpu, err);
     if (res != RILL_OK) {
         return res;
@@ -258,6 +274,7 @@ void rill_renderer_set_render_scale(rill_renderer *r, float scale) {
     if (!r) {
         return;
     }
+    rill__rthread_guard(r);
     if (!(scale > 0.0f)) { /* 0 and NaN mean the default */
         scale = 1.0f;
     }
@@ -273,6 +290,7 @@ void rill_renderer_set_quality(rill_renderer *r, rill_render_quality quality) {
     if (!r) {
         return;
     }
+    rill__rthread_guard(r);
     if (quality == RILL_RENDER_QUALITY_DEFAULT || (unsigned)quality >= RILL_RENDER_QUALITY_NUM) {
         quality = RILL_RENDER_QUALITY_MEDIUM;
     }
@@ -285,6 +303,7 @@ void rill_renderer_set_quality(rill_renderer *r, rill_render_quality quality) {
 
 void rill_renderer_set_vsync(rill_renderer *r, bool vsync) {
     if (r) {
+        rill__rthread_guard(r);
         r->desc.vsync = vsync;
         rill__gpu_set_vsync(r->gpu, vsync);
     }
@@ -298,6 +317,7 @@ void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *
     if (!r) {
         return;
     }
+    rill__rthread_guard(r);
     out->quality = r->desc.quality;
     out->shadow_map_size = r->desc.shadow_map_size;
     out->render_scale = r->render_scale_req;
@@ -311,15 +331,18 @@ void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *
     out->present_mode = rill__gpu_present_mode(r->gpu);
     out->integrated_gpu = rill__gpu_get_caps(r->gpu)->device_type == 1;
     out->hint = r->hint;
+    out->render_thread = r->rthread != NULL;
 }
 
 void rill_renderer_set_debug_flags(rill_renderer *r, uint32_t flags) {
     if (r) {
+        rill__rthread_guard(r);
         r->desc.debug_flags = flags;
     }
 }
 
 void rill_renderer_size(const rill_renderer *r, uint32_t *out_w, uint32_t *out_h) {
+    rill__rthread_guard(r);
     *out_w = r ? r->width : 0;
     *out_h = r ? r->height : 0;
 }
@@ -328,7 +351,8 @@ rill_result rill_renderer_wait_idle(rill_renderer *r, rill_error *err) {
     if (!r) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: NULL renderer");
     }
-    return rill__gpu_wait_idle(r->gpu, err);
+    rill_result res = rill_renderer_sync(r, err);
+    return res != RILL_OK ? res : rill__gpu_wait_idle(r->gpu, err);
 }
 
 /* >>frames ---------------------------------------------------------------------------------- */
@@ -348,7 +372,18 @@ rill_result rill_renderer_render(rill_renderer *r, const rill_render_snapshot *s
     if (snap->light_count && !snap->lights) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: light_count without lights");
     }
-    return rill__frame_render(r, snap, err);
+    if (!r->rthread) {
+        return rill__frame_render(r, snap, err);
+    }
+    rill_result res = rill_renderer_sync(r, NULL); /* a failure is taken by the submit below */
+    if (res == RILL_OK && r->desc.glfw_window) {
+        /* GLFW answers these on its own thread only: read here, used by the render thread. */
+        int fw = 0, fh = 0;
+        glfwGetFramebufferSize((GLFWwindow *)r->desc.glfw_window, &fw, &fh);
+        rill__gpu_set_framebuffer_size(r->gpu, fw, fh);
+        rill__renderer_apply_scale(r);
+    }
+    return rill__rthread_submit(r, snap, err);
 }
 
 rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst_size,
@@ -365,11 +400,15 @@ rill_result rill_renderer_read_pixels(rill_renderer *r, uint8_t *dst, size_t dst
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: read_pixels needs %zu bytes",
                               need);
     }
+    rill_result res = rill_renderer_sync(r, err);
+    if (res != RILL_OK) {
+        return res;
+    }
     if (!r->have_frame) {
         return rill_error_set(err, RILL_ERR_NOT_FOUND,
                               "render: no frame rendered at this size yet");
     }
-    rill_result res = rill__gpu_wait_idle(r->gpu, err);
+    res = rill__gpu_wait_idle(r->gpu, err);
     if (res != RILL_OK) {
         return res;
     }
@@ -399,6 +438,15 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
     if (!r) {
         return;
     }
+    if (r->rthread && !rill__rthread_here()) {
+        rill__rthread_stats(r, out);
+        return;
+    }
+    rill__renderer_fill_stats(r, out);
+}
+
+void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
+    memset(out, 0, sizeof(*out));
     const rill__gpu_caps *caps = rill__gpu_get_caps(r->gpu);
     out->frame_index = rill__gpu_frame_index(r->gpu);
     out->cpu_record_ms = r->cpu_record_ms;
@@ -454,6 +502,7 @@ void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out) {
 
 void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb) {
     if (r) {
+        rill__rthread_guard(r);
         rill_rg_dump(r->graph, sb);
     }
 }

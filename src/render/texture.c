@@ -92,6 +92,7 @@ static bool chain_ok(const rill_tex_data *tex) {
 
 rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_data *tex,
                                              const char *label, rill_error *err) {
+    rill__rthread_guard(r);
     rill_texture h = {0};
     label = label ? label : "texture";
     if (!r || !tex || !chain_ok(tex)) {
@@ -229,6 +230,7 @@ static rill_result replace_queue(rill_renderer *r, rill_texture tex, tex_slot *t
 
 rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
                                         const rill_tex_data *data, rill_error *err) {
+    rill__rthread_guard(r);
     tex_slot *t = replace_check(r, tex, data, err);
     if (!t) {
         return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
@@ -290,6 +292,7 @@ static rill_result replace_many(rill_renderer *r, uint32_t count, const rill_tex
 rill_result rill_render_texture_replace_many(rill_renderer *r, uint32_t count,
                                              const rill_texture *tex,
                                              const rill_tex_data *const *data, rill_error *err) {
+    rill__rthread_guard(r);
     return replace_many(r, count, tex, data, NULL, NULL, err);
 }
 
@@ -298,6 +301,7 @@ rill_result rill_render_texture_replace_many_borrowed(rill_renderer *r, uint32_t
                                                       const rill_tex_data *const *data,
                                                       rill_render_release_fn release,
                                                       void *const *users, rill_error *err) {
+    rill__rthread_guard(r);
     if (!release) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: texture replace (borrowed): no release function");
@@ -306,6 +310,7 @@ rill_result rill_render_texture_replace_many_borrowed(rill_renderer *r, uint32_t
 }
 
 bool rill_render_texture_pending(const rill_renderer *r, rill_texture tex) {
+    rill__rthread_guard(r);
     int32_t i = r ? rill_pool_index(&r->tex_pool, tex.id) : -1;
     return i >= 0 && r->textures[i].pending != NULL;
 }

@@ -297,6 +297,7 @@ static const char SAMPLE[] = "[project]\n"
                              "render_scale = 0.75\n"
                              "static_batching = true\n"
                              "gpu_culling = true\n"
+                             "render_thread = true\n"
                              "\n"
                              "[streaming.texture]\n"
                              "enabled = true\n"
@@ -385,6 +386,7 @@ static void test_project_defaults(void **state) {
     assert_true(p.rendering.render_scale == 1.0f);
     assert_false(p.rendering.static_batching);
     assert_false(p.rendering.gpu_culling);
+    assert_false(p.rendering.render_thread);
     assert_true(p.streaming.texture.enabled);
     assert_true(p.streaming.texture.full_distance == 60.0f);
     assert_true(p.streaming.texture.low_distance == 90.0f);
@@ -415,6 +417,7 @@ static void test_project_values(void **state) {
     assert_true(p.rendering.render_scale == 0.75f);
     assert_true(p.rendering.static_batching);
     assert_true(p.rendering.gpu_culling);
+    assert_true(p.rendering.render_thread);
     assert_true(p.streaming.texture.full_distance == 40.0f);
     assert_true(p.streaming.texture.low_distance == 70.5f);
     assert_true(p.scene.load_budget_ms == 4.0f);

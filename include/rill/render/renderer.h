@@ -127,6 +127,9 @@ typedef struct rill_renderer_desc {
     void *setup_graph_user;
     rill_jobs *jobs;
     uint32_t gi_voxel_budget;
+    /* Record and submit each frame on a render thread (see ON THE RENDER THREAD in
+     * rill/render/snapshot.h). false: on the thread that calls rill_renderer_render, as before. */
+    bool render_thread;
     uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 
@@ -169,6 +172,7 @@ typedef struct rill_renderer_settings {
     /* The integrated-GPU hint of this launch (integrated GPU and a tier other than Low, logged
      * once at creation; cleared by choosing Low), "" when none. Show it; it changes nothing. */
     const char *hint;
+    bool render_thread; /* frames are recorded on a render thread (desc.render_thread) */
 } rill_renderer_settings;
 void rill_renderer_get_settings(const rill_renderer *r, rill_renderer_settings *out);
 /* Resizes the headless target (windowed renderers follow the surface). */

@@ -16,6 +16,13 @@ typedef struct rill_render_stats {
     uint64_t frame_index;
     double cpu_record_ms; /* last rill_renderer_render: CPU time from frame start to submit */
     double cpu_wait_ms;   /* ... and time spent before that waiting for a free frame slot */
+    /* With a render thread (rill_renderer_desc.render_thread): the wall time the thread spent on
+     * its last finished frame (waiting for a free frame slot, recording, submitting), and the
+     * time the calling thread spent waiting for the render thread between the last two
+     * rill_renderer_render calls (in rill_renderer_sync, the renderer calls that wait, and the
+     * hand-off itself). 0 without. */
+    double render_thread_ms;
+    double render_sync_ms;
     /* Where cpu_record_ms went (ms): camera/cascade setup, culling and draw lists (with motion
      * history), sorting, filling per-frame buffers (instances, lights, light clusters), building
      * and compiling the graph, recording its commands, and ending + submitting. */
@@ -62,7 +69,9 @@ typedef struct rill_render_stats {
     uint32_t probes_shaded, probe_bakes, probes_failed;
     double ssr_gpu_ms, probe_bake_gpu_ms;
 } rill_render_stats;
-/* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame. */
+/* Fills *out (zeroed for a NULL renderer). GPU timings are those of the newest finished frame.
+ * With a render thread, every field but render_sync_ms is the one the thread published when it
+ * finished its last frame (the call does not wait for the frame in progress). */
 void rill_renderer_stats(const rill_renderer *r, rill_render_stats *out);
 /* Appends the last frame's compiled graph listing to sb. */
 void rill_renderer_dump_graph(const rill_renderer *r, rill_strbuf *sb);

@@ -518,6 +518,7 @@ bool rill__sampler_desc_of(const rill__gpu *gpu, rill__sampler_kind kind, rill__
 
 rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_desc *d,
                                           rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     for (uint32_t i = 0; i < gpu->material_sampler_descs.len; i++) {
         const rill__sampler_desc *o = &gpu->material_sampler_descs.data[i];
         if (o->wrap_u == d->wrap_u && o->wrap_v == d->wrap_v && o->mag_nearest == d->mag_nearest &&
@@ -799,6 +800,7 @@ uint32_t rill__gpu_validation_messages(const rill__gpu *gpu) {
 }
 
 rill_result rill__gpu_wait_idle(rill__gpu *gpu, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     RILL__VK_TRY(err, vkDeviceWaitIdle(gpu->dev));
     return RILL_OK;
 }

@@ -8,6 +8,8 @@
 
 #include <GLFW/glfw3.h>
 
+static void framebuffer_size(const rill__gpu *gpu, int *w, int *h);
+
 /* >>usage mapping ----------------------------------------------------------------------------- */
 
 typedef struct usage_info {
@@ -179,6 +181,7 @@ static void collect_timings(rill__gpu *gpu, vk_frame *f) {
 }
 
 void rill__gpu_set_vsync(rill__gpu *gpu, bool vsync) {
+    RILL__GPU_GUARD(gpu);
     if (gpu->desc.vsync != vsync) {
         gpu->desc.vsync = vsync;
         gpu->swap_dirty = gpu->surface != VK_NULL_HANDLE;
@@ -241,7 +244,7 @@ rill_result rill__frame_begin(rill__gpu *gpu, rill__cmd **out_cmd, rill_error *e
         /* Not every platform reports a resized window as an out-of-date swapchain, so compare
          * the framebuffer size too (a minimized window, 0 x 0, keeps the old swapchain). */
         int fw = 0, fh = 0;
-        glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, &fw, &fh);
+        framebuffer_size(gpu, &fw, &fh);
         if (fw > 0 && fh > 0 &&
             ((uint32_t)fw != gpu->swap_w || (uint32_t)fh != gpu->swap_h || gpu->swap_dirty)) {
             rill_result r = recreate_swapchain(gpu, err);
@@ -343,6 +346,27 @@ rill_result rill__frame_end(rill__gpu *gpu, rill__cmd *cmd, rill_error *err) {
 
 rill__img *rill__frame_swapchain_image(rill__gpu *gpu) {
     return gpu->surface && gpu->swap_acquired ? gpu->swap_images.data[gpu->swap_index] : NULL;
+}
+
+void rill__gpu_set_guard(rill__gpu *gpu, void (*fn)(const void *user), const void *user) {
+    gpu->guard = fn;
+    gpu->guard_user = user;
+}
+
+void rill__gpu_set_framebuffer_size(rill__gpu *gpu, int w, int h) {
+    gpu->fb_w = w;
+    gpu->fb_h = h;
+    gpu->fb_given = true;
+}
+
+/* The window's framebuffer size: the one the GLFW thread gave, else asked of GLFW. */
+static void framebuffer_size(const rill__gpu *gpu, int *w, int *h) {
+    if (gpu->fb_given) {
+        *w = gpu->fb_w;
+        *h = gpu->fb_h;
+        return;
+    }
+    glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, w, h);
 }
 
 void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out_h) {
@@ -800,7 +824,7 @@ rill_result rill__vk_swapchain_create(rill__gpu *gpu, rill_error *err) {
     VkExtent2D ext = caps.currentExtent;
     if (ext.width == UINT32_MAX) {
         int w = 0, h = 0;
-        glfwGetFramebufferSize((GLFWwindow *)gpu->desc.glfw_window, &w, &h);
+        framebuffer_size(gpu, &w, &h);
         ext.width = RILL_CLAMP((uint32_t)w, caps.minImageExtent.width, caps.maxImageExtent.width);
         ext.height =
             RILL_CLAMP((uint32_t)h, caps.minImageExtent.height, caps.maxImageExtent.height);

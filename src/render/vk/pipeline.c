@@ -204,6 +204,7 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
 }
 
 rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (desc->set_count > RILL__MAX_SETS || desc->color_count > RILL__MAX_COLOR ||
         (!desc->cs && !desc->vs)) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: pipeline '%s': bad description",
@@ -363,6 +364,7 @@ static void write_set(rill__gpu *gpu, VkDescriptorSet set, const rill__set_layou
 
 rill__dset *rill__dset_create(rill__gpu *gpu, const rill__pipe *pipe, uint32_t set_index,
                               const rill__binding *bindings, uint32_t count, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (set_index >= pipe->set_count) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: pipeline has no set %u", set_index);
         return NULL;

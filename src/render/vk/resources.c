@@ -97,6 +97,7 @@ static void defer(rill__gpu *gpu, vk_del_kind kind, void *obj) {
 
 rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool host_visible,
                             const char *label, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (size == 0) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: buffer '%s' of size 0",
                        label ? label : "?");
@@ -181,6 +182,7 @@ void rill__buf_mark_written(rill__buf *buf) {
 }
 
 void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
+    RILL__GPU_GUARD(gpu);
     if (!buf) {
         return;
     }
@@ -270,6 +272,7 @@ static bool make_mip_views(rill__gpu *gpu, rill__img *img, rill_error *err) {
 }
 
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     rill__img *img = rill_calloc_tagged(1, sizeof(*img), RILL_MEM_RENDER);
     if (!img) {
         rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory");
@@ -377,6 +380,7 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
 }
 
 void rill__img_destroy(rill__gpu *gpu, rill__img *img) {
+    RILL__GPU_GUARD(gpu);
     if (!img) {
         return;
     }
@@ -423,12 +427,14 @@ void rill__vk_destroy_now(rill__gpu *gpu, const vk_del *d) {
 }
 
 void rill__pipe_destroy(rill__gpu *gpu, rill__pipe *pipe) {
+    RILL__GPU_GUARD(gpu);
     if (pipe) {
         defer(gpu, VK_DEL_PIPE, pipe);
     }
 }
 
 void rill__dset_destroy(rill__gpu *gpu, rill__dset *set) {
+    RILL__GPU_GUARD(gpu);
     if (set) {
         defer(gpu, VK_DEL_DSET, set);
     }
@@ -468,6 +474,7 @@ bool rill__buf_seq_done(const rill__buf *buf, uint64_t seq) {
 
 rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, const void *data,
                              uint64_t size, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (!buf || !data || size == 0 || offset + size > buf->size) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: upload out of buffer range");
     }
@@ -480,6 +487,7 @@ rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, co
 
 rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
                              rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (!img || !data || size == 0 || img->desc.depth > 1) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: empty image upload (or a 3D image: GPU-written only)");
@@ -502,6 +510,7 @@ static uint64_t level_bytes(const rill__img *img, uint32_t level) {
 rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t first_level,
                                     uint32_t level_count, const void *const *level_data,
                                     const uint64_t *level_size, rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (!img || level_count == 0 || first_level + level_count > img->desc.mips ||
         rill__fmt_unit_bytes(img->desc.format) == 0 || img->desc.depth > 1) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
@@ -544,6 +553,7 @@ rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uin
                                              const uint64_t *level_size,
                                              void (*release)(void *user), void *user,
                                              rill_error *err) {
+    RILL__GPU_GUARD(gpu);
     if (!img || level_count == 0 || level_count > img->desc.mips ||
         rill__fmt_unit_bytes(img->desc.format) == 0) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,

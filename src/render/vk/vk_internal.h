@@ -14,6 +14,15 @@
 
 /* Checks a VkResult and turns a failure into a rill_error naming the call; evaluates `call` in
  * every build (never inside an assert). */
+/* First in a resource call: lets the render thread's guard wait for a frame in progress
+ * (render_thread.c) when the call comes from another thread. */
+#define RILL__GPU_GUARD(gpu)                                                                       \
+    do {                                                                                           \
+        if ((gpu)->guard) {                                                                        \
+            (gpu)->guard((gpu)->guard_user);                                                       \
+        }                                                                                          \
+    } while (0)
+
 #define RILL__VK_TRY(err, call)                                                                    \
     do {                                                                                           \
         VkResult vk_try_res_ = (call);                                                             \
@@ -143,6 +152,13 @@ struct rill__cmd {
 
 struct rill__gpu {
     rill__gpu_desc desc;
+    /* rill__gpu_set_guard: called first by the resource calls (RILL__GPU_GUARD) */
+    void (*guard)(const void *user);
+    const void *guard_user;
+    /* rill__gpu_set_framebuffer_size: the window's framebuffer size read by the thread that may
+     * call GLFW, used instead of asking GLFW when fb_given */
+    int fb_w, fb_h;
+    bool fb_given;
     rill__gpu_caps caps;
     VkInstance inst;
     VkDebugUtilsMessengerEXT messenger;
