@@ -542,11 +542,31 @@ static uint64_t attribute_bytes(rd *r, const rill__gj *attrs, const char *key, u
     return (uint64_t)a->count * a->comps * sizeof(float);
 }
 
-/* The least every triangle primitive will decode to (its attributes and indices as floats and
- * u32, and the unwelding for flat normals where NORMAL is missing), summed over the model and
- * checked against the limits before any accessor is decoded: a model past them is refused
- * naming the primitive where the sum crossed, without first spending the time to decode those
- * before it. What the decode charges later is never less than this. */
+/* The least a primitive's morph targets decode to: per attribute (POSITION, NORMAL) that any of
+ * them has, a displacement per vertex and target (read_targets' interleaved array). 0 when the
+ * count is past RILL_GLTF_MAX_TARGETS (the decode refuses that). */
+static uint64_t target_bytes(const rill__gj *p, uint32_t vertices) {
+    const rill__gj *targets = rill__gj_get(p, "targets");
+    uint64_t tc = 0, keys = 0;
+    bool pos = false, nrm = false;
+    const rill__gj *t;
+    RILL__GJ_FOR(t, targets) {
+        tc++;
+        pos = pos || rill__gj_get(t, "POSITION") != NULL;
+        nrm = nrm || rill__gj_get(t, "NORMAL") != NULL;
+    }
+    if (tc == 0 || tc > RILL_GLTF_MAX_TARGETS) {
+        return 0;
+    }
+    keys = (pos ? 1u : 0u) + (nrm ? 1u : 0u);
+    return (uint64_t)vertices * tc * keys * 3u * sizeof(float);
+}
+
+/* The least every triangle primitive will decode to (its attributes, skin joints and weights, and
+ * morph targets as floats, indices as u32, and the unwelding for flat normals where NORMAL is
+ * missing), summed over the model and checked against the limits before any accessor is decoded:
+ * a model past them is refused naming the primitive where the sum crossed, without first spending
+ * the time to decode those before it. What the decode charges later is never less than this. */
 static rill_result budget_meshes(rd *r, const rill__gj *arr) {
     uint64_t sum = 0;
     uint32_t i = 0;
@@ -564,11 +584,12 @@ static rill_result budget_meshes(rd *r, const rill__gj *arr) {
                 continue;
             }
             sum += (uint64_t)n * 12u;
-            static const char *const keys[] = {"NORMAL", "TANGENT", "TEXCOORD_0", "TEXCOORD_1",
-                                               "COLOR_0"};
+            static const char *const keys[] = {"NORMAL",  "TANGENT",  "TEXCOORD_0", "TEXCOORD_1",
+                                               "COLOR_0", "JOINTS_0", "WEIGHTS_0"};
             for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
                 sum += attribute_bytes(r, attrs, keys[k], &unused);
             }
+            sum += target_bytes(p, n);
             corners = n;
             const rill__gj *ix = rill__gj_get(p, "indices");
             double iv = ix && rill__gj_is_number(ix) ? rill__gj_num(ix) : -1.0;

@@ -439,6 +439,68 @@ static void test_model_limit(void **state) {
     RILL_TEST_LEAK_END();
 }
 
+/* Skin joints and weights and morph targets count in the sum over the primitives made before
+ * any accessor is decoded (issue 32 item 5): a primitive whose positions and normals alone stay
+ * under model_bytes but whose targets (8 x POSITION and NORMAL displacements of 999,999 vertices,
+ * 192 MB) or JOINTS_0 / WEIGHTS_0 (1.5 M vertices, 48 MB more) pass it is refused up front, naming
+ * the primitive, not after decoding its attributes. The same primitive without them loads. */
+static void test_skin_and_targets_counted_up_front(void **state) {
+    (void)state;
+    RILL_TEST_LEAK_BEGIN();
+    rill_limits big = rill_limits_query_defaults();
+    big.model_expansion = 1u << 30; /* this is about the sum against model_bytes */
+    rill_limits_set(&big);
+    static const char *const files[] = {
+        /* eight morph targets, each naming the zero accessor 0 for POSITION and NORMAL */
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":"
+        "999999,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
+        "\"NORMAL\":0},\"targets\":[{\"POSITION\":0,\"NORMAL\":0},{\"POSITION\":0},{\"POSITION\":0}"
+        ","
+        "{\"POSITION\":0},{\"POSITION\":0},{\"POSITION\":0},{\"POSITION\":0},{\"POSITION\":0}]}]}]"
+        "}",
+        /* JOINTS_0 and WEIGHTS_0 of 1.5 M zero vertices */
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":"
+        "1500000,\"type\":\"VEC3\"},{\"componentType\":5123,\"count\":1500000,\"type\":\"VEC4\"},"
+        "{\"componentType\":5126,\"count\":1500000,\"type\":\"VEC4\"}],\"meshes\":[{\"primitives\":"
+        "[{\"attributes\":{\"POSITION\":0,\"NORMAL\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2}}]}]}",
+    };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        rill_gltf_read_desc d = {.name = "bomb.gltf", .max_bytes = 64u << 20};
+        rill_result res = rill_gltf_read_memory(files[i], strlen(files[i]), &d, &m, &err);
+        if (res != RILL_ERR_LIMIT) {
+            fail_msg("file %zu: got %s: %s", i, rill_result_name(res), err.msg);
+        }
+        assert_null(m);
+        print_message("%s\n", err.msg);
+        assert_non_null(strstr(err.msg, "bomb.gltf: meshes[0].primitives[0]: the primitives up to "
+                                        "here"));
+        assert_non_null(strstr(err.msg, "model_bytes limit of 67108864"));
+    }
+    /* Without the targets and the skin the same primitives fit. */
+    static const char *const fits[] = {
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":"
+        "999999,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
+        "\"NORMAL\":0}}]}]}",
+        "{\"asset\":{\"version\":\"2.0\"},\"accessors\":[{\"componentType\":5126,\"count\":"
+        "1500000,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,"
+        "\"NORMAL\":0}}]}]}",
+    };
+    for (size_t i = 0; i < sizeof(fits) / sizeof(fits[0]); i++) {
+        rill_gltf_model *m = NULL;
+        rill_error err = {0};
+        rill_gltf_read_desc d = {.name = "fits.gltf", .max_bytes = 64u << 20};
+        rill_result res = rill_gltf_read_memory(fits[i], strlen(fits[i]), &d, &m, &err);
+        if (res != RILL_OK) {
+            fail_msg("fits %zu: got %s: %s", i, rill_result_name(res), err.msg);
+        }
+        rill_gltf_model_free(m);
+    }
+    rill_limits_set(NULL);
+    RILL_TEST_LEAK_END();
+}
+
 /* Files of a few hundred bytes that decode to hundreds of megabytes while staying inside
  * model_bytes (each took 0.45-0.6 GB and 2.6-5.5 s of CPU before the model_expansion limit): zero
  * indices drawing three zero vertices and unwelded for flat normals, a sparse accessor of 16 M
@@ -989,6 +1051,7 @@ int main(void) {
         cmocka_unit_test(test_non_finite_numbers),
         cmocka_unit_test(test_model_limit),
         cmocka_unit_test(test_expansion_bombs),
+        cmocka_unit_test(test_skin_and_targets_counted_up_front),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_glb_short_length),
         cmocka_unit_test(test_byte_flips),
