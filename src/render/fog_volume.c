@@ -510,6 +510,7 @@ rill_result rill__vfog_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, ri
     RILL_TRY(rill_rg_use_image(g, vp, fv->volume, RILL_RG_USAGE_STORAGE_WRITE, err));
     RILL_TRY(rill_rg_use_image(g, vp, fv->hist_in, rd, err));
     RILL_TRY(rill_rg_use_image(g, vp, fv->hist_out, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill__clouds_shadow_access(r, g, vp, rd, err));
     h->cur = next;
     h->valid = true;
     h->last_frame = r->frame_counter;
@@ -542,7 +543,7 @@ static void pass_volume(rill_rg_ctx *ctx, void *user) {
     vfog_view *fv = user;
     rill_renderer *r = fv->r;
     const rill__view *vs = fv->vs;
-    rill__binding b[11], ibl[3];
+    rill__binding b[12], ibl[3];
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -568,8 +569,9 @@ static void pass_volume(rill_rg_ctx *ctx, void *user) {
     bind_img(&b[9], rill__ctx_img(ctx, fv->hist_in), RILL__SAMPLER_LINEAR_CLAMP);
     b[10].img = rill__ctx_img(ctx, fv->hist_out);
     b[10].layer = -1;
+    bind_img(&b[11], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_VFOG]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 11);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 12);
     rill__cmd_dispatch(ctx->cmd, (fv->grid[0] + 7) / 8, (fv->grid[1] + 7) / 8, 1);
 }
 

@@ -41,6 +41,9 @@ typedef struct rill__gpu_frame {
     uint32_t counts[4];
     float cluster_params[4];
     float jitter[4]; /* xy: TAA's sub-pixel offset of the projection, clip space */
+    /* The cloud shadow map (clouds.c): xy its corner's world x, z (m), z 1 / its size (per m),
+     * w 1 when there is one. */
+    float cloud_shadow[4];
 } rill__gpu_frame;
 
 /* A bounding sphere. */
@@ -315,12 +318,19 @@ rill_texture rill__env_texture_load(rill_renderer *r, const char *path, const ch
  * adds the "clouds" panorama pass (after the sky tables); access declares a pass's read of the
  * panorama; binding gives it (r->white, unread, without clouds); key changes with the settings
  * (for the image-based light's re-bake; 0 without clouds). sky.c's clouds_bindings gives the
- * panorama pass its settings block and the transmittance and sky view tables (b[0..2]). */
+ * panorama pass its settings block and the transmittance and sky view tables (b[0..2]). The cloud
+ * shadow map (sun above the horizon; sun_to points toward it): frame_consts gives
+ * frame.cloud_shadow (w 0: none), shadow_access declares a lit pass's read of the map (nothing
+ * without it), shadow_img is the map to bind (r->white without it). */
 typedef struct rill__clouds rill__clouds;
 rill_result rill__clouds_create(rill_renderer *r, rill_error *err);
 void rill__clouds_destroy(rill_renderer *r);
 bool rill__clouds_plan(rill_renderer *r, const rill_render_view *v, const float camera[3],
-                       float fov_y, uint32_t width, uint32_t height);
+                       float fov_y, uint32_t width, uint32_t height, const float sun_to[3]);
+void rill__clouds_frame_consts(const rill_renderer *r, float out[4]);
+rill_result rill__clouds_shadow_access(rill_renderer *r, rill_rg *g, rill_rg_pass pass,
+                                       rill_rg_usage usage, rill_error *err);
+rill__img *rill__clouds_shadow_img(const rill_renderer *r);
 bool rill__clouds_on(const rill_renderer *r);
 uint64_t rill__clouds_key(const rill_renderer *r);
 rill_result rill__clouds_add_pass(rill_renderer *r, rill_rg *g, rill_error *err);

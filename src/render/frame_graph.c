@@ -83,6 +83,7 @@ static rill_result add_hdr_pass(rill_renderer *r, rill_rg *g, rill_rg_pass *out,
     if (shadows) {
         RILL_TRY(rill__ibl_access(r, g, p, err));
         RILL_TRY(rill__probes_access(r, g, p, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
+        RILL_TRY(rill__clouds_shadow_access(r, g, p, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));
     }
     if (vs->res.ao.id) {
         RILL_TRY(rill_rg_use_image(g, p, vs->res.ao, RILL_RG_USAGE_SAMPLED_FRAGMENT, err));

@@ -22,12 +22,13 @@ static void bind_img(rill__binding *b, rill__img *img, rill__sampler_kind sample
 
 /* Binds set 0 of the 3D passes: frame constants and instances (and for full: lights, shadow map,
  * light clusters, ambient occlusion (white without SSAO), the image-based light, the
- * reflection probes, the decals and the opaque image transmissive surfaces see). */
+ * reflection probes, the decals, the opaque image transmissive surfaces see and the cloud shadow
+ * map). */
 static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, rill__cmd *cmd,
                                 bool full, rill__img *shadow, rill__img *ao,
                                 rill__img *const decal[RILL__DECAL_IMAGES], rill__img *scene,
                                 rill__buf *instances) {
-    rill__binding b[17 + RILL__DECAL_IMAGES - 1];
+    rill__binding b[17 + RILL__DECAL_IMAGES]; /* + the cloud shadow map */
     memset(b, 0, sizeof(b));
     b[0].buf = vs->frame_buf;
     b[0].offset = vs->frame_off;
@@ -55,6 +56,7 @@ static void bind_frame_set_with(const rill_renderer *r, const rill__view *vs, ri
                      RILL__SAMPLER_NEAREST_CLAMP);
         }
         bind_img(&b[16], scene ? scene : r->white, RILL__SAMPLER_LINEAR_CLAMP);
+        bind_img(&b[RILL_COUNTOF(b) - 1], rill__clouds_shadow_img(r), RILL__SAMPLER_LINEAR_CLAMP);
     }
     rill__cmd_bind_transient_set(cmd, 0, b, full ? (uint32_t)RILL_COUNTOF(b) : 2);
 }

@@ -16,8 +16,9 @@
 #define U RILL__BIND_UNIFORM
 #define S RILL__BIND_STORAGE
 #define I RILL__BIND_STORAGE_IMAGE
-static const rill__set_layout frame_set_full = {{U, S, S, T, S, S, T, T, T, T, U, T, T, T, T, T, T,
-                                                 T, T}}; /* 17, 18: decal normal, roughness */
+static const rill__set_layout frame_set_full = {
+    {U, S, S, T, S, S, T, T, T, T,
+     U, T, T, T, T, T, T, T, T, T}}; /* 17, 18: decal normal, roughness; 19: cloud shadows */
 static const rill__set_layout frame_set_min = {{U, S}};
 static const rill__set_layout material_set = {{U, T, T, T, T, T, T, T, T, T, T, T, T, T, T}};
 static const rill__set_layout ssao_set = {{U, T, T, I}};
@@ -37,7 +38,7 @@ static const rill__set_layout ssgi_apply_set = {{U, T, T, T, T, I, T}}; /* + spe
 static const rill__set_layout vxgi_inject_set = {{U, T, S, S, I}};
 static const rill__set_layout vxgi_trace_set = {{U, T, T, T, T, T, T, T, I, I}}; /* + specular */
 static const rill__set_layout vxgi_debug_set = {{U, T, T, T, T, T, T, T, I}};
-static const rill__set_layout one_out = {{I}};         /* ibl brdf table */
+static const rill__set_layout one_out = {{I}};         /* ibl brdf table, cloud shadow map */
 static const rill__set_layout out_and_in = {{I, T}};   /* ibl fill: cube out, image in */
 static const rill__set_layout image_in_out = {{I, I}}; /* ibl mips, harmonics */
 static const rill__set_layout sky_trans_set = {{U, I}};
@@ -47,8 +48,8 @@ static const rill__set_layout sky_set = {{U, T, T, T, T, T, I, T}}; /* + cloud p
 static const rill__set_layout sky_ibl_set = {{U, T, T, I, T}};      /* + cloud panorama */
 static const rill__set_layout skybox_set = {{T, T, I}};
 /* frame, shadows, harmonics, block, boxes, volume, lights, light clusters, cluster lists,
- * history in, history out */
-static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S, T, I}};
+ * history in, history out, cloud shadow map */
+static const rill__set_layout vfog_set = {{U, T, T, U, S, I, S, S, S, T, I, T}};
 static const rill__set_layout water_set = {{U, T, I, S, T}}; /* frame, depth, hdr, boxes, sky */
 /* Water (ocean.c): spectrum (workspace, block), fft (workspace), maps (workspace, block,
  * displacement, slopes), draw (frame, depth, hdr, block, sky, displacement, slopes) */
@@ -176,6 +177,7 @@ static const pipe_row rows[] = {
     /* Volumetric fog (fog_volume.c). */
     {RILL__PIPE_VFOG,           "volumetric fog",             COMPUTE(vfog_comp),          NO_COLOR,                0,                              &vfog_set,       NULL,          0},
     {RILL__PIPE_CLOUDS,         "clouds",                     COMPUTE(clouds_comp),        NO_COLOR,                0,                              &sky_view_set,   NULL,          48},
+    {RILL__PIPE_CLOUDS_SHADOW,  "cloud shadow map",           COMPUTE(clouds_shadow_comp), NO_COLOR,                0,                              &one_out,        NULL,          64},
     {RILL__PIPE_WATER,          "pool water",                 COMPUTE(water_comp),         NO_COLOR,                0,                              &water_set,      NULL,          80},
     {RILL__PIPE_OCEAN_SPECTRUM, "ocean spectrum",             COMPUTE(ocean_spectrum_comp), NO_COLOR,               0,                              &ocean_spectrum_set, NULL,      16},
     {RILL__PIPE_OCEAN_FFT,      "ocean fft",                  COMPUTE(ocean_fft_comp),     NO_COLOR,                0,                              &ocean_fft_set,  NULL,          16},

@@ -349,6 +349,7 @@ static void write_frame(const rill_renderer *r, const rill__view *vs, rill__gpu_
         fr->jitter[0] = vs->fx.aa.jitter[0];
         fr->jitter[1] = vs->fx.aa.jitter[1];
     }
+    rill__clouds_frame_consts(r, fr->cloud_shadow);
 }
 
 /* Fills view slot vs (its snap, view and settings set): camera matrices, cascades, draw lists,

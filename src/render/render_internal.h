@@ -392,7 +392,7 @@ struct rill_rg_ctx {
     X(IBL_LUT) X(IBL_FILL) X(IBL_DOWN) X(IBL_SH) X(IBL_PREFILTER)                                \
     X(SKY_TRANSMITTANCE) X(SKY_MULTISCATTER) X(SKY_VIEW) X(SKY_AERIAL) X(SKY) X(SKY_IBL)           \
     X(SKYBOX)                                                                                      \
-    X(VFOG) X(VFOG_APPLY) X(CLOUDS) X(WATER)                                                       \
+    X(VFOG) X(VFOG_APPLY) X(CLOUDS) X(CLOUDS_SHADOW) X(WATER)                                                       \
     X(OCEAN_SPECTRUM) X(OCEAN_FFT) X(OCEAN_MAPS) X(OCEAN_DRAW)                                     \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
     X(VXGI_INJECT) X(VXGI_MIPS) X(VXGI_TRACE) X(VXGI_DEBUG)                                        \

@@ -208,7 +208,8 @@ rill_result rill__sky_plan(rill_renderer *r, rill__cmd *cmd, const rill_render_s
     fill_stars(r, shown, &s->ubo);
     /* Clouds (clouds.c) of the same view: the flag the sky shaders composite them by. */
     uint32_t vw = r->width, vh = r->height;
-    bool clouds = rill__clouds_plan(r, shown, &set.world_from_view[12], set.fov_y, vw, vh);
+    bool clouds = rill__clouds_plan(r, shown, &set.world_from_view[12], set.fov_y, vw, vh,
+                                    s->ubo.sun_dir[3] > 0.5f ? s->ubo.sun_dir : NULL);
     s->ubo.ozone_width[3] = clouds ? 1.0f : 0.0f;
     sky_ubo *u = rill__frame_alloc(cmd, sizeof(sky_ubo), 256, &s->ubo_buf, &s->ubo_off);
     if (!u) {

@@ -5,7 +5,8 @@
  * a far object closer to the sky's colour than a near one; Color mode adds no sky pass and the
  * tables are made again only when the settings change; hostile settings clamp without a crash;
  * a Skybox image is the sky and lights the scene, a missing or oversized one falls back to the
- * clear colour; Clouds cover the sky as their coverage says and grey the image-based light.
+ * clear colour; Clouds cover the sky as their coverage says and grey the image-based light, and
+ * shade the sunlit ground below them (cloud shadows that drift with the wind).
  * RILL_SKY_PNG_DIR=dir writes each frame a test reads, to look at. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -533,6 +534,119 @@ static void test_clouds(void **state) {
     assert_memory_equal(f->px, want, sizeof(want));
 }
 
+/* The ground from 400 m up, looking 3 km ahead (the lower half of the frame is a white floor
+ * lit by the noon sun) under clouds of `coverage`, the wind (wind_x, 0). */
+static void cloud_floor_scene(fixture *f, rill_render_clouds *cl, rill_render_routed_settings *rs,
+                              float coverage, float wind_x, double hours) {
+    scene(f, (float[3]){0, 400, 0}, (float[3]){3000, 0, 0}, hours, true);
+    f->snap.view.fov_y = 1.0f;
+    render_test_place(&f->inst, 1, f->cube, f->white, (float[3]){0, -0.5f, 0}, 1.0f, 0.0f);
+    mat4 m;
+    glm_mat4_identity(m);
+    glm_translate(m, (vec3){0, -0.5f, 0});
+    glm_scale(m, (vec3){40000, 1, 40000});
+    memcpy(f->inst.transform, m, sizeof(m));
+    f->snap.instances = &f->inst;
+    f->snap.instance_count = 1;
+    *cl = rill_render_clouds_query_defaults();
+    cl->coverage = coverage;
+    cl->wind[0] = wind_x;
+    *rs = (rill_render_routed_settings){"Clouds", cl, sizeof(*cl), 0};
+    f->snap.view.settings = rs;
+    f->snap.view.settings_count = 1;
+}
+
+/* Pixels of the floor (the frame's lower third) whose R+G+B is below `share` of base's. */
+static int darker_floor_pixels(const fixture *f, const uint8_t *base, double share) {
+    int n = 0;
+    for (int i = W * H * 2 / 3; i < W * H; i++) {
+        int a = f->px[i * 4] + f->px[i * 4 + 1] + f->px[i * 4 + 2];
+        int b = base[i * 4] + base[i * 4 + 1] + base[i * 4 + 2];
+        n += a < b * share;
+    }
+    return n;
+}
+
+/* Floor pixels (the frame's lower third) that differ from base by more than 6 in a channel. */
+static int changed_floor_pixels(const fixture *f, const uint8_t *base) {
+    int n = 0;
+    for (int i = W * H * 2 / 3; i < W * H; i++) {
+        for (int k = 0; k < 3; k++) {
+            if (abs((int)f->px[i * 4 + k] - (int)base[i * 4 + k]) > 6) {
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* Cloud shadows (Medium tier): under coverage 0.5 part of the sunlit floor falls in the clouds'
+ * shadow (under 60 % of the clear sky's brightness) and under overcast nearly all of it; the
+ * shadows drift with the wind (two frames half a second apart differ on the floor) and stand still
+ * without it; the pass "clouds.shadow" runs while the sun is up, not at night, and not at Low. */
+static void test_cloud_shadows(void **state) {
+    fixture *f = *state;
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_MEDIUM);
+    rill_render_clouds cl;
+    rill_render_routed_settings rs;
+    static uint8_t clear[W * H * 4], first[W * H * 4];
+    const int floor_px = W * H - W * H * 2 / 3;
+    int shaded[3];
+    const float coverage[3] = {0.0f, 0.5f, 1.0f};
+    for (int i = 0; i < 3; i++) {
+        cloud_floor_scene(f, &cl, &rs, coverage[i], 0.0f, 12.0);
+        for (int k = 0; k < 4; k++) { /* the image-based light re-bakes the cloudy sky */
+            frame(f, NULL);
+        }
+        frame(f, i == 0 ? "cloud_shadow_0" : i == 1 ? "cloud_shadow_half" : "cloud_shadow_1");
+        assert_true(has_pass(f, "clouds.shadow"));
+        if (i == 0) {
+            memcpy(clear, f->px, sizeof(clear));
+        }
+        shaded[i] = darker_floor_pixels(f, clear, 0.6);
+    }
+    print_message("cloud shadows: floor pixels under 60 %% of the clear sky's at coverage 0 / 0.5 "
+                  "/ 1: %d %d %d of %d\n",
+                  shaded[0], shaded[1], shaded[2], floor_px);
+    assert_int_equal(shaded[0], 0);
+    assert_true(shaded[1] > floor_px / 10 && shaded[1] < floor_px * 9 / 10);
+    assert_true(shaded[2] > floor_px * 9 / 10);
+
+    /* Wind: the shadows move between frames half a second apart; without wind they do not. */
+    int moved[2];
+    for (int i = 0; i < 2; i++) {
+        cloud_floor_scene(f, &cl, &rs, 0.5f, i ? 300.0f : 0.0f, 12.0);
+        for (int k = 0; k < 5; k++) { /* the image-based light re-bakes the changed sky */
+            frame(f, NULL);
+        }
+        memcpy(first, f->px, sizeof(first));
+        rill_error err = {0};
+        for (int k = 0; k < 30; k++) {
+            assert_int_equal(rill_renderer_render(f->r, &f->snap, &err), RILL_OK);
+        }
+        frame(f, i ? "cloud_shadow_drift" : NULL);
+        moved[i] = changed_floor_pixels(f, first);
+    }
+    print_message("cloud shadows: floor pixels changed in half a second, still air %d, wind "
+                  "300 m/s %d\n",
+                  moved[0], moved[1]);
+    assert_int_equal(moved[0], 0);
+    assert_true(moved[1] > 20);
+
+    /* At night there is no sun to shade: no pass. At Low there are no clouds: no pass, and the
+     * floor is the clear sky's. */
+    cloud_floor_scene(f, &cl, &rs, 0.5f, 0.0f, 0.0);
+    frame(f, NULL);
+    assert_true(has_pass(f, "clouds"));
+    assert_false(has_pass(f, "clouds.shadow"));
+    rill_renderer_set_quality(f->r, RILL_RENDER_QUALITY_LOW);
+    cloud_floor_scene(f, &cl, &rs, 1.0f, 0.0f, 12.0);
+    frame(f, NULL);
+    assert_false(has_pass(f, "clouds.shadow"));
+    assert_int_equal(darker_floor_pixels(f, clear, 0.9), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
@@ -544,6 +658,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_skybox_image, setup, teardown),
         cmocka_unit_test_setup_teardown(test_night_stars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clouds, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cloud_shadows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

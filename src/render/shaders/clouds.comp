@@ -10,6 +10,7 @@
 #define SKY_BINDING 0
 #include "sky_common.glsl"
 #include "clouds_common.glsl"
+#include "clouds_density.glsl"
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 1) uniform sampler2D trans_lut;
 layout(set = 0, binding = 2) uniform sampler2D view_lut;
@@ -19,51 +20,6 @@ layout(push_constant) uniform Push {
     vec4 layer; // x coverage, y density (per km), z base (km above ground), w thickness (km)
     uvec4 steps; // x width, y height, z view steps, w light steps
 } pc;
-
-float hash13(vec3 p) {
-    p = fract(p * 0.1031);
-    p += dot(p, p.zyx + 31.32);
-    return fract((p.x + p.y) * p.z);
-}
-
-float vnoise(vec3 p) {
-    vec3 i = floor(p), f = fract(p);
-    f = f * f * (3.0 - 2.0 * f);
-    float a = mix(hash13(i), hash13(i + vec3(1, 0, 0)), f.x);
-    float b = mix(hash13(i + vec3(0, 1, 0)), hash13(i + vec3(1, 1, 0)), f.x);
-    float c = mix(hash13(i + vec3(0, 0, 1)), hash13(i + vec3(1, 0, 1)), f.x);
-    float d = mix(hash13(i + vec3(0, 1, 1)), hash13(i + vec3(1, 1, 1)), f.x);
-    return mix(mix(a, b, f.y), mix(c, d, f.y), f.z);
-}
-
-float fbm(vec3 p, int octaves) {
-    float s = 0.0, amp = 0.5, norm = 0.0;
-    for (int i = 0; i < octaves; i++) {
-        s += amp * vnoise(p);
-        norm += amp;
-        p = p * 2.03 + vec3(17.1, 5.3, 11.7);
-        amp *= 0.5;
-    }
-    return s / norm;
-}
-
-// Density (per km) at w (km: x, altitude above the ground, z).
-float density(vec3 w) {
-    float h = (w.y - pc.layer.z) / pc.layer.w;
-    if (h <= 0.0 || h >= 1.0)
-        return 0.0;
-    vec2 q = w.xz + pc.place.zw;
-    float n = fbm(vec3(q * 0.16, 0.5), 3);
-    float cov = pc.layer.x;
-    if (cov <= 0.0)
-        return 0.0;
-    float base = smoothstep(1.0 - cov - 0.1, 1.0 - cov + 0.1, n);
-    if (base <= 0.0)
-        return 0.0;
-    base *= clamp(h * 5.0, 0.0, 1.0) * clamp((1.0 - h) * 2.0, 0.0, 1.0);
-    float detail = fbm(vec3(q, w.y) * 0.9, 2);
-    return clamp(base * 1.3 - detail * 0.45, 0.0, 1.0) * pc.layer.y;
-}
 
 float hg(float g, float c) {
     float d = 1.0 + g * g - 2.0 * g * c;
@@ -97,12 +53,12 @@ void main() {
             vec3 p = o + d * t;
             float r = length(p);
             vec3 w = vec3(pc.place.x + d.x * t, r - atmo.radii.x, pc.place.y + d.z * t);
-            float s = density(w);
+            float s = cloud_density(w, pc.layer, pc.place.zw);
             if (s <= 0.0)
                 continue;
             float tau = 0.0;
             for (uint j = 0u; j < pc.steps.w; j++)
-                tau += density(w + sun * (ls * (float(j) + 0.5))) * ls;
+                tau += cloud_density(w + sun * (ls * (float(j) + 0.5)), pc.layer, pc.place.zw) * ls;
             vec3 ts = sky_transmittance(trans_lut, r, dot(p / r, sun));
             float h = (w.y - pc.layer.z) / pc.layer.w;
             // Single scattering plus two softer octaves standing in for multiple scattering

@@ -33,6 +33,7 @@ layout(set = 0, binding = 0) uniform Frame {
                          // w 1 = the prepass packs the material (SSR or GI reads it)
     vec4 cluster_params; // x slices / log(far / near), y log(near), zw render target size
     vec4 jitter;         // xy: TAA's sub-pixel offset of the projection (clip space, times w)
+    vec4 cloud_shadow;   // the cloud shadow map: xy corner world x, z (m), z 1 / size, w 1 = on
 } frame;
 
 layout(set = 0, binding = 1) readonly buffer Instances { Instance instances[]; };
@@ -55,6 +56,22 @@ layout(set = 0, binding = 9) uniform sampler2D ibl_sh;
 layout(set = 0, binding = 15) uniform sampler2D decal_tex; // after the probes (10..14)
 layout(set = 0, binding = 17) uniform sampler2D decal_normal_tex; // after the transmission image
 layout(set = 0, binding = 18) uniform sampler2D decal_rough_tex;
+// The cloud shadow map (clouds.c, clouds_shadow.comp): r the clouds' transmittance of the sun's
+// light at each ground point of a square around the camera (a white texel without clouds).
+layout(set = 0, binding = 19) uniform sampler2D cloud_shadow_tex;
+
+// The share of the sun's light the clouds let through to world point p: the ground point on the
+// sun's ray through p (the map is of the ground), 1 outside the map or without one.
+float cloud_shadow(vec3 p) {
+    if (frame.cloud_shadow.w == 0.0)
+        return 1.0;
+    vec3 s = normalize(frame.sun_dir.xyz);
+    vec2 ground = p.xz - s.xz * (p.y / max(s.y, 0.05));
+    vec2 uv = (ground - frame.cloud_shadow.xy) * frame.cloud_shadow.z;
+    if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))))
+        return 1.0;
+    return textureLod(cloud_shadow_tex, uv, 0.0).r;
+}
 
 layout(set = 1, binding = 0) uniform Material {
     vec4 base_color;

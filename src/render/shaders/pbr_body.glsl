@@ -289,7 +289,7 @@ void main() {
     vec3 sheen_light = vec3(0.0);
     if (frame.sun_color.w > 0.0) {
         vec3 l = normalize(frame.sun_dir.xyz);
-        float sf = shadow_factor(in_world, geo_n);
+        float sf = shadow_factor(in_world, geo_n) * cloud_shadow(in_world);
         color += brdf(n, v, l, base.rgb, metallic, rough) * frame.sun_color.rgb * sf;
         if (coat > 0.0)
             coat_light += coat_brdf(coat_n, v, l, coat_rough) * frame.sun_color.rgb * sf;

@@ -25,6 +25,8 @@ layout(set = 0, binding = 0) uniform Frame {
     vec4 shadow_params; // x texel size in uv, z cascade count
     uvec4 counts;       // x light count, y 1 = clustered light lists
     vec4 cluster_params; // x slices / log(far / near), y log(near)
+    vec4 jitter;
+    vec4 cloud_shadow; // the cloud shadow map: xy corner world x, z (m), z 1 / size, w 1 = on
 } frame;
 layout(set = 0, binding = 1) uniform sampler2DArrayShadow shadow_map;
 layout(set = 0, binding = 2) uniform sampler2D ibl_sh; // irradiance / pi as 9 coefficients
@@ -51,6 +53,7 @@ const uint CLUSTER_X = 16u, CLUSTER_Y = 9u, CLUSTER_Z = 24u;
 // Per froxel: in-scattered light per metre (rgb) and extinction per metre (a); slices side by side.
 layout(set = 0, binding = 9) uniform sampler2D history_in; // last frame's (read when temporal.y > 0)
 layout(set = 0, binding = 10, rgba16f) uniform writeonly image2D history_out;
+layout(set = 0, binding = 11) uniform sampler2D cloud_shadow_tex; // clouds.c (white: none)
 layout(local_size_x = 8, local_size_y = 8) in;
 
 float phase_hg(float g, float c) {
@@ -75,6 +78,18 @@ float sun_visibility(vec3 p) {
     if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || uvz.z > 1.0)
         return 1.0;
     return texture(shadow_map, vec4(uv, float(c), uvz.z));
+}
+
+// The share of the sun's light the clouds let through to p (common.glsl's cloud_shadow).
+float cloud_shadow(vec3 p) {
+    if (frame.cloud_shadow.w == 0.0)
+        return 1.0;
+    vec3 s = normalize(frame.sun_dir.xyz);
+    vec2 ground = p.xz - s.xz * (p.y / max(s.y, 0.05));
+    vec2 uv = (ground - frame.cloud_shadow.xy) * frame.cloud_shadow.z;
+    if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))))
+        return 1.0;
+    return textureLod(cloud_shadow_tex, uv, 0.0).r;
 }
 
 // The light of the view's point and spot lights reaching world point p (its view depth vd, its
@@ -189,7 +204,8 @@ void main() {
             float gp = ssum > 0.0 ? clamp(gsum / ssum, -0.95, 0.95) : 0.0;
             vec3 light = ambient;
             if (sun)
-                light += frame.sun_color.rgb * phase_hg(gp, cos_sun) * sun_visibility(p);
+                light += frame.sun_color.rgb * phase_hg(gp, cos_sun) * sun_visibility(p) *
+                         cloud_shadow(p);
             if (frame.counts.x > 0u) {
                 vec2 uv = (vec2(g) + 0.5) / vec2(vf.grid.xy);
                 light += local_lights(p, -(frame.view * vec4(p, 1.0)).z, uv, dir, gp);
