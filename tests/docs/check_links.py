@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """check_links.py ROOT: every relative link of ROOT/README.md and ROOT/docs/**/*.md (outside code)
 names a file or folder that exists, and its #anchor a heading of that Markdown file (GitHub's
-rule: lower case, punctuation dropped, spaces to '-', repeats numbered -1, -2, ...). Prints each
-broken link as FILE:LINE: and exits 1 when there is one."""
+rule: lower case, punctuation dropped, spaces to '-', repeats numbered -1, -2, ...); and no line
+(code included) names things outside the project (the development notes' sections, a local
+binaries folder, another engine): a reader has none of them. Prints each broken link or outside
+word as FILE:LINE: and exits 1 when there is one."""
 import os
 import re
 import sys
+
+# Words that name things outside the project (issue 31 item 9).
+OUTSIDE = re.compile(r'NOTES \u00a7|NOTES\.md|\.devbin\b|reference engine', re.IGNORECASE)
 
 LINK = re.compile(r'!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)')
 
@@ -56,7 +61,14 @@ def main():
     bad = 0
     for path in files:
         with open(path, encoding='utf-8') as f:
-            lines = strip_code(f.read().split('\n'))
+            raw = f.read().split('\n')
+        for no, line in enumerate(raw, 1):
+            m = OUTSIDE.search(line)
+            if m:
+                print('%s:%d: names something outside the project: %s' %
+                      (os.path.relpath(path, root), no, m.group(0)))
+                bad += 1
+        lines = strip_code(raw)
         for no, line in enumerate(lines, 1):
             for target in LINK.findall(line):
                 if re.match(r'[a-z][a-z0-9+.-]*:', target):
@@ -73,7 +85,7 @@ def main():
                     print('%s:%d: broken link (%s): %s' % (os.path.relpath(path, root), no, target,
                                                            why))
                     bad += 1
-    print('%d files, %d broken links' % (len(files), bad))
+    print('%d files, %d broken links or outside words' % (len(files), bad))
     return 1 if bad else 0
 
 
