@@ -28,7 +28,9 @@
 #include "rill/channels.h"
 #include "rill/formats/export.h"
 #include "rill/render.h"
+#include "rill/render/gi.h"
 #include "rill/render/ocean.h"
+#include "rill/render/reflections.h"
 #include "rill/scene/model.h"
 #include "rill/stream.h"
 #include "rill/terrain.h"
@@ -410,6 +412,63 @@ static uint32_t gen_harbour(gen *g, uint32_t side) {
     return 1;
 }
 
+/* The world's effect settings, on one entity and routed to every camera: ScreenSpace GI (it runs
+ * at the High quality tier only, a ceiling: `--quality high`; `--effect
+ * GlobalIllumination:quality=SdfLow` picks the voxel-cone tier) and screen-space reflections
+ * (the tower's glass, the lobby's floor). */
+static uint32_t gen_environment(gen *g) {
+    rill_component gc = rill_world_find_component(g->w, "GlobalIllumination");
+    rill_component sc = rill_world_find_component(g->w, "ScreenSpaceReflections");
+    if (!gc.id || !sc.id)
+        return 0;
+    rill_entity e = put(g, 0, "Environment", 0, 0, 0, 0);
+    rill_render_global_illumination gi = rill_render_global_illumination_query_defaults();
+    gi.quality = RILL_GI_SCREEN_SPACE;
+    rill_world_add(g->w, e, gc, &gi);
+    rill_render_ssr ssr = rill_render_ssr_query_defaults();
+    rill_world_add(g->w, e, sc, &ssr);
+    return 1;
+}
+
+/* The lobby (models/lobby.glb, 11 x 11 x 5.5 m, open to +Z) on the free crossing at (x, z), in
+ * front of the start camera: a warm light under its ceiling and a reflection probe filling the
+ * room, captured from the scene once it loads, parallax-corrected to the room's box (Auto), so
+ * its polished floor reflects the walls where they stand. */
+static uint32_t gen_lobby(gen *g, float x, float z) {
+    rill_component lp = rill_world_find_component(g->w, "LightProbe");
+    rill_component rs = rill_world_find_component(g->w, "ReflectionProbeSource");
+    rill_component pc = rill_world_find_component(g->w, "ParallaxCorrection");
+    rill_entity lobby = put(g, 0, "NM_Lobby", x, 0, z, 0);
+    add_model(g, lobby, "models/lobby.glb");
+    rill_entity light = put(g, lobby, "Lobby light", 0, 4.6f, 0, 0);
+    add_point_light(g, light, 400.0f, 14.0f);
+    /* an inactive camera in the doorway looking in and down at the floor: `rill render --camera
+     * 'Lobby camera'` */
+    rill_entity cam = put(g, lobby, "Lobby camera", 0, 1.8f, 4.5f, 0);
+    rill_transform *ct = rill_world_transform_mut(g->w, cam);
+    if (ct)
+        ct->rotation[0] = sinf(-0.2f), ct->rotation[1] = 0, ct->rotation[2] = 0,
+        ct->rotation[3] = cosf(-0.2f);
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
+    c.active = false;
+    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
+    if (!lp.id || !rs.id || !pc.id)
+        return 3;
+    /* the probe's box is the room inside its walls: the unit cube scaled to 10.4 x 5.1 x 10.4 */
+    rill_entity probe = put(g, lobby, "Lobby probe", 0, 2.65f, 0, 0);
+    rill_transform *t = rill_world_transform_mut(g->w, probe);
+    if (t)
+        t->scale[0] = 10.4f, t->scale[1] = 5.1f, t->scale[2] = 10.4f;
+    rill_light_probe l = {.falloff = 0.05f};
+    rill_world_add(g->w, probe, lp, &l);
+    rill_reflection_probe_source src = {.intensity = 1.0f, .capture = true};
+    rill_world_add(g->w, probe, rs, &src);
+    rill_parallax_correction par = {.mode = RILL_PARALLAX_AUTO, .half_extents = {1, 1, 1}};
+    rill_world_add(g->w, probe, pc, &par);
+    return 4;
+}
+
 /* The main scene: camera, sun, landmarks and the streamed district instances. */
 static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_result *res) {
     uint32_t count = 0;
@@ -479,6 +538,9 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
     if (*res != RILL_OK)
         return count;
     count += gen_harbour(g, side);
+    count += gen_environment(g);
+    /* a crossing no traffic loop passes (demo_scripts.c CAR_BLOCKS), 60 m before the camera */
+    count += gen_lobby(g, off + 50.0f, off + 100.0f);
     /* Scripted life (demo_scripts.c): traffic, the gate's doors, day and night, a district on L. */
     *res = rill_demo_add_life(g->w, g->out, &(rill_demo_layout){side, districts, off}, &count, err);
     if (*res != RILL_OK)

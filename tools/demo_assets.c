@@ -1,10 +1,11 @@
 /* demo_assets.c: the models and textures of the demo city, generated as a user's own assets would
  * be authored: textures as PNG images (facades, roofs, paving, leaves, bark, metal, paint) and
  * models as textured .glb files (four building kinds with recessed windows, a tree, a street lamp,
- * a bench, a car, a district ground tile and three landmarks) that name those images by relative
- * URI, the buildings and props with hand-authored detail levels (name_lodN.glb). `rill export`
- * then turns them into .rmip textures and bakes the landmarks' LOD levels. Everything is
- * deterministic: the same bytes on every run.
+ * a bench, a car, a district ground tile, three landmarks (the tower's glass smooth and
+ * half-metallic, for screen-space reflections) and a lobby with a polished floor) that name those
+ * images by relative URI, the buildings and props with hand-authored detail levels
+ * (name_lodN.glb). `rill export` then turns them into .rmip textures and bakes the landmarks' LOD
+ * levels. Everything is deterministic: the same bytes on every run.
  */
 #include "cmds.h"
 #include "demo.h"
@@ -318,7 +319,8 @@ typedef struct mdl {
     prim prims[4];
     uint32_t prim_count;
     tex_kind tex[4];
-    uint32_t style; /* which style's images the styled kinds name */
+    float rough[4], metal[4]; /* each primitive's material (its kind's unless a builder sets it) */
+    uint32_t style;           /* which style's images the styled kinds name */
 } mdl;
 
 static prim *mdl_prim(mdl *m, tex_kind t) {
@@ -326,8 +328,17 @@ static prim *mdl_prim(mdl *m, tex_kind t) {
         if (m->tex[i] == t)
             return &m->prims[i];
     m->tex[m->prim_count] = t;
+    m->rough[m->prim_count] = t == TEX_FACADE_GLASS ? 0.4f : 0.85f;
+    m->metal[m->prim_count] = t == TEX_METAL ? 0.8f : 0.0f;
     m->prims[m->prim_count].material = (int32_t)m->prim_count;
     return &m->prims[m->prim_count++];
+}
+
+/* The material of m's primitive of kind t: roughness and metalness. */
+static void mdl_finish(mdl *m, tex_kind t, float rough, float metal) {
+    prim *p = mdl_prim(m, t);
+    m->rough[p - m->prims] = rough;
+    m->metal[p - m->prims] = metal;
 }
 
 static void mdl_free(mdl *m) {
@@ -363,16 +374,15 @@ static rill_result mdl_write(mdl *m, const char *dir, const char *name, rill_err
                 gp[i].bounds_max[k] = RILL_MAX(gp[i].bounds_max[k], p->pos.data[v * 3 + k]);
             }
         }
-        mat[i] =
-            (rill_gltf_material){.base_color_factor = {1, 1, 1, 1},
-                                 .base_color_texture = {.texture = (int32_t)i, .scale = 1},
-                                 .metallic_factor = m->tex[i] == TEX_METAL ? 0.8f : 0.0f,
-                                 .roughness_factor = m->tex[i] == TEX_FACADE_GLASS ? 0.4f : 0.85f,
-                                 .metallic_roughness_texture = {.texture = -1, .scale = 1},
-                                 .normal_texture = {.texture = -1, .scale = 1},
-                                 .occlusion_texture = {.texture = -1, .scale = 1},
-                                 .emissive_texture = {.texture = -1, .scale = 1},
-                                 .alpha_cutoff = 0.5f};
+        mat[i] = (rill_gltf_material){.base_color_factor = {1, 1, 1, 1},
+                                      .base_color_texture = {.texture = (int32_t)i, .scale = 1},
+                                      .metallic_factor = m->metal[i],
+                                      .roughness_factor = m->rough[i],
+                                      .metallic_roughness_texture = {.texture = -1, .scale = 1},
+                                      .normal_texture = {.texture = -1, .scale = 1},
+                                      .occlusion_texture = {.texture = -1, .scale = 1},
+                                      .emissive_texture = {.texture = -1, .scale = 1},
+                                      .alpha_cutoff = 0.5f};
         tex[i] = (rill_gltf_texture){.sampler = -1, .image = (int32_t)i};
         char tn[48];
         tex_name(m->tex[i], m->style, tn, sizeof tn);
@@ -509,11 +519,31 @@ static void build_ground(mdl *m, uint32_t level) {
                  (float[3]){s, 0, 0}, (float[3]){0, 0, -s}, 0, 0, s / 6.0f, s / 6.0f);
 }
 
+/* The glass-front tower: a smooth, half-metallic glass facade (roughness 0.08) that
+ * screen-space reflections mirror the city in. */
 static void build_tower(mdl *m) {
     prim *p = mdl_prim(m, TEX_FACADE_GLASS);
     cylinder(p, 0, 0, 0, 90.0f, 9.0f, 32);
     cylinder(p, 0, 0, 90.0f, 120.0f, 5.0f, 32);
+    mdl_finish(m, TEX_FACADE_GLASS, 0.08f, 0.6f);
     cylinder(mdl_prim(m, TEX_METAL), 0, 0, 120.0f, 150.0f, 0.8f, 12);
+}
+
+/* A lobby of 11 x 11 m, 5 m high, open to +Z through a 4 m doorway: a polished stone floor
+ * (roughness 0.1: it shows the captured probe's reflection of the room), sandstone walls, a
+ * concrete ceiling. 0.3 m walls and slabs, inside the 11 m square. */
+static void build_lobby(mdl *m) {
+    const float h = 5.5f, t = 0.3f, hw = 5.5f;
+    box(mdl_prim(m, TEX_PAVING), (float[3]){-hw, 0, -hw}, (float[3]){hw, 0.1f, hw}, 2);
+    mdl_finish(m, TEX_PAVING, 0.1f, 0.0f);
+    box(mdl_prim(m, TEX_FACADE_CONCRETE), (float[3]){-hw, h - t, -hw}, (float[3]){hw, h, hw}, 2);
+    prim *w = mdl_prim(m, TEX_FACADE_SANDSTONE);
+    box(w, (float[3]){-hw, 0, -hw}, (float[3]){hw, h - t, -hw + t}, 2);     /* back */
+    box(w, (float[3]){-hw, 0, -hw + t}, (float[3]){-hw + t, h - t, hw}, 2); /* sides */
+    box(w, (float[3]){hw - t, 0, -hw + t}, (float[3]){hw, h - t, hw}, 2);
+    box(w, (float[3]){-hw + t, 0, hw - t}, (float[3]){-2.0f, h - t, hw}, 1); /* front */
+    box(w, (float[3]){2.0f, 0, hw - t}, (float[3]){hw - t, h - t, hw}, 1);
+    box(w, (float[3]){-2.0f, 3.5f, hw - t}, (float[3]){2.0f, h - t, hw}, 1); /* lintel */
 }
 
 static void build_fountain(mdl *m) {
@@ -543,7 +573,7 @@ static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t
                                rill_error *err) {
     static const char *const names[] = {
         "building_0", "building_1", "building_2", "building_3", "tree", "lamp", "bench",
-        "car",        "ground",     "tower",      "fountain",   "gate", "door"};
+        "car",        "ground",     "tower",      "fountain",   "gate", "door", "lobby"};
     mdl m;
     memset(&m, 0, sizeof m);
     m.style = style;
@@ -567,8 +597,10 @@ static rill_result write_model(const char *dir, uint32_t i, uint32_t l, uint32_t
         build_fountain(&m);
     else if (i == 11)
         build_gate(&m);
-    else
+    else if (i == 12)
         build_door(&m);
+    else
+        build_lobby(&m);
     char name[64], styled[48];
     if (style)
         snprintf(styled, sizeof styled, "%s_s%u", names[i], style);
@@ -593,7 +625,7 @@ rill_result rill_demo_write_assets(const char *models_dir, uint32_t texture_size
         r = write_textures(tex_dir, texture_size, styles, err);
     /* Levels written per model (the base included); 1 = none authored, export bakes them. The
      * buildings (0..3) and the ground (8) are written once per style. */
-    static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1, 1};
+    static const uint32_t levels[] = {2, 2, 2, 2, 4, 4, 3, 4, 2, 1, 1, 1, 1, 1};
     for (uint32_t i = 0; r == RILL_OK && i < RILL_COUNTOF(levels); i++) {
         uint32_t model_styles = (i < 4 || i == 8) ? styles : 1u;
         for (uint32_t s = 0; r == RILL_OK && s < model_styles; s++)

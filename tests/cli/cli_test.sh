@@ -1077,6 +1077,21 @@ render_demo_main)
     expect_png main.png 3000
     run 0 render demo/project --size 160x90 --validation --out project.png
     expect_png project.png 3000
+    # Issue 26 item 8: the world's GlobalIllumination (ScreenSpace) and ScreenSpaceReflections
+    # route to the camera; at High the SSGI passes run (--effect picks SdfLow: the voxel tier then
+    # runs on the demo, its models voxelized); the lobby's captured, parallax-corrected probe
+    # bakes and shades its camera's picture.
+    grep -q "quality: ScreenSpace" demo/project/main.rsn || fail "demo: no GlobalIllumination"
+    grep -q "ScreenSpaceReflections" demo/project/main.rsn || fail "demo: no SSR"
+    run 0 render demo/project --size 160x90 --validation --stats --quality high --frames 3 \
+        --camera 'Lobby camera' --out lobby.png
+    expect_out "gpu ssgi_apply"
+    expect_out "gpu ssr_trace"
+    expect_out "probes 1 shaded, 1 baked"
+    expect_png lobby.png 300
+    run 0 render demo/project --size 160x90 --validation --stats --quality high --frames 2 \
+        --effect GlobalIllumination:quality=SdfLow --out sdf.png
+    expect_out "gpu vxgi_trace"
     ;;
 render_thread)
     # The render thread (issue 29 item 3): the same pixels as the single-threaded renderer, from
