@@ -1,12 +1,12 @@
 /* render_thread.c: the optional render thread (rill_renderer_desc.render_thread). The calling
  * thread hands it one snapshot at a time (rill__rthread_submit); the thread records and submits
  * that frame (rill__frame_render) while the caller runs its next frame's update. There is no
- * shared mutable state between the two while a frame is in progress: the snapshot is the
- * caller's and stays unchanged until the frame is synced, and every renderer call from another
- * thread waits for the frame first (rill__rthread_guard at the renderer's entry points and in the
- * GPU layer's resource calls), so each call sees the renderer as the single-threaded order would.
- * Statistics are published by the thread at the end of each frame under the lock, so reading them
- * does not wait. */
+ * shared mutable state between the two while a frame is in progress: the snapshot struct is
+ * copied at the hand-off and the arrays it points to are the caller's, unchanged until the sync,
+ * and every renderer call from another thread waits for the frame first (rill__rthread_guard at the
+ * renderer's entry points and in the GPU layer's resource calls), so each call sees the renderer as
+ * the single-threaded order would. Statistics are published by the thread at the end of each frame
+ * under the lock, so reading them does not wait. */
 #include "frame.h"
 
 #include <pthread.h>
@@ -22,7 +22,10 @@ typedef struct rill__rthread {
     rill_cond done; /* thread -> caller: the frame is finished */
     bool busy;      /* a frame is handed over and not finished */
     bool quit;
-    const rill_render_snapshot *snap;
+    const rill_render_snapshot *snap; /* &copy while a frame is handed over */
+    /* The snapshot struct itself, copied at the hand-off: callers keep theirs on the stack (the
+     * arrays it points to stay the caller's until the sync). */
+    rill_render_snapshot copy;
     rill_result result; /* the first failure not yet reported, else RILL_OK */
     rill_error err;
     rill_render_stats stats; /* published at the end of each frame */
@@ -181,7 +184,8 @@ rill_result rill__rthread_submit(rill_renderer *r, const rill_render_snapshot *s
     if (res == RILL_OK) {
         t->sync_ms_last = t->sync_ms;
         t->sync_ms = 0.0;
-        t->snap = snap;
+        t->copy = *snap;
+        t->snap = &t->copy;
         t->busy = true;
         rill_cond_signal(&t->wake);
     }
