@@ -59,6 +59,8 @@ static void usage(FILE *f) {
         "  --render-thread     record and submit each frame on a render thread while the next\n"
         "                      frame's app update runs (also [rendering] render_thread in\n"
         "                      project.toml); frames.jsonl adds render_thread_ms\n"
+        "  --no-occlusion      with GPU culling, no occlusion culling (also [rendering]\n"
+        "                      gpu_occlusion = false)\n"
         "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
 }
 
@@ -71,6 +73,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
         {"--texture-heatmap", RILL_CLI_OPT_FLAG, &o->heatmap},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
         {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread},
+        {"--no-occlusion", RILL_CLI_OPT_FLAG, &o->no_occlusion},
         {"--no-hlod", RILL_CLI_OPT_FLAG, &o->no_hlod},
         {"--out", RILL_CLI_OPT_STRING, &o->out},
         {"--path", RILL_CLI_OPT_STRING, &o->path},
@@ -131,6 +134,8 @@ static int fly_setup(fly_run *run, rill_error *err) {
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     if (run->o.render_thread)
         d.render_thread = true;
+    if (run->o.no_occlusion)
+        d.debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;
     if (run->o.window) {
         rill_window_desc wd = {
             .title = "rill fly", .width = run->o.w, .height = run->o.h, .fixed_size = true};

@@ -36,6 +36,7 @@ typedef struct render_opts {
     float bloom; /* intensity; 0 = off */
     bool size_set, dump_graph, stats, validation, auto_exposure, heatmap, strict, gpu_cull;
     bool render_thread;
+    bool no_occlusion;
     int quality;         /* 0 = the project's, else rill_render_quality */
     rill_cli_effects fx; /* --effect, --plugins */
     /* --channel NAME=MODE, in order (a later one for the same channel wins) */
@@ -99,6 +100,8 @@ static void usage(FILE *f) {
         "                      [rendering] gpu_culling in project.toml)\n"
         "  --render-thread     record and submit frames on a render thread (also [rendering]\n"
         "                      render_thread in project.toml; the pixels are the same)\n"
+        "  --no-occlusion      with GPU culling, no occlusion culling (also [rendering]\n"
+        "                      gpu_occlusion = false)\n"
         "  --time-of-day HOURS turn the sun (the DirectionalLight marked sun, else the first)\n"
         "                      to this hour at latitude 45, equinox (6 sunrise toward +X, 12\n"
         "                      noon toward -Z, 18 sunset toward -X)\n"
@@ -237,6 +240,7 @@ static int parse(int argc, char **argv, render_opts *o) {
         {"--auto-exposure", RILL_CLI_OPT_FLAG, &o->auto_exposure},
         {"--gpu-cull", RILL_CLI_OPT_FLAG, &o->gpu_cull},
         {"--render-thread", RILL_CLI_OPT_FLAG, &o->render_thread},
+        {"--no-occlusion", RILL_CLI_OPT_FLAG, &o->no_occlusion},
         {"--validation", RILL_CLI_OPT_FLAG, &o->validation},
         {"--dump-graph", RILL_CLI_OPT_FLAG, &o->dump_graph},
         {"--stats", RILL_CLI_OPT_FLAG, &o->stats},
@@ -411,6 +415,8 @@ static void print_stats(const render_opts *o, rill_renderer *r, rill_content *c,
            s.gi_cascades_resident);
     printf("wireframe draws: %u edge buffers, %u line fill; ghost alpha draws: %u\n",
            s.wire_edge_draws, s.wire_fill_draws, s.ghost_alpha_draws);
+    printf("instances: %u submitted, %u visible, %u occluded (GPU culling's occlusion)\n",
+           s.instances_submitted, s.instances_visible, s.instances_occluded);
     rill_channels_census cs;
     rill_channels_take_census(rill_app_world(rill_content_app(c)), &cs);
     printf("channels: %u renderable entities, %u without channels, %u stale defaults, %u set "
@@ -498,11 +504,15 @@ int rill_cmd_render(int argc, char **argv) {
         rill_content_destroy(c);
         return 2;
     }
-    d.debug_flags = (d.debug_flags & RILL_RENDER_DEBUG_GPU_CULL) | (uint32_t)o.debug_flags;
+    d.debug_flags =
+        (d.debug_flags & (RILL_RENDER_DEBUG_GPU_CULL | RILL_RENDER_DEBUG_NO_OCCLUSION)) |
+        (uint32_t)o.debug_flags;
     if (o.gpu_cull)
         d.debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     if (o.render_thread)
         d.render_thread = true;
+    if (o.no_occlusion)
+        d.debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;
     if (o.ssao >= 0)
         d.quality = RILL_RENDER_QUALITY_HIGH; /* the tier that runs SSAO */
     if (o.quality)

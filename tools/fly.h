@@ -29,7 +29,7 @@ typedef struct fly_opts {
     uint64_t frames;
     uint32_t w, h;
     uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
-    bool no_render, window, size_set, heatmap, gpu_cull, render_thread;
+    bool no_render, window, size_set, heatmap, gpu_cull, render_thread, no_occlusion;
     bool no_hlod; /* draw no far-world proxies (before/after runs) */
 } fly_opts;
 

@@ -156,8 +156,10 @@ static void write_frame_keys(jw *w, const fly_row *row, const fly_frame *fr, dou
     jw_u64(w, "upload_bytes", rs->uploaded_bytes_last_frame); /* copied to staging in the wait */
     jw_render_phases(w, "render_cpu_phases", rs);
     jw_u64(w, "gpu_triangles", rs->triangles);
-    jw_f64(w, "gi_ms", rs->gi_ms);                   /* GPU time of the GI passes */
-    jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms); /* CPU voxelization (voxel tiers) */
+    jw_u64(w, "instances_visible", rs->instances_visible);
+    jw_u64(w, "instances_occluded", rs->instances_occluded); /* GPU culling's occlusion */
+    jw_f64(w, "gi_ms", rs->gi_ms);                           /* GPU time of the GI passes */
+    jw_f64(w, "gi_voxelize_ms", rs->gi_voxelize_ms);         /* CPU voxelization (voxel tiers) */
     jw_passes(w, "gpu_passes", rs);
     jw_f64(w, "ssr_ms", rs->ssr_gpu_ms); /* screen-space reflections' passes */
     jw_systems(w, "systems", row->sys, row->nsys, false);

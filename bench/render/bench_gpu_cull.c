@@ -4,11 +4,13 @@
  * one JSON line per N and path: CPU record time (mean, min, max over the frames, measured with
  * the GPU idle), its phases, the GPU time of GPU culling's compute ("gpu cull") and of every pass,
  * draw calls, and for the GPU path the resident instances, draw groups and deltas of the last
- * frame.
+ * frame. The GPU path runs twice: with two-phase occlusion (path "gpu", its default; the
+ * instances it left out as occluded and the GPU time of "gpu occlusion", the pyramid and the
+ * test, which runs inside the prepass) and without (path "gpu_no_occlusion").
  *
  * usage: bench_gpu_cull [--counts 10000,100000,1000000] [--frames 10] [--size 1920x1080]
  *                       [--device NAME] [--zoom Z] [--moving PCT] [--workers N]
- *                       [--meshes K] [--materials M]
+ *                       [--meshes K] [--materials M] [--wall 1]
  *   --zoom Z     the camera Z times closer to the grid's centre (default 1: most of the grid in
  *                view; 4: about 7 % of it)
  *   --moving P   P percent of the instances move every frame (default 0: a static world, where
@@ -18,6 +20,8 @@
  *                city's buildings are), instance i drawing mesh i % K (default 0: one cube and
  *                one sphere, every fourth instance a sphere)
  *   --materials M  M materials (default 8), instance i drawing material (7 i) % M
+ *   --wall 1     the occluded scene: a wall between the camera and the grid hides nearly all of
+ *                it (default 0: no wall, occlusion finds little to cull on an open grid)
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +43,7 @@ typedef struct options {
     const char *device;
     float zoom, moving;
     uint32_t meshes, materials;
+    bool wall;
     rill_jobs *jobs;
 } options;
 
@@ -97,7 +102,7 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     uint32_t nm = o->meshes ? o->meshes : 2u;
     rill_material *mats = rill_calloc_tagged(o->materials, sizeof(*mats), RILL_MEM_RENDER);
     rill_mesh *meshes = rill_calloc_tagged(nm, sizeof(*meshes), RILL_MEM_RENDER);
-    s->inst = rill_calloc_tagged(count + 1, sizeof(*s->inst), RILL_MEM_RENDER);
+    s->inst = rill_calloc_tagged(count + 2, sizeof(*s->inst), RILL_MEM_RENDER);
     bool ok = mats && meshes && s->inst && plane.id && assets_make(r, o, mats, meshes);
     if (!ok) {
         rill_free(mats);
@@ -120,9 +125,18 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     s->inst[count].id = count + 1;
     s->inst[count].mesh = plane;
     s->inst[count].material = mats[0];
+    memcpy(s->inst[count].transform, g, sizeof(mat4));
+    /* The wall: a box 1.3 grid widths wide and 0.45 high (half of it under the ground), between
+     * the camera and the grid's near edge; from the camera its top hides the grid's far edge. */
+    glm_mat4_identity(g);
+    glm_translate(g, (vec3){0.0f, 0.0f, extent * 0.6f / o->zoom});
+    glm_scale(g, (vec3){extent * 1.3f, extent * 0.9f, 1.0f});
+    s->inst[count + 1].id = count + 2;
+    s->inst[count + 1].mesh = meshes[0];
+    s->inst[count + 1].material = mats[0];
+    memcpy(s->inst[count + 1].transform, g, sizeof(mat4));
     rill_free(mats);
     rill_free(meshes);
-    memcpy(s->inst[count].transform, g, sizeof(mat4));
     rill_render_snapshot *sn = &s->snap;
     memset(sn, 0, sizeof(*sn));
     mat4 view, inv;
@@ -138,16 +152,19 @@ static bool scene_make(scene *s, rill_renderer *r, uint32_t count, const options
     sn->sun.shadows = true;
     sn->ambient[0] = sn->ambient[1] = sn->ambient[2] = 0.05f;
     sn->instances = s->inst;
-    sn->instance_count = count + 1;
+    sn->instance_count = count + (o->wall ? 2u : 1u);
     return true;
 }
 
 /* Draws `frames` frames on one path and prints its line. f0: the scene's frame number so far. */
-static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, uint32_t *f0) {
-    rill_renderer_set_debug_flags(r, gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u);
+static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, bool occlusion,
+                   uint32_t *f0) {
+    uint32_t flags = gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u;
+    rill_renderer_set_debug_flags(r, flags |
+                                         (gpu && !occlusion ? RILL_RENDER_DEBUG_NO_OCCLUSION : 0u));
     rill_error err = {0};
     double cpu_sum = 0, cpu_min = 1e30, cpu_max = 0, phase_sum[PHASES] = {0};
-    double cull_sum = 0, gpu_sum = 0;
+    double cull_sum = 0, gpu_sum = 0, occl_sum = 0;
     rill_render_stats st;
     memset(&st, 0, sizeof(st));
     /* Two warm-up frames: uploads, pipelines, transient images, the GPU path's first spawn. */
@@ -182,21 +199,31 @@ static int measure(rill_renderer *r, scene *s, const options *o, bool gpu, uint3
             if (strcmp(st.pass_names[p], "gpu cull") == 0) {
                 cull_sum += st.pass_gpu_ms[p];
             }
+            if (strcmp(st.pass_names[p], "gpu occlusion") == 0) {
+                occl_sum += st.pass_gpu_ms[p]; /* inside "prepass": not added to the total */
+                gpu_sum -= st.pass_gpu_ms[p];
+            }
         }
     }
     double n = o->frames;
-    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"instances\":%u,\"meshes\":%u,"
+    printf("{\"bench\":\"gpu_cull\",\"path\":\"%s\",\"wall\":%s,\"instances\":%u,\"meshes\":%u,"
            "\"materials\":%u,\"zoom\":%g,\"moving_pct\":%g,\"width\":%u,\"height\":%u,\"frames\":%"
            "u,\"workers\":%u,\"device\":\"%s\","
            "\"draw_calls\":%u,\"cpu_visible\":%u,\"cpu_record_ms\":{\"mean\":%.3f,\"min\":%.3f,"
            "\"max\":%.3f},\"cpu_phase_ms\":{",
-           gpu ? "gpu" : "cpu", s->count, o->meshes ? o->meshes : 2u, o->materials, (double)o->zoom,
-           (double)o->moving, o->w, o->h, o->frames, rill_jobs_worker_count(o->jobs),
-           st.device_name, st.draw_calls, st.instances_visible, cpu_sum / n, cpu_min, cpu_max);
+           !gpu        ? "cpu"
+           : occlusion ? "gpu"
+                       : "gpu_no_occlusion",
+           o->wall ? "true" : "false", s->count, o->meshes ? o->meshes : 2u, o->materials,
+           (double)o->zoom, (double)o->moving, o->w, o->h, o->frames,
+           rill_jobs_worker_count(o->jobs), st.device_name, st.draw_calls, st.instances_visible,
+           cpu_sum / n, cpu_min, cpu_max);
     for (int k = 0; k < PHASES; k++) {
         printf("%s\"%s\":%.3f", k ? "," : "", phase_names[k], phase_sum[k] / n);
     }
-    printf("},\"gpu_cull_ms\":%.3f,\"gpu_total_ms\":%.3f}\n", cull_sum / n, gpu_sum / n);
+    printf("},\"instances_occluded\":%u,\"gpu_cull_ms\":%.3f,\"gpu_occlusion_ms\":%.3f,"
+           "\"gpu_total_ms\":%.3f}\n",
+           st.instances_occluded, cull_sum / n, occl_sum / n, gpu_sum / n);
     fflush(stdout);
     return 0;
 }
@@ -215,7 +242,8 @@ static int run(uint32_t count, const options *o) {
     int rc = 1;
     uint32_t f0 = 0;
     if (scene_make(&s, r, count, o)) {
-        rc = measure(r, &s, o, false, &f0) || measure(r, &s, o, true, &f0);
+        rc = measure(r, &s, o, false, false, &f0) || measure(r, &s, o, true, true, &f0) ||
+             measure(r, &s, o, true, false, &f0);
     } else {
         fprintf(stderr, "bench_gpu_cull: out of memory for %u instances\n", count);
     }
@@ -247,6 +275,8 @@ int main(int argc, char **argv) {
             o.meshes = (uint32_t)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--materials") == 0)
             o.materials = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--wall") == 0)
+            o.wall = strtoul(argv[i + 1], NULL, 10) != 0;
     }
     if (!o.frames)
         o.frames = 1;

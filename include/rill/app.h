@@ -90,6 +90,8 @@ typedef enum rill_graphics_quality {
  *               gpu_culling false (RILL_RENDER_DEBUG_GPU_CULL: GPU-driven culling and drawing),
  *               render_thread false (record and submit frames on a render thread while the
  *               app's next frame updates: rill_renderer_desc.render_thread),
+ *               gpu_occlusion true (with gpu_culling: two-phase occlusion culling; false sets
+ *               RILL_RENDER_DEBUG_NO_OCCLUSION),
  *               ambient 1.0 in [0, 1000] (the ambient multiplier of a world without a
  *               WorldEnvironment; one with it uses its own `ambient`)
  *   [streaming.texture] enabled true, full_distance 60, low_distance 90 (forced to at least
@@ -113,6 +115,7 @@ typedef struct rill_project {
         bool static_batching;
         bool gpu_culling;   /* rill_content_renderer_desc sets RILL_RENDER_DEBUG_GPU_CULL */
         bool render_thread; /* rill_content_renderer_desc sets rill_renderer_desc.render_thread */
+        bool gpu_occlusion; /* false: rill_content_renderer_desc sets ..._NO_OCCLUSION */
         /* the ambient multiplier of worlds without a WorldEnvironment, [0, 1000], default 1 */
         float ambient;
     } rendering;

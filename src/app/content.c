@@ -433,6 +433,9 @@ void rill_content_renderer_desc(rill_content *c, rill_renderer_desc *d) {
     if (p->rendering.gpu_culling) {
         d->debug_flags |= RILL_RENDER_DEBUG_GPU_CULL;
     }
+    if (!p->rendering.gpu_occlusion) {
+        d->debug_flags |= RILL_RENDER_DEBUG_NO_OCCLUSION;
+    }
     d->jobs = rill_app_jobs(c->app); /* the frame's culling runs on the app's workers */
     d->render_thread = p->rendering.render_thread;
 }

@@ -24,6 +24,7 @@ void rill_project_defaults(rill_project *out) {
     out->rendering.graphics_quality = RILL_QUALITY_MEDIUM;
     out->rendering.render_scale = 1.0f;
     out->rendering.ambient = 1.0f;
+    out->rendering.gpu_occlusion = true;
     out->streaming.texture.enabled = true;
     out->streaming.texture.full_distance = 60.0f;
     out->streaming.texture.low_distance = 90.0f;
@@ -89,6 +90,7 @@ static const known_key KNOWN[] = {
     {"rendering.static_batching", K_BOOL, OFF(rendering.static_batching), 0, 0},
     {"rendering.gpu_culling", K_BOOL, OFF(rendering.gpu_culling), 0, 0},
     {"rendering.render_thread", K_BOOL, OFF(rendering.render_thread), 0, 0},
+    {"rendering.gpu_occlusion", K_BOOL, OFF(rendering.gpu_occlusion), 0, 0},
     {"rendering.ambient", K_FLOAT, OFF(rendering.ambient), 0.0, 1000.0},
     {"streaming.texture.enabled", K_BOOL, OFF(streaming.texture.enabled), 0, 0},
     {"streaming.texture.full_distance", K_FLOAT, OFF(streaming.texture.full_distance), 0, 1e9},

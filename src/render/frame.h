@@ -118,7 +118,9 @@ typedef struct rill__gpu_cull_run {
 } rill__gpu_cull_run;
 typedef struct rill__gpu_cull_draw {
     rill__buf *cmds, *instances; /* commands (20 bytes each, ncmds per list), instance data */
-    uint32_t ncmds, lists;       /* list 0: the view, 1 + c: cascade c */
+    /* lists laid out: list 0: the view, 1 + c: cascade c, then with occlusion the view's phase-2
+     * list (late, else 0) */
+    uint32_t ncmds, lists, late;
     /* Runs of commands: runs_mat of one pipeline state (kind, double-sidedness), material and
      * buffers (the passes that bind materials); runs_shape the same across materials (passes whose
      * shaders read none); runs_geo of one pair of buffers and cuts (shadows). */
@@ -136,13 +138,20 @@ typedef struct rill__gpu_cull_stats {
     uint32_t runs_mat, runs_shape, runs_geo; /* per list */
     uint64_t arena_bytes;
     uint32_t arena_meshes;
-    bool compacted; /* the draws read the compacted commands with GPU counts */
+    bool compacted;       /* the draws read the compacted commands with GPU counts */
+    bool occluding;       /* this frame's view culls by occlusion (gpu_occlusion.c) */
+    bool occlusion_reset; /* ... forgetting last frame's results (first frame, a camera cut) */
 } rill__gpu_cull_stats;
 const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool on,
                                    rill_error *err);
 rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
                                   const float planes[6][4], rill_error *err);
 bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gpu_cull_draw *out);
+/* Occlusion's phase 2, recorded by the prepass after phase 1's draws (depth: the view's depth,
+ * held DEPTH_WRITE, and so again on return): true when the view's phase-2 list (draws' late) is
+ * to be drawn. */
+bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
+                              rill__img *depth);
 void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out);
 void rill__gpu_cull_destroy(rill_renderer *r);
 /* Tests: with readback on (it drops the table), the visible-list bits (bit l: list l) the last
@@ -169,6 +178,22 @@ void rill__gc_arena_sweep(rill_renderer *r, rill__gc_arena *a);
 void rill__gc_arena_record(rill__gc_arena *a, rill__cmd *cmd);
 uint64_t rill__gc_arena_bytes(const rill__gc_arena *a);
 uint32_t rill__gc_arena_meshes(const rill__gc_arena *a); /* meshes placed (own buffers too) */
+
+/* gpu_occlusion.c: GPU culling's two-phase occlusion (see the file). plan says whether the view
+ * occludes this frame (*o made on first use) and whether last frame's results are forgotten;
+ * record builds the depth pyramid and runs the phase-2 test (depth held DEPTH_WRITE before and
+ * after) with the cull's buffers as bound for it (in). */
+typedef struct rill__gc_occl rill__gc_occl;
+typedef struct rill__gc_occl_in {
+    rill__binding res, groups, cmds, out, flags, counts;
+    uint32_t late, ncmds, total, slots; /* the phase-2 list, commands and entries per list */
+} rill__gc_occl_in;
+bool rill__gc_occl_plan(rill_renderer *r, rill__gc_occl **o, const rill__view *vs,
+                        const float planes[6][4], bool *out_reset);
+rill_result rill__gc_occl_record(rill_renderer *r, rill__gc_occl *o, rill__cmd *cmd,
+                                 const rill__view *vs, rill__img *depth,
+                                 const rill__gc_occl_in *in);
+void rill__gc_occl_destroy(rill_renderer *r, rill__gc_occl *o);
 
 /* frame_lights.c: writes the view's light buffer and (clustered) its light grid; fr gets the
  * light count and cluster parameters. */

@@ -521,6 +521,18 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
     }
 }
 
+/* GPU culling's list `list` (0: the view, or occlusion's phase 2) in the prepass, through pipes
+ * with solid_pipe for the runs that never cut (the solid pipeline reads no material unless it
+ * packs it: runs across materials). */
+static void prepass_gpu(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *const *pipes,
+                        rill__pipe_id solid_pipe, uint32_t list) {
+    draw_binding db = {&pipes[solid_pipe], false, NULL, NULL, NULL, 0, false, true};
+    draw_gpu(ctx, vs, list, &db, NULL, NULL, 0,
+             solid_pipe == RILL__PIPE_PREPASS_PACK ? GPU_RUNS_SOLID : GPU_RUNS_SHAPES);
+    db.pipes = &pipes[RILL__PIPE_PREPASS];
+    draw_gpu(ctx, vs, list, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
+}
+
 /* The prepass's draws through pipes (r->pipes, or the view's multisampled ones) with solid_pipe
  * for the surfaces that never cut. */
 static void prepass_draws(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *const *pipes,
@@ -532,12 +544,27 @@ static void prepass_draws(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *co
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
-    /* GPU culling's, likewise (the solid pipeline reads no material: runs across materials). */
-    db.pipes = &pipes[solid_pipe];
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0,
-             solid_pipe == RILL__PIPE_PREPASS_PACK ? GPU_RUNS_SOLID : GPU_RUNS_SHAPES);
-    db.pipes = &pipes[RILL__PIPE_PREPASS];
-    draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
+    prepass_gpu(ctx, vs, pipes, solid_pipe, 0);
+}
+
+/* Occlusion's phase 2 (gpu_occlusion.c), after phase 1's draws: the depth pyramid and the test,
+ * then the instances it found visible drawn over what the prepass drew (col and depth loaded). */
+static void prepass_late(rill_rg_ctx *ctx, const rill__view *vs, rill__attachment col[2],
+                         rill__attachment *depth, rill__pipe_id solid_pipe) {
+    rill__gpu_cull_draw d;
+    if (!rill__gpu_cull_draws(ctx->r, vs, &d) || !d.late ||
+        !rill__gpu_cull_occlusion(ctx->r, ctx->cmd, vs, depth->img)) {
+        return;
+    }
+    /* Phase 1's colour writes come before phase 2's (a render pass apart). */
+    rill_rg_barrier b[2] = {{0, true, RILL_RG_USAGE_COLOR_WRITE, RILL_RG_USAGE_COLOR_WRITE},
+                            {0, true, RILL_RG_USAGE_COLOR_WRITE, RILL_RG_USAGE_COLOR_WRITE}};
+    rill__img *imgs[2] = {col[0].img, col[1].img};
+    rill__cmd_barriers(ctx->cmd, b, 2, imgs, NULL);
+    col[0].clear = col[1].clear = depth->clear = false;
+    view_begin(ctx, vs, col, 2, depth);
+    prepass_gpu(ctx, vs, ctx->r->pipes, solid_pipe, d.late);
+    view_end(ctx, vs);
 }
 
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
@@ -545,10 +572,12 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     rill__attachment col[2] = {{rill__ctx_img(ctx, vs->res.normal), -1, true, false, {0, 0, 0, 0}},
                                {rill__ctx_img(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
     rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
+    rill__pipe_id solid =
+        vs->fx.material_in_normal ? RILL__PIPE_PREPASS_PACK : RILL__PIPE_PREPASS_SOLID;
     view_begin(ctx, vs, col, 2, &depth);
-    prepass_draws(ctx, vs, ctx->r->pipes,
-                  vs->fx.material_in_normal ? RILL__PIPE_PREPASS_PACK : RILL__PIPE_PREPASS_SOLID);
+    prepass_draws(ctx, vs, ctx->r->pipes, solid);
     view_end(ctx, vs);
+    prepass_late(ctx, vs, col, &depth, solid);
 }
 
 /* With MSAA: the same surfaces into the multisampled depth alone, which the opaque pass tests. */
@@ -593,6 +622,10 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
     }
     draw_list(ctx, vs, vs->opaque.data, vs->opaque.len, 0, &db, true);
     draw_gpu(ctx, vs, 0, &db, NULL, NULL, 0, GPU_RUNS_ALL);
+    rill__gpu_cull_draw d; /* and occlusion's phase 2 (gpu_occlusion.c) */
+    if (rill__gpu_cull_draws(ctx->r, vs, &d) && d.late) {
+        draw_gpu(ctx, vs, d.late, &db, NULL, NULL, 0, GPU_RUNS_ALL);
+    }
     ghost_alpha(ctx, vs, pipes[RILL__PIPE_GHOST_ALPHA]);
     view_end(ctx, vs);
 }

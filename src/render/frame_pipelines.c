@@ -59,6 +59,7 @@ static const rill__set_layout ocean_maps_set = {{S, S, I, I}};
 static const rill__set_layout ocean_draw_set = {{U, T, I, S, T, T, T}};
 static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
 static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S, S, S, S, S}}; /* gpu_cull.c */
+static const rill__set_layout gpu_occlusion_set = {{S, S, S, S, S, S, S, T}}; /* gpu_occlusion.c */
 #undef T
 #undef U
 #undef S
@@ -156,7 +157,7 @@ static const pipe_row rows[] = {
     /* The world's look (environment.c): distance fog on the lit HDR image. */
     {RILL__PIPE_FOG,            "fog",                        COMPUTE(fog_comp),           NO_COLOR,                0,                              &fog_set,        NULL,          128},
     /* Screen-space reflections (ssr.c). */
-    {RILL__PIPE_SSR_HIZ,        "ssr hiz",                    COMPUTE(ssr_hiz_comp),       NO_COLOR,                0,                              &ssr_hiz_set,    NULL,          20},
+    {RILL__PIPE_SSR_HIZ,        "ssr hiz",                    COMPUTE(ssr_hiz_comp),       NO_COLOR,                0,                              &ssr_hiz_set,    NULL,          24},
     {RILL__PIPE_SSR_TRACE,      "ssr trace",                  COMPUTE(ssr_trace_comp),     NO_COLOR,                0,                              &ssr_trace_set,  NULL,          48},
     {RILL__PIPE_SSR_BLUR,       "ssr blur",                   COMPUTE(ssr_blur_comp),      NO_COLOR,                0,                              &image_in_out,   NULL,          16},
     {RILL__PIPE_SSR_RESOLVE,    "ssr resolve",                COMPUTE(ssr_resolve_comp),   NO_COLOR,                0,                              &ssr_resolve_set, NULL,         32},
@@ -194,6 +195,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_VXGI_TRACE,     "vxgi trace",                 COMPUTE(gi_voxel_trace_comp), NO_COLOR,               0,                              &vxgi_trace_set, NULL,          112},
     {RILL__PIPE_VXGI_DEBUG,     "vxgi debug",                 COMPUTE(gi_voxel_debug_comp), NO_COLOR,               0,                              &vxgi_debug_set, NULL,          80},
     {RILL__PIPE_GPU_CULL,       "gpu cull",                   COMPUTE(gpu_cull_comp),      NO_COLOR,                0,                              &gpu_cull_set,   NULL,          12},
+    {RILL__PIPE_GPU_OCCLUSION,  "gpu occlusion",              COMPUTE(gpu_occlusion_comp), NO_COLOR,                0,                              &gpu_occlusion_set, NULL,       8},
 };
 /* clang-format on */
 

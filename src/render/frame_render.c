@@ -76,6 +76,7 @@ static rill_result record_frame(rill_renderer *r, rill__cmd *cmd, const rill_ren
     r->ghost_alpha_draws = 0;
     r->triangles = 0;
     r->instances_visible = 0;
+    r->instances_occluded = 0;
     if (r->desc.glfw_window) {
         rill__gpu_surface_size(r->gpu, &r->width, &r->height);
         if (!r->rthread) { /* the render thread's caller applied it (GLFW's thread) */

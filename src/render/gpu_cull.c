@@ -19,6 +19,10 @@
  *           survivors' instance data to their group's range, counting them in the command.
  *   draw    the prepass, opaque and shadow passes draw the runs with vkCmdDrawIndexedIndirect:
  *           the CPU records one call per run, whatever the instance count.
+ *   occlude (gpu_occlusion.c) with occlusion, the view's list holds only the instances visible
+ *           last frame (phase 1); the prepass then builds a depth pyramid, tests the others
+ *           against it and draws the ones not hidden (phase 2, a list of its own after the
+ *           cascades'), and every result is the next frame's visibility.
  *
  * Only the single-view frame takes this path; a frame of several views (or a render texture
  * camera) draws everything on the CPU path and the table starts over when the path comes back. */
@@ -27,8 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GC_LISTS 5u    /* the view and up to four cascades */
-#define GC_SLICE 4096u /* snapshot positions per scan job */
+#define GC_LISTS 5u       /* the view and up to four cascades */
+#define GC_LISTS_ALL 6u   /* and the view's phase-2 list (occlusion) */
+#define COUNT_OCCLUDED 8u /* the counts' entry of the instances occlusion culled */
+#define GC_SLICE 4096u    /* snapshot positions per scan job */
 #define GC_NONE UINT32_MAX
 #define COUNT_STRIDE 256u /* bytes per frame slot of the counts (storage offset alignment) */
 
@@ -52,7 +58,7 @@ typedef struct gc_group_gpu {
 typedef struct gc_params {
     float planes[GC_LISTS][6][4];
     uint32_t info[4];  /* lists, commands per list, output entries per list, groups */
-    uint32_t info2[4]; /* runs of the three kinds */
+    uint32_t info2[4]; /* runs of the three kinds, -, lists laid out, occlusion bits */
 } gc_params;
 
 /* Must match `CmdRun` in gpu_cull.comp: per kind of run (casters, shapes, materials), the draw
@@ -120,9 +126,17 @@ struct rill__gpu_cull {
     /* Host-visible: per frame slot (COUNT_STRIDE bytes apart) the visible count of each list,
      * read when the slot comes around again (its frame has finished then). */
     rill__buf *counts;
-    bool counted[4]; /* per frame slot: its counts are this path's */
+    bool counted[4];          /* per frame slot: its counts are this path's */
+    uint32_t counted_late[4]; /* per frame slot: its phase-2 list (0: it did not occlude) */
     uint64_t res_slots, out_entries, cmd_count, flag_slots;
     uint32_t deltas_last; /* for stats */
+    /* Occlusion (gpu_occlusion.c): this frame's phase-2 list (0: the view does not occlude),
+     * the lists laid out (lists, and the phase-2 list), whether last frame's results were
+     * forgotten; the cull's bindings, bound again by the occlusion pass. */
+    rill__gc_occl *occl;
+    uint32_t late, nlists;
+    bool occl_reset;
+    rill__binding cull_set[11];
 };
 
 /* >>state ------------------------------------------------------------------------------------ */
@@ -138,6 +152,7 @@ static void gc_free_buffers(rill_renderer *r, rill__gpu_cull *g) {
     g->res = g->out = g->cmds = g->flags = g->counts = g->compact = g->draw_counts = NULL;
     g->compact_cmds = g->draw_count_slots = 0;
     memset(g->counted, 0, sizeof(g->counted));
+    memset(g->counted_late, 0, sizeof(g->counted_late));
     g->res_slots = g->out_entries = g->cmd_count = g->flag_slots = 0;
 }
 
@@ -165,6 +180,7 @@ void rill__gpu_cull_destroy(rill_renderer *r) {
     }
     gc_free_buffers(r, g);
     rill__gc_arena_destroy(r, g->arena);
+    rill__gc_occl_destroy(r, g->occl);
     rill_array_free(&g->slots);
     rill_array_free(&g->free_slots);
     rill_map_free(&g->by_id);
@@ -657,7 +673,12 @@ const uint8_t *rill__gpu_cull_scan(rill_renderer *r, const rill__view *vs, bool 
     uint32_t slot = rill__gpu_frame_slot(r->gpu);
     if (slot < 4u && g->counted[slot] && g->counts) {
         const uint32_t *c = rill__buf_map(g->counts);
-        r->instances_visible += c ? c[slot * (COUNT_STRIDE / 4u)] : 0u;
+        uint32_t late = g->counted_late[slot];
+        if (c) {
+            c += slot * (COUNT_STRIDE / 4u);
+            r->instances_visible += c[0] + (late ? c[late] : 0u);
+            r->instances_occluded += late ? c[COUNT_OCCLUDED] : 0u;
+        }
         g->counted[slot] = false;
     }
     const rill_render_snapshot *snap = vs->snap;
@@ -758,16 +779,20 @@ static bool respawn_all(rill_renderer *r, rill__gpu_cull *g, const rill_render_s
     return true;
 }
 
-/* Runs one of the shader's steps over count invocations, in dispatches of at most 65535
+/* Runs one of the shader's steps over invocations [first, end), in dispatches of at most 65535
  * workgroups of 64 (the least maxComputeWorkGroupCount[0] Vulkan allows). */
-static void gc_dispatch(rill__cmd *cmd, uint32_t mode, uint32_t count) {
+static void gc_dispatch_range(rill__cmd *cmd, uint32_t mode, uint32_t first, uint32_t end) {
     const uint32_t most = 65535u * 64u;
-    for (uint32_t at = 0; at < count; at += most) {
-        uint32_t n = RILL_MIN(count - at, most);
-        uint32_t push[3] = {mode, count, at};
+    for (uint32_t at = first; at < end; at += most) {
+        uint32_t n = RILL_MIN(end - at, most);
+        uint32_t push[3] = {mode, end, at};
         rill__cmd_push(cmd, push, sizeof(push));
         rill__cmd_dispatch(cmd, (n + 63u) / 64u, 1, 1);
     }
+}
+
+static void gc_dispatch(rill__cmd *cmd, uint32_t mode, uint32_t count) {
+    gc_dispatch_range(cmd, mode, 0, count);
 }
 
 rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
@@ -777,21 +802,28 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         return RILL_OK;
     }
     g->lists = 1u + (r->frame.shadows ? RILL_MIN(vs->cascades, GC_LISTS - 1u) : 0u);
+    /* Occlusion: the view's phase-2 list comes after the cascades'. */
+    bool reset = false;
+    bool occl = rill__gc_occl_plan(r, &g->occl, vs, planes, &reset);
+    g->late = occl ? g->lists : 0u;
+    g->nlists = g->lists + (occl ? 1u : 0u);
     uint32_t nslots = g->slots.len, ngroups = g->groups.len;
     bool failed = false;
     bool fresh = ensure_buf(r, &g->res, &g->res_slots, RILL_MAX(nslots, 1u), 160, RILL__BUF_STORAGE,
                             false, "gpu cull instances", &failed);
-    ensure_buf(r, &g->out, &g->out_entries, (uint64_t)g->lists * RILL_MAX(g->total, 1u), 144,
+    ensure_buf(r, &g->out, &g->out_entries, (uint64_t)g->nlists * RILL_MAX(g->total, 1u), 144,
                RILL__BUF_STORAGE, false, "gpu cull output", &failed);
-    ensure_buf(r, &g->cmds, &g->cmd_count, (uint64_t)GC_LISTS * RILL_MAX(g->ncmds, 1u), 20,
+    ensure_buf(r, &g->cmds, &g->cmd_count, (uint64_t)GC_LISTS_ALL * RILL_MAX(g->ncmds, 1u), 20,
                RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull commands", &failed);
-    ensure_buf(r, &g->flags, &g->flag_slots, RILL_MAX(nslots, 1u), 4, RILL__BUF_STORAGE,
-               g->readback, "gpu cull flags", &failed);
+    /* New flags hold no visibility: last frame's occlusion results are forgotten. */
+    reset |= ensure_buf(r, &g->flags, &g->flag_slots, RILL_MAX(nslots, 1u), 4, RILL__BUF_STORAGE,
+                        g->readback, "gpu cull flags", &failed);
     uint32_t nruns = g->runs_geo.len + g->runs_shape.len + g->runs_mat.len;
-    ensure_buf(r, &g->compact, &g->compact_cmds, 3u * GC_LISTS * RILL_MAX(g->ncmds, 1u), 20,
+    ensure_buf(r, &g->compact, &g->compact_cmds, 3u * GC_LISTS_ALL * RILL_MAX(g->ncmds, 1u), 20,
                RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull compacted", &failed);
-    ensure_buf(r, &g->draw_counts, &g->draw_count_slots, (uint64_t)GC_LISTS * RILL_MAX(nruns, 1u),
-               4, RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull draw counts", &failed);
+    ensure_buf(r, &g->draw_counts, &g->draw_count_slots,
+               (uint64_t)GC_LISTS_ALL * RILL_MAX(nruns, 1u), 4,
+               RILL__BUF_STORAGE | RILL__BUF_INDIRECT, false, "gpu cull draw counts", &failed);
     uint32_t fslot = rill__gpu_frame_slot(r->gpu);
     if (!g->counts) {
         g->counts = rill__buf_create(r->gpu, 4u * COUNT_STRIDE, RILL__BUF_STORAGE, true,
@@ -806,6 +838,7 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         gc_reset(r, g);
         return rill_error_set(err, RILL_ERR_OUT_OF_MEMORY, "render: out of memory (gpu culling)");
     }
+    g->occl_reset = occl && (reset || fresh);
     g->deltas_last = g->deltas.len;
     /* This frame's deltas, group table and planes in the frame's scratch memory. */
     rill__buf *dbuf = NULL, *gbuf = NULL, *pbuf = NULL, *rbuf = NULL;
@@ -846,6 +879,8 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     pp->info[2] = g->total;
     pp->info[3] = ngroups;
     pp->info2[0] = nruns;
+    pp->info2[2] = g->nlists;
+    pp->info2[3] = (occl ? 1u : 0u) | (g->occl_reset ? 2u : 0u);
     fill_cmd_runs(g, cr);
     rill__cmd_timestamp_begin(cmd, "gpu cull");
     rill__cmd_label_begin(cmd, "gpu cull");
@@ -865,11 +900,12 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
         {.buf = g->compact},
         {.buf = g->draw_counts}};
     RILL_TRY(rill__cmd_bind_transient_set(cmd, 0, b, 11));
+    memcpy(g->cull_set, b, sizeof(b));
     if (g->deltas.len) {
         gc_dispatch(cmd, 0, g->deltas.len);
     }
     if (ngroups) {
-        gc_dispatch(cmd, 1, RILL_MAX(ngroups, nruns) * g->lists); /* commands, draw counts */
+        gc_dispatch(cmd, 1, RILL_MAX(ngroups, nruns) * g->nlists); /* commands, draw counts */
     }
     rill__cmd_compute_barrier(cmd);
     if (nslots) {
@@ -882,6 +918,7 @@ rill_result rill__gpu_cull_record(rill_renderer *r, rill__cmd *cmd, const rill__
     }
     gc_dispatch(cmd, 3, g->lists);
     g->counted[fslot] = true;
+    g->counted_late[fslot] = g->late;
     rill__cmd_indirect_barrier(cmd);
     rill__cmd_label_end(cmd);
     rill__cmd_timestamp_end(cmd);
@@ -898,7 +935,8 @@ bool rill__gpu_cull_draws(const rill_renderer *r, const rill__view *vs, rill__gp
     out->cmds = g->cmds;
     out->instances = g->out;
     out->ncmds = g->ncmds;
-    out->lists = g->lists;
+    out->lists = g->nlists;
+    out->late = g->late;
     out->runs_mat = g->runs_mat.data;
     out->nruns_mat = g->runs_mat.len;
     out->runs_shape = g->runs_shape.data;
@@ -928,6 +966,38 @@ void rill__gpu_cull_info(const rill_renderer *r, rill__gpu_cull_stats *out) {
     out->arena_bytes = rill__gc_arena_bytes(g->arena);
     out->arena_meshes = rill__gc_arena_meshes(g->arena);
     out->compacted = g->compacted;
+    out->occluding = g->active && g->late != 0;
+    out->occlusion_reset = out->occluding && g->occl_reset;
+}
+
+bool rill__gpu_cull_occlusion(rill_renderer *r, rill__cmd *cmd, const rill__view *vs,
+                              rill__img *depth) {
+    rill__gpu_cull *g = r->gpu_cull;
+    if (!g || !g->active || !g->late || vs->index != 0 || !g->ncmds || !depth) {
+        return false;
+    }
+    const rill__binding *cs = g->cull_set;
+    rill__gc_occl_in in = {cs[1], cs[2],   cs[3],    cs[4],    cs[5],
+                           cs[7], g->late, g->ncmds, g->total, g->slots.len};
+    if (rill__gc_occl_record(r, g->occl, cmd, vs, depth, &in) != RILL_OK) {
+        /* Phase 2 could not run: nothing was appended to its list, and the instances phase 1
+         * did not draw are missing from this frame; the next frame forgets the results. */
+        RILL_LOG_WARN("render", "GPU culling's occlusion test could not be recorded");
+        return false;
+    }
+    /* The phase-2 list's commands compacted and its instances counted, as the cull does for
+     * the other lists. */
+    rill__cmd_bind_pipe(cmd, r->pipes[RILL__PIPE_GPU_CULL]);
+    if (rill__cmd_bind_transient_set(cmd, 0, g->cull_set, 11) != RILL_OK) {
+        return false;
+    }
+    if (g->compacted) {
+        gc_dispatch_range(cmd, 4, g->late * g->ncmds, (g->late + 1u) * g->ncmds);
+        rill__cmd_compute_barrier(cmd);
+    }
+    gc_dispatch_range(cmd, 3, g->late, g->late + 1u);
+    rill__cmd_indirect_barrier(cmd);
+    return true;
 }
 
 uint32_t rill__gpu_cull_flags(const rill_renderer *r, uint64_t id) {

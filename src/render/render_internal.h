@@ -396,7 +396,7 @@ struct rill_rg_ctx {
     X(OCEAN_SPECTRUM) X(OCEAN_FFT) X(OCEAN_MAPS) X(OCEAN_DRAW)                                     \
     X(SSGI) X(SSGI_TEMPORAL) X(SSGI_APPLY)                                                         \
     X(VXGI_INJECT) X(VXGI_MIPS) X(VXGI_TRACE) X(VXGI_DEBUG)                                        \
-    X(GPU_CULL)
+    X(GPU_CULL) X(GPU_OCCLUSION)
 /* clang-format on */
 #define RILL__PIPE_ENUM(name) RILL__PIPE_##name,
 typedef enum rill__pipe_id { RILL__PIPES(RILL__PIPE_ENUM) RILL__PIPE_NUM } rill__pipe_id;
@@ -459,6 +459,7 @@ struct rill_renderer {
     double cpu_phase_ms[RILL__CPU_PHASES]; /* last frame, by rill__cpu_phase */
     uint64_t phase_t;                      /* time of the last phase mark (ns) */
     uint32_t instances_submitted, instances_visible, draw_calls;
+    uint32_t instances_occluded; /* GPU culling's occlusion (gpu_occlusion.c) */
     uint32_t light_cluster_refs;
     uint64_t triangles;
     struct rill__overlay *overlay; /* overlay.c: text and capture; NULL until first used */

@@ -471,6 +471,7 @@ void rill__renderer_fill_stats(const rill_renderer *r, rill_render_stats *out) {
     memcpy(out->pass_cpu_ms, r->pass_cpu_ms, sizeof(out->pass_cpu_ms));
     out->instances_submitted = r->instances_submitted;
     out->instances_visible = r->instances_visible;
+    out->instances_occluded = r->instances_occluded;
     out->draw_calls = r->draw_calls;
     out->wire_edge_draws = r->edge_draws;
     out->wire_fill_draws = r->fill_wire_draws;

@@ -208,11 +208,12 @@ void rill__pass_ssr_hiz(rill_rg_ctx *ctx, void *user) {
                               store_level(hiz, l ? l - 1 : 0), store_level(hiz, l)};
         rill__cmd_bind_transient_set(ctx->cmd, 0, b, 3);
         struct {
-            uint32_t src[2], dst[2], level;
+            uint32_t src[2], dst[2], level, farthest;
         } push = {{l ? level_size(hd->width, l - 1) : dd->width,
                    l ? level_size(hd->height, l - 1) : dd->height},
                   {level_size(hd->width, l), level_size(hd->height, l)},
-                  l};
+                  l,
+                  0u};
         rill__cmd_push(ctx->cmd, &push, sizeof(push));
         rill__cmd_dispatch(ctx->cmd, (push.dst[0] + 7) / 8, (push.dst[1] + 7) / 8, 1);
         if (l + 1 < f->hiz_levels) {

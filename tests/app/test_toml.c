@@ -298,6 +298,7 @@ static const char SAMPLE[] = "[project]\n"
                              "static_batching = true\n"
                              "gpu_culling = true\n"
                              "render_thread = true\n"
+                             "gpu_occlusion = false\n"
                              "\n"
                              "[streaming.texture]\n"
                              "enabled = true\n"
@@ -387,6 +388,7 @@ static void test_project_defaults(void **state) {
     assert_false(p.rendering.static_batching);
     assert_false(p.rendering.gpu_culling);
     assert_false(p.rendering.render_thread);
+    assert_true(p.rendering.gpu_occlusion);
     assert_true(p.streaming.texture.enabled);
     assert_true(p.streaming.texture.full_distance == 60.0f);
     assert_true(p.streaming.texture.low_distance == 90.0f);
@@ -418,6 +420,7 @@ static void test_project_values(void **state) {
     assert_true(p.rendering.static_batching);
     assert_true(p.rendering.gpu_culling);
     assert_true(p.rendering.render_thread);
+    assert_false(p.rendering.gpu_occlusion);
     assert_true(p.streaming.texture.full_distance == 40.0f);
     assert_true(p.streaming.texture.low_distance == 70.5f);
     assert_true(p.scene.load_budget_ms == 4.0f);

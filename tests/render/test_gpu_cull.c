@@ -9,7 +9,11 @@
  * instance's view bit equals whether the CPU path listed it as opaque; its cascade bits equal a
  * sphere test against each cascade's planes (no near plane); the instances the GPU path does not
  * take are in the CPU lists exactly as on the CPU renderer, nothing hidden is resident; and the
- * pictures are the same. Reads the renderer's internals (frame.h). */
+ * pictures are the same. Occlusion (gpu_occlusion.c) is on: each instance in the view is drawn in
+ * phase 1 or phase 2 or left out as occluded, and the pictures stay the CPU path's; a wall with
+ * objects behind it checks that the occluded ones are left out, appear the frame they come into
+ * sight, and that a camera cut forgets last frame's results. Reads the renderer's internals
+ * (frame.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,14 +39,17 @@ typedef struct side {
     rill_material opaque, opaque2, blend, mask;
 } side;
 
-/* jobs: the renderer's culling jobs (the GPU path's scan runs over them too), or NULL. */
-static void side_create(side *s, bool gpu, rill_jobs *jobs) {
+/* jobs: the renderer's culling jobs (the GPU path's scan runs over them too), or NULL;
+ * occlusion: with gpu, GPU culling's occlusion on. */
+static void side_create_with(side *s, bool gpu, rill_jobs *jobs, bool occlusion) {
     rill_error err = {0};
+    uint32_t flags = gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u;
+    flags |= gpu && !occlusion ? RILL_RENDER_DEBUG_NO_OCCLUSION : 0u;
     s->r = render_test_renderer((rill_renderer_desc){
         .width = W,
         .height = H,
         .shadow_map_size = 256,
-        .debug_flags = gpu ? RILL_RENDER_DEBUG_GPU_CULL : 0u,
+        .debug_flags = flags,
         .jobs = jobs,
     });
     assert_non_null(s->r);
@@ -62,6 +69,10 @@ static void side_create(side *s, bool gpu, rill_jobs *jobs) {
                                                         .alpha_mode = RILL_ALPHA_BLEND});
     s->mask = render_test_material(s->r, (rill_material_desc){.base_color = {0.4f, 0.9f, 0.3f, 1},
                                                               .alpha_mode = RILL_ALPHA_MASK});
+}
+
+static void side_create(side *s, bool gpu, rill_jobs *jobs) {
+    side_create_with(s, gpu, jobs, true);
 }
 
 static const rill_render_range cube_ranges[2] = {
@@ -191,6 +202,12 @@ static bool listed(const rill__view *v, int l, uint32_t k) {
     return false;
 }
 
+/* Occlusion's bits of an instance's flags (gpu_cull.comp): drawn in phase 1, in phase 2, left
+ * out as occluded. */
+#define F_PHASE1 0x100u
+#define F_PHASE2 0x200u
+#define F_OCCLUDED 0x400u
+
 /* The frame just drawn by cpu and gpu (the same snapshot in inst): visible sets equal. */
 static void check_frame(const side *cpu, const side *gpu, const rill_render_instance *inst,
                         uint32_t *taken_visible) {
@@ -236,6 +253,14 @@ static void check_frame(const side *cpu, const side *gpu, const rill_render_inst
             near_miss++;
         }
         *taken_visible += got;
+        /* With occlusion, an instance in the view is drawn in one phase or left out, one of
+         * the three; outside it, none. */
+        uint32_t phases = flags & (F_PHASE1 | F_PHASE2 | F_OCCLUDED);
+        if (st.occluding && got) {
+            assert_true(phases == F_PHASE1 || phases == F_PHASE2 || phases == F_OCCLUDED);
+        } else {
+            assert_int_equal(phases, 0u);
+        }
         for (uint32_t c = 0; c < vg->cascades; c++) {
             float mg = sphere_margin(gpu->r, in, casc[c]);
             bool cwant = mg >= 0.0f, cgot = (flags >> (1u + c)) & 1u;
@@ -287,7 +312,8 @@ static void test_gpu_cull_matches_cpu(void **state) {
     rill_renderer_stats(a.r, &sa);
     rill_renderer_stats(b.r, &sb);
     assert_true(sa.instances_visible > 0);
-    assert_int_equal(sb.instances_visible, sa.instances_visible);
+    assert_int_equal(sb.instances_visible + sb.instances_occluded, sa.instances_visible);
+    assert_int_equal(sa.instances_occluded, 0u);
     render_test_destroy_clean(a.r, false);
     render_test_destroy_clean(b.r, false);
     rill_jobs_destroy(jobs);
@@ -446,11 +472,132 @@ static void test_meshes_share_runs(void **state) {
     render_test_destroy_clean(b.r, false);
 }
 
+/* The occluder scene: a wall (plain, the GPU path's) across most of the view, two cubes in
+ * front of it and a grid of HIDDEN cubes behind it; the camera at eye looking at `at`. */
+#define HIDDEN 24u
+static uint32_t wall_scene(const side *s, rill_render_instance *inst) {
+    const float wall[3] = {0.0f, 1.0f, 2.0f};
+    render_test_place(&inst[0], 1u, s->cube, s->opaque2, wall, 1.0f, 0.0f);
+    inst[0].transform[0] = 7.0f; /* 7 x 6 x 0.4 */
+    inst[0].transform[5] = 6.0f;
+    inst[0].transform[10] = 0.4f;
+    for (uint32_t k = 0; k < 2; k++) {
+        const float pos[3] = {k ? 1.5f : -1.5f, 0.5f, 4.0f};
+        render_test_place(&inst[1 + k], 2u + k, s->sphere, s->opaque, pos, 0.8f, 0.0f);
+    }
+    for (uint32_t k = 0; k < HIDDEN; k++) {
+        const float pos[3] = {-2.5f + (float)(k % 6), 0.6f, -1.0f - 1.5f * (float)(k / 6)};
+        render_test_place(&inst[3 + k], 100u + k, k % 2 ? s->sphere : s->cube,
+                          k % 3 ? s->opaque : s->mask, pos, 0.8f, 0.3f * (float)k);
+    }
+    return 3u + HIDDEN;
+}
+
+static void draw_wall(const side *s, const float eye[3], const float at[3], uint8_t *px) {
+    rill_render_instance inst[3 + HIDDEN];
+    uint32_t n = wall_scene(s, inst);
+    rill_render_snapshot snap;
+    memset(&snap, 0, sizeof(snap));
+    mat4 world_from_view;
+    render_test_look_at(world_from_view, eye, at);
+    memcpy(snap.view.world_from_view, world_from_view, sizeof(mat4));
+    snap.view.fov_y = 0.8f;
+    snap.has_sun = true;
+    snap.sun.direction[0] = -0.3f, snap.sun.direction[1] = -0.9f, snap.sun.direction[2] = -0.3f;
+    snap.sun.color[0] = snap.sun.color[1] = snap.sun.color[2] = 1.0f;
+    snap.sun.illuminance = 3.0f;
+    snap.ambient[0] = snap.ambient[1] = snap.ambient[2] = 0.3f;
+    snap.instances = inst;
+    snap.instance_count = n;
+    rill_error err = {0};
+    assert_int_equal(rill_renderer_render(s->r, &snap, &err), RILL_OK);
+    assert_int_equal(rill_renderer_read_pixels(s->r, px, W * H * 4, &err), RILL_OK);
+    assert_int_equal(rill_renderer_wait_idle(s->r, &err), RILL_OK);
+}
+
+/* How many of the hidden cubes' flags (the last finished frame) have any of `bits`. */
+static uint32_t hidden_with(const side *s, uint32_t bits) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < HIDDEN; k++) {
+        uint32_t f = rill__gpu_cull_flags(s->r, 100u + k);
+        assert_true(f != UINT32_MAX);
+        n += (f & bits) != 0;
+    }
+    return n;
+}
+
+/* Objects behind a wall: with occlusion the GPU path leaves them out (flags and stats say so)
+ * and the picture is the CPU path's, as with occlusion off; moving the camera past the wall's
+ * edge brings some into sight, drawn in phase 2 that same frame, pixel for pixel the CPU path's;
+ * a camera cut (a turn around) forgets last frame's results. */
+static void test_occlusion_wall(void **state) {
+    (void)state;
+    side a, b, c;
+    side_create(&a, false, NULL);
+    side_create(&b, true, NULL);
+    side_create_with(&c, true, NULL, false);
+    static uint8_t pa[W * H * 4], pb[W * H * 4], pc[W * H * 4];
+    const float eye[3] = {0.0f, 1.5f, 9.0f}, at[3] = {0.0f, 1.5f, 0.0f};
+    rill__gpu_cull_stats st;
+    for (uint32_t frame = 0; frame < 5; frame++) {
+        draw_wall(&a, eye, at, pa);
+        draw_wall(&b, eye, at, pb);
+        draw_wall(&c, eye, at, pc);
+        assert_memory_equal(pa, pb, sizeof(pa));
+        assert_memory_equal(pa, pc, sizeof(pa));
+        rill__gpu_cull_info(b.r, &st);
+        assert_true(st.occluding);
+        assert_int_equal(st.occlusion_reset, frame == 0); /* the first frame knows nothing */
+        /* Frame 0 draws everything in phase 2 (nothing was visible before), frame 1 everything
+         * in phase 1 and finds the hidden cubes behind the wall; from frame 2 they are left out. */
+        assert_int_equal(hidden_with(&b, F_OCCLUDED), frame >= 2 ? HIDDEN : 0u);
+        assert_int_equal(hidden_with(&b, F_PHASE2), frame == 0 ? HIDDEN : 0u);
+        rill__gpu_cull_info(c.r, &st);
+        assert_false(st.occluding);
+        assert_int_equal(hidden_with(&c, F_PHASE1 | F_PHASE2 | F_OCCLUDED), 0u);
+    }
+    /* The stats of frame 2 (read when its frame slot came around): the hidden cubes are
+     * occluded, not visible; the CPU path and occlusion off count them visible. */
+    rill_render_stats sa, sb, sc;
+    rill_renderer_stats(a.r, &sa);
+    rill_renderer_stats(b.r, &sb);
+    rill_renderer_stats(c.r, &sc);
+    assert_int_equal(sb.instances_occluded, HIDDEN);
+    assert_int_equal(sb.instances_visible + HIDDEN, sa.instances_visible);
+    assert_int_equal(sc.instances_visible, sa.instances_visible);
+    assert_int_equal(sc.instances_occluded, 0u);
+    /* Past the wall's right edge: some hidden cubes come into sight, drawn in phase 2 the frame
+     * they appear; the others stay occluded. */
+    const float eye2[3] = {6.0f, 1.5f, 9.0f}, at2[3] = {0.0f, 1.0f, -2.0f};
+    draw_wall(&a, eye2, at2, pa);
+    draw_wall(&b, eye2, at2, pb);
+    assert_memory_equal(pa, pb, sizeof(pa));
+    rill__gpu_cull_info(b.r, &st);
+    assert_false(st.occlusion_reset);
+    uint32_t appeared = hidden_with(&b, F_PHASE2);
+    assert_true(appeared > 0 && appeared < HIDDEN);
+    assert_int_equal(hidden_with(&b, F_PHASE1), 0u);
+    /* A cut: turned around behind the cubes, last frame's visibility is forgotten (everything
+     * in view is phase 2) and the picture is still the CPU path's. */
+    const float eye3[3] = {0.0f, 1.5f, -12.0f}, at3[3] = {0.0f, 1.0f, 0.0f};
+    draw_wall(&a, eye3, at3, pa);
+    draw_wall(&b, eye3, at3, pb);
+    assert_memory_equal(pa, pb, sizeof(pa));
+    rill__gpu_cull_info(b.r, &st);
+    assert_true(st.occlusion_reset);
+    assert_int_equal(hidden_with(&b, F_PHASE1), 0u);
+    assert_true(hidden_with(&b, F_PHASE2) > HIDDEN / 2u);
+    render_test_destroy_clean(a.r, false);
+    render_test_destroy_clean(b.r, false);
+    render_test_destroy_clean(c.r, false);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_cull_matches_cpu),
         cmocka_unit_test(test_repeated_id_comes_back),
         cmocka_unit_test(test_meshes_share_runs),
+        cmocka_unit_test(test_occlusion_wall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

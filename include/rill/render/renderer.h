@@ -70,6 +70,9 @@ enum {
      * compute pass culls them against the view and each shadow cascade into indirect draws;
      * everything else keeps the CPU path. */
     RILL_RENDER_DEBUG_GPU_CULL = 1u << 3,
+    /* With GPU culling: no occlusion culling (docs/renderer.md "GPU-driven culling"): every
+     * instance in the view's frustum is drawn, as before two-phase occlusion existed. */
+    RILL_RENDER_DEBUG_NO_OCCLUSION = 1u << 4,
 };
 
 /* Quality tiers. They pick the shadow map size and switch effects off, never on: SSAO runs only

@@ -37,6 +37,10 @@ typedef struct rill_render_stats {
     const char *pass_cpu_names[RILL_RENDER_MAX_PASS_TIMINGS];
     double pass_cpu_ms[RILL_RENDER_MAX_PASS_TIMINGS];
     uint32_t instances_submitted, instances_visible, draw_calls;
+    /* GPU culling's occlusion: instances in the view's frustum left out as hidden behind what
+     * was drawn (not counted in instances_visible); read, as GPU culling's visible count, when the
+     * frame's slot comes around. */
+    uint32_t instances_occluded;
     uint32_t light_cluster_refs;  /* (cluster, light) pairs in the last frame's light grid */
     uint32_t validation_messages; /* validation warnings + errors since creation */
     uint64_t uploaded_bytes_last_frame;

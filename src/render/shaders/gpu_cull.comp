@@ -6,12 +6,18 @@
 //     with no instances yet, one invocation per group and list;
 //   2 cull: tests every resident instance's world bounding sphere against each list's planes (the
 //     view frustum, then each shadow cascade) and appends the survivors' instance data to their
-//     group's range of the output, counting them in the command's instance count;
+//     group's range of the output, counting them in the command's instance count. With
+//     occlusion (info2.w bit 0) only the view's survivors that passed last frame's occlusion test
+//     (flag bit 31, unless bit 1 resets it) are appended to the view's list: phase 1; the
+//     others wait for gpu_occlusion.comp's test against this frame's depth pyramid (phase 2);
 //   3 count: one invocation per list sums its commands' instance counts for the host (stats);
 //   4 compact: one invocation per command and list: a command with instances is copied, for each
 //     kind of run (shadow casters, solid shapes, materials: gpu_cull.c), to the front of its run
 //     in that kind's array, counted in the run's draw count (vkCmdDrawIndexedIndirectCount draws
 //     only those: empty commands cost the GPU nothing).
+// Lists are laid out one after the other (info2.z of them: the frustum lists, then the view's
+// phase-2 list when occlusion is on), in the commands, the output, the compacted commands and the
+// draw counts.
 // The output's entries have the layout of `Instance` in common.glsl, so the mesh and shadow
 // vertex shaders read them through gl_InstanceIndex as they read the CPU path's instances.
 layout(local_size_x = 64) in;
@@ -48,14 +54,19 @@ layout(set = 0, binding = 1) buffer Residents { Resident res[]; };
 layout(set = 0, binding = 2) readonly buffer Groups { Group groups[]; };
 layout(set = 0, binding = 3) buffer Commands { uint cmds[]; }; // 5 uints per command
 layout(set = 0, binding = 4) writeonly buffer Out { OutInstance outs[]; };
-layout(set = 0, binding = 5) writeonly buffer Flags { uint flags[]; }; // per slot: bit l = in list l
+// Per slot: bit l = in frustum list l; bits 8, 9, 10: drawn in phase 1, drawn in phase 2,
+// occluded (the view's frustum holds it, neither phase drew it); bit 31: passed the occlusion
+// test (phase 1 next frame).
+layout(set = 0, binding = 5) buffer Flags { uint flags[]; };
 layout(set = 0, binding = 6) readonly buffer Params {
     vec4 planes[5][6]; // per list: a, b, c, d with ax + by + cz + d >= 0 inside
     uvec4 info;        // x lists, y commands per list, z output entries per list, w groups
-    uvec4 info2;       // x runs of the three kinds (draw counts per list)
+    uvec4 info2;       // x runs of the three kinds (draw counts per list), z lists in all,
+                       // w bit 0 occlusion on, bit 1 forget last frame's occlusion results
 };
 
-layout(set = 0, binding = 7) writeonly buffer Counts { uint counts[]; }; // per list (mode 3)
+// Per list (mode 3), and at 8 the instances occlusion culled (gpu_occlusion.comp adds them).
+layout(set = 0, binding = 7) buffer Counts { uint counts[]; };
 
 // Per command: for each kind of run (x shadow casters, y solid shapes, z materials), the run's
 // draw count slot and the run's first command.
@@ -89,14 +100,17 @@ void scatter(uint i) {
     res[s].model = d.model;
     res[s].sphere = d.sphere;
     res[s].meta = uvec4(d.meta.y, 1u, d.meta.w, 0u);
+    if (op == 0u) {
+        flags[s] = 0u; // a new instance (or a reused slot) was not visible last frame
+    }
 }
 
 void reset(uint i) {
-    if (i < info.x * info2.x) {
+    if (i < info2.z * info2.x) {
         draw_counts[i] = 0u;
     }
     uint ng = info.w, g = i % ng, l = i / ng;
-    if (l >= info.x) {
+    if (l >= info2.z) {
         return;
     }
     Group gr = groups[g];
@@ -118,6 +132,8 @@ void cull(uint s) {
         flags[s] = 0u;
         return;
     }
+    bool occlusion = (info2.w & 1u) != 0u;
+    bool was_visible = (info2.w & 2u) == 0u && (flags[s] & 0x80000000u) != 0u;
     mat4 m = r.model;
     vec3 c = r.sphere.xyz;
     float x = m[0][0] * c.x + m[1][0] * c.y + m[2][0] * c.z + m[3][0];
@@ -139,6 +155,12 @@ void cull(uint s) {
             continue;
         }
         bits |= 1u << l;
+        if (l == 0u && occlusion) {
+            if (!was_visible) {
+                continue; // phase 2 (gpu_occlusion.comp) tests it against this frame's depth
+            }
+            bits |= 0x100u;
+        }
         uint at = atomicAdd(cmds[(l * info.y + gr.cmd) * 5u + 1u], 1u);
         uint o = l * info.z + gr.base + at;
         outs[o].model = m;
@@ -154,6 +176,9 @@ void count(uint l) {
         sum += cmds[(l * info.y + c) * 5u + 1u];
     }
     counts[l] = sum;
+    if (l == 0u) {
+        counts[8] = 0u; // gpu_occlusion.comp counts into it after this
+    }
 }
 
 void compact_cmd(uint i) {
@@ -164,7 +189,7 @@ void compact_cmd(uint i) {
     CmdRun cr = cmd_runs[c];
     for (uint k = 0u; k < 3u; k++) {
         uint at = atomicAdd(draw_counts[l * info2.x + cr.slot[k]], 1u);
-        uint dst = ((k * info.x + l) * nc + cr.first[k] + at) * 5u;
+        uint dst = ((k * info2.z + l) * nc + cr.first[k] + at) * 5u;
         for (uint w = 0u; w < 5u; w++) {
             compact[dst + w] = cmds[src + w];
         }

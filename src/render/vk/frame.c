@@ -585,6 +585,22 @@ void rill__cmd_draw_indexed_at(rill__cmd *cmd, uint32_t index_count, uint32_t in
 
 void rill__cmd_draw_indexed_indirect(rill__cmd *cmd, rill__buf *buf, uint64_t offset,
                                      uint32_t count) {
+    /* Lavapipe (Mesa 22.3, a CPU device) keeps the count buffer of the last
+     * vkCmdDrawIndexedIndirectCount in its draw state and reads a later plain indirect draw's
+     * count from it: a static batch drawn after GPU culling's counted draws drew that many
+     * commands (none, when the last count was 0). There, plain indirect draws are counted draws
+     * with their own count, which is the same draw. */
+    if (cmd->gpu->caps.draw_indirect_count && cmd->gpu->caps.device_type == 4) {
+        rill__buf *cbuf = NULL;
+        uint64_t coff = 0;
+        uint32_t *n = rill__frame_alloc(cmd, sizeof(uint32_t), 4, &cbuf, &coff);
+        if (n) {
+            *n = count;
+            vkCmdDrawIndexedIndirectCount(cmd->cb, buf->buf, offset, cbuf->buf, coff, count,
+                                          (uint32_t)sizeof(VkDrawIndexedIndirectCommand));
+            return;
+        }
+    }
     vkCmdDrawIndexedIndirect(cmd->cb, buf->buf, offset, count,
                              (uint32_t)sizeof(VkDrawIndexedIndirectCommand));
 }
