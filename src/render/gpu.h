@@ -6,12 +6,17 @@
  *
  * Objects are plain pointers here because this header never leaves the render module; the public
  * API (rill/render.h) hands out generational handles instead.
+ *
+ * Two backends implement it (gpu_backend.h): Vulkan (src/render/vk) and a null device
+ * (src/render/null) that keeps the same object lifetimes, upload budget and command-stream rules
+ * without a driver; rill__gpu_desc.backend picks one per device.
  */
 #ifndef RILL_RENDER_GPU_H
 #define RILL_RENDER_GPU_H
 
 #include "rill/base.h"
 #include "rill/render/graph.h"
+#include "rill/render/renderer.h"
 
 typedef struct rill__gpu rill__gpu;
 typedef struct rill__buf rill__buf;
@@ -48,6 +53,7 @@ enum {
 };
 
 typedef struct rill__gpu_desc {
+    rill_render_backend backend; /* VULKAN or NULL (resolved: never DEFAULT) */
     const char *app_name;
     const char *device_name; /* substring match, overrides the automatic choice; NULL = auto */
     int validation;          /* 1 on, 0 off, -1 = default (debug build or RILL_VALIDATION=1) */

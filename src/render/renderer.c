@@ -6,6 +6,7 @@
 #include "gi_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GLFW_INCLUDE_NONE
@@ -70,6 +71,29 @@ static void desc_defaults(rill_renderer_desc *d) {
     }
 }
 
+/* desc.backend, with DEFAULT resolved from RILL_RENDER_BACKEND ("vulkan" or "null"; unset or
+ * empty = Vulkan). */
+static rill_result resolve_backend(rill_renderer_desc *d, rill_error *err) {
+    if ((unsigned)d->backend >= RILL_RENDER_BACKEND_NUM) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: rill_renderer_desc.backend %u is not a backend",
+                              (unsigned)d->backend);
+    }
+    if (d->backend != RILL_RENDER_BACKEND_DEFAULT) {
+        return RILL_OK;
+    }
+    const char *env = getenv("RILL_RENDER_BACKEND");
+    if (!env || !*env || strcmp(env, "vulkan") == 0) {
+        d->backend = RILL_RENDER_BACKEND_VULKAN;
+    } else if (strcmp(env, "null") == 0) {
+        d->backend = RILL_RENDER_BACKEND_NULL;
+    } else {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: RILL_RENDER_BACKEND=%s: expected vulkan or null", env);
+    }
+    return RILL_OK;
+}
+
 static rill__img *solid_texture(rill_renderer *r, const uint8_t rgba[4], bool srgb,
                                 const char *label, rill_error *err) {
     rill__img_desc d = {1,
@@ -120,11 +144,17 @@ static rill_result renderer_create(const rill_renderer_desc *desc, rill_renderer
     }
     r->shadow_size_auto = r->desc.shadow_map_size == 0;
     desc_defaults(&r->desc);
+    rill_result res = resolve_backend(&r->desc, err);
+    if (res != RILL_OK) {
+        rill_free(r);
+        return res;
+    }
     r->width = r->desc.width;
     r->height = r->desc.height;
     r->display_scale = 1.0f;
     rill__gpu_desc gd;
     memset(&gd, 0, sizeof(gd));
+    gd.backend = r->desc.backend;
     gd.app_name = "rill";
     gd.device_name = r->desc.device_name;
     gd.validation = r->desc.validation == 0 ? -1 : r->desc.validation > 0 ? 1 : 0;
@@ -134,7 +164,7 @@ static rill_result renderer_create(const rill_renderer_desc *desc, rill_renderer
     gd.pipeline_cache_path = r->desc.pipeline_cache_path;
     gd.glfw_window = r->desc.glfw_window;
     gd.vsync = r->desc.vsync;
-    rill_result res = rill__gpu_create(&gd, &r->gpu, err);
+    res = rill__gpu_create(&gd, &r->gpu, err);
     if (res != RILL_OK) {
         rill_free(r);
         return res;

@@ -68,10 +68,10 @@ static inline void batch_fx_camera_spawn(batch_fx *f, const batch_fx_camera *cam
 
 /* Opens the fixture into *f (zeroed first): m.glb written to $RILL_TEST_TMP/<dir_name> (or
  * /tmp/rill_test_<dir_name>/<dir_name> without it) and loaded, a width x height renderer at LOW
- * quality (a test without a Vulkan driver fails here), the world, its render assets, then cam's
- * camera. */
+ * quality on `backend` (a Vulkan test without a driver fails here), the world, its render assets,
+ * then cam's camera. */
 static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t width, uint32_t height,
-                                 const batch_fx_camera *cam) {
+                                 rill_render_backend backend, const batch_fx_camera *cam) {
     memset(f, 0, sizeof(*f));
     rill_error err = {0};
     uint8_t *glb = NULL;
@@ -91,8 +91,8 @@ static inline void batch_fx_open(batch_fx *f, const char *dir_name, uint32_t wid
     assert_int_equal(rill_gltf_register_asset_loader(f->as, &err), RILL_OK);
     f->asset = rill_asset_load_sync(f->as, "m.glb", &err);
     assert_int_equal(rill_asset_get_state(f->as, f->asset), RILL_ASSET_STATE_LOADED);
-    f->r = render_test_renderer(
-        (rill_renderer_desc){.width = width, .height = height, .quality = RILL_RENDER_QUALITY_LOW});
+    f->r = render_test_renderer((rill_renderer_desc){
+        .width = width, .height = height, .quality = RILL_RENDER_QUALITY_LOW, .backend = backend});
     assert_non_null(f->r);
     f->w = rill_world_create(NULL, NULL);
     assert_int_equal(rill_render_register_components(f->w, &f->rc, &err), RILL_OK);

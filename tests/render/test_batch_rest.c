@@ -1,11 +1,11 @@
 /* test_batch_rest.c: when static batching takes back an entity that stopped moving, counted in
- * extracts (the batcher's frames), on lavapipe. Boxes of the generated model and a mover stand in
- * one 8 m cell; the mover moves for a few frames, then the world updates without moving it: it
- * stays out of the batches for static_frames extracts and is taken back right after, its cell
- * rebuilt once, with no app frame in between (what bench_extract saw on the H200, where the demo's
- * falling cars stopped in a frame too short for a physics step). While the world's last update did
- * move it, no number of extracts batches it. A rebuilt cell draws its members one by one until a
- * frame is rendered (its new batch uploaded), then as one batch again. */
+ * extracts (the batcher's frames), on the null GPU backend. Boxes of the generated model and a
+ * mover stand in one 8 m cell; the mover moves for a few frames, then the world updates without
+ * moving it: it stays out of the batches for static_frames extracts and is taken back right after,
+ * its cell rebuilt once, with no app frame in between (what bench_extract saw on the H200, where
+ * the demo's falling cars stopped in a frame too short for a physics step). While the world's last
+ * update did move it, no number of extracts batches it. A rebuilt cell draws its members one by one
+ * until a frame is rendered (its new batch uploaded), then as one batch again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +44,7 @@ static rill_entity box(fx *f, float x, float z) {
 static void fx_init(fx *f) {
     memset(f, 0, sizeof(*f));
     batch_fx_open(
-        &f->b, "batch_rest", 96, 64,
+        &f->b, "batch_rest", 96, 64, RILL_RENDER_BACKEND_NULL,
         &(batch_fx_camera){.pos = {4.0f, 6.0f, 12.0f}, .pitch = 0.45f, .far_plane = 100.0f});
     for (uint32_t i = 0; i < BOXES; i++)
         box(f, 1.0f + 1.5f * (float)i, 2.0f);

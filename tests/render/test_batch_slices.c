@@ -53,7 +53,7 @@ static rill_entity box(fx *f, uint32_t k) {
 
 static void fx_init(fx *f) {
     memset(f, 0, sizeof(*f));
-    batch_fx_open(&f->b, "batch_slices", W, H,
+    batch_fx_open(&f->b, "batch_slices", W, H, RILL_RENDER_BACKEND_DEFAULT,
                   &(batch_fx_camera){.pos = {8.0f, 9.0f, 17.0f},
                                      .pitch = 0.5f,
                                      .far_plane = 200.0f,

@@ -47,7 +47,7 @@ static rill_entity cube(fx *f, uint32_t mesh, uint32_t prim, float x, float z, c
 
 static void fx_init(fx *f) {
     memset(f, 0, sizeof(*f));
-    batch_fx_open(&f->b, "batching", W, H,
+    batch_fx_open(&f->b, "batching", W, H, RILL_RENDER_BACKEND_DEFAULT,
                   &(batch_fx_camera){.pos = {8.0f, 7.0f, 15.0f},
                                      .pitch = 0.45f,
                                      .far_plane = 200.0f,

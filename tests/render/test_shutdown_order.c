@@ -92,6 +92,7 @@ static void run_order(bool frame_first) {
     rill_renderer_desc d;
     memset(&d, 0, sizeof(d));
     d.width = d.height = 16, d.quality = RILL_RENDER_QUALITY_LOW;
+    d.backend = RILL_RENDER_BACKEND_NULL; /* lifetimes only: no pixels needed */
     rill_renderer *r = render_test_renderer(d);
     assert_non_null(r);
     rill_vfs *vfs = rill_vfs_create(NULL, NULL);

@@ -14,7 +14,10 @@
  *     heaps are back where they were (with RILL_TEXSTREAM_CYCLES=N in the environment only this
  *     test runs, with N cycles: the sanitizer builds' variant, render_texture_stream_cycles);
  *   - a second model naming the same images (its LOD file): one GPU texture per image, shared by
- *     both models and streamed once, kept while either is drawn, destroyed with the last.
+ *     both models and streamed once, kept while either is drawn, destroyed with the last;
+ *   - the streaming users follow what changes: a ModelMesh spawned or despawned, a level parked
+ *     (its user goes at once) or shown, a moved transform (the material goes low when its only
+ *     user flies away), an asset that finishes loading after its ModelMesh was added.
  * The textures are 512 x 512 RGBA8 chains whose level 0 is coloured (base red, emissive blue) and
  * every other level black; the sampler has no mips (glTF min filter LINEAR), so a slot samples its
  * image's base level: the full chain's colour, or the "#low" tail's black. */
@@ -343,6 +346,54 @@ static void test_emptied_block_kept_as_spare(void **state) {
     fx_close(&f);
 }
 
+static void test_users_follow_changes(void **state) {
+    (void)state;
+    fx f;
+    fx_open(&f, 0, NULL);
+    int frames = 0;
+    place_camera(&f, 5.0f);
+    assert_int_equal(settle(&f, true, &frames), SEEN_LOW | SEEN_FULL);
+    assert_int_equal(fx_decisions(&f).users, 1);
+    rill_entity h2;
+    rill_asset a2 = spawn_model(&f, "models/q.glb", &h2);
+    frame(&f, false);
+    assert_int_equal(fx_decisions(&f).users, 2);
+    fx_set_shown(&f, h2, false);
+    assert_int_equal(fx_decisions(&f).users, 1); /* at once, before any update */
+    fx_set_shown(&f, h2, true);
+    frame(&f, false);
+    assert_int_equal(fx_decisions(&f).users, 2);
+    assert_true(rill_world_despawn_recursive(f.w, h2) > 0);
+    assert_int_equal(fx_decisions(&f).users, 1);
+
+    /* The only user flies 1 km away: its box follows, the textures go low. */
+    rill_transform t = rill_transform_identity();
+    t.translation[0] = 1000.0f;
+    rill_world_set_transform(f.w, f.holder, &t);
+    settle(&f, false, &frames);
+    assert_int_equal(frame(&f, true), SEEN_LOW);
+    assert_int_equal(fx_decisions(&f).low, 2);
+
+    /* A ModelMesh named before its asset loaded becomes a user once it is uploaded. */
+    rill_error err = {0};
+    rill_asset lod = rill_asset_load(f.as, "models/q_lod1.glb", &err);
+    rill_entity e = rill_world_spawn(f.w);
+    rill_transform id = rill_transform_identity();
+    rill_world_set_transform(f.w, e, &id);
+    assert_non_null(rill_world_add(f.w, e, f.rc.model_mesh, &(rill_model_mesh){lod.id, 0, 0}));
+    for (int i = 0; i < 400 && fx_decisions(&f).users < 2; i++) {
+        frame(&f, false);
+    }
+    assert_int_equal(fx_decisions(&f).users, 2);
+    settle(&f, false, &frames);
+    assert_int_equal(fx_decisions(&f).full, 2); /* the new user is near the camera */
+    rill_world_despawn(f.w, e);
+    assert_int_equal(fx_decisions(&f).users, 1);
+    rill_asset_release(f.as, lod);
+    rill_asset_release(f.as, a2);
+    fx_close(&f);
+}
+
 int main(void) {
     const char *cycles = getenv("RILL_TEXSTREAM_CYCLES");
     if (cycles) {
@@ -354,6 +405,7 @@ int main(void) {
         cmocka_unit_test(test_emptied_block_kept_as_spare),
         cmocka_unit_test(test_failed_load_retried_never_a_mix),
         cmocka_unit_test(test_models_share_textures),
+        cmocka_unit_test(test_users_follow_changes),
         cmocka_unit_test(test_swap_frames_never_mix),
         cmocka_unit_test(test_memory_after_swap_cycles),
     };

@@ -146,8 +146,9 @@ static inline rill_asset spawn_model(fx *f, const char *path, rill_entity *out_h
 }
 
 /* upload_budget 0 = the renderer's default (32 MiB per frame); first: a mount put before the
- * pack (NULL = none). */
-static inline void fx_open(fx *f, uint64_t upload_budget, const rill_vfs_mount_ops *first) {
+ * pack (NULL = none); the renderer on `backend` (NULL for tests that read no pixels). */
+static inline void fx_open_on(fx *f, uint64_t upload_budget, const rill_vfs_mount_ops *first,
+                              rill_render_backend backend) {
     memset(f, 0, sizeof *f);
     rill_error err = {0};
     size_t na = 0, nb = 0, ng = 0;
@@ -193,6 +194,7 @@ static inline void fx_open(fx *f, uint64_t upload_budget, const rill_vfs_mount_o
     memset(&d, 0, sizeof d);
     d.width = W, d.height = H, d.validation = 1, d.quality = RILL_RENDER_QUALITY_LOW;
     d.upload_budget_bytes = upload_budget;
+    d.backend = backend;
     if (!(f->r = rill_renderer_create(&d, &err)))
         fail_msg("no Vulkan renderer (install mesa-vulkan-drivers for lavapipe): %s", err.msg);
     f->w = rill_world_create(NULL, NULL);
@@ -209,6 +211,26 @@ static inline void fx_open(fx *f, uint64_t upload_budget, const rill_vfs_mount_o
         &(rill_render_assets_desc){.renderer = f->r, .assets = f->as, .world = f->w}, &err);
     assert_non_null(f->ra);
     f->model = spawn_model(f, "models/q.glb", &f->holder);
+}
+
+/* fx_open_on with the default backend (Vulkan). */
+static inline void fx_open(fx *f, uint64_t upload_budget, const rill_vfs_mount_ops *first) {
+    fx_open_on(f, upload_budget, first, RILL_RENDER_BACKEND_DEFAULT);
+}
+
+/* The texture streaming decisions' counters. */
+static inline rill_texstream_stats fx_decisions(const fx *f) {
+    rill_render_texture_streaming_stats st;
+    rill_render_assets_get_texture_streaming_stats(f->ra, &st);
+    return st.decisions;
+}
+
+/* Parks (hidden, out of extract's walk) or shows every ModelMesh under holder. */
+static inline void fx_set_shown(fx *f, rill_entity holder, bool shown) {
+    rill_model_components mc;
+    rill_error err = {0};
+    assert_int_equal(rill_scene_model_register(f->w, &mc, &err), RILL_OK);
+    assert_true(rill_scene_model_set_level(f->w, &mc, holder, shown, 0.0f) > 0);
 }
 
 static inline void fx_close(fx *f) {

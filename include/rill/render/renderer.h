@@ -89,6 +89,22 @@ typedef enum rill_render_quality {
     RILL_RENDER_QUALITY_FORCE_U32 = 0x7FFFFFFF
 } rill_render_quality;
 
+/* The GPU backend a renderer runs on (rill_renderer_desc.backend). DEFAULT: the environment
+ * variable RILL_RENDER_BACKEND ("vulkan" or "null"), else Vulkan. NULL: no device at all (the
+ * model is sokol's dummy backend): meshes, textures, materials, uploads under the per-frame
+ * budget, deferred destruction, extract, frame planning and render-graph compilation all run,
+ * and every recorded command is checked (a draw without a pipeline, a push beyond the pipeline's
+ * push constants, unbalanced rendering or labels... count as validation messages), but nothing
+ * is drawn: read_pixels gives zeros, GPU timings are empty and GPU-written buffers stay as the
+ * CPU left them. For tests and tools that need no pixels; headless only. */
+typedef enum rill_render_backend {
+    RILL_RENDER_BACKEND_DEFAULT = 0,
+    RILL_RENDER_BACKEND_VULKAN,
+    RILL_RENDER_BACKEND_NULL,
+    RILL_RENDER_BACKEND_NUM,
+    RILL_RENDER_BACKEND_FORCE_U32 = 0x7FFFFFFF
+} rill_render_backend;
+
 /* Renderer description. All zero = defaults:
  *   width, height 0 = 1280x720 (headless target size; windowed uses the surface size);
  *   glfw_window NULL = headless; vsync (windowed) false = MAILBOX, else IMMEDIATE; true = FIFO;
@@ -108,7 +124,8 @@ typedef enum rill_render_quality {
  *   its bricks over these jobs too.
  *   gi_voxel_budget 0 = 50,000: the CPU voxelization of the voxel-cone GI tiers (SdfLow,
  *   SdfHigh) spends at most this many work units a frame (one triangle or one instance examined
- *   against a brick = 1 unit; rill_render_stats.gi_voxel_units says what the last frame spent). */
+ *   against a brick = 1 unit; rill_render_stats.gi_voxel_units says what the last frame spent);
+ *   backend DEFAULT = RILL_RENDER_BACKEND or Vulkan (rill_render_backend). */
 typedef struct rill_renderer_desc {
     uint32_t start_canary; /* must be 0 */
     uint32_t width, height;
@@ -133,6 +150,7 @@ typedef struct rill_renderer_desc {
     /* Record and submit each frame on a render thread (see ON THE RENDER THREAD in
      * rill/render/snapshot.h). false: on the thread that calls rill_renderer_render, as before. */
     bool render_thread;
+    rill_render_backend backend;
     uint32_t end_canary; /* must be 0 */
 } rill_renderer_desc;
 

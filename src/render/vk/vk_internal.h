@@ -5,7 +5,12 @@
 
 #include <vulkan/vulkan.h>
 
+/* This folder defines gpu.h's functions as rill__vk_* (../gpu_backend.h). */
+#define RILL__GPU_BACKEND_PREFIX rill__vk_
+#include "../gpu_backend_names.h"
+
 #include "../gpu.h"
+#include "../gpu_backend.h"
 #include "../range_alloc.h"
 
 #define RILL__VK_MAX_FRAMES 3
@@ -59,6 +64,7 @@ void rill__vk_mem_shutdown(rill__gpu *gpu);
 
 /* >>objects */
 struct rill__buf {
+    rill__gpu_obj obj; /* first: the dispatcher's backend stamp */
     VkBuffer buf;
     vk_alloc alloc;
     uint64_t size;
@@ -70,6 +76,7 @@ struct rill__buf {
 };
 
 struct rill__img {
+    rill__gpu_obj obj; /* first: the dispatcher's backend stamp */
     VkImage img;
     VkImageView view;         /* 2D, or 2D array when layers > 1 */
     VkImageView *layer_views; /* one per layer when layers > 1 */
@@ -82,6 +89,7 @@ struct rill__img {
 };
 
 struct rill__pipe {
+    rill__gpu_obj obj; /* first: the dispatcher's backend stamp */
     VkPipeline pipe;
     VkPipelineLayout layout;
     VkDescriptorSetLayout set_layouts[RILL__MAX_SETS];
@@ -92,6 +100,7 @@ struct rill__pipe {
 };
 
 struct rill__dset {
+    rill__gpu_obj obj; /* first: the dispatcher's backend stamp */
     VkDescriptorSet set;
     VkDescriptorPool pool;
 };
@@ -141,6 +150,7 @@ typedef struct vk_frame {
 } vk_frame;
 
 struct rill__cmd {
+    rill__gpu_obj obj; /* first: the dispatcher's backend stamp */
     rill__gpu *gpu;
     VkCommandBuffer cb;
     vk_frame *f;
@@ -151,6 +161,7 @@ struct rill__cmd {
 };
 
 struct rill__gpu {
+    rill__gpu_obj obj; /* first: the dispatcher's backend stamp */
     rill__gpu_desc desc;
     /* rill__gpu_set_guard: called first by the resource calls (RILL__GPU_GUARD) */
     void (*guard)(const void *user);

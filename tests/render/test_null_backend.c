@@ -1,0 +1,260 @@
+/* test_null_backend.c: the null GPU backend (src/render/null, RILL_RENDER_BACKEND_NULL), with no
+ * Vulkan driver:
+ *   - through gpu.h: uploads become ready in the frame that records them, in order, under the
+ *     per-frame byte budget (the first of a frame always goes); destroyed objects stay alive until
+ *     the frame being recorded ends; host-visible bytes are real (uploads, buffer copies);
+ *   - its command checks: a draw outside rendering or without a pipeline, a push beyond the
+ *     pipeline's push constants, a transient set missing a binding, a scope left open at frame
+ *     end each count as a validation message, and a correct command stream counts none;
+ *   - through the public API: a renderer on it draws a lit scene (culling counts, draw calls, no
+ *     validation message), reads back zeros, refuses a window and a bad RILL_RENDER_BACKEND.
+ * Reads the renderer's GPU interface (gpu.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "render_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+/* A minimal SPIR-V module header: enough for the null backend's pipeline check. */
+static const uint32_t spirv[5] = {0x07230203u, 0x00010000u, 0u, 1u, 0u};
+
+static rill__gpu *null_gpu(uint64_t budget) {
+    rill__gpu_desc d = {
+        .backend = RILL_RENDER_BACKEND_NULL, .frames_in_flight = 2, .upload_budget_bytes = budget};
+    rill__gpu *gpu = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill__gpu_create(&d, &gpu, &err), RILL_OK);
+    assert_string_equal(rill__gpu_get_caps(gpu)->device_name, "null (no GPU)");
+    return gpu;
+}
+
+static void frame(rill__gpu *gpu, void (*record)(rill__cmd *cmd, void *user), void *user) {
+    rill__cmd *cmd = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill__frame_begin(gpu, &cmd, &err), RILL_OK);
+    if (record) {
+        record(cmd, user);
+    }
+    assert_int_equal(rill__frame_end(gpu, cmd, &err), RILL_OK);
+}
+
+static void test_uploads_under_the_budget(void **state) {
+    (void)state;
+    rill__gpu *gpu = null_gpu(4096);
+    rill_error err = {0};
+    static uint8_t bytes[3000];
+    rill__buf *a = rill__buf_create(gpu, 3000, RILL__BUF_VERTEX, false, "a", &err);
+    rill__buf *b = rill__buf_create(gpu, 3000, RILL__BUF_VERTEX, false, "b", &err);
+    assert_int_equal(rill__buf_upload(gpu, a, 0, bytes, 3000, &err), RILL_OK);
+    assert_int_equal(rill__buf_upload(gpu, b, 0, bytes, 3000, &err), RILL_OK);
+    assert_int_not_equal(rill__buf_upload(gpu, b, 1, bytes, 3000, &err), RILL_OK); /* range */
+    assert_false(rill__buf_ready(a) || rill__buf_ready(b));
+    frame(gpu, NULL, NULL); /* 3008 of 4096: b waits */
+    assert_true(rill__buf_ready(a));
+    assert_false(rill__buf_ready(b));
+    assert_false(rill__buf_seq_done(b, rill__buf_upload_seq(b)));
+    assert_int_equal(rill__gpu_uploaded_last_frame(gpu), 3000);
+    frame(gpu, NULL, NULL);
+    assert_true(rill__buf_ready(b) && rill__buf_seq_done(b, rill__buf_upload_seq(b)));
+    /* An image larger than the budget goes alone as the first of its frame. */
+    rill__img_desc id = {.width = 64,
+                         .height = 64,
+                         .layers = 1,
+                         .mips = 1,
+                         .format = RILL_RG_FORMAT_RGBA8_UNORM,
+                         .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                         .label = "big"};
+    rill__img *img = rill__img_create(gpu, &id, &err);
+    static uint8_t pixels[64 * 64 * 4];
+    const void *level = pixels;
+    uint64_t wrong = sizeof(pixels) - 4, right = sizeof(pixels);
+    assert_int_not_equal(rill__img_upload_levels(gpu, img, 0, 1, &level, &wrong, &err), RILL_OK);
+    assert_int_equal(rill__img_upload_levels(gpu, img, 0, 1, &level, &right, &err), RILL_OK);
+    frame(gpu, NULL, NULL);
+    assert_true(rill__img_ready(img));
+    rill__img_destroy(gpu, img);
+    rill__buf_destroy(gpu, a);
+    rill__buf_destroy(gpu, b);
+    rill__gpu_mem_stats st;
+    rill__gpu_mem_stats_get(gpu, &st);
+    assert_int_equal(st.allocations, 2); /* the two frame scratch buffers */
+    assert_int_equal(rill__gpu_validation_messages(gpu), 0);
+    rill__gpu_destroy(gpu);
+}
+
+typedef struct copy_case {
+    rill__gpu *gpu;
+    rill__buf *src, *dst;
+    uint32_t live_in_frame;
+} copy_case;
+
+static void record_copy(rill__cmd *cmd, void *user) {
+    copy_case *c = user;
+    rill__cmd_copy_buffer(cmd, c->src, 0, c->dst, 4, 8, true, true);
+    rill__buf_destroy(c->gpu, c->src); /* deferred: the copy above still reads it */
+    rill__gpu_mem_stats st;
+    rill__gpu_mem_stats_get(c->gpu, &st);
+    c->live_in_frame = st.allocations;
+}
+
+static void test_copies_and_deferred_destruction(void **state) {
+    (void)state;
+    rill__gpu *gpu = null_gpu(1u << 20);
+    rill_error err = {0};
+    copy_case c = {.gpu = gpu};
+    c.src = rill__buf_create(gpu, 16, RILL__BUF_TRANSFER_SRC, true, "src", &err);
+    c.dst = rill__buf_create(gpu, 16, RILL__BUF_TRANSFER_DST, true, "dst", &err);
+    memcpy(rill__buf_map(c.src), "0123456789abcdef", 16);
+    frame(gpu, record_copy, &c);
+    assert_int_equal(c.live_in_frame, 4); /* two scratch buffers, src (destroyed) and dst */
+    assert_memory_equal((uint8_t *)rill__buf_map(c.dst) + 4, "01234567", 8);
+    rill__gpu_mem_stats st;
+    rill__gpu_mem_stats_get(gpu, &st);
+    assert_int_equal(st.allocations, 3); /* src went when the frame ended */
+    rill__buf_destroy(gpu, c.dst);
+    assert_int_equal(rill__gpu_validation_messages(gpu), 0);
+    rill__gpu_destroy(gpu);
+}
+
+typedef struct stream_case {
+    rill__gpu *gpu;
+    rill__pipe *pipe;
+    rill__img *color;
+    rill__buf *ubo;
+    bool broken;
+} stream_case;
+
+static void record_stream(rill__cmd *cmd, void *user) {
+    stream_case *s = user;
+    rill__attachment at = {.img = s->color, .layer = -1, .clear = true};
+    if (s->broken) {
+        rill__cmd_draw_indexed(cmd, 3, 1, 0, 0); /* outside rendering, no pipeline */
+        rill__cmd_bind_pipe(cmd, s->pipe);
+        rill__cmd_push(cmd, (float[32]){0}, 128); /* the pipeline takes 64 */
+        rill__binding none = {0};
+        (void)rill__cmd_bind_transient_set(cmd, 0, &none, 1); /* the uniform buffer missing */
+        rill__cmd_begin_rendering(cmd, &at, 1, NULL, 32, 32);
+        rill__cmd_label_begin(cmd, "left open");
+        return; /* rendering and the label left open at frame end */
+    }
+    rill__cmd_label_begin(cmd, "ok");
+    rill__cmd_begin_rendering(cmd, &at, 1, NULL, 32, 32);
+    rill__cmd_bind_pipe(cmd, s->pipe);
+    rill__cmd_push(cmd, (float[16]){0}, 64);
+    rill__binding ubo = {.buf = s->ubo};
+    assert_int_equal(rill__cmd_bind_transient_set(cmd, 0, &ubo, 1), RILL_OK);
+    rill__cmd_draw_indexed(cmd, 3, 1, 0, 0);
+    rill__cmd_end_rendering(cmd);
+    rill__cmd_label_end(cmd);
+}
+
+static void test_command_checks(void **state) {
+    (void)state;
+    rill__gpu *gpu = null_gpu(1u << 20);
+    rill_error err = {0};
+    stream_case s = {.gpu = gpu};
+    rill__pipe_desc pd = {.label = "tri",
+                          .vs = spirv,
+                          .vs_size = sizeof(spirv),
+                          .fs = spirv,
+                          .fs_size = sizeof(spirv),
+                          .color_formats = {RILL_RG_FORMAT_RGBA8_UNORM},
+                          .color_count = 1,
+                          .sets = {{.bindings = {RILL__BIND_UNIFORM}}},
+                          .set_count = 1,
+                          .push_size = 64};
+    s.pipe = rill__pipe_create(gpu, &pd, &err);
+    assert_non_null(s.pipe);
+    rill__pipe_desc not_spirv = pd;
+    not_spirv.vs = (const uint32_t *)"not spirv, just text";
+    assert_null(rill__pipe_create(gpu, &not_spirv, &err));
+    s.color = rill__img_create(gpu,
+                               &(rill__img_desc){.width = 32,
+                                                 .height = 32,
+                                                 .layers = 1,
+                                                 .mips = 1,
+                                                 .format = RILL_RG_FORMAT_RGBA8_UNORM,
+                                                 .usage = RILL__IMG_COLOR,
+                                                 .label = "color"},
+                               &err);
+    s.ubo = rill__buf_create(gpu, 256, RILL__BUF_UNIFORM, true, "ubo", &err);
+    frame(gpu, record_stream, &s);
+    assert_int_equal(rill__gpu_validation_messages(gpu), 0);
+    s.broken = true;
+    frame(gpu, record_stream, &s);
+    /* draw, push, transient set, frame end with scopes open */
+    assert_int_equal(rill__gpu_validation_messages(gpu), 4);
+    rill__buf_destroy(gpu, s.ubo);
+    rill__img_destroy(gpu, s.color);
+    rill__pipe_destroy(gpu, s.pipe);
+    rill__gpu_destroy(gpu);
+}
+
+static void test_renderer_on_null(void **state) {
+    (void)state;
+    rill_error err = {0};
+    rill_renderer *r =
+        rill_renderer_create(&(rill_renderer_desc){.width = 64,
+                                                   .height = 48,
+                                                   .quality = RILL_RENDER_QUALITY_HIGH,
+                                                   .backend = RILL_RENDER_BACKEND_NULL},
+                             &err);
+    assert_non_null(r);
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    rill_material mat = render_test_material(r, (rill_material_desc){.base_color = {1, 0, 0, 1}});
+    rill_render_instance inst[2];
+    render_test_place(&inst[0], 1, cube, mat, (float[3]){0, 0, 0}, 1.0f, 0.3f);
+    render_test_place(&inst[1], 2, cube, mat, (float[3]){0, 0, 50}, 1.0f, 0.0f); /* behind */
+    rill_render_snapshot snap = {.instances = inst, .instance_count = 2, .has_sun = true};
+    snap.sun = (rill_render_dir_light){
+        .direction = {0.3f, -1, -0.2f}, .color = {1, 1, 1}, .illuminance = 3, .shadows = true};
+    render_test_look_at((vec4 *)snap.view.world_from_view, (float[3]){0, 1, 4},
+                        (float[3]){0, 0, 0});
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(rill_renderer_render(r, &snap, &err), RILL_OK);
+    }
+    rill_render_stats st;
+    rill_renderer_stats(r, &st);
+    assert_string_equal(st.device_name, "null (no GPU)");
+    assert_int_equal(st.instances_submitted, 2);
+    assert_int_equal(st.instances_visible, 1); /* the one behind the camera is culled */
+    assert_true(st.draw_calls > 0 && st.triangles > 0);
+    uint8_t px[64 * 48 * 4];
+    memset(px, 0xAB, sizeof(px));
+    assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+    assert_int_equal(px[0], 0); /* nothing is drawn */
+    render_test_destroy_clean(r, true);
+
+    int dummy_window = 0;
+    assert_null(rill_renderer_create(
+        &(rill_renderer_desc){.glfw_window = &dummy_window, .backend = RILL_RENDER_BACKEND_NULL},
+        &err));
+    setenv("RILL_RENDER_BACKEND", "metal", 1);
+    assert_null(rill_renderer_create(NULL, &err));
+    assert_non_null(strstr(err.msg, "RILL_RENDER_BACKEND=metal"));
+    setenv("RILL_RENDER_BACKEND", "null", 1);
+    r = rill_renderer_create(&(rill_renderer_desc){.width = 16, .height = 16}, &err);
+    assert_non_null(r);
+    rill_renderer_stats(r, &st);
+    assert_string_equal(st.device_name, "null (no GPU)");
+    rill_renderer_destroy(r);
+    unsetenv("RILL_RENDER_BACKEND");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uploads_under_the_budget),
+        cmocka_unit_test(test_copies_and_deferred_destruction),
+        cmocka_unit_test(test_command_checks),
+        cmocka_unit_test(test_renderer_on_null),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
