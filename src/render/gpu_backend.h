@@ -68,6 +68,8 @@ typedef struct rill__gpu_backend {
     rill_result (*frame_end)(rill__gpu *gpu, rill__cmd *cmd, rill_error *err);
     rill__img *(*frame_swapchain_image)(rill__gpu *gpu);
     void (*gpu_surface_size)(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out_h);
+    void (*gpu_set_guard)(rill__gpu *gpu, void (*fn)(const void *user), const void *user);
+    void (*gpu_set_framebuffer_size)(rill__gpu *gpu, int w, int h);
     void (*gpu_set_vsync)(rill__gpu *gpu, bool vsync);
     const char *(*gpu_present_mode)(const rill__gpu *gpu);
     uint64_t (*gpu_frame_index)(const rill__gpu *gpu);

@@ -41,6 +41,8 @@
 #define rill__frame_end RILL__GPU_FN(frame_end)
 #define rill__frame_swapchain_image RILL__GPU_FN(frame_swapchain_image)
 #define rill__gpu_surface_size RILL__GPU_FN(gpu_surface_size)
+#define rill__gpu_set_guard RILL__GPU_FN(gpu_set_guard)
+#define rill__gpu_set_framebuffer_size RILL__GPU_FN(gpu_set_framebuffer_size)
 #define rill__gpu_set_vsync RILL__GPU_FN(gpu_set_vsync)
 #define rill__gpu_present_mode RILL__GPU_FN(gpu_present_mode)
 #define rill__gpu_frame_index RILL__GPU_FN(gpu_frame_index)

@@ -198,6 +198,14 @@ void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out
     backend_of(gpu)->gpu_surface_size(gpu, out_w, out_h);
 }
 
+void rill__gpu_set_guard(rill__gpu *gpu, void (*fn)(const void *user), const void *user) {
+    backend_of(gpu)->gpu_set_guard(gpu, fn, user);
+}
+
+void rill__gpu_set_framebuffer_size(rill__gpu *gpu, int w, int h) {
+    backend_of(gpu)->gpu_set_framebuffer_size(gpu, w, h);
+}
+
 void rill__gpu_set_vsync(rill__gpu *gpu, bool vsync) {
     backend_of(gpu)->gpu_set_vsync(gpu, vsync);
 }

@@ -49,7 +49,17 @@ void rill__gpu_surface_size(const rill__gpu *gpu, uint32_t *out_w, uint32_t *out
     *out_h = 0;
 }
 
+void rill__gpu_set_guard(rill__gpu *gpu, void (*fn)(const void *user), const void *user) {
+    gpu->guard = fn;
+    gpu->guard_user = user;
+}
+
+void rill__gpu_set_framebuffer_size(rill__gpu *gpu, int w, int h) {
+    (void)gpu, (void)w, (void)h; /* headless: no window to follow */
+}
+
 void rill__gpu_set_vsync(rill__gpu *gpu, bool vsync) {
+    NULL_GUARD(gpu);
     gpu->desc.vsync = vsync;
 }
 

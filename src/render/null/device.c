@@ -108,8 +108,8 @@ uint32_t rill__gpu_validation_messages(const rill__gpu *gpu) {
 }
 
 rill_result rill__gpu_wait_idle(rill__gpu *gpu, rill_error *err) {
-    (void)gpu;
     (void)err;
+    NULL_GUARD(gpu);
     return RILL_OK;
 }
 
@@ -121,6 +121,7 @@ void rill__gpu_mem_stats_get(const rill__gpu *gpu, rill__gpu_mem_stats *out) {
 
 rill__sampler_kind rill__sampler_material(rill__gpu *gpu, const rill__sampler_desc *d,
                                           rill_error *err) {
+    NULL_GUARD(gpu);
     for (uint32_t i = 0; i < gpu->material_samplers.len; i++) {
         if (memcmp(&gpu->material_samplers.data[i], d, sizeof(*d)) == 0) {
             return (rill__sampler_kind)(RILL__SAMPLER_NUM + i);

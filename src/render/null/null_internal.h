@@ -21,6 +21,15 @@
  * storage and uniform buffers Vulkan allows). */
 #define RILL__NULL_ALLOC_ALIGN 256u
 
+/* First in a resource call: lets the render thread's guard wait for a frame in progress
+ * (render_thread.c) when the call comes from another thread, as the Vulkan backend does. */
+#define NULL_GUARD(gpu)                                                                            \
+    do {                                                                                           \
+        if ((gpu)->guard) {                                                                        \
+            (gpu)->guard((gpu)->guard_user);                                                       \
+        }                                                                                          \
+    } while (0)
+
 typedef enum null_kind { NULL_KIND_BUF, NULL_KIND_IMG, NULL_KIND_PIPE, NULL_KIND_DSET } null_kind;
 
 /* The head of every object the backend allocates: on the device's live list until freed. */
@@ -84,6 +93,9 @@ typedef struct null_frame {
 struct rill__gpu {
     rill__gpu_obj stamp; /* first: the dispatcher's backend stamp */
     rill__gpu_desc desc;
+    /* rill__gpu_set_guard: called first by the resource calls (NULL_GUARD), as on Vulkan */
+    void (*guard)(const void *user);
+    const void *guard_user;
     rill__gpu_caps caps;
     null_obj live; /* sentinel of the list of every live object */
     uint32_t live_count;

@@ -51,6 +51,7 @@ void rill__null_collect(rill__gpu *gpu) {
 
 rill__buf *rill__buf_create(rill__gpu *gpu, uint64_t size, uint32_t usage, bool host_visible,
                             const char *label, rill_error *err) {
+    NULL_GUARD(gpu);
     (void)usage;
     if (size == 0) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: buffer '%s' of size 0",
@@ -102,6 +103,7 @@ bool rill__buf_seq_done(const rill__buf *buf, uint64_t seq) {
 }
 
 void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
+    NULL_GUARD(gpu);
     if (buf) {
         rill__null_drop_uploads_for(gpu, buf);
         rill__null_defer(gpu, &buf->o);
@@ -111,6 +113,7 @@ void rill__buf_destroy(rill__gpu *gpu, rill__buf *buf) {
 /* >>images ---------------------------------------------------------------------------------- */
 
 rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_error *err) {
+    NULL_GUARD(gpu);
     const char *label = desc->label ? desc->label : "?";
     if (!desc->width || !desc->height || !desc->layers || !desc->mips ||
         desc->mips > RILL__MAX_MIPS) {
@@ -135,6 +138,7 @@ rill__img *rill__img_create(rill__gpu *gpu, const rill__img_desc *desc, rill_err
 }
 
 void rill__img_destroy(rill__gpu *gpu, rill__img *img) {
+    NULL_GUARD(gpu);
     if (img) {
         rill__null_drop_uploads_for(gpu, img);
         rill__null_defer(gpu, &img->o);
@@ -160,6 +164,7 @@ static rill_result queue(rill__gpu *gpu, null_upload u, rill_error *err) {
 
 rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, const void *data,
                              uint64_t size, rill_error *err) {
+    NULL_GUARD(gpu);
     if (!buf || !data || size == 0 || offset + size > buf->size || offset + size < offset) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: upload out of buffer range");
     }
@@ -175,6 +180,7 @@ rill_result rill__buf_upload(rill__gpu *gpu, rill__buf *buf, uint64_t offset, co
 
 rill_result rill__img_upload(rill__gpu *gpu, rill__img *img, const void *data, uint64_t size,
                              rill_error *err) {
+    NULL_GUARD(gpu);
     if (!img || !data || size == 0 || img->desc.depth > 1) {
         return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
                               "render: empty image upload (or a 3D image: GPU-written only)");
@@ -220,6 +226,7 @@ static rill_result check_levels(const rill__img *img, uint32_t first, uint32_t c
 rill_result rill__img_upload_levels(rill__gpu *gpu, rill__img *img, uint32_t first_level,
                                     uint32_t level_count, const void *const *level_data,
                                     const uint64_t *level_size, rill_error *err) {
+    NULL_GUARD(gpu);
     uint64_t total = 0;
     RILL_TRY(check_levels(img, first_level, level_count, level_data, level_size, &total, err));
     return queue(gpu, (null_upload){.is_image = true, .target = img, .size = total}, err);
@@ -230,6 +237,7 @@ rill_result rill__img_upload_levels_borrowed(rill__gpu *gpu, rill__img *img, uin
                                              const uint64_t *level_size,
                                              void (*release)(void *user), void *user,
                                              rill_error *err) {
+    NULL_GUARD(gpu);
     uint64_t total = 0;
     RILL_TRY(check_levels(img, 0, level_count, level_data, level_size, &total, err));
     null_upload u = {
@@ -291,6 +299,7 @@ static bool is_spirv(const uint32_t *code, size_t size) {
 }
 
 rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_error *err) {
+    NULL_GUARD(gpu);
     const char *label = desc->label ? desc->label : "?";
     bool compute = desc->cs != NULL;
     bool shaders = compute ? is_spirv(desc->cs, desc->cs_size)
@@ -318,6 +327,7 @@ rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_
 }
 
 void rill__pipe_destroy(rill__gpu *gpu, rill__pipe *pipe) {
+    NULL_GUARD(gpu);
     if (pipe) {
         rill__null_defer(gpu, &pipe->o);
     }
@@ -360,6 +370,7 @@ bool rill__null_check_bindings(rill__gpu *gpu, const char *what, const rill__set
 
 rill__dset *rill__dset_create(rill__gpu *gpu, const rill__pipe *pipe, uint32_t set_index,
                               const rill__binding *bindings, uint32_t count, rill_error *err) {
+    NULL_GUARD(gpu);
     if (!pipe || set_index >= pipe->set_count) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: descriptor set %u of pipeline '%s'",
                        set_index, pipe ? pipe->o.label : "?");
@@ -382,6 +393,7 @@ rill__dset *rill__dset_create(rill__gpu *gpu, const rill__pipe *pipe, uint32_t s
 }
 
 void rill__dset_destroy(rill__gpu *gpu, rill__dset *set) {
+    NULL_GUARD(gpu);
     if (set) {
         rill__null_defer(gpu, &set->o);
     }
