@@ -1134,6 +1134,14 @@ render_builtin_cubes)
     # The same picture with GPU-driven culling (docs/renderer.md "GPU-driven culling").
     run 0 render builtin:cubes:4 --size 64x48 --validation --gpu-cull --out gpu.png
     "$PNG_SAME" cubes.png gpu.png >out.txt 2>err.txt || fail "--gpu-cull changed the picture"
+    # And without its occlusion culling (several frames: occlusion has its phases by the third);
+    # --stats says what occlusion left out.
+    run 0 render builtin:cubes:4 --size 64x48 --validation --gpu-cull --frames 4 --stats \
+        --out occl.png
+    expect_out "instances: [0-9]* submitted, [0-9]* visible, [0-9]* occluded"
+    run 0 render builtin:cubes:4 --size 64x48 --validation --gpu-cull --no-occlusion \
+        --frames 4 --out no_occl.png
+    "$PNG_SAME" occl.png no_occl.png >out.txt 2>err.txt || fail "--no-occlusion changed the picture"
     ;;
 render_defaults)
     # A scene with no light and no camera: stated defaults on stderr, and a picture.
