@@ -56,8 +56,8 @@ static const rill__set_layout water_set = {{U, T, I, S, T}}; /* frame, depth, hd
 static const rill__set_layout ocean_spectrum_set = {{S, S}};
 static const rill__set_layout ocean_fft_set = {{S}};
 static const rill__set_layout ocean_maps_set = {{S, S, I, I}};
-static const rill__set_layout ocean_draw_set = {{U, T, I, S, T, T, T}};
-static const rill__set_layout vfog_apply_set = {{T, T, I, U}}; /* volume, depth, hdr */
+static const rill__set_layout ocean_draw_set = {{U, T, I, S, T, T, T, T}}; /* + the scene copy */
+static const rill__set_layout vfog_apply_set = {{T, T, I, U}};             /* volume, depth, hdr */
 static const rill__set_layout gpu_cull_set = {{S, S, S, S, S, S, S, S, S, S, S}}; /* gpu_cull.c */
 static const rill__set_layout gpu_occlusion_set = {{S, S, S, S, S, S, S, T}}; /* gpu_occlusion.c */
 #undef T
@@ -183,7 +183,7 @@ static const pipe_row rows[] = {
     {RILL__PIPE_OCEAN_SPECTRUM, "ocean spectrum",             COMPUTE(ocean_spectrum_comp), NO_COLOR,               0,                              &ocean_spectrum_set, NULL,      16},
     {RILL__PIPE_OCEAN_FFT,      "ocean fft",                  COMPUTE(ocean_fft_comp),     NO_COLOR,                0,                              &ocean_fft_set,  NULL,          16},
     {RILL__PIPE_OCEAN_MAPS,     "ocean maps",                 COMPUTE(ocean_maps_comp),    NO_COLOR,                0,                              &ocean_maps_set, NULL,          16},
-    {RILL__PIPE_OCEAN_DRAW,     "ocean",                      COMPUTE(ocean_draw_comp),    NO_COLOR,                0,                              &ocean_draw_set, NULL,          80},
+    {RILL__PIPE_OCEAN_DRAW,     "ocean",                      COMPUTE(ocean_draw_comp),    NO_COLOR,                0,                              &ocean_draw_set, NULL,          96},
     {RILL__PIPE_VFOG_APPLY,     "volumetric fog apply",       COMPUTE(vfog_apply_comp),    NO_COLOR,                0,                              &vfog_apply_set, NULL,          0},
     /* Screen-space global illumination (gi.c): trace, accumulation, composite. */
     {RILL__PIPE_SSGI,           "ssgi",                       COMPUTE(ssgi_comp),          NO_COLOR,                0,                              &ssgi_set,       NULL,          32},

@@ -2,9 +2,12 @@
  * compute steps simulate the sea: "ocean.spectrum" (ocean_spectrum.comp: h(k, t) and its derived
  * spectra into the workspace), "ocean.fft" (ocean_fft.comp twice: rows, then columns) and
  * "ocean.maps" (ocean_maps.comp: the displacement and slope images, a layer per cascade). Per
- * view, "ocean" (ocean_draw.comp) draws it over the lit image. Without an ocean there is no pass
- * and nothing is allocated. */
+ * view, "ocean.scene" copies the lit image (what the water shows through refraction offsets and
+ * its screen-space reflections read, since "ocean" writes the lit image in place) and "ocean"
+ * (ocean_draw.comp) draws the water over the lit image. Without an ocean there is no pass and
+ * nothing is allocated. */
 #include "ocean_internal.h"
+#include "rill/render/reflections.h"
 
 #include <math.h>
 #include <string.h>
@@ -104,6 +107,33 @@ rill_result rill__ocean_add_passes(rill_renderer *r, rill_rg *g, rill_error *err
 
 static void pass_ocean(rill_rg_ctx *ctx, void *user);
 
+static void pass_scene_copy(rill_rg_ctx *ctx, void *user) {
+    const rill__view *vs = user;
+    rill__cmd_copy_image_general(ctx->cmd, rill__ctx_img(ctx, vs->res.hdr),
+                                 rill__ctx_img(ctx, ctx->r->ocean->r_scene[vs->index]));
+}
+
+/* "ocean.scene": view vs's lit image so far into a copy the ocean pass samples (after `after`). */
+static rill_result add_scene_copy(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass *after,
+                                  rill_error *err) {
+    uint32_t w = vs->size3[0] ? vs->size3[0] : 1, h = vs->size3[1] ? vs->size3[1] : 1;
+    rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA16F,
+                            .size_mode = RILL_RG_SIZE_ABSOLUTE,
+                            .width = w,
+                            .height = h};
+    rill_rg_image scene = rill_rg_create_image(g, "ocean.scene", &d, err);
+    r->ocean->r_scene[vs->index] = scene;
+    rill_rg_pass_desc pd = {
+        .label = "ocean.scene", .exec = pass_scene_copy, .user = vs, .view = vs->index};
+    rill_rg_pass copy = rill_rg_add_pass(g, &pd, err);
+    /* Held as written (it only reads it) to sit between the passes before and the ocean's. */
+    RILL_TRY(rill_rg_use_image(g, copy, vs->res.hdr, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_use_image(g, copy, scene, RILL_RG_USAGE_STORAGE_WRITE, err));
+    RILL_TRY(rill_rg_add_edge(g, *after, copy, err));
+    *after = copy;
+    return RILL_OK;
+}
+
 rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, rill_rg_pass after,
                                  rill_rg_pass *out_last, rill_error *err) {
     *out_last = after;
@@ -111,9 +141,11 @@ rill_result rill__ocean_add_view(rill_renderer *r, rill_rg *g, rill__view *vs, r
     if (!o->on) {
         return RILL_OK;
     }
+    RILL_TRY(add_scene_copy(r, g, vs, &after, err));
     rill_rg_pass_desc pd = {.label = "ocean", .exec = pass_ocean, .user = vs, .view = vs->index};
     rill_rg_pass p = rill_rg_add_pass(g, &pd, err);
     const rill_rg_usage rd = RILL_RG_USAGE_SAMPLED_COMPUTE;
+    RILL_TRY(rill_rg_use_image(g, p, o->r_scene[vs->index], rd, err));
     RILL_TRY(rill_rg_use_image(g, p, vs->res.depth, rd, err));
     RILL_TRY(rill_rg_use_image(g, p, o->r_disp, rd, err));
     RILL_TRY(rill_rg_use_image(g, p, o->r_slope, rd, err));
@@ -191,13 +223,32 @@ static void pass_maps(rill_rg_ctx *ctx, void *user) {
     rill__cmd_dispatch(ctx->cmd, o->size / 16u, o->size / 16u, o->cascades);
 }
 
+/* The view's screen-space reflections on the water (its ScreenSpaceReflections settings, Medium
+ * and High tiers; the SSR effect warns about their values): x intensity (0: none), y thickness
+ * (m), z steps. */
+static void water_ssr(const rill_renderer *r, const rill__view *vs, float out[4]) {
+    memset(out, 0, sizeof(float) * 4);
+    const rill_render_routed_settings *rs =
+        r->desc.quality == RILL_RENDER_QUALITY_LOW
+            ? NULL
+            : rill__view_routed(vs->view, "ScreenSpaceReflections", sizeof(rill_render_ssr));
+    if (!rs) {
+        return;
+    }
+    const rill_render_ssr *s = rs->data;
+    rill_render_ssr d = rill_render_ssr_query_defaults();
+    out[0] = isfinite(s->intensity) ? RILL_CLAMP(s->intensity, 0.0f, 4.0f) : d.intensity;
+    out[1] = isfinite(s->thickness) ? RILL_CLAMP(s->thickness, 0.001f, 100.0f) : d.thickness;
+    out[2] = (float)RILL_CLAMP(s->steps ? s->steps : d.steps, 1u, 256u);
+}
+
 static void pass_ocean(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill_renderer *r = ctx->r;
     rill__ocean *o = r->ocean;
     rill__img *depth = rill__ctx_img(ctx, vs->res.depth);
     const rill__img_desc *dd = rill__img_get_desc(depth);
-    rill__binding b[7], ibl[3];
+    rill__binding b[8], ibl[3];
     bind_buf(&b[0], vs->frame_buf, vs->frame_off, sizeof(rill__gpu_frame));
     bind_img(&b[1], depth, RILL__SAMPLER_NEAREST_CLAMP);
     bind_img(&b[2], rill__ctx_img(ctx, vs->res.hdr), RILL__SAMPLER_NEAREST_CLAMP);
@@ -206,9 +257,11 @@ static void pass_ocean(rill_rg_ctx *ctx, void *user) {
     b[4] = ibl[0]; /* the prefiltered sky cube */
     bind_img(&b[5], rill__ctx_img(ctx, o->r_disp), RILL__SAMPLER_LINEAR_REPEAT);
     bind_img(&b[6], rill__ctx_img(ctx, o->r_slope), RILL__SAMPLER_LINEAR_REPEAT);
+    bind_img(&b[7], rill__ctx_img(ctx, o->r_scene[vs->index]), RILL__SAMPLER_LINEAR_CLAMP);
     struct {
         float inv_vp[16];
         float params[4];
+        float ssr[4];
     } push;
     mat4 vp, inv;
     memcpy(vp, vs->view_proj, sizeof(vp));
@@ -219,8 +272,9 @@ static void pass_ocean(rill_rg_ctx *ctx, void *user) {
     push.params[0] = 2.0f * tanf(0.5f * fov) / (float)RILL_MAX(dd->height, 1u);
     /* Wireframe mode: the lines take the view's wireframe colour. */
     memcpy(&push.params[1], vs->wire_color, sizeof(float) * 3);
+    water_ssr(r, vs, push.ssr);
     rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_OCEAN_DRAW]);
-    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 7);
+    rill__cmd_bind_transient_set(ctx->cmd, 0, b, 8);
     rill__cmd_push(ctx->cmd, &push, sizeof(push));
     rill__cmd_dispatch(ctx->cmd, (dd->width + 7) / 8, (dd->height + 7) / 8, 1);
 }

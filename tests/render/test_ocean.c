@@ -4,7 +4,9 @@
  * straight down (Fresnel); a Water whose channel is hidden draws nothing (the world's path:
  * component -> extract -> renderer); ghost at opacity 0 / 1 is no water / the water; hostile
  * settings render as their clamped values with warnings naming the entity; the simulation runs
- * once a frame before any view; a golden at 48 x 48.
+ * once a frame before any view; a golden at 48 x 48; with ScreenSpaceReflections (Medium) the
+ * water mirrors a red wall standing in it, and waves bend the straight edge of a submerged slab
+ * (refraction offsets).
  * RILL_OCEAN_PNG_DIR=dir writes each frame a test reads, to look at. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +26,7 @@
 #include "rill/channels.h"
 #include "rill/render.h"
 #include "rill/render/ocean.h"
+#include "rill/render/reflections.h"
 #include "rill/scene.h"
 
 #define W 48
@@ -379,16 +382,129 @@ static void test_world_path(void **state) {
     rill_world_destroy(w);
 }
 
+/* A box of `material` from lo to hi in the snapshot (one instance). */
+static void add_box(fixture *f, rill_render_instance *inst, rill_mesh cube, rill_material m,
+                    const float lo[3], const float hi[3]) {
+    render_test_place(inst, 1, cube, m, (float[3]){0, 0, 0}, 1.0f, 0.0f);
+    mat4 t;
+    glm_mat4_identity(t);
+    glm_translate(t,
+                  (vec3){(lo[0] + hi[0]) * 0.5f, (lo[1] + hi[1]) * 0.5f, (lo[2] + hi[2]) * 0.5f});
+    glm_scale(t, (vec3){hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+    memcpy(inst->transform, t, sizeof(t));
+    f->snap.instances = inst;
+    f->snap.instance_count = 1;
+}
+
+/* Redness (R minus the mean of G and B) over the rows y0..y1 of the middle third of the frame. */
+static double redness(const uint8_t *px, int y0, int y1) {
+    double s = 0.0;
+    int n = 0;
+    for (int y = y0; y <= y1; y++) {
+        for (int x = W / 3; x < W * 2 / 3; x++) {
+            const uint8_t *q = px + ((size_t)y * W + (size_t)x) * 4;
+            s += q[0] - 0.5 * (q[1] + q[2]);
+            n++;
+        }
+    }
+    return s / n;
+}
+
+/* Screen-space reflections on the water (Medium tier, the view's ScreenSpaceReflections): a red
+ * wall standing in the sea 40 m ahead shows in the water in front of it, which without them
+ * reflects only the sky. */
+static void test_reflects_the_scene(void **state) {
+    (void)state;
+    fixture *f = rill_calloc(1, sizeof(*f));
+    rill_renderer *r = make_renderer(RILL_RENDER_QUALITY_MEDIUM);
+    assert_non_null(r);
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(r, &err);
+    rill_material red = render_test_material(
+        r, (rill_material_desc){.base_color = {1, 0, 0, 1}, .emissive = {2, 0, 0}, .roughness = 1});
+    rill_render_instance wall;
+    rill_render_ssr ssr = rill_render_ssr_query_defaults();
+    rill_render_routed_settings rs = {"ScreenSpaceReflections", &ssr, sizeof(ssr), 0};
+    double red_water[2];
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 3, 0}, (float[3]){0, 1.0f, -40}, true);
+        f->sea.water.amplitude = 0.1f; /* a calm sea: a clear mirror image */
+        add_box(f, &wall, cube, red, (float[3]){-30, -5, -45}, (float[3]){30, 12, -40});
+        if (i) {
+            f->snap.view.settings = &rs;
+            f->snap.view.settings_count = 1;
+        }
+        render(f, r, 3, i ? "ssr_on" : "ssr_off");
+        red_water[i] = redness(f->px, H * 2 / 3, H - 2); /* the water in front of the wall */
+    }
+    print_message("water in front of a red wall: redness %.1f without reflections, %.1f with\n",
+                  red_water[0], red_water[1]);
+    assert_true(red_water[1] > red_water[0] + 15.0);
+    render_test_destroy_clean(r, false);
+    rill_free(f);
+}
+
+/* Spread (standard deviation, pixels) across rows of where a row first turns dark from the left:
+ * the edge of a bright slab on the left of the frame. */
+static double edge_spread(const uint8_t *px) {
+    double xs[H], mean = 0.0;
+    int n = 0;
+    for (int y = 4; y < H - 4; y++) {
+        const uint8_t *row = px + (size_t)y * W * 4;
+        int bright = row[4 * 4] + row[4 * 4 + 1] + row[4 * 4 + 2];
+        int dark = row[(W - 5) * 4] + row[(W - 5) * 4 + 1] + row[(W - 5) * 4 + 2];
+        int mid = (bright + dark) / 2, x = 4;
+        while (x < W - 4 && row[x * 4] + row[x * 4 + 1] + row[x * 4 + 2] > mid) {
+            x++;
+        }
+        xs[n++] = x;
+        mean += x;
+    }
+    mean /= n;
+    double v = 0.0;
+    for (int i = 0; i < n; i++) {
+        v += (xs[i] - mean) * (xs[i] - mean);
+    }
+    return sqrt(v / n);
+}
+
+/* Refraction offsets: a white slab 4 m under the surface, its edge straight below the camera; with
+ * a calm sea the edge is straight, with waves it wanders from row to row (the scene under the water
+ * is seen shifted along the surface's normal). */
+static void test_refraction_bends_edges(void **state) {
+    fixture *f = *state;
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(f->r, &err);
+    rill_material white = render_test_material(
+        f->r, (rill_material_desc){.base_color = {1, 1, 1, 1}, .emissive = {3, 3, 3}});
+    rill_render_instance slab;
+    double spread[2];
+    for (int i = 0; i < 2; i++) {
+        scene(f, (float[3]){0, 5, 0.01f}, (float[3]){0, 0, 0}, true);
+        f->sea.water.amplitude = i ? 2.0f : 0.0f;
+        f->sea.water.foam = 0.0f;
+        f->sea.water.clarity = 20.0f;
+        f->snap.has_sun = false; /* no glint */
+        add_box(f, &slab, cube, white, (float[3]){-50, -6, -50}, (float[3]){0, -4, 50});
+        render(f, f->r, 3, i ? "refraction_waves" : "refraction_calm");
+        spread[i] = edge_spread(f->px);
+    }
+    print_message("a submerged edge: spread across rows %.2f px calm, %.2f px with waves\n",
+                  spread[0], spread[1]);
+    assert_true(spread[0] < 0.6);
+    assert_true(spread[1] > spread[0] + 0.5);
+}
+
 int main(void) {
     const struct CMUnitTest solo[] = {
         cmocka_unit_test(test_world_path),
         cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_reflects_the_scene),
     };
     const struct CMUnitTest gpu[] = {
-        cmocka_unit_test(test_moves_deterministic),
-        cmocka_unit_test(test_fresnel),
-        cmocka_unit_test(test_channel_modes),
-        cmocka_unit_test(test_hostile_clamp),
+        cmocka_unit_test(test_moves_deterministic),    cmocka_unit_test(test_fresnel),
+        cmocka_unit_test(test_channel_modes),          cmocka_unit_test(test_hostile_clamp),
+        cmocka_unit_test(test_refraction_bends_edges),
     };
     int failed = cmocka_run_group_tests_name("ocean_solo", solo, NULL, NULL);
     return failed + cmocka_run_group_tests_name("ocean_gpu", gpu, setup, teardown);

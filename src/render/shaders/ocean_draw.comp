@@ -9,7 +9,13 @@
 // cube) and the sun's glint with the scene seen through the water (tinted by scatter_color, lost
 // along the path under the surface toward the depth colour lit by sky and sun); foam where the
 // surface folds (the displacement's Jacobian below 1). Channel modes: ghost blends the result at
-// its opacity; wireframe draws only the lines of a grid on the displaced surface.
+// its opacity; wireframe draws only the lines of a grid on the displaced surface. The scene seen
+// through the water is read from a copy of the lit image (scene_tex, "ocean.scene") shifted along
+// the surface normal by a refraction offset (a quarter of the path under the surface, up to 1 m,
+// where what is there lies behind the water), and with the view's ScreenSpaceReflections (Medium
+// and High) the reflected ray is marched across the screen against the depth image: where it
+// meets a surface, that surface's colour from the copy replaces the sky's reflection (faded at
+// the screen's edges) and hides the sun's glint.
 
 // The leading part of `Frame` (common.glsl, frame.h): what the water reads.
 layout(set = 0, binding = 0) uniform Frame {
@@ -28,9 +34,11 @@ layout(set = 0, binding = 3) readonly buffer Block { Ocean oc; };
 layout(set = 0, binding = 4) uniform samplerCube sky;
 layout(set = 0, binding = 5) uniform sampler2DArray disp_tex;
 layout(set = 0, binding = 6) uniform sampler2DArray slope_tex;
+layout(set = 0, binding = 7) uniform sampler2D scene_tex; // the lit image before the water
 layout(push_constant) uniform Push {
     mat4 inv_view_proj;
     vec4 params; // x the angle a pixel spans (radians), yzw the view's wireframe colour
+    vec4 ssr;    // x reflections' intensity (0: none), y thickness (m), z steps
 } pc;
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -65,6 +73,44 @@ vec4 slopes(vec2 x0) {
             s += weights[c] * textureLod(slope_tex, vec3(uv_of(x0, c), float(c)), 0.0);
     }
     return s;
+}
+
+// World distance from the camera of the opaque surface at pixel q (1e30: the sky).
+float scene_distance(ivec2 q, ivec2 size, vec3 cam) {
+    float z = texelFetch(depth_tex, q, 0).r;
+    if (z >= 1.0)
+        return 1e30;
+    vec2 ndc = (vec2(q) + 0.5) / vec2(size) * 2.0 - 1.0;
+    ndc.y = -ndc.y; // viewports are y-flipped
+    vec4 w = pc.inv_view_proj * vec4(ndc, z, 1.0);
+    return length(w.xyz / w.w - cam);
+}
+
+// Screen-space reflection: the ray from world point x along unit r, pc.ssr.z steps spaced
+// quadratically over 400 m, against the depth image. rgb the surface it meets (from the copy of
+// the lit image), a how much to trust it (0: nothing met, less near the screen's edges).
+vec4 trace_reflection(vec3 x, vec3 r, ivec2 size, vec3 cam) {
+    int steps = int(pc.ssr.z);
+    float prev = 0.0;
+    for (int i = 1; i <= steps; i++) {
+        float s = 400.0 * pow(float(i) / float(steps), 2.0);
+        vec3 q = x + r * s;
+        vec4 c = frame.view_proj * vec4(q, 1.0);
+        if (c.w <= 1e-4)
+            break;
+        vec2 uv = vec2(c.x / c.w * 0.5 + 0.5, 0.5 - c.y / c.w * 0.5);
+        if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))))
+            break;
+        ivec2 px = min(ivec2(uv * vec2(size)), size - 1);
+        float d_scene = scene_distance(px, size, cam), d_ray = length(q - cam);
+        if (d_ray > d_scene && d_ray - d_scene < max(pc.ssr.y, (s - prev) * 1.5)) {
+            vec2 e = min(uv, vec2(1.0) - uv);
+            float edge = smoothstep(0.0, 0.08, min(e.x, e.y));
+            return vec4(textureLod(scene_tex, uv, 0.0).rgb, edge);
+        }
+        prev = s;
+    }
+    return vec4(0.0);
 }
 
 void main() {
@@ -125,20 +171,37 @@ void main() {
     r.y = abs(r.y); // never reflect below the horizon
     float lod = (1.0 - weights[0]) * min(2.0, frame.ambient.y); // far water: a blurrier sky
     vec3 refl = textureLod(sky, r, lod).rgb * frame.ambient.x;
+    float met = 0.0; // how much of the reflection is the scene's (screen-space)
+    if (pc.ssr.x > 0.0) {
+        vec4 h = trace_reflection(cam + dir * t, r, size, cam);
+        met = h.a * min(pc.ssr.x, 1.0);
+        refl = mix(refl, h.rgb * max(pc.ssr.x, 1.0), met);
+    }
     if (frame.sun_color.w > 0.0) {
         float s = max(dot(r, normalize(frame.sun_dir.xyz)), 0.0);
-        refl += frame.sun_color.rgb * pow(s, 800.0) * 40.0 * weights[0];
+        refl += frame.sun_color.rgb * pow(s, 800.0) * 40.0 * weights[0] * (1.0 - met);
+    }
+    // Refraction: the scene under the surface seen shifted along the normal (on the screen), by
+    // a quarter of the path under the surface up to 1 m, where what is there is behind the water.
+    float under = min(t_scene - t, 1e4);
+    vec3 nv = mat3(frame.view) * n;
+    vec2 shift = vec2(nv.x, -nv.y) * (0.25 * min(under, 4.0)) / max(t * pc.params.x, 1e-4);
+    ivec2 pr = clamp(p + ivec2(round(clamp(shift, vec2(-48.0), vec2(48.0)))), ivec2(0), size - 1);
+    float t_shift = scene_distance(pr, size, cam);
+    vec3 behind = c.rgb;
+    if (t_shift > t) {
+        behind = texelFetch(scene_tex, pr, 0).rgb;
+        under = min(t_shift - t, 1e4);
     }
     // Under the surface: light lost along the path, the most for the colours the water lacks, and
     // the water's own colour lit by the sky and the sun scattered in its place.
-    float under = min(t_scene - t, 1e4);
     vec3 absorb = (vec3(1.0) - oc.depth.rgb) / max(oc.depth.w, 0.01);
     vec3 tr = exp(-absorb * under);
     vec3 lit = textureLod(sky, vec3(0.0, 1.0, 0.0), frame.ambient.y).rgb * frame.ambient.x;
     if (frame.sun_color.w > 0.0)
         lit += frame.sun_color.rgb * max(normalize(frame.sun_dir.xyz).y, 0.0) / OCEAN_PI;
     vec3 body = oc.depth.rgb * lit;
-    vec3 below = c.rgb * oc.scatter.rgb * tr + body * (vec3(1.0) - tr);
+    vec3 below = behind * oc.scatter.rgb * tr + body * (vec3(1.0) - tr);
     vec3 outc = mix(below, refl, fresnel);
     // Foam where the surface folds: the Jacobian of x0 -> x0 + D below 1.
     float jac = (1.0 + S.z) * (1.0 + S.w) - D.w * D.w;
