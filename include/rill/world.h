@@ -598,6 +598,10 @@ typedef struct rill_camera {
      * output): materials sample it through an image URI "target:NAME" (rill/render.h,
      * rill_render_target_texture). */
     const char *target;
+    /* The render texture's size in pixels (16 .. 4096; default 512 x 512). The texture takes the
+     * size of the last camera drawing into it; a change switches to a new image once it is
+     * uploaded (the camera draws at the old size until then). */
+    uint32_t target_width, target_height;
 } rill_camera;
 
 /* Convenience: sets the Name component (the string is interned). NULL name removes it. */

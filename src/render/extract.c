@@ -672,6 +672,8 @@ static void view_from_camera(const rill_camera *cam, const rill_global_transform
     memset(v, 0, sizeof(*v));
     v->camera = e;
     v->target = cam->target && cam->target[0] ? cam->target : NULL;
+    v->target_size[0] = cam->target_width;
+    v->target_size[1] = cam->target_height;
     memcpy(v->world_from_view, xf->m, sizeof(v->world_from_view));
     v->fov_y = cam->fov_y;
     v->near_plane = cam->near_plane;

@@ -338,10 +338,11 @@ static void import_targets(rill_renderer *r, rill_rg *g, rill_error *err) {
         if (k == f->target_count) {
             char name[80];
             snprintf(name, sizeof(name), "target:%s", vs->view->target);
+            const rill__img_desc *id = rill__img_get_desc(rill__texture_img(r, vs->target_tex));
             rill_rg_image_desc d = {.format = RILL_RG_FORMAT_RGBA8_SRGB,
                                     .size_mode = RILL_RG_SIZE_ABSOLUTE,
-                                    .width = RILL_RENDER_TARGET_SIZE,
-                                    .height = RILL_RENDER_TARGET_SIZE};
+                                    .width = id->width,
+                                    .height = id->height};
             f->target_texs[k] = vs->target_tex;
             f->targets[k] = rill_rg_import_image(g, name, &d, rill__texture_img(r, vs->target_tex),
                                                  RILL_RG_USAGE_SAMPLED_FRAGMENT,

@@ -505,7 +505,8 @@ static bool view_rect(const rill_renderer *r, const rill_render_view *v, uint32_
 static rill_texture view_target(rill_renderer *r, const rill_render_view *v) {
     rill_texture none = {0};
     rill_error err = {0};
-    rill_texture t = rill_render_target_texture(r, v->target, &err);
+    rill_texture t =
+        rill__target_texture_sized(r, v->target, v->target_size[0], v->target_size[1], &err);
     if (!t.id) {
         if (!r->warned_target) {
             r->warned_target = true;
@@ -542,9 +543,10 @@ static rill_result plan_rects(rill_renderer *r, rill__cmd *cmd, const rill_rende
     rill_result res = RILL_OK;
     for (uint32_t i = 0; i < count && res == RILL_OK; i++) {
         rill_texture tex = list[i].target ? view_target(r, &list[i]) : (rill_texture){0};
-        const uint32_t square[4] = {0, 0, RILL_RENDER_TARGET_SIZE, RILL_RENDER_TARGET_SIZE};
-        if (tex.id) {
-            res = plan_one(r, cmd, snap, &list[i], square, tex, err);
+        if (tex.id) { /* drawn at the size of the image it has now (a resize lands later) */
+            const rill__img_desc *d = rill__img_get_desc(rill__texture_img(r, tex));
+            const uint32_t whole[4] = {0, 0, d->width, d->height};
+            res = plan_one(r, cmd, snap, &list[i], whole, tex, err);
         }
     }
     f->target_views = f->view_count;

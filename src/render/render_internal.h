@@ -493,6 +493,7 @@ struct rill_renderer {
     struct {
         char name[64];
         rill_texture tex;
+        uint32_t width, height; /* the size asked last (its image's once a resize lands) */
     } targets[RILL_RENDER_MAX_TARGETS];
     uint32_t target_count;
     bool warned_target; /* a Camera.target was refused (said once) */
@@ -660,6 +661,15 @@ void rill__settings_fix_nonfinite(const rill_type_desc *td, rill_entity source, 
                                   rill_render_extract_buf *warned);
 /* render_targets.c: whether tex is a render texture (owned by the renderer). */
 bool rill__target_owned(const rill_renderer *r, rill_texture tex);
+/* The render texture `name` at width x height (0: RILL_RENDER_TARGET_SIZE; clamped to 16 ..
+ * 4096): made at that size, or, when it has another, a black image of the new size queued to
+ * replace it (rill__texture_replace_resized). {0} with err set as rill_render_target_texture. */
+rill_texture rill__target_texture_sized(rill_renderer *r, const char *name, uint32_t width,
+                                        uint32_t height, rill_error *err);
+/* texture.c: queues data (one level, any size) as tex's next image; the slot takes its size when
+ * the replacement switches in (rill__pools_commit_replacements, which rebuilds the materials). */
+rill_result rill__texture_replace_resized(rill_renderer *r, rill_texture tex,
+                                          const rill_tex_data *data, rill_error *err);
 /* The GPU image of a texture (NULL for a stale handle). */
 rill__img *rill__texture_img(const rill_renderer *r, rill_texture tex);
 

@@ -242,6 +242,23 @@ rill_result rill_render_texture_replace(rill_renderer *r, rill_texture tex,
     return replace_queue(r, tex, t, img, 0, err);
 }
 
+rill_result rill__texture_replace_resized(rill_renderer *r, rill_texture tex,
+                                          const rill_tex_data *data, rill_error *err) {
+    int32_t i = r ? rill_pool_index(&r->tex_pool, tex.id) : -1;
+    if (i < 0 || !data || !chain_ok(data)) {
+        return rill_error_set(err, RILL_ERR_INVALID_ARGUMENT,
+                              "render: texture resize: stale texture or a broken image");
+    }
+    rill__img *img = make_image(r, data, "texture resized", err);
+    if (!img) {
+        return err ? err->code : RILL_ERR_VULKAN;
+    }
+    tex_slot *t = &r->textures[i];
+    t->full_width = data->width;
+    t->full_height = data->height;
+    return replace_queue(r, tex, t, img, 0, err);
+}
+
 /* Runs release for users[from, count) (the ones no upload owns). */
 static void release_rest(rill_render_release_fn release, void *const *users, uint32_t from,
                          uint32_t count) {

@@ -365,6 +365,7 @@ static bool register_builtins(rill_world *w) {
                                                  RILL_FIELD(rill_children, last, ENTITY),
                                                  RILL_FIELD(rill_children, count, U32)};
     static const bool yes = true;
+    static const uint32_t target_size = 512;
     static const float fov = 0.8f, znear = 0.1f, zfar = 1000.0f, ortho = 10.0f;
     static const float viewport[4] = {0, 0, 1, 1};
     static const float clear[4] = {0, 0, 0, 1};
@@ -435,6 +436,22 @@ static bool register_builtins(rill_world *w) {
          .offset = offsetof(rill_camera, target),
          .doc = "render texture drawn into instead of the screen; materials sample it as the "
                 "image \"target:NAME\""},
+        {.name = "target_width",
+         .type = RILL_FIELD_U32,
+         .offset = offsetof(rill_camera, target_width),
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 16,
+         .max = 4096,
+         .default_value = &target_size,
+         .doc = "pixels across the render texture `target` (16..4096)"},
+        {.name = "target_height",
+         .type = RILL_FIELD_U32,
+         .offset = offsetof(rill_camera, target_height),
+         .flags = RILL_FIELD_HAS_MIN | RILL_FIELD_HAS_MAX,
+         .min = 16,
+         .max = 4096,
+         .default_value = &target_size,
+         .doc = "pixels down the render texture `target` (16..4096)"},
     };
     const rill_type_desc descs[] = {
         {.name = "Name", RILL_TYPE_LAYOUT(rill_name), .fields = name_fields, .field_count = 1},

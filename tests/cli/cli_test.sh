@@ -1721,6 +1721,17 @@ render_cameras)
     sed 's/target: "monitor"/target: "elsewhere"/' "$m" >dark.rsn
     run 0 render dark.rsn --size 64x64 --validation --out dark.png
     "$PNG_SAME" monitor.png dark.png >/dev/null 2>&1 && fail "the monitor shows no other camera"
+    # Camera.target_width / target_height size the render texture: the camera's images follow
+    # (96 x 48 instead of 512 x 512); a height below 16 is clamped with a warning.
+    sed 's/target: "monitor"/target: "monitor"\n        target_width: 96\n        target_height: 48/' \
+        "$m" >sized.rsn
+    run 0 render sized.rsn --size 64x64 --validation --dump-graph --out sized.png
+    expect_out "image hdr: transient rgba16f 96x48"
+    "$PNG_SAME" sized.png dark.png >/dev/null 2>&1 && fail "the sized monitor shows no camera"
+    sed 's/target_height: 48/target_height: 5/' sized.rsn >tiny.rsn
+    run 0 render tiny.rsn --size 64x64 --dump-graph --out tiny.png
+    expect_out "image hdr: transient rgba16f 96x16"
+    expect_err "target_height"
     run 0 render --help
     expect_out "--camera NAME"
     expect_out "ghost entities"

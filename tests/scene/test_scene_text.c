@@ -113,6 +113,8 @@ static const char CANONICAL[] = "rsn 1\n"
                                 "        order: 0\n"
                                 "        passthrough: off\n"
                                 "        target: \"\"\n"
+                                "        target_width: 512\n"
+                                "        target_height: 512\n"
                                 "    }\n"
                                 "}\n";
 

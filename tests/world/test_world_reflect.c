@@ -601,7 +601,8 @@ static void test_dump(void **state) {
     assert_string_equal(
         sb.data, "Camera { active: true is_default: false role: game projection: perspective "
                  "fov_y: 0.8 near: 0.1 far: 1000 ortho_height: 10 viewport: (0, 0, 1, 1) "
-                 "clear_color: (0, 0, 0, 1) hdr: true order: 0 passthrough: off target: \"\" }");
+                 "clear_color: (0, 0, 0, 1) hdr: true order: 0 passthrough: off target: \"\" "
+                 "target_width: 512 target_height: 512 }");
     /* NO_SERIALIZE fields are left out. */
     rill_type_desc d = every_field_type("Everything");
     every_field x;

@@ -124,8 +124,10 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
  * instead of the output, with its own effects, before the other cameras; a material whose image
  * URI is "target:NAME" (a glTF image, resolved by rill_render_model_create) samples it: cameras
  * drawing to the output see this frame's image, cameras drawing to a render texture last
- * frame's (a camera never waits for itself). RILL_RENDER_TARGET_SIZE square, RGBA8 sRGB, one mip
- * level, black until drawn. */
+ * frame's (a camera never waits for itself). RGBA8 sRGB, one mip level, black until drawn; the
+ * size the camera asks (rill_render_view.target_size: Camera.target_width / target_height, 16 ..
+ * 4096), RILL_RENDER_TARGET_SIZE square when none did. A texture asked for at a new size gets a
+ * new image, switched in once uploaded (the camera draws at the old size until then). */
 #define RILL_RENDER_TARGET_SIZE 512u
 #define RILL_RENDER_MAX_TARGETS 16u
 /* The render texture named `name` (1 to 63 characters), made on first use and owned by the

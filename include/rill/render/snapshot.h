@@ -110,6 +110,9 @@ typedef struct rill_render_view {
     /* Camera.target: the render texture (rill_render_target_texture) the view draws into instead
      * of the output (its viewport is then ignored); NULL: the output. */
     const char *target;
+    /* The render texture's size (Camera.target_width / target_height, clamped to 16 .. 4096);
+     * 0: RILL_RENDER_TARGET_SIZE. */
+    uint32_t target_size[2];
 } rill_render_view;
 
 /* One routed settings copy: the type's name, the bytes, and the entity it came from. */
