@@ -399,6 +399,24 @@ static int usage_rank(rill_tex_usage u) {
     return u == RILL_TEX_USAGE_NORMAL ? 3 : u == RILL_TEX_USAGE_COLOR ? 2 : u ? 1 : 0;
 }
 
+/* Records usage for the image at project path `image` (named by `who`), keeping the higher rank
+ * when two users disagree (warned). */
+static void merge_usage(rill_map *usages, const char *image, rill_tex_usage usage,
+                        const char *who) {
+    uint64_t key = rill_hash64_str(image), prev = 0;
+    if (rill_map_get(usages, key, &prev)) {
+        if (prev != (uint64_t)usage) {
+            RILL_LOG_WARN(
+                MODULE, "%s: image %s is used with two different meanings; keeping the %s", who,
+                image, usage_rank(usage) > usage_rank((rill_tex_usage)prev) ? "later" : "first");
+        }
+        if (usage_rank(usage) <= usage_rank((rill_tex_usage)prev)) {
+            return;
+        }
+    }
+    rill_map_set(usages, key, (uint64_t)usage);
+}
+
 /* Records the usage of texture `tex_index` of a glTF document for the image file it names. */
 static void note_texture(const cJSON *root, const cJSON *ref, rill_tex_usage usage,
                          const char *model_dir, const char *model_path, rill_map *usages) {
@@ -419,19 +437,7 @@ static void note_texture(const cJSON *root, const cJSON *ref, rill_tex_usage usa
         !rill_path_normalize(joined, sizeof(joined), joined)) {
         return;
     }
-    uint64_t key = rill_hash64_str(joined), prev = 0;
-    if (rill_map_get(usages, key, &prev)) {
-        if (prev != (uint64_t)usage) {
-            RILL_LOG_WARN(MODULE,
-                          "%s: image %s is used with two different meanings; keeping the %s",
-                          model_path, joined,
-                          usage_rank(usage) > usage_rank((rill_tex_usage)prev) ? "later" : "first");
-        }
-        if (usage_rank(usage) <= usage_rank((rill_tex_usage)prev)) {
-            return;
-        }
-    }
-    rill_map_set(usages, key, (uint64_t)usage);
+    merge_usage(usages, joined, usage, model_path);
 }
 
 /* The project-relative path a model's URI names (relative to the model's folder dir); false for
@@ -591,6 +597,53 @@ static void scan_scene_terrain(const rill__export_input *in, rill_map *terrain_i
     rill_free(data);
 }
 
+/* What a ForwardDecal map string needs: the usage of its field, and who names it. */
+typedef struct decal_scan {
+    rill_map *usages;
+    const char *scene;
+} decal_scan;
+
+/* Notes one string of a ForwardDecal block: albedo is colour, normal a normal map, roughness
+ * linear data (other fields are not images). */
+static void note_decal_path(const char *field, size_t field_n, const char *s, size_t n,
+                            void *user) {
+    static const struct {
+        const char *field;
+        rill_tex_usage usage;
+    } maps[] = {{"albedo", RILL_TEX_USAGE_COLOR},
+                {"normal", RILL_TEX_USAGE_NORMAL},
+                {"roughness", RILL_TEX_USAGE_LINEAR}};
+    const decal_scan *x = user;
+    char rel[EXPORT_PATH_MAX];
+    if (n == 0 || n >= sizeof(rel)) {
+        return;
+    }
+    memcpy(rel, s, n);
+    rel[n] = '\0';
+    if (!rill__export_is_texture_ext(rel) || !rill_path_normalize(rel, sizeof(rel), rel)) {
+        return;
+    }
+    for (size_t i = 0; i < RILL_COUNTOF(maps); i++) {
+        if (field_n == strlen(maps[i].field) && memcmp(field, maps[i].field, field_n) == 0) {
+            merge_usage(x->usages, rel, maps[i].usage, x->scene);
+        }
+    }
+}
+
+/* Notes the usages of the maps the scene's ForwardDecal components name. */
+static void scan_scene_decals(const rill__export_input *in, rill_map *usages) {
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (!rill_path_ext_is(in->path, "rsn") ||
+        rill_file_read_all_in(in->settings->project_dir, in->os_path, 0, &data, &size, NULL) !=
+            RILL_OK) {
+        return;
+    }
+    decal_scan x = {usages, in->path};
+    rill__export_decal_strings((const char *)data, size, note_decal_path, &x);
+    rill_free(data);
+}
+
 /* A texture a Terrain names is copied as it is (16-bit heights and CPU-read weights would not
  * survive a BC7 .rmip); if a glTF material uses it too, it is converted and also copied. */
 static bool keep_for_terrain(rill__export_input *in, const rill_map *terrain_images,
@@ -694,6 +747,7 @@ static void plan(export_run *run) {
         if (in->kind == RILL_EXPORT_KIND_MODEL) {
             scan_model_usages(in, &usages, &embedded);
         }
+        scan_scene_decals(in, &usages);
     }
     /* A .bin whose bytes the exported .glb embeds is not exported itself. */
     kept = 0;

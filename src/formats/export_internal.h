@@ -90,6 +90,13 @@ void rill__export_environment_strings(const char *t, size_t n,
                                       void (*found)(const char *s, size_t n, void *user),
                                       void *user);
 
+/* The same for ForwardDecal blocks, with the field each string is the value of (albedo, normal,
+ * roughness): the export converts those maps as colour, normal and linear data. */
+void rill__export_decal_strings(const char *t, size_t n,
+                                void (*found)(const char *field, size_t field_n, const char *s,
+                                              size_t n, void *user),
+                                void *user);
+
 /* True when the name's extension is one of the texture extensions the exporter converts. */
 bool rill__export_is_texture_ext(const char *path);
 

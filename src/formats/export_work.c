@@ -611,12 +611,18 @@ static bool ident_char(char c, bool first) {
            (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
+/* A string literal found in a component block, with the field identifier before it. */
+typedef void (*field_string_fn)(const char *field, size_t field_n, const char *s, size_t n,
+                                void *user);
+
 /* Calls found() for the plain string literals inside the blocks of the components named in
- * names[count] (see rill__export_terrain_strings). */
-static void component_strings(const char *t, size_t n, const char *const *names, size_t count,
-                              void (*found)(const char *s, size_t n, void *user), void *user) {
-    bool saw_name = false; /* the last token was one of the names */
-    bool inside = false;   /* between `Name {` and its `}` (component blocks never nest) */
+ * names[count] (see rill__export_terrain_strings), with the last identifier before each (its
+ * field's name). */
+static void component_field_strings(const char *t, size_t n, const char *const *names, size_t count,
+                                    field_string_fn found, void *user) {
+    bool saw_name = false;         /* the last token was one of the names */
+    bool inside = false;           /* between `Name {` and its `}` (component blocks never nest) */
+    size_t field = 0, field_n = 0; /* the last identifier inside the block */
     for (size_t i = 0; i < n; i++) {
         char c = t[i];
         if (c == '#') {
@@ -634,7 +640,7 @@ static void component_strings(const char *t, size_t n, const char *const *names,
                 return;
             }
             if (inside && !escaped) {
-                found(t + start, i - start, user);
+                found(t + field, field_n, t + start, i - start, user);
             }
             saw_name = false;
         } else if (ident_char(c, true)) {
@@ -642,6 +648,7 @@ static void component_strings(const char *t, size_t n, const char *const *names,
             while (i + 1 < n && ident_char(t[i + 1], false)) {
                 i++;
             }
+            field = start, field_n = i + 1 - start;
             saw_name = false;
             for (size_t k = 0; k < count; k++) {
                 size_t len = strlen(names[k]);
@@ -650,6 +657,7 @@ static void component_strings(const char *t, size_t n, const char *const *names,
         } else if (c == '{') {
             inside = saw_name;
             saw_name = false;
+            field_n = 0;
         } else if (c == '}') {
             inside = false;
             saw_name = false;
@@ -657,6 +665,24 @@ static void component_strings(const char *t, size_t n, const char *const *names,
             saw_name = false;
         }
     }
+}
+
+/* component_field_strings for callers that want only the strings. */
+typedef struct plain_strings {
+    void (*found)(const char *s, size_t n, void *user);
+    void *user;
+} plain_strings;
+
+static void plain_string(const char *field, size_t field_n, const char *s, size_t n, void *user) {
+    (void)field, (void)field_n;
+    const plain_strings *p = user;
+    p->found(s, n, p->user);
+}
+
+static void component_strings(const char *t, size_t n, const char *const *names, size_t count,
+                              void (*found)(const char *s, size_t n, void *user), void *user) {
+    plain_strings p = {found, user};
+    component_field_strings(t, n, names, count, plain_string, &p);
 }
 
 void rill__export_terrain_strings(const char *t, size_t n,
@@ -670,6 +696,14 @@ void rill__export_environment_strings(const char *t, size_t n,
                                       void *user) {
     static const char *const names[] = {"Skybox", "EnvironmentMapLight", "ReflectionProbeSource"};
     component_strings(t, n, names, 3, found, user);
+}
+
+void rill__export_decal_strings(const char *t, size_t n,
+                                void (*found)(const char *field, size_t field_n, const char *s,
+                                              size_t n, void *user),
+                                void *user) {
+    static const char *const names[] = {"ForwardDecal"};
+    component_field_strings(t, n, names, 1, found, user);
 }
 
 /* >>job --------------------------------------------------------------------------------------- */

@@ -613,6 +613,49 @@ static void test_terrain_images(void **state) {
     rill_test_tmpdir_remove(dir);
 }
 
+/* The maps a ForwardDecal names are converted by their field, whatever their file names say:
+ * albedo as colour (BC7 sRGB), normal as a normal map (BC5), roughness as linear data (BC7); the
+ * same image under another component keeps the name's usage. */
+static void test_decal_maps(void **state) {
+    (void)state;
+    char dir[512], proj[1024], pack[1024];
+    rill_test_tmpdir(dir, sizeof(dir), "export_decal");
+    rill_test_path(proj, sizeof(proj), dir, "proj");
+    rill_test_path(pack, sizeof(pack), dir, "game.rpak");
+    ep_write_png(proj, "decals/crack.png", 32, 32, 5, false);
+    ep_write_png(proj, "decals/dent.png", 32, 32, 6, true);
+    ep_write_png(proj, "decals/wet.png", 32, 32, 7, false);
+    ep_write_png(proj, "decals/other.png", 16, 16, 8, false);
+    ep_write_text(proj, "scenes/main.rsn",
+                  "rsn 1\n"
+                  "entity 1 \"Crack\" {\n"
+                  "    Transform { scale: (2, 1, 2) }\n"
+                  "    # ForwardDecal { normal: @\"decals/other.png\" }\n"
+                  "    ForwardDecal {\n"
+                  "        base_color: (1, 1, 1, 1)\n"
+                  "        albedo: @\"decals/crack.png\"\n"
+                  "        normal: @\"decals/./dent.png\"\n"
+                  "        roughness: @\"decals/wet.png\"\n"
+                  "        normal_strength: 0.5\n"
+                  "    }\n"
+                  "}\n");
+    rill_export_result res = {0};
+    assert_int_equal(run_export(proj, pack, NULL, false, 2, &res), RILL_OK);
+    assert_int_equal(res.counts.failed, 0);
+    rill_export_result_free(&res);
+    rill_rpak *p = NULL;
+    rill_error err = {0};
+    assert_int_equal(rill_rpak_open_file(pack, &p, &err), RILL_OK);
+    expect_rmip(p, "decals/crack.rmip", RILL_TEX_FORMAT_BC7, true, 32);
+    expect_rmip(p, "decals/dent.rmip", RILL_TEX_FORMAT_BC5, false, 32);
+    expect_rmip(p, "decals/wet.rmip", RILL_TEX_FORMAT_BC7, false, 32);
+    expect_rmip(p, "decals/other.rmip", RILL_TEX_FORMAT_BC7, true, 16); /* commented out */
+    assert_true(rill_rpak_find(p, "decals/crack.png") < 0);
+    assert_true(rill_rpak_find(p, "scenes/main.rsn") >= 0);
+    rill_rpak_close(p);
+    rill_test_tmpdir_remove(dir);
+}
+
 /* Images a Skybox, an EnvironmentMapLight and a ReflectionProbeSource name become .rmip cubes
  * holding the texels the engine's own reprojection gives (export -> load -> same texels), and the
  * exported scene names the cubes; a texture named elsewhere stays a 2D .rmip and its string is
@@ -703,6 +746,7 @@ int main(void) {
         cmocka_unit_test(test_loose_into_project),
         cmocka_unit_test(test_motion_kept),
         cmocka_unit_test(test_terrain_images),
+        cmocka_unit_test(test_decal_maps),
         cmocka_unit_test(test_environment_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
