@@ -1,8 +1,10 @@
 /* bench_materials.c: GPU cost of the glTF material extensions at 1920x1080 (or --size WxH): a
  * 16 x 9 grid of spheres filling the view, drawn with one material per run: plain
- * metallic-roughness, clear coat + sheen + specular (extra lobes in the opaque pass), and
- * transmission (the spheres move to the transparent pass and the view's opaque image is copied
- * with its mips: "transmission_copy"). Prints one JSON line per material:
+ * metallic-roughness, clear coat + sheen + specular (extra lobes in the opaque pass), iridescence
+ * + anisotropy (the thin-film Fresnel and the anisotropic lobe, opaque pass), transmission (the
+ * spheres move to the transparent pass and the view's opaque image is copied with its mips:
+ * "transmission_copy") and the same with dispersion (three samples of that image per pixel
+ * instead of one). Prints one JSON line per material:
  *   {"bench":"materials","material":...,"opaque_ms":...,"transparent_ms":...,
  *    "transmission_copy_ms":...,"frame_gpu_ms":...}
  * Times are the mean over --frames frames of the renderer's pass timestamps (rill_render_stats).
@@ -158,9 +160,18 @@ int main(int argc, char **argv) {
     glass.attenuation_distance = 2.0f;
     glass.attenuation_color[0] = 0.9f, glass.attenuation_color[1] = 0.8f;
     glass.attenuation_color[2] = 0.6f;
+    rill_material_desc film = plain;
+    film.metallic = 1.0f;
+    film.iridescence = 1.0f;
+    film.anisotropy = 0.8f;
+    film.anisotropy_rotation = 0.5f;
+    rill_material_desc prism = glass;
+    prism.dispersion = 1.0f;
     int rc = run(r, "plain", &plain, frames);
     rc |= run(r, "clearcoat_sheen_specular", &layered, frames);
+    rc |= run(r, "iridescence_anisotropy", &film, frames);
     rc |= run(r, "transmission_volume", &glass, frames);
+    rc |= run(r, "transmission_volume_dispersion", &prism, frames);
     rill_renderer_destroy(r);
     return rc;
 }

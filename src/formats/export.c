@@ -498,6 +498,9 @@ static void note_ext_textures(const cJSON *root, const cJSON *mat, const char *d
         {RILL_GLTF_EXT_VOLUME, "thicknessTexture", RILL_TEX_USAGE_LINEAR},
         {RILL_GLTF_EXT_SHEEN, "sheenColorTexture", RILL_TEX_USAGE_COLOR},
         {RILL_GLTF_EXT_SHEEN, "sheenRoughnessTexture", RILL_TEX_USAGE_LINEAR},
+        {RILL_GLTF_EXT_IRIDESCENCE, "iridescenceTexture", RILL_TEX_USAGE_LINEAR},
+        {RILL_GLTF_EXT_IRIDESCENCE, "iridescenceThicknessTexture", RILL_TEX_USAGE_LINEAR},
+        {RILL_GLTF_EXT_ANISOTROPY, "anisotropyTexture", RILL_TEX_USAGE_LINEAR},
     };
     const cJSON *ext = cJSON_GetObjectItemCaseSensitive(mat, "extensions");
     for (size_t i = 0; cJSON_IsObject(ext) && i < RILL_COUNTOF(k_refs); i++) {

@@ -470,18 +470,42 @@ static const char *image_mime(const rill_gltf_image *im) {
 }
 
 /* The material extensions (KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission,
- * _volume, _sheen) a material uses, as bits 1, 2, 4, 8, 16, 32 and 64. */
+ * _volume, _sheen, _iridescence, _anisotropy, _dispersion) a material uses, as bits 1, 2, 4 and
+ * so on, in k_lighting_exts' order. */
 static unsigned material_lighting_exts(const rill_gltf_material *ma) {
     return (ma->unlit ? 1u : 0u) | (ma->ior > 0.0f ? 2u : 0u) | (ma->has_specular ? 4u : 0u) |
            (ma->clearcoat_factor > 0.0f ? 8u : 0u) | (ma->transmission_factor > 0.0f ? 16u : 0u) |
-           (ma->has_volume ? 32u : 0u) | (ma->has_sheen ? 64u : 0u);
+           (ma->has_volume ? 32u : 0u) | (ma->has_sheen ? 64u : 0u) |
+           (ma->iridescence_factor > 0.0f ? 128u : 0u) |
+           (ma->anisotropy_strength > 0.0f ? 256u : 0u) | (ma->dispersion > 0.0f ? 512u : 0u);
 }
 
-#define LIGHTING_EXTS 7
+#define LIGHTING_EXTS 10
 static const char *const k_lighting_exts[LIGHTING_EXTS] = {
     RILL_GLTF_EXT_UNLIT,     RILL_GLTF_EXT_IOR,          RILL_GLTF_EXT_SPECULAR,
     RILL_GLTF_EXT_CLEARCOAT, RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME,
-    RILL_GLTF_EXT_SHEEN};
+    RILL_GLTF_EXT_SHEEN,     RILL_GLTF_EXT_IRIDESCENCE,  RILL_GLTF_EXT_ANISOTROPY,
+    RILL_GLTF_EXT_DISPERSION};
+
+/* KHR_materials_iridescence, _anisotropy and _dispersion into their objects (NULL: not used). */
+static void write_film_exts(const rill_gltf_material *ma, cJSON *irid, cJSON *aniso, cJSON *disp) {
+    if (irid) {
+        cJSON_AddNumberToObject(irid, "iridescenceFactor", ma->iridescence_factor);
+        add_texref(irid, "iridescenceTexture", &ma->iridescence_texture, NULL);
+        cJSON_AddNumberToObject(irid, "iridescenceIor", ma->iridescence_ior);
+        cJSON_AddNumberToObject(irid, "iridescenceThicknessMinimum", ma->iridescence_thickness_min);
+        cJSON_AddNumberToObject(irid, "iridescenceThicknessMaximum", ma->iridescence_thickness_max);
+        add_texref(irid, "iridescenceThicknessTexture", &ma->iridescence_thickness_texture, NULL);
+    }
+    if (aniso) {
+        cJSON_AddNumberToObject(aniso, "anisotropyStrength", ma->anisotropy_strength);
+        cJSON_AddNumberToObject(aniso, "anisotropyRotation", ma->anisotropy_rotation);
+        add_texref(aniso, "anisotropyTexture", &ma->anisotropy_texture, NULL);
+    }
+    if (disp) {
+        cJSON_AddNumberToObject(disp, "dispersion", ma->dispersion);
+    }
+}
 
 /* Writes the material extensions ma uses into its "extensions" object (made when needed). */
 static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
@@ -529,6 +553,7 @@ static void write_lighting_exts(const rill_gltf_material *ma, cJSON *o) {
         add_texref(x[6], "sheenColorTexture", &ma->sheen_color_texture, NULL);
         add_texref(x[6], "sheenRoughnessTexture", &ma->sheen_roughness_texture, NULL);
     }
+    write_film_exts(ma, x[7], x[8], x[9]);
 }
 
 static void write_materials(const rill_gltf_model *m, cJSON *root) {

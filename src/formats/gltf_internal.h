@@ -44,9 +44,10 @@ char *rill__gltf_strdup(const char *s); /* NULL stays NULL */
 /* The texture references a material uses, into out (at most RILL_GLTF_MATERIAL_MAX_TEXREFS;
  * returns how many): the five of the standard material, then those of KHR_materials_specular
  * when has_specular, of KHR_materials_clearcoat when clearcoat_factor > 0, of _transmission when
- * transmission_factor > 0, of _volume when has_volume and of _sheen when has_sheen (a material
- * built in code that leaves an extension off need not fill in its references). */
-#define RILL_GLTF_MATERIAL_MAX_TEXREFS 14
+ * transmission_factor > 0, of _volume when has_volume, of _sheen when has_sheen, of _iridescence
+ * when iridescence_factor > 0 and of _anisotropy when anisotropy_strength > 0 (a material built
+ * in code that leaves an extension off need not fill in its references). */
+#define RILL_GLTF_MATERIAL_MAX_TEXREFS 17
 uint32_t rill__gltf_material_texrefs(const rill_gltf_material *ma, const rill_gltf_texref **out);
 
 /* Accessor kernels (gltf_decode.c). The caller has checked the byte range: `count` elements,

@@ -199,8 +199,35 @@ static rill_result sheen_ext(rd *r, const rill__gj *x, const char *xw, rill_gltf
     return texref(r, x, "sheenRoughnessTexture", xw, NULL, &mat->sheen_roughness_texture);
 }
 
-/* KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission, _volume and _sheen: factors
- * and textures. Out-of-range factors and bad texture references refuse the file naming the place.
+/* KHR_materials_iridescence: the strength (0 to 1), the film's ior (1 to 1000), its thickness
+ * range in nanometres (0 to 1e6 each) and the two textures. */
+static rill_result iridescence_ext(rd *r, const rill__gj *x, const char *xw,
+                                   rill_gltf_material *mat) {
+    RILL_TRY(ext_factor(r, x, "iridescenceFactor", xw, 0.0f, 0.0f, 1.0f, &mat->iridescence_factor));
+    RILL_TRY(texref(r, x, "iridescenceTexture", xw, NULL, &mat->iridescence_texture));
+    RILL_TRY(ext_factor(r, x, "iridescenceIor", xw, 1.3f, 1.0f, 1e3f, &mat->iridescence_ior));
+    RILL_TRY(ext_factor(r, x, "iridescenceThicknessMinimum", xw, 100.0f, 0.0f, 1e6f,
+                        &mat->iridescence_thickness_min));
+    RILL_TRY(ext_factor(r, x, "iridescenceThicknessMaximum", xw, 400.0f, 0.0f, 1e6f,
+                        &mat->iridescence_thickness_max));
+    return texref(r, x, "iridescenceThicknessTexture", xw, NULL,
+                  &mat->iridescence_thickness_texture);
+}
+
+/* KHR_materials_anisotropy: the strength (0 to 1), the rotation (radians, at most 1e6 either
+ * way) and the direction texture. */
+static rill_result anisotropy_ext(rd *r, const rill__gj *x, const char *xw,
+                                  rill_gltf_material *mat) {
+    RILL_TRY(
+        ext_factor(r, x, "anisotropyStrength", xw, 0.0f, 0.0f, 1.0f, &mat->anisotropy_strength));
+    RILL_TRY(
+        ext_factor(r, x, "anisotropyRotation", xw, 0.0f, -1e6f, 1e6f, &mat->anisotropy_rotation));
+    return texref(r, x, "anisotropyTexture", xw, NULL, &mat->anisotropy_texture);
+}
+
+/* KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission, _volume, _sheen,
+ * _iridescence, _anisotropy and _dispersion: factors and textures. Out-of-range factors and bad
+ * texture references refuse the file naming the place.
  */
 static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char *where,
                                           rill_gltf_material *mat) {
@@ -215,6 +242,12 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
     texref_none(&mat->thickness_texture);
     texref_none(&mat->sheen_color_texture);
     texref_none(&mat->sheen_roughness_texture);
+    texref_none(&mat->iridescence_texture);
+    texref_none(&mat->iridescence_thickness_texture);
+    texref_none(&mat->anisotropy_texture);
+    mat->iridescence_ior = 1.3f;
+    mat->iridescence_thickness_min = 100.0f;
+    mat->iridescence_thickness_max = 400.0f;
     mat->attenuation_color[0] = mat->attenuation_color[1] = mat->attenuation_color[2] = 1.0f;
     mat->unlit = ext && rill__gj_get(ext, RILL_GLTF_EXT_UNLIT);
     if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_IOR)) != NULL) {
@@ -245,6 +278,21 @@ static rill_result material_lighting_exts(rd *r, const rill__gj *ma, const char 
         snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_SHEEN, where);
         RILL_TRY(rill__rd_js_object(r, x, xw));
         RILL_TRY(sheen_ext(r, x, xw, mat));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_IRIDESCENCE)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_IRIDESCENCE, where);
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(iridescence_ext(r, x, xw, mat));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_ANISOTROPY)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_ANISOTROPY, where);
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(anisotropy_ext(r, x, xw, mat));
+    }
+    if (ext && (x = rill__gj_get(ext, RILL_GLTF_EXT_DISPERSION)) != NULL) {
+        snprintf(xw, sizeof(xw), "%s.extensions." RILL_GLTF_EXT_DISPERSION, where);
+        RILL_TRY(rill__rd_js_object(r, x, xw));
+        RILL_TRY(ext_factor(r, x, "dispersion", xw, 0.0f, 0.0f, 1e3f, &mat->dispersion));
     }
     return RILL_OK;
 }

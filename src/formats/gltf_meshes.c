@@ -169,11 +169,13 @@ static void sanitize(float *v, size_t n) {
     }
 }
 
-/* True when the primitive's material samples a normal texture, the only case that needs
- * tangents (glTF: generate them where the file has none). */
+/* True when the primitive's material samples a normal texture or is anisotropic (its direction
+ * lies in the tangent frame), the cases that need tangents (glTF: generate them where the file
+ * has none). */
 static bool needs_tangents(const rd *r, const rill_gltf_primitive *prim) {
     const rill_gltf_material *mt = prim->material >= 0 ? &r->m->materials[prim->material] : NULL;
-    return mt && (mt->normal_texture.texture >= 0 || mt->clearcoat_normal_texture.texture >= 0);
+    return mt && (mt->normal_texture.texture >= 0 || mt->clearcoat_normal_texture.texture >= 0 ||
+                  mt->anisotropy_strength > 0.0f);
 }
 
 static rill_result read_edges_ext(rd *r, const rill__gj *p, const char *where,

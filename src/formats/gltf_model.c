@@ -91,6 +91,13 @@ uint32_t rill__gltf_material_texrefs(const rill_gltf_material *ma, const rill_gl
         out[n++] = &ma->sheen_color_texture;
         out[n++] = &ma->sheen_roughness_texture;
     }
+    if (ma->iridescence_factor > 0.0f) {
+        out[n++] = &ma->iridescence_texture;
+        out[n++] = &ma->iridescence_thickness_texture;
+    }
+    if (ma->anisotropy_strength > 0.0f) {
+        out[n++] = &ma->anisotropy_texture;
+    }
     return n;
 }
 

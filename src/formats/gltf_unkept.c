@@ -20,7 +20,8 @@ static const char *const k_known_extensions[] = {
     RILL_GLTF_EXT_UNLIT,        RILL_GLTF_EXT_IOR,
     RILL_GLTF_EXT_SPECULAR,     RILL_GLTF_EXT_CLEARCOAT,
     RILL_GLTF_EXT_TRANSMISSION, RILL_GLTF_EXT_VOLUME,
-    RILL_GLTF_EXT_SHEEN,
+    RILL_GLTF_EXT_SHEEN,        RILL_GLTF_EXT_IRIDESCENCE,
+    RILL_GLTF_EXT_ANISOTROPY,   RILL_GLTF_EXT_DISPERSION,
 };
 
 bool rill__gltf_extension_known(const char *name) {

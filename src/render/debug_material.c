@@ -10,13 +10,24 @@
 
 #include "rill/render/debug.h"
 
-static const char *const SLOT_NAMES[RILL_MATERIAL_TEX_NUM] = {
-    "base_color",       "normal",         "metallic_roughness",
-    "occlusion",        "emissive",       "specular",
-    "specular_color",   "clearcoat",      "clearcoat_roughness",
-    "clearcoat_normal", "transmission",   "thickness",
-    "sheen_color",      "sheen_roughness"};
-_Static_assert(RILL_MATERIAL_TEX_NUM == 14, "name every material texture slot");
+static const char *const SLOT_NAMES[RILL_MATERIAL_TEX_NUM] = {"base_color",
+                                                              "normal",
+                                                              "metallic_roughness",
+                                                              "occlusion",
+                                                              "emissive",
+                                                              "specular",
+                                                              "specular_color",
+                                                              "clearcoat",
+                                                              "clearcoat_roughness",
+                                                              "clearcoat_normal",
+                                                              "transmission",
+                                                              "thickness",
+                                                              "sheen_color",
+                                                              "sheen_roughness",
+                                                              "iridescence",
+                                                              "iridescence_thickness",
+                                                              "anisotropy"};
+_Static_assert(RILL_MATERIAL_TEX_NUM == 17, "name every material texture slot");
 
 static const char *const BUILTIN_SAMPLERS[RILL__SAMPLER_NUM] = {
     "linear repeat", "linear clamp",   "nearest clamp", "shadow",

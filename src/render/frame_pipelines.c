@@ -20,7 +20,8 @@ static const rill__set_layout frame_set_full = {
     {U, S, S, T, S, S, T, T, T, T,
      U, T, T, T, T, T, T, T, T, T}}; /* 17, 18: decal normal, roughness; 19: cloud shadows */
 static const rill__set_layout frame_set_min = {{U, S}};
-static const rill__set_layout material_set = {{U, T, T, T, T, T, T, T, T, T, T, T, T, T, T}};
+static const rill__set_layout material_set = {
+    {U, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T}};
 static const rill__set_layout ssao_set = {{U, T, T, I}};
 static const rill__set_layout two_in_one_out = {{T, T, I}}; /* ssao blur, bloom up */
 static const rill__set_layout one_in_one_out = {{T, I}};    /* bloom down */

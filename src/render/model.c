@@ -367,6 +367,12 @@ void rill__model_material_refs(const rill_gltf_material *mt,
     out[RILL_MATERIAL_TEX_THICKNESS] = mt->has_volume ? &mt->thickness_texture : &none;
     out[RILL_MATERIAL_TEX_SHEEN_COLOR] = mt->has_sheen ? &mt->sheen_color_texture : &none;
     out[RILL_MATERIAL_TEX_SHEEN_ROUGHNESS] = mt->has_sheen ? &mt->sheen_roughness_texture : &none;
+    bool irid = mt->iridescence_factor > 0.0f;
+    out[RILL_MATERIAL_TEX_IRIDESCENCE] = irid ? &mt->iridescence_texture : &none;
+    out[RILL_MATERIAL_TEX_IRIDESCENCE_THICKNESS] =
+        irid ? &mt->iridescence_thickness_texture : &none;
+    out[RILL_MATERIAL_TEX_ANISOTROPY] =
+        mt->anisotropy_strength > 0.0f ? &mt->anisotropy_texture : &none;
 }
 
 /* Slots whose texels are colours (sRGB); the others hold data. */
@@ -394,6 +400,16 @@ static void lighting_from_gltf(const rill_gltf_material *mt, rill_material_desc 
         memcpy(d->sheen_color, mt->sheen_color_factor, sizeof(d->sheen_color));
         d->sheen_roughness = mt->sheen_roughness_factor;
     }
+    /* A film of no thickness at all reflects like no film: off (the desc reads 0, 0 as the
+     * default range). */
+    bool film = mt->iridescence_thickness_min > 0.0f || mt->iridescence_thickness_max > 0.0f;
+    d->iridescence = film ? mt->iridescence_factor : 0.0f;
+    d->iridescence_ior = mt->iridescence_ior;
+    d->iridescence_thickness_min = mt->iridescence_thickness_min;
+    d->iridescence_thickness_max = mt->iridescence_thickness_max;
+    d->anisotropy = mt->anisotropy_strength;
+    d->anisotropy_rotation = mt->anisotropy_rotation;
+    d->dispersion = mt->dispersion;
 }
 
 static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref *ref) {
@@ -407,12 +423,23 @@ static rill_texture tex_ref(const rill_render_model *out, const rill_gltf_texref
 static void textures_from_gltf(const rill_render_model *out,
                                const rill_gltf_texref *const refs[RILL_MATERIAL_TEX_NUM],
                                rill_material_desc *d) {
-    rill_texture *slot[RILL_MATERIAL_TEX_NUM] = {
-        &d->base_color_texture,       &d->normal_texture,         &d->metallic_roughness_texture,
-        &d->occlusion_texture,        &d->emissive_texture,       &d->specular_texture,
-        &d->specular_color_texture,   &d->clearcoat_texture,      &d->clearcoat_roughness_texture,
-        &d->clearcoat_normal_texture, &d->transmission_texture,   &d->thickness_texture,
-        &d->sheen_color_texture,      &d->sheen_roughness_texture};
+    rill_texture *slot[RILL_MATERIAL_TEX_NUM] = {&d->base_color_texture,
+                                                 &d->normal_texture,
+                                                 &d->metallic_roughness_texture,
+                                                 &d->occlusion_texture,
+                                                 &d->emissive_texture,
+                                                 &d->specular_texture,
+                                                 &d->specular_color_texture,
+                                                 &d->clearcoat_texture,
+                                                 &d->clearcoat_roughness_texture,
+                                                 &d->clearcoat_normal_texture,
+                                                 &d->transmission_texture,
+                                                 &d->thickness_texture,
+                                                 &d->sheen_color_texture,
+                                                 &d->sheen_roughness_texture,
+                                                 &d->iridescence_texture,
+                                                 &d->iridescence_thickness_texture,
+                                                 &d->anisotropy_texture};
     for (int k = 0; k < RILL_MATERIAL_TEX_NUM; k++) {
         *slot[k] = tex_ref(out, refs[k]);
     }

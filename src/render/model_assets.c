@@ -294,7 +294,7 @@ static void hash_materials(rill_render_assets *ra, asset_entry *e, const char *p
                 mt->emissive_factor[0],   mt->emissive_factor[1],   mt->emissive_factor[2],
                 mt->alpha_cutoff,         mt->normal_texture.scale, mt->occlusion_texture.scale};
             /* The lighting extensions too: two materials differing only there are not one. */
-            float xv[20] = {mt->emissive_strength,
+            float xv[28] = {mt->emissive_strength,
                             mt->ior,
                             mt->specular_factor,
                             mt->specular_color_factor[0],
@@ -313,7 +313,15 @@ static void hash_materials(rill_render_assets *ra, asset_entry *e, const char *p
                             mt->has_sheen ? mt->sheen_color_factor[0] : 0.0f,
                             mt->has_sheen ? mt->sheen_color_factor[1] : 0.0f,
                             mt->has_sheen ? mt->sheen_color_factor[2] : 0.0f,
-                            mt->has_sheen ? mt->sheen_roughness_factor : 0.0f};
+                            mt->has_sheen ? mt->sheen_roughness_factor : 0.0f,
+                            mt->iridescence_factor,
+                            mt->iridescence_ior,
+                            mt->iridescence_thickness_min,
+                            mt->iridescence_thickness_max,
+                            mt->anisotropy_strength,
+                            mt->anisotropy_rotation,
+                            mt->dispersion,
+                            0.0f};
             uint32_t iv[4] = {(uint32_t)mt->alpha_mode, (uint32_t)mt->double_sided,
                               (uint32_t)mt->unlit, (uint32_t)mt->has_specular};
             h = rill_hash64_seed(fv, sizeof(fv), h);

@@ -867,7 +867,22 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
 /* Where the material block's extension fields start (floats): after 4 vec4, 2 per texture slot
  * and the 5 of the terrain splat. */
 #define MAT_EXT (16 + 8 * RILL_MATERIAL_TEX_NUM + 20)
-#define MAT_EXT_VEC4 7
+#define MAT_EXT_VEC4 10
+
+/* KHR_materials_iridescence's vec4: strength (0 = none), the film's ior (0 = 1.3) and its
+ * thickness range in nanometres (both 0 = 100 to 400). */
+static void iridescence_params(const rill_material_desc *d, float *out) {
+    float f = isfinite(d->iridescence) ? RILL_CLAMP(d->iridescence, 0.0f, 1.0f) : 0.0f;
+    float ior = d->iridescence_ior;
+    float lo = d->iridescence_thickness_min, hi = d->iridescence_thickness_max;
+    if (lo == 0.0f && hi == 0.0f) {
+        lo = 100.0f, hi = 400.0f;
+    }
+    out[0] = f;
+    out[1] = ior >= 1.0f && isfinite(ior) ? RILL_MIN(ior, 1e3f) : 1.3f;
+    out[2] = isfinite(lo) ? RILL_CLAMP(lo, 0.0f, 1e6f) : 100.0f;
+    out[3] = isfinite(hi) ? RILL_CLAMP(hi, 0.0f, 1e6f) : 400.0f;
+}
 
 /* The material block's extension vec4s (MAT_EXT_VEC4 of them): the dielectric reflectance at
  * normal incidence (rgb) and grazing angles (w); unlit, clear coat strength and roughness, and
@@ -877,7 +892,9 @@ static void slot_transform(const rill_texture_transform *t, float *rows) {
  * apply; the reflectance at normal incidence before the clamp to 1 and the strength (the
  * textured path multiplies them by the textures first); transmission, volume thickness,
  * attenuation distance (0 = none) and whether there is a volume; the attenuation colour and
- * the ior; the sheen colour and roughness. */
+ * the ior; the sheen colour and roughness; the iridescence strength, film ior and thickness range
+ * (iridescence_params); the anisotropy strength, the cosine and sine of its rotation and whether
+ * it has a texture; the dispersion. */
 static void material_extensions(const rill_material_desc *d, bool coat_bc5, float *out) {
     float ior = d->ior > 0.0f && isfinite(d->ior) ? d->ior : 1.5f;
     float r = (ior - 1.0f) / (ior + 1.0f);
@@ -918,6 +935,14 @@ static void material_extensions(const rill_material_desc *d, bool coat_bc5, floa
         out[24 + k] = isfinite(c) ? RILL_CLAMP(c, 0.0f, 1.0f) : 0.0f;
     }
     out[27] = isfinite(d->sheen_roughness) ? RILL_CLAMP(d->sheen_roughness, 0.0f, 1.0f) : 0.0f;
+    iridescence_params(d, &out[28]);
+    float aniso = isfinite(d->anisotropy) ? RILL_CLAMP(d->anisotropy, 0.0f, 1.0f) : 0.0f;
+    float rot = isfinite(d->anisotropy_rotation) ? fmodf(d->anisotropy_rotation, 6.2831853f) : 0.0f;
+    out[32] = aniso;
+    out[33] = cosf(rot);
+    out[34] = sinf(rot);
+    out[35] = aniso > 0.0f && d->anisotropy_texture.id ? 1.0f : 0.0f;
+    out[36] = isfinite(d->dispersion) ? RILL_CLAMP(d->dispersion, 0.0f, 1e3f) : 0.0f;
 }
 
 /* True when tex is a BC5 image (export's format for normal maps: X and Y only). */
@@ -1114,6 +1139,9 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
         d.transmission_texture.id = d.thickness_texture.id = 0;
         memset(d.sheen_color, 0, sizeof d.sheen_color);
         d.sheen_color_texture.id = d.sheen_roughness_texture.id = 0;
+        d.iridescence = d.anisotropy = d.dispersion = 0.0f;
+        d.iridescence_texture.id = d.iridescence_thickness_texture.id = 0;
+        d.anisotropy_texture.id = 0;
     }
     material_extensions(&d, texture_is_bc5(r, d.clearcoat_normal_texture), &ubo[MAT_EXT]);
     if (terrain) {
@@ -1157,12 +1185,23 @@ rill_material rill_render_material_create(rill_renderer *r, const rill_material_
     if (!m->ubo || rill__buf_upload(r->gpu, m->ubo, 0, ubo, sizeof(ubo), err) != RILL_OK) {
         goto fail;
     }
-    rill_texture texs[RILL_MATERIAL_TEX_NUM] = {
-        d.base_color_texture,       d.normal_texture,         d.metallic_roughness_texture,
-        d.occlusion_texture,        d.emissive_texture,       d.specular_texture,
-        d.specular_color_texture,   d.clearcoat_texture,      d.clearcoat_roughness_texture,
-        d.clearcoat_normal_texture, d.transmission_texture,   d.thickness_texture,
-        d.sheen_color_texture,      d.sheen_roughness_texture};
+    rill_texture texs[RILL_MATERIAL_TEX_NUM] = {d.base_color_texture,
+                                                d.normal_texture,
+                                                d.metallic_roughness_texture,
+                                                d.occlusion_texture,
+                                                d.emissive_texture,
+                                                d.specular_texture,
+                                                d.specular_color_texture,
+                                                d.clearcoat_texture,
+                                                d.clearcoat_roughness_texture,
+                                                d.clearcoat_normal_texture,
+                                                d.transmission_texture,
+                                                d.thickness_texture,
+                                                d.sheen_color_texture,
+                                                d.sheen_roughness_texture,
+                                                d.iridescence_texture,
+                                                d.iridescence_thickness_texture,
+                                                d.anisotropy_texture};
     for (int i = 0; i < RILL_MATERIAL_TEX_NUM; i++) {
         m->tex[i] = texs[i];
         rill__sampler_desc sd = slot_sampler(&d, i);

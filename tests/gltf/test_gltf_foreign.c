@@ -132,7 +132,7 @@ static void test_left_out_is_said(void **state) {
                    "\"pointer\"}}],\"samplers\":[{\"input\":0,\"output\":0}]}],"
                    "\"skins\":[{\"joints\":[0]}],"
                    "\"extensionsUsed\":[\"KHR_materials_clearcoat\",\"KHR_mesh_quantization\","
-                   "\"KHR_materials_iridescence\"],",
+                   "\"KHR_materials_variants\"],",
                    ",\"TEXCOORD_2\":0,\"COLOR_1\":0,\"_CUSTOM\":0,\"TEXCOORD_12\":0,"
                    "\"JOINTS_1\":0",
                    ",\"targets\":[{\"POSITION\":0,\"TANGENT\":0}]");
@@ -143,7 +143,7 @@ static void test_left_out_is_said(void **state) {
                         "TANGENT morph targets on 1 primitive, attribute TEXCOORD_2, attribute "
                         "COLOR_1, "
                         "attribute TEXCOORD_12, attribute JOINTS_1, "
-                        "extension KHR_materials_iridescence");
+                        "extension KHR_materials_variants");
 }
 
 /* A material with every lighting extension Rill reads, two textures (images without bytes) for
@@ -155,7 +155,8 @@ static void material_gltf(char *dst, size_t cap, const char *mat1) {
              "\"extensionsUsed\":[\"KHR_materials_unlit\",\"KHR_materials_ior\","
              "\"KHR_materials_specular\",\"KHR_materials_clearcoat\","
              "\"KHR_materials_transmission\",\"KHR_materials_volume\",\"KHR_materials_sheen\","
-             "\"KHR_texture_transform\"],"
+             "\"KHR_materials_iridescence\",\"KHR_materials_anisotropy\","
+             "\"KHR_materials_dispersion\",\"KHR_texture_transform\"],"
              "\"images\":[{\"uri\":\"data:image/png;base64,\"}],"
              "\"textures\":[{\"source\":0},{\"source\":0}],"
              "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}}},"
@@ -178,7 +179,13 @@ static const char k_mat1[] =
     "\"KHR_materials_volume\":{\"thicknessFactor\":0.2,\"thicknessTexture\":{\"index\":0},"
     "\"attenuationDistance\":3,\"attenuationColor\":[0.5,0.75,1]},"
     "\"KHR_materials_sheen\":{\"sheenColorFactor\":[1,0.5,0.25],\"sheenRoughnessFactor\":0.3,"
-    "\"sheenColorTexture\":{\"index\":0},\"sheenRoughnessTexture\":{\"index\":1}}";
+    "\"sheenColorTexture\":{\"index\":0},\"sheenRoughnessTexture\":{\"index\":1}},"
+    "\"KHR_materials_iridescence\":{\"iridescenceFactor\":0.8,\"iridescenceTexture\":{\"index\":1},"
+    "\"iridescenceIor\":1.6,\"iridescenceThicknessMinimum\":50,"
+    "\"iridescenceThicknessMaximum\":700,\"iridescenceThicknessTexture\":{\"index\":0}},"
+    "\"KHR_materials_anisotropy\":{\"anisotropyStrength\":0.6,\"anisotropyRotation\":-1.5,"
+    "\"anisotropyTexture\":{\"index\":1,\"texCoord\":1}},"
+    "\"KHR_materials_dispersion\":{\"dispersion\":0.25}";
 
 static void check_material_exts(const rill_gltf_model *m) {
     assert_int_equal(m->material_count, 2);
@@ -213,11 +220,23 @@ static void check_material_exts(const rill_gltf_model *m) {
     assert_true(x->sheen_color_factor[0] == 1.0f && x->sheen_color_factor[1] == 0.5f &&
                 x->sheen_color_factor[2] == 0.25f);
     assert_true(x->sheen_color_texture.texture == 0 && x->sheen_roughness_texture.texture == 1);
+    /* Iridescence, anisotropy, dispersion; absent: none, with the film's defaults. */
+    assert_true(u->iridescence_factor == 0.0f && u->iridescence_ior == 1.3f &&
+                u->iridescence_thickness_min == 100.0f && u->iridescence_thickness_max == 400.0f);
+    assert_true(u->anisotropy_strength == 0.0f && u->dispersion == 0.0f);
+    assert_true(x->iridescence_factor == 0.8f && x->iridescence_ior == 1.6f &&
+                x->iridescence_thickness_min == 50.0f && x->iridescence_thickness_max == 700.0f);
+    assert_true(x->iridescence_texture.texture == 1 &&
+                x->iridescence_thickness_texture.texture == 0);
+    assert_true(x->anisotropy_strength == 0.6f && x->anisotropy_rotation == -1.5f);
+    assert_true(x->anisotropy_texture.texture == 1 && x->anisotropy_texture.texcoord == 1);
+    assert_true(x->dispersion == 0.25f);
 }
 
-/* KHR_materials_unlit, _ior, _specular and _clearcoat: factors and textures read and written
- * back; the line primitive named in the one warning; bad factors and texture references refused
- * naming the place. */
+/* KHR_materials_unlit, _ior, _specular, _clearcoat, _transmission, _volume, _sheen,
+ * _iridescence, _anisotropy and _dispersion: factors and textures read and written back; the line
+ * primitive named in the one warning; bad factors and texture references refused naming the place.
+ */
 static void test_material_extensions(void **state) {
     (void)state;
     RILL_TEST_LEAK_BEGIN();
@@ -306,6 +325,31 @@ static void test_material_extensions(void **state) {
         {"\"KHR_materials_sheen\":{\"sheenRoughnessTexture\":{}}",
          "packed.gltf: materials[1].extensions.KHR_materials_sheen.sheenRoughnessTexture.index: "
          "missing"},
+        {"\"KHR_materials_iridescence\":{\"iridescenceFactor\":1.5}",
+         "packed.gltf: materials[1].extensions.KHR_materials_iridescence.iridescenceFactor: 1.5 "
+         "is out of range [0, 1]"},
+        {"\"KHR_materials_iridescence\":{\"iridescenceIor\":0.5}",
+         "packed.gltf: materials[1].extensions.KHR_materials_iridescence.iridescenceIor: 0.5 is "
+         "out of range [1, 1000]"},
+        {"\"KHR_materials_iridescence\":{\"iridescenceThicknessMaximum\":-400}",
+         "packed.gltf: materials[1].extensions.KHR_materials_iridescence."
+         "iridescenceThicknessMaximum: -400 is out of range [0, 1e+06]"},
+        {"\"KHR_materials_iridescence\":{\"iridescenceThicknessTexture\":{\"index\":5}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_iridescence."
+         "iridescenceThicknessTexture.index"},
+        {"\"KHR_materials_anisotropy\":{\"anisotropyStrength\":-0.1}",
+         "packed.gltf: materials[1].extensions.KHR_materials_anisotropy.anisotropyStrength: -0.1 "
+         "is out of range [0, 1]"},
+        {"\"KHR_materials_anisotropy\":{\"anisotropyRotation\":1e999}",
+         "packed.gltf: materials[1].extensions.KHR_materials_anisotropy.anisotropyRotation: not a "
+         "finite number"},
+        {"\"KHR_materials_anisotropy\":{\"anisotropyTexture\":{\"index\":\"a\"}}",
+         "packed.gltf: materials[1].extensions.KHR_materials_anisotropy.anisotropyTexture.index"},
+        {"\"KHR_materials_dispersion\":{\"dispersion\":-1}",
+         "packed.gltf: materials[1].extensions.KHR_materials_dispersion.dispersion: -1 is out of "
+         "range [0, 1000]"},
+        {"\"KHR_materials_dispersion\":[]",
+         "packed.gltf: materials[1].extensions.KHR_materials_dispersion: expected an object"},
         {"\"KHR_materials_specular\":{\"specularColorTexture\":[0]}",
          "packed.gltf: materials[1].extensions.KHR_materials_specular.specularColorTexture: "
          "expected an object"},

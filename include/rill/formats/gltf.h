@@ -27,7 +27,8 @@
  *   folder are refused. Extensions read: KHR_lights_punctual, KHR_texture_transform,
  *   KHR_materials_emissive_strength, KHR_materials_unlit, KHR_materials_ior,
  *   KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_transmission,
- *   KHR_materials_volume and KHR_materials_sheen (factors and textures),
+ *   KHR_materials_volume, KHR_materials_sheen, KHR_materials_iridescence,
+ *   KHR_materials_anisotropy and KHR_materials_dispersion (factors and textures),
  *   KHR_mesh_quantization, EXT_meshopt_compression (decoded with meshoptimizer),
  *   RILL_mesh_edges; a file requiring another is refused. Animations are read (channels on
  *   translation, rotation, scale and weights; step, linear and cubic-spline samplers): key times
@@ -74,6 +75,9 @@ extern "C" {
 #define RILL_GLTF_EXT_TRANSMISSION "KHR_materials_transmission"
 #define RILL_GLTF_EXT_VOLUME "KHR_materials_volume"
 #define RILL_GLTF_EXT_SHEEN "KHR_materials_sheen"
+#define RILL_GLTF_EXT_IRIDESCENCE "KHR_materials_iridescence"
+#define RILL_GLTF_EXT_ANISOTROPY "KHR_materials_anisotropy"
+#define RILL_GLTF_EXT_DISPERSION "KHR_materials_dispersion"
 /* KHR_texture_transform: read on every texture reference (rill_gltf_texref). */
 #define RILL_GLTF_EXT_TEXTURE_TRANSFORM "KHR_texture_transform"
 /* The name of Rill's edge-buffer primitive extension. */
@@ -153,8 +157,30 @@ typedef struct rill_gltf_material {
     float sheen_color_factor[3];
     float sheen_roughness_factor;
     rill_gltf_texref sheen_color_texture, sheen_roughness_texture;
+    /* KHR_materials_iridescence (iridescence_factor 0 = none): a thin film of index of refraction
+     * iridescence_ior (1 to 1000; the file's default 1.3) over the surface whose interference
+     * tints the specular reflection; its strength is the factor (0 to 1) times the red of
+     * iridescence_texture, its thickness in nanometres (0 to 1e6) goes from
+     * iridescence_thickness_min to _max by the green of iridescence_thickness_texture (without
+     * one: the maximum). */
+    float iridescence_factor;
+    rill_gltf_texref iridescence_texture;
+    float iridescence_ior;
+    float iridescence_thickness_min, iridescence_thickness_max;
+    rill_gltf_texref iridescence_thickness_texture;
+    /* KHR_materials_anisotropy (anisotropy_strength 0 = none): the highlight stretches along a
+     * direction of the tangent frame, the tangent turned by anisotropy_rotation radians
+     * (counter-clockwise), with the strength (0 to 1) times the blue of anisotropy_texture,
+     * whose red and green (mapped to -1..1) turn the direction per texel. */
+    float anisotropy_strength;
+    float anisotropy_rotation;
+    rill_gltf_texref anisotropy_texture;
+    /* KHR_materials_dispersion (0 = none, 0 to 1000): how much a volume's refraction spreads by
+     * wavelength (20 / the Abbe number), so red, green and blue bend apart. */
+    float dispersion;
     /* (A model built in code need not fill in an extension's references while the extension is
-     * off: has_specular, has_volume, has_sheen false, clearcoat_factor or transmission_factor 0;
+     * off: has_specular, has_volume, has_sheen false, clearcoat_factor, transmission_factor,
+     * iridescence_factor or anisotropy_strength 0;
      * once on, -1 means none as everywhere.) */
     rill_gltf_alpha_mode alpha_mode;
     float alpha_cutoff; /* used in MASK mode, default 0.5 */

@@ -206,15 +206,18 @@ enum {
     RILL_MATERIAL_TEX_METALLIC_ROUGHNESS,
     RILL_MATERIAL_TEX_OCCLUSION,
     RILL_MATERIAL_TEX_EMISSIVE,
-    RILL_MATERIAL_TEX_SPECULAR,            /* alpha: KHR_materials_specular strength */
-    RILL_MATERIAL_TEX_SPECULAR_COLOR,      /* rgb (sRGB): specular colour */
-    RILL_MATERIAL_TEX_CLEARCOAT,           /* red: clear coat strength */
-    RILL_MATERIAL_TEX_CLEARCOAT_ROUGHNESS, /* green: clear coat roughness */
-    RILL_MATERIAL_TEX_CLEARCOAT_NORMAL,    /* the clear coat's normal map */
-    RILL_MATERIAL_TEX_TRANSMISSION,        /* red: transmission */
-    RILL_MATERIAL_TEX_THICKNESS,           /* green: volume thickness */
-    RILL_MATERIAL_TEX_SHEEN_COLOR,         /* rgb (sRGB): sheen colour */
-    RILL_MATERIAL_TEX_SHEEN_ROUGHNESS,     /* alpha: sheen roughness */
+    RILL_MATERIAL_TEX_SPECULAR,              /* alpha: KHR_materials_specular strength */
+    RILL_MATERIAL_TEX_SPECULAR_COLOR,        /* rgb (sRGB): specular colour */
+    RILL_MATERIAL_TEX_CLEARCOAT,             /* red: clear coat strength */
+    RILL_MATERIAL_TEX_CLEARCOAT_ROUGHNESS,   /* green: clear coat roughness */
+    RILL_MATERIAL_TEX_CLEARCOAT_NORMAL,      /* the clear coat's normal map */
+    RILL_MATERIAL_TEX_TRANSMISSION,          /* red: transmission */
+    RILL_MATERIAL_TEX_THICKNESS,             /* green: volume thickness */
+    RILL_MATERIAL_TEX_SHEEN_COLOR,           /* rgb (sRGB): sheen colour */
+    RILL_MATERIAL_TEX_SHEEN_ROUGHNESS,       /* alpha: sheen roughness */
+    RILL_MATERIAL_TEX_IRIDESCENCE,           /* red: iridescence strength */
+    RILL_MATERIAL_TEX_IRIDESCENCE_THICKNESS, /* green: thin-film thickness, min to max */
+    RILL_MATERIAL_TEX_ANISOTROPY, /* red, green: direction in the tangent frame; blue: strength */
     RILL_MATERIAL_TEX_NUM
 };
 
@@ -324,6 +327,26 @@ typedef struct rill_material_desc {
     float sheen_color[3];
     float sheen_roughness;
     rill_texture sheen_color_texture, sheen_roughness_texture;
+    /* glTF KHR_materials_iridescence: a thin film over the surface whose interference tints the
+     * specular reflection (Belcour and Barla's model, as the Khronos sample viewer has it), of
+     * this strength (0..1, times iridescence_texture's red; 0 = none), index of refraction
+     * (iridescence_ior, 0 = 1.3) and thickness in nanometres (from iridescence_thickness_min to
+     * _max by iridescence_thickness_texture's green; without that texture: the maximum; both 0 =
+     * 100 and 400). */
+    float iridescence;
+    float iridescence_ior;
+    float iridescence_thickness_min, iridescence_thickness_max;
+    rill_texture iridescence_texture, iridescence_thickness_texture;
+    /* glTF KHR_materials_anisotropy: the specular highlight stretches (anisotropic GGX) along
+     * the mesh's tangent turned by anisotropy_rotation radians, with this strength (0..1, times
+     * anisotropy_texture's blue; 0 = none); the texture's red and green (as -1..1) give the
+     * direction per texel in the tangent frame before the rotation. */
+    float anisotropy;
+    float anisotropy_rotation;
+    rill_texture anisotropy_texture;
+    /* glTF KHR_materials_dispersion (with a volume): red, green and blue refract with the iors
+     * ior -+ (ior - 1) * 0.025 * dispersion, so what shows through splits into colours. */
+    float dispersion;
     const char *label;
     /* kind TERRAIN: the terrain splat material (rill_render_terrain makes these). Up to 4 layers
      * blended by splat_weights (RGBA, one channel per layer, sampled with the mesh uv; linear, not

@@ -81,10 +81,11 @@ layout(set = 1, binding = 0) uniform Material {
                          // z 1 = terrain splat material, w its layer count
     // Per texture slot (base color, normal, metallic-roughness, occlusion, emissive, specular,
     // specular colour, clear coat, clear coat roughness, clear coat normal, transmission,
-    // thickness, sheen colour, sheen roughness) the two rows of its
+    // thickness, sheen colour, sheen roughness, iridescence, iridescence thickness, anisotropy)
+    // the two rows of its
     // 2x3 UV transform (KHR_texture_transform): uv' = (dot(r0.xyz, (uv, 1)), dot(r1...)).
     // r0.w: the UV set the slot samples (0 the vertex uv, 1 the second set, uv1).
-    vec4 uv_xform[28];
+    vec4 uv_xform[34];
     // Terrain splat material only (zero otherwise): metres per texture repeat of each layer, and
     // each layer's base colour. Its textures: base_color_tex = the RGBA layer weights over the
     // terrain (mesh uv), normal_tex and mr_tex = 2 x 2 atlases of the layers' normal maps and
@@ -108,12 +109,20 @@ layout(set = 1, binding = 0) uniform Material {
     vec4 params5;
     vec4 attenuation; // rgb: the colour light fades to over the attenuation distance, w the ior
     vec4 sheen;       // KHR_materials_sheen: rgb colour (black = none), w roughness
+    // KHR_materials_iridescence: x strength (0 = none), y the film's ior, z and w its thickness
+    // range in nanometres (the thickness texture's green goes from z to w).
+    vec4 iridescence;
+    // KHR_materials_anisotropy: x strength (0 = none), y and z the cosine and sine of its
+    // rotation, w 1 = the direction texture applies (else the tangent, strength 1).
+    vec4 anisotropy;
+    vec4 params6; // x KHR_materials_dispersion (0 = none)
 } material;
 const int SLOT_BASE = 0, SLOT_NORMAL = 1, SLOT_MR = 2, SLOT_OCCLUSION = 3, SLOT_EMISSIVE = 4;
 const int SLOT_SPECULAR = 5, SLOT_SPECULAR_COLOR = 6, SLOT_CLEARCOAT = 7;
 const int SLOT_CLEARCOAT_ROUGHNESS = 8, SLOT_CLEARCOAT_NORMAL = 9;
 const int SLOT_TRANSMISSION = 10, SLOT_THICKNESS = 11, SLOT_SHEEN_COLOR = 12;
-const int SLOT_SHEEN_ROUGHNESS = 13;
+const int SLOT_SHEEN_ROUGHNESS = 13, SLOT_IRIDESCENCE = 14, SLOT_IRIDESCENCE_THICKNESS = 15;
+const int SLOT_ANISOTROPY = 16;
 vec2 slot_uv(int slot, vec2 uv0, vec2 uv1) {
     vec3 h = vec3(material.uv_xform[2 * slot].w > 0.5 ? uv1 : uv0, 1.0);
     return vec2(dot(material.uv_xform[2 * slot].xyz, h), dot(material.uv_xform[2 * slot + 1].xyz, h));
@@ -132,6 +141,9 @@ layout(set = 1, binding = 11) uniform sampler2D transmission_tex; // red
 layout(set = 1, binding = 12) uniform sampler2D thickness_tex;    // green
 layout(set = 1, binding = 13) uniform sampler2D sheen_color_tex;  // rgb
 layout(set = 1, binding = 14) uniform sampler2D sheen_rough_tex;  // alpha
+layout(set = 1, binding = 15) uniform sampler2D iridescence_tex;  // red
+layout(set = 1, binding = 16) uniform sampler2D iridescence_thickness_tex; // green
+layout(set = 1, binding = 17) uniform sampler2D anisotropy_tex;   // rg direction, b strength
 
 // An interpolated vertex colour. A constant white (meshes without colours) can interpolate to a
 // hair under 1 across a triangle; taken as exactly 1 there, so such meshes shade bit for bit as

@@ -23,6 +23,8 @@ layout(location = 9) in vec2 in_uv1;
 
 
 #include "pbr_transmission.glsl"
+#include "pbr_iridescence.glsl"
+#include "pbr_anisotropy.glsl"
 
 // The opaque and transparent passes test depth without writing it, so the test can run before
 // the shader even though it may discard: fragments the prepass hid are never shaded.
@@ -82,7 +84,10 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float metallic, float rough) {
     float a = rough * rough;
     vec3 f0 = mix(vec3(0.04), albedo, metallic);
     vec3 f = material.params3.w > 0.5 ? f_schlick_spec(voh, albedo, metallic) : f_schlick(voh, f0);
-    vec3 spec = d_ggx(noh, a) * v_smith(nov, nol, a) * f;
+    if (iridescence_weight > 0.0)
+        f = mix(f, iridescence_fresnel, iridescence_weight);
+    float dv = aniso_strength > 0.0 ? aniso_dv(n, v, l, h, a) : d_ggx(noh, a) * v_smith(nov, nol, a);
+    vec3 spec = dv * f;
     vec3 diff = (1.0 - f) * (1.0 - metallic) * albedo / PI * diffuse_weight;
     return (diff + spec) * nol;
 }
@@ -131,25 +136,17 @@ float shadow_factor(vec3 world, vec3 n) {
     return sum / 9.0;
 }
 
-// A normal map's normal (texture tex of slot `slot`, XY scaled by `scale`, Z rebuilt when the
-// map is two-channel) in the vertex tangent frame around n. A frame that cannot be built
+// The tangent frame (t, b) around n for UVs nuv, in which a normal map's normal (texture tex of
+// slot `slot`, XY scaled by `scale`, Z rebuilt when the map is two-channel) or the anisotropy
+// direction lies: the vertex tangent's. A frame that cannot be built
 // from the vertex tangent (none given, or one parallel to the normal, as files sometimes hold)
 // comes from screen-space derivatives of position and UV instead, and a frame that degenerates
 // even so leaves the geometric normal: a normalize() of a zero vector is NaN, which would paint
 // the face black. The derivatives are taken outside any branch, where they are defined.
-vec3 mapped_normal(sampler2D tex, int slot, float scale, bool two_channel, vec3 n) {
-    vec2 nuv = slot_uv(slot, in_uv, in_uv1);
+void tangent_frame(vec3 n, vec2 nuv, out vec3 t, out vec3 b) {
     vec3 dp1 = dFdx(in_world), dp2 = dFdy(in_world);
     vec2 du1 = dFdx(nuv), du2 = dFdy(nuv);
-    vec3 tn = texture(tex, nuv).xyz * 2.0 - 1.0;
-    if (two_channel) {
-        // A two-channel map (BC5, what export makes of every normal map): blue samples 0, so Z
-        // is rebuilt from X and Y (a tangent-space normal has unit length and points out).
-        tn.z = sqrt(clamp(1.0 - dot(tn.xy, tn.xy), 0.0, 1.0));
-    }
-    tn.xy *= scale;
-    vec3 t = in_tangent.xyz - n * dot(n, in_tangent.xyz);
-    vec3 b;
+    t = in_tangent.xyz - n * dot(n, in_tangent.xyz);
     if (dot(t, t) < 1e-6 * max(dot(in_tangent.xyz, in_tangent.xyz), 1e-6)) {
         vec3 dp2perp = cross(dp2, n), dp1perp = cross(n, dp1);
         t = dp2perp * du1.x + dp1perp * du2.x;
@@ -161,6 +158,19 @@ vec3 mapped_normal(sampler2D tex, int slot, float scale, bool two_channel, vec3 
         t = normalize(t);
         b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
     }
+}
+
+vec3 mapped_normal(sampler2D tex, int slot, float scale, bool two_channel, vec3 n) {
+    vec2 nuv = slot_uv(slot, in_uv, in_uv1);
+    vec3 tn = texture(tex, nuv).xyz * 2.0 - 1.0;
+    if (two_channel) {
+        // A two-channel map (BC5, what export makes of every normal map): blue samples 0, so Z
+        // is rebuilt from X and Y (a tangent-space normal has unit length and points out).
+        tn.z = sqrt(clamp(1.0 - dot(tn.xy, tn.xy), 0.0, 1.0));
+    }
+    tn.xy *= scale;
+    vec3 t, b;
+    tangent_frame(n, nuv, t, b);
     vec3 s = mat3(t, b, n) * tn;
     return dot(s, s) > 1e-12 ? normalize(s) : n;
 }
@@ -284,6 +294,16 @@ void main() {
     if (frame.counts.z == 1u && material.params2.y != 2.0 && material.params5.x <= 0.0)
         ao *= texture(ssao_tex, gl_FragCoord.xy / frame.cluster_params.zw).r;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
+    if (material.anisotropy.x > 0.0) {
+        vec2 auv = slot_uv(SLOT_ANISOTROPY, in_uv, in_uv1);
+        vec3 at, ab;
+        tangent_frame(geo_n, auv, at, ab);
+        anisotropy_setup(geo_n, at, ab, auv);
+    }
+    if (material.iridescence.x > 0.0) {
+        vec3 df0 = material.params3.w > 0.5 ? dielectric_spec.rgb : vec3(0.04);
+        iridescence_setup(clamp(abs(dot(n, v)), 1e-4, 1.0), mix(df0, base.rgb, metallic));
+    }
     vec3 color = vec3(0.0);
     vec4 sheen = sheen_params(); // w 0: no sheen
     vec3 sheen_light = vec3(0.0);
@@ -338,8 +358,11 @@ void main() {
         f0 = mix(dielectric_spec.rgb, base.rgb, metallic);
         spec_f = f0 * ab.x + (dielectric_spec.w + (1.0 - dielectric_spec.w) * metallic) * ab.y;
     }
+    if (iridescence_weight > 0.0) // the film's reflectance times the lobe's albedo
+        spec_f = mix(spec_f, iridescence_fresnel * (ab.x + ab.y), iridescence_weight);
     vec3 amb_diffuse = sky_diffuse(n) * base.rgb * (1.0 - metallic) * (1.0 - spec_f) * diffuse_weight;
-    vec3 amb_specular = environment_specular(in_world, reflect(-v, n), rough) * spec_f;
+    vec3 refl_n = aniso_strength > 0.0 ? aniso_bent_normal(n, v, rough) : n;
+    vec3 amb_specular = environment_specular(in_world, reflect(-v, refl_n), rough) * spec_f;
     color += (amb_diffuse + amb_specular) * (ao * frame.ambient.x);
     if (transmission > 0.0) // what shows through, less what the surface reflects
         color += transmitted_light(n, v, base.rgb, rough) * transmission * (1.0 - metallic) *

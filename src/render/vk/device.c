@@ -250,6 +250,17 @@ static rill_result pick_device(rill__gpu *gpu, rill_error *err) {
     gpu->qfam = best_q;
     vkGetPhysicalDeviceProperties(gpu->pd, &gpu->props);
     vkGetPhysicalDeviceMemoryProperties(gpu->pd, &gpu->memprops);
+    /* RILL_MAX_STAGE_SAMPLERS lowers the device's per-stage sampler limit, to see on any machine
+     * what a device at Vulkan's minimum (16) does with Rill's pipelines (pipeline.c refuses them
+     * by name). It can only lower the limit. */
+    const char *cap = getenv("RILL_MAX_STAGE_SAMPLERS");
+    if (cap && cap[0]) {
+        unsigned long v = strtoul(cap, NULL, 10);
+        VkPhysicalDeviceLimits *l = &gpu->props.limits;
+        if (v < l->maxPerStageDescriptorSamplers) {
+            l->maxPerStageDescriptorSamplers = (uint32_t)v;
+        }
+    }
     return RILL_OK;
 }
 

@@ -203,12 +203,64 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
     return RILL_OK;
 }
 
+/* The pipeline's descriptors of each kind, counted per shader stage (every binding is visible
+ * to every stage of its pipeline), against the device's per-stage limits. Vulkan guarantees
+ * only 16 samplers per stage, and a material alone binds 17 textures (RILL_MATERIAL_TEX_NUM),
+ * the opaque pass 11 more: on a device below that the renderer cannot be created, and says so
+ * here by name and number instead of failing inside the driver. */
+static rill_result check_stage_limits(const rill__gpu *gpu, const rill__pipe_desc *d,
+                                      rill_error *err) {
+    uint32_t tex = 0, ubo = 0, ssbo = 0, simg = 0, smp = 0;
+    for (uint32_t s = 0; s < d->set_count; s++) {
+        for (uint32_t i = 0; i < RILL__MAX_BINDINGS && d->sets[s].bindings[i] != RILL__BIND_NONE;
+             i++) {
+            rill__bind_kind k = d->sets[s].bindings[i];
+            tex += k == RILL__BIND_TEXTURE || k == RILL__BIND_SAMPLED_IMAGE;
+            smp += k == RILL__BIND_TEXTURE || k == RILL__BIND_SAMPLER;
+            ubo += k == RILL__BIND_UNIFORM;
+            ssbo += k == RILL__BIND_STORAGE;
+            simg += k == RILL__BIND_STORAGE_IMAGE;
+        }
+    }
+    const VkPhysicalDeviceLimits *l = &gpu->props.limits;
+    const struct {
+        uint32_t need, have;
+        const char *what, *limit;
+    } c[] = {
+        {smp, l->maxPerStageDescriptorSamplers, "samplers", "maxPerStageDescriptorSamplers"},
+        {tex, l->maxPerStageDescriptorSampledImages, "sampled images",
+         "maxPerStageDescriptorSampledImages"},
+        {ubo, l->maxPerStageDescriptorUniformBuffers, "uniform buffers",
+         "maxPerStageDescriptorUniformBuffers"},
+        {ssbo, l->maxPerStageDescriptorStorageBuffers, "storage buffers",
+         "maxPerStageDescriptorStorageBuffers"},
+        {simg, l->maxPerStageDescriptorStorageImages, "storage images",
+         "maxPerStageDescriptorStorageImages"},
+        {tex + ubo + ssbo + simg + d->color_count, l->maxPerStageResources, "resources",
+         "maxPerStageResources"},
+    };
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        if (c[i].need > c[i].have) {
+            rill_error_set(err, RILL_ERR_UNSUPPORTED,
+                           "render: pipeline '%s' binds %u %s per shader stage; this device (%s) "
+                           "allows %u (%s)",
+                           d->label ? d->label : "?", c[i].need, c[i].what, gpu->props.deviceName,
+                           c[i].have, c[i].limit);
+            return RILL_ERR_UNSUPPORTED;
+        }
+    }
+    return RILL_OK;
+}
+
 rill__pipe *rill__pipe_create(rill__gpu *gpu, const rill__pipe_desc *desc, rill_error *err) {
     RILL__GPU_GUARD(gpu);
     if (desc->set_count > RILL__MAX_SETS || desc->color_count > RILL__MAX_COLOR ||
         (!desc->cs && !desc->vs)) {
         rill_error_set(err, RILL_ERR_INVALID_ARGUMENT, "render: pipeline '%s': bad description",
                        desc->label ? desc->label : "?");
+        return NULL;
+    }
+    if (check_stage_limits(gpu, desc, err) != RILL_OK) {
         return NULL;
     }
     rill__pipe *p = rill_calloc_tagged(1, sizeof(*p), RILL_MEM_RENDER);
