@@ -206,8 +206,9 @@ static rill_result make_graphics(rill__gpu *gpu, rill__pipe *p, const rill__pipe
 /* The pipeline's descriptors of each kind, counted per shader stage (every binding is visible
  * to every stage of its pipeline), against the device's per-stage limits. Vulkan guarantees
  * only 16 samplers per stage, and a material alone binds 17 textures (RILL_MATERIAL_TEX_NUM),
- * the opaque pass 11 more: on a device below that the renderer cannot be created, and says so
- * here by name and number instead of failing inside the driver. */
+ * the lit passes the frame's (shadows, sky light, probes, decals...) besides: on a device below
+ * that the renderer cannot be created, and says so here by name and number instead of failing
+ * inside the driver. */
 static rill_result check_stage_limits(const rill__gpu *gpu, const rill__pipe_desc *d,
                                       rill_error *err) {
     uint32_t tex = 0, ubo = 0, ssbo = 0, simg = 0, smp = 0;
