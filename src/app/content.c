@@ -1038,6 +1038,7 @@ rill_result rill_content_snapshot(rill_content *c, rill_render_snapshot *out, ri
         memcpy(out->ambient, c->look.ambient, sizeof(out->ambient));
     /* project.toml's [rendering] ambient: the multiplier of worlds without a WorldEnvironment */
     out->ambient_scale = c->project.rendering.ambient;
+    out->ambient_scale_set = true; /* 0 there is no ambient light, not the default */
     return RILL_OK;
 }
 

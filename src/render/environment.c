@@ -409,10 +409,10 @@ void rill__view_environment(rill_renderer *r, const rill_render_snapshot *snap,
     const rill_world_environment *env = env_rs ? env_rs->data : NULL;
     clamp_src cs = {&r->env_warned, "WorldEnvironment", env_rs ? env_rs->source : 0};
 
-    /* Ambient: the environment's, else the snapshot's default (project.toml), else 1. */
-    float amb = env                                  ? env->ambient
-                : snap && snap->ambient_scale > 0.0f ? snap->ambient_scale
-                                                     : 1.0f;
+    /* Ambient: the environment's, else the snapshot's default (project.toml; 0 there is no
+     * ambient light when it says it set it), else 1. */
+    bool scale_given = snap && (snap->ambient_scale_set || snap->ambient_scale > 0.0f);
+    float amb = env ? env->ambient : scale_given ? snap->ambient_scale : 1.0f;
     out->ambient = rill__fix(&cs, "ambient", amb, 0.0f, 1000.0f, 1.0f);
 
     /* Sky mode: Auto is the atmosphere when there is one to show or a marked sun. */

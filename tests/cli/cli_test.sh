@@ -2455,6 +2455,25 @@ project_lit)
     for m in $(max_channel dark.png $shaded); do
         [ "$m" -le 5 ] || fail "with no ambient light the shaded face still shows $m"
     done
+    # The ambient setting as a project sets it: project.toml's [rendering] ambient (0 darkens the
+    # shaded face to black, 3 lifts it above the default), and a scene's WorldEnvironment.
+    cp -r "$p" q
+    printf '\n[rendering]\nambient = 0\n' >>q/project.toml
+    run 0 render q --size 160x120 --out q0.png
+    for m in $(max_channel q0.png $shaded); do
+        [ "$m" -le 5 ] || fail "project.toml ambient = 0: the shaded face still shows $m"
+    done
+    sed -i 's/^ambient = 0$/ambient = 3/' q/project.toml
+    run 0 render q --size 160x120 --out q3.png
+    set -- $(max_channel lit.png 64 66) $(max_channel q3.png 64 66)
+    [ "$2" -gt "$1" ] || fail "project.toml ambient = 3: the shaded face ($2) is not above the default ($1)"
+    cp -r "$p" w
+    printf 'entity 9 "Look" {\n    WorldEnvironment {\n        ambient: 0\n    }\n}\n' \
+        >>w/scenes/main.rsn
+    run 0 render w --size 160x120 --out w0.png
+    for m in $(max_channel w0.png $shaded); do
+        [ "$m" -le 5 ] || fail "WorldEnvironment ambient: 0 in the scene: the face still shows $m"
+    done
     ;;
 *)
     echo "unknown case $case_name" >&2

@@ -269,8 +269,10 @@ typedef struct rill_render_snapshot {
      * surface with c. rill_render_extract sets (0.2, 0.22, 0.26). */
     float ambient[3];
     /* The ambient multiplier of views without a WorldEnvironment (rill/render/environment.h):
-     * 0 = 1. rill_content sets it from project.toml's [rendering] ambient. */
+     * 0 = 1 unless ambient_scale_set, which makes it the value as given (0: no ambient light).
+     * rill_content sets both from project.toml's [rendering] ambient. */
     float ambient_scale;
+    bool ambient_scale_set;
     rill_render_environment environment;
     rill_render_wireframe wireframe;
     /* Every view of the frame in drawing order (rill_render_extract sorts them by order, then
