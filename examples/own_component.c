@@ -36,8 +36,7 @@ static void register_spinner(rill_world *w, void *user) {
     SPINNER = rill_world_register_component(
         w, &(rill_type_desc){.name = "Spinner",
                              RILL_TYPE_LAYOUT(spinner),
-                             .fields = fields,
-                             .field_count = RILL_COUNTOF(fields),
+                             RILL_FIELDS(fields),
                              .doc = "turns its entity about an axis (examples/own_component.c)"});
 }
 

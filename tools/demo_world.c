@@ -136,18 +136,15 @@ void rill_demo_register_components(rill_world *world) {
     };
     rill_world_register_component(world, &(rill_type_desc){.name = "DemoBuilding",
                                                            RILL_TYPE_LAYOUT(demo_building),
-                                                           .fields = building_fields,
-                                                           .field_count = 3,
+                                                           RILL_FIELDS(building_fields),
                                                            .doc = "demo: a building's root"});
     rill_world_register_component(world, &(rill_type_desc){.name = "DemoProp",
                                                            RILL_TYPE_LAYOUT(demo_prop),
-                                                           .fields = prop_fields,
-                                                           .field_count = 2,
+                                                           RILL_FIELDS(prop_fields),
                                                            .doc = "demo: a placed object"});
     rill_world_register_component(world, &(rill_type_desc){.name = "DemoLight",
                                                            RILL_TYPE_LAYOUT(demo_light),
-                                                           .fields = light_fields,
-                                                           .field_count = 3,
+                                                           RILL_FIELDS(light_fields),
                                                            .doc = "demo: a point light"});
 }
 

@@ -52,12 +52,9 @@ static void register_bench_components(rill_world *w) {
         RILL_FIELD_WITH(collider, half_extents, VEC3, RILL_FIELD_MIN(0), .default_value = half),
         RILL_FIELD_WITH(collider, friction, F32, RILL_FIELD_RANGE(0, 1), .default_value = &fr),
     };
-    rill_type_desc mr = {.name = "MeshRenderer",
-                         RILL_TYPE_LAYOUT(mesh_renderer),
-                         .fields = mr_fields,
-                         .field_count = 3};
-    rill_type_desc co = {
-        .name = "Collider", RILL_TYPE_LAYOUT(collider), .fields = co_fields, .field_count = 3};
+    rill_type_desc mr = {
+        .name = "MeshRenderer", RILL_TYPE_LAYOUT(mesh_renderer), RILL_FIELDS(mr_fields)};
+    rill_type_desc co = {.name = "Collider", RILL_TYPE_LAYOUT(collider), RILL_FIELDS(co_fields)};
     rill_world_register_component(w, &mr);
     rill_world_register_component(w, &co);
 }

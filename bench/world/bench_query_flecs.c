@@ -95,8 +95,7 @@ static void flecs_loop(ecs_world_t *ecs, ecs_query_t *q) {
 static rill_component register_velocity(rill_world *w) {
     static const rill_field fields[] = {RILL_FIELD(velocity, v, VEC3),
                                         RILL_FIELD(velocity, flags, U32)};
-    rill_type_desc d = {
-        .name = "Velocity", RILL_TYPE_LAYOUT(velocity), .fields = fields, .field_count = 2};
+    rill_type_desc d = {.name = "Velocity", RILL_TYPE_LAYOUT(velocity), RILL_FIELDS(fields)};
     return rill_world_register_component(w, &d);
 }
 

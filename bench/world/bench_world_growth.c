@@ -57,8 +57,7 @@ static bool setup(bench *b) {
     static const rill_field mesh_fields[] = {RILL_FIELD(mesh_ref, asset, U32),
                                              RILL_FIELD(mesh_ref, mesh, U32),
                                              RILL_FIELD(mesh_ref, primitive, U32)};
-    rill_type_desc md = {
-        .name = "MeshRef", RILL_TYPE_LAYOUT(mesh_ref), .fields = mesh_fields, .field_count = 3};
+    rill_type_desc md = {.name = "MeshRef", RILL_TYPE_LAYOUT(mesh_ref), RILL_FIELDS(mesh_fields)};
     rill_type_desc sd = {.name = "Shown", RILL_TYPE_LAYOUT(tag)};
     rill_type_desc kd = {.name = "Mask", RILL_TYPE_LAYOUT(uint32_t)};
     b->w = rill_world_create(NULL, NULL);

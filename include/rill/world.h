@@ -189,8 +189,8 @@ typedef void (*rill_component_hook)(rill_world *world, rill_entity entity, void 
  *   size, align: sizeof / _Alignof of the C struct (size required; align 0 = 8 capped to size's
  *                natural alignment, max 16).
  *   flags:       RILL_TYPE_* bits.
- *   fields:      field_count field descriptions; fields may leave padding or private bytes
- *                undescribed (they are copied but not written to text).
+ *   fields:      field_count field descriptions (RILL_FIELDS(array) sets both); fields may leave
+ *                padding or private bytes undescribed (they are copied but not written to text).
  *   defaults:    optional prototype object of `size` bytes, applied before the per-field defaults
  *                (handy for C structs with many non-zero defaults). NULL = zero.
  *   on_add, on_remove, hook_user: optional component hooks (components only). */
@@ -207,6 +207,11 @@ typedef struct rill_type_desc {
     void *hook_user;
     const char *doc;
 } rill_type_desc;
+
+/* A rill_type_desc's fields and field_count from one array of rill_field, counted by the compiler
+ * (an array, never a pointer): {.name = "Health", RILL_TYPE_LAYOUT(health), RILL_FIELDS(fields)}.
+ */
+#define RILL_FIELDS(array) .fields = (array), .field_count = (uint32_t)RILL_COUNTOF(array)
 
 /* Fills a rill_field for member `member` of struct `T` with type RILL_FIELD_<TYPE>. */
 #define RILL_FIELD(T, member, TYPE)                                                                \

@@ -207,8 +207,7 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
         rill_type_desc cd = {.name = "SceneChannels",
                              RILL_TYPE_LAYOUT(rill_scene_channels),
                              .flags = RILL_TYPE_NO_SERIALIZE,
-                             .fields = channel_fields,
-                             .field_count = 2,
+                             RILL_FIELDS(channel_fields),
                              .doc = "scene channel mask (rill/channels.h)"};
         rill_component c = rill_world_find_component(world, cd.name);
         m->comp = c.id ? c : rill_world_register_component(world, &cd);
@@ -221,8 +220,7 @@ rill_result rill_channels_attach(rill_world *world, rill_error *err) {
     if (!m->authored.id) {
         rill_type_desc ad = {.name = "ChannelMask",
                              RILL_TYPE_LAYOUT(rill_channel_mask),
-                             .fields = authored_fields,
-                             .field_count = 1,
+                             RILL_FIELDS(authored_fields),
                              .doc = "scene channels set explicitly in a scene (bits: 1 context, 2 "
                                     "selectable, 4 preserve-identity, 8 ghost; rill/channels.h)"};
         rill_component c = rill_world_find_component(world, ad.name);

@@ -41,8 +41,7 @@ static rill_component register_collider(rill_world *world) {
     rill_type_desc t = {
         .name = "Collider",
         RILL_TYPE_LAYOUT(rill_collider),
-        .fields = fields,
-        .field_count = (uint32_t)RILL_COUNTOF(fields),
+        RILL_FIELDS(fields),
         .doc = "a collision shape; static unless the entity also has a RigidBody",
     };
     return rill_world_register_component(world, &t);
@@ -72,8 +71,7 @@ static rill_component register_body(rill_world *world) {
     rill_type_desc t = {
         .name = "RigidBody",
         RILL_TYPE_LAYOUT(rill_rigid_body),
-        .fields = fields,
-        .field_count = (uint32_t)RILL_COUNTOF(fields),
+        RILL_FIELDS(fields),
         .doc = "makes the entity's Collider move (dynamic) or be moved by its Transform "
                "(kinematic)",
     };

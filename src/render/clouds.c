@@ -54,8 +54,7 @@ rill_result rill__clouds_register(rill_world *w, rill_render_components *out, ri
     const rill_type_desc d = {
         .name = "Clouds",
         RILL_TYPE_LAYOUT(rill_render_clouds),
-        .fields = cloud_fields,
-        .field_count = (uint32_t)(sizeof(cloud_fields) / sizeof(cloud_fields[0])),
+        RILL_FIELDS(cloud_fields),
         .defaults = &def,
         .doc =
             "a raymarched cloud layer in the physical sky (and its image-based light), routed to "

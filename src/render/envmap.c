@@ -61,8 +61,7 @@ rill_result rill__envmap_register(rill_world *w, rill_render_components *out, ri
     const rill_type_desc d = {
         .name = "EnvironmentMapLight",
         RILL_TYPE_LAYOUT(rill_render_environment_map_light),
-        .fields = envmap_fields,
-        .field_count = (uint32_t)(sizeof(envmap_fields) / sizeof(envmap_fields[0])),
+        RILL_FIELDS(envmap_fields),
         .defaults = &def,
         .doc = "an image as the source of the image-based light instead of the sky, routed to "
                "cameras"};

@@ -31,8 +31,7 @@ rill_result rill_render_register_components(rill_world *world, rill_render_compo
     rill_type_desc mi = {.name = "MeshInstance",
                          RILL_TYPE_LAYOUT(rill_mesh_instance),
                          .flags = RILL_TYPE_NO_SERIALIZE,
-                         .fields = mesh_instance_fields,
-                         .field_count = 2,
+                         RILL_FIELDS(mesh_instance_fields),
                          .doc = "renderer mesh + material handles"};
     rill_model_components mc;
     if (rill_scene_model_register(world, &mc, err) != RILL_OK) {

@@ -88,15 +88,13 @@ rill_result rill__vfog_register(rill_world *w, rill_render_components *out, rill
     const rill_type_desc d[2] = {
         {.name = "VolumetricFog",
          RILL_TYPE_LAYOUT(rill_render_volumetric_fog),
-         .fields = vfog_fields,
-         .field_count = (uint32_t)(sizeof(vfog_fields) / sizeof(vfog_fields[0])),
+         RILL_FIELDS(vfog_fields),
          .defaults = &vfog_default,
          .doc = "volumetric fog (a froxel volume lit by the sun and sky; Medium and High tiers), "
                 "routed to cameras"},
         {.name = "FogVolume",
          RILL_TYPE_LAYOUT(rill_render_fog_volume),
-         .fields = box_fields,
-         .field_count = (uint32_t)(sizeof(box_fields) / sizeof(box_fields[0])),
+         RILL_FIELDS(box_fields),
          .defaults = &box_default,
          .doc = "a box of fog (the transform maps the unit cube onto it) in the volumetric fog of "
                 "every camera that has one"},

@@ -122,15 +122,13 @@ rill_result rill__gi_register_components(rill_world *w, rill_render_components *
     rill_type_desc d[2] = {
         {.name = "GlobalIllumination",
          RILL_TYPE_LAYOUT(rill_render_global_illumination),
-         .fields = gi_fields,
-         .field_count = (uint32_t)(sizeof(gi_fields) / sizeof(gi_fields[0])),
+         RILL_FIELDS(gi_fields),
          .defaults = &gi_default,
          .doc = "global illumination tier, strength and debug view, authored on a non-camera "
                 "entity and routed to cameras"},
         {.name = "ScreenSpaceGi",
          RILL_TYPE_LAYOUT(rill_render_screen_space_gi),
-         .fields = ssgi_fields,
-         .field_count = (uint32_t)(sizeof(ssgi_fields) / sizeof(ssgi_fields[0])),
+         RILL_FIELDS(ssgi_fields),
          .defaults = &ssgi_default,
          .doc = "screen-space GI settings, routed to cameras; a camera holding them ignores "
                 "GlobalIllumination"},

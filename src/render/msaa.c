@@ -76,15 +76,13 @@ rill_result rill__msaa_register(rill_world *w, rill_render_components *out, rill
     const rill_type_desc d[2] = {
         {.name = "Msaa",
          RILL_TYPE_LAYOUT(rill_render_msaa),
-         .fields = msaa_fields,
-         .field_count = (uint32_t)RILL_COUNTOF(msaa_fields),
+         RILL_FIELDS(msaa_fields),
          .defaults = &msaa_default,
          .doc = "multisample anti-aliasing of the opaque pass, routed to cameras (off without "
                 "it; off while OrderIndependentTransparency is enabled)"},
         {.name = "OrderIndependentTransparency",
          RILL_TYPE_LAYOUT(rill_render_oit),
-         .fields = oit_fields,
-         .field_count = (uint32_t)RILL_COUNTOF(oit_fields),
+         RILL_FIELDS(oit_fields),
          .defaults = &oit_default,
          .doc = "transparent surfaces stored in per-pixel layers and blended in depth order, "
                 "routed to cameras"},

@@ -76,8 +76,7 @@ rill_result rill__ocean_register(rill_world *w, rill_render_components *out, ril
     const rill_type_desc d = {
         .name = "Water",
         RILL_TYPE_LAYOUT(rill_render_water),
-        .fields = water_fields,
-        .field_count = (uint32_t)(sizeof(water_fields) / sizeof(water_fields[0])),
+        RILL_FIELDS(water_fields),
         .defaults = &def,
         .doc = "an FFT ocean (JONSWAP spectrum, cascades simulated once a frame) on the entity's "
                "local plane y = 0 (on a camera: the world plane y = 0), infinite or `extent` "

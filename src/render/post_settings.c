@@ -141,8 +141,7 @@ static rill_result register_decal(rill_world *w, rill_error *err) {
                                                             .roughness_strength = 1.0f};
     rill_type_desc d = {.name = "ForwardDecal",
                         RILL_TYPE_LAYOUT(rill_render_forward_decal),
-                        .fields = decal_fields,
-                        .field_count = (uint32_t)RILL_COUNTOF(decal_fields),
+                        RILL_FIELDS(decal_fields),
                         .defaults = &decal_default,
                         .doc =
                             "a box (the entity's transform) painting colour, normal and roughness "
@@ -164,22 +163,19 @@ rill_result rill__post_register_components(rill_world *w, rill_render_components
     const rill_type_desc d[3] = {
         {.name = "ColorGrading",
          RILL_TYPE_LAYOUT(rill_render_color_grading),
-         .fields = grading_fields,
-         .field_count = (uint32_t)RILL_COUNTOF(grading_fields),
+         RILL_FIELDS(grading_fields),
          .defaults = &grading_default,
          .doc = "exposure, white balance, contrast, saturation, lift/gamma/gain and a .cube "
                 "table, routed to cameras"},
         {.name = "DepthOfField",
          RILL_TYPE_LAYOUT(rill_render_dof),
-         .fields = dof_fields,
-         .field_count = (uint32_t)RILL_COUNTOF(dof_fields),
+         RILL_FIELDS(dof_fields),
          .defaults = &dof_default,
          .doc = "depth of field (thin lens; Gaussian or bokeh blur), routed to cameras; off at "
                 "Low"},
         {.name = "MotionBlur",
          RILL_TYPE_LAYOUT(rill_render_motion_blur),
-         .fields = motion_fields,
-         .field_count = (uint32_t)RILL_COUNTOF(motion_fields),
+         RILL_FIELDS(motion_fields),
          .defaults = &motion_default,
          .doc = "motion blur along camera and per-object motion vectors, routed to cameras; off "
                 "at Low"},

@@ -69,26 +69,21 @@ static const rill_field parallax_fields[] = {
      .doc = "Custom: metres along the probe's axes, default (1, 1, 1)"},
 };
 
-#define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
-
 rill_result rill__probe_register(rill_world *w, rill_error *err) {
     const rill_type_desc d[3] = {
         {.name = "LightProbe",
          RILL_TYPE_LAYOUT(rill_light_probe),
-         .fields = probe_fields,
-         .field_count = COUNT(probe_fields),
+         RILL_FIELDS(probe_fields),
          .doc = "a reflection probe: the entity's transform maps the unit cube onto the box it "
                 "influences"},
         {.name = "ReflectionProbeSource",
          RILL_TYPE_LAYOUT(rill_reflection_probe_source),
-         .fields = source_fields,
-         .field_count = COUNT(source_fields),
+         RILL_FIELDS(source_fields),
          .doc = "where a reflection probe's cube comes from (an equirectangular image or a .rmip "
                 "cube, or a capture of the scene)"},
         {.name = "ParallaxCorrection",
          RILL_TYPE_LAYOUT(rill_parallax_correction),
-         .fields = parallax_fields,
-         .field_count = COUNT(parallax_fields),
+         RILL_FIELDS(parallax_fields),
          .doc = "how a reflection probe's cube is projected: None, Auto (its box), Custom"},
     };
     for (int i = 0; i < 3; i++) {

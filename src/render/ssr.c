@@ -56,8 +56,7 @@ rill_result rill__ssr_register(rill_world *w, rill_render_components *out, rill_
     def = rill_render_ssr_query_defaults();
     rill_type_desc d = {.name = "ScreenSpaceReflections",
                         RILL_TYPE_LAYOUT(rill_render_ssr),
-                        .fields = ssr_fields,
-                        .field_count = (uint32_t)(sizeof(ssr_fields) / sizeof(ssr_fields[0])),
+                        RILL_FIELDS(ssr_fields),
                         .defaults = &def,
                         .doc = "screen-space reflections (half-resolution depth-pyramid trace, "
                                "blur pyramid, bilateral resolve), routed to cameras"};

@@ -50,8 +50,7 @@ rill_result rill__water_register(rill_world *w, rill_error *err) {
     const rill_type_desc d = {
         .name = "PoolWater",
         RILL_TYPE_LAYOUT(rill_render_pool_water),
-        .fields = water_fields,
-        .field_count = (uint32_t)(sizeof(water_fields) / sizeof(water_fields[0])),
+        RILL_FIELDS(water_fields),
         .defaults = &def,
         .doc = "a box of water (the transform maps the unit cube onto it; the surface is its top "
                "face) with Gerstner waves, sky reflection and depth tint"};

@@ -429,8 +429,7 @@ rill_component rill_scene_anim_register(rill_world *world, rill_error *err) {
         return c;
     rill_type_desc d = {.name = "AnimationPlayer",
                         RILL_TYPE_LAYOUT(rill_animation_player),
-                        .fields = player_fields,
-                        .field_count = sizeof(player_fields) / sizeof(player_fields[0]),
+                        RILL_FIELDS(player_fields),
                         .defaults = &player_default,
                         .doc = "plays a clip of this entity's Model (rill/scene/anim.h)"};
     c = rill_world_register_component(world, &d);

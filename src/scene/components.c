@@ -32,8 +32,7 @@ rill_scene_components rill_scene_register(rill_world *world) {
     rill_type_desc inst = {
         .name = "SceneInstance",
         RILL_TYPE_LAYOUT(rill_scene_instance),
-        .fields = inst_fields,
-        .field_count = (uint32_t)RILL_COUNTOF(inst_fields),
+        RILL_FIELDS(inst_fields),
         .doc = "an entity standing for the contents of another scene file",
     };
     const rill_field unk_fields[] = {
@@ -43,8 +42,7 @@ rill_scene_components rill_scene_register(rill_world *world) {
         .name = "SceneUnknown",
         RILL_TYPE_LAYOUT(rill_scene_unknown),
         .flags = RILL_TYPE_NO_SERIALIZE,
-        .fields = unk_fields,
-        .field_count = 1,
+        RILL_FIELDS(unk_fields),
         .doc = "verbatim text of components unknown when the scene was read",
     };
     out.instance = rill_world_register_component(world, &inst);

@@ -26,8 +26,7 @@ rill_component rill_script_register(rill_world *world) {
     };
     rill_type_desc d = {.name = "Script",
                         RILL_TYPE_LAYOUT(rill_script),
-                        .fields = fields,
-                        .field_count = RILL_COUNTOF(fields),
+                        RILL_FIELDS(fields),
                         .doc = "runs a Lua gameplay script on the entity"};
     return rill_world_register_component(world, &d);
 }

@@ -55,8 +55,7 @@ static bool register_gate_data(rill_stream *s) {
         s->world, &(rill_type_desc){.name = "StreamingState",
                                     RILL_TYPE_LAYOUT(rill_streaming_state),
                                     .flags = RILL_TYPE_NO_SERIALIZE,
-                                    .fields = fields,
-                                    .field_count = RILL_COUNTOF(fields),
+                                    RILL_FIELDS(fields),
                                     .doc = "the streaming gate and camera, set by the stream"});
     s->off_event = rill_world_find_event(s->world, "StreamingTurnedOff");
     if (!s->off_event.id) {

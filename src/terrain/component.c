@@ -86,8 +86,7 @@ rill_component rill_terrain_register(rill_world *world) {
     rill_type_desc t = {
         .name = "Terrain",
         RILL_TYPE_LAYOUT(rill_terrain),
-        .fields = fields,
-        .field_count = (uint32_t)RILL_COUNTOF(fields),
+        RILL_FIELDS(fields),
         .defaults = &defaults,
         .doc = "a chunked heightmap terrain with splat layers and physics colliders",
     };
