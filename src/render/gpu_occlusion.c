@@ -182,10 +182,13 @@ rill_result rill__gc_occl_record(rill_renderer *r, rill__gc_occl *o, rill__cmd *
     rill__buf *pbuf = NULL;
     uint64_t poff = 0;
     occl_params *p = rill__frame_alloc(cmd, sizeof(occl_params), 16, &pbuf, &poff);
-    if (!p || !o || !o->hiz) {
+    const rill__img_desc *dd = rill__img_get_desc(depth);
+    /* The pyramid was made for the view's 3D size; the levels' coverage (a texel of level n
+     * covers 2^(n + 1) pixels) holds only for the depth image it halves, so it follows that. */
+    if (!p || !o || !ensure_pyramid(r, o, dd->width, dd->height)) {
         return RILL_ERR_OUT_OF_MEMORY;
     }
-    const rill__img_desc *dd = rill__img_get_desc(depth), *hd = rill__img_get_desc(o->hiz);
+    const rill__img_desc *hd = rill__img_get_desc(o->hiz);
     memset(p, 0, sizeof(*p));
     memcpy(p->view_proj, vs->view_proj, sizeof(p->view_proj));
     p->screen[0] = (float)dd->width;
