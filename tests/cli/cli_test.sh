@@ -1673,6 +1673,27 @@ RSN
     run 2 render mt/screen.gltf --out x.png --debug-view shading
     expect_err "one of normals, motion, stats, culling, cameras, material"
     ;;
+render_decals)
+    # A ForwardDecal from a scene file (issue 27): decal_scene.rsn paints decal_paint.png onto the
+    # floor through the project's file system; the forward_decal pass runs and the picture differs
+    # from the scene without the decal; a missing map is warned about by name and the frame still
+    # renders; the decal in a hidden channel paints nothing (the picture without it).
+    d="$RILL_SOURCE_DIR/tests/render/data"
+    cp "$d/decal_scene.rsn" "$d/cube_striped.glb" "$d/decal_paint.png" .
+    run 0 render decal_scene.rsn --size 96x64 --validation --dump-graph --out decal.png
+    grep -Eq "^ *[0-9]+ forward_decal\$" out.txt || fail "no forward_decal pass"
+    expect_png decal.png 500
+    sed '/ForwardDecal {/,/^    }/d' decal_scene.rsn >plain.rsn
+    run 0 render plain.rsn --size 96x64 --out plain.png
+    "$PNG_SAME" decal.png plain.png >/dev/null 2>&1 && fail "the decal changed nothing"
+    sed 's/decal_paint.png/maps\/nope.png/' decal_scene.rsn >missing.rsn
+    run 0 render missing.rsn --size 96x64 --validation --out missing.png
+    expect_err "maps/nope.png"
+    sed 's/^    ForwardDecal {/    ChannelMask { mask: 1048576 }\n    ForwardDecal {/' decal_scene.rsn \
+        >hidden.rsn
+    run 0 render hidden.rsn --size 96x64 --channel bit20=hidden --out hidden.png
+    "$PNG_SAME" hidden.png plain.png >out2.txt 2>&1 || fail "a hidden decal still paints: $(cat out2.txt)"
+    ;;
 render_cameras)
     # Every camera of a scene in the one image (issue 27): cameras_scene.rsn has "Left" (with its
     # own Bloom) and "Right" side by side. Both render, each with its own passes; bloom runs for
