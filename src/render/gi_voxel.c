@@ -9,7 +9,11 @@
  *             triangle or one instance examined = 1); each brick job (rill_jobs_for over the
  *             renderer's jobs) clears its brick on first touch, walks the resident instances
  *             overlapping it from where it stopped and stops when its share is spent, so a brick
- *             may take several frames; a finished brick is uploaded by gi_voxel_gpu.c. */
+ *             may take several frames; a finished brick is uploaded by gi_voxel_gpu.c. Which
+ *             instances overlap which of the frame's bricks is found first, in one pass over the
+ *             instances (each one's brick range per cascade), so a brick's share goes to the
+ *             instances it holds, not to examining every resident one (the demo city has ~10,000).
+ */
 #include "gi_voxel.h"
 
 #include <math.h>
@@ -64,6 +68,7 @@ void rill__vox_destroy(rill_renderer *r) {
         rill_free(vx->cascades[c].voxels);
     }
     rill_array_free(&vx->insts);
+    rill_array_free(&vx->near);
     rill_map_free(ids_of(vx));
     rill_free(vx);
     r->vox = NULL;
@@ -99,39 +104,47 @@ static void brick_dirty(rill__vox_brick *b) {
     b->started = false;
 }
 
+/* The world bricks b0..b1 (inclusive, each axis) of cascade c's region that world box [mn, mx]
+ * touches, one voxel more; false when it touches none (or the cascade is not placed). */
+static bool brick_range(const rill__vox *vx, uint32_t c, const float mn[3], const float mx[3],
+                        int32_t b0[3], int32_t b1[3]) {
+    const rill__vox_cascade *cc = &vx->cascades[c];
+    if (!cc->placed) {
+        return false;
+    }
+    float s = rill__vox_size(c);
+    for (int k = 0; k < 3; k++) {
+        float lo = floorf(mn[k] / s) - 1.0f, hi = floorf(mx[k] / s) + 1.0f;
+        float r0 = (float)cc->origin[k], r1 = (float)(cc->origin[k] + RILL__VOX_RES - 1);
+        if (!(hi >= r0 && lo <= r1)) {
+            return false;
+        }
+        int32_t v0 = (int32_t)(lo > r0 ? lo : r0), v1 = (int32_t)(hi < r1 ? hi : r1);
+        b0[k] = floor_div(v0, RILL__VOX_BRICK);
+        b1[k] = floor_div(v1, RILL__VOX_BRICK);
+    }
+    return true;
+}
+
+/* The texel brick (index in a cascade's bricks) holding world brick (x, y, z). */
+static uint32_t brick_at(int32_t x, int32_t y, int32_t z) {
+    return (uint32_t)(wrap(x, RILL__VOX_BRICKS_SIDE) +
+                      RILL__VOX_BRICKS_SIDE *
+                          (wrap(y, RILL__VOX_BRICKS_SIDE) +
+                           RILL__VOX_BRICKS_SIDE * wrap(z, RILL__VOX_BRICKS_SIDE)));
+}
+
 /* Marks the bricks of every cascade that world box [mn, mx] touches (one voxel more) dirty. */
 static void dirty_box(rill__vox *vx, const float mn[3], const float mx[3]) {
     for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
-        rill__vox_cascade *cc = &vx->cascades[c];
-        if (!cc->placed) {
-            continue;
-        }
-        float s = rill__vox_size(c);
         int32_t b0[3], b1[3];
-        bool out = false;
-        for (int k = 0; k < 3; k++) {
-            float lo = floorf(mn[k] / s) - 1.0f, hi = floorf(mx[k] / s) + 1.0f;
-            float r0 = (float)cc->origin[k], r1 = (float)(cc->origin[k] + RILL__VOX_RES - 1);
-            if (!(hi >= r0 && lo <= r1)) {
-                out = true;
-                break;
-            }
-            int32_t v0 = (int32_t)(lo > r0 ? lo : r0), v1 = (int32_t)(hi < r1 ? hi : r1);
-            b0[k] = floor_div(v0, RILL__VOX_BRICK);
-            b1[k] = floor_div(v1, RILL__VOX_BRICK);
-        }
-        if (out) {
+        if (!brick_range(vx, c, mn, mx, b0, b1)) {
             continue;
         }
         for (int32_t z = b0[2]; z <= b1[2]; z++) {
             for (int32_t y = b0[1]; y <= b1[1]; y++) {
                 for (int32_t x = b0[0]; x <= b1[0]; x++) {
-                    uint32_t i =
-                        (uint32_t)(wrap(x, RILL__VOX_BRICKS_SIDE) +
-                                   RILL__VOX_BRICKS_SIDE *
-                                       (wrap(y, RILL__VOX_BRICKS_SIDE) +
-                                        RILL__VOX_BRICKS_SIDE * wrap(z, RILL__VOX_BRICKS_SIDE)));
-                    brick_dirty(&cc->bricks[i]);
+                    brick_dirty(&vx->cascades[c].bricks[brick_at(x, y, z)]);
                 }
             }
         }
@@ -327,6 +340,10 @@ typedef struct brick_job {
 typedef struct vox_frame {
     brick_job jobs[VOX_JOBS_MAX];
     uint32_t count;
+    /* job j's overlapping instance slots, in slot order: near[first[j] .. first[j + 1]) */
+    const uint32_t *near;
+    uint32_t first[VOX_JOBS_MAX + 1];
+    int8_t job_of[RILL__VOX_CASCADES][RILL__VOX_BRICKS]; /* -1: not worked on this frame */
 } vox_frame;
 
 /* The world voxel of texel brick i's low corner in cascade cc. */
@@ -341,7 +358,7 @@ static void brick_origin(const rill__vox_cascade *cc, uint32_t i, int32_t lo[3])
     }
 }
 
-static void run_brick(brick_job *j) {
+static void run_brick(brick_job *j, const uint32_t *near, uint32_t near_count) {
     rill__vox *vx = j->vx;
     rill__vox_cascade *cc = &vx->cascades[j->cascade];
     rill__vox_brick *b = &cc->bricks[j->brick];
@@ -363,10 +380,15 @@ static void run_brick(brick_job *j) {
         bmin[k] = (float)lo[k] * s;
         bmax[k] = (float)(lo[k] + RILL__VOX_BRICK) * s;
     }
-    while (b->next_inst < vx->insts.len) {
+    uint32_t n = 0; /* the first overlapping slot at or after the cursor */
+    while (n < near_count && near[n] < b->next_inst) {
+        n++;
+    }
+    for (; n < near_count; n++) {
         if (j->used >= j->allot) {
             return; /* its share is spent: the cursor stays for the next frame */
         }
+        b->next_inst = near[n];
         const rill__vox_inst *in = &vx->insts.data[b->next_inst];
         if (b->next_tri == 0) {
             j->used++; /* the instance's bounds examined */
@@ -375,7 +397,6 @@ static void run_brick(brick_job *j) {
                 touch = in->box_max[k] >= bmin[k] && in->box_min[k] <= bmax[k];
             }
             if (!touch) {
-                b->next_inst++;
                 continue;
             }
         }
@@ -387,11 +408,12 @@ static void run_brick(brick_job *j) {
         j->added += (int32_t)rill__vox_raster(in, lo, s, words, b->next_tri, &count);
         j->used += count;
         b->next_tri += count;
-        if (b->next_tri >= in->tri_count) {
-            b->next_tri = 0;
-            b->next_inst++;
+        if (b->next_tri < in->tri_count) {
+            return; /* its share is spent inside this instance */
         }
+        b->next_tri = 0;
     }
+    b->next_inst = vx->insts.len;
     j->finished = true;
 }
 
@@ -399,7 +421,8 @@ static void run_range(void *arg, uint32_t begin, uint32_t end, uint32_t index) {
     (void)index;
     vox_frame *f = arg;
     for (uint32_t i = begin; i < end; i++) {
-        run_brick(&f->jobs[i]);
+        uint32_t n = f->first[i + 1] - f->first[i];
+        run_brick(&f->jobs[i], n ? f->near + f->first[i] : NULL, n);
     }
 }
 
@@ -422,6 +445,62 @@ static void plan_bricks(rill__vox *vx, vox_frame *f) {
     }
 }
 
+/* One pass over the resident instances: how many of them each of the frame's bricks may hold
+ * (fill false) or, fill true, their slots into near (in slot order, as the cursors need). */
+static void near_pass(rill__vox *vx, vox_frame *f, uint32_t *at, bool fill) {
+    for (uint32_t s = 0; s < vx->insts.len; s++) {
+        const rill__vox_inst *in = &vx->insts.data[s];
+        if (in->id == 0) {
+            continue;
+        }
+        for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {
+            int32_t b0[3], b1[3];
+            if (!brick_range(vx, c, in->box_min, in->box_max, b0, b1)) {
+                continue;
+            }
+            for (int32_t z = b0[2]; z <= b1[2]; z++) {
+                for (int32_t y = b0[1]; y <= b1[1]; y++) {
+                    for (int32_t x = b0[0]; x <= b1[0]; x++) {
+                        int32_t j = f->job_of[c][brick_at(x, y, z)];
+                        if (j >= 0 && fill) {
+                            vx->near.data[at[j]++] = s;
+                        } else if (j >= 0) {
+                            at[j]++;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Which instances overlap which of the frame's bricks (f->near, f->first). False when out of
+ * memory (no brick is worked on this frame). */
+static bool gather_near(rill__vox *vx, vox_frame *f) {
+    memset(f->job_of, -1, sizeof(f->job_of));
+    for (uint32_t i = 0; i < f->count; i++) {
+        f->job_of[f->jobs[i].cascade][f->jobs[i].brick] = (int8_t)i;
+    }
+    uint32_t at[VOX_JOBS_MAX] = {0};
+    near_pass(vx, f, at, false);
+    f->first[0] = 0;
+    for (uint32_t i = 0; i < f->count; i++) {
+        f->first[i + 1] = f->first[i] + at[i];
+        at[i] = f->first[i];
+    }
+    vx->near.len = 0;
+    f->near = NULL;
+    if (f->first[f->count] == 0) {
+        return true; /* no instance near any of them: they finish empty */
+    }
+    if (!rill_array_push_n(&vx->near, f->first[f->count])) {
+        return false;
+    }
+    near_pass(vx, f, at, true);
+    f->near = vx->near.data;
+    return true;
+}
+
 void rill__vox_update(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *snap,
                       const float cam[3]) {
     if (vx->frame == r->frame_counter) {
@@ -433,6 +512,9 @@ void rill__vox_update(rill_renderer *r, rill__vox *vx, const rill_render_snapsho
     track(r, vx, snap);
     vox_frame f;
     plan_bricks(vx, &f);
+    if (f.count && !gather_near(vx, &f)) {
+        f.count = 0; /* out of memory: nothing voxelized this frame */
+    }
     if (f.count) {
         rill_jobs_for(r->desc.jobs, f.count, 1, run_range, &f);
     }

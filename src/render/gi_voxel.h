@@ -74,6 +74,7 @@ typedef struct rill__vox_cascade {
 typedef struct rill__vox {
     rill__vox_cascade cascades[RILL__VOX_CASCADES];
     RILL_ARRAY(rill__vox_inst) insts; /* stable slots (cursors index them) */
+    RILL_ARRAY(uint32_t) near;        /* this frame's bricks' overlapping slots (gi_voxel.c) */
     uint32_t live;                    /* slots in use */
     uint64_t frame;                   /* the last frame voxelized */
     uint32_t budget;                  /* work units a frame may spend */
