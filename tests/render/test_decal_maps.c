@@ -1,11 +1,11 @@
 /* ForwardDecal maps and the tiled decal pass (rill/render/post.h) on lavapipe, 96x64, validation
  * on: an albedo map paints only where its alpha covers (the half of the box it covers, greener);
  * a normal-only map changes the shading inside the box and nowhere else, and at strength 0 changes
- * nothing; a roughness map changes the floor's highlight inside the box; a missing map is warned
- * about by name and the decal draws its colour as if it had none; a NaN box is skipped with a
- * warning while the other decals still draw; many decals over the floor (binned into tiles) paint
- * only inside their boxes; a decal entity in a hidden channel is not extracted, one in a ghost
- * channel is. */
+ * nothing; the angle fade paints fully, partly or not at all; a roughness map changes the floor's
+ * highlight inside the box; a missing map is warned about by name and the decal draws its colour as
+ * if it had none; a NaN box is skipped with a warning while the other decals still draw; many
+ * decals over the floor (binned into tiles) paint only inside their boxes; a decal entity in a
+ * hidden channel is not extracted, one in a ghost channel is. */
 #include "rill_test.h"
 
 #include "rill/asset.h"
@@ -282,6 +282,44 @@ static void test_missing_map_and_nan_box(void **state) {
     scene_close(&sc);
 }
 
+/* Angle fade: the box turned 45 degrees about X sees the floor at 45 degrees from its +Y. A fade
+ * from 60 to 80 degrees paints fully, one from 30 to 60 partly (between the floor and the full
+ * paint), one from 10 to 20 not at all (the frame without the decal). */
+static void test_angle_fade(void **state) {
+    (void)state;
+    scene sc;
+    if (!scene_open(&sc, "decal_fade")) {
+        skip();
+    }
+    static uint8_t base[W * H * 4], full[W * H * 4];
+    scene_render(&sc, NULL, 0, 2);
+    memcpy(base, sc.px, sizeof(base));
+    rill_render_decal d = box_decal(0, 0, 1.0f, 1.0f); /* a cube: its +Y turns a true 45 */
+    memcpy(d.base_color, (float[4]){0.1f, 0.9f, 0.1f, 1}, sizeof(d.base_color));
+    mat4 box;
+    memcpy(box, d.world_from_box, sizeof(box));
+    glm_rotate_x(box, 0.785398f, box);
+    memcpy(d.world_from_box, box, sizeof(box));
+    scene_render(&sc, &d, 1, 1);
+    memcpy(full, sc.px, sizeof(full));
+    d.angle_fade_start = 30, d.angle_fade_end = 60;
+    scene_render(&sc, &d, 1, 1);
+    int partial = 0, painted = 0;
+    for (int i = 0; i < W * H; i++) {
+        int g0 = base[i * 4 + 1], g1 = sc.px[i * 4 + 1], g2 = full[i * 4 + 1];
+        painted += g2 > g0 + 20;
+        partial += g2 > g0 + 20 && g1 > g0 + 5 && g1 < g2 - 5;
+    }
+    print_message("angle fade: %d pixels painted at full, %d of them partly at 30..60\n", painted,
+                  partial);
+    assert_true(painted > 50);
+    assert_true(partial > painted * 9 / 10);
+    d.angle_fade_start = 10, d.angle_fade_end = 20;
+    scene_render(&sc, &d, 1, 1);
+    assert_memory_equal(sc.px, base, sizeof(base));
+    scene_close(&sc);
+}
+
 /* 60 small decals in a grid over the floor (many tiles, several decals per tile): every changed
  * pixel lies inside some decal's box, and most boxes paint. */
 static void test_many_decals_binned(void **state) {
@@ -357,9 +395,10 @@ static void test_decal_channels(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_albedo_map),         cmocka_unit_test(test_normal_map),
-        cmocka_unit_test(test_roughness_map),      cmocka_unit_test(test_missing_map_and_nan_box),
-        cmocka_unit_test(test_many_decals_binned), cmocka_unit_test(test_decal_channels),
+        cmocka_unit_test(test_albedo_map),     cmocka_unit_test(test_normal_map),
+        cmocka_unit_test(test_roughness_map),  cmocka_unit_test(test_missing_map_and_nan_box),
+        cmocka_unit_test(test_angle_fade),     cmocka_unit_test(test_many_decals_binned),
+        cmocka_unit_test(test_decal_channels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
