@@ -138,13 +138,13 @@ static bool shadow_image(rill_renderer *r, rill__clouds *c, uint32_t n) {
         return true;
     }
     rill__img_destroy(r->gpu, c->shadow);
-    rill__img_desc d = {n,
-                        n,
-                        1,
-                        1,
-                        RILL_RG_FORMAT_RG16F,
-                        RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                        "cloud shadow map"};
+    rill__img_desc d = {.width = n,
+                        .height = n,
+                        .layers = 1,
+                        .mips = 1,
+                        .format = RILL_RG_FORMAT_RG16F,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                        .label = "cloud shadow map"};
     rill_error err = {0};
     c->shadow = rill__img_create(r->gpu, &d, &err);
     if (!c->shadow) {

@@ -377,13 +377,13 @@ static bool history_images(rill_renderer *r, vfog_history *h, uint32_t w, uint32
     }
     history_free(r, h);
     for (int i = 0; i < 2; i++) {
-        rill__img_desc d = {w,
-                            hh,
-                            1,
-                            1,
-                            RILL_RG_FORMAT_RGBA16F,
-                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                            i ? "vfog history 1" : "vfog history 0"};
+        rill__img_desc d = {.width = w,
+                            .height = hh,
+                            .layers = 1,
+                            .mips = 1,
+                            .format = RILL_RG_FORMAT_RGBA16F,
+                            .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                            .label = i ? "vfog history 1" : "vfog history 0"};
         rill_error err = {0};
         h->img[i] = rill__img_create(r->gpu, &d, &err);
         if (!h->img[i]) {

@@ -488,7 +488,8 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
     uint32_t first = vs->opaque.len + vs->transparent.len;
     uint32_t plain = vs->casters_plain, ncast = vs->casters.len;
     for (uint32_t c = 0; c < d->layers; c++) {
-        rill__attachment depth = {map, (int32_t)c, true, false, {1.0f, 0, 0, 0}};
+        rill__attachment depth = {
+            .img = map, .layer = (int32_t)c, .clear = true, .clear_color = {1.0f, 0, 0, 0}};
         rill__cmd_begin_rendering(ctx->cmd, NULL, 0, &depth, d->width, d->height);
         if (c < vs->cascades && ncast) {
             rill__cmd_bind_pipe(ctx->cmd, r->pipes[RILL__PIPE_SHADOW]);
@@ -501,7 +502,7 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
             if (plain < ncast) {
                 rill__pipe *mask[2] = {r->pipes[RILL__PIPE_SHADOW_MASK],
                                        r->pipes[RILL__PIPE_SHADOW_MASK]};
-                draw_binding db = {mask, false, NULL, NULL, push, sizeof(push), false};
+                draw_binding db = {.pipes = mask, .push = push, .push_size = sizeof(push)};
                 draw_list(ctx, vs, vs->casters.data + plain, ncast - plain, first + plain, &db,
                           true);
             }
@@ -514,7 +515,7 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
                      GPU_RUNS_SOLID);
             rill__pipe *mask[2] = {r->pipes[RILL__PIPE_SHADOW_MASK],
                                    r->pipes[RILL__PIPE_SHADOW_MASK]};
-            draw_binding db = {mask, false, NULL, NULL, push, sizeof(push), false};
+            draw_binding db = {.pipes = mask, .push = push, .push_size = sizeof(push)};
             draw_gpu(ctx, vs, 1u + c, &db, NULL, NULL, 0, GPU_RUNS_CUTS);
         }
         rill__cmd_end_rendering(ctx->cmd);
@@ -526,7 +527,7 @@ void rill__pass_shadows(rill_rg_ctx *ctx, void *user) {
  * packs it: runs across materials). */
 static void prepass_gpu(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *const *pipes,
                         rill__pipe_id solid_pipe, uint32_t list) {
-    draw_binding db = {&pipes[solid_pipe], false, NULL, NULL, NULL, 0, false, true};
+    draw_binding db = {.pipes = &pipes[solid_pipe], .mirrors = true};
     draw_gpu(ctx, vs, list, &db, NULL, NULL, 0,
              solid_pipe == RILL__PIPE_PREPASS_PACK ? GPU_RUNS_SOLID : GPU_RUNS_SHAPES);
     db.pipes = &pipes[RILL__PIPE_PREPASS];
@@ -540,7 +541,7 @@ static void prepass_draws(rill_rg_ctx *ctx, const rill__view *vs, rill__pipe *co
     /* Solid surfaces first (sorted ahead) with a shader that never discards, so depth is tested
      * before shading; then those that cut (alpha mask, LOD crossfade dither). */
     uint32_t solid = vs->opaque_solid, n = vs->opaque.len;
-    draw_binding db = {&pipes[solid_pipe], false, NULL, NULL, NULL, 0, false, true};
+    draw_binding db = {.pipes = &pipes[solid_pipe], .mirrors = true};
     draw_list(ctx, vs, vs->opaque.data, solid, 0, &db, true);
     db.pipes = &pipes[RILL__PIPE_PREPASS];
     draw_list(ctx, vs, vs->opaque.data + solid, n - solid, solid, &db, true);
@@ -569,9 +570,13 @@ static void prepass_late(rill_rg_ctx *ctx, const rill__view *vs, rill__attachmen
 
 void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    rill__attachment col[2] = {{rill__ctx_img(ctx, vs->res.normal), -1, true, false, {0, 0, 0, 0}},
-                               {rill__ctx_img(ctx, vs->res.motion), -1, true, false, {0, 0, 0, 0}}};
-    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, true, false, {1.0f, 0, 0, 0}};
+    rill__attachment col[2] = {
+        {.img = rill__ctx_img(ctx, vs->res.normal), .layer = -1, .clear = true},
+        {.img = rill__ctx_img(ctx, vs->res.motion), .layer = -1, .clear = true}};
+    rill__attachment depth = {.img = rill__ctx_img(ctx, vs->res.depth),
+                              .layer = -1,
+                              .clear = true,
+                              .clear_color = {1.0f, 0, 0, 0}};
     rill__pipe_id solid =
         vs->fx.material_in_normal ? RILL__PIPE_PREPASS_PACK : RILL__PIPE_PREPASS_SOLID;
     view_begin(ctx, vs, col, 2, &depth);
@@ -583,8 +588,10 @@ void rill__pass_prepass(rill_rg_ctx *ctx, void *user) {
 /* With MSAA: the same surfaces into the multisampled depth alone, which the opaque pass tests. */
 void rill__pass_prepass_msaa(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
-    rill__attachment depth = {
-        rill__ctx_img(ctx, vs->res.depth_ms), -1, true, false, {1.0f, 0, 0, 0}};
+    rill__attachment depth = {.img = rill__ctx_img(ctx, vs->res.depth_ms),
+                              .layer = -1,
+                              .clear = true,
+                              .clear_color = {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, NULL, 0, &depth);
     prepass_draws(ctx, vs, rill__msaa_pipes(ctx->r, vs), RILL__PIPE_PREPASS_SOLID);
     view_end(ctx, vs);
@@ -598,25 +605,20 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
     /* With MSAA: the multisampled images (msaa_resolve then writes hdr). */
     bool ms = vs->res.hdr_ms.id != 0;
     rill__pipe *const *pipes = rill__msaa_pipes(ctx->r, vs);
-    rill__attachment col = {rill__ctx_img(ctx, ms ? vs->res.hdr_ms : vs->res.hdr),
-                            -1,
-                            true,
-                            false,
-                            {cc[0], cc[1], cc[2], clear_a}};
-    rill__attachment depth = {rill__ctx_img(ctx, ms ? vs->res.depth_ms : vs->res.depth),
-                              -1,
-                              false,
-                              true,
-                              {1.0f, 0, 0, 0}};
+    rill__attachment col = {.img = rill__ctx_img(ctx, ms ? vs->res.hdr_ms : vs->res.hdr),
+                            .layer = -1,
+                            .clear = true,
+                            .clear_color = {cc[0], cc[1], cc[2], clear_a}};
+    rill__attachment depth = {.img = rill__ctx_img(ctx, ms ? vs->res.depth_ms : vs->res.depth),
+                              .layer = -1,
+                              .read_only = true,
+                              .clear_color = {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
-    draw_binding db = {&pipes[RILL__PIPE_OPAQUE],
-                       true,
-                       rill__ctx_img(ctx, vs->res.shadow_map),
-                       rill__ctx_img(ctx, vs->res.ao),
-                       NULL,
-                       0,
-                       false,
-                       true};
+    draw_binding db = {.pipes = &pipes[RILL__PIPE_OPAQUE],
+                       .full_set = true,
+                       .shadow = rill__ctx_img(ctx, vs->res.shadow_map),
+                       .ao = rill__ctx_img(ctx, vs->res.ao),
+                       .mirrors = true};
     for (uint32_t i = 0; i < RILL__DECAL_IMAGES; i++) {
         db.decal[i] = rill__ctx_img(ctx, vs->res.decal[i]);
     }
@@ -632,17 +634,17 @@ void rill__pass_opaque(rill_rg_ctx *ctx, void *user) {
 
 /* With OIT: the transparent surfaces appended to the pixels' layers (oit.c), in any order. */
 static void transparent_oit(rill_rg_ctx *ctx, const rill__view *vs) {
-    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment depth = {.img = rill__ctx_img(ctx, vs->res.depth),
+                              .layer = -1,
+                              .read_only = true,
+                              .clear_color = {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, NULL, 0, &depth);
     rill__pipe *const *pipes = rill__oit_begin_draws(ctx, vs);
-    draw_binding db = {pipes,
-                       true,
-                       rill__ctx_img(ctx, vs->res.shadow_map),
-                       rill__ctx_img(ctx, vs->res.ao),
-                       NULL,
-                       0,
-                       false,
-                       true};
+    draw_binding db = {.pipes = pipes,
+                       .full_set = true,
+                       .shadow = rill__ctx_img(ctx, vs->res.shadow_map),
+                       .ao = rill__ctx_img(ctx, vs->res.ao),
+                       .mirrors = true};
     db.scene = rill__transmission_img(ctx, vs);
     draw_list(ctx, vs, vs->transparent.data, vs->transparent.len, vs->opaque.len, &db, false);
     view_end(ctx, vs);
@@ -654,17 +656,17 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
         transparent_oit(ctx, vs);
         return;
     }
-    rill__attachment col = {rill__ctx_img(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
-    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment col = {.img = rill__ctx_img(ctx, vs->res.hdr), .layer = -1};
+    rill__attachment depth = {.img = rill__ctx_img(ctx, vs->res.depth),
+                              .layer = -1,
+                              .read_only = true,
+                              .clear_color = {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
-    draw_binding db = {&ctx->r->pipes[RILL__PIPE_TRANSPARENT],
-                       true,
-                       rill__ctx_img(ctx, vs->res.shadow_map),
-                       rill__ctx_img(ctx, vs->res.ao),
-                       NULL,
-                       0,
-                       false,
-                       true};
+    draw_binding db = {.pipes = &ctx->r->pipes[RILL__PIPE_TRANSPARENT],
+                       .full_set = true,
+                       .shadow = rill__ctx_img(ctx, vs->res.shadow_map),
+                       .ao = rill__ctx_img(ctx, vs->res.ao),
+                       .mirrors = true};
     if (vs->passthrough) {
         db.ghost_pipes = &ctx->r->pipes[RILL__PIPE_TRANSPARENT_RGB];
     }
@@ -680,8 +682,11 @@ void rill__pass_transparent(rill_rg_ctx *ctx, void *user) {
 void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
     const rill__view *vs = user;
     rill_renderer *r = ctx->r;
-    rill__attachment col = {rill__ctx_img(ctx, vs->res.hdr), -1, false, false, {0, 0, 0, 0}};
-    rill__attachment depth = {rill__ctx_img(ctx, vs->res.depth), -1, false, true, {1.0f, 0, 0, 0}};
+    rill__attachment col = {.img = rill__ctx_img(ctx, vs->res.hdr), .layer = -1};
+    rill__attachment depth = {.img = rill__ctx_img(ctx, vs->res.depth),
+                              .layer = -1,
+                              .read_only = true,
+                              .clear_color = {1.0f, 0, 0, 0}};
     view_begin(ctx, vs, &col, 1, &depth);
     float push[8];
     memcpy(push, vs->wire_color, sizeof(float) * 4);
@@ -697,7 +702,7 @@ void rill__pass_wireframe(rill_rg_ctx *ctx, void *user) {
         rill__cmd_bind_pipe(ctx->cmd, kinds[k]);
         bind_frame_set(r, vs, ctx->cmd, false, NULL, NULL, NULL, NULL);
         rill__cmd_push(ctx->cmd, push, sizeof(push));
-        draw_binding db = {NULL, false, NULL, NULL, NULL, 0, k == 0};
+        draw_binding db = {.edges = k == 0};
         uint32_t before = r->draw_calls;
         draw_list(ctx, vs, vs->wires.data + from[k], to[k] - from[k], first + from[k], &db, true);
         *(k == 0 ? &r->edge_draws : &r->fill_wire_draws) += r->draw_calls - before;

@@ -68,13 +68,13 @@ static bool ensure_pyramid(rill_renderer *r, rill__gc_occl *o, uint32_t w, uint3
     while (levels < OCCL_LEVELS_MAX && ((hw >> levels) >= 1u || (hh >> levels) >= 1u)) {
         levels++;
     }
-    rill__img_desc d = {hw,
-                        hh,
-                        1,
-                        levels,
-                        RILL_RG_FORMAT_R32F,
-                        RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                        "gpu cull depth pyramid"};
+    rill__img_desc d = {.width = hw,
+                        .height = hh,
+                        .layers = 1,
+                        .mips = levels,
+                        .format = RILL_RG_FORMAT_R32F,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                        .label = "gpu cull depth pyramid"};
     rill_error err = {0};
     o->hiz = rill__img_create(r->gpu, &d, &err);
     if (!o->hiz) {

@@ -81,25 +81,25 @@ rill_result rill__ibl_create(rill_renderer *r, rill_error *err) {
     }
     r->ibl = ibl;
     ibl->step = -1;
-    rill__img_desc d = {LUT_SIZE,
-                        LUT_SIZE,
-                        1,
-                        1,
-                        RILL_RG_FORMAT_RG16F,
-                        RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                        "ibl brdf table"};
+    rill__img_desc d = {.width = LUT_SIZE,
+                        .height = LUT_SIZE,
+                        .layers = 1,
+                        .mips = 1,
+                        .format = RILL_RG_FORMAT_RG16F,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                        .label = "ibl brdf table"};
     ibl->lut = rill__img_create(r->gpu, &d, err);
     if (!ibl->lut) {
         return err ? err->code : RILL_ERR_VULKAN;
     }
     for (int i = 0; i < 2; i++) {
-        rill__img_desc sd = {9,
-                             1,
-                             1,
-                             1,
-                             RILL_RG_FORMAT_RGBA16F,
-                             RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                             i ? "ibl harmonics 1" : "ibl harmonics 0"};
+        rill__img_desc sd = {.width = 9,
+                             .height = 1,
+                             .layers = 1,
+                             .mips = 1,
+                             .format = RILL_RG_FORMAT_RGBA16F,
+                             .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                             .label = i ? "ibl harmonics 1" : "ibl harmonics 0"};
         ibl->sh[i] = rill__img_create(r->gpu, &sd, err);
         if (!ibl->sh[i]) {
             return err ? err->code : RILL_ERR_VULKAN;
@@ -136,17 +136,22 @@ static bool make_cubes(rill_renderer *r, rill__ibl *ibl, uint32_t size) {
     destroy_cubes(r, ibl);
     rill_error err = {0};
     uint32_t usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE;
-    rill__img_desc sd = {size,  size,        6, mip_count(size, 1), RILL_RG_FORMAT_RGBA16F,
-                         usage, "ibl source"};
+    rill__img_desc sd = {.width = size,
+                         .height = size,
+                         .layers = 6,
+                         .mips = mip_count(size, 1),
+                         .format = RILL_RG_FORMAT_RGBA16F,
+                         .usage = usage,
+                         .label = "ibl source"};
     ibl->source = rill__img_create(r->gpu, &sd, &err);
     for (int i = 0; i < 2 && ibl->source; i++) {
-        rill__img_desc pd = {size,
-                             size,
-                             6,
-                             mip_count(size, SPEC_MIN_SIZE),
-                             RILL_RG_FORMAT_RGBA16F,
-                             usage,
-                             i ? "ibl specular 1" : "ibl specular 0"};
+        rill__img_desc pd = {.width = size,
+                             .height = size,
+                             .layers = 6,
+                             .mips = mip_count(size, SPEC_MIN_SIZE),
+                             .format = RILL_RG_FORMAT_RGBA16F,
+                             .usage = usage,
+                             .label = i ? "ibl specular 1" : "ibl specular 0"};
         ibl->spec[i] = rill__img_create(r->gpu, &pd, &err);
         if (!ibl->spec[i]) {
             break;

@@ -24,13 +24,13 @@ void rill__ocean_free_gpu(rill_renderer *r, rill__ocean *o) {
 }
 
 static rill__img *make_maps(rill_renderer *r, uint32_t size, const char *label, rill_error *err) {
-    rill__img_desc d = {size,
-                        size,
-                        RILL_RENDER_OCEAN_MAX_CASCADES,
-                        1,
-                        RILL_RG_FORMAT_RGBA16F,
-                        RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
-                        label};
+    rill__img_desc d = {.width = size,
+                        .height = size,
+                        .layers = RILL_RENDER_OCEAN_MAX_CASCADES,
+                        .mips = 1,
+                        .format = RILL_RG_FORMAT_RGBA16F,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                        .label = label};
     return rill__img_create(r->gpu, &d, err);
 }
 

@@ -211,8 +211,7 @@ static void exec_overlay(rill_rg_ctx *ctx, void *user) {
     (void)user;
     rill_renderer *r = ctx->r;
     rill__overlay *o = r->overlay;
-    rill__attachment col = {
-        rill__ctx_img(ctx, ctx->r->frame.ldr_color), -1, false, false, {0, 0, 0, 0}};
+    rill__attachment col = {.img = rill__ctx_img(ctx, ctx->r->frame.ldr_color), .layer = -1};
     rill__cmd_begin_rendering(ctx->cmd, &col, 1, NULL, r->width, r->height);
     bool ready = o && o->pipe && rill__buf_ready(o->indices);
     if (ready) {

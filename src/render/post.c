@@ -75,8 +75,13 @@ rill_result rill__post_create(rill_renderer *r, rill_error *err) {
             return err ? err->code : RILL_ERR_INVALID_ARGUMENT;
         }
     }
-    rill__img_desc nd = {
-        1, 1, 1, 1, RILL_RG_FORMAT_RGBA16F, RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST, "no decal"};
+    rill__img_desc nd = {.width = 1,
+                         .height = 1,
+                         .layers = 1,
+                         .mips = 1,
+                         .format = RILL_RG_FORMAT_RGBA16F,
+                         .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                         .label = "no decal"};
     static const uint16_t zero[4] = {0, 0, 0, 0};
     p->no_decal = rill__img_create(r->gpu, &nd, err);
     if (!p->no_decal || rill__img_upload(r->gpu, p->no_decal, zero, sizeof(zero), err) != RILL_OK) {

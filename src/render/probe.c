@@ -115,13 +115,13 @@ static rill__img *load_equirect(rill_renderer *r, struct rill_vfs *vfs, const ch
     }
     rill__img *img = NULL;
     if (half) {
-        rill__img_desc d = {im.width,
-                            im.height,
-                            1,
-                            1,
-                            RILL_RG_FORMAT_RGBA16F,
-                            RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
-                            "probe source image"};
+        rill__img_desc d = {.width = im.width,
+                            .height = im.height,
+                            .layers = 1,
+                            .mips = 1,
+                            .format = RILL_RG_FORMAT_RGBA16F,
+                            .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                            .label = "probe source image"};
         img = rill__img_create(r->gpu, &d, err);
         if (img && rill__img_upload(r->gpu, img, half, n * sizeof(uint16_t), err) != RILL_OK) {
             rill__img_destroy(r->gpu, img);
@@ -175,13 +175,12 @@ static probe_entry *entry_for(rill_renderer *r, const rill_render_snapshot *snap
     memcpy(ne->eye, &probe->world_from_probe[12], sizeof(ne->eye));
     ne->equirect = probe->capture ? NULL : load_equirect(r, snap->probe_vfs, probe->source, &err);
     if (ne->equirect || ne->capture) {
-        rill__img_desc cd = {PROBE_FACE,
-                             PROBE_FACE,
-                             6,
-                             0,
-                             RILL_RG_FORMAT_RGBA16F,
-                             RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE,
-                             "probe cube"};
+        rill__img_desc cd = {.width = PROBE_FACE,
+                             .height = PROBE_FACE,
+                             .layers = 6,
+                             .format = RILL_RG_FORMAT_RGBA16F,
+                             .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE,
+                             .label = "probe cube"};
         uint32_t mips = 1;
         for (uint32_t s = PROBE_FACE; s > PROBE_SPEC_MIN; s >>= 1) {
             mips++;
@@ -388,14 +387,14 @@ static rill_result add_bake(rill_renderer *r, rill_rg *g, bool shaded, rill_erro
     probe_entry *e = &p->entries.data[p->bake];
     const rill_rg_usage wr = RILL_RG_USAGE_STORAGE_WRITE, cs = RILL_RG_USAGE_SAMPLED_COMPUTE;
     if (!p->source) {
-        rill__img_desc d = {PROBE_FACE,
-                            PROBE_FACE,
-                            6,
-                            9,
-                            RILL_RG_FORMAT_RGBA16F,
-                            RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE |
-                                RILL__IMG_TRANSFER_DST,
-                            "probe bake source"};
+        rill__img_desc d = {.width = PROBE_FACE,
+                            .height = PROBE_FACE,
+                            .layers = 6,
+                            .mips = 9,
+                            .format = RILL_RG_FORMAT_RGBA16F,
+                            .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE | RILL__IMG_CUBE |
+                                     RILL__IMG_TRANSFER_DST,
+                            .label = "probe bake source"};
         p->source = rill__img_create(r->gpu, &d, err);
         if (!p->source) {
             return err ? err->code : RILL_ERR_VULKAN;

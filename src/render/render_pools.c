@@ -780,13 +780,14 @@ rill_texture rill_render_texture_create(rill_renderer *r, const rill_texture_des
         m >>= 1;
         mips++;
     }
-    rill__img_desc d = {desc->width,
-                        desc->height,
-                        1,
-                        mips,
-                        desc->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
-                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC,
-                        desc->label};
+    rill__img_desc d = {
+        .width = desc->width,
+        .height = desc->height,
+        .layers = 1,
+        .mips = mips,
+        .format = desc->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
+        .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST | RILL__IMG_TRANSFER_SRC,
+        .label = desc->label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
     bool ok = img && rill__img_upload(r->gpu, img, desc->pixels,
                                       (uint64_t)desc->width * desc->height * 4, err) == RILL_OK;

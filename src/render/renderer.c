@@ -96,13 +96,13 @@ static rill_result resolve_backend(rill_renderer_desc *d, rill_error *err) {
 
 static rill__img *solid_texture(rill_renderer *r, const uint8_t rgba[4], bool srgb,
                                 const char *label, rill_error *err) {
-    rill__img_desc d = {1,
-                        1,
-                        1,
-                        1,
-                        srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
-                        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
-                        label};
+    rill__img_desc d = {.width = 1,
+                        .height = 1,
+                        .layers = 1,
+                        .mips = 1,
+                        .format = srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                        .label = label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
     if (img && rill__img_upload(r->gpu, img, rgba, 4, err) != RILL_OK) {
         rill__img_destroy(r->gpu, img);

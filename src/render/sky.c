@@ -92,8 +92,13 @@ void rill__sky_destroy(rill_renderer *r) {
 
 static rill__img *make_table(rill_renderer *r, uint32_t w, uint32_t h, const char *label,
                              rill_error *err) {
-    rill__img_desc d = {
-        w, h, 1, 1, RILL_RG_FORMAT_RGBA16F, RILL__IMG_SAMPLED | RILL__IMG_STORAGE, label};
+    rill__img_desc d = {.width = w,
+                        .height = h,
+                        .layers = 1,
+                        .mips = 1,
+                        .format = RILL_RG_FORMAT_RGBA16F,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_STORAGE,
+                        .label = label};
     return rill__img_create(r->gpu, &d, err);
 }
 

@@ -117,10 +117,13 @@ rill_texture rill_render_texture_create_data(rill_renderer *r, const rill_tex_da
         rill_error_set(err, RILL_ERR_POOL_EXHAUSTED, "render: texture pool exhausted");
         return h;
     }
-    rill__img_desc d = {tex->width, tex->height,
-                        1,          tex->level_count,
-                        fmt,        RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
-                        label};
+    rill__img_desc d = {.width = tex->width,
+                        .height = tex->height,
+                        .layers = 1,
+                        .mips = tex->level_count,
+                        .format = fmt,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                        .label = label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
     bool ok = img && upload_levels(r, img, tex, decode, label, err) == RILL_OK;
     const tex_slot info = {.format = tex->format,
@@ -147,10 +150,13 @@ static rill__img *make_image_ex(rill_renderer *r, const rill_tex_data *data, con
         }
         fmt = data->srgb ? RILL_RG_FORMAT_RGBA8_SRGB : RILL_RG_FORMAT_RGBA8_UNORM;
     }
-    rill__img_desc d = {data->width, data->height,
-                        1,           data->level_count,
-                        fmt,         RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
-                        label};
+    rill__img_desc d = {.width = data->width,
+                        .height = data->height,
+                        .layers = 1,
+                        .mips = data->level_count,
+                        .format = fmt,
+                        .usage = RILL__IMG_SAMPLED | RILL__IMG_TRANSFER_DST,
+                        .label = label};
     rill__img *img = rill__img_create(r->gpu, &d, err);
     if (!img) {
         return NULL;
