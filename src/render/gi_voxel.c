@@ -1,10 +1,14 @@
 /* gi_voxel.c: the CPU side of the voxel radiance clipmap (layout in gi_voxel.h). Once a frame:
  *   track     the snapshot's instances whose meshes keep a CPU copy of their triangles (their
- *             own, or a glTF model primitive's voxel copy, gi_voxel_source.c) are resident, keyed
- * by instance id; one that appears, changes (mesh, material or transform) or leaves (despawned,
- * streamed out) marks the bricks its old and new bounds touch in every cascade dirty, so its voxels
- * come and go with it. scroll    each cascade's region follows the camera in whole bricks; only the
- * bricks that enter are dirty (toroidal addressing: what stays inside is not voxelized again).
+ *             own, or a glTF model primitive's voxel copy, gi_voxel_source.c) are resident,
+ *             keyed by instance id; one that appears, changes (mesh, material or transform) or
+ *             leaves (despawned, streamed out) marks the bricks its old and new bounds touch in
+ *             every cascade dirty, so its voxels come and go with it. One that only moves (a
+ *             car, a door) leaves the clipmap until it has stood still for
+ *             RILL__VOX_STILL_FRAMES frames: re-voxelizing its bricks every frame would clear
+ *             them faster than a budgeted brick refills, starving everything near it.
+ *   scroll    each cascade's region follows the camera in whole bricks; only the bricks that
+ *             enter are dirty (toroidal addressing: what stays inside is not voxelized again).
  *   voxelize  dirty bricks, finest cascade first, share the frame's budget of work units (one
  *             triangle or one instance examined = 1); each brick job (rill_jobs_for over the
  *             renderer's jobs) clears its brick on first touch, walks the resident instances
@@ -217,7 +221,9 @@ static bool same_inst(const rill__vox_inst *a, const rill__vox_inst *b) {
 
 static void drop_slot(rill__vox *vx, uint32_t slot) {
     rill__vox_inst *old = &vx->insts.data[slot];
-    dirty_box(vx, old->box_min, old->box_max);
+    if (!old->out) {
+        dirty_box(vx, old->box_min, old->box_max);
+    }
     rill_map_remove(ids_of(vx), old->id);
     memset(old, 0, sizeof(*old));
     vx->live--;
@@ -252,13 +258,27 @@ static void track(rill_renderer *r, rill__vox *vx, const rill_render_snapshot *s
                 continue; /* the id twice in one snapshot: the first wins */
             }
             if (!same_inst(was, &now)) {
-                dirty_box(vx, was->box_min, was->box_max);
-                dirty_box(vx, now.box_min, now.box_max);
+                /* only its transform changed: it moves, and stays out while it does */
+                bool moving = was->mesh.id == now.mesh.id && was->material.id == now.material.id &&
+                              memcmp(was->albedo, now.albedo, sizeof(now.albedo)) == 0 &&
+                              memcmp(was->emissive, now.emissive, sizeof(now.emissive)) == 0;
+                if (!was->out) {
+                    dirty_box(vx, was->box_min, was->box_max);
+                }
+                now.out = moving;
+                now.moved = vx->frame;
+                if (!moving) {
+                    dirty_box(vx, now.box_min, now.box_max);
+                }
                 *was = now;
             } else {
                 was->seen = vx->frame;
                 was->positions = now.positions; /* the same mesh: the same copy */
                 was->indices = now.indices;
+                if (was->out && vx->frame - was->moved >= RILL__VOX_STILL_FRAMES) {
+                    was->out = false; /* still long enough: it voxelizes where it stands */
+                    dirty_box(vx, was->box_min, was->box_max);
+                }
             }
             continue;
         }
@@ -392,7 +412,7 @@ static void run_brick(brick_job *j, const uint32_t *near, uint32_t near_count) {
         const rill__vox_inst *in = &vx->insts.data[b->next_inst];
         if (b->next_tri == 0) {
             j->used++; /* the instance's bounds examined */
-            bool touch = in->id != 0;
+            bool touch = in->id != 0 && !in->out;
             for (int k = 0; k < 3 && touch; k++) {
                 touch = in->box_max[k] >= bmin[k] && in->box_min[k] <= bmax[k];
             }
@@ -450,7 +470,7 @@ static void plan_bricks(rill__vox *vx, vox_frame *f) {
 static void near_pass(rill__vox *vx, vox_frame *f, uint32_t *at, bool fill) {
     for (uint32_t s = 0; s < vx->insts.len; s++) {
         const rill__vox_inst *in = &vx->insts.data[s];
-        if (in->id == 0) {
+        if (in->id == 0 || in->out) {
             continue;
         }
         for (uint32_t c = 0; c < RILL__VOX_CASCADES; c++) {

@@ -33,9 +33,10 @@
 #define RILL__VOX_SIZE0 0.5f            /* metres per voxel of cascade 0 */
 #define RILL__VOX_EMISSIVE_RANGE 16.0f  /* the brightest emissive colour a voxel holds */
 #define RILL__VOX_DEFAULT_BUDGET 50000u /* work units per frame (rill_renderer_desc) */
-#define RILL__VOX_SRC_KEEP 2048u        /* a model primitive this small is kept as it is */
-#define RILL__VOX_SRC_MAX 8192u         /* triangles a simplified primitive keeps at most */
-#define RILL__VOX_SRC_CELL 0.25f        /* clustering grid (metres): half the finest voxel */
+#define RILL__VOX_STILL_FRAMES 30u /* frames a moved instance waits still before it voxelizes */
+#define RILL__VOX_SRC_KEEP 2048u   /* a model primitive this small is kept as it is */
+#define RILL__VOX_SRC_MAX 8192u    /* triangles a simplified primitive keeps at most */
+#define RILL__VOX_SRC_CELL 0.25f   /* clustering grid (metres): half the finest voxel */
 
 /* One resident instance, as voxelized. */
 typedef struct rill__vox_inst {
@@ -45,7 +46,9 @@ typedef struct rill__vox_inst {
     float transform[16];
     float box_min[3], box_max[3]; /* world bounds */
     float albedo[3], emissive[3];
-    uint64_t seen; /* the frame that last listed it */
+    uint64_t seen;  /* the frame that last listed it */
+    uint64_t moved; /* the frame its transform last changed */
+    bool out;       /* moving: kept out of the clipmap until still for RILL__VOX_STILL_FRAMES */
     const float *positions;
     const uint32_t *indices;
     uint32_t tri_count;

@@ -5,7 +5,8 @@
  * budget of work units a frame and still finishes; VoxelCache shows the voxels' light; Hwrt
  * runs SdfHigh and says so once; hostile settings clamp; red and green walls that are a glTF
  * model (its meshes keep no CPU copy for picking) voxelize and bleed too, and leave with the
- * model; the specular cone colours a rough metal floor that takes no diffuse bounce. */
+ * model; the specular cone colours a rough metal floor that takes no diffuse bounce; a moving
+ * instance stays out of the clipmap until it stands still. */
 #include "rill/formats/gltf.h"
 #include "rill/render/effects.h"
 
@@ -222,6 +223,43 @@ static void test_voxel_gi_specular_cone(void **state) {
     box_close(&b);
 }
 
+/* An instance that only moves (a car, a door) leaves the clipmap while it moves and comes back
+ * once it has stood still for RILL__VOX_STILL_FRAMES (30) frames, where it stands: re-voxelizing
+ * its bricks every frame would keep them from ever finishing. */
+static void test_voxel_gi_moving_instance(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.quality = RILL_GI_SDF_LOW;
+    use_gi(&b, &g);
+    box_render(&b, 6, NULL);
+    uint32_t room = stats_of(&b).gi_voxels_filled;
+    /* a 0.6 m cube standing on the floor in the middle of the room */
+    static rill_render_instance inst[7];
+    memcpy(inst, b.inst, sizeof(b.inst));
+    rill_error err = {0};
+    rill_mesh cube = rill_render_mesh_cube(b.r, &err);
+    place_box(&inst[6], 7, cube, b.inst[0].material, (vec3){0, 0.3f, 0}, (vec3){0.6f, 0.6f, 0.6f});
+    b.snap.instances = inst;
+    b.snap.instance_count = 7;
+    box_render(&b, 6, NULL);
+    uint32_t with_cube = stats_of(&b).gi_voxels_filled;
+    for (int i = 0; i < 8; i++) { /* it slides 2 cm a frame */
+        inst[6].transform[12] += 0.02f;
+        box_render(&b, 1, NULL);
+    }
+    uint32_t moving = stats_of(&b).gi_voxels_filled;
+    box_render(&b, 40, NULL); /* still again */
+    uint32_t settled = stats_of(&b).gi_voxels_filled;
+    print_message("voxels: room %u, with the cube %u, while it moves %u, once still %u\n", room,
+                  with_cube, moving, settled);
+    assert_true(with_cube > room);
+    assert_int_equal(moving, room);
+    assert_true(settled > room);
+    box_close(&b);
+}
+
 /* >>walls from a glTF model --------------------------------------------------------------------
  */
 
@@ -350,6 +388,7 @@ int main(void) {
         cmocka_unit_test(test_voxel_gi_budget),
         cmocka_unit_test(test_voxel_gi_cache_view),
         cmocka_unit_test(test_voxel_gi_hwrt_and_hostile),
+        cmocka_unit_test(test_voxel_gi_moving_instance),
         cmocka_unit_test(test_voxel_gi_specular_cone),
         cmocka_unit_test(test_voxel_gi_model_walls),
     };
