@@ -28,6 +28,7 @@
 #include "rill/channels.h"
 #include "rill/formats/export.h"
 #include "rill/render.h"
+#include "rill/render/environment.h"
 #include "rill/render/gi.h"
 #include "rill/render/ocean.h"
 #include "rill/render/reflections.h"
@@ -409,6 +410,43 @@ static uint32_t gen_harbour(gen *g, uint32_t side) {
     w.extent[1] = rect[3] - rect[2];
     w.clarity = 2.0f;
     rill_world_add(g->w, e, wc, &w);
+    /* an inactive camera 25 m over the sea, 260 m from its shore, looking back west at the city
+     * across the water: `rill render --camera 'Harbour camera'` */
+    rill_entity cam =
+        put(g, 0, "Harbour camera", rect[0] + 260.0f, 25.0f, 0.5f * (rect[2] + rect[3]), 0);
+    rill_transform *ct = rill_world_transform_mut(g->w, cam);
+    if (ct) { /* yaw 90 degrees (toward -X), 4 degrees down */
+        float yaw = 1.5707963f, pitch = -0.07f;
+        float cy = cosf(yaw * 0.5f), sy = sinf(yaw * 0.5f), cp = cosf(pitch * 0.5f),
+              sp = sinf(pitch * 0.5f);
+        ct->rotation[0] = cy * sp, ct->rotation[1] = sy * cp, ct->rotation[2] = -sy * sp;
+        ct->rotation[3] = cy * cp;
+    }
+    rill_camera c;
+    rill_type_apply_defaults(rill_world_component_type(g->w, rill_world_builtin(g->w)->camera), &c);
+    c.active = false;
+    c.far_plane = 3000.0f;
+    rill_world_add(g->w, cam, rill_world_builtin(g->w)->camera, &c);
+    return 2;
+}
+
+uint32_t demo_gen_sky(demo_gen *g, float hide) {
+    rill_component cc = rill_world_find_component(g->w, "Clouds");
+    rill_component fc = rill_world_find_component(g->w, "DistanceFog");
+    if (!cc.id || !fc.id)
+        return 0;
+    rill_entity e = demo_gen_put(g, 0, "Sky", 0, 0, 0, 0);
+    rill_render_clouds cl = rill_render_clouds_query_defaults();
+    cl.coverage = 0.45f;
+    cl.wind[0] = 6.0f, cl.wind[1] = 2.0f;
+    rill_world_add(g->w, e, cc, &cl);
+    /* Exponential-squared: 1 - e^-(d density)^2 is 0.95 at `hide` (d density = 1.73). */
+    rill_render_distance_fog fog = rill_render_distance_fog_defaults();
+    fog.enabled = true;
+    fog.falloff = RILL_FOG_EXPONENTIAL_SQUARED;
+    fog.density = 1.73f / hide;
+    fog.sky_color = true;
+    rill_world_add(g->w, e, fc, &fog);
     return 1;
 }
 
@@ -539,6 +577,7 @@ static uint32_t gen_main(gen *g, uint32_t districts, rill_error *err, rill_resul
         return count;
     count += gen_harbour(g, side);
     count += gen_environment(g);
+    count += demo_gen_sky(g, DEMO_UNLOAD_RADIUS + 60.0f); /* past the unload radius: no pop */
     /* a crossing no traffic loop passes (demo_scripts.c CAR_BLOCKS), 60 m before the camera */
     count += gen_lobby(g, off + 50.0f, off + 100.0f);
     /* Scripted life (demo_scripts.c): traffic, the gate's doors, day and night, a district on L. */

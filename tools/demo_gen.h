@@ -37,6 +37,10 @@ rill_entity demo_gen_put(demo_gen *g, rill_entity parent, const char *name, floa
                          float z, float yaw);
 /* A Model component naming path (project-relative .glb). */
 void demo_gen_add_model(demo_gen *g, rill_entity e, const char *path);
+/* The sky's weather on one entity routed to every camera: Clouds and a distance haze (DistanceFog
+ * in the sky's colour) that is nearly opaque at `hide` metres, where streaming stops drawing.
+ * Returns the entities added (1, or 0 when the components are not registered). */
+uint32_t demo_gen_sky(demo_gen *g, float hide);
 /* Writes every root entity of the scratch world into out/rel, then empties the world. */
 rill_result demo_gen_save_roots(demo_gen *g, const char *rel, rill_error *err);
 /* Writes "out/rel" into path; a path that does not fit is an error. */

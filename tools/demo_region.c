@@ -401,7 +401,8 @@ rill_result demo_region_generate(demo_gen *g, uint32_t km, float density, const 
         camera_and_sun(g, &r);
         cell_instances(g, &r, core_variant, (const float(*)[2])range);
         terrain_entity(g, &r);
-        out->entities += 2u + r.city_count + cells + 1u;
+        uint32_t sky = demo_gen_sky(g, REGION_UNLOAD_RADIUS + 60.0f);
+        out->entities += 2u + r.city_count + cells + 1u + sky;
         out->districts = cells;
         res = demo_gen_save_roots(g, "main.rsn", err);
     }
