@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
 #include "render_test.h"
 
 #include <math.h>
@@ -120,6 +121,7 @@ static void test_noon_zenith_bluer_horizon_brighter(void **state) {
     double zen[3], hor[3];
     scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, 100, 0}, 12.0, true);
     frame(f, "noon_zenith");
+    golden_expect("sky_atmosphere_noon", f->px, W, H);
     mean_at(f, W / 2, H / 2, zen);
     /* Looking east (away from the sun, which culminates toward -Z), a little above the horizon. */
     scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2 + 100 * 0.05f, 0}, 12.0, true);
@@ -168,6 +170,7 @@ static void test_shaded_face_lit_by_atmosphere(void **state) {
             frame(f, NULL);
         }
         frame(f, i ? "shaded_face_color" : "shaded_face_atmosphere");
+        golden_expect(i ? "sky_color_mode" : "sky_atmosphere_face", f->px, W, H);
         mean_at(f, W / 2, H / 2, c[i]);
     }
     print_message("shaded face: atmosphere %.0f %.0f %.0f, color mode %.0f %.0f %.0f\n", c[0][0],
@@ -344,6 +347,7 @@ static void test_skybox_image(void **state) {
     f->snap.view.settings = &rs;
     f->snap.view.settings_count = 1;
     frame(f, "skybox_up");
+    golden_expect("sky_skybox", f->px, W, H);
     mean_at(f, W / 2, H / 2, up);
     assert_true(has_pass(f, "skybox"));
     scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, -100, 0}, 12.0, false);
@@ -413,6 +417,9 @@ static void test_night_stars(void **state) {
         f->snap.view.settings = &rs;
         f->snap.view.settings_count = i == 1 ? 0 : 1;
         frame(f, i == 0 ? "night_stars" : NULL);
+        if (i == 0) {
+            golden_expect("sky_night_stars", f->px, W, H);
+        }
         n[i] = bright_pixels(f, 60);
         if (i == 2) { /* the noon sky is bright everywhere: count pixels far above its mean */
             double c[3];
@@ -466,6 +473,9 @@ static void test_clouds(void **state) {
         f->snap.view.settings = &rs;
         f->snap.view.settings_count = 1;
         frame(f, i == 0 ? "clouds_0" : i == 1 ? "clouds_half" : "clouds_overcast");
+        if (i == 1) {
+            golden_expect("sky_clouds_half", f->px, W, H);
+        }
         changed[i] = changed_pixels(f, clear);
         if (i == 0) {
             assert_memory_equal(f->px, clear, sizeof(clear));

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
 #include "render_test.h"
 
 #include <math.h>
@@ -180,6 +181,9 @@ static void test_thickens_with_distance(void **state) {
         snprintf(name, sizeof(name), "distance_%d", (int)d);
         frame(f, name);
         c[i] = mean_at(f, W / 2, H / 2);
+        if (i == 1) {
+            golden_expect("vfog_distance_40", f->px, W, H);
+        }
     }
     scene(f, (float[3]){0, 2, 0}, (float[3]){100, 2, 0}, noon);
     with_cube(f, f->black, (float[3]){40, 2, 0}, 10.0f);

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
 #include "render_test.h"
 
 #include <math.h>
@@ -146,6 +147,9 @@ static void test_depth_tint(void **state) {
     for (int i = 0; i < 2; i++) {
         scene(f, eye, depth[i], true);
         render(f, f->r, 3, i ? "deep" : "shallow");
+        if (i == 1) {
+            golden_expect("pool_water_deep", f->px, W, H);
+        }
         mean_at(f, W / 2, H / 2, c[i]);
     }
     print_message("floor: dry %.0f %.0f %.0f, under 0.5 m %.0f %.0f %.0f, under 4 m %.0f %.0f "
