@@ -325,6 +325,20 @@ static void write_sky_png(const char *dir, const char *name, uint32_t w, uint32_
     rill_free(px);
 }
 
+/* Writes dir/name: the head of a PNG claiming 16384 x 16384 RGB pixels and no pixel data (what a
+ * reader sees before it decodes; stb does not check chunk CRCs). */
+static void write_giant_png_header(const char *dir, const char *name) {
+    static const uint8_t head[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0,
+                                   13,   'I', 'H', 'D', 'R',  0,    0,    0x40, 0, 0, 0,
+                                   0x40, 0,   8,   2,   0,    0,    0,    0,    0, 0, 0};
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(head, 1, sizeof(head), fp), sizeof(head));
+    fclose(fp);
+}
+
 /* A Skybox image (red above the horizon, blue below) is the sky: red looking up, blue looking
  * down, and it lights a face turned from the sun through the image-based light (red and blue,
  * little green). A missing or oversized image renders the clear colour. */
@@ -334,6 +348,8 @@ static void test_skybox_image(void **state) {
     assert_non_null(mkdtemp(dir));
     write_sky_png(dir, "sky.png", 16, 8);
     write_sky_png(dir, "huge.png", 8200, 2);
+    write_sky_png(dir, "tiny.png", 1, 1);
+    write_giant_png_header(dir, "giant.png");
     rill_error err = {0};
     rill_vfs *vfs = rill_vfs_create(&(rill_vfs_desc){0}, &err);
     assert_non_null(vfs);
@@ -371,9 +387,10 @@ static void test_skybox_image(void **state) {
     assert_true(up[0] > 150.0 && up[2] < 40.0);
     assert_true(down[2] > 150.0 && down[0] < 40.0);
     assert_true(face[0] > face[1] + 20.0 && face[2] > face[1] + 20.0);
-    /* Missing and oversized images: a warning, the clear colour, no skybox pass. */
-    const char *bad[2] = {"missing.png", "huge.png"};
-    for (int i = 0; i < 2; i++) {
+    /* Missing, oversized (8200 wide; 16384 x 16384, refused from its header before any pixel is
+     * allocated) and 1 x 1 images: a warning, the clear colour, no skybox pass. */
+    const char *bad[4] = {"missing.png", "huge.png", "tiny.png", "giant.png"};
+    for (int i = 0; i < 4; i++) {
         box.image = bad[i];
         scene(f, (float[3]){0, 2, 0}, (float[3]){0.001f, 100, 0}, 12.0, false);
         f->snap.view.settings = &rs;
@@ -389,6 +406,10 @@ static void test_skybox_image(void **state) {
     snprintf(path, sizeof(path), "%s/sky.png", dir);
     remove(path);
     snprintf(path, sizeof(path), "%s/huge.png", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/tiny.png", dir);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/giant.png", dir);
     remove(path);
     remove(dir);
 }
