@@ -16,8 +16,13 @@ rill__vox *rill__gi_voxel_prepare(rill_renderer *r, const rill__view *vs, rill_r
     if (!vx) {
         return NULL;
     }
-    const float *cam = &vs->set.world_from_view[12];
-    rill__vox_update(r, vx, vs->snap, cam);
+    /* The clipmap follows the cameras that draw the picture: a view into a render texture (a
+     * probe capture's faces, a mirror camera) uses it where it is, or every capture would scroll
+     * it away and back, re-voxelizing the bricks that enter both times. */
+    if (!vs->target_tex.id) {
+        const float *cam = &vs->set.world_from_view[12];
+        rill__vox_update(r, vx, vs->snap, cam);
+    }
     if (!rill__vox_gpu_prepare(r, vx)) {
         return NULL;
     }

@@ -9,6 +9,7 @@
  * instance stays out of the clipmap until it stands still. */
 #include "rill/formats/gltf.h"
 #include "rill/render/effects.h"
+#include "rill/render/reflections.h"
 
 #include <stdlib.h>
 
@@ -260,6 +261,42 @@ static void test_voxel_gi_moving_instance(void **state) {
     box_close(&b);
 }
 
+/* A probe capture's faces (views into render textures) use the clipmap where it is: a capture
+ * 200 m away does not scroll it there and back (no brick re-voxelized, the same voxels). */
+static void test_voxel_gi_capture_keeps_clipmap(void **state) {
+    (void)state;
+    box_scene b;
+    box_open(&b, RILL_RENDER_QUALITY_HIGH);
+    rill_render_global_illumination g = rill_render_global_illumination_query_defaults();
+    g.quality = RILL_GI_SDF_LOW;
+    use_gi(&b, &g);
+    box_render(&b, 6, NULL);
+    uint32_t filled = stats_of(&b).gi_voxels_filled;
+    assert_int_equal(stats_of(&b).gi_voxel_units, 0); /* settled */
+    rill_render_probe probe;
+    memset(&probe, 0, sizeof(probe));
+    glm_mat4_identity((vec4 *)probe.world_from_probe);
+    probe.world_from_probe[12] = 200.0f;
+    probe.world_from_probe[13] = 1.0f;
+    probe.falloff = 0.1f;
+    probe.intensity = 1.0f;
+    probe.capture = true;
+    b.snap.probes = &probe;
+    b.snap.probe_count = 1;
+    uint64_t units = 0;
+    for (int i = 0; i < 6; i++) {
+        box_render(&b, 1, NULL);
+        units += stats_of(&b).gi_voxel_units;
+    }
+    rill_render_stats st = stats_of(&b);
+    print_message("after the capture: %llu work units, %u voxels (%u before)\n",
+                  (unsigned long long)units, st.gi_voxels_filled, filled);
+    assert_int_equal(st.probe_bakes, 1);
+    assert_int_equal(units, 0);
+    assert_int_equal(st.gi_voxels_filled, filled);
+    box_close(&b);
+}
+
 /* >>walls from a glTF model --------------------------------------------------------------------
  */
 
@@ -389,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_voxel_gi_cache_view),
         cmocka_unit_test(test_voxel_gi_hwrt_and_hostile),
         cmocka_unit_test(test_voxel_gi_moving_instance),
+        cmocka_unit_test(test_voxel_gi_capture_keeps_clipmap),
         cmocka_unit_test(test_voxel_gi_specular_cone),
         cmocka_unit_test(test_voxel_gi_model_walls),
     };
