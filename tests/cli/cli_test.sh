@@ -1108,6 +1108,15 @@ render_thread)
     printf '\n[rendering]\nrender_thread = true\n' >>proj/project.toml
     run 0 run proj --headless --frames 12 --size 96x64 --screenshot run3.png
     cmp -s run1.png run3.png || fail "[rendering] render_thread changed the picture"
+    # Windowed (GLFW's size and scale read on the main thread, present from the render thread):
+    # the same picture without the overlay (whose text shows frame times).
+    if command -v xvfb-run >/dev/null 2>&1; then
+        xvfb-run -a "$rill" run "$P" --frames 8 --no-overlay --screenshot win1.png >out.txt 2>err.txt ||
+            fail "windowed rill run failed"
+        xvfb-run -a "$rill" run "$P" --frames 8 --no-overlay --render-thread \
+            --screenshot win2.png >out.txt 2>err.txt || fail "windowed rill run --render-thread failed"
+        cmp -s win1.png win2.png || fail "windowed rill run --render-thread changed the picture"
+    fi
     run 0 fly "$P" --out fly --frames 20 --size 96x64 --render-thread
     [ "$(wc -l <fly/frames.jsonl)" -eq 20 ] || fail "frames.jsonl should have 20 lines"
     grep -q '"render_thread_ms":0.0000,' fly/frames.jsonl && fail "a frame without render thread time"
