@@ -28,6 +28,7 @@
 #include "rill/render.h"
 #include "rill/render/environment.h"
 #include "rill/render/post.h"
+#include "rill/render/volumetric.h"
 
 #define W 64
 #define H 64
@@ -678,6 +679,36 @@ static void test_cloud_shadows(void **state) {
     assert_int_equal(darker_floor_pixels(f, clear, 0.9), 0);
 }
 
+/* Tier switches at runtime with the whole world look routed (atmosphere, clouds, volumetric fog):
+ * the frame renders at every step, the passes follow the tier (clouds and fog off at Low, on at
+ * Medium and High; the sky's method a field, never a pass added or removed), and the renderer's
+ * teardown sees no validation message. */
+static void test_tier_switches(void **state) {
+    fixture *f = *state;
+    rill_render_clouds cl = rill_render_clouds_query_defaults();
+    rill_render_volumetric_fog vf = rill_render_volumetric_fog_query_defaults();
+    rill_render_routed_settings rs[2] = {{"Clouds", &cl, sizeof(cl), 0},
+                                         {"VolumetricFog", &vf, sizeof(vf), 0}};
+    static const rill_render_quality seq[5] = {RILL_RENDER_QUALITY_HIGH, RILL_RENDER_QUALITY_LOW,
+                                               RILL_RENDER_QUALITY_MEDIUM, RILL_RENDER_QUALITY_HIGH,
+                                               RILL_RENDER_QUALITY_LOW};
+    for (int i = 0; i < 5; i++) {
+        rill_renderer_set_quality(f->r, seq[i]);
+        scene(f, (float[3]){0, 2, 0}, (float[3]){100, 30, 0}, 10.0, true);
+        render_test_place(&f->inst, 1, f->cube, f->white, (float[3]){20, 1, 0}, 2.0f, 0.0f);
+        f->snap.instances = &f->inst;
+        f->snap.instance_count = 1;
+        f->snap.view.settings = rs;
+        f->snap.view.settings_count = 2;
+        frame(f, NULL);
+        bool low = seq[i] == RILL_RENDER_QUALITY_LOW;
+        assert_true(has_pass(f, "sky"));
+        assert_int_equal(has_pass(f, "clouds"), !low);
+        assert_int_equal(has_pass(f, "clouds.shadow"), !low);
+        assert_int_equal(has_pass(f, "vfog"), !low);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_noon_zenith_bluer_horizon_brighter, setup, teardown),
@@ -690,6 +721,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_night_stars, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clouds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cloud_shadows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tier_switches, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
