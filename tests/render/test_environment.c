@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
 #include "render_test.h"
 
 typedef struct env_world {
@@ -298,7 +299,7 @@ static void centre_rgb(rill_renderer *r, int out[3]) {
 }
 
 /* Distance fog drives farther surfaces toward the fog colour, monotonically, for every falloff;
- * off, the same cube keeps its colour at every distance. */
+ * off, the same cube keeps its colour at every distance. A golden: exponential-squared at 600 m. */
 static void test_distance_fog_monotonic(void **state) {
     (void)state;
     rill_renderer *r = render_test_renderer(
@@ -340,6 +341,11 @@ static void test_distance_fog_monotonic(void **state) {
             }
             int c[3];
             centre_rgb(r, c);
+            if (k == 0 && i == 2) { /* the golden: exponential-squared fog over a cube at 600 m */
+                static uint8_t px[64 * 64 * 4];
+                assert_int_equal(rill_renderer_read_pixels(r, px, sizeof(px), &err), RILL_OK);
+                golden_expect("fog_distance_exp2_600m", px, 64, 64);
+            }
             fog.enabled = true; /* the reference: the whole fog colour at the same pixel */
             fog.density = 10.0f;
             fog.falloff = RILL_FOG_EXPONENTIAL;
