@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cglm/cglm.h>
+
 #include "rill/app.h"
 #include "rill/render.h"
 #include "rill/render/hlod.h"
@@ -61,6 +63,9 @@ static void usage(FILE *f) {
         "                      project.toml); frames.jsonl adds render_thread_ms\n"
         "  --no-occlusion      with GPU culling, no occlusion culling (also [rendering]\n"
         "                      gpu_occlusion = false)\n"
+        "  --cameras N         N views side by side (split screen, 1-4): the path camera on\n"
+        "                      the left, each other one at its place turned 360/N degrees\n"
+        "                      further round; streaming follows the path camera\n"
         "Steps are a fixed 1/60 s of simulated time; streaming is on (run mode game).\n");
 }
 
@@ -81,6 +86,7 @@ static int parse(int argc, char **argv, fly_opts *o) {
          .want = "metres per second in (0, 1e5]"},
         {"--frames", RILL_CLI_OPT_U64, &o->frames, .min = 1, .max = (double)FLY_MAX_FRAMES},
         {"--workers", RILL_CLI_OPT_U32, &o->workers, .min = 1, .max = 1024},
+        {"--cameras", RILL_CLI_OPT_U32, &o->cameras, .min = 1, .max = FLY_MAX_CAMERAS},
         {"--size", RILL_CLI_OPT_SIZE, &o->w, &o->h, .given = &o->size_set},
     };
     const rill_cli_parser p = {"fly", opts, RILL_COUNTOF(opts), &o->input, NULL, usage};
@@ -340,6 +346,50 @@ static int fly_flush_row(fly_run *run, rill_error *err) {
     return 0;
 }
 
+/* --cameras N: the path camera takes the left 1/N of the output and becomes the world's default
+ * game camera (so streaming keeps following it); N - 1 more cameras, copies of it, take the other
+ * columns. False when the world refuses an entity. */
+static bool add_extra_cameras(fly_run *run, rill_world *w, rill_entity cam) {
+    uint32_t n = run->o.cameras;
+    rill_component cc = rill_world_builtin(w)->camera;
+    rill_camera *main_cam = rill_world_get(w, cam, cc);
+    if (n < 2 || !main_cam)
+        return true;
+    main_cam->is_default = true;
+    rill_camera copy = *main_cam;
+    float width = 1.0f / (float)n;
+    main_cam->viewport[0] = 0.0f, main_cam->viewport[1] = 0.0f;
+    main_cam->viewport[2] = width, main_cam->viewport[3] = 1.0f;
+    for (uint32_t k = 1; k < n; k++) {
+        rill_entity e = rill_world_spawn(w);
+        rill_transform tr = {.scale = {1, 1, 1}, .rotation = {0, 0, 0, 1}};
+        if (!e || !rill_world_add(w, e, RILL_COMPONENT_TRANSFORM, &tr))
+            return false;
+        rill_camera c = copy;
+        c.is_default = false;
+        c.order = copy.order + (int32_t)k;
+        c.viewport[0] = width * (float)k, c.viewport[1] = 0.0f;
+        c.viewport[2] = width, c.viewport[3] = 1.0f;
+        if (!rill_world_add(w, e, cc, &c))
+            return false;
+        run->extra_cams[k - 1] = e;
+    }
+    return true;
+}
+
+/* The extra cameras stand where the path camera is, camera k turned k * 360/N degrees about the
+ * vertical (a world-space yaw applied after the path camera's rotation). */
+static void place_extra_cameras(fly_run *run, rill_world *w, const rill_transform *at) {
+    for (uint32_t k = 1; k < run->o.cameras && k < FLY_MAX_CAMERAS; k++) {
+        float half = (float)M_PI * (float)k / (float)run->o.cameras;
+        versor yaw = {0.0f, sinf(half), 0.0f, cosf(half)}, q;
+        glm_quat_mul(yaw, (float *)at->rotation, q);
+        rill_transform tr = *at;
+        memcpy(tr.rotation, q, sizeof tr.rotation);
+        rill_world_set_transform(w, run->extra_cams[k - 1], &tr);
+    }
+}
+
 static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *err) {
     rill_app *app = rill_content_app(run->content);
     rill_world *w = rill_app_world(app);
@@ -351,6 +401,7 @@ static int fly_frame_run(fly_run *run, uint64_t f, rill_entity cam, rill_error *
     fly_path_eval(run->keys, run->nkeys, t, tr.translation, tr.rotation);
     keep_above_ground(run, tr.translation);
     rill_world_set_transform(w, cam, &tr);
+    place_extra_cameras(run, w, &tr);
     memcpy(fr->cam, tr.translation, sizeof fr->cam);
     rill_app_frame_dt(app, FLY_DT);
     uint64_t t_app = rill_time_ns();
@@ -481,6 +532,9 @@ int rill_cmd_fly(int argc, char **argv) {
         rill_entity cam = rill_app_streaming_camera(rill_content_app(run.content), NULL);
         if (!cam) {
             rill_error_set(&err, RILL_ERR_NOT_FOUND, "the world has no active game camera");
+            rc = 1;
+        } else if (!add_extra_cameras(&run, rill_app_world(rill_content_app(run.content)), cam)) {
+            rill_error_set(&err, RILL_ERR_OUT_OF_MEMORY, "--cameras: the extra cameras");
             rc = 1;
         }
         /* What the content load settled in (instances within reach of the scene's camera) is

@@ -23,6 +23,9 @@
  * memory comparison's end is not taken mid-load. */
 #define FLY_SETTLE_MAX 600u
 
+/* --cameras: at most this many views side by side. */
+#define FLY_MAX_CAMERAS 4
+
 typedef struct fly_opts {
     const char *input, *pack, *out, *path;
     float speed; /* m/s; 0 = from --frames, else 30 */
@@ -30,7 +33,8 @@ typedef struct fly_opts {
     uint32_t w, h;
     uint32_t workers; /* job workers; 0 = the app's default (cores - 1) */
     bool no_render, window, size_set, heatmap, gpu_cull, render_thread, no_occlusion;
-    bool no_hlod; /* draw no far-world proxies (before/after runs) */
+    bool no_hlod;     /* draw no far-world proxies (before/after runs) */
+    uint32_t cameras; /* views side by side (split screen); 0 or 1: the path camera alone */
 } fly_opts;
 
 typedef struct fly_key {
@@ -131,6 +135,7 @@ typedef struct fly_run {
     uint64_t lod_switches; /* rill_lod_stats.switches at the previous frame */
     fly_row row;           /* the frame whose line is not written yet */
     bool threaded;         /* the renderer records on a render thread */
+    rill_entity extra_cams[FLY_MAX_CAMERAS - 1]; /* --cameras: the views beside the path camera */
     char path[1200];
 } fly_run;
 

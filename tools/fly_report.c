@@ -531,6 +531,7 @@ int fly_finish(fly_run *run, uint64_t n, uint64_t end) {
         jw_begin(&w);
         jw_u64(&w, "frames", n);
         jw_u64(&w, "workers", rill_jobs_worker_count(rill_app_jobs(app)));
+        jw_u64(&w, "cameras", run->o.cameras > 1 ? run->o.cameras : 1); /* views (--cameras) */
         jw_u64(&w, "world_entities", world);
         jw_u64(&w, "entities_max", ent_max);
         jw_f64(&w, "main_ms_max", main_max);

@@ -317,6 +317,12 @@ fly_small_project)
     grep -q '"triangles":12,' fly/frames.jsonl || fail "the cube's 12 triangles never counted"
     grep -q '"main_faults":[0-9]*,"main_waits":[0-9]*,"main_preempts":[0-9]*,' fly/frames.jsonl ||
         fail "frames.jsonl lacks the main thread's faults / waits / preempts"
+    # --cameras 2: a second view beside the path camera, drawn every frame (its passes carry .1).
+    run 0 fly "$RILL_SOURCE_DIR/examples/data/project" --out fly2 --frames 3 --size 64x48 --cameras 2
+    grep -q '"cameras":2' fly2/summary.json || fail "summary.json lacks cameras 2"
+    grep -q '"opaque.1":' fly2/frames.jsonl || fail "the second camera did not draw"
+    run 2 fly "$RILL_SOURCE_DIR/examples/data/project" --out fly3 --frames 3 --cameras 5
+    expect_err "cameras"
     ;;
 fly_world_entities)
     # world_entities counts what the content load settled in around the scene's camera even when
